@@ -1,0 +1,67 @@
+package linear
+
+import (
+	"fmt"
+
+	"github.com/greedytl/greedytl/sparse"
+)
+
+// Solver names a learner. Where liblinear has the same learner it carries
+// liblinear's number (the -s flag) and liblinear's name (the model file's
+// solver_type line); learners liblinear lacks are numbered from 100.
+type Solver int
+
+// The solvers. Objectives are written out in doc.go.
+const (
+	L2RLR             Solver = 0   // L2-regularised logistic regression (primal)
+	L2RL2LossSVCDual  Solver = 1   // L2-regularised squared-hinge SVM (dual coordinate descent)
+	L2RL2LossSVC      Solver = 2   // L2-regularised squared-hinge SVM (primal)
+	L2RL1LossSVCDual  Solver = 3   // L2-regularised hinge SVM (dual coordinate descent)
+	L1RL2LossSVC      Solver = 5   // L1-regularised squared-hinge SVM
+	L1RLR             Solver = 6   // L1-regularised logistic regression (newGLMNET)
+	L2RLRDual         Solver = 7   // L2-regularised logistic regression (dual)
+	ElasticNetLR      Solver = 100 // elastic-net logistic regression (glmnet-style coordinate descent)
+	RidgeRegression   Solver = 101 // ridge regression with closed-form leave-one-out
+	unknownSolverName        = "unknown"
+)
+
+var solverNames = map[Solver]string{
+	L2RLR:            "L2R_LR",
+	L2RL2LossSVCDual: "L2R_L2LOSS_SVC_DUAL",
+	L2RL2LossSVC:     "L2R_L2LOSS_SVC",
+	L2RL1LossSVCDual: "L2R_L1LOSS_SVC_DUAL",
+	L1RL2LossSVC:     "L1R_L2LOSS_SVC",
+	L1RLR:            "L1R_LR",
+	L2RLRDual:        "L2R_LR_DUAL",
+	ElasticNetLR:     "ELASTICNET_LR",
+	RidgeRegression:  "RIDGE",
+}
+
+// String returns liblinear's name for s (the solver_type of a model file).
+func (s Solver) String() string {
+	if n, ok := solverNames[s]; ok {
+		return n
+	}
+	return fmt.Sprintf("%s(%d)", unknownSolverName, int(s))
+}
+
+// ParseSolver returns the solver whose liblinear name is name.
+func ParseSolver(name string) (Solver, error) {
+	for s, n := range solverNames {
+		if n == name {
+			return s, nil
+		}
+	}
+	return 0, fmt.Errorf("linear: unknown solver %q", name)
+}
+
+// Problem is a training set: sparse rows X (dense data via sparse.FromDense),
+// labels Y (+1/−1 for classifiers, real values for regression), and
+// liblinear's bias convention: when Bias > 0 every row gets an extra constant
+// feature of value Bias, whose weight is regularised like the others (-B).
+// Bias <= 0 means no bias feature.
+type Problem struct {
+	X    *sparse.CSR
+	Y    []float64
+	Bias float64
+}
