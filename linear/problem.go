@@ -65,3 +65,43 @@ type Problem struct {
 	Y    []float64
 	Bias float64
 }
+
+// Params are a learner's hyperparameters, validated by Params.Check before
+// training (liblinear's check_parameter).
+type Params struct {
+	Solver Solver
+	// C is the cost of the loss term (liblinear -c); the regulariser has
+	// weight 1. Default 1.
+	C float64
+	// Eps is the stopping tolerance (liblinear -e); 0 selects the solver's
+	// default, which is liblinear's for liblinear's solvers.
+	Eps float64
+	// L1Ratio mixes the penalties of ElasticNetLR:
+	// L1Ratio·||w||₁ + (1−L1Ratio)/2·||w||², in [0, 1].
+	L1Ratio float64
+	// MaxIter caps the outer iterations; 0 selects the solver's default.
+	// Reaching it is not an error: the model says so (Model.Converged).
+	MaxIter int
+	// WeightPos and WeightNeg multiply C for the +1 and −1 class
+	// (liblinear -w1, -w-1); 0 means 1.
+	WeightPos, WeightNeg float64
+	// Seed seeds the solvers that visit coordinates in random order.
+	Seed uint64
+}
+
+// solveFunc trains one binary problem (labels ±1) and returns the weight
+// vector: length X.C, plus one for the bias feature when prob.Bias > 0.
+// init is a warm start of the same length, or nil. The returned bool reports
+// convergence before MaxIter.
+type solveFunc func(prob *Problem, p Params, init []float64) (w []float64, converged bool, err error)
+
+// solvers maps each implemented solver to its training function; each
+// solver's file registers itself in an init function.
+var solvers = map[Solver]solveFunc{}
+
+func register(s Solver, f solveFunc) {
+	if _, dup := solvers[s]; dup {
+		panic("linear: solver registered twice: " + s.String())
+	}
+	solvers[s] = f
+}
