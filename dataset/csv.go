@@ -1,0 +1,141 @@
+package dataset
+
+import (
+	"io"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// ReadMatrix reads a matrix of numbers from path, choosing the format by
+// name and content:
+//
+//   - a name ending in ".npy" or ".npy.gz", or content starting with the .npy
+//     magic bytes: a 2-D NumPy array (see ReadNPYMatrix);
+//   - anything else: delimited text (see DecodeCSV).
+//
+// Content starting with the gzip magic bytes is decompressed first. The path
+// "-" reads text from standard input.
+func ReadMatrix(path string) (*mat.Dense, error) {
+	if path != "-" && (strings.HasSuffix(path, ".npy") || strings.HasSuffix(path, ".npy.gz")) {
+		return ReadNPYMatrix(path)
+	}
+	src, err := openPath(path)
+	if err != nil {
+		return nil, err
+	}
+	defer src.close()
+	name := displayName(path)
+	if src.isNPY() {
+		a, err := decodeNPY(src.br, name, src.size)
+		if err != nil {
+			return nil, err
+		}
+		return a.matrix(name)
+	}
+	return decodeCSV(src.br, name)
+}
+
+// DecodeCSV reads a matrix of numbers from delimited text; name is used in
+// error messages.
+//
+// The separator is detected once per input from its first content line: a
+// comma if that line has one, else a tab if it has one, else runs of spaces
+// and tabs. Blank lines and lines whose first non-blank character is '#'
+// are skipped. A first content line none of whose fields is a number (and
+// not all empty) is a header and is skipped; its field count must match
+// the data's. Fields may be double-quoted, and blanks around them are
+// ignored.
+//
+// Every data line must have the same number of fields, each a finite
+// number in any syntax strconv.ParseFloat accepts. Errors name the 1-based
+// line and column, e.g. "x.csv:17: expected 5 values, got 4" or
+// "x.csv:3: column 2: NaN". Input without data lines is an error ("no rows").
+//
+// Input starting with the gzip magic bytes is decompressed.
+func DecodeCSV(r io.Reader, name string) (*mat.Dense, error) {
+	br, _, err := maybeGunzip(r, name)
+	if err != nil {
+		return nil, err
+	}
+	return decodeCSV(br, name)
+}
+
+// decodeCSV is DecodeCSV without the gzip sniffing.
+func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
+	lr := newLineReader(r, name)
+	var (
+		sep        byte
+		started    bool
+		headerLine int
+		cols       = -1
+		rows       int
+		data       []float64
+		fields     [][]byte
+		scratch    []byte
+		err        error
+	)
+	for {
+		line, ok := lr.next()
+		if !ok {
+			break
+		}
+		if isSkippable(line) {
+			continue
+		}
+		if !started {
+			sep = detectSep(line)
+		}
+		fields, err = splitFields(fields, line, sep, &scratch)
+		if err != nil {
+			return nil, &Error{File: name, Line: lr.line, Err: err}
+		}
+		if !started {
+			started = true
+			if isHeader(fields) {
+				headerLine = lr.line
+				cols = len(fields)
+				continue
+			}
+		}
+		if cols < 0 {
+			cols = len(fields)
+		} else if len(fields) != cols {
+			if rows == 0 {
+				return nil, errorf(name, lr.line, "expected %d values as in the header on line %d, got %d", cols, headerLine, len(fields))
+			}
+			return nil, errorf(name, lr.line, "expected %d values, got %d", cols, len(fields))
+		}
+		for j, f := range fields {
+			v, err := parseValue(f, j+1)
+			if err != nil {
+				return nil, &Error{File: name, Line: lr.line, Err: err}
+			}
+			data = append(data, v)
+		}
+		rows++
+	}
+	if lr.err != nil {
+		return nil, lr.err
+	}
+	if rows == 0 {
+		if headerLine > 0 {
+			return nil, errorf(name, 0, "no rows after the header on line %d", headerLine)
+		}
+		return nil, errorf(name, 0, "no rows")
+	}
+	return mat.NewDense(rows, cols, data), nil
+}
+
+// isHeader reports whether a first line's fields are column names: none is
+// a number and not all are empty.
+func isHeader(fields [][]byte) bool {
+	nonEmpty := false
+	for _, f := range fields {
+		if isNumber(f) {
+			return false
+		}
+		nonEmpty = nonEmpty || len(f) > 0
+	}
+	return nonEmpty
+}

@@ -1,0 +1,241 @@
+package dataset
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+func TestDecodeCSV(t *testing.T) {
+	m23 := []float64{1, 2, 3, 4, 5, 6}
+	tests := []struct {
+		name string
+		in   string
+		r, c int
+		want []float64
+	}{
+		{"comma", "1,2,3\n4,5,6\n", 2, 3, m23},
+		{"tab", "1\t2\t3\n4\t5\t6\n", 2, 3, m23},
+		{"spaces", "  1  2 3\n4 5\t 6", 2, 3, m23},
+		{"blanks around commas", "1 , 2,3 \n 4,5 ,\t6\n", 2, 3, m23},
+		{"CRLF and BOM", "\ufeff1,2,3\r\n4,5,6\r\n", 2, 3, m23},
+		{"header", "a,b,c\n1,2,3\n4,5,6\n", 2, 3, m23},
+		{"quoted header", "\"x, y\",\"b\"\"\",c\n1,2,3\n4,5,6\n", 2, 3, m23},
+		{"pandas header with empty name", ",a,b\n1,2,3\n4,5,6\n", 2, 3, m23},
+		{"whitespace header", "# made by hand\nx y z\n1 2 3\n\n4 5 6\n", 2, 3, m23},
+		{"quoted values", "\"1\",2,\" 3\"\n4,\"5\",6\n", 2, 3, m23},
+		{"comments and blank lines", "# c\n\n1,2,3\n  # indented comment\n\n4,5,6\n\n", 2, 3, m23},
+		{"single column", "1\n2\n3\n4\n5\n6\n", 6, 1, m23},
+		{"single row", "1 2 3 4 5 6", 1, 6, m23},
+		{"number syntax", "1e3,-.5,+2.\n0x1p-2,1_000,-0\n", 2, 3, []float64{1000, -0.5, 2, 0.25, 1000, math.Copysign(0, -1)}},
+		{"underflow to zero", "1e-400\n", 1, 1, []float64{0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := DecodeCSV(strings.NewReader(tt.in), "x.csv")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r, c := m.Dims(); r != tt.r || c != tt.c {
+				t.Fatalf("dims %d×%d, want %d×%d", r, c, tt.r, tt.c)
+			}
+			if !sameFloats(m.RawMatrix().Data, tt.want) {
+				t.Errorf("got %v, want %v", m.RawMatrix().Data, tt.want)
+			}
+		})
+	}
+}
+
+func TestDecodeCSVErrors(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"empty", "", "x.csv: no rows"},
+		{"only comments", "# nothing\n\n", "x.csv: no rows"},
+		{"header only", "a,b\n", "x.csv: no rows after the header on line 1"},
+		{"ragged", "1,2,3\n4,5,6\n7,8\n", "x.csv:3: expected 3 values, got 2"},
+		{"ragged whitespace", "1 2\n\n3 4 5\n", "x.csv:3: expected 2 values, got 3"},
+		{"header width", "a,b\n1,2,3\n", "x.csv:2: expected 2 values as in the header on line 1, got 3"},
+		{"text cell", "1,2\n3,abc\n", "x.csv:2: column 2: cannot parse \"abc\" as a number"},
+		{"mixed first line", "id,1\n", "x.csv:1: column 1: cannot parse \"id\" as a number"},
+		{"second header", "a,b\nc,d\n", "x.csv:2: column 1: cannot parse \"c\" as a number"},
+		{"empty cell", "1,,3\n", "x.csv:1: column 2: empty value"},
+		{"trailing comma", "1,2,\n", "x.csv:1: column 3: empty value"},
+		{"tab file with spaces", "1\t2 3\n", "x.csv:1: column 2: cannot parse \"2 3\" as a number"},
+		{"NaN", "1,2\n3,nan\n", "x.csv:2: column 2: NaN"},
+		{"Inf", "-inf,2\n", "x.csv:1: column 1: -Inf"},
+		{"overflow", "1e999 2\n", "x.csv:1: column 1: \"1e999\" is out of float64 range"},
+		{"unterminated quote", "\"1,2\n", "x.csv:1: column 1: unterminated quoted field"},
+		{"text after quote", "\"1\"x,2\n", "x.csv:1: column 1: unexpected 'x' after quoted field"},
+		{"long cell", "1," + strings.Repeat("z", 100) + "\n", "x.csv:1: column 2: cannot parse \"" + strings.Repeat("z", 40) + "\"... as a number"},
+		{"decimal comma", "1,5;2,5\n", "x.csv:1: column 2: cannot parse \"5;2\" as a number"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := DecodeCSV(strings.NewReader(tt.in), "x.csv")
+			checkError(t, m, err, tt.want)
+		})
+	}
+}
+
+// TestDecodeCSVRoundTrip writes random matrices in every separator style,
+// with the shortest exact formatting, and reads them back bit for bit.
+func TestDecodeCSVRoundTrip(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(2, 2))
+	for _, sep := range []string{",", "\t", " ", " , ", "   "} {
+		for _, header := range []bool{false, true} {
+			r, c := 1+rnd.IntN(30), 1+rnd.IntN(30)
+			want := make([]float64, r*c)
+			var b strings.Builder
+			if header {
+				for j := 0; j < c; j++ {
+					if j > 0 {
+						b.WriteString(sep)
+					}
+					fmt.Fprintf(&b, "col%d", j)
+				}
+				b.WriteString("\n")
+			}
+			for i := 0; i < r; i++ {
+				for j := 0; j < c; j++ {
+					v := rnd.NormFloat64() * math.Pow(10, float64(rnd.IntN(40)-20))
+					want[i*c+j] = v
+					if j > 0 {
+						b.WriteString(sep)
+					}
+					b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+				}
+				b.WriteString("\n")
+			}
+			m, err := DecodeCSV(strings.NewReader(b.String()), "x.csv")
+			if err != nil {
+				t.Fatalf("sep %q header %v: %v", sep, header, err)
+			}
+			if gr, gc := m.Dims(); gr != r || gc != c || !sameFloats(m.RawMatrix().Data, want) {
+				t.Errorf("sep %q header %v: %d×%d matrix differs from the %d×%d written", sep, header, gr, gc, r, c)
+			}
+		}
+	}
+}
+
+func TestDecodeCSVLongLines(t *testing.T) {
+	// 20 000 columns make lines of about 100 000 characters, longer than
+	// the reader's buffer.
+	const r, c = 3, 20000
+	var b bytes.Buffer
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "%d.25", i*c+j)
+		}
+		b.WriteByte('\n')
+	}
+	m, err := DecodeCSV(&b, "wide.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gr, gc := m.Dims(); gr != r || gc != c {
+		t.Fatalf("dims %d×%d", gr, gc)
+	}
+	for _, k := range []int{0, c - 1, c, 2*c + 12345, r*c - 1} {
+		if got, want := m.At(k/c, k%c), float64(k)+0.25; got != want {
+			t.Errorf("element %d = %v, want %v", k, got, want)
+		}
+	}
+}
+
+func TestReadMatrix(t *testing.T) {
+	want := mat.NewDense(2, 2, []float64{1, 2, 3, 4})
+	var npy bytes.Buffer
+	if err := WriteNPY(&npy, want); err != nil {
+		t.Fatal(err)
+	}
+	csv := []byte("a,b\n1,2\n3,4\n")
+	dir := t.TempDir()
+	files := map[string][]byte{
+		"m.csv":     csv,
+		"m.tsv.gz":  gzipped([]byte("1\t2\n3\t4\n")),
+		"m.txt":     []byte("1 2\n3 4\n"),
+		"m.npy":     npy.Bytes(),
+		"m.npy.gz":  gzipped(npy.Bytes()),
+		"m.dat":     npy.Bytes(), // .npy recognised by content
+		"m.data.gz": gzipped(npy.Bytes()),
+	}
+	for name, b := range files {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m, err := ReadMatrix(path)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if !mat.Equal(m, want) {
+			t.Errorf("%s: got %v", name, mat.Formatted(m))
+		}
+	}
+
+	// A .npy name forces the .npy reader, whose error says so.
+	bad := filepath.Join(dir, "bad.npy")
+	os.WriteFile(bad, csv, 0o644)
+	if _, err := ReadMatrix(bad); err == nil || err.Error() != bad+": not a .npy file (bad magic bytes)" {
+		t.Errorf("CSV named .npy: error %v", err)
+	}
+	// Errors name the path as given.
+	ragged := filepath.Join(dir, "ragged.csv")
+	os.WriteFile(ragged, []byte("1,2\n3\n"), 0o644)
+	if _, err := ReadMatrix(ragged); err == nil || err.Error() != ragged+":2: expected 2 values, got 1" {
+		t.Errorf("ragged: error %v", err)
+	}
+	if _, err := ReadMatrix(dir); err == nil || err.Error() != dir+": is a directory" {
+		t.Errorf("directory: error %v", err)
+	}
+}
+
+func TestReadMatrixStdin(t *testing.T) {
+	f, err := os.Open(writeFile(t, "in.csv", []byte("1,2\n3,x\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	saved := os.Stdin
+	os.Stdin = f
+	defer func() { os.Stdin = saved }()
+	_, err = ReadMatrix("-")
+	if err == nil || err.Error() != "<stdin>:2: column 2: cannot parse \"x\" as a number" {
+		t.Errorf("error %v", err)
+	}
+}
+
+// BenchmarkDecodeCSV decodes a 1000×1000 comma-separated matrix.
+func BenchmarkDecodeCSV(b *testing.B) {
+	rnd := rand.New(rand.NewPCG(3, 3))
+	var buf bytes.Buffer
+	for i := 0; i < 1000; i++ {
+		for j := 0; j < 1000; j++ {
+			if j > 0 {
+				buf.WriteByte(',')
+			}
+			buf.WriteString(strconv.FormatFloat(rnd.NormFloat64(), 'g', 8, 64))
+		}
+		buf.WriteByte('\n')
+	}
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := DecodeCSV(bytes.NewReader(data), "bench.csv"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,66 @@
+// Package dataset reads and writes the data greedytl works on: NumPy .npy
+// arrays, delimited text (CSV, TSV, whitespace), LIBSVM/svmlight files,
+// label files, and dataset folders.
+//
+// # Formats
+//
+//   - ReadMatrix reads a matrix from .npy or delimited text, deciding by the
+//     file name and its first bytes; DecodeCSV is its text reader.
+//   - DecodeNPY decodes any 1-D or 2-D .npy array (versions 1.0 to 3.0; float,
+//     integer and bool dtypes of either byte order; C or Fortran order).
+//     ReadNPYMatrix and ReadNPYInts read the two shapes callers need;
+//     WriteNPY and WriteNPYInts write files numpy.load reads.
+//   - ReadSVMLight and DecodeSVMLight read sparse svmlight rows into a
+//     sparse.CSR with 0-based columns; WriteSVMLight writes them.
+//   - ReadLabels reads binary labels from .npy or text and maps them to ±1;
+//     ReadLabelValues returns the raw values.
+//   - LoadFolder reads a dataset folder (features.npy, labels.npy,
+//     classes.txt, optional groups.txt) and validates it as a whole.
+//
+// Gzip-compressed input is decompressed transparently by every reader: it
+// is recognised by its magic bytes, not its name. The Read functions take
+// the path "-" for standard input (named "<stdin>" in errors).
+//
+// # Errors
+//
+// Bad data is never a panic: every reader returns an *Error that names the
+// file and, for text, the 1-based line, and states the problem on one line:
+//
+//	x.csv:17: expected 5 values, got 4
+//	x.csv:3: column 2: cannot parse "abc" as a number
+//	x.npy: unsupported dtype '<c16'
+//	x.npy: row 3, column 7: NaN
+//
+// Text columns are counted from 1, as editors and spreadsheets count them;
+// the rows and columns of arrays and matrices from 0, as NumPy and Go index
+// them. NaN and infinite values are rejected wherever a matrix, a label or a
+// feature is read (DecodeNPY alone returns values as stored); CheckFinite
+// applies the same check to any matrix. Only caller mistakes panic, as
+// documented on each function.
+//
+// # Design notes
+//
+// The .npy decoder is hand-written rather than built on
+// github.com/sbinet/npyio: the format is small (a magic string, a Python
+// dict literal, raw data), and owning the code is what lets it give the
+// messages above and guarantee robustness on hostile input. It reads at
+// most 1 MiB of header, checks the shape's size for overflow before any
+// arithmetic, and reads data in bounded chunks, so a file claiming a shape
+// of (2⁶², 2⁶²) fails with "shape ... is too large" or "truncated" instead of
+// allocating memory. When the input's length is known (a regular file), the
+// length is checked against the shape before the values are allocated, and
+// bytes after the array are an error. Fuzz tests (FuzzDecodeNPY,
+// FuzzDecodeCSV, FuzzDecodeSVMLight, FuzzDecodeLabelText) check that no input
+// panics and that everything accepted is well-formed.
+//
+// Values are float64 throughout; float32 files are widened exactly, and
+// integers beyond 2⁵³ in magnitude, which float64 cannot hold exactly, are
+// an error rather than silently rounded.
+//
+// Writers take an io.Writer; to create a file, wrap them in
+// internal/atomicfile so that a failed write never leaves a partial file:
+//
+//	err := atomicfile.Write("x.npy", func(w io.Writer) error {
+//		return dataset.WriteNPY(w, m)
+//	})
+package dataset

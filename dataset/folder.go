@@ -1,0 +1,155 @@
+package dataset
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Folder is a multi-class dataset stored as a folder (DESIGN §6):
+//
+//	features.npy  2-D float array, one row per example
+//	labels.npy    1-D integer array, the class (0..C−1) of each row
+//	classes.txt   line i names class i
+//	groups.txt    optional: line i names class i's semantic group
+type Folder struct {
+	// Dir is the folder as given to LoadFolder.
+	Dir string
+	// X holds the features, one row per example.
+	X *mat.Dense
+	// Labels holds each row's class, an index into Classes.
+	Labels []int
+	// Classes holds the class names, distinct and non-empty.
+	Classes []string
+	// Groups holds each class's group name, or is nil without groups.txt.
+	Groups []string
+}
+
+// LoadFolder reads and validates the dataset folder dir: features must be
+// finite, every row must have a label, every label must name a line of
+// classes.txt, class names must be distinct and non-empty, and groups.txt,
+// if present, must have one non-empty line per class. Trailing blank lines
+// in the text files are ignored. A class without examples is allowed.
+func LoadFolder(dir string) (*Folder, error) {
+	f := &Folder{Dir: dir}
+	var err error
+	featPath := filepath.Join(dir, "features.npy")
+	if f.X, err = ReadNPYMatrix(featPath); err != nil {
+		return nil, err
+	}
+	labelPath := filepath.Join(dir, "labels.npy")
+	if f.Labels, err = ReadNPYInts(labelPath); err != nil {
+		return nil, err
+	}
+	classPath := filepath.Join(dir, "classes.txt")
+	if f.Classes, err = readNames(classPath, "class"); err != nil {
+		return nil, err
+	}
+	if err := checkDistinct(classPath, f.Classes); err != nil {
+		return nil, err
+	}
+	if r, _ := f.X.Dims(); len(f.Labels) != r {
+		return nil, errorf(dir, 0, "labels.npy has %d labels but features.npy has %d rows", len(f.Labels), r)
+	}
+	for i, l := range f.Labels {
+		if l < 0 || l >= len(f.Classes) {
+			return nil, errorf(labelPath, 0, "row %d: label %d out of range: classes.txt names %d classes (0..%d)", i, l, len(f.Classes), len(f.Classes)-1)
+		}
+	}
+	groupPath := filepath.Join(dir, "groups.txt")
+	f.Groups, err = readNames(groupPath, "group")
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		f.Groups = nil
+	case err != nil:
+		return nil, err
+	case len(f.Groups) != len(f.Classes):
+		return nil, errorf(groupPath, 0, "has %d groups but classes.txt has %d classes", len(f.Groups), len(f.Classes))
+	}
+	return f, nil
+}
+
+// readNames reads one non-empty name per line (blanks around a name
+// trimmed, trailing blank lines ignored).
+func readNames(path, what string) ([]string, error) {
+	src, err := openPath(path)
+	if err != nil {
+		return nil, err
+	}
+	defer src.close()
+	lr := newLineReader(src.br, path)
+	var names []string
+	blank := 0 // line of the first blank line since the last name
+	for {
+		line, ok := lr.next()
+		if !ok {
+			break
+		}
+		name := strings.TrimSpace(string(line))
+		if name == "" {
+			if blank == 0 {
+				blank = lr.line
+			}
+			continue
+		}
+		if blank > 0 {
+			return nil, errorf(path, blank, "empty %s name", what)
+		}
+		names = append(names, name)
+	}
+	if lr.err != nil {
+		return nil, lr.err
+	}
+	if len(names) == 0 {
+		return nil, errorf(path, 0, "no %s names", what)
+	}
+	return names, nil
+}
+
+// checkDistinct reports the first repeated name, with its line number
+// (names are one per line from line 1).
+func checkDistinct(path string, names []string) error {
+	seen := make(map[string]int, len(names))
+	for i, n := range names {
+		if j, dup := seen[n]; dup {
+			return errorf(path, i+1, "duplicate class name %q (also on line %d)", n, j+1)
+		}
+		seen[n] = i
+	}
+	return nil
+}
+
+// ClassIndex returns the index of the class called name, or an error listing
+// a few class names when there is none.
+func (f *Folder) ClassIndex(name string) (int, error) {
+	for k, c := range f.Classes {
+		if c == name {
+			return k, nil
+		}
+	}
+	const show = 5
+	list := strings.Join(f.Classes[:min(show, len(f.Classes))], ", ")
+	if len(f.Classes) > show {
+		list += fmt.Sprintf(", ... (%d classes)", len(f.Classes))
+	}
+	return -1, fmt.Errorf("dataset %s: no class named %q (classes: %s)", f.Dir, name, list)
+}
+
+// Rows returns the indices, in increasing order, of the rows labelled class.
+// It panics if class is not in [0, len(f.Classes)).
+func (f *Folder) Rows(class int) []int {
+	if class < 0 || class >= len(f.Classes) {
+		panic(fmt.Sprintf("dataset: class %d out of range [0, %d)", class, len(f.Classes)))
+	}
+	var rows []int
+	for i, l := range f.Labels {
+		if l == class {
+			rows = append(rows, i)
+		}
+	}
+	return rows
+}

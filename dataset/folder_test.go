@@ -1,0 +1,168 @@
+package dataset
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/greedytl/greedytl/internal/shareddata"
+	"gonum.org/v1/gonum/mat"
+)
+
+// folderFiles returns the files of a valid 5-example, 3-class folder.
+func folderFiles(t *testing.T) map[string][]byte {
+	var x, y bytes.Buffer
+	if err := WriteNPY(&x, mat.NewDense(5, 2, []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteNPYInts(&y, []int{2, 0, 2, 1, 0}); err != nil {
+		t.Fatal(err)
+	}
+	return map[string][]byte{
+		"features.npy": x.Bytes(),
+		"labels.npy":   y.Bytes(),
+		"classes.txt":  []byte("cup\nduck\ncar\n"),
+		"groups.txt":   []byte("kitchen\ntoy\ntoy\n"),
+	}
+}
+
+func writeFolder(t *testing.T, files map[string][]byte) string {
+	dir := t.TempDir()
+	for name, b := range files {
+		if b == nil {
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestLoadFolder(t *testing.T) {
+	dir := writeFolder(t, folderFiles(t))
+	f, err := LoadFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Dir != dir || !mat.Equal(f.X, mat.NewDense(5, 2, []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})) ||
+		!slices.Equal(f.Labels, []int{2, 0, 2, 1, 0}) || !slices.Equal(f.Classes, []string{"cup", "duck", "car"}) ||
+		!slices.Equal(f.Groups, []string{"kitchen", "toy", "toy"}) {
+		t.Fatalf("got %+v", f)
+	}
+	for class, want := range [][]int{{1, 4}, {3}, {0, 2}} {
+		if got := f.Rows(class); !slices.Equal(got, want) {
+			t.Errorf("Rows(%d) = %v, want %v", class, got, want)
+		}
+	}
+	if k, err := f.ClassIndex("car"); k != 2 || err != nil {
+		t.Errorf("ClassIndex(car) = %d, %v", k, err)
+	}
+	if _, err := f.ClassIndex("bus"); err == nil || err.Error() != "dataset "+dir+": no class named \"bus\" (classes: cup, duck, car)" {
+		t.Errorf("ClassIndex(bus): %v", err)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Rows(3) did not panic")
+		}
+	}()
+	f.Rows(3)
+}
+
+func TestLoadFolderVariants(t *testing.T) {
+	tests := []struct {
+		name   string
+		change map[string][]byte
+		groups []string
+	}{
+		{"no groups", map[string][]byte{"groups.txt": nil}, nil},
+		{"CRLF, blanks and trailing empty lines", map[string][]byte{"classes.txt": []byte(" cup\r\nduck \r\ncar\r\n\r\n\n")}, []string{"kitchen", "toy", "toy"}},
+		{"no final newline", map[string][]byte{"groups.txt": []byte("kitchen\ntoy\ntoy")}, []string{"kitchen", "toy", "toy"}},
+		{"class without examples", map[string][]byte{"classes.txt": []byte("cup\nduck\ncar\nbus\n"), "groups.txt": nil}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := folderFiles(t)
+			for k, v := range tt.change {
+				files[k] = v
+			}
+			f, err := LoadFolder(writeFolder(t, files))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(f.Classes[:3], []string{"cup", "duck", "car"}) || !slices.Equal(f.Groups, tt.groups) {
+				t.Errorf("classes %q groups %q", f.Classes, f.Groups)
+			}
+		})
+	}
+}
+
+func TestLoadFolderErrors(t *testing.T) {
+	nan := npyFile(1, dict("<f4", false, "(5, 2)"), encode(le, []float32{0, 1, 2, 3, 4, 5, 6, float32(nan()), 8, 9}))
+	tests := []struct {
+		name   string
+		change map[string][]byte
+		want   string // "%d" stands for the folder
+	}{
+		{"no features", map[string][]byte{"features.npy": nil}, "%d/features.npy: no such file or directory"},
+		{"no labels", map[string][]byte{"labels.npy": nil}, "%d/labels.npy: no such file or directory"},
+		{"no classes", map[string][]byte{"classes.txt": nil}, "%d/classes.txt: no such file or directory"},
+		{"NaN feature", map[string][]byte{"features.npy": nan}, "%d/features.npy: row 3, column 1: NaN"},
+		{"too few labels", map[string][]byte{"labels.npy": npyFile(1, dict("<i4", false, "(4,)"), encode(le, []int32{0, 1, 2, 0}))},
+			"%d: labels.npy has 4 labels but features.npy has 5 rows"},
+		{"label out of range", map[string][]byte{"labels.npy": npyFile(1, dict("<i4", false, "(5,)"), encode(le, []int32{0, 1, 2, 3, 0}))},
+			"%d/labels.npy: row 3: label 3 out of range: classes.txt names 3 classes (0..2)"},
+		{"negative label", map[string][]byte{"labels.npy": npyFile(1, dict("<i4", false, "(5,)"), encode(le, []int32{0, 1, -1, 2, 0}))},
+			"%d/labels.npy: row 2: label -1 out of range: classes.txt names 3 classes (0..2)"},
+		{"fractional label", map[string][]byte{"labels.npy": npyFile(1, dict("<f8", false, "(5,)"), encode(le, []float64{0, 1, 2, 0.5, 0}))},
+			"%d/labels.npy: row 3: 0.5 is not an integer"},
+		{"empty classes", map[string][]byte{"classes.txt": []byte("\n\n")}, "%d/classes.txt: no class names"},
+		{"blank class line", map[string][]byte{"classes.txt": []byte("cup\n\nduck\ncar\n")}, "%d/classes.txt:2: empty class name"},
+		{"leading blank line", map[string][]byte{"classes.txt": []byte("\ncup\nduck\ncar\n")}, "%d/classes.txt:1: empty class name"},
+		{"duplicate class", map[string][]byte{"classes.txt": []byte("cup\nduck\ncup\n")}, "%d/classes.txt:3: duplicate class name \"cup\" (also on line 1)"},
+		{"too few groups", map[string][]byte{"groups.txt": []byte("kitchen\ntoy\n")}, "%d/groups.txt: has 2 groups but classes.txt has 3 classes"},
+		{"blank group", map[string][]byte{"groups.txt": []byte("kitchen\n  \ntoy\n")}, "%d/groups.txt:2: empty group name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := folderFiles(t)
+			for k, v := range tt.change {
+				files[k] = v
+			}
+			dir := writeFolder(t, files)
+			f, err := LoadFolder(dir)
+			checkError(t, f, err, strings.ReplaceAll(tt.want, "%d", dir))
+			if strings.HasSuffix(tt.want, "no such file or directory") && !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("missing file: errors.Is(err, fs.ErrNotExist) is false")
+			}
+		})
+	}
+}
+
+func TestLoadFolderSharedData(t *testing.T) {
+	dir := filepath.Dir(shareddata.Path(t, "coil100/hog/features.npy"))
+	f, err := LoadFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, c := f.X.Dims(); r != 7200 || c != 800 {
+		t.Fatalf("X is %d×%d, want 7200×800", r, c)
+	}
+	if len(f.Classes) != 100 || f.Classes[0] != "obj1" || f.Classes[99] != "obj100" || f.Groups != nil {
+		t.Fatalf("%d classes (%q ... %q), groups %v", len(f.Classes), f.Classes[0], f.Classes[len(f.Classes)-1], f.Groups)
+	}
+	for k := range f.Classes {
+		if n := len(f.Rows(k)); n != 72 {
+			t.Errorf("class %d has %d rows, want 72", k, n)
+		}
+	}
+	// numpy: X.astype(float64).sum(), summed in another order.
+	if got, want := mat.Sum(f.X), 575731.0507481447; (got-want)/want > 1e-12 || (want-got)/want > 1e-12 {
+		t.Errorf("features sum to %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,329 @@
+package dataset
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+)
+
+const bufSize = 1 << 16
+
+// source is an opened input: a buffered reader over the content, gunzipped
+// when the bytes start with the gzip magic number.
+type source struct {
+	br   *bufio.Reader
+	file *os.File // nil for standard input
+	// size is the length in bytes of the uncompressed content when it is
+	// known (a regular, uncompressed file), or -1.
+	size int64
+}
+
+// openPath opens path ("-" is standard input) and sniffs for gzip.
+func openPath(path string) (*source, error) {
+	src := &source{size: -1}
+	var r io.Reader
+	if path == "-" {
+		r = os.Stdin
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return nil, &Error{File: path, Err: err}
+		}
+		src.file = f
+		r = f
+		if st, err := f.Stat(); err == nil {
+			if st.IsDir() {
+				f.Close()
+				return nil, errorf(path, 0, "is a directory")
+			}
+			if st.Mode().IsRegular() {
+				src.size = st.Size()
+			}
+		}
+	}
+	br, gz, err := maybeGunzip(r, displayName(path))
+	if err != nil {
+		src.close()
+		return nil, err
+	}
+	if gz {
+		src.size = -1
+	}
+	src.br = br
+	return src, nil
+}
+
+// isNPY reports whether the content starts with the .npy magic bytes.
+func (s *source) isNPY() bool {
+	b, _ := s.br.Peek(len(npyMagic))
+	return string(b) == npyMagic
+}
+
+// displayName is the name errors use for path: "<stdin>" for "-".
+func displayName(path string) string {
+	if path == "-" {
+		return "<stdin>"
+	}
+	return path
+}
+
+func (s *source) close() {
+	if s.file != nil {
+		s.file.Close() // read-only: a close error cannot lose data
+	}
+}
+
+// maybeGunzip returns a buffered reader over r's content, decompressed when
+// it starts with the gzip magic bytes 1f 8b, and whether it was.
+func maybeGunzip(r io.Reader, name string) (*bufio.Reader, bool, error) {
+	br := bufio.NewReaderSize(r, bufSize)
+	magic, err := br.Peek(2)
+	if err != nil && err != io.EOF {
+		return nil, false, &Error{File: name, Err: err}
+	}
+	if len(magic) < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
+		return br, false, nil
+	}
+	gz, err := gzip.NewReader(br)
+	if err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
+			err = errGzipTruncated
+		}
+		return nil, false, &Error{File: name, Err: err}
+	}
+	return bufio.NewReaderSize(gzipReader{gz}, bufSize), true, nil
+}
+
+// lineReader yields the lines of a text input without their line endings
+// ("\n" or "\r\n"), counting them from 1. A UTF-8 byte order mark at the
+// start is dropped. Lines may be arbitrarily long.
+type lineReader struct {
+	br   *bufio.Reader
+	name string
+	line int    // number of the line last returned
+	long []byte // accumulates lines longer than the reader's buffer
+	done bool
+	err  error // read error, an *Error; nil at a clean end of input
+}
+
+func newLineReader(r io.Reader, name string) *lineReader {
+	br, ok := r.(*bufio.Reader)
+	if !ok || br.Size() < bufSize {
+		br = bufio.NewReaderSize(r, bufSize)
+	}
+	return &lineReader{br: br, name: name}
+}
+
+// next returns the next line, valid until the following call, and false at
+// the end of input or on a read error (then lr.err is set).
+func (lr *lineReader) next() ([]byte, bool) {
+	if lr.done {
+		return nil, false
+	}
+	lr.long = lr.long[:0]
+	for {
+		b, err := lr.br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			lr.long = append(lr.long, b...)
+			continue
+		}
+		if len(lr.long) > 0 {
+			lr.long = append(lr.long, b...)
+			b = lr.long
+		}
+		if err != nil {
+			lr.done = true
+			if err != io.EOF {
+				lr.err = &Error{File: lr.name, Line: lr.line + 1, Err: err}
+				return nil, false
+			}
+			if len(b) == 0 {
+				return nil, false
+			}
+		}
+		lr.line++
+		b = bytes.TrimSuffix(b, []byte{'\n'})
+		b = bytes.TrimSuffix(b, []byte{'\r'})
+		if lr.line == 1 {
+			b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+		}
+		return b, true
+	}
+}
+
+// errGzipTruncated replaces io.ErrUnexpectedEOF from a gzip stream, which
+// decoders would otherwise take for a truncation of their own format.
+var errGzipTruncated = errors.New("unexpected end of compressed data")
+
+// gzipReader reports a truncated gzip stream as errGzipTruncated; its other
+// errors already start with "gzip: ".
+type gzipReader struct{ zr *gzip.Reader }
+
+func (g gzipReader) Read(p []byte) (int, error) {
+	n, err := g.zr.Read(p)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		err = errGzipTruncated
+	}
+	return n, err
+}
+
+// isSkippable reports whether a text line carries no data: blank, or a
+// comment starting with '#' (after optional blanks).
+func isSkippable(line []byte) bool {
+	t := bytes.TrimLeft(line, " \t")
+	return len(t) == 0 || t[0] == '#'
+}
+
+// detectSep picks a file's field separator from its first content line:
+// ',' if the line has a comma, else '\t' if it has a tab, else 0 (runs of
+// blanks).
+func detectSep(line []byte) byte {
+	switch {
+	case bytes.IndexByte(line, ',') >= 0:
+		return ','
+	case bytes.IndexByte(line, '\t') >= 0:
+		return '\t'
+	}
+	return 0
+}
+
+// splitFields appends the fields of line to dst[:0] and returns it. With sep
+// ',' or '\t' every separator delimits a field (so empty fields exist), blanks
+// around fields are trimmed and a field may be double-quoted ("" inside is a
+// quote; quoted fields are unescaped into *scratch and trimmed too). With sep 0, fields are
+// runs of non-blank bytes and a surrounding pair of quotes is dropped.
+func splitFields(dst [][]byte, line []byte, sep byte, scratch *[]byte) ([][]byte, error) {
+	dst = dst[:0]
+	if sep == 0 {
+		for i := 0; i < len(line); {
+			for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+				i++
+			}
+			if i == len(line) {
+				break
+			}
+			j := i
+			for j < len(line) && line[j] != ' ' && line[j] != '\t' {
+				j++
+			}
+			dst = append(dst, unquote(line[i:j]))
+			i = j
+		}
+		return dst, nil
+	}
+	if bytes.IndexByte(line, '"') < 0 {
+		for {
+			k := bytes.IndexByte(line, sep)
+			if k < 0 {
+				return append(dst, trimBlank(line)), nil
+			}
+			dst = append(dst, trimBlank(line[:k]))
+			line = line[k+1:]
+		}
+	}
+	// Quoted fields: unescape into scratch, which must not be reallocated
+	// while dst holds slices of it, so size it for the whole line first.
+	if cap(*scratch) < len(line) {
+		*scratch = make([]byte, 0, len(line))
+	}
+	buf := (*scratch)[:0]
+	for i := 0; ; {
+		for i < len(line) && line[i] == ' ' {
+			i++
+		}
+		if i < len(line) && line[i] == '"' {
+			start := len(buf)
+			i++
+			closed := false
+			for i < len(line) {
+				if line[i] == '"' {
+					if i+1 < len(line) && line[i+1] == '"' {
+						buf = append(buf, '"')
+						i += 2
+						continue
+					}
+					i++
+					closed = true
+					break
+				}
+				buf = append(buf, line[i])
+				i++
+			}
+			if !closed {
+				return dst, fmt.Errorf("column %d: unterminated quoted field", len(dst)+1)
+			}
+			dst = append(dst, trimBlank(buf[start:len(buf):len(buf)]))
+			for i < len(line) && line[i] == ' ' {
+				i++
+			}
+			if i == len(line) {
+				return dst, nil
+			}
+			if line[i] != sep {
+				return dst, fmt.Errorf("column %d: unexpected %q after quoted field", len(dst), line[i])
+			}
+			i++
+			continue
+		}
+		k := bytes.IndexByte(line[i:], sep)
+		if k < 0 {
+			return append(dst, trimBlank(line[i:])), nil
+		}
+		dst = append(dst, trimBlank(line[i:i+k]))
+		i += k + 1
+	}
+}
+
+func trimBlank(b []byte) []byte { return bytes.Trim(b, " \t") }
+
+func unquote(b []byte) []byte {
+	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
+		return b[1 : len(b)-1]
+	}
+	return b
+}
+
+// isNumber reports whether b parses as a float64 (including NaN, ±Inf and
+// out-of-range values): what tells data from a header.
+func isNumber(b []byte) bool {
+	_, err := strconv.ParseFloat(string(b), 64)
+	return err == nil || errors.Is(err, strconv.ErrRange)
+}
+
+// parseValue parses a finite float64 from a text field; col is the 1-based
+// column used in the error message.
+func parseValue(b []byte, col int) (float64, error) {
+	v, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, fmt.Errorf("column %d: %s is out of float64 range", col, quoteField(b))
+		}
+		if len(b) == 0 {
+			return 0, fmt.Errorf("column %d: empty value", col)
+		}
+		return 0, fmt.Errorf("column %d: cannot parse %s as a number", col, quoteField(b))
+	}
+	if !isFinite(v) {
+		return 0, fmt.Errorf("column %d: %s", col, describeNonFinite(v))
+	}
+	return v, nil
+}
+
+// quoteField quotes a field for a message, shortening long ones.
+func quoteField(b []byte) string {
+	const max = 40
+	if len(b) > max {
+		return strconv.Quote(string(b[:max])) + "..."
+	}
+	return strconv.Quote(string(b))
+}

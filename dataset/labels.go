@@ -1,0 +1,284 @@
+package dataset
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// ReadLabels reads binary class labels from path and maps them to ±1.
+//
+// The file is a .npy array (1-D, or 2-D with one column; chosen by the
+// ".npy"/".npy.gz" suffix or the magic bytes) or text: one label per line
+// (the trimmed line, which may contain spaces but no comma or tab), or all
+// labels on one line separated as DecodeCSV separates fields. Blank
+// lines and '#' comment lines are skipped; gzip is decompressed. A text file
+// may start with a header: a non-numeric first value above numeric labels,
+// or a first value that occurs only there above labels of exactly two other
+// values.
+//
+// The labels must take exactly two distinct values. positive names the one
+// mapped to +1 (the other becomes −1): compared numerically when the labels
+// and positive are numbers (so "1" matches "+1" and "1.0"), else as trimmed
+// strings. When positive is "" and the values are {−1, +1} or {0, 1}, +1 and
+// 1 are positive; any other pair requires positive. Errors list the distinct
+// values found (up to five).
+func ReadLabels(path, positive string) ([]float64, error) {
+	name := displayName(path)
+	vals, npy, err := readLabelFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if !npy {
+		vals = dropBinaryHeader(vals)
+	}
+	return binaryLabels(name, vals, positive)
+}
+
+// ReadLabelValues reads the labels of path as strings, in order, from the
+// files ReadLabels accepts: the text values as written (trimmed, a header
+// above numeric labels dropped), or the .npy values formatted in the
+// shortest form that reads back exactly ("3", "0.5").
+func ReadLabelValues(path string) ([]string, error) {
+	vals, _, err := readLabelFile(path)
+	return vals, err
+}
+
+// readLabelFile returns a label file's values and whether it was .npy.
+func readLabelFile(path string) ([]string, bool, error) {
+	name := displayName(path)
+	src, err := openPath(path)
+	if err != nil {
+		return nil, false, err
+	}
+	defer src.close()
+	if src.isNPY() || strings.HasSuffix(path, ".npy") || strings.HasSuffix(path, ".npy.gz") {
+		a, err := decodeNPY(src.br, name, src.size)
+		if err != nil {
+			return nil, true, err
+		}
+		v, err := a.vector(name)
+		if err != nil {
+			return nil, true, err
+		}
+		if len(v) == 0 {
+			return nil, true, errorf(name, 0, "no labels")
+		}
+		vals := make([]string, len(v))
+		for i, x := range v {
+			vals[i] = formatFloat(x)
+		}
+		return vals, true, nil
+	}
+	vals, err := decodeLabelText(src.br, name)
+	return vals, false, err
+}
+
+// decodeLabelText reads the text form of a label file: one label per line
+// (the whole trimmed line, so labels may contain spaces), or all labels on
+// a single content line, separated as DecodeCSV separates fields.
+func decodeLabelText(r io.Reader, name string) ([]string, error) {
+	lr := newLineReader(r, name)
+	var (
+		vals      []string // the labels after the first content line
+		lines     int      // content lines
+		firstNum  int      // line number of the first content line
+		firstLine []byte   // the first content line, split at the end
+		err       error
+	)
+	for {
+		line, ok := lr.next()
+		if !ok {
+			break
+		}
+		if isSkippable(line) {
+			continue
+		}
+		if lines++; lines == 1 {
+			firstNum, firstLine = lr.line, bytes.Clone(line)
+			continue
+		}
+		if bytes.ContainsAny(line, ",\t") || bytes.ContainsAny(firstLine, ",\t") {
+			return nil, errorf(name, lr.line, "expected one label per line or all labels on line %d", firstNum)
+		}
+		if vals, err = appendLabels(vals, line, ',', name, lr.line); err != nil {
+			return nil, err
+		}
+	}
+	if lr.err != nil {
+		return nil, lr.err
+	}
+	if lines == 0 {
+		return nil, errorf(name, 0, "no labels")
+	}
+	// A single content line holds all the labels; otherwise it is the
+	// first of one label per line and has no separator.
+	sep := byte(',')
+	if lines == 1 {
+		sep = detectSep(firstLine)
+	}
+	first, err := appendLabels(nil, firstLine, sep, name, firstNum)
+	if err != nil {
+		return nil, err
+	}
+	vals = append(first, vals...)
+	if len(vals) > 1 && !isNumber([]byte(vals[0])) {
+		numeric := true
+		for _, v := range vals[1:] {
+			if !isNumber([]byte(v)) {
+				numeric = false
+				break
+			}
+		}
+		if numeric {
+			vals = vals[1:]
+		}
+	}
+	return vals, nil
+}
+
+// appendLabels appends the labels on one line, split at sep, to vals.
+func appendLabels(vals []string, line []byte, sep byte, name string, lineNum int) ([]string, error) {
+	var scratch []byte
+	fields, err := splitFields(nil, line, sep, &scratch)
+	if err != nil {
+		return nil, &Error{File: name, Line: lineNum, Err: err}
+	}
+	for j, f := range fields {
+		if len(f) == 0 {
+			if len(fields) == 1 {
+				return nil, errorf(name, lineNum, "empty label")
+			}
+			return nil, errorf(name, lineNum, "column %d: empty label", j+1)
+		}
+		vals = append(vals, string(f))
+	}
+	return vals, nil
+}
+
+// dropBinaryHeader drops a first value that is not a number, occurs nowhere
+// else, and sits above exactly two distinct values: read as a label it would
+// make three classes, so it can only be a header.
+func dropBinaryHeader(vals []string) []string {
+	if len(vals) < 3 || isNumber([]byte(vals[0])) {
+		return vals
+	}
+	others := map[string]bool{}
+	for _, v := range vals[1:] {
+		if v == vals[0] {
+			return vals
+		}
+		others[v] = true
+		if len(others) > 2 {
+			return vals
+		}
+	}
+	if len(others) == 2 {
+		return vals[1:]
+	}
+	return vals
+}
+
+// labelClass is one distinct label value.
+type labelClass struct {
+	text  string  // first spelling seen
+	value float64 // numeric value when the labels are numeric
+}
+
+// binaryLabels maps two-valued labels to ±1 (see ReadLabels).
+func binaryLabels(name string, vals []string, positive string) ([]float64, error) {
+	nums := make([]float64, len(vals))
+	numeric := true
+	for i, v := range vals {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsNaN(x) {
+			numeric = false
+			break
+		}
+		if x == 0 {
+			x = 0 // −0 is the class of 0
+		}
+		nums[i] = x
+	}
+	// class[i] is the index in classes of label i.
+	class := make([]int, len(vals))
+	var classes []labelClass
+	index := map[string]int{}
+	for i, v := range vals {
+		key := v
+		if numeric {
+			key = formatFloat(nums[i])
+		}
+		k, ok := index[key]
+		if !ok {
+			k = len(classes)
+			index[key] = k
+			c := labelClass{text: v}
+			if numeric {
+				c.value = nums[i]
+			}
+			classes = append(classes, c)
+		}
+		class[i] = k
+	}
+	switch {
+	case len(classes) == 0:
+		return nil, errorf(name, 0, "no labels")
+	case len(classes) == 1:
+		return nil, errorf(name, 0, "only one class (all labels are %s)", strconv.Quote(classes[0].text))
+	case len(classes) > 2:
+		return nil, errorf(name, 0, "expected two classes, found %d distinct labels: %s", len(classes), listClasses(classes))
+	}
+	pos := -1
+	if positive = strings.TrimSpace(positive); positive != "" {
+		p, err := strconv.ParseFloat(positive, 64)
+		for k, c := range classes {
+			if (numeric && err == nil && c.value == p) || c.text == positive {
+				pos = k
+			}
+		}
+		if pos < 0 {
+			return nil, errorf(name, 0, "positive label %q is not one of the labels %s", positive, listClasses(classes))
+		}
+	} else if numeric {
+		a, b := classes[0].value, classes[1].value
+		switch {
+		case (a == -1 && b == 1) || (a == 0 && b == 1):
+			pos = 1
+		case (a == 1 && b == -1) || (a == 1 && b == 0):
+			pos = 0
+		}
+	}
+	if pos < 0 {
+		return nil, errorf(name, 0, "labels are %s: name the positive one", listClasses(classes))
+	}
+	y := make([]float64, len(vals))
+	for i, k := range class {
+		if k == pos {
+			y[i] = 1
+		} else {
+			y[i] = -1
+		}
+	}
+	return y, nil
+}
+
+// listClasses lists up to five distinct labels for a message.
+func listClasses(classes []labelClass) string {
+	const max = 5
+	var b strings.Builder
+	for k, c := range classes {
+		if k == max {
+			fmt.Fprintf(&b, ", ... (%d more)", len(classes)-max)
+			break
+		}
+		if k > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(c.text))
+	}
+	return b.String()
+}

@@ -1,0 +1,140 @@
+package dataset
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestReadLabels(t *testing.T) {
+	npyInts := func(v ...int) []byte {
+		var b bytes.Buffer
+		if err := WriteNPYInts(&b, v); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	tests := []struct {
+		name     string
+		file     string // file name
+		content  []byte
+		positive string
+		want     []float64
+	}{
+		{"±1 lines", "y.txt", []byte("1\n-1\n+1\n"), "", []float64{1, -1, 1}},
+		{"0/1 lines", "y.txt", []byte("0\n1\n1\n"), "", []float64{-1, 1, 1}},
+		{"0/1 as floats", "y.txt", []byte("1.0\n0.0\n"), "", []float64{1, -1}},
+		{"minus zero is zero", "y.txt", []byte("-0\n1\n0\n"), "", []float64{-1, 1, -1}},
+		{"0/1 with positive 0", "y.txt", []byte("0\n1\n1\n"), "0", []float64{1, -1, -1}},
+		{"one row CSV", "y.csv", []byte("-1,1,1,-1\n"), "", []float64{-1, 1, 1, -1}},
+		{"one row whitespace", "y.txt", []byte("# labels\n-1 1 1\n"), "", []float64{-1, 1, 1}},
+		{"numeric header", "y.csv", []byte("label\n1\n-1\n"), "", []float64{1, -1}},
+		{"strings", "y.txt", []byte("cat\ndog\ncat\n"), "dog", []float64{-1, 1, -1}},
+		{"strings with spaces", "y.txt", []byte("coffee mug\ntea cup\ncoffee mug\n"), "tea cup", []float64{-1, 1, -1}},
+		{"strings positive trimmed", "y.txt", []byte(" cat \ndog\n"), " cat", []float64{1, -1}},
+		{"string header", "y.csv", []byte("animal\ncat\ndog\ncat\n"), "cat", []float64{1, -1, 1}},
+		{"quoted strings", "y.csv", []byte("\"cat\"\n\"dog\"\n"), "dog", []float64{-1, 1}},
+		{"numeric positive", "y.txt", []byte("2\n7\n2.0\n"), "2", []float64{1, -1, 1}},
+		{"numeric positive spelt differently", "y.txt", []byte("2\n7\n"), "7.0", []float64{-1, 1}},
+		{"gzip", "y.gz", gzipped([]byte("1\n0\n")), "", []float64{1, -1}},
+		{"npy int", "y.npy", npyInts(0, 1, 1, 0), "", []float64{-1, 1, 1, -1}},
+		{"npy ±1 float column", "y.npy", npyFile(1, dict("<f8", false, "(3, 1)"), encode(le, -1.0, 1.0, 1.0)), "", []float64{-1, 1, 1}},
+		{"npy positive numeric", "y.npy", npyInts(3, 5, 5), "5.0", []float64{-1, 1, 1}},
+		{"npy by content", "y.bin", npyInts(3, 5), "3", []float64{1, -1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeFile(t, tt.file, tt.content)
+			y, err := ReadLabels(path, tt.positive)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(y, tt.want) {
+				t.Errorf("got %v, want %v", y, tt.want)
+			}
+		})
+	}
+}
+
+func TestReadLabelsErrors(t *testing.T) {
+	tests := []struct {
+		name     string
+		file     string
+		content  []byte
+		positive string
+		want     string // the message after "path: " or "path:"
+	}{
+		{"empty", "y.txt", nil, "", " no labels"},
+		{"comments only", "y.txt", []byte("# none\n"), "", " no labels"},
+		{"one class", "y.txt", []byte("1\n1.0\n+1\n"), "", " only one class (all labels are \"1\")"},
+		{"header one class", "y.csv", []byte("y\n1\n1\n"), "", " only one class (all labels are \"1\")"},
+		{"three classes", "y.txt", []byte("a\nb\nc\na\n"), "a", " expected two classes, found 3 distinct labels: \"a\", \"b\", \"c\""},
+		{"many classes", "y.txt", []byte("0\n1\n2\n3\n4\n5\n6\n"), "", " expected two classes, found 7 distinct labels: \"0\", \"1\", \"2\", \"3\", \"4\", ... (2 more)"},
+		{"need positive", "y.txt", []byte("cat\ndog\n"), "", " labels are \"cat\", \"dog\": name the positive one"},
+		{"need positive numeric", "y.txt", []byte("1\n2\n"), "", " labels are \"1\", \"2\": name the positive one"},
+		{"unknown positive", "y.txt", []byte("cat\ndog\n"), "cow", " positive label \"cow\" is not one of the labels \"cat\", \"dog\""},
+		{"table", "y.csv", []byte("1,2\n3,4\n"), "", "2: expected one label per line or all labels on line 1"},
+		{"wide later line", "y.csv", []byte("1\n2\n3,4\n"), "", "3: expected one label per line or all labels on line 1"},
+		{"wide first line", "y.csv", []byte("# labels\n1,2\n3\n"), "", "3: expected one label per line or all labels on line 2"},
+		{"tab later line", "y.txt", []byte("a\nb\tc\n"), "", "2: expected one label per line or all labels on line 1"},
+		{"empty quoted label", "y.csv", []byte("1\n\"\"\n"), "", "2: empty label"},
+		{"unterminated quote", "y.csv", []byte("1\n\"2\n"), "", "2: column 1: unterminated quoted field"},
+		{"empty label", "y.csv", []byte("1,,2\n"), "", "1: column 2: empty label"},
+		{"npy NaN", "y.npy", npyFile(1, dict("<f8", false, "(2,)"), encode(le, 1.0, nan())), "", " row 1: NaN"},
+		{"npy matrix", "y.npy", npyFile(1, dict("<f8", false, "(1, 2)"), encode(le, 1.0, 0.0)), "", " expected a 1-D array or a single column, got shape (1, 2)"},
+		{"npy empty", "y.npy", npyFile(1, dict("<f8", false, "(0,)"), nil), "", " no labels"},
+		{"npy one class", "y.npy", npyFile(1, dict("<i4", false, "(2,)"), encode(le, int32(4), int32(4))), "", " only one class (all labels are \"4\")"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeFile(t, tt.file, tt.content)
+			y, err := ReadLabels(path, tt.positive)
+			checkError(t, y, err, path+":"+tt.want)
+		})
+	}
+}
+
+func TestReadLabelValues(t *testing.T) {
+	tests := []struct {
+		name, file string
+		content    []byte
+		want       []string
+	}{
+		{"multi-class text", "y.txt", []byte("b\na\nc\n"), []string{"b", "a", "c"}},
+		{"numeric header dropped", "y.csv", []byte("class\n3\n1\n"), []string{"3", "1"}},
+		{"string header kept", "y.csv", []byte("class\ncat\ndog\n"), []string{"class", "cat", "dog"}},
+		{"npy", "y.npy", npyFile(1, dict("<f4", false, "(3,)"), encode(le, float32(2), float32(0.5), float32(-1))), []string{"2", "0.5", "-1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ReadLabelValues(writeFile(t, tt.file, tt.content))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDropBinaryHeader(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string
+	}{
+		{"y cat dog cat", "cat dog cat"},
+		{"cat dog cat", "cat dog cat"},     // first value repeats: data
+		{"y cat cat", "y cat cat"},         // two classes already
+		{"y cat dog cow", "y cat dog cow"}, // three classes remain
+		{"1 cat dog", "1 cat dog"},         // a number is never a header
+		{"y cat", "y cat"},                 // too short to tell
+	}
+	for _, tt := range tests {
+		got := strings.Join(dropBinaryHeader(strings.Fields(tt.in)), " ")
+		if got != tt.want {
+			t.Errorf("%q: got %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,649 @@
+package dataset
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+const (
+	npyMagic = "\x93NUMPY"
+	// maxHeaderLen bounds the header we are willing to read; NumPy itself
+	// refuses headers over 10000 bytes unless told otherwise.
+	maxHeaderLen = 1 << 20
+	// maxPrealloc bounds the elements allocated before the data has been
+	// read, when the input length is unknown: a lying shape in a tiny input
+	// must not allocate gigabytes.
+	maxPrealloc = 1 << 16
+	// exactInt is 2⁵³: integers up to it in magnitude are exact in float64.
+	exactInt = 1 << 53
+)
+
+// NPYArray is a 1-D or 2-D array decoded from NumPy's .npy format, its
+// values converted to float64.
+type NPYArray struct {
+	// Descr is the dtype as the file's header spells it, e.g. "<f4".
+	Descr string
+	// Shape holds one or two dimensions.
+	Shape []int
+	// Data holds the values in row-major (C) order, whatever the file's
+	// order: element (i, j) of a 2-D array is Data[i*Shape[1]+j].
+	Data []float64
+}
+
+// npyType is a supported element type.
+type npyType struct {
+	kind  byte // 'f' float, 'i' signed, 'u' unsigned, 'b' bool
+	size  int  // bytes per element
+	order binary.ByteOrder
+}
+
+// DecodeNPY decodes one array in NumPy's .npy format (versions 1.0, 2.0 and
+// 3.0) from r, reading exactly the array's bytes, so that several arrays
+// written one after another to a stream can be read in turn. name is used in
+// error messages.
+//
+// Supported dtypes, little- or big-endian: float32, float64, int8 to int64,
+// uint8 to uint64 and bool. Integers of magnitude above 2⁵³, which float64
+// cannot hold exactly, are an error. Arrays must be 1-D or 2-D; Fortran-order
+// arrays are transposed into row-major order. Values are returned as they
+// are, NaN and infinities included.
+//
+// The data is read in bounded chunks, so a header announcing a huge shape
+// over a short input fails with "truncated" instead of allocating memory for
+// the announced size.
+func DecodeNPY(r io.Reader, name string) (*NPYArray, error) {
+	return decodeNPY(r, name, -1)
+}
+
+// decodeNPY is DecodeNPY; size is the number of bytes left in r when known
+// (a regular file), else -1. With a known size, data beyond the array is an
+// error and the values are allocated at once.
+func decodeNPY(r io.Reader, name string, size int64) (*NPYArray, error) {
+	var pre [12]byte
+	n, err := io.ReadFull(r, pre[:8])
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && err != io.EOF {
+		return nil, &Error{File: name, Err: err}
+	}
+	if n < 6 || string(pre[:6]) != npyMagic {
+		if n == 0 {
+			return nil, errorf(name, 0, "empty file: not a .npy file")
+		}
+		return nil, errorf(name, 0, "not a .npy file (bad magic bytes)")
+	}
+	if n < 8 {
+		return nil, errorf(name, 0, "truncated .npy header")
+	}
+	major, minor := pre[6], pre[7]
+	lenBytes := 4
+	switch {
+	case major == 1 && minor == 0:
+		lenBytes = 2
+	case (major == 2 || major == 3) && minor == 0:
+	default:
+		return nil, errorf(name, 0, "unsupported .npy format version %d.%d", major, minor)
+	}
+	if _, err := io.ReadFull(r, pre[8:8+lenBytes]); err != nil {
+		return nil, truncatedOr(name, err, "truncated .npy header")
+	}
+	var hlen32 uint32
+	if lenBytes == 2 {
+		hlen32 = uint32(binary.LittleEndian.Uint16(pre[8:10]))
+	} else {
+		hlen32 = binary.LittleEndian.Uint32(pre[8:12])
+	}
+	if hlen32 > maxHeaderLen {
+		return nil, errorf(name, 0, "header length %d exceeds the limit of %d bytes", hlen32, maxHeaderLen)
+	}
+	hlen := int(hlen32)
+	hbuf := make([]byte, hlen)
+	if _, err := io.ReadFull(r, hbuf); err != nil {
+		return nil, truncatedOr(name, err, "truncated .npy header")
+	}
+	var header string
+	if major == 3 {
+		if !utf8.Valid(hbuf) {
+			return nil, errorf(name, 0, "malformed header: not valid UTF-8")
+		}
+		header = string(hbuf)
+	} else {
+		header = latin1(hbuf)
+	}
+	h, err := parseNPYHeader(header)
+	if err != nil {
+		return nil, errorf(name, 0, "malformed header: %v", err)
+	}
+	typ, err := parseDescr(h.descr)
+	if err != nil {
+		return nil, &Error{File: name, Err: err}
+	}
+	if len(h.shape) == 0 || len(h.shape) > 2 {
+		return nil, errorf(name, 0, "unsupported shape %s: expected a 1-D or 2-D array", shapeString(h.shape))
+	}
+	count := 0
+	if !slices.Contains(h.shape, 0) {
+		count = 1
+	}
+	for _, d := range h.shape {
+		if count != 0 && count > math.MaxInt/8/d {
+			return nil, errorf(name, 0, "shape %s is too large", shapeString(h.shape))
+		}
+		count *= d
+	}
+	nbytes := int64(count) * int64(typ.size)
+	if size >= 0 {
+		left := size - int64(8+lenBytes+hlen)
+		if left < nbytes {
+			return nil, errorf(name, 0, "truncated: shape %s of %s needs %d data bytes, found %d", shapeString(h.shape), h.descr, nbytes, left)
+		}
+		if left > nbytes {
+			return nil, errorf(name, 0, "%d bytes of unexpected data after the array", left-nbytes)
+		}
+	}
+	prealloc := count
+	if size < 0 {
+		prealloc = min(count, maxPrealloc)
+	}
+	data := make([]float64, 0, prealloc)
+	buf := make([]byte, min(nbytes, 1<<20/int64(typ.size)*int64(typ.size)))
+	for read := int64(0); read < nbytes; {
+		chunk := buf[:min(int64(len(buf)), nbytes-read)]
+		if k, err := io.ReadFull(r, chunk); err != nil {
+			if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
+				return nil, errorf(name, 0, "truncated: shape %s of %s needs %d data bytes, found %d", shapeString(h.shape), h.descr, nbytes, read+int64(k))
+			}
+			return nil, &Error{File: name, Err: err}
+		}
+		if data, err = appendValues(data, chunk, typ); err != nil {
+			return nil, &Error{File: name, Err: err}
+		}
+		read += int64(len(chunk))
+	}
+	if h.fortran && len(h.shape) == 2 && h.shape[0] > 1 && h.shape[1] > 1 {
+		data = transpose(data, h.shape[1], h.shape[0])
+	}
+	return &NPYArray{Descr: h.descr, Shape: h.shape, Data: data}, nil
+}
+
+func truncatedOr(name string, err error, msg string) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
+		return errorf(name, 0, "%s", msg)
+	}
+	return &Error{File: name, Err: err}
+}
+
+// latin1 decodes ISO-8859-1 bytes, the encoding of version 1 and 2 headers.
+func latin1(b []byte) string {
+	r := make([]rune, len(b))
+	for i, c := range b {
+		r[i] = rune(c)
+	}
+	return string(r)
+}
+
+// transpose returns the c × r row-major transpose of the r × c row-major a.
+func transpose(a []float64, r, c int) []float64 {
+	t := make([]float64, len(a))
+	for i := 0; i < r; i++ {
+		for j, v := range a[i*c : (i+1)*c] {
+			t[j*r+i] = v
+		}
+	}
+	return t
+}
+
+// parseDescr parses a dtype string such as "<f8" or "|b1".
+func parseDescr(s string) (npyType, error) {
+	bad := fmt.Errorf("unsupported dtype %s", quoteDescr(s))
+	if len(s) < 2 {
+		return npyType{}, bad
+	}
+	t := npyType{order: binary.LittleEndian}
+	order := byte('|')
+	if strings.IndexByte("<>|=", s[0]) >= 0 {
+		order = s[0]
+		s = s[1:]
+	}
+	if len(s) != 2 {
+		return npyType{}, bad
+	}
+	t.kind = s[0]
+	t.size = int(s[1] - '0')
+	switch {
+	case t.kind == 'f' && (t.size == 4 || t.size == 8):
+	case (t.kind == 'i' || t.kind == 'u') && (t.size == 1 || t.size == 2 || t.size == 4 || t.size == 8):
+	case t.kind == 'b' && t.size == 1:
+	default:
+		return npyType{}, bad
+	}
+	switch {
+	case order == '>':
+		t.order = binary.BigEndian
+	case order == '|' && t.size > 1:
+		return npyType{}, fmt.Errorf("unsupported dtype %s: no byte order for a multi-byte type", quoteDescr(string(order)+s))
+	}
+	return t, nil
+}
+
+// quoteDescr quotes a dtype for messages the way NumPy prints it.
+func quoteDescr(s string) string {
+	if len(s) > 20 {
+		s = s[:20] + "..."
+	}
+	q := strconv.Quote(s)
+	return "'" + q[1:len(q)-1] + "'"
+}
+
+// appendValues converts the elements in b (a whole number of them) to
+// float64 and appends them to dst.
+func appendValues(dst []float64, b []byte, t npyType) ([]float64, error) {
+	first := len(dst)
+	switch t.kind {
+	case 'f':
+		if t.size == 4 {
+			for k := 0; k+4 <= len(b); k += 4 {
+				dst = append(dst, float64(math.Float32frombits(t.order.Uint32(b[k:]))))
+			}
+		} else {
+			for k := 0; k+8 <= len(b); k += 8 {
+				dst = append(dst, math.Float64frombits(t.order.Uint64(b[k:])))
+			}
+		}
+	case 'b':
+		for _, c := range b {
+			if c != 0 {
+				c = 1
+			}
+			dst = append(dst, float64(c))
+		}
+	case 'i':
+		for k := 0; k+t.size <= len(b); k += t.size {
+			var v int64
+			switch t.size {
+			case 1:
+				v = int64(int8(b[k]))
+			case 2:
+				v = int64(int16(t.order.Uint16(b[k:])))
+			case 4:
+				v = int64(int32(t.order.Uint32(b[k:])))
+			default:
+				v = int64(t.order.Uint64(b[k:]))
+				if v > exactInt || v < -exactInt {
+					return dst, fmt.Errorf("element %d: integer %d cannot be represented exactly as float64", first+k/8, v)
+				}
+			}
+			dst = append(dst, float64(v))
+		}
+	case 'u':
+		for k := 0; k+t.size <= len(b); k += t.size {
+			var v uint64
+			switch t.size {
+			case 1:
+				v = uint64(b[k])
+			case 2:
+				v = uint64(t.order.Uint16(b[k:]))
+			case 4:
+				v = uint64(t.order.Uint32(b[k:]))
+			default:
+				v = t.order.Uint64(b[k:])
+				if v > exactInt {
+					return dst, fmt.Errorf("element %d: integer %d cannot be represented exactly as float64", first+k/8, v)
+				}
+			}
+			dst = append(dst, float64(v))
+		}
+	}
+	return dst, nil
+}
+
+// npyHeader is the content of a .npy header dictionary.
+type npyHeader struct {
+	descr   string
+	fortran bool
+	shape   []int
+}
+
+// parseNPYHeader parses the Python dict literal of a .npy header, e.g.
+// "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }". It accepts
+// exactly the keys descr, fortran_order and shape, as NumPy does.
+func parseNPYHeader(s string) (npyHeader, error) {
+	p := &pyParser{s: s}
+	var h npyHeader
+	seen := map[string]bool{}
+	p.space()
+	if !p.eat('{') {
+		return h, p.errorf("expected '{'")
+	}
+	for {
+		p.space()
+		if p.eat('}') {
+			break
+		}
+		key, err := p.str()
+		if err != nil {
+			return h, err
+		}
+		if seen[key] {
+			return h, fmt.Errorf("duplicate key %s", quoteDescr(key))
+		}
+		seen[key] = true
+		p.space()
+		if !p.eat(':') {
+			return h, p.errorf("expected ':'")
+		}
+		p.space()
+		switch key {
+		case "descr":
+			if p.peek() == '[' {
+				return h, errors.New("structured dtypes are not supported")
+			}
+			if h.descr, err = p.str(); err != nil {
+				return h, err
+			}
+		case "fortran_order":
+			switch {
+			case strings.HasPrefix(p.s[p.i:], "True"):
+				h.fortran = true
+				p.i += 4
+			case strings.HasPrefix(p.s[p.i:], "False"):
+				p.i += 5
+			default:
+				return h, p.errorf("fortran_order must be True or False")
+			}
+		case "shape":
+			if h.shape, err = p.tuple(); err != nil {
+				return h, err
+			}
+		default:
+			return h, fmt.Errorf("unexpected key %s", quoteDescr(key))
+		}
+		p.space()
+		if p.eat('}') {
+			break
+		}
+		if !p.eat(',') {
+			return h, p.errorf("expected ',' or '}'")
+		}
+	}
+	p.space()
+	if p.i != len(p.s) {
+		return h, p.errorf("unexpected text after the dictionary")
+	}
+	for _, k := range []string{"descr", "fortran_order", "shape"} {
+		if !seen[k] {
+			return h, fmt.Errorf("missing key '%s'", k)
+		}
+	}
+	return h, nil
+}
+
+// pyParser scans the small subset of Python literals .npy headers use.
+type pyParser struct {
+	s string
+	i int
+}
+
+func (p *pyParser) errorf(format string, args ...any) error {
+	return fmt.Errorf("%s at offset %d", fmt.Sprintf(format, args...), p.i)
+}
+
+func (p *pyParser) peek() byte {
+	if p.i < len(p.s) {
+		return p.s[p.i]
+	}
+	return 0
+}
+
+func (p *pyParser) eat(c byte) bool {
+	if p.peek() == c && p.i < len(p.s) {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *pyParser) space() {
+	for p.i < len(p.s) && strings.IndexByte(" \t\r\n", p.s[p.i]) >= 0 {
+		p.i++
+	}
+}
+
+// str scans a quoted string without escapes.
+func (p *pyParser) str() (string, error) {
+	q := p.peek()
+	if q != '\'' && q != '"' {
+		return "", p.errorf("expected a quoted string")
+	}
+	end := strings.IndexByte(p.s[p.i+1:], q)
+	if end < 0 {
+		return "", p.errorf("unterminated string")
+	}
+	v := p.s[p.i+1 : p.i+1+end]
+	if strings.IndexByte(v, '\\') >= 0 {
+		return "", p.errorf("escapes in strings are not supported")
+	}
+	p.i += end + 2
+	return v, nil
+}
+
+// tuple scans a tuple of non-negative integers such as "(3, 4)", "(3,)" or
+// "()"; Python 2's long suffix ("3L") is accepted.
+func (p *pyParser) tuple() ([]int, error) {
+	if !p.eat('(') {
+		return nil, p.errorf("shape must be a tuple")
+	}
+	dims := []int{}
+	for {
+		p.space()
+		if p.eat(')') {
+			return dims, nil
+		}
+		start := p.i
+		for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
+			p.i++
+		}
+		if p.i == start {
+			return nil, p.errorf("expected a non-negative integer in shape")
+		}
+		d, err := strconv.Atoi(p.s[start:p.i])
+		if err != nil {
+			return nil, fmt.Errorf("shape dimension %s is too large", p.s[start:p.i])
+		}
+		if len(dims) == 8 {
+			return nil, p.errorf("shape has too many dimensions")
+		}
+		dims = append(dims, d)
+		if p.peek() == 'L' || p.peek() == 'l' {
+			p.i++
+		}
+		p.space()
+		if p.peek() == ')' {
+			// No comma after this number: "(3)" is an int in Python.
+			if len(dims) == 1 {
+				return nil, p.errorf("a one-element shape needs a trailing comma")
+			}
+			p.i++
+			return dims, nil
+		}
+		if !p.eat(',') {
+			return nil, p.errorf("expected ',' or ')' in shape")
+		}
+	}
+}
+
+// shapeString formats a shape the way Python prints a tuple.
+func shapeString(shape []int) string {
+	var b strings.Builder
+	b.WriteByte('(')
+	for i, d := range shape {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(d))
+	}
+	if len(shape) == 1 {
+		b.WriteByte(',')
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// readNPYFile decodes the .npy file at path (gzip-compressed or not).
+func readNPYFile(path string) (*NPYArray, error) {
+	src, err := openPath(path)
+	if err != nil {
+		return nil, err
+	}
+	defer src.close()
+	return decodeNPY(src.br, displayName(path), src.size)
+}
+
+// ReadNPYMatrix reads a 2-D .npy file (optionally gzip-compressed) as a
+// matrix. A 1-D array is an error ("expected a 2-D array"), as are empty
+// dimensions and any NaN or infinite value, reported with its 0-based row
+// and column.
+func ReadNPYMatrix(path string) (*mat.Dense, error) {
+	a, err := readNPYFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return a.matrix(displayName(path))
+}
+
+// matrix returns a 2-D array as a matrix sharing a.Data, checking that it
+// is non-empty and finite.
+func (a *NPYArray) matrix(name string) (*mat.Dense, error) {
+	if len(a.Shape) != 2 {
+		return nil, errorf(name, 0, "expected a 2-D array, got shape %s", shapeString(a.Shape))
+	}
+	r, c := a.Shape[0], a.Shape[1]
+	switch {
+	case r == 0:
+		return nil, errorf(name, 0, "no rows (shape %s)", shapeString(a.Shape))
+	case c == 0:
+		return nil, errorf(name, 0, "no columns (shape %s)", shapeString(a.Shape))
+	}
+	for k, v := range a.Data {
+		if !isFinite(v) {
+			return nil, nonFinite(name, k/c, k%c, v)
+		}
+	}
+	return mat.NewDense(r, c, a.Data), nil
+}
+
+// ReadNPYInts reads a .npy file of integers, such as class labels: a 1-D
+// array, or a 2-D array with one column, of an integer or bool dtype, or of
+// a float dtype whose values are all integers.
+func ReadNPYInts(path string) ([]int, error) {
+	a, err := readNPYFile(path)
+	if err != nil {
+		return nil, err
+	}
+	name := displayName(path)
+	v, err := a.vector(name)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int, len(v))
+	for i, x := range v {
+		if x != math.Trunc(x) || math.Abs(x) > exactInt {
+			return nil, errorf(name, 0, "row %d: %s is not an integer", i, formatFloat(x))
+		}
+		out[i] = int(x)
+	}
+	return out, nil
+}
+
+// vector returns the values of a 1-D array or a one-column 2-D array,
+// rejecting NaN.
+func (a *NPYArray) vector(name string) ([]float64, error) {
+	if len(a.Shape) == 2 && a.Shape[1] != 1 {
+		return nil, errorf(name, 0, "expected a 1-D array or a single column, got shape %s", shapeString(a.Shape))
+	}
+	for i, v := range a.Data {
+		if math.IsNaN(v) {
+			return nil, errorf(name, 0, "row %d: NaN", i)
+		}
+	}
+	return a.Data, nil
+}
+
+// WriteNPY writes m to w in .npy format version 1.0: dtype '<f8', C order,
+// shape (r, c), the header padded to a multiple of 64 bytes as NumPy pads it.
+func WriteNPY(w io.Writer, m mat.Matrix) error {
+	r, c := m.Dims()
+	if err := writeNPYHeader(w, "<f8", []int{r, c}); err != nil {
+		return err
+	}
+	buf := make([]byte, 0, bufSize)
+	row := make([]float64, c)
+	for i := 0; i < r; i++ {
+		mat.Row(row, i, m)
+		for _, v := range row {
+			if len(buf)+8 > cap(buf) {
+				if _, err := w.Write(buf); err != nil {
+					return err
+				}
+				buf = buf[:0]
+			}
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
+		}
+	}
+	_, err := w.Write(buf)
+	return err
+}
+
+// WriteNPYInts writes v to w as a 1-D .npy array of dtype '<i8' (version
+// 1.0), the form NumPy gives integer labels by default.
+func WriteNPYInts(w io.Writer, v []int) error {
+	if err := writeNPYHeader(w, "<i8", []int{len(v)}); err != nil {
+		return err
+	}
+	buf := make([]byte, 0, bufSize)
+	for _, x := range v {
+		if len(buf)+8 > cap(buf) {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(int64(x)))
+	}
+	_, err := w.Write(buf)
+	return err
+}
+
+// writeNPYHeader writes the magic, version and header of a C-order array.
+// Version 1.0 is used unless the header needs more than 65535 bytes.
+func writeNPYHeader(w io.Writer, descr string, shape []int) error {
+	dict := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': %s, }", descr, shapeString(shape))
+	pre := []byte(npyMagic + "\x01\x00\x00\x00")
+	total := len(pre) + len(dict) + 1 // +1 for the final newline
+	pad := (64 - total%64) % 64
+	hlen := len(dict) + pad + 1
+	if hlen > math.MaxUint16 {
+		pre = []byte(npyMagic + "\x02\x00\x00\x00\x00\x00")
+		total = len(pre) + len(dict) + 1
+		pad = (64 - total%64) % 64
+		hlen = len(dict) + pad + 1
+		binary.LittleEndian.PutUint32(pre[8:], uint32(hlen))
+	} else {
+		binary.LittleEndian.PutUint16(pre[8:], uint16(hlen))
+	}
+	b := append(pre, dict...)
+	b = append(b, strings.Repeat(" ", pad)...)
+	b = append(b, '\n')
+	_, err := w.Write(b)
+	return err
+}
+
+// formatFloat formats v in the shortest form that reads back exactly.
+func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

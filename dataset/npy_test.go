@@ -1,0 +1,463 @@
+package dataset
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/greedytl/greedytl/internal/shareddata"
+	"gonum.org/v1/gonum/mat"
+)
+
+// npyFile builds a .npy file of the given version around a header dict,
+// padding the header as NumPy does, followed by data.
+func npyFile(major byte, dict string, data []byte) []byte {
+	lenBytes := 2
+	if major > 1 {
+		lenBytes = 4
+	}
+	pre := 6 + 2 + lenBytes
+	pad := (64 - (pre+len(dict)+1)%64) % 64
+	header := dict + strings.Repeat(" ", pad) + "\n"
+	b := []byte(npyMagic)
+	b = append(b, major, 0)
+	if lenBytes == 2 {
+		b = binary.LittleEndian.AppendUint16(b, uint16(len(header)))
+	} else {
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(header)))
+	}
+	b = append(b, header...)
+	return append(b, data...)
+}
+
+// dict returns a header dict for descr and shape in NumPy's spelling.
+func dict(descr string, fortran bool, shape string) string {
+	f := "False"
+	if fortran {
+		f = "True"
+	}
+	return "{'descr': '" + descr + "', 'fortran_order': " + f + ", 'shape': " + shape + ", }"
+}
+
+// encode lays values out with the given byte order and element type.
+func encode(order binary.ByteOrder, vals ...any) []byte {
+	var buf bytes.Buffer
+	for _, v := range vals {
+		if err := binary.Write(&buf, order, v); err != nil {
+			panic(err)
+		}
+	}
+	return buf.Bytes()
+}
+
+var le, be = binary.LittleEndian, binary.BigEndian
+
+func TestDecodeNPY(t *testing.T) {
+	tests := []struct {
+		name  string
+		file  []byte
+		shape []int
+		want  []float64
+	}{
+		{"f4 little 2-D", npyFile(1, dict("<f4", false, "(2, 2)"), encode(le, float32(1.5), float32(-2), float32(0.1), float32(3))),
+			[]int{2, 2}, []float64{1.5, -2, float64(float32(0.1)), 3}},
+		{"f4 big", npyFile(1, dict(">f4", false, "(2,)"), encode(be, float32(1.5), float32(-2))), []int{2}, []float64{1.5, -2}},
+		{"f8 little", npyFile(1, dict("<f8", false, "(3,)"), encode(le, 0.1, -1e-300, 1e300)), []int{3}, []float64{0.1, -1e-300, 1e300}},
+		{"f8 big", npyFile(1, dict(">f8", false, "(1, 2)"), encode(be, 0.1, -7.0)), []int{1, 2}, []float64{0.1, -7}},
+		{"i1", npyFile(1, dict("|i1", false, "(3,)"), encode(le, int8(-128), int8(0), int8(127))), []int{3}, []float64{-128, 0, 127}},
+		{"i2 big", npyFile(1, dict(">i2", false, "(2,)"), encode(be, int16(-300), int16(32767))), []int{2}, []float64{-300, 32767}},
+		{"i4", npyFile(1, dict("<i4", false, "(2,)"), encode(le, int32(-2147483648), int32(5))), []int{2}, []float64{-2147483648, 5}},
+		{"i8 at 2^53", npyFile(1, dict("<i8", false, "(2,)"), encode(le, int64(-1<<53), int64(1<<53))), []int{2}, []float64{-(1 << 53), 1 << 53}},
+		{"u1", npyFile(1, dict("|u1", false, "(2,)"), []byte{0, 255}), []int{2}, []float64{0, 255}},
+		{"u2", npyFile(1, dict("<u2", false, "(1,)"), encode(le, uint16(65535))), []int{1}, []float64{65535}},
+		{"u4 big", npyFile(1, dict(">u4", false, "(1,)"), encode(be, uint32(4294967295))), []int{1}, []float64{4294967295}},
+		{"u8", npyFile(1, dict("<u8", false, "(1,)"), encode(le, uint64(1<<53))), []int{1}, []float64{1 << 53}},
+		{"bool", npyFile(1, dict("|b1", false, "(3,)"), []byte{0, 1, 7}), []int{3}, []float64{0, 1, 1}},
+		{"fortran 2x3", npyFile(1, dict("<f8", true, "(2, 3)"), encode(le, 1.0, 4.0, 2.0, 5.0, 3.0, 6.0)),
+			[]int{2, 3}, []float64{1, 2, 3, 4, 5, 6}},
+		{"fortran 1-D", npyFile(1, dict("<i4", true, "(2,)"), encode(le, int32(1), int32(2))), []int{2}, []float64{1, 2}},
+		{"version 2.0", npyFile(2, dict("<f8", false, "(1,)"), encode(le, 2.5)), []int{1}, []float64{2.5}},
+		{"version 3.0 UTF-8", npyFile(3, "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), } ", encode(le, 2.5)), []int{1}, []float64{2.5}},
+		{"keys reordered, double quotes, no trailing comma", npyFile(1, `{"shape": (1, 1), "fortran_order": False, "descr": "<f8"}`, encode(le, 9.0)),
+			[]int{1, 1}, []float64{9}},
+		{"Python 2 longs", npyFile(1, dict("<f8", false, "(1L, 2L)"), encode(le, 1.0, 2.0)), []int{1, 2}, []float64{1, 2}},
+		{"empty 1-D", npyFile(1, dict("<f8", false, "(0,)"), nil), []int{0}, []float64{}},
+		{"zero columns", npyFile(1, dict("<f8", false, "(4, 0)"), nil), []int{4, 0}, []float64{}},
+		{"huge and empty", npyFile(1, dict("<f8", false, "(4611686018427387904, 0)"), nil), []int{1 << 62, 0}, []float64{}},
+		{"NaN kept", npyFile(1, dict("<f8", false, "(1,)"), encode(le, math.NaN())), []int{1}, []float64{math.NaN()}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, err := DecodeNPY(bytes.NewReader(tt.file), "x.npy")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !equalInts(a.Shape, tt.shape) {
+				t.Errorf("shape %v, want %v", a.Shape, tt.shape)
+			}
+			if !sameFloats(a.Data, tt.want) {
+				t.Errorf("data %v, want %v", a.Data, tt.want)
+			}
+		})
+	}
+}
+
+func TestDecodeNPYErrors(t *testing.T) {
+	f8 := func(dict string) []byte { return npyFile(1, dict, encode(le, 1.0, 2.0)) }
+	tests := []struct {
+		name string
+		file []byte
+		want string
+	}{
+		{"empty", nil, "x.npy: empty file: not a .npy file"},
+		{"bad magic", []byte("\x93NUMPX\x01\x00"), "x.npy: not a .npy file (bad magic bytes)"},
+		{"text", []byte("1,2,3\n"), "x.npy: not a .npy file (bad magic bytes)"},
+		{"magic only", []byte(npyMagic), "x.npy: truncated .npy header"},
+		{"no header length", []byte(npyMagic + "\x01\x00\x10"), "x.npy: truncated .npy header"},
+		{"short header", []byte(npyMagic + "\x01\x00\x40\x00{'descr'"), "x.npy: truncated .npy header"},
+		{"version 1.1", []byte(npyMagic + "\x01\x01\x00\x00"), "x.npy: unsupported .npy format version 1.1"},
+		{"version 4.0", []byte(npyMagic + "\x04\x00\x00\x00"), "x.npy: unsupported .npy format version 4.0"},
+		{"huge header", []byte(npyMagic + "\x02\x00\xff\xff\xff\xff"), "x.npy: header length 4294967295 exceeds the limit of 1048576 bytes"},
+		{"not a dict", f8("['descr', '<f8']"), "x.npy: malformed header: expected '{' at offset 0"},
+		{"missing key", f8("{'descr': '<f8', 'shape': (2,)}"), "x.npy: malformed header: missing key 'fortran_order'"},
+		{"extra key", f8("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), 'x': 1}"), "x.npy: malformed header: unexpected key 'x'"},
+		{"duplicate key", f8("{'descr': '<f8', 'descr': '<f8', 'fortran_order': False, 'shape': (2,)}"), "x.npy: malformed header: duplicate key 'descr'"},
+		{"bad bool", f8(dict("<f8", false, "(2,)")[:len("{'descr': '<f8', 'fortran_order': ")] + "0, 'shape': (2,)}"), "x.npy: malformed header: fortran_order must be True or False at offset 34"},
+		{"shape list", f8(dict("<f8", false, "[2]")), "x.npy: malformed header: shape must be a tuple at offset 50"},
+		{"negative dim", f8(dict("<f8", false, "(-2,)")), "x.npy: malformed header: expected a non-negative integer in shape at offset 51"},
+		{"parenthesised int", f8(dict("<f8", false, "(2)")), "x.npy: malformed header: a one-element shape needs a trailing comma at offset 52"},
+		{"unterminated", f8("{'descr: '<f8'}"), "x.npy: malformed header: expected ':' at offset 10"},
+		{"trailing text", f8(dict("<f8", false, "(2,)") + " x"), "x.npy: malformed header: unexpected text after the dictionary at offset 58"},
+		{"structured", f8("{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (2,)}"), "x.npy: malformed header: structured dtypes are not supported"},
+		{"dim overflow", f8(dict("<f8", false, "(99999999999999999999,)")), "x.npy: malformed header: shape dimension 99999999999999999999 is too large"},
+		{"complex", f8(dict("<c16", false, "(1,)")), "x.npy: unsupported dtype '<c16'"},
+		{"half", f8(dict("<f2", false, "(1,)")), "x.npy: unsupported dtype '<f2'"},
+		{"unicode", f8(dict("<U3", false, "(1,)")), "x.npy: unsupported dtype '<U3'"},
+		{"object", f8(dict("|O", false, "(1,)")), "x.npy: unsupported dtype '|O'"},
+		{"no byte order", f8(dict("|f8", false, "(2,)")), "x.npy: unsupported dtype '|f8': no byte order for a multi-byte type"},
+		{"0-d", f8(dict("<f8", false, "()")), "x.npy: unsupported shape (): expected a 1-D or 2-D array"},
+		{"3-D", f8(dict("<f8", false, "(1, 1, 2)")), "x.npy: unsupported shape (1, 1, 2): expected a 1-D or 2-D array"},
+		{"shape overflow", f8(dict("<f8", false, "(4611686018427387904, 4611686018427387904)")),
+			"x.npy: shape (4611686018427387904, 4611686018427387904) is too large"},
+		{"truncated data", npyFile(1, dict("<f8", false, "(3,)"), encode(le, 1.0, 2.0)), "x.npy: truncated: shape (3,) of <f8 needs 24 data bytes, found 16"},
+		{"huge claimed shape", npyFile(1, dict("<f4", false, "(1099511627776, 1024)"), encode(le, float32(1))),
+			"x.npy: truncated: shape (1099511627776, 1024) of <f4 needs 4503599627370496 data bytes, found 4"},
+		{"partial element", npyFile(1, dict("<i4", false, "(1,)"), []byte{1, 2}), "x.npy: truncated: shape (1,) of <i4 needs 4 data bytes, found 2"},
+		{"inexact int64", npyFile(1, dict("<i8", false, "(2,)"), encode(le, int64(0), int64(1<<53+1))),
+			"x.npy: element 1: integer 9007199254740993 cannot be represented exactly as float64"},
+		{"inexact uint64", npyFile(1, dict(">u8", false, "(1,)"), encode(be, uint64(math.MaxUint64))),
+			"x.npy: element 0: integer 18446744073709551615 cannot be represented exactly as float64"},
+		{"bad UTF-8 in v3", npyFile(3, dict("<f8", false, "(1,)")+"\xff", encode(le, 1.0)), "x.npy: malformed header: not valid UTF-8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, err := DecodeNPY(bytes.NewReader(tt.file), "x.npy")
+			checkError(t, a, err, tt.want)
+		})
+	}
+}
+
+// checkError fails unless err is an *Error whose message is want.
+func checkError(t *testing.T, got any, err error, want string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("no error (got %v), want %q", got, want)
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Errorf("error %T is not a *dataset.Error", err)
+	}
+	if err.Error() != want {
+		t.Errorf("error\n  %q\nwant\n  %q", err.Error(), want)
+	}
+}
+
+func TestDecodeNPYBoundedAllocation(t *testing.T) {
+	// A 100-byte input announcing 2⁴⁰ float64 values must fail without
+	// allocating memory for them.
+	file := npyFile(1, dict("<f8", false, "(1099511627776,)"), encode(le, 1.0, 2.0))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := DecodeNPY(bytes.NewReader(file), "x.npy")
+	runtime.ReadMemStats(&after)
+	if err == nil {
+		t.Fatal("no error for truncated input")
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4<<20 {
+		t.Errorf("allocated %d bytes decoding a %d-byte input", alloc, len(file))
+	}
+}
+
+func TestDecodeNPYStream(t *testing.T) {
+	// Arrays written one after another are read in turn: DecodeNPY must
+	// not read past its array.
+	var buf bytes.Buffer
+	a := mat.NewDense(2, 3, []float64{1, 2, 3, 4, 5, 6})
+	if err := WriteNPY(&buf, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteNPYInts(&buf, []int{7, -8}); err != nil {
+		t.Fatal(err)
+	}
+	r := bytes.NewReader(buf.Bytes())
+	first, err := DecodeNPY(r, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := DecodeNPY(r, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameFloats(first.Data, []float64{1, 2, 3, 4, 5, 6}) || !sameFloats(second.Data, []float64{7, -8}) {
+		t.Errorf("read %v then %v", first.Data, second.Data)
+	}
+	if r.Len() != 0 {
+		t.Errorf("%d bytes left", r.Len())
+	}
+}
+
+func TestWriteNPYRoundTrip(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 1))
+	for _, shape := range [][2]int{{1, 1}, {1, 7}, {9, 1}, {13, 5}, {100, 300}} {
+		r, c := shape[0], shape[1]
+		m := mat.NewDense(r, c, nil)
+		for i := 0; i < r; i++ {
+			for j := 0; j < c; j++ {
+				m.Set(i, j, rnd.NormFloat64()*math.Pow(10, float64(rnd.IntN(600)-300)))
+			}
+		}
+		m.Set(0, 0, math.Copysign(0, -1))
+		var buf bytes.Buffer
+		if err := WriteNPY(&buf, m.T()); err != nil { // a non-Dense matrix
+			t.Fatal(err)
+		}
+		hlen := int(binary.LittleEndian.Uint16(buf.Bytes()[8:10]))
+		if (10+hlen)%64 != 0 || buf.Bytes()[10+hlen-1] != '\n' {
+			t.Errorf("%dx%d: header of %d bytes is not padded to 64 with a final newline", c, r, hlen)
+		}
+		a, err := DecodeNPY(&buf, "x.npy")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Descr != "<f8" || !equalInts(a.Shape, []int{c, r}) {
+			t.Fatalf("descr %s shape %v, want <f8 (%d, %d)", a.Descr, a.Shape, c, r)
+		}
+		for i := 0; i < c; i++ {
+			for j := 0; j < r; j++ {
+				if got, want := a.Data[i*r+j], m.At(j, i); math.Float64bits(got) != math.Float64bits(want) {
+					t.Fatalf("element (%d, %d) = %v, want %v", i, j, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestWriteNPYInts(t *testing.T) {
+	v := []int{0, -1, 1, 1 << 40, -(1 << 53), 1 << 53}
+	var buf bytes.Buffer
+	if err := WriteNPYInts(&buf, v); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "y.npy")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadNPYInts(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !equalInts(got, v) {
+		t.Errorf("got %v, want %v", got, v)
+	}
+}
+
+// writeFile writes b to name in a fresh temporary directory and returns the
+// path.
+func writeFile(t *testing.T, name string, b []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func gzipped(b []byte) []byte {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(b)
+	zw.Close()
+	return buf.Bytes()
+}
+
+func TestReadNPYMatrix(t *testing.T) {
+	two := npyFile(1, dict("<f4", false, "(2, 3)"), encode(le, []float32{1, 2, 3, 4, 5, 6}))
+	tests := []struct {
+		name string
+		file []byte
+		want []float64 // 2×3, or nil when an error is expected
+		err  string    // with "%s" for the path
+	}{
+		{"float32", two, []float64{1, 2, 3, 4, 5, 6}, ""},
+		{"gzip", gzipped(two), []float64{1, 2, 3, 4, 5, 6}, ""},
+		{"int", npyFile(1, dict("<i8", false, "(2, 3)"), encode(le, []int64{1, 2, 3, 4, 5, 6})), []float64{1, 2, 3, 4, 5, 6}, ""},
+		{"NaN", npyFile(1, dict("<f8", false, "(2, 3)"), encode(le, []float64{1, 2, 3, 4, 5, math.NaN()})), nil, "%s: row 1, column 2: NaN"},
+		{"-Inf", npyFile(1, dict("<f4", false, "(2, 3)"), encode(le, []float32{1, float32(math.Inf(-1)), 3, 4, 5, 6})), nil, "%s: row 0, column 1: -Inf"},
+		{"1-D", npyFile(1, dict("<f8", false, "(2,)"), encode(le, 1.0, 2.0)), nil, "%s: expected a 2-D array, got shape (2,)"},
+		{"no rows", npyFile(1, dict("<f8", false, "(0, 3)"), nil), nil, "%s: no rows (shape (0, 3))"},
+		{"no columns", npyFile(1, dict("<f8", false, "(3, 0)"), nil), nil, "%s: no columns (shape (3, 0))"},
+		{"trailing data", append(bytes.Clone(two), 0), nil, "%s: 1 bytes of unexpected data after the array"},
+		{"truncated file", two[:len(two)-1], nil, "%s: truncated: shape (2, 3) of <f4 needs 24 data bytes, found 23"},
+		{"corrupt gzip", gzipped(two)[:30], nil, "%s: unexpected end of compressed data"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeFile(t, "x.npy", tt.file)
+			m, err := ReadNPYMatrix(path)
+			if tt.want == nil {
+				checkError(t, m, err, strings.ReplaceAll(tt.err, "%s", path))
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !mat.Equal(m, mat.NewDense(2, 3, tt.want)) {
+				t.Errorf("got %v, want %v", mat.Formatted(m), tt.want)
+			}
+		})
+	}
+	if _, err := ReadNPYMatrix(filepath.Join(t.TempDir(), "absent.npy")); err == nil || !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "absent.npy: ") {
+		t.Errorf("absent file: error %v, want a not-exist error naming the file", err)
+	}
+}
+
+func TestReadNPYInts(t *testing.T) {
+	tests := []struct {
+		name string
+		file []byte
+		want []int
+		err  string
+	}{
+		{"int32", npyFile(1, dict("<i4", false, "(3,)"), encode(le, []int32{2, 0, -1})), []int{2, 0, -1}, ""},
+		{"uint8 column", npyFile(1, dict("|u1", false, "(3, 1)"), []byte{2, 0, 9}), []int{2, 0, 9}, ""},
+		{"integral floats", npyFile(1, dict("<f8", false, "(2,)"), encode(le, 3.0, -0.0)), []int{3, 0}, ""},
+		{"bool", npyFile(1, dict("|b1", false, "(2,)"), []byte{1, 0}), []int{1, 0}, ""},
+		{"fraction", npyFile(1, dict("<f4", false, "(2,)"), encode(le, float32(1), float32(2.5))), nil, "%s: row 1: 2.5 is not an integer"},
+		{"NaN", npyFile(1, dict("<f8", false, "(2,)"), encode(le, 1.0, math.NaN())), nil, "%s: row 1: NaN"},
+		{"Inf", npyFile(1, dict("<f8", false, "(1,)"), encode(le, math.Inf(1))), nil, "%s: row 0: +Inf is not an integer"},
+		{"matrix", npyFile(1, dict("<i4", false, "(1, 2)"), encode(le, int32(1), int32(2))), nil, "%s: expected a 1-D array or a single column, got shape (1, 2)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeFile(t, "y.npy", tt.file)
+			got, err := ReadNPYInts(path)
+			if tt.want == nil {
+				checkError(t, got, err, strings.ReplaceAll(tt.err, "%s", path))
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !equalInts(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCheckFinite(t *testing.T) {
+	m := mat.NewDense(3, 4, nil)
+	if err := CheckFinite("X", m); err != nil {
+		t.Errorf("finite matrix: %v", err)
+	}
+	m.Set(2, 1, math.Inf(1))
+	m.Set(2, 3, math.NaN())
+	if err := CheckFinite("X", m); err == nil || err.Error() != "X: row 2, column 1: +Inf" {
+		t.Errorf("Dense: got %v", err)
+	}
+	// A view with a stride and a non-raw matrix take the other paths.
+	view := m.Slice(1, 3, 2, 4)
+	if err := CheckFinite("V", view); err == nil || err.Error() != "V: row 1, column 1: NaN" {
+		t.Errorf("view: got %v", err)
+	}
+	if err := CheckFinite("T", m.T()); err == nil || err.Error() != "T: row 1, column 2: +Inf" {
+		t.Errorf("transpose: got %v", err)
+	}
+}
+
+func TestReadNPYSharedData(t *testing.T) {
+	path := shareddata.Path(t, "coil100/hog/features.npy")
+	x, err := ReadNPYMatrix(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, c := x.Dims(); r != 7200 || c != 800 {
+		t.Fatalf("dims %d×%d, want 7200×800", r, c)
+	}
+	// Reference values from numpy.load (float32 widened to float64).
+	checks := []struct {
+		i, j int
+		want float64
+	}{{0, 239, 0}, {0, 240, 0.7872092127799988}, {5000, 400, 0.5527726411819458}, {7199, 799, 0}}
+	for _, c := range checks {
+		if got := x.At(c.i, c.j); got != c.want {
+			t.Errorf("X[%d, %d] = %v, want %v", c.i, c.j, got, c.want)
+		}
+	}
+	// numpy: X.astype(float64)[123].sum(); the summation order differs.
+	if got, want := mat.Sum(x.RowView(123)), 99.99935494037345; math.Abs(got-want) > 1e-12*want {
+		t.Errorf("row 123 sums to %v, want %v", got, want)
+	}
+}
+
+func BenchmarkReadNPY(b *testing.B) {
+	path := shareddata.Path(b, "coil100/hog/features.npy")
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	for b.Loop() {
+		if _, err := ReadNPYMatrix(path); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// sameFloats compares bit-for-bit, except that any NaN equals any NaN.
+func sameFloats(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) && !(math.IsNaN(a[i]) && math.IsNaN(b[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+var _ io.Reader = (*bytes.Reader)(nil)
+
+func nan() float64 { return math.NaN() }

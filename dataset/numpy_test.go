@@ -1,0 +1,131 @@
+package dataset
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// numpyScript checks the files Go wrote (a.npy, ints.npy) byte for byte
+// against np.save and writes the files Go then reads.
+const numpyScript = `
+import os, sys
+import numpy as np
+from numpy.lib import format as fmt
+d = sys.argv[1]
+k = np.arange(12, dtype=np.float64).reshape(3, 4)
+m = (k - 5) / 3.0
+m[0, 0] = -0.0
+m[2, 3] = 2.0**-1074
+ints = np.array([0, -1, 1, 2**40, -2**53, 2**53], dtype='<i8')
+
+def saved(a):
+    p = os.path.join(d, 'ref.npy')
+    np.save(p, a)
+    return open(p, 'rb').read()
+
+assert open(os.path.join(d, 'a.npy'), 'rb').read() == saved(m), 'a.npy differs from np.save'
+assert open(os.path.join(d, 'ints.npy'), 'rb').read() == saved(ints), 'ints.npy differs from np.save'
+a = np.load(os.path.join(d, 'a.npy'))
+assert a.dtype == np.float64 and a.shape == (3, 4) and np.array_equal(a, m)
+
+np.save(os.path.join(d, 'f8.npy'), m)
+np.save(os.path.join(d, 'f4.npy'), (k / 3).astype(np.float32))
+np.save(os.path.join(d, 'fortran.npy'), np.asfortranarray(m))
+np.save(os.path.join(d, 'bigendian.npy'), m.astype('>f8'))
+np.save(os.path.join(d, 'i4.npy'), np.arange(5, dtype=np.int32) - 2)
+np.save(os.path.join(d, 'i8.npy'), ints)
+np.save(os.path.join(d, 'i2be.npy'), np.array([-300, 7], dtype='>i2'))
+np.save(os.path.join(d, 'u1.npy'), np.array([0, 255], dtype=np.uint8))
+np.save(os.path.join(d, 'bool.npy'), np.array([True, False, True]))
+np.save(os.path.join(d, 'column.npy'), np.array([[1.5], [2.5]]))
+for v in [(2, 0), (3, 0)]:
+    with open(os.path.join(d, 'v%d.npy' % v[0]), 'wb') as f:
+        fmt.write_array(f, m, version=v)
+print('ok')
+`
+
+// TestNumPyInterop checks that numpy.load reads what WriteNPY and
+// WriteNPYInts write (and that they write exactly what np.save writes), and
+// that DecodeNPY reads what NumPy writes. It skips without NumPy.
+func TestNumPyInterop(t *testing.T) {
+	if err := exec.Command("/usr/bin/python3", "-c", "import numpy").Run(); err != nil {
+		t.Skipf("NumPy unavailable (/usr/bin/python3 -c 'import numpy': %v)", err)
+	}
+	dir := t.TempDir()
+	m := mat.NewDense(3, 4, nil)
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 4; j++ {
+			m.Set(i, j, (float64(4*i+j)-5)/3)
+		}
+	}
+	m.Set(0, 0, math.Copysign(0, -1))
+	m.Set(2, 3, math.SmallestNonzeroFloat64)
+	ints := []int{0, -1, 1, 1 << 40, -(1 << 53), 1 << 53}
+	var a, b bytes.Buffer
+	if err := WriteNPY(&a, m); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteNPYInts(&b, ints); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "a.npy"), a.Bytes(), 0o644)
+	os.WriteFile(filepath.Join(dir, "ints.npy"), b.Bytes(), 0o644)
+
+	out, err := exec.Command("/usr/bin/python3", "-c", numpyScript, dir).CombinedOutput()
+	if err != nil || string(out) != "ok\n" {
+		t.Fatalf("python: %v\n%s", err, out)
+	}
+
+	mData := mat.DenseCopyOf(m).RawMatrix().Data
+	f4 := make([]float64, 12)
+	for k := range f4 {
+		f4[k] = float64(float32(float64(k) / 3))
+	}
+	tests := []struct {
+		file  string
+		shape []int
+		want  []float64
+	}{
+		{"f8.npy", []int{3, 4}, mData},
+		{"f4.npy", []int{3, 4}, f4},
+		{"fortran.npy", []int{3, 4}, mData},
+		{"bigendian.npy", []int{3, 4}, mData},
+		{"v2.npy", []int{3, 4}, mData},
+		{"v3.npy", []int{3, 4}, mData},
+		{"i4.npy", []int{5}, []float64{-2, -1, 0, 1, 2}},
+		{"i8.npy", []int{6}, []float64{0, -1, 1, 1 << 40, -(1 << 53), 1 << 53}},
+		{"i2be.npy", []int{2}, []float64{-300, 7}},
+		{"u1.npy", []int{2}, []float64{0, 255}},
+		{"bool.npy", []int{3}, []float64{1, 0, 1}},
+		{"column.npy", []int{2, 1}, []float64{1.5, 2.5}},
+	}
+	for _, tt := range tests {
+		path := filepath.Join(dir, tt.file)
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		arr, err := DecodeNPY(f, tt.file)
+		f.Close()
+		if err != nil {
+			t.Errorf("%s: %v", tt.file, err)
+			continue
+		}
+		if !equalInts(arr.Shape, tt.shape) || !sameFloats(arr.Data, tt.want) {
+			t.Errorf("%s: shape %v data %v, want %v %v", tt.file, arr.Shape, arr.Data, tt.shape, tt.want)
+		}
+	}
+	// The path readers on NumPy's files.
+	if got, err := ReadNPYMatrix(filepath.Join(dir, "fortran.npy")); err != nil || !mat.Equal(got, m) {
+		t.Errorf("ReadNPYMatrix(fortran.npy): %v", err)
+	}
+	if got, err := ReadNPYInts(filepath.Join(dir, "i8.npy")); err != nil || !equalInts(got, ints) {
+		t.Errorf("ReadNPYInts(i8.npy) = %v, %v", got, err)
+	}
+}

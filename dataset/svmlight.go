@@ -1,0 +1,192 @@
+package dataset
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/greedytl/greedytl/sparse"
+)
+
+// maxSVMLightIndex is the largest feature index accepted: liblinear's limit
+// (a C int), and a guard against a single token announcing a column count
+// that consumers would allocate dense vectors for.
+const maxSVMLightIndex = math.MaxInt32
+
+// ReadSVMLight reads a LIBSVM/svmlight file (optionally gzip-compressed) as
+// sparse rows and raw labels; see DecodeSVMLight. The column count is the
+// largest feature index in the file.
+func ReadSVMLight(path string) (*sparse.CSR, []float64, error) {
+	src, err := openPath(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer src.close()
+	return decodeSVMLight(src.br, displayName(path), 0)
+}
+
+// DecodeSVMLight reads LIBSVM/svmlight text from r: one example per line,
+//
+//	label index:value index:value ... # comment
+//
+// with tokens separated by blanks, 1-based feature indices in strictly
+// increasing order (as liblinear requires), and finite numbers. "qid:"
+// tokens are ignored, as are blank lines and comments. Input starting with
+// the gzip magic bytes is decompressed. name is used in error messages,
+// which give the 1-based line, e.g. "x.svm:12: index 0: indices start at 1".
+//
+// The rows come back as a CSR matrix with 0-based columns (index k is
+// column k−1), explicit zeros kept; its column count is the largest index
+// seen, or nFeatures if that is larger (nFeatures ≤ 0 means none given).
+// Labels are returned as written. Input without examples is an error.
+func DecodeSVMLight(r io.Reader, name string, nFeatures int) (*sparse.CSR, []float64, error) {
+	br, _, err := maybeGunzip(r, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return decodeSVMLight(br, name, nFeatures)
+}
+
+func decodeSVMLight(r io.Reader, name string, nFeatures int) (*sparse.CSR, []float64, error) {
+	lr := newLineReader(r, name)
+	x := &sparse.CSR{Ptr: []int{0}}
+	var y []float64
+	maxIndex := 0
+	for {
+		line, ok := lr.next()
+		if !ok {
+			break
+		}
+		if k := bytes.IndexByte(line, '#'); k >= 0 {
+			line = line[:k]
+		}
+		label, rest := nextToken(line)
+		if len(label) == 0 {
+			continue
+		}
+		v, err := strconv.ParseFloat(string(label), 64)
+		switch {
+		case err != nil:
+			return nil, nil, errorf(name, lr.line, "bad label %s", quoteField(label))
+		case !isFinite(v):
+			return nil, nil, errorf(name, lr.line, "label is %s", describeNonFinite(v))
+		}
+		y = append(y, v)
+		prev := 0
+		for {
+			var tok []byte
+			tok, rest = nextToken(rest)
+			if len(tok) == 0 {
+				break
+			}
+			if bytes.HasPrefix(tok, []byte("qid:")) {
+				continue
+			}
+			idx, val, err := parseFeature(tok, prev)
+			if err != nil {
+				return nil, nil, &Error{File: name, Line: lr.line, Err: err}
+			}
+			prev = idx
+			x.Ind = append(x.Ind, idx-1)
+			x.Val = append(x.Val, val)
+		}
+		maxIndex = max(maxIndex, prev)
+		x.Ptr = append(x.Ptr, len(x.Ind))
+	}
+	if lr.err != nil {
+		return nil, nil, lr.err
+	}
+	if len(y) == 0 {
+		return nil, nil, errorf(name, 0, "no rows")
+	}
+	x.R = len(y)
+	x.C = max(maxIndex, nFeatures)
+	return x, y, nil
+}
+
+// nextToken splits off the first blank-separated token of b.
+func nextToken(b []byte) (tok, rest []byte) {
+	i := 0
+	for i < len(b) && isBlank(b[i]) {
+		i++
+	}
+	j := i
+	for j < len(b) && !isBlank(b[j]) {
+		j++
+	}
+	return b[i:j], b[j:]
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r' }
+
+// parseFeature parses an "index:value" token whose index must exceed prev.
+func parseFeature(tok []byte, prev int) (int, float64, error) {
+	k := bytes.IndexByte(tok, ':')
+	if k < 0 {
+		return 0, 0, fmt.Errorf("expected index:value, got %s", quoteField(tok))
+	}
+	idx, err := strconv.Atoi(string(tok[:k]))
+	switch {
+	case errors.Is(err, strconv.ErrRange) || (err == nil && idx > maxSVMLightIndex):
+		return 0, 0, fmt.Errorf("index %s exceeds the limit %d", tok[:k], maxSVMLightIndex)
+	case err != nil:
+		return 0, 0, fmt.Errorf("bad index in %s", quoteField(tok))
+	case idx <= 0:
+		return 0, 0, fmt.Errorf("index %d: indices start at 1", idx)
+	case idx <= prev:
+		return 0, 0, fmt.Errorf("index %d after %d: indices must be strictly increasing", idx, prev)
+	}
+	val, err := strconv.ParseFloat(string(tok[k+1:]), 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return 0, 0, fmt.Errorf("index %d: value %s is out of float64 range", idx, quoteField(tok[k+1:]))
+	case err != nil:
+		return 0, 0, fmt.Errorf("index %d: cannot parse value %s", idx, quoteField(tok[k+1:]))
+	case !isFinite(val):
+		return 0, 0, fmt.Errorf("index %d: value is %s", idx, describeNonFinite(val))
+	}
+	return idx, val, nil
+}
+
+// WriteSVMLight writes the rows of x with labels y in LIBSVM/svmlight
+// format, 1-based indices, numbers in the shortest form that reads back
+// exactly (the round trip through DecodeSVMLight is exact). Every stored
+// entry is written, explicit zeros included. It returns an error if x is
+// malformed or holds a non-finite label or value, and panics if
+// len(y) != x.R.
+func WriteSVMLight(w io.Writer, x *sparse.CSR, y []float64) error {
+	if len(y) != x.R {
+		panic(fmt.Sprintf("dataset: WriteSVMLight with %d labels for %d rows", len(y), x.R))
+	}
+	if err := x.Check(); err != nil {
+		return err
+	}
+	buf := make([]byte, 0, bufSize)
+	for i := 0; i < x.R; i++ {
+		if !isFinite(y[i]) {
+			return fmt.Errorf("dataset: row %d: label is %s", i, describeNonFinite(y[i]))
+		}
+		buf = strconv.AppendFloat(buf, y[i], 'g', -1, 64)
+		ind, val := x.Row(i)
+		for k, j := range ind {
+			if !isFinite(val[k]) {
+				return fmt.Errorf("dataset: row %d, column %d: %s", i, j, describeNonFinite(val[k]))
+			}
+			buf = append(buf, ' ')
+			buf = strconv.AppendInt(buf, int64(j+1), 10)
+			buf = append(buf, ':')
+			buf = strconv.AppendFloat(buf, val[k], 'g', -1, 64)
+		}
+		buf = append(buf, '\n')
+		if len(buf) >= bufSize/2 || i == x.R-1 {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	return nil
+}

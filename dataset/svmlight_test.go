@@ -1,0 +1,249 @@
+package dataset
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/greedytl/greedytl/sparse"
+)
+
+const heartScale = "/usr/share/doc/liblinear-tools/examples/heart_scale"
+
+func TestDecodeSVMLight(t *testing.T) {
+	tests := []struct {
+		name      string
+		in        string
+		nFeatures int
+		want      *sparse.CSR
+		y         []float64
+	}{
+		{"basic", "+1 1:0.5 3:-2\n-1 2:1\n", 0,
+			&sparse.CSR{R: 2, C: 3, Ptr: []int{0, 2, 3}, Ind: []int{0, 2, 1}, Val: []float64{0.5, -2, 1}}, []float64{1, -1}},
+		{"comments, blanks, qid, tabs, CRLF", "# header comment\n\n2\tqid:7 4:1e-3   5:7 # trailing\r\n   \n0.5 qid:1\n", 0,
+			&sparse.CSR{R: 2, C: 5, Ptr: []int{0, 2, 2}, Ind: []int{3, 4}, Val: []float64{1e-3, 7}}, []float64{2, 0.5}},
+		{"explicit zero kept", "1 2:0\n", 0, &sparse.CSR{R: 1, C: 2, Ptr: []int{0, 1}, Ind: []int{1}, Val: []float64{0}}, []float64{1}},
+		{"nFeatures larger", "1 2:3\n", 10, &sparse.CSR{R: 1, C: 10, Ptr: []int{0, 1}, Ind: []int{1}, Val: []float64{3}}, []float64{1}},
+		{"nFeatures smaller", "1 2:3\n", 1, &sparse.CSR{R: 1, C: 2, Ptr: []int{0, 1}, Ind: []int{1}, Val: []float64{3}}, []float64{1}},
+		{"no final newline", "-1 1:1", 0, &sparse.CSR{R: 1, C: 1, Ptr: []int{0, 1}, Ind: []int{0}, Val: []float64{1}}, []float64{-1}},
+		{"label only", "3\n", 0, &sparse.CSR{R: 1, C: 0, Ptr: []int{0, 0}}, []float64{3}},
+		{"gzip", string(gzipped([]byte("1 1:2\n"))), 0, &sparse.CSR{R: 1, C: 1, Ptr: []int{0, 1}, Ind: []int{0}, Val: []float64{2}}, []float64{1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			x, y, err := DecodeSVMLight(strings.NewReader(tt.in), "x.svm", tt.nFeatures)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := x.Check(); err != nil {
+				t.Fatal(err)
+			}
+			if !equalCSR(x, tt.want) {
+				t.Errorf("got %+v, want %+v", x, tt.want)
+			}
+			if !sameFloats(y, tt.y) {
+				t.Errorf("labels %v, want %v", y, tt.y)
+			}
+		})
+	}
+}
+
+func TestDecodeSVMLightErrors(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"empty", "", "x.svm: no rows"},
+		{"comments only", "# c\n\n", "x.svm: no rows"},
+		{"bad label", "1 1:1\nyes 1:1\n", "x.svm:2: bad label \"yes\""},
+		{"NaN label", "nan 1:1\n", "x.svm:1: label is NaN"},
+		{"index 0", "1 1:1\n\n1 0:1\n", "x.svm:3: index 0: indices start at 1"},
+		{"negative index", "1 -2:1\n", "x.svm:1: index -2: indices start at 1"},
+		{"decreasing", "1 3:1 2:1\n", "x.svm:1: index 2 after 3: indices must be strictly increasing"},
+		{"repeated", "1 3:1 3:1\n", "x.svm:1: index 3 after 3: indices must be strictly increasing"},
+		{"no colon", "1 3\n", "x.svm:1: expected index:value, got \"3\""},
+		{"bad index", "1 a:1\n", "x.svm:1: bad index in \"a:1\""},
+		{"float index", "1 1.5:1\n", "x.svm:1: bad index in \"1.5:1\""},
+		{"huge index", "1 2147483648:1\n", "x.svm:1: index 2147483648 exceeds the limit 2147483647"},
+		{"overflowing index", "1 99999999999999999999:1\n", "x.svm:1: index 99999999999999999999 exceeds the limit 2147483647"},
+		{"bad value", "1 1:x\n", "x.svm:1: index 1: cannot parse value \"x\""},
+		{"empty value", "1 1:\n", "x.svm:1: index 1: cannot parse value \"\""},
+		{"Inf value", "1 1:-inf\n", "x.svm:1: index 1: value is -Inf"},
+		{"overflow value", "1 4:1e400\n", "x.svm:1: index 4: value \"1e400\" is out of float64 range"},
+		{"space after colon", "1 1: 2\n", "x.svm:1: index 1: cannot parse value \"\""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			x, _, err := DecodeSVMLight(strings.NewReader(tt.in), "x.svm", 0)
+			checkError(t, x, err, tt.want)
+		})
+	}
+}
+
+func TestDecodeSVMLightTruncatedGzip(t *testing.T) {
+	// How many lines decode before the cut depends on the compressor, so
+	// only the form of the message is checked.
+	in := gzipped([]byte(strings.Repeat("1 1:2\n", 1000)))
+	_, _, err := DecodeSVMLight(bytes.NewReader(in[:len(in)/2]), "x.svm", 0)
+	var e *Error
+	if !errors.As(err, &e) || e.Line == 0 || !errors.Is(err, errGzipTruncated) || !strings.HasPrefix(err.Error(), "x.svm:") ||
+		!strings.HasSuffix(err.Error(), ": unexpected end of compressed data") {
+		t.Errorf("error %v, want x.svm:<line>: unexpected end of compressed data", err)
+	}
+}
+
+func TestSVMLightRoundTrip(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(4, 4))
+	for trial := 0; trial < 20; trial++ {
+		r, c := 1+rnd.IntN(40), 1+rnd.IntN(60)
+		x := &sparse.CSR{R: r, C: c, Ptr: []int{0}}
+		y := make([]float64, r)
+		for i := range y {
+			y[i] = float64(rnd.IntN(5)) - 2
+			for j := 0; j < c; j++ {
+				if rnd.Float64() < 0.2 {
+					x.Ind = append(x.Ind, j)
+					x.Val = append(x.Val, rnd.NormFloat64()*math.Pow(10, float64(rnd.IntN(60)-30)))
+				}
+			}
+			x.Ptr = append(x.Ptr, len(x.Ind))
+		}
+		var buf bytes.Buffer
+		if err := WriteSVMLight(&buf, x, y); err != nil {
+			t.Fatal(err)
+		}
+		// nFeatures restores the width when the last columns are empty.
+		got, gy, err := DecodeSVMLight(&buf, "rt.svm", c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !equalCSR(got, x) || !sameFloats(gy, y) {
+			t.Fatalf("trial %d: round trip differs", trial)
+		}
+	}
+}
+
+func TestWriteSVMLightErrors(t *testing.T) {
+	x := &sparse.CSR{R: 1, C: 2, Ptr: []int{0, 1}, Ind: []int{1}, Val: []float64{math.NaN()}}
+	if err := WriteSVMLight(&bytes.Buffer{}, x, []float64{1}); err == nil || err.Error() != "dataset: row 0, column 1: NaN" {
+		t.Errorf("NaN value: %v", err)
+	}
+	x.Val[0] = 1
+	if err := WriteSVMLight(&bytes.Buffer{}, x, []float64{math.Inf(1)}); err == nil || err.Error() != "dataset: row 0: label is +Inf" {
+		t.Errorf("Inf label: %v", err)
+	}
+	x.Ind[0] = 5
+	if err := WriteSVMLight(&bytes.Buffer{}, x, []float64{1}); err == nil {
+		t.Error("malformed CSR accepted")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("no panic for a label count mismatch")
+		}
+	}()
+	WriteSVMLight(&bytes.Buffer{}, x, nil)
+}
+
+func TestReadSVMLightHeartScale(t *testing.T) {
+	if _, err := os.Stat(heartScale); err != nil {
+		t.Skipf("%s absent (Debian package liblinear-tools): skipping", heartScale)
+	}
+	x, y, err := ReadSVMLight(heartScale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if x.R != 270 || x.C != 13 || len(y) != 270 {
+		t.Fatalf("got %d×%d with %d labels, want 270×13", x.R, x.C, len(y))
+	}
+	// The first line: +1 1:0.708333 2:1 3:1 4:-0.320755 5:-0.105023 6:-1
+	// 7:1 8:-0.419847 9:-1 10:-0.225806 12:1 13:-1
+	ind, val := x.Row(0)
+	wantInd := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12}
+	wantVal := []float64{0.708333, 1, 1, -0.320755, -0.105023, -1, 1, -0.419847, -1, -0.225806, 1, -1}
+	if y[0] != 1 || !equalInts(ind, wantInd) || !sameFloats(val, wantVal) {
+		t.Errorf("row 0: label %v, %v %v", y[0], ind, val)
+	}
+	pos := 0
+	for _, v := range y {
+		if v == 1 {
+			pos++
+		} else if v != -1 {
+			t.Fatalf("label %v", v)
+		}
+	}
+	if pos != 120 {
+		t.Errorf("%d positive labels, want 120", pos)
+	}
+}
+
+// TestSVMLightPeers checks our reader against scikit-learn's
+// load_svmlight_file on heart_scale, and that liblinear-train accepts a
+// file we write.
+func TestSVMLightPeers(t *testing.T) {
+	if _, err := os.Stat(heartScale); err != nil {
+		t.Skipf("%s absent: skipping", heartScale)
+	}
+	x, y, err := ReadSVMLight(heartScale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	t.Run("scikit-learn", func(t *testing.T) {
+		out := filepath.Join(dir, "sk.npy")
+		script := `import sys, numpy as np
+from sklearn.datasets import load_svmlight_file
+X, y = load_svmlight_file(sys.argv[1])
+np.save(sys.argv[2], np.column_stack([y, X.toarray()]))`
+		cmd := exec.Command("/usr/bin/python3", "-c", script, heartScale, out)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			if strings.Contains(string(b), "ModuleNotFoundError") || errors.Is(err, exec.ErrNotFound) || os.IsNotExist(err) {
+				t.Skipf("scikit-learn unavailable: %s", b)
+			}
+			t.Fatalf("python: %v\n%s", err, b)
+		}
+		sk, err := ReadNPYMatrix(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dense := x.Dense()
+		for i := 0; i < x.R; i++ {
+			if sk.At(i, 0) != y[i] {
+				t.Fatalf("row %d: label %v, scikit-learn %v", i, y[i], sk.At(i, 0))
+			}
+			for j := 0; j < x.C; j++ {
+				if sk.At(i, j+1) != dense.At(i, j) {
+					t.Fatalf("(%d, %d): %v, scikit-learn %v", i, j, dense.At(i, j), sk.At(i, j+1))
+				}
+			}
+		}
+	})
+	t.Run("liblinear-train", func(t *testing.T) {
+		train, err := exec.LookPath("liblinear-train")
+		if err != nil {
+			t.Skip("liblinear-train not installed")
+		}
+		var buf bytes.Buffer
+		if err := WriteSVMLight(&buf, x, y); err != nil {
+			t.Fatal(err)
+		}
+		data := filepath.Join(dir, "ours.svm")
+		if err := os.WriteFile(data, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// -v 2: cross-validation prints accuracy and writes no model file.
+		b, err := exec.Command(train, "-q", "-v", "2", data).CombinedOutput()
+		if err != nil || !strings.Contains(string(b), "Cross Validation Accuracy") {
+			t.Errorf("liblinear-train rejected our file: %v\n%s", err, b)
+		}
+	})
+}
+
+func equalCSR(a, b *sparse.CSR) bool {
+	return a.R == b.R && a.C == b.C && equalInts(a.Ptr, b.Ptr) && equalInts(a.Ind, b.Ind) && sameFloats(a.Val, b.Val)
+}
