@@ -1,0 +1,552 @@
+package linear
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// L1-regularised logistic regression (L1R_LR, liblinear -s 6):
+//
+//	min_w ||w||₁ + Σ_i C_i log(1 + exp(−y_i wᵀx_i)),
+//
+// C_i = C·WeightPos for y_i = +1 and C·WeightNeg for y_i = −1, solved by
+// newGLMNET (Yuan, Ho and Lin, "An improved GLMNET for L1-regularized
+// logistic regression", JMLR 2012), the algorithm of liblinear's
+// solve_l1r_lr: each outer (Newton) step minimises a quadratic model of the
+// loss plus the exact L1 term by coordinate descent over a randomly permuted,
+// shrinking working set, then backtracks along the resulting direction
+// (Armijo rule). The bias feature (Problem.Bias > 0) is an ordinary column
+// and is regularised, as in the installed liblinear 2.3; liblinear ≥ 2.40
+// leaves it unregularised for -s 5 and 6 by default, so models of those
+// versions differ.
+//
+// Stopping rule (liblinear's): stop when
+//
+//	Σ_j |∇^S_j F(w)| ≤ ε · max(min(#pos, #neg), 1)/l · Σ_j |∇^S_j F(0)|,
+//
+// ∇^S the minimum-norm subgradient, ε = Params.Eps (default 0.01). The
+// reference is always the subgradient at w = 0, also under a warm start, so
+// that the solution's accuracy does not depend on the starting point. The
+// solver also stops, as converged, when ten Newton steps in a row move no
+// coordinate (liblinear's rule) or when the line search finds no decrease
+// and the predicted one is below 1e-12·F(w) (the floating-point floor), and
+// as not converged after Params.MaxIter Newton steps (default 100) or when
+// the line search fails otherwise.
+//
+// Beware that the rule is relative to the subgradient at 0, which grows with
+// C: on separable data with a large C the default ε can stop at several
+// times the optimal objective (as liblinear does). ElasticNetLR with
+// L1Ratio = 1 solves the same problem to a certified relative accuracy.
+
+func init() {
+	register(L1RLR, solveL1RLR)
+}
+
+// Constants of the newGLMNET-type solvers (liblinear's values, except
+// lrResolution).
+const (
+	lrDefaultEps        = 0.01  // default stopping tolerance of L1R_LR
+	lrDefaultMaxNewton  = 100   // default cap on outer (Newton) iterations
+	lrMaxInner          = 1000  // cap on coordinate-descent sweeps per Newton step
+	lrMaxLineSearch     = 20    // cap on step halvings per Newton step
+	lrNu                = 1e-12 // added to the Hessian diagonal, keeps it positive
+	lrSigma             = 0.01  // Armijo sufficient-decrease constant
+	lrMinStep           = 1e-12 // coordinate moves smaller than this are skipped
+	lrMaxStep           = 10.0  // a coordinate moves at most this far per update
+	lrMaxQPNoChange     = 10    // stop after this many Newton steps without any coordinate move
+	lrResolution        = 1e-12 // relative decrease of F below which a failed line search means convergence
+	lrInnerEpsShrinkage = 0.25  // factor on the inner tolerance when one sweep suffices
+)
+
+// errLRNotFinite reports that the iterates of a logistic solver left the
+// finite range (which happens only with absurdly large C or feature values).
+var errLRNotFinite = errors.New("linear: logistic solver produced a non-finite weight; rescale the features or lower C")
+
+// lrData is a binary logistic problem in column (CSC) form: column j holds
+// y_i·x_ij for the rows i with x_ij ≠ 0, so that the margin of row i is
+// z_i = y_i wᵀx_i = Σ_j w_j·col_j[i]. The bias feature, if any, is the last
+// column. cost[i] is the loss weight C_i of row i.
+type lrData struct {
+	rows, cols int
+	ptr        []int
+	ind        []int
+	val        []float64
+	cost       []float64
+	pos, neg   int
+}
+
+// newLRData validates prob and p for a logistic solver and builds the
+// column form. Bad data (labels other than ±1, non-finite values, a malformed
+// matrix) and bad parameters are errors.
+func newLRData(prob *Problem, p Params) (*lrData, error) {
+	if prob == nil || prob.X == nil {
+		return nil, errors.New("linear: nil problem or feature matrix")
+	}
+	x := prob.X
+	if err := x.Check(); err != nil {
+		return nil, fmt.Errorf("linear: %w", err)
+	}
+	if x.R == 0 {
+		return nil, errors.New("linear: problem has no rows")
+	}
+	if len(prob.Y) != x.R {
+		return nil, fmt.Errorf("linear: %d labels for %d rows", len(prob.Y), x.R)
+	}
+	if math.IsNaN(prob.Bias) || math.IsInf(prob.Bias, 0) {
+		return nil, fmt.Errorf("linear: bias %v is not finite", prob.Bias)
+	}
+	if !(p.C > 0) || math.IsInf(p.C, 0) {
+		return nil, fmt.Errorf("linear: C = %v, want a finite C > 0", p.C)
+	}
+	wp, wn, err := lrClassWeights(p)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range x.Val {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("linear: feature value %v (entry %d) is not finite", v, k)
+		}
+	}
+	d := &lrData{rows: x.R, cols: x.C, cost: make([]float64, x.R)}
+	for i, y := range prob.Y {
+		switch y {
+		case 1:
+			d.pos++
+			d.cost[i] = p.C * wp
+		case -1:
+			d.neg++
+			d.cost[i] = p.C * wn
+		default:
+			return nil, fmt.Errorf("linear: label %v of row %d is not +1 or -1", y, i)
+		}
+	}
+	t := x.Transpose()
+	d.ptr, d.ind, d.val = t.Ptr, t.Ind, t.Val
+	for k, i := range d.ind {
+		d.val[k] *= prob.Y[i]
+	}
+	if prob.Bias > 0 {
+		d.cols++
+		for i, y := range prob.Y {
+			d.ind = append(d.ind, i)
+			d.val = append(d.val, y*prob.Bias)
+		}
+		d.ptr = append(d.ptr, len(d.ind))
+	}
+	return d, nil
+}
+
+// lrClassWeights returns the class cost multipliers (0 means 1).
+func lrClassWeights(p Params) (pos, neg float64, err error) {
+	pos, neg = p.WeightPos, p.WeightNeg
+	if pos == 0 {
+		pos = 1
+	}
+	if neg == 0 {
+		neg = 1
+	}
+	if !(pos > 0) || !(neg > 0) || math.IsInf(pos, 0) || math.IsInf(neg, 0) {
+		return 0, 0, fmt.Errorf("linear: class weights %v, %v must be finite and positive", p.WeightPos, p.WeightNeg)
+	}
+	return pos, neg, nil
+}
+
+// col returns the rows and signed values of column j.
+func (d *lrData) col(j int) ([]int, []float64) {
+	lo, hi := d.ptr[j], d.ptr[j+1]
+	return d.ind[lo:hi], d.val[lo:hi]
+}
+
+// start returns a copy of the warm start init, or zeros when init is nil.
+func (d *lrData) start(init []float64) ([]float64, error) {
+	w := make([]float64, d.cols)
+	if init == nil {
+		return w, nil
+	}
+	if len(init) != d.cols {
+		return nil, fmt.Errorf("linear: warm start has %d weights, want %d", len(init), d.cols)
+	}
+	for j, v := range init {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("linear: warm start weight %d is %v", j, v)
+		}
+	}
+	copy(w, init)
+	return w, nil
+}
+
+// margins sets z to the margins y_i wᵀx_i.
+func (d *lrData) margins(w, z []float64) {
+	clear(z)
+	for j, wj := range w {
+		if wj == 0 {
+			continue
+		}
+		ind, val := d.col(j)
+		for k, i := range ind {
+			z[i] += wj * val[k]
+		}
+	}
+}
+
+// weights sets, for the margins z and ℓ(z) = log(1+e^{−z}), the negated
+// first derivatives tau_i = C_i σ(−z_i) and the second derivatives
+// dd_i = C_i σ(z_i)σ(−z_i) of the loss terms C_i ℓ(z_i).
+func (d *lrData) weights(z, tau, dd []float64) {
+	for i, zi := range z {
+		p := 1 / (1 + math.Exp(zi))  // σ(−z)
+		q := 1 / (1 + math.Exp(-zi)) // σ(z)
+		tau[i] = d.cost[i] * p
+		dd[i] = d.cost[i] * p * q
+	}
+}
+
+// lrLogLoss returns ℓ(z) = log(1 + exp(−z)) without overflow.
+func lrLogLoss(z float64) float64 {
+	if z >= 0 {
+		return math.Log1p(math.Exp(-z))
+	}
+	return -z + math.Log1p(math.Exp(z))
+}
+
+// loss returns Σ_i C_i ℓ(z_i).
+func (d *lrData) loss(z []float64) float64 {
+	var s float64
+	for i, zi := range z {
+		s += d.cost[i] * lrLogLoss(zi)
+	}
+	return s
+}
+
+// lossChange returns Σ_i C_i (ℓ(z_i + t·dz_i) − ℓ(z_i)).
+func (d *lrData) lossChange(z, dz []float64, t float64) float64 {
+	var s float64
+	for i, zi := range z {
+		if dz[i] == 0 {
+			continue
+		}
+		s += d.cost[i] * (lrLogLoss(zi+t*dz[i]) - lrLogLoss(zi))
+	}
+	return s
+}
+
+// lrPenalty returns l1·||w||₁ + l2/2·||w||².
+func lrPenalty(w []float64, l1, l2 float64) float64 {
+	var a, b float64
+	for _, v := range w {
+		a += math.Abs(v)
+		b += v * v
+	}
+	return l1*a + l2/2*b
+}
+
+// lrViolation returns the magnitude of the minimum-norm subgradient of
+// g·w_j + l1·|w_j| at w_j, g being the derivative of the smooth part.
+func lrViolation(wj, g, l1 float64) float64 {
+	switch {
+	case wj > 0:
+		return math.Abs(g + l1)
+	case wj < 0:
+		return math.Abs(g - l1)
+	case g+l1 < 0:
+		return -(g + l1)
+	case g-l1 > 0:
+		return g - l1
+	}
+	return 0
+}
+
+// zeroViolation returns Σ_j |∇^S_j F(0)|, the L1 norm of the minimum-norm
+// subgradient at w = 0 (where the L2 term has no gradient): the reference of
+// the stopping rules.
+func (d *lrData) zeroViolation(l1 float64) float64 {
+	var s float64
+	for j := 0; j < d.cols; j++ {
+		ind, val := d.col(j)
+		var g float64
+		for k, i := range ind {
+			g -= d.cost[i] / 2 * val[k]
+		}
+		s += lrViolation(0, g, l1)
+	}
+	return s
+}
+
+// tolerance returns liblinear's stopping threshold for the primal L1
+// solvers: eps·max(min(#pos, #neg), 1)/l times the reference violation.
+func (d *lrData) tolerance(eps, ref float64) float64 {
+	return eps * float64(max(min(d.pos, d.neg), 1)) / float64(d.rows) * ref
+}
+
+// lrSettings resolves Eps and MaxIter defaults and rejects bad values.
+func lrSettings(p Params) (eps float64, maxIter int, err error) {
+	eps, maxIter = p.Eps, p.MaxIter
+	if eps == 0 {
+		eps = lrDefaultEps
+	}
+	if !(eps > 0) || math.IsInf(eps, 0) {
+		return 0, 0, fmt.Errorf("linear: Eps = %v, want a finite Eps ≥ 0", p.Eps)
+	}
+	if maxIter == 0 {
+		maxIter = lrDefaultMaxNewton
+	}
+	if maxIter < 0 {
+		return 0, 0, fmt.Errorf("linear: MaxIter = %d, want ≥ 0", p.MaxIter)
+	}
+	return eps, maxIter, nil
+}
+
+// lrFinite returns errLRNotFinite when w holds NaN or ±Inf.
+func lrFinite(w []float64) error {
+	for _, v := range w {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return errLRNotFinite
+		}
+	}
+	return nil
+}
+
+// solveL1RLR trains L1R_LR by newGLMNET; see the comment at the top of the
+// file for the objective and the stopping rule.
+func solveL1RLR(prob *Problem, p Params, init []float64) ([]float64, bool, error) {
+	d, err := newLRData(prob, p)
+	if err != nil {
+		return nil, false, err
+	}
+	eps, maxNewton, err := lrSettings(p)
+	if err != nil {
+		return nil, false, err
+	}
+	w, err := d.start(init)
+	if err != nil {
+		return nil, false, err
+	}
+	ref := d.zeroViolation(1)
+	if ref == 0 {
+		// w = 0 satisfies the optimality conditions exactly.
+		return make([]float64, d.cols), true, nil
+	}
+	s := newL1LRSolver(d, w, p.Seed)
+	converged := s.run(d.tolerance(eps, ref), ref, maxNewton)
+	if err := lrFinite(s.w); err != nil {
+		return nil, false, err
+	}
+	return s.w, converged, nil
+}
+
+// l1lrSolver holds newGLMNET's state for one L1R_LR problem.
+type l1lrSolver struct {
+	d     *lrData
+	rng   *rand.Rand
+	w     []float64 // current iterate
+	wpd   []float64 // w + d, the trial point of the quadratic model
+	grad  []float64 // ∇L(w) (loss part)
+	hdiag []float64 // diagonal of ∇²L(w) + ν
+	index []int     // permutation of the columns; the working set is a prefix
+	z     []float64 // margins at w
+	tau   []float64 // C_i σ(−z_i)
+	dd    []float64 // C_i σ(z_i)σ(−z_i)
+	xTd   []float64 // margins' change X̃·(wpd − w)
+}
+
+func newL1LRSolver(d *lrData, w []float64, seed uint64) *l1lrSolver {
+	s := &l1lrSolver{
+		d:     d,
+		rng:   rand.New(rand.NewPCG(seed, seed)),
+		w:     w,
+		wpd:   make([]float64, d.cols),
+		grad:  make([]float64, d.cols),
+		hdiag: make([]float64, d.cols),
+		index: make([]int, d.cols),
+		z:     make([]float64, d.rows),
+		tau:   make([]float64, d.rows),
+		dd:    make([]float64, d.rows),
+		xTd:   make([]float64, d.rows),
+	}
+	for j := range s.index {
+		s.index[j] = j
+	}
+	d.margins(w, s.z)
+	d.weights(s.z, s.tau, s.dd)
+	return s
+}
+
+// run performs Newton steps until the violation is at most tol (ref is the
+// violation at w = 0, scaling the inner tolerance) or maxNewton steps are
+// done; it reports convergence.
+func (s *l1lrSolver) run(tol, ref float64, maxNewton int) bool {
+	d := s.d
+	l := float64(d.rows)
+	gmaxOld := math.Inf(1)
+	innerEps := 1.0
+	qpNoChange := 0
+	for newton := 0; newton < maxNewton; newton++ {
+		// Gradient, Hessian diagonal and violation; outer shrinking drops
+		// zero weights that sit well inside their optimality interval.
+		var gmax, gnorm1 float64
+		active := d.cols
+		for k := 0; k < active; k++ {
+			j := s.index[k]
+			ind, val := d.col(j)
+			h, g := lrNu, 0.0
+			for t, i := range ind {
+				v := val[t]
+				h += v * v * s.dd[i]
+				g -= v * s.tau[i]
+			}
+			s.hdiag[j], s.grad[j] = h, g
+			if s.w[j] == 0 && g+1 > gmaxOld/l && g-1 < -gmaxOld/l {
+				active--
+				s.index[k], s.index[active] = s.index[active], s.index[k]
+				k--
+				continue
+			}
+			v := lrViolation(s.w[j], g, 1)
+			gmax = max(gmax, v)
+			gnorm1 += v
+		}
+		if gnorm1 <= tol || qpNoChange >= lrMaxQPNoChange {
+			return true
+		}
+		qpNoChange++
+
+		sweeps, moved := s.innerCD(active, innerEps*ref)
+		if moved {
+			qpNoChange = 0
+		}
+		if sweeps == 1 {
+			innerEps *= lrInnerEpsShrinkage
+		}
+		switch s.lineSearch() {
+		case lrStepFailed:
+			return false
+		case lrStepAtResolution:
+			return true
+		}
+		gmaxOld = gmax
+	}
+	return false
+}
+
+// innerCD minimises the quadratic model over wpd by randomly permuted
+// coordinate descent with inner shrinking, starting from wpd = w. It returns
+// the number of sweeps and whether any coordinate moved.
+func (s *l1lrSolver) innerCD(active int, tol float64) (sweeps int, moved bool) {
+	d := s.d
+	l := float64(d.rows)
+	copy(s.wpd, s.w)
+	clear(s.xTd)
+	qpActive := active
+	qpGmaxOld := math.Inf(1)
+	for sweeps < lrMaxInner {
+		var qpGmax, qpGnorm1 float64
+		for k := 0; k < qpActive; k++ {
+			r := k + s.rng.IntN(qpActive-k)
+			s.index[k], s.index[r] = s.index[r], s.index[k]
+		}
+		for k := 0; k < qpActive; k++ {
+			j := s.index[k]
+			ind, val := d.col(j)
+			h := s.hdiag[j]
+			g := s.grad[j] + (s.wpd[j]-s.w[j])*lrNu
+			for t, i := range ind {
+				g += val[t] * s.dd[i] * s.xTd[i]
+			}
+			wj := s.wpd[j]
+			if wj == 0 && g+1 > qpGmaxOld/l && g-1 < -qpGmaxOld/l {
+				qpActive--
+				s.index[k], s.index[qpActive] = s.index[qpActive], s.index[k]
+				k--
+				continue
+			}
+			viol := lrViolation(wj, g, 1)
+			// Minimise g·δ + h/2·δ² + |wj + δ| over δ.
+			var step float64
+			switch {
+			case g+1 < h*wj:
+				step = -(g + 1) / h
+			case g-1 > h*wj:
+				step = -(g - 1) / h
+			default:
+				step = -wj
+			}
+			if math.Abs(step) < lrMinStep {
+				continue
+			}
+			step = min(max(step, -lrMaxStep), lrMaxStep)
+			moved = true
+			qpGmax = max(qpGmax, viol)
+			qpGnorm1 += viol
+			s.wpd[j] += step
+			for t, i := range ind {
+				s.xTd[i] += val[t] * step
+			}
+		}
+		sweeps++
+		if qpGnorm1 <= tol {
+			if qpActive == active {
+				break
+			}
+			// Reactivate the inner working set and verify.
+			qpActive = active
+			qpGmaxOld = math.Inf(1)
+			continue
+		}
+		qpGmaxOld = qpGmax
+	}
+	return sweeps, moved
+}
+
+// lrStep is the outcome of a line search.
+type lrStep int
+
+const (
+	lrStepAccepted     lrStep = iota // a step was taken
+	lrStepAtResolution               // no step: the predicted decrease is below F's floating-point resolution
+	lrStepFailed                     // no step although a decrease was predicted
+)
+
+// lrNoStep classifies a failed line search: when the predicted decrease
+// −delta is below lrResolution·(1 + F(w)) the iterate is optimal to
+// machine precision (the Armijo test only sees rounding noise).
+func lrNoStep(d *lrData, z, w []float64, l1, l2, delta float64) lrStep {
+	if -delta <= lrResolution*(1+d.loss(z)+lrPenalty(w, l1, l2)) {
+		return lrStepAtResolution
+	}
+	return lrStepFailed
+}
+
+// lineSearch backtracks from wpd towards w until the Armijo condition
+// F(w + t·d) − F(w) ≤ σ·t·(∇L(w)ᵀd + ||w+d||₁ − ||w||₁) holds, then moves
+// w there.
+func (s *l1lrSolver) lineSearch() lrStep {
+	d := s.d
+	var delta, normW, normNew float64
+	for j, wj := range s.w {
+		delta += s.grad[j] * (s.wpd[j] - wj)
+		normW += math.Abs(wj)
+		normNew += math.Abs(s.wpd[j])
+	}
+	delta += normNew - normW
+	t := 1.0
+	for range lrMaxLineSearch {
+		change := normNew - normW + d.lossChange(s.z, s.xTd, t)
+		if change <= lrSigma*t*delta {
+			copy(s.w, s.wpd)
+			for i := range s.z {
+				s.z[i] += t * s.xTd[i]
+			}
+			d.weights(s.z, s.tau, s.dd)
+			return lrStepAccepted
+		}
+		t /= 2
+		normNew = 0
+		for j, wj := range s.w {
+			s.wpd[j] = wj + (s.wpd[j]-wj)/2
+			normNew += math.Abs(s.wpd[j])
+		}
+	}
+	return lrNoStep(d, s.z, s.w, 1, 0, delta)
+}

@@ -1,0 +1,659 @@
+package linear
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/internal/shareddata"
+	"github.com/greedytl/greedytl/sparse"
+)
+
+const heartScalePath = "/usr/share/doc/liblinear-tools/examples/heart_scale"
+
+// lrRandomProblem returns an m × d problem whose features are N(0,1) with
+// probability density (else 0) and whose labels follow a logistic model with
+// a sparse planted weight vector.
+func lrRandomProblem(seed uint64, m, d int, density, bias float64) *Problem {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	x := mat.NewDense(m, d, nil)
+	for i := range m {
+		for j := range d {
+			if rng.Float64() < density {
+				x.Set(i, j, rng.NormFloat64())
+			}
+		}
+	}
+	w := make([]float64, d)
+	for j := range min(d, 5) {
+		w[j] = 2 * rng.NormFloat64()
+	}
+	y := make([]float64, m)
+	for i := range m {
+		z := mat.Dot(x.RowView(i), mat.NewVecDense(d, w)) + 0.2
+		if rng.Float64() < 1/(1+math.Exp(-z)) {
+			y[i] = 1
+		} else {
+			y[i] = -1
+		}
+	}
+	y[0], y[1] = 1, -1 // both classes present
+	return &Problem{X: sparse.FromDense(x), Y: y, Bias: bias}
+}
+
+// lrDense returns the dense design of prob with the bias column appended
+// (when Bias > 0) and the per-row costs: the brute-force reference.
+func lrDense(prob *Problem, p Params) (x *mat.Dense, cost []float64) {
+	d := prob.X.C
+	if prob.Bias > 0 {
+		d++
+	}
+	x = mat.NewDense(prob.X.R, d, nil)
+	cost = make([]float64, prob.X.R)
+	wp, wn := p.WeightPos, p.WeightNeg
+	if wp == 0 {
+		wp = 1
+	}
+	if wn == 0 {
+		wn = 1
+	}
+	for i := range prob.X.R {
+		ind, val := prob.X.Row(i)
+		for k, j := range ind {
+			x.Set(i, j, val[k])
+		}
+		if prob.Bias > 0 {
+			x.Set(i, d-1, prob.Bias)
+		}
+		cost[i] = p.C * wn
+		if prob.Y[i] > 0 {
+			cost[i] = p.C * wp
+		}
+	}
+	return x, cost
+}
+
+// lrRefObjective is Σ C_i log(1+exp(−y_i wᵀx_i)) + l1·||w||₁ + l2/2·||w||²
+// evaluated densely.
+func lrRefObjective(prob *Problem, p Params, w []float64, l1, l2 float64) float64 {
+	x, cost := lrDense(prob, p)
+	var f float64
+	for i := range prob.X.R {
+		z := prob.Y[i] * mat.Dot(x.RowView(i), mat.NewVecDense(len(w), w))
+		f += cost[i] * math.Log1p(math.Exp(-z))
+	}
+	for _, v := range w {
+		f += l1*math.Abs(v) + l2/2*v*v
+	}
+	return f
+}
+
+// lrRefGrad is the gradient of the loss term Σ C_i log(1+exp(−y_i wᵀx_i)).
+func lrRefGrad(prob *Problem, p Params, w []float64) []float64 {
+	x, cost := lrDense(prob, p)
+	g := make([]float64, len(w))
+	for i := range prob.X.R {
+		z := prob.Y[i] * mat.Dot(x.RowView(i), mat.NewVecDense(len(w), w))
+		s := -cost[i] * prob.Y[i] / (1 + math.Exp(z))
+		for j := range w {
+			g[j] += s * x.At(i, j)
+		}
+	}
+	return g
+}
+
+// checkKKT verifies the optimality conditions of
+// loss + l1·||w||₁ + l2/2·||w||²: for w_j ≠ 0,
+// |∂L/∂w_j + l2·w_j + l1·sign(w_j)| ≤ tol; for w_j = 0, |∂L/∂w_j| ≤ l1 + tol.
+func checkKKT(t *testing.T, prob *Problem, p Params, w []float64, l1, l2, tol float64) {
+	t.Helper()
+	g := lrRefGrad(prob, p, w)
+	worst := 0.0
+	for j, wj := range w {
+		var v float64
+		switch {
+		case wj > 0:
+			v = math.Abs(g[j] + l2*wj + l1)
+		case wj < 0:
+			v = math.Abs(g[j] + l2*wj - l1)
+		default:
+			v = math.Max(math.Abs(g[j])-l1, 0)
+		}
+		worst = max(worst, v)
+		if v > tol {
+			t.Errorf("KKT violated at w[%d] = %g: ∂L = %g, violation %g > %g", j, wj, g[j], v, tol)
+		}
+	}
+	t.Logf("worst KKT violation %.3g (tol %.3g)", worst, tol)
+}
+
+func TestL1RLRKKT(t *testing.T) {
+	for _, tc := range []struct {
+		m, d    int
+		density float64
+		bias    float64
+		c       float64
+		wpos    float64
+	}{
+		{50, 10, 1, 1, 1, 0},
+		{40, 100, 0.1, 1, 10, 0},
+		{200, 30, 0.3, 0, 0.5, 0},
+		{80, 20, 0.5, 2, 3, 4},
+		{30, 5, 1, 1, 1e4, 0}, // nearly separable: large weights
+	} {
+		t.Run(fmt.Sprintf("m%d_d%d_C%g", tc.m, tc.d, tc.c), func(t *testing.T) {
+			prob := lrRandomProblem(uint64(tc.m*tc.d), tc.m, tc.d, tc.density, tc.bias)
+			p := Params{Solver: L1RLR, C: tc.c, Eps: 1e-6, WeightPos: tc.wpos, Seed: 1}
+			w, conv, err := solveL1RLR(prob, p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !conv {
+				t.Error("not converged")
+			}
+			// The stopping rule bounds the sum of violations by
+			// eps·min(pos,neg)/l·(violation at 0).
+			d, _ := newLRData(prob, p)
+			tol := 1e-6 * d.zeroViolation(1)
+			checkKKT(t, prob, p, w, 1, 0, tol)
+		})
+	}
+}
+
+func TestL1RLRZeroSolution(t *testing.T) {
+	prob := lrRandomProblem(3, 30, 8, 1, 1)
+	// With C small enough every |∂L/∂w_j(0)| ≤ 1 and w = 0 is optimal.
+	for _, init := range [][]float64{nil, {1, -1, 0, 0, 0, 0, 0, 0, 3}} {
+		w, conv, err := solveL1RLR(prob, Params{C: 1e-3}, init)
+		if err != nil || !conv {
+			t.Fatalf("err %v, converged %v", err, conv)
+		}
+		for j, v := range w {
+			if v != 0 {
+				t.Errorf("w[%d] = %g, want 0", j, v)
+			}
+		}
+	}
+}
+
+func TestL1RLRWarmStartAndDeterminism(t *testing.T) {
+	prob := lrRandomProblem(7, 60, 40, 0.3, 1)
+	p := Params{C: 2, Eps: 1e-6, Seed: 5}
+	cold, _, err := solveL1RLR(prob, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _, _ := solveL1RLR(prob, p, nil)
+	for j := range cold {
+		if cold[j] != again[j] {
+			t.Fatalf("same seed, different weights: w[%d] %v vs %v", j, cold[j], again[j])
+		}
+	}
+	prev, _, err := solveL1RLR(prob, Params{C: 1, Eps: 1e-6}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warm, conv, err := solveL1RLR(prob, p, prev)
+	if err != nil || !conv {
+		t.Fatalf("err %v, converged %v", err, conv)
+	}
+	fc, fw := lrRefObjective(prob, p, cold, 1, 0), lrRefObjective(prob, p, warm, 1, 0)
+	if math.Abs(fc-fw) > 1e-6*fc {
+		t.Errorf("warm objective %.12g, cold %.12g", fw, fc)
+	}
+}
+
+// TestL1RLRWeightsAndBias checks two identities: WeightPos = 2 equals
+// duplicating the positive rows, and Bias = b equals an explicit constant
+// column of value b.
+func TestL1RLRWeightsAndBias(t *testing.T) {
+	prob := lrRandomProblem(11, 40, 12, 0.6, 0)
+	var rows []int
+	for i, y := range prob.Y {
+		rows = append(rows, i)
+		if y > 0 {
+			rows = append(rows, i)
+		}
+	}
+	dup := &Problem{X: prob.X.SelectRows(rows), Bias: 0}
+	for _, i := range rows {
+		dup.Y = append(dup.Y, prob.Y[i])
+	}
+	p := Params{C: 3, Eps: 1e-8}
+	pw := p
+	pw.WeightPos = 2
+	w1, _, err1 := solveL1RLR(prob, pw, nil)
+	w2, _, err2 := solveL1RLR(dup, p, nil)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	f1, f2 := lrRefObjective(prob, pw, w1, 1, 0), lrRefObjective(dup, p, w2, 1, 0)
+	if math.Abs(f1-f2) > 1e-8*f1 {
+		t.Errorf("weighted objective %.12g, duplicated %.12g", f1, f2)
+	}
+	assertClose(t, "weighted vs duplicated", w1, w2, 1e-4)
+
+	withBias := lrRandomProblem(13, 40, 6, 1, 0.5)
+	x := withBias.X.Dense()
+	aug := mat.NewDense(40, 7, nil)
+	aug.Augment(x, mat.NewDense(40, 1, nil))
+	for i := range 40 {
+		aug.Set(i, 6, 0.5)
+	}
+	explicit := &Problem{X: sparse.FromDense(aug), Y: withBias.Y}
+	w3, _, err3 := solveL1RLR(withBias, p, nil)
+	w4, _, err4 := solveL1RLR(explicit, p, nil)
+	if err3 != nil || err4 != nil {
+		t.Fatal(err3, err4)
+	}
+	if len(w3) != 7 {
+		t.Fatalf("len(w) = %d, want 7 with the bias weight last", len(w3))
+	}
+	assertClose(t, "bias vs explicit column", w3, w4, 1e-4)
+}
+
+func assertClose(t *testing.T, what string, a, b []float64, tol float64) {
+	t.Helper()
+	if len(a) != len(b) {
+		t.Fatalf("%s: lengths %d and %d", what, len(a), len(b))
+	}
+	for j := range a {
+		if math.Abs(a[j]-b[j]) > tol {
+			t.Errorf("%s: [%d] %.10g vs %.10g (tol %g)", what, j, a[j], b[j], tol)
+		}
+	}
+}
+
+func TestLogisticSolversReject(t *testing.T) {
+	good := func() *Problem { return lrRandomProblem(1, 10, 3, 1, 1) }
+	nan := good()
+	nan.X.Val[2] = math.NaN()
+	inf := good()
+	inf.X.Val[0] = math.Inf(-1)
+	label := good()
+	label.Y[3] = 0
+	short := good()
+	short.Y = short.Y[:9]
+	badBias := good()
+	badBias.Bias = math.NaN()
+	for _, tc := range []struct {
+		name string
+		prob *Problem
+		p    Params
+		init []float64
+	}{
+		{"nil", nil, Params{C: 1}, nil},
+		{"NaN feature", nan, Params{C: 1}, nil},
+		{"Inf feature", inf, Params{C: 1}, nil},
+		{"label 0", label, Params{C: 1}, nil},
+		{"label count", short, Params{C: 1}, nil},
+		{"NaN bias", badBias, Params{C: 1}, nil},
+		{"C = 0", good(), Params{C: 0}, nil},
+		{"C NaN", good(), Params{C: math.NaN()}, nil},
+		{"C Inf", good(), Params{C: math.Inf(1)}, nil},
+		{"Eps < 0", good(), Params{C: 1, Eps: -1}, nil},
+		{"MaxIter < 0", good(), Params{C: 1, MaxIter: -1}, nil},
+		{"WeightNeg < 0", good(), Params{C: 1, WeightNeg: -2}, nil},
+		{"init length", good(), Params{C: 1}, []float64{1, 2}},
+		{"init NaN", good(), Params{C: 1}, []float64{0, math.NaN(), 0, 0}},
+		{"L1Ratio > 1", good(), Params{C: 1, L1Ratio: 1.5}, nil},
+		{"L1Ratio NaN", good(), Params{C: 1, L1Ratio: math.NaN()}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			solvers := map[string]solveFunc{"L1R_LR": solveL1RLR, "ELASTICNET_LR": solveElasticNet}
+			for name, solve := range solvers {
+				if strings.HasPrefix(tc.name, "L1Ratio") && name == "L1R_LR" {
+					continue
+				}
+				if _, _, err := solve(tc.prob, tc.p, tc.init); err == nil {
+					t.Errorf("%s: no error", name)
+				}
+			}
+		})
+	}
+}
+
+func TestL1RLRMaxIter(t *testing.T) {
+	prob := lrRandomProblem(5, 100, 30, 0.5, 1)
+	w, conv, err := solveL1RLR(prob, Params{C: 100, Eps: 1e-12, MaxIter: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if conv {
+		t.Error("converged in one Newton step at eps 1e-12")
+	}
+	if len(w) != 31 {
+		t.Errorf("len(w) = %d", len(w))
+	}
+}
+
+// l1lrReadSVMLight is a minimal svmlight reader for the tests (labels and
+// 1-based index:value pairs; no comments or qid).
+func l1lrReadSVMLight(t testing.TB, path string) *Problem {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Skipf("%s not available: %v", path, err)
+	}
+	defer f.Close()
+	var rows [][2][]float64
+	var y []float64
+	ncol := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 0 {
+			continue
+		}
+		lab, err := strconv.ParseFloat(fields[0], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var idx, val []float64
+		for _, f := range fields[1:] {
+			k, v, ok := strings.Cut(f, ":")
+			if !ok {
+				t.Fatalf("bad pair %q", f)
+			}
+			j, err1 := strconv.Atoi(k)
+			x, err2 := strconv.ParseFloat(v, 64)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("bad pair %q", f)
+			}
+			idx = append(idx, float64(j-1))
+			val = append(val, x)
+			ncol = max(ncol, j)
+		}
+		y = append(y, lab)
+		rows = append(rows, [2][]float64{idx, val})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	x := &sparse.CSR{R: len(rows), C: ncol, Ptr: []int{0}}
+	for _, r := range rows {
+		for k := range r[0] {
+			x.Ind = append(x.Ind, int(r[0][k]))
+			x.Val = append(x.Val, r[1][k])
+		}
+		x.Ptr = append(x.Ptr, len(x.Ind))
+	}
+	if err := x.Check(); err != nil {
+		t.Fatal(err)
+	}
+	return &Problem{X: x, Y: y}
+}
+
+// l1lrWriteSVMLight writes prob in svmlight format with round-tripping values.
+func l1lrWriteSVMLight(t testing.TB, path string, prob *Problem) {
+	t.Helper()
+	var b strings.Builder
+	for i := range prob.X.R {
+		b.WriteString(strconv.FormatFloat(prob.Y[i], 'g', -1, 64))
+		ind, val := prob.X.Row(i)
+		for k, j := range ind {
+			fmt.Fprintf(&b, " %d:%s", j+1, strconv.FormatFloat(val[k], 'g', -1, 64))
+		}
+		b.WriteByte('\n')
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// l1lrReadModelFile parses the weight vector of a binary liblinear model
+// file, oriented so that it scores label +1 (a private reader: the tests do
+// not depend on the package's model-file code).
+func l1lrReadModelFile(t testing.TB, path string) []float64 {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	sign := 1.0
+	var w []float64
+	inW := false
+	for _, ln := range lines {
+		f := strings.Fields(ln)
+		switch {
+		case inW:
+			if len(f) != 1 {
+				t.Fatalf("model line %q: want one weight (binary model)", ln)
+			}
+			v, err := strconv.ParseFloat(f[0], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w = append(w, v)
+		case f[0] == "label":
+			if len(f) != 3 {
+				t.Fatalf("label line %q: want two labels", ln)
+			}
+			if f[1] == "-1" {
+				sign = -1
+			}
+		case f[0] == "w":
+			inW = true
+		}
+	}
+	for j := range w {
+		w[j] *= sign
+	}
+	return w
+}
+
+// runLiblinearTrain trains prob (written to a temporary svmlight file) with
+// liblinear-train and returns its weights, skipping when it is not installed.
+func runLiblinearTrain(t testing.TB, dataPath string, args ...string) []float64 {
+	t.Helper()
+	bin, err := exec.LookPath("liblinear-train")
+	if err != nil {
+		t.Skip("liblinear-train not installed (Debian package liblinear-tools): skipping the comparison")
+	}
+	model := filepath.Join(t.TempDir(), "model")
+	args = append(append([]string{"-q"}, args...), dataPath, model)
+	if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
+		t.Fatalf("liblinear-train %v: %v\n%s", args, err, out)
+	}
+	return l1lrReadModelFile(t, model)
+}
+
+// coilProblem returns COIL-100 HOG class 0 (+1) against classes 1..20 (−1),
+// skipping when the shared data is absent.
+func coilProblem(t testing.TB) *Problem {
+	t.Helper()
+	feat := shareddata.Path(t, "coil100/hog/features.npy")
+	labs := shareddata.Path(t, "coil100/hog/labels.npy")
+	x, shape := l1lrReadNpy(t, feat)
+	l, _ := l1lrReadNpy(t, labs)
+	if len(shape) != 2 || shape[0] != len(l) || shape[0]*shape[1] != len(x) {
+		t.Fatalf("features shape %v, %d labels", shape, len(l))
+	}
+	d := shape[1]
+	prob := &Problem{X: &sparse.CSR{C: d, Ptr: []int{0}}, Bias: 1}
+	for i, c := range l {
+		if c > 20 {
+			continue
+		}
+		for j, v := range x[i*d : (i+1)*d] {
+			if v != 0 {
+				prob.X.Ind = append(prob.X.Ind, j)
+				prob.X.Val = append(prob.X.Val, v)
+			}
+		}
+		prob.X.Ptr = append(prob.X.Ptr, len(prob.X.Ind))
+		prob.X.R++
+		if c == 0 {
+			prob.Y = append(prob.Y, 1)
+		} else {
+			prob.Y = append(prob.Y, -1)
+		}
+	}
+	return prob
+}
+
+// TestL1RLRAgainstLiblinear compares objective values with liblinear-train
+// -s 6 at the same tolerances. (At liblinear's default, 0.01, both stop ~1%
+// from the optimum at points that depend on the random coordinate order, so
+// the comparison is made at 1e-4 and 1e-6.)
+func TestL1RLRAgainstLiblinear(t *testing.T) {
+	type dataset struct {
+		name string
+		prob func(t *testing.T) (*Problem, string)
+	}
+	sets := []dataset{
+		{"heart_scale", func(t *testing.T) (*Problem, string) {
+			p := l1lrReadSVMLight(t, heartScalePath)
+			p.Bias = 1
+			return p, heartScalePath
+		}},
+		{"coil100-hog-0-vs-20", func(t *testing.T) (*Problem, string) {
+			p := coilProblem(t)
+			path := filepath.Join(t.TempDir(), "coil.svm")
+			l1lrWriteSVMLight(t, path, p)
+			return p, path
+		}},
+	}
+	for _, ds := range sets {
+		t.Run(ds.name, func(t *testing.T) {
+			prob, path := ds.prob(t)
+			for _, c := range []float64{0.1, 1, 10} {
+				for _, eps := range []float64{1e-4, 1e-6} {
+					theirs := runLiblinearTrain(t, path, "-s", "6", "-c", fmt.Sprint(c), "-B", "1", "-e", fmt.Sprint(eps))
+					p := Params{Solver: L1RLR, C: c, Eps: eps}
+					ours, conv, err := solveL1RLR(prob, p, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(ours) != len(theirs) {
+						t.Fatalf("%d weights, liblinear %d", len(ours), len(theirs))
+					}
+					fo, ft := lrRefObjective(prob, p, ours, 1, 0), lrRefObjective(prob, p, theirs, 1, 0)
+					t.Logf("C=%g eps=%g: objective ours %.10g liblinear %.10g (ours/liblinear − 1 = %.2g), nnz ours %d liblinear %d, converged %v",
+						c, eps, fo, ft, fo/ft-1, nnz(ours), nnz(theirs), conv)
+					if !conv {
+						t.Errorf("C=%g eps=%g: not converged", c, eps)
+					}
+					if fo > ft*(1+1e-3) {
+						t.Errorf("C=%g eps=%g: objective %.10g > liblinear's %.10g·(1+1e-3)", c, eps, fo, ft)
+					}
+					// Near the optimum both must agree closely.
+					if eps <= 1e-6 && math.Abs(fo-ft) > 1e-5*ft {
+						t.Errorf("C=%g eps=%g: objective %.10g, liblinear's %.10g: relative gap above 1e-5", c, eps, fo, ft)
+					}
+				}
+			}
+		})
+	}
+}
+
+func nnz(w []float64) int {
+	n := 0
+	for _, v := range w {
+		if v != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+func BenchmarkL1LRCoil100(b *testing.B) {
+	prob := coilProblem(b)
+	p := Params{Solver: L1RLR, C: 1}
+	b.ResetTimer()
+	for range b.N {
+		if _, _, err := solveL1RLR(prob, p, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// l1lrReadNpy is a minimal reader of little-endian, C-order .npy arrays of
+// float32, float64, int32 or int64 for the tests, returning the values as
+// float64 and the shape.
+func l1lrReadNpy(t testing.TB, path string) ([]float64, []int) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) < 10 || string(b[:6]) != "\x93NUMPY" {
+		t.Fatalf("%s: not a .npy file", path)
+	}
+	var hlen, off int
+	if b[6] == 1 {
+		hlen, off = int(binary.LittleEndian.Uint16(b[8:10])), 10
+	} else {
+		hlen, off = int(binary.LittleEndian.Uint32(b[8:12])), 12
+	}
+	header := string(b[off : off+hlen])
+	body := b[off+hlen:]
+	if strings.Contains(header, "'fortran_order': True") {
+		t.Fatalf("%s: Fortran order unsupported", path)
+	}
+	var shape []int
+	if _, s, ok := strings.Cut(header, "'shape': ("); ok {
+		s, _, _ = strings.Cut(s, ")")
+		for _, f := range strings.Split(s, ",") {
+			if f = strings.TrimSpace(f); f != "" {
+				n, err := strconv.Atoi(f)
+				if err != nil {
+					t.Fatalf("%s: bad shape in %q", path, header)
+				}
+				shape = append(shape, n)
+			}
+		}
+	}
+	var out []float64
+	switch {
+	case strings.Contains(header, "'<f4'"):
+		for k := 0; k+4 <= len(body); k += 4 {
+			out = append(out, float64(math.Float32frombits(binary.LittleEndian.Uint32(body[k:]))))
+		}
+	case strings.Contains(header, "'<f8'"):
+		for k := 0; k+8 <= len(body); k += 8 {
+			out = append(out, math.Float64frombits(binary.LittleEndian.Uint64(body[k:])))
+		}
+	case strings.Contains(header, "'<i4'"):
+		for k := 0; k+4 <= len(body); k += 4 {
+			out = append(out, float64(int32(binary.LittleEndian.Uint32(body[k:]))))
+		}
+	case strings.Contains(header, "'<i8'"):
+		for k := 0; k+8 <= len(body); k += 8 {
+			out = append(out, float64(int64(binary.LittleEndian.Uint64(body[k:]))))
+		}
+	default:
+		t.Fatalf("%s: unsupported dtype in %q", path, header)
+	}
+	return out, shape
+}
+
+func TestLogisticSolversInputsUnmodified(t *testing.T) {
+	prob := lrRandomProblem(21, 30, 10, 0.5, 1)
+	x0 := prob.X.Dense()
+	y0 := append([]float64(nil), prob.Y...)
+	init := make([]float64, 11)
+	init[3] = 0.5
+	for name, solve := range map[string]solveFunc{"L1R_LR": solveL1RLR, "ELASTICNET_LR": solveElasticNet} {
+		if _, _, err := solve(prob, Params{C: 2, L1Ratio: 0.5}, init); err != nil {
+			t.Fatal(err)
+		}
+		if !mat.Equal(prob.X.Dense(), x0) || fmt.Sprint(prob.Y) != fmt.Sprint(y0) || prob.Bias != 1 {
+			t.Errorf("%s modified the problem", name)
+		}
+		if init[3] != 0.5 || nnz(init) != 1 {
+			t.Errorf("%s modified the warm start", name)
+		}
+	}
+}

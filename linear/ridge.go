@@ -1,0 +1,511 @@
+package linear
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Ridge regression (regularised least squares, RidgeRegression):
+//
+//	min_{w,b} Σ_i (y_i − wᵀx_i − b)² + λ||w||²,
+//
+// b = 0 without an intercept; with one, b is not penalised. FitRidge solves
+// it in the primal, (XᵀX + λI)w = Xᵀy, when d < m and in the dual,
+// α = (XXᵀ + λI)⁻¹y, w = Xᵀα, when m ≤ d (the small-sample regime of the
+// transfer baselines: m ≤ 40 examples, thousands of features), with X and y
+// centred when there is an intercept (the dual works on the centred data
+// expressed in an orthonormal basis of the complement of the constant
+// vector, so its Gram matrix stays non-singular).
+//
+// Both also give the exact leave-one-out (LOO) residuals in closed form:
+// with the hat matrix H (ŷ = Hy, including the intercept's 11ᵀ/m),
+// y_i − ŷ_{−i}(x_i) = (y_i − ŷ_i)/(1 − H_ii), which in the dual without
+// intercept is α_i/A_ii, A = (XXᵀ + λI)⁻¹.
+
+// ridgeMaxCond bounds the condition number of the regularised system
+// (XᵀX + λI or XXᵀ + λI): beyond it the solution and the LOO residuals would
+// carry relative errors above about 1e-4, and the fit is refused.
+const ridgeMaxCond = 1e12
+
+// ridgeMinOneMinusH bounds 1 − H_ii from below in the primal form, where it
+// is computed by a subtraction: below √ε it is mostly rounding error.
+const ridgeMinOneMinusH = 1.4901161193847656e-08
+
+// RidgeModel is a fitted ridge regression (see FitRidge).
+type RidgeModel struct {
+	// W holds one weight per column of X.
+	W []float64
+	// B is the intercept; 0 when fitted without one.
+	B float64
+	// Lambda is the regularisation parameter λ the model was fitted with.
+	Lambda float64
+	// Intercept reports whether B was fitted.
+	Intercept bool
+	// Fitted holds the fitted values ŷ_i = wᵀx_i + b of the training rows.
+	Fitted []float64
+	// LOO holds the leave-one-out residuals y_i − ŷ_{−i}(x_i), ŷ_{−i} being
+	// the model fitted without row i.
+	LOO []float64
+}
+
+// RidgePathPoint holds the leave-one-out residuals of ridge regression for
+// one λ (see RidgeLOOPath).
+type RidgePathPoint struct {
+	// Lambda is the regularisation parameter λ of this point.
+	Lambda float64
+	// LOO holds the residuals y_i − ŷ_{−i}(x_i), one per training row.
+	LOO []float64
+}
+
+// ridgeForm selects the primal or the dual solution (for tests).
+type ridgeForm int
+
+const (
+	ridgeAuto ridgeForm = iota
+	ridgePrimal
+	ridgeDual
+)
+
+// FitRidge fits ridge regression with parameter lambda > 0 to the m × d
+// matrix X and the m targets y, with an unpenalised intercept when intercept
+// is true, and computes the fitted values and the exact leave-one-out
+// residuals. It costs O(m·d·min(m, d) + min(m, d)³).
+//
+// It returns an error when X or y hold NaN or ±Inf, when len(y) differs from
+// m, when X is empty, when lambda is not a finite positive number, when
+// intercept is true and m < 2 (no LOO fit is possible), and when the
+// regularised system is too ill-conditioned to solve accurately (λ tiny
+// relative to a singular XᵀX or XXᵀ). X and y are not modified.
+func FitRidge(X mat.Matrix, y []float64, lambda float64, intercept bool) (*RidgeModel, error) {
+	return fitRidge(X, y, lambda, intercept, ridgeAuto)
+}
+
+// Predict returns wᵀx + b for every row x of X. It returns an error when X
+// has the wrong number of columns or holds NaN or ±Inf.
+func (m *RidgeModel) Predict(X mat.Matrix) ([]float64, error) {
+	r, c := X.Dims()
+	if c != len(m.W) {
+		return nil, fmt.Errorf("linear: ridge model has %d features, X has %d columns", len(m.W), c)
+	}
+	out := make([]float64, r)
+	for i := range r {
+		s := m.B
+		for j, wj := range m.W {
+			v := X.At(i, j)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("linear: X[%d][%d] = %v is not finite", i, j, v)
+			}
+			s += wj * v
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// RidgeLOOPath returns the leave-one-out residuals of ridge regression of y
+// on X (with an unpenalised intercept when intercept is true) for every λ in
+// lambdas, in that order, from one eigendecomposition: of the m × m Gram
+// matrix when m ≤ d, of XᵀX when d < m. It costs
+// O(m·d·min(m, d) + min(m, d)³ + len(lambdas)·m·min(m, d)); callers pick λ by
+// their own error measure of the residuals and then call FitRidge.
+//
+// Its errors are FitRidge's, for any of the lambdas, and an empty lambdas.
+// X, y and lambdas are not modified.
+func RidgeLOOPath(X mat.Matrix, y, lambdas []float64, intercept bool) ([]RidgePathPoint, error) {
+	return ridgeLOOPath(X, y, lambdas, intercept, ridgeAuto)
+}
+
+// ridgeData is a validated ridge problem: X copied, and centred along with y
+// when there is an intercept (xMean, yMean are then the means, else zeros).
+type ridgeData struct {
+	m, d      int
+	intercept bool
+	x         *mat.Dense // centred when intercept
+	y         []float64  // centred when intercept
+	yRaw      []float64
+	xMean     []float64
+	yMean     float64
+}
+
+func newRidgeData(X mat.Matrix, y []float64, intercept bool) (*ridgeData, error) {
+	if X == nil {
+		return nil, errors.New("linear: ridge: nil X")
+	}
+	m, d := X.Dims()
+	switch {
+	case m == 0 || d == 0:
+		return nil, fmt.Errorf("linear: ridge: X is %d × %d, want at least one row and one column", m, d)
+	case len(y) != m:
+		return nil, fmt.Errorf("linear: ridge: %d targets for %d rows", len(y), m)
+	case intercept && m < 2:
+		return nil, errors.New("linear: ridge: an intercept needs at least 2 rows")
+	}
+	r := &ridgeData{m: m, d: d, intercept: intercept, x: mat.DenseCopyOf(X), yRaw: y, xMean: make([]float64, d)}
+	for i := range m {
+		for j, v := range r.x.RawRowView(i) {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("linear: ridge: X[%d][%d] = %v is not finite", i, j, v)
+			}
+		}
+		if math.IsNaN(y[i]) || math.IsInf(y[i], 0) {
+			return nil, fmt.Errorf("linear: ridge: y[%d] = %v is not finite", i, y[i])
+		}
+	}
+	r.y = append([]float64(nil), y...)
+	if intercept {
+		for i := range m {
+			floats.Add(r.xMean, r.x.RawRowView(i))
+		}
+		floats.Scale(1/float64(m), r.xMean)
+		r.yMean = floats.Sum(y) / float64(m)
+		for i := range m {
+			floats.Sub(r.x.RawRowView(i), r.xMean)
+			r.y[i] -= r.yMean
+		}
+	}
+	return r, nil
+}
+
+func ridgeCheckLambda(lambda float64) error {
+	if !(lambda > 0) || math.IsInf(lambda, 0) {
+		return fmt.Errorf("linear: ridge: λ = %v, want a finite λ > 0", lambda)
+	}
+	return nil
+}
+
+// primal reports whether form (auto: d < m) selects the primal solution.
+func (r *ridgeData) primal(form ridgeForm) bool {
+	return form == ridgePrimal || form == ridgeAuto && r.d < r.m
+}
+
+// basis returns Qᵀ, where the columns of Q are an orthonormal basis of the
+// complement of the constant vector (intercept) or of all of R^m (identity).
+// Q is the last m−1 columns of the Householder reflection that maps 1/√m to
+// e_1, so QᵀX equals QᵀX_c for the centred X_c, and QQᵀ = I − 11ᵀ/m.
+func (r *ridgeData) basis() *mat.Dense {
+	m := r.m
+	if !r.intercept {
+		q := mat.NewDense(m, m, nil)
+		for i := range m {
+			q.Set(i, i, 1)
+		}
+		return q
+	}
+	// v = 1/√m·1 − e_1, reflection I − vvᵀ/β with β = vᵀv/2 = 1 − 1/√m.
+	s := 1 / math.Sqrt(float64(m))
+	beta := 1 - s
+	v := func(i int) float64 {
+		if i == 0 {
+			return s - 1
+		}
+		return s
+	}
+	q := mat.NewDense(m-1, m, nil)
+	for a := range m - 1 {
+		row := q.RawRowView(a)
+		for c := range m {
+			row[c] = -v(a+1) * v(c) / beta
+		}
+		row[a+1]++
+	}
+	return q
+}
+
+// reduced returns Z = QᵀX (Q from basis) in O(m·d): X itself without an
+// intercept; with one, since X is centred (Σ_r x_r = 0) and
+// vᵀX_c = −x_c0, row a of Z is x_c(a+1) + (1/√m)/β·x_c0.
+func (r *ridgeData) reduced() *mat.Dense {
+	if !r.intercept {
+		return r.x
+	}
+	s := 1 / math.Sqrt(float64(r.m))
+	f := s / (1 - s)
+	z := mat.DenseCopyOf(r.x.Slice(1, r.m, 0, r.d))
+	x0 := r.x.RawRowView(0)
+	for a := range r.m - 1 {
+		floats.AddScaled(z.RawRowView(a), f, x0)
+	}
+	return z
+}
+
+// fitRidge is FitRidge with a choice of form.
+func fitRidge(X mat.Matrix, y []float64, lambda float64, intercept bool, form ridgeForm) (*RidgeModel, error) {
+	if err := ridgeCheckLambda(lambda); err != nil {
+		return nil, err
+	}
+	r, err := newRidgeData(X, y, intercept)
+	if err != nil {
+		return nil, err
+	}
+	model := &RidgeModel{Lambda: lambda, Intercept: intercept, W: make([]float64, r.d), Fitted: make([]float64, r.m), LOO: make([]float64, r.m)}
+	var oneMinusH []float64
+	if r.primal(form) {
+		oneMinusH, err = r.fitPrimal(lambda, model)
+	} else {
+		oneMinusH, err = r.fitDual(lambda, model)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if intercept {
+		model.B = r.yMean - floats.Dot(r.xMean, model.W)
+	}
+	for i := range r.m {
+		model.LOO[i] = (r.yRaw[i] - model.Fitted[i]) / oneMinusH[i]
+	}
+	return model, finiteRidge(model.W, model.LOO, []float64{model.B})
+}
+
+// finiteRidge returns an error if any value is NaN or ±Inf.
+func finiteRidge(vs ...[]float64) error {
+	for _, v := range vs {
+		for _, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return errors.New("linear: ridge: non-finite result; the problem is too ill-conditioned")
+			}
+		}
+	}
+	return nil
+}
+
+// ridgeFactorize returns the Cholesky factorisation of a + λI, refusing
+// indefinite or ill-conditioned systems.
+func ridgeFactorize(a *mat.SymDense, lambda float64) (*mat.Cholesky, error) {
+	n := a.SymmetricDim()
+	for i := range n {
+		a.SetSym(i, i, a.At(i, i)+lambda)
+	}
+	var chol mat.Cholesky
+	if ok := chol.Factorize(a); !ok {
+		return nil, fmt.Errorf("linear: ridge: the regularised system is not positive definite (λ = %g too small)", lambda)
+	}
+	if c := chol.Cond(); c > ridgeMaxCond {
+		return nil, fmt.Errorf("linear: ridge: the regularised system is ill-conditioned (condition number %.3g, λ = %g)", c, lambda)
+	}
+	return &chol, nil
+}
+
+// fitPrimal solves (X_cᵀX_c + λI)w = X_cᵀy_c, sets W and Fitted and returns
+// 1 − H_ii, H_ii = [1/m] + x_ciᵀ(X_cᵀX_c + λI)⁻¹x_ci.
+func (r *ridgeData) fitPrimal(lambda float64, model *RidgeModel) ([]float64, error) {
+	var g mat.SymDense
+	g.SymOuterK(1, r.x.T())
+	chol, err := ridgeFactorize(&g, lambda)
+	if err != nil {
+		return nil, err
+	}
+	var rhs, w mat.VecDense
+	rhs.MulVec(r.x.T(), mat.NewVecDense(r.m, r.y))
+	if err := chol.SolveVecTo(&w, &rhs); err != nil {
+		return nil, fmt.Errorf("linear: ridge: %w", err)
+	}
+	copy(model.W, w.RawVector().Data)
+	fitted := mat.NewVecDense(r.m, model.Fitted)
+	fitted.MulVec(r.x, &w)
+	// Leverages: ||L⁻¹x_ci||² with G = LLᵀ = UᵀU.
+	var u mat.TriDense
+	chol.UTo(&u)
+	var t mat.Dense
+	if err := u.SolveTo(&t, true, r.x.T()); err != nil {
+		return nil, fmt.Errorf("linear: ridge: %w", err)
+	}
+	oneMinusH := make([]float64, r.m)
+	for i := range r.m {
+		model.Fitted[i] += r.yMean
+		var s float64
+		for k := range r.d {
+			s += t.At(k, i) * t.At(k, i)
+		}
+		if r.intercept {
+			s += 1 / float64(r.m)
+		}
+		oneMinusH[i] = 1 - s
+		if oneMinusH[i] < ridgeMinOneMinusH {
+			return nil, fmt.Errorf("linear: ridge: row %d has leverage %.17g ≈ 1 (λ = %g too small for d < m); its leave-one-out residual is undefined", i, s, lambda)
+		}
+	}
+	return oneMinusH, nil
+}
+
+// fitDual solves (ZZᵀ + λI)α = Qᵀy with Z = QᵀX (Q from basis), sets
+// W = Zᵀα and Fitted = y − λQα and returns 1 − H_ii = λ·(Q(ZZᵀ+λI)⁻¹Qᵀ)_ii.
+func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) ([]float64, error) {
+	qt := r.basis()
+	k, _ := qt.Dims()
+	z := r.reduced()
+	yt := mat.NewVecDense(k, nil)
+	yt.MulVec(qt, mat.NewVecDense(r.m, r.y))
+	var g mat.SymDense
+	g.SymOuterK(1, z)
+	chol, err := ridgeFactorize(&g, lambda)
+	if err != nil {
+		return nil, err
+	}
+	var alpha mat.VecDense
+	if err := chol.SolveVecTo(&alpha, yt); err != nil {
+		return nil, fmt.Errorf("linear: ridge: %w", err)
+	}
+	w := mat.NewVecDense(r.d, model.W)
+	w.MulVec(z.T(), &alpha)
+	qa := mat.NewVecDense(r.m, nil)
+	qa.MulVec(qt.T(), &alpha) // Qα: the residuals are λQα
+	var u mat.TriDense
+	chol.UTo(&u)
+	var t mat.Dense
+	if err := u.SolveTo(&t, true, qt); err != nil {
+		return nil, fmt.Errorf("linear: ridge: %w", err)
+	}
+	oneMinusH := make([]float64, r.m)
+	for i := range r.m {
+		var s float64
+		for a := range k {
+			s += t.At(a, i) * t.At(a, i)
+		}
+		res := lambda * qa.AtVec(i)
+		model.Fitted[i] = r.yRaw[i] - res
+		oneMinusH[i] = lambda * s
+		if !(oneMinusH[i] > 0) {
+			return nil, fmt.Errorf("linear: ridge: row %d has leverage 1; its leave-one-out residual is undefined", i)
+		}
+	}
+	return oneMinusH, nil
+}
+
+// ridgeLOOPath is RidgeLOOPath with a choice of form.
+func ridgeLOOPath(X mat.Matrix, y, lambdas []float64, intercept bool, form ridgeForm) ([]RidgePathPoint, error) {
+	if len(lambdas) == 0 {
+		return nil, errors.New("linear: ridge: no λ values")
+	}
+	for _, l := range lambdas {
+		if err := ridgeCheckLambda(l); err != nil {
+			return nil, err
+		}
+	}
+	r, err := newRidgeData(X, y, intercept)
+	if err != nil {
+		return nil, err
+	}
+	var path []RidgePathPoint
+	if r.primal(form) {
+		path, err = r.pathPrimal(lambdas)
+	} else {
+		path, err = r.pathDual(lambdas)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range path {
+		if err := finiteRidge(p.LOO); err != nil {
+			return nil, err
+		}
+	}
+	return path, nil
+}
+
+// ridgeEigen returns the eigenvalues (clamped at 0) and eigenvectors of a and
+// checks that every λ gives a well-conditioned system.
+func ridgeEigen(a *mat.SymDense, lambdas []float64) ([]float64, *mat.Dense, error) {
+	var e mat.EigenSym
+	if ok := e.Factorize(a, true); !ok {
+		return nil, nil, errors.New("linear: ridge: eigendecomposition failed")
+	}
+	s := e.Values(nil)
+	for k := range s {
+		s[k] = max(s[k], 0)
+	}
+	smax := s[len(s)-1]
+	for _, l := range lambdas {
+		if c := (smax + l) / (s[0] + l); c > ridgeMaxCond {
+			return nil, nil, fmt.Errorf("linear: ridge: the regularised system is ill-conditioned (condition number %.3g, λ = %g)", c, l)
+		}
+	}
+	var v mat.Dense
+	e.VectorsTo(&v)
+	return s, &v, nil
+}
+
+// pathPrimal: X_cᵀX_c = V diag(s) Vᵀ, P = X_cV, c = Pᵀy_c; per λ,
+// ŷ_c = P diag(1/(s+λ)) c and H_ii = [1/m] + Σ_k P_ik²/(s_k+λ).
+func (r *ridgeData) pathPrimal(lambdas []float64) ([]RidgePathPoint, error) {
+	var g mat.SymDense
+	g.SymOuterK(1, r.x.T())
+	s, v, err := ridgeEigen(&g, lambdas)
+	if err != nil {
+		return nil, err
+	}
+	var p mat.Dense
+	p.Mul(r.x, v)
+	var c mat.VecDense
+	c.MulVec(p.T(), mat.NewVecDense(r.m, r.y))
+	base := 0.0
+	if r.intercept {
+		base = 1 / float64(r.m)
+	}
+	path := make([]RidgePathPoint, len(lambdas))
+	inv := make([]float64, r.d)
+	for n, l := range lambdas {
+		for k := range s {
+			inv[k] = 1 / (s[k] + l)
+		}
+		loo := make([]float64, r.m)
+		for i := range r.m {
+			row := p.RawRowView(i)
+			var fit, h float64
+			for k, pik := range row {
+				fit += pik * c.AtVec(k) * inv[k]
+				h += pik * pik * inv[k]
+			}
+			omh := 1 - base - h
+			if omh < ridgeMinOneMinusH {
+				return nil, fmt.Errorf("linear: ridge: row %d has leverage %.17g ≈ 1 (λ = %g too small for d < m); its leave-one-out residual is undefined", i, base+h, l)
+			}
+			loo[i] = (r.y[i] - fit) / omh
+		}
+		path[n] = RidgePathPoint{Lambda: l, LOO: loo}
+	}
+	return path, nil
+}
+
+// pathDual: ZZᵀ = W diag(s) Wᵀ (Z = QᵀX), U = QW, c = WᵀQᵀy; per λ the LOO
+// residual is Σ_k U_ik c_k/(s_k+λ) / Σ_k U_ik²/(s_k+λ).
+func (r *ridgeData) pathDual(lambdas []float64) ([]RidgePathPoint, error) {
+	qt := r.basis()
+	k, _ := qt.Dims()
+	z := r.reduced()
+	var g mat.SymDense
+	g.SymOuterK(1, z)
+	s, w, err := ridgeEigen(&g, lambdas)
+	if err != nil {
+		return nil, err
+	}
+	var u mat.Dense
+	u.Mul(qt.T(), w)
+	var c mat.VecDense
+	c.MulVec(u.T(), mat.NewVecDense(r.m, r.y))
+	path := make([]RidgePathPoint, len(lambdas))
+	inv := make([]float64, k)
+	for n, l := range lambdas {
+		for a := range s {
+			inv[a] = 1 / (s[a] + l)
+		}
+		loo := make([]float64, r.m)
+		for i := range r.m {
+			row := u.RawRowView(i)
+			var num, den float64
+			for a, uia := range row {
+				num += uia * c.AtVec(a) * inv[a]
+				den += uia * uia * inv[a]
+			}
+			if !(den > 0) {
+				return nil, fmt.Errorf("linear: ridge: row %d has leverage 1; its leave-one-out residual is undefined", i)
+			}
+			loo[i] = num / den
+		}
+		path[n] = RidgePathPoint{Lambda: l, LOO: loo}
+	}
+	return path, nil
+}

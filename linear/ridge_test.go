@@ -1,0 +1,387 @@
+package linear
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// ridgeRandom returns an m × d matrix of N(0,1) entries plus offset, and
+// targets from a random linear model with noise.
+func ridgeRandom(seed uint64, m, d int, offset float64) (*mat.Dense, []float64) {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	x := mat.NewDense(m, d, nil)
+	y := make([]float64, m)
+	for j := range d {
+		wj := rng.NormFloat64()
+		for i := range m {
+			v := rng.NormFloat64()
+			x.Set(i, j, v+offset)
+			y[i] += wj * v
+		}
+	}
+	for i := range y {
+		y[i] += 0.3*rng.NormFloat64() + 2
+	}
+	return x, y
+}
+
+// ridgeDirect is the reference solution by a direct (LU) solve of the
+// problem's linear optimality system in its well-conditioned form: the
+// normal equations of the augmented problem ([X 1], penalty
+// diag(λ,…,λ,0)) when d < m, else the bordered dual (LS-SVM) system
+// [[XXᵀ+λI, 1], [1ᵀ, 0]]·[α; b] = [y; 0], w = Xᵀα.
+func ridgeDirect(t *testing.T, x mat.Matrix, y []float64, lambda float64, intercept bool) (w []float64, b float64) {
+	t.Helper()
+	m, d := x.Dims()
+	if d >= m {
+		n := m
+		if intercept {
+			n++
+		}
+		g := mat.NewDense(n, n, nil)
+		var k mat.Dense
+		k.Mul(x, x.T())
+		for i := range m {
+			for j := range m {
+				g.Set(i, j, k.At(i, j))
+			}
+			g.Set(i, i, g.At(i, i)+lambda)
+			if intercept {
+				g.Set(i, m, 1)
+				g.Set(m, i, 1)
+			}
+		}
+		rhs := mat.NewVecDense(n, nil)
+		for i := range m {
+			rhs.SetVec(i, y[i])
+		}
+		var sol mat.VecDense
+		if err := sol.SolveVec(g, rhs); err != nil {
+			t.Fatalf("direct solve: %v", err)
+		}
+		var wv mat.VecDense
+		wv.MulVec(x.T(), sol.SliceVec(0, m))
+		if intercept {
+			b = sol.AtVec(m)
+		}
+		return wv.RawVector().Data, b
+	}
+	n := d
+	if intercept {
+		n++
+	}
+	a := mat.NewDense(m, n, nil)
+	for i := range m {
+		for j := range d {
+			a.Set(i, j, x.At(i, j))
+		}
+		if intercept {
+			a.Set(i, d, 1)
+		}
+	}
+	var g mat.Dense
+	g.Mul(a.T(), a)
+	for j := range d {
+		g.Set(j, j, g.At(j, j)+lambda)
+	}
+	var rhs, theta mat.VecDense
+	rhs.MulVec(a.T(), mat.NewVecDense(m, y))
+	if err := theta.SolveVec(&g, &rhs); err != nil {
+		t.Fatalf("direct solve: %v", err)
+	}
+	w = theta.RawVector().Data[:d]
+	if intercept {
+		b = theta.AtVec(d)
+	}
+	return w, b
+}
+
+// ridgeBruteLOO refits without each row in turn.
+func ridgeBruteLOO(t *testing.T, x *mat.Dense, y []float64, lambda float64, intercept bool) []float64 {
+	m, d := x.Dims()
+	loo := make([]float64, m)
+	for i := range m {
+		sub := mat.NewDense(m-1, d, nil)
+		var ys []float64
+		r := 0
+		for k := range m {
+			if k == i {
+				continue
+			}
+			sub.SetRow(r, x.RawRowView(k))
+			ys = append(ys, y[k])
+			r++
+		}
+		w, b := ridgeDirect(t, sub, ys, lambda, intercept)
+		loo[i] = y[i] - (mat.Dot(x.RowView(i), mat.NewVecDense(d, w)) + b)
+	}
+	return loo
+}
+
+// relClose reports whether max|a−b| ≤ tol·(1 + max|b|).
+func relClose(a, b []float64, tol float64) (float64, bool) {
+	var diff, scale float64
+	for j := range a {
+		diff = max(diff, math.Abs(a[j]-b[j]))
+		scale = max(scale, math.Abs(b[j]))
+	}
+	return diff / (1 + scale), diff <= tol*(1+scale)
+}
+
+var ridgeCases = []struct {
+	m, d   int
+	offset float64
+}{
+	{30, 5, 0},   // primal
+	{25, 24, 3},  // primal, nearly square
+	{20, 20, 0},  // dual, square
+	{12, 40, 5},  // dual
+	{8, 300, -2}, // dual, the baselines' regime
+}
+
+func TestFitRidgeFormsAgree(t *testing.T) {
+	for _, tc := range ridgeCases {
+		for _, intercept := range []bool{false, true} {
+			for _, lambda := range []float64{1e-3, 1, 100} {
+				name := fmt.Sprintf("m%d_d%d_icpt%v_lambda%g", tc.m, tc.d, intercept, lambda)
+				t.Run(name, func(t *testing.T) {
+					x, y := ridgeRandom(uint64(tc.m*1000+tc.d), tc.m, tc.d, tc.offset)
+					wRef, bRef := ridgeDirect(t, x, y, lambda, intercept)
+					// The primal system of a wide X and the dual system of
+					// a tall X are singular up to λ: forced onto such data,
+					// a form is only as accurate as λ lets it be.
+					forms := []ridgeForm{ridgeAuto}
+					if lambda >= 1 {
+						forms = append(forms, ridgePrimal, ridgeDual)
+					}
+					for _, form := range forms {
+						model, err := fitRidge(x, y, lambda, intercept, form)
+						if err != nil {
+							t.Fatalf("form %d: %v", form, err)
+						}
+						if e, ok := relClose(append(model.W, model.B), append(wRef, bRef), 1e-10); !ok {
+							t.Errorf("form %d: weights differ from the normal equations by %.3g (relative)", form, e)
+						}
+						pred, err := model.Predict(x)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if e, ok := relClose(model.Fitted, pred, 1e-10); !ok {
+							t.Errorf("form %d: Fitted differs from Predict by %.3g", form, e)
+						}
+						if !intercept && model.B != 0 {
+							t.Errorf("form %d: B = %g without intercept", form, model.B)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestFitRidgeLOO(t *testing.T) {
+	for _, tc := range ridgeCases {
+		for _, intercept := range []bool{false, true} {
+			for _, lambda := range []float64{1e-2, 1, 100} {
+				name := fmt.Sprintf("m%d_d%d_icpt%v_lambda%g", tc.m, tc.d, intercept, lambda)
+				t.Run(name, func(t *testing.T) {
+					x, y := ridgeRandom(uint64(tc.m+tc.d), tc.m, tc.d, tc.offset)
+					want := ridgeBruteLOO(t, x, y, lambda, intercept)
+					for _, form := range []ridgeForm{ridgePrimal, ridgeDual} {
+						model, err := fitRidge(x, y, lambda, intercept, form)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if e, ok := relClose(model.LOO, want, 1e-9); !ok {
+							t.Errorf("form %d: LOO residuals differ from refits by %.3g (relative)", form, e)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestRidgeLOOPath(t *testing.T) {
+	lambdas := []float64{1e-3, 1e-2, 0.1, 1, 10, 100, 1e3, 1e4}
+	for _, tc := range ridgeCases {
+		for _, intercept := range []bool{false, true} {
+			t.Run(fmt.Sprintf("m%d_d%d_icpt%v", tc.m, tc.d, intercept), func(t *testing.T) {
+				x, y := ridgeRandom(uint64(7*tc.m+tc.d), tc.m, tc.d, tc.offset)
+				for _, form := range []ridgeForm{ridgeAuto, ridgePrimal, ridgeDual} {
+					path, err := ridgeLOOPath(x, y, lambdas, intercept, form)
+					if err != nil {
+						t.Fatalf("form %d: %v", form, err)
+					}
+					if len(path) != len(lambdas) {
+						t.Fatalf("form %d: %d points", form, len(path))
+					}
+					for k, pt := range path {
+						if pt.Lambda != lambdas[k] {
+							t.Errorf("point %d has λ %g, want %g", k, pt.Lambda, lambdas[k])
+						}
+						model, err := FitRidge(x, y, pt.Lambda, intercept)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if e, ok := relClose(pt.LOO, model.LOO, 1e-9); !ok {
+							t.Errorf("form %d λ=%g: path LOO differs from FitRidge's by %.3g", form, pt.Lambda, e)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestFitRidgeInterceptShift: the intercept is unpenalised, so shifting y by
+// a constant shifts B and leaves W, the residuals and the LOO residuals alone.
+func TestFitRidgeInterceptShift(t *testing.T) {
+	for _, tc := range ridgeCases {
+		x, y := ridgeRandom(3, tc.m, tc.d, tc.offset)
+		shifted := make([]float64, len(y))
+		for i := range y {
+			shifted[i] = y[i] + 50
+		}
+		a, err1 := FitRidge(x, y, 0.5, true)
+		b, err2 := FitRidge(x, shifted, 0.5, true)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if e, ok := relClose(b.W, a.W, 1e-10); !ok {
+			t.Errorf("m%d d%d: W moved by %.3g", tc.m, tc.d, e)
+		}
+		if math.Abs(b.B-a.B-50) > 1e-9 {
+			t.Errorf("m%d d%d: B moved by %.12g, want 50", tc.m, tc.d, b.B-a.B)
+		}
+		if e, ok := relClose(b.LOO, a.LOO, 1e-10); !ok {
+			t.Errorf("m%d d%d: LOO moved by %.3g", tc.m, tc.d, e)
+		}
+	}
+}
+
+func TestRidgeErrors(t *testing.T) {
+	x, y := ridgeRandom(1, 10, 4, 0)
+	nanX := mat.DenseCopyOf(x)
+	nanX.Set(2, 3, math.NaN())
+	infY := append([]float64(nil), y...)
+	infY[5] = math.Inf(1)
+	// Row 0 alone has a non-zero in column 0: its leverage tends to 1 as
+	// λ → 0 (primal form, d < m).
+	lev := mat.NewDense(10, 3, nil)
+	for i := range 10 {
+		lev.Set(i, 1, float64(i))
+		lev.Set(i, 2, float64(i*i%7))
+	}
+	lev.Set(0, 0, 1)
+	// Identical rows make XXᵀ singular: a tiny λ is ill-conditioned (dual).
+	dup := mat.NewDense(5, 10, nil)
+	for i := range 5 {
+		for j := range 10 {
+			dup.Set(i, j, float64(j+1))
+		}
+	}
+	for _, tc := range []struct {
+		name      string
+		x         mat.Matrix
+		y         []float64
+		lambda    float64
+		intercept bool
+		want      string
+	}{
+		{"nil X", nil, y, 1, false, "nil"},
+		{"NaN in X", nanX, y, 1, false, "X[2][3]"},
+		{"Inf in y", x, infY, 1, true, "y[5]"},
+		{"short y", x, y[:9], 1, false, "targets"},
+		{"empty X", &mat.Dense{}, nil, 1, false, "at least one row"},
+		{"λ = 0", x, y, 0, false, "λ"},
+		{"λ < 0", x, y, -1, false, "λ"},
+		{"λ NaN", x, y, math.NaN(), false, "λ"},
+		{"λ Inf", x, y, math.Inf(1), false, "λ"},
+		{"intercept, one row", mat.NewDense(1, 3, []float64{1, 2, 3}), []float64{1}, 1, true, "2 rows"},
+		{"leverage 1", lev, y, 1e-12, false, "leverage"},
+		{"singular Gram", dup, y[:5], 1e-13, false, "ill-conditioned"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := FitRidge(tc.x, tc.y, tc.lambda, tc.intercept)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("FitRidge: error %v, want one mentioning %q", err, tc.want)
+			}
+			_, err = RidgeLOOPath(tc.x, tc.y, []float64{1, tc.lambda}, tc.intercept)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("RidgeLOOPath: error %v, want one mentioning %q", err, tc.want)
+			}
+		})
+	}
+	if _, err := RidgeLOOPath(x, y, nil, false); err == nil {
+		t.Error("RidgeLOOPath with no λ: no error")
+	}
+}
+
+func TestRidgePredictErrors(t *testing.T) {
+	x, y := ridgeRandom(2, 10, 4, 0)
+	model, err := FitRidge(x, y, 1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := model.Predict(mat.NewDense(2, 3, nil)); err == nil {
+		t.Error("wrong column count: no error")
+	}
+	bad := mat.NewDense(2, 4, nil)
+	bad.Set(1, 2, math.NaN())
+	if _, err := model.Predict(bad); err == nil {
+		t.Error("NaN input: no error")
+	}
+}
+
+func ExampleFitRidge() {
+	x := mat.NewDense(5, 1, []float64{1, 2, 3, 4, 5})
+	y := []float64{1.1, 1.9, 3.2, 3.9, 5.1}
+	model, err := FitRidge(x, y, 0.1, true)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("w = %.4f, b = %.4f\n", model.W[0], model.B)
+	fmt.Printf("LOO residuals: %.3f\n", model.LOO)
+	// Output:
+	// w = 0.9901, b = 0.0697
+	// LOO residuals: [0.100 -0.214 0.200 -0.186 0.198]
+}
+
+func BenchmarkRidgeLOOPath(b *testing.B) {
+	for _, d := range []int{100, 1800, 5000} {
+		b.Run(fmt.Sprintf("m20_d%d", d), func(b *testing.B) {
+			x, y := ridgeRandom(1, 20, d, 0)
+			lambdas := []float64{1e-4, 1e-3, 1e-2, 0.1, 1, 10, 100, 1e3, 1e4}
+			b.ResetTimer()
+			for range b.N {
+				if _, err := RidgeLOOPath(x, y, lambdas, true); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func TestRidgeInputsUnmodified(t *testing.T) {
+	for _, tc := range ridgeCases {
+		x, y := ridgeRandom(9, tc.m, tc.d, tc.offset)
+		x0, y0 := mat.DenseCopyOf(x), append([]float64(nil), y...)
+		lambdas := []float64{10, 0.1}
+		if _, err := FitRidge(x, y, 1, true); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := RidgeLOOPath(x, y, lambdas, true); err != nil {
+			t.Fatal(err)
+		}
+		if !mat.Equal(x, x0) || fmt.Sprint(y) != fmt.Sprint(y0) || lambdas[0] != 10 || lambdas[1] != 0.1 {
+			t.Errorf("m%d d%d: inputs modified", tc.m, tc.d)
+		}
+	}
+}
