@@ -1,0 +1,222 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/dataset"
+)
+
+// cli runs the command line and returns its exit status, stdout and stderr.
+func cli(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// writeNPY writes m to dir/name as .npy and returns the path.
+func writeNPY(t *testing.T, dir, name string, m mat.Matrix) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	var buf bytes.Buffer
+	if err := dataset.WriteNPY(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func writeText(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// toy is a transfer problem where source 3 carries the label signal.
+type toy struct {
+	dir               string
+	X, H, y, ytext    string
+	Xtest, Htest, yte string
+}
+
+func newToy(t *testing.T) toy {
+	t.Helper()
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(1, 2))
+	make3 := func(m int) (*mat.Dense, *mat.Dense, []string) {
+		X := mat.NewDense(m, 6, nil)
+		H := mat.NewDense(m, 20, nil)
+		lab := make([]string, m)
+		for i := 0; i < m; i++ {
+			for j := 0; j < 6; j++ {
+				X.Set(i, j, rng.NormFloat64())
+			}
+			for j := 0; j < 20; j++ {
+				H.Set(i, j, rng.NormFloat64())
+			}
+			if H.At(i, 3)+0.3*rng.NormFloat64() > 0 {
+				lab[i] = "cat"
+			} else {
+				lab[i] = "dog"
+			}
+		}
+		return X, H, lab
+	}
+	X, H, lab := make3(24)
+	Xt, Ht, labt := make3(200)
+	return toy{
+		dir: dir,
+		X:   writeNPY(t, dir, "X.npy", X), H: writeNPY(t, dir, "H.npy", H),
+		ytext: writeText(t, dir, "y.txt", strings.Join(lab, "\n")+"\n"),
+		Xtest: writeNPY(t, dir, "Xt.npy", Xt), Htest: writeNPY(t, dir, "Ht.npy", Ht),
+		yte: writeText(t, dir, "yt.txt", strings.Join(labt, "\n")+"\n"),
+	}
+}
+
+func TestFitPredictInspect(t *testing.T) {
+	d := newToy(t)
+	model := filepath.Join(d.dir, "model.json")
+	code, _, stderr := cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--max-k", "2", "--out", model)
+	if code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	code, out, stderr := cli(t, "", "inspect", "--json", model)
+	if code != 0 {
+		t.Fatalf("inspect: exit %d: %s", code, stderr)
+	}
+	var sum struct {
+		Selected []struct {
+			Kind   string  `json:"kind"`
+			Index  int     `json:"index"`
+			Weight float64 `json:"weight"`
+		} `json:"selected"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("inspect --json: %v\n%s", err, out)
+	}
+	if len(sum.Selected) == 0 || sum.Selected[0].Kind != "source" || sum.Selected[0].Index != 3 || !(sum.Selected[0].Weight > 0) {
+		t.Fatalf("first selected column = %+v, want source 3 with a positive weight", sum.Selected)
+	}
+	code, out, stderr = cli(t, "", "predict", "--model", model, "--features", d.Xtest, "--source-scores", d.Htest, "--labels", d.yte, "--positive", "cat")
+	if code != 0 {
+		t.Fatalf("predict: exit %d: %s", code, stderr)
+	}
+	lines := strings.Fields(out)
+	if len(lines) != 200 {
+		t.Fatalf("predict wrote %d scores, want 200", len(lines))
+	}
+	for _, l := range lines {
+		if v, err := strconv.ParseFloat(l, 64); err != nil || math.IsNaN(v) {
+			t.Fatalf("bad score line %q", l)
+		}
+	}
+	i := strings.Index(stderr, "balanced accuracy: ")
+	if i < 0 {
+		t.Fatalf("no accuracy on stderr: %q", stderr)
+	}
+	acc, err := strconv.ParseFloat(strings.Fields(stderr[i+len("balanced accuracy: "):])[0], 64)
+	if err != nil || acc < 0.8 {
+		t.Fatalf("balanced accuracy %v (%v), want ≥ 0.8 on a problem whose source 3 carries the label", acc, err)
+	}
+	// The table form names the first selected column.
+	code, out, _ = cli(t, "", "inspect", model)
+	if code != 0 || !strings.Contains(out, "source") {
+		t.Fatalf("inspect table: exit %d\n%s", code, out)
+	}
+}
+
+func TestBadInputExitsTwo(t *testing.T) {
+	d := newToy(t)
+	dir := d.dir
+	nan := writeText(t, dir, "nan.csv", "1,2\nNaN,3\n1,1\n")
+	ragged := writeText(t, dir, "ragged.csv", "1,2\n3\n")
+	empty := writeText(t, dir, "empty.csv", "")
+	badnpy := writeText(t, dir, "bad.npy", "\x93NUMPY\x01\x00\x10\x00{'descr': 'xx'}  \n")
+	oneClass := writeText(t, dir, "one.txt", strings.Repeat("1\n", 24))
+	short := writeText(t, dir, "short.txt", "1\n-1\n1\n")
+	X3 := writeText(t, dir, "x3.csv", "1,2\n3,4\n5,7\n")
+	model := filepath.Join(dir, "m.json")
+	if code, _, e := cli(t, "", "fit", "--features", d.X, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
+		t.Fatalf("fit: %d %s", code, e)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // a fragment of the message
+	}{
+		{"missing file", []string{"fit", "--features", filepath.Join(dir, "nope.npy"), "--labels", d.ytext}, "nope.npy"},
+		{"NaN", []string{"fit", "--features", nan, "--labels", short}, "NaN"},
+		{"ragged CSV names its line", []string{"fit", "--features", ragged, "--labels", short}, "ragged.csv:2"},
+		{"empty file", []string{"fit", "--features", empty, "--labels", short}, "empty.csv"},
+		{"malformed npy header", []string{"fit", "--features", badnpy, "--labels", short}, "bad.npy"},
+		{"one class", []string{"fit", "--features", d.X, "--labels", oneClass}, "one class"},
+		{"row mismatch X/H", []string{"fit", "--features", X3, "--source-scores", d.H, "--labels", short}, "rows"},
+		{"label count", []string{"fit", "--features", d.X, "--labels", short}, "labels"},
+		{"three labels need --positive", []string{"fit", "--features", d.X, "--labels", d.ytext}, "y.txt"},
+		{"no inputs", []string{"fit", "--labels", short}, "--features"},
+		{"bad lambda", []string{"fit", "--features", d.X, "--labels", d.ytext, "--lambda", "-1"}, "lambda"},
+		{"unknown flag", []string{"fit", "--bogus"}, "bogus"},
+		{"unknown command", []string{"frobnicate"}, "frobnicate"},
+		{"predict feature count", []string{"predict", "--model", model, "--features", X3}, "column"},
+		{"predict bad model", []string{"predict", "--model", nan, "--features", d.X}, "nan.csv"},
+		{"inspect missing", []string{"inspect", filepath.Join(dir, "none.json")}, "none.json"},
+	} {
+		code, out, stderr := cli(t, "", tc.args...)
+		if code != exitInput {
+			t.Errorf("%s: exit %d, want %d (stderr %q)", tc.name, code, exitInput, stderr)
+			continue
+		}
+		if out != "" {
+			t.Errorf("%s: wrote %q to stdout on error", tc.name, out)
+		}
+		if lines := strings.Count(strings.TrimSpace(stderr), "\n"); lines != 0 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s: stderr %q: want one line containing %q", tc.name, stderr, tc.want)
+		}
+	}
+}
+
+func TestFitFailureLeavesNoFile(t *testing.T) {
+	d := newToy(t)
+	out := filepath.Join(d.dir, "model.json")
+	oneClass := writeText(t, d.dir, "one.txt", strings.Repeat("1\n", 24))
+	if code, _, _ := cli(t, "", "fit", "--features", d.X, "--labels", oneClass, "--out", out); code != exitInput {
+		t.Fatalf("exit %d", code)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("a failed fit left %s behind (err %v)", out, err)
+	}
+	entries, _ := os.ReadDir(d.dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp") {
+			t.Fatalf("temporary file %s left behind", e.Name())
+		}
+	}
+}
+
+func TestFitFromStdinCSV(t *testing.T) {
+	d := newToy(t)
+	csv := "1,0\n2,1\n3,0\n4,1\n5,0\n6,1\n"
+	y := writeText(t, d.dir, "y6.txt", "-1\n-1\n-1\n1\n1\n1\n")
+	code, out, stderr := cli(t, csv, "fit", "--features", "-", "--labels", y)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, `"greedytl-model"`) {
+		t.Fatalf("model JSON not on stdout: %q", out)
+	}
+}

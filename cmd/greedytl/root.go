@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// Exit codes, documented in "greedytl help".
+const (
+	exitOK      = 0 // success
+	exitFailure = 1 // the work failed for a reason other than the input (a write failed, interrupted, ...)
+	exitInput   = 2 // bad usage or bad input: flags, files, data
+)
+
+// inputError marks an error caused by the user's flags or files: it maps to
+// exit status 2.
+type inputError struct{ err error }
+
+func (e inputError) Error() string { return e.err.Error() }
+func (e inputError) Unwrap() error { return e.err }
+
+// badInput wraps err (if not nil) as an input error.
+func badInput(err error) error {
+	if err == nil {
+		return nil
+	}
+	return inputError{err}
+}
+
+// badInputf formats an input error.
+func badInputf(format string, a ...any) error { return inputError{fmt.Errorf(format, a...)} }
+
+// streams are the command's standard input, output and error, injected so
+// that commands are testable.
+type streams struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+// isTerminal reports whether w is a terminal (progress bars are drawn only there).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// run executes the command line args and returns the exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	s := &streams{in: stdin, out: stdout, err: stderr}
+	root := newRootCmd(s)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintln(stderr, "greedytl:", err)
+	var ie inputError
+	switch {
+	case errors.As(err, &ie):
+		return exitInput
+	case errors.Is(err, context.Canceled):
+		return exitFailure
+	case isUsageError(err), strings.HasPrefix(err.Error(), "unknown command"):
+		return exitInput
+	}
+	return exitFailure
+}
+
+// usageError marks flag and argument errors reported by cobra.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func isUsageError(err error) bool {
+	var ue usageError
+	return errors.As(err, &ue)
+}
+
+func newRootCmd(s *streams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "greedytl",
+		Short: "Greedy hypothesis transfer learning at scale",
+		Long: `greedytl learns a classifier for a new target class from a handful of labelled
+examples by selecting, greedily and with L2 regularisation, the few source
+classifiers and feature dimensions that help (GreedyTL; its randomised variant
+GreedyTL-59 scores 59 random candidates a step).
+
+Inputs: features X (m×d) and source scores H (m×n) as NumPy .npy or CSV, labels
+as .npy or a text/CSV file ({-1,+1}, {0,1}, or any two values with --positive).
+
+Exit status: 0 on success, 2 on bad usage or bad input (the message names the
+file and the problem), 1 when the work failed otherwise (interrupted, a write
+failed).`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError{fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
+	})
+	root.AddCommand(newFitCmd(s), newPredictCmd(s), newInspectCmd(s))
+	for _, c := range root.Commands() {
+		c.Args = wrapArgs(c.Args)
+	}
+	return root
+}
+
+// wrapArgs turns cobra's positional-argument errors into usage errors.
+func wrapArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
+	if v == nil {
+		v = cobra.NoArgs
+	}
+	return func(c *cobra.Command, args []string) error {
+		if err := v(c, args); err != nil {
+			return usageError{fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
+		}
+		return nil
+	}
+}

@@ -1,0 +1,259 @@
+package method
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Data is a target sample: features X (m × d) and source scores H (m × n),
+// row i of both describing example i, and labels Y (±1) where known. X or H
+// may be nil (no features, or no sources); a method that needs the missing
+// part returns an error.
+type Data struct {
+	X *mat.Dense
+	H *mat.Dense
+	Y []float64
+}
+
+// Rows returns the number of examples.
+func (d Data) Rows() int {
+	switch {
+	case d.X != nil:
+		r, _ := d.X.Dims()
+		return r
+	case d.H != nil:
+		r, _ := d.H.Dims()
+		return r
+	}
+	return len(d.Y)
+}
+
+// dims returns the dimensions of a, or (0, 0) when a is nil or empty: an
+// absent matrix and one without columns mean the same, "no columns".
+func dims(a *mat.Dense) (r, c int) {
+	if a == nil || a.IsEmpty() {
+		return 0, 0
+	}
+	return a.Dims()
+}
+
+// checkFinite returns an error naming the first NaN or ±Inf element of a
+// (named name in the message), or nil.
+func checkFinite(name string, a *mat.Dense) error {
+	r, c := dims(a)
+	for i := 0; i < r; i++ {
+		for j, v := range a.RawRowView(i)[:c] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("method: %s[%d][%d] is %v: inputs must be finite", name, i, j, v)
+			}
+		}
+	}
+	return nil
+}
+
+// checkInputs validates inputs for a model trained on d features and n
+// sources: X must have d columns (or be absent when d = 0), H n columns
+// (absent when n = 0), both the same number of rows, and every value must
+// be finite. It returns the number of rows. d.Y is ignored.
+func checkInputs(data Data, d, n int) (rows int, err error) {
+	rx, cx := dims(data.X)
+	rh, ch := dims(data.H)
+	if cx != d {
+		return 0, fmt.Errorf("method: X has %d columns, the model was trained on %d features", cx, d)
+	}
+	if ch != n {
+		return 0, fmt.Errorf("method: H has %d columns, the model was trained on %d sources", ch, n)
+	}
+	switch {
+	case d > 0 && n > 0 && rx != rh:
+		return 0, fmt.Errorf("method: X has %d rows but H has %d", rx, rh)
+	case d > 0:
+		rows = rx
+	default:
+		rows = rh
+	}
+	if err := checkFinite("X", data.X); err != nil {
+		return 0, err
+	}
+	if err := checkFinite("H", data.H); err != nil {
+		return 0, err
+	}
+	return rows, nil
+}
+
+// checkTrain validates a labelled training sample: X and H (either may be
+// absent) have one row per label, every value is finite, and the labels are
+// ±1 with both classes present. It returns the number of examples m, of
+// features d and of sources n.
+func checkTrain(data Data) (m, d, n int, err error) {
+	m = len(data.Y)
+	rx, d := dims(data.X)
+	rh, n := dims(data.H)
+	if d > 0 && rx != m {
+		return 0, 0, 0, fmt.Errorf("method: X has %d rows but there are %d labels", rx, m)
+	}
+	if n > 0 && rh != m {
+		return 0, 0, 0, fmt.Errorf("method: H has %d rows but there are %d labels", rh, m)
+	}
+	if d+n == 0 {
+		return 0, 0, 0, fmt.Errorf("method: no input columns: X and H are both absent")
+	}
+	pos, neg, err := classCounts(data.Y)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if pos == 0 || neg == 0 {
+		return 0, 0, 0, fmt.Errorf("method: the labels hold one class only (%d positive, %d negative): both are needed", pos, neg)
+	}
+	if err := checkFinite("X", data.X); err != nil {
+		return 0, 0, 0, err
+	}
+	if err := checkFinite("H", data.H); err != nil {
+		return 0, 0, 0, err
+	}
+	return m, d, n, nil
+}
+
+// classCounts returns the numbers of +1 and −1 labels in y, and an error
+// when a label is anything else.
+func classCounts(y []float64) (pos, neg int, err error) {
+	for i, v := range y {
+		switch v {
+		case 1:
+			pos++
+		case -1:
+			neg++
+		default:
+			return 0, 0, fmt.Errorf("method: label %d is %v: labels must be +1 or -1", i, v)
+		}
+	}
+	return pos, neg, nil
+}
+
+// Extra is what some methods need beyond the labelled training sample.
+type Extra struct {
+	// Unlabelled target inputs (Y nil), for transductive methods (DAM): in
+	// the protocol these are the test inputs.
+	Unlabelled *Data
+	// Oracle is a labelled held-out sample that an oracle method (best-source)
+	// may look at. Methods that are not oracles never read it.
+	Oracle *Data
+	// Seed seeds any randomness of the fit.
+	Seed uint64
+}
+
+// Needs says what a method requires beyond (X, H, y).
+type Needs struct {
+	Unlabelled bool // transductive: Extra.Unlabelled must be set
+	Oracle     bool // an oracle: reads the held-out labels (for reference only)
+}
+
+// Method is a learner for the target task: it fits a Model on a labelled
+// sample (and, where Needs says so, on Extra). Implementations are
+// stateless values: Fit never changes the method's hyperparameters.
+type Method interface {
+	// Name is the method's registry name (e.g. "greedytl", "no-transfer").
+	Name() string
+	// Needs reports what Fit requires beyond the labelled sample.
+	Needs() Needs
+	// Fit trains a model on train (labels ±1, both classes present).
+	Fit(ctx context.Context, train Data, extra Extra) (Model, error)
+}
+
+// Model is a fitted target classifier.
+type Model interface {
+	// Method is the registry name of the method that made the model.
+	Method() string
+	// Predict returns one score per row of d (d.Y is ignored); positive
+	// means the positive class. It returns an error when the column counts
+	// differ from training or an input is not finite.
+	Predict(d Data) ([]float64, error)
+	// Hyperparameters returns the hyperparameters chosen by the fit (for
+	// example "lambda"), for result files and inspect.
+	Hyperparameters() map[string]float64
+	// SourceWeights returns the weight of each source (length n; zero where
+	// a source is unused) for the source-weight analysis, or nil when the
+	// method has no per-source weights.
+	SourceWeights() []float64
+}
+
+// Registration describes a method in the registry.
+type Registration struct {
+	Name        string
+	Description string
+	// New returns the method with its default (the paper's) settings.
+	New func() Method
+	// Decode reads a whole model file (the JSON document, whose "format",
+	// "version" and "method" members have been checked) written for this
+	// method.
+	Decode func(doc json.RawMessage) (Model, error)
+}
+
+// paperOrder lists the methods in the order of the paper's tables, which is
+// the order Names reports them in.
+var paperOrder = []string{
+	"greedytl", "greedytl-59", "greedytl-sp", "forward-reg",
+	"no-transfer", "rls-srcfeat", "average-kt", "best-source",
+	"multikt-l2", "multikt-l1", "dam", "l1-logistic", "elastic-net", "dictionary",
+}
+
+var registry = map[string]Registration{}
+
+// Register adds a method to the registry. It panics (a programming error)
+// on a duplicate or empty name and on a nil New or Decode.
+func Register(r Registration) {
+	if r.Name == "" || r.New == nil || r.Decode == nil {
+		panic("method: incomplete registration of " + strconv.Quote(r.Name))
+	}
+	if _, dup := registry[r.Name]; dup {
+		panic("method: duplicate registration of " + r.Name)
+	}
+	registry[r.Name] = r
+}
+
+// Lookup returns the registration of the named method.
+func Lookup(name string) (Registration, error) {
+	r, ok := registry[name]
+	if !ok {
+		return Registration{}, fmt.Errorf("method: unknown method %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	return r, nil
+}
+
+// New returns the named method with its default settings.
+func New(name string) (Method, error) {
+	r, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return r.New(), nil
+}
+
+// Names returns the registered method names in the paper's order (greedytl,
+// greedytl-59, greedytl-sp, forward-reg, no-transfer, rls-srcfeat,
+// average-kt, best-source, multikt-l2, multikt-l1, dam, l1-logistic,
+// elastic-net, dictionary); any other registered name follows, sorted.
+func Names() []string {
+	names := make([]string, 0, len(registry))
+	for _, n := range paperOrder {
+		if _, ok := registry[n]; ok {
+			names = append(names, n)
+		}
+	}
+	var rest []string
+	for n := range registry {
+		if !slices.Contains(paperOrder, n) {
+			rest = append(rest, n)
+		}
+	}
+	sort.Strings(rest)
+	return append(names, rest...)
+}
