@@ -15,8 +15,8 @@ import (
 
 // Data is a target sample: features X (m × d) and source scores H (m × n),
 // row i of both describing example i, and labels Y (±1) where known. X or H
-// may be nil (no features, or no sources); a method that needs the missing
-// part returns an error.
+// may be nil or empty (no features, or no sources); a method that needs the
+// missing part returns an error.
 type Data struct {
 	X *mat.Dense
 	H *mat.Dense
@@ -25,12 +25,10 @@ type Data struct {
 
 // Rows returns the number of examples.
 func (d Data) Rows() int {
-	switch {
-	case d.X != nil:
-		r, _ := d.X.Dims()
+	if r, c := dims(d.X); c > 0 {
 		return r
-	case d.H != nil:
-		r, _ := d.H.Dims()
+	}
+	if r, c := dims(d.H); c > 0 {
 		return r
 	}
 	return len(d.Y)

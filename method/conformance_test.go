@@ -1,0 +1,478 @@
+package method
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// The conformance suite: every registered method must pass it (a method
+// joins by registering). It checks the contract of Method and Model stated
+// in method.go and doc.go, in the spirit of scikit-learn's
+// check_estimator.
+
+// transferProblem draws a labelled sample of an easy transfer problem:
+// source 0 is the label plus N(0, 0.5²) noise, source 1 a weaker copy,
+// feature 0 the label plus N(0, 1) noise, and the other columns independent
+// noise on scales that differ from column to column (so standardisation
+// matters).
+func transferProblem(rng *rand.Rand, m, pos, d, n int) Data {
+	y := make([]float64, m)
+	for i := range y {
+		y[i] = -1
+		if i < pos {
+			y[i] = 1
+		}
+	}
+	X := mat.NewDense(m, d, nil)
+	H := mat.NewDense(m, n, nil)
+	for i := range m {
+		for j := range d {
+			X.Set(i, j, float64(j+1)*rng.NormFloat64()+float64(j))
+		}
+		X.Set(i, 0, y[i]+rng.NormFloat64())
+		for j := range n {
+			H.Set(i, j, 3*rng.NormFloat64()-1)
+		}
+		H.Set(i, 0, y[i]+0.5*rng.NormFloat64())
+		H.Set(i, 1, 0.5*y[i]+rng.NormFloat64())
+	}
+	return Data{X: X, H: H, Y: y}
+}
+
+// conformanceCase is a training sample, the matching test sample and the
+// Extra a method gets (Unlabelled: the test inputs; Oracle: the test set).
+type conformanceCase struct {
+	train, test Data
+	extra       Extra
+}
+
+func newConformanceCase(seed uint64, m, pos, d, n int) conformanceCase {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	train := transferProblem(rng, m, pos, d, n)
+	test := transferProblem(rng, 200, 100, d, n)
+	unl := Data{X: test.X, H: test.H}
+	return conformanceCase{train: train, test: test, extra: Extra{Unlabelled: &unl, Oracle: &test, Seed: seed}}
+}
+
+// withoutSources returns c with H absent everywhere.
+func (c conformanceCase) withoutSources() conformanceCase {
+	drop := func(d Data) Data { d.H = nil; return d }
+	c.train, c.test = drop(c.train), drop(c.test)
+	unl, orc := drop(*c.extra.Unlabelled), drop(*c.extra.Oracle)
+	c.extra.Unlabelled, c.extra.Oracle = &unl, &orc
+	return c
+}
+
+// mapColumns returns c with every X and H (train, test, extras) replaced by
+// fx(X) and fh(H).
+func (c conformanceCase) mapColumns(fx, fh func(*mat.Dense) *mat.Dense) conformanceCase {
+	f := func(d Data) Data { return Data{X: fx(d.X), H: fh(d.H), Y: d.Y} }
+	c.train, c.test = f(c.train), f(c.test)
+	unl, orc := f(*c.extra.Unlabelled), f(*c.extra.Oracle)
+	c.extra.Unlabelled, c.extra.Oracle = &unl, &orc
+	return c
+}
+
+// duplicateColumn returns A with column j appended again at the end.
+func duplicateColumn(j int) func(*mat.Dense) *mat.Dense {
+	return func(A *mat.Dense) *mat.Dense {
+		r, c := A.Dims()
+		B := mat.NewDense(r, c+1, nil)
+		B.Slice(0, r, 0, c).(*mat.Dense).Copy(A)
+		for i := range r {
+			B.Set(i, c, A.At(i, j))
+		}
+		return B
+	}
+}
+
+// constantColumn returns A with column j set to v.
+func constantColumn(j int, v float64) func(*mat.Dense) *mat.Dense {
+	return func(A *mat.Dense) *mat.Dense {
+		B := mat.DenseCopyOf(A)
+		r, _ := A.Dims()
+		for i := range r {
+			B.Set(i, j, v)
+		}
+		return B
+	}
+}
+
+func identity(A *mat.Dense) *mat.Dense { return A }
+
+func cloneData(d Data) Data {
+	c := Data{Y: slices.Clone(d.Y)}
+	if d.X != nil {
+		c.X = mat.DenseCopyOf(d.X)
+	}
+	if d.H != nil {
+		c.H = mat.DenseCopyOf(d.H)
+	}
+	return c
+}
+
+func equalData(a, b Data) bool {
+	eq := func(p, q *mat.Dense) bool {
+		if p == nil || q == nil {
+			return p == q
+		}
+		return mat.Equal(p, q)
+	}
+	return eq(a.X, b.X) && eq(a.H, b.H) && slices.Equal(a.Y, b.Y)
+}
+
+// methodState renders a method's settings, to check that Fit leaves them
+// alone.
+func methodState(m Method) string {
+	v := reflect.ValueOf(m)
+	if v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	return fmt.Sprintf("%#v", v.Interface())
+}
+
+func fitCase(t *testing.T, name string, c conformanceCase) (Model, error) {
+	t.Helper()
+	meth, err := New(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return meth.Fit(context.Background(), c.train, c.extra)
+}
+
+// mustFit fits the named method on c, failing the test on an error.
+func mustFit(t *testing.T, name string, c conformanceCase) Model {
+	t.Helper()
+	model, err := fitCase(t, name, c)
+	if err != nil {
+		t.Fatalf("Fit: %v", err)
+	}
+	return model
+}
+
+func mustPredict(t *testing.T, model Model, d Data) []float64 {
+	t.Helper()
+	f, err := model.Predict(Data{X: d.X, H: d.H})
+	if err != nil {
+		t.Fatalf("Predict: %v", err)
+	}
+	if len(f) != d.Rows() {
+		t.Fatalf("Predict returned %d scores for %d rows", len(f), d.Rows())
+	}
+	for i, v := range f {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			t.Fatalf("Predict: score %d is %v", i, v)
+		}
+	}
+	return f
+}
+
+// balancedAccuracyOf is (TPR + TNR)/2 of the signs of f (0 is negative).
+func balancedAccuracyOf(f, y []float64) float64 {
+	var tp, p, tn, n float64
+	for i, v := range f {
+		if y[i] > 0 {
+			p++
+			if v > 0 {
+				tp++
+			}
+		} else {
+			n++
+			if v <= 0 {
+				tn++
+			}
+		}
+	}
+	return (tp/p + tn/n) / 2
+}
+
+func TestConformance(t *testing.T) {
+	names := Names()
+	if len(names) < 8 {
+		t.Fatalf("only %d methods registered: %v", len(names), names)
+	}
+	base := newConformanceCase(7, 24, 6, 5, 8)
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			reg, err := Lookup(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if reg.Description == "" {
+				t.Error("empty Description")
+			}
+			meth := reg.New()
+			if meth.Name() != name {
+				t.Errorf("Name() = %q, want %q", meth.Name(), name)
+			}
+			if reg.New() == nil {
+				t.Fatal("New returned nil")
+			}
+			t.Run("contract", func(t *testing.T) { checkContract(t, name, base) })
+			t.Run("rejects", func(t *testing.T) { checkRejects(t, name, base) })
+			t.Run("robust", func(t *testing.T) { checkRobust(t, name, base) })
+		})
+	}
+}
+
+// checkContract checks what a successful fit promises.
+func checkContract(t *testing.T, name string, c conformanceCase) {
+	meth, _ := New(name)
+	before := methodState(meth)
+	train, extra := cloneData(c.train), cloneData(*c.extra.Oracle)
+	model, err := meth.Fit(context.Background(), c.train, c.extra)
+	if err != nil {
+		t.Fatalf("Fit: %v", err)
+	}
+	if !equalData(train, c.train) || !equalData(extra, *c.extra.Oracle) {
+		t.Error("Fit modified its inputs")
+	}
+	if after := methodState(meth); after != before {
+		t.Errorf("Fit changed the method's settings:\n before %s\n after  %s", before, after)
+	}
+	if model.Method() != name {
+		t.Errorf("model.Method() = %q, want %q", model.Method(), name)
+	}
+	hp := model.Hyperparameters()
+	for k, v := range hp {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			t.Errorf("hyperparameter %s = %v", k, v)
+		}
+	}
+	_, n := c.train.H.Dims()
+	if sw := model.SourceWeights(); sw != nil {
+		if len(sw) != n {
+			t.Errorf("SourceWeights has %d entries for %d sources", len(sw), n)
+		}
+		for j, v := range sw {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Errorf("source weight %d is %v", j, v)
+			}
+		}
+	}
+
+	f := mustPredict(t, model, c.test)
+	if acc := balancedAccuracyOf(f, c.test.Y); acc < 0.75 {
+		t.Errorf("balanced accuracy %.3f on an easy transfer problem, want ≥ 0.75", acc)
+	}
+
+	// Refit under the same seed: the same model.
+	model2 := mustFit(t, name, c)
+	if f2 := mustPredict(t, model2, c.test); !slices.Equal(f, f2) {
+		t.Error("refitting with the same seed gave different predictions")
+	}
+	if !maps.Equal(hp, model2.Hyperparameters()) {
+		t.Errorf("refitting gave hyperparameters %v, first fit %v", model2.Hyperparameters(), hp)
+	}
+
+	// Needs is honest: a method fails without what it needs, and a method
+	// that is not an oracle never looks at the oracle's data.
+	needs := meth.Needs()
+	var minimal Extra
+	minimal.Seed = c.extra.Seed
+	if needs.Unlabelled {
+		minimal.Unlabelled = c.extra.Unlabelled
+		if _, err := meth.Fit(context.Background(), c.train, Extra{Oracle: c.extra.Oracle, Seed: c.extra.Seed}); err == nil {
+			t.Error("a transductive method fitted without Extra.Unlabelled")
+		}
+	}
+	if needs.Oracle {
+		minimal.Oracle = c.extra.Oracle
+		if _, err := meth.Fit(context.Background(), c.train, Extra{Unlabelled: c.extra.Unlabelled, Seed: c.extra.Seed}); err == nil {
+			t.Error("an oracle fitted without Extra.Oracle")
+		}
+	}
+	if m3, err := meth.Fit(context.Background(), c.train, minimal); err != nil {
+		t.Errorf("Fit with only what Needs asks for: %v", err)
+	} else if f3 := mustPredict(t, m3, c.test); !slices.Equal(f, f3) {
+		t.Error("predictions change with Extra members the method does not need (a non-oracle read the oracle?)")
+	}
+
+	// Row order does not change per-row predictions.
+	rng := rand.New(rand.NewPCG(3, 3))
+	perm := rng.Perm(c.test.Rows())
+	fp := mustPredict(t, model, permuteRows(c.test, perm))
+	for i, p := range perm {
+		if math.Abs(fp[i]-f[p]) > 1e-12*math.Max(1, math.Abs(f[p])) {
+			t.Fatalf("row %d predicted %v alone in order, %v after permutation", p, f[p], fp[i])
+		}
+	}
+
+	// The model file round-trips to the same predictions.
+	var buf bytes.Buffer
+	if err := WriteModel(&buf, model); err != nil {
+		t.Fatalf("WriteModel: %v", err)
+	}
+	read, err := ReadModel(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatalf("ReadModel: %v\n%s", err, buf.Bytes())
+	}
+	if read.Method() != name {
+		t.Errorf("read model's Method() = %q", read.Method())
+	}
+	if !maps.Equal(read.Hyperparameters(), hp) {
+		t.Errorf("read hyperparameters %v, written %v", read.Hyperparameters(), hp)
+	}
+	if !slices.Equal(read.SourceWeights(), model.SourceWeights()) {
+		t.Errorf("read source weights %v, written %v", read.SourceWeights(), model.SourceWeights())
+	}
+	if fr := mustPredict(t, read, c.test); !slices.Equal(f, fr) {
+		t.Error("the model read back predicts differently")
+	}
+	var buf2 bytes.Buffer
+	if err := WriteModel(&buf2, read); err != nil {
+		t.Fatalf("WriteModel of the read model: %v", err)
+	}
+	if !bytes.Equal(buf.Bytes(), buf2.Bytes()) {
+		t.Error("writing the read model gave a different file")
+	}
+}
+
+// checkRejects checks that bad inputs give errors.
+func checkRejects(t *testing.T, name string, c conformanceCase) {
+	model := mustFit(t, name, c)
+	test := c.test
+	r, d := test.X.Dims()
+	_, n := test.H.Dims()
+	wider := func(A *mat.Dense) *mat.Dense { return duplicateColumn(0)(A) }
+	narrower := func(A *mat.Dense) *mat.Dense {
+		_, k := A.Dims()
+		return mat.DenseCopyOf(A.Slice(0, r, 0, k-1))
+	}
+	withValue := func(A *mat.Dense, i, j int, v float64) *mat.Dense {
+		B := mat.DenseCopyOf(A)
+		B.Set(i, j, v)
+		return B
+	}
+	for _, tc := range []struct {
+		what string
+		d    Data
+	}{
+		{"X with an extra column", Data{X: wider(test.X), H: test.H}},
+		{"X with a column missing", Data{X: narrower(test.X), H: test.H}},
+		{"H with an extra column", Data{X: test.X, H: wider(test.H)}},
+		{"H with a column missing", Data{X: test.X, H: narrower(test.H)}},
+		{"X absent", Data{H: test.H}},
+		{"H absent", Data{X: test.X}},
+		{"rows of X and H differ", Data{X: test.X, H: mat.DenseCopyOf(test.H.Slice(0, r-1, 0, n))}},
+		{"NaN in X", Data{X: withValue(test.X, 3, d-1, math.NaN()), H: test.H}},
+		{"+Inf in X", Data{X: withValue(test.X, 0, 0, math.Inf(1)), H: test.H}},
+		{"NaN in H", Data{X: test.X, H: withValue(test.H, r-1, n-1, math.NaN())}},
+		{"-Inf in H", Data{X: test.X, H: withValue(test.H, 5, 2, math.Inf(-1))}},
+	} {
+		if f, err := model.Predict(tc.d); err == nil {
+			t.Errorf("Predict with %s: no error (scores %v...)", tc.what, f[:1])
+		}
+	}
+
+	bad := func(what string, mutate func(*Data)) {
+		tr := cloneData(c.train)
+		mutate(&tr)
+		meth, _ := New(name)
+		if _, err := meth.Fit(context.Background(), tr, c.extra); err == nil {
+			t.Errorf("Fit with %s: no error", what)
+		}
+	}
+	bad("one class only", func(d *Data) {
+		for i := range d.Y {
+			d.Y[i] = -1
+		}
+	})
+	bad("a 0/1 label", func(d *Data) { d.Y[0] = 0 })
+	bad("a NaN label", func(d *Data) { d.Y[1] = math.NaN() })
+	bad("a NaN in X", func(d *Data) { d.X.Set(2, 1, math.NaN()) })
+	bad("an Inf in H", func(d *Data) { d.H.Set(3, 0, math.Inf(1)) })
+	bad("fewer labels than rows", func(d *Data) { d.Y = d.Y[:len(d.Y)-1] })
+	bad("X and H absent", func(d *Data) { d.X, d.H = nil, nil })
+
+	meth, _ := New(name)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := meth.Fit(ctx, c.train, c.extra); err == nil {
+		t.Error("Fit with a cancelled context: no error")
+	}
+}
+
+// checkRobust checks the degenerate inputs every method must handle
+// without NaN: an error or finite scores.
+func checkRobust(t *testing.T, name string, base conformanceCase) {
+	single := newConformanceCase(11, 12, 1, 5, 8)
+	for _, tc := range []struct {
+		what string
+		c    conformanceCase
+	}{
+		{"a single positive", single},
+		{"two positives among ten negatives", newConformanceCase(12, 12, 2, 5, 8)},
+		{"a duplicated feature", base.mapColumns(duplicateColumn(0), identity)},
+		{"a duplicated source", base.mapColumns(identity, duplicateColumn(0))},
+		{"a constant feature", base.mapColumns(constantColumn(2, 0.1), identity)},
+		{"a constant source", base.mapColumns(identity, constantColumn(3, -7))},
+		{"no sources", base.withoutSources()},
+		{"no sources (empty H)", base.mapColumns(identity, func(*mat.Dense) *mat.Dense { return &mat.Dense{} })},
+		{"no features", base.mapColumns(func(*mat.Dense) *mat.Dense { return nil }, identity)},
+		{"no sources and a single positive", single.withoutSources()},
+	} {
+		model, err := fitCase(t, name, tc.c)
+		if err != nil {
+			if err.Error() == "" {
+				t.Errorf("%s: empty error", tc.what)
+			}
+			t.Logf("%s: error (allowed): %v", tc.what, err)
+			continue
+		}
+		f, err := model.Predict(Data{X: tc.c.test.X, H: tc.c.test.H})
+		if err != nil {
+			t.Errorf("%s: Predict: %v", tc.what, err)
+			continue
+		}
+		for i, v := range f {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Errorf("%s: score %d is %v", tc.what, i, v)
+				break
+			}
+		}
+		for k, v := range model.Hyperparameters() {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Errorf("%s: hyperparameter %s = %v", tc.what, k, v)
+			}
+		}
+		var buf bytes.Buffer
+		if err := WriteModel(&buf, model); err != nil {
+			t.Errorf("%s: WriteModel: %v", tc.what, err)
+		} else if _, err := ReadModel(&buf); err != nil {
+			t.Errorf("%s: ReadModel: %v", tc.what, err)
+		}
+	}
+}
+
+// permuteRows returns the rows perm[0], perm[1], … of d.
+func permuteRows(d Data, perm []int) Data {
+	pick := func(A *mat.Dense) *mat.Dense {
+		if A == nil {
+			return nil
+		}
+		_, c := A.Dims()
+		B := mat.NewDense(len(perm), c, nil)
+		for i, p := range perm {
+			B.SetRow(i, A.RawRowView(p))
+		}
+		return B
+	}
+	out := Data{X: pick(d.X), H: pick(d.H)}
+	if d.Y != nil {
+		out.Y = make([]float64, len(perm))
+		for i, p := range perm {
+			out.Y[i] = d.Y[p]
+		}
+	}
+	return out
+}

@@ -1,0 +1,110 @@
+// Package method puts GreedyTL and the paper's baselines behind one
+// interface, so that the experiment protocol, the CLI and the conformance
+// test treat them alike.
+//
+// A Method fits a Model on a labelled target sample Data{X, H, Y}: X (m × d)
+// holds the target features, H (m × n) the source hypotheses' scores on the
+// same examples, Y the labels ±1; X or H may be absent (nil or empty).
+// Methods are found by name in a registry (Names, Lookup, New); Names lists
+// them in the paper's order:
+//
+//	greedytl      GreedyTL, exact search (λ = 1, δ = 1e-4, γ = 1)
+//	greedytl-59   GreedyTL-59: 59 random candidates a step, seeded by Extra.Seed
+//	greedytl-sp   GreedyTL preferring sources: standardised features scaled by γ = 0.5
+//	forward-reg   forward regression: the greedy selection with λ → 0, at most m−1 columns
+//	no-transfer   ridge regression on X alone
+//	rls-srcfeat   ridge regression on [X, H]
+//	average-kt    ridge regression on X biased towards the average source
+//	best-source   ORACLE: the best single rescaled source on held-out labels
+//	multikt-l2, multikt-l1, dam, l1-logistic, elastic-net, dictionary
+//
+// # Shared conventions
+//
+// Standardisation. Every method standardises the columns of X and H with the
+// training mean and population standard deviation (Scaler); test inputs use
+// the training statistics. Columns constant on the training sample
+// standardise to zeros and carry no information.
+//
+// Hyperparameters. Unless a method says otherwise its hyperparameters are
+// chosen by leave-one-out (LOO) on the training sample over the paper's
+// grids (λ, C ∈ {1e-4, …, 1e4}; τ ∈ {1e-3, …, 1e3}), in closed form where one
+// exists and by refitting otherwise, with one rule for all: the lowest
+// class-balanced LOO 0-1 error of the LOO predictions' signs (the mean of the
+// two classes' error rates, a score of 0 counting as negative); ties broken
+// by the class-balanced mean squared LOO residual (the log-loss for logistic
+// models), equal within a relative 1e-9; then by the larger regularisation.
+// Class balance matters with 2 positives against 10 negatives: an
+// all-negative model scores 1/2, not 1/6, and does not win by default.
+// Model.Hyperparameters reports what was chosen.
+//
+// Inputs. Fit does not modify its inputs or the method, is deterministic
+// under Extra.Seed, and returns an error, never a model holding NaN, for
+// non-finite inputs, labels other than ±1 or of one class only, and
+// inconsistent shapes. Predict checks the column counts against training
+// (a method that ignores H still checks it) and rejects non-finite inputs.
+//
+// # The GreedyTL family and the ridge baselines
+//
+// greedytl, greedytl-59 and greedytl-sp run the root package's greedytl.Fit
+// with fixed options (see GreedyTL); their models wrap a *greedytl.Model,
+// with the selected columns and the path, which the model returns from a
+// GreedyModel() *greedytl.Model method (reach it by an interface assertion).
+// They select features only when there are no sources, sources only when
+// there are no features; constant columns are never selected, a duplicated
+// column at most once; every column constant is an error.
+//
+// forward-reg is the same selection "without regularisation": λ = 1e-8·m,
+// 1e-8 of a standardised column's squared norm m, which changes the
+// least-squares weights by a negligible relative amount while keeping
+// K_S + λI invertible when a duplicated or collinear column is considered
+// (λ = 0 would make it singular). Centred columns span at most m−1
+// dimensions, so it stops at m−1 columns at the latest (δ = 1e-4 as
+// GreedyTL).
+//
+// no-transfer, rls-srcfeat and average-kt are ridge regression on
+// standardised columns without intercept, GreedyTL's predictor form: the
+// threshold 0 sits at the training mean (an unpenalised intercept would
+// add ȳ = −2/3 with 2 positives against 10 negatives and favour the
+// majority class), and rls-srcfeat is exactly GreedyTL with every column
+// selected. λ ∈ {1e-4, …, 1e4} is chosen by the rule above on the
+// closed-form LOO residuals (linear.RidgeLOOPath), which, like GreedyTL's
+// path, keep the standardisation of the whole sample. Constant columns get
+// weight 0 (only constant features: no-transfer predicts 0, the negative
+// class), duplicated columns share their weight, a single positive is an
+// ordinary input.
+//
+//   - no-transfer uses X only and is an error without features.
+//   - rls-srcfeat regresses on [X, H]; with either part absent, on the other.
+//   - average-kt solves min_w ‖Z_X w + h̄ − y‖² + λ‖w‖², h̄ the mean of all n
+//     standardised sources (source weights 1/n), and predicts Z_X w + h̄.
+//     With no sources it is no-transfer; with no features it predicts h̄ and
+//     has no hyperparameter.
+//   - best-source is an oracle kept for reference: it reads Extra.Oracle
+//     (labelled held-out data, in the protocol the test set). Each source is
+//     rescaled on the training set by class-balanced least squares
+//     (y ≈ a·h + b, each class half the weight, so the threshold sits midway
+//     between the class means), scored on the oracle by balanced accuracy,
+//     and the best kept (lowest index on ties; hyperparameter "source").
+//     It is an error without sources or without a valid Extra.Oracle.
+//
+// # Model files
+//
+// WriteModel and ReadModel use one JSON envelope,
+//
+//	{"format": "greedytl-model", "version": 1, "method": "no-transfer",
+//	 "hyperparameters": {"lambda": 10}, …}
+//
+// followed by the method's own members; ReadModel dispatches on "method".
+// The greedytl methods' files are the root package's (greedytl.Model's
+// WriteJSON) with their method name and the hyperparameters, and ReadModel
+// also reads files the root package wrote. The linear baselines' files hold
+// a Linear model.
+//
+// A typical use:
+//
+//	m, err := method.New("greedytl")
+//	…
+//	model, err := m.Fit(ctx, method.Data{X: X, H: H, Y: y}, method.Extra{Seed: 1})
+//	…
+//	scores, err := model.Predict(method.Data{X: Xtest, H: Htest})
+package method

@@ -1,0 +1,147 @@
+package method
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+)
+
+const (
+	fileFormat  = "greedytl-model"
+	fileVersion = 1
+)
+
+// envelope holds the members every model file starts with. A method's file
+// type embeds it, so that its own members follow at the top level.
+type envelope struct {
+	Format          string             `json:"format"`
+	Version         int                `json:"version"`
+	Method          string             `json:"method"`
+	Hyperparameters map[string]float64 `json:"hyperparameters"`
+}
+
+// newEnvelope returns the envelope of a file holding a model of the named
+// method with hyperparameters hp.
+func newEnvelope(method string, hp map[string]float64) envelope {
+	if hp == nil {
+		hp = map[string]float64{}
+	}
+	return envelope{Format: fileFormat, Version: fileVersion, Method: method, Hyperparameters: hp}
+}
+
+// fileEncoder is implemented by the models of this package: fileDocument
+// returns the value whose JSON encoding is the whole model file, envelope
+// included.
+type fileEncoder interface {
+	fileDocument() (any, error)
+}
+
+// WriteModel writes m as an indented JSON document:
+//
+//	{"format": "greedytl-model", "version": 1, "method": NAME,
+//	 "hyperparameters": {"lambda": …, …}, …the method's own members…}
+//
+// Numbers are written so that they read back exactly. The greedytl methods'
+// files are the root package's (greedytl.Model.WriteJSON) with the
+// hyperparameters added. WriteModel returns an error when m is not a model
+// of this package's methods, when it holds a non-finite number, and when w
+// fails.
+func WriteModel(w io.Writer, m Model) error {
+	enc, ok := m.(fileEncoder)
+	if !ok {
+		return fmt.Errorf("method: cannot write a %T model", m)
+	}
+	if err := checkHyper(m.Hyperparameters()); err != nil {
+		return fmt.Errorf("method: writing %s model: %w", m.Method(), err)
+	}
+	doc, err := enc.fileDocument()
+	if err != nil {
+		return fmt.Errorf("method: writing %s model: %w", m.Method(), err)
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return fmt.Errorf("method: writing %s model: %w", m.Method(), err)
+	}
+	if _, err := w.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("method: writing %s model: %w", m.Method(), err)
+	}
+	return nil
+}
+
+// ReadModel reads a model file written by WriteModel (or by the root
+// package's WriteJSON). It checks the format and version, looks the method up
+// in the registry and lets the method decode the document. It returns an
+// error for malformed JSON (including NaN or infinite numbers, which JSON
+// cannot hold), trailing data, another format or version, an unknown method
+// and whatever the method's decoder rejects.
+func ReadModel(r io.Reader) (Model, error) {
+	dec := json.NewDecoder(r)
+	var doc json.RawMessage
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("method: reading model: %w", err)
+	}
+	if err := dec.Decode(&struct{}{}); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("method: reading model: trailing data after the model")
+	}
+	var head struct {
+		Format  string `json:"format"`
+		Version int    `json:"version"`
+		Method  string `json:"method"`
+	}
+	if err := json.Unmarshal(doc, &head); err != nil {
+		return nil, fmt.Errorf("method: reading model: %w", err)
+	}
+	if head.Format != fileFormat {
+		return nil, fmt.Errorf("method: reading model: format is %q, want %q", head.Format, fileFormat)
+	}
+	if head.Version != fileVersion {
+		return nil, fmt.Errorf("method: reading model: unsupported version %d (this version reads %d)", head.Version, fileVersion)
+	}
+	reg, err := Lookup(head.Method)
+	if err != nil {
+		return nil, fmt.Errorf("method: reading model: %w", err)
+	}
+	m, err := reg.Decode(doc)
+	if err != nil {
+		return nil, fmt.Errorf("method: reading %s model: %w", head.Method, err)
+	}
+	return m, nil
+}
+
+// decodeStrict decodes doc into v, rejecting unknown members and trailing
+// data: what a method's Decode uses for its file type.
+func decodeStrict(doc []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if err := dec.Decode(&struct{}{}); !errors.Is(err, io.EOF) {
+		return errors.New("trailing data after the model")
+	}
+	return nil
+}
+
+// checkHyper returns an error when a hyperparameter is not finite.
+func checkHyper(hp map[string]float64) error {
+	for k, v := range hp {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("hyperparameter %s is %v", k, v)
+		}
+	}
+	return nil
+}
+
+// checkFiniteSlice returns an error naming the first non-finite element of
+// v (called name in the message), or nil.
+func checkFiniteSlice(name string, v []float64) error {
+	for i, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("%s[%d] is %v", name, i, x)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,195 @@
+package method
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/greedytl/greedytl"
+	"gonum.org/v1/gonum/mat"
+)
+
+// smallLinear is a valid Linear model with one feature and two sources.
+func smallLinear() *Linear {
+	return &Linear{
+		Name: "rls-srcfeat",
+		X:    Scaler{Mean: []float64{1}, Scale: []float64{2}},
+		H:    Scaler{Mean: []float64{0, -1}, Scale: []float64{1, 0.5}},
+		WX:   []float64{0.25}, WH: []float64{-1, 0.1}, B: 0.125,
+		Hyper: map[string]float64{"lambda": 10},
+	}
+}
+
+func TestLinearPredict(t *testing.T) {
+	l := smallLinear()
+	d := Data{X: mat.NewDense(2, 1, []float64{3, 1}), H: mat.NewDense(2, 2, []float64{1, -1, 2, 0})}
+	f, err := l.Predict(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Row 0: 0.25·(3−1)/2 − 1·1 + 0.1·0 + 0.125; row 1: 0 − 2 + 0.1·2 + 0.125.
+	want := []float64{0.25 - 1 + 0.125, -2 + 0.2 + 0.125}
+	for i := range want {
+		if d := f[i] - want[i]; d > 1e-15 || d < -1e-15 {
+			t.Errorf("f[%d] = %v, want %v", i, f[i], want[i])
+		}
+	}
+	// Callers cannot change the model through the returned slices and maps.
+	l.SourceWeights()[0] = 99
+	l.Hyperparameters()["lambda"] = 99
+	if l.WH[0] != -1 || l.Hyper["lambda"] != 10 {
+		t.Error("SourceWeights or Hyperparameters alias the model")
+	}
+}
+
+// writeString returns the model file of m.
+func writeString(t *testing.T, m Model) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := WriteModel(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func TestModelFileLinear(t *testing.T) {
+	doc := writeString(t, smallLinear())
+	for _, want := range []string{`"format": "greedytl-model"`, `"version": 1`, `"method": "rls-srcfeat"`,
+		`"hyperparameters": {`, `"lambda": 10`, `"wx": [`, `"b": 0.125`} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("file lacks %s:\n%s", want, doc)
+		}
+	}
+	if strings.Index(doc, `"format"`) > strings.Index(doc, `"wx"`) {
+		t.Error("the envelope does not come first")
+	}
+	m, err := ReadModel(strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again := writeString(t, m); again != doc {
+		t.Errorf("round trip changed the file:\n%s\n%s", doc, again)
+	}
+}
+
+func TestReadModelRejects(t *testing.T) {
+	good := writeString(t, smallLinear())
+	edit := func(old, new string) string {
+		if !strings.Contains(good, old) {
+			t.Fatalf("test file lacks %q", old)
+		}
+		return strings.Replace(good, old, new, 1)
+	}
+	greedyDoc := writeString(t, fitGreedyModel(t))
+	for _, tc := range []struct {
+		name, doc, want string
+	}{
+		{"empty", "", "EOF"},
+		{"not JSON", "greedytl", "invalid character"},
+		{"trailing data", good + "{}", "trailing data"},
+		{"wrong format", edit(`"greedytl-model"`, `"liblinear"`), `format is "liblinear"`},
+		{"wrong version", edit(`"version": 1`, `"version": 2`), "unsupported version 2"},
+		{"unknown method", edit(`"rls-srcfeat"`, `"svm"`), `unknown method "svm"`},
+		{"NaN", edit(`"b": 0.125`, `"b": NaN`), "invalid character"},
+		{"infinite number", edit(`"b": 0.125`, `"b": 1e999`), "1e999"},
+		{"NaN hyperparameter", edit(`"lambda": 10`, `"lambda": NaN`), "invalid character"},
+		{"unknown member", edit(`"b": 0.125`, `"b": 0.125, "c": 1`), `unknown field "c"`},
+		{"no hyperparameters", edit(`"hyperparameters"`, `"hyper"`), `unknown field "hyper"`},
+		{"weights for missing columns", edit(`"wx": [`, `"wx": [1, `), "2 feature weights for 1 features"},
+		{"zero scale", edit(`"scale": [
+      2
+    ]`, `"scale": [0]`), "scale 0 is 0"},
+		{"greedytl-59 file of an exact search", strings.Replace(greedyDoc, `"method": "greedytl"`, `"method": "greedytl-59"`, 1), "does not match options.sample"},
+		{"greedy hyperparameters disagreeing with the options", strings.Replace(greedyDoc, `"delta": 0.0001`, `"delta": 0.5`, 1), "disagree"},
+		{"greedy file with an unknown member", strings.Replace(greedyDoc, `"num_sources"`, `"foo": 1, "num_sources"`, 1), `unknown field "foo"`},
+	} {
+		_, err := ReadModel(strings.NewReader(tc.doc))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// fitGreedyModel fits greedytl on a small problem.
+func fitGreedyModel(t *testing.T) Model {
+	t.Helper()
+	c := newConformanceCase(5, 16, 5, 3, 4)
+	return mustFit(t, "greedytl", c)
+}
+
+// A file written by the root package (no hyperparameters member) reads as
+// a greedytl model with the same predictions.
+func TestReadRootPackageFile(t *testing.T) {
+	c := newConformanceCase(5, 16, 5, 3, 4)
+	for _, sample := range []int{0, 59} {
+		o := greedytl.DefaultOptions()
+		o.Sample, o.Seed = sample, 3
+		gm, err := greedytl.Fit(context.Background(), c.train.X, c.train.H, c.train.Y, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := gm.WriteJSON(&b); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(b.String(), "hyperparameters") {
+			t.Fatal("the root package now writes hyperparameters: update this test")
+		}
+		m, err := ReadModel(&b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "greedytl"
+		if sample > 0 {
+			want = "greedytl-59"
+		}
+		if m.Method() != want {
+			t.Errorf("method %q, want %q", m.Method(), want)
+		}
+		f, err := m.Predict(Data{X: c.test.X, H: c.test.H})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _ := gm.Predict(c.test.X, c.test.H)
+		for i := range f {
+			if f[i] != g[i] {
+				t.Fatalf("row %d: %v read back, %v from the root model", i, f[i], g[i])
+			}
+		}
+	}
+}
+
+// failingWriter fails every write.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+func TestWriteModelRejects(t *testing.T) {
+	nanWeight := smallLinear()
+	nanWeight.WH[1] = math.NaN()
+	infHyper := smallLinear()
+	infHyper.Hyper["lambda"] = math.Inf(1)
+	ragged := smallLinear()
+	ragged.WX = nil
+	for _, tc := range []struct {
+		name string
+		m    Model
+		w    io.Writer
+		want string
+	}{
+		{"a model of no method of this package", struct{ Model }{smallLinear()}, io.Discard, "cannot write"},
+		{"a NaN weight", nanWeight, io.Discard, "wh[1] is NaN"},
+		{"an infinite hyperparameter", infHyper, io.Discard, "lambda is +Inf"},
+		{"missing weights", ragged, io.Discard, "0 feature weights for 1 features"},
+		{"a failing writer", smallLinear(), failingWriter{}, "disk full"},
+	} {
+		err := WriteModel(tc.w, tc.m)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+}
