@@ -1,0 +1,230 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/linear"
+	"github.com/greedytl/greedytl/source"
+	"github.com/greedytl/greedytl/sparse"
+)
+
+// solverValue is a -s flag: a linear classifier given by liblinear number
+// (1), liblinear name (L2R_L2LOSS_SVC_DUAL, any case) or, for greedytl's
+// own learners, a short name (elastic-net).
+type solverValue struct{ s linear.Solver }
+
+// solverAliases are the short names of learners liblinear lacks.
+var solverAliases = map[string]linear.Solver{
+	"elastic-net": linear.ElasticNetLR,
+	"elasticnet":  linear.ElasticNetLR,
+}
+
+func (v *solverValue) String() string { return strconv.Itoa(int(v.s)) }
+
+func (v *solverValue) Type() string { return "solver" }
+
+func (v *solverValue) Set(arg string) error {
+	var s linear.Solver
+	if n, err := strconv.Atoi(arg); err == nil {
+		s = linear.Solver(n)
+	} else if a, ok := solverAliases[strings.ToLower(arg)]; ok {
+		s = a
+	} else if s, err = linear.ParseSolver(strings.ToUpper(strings.ReplaceAll(arg, "-", "_"))); err != nil {
+		return fmt.Errorf("unknown solver %q (see --help)", arg)
+	}
+	if s == linear.RidgeRegression {
+		return fmt.Errorf("solver %q is a regressor; train fits classifiers", arg)
+	}
+	if err := (linear.Params{Solver: s}).Check(); err != nil {
+		return fmt.Errorf("solver %q: %w", arg, err)
+	}
+	v.s = s
+	return nil
+}
+
+// solverHelp lists the solvers for the help texts.
+const solverHelp = `solver: 0 L2R_LR (logistic), 1 L2R_L2LOSS_SVC_DUAL (squared hinge, dual),
+2 L2R_L2LOSS_SVC (squared hinge, primal), 3 L2R_L1LOSS_SVC_DUAL (hinge, dual),
+6 L1R_LR (L1 logistic), 7 L2R_LR_DUAL (logistic, dual), 100 or elastic-net (ELASTICNET_LR)`
+
+type trainOptions struct {
+	data    string
+	solver  solverValue
+	cost    float64
+	bias    float64
+	eps     float64
+	folds   int
+	findC   bool
+	quiet   bool
+	l1Ratio float64
+	seed    uint64
+	out     string
+}
+
+func newTrainCmd(s *streams) *cobra.Command {
+	o := &trainOptions{solver: solverValue{linear.L2RL2LossSVCDual}}
+	c := &cobra.Command{
+		Use:   "train [flags] --data FILE [--out MODEL]   (or: train [flags] FILE [MODEL])",
+		Short: "Train a linear classifier like liblinear-train",
+		Long: `Train fits a binary linear classifier to a LIBSVM/svmlight file (gzip-compressed
+files are read too) and writes a liblinear model file, which liblinear-predict,
+greedytl predict and greedytl's source sets read. The flags mean what they
+mean to liblinear-train: -s solver, -c cost, -B bias, -e tolerance, -v folds,
+-C, -q; the arguments may be given as liblinear-train takes them (FILE [MODEL])
+or with --data and --out. MODEL defaults to FILE's base name plus ".model", in
+the current directory, as with liblinear.
+
+-v K prints the K-fold cross-validation accuracy instead of training. -C
+chooses C by cross-validation accuracy (5 folds, or K with -v K) over
+{1e-4, 1e-3, …, 1e4}, prints it, and — unlike liblinear, which only prints it —
+trains and writes the model with that C. The data must hold exactly two label
+values; the model file keeps them (liblinear's label order).`,
+		Example: `  greedytl train -s 1 -c 1 -B 1 heart_scale            # writes heart_scale.model
+  greedytl train -v 5 heart_scale                        # prints the 5-fold CV accuracy
+  greedytl train -C -s 2 --data train.svm.gz --out m.model`,
+		Args: cobra.MaximumNArgs(2),
+		RunE: func(c *cobra.Command, args []string) error { return runTrain(c, s, o, args) },
+	}
+	fl := c.Flags()
+	fl.StringVar(&o.data, "data", "", "training data, LIBSVM/svmlight format (optionally gzip-compressed; - for stdin)")
+	fl.VarP(&o.solver, "solver", "s", solverHelp)
+	fl.Float64VarP(&o.cost, "cost", "c", 1, "the cost C of the loss term (> 0)")
+	fl.Float64VarP(&o.bias, "bias", "B", -1, "if > 0, append a constant feature of this value to every example (≤ 0: none)")
+	fl.Float64VarP(&o.eps, "eps", "e", 0, "stopping tolerance (0: liblinear's default for the solver)")
+	fl.IntVarP(&o.folds, "cv", "v", 0, "K-fold cross-validation: print the accuracy instead of training (K ≥ 2)")
+	fl.BoolVarP(&o.findC, "find-c", "C", false, "choose C by cross-validation, print it, and train with it")
+	fl.BoolVarP(&o.quiet, "quiet", "q", false, "print nothing but results")
+	fl.Float64Var(&o.l1Ratio, "l1-ratio", 0.5, "elastic-net mixing: weight of the L1 penalty, in [0, 1]")
+	fl.Uint64Var(&o.seed, "seed", 1, "seed of the coordinate order and of the cross-validation folds")
+	fl.StringVarP(&o.out, "out", "o", "", "model file to write (default: FILE's base name + .model)")
+	return c
+}
+
+// paths resolves the data and model paths from the flags and arguments.
+func (o *trainOptions) paths(args []string) (data, model string, err error) {
+	data, model = o.data, o.out
+	if len(args) > 0 {
+		if data != "" {
+			return "", "", badInputf("give the data file once: as --data or as an argument")
+		}
+		data = args[0]
+	}
+	if len(args) > 1 {
+		if model != "" {
+			return "", "", badInputf("give the model file once: as --out or as an argument")
+		}
+		model = args[1]
+	}
+	switch {
+	case data == "":
+		return "", "", badInputf("no training data: give --data FILE (see 'greedytl train --help')")
+	case model == "" && data == "-":
+		return "", "", badInputf("reading standard input: give the model file with --out")
+	case model == "":
+		model = filepath.Base(data) + ".model"
+	}
+	return data, model, nil
+}
+
+func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) error {
+	data, modelPath, err := o.paths(args)
+	if err != nil {
+		return err
+	}
+	if !(o.cost > 0) {
+		return badInputf("-c %v: the cost must be > 0", o.cost)
+	}
+	if c.Flags().Changed("cv") && o.folds < 2 {
+		return badInputf("-v %d: cross-validation needs at least 2 folds", o.folds)
+	}
+	p := linear.Params{Solver: o.solver.s, C: o.cost, Eps: o.eps, Seed: o.seed}
+	if p.Solver == linear.ElasticNetLR {
+		p.L1Ratio = o.l1Ratio
+	}
+	if err := p.Check(); err != nil {
+		return badInput(err)
+	}
+	x, y, err := readSVMLight(s, data)
+	if err != nil {
+		return badInput(err)
+	}
+	prob := &linear.Problem{X: x, Y: y, Bias: o.bias}
+	ctx := c.Context()
+	// failed maps a learner's error: the context's if interrupted, else the
+	// input's fault (labels, sizes): the learners fail on bad data only.
+	failed := func(err error) error {
+		if ctx.Err() != nil {
+			return err
+		}
+		return badInputf("%s: %w", data, err)
+	}
+
+	if o.findC {
+		folds := 5
+		if o.folds > 0 {
+			folds = o.folds
+		}
+		grid := source.DefaultGrid()
+		best, acc, err := linear.SelectC(ctx, prob, p, grid, folds, o.seed)
+		if err != nil {
+			return failed(err)
+		}
+		if !o.quiet {
+			for k, cost := range grid {
+				fmt.Fprintf(s.out, "C = %g  CV accuracy = %.6g%%\n", cost, 100*acc[k])
+			}
+		}
+		fmt.Fprintf(s.out, "Best C = %g  CV accuracy = %.6g%%\n", best, 100*acc[slices.Index(grid, best)])
+		p.C = best
+	} else if o.folds > 0 {
+		dec, err := linear.CrossValidate(ctx, prob, p, o.folds, o.seed)
+		if err != nil {
+			return failed(err)
+		}
+		greater := slices.Max(y)
+		target := make([]float64, len(y))
+		for i, v := range y {
+			target[i] = -1
+			if v == greater {
+				target[i] = 1
+			}
+		}
+		acc, err := linear.Accuracy(dec, target)
+		if err != nil {
+			return failed(err)
+		}
+		fmt.Fprintf(s.out, "Cross Validation Accuracy = %.6g%%\n", 100*acc)
+		return nil
+	}
+
+	model, err := linear.Train(prob, p)
+	if err != nil {
+		return failed(err)
+	}
+	if !model.Converged && !o.quiet {
+		fmt.Fprintln(s.err, "WARNING: reaching max number of iterations")
+	}
+	if err := linear.SaveModel(modelPath, model); err != nil {
+		return err
+	}
+	if !o.quiet {
+		fmt.Fprintf(s.err, "trained %v (C = %g) on %d examples with %d features; model written to %s\n", p.Solver, p.C, x.R, x.C, modelPath)
+	}
+	return nil
+}
+
+// readSVMLight reads svmlight data from path, or from the command's
+// standard input for "-".
+func readSVMLight(s *streams, path string) (*sparse.CSR, []float64, error) {
+	if path == "-" {
+		return dataset.DecodeSVMLight(s.in, "<stdin>", 0)
+	}
+	return dataset.ReadSVMLight(path)
+}

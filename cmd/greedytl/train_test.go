@@ -1,0 +1,255 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// heartScale is liblinear's example data set (270 rows, 13 features, ±1).
+const heartScale = "/usr/share/doc/liblinear-tools/examples/heart_scale"
+
+// needHeartScale skips the test when liblinear's example data is absent.
+func needHeartScale(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat(heartScale); err != nil {
+		t.Skipf("%s is absent (Debian package liblinear-tools): skipping", heartScale)
+	}
+}
+
+// liblinear returns the path of a liblinear tool, skipping the test when
+// it is not installed.
+func liblinear(t *testing.T, tool string) string {
+	t.Helper()
+	p, err := exec.LookPath(tool)
+	if err != nil {
+		t.Skipf("%s not found (Debian package liblinear-tools): skipping the peer comparison", tool)
+	}
+	return p
+}
+
+// runTool runs an external command and returns its standard output.
+func runTool(t *testing.T, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %v\n%s%s", cmd, err, out.String(), errb.String())
+	}
+	return out.String()
+}
+
+// TestTrainMatchesLiblinear trains heart_scale with greedytl train and
+// liblinear-train for every solver both have, to a tight tolerance, and
+// requires liblinear-predict to predict exactly the same labels with the
+// two model files (so our file is one liblinear reads, with liblinear's
+// meaning). The hinge-loss dual (-s 3) converges slowly on heart_scale:
+// liblinear itself stops at its 1000-iteration cap for any tolerance below
+// about 1e-3, so -s 3 is run to 1e-2, which both reach.
+func TestTrainMatchesLiblinear(t *testing.T) {
+	needHeartScale(t)
+	train, predict := liblinear(t, "liblinear-train"), liblinear(t, "liblinear-predict")
+	dir := t.TempDir()
+	for _, solver := range []string{"0", "1", "2", "3", "6", "7"} {
+		for _, bias := range []string{"1", "-1"} {
+			t.Run("s"+solver+"B"+bias, func(t *testing.T) {
+				ours := filepath.Join(dir, "ours"+solver+bias+".model")
+				theirs := filepath.Join(dir, "theirs"+solver+bias+".model")
+				eps := "1e-5"
+				if solver == "3" {
+					eps = "1e-2"
+				}
+				flags := []string{"-s", solver, "-c", "1", "-B", bias, "-e", eps}
+				code, _, stderr := cli(t, "", append([]string{"train"}, append(flags, "--data", heartScale, "--out", ours)...)...)
+				if code != 0 || strings.Contains(stderr, "WARNING") {
+					t.Fatalf("greedytl train: exit %d: %s", code, stderr)
+				}
+				if out := runTool(t, train, append(flags, heartScale, theirs)...); strings.Contains(out, "WARNING") {
+					t.Fatalf("liblinear-train did not converge:\n%s", out)
+				}
+				ourPred, theirPred := filepath.Join(dir, "ours.pred"), filepath.Join(dir, "theirs.pred")
+				accOurs := runTool(t, predict, heartScale, ours, ourPred)
+				accTheirs := runTool(t, predict, heartScale, theirs, theirPred)
+				a, _ := os.ReadFile(ourPred)
+				b, _ := os.ReadFile(theirPred)
+				if len(a) == 0 || !bytes.Equal(a, b) {
+					t.Errorf("liblinear-predict labels differ: ours %q, liblinear's %q", strings.TrimSpace(accOurs), strings.TrimSpace(accTheirs))
+				}
+			})
+		}
+	}
+}
+
+func TestTrainArguments(t *testing.T) {
+	needHeartScale(t)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	// liblinear-train's form: FILE [MODEL]; the model defaults to FILE's
+	// base name + .model in the current directory.
+	if code, _, stderr := cli(t, "", "train", "-s", "1", heartScale); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	byDefault, err := os.ReadFile(filepath.Join(dir, "heart_scale.model"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := cli(t, "", "train", heartScale, "named.model"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// gzip-compressed data gives the same model.
+	plain, err := os.ReadFile(heartScale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(plain)
+	zw.Close()
+	if err := os.WriteFile("heart.gz", gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := cli(t, "", "train", "-q", "--data", "heart.gz", "--out", "gz.model"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// So does standard input.
+	if code, _, stderr := cli(t, string(plain), "train", "-q", "-", "stdin.model"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, name := range []string{"named.model", "gz.model", "stdin.model"} {
+		b, err := os.ReadFile(name)
+		if err != nil || !bytes.Equal(b, byDefault) {
+			t.Errorf("%s differs from heart_scale.model (%v)", name, err)
+		}
+	}
+	if !strings.HasPrefix(string(byDefault), "solver_type L2R_L2LOSS_SVC_DUAL\nnr_class 2\nlabel 1 -1\nnr_feature 13\nbias -1\nw\n") {
+		t.Errorf("model header:\n%s", byDefault[:80])
+	}
+}
+
+var cvLine = regexp.MustCompile(`^Cross Validation Accuracy = ([0-9.]+)%\n$`)
+
+func TestTrainCrossValidation(t *testing.T) {
+	needHeartScale(t)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	code, out, stderr := cli(t, "", "train", "-v", "5", heartScale)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	m := cvLine.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("output %q, want liblinear's cross-validation line", out)
+	}
+	acc, _ := strconv.ParseFloat(m[1], 64)
+	if _, err := os.Stat("heart_scale.model"); err == nil {
+		t.Error("-v wrote a model file")
+	}
+	// liblinear draws other folds: the accuracies agree to a few points.
+	train := liblinear(t, "liblinear-train")
+	theirs := regexp.MustCompile(`Cross Validation Accuracy = ([0-9.]+)%`).FindStringSubmatch(runTool(t, train, "-v", "5", "-q", heartScale))
+	if theirs == nil {
+		t.Fatal("no accuracy from liblinear-train -v 5")
+	}
+	ref, _ := strconv.ParseFloat(theirs[1], 64)
+	if diff := acc - ref; diff < -4 || diff > 4 {
+		t.Errorf("5-fold accuracy %.2f%%, liblinear's %.2f%%: want within 4 points", acc, ref)
+	}
+}
+
+var bestLine = regexp.MustCompile(`Best C = (\S+)  CV accuracy = ([0-9.]+)%\n$`)
+
+func TestTrainFindC(t *testing.T) {
+	needHeartScale(t)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	code, out, stderr := cli(t, "", "train", "-C", "-s", "2", heartScale, "best.model")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	m := bestLine.FindStringSubmatch(out)
+	if len(lines) != 10 || m == nil {
+		t.Fatalf("output:\n%s\nwant 9 per-C lines and the Best C line", out)
+	}
+	// The best C has the highest accuracy, the smallest C among ties.
+	best := -1.0
+	var bestC string
+	for _, l := range lines[:9] {
+		var c string
+		var acc float64
+		if _, err := fmt.Sscanf(l, "C = %s  CV accuracy = %g%%", &c, &acc); err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		if acc > best {
+			best, bestC = acc, c
+		}
+	}
+	if m[1] != bestC {
+		t.Errorf("Best C = %s, but the lines favour %s", m[1], bestC)
+	}
+	// The model written is the one trained with that C.
+	if code, _, stderr := cli(t, "", "train", "-s", "2", "-c", m[1], heartScale, "direct.model"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	a, _ := os.ReadFile("best.model")
+	b, _ := os.ReadFile("direct.model")
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Error("the -C model differs from the model trained with -c <best C>")
+	}
+	// -q leaves only the result.
+	_, out, _ = cli(t, "", "train", "-C", "-q", "-s", "2", heartScale, "q.model")
+	if strings.Count(out, "\n") != 1 || !bestLine.MatchString(out) {
+		t.Errorf("-C -q output %q", out)
+	}
+}
+
+func TestTrainBadInput(t *testing.T) {
+	needHeartScale(t)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	writeText(t, dir, "bad.svm", "+1 1:0.5 2:1\n-1 3:1 2:1\n")
+	writeText(t, dir, "three.svm", "1 1:1\n2 1:2\n3 1:3\n")
+	writeText(t, dir, "one.svm", "1 1:1\n1 1:2\n")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing file", []string{"train", "nope.svm"}, "nope.svm"},
+		{"malformed line", []string{"train", "bad.svm"}, "bad.svm:2:"},
+		{"three classes", []string{"train", "three.svm"}, "more than two classes"},
+		{"one class", []string{"train", "one.svm"}, "need two classes"},
+		{"unknown solver", []string{"train", "-s", "9", heartScale}, "unknown solver"},
+		{"unimplemented solver", []string{"train", "-s", "5", heartScale}, "not implemented"},
+		{"regressor", []string{"train", "-s", "ridge", heartScale}, "regressor"},
+		{"zero cost", []string{"train", "-c", "0", heartScale}, "cost must be > 0"},
+		{"one fold", []string{"train", "-v", "1", heartScale}, "at least 2 folds"},
+		{"too many folds", []string{"train", "-v", "1000", heartScale}, "folds"},
+		{"no data", []string{"train"}, "no training data"},
+		{"data twice", []string{"train", "--data", heartScale, heartScale}, "once"},
+		{"stdin without out", []string{"train", "-"}, "--out"},
+		{"empty stdin", []string{"train", "-", "x.model"}, "<stdin>: no rows"},
+		{"too many args", []string{"train", "a", "b", "c"}, "accepts at most 2 arg"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, stderr := cli(t, "", tc.args...)
+			if code != exitInput {
+				t.Fatalf("exit %d, want %d (stderr %q)", code, exitInput, stderr)
+			}
+			if out != "" || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("stdout %q, stderr %q: want nothing and one line containing %q", out, stderr, tc.want)
+			}
+		})
+	}
+	if matches, _ := filepath.Glob(filepath.Join(dir, "*.model")); len(matches) != 0 {
+		t.Errorf("failed runs left model files: %v", matches)
+	}
+}

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/source"
+)
+
+type trainSourcesOptions struct {
+	data        string
+	out         string
+	negClasses  []string
+	negFraction float64
+	seed        uint64
+	solver      solverValue
+	bias        float64
+	eps         float64
+	grid        []float64
+	folds       int
+	workers     int
+	shard       string
+	quiet       bool
+}
+
+func newTrainSourcesCmd(s *streams) *cobra.Command {
+	def := source.DefaultTrainConfig()
+	o := &trainSourcesOptions{solver: solverValue{def.Solver}}
+	c := &cobra.Command{
+		Use:   "train-sources --data DIR --out SOURCES [flags]",
+		Short: "Train one linear source classifier per class of a dataset folder",
+		Long: `Train-sources runs the paper's source training on a dataset folder
+(features.npy, labels.npy, classes.txt). A negative pool is held out — the
+classes named by --negative-classes, or a random --negative-fraction of the
+classes — and its examples are split 90%/10% into source negatives and target
+negatives. Every other class gets a source: a linear SVM (liblinear -s 1 -B 1
+by default) of its examples against the source negatives, with the C of
+--c-grid that has the best cross-validated balanced accuracy (--folds folds),
+refitted on all of them.
+
+SOURCES receives models/<class>.model (liblinear model files), a sidecar
+record per model, and the index sources.json (the negative plan with its
+target-negative rows, the settings, and per source its C and CV score).
+Everything is seeded by --seed: the same command gives the same files.
+
+The job resumes: rerun the same command after an interruption and only
+unfinished classes are trained. It shards: --shard i/n trains the classes c
+with c mod n = i, so n processes (on one machine or a cluster, sharing SOURCES)
+split the work; --shard auto/n takes i from JOB_COMPLETION_INDEX (Kubernetes
+Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm, with --array=0-(n-1)). Each shard
+writes the index of the sources done so far; after all shards finish, one more
+run (any shard, or none) trains nothing and writes the complete index.`,
+		Example: `  greedytl train-sources --data coil100/hog --out coil100-sources
+  greedytl train-sources --data clinc150 --negative-classes oos --out clinc-sources
+  greedytl train-sources --data coil100/hog --out src --shard auto/8   # in each of 8 array tasks`,
+		RunE: func(c *cobra.Command, _ []string) error { return runTrainSources(c, s, o) },
+	}
+	fl := c.Flags()
+	fl.StringVar(&o.data, "data", "", "dataset folder: features.npy, labels.npy, classes.txt (required)")
+	fl.StringVar(&o.out, "out", "", "sources directory to write (required; created if absent)")
+	fl.StringSliceVar(&o.negClasses, "negative-classes", nil, "names of the classes pooled as negatives (comma-separated)")
+	fl.Float64Var(&o.negFraction, "negative-fraction", source.DefaultNegativeFraction, "fraction of the classes drawn at random as negatives (without --negative-classes)")
+	fl.Uint64Var(&o.seed, "seed", def.Seed, "seed of the negative pool, the folds and the solver")
+	fl.VarP(&o.solver, "solver", "s", solverHelp)
+	fl.Float64VarP(&o.bias, "bias", "B", def.Bias, "if > 0, append a constant feature of this value (liblinear -B; ≤ 0: none)")
+	fl.Float64VarP(&o.eps, "eps", "e", def.Eps, "stopping tolerance (0: liblinear's default for the solver)")
+	o.grid = def.Grid
+	fl.Var((*floatList)(&o.grid), "c-grid", "candidate values of C, comma-separated")
+	fl.IntVar(&o.folds, "folds", def.Folds, "cross-validation folds that choose C")
+	fl.IntVar(&o.workers, "workers", 0, "classes trained at once (0: one per CPU)")
+	fl.StringVar(&o.shard, "shard", "", "train only shard i of n: i/n, or auto/n to read i from the environment")
+	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar or summary")
+	return c
+}
+
+// floatList is a comma-separated list of numbers flag, shown in %g form.
+type floatList []float64
+
+func (l *floatList) String() string {
+	parts := make([]string, len(*l))
+	for k, v := range *l {
+		parts[k] = strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (l *floatList) Set(arg string) error {
+	var vals []float64
+	for _, part := range strings.Split(arg, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a number", part)
+		}
+		vals = append(vals, v)
+	}
+	*l = vals
+	return nil
+}
+
+func (l *floatList) Type() string { return "floats" }
+
+// shardEnv are the environment variables that hold a task's index in an
+// array job, in the order they are consulted by --shard auto/n.
+var shardEnv = []string{"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"}
+
+// parseShard parses the --shard flag: "", "i/n" or "auto/n".
+func parseShard(arg string) (source.Shard, error) {
+	n, ok := strings.CutPrefix(arg, "auto/")
+	if !ok {
+		return source.ParseShard(arg)
+	}
+	for _, name := range shardEnv {
+		if v := os.Getenv(name); v != "" {
+			sh, err := source.ParseShard(v + "/" + n)
+			if err != nil {
+				return sh, fmt.Errorf("--shard %s with %s=%s: %w", arg, name, v, err)
+			}
+			return sh, nil
+		}
+	}
+	return source.Shard{}, fmt.Errorf("--shard %s: neither %s is set", arg, strings.Join(shardEnv, " nor "))
+}
+
+func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error {
+	if o.data == "" || o.out == "" {
+		return badInputf("give both --data DIR and --out SOURCES (see 'greedytl train-sources --help')")
+	}
+	if len(o.negClasses) > 0 && c.Flags().Changed("negative-fraction") {
+		return badInputf("give --negative-classes or --negative-fraction, not both")
+	}
+	shard, err := parseShard(o.shard)
+	if err != nil {
+		return badInput(err)
+	}
+	cfg := source.TrainConfig{Solver: o.solver.s, Bias: o.bias, Eps: o.eps, Grid: o.grid, Folds: o.folds, Seed: o.seed}
+	if err := cfg.Check(); err != nil {
+		return badInput(err)
+	}
+	f, err := dataset.LoadFolder(o.data)
+	if err != nil {
+		return badInput(err)
+	}
+	neg, err := source.PlanNegatives(f, o.negClasses, o.negFraction, o.seed)
+	if err != nil {
+		return badInput(err)
+	}
+
+	opts := source.RunOptions{Workers: o.workers, Shard: shard}
+	var bar *progressbar.ProgressBar
+	if !o.quiet && isTerminal(s.err) {
+		opts.Progress = func(done, total int) {
+			if bar == nil {
+				bar = progressbar.NewOptions(total,
+					progressbar.OptionSetWriter(s.err),
+					progressbar.OptionSetDescription("training sources"),
+					progressbar.OptionShowCount(),
+					progressbar.OptionSetPredictTime(true),
+					progressbar.OptionClearOnFinish())
+			}
+			_ = bar.Set(done)
+		}
+	}
+	start := time.Now()
+	res, err := source.TrainAll(c.Context(), f, neg, o.out, cfg, opts)
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("interrupted; the finished sources are kept in %s: run the same command again to resume (%w)", o.out, err)
+	}
+	if err != nil {
+		return err
+	}
+	if !o.quiet {
+		summarizeSources(s, res, filepath.Join(o.out, source.IndexFile), time.Since(start))
+	}
+	return nil
+}
+
+// summarizeSources prints the end-of-run summary line (and a warning for
+// sources that stopped at the solver's iteration cap).
+func summarizeSources(s *streams, res *source.Result, index string, wall time.Duration) {
+	ix := res.Index
+	var cv float64
+	unconverged := 0
+	for _, e := range ix.Sources {
+		cv += e.CVScore
+		if !e.Converged {
+			unconverged++
+		}
+	}
+	line := fmt.Sprintf("%d sources in %s (%d trained, %d reused", len(ix.Sources), index, res.Trained, res.Reused)
+	if len(ix.Missing) > 0 {
+		line += fmt.Sprintf(", %d classes still missing", len(ix.Missing))
+	}
+	line += ")"
+	if len(ix.Sources) > 0 {
+		line += "; mean CV balanced accuracy " + strconv.FormatFloat(cv/float64(len(ix.Sources)), 'f', 3, 64)
+	}
+	fmt.Fprintf(s.err, "%s; %s\n", line, wall.Round(time.Millisecond))
+	if unconverged > 0 {
+		fmt.Fprintf(s.err, "WARNING: %d sources stopped at the %s solver's iteration cap (see the converged field of %s)\n", unconverged, ix.Solver, index)
+	}
+}

@@ -1,0 +1,234 @@
+package source
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/linear"
+)
+
+// Names in a sources directory.
+const (
+	// IndexFile is the index of a sources directory.
+	IndexFile = "sources.json"
+	// IndexVersion is the version of the index format this package writes
+	// and reads.
+	IndexVersion = 1
+	// modelDir holds the model files and their sidecar records.
+	modelDir = "models"
+)
+
+// Index is the content of a sources directory's index file, sources.json:
+// what was trained, from what, and how. It records no timings, so the
+// same job always writes the same bytes.
+type Index struct {
+	// Version is IndexVersion.
+	Version int `json:"version"`
+	// Dataset is the dataset folder as given to TrainAll; DataSHA256 is a
+	// digest of its features, labels and class names (see TrainAll).
+	Dataset    string `json:"dataset"`
+	DataSHA256 string `json:"data_sha256"`
+	// NumFeatures is the number of feature columns of the dataset.
+	NumFeatures int `json:"num_features"`
+	// Classes lists all the dataset's class names, in class order.
+	Classes []string `json:"classes"`
+	// Negatives is the negative pool the sources were trained against;
+	// its Target rows are those reserved for the targets.
+	Negatives *Negatives `json:"negatives"`
+	// Solver is the learner's liblinear name; Bias, Eps, Grid, Folds and
+	// Seed are the rest of the TrainConfig.
+	Solver string    `json:"solver"`
+	Bias   float64   `json:"bias"`
+	Eps    float64   `json:"eps"`
+	Grid   []float64 `json:"c_grid"`
+	Folds  int       `json:"folds"`
+	Seed   uint64    `json:"seed"`
+	// Sources lists the trained sources in class order; LoadDir returns
+	// them in this order.
+	Sources []Entry `json:"sources"`
+	// Missing names the classes that should have a source but have no
+	// valid model yet (other shards' classes, while those run).
+	Missing []string `json:"missing,omitempty"`
+}
+
+// Entry is one source of an Index.
+type Entry struct {
+	// Name and Class are the source's class name and index.
+	Name  string `json:"name"`
+	Class int    `json:"class"`
+	// File is the liblinear model file, relative to the directory;
+	// SHA256 is the hex digest of its bytes.
+	File   string `json:"file"`
+	SHA256 string `json:"sha256"`
+	// C, CVScore, CVScores, Positives, Negatives and Converged are as in
+	// Info.
+	C         float64   `json:"c"`
+	CVScore   float64   `json:"cv_score"`
+	CVScores  []float64 `json:"cv_scores"`
+	Positives int       `json:"positives"`
+	Negatives int       `json:"negatives"`
+	Converged bool      `json:"converged"`
+}
+
+// Config returns the TrainConfig the index records.
+func (ix *Index) Config() (TrainConfig, error) {
+	s, err := linear.ParseSolver(ix.Solver)
+	if err != nil {
+		return TrainConfig{}, err
+	}
+	return TrainConfig{Solver: s, Bias: ix.Bias, Eps: ix.Eps, Grid: ix.Grid, Folds: ix.Folds, Seed: ix.Seed}, nil
+}
+
+// CheckData returns an error unless f is the dataset the index was made
+// from: the same features, labels and class names (by digest; the folder
+// may have moved) and a negative plan that fits it. Use it before taking
+// the index's target negatives for f's targets.
+func (ix *Index) CheckData(f *dataset.Folder) error {
+	if got := dataDigest(f); got != ix.DataSHA256 {
+		return fmt.Errorf("source: dataset %s is not the one the sources were trained on (%s): its content differs", f.Dir, ix.Dataset)
+	}
+	return ix.Negatives.Check(f)
+}
+
+// ReadIndex reads and validates the index of the sources directory dir. It
+// returns an error when the file is missing or malformed, has another
+// version, or is inconsistent: a missing negative plan, an entry whose
+// class is out of range, repeated or named differently from the class list,
+// or whose file is not a plain path inside dir.
+func ReadIndex(dir string) (*Index, error) {
+	path := filepath.Join(dir, IndexFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var ix Index
+	if err := dec.Decode(&ix); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("%s: data after the index object", path)
+	}
+	if err := ix.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &ix, nil
+}
+
+// check validates an index read from a file.
+func (ix *Index) check() error {
+	if ix.Version != IndexVersion {
+		return fmt.Errorf("index version %d, this greedytl reads version %d", ix.Version, IndexVersion)
+	}
+	if ix.Negatives == nil {
+		return errors.New("index has no negative plan")
+	}
+	if _, err := ix.Config(); err != nil {
+		return err
+	}
+	seen := make(map[int]bool, len(ix.Sources))
+	for _, e := range ix.Sources {
+		if e.Class < 0 || e.Class >= len(ix.Classes) {
+			return fmt.Errorf("source %q: class %d out of range: the index lists %d classes", e.Name, e.Class, len(ix.Classes))
+		}
+		if ix.Classes[e.Class] != e.Name {
+			return fmt.Errorf("source %q: class %d is named %q", e.Name, e.Class, ix.Classes[e.Class])
+		}
+		if seen[e.Class] {
+			return fmt.Errorf("source %q listed twice", e.Name)
+		}
+		seen[e.Class] = true
+		if !filepath.IsLocal(filepath.FromSlash(e.File)) || strings.Contains(e.File, `\`) {
+			return fmt.Errorf("source %q: file %q is not a path inside the directory", e.Name, e.File)
+		}
+	}
+	return nil
+}
+
+// LoadDir reads the sources directory dir written by TrainAll: the models
+// listed in its index, in the index's order (class order), named by their
+// classes. Each model file's SHA-256 digest must match the index's, so a
+// corrupted or replaced file is an error rather than a silently different
+// source.
+//
+// It returns ReadIndex's errors, an error naming the file of a listed model
+// that is missing, altered or unreadable, and an error when the index lists
+// no sources.
+func LoadDir(dir string) (*Set, error) {
+	ix, err := ReadIndex(dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(ix.Sources) == 0 {
+		return nil, fmt.Errorf("%s: the index lists no sources", filepath.Join(dir, IndexFile))
+	}
+	names := make([]string, len(ix.Sources))
+	models := make([]*linear.Model, len(ix.Sources))
+	for j, e := range ix.Sources {
+		m, err := readModelChecked(filepath.Join(dir, filepath.FromSlash(e.File)), e.SHA256)
+		if err != nil {
+			return nil, fmt.Errorf("source %q: %w", e.Name, err)
+		}
+		names[j], models[j] = e.Name, m
+	}
+	return NewSet(names, models)
+}
+
+// readModelChecked reads the liblinear model file at path, checking that
+// its bytes have the hex SHA-256 digest sum.
+func readModelChecked(path, sum string) (*linear.Model, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if got := digest(b); got != sum {
+		return nil, fmt.Errorf("%s: SHA-256 %s differs from the recorded %s: the file was altered", path, got, sum)
+	}
+	return linear.ReadModel(bytes.NewReader(b), path)
+}
+
+// digest returns the hex SHA-256 digest of b.
+func digest(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// dataDigest returns the hex SHA-256 digest of the dataset's content: the
+// shape and float64 bits of the features, the labels and the class names.
+func dataDigest(f *dataset.Folder) string {
+	h := sha256.New()
+	r, c := f.X.Dims()
+	var buf []byte
+	buf = binary.LittleEndian.AppendUint64(buf, uint64(r))
+	buf = binary.LittleEndian.AppendUint64(buf, uint64(c))
+	h.Write(buf)
+	for i := range r {
+		buf = buf[:0]
+		for _, v := range f.X.RawRowView(i) {
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
+		}
+		h.Write(buf)
+	}
+	buf = buf[:0]
+	for _, l := range f.Labels {
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(l))
+	}
+	h.Write(buf)
+	for _, name := range f.Classes {
+		h.Write([]byte(name))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

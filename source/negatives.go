@@ -1,0 +1,194 @@
+package source
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/greedytl/greedytl/dataset"
+)
+
+// The negative pool's defaults (DESIGN §6.1, the paper's "Datasets").
+const (
+	// DefaultNegativeFraction is the fraction of the classes held out as
+	// the negative pool when none are named: C/5.
+	DefaultNegativeFraction = 0.2
+	// SourceNegativeShare is the share of the pooled negative examples
+	// that become source negatives; the rest are target negatives.
+	SourceNegativeShare = 0.9
+)
+
+// Negatives is the negative pool of the leave-one-class-out protocol: the
+// classes held out as the surrogate negative class, and their examples
+// split into source negatives (the −1 examples of every source) and target
+// negatives (reserved for the targets' training and test sets). Row
+// indices refer to the dataset folder's rows; all three lists are sorted.
+// Its JSON form is recorded in the sources index.
+type Negatives struct {
+	// Classes are the held-out classes.
+	Classes []int `json:"classes"`
+	// Named reports whether the classes were named by the user rather
+	// than drawn at random.
+	Named bool `json:"named"`
+	// Fraction is the fraction of the classes drawn (0 when Named).
+	Fraction float64 `json:"fraction,omitempty"`
+	// Seed seeded the draw of the classes and the split of the pool.
+	Seed uint64 `json:"seed"`
+	// Source are the rows of the source negatives.
+	Source []int `json:"source"`
+	// Target are the rows of the target negatives.
+	Target []int `json:"target"`
+}
+
+// PlanNegatives draws the negative pool of the dataset f.
+//
+// The held-out classes are the classes named (for example CLINC150's
+// "oos") when named is not empty, and fraction is then ignored; otherwise
+// they are round(C·fraction) classes drawn at random, C being the number of
+// classes that have examples (only those are drawn). The examples of the
+// held-out classes are pooled, shuffled, and split: round(10%) of them, at
+// least one, are target negatives and the rest source negatives. The split
+// is of the pooled examples, not of the classes, as in the paper ("merging
+// 100 held-out classes … further split into source negative and target
+// negative class as 90%+10%"), so a held-out class usually contributes to
+// both sides. Everything is drawn from seed: the same seed gives the same
+// plan.
+//
+// It returns an error for an unknown or repeated class name, a fraction
+// outside (0, 1) when no classes are named, a draw of no class, a pool
+// that leaves no class with examples to train a source on, and a pool of
+// fewer than two examples.
+func PlanNegatives(f *dataset.Folder, named []string, fraction float64, seed uint64) (*Negatives, error) {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	counts := classCounts(f)
+	neg := &Negatives{Seed: seed}
+	if len(named) > 0 {
+		neg.Named = true
+		for _, name := range named {
+			c, err := f.ClassIndex(name)
+			if err != nil {
+				return nil, fmt.Errorf("source: negative class: %w", err)
+			}
+			if slices.Contains(neg.Classes, c) {
+				return nil, fmt.Errorf("source: negative class %q named twice", name)
+			}
+			neg.Classes = append(neg.Classes, c)
+		}
+	} else {
+		if !(fraction > 0 && fraction < 1) {
+			return nil, fmt.Errorf("source: negative fraction %v, want a value in (0, 1)", fraction)
+		}
+		var candidates []int
+		for c, n := range counts {
+			if n > 0 {
+				candidates = append(candidates, c)
+			}
+		}
+		k := int(math.Round(float64(len(candidates)) * fraction))
+		if k == 0 {
+			return nil, fmt.Errorf("source: negative fraction %v of %d classes holds out no class", fraction, len(candidates))
+		}
+		neg.Fraction = fraction
+		for _, p := range rng.Perm(len(candidates))[:k] {
+			neg.Classes = append(neg.Classes, candidates[p])
+		}
+	}
+	slices.Sort(neg.Classes)
+	if len(sourceClasses(counts, neg.Classes)) == 0 {
+		return nil, errors.New("source: the negative pool leaves no class with examples to train a source on")
+	}
+	pool := neg.poolRows(f)
+	if len(pool) < 2 {
+		return nil, fmt.Errorf("source: the negative pool has %d examples, want at least 2 (source and target negatives)", len(pool))
+	}
+	rng.Shuffle(len(pool), func(a, b int) { pool[a], pool[b] = pool[b], pool[a] })
+	nTarget := max(1, int(math.Round(float64(len(pool))*(1-SourceNegativeShare))))
+	neg.Target = slices.Clone(pool[:nTarget])
+	neg.Source = slices.Clone(pool[nTarget:])
+	slices.Sort(neg.Source)
+	slices.Sort(neg.Target)
+	return neg, nil
+}
+
+// classCounts returns the number of examples of each class of f.
+func classCounts(f *dataset.Folder) []int {
+	counts := make([]int, len(f.Classes))
+	for _, l := range f.Labels {
+		counts[l]++
+	}
+	return counts
+}
+
+// sourceClasses returns, in increasing order, the classes that get a
+// source: those with examples that are not held out.
+func sourceClasses(counts, held []int) []int {
+	var cs []int
+	for c, n := range counts {
+		if n > 0 && !slices.Contains(held, c) {
+			cs = append(cs, c)
+		}
+	}
+	return cs
+}
+
+// poolRows returns, in increasing order, the rows of the held-out classes.
+func (n *Negatives) poolRows(f *dataset.Folder) []int {
+	held := make(map[int]bool, len(n.Classes))
+	for _, c := range n.Classes {
+		held[c] = true
+	}
+	var rows []int
+	for i, l := range f.Labels {
+		if held[l] {
+			rows = append(rows, i)
+		}
+	}
+	return rows
+}
+
+// IsHeldOut reports whether class c is one of the negative classes.
+func (n *Negatives) IsHeldOut(c int) bool {
+	_, found := slices.BinarySearch(n.Classes, c)
+	return found
+}
+
+// Check verifies that n is a valid plan for the dataset f, such as one read
+// back from a sources index: the classes are distinct, sorted and in range;
+// the source and target rows are sorted, disjoint, both non-empty, and
+// together exactly the rows of the held-out classes.
+func (n *Negatives) Check(f *dataset.Folder) error {
+	if n == nil {
+		return errors.New("source: nil negative plan")
+	}
+	if len(n.Classes) == 0 {
+		return errors.New("source: negative plan has no classes")
+	}
+	for k, c := range n.Classes {
+		if c < 0 || c >= len(f.Classes) {
+			return fmt.Errorf("source: negative class %d out of range: the dataset has %d classes", c, len(f.Classes))
+		}
+		if k > 0 && c <= n.Classes[k-1] {
+			return fmt.Errorf("source: negative classes are not sorted and distinct (%d after %d)", c, n.Classes[k-1])
+		}
+	}
+	if len(n.Source) == 0 || len(n.Target) == 0 {
+		return fmt.Errorf("source: negative plan has %d source and %d target negatives, want both > 0", len(n.Source), len(n.Target))
+	}
+	for _, side := range []struct {
+		name string
+		rows []int
+	}{{"source", n.Source}, {"target", n.Target}} {
+		if !slices.IsSorted(side.rows) {
+			return fmt.Errorf("source: %s negative rows are not sorted", side.name)
+		}
+	}
+	merged := append(slices.Clone(n.Source), n.Target...)
+	slices.Sort(merged)
+	pool := n.poolRows(f)
+	if !slices.Equal(merged, pool) {
+		return fmt.Errorf("source: the %d source and %d target negative rows are not a split of the %d rows of the negative classes", len(n.Source), len(n.Target), len(pool))
+	}
+	return nil
+}

@@ -1,0 +1,280 @@
+package source
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/linear"
+	"github.com/greedytl/greedytl/sparse"
+)
+
+// Set is an ordered set of linear source hypotheses h_j(x) = w_jᵀx + b_j.
+// Build one with NewSet, LoadModels or LoadDir; it is immutable, so it may be
+// shared between goroutines.
+//
+// Source j's score is the decision value of its model oriented towards the
+// greater of the model's two labels, as linear.Model.Scores defines it: for
+// a source trained by TrainOne (labels +1 for its class, −1 for the
+// negatives) or by liblinear on ±1 or 0/1 labels, a positive score favours
+// the source's own class.
+type Set struct {
+	names  []string
+	models []*linear.Model
+	// d is the number of feature columns the stacked weights span: the
+	// largest NrFeature of the models.
+	d int
+	// w holds the oriented weights stacked as a d × n matrix (nil when d
+	// is 0): column j is source j's, zero beyond its NrFeature.
+	w *mat.Dense
+	// b holds each source's oriented bias term (0 without a bias feature).
+	b []float64
+}
+
+// NewSet returns the set of the sources models, named names (one name per
+// model; names need not be distinct). The models are shared, not copied:
+// they must not be modified afterwards.
+//
+// It returns an error when the lengths differ, there are no models, or a
+// model is nil, not binary (NrW ≠ 1: a multi-class liblinear model is not
+// one source), has a weight vector inconsistent with NrFeature and Bias, or
+// non-finite weights or bias.
+func NewSet(names []string, models []*linear.Model) (*Set, error) {
+	if len(names) != len(models) {
+		return nil, fmt.Errorf("source: %d names for %d models", len(names), len(models))
+	}
+	if len(models) == 0 {
+		return nil, errors.New("source: no source models")
+	}
+	s := &Set{
+		names:  append([]string(nil), names...),
+		models: append([]*linear.Model(nil), models...),
+		b:      make([]float64, len(models)),
+	}
+	for j, m := range models {
+		if err := checkModel(m); err != nil {
+			return nil, fmt.Errorf("source %q: %w", names[j], err)
+		}
+		s.d = max(s.d, m.NrFeature)
+	}
+	n := len(models)
+	if s.d > 0 {
+		s.w = mat.NewDense(s.d, n, nil)
+	}
+	for j, m := range models {
+		sign := orientation(m)
+		for k := range m.NrFeature {
+			s.w.Set(k, j, sign*m.W[k])
+		}
+		if m.Bias >= 0 {
+			s.b[j] = sign * m.W[m.NrFeature] * m.Bias
+		}
+	}
+	return s, nil
+}
+
+// checkModel verifies what NewSet needs of a model.
+func checkModel(m *linear.Model) error {
+	switch {
+	case m == nil:
+		return errors.New("nil model")
+	case m.NrW != 1 || len(m.Labels) != 2:
+		return fmt.Errorf("model has %d labels and %d decision functions; a source needs a binary model", len(m.Labels), m.NrW)
+	case m.NrFeature < 0:
+		return fmt.Errorf("model has NrFeature = %d", m.NrFeature)
+	case math.IsNaN(m.Bias) || math.IsInf(m.Bias, 0):
+		return fmt.Errorf("model bias is %v", m.Bias)
+	}
+	want := m.NrFeature
+	if m.Bias >= 0 {
+		want++
+	}
+	if len(m.W) != want {
+		return fmt.Errorf("model has %d weights, want %d for %d features (bias %v)", len(m.W), want, m.NrFeature, m.Bias)
+	}
+	for k, v := range m.W {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("model weight %d is %v", k, v)
+		}
+	}
+	return nil
+}
+
+// orientation is +1 when a binary model's decision value favours the
+// greater of its labels (Labels[0] > Labels[1]) and −1 otherwise: the rule
+// of linear.Model.Scores.
+func orientation(m *linear.Model) float64 {
+	if m.Labels[0] < m.Labels[1] {
+		return -1
+	}
+	return 1
+}
+
+// LoadModels reads liblinear model files (written by liblinear-train,
+// greedytl train or TrainAll) as a set of sources named by their paths, in
+// the order given. It returns the first read error, or NewSet's.
+func LoadModels(paths ...string) (*Set, error) {
+	models := make([]*linear.Model, len(paths))
+	names := make([]string, len(paths))
+	for j, p := range paths {
+		m, err := linear.LoadModel(p)
+		if err != nil {
+			return nil, err
+		}
+		models[j], names[j] = m, filepath.Clean(p)
+	}
+	return NewSet(names, models)
+}
+
+// Len returns the number of sources.
+func (s *Set) Len() int { return len(s.models) }
+
+// Name returns the name of source j. It panics if j is out of range.
+func (s *Set) Name(j int) string { return s.names[j] }
+
+// Model returns the model of source j, which must not be modified. It
+// panics if j is out of range.
+func (s *Set) Model(j int) *linear.Model { return s.models[j] }
+
+// NumFeatures returns the number of feature columns the sources need: the
+// largest NrFeature of their models. Dense inputs to Scores need at least
+// this many columns.
+func (s *Set) NumFeatures() int { return s.d }
+
+// Subset returns the set of the sources idx, in that order (repeats
+// allowed), sharing their models: at prediction time only the sources a
+// target model selected need evaluating. It panics if idx is empty or an
+// index is out of range.
+func (s *Set) Subset(idx []int) *Set {
+	if len(idx) == 0 {
+		panic("source: Subset of no sources")
+	}
+	names := make([]string, len(idx))
+	models := make([]*linear.Model, len(idx))
+	for k, j := range idx {
+		if j < 0 || j >= len(s.models) {
+			panic(fmt.Sprintf("source: Subset index %d out of range [0, %d)", j, len(s.models)))
+		}
+		names[k], models[k] = s.names[j], s.models[j]
+	}
+	sub, err := NewSet(names, models)
+	if err != nil {
+		panic("source: Subset: " + err.Error()) // cannot happen: the models passed NewSet once
+	}
+	return sub
+}
+
+// Scores returns the m × n matrix H of the scores of the m rows of X under
+// the n sources, H[i][j] = h_j(x_i), computed with one matrix product
+// X·W (W the d × n stacked, oriented weights) plus each source's bias term.
+// Columns of X beyond a model's NrFeature are ignored, as liblinear does.
+//
+// It returns an error naming the source when X has fewer columns than a
+// source's model has features, when X has no rows, and when a score is not
+// finite (X held NaN or infinite values, or the product overflowed).
+func (s *Set) Scores(X mat.Matrix) (*mat.Dense, error) {
+	r, c := X.Dims()
+	if r == 0 {
+		return nil, errors.New("source: no examples to score")
+	}
+	if c < s.d {
+		for j, m := range s.models {
+			if c < m.NrFeature {
+				return nil, fmt.Errorf("source %q: model has %d features but the examples have %d", s.names[j], m.NrFeature, c)
+			}
+		}
+	}
+	h := mat.NewDense(r, len(s.models), nil)
+	if s.d > 0 {
+		h.Mul(leadingColumns(X, s.d), s.w)
+	}
+	raw := h.RawMatrix()
+	for i := range r {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
+		for j, b := range s.b {
+			row[j] += b
+		}
+	}
+	if err := s.checkFinite(h); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// leadingColumns returns the first d columns of X (c ≥ d) without copying
+// when X is a gonum type that can be sliced.
+func leadingColumns(X mat.Matrix, d int) mat.Matrix {
+	r, c := X.Dims()
+	if c == d {
+		return X
+	}
+	if sl, ok := X.(interface {
+		Slice(i, k, j, l int) mat.Matrix
+	}); ok {
+		return sl.Slice(0, r, 0, d)
+	}
+	out := mat.NewDense(r, d, nil)
+	for i := range r {
+		for k := range d {
+			out.Set(i, k, X.At(i, k))
+		}
+	}
+	return out
+}
+
+// ScoresCSR is Scores for sparse rows. As in liblinear-predict, X may have
+// fewer columns than the models have features (an svmlight file only
+// bounds its column count by the largest index present): absent features
+// are zero. It returns an error when X is malformed or has no rows, and when
+// a score is not finite.
+func (s *Set) ScoresCSR(X *sparse.CSR) (*mat.Dense, error) {
+	if err := X.Check(); err != nil {
+		return nil, fmt.Errorf("source: %w", err)
+	}
+	if X.R == 0 {
+		return nil, errors.New("source: no examples to score")
+	}
+	n := len(s.models)
+	h := mat.NewDense(X.R, n, nil)
+	raw := h.RawMatrix()
+	var w []float64
+	if s.w != nil {
+		w = s.w.RawMatrix().Data // d × n, stride n
+	}
+	for i := range X.R {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+n]
+		ind, val := X.Row(i)
+		for k, col := range ind {
+			if col >= s.d {
+				break // indices increase
+			}
+			v := val[k]
+			for j, wj := range w[col*n : (col+1)*n] {
+				row[j] += v * wj
+			}
+		}
+		for j, b := range s.b {
+			row[j] += b
+		}
+	}
+	if err := s.checkFinite(h); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// checkFinite returns an error naming the first non-finite score.
+func (s *Set) checkFinite(h *mat.Dense) error {
+	raw := h.RawMatrix()
+	for i := range raw.Rows {
+		for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("source %q: score of example %d is %v (non-finite input?)", s.names[j], i, v)
+			}
+		}
+	}
+	return nil
+}

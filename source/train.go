@@ -1,0 +1,195 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/linear"
+	"github.com/greedytl/greedytl/metric"
+	"github.com/greedytl/greedytl/sparse"
+)
+
+// TrainConfig sets how a source is trained. Start from DefaultTrainConfig:
+// the zero value is not valid (its Solver would be logistic regression).
+type TrainConfig struct {
+	// Solver is the linear learner; a classifier of package linear.
+	Solver linear.Solver
+	// Bias is the value of liblinear's bias feature (-B); ≤ 0: none.
+	Bias float64
+	// Eps is the solver's stopping tolerance (-e); 0: liblinear's default.
+	Eps float64
+	// Grid holds the candidate values of C.
+	Grid []float64
+	// Folds is the number of cross-validation folds that choose C.
+	Folds int
+	// Seed seeds the folds and the solver's coordinate order.
+	Seed uint64
+}
+
+// DefaultTrainConfig returns the paper's setup: a liblinear L2-regularised
+// squared-hinge SVM (-s 1, dual coordinate descent) with a bias feature
+// (-B 1), C chosen by 5-fold cross-validation over {1e-4, 1e-3, …, 1e4},
+// seed 1.
+func DefaultTrainConfig() TrainConfig {
+	return TrainConfig{
+		Solver: linear.L2RL2LossSVCDual,
+		Bias:   1,
+		Grid:   DefaultGrid(),
+		Folds:  5,
+		Seed:   1,
+	}
+}
+
+// DefaultGrid returns the paper's grid of C values, {1e-4, 1e-3, …, 1e4}.
+func DefaultGrid() []float64 {
+	g := make([]float64, 0, 9)
+	for e := -4; e <= 4; e++ {
+		g = append(g, math.Pow10(e))
+	}
+	return g
+}
+
+// Check returns an error when the solver is not a classifier package
+// linear implements, Eps or Bias is not finite, Eps is negative, the grid
+// is empty or holds a value that is not finite and positive, or Folds < 2.
+func (c TrainConfig) Check() error {
+	if c.Solver == linear.RidgeRegression {
+		return errors.New("source: RidgeRegression is not a classifier")
+	}
+	if err := (linear.Params{Solver: c.Solver, Eps: c.Eps}).Check(); err != nil {
+		return fmt.Errorf("source: %w", err)
+	}
+	if math.IsNaN(c.Bias) || math.IsInf(c.Bias, 0) {
+		return fmt.Errorf("source: bias %v is not finite", c.Bias)
+	}
+	if len(c.Grid) == 0 {
+		return errors.New("source: empty C grid")
+	}
+	for _, v := range c.Grid {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("source: C = %v in the grid, want finite values > 0", v)
+		}
+	}
+	if c.Folds < 2 {
+		return fmt.Errorf("source: %d cross-validation folds, want at least 2", c.Folds)
+	}
+	return nil
+}
+
+// params returns the learner's parameters for cost C.
+func (c TrainConfig) params(cost float64) linear.Params {
+	return linear.Params{Solver: c.Solver, C: cost, Eps: c.Eps, Seed: c.Seed}
+}
+
+// Info describes the training of one source. Its JSON form is the sidecar
+// record TrainAll writes beside each model.
+type Info struct {
+	// Class is the source's class in the dataset, Name its name.
+	Class int    `json:"class"`
+	Name  string `json:"name"`
+	// C is the cost chosen by cross-validation.
+	C float64 `json:"c"`
+	// CVScore is the cross-validated balanced accuracy at C, and
+	// CVScores that of every value of the grid, in grid order.
+	CVScore  float64   `json:"cv_score"`
+	CVScores []float64 `json:"cv_scores"`
+	// Positives and Negatives count the training examples.
+	Positives int `json:"positives"`
+	Negatives int `json:"negatives"`
+	// Converged is false when the final fit stopped at the solver's
+	// iteration cap.
+	Converged bool `json:"converged"`
+	// Seconds is the wall time of the cross-validation and the final fit.
+	Seconds float64 `json:"seconds"`
+}
+
+// TrainOne trains the source of class: a linear classifier of the class's
+// examples (label +1) against the source negatives of neg (label −1), with
+// the learner of cfg. C is the value of cfg.Grid with the best
+// cfg.Folds-fold stratified cross-validated balanced accuracy, ties going
+// to the smaller C; balanced accuracy, (TPR + TNR)/2, rather than
+// accuracy, because a class has far fewer examples than the negatives. The
+// model is then refitted on all the examples with that C. Training is
+// deterministic given cfg.Seed. The model's labels are [1 -1], so its
+// decision value (and Set's score) is positive for the class.
+//
+// It returns an error for an invalid cfg, a class that is out of range,
+// held out as negative, or has no examples, a negative plan that does not
+// fit f (Negatives.Check), when ctx is done (ctx's error), and when the
+// learner fails.
+func TrainOne(ctx context.Context, f *dataset.Folder, class int, neg *Negatives, cfg TrainConfig) (*linear.Model, Info, error) {
+	start := time.Now()
+	if err := cfg.Check(); err != nil {
+		return nil, Info{}, err
+	}
+	if class < 0 || class >= len(f.Classes) {
+		return nil, Info{}, fmt.Errorf("source: class %d out of range: the dataset has %d classes", class, len(f.Classes))
+	}
+	if err := neg.Check(f); err != nil {
+		return nil, Info{}, err
+	}
+	return trainOne(ctx, f, class, neg, cfg, start)
+}
+
+// trainOne is TrainOne without the validation of cfg and neg.
+func trainOne(ctx context.Context, f *dataset.Folder, class int, neg *Negatives, cfg TrainConfig, start time.Time) (*linear.Model, Info, error) {
+	name := f.Classes[class]
+	info := Info{Class: class, Name: name}
+	if neg.IsHeldOut(class) {
+		return nil, info, fmt.Errorf("source: class %q is a negative class", name)
+	}
+	pos := f.Rows(class)
+	if len(pos) == 0 {
+		return nil, info, fmt.Errorf("source: class %q has no examples", name)
+	}
+	rows := slices.Concat(pos, neg.Source)
+	y := make([]float64, len(rows))
+	for i := range y {
+		y[i] = -1
+		if i < len(pos) {
+			y[i] = 1
+		}
+	}
+	prob := &linear.Problem{X: selectRows(f.X, rows), Y: y, Bias: cfg.Bias}
+	info.Positives, info.Negatives = len(pos), len(neg.Source)
+
+	folds := min(cfg.Folds, len(rows))
+	best, scores, err := linear.SelectCBy(ctx, prob, cfg.params(0), cfg.Grid, folds, cfg.Seed, metric.BalancedAccuracy)
+	if err != nil {
+		return nil, info, fmt.Errorf("source %q: %w", name, err)
+	}
+	model, err := linear.Train(prob, cfg.params(best))
+	if err != nil {
+		return nil, info, fmt.Errorf("source %q: %w", name, err)
+	}
+	info.C = best
+	info.CVScores = scores
+	info.CVScore = scores[slices.Index(cfg.Grid, best)]
+	info.Converged = model.Converged
+	info.Seconds = time.Since(start).Seconds()
+	return model, info, nil
+}
+
+// selectRows returns the given rows of x as a sparse matrix (zeros not
+// stored), the form the linear learners take.
+func selectRows(x *mat.Dense, rows []int) *sparse.CSR {
+	_, c := x.Dims()
+	a := &sparse.CSR{R: len(rows), C: c, Ptr: make([]int, len(rows)+1)}
+	for k, i := range rows {
+		for j, v := range x.RawRowView(i) {
+			if v != 0 {
+				a.Ind = append(a.Ind, j)
+				a.Val = append(a.Val, v)
+			}
+		}
+		a.Ptr[k+1] = len(a.Ind)
+	}
+	return a
+}

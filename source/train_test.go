@@ -1,0 +1,177 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/linear"
+	"github.com/greedytl/greedytl/metric"
+)
+
+func TestDefaultTrainConfig(t *testing.T) {
+	cfg := DefaultTrainConfig()
+	want := []float64{1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 100, 1e3, 1e4}
+	if !slices.Equal(cfg.Grid, want) {
+		t.Errorf("grid %v, want %v", cfg.Grid, want)
+	}
+	if cfg.Solver != linear.L2RL2LossSVCDual || cfg.Bias != 1 || cfg.Folds != 5 {
+		t.Errorf("config %+v, want -s 1 -B 1 with 5 folds", cfg)
+	}
+	if err := cfg.Check(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestTrainConfigCheck(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(c *TrainConfig)
+		want   string
+	}{
+		{"ridge", func(c *TrainConfig) { c.Solver = linear.RidgeRegression }, "not a classifier"},
+		{"unknown solver", func(c *TrainConfig) { c.Solver = 42 }, "unknown solver"},
+		{"negative eps", func(c *TrainConfig) { c.Eps = -1 }, "Eps"},
+		{"NaN bias", func(c *TrainConfig) { c.Bias = math.NaN() }, "bias NaN"},
+		{"empty grid", func(c *TrainConfig) { c.Grid = nil }, "empty C grid"},
+		{"zero C", func(c *TrainConfig) { c.Grid = []float64{1, 0} }, "C = 0"},
+		{"infinite C", func(c *TrainConfig) { c.Grid = []float64{math.Inf(1)} }, "C = +Inf"},
+		{"one fold", func(c *TrainConfig) { c.Folds = 1 }, "1 cross-validation folds"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := DefaultTrainConfig()
+			tc.change(&cfg)
+			err := cfg.Check()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Check error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// balancedAccuracyOf returns the balanced accuracy of a source's scores h
+// (one per row of the dataset) on the rows of class c (positive) and the
+// given negative rows.
+func balancedAccuracyOf(t *testing.T, h []float64, pos, neg []int) float64 {
+	t.Helper()
+	var scores, y []float64
+	for _, i := range pos {
+		scores, y = append(scores, h[i]), append(y, 1)
+	}
+	for _, i := range neg {
+		scores, y = append(scores, h[i]), append(y, -1)
+	}
+	acc, err := metric.BalancedAccuracy(scores, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return acc
+}
+
+// TestTrainOneSeparable trains the sources of a separable dataset and
+// checks that each separates its class from the source negatives it was
+// trained on and from the unseen target negatives, that the CV bookkeeping
+// is consistent and ties go to the smaller C, and that training is
+// deterministic. (A source need not reject the other sources' classes,
+// which it never saw: against two negative blobs, "far from them" is a
+// fine rule.)
+func TestTrainOneSeparable(t *testing.T) {
+	f := blobFolder(t, 8)
+	neg, err := PlanNegatives(f, nil, 0.25, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, solver := range []linear.Solver{linear.L2RL2LossSVCDual, linear.L2RL1LossSVCDual, linear.L2RLR} {
+		t.Run(solver.String(), func(t *testing.T) {
+			cfg := DefaultTrainConfig()
+			cfg.Solver = solver
+			for c := range f.Classes {
+				if neg.IsHeldOut(c) {
+					continue
+				}
+				m, info, err := TrainOne(context.Background(), f, c, neg, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(m.Labels, []int{1, -1}) || m.Bias != 1 || m.Solver != solver {
+					t.Errorf("class %d: labels %v, bias %v, solver %v", c, m.Labels, m.Bias, m.Solver)
+				}
+				set, err := NewSet([]string{info.Name}, []*linear.Model{m})
+				if err != nil {
+					t.Fatal(err)
+				}
+				h, err := set.Scores(f.X)
+				if err != nil {
+					t.Fatal(err)
+				}
+				scores := mat.Col(nil, 0, h)
+				if acc := balancedAccuracyOf(t, scores, f.Rows(c), neg.Source); acc != 1 {
+					t.Errorf("class %d: training balanced accuracy %.3f, want 1 (separable)", c, acc)
+				}
+				if acc := balancedAccuracyOf(t, scores, f.Rows(c), neg.Target); acc != 1 {
+					t.Errorf("class %d: balanced accuracy %.3f against the target negatives, want 1 (separable)", c, acc)
+				}
+				g := slices.Index(cfg.Grid, info.C)
+				if g < 0 || info.CVScore != info.CVScores[g] || info.CVScore < 0.95 {
+					t.Errorf("class %d: C %v (grid index %d), CV score %v, scores %v", c, info.C, g, info.CVScore, info.CVScores)
+				}
+				for k, s := range info.CVScores {
+					if s > info.CVScore || (k < g && s == info.CVScore) {
+						t.Errorf("class %d: C %v with CV score %v was not chosen over C %v with %v", c, cfg.Grid[k], s, info.C, info.CVScore)
+					}
+				}
+				if info.Class != c || info.Name != f.Classes[c] || info.Positives != 20 || info.Negatives != len(neg.Source) || !(info.Seconds > 0) {
+					t.Errorf("class %d: info %+v", c, info)
+				}
+				again, _, err := TrainOne(context.Background(), f, c, neg, cfg)
+				if err != nil || !slices.Equal(again.W, m.W) {
+					t.Errorf("class %d: retraining gave other weights", c)
+				}
+			}
+		})
+	}
+}
+
+func TestTrainOneErrors(t *testing.T) {
+	x, labels := blobs(3, 5, 10, 5, 3)
+	classes := append(classNames(5), "empty")
+	f := writeFolder(t, x, labels, classes)
+	neg, err := PlanNegatives(f, []string{"c0"}, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	badCfg := DefaultTrainConfig()
+	badCfg.Folds = 0
+	for _, tc := range []struct {
+		name  string
+		ctx   context.Context
+		class int
+		neg   *Negatives
+		cfg   TrainConfig
+		want  string
+	}{
+		{"held out", context.Background(), 0, neg, DefaultTrainConfig(), `class "c0" is a negative class`},
+		{"no examples", context.Background(), 5, neg, DefaultTrainConfig(), `class "empty" has no examples`},
+		{"out of range", context.Background(), 6, neg, DefaultTrainConfig(), "class 6 out of range"},
+		{"bad config", context.Background(), 1, neg, badCfg, "0 cross-validation folds"},
+		{"bad plan", context.Background(), 1, &Negatives{Classes: []int{0}}, DefaultTrainConfig(), "want both > 0"},
+		{"cancelled", cancelled, 1, neg, DefaultTrainConfig(), "context canceled"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := TrainOne(tc.ctx, f, tc.class, tc.neg, tc.cfg)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one containing %q", err, tc.want)
+			}
+			if tc.ctx.Err() != nil && !errors.Is(err, context.Canceled) {
+				t.Errorf("error %v does not wrap context.Canceled", err)
+			}
+		})
+	}
+}

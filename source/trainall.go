@@ -1,0 +1,324 @@
+package source
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/linear"
+)
+
+// Shard selects a disjoint part of a train-sources job, so that N
+// processes (a Kubernetes Indexed Job, a Slurm array) can share it: shard
+// I of N trains the classes c with c mod N = I. The zero value (N = 0)
+// selects the whole job, as does N = 1.
+type Shard struct {
+	I, N int
+}
+
+// ParseShard parses "i/n" with 0 ≤ i < n; the empty string is the zero
+// Shard.
+func ParseShard(s string) (Shard, error) {
+	if s == "" {
+		return Shard{}, nil
+	}
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	sh := Shard{I: i, N: n}
+	if !ok || err1 != nil || err2 != nil {
+		return Shard{}, fmt.Errorf("source: shard %q, want i/n with 0 ≤ i < n", s)
+	}
+	if err := sh.check(); err != nil {
+		return Shard{}, err
+	}
+	return sh, nil
+}
+
+// check reports whether the shard is valid.
+func (s Shard) check() error {
+	if s == (Shard{}) || (s.N > 0 && s.I >= 0 && s.I < s.N) {
+		return nil
+	}
+	return fmt.Errorf("source: shard %d/%d, want i/n with 0 ≤ i < n", s.I, s.N)
+}
+
+// String returns "i/n", or "" for the zero Shard.
+func (s Shard) String() string {
+	if s == (Shard{}) {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.I, s.N)
+}
+
+// Contains reports whether the shard trains class c.
+func (s Shard) Contains(c int) bool {
+	return s.N <= 1 || c%s.N == s.I
+}
+
+// RunOptions control how TrainAll runs; the zero value uses every core
+// and trains the whole job.
+type RunOptions struct {
+	// Workers is the number of classes trained at once; ≤ 0 means
+	// GOMAXPROCS.
+	Workers int
+	// Shard selects the classes this process trains.
+	Shard Shard
+	// Progress, if not nil, is called with the number of the shard's
+	// classes done (reused or trained) and their total: once at the
+	// start and after each class. Calls are serialised.
+	Progress func(done, total int)
+}
+
+// Result summarises a TrainAll run.
+type Result struct {
+	// Index is the index written to the directory.
+	Index *Index
+	// Trained counts the classes this run trained; Reused those whose
+	// valid model an earlier run had left.
+	Trained, Reused int
+}
+
+// record is the sidecar file models/<class>.json of a model: its Info, the
+// fingerprint of the job that trained it and the digest of the model file.
+type record struct {
+	Info
+	Fingerprint string `json:"fingerprint"`
+	ModelSHA256 string `json:"model_sha256"`
+}
+
+// TrainAll runs the train-sources job: it trains the source of every class
+// of f that has examples and is not held out by neg (TrainOne with cfg), on
+// a pool of workers, and writes the sources directory out:
+//
+//	out/models/<class>.model   the source's liblinear model file
+//	out/models/<class>.json    its sidecar record: Info, job fingerprint, digest
+//	out/sources.json           the Index
+//
+// Every file is written atomically. A model counts as done when its model
+// file and sidecar exist, the file's digest matches the sidecar's, and the
+// sidecar's fingerprint matches this job (a digest of f's content, neg and
+// cfg; not of the folder's path). TrainAll is resumable: it skips the
+// classes already done, so a killed or cancelled run loses only the classes
+// in progress, and a run over a directory of another job (other data,
+// seed or settings) retrains everything. Since training is deterministic,
+// an interrupted and resumed run writes the same models and index as an
+// uninterrupted one; only the sidecars' timings differ.
+//
+// With opts.Shard, only the shard's classes are trained; the index, written
+// when the shard's classes are all done, lists every done class of the
+// job found in out (shards may share the directory) and names the others
+// Missing. Shards that finish at the same moment may race on the index:
+// running TrainAll once more, with any shard, after all have finished
+// trains nothing and writes the complete index.
+//
+// TrainAll returns an error for an invalid cfg or shard, a plan that does
+// not fit f, when a class fails to train or a file cannot be written (the
+// classes finished before are kept), and when ctx is done (ctx's error).
+func TrainAll(ctx context.Context, f *dataset.Folder, neg *Negatives, out string, cfg TrainConfig, opts RunOptions) (*Result, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	if err := opts.Shard.check(); err != nil {
+		return nil, err
+	}
+	if err := neg.Check(f); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Join(out, modelDir), 0o755); err != nil {
+		return nil, err
+	}
+	_, nf := f.X.Dims()
+	ix := &Index{
+		Version:     IndexVersion,
+		Dataset:     f.Dir,
+		DataSHA256:  dataDigest(f),
+		NumFeatures: nf,
+		Classes:     f.Classes,
+		Negatives:   neg,
+		Solver:      cfg.Solver.String(),
+		Bias:        cfg.Bias,
+		Eps:         cfg.Eps,
+		Grid:        cfg.Grid,
+		Folds:       cfg.Folds,
+		Seed:        cfg.Seed,
+	}
+	fp, err := fingerprint(ix)
+	if err != nil {
+		return nil, err
+	}
+	classes := sourceClasses(classCounts(f), neg.Classes)
+	res := &Result{Index: ix}
+	var todo []int
+	for _, c := range classes {
+		if !opts.Shard.Contains(c) {
+			continue
+		}
+		if _, ok := doneRecord(out, c, f.Classes[c], fp); ok {
+			res.Reused++
+		} else {
+			todo = append(todo, c)
+		}
+	}
+
+	var mu sync.Mutex
+	done, total := res.Reused, res.Reused+len(todo)
+	progress := func() {
+		if opts.Progress != nil {
+			opts.Progress(done, total)
+		}
+	}
+	progress()
+	err = forEach(ctx, todo, opts.Workers, func(ctx context.Context, c int) error {
+		start := time.Now()
+		model, info, err := trainOne(ctx, f, c, neg, cfg, start)
+		if err != nil {
+			return err
+		}
+		if err := saveModel(out, model, info, fp); err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		res.Trained++
+		done++
+		progress()
+		return nil
+	})
+	if err != nil {
+		return res, err
+	}
+
+	for _, c := range classes {
+		rec, ok := doneRecord(out, c, f.Classes[c], fp)
+		if !ok {
+			ix.Missing = append(ix.Missing, f.Classes[c])
+			continue
+		}
+		ix.Sources = append(ix.Sources, Entry{
+			Name: rec.Name, Class: c, File: modelFile(c), SHA256: rec.ModelSHA256,
+			C: rec.C, CVScore: rec.CVScore, CVScores: rec.CVScores,
+			Positives: rec.Positives, Negatives: rec.Negatives, Converged: rec.Converged,
+		})
+	}
+	err = atomicfile.Write(filepath.Join(out, IndexFile), func(w io.Writer) error {
+		return writeJSON(w, ix)
+	})
+	if err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// forEach calls work(ctx, c) for every c of items on a pool of workers
+// (≤ 0: GOMAXPROCS). At the first error, or when ctx is done, it stops
+// handing out items and cancels the context given to work; it returns
+// that error (ctx's, if ctx was cancelled), or nil.
+func forEach(ctx context.Context, items []int, workers int, work func(ctx context.Context, c int) error) error {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, len(items)) {
+		wg.Go(func() {
+			for c := range jobs {
+				if err := work(ctx, c); err != nil {
+					cancel(err)
+				}
+			}
+		})
+	}
+feed:
+	for _, c := range items {
+		select {
+		case jobs <- c:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	return context.Cause(ctx)
+}
+
+// modelFile returns the path of class c's model file relative to the
+// sources directory, with forward slashes as the index records it.
+func modelFile(c int) string { return path.Join(modelDir, strconv.Itoa(c)+".model") }
+
+// sidecarFile returns the path of class c's sidecar record relative to the
+// sources directory.
+func sidecarFile(c int) string { return path.Join(modelDir, strconv.Itoa(c)+".json") }
+
+// saveModel writes the model file of info.Class and then its sidecar, so
+// that a sidecar never describes a model file that was not fully written.
+func saveModel(out string, m *linear.Model, info Info, fp string) error {
+	var buf bytes.Buffer
+	if err := linear.WriteModel(&buf, m); err != nil {
+		return fmt.Errorf("source %q: %w", info.Name, err)
+	}
+	rec := record{Info: info, Fingerprint: fp, ModelSHA256: digest(buf.Bytes())}
+	err := atomicfile.Write(filepath.Join(out, filepath.FromSlash(modelFile(info.Class))), func(w io.Writer) error {
+		_, err := w.Write(buf.Bytes())
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(filepath.Join(out, filepath.FromSlash(sidecarFile(info.Class))), func(w io.Writer) error {
+		return writeJSON(w, rec)
+	})
+}
+
+// doneRecord returns the sidecar record of class c (named name) when its
+// model is done for the job with fingerprint fp: the sidecar exists and
+// matches, and the model file exists, has the recorded digest and reads
+// as a binary liblinear model.
+func doneRecord(out string, c int, name, fp string) (*record, bool) {
+	b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(sidecarFile(c))))
+	if err != nil {
+		return nil, false
+	}
+	var rec record
+	if json.Unmarshal(b, &rec) != nil || rec.Fingerprint != fp || rec.Class != c || rec.Name != name {
+		return nil, false
+	}
+	m, err := readModelChecked(filepath.Join(out, filepath.FromSlash(modelFile(c))), rec.ModelSHA256)
+	if err != nil || checkModel(m) != nil {
+		return nil, false
+	}
+	return &rec, true
+}
+
+// fingerprint returns the digest identifying the job of the index header
+// ix: everything but the dataset's path and the per-source entries.
+func fingerprint(ix *Index) (string, error) {
+	key := *ix
+	key.Dataset, key.Sources, key.Missing = "", nil, nil
+	b, err := json.Marshal(key)
+	if err != nil {
+		return "", err
+	}
+	return digest(b), nil
+}
+
+// writeJSON writes v as indented JSON followed by a newline.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,471 @@
+package source
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/linear"
+)
+
+// job is the train-sources job of the tests: 8 separable classes, 2 held
+// out, 6 sources.
+type job struct {
+	f   *dataset.Folder
+	neg *Negatives
+	cfg TrainConfig
+}
+
+func newJob(t *testing.T) job {
+	t.Helper()
+	f := blobFolder(t, 8)
+	neg, err := PlanNegatives(f, nil, 0.25, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(neg.Classes) != 2 {
+		t.Fatalf("plan holds out %v, want 2 classes", neg.Classes)
+	}
+	return job{f, neg, DefaultTrainConfig()}
+}
+
+func (j job) run(t *testing.T, ctx context.Context, out string, opts RunOptions) (*Result, error) {
+	t.Helper()
+	return TrainAll(ctx, j.f, j.neg, out, j.cfg, opts)
+}
+
+// sources returns the classes that get a source.
+func (j job) sources() []int { return sourceClasses(classCounts(j.f), j.neg.Classes) }
+
+// snapshot returns the files of a sources directory by relative path, with
+// the timings of the sidecar records zeroed (the only bytes that may
+// differ between runs).
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if filepath.Dir(rel) == modelDir && filepath.Ext(rel) == ".json" {
+			var rec record
+			if err := json.Unmarshal(b, &rec); err != nil {
+				return err
+			}
+			if !(rec.Seconds > 0) {
+				t.Errorf("%s: seconds = %v", rel, rec.Seconds)
+			}
+			rec.Seconds = 0
+			b, _ = json.Marshal(rec)
+		}
+		files[filepath.ToSlash(rel)] = string(b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// sameFiles reports the differences between two snapshots.
+func sameFiles(t *testing.T, got, want map[string]string) {
+	t.Helper()
+	for name, w := range want {
+		g, ok := got[name]
+		switch {
+		case !ok:
+			t.Errorf("%s is missing", name)
+		case g != w:
+			t.Errorf("%s differs from the uninterrupted run's", name)
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			t.Errorf("unexpected file %s", name)
+		}
+	}
+}
+
+// reference runs the job uninterrupted and returns its directory.
+func (j job) reference(t *testing.T) string {
+	t.Helper()
+	out := t.TempDir()
+	res, err := j.run(t, context.Background(), out, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(j.sources()); res.Trained != n || res.Reused != 0 {
+		t.Fatalf("trained %d, reused %d, want %d, 0", res.Trained, res.Reused, n)
+	}
+	return out
+}
+
+func TestTrainAllIndex(t *testing.T) {
+	j := newJob(t)
+	var mu sync.Mutex
+	var calls [][2]int
+	out := t.TempDir()
+	res, err := j.run(t, context.Background(), out, RunOptions{Workers: 3, Progress: func(done, total int) {
+		mu.Lock()
+		calls = append(calls, [2]int{done, total})
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][2]int{{0, 6}, {1, 6}, {2, 6}, {3, 6}, {4, 6}, {5, 6}, {6, 6}}
+	if !slices.Equal(calls, want) {
+		t.Errorf("progress calls %v, want %v", calls, want)
+	}
+	ix, err := ReadIndex(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(ix, res.Index) {
+		t.Errorf("the index read back differs from the one returned:\n%+v\n%+v", ix, res.Index)
+	}
+	if !reflect.DeepEqual(ix.Negatives, j.neg) || !slices.Equal(ix.Classes, j.f.Classes) || ix.Dataset != j.f.Dir ||
+		ix.NumFeatures != 8 || ix.Solver != "L2R_L2LOSS_SVC_DUAL" || !slices.Equal(ix.Grid, j.cfg.Grid) || ix.Missing != nil {
+		t.Errorf("index header %+v", ix)
+	}
+	if err := ix.CheckData(j.f); err != nil {
+		t.Errorf("CheckData of the training folder: %v", err)
+	}
+	moved := *j.f
+	moved.Dir = "elsewhere"
+	if err := ix.CheckData(&moved); err != nil {
+		t.Errorf("CheckData of the moved folder: %v", err)
+	}
+	changed := moved
+	changed.X = mat.DenseCopyOf(j.f.X)
+	changed.X.Set(3, 2, changed.X.At(3, 2)+1e-9)
+	if err := ix.CheckData(&changed); err == nil || !strings.Contains(err.Error(), "content differs") {
+		t.Errorf("CheckData of a changed folder: %v", err)
+	}
+	if cfg, err := ix.Config(); err != nil || !reflect.DeepEqual(cfg, j.cfg) {
+		t.Errorf("index config %+v (%v), want %+v", cfg, err, j.cfg)
+	}
+	set, err := LoadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.Len() != len(j.sources()) {
+		t.Fatalf("LoadDir: %d sources, want %d", set.Len(), len(j.sources()))
+	}
+	for k, c := range j.sources() {
+		e := ix.Sources[k]
+		if e.Class != c || e.Name != j.f.Classes[c] || set.Name(k) != e.Name || e.File != fmt.Sprintf("models/%d.model", c) {
+			t.Errorf("entry %d: %+v (set name %q), want class %d", k, e, set.Name(k), c)
+		}
+		// The directory holds what TrainOne trains.
+		m, info, err := TrainOne(context.Background(), j.f, c, j.neg, j.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(set.Model(k), m) {
+			t.Errorf("class %d: the stored model differs from TrainOne's", c)
+		}
+		if e.C != info.C || e.CVScore != info.CVScore || !slices.Equal(e.CVScores, info.CVScores) || e.Positives != 20 || e.Negatives != len(j.neg.Source) {
+			t.Errorf("class %d: entry %+v, TrainOne info %+v", c, e, info)
+		}
+	}
+	// liblinear semantics: the files are liblinear model files.
+	if _, err := linear.LoadModel(filepath.Join(out, ix.Sources[0].File)); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestTrainAllResume cancels a run after two models and resumes it: the
+// two are kept and reused, and the final directory equals that of an
+// uninterrupted run.
+func TestTrainAllResume(t *testing.T) {
+	j := newJob(t)
+	ref := snapshot(t, j.reference(t))
+
+	out := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, err := j.run(t, ctx, out, RunOptions{Workers: 1, Progress: func(done, _ int) {
+		if done == 2 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled run returned %v, want context.Canceled", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, IndexFile)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a cancelled run wrote the index (stat: %v)", err)
+	}
+	models, _ := filepath.Glob(filepath.Join(out, modelDir, "*.model"))
+	sidecars, _ := filepath.Glob(filepath.Join(out, modelDir, "*.json"))
+	if len(models) != 2 || len(sidecars) != 2 {
+		t.Fatalf("cancelled run left %d models and %d sidecars, want 2 and 2", len(models), len(sidecars))
+	}
+
+	res, err := j.run(t, context.Background(), out, RunOptions{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Reused != 2 || res.Trained != 4 {
+		t.Errorf("resumed run reused %d and trained %d, want 2 and 4", res.Reused, res.Trained)
+	}
+	sameFiles(t, snapshot(t, out), ref)
+}
+
+// copyDir copies the regular files of src into a new temporary directory.
+func copyDir(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// TestTrainAllRepairs damages a finished directory in three ways; LoadDir
+// refuses it, and a rerun retrains exactly the damaged classes.
+func TestTrainAllRepairs(t *testing.T) {
+	j := newJob(t)
+	refDir := j.reference(t)
+	ref := snapshot(t, refDir)
+	out := copyDir(t, refDir)
+	ix, err := ReadIndex(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	altered := filepath.Join(out, ix.Sources[0].File)
+	b, err := os.ReadFile(altered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Change one weight digit: the file still parses as a model.
+	k := strings.LastIndexAny(string(b), "123456789")
+	b[k] = '1' + (b[k]-'1'+1)%9
+	if err := os.WriteFile(altered, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := linear.LoadModel(altered); err != nil {
+		t.Fatalf("the altered model no longer parses (%v): the test needs a subtler change", err)
+	}
+	if _, err := LoadDir(out); err == nil || !strings.Contains(err.Error(), "was altered") {
+		t.Errorf("LoadDir of an altered model: error %v", err)
+	}
+	deleted := filepath.Join(out, ix.Sources[1].File)
+	if err := os.Remove(deleted); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(out, filepath.FromSlash(sidecarFile(ix.Sources[2].Class)))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(altered); err != nil { // restore only to see the missing-file error
+		t.Fatal(err)
+	}
+	if _, err := LoadDir(out); err == nil || !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), ix.Sources[0].Name) {
+		t.Errorf("LoadDir of a missing model: error %v, want one naming the source and wrapping fs.ErrNotExist", err)
+	}
+	if err := os.WriteFile(altered, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	res, err := j.run(t, context.Background(), out, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Trained != 3 || res.Reused != len(j.sources())-3 {
+		t.Errorf("repair run trained %d and reused %d, want 3 and %d", res.Trained, res.Reused, len(j.sources())-3)
+	}
+	sameFiles(t, snapshot(t, out), ref)
+	if _, err := LoadDir(out); err != nil {
+		t.Errorf("LoadDir after the repair: %v", err)
+	}
+}
+
+// TestTrainAllOtherJob reruns a finished directory with another seed,
+// bias or negative plan: nothing may be reused.
+func TestTrainAllOtherJob(t *testing.T) {
+	j := newJob(t)
+	refDir := j.reference(t)
+	otherSeed, otherBias, otherPlan := j, j, j
+	otherSeed.cfg.Seed = 2
+	otherBias.cfg.Bias = -1
+	var err error
+	if otherPlan.neg, err = PlanNegatives(j.f, nil, 0.25, 2); err != nil {
+		t.Fatal(err)
+	}
+	for name, o := range map[string]job{"seed": otherSeed, "bias": otherBias, "plan": otherPlan} {
+		t.Run(name, func(t *testing.T) {
+			res, err := o.run(t, context.Background(), copyDir(t, refDir), RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Reused != 0 || res.Trained != len(o.sources()) {
+				t.Errorf("trained %d, reused %d, want %d, 0", res.Trained, res.Reused, len(o.sources()))
+			}
+		})
+	}
+}
+
+// TestTrainAllShards runs shards 0/2 and 1/2 into one directory, one after
+// the other: the first index lists the first shard's sources and names the
+// rest missing; the end result equals a single run.
+func TestTrainAllShards(t *testing.T) {
+	j := newJob(t)
+	ref := snapshot(t, j.reference(t))
+	out := t.TempDir()
+	var even, odd []string
+	for _, c := range j.sources() {
+		if c%2 == 0 {
+			even = append(even, j.f.Classes[c])
+		} else {
+			odd = append(odd, j.f.Classes[c])
+		}
+	}
+	res, err := j.run(t, context.Background(), out, RunOptions{Shard: Shard{0, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	for _, e := range res.Index.Sources {
+		listed = append(listed, e.Name)
+	}
+	if res.Trained != len(even) || !slices.Equal(listed, even) || !slices.Equal(res.Index.Missing, odd) {
+		t.Errorf("shard 0/2 trained %d, lists %v, misses %v; want %d, %v, %v", res.Trained, listed, res.Index.Missing, len(even), even, odd)
+	}
+	set, err := LoadDir(out)
+	if err != nil || set.Len() != len(even) {
+		t.Errorf("LoadDir after shard 0/2: %v", err)
+	}
+	res, err = j.run(t, context.Background(), out, RunOptions{Shard: Shard{1, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Trained != len(odd) || res.Reused != 0 || res.Index.Missing != nil {
+		t.Errorf("shard 1/2 trained %d, reused %d, misses %v", res.Trained, res.Reused, res.Index.Missing)
+	}
+	sameFiles(t, snapshot(t, out), ref)
+}
+
+func TestShard(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Shard
+		err  bool
+	}{
+		{"", Shard{}, false},
+		{"0/1", Shard{0, 1}, false},
+		{"2/3", Shard{2, 3}, false},
+		{"3/3", Shard{}, true},
+		{"-1/3", Shard{}, true},
+		{"1/0", Shard{}, true},
+		{"1", Shard{}, true},
+		{"a/b", Shard{}, true},
+		{"1/2/3", Shard{}, true},
+	} {
+		got, err := ParseShard(tc.in)
+		if (err != nil) != tc.err || got != tc.want {
+			t.Errorf("ParseShard(%q) = %v, %v; want %v, error %v", tc.in, got, err, tc.want, tc.err)
+		}
+		if err == nil && got.String() != tc.in {
+			t.Errorf("ParseShard(%q).String() = %q", tc.in, got.String())
+		}
+	}
+	// Shards of N partition the classes.
+	for n := 1; n <= 4; n++ {
+		for c := range 20 {
+			owners := 0
+			for i := range n {
+				if (Shard{i, n}).Contains(c) {
+					owners++
+				}
+			}
+			if owners != 1 || !(Shard{}).Contains(c) {
+				t.Errorf("class %d belongs to %d of %d shards", c, owners, n)
+			}
+		}
+	}
+	if _, err := TrainAll(context.Background(), nil, nil, t.TempDir(), DefaultTrainConfig(), RunOptions{Shard: Shard{2, 2}}); err == nil {
+		t.Error("TrainAll with shard 2/2: no error")
+	}
+}
+
+func TestLoadDirErrors(t *testing.T) {
+	j := newJob(t)
+	refDir := j.reference(t)
+	index, err := os.ReadFile(filepath.Join(refDir, IndexFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// edit returns the index with one JSON field replaced.
+	edit := func(change func(m map[string]any)) string {
+		var m map[string]any
+		if err := json.Unmarshal(index, &m); err != nil {
+			t.Fatal(err)
+		}
+		change(m)
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	firstSource := func(m map[string]any) map[string]any { return m["sources"].([]any)[0].(map[string]any) }
+	for _, tc := range []struct {
+		name  string
+		index string // "": no index file
+		want  string
+	}{
+		{"no index", "", "no such file"},
+		{"not JSON", "{\"version\": 1,", "unexpected EOF"},
+		{"trailing data", string(index) + "{}", "data after the index"},
+		{"version", edit(func(m map[string]any) { m["version"] = 2 }), "index version 2"},
+		{"unknown field", edit(func(m map[string]any) { m["colour"] = "red" }), "unknown field"},
+		{"no negatives", edit(func(m map[string]any) { delete(m, "negatives") }), "no negative plan"},
+		{"solver", edit(func(m map[string]any) { m["solver"] = "NOPE" }), "unknown solver"},
+		{"class range", edit(func(m map[string]any) { firstSource(m)["class"] = 99 }), "class 99 out of range"},
+		{"class name", edit(func(m map[string]any) { firstSource(m)["name"] = "other" }), `is named "c`},
+		{"escape", edit(func(m map[string]any) { firstSource(m)["file"] = "../x.model" }), "not a path inside"},
+		{"no sources", edit(func(m map[string]any) { m["sources"] = []any{} }), "lists no sources"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copyDir(t, refDir)
+			path := filepath.Join(dir, IndexFile)
+			if tc.index == "" {
+				os.Remove(path)
+			} else if err := os.WriteFile(path, []byte(tc.index), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := LoadDir(dir)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("LoadDir error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
