@@ -3,15 +3,18 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/method"
 )
 
 type fitOptions struct {
 	data          dataFlags
+	method        string
 	lambda        lambdaValue
 	delta         float64
 	maxK          int
@@ -19,45 +22,118 @@ type fitOptions struct {
 	sample        int
 	seed          uint64
 	stopAtMinLOO  bool
+	unlabelled    dataFlags // --unlabelled-*: transductive methods (dam)
+	oracle        dataFlags // --oracle-*: the oracle best-source
 	out           string
 }
+
+// greedyFlags are the flags that set GreedyTL's options; they apply to the
+// greedytl methods only.
+var greedyFlags = []string{"lambda", "delta", "max-k", "feature-factor", "sample", "stop-at-min-loo"}
 
 func newFitCmd(s *streams) *cobra.Command {
 	def := greedytl.DefaultOptions()
 	o := &fitOptions{lambda: lambdaValue{v: def.Lambda}}
 	c := &cobra.Command{
-		Use:   "fit --features X --labels Y [--source-scores H] --out model.json",
-		Short: "Fit a GreedyTL target model",
-		Long: `Fit selects, greedily, the columns of [X H] (target features and source scores)
-that most reduce the L2-regularised squared error on the training examples,
-and writes the model (selected columns, weights, standardisation, the error
-path) as JSON.
+		Use:   "fit --features X --labels Y [--source-scores H | --sources DIR] --out model.json",
+		Short: "Fit a target model (GreedyTL or any baseline)",
+		Long: `Fit trains a target classifier on a few labelled examples and writes the model
+(method, hyperparameters, weights, standardisation) as JSON.
 
-Columns are standardised with the training mean and standard deviation;
---feature-factor scales feature columns relative to source columns (1 = the
-paper, 0 = sources only). Selection stops when the mean regularised error
-improves by less than --delta, after --max-k columns, or at the step with the
-lowest leave-one-out error (--stop-at-min-loo). --sample 59 is GreedyTL-59.`,
+The default method, greedytl, selects greedily the columns of [X H] (target
+features and source scores) that most reduce the L2-regularised squared error
+on the training examples. Columns are standardised with the training mean and
+standard deviation; --feature-factor scales feature columns relative to source
+columns (1 = the paper, 0 = sources only). Selection stops when the mean
+regularised error improves by less than --delta, after --max-k columns, or at
+the step with the lowest leave-one-out error (--stop-at-min-loo). --sample 59
+is GreedyTL-59.
+
+Source scores come from a matrix (--source-scores) or are computed from a
+directory of linear source models written by train-sources (--sources).
+
+Methods (--method; the baselines choose their hyperparameters by
+class-balanced leave-one-out on the training set):
+` + methodList(),
 		Example: `  greedytl fit --features X.npy --source-scores H.npy --labels y.txt --out model.json
   greedytl fit --features X.csv --labels y.csv --positive cat --lambda auto --out model.json
-  greedytl fit --source-scores H.npy --labels y.npy --sample 59 --seed 7 --out model.json`,
+  greedytl fit --features X.npy --sources sources/ --labels y.npy --sample 59 --seed 7 --out model.json
+  greedytl fit --method dam --features X.npy --source-scores H.npy --labels y.txt \
+      --unlabelled-features Xtest.npy --unlabelled-source-scores Htest.npy --out dam.json`,
 		RunE: func(c *cobra.Command, _ []string) error { return runFit(c, s, o) },
 	}
-	o.data.register(c, "training labels y, one per example (.npy or text/CSV)")
+	o.data.register(c, "", "training labels y, one per example (.npy or text/CSV)")
+	o.unlabelled.registerUnlabelled(c, "unlabelled-", "unlabelled target inputs for transductive methods (dam)")
+	o.oracle.registerUnlabelled(c, "oracle-", "held-out labelled inputs for the oracle best-source")
+	o.unlabelled.sources, o.oracle.sources = o.data.sources, o.data.sources
+	c.Flags().StringVar(&o.oracle.labels, "oracle-labels", "", "held-out labels for the oracle best-source")
 	fl := c.Flags()
+	fl.StringVar(&o.method, "method", "greedytl", "the method: "+strings.Join(method.Names(), ", "))
 	fl.Var(&o.lambda, "lambda", "ridge regularisation λ > 0, or auto (leave-one-out over 1e-4…1e4)")
 	fl.Float64Var(&o.delta, "delta", def.Delta, "stop when the mean regularised error improves by less than this")
 	fl.IntVar(&o.maxK, "max-k", 0, "select at most this many columns (0: no limit)")
-	fl.Float64Var(&o.featureFactor, "feature-factor", def.FeatureFactor, "scale of feature columns relative to source columns (γ ≥ 0)")
+	fl.Float64Var(&o.featureFactor, "feature-factor", def.FeatureFactor, "scale of feature columns relative to source columns (γ ≥ 0; greedytl-sp's default: 0.5)")
 	fl.IntVar(&o.sample, "sample", 0, "randomised search: score this many random candidates a step (59: GreedyTL-59; 0: exact)")
-	fl.Uint64Var(&o.seed, "seed", 1, "seed of the randomised search")
+	fl.Uint64Var(&o.seed, "seed", 1, "seed of every random choice (GreedyTL-59's search, the baselines' refits)")
 	fl.BoolVar(&o.stopAtMinLOO, "stop-at-min-loo", false, "keep the prefix of the path with the lowest leave-one-out error")
 	fl.StringVarP(&o.out, "out", "o", "", "write the model here (default: standard output)")
 	_ = c.MarkFlagRequired("labels")
 	return c
 }
 
+// methodList formats the registered methods for help texts.
+func methodList() string {
+	var b strings.Builder
+	for _, n := range method.Names() {
+		r, _ := method.Lookup(n)
+		fmt.Fprintf(&b, "  %-13s %s\n", n, r.Description)
+	}
+	return b.String()
+}
+
+// configure returns the method to fit with the flags applied.
+func (o *fitOptions) configure(c *cobra.Command) (method.Method, error) {
+	m, err := method.New(o.method)
+	if err != nil {
+		return nil, badInputf("--method: %w", err)
+	}
+	g, isGreedy := m.(*method.GreedyTL)
+	if !isGreedy {
+		for _, name := range greedyFlags {
+			if c.Flags().Changed(name) {
+				return nil, badInputf("--%s applies to the greedytl methods; %s chooses its hyperparameters by leave-one-out", name, o.method)
+			}
+		}
+		return m, nil
+	}
+	opts := &g.Options
+	opts.Seed = o.seed
+	if c.Flags().Changed("lambda") {
+		opts.Lambda, opts.AutoLambda = o.lambda.v, o.lambda.auto
+	}
+	if c.Flags().Changed("delta") {
+		opts.Delta = o.delta
+	}
+	if c.Flags().Changed("max-k") {
+		opts.MaxK = o.maxK
+	}
+	if c.Flags().Changed("feature-factor") {
+		opts.FeatureFactor = o.featureFactor
+	}
+	if c.Flags().Changed("sample") {
+		opts.Sample = o.sample
+	}
+	if c.Flags().Changed("stop-at-min-loo") {
+		opts.StopAtMinLOO = o.stopAtMinLOO
+	}
+	return m, nil
+}
+
 func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
+	m, err := o.configure(c)
+	if err != nil {
+		return err
+	}
 	X, H, err := o.data.load(s)
 	if err != nil {
 		return err
@@ -66,23 +142,49 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if err != nil {
 		return err
 	}
-	opts := greedytl.DefaultOptions()
-	opts.Lambda, opts.AutoLambda = o.lambda.v, o.lambda.auto
-	opts.Delta, opts.MaxK, opts.FeatureFactor = o.delta, o.maxK, o.featureFactor
-	opts.Sample, opts.Seed, opts.StopAtMinLOO = o.sample, o.seed, o.stopAtMinLOO
-	model, err := greedytl.Fit(c.Context(), optionalMatrix(X), optionalMatrix(H), y, opts)
+	extra := method.Extra{Seed: o.seed}
+	needs := m.Needs()
+	if needs.Unlabelled || o.unlabelled.given() {
+		if !needs.Unlabelled {
+			return badInputf("--unlabelled-* inputs are for transductive methods (dam), not %s", o.method)
+		}
+		if !o.unlabelled.given() {
+			return badInputf("%s is transductive: give the unlabelled target inputs with --unlabelled-features/--unlabelled-source-scores", o.method)
+		}
+		d, err := o.unlabelled.loadData(s, false)
+		if err != nil {
+			return err
+		}
+		extra.Unlabelled = d
+	}
+	if needs.Oracle || o.oracle.given() {
+		if !needs.Oracle {
+			return badInputf("--oracle-* inputs are for the oracle best-source, not %s", o.method)
+		}
+		if !o.oracle.given() || o.oracle.labels == "" {
+			return badInputf("%s is an oracle: give held-out inputs and labels with --oracle-features/--oracle-source-scores/--oracle-labels", o.method)
+		}
+		o.oracle.positive = o.data.positive
+		d, err := o.oracle.loadData(s, true)
+		if err != nil {
+			return err
+		}
+		extra.Oracle = d
+	}
+	model, err := m.Fit(c.Context(), method.Data{X: X, H: H, Y: y}, extra)
 	if err != nil {
 		if c.Context().Err() != nil {
 			return err
 		}
-		return badInput(err)
+		return badInput(fmt.Errorf("%s: %w", o.method, err))
 	}
+	write := func(w io.Writer) error { return method.WriteModel(w, model) }
 	if o.out == "" {
-		return model.WriteJSON(s.out)
+		return write(s.out)
 	}
-	if err := atomicfile.Write(o.out, func(w io.Writer) error { return model.WriteJSON(w) }); err != nil {
+	if err := atomicfile.Write(o.out, write); err != nil {
 		return err
 	}
-	fmt.Fprintf(s.err, "selected %d of %d columns; model written to %s\n", len(model.Selected), model.NumFeatures+model.NumSources, o.out)
+	fmt.Fprintf(s.err, "%s model written to %s\n", o.method, o.out)
 	return nil
 }

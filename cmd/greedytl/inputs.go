@@ -1,10 +1,8 @@
 package main
 
 import (
-	"os"
-
 	"fmt"
-	"github.com/greedytl/greedytl"
+	"os"
 	"strconv"
 	"strings"
 
@@ -12,32 +10,64 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/method"
+	"github.com/greedytl/greedytl/source"
 )
 
-// dataFlags are the input flags shared by fit and predict.
+// dataFlags are the input flags of one sample: features, source scores (a
+// matrix, or computed from linear source models) and labels.
 type dataFlags struct {
-	features string // --features: X, m×d
-	scores   string // --source-scores: H, m×n
-	labels   string // --labels: y
-	positive string // --positive: the label value that means +1
+	prefix   string  // flag-name prefix: "" or e.g. "unlabelled-"
+	features string  // --features: X, m×d
+	scores   string  // --source-scores: H, m×n
+	sources  *string // --sources: a directory of linear source models (shared by every sample of a command)
+	labels   string  // --labels: y
+	positive string  // --positive: the label value that means +1
 }
 
-func (f *dataFlags) register(c *cobra.Command, labelsHelp string) {
+// register adds --features, --source-scores, --sources, --labels and
+// --positive to c.
+func (f *dataFlags) register(c *cobra.Command, _ string, labelsHelp string) {
 	fl := c.Flags()
 	fl.StringVar(&f.features, "features", "", "target features X, one row per example (.npy or CSV; - for stdin)")
 	fl.StringVar(&f.scores, "source-scores", "", "source scores H, one row per example, one column per source (.npy or CSV)")
+	f.sources = new(string)
+	fl.StringVar(f.sources, "sources", "", "directory of linear source models (train-sources): H is computed from X")
 	fl.StringVar(&f.labels, "labels", "", labelsHelp)
 	fl.StringVar(&f.positive, "positive", "", "the label value of the positive class, when labels are not {-1,+1} or {0,1}")
 }
 
+// registerUnlabelled adds --PREFIXfeatures and --PREFIXsource-scores for an
+// extra sample; the sources directory is shared with main.
+func (f *dataFlags) registerUnlabelled(c *cobra.Command, prefix, help string) {
+	f.prefix = prefix
+	fl := c.Flags()
+	fl.StringVar(&f.features, prefix+"features", "", help+": features")
+	fl.StringVar(&f.scores, prefix+"source-scores", "", help+": source scores")
+}
+
+// given reports whether any input of the sample was named.
+func (f *dataFlags) given() bool { return f.features != "" || f.scores != "" }
+
 // load reads X and H (either may be absent: nil) and checks that they have
-// the same number of rows.
+// the same number of rows. With --sources, H is computed from X.
 func (f *dataFlags) load(s *streams) (X, H *mat.Dense, err error) {
+	p := "--" + f.prefix
+	srcDir := ""
+	if f.sources != nil {
+		srcDir = *f.sources
+	}
 	if f.features == "" && f.scores == "" {
-		return nil, nil, badInputf("no input: give --features, --source-scores or both")
+		return nil, nil, badInputf("no input: give %sfeatures, %ssource-scores or both", p, p)
+	}
+	if f.scores != "" && srcDir != "" {
+		return nil, nil, badInputf("give %ssource-scores or --sources, not both", p)
+	}
+	if srcDir != "" && f.features == "" {
+		return nil, nil, badInputf("--sources computes the source scores from the features: give %sfeatures too", p)
 	}
 	if f.features == "-" && f.scores == "-" {
-		return nil, nil, badInputf("--features and --source-scores cannot both read standard input")
+		return nil, nil, badInputf("%sfeatures and %ssource-scores cannot both read standard input", p, p)
 	}
 	if f.features != "" {
 		if X, err = readMatrix(s, f.features); err != nil {
@@ -49,12 +79,36 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, err error) {
 			return nil, nil, badInput(err)
 		}
 	}
+	if srcDir != "" {
+		set, err := source.LoadDir(srcDir)
+		if err != nil {
+			return nil, nil, badInput(err)
+		}
+		if H, err = set.Scores(X); err != nil {
+			return nil, nil, badInputf("%s: %w", f.features, err)
+		}
+	}
 	if X != nil && H != nil {
 		if mx, mh := X.RawMatrix().Rows, H.RawMatrix().Rows; mx != mh {
 			return nil, nil, badInputf("%s has %d rows but %s has %d: both need one row per example", f.features, mx, f.scores, mh)
 		}
 	}
 	return X, H, nil
+}
+
+// loadData reads the sample as method.Data, with labels when withLabels.
+func (f *dataFlags) loadData(s *streams, withLabels bool) (*method.Data, error) {
+	X, H, err := f.load(s)
+	if err != nil {
+		return nil, err
+	}
+	d := &method.Data{X: X, H: H}
+	if withLabels {
+		if d.Y, err = f.loadLabels(rows(X, H)); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
 }
 
 // rows returns the number of examples in X or H.
@@ -78,6 +132,14 @@ func (f *dataFlags) loadLabels(m int) ([]float64, error) {
 		return nil, badInputf("%s has %d labels but the inputs have %d rows", f.labels, len(y), m)
 	}
 	return y, nil
+}
+
+// readMatrix reads a matrix file; "-" reads CSV from the command's standard input.
+func readMatrix(s *streams, path string) (*mat.Dense, error) {
+	if path == "-" {
+		return dataset.DecodeCSV(s.in, "<stdin>")
+	}
+	return dataset.ReadMatrix(path)
 }
 
 // lambdaValue is the --lambda flag: a positive number or "auto".
@@ -108,33 +170,16 @@ func (l *lambdaValue) Set(s string) error {
 
 func (l *lambdaValue) Type() string { return "float|auto" }
 
-// optionalMatrix returns m as a mat.Matrix, or a nil interface when m is nil
-// (a nil *mat.Dense inside an interface is not nil).
-func optionalMatrix(m *mat.Dense) mat.Matrix {
-	if m == nil {
-		return nil
-	}
-	return m
-}
-
-// readModelFile opens and decodes a greedytl model file.
-func readModelFile(path string) (*greedytl.Model, error) {
+// readModelFile opens and decodes a model file written by greedytl fit.
+func readModelFile(path string) (method.Model, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, badInput(err)
 	}
 	defer f.Close()
-	m, err := greedytl.ReadModel(f)
+	m, err := method.ReadModel(f)
 	if err != nil {
 		return nil, badInputf("%s: %w", path, err)
 	}
 	return m, nil
-}
-
-// readMatrix reads a matrix file; "-" reads CSV from the command's standard input.
-func readMatrix(s *streams, path string) (*mat.Dense, error) {
-	if path == "-" {
-		return dataset.DecodeCSV(s.in, "<stdin>")
-	}
-	return dataset.ReadMatrix(path)
 }

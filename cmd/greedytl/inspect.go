@@ -1,68 +1,104 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"math"
+	"slices"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/method"
 )
 
 type inspectOptions struct {
 	json bool
+	top  int
 }
 
 func newInspectCmd(s *streams) *cobra.Command {
 	o := &inspectOptions{}
 	c := &cobra.Command{
 		Use:   "inspect model.json",
-		Short: "Show the selected features and sources of a model",
-		Long: `Inspect prints the columns a model selected, in selection order, with their
-kind (feature or source), 0-based index within X or H, weight, and the
-regularised and leave-one-out errors after each step. With --json it prints a
-JSON object whose "selected" array holds {"kind","index","weight"} objects.`,
+		Short: "Show the method, hyperparameters and selected features and sources of a model",
+		Long: `Inspect prints a model's method and hyperparameters and the columns it uses.
+
+For the greedytl methods (and forward-reg) the columns are those selected, in
+selection order, with their kind (feature or source), 0-based index within X
+or H, weight, and the mean regularised and leave-one-out errors after each
+step. For linear baselines they are the columns with non-zero weight, largest
+|weight| first (--top limits the table). With --json it prints a JSON object
+whose "selected" array holds {"kind","index","weight"} objects in that order.`,
 		Example: `  greedytl inspect model.json
   greedytl inspect --json model.json | jq '.selected[] | select(.kind == "source")'`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error { return runInspect(s, o, args[0]) },
 	}
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON instead of a table")
+	c.Flags().IntVar(&o.top, "top", 30, "show at most this many columns in the table (0: all)")
 	return c
 }
 
-// inspectColumn is one selected column in inspect's JSON output.
+// inspectColumn is one column in inspect's output.
 type inspectColumn struct {
-	Kind     string  `json:"kind"`
-	Index    int     `json:"index"`
-	Weight   float64 `json:"weight"`
-	RegError float64 `json:"reg_error"`
-	LOOError float64 `json:"loo_error"`
+	Kind     string   `json:"kind"`
+	Index    int      `json:"index"`
+	Weight   float64  `json:"weight"`
+	RegError *float64 `json:"reg_error,omitempty"` // greedy methods: after this step
+	LOOError *float64 `json:"loo_error,omitempty"`
 }
 
 // inspectSummary is inspect's JSON output.
 type inspectSummary struct {
-	Method        string          `json:"method"`
-	Lambda        float64         `json:"lambda"`
-	Delta         float64         `json:"delta"`
-	FeatureFactor float64         `json:"feature_factor"`
-	Sample        int             `json:"sample"`
-	NumFeatures   int             `json:"num_features"`
-	NumSources    int             `json:"num_sources"`
-	Selected      []inspectColumn `json:"selected"`
+	Method          string             `json:"method"`
+	Hyperparameters map[string]float64 `json:"hyperparameters"`
+	NumFeatures     int                `json:"num_features,omitempty"`
+	NumSources      int                `json:"num_sources,omitempty"`
+	// Greedy reports whether Selected is in selection order (greedy
+	// methods) or by decreasing |weight| (linear baselines).
+	Greedy   bool            `json:"greedy"`
+	Selected []inspectColumn `json:"selected"`
 }
 
-func summarise(m *greedytl.Model) inspectSummary {
-	sum := inspectSummary{
-		Method: modelMethod(m), Lambda: m.Options.Lambda, Delta: m.Options.Delta,
-		FeatureFactor: m.Options.FeatureFactor, Sample: m.Options.Sample,
-		NumFeatures: m.NumFeatures, NumSources: m.NumSources,
-		Selected: make([]inspectColumn, len(m.Selected)),
-	}
-	for i, col := range m.Selected {
-		st := m.Path[i]
-		sum.Selected[i] = inspectColumn{Kind: col.Kind.String(), Index: col.Index, Weight: m.Weights[i], RegError: st.RegError, LOOError: st.LOOError}
+// summarise describes m; models that expose no per-column weights (the
+// dictionary method) have an empty Selected list.
+func summarise(m method.Model) inspectSummary {
+	sum := inspectSummary{Method: m.Method(), Hyperparameters: m.Hyperparameters(), Selected: []inspectColumn{}}
+	switch mm := m.(type) {
+	case interface{ GreedyModel() *greedytl.Model }:
+		g := mm.GreedyModel()
+		sum.Greedy = true
+		sum.NumFeatures, sum.NumSources = g.NumFeatures, g.NumSources
+		for i, col := range g.Selected {
+			st := g.Path[i]
+			sum.Selected = append(sum.Selected, inspectColumn{Kind: col.Kind.String(), Index: col.Index, Weight: g.Weights[i], RegError: &st.RegError, LOOError: &st.LOOError})
+		}
+	case *method.Linear:
+		sum.NumFeatures, sum.NumSources = len(mm.WX), len(mm.WH)
+		for _, part := range []struct {
+			kind string
+			w    []float64
+		}{{"feature", mm.WX}, {"source", mm.WH}} {
+			for j, w := range part.w {
+				if w != 0 {
+					sum.Selected = append(sum.Selected, inspectColumn{Kind: part.kind, Index: j, Weight: w})
+				}
+			}
+		}
+		slices.SortStableFunc(sum.Selected, func(a, b inspectColumn) int { return cmp.Compare(math.Abs(b.Weight), math.Abs(a.Weight)) })
+	default:
+		if w := m.SourceWeights(); w != nil {
+			sum.NumSources = len(w)
+			for j, v := range w {
+				if v != 0 {
+					sum.Selected = append(sum.Selected, inspectColumn{Kind: "source", Index: j, Weight: v})
+				}
+			}
+		}
 	}
 	return sum
 }
@@ -78,23 +114,30 @@ func runInspect(s *streams, o *inspectOptions, path string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(sum)
 	}
-	fmt.Fprintf(s.out, "%s model: λ=%g δ=%g feature factor γ=%g", sum.Method, sum.Lambda, sum.Delta, sum.FeatureFactor)
-	if sum.Sample > 0 {
-		fmt.Fprintf(s.out, " sample r=%d", sum.Sample)
+	fmt.Fprintf(s.out, "method: %s\n", sum.Method)
+	for _, k := range slices.Sorted(maps.Keys(sum.Hyperparameters)) {
+		fmt.Fprintf(s.out, "  %s = %g\n", k, sum.Hyperparameters[k])
 	}
-	fmt.Fprintf(s.out, "\ntrained on %d features and %d sources; selected %d columns\n\n", sum.NumFeatures, sum.NumSources, len(sum.Selected))
+	fmt.Fprintf(s.out, "trained on %d features and %d sources; %d columns with non-zero weight\n\n", sum.NumFeatures, sum.NumSources, len(sum.Selected))
+	if len(sum.Selected) == 0 {
+		return nil
+	}
 	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "step\tkind\tindex\tweight\treg. error\tLOO error\t")
+	if sum.Greedy {
+		fmt.Fprintln(tw, "step\tkind\tindex\tweight\treg. error\tLOO error\t")
+	} else {
+		fmt.Fprintln(tw, "rank\tkind\tindex\tweight\t")
+	}
 	for i, c := range sum.Selected {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%.6g\t%.6g\t%.6g\t\n", i+1, c.Kind, c.Index, c.Weight, c.RegError, c.LOOError)
+		if o.top > 0 && i == o.top {
+			fmt.Fprintf(tw, "…\t%d more\t\t\t\n", len(sum.Selected)-o.top)
+			break
+		}
+		if sum.Greedy {
+			fmt.Fprintf(tw, "%d\t%s\t%d\t%.6g\t%.6g\t%.6g\t\n", i+1, c.Kind, c.Index, c.Weight, *c.RegError, *c.LOOError)
+		} else {
+			fmt.Fprintf(tw, "%d\t%s\t%d\t%.6g\t\n", i+1, c.Kind, c.Index, c.Weight)
+		}
 	}
 	return tw.Flush()
-}
-
-// modelMethod names the GreedyTL variant that fitted m.
-func modelMethod(m *greedytl.Model) string {
-	if m.Options.Sample > 0 {
-		return fmt.Sprintf("greedytl (randomised, r=%d)", m.Options.Sample)
-	}
-	return "greedytl"
 }

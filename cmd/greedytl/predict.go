@@ -1,13 +1,17 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 
 	"github.com/spf13/cobra"
 
 	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/metric"
 )
 
@@ -20,36 +24,63 @@ type predictOptions struct {
 func newPredictCmd(s *streams) *cobra.Command {
 	o := &predictOptions{}
 	c := &cobra.Command{
-		Use:   "predict --model model.json --features X [--source-scores H] [--labels Y] [--out scores.csv]",
+		Use:   "predict --model MODEL --features X [--source-scores H | --sources DIR] [--labels Y] [--out scores.txt]",
 		Short: "Score examples with a fitted model",
 		Long: `Predict writes one score per example, one per line (positive: the positive
-class). Only the columns the model selected are used, but X and H must have the
-column counts the model was trained with. With --labels it also prints the
-class-balanced accuracy, (TPR + TNR)/2, of the score signs — on standard
-output when the scores go to --out, else on standard error.`,
+class). MODEL is a model written by greedytl fit (any method) or a liblinear
+model file (from liblinear-train or greedytl train; then only --features is
+read, and the score favours the model's greater label).
+
+A greedytl model reads only the columns it selected, but X and H must have
+the column counts it was trained with. With --labels it also prints the
+class-balanced accuracy, (TPR + TNR)/2, of the score signs — on standard output
+when the scores go to --out, else on standard error.`,
 		Example: `  greedytl predict --model model.json --features Xtest.npy --source-scores Htest.npy > scores.txt
-  greedytl predict --model model.json --features Xtest.npy --labels ytest.txt --out scores.csv`,
+  greedytl predict --model model.json --features Xtest.npy --sources sources/ --labels ytest.txt --out scores.txt
+  greedytl predict --model heart_scale.model --features X.csv`,
 		RunE: func(c *cobra.Command, _ []string) error { return runPredict(s, o) },
 	}
-	o.data.register(c, "true labels; prints the class-balanced accuracy")
-	c.Flags().StringVarP(&o.model, "model", "m", "", "model file written by greedytl fit (required)")
+	o.data.register(c, "", "true labels; prints the class-balanced accuracy")
+	c.Flags().StringVarP(&o.model, "model", "m", "", "model file: greedytl fit's JSON or a liblinear model (required)")
 	c.Flags().StringVarP(&o.out, "out", "o", "", "write the scores here (default: standard output)")
 	_ = c.MarkFlagRequired("model")
 	return c
 }
 
+// isLiblinearModel reports whether the file at path starts like a liblinear
+// model file ("solver_type ...") rather than JSON.
+func isLiblinearModel(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, badInput(err)
+	}
+	defer f.Close()
+	head, _ := bufio.NewReader(f).Peek(len("solver_type"))
+	return bytes.Equal(head, []byte("solver_type")), nil
+}
+
 func runPredict(s *streams, o *predictOptions) error {
-	model, err := readModelFile(o.model)
+	lib, err := isLiblinearModel(o.model)
 	if err != nil {
 		return err
 	}
-	X, H, err := o.data.load(s)
-	if err != nil {
-		return err
-	}
-	scores, err := model.Predict(optionalMatrix(X), optionalMatrix(H))
-	if err != nil {
-		return badInput(err)
+	var scores []float64
+	if lib {
+		if scores, err = predictLiblinear(s, o); err != nil {
+			return err
+		}
+	} else {
+		model, err := readModelFile(o.model)
+		if err != nil {
+			return err
+		}
+		d, err := o.data.loadData(s, false)
+		if err != nil {
+			return err
+		}
+		if scores, err = model.Predict(*d); err != nil {
+			return badInput(err)
+		}
 	}
 	var y []float64
 	if o.data.labels != "" {
@@ -87,4 +118,26 @@ func runPredict(s *streams, o *predictOptions) error {
 		fmt.Fprintf(report, "balanced accuracy: %.4f (%d examples)\n", acc, len(y))
 	}
 	return nil
+}
+
+// predictLiblinear scores --features with a liblinear model file.
+func predictLiblinear(s *streams, o *predictOptions) ([]float64, error) {
+	if o.data.features == "" || o.data.scores != "" || *o.data.sources != "" {
+		return nil, badInputf("%s is a liblinear model: give --features only", o.model)
+	}
+	m, err := linear.LoadModel(o.model)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	X, err := readMatrix(s, o.data.features)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	if len(m.Labels) != 2 {
+		return nil, badInputf("%s: a model of %d classes; predict scores binary models only", o.model, len(m.Labels))
+	}
+	if _, d := X.Dims(); d < m.NrFeature {
+		return nil, badInputf("%s has %d columns but the model %s needs %d features", o.data.features, d, o.model, m.NrFeature)
+	}
+	return m.Scores(X), nil
 }

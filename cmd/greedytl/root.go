@@ -72,7 +72,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitInput
 	case errors.Is(err, context.Canceled):
 		return exitFailure
-	case isUsageError(err), strings.HasPrefix(err.Error(), "unknown command"):
+	case isUsageError(err), strings.HasPrefix(err.Error(), "unknown command"), strings.HasPrefix(err.Error(), "required flag"):
 		return exitInput
 	}
 	return exitFailure
@@ -110,7 +110,7 @@ failed).`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
 	})
-	root.AddCommand(newFitCmd(s), newPredictCmd(s), newInspectCmd(s))
+	root.AddCommand(newFitCmd(s), newPredictCmd(s), newInspectCmd(s), newTrainCmd(s), newTrainSourcesCmd(s), newExperimentCmd(s), newMergeCmd(s), newReportCmd(s))
 	for _, c := range root.Commands() {
 		c.Args = wrapArgs(c.Args)
 	}
