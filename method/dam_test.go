@@ -1,0 +1,317 @@
+package method
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// weightedRidgeDirect solves min Σ_i ω_i (t_i − wᵀz_i − b)² + λ||w||² over
+// the rows in rows (all when nil) from its normal equations.
+func weightedRidgeDirect(t *testing.T, z *mat.Dense, tgt, omega []float64, lambda float64, rows []int) (w []float64, b float64) {
+	t.Helper()
+	N, d := z.Dims()
+	if rows == nil {
+		for i := range N {
+			rows = append(rows, i)
+		}
+	}
+	A := mat.NewDense(d+1, d+1, nil)
+	rhs := mat.NewVecDense(d+1, nil)
+	for _, i := range rows {
+		zi := append(append([]float64(nil), z.RawRowView(i)...), 1)
+		for a := range d + 1 {
+			for c := range d + 1 {
+				A.Set(a, c, A.At(a, c)+omega[i]*zi[a]*zi[c])
+			}
+			rhs.SetVec(a, rhs.AtVec(a)+omega[i]*zi[a]*tgt[i])
+		}
+	}
+	for a := range d {
+		A.Set(a, a, A.At(a, a)+lambda)
+	}
+	var sol mat.VecDense
+	if err := sol.SolveVec(A, rhs); err != nil {
+		t.Fatal(err)
+	}
+	w = make([]float64, d)
+	for j := range w {
+		w[j] = sol.AtVec(j)
+	}
+	return w, sol.AtVec(d)
+}
+
+// TestWeightedRidge checks DAM's closed forms against direct solves: the
+// weights and intercept, and the LOO predictions of the labelled rows
+// against refits without each of them.
+func TestWeightedRidge(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		m, pos int
+		u, d   int
+		tau    float64
+		lambda float64
+	}{
+		{"primal regime", 12, 2, 20, 5, 1, 1},
+		{"dual regime", 12, 3, 20, 60, 0.1, 10},
+		{"tiny lambda", 12, 2, 8, 40, 10, 1e-4},
+		{"heavy unlabelled", 15, 5, 30, 10, 1e3, 1e-2},
+		{"no unlabelled", 12, 6, 0, 7, 0, 0.5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(9, 9))
+			N := tc.m + tc.u
+			z := mat.NewDense(N, tc.d, nil)
+			tgt := make([]float64, N)
+			for i := range N {
+				for j := range tc.d {
+					z.Set(i, j, rng.NormFloat64()+0.3)
+				}
+				tgt[i] = rng.NormFloat64() + 0.5*z.At(i, 0)
+			}
+			y := make([]float64, tc.m)
+			for i := range y {
+				y[i] = -1
+				if i < tc.pos {
+					y[i] = 1
+				}
+			}
+			omega := damWeights(y, tc.u, tc.tau)
+			wr, err := newWeightedRidge(gramMatrix(z, N), tgt, omega)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, b := wr.primal(z, tc.lambda)
+			wantW, wantB := weightedRidgeDirect(t, z, tgt, omega, tc.lambda, nil)
+			for j := range w {
+				if !near(w[j], wantW[j], 1e-8, math.Abs(wantW[j])) {
+					t.Errorf("w[%d] = %g, direct %g", j, w[j], wantW[j])
+				}
+			}
+			if !near(b, wantB, 1e-8, math.Abs(wantB)) {
+				t.Errorf("b = %g, direct %g", b, wantB)
+			}
+			loo := wr.looPredictions(tc.m, tc.lambda)
+			for i := range tc.m {
+				var rows []int
+				for j := range N {
+					if j != i {
+						rows = append(rows, j)
+					}
+				}
+				wi, bi := weightedRidgeDirect(t, z, tgt, omega, tc.lambda, rows)
+				f := bi
+				for j, v := range z.RawRowView(i) {
+					f += wi[j] * v
+				}
+				if !near(loo[i], f, 1e-7, math.Abs(f)) {
+					t.Errorf("LOO prediction %d = %.12g, refit %.12g", i, loo[i], f)
+				}
+			}
+		})
+	}
+}
+
+func TestDAMWeights(t *testing.T) {
+	y := []float64{1, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
+	w := damWeights(y, 100, 2)
+	var sp, sn, su float64
+	for i, v := range w {
+		switch {
+		case i >= 12:
+			su += v
+		case y[i] > 0:
+			sp += v
+		default:
+			sn += v
+		}
+	}
+	if math.Abs(sp-6) > 1e-12 || math.Abs(sn-6) > 1e-12 || math.Abs(su-24) > 1e-12 {
+		t.Errorf("weight sums: positives %g, negatives %g, unlabelled %g; want 6, 6, 24", sp, sn, su)
+	}
+}
+
+// TestVirtualLabels: applied to the labelled rows themselves, the virtual
+// labels have the class-balanced mean 0 and standard deviation 1 of the
+// labels, and are an increasing affine image of the mean standardised
+// source score.
+func TestVirtualLabels(t *testing.T) {
+	data := syntheticTransfer(3, 12, 2, 0, 3, 2)
+	sh := FitScaler(data.H)
+	v, err := virtualLabels(sh, data.H, data.H, data.Y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zeta := balanceWeights(data.Y)
+	var mu, ss float64
+	for i, x := range v {
+		mu += zeta[i] * x / 12
+		ss += zeta[i] * x * x / 12
+	}
+	if math.Abs(mu) > 1e-12 || math.Abs(ss-1) > 1e-12 {
+		t.Errorf("class-balanced mean %g and mean square %g, want 0 and 1", mu, ss)
+	}
+	zh, _ := sh.Transform(data.H)
+	hbar := func(i int) float64 { return mean(zh.RawRowView(i)) }
+	slope := (v[1] - v[0]) / (hbar(1) - hbar(0))
+	if slope <= 0 {
+		t.Errorf("the map decreases (slope %g)", slope)
+	}
+	for i := 2; i < len(v); i++ {
+		if want := v[0] + slope*(hbar(i)-hbar(0)); math.Abs(v[i]-want) > 1e-12 {
+			t.Errorf("virtual label %d = %g, the affine map gives %g", i, v[i], want)
+		}
+	}
+	// All sources constant: no virtual labels.
+	c := mat.NewDense(12, 2, nil)
+	for i := range 12 {
+		c.Set(i, 0, 1)
+		c.Set(i, 1, -2)
+	}
+	v, err = virtualLabels(FitScaler(c), c, c, data.Y)
+	if err != nil || v != nil {
+		t.Errorf("constant sources: %v, %v; want no virtual labels", v, err)
+	}
+}
+
+// damSplit returns a 2+10 (or pos+10) training sample and 100 test rows of
+// a synthetic problem whose source 0 is informative.
+func damSplit(seed uint64, pos, d, n int, signal float64) (train, test Data) {
+	all := syntheticTransfer(seed, 110+pos, 50+pos, d, n, signal)
+	var tr, te []int
+	for i := range 110 + pos {
+		if i < pos || (i >= 50+pos && i < 60+pos) {
+			tr = append(tr, i)
+		} else {
+			te = append(te, i)
+		}
+	}
+	return selectRows(all, tr), selectRows(all, te)
+}
+
+func TestDAMFit(t *testing.T) {
+	// Features weakly informative, the mean source informative (one strong
+	// source among 3): the virtual labels should help.
+	train, test := damSplit(41, 2, 50, 3, 3)
+	meth, err := New("dam")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !meth.Needs().Unlabelled {
+		t.Fatal("dam must declare itself transductive")
+	}
+	unl := Data{X: test.X, H: test.H}
+	model, err := meth.Fit(context.Background(), train, Extra{Unlabelled: &unl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := model.Predict(test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc := balancedAcc(t, f, test.Y)
+	hp := model.Hyperparameters()
+	t.Logf("balanced accuracy %.3f, hyperparameters %v", acc, hp)
+	if acc < 0.8 {
+		t.Errorf("balanced accuracy %.3f, want ≥ 0.8", acc)
+	}
+	if hp["tau"] <= 0 {
+		t.Errorf("tau = %g: the virtual labels were not used", hp["tau"])
+	}
+	for j, w := range model.SourceWeights() {
+		if w != 0 {
+			t.Errorf("source weight %d = %g, want 0", j, w)
+		}
+	}
+	// The fit is transductive: the model depends on the unlabelled inputs.
+	half := selectRows(unl, []int{0, 1, 2, 3, 4, 50, 51, 52, 53, 54})
+	other, err := meth.Fit(context.Background(), train, Extra{Unlabelled: &half})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := other.Predict(test)
+	same := true
+	for i := range f {
+		same = same && f[i] == g[i]
+	}
+	if same {
+		t.Error("the model does not depend on the unlabelled inputs")
+	}
+}
+
+// TestDAMFallback: without virtual labels DAM is the class-balanced ridge
+// regression on the labelled examples (checked against a direct solve at
+// the chosen λ), tau = 0.
+func TestDAMFallback(t *testing.T) {
+	train, test := damSplit(43, 5, 20, 0, 1.5)
+	constH := mat.NewDense(15, 2, nil)
+	constHU := mat.NewDense(100, 2, nil)
+	for i := range 15 {
+		constH.SetRow(i, []float64{1, 2})
+	}
+	for i := range 100 {
+		constHU.SetRow(i, []float64{3, -1})
+	}
+	for _, tc := range []struct {
+		name     string
+		train    Data
+		unl      Data
+		nSources int
+	}{
+		{"no sources", train, Data{X: test.X}, 0},
+		{"constant sources", Data{X: train.X, H: constH, Y: train.Y}, Data{X: test.X, H: constHU}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			unl := tc.unl
+			meth, _ := New("dam")
+			model, err := meth.Fit(context.Background(), tc.train, Extra{Unlabelled: &unl})
+			if err != nil {
+				t.Fatal(err)
+			}
+			hp := model.Hyperparameters()
+			if hp["tau"] != 0 {
+				t.Errorf("tau = %g, want 0", hp["tau"])
+			}
+			zx, _ := FitScaler(tc.train.X).Transform(tc.train.X)
+			wantW, wantB := weightedRidgeDirect(t, zx, tc.train.Y, balanceWeights(tc.train.Y), hp["lambda"], nil)
+			lin := model.(*Linear)
+			for j := range lin.WX {
+				if !near(lin.WX[j], wantW[j], 1e-9, math.Abs(wantW[j])) {
+					t.Errorf("w[%d] = %g, direct %g", j, lin.WX[j], wantW[j])
+				}
+			}
+			if !near(lin.B, wantB, 1e-9, math.Abs(wantB)) {
+				t.Errorf("b = %g, direct %g", lin.B, wantB)
+			}
+			if len(model.SourceWeights()) != tc.nSources {
+				t.Errorf("%d source weights, want %d", len(model.SourceWeights()), tc.nSources)
+			}
+		})
+	}
+}
+
+func TestDAMErrors(t *testing.T) {
+	train, test := damSplit(44, 2, 10, 3, 1)
+	meth, _ := New("dam")
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name  string
+		train Data
+		extra Extra
+	}{
+		{"no unlabelled", train, Extra{}},
+		{"empty unlabelled", train, Extra{Unlabelled: &Data{}}},
+		{"unlabelled columns", train, Extra{Unlabelled: &Data{X: test.X}}},
+		{"no features", Data{H: train.H, Y: train.Y}, Extra{Unlabelled: &Data{H: test.H}}},
+		{"unlabelled NaN", train, Extra{Unlabelled: &Data{X: mat.NewDense(1, 10, nil), H: mat.NewDense(1, 3, []float64{0, math.NaN(), 0})}}},
+	} {
+		if _, err := meth.Fit(ctx, tc.train, tc.extra); err == nil {
+			t.Errorf("%s: no error", tc.name)
+		} else {
+			t.Logf("%s: %v", tc.name, err)
+		}
+	}
+}

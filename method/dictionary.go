@@ -1,0 +1,632 @@
+package method
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// dictionary is the domain-adaptive dictionary learning baseline (Qiu,
+// Patel, Turaga and Chellappa, "Domain adaptive dictionary learning", ECCV
+// 2012) as the paper adapts it: the source domain is only seen through the
+// source hypotheses, so the source "data" are the hypotheses' outputs on the
+// target points. The steps:
+//
+//  1. Signals. Every example becomes a target signal t = [zx/√d, zh/√n]
+//     (its standardised features and source scores, each block scaled to
+//     unit mean square norm so that neither dominates) and a source signal
+//     s = [0, zh/√n] (what the source domain shows of it), in one space of
+//     dimension d + n.
+//  2. Source dictionary. D₀, K unit-norm atoms, is learned on the source
+//     signals of the training examples by K-SVD (Aharon, Elad and
+//     Bruckstein, 2006) with OMP sparse coding of sparsity T₀, 10 iterations,
+//     initialised with K training signals drawn with Extra.Seed; an atom
+//     that falls out of use is replaced by the worst-represented signal's
+//     residual.
+//  3. Adaptation path (Qiu et al.'s dictionary path, simplified). From D_k,
+//     sparse-code the target signals T (codes Γ_k), take the residual
+//     J_k = T − Γ_k D_k and the smallest-norm update that explains it,
+//     ΔD_k = argmin ||J_k − Γ_k ΔD||² + μ_k||ΔD||² = (Γ_kᵀΓ_k + μ_k I)⁻¹Γ_kᵀJ_k
+//     with μ_k the mean diagonal of Γ_kᵀΓ_k (a step of about half way), and
+//     set D_{k+1} = D_k + ΔD_k with renormalised atoms. The path stops after
+//     5 steps or when a step reduces the target residual ||J||² by less than
+//     1%.
+//  4. Representation. An example's features are its OMP codes on every
+//     dictionary of the path, concatenated (K·(steps+1) values): Qiu et al.'s
+//     domain-invariant representation by projection on the whole path.
+//  5. Classifier. Class-balanced ridge regression with an unpenalised
+//     intercept on the standardised codes, λ ∈ {1e-4, …, 1e4} by chooseByLOO
+//     on the closed-form LOO predictions (balancedRidgeByLOO, DAM's
+//     regression without unlabelled rows). The intercept keeps the
+//     leave-one-out estimate honest: the standardised codes of the training
+//     examples sum to zero, and a model without intercept that nearly
+//     interpolates them (λ → 0, more codes than examples) would predict a
+//     left-out example from the others' labels alone.
+//
+// Simplifications with respect to Qiu et al.: the source and target domains
+// share their examples (the paper's setting), the path length is capped and
+// its step size fixed as above instead of tuned, the last dictionary is not
+// refined by K-SVD on the target, and codes are concatenated without
+// pooling. The dictionaries are learned on the whole training sample, so
+// the leave-one-out selection of λ is that of the classifier given the
+// codes. The defaults: K = ⌈m/2⌉ atoms (at least 2), T₀ = min(3, K).
+//
+// Edge cases: with no sources (H absent) there is no source domain: D₀ is
+// learned on the target signals and the path is empty (plain sparse coding
+// of the target). With no features the target signals equal the source
+// signals. A single positive, duplicated columns (an atom may use either)
+// and constant columns (zeros in every signal) need nothing special; a
+// signal of zeros has the zero code. Atoms that OMP cannot use (linearly
+// dependent on the chosen ones) are skipped. The model is a dictionaryModel;
+// its hyperparameters are "lambda", "atoms", "sparsity" and "path_steps",
+// and it has no per-source weights.
+type dictionary struct {
+	sparsity  int // T₀ (at most the number of atoms)
+	pathSteps int // cap on the adaptation steps
+	ksvdIters int
+}
+
+// Defaults of the dictionary baseline.
+const (
+	dictSparsity  = 3
+	dictPathSteps = 5
+	dictKSVDIters = 10
+	// dictPathTol is the least relative decrease of the target residual for
+	// which a path step is kept.
+	dictPathTol = 0.01
+)
+
+func init() {
+	Register(Registration{
+		Name:        "dictionary",
+		Description: "domain-adaptive dictionary learning: K-SVD on the source scores, a path of dictionaries to the target, OMP codes, ridge",
+		New: func() Method {
+			return dictionary{sparsity: dictSparsity, pathSteps: dictPathSteps, ksvdIters: dictKSVDIters}
+		},
+		Decode: decodeDictionary,
+	})
+}
+
+// Name returns "dictionary".
+func (dictionary) Name() string { return "dictionary" }
+
+// Needs reports that the dictionary baseline needs nothing beyond the
+// labelled sample (Extra.Seed seeds the K-SVD initialisation).
+func (dictionary) Needs() Needs { return Needs{} }
+
+// Fit trains the dictionary baseline (see the type's comment). It returns
+// an error for the inputs checkTrain rejects and when ctx is done.
+func (dc dictionary) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
+	m, _, n, err := checkTrain(train)
+	if err != nil {
+		return nil, err
+	}
+	sx, sh := FitScaler(train.X), FitScaler(train.H)
+	target, err := dictSignals(sx, sh, train, false)
+	if err != nil {
+		return nil, err
+	}
+	atoms := max(2, (m+1)/2)
+	sparsity := min(dc.sparsity, atoms)
+	rng := rand.New(rand.NewPCG(extra.Seed, extra.Seed))
+
+	var path []*mat.Dense
+	if n == 0 {
+		d0, _ := ksvd(target, atoms, sparsity, dc.ksvdIters, rng)
+		path = []*mat.Dense{d0}
+	} else {
+		source, err := dictSignals(sx, sh, train, true)
+		if err != nil {
+			return nil, err
+		}
+		d0, _ := ksvd(source, atoms, sparsity, dc.ksvdIters, rng)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		path, _ = adaptPath(d0, target, sparsity, dc.pathSteps)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	codes := pathCodes(path, target, sparsity)
+	cs := FitScaler(codes)
+	zc, err := cs.Transform(codes)
+	if err != nil {
+		return nil, fmt.Errorf("method: dictionary: %w", err)
+	}
+	lambda, w, b, err := balancedRidgeByLOO(zc, train.Y)
+	if err != nil {
+		return nil, fmt.Errorf("method: dictionary: %w", err)
+	}
+	model := &dictionaryModel{
+		x: sx, h: sh, sparsity: sparsity, path: path, codes: cs, w: w, b: b,
+		hyper: map[string]float64{
+			"lambda":     lambda,
+			"atoms":      float64(atoms),
+			"sparsity":   float64(sparsity),
+			"path_steps": float64(len(path) - 1),
+		},
+	}
+	if err := model.check(); err != nil {
+		return nil, fmt.Errorf("method: dictionary: %w", err)
+	}
+	return model, nil
+}
+
+// dictSignals returns the signals of the examples of data (rows): the target
+// signals [zx/√d, zh/√n], or the source signals [0, zh/√n] when source is
+// true. It returns the scalers' errors.
+func dictSignals(sx, sh Scaler, data Data, source bool) (*mat.Dense, error) {
+	z, err := standardisedColumns(sx, sh, data)
+	if err != nil {
+		return nil, err
+	}
+	d, n := sx.Len(), sh.Len()
+	rows, _ := z.Dims()
+	out := mat.NewDense(rows, d+n, nil)
+	fx, fh := 0.0, 0.0
+	if d > 0 && !source {
+		fx = 1 / math.Sqrt(float64(d))
+	}
+	if n > 0 {
+		fh = 1 / math.Sqrt(float64(n))
+	}
+	for i := range rows {
+		src, dst := z.RawRowView(i), out.RawRowView(i)
+		for j := range d {
+			dst[j] = fx * src[j]
+		}
+		for j := d; j < d+n; j++ {
+			dst[j] = fh * src[j]
+		}
+	}
+	return out, nil
+}
+
+// ompTol is the relative size of the residual correlations below which OMP
+// stops (the signal is explained), and ompMaxCond the largest condition
+// number of the chosen atoms' Gram matrix OMP accepts (a worse atom is
+// linearly dependent on the chosen ones and is skipped).
+const (
+	ompTol     = 1e-12
+	ompMaxCond = 1e12
+)
+
+// omp returns the code γ (length K) of the signal x on the unit-norm atoms
+// (rows of dict, K × p) found by orthogonal matching pursuit with at most
+// sparsity atoms: repeatedly add the atom most correlated with the residual
+// (the first on ties) and refit all chosen coefficients by least squares.
+// gram is dict·dictᵀ. It uses the residual correlations
+// Dᵀr = Dᵀx − G_{:,S}γ_S (Rubinstein, Zibulevsky and Elad's batch OMP), and
+// stops early when they are all below ompTol·||x||.
+func omp(dict *mat.Dense, gram *mat.SymDense, x []float64, sparsity int) []float64 {
+	K, p := dict.Dims()
+	gamma := make([]float64, K)
+	dx := make([]float64, K)
+	mat.NewVecDense(K, dx).MulVec(dict, mat.NewVecDense(p, x))
+	var xn float64
+	for _, v := range x {
+		xn += v * v
+	}
+	tol := ompTol * math.Sqrt(xn)
+	corr := append([]float64(nil), dx...)
+	excluded := make([]bool, K)
+	var support []int
+	var coef []float64
+	for len(support) < sparsity {
+		best, bestAbs := -1, tol
+		for k, c := range corr {
+			if !excluded[k] && math.Abs(c) > bestAbs {
+				best, bestAbs = k, math.Abs(c)
+			}
+		}
+		if best < 0 {
+			break
+		}
+		excluded[best] = true // chosen, or unusable
+		trial := append(slices.Clip(support), best)
+		s := len(trial)
+		gs := mat.NewSymDense(s, nil)
+		rhs := mat.NewVecDense(s, nil)
+		for a, i := range trial {
+			for b := a; b < s; b++ {
+				gs.SetSym(a, b, gram.At(i, trial[b]))
+			}
+			rhs.SetVec(a, dx[i])
+		}
+		var ch mat.Cholesky
+		if !ch.Factorize(gs) || ch.Cond() > ompMaxCond {
+			continue // dependent on the chosen atoms
+		}
+		var sol mat.VecDense
+		if err := ch.SolveVecTo(&sol, rhs); err != nil {
+			continue
+		}
+		support, coef = trial, sol.RawVector().Data
+		for k := range corr {
+			c := dx[k]
+			for a, i := range support {
+				c -= gram.At(k, i) * coef[a]
+			}
+			corr[k] = c
+		}
+	}
+	for a, i := range support {
+		gamma[i] = coef[a]
+	}
+	return gamma
+}
+
+// sparseCodes returns the OMP codes (rows) of the signals (rows) on dict.
+func sparseCodes(dict, signals *mat.Dense, sparsity int) *mat.Dense {
+	K, _ := dict.Dims()
+	N, _ := signals.Dims()
+	gram := gramMatrix(dict, K)
+	codes := mat.NewDense(N, K, nil)
+	for i := range N {
+		codes.SetRow(i, omp(dict, gram, signals.RawRowView(i), sparsity))
+	}
+	return codes
+}
+
+// pathCodes returns the codes of the signals on every dictionary of path,
+// concatenated (N × K·len(path)).
+func pathCodes(path []*mat.Dense, signals *mat.Dense, sparsity int) *mat.Dense {
+	N, _ := signals.Dims()
+	K, _ := path[0].Dims()
+	out := mat.NewDense(N, K*len(path), nil)
+	for k, d := range path {
+		out.Slice(0, N, k*K, (k+1)*K).(*mat.Dense).Copy(sparseCodes(d, signals, sparsity))
+	}
+	return out
+}
+
+// residualNorm2 returns ||signals − codes·dict||²_F and writes the
+// residual into res when res is not nil.
+func residualNorm2(signals, codes, dict *mat.Dense, res *mat.Dense) float64 {
+	var r mat.Dense
+	r.Mul(codes, dict)
+	r.Sub(signals, &r)
+	if res != nil {
+		res.CloneFrom(&r)
+	}
+	return mat.Norm(&r, 2) * mat.Norm(&r, 2)
+}
+
+// ksvdStep records one K-SVD iteration: the squared reconstruction error
+// ||T − ΓD||²_F after sparse coding (before) and after the dictionary
+// update (after, with the same supports).
+type ksvdStep struct{ before, after float64 }
+
+// ksvd learns a dictionary of atoms unit-norm atoms (rows) for the signals
+// (rows), with OMP codes of the given sparsity, in iters iterations, and
+// returns it with the error of each iteration. The initial atoms are
+// distinct signals drawn with rng (normalised; a zero signal is replaced by
+// a random direction). Each atom update replaces the atom and its
+// coefficients by the best rank-one approximation of the error without it
+// on the signals that use it, which cannot increase the error; an unused
+// atom becomes the normalised residual of the worst-represented signal.
+// atoms must not exceed the number of signals.
+func ksvd(signals *mat.Dense, atoms, sparsity, iters int, rng *rand.Rand) (*mat.Dense, []ksvdStep) {
+	N, p := signals.Dims()
+	dict := mat.NewDense(atoms, p, nil)
+	for k, i := range rng.Perm(N)[:atoms] {
+		row := dict.RawRowView(k)
+		copy(row, signals.RawRowView(i))
+		if !normalise(row) {
+			for j := range row {
+				row[j] = rng.NormFloat64()
+			}
+			normalise(row)
+		}
+	}
+	var trace []ksvdStep
+	var res mat.Dense
+	for range iters {
+		codes := sparseCodes(dict, signals, sparsity)
+		step := ksvdStep{before: residualNorm2(signals, codes, dict, &res)}
+		for k := range atoms {
+			var users []int
+			for i := range N {
+				if codes.At(i, k) != 0 {
+					users = append(users, i)
+				}
+			}
+			if len(users) == 0 {
+				replaceUnused(dict, k, &res)
+				continue
+			}
+			// E = rows of the residual with atom k's contribution added back.
+			e := mat.NewDense(len(users), p, nil)
+			atom := dict.RawRowView(k)
+			for a, i := range users {
+				row, r, g := e.RawRowView(a), res.RawRowView(i), codes.At(i, k)
+				for j := range row {
+					row[j] = r[j] + g*atom[j]
+				}
+			}
+			var svd mat.SVD
+			if !svd.Factorize(e, mat.SVDThin) {
+				continue
+			}
+			sigma := svd.Values(nil)[0]
+			if sigma == 0 {
+				continue
+			}
+			var u, v mat.Dense
+			svd.UTo(&u)
+			svd.VTo(&v)
+			for j := range atom {
+				atom[j] = v.At(j, 0)
+			}
+			for a, i := range users {
+				g := sigma * u.At(a, 0)
+				codes.Set(i, k, g)
+				row, r := e.RawRowView(a), res.RawRowView(i)
+				for j := range r {
+					r[j] = row[j] - g*atom[j]
+				}
+			}
+		}
+		step.after = residualNorm2(signals, codes, dict, nil)
+		trace = append(trace, step)
+	}
+	return dict, trace
+}
+
+// replaceUnused sets atom k of dict to the normalised residual (a row of
+// res) of largest norm, unless all residuals are zero.
+func replaceUnused(dict *mat.Dense, k int, res *mat.Dense) {
+	rows, _ := res.Dims()
+	worst, worstNorm := -1, 0.0
+	for i := range rows {
+		if nr := mat.Norm(res.RowView(i), 2); nr > worstNorm {
+			worst, worstNorm = i, nr
+		}
+	}
+	if worst < 0 {
+		return
+	}
+	atom := dict.RawRowView(k)
+	copy(atom, res.RawRowView(worst))
+	normalise(atom)
+}
+
+// normalise scales v to unit norm in place and reports whether v was not
+// zero (a zero v is left unchanged).
+func normalise(v []float64) bool {
+	var s float64
+	for _, x := range v {
+		s += x * x
+	}
+	if s == 0 {
+		return false
+	}
+	f := 1 / math.Sqrt(s)
+	for j := range v {
+		v[j] *= f
+	}
+	return true
+}
+
+// adaptPath returns the path of dictionaries from d0 towards the target
+// signals (see the dictionary type's step 3), d0 first, and the target's
+// squared residual on each dictionary of the path.
+func adaptPath(d0, target *mat.Dense, sparsity, steps int) ([]*mat.Dense, []float64) {
+	K, p := d0.Dims()
+	path := []*mat.Dense{d0}
+	var res mat.Dense
+	codes := sparseCodes(d0, target, sparsity)
+	r := residualNorm2(target, codes, d0, &res)
+	resids := []float64{r}
+	for range steps {
+		cur := path[len(path)-1]
+		var gg mat.SymDense
+		gg.SymOuterK(1, codes.T())
+		var mu float64
+		for k := range K {
+			mu += gg.At(k, k)
+		}
+		mu /= float64(K)
+		if mu == 0 {
+			break
+		}
+		for k := range K {
+			gg.SetSym(k, k, gg.At(k, k)+mu)
+		}
+		var rhs, delta mat.Dense
+		rhs.Mul(codes.T(), &res)
+		var ch mat.Cholesky
+		if !ch.Factorize(&gg) {
+			break
+		}
+		if err := ch.SolveTo(&delta, &rhs); err != nil {
+			break
+		}
+		next := mat.NewDense(K, p, nil)
+		next.Add(cur, &delta)
+		for k := range K {
+			if !normalise(next.RawRowView(k)) {
+				next.SetRow(k, cur.RawRowView(k))
+			}
+		}
+		nextCodes := sparseCodes(next, target, sparsity)
+		var nextRes mat.Dense
+		nr := residualNorm2(target, nextCodes, next, &nextRes)
+		if nr > (1-dictPathTol)*r {
+			break
+		}
+		path = append(path, next)
+		codes, res, r = nextCodes, nextRes, nr
+		resids = append(resids, r)
+	}
+	return path, resids
+}
+
+// dictionaryModel is the model of the dictionary baseline: the scalers of
+// X and H, the path of dictionaries (each K atoms of length d + n), the OMP
+// sparsity, the scaler of the concatenated codes, and the ridge weights on
+// the standardised codes and intercept. Its file holds the envelope and the
+// members "x", "h", "sparsity", "dictionaries" (a list of dictionaries,
+// each a list of atoms), "codes", "w" and "b".
+type dictionaryModel struct {
+	x, h     Scaler
+	sparsity int
+	path     []*mat.Dense
+	codes    Scaler
+	w        []float64
+	b        float64
+	hyper    map[string]float64
+}
+
+// Method returns "dictionary".
+func (*dictionaryModel) Method() string { return "dictionary" }
+
+// Hyperparameters returns "lambda", "atoms", "sparsity" and "path_steps".
+func (dm *dictionaryModel) Hyperparameters() map[string]float64 { return maps.Clone(dm.hyper) }
+
+// SourceWeights returns nil: the model has no per-source weights.
+func (*dictionaryModel) SourceWeights() []float64 { return nil }
+
+// Predict returns the ridge scores of the OMP codes of the rows of d. It
+// returns an error when X or H has the wrong number of columns, when they
+// disagree on the number of rows, or when a value is not finite.
+func (dm *dictionaryModel) Predict(d Data) ([]float64, error) {
+	if _, err := checkInputs(d, dm.x.Len(), dm.h.Len()); err != nil {
+		return nil, err
+	}
+	signals, err := dictSignals(dm.x, dm.h, d, false)
+	if err != nil {
+		return nil, err
+	}
+	zc, err := dm.codes.Transform(pathCodes(dm.path, signals, dm.sparsity))
+	if err != nil {
+		return nil, err
+	}
+	rows, _ := zc.Dims()
+	f := make([]float64, rows)
+	mat.NewVecDense(rows, f).MulVec(zc, mat.NewVecDense(len(dm.w), dm.w))
+	for i := range f {
+		f[i] += dm.b
+	}
+	return f, nil
+}
+
+// check validates the model's invariants.
+func (dm *dictionaryModel) check() error {
+	if err := dm.x.check(); err != nil {
+		return fmt.Errorf("x: %w", err)
+	}
+	if err := dm.h.check(); err != nil {
+		return fmt.Errorf("h: %w", err)
+	}
+	if err := dm.codes.check(); err != nil {
+		return fmt.Errorf("codes: %w", err)
+	}
+	p := dm.x.Len() + dm.h.Len()
+	if p == 0 {
+		return errors.New("the model has no columns")
+	}
+	if len(dm.path) == 0 {
+		return errors.New("no dictionaries")
+	}
+	K, _ := dm.path[0].Dims()
+	for k, d := range dm.path {
+		r, c := d.Dims()
+		if r != K || c != p {
+			return fmt.Errorf("dictionary %d is %d × %d, want %d × %d", k, r, c, K, p)
+		}
+		for a := range r {
+			if err := checkFiniteSlice(fmt.Sprintf("dictionary %d atom %d", k, a), d.RawRowView(a)); err != nil {
+				return err
+			}
+		}
+	}
+	if dm.sparsity < 1 || dm.sparsity > K {
+		return fmt.Errorf("sparsity %d, want 1 to %d", dm.sparsity, K)
+	}
+	if dm.codes.Len() != K*len(dm.path) || len(dm.w) != K*len(dm.path) {
+		return fmt.Errorf("%d code statistics and %d weights for %d codes", dm.codes.Len(), len(dm.w), K*len(dm.path))
+	}
+	if err := checkFiniteSlice("w", dm.w); err != nil {
+		return err
+	}
+	if err := checkFiniteSlice("b", []float64{dm.b}); err != nil {
+		return err
+	}
+	return checkHyper(dm.hyper)
+}
+
+// dictionaryFile is the file form of a dictionaryModel.
+type dictionaryFile struct {
+	envelope
+	X            Scaler        `json:"x"`
+	H            Scaler        `json:"h"`
+	Sparsity     int           `json:"sparsity"`
+	Dictionaries [][][]float64 `json:"dictionaries"`
+	Codes        Scaler        `json:"codes"`
+	W            []float64     `json:"w"`
+	B            float64       `json:"b"`
+}
+
+func (dm *dictionaryModel) fileDocument() (any, error) {
+	if err := dm.check(); err != nil {
+		return nil, err
+	}
+	f := dictionaryFile{
+		envelope: newEnvelope("dictionary", dm.hyper),
+		X:        dm.x,
+		H:        dm.h,
+		Sparsity: dm.sparsity,
+		Codes:    dm.codes,
+		W:        dm.w,
+		B:        dm.b,
+	}
+	for _, d := range dm.path {
+		r, _ := d.Dims()
+		atoms := make([][]float64, r)
+		for a := range atoms {
+			atoms[a] = d.RawRowView(a)
+		}
+		f.Dictionaries = append(f.Dictionaries, atoms)
+	}
+	return f, nil
+}
+
+// decodeDictionary decodes a dictionary model file. It rejects unknown
+// members, missing hyperparameters and inconsistent shapes.
+func decodeDictionary(doc json.RawMessage) (Model, error) {
+	var f dictionaryFile
+	if err := decodeStrict(doc, &f); err != nil {
+		return nil, err
+	}
+	if f.Hyperparameters == nil {
+		return nil, errors.New("the file has no hyperparameters")
+	}
+	dm := &dictionaryModel{x: f.X, h: f.H, sparsity: f.Sparsity, codes: f.Codes, w: f.W, b: f.B, hyper: f.Hyperparameters}
+	p := f.X.Len() + f.H.Len()
+	for k, atoms := range f.Dictionaries {
+		if len(atoms) == 0 {
+			return nil, fmt.Errorf("dictionary %d has no atoms", k)
+		}
+		d := mat.NewDense(len(atoms), max(p, 1), nil)
+		for a, atom := range atoms {
+			if len(atom) != p {
+				return nil, fmt.Errorf("dictionary %d atom %d has %d values, want %d", k, a, len(atom), p)
+			}
+			d.SetRow(a, atom)
+		}
+		dm.path = append(dm.path, d)
+	}
+	if err := dm.check(); err != nil {
+		return nil, err
+	}
+	return dm, nil
+}

@@ -1,0 +1,383 @@
+package method
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// randomDictionary returns K random unit-norm atoms of length p.
+func randomDictionary(rng *rand.Rand, K, p int) *mat.Dense {
+	d := mat.NewDense(K, p, nil)
+	for k := range K {
+		row := d.RawRowView(k)
+		for j := range row {
+			row[j] = rng.NormFloat64()
+		}
+		normalise(row)
+	}
+	return d
+}
+
+// orthonormalDictionary returns K ≤ p orthonormal atoms of length p.
+func orthonormalDictionary(rng *rand.Rand, K, p int) *mat.Dense {
+	var qr mat.QR
+	qr.Factorize(randomDictionary(rng, p, p))
+	var q mat.Dense
+	qr.QTo(&q)
+	return mat.DenseCopyOf(q.Slice(0, K, 0, p))
+}
+
+// naiveOMP is orthogonal matching pursuit written from its definition: the
+// residual is recomputed from an explicit least-squares fit on the chosen
+// atoms at every step.
+func naiveOMP(dict *mat.Dense, x []float64, sparsity int) []float64 {
+	K, p := dict.Dims()
+	r := append([]float64(nil), x...)
+	var support []int
+	gamma := make([]float64, K)
+	for len(support) < sparsity {
+		best, bestAbs := -1, 1e-12*norm2(x)
+		for k := range K {
+			var c float64
+			for j := range p {
+				c += dict.At(k, j) * r[j]
+			}
+			chosen := false
+			for _, s := range support {
+				chosen = chosen || s == k
+			}
+			if !chosen && math.Abs(c) > bestAbs {
+				best, bestAbs = k, math.Abs(c)
+			}
+		}
+		if best < 0 {
+			break
+		}
+		support = append(support, best)
+		A := mat.NewDense(p, len(support), nil)
+		for a, k := range support {
+			for j := range p {
+				A.Set(j, a, dict.At(k, j))
+			}
+		}
+		var sol mat.VecDense
+		if err := sol.SolveVec(A, mat.NewVecDense(p, x)); err != nil {
+			panic(err)
+		}
+		clear(gamma)
+		for a, k := range support {
+			gamma[k] = sol.AtVec(a)
+		}
+		copy(r, x)
+		for a, k := range support {
+			for j := range p {
+				r[j] -= sol.AtVec(a) * dict.At(k, j)
+			}
+		}
+	}
+	return gamma
+}
+
+func TestOMPOrthonormalRecovery(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, tc := range []struct{ K, p, s int }{{8, 8, 1}, {8, 8, 3}, {10, 30, 4}, {5, 5, 5}} {
+		dict := orthonormalDictionary(rng, tc.K, tc.p)
+		gram := gramMatrix(dict, tc.K)
+		for range 20 {
+			want := make([]float64, tc.K)
+			for _, k := range rng.Perm(tc.K)[:tc.s] {
+				want[k] = rng.NormFloat64() + math.Copysign(0.5, rng.NormFloat64())
+			}
+			x := make([]float64, tc.p)
+			mat.NewVecDense(tc.p, x).MulVec(dict.T(), mat.NewVecDense(tc.K, want))
+			got := omp(dict, gram, x, tc.s)
+			for k := range want {
+				if (got[k] == 0) != (want[k] == 0) || math.Abs(got[k]-want[k]) > 1e-12 {
+					t.Fatalf("K=%d p=%d s=%d: code %v, want %v", tc.K, tc.p, tc.s, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestOMPBruteForce: for an orthonormal dictionary the best s-term
+// approximation (found by trying every support) is what OMP returns, even
+// for a signal that is not sparse.
+func TestOMPBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	const K, p, s = 6, 9, 2
+	dict := orthonormalDictionary(rng, K, p)
+	gram := gramMatrix(dict, K)
+	for range 50 {
+		x := make([]float64, p)
+		for j := range x {
+			x[j] = rng.NormFloat64()
+		}
+		best := math.Inf(1)
+		for a := range K {
+			for b := a + 1; b < K; b++ {
+				A := mat.NewDense(p, 2, nil)
+				A.SetCol(0, dict.RawRowView(a))
+				A.SetCol(1, dict.RawRowView(b))
+				var c mat.VecDense
+				if err := c.SolveVec(A, mat.NewVecDense(p, x)); err != nil {
+					t.Fatal(err)
+				}
+				var r mat.VecDense
+				r.MulVec(A, &c)
+				r.SubVec(mat.NewVecDense(p, x), &r)
+				best = math.Min(best, mat.Norm(&r, 2))
+			}
+		}
+		got := omp(dict, gram, x, s)
+		r := append([]float64(nil), x...)
+		for k, g := range got {
+			for j := range r {
+				r[j] -= g * dict.At(k, j)
+			}
+		}
+		if math.Abs(norm2(r)-best) > 1e-12 {
+			t.Fatalf("OMP residual %g, best 2-term residual %g", norm2(r), best)
+		}
+	}
+}
+
+// TestOMPNaive compares the batch (Gram-based) OMP with OMP from its
+// definition on overcomplete random dictionaries, and checks that the
+// residual is orthogonal to the chosen atoms.
+func TestOMPNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, tc := range []struct{ K, p, s int }{{20, 10, 3}, {12, 50, 5}, {30, 8, 8}} {
+		dict := randomDictionary(rng, tc.K, tc.p)
+		gram := gramMatrix(dict, tc.K)
+		for range 20 {
+			x := make([]float64, tc.p)
+			for j := range x {
+				x[j] = rng.NormFloat64()
+			}
+			got := omp(dict, gram, x, tc.s)
+			want := naiveOMP(dict, x, tc.s)
+			for k := range got {
+				if math.Abs(got[k]-want[k]) > 1e-9*(1+math.Abs(want[k])) {
+					t.Fatalf("K=%d p=%d s=%d: code[%d] = %g, naive %g", tc.K, tc.p, tc.s, k, got[k], want[k])
+				}
+			}
+			r := append([]float64(nil), x...)
+			for k, g := range got {
+				for j := range r {
+					r[j] -= g * dict.At(k, j)
+				}
+			}
+			for k, g := range got {
+				if g == 0 {
+					continue
+				}
+				if c := mat.Dot(mat.NewVecDense(tc.p, r), dict.RowView(k)); math.Abs(c) > 1e-10 {
+					t.Fatalf("residual not orthogonal to chosen atom %d: %g", k, c)
+				}
+			}
+		}
+	}
+}
+
+func TestOMPDegenerate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	dict := randomDictionary(rng, 4, 6)
+	dict.SetRow(3, dict.RawRowView(0)) // a duplicated atom
+	gram := gramMatrix(dict, 4)
+	x := make([]float64, 6)
+	mat.NewVecDense(6, x).MulVec(dict.T(), mat.NewVecDense(4, []float64{2, 0, 0, 0}))
+	got := omp(dict, gram, x, 4)
+	if got[0] != 2 && got[3] != 2 {
+		t.Errorf("code %v: want 2 on atom 0 or its copy 3", got)
+	}
+	for _, g := range got {
+		if math.IsNaN(g) || math.IsInf(g, 0) {
+			t.Fatalf("code %v", got)
+		}
+	}
+	if got := omp(dict, gram, make([]float64, 6), 2); norm2(got) != 0 {
+		t.Errorf("zero signal: code %v", got)
+	}
+}
+
+// TestKSVD: every dictionary update lowers (never raises) the error for
+// the codes it starts from, the error falls overall, the atoms have unit
+// norm, and a seed fixes the result.
+func TestKSVD(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	// Signals that are 2-sparse on a hidden dictionary, plus noise.
+	const N, K, p, s = 40, 8, 15, 2
+	hidden := randomDictionary(rng, K, p)
+	signals := mat.NewDense(N, p, nil)
+	for i := range N {
+		row := signals.RawRowView(i)
+		for _, k := range rng.Perm(K)[:s] {
+			g := rng.NormFloat64()
+			for j := range row {
+				row[j] += g * hidden.At(k, j)
+			}
+		}
+		for j := range row {
+			row[j] += 0.01 * rng.NormFloat64()
+		}
+	}
+	dict, trace := ksvd(signals, K, s, 15, rand.New(rand.NewPCG(7, 7)))
+	for it, st := range trace {
+		if st.after > st.before*(1+1e-12) {
+			t.Errorf("iteration %d: the update raised the error from %g to %g", it, st.before, st.after)
+		}
+	}
+	first, last := trace[0].before, trace[len(trace)-1].after
+	t.Logf("error %g → %g (signal energy %g)", first, last, mat.Norm(signals, 2)*mat.Norm(signals, 2))
+	if last > 0.25*first {
+		t.Errorf("K-SVD reduced the error from %g only to %g", first, last)
+	}
+	for k := range K {
+		if n := norm2(dict.RawRowView(k)); math.Abs(n-1) > 1e-12 {
+			t.Errorf("atom %d has norm %g", k, n)
+		}
+	}
+	again, _ := ksvd(signals, K, s, 15, rand.New(rand.NewPCG(7, 7)))
+	if !mat.Equal(dict, again) {
+		t.Error("same seed, different dictionaries")
+	}
+}
+
+// TestAdaptPath: the path starts at D₀, every step lowers the target's
+// residual by at least dictPathTol, and the atoms stay unit-norm.
+func TestAdaptPath(t *testing.T) {
+	data := syntheticTransfer(6, 16, 4, 12, 6, 1.5)
+	sx, sh := FitScaler(data.X), FitScaler(data.H)
+	target, _ := dictSignals(sx, sh, data, false)
+	source, _ := dictSignals(sx, sh, data, true)
+	for i := range 16 {
+		for j := range 12 {
+			if source.At(i, j) != 0 {
+				t.Fatal("source signals have a feature part")
+			}
+		}
+		if source.At(i, 13) != target.At(i, 13) {
+			t.Fatal("source and target signals differ on the sources")
+		}
+	}
+	d0, _ := ksvd(source, 8, 3, 10, rand.New(rand.NewPCG(1, 1)))
+	path, resid := adaptPath(d0, target, 3, 5)
+	if path[0] != d0 || len(path) != len(resid) {
+		t.Fatalf("path of %d dictionaries, %d residuals", len(path), len(resid))
+	}
+	if len(path) < 2 {
+		t.Fatalf("no adaptation step (residual %v)", resid)
+	}
+	for k := 1; k < len(resid); k++ {
+		if resid[k] > (1-dictPathTol)*resid[k-1] {
+			t.Errorf("step %d: residual %g after %g", k, resid[k], resid[k-1])
+		}
+	}
+	for k, d := range path {
+		for a := range 8 {
+			if n := norm2(d.RawRowView(a)); math.Abs(n-1) > 1e-12 {
+				t.Errorf("dictionary %d atom %d has norm %g", k, a, n)
+			}
+		}
+	}
+	t.Logf("target residual along the path: %v", resid)
+}
+
+func TestDictionaryFit(t *testing.T) {
+	train, test := damSplit(51, 5, 20, 10, 2)
+	meth, _ := New("dictionary")
+	ctx := context.Background()
+	model, err := meth.Fit(ctx, train, Extra{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := model.Predict(test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc := balancedAcc(t, f, test.Y)
+	t.Logf("balanced accuracy %.3f, hyperparameters %v", acc, model.Hyperparameters())
+	if acc < 0.75 {
+		t.Errorf("balanced accuracy %.3f, want ≥ 0.75", acc)
+	}
+	if model.SourceWeights() != nil {
+		t.Error("source weights should be nil")
+	}
+	// Determinism under the seed; the seed matters.
+	again, _ := meth.Fit(ctx, train, Extra{Seed: 3})
+	g, _ := again.Predict(test)
+	for i := range f {
+		if f[i] != g[i] {
+			t.Fatalf("refit with the same seed: score %d %g vs %g", i, f[i], g[i])
+		}
+	}
+	// Round trip through the model file.
+	var buf bytes.Buffer
+	if err := WriteModel(&buf, model); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadModel(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := back.Predict(test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range f {
+		if f[i] != h[i] {
+			t.Fatalf("after the round trip: score %d %g vs %g", i, h[i], f[i])
+		}
+	}
+	// Corrupt files are rejected.
+	for _, tc := range []struct{ from, to string }{
+		{"\n  \"sparsity\": 3", "\n  \"sparsity\": 0"},
+		{"\n  \"sparsity\": 3", "\n  \"extra\": 1, \"sparsity\": 3"},
+		{`"hyperparameters"`, `"hyperparams"`},
+		{`"dictionaries": [`, `"dictionaries": [[[1, 2]], `},
+		{`"w": [`, `"w": [1, `},
+		{`"codes": {`, `"codes": {"mean": [], "scale": []}, "c": {`},
+	} {
+		doc := strings.Replace(buf.String(), tc.from, tc.to, 1)
+		if doc == buf.String() {
+			t.Fatalf("%q not in the file", tc.from)
+		}
+		if _, err := ReadModel(strings.NewReader(doc)); err == nil {
+			t.Errorf("%s → %s: no error", tc.from, tc.to)
+		}
+	}
+}
+
+func TestDictionaryEdgeCases(t *testing.T) {
+	base := syntheticTransfer(61, 12, 2, 8, 4, 2)
+	for _, tc := range []struct {
+		name string
+		data Data
+	}{
+		{"no sources", Data{X: base.X, Y: base.Y}},
+		{"no features", Data{H: base.H, Y: base.Y}},
+		{"single positive", syntheticTransfer(62, 11, 1, 8, 4, 2)},
+		{"two examples", syntheticTransfer(63, 2, 1, 3, 2, 2)},
+	} {
+		meth, _ := New("dictionary")
+		model, err := meth.Fit(context.Background(), tc.data, Extra{Seed: 1})
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		f, err := model.Predict(tc.data)
+		if err != nil {
+			t.Errorf("%s: predict: %v", tc.name, err)
+			continue
+		}
+		acc := balancedAcc(t, f, tc.data.Y)
+		t.Logf("%s: training balanced accuracy %.3f, %v", tc.name, acc, model.Hyperparameters())
+	}
+}

@@ -1,0 +1,189 @@
+package method
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// projectionCertificate returns how far x is from being the Euclidean
+// projection of v onto the ball B = {z : ||z|| ≤ tau}, with dual norm
+// ||·||_* (∞ for the L1 ball, 2 for the L2 ball): x is the projection iff x
+// is in B and (v − x)ᵀ(z − x) ≤ 0 for every z in B, that is
+// tau·||v − x||_* ≤ (v − x)ᵀx. The returned violation is the larger of the
+// infeasibility norm(x) − tau and tau·||v − x||_* − (v − x)ᵀx, both zero
+// at the projection.
+func projectionCertificate(v, x []float64, tau float64, norm, dual func([]float64) float64) float64 {
+	r := make([]float64, len(v))
+	var rx float64
+	for i := range v {
+		r[i] = v[i] - x[i]
+		rx += r[i] * x[i]
+	}
+	return math.Max(norm(x)-tau, tau*dual(r)-rx)
+}
+
+func norm1(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += math.Abs(x)
+	}
+	return s
+}
+
+func norm2(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += x * x
+	}
+	return math.Sqrt(s)
+}
+
+func normInf(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s = math.Max(s, math.Abs(x))
+	}
+	return s
+}
+
+// bisectL1 projects v onto the L1 ball by bisection on the soft threshold
+// θ (||soft(v, θ)||₁ decreases in θ): an independent, slow reference.
+func bisectL1(v []float64, tau float64) []float64 {
+	soft := func(theta float64) []float64 {
+		x := make([]float64, len(v))
+		for i, a := range v {
+			x[i] = math.Copysign(math.Max(math.Abs(a)-theta, 0), a)
+		}
+		return x
+	}
+	if norm1(v) <= tau {
+		return append([]float64(nil), v...)
+	}
+	lo, hi := 0.0, normInf(v)
+	for range 200 {
+		mid := (lo + hi) / 2
+		if norm1(soft(mid)) > tau {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return soft((lo + hi) / 2)
+}
+
+var projectionCases = []struct {
+	name string
+	v    []float64
+	tau  float64
+}{
+	{"inside", []float64{0.1, -0.2, 0.3}, 1},
+	{"on the boundary", []float64{0.5, -0.5}, 1},
+	{"outside", []float64{3, -1, 0.5, 0}, 1},
+	{"one large", []float64{10, 0.1, -0.1}, 2},
+	{"ties", []float64{1, -1, 1, -1}, 1},
+	{"zero radius", []float64{1, 2, -3}, 0},
+	{"empty", nil, 1},
+	{"single", []float64{-5}, 2},
+	{"tiny radius", []float64{1e3, -2e3, 5}, 1e-3},
+}
+
+func TestProjectL1Ball(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	cases := projectionCases
+	for k := range 200 {
+		n := 1 + rng.IntN(30)
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(5)-2))
+		}
+		cases = append(cases, struct {
+			name string
+			v    []float64
+			tau  float64
+		}{fmt.Sprintf("random %d", k), v, math.Pow(10, float64(rng.IntN(7)-3))})
+	}
+	for _, tc := range cases {
+		x := make([]float64, len(tc.v))
+		v := append([]float64(nil), tc.v...)
+		projectL1Ball(x, v, tc.tau)
+		if viol := projectionCertificate(tc.v, x, tc.tau, norm1, normInf); viol > 1e-12*(1+norm1(tc.v)) {
+			t.Errorf("%s: KKT violation %g (v %v, tau %g, x %v)", tc.name, viol, tc.v, tc.tau, x)
+		}
+		ref := bisectL1(tc.v, tc.tau)
+		for i := range x {
+			if math.Abs(x[i]-ref[i]) > 1e-9*(1+normInf(tc.v)) {
+				t.Errorf("%s: x[%d] = %g, bisection gives %g", tc.name, i, x[i], ref[i])
+			}
+		}
+		for i := range v {
+			if v[i] != tc.v[i] {
+				t.Fatalf("%s: input modified", tc.name)
+			}
+		}
+		// In place.
+		projectL1Ball(v, v, tc.tau)
+		for i := range v {
+			if v[i] != x[i] {
+				t.Fatalf("%s: in-place projection differs at %d: %g vs %g", tc.name, i, v[i], x[i])
+			}
+		}
+	}
+}
+
+func TestProjectL2Ball(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	for _, tc := range projectionCases {
+		x := make([]float64, len(tc.v))
+		projectL2Ball(x, tc.v, tc.tau)
+		if viol := projectionCertificate(tc.v, x, tc.tau, norm2, norm2); viol > 1e-12*(1+norm2(tc.v)) {
+			t.Errorf("%s: KKT violation %g (x %v)", tc.name, viol, x)
+		}
+		// Brute force: no random point of the ball is closer to v.
+		d := dist(tc.v, x)
+		for range 500 {
+			z := make([]float64, len(tc.v))
+			for i := range z {
+				z[i] = rng.NormFloat64()
+			}
+			if nz := norm2(z); nz > 0 {
+				f := tc.tau * math.Pow(rng.Float64(), 1/float64(len(z))) / nz
+				for i := range z {
+					z[i] *= f
+				}
+			}
+			if dz := dist(tc.v, z); dz < d-1e-12 {
+				t.Fatalf("%s: a point of the ball at distance %g beats the projection's %g", tc.name, dz, d)
+			}
+		}
+	}
+}
+
+func dist(a, b []float64) float64 {
+	var s float64
+	for i := range a {
+		s += (a[i] - b[i]) * (a[i] - b[i])
+	}
+	return math.Sqrt(s)
+}
+
+func TestProjectPanics(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		f    func()
+	}{
+		{"L1 length", func() { projectL1Ball(make([]float64, 2), make([]float64, 3), 1) }},
+		{"L1 negative", func() { projectL1Ball(make([]float64, 2), make([]float64, 2), -1) }},
+		{"L2 NaN", func() { projectL2Ball(make([]float64, 2), make([]float64, 2), math.NaN()) }},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", tc.name)
+				}
+			}()
+			tc.f()
+		}()
+	}
+}

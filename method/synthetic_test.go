@@ -1,0 +1,95 @@
+package method
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// syntheticTransfer draws a synthetic transfer sample of m examples (pos of
+// them positive, first), d features and n sources: feature 0 and source 0
+// carry the label (y·signal plus unit noise), the other columns are
+// standard normal noise.
+func syntheticTransfer(seed uint64, m, pos, d, n int, signal float64) Data {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	y := make([]float64, m)
+	for i := range y {
+		y[i] = -1
+		if i < pos {
+			y[i] = 1
+		}
+	}
+	var X, H *mat.Dense
+	if d > 0 {
+		X = mat.NewDense(m, d, nil)
+		for i := range m {
+			for j := range d {
+				X.Set(i, j, rng.NormFloat64())
+			}
+			X.Set(i, 0, X.At(i, 0)+signal*y[i])
+		}
+	}
+	if n > 0 {
+		H = mat.NewDense(m, n, nil)
+		for i := range m {
+			for j := range n {
+				H.Set(i, j, rng.NormFloat64())
+			}
+			H.Set(i, 0, H.At(i, 0)+signal*y[i])
+		}
+	}
+	return Data{X: X, H: H, Y: y}
+}
+
+// selectRows returns the rows of d listed in rows (labels included).
+func selectRows(d Data, rows []int) Data {
+	pick := func(a *mat.Dense) *mat.Dense {
+		if a == nil {
+			return nil
+		}
+		_, c := a.Dims()
+		out := mat.NewDense(len(rows), c, nil)
+		for i, r := range rows {
+			out.SetRow(i, a.RawRowView(r))
+		}
+		return out
+	}
+	out := Data{X: pick(d.X), H: pick(d.H)}
+	if d.Y != nil {
+		out.Y = make([]float64, len(rows))
+		for i, r := range rows {
+			out.Y[i] = d.Y[r]
+		}
+	}
+	return out
+}
+
+// balancedAcc is (TPR + TNR)/2 of the signs of f (0 is negative).
+func balancedAcc(t testing.TB, f, y []float64) float64 {
+	t.Helper()
+	var tp, p, tn, n float64
+	for i, v := range f {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			t.Fatalf("score %d is %v", i, v)
+		}
+		if y[i] > 0 {
+			p++
+			if v > 0 {
+				tp++
+			}
+		} else {
+			n++
+			if v <= 0 {
+				tn++
+			}
+		}
+	}
+	return (tp/p + tn/n) / 2
+}
+
+// near reports whether a and b agree to rel relative to max(1, scale).
+func near(a, b, rel, scale float64) bool {
+	return math.Abs(a-b) <= rel*math.Max(1, scale)
+}
