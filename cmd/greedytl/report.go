@@ -1,0 +1,122 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/greedytl/greedytl/report"
+)
+
+type reportOptions struct {
+	out    string
+	json   bool
+	format []string
+}
+
+func newReportCmd(s *streams) *cobra.Command {
+	o := &reportOptions{}
+	c := &cobra.Command{
+		Use:   "report RUN [RUN…] [--out REPORT] [--json] [--format md,html]",
+		Short: "Summarise experiment runs: tables, figures, Markdown and HTML",
+		Long: `Report reads the results of "greedytl experiment" runs — a run directory (all
+its results*.jsonl files, shards and merged files alike, and its run.json for
+class names and groups) or a results .jsonl file — and summarises them: for
+each dataset, method, number of positives and noise level, the balanced
+accuracy averaged over targets and splits, its standard error over splits (the
+standard deviation of the per-split means over √splits; 0 with one split), the
+number of cells and the mean fit time. A cell read twice counts once; failed
+cells are counted and listed, never averaged.
+
+Without --out it prints the summary as a table (as JSON with --json). With
+--out it writes the report into the directory REPORT: the paper's figures as
+PNG and SVG (accuracy by training-set size, the noise study, GreedyTL against
+GreedyTL-59, the source-weight matrices), report.md and a self-contained
+report.html (--format chooses the documents). With --json the summary array
+goes to standard output either way: objects with "dataset", "method",
+"positives", "noise", "mean", "stderr", "splits", "n", "errors",
+"fit_seconds_mean" (accuracies as fractions).`,
+		Example: `  greedytl report runs/coil100
+  greedytl report runs/shard-* --out runs/report
+  greedytl report runs/merged.jsonl --json | jq '.[] | select(.method == "greedytl")'`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error { return runReport(c, s, o, args) },
+	}
+	fl := c.Flags()
+	fl.StringVarP(&o.out, "out", "o", "", "write the report (figures, report.md, report.html) into this directory")
+	fl.BoolVar(&o.json, "json", false, "print the summary as a JSON array")
+	fl.StringSliceVar(&o.format, "format", []string{"md", "html"}, "documents to write with --out: md, html (figures are always written)")
+	return c
+}
+
+func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) error {
+	var opts report.Options
+	for _, f := range o.format {
+		switch strings.ToLower(strings.TrimSpace(f)) {
+		case "md", "markdown":
+			opts.Markdown = true
+		case "html":
+			opts.HTML = true
+		default:
+			return badInputf("--format %q: want md or html (comma-separated)", f)
+		}
+	}
+	if c.Flags().Changed("format") && o.out == "" {
+		return badInputf("--format needs --out: it chooses the documents written there")
+	}
+	res, err := report.Load(runs...)
+	if err != nil {
+		return badInput(err)
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(s.err, "greedytl: warning:", w)
+	}
+	rows := report.Summarize(res.Records)
+	switch {
+	case o.json:
+		enc := json.NewEncoder(s.out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rows); err != nil {
+			return err
+		}
+	case o.out == "":
+		if err := printSummary(s, rows); err != nil {
+			return err
+		}
+	}
+	if o.out == "" {
+		return nil
+	}
+	written, err := report.Write(o.out, res, opts)
+	if err != nil {
+		return err
+	}
+	docs := slices.DeleteFunc(slices.Clone(written), func(p string) bool {
+		return strings.HasSuffix(p, ".png") || strings.HasSuffix(p, ".svg")
+	})
+	fmt.Fprintf(s.err, "report written to %s: %d figures (PNG and SVG)", o.out, (len(written)-len(docs))/2)
+	if len(docs) > 0 {
+		fmt.Fprintf(s.err, ", %s", strings.Join(docs, ", "))
+	}
+	fmt.Fprintln(s.err)
+	return nil
+}
+
+// printSummary prints the summary rows as an aligned table.
+func printSummary(s *streams, rows []report.Row) error {
+	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "dataset\tmethod\tpositives\tnoise\taccuracy %\tstderr\tsplits\tn\terrors\tfit s\t")
+	for _, r := range rows {
+		acc, se := "-", "-"
+		if r.N > 0 {
+			acc, se = fmt.Sprintf("%.2f", 100*r.Mean), fmt.Sprintf("%.2f", 100*r.StdErr)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%d\t%d\t%d\t%.4g\t\n",
+			r.Dataset, r.Method, r.Positives, r.Noise, acc, se, r.Splits, r.N, r.Errors, r.FitSecondsMean)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/greedytl/greedytl/experiment"
+)
+
+// reportRun writes a run directory: 2 targets × 3 splits of greedytl and
+// greedytl-59 at 2 positives, one failed cell, and run.json.
+func reportRun(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	accs := map[string][3][2]float64{
+		"greedytl":    {{0.7, 0.8}, {0.6, 0.9}, {0.8, 0.9}},
+		"greedytl-59": {{0.7, 0.7}, {0.6, 0.8}, {0.7, 0.8}},
+	}
+	var b strings.Builder
+	for _, m := range []string{"greedytl", "greedytl-59"} {
+		for s := range 3 {
+			for tg := range 2 {
+				r := experiment.Record{Dataset: "toy", Target: []string{"cat", "dog"}[tg], TargetIdx: tg, Positives: 2, Negatives: 10,
+					Split: s, Method: m, BalancedAccuracy: accs[m][s][tg], FitSeconds: 0.5, Features: 1,
+					Sources: []int{1 - tg}, SourceNames: []string{[]string{"cat", "dog"}[1-tg]}, Weights: []float64{0.5}}
+				line, err := json.Marshal(r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b.Write(line)
+				b.WriteByte('\n')
+			}
+		}
+	}
+	b.WriteString(`{"dataset":"toy","target":"cat","target_idx":0,"positives":5,"negatives":10,"noise":0,"split":0,"method":"greedytl","balanced_accuracy":0,"fit_seconds":1,"features":-1,"error":"singular"}` + "\n")
+	writeText(t, dir, "results.jsonl", b.String())
+	writeText(t, dir, "run.json", `{"format":"greedytl-experiment","classes":["cat","dog","neg"],"groups":["pet","pet","other"]}`)
+	return dir
+}
+
+func TestReportJSON(t *testing.T) {
+	run := reportRun(t)
+	code, out, stderr := cli(t, "", "report", run, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("--json: %v\n%s", err, out)
+	}
+	if len(rows) != 3 {
+		t.Fatalf("%d rows, want 3 (greedytl at 2 and 5 positives, greedytl-59):\n%s", len(rows), out)
+	}
+	// greedytl at 2 positives: split means 0.75, 0.75, 0.85.
+	r := rows[0]
+	if r["method"] != "greedytl" || r["positives"] != 2.0 || r["noise"] != 0.0 || r["n"] != 6.0 || r["dataset"] != "toy" ||
+		math.Abs(r["mean"].(float64)-4.7/6) > 1e-12 || math.Abs(r["stderr"].(float64)-1.0/30) > 1e-12 || r["fit_seconds_mean"] != 0.5 {
+		t.Errorf("row 0 = %v", r)
+	}
+	// The failed cell is counted, not averaged.
+	if r := rows[2]; r["method"] != "greedytl" || r["positives"] != 5.0 || r["n"] != 0.0 || r["errors"] != 1.0 || r["mean"] != 0.0 {
+		t.Errorf("row 2 = %v", r)
+	}
+}
+
+func TestReportTable(t *testing.T) {
+	code, out, stderr := cli(t, "", "report", reportRun(t))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"accuracy %", "greedytl-59", "78.33", "3.33"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table has no %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestReportOut(t *testing.T) {
+	run := reportRun(t)
+	tests := []struct {
+		name      string
+		args      []string
+		wantFiles []string
+		noFiles   []string
+		stdout    bool // JSON on stdout
+	}{
+		{"md and html", nil, []string{"report.md", "report.html", "fig1-accuracy-toy.png", "fig1-accuracy-toy.svg",
+			"fig3-greedytl59-toy.png", "fig-weights-toy-greedytl.svg"}, nil, false},
+		{"md only, and JSON", []string{"--format", "md", "--json"}, []string{"report.md", "fig1-accuracy-toy.png"}, []string{"report.html"}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "rep")
+			code, stdout, stderr := cli(t, "", append([]string{"report", run, "--out", out}, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			for _, f := range tc.wantFiles {
+				if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+					t.Errorf("no %s: %v", f, err)
+				}
+			}
+			for _, f := range tc.noFiles {
+				if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+					t.Errorf("%s written, not asked for", f)
+				}
+			}
+			if !strings.Contains(stderr, "report written to "+out) {
+				t.Errorf("stderr %q", stderr)
+			}
+			if got := strings.HasPrefix(stdout, "["); got != tc.stdout {
+				t.Errorf("stdout %q", stdout)
+			}
+		})
+	}
+}
+
+func TestReportBadInput(t *testing.T) {
+	run := reportRun(t)
+	bad := t.TempDir()
+	writeText(t, bad, "results.jsonl", "{not json\n{}\n")
+	file := writeText(t, t.TempDir(), "file", "x")
+	tests := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"no run", []string{"report"}, exitInput, "requires at least 1 arg"},
+		{"missing run", []string{"report", filepath.Join(run, "nope")}, exitInput, "no such file"},
+		{"not a run", []string{"report", t.TempDir()}, exitInput, "not a run directory"},
+		{"malformed results", []string{"report", bad}, exitInput, "results.jsonl:1:"},
+		{"unknown format", []string{"report", run, "--out", t.TempDir(), "--format", "pdf"}, exitInput, `--format "pdf"`},
+		{"format without out", []string{"report", run, "--format", "md"}, exitInput, "--format needs --out"},
+		{"unknown flag", []string{"report", run, "--bogus"}, exitInput, "unknown flag"},
+		{"unwritable out", []string{"report", run, "--out", filepath.Join(file, "sub")}, exitFailure, "report"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := cli(t, "", tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.msg) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr, tc.code, tc.msg)
+			}
+		})
+	}
+}

@@ -1,0 +1,439 @@
+package report
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// series is one method's line in an accuracy panel: y ± e (in %) at
+// category positions x.
+type series struct {
+	x    []float64
+	y, e []float64
+}
+
+func (s *series) Len() int                        { return len(s.x) }
+func (s *series) XY(i int) (float64, float64)     { return s.x[i], s.y[i] }
+func (s *series) YError(i int) (float64, float64) { return s.e[i], s.e[i] }
+
+// withErrors returns the points of s with a non-zero error.
+func (s *series) withErrors() *series {
+	out := &series{}
+	for i := range s.x {
+		if s.e[i] > 0 {
+			out.x, out.y, out.e = append(out.x, s.x[i]), append(out.y, s.y[i]), append(out.e, s.e[i])
+		}
+	}
+	return out
+}
+
+// methodThumb draws a method's legend entry: its line with its marker.
+type methodThumb struct {
+	line  draw.LineStyle
+	glyph draw.GlyphStyle
+}
+
+func (t methodThumb) Thumbnail(c *draw.Canvas) {
+	y := c.Center().Y
+	c.StrokeLine2(t.line, c.Min.X, y, c.Max.X, y)
+	c.DrawGlyph(t.glyph, c.Center())
+}
+
+// methodLegend returns a legend naming methods in order.
+func methodLegend(names []string) *plot.Legend {
+	l := newLegend()
+	other := 0
+	for _, m := range names {
+		ls, gs := lineStyle(m, other)
+		if methodRank(m) == len(methods) {
+			other++
+		}
+		l.Add(methodLabel(m), methodThumb{ls, gs})
+	}
+	return &l
+}
+
+// categories returns the sorted distinct values and their tick labels.
+func categories(vals []int) ([]int, plot.ConstantTicks) {
+	slices.Sort(vals)
+	vals = slices.Compact(vals)
+	ticks := make(plot.ConstantTicks, len(vals))
+	for i, v := range vals {
+		ticks[i] = plot.Tick{Value: float64(i), Label: strconv.Itoa(v)}
+	}
+	return vals, ticks
+}
+
+// accuracyPanel returns a plot of accuracy (%) against the category index
+// for each method of ms; at(m, i) returns the row at category i, if any.
+// Points of different methods are shifted apart a little so that their
+// error bars do not hide each other.
+func accuracyPanel(title, xlabel string, ticks plot.ConstantTicks, ms []string, at func(m string, i int) (Row, bool)) (*plot.Plot, error) {
+	p := newPlot(title, xlabel, "balanced accuracy (%)")
+	p.X.Tick.Marker = ticks
+	p.X.Min, p.X.Max = -0.45, float64(len(ticks)-1)+0.45
+	grid := plotter.NewGrid()
+	grid.Vertical.Color = nil
+	grid.Horizontal.Color = color.Gray{Y: 220}
+	p.Add(grid)
+	p.Y.Tick.Marker = niceTicks{}
+	width := math.Min(0.05, 0.3/float64(len(ms)))
+	other := 0
+	for j, m := range ms {
+		ls, gs := lineStyle(m, other)
+		if methodRank(m) == len(methods) {
+			other++
+		}
+		s := &series{}
+		shift := (float64(j) - float64(len(ms)-1)/2) * width
+		for i := range ticks {
+			r, ok := at(m, i)
+			if !ok || r.N == 0 {
+				continue
+			}
+			s.x = append(s.x, float64(i)+shift)
+			s.y = append(s.y, 100*r.Mean)
+			s.e = append(s.e, 100*r.StdErr)
+		}
+		if s.Len() == 0 {
+			continue
+		}
+		line, err := plotter.NewLine(s)
+		if err != nil {
+			return nil, err
+		}
+		line.LineStyle = ls
+		pts, err := plotter.NewScatter(s)
+		if err != nil {
+			return nil, err
+		}
+		pts.GlyphStyle = gs
+		p.Add(line)
+		if eb := s.withErrors(); eb.Len() > 0 { // one split: no error to draw
+			bars, err := plotter.NewYErrorBars(eb)
+			if err != nil {
+				return nil, err
+			}
+			bars.LineStyle = draw.LineStyle{Color: ls.Color, Width: vg.Points(1)}
+			bars.CapWidth = vg.Points(5)
+			p.Add(bars)
+		}
+		p.Add(pts)
+	}
+	// A margin, so that no point sits on the frame.
+	switch {
+	case math.IsInf(p.Y.Min, 0) || math.IsInf(p.Y.Max, 0): // no data
+	case p.Y.Min < p.Y.Max:
+		m := math.Max(0.05*(p.Y.Max-p.Y.Min), 0.5)
+		p.Y.Min, p.Y.Max = p.Y.Min-m, p.Y.Max+m
+	default:
+		p.Y.Min, p.Y.Max = p.Y.Min-1, p.Y.Max+1
+	}
+	return p, nil
+}
+
+// sharedY gives plots the same y range, so that panels compare at a glance.
+func sharedY(plots []*plot.Plot) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, p := range plots {
+		lo, hi = math.Min(lo, p.Y.Min), math.Max(hi, p.Y.Max)
+	}
+	for _, p := range plots {
+		p.Y.Min, p.Y.Max = lo, hi
+	}
+}
+
+// datasetRows indexes the summary rows of one dataset.
+type datasetRows struct {
+	rows  []Row
+	index map[rowKey]Row
+}
+
+func newDatasetRows(rows []Row) *datasetRows {
+	d := &datasetRows{rows: rows, index: map[rowKey]Row{}}
+	for _, r := range rows {
+		d.index[rowKey{r.Dataset, r.Method, r.Positives, r.Noise}] = r
+	}
+	return d
+}
+
+func (d *datasetRows) get(method string, positives, noise int) (Row, bool) {
+	if len(d.rows) == 0 {
+		return Row{}, false
+	}
+	r, ok := d.index[rowKey{d.rows[0].Dataset, method, positives, noise}]
+	return r, ok
+}
+
+// methods returns the methods with a successful cell at noise (all noise
+// levels when noise < 0), in the paper's order.
+func (d *datasetRows) methods(noise int) []string {
+	var ms []string
+	for _, r := range d.rows {
+		if r.N > 0 && (noise < 0 || r.Noise == noise) && !slices.Contains(ms, r.Method) {
+			ms = append(ms, r.Method)
+		}
+	}
+	slices.SortFunc(ms, compareMethods)
+	return ms
+}
+
+// positives returns the training-set sizes with a successful cell at noise.
+func (d *datasetRows) positives(noise int) []int {
+	var ps []int
+	for _, r := range d.rows {
+		if r.N > 0 && r.Noise == noise {
+			ps = append(ps, r.Positives)
+		}
+	}
+	slices.Sort(ps)
+	return slices.Compact(ps)
+}
+
+// noises returns the noise levels with a successful cell.
+func (d *datasetRows) noises() []int {
+	var ns []int
+	for _, r := range d.rows {
+		if r.N > 0 {
+			ns = append(ns, r.Noise)
+		}
+	}
+	slices.Sort(ns)
+	return slices.Compact(ns)
+}
+
+// positivesLabel is the x-axis label for training-set sizes.
+func positivesLabel(negatives int) string {
+	if negatives > 0 {
+		return fmt.Sprintf("positive training examples (+ %d negatives)", negatives)
+	}
+	return "positive training examples"
+}
+
+// accuracyFigure is Fig. 1: accuracy against training positives, one line
+// per method, at one noise level.
+func accuracyFigure(name, dataset string, d *datasetRows, noise, negatives int) (*figure, error) {
+	ps, ticks := categories(d.positives(noise))
+	ms := d.methods(noise)
+	title := fmt.Sprintf("%s: balanced accuracy vs training positives", dataset)
+	if noise > 0 {
+		title += fmt.Sprintf(" (%d noise dimensions)", noise)
+	}
+	p, err := accuracyPanel(title, positivesLabel(negatives), ticks, ms, func(m string, i int) (Row, bool) {
+		return d.get(m, ps[i], noise)
+	})
+	if err != nil {
+		return nil, err
+	}
+	leg := methodLegend(ms)
+	return &figure{
+		name: name,
+		caption: fmt.Sprintf("Balanced accuracy on %s, averaged over targets and splits, against the number of positive "+
+			"training examples; error bars: ± one standard error over splits (leave-one-class-out; cf. the paper's Fig. 1).", dataset),
+		width: 9 * vg.Inch, height: 5.2 * vg.Inch,
+		draw: func(c draw.Canvas) { drawPanels(c, []*plot.Plot{p}, leg) },
+	}, nil
+}
+
+// noiseFigure is Fig. 2: accuracy against the number of appended noise
+// dimensions, one panel per training-set size, for the methods run at two
+// or more noise levels (the feature-selection methods of the paper first).
+func noiseFigure(name, dataset string, d *datasetRows, negatives int) (*figure, error) {
+	ns, ticks := categories(d.noises())
+	var ms []string
+	for _, m := range d.methods(-1) {
+		levels := 0
+		for _, n := range ns {
+			for _, p := range d.positives(n) {
+				if r, ok := d.get(m, p, n); ok && r.N > 0 {
+					levels++
+					break
+				}
+			}
+		}
+		if levels >= 2 {
+			ms = append(ms, m)
+		}
+	}
+	if len(ms) > 8 { // keep the figure readable: the paper's noise-study methods
+		var fs []string
+		for _, m := range ms {
+			if slices.Contains(featureSelection, m) {
+				fs = append(fs, m)
+			}
+		}
+		if len(fs) > 0 {
+			ms = fs
+		}
+	}
+	var positives []int
+	for _, n := range ns {
+		positives = append(positives, d.positives(n)...)
+	}
+	slices.Sort(positives)
+	positives = slices.Compact(positives)
+	var plots []*plot.Plot
+	for _, pos := range positives {
+		title := fmt.Sprintf("%d+%d", pos, negatives)
+		if negatives == 0 {
+			title = fmt.Sprintf("%d positives", pos)
+		}
+		p, err := accuracyPanel(title, "noise dimensions", ticks, ms, func(m string, i int) (Row, bool) {
+			return d.get(m, pos, ns[i])
+		})
+		if err != nil {
+			return nil, err
+		}
+		plots = append(plots, p)
+	}
+	sharedY(plots)
+	for _, p := range plots[1:] {
+		p.Y.Label.Text = ""
+	}
+	leg := methodLegend(ms)
+	width := 3.6*vg.Inch*vg.Length(len(plots)) + 2.4*vg.Inch
+	return &figure{
+		name: name,
+		caption: fmt.Sprintf("Robustness to noise on %s: balanced accuracy against the number of N(0,1) dimensions appended "+
+			"to the features, one panel per training-set size; error bars: ± one standard error over splits (cf. the paper's Fig. 2).", dataset),
+		width: width, height: 4.6 * vg.Inch,
+		draw: func(c draw.Canvas) {
+			c2 := c
+			if len(plots) > 1 {
+				// A super-title above the panels.
+				sty := plots[0].Title.TextStyle
+				c2 = draw.Crop(c, 0, 0, 0, -sty.Height(dataset)-vg.Points(8))
+				c.FillText(sty, vg.Point{X: c.Center().X, Y: c.Max.Y - vg.Points(4)}, dataset+": balanced accuracy vs noise dimensions")
+			}
+			drawPanels(c2, plots, leg)
+		},
+	}, nil
+}
+
+// approxFigure is Fig. 3: GreedyTL against GreedyTL-59 (and the strongest
+// baselines) by training-set size, and the per-target accuracies of the two
+// against each other.
+func approxFigure(name, dataset string, d *datasetRows, res *Results, noise, negatives int) (*figure, error) {
+	ps, ticks := categories(d.positives(noise))
+	ms := []string{"greedytl", "greedytl-59"}
+	ms = append(ms, strongest(d, noise, 3, ms)...)
+	slices.SortFunc(ms, compareMethods)
+	left, err := accuracyPanel("accuracy by training-set size", positivesLabel(negatives), ticks, ms, func(m string, i int) (Row, bool) {
+		return d.get(m, ps[i], noise)
+	})
+	if err != nil {
+		return nil, err
+	}
+	right := newPlot("per target (mean over splits)", "GreedyTL balanced accuracy (%)", "GreedyTL-59 balanced accuracy (%)")
+	grid := plotter.NewGrid()
+	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
+	right.Add(grid)
+	leg := methodLegend(ms)
+	lo, hi := 100.0, 0.0
+	colors := []color.RGBA{rgb(0x1b, 0x9e, 0x77), rgb(0xd9, 0x5f, 0x02), rgb(0x75, 0x70, 0xb3), rgb(0xe7, 0x29, 0x8a), rgb(0x66, 0xa6, 0x1e)}
+	for i, pos := range ps {
+		exact := targetMeans(res.Records, rowKey{dataset, "greedytl", pos, noise})
+		approx := targetMeans(res.Records, rowKey{dataset, "greedytl-59", pos, noise})
+		var xys plotter.XYs
+		for _, t := range sortedInts(exact) {
+			if a, ok := approx[t]; ok {
+				xys = append(xys, plotter.XY{X: 100 * exact[t], Y: 100 * a})
+				lo, hi = math.Min(lo, math.Min(100*exact[t], 100*a)), math.Max(hi, math.Max(100*exact[t], 100*a))
+			}
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		s, err := plotter.NewScatter(xys)
+		if err != nil {
+			return nil, err
+		}
+		s.GlyphStyle = draw.GlyphStyle{Color: colors[i%len(colors)], Radius: vg.Points(3), Shape: glyphs[i%len(glyphs)]}
+		right.Add(s)
+		label := fmt.Sprintf("target, %d+%d", pos, negatives)
+		if negatives == 0 {
+			label = fmt.Sprintf("target, %d positives", pos)
+		}
+		leg.Add(label, s)
+	}
+	if lo > hi { // no target with both methods
+		lo, hi = 0, 100
+	}
+	pad := math.Max(1, 0.04*(hi-lo))
+	lo, hi = math.Max(0, lo-pad), math.Min(100, hi+pad)
+	diag, err := plotter.NewLine(plotter.XYs{{X: lo, Y: lo}, {X: hi, Y: hi}})
+	if err != nil {
+		return nil, err
+	}
+	diag.LineStyle = draw.LineStyle{Color: color.Gray{Y: 90}, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
+	right.Add(diag)
+	leg.Add("y = x", diag)
+	right.X.Min, right.X.Max, right.Y.Min, right.Y.Max = lo, hi, lo, hi
+	right.X.Tick.Marker, right.Y.Tick.Marker = niceTicks{}, niceTicks{}
+	return &figure{
+		name: name,
+		caption: fmt.Sprintf("GreedyTL (exact search) against GreedyTL-59 (59 random candidates a step) on %s (cf. the paper's Fig. 3). "+
+			"Left: balanced accuracy with the strongest other methods (± one standard error over splits); right: each target's "+
+			"accuracy under both, points above the diagonal favour GreedyTL-59.", dataset),
+		width: 11 * vg.Inch, height: 5 * vg.Inch,
+		draw: func(c draw.Canvas) {
+			sty := left.Title.TextStyle
+			c2 := draw.Crop(c, 0, 0, 0, -sty.Height(dataset)-vg.Points(8))
+			c.FillText(sty, vg.Point{X: c.Center().X, Y: c.Max.Y - vg.Points(4)}, dataset+": GreedyTL vs GreedyTL-59")
+			drawPanels(c2, []*plot.Plot{left, right}, leg)
+		},
+	}, nil
+}
+
+// strongest returns the k methods, other than those in skip and the oracle,
+// with the highest accuracy averaged over training-set sizes at noise.
+func strongest(d *datasetRows, noise, k int, skip []string) []string {
+	type scored struct {
+		m string
+		s float64
+	}
+	var all []scored
+	for _, m := range d.methods(noise) {
+		if m == oracle || slices.Contains(skip, m) {
+			continue
+		}
+		var accs []float64
+		for _, p := range d.positives(noise) {
+			if r, ok := d.get(m, p, noise); ok && r.N > 0 {
+				accs = append(accs, r.Mean)
+			}
+		}
+		all = append(all, scored{m, mean(accs)})
+	}
+	slices.SortStableFunc(all, func(a, b scored) int {
+		switch {
+		case a.s > b.s:
+			return -1
+		case a.s < b.s:
+			return 1
+		}
+		return compareMethods(a.m, b.m)
+	})
+	var out []string
+	for i := 0; i < k && i < len(all); i++ {
+		out = append(out, all[i].m)
+	}
+	return out
+}
+
+func sortedInts[V any](m map[int]V) []int {
+	ks := make([]int, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}

@@ -1,0 +1,47 @@
+// Package report turns the results of "greedytl experiment" runs into the
+// paper's tables and figures: a summary of class-balanced accuracy, plots
+// (PNG and SVG, drawn with gonum.org/v1/plot) and a Markdown and a
+// self-contained HTML report.
+//
+// Load reads one or more run directories (every results*.jsonl file in them,
+// shards and merged files alike, plus run.json for the class names and
+// semantic groups) or JSON Lines files of experiment.Record values. A cell
+// read twice counts once; failed cells (a non-empty Error) are counted and
+// reported, never averaged.
+//
+// Summarize reduces the records to one Row per (dataset, method, positives,
+// noise): the mean balanced accuracy over targets and splits and its
+// standard error over splits, as the protocol asks (DESIGN.md §6.4). For
+// each split s let m_s be the mean accuracy over that split's targets; with
+// S splits the standard error is
+//
+//	sqrt( Σ_s (m_s − m̄)² / (S − 1) ) / √S,   m̄ = (1/S) Σ_s m_s,
+//
+// and 0 (reported as such) when S = 1. The Row's Mean is the mean over all
+// successful cells, which equals m̄ on a complete grid.
+//
+// Write renders, for each dataset, the paper's figures where the run holds
+// the data:
+//
+//   - Fig. 1: accuracy against training positives, one line per method,
+//     error bars ± one standard error;
+//   - Fig. 2: the noise study, accuracy against appended noise dimensions,
+//     one panel per training-set size;
+//   - Fig. 3 and Table 1: GreedyTL against GreedyTL-59 (accuracy, a
+//     per-target scatter, and fit times);
+//   - Figs. 4–7: semantic transferability matrices, the mean absolute
+//     source weight of each (source, target) pair over splits for GreedyTL,
+//     GreedyTL-59 and RLS (src+feat) at 2 and 10 positives, each panel
+//     scaled to its largest weight; classes ordered by semantic group when
+//     the run has groups, else by average-linkage clustering (Euclidean) of
+//     the targets' weight profiles, sources in the targets' order.
+//
+// A short example:
+//
+//	res, err := report.Load("runs/coil100")
+//	if err != nil { … }
+//	for _, r := range report.Summarize(res.Records) {
+//		fmt.Printf("%s %d+10: %.1f ± %.1f\n", r.Method, r.Positives, 100*r.Mean, 100*r.StdErr)
+//	}
+//	_, err = report.Write("runs/coil100/report", res, report.Options{Markdown: true, HTML: true})
+package report

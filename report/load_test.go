@@ -1,0 +1,254 @@
+package report
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/greedytl/greedytl/experiment"
+)
+
+func TestLoad(t *testing.T) {
+	a := cell("greedytl", 0, 2, 0, 0, 0.7, 1)
+	b := cell("greedytl", 1, 2, 0, 0, 0.8, 1)
+	c := cell("dam", 0, 2, 0, 0, 0.6, 1)
+	fa := failed("greedytl", 0, 2, 0, 0)
+	a2 := a
+	a2.BalancedAccuracy = 0.9 // the same cell with another result
+	aSlow := a
+	aSlow.FitSeconds = 7 // the same result, timed differently
+	withSources := a
+	withSources.Sources, withSources.SourceNames, withSources.Weights = []int{1}, []string{"t"}, []float64{0.5}
+
+	tests := []struct {
+		name     string
+		files    map[string]string // file name → content, in a run directory
+		arg      string            // path to Load, relative to the run directory ("" = the directory)
+		wantErr  string            // substring of the error
+		wantRecs int
+		wantDup  int
+		wantWarn []string // substrings of warnings
+		check    func(t *testing.T, res *Results)
+	}{
+		{
+			name:     "one results file",
+			files:    map[string]string{"results.jsonl": jsonl(t, []experiment.Record{a, b, c})},
+			wantRecs: 3,
+			wantWarn: []string{"run.json: not found"},
+		},
+		{
+			name: "shards and a merged file count each cell once",
+			files: map[string]string{
+				"results-shard-0-of-2.jsonl": jsonl(t, []experiment.Record{a, c}),
+				"results-shard-1-of-2.jsonl": jsonl(t, []experiment.Record{b}),
+				"results-merged.jsonl":       jsonl(t, []experiment.Record{a, b, c}),
+			},
+			wantRecs: 3, wantDup: 3,
+		},
+		{
+			name:     "a .jsonl path",
+			files:    map[string]string{"results.jsonl": jsonl(t, []experiment.Record{a}), "other.jsonl": jsonl(t, []experiment.Record{b, c})},
+			arg:      "other.jsonl",
+			wantRecs: 2,
+		},
+		{
+			name:     "a success replaces a failure of the same cell",
+			files:    map[string]string{"results.jsonl": jsonl(t, []experiment.Record{fa, a})},
+			wantRecs: 1, wantDup: 1,
+			check: func(t *testing.T, res *Results) {
+				if res.Records[0].Error != "" || res.Records[0].BalancedAccuracy != 0.7 {
+					t.Errorf("kept %+v, want the successful record", res.Records[0])
+				}
+			},
+		},
+		{
+			name:     "a conflicting duplicate keeps the first and warns",
+			files:    map[string]string{"results.jsonl": jsonl(t, []experiment.Record{a, a2, aSlow})},
+			wantRecs: 1, wantDup: 2,
+			wantWarn: []string{"results.jsonl:2: cell (dataset \"d\", target 0, positives 2, noise 0, split 0, method greedytl) differs"},
+			check: func(t *testing.T, res *Results) {
+				if res.Records[0].BalancedAccuracy != 0.7 {
+					t.Errorf("kept accuracy %v, want the first, 0.7", res.Records[0].BalancedAccuracy)
+				}
+				if len(res.Warnings) != 2 { // run.json missing + line 2; line 3 differs only in time
+					t.Errorf("warnings %q", res.Warnings)
+				}
+			},
+		},
+		{
+			name:     "a truncated last line is skipped",
+			files:    map[string]string{"results.jsonl": jsonl(t, []experiment.Record{a, b}) + `{"dataset":"d","target":"t","targ`},
+			wantRecs: 2,
+			wantWarn: []string{"results.jsonl:3: ignored a truncated last line"},
+		},
+		{
+			name:    "a malformed line inside the file",
+			files:   map[string]string{"results.jsonl": jsonl(t, []experiment.Record{a}) + "{oops\n" + jsonl(t, []experiment.Record{b})},
+			wantErr: "results.jsonl:2:",
+		},
+		{
+			name:    "an accuracy out of range",
+			files:   map[string]string{"results.jsonl": strings.Replace(jsonl(t, []experiment.Record{a}), `"balanced_accuracy":0.7`, `"balanced_accuracy":1.5`, 1)},
+			wantErr: "results.jsonl:1: balanced_accuracy is 1.5",
+		},
+		{
+			name:    "a negative fit time",
+			files:   map[string]string{"results.jsonl": strings.Replace(jsonl(t, []experiment.Record{a}), `"fit_seconds":1`, `"fit_seconds":-1`, 1)},
+			wantErr: "fit_seconds is -1",
+		},
+		{
+			name:    "sources without weights",
+			files:   map[string]string{"results.jsonl": strings.Replace(jsonl(t, []experiment.Record{withSources}), `"weights":[0.5]`, `"weights":[]`, 1)},
+			wantErr: "1 sources but 0 weights",
+		},
+		{
+			name:    "no method",
+			files:   map[string]string{"results.jsonl": strings.Replace(jsonl(t, []experiment.Record{a}), `"method":"greedytl"`, `"method":""`, 1)},
+			wantErr: `without a "method"`,
+		},
+		{
+			name:     "a failed record's numbers are not checked",
+			files:    map[string]string{"results.jsonl": strings.Replace(jsonl(t, []experiment.Record{fa}), `"balanced_accuracy":0.123`, `"balanced_accuracy":-3`, 1)},
+			wantRecs: 1,
+		},
+		{
+			name:    "no results files",
+			files:   map[string]string{"notes.txt": "hello"},
+			wantErr: "no results*.jsonl files",
+		},
+		{
+			name:    "no records",
+			files:   map[string]string{"results.jsonl": "\n\n"},
+			wantErr: "no records",
+		},
+		{
+			name: "run.json names the classes",
+			files: map[string]string{
+				"results.jsonl": jsonl(t, []experiment.Record{withSources, b}),
+				"run.json":      `{"classes":["t","t","other"],"groups":["g1","g1","g2"],"seed":3}`,
+			},
+			wantRecs: 2,
+			check: func(t *testing.T, res *Results) {
+				ci := res.Classes["d"]
+				if !slices.Equal(ci.Names, []string{"t", "t", "other"}) || !slices.Equal(ci.Groups, []string{"g1", "g1", "g2"}) {
+					t.Errorf("classes %+v", ci)
+				}
+			},
+		},
+		{
+			name: "run.json without groups",
+			files: map[string]string{
+				"results.jsonl": jsonl(t, []experiment.Record{a}),
+				"run.json":      `{"classes":["t","t"],"groups":null}`,
+			},
+			wantRecs: 1,
+			check: func(t *testing.T, res *Results) {
+				if ci := res.Classes["d"]; ci.Groups != nil || len(ci.Names) != 2 {
+					t.Errorf("classes %+v", ci)
+				}
+			},
+		},
+		{
+			name: "run.json disagrees with the records",
+			files: map[string]string{
+				"results.jsonl": jsonl(t, []experiment.Record{a}),
+				"run.json":      `{"classes":["cat","dog"]}`,
+			},
+			wantErr: `class 0 is "t" in the records but "cat" in run.json`,
+		},
+		{
+			name: "run.json with too few classes",
+			files: map[string]string{
+				"results.jsonl": jsonl(t, []experiment.Record{b}),
+				"run.json":      `{"classes":["t"]}`,
+			},
+			wantErr: "class index 1 but 1 classes",
+		},
+		{
+			name: "run.json groups of the wrong length",
+			files: map[string]string{
+				"results.jsonl": jsonl(t, []experiment.Record{a}),
+				"run.json":      `{"classes":["t","u"],"groups":["g"]}`,
+			},
+			wantErr: `1 "groups" for 2 "classes"`,
+		},
+		{
+			name:     "class names from the records",
+			files:    map[string]string{"results.jsonl": jsonl(t, []experiment.Record{withSources})},
+			wantRecs: 1,
+			check: func(t *testing.T, res *Results) {
+				if got := res.Classes["d"].Names; !slices.Equal(got, []string{"t", "t"}) {
+					t.Errorf("names %q", got)
+				}
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, text := range tc.files {
+				writeFile(t, filepath.Join(dir, name), text)
+			}
+			res, err := Load(filepath.Join(dir, tc.arg))
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error %v, want one containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Records) != tc.wantRecs || res.Duplicates != tc.wantDup {
+				t.Errorf("%d records, %d duplicates; want %d, %d", len(res.Records), res.Duplicates, tc.wantRecs, tc.wantDup)
+			}
+			for _, w := range tc.wantWarn {
+				if !slices.ContainsFunc(res.Warnings, func(s string) bool { return strings.Contains(s, w) }) {
+					t.Errorf("no warning containing %q in %q", w, res.Warnings)
+				}
+			}
+			if tc.check != nil {
+				tc.check(t, res)
+			}
+		})
+	}
+}
+
+func TestLoadSeveralRuns(t *testing.T) {
+	s1 := synth{dataset: "one", classes: 5, positives: []int{2}, splits: 2, noise: []int{0}, methods: []string{"greedytl"}, seed: 1}
+	s2 := synth{dataset: "two", classes: 4, groupSize: 2, positives: []int{2}, splits: 2, noise: []int{0}, methods: []string{"dam"}, seed: 2}
+	res, err := Load(s1.write(t, 1), s2.write(t, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(s1.records()) + len(s2.records()); len(res.Records) != want {
+		t.Errorf("%d records, want %d", len(res.Records), want)
+	}
+	if len(res.Files) != 4 {
+		t.Errorf("read %d files, want 4: %q", len(res.Files), res.Files)
+	}
+	if len(res.Classes["one"].Names) != 5 || res.Classes["one"].Groups != nil || len(res.Classes["two"].Groups) != 4 {
+		t.Errorf("classes %+v", res.Classes)
+	}
+}
+
+func TestLoadMissing(t *testing.T) {
+	if _, err := Load(filepath.Join(t.TempDir(), "nope")); err == nil || !os.IsNotExist(unwrapAll(err)) {
+		t.Errorf("error %v, want a not-exist error", err)
+	}
+	if _, err := Load(); err == nil {
+		t.Error("Load() succeeded without a path")
+	}
+}
+
+func unwrapAll(err error) error {
+	for {
+		u, ok := err.(interface{ Unwrap() error })
+		if !ok || u.Unwrap() == nil {
+			return err
+		}
+		err = u.Unwrap()
+	}
+}

@@ -1,0 +1,193 @@
+package report
+
+import (
+	"cmp"
+	"image/color"
+	"math"
+	"slices"
+	"strconv"
+
+	xfont "golang.org/x/image/font"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// methodStyle is how a method is named and drawn in every table and figure.
+type methodStyle struct {
+	name  string // registry name
+	label string // the paper's name
+	color color.RGBA
+}
+
+// methods lists the paper's methods in the paper's order, each with a colour
+// of its own (distinct hues first, then lightness, so that 14 lines stay
+// apart).
+var methods = []methodStyle{
+	{"greedytl", "GreedyTL", rgb(0xd6, 0x27, 0x28)},
+	{"greedytl-59", "GreedyTL-59", rgb(0xff, 0x7f, 0x0e)},
+	{"greedytl-sp", "GreedyTL-SP", rgb(0x8c, 0x56, 0x4b)},
+	{"forward-reg", "Forward-Reg", rgb(0x7f, 0x7f, 0x7f)},
+	{"no-transfer", "No transfer", rgb(0x00, 0x00, 0x00)},
+	{"rls-srcfeat", "RLS (src+feat)", rgb(0x1f, 0x77, 0xb4)},
+	{"average-kt", "AverageKT", rgb(0x17, 0xbe, 0xcf)},
+	{"best-source", "Best source (oracle)", rgb(0xbc, 0xbd, 0x22)},
+	{"multikt-l2", "MultiKT L2", rgb(0x2c, 0xa0, 0x2c)},
+	{"multikt-l1", "MultiKT L1", rgb(0x98, 0xdf, 0x8a)},
+	{"dam", "DAM", rgb(0x94, 0x67, 0xbd)},
+	{"l1-logistic", "L1-Logistic", rgb(0xe3, 0x77, 0xc2)},
+	{"elastic-net", "Elastic-Net", rgb(0x39, 0x3b, 0x79)},
+	{"dictionary", "Dictionary learning", rgb(0x8c, 0x6d, 0x31)},
+}
+
+// extraColors colour methods the report does not know, in turn.
+var extraColors = []color.RGBA{
+	rgb(0x65, 0x65, 0xff), rgb(0xad, 0x49, 0x4a), rgb(0x31, 0xa3, 0x54), rgb(0xc7, 0xc7, 0xc7),
+}
+
+// oracle is the method that reads the test labels: shown for reference, never
+// ranked as a competitor.
+const oracle = "best-source"
+
+// featureSelection lists the methods of the paper's noise study (Fig. 2).
+var featureSelection = []string{"greedytl", "greedytl-59", "greedytl-sp", "forward-reg", "rls-srcfeat", "l1-logistic", "elastic-net"}
+
+func rgb(r, g, b uint8) color.RGBA { return color.RGBA{R: r, G: g, B: b, A: 255} }
+
+// methodRank returns the position of a method in the paper's order, or
+// len(methods) for methods the report does not know.
+func methodRank(name string) int {
+	if i := slices.IndexFunc(methods, func(m methodStyle) bool { return m.name == name }); i >= 0 {
+		return i
+	}
+	return len(methods)
+}
+
+// compareMethods orders method names: the paper's order, then by name.
+func compareMethods(a, b string) int {
+	return cmp.Or(cmp.Compare(methodRank(a), methodRank(b)), cmp.Compare(a, b))
+}
+
+// methodLabel returns the paper's name of a method, or its registry name.
+func methodLabel(name string) string {
+	if i := methodRank(name); i < len(methods) {
+		return methods[i].label
+	}
+	return name
+}
+
+// lineStyle returns the colour, dash pattern and marker of a method; other is
+// the method's position among the unknown methods of a figure.
+func lineStyle(name string, other int) (draw.LineStyle, draw.GlyphStyle) {
+	i := methodRank(name)
+	c := extraColors[other%len(extraColors)]
+	if i < len(methods) {
+		c = methods[i].color
+	} else {
+		i += other
+	}
+	width := vg.Points(1.5)
+	if name == "greedytl" || name == "greedytl-59" {
+		width = vg.Points(2.5) // the paper's method stands out
+	}
+	ls := draw.LineStyle{Color: c, Width: width, Dashes: dashes[i%len(dashes)]}
+	gs := draw.GlyphStyle{Color: c, Radius: vg.Points(3.5), Shape: glyphs[i%len(glyphs)]}
+	return ls, gs
+}
+
+var dashes = [][]vg.Length{
+	nil,
+	{vg.Points(6), vg.Points(3)},
+	{vg.Points(2), vg.Points(2)},
+	{vg.Points(8), vg.Points(3), vg.Points(2), vg.Points(3)},
+}
+
+var glyphs = []draw.GlyphDrawer{
+	draw.CircleGlyph{}, draw.BoxGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{},
+	draw.RingGlyph{}, draw.SquareGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{},
+}
+
+// Fonts: Liberation Sans (bundled with gonum/plot) at sizes that stay
+// readable when a figure is shown at its natural width.
+var (
+	sans     = font.Font{Typeface: "Liberation", Variant: "Sans"}
+	sansBold = font.Font{Typeface: "Liberation", Variant: "Sans", Weight: xfont.WeightBold}
+)
+
+const (
+	titleSize  = 14
+	labelSize  = 12
+	tickSize   = 10.5
+	legendSize = 10.5
+)
+
+// newPlot returns a plot with the report's fonts, a title and axis labels.
+func newPlot(title, xlabel, ylabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font = font.From(sansBold, titleSize)
+	p.Title.Padding = vg.Points(6)
+	p.X.Label.Text = xlabel
+	p.Y.Label.Text = ylabel
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font = font.From(sans, labelSize)
+		a.Tick.Label.Font = font.From(sans, tickSize)
+		a.Label.Padding = vg.Points(4)
+	}
+	p.Legend.TextStyle.Font = font.From(sans, legendSize)
+	return p
+}
+
+// newLegend returns an empty legend in the report's font, to be drawn beside
+// a plot rather than over its data.
+func newLegend() plot.Legend {
+	l := plot.NewLegend()
+	l.TextStyle.Font = font.From(sans, legendSize)
+	l.Left, l.Top = true, true
+	l.ThumbnailWidth = vg.Points(30)
+	l.Padding = vg.Points(3)
+	return l
+}
+
+// niceTicks marks an axis at round steps (1, 2, 2.5 or 5 × 10ᵏ), with 4 to
+// 10 labelled ticks and a minor tick halfway between them.
+type niceTicks struct{}
+
+// Ticks returns the ticks of [lo, hi].
+func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return nil
+	}
+	step := niceStep(hi - lo)
+	prec := max(0, -int(math.Floor(math.Log10(step)+1e-9)))
+	if r := step * math.Pow(10, float64(prec)); math.Abs(r-math.Round(r)) > 1e-9 {
+		prec++ // 2.5 × 10ᵏ needs one more digit
+	}
+	var ticks []plot.Tick
+	for i := math.Ceil(lo/step - 1e-9); i*step <= hi+1e-9*step; i++ {
+		v := i * step
+		if v == 0 {
+			v = 0 // not -0
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', prec, 64)})
+		if h := v + step/2; h <= hi {
+			ticks = append(ticks, plot.Tick{Value: h})
+		}
+	}
+	if first := math.Ceil(lo/step-1e-9)*step - step/2; first >= lo {
+		ticks = append(ticks, plot.Tick{Value: first})
+	}
+	return ticks
+}
+
+// niceStep returns the round step that cuts a range into 4 to 10 parts.
+func niceStep(span float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(span)))
+	for _, m := range []float64{0.1, 0.2, 0.25, 0.5, 1, 2, 2.5, 5, 10} {
+		if s := m * p; span/s <= 10 {
+			return s
+		}
+	}
+	return 10 * p
+}

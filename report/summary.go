@@ -1,0 +1,168 @@
+package report
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/greedytl/greedytl/experiment"
+)
+
+// Row summarises the cells of one method at one training-set size and noise
+// level on one dataset: the class-balanced accuracy averaged over targets
+// and splits, and its standard error over splits.
+type Row struct {
+	Dataset   string `json:"dataset"`
+	Method    string `json:"method"`
+	Positives int    `json:"positives"`
+	Noise     int    `json:"noise"`
+	// Mean is the mean balanced accuracy of the successful cells, in [0, 1].
+	Mean float64 `json:"mean"`
+	// StdErr is the standard error of Mean over splits: the sample standard
+	// deviation of the per-split means (each the mean over that split's
+	// targets) divided by √Splits. It is 0 when Splits is 1: one split
+	// gives no estimate of the spread.
+	StdErr float64 `json:"stderr"`
+	// Splits is the number of splits with at least one successful cell.
+	Splits int `json:"splits"`
+	// N is the number of successful cells (targets × splits).
+	N int `json:"n"`
+	// Errors is the number of failed cells, which are left out of Mean.
+	Errors int `json:"errors"`
+	// FitSecondsMean is the mean fit time of the successful cells.
+	FitSecondsMean float64 `json:"fit_seconds_mean"`
+}
+
+// rowKey identifies a summary row.
+type rowKey struct {
+	dataset, method  string
+	positives, noise int
+}
+
+func keyOf(r *experiment.Record) rowKey {
+	return rowKey{r.Dataset, r.Method, r.Positives, r.Noise}
+}
+
+// compareRowKeys orders rows by dataset, noise, positives, then method in the
+// paper's order.
+func compareRowKeys(a, b rowKey) int {
+	return cmp.Or(
+		cmp.Compare(a.dataset, b.dataset),
+		cmp.Compare(a.noise, b.noise),
+		cmp.Compare(a.positives, b.positives),
+		compareMethods(a.method, b.method),
+	)
+}
+
+// Summarize returns one Row per (dataset, method, positives, noise) found in
+// records, ordered by dataset, noise, positives and method (in the paper's
+// order). Failed records (non-empty Error) are counted in Errors and never
+// averaged; a row whose cells all failed has N = 0 and Mean, StdErr and
+// FitSecondsMean 0.
+func Summarize(records []experiment.Record) []Row {
+	type acc struct {
+		sum, fit float64
+		n, errs  int
+		split    map[int]*[2]float64 // split → (sum, count)
+	}
+	groups := map[rowKey]*acc{}
+	for i := range records {
+		r := &records[i]
+		k := keyOf(r)
+		a := groups[k]
+		if a == nil {
+			a = &acc{split: map[int]*[2]float64{}}
+			groups[k] = a
+		}
+		if r.Error != "" {
+			a.errs++
+			continue
+		}
+		a.sum += r.BalancedAccuracy
+		a.fit += r.FitSeconds
+		a.n++
+		s := a.split[r.Split]
+		if s == nil {
+			s = new([2]float64)
+			a.split[r.Split] = s
+		}
+		s[0] += r.BalancedAccuracy
+		s[1]++
+	}
+	rows := make([]Row, 0, len(groups))
+	for k, a := range groups {
+		row := Row{Dataset: k.dataset, Method: k.method, Positives: k.positives, Noise: k.noise, N: a.n, Errors: a.errs, Splits: len(a.split)}
+		if a.n > 0 {
+			row.Mean = a.sum / float64(a.n)
+			row.FitSecondsMean = a.fit / float64(a.n)
+			means := make([]float64, 0, len(a.split))
+			for _, s := range a.split {
+				means = append(means, s[0]/s[1])
+			}
+			slices.Sort(means) // a fixed summation order: the same bits every run
+			row.StdErr = stdDev(means) / math.Sqrt(float64(len(means)))
+		}
+		rows = append(rows, row)
+	}
+	slices.SortFunc(rows, func(a, b Row) int {
+		return compareRowKeys(rowKey{a.Dataset, a.Method, a.Positives, a.Noise}, rowKey{b.Dataset, b.Method, b.Positives, b.Noise})
+	})
+	return rows
+}
+
+// mean returns the mean of xs (0 for none).
+func mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+// stdDev returns the sample standard deviation of xs (n − 1 in the
+// denominator), 0 for fewer than two values.
+func stdDev(xs []float64) float64 {
+	if len(xs) < 2 {
+		return 0
+	}
+	m := mean(xs)
+	var ss float64
+	for _, x := range xs {
+		ss += (x - m) * (x - m)
+	}
+	return math.Sqrt(ss / float64(len(xs)-1))
+}
+
+// targetMeans returns, for the successful records of one row key, the mean
+// accuracy of each target over its splits.
+func targetMeans(records []experiment.Record, k rowKey) map[int]float64 {
+	sum := map[int]float64{}
+	cnt := map[int]int{}
+	for i := range records {
+		r := &records[i]
+		if r.Error != "" || keyOf(r) != k {
+			continue
+		}
+		sum[r.TargetIdx] += r.BalancedAccuracy
+		cnt[r.TargetIdx]++
+	}
+	for t := range sum {
+		sum[t] /= float64(cnt[t])
+	}
+	return sum
+}
+
+// fitTimes returns the fit seconds of the successful records of one row key.
+func fitTimes(records []experiment.Record, k rowKey) []float64 {
+	var ts []float64
+	for i := range records {
+		r := &records[i]
+		if r.Error == "" && keyOf(r) == k {
+			ts = append(ts, r.FitSeconds)
+		}
+	}
+	return ts
+}

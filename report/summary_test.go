@@ -1,0 +1,203 @@
+package report
+
+import (
+	"encoding/json"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/greedytl/greedytl/experiment"
+)
+
+// cell builds a successful record.
+func cell(method string, target, positives, noise, split int, acc, fit float64) experiment.Record {
+	return experiment.Record{Dataset: "d", Target: "t", TargetIdx: target, Positives: positives, Negatives: 10,
+		Noise: noise, Split: split, Method: method, BalancedAccuracy: acc, FitSeconds: fit, Features: -1}
+}
+
+// failed builds a failed record whose numbers must never be averaged.
+func failed(method string, target, positives, noise, split int) experiment.Record {
+	r := cell(method, target, positives, noise, split, 0.123, 99)
+	r.Error = "boom"
+	return r
+}
+
+func TestSummarize(t *testing.T) {
+	// 2 targets × 3 splits; accuracies by [split][target].
+	grid := func(method string, accs [3][2]float64) []experiment.Record {
+		var recs []experiment.Record
+		for s := range 3 {
+			for tg := range 2 {
+				recs = append(recs, cell(method, tg, 2, 0, s, accs[s][tg], float64(1+2*s+tg)))
+			}
+		}
+		return recs
+	}
+	full := grid("greedytl", [3][2]float64{{0.7, 0.8}, {0.6, 0.9}, {0.8, 0.9}})
+	// The same with split 2's second target failed.
+	withError := grid("greedytl", [3][2]float64{{0.7, 0.8}, {0.6, 0.9}, {0.8, 0.9}})
+	withError[5] = failed("greedytl", 1, 2, 0, 2)
+
+	tests := []struct {
+		name    string
+		records []experiment.Record
+		want    []Row
+	}{
+		{
+			// Split means 0.75, 0.75, 0.85: mean 0.78333…; their sample
+			// standard deviation is 0.057735…, over √3: 1/30.
+			name:    "2 targets × 3 splits",
+			records: full,
+			want: []Row{{Dataset: "d", Method: "greedytl", Positives: 2, Noise: 0, Mean: 4.7 / 6, StdErr: 1.0 / 30,
+				Splits: 3, N: 6, FitSecondsMean: 3.5}},
+		},
+		{
+			// Split means 0.75, 0.75, 0.80 (split 2 has one target
+			// left): standard error 1/60; mean over the 5 cells 0.76.
+			name:    "a failed cell is counted, not averaged",
+			records: withError,
+			want: []Row{{Dataset: "d", Method: "greedytl", Positives: 2, Noise: 0, Mean: 0.76, StdErr: 1.0 / 60,
+				Splits: 3, N: 5, Errors: 1, FitSecondsMean: 3}},
+		},
+		{
+			name:    "one split: no standard error",
+			records: []experiment.Record{cell("dam", 0, 5, 0, 4, 0.6, 2), cell("dam", 1, 5, 0, 4, 0.9, 4)},
+			want:    []Row{{Dataset: "d", Method: "dam", Positives: 5, Mean: 0.75, StdErr: 0, Splits: 1, N: 2, FitSecondsMean: 3}},
+		},
+		{
+			name:    "every cell failed",
+			records: []experiment.Record{failed("dam", 0, 5, 0, 0), failed("dam", 1, 5, 0, 1)},
+			want:    []Row{{Dataset: "d", Method: "dam", Positives: 5, Errors: 2}},
+		},
+		{
+			// Ordered by dataset, noise, positives, then the paper's
+			// method order, unknown methods last by name.
+			name: "order",
+			records: []experiment.Record{
+				cell("zeta", 0, 2, 0, 0, 0.5, 1), cell("no-transfer", 0, 2, 0, 0, 0.5, 1),
+				cell("greedytl", 0, 10, 0, 0, 0.5, 1), cell("greedytl", 0, 2, 100, 0, 0.5, 1),
+				cell("alpha", 0, 2, 0, 0, 0.5, 1), cell("greedytl-59", 0, 2, 0, 0, 0.5, 1),
+			},
+			want: []Row{
+				{Dataset: "d", Method: "greedytl-59", Positives: 2, Mean: 0.5, Splits: 1, N: 1, FitSecondsMean: 1},
+				{Dataset: "d", Method: "no-transfer", Positives: 2, Mean: 0.5, Splits: 1, N: 1, FitSecondsMean: 1},
+				{Dataset: "d", Method: "alpha", Positives: 2, Mean: 0.5, Splits: 1, N: 1, FitSecondsMean: 1},
+				{Dataset: "d", Method: "zeta", Positives: 2, Mean: 0.5, Splits: 1, N: 1, FitSecondsMean: 1},
+				{Dataset: "d", Method: "greedytl", Positives: 10, Mean: 0.5, Splits: 1, N: 1, FitSecondsMean: 1},
+				{Dataset: "d", Method: "greedytl", Positives: 2, Noise: 100, Mean: 0.5, Splits: 1, N: 1, FitSecondsMean: 1},
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Summarize(tc.records)
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d rows, want %d: %+v", len(got), len(tc.want), got)
+			}
+			for i := range got {
+				g, w := got[i], tc.want[i]
+				if !near(g.Mean, w.Mean) || !near(g.StdErr, w.StdErr) || !near(g.FitSecondsMean, w.FitSecondsMean) {
+					t.Errorf("row %d: mean %v ± %v, fit %v; want %v ± %v, fit %v", i, g.Mean, g.StdErr, g.FitSecondsMean, w.Mean, w.StdErr, w.FitSecondsMean)
+				}
+				g.Mean, g.StdErr, g.FitSecondsMean = w.Mean, w.StdErr, w.FitSecondsMean
+				if g != w {
+					t.Errorf("row %d:\n got %+v\nwant %+v", i, got[i], tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12 }
+
+// TestSummarizeStdErrFormula checks the standard error against its
+// definition on random grids with missing cells.
+func TestSummarizeStdErrFormula(t *testing.T) {
+	s := synth{dataset: "d", classes: 7, positives: []int{2, 5}, splits: 5, noise: []int{0}, methods: []string{"greedytl", "dam"}, failEvery: 7, seed: 9}
+	recs := s.records()
+	for _, row := range Summarize(recs) {
+		bySplit := map[int][]float64{}
+		var all []float64
+		for _, r := range recs {
+			if r.Method == row.Method && r.Positives == row.Positives && r.Error == "" {
+				bySplit[r.Split] = append(bySplit[r.Split], r.BalancedAccuracy)
+				all = append(all, r.BalancedAccuracy)
+			}
+		}
+		var means []float64
+		for _, accs := range bySplit {
+			means = append(means, mean(accs))
+		}
+		m := mean(means)
+		var ss float64
+		for _, x := range means {
+			ss += (x - m) * (x - m)
+		}
+		se := math.Sqrt(ss/float64(len(means)-1)) / math.Sqrt(float64(len(means)))
+		if math.Abs(row.StdErr-se) > 1e-12 || math.Abs(row.Mean-mean(all)) > 1e-12 || row.N != len(all) || row.Splits != len(means) {
+			t.Errorf("%s %d: got mean %v ± %v (n %d, %d splits), want %v ± %v (n %d, %d splits)",
+				row.Method, row.Positives, row.Mean, row.StdErr, row.N, row.Splits, mean(all), se, len(all), len(means))
+		}
+		if row.Errors == 0 {
+			t.Errorf("%s %d: no failed cell counted; the grid has some", row.Method, row.Positives)
+		}
+	}
+}
+
+func TestRowJSON(t *testing.T) {
+	b, err := json.Marshal(Row{Dataset: "coil", Method: "greedytl", Positives: 2, Noise: 10, Mean: 0.75, StdErr: 0.01, Splits: 10, N: 800, Errors: 1, FitSecondsMean: 0.002})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"dataset": "coil", "method": "greedytl", "positives": 2.0, "noise": 10.0, "mean": 0.75,
+		"stderr": 0.01, "splits": 10.0, "n": 800.0, "errors": 1.0, "fit_seconds_mean": 0.002}
+	for k, v := range want {
+		if m[k] != v {
+			t.Errorf("%s = %v, want %v", k, m[k], v)
+		}
+	}
+	if len(m) != len(want) {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		t.Errorf("fields %v, want %d", keys, len(want))
+	}
+}
+
+func TestNiceTicks(t *testing.T) {
+	tests := []struct {
+		lo, hi float64
+		want   []string
+	}{
+		{64.2, 84.7, []string{"65.0", "67.5", "70.0", "72.5", "75.0", "77.5", "80.0", "82.5"}},
+		{0, 1, []string{"0.0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "1.0"}},
+		{72, 93, []string{"72.5", "75.0", "77.5", "80.0", "82.5", "85.0", "87.5", "90.0", "92.5"}},
+		{0, 1300, []string{"0", "200", "400", "600", "800", "1000", "1200"}},
+		{0.31, 0.35, []string{"0.310", "0.315", "0.320", "0.325", "0.330", "0.335", "0.340", "0.345", "0.350"}},
+	}
+	for _, tc := range tests {
+		var got []string
+		prev := math.Inf(-1)
+		for _, tk := range (niceTicks{}).Ticks(tc.lo, tc.hi) {
+			if tk.Value < tc.lo-1e-9 || tk.Value > tc.hi+1e-9 {
+				t.Errorf("[%v, %v]: tick %v out of range", tc.lo, tc.hi, tk.Value)
+			}
+			if tk.Label != "" {
+				if tk.Value <= prev {
+					t.Errorf("[%v, %v]: labels not increasing", tc.lo, tc.hi)
+				}
+				prev = tk.Value
+				got = append(got, tk.Label)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("[%v, %v]: labels %v, want %v", tc.lo, tc.hi, got, tc.want)
+		}
+	}
+}

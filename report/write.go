@@ -1,0 +1,564 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/internal/atomicfile"
+)
+
+// Options choose the documents Write produces. The figures (PNG and SVG) are
+// written in any case.
+type Options struct {
+	Markdown bool // report.md, whose figures link to the PNG and SVG files
+	HTML     bool // report.html, self-contained: inline CSS and PNG figures
+}
+
+// Write renders the report of res into the directory dir, creating it if
+// needed: the summary tables, the figures (Fig. 1 accuracy by training-set
+// size, Fig. 2 the noise study, Fig. 3 and Table 1 GreedyTL against
+// GreedyTL-59, Figs. 4–7 the source-weight matrices — each where the run has
+// the data) as PNG and SVG files, and report.md and report.html as opts
+// says. Every file is written atomically, the documents after the figures
+// they show. Write returns the paths written (on an error, those written
+// before it); nothing is written when drawing a figure fails.
+func Write(dir string, res *Results, opts Options) ([]string, error) {
+	doc, figs, err := build(res)
+	if err != nil {
+		return nil, err
+	}
+	type file struct {
+		name string
+		data []byte
+	}
+	var files []file
+	pngs := map[*figure][]byte{}
+	for _, f := range figs {
+		png, err := f.render("png")
+		if err != nil {
+			return nil, err
+		}
+		svg, err := f.render("svg")
+		if err != nil {
+			return nil, err
+		}
+		pngs[f] = png
+		files = append(files, file{f.name + ".png", png}, file{f.name + ".svg", svg})
+	}
+	for i, b := range doc.blocks {
+		if p, ok := b.(picture); ok {
+			p.png = pngs[p.fig]
+			doc.blocks[i] = p
+		}
+	}
+	if opts.Markdown {
+		var buf bytes.Buffer
+		doc.writeMarkdown(&buf)
+		files = append(files, file{"report.md", buf.Bytes()})
+	}
+	if opts.HTML {
+		var buf bytes.Buffer
+		doc.writeHTML(&buf)
+		files = append(files, file{"report.html", buf.Bytes()})
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	var written []string
+	for _, f := range files {
+		p := filepath.Join(dir, f.name)
+		if err := atomicfile.Write(p, func(w io.Writer) error { _, err := w.Write(f.data); return err }); err != nil {
+			return written, err
+		}
+		written = append(written, p)
+	}
+	return written, nil
+}
+
+// build composes the report's document and figures.
+func build(res *Results) (*document, []*figure, error) {
+	doc := &document{title: "greedytl experiment report"}
+	rows := Summarize(res.Records)
+	failed := 0
+	for i := range res.Records {
+		if res.Records[i].Error != "" {
+			failed++
+		}
+	}
+	intro := fmt.Sprintf("%s read from %s: %d succeeded, %d failed (failed cells are counted, never averaged).",
+		plural(len(res.Records), "cell", "cells"), plural(len(res.Files), "results file", "results files"), len(res.Records)-failed, failed)
+	if res.Duplicates > 0 {
+		intro += fmt.Sprintf(" Ignored: %s of cells already read.", plural(res.Duplicates, "duplicate record", "duplicate records"))
+	}
+	doc.add(paragraph{intro}, bullets{slices.Clone(res.Files)})
+	if len(res.Warnings) > 0 {
+		doc.add(paragraph{"Warnings:"}, bullets{res.Warnings})
+	}
+	byDataset := map[string][]Row{}
+	for _, r := range rows {
+		byDataset[r.Dataset] = append(byDataset[r.Dataset], r)
+	}
+	var figs []*figure
+	slugs := map[string]bool{}
+	for _, ds := range sortedKeys(byDataset) {
+		slug := uniqueSlug(ds, slugs)
+		f, err := datasetSection(doc, res, ds, slug, newDatasetRows(byDataset[ds]))
+		if err != nil {
+			return nil, nil, err
+		}
+		figs = append(figs, f...)
+	}
+	doc.add(heading{2, "All summary rows"},
+		paragraph{"Balanced accuracy in %: mean over targets and splits ± standard error over splits (the standard deviation of the per-split means over √splits); n successful cells; fit time in seconds, mean over successful cells."},
+		allRowsTable(rows))
+	return doc, figs, nil
+}
+
+// datasetSection adds the tables and figures of one dataset.
+func datasetSection(doc *document, res *Results, dataset, slug string, d *datasetRows) ([]*figure, error) {
+	var recs []experiment.Record
+	for _, r := range res.Records {
+		if r.Dataset == dataset {
+			recs = append(recs, r)
+		}
+	}
+	ci := res.Classes[dataset]
+	negatives := commonNegatives(recs)
+	name := dataset
+	if name == "" {
+		name = "(unnamed dataset)"
+	}
+	doc.add(heading{2, "Dataset " + name}, paragraph{datasetOverview(recs, ci, d)})
+	var figs []*figure
+	noises := d.noises()
+	if len(noises) == 0 {
+		doc.add(paragraph{"Every cell of this dataset failed: nothing to summarise."})
+		failedTable(doc, recs)
+		return nil, nil
+	}
+	for _, n := range noises {
+		title := "Balanced accuracy (%)"
+		if n > 0 {
+			title += fmt.Sprintf(", %d noise dimensions", n)
+		}
+		doc.add(heading{3, title})
+		doc.add(accuracyTable(d, n, negatives)...)
+	}
+	base := noises[0]
+	f1, err := accuracyFigure("fig1-accuracy-"+slug, name, d, base, negatives)
+	if err != nil {
+		return nil, err
+	}
+	figs = append(figs, f1)
+	doc.add(heading{3, "Accuracy by training-set size"}, picture{fig: f1})
+	if len(noises) > 1 {
+		f2, err := noiseFigure("fig2-noise-"+slug, name, d, negatives)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, f2)
+		doc.add(heading{3, "Noise study"}, picture{fig: f2})
+	}
+	ms := d.methods(base)
+	if slices.Contains(ms, "greedytl") && slices.Contains(ms, "greedytl-59") {
+		f3, err := approxFigure("fig3-greedytl59-"+slug, name, d, res, base, negatives)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, f3)
+		doc.add(heading{3, "GreedyTL vs GreedyTL-59"}, picture{fig: f3})
+		doc.add(timingTable(res, recs, dataset, base, negatives)...)
+	}
+	mf, err := weightSection(doc, recs, dataset, name, slug, ci, d, base, negatives)
+	if err != nil {
+		return nil, err
+	}
+	figs = append(figs, mf...)
+	failedTable(doc, recs)
+	return figs, nil
+}
+
+// datasetOverview describes the grid of one dataset.
+func datasetOverview(recs []experiment.Record, ci ClassInfo, d *datasetRows) string {
+	targets, splits := map[int]bool{}, map[int]bool{}
+	for _, r := range recs {
+		targets[r.TargetIdx], splits[r.Split] = true, true
+	}
+	var ms []string
+	for _, m := range d.methods(-1) {
+		ms = append(ms, methodLabel(m))
+	}
+	var pos, noise []int
+	for _, r := range d.rows {
+		pos, noise = append(pos, r.Positives), append(noise, r.Noise)
+	}
+	s := fmt.Sprintf("%s, %s, %s; training positives %s; noise dimensions %s; methods: %s.",
+		plural(len(ci.Names), "class", "classes"), plural(len(targets), "target", "targets"), plural(len(splits), "split", "splits"),
+		joinInts(pos), joinInts(noise), strings.Join(ms, ", "))
+	if ci.Groups != nil {
+		g := map[string]bool{}
+		for _, x := range ci.Groups {
+			g[x] = true
+		}
+		s += fmt.Sprintf(" Classes fall in %d semantic groups.", len(g))
+	}
+	return s
+}
+
+// joinInts lists the distinct values of xs in increasing order.
+func joinInts(xs []int) string {
+	slices.Sort(xs)
+	var out []string
+	for _, x := range slices.Compact(xs) {
+		out = append(out, strconv.Itoa(x))
+	}
+	return strings.Join(out, ", ")
+}
+
+// commonNegatives returns the most frequent number of negative training
+// examples (0 when unknown).
+func commonNegatives(recs []experiment.Record) int {
+	count := map[int]int{}
+	for _, r := range recs {
+		count[r.Negatives]++
+	}
+	best, n := 0, 0
+	for _, v := range sortedInts(count) {
+		if count[v] > n {
+			best, n = v, count[v]
+		}
+	}
+	return best
+}
+
+// sizeLabel names a training-set size: "2+10" as in the paper.
+func sizeLabel(positives, negatives int) string {
+	if negatives == 0 {
+		return fmt.Sprintf("%d pos.", positives)
+	}
+	return fmt.Sprintf("%d+%d", positives, negatives)
+}
+
+// formatAccuracy renders a row's accuracy as "mean ± stderr" in %.
+func formatAccuracy(r Row) string {
+	switch {
+	case r.N == 0:
+		return "—"
+	case r.Splits == 1:
+		return fmt.Sprintf("%.1f (1 split)", 100*r.Mean)
+	}
+	return fmt.Sprintf("%.1f ± %.2f", 100*r.Mean, 100*r.StdErr)
+}
+
+// accuracyTable is a method × training-set size table at one noise level,
+// with the best non-oracle mean of each column in bold.
+func accuracyTable(d *datasetRows, noise, negatives int) []block {
+	ps := d.positives(noise)
+	ms := d.methods(noise)
+	for _, r := range d.rows { // methods whose every cell failed, too
+		if r.Noise == noise && !slices.Contains(ms, r.Method) {
+			ms = append(ms, r.Method)
+		}
+	}
+	slices.SortFunc(ms, compareMethods)
+	t := table{header: []string{"method"}, right: []bool{false}}
+	for _, p := range ps {
+		t.header = append(t.header, sizeLabel(p, negatives))
+		t.right = append(t.right, true)
+	}
+	best := make([]float64, len(ps))
+	for i, p := range ps {
+		best[i] = math.Inf(-1)
+		for _, m := range ms {
+			if r, ok := d.get(m, p, noise); ok && r.N > 0 && m != oracle {
+				best[i] = math.Max(best[i], r.Mean)
+			}
+		}
+	}
+	nmin, nmax, oneSplit := math.MaxInt, 0, false
+	for _, m := range ms {
+		cells := []string{methodLabel(m)}
+		bold := []bool{false}
+		for i, p := range ps {
+			r, ok := d.get(m, p, noise)
+			if !ok {
+				cells = append(cells, "")
+				bold = append(bold, false)
+				continue
+			}
+			cells = append(cells, formatAccuracy(r))
+			bold = append(bold, r.N > 0 && m != oracle && r.Mean == best[i])
+			nmin, nmax = min(nmin, r.N), max(nmax, r.N)
+			oneSplit = oneSplit || (r.N > 0 && r.Splits == 1)
+		}
+		t.rows = append(t.rows, cells)
+		t.bold = append(t.bold, bold)
+	}
+	note := "Mean over targets and splits ± standard error over splits; bold: the best method of each column (the oracle Best source excluded)."
+	if nmin == nmax {
+		note += fmt.Sprintf(" Each entry averages %d cells.", nmin)
+	} else if nmax > 0 {
+		note += fmt.Sprintf(" Entries average %d to %d cells (see the failed cells and All summary rows).", nmin, nmax)
+	}
+	if oneSplit {
+		note += " Entries marked (1 split) come from a single split: there is no standard error to show."
+	}
+	return []block{t, paragraph{note}}
+}
+
+// timingTable is the paper's Table 1: the fit time of GreedyTL and
+// GreedyTL-59 by training-set size, mean ± standard deviation over cells.
+func timingTable(res *Results, recs []experiment.Record, dataset string, noise, negatives int) []block {
+	var ps []int
+	for _, r := range recs {
+		if r.Error == "" && r.Noise == noise && (r.Method == "greedytl" || r.Method == "greedytl-59") {
+			ps = append(ps, r.Positives)
+		}
+	}
+	slices.Sort(ps)
+	ps = slices.Compact(ps)
+	means := map[string][]float64{}
+	sds := map[string][]float64{}
+	hi := 0.0
+	for _, m := range []string{"greedytl", "greedytl-59"} {
+		for _, p := range ps {
+			ts := fitTimes(recs, rowKey{dataset, m, p, noise})
+			means[m] = append(means[m], mean(ts))
+			sds[m] = append(sds[m], stdDev(ts))
+			hi = math.Max(hi, mean(ts))
+		}
+	}
+	unit, scale := "s", 1.0
+	if hi < 0.1 {
+		unit, scale = "ms", 1000
+	}
+	t := table{header: []string{"method"}, right: []bool{false}}
+	cand := candidateRange(recs, noise)
+	if cand == "" {
+		if n := res.candidates(dataset, noise); n > 0 {
+			cand = strconv.Itoa(n)
+		}
+	}
+	if cand != "" {
+		t.header = append(t.header, "candidates (features + sources)")
+		t.right = append(t.right, true)
+	}
+	for _, p := range ps {
+		t.header = append(t.header, sizeLabel(p, negatives))
+		t.right = append(t.right, true)
+	}
+	for _, m := range []string{"greedytl", "greedytl-59"} {
+		cells := []string{methodLabel(m)}
+		if cand != "" {
+			cells = append(cells, cand)
+		}
+		for i := range ps {
+			cells = append(cells, fmt.Sprintf("%.3f ± %.3f", scale*means[m][i], scale*sds[m][i]))
+		}
+		t.rows = append(t.rows, cells)
+	}
+	speed := []string{"speed-up"}
+	if cand != "" {
+		speed = append(speed, "")
+	}
+	for i := range ps {
+		if means["greedytl-59"][i] > 0 {
+			speed = append(speed, fmt.Sprintf("×%.1f", means["greedytl"][i]/means["greedytl-59"][i]))
+		} else {
+			speed = append(speed, "—")
+		}
+	}
+	t.rows = append(t.rows, speed)
+	return []block{
+		paragraph{fmt.Sprintf("Table 1. Training time in %s for transferring to a single target class: mean ± standard deviation over targets and splits (cf. the paper's Table 1).", unit)},
+		t,
+	}
+}
+
+// candidateRange describes the number of candidate columns the records of
+// the greedy methods give at a noise level: one number, a range, or "" when
+// they do not say.
+func candidateRange(recs []experiment.Record, noise int) string {
+	lo, hi := math.MaxInt, 0
+	for i := range recs {
+		r := &recs[i]
+		if r.Noise == noise && (r.Method == "greedytl" || r.Method == "greedytl-59") && r.Candidates > 0 {
+			lo, hi = min(lo, r.Candidates), max(hi, r.Candidates)
+		}
+	}
+	switch {
+	case hi == 0:
+		return ""
+	case lo == hi:
+		return strconv.Itoa(lo)
+	}
+	return fmt.Sprintf("%d–%d", lo, hi)
+}
+
+// weightSection adds the semantic transferability matrices (Figs. 4, 5, 7)
+// of the methods that record source weights, at 2 and 10 positives (or the
+// smallest and largest size run).
+func weightSection(doc *document, recs []experiment.Record, dataset, name, slug string, ci ClassInfo, d *datasetRows, noise, negatives int) ([]*figure, error) {
+	ps := d.positives(noise)
+	var show []int
+	switch {
+	case slices.Contains(ps, 2) && slices.Contains(ps, 10):
+		show = []int{2, 10}
+	case len(ps) == 1:
+		show = ps
+	default:
+		show = []int{ps[0], ps[len(ps)-1]}
+	}
+	type entry struct {
+		method string
+		ws     []*weights
+		ps     []int
+	}
+	var entries []entry
+	targets, sources := map[int]bool{}, map[int]bool{}
+	for _, m := range weightMethods {
+		e := entry{method: m}
+		for _, p := range show {
+			if w := meanAbsWeights(recs, rowKey{dataset, m, p, noise}); w != nil {
+				e.ws = append(e.ws, w)
+				e.ps = append(e.ps, p)
+				maps.Copy(targets, w.targets)
+				maps.Copy(sources, w.sources)
+			}
+		}
+		if len(e.ws) > 0 {
+			entries = append(entries, e)
+		}
+	}
+	if len(entries) == 0 {
+		return nil, nil
+	}
+	maps.Copy(sources, targets)
+	ts, ss := sortedInts(targets), sortedInts(sources)
+	for _, c := range ss {
+		if c >= len(ci.Names) {
+			return nil, fmt.Errorf("report: dataset %q: class index %d but %d class names", dataset, c, len(ci.Names))
+		}
+	}
+	var l layout
+	if ci.Groups != nil {
+		l = groupLayout(ts, ss, ci.Groups)
+	} else {
+		ref := map[[2]int]float64{}
+		for _, w := range entries[0].ws { // GreedyTL's when present
+			for k, v := range w.val {
+				ref[k] += v
+			}
+		}
+		l = clusterLayout(ts, ss, ref)
+	}
+	doc.add(heading{3, "Source weights"})
+	var figs []*figure
+	for _, e := range entries {
+		f, err := matrixFigure(fmt.Sprintf("fig-weights-%s-%s", slug, slugify(e.method)), name, e.method, ci, l, e.ws, e.ps, negatives)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, f)
+		doc.add(picture{fig: f})
+	}
+	return figs, nil
+}
+
+// failedTable lists the failed cells by method, size and noise.
+func failedTable(doc *document, recs []experiment.Record) {
+	type key struct {
+		method           string
+		positives, noise int
+	}
+	count := map[key]int{}
+	first := map[key]string{}
+	var keys []key
+	for _, r := range recs {
+		if r.Error == "" {
+			continue
+		}
+		k := key{r.Method, r.Positives, r.Noise}
+		if count[k] == 0 {
+			keys = append(keys, k)
+			first[k] = r.Error
+		}
+		count[k]++
+	}
+	if len(keys) == 0 {
+		return
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		return compareRowKeys(rowKey{"", a.method, a.positives, a.noise}, rowKey{"", b.method, b.positives, b.noise})
+	})
+	t := table{header: []string{"method", "positives", "noise", "failed cells", "first error"}, right: []bool{false, true, true, true, false}}
+	for _, k := range keys {
+		t.rows = append(t.rows, []string{methodLabel(k.method), strconv.Itoa(k.positives), strconv.Itoa(k.noise), strconv.Itoa(count[k]), first[k]})
+	}
+	doc.add(heading{3, "Failed cells"}, paragraph{"These cells are left out of every mean above."}, t)
+}
+
+// allRowsTable lists every summary row.
+func allRowsTable(rows []Row) table {
+	t := table{
+		header: []string{"dataset", "method", "positives", "noise", "mean", "stderr", "splits", "n", "errors", "fit s"},
+		right:  []bool{false, false, true, true, true, true, true, true, true, true},
+	}
+	for _, r := range rows {
+		m, se := "—", "—"
+		if r.N > 0 {
+			m, se = fmt.Sprintf("%.2f", 100*r.Mean), fmt.Sprintf("%.2f", 100*r.StdErr)
+		}
+		t.rows = append(t.rows, []string{r.Dataset, r.Method, strconv.Itoa(r.Positives), strconv.Itoa(r.Noise), m, se,
+			strconv.Itoa(r.Splits), strconv.Itoa(r.N), strconv.Itoa(r.Errors), strconv.FormatFloat(r.FitSecondsMean, 'g', 4, 64)})
+	}
+	return t
+}
+
+// plural returns "1 thing" or "n things".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// slugify makes a file-name part of s: lower-case letters, digits and '-'.
+func slugify(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	out := strings.TrimSuffix(b.String(), "-")
+	if out == "" {
+		out = "dataset"
+	}
+	return out
+}
+
+// uniqueSlug returns a slug of s not in used, and marks it used.
+func uniqueSlug(s string, used map[string]bool) string {
+	base := slugify(s)
+	slug := base
+	for i := 2; used[slug]; i++ {
+		slug = fmt.Sprintf("%s-%d", base, i)
+	}
+	used[slug] = true
+	return slug
+}

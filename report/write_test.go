@@ -1,0 +1,335 @@
+package report
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/xml"
+	"flag"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/greedytl/greedytl/experiment"
+)
+
+var keepDir = flag.String("report.dir", "", "write the synthetic test reports here (one subdirectory each) to look at them")
+
+// outDir returns where a test writes its report.
+func outDir(t *testing.T, name string) string {
+	if *keepDir != "" {
+		return filepath.Join(*keepDir, name)
+	}
+	return filepath.Join(t.TempDir(), name)
+}
+
+// checkPNG decodes a PNG and returns its size.
+func checkPNG(t *testing.T, name string, b []byte) (w, h int) {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	r := img.Bounds()
+	if r.Dx() < 300 || r.Dy() < 300 {
+		t.Errorf("%s: %d×%d pixels: too small to read", name, r.Dx(), r.Dy())
+	}
+	// A drawn figure is not a blank page: count the non-white pixels.
+	ink := 0
+	for y := r.Min.Y; y < r.Max.Y; y += 2 {
+		for x := r.Min.X; x < r.Max.X; x += 2 {
+			if cr, cg, cb, _ := img.At(x, y).RGBA(); cr < 0xf000 || cg < 0xf000 || cb < 0xf000 {
+				ink++
+			}
+		}
+	}
+	if frac := float64(ink) / float64(r.Dx()*r.Dy()/4); frac < 0.01 {
+		t.Errorf("%s: only %.2f%% of the pixels are drawn", name, 100*frac)
+	}
+	return r.Dx(), r.Dy()
+}
+
+// checkSVG parses an SVG document as XML and checks its root element.
+func checkSVG(t *testing.T, name string, b []byte) {
+	t.Helper()
+	d := xml.NewDecoder(bytes.NewReader(b))
+	root := ""
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s: not well-formed XML: %v", name, err)
+		}
+		if se, ok := tok.(xml.StartElement); ok && root == "" {
+			root = se.Name.Local
+		}
+	}
+	if root != "svg" {
+		t.Errorf("%s: root element %q, want svg", name, root)
+	}
+	if !bytes.Contains(b, []byte("sans-serif")) {
+		t.Errorf("%s: no fallback font family", name)
+	}
+}
+
+func TestWriteFullReport(t *testing.T) {
+	tests := []struct {
+		name   string
+		s      synth
+		shards int
+		// figures expected, by file-name prefix
+		figs []string
+		// lines expected in report.md
+		md []string
+	}{
+		{
+			name: "groups",
+			s: synth{dataset: "toy-groups", classes: 16, groupSize: 4, negatives: []int{15}, positives: []int{2, 5, 10},
+				splits: 3, noise: []int{0, 10, 100, 1000}, methods: paperMethods(), failEvery: 97, seed: 1},
+			shards: 2,
+			figs: []string{"fig1-accuracy-toy-groups", "fig2-noise-toy-groups", "fig3-greedytl59-toy-groups",
+				"fig-weights-toy-groups-greedytl", "fig-weights-toy-groups-greedytl-59", "fig-weights-toy-groups-rls-srcfeat"},
+			md: []string{
+				"| method | candidates (features + sources) | 2+10 | 5+10 | 10+10 |", // 100 features + 15 sources − the target's
+				"| speed-up |  | ×30.",
+				"### Failed cells",
+				"| GreedyTL | 2 | 0 | 1 | synthetic failure |",
+				"16 classes, 15 targets, 3 splits; training positives 2, 5, 10; noise dimensions 0, 10, 100, 1000;",
+			},
+		},
+		{
+			name: "clustered-many-classes",
+			s: synth{dataset: "toy-many", classes: 60, negatives: []int{0, 1}, positives: []int{2, 10},
+				splits: 2, noise: []int{0}, methods: []string{"greedytl", "greedytl-59", "rls-srcfeat", "no-transfer"}, seed: 2},
+			shards: 1,
+			figs: []string{"fig1-accuracy-toy-many", "fig3-greedytl59-toy-many",
+				"fig-weights-toy-many-greedytl", "fig-weights-toy-many-greedytl-59", "fig-weights-toy-many-rls-srcfeat"},
+		},
+		{
+			// CLINC150-like: 150 classes in 10 named domains, one split, one size.
+			name: "clinc-like",
+			s: synth{dataset: "clinc-like", classes: 150, groupSize: 15, negatives: []int{149}, positives: []int{5},
+				splits: 1, noise: []int{0}, methods: []string{"greedytl", "rls-srcfeat"}, longNames: true, seed: 3},
+			shards: 1,
+			figs:   []string{"fig1-accuracy-clinc-like", "fig-weights-clinc-like-greedytl", "fig-weights-clinc-like-rls-srcfeat"},
+			md:     []string{"| GreedyTL | ", " (1 split) |"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			run := tc.s.write(t, tc.shards)
+			res, err := Load(run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := outDir(t, tc.name)
+			written, err := Write(dir, res, Options{Markdown: true, HTML: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := 2*len(tc.figs) + 2; len(written) != want {
+				t.Errorf("wrote %d files, want %d: %v", len(written), want, written)
+			}
+			for _, f := range tc.figs {
+				b, err := os.ReadFile(filepath.Join(dir, f+".png"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkPNG(t, f+".png", b)
+				s, err := os.ReadFile(filepath.Join(dir, f+".svg"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkSVG(t, f+".svg", s)
+			}
+			md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, line := range tc.md {
+				if !bytes.Contains(md, []byte(line)) {
+					t.Errorf("report.md has no %q", line)
+				}
+			}
+			for _, f := range tc.figs {
+				if !bytes.Contains(md, []byte("("+f+".png)")) {
+					t.Errorf("report.md does not show %s.png", f)
+				}
+			}
+			html, err := os.ReadFile(filepath.Join(dir, "report.html"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkSelfContained(t, html, len(tc.figs))
+			// No temporary files are left behind.
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entries {
+				if strings.HasPrefix(e.Name(), ".") {
+					t.Errorf("left over: %s", e.Name())
+				}
+			}
+		})
+	}
+}
+
+// checkSelfContained checks that an HTML page references nothing outside
+// itself and embeds n decodable PNG figures.
+func checkSelfContained(t *testing.T, page []byte, n int) {
+	t.Helper()
+	s := string(page)
+	for _, bad := range []string{`src="http`, `href="http`, `src="//`, `href="//`, "@import", "url(http", `<link `, `<script`} {
+		if strings.Contains(strings.ToLower(s), bad) {
+			t.Errorf("report.html contains %q: not self-contained", bad)
+		}
+	}
+	srcs := regexp.MustCompile(`src="([^"]*)"`).FindAllStringSubmatch(s, -1)
+	if len(srcs) != n {
+		t.Errorf("report.html has %d src attributes, want %d figures", len(srcs), n)
+	}
+	for _, m := range srcs {
+		data, ok := strings.CutPrefix(m[1], "data:image/png;base64,")
+		if !ok {
+			t.Errorf("report.html: src %.40q is not an inline PNG", m[1])
+			continue
+		}
+		b, err := base64.StdEncoding.DecodeString(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkPNG(t, "inline figure", b)
+	}
+}
+
+func TestTimingTable(t *testing.T) {
+	var recs []experiment.Record
+	for i, f := range []float64{1, 2, 3} {
+		recs = append(recs, cell("greedytl", i, 2, 0, 0, 0.5, f), cell("greedytl-59", i, 2, 0, 0, 0.5, f/10))
+	}
+	recs = append(recs, failed("greedytl", 3, 2, 0, 0)) // its 99 s must not count
+	res := &Results{Records: recs, shapes: map[string]shape{"d": {features: 50, sources: 11}}}
+	blocks := timingTable(res, recs, "d", 0, 10)
+	tab := blocks[1].(table)
+	want := [][]string{
+		{"GreedyTL", "60", "2.000 ± 1.000"},
+		{"GreedyTL-59", "60", "0.200 ± 0.100"},
+		{"speed-up", "", "×10.0"},
+	}
+	if !slices.Equal(tab.header, []string{"method", "candidates (features + sources)", "2+10"}) {
+		t.Errorf("header %q", tab.header)
+	}
+	for i := range want {
+		if !slices.Equal(tab.rows[i], want[i]) {
+			t.Errorf("row %d = %q, want %q", i, tab.rows[i], want[i])
+		}
+	}
+	if p := blocks[0].(paragraph); !strings.Contains(p.text, "in s ") {
+		t.Errorf("caption %q, want seconds", p.text)
+	}
+	// Fast fits are shown in milliseconds; no sizes, no candidates column.
+	for i := range recs {
+		recs[i].FitSeconds /= 1000
+	}
+	res.shapes = nil
+	blocks = timingTable(res, recs, "d", 0, 10)
+	if tab := blocks[1].(table); !slices.Equal(tab.rows[0], []string{"GreedyTL", "2.000 ± 1.000"}) {
+		t.Errorf("row %q", tab.rows[0])
+	}
+	if p := blocks[0].(paragraph); !strings.Contains(p.text, "in ms ") {
+		t.Errorf("caption %q, want milliseconds", p.text)
+	}
+}
+
+func TestAccuracyTable(t *testing.T) {
+	recs := []experiment.Record{
+		cell("greedytl", 0, 2, 0, 0, 0.8, 1), cell("greedytl", 0, 2, 0, 1, 0.6, 1),
+		cell("best-source", 0, 2, 0, 0, 0.95, 1), cell("best-source", 0, 2, 0, 1, 0.95, 1),
+		cell("dam", 0, 2, 0, 0, 0.5, 1), // one split only
+		failed("no-transfer", 0, 2, 0, 0),
+	}
+	blocks := accuracyTable(newDatasetRows(Summarize(recs)), 0, 10)
+	tab := blocks[0].(table)
+	// Standard error of (0.8, 0.6): sd 0.1414…/√2 = 0.1.
+	want := [][]string{
+		{"GreedyTL", "70.0 ± 10.00"},
+		{"No transfer", "—"},
+		{"Best source (oracle)", "95.0 ± 0.00"},
+		{"DAM", "50.0 (1 split)"},
+	}
+	wantBold := []bool{true, false, false, false} // the oracle is never the best
+	for i := range want {
+		if !slices.Equal(tab.rows[i], want[i]) || tab.bold[i][1] != wantBold[i] {
+			t.Errorf("row %d = %q bold %v, want %q bold %v", i, tab.rows[i], tab.bold[i][1], want[i], wantBold[i])
+		}
+	}
+	if note := blocks[1].(paragraph).text; !strings.Contains(note, "single split") {
+		t.Errorf("note %q does not say that an entry has one split", note)
+	}
+}
+
+func TestMarkdownEscapes(t *testing.T) {
+	var b strings.Builder
+	d := &document{title: "r"}
+	d.add(table{header: []string{"a|b"}, rows: [][]string{{"x_y*z"}}, bold: [][]bool{{true}}})
+	d.writeMarkdown(&b)
+	if !strings.Contains(b.String(), `| a\|b |`) || !strings.Contains(b.String(), `| **x\_y\*z** |`) {
+		t.Errorf("markdown:\n%s", b.String())
+	}
+	b.Reset()
+	d = &document{title: "<r>"}
+	d.add(paragraph{`a <b> & "c"`})
+	d.writeHTML(&b)
+	if !strings.Contains(b.String(), "<p>a &lt;b&gt; &amp; &#34;c&#34;</p>") || !strings.Contains(b.String(), "<h1>&lt;r&gt;</h1>") {
+		t.Errorf("html:\n%s", b.String())
+	}
+}
+
+func TestCandidatesFromRecords(t *testing.T) {
+	a := cell("greedytl", 0, 2, 0, 0, 0.5, 1)
+	b := cell("greedytl-59", 0, 2, 0, 0, 0.5, 1)
+	a.Candidates, b.Candidates = 879, 879
+	c := cell("greedytl", 1, 2, 0, 0, 0.5, 1)
+	c.Candidates = 880
+	res := &Results{shapes: map[string]shape{"d": {features: 1, sources: 2}}}
+	tests := []struct {
+		recs []experiment.Record
+		want string
+	}{
+		{[]experiment.Record{a, b}, "879"},
+		{[]experiment.Record{a, b, c}, "879–880"},
+		{[]experiment.Record{cell("greedytl", 0, 2, 0, 0, 0.5, 1)}, "2"}, // from run.json: 1 + 0 + 2 − 1
+	}
+	for _, tc := range tests {
+		tab := timingTable(res, tc.recs, "d", 0, 10)[1].(table)
+		if tab.rows[0][1] != tc.want {
+			t.Errorf("candidates %q, want %q", tab.rows[0][1], tc.want)
+		}
+	}
+}
+
+// BenchmarkReportCLINCSize loads and renders a CLINC150-sized run: 150
+// classes in 10 groups, 14 methods, 3 sizes, 10 splits (≈ 62 000 cells).
+func BenchmarkReportCLINCSize(b *testing.B) {
+	s := synth{dataset: "clinc-size", classes: 150, groupSize: 15, negatives: []int{149}, positives: []int{2, 5, 10},
+		splits: 10, noise: []int{0}, methods: paperMethods(), longNames: true, seed: 4}
+	run := s.write(b, 1)
+	out := b.TempDir()
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := Load(run)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Write(out, res, Options{Markdown: true, HTML: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
