@@ -331,12 +331,24 @@ func concatColumns(A, B *mat.Dense) *mat.Dense {
 	return Z
 }
 
-// ridgeByLOO fits ridge regression without intercept of y − offset on Z
-// (offset nil means 0) for every λ of lambdaGrid, chooses λ by chooseByLOO
-// on the leave-one-out predictions offset_i + f₋ᵢ(z_i) = y_i − r_i, and
-// returns λ and the weights fitted on all examples. A λ for which the
-// closed form is numerically unreliable (linear.RidgeLOOPath's errors) is
-// skipped; ridgeByLOO returns an error when every λ is.
+// ridgeByLOO fits ridge regression without intercept of t = y − offset on
+// the centred columns Z (offset nil means 0) for every λ of lambdaGrid,
+// chooses λ by chooseByLOO on leave-one-out predictions, and returns λ and
+// the weights fitted on all examples. A λ for which the closed form is
+// numerically unreliable (linear.RidgeLOOPath's errors) is skipped;
+// ridgeByLOO returns an error when every λ is.
+//
+// The leave-one-out prediction re-centres the columns without example i:
+// Z was centred with every example, so the left-out row equals minus the
+// sum of the others, and a nearly interpolating fit (small λ, d ≥ m) would
+// "predict" it as y_i − Σ_{j≠i} y_j — on a balanced sample, exactly y_i —
+// making the smallest λ win by an artefact. Fitting without example i on
+// columns centred without it gives f₋ᵢ(z_i) = w₋ᵢ·(z_i − z̄₋ᵢ), which is the
+// leave-one-out prediction of ridge with an unpenalised intercept minus
+// t̄₋ᵢ (the intercept absorbs the centring; the weights are the same). So
+// the prediction used is offset_i + (t_i − r_i) − t̄₋ᵢ, with r_i the
+// intercept model's closed-form leave-one-out residual. (The columns'
+// scaling by their standard deviation is not redone without i.)
 func ridgeByLOO(Z *mat.Dense, y, offset []float64) (lambda float64, w []float64, err error) {
 	target := y
 	if offset != nil {
@@ -345,12 +357,12 @@ func ridgeByLOO(Z *mat.Dense, y, offset []float64) (lambda float64, w []float64,
 			target[i] = y[i] - offset[i]
 		}
 	}
-	path, err := linear.RidgeLOOPath(Z, target, lambdaGrid, false)
+	path, err := linear.RidgeLOOPath(Z, target, lambdaGrid, true)
 	if err != nil {
 		// Some λ is too small for these data: take the others one by one.
 		path = path[:0]
 		for _, l := range lambdaGrid {
-			p, err1 := linear.RidgeLOOPath(Z, target, []float64{l}, false)
+			p, err1 := linear.RidgeLOOPath(Z, target, []float64{l}, true)
 			if err1 == nil {
 				path = append(path, p[0])
 			}
@@ -359,11 +371,41 @@ func ridgeByLOO(Z *mat.Dense, y, offset []float64) (lambda float64, w []float64,
 			return 0, nil, err
 		}
 	}
+	m := len(y)
+	var sum float64
+	for _, v := range target {
+		sum += v
+	}
+	// constantWithout[i]: the targets other than t_i are all equal, so the
+	// re-centred fit without i has w = 0 exactly and predicts offset_i (for
+	// example when i is the only positive); the closed form would give that
+	// up to rounding, whose sign must not decide a classification.
+	constantWithout := make([]bool, m)
+	for i := range m {
+		constantWithout[i] = true
+		first := -1
+		for j := range m {
+			if j == i {
+				continue
+			}
+			if first < 0 {
+				first = j
+			} else if target[j] != target[first] {
+				constantWithout[i] = false
+				break
+			}
+		}
+	}
 	cands := make([]looCandidate, len(path))
 	for k, p := range path {
-		pred := make([]float64, len(y))
+		pred := make([]float64, m)
 		for i, r := range p.LOO {
-			pred[i] = y[i] - r
+			if constantWithout[i] {
+				pred[i] = y[i] - target[i]
+				continue
+			}
+			meanOthers := (sum - target[i]) / float64(m-1)
+			pred[i] = y[i] - r - meanOthers
 		}
 		cands[k] = looCandidate{Strength: p.Lambda, Pred: pred}
 	}

@@ -44,14 +44,38 @@ func bruteLOO(t *testing.T, Z *mat.Dense, y, offset []float64, lambda float64) [
 				rows = append(rows, r)
 			}
 		}
+		constant := true
+		for _, r := range rows {
+			constant = constant && y[r]-offset[r] == y[rows[0]]-offset[rows[0]]
+		}
+		if constant {
+			// Centred columns are orthogonal to a constant target: w = 0
+			// exactly, whatever rounding directRidge would add.
+			pred[i] = offset[i]
+			continue
+		}
+		// Re-centre the columns without example i (ridgeByLOO's definition),
+		// then fit ridge without intercept on the others' targets.
+		mean := make([]float64, d)
+		for _, r := range rows {
+			for j := range d {
+				mean[j] += Z.At(r, j) / float64(m-1)
+			}
+		}
 		Zi := mat.NewDense(m-1, d, nil)
 		ti := make([]float64, m-1)
 		for k, r := range rows {
-			Zi.SetRow(k, Z.RawRowView(r))
+			for j := range d {
+				Zi.Set(k, j, Z.At(r, j)-mean[j])
+			}
 			ti[k] = y[r] - offset[r]
 		}
 		w := directRidge(t, Zi, ti, lambda)
-		pred[i] = offset[i] + mat.Dot(mat.NewVecDense(d, w), mat.NewVecDense(d, Z.RawRowView(i)))
+		zi := make([]float64, d)
+		for j := range d {
+			zi[j] = Z.At(i, j) - mean[j]
+		}
+		pred[i] = offset[i] + mat.Dot(mat.NewVecDense(d, w), mat.NewVecDense(d, zi))
 	}
 	return pred
 }
