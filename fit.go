@@ -1,0 +1,121 @@
+package greedytl
+
+import (
+	"context"
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Fit runs GreedyTL on the m training examples: X (m×d) holds the target
+// features and H (m×n) the source hypotheses' scores on the same examples;
+// either may be nil (no features, or no sources). y holds the labels, +1 or
+// −1, with both classes present. Fit does not modify its inputs. *mat.Dense
+// inputs (and their transposes via T()) are read directly; other
+// mat.Matrix implementations through At.
+//
+// Every column is standardised with its training mean and population
+// standard deviation, feature columns are then multiplied by
+// opts.FeatureFactor, and columns that are constant on the training set are
+// never selected (see doc.go). The greedy loop adds, at each step, the
+// column that most increases the score s(S) = yᵀK_S(K_S + λI)⁻¹y; ties go to
+// the lowest candidate index, features (in column order) before sources
+// (in column order). It stops when the best gain in mean regularised error
+// is below opts.Delta (that column is not added), when opts.MaxK columns are
+// selected, or when no candidate is left.
+//
+// Fit returns an error, and never a model holding NaN, when: X or H does not
+// have len(y) rows; y is not ±1 or holds one class only; len(y) < 2; X or
+// H holds a NaN or ±Inf value (the error names the matrix, row and column;
+// with opts.Sample > 0 only the columns the search reads are checked); an
+// option is invalid (λ ≤ 0 or NaN without AutoLambda, δ < 0, γ < 0,
+// Sample < 0, MaxK < 0); every column is constant; λ is too small for the
+// data to be factorised reliably; or ctx is cancelled (the error wraps
+// ctx.Err(), checked once per step and during setup).
+func Fit(ctx context.Context, X, H mat.Matrix, y []float64, opts Options) (*Model, error) {
+	if err := opts.check(); err != nil {
+		return nil, fmt.Errorf("greedytl: invalid options: %w", err)
+	}
+	in, err := newInputs(X, H, y, opts.FeatureFactor)
+	if err != nil {
+		return nil, err
+	}
+	y = append([]float64(nil), y...)
+	var e engine
+	if opts.Sample > 0 {
+		e = newSample(in, opts.Sample, opts.Seed)
+	} else {
+		ex, err := newExact(ctx, in, y)
+		if err != nil {
+			return nil, err
+		}
+		defer ex.release()
+		e = ex
+	}
+	lambdas := []float64{opts.Lambda}
+	if opts.AutoLambda {
+		lambdas = lambdaGrid
+	}
+	var best *Model
+	bestLOO := 0.0
+	for _, lambda := range lambdas {
+		p, err := run(ctx, e, y, lambda, &opts)
+		if err != nil {
+			return nil, err
+		}
+		mod, err := finish(e, p, in, opts)
+		if err != nil {
+			return nil, err
+		}
+		// The grid ascends, so "≤" breaks ties towards the larger λ.
+		if loo := mod.looError(); best == nil || loo <= bestLOO {
+			best, bestLOO = mod, loo
+		}
+	}
+	return best, nil
+}
+
+// finish turns a finished path into a model: it truncates the path at the
+// lowest LOO error if asked, and computes the weights and the last step's
+// errors from a fresh factorisation.
+func finish(e engine, p *path, in *inputs, opts Options) (*Model, error) {
+	k := len(p.sel)
+	if opts.StopAtMinLOO && k > 0 {
+		kk := 0
+		for j, l := range p.loo[:k] {
+			if l < p.loo[kk] {
+				kk = j
+			}
+		}
+		k = kk + 1
+	}
+	opts.Lambda = p.lambda
+	mod := &Model{
+		Selected:    make([]Column, k),
+		Mean:        make([]float64, k),
+		Scale:       make([]float64, k),
+		Path:        make([]Step, k),
+		NumFeatures: in.d,
+		NumSources:  in.n,
+		Options:     opts,
+	}
+	if k == 0 {
+		mod.Weights = []float64{}
+		return mod, nil
+	}
+	w, reg, loo, err := p.weights(k)
+	if err != nil {
+		return nil, err
+	}
+	mod.Weights = w
+	p.reg[k-1], p.loo[k-1] = reg, loo
+	m := float64(p.m)
+	for j, s := range p.sel[:k] {
+		c := column(e.global(s), in.d)
+		st := e.stats(s)
+		mod.Selected[j] = c
+		mod.Mean[j], mod.Scale[j] = st.mean, st.scale
+		mod.Path[j] = Step{Column: c, Score: m * (1 - p.reg[j]), RegError: p.reg[j], LOOError: p.loo[j]}
+	}
+	return mod, nil
+}

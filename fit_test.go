@@ -1,0 +1,899 @@
+package greedytl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestStandardization checks Mean and Scale against the definition (mean
+// and population standard deviation, divided by γ for features) and that
+// Predict on the training data gives the fitted values Z_S w.
+func TestStandardization(t *testing.T) {
+	for _, gamma := range []float64{1, 0.3, 4} {
+		t.Run(fmt.Sprintf("γ=%g", gamma), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(11, 11))
+			m := 15
+			X, H := randDense(rng, m, 30), randDense(rng, m, 30)
+			X.Scale(100, X) // arbitrary scales and offsets
+			for i := 0; i < m; i++ {
+				for j := 0; j < 30; j++ {
+					H.Set(i, j, 5+float64(j)*H.At(i, j))
+				}
+			}
+			y := randLabels(rng, m)
+			o := DefaultOptions()
+			o.FeatureFactor, o.MaxK = gamma, 12
+			mod := fitT(t, X, H, y, o)
+			Z, _ := refStandardize(X, H, gamma)
+			for j, c := range mod.Selected {
+				col := make([]float64, m)
+				g := 1.0
+				if c.Kind == Feature {
+					mat.Col(col, c.Index, X)
+					g = gamma
+				} else {
+					mat.Col(col, c.Index, H)
+				}
+				var mean, ss float64
+				for _, v := range col {
+					mean += v / float64(m)
+				}
+				for _, v := range col {
+					ss += (v - mean) * (v - mean)
+				}
+				std := math.Sqrt(ss / float64(m))
+				if relErr(mod.Mean[j], mean) > 1e-12 || relErr(mod.Scale[j], std/g) > 1e-12 {
+					t.Errorf("%v: mean %v scale %v, want %v and %v", c, mod.Mean[j], mod.Scale[j], mean, std/g)
+				}
+			}
+			f, err := mod.Predict(X, H)
+			if err != nil {
+				t.Fatal(err)
+			}
+			S := selectedGlobal(mod)
+			for i := 0; i < m; i++ {
+				var want float64
+				for a, j := range S {
+					want += Z.At(i, j) * mod.Weights[a]
+				}
+				if math.Abs(f[i]-want) > 1e-12*(1+math.Abs(want)) {
+					t.Errorf("Predict row %d = %v, fitted value Z_S w = %v", i, f[i], want)
+				}
+			}
+			// The fitted values minimise the ridge objective: its gradient
+			// Z_Sᵀ(Z_S w − y) + λw vanishes.
+			for a, j := range S {
+				g := o.Lambda * mod.Weights[a]
+				for i := 0; i < m; i++ {
+					g += Z.At(i, j) * (f[i] - y[i])
+				}
+				if math.Abs(g) > 1e-10 {
+					t.Errorf("ridge gradient for %v = %v, want 0", mod.Selected[a], g)
+				}
+			}
+		})
+	}
+}
+
+// TestFeatureFactor checks γ: γ = 0 uses sources only; a feature slightly
+// less correlated with y than a source loses at γ = 1 and wins at γ = 10
+// (its first-step gain γ²b²/(λ + γ²m) grows with γ).
+func TestFeatureFactor(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	m := 20
+	y := randLabels(rng, m)
+	X := randDense(rng, m, 5)
+	H := randDense(rng, m, 5)
+	noise := randDense(rng, m, 1)
+	for i := 0; i < m; i++ {
+		H.Set(i, 2, y[i]+0.50*noise.At(i, 0))
+		X.Set(i, 3, y[i]+0.52*noise.At(i, 0))
+	}
+	first := func(gamma float64) Column {
+		o := DefaultOptions()
+		o.FeatureFactor, o.MaxK = gamma, 1
+		return fitT(t, X, H, y, o).Selected[0]
+	}
+	if c := first(1); c != (Column{Source, 2}) {
+		t.Errorf("γ = 1: first column %v, want source 2", c)
+	}
+	if c := first(10); c != (Column{Feature, 3}) {
+		t.Errorf("γ = 10: first column %v, want feature 3", c)
+	}
+	o := DefaultOptions()
+	o.FeatureFactor, o.Delta = 0, 0
+	mod := fitT(t, X, H, y, o)
+	if len(mod.Selected) != 5 {
+		t.Errorf("γ = 0: selected %d columns, want all 5 sources", len(mod.Selected))
+	}
+	for _, c := range mod.Selected {
+		if c.Kind != Source {
+			t.Errorf("γ = 0 selected %v", c)
+		}
+	}
+	if _, err := Fit(context.Background(), X, nil, y, o); err == nil || !strings.Contains(err.Error(), "constant") {
+		t.Errorf("γ = 0 without sources: err = %v, want no candidates", err)
+	}
+}
+
+// TestPredictColumns checks that Predict reads only the selected columns:
+// NaN elsewhere is ignored, NaN in a selected column is an error naming it.
+func TestPredictColumns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	m := 12
+	X, H := randDense(rng, m, 8), randDense(rng, m, 8)
+	y := randLabels(rng, m)
+	o := DefaultOptions()
+	o.MaxK = 3
+	mod := fitT(t, X, H, y, o)
+	want, err := mod.Predict(X, H)
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[Column]bool{}
+	for _, c := range mod.Selected {
+		used[c] = true
+	}
+	Xn, Hn := mat.DenseCopyOf(X), mat.DenseCopyOf(H)
+	for j := 0; j < 8; j++ {
+		if !used[Column{Feature, j}] {
+			Xn.Set(0, j, math.NaN())
+		}
+		if !used[Column{Source, j}] {
+			Hn.Set(1, j, math.Inf(1))
+		}
+	}
+	got, err := mod.Predict(Xn, Hn)
+	if err != nil {
+		t.Fatalf("NaN in unselected columns: %v", err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("predictions changed with NaN in unselected columns")
+	}
+	c := mod.Selected[0]
+	if c.Kind == Feature {
+		Xn.Set(2, c.Index, math.NaN())
+	} else {
+		Hn.Set(2, c.Index, math.NaN())
+	}
+	_, err = mod.Predict(Xn, Hn)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("[2][%d] is NaN", c.Index)) {
+		t.Errorf("NaN in selected %v: err = %v", c, err)
+	}
+	// Row order does not change per-row predictions.
+	perm := rng.Perm(m)
+	Xp, Hp := mat.NewDense(m, 8, nil), mat.NewDense(m, 8, nil)
+	for i, p := range perm {
+		Xp.SetRow(i, X.RawRowView(p))
+		Hp.SetRow(i, H.RawRowView(p))
+	}
+	fp, err := mod.Predict(Xp, Hp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range perm {
+		if fp[i] != want[p] {
+			t.Errorf("permuted row %d: %v, want %v", i, fp[i], want[p])
+		}
+	}
+}
+
+// TestPredictErrors covers Predict's shape checks.
+func TestPredictErrors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	m := 10
+	X, H := randDense(rng, m, 4), randDense(rng, m, 6)
+	y := randLabels(rng, m)
+	mod := fitT(t, X, H, y, DefaultOptions())
+	hasFeature, hasSource := false, false
+	for _, c := range mod.Selected {
+		hasFeature = hasFeature || c.Kind == Feature
+		hasSource = hasSource || c.Kind == Source
+	}
+	if !hasFeature || !hasSource {
+		t.Fatalf("test needs a model using both kinds, got %v", mod.Selected)
+	}
+	for _, c := range []struct {
+		name string
+		X, H mat.Matrix
+		want string
+	}{
+		{"X columns", randDense(rng, 3, 5), randDense(rng, 3, 6), "X has 5 columns"},
+		{"H columns", randDense(rng, 3, 4), randDense(rng, 3, 7), "H has 7 columns"},
+		{"rows", randDense(rng, 3, 4), randDense(rng, 4, 6), "X has 3 rows but H has 4"},
+		{"nil X", nil, randDense(rng, 3, 6), "X is nil but the model uses feature"},
+		{"nil H", randDense(rng, 3, 4), nil, "H is nil but the model uses source"},
+	} {
+		if _, err := mod.Predict(c.X, c.H); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want %q", c.name, err, c.want)
+		}
+	}
+	// A model using no feature accepts a nil X.
+	o := DefaultOptions()
+	o.FeatureFactor = 0
+	mod = fitT(t, X, H, y, o)
+	if _, err := mod.Predict(nil, H); err != nil {
+		t.Errorf("sources-only model, nil X: %v", err)
+	}
+}
+
+// TestLOO compares the LOO error recorded at every step with brute-force
+// refits that leave each example out (same standardised columns, same λ).
+func TestLOO(t *testing.T) {
+	for _, c := range []struct {
+		m      int
+		lambda float64
+	}{{8, 1}, {15, 0.01}, {15, 100}} {
+		t.Run(fmt.Sprintf("m=%d/λ=%g", c.m, c.lambda), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(6, uint64(c.m)))
+			X, H := randDense(rng, c.m, 10), randDense(rng, c.m, 10)
+			y := randLabels(rng, c.m)
+			o := DefaultOptions()
+			o.Lambda, o.Delta, o.MaxK = c.lambda, 0, c.m+3
+			mod := fitT(t, X, H, y, o)
+			Z, _ := refStandardize(X, H, 1)
+			S := selectedGlobal(mod)
+			for k := 1; k <= len(S); k++ {
+				want := bruteLOO(Z, y, S[:k], c.lambda)
+				if e := relErr(mod.Path[k-1].LOOError, want); e > tol {
+					t.Errorf("step %d: LOO error %v, brute force %v (rel. error %.1e)", k-1, mod.Path[k-1].LOOError, want, e)
+				}
+			}
+		})
+	}
+}
+
+// bruteLOO refits ridge on columns S without each example in turn and
+// returns the class-balanced mean squared residual.
+func bruteLOO(Z *mat.Dense, y []float64, S []int, lambda float64) float64 {
+	m, _ := Z.Dims()
+	var sum [2]float64
+	var cnt [2]int
+	for out := 0; out < m; out++ {
+		Zs := mat.NewDense(m-1, len(S), nil)
+		ys := make([]float64, 0, m-1)
+		r := 0
+		for i := 0; i < m; i++ {
+			if i == out {
+				continue
+			}
+			for a, j := range S {
+				Zs.Set(r, a, Z.At(i, j))
+			}
+			ys = append(ys, y[i])
+			r++
+		}
+		idx := make([]int, len(S))
+		for a := range idx {
+			idx[a] = a
+		}
+		w := bruteWeights(Zs, ys, idx, lambda)
+		var f float64
+		for a, j := range S {
+			f += Z.At(out, j) * w[a]
+		}
+		c := 0
+		if y[out] > 0 {
+			c = 1
+		}
+		sum[c] += (y[out] - f) * (y[out] - f)
+		cnt[c]++
+	}
+	return (sum[0]/float64(cnt[0]) + sum[1]/float64(cnt[1])) / 2
+}
+
+// TestStopAtMinLOO checks the truncation: the model is the prefix of the
+// full path ending at its first lowest LOO error, with refitted weights.
+func TestStopAtMinLOO(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	m := 16
+	X, H := randDense(rng, m, 20), randDense(rng, m, 20)
+	y := randLabels(rng, m)
+	for i := 0; i < m; i++ {
+		H.Set(i, 4, y[i]+rng.NormFloat64())
+	}
+	o := DefaultOptions()
+	o.Delta, o.MaxK = 0, 25
+	full := fitT(t, X, H, y, o)
+	kk := 0
+	for j, s := range full.Path {
+		if s.LOOError < full.Path[kk].LOOError {
+			kk = j
+		}
+	}
+	if kk == len(full.Path)-1 {
+		t.Fatalf("test needs a path whose LOO minimum is not at the end")
+	}
+	o.StopAtMinLOO = true
+	mod := fitT(t, X, H, y, o)
+	if !reflect.DeepEqual(mod.Selected, full.Selected[:kk+1]) {
+		t.Fatalf("selected %v, want the prefix %v", mod.Selected, full.Selected[:kk+1])
+	}
+	for j := range mod.Path {
+		if relErr(mod.Path[j].LOOError, full.Path[j].LOOError) > 1e-12 {
+			t.Errorf("step %d: LOO %v, full path %v", j, mod.Path[j].LOOError, full.Path[j].LOOError)
+		}
+	}
+	Z, _ := refStandardize(X, H, 1)
+	if e := vecRelErr(mod.Weights, bruteWeights(Z, y, selectedGlobal(mod), 1)); e > tol {
+		t.Errorf("prefix weights: rel. error %.1e", e)
+	}
+}
+
+// TestAutoLambda checks that AutoLambda picks the grid value whose own fit
+// has the lowest LOO error (the larger λ on ties) and returns that fit. The
+// last case runs every path to the end, so that the sampled search meets
+// its "score all that remain" regime, constant columns included.
+func TestAutoLambda(t *testing.T) {
+	for _, c := range []struct {
+		minLOO       bool
+		sample, maxK int
+		delta        float64
+		constantCols bool
+	}{
+		{false, 0, 10, 1e-4, false}, {true, 0, 10, 1e-4, false},
+		{false, 7, 10, 1e-4, false}, {true, 7, 10, 1e-4, false},
+		{false, 5, 0, 0, true}, {true, 5, 0, 0, true},
+	} {
+		t.Run(fmt.Sprintf("%+v", c), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(9, 9))
+			m := 14
+			X, H := randDense(rng, m, 15), randDense(rng, m, 15)
+			y := randLabels(rng, m)
+			for i := 0; i < m; i++ {
+				H.Set(i, 1, y[i]+0.8*rng.NormFloat64())
+				if c.constantCols {
+					X.Set(i, 3, 1)
+					H.Set(i, 8, 2)
+				}
+			}
+			o := DefaultOptions()
+			o.MaxK, o.Delta, o.StopAtMinLOO, o.Sample, o.Seed = c.maxK, c.delta, c.minLOO, c.sample, 3
+			var best *Model
+			for _, l := range lambdaGrid {
+				o.Lambda = l
+				mod := fitT(t, X, H, y, o)
+				if best == nil || mod.looError() <= best.looError() {
+					best = mod
+				}
+			}
+			o.Lambda, o.AutoLambda = 0, true
+			auto := fitT(t, X, H, y, o)
+			best.Options.AutoLambda = true
+			if !reflect.DeepEqual(auto, best) {
+				t.Errorf("AutoLambda chose λ = %v (LOO %v, %v), want λ = %v (LOO %v, %v)",
+					auto.Options.Lambda, auto.looError(), auto.Selected, best.Options.Lambda, best.looError(), best.Selected)
+			}
+		})
+	}
+}
+
+// TestSample checks GreedyTL-59: determinism under a seed, different
+// selections for different seeds, and the exact search when r ≥ N.
+func TestSample(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 10))
+	m := 12
+	X, H := randDense(rng, m, 500), randDense(rng, m, 1500)
+	for i := 0; i < m; i++ {
+		X.Set(i, 7, 1) // constant columns are never drawn as candidates
+		H.Set(i, 9, 0)
+	}
+	y := randLabels(rng, m)
+	o := DefaultOptions()
+	o.Sample, o.Seed, o.MaxK = 59, 1, 15
+	a, b := fitT(t, X, H, y, o), fitT(t, X, H, y, o)
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("same seed, different models")
+	}
+	o.Seed = 2
+	c := fitT(t, X, H, y, o)
+	if reflect.DeepEqual(a.Selected, c.Selected) {
+		t.Errorf("seeds 1 and 2 select the same %v", a.Selected)
+	}
+	Z, ok := refStandardize(X, H, 1)
+	for _, mod := range []*Model{a, c} {
+		checkAlongSample(t, mod, Z, y, ok)
+	}
+	for _, r := range []int{2000 - 2, 2000, 5000} {
+		o.Sample, o.Delta, o.MaxK = r, 0, 40
+		s := fitT(t, X, H, y, o)
+		o.Sample = 0
+		e := fitT(t, X, H, y, o)
+		if !reflect.DeepEqual(s.Selected, e.Selected) {
+			t.Errorf("r = %d: sampled search selects %v, exact %v", r, s.Selected, e.Selected)
+		}
+		if d := vecRelErr(s.Weights, e.Weights); d > 1e-10 {
+			t.Errorf("r = %d: weights differ from exact by %.1e", r, d)
+		}
+	}
+}
+
+// checkAlongSample checks a sampled model's scores and weights against
+// the definition along its own path (its choices are random, but each
+// recorded score must be the definition's score of the prefix).
+func checkAlongSample(t *testing.T, mod *Model, Z *mat.Dense, y []float64, ok []bool) {
+	t.Helper()
+	S := selectedGlobal(mod)
+	for j := range S {
+		if !ok[S[j]] {
+			t.Fatalf("selected constant column %d", S[j])
+		}
+		if e := relErr(mod.Path[j].Score, bruteScore(Z, y, S[:j+1], mod.Options.Lambda)); e > tol {
+			t.Errorf("step %d: score rel. error %.1e", j, e)
+		}
+	}
+	if e := vecRelErr(mod.Weights, bruteWeights(Z, y, S, mod.Options.Lambda)); e > tol {
+		t.Errorf("weights rel. error %.1e", e)
+	}
+}
+
+// TestSampleUniform checks that with r = 1 the first column is a uniform
+// draw over the non-constant candidates (a chi-square test over 7000
+// seeds; the critical value 27.9 has p = 1e-4 at 6 degrees of freedom).
+func TestSampleUniform(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 12))
+	m := 6
+	X, H := randDense(rng, m, 4), randDense(rng, m, 6)
+	for i := 0; i < m; i++ {
+		X.Set(i, 0, 3)
+		H.Set(i, 2, -1)
+		H.Set(i, 5, 0)
+	}
+	y := randLabels(rng, m)
+	o := DefaultOptions()
+	o.Sample, o.MaxK = 1, 1
+	counts := map[Column]int{}
+	const runs = 7000
+	for seed := range uint64(runs) {
+		o.Seed = seed
+		counts[fitT(t, X, H, y, o).Selected[0]]++
+	}
+	if len(counts) != 7 {
+		t.Fatalf("drew %d distinct columns, want the 7 non-constant ones: %v", len(counts), counts)
+	}
+	var chi2 float64
+	for c, n := range counts {
+		if c == (Column{Feature, 0}) || c == (Column{Source, 2}) || c == (Column{Source, 5}) {
+			t.Errorf("drew constant column %v", c)
+		}
+		e := float64(runs) / 7
+		chi2 += (float64(n) - e) * (float64(n) - e) / e
+	}
+	if chi2 > 27.9 {
+		t.Errorf("χ² = %.1f over counts %v: draws are not uniform", chi2, counts)
+	}
+}
+
+// TestInputForms checks that Fit gives identical models for a *mat.Dense,
+// its transpose's transpose (the T() fast path) and a generic mat.Matrix,
+// and does not modify its inputs.
+func TestInputForms(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 13))
+	m := 10
+	X, H := randDense(rng, m, 7), randDense(rng, m, 9)
+	y := randLabels(rng, m)
+	X0, H0, y0 := mat.DenseCopyOf(X), mat.DenseCopyOf(H), append([]float64(nil), y...)
+	for _, sample := range []int{0, 4} {
+		o := DefaultOptions()
+		o.Sample, o.Seed = sample, 5
+		want := fitT(t, X, H, y, o)
+		tX := mat.DenseCopyOf(X.T())
+		tH := mat.DenseCopyOf(H.T())
+		for name, in := range map[string][2]mat.Matrix{
+			"transpose": {tX.T(), tH.T()},
+			"generic":   {generic{X}, generic{H}},
+		} {
+			got := fitT(t, in[0], in[1], y, o)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("sample=%d, %s input: different model", sample, name)
+			}
+			fw, _ := want.Predict(X, H)
+			fg, err := got.Predict(in[0], in[1])
+			if err != nil || !reflect.DeepEqual(fw, fg) {
+				t.Errorf("sample=%d, %s input: different predictions (%v)", sample, name, err)
+			}
+		}
+	}
+	if !mat.Equal(X, X0) || !mat.Equal(H, H0) || !reflect.DeepEqual(y, y0) {
+		t.Errorf("Fit modified its inputs")
+	}
+}
+
+// generic hides the raw-data fast paths of a matrix.
+type generic struct{ m mat.Matrix }
+
+func (g generic) Dims() (int, int)    { return g.m.Dims() }
+func (g generic) At(i, j int) float64 { return g.m.At(i, j) }
+func (g generic) T() mat.Matrix       { return mat.Transpose{Matrix: g} }
+
+// TestFitErrors covers every bad input Fit must reject with an error.
+func TestFitErrors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 14))
+	m := 6
+	X, H := randDense(rng, m, 3), randDense(rng, m, 4)
+	y := []float64{1, -1, 1, -1, 1, -1}
+	with := func(a *mat.Dense, i, j int, v float64) *mat.Dense {
+		b := mat.DenseCopyOf(a)
+		b.Set(i, j, v)
+		return b
+	}
+	opt := func(f func(*Options)) Options {
+		o := DefaultOptions()
+		f(&o)
+		return o
+	}
+	const1 := mat.NewDense(m, 2, []float64{1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0})
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+		X, H mat.Matrix
+		y    []float64
+		o    Options
+		want string
+	}{
+		{"X rows", nil, randDense(rng, 5, 3), H, y, DefaultOptions(), "X has 5 rows but y has 6"},
+		{"H rows", nil, X, randDense(rng, 7, 4), y, DefaultOptions(), "H has 7 rows but y has 6"},
+		{"label 0", nil, X, H, []float64{1, -1, 0, 1, 1, 1}, DefaultOptions(), "y[2] = 0"},
+		{"label NaN", nil, X, H, []float64{1, -1, 1, math.NaN(), 1, 1}, DefaultOptions(), "y[3] = NaN"},
+		{"one class", nil, X, H, []float64{1, 1, 1, 1, 1, 1}, DefaultOptions(), "one class"},
+		{"m < 2", nil, randDense(rng, 1, 3), nil, []float64{1}, DefaultOptions(), "at least 2"},
+		{"no labels", nil, nil, nil, nil, DefaultOptions(), "at least 2"},
+		{"NaN in X", nil, with(X, 2, 1, math.NaN()), H, y, DefaultOptions(), "X[2][1] is NaN"},
+		{"Inf in H", nil, X, with(H, 4, 3, math.Inf(-1)), y, DefaultOptions(), "H[4][3] is -Inf"},
+		{"NaN in X, γ = 0", nil, with(X, 0, 2, math.NaN()), H, y, opt(func(o *Options) { o.FeatureFactor = 0 }), "X[0][2] is NaN"},
+		{"NaN in H, r ≥ N", nil, X, with(H, 5, 0, math.NaN()), y, opt(func(o *Options) { o.Sample = 59 }), "H[5][0] is NaN"},
+		{"overflow", nil, X, with(H, 1, 1, 1e308), y, DefaultOptions(), "too large"},
+		{"λ = 0", nil, X, H, y, Options{Delta: 1e-4, FeatureFactor: 1}, "Lambda must be positive"},
+		{"λ < 0", nil, X, H, y, opt(func(o *Options) { o.Lambda = -1 }), "Lambda must be positive"},
+		{"λ NaN", nil, X, H, y, opt(func(o *Options) { o.Lambda = math.NaN() }), "Lambda must be positive"},
+		{"λ Inf", nil, X, H, y, opt(func(o *Options) { o.Lambda = math.Inf(1) }), "Lambda must be positive"},
+		{"δ < 0", nil, X, H, y, opt(func(o *Options) { o.Delta = -1e-3 }), "Delta must be"},
+		{"δ NaN", nil, X, H, y, opt(func(o *Options) { o.Delta = math.NaN() }), "Delta must be"},
+		{"γ < 0", nil, X, H, y, opt(func(o *Options) { o.FeatureFactor = -1 }), "FeatureFactor must be"},
+		{"γ NaN", nil, X, H, y, opt(func(o *Options) { o.FeatureFactor = math.NaN() }), "FeatureFactor must be"},
+		{"Sample < 0", nil, X, H, y, opt(func(o *Options) { o.Sample = -59 }), "Sample must be"},
+		{"MaxK < 0", nil, X, H, y, opt(func(o *Options) { o.MaxK = -1 }), "MaxK must be"},
+		{"no matrices", nil, nil, nil, y, DefaultOptions(), "no candidate columns"},
+		{"empty Dense", nil, &mat.Dense{}, nil, y, DefaultOptions(), "no candidate columns"},
+		{"typed nil", nil, (*mat.Dense)(nil), nil, y, DefaultOptions(), "no candidate columns"},
+		{"all constant", nil, const1, nil, y, DefaultOptions(), "every column of X and H is constant"},
+		{"all constant, sampled", nil, const1, nil, y, opt(func(o *Options) { o.Sample = 1 }), "every column of X and H is constant"},
+		{"λ too small", nil, X, H, y, opt(func(o *Options) { o.Lambda = 1e-300 }), "too small"},
+		{"singular K + λI", nil, X, randDense(rng, m, 30), y, opt(func(o *Options) { o.Lambda, o.Delta = 1e-90, 0 }), "too small for these data"},
+		{"singular K + λI, sampled", nil, X, randDense(rng, m, 30), y, opt(func(o *Options) { o.Lambda, o.Delta, o.Sample = 1e-90, 0, 5 }), "too small for these data"},
+		{"cancelled", cancelled, X, H, y, DefaultOptions(), "interrupted"},
+		{"cancelled, sampled", cancelled, X, H, y, opt(func(o *Options) { o.Sample = 2 }), "interrupted"},
+	} {
+		ctx := c.ctx
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		mod, err := Fit(ctx, c.X, c.H, c.y, c.o)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want %q", c.name, err, c.want)
+		}
+		if mod != nil {
+			t.Errorf("%s: non-nil model with an error", c.name)
+		}
+		if strings.HasPrefix(c.name, "cancelled") && !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: error %v does not wrap context.Canceled", c.name, err)
+		}
+	}
+}
+
+// TestCancelDuringFit cancels a long fit (20000 steps) while it runs.
+func TestCancelDuringFit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 15))
+	m := 20
+	H := randDense(rng, m, 20000)
+	y := randLabels(rng, m)
+	o := DefaultOptions()
+	o.Delta = 0
+	for _, sample := range []int{0, 50} {
+		o.Sample = sample
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		start := time.Now()
+		_, err := Fit(ctx, nil, H, y, o)
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("sample %d: err = %v after %v, want context.DeadlineExceeded", sample, err, time.Since(start))
+		}
+	}
+}
+
+// TestEmptyModel checks the model of a problem where no column gains δ.
+func TestEmptyModel(t *testing.T) {
+	y := []float64{1, -1, 1, -1}
+	H := mat.NewDense(4, 1, []float64{1, 1, -1, -1}) // orthogonal to y
+	mod := fitT(t, nil, H, y, DefaultOptions())
+	if len(mod.Selected) != 0 || len(mod.Weights) != 0 || len(mod.Path) != 0 {
+		t.Fatalf("selected %v", mod.Selected)
+	}
+	f, err := mod.Predict(nil, H)
+	if err != nil || !reflect.DeepEqual(f, []float64{0, 0, 0, 0}) {
+		t.Errorf("Predict = %v, %v; want zeros", f, err)
+	}
+	// Every λ gives the empty model (LOO error 1): the tie goes to the
+	// largest λ.
+	o := DefaultOptions()
+	o.AutoLambda = true
+	if mod := fitT(t, nil, H, y, o); mod.Options.Lambda != 1e4 || !mod.Options.AutoLambda {
+		t.Errorf("AutoLambda on a tie chose λ = %v, want 1e4", mod.Options.Lambda)
+	}
+	// With δ = 0 a zero-gain column is still added.
+	o = DefaultOptions()
+	o.Delta = 0
+	for _, s := range []int{0, 1} {
+		o.Sample = s
+		if mod := fitT(t, nil, H, y, o); len(mod.Selected) != 1 || math.Abs(mod.Path[0].Score) > 1e-12 {
+			t.Errorf("δ = 0, sample %d: selected %v, path %v", s, mod.Selected, mod.Path)
+		}
+	}
+}
+
+// TestLarge fits N = 10⁶ candidates (m = 20); opt in with GREEDYTL_LARGE=1.
+func TestLarge(t *testing.T) {
+	if os.Getenv("GREEDYTL_LARGE") == "" {
+		t.Skip("set GREEDYTL_LARGE=1 to fit 10⁶ candidates (needs ~400 MB)")
+	}
+	H, y := benchProblem(20, 1_000_000)
+	for _, sample := range []int{0, 59} {
+		o := DefaultOptions()
+		o.Delta, o.MaxK, o.Sample = 0, 20, sample
+		mod := fitT(t, nil, H, y, o)
+		if len(mod.Selected) != 20 {
+			t.Errorf("sample %d: selected %d columns", sample, len(mod.Selected))
+		}
+	}
+}
+
+// TestTies checks the tie rule: among identical columns the lowest
+// candidate index wins, features before sources, in both searches, at the
+// first step (group B: feature 3, sources 0 and 5) and at the second
+// (group A: feature 2, sources 1 and 4).
+func TestTies(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 16))
+	m := 14
+	X, H := randDense(rng, m, 4), randDense(rng, m, 6)
+	y := make([]float64, m)
+	for i := 0; i < m; i++ {
+		a, b := rng.NormFloat64(), rng.NormFloat64()
+		y[i] = math.Copysign(1, a+0.6*b)
+		X.Set(i, 2, a)
+		H.Set(i, 1, a)
+		H.Set(i, 4, a)
+		X.Set(i, 3, b)
+		H.Set(i, 0, b)
+		H.Set(i, 5, b)
+	}
+	for _, sample := range []int{0, 10, 100} {
+		o := DefaultOptions()
+		o.Sample, o.MaxK = sample, 2
+		if got := fitT(t, X, H, y, o).Selected; !reflect.DeepEqual(got, []Column{{Feature, 3}, {Feature, 2}}) {
+			t.Errorf("sample %d: selected %v, want [feature 3 feature 2]", sample, got)
+		}
+		o.FeatureFactor = 0
+		if got := fitT(t, X, H, y, o).Selected; !reflect.DeepEqual(got, []Column{{Source, 0}, {Source, 1}}) {
+			t.Errorf("sample %d, γ = 0: selected %v, want [source 0 source 1]", sample, got)
+		}
+	}
+	// With r = 8 of 10 candidates the draws are random, and the tie rule
+	// picks the lowest drawn copy: feature 3 whenever it is drawn (80% of
+	// the time), against a third of the time for "first drawn wins".
+	o := DefaultOptions()
+	o.Sample, o.MaxK = 8, 1
+	n := 0
+	for seed := range uint64(200) {
+		o.Seed = seed
+		if fitT(t, X, H, y, o).Selected[0] == (Column{Feature, 3}) {
+			n++
+		}
+	}
+	if n < 140 || n > 180 {
+		t.Errorf("feature 3 chosen in %d of 200 runs, want about 160", n)
+	}
+}
+
+// TestConstantRule checks which columns count as constant: relative
+// spread 1e-14 (rounding noise) is constant, 1e-10 is not.
+func TestConstantRule(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 17))
+	m := 8
+	y := randLabels(rng, m)
+	H := mat.NewDense(m, 4, nil)
+	for i := 0; i < m; i++ {
+		H.Set(i, 0, 5*(1+1e-14*rng.NormFloat64()))
+		H.Set(i, 1, 5*(1+1e-10*rng.NormFloat64()))
+		H.Set(i, 2, 1e-200*rng.NormFloat64()) // tiny but varying: not constant
+		H.Set(i, 3, -7)
+	}
+	o := DefaultOptions()
+	o.Delta = 0
+	mod := fitT(t, nil, H, y, o)
+	got := map[int]bool{}
+	for _, c := range mod.Selected {
+		got[c.Index] = true
+	}
+	if !reflect.DeepEqual(got, map[int]bool{1: true, 2: true}) {
+		t.Errorf("selected %v, want sources 1 and 2 (0 and 3 are constant)", mod.Selected)
+	}
+}
+
+// TestEngineReuse checks that an engine reused across paths (as AutoLambda
+// does) gives every path exactly what a fresh engine gives.
+func TestEngineReuse(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 18))
+	m := 12
+	X, H := randDense(rng, m, 15), randDense(rng, m, 15)
+	for i := 0; i < m; i++ {
+		X.Set(i, 3, 1)
+		H.Set(i, 8, 2)
+		H.Set(i, 9, 0)
+	}
+	y := randLabels(rng, m)
+	for _, sample := range []int{0, 5} {
+		o := DefaultOptions()
+		o.Sample, o.Seed, o.Delta = sample, 4, 0
+		in, err := newInputs(X, H, y, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		newEngine := func() engine {
+			if sample > 0 {
+				return newSample(in, sample, o.Seed)
+			}
+			e, err := newExact(context.Background(), in, y)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return e
+		}
+		globals := func(e engine, p *path) []int {
+			g := make([]int, len(p.sel))
+			for i, s := range p.sel {
+				g[i] = e.global(s)
+			}
+			return g
+		}
+		shared := newEngine()
+		for _, l := range lambdaGrid {
+			fresh := newEngine()
+			p1, err1 := run(context.Background(), shared, y, l, &o)
+			p2, err2 := run(context.Background(), fresh, y, l, &o)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			g1, g2 := globals(shared, p1), globals(fresh, p2)
+			if !reflect.DeepEqual(g1, g2) || !reflect.DeepEqual(p1.loo, p2.loo) {
+				t.Errorf("sample %d, λ = %g: reused engine selects %v, fresh %v", sample, l, g1, g2)
+			}
+		}
+	}
+}
+
+// TestSampleSlotMap checks that the map used for large N gives the same
+// models as the array used for small N.
+func TestSampleSlotMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 19))
+	m := 10
+	X, H := randDense(rng, m, 40), randDense(rng, m, 60)
+	for i := 0; i < m; i++ {
+		H.Set(i, 5, 1)
+	}
+	y := randLabels(rng, m)
+	for _, o := range []Options{
+		{Lambda: 1, Delta: 1e-4, FeatureFactor: 1, Sample: 7, Seed: 1},
+		{Lambda: 1, Delta: 0, FeatureFactor: 1, Sample: 7, Seed: 2, MaxK: 95},
+		{Delta: 1e-4, FeatureFactor: 0, Sample: 3, Seed: 3, AutoLambda: true},
+	} {
+		want := fitT(t, X, H, y, o)
+		old := slotArrayMax
+		slotArrayMax = 0
+		got := fitT(t, X, H, y, o)
+		slotArrayMax = old
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%+v: map and array give different models", o)
+		}
+	}
+}
+
+// TestEnginesStandardizeAlike checks that the exact search (which reads
+// row-major data row by row) and the sampled one (column by column)
+// standardise every column bitwise identically.
+func TestEnginesStandardizeAlike(t *testing.T) {
+	for _, m := range []int{2, 5, 8, 13} {
+		rng := rand.New(rand.NewPCG(20, uint64(m)))
+		X, H := randDense(rng, m, 70), randDense(rng, m, 1100)
+		for i := 0; i < m; i++ {
+			X.Set(i, 3, 4)
+			H.Set(i, 9, 1e-200*rng.NormFloat64())
+			H.Set(i, 10, 1e6+rng.NormFloat64())
+		}
+		y := randLabels(rng, m)
+		in, err := newInputs(X, H, y, 0.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex, err := newExact(context.Background(), in, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sa := newSample(in, 1<<30, 1)
+		if err := sa.reset(1); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := sa.pickAll(newPath(y, 1, 0)); err != nil {
+			t.Fatal(err)
+		}
+		if len(sa.valid) != ex.n {
+			t.Fatalf("m = %d: %d non-constant columns in the sampled engine, %d in the exact", m, len(sa.valid), ex.n)
+		}
+		for k, s := range sa.valid {
+			if sa.global(int(s)) != ex.global(k) || sa.stats(int(s)) != ex.stats(k) || !reflect.DeepEqual(sa.col(int(s)), ex.col(k)) {
+				t.Fatalf("m = %d: column %d standardised differently: %v %v vs %v %v", m, ex.global(k), sa.stats(int(s)), sa.col(int(s)), ex.stats(k), ex.col(k))
+			}
+		}
+	}
+}
+
+// TestSampleDraws checks the sampled search's draws directly: every step
+// scores exactly r distinct, unselected, non-constant candidates, also when
+// many columns are constant (so that a step needs several rounds of draws).
+func TestSampleDraws(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 21))
+	m, n, r := 8, 400, 9
+	H := randDense(rng, m, n)
+	for j := 0; j < n; j += 3 {
+		for i := 0; i < m; i++ {
+			H.Set(i, j, 7) // a third of the columns are constant
+		}
+	}
+	y := randLabels(rng, m)
+	in, err := newInputs(nil, H, y, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newSample(in, r, 5)
+	if err := e.reset(1); err != nil {
+		t.Fatal(err)
+	}
+	p := newPath(y, 1, 0)
+	for step := 0; step < 100; step++ {
+		s, err := e.pick(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(e.cand) != r {
+			t.Fatalf("step %d scored %d candidates, want %d", step, len(e.cand), r)
+		}
+		seen := map[int]bool{}
+		for _, c := range e.cand {
+			j := e.global(c)
+			if seen[j] || j%3 == 0 || e.slots[c].selGen == e.gen {
+				t.Fatalf("step %d: candidate %d is repeated, constant or selected (%v)", step, j, e.cand)
+			}
+			seen[j] = true
+		}
+		z := e.col(s)
+		c, tt, err := p.score(z)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.add(s, z, c, tt); err != nil {
+			t.Fatal(err)
+		}
+		e.added(p, s, p.g, c, tt/c, false)
+	}
+}

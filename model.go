@@ -1,0 +1,124 @@
+package greedytl
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Step records the state of the path right after one column was added.
+type Step struct {
+	// Column is the column added at this step.
+	Column Column `json:"column"`
+	// Score is s(S) = yᵀK_S(K_S + λI)⁻¹y for the columns S selected so far,
+	// the quantity GreedyTL maximises; it equals ‖y‖² − m·RegError.
+	Score float64 `json:"score"`
+	// RegError is the mean regularised error e(S)/m = λ yᵀ(K_S + λI)⁻¹y / m,
+	// the minimum over w of (‖Z_S w − y‖² + λ‖w‖²)/m.
+	RegError float64 `json:"reg_error"`
+	// LOOError is the class-balanced mean squared leave-one-out residual of
+	// the ridge fit on S: the mean over the two classes of the per-class
+	// mean of r_i², where r_i = y_i − f₋ᵢ(x_i) and f₋ᵢ is refitted without
+	// example i on the same standardised columns (the standardisation
+	// itself is not redone).
+	LOOError float64 `json:"loo_error"`
+}
+
+// Model is a fitted GreedyTL predictor
+//
+//	f(x, h) = Σ_j Weights[j] · (v_j − Mean[j]) / Scale[j],
+//
+// where v_j is the value of column Selected[j] (a feature of x or a source
+// score h). There is no intercept: columns are centred on the training
+// set, so the decision threshold 0 sits at the training mean.
+//
+// The empty set (before the first step) has Score 0, RegError 1 and
+// LOOError 1 (the zero predictor on ±1 labels), so Path holds one Step per
+// selected column: Path[j].Column == Selected[j]. A model may select no
+// column at all (when even the best column gains less than Delta); it then
+// predicts 0 everywhere.
+type Model struct {
+	// Selected lists the chosen columns in selection order.
+	Selected []Column
+	// Weights are the ridge weights on the standardised (and, for
+	// features, γ-scaled) selected columns.
+	Weights []float64
+	// Mean and Scale standardise selected column j: z = (v − Mean[j]) /
+	// Scale[j], where Scale[j] is the training population standard
+	// deviation, divided by FeatureFactor for features.
+	Mean, Scale []float64
+	// Path records each step; see Step.
+	Path []Step
+	// NumFeatures and NumSources are the column counts d of X and n of H
+	// seen in training; Predict checks them.
+	NumFeatures, NumSources int
+	// Options are the options used; with AutoLambda, Lambda is the λ
+	// chosen.
+	Options Options
+}
+
+// looError returns the LOO error of the fitted model (1 for the empty one).
+func (m *Model) looError() float64 {
+	if len(m.Path) == 0 {
+		return 1
+	}
+	return m.Path[len(m.Path)-1].LOOError
+}
+
+// Predict returns the decision values f of the examples in the rows of X
+// (features, r×NumFeatures) and H (source scores, r×NumSources); classify
+// by sign. Only the selected columns are read: the others may hold
+// anything, NaN included (for instance when the unselected sources were
+// not evaluated), and X or H may be nil when the model uses none of its
+// columns. Predict returns an error when a present matrix has the wrong
+// number of columns, when X and H disagree on the number of rows, when both
+// are nil, or when a selected column holds a NaN or ±Inf value.
+func (m *Model) Predict(X, H mat.Matrix) ([]float64, error) {
+	var blocks [2]block
+	rows := -1
+	for k, p := range []struct {
+		name string
+		a    mat.Matrix
+		want int
+		kind Kind
+	}{{"X", X, m.NumFeatures, Feature}, {"H", H, m.NumSources, Source}} {
+		if absent(p.a) {
+			for _, c := range m.Selected {
+				if c.Kind == p.kind {
+					return nil, fmt.Errorf("greedytl: predict: %s is nil but the model uses %v", p.name, c)
+				}
+			}
+			continue
+		}
+		b := newBlock(p.name, p.a)
+		if b.cols != p.want {
+			return nil, fmt.Errorf("greedytl: predict: %s has %d columns, the model was trained with %d", p.name, b.cols, p.want)
+		}
+		if rows >= 0 && b.rows != rows {
+			return nil, fmt.Errorf("greedytl: predict: X has %d rows but H has %d", rows, b.rows)
+		}
+		rows = b.rows
+		blocks[k] = b
+	}
+	if rows < 0 {
+		return nil, fmt.Errorf("greedytl: predict: X and H are both nil")
+	}
+	f := make([]float64, rows)
+	v := make([]float64, rows)
+	for j, c := range m.Selected {
+		b := &blocks[0]
+		if c.Kind == Source {
+			b = &blocks[1]
+		}
+		b.column(c.Index, v)
+		w, mean, scale := m.Weights[j], m.Mean[j], m.Scale[j]
+		for i, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, fmt.Errorf("greedytl: predict: %s[%d][%d] is %v (row %d, column %d, 0-based): inputs must be finite", b.name, i, c.Index, x, i, c.Index)
+			}
+			f[i] += w * ((x - mean) / scale)
+		}
+	}
+	return f, nil
+}

@@ -1,0 +1,95 @@
+package greedytl
+
+import (
+	"fmt"
+	"math"
+)
+
+// Options are GreedyTL's hyperparameters. Start from DefaultOptions: the
+// zero Options is not the default (its λ = 0 is rejected by Fit, and its
+// FeatureFactor = 0 is meaningful: it excludes every feature).
+type Options struct {
+	// Lambda is the ridge parameter λ > 0 (the paper uses 1). Ignored when
+	// AutoLambda is set.
+	Lambda float64 `json:"lambda"`
+
+	// AutoLambda chooses λ from the grid 1e-4, 1e-3, …, 1e4 by the
+	// leave-one-out error of the fitted path (the final step's, or the
+	// lowest along the path when StopAtMinLOO is set); ties go to the
+	// larger λ. The model's Options.Lambda records the λ chosen.
+	AutoLambda bool `json:"auto_lambda"`
+
+	// Delta stops the greedy loop when the best candidate would lower the
+	// mean regularised error e(S)/m by less than Delta: that candidate is
+	// not added. Delta = 0 never stops by gain. Default 1e-4 (the paper's).
+	Delta float64 `json:"delta"`
+
+	// MaxK caps the number of selected columns; 0 means no cap.
+	MaxK int `json:"max_k"`
+
+	// Sample = 0 searches all candidates at every step (exact GreedyTL).
+	// Sample = r > 0 scores only r candidates drawn uniformly without
+	// replacement from the unselected ones at every step (GreedyTL-59 for
+	// r = 59, the paper's choice: the best of 59 draws is in the top 5%
+	// with probability 0.95).
+	Sample int `json:"sample"`
+
+	// Seed seeds the randomised search (Sample > 0): the same seed and
+	// data give the same model.
+	Seed uint64 `json:"seed"`
+
+	// FeatureFactor γ ≥ 0 multiplies every standardised feature column
+	// (sources are left at unit variance). 1 treats features and sources
+	// alike, as the paper does; γ > 1 favours features, γ < 1 favours
+	// sources, and γ = 0 uses sources only.
+	FeatureFactor float64 `json:"feature_factor"`
+
+	// StopAtMinLOO truncates the path at the step with the lowest
+	// leave-one-out error (the earliest such step on ties) and refits the
+	// weights of that prefix.
+	StopAtMinLOO bool `json:"stop_at_min_loo"`
+}
+
+// DefaultOptions returns the paper's settings: λ = 1, δ = 1e-4, γ = 1, exact
+// search, no cap on the number of columns.
+func DefaultOptions() Options {
+	return Options{Lambda: 1, Delta: 1e-4, FeatureFactor: 1}
+}
+
+// lambdaGrid is the grid searched by AutoLambda.
+var lambdaGrid = []float64{1e-4, 1e-3, 1e-2, 1e-1, 1, 1e1, 1e2, 1e3, 1e4}
+
+// check validates every option, in the manner of liblinear's
+// check_parameter; the error says which option is wrong.
+func (o *Options) check() error {
+	bad := fmt.Errorf
+	if !o.AutoLambda && !(o.Lambda > 0 && !math.IsInf(o.Lambda, 1)) {
+		return bad("Lambda must be positive and finite, got %v (DefaultOptions uses 1)", o.Lambda)
+	}
+	if !(o.Delta >= 0 && !math.IsInf(o.Delta, 1)) {
+		return bad("Delta must be ≥ 0 and finite, got %v", o.Delta)
+	}
+	if o.MaxK < 0 {
+		return bad("MaxK must be ≥ 0, got %d", o.MaxK)
+	}
+	if o.Sample < 0 {
+		return bad("Sample must be ≥ 0, got %d", o.Sample)
+	}
+	if !(o.FeatureFactor >= 0 && !math.IsInf(o.FeatureFactor, 1)) {
+		return bad("FeatureFactor must be ≥ 0 and finite, got %v", o.FeatureFactor)
+	}
+	return nil
+}
+
+// method names the search in model files.
+func (o *Options) method() string {
+	if o.Sample > 0 {
+		return methodSampled
+	}
+	return methodExact
+}
+
+const (
+	methodExact   = "greedytl"
+	methodSampled = "greedytl-59"
+)

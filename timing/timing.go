@@ -1,0 +1,221 @@
+package timing
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl"
+)
+
+// Method names in Row.Method.
+const (
+	Exact    = "exact"    // exact GreedyTL (Options.Sample = 0)
+	Sample59 = "sample59" // GreedyTL-59 (Options.Sample = 59)
+)
+
+// Row is one timed cell.
+type Row struct {
+	// Dataset is the paper's name for the row of its table ("Imagenet
+	// (DECAF7)"), empty for Scaling.
+	Dataset string `json:"dataset,omitempty"`
+	// M is the number of training examples, N the number of candidate
+	// columns (sources plus feature dimensions).
+	M int `json:"m"`
+	N int `json:"n"`
+	// Method is Exact or Sample59.
+	Method string `json:"method"`
+	// Steps is the median number of columns selected.
+	Steps int `json:"steps"`
+	// Seconds is the median wall-clock time of one fit.
+	Seconds float64 `json:"seconds"`
+	// Repeats is the number of runs the medians are taken over.
+	Repeats int `json:"repeats"`
+	// PaperSeconds is the paper's mean time for the cell, 0 if it has none.
+	PaperSeconds float64 `json:"paper_seconds"`
+}
+
+// Options control a timing run.
+type Options struct {
+	// Repeats is the number of runs per cell; 0 means 5.
+	Repeats int
+	// Seed seeds the random problems and GreedyTL-59's sampling.
+	Seed uint64
+	// MaxN makes Scaling skip sizes above MaxN; 0 means no cap.
+	MaxN int
+	// Progress, if not nil, is called after every fit with the number of
+	// fits done and the total.
+	Progress func(done, total int)
+}
+
+// cell is one configuration to time.
+type cell struct {
+	dataset  string
+	pos, neg int // class sizes; m = pos + neg
+	n        int
+	method   string
+	delta    float64
+	maxK     int
+	paper    float64
+	// oneProblem times every repeat on the same problem (for the large
+	// Scaling sizes, where drawing the data costs more than the fits).
+	oneProblem bool
+}
+
+// paperRows are the rows of the paper's table: name, N, and the mean
+// seconds of exact GreedyTL and GreedyTL-59 for 2, 5 and 10 positives
+// (with 10 negatives).
+var paperRows = []struct {
+	name          string
+	n             int
+	exact, sample [3]float64
+}{
+	{"Imagenet (SIFT-BOW)", 1899, [3]float64{1.541, 3.083, 5.291}, [3]float64{0.043, 0.088, 0.149}},
+	{"Imagenet (DECAF7)", 4995, [3]float64{3.481, 7.492, 13.408}, [3]float64{0.055, 0.114, 0.198}},
+	{"SUN-397 (Caffe-7)", 4492, [3]float64{3.245, 6.764, 11.282}, [3]float64{0.060, 0.120, 0.198}},
+}
+
+// paperPositives are the positive class sizes of the paper's columns.
+var paperPositives = [3]int{2, 5, 10}
+
+// PaperTable times every cell of the paper's timing table (see the package
+// documentation): first the exact method's nine cells, then GreedyTL-59's,
+// each in the paper's row and column order.
+func PaperTable(ctx context.Context, opts Options) ([]Row, error) {
+	return run(ctx, opts, paperCells())
+}
+
+// paperCells returns the cells of PaperTable in order.
+func paperCells() []cell {
+	var cells []cell
+	for _, method := range []string{Exact, Sample59} {
+		for _, r := range paperRows {
+			for k, pos := range paperPositives {
+				paper := r.exact[k]
+				if method == Sample59 {
+					paper = r.sample[k]
+				}
+				cells = append(cells, cell{dataset: r.name, pos: pos, neg: 10, n: r.n, method: method, delta: 1e-4, paper: paper})
+			}
+		}
+	}
+	return cells
+}
+
+// Scaling times exact GreedyTL and GreedyTL-59 at m = 20 (10 + 10
+// examples) for N = 10³, 10⁴, 10⁵ and 10⁶ (those ≤ opts.MaxN), 60 steps
+// each (δ = 0). N = 10⁶ holds about 350 MB of data.
+func Scaling(ctx context.Context, opts Options) ([]Row, error) {
+	var cells []cell
+	for _, n := range []int{1e3, 1e4, 1e5, 1e6} {
+		if opts.MaxN > 0 && n > opts.MaxN {
+			continue
+		}
+		for _, method := range []string{Exact, Sample59} {
+			cells = append(cells, cell{pos: 10, neg: 10, n: n, method: method, maxK: 60, oneProblem: true})
+		}
+	}
+	return run(ctx, opts, cells)
+}
+
+// run times cells in order. Problems are drawn afresh for every repeat
+// (unless the cell says oneProblem), from a generator seeded by opts.Seed,
+// the cell's shape and the repeat, so that both methods see the same
+// problems.
+func run(ctx context.Context, opts Options, cells []cell) ([]Row, error) {
+	reps := opts.Repeats
+	if reps == 0 {
+		reps = 5
+	}
+	if reps < 0 {
+		return nil, fmt.Errorf("timing: Repeats must be ≥ 0, got %d", reps)
+	}
+	total, done := len(cells)*reps, 0
+	rows := make([]Row, 0, len(cells))
+	type key struct{ pos, neg, n, r int }
+	var lastKey key
+	var lastH *mat.Dense
+	var lastY []float64
+	for _, c := range cells {
+		secs := make([]float64, reps)
+		steps := make([]int, reps)
+		for r := range reps {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("timing: %w", err)
+			}
+			k := key{c.pos, c.neg, c.n, r}
+			if c.oneProblem {
+				k.r = 0
+			}
+			if lastH == nil || k != lastKey {
+				lastH, lastY, lastKey = nil, nil, k // let the old problem go first
+				lastH, lastY = problem(opts.Seed, c, k.r)
+			}
+			H, y := lastH, lastY
+			o := greedytl.DefaultOptions()
+			o.Delta, o.MaxK, o.Seed = c.delta, c.maxK, opts.Seed+uint64(r)
+			if c.method == Sample59 {
+				o.Sample = 59
+			}
+			start := time.Now()
+			mod, err := greedytl.Fit(ctx, nil, H, y, o)
+			secs[r] = time.Since(start).Seconds()
+			if err != nil {
+				return nil, fmt.Errorf("timing: m = %d, N = %d, %s: %w", c.pos+c.neg, c.n, c.method, err)
+			}
+			steps[r] = len(mod.Selected)
+			done++
+			if opts.Progress != nil {
+				opts.Progress(done, total)
+			}
+		}
+		rows = append(rows, Row{
+			Dataset:      c.dataset,
+			M:            c.pos + c.neg,
+			N:            c.n,
+			Method:       c.method,
+			Steps:        int(median(steps) + 0.5),
+			Seconds:      median(secs),
+			Repeats:      reps,
+			PaperSeconds: c.paper,
+		})
+	}
+	return rows, nil
+}
+
+// problem returns the r-th random problem of cell c: an m×N matrix of
+// standard normal source scores and c.pos labels +1 and c.neg labels −1 in
+// random order.
+func problem(seed uint64, c cell, r int) (*mat.Dense, []float64) {
+	m := c.pos + c.neg
+	rng := rand.New(rand.NewPCG(seed, uint64(m)<<40^uint64(c.n)<<8^uint64(r)))
+	data := make([]float64, m*c.n)
+	for i := range data {
+		data[i] = rng.NormFloat64()
+	}
+	y := make([]float64, m)
+	for i := range y {
+		y[i] = -1
+		if i < c.pos {
+			y[i] = 1
+		}
+	}
+	rng.Shuffle(m, func(i, j int) { y[i], y[j] = y[j], y[i] })
+	return mat.NewDense(m, c.n, data), y
+}
+
+// median returns the median of xs (the mean of the middle two for an even
+// count); xs must not be empty.
+func median[T int | float64](xs []T) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return float64(s[n/2])
+	}
+	return (float64(s[n/2-1]) + float64(s[n/2])) / 2
+}

@@ -1,0 +1,133 @@
+package timing
+
+import (
+	"context"
+	"errors"
+	"testing"
+)
+
+// TestRun times tiny cells and checks the rows' bookkeeping.
+func TestRun(t *testing.T) {
+	cells := []cell{
+		{dataset: "a", pos: 2, neg: 3, n: 40, method: Exact, delta: 1e-4, paper: 1.5},
+		{dataset: "a", pos: 2, neg: 3, n: 40, method: Sample59, delta: 1e-4, paper: 0.5},
+		{pos: 4, neg: 4, n: 100, method: Exact, maxK: 6},
+		{pos: 4, neg: 4, n: 100, method: Sample59, maxK: 6},
+	}
+	var calls []int
+	rows, err := run(context.Background(), Options{Repeats: 3, Seed: 1, Progress: func(done, total int) {
+		if total != 12 {
+			t.Errorf("total = %d, want 12", total)
+		}
+		calls = append(calls, done)
+	}}, cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != 12 || calls[0] != 1 || calls[11] != 12 {
+		t.Errorf("progress calls %v", calls)
+	}
+	if len(rows) != len(cells) {
+		t.Fatalf("%d rows for %d cells", len(rows), len(cells))
+	}
+	for i, r := range rows {
+		c := cells[i]
+		if r.M != c.pos+c.neg || r.N != c.n || r.Method != c.method || r.Repeats != 3 || r.PaperSeconds != c.paper || r.Dataset != c.dataset {
+			t.Errorf("row %d = %+v for cell %+v", i, r, c)
+		}
+		if !(r.Seconds > 0) {
+			t.Errorf("row %d: seconds %v", i, r.Seconds)
+		}
+		if c.maxK > 0 && r.Steps != c.maxK {
+			t.Errorf("row %d: %d steps, want %d", i, r.Steps, c.maxK)
+		}
+		if r.Steps < 1 {
+			t.Errorf("row %d: %d steps", i, r.Steps)
+		}
+	}
+}
+
+// TestProblem checks the random problems: shape, class sizes,
+// reproducibility, and independence across repeats.
+func TestProblem(t *testing.T) {
+	c := cell{pos: 2, neg: 10, n: 30}
+	H, y := problem(7, c, 0)
+	if r, n := H.Dims(); r != 12 || n != 30 {
+		t.Fatalf("H is %d×%d", r, n)
+	}
+	pos := 0
+	for _, v := range y {
+		if v == 1 {
+			pos++
+		} else if v != -1 {
+			t.Fatalf("label %v", v)
+		}
+	}
+	if pos != 2 {
+		t.Errorf("%d positives, want 2", pos)
+	}
+	H2, _ := problem(7, c, 0)
+	H3, _ := problem(7, c, 1)
+	if H.At(3, 4) != H2.At(3, 4) || H.At(3, 4) == H3.At(3, 4) {
+		t.Errorf("problems are not reproducible per repeat or not fresh across repeats")
+	}
+}
+
+// TestPaperTableCells checks the cells of the paper's table: 18 of them,
+// in order, with the paper's numbers in the right places.
+func TestPaperTableCells(t *testing.T) {
+	cells := paperCells()
+	if len(cells) != 18 {
+		t.Fatalf("%d cells, want 18", len(cells))
+	}
+	for _, c := range []struct {
+		i       int
+		m, n    int
+		method  string
+		seconds float64
+	}{
+		{0, 12, 1899, Exact, 1.541},
+		{5, 20, 4995, Exact, 13.408},
+		{7, 15, 4492, Exact, 6.764},
+		{9, 12, 1899, Sample59, 0.043},
+		{14, 20, 4995, Sample59, 0.198},
+		{15, 12, 4492, Sample59, 0.060},
+	} {
+		got := cells[c.i]
+		if got.pos+got.neg != c.m || got.n != c.n || got.method != c.method || got.paper != c.seconds || got.delta != 1e-4 || got.maxK != 0 {
+			t.Errorf("cell %d = %+v, want m = %d, N = %d, %s, %v s, δ = 1e-4", c.i, got, c.m, c.n, c.method, c.seconds)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := PaperTable(ctx, Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: err = %v", err)
+	}
+}
+
+// TestScalingCap runs Scaling capped at N = 1000 with one repeat.
+func TestScalingCap(t *testing.T) {
+	rows, err := Scaling(context.Background(), Options{Repeats: 1, MaxN: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].N != 1000 || rows[0].Method != Exact || rows[1].Method != Sample59 {
+		t.Fatalf("rows %+v", rows)
+	}
+	for _, r := range rows {
+		if r.Steps != 60 || r.M != 20 {
+			t.Errorf("row %+v", r)
+		}
+	}
+}
+
+func TestMedian(t *testing.T) {
+	for _, c := range []struct {
+		in   []float64
+		want float64
+	}{{[]float64{3}, 3}, {[]float64{3, 1, 2}, 2}, {[]float64{4, 1, 3, 2}, 2.5}} {
+		if got := median(c.in); got != c.want {
+			t.Errorf("median(%v) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
