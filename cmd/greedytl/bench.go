@@ -1,0 +1,100 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"text/tabwriter"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/greedytl/greedytl/timing"
+)
+
+type benchOptions struct {
+	repeats int
+	seed    uint64
+	scaling bool
+	maxN    int
+	json    bool
+}
+
+func newBenchCmd(s *streams) *cobra.Command {
+	o := &benchOptions{}
+	c := &cobra.Command{
+		Use:   "bench [--scaling] [--json]",
+		Short: "Reproduce the paper's training-time table on this machine",
+		Long: `Bench times exact GreedyTL and GreedyTL-59 on random problems shaped like the
+cells of the paper's Table "Training time in seconds for transferring to a
+single target class": m = 12, 15, 20 training examples (2, 5, 10 positives
+and 10 negatives) and N = 1899, 4995, 4492 candidate columns, stopping by
+δ = 1e-4 as the paper does. Each cell is the median of --repeats fits,
+printed beside the paper's mean and the speed-up.
+
+--scaling adds a run over N = 10³ … 10⁶ candidates at m = 20, 60 steps each
+(--max-n caps N; 10⁶ candidates hold about 350 MB). With --json it prints an
+array of rows with "m", "n", "method" ("exact" or "sample59"), "steps",
+"seconds", "repeats" and "paper_seconds" (0 where the paper has no number).`,
+		Example: `  greedytl bench
+  greedytl bench --scaling --max-n 100000 --json`,
+		RunE: func(c *cobra.Command, _ []string) error {
+			opts := timing.Options{Repeats: o.repeats, Seed: o.seed, MaxN: o.maxN}
+			var bar *progressbar.ProgressBar
+			if isTerminal(s.err) && !o.json {
+				bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(s.err), progressbar.OptionSetDescription("timing"),
+					progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+				opts.Progress = func(done, total int) {
+					bar.ChangeMax(total)
+					_ = bar.Set(done)
+				}
+			}
+			rows, err := timing.PaperTable(c.Context(), opts)
+			if err != nil {
+				return err
+			}
+			if o.scaling {
+				more, err := timing.Scaling(c.Context(), opts)
+				if err != nil {
+					return err
+				}
+				rows = append(rows, more...)
+			}
+			if bar != nil {
+				_ = bar.Finish()
+			}
+			if o.json {
+				enc := json.NewEncoder(s.out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rows)
+			}
+			return printBench(s, rows)
+		},
+	}
+	fl := c.Flags()
+	fl.IntVar(&o.repeats, "repeats", 5, "fits per cell (the median is reported)")
+	fl.Uint64Var(&o.seed, "seed", 1, "seed of the random problems")
+	fl.BoolVar(&o.scaling, "scaling", false, "also time N = 10³ … 10⁶ candidates")
+	fl.IntVar(&o.maxN, "max-n", 0, "with --scaling: skip N above this (0: no cap)")
+	fl.BoolVar(&o.json, "json", false, "print JSON rows instead of a table")
+	return c
+}
+
+func printBench(s *streams, rows []timing.Row) error {
+	fmt.Fprintf(s.out, "GreedyTL training time on %s/%s, Go %s (median of repeats; the paper's mean beside it)\n\n", runtime.GOOS, runtime.GOARCH, runtime.Version())
+	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "method\trow\tm\tN\tsteps\tseconds\tpaper s\tspeed-up\t")
+	for _, r := range rows {
+		paper, speed := "–", "–"
+		if r.PaperSeconds > 0 {
+			paper = fmt.Sprintf("%.3f", r.PaperSeconds)
+			speed = fmt.Sprintf("%.0f×", r.PaperSeconds/r.Seconds)
+		}
+		name := r.Dataset
+		if name == "" {
+			name = "scaling"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.6f\t%s\t%s\t\n", r.Method, name, r.M, r.N, r.Steps, r.Seconds, paper, speed)
+	}
+	return tw.Flush()
+}
