@@ -1,5 +1,7 @@
 package experiment
 
+import "fmt"
+
 // Record is one cell of the protocol grid: one method fitted on one training
 // split of one target class, evaluated on that split's test set. Results
 // files are JSON Lines of Records, appended as cells finish.
@@ -26,9 +28,15 @@ type Record struct {
 	Sources     []int     `json:"sources,omitempty"`
 	SourceNames []string  `json:"source_names,omitempty"`
 	Weights     []float64 `json:"weights,omitempty"`
-	// Features is the number of selected feature dimensions, where the
-	// method selects (GreedyTL); -1 when not applicable.
+	// Features is the number of feature dimensions (noise dimensions
+	// included) with a non-zero weight, for the models whose weights are
+	// known: GreedyTL's selected features, the linear baselines' non-zero
+	// weights (all d for the ridge methods, fewer for the L1-penalised
+	// ones); -1 for the others.
 	Features int `json:"features"`
+	// Candidates is the number of candidate columns the method was given:
+	// features, noise dimensions and sources (d + D + n).
+	Candidates int `json:"candidates"`
 	// Error is set when the method failed on this cell (the accuracy is
 	// then 0 and must not be averaged); empty on success.
 	Error string `json:"error,omitempty"`
@@ -47,4 +55,10 @@ type Key struct {
 // Key returns the record's cell key.
 func (r *Record) Key() Key {
 	return Key{r.Dataset, r.TargetIdx, r.Positives, r.Noise, r.Split, r.Method}
+}
+
+// String returns the key as "dataset target=T positives=P noise=D split=S
+// method=M", T being the target's class index.
+func (k Key) String() string {
+	return fmt.Sprintf("%s target=%d positives=%d noise=%d split=%d method=%s", k.Dataset, k.TargetIdx, k.Positives, k.Noise, k.Split, k.Method)
 }

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/greedytl/greedytl/clinc150"
+	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/method"
+	"github.com/greedytl/greedytl/source"
+)
+
+// embeddedCLINC150 is the --data value that selects the embedded CLINC150.
+const embeddedCLINC150 = "clinc150"
+
+type experimentOptions struct {
+	data        string
+	name        string
+	out         string
+	sources     string
+	negClasses  []string
+	negFraction float64
+	targets     []string
+	positives   []int
+	splits      int
+	noise       []int
+	methods     []string
+	seed        uint64
+	workers     int
+	shard       string
+	quiet       bool
+}
+
+func newExperimentCmd(s *streams) *cobra.Command {
+	def := experiment.DefaultConfig()
+	o := &experimentOptions{}
+	c := &cobra.Command{
+		Use:   "experiment --data DIR|clinc150 --out RUN [flags]",
+		Short: "Run the leave-one-class-out protocol of the paper over a grid of cells",
+		Long: `Experiment runs the paper's leave-one-class-out protocol on a dataset folder
+(features.npy, labels.npy, classes.txt, optional groups.txt), or on the
+embedded CLINC150 with --data clinc150 (whose "oos" class is then the
+negative pool unless told otherwise).
+
+A negative pool is held out (--negative-classes, or a random
+--negative-fraction of the classes) and split 90%/10% into source and target
+negatives; every other class has a source (a linear SVM against the source
+negatives): give a directory written by "greedytl train-sources" with
+--sources, or they are trained into RUN/sources. Every other class with
+enough examples is a target (or the --targets named). A cell is
+(target, positives, noise, split, method): the method is fitted on the
+positives of the target and 10 target negatives, with every source but the
+target's own and --noise N(0,1) dimensions appended to the features, and
+scored by class-balanced accuracy on 50 further positives and 50 further
+target negatives (fewer when the data run short).
+
+RUN receives run.json (the settings) and results.jsonl, one JSON record per
+cell, appended as cells finish. The run resumes: rerun the same command after
+an interruption and only the missing cells are computed; a RUN with other
+settings is refused. Everything is seeded by --seed: the same command gives
+the same records, but for their fit_seconds, on any number of workers or
+shards. --shard i/n runs a disjoint part of the grid (by a hash of each
+group of cells) and writes results-shard-i-of-n.jsonl; --shard auto/n takes i
+from JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID
+(Slurm, with --array=0-(n-1)). Give each shard its own RUN, then combine them
+with "greedytl merge". docs/cluster has Kubernetes and Slurm recipes.`,
+		Example: `  greedytl train-sources --data coil100/hog --out coil100-sources
+  greedytl experiment --data coil100/hog --sources coil100-sources --out runs/coil100
+  greedytl experiment --data clinc150 --out runs/clinc --methods greedytl,greedytl-59,l1-logistic
+  greedytl experiment --data coil100/hog --sources coil100-sources --noise 0,10,100,1000 \
+      --methods greedytl,l1-logistic,elastic-net,forward-reg --out runs/noise
+  greedytl experiment ... --shard auto/8 --out runs/shard-$JOB_COMPLETION_INDEX`,
+		RunE: func(c *cobra.Command, _ []string) error { return runExperiment(c, s, o) },
+	}
+	fl := c.Flags()
+	fl.StringVar(&o.data, "data", "", "dataset folder, or clinc150 for the embedded CLINC150 (required)")
+	fl.StringVar(&o.name, "name", "", "the dataset's name in the results (default: the folder's base name)")
+	fl.StringVar(&o.out, "out", "", "run directory (required; created if absent, resumed if present)")
+	fl.StringVar(&o.sources, "sources", "", "sources directory from train-sources (default: train into RUN/sources)")
+	fl.StringSliceVar(&o.negClasses, "negative-classes", nil, "names of the classes pooled as negatives (comma-separated)")
+	fl.Float64Var(&o.negFraction, "negative-fraction", source.DefaultNegativeFraction, "fraction of the classes drawn at random as negatives (without --negative-classes)")
+	fl.StringSliceVar(&o.targets, "targets", nil, "target classes (default: every class that is not a negative and has enough examples)")
+	fl.IntSliceVar(&o.positives, "positives", def.Positives, "numbers of positive training examples")
+	fl.IntVar(&o.splits, "splits", def.Splits, "random splits per target and number of positives")
+	fl.IntSliceVar(&o.noise, "noise", def.Noise, "numbers of N(0,1) noise dimensions appended to the features (e.g. 0,10,100,1000)")
+	fl.StringSliceVar(&o.methods, "methods", nil, "methods to run (default: all: "+strings.Join(method.Names(), ",")+")")
+	fl.Uint64Var(&o.seed, "seed", def.Seed, "seed of the negative pool, the splits, the noise and the methods")
+	fl.IntVar(&o.workers, "workers", 0, "groups of cells worked on at once (0: one per CPU)")
+	fl.StringVar(&o.shard, "shard", "", "run only shard i of n: i/n, or auto/n to read i from the environment")
+	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar, messages or summary")
+	return c
+}
+
+func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
+	if o.data == "" || o.out == "" {
+		return badInputf("give both --data DIR and --out RUN (see 'greedytl experiment --help')")
+	}
+	fracSet := c.Flags().Changed("negative-fraction")
+	if len(o.negClasses) > 0 && fracSet {
+		return badInputf("give --negative-classes or --negative-fraction, not both")
+	}
+	shard, err := experiment.ParseShard(o.shard, os.Getenv)
+	if err != nil {
+		return badInputf("--shard: %w", err)
+	}
+	cfg := experiment.DefaultConfig()
+	cfg.Name, cfg.Out, cfg.Sources = o.name, o.out, o.sources
+	cfg.NegativeClasses, cfg.Targets = o.negClasses, o.targets
+	cfg.Positives, cfg.Splits, cfg.Noise = o.positives, o.splits, o.noise
+	cfg.Seed, cfg.Workers, cfg.Shard = o.seed, o.workers, shard
+	if len(o.methods) > 0 {
+		cfg.Methods = o.methods
+	}
+	if fracSet {
+		cfg.NegativeFraction = o.negFraction
+	}
+	if cfg.Data, err = loadExperimentData(o.data); err != nil {
+		return badInput(err)
+	}
+	if o.data == embeddedCLINC150 {
+		if cfg.Name == "" {
+			cfg.Name = embeddedCLINC150
+		}
+		if len(cfg.NegativeClasses) == 0 && !fracSet {
+			cfg.NegativeClasses = []string{clinc150.OOS}
+		}
+	}
+
+	var bars [2]*progressbar.ProgressBar
+	if !o.quiet {
+		cfg.Log = s.err
+		if isTerminal(s.err) {
+			cfg.SourceProgress = barProgress(s, &bars[0], "training sources")
+			cfg.Progress = barProgress(s, &bars[1], "cells")
+		}
+	}
+	start := time.Now()
+	sum, err := experiment.Run(c.Context(), cfg)
+	for _, b := range bars {
+		if b != nil {
+			_ = b.Finish()
+		}
+	}
+	if err != nil {
+		if errors.Is(err, experiment.ErrInput) {
+			return badInput(err)
+		}
+		if sum != nil && !o.quiet {
+			fmt.Fprintf(s.err, "stopped after %d new cells; rerun the same command to resume\n", sum.Finished)
+		}
+		return err
+	}
+	if !o.quiet {
+		fmt.Fprintf(s.err, "%d cells (shard %v): %d computed (%d failed), %d already present; results in %s; %s\n",
+			sum.Cells, shard, sum.Finished, sum.Failed, sum.Present, sum.File, time.Since(start).Round(time.Millisecond))
+	}
+	return nil
+}
+
+// loadExperimentData loads the --data argument: the embedded CLINC150 or a
+// dataset folder.
+func loadExperimentData(arg string) (*dataset.Folder, error) {
+	if arg == embeddedCLINC150 {
+		return clinc150.Load(clinc150.Options{})
+	}
+	f, err := dataset.LoadFolder(arg)
+	if err != nil {
+		return nil, err
+	}
+	// The absolute path, for run.json (informational: a shard or a
+	// resumed run may find the data elsewhere).
+	if f.Dir, err = filepath.Abs(arg); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// barProgress returns a progress callback drawing a bar (with a count and
+// the time left) on s.err, created on the first call and cleared when done
+// reaches total, so that the next bar or message starts on a clean line.
+func barProgress(s *streams, bar **progressbar.ProgressBar, what string) func(done, total int) {
+	return func(done, total int) {
+		if *bar == nil {
+			*bar = progressbar.NewOptions(total,
+				progressbar.OptionSetWriter(s.err),
+				progressbar.OptionSetDescription(what),
+				progressbar.OptionShowCount(),
+				progressbar.OptionSetPredictTime(true),
+				progressbar.OptionClearOnFinish())
+		}
+		_ = (*bar).Set(done)
+		if done == total {
+			_ = (*bar).Finish()
+		}
+	}
+}

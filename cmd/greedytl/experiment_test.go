@@ -1,0 +1,376 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/experiment"
+)
+
+// buildGreedytl builds the greedytl command into a temporary directory and
+// returns its path; it skips the test when the go command is not found.
+func buildGreedytl(t *testing.T) string {
+	t.Helper()
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is not on PATH: cannot build greedytl")
+	}
+	bin := filepath.Join(t.TempDir(), "greedytl")
+	out, err := exec.Command(goCmd, "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// experimentFolder writes a tiny dataset folder: classes c0…c5 of 20
+// examples and negatives n0, n1 of 70 (14 target negatives), in 8
+// dimensions, class k centred at 4·e_k; groups.txt puts them in two groups.
+func experimentFolder(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(5, 5))
+	names := []string{"c0", "c1", "c2", "c3", "c4", "c5", "n0", "n1"}
+	var labels []int
+	for c := range names {
+		n := 20
+		if names[c][0] == 'n' {
+			n = 70
+		}
+		for range n {
+			labels = append(labels, c)
+		}
+	}
+	rng.Shuffle(len(labels), func(a, b int) { labels[a], labels[b] = labels[b], labels[a] })
+	x := mat.NewDense(len(labels), len(names), nil)
+	for i, c := range labels {
+		for j := range names {
+			v := rng.NormFloat64()
+			if j == c {
+				v += 4
+			}
+			x.Set(i, j, v)
+		}
+	}
+	writeNPY(t, dir, "features.npy", x)
+	var buf bytes.Buffer
+	if err := dataset.WriteNPYInts(&buf, labels); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "labels.npy"), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeText(t, dir, "classes.txt", strings.Join(names, "\n")+"\n")
+	writeText(t, dir, "groups.txt", "odd\neven\nodd\neven\nodd\neven\nneg\nneg\n")
+	return dir
+}
+
+// runBinary runs the built command with extra environment variables and
+// returns its exit status and combined output.
+func runBinary(t *testing.T, bin string, env []string, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode(), string(out)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0, string(out)
+}
+
+// resultLines returns the records of a results file by cell key, as JSON
+// without fit_seconds, failing on a duplicate cell.
+func resultLines(t *testing.T, path string) map[experiment.Key]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m := make(map[experiment.Key]string)
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var r experiment.Record
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if _, dup := m[r.Key()]; dup {
+			t.Fatalf("%s: cell %v twice", path, r.Key())
+		}
+		r.FitSeconds = 0
+		b, _ := json.Marshal(&r)
+		m[r.Key()] = string(b)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestExperimentShardsMergeToSingleRun runs a small grid as 3 shards in 3
+// processes (the shard index given three ways), merges them, and checks
+// that the merge holds exactly the records of one single-process run.
+func TestExperimentShardsMergeToSingleRun(t *testing.T) {
+	bin := buildGreedytl(t)
+	data := experimentFolder(t)
+	work := t.TempDir()
+	src := filepath.Join(work, "sources")
+	grid := []string{"--data", data, "--negative-classes", "n0,n1", "--positives", "2,5", "--splits", "2",
+		"--noise", "0,6", "--methods", "greedytl,no-transfer,best-source", "--seed", "3", "--workers", "1"}
+
+	if code, out := runBinary(t, bin, nil, "train-sources", "--data", data, "--negative-classes", "n0,n1", "--seed", "3", "--out", src); code != 0 {
+		t.Fatalf("train-sources: exit %d\n%s", code, out)
+	}
+	shardArgs := []struct {
+		env   []string
+		shard string
+	}{
+		{[]string{"JOB_COMPLETION_INDEX=0"}, "auto/3"},
+		{[]string{"SLURM_ARRAY_TASK_ID=1"}, "auto/3"},
+		{nil, "2/3"},
+	}
+	var wg sync.WaitGroup
+	results := make([]string, len(shardArgs))
+	for i, sa := range shardArgs {
+		wg.Go(func() {
+			args := slices.Concat([]string{"experiment"}, grid, []string{"--sources", src, "--shard", sa.shard, "--out", filepath.Join(work, fmt.Sprintf("shard-%d", i))})
+			cmd := exec.Command(bin, args...)
+			cmd.Env = append(os.Environ(), sa.env...)
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				results[i] = fmt.Sprintf("shard %d: %v\n%s", i, err, out)
+			}
+		})
+	}
+	wg.Wait()
+	for _, r := range results {
+		if r != "" {
+			t.Fatal(r)
+		}
+	}
+	for i := range shardArgs {
+		if _, err := os.Stat(filepath.Join(work, fmt.Sprintf("shard-%d", i), fmt.Sprintf("results-shard-%d-of-3.jsonl", i))); err != nil {
+			t.Fatalf("shard %d wrote no results file of its own: %v", i, err)
+		}
+	}
+
+	// Two shards only: cells are missing, exit 1, the merge still written.
+	code, out := runBinary(t, bin, nil, "merge", filepath.Join(work, "shard-0"), filepath.Join(work, "shard-1"), "--out", filepath.Join(work, "partial.jsonl"))
+	if code != 1 || !strings.Contains(out, "missing:") || !strings.Contains(out, "cells are missing") {
+		t.Errorf("merging 2 of 3 shards: exit %d\n%s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(work, "partial.jsonl")); err != nil {
+		t.Errorf("the partial merge was not written: %v", err)
+	}
+
+	merged := filepath.Join(work, "merged")
+	code, out = runBinary(t, bin, nil, "merge", filepath.Join(work, "shard-0"), filepath.Join(work, "shard-1"), filepath.Join(work, "shard-2"), "--out", merged)
+	if code != 0 || !strings.Contains(out, "missing:    0 cells") {
+		t.Fatalf("merge: exit %d\n%s", code, out)
+	}
+
+	// One process, training its own sources (the same, by the seed).
+	single := filepath.Join(work, "single")
+	if code, out := runBinary(t, bin, nil, slices.Concat([]string{"experiment"}, grid, []string{"--out", single})...); code != 0 {
+		t.Fatalf("single run: exit %d\n%s", code, out)
+	}
+	want := resultLines(t, filepath.Join(single, "results.jsonl"))
+	got := resultLines(t, filepath.Join(merged, "results.jsonl"))
+	if n := 6 * 2 * 2 * 2 * 3; len(want) != n {
+		t.Fatalf("the single run has %d cells, want %d", len(want), n)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("the merge has %d cells, the single run %d", len(got), len(want))
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Fatalf("cell %v differs:\nmerged %s\nsingle %s", k, got[k], w)
+		}
+	}
+	man, err := experiment.ReadManifest(merged)
+	if err != nil || man.Shard != nil || man.Groups[1] != "even" {
+		t.Errorf("merged run.json: %+v, %v", man, err)
+	}
+	// A rerun of the single run finds everything done.
+	code, out = runBinary(t, bin, nil, slices.Concat([]string{"experiment"}, grid, []string{"--out", single})...)
+	if code != 0 || !strings.Contains(out, "0 computed (0 failed), 144 already present") {
+		t.Errorf("rerun: exit %d\n%s", code, out)
+	}
+}
+
+func TestExperimentAndMergeBadInput(t *testing.T) {
+	data := experimentFolder(t)
+	run := t.TempDir()
+	base := []string{"experiment", "--data", data, "--negative-classes", "n0,n1", "--positives", "2", "--splits", "1", "--out", run, "--quiet"}
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no out", []string{"experiment", "--data", data}, exitInput, "--out RUN"},
+		{"both negatives", slices.Concat(base, []string{"--negative-fraction", "0.3"}), exitInput, "not both"},
+		{"unknown method", slices.Concat(base, []string{"--methods", "nope"}), exitInput, `unknown method "nope"`},
+		{"bad shard", slices.Concat(base, []string{"--shard", "3/3"}), exitInput, "--shard"},
+		{"missing data", []string{"experiment", "--data", filepath.Join(run, "none"), "--out", run}, exitInput, "features.npy"},
+		{"merge nothing", []string{"merge"}, exitInput, "requires at least 1 arg"},
+		{"merge a non-run", []string{"merge", data}, exitInput, "run.json"},
+	}
+	for _, tc := range tests {
+		code, _, stderr := cli(t, "", tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and %q", tc.name, code, stderr, tc.code, tc.want)
+		}
+	}
+	// A run, then a rerun with other settings: refused.
+	if code, _, stderr := cli(t, "", slices.Concat(base, []string{"--methods", "no-transfer"})...); code != exitOK {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	code, _, stderr := cli(t, "", slices.Concat(base, []string{"--methods", "no-transfer", "--seed", "2"})...)
+	if code != exitInput || !strings.Contains(stderr, "other settings (seed") {
+		t.Errorf("rerun with another seed: exit %d, %q", code, stderr)
+	}
+	code, stdout, stderr := cli(t, "", "merge", run)
+	if code != exitOK || !strings.Contains(stdout, "expected:   6 cells") || stderr != "" {
+		t.Errorf("merge of a complete run: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// checkCommandLine checks that args (without the program name) name a
+// greedytl command and that its flags and arguments parse; shard values
+// are parsed with the environment index.
+func checkCommandLine(t *testing.T, where string, args []string, index string) {
+	t.Helper()
+	root := newRootCmd(&streams{in: strings.NewReader(""), out: io.Discard, err: io.Discard})
+	c, rest, err := root.Find(args)
+	if err != nil || c == root {
+		t.Errorf("%s: %q is not a greedytl command: %v", where, args, err)
+		return
+	}
+	if err := c.ParseFlags(rest); err != nil {
+		t.Errorf("%s: %q: %v", where, args, err)
+		return
+	}
+	if err := c.ValidateArgs(c.Flags().Args()); err != nil {
+		t.Errorf("%s: %q: %v", where, args, err)
+	}
+	if f := c.Flags().Lookup("shard"); f != nil && f.Value.String() != "" {
+		env := func(k string) string {
+			if k == experiment.EnvKubernetesIndex {
+				return index
+			}
+			return ""
+		}
+		if _, err := experiment.ParseShard(f.Value.String(), env); err != nil {
+			t.Errorf("%s: %q: %v", where, args, err)
+		}
+	}
+}
+
+// TestClusterRecipes checks the commands of docs/cluster against the CLI:
+// the Kubernetes Jobs' args and the Slurm script's greedytl lines must
+// parse, and the number of shards must agree throughout.
+func TestClusterRecipes(t *testing.T) {
+	dir := filepath.Join("..", "..", "docs", "cluster")
+	yaml, err := os.ReadFile(filepath.Join(dir, "k8s-indexed-job.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	completions := regexp.MustCompile(`(?m)^\s*completions:\s*(\d+)\s*$`).FindAllSubmatch(yaml, -1)
+	if len(completions) != 1 {
+		t.Fatalf("k8s-indexed-job.yaml: %d completions lines, want 1", len(completions))
+	}
+	n := string(completions[0][1])
+	argLines := regexp.MustCompile(`(?m)^\s*args:\s*(\[.*\])\s*$`).FindAllSubmatch(yaml, -1)
+	commands := map[string]bool{}
+	for _, m := range argLines {
+		var args []string
+		if err := json.Unmarshal(m[1], &args); err != nil {
+			t.Fatalf("k8s-indexed-job.yaml: args %s: %v", m[1], err)
+		}
+		commands[args[0]] = true
+		for k, a := range args {
+			args[k] = strings.ReplaceAll(a, "$(JOB_COMPLETION_INDEX)", "0")
+		}
+		checkCommandLine(t, "k8s-indexed-job.yaml", args, "0")
+		switch args[0] {
+		case "experiment":
+			if !slices.Contains(args, "auto/"+n) || !slices.Contains(args, "/work/results/shard-0") {
+				t.Errorf("k8s-indexed-job.yaml: the shards Job's args %q do not run shard $(JOB_COMPLETION_INDEX) of %s into its own directory", args, n)
+			}
+		case "merge":
+			var shards []string
+			for _, a := range args {
+				if strings.HasPrefix(a, "/work/results/shard-") {
+					shards = append(shards, a)
+				}
+			}
+			if fmt.Sprint(len(shards)) != n || !slices.Contains(shards, "/work/results/shard-0") || slices.Contains(shards, "/work/results/shard-"+n) {
+				t.Errorf("k8s-indexed-job.yaml: the merge lists shards %q, want shard-0 … shard-%s minus one", shards, n)
+			}
+		}
+	}
+	for _, c := range []string{"train-sources", "experiment", "merge"} {
+		if !commands[c] {
+			t.Errorf("k8s-indexed-job.yaml runs no %s", c)
+		}
+	}
+
+	script, err := os.ReadFile(filepath.Join(dir, "slurm-array.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bash, err := exec.LookPath("bash"); err == nil {
+		if out, err := exec.Command(bash, "-n", filepath.Join(dir, "slurm-array.sh")).CombinedOutput(); err != nil {
+			t.Errorf("slurm-array.sh: bash -n: %v\n%s", err, out)
+		}
+	}
+	if !regexp.MustCompile(`(?m)^#SBATCH --array=0-\d+`).Match(script) {
+		t.Errorf("slurm-array.sh has no #SBATCH --array=0-(N-1) line")
+	}
+	// The greedytl command lines, continuations joined, up to the end of
+	// the line or of the --wrap string; shell variables replaced by
+	// "1", a valid path and number.
+	text := strings.ReplaceAll(string(script), "\\\n", " ")
+	seen := map[string]bool{}
+	for _, m := range regexp.MustCompile(`greedytl ((?:train-sources|experiment|merge)\b[^"\n]*(?:"[^"\n]*"[^"\n]*)*)`).FindAllStringSubmatch(text, -1) {
+		var args []string
+		for _, f := range strings.Fields(m[1]) {
+			f = strings.Trim(f, `"`)
+			f = strings.ReplaceAll(f, "auto/$N", "auto/8")
+			if strings.Contains(f, "$") {
+				f = "1" // a valid path, number or seed
+			}
+			args = append(args, f)
+		}
+		if args[0] == "experiment" && !slices.Contains(args, "auto/8") {
+			t.Errorf("slurm-array.sh: %q does not take its shard from the array (--shard auto/$N)", args)
+		}
+		seen[args[0]] = true
+		checkCommandLine(t, "slurm-array.sh", args, "0")
+	}
+	for _, c := range []string{"train-sources", "experiment", "merge"} {
+		if !seen[c] {
+			t.Errorf("slurm-array.sh runs no %s", c)
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/greedytl/greedytl/experiment"
+)
+
+type mergeOptions struct {
+	out string
+}
+
+func newMergeCmd(s *streams) *cobra.Command {
+	o := &mergeOptions{}
+	c := &cobra.Command{
+		Use:   "merge RUN|FILE... [--out RUN|FILE.jsonl]",
+		Short: "Check and merge the results of experiment runs and shards",
+		Long: `Merge reads the results of "greedytl experiment" runs — run directories (every
+results*.jsonl in them) or results files (with the run.json beside them), such
+as the shards of one run, possibly computed on different machines — checks
+that they belong to one run (their run.json files agree on everything but the
+shard and the paths), and prints a summary: cells expected, present, failed,
+missing (up to 10 listed), and duplicates.
+
+A cell found twice with records identical but for fit_seconds is kept once. A
+cell found twice with different records is a conflict: merge lists them and
+writes nothing. A partial last line (a shard killed, or still running) is
+ignored.
+
+With --out, the merged records are written in grid order: to FILE.jsonl, or
+to a run directory RUN as results.jsonl with its run.json. Running
+"greedytl experiment" on that RUN, with the settings of the merged runs and no
+--shard, computes the missing cells.
+
+Exit status: 0 when every cell is present; 1 when cells are missing (the
+merged file is still written) or writing failed; 2 on bad usage or bad input:
+unreadable or malformed files, runs that differ, conflicting records.`,
+		Example: `  greedytl merge runs/shard-* --out runs/merged
+  greedytl merge runs/coil100                  # check a run: what is missing?`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error { return runMerge(s, o, args) },
+	}
+	c.Flags().StringVarP(&o.out, "out", "o", "", "write the merged results to this run directory, or to this file if it ends in .jsonl")
+	return c
+}
+
+func runMerge(s *streams, o *mergeOptions, runs []string) error {
+	rep, err := experiment.Merge(runs, o.out)
+	if rep != nil {
+		printMergeReport(s, rep)
+	}
+	switch {
+	case errors.Is(err, experiment.ErrInput):
+		return badInput(err)
+	case err != nil:
+		return err
+	case !rep.Complete():
+		return fmt.Errorf("%d of %d cells are missing", len(rep.Missing), rep.Expected)
+	}
+	return nil
+}
+
+// printMergeReport prints the summary of a merge to standard output.
+func printMergeReport(s *streams, rep *experiment.Report) {
+	fmt.Fprintf(s.out, "files:      %d\n", len(rep.Files))
+	for _, f := range rep.Partial {
+		fmt.Fprintf(s.out, "            %s: partial last line ignored\n", f)
+	}
+	fmt.Fprintf(s.out, "expected:   %d cells\n", rep.Expected)
+	fmt.Fprintf(s.out, "present:    %d cells (%d failed: their records carry an error)\n", rep.Present, rep.Failed)
+	fmt.Fprintf(s.out, "missing:    %d cells\n", len(rep.Missing))
+	const show = 10
+	for _, k := range rep.Missing[:min(show, len(rep.Missing))] {
+		fmt.Fprintf(s.out, "            %v\n", k)
+	}
+	if len(rep.Missing) > show {
+		fmt.Fprintf(s.out, "            … and %d more\n", len(rep.Missing)-show)
+	}
+	fmt.Fprintf(s.out, "duplicates: %d cells (identical but for fit_seconds: kept once)\n", len(rep.Duplicates))
+	if len(rep.Conflicts) > 0 {
+		fmt.Fprintf(s.out, "conflicts:  %d cells (different records: nothing written)\n", len(rep.Conflicts))
+	}
+}

@@ -1,0 +1,248 @@
+package experiment
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/method"
+)
+
+// The sizes of a cell's training and test sets (DESIGN §6.3).
+const (
+	// TrainNegatives is the number of target negatives in a training set.
+	TrainNegatives = 10
+	// MaxTestPositives and MaxTestNegatives bound the test set: 50
+	// further positives and 50 further target negatives, fewer when the
+	// class or the target negatives have fewer left.
+	MaxTestPositives = 50
+	MaxTestNegatives = 50
+)
+
+// Config describes a run: the dataset, the grid, where the results go and
+// how the work is spread. Start from DefaultConfig.
+type Config struct {
+	// Data is the dataset. Name names it in the records and run.json; if
+	// empty it is the base name of Data.Dir.
+	Data *dataset.Folder
+	Name string
+	// Out is the run directory; it is created if needed.
+	Out string
+	// Sources is a sources directory written by source.TrainAll on Data;
+	// its negative plan is the run's. When Sources is empty the sources
+	// are trained into Out/sources (resumably) against the plan
+	// source.PlanNegatives(Data, NegativeClasses, NegativeFraction, Seed)
+	// with source.DefaultTrainConfig seeded by Seed: the sources that
+	// "greedytl train-sources" trains with the same negatives and seed.
+	Sources string
+	// NegativeClasses names the negative pool's classes; when empty,
+	// NegativeFraction (0: source.DefaultNegativeFraction) of the classes
+	// are drawn. With Sources, non-empty NegativeClasses and a non-zero
+	// NegativeFraction must agree with the directory's plan.
+	NegativeClasses  []string
+	NegativeFraction float64
+	// Targets names the target classes. When empty, every class that is
+	// not a negative class and has more examples than the largest number
+	// of Positives is a target (the others are skipped and logged); a
+	// named target must satisfy both.
+	Targets []string
+	// Positives lists the numbers n₊ of positive training examples.
+	Positives []int
+	// Splits is the number of random splits per target and n₊.
+	Splits int
+	// Noise lists the numbers D of N(0,1) dimensions appended to the
+	// features (0: none).
+	Noise []int
+	// Methods names the methods (package method's registry).
+	Methods []string
+	// Seed seeds the negative plan (when the sources are trained here),
+	// the splits, the noise and the methods' own randomness.
+	Seed uint64
+	// Workers is the number of groups worked on at once; ≤ 0 means
+	// GOMAXPROCS.
+	Workers int
+	// Shard selects the part of the grid this process runs.
+	Shard Shard
+	// Progress, if not nil, is called with the number of the shard's
+	// cells done (including those found done from an earlier run) and
+	// their total: once before the work starts and after each cell.
+	// Calls are serialised.
+	Progress func(done, total int)
+	// SourceProgress is source.RunOptions.Progress when the sources are
+	// trained here.
+	SourceProgress func(done, total int)
+	// Log, if not nil, receives one-line status messages.
+	Log io.Writer
+}
+
+// DefaultConfig returns the paper's grid: positives 2, 5 and 10, 10 splits,
+// no noise, every registered method (method.Names), seed 1, and the
+// default negative pool (a fifth of the classes, or the classes named).
+func DefaultConfig() Config {
+	return Config{
+		Positives: []int{2, 5, 10},
+		Splits:    10,
+		Noise:     []int{0},
+		Methods:   method.Names(),
+		Seed:      1,
+	}
+}
+
+// check validates the settings that do not depend on the sources.
+func (c *Config) check() error {
+	switch {
+	case c.Data == nil:
+		return inputErrorf("experiment: no dataset")
+	case c.Out == "":
+		return inputErrorf("experiment: no run directory")
+	case len(c.Positives) == 0:
+		return inputErrorf("experiment: no numbers of positives")
+	case c.Splits < 1:
+		return inputErrorf("experiment: %d splits, want at least 1", c.Splits)
+	case len(c.Noise) == 0:
+		return inputErrorf("experiment: no noise levels (0 means no noise)")
+	case len(c.Methods) == 0:
+		return inputErrorf("experiment: no methods")
+	case c.NegativeFraction < 0 || c.NegativeFraction >= 1:
+		return inputErrorf("experiment: negative fraction %v, want a value in (0, 1)", c.NegativeFraction)
+	}
+	if err := c.Shard.check(); err != nil {
+		return inputError{err}
+	}
+	for _, p := range c.Positives {
+		if p < 1 {
+			return inputErrorf("experiment: %d positives, want at least 1", p)
+		}
+	}
+	for _, d := range c.Noise {
+		if d < 0 {
+			return inputErrorf("experiment: %d noise dimensions, want 0 or more", d)
+		}
+	}
+	for name, list := range map[string][]string{"method": c.Methods, "target": c.Targets, "negative class": c.NegativeClasses} {
+		if dup := firstDuplicate(list); dup != "" {
+			return inputErrorf("experiment: %s %q listed twice", name, dup)
+		}
+	}
+	for name, list := range map[string][]int{"number of positives": c.Positives, "noise level": c.Noise} {
+		for k, v := range list {
+			if slices.Contains(list[:k], v) {
+				return inputErrorf("experiment: %s %d listed twice", name, v)
+			}
+		}
+	}
+	for _, m := range c.Methods {
+		if _, err := method.Lookup(m); err != nil {
+			return inputError{err}
+		}
+	}
+	return nil
+}
+
+// firstDuplicate returns the first string of list that repeats an earlier
+// one, or "".
+func firstDuplicate(list []string) string {
+	for k, s := range list {
+		if slices.Contains(list[:k], s) {
+			return s
+		}
+	}
+	return ""
+}
+
+// Shard selects a disjoint part of the grid, so that N processes (a
+// Kubernetes Indexed Job, a Slurm array, or a loop of commands) can share a
+// run: shard I of N runs the cell groups whose key hashes to I modulo N
+// (FNV-1a, 64 bits, of the group's key string; see Run). The zero value
+// (N = 0) selects the whole grid, as does N = 1.
+type Shard struct {
+	I int `json:"i"`
+	N int `json:"n"`
+}
+
+// Environment variables that ParseShard reads for "auto/N": the index of a
+// Kubernetes Indexed Job's pod and of a Slurm array's task.
+const (
+	EnvKubernetesIndex = "JOB_COMPLETION_INDEX"
+	EnvSlurmIndex      = "SLURM_ARRAY_TASK_ID"
+)
+
+// ParseShard parses a shard "i/n" (0 ≤ i < n), or "auto/n" (also spelt
+// "env/n"), whose index i is read with getenv from JOB_COMPLETION_INDEX
+// (Kubernetes Indexed Job) or, when that is unset, SLURM_ARRAY_TASK_ID
+// (Slurm array; submit it with --array=0-(n-1)). The empty string is the
+// zero Shard. It returns an error for any other form, an index out of
+// range, and for "auto/n" when neither variable is set, or both are set to
+// different values.
+func ParseShard(s string, getenv func(string) string) (Shard, error) {
+	if s == "" {
+		return Shard{}, nil
+	}
+	a, b, ok := strings.Cut(s, "/")
+	n, err := strconv.Atoi(b)
+	if !ok || err != nil {
+		return Shard{}, fmt.Errorf("shard %q: want i/n with 0 ≤ i < n, or auto/n", s)
+	}
+	if a == "auto" || a == "env" {
+		k, sl := getenv(EnvKubernetesIndex), getenv(EnvSlurmIndex)
+		switch {
+		case k == "" && sl == "":
+			return Shard{}, fmt.Errorf("shard %q: neither %s nor %s is set", s, EnvKubernetesIndex, EnvSlurmIndex)
+		case k != "" && sl != "" && k != sl:
+			return Shard{}, fmt.Errorf("shard %q: %s=%s and %s=%s disagree", s, EnvKubernetesIndex, k, EnvSlurmIndex, sl)
+		case k != "":
+			a = k
+		default:
+			a = sl
+		}
+	}
+	i, err := strconv.Atoi(a)
+	if err != nil {
+		return Shard{}, fmt.Errorf("shard %q: index %q is not an integer", s, a)
+	}
+	sh := Shard{I: i, N: n}
+	if err := sh.check(); err != nil {
+		return Shard{}, err
+	}
+	return sh, nil
+}
+
+// check reports whether the shard is valid.
+func (s Shard) check() error {
+	if s == (Shard{}) || (s.N > 0 && s.I >= 0 && s.I < s.N) {
+		return nil
+	}
+	return fmt.Errorf("shard %d/%d: want i/n with 0 ≤ i < n", s.I, s.N)
+}
+
+// String returns "i/n", or "all" for a shard that selects the whole grid.
+func (s Shard) String() string {
+	if s.N <= 1 {
+		return "all"
+	}
+	return fmt.Sprintf("%d/%d", s.I, s.N)
+}
+
+// contains reports whether the shard runs the group whose key hashes to h.
+func (s Shard) contains(h uint64) bool {
+	return s.N <= 1 || h%uint64(s.N) == uint64(s.I)
+}
+
+// ErrInput is matched (errors.Is) by the errors of Run and Merge that are
+// caused by their inputs — the settings, the dataset, a sources or run
+// directory that does not fit, malformed or conflicting results files —
+// rather than by the work failing (a write error, a cancelled context).
+var ErrInput = errors.New("experiment: bad input")
+
+// inputError marks an error as caused by the inputs.
+type inputError struct{ err error }
+
+func (e inputError) Error() string        { return e.err.Error() }
+func (e inputError) Unwrap() error        { return e.err }
+func (e inputError) Is(target error) bool { return target == ErrInput }
+
+func inputErrorf(format string, a ...any) error { return inputError{fmt.Errorf(format, a...)} }

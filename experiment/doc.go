@@ -1,0 +1,71 @@
+// Package experiment runs the paper's leave-one-class-out protocol
+// (DESIGN §6) over a grid of cells, resumably and in shards, and merges
+// the shards' results.
+//
+// # The grid
+//
+// A dataset folder's classes are split into a negative pool (named
+// classes, such as CLINC150's "oos", or a random fifth of the classes)
+// and the rest; the pool's examples are split 90%/10% into source and
+// target negatives (source.PlanNegatives), and every other class c gets a
+// source h_c, a linear SVM of c against the source negatives
+// (source.TrainAll). Every class with enough examples that is not a
+// negative class is a target. A cell is
+//
+//	(target t, positives n₊, noise D, split s, method)
+//
+// and its record (Record) holds the method's class-balanced accuracy on
+// the split's test set. The training set is n₊ examples of t and
+// TrainNegatives target negatives; the test set up to MaxTestPositives
+// further examples of t and MaxTestNegatives further target negatives
+// (the counts are recorded). The sources are all h_c but t's own; D
+// independent N(0,1) dimensions are appended to the features of both
+// sets. Transductive methods also see the test inputs, the oracle
+// best-source the labelled test set; every other method sees the
+// training set only.
+//
+// Everything is seeded by Config.Seed through streams labelled by the
+// cell: a split depends only on (seed, t, n₊, s), so every method and
+// every noise level is evaluated on the same examples; the noise on
+// (seed, t, n₊, s, D); a method's own seed on the whole cell. The same seed
+// gives the same records — all but fit_seconds — on any number of
+// workers, shards or restarts.
+//
+// # Running
+//
+// Run works through the cells on a pool of workers, a group (t, n₊, D, s)
+// at a time: the group's data are built once and every method runs on
+// them; the sources are scored on all examples once per run. A run
+// directory holds
+//
+//	RUN/run.json        the Manifest: dataset (name, path, digest), classes,
+//	                    groups, negative plan, sources digest, targets,
+//	                    positives, splits, noise, methods, seed, version
+//	RUN/results.jsonl   one Record per line, appended as cells finish
+//	                    (results-shard-I-of-N.jsonl for shard I of N)
+//	RUN/sources/        the sources, when Run trained them
+//
+// The results file is the one file not written atomically: it is an
+// append-only log, one write per line, synced every few seconds. A run
+// that is killed or cancelled loses only the cells in flight; run again
+// with the same settings it skips the cells done and cuts off a partial
+// last line. A run directory with other settings is refused with the
+// setting that differs.
+//
+// # Scaling out
+//
+// With Config.Shard = {I, N}, a process runs only the groups whose key
+// hashes (FNV-1a) to I modulo N: N processes with the same settings and
+// their own run directories cover the grid exactly once. ParseShard reads
+// "i/n", or "auto/n" with the index of a Kubernetes Indexed Job
+// (JOB_COMPLETION_INDEX) or a Slurm array (SLURM_ARRAY_TASK_ID). Merge
+// checks that the shards are of one run, dedupes identical records,
+// reports missing cells and fails on conflicting ones, and writes one
+// results file. docs/cluster has recipes for Kubernetes and Slurm.
+//
+//	cfg := experiment.DefaultConfig()
+//	cfg.Data, cfg.Out, cfg.Sources = folder, "runs/coil100", "sources/coil100"
+//	sum, err := experiment.Run(ctx, cfg)
+//	…
+//	rep, err := experiment.Merge([]string{"runs/shard-0", "runs/shard-1"}, "runs/merged")
+package experiment

@@ -1,0 +1,717 @@
+package experiment
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/source"
+)
+
+func TestParseShard(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	tests := []struct {
+		in     string
+		getenv func(string) string
+		want   Shard
+		err    string
+	}{
+		{"", env(), Shard{}, ""},
+		{"0/1", env(), Shard{0, 1}, ""},
+		{"2/3", env(), Shard{2, 3}, ""},
+		{"auto/4", env(EnvKubernetesIndex, "3"), Shard{3, 4}, ""},
+		{"auto/2", env(EnvSlurmIndex, "0"), Shard{0, 2}, ""},
+		{"env/4", env(EnvSlurmIndex, "1"), Shard{1, 4}, ""},
+		{"env/4", env(EnvKubernetesIndex, "2", EnvSlurmIndex, "2"), Shard{2, 4}, ""},
+		{"env/4", env(EnvKubernetesIndex, "2", EnvSlurmIndex, "1"), Shard{}, "disagree"},
+		{"env/4", env(), Shard{}, "neither"},
+		{"env/4", env(EnvSlurmIndex, "4"), Shard{}, "0 ≤ i < n"},
+		{"3/3", env(), Shard{}, "0 ≤ i < n"},
+		{"-1/3", env(), Shard{}, "0 ≤ i < n"},
+		{"1/0", env(), Shard{}, "0 ≤ i < n"},
+		{"1", env(), Shard{}, "want i/n"},
+		{"a/3", env(), Shard{}, "not an integer"},
+		{"1/b", env(), Shard{}, "want i/n"},
+	}
+	for _, tc := range tests {
+		got, err := ParseShard(tc.in, tc.getenv)
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("ParseShard(%q): %v", tc.in, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("ParseShard(%q) error %v, want one containing %q", tc.in, err, tc.err)
+		case got != tc.want:
+			t.Errorf("ParseShard(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestHash64IsFNV1a(t *testing.T) {
+	// Published FNV-1a 64-bit test vectors: the shard plan must not change
+	// between versions, or resumed and merged shards would not fit.
+	for s, want := range map[string]uint64{"": 0xcbf29ce484222325, "a": 0xaf63dc4c8601ec8c, "foobar": 0x85944171f73967e8} {
+		if got := hash64(s); got != want {
+			t.Errorf("hash64(%q) = %#x, want %#x", s, got, want)
+		}
+	}
+	// The group key string is part of the plan too.
+	if got, want := (group{Target: 3, Positives: 5, Noise: 10, Split: 7}).key(), "target=3 positives=5 noise=10 split=7"; got != want {
+		t.Errorf("key %q, want %q", got, want)
+	}
+}
+
+func TestShardsPartitionTheGrid(t *testing.T) {
+	g := &grid{dataset: "d", targets: []int{0, 2, 3, 5, 8}, positives: []int{2, 5, 10}, noise: []int{0, 10}, splits: 10, methods: []string{"a", "b"}}
+	all := g.groups(Shard{})
+	if len(all) != 5*3*2*10 || g.cells(Shard{}) != 2*len(all) {
+		t.Fatalf("%d groups, %d cells", len(all), g.cells(Shard{}))
+	}
+	for _, n := range []int{1, 2, 3, 7} {
+		var union []group
+		for i := range n {
+			part := g.groups(Shard{I: i, N: n})
+			if n > 1 && (len(part) < len(all)/n/2 || len(part) > 2*len(all)/n) {
+				t.Errorf("shard %d/%d has %d of %d groups: badly balanced", i, n, len(part), len(all))
+			}
+			union = append(union, part...)
+		}
+		if len(union) != len(all) {
+			t.Fatalf("%d shards hold %d groups, want %d", n, len(union), len(all))
+		}
+		seen := make(map[group]bool)
+		for _, gr := range union {
+			if seen[gr] {
+				t.Fatalf("%d shards: group %v in two shards", n, gr)
+			}
+			seen[gr] = true
+		}
+	}
+}
+
+func TestDrawSplit(t *testing.T) {
+	pos := make([]int, 30)
+	for k := range pos {
+		pos[k] = 1000 + k
+	}
+	neg := make([]int, 70)
+	for k := range neg {
+		neg[k] = 2000 + k
+	}
+	tests := []struct {
+		pos, neg                 []int
+		positives                int
+		testPos, testNeg, trainN int
+	}{
+		{pos, neg, 2, 28, 50, 10},         // the test positives run short: 30 − 2
+		{pos, neg, 10, 20, 50, 10},        // 50 test negatives of the 60 left
+		{pos[:12], neg[:15], 5, 7, 5, 10}, // both run short
+		{pos, neg, 29, 1, 50, 10},         // one test positive left
+	}
+	for _, tc := range tests {
+		g := group{Target: 4, Positives: tc.positives, Split: 1}
+		s := drawSplit(1, g, tc.pos, tc.neg)
+		if len(s.trainPos) != tc.positives || len(s.trainNeg) != tc.trainN || len(s.testPos) != tc.testPos || len(s.testNeg) != tc.testNeg {
+			t.Errorf("%d positives of %d, %d negatives: sets of %d, %d, %d, %d", tc.positives, len(tc.pos), len(tc.neg),
+				len(s.trainPos), len(s.trainNeg), len(s.testPos), len(s.testNeg))
+		}
+		seen := make(map[int]bool)
+		for _, set := range [][]int{s.trainPos, s.testPos} {
+			for _, r := range set {
+				if !slices.Contains(tc.pos, r) || seen[r] {
+					t.Errorf("positive row %d repeated or not the target's", r)
+				}
+				seen[r] = true
+			}
+		}
+		for _, set := range [][]int{s.trainNeg, s.testNeg} {
+			for _, r := range set {
+				if !slices.Contains(tc.neg, r) || seen[r] {
+					t.Errorf("negative row %d repeated or not a target negative", r)
+				}
+				seen[r] = true
+			}
+		}
+		again := drawSplit(1, g, tc.pos, tc.neg)
+		if !slices.Equal(s.trainPos, again.trainPos) || !slices.Equal(s.testNeg, again.testNeg) {
+			t.Errorf("the same group drew different sets")
+		}
+	}
+	// Different splits, targets and seeds draw different sets.
+	base := drawSplit(1, group{Target: 4, Positives: 5, Split: 1}, pos, neg)
+	for _, other := range []split{
+		drawSplit(1, group{Target: 4, Positives: 5, Split: 2}, pos, neg),
+		drawSplit(1, group{Target: 5, Positives: 5, Split: 1}, pos, neg),
+		drawSplit(2, group{Target: 4, Positives: 5, Split: 1}, pos, neg),
+	} {
+		if slices.Equal(base.trainPos, other.trainPos) && slices.Equal(base.trainNeg, other.trainNeg) {
+			t.Errorf("two different groups drew the same training set %v %v", base.trainPos, base.trainNeg)
+		}
+	}
+}
+
+// newTestRunner sets up a runner on the tiny dataset (sources trained by
+// Run itself) and returns it with its sources' index.
+func newTestRunner(t *testing.T, noise []int) (*runner, *source.Index) {
+	t.Helper()
+	f := testFolder(t)
+	cfg := testConfig(f, t.TempDir(), testSources(t, f), "greedytl")
+	cfg.Noise = noise
+	neg, ix, err := negativePlan(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets, err := chooseTargets(&cfg, neg, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := source.LoadDir(cfg.Sources)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := newRunner(&cfg, newManifest(&cfg, neg, targets), neg, ix, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, ix
+}
+
+func TestBuildGroupData(t *testing.T) {
+	r, ix := newTestRunner(t, []int{0, 300})
+	f := r.cfg.Data
+	_, d := f.X.Dims()
+	if len(r.grid.targets) != testClasses || len(ix.Sources) != testClasses {
+		t.Fatalf("%d targets and %d sources, want %d", len(r.grid.targets), len(ix.Sources), testClasses)
+	}
+	for _, g := range []group{{Target: 3, Positives: 5, Split: 1}, {Target: 0, Positives: 2, Split: 0}} {
+		plain := r.build(g)
+		noisy := r.build(group{Target: g.Target, Positives: g.Positives, Split: g.Split, Noise: 300})
+		s := drawSplit(r.man.Seed, g, r.posRows[g.Target], r.negRows)
+		for _, c := range []struct {
+			name        string
+			data        *groupData
+			rows        []int
+			pos         int
+			nx          int
+			noiseSample []float64
+		}{
+			{"train", plain, slices.Concat(s.trainPos, s.trainNeg), len(s.trainPos), d, nil},
+			{"test", nil, slices.Concat(s.testPos, s.testNeg), len(s.testPos), d, nil},
+		} {
+			for _, gd := range []*groupData{plain, noisy} {
+				set := gd.train
+				if c.name == "test" {
+					set = gd.test
+				}
+				rx, cx := set.X.Dims()
+				if rx != len(c.rows) || cx != d+gd.noiseDim {
+					t.Fatalf("%s X is %d×%d, want %d×%d", c.name, rx, cx, len(c.rows), d+gd.noiseDim)
+				}
+				rh, ch := set.H.Dims()
+				if rh != len(c.rows) || ch != len(ix.Sources)-1 {
+					t.Fatalf("%s H is %d×%d, want %d×%d", c.name, rh, ch, len(c.rows), len(ix.Sources)-1)
+				}
+				if slices.Contains(gd.sources, g.Target) {
+					t.Errorf("target %d's own source is among its sources %v", g.Target, gd.sources)
+				}
+				for i, row := range c.rows {
+					if !slices.Equal(set.X.RawRowView(i)[:d], f.X.RawRowView(row)) {
+						t.Fatalf("%s row %d is not dataset row %d", c.name, i, row)
+					}
+					want := -1.0
+					if i < c.pos {
+						want = 1
+						if f.Labels[row] != g.Target {
+							t.Fatalf("%s positive row %d has class %d", c.name, row, f.Labels[row])
+						}
+					}
+					if set.Y[i] != want {
+						t.Fatalf("%s label %d is %v, want %v", c.name, i, set.Y[i], want)
+					}
+					for k, j := range gd.sources {
+						col := slices.IndexFunc(ix.Sources, func(e source.Entry) bool { return e.Class == j })
+						if set.H.At(i, k) != r.hAll.At(row, col) {
+							t.Fatalf("%s H[%d][%d] is not source %d's score of row %d", c.name, i, k, j, row)
+						}
+					}
+				}
+			}
+		}
+		// The noise: N(0,1), drawn again identically, independent between
+		// train and test.
+		var sum, sq float64
+		var n int
+		for _, set := range []*mat.Dense{noisy.train.X, noisy.test.X} {
+			rows, cols := set.Dims()
+			for i := range rows {
+				for _, v := range set.RawRowView(i)[d:cols] {
+					sum, sq, n = sum+v, sq+v*v, n+1
+				}
+			}
+		}
+		mean, variance := sum/float64(n), sq/float64(n)-(sum/float64(n))*(sum/float64(n))
+		if math.Abs(mean) > 4/math.Sqrt(float64(n)) || math.Abs(variance-1) > 6*math.Sqrt(2/float64(n)) {
+			t.Errorf("noise over %d values has mean %.4f and variance %.4f, want 0 and 1", n, mean, variance)
+		}
+		if !mat.Equal(noisy.train.X, r.build(group{Target: g.Target, Positives: g.Positives, Split: g.Split, Noise: 300}).train.X) {
+			t.Errorf("the same group drew different noise")
+		}
+		if slices.Equal(noisy.train.X.RawRowView(0)[d:d+10], noisy.test.X.RawRowView(0)[d:d+10]) {
+			t.Errorf("train and test rows share their noise")
+		}
+	}
+}
+
+func TestRunRecords(t *testing.T) {
+	f := testFolder(t)
+	out := t.TempDir()
+	methods := []string{"greedytl", "no-transfer", "best-source", probeMethod, allNegMethod, failingMethod, nanMethod}
+	cfg := testConfig(f, out, "", methods...) // the sources are trained into out/sources
+	var calls, last int
+	cfg.Progress = func(done, total int) {
+		calls++
+		if done < last || total != len(cfg.Data.Classes[:testClasses])*2*2*2*len(methods) {
+			t.Errorf("progress %d of %d after %d", done, total, last)
+		}
+		last = done
+	}
+	sum, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := testClasses * 2 * 2 * 2 * len(methods)
+	if sum.Cells != want || sum.Finished != want || sum.Present != 0 || sum.Failed != 2*want/len(methods) || last != want || calls != want+1 {
+		t.Fatalf("summary %+v, progress %d in %d calls; want %d cells, 2 methods failing", sum, last, calls, want)
+	}
+	ix, err := source.ReadIndex(filepath.Join(out, "sources"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ix.DataSHA256 != dataDigest(f) {
+		t.Errorf("data digest %s differs from the sources index's %s", dataDigest(f), ix.DataSHA256)
+	}
+	man, err := ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if man.Sources.Dir != filepath.Join(out, "sources") || man.Sources.Count != testClasses || len(man.Targets) != testClasses || man.Shard != nil {
+		t.Errorf("manifest %+v", man)
+	}
+
+	recs := readRecords(t, sum.File)
+	byMethod := countBy(recs, func(r *Record) string { return r.Method })
+	for _, m := range methods {
+		if byMethod[m] != want/len(methods) {
+			t.Errorf("%s has %d records, want %d", m, byMethod[m], want/len(methods))
+		}
+	}
+	byKey(t, recs) // no duplicates
+	for _, r := range recs {
+		if r.Dataset != "tiny" || r.Target != f.Classes[r.TargetIdx] || r.Negatives != TrainNegatives ||
+			r.TestPositives != testPerClass-r.Positives || r.TestNegatives != 24-TrainNegatives {
+			t.Fatalf("record %+v", r)
+		}
+		if r.Candidates != testClasses+testNegatives+r.Noise+testClasses-1 {
+			t.Errorf("%v: %d candidates", r.Key(), r.Candidates)
+		}
+		if slices.Contains(r.Sources, r.TargetIdx) {
+			t.Errorf("%v uses the target's own source", r.Key())
+		}
+		switch r.Method {
+		case probeMethod:
+			if r.Error != "" || r.BalancedAccuracy != 1 {
+				t.Errorf("%v: accuracy %v, error %q; the probe predicts the oracle's labels", r.Key(), r.BalancedAccuracy, r.Error)
+			}
+		case allNegMethod:
+			if r.Error != "" || r.BalancedAccuracy != 0.5 || r.Hyperparameters["c"] != 1 || r.Features != -1 {
+				t.Errorf("%v: %+v; an all-negative model has balanced accuracy 1/2", r.Key(), r)
+			}
+		case failingMethod:
+			if r.Error != "fit: refusing to fit" || r.BalancedAccuracy != 0 {
+				t.Errorf("%v: error %q", r.Key(), r.Error)
+			}
+		case nanMethod:
+			if !strings.Contains(r.Error, "NaN") || r.BalancedAccuracy != 0 || r.Hyperparameters != nil {
+				t.Errorf("%v: error %q", r.Key(), r.Error)
+			}
+		case "greedytl":
+			if r.Error != "" || r.Features < 0 || r.Features > r.Candidates || len(r.Sources) != len(r.Weights) || len(r.SourceNames) != len(r.Sources) {
+				t.Errorf("%v: %+v", r.Key(), r)
+			}
+			for k, c := range r.Sources {
+				if r.SourceNames[k] != f.Classes[c] || r.Weights[k] == 0 {
+					t.Errorf("%v: source %d named %q with weight %v", r.Key(), c, r.SourceNames[k], r.Weights[k])
+				}
+			}
+		}
+	}
+	// The real methods' records are those of a fit recomputed here from
+	// the definitions: the split's rows of the dataset, the noise, the
+	// scores of every source but the target's (scored anew, by name), the
+	// labels, and for the oracle the labelled test set.
+	set, err := source.LoadDir(filepath.Join(out, "sources"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if r.Method != "greedytl" && r.Method != "no-transfer" && r.Method != "best-source" {
+			continue
+		}
+		if r.Error != "" {
+			t.Fatalf("%v: %s", r.Key(), r.Error)
+		}
+		g := group{Target: r.TargetIdx, Positives: r.Positives, Noise: r.Noise, Split: r.Split}
+		want := recompute(t, f, set, man, g, r.Method)
+		if r.BalancedAccuracy != want.BalancedAccuracy || !slices.Equal(r.Sources, want.Sources) || !slices.Equal(r.Weights, want.Weights) {
+			t.Fatalf("%v: accuracy %v, sources %v %v; recomputed %v, %v %v", r.Key(), r.BalancedAccuracy, r.Sources, r.Weights,
+				want.BalancedAccuracy, want.Sources, want.Weights)
+		}
+	}
+
+	// The same grid on one worker, with the sources given, gives the same
+	// records.
+	cfg1 := testConfig(f, t.TempDir(), filepath.Join(out, "sources"), methods...)
+	cfg1.Workers = 1
+	sum1, err := Run(context.Background(), cfg1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRecords(t, recs, readRecords(t, sum1.File))
+}
+
+func TestRunResumes(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	methods := []string{"greedytl", "greedytl-59", "no-transfer", allNegMethod}
+	full, err := Run(context.Background(), testConfig(f, t.TempDir(), src, methods...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := readRecords(t, full.File)
+
+	out := t.TempDir()
+	for _, stopAt := range []int{1, 17, 60} {
+		ctx, cancel := context.WithCancel(context.Background())
+		cfg := testConfig(f, out, src, methods...)
+		cfg.Workers = 2
+		cfg.Progress = func(done, _ int) {
+			if done >= stopAt {
+				cancel()
+			}
+		}
+		sum, err := Run(ctx, cfg)
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled at %d: error %v", stopAt, err)
+		}
+		if got := len(readRecords(t, sum.File)); got < stopAt || got >= full.Cells || got != sum.Present+sum.Finished {
+			t.Fatalf("cancelled at %d: %d records, summary %+v", stopAt, got, sum)
+		}
+	}
+	// A partial line, as a kill in the middle of a write leaves.
+	path := filepath.Join(out, resultsName(Shard{}))
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fh.WriteString(`{"dataset":"tiny","target":"c1","target_i`)
+	fh.Close()
+
+	var log bytes.Buffer
+	cfg := testConfig(f, out, src, methods...)
+	cfg.Log = &log
+	sum, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "partial last line") || !strings.Contains(log.String(), "resuming") {
+		t.Errorf("log %q", log.String())
+	}
+	after, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(after, before) {
+		t.Errorf("resuming changed the records already written")
+	}
+	if sum.Present+sum.Finished != full.Cells || sum.Present != bytes.Count(before, []byte("\n")) {
+		t.Errorf("summary %+v after %d lines", sum, bytes.Count(before, []byte("\n")))
+	}
+	sameRecords(t, want, readRecords(t, path))
+
+	// Once complete, a rerun does nothing.
+	sum, err = Run(context.Background(), testConfig(f, out, src, methods...))
+	if err != nil || sum.Finished != 0 || sum.Present != full.Cells {
+		t.Errorf("rerun of a complete run: %+v, %v", sum, err)
+	}
+}
+
+func TestRunRefusesAnotherRun(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	out := t.TempDir()
+	if _, err := Run(context.Background(), testConfig(f, out, src, allNegMethod)); err != nil {
+		t.Fatal(err)
+	}
+	otherTraining := source.DefaultTrainConfig()
+	otherTraining.Grid = []float64{1}
+	otherSources := testSources(t, f, otherTraining)
+	tests := []struct {
+		name   string
+		change func(*Config)
+		want   string
+	}{
+		{"splits", func(c *Config) { c.Splits = 3 }, "splits"},
+		{"seed", func(c *Config) { c.Seed = 2 }, "seed"},
+		{"methods", func(c *Config) { c.Methods = []string{"greedytl"} }, "methods"},
+		{"targets", func(c *Config) { c.Targets = []string{"c1", "c2"} }, "targets"},
+		{"dataset name", func(c *Config) { c.Name = "other" }, "dataset name"},
+		{"shard", func(c *Config) { c.Shard = Shard{1, 2} }, "shard"},
+		{"sources", func(c *Config) { c.Sources = otherSources }, "sources"},
+	}
+	for _, tc := range tests {
+		cfg := testConfig(f, out, src, allNegMethod)
+		tc.change(&cfg)
+		_, err := Run(context.Background(), cfg)
+		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s changed: error %v, want an input error naming %q", tc.name, err, tc.want)
+		}
+	}
+	// The same sources trained again elsewhere (here, by Run itself into
+	// the run directory) are the same sources.
+	cfg := testConfig(f, out, "", allNegMethod)
+	if sum, err := Run(context.Background(), cfg); err != nil || sum.Finished != 0 {
+		t.Errorf("resuming with the sources retrained: %+v, %v", sum, err)
+	}
+}
+
+func TestRunInputErrors(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	other := testFolder(t)
+	other.X.Set(0, 0, 42)
+	tests := []struct {
+		name   string
+		change func(*Config)
+		want   string
+	}{
+		{"no positives", func(c *Config) { c.Positives = nil }, "positives"},
+		{"zero positives", func(c *Config) { c.Positives = []int{0} }, "positives"},
+		{"repeated positives", func(c *Config) { c.Positives = []int{2, 2} }, "twice"},
+		{"no splits", func(c *Config) { c.Splits = 0 }, "splits"},
+		{"negative noise", func(c *Config) { c.Noise = []int{-1} }, "noise"},
+		{"unknown method", func(c *Config) { c.Methods = []string{"nope"} }, "nope"},
+		{"unknown target", func(c *Config) { c.Targets = []string{"zz"} }, "zz"},
+		{"negative target", func(c *Config) { c.Targets = []string{"n1"} }, "negative class"},
+		{"small target", func(c *Config) { c.Positives = []int{24} }, "no class can be a target"},
+		{"small named target", func(c *Config) { c.Positives, c.Targets = []int{24}, []string{"c1"} }, "has 24 examples"},
+		{"other data", func(c *Config) { c.Data = other }, "other data"},
+		{"other negatives", func(c *Config) { c.NegativeClasses = []string{"n0"} }, "trained against"},
+		{"fraction with named sources", func(c *Config) { c.NegativeFraction = 0.2 }, "another plan"},
+		{"bad shard", func(c *Config) { c.Shard = Shard{2, 2} }, "shard"},
+		{"no sources", func(c *Config) { c.Sources = filepath.Join(c.Out, "nowhere") }, "nowhere"},
+		{"few target negatives", func(c *Config) { c.Sources, c.NegativeClasses = "", []string{"n0"} }, "target negatives"},
+	}
+	for _, tc := range tests {
+		cfg := testConfig(f, t.TempDir(), src, allNegMethod)
+		tc.change(&cfg)
+		_, err := Run(context.Background(), cfg)
+		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want an input error containing %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestScanResultsErrors(t *testing.T) {
+	dir := t.TempDir()
+	good := `{"dataset":"tiny","target":"c1","target_idx":1,"positives":2,"negatives":10,"noise":0,"split":0,"method":"m","balanced_accuracy":0.5,"test_positives":3,"test_negatives":3,"fit_seconds":0,"features":-1,"candidates":3}`
+	tests := []struct {
+		name, content, want string
+	}{
+		{"not json", good + "\n{oops}\n", ":2: not a result record"},
+		{"unknown member", good + "\n" + strings.Replace(good, `"noise"`, `"noize"`, 1) + "\n", `:2: not a result record: json: unknown field "noize"`},
+		{"trailing data", good + " 1\n", ":1: data after"},
+		{"no method", strings.Replace(good, `"method":"m"`, `"method":""`, 1) + "\n", ":1: result record without"},
+	}
+	for _, tc := range tests {
+		path := filepath.Join(dir, tc.name+".jsonl")
+		if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := scanResults(path, func([]byte, *Record, int) error { return nil })
+		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+	path := filepath.Join(dir, "ok.jsonl")
+	if err := os.WriteFile(path, []byte(good+"\n\n"+good+"\n"+good[:20]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	complete, partial, err := scanResults(path, func([]byte, *Record, int) error { n++; return nil })
+	if err != nil || n != 2 || !partial || complete != int64(2*len(good)+3) {
+		t.Errorf("scan: %d records, complete %d, partial %v, %v", n, complete, partial, err)
+	}
+}
+
+func TestMergeShards(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	methods := []string{"greedytl", "no-transfer", allNegMethod}
+	single, err := Run(context.Background(), testConfig(f, t.TempDir(), src, methods...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shards []string
+	cells := 0
+	for i := range 3 {
+		cfg := testConfig(f, t.TempDir(), src, methods...)
+		cfg.Shard = Shard{I: i, N: 3}
+		sum, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if filepath.Base(sum.File) != resultsName(cfg.Shard) || sum.Finished == 0 {
+			t.Fatalf("shard %d: %+v", i, sum)
+		}
+		cells += sum.Cells
+		shards = append(shards, cfg.Out)
+	}
+	if cells != single.Cells {
+		t.Fatalf("the shards hold %d cells, the grid %d", cells, single.Cells)
+	}
+
+	merged := filepath.Join(t.TempDir(), "merged")
+	rep, err := Merge(shards, merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Complete() || rep.Expected != single.Cells || rep.Present != single.Cells || len(rep.Duplicates)+len(rep.Conflicts) != 0 || len(rep.Files) != 3 {
+		t.Fatalf("report %+v", rep)
+	}
+	sameRecords(t, readRecords(t, single.File), readRecords(t, filepath.Join(merged, "results.jsonl")))
+	man, err := ReadManifest(merged)
+	if err != nil || man.Shard != nil {
+		t.Fatalf("merged manifest %+v, %v", man, err)
+	}
+	// Grid order: the merged file is sorted.
+	recs := readRecords(t, filepath.Join(merged, "results.jsonl"))
+	g := newGrid(man)
+	for k := 1; k < len(recs); k++ {
+		a, _ := g.order(recs[k-1].Key())
+		b, _ := g.order(recs[k].Key())
+		if slices.Compare(a[:], b[:]) >= 0 {
+			t.Fatalf("merged records %d and %d out of order", k-1, k)
+		}
+	}
+
+	// Missing cells: leave a shard out; complete the merged run with Run.
+	partial := filepath.Join(t.TempDir(), "partial")
+	rep, err = Merge(shards[:2], partial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	third := readRecords(t, filepath.Join(shards[2], resultsName(Shard{2, 3})))
+	if rep.Complete() || len(rep.Missing) != len(third) || rep.Present != single.Cells-len(third) {
+		t.Fatalf("without shard 2 (%d cells): report %+v", len(third), rep)
+	}
+	for _, k := range rep.Missing {
+		if !slices.ContainsFunc(third, func(r *Record) bool { return r.Key() == k }) {
+			t.Fatalf("missing cell %v is not shard 2's", k)
+		}
+	}
+	sum, err := Run(context.Background(), testConfig(f, partial, src, methods...))
+	if err != nil || sum.Finished != len(third) {
+		t.Fatalf("completing the merged run: %+v, %v", sum, err)
+	}
+	sameRecords(t, readRecords(t, single.File), readRecords(t, sum.File))
+
+	// Identical duplicates are kept once.
+	rep, err = Merge([]string{single.File, shards[0]}, filepath.Join(t.TempDir(), "all.jsonl"))
+	first := readRecords(t, filepath.Join(shards[0], resultsName(Shard{0, 3})))
+	if err != nil || !rep.Complete() || len(rep.Duplicates) != len(first) || rep.Present != single.Cells {
+		t.Fatalf("merging a run with its shard: %+v, %v", rep, err)
+	}
+}
+
+func TestMergeErrors(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	runDir := t.TempDir()
+	sum, err := Run(context.Background(), testConfig(f, runDir, src, allNegMethod))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := os.ReadFile(sum.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A copy of the run with one record changed.
+	copyRun := func(content []byte) string {
+		dir := t.TempDir()
+		man, err := os.ReadFile(filepath.Join(runDir, ManifestFile))
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, ManifestFile), man, 0o644)
+		}
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, "results.jsonl"), content, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	changed := copyRun(bytes.Replace(lines, []byte(`"balanced_accuracy":0.5`), []byte(`"balanced_accuracy":0.75`), 1))
+	out := filepath.Join(t.TempDir(), "out")
+	rep, err := Merge([]string{runDir, changed}, out)
+	if !errors.Is(err, ErrInput) || rep == nil || len(rep.Conflicts) != 1 || !strings.Contains(err.Error(), "1 cells have different records") {
+		t.Errorf("conflict: %v, %+v", err, rep)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a conflicting merge wrote %s", out)
+	}
+	foreign := copyRun(bytes.Replace(lines, []byte(`"split":1`), []byte(`"split":9`), 1))
+	if _, err := Merge([]string{foreign}, ""); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "not in the run's grid") {
+		t.Errorf("a cell outside the grid: %v", err)
+	}
+	otherSeed := t.TempDir()
+	cfg := testConfig(f, otherSeed, src, allNegMethod)
+	cfg.Seed = 9
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Merge([]string{runDir, otherSeed}, ""); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "seed") {
+		t.Errorf("runs with different seeds: %v", err)
+	}
+	if _, err := Merge([]string{runDir}, otherSeed); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "holds another run") {
+		t.Errorf("merging over another run: %v", err)
+	}
+	if _, err := Merge([]string{t.TempDir()}, ""); !errors.Is(err, ErrInput) {
+		t.Errorf("a directory without run.json: %v", err)
+	}
+	partial := copyRun(append(slices.Clone(lines), `{"dataset":"ti`...))
+	rep, err = Merge([]string{partial}, "")
+	if err != nil || len(rep.Partial) != 1 || !rep.Complete() {
+		t.Errorf("a partial last line: %+v, %v", rep, err)
+	}
+}

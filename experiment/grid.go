@@ -1,0 +1,157 @@
+package experiment
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// group is the unit of work: one target, number of positives, noise level
+// and split. Its data are built once and every method runs on them.
+type group struct {
+	Target, Positives, Noise, Split int // Target is a class index
+}
+
+// key is the group's key string, whose hash places it in a shard.
+func (g group) key() string {
+	return fmt.Sprintf("target=%d positives=%d noise=%d split=%d", g.Target, g.Positives, g.Noise, g.Split)
+}
+
+// cell returns the key of the group's cell for method m.
+func (g group) cell(dataset, m string) Key {
+	return Key{Dataset: dataset, TargetIdx: g.Target, Positives: g.Positives, Noise: g.Noise, Split: g.Split, Method: m}
+}
+
+// hash64 returns the 64-bit FNV-1a hash of s.
+func hash64(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
+
+// stream returns a random stream determined by the seed and a label: the
+// same (seed, label) always gives the same numbers, whatever else runs.
+func stream(seed uint64, label string) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, hash64(label)))
+}
+
+// grid is the grid of a manifest: its groups in order (targets, positives,
+// noise levels and splits in the manifest's order), and the position of
+// each method.
+type grid struct {
+	dataset   string
+	targets   []int // class indices, in the manifest's order
+	positives []int
+	noise     []int
+	splits    int
+	methods   []string
+}
+
+// newGrid returns the grid of m. It panics if a target is not a class (a
+// checked manifest has none).
+func newGrid(m *Manifest) *grid {
+	g := &grid{dataset: m.Dataset.Name, positives: m.Positives, noise: m.Noise, splits: m.Splits, methods: m.Methods}
+	for _, t := range m.Targets {
+		k := classIndex(m.Classes, t)
+		if k < 0 {
+			panic("experiment: target " + t + " is not a class")
+		}
+		g.targets = append(g.targets, k)
+	}
+	return g
+}
+
+// groups returns the groups of shard s, in grid order.
+func (g *grid) groups(s Shard) []group {
+	var out []group
+	for _, t := range g.targets {
+		for _, p := range g.positives {
+			for _, d := range g.noise {
+				for sp := range g.splits {
+					gr := group{Target: t, Positives: p, Noise: d, Split: sp}
+					if s.contains(hash64(gr.key())) {
+						out = append(out, gr)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// cells returns the number of cells of shard s.
+func (g *grid) cells(s Shard) int { return len(g.groups(s)) * len(g.methods) }
+
+// order returns the position of k in the grid's order (targets, positives,
+// noise levels, splits, methods) and whether k is a cell of the grid.
+func (g *grid) order(k Key) (pos [5]int, ok bool) {
+	pos = [5]int{
+		slices.Index(g.targets, k.TargetIdx), slices.Index(g.positives, k.Positives),
+		slices.Index(g.noise, k.Noise), k.Split, slices.Index(g.methods, k.Method),
+	}
+	ok = k.Dataset == g.dataset && k.Split >= 0 && k.Split < g.splits
+	for _, p := range pos {
+		ok = ok && p >= 0
+	}
+	return pos, ok
+}
+
+// split holds the dataset rows of a group's training and test sets.
+type split struct {
+	trainPos, trainNeg []int
+	testPos, testNeg   []int
+}
+
+// drawSplit draws group g's sets from the target's rows pos and the target
+// negatives' rows neg: trainPos are g.Positives of pos and testPos up to
+// MaxTestPositives further ones, trainNeg are TrainNegatives of neg and
+// testNeg up to MaxTestNegatives further ones, all drawn without
+// replacement by a stream of (seed, target, positives, split). The noise
+// level is not an input, so every noise level (and every method) gets the
+// same examples. It panics if pos has no more than g.Positives rows or neg
+// no more than TrainNegatives (Run checks both beforehand).
+func drawSplit(seed uint64, g group, pos, neg []int) split {
+	if len(pos) <= g.Positives || len(neg) <= TrainNegatives {
+		panic(fmt.Sprintf("experiment: %d positives and %d negatives cannot make a split with %d positives", len(pos), len(neg), g.Positives))
+	}
+	rng := stream(seed, fmt.Sprintf("split target=%d positives=%d split=%d", g.Target, g.Positives, g.Split))
+	pick := func(rows []int, n, test int) (train, rest []int) {
+		perm := rng.Perm(len(rows))
+		out := make([]int, min(len(rows), n+test))
+		for k := range out {
+			out[k] = rows[perm[k]]
+		}
+		return out[:n], out[n:]
+	}
+	var s split
+	s.trainPos, s.testPos = pick(pos, g.Positives, MaxTestPositives)
+	s.trainNeg, s.testNeg = pick(neg, TrainNegatives, MaxTestNegatives)
+	return s
+}
+
+// noiseColumns returns g.Noise independent N(0,1) columns for the train
+// rows and then the test rows, drawn by a stream of (seed, target,
+// positives, split, noise), or nils when g.Noise is 0.
+func noiseColumns(seed uint64, g group, train, test int) (*mat.Dense, *mat.Dense) {
+	if g.Noise == 0 {
+		return nil, nil
+	}
+	rng := stream(seed, fmt.Sprintf("noise target=%d positives=%d split=%d noise=%d", g.Target, g.Positives, g.Split, g.Noise))
+	draw := func(r int) *mat.Dense {
+		v := make([]float64, r*g.Noise)
+		for k := range v {
+			v[k] = rng.NormFloat64()
+		}
+		return mat.NewDense(r, g.Noise, v)
+	}
+	a := draw(train)
+	return a, draw(test)
+}
+
+// methodSeed returns the seed given to method m's fit on group g.
+func methodSeed(seed uint64, g group, m string) uint64 {
+	return stream(seed, fmt.Sprintf("fit %s method=%s", g.key(), m)).Uint64()
+}

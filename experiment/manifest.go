@@ -1,0 +1,312 @@
+package experiment
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+
+	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/source"
+)
+
+// Names in a run directory.
+const (
+	// ManifestFile is a run directory's settings file.
+	ManifestFile = "run.json"
+	// manifestFormat and manifestVersion identify its format.
+	manifestFormat  = "greedytl-experiment"
+	manifestVersion = 1
+)
+
+// Manifest is the content of a run directory's run.json: everything that
+// defines the run's grid and its cells' results. Run writes it when a run
+// starts and refuses to resume a directory whose manifest differs; Merge
+// merges only results whose manifests agree (except for the shard and the
+// informational paths).
+type Manifest struct {
+	Format  string `json:"format"`  // "greedytl-experiment"
+	Version int    `json:"version"` // 1
+	// GreedytlVersion is the version of the greedytl build that ran it
+	// (its module version, or "devel" and the VCS revision).
+	GreedytlVersion string `json:"greedytl_version"`
+	// Dataset identifies the data.
+	Dataset DatasetInfo `json:"dataset"`
+	// Classes and Groups are the dataset's class names and their groups
+	// (null without groups.txt), in class order.
+	Classes []string `json:"classes"`
+	Groups  []string `json:"groups"`
+	// Negatives is the negative pool: its classes, how they were drawn,
+	// and the rows of the source and target negatives.
+	Negatives *source.Negatives `json:"negatives"`
+	// Sources identifies the source hypotheses.
+	Sources SourcesInfo `json:"sources"`
+	// Targets, Positives, Splits, Noise and Methods span the grid: a cell
+	// is (target, positives, noise, split, method).
+	Targets   []string `json:"targets"`
+	Positives []int    `json:"positives"`
+	Splits    int      `json:"splits"`
+	Noise     []int    `json:"noise"`
+	Methods   []string `json:"methods"`
+	// Seed seeds the splits, the noise and the methods.
+	Seed uint64 `json:"seed"`
+	// TrainNegatives, MaxTestPositives and MaxTestNegatives are the
+	// protocol's set sizes.
+	TrainNegatives   int `json:"train_negatives"`
+	MaxTestPositives int `json:"max_test_positives"`
+	MaxTestNegatives int `json:"max_test_negatives"`
+	// Shard is the part of the grid the directory's results cover (null:
+	// all of it).
+	Shard *Shard `json:"shard"`
+}
+
+// DatasetInfo identifies a run's dataset.
+type DatasetInfo struct {
+	// Name names the dataset in the records.
+	Name string `json:"name"`
+	// Path is where the run read it (informational: a resumed run or a
+	// shard may read it elsewhere).
+	Path string `json:"path"`
+	// SHA256 digests the features, labels and class names, as the sources
+	// index does; it is what must match.
+	SHA256   string `json:"sha256"`
+	Examples int    `json:"examples"`
+	Features int    `json:"features"`
+}
+
+// SourcesInfo identifies a run's sources.
+type SourcesInfo struct {
+	// Dir is the sources directory the run read (informational).
+	Dir string `json:"dir"`
+	// SHA256 digests the sources: the class and model file digest of
+	// each, in order. It is what must match.
+	SHA256 string `json:"sha256"`
+	// Count is the number of sources.
+	Count int `json:"count"`
+}
+
+// ReadManifest reads and validates the run.json of the run directory dir.
+func ReadManifest(dir string) (*Manifest, error) {
+	path := filepath.Join(dir, ManifestFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var m Manifest
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("%s: data after the manifest object", path)
+	}
+	if err := m.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &m, nil
+}
+
+// check validates a manifest read from a file: the format and version, and
+// a grid that names known classes.
+func (m *Manifest) check() error {
+	if m.Format != manifestFormat || m.Version != manifestVersion {
+		return fmt.Errorf("format %q version %d, this greedytl reads %q version %d", m.Format, m.Version, manifestFormat, manifestVersion)
+	}
+	if m.Dataset.Name == "" || len(m.Classes) == 0 || len(m.Targets) == 0 || len(m.Positives) == 0 ||
+		m.Splits < 1 || len(m.Noise) == 0 || len(m.Methods) == 0 || m.Negatives == nil {
+		return errors.New("incomplete manifest: the dataset name, classes, negatives, targets, positives, splits, noise and methods are all needed")
+	}
+	if m.Groups != nil && len(m.Groups) != len(m.Classes) {
+		return fmt.Errorf("%d groups for %d classes", len(m.Groups), len(m.Classes))
+	}
+	for _, t := range m.Targets {
+		if classIndex(m.Classes, t) < 0 {
+			return fmt.Errorf("target %q is not a class", t)
+		}
+	}
+	if m.Shard != nil {
+		if err := m.Shard.check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// classIndex returns the index of name in classes, or −1.
+func classIndex(classes []string, name string) int {
+	for k, c := range classes {
+		if c == name {
+			return k
+		}
+	}
+	return -1
+}
+
+// write writes the manifest to dir/run.json atomically.
+func (m *Manifest) write(dir string) error {
+	return atomicfile.Write(filepath.Join(dir, ManifestFile), func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(m)
+	})
+}
+
+// settings lists the settings that define a run's results, by the name a
+// mismatch is reported under, in the order they are compared (a cause
+// before its consequences: the seed draws the negative plan). get returns
+// the value compared; show, if not nil, a summary for the message. The
+// paths and the shard are not among them.
+var settings = []struct {
+	name string
+	get  func(*Manifest) any
+	show func(*Manifest) string
+}{
+	{"format", func(m *Manifest) any { return [2]any{m.Format, m.Version} }, nil},
+	{"greedytl version", func(m *Manifest) any { return m.GreedytlVersion }, nil},
+	{"dataset name", func(m *Manifest) any { return m.Dataset.Name }, nil},
+	{"dataset content", func(m *Manifest) any { return [3]any{m.Dataset.SHA256, m.Dataset.Examples, m.Dataset.Features} },
+		func(m *Manifest) string {
+			return fmt.Sprintf("%d×%d, sha256 %.12s…", m.Dataset.Examples, m.Dataset.Features, m.Dataset.SHA256)
+		}},
+	{"classes", func(m *Manifest) any { return m.Classes }, nil},
+	{"groups", func(m *Manifest) any { return m.Groups }, nil},
+	{"seed", func(m *Manifest) any { return m.Seed }, nil},
+	{"negative plan", func(m *Manifest) any { return m.Negatives },
+		func(m *Manifest) string {
+			n := m.Negatives
+			return fmt.Sprintf("classes %v (named %v, fraction %v, seed %d), %d source and %d target negatives",
+				n.Classes, n.Named, n.Fraction, n.Seed, len(n.Source), len(n.Target))
+		}},
+	{"sources", func(m *Manifest) any { return [2]any{m.Sources.SHA256, m.Sources.Count} },
+		func(m *Manifest) string {
+			return fmt.Sprintf("%d sources, sha256 %.12s…", m.Sources.Count, m.Sources.SHA256)
+		}},
+	{"targets", func(m *Manifest) any { return m.Targets }, nil},
+	{"positives", func(m *Manifest) any { return m.Positives }, nil},
+	{"splits", func(m *Manifest) any { return m.Splits }, nil},
+	{"noise", func(m *Manifest) any { return m.Noise }, nil},
+	{"methods", func(m *Manifest) any { return m.Methods }, nil},
+	{"set sizes", func(m *Manifest) any { return [3]int{m.TrainNegatives, m.MaxTestPositives, m.MaxTestNegatives} }, nil},
+}
+
+// differs returns a message naming the first setting in which m and o
+// differ (ignoring the shard and the paths), or "" when they agree. The
+// sources are compared only when compareSources is set.
+func (m *Manifest) differs(o *Manifest, compareSources bool) string {
+	for _, s := range settings {
+		if !compareSources && s.name == "sources" {
+			continue
+		}
+		a, _ := json.Marshal(s.get(m))
+		b, _ := json.Marshal(s.get(o))
+		if bytes.Equal(a, b) {
+			continue
+		}
+		if s.show != nil {
+			return fmt.Sprintf("%s: %s vs %s", s.name, s.show(m), s.show(o))
+		}
+		return fmt.Sprintf("%s: %s vs %s", s.name, abbreviate(a), abbreviate(b))
+	}
+	return ""
+}
+
+// abbreviate shortens a JSON value for a message.
+func abbreviate(b []byte) string {
+	const n = 80
+	if len(b) <= n {
+		return string(b)
+	}
+	return string(b[:n]) + "…"
+}
+
+// shardOf returns the manifest's shard (the zero Shard when none).
+func (m *Manifest) shardOf() Shard {
+	if m.Shard == nil {
+		return Shard{}
+	}
+	return *m.Shard
+}
+
+// buildVersion returns the greedytl build's version: the main module's
+// version when the build recorded one, else "devel" with the VCS revision
+// when known.
+func buildVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	v := "devel"
+	for _, s := range bi.Settings {
+		switch {
+		case s.Key == "vcs.revision":
+			v += " " + s.Value
+		case s.Key == "vcs.modified" && s.Value == "true":
+			v += "+dirty"
+		}
+	}
+	return v
+}
+
+// dataDigest returns the hex SHA-256 digest of the dataset's content — the
+// shape and float64 bits of the features, the labels and the class names —
+// computed as the sources index's data_sha256, so that the two can be
+// compared.
+func dataDigest(f *dataset.Folder) string {
+	h := sha256.New()
+	r, c := f.X.Dims()
+	var buf []byte
+	buf = binary.LittleEndian.AppendUint64(buf, uint64(r))
+	buf = binary.LittleEndian.AppendUint64(buf, uint64(c))
+	h.Write(buf)
+	for i := range r {
+		buf = buf[:0]
+		for _, v := range f.X.RawRowView(i) {
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
+		}
+		h.Write(buf)
+	}
+	buf = buf[:0]
+	for _, l := range f.Labels {
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(l))
+	}
+	h.Write(buf)
+	for _, name := range f.Classes {
+		h.Write([]byte(name))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// sourcesDigest returns the hex SHA-256 digest of a sources index's
+// entries: each source's class and model file digest, in order.
+func sourcesDigest(ix *source.Index) string {
+	h := sha256.New()
+	for _, e := range ix.Sources {
+		fmt.Fprintf(h, "%d %s\n", e.Class, e.SHA256)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// existingManifest reads dir's manifest, returning nil (and no error) when
+// there is none.
+func existingManifest(dir string) (*Manifest, error) {
+	m, err := ReadManifest(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return m, err
+}

@@ -1,0 +1,156 @@
+package experiment
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"sync"
+	"time"
+)
+
+// resultsName returns the name of shard s's results file in a run
+// directory: results.jsonl, or results-shard-I-of-N.jsonl.
+func resultsName(s Shard) string {
+	if s.N <= 1 {
+		return "results.jsonl"
+	}
+	return fmt.Sprintf("results-shard-%d-of-%d.jsonl", s.I, s.N)
+}
+
+// scanResults reads the JSON Lines results file path, calling fn with each
+// complete line (ending in a newline; blank lines are skipped), its
+// decoded record and its line number. Anything after the last newline is
+// a line cut short by a kill: it is ignored, and partial reports it.
+// complete is the length of the file up to its last newline. A missing
+// file is empty. scanResults returns an error naming the file and line of
+// a complete line that is not a valid record, and fn's errors.
+func scanResults(path string, fn func(line []byte, rec *Record, lineno int) error) (complete int64, partial bool, err error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<16)
+	for lineno := 1; ; lineno++ {
+		line, err := br.ReadBytes('\n')
+		if err == io.EOF {
+			return complete, len(line) > 0, nil
+		}
+		if err != nil {
+			return complete, false, fmt.Errorf("%s: %w", path, err)
+		}
+		complete += int64(len(line))
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		rec, err := decodeRecord(line)
+		if err != nil {
+			return complete, false, inputErrorf("%s:%d: %v", path, lineno, err)
+		}
+		if err := fn(line, rec, lineno); err != nil {
+			return complete, false, err
+		}
+	}
+}
+
+// decodeRecord decodes one results line strictly: unknown members and
+// trailing data are errors, and so are records without a method or
+// dataset.
+func decodeRecord(line []byte) (*Record, error) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	var r Record
+	if err := dec.Decode(&r); err != nil {
+		return nil, fmt.Errorf("not a result record: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("data after the result record")
+	}
+	if r.Method == "" || r.Dataset == "" {
+		return nil, errors.New("result record without a dataset or method")
+	}
+	return &r, nil
+}
+
+// syncInterval is how often an appender syncs the results file to disk.
+const syncInterval = 5 * time.Second
+
+// appender appends records to a results file, one write call per line, so
+// that a killed process leaves at most one partial last line; it syncs
+// the file every syncInterval and on close, so that a machine crash loses
+// at most that much.
+type appender struct {
+	mu       sync.Mutex
+	f        *os.File
+	lastSync time.Time
+	dirty    bool
+}
+
+// openAppender opens path for appending after truncating it to its first
+// size bytes (cutting off a partial last line), creating it if needed.
+func openAppender(path string, size int64) (*appender, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && fi.Size() != size {
+		err = f.Truncate(size)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &appender{f: f, lastSync: time.Now()}, nil
+}
+
+// append writes rec as one line.
+func (a *appender) append(rec *Record) error {
+	line, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("experiment: encoding the record of %v: %w", rec.Key(), err)
+	}
+	line = append(line, '\n')
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, err := a.f.Write(line); err != nil {
+		return fmt.Errorf("%s: %w", a.f.Name(), err)
+	}
+	a.dirty = true
+	if time.Since(a.lastSync) >= syncInterval {
+		return a.sync()
+	}
+	return nil
+}
+
+// sync syncs the file if anything was written since the last sync. The
+// caller holds a.mu.
+func (a *appender) sync() error {
+	if !a.dirty {
+		return nil
+	}
+	if err := a.f.Sync(); err != nil {
+		return fmt.Errorf("%s: %w", a.f.Name(), err)
+	}
+	a.dirty, a.lastSync = false, time.Now()
+	return nil
+}
+
+// close syncs and closes the file.
+func (a *appender) close() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	err := a.sync()
+	if cerr := a.f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("%s: %w", a.f.Name(), cerr)
+	}
+	return err
+}

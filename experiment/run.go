@@ -1,0 +1,651 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/method"
+	"github.com/greedytl/greedytl/metric"
+	"github.com/greedytl/greedytl/source"
+)
+
+// Summary describes what a Run did.
+type Summary struct {
+	// File is the results file.
+	File string
+	// Cells counts the cells of the run's shard; Present those found in
+	// File when the run started; Finished those this run added, of which
+	// Failed carry an error.
+	Cells, Present, Finished, Failed int
+}
+
+// Run runs the leave-one-class-out protocol (DESIGN §6) on cfg.Data, or
+// the part of it that cfg.Shard selects, and appends one Record per cell
+// to the results file in cfg.Out: results.jsonl, or
+// results-shard-I-of-N.jsonl for a shard.
+//
+// The negative pool and the sources come from cfg.Sources, or are drawn
+// and trained into cfg.Out/sources (source.TrainAll, itself resumable).
+// All sources are scored once on all the examples; a cell's H is the
+// rows and columns it needs: the target's own source is left out.
+//
+// The work is spread over groups — (target, positives, noise, split) —
+// whose training and test sets are drawn once, by streams of the seed and
+// the group only (see drawSplit and noiseColumns), and on which every
+// method then runs. A method's fit sees the training set; a transductive
+// method (Needs().Unlabelled) also sees the test inputs, and an oracle
+// (Needs().Oracle) the labelled test set. A cell whose fit or prediction
+// fails, or yields a non-finite value, is recorded with its Error set.
+//
+// Run is resumable: it first writes cfg.Out/run.json (the Manifest) or,
+// when there is one, checks that it describes the same run (otherwise it
+// returns an error naming the setting that differs); it then reads the
+// results file, skips the cells already there, cuts off a partial last
+// line (a write cut short by a kill), and appends. Lines are written whole,
+// one write call each, and the file is synced every few seconds and at the
+// end: a killed run loses only the cells in flight. The same seed gives
+// the same records (but for fit_seconds) on any number of workers, shards
+// and restarts.
+//
+// Run returns an error, with the summary of the cells done so far, when ctx
+// is done (ctx's error) or writing fails; and an error without a summary
+// when the sources cannot be trained, and for invalid settings or inputs
+// (errors matching ErrInput), detected before any cell is run.
+func Run(ctx context.Context, cfg Config) (*Summary, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	f := cfg.Data
+	logf := func(format string, a ...any) {
+		if cfg.Log != nil {
+			fmt.Fprintf(cfg.Log, format+"\n", a...)
+		}
+	}
+	neg, ix, err := negativePlan(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	targets, err := chooseTargets(&cfg, neg, logf)
+	if err != nil {
+		return nil, err
+	}
+	man := newManifest(&cfg, neg, targets)
+	old, err := existingManifest(cfg.Out)
+	if err != nil {
+		return nil, inputError{err}
+	}
+	if err := sameRun(cfg.Out, old, man, false); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+		return nil, err
+	}
+
+	srcDir := cfg.Sources
+	if ix == nil {
+		srcDir = filepath.Join(cfg.Out, "sources")
+		logf("training the sources into %s", srcDir)
+		tc := source.DefaultTrainConfig()
+		tc.Seed = cfg.Seed
+		opts := source.RunOptions{Workers: cfg.Workers, Progress: cfg.SourceProgress}
+		if _, err := source.TrainAll(ctx, f, neg, srcDir, tc, opts); err != nil {
+			return nil, err
+		}
+		if ix, err = source.ReadIndex(srcDir); err != nil {
+			return nil, err
+		}
+	}
+	set, err := source.LoadDir(srcDir)
+	if err != nil {
+		return nil, inputError{err}
+	}
+	absDir, err := filepath.Abs(srcDir)
+	if err != nil {
+		return nil, err
+	}
+	man.Sources = SourcesInfo{Dir: absDir, SHA256: sourcesDigest(ix), Count: len(ix.Sources)}
+	if err := sameRun(cfg.Out, old, man, true); err != nil {
+		return nil, err
+	}
+	if old == nil {
+		if err := man.write(cfg.Out); err != nil {
+			return nil, err
+		}
+	}
+
+	r, err := newRunner(&cfg, man, neg, ix, set)
+	if err != nil {
+		return nil, err
+	}
+	return r.run(ctx, logf)
+}
+
+// negativePlan returns the run's negative pool: the sources directory's,
+// with its index, or, without one, a new plan (and a nil index).
+func negativePlan(cfg *Config) (*source.Negatives, *source.Index, error) {
+	f := cfg.Data
+	if cfg.Sources == "" {
+		fraction := cfg.NegativeFraction
+		if fraction == 0 {
+			fraction = source.DefaultNegativeFraction
+		}
+		neg, err := source.PlanNegatives(f, cfg.NegativeClasses, fraction, cfg.Seed)
+		if err != nil {
+			return nil, nil, inputError{err}
+		}
+		return neg, nil, nil
+	}
+	ix, err := source.ReadIndex(cfg.Sources)
+	if err != nil {
+		return nil, nil, inputError{err}
+	}
+	switch {
+	case !slices.Equal(ix.Classes, f.Classes):
+		return nil, nil, inputErrorf("experiment: the sources in %s were trained on a dataset with other classes", cfg.Sources)
+	case ix.DataSHA256 != dataDigest(f):
+		return nil, nil, inputErrorf("experiment: the sources in %s were trained on other data (%s; its digest differs)", cfg.Sources, ix.Dataset)
+	case len(ix.Missing) > 0:
+		return nil, nil, inputErrorf("experiment: the sources in %s are incomplete: %d classes (%s, …) have no model yet; finish train-sources first", cfg.Sources, len(ix.Missing), ix.Missing[0])
+	case len(ix.Sources) == 0:
+		return nil, nil, inputErrorf("experiment: %s lists no sources", cfg.Sources)
+	}
+	neg := ix.Negatives
+	if err := neg.Check(f); err != nil {
+		return nil, nil, inputError{fmt.Errorf("%s: %w", cfg.Sources, err)}
+	}
+	if len(cfg.NegativeClasses) > 0 {
+		var names []string
+		for _, c := range neg.Classes {
+			names = append(names, f.Classes[c])
+		}
+		want := slices.Clone(cfg.NegativeClasses)
+		slices.Sort(want)
+		slices.Sort(names)
+		if !slices.Equal(want, names) {
+			return nil, nil, inputErrorf("experiment: negative classes %v, but the sources in %s were trained against %v", cfg.NegativeClasses, cfg.Sources, names)
+		}
+	}
+	if cfg.NegativeFraction != 0 && (neg.Named || neg.Fraction != cfg.NegativeFraction) {
+		return nil, nil, inputErrorf("experiment: negative fraction %v, but the sources in %s were trained against another plan (fraction %v, named %v)", cfg.NegativeFraction, cfg.Sources, neg.Fraction, neg.Named)
+	}
+	return neg, ix, nil
+}
+
+// chooseTargets returns the names of the target classes (see
+// Config.Targets).
+func chooseTargets(cfg *Config, neg *source.Negatives, logf func(string, ...any)) ([]string, error) {
+	f := cfg.Data
+	counts := make([]int, len(f.Classes))
+	for _, l := range f.Labels {
+		counts[l]++
+	}
+	need := slices.Max(cfg.Positives) + 1
+	if len(neg.Target) <= TrainNegatives {
+		return nil, inputErrorf("experiment: the negative pool leaves %d target negatives, want more than %d (the training negatives) to have a test set", len(neg.Target), TrainNegatives)
+	}
+	var targets []string
+	if len(cfg.Targets) == 0 {
+		var skipped []string
+		for c, name := range f.Classes {
+			switch {
+			case neg.IsHeldOut(c) || counts[c] == 0:
+			case counts[c] < need:
+				skipped = append(skipped, fmt.Sprintf("%s (%d)", name, counts[c]))
+			default:
+				targets = append(targets, name)
+			}
+		}
+		if len(skipped) > 0 {
+			logf("skipping %d classes with fewer than %d examples: %v", len(skipped), need, skipped)
+		}
+	}
+	for _, name := range cfg.Targets {
+		c, err := f.ClassIndex(name)
+		switch {
+		case err != nil:
+			return nil, inputError{err}
+		case neg.IsHeldOut(c):
+			return nil, inputErrorf("experiment: target %q is a negative class", name)
+		case counts[c] < need:
+			return nil, inputErrorf("experiment: target %q has %d examples, want at least %d (the largest number of positives and a test positive)", name, counts[c], need)
+		}
+		targets = append(targets, name)
+	}
+	if len(targets) == 0 {
+		return nil, inputErrorf("experiment: no class can be a target (each needs at least %d examples)", need)
+	}
+	return targets, nil
+}
+
+// newManifest returns the manifest of cfg's run, without its sources.
+func newManifest(cfg *Config, neg *source.Negatives, targets []string) *Manifest {
+	f := cfg.Data
+	name := cfg.Name
+	if name == "" {
+		name = filepath.Base(f.Dir)
+	}
+	r, c := f.X.Dims()
+	m := &Manifest{
+		Format:          manifestFormat,
+		Version:         manifestVersion,
+		GreedytlVersion: buildVersion(),
+		Dataset:         DatasetInfo{Name: name, Path: f.Dir, SHA256: dataDigest(f), Examples: r, Features: c},
+		Classes:         f.Classes,
+		Groups:          f.Groups,
+		Negatives:       neg,
+		Targets:         targets,
+		Positives:       cfg.Positives,
+		Splits:          cfg.Splits,
+		Noise:           cfg.Noise,
+		Methods:         cfg.Methods,
+		Seed:            cfg.Seed,
+		TrainNegatives:  TrainNegatives,
+
+		MaxTestPositives: MaxTestPositives,
+		MaxTestNegatives: MaxTestNegatives,
+	}
+	if cfg.Shard.N > 1 {
+		s := cfg.Shard
+		m.Shard = &s
+	}
+	return m
+}
+
+// sameRun returns an error when the run directory dir, whose manifest is
+// old (nil: a new directory), holds another run than man.
+func sameRun(dir string, old, man *Manifest, compareSources bool) error {
+	if old == nil {
+		return nil
+	}
+	if d := old.differs(man, compareSources); d != "" {
+		return inputErrorf("experiment: %s holds a run with other settings (%s): resume it with the same settings, or use another run directory", dir, d)
+	}
+	if a, b := old.shardOf(), man.shardOf(); a != b {
+		return inputErrorf("experiment: %s holds shard %v of the run, not shard %v: give each shard its own run directory", dir, a, b)
+	}
+	return nil
+}
+
+// runner runs the cells of one run.
+type runner struct {
+	cfg  *Config
+	man  *Manifest
+	grid *grid
+	// hAll holds every source's score on every example (rows: the
+	// dataset's, columns: the sources in index order).
+	hAll *mat.Dense
+	// srcClass is the class of each source; srcCols[t] lists the sources
+	// a target t uses: all but its own.
+	srcClass []int
+	srcCols  map[int][]int
+	// posRows[t] lists the rows of target t; negRows the target
+	// negatives'.
+	posRows map[int][]int
+	negRows []int
+}
+
+// newRunner scores the sources and prepares the per-target tables.
+func newRunner(cfg *Config, man *Manifest, neg *source.Negatives, ix *source.Index, set *source.Set) (*runner, error) {
+	h, err := set.Scores(cfg.Data.X)
+	if err != nil {
+		return nil, inputError{err}
+	}
+	r := &runner{
+		cfg: cfg, man: man, grid: newGrid(man), hAll: h,
+		srcCols: make(map[int][]int), posRows: make(map[int][]int), negRows: neg.Target,
+	}
+	if set.Len() != len(ix.Sources) {
+		return nil, inputErrorf("experiment: the sources directory changed while it was read: %d models for %d index entries", set.Len(), len(ix.Sources))
+	}
+	for j, e := range ix.Sources {
+		if set.Name(j) != e.Name {
+			return nil, inputErrorf("experiment: the sources directory changed while it was read: model %d is %q, the index says %q", j, set.Name(j), e.Name)
+		}
+		r.srcClass = append(r.srcClass, e.Class)
+	}
+	for _, t := range r.grid.targets {
+		for j, c := range r.srcClass {
+			if c != t {
+				r.srcCols[t] = append(r.srcCols[t], j)
+			}
+		}
+		r.posRows[t] = cfg.Data.Rows(t)
+	}
+	return r, nil
+}
+
+// job is a group and the methods still to run on it.
+type job struct {
+	g       group
+	methods []string
+}
+
+// run runs the shard's cells that the results file does not hold yet.
+func (r *runner) run(ctx context.Context, logf func(string, ...any)) (*Summary, error) {
+	cfg := r.cfg
+	sum := &Summary{File: filepath.Join(cfg.Out, resultsName(cfg.Shard))}
+	groups := r.grid.groups(cfg.Shard)
+	sum.Cells = len(groups) * len(r.grid.methods)
+	inShard := make(map[group]bool, len(groups))
+	for _, g := range groups {
+		inShard[g] = true
+	}
+	done := make(map[Key]bool)
+	complete, partial, err := scanResults(sum.File, func(_ []byte, rec *Record, lineno int) error {
+		k := rec.Key()
+		g := group{Target: k.TargetIdx, Positives: k.Positives, Noise: k.Noise, Split: k.Split}
+		if _, ok := r.grid.order(k); !ok || !inShard[g] {
+			return inputErrorf("%s:%d: cell %v is not in this run's grid", sum.File, lineno, k)
+		}
+		if done[k] {
+			return inputErrorf("%s:%d: cell %v is recorded twice", sum.File, lineno, k)
+		}
+		done[k] = true
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if partial {
+		logf("%s: cutting off a partial last line (a write cut short)", sum.File)
+	}
+	sum.Present = len(done)
+	if sum.Present > 0 {
+		logf("resuming: %d of %d cells already done", sum.Present, sum.Cells)
+	}
+	var jobs []job
+	for _, g := range groups {
+		j := job{g: g}
+		for _, m := range r.grid.methods {
+			if !done[g.cell(r.grid.dataset, m)] {
+				j.methods = append(j.methods, m)
+			}
+		}
+		if len(j.methods) > 0 {
+			jobs = append(jobs, j)
+		}
+	}
+	app, err := openAppender(sum.File, complete)
+	if err != nil {
+		return nil, err
+	}
+
+	var mu sync.Mutex
+	progress := func(rec *Record) {
+		mu.Lock()
+		defer mu.Unlock()
+		if rec != nil {
+			sum.Finished++
+			if rec.Error != "" {
+				sum.Failed++
+			}
+		}
+		if cfg.Progress != nil {
+			cfg.Progress(sum.Present+sum.Finished, sum.Cells)
+		}
+	}
+	progress(nil)
+	err = forEach(ctx, jobs, cfg.Workers, func(ctx context.Context, j job) error {
+		d := r.build(j.g)
+		for _, m := range j.methods {
+			if ctx.Err() != nil {
+				return context.Cause(ctx)
+			}
+			rec, err := r.fit(ctx, j.g, d, m)
+			if err != nil {
+				return err
+			}
+			if err := app.append(rec); err != nil {
+				return err
+			}
+			progress(rec)
+		}
+		return nil
+	})
+	if cerr := app.close(); err == nil {
+		err = cerr
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return sum, err
+}
+
+// forEach calls work for every job on a pool of workers (≤ 0: GOMAXPROCS).
+// At the first error, or when ctx is done, it stops handing out jobs and
+// cancels the context given to work; it returns that error (ctx's, if ctx
+// was cancelled) or nil.
+func forEach(ctx context.Context, jobs []job, workers int, work func(context.Context, job) error) error {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	ch := make(chan job)
+	var wg sync.WaitGroup
+	for range min(workers, len(jobs)) {
+		wg.Go(func() {
+			for j := range ch {
+				if err := work(ctx, j); err != nil {
+					cancel(err)
+				}
+			}
+		})
+	}
+feed:
+	for _, j := range jobs {
+		select {
+		case ch <- j:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(ch)
+	wg.Wait()
+	return context.Cause(ctx)
+}
+
+// groupData is a group's training and test sets.
+type groupData struct {
+	train, test        method.Data
+	trainNeg           int
+	testPos, testNeg   int
+	sources            []int // the class of each column of H
+	features, noiseDim int
+}
+
+// build draws group g's sets and assembles their matrices: X is the
+// dataset's features with g.Noise noise columns appended, H the scores of
+// the target's sources, Y +1 for the target's rows and −1 for the target
+// negatives'.
+func (r *runner) build(g group) *groupData {
+	s := drawSplit(r.man.Seed, g, r.posRows[g.Target], r.negRows)
+	trainRows := slices.Concat(s.trainPos, s.trainNeg)
+	testRows := slices.Concat(s.testPos, s.testNeg)
+	nTrain, nTest := noiseColumns(r.man.Seed, g, len(trainRows), len(testRows))
+	cols := r.srcCols[g.Target]
+	_, d := r.cfg.Data.X.Dims()
+	gd := &groupData{
+		trainNeg: len(s.trainNeg), testPos: len(s.testPos), testNeg: len(s.testNeg),
+		features: d, noiseDim: g.Noise,
+	}
+	for _, j := range cols {
+		gd.sources = append(gd.sources, r.srcClass[j])
+	}
+	gd.train = method.Data{
+		X: r.features(trainRows, nTrain),
+		H: r.scores(trainRows, cols),
+		Y: labels(len(s.trainPos), len(s.trainNeg)),
+	}
+	gd.test = method.Data{
+		X: r.features(testRows, nTest),
+		H: r.scores(testRows, cols),
+		Y: labels(len(s.testPos), len(s.testNeg)),
+	}
+	return gd
+}
+
+// features returns the dataset's rows with the columns of noise (nil: none)
+// appended.
+func (r *runner) features(rows []int, noise *mat.Dense) *mat.Dense {
+	X := r.cfg.Data.X
+	_, d := X.Dims()
+	extra := 0
+	if noise != nil {
+		_, extra = noise.Dims()
+	}
+	out := mat.NewDense(len(rows), d+extra, nil)
+	for i, row := range rows {
+		dst := out.RawRowView(i)
+		copy(dst, X.RawRowView(row))
+		if noise != nil {
+			copy(dst[d:], noise.RawRowView(i))
+		}
+	}
+	return out
+}
+
+// scores returns the scores of the sources cols on rows, or nil when cols
+// is empty.
+func (r *runner) scores(rows, cols []int) *mat.Dense {
+	if len(cols) == 0 {
+		return nil
+	}
+	out := mat.NewDense(len(rows), len(cols), nil)
+	for i, row := range rows {
+		src, dst := r.hAll.RawRowView(row), out.RawRowView(i)
+		for k, j := range cols {
+			dst[k] = src[j]
+		}
+	}
+	return out
+}
+
+// labels returns pos +1 labels followed by neg −1 labels.
+func labels(pos, neg int) []float64 {
+	y := make([]float64, pos+neg)
+	for i := range y {
+		y[i] = -1
+		if i < pos {
+			y[i] = 1
+		}
+	}
+	return y
+}
+
+// fit fits method name on group g's training set and evaluates it on the
+// test set. A failure of the method is recorded in the record; the error
+// is returned only when ctx is done.
+func (r *runner) fit(ctx context.Context, g group, d *groupData, name string) (*Record, error) {
+	classes := r.man.Classes
+	rec := &Record{
+		Dataset: r.grid.dataset, Target: classes[g.Target], TargetIdx: g.Target,
+		Positives: g.Positives, Negatives: d.trainNeg, Noise: g.Noise, Split: g.Split, Method: name,
+		TestPositives: d.testPos, TestNegatives: d.testNeg,
+		Features: -1, Candidates: d.features + d.noiseDim + len(d.sources),
+	}
+	m, err := method.New(name)
+	if err != nil {
+		panic(err) // the names were checked
+	}
+	extra := method.Extra{Seed: methodSeed(r.man.Seed, g, name)}
+	if m.Needs().Unlabelled {
+		extra.Unlabelled = &method.Data{X: d.test.X, H: d.test.H}
+	}
+	if m.Needs().Oracle {
+		extra.Oracle = &d.test
+	}
+	start := time.Now()
+	model, err := m.Fit(ctx, d.train, extra)
+	rec.FitSeconds = time.Since(start).Seconds()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		rec.Error = "fit: " + err.Error()
+		return rec, nil
+	}
+	if err := r.evaluate(rec, model, d); err != nil {
+		rec.Error = err.Error()
+		rec.BalancedAccuracy, rec.Hyperparameters = 0, nil
+		rec.Sources, rec.SourceNames, rec.Weights, rec.Features = nil, nil, nil, -1
+	}
+	return rec, nil
+}
+
+// evaluate fills rec with model's test accuracy, hyperparameters, source
+// weights and selected features, or returns an error when the model fails
+// to predict or yields a non-finite value.
+func (r *runner) evaluate(rec *Record, model method.Model, d *groupData) error {
+	scores, err := model.Predict(method.Data{X: d.test.X, H: d.test.H})
+	if err != nil {
+		return fmt.Errorf("predict: %w", err)
+	}
+	for i, s := range scores {
+		if math.IsNaN(s) || math.IsInf(s, 0) {
+			return fmt.Errorf("predict: score %d is %v", i, s)
+		}
+	}
+	if rec.BalancedAccuracy, err = metric.BalancedAccuracy(scores, d.test.Y); err != nil {
+		return err
+	}
+	hp := model.Hyperparameters()
+	for k, v := range hp {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("hyperparameter %s is %v", k, v)
+		}
+	}
+	rec.Hyperparameters = hp
+	if w := model.SourceWeights(); w != nil {
+		if len(w) != len(d.sources) {
+			return fmt.Errorf("%d source weights for %d sources", len(w), len(d.sources))
+		}
+		for k, v := range w {
+			switch {
+			case math.IsNaN(v) || math.IsInf(v, 0):
+				return fmt.Errorf("the weight of source %s is %v", r.man.Classes[d.sources[k]], v)
+			case v != 0:
+				rec.Sources = append(rec.Sources, d.sources[k])
+				rec.SourceNames = append(rec.SourceNames, r.man.Classes[d.sources[k]])
+				rec.Weights = append(rec.Weights, v)
+			}
+		}
+	}
+	rec.Features = selectedFeatures(model)
+	return nil
+}
+
+// selectedFeatures returns the number of feature columns (noise columns
+// included) that model gives a non-zero weight, for the models whose
+// weights are known (GreedyTL's selected features; the linear baselines'
+// non-zero weights), and −1 for the others.
+func selectedFeatures(model method.Model) int {
+	switch m := model.(type) {
+	case interface{ GreedyModel() *greedytl.Model }:
+		n := 0
+		for k, c := range m.GreedyModel().Selected {
+			if c.Kind == greedytl.Feature && m.GreedyModel().Weights[k] != 0 {
+				n++
+			}
+		}
+		return n
+	case *method.Linear:
+		n := 0
+		for _, w := range m.WX {
+			if w != 0 {
+				n++
+			}
+		}
+		return n
+	}
+	return -1
+}
