@@ -1,0 +1,333 @@
+package linear
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+)
+
+// warmStart carries a solution from one C to the next along an ascending C
+// grid: the weights and, for the dual solvers, the dual variables.
+type warmStart struct {
+	c     float64
+	w     []float64
+	alpha []float64
+}
+
+// warmFunc trains one binary (±1) problem continuing from prev (nil: cold
+// start). p has its defaults applied.
+type warmFunc func(prob *Problem, p Params, prev *warmStart) (*warmStart, bool, error)
+
+// warmSolvers holds the solvers with a warm start better than the primal
+// one of solveFunc (the dual solvers restart from their dual variables).
+// Solvers not listed here are warm-started through solveFunc's init.
+var warmSolvers = map[Solver]warmFunc{}
+
+// trainWarm trains the ±1 problem prob continuing from prev.
+func trainWarm(prob *Problem, p Params, prev *warmStart) (*warmStart, error) {
+	var (
+		next *warmStart
+		err  error
+	)
+	if f, ok := warmSolvers[p.Solver]; ok {
+		next, _, err = f(prob, p, prev)
+	} else {
+		var init []float64
+		if prev != nil {
+			init = prev.w
+		}
+		var w []float64
+		w, _, err = solvers[p.Solver](prob, p, init)
+		next = &warmStart{c: p.C, w: w}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := checkWeights(next.w, prob); err != nil {
+		return nil, fmt.Errorf("linear: %v: %w", p.Solver, err)
+	}
+	return next, nil
+}
+
+// Metric measures how well scores (positive: predict +1) match labels y
+// (+1 or −1); higher is better. metric.BalancedAccuracy is one.
+type Metric func(scores, y []float64) (float64, error)
+
+// Accuracy is the Metric of the fraction of examples whose score has the
+// sign of the label; a score of exactly 0 predicts −1. It returns an error
+// when the lengths differ or there are no examples.
+func Accuracy(scores, y []float64) (float64, error) {
+	if len(scores) != len(y) {
+		return 0, fmt.Errorf("linear: %d scores for %d labels", len(scores), len(y))
+	}
+	if len(y) == 0 {
+		return 0, errors.New("linear: no examples")
+	}
+	var right int
+	for i, s := range scores {
+		if (s > 0) == (y[i] > 0) {
+			right++
+		}
+	}
+	return float64(right) / float64(len(y)), nil
+}
+
+// cvSetup is the validated input of the cross-validation functions.
+type cvSetup struct {
+	prob   *Problem  // the problem with labels mapped to ±1 (Labels[0] → +1)
+	p      Params    // with defaults applied
+	sign   float64   // orients decision values towards the greater label
+	target []float64 // ±1 labels, +1 for the greater label
+	fold   []int     // fold of each row
+}
+
+// newCVSetup validates the arguments of a cross-validation and splits the
+// rows into folds.
+func newCVSetup(prob *Problem, p Params, folds int, seed uint64) (*cvSetup, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	if p.Solver == RidgeRegression {
+		return nil, errors.New("linear: cross-validation here is for classifiers; RidgeRegression has its own leave-one-out")
+	}
+	if err := checkProblem(prob); err != nil {
+		return nil, err
+	}
+	labels, y, err := binaryLabels(prob.Y)
+	if err != nil {
+		return nil, err
+	}
+	if folds < 2 || folds > len(y) {
+		return nil, fmt.Errorf("linear: %d folds for %d examples, want 2 ≤ folds ≤ examples", folds, len(y))
+	}
+	s := &cvSetup{
+		prob: &Problem{X: prob.X, Y: y, Bias: prob.Bias},
+		p:    p.withDefaults(),
+		sign: 1,
+		fold: stratifiedFolds(y, folds, seed),
+	}
+	if labels[0] < labels[1] {
+		s.sign = -1
+	}
+	s.target = make([]float64, len(y))
+	for i, v := range y {
+		s.target[i] = s.sign * v
+	}
+	return s, nil
+}
+
+// stratifiedFolds assigns each example to one of k folds so that each class
+// is spread as evenly as possible: the examples of each class, in a random
+// order drawn from seed, are dealt to the folds in turn, the class of the
+// first example first and the other continuing where it stopped. The folds
+// depend only on which examples share a class, not on the label values.
+func stratifiedFolds(y []float64, k int, seed uint64) []int {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	var first, other []int
+	for i, v := range y {
+		if v == y[0] {
+			first = append(first, i)
+		} else {
+			other = append(other, i)
+		}
+	}
+	fold := make([]int, len(y))
+	next := 0
+	for _, class := range [][]int{first, other} {
+		rng.Shuffle(len(class), func(a, b int) { class[a], class[b] = class[b], class[a] })
+		for _, i := range class {
+			fold[i] = next
+			next = (next + 1) % k
+		}
+	}
+	return fold
+}
+
+// split returns the problem of the rows outside fold k and the rows in it.
+func (s *cvSetup) split(k int) (train *Problem, test []int) {
+	var rows []int
+	for i, f := range s.fold {
+		if f == k {
+			test = append(test, i)
+		} else {
+			rows = append(rows, i)
+		}
+	}
+	y := make([]float64, len(rows))
+	for t, i := range rows {
+		y[t] = s.prob.Y[i]
+	}
+	return &Problem{X: s.prob.X.SelectRows(rows), Y: y, Bias: s.prob.Bias}, test
+}
+
+// forEachFold runs work(ctx, k) for every fold k on a pool of GOMAXPROCS
+// workers. At the first error, or when ctx is done, it stops handing out
+// folds and cancels the context given to work; it returns that error (the
+// context's, if it was cancelled).
+func forEachFold(ctx context.Context, folds int, work func(ctx context.Context, k int) error) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), folds) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range jobs {
+				if err := work(ctx, k); err != nil {
+					cancel(err)
+				}
+			}
+		}()
+	}
+feed:
+	for k := range folds {
+		if ctx.Err() != nil {
+			break
+		}
+		select {
+		case jobs <- k:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	return context.Cause(ctx)
+}
+
+// CrossValidate returns the decision values of a stratified k-fold
+// cross-validation of the learner p on prob: each example's value comes from
+// the model trained on the other folds. The values are oriented like
+// Model.Scores: positive favours the greater of the two labels. The folds
+// are drawn from seed (a fold's training uses p.Seed), so the result does
+// not depend on scheduling; the folds are trained in parallel on GOMAXPROCS
+// workers.
+//
+// It returns an error for the inputs Train rejects, for folds outside
+// [2, number of examples], when ctx is done before all folds are trained
+// (ctx's error), and when a solver fails.
+func CrossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed uint64) ([]float64, error) {
+	s, err := newCVSetup(prob, p, folds, seed)
+	if err != nil {
+		return nil, err
+	}
+	d := newDesign(s.prob)
+	dec := make([]float64, len(s.fold))
+	err = forEachFold(ctx, folds, func(_ context.Context, k int) error {
+		train, test := s.split(k)
+		ws, err := trainWarm(train, s.p, nil)
+		if err != nil {
+			return err
+		}
+		for _, i := range test {
+			dec[i] = s.sign * d.dot(i, ws.w)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return dec, nil
+}
+
+// LeaveOneOut returns the leave-one-out decision values of the learner p on
+// prob: CrossValidate with one fold per example (for small problems).
+func LeaveOneOut(ctx context.Context, prob *Problem, p Params) ([]float64, error) {
+	if prob == nil {
+		return nil, errors.New("linear: nil problem")
+	}
+	return CrossValidate(ctx, prob, p, len(prob.Y), 0)
+}
+
+// SelectC returns the C of grid with the best stratified k-fold
+// cross-validation accuracy of the learner p on prob, and the accuracy of
+// every C (scores[i] is grid[i]'s); it is SelectCBy with Accuracy.
+func SelectC(ctx context.Context, prob *Problem, p Params, grid []float64, folds int, seed uint64) (best float64, scores []float64, err error) {
+	return SelectCBy(ctx, prob, p, grid, folds, seed, Accuracy)
+}
+
+// SelectCBy returns the C of grid whose cross-validation decision values
+// score best by metric (for imbalanced classes, metric.BalancedAccuracy),
+// and every C's score (scores[i] is grid[i]'s). Ties go to the smaller C,
+// the simpler model. The folds are those of CrossValidate with the same
+// seed, and with folds equal to the number of examples this is
+// leave-one-out selection. Within a fold the grid is swept in ascending
+// order, each C warm-starting from the previous solution (the dual
+// solvers from their dual variables), with p.C ignored.
+//
+// It returns an error for the inputs CrossValidate rejects, an empty grid
+// or a grid value that is not finite and positive, and when the metric
+// fails.
+func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, folds int, seed uint64, metric Metric) (best float64, scores []float64, err error) {
+	if len(grid) == 0 {
+		return 0, nil, errors.New("linear: empty C grid")
+	}
+	for _, c := range grid {
+		if !(c > 0) || math.IsInf(c, 0) {
+			return 0, nil, fmt.Errorf("linear: C = %v in the grid, want finite values > 0", c)
+		}
+	}
+	if metric == nil {
+		return 0, nil, errors.New("linear: nil metric")
+	}
+	s, err := newCVSetup(prob, p, folds, seed)
+	if err != nil {
+		return 0, nil, err
+	}
+	order := make([]int, len(grid))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(grid[a], grid[b]) })
+
+	d := newDesign(s.prob)
+	dec := make([][]float64, len(grid)) // dec[g][i]: decision of row i for grid[g]
+	for g := range dec {
+		dec[g] = make([]float64, len(s.fold))
+	}
+	err = forEachFold(ctx, folds, func(ctx context.Context, k int) error {
+		train, test := s.split(k)
+		var ws *warmStart
+		for _, g := range order {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			q := s.p
+			q.C = grid[g]
+			var err error
+			if ws, err = trainWarm(train, q, ws); err != nil {
+				return err
+			}
+			for _, i := range test {
+				dec[g][i] = s.sign * d.dot(i, ws.w)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	scores = make([]float64, len(grid))
+	for g := range grid {
+		if scores[g], err = metric(dec[g], s.target); err != nil {
+			return 0, nil, err
+		}
+		if math.IsNaN(scores[g]) {
+			return 0, nil, fmt.Errorf("linear: metric returned NaN for C = %v", grid[g])
+		}
+	}
+	bestG := order[0]
+	for _, g := range order[1:] {
+		if scores[g] > scores[bestG] {
+			bestG = g
+		}
+	}
+	return grid[bestG], scores, nil
+}

@@ -1,0 +1,289 @@
+package linear
+
+import (
+	"context"
+	"errors"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/greedytl/greedytl/metric"
+)
+
+func TestStratifiedFolds(t *testing.T) {
+	y := make([]float64, 53)
+	for i := range y {
+		y[i] = -1
+		if i%4 == 0 {
+			y[i] = 1
+		}
+	}
+	for _, k := range []int{2, 5, 10, 53} {
+		fold := stratifiedFolds(y, k, 7)
+		// Each class is spread evenly: its fold counts differ by at most
+		// one; and so are the fold sizes.
+		for _, class := range []float64{1, -1} {
+			count := make([]int, k)
+			for i, f := range fold {
+				if y[i] == class {
+					count[f]++
+				}
+			}
+			if slices.Max(count)-slices.Min(count) > 1 {
+				t.Errorf("k=%d class %v: per-fold counts %v", k, class, count)
+			}
+		}
+		size := make([]int, k)
+		for _, f := range fold {
+			size[f]++
+		}
+		if slices.Max(size)-slices.Min(size) > 1 {
+			t.Errorf("k=%d: fold sizes %v", k, size)
+		}
+		if !slices.Equal(fold, stratifiedFolds(y, k, 7)) {
+			t.Errorf("k=%d: not deterministic", k)
+		}
+	}
+	if slices.Equal(stratifiedFolds(y, 5, 7), stratifiedFolds(y, 5, 8)) {
+		t.Error("seeds 7 and 8 give the same folds")
+	}
+}
+
+// TestCrossValidateBruteForce checks CrossValidate against its definition:
+// each fold's decision values come from Train on the other folds.
+func TestCrossValidateBruteForce(t *testing.T) {
+	prob := randomProblem(51, 90, 8, 0.6, 1)
+	for _, s := range classifiers {
+		p := Params{Solver: s, C: 0.3, Seed: 9}
+		for _, folds := range []int{3, 90} {
+			got, err := CrossValidate(context.Background(), prob, p, folds, 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fold := stratifiedFolds(prob.Y, folds, 4)
+			for k := range folds {
+				var train, test []int
+				for i, f := range fold {
+					if f == k {
+						test = append(test, i)
+					} else {
+						train = append(train, i)
+					}
+				}
+				x, y := subset(prob.X, prob.Y, train)
+				m, err := Train(&Problem{X: x, Y: y, Bias: prob.Bias}, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tx, _ := subset(prob.X, prob.Y, test)
+				dec, _ := m.Predict(tx)
+				for r, i := range test {
+					// The solvers' dot product sums in another order
+					// than Predict's.
+					if math.Abs(got[i]-dec[r]) > 1e-12*(1+math.Abs(dec[r])) {
+						t.Fatalf("%v folds=%d row %d: CrossValidate %v, Train on the other folds %v", s, folds, i, got[i], dec[r])
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestLeaveOneOut(t *testing.T) {
+	prob := randomProblem(52, 25, 4, 1, 1)
+	p := Params{Solver: L2RL2LossSVCDual, C: 1}
+	loo, err := LeaveOneOut(context.Background(), prob, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range prob.Y {
+		var rows []int
+		for r := range prob.Y {
+			if r != i {
+				rows = append(rows, r)
+			}
+		}
+		x, y := subset(prob.X, prob.Y, rows)
+		m, err := Train(&Problem{X: x, Y: y, Bias: 1}, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ind, val := prob.X.Row(i)
+		if want := m.Decision(ind, val); math.Abs(loo[i]-want) > 1e-12*(1+math.Abs(want)) {
+			t.Errorf("row %d: leave-one-out %v, want %v", i, loo[i], want)
+		}
+	}
+}
+
+// TestCrossValidateOrientation checks that the decision values favour the
+// greater label whatever label comes first.
+func TestCrossValidateOrientation(t *testing.T) {
+	prob := randomProblem(53, 60, 5, 0.8, 1)
+	ref, err := CrossValidate(context.Background(), prob, Params{}, 4, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, labels := range [][2]float64{{1, 0}, {0, 1}, {9, 4}} {
+		// labels[0] stands for +1; the first row decides the order.
+		q := &Problem{X: prob.X, Y: make([]float64, len(prob.Y)), Bias: prob.Bias}
+		for i, v := range prob.Y {
+			q.Y[i] = labels[1]
+			if v > 0 {
+				q.Y[i] = labels[0]
+			}
+		}
+		got, err := CrossValidate(context.Background(), q, Params{}, 4, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sign := 1.0
+		if labels[0] < labels[1] {
+			sign = -1
+		}
+		for i := range got {
+			if math.Abs(got[i]-sign*ref[i]) > 1e-12 {
+				t.Fatalf("labels %v row %d: %v, want %v", labels, i, got[i], sign*ref[i])
+			}
+		}
+	}
+}
+
+func TestCrossValidateParallelDeterministic(t *testing.T) {
+	prob := randomProblem(54, 120, 10, 0.5, 1)
+	p := Params{Solver: L2RL1LossSVCDual, Seed: 5}
+	a, err := CrossValidate(context.Background(), prob, p, 5, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := runtime.GOMAXPROCS(1)
+	b, err := CrossValidate(context.Background(), prob, p, 5, 3)
+	runtime.GOMAXPROCS(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(a, b) {
+		t.Error("results depend on the number of workers")
+	}
+}
+
+func TestCrossValidateErrors(t *testing.T) {
+	prob := randomProblem(55, 10, 3, 1, 1)
+	ctx := context.Background()
+	cases := []struct {
+		name string
+		err  func() error
+		want string
+	}{
+		{"one fold", func() error { _, err := CrossValidate(ctx, prob, Params{}, 1, 0); return err }, "folds"},
+		{"too many folds", func() error { _, err := CrossValidate(ctx, prob, Params{}, 11, 0); return err }, "folds"},
+		{"bad params", func() error { _, err := CrossValidate(ctx, prob, Params{Eps: -1}, 2, 0); return err }, "Eps"},
+		{"nil problem", func() error { _, err := LeaveOneOut(ctx, nil, Params{}); return err }, "nil problem"},
+		{"empty grid", func() error { _, _, err := SelectC(ctx, prob, Params{}, nil, 2, 0); return err }, "empty C grid"},
+		{"zero in grid", func() error { _, _, err := SelectC(ctx, prob, Params{}, []float64{1, 0}, 2, 0); return err }, "C = 0"},
+		{"NaN in grid", func() error { _, _, err := SelectC(ctx, prob, Params{}, []float64{math.NaN()}, 2, 0); return err }, "C = NaN"},
+		{"nil metric", func() error { _, _, err := SelectCBy(ctx, prob, Params{}, []float64{1}, 2, 0, nil); return err }, "nil metric"},
+		{"metric error", func() error {
+			bad := func([]float64, []float64) (float64, error) { return 0, errors.New("boom") }
+			_, _, err := SelectCBy(ctx, prob, Params{}, []float64{1}, 2, 0, bad)
+			return err
+		}, "boom"},
+		{"NaN metric", func() error {
+			nan := func([]float64, []float64) (float64, error) { return math.NaN(), nil }
+			_, _, err := SelectCBy(ctx, prob, Params{}, []float64{1}, 2, 0, nan)
+			return err
+		}, "NaN"},
+	}
+	for _, c := range cases {
+		if err := c.err(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one mentioning %q", c.name, err, c.want)
+		}
+	}
+}
+
+func TestCrossValidateCancelled(t *testing.T) {
+	prob := randomProblem(56, 50, 5, 1, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := CrossValidate(ctx, prob, Params{}, 5, 0); !errors.Is(err, context.Canceled) {
+		t.Errorf("CrossValidate with a cancelled context: %v", err)
+	}
+	if _, _, err := SelectC(ctx, prob, Params{}, []float64{1, 2}, 5, 0); !errors.Is(err, context.Canceled) {
+		t.Errorf("SelectC with a cancelled context: %v", err)
+	}
+}
+
+// TestSelectCMatchesColdCV checks SelectC's scores against the accuracy of
+// a cold-started CrossValidate at each C: the warm start along the grid
+// must not change the solutions (tight tolerance), and the returned C must
+// be the first best of the grid in ascending order.
+func TestSelectCMatchesColdCV(t *testing.T) {
+	prob := randomProblem(57, 100, 12, 0.5, 1)
+	// Unsorted on purpose: scores follow the caller's order.
+	grid := []float64{1, 1e-3, 100, 1e-2, 0.1, 10}
+	for _, s := range classifiers {
+		p := Params{Solver: s, Eps: 1e-8, MaxIter: 100000}
+		for _, m := range []struct {
+			name string
+			f    Metric
+		}{{"accuracy", Accuracy}, {"balanced", metric.BalancedAccuracy}} {
+			best, scores, err := SelectCBy(context.Background(), prob, p, grid, 5, 11, m.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for g, c := range grid {
+				q := p
+				q.C = c
+				dec, err := CrossValidate(context.Background(), prob, q, 5, 11)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, _ := m.f(dec, prob.Y)
+				if scores[g] != want {
+					t.Errorf("%v %s C=%v: SelectC score %v, cold cross-validation %v", s, m.name, c, scores[g], want)
+				}
+			}
+			var wantBest float64
+			bestScore := math.Inf(-1)
+			for _, g := range []int{1, 3, 4, 0, 5, 2} { // ascending C
+				if scores[g] > bestScore {
+					bestScore, wantBest = scores[g], grid[g]
+				}
+			}
+			if best != wantBest {
+				t.Errorf("%v %s: best C %v, want %v (scores %v)", s, m.name, best, wantBest, scores)
+			}
+		}
+	}
+}
+
+// TestSelectCTies checks that ties go to the smaller C: on well separated
+// data every C classifies perfectly.
+func TestSelectCTies(t *testing.T) {
+	prob := randomProblem(58, 40, 3, 1, 1)
+	for i := range prob.Y {
+		_, val := prob.X.Row(i)
+		val[0] = 10 * prob.Y[i]
+	}
+	best, scores, err := SelectC(context.Background(), prob, Params{}, []float64{10, 1, 100}, 4, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(scores, []float64{1, 1, 1}) || best != 1 {
+		t.Errorf("SelectC = %v, %v; want 1 and perfect scores", best, scores)
+	}
+}
+
+func TestAccuracy(t *testing.T) {
+	got, err := Accuracy([]float64{1, -2, 0, 3}, []float64{1, -1, 1, -1})
+	if err != nil || got != 0.5 {
+		t.Errorf("Accuracy = %v, %v; want 0.5", got, err)
+	}
+	if _, err := Accuracy([]float64{1}, []float64{1, 2}); err == nil {
+		t.Error("length mismatch accepted")
+	}
+	if _, err := Accuracy(nil, nil); err == nil {
+		t.Error("empty input accepted")
+	}
+}

@@ -1,0 +1,490 @@
+package linear
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+)
+
+// The L2-regularised primal solvers and the dual logistic solver.
+//
+// L2R_LR (-s 0) and L2R_L2LOSS_SVC (-s 2) minimise
+//
+//	f(w) = ½||w||² + Σ_i C_i ξ(y_i wᵀx_i),
+//
+// ξ(z) = log(1 + e^{−z}) and ξ(z) = max(0, 1 − z)² respectively, by
+// liblinear's trust-region Newton method (TRON; Lin, Weng and Keerthi, JMLR
+// 2008) with the diagonally preconditioned conjugate gradient of Hsia,
+// Chiang and Lin (ACML 2018). They stop when
+//
+//	||∇f(w)||₂ ≤ ε · max(min(#pos, #neg), 1)/l · ||∇f(0)||₂,
+//
+// ε = Params.Eps (default 0.01), also under a warm start. MaxIter (default
+// 1000) caps the Newton iterations.
+//
+// L2R_LR_DUAL (-s 7) solves the dual of L2R_LR,
+//
+//	min_α ½αᵀQα + Σ_i α_i log α_i + (C_i − α_i) log(C_i − α_i),  0 < α_i < C_i,
+//
+// by coordinate descent with a Newton method on each one-variable
+// sub-problem (Yu, Huang and Lin, Machine Learning 2011), and stops when the
+// largest sub-problem gradient of an outer iteration is below ε (default
+// 0.1); MaxIter (default 1000) caps the outer iterations.
+
+func init() {
+	register(L2RLR, solveTRON)
+	register(L2RL2LossSVC, solveTRON)
+	register(L2RLRDual, solveLRDual)
+	warmSolvers[L2RLR] = warmTRON
+	warmSolvers[L2RL2LossSVC] = warmTRON
+	warmSolvers[L2RLRDual] = warmLRDual
+}
+
+// Constants of TRON (liblinear's values).
+const (
+	tronDefaultMaxIter = 1000
+	tronEpsCG          = 0.1  // relative CG tolerance
+	tronEpsCGWarm      = 0.5  // relative CG tolerance under a warm start
+	tronAlphaPCG       = 0.01 // mixes the preconditioner with the identity
+	// Step acceptance and trust-region update constants.
+	tronEta0, tronEta1, tronEta2       = 1e-4, 0.25, 0.75
+	tronSigma1, tronSigma2, tronSigma3 = 0.25, 0.5, 4
+)
+
+// tronObjective is a twice-differentiable function for TRON. grad uses the
+// margins of the last fun call and fixes the curvature that hv and precond
+// use, so a rejected trial point (fun without grad) leaves them at the
+// current iterate.
+type tronObjective interface {
+	// fun returns f(w) and remembers what grad, hv and precond need.
+	fun(w []float64) float64
+	// grad sets g to ∇f(w) at the w of the last fun call.
+	grad(w, g []float64)
+	// hv sets hs to the (generalised) Hessian times s.
+	hv(s, hs []float64)
+	// precond sets m to the diagonal of the Hessian.
+	precond(m []float64)
+}
+
+// solveTRON is the solveFunc of -s 0 and -s 2.
+func solveTRON(prob *Problem, p Params, init []float64) ([]float64, bool, error) {
+	w, conv := tron(prob, p, init)
+	return w, conv, nil
+}
+
+// warmTRON continues from the previous weights, as liblinear's parameter
+// search does.
+func warmTRON(prob *Problem, p Params, prev *warmStart) (*warmStart, bool, error) {
+	var init []float64
+	if prev != nil {
+		init = prev.w
+	}
+	w, conv := tron(prob, p, init)
+	return &warmStart{c: p.C, w: w}, conv, nil
+}
+
+// newTRONObjective returns the primal objective of -s 0 or -s 2 on the ±1
+// problem prob.
+func newTRONObjective(prob *Problem, p Params) tronObjective {
+	d := newDesign(prob)
+	base := primalLoss{d: d, y: prob.Y, cost: classCosts(prob.Y, p), z: make([]float64, d.rows), h: make([]float64, d.rows)}
+	if p.Solver == L2RL2LossSVC {
+		return &sqHingeObjective{base}
+	}
+	return &logisticObjective{base}
+}
+
+// tron minimises the objective of p.Solver on the ±1 problem prob from init
+// (nil: w = 0) and reports whether the gradient test was met.
+func tron(prob *Problem, p Params, init []float64) ([]float64, bool) {
+	p = p.withDefaults()
+	eps := p.Eps
+	maxIter := p.MaxIter
+	if maxIter == 0 {
+		maxIter = tronDefaultMaxIter
+	}
+	var pos int
+	for _, v := range prob.Y {
+		if v > 0 {
+			pos++
+		}
+	}
+	l := len(prob.Y)
+	tol := eps * float64(max(min(pos, l-pos), 1)) / float64(l)
+	epsCG := tronEpsCG
+	if init != nil {
+		epsCG = tronEpsCGWarm
+	}
+	obj := newTRONObjective(prob, p)
+	n := weightLen(prob)
+	w := make([]float64, n)
+	g := make([]float64, n)
+
+	obj.fun(w)
+	obj.grad(w, g)
+	gnorm0 := floats.Norm(g, 2)
+	if init != nil {
+		copy(w, init)
+	}
+	f := obj.fun(w)
+	obj.grad(w, g)
+	if floats.Norm(g, 2) <= tol*gnorm0 {
+		return w, true
+	}
+
+	t := &trustRegion{obj: obj, epsCG: epsCG, s: make([]float64, n), r: make([]float64, n),
+		m: make([]float64, n), d: make([]float64, n), hd: make([]float64, n), z: make([]float64, n)}
+	t.setPrecond()
+	delta := math.Sqrt(t.uMv(g, g))
+	wNew := make([]float64, n)
+	deltaAdjusted := false
+	for iter := 1; iter <= maxIter; {
+		reachBoundary := t.cg(delta, g)
+		floats.AddTo(wNew, w, t.s)
+		gs := floats.Dot(g, t.s)
+		prered := -0.5 * (gs - floats.Dot(t.s, t.r))
+		fNew := obj.fun(wNew)
+		actred := f - fNew
+
+		sMnorm := math.Sqrt(t.uMv(t.s, t.s))
+		if iter == 1 && !deltaAdjusted {
+			delta = min(delta, sMnorm)
+			deltaAdjusted = true
+		}
+		var alpha float64
+		if fNew-f-gs <= 0 {
+			alpha = tronSigma3
+		} else {
+			alpha = max(tronSigma1, -0.5*(gs/(fNew-f-gs)))
+		}
+		switch {
+		case actred < tronEta0*prered:
+			delta = min(alpha*sMnorm, tronSigma2*delta)
+		case actred < tronEta1*prered:
+			delta = max(tronSigma1*delta, min(alpha*sMnorm, tronSigma2*delta))
+		case actred < tronEta2*prered:
+			delta = max(tronSigma1*delta, min(alpha*sMnorm, tronSigma3*delta))
+		case reachBoundary:
+			delta = tronSigma3 * delta
+		default:
+			delta = max(delta, min(alpha*sMnorm, tronSigma3*delta))
+		}
+
+		if actred > tronEta0*prered {
+			iter++
+			copy(w, wNew)
+			f = fNew
+			obj.grad(w, g)
+			t.setPrecond()
+			if floats.Norm(g, 2) <= tol*gnorm0 {
+				return w, true
+			}
+		}
+		if prered <= 0 {
+			// No model decrease is possible: numerically stuck.
+			return w, false
+		}
+		if math.Abs(actred) <= 1e-12*math.Abs(f) && math.Abs(prered) <= 1e-12*math.Abs(f) {
+			// Converged to machine precision.
+			return w, true
+		}
+	}
+	return w, false
+}
+
+// trustRegion holds TRON's work vectors for the preconditioned CG.
+type trustRegion struct {
+	obj   tronObjective
+	epsCG float64
+	s, r  []float64 // step and residual −(g + Hs)
+	m     []float64 // preconditioner diagonal
+	d, hd []float64 // CG direction and H times it
+	z     []float64 // preconditioned residual
+}
+
+// setPrecond computes the preconditioner at the current point, mixed with
+// the identity as liblinear does.
+func (t *trustRegion) setPrecond() {
+	t.obj.precond(t.m)
+	for i, v := range t.m {
+		t.m[i] = (1 - tronAlphaPCG) + tronAlphaPCG*v
+	}
+}
+
+// uMv returns uᵀ diag(m) v.
+func (t *trustRegion) uMv(u, v []float64) float64 {
+	var s float64
+	for i, x := range u {
+		s += x * t.m[i] * v[i]
+	}
+	return s
+}
+
+// cg approximately minimises the quadratic model gᵀs + ½sᵀHs within the
+// trust region ||s||_M ≤ delta by preconditioned conjugate gradient, leaving
+// the step in t.s and the residual in t.r. It reports whether the step
+// reached the boundary.
+func (t *trustRegion) cg(delta float64, g []float64) bool {
+	n := len(g)
+	for i := range n {
+		t.s[i] = 0
+		t.r[i] = -g[i]
+		t.z[i] = t.r[i] / t.m[i]
+		t.d[i] = t.z[i]
+	}
+	zTr := floats.Dot(t.z, t.r)
+	cgtol := t.epsCG * math.Sqrt(zTr)
+	maxCG := max(n, 5)
+	for it := 0; it < maxCG && math.Sqrt(zTr) > cgtol; it++ {
+		t.obj.hv(t.d, t.hd)
+		alpha := zTr / floats.Dot(t.d, t.hd)
+		floats.AddScaled(t.s, alpha, t.d)
+		if math.Sqrt(t.uMv(t.s, t.s)) > delta {
+			// Back up and move to the boundary along d.
+			floats.AddScaled(t.s, -alpha, t.d)
+			sMd := t.uMv(t.s, t.d)
+			sMs := t.uMv(t.s, t.s)
+			dMd := t.uMv(t.d, t.d)
+			dsq := delta * delta
+			rad := math.Sqrt(sMd*sMd + dMd*(dsq-sMs))
+			if sMd >= 0 {
+				alpha = (dsq - sMs) / (sMd + rad)
+			} else {
+				alpha = (rad - sMd) / dMd
+			}
+			floats.AddScaled(t.s, alpha, t.d)
+			floats.AddScaled(t.r, -alpha, t.hd)
+			return true
+		}
+		floats.AddScaled(t.r, -alpha, t.hd)
+		for i := range n {
+			t.z[i] = t.r[i] / t.m[i]
+		}
+		zTrNew := floats.Dot(t.z, t.r)
+		beta := zTrNew / zTr
+		for i := range n {
+			t.d[i] = t.z[i] + beta*t.d[i]
+		}
+		zTr = zTrNew
+	}
+	return false
+}
+
+// primalLoss is the data part shared by the primal objectives: the rows,
+// the ±1 labels, the costs C_i, the last margins z_i = wᵀx_i and a per-row
+// curvature h_i of the loss at them.
+type primalLoss struct {
+	d    *design
+	y    []float64
+	cost []float64
+	z    []float64
+	h    []float64
+}
+
+// margins sets z to Xw and returns ½||w||².
+func (pl *primalLoss) margins(w []float64) float64 {
+	for i := range pl.z {
+		pl.z[i] = pl.d.dot(i, w)
+	}
+	return 0.5 * floats.Dot(w, w)
+}
+
+// hv sets hs = s + Xᵀ diag(h) X s.
+func (pl *primalLoss) hv(s, hs []float64) {
+	copy(hs, s)
+	for i, hi := range pl.h {
+		if hi != 0 {
+			pl.d.axpy(i, hi*pl.d.dot(i, s), hs)
+		}
+	}
+}
+
+// precond sets m to the diagonal of I + Xᵀ diag(h) X.
+func (pl *primalLoss) precond(m []float64) {
+	for j := range m {
+		m[j] = 1
+	}
+	d := pl.d
+	for i, hi := range pl.h {
+		if hi == 0 {
+			continue
+		}
+		lo, up := d.ptr[i], d.ptr[i+1]
+		val := d.val[lo:up]
+		for k, j := range d.ind[lo:up] {
+			m[j] += hi * val[k] * val[k]
+		}
+		if d.bias != 0 {
+			m[d.cols] += hi * d.bias * d.bias
+		}
+	}
+}
+
+// logisticObjective is ½||w||² + Σ C_i log(1 + exp(−y_i wᵀx_i)).
+type logisticObjective struct{ primalLoss }
+
+func (o *logisticObjective) fun(w []float64) float64 {
+	f := o.margins(w)
+	for i, z := range o.z {
+		f += o.cost[i] * logOnePlusExpNeg(o.y[i]*z)
+	}
+	return f
+}
+
+func (o *logisticObjective) grad(w, g []float64) {
+	copy(g, w)
+	for i, z := range o.z {
+		sigma := 1 / (1 + math.Exp(-o.y[i]*z)) // σ(y_i z_i)
+		o.h[i] = o.cost[i] * sigma * (1 - sigma)
+		o.d.axpy(i, o.cost[i]*(sigma-1)*o.y[i], g)
+	}
+}
+
+// sqHingeObjective is ½||w||² + Σ C_i max(0, 1 − y_i wᵀx_i)².
+type sqHingeObjective struct{ primalLoss }
+
+func (o *sqHingeObjective) fun(w []float64) float64 {
+	f := o.margins(w)
+	for i, z := range o.z {
+		if m := 1 - o.y[i]*z; m > 0 {
+			f += o.cost[i] * m * m
+		}
+	}
+	return f
+}
+
+func (o *sqHingeObjective) grad(w, g []float64) {
+	copy(g, w)
+	for i, z := range o.z {
+		o.h[i] = 0
+		if o.y[i]*z < 1 {
+			o.h[i] = 2 * o.cost[i]
+			o.d.axpy(i, 2*o.cost[i]*(z-o.y[i]), g)
+		}
+	}
+}
+
+// logOnePlusExpNeg returns log(1 + e^{−t}) without overflow.
+func logOnePlusExpNeg(t float64) float64 {
+	if t >= 0 {
+		return math.Log1p(math.Exp(-t))
+	}
+	return -t + math.Log1p(math.Exp(t))
+}
+
+// Constants of the dual logistic solver (liblinear's values).
+const (
+	lrDualDefaultMaxIter = 1000
+	lrDualMaxInner       = 100  // Newton steps per sub-problem
+	lrDualInnerEps       = 1e-2 // initial sub-problem tolerance
+	lrDualEta            = 0.1  // shrink factor when a Newton step leaves (0, C)
+)
+
+// solveLRDual is the solveFunc of -s 7; a primal warm start cannot be turned
+// into dual variables, so init is ignored.
+func solveLRDual(prob *Problem, p Params, _ []float64) ([]float64, bool, error) {
+	w, _, conv := lrDual(prob, p, nil, newShuffler(p.Seed))
+	return w, conv, nil
+}
+
+// warmLRDual continues from the previous dual variables scaled by the
+// ratio of the C values, which keeps them strictly inside (0, C_i).
+func warmLRDual(prob *Problem, p Params, prev *warmStart) (*warmStart, bool, error) {
+	var alpha []float64
+	if prev != nil && prev.alpha != nil {
+		alpha = make([]float64, len(prev.alpha))
+		r := p.C / prev.c
+		for i, a := range prev.alpha {
+			alpha[i] = a * r
+		}
+	}
+	w, alpha, conv := lrDual(prob, p, alpha, newShuffler(p.Seed))
+	return &warmStart{c: p.C, w: w, alpha: alpha}, conv, nil
+}
+
+// lrDual runs the dual coordinate descent of -s 7 from alpha0 (nil: α_i =
+// min(0.001·C_i, 1e-8), liblinear's start), visiting the coordinates in
+// orders drawn from rng. It returns w, α and whether the stopping rule was
+// met within MaxIter outer iterations.
+func lrDual(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha []float64, converged bool) {
+	p = p.withDefaults()
+	eps := p.Eps
+	maxIter := p.MaxIter
+	if maxIter == 0 {
+		maxIter = lrDualDefaultMaxIter
+	}
+	d := newDesign(prob)
+	l := d.rows
+	y := prob.Y
+	cost := classCosts(y, p)
+	innerEpsMin := min(1e-8, eps)
+	innerEps := lrDualInnerEps
+
+	// alpha[i] is α_i; its complement C_i − α_i is kept separately in beta
+	// so that both stay accurate near the bounds.
+	alpha = make([]float64, l)
+	beta := make([]float64, l)
+	xx := make([]float64, l)
+	w = make([]float64, d.n)
+	for i := range l {
+		a := min(0.001*cost[i], 1e-8)
+		if alpha0 != nil && alpha0[i] > 0 && alpha0[i] < cost[i] {
+			a = alpha0[i]
+		}
+		alpha[i], beta[i] = a, cost[i]-a
+		xx[i] = d.norm2(i)
+		d.axpy(i, y[i]*a, w)
+	}
+	index := make([]int, l)
+	for i := range index {
+		index[i] = i
+	}
+	for iter := 0; iter < maxIter; iter++ {
+		shuffle(rng, index)
+		newtonIter := 0
+		var gMax float64
+		for _, i := range index {
+			yi, c := y[i], cost[i]
+			a, b := xx[i], yi*d.dot(i, w)
+			// Minimise over z = α_i (sign = 1) or z = C_i − α_i
+			// (sign = −1), whichever is the smaller side:
+			// g(z) = z log z + (C−z) log(C−z) + ½a(z−z₀)² + sign·b(z−z₀).
+			zOld, sign := alpha[i], 1.0
+			if 0.5*a*(beta[i]-alpha[i])+b < 0 {
+				zOld, sign = beta[i], -1
+			}
+			z := zOld
+			if c-z < 0.5*c {
+				z *= 0.1
+			}
+			gp := a*(z-zOld) + sign*b + math.Log(z/(c-z))
+			gMax = max(gMax, math.Abs(gp))
+			inner := 0
+			for ; inner <= lrDualMaxInner && math.Abs(gp) >= innerEps; inner++ {
+				gpp := a + c/(c-z)/z
+				if tmp := z - gp/gpp; tmp <= 0 {
+					z *= lrDualEta
+				} else {
+					z = tmp
+				}
+				gp = a*(z-zOld) + sign*b + math.Log(z/(c-z))
+				newtonIter++
+			}
+			if inner > 0 {
+				if sign > 0 {
+					alpha[i], beta[i] = z, c-z
+				} else {
+					alpha[i], beta[i] = c-z, z
+				}
+				d.axpy(i, sign*(z-zOld)*yi, w)
+			}
+		}
+		if gMax < eps {
+			return w, alpha, true
+		}
+		if newtonIter <= l/10 {
+			innerEps = max(innerEpsMin, 0.1*innerEps)
+		}
+	}
+	return w, alpha, false
+}

@@ -1,0 +1,185 @@
+package linear
+
+import (
+	"fmt"
+
+	"github.com/greedytl/greedytl/sparse"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Model is a trained linear classifier, liblinear's model: what Train
+// returns and what a liblinear model file holds.
+//
+// Feature j (0-based; liblinear's index j+1) has the weights
+// W[j*NrW : (j+1)*NrW], one per decision function. When Bias ≥ 0 the
+// examples have an extra constant feature of value Bias, whose weights are
+// the last row of W, so len(W) = (NrFeature+1)·NrW; otherwise
+// len(W) = NrFeature·NrW.
+//
+// A binary model (two labels) has NrW = 1: its decision value
+// f(x) = Σ_j W[j]·x_j (+ W[NrFeature]·Bias) is for Labels[0], which is
+// predicted when f(x) > 0; Labels[1] otherwise. A model of k > 2 classes
+// (read from a liblinear file: Train fits binary models only) has NrW = k,
+// one one-vs-rest decision function per label, and predicts the label of
+// the largest decision value.
+type Model struct {
+	// Solver is the learner that produced the weights.
+	Solver Solver
+	// Labels are the class labels in liblinear's order.
+	Labels []int
+	// NrFeature is the number of features; later features are ignored.
+	NrFeature int
+	// Bias is the value of the bias feature, or −1 when there is none
+	// (liblinear -B; any negative value means none).
+	Bias float64
+	// W holds the weights, row-major NrFeature(+1) × NrW.
+	W []float64
+	// NrW is the number of decision functions: 1 for two classes.
+	NrW int
+	// Converged is false when the solver stopped at its iteration cap.
+	// Models read from files report true (the files do not record it).
+	Converged bool
+}
+
+// hasBias reports whether the model has a bias feature.
+func (m *Model) hasBias() bool { return m.Bias >= 0 }
+
+// binary panics unless m has a single decision function.
+func (m *Model) binary(fn string) {
+	if m.NrW != 1 {
+		panic(fmt.Sprintf("linear: Model.%s needs a binary model (NrW = 1), have NrW = %d", fn, m.NrW))
+	}
+}
+
+// Decision returns the decision value of a binary model for the sparse
+// example with 0-based feature indices ind and values val; indices at or
+// beyond NrFeature are ignored, as in liblinear. It panics when the model is
+// not binary, len(ind) != len(val) or an index is negative.
+func (m *Model) Decision(ind []int, val []float64) float64 {
+	m.binary("Decision")
+	if len(ind) != len(val) {
+		panic(fmt.Sprintf("linear: %d indices for %d values", len(ind), len(val)))
+	}
+	var s float64
+	for k, j := range ind {
+		if j < m.NrFeature {
+			s += m.W[j] * val[k]
+		}
+	}
+	if m.hasBias() {
+		s += m.W[m.NrFeature] * m.Bias
+	}
+	return s
+}
+
+// DecisionDense returns the decision value of a binary model for the dense
+// example x; entries at or beyond NrFeature are ignored. It panics when the
+// model is not binary or len(x) < NrFeature.
+func (m *Model) DecisionDense(x []float64) float64 {
+	m.binary("DecisionDense")
+	if len(x) < m.NrFeature {
+		panic(fmt.Sprintf("linear: example has %d features, model has %d", len(x), m.NrFeature))
+	}
+	var s float64
+	for j, v := range x[:m.NrFeature] {
+		s += m.W[j] * v
+	}
+	if m.hasBias() {
+		s += m.W[m.NrFeature] * m.Bias
+	}
+	return s
+}
+
+// Predict returns the decision values and predicted labels of the rows of
+// X, as liblinear-predict computes them; columns of X at or beyond
+// NrFeature are ignored. For a binary model decision has one value per row
+// (for Labels[0]); otherwise it is row-major X.R × NrW.
+func (m *Model) Predict(X *sparse.CSR) (decision []float64, labels []int) {
+	nw := m.NrW
+	decision = make([]float64, X.R*nw)
+	labels = make([]int, X.R)
+	for i := 0; i < X.R; i++ {
+		dec := decision[i*nw : (i+1)*nw]
+		ind, val := X.Row(i)
+		for k, j := range ind {
+			if j >= m.NrFeature {
+				break
+			}
+			v := val[k]
+			for c, wc := range m.W[j*nw : (j+1)*nw] {
+				dec[c] += wc * v
+			}
+		}
+		if m.hasBias() {
+			for c, wc := range m.W[m.NrFeature*nw : (m.NrFeature+1)*nw] {
+				dec[c] += wc * m.Bias
+			}
+		}
+		labels[i] = m.label(dec)
+	}
+	return decision, labels
+}
+
+// label returns liblinear's prediction for the decision values dec.
+func (m *Model) label(dec []float64) int {
+	if len(dec) == 1 {
+		if dec[0] > 0 {
+			return m.Labels[0]
+		}
+		return m.Labels[1]
+	}
+	best := 0
+	for c, v := range dec {
+		if v > dec[best] {
+			best = c
+		}
+	}
+	return m.Labels[best]
+}
+
+// scoreSign returns the factor that orients a binary model's decision
+// values towards the greater of its two labels.
+func (m *Model) scoreSign() float64 {
+	if m.Labels[0] < m.Labels[1] {
+		return -1
+	}
+	return 1
+}
+
+// Scores returns the score of each row of the dense matrix X: the decision
+// value oriented so that positive scores favour the greater of the two
+// labels (+1 for ±1 labels, 1 for 0/1 labels). That is the decision value
+// itself when Labels[0] is the greater label — always the case for models
+// trained by Train or liblinear ≥ 2.0 on ±1 labels — and its negation
+// otherwise. It is computed with one matrix–vector product; columns of X at
+// or beyond NrFeature are ignored. Scores does not inspect X: non-finite
+// entries give non-finite scores, so validate data read from files first.
+// It panics when the model is not binary or X has fewer than NrFeature
+// columns.
+func (m *Model) Scores(X mat.Matrix) []float64 {
+	m.binary("Scores")
+	r, c := X.Dims()
+	if c < m.NrFeature {
+		panic(fmt.Sprintf("linear: matrix has %d columns, model has %d features", c, m.NrFeature))
+	}
+	sign := m.scoreSign()
+	w := make([]float64, c)
+	for j := range m.NrFeature {
+		w[j] = sign * m.W[j]
+	}
+	out := make([]float64, r)
+	if r == 0 {
+		return out
+	}
+	dst := mat.NewVecDense(r, out)
+	if c > 0 {
+		dst.MulVec(X, mat.NewVecDense(c, w))
+	}
+	if m.hasBias() {
+		b := sign * m.W[m.NrFeature] * m.Bias
+		for i := range out {
+			out[i] += b
+		}
+	}
+	return out
+}

@@ -1,0 +1,221 @@
+package linear
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/greedytl/greedytl/sparse"
+	"gonum.org/v1/gonum/mat"
+)
+
+// randomModel returns a seeded random model of nrClass labels over
+// nrFeature features.
+func randomModel(seed uint64, nrClass, nrFeature int, bias float64) *Model {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	m := &Model{Solver: L2RL2LossSVCDual, NrFeature: nrFeature, Bias: bias, NrW: nrW(nrClass), Converged: true}
+	for k := range nrClass {
+		m.Labels = append(m.Labels, 2*k-1)
+	}
+	rows := nrFeature
+	if bias >= 0 {
+		rows++
+	}
+	m.W = make([]float64, rows*m.NrW)
+	for j := range m.W {
+		m.W[j] = rng.NormFloat64()
+	}
+	return m
+}
+
+// bruteDecisions computes the decision values of m for the dense rows of x
+// straight from the definition.
+func bruteDecisions(m *Model, x *mat.Dense) [][]float64 {
+	r, c := x.Dims()
+	out := make([][]float64, r)
+	for i := range r {
+		out[i] = make([]float64, m.NrW)
+		for k := range m.NrW {
+			var s float64
+			for j := 0; j < min(c, m.NrFeature); j++ {
+				s += m.W[j*m.NrW+k] * x.At(i, j)
+			}
+			if m.Bias >= 0 {
+				s += m.W[m.NrFeature*m.NrW+k] * m.Bias
+			}
+			out[i][k] = s
+		}
+	}
+	return out
+}
+
+func TestModelDecisions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 31))
+	for _, bias := range []float64{-1, 0, 1, 2.5} {
+		// The examples have more columns than the model: extra ones are
+		// ignored, as liblinear ignores features beyond nr_feature.
+		m := randomModel(32, 2, 6, bias)
+		x := mat.NewDense(25, 9, nil)
+		for i := range 25 {
+			for j := range 9 {
+				if rng.Float64() < 0.6 {
+					x.Set(i, j, rng.NormFloat64())
+				}
+			}
+		}
+		sx := sparse.FromDense(x)
+		want := bruteDecisions(m, x)
+		dec, labels := m.Predict(sx)
+		scores := m.Scores(x)
+		for i := range 25 {
+			ind, val := sx.Row(i)
+			// randomModel's labels are [-1 1]: the scores favour 1, so
+			// they are the negated decision values.
+			got := []float64{m.Decision(ind, val), m.DecisionDense(x.RawRowView(i)), dec[i], -scores[i]}
+			for k, g := range got {
+				if math.Abs(g-want[i][0]) > 1e-12 {
+					t.Errorf("bias %v row %d: value %d is %v, want %v", bias, i, k, g, want[i][0])
+				}
+			}
+			wantLabel := m.Labels[1]
+			if want[i][0] > 0 {
+				wantLabel = m.Labels[0]
+			}
+			if labels[i] != wantLabel {
+				t.Errorf("bias %v row %d: label %d, want %d", bias, i, labels[i], wantLabel)
+			}
+		}
+	}
+}
+
+func TestModelMultiClassPredict(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 33))
+	for _, bias := range []float64{-1, 1} {
+		m := randomModel(34, 4, 5, bias)
+		x := mat.NewDense(30, 5, nil)
+		for i := range 30 {
+			for j := range 5 {
+				x.Set(i, j, rng.NormFloat64())
+			}
+		}
+		dec, labels := m.Predict(sparse.FromDense(x))
+		want := bruteDecisions(m, x)
+		for i := range 30 {
+			best := 0
+			for k := range 4 {
+				if math.Abs(dec[i*4+k]-want[i][k]) > 1e-12 {
+					t.Errorf("row %d class %d: decision %v, want %v", i, k, dec[i*4+k], want[i][k])
+				}
+				if want[i][k] > want[i][best] {
+					best = k
+				}
+			}
+			if labels[i] != m.Labels[best] {
+				t.Errorf("row %d: label %d, want %d", i, labels[i], m.Labels[best])
+			}
+		}
+	}
+	// Ties go to the first label, as in liblinear.
+	m := &Model{Labels: []int{5, 6, 7}, NrFeature: 1, Bias: -1, NrW: 3, W: []float64{1, 2, 2}}
+	if _, l := m.Predict(&sparse.CSR{R: 1, C: 1, Ptr: []int{0, 1}, Ind: []int{0}, Val: []float64{1}}); l[0] != 6 {
+		t.Errorf("tie between classes 6 and 7: predicted %d, want 6", l[0])
+	}
+	// A binary decision of exactly 0 predicts Labels[1], as in liblinear.
+	b := &Model{Labels: []int{1, -1}, NrFeature: 1, Bias: -1, NrW: 1, W: []float64{0}}
+	if _, l := b.Predict(&sparse.CSR{R: 1, C: 1, Ptr: []int{0, 0}}); l[0] != -1 {
+		t.Errorf("zero decision: predicted %d, want -1", l[0])
+	}
+}
+
+// TestScoresOrientation checks the one rule of Scores: positive scores
+// favour the greater label, whatever the order of Labels.
+func TestScoresOrientation(t *testing.T) {
+	x := mat.NewDense(1, 1, []float64{1})
+	for _, c := range []struct {
+		labels []int
+		want   float64
+	}{
+		{[]int{1, -1}, 2},
+		{[]int{-1, 1}, -2},
+		{[]int{1, 0}, 2},
+		{[]int{0, 1}, -2},
+		{[]int{7, 3}, 2},
+		{[]int{3, 7}, -2},
+	} {
+		m := &Model{Labels: c.labels, NrFeature: 1, Bias: -1, NrW: 1, W: []float64{2}}
+		got := m.Scores(x)[0]
+		if got != c.want {
+			t.Errorf("labels %v: score %v, want %v", c.labels, got, c.want)
+		}
+		// The score's sign predicts the greater label exactly when
+		// Predict does (away from ties).
+		_, l := m.Predict(sparse.FromDense(x))
+		greater := max(c.labels[0], c.labels[1])
+		if (got > 0) != (l[0] == greater) {
+			t.Errorf("labels %v: score %v but Predict says %d", c.labels, got, l[0])
+		}
+	}
+}
+
+func TestModelPanics(t *testing.T) {
+	bin := randomModel(35, 2, 3, 1)
+	multi := randomModel(36, 3, 3, 1)
+	cases := []struct {
+		name string
+		f    func()
+	}{
+		{"Decision on a multi-class model", func() { multi.Decision(nil, nil) }},
+		{"DecisionDense on a multi-class model", func() { multi.DecisionDense(make([]float64, 3)) }},
+		{"Scores on a multi-class model", func() { multi.Scores(mat.NewDense(1, 3, nil)) }},
+		{"Decision with mismatched lengths", func() { bin.Decision([]int{0, 1}, []float64{1}) }},
+		{"DecisionDense with a short example", func() { bin.DecisionDense(make([]float64, 2)) }},
+		{"Scores with too few columns", func() { bin.Scores(mat.NewDense(2, 2, nil)) }},
+	}
+	for _, c := range cases {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", c.name)
+				}
+			}()
+			c.f()
+		}()
+	}
+}
+
+func TestScoresZeroFeatures(t *testing.T) {
+	// A model of the bias feature alone scores every row with its bias
+	// term, whatever the matrix.
+	m := &Model{Labels: []int{1, -1}, NrFeature: 0, Bias: 2, NrW: 1, W: []float64{0.25}}
+	got := m.Scores(mat.NewDense(3, 2, []float64{1, 2, 3, 4, 5, 6}))
+	if !slices.Equal(got, []float64{0.5, 0.5, 0.5}) {
+		t.Errorf("Scores = %v, want 0.5 each", got)
+	}
+}
+
+// ExampleTrain fits a linear SVM to four points and predicts two new ones.
+func ExampleTrain() {
+	x := mat.NewDense(4, 2, []float64{
+		2, 1,
+		1, 2,
+		-1, -2,
+		-2, -1,
+	})
+	prob := &Problem{X: sparse.FromDense(x), Y: []float64{1, 1, -1, -1}, Bias: 1}
+	m, err := Train(prob, Params{Solver: L2RL2LossSVCDual, C: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	test := mat.NewDense(2, 2, []float64{3, 0, 0, -3})
+	_, labels := m.Predict(sparse.FromDense(test))
+	fmt.Println("labels:", m.Labels)
+	fmt.Println("predicted:", labels)
+	fmt.Println("scores positive:", m.Scores(test)[0] > 0, m.Scores(test)[1] > 0)
+	// Output:
+	// labels: [1 -1]
+	// predicted: [1 -1]
+	// scores positive: true false
+}

@@ -1,0 +1,297 @@
+package linear
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/greedytl/greedytl/internal/atomicfile"
+)
+
+// WriteModel writes m to w in liblinear's model file format, which
+// liblinear-predict reads:
+//
+//	solver_type L2R_L2LOSS_SVC_DUAL
+//	nr_class 2
+//	label 1 -1
+//	nr_feature 13
+//	bias 1
+//	w
+//	0.12
+//	...
+//
+// one line per feature (then one for the bias feature) holding its NrW
+// weights, each printed with C's "%.17g " (so they round-trip exactly),
+// trailing space included. Solvers liblinear lacks are written under their
+// greedytl names, which liblinear does not read. WriteModel returns an error
+// for an inconsistent model (see ReadModel for the invariants) and for a
+// failed write.
+func WriteModel(w io.Writer, m *Model) error {
+	if err := m.check(); err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "solver_type %s\n", m.Solver)
+	fmt.Fprintf(bw, "nr_class %d\n", len(m.Labels))
+	bw.WriteString("label")
+	for _, l := range m.Labels {
+		fmt.Fprintf(bw, " %d", l)
+	}
+	bw.WriteString("\n")
+	fmt.Fprintf(bw, "nr_feature %d\n", m.NrFeature)
+	fmt.Fprintf(bw, "bias %s\n", formatG17(m.Bias))
+	bw.WriteString("w\n")
+	var buf []byte
+	for r := 0; r < len(m.W)/m.NrW; r++ {
+		buf = buf[:0]
+		for _, v := range m.W[r*m.NrW : (r+1)*m.NrW] {
+			buf = strconv.AppendFloat(buf, v, 'g', 17, 64)
+			buf = append(buf, ' ')
+		}
+		buf = append(buf, '\n')
+		bw.Write(buf)
+	}
+	return bw.Flush()
+}
+
+// formatG17 formats v as C's printf("%.17g") does for finite values, which
+// is what Go's 'g' format with precision 17 produces.
+func formatG17(v float64) string { return strconv.FormatFloat(v, 'g', 17, 64) }
+
+// SaveModel writes m to the file path in liblinear's format (WriteModel),
+// atomically: a reader never sees a partial file.
+func SaveModel(path string, m *Model) error {
+	if err := m.check(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return atomicfile.Write(path, func(w io.Writer) error { return WriteModel(w, m) })
+}
+
+// LoadModel reads the liblinear model file at path (ReadModel).
+func LoadModel(path string) (*Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadModel(f, path)
+}
+
+// check verifies the invariants of a model: a named solver, at least two
+// distinct labels, NrW = 1 for two labels and NrW = len(Labels) otherwise,
+// NrFeature ≥ 0, len(W) = (NrFeature + 1 if Bias ≥ 0)·NrW, finite weights
+// and bias.
+func (m *Model) check() error {
+	if m == nil {
+		return errors.New("linear: nil model")
+	}
+	if _, ok := solverNames[m.Solver]; !ok {
+		return fmt.Errorf("linear: model has unknown solver %d", int(m.Solver))
+	}
+	if len(m.Labels) < 2 {
+		return fmt.Errorf("linear: model has %d labels, want at least 2", len(m.Labels))
+	}
+	seen := make(map[int]bool, len(m.Labels))
+	for _, l := range m.Labels {
+		if seen[l] {
+			return fmt.Errorf("linear: model has label %d twice", l)
+		}
+		seen[l] = true
+	}
+	if want := nrW(len(m.Labels)); m.NrW != want {
+		return fmt.Errorf("linear: model of %d classes has NrW = %d, want %d", len(m.Labels), m.NrW, want)
+	}
+	if m.NrFeature < 0 {
+		return fmt.Errorf("linear: model has NrFeature = %d", m.NrFeature)
+	}
+	if math.IsNaN(m.Bias) || math.IsInf(m.Bias, 0) {
+		return fmt.Errorf("linear: model bias %v is not finite", m.Bias)
+	}
+	rows := m.NrFeature
+	if m.hasBias() {
+		rows++
+	}
+	if len(m.W) != rows*m.NrW {
+		return fmt.Errorf("linear: model has %d weights, want %d×%d", len(m.W), rows, m.NrW)
+	}
+	for j, v := range m.W {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("linear: model weight %d is %v", j, v)
+		}
+	}
+	return nil
+}
+
+// nrW is liblinear's number of decision functions for k classes.
+func nrW(k int) int {
+	if k == 2 {
+		return 1
+	}
+	return k
+}
+
+// Limits that keep a corrupt header from overflowing the size arithmetic.
+const (
+	maxModelFeatures = 1 << 40
+	maxModelClasses  = 1 << 20
+)
+
+// ReadModel reads a liblinear model file (of liblinear 1.x to 2.4x) from r;
+// name identifies it in errors, which give the line number. Multi-class
+// files are read with all their NrW columns. The header keys may come in
+// any order before the "w" line, blank header lines are skipped, and each
+// weight line must hold exactly NrW numbers.
+//
+// It returns an error for solvers greedytl does not know (regression,
+// Crammer–Singer and one-class models, which also carry a "rho" line),
+// missing, repeated or unknown keys, malformed numbers, non-finite weights,
+// fewer than two or repeated labels, and missing or extra weight lines.
+// The model reports Converged = true (files do not record convergence).
+func ReadModel(r io.Reader, name string) (*Model, error) {
+	br := bufio.NewReader(r)
+	line := 0
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, args...))
+	}
+	m := &Model{Converged: true}
+	nrClass := -1
+	seen := map[string]bool{}
+	for {
+		text, err := br.ReadString('\n')
+		if err != nil && err != io.EOF {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if text == "" && err == io.EOF {
+			return nil, fmt.Errorf("%s:%d: file ends before the \"w\" line", name, line)
+		}
+		line++
+		f := strings.Fields(text)
+		if len(f) == 0 {
+			if err == io.EOF {
+				return nil, fail("file ends before the \"w\" line")
+			}
+			continue
+		}
+		key, args := f[0], f[1:]
+		if seen[key] {
+			return nil, fail("key %q appears twice", key)
+		}
+		seen[key] = true
+		if key == "w" {
+			if len(args) != 0 {
+				return nil, fail("unexpected %q after \"w\"", strings.Join(args, " "))
+			}
+			break
+		}
+		if key == "rho" {
+			return nil, fail("one-class models (key \"rho\") are not supported")
+		}
+		if key != "label" && len(args) != 1 {
+			return nil, fail("key %q wants one value, has %d", key, len(args))
+		}
+		switch key {
+		case "solver_type":
+			s, err := ParseSolver(args[0])
+			if err != nil {
+				return nil, fail("solver_type %q is not a classifier greedytl knows", args[0])
+			}
+			m.Solver = s
+		case "nr_class":
+			n, err := strconv.Atoi(args[0])
+			if err != nil || n < 2 || n > maxModelClasses {
+				return nil, fail("nr_class %q, want an integer in [2, %d]", args[0], maxModelClasses)
+			}
+			nrClass = n
+		case "label":
+			if nrClass < 0 {
+				return nil, fail("\"label\" before \"nr_class\"")
+			}
+			if len(args) != nrClass {
+				return nil, fail("%d labels for nr_class %d", len(args), nrClass)
+			}
+			m.Labels = make([]int, len(args))
+			dup := make(map[int]bool, len(args))
+			for i, a := range args {
+				v, err := strconv.ParseInt(a, 10, 32)
+				if err != nil {
+					return nil, fail("label %q is not a 32-bit integer", a)
+				}
+				if dup[int(v)] {
+					return nil, fail("label %d appears twice", v)
+				}
+				dup[int(v)] = true
+				m.Labels[i] = int(v)
+			}
+		case "nr_feature":
+			n, err := strconv.Atoi(args[0])
+			if err != nil || n < 0 || n > maxModelFeatures {
+				return nil, fail("nr_feature %q, want an integer in [0, %d]", args[0], maxModelFeatures)
+			}
+			m.NrFeature = n
+		case "bias":
+			b, err := strconv.ParseFloat(args[0], 64)
+			if err != nil || math.IsNaN(b) || math.IsInf(b, 0) {
+				return nil, fail("bias %q is not a finite number", args[0])
+			}
+			m.Bias = b
+		default:
+			return nil, fail("unknown key %q", key)
+		}
+		if err == io.EOF {
+			return nil, fail("file ends before the \"w\" line")
+		}
+	}
+	for _, k := range []string{"solver_type", "nr_class", "label", "nr_feature", "bias"} {
+		if !seen[k] {
+			return nil, fail("header lacks %q", k)
+		}
+	}
+	m.NrW = nrW(nrClass)
+	rows := m.NrFeature
+	if m.hasBias() {
+		rows++
+	}
+	m.W = make([]float64, 0, min(rows*m.NrW, 1<<16))
+	for {
+		text, err := br.ReadString('\n')
+		if err != nil && err != io.EOF {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if text == "" && err == io.EOF {
+			break
+		}
+		line++
+		f := strings.Fields(text)
+		switch {
+		case len(f) == 0:
+			// Blank lines may only trail the weights.
+		case len(m.W) == rows*m.NrW:
+			return nil, fail("extra data after the %d weight lines", rows)
+		case len(f) != m.NrW:
+			return nil, fail("weight line has %d values, want %d", len(f), m.NrW)
+		default:
+			for _, a := range f {
+				v, perr := strconv.ParseFloat(a, 64)
+				if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+					return nil, fail("weight %q is not a finite number", a)
+				}
+				m.W = append(m.W, v)
+			}
+		}
+		if len(f) == 0 && len(m.W) < rows*m.NrW && err != io.EOF {
+			return nil, fail("blank line inside the weights")
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	if len(m.W) != rows*m.NrW {
+		return nil, fmt.Errorf("%s:%d: file ends after %d of %d weight lines", name, line, len(m.W)/m.NrW, rows)
+	}
+	return m, nil
+}

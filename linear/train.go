@@ -1,0 +1,402 @@
+package linear
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// defaultEps holds liblinear's default stopping tolerance of each of its
+// solvers (train.c). Solvers missing here choose their own default.
+var defaultEps = map[Solver]float64{
+	L2RLR:            0.01,
+	L2RL2LossSVCDual: 0.1,
+	L2RL2LossSVC:     0.01,
+	L2RL1LossSVCDual: 0.1,
+	L1RL2LossSVC:     0.01,
+	L1RLR:            0.01,
+	L2RLRDual:        0.1,
+}
+
+// Check reports the first invalid hyperparameter, as liblinear's
+// check_parameter does: the solver must be known and implemented, C finite
+// and ≥ 0 (0 selects 1), Eps finite and ≥ 0 (0 selects the solver's
+// default), L1Ratio in [0, 1], MaxIter ≥ 0 and the class weights finite and
+// ≥ 0 (0 selects 1).
+func (p Params) Check() error {
+	if _, ok := solverNames[p.Solver]; !ok {
+		return fmt.Errorf("linear: unknown solver %d", int(p.Solver))
+	}
+	if _, ok := solvers[p.Solver]; !ok {
+		return fmt.Errorf("linear: solver %v is not implemented", p.Solver)
+	}
+	if !(p.C >= 0) || math.IsInf(p.C, 0) {
+		return fmt.Errorf("linear: C = %v, want a finite C > 0 (0 selects 1)", p.C)
+	}
+	if !(p.Eps >= 0) || math.IsInf(p.Eps, 0) {
+		return fmt.Errorf("linear: Eps = %v, want a finite Eps ≥ 0 (0 selects the solver's default)", p.Eps)
+	}
+	if !(p.L1Ratio >= 0 && p.L1Ratio <= 1) {
+		return fmt.Errorf("linear: L1Ratio = %v, want a value in [0, 1]", p.L1Ratio)
+	}
+	if p.MaxIter < 0 {
+		return fmt.Errorf("linear: MaxIter = %d, want ≥ 0 (0 selects the solver's default)", p.MaxIter)
+	}
+	for _, w := range []float64{p.WeightPos, p.WeightNeg} {
+		if !(w >= 0) || math.IsInf(w, 0) {
+			return fmt.Errorf("linear: class weight %v, want a finite weight > 0 (0 selects 1)", w)
+		}
+	}
+	return nil
+}
+
+// withDefaults returns p with zero C, Eps and class weights replaced by
+// their defaults. MaxIter is left to the solver.
+func (p Params) withDefaults() Params {
+	if p.C == 0 {
+		p.C = 1
+	}
+	if p.Eps == 0 {
+		p.Eps = defaultEps[p.Solver]
+	}
+	if p.WeightPos == 0 {
+		p.WeightPos = 1
+	}
+	if p.WeightNeg == 0 {
+		p.WeightNeg = 1
+	}
+	return p
+}
+
+// Train fits a binary linear classifier to prob with the learner p.
+//
+// The labels may be any two integer values, as in liblinear: Model.Labels
+// lists them in order of first appearance, except that −1/+1 labels always
+// give [1 -1] (liblinear ≥ 2.0 does the same), and the weights are those of
+// the binary problem in which Labels[0] is the positive class. Use
+// Model.Scores for scores that always favour the greater label.
+//
+// Train returns an error for invalid parameters (see Params.Check), for the
+// RidgeRegression solver (a regressor with its own API), for an empty or
+// malformed problem, non-finite or non-integer labels, labels that do not
+// form exactly two classes, non-finite feature values or bias, and when the
+// solver fails. Reaching the iteration cap is not an error: the model
+// reports it with Converged = false. Train does not modify prob.
+func Train(prob *Problem, p Params) (*Model, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	if p.Solver == RidgeRegression {
+		return nil, errors.New("linear: Train fits classifiers; RidgeRegression has its own API")
+	}
+	p = p.withDefaults()
+	if err := checkProblem(prob); err != nil {
+		return nil, err
+	}
+	labels, y, err := binaryLabels(prob.Y)
+	if err != nil {
+		return nil, err
+	}
+	bin := &Problem{X: prob.X, Y: y, Bias: prob.Bias}
+	w, converged, err := solvers[p.Solver](bin, p, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkWeights(w, bin); err != nil {
+		return nil, fmt.Errorf("linear: %v: %w", p.Solver, err)
+	}
+	bias := -1.0
+	if prob.Bias > 0 {
+		bias = prob.Bias
+	}
+	return &Model{
+		Solver:    p.Solver,
+		Labels:    labels,
+		NrFeature: prob.X.C,
+		Bias:      bias,
+		W:         w,
+		NrW:       1,
+		Converged: converged,
+	}, nil
+}
+
+// checkProblem validates the structure of prob and the finiteness of its
+// values; it does not look at the label values beyond finiteness.
+func checkProblem(prob *Problem) error {
+	if prob == nil || prob.X == nil {
+		return errors.New("linear: nil problem or feature matrix")
+	}
+	x := prob.X
+	if x.R < 0 || x.C < 0 || len(x.Ptr) != x.R+1 || x.Ptr[0] != 0 || x.Ptr[x.R] != len(x.Ind) || len(x.Ind) != len(x.Val) {
+		// Let sparse describe the broken header.
+		return fmt.Errorf("linear: feature matrix: %w", x.Check())
+	}
+	if x.R == 0 {
+		return errors.New("linear: problem has no rows")
+	}
+	if len(prob.Y) != x.R {
+		return fmt.Errorf("linear: %d labels for %d rows", len(prob.Y), x.R)
+	}
+	if math.IsNaN(prob.Bias) || math.IsInf(prob.Bias, 0) {
+		return fmt.Errorf("linear: bias %v is not finite", prob.Bias)
+	}
+	// One pass over the entries checks both the index order of the rows
+	// and the values (the solvers' cost is a few such passes).
+	for i := 0; i < x.R; i++ {
+		lo, hi := x.Ptr[i], x.Ptr[i+1]
+		if lo > hi {
+			return fmt.Errorf("linear: feature matrix: row %d has negative length", i)
+		}
+		prev := -1
+		val := x.Val[lo:hi]
+		for k, j := range x.Ind[lo:hi] {
+			if j <= prev || j >= x.C {
+				return fmt.Errorf("linear: feature matrix: row %d has column index %d out of order or range", i, j)
+			}
+			prev = j
+			if v := val[k]; v-v != 0 {
+				return fmt.Errorf("linear: row %d holds the non-finite feature value %v", i, v)
+			}
+		}
+	}
+	for i, v := range prob.Y {
+		if v-v != 0 {
+			return fmt.Errorf("linear: label of row %d is %v", i, v)
+		}
+	}
+	return nil
+}
+
+// binaryLabels maps labels y to ±1 the way liblinear does for two classes:
+// the label seen first is the positive class, unless the labels are −1 and
+// +1, in which case +1 is. It returns the two labels in that order and the
+// ±1 labels. Labels must be integers (liblinear's are C ints).
+func binaryLabels(y []float64) (labels []int, signed []float64, err error) {
+	for i, v := range y {
+		if v != math.Trunc(v) || math.Abs(v) > math.MaxInt32 {
+			return nil, nil, fmt.Errorf("linear: label %v of row %d is not a 32-bit integer", v, i)
+		}
+		l := int(v)
+		switch {
+		case len(labels) == 0 || (len(labels) == 1 && labels[0] != l):
+			labels = append(labels, l)
+		case labels[0] != l && labels[1] != l:
+			return nil, nil, fmt.Errorf("linear: more than two classes (labels %d, %d and %d); train one binary problem per class", labels[0], labels[1], l)
+		}
+	}
+	if len(labels) != 2 {
+		return nil, nil, fmt.Errorf("linear: all %d labels are %d; need two classes", len(y), labels[0])
+	}
+	if labels[0] == -1 && labels[1] == 1 {
+		labels[0], labels[1] = 1, -1
+	}
+	signed = make([]float64, len(y))
+	for i, v := range y {
+		signed[i] = -1
+		if int(v) == labels[0] {
+			signed[i] = 1
+		}
+	}
+	return labels, signed, nil
+}
+
+// checkWeights verifies that a solver returned a finite weight vector of the
+// right length for prob.
+func checkWeights(w []float64, prob *Problem) error {
+	if want := weightLen(prob); len(w) != want {
+		return fmt.Errorf("returned %d weights, want %d", len(w), want)
+	}
+	for j, v := range w {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("weight %d is %v; rescale the features or lower C", j, v)
+		}
+	}
+	return nil
+}
+
+// weightLen is the number of weights of a model of prob: one per column,
+// plus one for the bias feature.
+func weightLen(prob *Problem) int {
+	if prob.Bias > 0 {
+		return prob.X.C + 1
+	}
+	return prob.X.C
+}
+
+// classCosts returns C_i for each row of a ±1 problem: C·WeightPos for
+// y_i > 0 and C·WeightNeg otherwise (p has its defaults applied).
+func classCosts(y []float64, p Params) []float64 {
+	c := make([]float64, len(y))
+	for i, v := range y {
+		if v > 0 {
+			c[i] = p.C * p.WeightPos
+		} else {
+			c[i] = p.C * p.WeightNeg
+		}
+	}
+	return c
+}
+
+// design gives the solvers tight access to the rows of a problem with
+// liblinear's bias feature appended: row i is x_i extended by the constant
+// bias, and weight vectors have n = cols (+1) entries, the bias weight
+// last.
+type design struct {
+	ptr  []int
+	ind  []int
+	val  []float64
+	rows int
+	cols int     // number of feature columns; index of the bias weight
+	bias float64 // value of the bias feature, 0 when there is none
+	n    int     // length of a weight vector
+}
+
+// newDesign builds the solver view of prob; it shares prob's storage.
+func newDesign(prob *Problem) *design {
+	x := prob.X
+	d := &design{ptr: x.Ptr, ind: x.Ind, val: x.Val, rows: x.R, cols: x.C, n: x.C}
+	if prob.Bias > 0 {
+		d.bias = prob.Bias
+		d.n++
+	}
+	return d
+}
+
+// dot returns x_iᵀw. Four partial sums break the dependency chain of the
+// additions, which otherwise bounds the loop's speed.
+func (d *design) dot(i int, w []float64) float64 {
+	lo, hi := d.ptr[i], d.ptr[i+1]
+	ind := d.ind[lo:hi]
+	val := d.val[lo:hi]
+	var s0, s1, s2, s3 float64
+	for len(ind) >= 4 && len(val) >= 4 {
+		s0 += val[0] * w[ind[0]]
+		s1 += val[1] * w[ind[1]]
+		s2 += val[2] * w[ind[2]]
+		s3 += val[3] * w[ind[3]]
+		ind, val = ind[4:], val[4:]
+	}
+	val = val[:len(ind)]
+	for k, j := range ind {
+		s0 += val[k] * w[j]
+	}
+	s := (s0 + s1) + (s2 + s3)
+	if d.bias != 0 {
+		s += d.bias * w[d.cols]
+	}
+	return s
+}
+
+// axpy adds a·x_i to w.
+func (d *design) axpy(i int, a float64, w []float64) {
+	lo, hi := d.ptr[i], d.ptr[i+1]
+	ind := d.ind[lo:hi]
+	val := d.val[lo:hi]
+	for len(ind) >= 4 && len(val) >= 4 {
+		w[ind[0]] += a * val[0]
+		w[ind[1]] += a * val[1]
+		w[ind[2]] += a * val[2]
+		w[ind[3]] += a * val[3]
+		ind, val = ind[4:], val[4:]
+	}
+	val = val[:len(ind)]
+	for k, j := range ind {
+		w[j] += a * val[k]
+	}
+	if d.bias != 0 {
+		w[d.cols] += a * d.bias
+	}
+}
+
+// norm2 returns ||x_i||².
+func (d *design) norm2(i int) float64 {
+	s := d.bias * d.bias
+	for _, v := range d.val[d.ptr[i]:d.ptr[i+1]] {
+		s += v * v
+	}
+	return s
+}
+
+// PrimalObjective returns the objective that learner p minimises, at the
+// weights w, on the problem prob with labels ±1 (y > 0 counts as +1):
+//
+//	L2RLR, L2RLRDual:                 ½||w||² + Σ C_i log(1 + exp(−y_i wᵀx_i))
+//	L2RL2LossSVC, L2RL2LossSVCDual:   ½||w||² + Σ C_i max(0, 1 − y_i wᵀx_i)²
+//	L2RL1LossSVCDual:                 ½||w||² + Σ C_i max(0, 1 − y_i wᵀx_i)
+//	L1RL2LossSVC:                     ||w||₁ + Σ C_i max(0, 1 − y_i wᵀx_i)²
+//	L1RLR:                            ||w||₁ + Σ C_i log(1 + exp(−y_i wᵀx_i))
+//	ElasticNetLR:                     r||w||₁ + (1−r)/2·||w||² + Σ C_i log(1 + exp(−y_i wᵀx_i))
+//
+// with C_i = C·WeightPos for y_i = +1 and C·WeightNeg otherwise, r =
+// L1Ratio, and x_i extended by the bias feature when prob.Bias > 0 (its
+// weight, the last, is regularised). Comparing it across solvers and tools
+// is how the parity tests judge solutions. It panics when len(w) is not
+// prob.X.C (+1 with a bias) or the solver is not a classifier.
+func PrimalObjective(prob *Problem, p Params, w []float64) float64 {
+	if len(w) != weightLen(prob) {
+		panic(fmt.Sprintf("linear: PrimalObjective: %d weights for %d features", len(w), weightLen(prob)))
+	}
+	p = p.withDefaults()
+	var l1, l2 float64
+	logistic, squared := false, false
+	switch p.Solver {
+	case L2RLR, L2RLRDual:
+		l2, logistic = 1, true
+	case L2RL2LossSVC, L2RL2LossSVCDual:
+		l2, squared = 1, true
+	case L2RL1LossSVCDual:
+		l2 = 1
+	case L1RL2LossSVC:
+		l1, squared = 1, true
+	case L1RLR:
+		l1, logistic = 1, true
+	case ElasticNetLR:
+		l1, l2, logistic = p.L1Ratio, 1-p.L1Ratio, true
+	default:
+		panic("linear: PrimalObjective: not a classifier: " + p.Solver.String())
+	}
+	var f float64
+	for _, v := range w {
+		f += l1*math.Abs(v) + l2/2*v*v
+	}
+	d := newDesign(prob)
+	cost := classCosts(prob.Y, p)
+	for i, c := range cost {
+		yz := d.dot(i, w)
+		if prob.Y[i] <= 0 {
+			yz = -yz
+		}
+		switch {
+		case logistic:
+			f += c * logOnePlusExpNeg(yz)
+		case yz >= 1:
+		case squared:
+			f += c * (1 - yz) * (1 - yz)
+		default:
+			f += c * (1 - yz)
+		}
+	}
+	return f
+}
+
+// shuffler draws the random visiting orders of the coordinate descent
+// solvers; *rand.Rand is one. (The parity tests substitute the C library's
+// rand() to replay liblinear's runs exactly.)
+type shuffler interface {
+	// IntN returns a uniform integer in [0, n).
+	IntN(n int) int
+}
+
+// newShuffler returns the solvers' random source for seed.
+func newShuffler(seed uint64) shuffler { return rand.New(rand.NewPCG(seed, seed)) }
+
+// shuffle permutes index uniformly at random the way liblinear does: for
+// each position s from the front, swap in an element drawn from s onwards
+// (one draw per position, the last one included).
+func shuffle(rng shuffler, index []int) {
+	for s := range index {
+		j := s + rng.IntN(len(index)-s)
+		index[s], index[j] = index[j], index[s]
+	}
+}

@@ -1,0 +1,390 @@
+package linear
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/greedytl/greedytl/sparse"
+)
+
+// randomProblem returns a seeded random ±1 problem of m rows and n columns
+// with about density·m·n non-zeros, labelled by a noisy linear rule so that
+// it is neither trivial nor separable.
+func randomProblem(seed uint64, m, n int, density, bias float64) *Problem {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	truth := make([]float64, n)
+	for j := range truth {
+		truth[j] = rng.NormFloat64()
+	}
+	x := &sparse.CSR{R: m, C: n, Ptr: make([]int, 1, m+1)}
+	y := make([]float64, m)
+	for i := range m {
+		var s float64
+		for j := range n {
+			if rng.Float64() < density {
+				v := rng.NormFloat64()
+				x.Ind = append(x.Ind, j)
+				x.Val = append(x.Val, v)
+				s += truth[j] * v
+			}
+		}
+		x.Ptr = append(x.Ptr, len(x.Ind))
+		y[i] = 1
+		if s+0.5*rng.NormFloat64() < 0.2 {
+			y[i] = -1
+		}
+	}
+	return &Problem{X: x, Y: y, Bias: bias}
+}
+
+// classifiers are the solvers this file's helpers implement (C2's solvers
+// have their own tests).
+var classifiers = []Solver{L2RLR, L2RL2LossSVCDual, L2RL2LossSVC, L2RL1LossSVCDual, L2RLRDual}
+
+func TestParamsCheck(t *testing.T) {
+	good := []Params{
+		{Solver: L2RL2LossSVCDual},
+		{Solver: L2RLR, C: 1e-4, Eps: 1e-3, MaxIter: 5, WeightPos: 2, WeightNeg: 0.5},
+		{Solver: L2RL1LossSVCDual, L1Ratio: 1},
+	}
+	for _, p := range good {
+		if err := p.Check(); err != nil {
+			t.Errorf("%+v: %v", p, err)
+		}
+	}
+	bad := []struct {
+		p    Params
+		want string
+	}{
+		{Params{Solver: Solver(4)}, "unknown solver"},
+		{Params{Solver: L2RLR, C: -1}, "C ="},
+		{Params{Solver: L2RLR, C: math.NaN()}, "C ="},
+		{Params{Solver: L2RLR, C: math.Inf(1)}, "C ="},
+		{Params{Solver: L2RLR, Eps: -1e-3}, "Eps ="},
+		{Params{Solver: L2RLR, Eps: math.NaN()}, "Eps ="},
+		{Params{Solver: L2RLR, L1Ratio: 1.5}, "L1Ratio"},
+		{Params{Solver: L2RLR, L1Ratio: math.NaN()}, "L1Ratio"},
+		{Params{Solver: L2RLR, MaxIter: -1}, "MaxIter"},
+		{Params{Solver: L2RLR, WeightPos: -2}, "class weight"},
+		{Params{Solver: L2RLR, WeightNeg: math.Inf(1)}, "class weight"},
+	}
+	for _, c := range bad {
+		err := c.p.Check()
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: error %v, want one mentioning %q", c.p, err, c.want)
+		}
+	}
+}
+
+func TestTrainRejectsBadInput(t *testing.T) {
+	ok := func() *Problem { return randomProblem(1, 10, 3, 1, 1) }
+	cases := []struct {
+		name string
+		prob *Problem
+		p    Params
+		want string
+	}{
+		{"nil problem", nil, Params{}, "nil problem"},
+		{"nil matrix", &Problem{Y: []float64{1}}, Params{}, "nil problem"},
+		{"no rows", &Problem{X: &sparse.CSR{C: 2, Ptr: []int{0}}}, Params{}, "no rows"},
+		{"label count", func() *Problem { p := ok(); p.Y = p.Y[1:]; return p }(), Params{}, "labels for"},
+		{"NaN feature", func() *Problem { p := ok(); p.X.Val[3] = math.NaN(); return p }(), Params{}, "non-finite feature"},
+		{"Inf feature", func() *Problem { p := ok(); p.X.Val[0] = math.Inf(-1); return p }(), Params{}, "non-finite feature"},
+		{"NaN bias", func() *Problem { p := ok(); p.Bias = math.NaN(); return p }(), Params{}, "bias"},
+		{"NaN label", func() *Problem { p := ok(); p.Y[2] = math.NaN(); return p }(), Params{}, "label of row 2"},
+		{"fractional label", func() *Problem { p := ok(); p.Y[4] = 0.5; return p }(), Params{}, "not a 32-bit integer"},
+		{"three classes", func() *Problem { p := ok(); p.Y[5] = 2; return p }(), Params{}, "more than two classes"},
+		{"one class", func() *Problem {
+			p := ok()
+			for i := range p.Y {
+				p.Y[i] = 1
+			}
+			return p
+		}(), Params{}, "need two classes"},
+		{"unsorted indices", func() *Problem { p := ok(); p.X.Ind[0], p.X.Ind[1] = p.X.Ind[1], p.X.Ind[0]; return p }(), Params{}, "out of order"},
+		{"broken header", func() *Problem { p := ok(); p.X.Ptr = p.X.Ptr[:3]; return p }(), Params{}, "feature matrix"},
+		{"bad params", ok(), Params{C: -1}, "C ="},
+		{"ridge", ok(), Params{Solver: RidgeRegression}, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.want == "" && c.p.Solver == RidgeRegression {
+				if _, ok := solvers[RidgeRegression]; !ok {
+					c.want = "not implemented"
+				} else {
+					c.want = "RidgeRegression"
+				}
+			}
+			m, err := Train(c.prob, c.p)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("Train = %v, %v; want an error mentioning %q", m, err, c.want)
+			}
+		})
+	}
+}
+
+func TestBinaryLabels(t *testing.T) {
+	cases := []struct {
+		y      []float64
+		labels []int
+		signed []float64
+	}{
+		{[]float64{1, -1, 1}, []int{1, -1}, []float64{1, -1, 1}},
+		// liblinear puts +1 first for −1/+1 labels whatever comes first.
+		{[]float64{-1, 1, 1}, []int{1, -1}, []float64{-1, 1, 1}},
+		// Otherwise: order of first appearance.
+		{[]float64{2, 1, 1}, []int{2, 1}, []float64{1, -1, -1}},
+		{[]float64{0, 1, 0}, []int{0, 1}, []float64{1, -1, 1}},
+		{[]float64{-1, 0}, []int{-1, 0}, []float64{1, -1}},
+		{[]float64{7, 3}, []int{7, 3}, []float64{1, -1}},
+	}
+	for _, c := range cases {
+		labels, signed, err := binaryLabels(c.y)
+		if err != nil || !slices.Equal(labels, c.labels) || !slices.Equal(signed, c.signed) {
+			t.Errorf("binaryLabels(%v) = %v, %v, %v; want %v, %v", c.y, labels, signed, err, c.labels, c.signed)
+		}
+	}
+}
+
+// closedForm1D is the optimum w of the one-feature problem x = ±1 with
+// labels ±1, no bias, and per-class costs cp, cn: the objective is
+// ½w² + (cp + cn)·ξ(w) for loss ξ.
+func closedForm1D(s Solver, cp, cn float64) float64 {
+	c := cp + cn
+	switch s {
+	case L2RL1LossSVCDual:
+		return min(c, 1)
+	case L2RL2LossSVCDual, L2RL2LossSVC:
+		return 2 * c / (1 + 2*c)
+	}
+	// Logistic: w = c·σ(−w), by bisection on [0, c].
+	lo, hi := 0.0, c
+	for range 200 {
+		mid := (lo + hi) / 2
+		if mid-c/(1+math.Exp(mid)) > 0 {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return (lo + hi) / 2
+}
+
+func TestTrainClosedForm(t *testing.T) {
+	x := &sparse.CSR{R: 2, C: 1, Ptr: []int{0, 1, 2}, Ind: []int{0, 0}, Val: []float64{1, -1}}
+	for _, s := range classifiers {
+		for _, c := range []struct{ c, wp, wn float64 }{{0.1, 1, 1}, {0.25, 1, 1}, {1, 1, 1}, {3, 1, 1}, {0.2, 2, 0.5}} {
+			for _, bias := range []float64{0, 1} {
+				prob := &Problem{X: x, Y: []float64{1, -1}, Bias: bias}
+				p := Params{Solver: s, C: c.c, WeightPos: c.wp, WeightNeg: c.wn, Eps: 1e-10}
+				m, err := Train(prob, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := closedForm1D(s, c.c*c.wp, c.c*c.wn)
+				if bias == 0 {
+					if got := m.W[0]; math.Abs(got-want) > 1e-6 {
+						t.Errorf("%v C=%v w+=%v w-=%v: w = %.9g, want %.9g", s, c.c, c.wp, c.wn, got, want)
+					}
+					continue
+				}
+				// With a bias feature of value 1 the two costs pull the bias
+				// apart unless they are equal; check optimality instead:
+				// no better point in a small neighbourhood.
+				f := PrimalObjective(prob, p, m.W)
+				for _, d := range [][2]float64{{1e-4, 0}, {-1e-4, 0}, {0, 1e-4}, {0, -1e-4}} {
+					w := []float64{m.W[0] + d[0], m.W[1] + d[1]}
+					if g := PrimalObjective(prob, p, w); g < f-1e-9 {
+						t.Errorf("%v C=%v bias: objective %.12g at the solution, %.12g nearby", s, c.c, f, g)
+					}
+				}
+				if c.wp == c.wn && math.Abs(m.W[1]) > 1e-6 {
+					t.Errorf("%v C=%v: symmetric problem has bias weight %g", s, c.c, m.W[1])
+				}
+			}
+		}
+	}
+}
+
+// bruteObjective computes the primal objective from the dense matrix, with
+// an explicit bias column, independently of PrimalObjective's code.
+func bruteObjective(prob *Problem, s Solver, c, wp, wn, l1ratio float64, w []float64) float64 {
+	dense := prob.X.Dense()
+	var reg float64
+	for _, v := range w {
+		switch s {
+		case L1RLR, L1RL2LossSVC:
+			reg += math.Abs(v)
+		case ElasticNetLR:
+			reg += l1ratio*math.Abs(v) + (1-l1ratio)/2*v*v
+		default:
+			reg += v * v / 2
+		}
+	}
+	var loss float64
+	for i := 0; i < prob.X.R; i++ {
+		var z float64
+		for j := 0; j < prob.X.C; j++ {
+			z += dense.At(i, j) * w[j]
+		}
+		if prob.Bias > 0 {
+			z += prob.Bias * w[prob.X.C]
+		}
+		ci := c * wn
+		if prob.Y[i] > 0 {
+			ci = c * wp
+		}
+		m := prob.Y[i] * z
+		switch s {
+		case L2RLR, L2RLRDual, L1RLR, ElasticNetLR:
+			loss += ci * math.Log(1+math.Exp(-m))
+		case L2RL1LossSVCDual:
+			loss += ci * math.Max(0, 1-m)
+		default:
+			loss += ci * math.Max(0, 1-m) * math.Max(0, 1-m)
+		}
+	}
+	return reg + loss
+}
+
+func TestPrimalObjective(t *testing.T) {
+	all := []Solver{L2RLR, L2RL2LossSVCDual, L2RL2LossSVC, L2RL1LossSVCDual, L1RL2LossSVC, L1RLR, L2RLRDual, ElasticNetLR}
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, bias := range []float64{0, 1, 2.5} {
+		prob := randomProblem(4, 30, 6, 0.6, bias)
+		w := make([]float64, weightLen(prob))
+		for j := range w {
+			w[j] = 0.5 * rng.NormFloat64()
+		}
+		for _, s := range all {
+			p := Params{Solver: s, C: 0.7, WeightPos: 1.5, WeightNeg: 0.8, L1Ratio: 0.3}
+			got := PrimalObjective(prob, p, w)
+			want := bruteObjective(prob, s, 0.7, 1.5, 0.8, 0.3, w)
+			if math.Abs(got-want) > 1e-12*math.Abs(want) {
+				t.Errorf("%v bias %v: PrimalObjective = %.15g, brute force %.15g", s, bias, got, want)
+			}
+		}
+	}
+}
+
+func TestPrimalObjectivePanics(t *testing.T) {
+	prob := randomProblem(1, 5, 3, 1, 1)
+	for _, c := range []struct {
+		name string
+		p    Params
+		w    []float64
+	}{
+		{"short w", Params{Solver: L2RLR}, make([]float64, 3)},
+		{"regressor", Params{Solver: RidgeRegression}, make([]float64, 4)},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", c.name)
+				}
+			}()
+			PrimalObjective(prob, c.p, c.w)
+		}()
+	}
+}
+
+func TestTrainDeterministicAndPure(t *testing.T) {
+	for _, s := range classifiers {
+		prob := randomProblem(5, 80, 10, 0.5, 1)
+		x0, y0 := *prob.X, slices.Clone(prob.Y)
+		ind0, val0 := slices.Clone(prob.X.Ind), slices.Clone(prob.X.Val)
+		p := Params{Solver: s, C: 0.5, Seed: 42}
+		a, err := Train(prob, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Train(prob, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(a.W, b.W) {
+			t.Errorf("%v: two fits with the same seed differ", s)
+		}
+		if !slices.Equal(prob.Y, y0) || !slices.Equal(prob.X.Ind, ind0) || !slices.Equal(prob.X.Val, val0) || prob.X.R != x0.R || prob.X.C != x0.C {
+			t.Errorf("%v: Train modified its input", s)
+		}
+		if a.Solver != s || a.NrFeature != 10 || a.Bias != 1 || a.NrW != 1 || len(a.W) != 11 || !a.Converged {
+			t.Errorf("%v: model header %+v", s, a)
+		}
+	}
+}
+
+// TestTrainRelabel checks that the label values only name the classes: any
+// two integers give the weights of the ±1 problem in which the first
+// label seen is +1.
+func TestTrainRelabel(t *testing.T) {
+	prob := randomProblem(6, 60, 5, 0.7, 1)
+	first := prob.Y[0]
+	relabelled := &Problem{X: prob.X, Y: make([]float64, len(prob.Y)), Bias: prob.Bias}
+	signed := &Problem{X: prob.X, Y: make([]float64, len(prob.Y)), Bias: prob.Bias}
+	for i, v := range prob.Y {
+		relabelled.Y[i], signed.Y[i] = 3, -1
+		if v == first {
+			relabelled.Y[i], signed.Y[i] = 7, 1
+		}
+	}
+	for _, s := range classifiers {
+		p := Params{Solver: s, Seed: 1}
+		a, err := Train(relabelled, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Train(signed, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(a.Labels, []int{7, 3}) || !slices.Equal(a.W, b.W) {
+			t.Errorf("%v: labels %v, weights equal %v", s, a.Labels, slices.Equal(a.W, b.W))
+		}
+	}
+}
+
+func TestTrainMaxIter(t *testing.T) {
+	prob := randomProblem(7, 200, 20, 0.5, 1)
+	for _, s := range classifiers {
+		m, err := Train(prob, Params{Solver: s, C: 10, Eps: 1e-12, MaxIter: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Converged {
+			t.Errorf("%v: Converged after one iteration at Eps 1e-12", s)
+		}
+		m, err = Train(prob, Params{Solver: s, C: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !m.Converged {
+			t.Errorf("%v: not converged at the default tolerance", s)
+		}
+	}
+}
+
+// TestTrainEmptyRows checks rows without features (and a problem without
+// columns): the dual's Q_ii is then 0, or only the bias feature's.
+func TestTrainEmptyRows(t *testing.T) {
+	for _, bias := range []float64{0, 1} {
+		for _, x := range []*sparse.CSR{
+			{R: 3, C: 2, Ptr: []int{0, 1, 1, 2}, Ind: []int{0, 1}, Val: []float64{1, -1}},
+			{R: 2, C: 0, Ptr: []int{0, 0, 0}},
+		} {
+			prob := &Problem{X: x, Y: []float64{1, -1, 1}[:x.R], Bias: bias}
+			for _, s := range classifiers {
+				m, err := Train(prob, Params{Solver: s})
+				if err != nil {
+					t.Fatalf("%v bias %v: %v", s, bias, err)
+				}
+				if len(m.W) != weightLen(prob) || !m.Converged {
+					t.Errorf("%v bias %v: %d weights, converged %v", s, bias, len(m.W), m.Converged)
+				}
+			}
+		}
+	}
+}
