@@ -38,16 +38,16 @@ func TestCSRAgainstDense(t *testing.T) {
 		}
 		for i := range r {
 			row := d.RawRowView(i)
-			if got, want := a.RowDot(i, w), mat.Dot(mat.NewVecDense(c, row), mat.NewVecDense(c, w)); !close(got, want) {
+			if got, want := a.RowDot(i, w), mat.Dot(mat.NewVecDense(c, row), mat.NewVecDense(c, w)); !near(got, want) {
 				t.Errorf("RowDot(%d) = %v, want %v", i, got, want)
 			}
-			if got, want := a.RowNorm2(i), mat.Dot(mat.NewVecDense(c, row), mat.NewVecDense(c, row)); !close(got, want) {
+			if got, want := a.RowNorm2(i), mat.Dot(mat.NewVecDense(c, row), mat.NewVecDense(c, row)); !near(got, want) {
 				t.Errorf("RowNorm2(%d) = %v, want %v", i, got, want)
 			}
 			acc := append([]float64(nil), w...)
 			a.RowAxpy(i, 2.5, acc)
 			for j := range c {
-				if !close(acc[j], w[j]+2.5*row[j]) {
+				if !near(acc[j], w[j]+2.5*row[j]) {
 					t.Fatalf("RowAxpy(%d)[%d] = %v", i, j, acc[j])
 				}
 			}
@@ -76,7 +76,7 @@ func TestCSRAgainstDense(t *testing.T) {
 	}
 }
 
-func close(a, b float64) bool {
+func near(a, b float64) bool {
 	diff := a - b
 	if diff < 0 {
 		diff = -diff
