@@ -28,6 +28,9 @@ const (
 type demoOptions struct {
 	out     string
 	full    bool
+	perDom  int
+	splits  int
+	methods []string
 	seed    uint64
 	workers int
 	quiet   bool
@@ -57,6 +60,9 @@ every finished cell in DIR/run.`,
 	fl := c.Flags()
 	fl.StringVarP(&o.out, "out", "o", "greedytl-demo", "directory for the run and the report")
 	fl.BoolVar(&o.full, "full", false, "every intent as a target and the paper's 10 splits")
+	fl.IntVar(&o.perDom, "targets-per-domain", demoTargetsPerDomain, "target intents per domain (without --full)")
+	fl.IntVar(&o.splits, "splits", demoSplits, "random splits per target and number of positives (--full: 10)")
+	fl.StringSliceVar(&o.methods, "methods", nil, "methods to run (default: all)")
 	fl.Uint64Var(&o.seed, "seed", 1, "seed of the negative split, the splits and the methods")
 	fl.IntVar(&o.workers, "workers", 0, "cells worked on at once (0: one per core)")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
@@ -95,10 +101,18 @@ func runDemo(c *cobra.Command, s *streams, o *demoOptions) error {
 	cfg.Out = filepath.Join(o.out, "run")
 	cfg.NegativeClasses = []string{clinc150.OOS}
 	cfg.Seed, cfg.Workers = o.seed, o.workers
-	cfg.Splits = fullSplits
+	cfg.Splits = o.splits
+	if o.full && !c.Flags().Changed("splits") {
+		cfg.Splits = fullSplits
+	}
 	if !o.full {
-		cfg.Targets = demoTargets(data, demoTargetsPerDomain)
-		cfg.Splits = demoSplits
+		if o.perDom < 1 {
+			return badInputf("--targets-per-domain must be at least 1")
+		}
+		cfg.Targets = demoTargets(data, o.perDom)
+	}
+	if len(o.methods) > 0 {
+		cfg.Methods = o.methods
 	}
 	var bars [2]*progressbar.ProgressBar
 	if !o.quiet {
