@@ -9,6 +9,7 @@ import (
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/shareddata"
+	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
 
@@ -89,7 +90,7 @@ func BenchmarkCOIL100Fit(b *testing.B) {
 	}
 	var data []*groupData
 	var groups []group
-	for _, g := range r.grid.groups(Shard{}) {
+	for _, g := range r.grid.groups(shard.Shard{}) {
 		if g.Split == 0 {
 			groups = append(groups, g)
 			data = append(data, r.build(g))

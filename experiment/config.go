@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/method"
+	"github.com/greedytl/greedytl/shard"
 )
 
 // The sizes of a cell's training and test sets (DESIGN §6.3).
@@ -65,8 +64,10 @@ type Config struct {
 	// Workers is the number of groups worked on at once; ≤ 0 means
 	// GOMAXPROCS.
 	Workers int
-	// Shard selects the part of the grid this process runs.
-	Shard Shard
+	// Shard selects the part of the grid this process runs: the groups
+	// of cells whose key hashes to I modulo N (FNV-1a, 64 bits, of the
+	// group's key string; see Run).
+	Shard shard.Shard
 	// Progress, if not nil, is called with the number of the shard's
 	// cells done (including those found done from an earlier run) and
 	// their total: once before the work starts and after each cell.
@@ -110,7 +111,7 @@ func (c *Config) check() error {
 	case c.NegativeFraction < 0 || c.NegativeFraction >= 1:
 		return inputErrorf("experiment: negative fraction %v, want a value in (0, 1)", c.NegativeFraction)
 	}
-	if err := c.Shard.check(); err != nil {
+	if err := c.Shard.Check(); err != nil {
 		return inputError{err}
 	}
 	for _, p := range c.Positives {
@@ -152,84 +153,6 @@ func firstDuplicate(list []string) string {
 		}
 	}
 	return ""
-}
-
-// Shard selects a disjoint part of the grid, so that N processes (a
-// Kubernetes Indexed Job, a Slurm array, or a loop of commands) can share a
-// run: shard I of N runs the cell groups whose key hashes to I modulo N
-// (FNV-1a, 64 bits, of the group's key string; see Run). The zero value
-// (N = 0) selects the whole grid, as does N = 1.
-type Shard struct {
-	I int `json:"i"`
-	N int `json:"n"`
-}
-
-// Environment variables that ParseShard reads for "auto/N": the index of a
-// Kubernetes Indexed Job's pod and of a Slurm array's task.
-const (
-	EnvKubernetesIndex = "JOB_COMPLETION_INDEX"
-	EnvSlurmIndex      = "SLURM_ARRAY_TASK_ID"
-)
-
-// ParseShard parses a shard "i/n" (0 ≤ i < n), or "auto/n" (also spelt
-// "env/n"), whose index i is read with getenv from JOB_COMPLETION_INDEX
-// (Kubernetes Indexed Job) or, when that is unset, SLURM_ARRAY_TASK_ID
-// (Slurm array; submit it with --array=0-(n-1)). The empty string is the
-// zero Shard. It returns an error for any other form, an index out of
-// range, and for "auto/n" when neither variable is set, or both are set to
-// different values.
-func ParseShard(s string, getenv func(string) string) (Shard, error) {
-	if s == "" {
-		return Shard{}, nil
-	}
-	a, b, ok := strings.Cut(s, "/")
-	n, err := strconv.Atoi(b)
-	if !ok || err != nil {
-		return Shard{}, fmt.Errorf("shard %q: want i/n with 0 ≤ i < n, or auto/n", s)
-	}
-	if a == "auto" || a == "env" {
-		k, sl := getenv(EnvKubernetesIndex), getenv(EnvSlurmIndex)
-		switch {
-		case k == "" && sl == "":
-			return Shard{}, fmt.Errorf("shard %q: neither %s nor %s is set", s, EnvKubernetesIndex, EnvSlurmIndex)
-		case k != "" && sl != "" && k != sl:
-			return Shard{}, fmt.Errorf("shard %q: %s=%s and %s=%s disagree", s, EnvKubernetesIndex, k, EnvSlurmIndex, sl)
-		case k != "":
-			a = k
-		default:
-			a = sl
-		}
-	}
-	i, err := strconv.Atoi(a)
-	if err != nil {
-		return Shard{}, fmt.Errorf("shard %q: index %q is not an integer", s, a)
-	}
-	sh := Shard{I: i, N: n}
-	if err := sh.check(); err != nil {
-		return Shard{}, err
-	}
-	return sh, nil
-}
-
-// check reports whether the shard is valid.
-func (s Shard) check() error {
-	if s == (Shard{}) || (s.N > 0 && s.I >= 0 && s.I < s.N) {
-		return nil
-	}
-	return fmt.Errorf("shard %d/%d: want i/n with 0 ≤ i < n", s.I, s.N)
-}
-
-// String returns "i/n", or "all" for a shard that selects the whole grid.
-func (s Shard) String() string {
-	if s.N <= 1 {
-		return "all"
-	}
-	return fmt.Sprintf("%d/%d", s.I, s.N)
-}
-
-// contains reports whether the shard runs the group whose key hashes to h.
-func (s Shard) contains(h uint64) bool {
-	return s.N <= 1 || h%uint64(s.N) == uint64(s.I)
 }
 
 // ErrInput is matched (errors.Is) by the errors of Run and Merge that are

@@ -56,7 +56,7 @@
 //
 // With Config.Shard = {I, N}, a process runs only the groups whose key
 // hashes (FNV-1a) to I modulo N: N processes with the same settings and
-// their own run directories cover the grid exactly once. ParseShard reads
+// their own run directories cover the grid exactly once. shard.Parse reads
 // "i/n", or "auto/n" with the index of a Kubernetes Indexed Job
 // (JOB_COMPLETION_INDEX) or a Slurm array (SLURM_ARRAY_TASK_ID). Merge
 // checks that the shards are of one run, dedupes identical records,

@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/shard"
 )
 
 // group is the unit of work: one target, number of positives, noise level
@@ -65,14 +67,14 @@ func newGrid(m *Manifest) *grid {
 }
 
 // groups returns the groups of shard s, in grid order.
-func (g *grid) groups(s Shard) []group {
+func (g *grid) groups(s shard.Shard) []group {
 	var out []group
 	for _, t := range g.targets {
 		for _, p := range g.positives {
 			for _, d := range g.noise {
 				for sp := range g.splits {
 					gr := group{Target: t, Positives: p, Noise: d, Split: sp}
-					if s.contains(hash64(gr.key())) {
+					if s.Contains(hash64(gr.key())) {
 						out = append(out, gr)
 					}
 				}
@@ -83,7 +85,7 @@ func (g *grid) groups(s Shard) []group {
 }
 
 // cells returns the number of cells of shard s.
-func (g *grid) cells(s Shard) int { return len(g.groups(s)) * len(g.methods) }
+func (g *grid) cells(s shard.Shard) int { return len(g.groups(s)) * len(g.methods) }
 
 // order returns the position of k in the grid's order (targets, positives,
 // noise levels, splits, methods) and whether k is a cell of the grid.

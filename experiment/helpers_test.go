@@ -5,11 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,7 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/dataset"
-	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/internal/datasettest"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/metric"
 	"github.com/greedytl/greedytl/source"
@@ -40,50 +36,18 @@ var testNegativeNames = []string{"n0", "n1", "n2"}
 // testFolder writes the tiny dataset to a new directory and loads it.
 func testFolder(t testing.TB) *dataset.Folder {
 	t.Helper()
-	rng := rand.New(rand.NewPCG(3, 3))
-	k := testClasses + testNegatives
-	var classes []string
-	var labels []int
-	for c := range k {
-		n := testPerClass
+	var counts []int
+	var centre []float64
+	for c := range testClasses + testNegatives {
 		if c < testClasses {
-			classes = append(classes, fmt.Sprintf("c%d", c))
+			counts, centre = append(counts, testPerClass), append(centre, 8)
 		} else {
-			classes = append(classes, testNegativeNames[c-testClasses])
-			n = testPerNeg
-		}
-		for range n {
-			labels = append(labels, c)
+			counts, centre = append(counts, testPerNeg), append(centre, 0)
 		}
 	}
-	// Shuffle the rows so that a class's rows are not contiguous.
-	rng.Shuffle(len(labels), func(a, b int) { labels[a], labels[b] = labels[b], labels[a] })
-	x := mat.NewDense(len(labels), k, nil)
-	for i, c := range labels {
-		for j := range k {
-			v := rng.NormFloat64()
-			if j == c && c < testClasses {
-				v += 8
-			}
-			x.Set(i, j, v)
-		}
-	}
-	dir := t.TempDir()
-	err := atomicfile.Write(filepath.Join(dir, "features.npy"), func(w io.Writer) error { return dataset.WriteNPY(w, x) })
-	if err == nil {
-		err = atomicfile.Write(filepath.Join(dir, "labels.npy"), func(w io.Writer) error { return dataset.WriteNPYInts(w, labels) })
-	}
-	if err == nil {
-		err = os.WriteFile(filepath.Join(dir, "classes.txt"), []byte(strings.Join(classes, "\n")+"\n"), 0o644)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := dataset.LoadFolder(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
+	f := datasettest.Shuffled(3, counts, centre)
+	copy(f.Classes[testClasses:], testNegativeNames)
+	return datasettest.WriteFolder(t, f)
 }
 
 // testSources trains the sources of f against the named negative classes

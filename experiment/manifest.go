@@ -3,20 +3,16 @@ package experiment
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"math"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 
-	"github.com/greedytl/greedytl/dataset"
-	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/internal/jsonfile"
+	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
 
@@ -67,7 +63,7 @@ type Manifest struct {
 	MaxTestNegatives int `json:"max_test_negatives"`
 	// Shard is the part of the grid the directory's results cover (null:
 	// all of it).
-	Shard *Shard `json:"shard"`
+	Shard *shard.Shard `json:"shard"`
 }
 
 // DatasetInfo identifies a run's dataset.
@@ -77,8 +73,8 @@ type DatasetInfo struct {
 	// Path is where the run read it (informational: a resumed run or a
 	// shard may read it elsewhere).
 	Path string `json:"path"`
-	// SHA256 digests the features, labels and class names, as the sources
-	// index does; it is what must match.
+	// SHA256 is source.DataDigest of the data, as the sources index
+	// records it; it is what must match.
 	SHA256   string `json:"sha256"`
 	Examples int    `json:"examples"`
 	Features int    `json:"features"`
@@ -98,18 +94,9 @@ type SourcesInfo struct {
 // ReadManifest reads and validates the run.json of the run directory dir.
 func ReadManifest(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, ManifestFile)
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
 	var m Manifest
-	if err := dec.Decode(&m); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("%s: data after the manifest object", path)
+	if err := jsonfile.Read(path, &m, "manifest object"); err != nil {
+		return nil, err
 	}
 	if err := m.check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -136,7 +123,7 @@ func (m *Manifest) check() error {
 		}
 	}
 	if m.Shard != nil {
-		if err := m.Shard.check(); err != nil {
+		if err := m.Shard.Check(); err != nil {
 			return err
 		}
 	}
@@ -155,11 +142,7 @@ func classIndex(classes []string, name string) int {
 
 // write writes the manifest to dir/run.json atomically.
 func (m *Manifest) write(dir string) error {
-	return atomicfile.Write(filepath.Join(dir, ManifestFile), func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(m)
-	})
+	return jsonfile.Write(filepath.Join(dir, ManifestFile), m)
 }
 
 // settings lists the settings that define a run's results, by the name a
@@ -231,9 +214,9 @@ func abbreviate(b []byte) string {
 }
 
 // shardOf returns the manifest's shard (the zero Shard when none).
-func (m *Manifest) shardOf() Shard {
+func (m *Manifest) shardOf() shard.Shard {
 	if m.Shard == nil {
-		return Shard{}
+		return shard.Shard{}
 	}
 	return *m.Shard
 }
@@ -259,36 +242,6 @@ func buildVersion() string {
 		}
 	}
 	return v
-}
-
-// dataDigest returns the hex SHA-256 digest of the dataset's content — the
-// shape and float64 bits of the features, the labels and the class names —
-// computed as the sources index's data_sha256, so that the two can be
-// compared.
-func dataDigest(f *dataset.Folder) string {
-	h := sha256.New()
-	r, c := f.X.Dims()
-	var buf []byte
-	buf = binary.LittleEndian.AppendUint64(buf, uint64(r))
-	buf = binary.LittleEndian.AppendUint64(buf, uint64(c))
-	h.Write(buf)
-	for i := range r {
-		buf = buf[:0]
-		for _, v := range f.X.RawRowView(i) {
-			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
-		}
-		h.Write(buf)
-	}
-	buf = buf[:0]
-	for _, l := range f.Labels {
-		buf = binary.LittleEndian.AppendUint64(buf, uint64(l))
-	}
-	h.Write(buf)
-	for _, name := range f.Classes {
-		h.Write([]byte(name))
-		h.Write([]byte{0})
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // sourcesDigest returns the hex SHA-256 digest of a sources index's

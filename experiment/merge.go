@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/shard"
 )
 
 // Report describes the results that Merge found.
@@ -97,7 +98,7 @@ func Merge(runs []string, out string) (*Report, error) {
 	}
 
 	g := newGrid(man)
-	rep := &Report{Files: files, Expected: g.cells(Shard{})}
+	rep := &Report{Files: files, Expected: g.cells(shard.Shard{})}
 	cells := make(map[Key]*mergedCell)
 	var conflicts []string
 	for _, file := range files {
@@ -134,7 +135,7 @@ func Merge(runs []string, out string) (*Report, error) {
 		}
 	}
 	rep.Present = len(cells)
-	for _, gr := range g.groups(Shard{}) {
+	for _, gr := range g.groups(shard.Shard{}) {
 		for _, m := range g.methods {
 			if k := gr.cell(g.dataset, m); cells[k] == nil {
 				rep.Missing = append(rep.Missing, k)
@@ -240,7 +241,7 @@ func writeMerged(out string, man *Manifest, g *grid, cells map[Key]*mergedCell) 
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	if err := write(filepath.Join(out, resultsName(Shard{}))); err != nil {
+	if err := write(filepath.Join(out, resultsName(shard.Shard{}))); err != nil {
 		return err
 	}
 	return merged.write(out)

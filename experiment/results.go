@@ -11,11 +11,13 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/greedytl/greedytl/shard"
 )
 
 // resultsName returns the name of shard s's results file in a run
 // directory: results.jsonl, or results-shard-I-of-N.jsonl.
-func resultsName(s Shard) string {
+func resultsName(s shard.Shard) string {
 	if s.N <= 1 {
 		return "results.jsonl"
 	}

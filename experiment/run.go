@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/internal/parallel"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/metric"
 	"github.com/greedytl/greedytl/source"
@@ -152,7 +152,7 @@ func negativePlan(cfg *Config) (*source.Negatives, *source.Index, error) {
 	switch {
 	case !slices.Equal(ix.Classes, f.Classes):
 		return nil, nil, inputErrorf("experiment: the sources in %s were trained on a dataset with other classes", cfg.Sources)
-	case ix.DataSHA256 != dataDigest(f):
+	case ix.DataSHA256 != source.DataDigest(f):
 		return nil, nil, inputErrorf("experiment: the sources in %s were trained on other data (%s; its digest differs)", cfg.Sources, ix.Dataset)
 	case len(ix.Missing) > 0:
 		return nil, nil, inputErrorf("experiment: the sources in %s are incomplete: %d classes (%s, …) have no model yet; finish train-sources first", cfg.Sources, len(ix.Missing), ix.Missing[0])
@@ -239,7 +239,7 @@ func newManifest(cfg *Config, neg *source.Negatives, targets []string) *Manifest
 		Format:          manifestFormat,
 		Version:         manifestVersion,
 		GreedytlVersion: buildVersion(),
-		Dataset:         DatasetInfo{Name: name, Path: f.Dir, SHA256: dataDigest(f), Examples: r, Features: c},
+		Dataset:         DatasetInfo{Name: name, Path: f.Dir, SHA256: source.DataDigest(f), Examples: r, Features: c},
 		Classes:         f.Classes,
 		Groups:          f.Groups,
 		Negatives:       neg,
@@ -395,7 +395,8 @@ func (r *runner) run(ctx context.Context, logf func(string, ...any)) (*Summary, 
 		}
 	}
 	progress(nil)
-	err = forEach(ctx, jobs, cfg.Workers, func(ctx context.Context, j job) error {
+	err = parallel.For(ctx, len(jobs), cfg.Workers, func(ctx context.Context, k int) error {
+		j := jobs[k]
 		d := r.build(j.g)
 		for _, m := range j.methods {
 			if ctx.Err() != nil {
@@ -418,40 +419,6 @@ func (r *runner) run(ctx context.Context, logf func(string, ...any)) (*Summary, 
 	mu.Lock()
 	defer mu.Unlock()
 	return sum, err
-}
-
-// forEach calls work for every job on a pool of workers (≤ 0: GOMAXPROCS).
-// At the first error, or when ctx is done, it stops handing out jobs and
-// cancels the context given to work; it returns that error (ctx's, if ctx
-// was cancelled) or nil.
-func forEach(ctx context.Context, jobs []job, workers int, work func(context.Context, job) error) error {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	ch := make(chan job)
-	var wg sync.WaitGroup
-	for range min(workers, len(jobs)) {
-		wg.Go(func() {
-			for j := range ch {
-				if err := work(ctx, j); err != nil {
-					cancel(err)
-				}
-			}
-		})
-	}
-feed:
-	for _, j := range jobs {
-		select {
-		case ch <- j:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(ch)
-	wg.Wait()
-	return context.Cause(ctx)
 }
 
 // groupData is a group's training and test sets.

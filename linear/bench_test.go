@@ -46,12 +46,10 @@ func BenchmarkSVMCoil100(b *testing.B) {
 	probs := make([]*Problem, 80)
 	files := make([]string, 80)
 	for c := range probs {
-		cx, cy := coilOneVsRest(x, labels, int32(c), func(l int32) bool { return l >= 80 })
+		cx, cy := coilOneVsRest(x, labels, c, func(l int) bool { return l >= 80 })
 		probs[c] = &Problem{X: cx, Y: cy, Bias: 1}
 		files[c] = filepath.Join(dir, fmt.Sprintf("class%02d.svm", c))
-		if err := writeSVMLight(files[c], cx, cy); err != nil {
-			b.Fatal(err)
-		}
+		writeSVMLight(b, files[c], cx, cy)
 	}
 	timer := buildLiblinearTimer(b, dir)
 

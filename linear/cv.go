@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
-	"sync"
+
+	"github.com/greedytl/greedytl/internal/parallel"
 )
 
 // warmStart carries a solution from one C to the next along an ascending C
@@ -28,6 +28,37 @@ type warmFunc func(prob *Problem, p Params, prev *warmStart) (*warmStart, bool, 
 // one of solveFunc (the dual solvers restart from their dual variables).
 // Solvers not listed here are warm-started through solveFunc's init.
 var warmSolvers = map[Solver]warmFunc{}
+
+// dualSolver is a dual coordinate-descent solver (-s 1, -s 3, -s 7): it
+// runs from the dual point alpha0 (nil: the solver's own start), visiting
+// the coordinates in orders drawn from rng, and returns w, the final α and
+// whether the stopping rule was met.
+type dualSolver func(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha []float64, converged bool)
+
+// solve is the solveFunc of a dual solver. A primal warm start cannot be
+// turned into dual variables, so init is ignored; cross-validation
+// warm-starts through warm instead.
+func (s dualSolver) solve(prob *Problem, p Params, _ []float64) ([]float64, bool, error) {
+	w, _, conv := s(prob, p, nil, newShuffler(p.Seed))
+	return w, conv, nil
+}
+
+// warm is the warmFunc of a dual solver: it continues from the dual
+// variables of the previous C on a path scaled by the ratio of the C
+// values, which keeps them feasible (strictly inside (0, C_i) for the
+// logistic dual) and keeps coordinates at the bound C at the new bound.
+func (s dualSolver) warm(prob *Problem, p Params, prev *warmStart) (*warmStart, bool, error) {
+	var alpha []float64
+	if prev != nil && prev.alpha != nil {
+		alpha = make([]float64, len(prev.alpha))
+		r := p.C / prev.c
+		for i, a := range prev.alpha {
+			alpha[i] = a * r
+		}
+	}
+	w, alpha, conv := s(prob, p, alpha, newShuffler(p.Seed))
+	return &warmStart{c: p.C, w: w, alpha: alpha}, conv, nil
+}
 
 // trainWarm trains the ±1 problem prob continuing from prev.
 func trainWarm(prob *Problem, p Params, prev *warmStart) (*warmStart, error) {
@@ -166,42 +197,6 @@ func (s *cvSetup) split(k int) (train *Problem, test []int) {
 	return &Problem{X: s.prob.X.SelectRows(rows), Y: y, Bias: s.prob.Bias}, test
 }
 
-// forEachFold runs work(ctx, k) for every fold k on a pool of GOMAXPROCS
-// workers. At the first error, or when ctx is done, it stops handing out
-// folds and cancels the context given to work; it returns that error (the
-// context's, if it was cancelled).
-func forEachFold(ctx context.Context, folds int, work func(ctx context.Context, k int) error) error {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), folds) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range jobs {
-				if err := work(ctx, k); err != nil {
-					cancel(err)
-				}
-			}
-		}()
-	}
-feed:
-	for k := range folds {
-		if ctx.Err() != nil {
-			break
-		}
-		select {
-		case jobs <- k:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(jobs)
-	wg.Wait()
-	return context.Cause(ctx)
-}
-
 // CrossValidate returns the decision values of a stratified k-fold
 // cross-validation of the learner p on prob: each example's value comes from
 // the model trained on the other folds. The values are oriented like
@@ -220,7 +215,7 @@ func CrossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed
 	}
 	d := newDesign(s.prob)
 	dec := make([]float64, len(s.fold))
-	err = forEachFold(ctx, folds, func(_ context.Context, k int) error {
+	err = parallel.For(ctx, folds, 0, func(_ context.Context, k int) error {
 		train, test := s.split(k)
 		ws, err := trainWarm(train, s.p, nil)
 		if err != nil {
@@ -292,7 +287,7 @@ func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, fol
 	for g := range dec {
 		dec[g] = make([]float64, len(s.fold))
 	}
-	err = forEachFold(ctx, folds, func(ctx context.Context, k int) error {
+	err = parallel.For(ctx, folds, 0, func(ctx context.Context, k int) error {
 		train, test := s.split(k)
 		var ws *warmStart
 		for _, g := range order {

@@ -97,37 +97,12 @@ func solveElasticNet(prob *Problem, p Params, init []float64) ([]float64, bool, 
 
 // enetSolver holds the state of the elastic-net solver.
 type enetSolver struct {
-	d      *lrData
-	l1, l2 float64
-	w      []float64 // current iterate
-	wpd    []float64 // w + d, the trial point of the quadratic model
-	grad   []float64 // ∇L(w) (loss part)
-	hdiag  []float64 // diagonal of ∇²L(w) + ν
-	active []int     // coordinates with wpd ≠ 0 after the last full sweep
-	z      []float64 // margins at w
-	tau    []float64 // C_i σ(−z_i)
-	dd     []float64 // C_i σ(z_i)σ(−z_i), the working weights
-	xTd    []float64 // margins' change X̃·(wpd − w)
+	lrNewton
+	active []int // coordinates with wpd ≠ 0 after the last full sweep
 }
 
 func newEnetSolver(d *lrData, w []float64, l1, l2 float64) *enetSolver {
-	s := &enetSolver{
-		d:      d,
-		l1:     l1,
-		l2:     l2,
-		w:      w,
-		wpd:    make([]float64, d.cols),
-		grad:   make([]float64, d.cols),
-		hdiag:  make([]float64, d.cols),
-		active: make([]int, 0, d.cols),
-		z:      make([]float64, d.rows),
-		tau:    make([]float64, d.rows),
-		dd:     make([]float64, d.rows),
-		xTd:    make([]float64, d.rows),
-	}
-	d.margins(w, s.z)
-	d.weights(s.z, s.tau, s.dd)
-	return s
+	return &enetSolver{lrNewton: newLRNewton(d, w, l1, l2), active: make([]int, 0, d.cols)}
 }
 
 // run performs outer steps until the relative duality gap is at most eps or
@@ -137,14 +112,7 @@ func (s *enetSolver) run(eps float64, maxIter int) bool {
 	for range maxIter {
 		var gnorm1 float64
 		for j := range d.cols {
-			ind, val := d.col(j)
-			h, g := lrNu, 0.0
-			for t, i := range ind {
-				v := val[t]
-				h += v * v * s.dd[i]
-				g -= v * s.tau[i]
-			}
-			s.hdiag[j], s.grad[j] = h, g
+			g := s.derivatives(j)
 			gnorm1 += lrViolation(s.w[j], g+s.l2*s.w[j], s.l1)
 		}
 		if f, gap := s.gap(); gap <= eps*f {
@@ -243,13 +211,9 @@ func (s *enetSolver) innerCD(tol float64) {
 // update minimises the model over coordinate j and returns the coordinate's
 // subgradient violation before the move.
 func (s *enetSolver) update(j int) float64 {
-	ind, val := s.d.col(j)
 	wj := s.wpd[j]
 	h := s.hdiag[j] + s.l2
-	g := s.grad[j] + (wj-s.w[j])*lrNu + s.l2*wj
-	for t, i := range ind {
-		g += val[t] * s.dd[i] * s.xTd[i]
-	}
+	g := s.modelGrad(j, s.l2*wj)
 	viol := lrViolation(wj, g, s.l1)
 	// Minimise g·δ + h/2·δ² + l1·|wj + δ| over δ: soft-thresholding.
 	u := h*wj - g
@@ -265,39 +229,6 @@ func (s *enetSolver) update(j int) float64 {
 		return viol
 	}
 	step = min(max(step, -lrMaxStep), lrMaxStep)
-	s.wpd[j] = wj + step
-	for t, i := range ind {
-		s.xTd[i] += val[t] * step
-	}
+	s.move(j, step)
 	return viol
-}
-
-// lineSearch backtracks from wpd towards w until the Armijo condition
-// F(w + t·d) − F(w) ≤ σ·t·(∇L(w)ᵀd + P(w+d) − P(w)) holds (P the penalty),
-// then moves w there.
-func (s *enetSolver) lineSearch() lrStep {
-	d := s.d
-	var delta float64
-	for j, wj := range s.w {
-		delta += s.grad[j] * (s.wpd[j] - wj)
-	}
-	pw := lrPenalty(s.w, s.l1, s.l2)
-	delta += lrPenalty(s.wpd, s.l1, s.l2) - pw
-	t := 1.0
-	for range lrMaxLineSearch {
-		change := lrPenalty(s.wpd, s.l1, s.l2) - pw + d.lossChange(s.z, s.xTd, t)
-		if change <= lrSigma*t*delta {
-			copy(s.w, s.wpd)
-			for i := range s.z {
-				s.z[i] += t * s.xTd[i]
-			}
-			d.weights(s.z, s.tau, s.dd)
-			return lrStepAccepted
-		}
-		t /= 2
-		for j, wj := range s.w {
-			s.wpd[j] = wj + (s.wpd[j]-wj)/2
-		}
-	}
-	return lrNoStep(d, s.z, s.w, s.l1, s.l2, delta)
 }

@@ -250,8 +250,8 @@ func BenchmarkElasticNet(b *testing.B) {
 // heart_scale: L1R_LR and ElasticNetLR give the direct solvers' weights, and
 // ElasticNetLR with L1Ratio = 0 reaches L2R_LR's optimal objective.
 func TestSparseLogisticTrain(t *testing.T) {
-	prob := l1lrReadSVMLight(t, heartScalePath)
-	prob.Bias = 1
+	x, y := readHeartScale(t)
+	prob := &Problem{X: x, Y: y, Bias: 1}
 	for _, p := range []Params{
 		{Solver: L1RLR, C: 1, Seed: 3},
 		{Solver: ElasticNetLR, C: 1, L1Ratio: 0.5},

@@ -232,12 +232,16 @@ func (d *lrData) lossChange(z, dz []float64, t float64) float64 {
 	return s
 }
 
-// lrPenalty returns l1·||w||₁ + l2/2·||w||².
+// lrPenalty returns l1·||w||₁ + l2/2·||w||² (l1·||w||₁ exactly when
+// l2 = 0, even if ||w||² overflows).
 func lrPenalty(w []float64, l1, l2 float64) float64 {
 	var a, b float64
 	for _, v := range w {
 		a += math.Abs(v)
 		b += v * v
+	}
+	if l2 == 0 {
+		return l1 * a
 	}
 	return l1*a + l2/2*b
 }
@@ -336,40 +340,123 @@ func solveL1RLR(prob *Problem, p Params, init []float64) ([]float64, bool, error
 	return s.w, converged, nil
 }
 
-// l1lrSolver holds newGLMNET's state for one L1R_LR problem.
-type l1lrSolver struct {
-	d     *lrData
-	rng   *rand.Rand
-	w     []float64 // current iterate
-	wpd   []float64 // w + d, the trial point of the quadratic model
-	grad  []float64 // ∇L(w) (loss part)
-	hdiag []float64 // diagonal of ∇²L(w) + ν
-	index []int     // permutation of the columns; the working set is a prefix
-	z     []float64 // margins at w
-	tau   []float64 // C_i σ(−z_i)
-	dd    []float64 // C_i σ(z_i)σ(−z_i)
-	xTd   []float64 // margins' change X̃·(wpd − w)
+// lrNewton is the state the newGLMNET-type solvers (L1R_LR and
+// ElasticNetLR) share for the objective L(w) + l1·||w||₁ + l2/2·||w||²:
+// the iterate, the trial point of the quadratic model of L, and what the
+// model is built from.
+type lrNewton struct {
+	d      *lrData
+	l1, l2 float64
+	w      []float64 // current iterate
+	wpd    []float64 // w + d, the trial point of the quadratic model
+	grad   []float64 // ∇L(w) (loss part)
+	hdiag  []float64 // diagonal of ∇²L(w) + ν
+	z      []float64 // margins at w
+	tau    []float64 // C_i σ(−z_i)
+	dd     []float64 // C_i σ(z_i)σ(−z_i), the working weights
+	xTd    []float64 // margins' change X̃·(wpd − w)
 }
 
-func newL1LRSolver(d *lrData, w []float64, seed uint64) *l1lrSolver {
-	s := &l1lrSolver{
+func newLRNewton(d *lrData, w []float64, l1, l2 float64) lrNewton {
+	s := lrNewton{
 		d:     d,
-		rng:   rand.New(rand.NewPCG(seed, seed)),
+		l1:    l1,
+		l2:    l2,
 		w:     w,
 		wpd:   make([]float64, d.cols),
 		grad:  make([]float64, d.cols),
 		hdiag: make([]float64, d.cols),
-		index: make([]int, d.cols),
 		z:     make([]float64, d.rows),
 		tau:   make([]float64, d.rows),
 		dd:    make([]float64, d.rows),
 		xTd:   make([]float64, d.rows),
 	}
+	d.margins(w, s.z)
+	d.weights(s.z, s.tau, s.dd)
+	return s
+}
+
+// derivatives sets grad[j] and hdiag[j], the first and (plus ν) second
+// derivative of L along coordinate j at w, and returns grad[j].
+func (s *lrNewton) derivatives(j int) float64 {
+	ind, val := s.d.col(j)
+	h, g := lrNu, 0.0
+	for t, i := range ind {
+		v := val[t]
+		h += v * v * s.dd[i]
+		g -= v * s.tau[i]
+	}
+	s.hdiag[j], s.grad[j] = h, g
+	return g
+}
+
+// modelGrad returns the derivative along coordinate j of the quadratic
+// model of L at wpd, plus extra (the derivative of a smooth penalty term).
+func (s *lrNewton) modelGrad(j int, extra float64) float64 {
+	ind, val := s.d.col(j)
+	g := s.grad[j] + (s.wpd[j]-s.w[j])*lrNu + extra
+	for t, i := range ind {
+		g += val[t] * s.dd[i] * s.xTd[i]
+	}
+	return g
+}
+
+// move adds step to wpd[j], keeping xTd current.
+func (s *lrNewton) move(j int, step float64) {
+	s.wpd[j] += step
+	ind, val := s.d.col(j)
+	for t, i := range ind {
+		s.xTd[i] += val[t] * step
+	}
+}
+
+// lineSearch backtracks from wpd towards w until the Armijo condition
+// F(w + t·d) − F(w) ≤ σ·t·(∇L(w)ᵀd + P(w+d) − P(w)) holds (P the penalty),
+// then moves w there.
+func (s *lrNewton) lineSearch() lrStep {
+	d := s.d
+	var delta float64
+	for j, wj := range s.w {
+		delta += s.grad[j] * (s.wpd[j] - wj)
+	}
+	pw := lrPenalty(s.w, s.l1, s.l2)
+	delta += lrPenalty(s.wpd, s.l1, s.l2) - pw
+	t := 1.0
+	for range lrMaxLineSearch {
+		change := lrPenalty(s.wpd, s.l1, s.l2) - pw + d.lossChange(s.z, s.xTd, t)
+		if change <= lrSigma*t*delta {
+			copy(s.w, s.wpd)
+			for i := range s.z {
+				s.z[i] += t * s.xTd[i]
+			}
+			d.weights(s.z, s.tau, s.dd)
+			return lrStepAccepted
+		}
+		t /= 2
+		for j, wj := range s.w {
+			s.wpd[j] = wj + (s.wpd[j]-wj)/2
+		}
+	}
+	return lrNoStep(d, s.z, s.w, s.l1, s.l2, delta)
+}
+
+// l1lrSolver holds newGLMNET's state for one L1R_LR problem (l1 = 1,
+// l2 = 0).
+type l1lrSolver struct {
+	lrNewton
+	rng   *rand.Rand
+	index []int // permutation of the columns; the working set is a prefix
+}
+
+func newL1LRSolver(d *lrData, w []float64, seed uint64) *l1lrSolver {
+	s := &l1lrSolver{
+		lrNewton: newLRNewton(d, w, 1, 0),
+		rng:      rand.New(rand.NewPCG(seed, seed)),
+		index:    make([]int, d.cols),
+	}
 	for j := range s.index {
 		s.index[j] = j
 	}
-	d.margins(w, s.z)
-	d.weights(s.z, s.tau, s.dd)
 	return s
 }
 
@@ -389,14 +476,7 @@ func (s *l1lrSolver) run(tol, ref float64, maxNewton int) bool {
 		active := d.cols
 		for k := 0; k < active; k++ {
 			j := s.index[k]
-			ind, val := d.col(j)
-			h, g := lrNu, 0.0
-			for t, i := range ind {
-				v := val[t]
-				h += v * v * s.dd[i]
-				g -= v * s.tau[i]
-			}
-			s.hdiag[j], s.grad[j] = h, g
+			g := s.derivatives(j)
 			if s.w[j] == 0 && g+1 > gmaxOld/l && g-1 < -gmaxOld/l {
 				active--
 				s.index[k], s.index[active] = s.index[active], s.index[k]
@@ -448,12 +528,8 @@ func (s *l1lrSolver) innerCD(active int, tol float64) (sweeps int, moved bool) {
 		}
 		for k := 0; k < qpActive; k++ {
 			j := s.index[k]
-			ind, val := d.col(j)
 			h := s.hdiag[j]
-			g := s.grad[j] + (s.wpd[j]-s.w[j])*lrNu
-			for t, i := range ind {
-				g += val[t] * s.dd[i] * s.xTd[i]
-			}
+			g := s.modelGrad(j, 0)
 			wj := s.wpd[j]
 			if wj == 0 && g+1 > qpGmaxOld/l && g-1 < -qpGmaxOld/l {
 				qpActive--
@@ -479,10 +555,7 @@ func (s *l1lrSolver) innerCD(active int, tol float64) (sweeps int, moved bool) {
 			moved = true
 			qpGmax = max(qpGmax, viol)
 			qpGnorm1 += viol
-			s.wpd[j] += step
-			for t, i := range ind {
-				s.xTd[i] += val[t] * step
-			}
+			s.move(j, step)
 		}
 		sweeps++
 		if qpGnorm1 <= tol {
@@ -516,37 +589,4 @@ func lrNoStep(d *lrData, z, w []float64, l1, l2, delta float64) lrStep {
 		return lrStepAtResolution
 	}
 	return lrStepFailed
-}
-
-// lineSearch backtracks from wpd towards w until the Armijo condition
-// F(w + t·d) − F(w) ≤ σ·t·(∇L(w)ᵀd + ||w+d||₁ − ||w||₁) holds, then moves
-// w there.
-func (s *l1lrSolver) lineSearch() lrStep {
-	d := s.d
-	var delta, normW, normNew float64
-	for j, wj := range s.w {
-		delta += s.grad[j] * (s.wpd[j] - wj)
-		normW += math.Abs(wj)
-		normNew += math.Abs(s.wpd[j])
-	}
-	delta += normNew - normW
-	t := 1.0
-	for range lrMaxLineSearch {
-		change := normNew - normW + d.lossChange(s.z, s.xTd, t)
-		if change <= lrSigma*t*delta {
-			copy(s.w, s.wpd)
-			for i := range s.z {
-				s.z[i] += t * s.xTd[i]
-			}
-			d.weights(s.z, s.tau, s.dd)
-			return lrStepAccepted
-		}
-		t /= 2
-		normNew = 0
-		for j, wj := range s.w {
-			s.wpd[j] = wj + (s.wpd[j]-wj)/2
-			normNew += math.Abs(s.wpd[j])
-		}
-	}
-	return lrNoStep(d, s.z, s.w, 1, 0, delta)
 }

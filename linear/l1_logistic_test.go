@@ -1,25 +1,17 @@
 package linear
 
 import (
-	"bufio"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/greedytl/greedytl/internal/shareddata"
 	"github.com/greedytl/greedytl/sparse"
 )
-
-const heartScalePath = "/usr/share/doc/liblinear-tools/examples/heart_scale"
 
 // lrRandomProblem returns an m × d problem whose features are N(0,1) with
 // probability density (else 0) and whose labels follow a logistic model with
@@ -337,191 +329,24 @@ func TestL1RLRMaxIter(t *testing.T) {
 	}
 }
 
-// l1lrReadSVMLight is a minimal svmlight reader for the tests (labels and
-// 1-based index:value pairs; no comments or qid).
-func l1lrReadSVMLight(t testing.TB, path string) *Problem {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Skipf("%s not available: %v", path, err)
-	}
-	defer f.Close()
-	var rows [][2][]float64
-	var y []float64
-	ncol := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) == 0 {
-			continue
-		}
-		lab, err := strconv.ParseFloat(fields[0], 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var idx, val []float64
-		for _, f := range fields[1:] {
-			k, v, ok := strings.Cut(f, ":")
-			if !ok {
-				t.Fatalf("bad pair %q", f)
-			}
-			j, err1 := strconv.Atoi(k)
-			x, err2 := strconv.ParseFloat(v, 64)
-			if err1 != nil || err2 != nil {
-				t.Fatalf("bad pair %q", f)
-			}
-			idx = append(idx, float64(j-1))
-			val = append(val, x)
-			ncol = max(ncol, j)
-		}
-		y = append(y, lab)
-		rows = append(rows, [2][]float64{idx, val})
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	x := &sparse.CSR{R: len(rows), C: ncol, Ptr: []int{0}}
-	for _, r := range rows {
-		for k := range r[0] {
-			x.Ind = append(x.Ind, int(r[0][k]))
-			x.Val = append(x.Val, r[1][k])
-		}
-		x.Ptr = append(x.Ptr, len(x.Ind))
-	}
-	if err := x.Check(); err != nil {
-		t.Fatal(err)
-	}
-	return &Problem{X: x, Y: y}
-}
-
-// l1lrWriteSVMLight writes prob in svmlight format with round-tripping values.
-func l1lrWriteSVMLight(t testing.TB, path string, prob *Problem) {
-	t.Helper()
-	var b strings.Builder
-	for i := range prob.X.R {
-		b.WriteString(strconv.FormatFloat(prob.Y[i], 'g', -1, 64))
-		ind, val := prob.X.Row(i)
-		for k, j := range ind {
-			fmt.Fprintf(&b, " %d:%s", j+1, strconv.FormatFloat(val[k], 'g', -1, 64))
-		}
-		b.WriteByte('\n')
-	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// l1lrReadModelFile parses the weight vector of a binary liblinear model
-// file, oriented so that it scores label +1 (a private reader: the tests do
-// not depend on the package's model-file code).
-func l1lrReadModelFile(t testing.TB, path string) []float64 {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	sign := 1.0
-	var w []float64
-	inW := false
-	for _, ln := range lines {
-		f := strings.Fields(ln)
-		switch {
-		case inW:
-			if len(f) != 1 {
-				t.Fatalf("model line %q: want one weight (binary model)", ln)
-			}
-			v, err := strconv.ParseFloat(f[0], 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			w = append(w, v)
-		case f[0] == "label":
-			if len(f) != 3 {
-				t.Fatalf("label line %q: want two labels", ln)
-			}
-			if f[1] == "-1" {
-				sign = -1
-			}
-		case f[0] == "w":
-			inW = true
-		}
-	}
-	for j := range w {
-		w[j] *= sign
-	}
-	return w
-}
-
-// runLiblinearTrain trains prob (written to a temporary svmlight file) with
-// liblinear-train and returns its weights, skipping when it is not installed.
-func runLiblinearTrain(t testing.TB, dataPath string, args ...string) []float64 {
-	t.Helper()
-	bin, err := exec.LookPath("liblinear-train")
-	if err != nil {
-		t.Skip("liblinear-train not installed (Debian package liblinear-tools): skipping the comparison")
-	}
-	model := filepath.Join(t.TempDir(), "model")
-	args = append(append([]string{"-q"}, args...), dataPath, model)
-	if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
-		t.Fatalf("liblinear-train %v: %v\n%s", args, err, out)
-	}
-	return l1lrReadModelFile(t, model)
-}
-
-// coilProblem returns COIL-100 HOG class 0 (+1) against classes 1..20 (−1),
-// skipping when the shared data is absent.
-func coilProblem(t testing.TB) *Problem {
-	t.Helper()
-	feat := shareddata.Path(t, "coil100/hog/features.npy")
-	labs := shareddata.Path(t, "coil100/hog/labels.npy")
-	x, shape := l1lrReadNpy(t, feat)
-	l, _ := l1lrReadNpy(t, labs)
-	if len(shape) != 2 || shape[0] != len(l) || shape[0]*shape[1] != len(x) {
-		t.Fatalf("features shape %v, %d labels", shape, len(l))
-	}
-	d := shape[1]
-	prob := &Problem{X: &sparse.CSR{C: d, Ptr: []int{0}}, Bias: 1}
-	for i, c := range l {
-		if c > 20 {
-			continue
-		}
-		for j, v := range x[i*d : (i+1)*d] {
-			if v != 0 {
-				prob.X.Ind = append(prob.X.Ind, j)
-				prob.X.Val = append(prob.X.Val, v)
-			}
-		}
-		prob.X.Ptr = append(prob.X.Ptr, len(prob.X.Ind))
-		prob.X.R++
-		if c == 0 {
-			prob.Y = append(prob.Y, 1)
-		} else {
-			prob.Y = append(prob.Y, -1)
-		}
-	}
-	return prob
-}
-
 // TestL1RLRAgainstLiblinear compares objective values with liblinear-train
 // -s 6 at the same tolerances. (At liblinear's default, 0.01, both stop ~1%
 // from the optimum at points that depend on the random coordinate order, so
 // the comparison is made at 1e-4 and 1e-6.)
 func TestL1RLRAgainstLiblinear(t *testing.T) {
-	type dataset struct {
+	needLiblinear(t)
+	sets := []struct {
 		name string
 		prob func(t *testing.T) (*Problem, string)
-	}
-	sets := []dataset{
+	}{
 		{"heart_scale", func(t *testing.T) (*Problem, string) {
-			p := l1lrReadSVMLight(t, heartScalePath)
-			p.Bias = 1
-			return p, heartScalePath
+			x, y := readHeartScale(t)
+			return &Problem{X: x, Y: y, Bias: 1}, heartScale
 		}},
 		{"coil100-hog-0-vs-20", func(t *testing.T) (*Problem, string) {
 			p := coilProblem(t)
 			path := filepath.Join(t.TempDir(), "coil.svm")
-			l1lrWriteSVMLight(t, path, p)
+			writeSVMLight(t, path, p.X, p.Y)
 			return p, path
 		}},
 	}
@@ -530,8 +355,12 @@ func TestL1RLRAgainstLiblinear(t *testing.T) {
 			prob, path := ds.prob(t)
 			for _, c := range []float64{0.1, 1, 10} {
 				for _, eps := range []float64{1e-4, 1e-6} {
-					theirs := runLiblinearTrain(t, path, "-s", "6", "-c", fmt.Sprint(c), "-B", "1", "-e", fmt.Sprint(eps))
 					p := Params{Solver: L1RLR, C: c, Eps: eps}
+					model := liblinearTrain(t, path, p, 1)
+					if model.NrFeature != prob.X.C {
+						t.Fatalf("%d features, liblinear %d", prob.X.C, model.NrFeature)
+					}
+					theirs := primalWeights(model, prob.X.C)
 					ours, conv, err := solveL1RLR(prob, p, nil)
 					if err != nil {
 						t.Fatal(err)
@@ -577,66 +406,6 @@ func BenchmarkL1LRCoil100(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-}
-
-// l1lrReadNpy is a minimal reader of little-endian, C-order .npy arrays of
-// float32, float64, int32 or int64 for the tests, returning the values as
-// float64 and the shape.
-func l1lrReadNpy(t testing.TB, path string) ([]float64, []int) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(b) < 10 || string(b[:6]) != "\x93NUMPY" {
-		t.Fatalf("%s: not a .npy file", path)
-	}
-	var hlen, off int
-	if b[6] == 1 {
-		hlen, off = int(binary.LittleEndian.Uint16(b[8:10])), 10
-	} else {
-		hlen, off = int(binary.LittleEndian.Uint32(b[8:12])), 12
-	}
-	header := string(b[off : off+hlen])
-	body := b[off+hlen:]
-	if strings.Contains(header, "'fortran_order': True") {
-		t.Fatalf("%s: Fortran order unsupported", path)
-	}
-	var shape []int
-	if _, s, ok := strings.Cut(header, "'shape': ("); ok {
-		s, _, _ = strings.Cut(s, ")")
-		for _, f := range strings.Split(s, ",") {
-			if f = strings.TrimSpace(f); f != "" {
-				n, err := strconv.Atoi(f)
-				if err != nil {
-					t.Fatalf("%s: bad shape in %q", path, header)
-				}
-				shape = append(shape, n)
-			}
-		}
-	}
-	var out []float64
-	switch {
-	case strings.Contains(header, "'<f4'"):
-		for k := 0; k+4 <= len(body); k += 4 {
-			out = append(out, float64(math.Float32frombits(binary.LittleEndian.Uint32(body[k:]))))
-		}
-	case strings.Contains(header, "'<f8'"):
-		for k := 0; k+8 <= len(body); k += 8 {
-			out = append(out, math.Float64frombits(binary.LittleEndian.Uint64(body[k:])))
-		}
-	case strings.Contains(header, "'<i4'"):
-		for k := 0; k+4 <= len(body); k += 4 {
-			out = append(out, float64(int32(binary.LittleEndian.Uint32(body[k:]))))
-		}
-	case strings.Contains(header, "'<i8'"):
-		for k := 0; k+8 <= len(body); k += 8 {
-			out = append(out, float64(int64(binary.LittleEndian.Uint64(body[k:]))))
-		}
-	default:
-		t.Fatalf("%s: unsupported dtype in %q", path, header)
-	}
-	return out, shape
 }
 
 func TestLogisticSolversInputsUnmodified(t *testing.T) {

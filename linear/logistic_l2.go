@@ -34,10 +34,10 @@ import (
 func init() {
 	register(L2RLR, solveTRON)
 	register(L2RL2LossSVC, solveTRON)
-	register(L2RLRDual, solveLRDual)
+	register(L2RLRDual, dualSolver(lrDual).solve)
 	warmSolvers[L2RLR] = warmTRON
 	warmSolvers[L2RL2LossSVC] = warmTRON
-	warmSolvers[L2RLRDual] = warmLRDual
+	warmSolvers[L2RLRDual] = dualSolver(lrDual).warm
 }
 
 // Constants of TRON (liblinear's values).
@@ -379,28 +379,6 @@ const (
 	lrDualInnerEps       = 1e-2 // initial sub-problem tolerance
 	lrDualEta            = 0.1  // shrink factor when a Newton step leaves (0, C)
 )
-
-// solveLRDual is the solveFunc of -s 7; a primal warm start cannot be turned
-// into dual variables, so init is ignored.
-func solveLRDual(prob *Problem, p Params, _ []float64) ([]float64, bool, error) {
-	w, _, conv := lrDual(prob, p, nil, newShuffler(p.Seed))
-	return w, conv, nil
-}
-
-// warmLRDual continues from the previous dual variables scaled by the
-// ratio of the C values, which keeps them strictly inside (0, C_i).
-func warmLRDual(prob *Problem, p Params, prev *warmStart) (*warmStart, bool, error) {
-	var alpha []float64
-	if prev != nil && prev.alpha != nil {
-		alpha = make([]float64, len(prev.alpha))
-		r := p.C / prev.c
-		for i, a := range prev.alpha {
-			alpha[i] = a * r
-		}
-	}
-	w, alpha, conv := lrDual(prob, p, alpha, newShuffler(p.Seed))
-	return &warmStart{c: p.C, w: w, alpha: alpha}, conv, nil
-}
 
 // lrDual runs the dual coordinate descent of -s 7 from alpha0 (nil: α_i =
 // min(0.001·C_i, 1e-8), liblinear's start), visiting the coordinates in

@@ -1,189 +1,25 @@
 package linear
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/shareddata"
 	"github.com/greedytl/greedytl/sparse"
-	"github.com/sbinet/npyio"
 )
 
 // The parity tests compare the solvers with the liblinear tools (Debian's
 // liblinear-tools, liblinear 2.3): on the same data, C, bias and tolerance,
 // both solutions must reach the same primal objective, the same test
 // accuracy, and liblinear-predict must predict with our model file exactly
-// what Model.Predict predicts.
-
-// heartScale is liblinear's example data set (270 rows, 13 features).
-const heartScale = "/usr/share/doc/liblinear-tools/examples/heart_scale"
-
-// The data sets here are read with a minimal private svmlight reader; the
-// dataset package has the full one (gzip, comments, qid), but this package
-// must not depend on it.
-
-// readSVMLight reads an svmlight file: "label idx:val ..." lines, 1-based
-// increasing indices.
-func readSVMLight(path string) (*sparse.CSR, []float64, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	x := &sparse.CSR{Ptr: []int{0}}
-	var y []float64
-	for n, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		label, err := strconv.ParseFloat(f[0], 64)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s:%d: %v", path, n+1, err)
-		}
-		y = append(y, label)
-		for _, tok := range f[1:] {
-			i, v, ok := strings.Cut(tok, ":")
-			j, err1 := strconv.Atoi(i)
-			val, err2 := strconv.ParseFloat(v, 64)
-			if !ok || err1 != nil || err2 != nil || j < 1 {
-				return nil, nil, fmt.Errorf("%s:%d: bad feature %q", path, n+1, tok)
-			}
-			x.Ind = append(x.Ind, j-1)
-			x.Val = append(x.Val, val)
-			x.C = max(x.C, j)
-		}
-		x.Ptr = append(x.Ptr, len(x.Ind))
-		x.R++
-	}
-	return x, y, x.Check()
-}
-
-// writeSVMLight writes X and y as an svmlight file that liblinear reads,
-// with values printed so that they round-trip exactly.
-func writeSVMLight(path string, x *sparse.CSR, y []float64) error {
-	var b bytes.Buffer
-	for i := 0; i < x.R; i++ {
-		b.WriteString(strconv.FormatFloat(y[i], 'g', -1, 64))
-		ind, val := x.Row(i)
-		for k, j := range ind {
-			fmt.Fprintf(&b, " %d:%s", j+1, strconv.FormatFloat(val[k], 'g', -1, 64))
-		}
-		b.WriteByte('\n')
-	}
-	return os.WriteFile(path, b.Bytes(), 0o644)
-}
-
-// needLiblinear skips the test when the liblinear tools are not installed.
-func needLiblinear(tb testing.TB) {
-	tb.Helper()
-	for _, tool := range []string{"liblinear-train", "liblinear-predict"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			tb.Skipf("%s not on PATH (Debian/Ubuntu: apt-get install liblinear-tools): skipping the comparison with liblinear", tool)
-		}
-	}
-}
-
-// needHeartScale returns the path of heart_scale or skips.
-func needHeartScale(tb testing.TB) string {
-	tb.Helper()
-	if _, err := os.Stat(heartScale); err != nil {
-		tb.Skipf("%s absent (it comes with liblinear-tools): skipping", heartScale)
-	}
-	return heartScale
-}
-
-// liblinearArgs returns liblinear-train's options for p and bias.
-func liblinearArgs(p Params, bias float64) []string {
-	p = p.withDefaults()
-	args := []string{"-q", "-s", strconv.Itoa(int(p.Solver)), "-c", fmt.Sprint(p.C), "-e", fmt.Sprint(p.Eps)}
-	if bias > 0 {
-		args = append(args, "-B", fmt.Sprint(bias))
-	}
-	if p.WeightPos != 1 {
-		args = append(args, "-w1", fmt.Sprint(p.WeightPos))
-	}
-	if p.WeightNeg != 1 {
-		args = append(args, "-w-1", fmt.Sprint(p.WeightNeg))
-	}
-	return args
-}
-
-// liblinearTrain runs liblinear-train on the svmlight file data and returns
-// the model it wrote.
-func liblinearTrain(tb testing.TB, data string, p Params, bias float64) *Model {
-	tb.Helper()
-	out := filepath.Join(tb.TempDir(), "liblinear.model")
-	args := append(liblinearArgs(p, bias), data, out)
-	if msg, err := exec.Command("liblinear-train", args...).CombinedOutput(); err != nil {
-		tb.Fatalf("liblinear-train %s: %v\n%s", strings.Join(args, " "), err, msg)
-	}
-	m, err := LoadModel(out)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return m
-}
-
-// liblinearPredict runs liblinear-predict with model m on the svmlight file
-// data and returns the predicted labels.
-func liblinearPredict(tb testing.TB, data string, m *Model) []int {
-	tb.Helper()
-	dir := tb.TempDir()
-	modelPath, outPath := filepath.Join(dir, "our.model"), filepath.Join(dir, "pred.txt")
-	if err := SaveModel(modelPath, m); err != nil {
-		tb.Fatal(err)
-	}
-	if msg, err := exec.Command("liblinear-predict", "-q", data, modelPath, outPath).CombinedOutput(); err != nil {
-		tb.Fatalf("liblinear-predict: %v\n%s", err, msg)
-	}
-	f, err := os.Open(outPath)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	var labels []int
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		v, err := strconv.Atoi(strings.TrimSpace(sc.Text()))
-		if err != nil {
-			tb.Fatalf("liblinear-predict output: %v", err)
-		}
-		labels = append(labels, v)
-	}
-	return labels
-}
-
-// primalWeights returns the weights of the binary model m as a vector for
-// PrimalObjective on a problem with cols columns (liblinear's nr_feature is
-// the largest index it saw, which may be smaller), oriented so that the
-// problem's +1 label is positive.
-func primalWeights(m *Model, cols int) []float64 {
-	n := cols
-	if m.hasBias() {
-		n++
-	}
-	w := make([]float64, n)
-	copy(w, m.W[:min(m.NrFeature, cols)])
-	if m.hasBias() {
-		w[cols] = m.W[m.NrFeature]
-	}
-	if m.Labels[0] != 1 {
-		for j := range w {
-			w[j] = -w[j]
-		}
-	}
-	return w
-}
+// what Model.Predict predicts. The data and the tools' runners are in
+// helpers_test.go.
 
 // accuracy returns the percentage of predicted labels equal to y.
 func accuracy(pred []int, y []float64) float64 {
@@ -213,69 +49,10 @@ func subset(x *sparse.CSR, y []float64, rows []int) (*sparse.CSR, []float64) {
 	return x.SelectRows(rows), sy
 }
 
-// loadCoil100 reads the COIL-100 HOG features and labels from the shared
-// data (or skips).
-func loadCoil100(tb testing.TB) (x *sparse.CSR, labels []int32) {
-	tb.Helper()
-	fp := shareddata.Path(tb, "coil100/hog/features.npy")
-	lp := shareddata.Path(tb, "coil100/hog/labels.npy")
-	var feat []float32
-	readNPY(tb, fp, &feat)
-	readNPY(tb, lp, &labels)
-	const cols = 800
-	if len(feat) != len(labels)*cols {
-		tb.Fatalf("coil100: %d values for %d labels", len(feat), len(labels))
-	}
-	x = &sparse.CSR{R: len(labels), C: cols, Ptr: make([]int, 1, len(labels)+1)}
-	for i := range labels {
-		for j, v := range feat[i*cols : (i+1)*cols] {
-			if v != 0 {
-				x.Ind = append(x.Ind, j)
-				x.Val = append(x.Val, float64(v))
-			}
-		}
-		x.Ptr = append(x.Ptr, len(x.Ind))
-	}
-	return x, labels
-}
-
-func readNPY(tb testing.TB, path string, ptr any) {
-	tb.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	if err := npyio.Read(bufio.NewReaderSize(f, 1<<20), ptr); err != nil {
-		tb.Fatalf("%s: %v", path, err)
-	}
-}
-
-// coilOneVsRest returns the rows of class pos (+1) and of the classes in
-// neg (−1), in file order.
-func coilOneVsRest(x *sparse.CSR, labels []int32, pos int32, neg func(int32) bool) (*sparse.CSR, []float64) {
-	var rows []int
-	var y []float64
-	for i, l := range labels {
-		switch {
-		case l == pos:
-			rows = append(rows, i)
-			y = append(y, 1)
-		case neg(l):
-			rows = append(rows, i)
-			y = append(y, -1)
-		}
-	}
-	return x.SelectRows(rows), y
-}
-
 func TestParityLiblinear(t *testing.T) {
 	needLiblinear(t)
-	hx, hy, err := readSVMLight(needHeartScale(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	type dataset struct {
+	hx, hy := readHeartScale(t)
+	type dataSet struct {
 		name   string
 		trainX *sparse.CSR
 		trainY []float64
@@ -284,19 +61,19 @@ func TestParityLiblinear(t *testing.T) {
 		bias   float64
 	}
 	tr, te := splitRows(hx.R, 0.7, 1)
-	sets := []dataset{}
+	sets := []dataSet{}
 	{
 		ax, ay := subset(hx, hy, tr)
 		bx, by := subset(hx, hy, te)
-		sets = append(sets, dataset{name: "heart_scale", trainX: ax, trainY: ay, testX: bx, testY: by, bias: 1})
+		sets = append(sets, dataSet{name: "heart_scale", trainX: ax, trainY: ay, testX: bx, testY: by, bias: 1})
 	}
 	if d := shareddata.Dir(); d != "" {
 		cx, labels := loadCoil100(t)
-		x, y := coilOneVsRest(cx, labels, 0, func(l int32) bool { return l >= 1 && l <= 20 })
+		x, y := coilOneVsRest(cx, labels, 0, func(l int) bool { return l >= 1 && l <= 20 })
 		tr, te := splitRows(x.R, 0.7, 2)
 		ax, ay := subset(x, y, tr)
 		bx, by := subset(x, y, te)
-		sets = append(sets, dataset{name: "coil100 0-vs-1..20", trainX: ax, trainY: ay, testX: bx, testY: by, bias: 1})
+		sets = append(sets, dataSet{name: "coil100 0-vs-1..20", trainX: ax, trainY: ay, testX: bx, testY: by, bias: 1})
 	} else {
 		t.Log("shared data absent: comparing on heart_scale only")
 	}
@@ -316,12 +93,8 @@ func TestParityLiblinear(t *testing.T) {
 	for _, ds := range sets {
 		dir := t.TempDir()
 		trainPath, testPath := filepath.Join(dir, "train.svm"), filepath.Join(dir, "test.svm")
-		if err := writeSVMLight(trainPath, ds.trainX, ds.trainY); err != nil {
-			t.Fatal(err)
-		}
-		if err := writeSVMLight(testPath, ds.testX, ds.testY); err != nil {
-			t.Fatal(err)
-		}
+		writeSVMLight(t, trainPath, ds.trainX, ds.trainY)
+		writeSVMLight(t, testPath, ds.testX, ds.testY)
 		prob := &Problem{X: ds.trainX, Y: ds.trainY, Bias: ds.bias}
 		for _, sc := range solversToTest {
 			name := fmt.Sprintf("%s/%v", ds.name, sc.s)
@@ -379,9 +152,7 @@ func TestParityLabelOrder(t *testing.T) {
 			}
 		}
 		path := filepath.Join(t.TempDir(), "data.svm")
-		if err := writeSVMLight(path, prob.X, prob.Y); err != nil {
-			t.Fatal(err)
-		}
+		writeSVMLight(t, path, prob.X, prob.Y)
 		p := Params{Solver: L2RL2LossSVCDual, Eps: 1e-6}
 		ours, err := Train(prob, p)
 		if err != nil {
@@ -409,7 +180,7 @@ func TestParityLabelOrder(t *testing.T) {
 func TestParityMultiClassPredict(t *testing.T) {
 	needLiblinear(t)
 	data := filepath.Join("testdata", "liblinear", "multiclass.svm")
-	x, _, err := readSVMLight(data)
+	x, _, err := dataset.ReadSVMLight(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -484,10 +255,7 @@ func TestGlibcRand(t *testing.T) {
 // by class, +1 first, so the data are given in that order.
 func TestParityReplicatesLiblinear(t *testing.T) {
 	needLiblinear(t)
-	hx, hy, err := readSVMLight(needHeartScale(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	hx, hy := readHeartScale(t)
 	var rows []int
 	for _, sign := range []float64{1, -1} {
 		for i, v := range hy {
@@ -498,9 +266,7 @@ func TestParityReplicatesLiblinear(t *testing.T) {
 	}
 	x, y := subset(hx, hy, rows)
 	path := filepath.Join(t.TempDir(), "heart_sorted.svm")
-	if err := writeSVMLight(path, x, y); err != nil {
-		t.Fatal(err)
-	}
+	writeSVMLight(t, path, x, y)
 	for _, c := range []struct {
 		s          Solver
 		c, bias    float64

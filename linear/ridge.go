@@ -445,36 +445,19 @@ func (r *ridgeData) pathPrimal(lambdas []float64) ([]RidgePathPoint, error) {
 	if r.intercept {
 		base = 1 / float64(r.m)
 	}
-	path := make([]RidgePathPoint, len(lambdas))
-	inv := make([]float64, r.d)
-	for n, l := range lambdas {
-		for k := range s {
-			inv[k] = 1 / (s[k] + l)
+	return ridgeSweep(&p, &c, s, lambdas, func(i int, l, fit, h float64) (float64, error) {
+		omh := 1 - base - h
+		if omh < ridgeMinOneMinusH {
+			return 0, fmt.Errorf("linear: ridge: row %d has leverage %.17g ≈ 1 (λ = %g too small for d < m); its leave-one-out residual is undefined", i, base+h, l)
 		}
-		loo := make([]float64, r.m)
-		for i := range r.m {
-			row := p.RawRowView(i)
-			var fit, h float64
-			for k, pik := range row {
-				fit += pik * c.AtVec(k) * inv[k]
-				h += pik * pik * inv[k]
-			}
-			omh := 1 - base - h
-			if omh < ridgeMinOneMinusH {
-				return nil, fmt.Errorf("linear: ridge: row %d has leverage %.17g ≈ 1 (λ = %g too small for d < m); its leave-one-out residual is undefined", i, base+h, l)
-			}
-			loo[i] = (r.y[i] - fit) / omh
-		}
-		path[n] = RidgePathPoint{Lambda: l, LOO: loo}
-	}
-	return path, nil
+		return (r.y[i] - fit) / omh, nil
+	})
 }
 
 // pathDual: ZZᵀ = W diag(s) Wᵀ (Z = QᵀX), U = QW, c = WᵀQᵀy; per λ the LOO
 // residual is Σ_k U_ik c_k/(s_k+λ) / Σ_k U_ik²/(s_k+λ).
 func (r *ridgeData) pathDual(lambdas []float64) ([]RidgePathPoint, error) {
 	qt := r.basis()
-	k, _ := qt.Dims()
 	z := r.reduced()
 	var g mat.SymDense
 	g.SymOuterK(1, z)
@@ -486,26 +469,40 @@ func (r *ridgeData) pathDual(lambdas []float64) ([]RidgePathPoint, error) {
 	u.Mul(qt.T(), w)
 	var c mat.VecDense
 	c.MulVec(u.T(), mat.NewVecDense(r.m, r.y))
+	return ridgeSweep(&u, &c, s, lambdas, func(i int, _, num, den float64) (float64, error) {
+		if !(den > 0) {
+			return 0, fmt.Errorf("linear: ridge: row %d has leverage 1; its leave-one-out residual is undefined", i)
+		}
+		return num / den, nil
+	})
+}
+
+// ridgeSweep returns the LOO path over lambdas from the spectral form of a
+// path method: for each λ and row i, loo(i, λ, num_i, den_i) gives row i's
+// LOO residual from num_i = Σ_k P_ik c_k/(s_k+λ) and
+// den_i = Σ_k P_ik²/(s_k+λ), P having one column per eigenvalue s_k. It
+// returns loo's first error.
+func ridgeSweep(p *mat.Dense, c *mat.VecDense, s, lambdas []float64, loo func(i int, l, num, den float64) (float64, error)) ([]RidgePathPoint, error) {
+	m, _ := p.Dims()
 	path := make([]RidgePathPoint, len(lambdas))
-	inv := make([]float64, k)
+	inv := make([]float64, len(s))
 	for n, l := range lambdas {
-		for a := range s {
-			inv[a] = 1 / (s[a] + l)
+		for k := range s {
+			inv[k] = 1 / (s[k] + l)
 		}
-		loo := make([]float64, r.m)
-		for i := range r.m {
-			row := u.RawRowView(i)
+		res := make([]float64, m)
+		for i := range m {
 			var num, den float64
-			for a, uia := range row {
-				num += uia * c.AtVec(a) * inv[a]
-				den += uia * uia * inv[a]
+			for k, pik := range p.RawRowView(i) {
+				num += pik * c.AtVec(k) * inv[k]
+				den += pik * pik * inv[k]
 			}
-			if !(den > 0) {
-				return nil, fmt.Errorf("linear: ridge: row %d has leverage 1; its leave-one-out residual is undefined", i)
+			var err error
+			if res[i], err = loo(i, l, num, den); err != nil {
+				return nil, err
 			}
-			loo[i] = num / den
 		}
-		path[n] = RidgePathPoint{Lambda: l, LOO: loo}
+		path[n] = RidgePathPoint{Lambda: l, LOO: res}
 	}
 	return path, nil
 }

@@ -20,10 +20,10 @@ import "math"
 // checked once more before stopping.
 
 func init() {
-	register(L2RL2LossSVCDual, solveDualSVM)
-	register(L2RL1LossSVCDual, solveDualSVM)
-	warmSolvers[L2RL2LossSVCDual] = warmDualSVM
-	warmSolvers[L2RL1LossSVCDual] = warmDualSVM
+	for _, s := range []Solver{L2RL2LossSVCDual, L2RL1LossSVCDual} {
+		register(s, dualSolver(dualSVM).solve)
+		warmSolvers[s] = dualSolver(dualSVM).warm
+	}
 }
 
 // Constants of the dual coordinate descent solvers (liblinear's values).
@@ -31,30 +31,6 @@ const (
 	dualDefaultMaxIter = 1000
 	dualMinPG          = 1e-12 // coordinates with |PG| at most this are not updated
 )
-
-// solveDualSVM is the solveFunc of -s 1 and -s 3. A primal warm start
-// cannot be turned into dual variables, so init is ignored; cross-validation
-// warm-starts through warmDualSVM instead.
-func solveDualSVM(prob *Problem, p Params, _ []float64) ([]float64, bool, error) {
-	w, _, conv := dualSVM(prob, p, nil, newShuffler(p.Seed))
-	return w, conv, nil
-}
-
-// warmDualSVM continues from the dual variables of the previous C on a
-// path, scaled by the ratio of the C values (which keeps them feasible and
-// keeps coordinates at the bound C at the new bound).
-func warmDualSVM(prob *Problem, p Params, prev *warmStart) (*warmStart, bool, error) {
-	var alpha []float64
-	if prev != nil && prev.alpha != nil {
-		alpha = make([]float64, len(prev.alpha))
-		r := p.C / prev.c
-		for i, a := range prev.alpha {
-			alpha[i] = a * r
-		}
-	}
-	w, alpha, conv := dualSVM(prob, p, alpha, newShuffler(p.Seed))
-	return &warmStart{c: p.C, w: w, alpha: alpha}, conv, nil
-}
 
 // dualSVM runs dual coordinate descent on the ±1 problem prob from the dual
 // point alpha0 (nil: α = 0), visiting the coordinates in orders drawn from

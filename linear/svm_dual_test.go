@@ -116,11 +116,11 @@ func TestDualSVMWarmStart(t *testing.T) {
 		p := Params{Solver: s, C: 1, Eps: 1e-7}.withDefaults()
 		q := p
 		q.C = 0.1
-		prev, _, err := warmDualSVM(prob, q, nil)
+		prev, _, err := dualSolver(dualSVM).warm(prob, q, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		warm, conv, err := warmDualSVM(prob, p, prev)
+		warm, conv, err := dualSolver(dualSVM).warm(prob, p, prev)
 		if err != nil || !conv {
 			t.Fatalf("%v: warm start: converged %v, %v", s, conv, err)
 		}

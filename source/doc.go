@@ -42,9 +42,9 @@
 //
 // TrainAll is resumable (finished classes are kept and skipped on restart;
 // damaged ones are retrained), shardable across processes or machines by
-// class (Shard), and deterministic: the same data, plan and TrainConfig give
-// byte-identical model files and index however the work is interrupted,
-// scheduled or sharded.
+// class (RunOptions.Shard, see package shard), and deterministic: the same
+// data, plan and TrainConfig give byte-identical model files and index
+// however the work is interrupted, scheduled or sharded.
 //
 // ReadIndex reads a directory's index, whose Negatives.Target rows are the
 // target negatives of the experiments; Index.CheckData confirms first that

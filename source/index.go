@@ -5,16 +5,15 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/linear"
 )
 
@@ -95,7 +94,7 @@ func (ix *Index) Config() (TrainConfig, error) {
 // may have moved) and a negative plan that fits it. Use it before taking
 // the index's target negatives for f's targets.
 func (ix *Index) CheckData(f *dataset.Folder) error {
-	if got := dataDigest(f); got != ix.DataSHA256 {
+	if got := DataDigest(f); got != ix.DataSHA256 {
 		return fmt.Errorf("source: dataset %s is not the one the sources were trained on (%s): its content differs", f.Dir, ix.Dataset)
 	}
 	return ix.Negatives.Check(f)
@@ -108,18 +107,9 @@ func (ix *Index) CheckData(f *dataset.Folder) error {
 // or whose file is not a plain path inside dir.
 func ReadIndex(dir string) (*Index, error) {
 	path := filepath.Join(dir, IndexFile)
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
 	var ix Index
-	if err := dec.Decode(&ix); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("%s: data after the index object", path)
+	if err := jsonfile.Read(path, &ix, "index object"); err != nil {
+		return nil, err
 	}
 	if err := ix.check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -205,9 +195,12 @@ func digest(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-// dataDigest returns the hex SHA-256 digest of the dataset's content: the
-// shape and float64 bits of the features, the labels and the class names.
-func dataDigest(f *dataset.Folder) string {
+// DataDigest returns the hex SHA-256 digest of the dataset's content: the
+// shape and float64 bits of the features, the labels and the class names,
+// but not the folder's path. It is the Index's DataSHA256, so that a
+// consumer of a sources directory (CheckData, package experiment) can tell
+// whether it holds the data the sources were trained on.
+func DataDigest(f *dataset.Folder) string {
 	h := sha256.New()
 	r, c := f.X.Dims()
 	var buf []byte

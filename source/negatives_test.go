@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/datasettest"
 )
 
 // memFolder returns an in-memory folder with the given number of examples
 // per class (no features needed by the planner).
 func memFolder(counts []int) *dataset.Folder {
-	f := &dataset.Folder{Dir: "mem", Classes: classNames(len(counts))}
+	f := &dataset.Folder{Dir: "mem", Classes: datasettest.ClassNames(len(counts))}
 	for round := 0; ; round++ {
 		added := false
 		for c, n := range counts {

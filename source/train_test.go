@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl/internal/datasettest"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/metric"
 )
@@ -138,9 +139,9 @@ func TestTrainOneSeparable(t *testing.T) {
 }
 
 func TestTrainOneErrors(t *testing.T) {
-	x, labels := blobs(3, 5, 10, 5, 3)
-	classes := append(classNames(5), "empty")
-	f := writeFolder(t, x, labels, classes)
+	blobs := datasettest.Blobs(3, 5, 10, 5, 3)
+	blobs.Classes = append(blobs.Classes, "empty")
+	f := datasettest.WriteFolder(t, blobs)
 	neg, err := PlanNegatives(f, []string{"c0"}, 0, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -9,64 +9,17 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/internal/jsonfile"
+	"github.com/greedytl/greedytl/internal/parallel"
 	"github.com/greedytl/greedytl/linear"
+	"github.com/greedytl/greedytl/shard"
 )
-
-// Shard selects a disjoint part of a train-sources job, so that N
-// processes (a Kubernetes Indexed Job, a Slurm array) can share it: shard
-// I of N trains the classes c with c mod N = I. The zero value (N = 0)
-// selects the whole job, as does N = 1.
-type Shard struct {
-	I, N int
-}
-
-// ParseShard parses "i/n" with 0 ≤ i < n; the empty string is the zero
-// Shard.
-func ParseShard(s string) (Shard, error) {
-	if s == "" {
-		return Shard{}, nil
-	}
-	a, b, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	sh := Shard{I: i, N: n}
-	if !ok || err1 != nil || err2 != nil {
-		return Shard{}, fmt.Errorf("source: shard %q, want i/n with 0 ≤ i < n", s)
-	}
-	if err := sh.check(); err != nil {
-		return Shard{}, err
-	}
-	return sh, nil
-}
-
-// check reports whether the shard is valid.
-func (s Shard) check() error {
-	if s == (Shard{}) || (s.N > 0 && s.I >= 0 && s.I < s.N) {
-		return nil
-	}
-	return fmt.Errorf("source: shard %d/%d, want i/n with 0 ≤ i < n", s.I, s.N)
-}
-
-// String returns "i/n", or "" for the zero Shard.
-func (s Shard) String() string {
-	if s == (Shard{}) {
-		return ""
-	}
-	return fmt.Sprintf("%d/%d", s.I, s.N)
-}
-
-// Contains reports whether the shard trains class c.
-func (s Shard) Contains(c int) bool {
-	return s.N <= 1 || c%s.N == s.I
-}
 
 // RunOptions control how TrainAll runs; the zero value uses every core
 // and trains the whole job.
@@ -74,8 +27,9 @@ type RunOptions struct {
 	// Workers is the number of classes trained at once; ≤ 0 means
 	// GOMAXPROCS.
 	Workers int
-	// Shard selects the classes this process trains.
-	Shard Shard
+	// Shard selects the classes this process trains: shard I of N trains
+	// the classes c with c mod N = I.
+	Shard shard.Shard
 	// Progress, if not nil, is called with the number of the shard's
 	// classes done (reused or trained) and their total: once at the
 	// start and after each class. Calls are serialised.
@@ -131,7 +85,7 @@ func TrainAll(ctx context.Context, f *dataset.Folder, neg *Negatives, out string
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
-	if err := opts.Shard.check(); err != nil {
+	if err := opts.Shard.Check(); err != nil {
 		return nil, err
 	}
 	if err := neg.Check(f); err != nil {
@@ -144,7 +98,7 @@ func TrainAll(ctx context.Context, f *dataset.Folder, neg *Negatives, out string
 	ix := &Index{
 		Version:     IndexVersion,
 		Dataset:     f.Dir,
-		DataSHA256:  dataDigest(f),
+		DataSHA256:  DataDigest(f),
 		NumFeatures: nf,
 		Classes:     f.Classes,
 		Negatives:   neg,
@@ -163,7 +117,7 @@ func TrainAll(ctx context.Context, f *dataset.Folder, neg *Negatives, out string
 	res := &Result{Index: ix}
 	var todo []int
 	for _, c := range classes {
-		if !opts.Shard.Contains(c) {
+		if !opts.Shard.Contains(uint64(c)) {
 			continue
 		}
 		if _, ok := doneRecord(out, c, f.Classes[c], fp); ok {
@@ -181,7 +135,8 @@ func TrainAll(ctx context.Context, f *dataset.Folder, neg *Negatives, out string
 		}
 	}
 	progress()
-	err = forEach(ctx, todo, opts.Workers, func(ctx context.Context, c int) error {
+	err = parallel.For(ctx, len(todo), opts.Workers, func(ctx context.Context, k int) error {
+		c := todo[k]
 		start := time.Now()
 		model, info, err := trainOne(ctx, f, c, neg, cfg, start)
 		if err != nil {
@@ -213,47 +168,10 @@ func TrainAll(ctx context.Context, f *dataset.Folder, neg *Negatives, out string
 			Positives: rec.Positives, Negatives: rec.Negatives, Converged: rec.Converged,
 		})
 	}
-	err = atomicfile.Write(filepath.Join(out, IndexFile), func(w io.Writer) error {
-		return writeJSON(w, ix)
-	})
-	if err != nil {
+	if err := jsonfile.Write(filepath.Join(out, IndexFile), ix); err != nil {
 		return res, err
 	}
 	return res, nil
-}
-
-// forEach calls work(ctx, c) for every c of items on a pool of workers
-// (≤ 0: GOMAXPROCS). At the first error, or when ctx is done, it stops
-// handing out items and cancels the context given to work; it returns
-// that error (ctx's, if ctx was cancelled), or nil.
-func forEach(ctx context.Context, items []int, workers int, work func(ctx context.Context, c int) error) error {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range min(workers, len(items)) {
-		wg.Go(func() {
-			for c := range jobs {
-				if err := work(ctx, c); err != nil {
-					cancel(err)
-				}
-			}
-		})
-	}
-feed:
-	for _, c := range items {
-		select {
-		case jobs <- c:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(jobs)
-	wg.Wait()
-	return context.Cause(ctx)
 }
 
 // modelFile returns the path of class c's model file relative to the
@@ -279,9 +197,7 @@ func saveModel(out string, m *linear.Model, info Info, fp string) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(filepath.Join(out, filepath.FromSlash(sidecarFile(info.Class))), func(w io.Writer) error {
-		return writeJSON(w, rec)
-	})
+	return jsonfile.Write(filepath.Join(out, filepath.FromSlash(sidecarFile(info.Class))), rec)
 }
 
 // doneRecord returns the sidecar record of class c (named name) when its
@@ -314,11 +230,4 @@ func fingerprint(ix *Index) (string, error) {
 		return "", err
 	}
 	return digest(b), nil
-}
-
-// writeJSON writes v as indented JSON followed by a newline.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

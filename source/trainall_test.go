@@ -18,6 +18,7 @@ import (
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/linear"
+	"github.com/greedytl/greedytl/shard"
 )
 
 // job is the train-sources job of the tests: 8 separable classes, 2 held
@@ -351,7 +352,7 @@ func TestTrainAllShards(t *testing.T) {
 			odd = append(odd, j.f.Classes[c])
 		}
 	}
-	res, err := j.run(t, context.Background(), out, RunOptions{Shard: Shard{0, 2}})
+	res, err := j.run(t, context.Background(), out, RunOptions{Shard: shard.Shard{I: 0, N: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,7 +367,7 @@ func TestTrainAllShards(t *testing.T) {
 	if err != nil || set.Len() != len(even) {
 		t.Errorf("LoadDir after shard 0/2: %v", err)
 	}
-	res, err = j.run(t, context.Background(), out, RunOptions{Shard: Shard{1, 2}})
+	res, err = j.run(t, context.Background(), out, RunOptions{Shard: shard.Shard{I: 1, N: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,45 +377,10 @@ func TestTrainAllShards(t *testing.T) {
 	sameFiles(t, snapshot(t, out), ref)
 }
 
-func TestShard(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want Shard
-		err  bool
-	}{
-		{"", Shard{}, false},
-		{"0/1", Shard{0, 1}, false},
-		{"2/3", Shard{2, 3}, false},
-		{"3/3", Shard{}, true},
-		{"-1/3", Shard{}, true},
-		{"1/0", Shard{}, true},
-		{"1", Shard{}, true},
-		{"a/b", Shard{}, true},
-		{"1/2/3", Shard{}, true},
-	} {
-		got, err := ParseShard(tc.in)
-		if (err != nil) != tc.err || got != tc.want {
-			t.Errorf("ParseShard(%q) = %v, %v; want %v, error %v", tc.in, got, err, tc.want, tc.err)
-		}
-		if err == nil && got.String() != tc.in {
-			t.Errorf("ParseShard(%q).String() = %q", tc.in, got.String())
-		}
-	}
-	// Shards of N partition the classes.
-	for n := 1; n <= 4; n++ {
-		for c := range 20 {
-			owners := 0
-			for i := range n {
-				if (Shard{i, n}).Contains(c) {
-					owners++
-				}
-			}
-			if owners != 1 || !(Shard{}).Contains(c) {
-				t.Errorf("class %d belongs to %d of %d shards", c, owners, n)
-			}
-		}
-	}
-	if _, err := TrainAll(context.Background(), nil, nil, t.TempDir(), DefaultTrainConfig(), RunOptions{Shard: Shard{2, 2}}); err == nil {
+// TestTrainAllBadShard checks that TrainAll rejects an invalid shard
+// (package shard tests parsing and partitioning).
+func TestTrainAllBadShard(t *testing.T) {
+	if _, err := TrainAll(context.Background(), nil, nil, t.TempDir(), DefaultTrainConfig(), RunOptions{Shard: shard.Shard{I: 2, N: 2}}); err == nil {
 		t.Error("TrainAll with shard 2/2: no error")
 	}
 }

@@ -176,17 +176,22 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"predict bad model", []string{"predict", "--model", nan, "--features", d.X}, "nan.csv"},
 		{"inspect missing", []string{"inspect", filepath.Join(dir, "none.json")}, "none.json"},
 	} {
-		code, out, stderr := cli(t, "", tc.args...)
-		if code != exitInput {
-			t.Errorf("%s: exit %d, want %d (stderr %q)", tc.name, code, exitInput, stderr)
-			continue
-		}
-		if out != "" {
-			t.Errorf("%s: wrote %q to stdout on error", tc.name, out)
-		}
-		if lines := strings.Count(strings.TrimSpace(stderr), "\n"); lines != 0 || !strings.Contains(stderr, tc.want) {
-			t.Errorf("%s: stderr %q: want one line containing %q", tc.name, stderr, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) { wantInputError(t, tc.want, tc.args...) })
+	}
+}
+
+// wantInputError runs the command line args and checks that it fails with
+// exitInput, writing nothing to stdout and one line containing want to
+// stderr.
+func wantInputError(t *testing.T, want string, args ...string) {
+	t.Helper()
+	code, out, stderr := cli(t, "", args...)
+	if code != exitInput {
+		t.Errorf("%q: exit %d, want %d (stderr %q)", args, code, exitInput, stderr)
+		return
+	}
+	if out != "" || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, want) {
+		t.Errorf("%q: stdout %q, stderr %q: want nothing and one line containing %q", args, out, stderr, want)
 	}
 }
 

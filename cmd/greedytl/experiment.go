@@ -15,6 +15,7 @@ import (
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/method"
+	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
 
@@ -107,7 +108,7 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 	if len(o.negClasses) > 0 && fracSet {
 		return badInputf("give --negative-classes or --negative-fraction, not both")
 	}
-	shard, err := experiment.ParseShard(o.shard, os.Getenv)
+	sh, err := shard.Parse(o.shard, os.Getenv)
 	if err != nil {
 		return badInputf("--shard: %w", err)
 	}
@@ -115,24 +116,20 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 	cfg.Name, cfg.Out, cfg.Sources = o.name, o.out, o.sources
 	cfg.NegativeClasses, cfg.Targets = o.negClasses, o.targets
 	cfg.Positives, cfg.Splits, cfg.Noise = o.positives, o.splits, o.noise
-	cfg.Seed, cfg.Workers, cfg.Shard = o.seed, o.workers, shard
+	cfg.Seed, cfg.Workers, cfg.Shard = o.seed, o.workers, sh
 	if len(o.methods) > 0 {
 		cfg.Methods = o.methods
 	}
 	if fracSet {
 		cfg.NegativeFraction = o.negFraction
 	}
-	if cfg.Data, err = loadExperimentData(o.data); err != nil {
+	if cfg.Data, err = loadData(o.data); err != nil {
 		return badInput(err)
 	}
-	if o.data == embeddedCLINC150 {
-		if cfg.Name == "" {
-			cfg.Name = embeddedCLINC150
-		}
-		if len(cfg.NegativeClasses) == 0 && !fracSet {
-			cfg.NegativeClasses = []string{clinc150.OOS}
-		}
+	if o.data == embeddedCLINC150 && cfg.Name == "" {
+		cfg.Name = embeddedCLINC150
 	}
+	cfg.NegativeClasses = negativeClasses(o.data, cfg.NegativeClasses, fracSet)
 
 	var bars [2]*progressbar.ProgressBar
 	if !o.quiet {
@@ -160,14 +157,14 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 	}
 	if !o.quiet {
 		fmt.Fprintf(s.err, "%d cells (shard %v): %d computed (%d failed), %d already present; results in %s; %s\n",
-			sum.Cells, shard, sum.Finished, sum.Failed, sum.Present, sum.File, time.Since(start).Round(time.Millisecond))
+			sum.Cells, sh, sum.Finished, sum.Failed, sum.Present, sum.File, time.Since(start).Round(time.Millisecond))
 	}
 	return nil
 }
 
-// loadExperimentData loads the --data argument: the embedded CLINC150 or a
-// dataset folder.
-func loadExperimentData(arg string) (*dataset.Folder, error) {
+// loadData loads the --data argument of experiment and train-sources: the
+// embedded CLINC150 or a dataset folder.
+func loadData(arg string) (*dataset.Folder, error) {
 	if arg == embeddedCLINC150 {
 		return clinc150.Load(clinc150.Options{})
 	}
@@ -181,6 +178,17 @@ func loadExperimentData(arg string) (*dataset.Folder, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// negativeClasses returns the negative classes to hold out on the --data
+// argument data: those named by --negative-classes or, for the embedded
+// CLINC150 when neither --negative-classes nor --negative-fraction
+// (fractionSet) is given, its out-of-scope class.
+func negativeClasses(data string, named []string, fractionSet bool) []string {
+	if data == embeddedCLINC150 && len(named) == 0 && !fractionSet {
+		return []string{clinc150.OOS}
+	}
+	return named
 }
 
 // barProgress returns a progress callback drawing a bar (with a count and

@@ -2,11 +2,9 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,10 +14,9 @@ import (
 	"sync"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/internal/datasettest"
+	"github.com/greedytl/greedytl/shard"
 )
 
 // buildGreedytl builds the greedytl command into a temporary directory and
@@ -43,41 +40,10 @@ func buildGreedytl(t *testing.T) string {
 // dimensions, class k centred at 4·e_k; groups.txt puts them in two groups.
 func experimentFolder(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	rng := rand.New(rand.NewPCG(5, 5))
-	names := []string{"c0", "c1", "c2", "c3", "c4", "c5", "n0", "n1"}
-	var labels []int
-	for c := range names {
-		n := 20
-		if names[c][0] == 'n' {
-			n = 70
-		}
-		for range n {
-			labels = append(labels, c)
-		}
-	}
-	rng.Shuffle(len(labels), func(a, b int) { labels[a], labels[b] = labels[b], labels[a] })
-	x := mat.NewDense(len(labels), len(names), nil)
-	for i, c := range labels {
-		for j := range names {
-			v := rng.NormFloat64()
-			if j == c {
-				v += 4
-			}
-			x.Set(i, j, v)
-		}
-	}
-	writeNPY(t, dir, "features.npy", x)
-	var buf bytes.Buffer
-	if err := dataset.WriteNPYInts(&buf, labels); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "labels.npy"), buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	writeText(t, dir, "classes.txt", strings.Join(names, "\n")+"\n")
-	writeText(t, dir, "groups.txt", "odd\neven\nodd\neven\nodd\neven\nneg\nneg\n")
-	return dir
+	f := datasettest.Shuffled(5, []int{20, 20, 20, 20, 20, 20, 70, 70}, []float64{4, 4, 4, 4, 4, 4, 4, 4})
+	f.Classes = []string{"c0", "c1", "c2", "c3", "c4", "c5", "n0", "n1"}
+	f.Groups = []string{"odd", "even", "odd", "even", "odd", "even", "neg", "neg"}
+	return datasettest.WriteFolder(t, f).Dir
 }
 
 // runBinary runs the built command with extra environment variables and
@@ -275,12 +241,12 @@ func checkCommandLine(t *testing.T, where string, args []string, index string) {
 	}
 	if f := c.Flags().Lookup("shard"); f != nil && f.Value.String() != "" {
 		env := func(k string) string {
-			if k == experiment.EnvKubernetesIndex {
+			if k == shard.EnvKubernetesIndex {
 				return index
 			}
 			return ""
 		}
-		if _, err := experiment.ParseShard(f.Value.String(), env); err != nil {
+		if _, err := shard.Parse(f.Value.String(), env); err != nil {
 			t.Errorf("%s: %q: %v", where, args, err)
 		}
 	}

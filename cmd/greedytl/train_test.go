@@ -239,15 +239,7 @@ func TestTrainBadInput(t *testing.T) {
 		{"empty stdin", []string{"train", "-", "x.model"}, "<stdin>: no rows"},
 		{"too many args", []string{"train", "a", "b", "c"}, "accepts at most 2 arg"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			code, out, stderr := cli(t, "", tc.args...)
-			if code != exitInput {
-				t.Fatalf("exit %d, want %d (stderr %q)", code, exitInput, stderr)
-			}
-			if out != "" || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, tc.want) {
-				t.Errorf("stdout %q, stderr %q: want nothing and one line containing %q", out, stderr, tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { wantInputError(t, tc.want, tc.args...) })
 	}
 	if matches, _ := filepath.Glob(filepath.Join(dir, "*.model")); len(matches) != 0 {
 		t.Errorf("failed runs left model files: %v", matches)

@@ -13,7 +13,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
 
@@ -37,14 +37,16 @@ func newTrainSourcesCmd(s *streams) *cobra.Command {
 	def := source.DefaultTrainConfig()
 	o := &trainSourcesOptions{solver: solverValue{def.Solver}}
 	c := &cobra.Command{
-		Use:   "train-sources --data DIR --out SOURCES [flags]",
+		Use:   "train-sources --data DIR|clinc150 --out SOURCES [flags]",
 		Short: "Train one linear source classifier per class of a dataset folder",
 		Long: `Train-sources runs the paper's source training on a dataset folder
-(features.npy, labels.npy, classes.txt). A negative pool is held out — the
-classes named by --negative-classes, or a random --negative-fraction of the
-classes — and its examples are split 90%/10% into source negatives and target
-negatives. Every other class gets a source: a linear SVM (liblinear -s 1 -B 1
-by default) of its examples against the source negatives, with the C of
+(features.npy, labels.npy, classes.txt), or on the embedded CLINC150 with
+--data clinc150 (whose "oos" class is then the negative pool unless told
+otherwise). A negative pool is held out — the classes named by
+--negative-classes, or a random --negative-fraction of the classes — and its
+examples are split 90%/10% into source negatives and target negatives.
+Every other class gets a source: a linear SVM (liblinear -s 1 -B 1 by
+default) of its examples against the source negatives, with the C of
 --c-grid that has the best cross-validated balanced accuracy (--folds folds),
 refitted on all of them.
 
@@ -61,12 +63,12 @@ Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm, with --array=0-(n-1)). Each shard
 writes the index of the sources done so far; after all shards finish, one more
 run (any shard, or none) trains nothing and writes the complete index.`,
 		Example: `  greedytl train-sources --data coil100/hog --out coil100-sources
-  greedytl train-sources --data clinc150 --negative-classes oos --out clinc-sources
+  greedytl train-sources --data clinc150 --out clinc-sources          # "oos" is the negative pool
   greedytl train-sources --data coil100/hog --out src --shard auto/8   # in each of 8 array tasks`,
 		RunE: func(c *cobra.Command, _ []string) error { return runTrainSources(c, s, o) },
 	}
 	fl := c.Flags()
-	fl.StringVar(&o.data, "data", "", "dataset folder: features.npy, labels.npy, classes.txt (required)")
+	fl.StringVar(&o.data, "data", "", "dataset folder (features.npy, labels.npy, classes.txt), or clinc150 for the embedded CLINC150 (required)")
 	fl.StringVar(&o.out, "out", "", "sources directory to write (required; created if absent)")
 	fl.StringSliceVar(&o.negClasses, "negative-classes", nil, "names of the classes pooled as negatives (comma-separated)")
 	fl.Float64Var(&o.negFraction, "negative-fraction", source.DefaultNegativeFraction, "fraction of the classes drawn at random as negatives (without --negative-classes)")
@@ -109,28 +111,6 @@ func (l *floatList) Set(arg string) error {
 
 func (l *floatList) Type() string { return "floats" }
 
-// shardEnv are the environment variables that hold a task's index in an
-// array job, in the order they are consulted by --shard auto/n.
-var shardEnv = []string{"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"}
-
-// parseShard parses the --shard flag: "", "i/n" or "auto/n".
-func parseShard(arg string) (source.Shard, error) {
-	n, ok := strings.CutPrefix(arg, "auto/")
-	if !ok {
-		return source.ParseShard(arg)
-	}
-	for _, name := range shardEnv {
-		if v := os.Getenv(name); v != "" {
-			sh, err := source.ParseShard(v + "/" + n)
-			if err != nil {
-				return sh, fmt.Errorf("--shard %s with %s=%s: %w", arg, name, v, err)
-			}
-			return sh, nil
-		}
-	}
-	return source.Shard{}, fmt.Errorf("--shard %s: neither %s is set", arg, strings.Join(shardEnv, " nor "))
-}
-
 func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error {
 	if o.data == "" || o.out == "" {
 		return badInputf("give both --data DIR and --out SOURCES (see 'greedytl train-sources --help')")
@@ -138,37 +118,28 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 	if len(o.negClasses) > 0 && c.Flags().Changed("negative-fraction") {
 		return badInputf("give --negative-classes or --negative-fraction, not both")
 	}
-	shard, err := parseShard(o.shard)
+	sh, err := shard.Parse(o.shard, os.Getenv)
 	if err != nil {
-		return badInput(err)
+		return badInputf("--shard: %w", err)
 	}
 	cfg := source.TrainConfig{Solver: o.solver.s, Bias: o.bias, Eps: o.eps, Grid: o.grid, Folds: o.folds, Seed: o.seed}
 	if err := cfg.Check(); err != nil {
 		return badInput(err)
 	}
-	f, err := dataset.LoadFolder(o.data)
+	f, err := loadData(o.data)
 	if err != nil {
 		return badInput(err)
 	}
-	neg, err := source.PlanNegatives(f, o.negClasses, o.negFraction, o.seed)
+	named := negativeClasses(o.data, o.negClasses, c.Flags().Changed("negative-fraction"))
+	neg, err := source.PlanNegatives(f, named, o.negFraction, o.seed)
 	if err != nil {
 		return badInput(err)
 	}
 
-	opts := source.RunOptions{Workers: o.workers, Shard: shard}
+	opts := source.RunOptions{Workers: o.workers, Shard: sh}
 	var bar *progressbar.ProgressBar
 	if !o.quiet && isTerminal(s.err) {
-		opts.Progress = func(done, total int) {
-			if bar == nil {
-				bar = progressbar.NewOptions(total,
-					progressbar.OptionSetWriter(s.err),
-					progressbar.OptionSetDescription("training sources"),
-					progressbar.OptionShowCount(),
-					progressbar.OptionSetPredictTime(true),
-					progressbar.OptionClearOnFinish())
-			}
-			_ = bar.Set(done)
-		}
+		opts.Progress = barProgress(s, &bar, "training sources")
 	}
 	start := time.Now()
 	res, err := source.TrainAll(c.Context(), f, neg, o.out, cfg, opts)

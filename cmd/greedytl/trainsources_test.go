@@ -1,19 +1,17 @@
 package main
 
 import (
-	"bytes"
-	"fmt"
 	"maps"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
+	"github.com/greedytl/greedytl/clinc150"
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/datasettest"
+	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
 
@@ -22,33 +20,7 @@ import (
 // its path.
 func blobDataset(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	rng := rand.New(rand.NewPCG(5, 5))
-	const classes, per = 8, 20
-	x := mat.NewDense(classes*per, classes, nil)
-	labels := make([]int, classes*per)
-	names := make([]string, classes)
-	for i := range labels {
-		k := i % classes
-		labels[i], names[k] = k, fmt.Sprintf("c%d", k)
-		for j := range classes {
-			v := 0.3 * rng.NormFloat64()
-			if j == k {
-				v += 3
-			}
-			x.Set(i, j, v)
-		}
-	}
-	writeNPY(t, dir, "features.npy", x)
-	var buf bytes.Buffer
-	if err := dataset.WriteNPYInts(&buf, labels); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "labels.npy"), buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	writeText(t, dir, "classes.txt", strings.Join(names, "\n")+"\n")
-	return dir
+	return datasettest.WriteFolder(t, datasettest.Blobs(5, 8, 20, 8, 3)).Dir
 }
 
 // modelFiles returns the model files of a sources directory by name.
@@ -163,8 +135,58 @@ func TestTrainSourcesShardAuto(t *testing.T) {
 	}
 	t.Setenv("JOB_COMPLETION_INDEX", "")
 	t.Setenv("SLURM_ARRAY_TASK_ID", "1")
-	if sh, err := parseShard("auto/3"); err != nil || sh != (source.Shard{I: 1, N: 3}) {
-		t.Errorf("parseShard(auto/3) with SLURM_ARRAY_TASK_ID=1: %v, %v", sh, err)
+	if sh, err := shard.Parse("auto/3", os.Getenv); err != nil || sh != (shard.Shard{I: 1, N: 3}) {
+		t.Errorf("shard.Parse(auto/3) with SLURM_ARRAY_TASK_ID=1: %v, %v", sh, err)
+	}
+}
+
+// TestTrainSourcesCLINC150 trains sources on the embedded CLINC150 (shard
+// 0/50 only: classes 0, 50, 100 and 150 unless held out), whose "oos" class is the negative pool
+// unless --negative-classes or --negative-fraction say otherwise.
+func TestTrainSourcesCLINC150(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		flags []string
+		neg   func(names []string) bool
+	}{
+		{"default", nil, func(n []string) bool { return slices.Equal(n, []string{clinc150.OOS}) }},
+		{"named", []string{"--negative-classes", "greeting"}, func(n []string) bool { return slices.Equal(n, []string{"greeting"}) }},
+		// round(0.02 · 151 classes) = 3 classes drawn at random.
+		{"fraction", []string{"--negative-fraction", "0.02"}, func(n []string) bool { return len(n) == 3 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := t.TempDir()
+			args := slices.Concat([]string{"train-sources", "--data", "clinc150", "--out", out, "--shard", "0/50", "--c-grid", "0.1,1", "--folds", "2", "-q"}, tc.flags)
+			if code, _, stderr := cli(t, "", args...); code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			ix, err := source.ReadIndex(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var neg []string
+			for _, c := range ix.Negatives.Classes {
+				neg = append(neg, ix.Classes[c])
+			}
+			if len(ix.Classes) != 151 || ix.Classes[150] != clinc150.OOS || !tc.neg(neg) {
+				t.Errorf("%d classes (last %q), negative classes %q", len(ix.Classes), ix.Classes[len(ix.Classes)-1], neg)
+			}
+			var trained []int
+			for _, e := range ix.Sources {
+				trained = append(trained, e.Class)
+			}
+			if want := slices.DeleteFunc([]int{0, 50, 100, 150}, func(c int) bool { return slices.Contains(ix.Negatives.Classes, c) }); !slices.Equal(trained, want) {
+				t.Errorf("shard 0/50 trained classes %v, want %v", trained, want)
+			}
+			if tc.name == "default" {
+				// The 1,200 out-of-scope queries: 90% source negatives.
+				for _, e := range ix.Sources {
+					if e.Positives != 150 || e.Negatives != 1080 {
+						t.Errorf("source %s: %d positives, %d negatives; want 150 and 1080", e.Name, e.Positives, e.Negatives)
+					}
+				}
+			}
+		})
 	}
 }
 
@@ -192,15 +214,7 @@ func TestTrainSourcesBadInput(t *testing.T) {
 		{"grid", append(base, "--c-grid", "1,0"), "C = 0"},
 		{"grid syntax", append(base, "--c-grid", "1,x"), "c-grid"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			code, stdout, stderr := cli(t, "", tc.args...)
-			if code != exitInput {
-				t.Fatalf("exit %d, want %d (stderr %q)", code, exitInput, stderr)
-			}
-			if stdout != "" || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, tc.want) {
-				t.Errorf("stdout %q, stderr %q: want nothing and one line containing %q", stdout, stderr, tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { wantInputError(t, tc.want, tc.args...) })
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a failed run created the output directory")

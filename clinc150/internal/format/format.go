@@ -22,6 +22,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/greedytl/greedytl/internal/jsonfile"
 )
 
 // File is the decoded content of the embedded data file.
@@ -66,14 +68,9 @@ func Decode(data []byte) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("clinc150 data: %w", err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
 	var f File
-	if err := dec.Decode(&f); err != nil {
+	if err := jsonfile.Decode(bytes.NewReader(raw), &f, "JSON object"); err != nil {
 		return nil, fmt.Errorf("clinc150 data: %w", err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("clinc150 data: trailing data after the JSON object")
 	}
 	return &f, nil
 }

@@ -1,0 +1,86 @@
+package jsonfile
+
+import (
+	"errors"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type doc struct {
+	Name string    `json:"name"`
+	Vals []float64 `json:"vals"`
+}
+
+func TestDecode(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string // error substring; "" for success
+	}{
+		{`{"name": "a", "vals": [1, 2.5]}`, ""},
+		{"  {\"name\": \"a\"}\n\n\t ", ""},
+		{`{"name": "a", "valz": [1]}`, `unknown field "valz"`},
+		{`{"name": "a"} {}`, "trailing data after the thing"},
+		{`{"name": "a"} x`, "trailing data after the thing"},
+		{`{"name": "a"}]`, "trailing data after the thing"},
+		{`{"name": "a"`, "unexpected EOF"},
+		{``, "EOF"},
+		{`{"vals": [NaN]}`, "invalid character"},
+	} {
+		var d doc
+		err := Decode(strings.NewReader(tc.in), &d, "thing")
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%q: %v", tc.in, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%q: error %v, want one containing %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+func TestWriteRead(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "doc.json")
+	in := doc{Name: "x", Vals: []float64{0.1, 1e-300, -3}}
+	if err := Write(path, in); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "{\n  \"name\": \"x\",\n  \"vals\": [\n    0.1,\n    1e-300,\n    -3\n  ]\n}\n"
+	if string(b) != want {
+		t.Errorf("file %q, want %q", b, want)
+	}
+	var out doc
+	if err := Read(path, &out, "doc"); err != nil {
+		t.Fatal(err)
+	}
+	if out.Name != in.Name || len(out.Vals) != 3 || out.Vals[0] != 0.1 || out.Vals[1] != 1e-300 || out.Vals[2] != -3 {
+		t.Errorf("read back %+v, want %+v", out, in)
+	}
+
+	if err := os.WriteFile(path, []byte(`{"name": 1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Read(path, &out, "doc"); err == nil || !strings.HasPrefix(err.Error(), path+": ") {
+		t.Errorf("malformed file: error %v, want one starting with the path", err)
+	}
+	if err := Read(filepath.Join(dir, "none.json"), &out, "doc"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing file: error %v, want fs.ErrNotExist", err)
+	}
+	if err := Write(filepath.Join(dir, "no", "such", "dir.json"), in); err == nil {
+		t.Error("write into a missing directory: no error")
+	}
+	// A value JSON cannot hold fails the write and leaves the file as it was.
+	if err := Write(path, doc{Vals: []float64{math.NaN()}}); err == nil {
+		t.Error("writing NaN: no error")
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != `{"name": 1}` {
+		t.Errorf("after a failed write the file holds %q (%v)", b, err)
+	}
+}

@@ -1,0 +1,47 @@
+// Package parallel runs the independent items of a job on a pool of
+// worker goroutines that stops at the first error.
+package parallel
+
+import (
+	"context"
+	"runtime"
+	"sync"
+)
+
+// For calls work(ctx, i) for i = 0, …, n−1 on a pool of workers goroutines
+// (≤ 0: GOMAXPROCS), handing out the items in order. At the first error,
+// or when ctx is done, it stops handing out items and cancels the context
+// given to work; it waits for the calls in progress and returns that error
+// (ctx's cause, if ctx was cancelled), or nil when every call returned nil.
+func For(ctx context.Context, n, workers int, work func(ctx context.Context, i int) error) error {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	items := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, n) {
+		wg.Go(func() {
+			for i := range items {
+				if err := work(ctx, i); err != nil {
+					cancel(err)
+				}
+			}
+		})
+	}
+feed:
+	for i := range n {
+		if ctx.Err() != nil {
+			break
+		}
+		select {
+		case items <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(items)
+	wg.Wait()
+	return context.Cause(ctx)
+}

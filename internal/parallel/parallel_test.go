@@ -1,0 +1,87 @@
+package parallel
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+func TestForVisitsEachItemOnce(t *testing.T) {
+	for _, tc := range []struct{ n, workers int }{{0, 2}, {1, 0}, {7, 1}, {100, 3}, {5, 16}} {
+		var mu sync.Mutex
+		seen := make([]int, tc.n)
+		var active, most atomic.Int32
+		err := For(context.Background(), tc.n, tc.workers, func(_ context.Context, i int) error {
+			a := active.Add(1)
+			defer active.Add(-1)
+			for {
+				m := most.Load()
+				if a <= m || most.CompareAndSwap(m, a) {
+					break
+				}
+			}
+			mu.Lock()
+			seen[i]++
+			mu.Unlock()
+			return nil
+		})
+		if err != nil {
+			t.Errorf("n=%d workers=%d: %v", tc.n, tc.workers, err)
+		}
+		for i, c := range seen {
+			if c != 1 {
+				t.Errorf("n=%d workers=%d: item %d done %d times", tc.n, tc.workers, i, c)
+			}
+		}
+		if tc.workers > 0 && int(most.Load()) > tc.workers {
+			t.Errorf("n=%d workers=%d: %d calls at once", tc.n, tc.workers, most.Load())
+		}
+	}
+}
+
+func TestForStopsAtFirstError(t *testing.T) {
+	boom := errors.New("boom")
+	var calls atomic.Int32
+	var cancelled atomic.Bool
+	err := For(context.Background(), 1000, 2, func(ctx context.Context, i int) error {
+		calls.Add(1)
+		switch i {
+		case 0: // in progress when item 1 fails: its context is cancelled
+			<-ctx.Done()
+			cancelled.Store(true)
+		case 1:
+			return boom
+		}
+		return nil
+	})
+	if !errors.Is(err, boom) {
+		t.Errorf("error %v, want %v", err, boom)
+	}
+	// Items 0 and 1, and at most one more handed out while the error was
+	// being signalled.
+	if c := calls.Load(); c > 3 {
+		t.Errorf("%d calls after an error at item 1 with 2 workers", c)
+	}
+	if !cancelled.Load() {
+		t.Error("the call in progress did not see its context cancelled")
+	}
+}
+
+func TestForCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var calls atomic.Int32
+	err := For(ctx, 1000, 2, func(context.Context, int) error {
+		if calls.Add(1) == 10 {
+			cancel()
+		}
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v, want context.Canceled", err)
+	}
+	if c := calls.Load(); c >= 1000 {
+		t.Errorf("%d calls after cancelling at the 10th", c)
+	}
+}

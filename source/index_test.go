@@ -1,0 +1,51 @@
+package source
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/dataset"
+)
+
+// TestDataDigest checks DataDigest against a digest computed independently
+// (Python's hashlib over the little-endian shape, float64 bits, labels and
+// NUL-terminated class names), and that it changes with every part of the
+// content but not with the folder's path.
+func TestDataDigest(t *testing.T) {
+	base := func() *dataset.Folder {
+		return &dataset.Folder{
+			Dir:     "/some/where",
+			X:       mat.NewDense(3, 2, []float64{1, math.Copysign(0, -1), 2.5, 3, 0.5, -1}),
+			Labels:  []int{0, 1, 1},
+			Classes: []string{"a", "b"},
+		}
+	}
+	const want = "373b0c4c343aeff4bc9a732b62f92f96316d9381bb011b76df1b040480fd231d"
+	if got := DataDigest(base()); got != want {
+		t.Fatalf("DataDigest = %s, want %s", got, want)
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(f *dataset.Folder)
+		same   bool
+	}{
+		{"path", func(f *dataset.Folder) { f.Dir = "elsewhere" }, true},
+		{"groups", func(f *dataset.Folder) { f.Groups = []string{"g", "h"} }, true},
+		{"sign of zero", func(f *dataset.Folder) { f.X.Set(0, 1, 0) }, false},
+		{"value", func(f *dataset.Folder) { f.X.Set(2, 1, math.Nextafter(-1, 0)) }, false},
+		// The same values and labels hashed as a 2×3 matrix.
+		{"shape", func(f *dataset.Folder) { f.X = mat.NewDense(2, 3, slices.Clone(f.X.RawMatrix().Data)) }, false},
+		{"label", func(f *dataset.Folder) { f.Labels[2] = 0 }, false},
+		{"class name", func(f *dataset.Folder) { f.Classes[1] = "c" }, false},
+		{"class name boundary", func(f *dataset.Folder) { f.Classes = []string{"ab", ""} }, false},
+	} {
+		f := base()
+		tc.change(f)
+		if got := DataDigest(f); (got == want) != tc.same {
+			t.Errorf("%s: digest %s, unchanged %v; want unchanged %v", tc.name, got, got == want, tc.same)
+		}
+	}
+}
