@@ -41,11 +41,17 @@
 // selected, or when no candidate is left.
 //
 // Along the path Fit records, per step, s(S), e(S)/m and the
-// class-balanced mean squared leave-one-out residual of the ridge fit,
-// computed in closed form (r_i = a_i / G_ii with G = (K_S + λI)⁻¹ and
-// a = G y) for the fixed standardised columns. Options.StopAtMinLOO keeps
-// the prefix of the path with the lowest LOO error, and Options.AutoLambda
-// picks λ from 1e-4, 1e-3, …, 1e4 by the same criterion.
+// class-balanced mean squared leave-one-out residual of the ridge fit on S
+// (Step.LOOError). Example i is predicted by ridge refitted on the other
+// examples with the selected columns re-centred on them (not rescaled):
+// the columns were centred with every example, so the left-out row is
+// minus the sum of the others, and a fit that nearly interpolates them
+// would otherwise predict y_i − Σ_{j≠i} y_j, which on a balanced sample is
+// y_i itself. That refit is ridge with an unpenalised intercept, shifted by
+// the mean of the other labels, so its prediction has a closed form, O(m)
+// a step given (K_S + λI)⁻¹. Options.StopAtMinLOO keeps the prefix of the
+// path with the lowest LOO error, and Options.AutoLambda picks λ from
+// 1e-4, 1e-3, …, 1e4 by the same criterion.
 //
 // # Algorithms and complexity
 //
@@ -60,18 +66,24 @@
 // steps G and Gy are recomputed from a Cholesky factorisation of
 // K_S + λI, and the final weights always are. Memory is the m×N block of
 // float64 plus a few N-vectors: about 230 MB for N = 10⁶, m = 20 (on top
-// of the caller's X and H).
+// of the caller's X and H). (Both searches actually keep
+// (K_S + λI + β11ᵀ)⁻¹, which differs from G only along the constant
+// vector 1: every centred column is orthogonal to 1, so the scores are
+// G's, while the leave-one-out error reads G's part orthogonal to 1 off it
+// without the cancellation that G's eigenvalue 1/λ along 1 would cause
+// for small λ.)
 //
 // The randomised search (Options.Sample = r > 0; r = 59 is the paper's
 // GreedyTL-59) scores, at each step, only r candidates drawn uniformly
 // without replacement from the unselected non-constant ones, directly from
-// G in O(m²) each: O(r·m²) per step, independent of N. It reads and
-// standardises a column only when first drawing it (so it checks only
-// those columns for NaN and ±Inf; a column laid out contiguously, as in
-// the transpose of an N×m matrix passed via its T method, is read
-// fastest). When at most r candidates remain it scores them all, and so
-// with r ≥ N it selects exactly what the exact search selects. Draws are
-// seeded by Options.Seed: the same seed gives the same model.
+// G in m(m+1)/2 + m multiply–adds each (G is symmetric): O(r·m²) per step,
+// independent of N. It reads and standardises a column only when first
+// drawing it (so it checks only those columns for NaN and ±Inf; a column
+// laid out contiguously, as in the transpose of an N×m matrix passed via
+// its T method, is read fastest). When at most r candidates remain it
+// scores them all, and so with r ≥ N it selects exactly what the exact
+// search selects. Draws are seeded by Options.Seed: the same seed gives
+// the same model.
 //
 // # Model files
 //

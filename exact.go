@@ -12,14 +12,14 @@ import (
 )
 
 // exactEngine scores every candidate at every step in O(N·m) time, using
-// running values of c_i = 1 + z_iᵀ G z_i and t_i = z_iᵀ a: the gain of
-// column i is λ t_i²/c_i. After a step with g = G z*, c = 1 + z*ᵀg and
-// p = Zᵀg (one matrix–vector product over all candidates),
+// running values of c_i = 1 + z_iᵀ Ĝ z_i and t_i = z_iᵀ a: the gain of
+// column i is λ t_i²/c_i. After a step with g = Ĝ z*, c = 1 + z*ᵀg and
+// p = Zᵀg/√c (one matrix–vector product over all candidates),
 //
-//	c_i ← c_i − p_i²/c,   t_i ← t_i − p_i (aᵀz*)/c,
+//	c_i ← c_i − p_i²,   t_i ← t_i − p_i (aᵀz*)/√c,
 //
-// because G ← G − g gᵀ/c and a ← a − g (aᵀz*)/c. Selected columns get
-// c_i = +Inf, which excludes them from the argmax.
+// because Ĝ ← Ĝ − g gᵀ/c and a ← a − g (aᵀz*)/c. Selected columns get
+// c_i = +Inf, which excludes them from the argmax without a test.
 //
 // The standardised candidates are stored as an m×N' row-major block (N' the
 // number of non-constant columns), the layout of the input: Zᵀg is then a
@@ -27,17 +27,58 @@ import (
 // product with an N'×m block (by 20% at N = 5000 and 45% at N = 10⁶ in
 // our measurements), and standardising needs no transpose.
 type exactEngine struct {
-	m, n int        // n = N', the number of slots
-	z    []float64  // m×n row-major: column s is candidate glob[s], standardised
-	glob []int32    // candidate index of each slot
-	st   []colStats // training statistics of each slot
-	sq   []float64  // ||z_s||²
-	b    []float64  // z_sᵀ y
+	*exactBuffers
+	m, n int // n = N', the number of slots
 
-	lambda  float64
-	c, t, p []float64
-	best    int       // best slot for the current state, -1 if none has a positive gain
-	colBuf  []float64 // col's result
+	lambda float64
+	best   int       // best slot for the current state, -1 if none has a positive gain
+	colBuf []float64 // col's result
+}
+
+// exactBuffers are the O(N) buffers of an exact search, recycled across
+// fits through exactPool: allocating them afresh would zero ~50·N bytes,
+// which costs as much as several greedy steps. Slices indexed by slot hold
+// the first N' entries, the others all N (before constant columns are
+// dropped, in candidate order).
+type exactBuffers struct {
+	z       []float64  // m×N' row-major: column s is candidate glob[s], standardised
+	glob    []int32    // candidate index of each slot
+	st      []colStats // training statistics of each slot
+	f       []float64  // the factor γ/std of each slot (0: constant)
+	sq      []float64  // ‖z_s‖²
+	b       []float64  // z_sᵀ y
+	c, t, p []float64  // running c_i and t_i, and the product Zᵀg/√c
+	acc     [4][]float64
+	means   []float64
+}
+
+// exactPool recycles exactBuffers; buffers for more than maxPooled floats
+// in z or in the N-vectors are left to the garbage collector.
+var exactPool sync.Pool
+
+const maxPooled = 1 << 23 // 64 MB
+
+// grow returns s resized to length n, reallocating only when its capacity
+// is short. Its contents are arbitrary.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// getExactBuffers returns buffers for N candidates (z is sized later).
+func getExactBuffers(N int) *exactBuffers {
+	b, _ := exactPool.Get().(*exactBuffers)
+	if b == nil {
+		b = new(exactBuffers)
+	}
+	b.glob = grow(b.glob, N)
+	b.st = grow(b.st, N)
+	for _, s := range []*[]float64{&b.f, &b.sq, &b.b, &b.c, &b.t, &b.p} {
+		*s = grow(*s, N)
+	}
+	return b
 }
 
 // statBlock is the number of columns whose statistics are accumulated
@@ -47,91 +88,84 @@ const statBlock = 1024
 // newExact standardises every candidate column into the m×N' block,
 // dropping constant columns, and checks that every input is finite.
 func newExact(ctx context.Context, in *inputs, y []float64) (*exactEngine, error) {
-	m := in.m
+	m, N := in.m, in.numCand()
+	e := &exactEngine{exactBuffers: getExactBuffers(N), m: m, colBuf: make([]float64, m)}
 	parts := []struct {
 		b     *block
 		gamma float64
 		off   int
 	}{{&in.x, in.gamma, 0}, {&in.h, 1, in.d}}
 	// Pass 1: the statistics of every column.
-	stats := make([][]colStats, len(parts))
-	factors := make([][]float64, len(parts))
-	n := 0
-	for k, part := range parts {
+	for _, part := range parts {
 		b := part.b
 		if b.cols == 0 {
 			continue
 		}
+		st, f, sq := e.st[part.off:part.off+b.cols], e.f[part.off:part.off+b.cols], e.sq[part.off:part.off+b.cols]
 		if part.gamma == 0 {
 			// Features are all constant; they must still be valid input.
 			if err := b.checkFinite(); err != nil {
+				e.release()
 				return nil, err
 			}
+			clear(f)
 			continue
 		}
-		st := make([]colStats, b.cols)
-		f := make([]float64, b.cols)
-		if err := columnStats(ctx, b, part.gamma, st, f); err != nil {
+		if err := e.columnStats(ctx, b, part.gamma, st, f, sq); err != nil {
+			e.release()
 			return nil, err
 		}
-		factors[k] = f
-		for _, s := range st {
-			if s.scale != 0 {
-				n++
-			}
+	}
+	// Drop the constant columns (in place: slot s ≤ candidate j).
+	n := 0
+	for j, f := range e.f[:N] {
+		if f != 0 {
+			e.glob[n], e.st[n], e.f[n], e.sq[n] = int32(j), e.st[j], f, e.sq[j]
+			n++
 		}
-		stats[k] = st
 	}
 	if n == 0 {
+		e.release()
 		return nil, errNoCandidates
 	}
+	e.n = n
+	for _, s := range []*[]float64{&e.f, &e.sq, &e.b, &e.c, &e.t, &e.p} {
+		*s = (*s)[:n]
+	}
+	e.glob, e.st = e.glob[:n], e.st[:n]
 	// Pass 2: write the standardised non-constant columns.
-	e := &exactEngine{
-		m:      m,
-		n:      n,
-		z:      getBuffer(m * n),
-		glob:   make([]int32, 0, n),
-		st:     make([]colStats, 0, n),
-		sq:     make([]float64, n),
-		b:      make([]float64, n),
-		c:      make([]float64, n),
-		t:      make([]float64, n),
-		p:      make([]float64, n),
-		colBuf: make([]float64, m),
-	}
-	for k, part := range parts {
-		if stats[k] == nil {
-			continue
+	e.z = grow(e.z, m*n)
+	w0 := 0
+	for _, part := range parts {
+		w1 := w0
+		for w1 < n && int(e.glob[w1]) < part.off+part.b.cols {
+			w1++
 		}
-		w0 := len(e.glob)
-		f := factors[k]                  // compacted in place to the kept columns' factors
-		keep := make([]int32, 0, len(f)) // local indices of the kept columns
-		for j, s := range stats[k] {
-			if s.scale != 0 {
-				f[len(keep)] = f[j]
-				keep = append(keep, int32(j))
-				e.glob = append(e.glob, int32(part.off+j))
-				e.st = append(e.st, s)
-			}
+		if w1 > w0 {
+			e.write(part.b, part.off, w0, w1)
 		}
-		e.write(part.b, w0, keep, f[:len(keep)])
+		w0 = w1
 	}
-	e.gemvT(e.b, y)
+	e.gemvT(e.b, y, 1)
 	return e, nil
 }
 
-// columnStats computes the statistics of every column of b (γ > 0) and the
-// factors γ/std of the non-constant ones, with exactly the arithmetic of
-// standardizeChunk, so that both searches standardise identically.
-// Row-major data are read row by row.
-func columnStats(ctx context.Context, b *block, gamma float64, st []colStats, f []float64) error {
+// columnStats computes the statistics of every column of b (γ > 0), the
+// factors γ/std of the non-constant ones (0 for constant ones) and the
+// squared norms ‖z‖² of the standardised columns, with exactly the
+// arithmetic of standardizeChunk for the statistics, so that both searches
+// standardise identically. The squared norm of a non-constant column is
+// m·γ² by definition of the standard deviation, up to rounding, and is
+// taken as that. Row-major data are read row by row.
+func (e *exactEngine) columnStats(ctx context.Context, b *block, gamma float64, st []colStats, f, sq []float64) error {
 	m := b.rows
 	if !b.hasRaw || b.trans {
 		// Column-wise: read (contiguous, or through At) and standardise
 		// a copy.
 		v := make([]float64, m)
 		var sts [1]colStats
-		var sq, tmp [1]float64
+		var tmp [1]float64
+		sqNorm := float64(m) * gamma * gamma
 		for j := range st {
 			if j%(1<<14) == 0 {
 				if err := ctx.Err(); err != nil {
@@ -139,20 +173,24 @@ func columnStats(ctx context.Context, b *block, gamma float64, st []colStats, f 
 				}
 			}
 			b.column(j, v)
-			if standardizeChunk(v, m, 1, gamma, sts[:], sq[:], tmp[:]) >= 0 {
+			if standardizeChunk(v, m, 1, gamma, sts[:], tmp[:]) >= 0 {
 				return badColumn(b, j)
 			}
-			st[j], f[j] = sts[0], tmp[0]
+			st[j], f[j], sq[j] = sts[0], tmp[0], 0
+			if f[j] != 0 {
+				sq[j] = sqNorm
+			}
 		}
 		return nil
 	}
 	invN := 1 / float64(m)
+	sqNorm := float64(m) * gamma * gamma
 	tail := m - m%4 // rows from here on add to accumulator 0, as in standardizeChunk
-	var acc [4][]float64
-	for a := range acc {
-		acc[a] = make([]float64, min(statBlock, b.cols))
+	for a := range e.acc {
+		e.acc[a] = grow(e.acc[a], statBlock)
 	}
-	means := make([]float64, min(statBlock, b.cols))
+	e.means = grow(e.means, statBlock)
+	acc := e.acc
 	accOf := func(i int) int {
 		if i >= tail {
 			return 0
@@ -166,33 +204,32 @@ func columnStats(ctx context.Context, b *block, gamma float64, st []colStats, f 
 		nc := min(statBlock, b.cols-j0)
 		blk := st[j0 : j0+nc]
 		for a := range acc {
-			clear(acc[a])
+			clear(acc[a][:nc])
 		}
 		for i := 0; i < m; i++ {
 			floats.Add(acc[accOf(i)][:nc], b.raw.Data[i*b.raw.Stride+j0:i*b.raw.Stride+j0+nc])
 		}
-		mean := means[:nc]
+		mean := e.means[:nc]
 		for k := range blk {
 			sum := (acc[0][k] + acc[1][k]) + (acc[2][k] + acc[3][k])
 			if math.IsNaN(sum) || math.IsInf(sum, 0) {
 				return badColumn(b, j0+k)
 			}
 			mean[k] = sum * invN
-			blk[k].mean = mean[k]
 		}
 		for a := range acc {
-			clear(acc[a])
+			clear(acc[a][:nc])
 		}
 		for i := 0; i < m; i++ {
-			dst := acc[accOf(i)][:nc]
 			row := b.raw.Data[i*b.raw.Stride+j0 : i*b.raw.Stride+j0+nc]
+			dst, mean := acc[accOf(i)][:len(row)], mean[:len(row)]
 			for k, v := range row {
 				d := v - mean[k]
 				dst[k] += d * d
 			}
 		}
 		for k := range blk {
-			ss, mean := (acc[0][k]+acc[1][k])+(acc[2][k]+acc[3][k]), blk[k].mean
+			ss, mean := (acc[0][k]+acc[1][k])+(acc[2][k]+acc[3][k]), mean[k]
 			if math.IsInf(ss, 0) {
 				return badColumn(b, j0+k)
 			}
@@ -202,61 +239,59 @@ func columnStats(ctx context.Context, b *block, gamma float64, st []colStats, f 
 				b.column(j0+k, v)
 				std = smallStd(v, mean)
 			}
+			blk[k] = colStats{mean: mean}
+			f[j0+k], sq[j0+k] = 0, 0
 			if std <= constTol*math.Abs(mean) {
 				continue // scale 0: constant
 			}
-			blk[k].scale = std / gamma
-			f[j0+k] = gamma / std
+			blk[k].scale, f[j0+k] = scaleFactor(std, gamma)
+			sq[j0+k] = sqNorm
 		}
 	}
 	return nil
 }
 
-// write stores the standardised columns keep of b, with factors f, into
-// slots w0, w0+1, …, and accumulates their squared norms.
-func (e *exactEngine) write(b *block, w0 int, keep []int32, f []float64) {
+// write stores the standardised slots w0, …, w1−1, all columns of b (whose
+// first column is candidate off), into the block.
+func (e *exactEngine) write(b *block, off, w0, w1 int) {
 	m, n := e.m, e.n
-	st := e.st[w0 : w0+len(keep)]
-	sq := e.sq[w0 : w0+len(keep)]
+	st, f, glob := e.st[w0:w1], e.f[w0:w1], e.glob[w0:w1]
 	if b.hasRaw && !b.trans {
-		mean := make([]float64, len(keep))
+		mean := e.means[:0]
 		for k := range st {
-			mean[k] = st[k].mean
+			mean = append(mean, st[k].mean)
 		}
-		all := len(keep) == b.cols // no constant column: no gather needed
+		e.means = mean
+		all := w1-w0 == b.cols // no constant column: no gather needed
 		for i := 0; i < m; i++ {
 			row := b.raw.Data[i*b.raw.Stride : i*b.raw.Stride+b.cols]
-			zrow := e.z[i*n+w0 : i*n+w0+len(keep)]
+			zrow := e.z[i*n+w0 : i*n+w1]
 			if all {
+				mean, f := mean[:len(row)], f[:len(row)]
+				zrow = zrow[:len(row)]
 				for k, v := range row {
-					z := (v - mean[k]) * f[k]
-					zrow[k] = z
-					sq[k] += z * z
+					zrow[k] = (v - mean[k]) * f[k]
 				}
 				continue
 			}
-			for k, j := range keep {
-				z := (row[j] - mean[k]) * f[k]
-				zrow[k] = z
-				sq[k] += z * z
+			for k, j := range glob {
+				zrow[k] = (row[int(j)-off] - mean[k]) * f[k]
 			}
 		}
 		return
 	}
 	v := make([]float64, m)
-	for k, j := range keep {
-		b.column(int(j), v)
+	for k, j := range glob {
+		b.column(int(j)-off, v)
 		for i, x := range v {
-			z := (x - st[k].mean) * f[k]
-			e.z[i*n+w0+k] = z
-			sq[k] += z * z
+			e.z[i*n+w0+k] = (x - st[k].mean) * f[k]
 		}
 	}
 }
 
-// gemvT sets dst = Zᵀx.
-func (e *exactEngine) gemvT(dst, x []float64) {
-	blas64.Gemv(blas.Trans, 1, blas64.General{Rows: e.m, Cols: e.n, Stride: e.n, Data: e.z},
+// gemvT sets dst = alpha·Zᵀx.
+func (e *exactEngine) gemvT(dst, x []float64, alpha float64) {
+	blas64.Gemv(blas.Trans, alpha, blas64.General{Rows: e.m, Cols: e.n, Stride: e.n, Data: e.z},
 		blas64.Vector{N: e.m, Inc: 1, Data: x}, 0, blas64.Vector{N: e.n, Inc: 1, Data: dst})
 }
 
@@ -264,33 +299,13 @@ func errSmallLambda(lambda, maxq float64) error {
 	return fmt.Errorf("greedytl: λ = %g is too small for these data (zᵀz/λ reaches %g)", lambda, maxq)
 }
 
-// bufferPool recycles the candidate blocks of finished fits: filling a
-// fresh block would first zero it, which costs as much as several greedy
-// steps. Blocks above maxPooled floats are left to the garbage collector.
-var bufferPool sync.Pool
-
-const maxPooled = 1 << 23 // 64 MB
-
-// getBuffer returns a slice of length n, from the pool when possible. Its
-// contents are arbitrary.
-func getBuffer(n int) []float64 {
-	if b, ok := bufferPool.Get().(*[]float64); ok {
-		if cap(*b) >= n {
-			return (*b)[:n]
-		}
-		bufferPool.Put(b)
-	}
-	return make([]float64, n)
-}
-
-// release returns the engine's candidate block to the pool; e must not be
-// used afterwards.
+// release returns the engine's buffers to the pool; e must not be used
+// afterwards.
 func (e *exactEngine) release() {
-	if cap(e.z) <= maxPooled {
-		b := e.z[:0]
-		bufferPool.Put(&b)
+	if cap(e.z) <= maxPooled && 8*cap(e.c) <= maxPooled {
+		exactPool.Put(e.exactBuffers)
 	}
-	e.z = nil
+	e.exactBuffers = nil
 }
 
 var errNoCandidates = fmt.Errorf("greedytl: no candidate columns: every column of X and H is constant on the training set")
@@ -298,16 +313,17 @@ var errNoCandidates = fmt.Errorf("greedytl: no candidate columns: every column o
 func (e *exactEngine) reset(lambda float64) error {
 	e.lambda = lambda
 	maxq := 0.0
+	il := 1 / lambda
 	for s, sq := range e.sq {
-		q := sq / lambda
+		q := sq * il
 		e.c[s] = 1 + q
-		e.t[s] = e.b[s] / lambda
+		e.t[s] = e.b[s] * il
 		maxq = math.Max(maxq, q)
 	}
 	if !(maxq < 1e100) {
 		return errSmallLambda(lambda, maxq)
 	}
-	e.best = scan(e.p[:0], e.c, e.t, 0, 0)
+	e.best = scan(e.p[:0], e.c, e.t, 0)
 	return nil
 }
 
@@ -327,12 +343,13 @@ func (e *exactEngine) pick(p *path) (int, error) {
 
 func (e *exactEngine) added(p *path, s int, g []float64, c, tc float64, refreshed bool) {
 	e.c[s] = math.Inf(1) // never selectable again
-	e.gemvT(e.p, g)
+	rc := math.Sqrt(c)
+	e.gemvT(e.p, g, 1/rc)
 	if refreshed {
-		e.gemvT(e.t, p.a)
+		e.gemvT(e.t, p.a, 1)
 		tc = 0
 	}
-	e.best = scan(e.p, e.c, e.t, 1/c, tc)
+	e.best = scan(e.p, e.c, e.t, tc*rc)
 }
 
 // col gathers column s into a buffer that the next call overwrites.
@@ -348,33 +365,68 @@ func (e *exactEngine) stats(s int) colStats {
 	return e.st[s]
 }
 
-// scan applies c_i ← c_i − p_i²·ic and t_i ← t_i − p_i·tc for every
+// scan applies c_i ← c_i − p_i² and t_i ← t_i − p_i·tc for every
 // i < len(p) (no update when p is empty) and returns the index maximising
 // the gain t_i²/c_i among those with a positive gain, the lowest index on
-// ties, or -1 when no gain is positive. Gains are compared by
-// cross-multiplication (c_i ≥ 1), and an index with c_i = +Inf never wins.
-func scan(p, c, t []float64, ic, tc float64) int {
-	best := -1
-	btt, bc := 0.0, 1.0 // t² and c of the best so far
+// ties, or -1 when no gain is positive. An index with c_i = +Inf never
+// wins.
+//
+// Gains are compared by cross-multiplication (c_i ≥ 1; see argmax.offer).
+// Most indices are rejected by the cheaper test t_i² > thr·c_i, where thr
+// is the best gain so far lowered by far more than its rounding error, so
+// that every index the exact comparison would accept passes it; the loop
+// keeps nothing else in registers.
+func scan(p, c, t []float64, tc float64) int {
+	var am argmax
+	am.best = -1
+	thr := 0.0
 	if len(p) == 0 {
 		for i, ci := range c {
 			ti := t[i]
-			if ti*ti*bc > btt*ci {
-				best, btt, bc = i, ti*ti, ci
+			if tt := ti * ti; tt > thr*ci {
+				thr = am.offer(i, tt, ci)
 			}
 		}
-		return best
+		return am.best
 	}
 	c = c[:len(p)]
 	t = t[:len(p)]
 	for i, pi := range p {
-		ci := c[i] - pi*pi*ic
+		ci := c[i] - pi*pi
 		ti := t[i] - pi*tc
 		c[i] = ci
 		t[i] = ti
-		if ti*ti*bc > btt*ci {
-			best, btt, bc = i, ti*ti, ci
+		if tt := ti * ti; tt > thr*ci {
+			thr = am.offer(i, tt, ci)
 		}
 	}
-	return best
+	return am.best
+}
+
+// argmax tracks the index with the largest ratio tt/c, the first on ties.
+type argmax struct {
+	best    int
+	btt, bc float64 // tt and c of best (0 and 1 before any)
+	thr     float64
+}
+
+// offer makes i the best if tt·bc > btt·c (for c ≥ 1 and positive tt) and
+// returns the threshold for the next offers: the best ratio lowered by a
+// relative 2⁻⁴⁰ (0, accepting every positive ratio, while there is no best
+// or where its rounding is not relative). It is kept out of line so that
+// scan's loop stays tight.
+//
+//go:noinline
+func (a *argmax) offer(i int, tt, c float64) float64 {
+	if a.best < 0 {
+		a.bc = 1
+	}
+	if tt*a.bc > a.btt*c {
+		a.best, a.btt, a.bc = i, tt, c
+		a.thr = 0
+		if tt >= 0x1p-900 {
+			a.thr = tt / c * (1 - 0x1p-40)
+		}
+	}
+	return a.thr
 }

@@ -49,11 +49,11 @@ func ExampleFit() {
 		fmt.Printf("%-9v weight %+.3f  e(S)/m %.3f  LOO %.3f\n", c, model.Weights[j], s.RegError, s.LOOError)
 	}
 	// Output:
-	// source 1  weight +0.781  e(S)/m 0.153  LOO 0.068
-	// source 2  weight +0.169  e(S)/m 0.128  LOO 0.043
-	// feature 0 weight +0.156  e(S)/m 0.123  LOO 0.057
-	// feature 1 weight +0.148  e(S)/m 0.112  LOO 0.070
-	// source 0  weight -0.032  e(S)/m 0.111  LOO 0.118
+	// source 1  weight +0.781  e(S)/m 0.153  LOO 0.058
+	// source 2  weight +0.169  e(S)/m 0.128  LOO 0.025
+	// feature 0 weight +0.156  e(S)/m 0.123  LOO 0.046
+	// feature 1 weight +0.148  e(S)/m 0.112  LOO 0.083
+	// source 0  weight -0.032  e(S)/m 0.111  LOO 0.229
 }
 
 func ExampleModel_Predict() {
@@ -107,9 +107,9 @@ func ExampleFit_sampled() {
 		fmt.Printf("%-12v informative %-5v LOO %.3f\n", c, c.Index%1000 == 0, model.Path[j].LOOError)
 	}
 	// Output:
-	// source 76424 informative false LOO 0.670
-	// source 32000 informative true  LOO 0.192
-	// source 96121 informative false LOO 0.158
-	// source 13179 informative false LOO 0.103
-	// source 62622 informative false LOO 0.094
+	// source 76424 informative false LOO 0.671
+	// source 32000 informative true  LOO 0.195
+	// source 96121 informative false LOO 0.162
+	// source 13179 informative false LOO 0.108
+	// source 62622 informative false LOO 0.099
 }

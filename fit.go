@@ -44,14 +44,10 @@ func Fit(ctx context.Context, X, H mat.Matrix, y []float64, opts Options) (*Mode
 	var e engine
 	if opts.Sample > 0 {
 		e = newSample(in, opts.Sample, opts.Seed)
-	} else {
-		ex, err := newExact(ctx, in, y)
-		if err != nil {
-			return nil, err
-		}
-		defer ex.release()
-		e = ex
+	} else if e, err = newExact(ctx, in, y); err != nil {
+		return nil, err
 	}
+	defer e.release()
 	lambdas := []float64{opts.Lambda}
 	if opts.AutoLambda {
 		lambdas = lambdaGrid

@@ -228,24 +228,41 @@ func TestPredictErrors(t *testing.T) {
 }
 
 // TestLOO compares the LOO error recorded at every step with brute-force
-// refits that leave each example out (same standardised columns, same λ).
+// refits that leave each example out: the selected standardised columns
+// are re-centred without it (not rescaled), ridge without intercept is
+// fitted on the others with the same λ, and the left-out row is predicted.
+// The cases cover paths longer than m (an interpolating fit, where
+// leave-one-out on columns centred with every example would leak the
+// left-out label), a single positive example (whose refit sees one class
+// only and predicts 0) and the smallest sample.
 func TestLOO(t *testing.T) {
 	for _, c := range []struct {
-		m      int
-		lambda float64
-	}{{8, 1}, {15, 0.01}, {15, 100}} {
-		t.Run(fmt.Sprintf("m=%d/λ=%g", c.m, c.lambda), func(t *testing.T) {
+		m, npos int // npos = 0: random labels
+		lambda  float64
+	}{{8, 0, 1}, {15, 0, 0.01}, {15, 0, 100}, {12, 0, 1e-3}, {9, 1, 0.1}, {10, 9, 1}, {3, 1, 1}, {2, 1, 0.5}} {
+		t.Run(fmt.Sprintf("m=%d/npos=%d/λ=%g", c.m, c.npos, c.lambda), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(6, uint64(c.m)))
 			X, H := randDense(rng, c.m, 10), randDense(rng, c.m, 10)
 			y := randLabels(rng, c.m)
+			if c.npos > 0 {
+				for i := range y {
+					y[i] = -1
+					if i < c.npos {
+						y[i] = 1
+					}
+				}
+			}
 			o := DefaultOptions()
 			o.Lambda, o.Delta, o.MaxK = c.lambda, 0, c.m+3
 			mod := fitT(t, X, H, y, o)
 			Z, _ := refStandardize(X, H, 1)
 			S := selectedGlobal(mod)
+			if len(S) != c.m+3 {
+				t.Fatalf("path has %d steps, want %d", len(S), c.m+3)
+			}
 			for k := 1; k <= len(S); k++ {
 				want := bruteLOO(Z, y, S[:k], c.lambda)
-				if e := relErr(mod.Path[k-1].LOOError, want); e > tol {
+				if e := relErr(mod.Path[k-1].LOOError, want); e > 1e-9 {
 					t.Errorf("step %d: LOO error %v, brute force %v (rel. error %.1e)", k-1, mod.Path[k-1].LOOError, want, e)
 				}
 			}
@@ -253,13 +270,24 @@ func TestLOO(t *testing.T) {
 	}
 }
 
-// bruteLOO refits ridge on columns S without each example in turn and
-// returns the class-balanced mean squared residual.
+// bruteLOO returns the class-balanced mean squared leave-one-out residual
+// of ridge regression without intercept on columns S: for each example i,
+// the columns are re-centred on the other examples, ridge is fitted there
+// and predicts row i (centred the same way).
 func bruteLOO(Z *mat.Dense, y []float64, S []int, lambda float64) float64 {
 	m, _ := Z.Dims()
 	var sum [2]float64
 	var cnt [2]int
 	for out := 0; out < m; out++ {
+		mean := make([]float64, len(S))
+		for a, j := range S {
+			for i := 0; i < m; i++ {
+				if i != out {
+					mean[a] += Z.At(i, j)
+				}
+			}
+			mean[a] /= float64(m - 1)
+		}
 		Zs := mat.NewDense(m-1, len(S), nil)
 		ys := make([]float64, 0, m-1)
 		r := 0
@@ -268,7 +296,7 @@ func bruteLOO(Z *mat.Dense, y []float64, S []int, lambda float64) float64 {
 				continue
 			}
 			for a, j := range S {
-				Zs.Set(r, a, Z.At(i, j))
+				Zs.Set(r, a, Z.At(i, j)-mean[a])
 			}
 			ys = append(ys, y[i])
 			r++
@@ -280,7 +308,7 @@ func bruteLOO(Z *mat.Dense, y []float64, S []int, lambda float64) float64 {
 		w := bruteWeights(Zs, ys, idx, lambda)
 		var f float64
 		for a, j := range S {
-			f += Z.At(out, j) * w[a]
+			f += (Z.At(out, j) - mean[a]) * w[a]
 		}
 		c := 0
 		if y[out] > 0 {
@@ -290,6 +318,37 @@ func bruteLOO(Z *mat.Dense, y []float64, S []int, lambda float64) float64 {
 		cnt[c]++
 	}
 	return (sum[0]/float64(cnt[0]) + sum[1]/float64(cnt[1])) / 2
+}
+
+// TestLOONoLeak checks the property the re-centring exists for: on labels
+// that the columns know nothing about, ridge on all of them — more columns
+// than examples and a tiny λ, so that it interpolates the training set —
+// has a leave-one-out error near or above that of the zero predictor (1),
+// not near 0. Without the re-centring every left-out example of a balanced
+// sample would be predicted as −Σ_{j≠i} y_j = y_i, for an error near 0.
+// (The path runs until every column is selected, so that its last step
+// does not depend on the labels through the selection.)
+func TestLOONoLeak(t *testing.T) {
+	for seed := range uint64(5) {
+		rng := rand.New(rand.NewPCG(7, seed))
+		m := 12
+		H := randDense(rng, m, 2*m)
+		y := make([]float64, m)
+		for i := range y {
+			y[i] = float64(2*(i%2) - 1) // balanced: Σ y = 0
+		}
+		o := DefaultOptions()
+		o.Lambda, o.Delta = 1e-4, 0
+		mod := fitT(t, nil, H, y, o)
+		last := mod.Path[len(mod.Path)-1]
+		if len(mod.Path) != 2*m || last.RegError > 1e-3 {
+			t.Fatalf("seed %d: %d steps, e(S)/m = %v: the test needs ridge on all columns, interpolating", seed, len(mod.Path), last.RegError)
+		}
+		if last.LOOError < 0.5 {
+			t.Errorf("seed %d: LOO error %v of an interpolating fit of pure noise: the left-out labels leak", seed, last.LOOError)
+		}
+		t.Logf("seed %d: LOO error %.3f", seed, last.LOOError)
+	}
 }
 
 // TestStopAtMinLOO checks the truncation: the model is the prefix of the
@@ -328,10 +387,17 @@ func TestStopAtMinLOO(t *testing.T) {
 	if e := vecRelErr(mod.Weights, bruteWeights(Z, y, selectedGlobal(mod), 1)); e > tol {
 		t.Errorf("prefix weights: rel. error %.1e", e)
 	}
+	S := selectedGlobal(full)
+	for j := range full.Path {
+		if want := bruteLOO(Z, y, S[:j+1], 1); relErr(full.Path[j].LOOError, want) > 1e-9 {
+			t.Errorf("full path, step %d: LOO %v, brute force %v", j, full.Path[j].LOOError, want)
+		}
+	}
 }
 
 // TestAutoLambda checks that AutoLambda picks the grid value whose own fit
-// has the lowest LOO error (the larger λ on ties) and returns that fit. The
+// has the lowest LOO error (the larger λ on ties), as brute-force
+// leave-one-out refits define it, and returns that fit. The
 // last case runs every path to the end, so that the sampled search meets
 // its "score all that remain" regime, constant columns included.
 func TestAutoLambda(t *testing.T) {
@@ -359,10 +425,16 @@ func TestAutoLambda(t *testing.T) {
 			}
 			o := DefaultOptions()
 			o.MaxK, o.Delta, o.StopAtMinLOO, o.Sample, o.Seed = c.maxK, c.delta, c.minLOO, c.sample, 3
+			Z, _ := refStandardize(X, H, 1)
 			var best *Model
 			for _, l := range lambdaGrid {
 				o.Lambda = l
 				mod := fitT(t, X, H, y, o)
+				if S := selectedGlobal(mod); len(S) > 0 {
+					if want := bruteLOO(Z, y, S, l); relErr(mod.looError(), want) > 1e-9 {
+						t.Errorf("λ = %g: LOO error %v, brute force %v", l, mod.looError(), want)
+					}
+				}
 				if best == nil || mod.looError() <= best.looError() {
 					best = mod
 				}
@@ -834,7 +906,7 @@ func TestEnginesStandardizeAlike(t *testing.T) {
 		if err := sa.reset(1); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := sa.pickAll(newPath(y, 1, 0)); err != nil {
+		if _, err := sa.pickAll(newPath(y, 1, 1, 0)); err != nil {
 			t.Fatal(err)
 		}
 		if len(sa.valid) != ex.n {
@@ -869,7 +941,7 @@ func TestSampleDraws(t *testing.T) {
 	if err := e.reset(1); err != nil {
 		t.Fatal(err)
 	}
-	p := newPath(y, 1, 0)
+	p := newPath(y, 1, 1, 0)
 	for step := 0; step < 100; step++ {
 		s, err := e.pick(p)
 		if err != nil {

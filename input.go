@@ -76,26 +76,6 @@ func (b *block) column(j int, dst []float64) {
 	}
 }
 
-// columns copies columns j0, …, j0+nc−1 into dst, column after column
-// (dst[k*rows+i] = element (i, j0+k)).
-func (b *block) columns(j0, nc int, dst []float64) {
-	m := b.rows
-	dst = dst[:nc*m]
-	if b.hasRaw && !b.trans {
-		// Transpose row pieces: reads are contiguous, writes stay in dst.
-		for i := 0; i < m; i++ {
-			off := i*b.raw.Stride + j0
-			for k, v := range b.raw.Data[off : off+nc] {
-				dst[k*m+i] = v
-			}
-		}
-		return
-	}
-	for k := 0; k < nc; k++ {
-		b.column(j0+k, dst[k*m:k*m+m])
-	}
-}
-
 // gather copies the columns js into dst, column after column
 // (dst[k*rows+i] = element (i, js[k])). For row-major data it reads row by
 // row, so that the loads of different columns overlap.
@@ -185,31 +165,20 @@ type colStats struct {
 	scale float64 // divisor: z = (v − mean) / scale; 0 for a constant column
 }
 
-// standardize computes the mean and population standard deviation of v
-// (len m ≥ 1) and decides whether v is constant (see constTol). If it is
-// not, and γ > 0, it overwrites v with (v − mean)·γ/std, returns the divisor
-// std/γ in st.scale and ‖v‖² (after the update) in sq; otherwise it returns
-// st.scale = 0 and leaves v unchanged. ok is false when v holds a
-// non-finite value or values so large that the variance overflows; the
-// caller reports which.
-func standardize(v []float64, gamma float64) (st colStats, sq float64, ok bool) {
-	var sts [1]colStats
-	var sqs, tmp [1]float64
-	if standardizeChunk(v, len(v), 1, gamma, sts[:], sqs[:], tmp[:]) >= 0 {
-		return st, 0, false
-	}
-	return sts[0], sqs[0], true
-}
-
-// standardizeChunk applies standardize to each of the nc columns of length
-// n stored one after another in buf (column k is buf[k*n:(k+1)*n]), writing
-// their statistics to st[:nc] and squared norms to sq[:nc]; tmp[:nc] is
-// scratch. Each stage runs over all the columns before the next, so that
-// the divisions and square roots of different columns overlap. It returns
-// the index of the first column that is not finite or overflows, or -1.
-func standardizeChunk(buf []float64, n, nc int, gamma float64, st []colStats, sq, tmp []float64) int {
+// standardizeChunk standardises each of the nc columns of length n stored
+// one after another in buf (column k is buf[k*n:(k+1)*n]): it computes the
+// mean and population standard deviation of each, writing them to st[:nc],
+// decides whether the column is constant (see constTol), and if it is not,
+// and γ > 0, overwrites it with (v − mean)·γ/std and sets st[k].scale to
+// the divisor std/γ; a constant column gets st[k].scale = 0 and is left
+// unchanged. tmp[:nc] is scratch. Each stage runs over all the columns
+// before the next, so that the divisions and square roots of different
+// columns overlap. It returns the index of the first column that is not
+// finite or so large that its variance overflows (the caller reports
+// which), or -1.
+func standardizeChunk(buf []float64, n, nc int, gamma float64, st []colStats, tmp []float64) int {
 	invN := 1 / float64(n)
-	st, sq, tmp = st[:nc], sq[:nc], tmp[:nc]
+	st, tmp = st[:nc], tmp[:nc]
 	for k := range st {
 		v := buf[k*n : k*n+n]
 		var s0, s1, s2, s3 float64
@@ -261,34 +230,28 @@ func standardizeChunk(buf []float64, n, nc int, gamma float64, st []colStats, sq
 			st[k].scale, tmp[k] = 0, 0
 			continue
 		}
-		st[k].scale = std / gamma
-		tmp[k] = gamma / std // the factor f
+		st[k].scale, tmp[k] = scaleFactor(std, gamma)
 	}
 	for k := range st {
 		f, mean := tmp[k], st[k].mean
 		if f == 0 {
-			sq[k] = 0
 			continue
 		}
 		v := buf[k*n : k*n+n]
-		var s0, s1, s2, s3 float64
-		i := 0
-		for ; i+4 <= n; i += 4 {
-			z0, z1, z2, z3 := (v[i]-mean)*f, (v[i+1]-mean)*f, (v[i+2]-mean)*f, (v[i+3]-mean)*f
-			v[i], v[i+1], v[i+2], v[i+3] = z0, z1, z2, z3
-			s0 += z0 * z0
-			s1 += z1 * z1
-			s2 += z2 * z2
-			s3 += z3 * z3
+		for i, x := range v {
+			v[i] = (x - mean) * f
 		}
-		for ; i < n; i++ {
-			z := (v[i] - mean) * f
-			v[i] = z
-			s0 += z * z
-		}
-		sq[k] = (s0 + s1) + (s2 + s3)
 	}
 	return -1
+}
+
+// scaleFactor returns the divisor std/γ and the factor γ/std of a column
+// with standard deviation std (the division by γ = 1, exact, is skipped).
+func scaleFactor(std, gamma float64) (scale, f float64) {
+	if gamma == 1 {
+		return std, 1 / std
+	}
+	return std / gamma, gamma / std
 }
 
 // smallStd returns the population standard deviation of v about mean when

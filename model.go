@@ -19,9 +19,13 @@ type Step struct {
 	RegError float64 `json:"reg_error"`
 	// LOOError is the class-balanced mean squared leave-one-out residual of
 	// the ridge fit on S: the mean over the two classes of the per-class
-	// mean of r_i², where r_i = y_i − f₋ᵢ(x_i) and f₋ᵢ is refitted without
-	// example i on the same standardised columns (the standardisation
-	// itself is not redone).
+	// mean of r_i², where r_i = y_i − f₋ᵢ(x_i) and f₋ᵢ is ridge (the same
+	// λ, no intercept) refitted without example i on the selected
+	// standardised columns re-centred on the other examples (their scaling
+	// is not redone), predicting example i centred the same way. The
+	// re-centring keeps y_i out of f₋ᵢ(x_i): the columns were centred with
+	// example i. When example i is the only one of its class, the refit
+	// sees one label only and f₋ᵢ = 0.
 	LOOError float64 `json:"loo_error"`
 }
 

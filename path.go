@@ -7,7 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
 // refreshEvery is the number of greedy steps between recomputations of
@@ -32,6 +32,9 @@ type engine interface {
 	// the path's G and a are already updated, and refreshed reports whether
 	// they were just recomputed from a factorisation.
 	added(p *path, s int, g []float64, c, tc float64, refreshed bool)
+	// release hands the engine's buffers back for reuse; the engine must
+	// not be used afterwards.
+	release()
 	// col returns the standardised values of slot s (length m; read only).
 	col(s int) []float64
 	// global returns the candidate index of slot s (features first).
@@ -41,30 +44,43 @@ type engine interface {
 }
 
 // path is the state of one greedy run: the selected columns and the dual
-// quantities G = (K_S + λI)⁻¹ and a = G y, where K_S = Z_S Z_Sᵀ.
+// quantities Ĝ = (K_S + λI + β11ᵀ)⁻¹ and a = Ĝy, where K_S = Z_S Z_Sᵀ.
+//
+// The term β11ᵀ is there for accuracy. The columns are centred, so
+// K_S1 = 0 and G = (K_S + λI)⁻¹ = P + 11ᵀ/(mλ), where P (with P1 = 0) is
+// the part of G orthogonal to 1; adding β11ᵀ only moves the eigenvalue
+// along 1 from λ to s = λ + mβ, so Ĝ = P + 11ᵀ/(ms). For a centred column
+// z, Ĝz = Gz = Pz: scores, gains and weights are those of G. But the
+// leave-one-out error needs P itself, and reading it off G would cancel
+// 1/(mλ) — for small λ far larger than P — against G's entries, losing
+// digits to the error of G along 1 (a relative error of 1e-6 at λ = 1e-4
+// on paths longer than m). With β = max(1, γ²), the squared norm of a
+// column per example, 1/(ms) is at most about |S|/m times P's diagonal.
 type path struct {
 	m      int
 	lambda float64
+	beta   float64 // the β of Ĝ
+	s      float64 // λ + mβ, Ĝ's eigenvalue⁻¹ along 1
 	y      []float64
-	pos    []bool // y_i = +1
-	npos   int
+	pos    []bool  // y_i = +1
+	npos   int     // number of positives
+	ysum   float64 // Σ_i y_i
 
-	G    []float64 // m×m, row-major, symmetric
-	a    []float64 // G y
-	kl   []float64 // K_S + λI, m×m, row-major, symmetric
+	G    []float64 // Ĝ, m×m, row-major, symmetric
+	a    []float64 // Ĝ y
+	kl   []float64 // K_S + λI + β11ᵀ, m×m, row-major, symmetric
 	selZ []float64 // selected columns, k×m row-major
 	sel  []int     // selected slots
 	loo  []float64 // LOO error after each step
 	reg  []float64 // e(S)/m after each step
 
 	g   []float64 // scratch, length m
-	sym *mat.SymDense
-	ch  mat.Cholesky
-	av  *mat.VecDense
-	yv  *mat.VecDense
+	fac []float64 // scratch for refresh, m×m
 }
 
-func newPath(y []float64, lambda float64, maxK int) *path {
+// newPath returns the path of the empty set for labels y, ridge parameter
+// lambda and the β of Ĝ, with room for maxK steps (0: a default).
+func newPath(y []float64, lambda, beta float64, maxK int) *path {
 	m := len(y)
 	if maxK == 0 || maxK > 256 {
 		maxK = 64 // an initial capacity; the path grows beyond it
@@ -76,24 +92,33 @@ func newPath(y []float64, lambda float64, maxK int) *path {
 		reg:    make([]float64, 0, maxK),
 		m:      m,
 		lambda: lambda,
+		beta:   beta,
+		s:      lambda + float64(m)*beta,
 		y:      y,
 		pos:    make([]bool, m),
 		G:      make([]float64, m*m),
 		a:      make([]float64, m),
 		kl:     make([]float64, m*m),
 		g:      make([]float64, m),
-		sym:    mat.NewSymDense(m, nil),
-		yv:     mat.NewVecDense(m, y),
+		fac:    make([]float64, m*m),
 	}
-	p.av = mat.NewVecDense(m, p.a)
 	for i, v := range y {
 		p.pos[i] = v > 0
 		if v > 0 {
 			p.npos++
 		}
-		p.G[i*m+i] = 1 / lambda
-		p.kl[i*m+i] = lambda
-		p.a[i] = v / lambda
+		p.ysum += v
+	}
+	// (λI + β11ᵀ)⁻¹ = (I − β11ᵀ/s)/λ.
+	off := -beta / p.s / lambda
+	for i := range m {
+		for j := range m {
+			p.G[i*m+j] = off
+			p.kl[i*m+j] = beta
+		}
+		p.G[i*m+i] = (1 - beta/p.s) / lambda
+		p.kl[i*m+i] = lambda + beta
+		p.a[i] = (y[i] - beta*p.ysum/p.s) / lambda
 	}
 	return p
 }
@@ -162,64 +187,113 @@ func (p *path) add(s int, z []float64, c, t float64) (refreshed bool, err error)
 	return false, nil
 }
 
-// refresh recomputes G = (K_S + λI)⁻¹ and a = G y from a Cholesky
-// factorisation of K_S + λI.
+// condMax is the largest 1-norm condition number of K_S + λI + β11ᵀ that
+// refresh accepts (gonum's mat.ConditionTolerance).
+const condMax = 1e16
+
+// refresh recomputes Ĝ and a = Ĝy from a Cholesky factorisation of
+// K_S + λI + β11ᵀ. It returns an error when that matrix is not numerically
+// positive definite or its condition number exceeds condMax.
 func (p *path) refresh() error {
 	m := p.m
-	for i := 0; i < m; i++ {
-		for j := i; j < m; j++ {
-			p.sym.SetSym(i, j, p.kl[i*m+j])
-		}
-	}
-	if ok := p.ch.Factorize(p.sym); !ok {
+	copy(p.fac, p.kl)
+	tri, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: m, Stride: m, Data: p.fac})
+	if !ok {
 		return fmt.Errorf("greedytl: K_S + λI is not numerically positive definite at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
 	}
-	if err := p.ch.InverseTo(p.sym); err != nil {
-		return fmt.Errorf("greedytl: K_S + λI is singular at step %d: λ = %g is too small for these data: %v", len(p.sel), p.lambda, err)
+	copy(p.a, p.y)
+	lapack64.Potrs(tri, blas64.General{Rows: m, Cols: 1, Stride: 1, Data: p.a})
+	if _, ok := lapack64.Potri(tri); !ok {
+		return fmt.Errorf("greedytl: K_S + λI is singular at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
 	}
 	for i := 0; i < m; i++ {
 		for j := i; j < m; j++ {
-			v := p.sym.At(i, j)
+			v := p.fac[i*m+j]
 			p.G[i*m+j], p.G[j*m+i] = v, v
 		}
 	}
-	if err := p.ch.SolveVecTo(p.av, p.yv); err != nil {
-		return fmt.Errorf("greedytl: K_S + λI is singular at step %d: λ = %g is too small for these data: %v", len(p.sel), p.lambda, err)
+	// With the inverse at hand the 1-norm condition number is exact.
+	if cond := norm1(p.kl, m) * norm1(p.G, m); !(cond <= condMax) {
+		return fmt.Errorf("greedytl: K_S + λI is singular at step %d (condition number %.3g): λ = %g is too small for these data", len(p.sel), cond, p.lambda)
 	}
-	for i := range p.a {
-		if math.IsNaN(p.a[i]) || math.IsInf(p.a[i], 0) {
-			return fmt.Errorf("greedytl: non-finite dual solution at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
-		}
+	if !finiteSlice(p.a) {
+		return fmt.Errorf("greedytl: non-finite dual solution at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
 	}
 	return nil
 }
 
-// record appends the regularised and LOO errors of the current state.
-func (p *path) record() {
-	m := p.m
-	var ya float64
-	for i, v := range p.y {
-		ya += v * p.a[i]
+// norm1 returns the 1-norm (the largest column sum of magnitudes) of the
+// symmetric row-major m×m matrix A.
+func norm1(A []float64, m int) float64 {
+	var n float64
+	for i := 0; i < m; i++ {
+		var s float64
+		for _, v := range A[i*m : i*m+m] {
+			s += math.Abs(v)
+		}
+		n = max(n, s)
 	}
-	p.reg = append(p.reg, p.lambda*ya/float64(m))
-	p.loo = append(p.loo, p.looError())
+	return n
+}
+
+// record appends the regularised and LOO errors of the current state.
+func (p *path) record() error {
+	loo, err := p.looError()
+	if err != nil {
+		return err
+	}
+	// λ yᵀGy = λ yᵀĜy + (Σy)²(1/m − λ/(ms)) = λ yᵀa + (Σy)²β/s.
+	reg := p.lambda*dot(p.y, p.a) + p.ysum*p.ysum*p.beta/p.s
+	p.reg = append(p.reg, reg/float64(p.m))
+	p.loo = append(p.loo, loo)
+	return nil
 }
 
 // looError returns the class-balanced mean squared leave-one-out residual
-// of ridge regression on the current columns: the residual of example i is
-// r_i = a_i / G_ii (a standard identity for ridge with fixed features), and
-// the error is the mean over the two classes of the per-class mean of r_i².
-func (p *path) looError() float64 {
+// of the current columns: the mean over the two classes of the per-class
+// mean of e_i², where e_i = y_i − p_i and p_i is the prediction for example
+// i of the ridge fit (no intercept, the same λ) on the other examples, with
+// the selected columns re-centred without example i (not rescaled).
+//
+// Re-centring matters: the columns were centred with all m examples, so
+// row i equals minus the sum of the others, and a fit that nearly
+// interpolates them would "predict" y_i − Σ_{j≠i} y_j, which is y_i itself
+// on a balanced sample. The fit on the re-centred columns has the weights
+// of ridge with an unpenalised intercept on the original ones, whose
+// prediction exceeds p_i by ȳ₋ᵢ = (Σ_j y_j − y_i)/(m − 1). For centred
+// columns G1 = 1/λ·1, the hat matrix of that model is 11ᵀ/m + I − λG, and
+// its closed-form leave-one-out residual is r_i = (λ(Gy)_i − ȳ)/(λG_ii −
+// 1/m) = (Py)_i/P_ii (see path for P); with Ĝ = P + 11ᵀ/(ms) and a = Ĝy,
+// r_i = (a_i − ȳ/s)/(Ĝ_ii − 1/(ms)). So p_i = y_i − r_i − ȳ₋ᵢ and
+// e_i = r_i + ȳ₋ᵢ: O(m) in all. When the other examples are all one class
+// (example i is the only one of its class), the re-centred targets are
+// constant, the refit is w = 0 and p_i = 0 exactly.
+//
+// looError returns an error when the closed form breaks down numerically
+// (P_ii > 0 in exact arithmetic), which takes a λ far too small for the
+// data.
+func (p *path) looError() (float64, error) {
+	m := p.m
+	fm := float64(m)
+	ybarS, invMS := p.ysum/fm/p.s, 1/(fm*p.s)
 	var sp, sn float64
 	for i, ai := range p.a {
-		r := ai / p.G[i*p.m+i]
+		yi := p.y[i]
+		e := yi // the only example of its class: p_i = 0
+		if (p.pos[i] && p.npos > 1) || (!p.pos[i] && p.npos < m-1) {
+			pii := p.G[i*m+i] - invMS
+			e = (ai-ybarS)/pii + (p.ysum-yi)/(fm-1)
+			if !(pii > 0) || math.IsNaN(e) || math.IsInf(e, 0) {
+				return 0, fmt.Errorf("greedytl: leave-one-out error breaks down at step %d (P_ii = %v): λ = %g is too small for these data", len(p.sel), pii, p.lambda)
+			}
+		}
 		if p.pos[i] {
-			sp += r * r
+			sp += e * e
 		} else {
-			sn += r * r
+			sn += e * e
 		}
 	}
-	return (sp/float64(p.npos) + sn/float64(p.m-p.npos)) / 2
+	return (sp/float64(p.npos) + sn/float64(m-p.npos)) / 2, nil
 }
 
 // weights returns the ridge weights of the first k selected columns,
@@ -227,7 +301,7 @@ func (p *path) looError() float64 {
 // the regularised and LOO errors of that prefix.
 func (p *path) weights(k int) (w []float64, reg, loo float64, err error) {
 	m := p.m
-	q := newPath(p.y, p.lambda, 1)
+	q := newPath(p.y, p.lambda, p.beta, 1)
 	for j := 0; j < k; j++ {
 		z := p.selZ[j*m : j*m+m]
 		ger(q.kl, m, 1, z, z)
@@ -238,7 +312,9 @@ func (p *path) weights(k int) (w []float64, reg, loo float64, err error) {
 	}
 	w = make([]float64, k)
 	gemv(w, p.selZ[:k*m], k, m, q.a)
-	q.record()
+	if err := q.record(); err != nil {
+		return nil, 0, 0, err
+	}
 	return w, q.reg[0], q.loo[0], nil
 }
 
@@ -248,7 +324,7 @@ func run(ctx context.Context, e engine, y []float64, lambda float64, opts *Optio
 	if err := e.reset(lambda); err != nil {
 		return nil, err
 	}
-	p := newPath(y, lambda, opts.MaxK)
+	p := newPath(y, lambda, max(1, opts.FeatureFactor*opts.FeatureFactor), opts.MaxK)
 	m := float64(p.m)
 	for opts.MaxK == 0 || len(p.sel) < opts.MaxK {
 		if err := ctx.Err(); err != nil {
@@ -276,7 +352,9 @@ func run(ctx context.Context, e engine, y []float64, lambda float64, opts *Optio
 			return nil, err
 		}
 		e.added(p, s, p.g, c, t/c, refreshed)
-		p.record()
+		if err := p.record(); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }

@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 )
 
 // sampleEngine is the randomised search of GreedyTL-59: each step draws r
 // candidates uniformly without replacement from the unselected non-constant
-// columns and scores them directly (u = G z, c = 1 + zᵀu, t = aᵀz, gain
+// columns and scores them directly (c = 1 + zᵀĜz, t = aᵀz, gain
 // λ t²/c), in O(r·m²) time independent of N.
 //
 // Columns are read and standardised lazily, the first time they are drawn,
@@ -24,14 +25,15 @@ type sampleEngine struct {
 	seed uint64
 	rng  *rand.Rand
 
+	*sampleBuffers
 	// slotOf[j] (read with slot, written with setSlot) is 0 for a column
 	// not read yet, s+1 for cache slot s, and negative for a constant
 	// column: -gen once counted by path generation gen, constUncounted
-	// before (and pending while a draw awaits reading).
+	// before (and pending while a draw awaits reading). slotArr is the
+	// first N entries of the pooled slotBuf.
 	slotArr []int32         // slotOf for small N
 	slotMap map[int32]int32 // slotOf for large N (no O(N) set-up)
-	chunks  [][]float64     // cached standardised columns: slot s is in chunk s/cacheChunk
-	slots   []slotInfo
+	nChunks int             // chunks in use: slot s is in chunks[s/cacheChunk]
 
 	allKnown  bool    // every column has been read
 	nConstAll int     // number of constant columns, when allKnown
@@ -43,10 +45,21 @@ type sampleEngine struct {
 
 	// scratch
 	cand, pend, local []int
-	buf               []float64
 	st                [sampleChunk]colStats
-	sq, tmp           [sampleChunk]float64
+	tmp               [sampleChunk]float64
+	sc                scorer
 }
+
+// sampleBuffers are the buffers of a sampled search that are worth
+// recycling across fits (through samplePool) rather than allocating (and
+// zeroing) afresh.
+type sampleBuffers struct {
+	chunks  [][]float64 // cached standardised columns, cacheChunk per chunk
+	slots   []slotInfo  // the cached columns
+	slotBuf []int32
+}
+
+var samplePool sync.Pool
 
 const constUncounted = math.MinInt32
 
@@ -75,23 +88,38 @@ func newSample(in *inputs, r int, seed uint64) *sampleEngine {
 	if in.gamma == 0 {
 		lo = in.d // every feature is constant
 	}
-	var arr []int32
-	var mp map[int32]int32
-	if in.numCand() <= slotArrayMax {
-		arr = make([]int32, in.numCand())
+	N := in.numCand()
+	e := &sampleEngine{
+		in:   in,
+		lo:   lo,
+		m:    in.m,
+		n:    N,
+		r:    r,
+		seed: seed,
+	}
+	e.sampleBuffers, _ = samplePool.Get().(*sampleBuffers)
+	if e.sampleBuffers == nil {
+		e.sampleBuffers = new(sampleBuffers)
+	}
+	e.slots = e.slots[:0]
+	if N <= slotArrayMax {
+		e.slotBuf = grow(e.slotBuf, N)
+		e.slotArr = e.slotBuf
+		clear(e.slotArr)
 	} else {
-		mp = make(map[int32]int32)
+		e.slotMap = make(map[int32]int32)
 	}
-	return &sampleEngine{
-		slotArr: arr,
-		slotMap: mp,
-		in:      in,
-		lo:      lo,
-		m:       in.m,
-		n:       in.numCand(),
-		r:       r,
-		seed:    seed,
+	return e
+}
+
+// release returns the engine's buffers to the pool; e must not be used
+// afterwards.
+func (e *sampleEngine) release() {
+	if len(e.chunks)*cacheChunk*e.m > maxPooled {
+		e.chunks = nil // a large cache is left to the garbage collector
 	}
+	samplePool.Put(e.sampleBuffers)
+	e.sampleBuffers = nil
 }
 
 func (e *sampleEngine) reset(lambda float64) error {
@@ -111,7 +139,7 @@ func (e *sampleEngine) reset(lambda float64) error {
 
 // resolvePending reads and standardises the columns in e.pend (none read
 // before, no repeats), caching the non-constant ones. Features and sources
-// are each read in one batch.
+// are each read in batches, straight into the cache.
 func (e *sampleEngine) resolvePending() error {
 	m := e.m
 	for _, part := range []struct {
@@ -126,37 +154,51 @@ func (e *sampleEngine) resolvePending() error {
 			}
 		}
 		e.local = js
-		if len(js) == 0 {
-			continue
-		}
-		if need := len(js) * m; cap(e.buf) < need {
-			e.buf = make([]float64, need)
-		}
-		buf := e.buf[:len(js)*m]
-		part.b.gather(js, buf)
-		for k0 := 0; k0 < len(js); k0 += sampleChunk {
-			nc := min(sampleChunk, len(js)-k0)
-			chunk := buf[k0*m : (k0+nc)*m]
-			if k := standardizeChunk(chunk, m, nc, part.gamma, e.st[:], e.sq[:], e.tmp[:]); k >= 0 {
-				return badColumn(part.b, js[k0+k])
+		for len(js) > 0 {
+			// Standardise the next columns in the next free slots of the
+			// current cache chunk, then close the gaps that constant
+			// columns leave.
+			s0 := len(e.slots)
+			chunk := e.chunk(s0 / cacheChunk)
+			nc := min(len(js), sampleChunk, cacheChunk-s0%cacheChunk)
+			dst := chunk[(s0%cacheChunk)*m : (s0%cacheChunk+nc)*m]
+			part.b.gather(js[:nc], dst)
+			if k := standardizeChunk(dst, m, nc, part.gamma, e.st[:], e.tmp[:]); k >= 0 {
+				return badColumn(part.b, js[k])
 			}
-			for k := 0; k < nc; k++ {
-				j := part.off + js[k0+k]
+			w := 0
+			for k, jl := range js[:nc] {
+				j := part.off + jl
 				if e.st[k].scale == 0 {
 					e.setSlot(j, constUncounted)
 					continue
 				}
-				s := len(e.slots)
-				if s/cacheChunk == len(e.chunks) {
-					e.chunks = append(e.chunks, make([]float64, cacheChunk*m))
+				if w < k {
+					copy(dst[w*m:(w+1)*m], dst[k*m:(k+1)*m])
 				}
-				copy(e.col(s), chunk[k*m:k*m+m])
 				e.slots = append(e.slots, slotInfo{st: e.st[k], glob: int32(j)})
-				e.setSlot(j, int32(s+1))
+				e.setSlot(j, int32(s0+w+1))
+				w++
 			}
+			js = js[nc:]
 		}
 	}
 	return nil
+}
+
+// chunk returns cache chunk c, allocating it (or reusing a pooled one)
+// when it is the first chunk not in use.
+func (e *sampleEngine) chunk(c int) []float64 {
+	if c == e.nChunks {
+		size := cacheChunk * e.m
+		if c == len(e.chunks) {
+			e.chunks = append(e.chunks, make([]float64, size))
+		} else if len(e.chunks[c]) < size {
+			e.chunks[c] = make([]float64, size)
+		}
+		e.nChunks++
+	}
+	return e.chunks[c]
 }
 
 // slot returns slotOf[j].
@@ -242,11 +284,7 @@ func (e *sampleEngine) pick(p *path) (int, error) {
 		}
 	}
 	e.cand = cand
-	best, bestGain := -1, -1.0
-	for _, s := range cand {
-		best, bestGain = e.better(p, s, best, bestGain)
-	}
-	return checked(p, best)
+	return e.bestOf(p, cand)
 }
 
 // pending marks, in slotOf, a column drawn in this step and not read yet.
@@ -259,18 +297,8 @@ func (e *sampleEngine) unpend() {
 	}
 }
 
-// checked returns best, or an error if candidates were scored but none got
-// a comparable gain (which takes a NaN in G or a).
-func checked(p *path, best int) (int, error) {
-	if best < 0 {
-		return 0, fmt.Errorf("greedytl: numerical breakdown at step %d (no candidate has a finite gain): λ = %g is too small for these data", len(p.sel)+1, p.lambda)
-	}
-	return best, nil
-}
-
 // pickAll scores every unselected non-constant candidate.
 func (e *sampleEngine) pickAll(p *path) (int, error) {
-	best, bestGain := -1, -1.0
 	if !e.allKnown {
 		for j0 := e.lo; j0 < e.n; j0 += sampleChunk {
 			e.pend = e.pend[:0]
@@ -296,31 +324,130 @@ func (e *sampleEngine) pickAll(p *path) (int, error) {
 			return 0, errNoCandidates
 		}
 	}
-	scored := false
+	cand := e.cand[:0]
 	for _, s := range e.valid {
 		if e.slots[s].selGen != e.gen {
-			scored = true
-			best, bestGain = e.better(p, int(s), best, bestGain)
+			cand = append(cand, int(s))
 		}
 	}
-	if !scored {
+	e.cand = cand
+	if len(cand) == 0 {
 		return -1, nil
 	}
-	return checked(p, best)
+	return e.bestOf(p, cand)
 }
 
-// better scores slot s and returns it with its gain t²/c if that beats
-// bestGain (ties: lower candidate index), else best and bestGain.
-func (e *sampleEngine) better(p *path, s, best int, bestGain float64) (int, float64) {
-	z := e.col(s)
-	gemv(p.g, p.G, e.m, e.m, z)
-	c := 1 + dot(z, p.g)
-	t := dot(z, p.a)
-	gain := t * t / c
-	if gain > bestGain || (gain == bestGain && e.slots[s].glob < e.slots[best].glob) {
-		return s, gain
+// bestOf scores the slots cand and returns the one with the largest gain
+// t²/c (the lowest candidate index on ties), or an error if none has a
+// comparable gain (which takes a NaN in Ĝ or a).
+func (e *sampleEngine) bestOf(p *path, cand []int) (int, error) {
+	e.sc.load(p)
+	best, bestGain := -1, -1.0
+	offer := func(s int, c, t float64) {
+		gain := t * t / c
+		if gain > bestGain || (gain == bestGain && e.slots[s].glob < e.slots[best].glob) {
+			best, bestGain = s, gain
+		}
 	}
-	return best, bestGain
+	k := 0
+	for ; k+4 <= len(cand); k += 4 {
+		s := cand[k : k+4]
+		c, t := e.sc.score4(e.col(s[0]), e.col(s[1]), e.col(s[2]), e.col(s[3]))
+		for i := range s {
+			offer(s[i], c[i], t[i])
+		}
+	}
+	for _, s := range cand[k:] {
+		c, t := e.sc.score1(e.col(s))
+		offer(s, c, t)
+	}
+	if best < 0 {
+		return 0, fmt.Errorf("greedytl: numerical breakdown at step %d (no candidate has a finite gain): λ = %g is too small for these data", len(p.sel)+1, p.lambda)
+	}
+	return best, nil
+}
+
+// scorer evaluates c = 1 + zᵀĜz and t = aᵀz for candidate columns z. It
+// reads Ĝ as its upper triangle, packed row after row with the
+// off-diagonal entries doubled, so that zᵀĜz = Σ_i z_i (Ĝ_ii z_i +
+// Σ_{l>i} 2Ĝ_il z_l) takes m(m+1)/2 multiply–adds instead of m².
+type scorer struct {
+	m  int
+	gp []float64 // packed rows: Ĝ_ii, 2Ĝ_i,i+1, …, 2Ĝ_i,m−1 for i = 0, …, m−1
+	a  []float64
+}
+
+// load packs the path's Ĝ and a.
+func (sc *scorer) load(p *path) {
+	m := p.m
+	sc.m, sc.a = m, p.a
+	gp := sc.gp[:0]
+	for i := 0; i < m; i++ {
+		row := p.G[i*m : i*m+m]
+		gp = append(gp, row[i])
+		for _, v := range row[i+1:] {
+			gp = append(gp, 2*v)
+		}
+	}
+	sc.gp = gp
+}
+
+// score4 returns c and t for four columns at once: each element of Ĝ is
+// read once for the four, and their sums form independent chains.
+func (sc *scorer) score4(z0, z1, z2, z3 []float64) (c, t [4]float64) {
+	m := sc.m
+	z0, z1, z2, z3 = z0[:m], z1[:m], z2[:m], z3[:m]
+	var q0, q1, q2, q3 float64
+	gp := sc.gp
+	for i := 0; i < m; i++ {
+		row := gp[:m-i]
+		gp = gp[m-i:]
+		a0, a1, a2, a3 := z0[i:], z1[i:], z2[i:], z3[i:]
+		a0, a1, a2, a3 = a0[:len(row)], a1[:len(row)], a2[:len(row)], a3[:len(row)]
+		var s0, s1, s2, s3 float64
+		for l, w := range row {
+			s0 += w * a0[l]
+			s1 += w * a1[l]
+			s2 += w * a2[l]
+			s3 += w * a3[l]
+		}
+		q0 += a0[0] * s0
+		q1 += a1[0] * s1
+		q2 += a2[0] * s2
+		q3 += a3[0] * s3
+	}
+	var t0, t1, t2, t3 float64
+	for l, w := range sc.a[:m] {
+		t0 += w * z0[l]
+		t1 += w * z1[l]
+		t2 += w * z2[l]
+		t3 += w * z3[l]
+	}
+	return [4]float64{1 + q0, 1 + q1, 1 + q2, 1 + q3}, [4]float64{t0, t1, t2, t3}
+}
+
+// score1 returns c and t for one column.
+func (sc *scorer) score1(z []float64) (c, t float64) {
+	m := sc.m
+	z = z[:m]
+	var q float64
+	gp := sc.gp
+	for i := 0; i < m; i++ {
+		row := gp[:m-i]
+		gp = gp[m-i:]
+		a := z[i:]
+		a = a[:len(row)]
+		var s float64
+		for l, w := range row {
+			s += w * a[l]
+		}
+		q += a[0] * s
+	}
+	// t is summed as in score4, so that equal columns score equally.
+	for l, w := range sc.a[:m] {
+		t += w * z[l]
+	}
+	return 1 + q, t
 }
 
 func (e *sampleEngine) added(p *path, s int, g []float64, c, tc float64, refreshed bool) {
