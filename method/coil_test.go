@@ -162,7 +162,7 @@ func TestCOIL100(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%d positives, split %d: %v", nPos, s, err)
 					}
-					acc += balancedAccuracyOf(mustPredict(t, model, test), test.Y) / splits
+					acc += balancedAcc(t, mustPredict(t, model, test), test.Y) / splits
 				}
 				t.Logf("%-12s n+=%2d  balanced accuracy %.3f  fit %v", name, nPos, acc, fitTime/splits)
 				if acc < 0.7 {

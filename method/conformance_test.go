@@ -176,25 +176,6 @@ func mustPredict(t *testing.T, model Model, d Data) []float64 {
 	return f
 }
 
-// balancedAccuracyOf is (TPR + TNR)/2 of the signs of f (0 is negative).
-func balancedAccuracyOf(f, y []float64) float64 {
-	var tp, p, tn, n float64
-	for i, v := range f {
-		if y[i] > 0 {
-			p++
-			if v > 0 {
-				tp++
-			}
-		} else {
-			n++
-			if v <= 0 {
-				tn++
-			}
-		}
-	}
-	return (tp/p + tn/n) / 2
-}
-
 func TestConformance(t *testing.T) {
 	names := Names()
 	if len(names) < 8 {
@@ -261,7 +242,7 @@ func checkContract(t *testing.T, name string, c conformanceCase) {
 	}
 
 	f := mustPredict(t, model, c.test)
-	if acc := balancedAccuracyOf(f, c.test.Y); acc < 0.75 {
+	if acc := balancedAcc(t, f, c.test.Y); acc < 0.75 {
 		t.Errorf("balanced accuracy %.3f on an easy transfer problem, want ≥ 0.75", acc)
 	}
 
@@ -455,24 +436,4 @@ func checkRobust(t *testing.T, name string, base conformanceCase) {
 }
 
 // permuteRows returns the rows perm[0], perm[1], … of d.
-func permuteRows(d Data, perm []int) Data {
-	pick := func(A *mat.Dense) *mat.Dense {
-		if A == nil {
-			return nil
-		}
-		_, c := A.Dims()
-		B := mat.NewDense(len(perm), c, nil)
-		for i, p := range perm {
-			B.SetRow(i, A.RawRowView(p))
-		}
-		return B
-	}
-	out := Data{X: pick(d.X), H: pick(d.H)}
-	if d.Y != nil {
-		out.Y = make([]float64, len(perm))
-		for i, p := range perm {
-			out.Y[i] = d.Y[p]
-		}
-	}
-	return out
-}
+func permuteRows(d Data, perm []int) Data { return selectRows(d, perm) }

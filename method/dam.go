@@ -41,12 +41,13 @@ import (
 // leaving labelled example i out of the weighted regression (the other rows
 // keeping their weights, the virtual labels and the standardisation
 // unchanged) changes its residual e_i to e_i/(1 − h_ii), h the weighted hat
-// matrix with the intercept. One eigendecomposition of the weighted, centred
-// Gram matrix of L ∪ U per τ serves every λ; a larger regularisation is a
-// larger λ, then a smaller τ. The intercept matters for the leave-one-out
-// estimate too: on standardised columns a left-out row is minus the sum of
-// the others, and without an intercept a nearly interpolating fit (λ → 0,
-// d ≥ m) would predict it from the others' labels alone.
+// matrix with the intercept. One eigendecomposition of the unlabelled rows'
+// Gram matrix serves every (τ, λ), each then costing O(m²·min(d, u) + m³)
+// (see damSystem); a larger regularisation is a larger λ, then a smaller τ.
+// The intercept matters for the leave-one-out estimate too: on
+// standardised columns a left-out row is minus the sum of the others, and
+// without an intercept a nearly interpolating fit (λ → 0, d ≥ m) would
+// predict it from the others' labels alone.
 //
 // The model is a Linear model on the features: its source weights are zero
 // (the sources shape w through the virtual labels but are not evaluated at
@@ -54,7 +55,8 @@ import (
 // hyperparameters are "lambda" and "tau".
 //
 // Fallback: without virtual labels — no sources (H absent or without
-// columns), or a mean source score that is constant on the labelled sample —
+// columns), no unlabelled rows, or a mean source score that is constant on
+// the labelled sample —
 // DAM is the class-balanced ridge regression on the labelled examples alone
 // (balancedRidgeByLOO), with λ by LOO and "tau" reported as 0. A single
 // positive, duplicated and constant columns need nothing special (constant
@@ -80,7 +82,7 @@ func (dam) Needs() Needs { return Needs{Unlabelled: true} }
 
 // Fit trains DAM (see the type's comment).
 func (dam) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
-	m, d, n, err := checkTrain(train)
+	_, d, n, err := checkTrain(train)
 	if err != nil {
 		return nil, err
 	}
@@ -105,57 +107,68 @@ func (dam) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
 			return nil, err
 		}
 	}
-	z := zx
-	taus := tauGrid
-	if virtual == nil {
-		u, taus = 0, []float64{0}
-	} else {
-		zxu, err := sx.Transform(extra.Unlabelled.X)
-		if err != nil {
-			return nil, err
-		}
-		z = mat.NewDense(m+u, d, nil)
-		z.Stack(zx, zxu)
-	}
-	targets := append(append([]float64(nil), train.Y...), virtual...)
-	gram := gramMatrix(z, m+u)
-
-	var cands []looCandidate
-	type setting struct {
-		tau, lambda float64
-		fit         *weightedRidge
-	}
-	var settings []setting
-	for _, tau := range taus {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		wr, err := newWeightedRidge(gram, targets, damWeights(train.Y, u, tau))
+	if virtual == nil || u == 0 {
+		lambda, wf, bf, err := balancedRidgeByLOO(zx, train.Y)
 		if err != nil {
 			return nil, fmt.Errorf("method: dam: %w", err)
 		}
-		for _, lambda := range lambdaGrid {
-			settings = append(settings, setting{tau, lambda, wr})
-			cands = append(cands, looCandidate{Strength: lambda, Pred: wr.looPredictions(m, lambda)})
+		return damModel(sx, sh, wf, bf, lambda, 0)
+	}
+	zxu, err := sx.Transform(extra.Unlabelled.X)
+	if err != nil {
+		return nil, err
+	}
+	sys, err := newDAMSystem(zx, zxu, train.Y, virtual)
+	if err != nil {
+		return nil, fmt.Errorf("method: dam: %w", err)
+	}
+	type setting struct {
+		tau, lambda float64
+		alpha       []float64
+	}
+	var (
+		settings []setting
+		cands    []looCandidate
+	)
+	for _, tau := range tauGrid {
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
+		for _, lambda := range lambdaGrid {
+			loo, alpha, err := sys.solve(tau, lambda)
+			if err != nil {
+				continue // numerically singular: not a candidate
+			}
+			settings = append(settings, setting{tau, lambda, alpha})
+			cands = append(cands, looCandidate{Strength: lambda, Pred: loo})
+		}
+	}
+	if len(cands) == 0 {
+		return nil, errors.New("method: dam: the regression is numerically singular at every (τ, λ)")
 	}
 	best, err := chooseByLOO(train.Y, cands, tieSquared)
 	if err != nil {
 		return nil, fmt.Errorf("method: dam: %w", err)
 	}
-	s := settings[best]
-	w, b := s.fit.primal(z, s.lambda)
+	st := settings[best]
+	w, b := sys.primal(st.tau, st.lambda, st.alpha)
+	return damModel(sx, sh, w, b, st.lambda, st.tau)
+}
+
+// damModel returns DAM's Linear model: weights w and intercept b on the
+// features standardised by sx, zero weights for the sources (sh), and the
+// hyperparameters lambda and tau, after validating it.
+func damModel(sx, sh Scaler, w []float64, b, lambda, tau float64) (Model, error) {
 	model := &Linear{
 		Name:  "dam",
 		X:     sx,
 		H:     sh,
 		WX:    w,
-		WH:    make([]float64, n),
 		B:     b,
-		Hyper: map[string]float64{"lambda": s.lambda, "tau": s.tau},
+		Hyper: map[string]float64{"lambda": lambda, "tau": tau},
 	}
-	if n == 0 {
-		model.WH = nil
+	if n := sh.Len(); n > 0 {
+		model.WH = make([]float64, n)
 	}
 	if err := model.check(); err != nil {
 		return nil, fmt.Errorf("method: dam: %w", err)
@@ -229,14 +242,9 @@ func virtualLabels(sh Scaler, h, hu *mat.Dense, y []float64) ([]float64, error) 
 // intercept. It returns an error when the eigendecomposition fails or no λ
 // gives finite leave-one-out predictions.
 func balancedRidgeByLOO(z *mat.Dense, y []float64) (lambda float64, w []float64, b float64, err error) {
-	m := len(y)
-	wr, err := newWeightedRidge(gramMatrix(z, m), y, balanceWeights(y))
+	wr, cands, err := balancedRidgeCandidates(z, y)
 	if err != nil {
 		return 0, nil, 0, err
-	}
-	cands := make([]looCandidate, len(lambdaGrid))
-	for k, l := range lambdaGrid {
-		cands[k] = looCandidate{Strength: l, Pred: wr.looPredictions(m, l)}
 	}
 	best, err := chooseByLOO(y, cands, tieSquared)
 	if err != nil {
@@ -244,6 +252,21 @@ func balancedRidgeByLOO(z *mat.Dense, y []float64) (lambda float64, w []float64,
 	}
 	w, b = wr.primal(z, lambdaGrid[best])
 	return lambdaGrid[best], w, b, nil
+}
+
+// balancedRidgeCandidates prepares the regression of balancedRidgeByLOO and
+// returns it with the leave-one-out predictions of every λ of lambdaGrid.
+func balancedRidgeCandidates(z *mat.Dense, y []float64) (*weightedRidge, []looCandidate, error) {
+	m := len(y)
+	wr, err := newWeightedRidge(gramMatrix(z, m), y, balanceWeights(y))
+	if err != nil {
+		return nil, nil, err
+	}
+	cands := make([]looCandidate, len(lambdaGrid))
+	for k, l := range lambdaGrid {
+		cands[k] = looCandidate{Strength: l, Pred: wr.looPredictions(m, l)}
+	}
+	return wr, cands, nil
 }
 
 // weightedRidge is ridge regression with row weights ω and an unpenalised
@@ -397,5 +420,225 @@ func (wr *weightedRidge) primal(z *mat.Dense, lambda float64) (w []float64, b fl
 		w[j] -= sa * zbar[j]
 		b -= zbar[j] * w[j]
 	}
+	return w, b
+}
+
+// damSystem is DAM's regression with virtual labels,
+//
+//	min_{w,b} Σ_{i∈L} ζ_i (y_i − wᵀx_i − b)² + μ Σ_{j∈U} (v_j − wᵀx_j − b)² + λ||w||²,
+//
+// μ = τ·m/u, prepared once for every (τ, λ) of the grids. The unlabelled
+// rows enter through one eigendecomposition, and each (τ, λ) costs O(m²·r +
+// m³), r = min(d, u), instead of an eigendecomposition of the (m+u)-row
+// problem per τ. The derivation: centring the unlabelled rows, x̃_j = x_j −
+// x̄_U, and writing the intercept as c = b + x̄_Uᵀw, the unlabelled part of
+// the objective plus the penalty is the quadratic form of
+// B = diag(λI + μX̃ᵀX̃, μu) in (w, c) minus the linear term rᵀ(w, c),
+// r = (μX̃ᵀv, μΣv), and a labelled row reads â_i = (x_i − x̄_U, 1). With
+// P = ÂB⁻¹Âᵀ and g = ÂB⁻¹r (m × m and m), the Woodbury identity gives the
+// labelled residuals e = Z⁻¹M(y − g), Z = diag(ζ), M = (Z⁻¹ + P)⁻¹, and the
+// weighted hat matrix's diagonal h_ii = 1 − M_ii/ζ_i, so that the
+// leave-one-out residual of labelled example i is e_i/(1 − h_ii) =
+// (M(y − g))_i / M_ii. Then B(w, c) = Âᵀα + r with α = M(y − g).
+//
+// P and g need R = (λI + μX̃ᵀX̃)⁻¹ between vectors of the labelled rows:
+// with the eigendecomposition X̃ᵀX̃ = W diag(s) Wᵀ when d ≤ u,
+// A R Aᵀ = Q diag(1/(λ + μs)) Qᵀ, Q = AW; with X̃X̃ᵀ = V diag(s) Vᵀ when
+// d > u, A R Aᵀ = (AAᵀ − E diag(μ/(λ + μs)) Eᵀ)/λ, E = AX̃ᵀV (Woodbury
+// again), A the labelled rows centred at x̄_U.
+type damSystem struct {
+	y, zeta    []float64 // the labels and their class-balancing weights
+	m, u       int
+	vMean      float64       // mean virtual label
+	primalForm bool          // d ≤ u: eigenvectors of X̃ᵀX̃ (else of X̃X̃ᵀ)
+	s          []float64     // the eigenvalues (clamped at 0)
+	q          *mat.Dense    // primal form: AW (m × d); dual form: E = AX̃ᵀV (m × u)
+	aat        *mat.SymDense // dual form: AAᵀ
+	t          []float64     // primal form: WᵀX̃ᵀv; dual form: Vᵀv
+	// For the weights of the chosen setting.
+	a, xt, vecs *mat.Dense // A (m × d), X̃ (u × d), W or V
+	xbar        []float64  // x̄_U
+	v           []float64  // the virtual labels
+}
+
+// newDAMSystem prepares DAM's regression of the labels y on the labelled
+// rows zl (m × d) and of the virtual labels v on the unlabelled rows zu
+// (u × d, u ≥ 1). It returns an error when the eigendecomposition fails.
+func newDAMSystem(zl, zu *mat.Dense, y, v []float64) (*damSystem, error) {
+	m, d := zl.Dims()
+	u, _ := zu.Dims()
+	s := &damSystem{y: y, zeta: balanceWeights(y), m: m, u: u, v: v, primalForm: d <= u}
+	for _, x := range v {
+		s.vMean += x
+	}
+	s.vMean /= float64(u)
+	s.xbar = make([]float64, d)
+	for j := range u {
+		axpy(1/float64(u), zu.RawRowView(j), s.xbar)
+	}
+	center := func(z *mat.Dense) *mat.Dense {
+		r, _ := z.Dims()
+		c := mat.NewDense(r, d, nil)
+		for i := range r {
+			row := c.RawRowView(i)
+			copy(row, z.RawRowView(i))
+			axpy(-1, s.xbar, row)
+		}
+		return c
+	}
+	s.a, s.xt = center(zl), center(zu)
+	var es mat.EigenSym
+	var ok bool
+	if s.primalForm {
+		var c mat.SymDense
+		c.SymOuterK(1, s.xt.T())
+		ok = es.Factorize(&c, true)
+	} else {
+		var k mat.SymDense
+		k.SymOuterK(1, s.xt)
+		ok = es.Factorize(&k, true)
+	}
+	if !ok {
+		return nil, errors.New("eigendecomposition of the unlabelled rows' Gram matrix failed")
+	}
+	s.s = es.Values(nil)
+	for k, e := range s.s {
+		s.s[k] = math.Max(e, 0) // rounding: the matrix is positive semidefinite
+	}
+	s.vecs = new(mat.Dense)
+	es.VectorsTo(s.vecs)
+	r := len(s.s)
+	s.q = mat.NewDense(m, r, nil)
+	s.t = make([]float64, r)
+	if s.primalForm {
+		s.q.Mul(s.a, s.vecs)
+		xv := make([]float64, d)
+		mat.NewVecDense(d, xv).MulVec(s.xt.T(), mat.NewVecDense(u, v))
+		mat.NewVecDense(r, s.t).MulVec(s.vecs.T(), mat.NewVecDense(d, xv))
+	} else {
+		var cross mat.Dense
+		cross.Mul(s.a, s.xt.T())
+		s.q.Mul(&cross, s.vecs)
+		s.aat = mat.NewSymDense(m, nil)
+		s.aat.SymOuterK(1, s.a)
+		mat.NewVecDense(r, s.t).MulVec(s.vecs.T(), mat.NewVecDense(u, v))
+	}
+	return s, nil
+}
+
+// solve returns the leave-one-out predictions of the labelled examples at
+// (tau, lambda) and α = M(y − g), or an error when Z⁻¹ + P is numerically
+// singular.
+func (s *damSystem) solve(tau, lambda float64) (loo, alpha []float64, err error) {
+	m := s.m
+	mu := tau * float64(m) / float64(s.u)
+	f := make([]float64, len(s.s)) // the diagonal of P's middle factor
+	h := make([]float64, len(s.s)) // and of g's
+	for k, e := range s.s {
+		h[k] = mu / (lambda + mu*e)
+		if s.primalForm {
+			f[k] = 1 / (lambda + mu*e)
+		} else {
+			f[k] = -h[k] / lambda
+		}
+	}
+	p := mat.NewSymDense(m, nil)
+	if !s.primalForm {
+		p.ScaleSym(1/lambda, s.aat)
+	}
+	// P += Q diag(f) Qᵀ, then the intercept's 1/(μu) and Z⁻¹.
+	qf := mat.NewDense(m, len(f), nil)
+	for i := range m {
+		row, src := qf.RawRowView(i), s.q.RawRowView(i)
+		for k, x := range src {
+			row[k] = x * f[k]
+		}
+	}
+	var qfq mat.Dense
+	qfq.Mul(qf, s.q.T())
+	c := 1 / (mu * float64(s.u))
+	for i := range m {
+		for j := i; j < m; j++ {
+			x := p.At(i, j) + (qfq.At(i, j)+qfq.At(j, i))/2 + c
+			if i == j {
+				x += 1 / s.zeta[i]
+			}
+			p.SetSym(i, j, x)
+		}
+	}
+	// r = y − g, g = Q diag(h) t + v̄.
+	r := make([]float64, m)
+	for i := range m {
+		var g float64
+		for k, x := range s.q.RawRowView(i) {
+			g += x * h[k] * s.t[k]
+		}
+		r[i] = s.y[i] - g - s.vMean
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(p) {
+		return nil, nil, fmt.Errorf("DAM system at τ = %g, λ = %g is not positive definite", tau, lambda)
+	}
+	var inv mat.SymDense
+	if err := ch.InverseTo(&inv); err != nil {
+		return nil, nil, fmt.Errorf("DAM system at τ = %g, λ = %g: %w", tau, lambda, err)
+	}
+	alpha = make([]float64, m)
+	mat.NewVecDense(m, alpha).MulVec(&inv, mat.NewVecDense(m, r))
+	loo = make([]float64, m)
+	for i := range m {
+		mii := inv.At(i, i)
+		if !(mii > 0) {
+			return nil, nil, fmt.Errorf("DAM system at τ = %g, λ = %g: leave-one-out denominator %d is %g", tau, lambda, i, mii)
+		}
+		loo[i] = s.y[i] - alpha[i]/mii
+	}
+	return loo, alpha, nil
+}
+
+// primal returns the weights and intercept of the regression at (tau,
+// lambda) from its α (see solve): w = R(Aᵀα + μX̃ᵀv), b = c − x̄_Uᵀw with
+// c = (Σα + μΣv)/(μu).
+func (s *damSystem) primal(tau, lambda float64, alpha []float64) (w []float64, b float64) {
+	m, d := s.a.Dims()
+	mu := tau * float64(m) / float64(s.u)
+	x := make([]float64, d) // Aᵀα + μX̃ᵀv
+	mat.NewVecDense(d, x).MulVec(s.a.T(), mat.NewVecDense(m, alpha))
+	xv := make([]float64, d)
+	mat.NewVecDense(d, xv).MulVec(s.xt.T(), mat.NewVecDense(s.u, s.v))
+	axpy(mu, xv, x)
+	r := len(s.s)
+	w = make([]float64, d)
+	if s.primalForm {
+		// R x = W diag(1/(λ + μs)) Wᵀx.
+		c := make([]float64, r)
+		mat.NewVecDense(r, c).MulVec(s.vecs.T(), mat.NewVecDense(d, x))
+		for k, e := range s.s {
+			c[k] /= lambda + mu*e
+		}
+		mat.NewVecDense(d, w).MulVec(s.vecs, mat.NewVecDense(r, c))
+	} else {
+		// R x = (x − X̃ᵀV diag(μ/(λ + μs)) VᵀX̃x)/λ.
+		xx := make([]float64, s.u)
+		mat.NewVecDense(s.u, xx).MulVec(s.xt, mat.NewVecDense(d, x))
+		c := make([]float64, r)
+		mat.NewVecDense(r, c).MulVec(s.vecs.T(), mat.NewVecDense(s.u, xx))
+		for k, e := range s.s {
+			c[k] *= mu / (lambda + mu*e)
+		}
+		mat.NewVecDense(s.u, xx).MulVec(s.vecs, mat.NewVecDense(r, c))
+		mat.NewVecDense(d, w).MulVec(s.xt.T(), mat.NewVecDense(s.u, xx))
+		for j := range w {
+			w[j] = (x[j] - w[j]) / lambda
+		}
+	}
+	var sa, sv float64
+	for _, a := range alpha {
+		sa += a
+	}
+	for _, v := range s.v {
+		sv += v
+	}
+	b = (sa+mu*sv)/(mu*float64(s.u)) - dot(s.xbar, w)
 	return w, b
 }

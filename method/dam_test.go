@@ -115,6 +115,93 @@ func TestWeightedRidge(t *testing.T) {
 	}
 }
 
+// TestDAMSystem checks the Woodbury form of DAM's regression with virtual
+// labels against the eigendecomposition of the whole weighted problem
+// (weightedRidge, itself checked against direct solves above) and against
+// direct solves: the LOO predictions of the labelled rows, the weights and
+// the intercept, in the primal (d ≤ u) and dual (d > u) forms, for small
+// and large τ and λ.
+func TestDAMSystem(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		m, pos    int
+		u, d      int
+		tau, lamb float64
+	}{
+		{"primal form", 12, 2, 30, 8, 1, 1},
+		{"primal form, tiny lambda", 12, 3, 20, 20, 10, 1e-4},
+		{"dual form", 12, 2, 20, 60, 1, 1},
+		{"dual form, tiny lambda", 15, 5, 10, 80, 0.1, 1e-4},
+		{"dual form, light unlabelled", 20, 10, 25, 50, 1e-3, 10},
+		{"dual form, heavy unlabelled", 12, 2, 25, 50, 1e3, 1e-2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(17, 17))
+			N := tc.m + tc.u
+			z := mat.NewDense(N, tc.d, nil)
+			tgt := make([]float64, N)
+			for i := range N {
+				for j := range tc.d {
+					z.Set(i, j, rng.NormFloat64()+0.3*float64(j%3))
+				}
+				tgt[i] = rng.NormFloat64() + 0.5*z.At(i, 0)
+			}
+			y := make([]float64, tc.m)
+			for i := range y {
+				y[i] = -1
+				if i < tc.pos {
+					y[i] = 1
+				}
+			}
+			copy(tgt, y)
+			zl := z.Slice(0, tc.m, 0, tc.d).(*mat.Dense)
+			zu := z.Slice(tc.m, N, 0, tc.d).(*mat.Dense)
+			sys, err := newDAMSystem(zl, zu, y, tgt[tc.m:])
+			if err != nil {
+				t.Fatal(err)
+			}
+			loo, alpha, err := sys.solve(tc.tau, tc.lamb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			omega := damWeights(y, tc.u, tc.tau)
+			wr, err := newWeightedRidge(gramMatrix(z, N), tgt, omega)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := wr.looPredictions(tc.m, tc.lamb)
+			for i := range loo {
+				if !near(loo[i], want[i], 1e-7, math.Abs(want[i])) {
+					t.Errorf("LOO prediction %d = %.12g, eigendecomposition %.12g", i, loo[i], want[i])
+				}
+			}
+			w, b := sys.primal(tc.tau, tc.lamb, alpha)
+			wantW, wantB := weightedRidgeDirect(t, z, tgt, omega, tc.lamb, nil)
+			for j := range w {
+				if !near(w[j], wantW[j], 1e-8, math.Abs(wantW[j])) {
+					t.Errorf("w[%d] = %.12g, direct %.12g", j, w[j], wantW[j])
+				}
+			}
+			if !near(b, wantB, 1e-8, math.Abs(wantB)) {
+				t.Errorf("b = %.12g, direct %.12g", b, wantB)
+			}
+			// The first LOO prediction by a direct refit without example 0.
+			var rows []int
+			for j := 1; j < N; j++ {
+				rows = append(rows, j)
+			}
+			w0, b0 := weightedRidgeDirect(t, z, tgt, omega, tc.lamb, rows)
+			f := b0
+			for j, v := range z.RawRowView(0) {
+				f += w0[j] * v
+			}
+			if !near(loo[0], f, 1e-7, math.Abs(f)) {
+				t.Errorf("LOO prediction 0 = %.12g, refit %.12g", loo[0], f)
+			}
+		})
+	}
+}
+
 func TestDAMWeights(t *testing.T) {
 	y := []float64{1, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
 	w := damWeights(y, 100, 2)
@@ -208,10 +295,7 @@ func TestDAMFit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := model.Predict(test)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := mustPredict(t, model, test)
 	acc := balancedAcc(t, f, test.Y)
 	hp := model.Hyperparameters()
 	t.Logf("balanced accuracy %.3f, hyperparameters %v", acc, hp)

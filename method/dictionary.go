@@ -104,60 +104,72 @@ func (dictionary) Needs() Needs { return Needs{} }
 // Fit trains the dictionary baseline (see the type's comment). It returns
 // an error for the inputs checkTrain rejects and when ctx is done.
 func (dc dictionary) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
-	m, _, n, err := checkTrain(train)
-	if err != nil {
+	if _, _, _, err := checkTrain(train); err != nil {
 		return nil, err
 	}
-	sx, sh := FitScaler(train.X), FitScaler(train.H)
-	target, err := dictSignals(sx, sh, train, false)
+	model, zc, err := dc.represent(ctx, train, extra.Seed)
 	if err != nil {
 		return nil, err
-	}
-	atoms := max(2, (m+1)/2)
-	sparsity := min(dc.sparsity, atoms)
-	rng := rand.New(rand.NewPCG(extra.Seed, extra.Seed))
-
-	var path []*mat.Dense
-	if n == 0 {
-		d0, _ := ksvd(target, atoms, sparsity, dc.ksvdIters, rng)
-		path = []*mat.Dense{d0}
-	} else {
-		source, err := dictSignals(sx, sh, train, true)
-		if err != nil {
-			return nil, err
-		}
-		d0, _ := ksvd(source, atoms, sparsity, dc.ksvdIters, rng)
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		path, _ = adaptPath(d0, target, sparsity, dc.pathSteps)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	codes := pathCodes(path, target, sparsity)
-	cs := FitScaler(codes)
-	zc, err := cs.Transform(codes)
-	if err != nil {
-		return nil, fmt.Errorf("method: dictionary: %w", err)
 	}
 	lambda, w, b, err := balancedRidgeByLOO(zc, train.Y)
 	if err != nil {
 		return nil, fmt.Errorf("method: dictionary: %w", err)
 	}
+	model.w, model.b = w, b
+	model.hyper["lambda"] = lambda
+	if err := model.check(); err != nil {
+		return nil, fmt.Errorf("method: dictionary: %w", err)
+	}
+	return model, nil
+}
+
+// represent learns the representation of steps 1 to 4 on the (validated)
+// training sample: it returns the model without its classifier (w, b and
+// "lambda" unset) and the standardised codes of the training examples.
+func (dc dictionary) represent(ctx context.Context, train Data, seed uint64) (*dictionaryModel, *mat.Dense, error) {
+	m := len(train.Y)
+	sx, sh := FitScaler(train.X), FitScaler(train.H)
+	target, err := dictSignals(sx, sh, train, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	atoms := max(2, (m+1)/2)
+	sparsity := min(dc.sparsity, atoms)
+	rng := rand.New(rand.NewPCG(seed, seed))
+
+	var path []*mat.Dense
+	if sh.Len() == 0 {
+		d0, _ := ksvd(target, atoms, sparsity, dc.ksvdIters, rng)
+		path = []*mat.Dense{d0}
+	} else {
+		source, err := dictSignals(sx, sh, train, true)
+		if err != nil {
+			return nil, nil, err
+		}
+		d0, _ := ksvd(source, atoms, sparsity, dc.ksvdIters, rng)
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		path, _ = adaptPath(d0, target, sparsity, dc.pathSteps)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	codes := pathCodes(path, target, sparsity)
+	cs := FitScaler(codes)
+	zc, err := cs.Transform(codes)
+	if err != nil {
+		return nil, nil, fmt.Errorf("method: dictionary: %w", err)
+	}
 	model := &dictionaryModel{
-		x: sx, h: sh, sparsity: sparsity, path: path, codes: cs, w: w, b: b,
+		x: sx, h: sh, sparsity: sparsity, path: path, codes: cs,
 		hyper: map[string]float64{
-			"lambda":     lambda,
 			"atoms":      float64(atoms),
 			"sparsity":   float64(sparsity),
 			"path_steps": float64(len(path) - 1),
 		},
 	}
-	if err := model.check(); err != nil {
-		return nil, fmt.Errorf("method: dictionary: %w", err)
-	}
-	return model, nil
+	return model, zc, nil
 }
 
 // dictSignals returns the signals of the examples of data (rows): the target
@@ -191,12 +203,14 @@ func dictSignals(sx, sh Scaler, data Data, source bool) (*mat.Dense, error) {
 }
 
 // ompTol is the relative size of the residual correlations below which OMP
-// stops (the signal is explained), and ompMaxCond the largest condition
-// number of the chosen atoms' Gram matrix OMP accepts (a worse atom is
-// linearly dependent on the chosen ones and is skipped).
+// stops (the signal is explained), and ompDependent the relative squared
+// norm below which the part of an atom orthogonal to the chosen ones counts
+// as rounding: the atom is linearly dependent on them and is skipped (for
+// unit-norm atoms it is the squared sine of its angle to their span, about
+// 4/cond of their Gram matrix).
 const (
-	ompTol     = 1e-12
-	ompMaxCond = 1e12
+	ompTol       = 1e-12
+	ompDependent = 1e-12
 )
 
 // omp returns the code γ (length K) of the signal x on the unit-norm atoms
@@ -204,22 +218,28 @@ const (
 // sparsity atoms: repeatedly add the atom most correlated with the residual
 // (the first on ties) and refit all chosen coefficients by least squares.
 // gram is dict·dictᵀ. It uses the residual correlations
-// Dᵀr = Dᵀx − G_{:,S}γ_S (Rubinstein, Zibulevsky and Elad's batch OMP), and
+// Dᵀr = Dᵀx − G_{:,S}γ_S (Rubinstein, Zibulevsky and Elad's batch OMP), with
+// the Cholesky factor of G_SS extended by one row per chosen atom, and
 // stops early when they are all below ompTol·||x||.
 func omp(dict *mat.Dense, gram *mat.SymDense, x []float64, sparsity int) []float64 {
 	K, p := dict.Dims()
 	gamma := make([]float64, K)
 	dx := make([]float64, K)
 	mat.NewVecDense(K, dx).MulVec(dict, mat.NewVecDense(p, x))
-	var xn float64
-	for _, v := range x {
-		xn += v * v
+	tol := ompTol * math.Sqrt(dot(x, x))
+	g := gram.RawSymmetric() // upper triangle
+	gAt := func(i, j int) float64 {
+		if i > j {
+			i, j = j, i
+		}
+		return g.Data[i*g.Stride+j]
 	}
-	tol := ompTol * math.Sqrt(xn)
-	corr := append([]float64(nil), dx...)
+	corr := slices.Clone(dx)
 	excluded := make([]bool, K)
-	var support []int
-	var coef []float64
+	support := make([]int, 0, sparsity)
+	chol := make([]float64, sparsity*sparsity) // L, lower triangular: L Lᵀ = G_SS
+	coef := make([]float64, sparsity)
+	row := make([]float64, sparsity)
 	for len(support) < sparsity {
 		best, bestAbs := -1, tol
 		for k, c := range corr {
@@ -231,29 +251,45 @@ func omp(dict *mat.Dense, gram *mat.SymDense, x []float64, sparsity int) []float
 			break
 		}
 		excluded[best] = true // chosen, or unusable
-		trial := append(slices.Clip(support), best)
-		s := len(trial)
-		gs := mat.NewSymDense(s, nil)
-		rhs := mat.NewVecDense(s, nil)
-		for a, i := range trial {
-			for b := a; b < s; b++ {
-				gs.SetSym(a, b, gram.At(i, trial[b]))
+		// The new row of L: L_S w = G_{S,best}, d = G_bb − wᵀw.
+		s := len(support)
+		gbb := gAt(best, best)
+		d := gbb
+		for a, i := range support {
+			w := gAt(i, best)
+			for c := range a {
+				w -= chol[a*sparsity+c] * row[c]
 			}
-			rhs.SetVec(a, dx[i])
+			w /= chol[a*sparsity+a]
+			row[a] = w
+			d -= w * w
 		}
-		var ch mat.Cholesky
-		if !ch.Factorize(gs) || ch.Cond() > ompMaxCond {
+		if !(d > ompDependent*gbb) {
 			continue // dependent on the chosen atoms
 		}
-		var sol mat.VecDense
-		if err := ch.SolveVecTo(&sol, rhs); err != nil {
-			continue
+		copy(chol[s*sparsity:], row[:s])
+		chol[s*sparsity+s] = math.Sqrt(d)
+		support = append(support, best)
+		// G_SS γ_S = (Dx)_S by L z = (Dx)_S, Lᵀγ_S = z.
+		s++
+		for a, i := range support {
+			z := dx[i]
+			for c := range a {
+				z -= chol[a*sparsity+c] * coef[c]
+			}
+			coef[a] = z / chol[a*sparsity+a]
 		}
-		support, coef = trial, sol.RawVector().Data
+		for a := s - 1; a >= 0; a-- {
+			z := coef[a]
+			for c := a + 1; c < s; c++ {
+				z -= chol[c*sparsity+a] * coef[c]
+			}
+			coef[a] = z / chol[a*sparsity+a]
+		}
 		for k := range corr {
 			c := dx[k]
 			for a, i := range support {
-				c -= gram.At(k, i) * coef[a]
+				c -= gAt(k, i) * coef[a]
 			}
 			corr[k] = c
 		}
@@ -294,10 +330,16 @@ func residualNorm2(signals, codes, dict *mat.Dense, res *mat.Dense) float64 {
 	var r mat.Dense
 	r.Mul(codes, dict)
 	r.Sub(signals, &r)
+	rows, _ := r.Dims()
+	var ss float64
+	for i := range rows {
+		row := r.RawRowView(i)
+		ss += dot(row, row)
+	}
 	if res != nil {
 		res.CloneFrom(&r)
 	}
-	return mat.Norm(&r, 2) * mat.Norm(&r, 2)
+	return ss
 }
 
 // ksvdStep records one K-SVD iteration: the squared reconstruction error
@@ -352,22 +394,12 @@ func ksvd(signals *mat.Dense, atoms, sparsity, iters int, rng *rand.Rand) (*mat.
 					row[j] = r[j] + g*atom[j]
 				}
 			}
-			var svd mat.SVD
-			if !svd.Factorize(e, mat.SVDThin) {
+			sigma, left, ok := topSingular(e, atom)
+			if !ok {
 				continue
-			}
-			sigma := svd.Values(nil)[0]
-			if sigma == 0 {
-				continue
-			}
-			var u, v mat.Dense
-			svd.UTo(&u)
-			svd.VTo(&v)
-			for j := range atom {
-				atom[j] = v.At(j, 0)
 			}
 			for a, i := range users {
-				g := sigma * u.At(a, 0)
+				g := sigma * left[a]
 				codes.Set(i, k, g)
 				row, r := e.RawRowView(a), res.RawRowView(i)
 				for j := range r {
@@ -379,6 +411,40 @@ func ksvd(signals *mat.Dense, atoms, sparsity, iters int, rng *rand.Rand) (*mat.
 		trace = append(trace, step)
 	}
 	return dict, trace
+}
+
+// topSingular writes into right the right singular vector of e's largest
+// singular value σ and returns σ and the left singular vector, from the
+// eigendecomposition of eeᵀ (e has few rows: the signals using one atom).
+// ok is false when e is zero or the decomposition fails; right is then
+// unchanged.
+func topSingular(e *mat.Dense, right []float64) (sigma float64, left []float64, ok bool) {
+	r, _ := e.Dims()
+	var eet mat.SymDense
+	eet.SymOuterK(1, e)
+	var es mat.EigenSym
+	if !es.Factorize(&eet, true) {
+		return 0, nil, false
+	}
+	vals := es.Values(nil)
+	top := vals[r-1] // ascending order
+	if !(top > 0) {
+		return 0, nil, false
+	}
+	var vecs mat.Dense
+	es.VectorsTo(&vecs)
+	left = mat.Col(nil, r-1, &vecs)
+	// v = eᵀu/||eᵀu|| (σ = ||eᵀu||, more accurate than √top).
+	v := make([]float64, len(right))
+	mat.NewVecDense(len(v), v).MulVec(e.T(), mat.NewVecDense(r, left))
+	sigma = math.Sqrt(dot(v, v))
+	if !(sigma > 0) {
+		return 0, nil, false
+	}
+	for j, x := range v {
+		right[j] = x / sigma
+	}
+	return sigma, left, true
 }
 
 // replaceUnused sets atom k of dict to the normalised residual (a row of

@@ -207,6 +207,68 @@ func TestOMPDegenerate(t *testing.T) {
 	}
 }
 
+// TestTopSingular checks K-SVD's rank-one step against gonum's SVD: the
+// largest singular value and its singular vectors (up to a common sign),
+// on tall, wide, single-row, rank-deficient and zero matrices.
+func TestTopSingular(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	for _, tc := range []struct {
+		name string
+		r, p int
+		dup  bool
+	}{
+		{"one row", 1, 30, false},
+		{"few rows", 3, 50, false},
+		{"many rows", 20, 80, false},
+		{"square", 6, 6, false},
+		{"duplicated rows", 5, 40, true},
+	} {
+		e := mat.NewDense(tc.r, tc.p, nil)
+		for i := range tc.r {
+			for j := range tc.p {
+				e.Set(i, j, rng.NormFloat64())
+			}
+		}
+		if tc.dup {
+			e.SetRow(1, e.RawRowView(0))
+			e.SetRow(2, e.RawRowView(0))
+		}
+		right := make([]float64, tc.p)
+		sigma, left, ok := topSingular(e, right)
+		if !ok {
+			t.Fatalf("%s: not ok", tc.name)
+		}
+		var svd mat.SVD
+		if !svd.Factorize(e, mat.SVDThin) {
+			t.Fatal("SVD failed")
+		}
+		var u, v mat.Dense
+		svd.UTo(&u)
+		svd.VTo(&v)
+		want := svd.Values(nil)[0]
+		if math.Abs(sigma-want) > 1e-12*want {
+			t.Errorf("%s: σ = %.15g, SVD %.15g", tc.name, sigma, want)
+		}
+		sign := math.Copysign(1, dot(right, mat.Col(nil, 0, &v)))
+		for j := range right {
+			if math.Abs(right[j]-sign*v.At(j, 0)) > 1e-9 {
+				t.Errorf("%s: right vector %d = %g, SVD %g", tc.name, j, right[j], sign*v.At(j, 0))
+				break
+			}
+		}
+		for i := range left {
+			if math.Abs(left[i]-sign*u.At(i, 0)) > 1e-9 {
+				t.Errorf("%s: left vector %d = %g, SVD %g", tc.name, i, left[i], sign*u.At(i, 0))
+				break
+			}
+		}
+	}
+	right := []float64{3, 4}
+	if _, _, ok := topSingular(mat.NewDense(2, 2, nil), right); ok || right[0] != 3 || right[1] != 4 {
+		t.Errorf("zero matrix: ok = %v, right = %v (want false and unchanged)", ok, right)
+	}
+}
+
 // TestKSVD: every dictionary update lowers (never raises) the error for
 // the codes it starts from, the error falls overall, the atoms have unit
 // norm, and a seed fixes the result.
@@ -298,10 +360,7 @@ func TestDictionaryFit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := model.Predict(test)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := mustPredict(t, model, test)
 	acc := balancedAcc(t, f, test.Y)
 	t.Logf("balanced accuracy %.3f, hyperparameters %v", acc, model.Hyperparameters())
 	if acc < 0.75 {

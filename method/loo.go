@@ -71,16 +71,9 @@ const looTieTol = 1e-9
 // the order of cands except between settings of equal Strength, where the
 // first wins.
 func chooseByLOO(y []float64, cands []looCandidate, tie looTieBreak) (int, error) {
-	pos, neg := 0, 0
-	for _, v := range y {
-		switch v {
-		case 1:
-			pos++
-		case -1:
-			neg++
-		default:
-			panic(fmt.Sprintf("method: chooseByLOO: label %v is not ±1", v))
-		}
+	pos, neg, err := classCounts(y)
+	if err != nil {
+		panic("chooseByLOO: " + err.Error())
 	}
 	if pos == 0 || neg == 0 {
 		panic("method: chooseByLOO: both classes are needed")

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/greedytl/greedytl/internal/jsonfile"
 )
 
 const (
@@ -114,15 +116,7 @@ func ReadModel(r io.Reader) (Model, error) {
 // decodeStrict decodes doc into v, rejecting unknown members and trailing
 // data: what a method's Decode uses for its file type.
 func decodeStrict(doc []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if err := dec.Decode(&struct{}{}); !errors.Is(err, io.EOF) {
-		return errors.New("trailing data after the model")
-	}
-	return nil
+	return jsonfile.Decode(bytes.NewReader(doc), v, "model")
 }
 
 // checkHyper returns an error when a hyperparameter is not finite.

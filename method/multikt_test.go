@@ -258,6 +258,9 @@ func TestMultiKTDescentL1(t *testing.T) {
 			if val < want-1e-9 {
 				t.Errorf("%s τ=%g: objective %g below the LP optimum %g", tc.name, tau, val, want)
 			}
+			if _, _, linear := l.linearMinimum(tau, true); linear && val > want+1e-9 {
+				t.Errorf("%s τ=%g: L is linear on the ball, yet the minimum %g is above the LP optimum %g", tc.name, tau, val, want)
+			}
 			if val > 0 { // else an optimum was met and the descent stopped
 				bound := subgradientBound(l, l.stepScale(tau), dist(beta, opt), len(trace)-1)
 				if val-want > bound {
@@ -320,6 +323,111 @@ func TestMultiKTDescentL2(t *testing.T) {
 			t.Errorf("τ=%g: objective %g, grid minimum %g", tau, val, want)
 		}
 		t.Logf("τ=%g: best %.6f grid %.6f", tau, val, want)
+	}
+}
+
+// minimiseReference is the projected subgradient descent of minimise
+// written plainly — ỹ = c + Gβ and g = Gᵀv by full products, β formed at
+// every step — the reference for the sparse (L1) and kernel (L2) forms.
+func minimiseReference(l *looHinge, beta0 []float64, tau float64, l1 bool, steps int) (best []float64, bestVal float64, trace []float64) {
+	project := projectL2Ball
+	if l1 {
+		project = projectL1Ball
+	}
+	m, n := l.g.Dims()
+	beta := make([]float64, n)
+	project(beta, beta0, tau)
+	pred, grad, v := make([]float64, m), make([]float64, n), make([]float64, m)
+	r := l.stepScale(tau)
+	bestVal = math.Inf(1)
+	for t := 0; ; t++ {
+		val := l.value(l.predict(pred, beta))
+		trace = append(trace, val)
+		if val < bestVal {
+			bestVal, best = val, append([]float64(nil), beta...)
+		}
+		if t == steps || val == 0 {
+			break
+		}
+		l.subgradient(grad, pred, v)
+		gn := norm2(grad)
+		if gn == 0 {
+			break
+		}
+		for j := range beta {
+			beta[j] -= r / (gn * math.Sqrt(float64(t+1))) * grad[j]
+		}
+		project(beta, beta, tau)
+	}
+	return best, bestVal, trace
+}
+
+// TestMultiKTDescentForms: the L1 descent (sparse products) and the L2
+// descent (iterates αβ₀ + Gᵀa, O(m²) a step) follow the plain descent
+// step by step — same objective at every iterate up to rounding — from
+// zero and from a start outside the span of Gᵀ, and return the best
+// iterate with its objective. Where L is linear on the ball, minimise's
+// exact minimum is at least as good as the descent's best iterate.
+func TestMultiKTDescentForms(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		seed         uint64
+		m, pos, d, n int
+		c            float64
+	}{
+		{"2+10, 6 sources", 11, 12, 2, 20, 6, 1},
+		{"5+10, 40 sources", 12, 15, 5, 30, 40, 0.1},
+		{"10+10, 79 sources", 13, 20, 10, 40, 79, 100},
+	} {
+		y, zeta, gram, zh := ktSetup(t, tc.seed, tc.m, tc.pos, tc.d, tc.n)
+		sys, err := newLSSVM(gram, zeta, tc.c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := sys.looMap(y, zeta, zh)
+		rng := rand.New(rand.NewPCG(tc.seed, 7))
+		outside := make([]float64, tc.n)
+		for j := range outside {
+			outside[j] = 0.3 * rng.NormFloat64()
+		}
+		for _, l1 := range []bool{true, false} {
+			for _, beta0 := range [][]float64{make([]float64, tc.n), outside} {
+				for _, tau := range tauGrid {
+					descent := l.minimiseL2
+					if l1 {
+						descent = l.minimiseL1
+					}
+					best, val, trace := descent(beta0, tau, multiKTSteps)
+					_, wantVal, want := minimiseReference(l, beta0, tau, l1, multiKTSteps)
+					if len(trace) != len(want) {
+						t.Errorf("%s l1=%v τ=%g: %d iterates, the plain descent %d", tc.name, l1, tau, len(trace), len(want))
+						continue
+					}
+					for k := range trace {
+						if math.Abs(trace[k]-want[k]) > 1e-9*(1+want[k]) {
+							t.Errorf("%s l1=%v τ=%g: iterate %d has objective %.15g, the plain descent %.15g", tc.name, l1, tau, k, trace[k], want[k])
+							break
+						}
+					}
+					if math.Abs(val-wantVal) > 1e-9*(1+wantVal) {
+						t.Errorf("%s l1=%v τ=%g: best %g, the plain descent %g", tc.name, l1, tau, val, wantVal)
+					}
+					if _, exact, ok := l.linearMinimum(tau, l1); ok && exact > val+1e-12 {
+						t.Errorf("%s l1=%v τ=%g: exact minimum on a linear piece %g above the descent's %g", tc.name, l1, tau, exact, val)
+					}
+					if got := l.value(l.predict(nil, best)); math.Abs(got-val) > 1e-12*(1+val) {
+						t.Errorf("%s l1=%v τ=%g: reported best %g, recomputed %g", tc.name, l1, tau, val, got)
+					}
+					norm := norm2
+					if l1 {
+						norm = norm1
+					}
+					if norm(best) > tau*(1+1e-12) {
+						t.Errorf("%s l1=%v τ=%g: ||β|| = %g outside the ball", tc.name, l1, tau, norm(best))
+					}
+				}
+			}
+		}
 	}
 }
 

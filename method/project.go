@@ -3,7 +3,6 @@ package method
 import (
 	"fmt"
 	"math"
-	"slices"
 )
 
 // Euclidean projections onto norm balls, the feasible sets of MultiKT's
@@ -31,13 +30,31 @@ func projectL2Ball(dst, v []float64, tau float64) {
 }
 
 // projectL1Ball writes into dst the Euclidean projection of v onto the ball
-// {x : ||x||₁ ≤ tau}, by the sort-based algorithm of Duchi, Shalev-Shwartz,
-// Singer and Chandra ("Efficient projections onto the l1-ball for learning
-// in high dimensions", ICML 2008) in O(n log n) time: v itself when it lies
-// in the ball; otherwise the soft-thresholding x_i = sign(v_i)·max(|v_i| − θ, 0)
-// whose threshold θ > 0 makes ||x||₁ = tau. dst may be v. It panics when the
-// lengths differ or tau is negative or NaN (programmer errors).
+// {x : ||x||₁ ≤ tau}: v itself when it lies in the ball; otherwise the
+// soft-thresholding x_i = sign(v_i)·max(|v_i| − θ, 0) whose threshold θ > 0
+// makes ||x||₁ = tau (Duchi, Shalev-Shwartz, Singer and Chandra, "Efficient
+// projections onto the l1-ball for learning in high dimensions", ICML 2008).
+// θ is found by Condat's algorithm (see l1Projector). dst may be v. It
+// panics when the lengths differ or tau is negative or NaN (programmer
+// errors).
 func projectL1Ball(dst, v []float64, tau float64) {
+	var p l1Projector
+	p.project(dst, v, tau)
+}
+
+// l1Projector projects onto L1 balls (as projectL1Ball) with scratch
+// buffers reused from call to call, and finds each threshold from the
+// previous call's (see thresholdFrom): in a projected descent, consecutive
+// thresholds are close. The zero value is ready to use. It is not safe for
+// concurrent use.
+type l1Projector struct {
+	active, waiting []float64
+	theta           float64 // the last threshold
+	warm            bool    // theta holds one
+}
+
+// project is projectL1Ball.
+func (p *l1Projector) project(dst, v []float64, tau float64) {
 	checkProjectArgs("projectL1Ball", dst, v, tau)
 	var l1 float64
 	for _, x := range v {
@@ -51,7 +68,7 @@ func projectL1Ball(dst, v []float64, tau float64) {
 		clear(dst)
 		return
 	}
-	theta := l1Threshold(v, tau)
+	theta := p.thresholdOf(v, tau)
 	for i, x := range v {
 		a := math.Abs(x) - theta
 		if a <= 0 {
@@ -62,27 +79,111 @@ func projectL1Ball(dst, v []float64, tau float64) {
 	}
 }
 
-// l1Threshold returns the threshold θ ≥ 0 of the projection of v onto the
-// L1 ball of radius tau, for ||v||₁ > tau > 0: with u = |v| sorted in
-// decreasing order and ρ the largest j such that u_j > (Σ_{r≤j} u_r − tau)/j,
-// θ = (Σ_{r≤ρ} u_r − tau)/ρ (Duchi et al., 2008, figure 1).
-func l1Threshold(v []float64, tau float64) float64 {
-	u := make([]float64, len(v))
-	for i, x := range v {
-		u[i] = math.Abs(x)
+// thresholdOf returns the threshold θ of the projection of v onto the L1
+// ball of radius tau, for ||v||₁ > tau > 0: by Newton's method from the
+// previous call's threshold (thresholdFrom), or, on the first call and
+// should that not settle, by Condat's algorithm (threshold).
+func (p *l1Projector) thresholdOf(v []float64, tau float64) float64 {
+	theta, ok := 0.0, false
+	if p.warm {
+		theta, ok = thresholdFrom(v, tau, p.theta)
 	}
-	slices.Sort(u)
-	slices.Reverse(u)
-	var sum, theta float64
-	for j, uj := range u {
-		sum += uj
-		t := (sum - tau) / float64(j+1)
-		if uj <= t {
+	if !ok {
+		theta = p.threshold(v, tau)
+	}
+	p.theta, p.warm = theta, true
+	return theta
+}
+
+// thresholdFrom returns the threshold θ of the projection of v onto the L1
+// ball of radius tau (||v||₁ > tau > 0) by Newton's method from guess on the
+// convex, decreasing, piecewise linear φ(θ) = Σ_j max(|v_j| − θ, 0) − tau:
+// θ ← (Σ_{j∈A} |v_j| − tau)/|A|, A = {j : |v_j| > θ}. From a θ above the
+// root one step lands below it (φ is convex); from below, the steps
+// increase θ and shrink A until A no longer changes, and then θ is exactly
+// the threshold of the definition. Each step is one pass over v, and a
+// guess near the root (the previous projection's threshold in a descent)
+// needs two or three. ok is false, and θ meaningless, if it has not
+// settled after len(v)+2 steps (rounding can in principle make it cycle).
+func thresholdFrom(v []float64, tau, guess float64) (theta float64, ok bool) {
+	theta = math.Max(guess, 0)
+	for range len(v) + 2 {
+		var sum float64
+		var count int
+		for _, x := range v {
+			if a := math.Abs(x); a > theta {
+				sum += a
+				count++
+			}
+		}
+		if count == 0 { // the guess is at or above max |v_j|: start from 0
+			theta = 0
+			continue
+		}
+		next := (sum - tau) / float64(count)
+		if next == theta {
+			return math.Max(theta, 0), true
+		}
+		theta = next
+	}
+	return 0, false
+}
+
+// threshold returns the threshold θ ≥ 0 of the projection of v onto the L1
+// ball of radius tau, for ||v||₁ > tau > 0: θ = (Σ_{j∈A} |v_j| − tau)/|A|,
+// A the set of the |v_j| that exceed θ. It uses the algorithm of Condat
+// ("Fast projection onto the simplex and the l1 ball", Math. Program.
+// 2016) on u = |v|: one pass keeps a candidate set whose running threshold
+// ρ = (Σ − tau)/count only grows, setting aside the values it passes over;
+// those that exceed ρ rejoin, and a last sweep drops the candidates at or
+// below ρ until none is left. Its cost is O(n) in practice (O(n²) in the
+// worst case, against O(n log n) for sorting), and it makes no random
+// choices.
+func (p *l1Projector) threshold(v []float64, tau float64) float64 {
+	act, wait := p.active[:0], p.waiting[:0]
+	u0 := math.Abs(v[0])
+	act = append(act, u0)
+	rho := u0 - tau
+	for _, x := range v[1:] {
+		y := math.Abs(x)
+		if y <= rho {
+			continue
+		}
+		rho += (y - rho) / float64(len(act)+1)
+		if rho > y-tau {
+			act = append(act, y)
+			continue
+		}
+		// y alone gives a larger threshold than the candidates with it.
+		wait = append(wait, act...)
+		act = append(act[:0], y)
+		rho = y - tau
+	}
+	for _, y := range wait {
+		if y > rho {
+			act = append(act, y)
+			rho += (y - rho) / float64(len(act))
+		}
+	}
+	for {
+		n, kept := len(act), 0
+		for _, y := range act {
+			if y > rho || n == 1 { // the largest value always stays (ρ < max u but for rounding)
+				act[kept] = y
+				kept++
+				continue
+			}
+			n--
+			rho += (rho - y) / float64(n)
+		}
+		removed := kept < len(act)
+		act = act[:kept]
+		if !removed {
 			break
 		}
-		theta = t
 	}
-	return math.Max(theta, 0)
+	p.active, p.waiting = act, wait
+	return math.Max(rho, 0)
 }
 
 // checkProjectArgs panics on the argument errors of the projections.

@@ -64,15 +64,12 @@ func (noTransfer) Name() string { return "no-transfer" }
 func (noTransfer) Needs() Needs { return Needs{} }
 
 func (noTransfer) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
-	if err := checkRidgeTrain(ctx, train); err != nil {
-		return nil, err
-	}
-	if _, d := dims(train.X); d == 0 {
-		return nil, errors.New("method: no-transfer needs target features X")
-	}
-	st, err := standardize(train)
+	st, err := standardizeTrain(ctx, train)
 	if err != nil {
 		return nil, err
+	}
+	if st.sx.Len() == 0 {
+		return nil, errors.New("method: no-transfer needs target features X")
 	}
 	lambda, w, err := ridgeByLOO(st.zx, train.Y, nil)
 	if err != nil {
@@ -91,10 +88,7 @@ func (rlsSrcFeat) Name() string { return "rls-srcfeat" }
 func (rlsSrcFeat) Needs() Needs { return Needs{} }
 
 func (rlsSrcFeat) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
-	if err := checkRidgeTrain(ctx, train); err != nil {
-		return nil, err
-	}
-	st, err := standardize(train)
+	st, err := standardizeTrain(ctx, train)
 	if err != nil {
 		return nil, err
 	}
@@ -127,10 +121,7 @@ func (averageKT) Name() string { return "average-kt" }
 func (averageKT) Needs() Needs { return Needs{} }
 
 func (averageKT) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
-	if err := checkRidgeTrain(ctx, train); err != nil {
-		return nil, err
-	}
-	st, err := standardize(train)
+	st, err := standardizeTrain(ctx, train)
 	if err != nil {
 		return nil, err
 	}
@@ -178,11 +169,11 @@ func (bestSource) Name() string { return "best-source" }
 func (bestSource) Needs() Needs { return Needs{Oracle: true} }
 
 func (bestSource) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
-	if err := checkRidgeTrain(ctx, train); err != nil {
+	st, err := standardizeTrain(ctx, train)
+	if err != nil {
 		return nil, err
 	}
-	_, d := dims(train.X)
-	_, n := dims(train.H)
+	d, n := st.sx.Len(), st.sh.Len()
 	if n == 0 {
 		return nil, errors.New("method: best-source needs source scores H")
 	}
@@ -198,10 +189,6 @@ func (bestSource) Fit(ctx context.Context, train Data, extra Extra) (Model, erro
 	}
 	if _, _, err := classCounts(extra.Oracle.Y); err != nil {
 		return nil, fmt.Errorf("method: best-source: oracle data: %w", err)
-	}
-	st, err := standardize(train)
-	if err != nil {
-		return nil, err
 	}
 	zo, err := st.sh.Transform(extra.Oracle.H)
 	if err != nil {
@@ -274,13 +261,16 @@ func balancedLine(z, y []float64) (a, b float64) {
 	return a, -a * zbar
 }
 
-// checkRidgeTrain validates the training sample and the context.
-func checkRidgeTrain(ctx context.Context, train Data) error {
+// standardizeTrain validates the context and the training sample and
+// standardises it.
+func standardizeTrain(ctx context.Context, train Data) (standardized, error) {
 	if err := ctx.Err(); err != nil {
-		return err
+		return standardized{}, err
 	}
-	_, _, _, err := checkTrain(train)
-	return err
+	if _, _, _, err := checkTrain(train); err != nil {
+		return standardized{}, err
+	}
+	return standardize(train)
 }
 
 // standardized is a training sample's scalers and standardised matrices

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/metric"
 )
 
 // syntheticTransfer draws a synthetic transfer sample of m examples (pos of
@@ -21,26 +23,23 @@ func syntheticTransfer(seed uint64, m, pos, d, n int, signal float64) Data {
 			y[i] = 1
 		}
 	}
-	var X, H *mat.Dense
-	if d > 0 {
-		X = mat.NewDense(m, d, nil)
-		for i := range m {
-			for j := range d {
-				X.Set(i, j, rng.NormFloat64())
-			}
-			X.Set(i, 0, X.At(i, 0)+signal*y[i])
+	// columns returns c standard normal columns, the first carrying the
+	// label (nil when c = 0).
+	columns := func(c int) *mat.Dense {
+		if c == 0 {
+			return nil
 		}
-	}
-	if n > 0 {
-		H = mat.NewDense(m, n, nil)
+		A := mat.NewDense(m, c, nil)
 		for i := range m {
-			for j := range n {
-				H.Set(i, j, rng.NormFloat64())
+			for j := range c {
+				A.Set(i, j, rng.NormFloat64())
 			}
-			H.Set(i, 0, H.At(i, 0)+signal*y[i])
+			A.Set(i, 0, A.At(i, 0)+signal*y[i])
 		}
+		return A
 	}
-	return Data{X: X, H: H, Y: y}
+	X := columns(d)
+	return Data{X: X, H: columns(n), Y: y}
 }
 
 // selectRows returns the rows of d listed in rows (labels included).
@@ -66,27 +65,20 @@ func selectRows(d Data, rows []int) Data {
 	return out
 }
 
-// balancedAcc is (TPR + TNR)/2 of the signs of f (0 is negative).
+// balancedAcc is (TPR + TNR)/2 of the signs of f (0 is negative), failing
+// the test on a non-finite score.
 func balancedAcc(t testing.TB, f, y []float64) float64 {
 	t.Helper()
-	var tp, p, tn, n float64
 	for i, v := range f {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			t.Fatalf("score %d is %v", i, v)
 		}
-		if y[i] > 0 {
-			p++
-			if v > 0 {
-				tp++
-			}
-		} else {
-			n++
-			if v <= 0 {
-				tn++
-			}
-		}
 	}
-	return (tp/p + tn/n) / 2
+	acc, err := metric.BalancedAccuracy(f, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return acc
 }
 
 // near reports whether a and b agree to rel relative to max(1, scale).
