@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -225,7 +225,7 @@ func (e *exactEngine) columnStats(ctx context.Context, b *block, gamma float64, 
 			dst, mean := acc[accOf(i)][:len(row)], mean[:len(row)]
 			for k, v := range row {
 				d := v - mean[k]
-				dst[k] += d * d
+				dst[k] += float64(d * d) // no fused multiply–add: see standardizeChunk
 			}
 		}
 		for k := range blk {
@@ -290,9 +290,14 @@ func (e *exactEngine) write(b *block, off, w0, w1 int) {
 }
 
 // gemvT sets dst = alpha·Zᵀx.
+//
+// It calls gonum's pure-Go Dgemv whatever BLAS blas64 uses: it computes
+// every element of Zᵀx with the same arithmetic, so that equal columns get
+// bitwise equal c_i and t_i, which the tie rule needs. OpenBLAS's does
+// not (its kernels treat the last few columns differently), and the
+// product is memory-bound: it was no faster in our measurements.
 func (e *exactEngine) gemvT(dst, x []float64, alpha float64) {
-	blas64.Gemv(blas.Trans, alpha, blas64.General{Rows: e.m, Cols: e.n, Stride: e.n, Data: e.z},
-		blas64.Vector{N: e.m, Inc: 1, Data: x}, 0, blas64.Vector{N: e.n, Inc: 1, Data: dst})
+	gonum.Implementation{}.Dgemv(blas.Trans, e.m, e.n, alpha, e.z, e.n, x[:e.m], 1, 0, dst[:e.n], 1)
 }
 
 func errSmallLambda(lambda, maxq float64) error {

@@ -175,7 +175,9 @@ type colStats struct {
 // before the next, so that the divisions and square roots of different
 // columns overlap. It returns the index of the first column that is not
 // finite or so large that its variance overflows (the caller reports
-// which), or -1.
+// which), or -1. (The conversions float64(d * d) forbid fused
+// multiply–adds, which the compiler would use here with GOAMD64=v3 but
+// not in exactEngine.columnStats, whose arithmetic must match.)
 func standardizeChunk(buf []float64, n, nc int, gamma float64, st []colStats, tmp []float64) int {
 	invN := 1 / float64(n)
 	st, tmp = st[:nc], tmp[:nc]
@@ -205,14 +207,14 @@ func standardizeChunk(buf []float64, n, nc int, gamma float64, st []colStats, tm
 		i := 0
 		for ; i+4 <= n; i += 4 {
 			d0, d1, d2, d3 := v[i]-mean, v[i+1]-mean, v[i+2]-mean, v[i+3]-mean
-			s0 += d0 * d0
-			s1 += d1 * d1
-			s2 += d2 * d2
-			s3 += d3 * d3
+			s0 += float64(d0 * d0)
+			s1 += float64(d1 * d1)
+			s2 += float64(d2 * d2)
+			s3 += float64(d3 * d3)
 		}
 		for ; i < n; i++ {
 			d := v[i] - mean
-			s0 += d * d
+			s0 += float64(d * d)
 		}
 		ss := (s0 + s1) + (s2 + s3)
 		if math.IsInf(ss, 0) {

@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
@@ -123,16 +124,16 @@ func newPath(y []float64, lambda, beta float64, maxK int) *path {
 	return p
 }
 
-// gemv sets dst = A x for the row-major r×c matrix A.
+// gemv sets dst = A x for the row-major r×c matrix A. Like ger, it calls
+// gonum's pure-Go BLAS whatever BLAS blas64 uses: at these sizes (m×m, k×m)
+// a cgo call to OpenBLAS costs more than the arithmetic.
 func gemv(dst, A []float64, r, c int, x []float64) {
-	blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: r, Cols: c, Stride: c, Data: A},
-		blas64.Vector{N: c, Inc: 1, Data: x}, 0, blas64.Vector{N: r, Inc: 1, Data: dst})
+	gonum.Implementation{}.Dgemv(blas.NoTrans, r, c, 1, A[:r*c], c, x[:c], 1, 0, dst[:r], 1)
 }
 
 // ger sets A += alpha·x yᵀ for the row-major m×m matrix A.
 func ger(A []float64, m int, alpha float64, x, y []float64) {
-	blas64.Ger(alpha, blas64.Vector{N: m, Inc: 1, Data: x}, blas64.Vector{N: m, Inc: 1, Data: y},
-		blas64.General{Rows: m, Cols: m, Stride: m, Data: A})
+	gonum.Implementation{}.Dger(m, m, alpha, x[:m], 1, y[:m], 1, A[:m*m], m)
 }
 
 // dot returns aᵀb (b at least as long as a).

@@ -57,6 +57,7 @@ type sampleBuffers struct {
 	chunks  [][]float64 // cached standardised columns, cacheChunk per chunk
 	slots   []slotInfo  // the cached columns
 	slotBuf []int32
+	batch   batchScorer // bestOfBatched's scratch
 }
 
 var samplePool sync.Pool
@@ -117,6 +118,9 @@ func newSample(in *inputs, r int, seed uint64) *sampleEngine {
 func (e *sampleEngine) release() {
 	if len(e.chunks)*cacheChunk*e.m > maxPooled {
 		e.chunks = nil // a large cache is left to the garbage collector
+	}
+	if cap(e.batch.z) > maxPooled {
+		e.batch = batchScorer{}
 	}
 	samplePool.Put(e.sampleBuffers)
 	e.sampleBuffers = nil
@@ -341,6 +345,14 @@ func (e *sampleEngine) pickAll(p *path) (int, error) {
 // t²/c (the lowest candidate index on ties), or an error if none has a
 // comparable gain (which takes a NaN in Ĝ or a).
 func (e *sampleEngine) bestOf(p *path, cand []int) (int, error) {
+	if batchedScoring {
+		return e.bestOfBatched(p, cand)
+	}
+	return e.bestOfScalar(p, cand)
+}
+
+// bestOfScalar is bestOf by the scalar kernel.
+func (e *sampleEngine) bestOfScalar(p *path, cand []int) (int, error) {
 	e.sc.load(p)
 	best, bestGain := -1, -1.0
 	offer := func(s int, c, t float64) {
@@ -394,6 +406,11 @@ func (sc *scorer) load(p *path) {
 
 // score4 returns c and t for four columns at once: each element of Ĝ is
 // read once for the four, and their sums form independent chains.
+//
+// The conversions float64(x * y) forbid the compiler to fuse a product
+// with its sum (which it does, with GOAMD64=v3, where the product's
+// operand is not a load from memory): score4 and score1 must round
+// identically.
 func (sc *scorer) score4(z0, z1, z2, z3 []float64) (c, t [4]float64) {
 	m := sc.m
 	z0, z1, z2, z3 = z0[:m], z1[:m], z2[:m], z3[:m]
@@ -406,22 +423,22 @@ func (sc *scorer) score4(z0, z1, z2, z3 []float64) (c, t [4]float64) {
 		a0, a1, a2, a3 = a0[:len(row)], a1[:len(row)], a2[:len(row)], a3[:len(row)]
 		var s0, s1, s2, s3 float64
 		for l, w := range row {
-			s0 += w * a0[l]
-			s1 += w * a1[l]
-			s2 += w * a2[l]
-			s3 += w * a3[l]
+			s0 += float64(w * a0[l])
+			s1 += float64(w * a1[l])
+			s2 += float64(w * a2[l])
+			s3 += float64(w * a3[l])
 		}
-		q0 += a0[0] * s0
-		q1 += a1[0] * s1
-		q2 += a2[0] * s2
-		q3 += a3[0] * s3
+		q0 += float64(a0[0] * s0)
+		q1 += float64(a1[0] * s1)
+		q2 += float64(a2[0] * s2)
+		q3 += float64(a3[0] * s3)
 	}
 	var t0, t1, t2, t3 float64
 	for l, w := range sc.a[:m] {
-		t0 += w * z0[l]
-		t1 += w * z1[l]
-		t2 += w * z2[l]
-		t3 += w * z3[l]
+		t0 += float64(w * z0[l])
+		t1 += float64(w * z1[l])
+		t2 += float64(w * z2[l])
+		t3 += float64(w * z3[l])
 	}
 	return [4]float64{1 + q0, 1 + q1, 1 + q2, 1 + q3}, [4]float64{t0, t1, t2, t3}
 }
@@ -439,13 +456,13 @@ func (sc *scorer) score1(z []float64) (c, t float64) {
 		a = a[:len(row)]
 		var s float64
 		for l, w := range row {
-			s += w * a[l]
+			s += float64(w * a[l])
 		}
-		q += a[0] * s
+		q += float64(a[0] * s)
 	}
 	// t is summed as in score4, so that equal columns score equally.
 	for l, w := range sc.a[:m] {
-		t += w * z[l]
+		t += float64(w * z[l])
 	}
 	return 1 + q, t
 }

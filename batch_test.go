@@ -1,0 +1,267 @@
+package greedytl
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// useBatched sets batchedScoring for the rest of the test.
+func useBatched(t *testing.T, on bool) {
+	old := batchedScoring
+	batchedScoring = on
+	t.Cleanup(func() { batchedScoring = old })
+}
+
+// dupProblem returns m×n source scores made of a few distinct columns,
+// each repeated as exact copies, affine copies (equal after
+// standardising, up to rounding) and copies perturbed in the last bits,
+// scattered at random; the labels follow the first column loosely.
+func dupProblem(rng *rand.Rand, m, n int) (*mat.Dense, []float64) {
+	base := randDense(rng, m, 6)
+	y := randLabels(rng, m)
+	for i := 0; i < m; i++ {
+		base.Set(i, 0, y[i]+0.7*rng.NormFloat64())
+	}
+	H := mat.NewDense(m, n, nil)
+	for j := 0; j < n; j++ {
+		b := rng.IntN(6)
+		kind := rng.IntN(4)
+		for i := 0; i < m; i++ {
+			v := base.At(i, b)
+			switch kind {
+			case 1:
+				v = 3*v - 2
+			case 2:
+				v = math.Nextafter(v, math.Inf(1-2*rng.IntN(2)))
+			case 3:
+				v = randDense(rng, 1, 1).At(0, 0) // an unrelated column
+			}
+			H.Set(i, j, v)
+		}
+	}
+	return H, y
+}
+
+// TestBatchBounds checks the batch scorer's intervals against the scalar
+// kernel: for candidates scored along real greedy paths (Ĝ and a from
+// the updates, over a range of λ and γ), the scalar gain t²/c must lie in
+// [lo, hi], and the intervals must be as narrow as their analysis says
+// (relative to the largest gain, about 1e-11 at m = 20 and λ = 1, growing
+// as m^2.5/λ).
+func TestBatchBounds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(40, 40))
+	for _, c := range []struct {
+		m      int
+		lambda float64
+		gamma  float64
+	}{
+		{2, 1, 1}, {3, 1e-4, 1}, {7, 1, 0.5}, {12, 1e4, 1}, {20, 1, 1}, {20, 1e-4, 3},
+		{20, 1e-8, 1}, {40, 1e-2, 1}, {40, 1, 0.2},
+	} {
+		t.Run(fmt.Sprintf("m=%d/λ=%g/γ=%g", c.m, c.lambda, c.gamma), func(t *testing.T) {
+			m, n := c.m, 37
+			y := randLabels(rng, m)
+			beta := max(1, c.gamma*c.gamma)
+			// Standardised candidates, some of them copies.
+			z := randDense(rng, n, m).RawMatrix().Data
+			for k := 1; k < n; k += 3 {
+				copy(z[k*m:k*m+m], z[(k-1)*m:k*m])
+			}
+			var st [sampleChunk]colStats
+			var tmp [sampleChunk]float64
+			if standardizeChunk(z, m, n, c.gamma, st[:], tmp[:]) >= 0 {
+				t.Fatal("standardizeChunk failed")
+			}
+			p := newPath(y, c.lambda, beta, 0)
+			var b batchScorer
+			var sc scorer
+			b.z = z
+			// The analysis gives a relative width of about
+			// 128·m^2.5·β·u/λ, and 16u at least.
+			width := 1e-12 + 256*math.Pow(float64(m), 2.5)*beta*unitRoundoff/c.lambda
+			for step := 0; step < min(m-1, 12); step++ {
+				if !b.bounds(p, n, 2*float64(m)*beta) {
+					t.Fatalf("step %d: no usable bounds", step)
+				}
+				sc.load(p)
+				var gmax float64
+				for k := 0; k < n; k++ {
+					cs, ts := sc.score1(z[k*m : k*m+m])
+					g := ts * ts / cs
+					gmax = max(gmax, g)
+					if !(b.lo[k] <= g && g <= b.hi[k]) {
+						t.Errorf("step %d, candidate %d: scalar gain %v outside [%v, %v]", step, k, g, b.lo[k], b.hi[k])
+					}
+				}
+				for k := 0; k < n; k++ {
+					if w := b.hi[k] - b.lo[k]; !(w <= width*gmax) {
+						t.Errorf("step %d, candidate %d: interval width %.3g, largest gain %.3g: more than %.3g of it", step, k, w, gmax, width)
+					}
+				}
+				// Add a random candidate to move along the path.
+				k := rng.IntN(n)
+				zk := slices.Clone(z[k*m : k*m+m])
+				cc, tt, err := p.score(zk)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := p.add(k, zk, cc, tt); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestBatchBoundsUnusable checks that bounds declines (and bestOfBatched
+// then defers to the scalar kernel) when Ĝ or a is not finite or Ĝ is so
+// large that the intervals would be meaningless.
+func TestBatchBoundsUnusable(t *testing.T) {
+	m := 4
+	for _, c := range []struct {
+		name string
+		set  func(p *path)
+	}{
+		{"NaN in Ĝ", func(p *path) { p.G[1*m+2] = math.NaN() }},
+		{"Inf in Ĝ", func(p *path) { p.G[3*m+3] = math.Inf(1) }},
+		{"huge Ĝ", func(p *path) { p.G[0] = 1e20 }},
+		{"NaN in a", func(p *path) { p.a[0] = math.NaN() }},
+	} {
+		p := newPath([]float64{1, -1, 1, -1}, 1, 1, 0)
+		c.set(p)
+		b := batchScorer{z: make([]float64, 2*m)}
+		if b.bounds(p, 2, 2*float64(m)) {
+			t.Errorf("%s: bounds accepted", c.name)
+		}
+	}
+	p := newPath([]float64{1, -1, 1, -1}, 1, 1, 0)
+	b := batchScorer{z: make([]float64, 2*m)}
+	if !b.bounds(p, 2, 2*float64(m)) {
+		t.Errorf("λ = 1, Ĝ = (λI + β11ᵀ)⁻¹: bounds declined")
+	}
+}
+
+// TestBatchedPicksScalarWinner runs greedy paths over every candidate and
+// checks at each step that bestOfBatched returns what bestOfScalar
+// returns, with the candidates in shuffled order, on data full of exact,
+// affine and last-bit copies (so that near ties, resolved by rescoring,
+// occur), at λ down to where the bounds are unusable.
+func TestBatchedPicksScalarWinner(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 41))
+	nearTies := 0
+	for _, c := range []struct {
+		m, n   int
+		lambda float64
+	}{{8, 40, 1}, {12, 120, 1e-4}, {20, 300, 1}, {20, 300, 1e-8}, {20, 200, 1e-12}, {30, 100, 10}} {
+		t.Run(fmt.Sprintf("m=%d/n=%d/λ=%g", c.m, c.n, c.lambda), func(t *testing.T) {
+			H, y := dupProblem(rng, c.m, c.n)
+			in, err := newInputs(nil, H, y, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := newSample(in, c.n, 1) // r ≥ N: every candidate, every step
+			defer e.release()
+			if err := e.reset(c.lambda); err != nil {
+				t.Fatal(err)
+			}
+			p := newPath(y, c.lambda, 1, 0)
+			for step := 0; step < c.m+5; step++ {
+				useBatched(t, false)
+				s, err := e.pick(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if s < 0 {
+					break
+				}
+				cand := slices.Clone(e.cand)
+				rng.Shuffle(len(cand), func(i, j int) { cand[i], cand[j] = cand[j], cand[i] })
+				if got, err := e.bestOfScalar(p, cand); err != nil || got != s {
+					t.Fatalf("step %d: scalar winner depends on the order: %d, %d (%v)", step, got, s, err)
+				}
+				e.local = e.local[:0]
+				got, err := e.bestOfBatched(p, cand)
+				if err != nil || got != s {
+					t.Fatalf("step %d: batched picks slot %d (candidate %d), scalar slot %d (candidate %d) (%v)",
+						step, got, e.global(got), s, e.global(s), err)
+				}
+				if len(e.local) > 1 {
+					nearTies++
+				}
+				z := e.col(s)
+				cc, tt, err := p.score(z)
+				if err != nil {
+					if c.lambda < 1e-10 {
+						break // the path ends where λ is too small for the data
+					}
+					t.Fatal(err)
+				}
+				refreshed, err := p.add(s, z, cc, tt)
+				if err != nil {
+					if c.lambda < 1e-10 {
+						break
+					}
+					t.Fatal(err)
+				}
+				e.added(p, s, p.g, cc, tt/cc, refreshed)
+			}
+		})
+	}
+	if nearTies == 0 {
+		t.Error("no step had near ties: the data do not exercise the rescoring")
+	}
+}
+
+// TestBatchedModels checks that whole fits give identical models with and
+// without batched scoring, over sampled searches on ill-conditioned and
+// duplicate-laden data, feature factors, tiny λ and AutoLambda.
+func TestBatchedModels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(42, 42))
+	type problem struct {
+		name string
+		X, H *mat.Dense
+		y    []float64
+	}
+	var probs []problem
+	for _, m := range []int{12, 20} {
+		X, H, y := illProblem(rng, m)
+		probs = append(probs, problem{fmt.Sprintf("ill m=%d", m), X, H, y})
+	}
+	H, y := dupProblem(rng, 16, 400)
+	probs = append(probs, problem{"duplicates", nil, H, y})
+	X := randDense(rng, 16, 50)
+	for i := 0; i < 16; i++ {
+		X.Set(i, 7, H.At(i, 3)) // a feature equal to a source
+	}
+	probs = append(probs, problem{"features+duplicates", X, H, y})
+	for _, pr := range probs {
+		for _, o := range []Options{
+			{Lambda: 1, Delta: 1e-4, FeatureFactor: 1, Sample: 59, Seed: 1},
+			{Lambda: 1, Delta: 0, FeatureFactor: 1, Sample: 7, Seed: 2, MaxK: 30},
+			{Lambda: 1e-6, Delta: 0, FeatureFactor: 2, Sample: 20, Seed: 3, MaxK: 25},
+			{Lambda: 1, Delta: 0, FeatureFactor: 0.5, Sample: 5000, Seed: 4, MaxK: 20},
+			{Delta: 1e-4, FeatureFactor: 0, Sample: 3, Seed: 5, AutoLambda: true, StopAtMinLOO: true},
+		} {
+			var X, H mat.Matrix
+			if pr.X != nil {
+				X = pr.X
+			}
+			if pr.H != nil {
+				H = pr.H
+			}
+			useBatched(t, false)
+			want := fitT(t, X, H, pr.y, o)
+			useBatched(t, true)
+			got := fitT(t, X, H, pr.y, o)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, %+v: batched scoring selects %v, scalar %v", pr.name, o, got.Selected, want.Selected)
+			}
+		}
+	}
+}
