@@ -9,9 +9,11 @@ import (
 	"math"
 )
 
+// The model file's "format" and "version" members, shared by every model
+// file greedytl writes (package method's files for the baselines too).
 const (
-	fileFormat  = "greedytl-model"
-	fileVersion = 1
+	ModelFileFormat  = "greedytl-model"
+	ModelFileVersion = 1
 )
 
 // modelFile is the JSON form of a Model, version 1: one record per selected
@@ -88,8 +90,8 @@ func (m *Model) file() (*modelFile, error) {
 		return nil, fmt.Errorf("greedytl: writing model: %w", err)
 	}
 	f := &modelFile{
-		Format:      fileFormat,
-		Version:     fileVersion,
+		Format:      ModelFileFormat,
+		Version:     ModelFileVersion,
 		Method:      m.Options.method(),
 		NumFeatures: m.NumFeatures,
 		NumSources:  m.NumSources,
@@ -119,11 +121,11 @@ func ReadModel(r io.Reader) (*Model, error) {
 	if err := dec.Decode(&struct{}{}); !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("greedytl: reading model: trailing data after the model")
 	}
-	if f.Format != fileFormat {
-		return nil, fmt.Errorf("greedytl: reading model: format is %q, want %q", f.Format, fileFormat)
+	if f.Format != ModelFileFormat {
+		return nil, fmt.Errorf("greedytl: reading model: format is %q, want %q", f.Format, ModelFileFormat)
 	}
-	if f.Version != fileVersion {
-		return nil, fmt.Errorf("greedytl: reading model: unsupported version %d (this version reads %d)", f.Version, fileVersion)
+	if f.Version != ModelFileVersion {
+		return nil, fmt.Errorf("greedytl: reading model: unsupported version %d (this version reads %d)", f.Version, ModelFileVersion)
 	}
 	if f.Method != f.Options.method() {
 		return nil, fmt.Errorf("greedytl: reading model: method %q does not match options.sample = %d", f.Method, f.Options.Sample)

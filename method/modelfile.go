@@ -8,12 +8,8 @@ import (
 	"io"
 	"math"
 
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/jsonfile"
-)
-
-const (
-	fileFormat  = "greedytl-model"
-	fileVersion = 1
 )
 
 // envelope holds the members every model file starts with. A method's file
@@ -31,7 +27,7 @@ func newEnvelope(method string, hp map[string]float64) envelope {
 	if hp == nil {
 		hp = map[string]float64{}
 	}
-	return envelope{Format: fileFormat, Version: fileVersion, Method: method, Hyperparameters: hp}
+	return envelope{Format: greedytl.ModelFileFormat, Version: greedytl.ModelFileVersion, Method: method, Hyperparameters: hp}
 }
 
 // fileEncoder is implemented by the models of this package: fileDocument
@@ -96,11 +92,11 @@ func ReadModel(r io.Reader) (Model, error) {
 	if err := json.Unmarshal(doc, &head); err != nil {
 		return nil, fmt.Errorf("method: reading model: %w", err)
 	}
-	if head.Format != fileFormat {
-		return nil, fmt.Errorf("method: reading model: format is %q, want %q", head.Format, fileFormat)
+	if head.Format != greedytl.ModelFileFormat {
+		return nil, fmt.Errorf("method: reading model: format is %q, want %q", head.Format, greedytl.ModelFileFormat)
 	}
-	if head.Version != fileVersion {
-		return nil, fmt.Errorf("method: reading model: unsupported version %d (this version reads %d)", head.Version, fileVersion)
+	if head.Version != greedytl.ModelFileVersion {
+		return nil, fmt.Errorf("method: reading model: unsupported version %d (this version reads %d)", head.Version, greedytl.ModelFileVersion)
 	}
 	reg, err := Lookup(head.Method)
 	if err != nil {
