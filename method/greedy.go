@@ -6,17 +6,24 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/greedytl/greedytl"
 	"gonum.org/v1/gonum/mat"
 )
 
-// spFeatureFactor is greedytl-sp's default feature factor γ: features count
-// half as much as sources at equal correlation with the labels. It is a
-// placeholder until the experiment harness measures the best γ < 1; set
-// GreedyTL.Options.FeatureFactor to try others.
+// spFeatureFactor is greedytl-sp's default feature factor γ: standardised
+// features count half as much as sources at equal correlation with the
+// labels. It was chosen by measurement (docs/results/gamma/README.md):
+// greedytl-sp:gamma=G for G ∈ {0, 0.1, 0.25, 0.5, 0.75, 1} on COIL-100 (HOG
+// and colour-histogram features) and CLINC150, at 2, 5 and 10 positives,
+// all targets, 10 splits; γ = 0.5 has the best mean rank over those 9
+// dataset × positives cells (2.44; then 0.75 with 2.78 and 1 with 3.00). No
+// γ is best everywhere: HOG wants 0.25–0.5, colour histograms and
+// CLINC150's bag of words 0.75–1 (greedytl-auto chooses γ per task).
 const spFeatureFactor = 0.5
 
 // forwardRelLambda is forward-reg's λ relative to a standardised column's
@@ -27,28 +34,27 @@ func init() {
 	Register(Registration{
 		Name:        "greedytl",
 		Description: "GreedyTL (exact greedy selection of features and sources, ridge λ = 1, δ = 1e-4)",
-		New:         func() Method { return &GreedyTL{Variant: "greedytl", Options: greedytl.DefaultOptions()} },
+		New:         newGreedy("greedytl", greedytl.DefaultOptions()),
 		Decode:      decodeGreedy,
+		Configure:   configureGreedy(greedytl.DefaultOptions()),
 	})
+	o59 := greedytl.DefaultOptions()
+	o59.Sample = 59
 	Register(Registration{
 		Name:        "greedytl-59",
 		Description: "GreedyTL-59 (greedy selection scoring 59 random candidates a step, seeded)",
-		New: func() Method {
-			o := greedytl.DefaultOptions()
-			o.Sample = 59
-			return &GreedyTL{Variant: "greedytl-59", Options: o}
-		},
-		Decode: decodeGreedy,
+		New:         newGreedy("greedytl-59", o59),
+		Decode:      decodeGreedy,
+		Configure:   configureGreedy(o59),
 	})
+	osp := greedytl.DefaultOptions()
+	osp.FeatureFactor = spFeatureFactor
 	Register(Registration{
 		Name:        "greedytl-sp",
-		Description: "GreedyTL preferring sources (standardised features scaled by γ = 0.5)",
-		New: func() Method {
-			o := greedytl.DefaultOptions()
-			o.FeatureFactor = spFeatureFactor
-			return &GreedyTL{Variant: "greedytl-sp", Options: o}
-		},
-		Decode: decodeGreedy,
+		Description: "GreedyTL preferring sources (standardised features scaled by γ = " + strconv.FormatFloat(spFeatureFactor, 'g', -1, 64) + ")",
+		New:         newGreedy("greedytl-sp", osp),
+		Decode:      decodeGreedy,
+		Configure:   configureGreedy(osp),
 	})
 	Register(Registration{
 		Name:        "forward-reg",
@@ -58,13 +64,67 @@ func init() {
 	})
 }
 
+// newGreedy returns the New of a GreedyTL registration.
+func newGreedy(name string, o greedytl.Options) func() Method {
+	return func() Method { return &GreedyTL{Variant: name, Options: o} }
+}
+
+// configureGreedy returns the Configure of a GreedyTL registration whose
+// default options are def. The keys are those of GreedyTL's doc comment.
+func configureGreedy(def greedytl.Options) func(Spec) (Method, error) {
+	return func(s Spec) (Method, error) {
+		o := def
+		for _, k := range slices.Sorted(maps.Keys(s.Params)) {
+			if err := setGreedyOption(&o, k, s.Params[k]); err != nil {
+				return nil, err
+			}
+		}
+		return &GreedyTL{Variant: s.String(), Options: o}, nil
+	}
+}
+
+// greedyKeys lists the spec keys of the GreedyTL methods.
+var greedyKeys = []string{"delta", "gamma", "lambda", "max_k", "sample", "stop_at_min_loo"}
+
+// setGreedyOption sets the option that a spec key names, checking its
+// range as greedytl.Fit would.
+func setGreedyOption(o *greedytl.Options, key string, v float64) (err error) {
+	switch key {
+	case "lambda":
+		if !(v > 0) {
+			return fmt.Errorf("lambda must be positive, got %v", v)
+		}
+		o.Lambda, o.AutoLambda = v, false
+	case "delta":
+		if !(v >= 0) {
+			return fmt.Errorf("delta must be ≥ 0, got %v", v)
+		}
+		o.Delta = v
+	case "gamma":
+		if !(v >= 0) {
+			return fmt.Errorf("gamma (the feature factor) must be ≥ 0, got %v", v)
+		}
+		o.FeatureFactor = v
+	case "max_k":
+		o.MaxK, err = specInt(key, v, 0, math.MaxInt32)
+	case "sample":
+		o.Sample, err = specInt(key, v, 0, math.MaxInt32)
+	case "stop_at_min_loo":
+		o.StopAtMinLOO, err = specBool(key, v)
+	default:
+		return fmt.Errorf("unknown key %q (the GreedyTL methods take %s)", key, strings.Join(greedyKeys, ", "))
+	}
+	return err
+}
+
 // GreedyTL is a Method that runs the root package's GreedyTL (greedytl.Fit)
 // with fixed options. The registry holds three: "greedytl" (the paper's
 // exact GreedyTL: DefaultOptions, λ = 1, δ = 1e-4, γ = 1), "greedytl-59"
-// (Options.Sample = 59) and "greedytl-sp" (Options.FeatureFactor = 0.5, so
-// that a feature needs a larger correlation with the labels than a source
-// to be selected). Nothing is chosen by leave-one-out: the options are the
-// paper's.
+// (Options.Sample = 59) and "greedytl-sp" (Options.FeatureFactor =
+// spFeatureFactor, so that a feature needs a larger correlation with the
+// labels than a source to be selected). Nothing is chosen by leave-one-out:
+// the options are the paper's (greedytl-auto chooses γ and λ; see
+// GreedyAuto).
 //
 // The inputs need not have both parts: with no sources (H absent) GreedyTL
 // selects features only, with no features sources only. Constant columns are
@@ -72,16 +132,23 @@ func init() {
 // a selected column gains nothing); Fit returns an error when every column
 // is constant. A single positive is an ordinary input.
 //
-// To change a setting, start from the registered method, for example
+// A variant is named by a spec (see Spec), for example
 //
-//	m, _ := method.New("greedytl-sp")
-//	m.(*method.GreedyTL).Options.FeatureFactor = 0.25
+//	m, err := method.New("greedytl-sp:gamma=0.25")
+//
+// whose keys set the options: lambda (λ > 0), delta (δ ≥ 0), gamma (the
+// feature factor γ ≥ 0), max_k (a cap on the number of selected columns, 0
+// for none), sample (the candidates scored a step, 0 for the exact search)
+// and stop_at_min_loo (true or false). Its Name, and its models' Method, is
+// the canonical spec, which model files and result records carry. (Setting
+// Options directly also works, but keeps the registry name.)
 //
 // The model's Hyperparameters are "lambda", "delta", "feature_factor" and,
 // when set, "sample" and "max_k"; its SourceWeights are the weights of the
 // selected standardised sources (0 for the others).
 type GreedyTL struct {
-	// Variant is the registry name that Name reports and model files record.
+	// Variant is the name that Name reports and model files record: the
+	// registry name, or a canonical spec for a variant.
 	Variant string
 	// Options are passed to greedytl.Fit, except that Options.Seed is
 	// replaced by Extra.Seed for the randomised search (Sample > 0).
@@ -263,17 +330,33 @@ func orderedObject(members map[string]json.RawMessage, first ...string) json.Raw
 }
 
 // decodeGreedy decodes the model file of a greedytl method: the root
-// package's file, whose "method" is the registry name and which may hold
-// "hyperparameters" (a root-package file has none; when present they must
-// be those of its options).
+// package's file, whose "method" is the registry name or a spec, and which
+// may hold "hyperparameters" (a root-package file has none; when present
+// they must be those of its options). The settings of a spec must agree
+// with the file's options (a file of "greedytl-sp:gamma=0.25" must have
+// feature factor 0.25).
 func decodeGreedy(doc json.RawMessage) (Model, error) {
+	name, gm, err := decodeRoot(doc)
+	if err != nil {
+		return nil, err
+	}
+	return &greedyModel{name: name, m: gm}, nil
+}
+
+// decodeRoot reads the root-package model inside a greedytl method's file
+// and returns it with the file's method name (see decodeGreedy).
+func decodeRoot(doc json.RawMessage) (string, *greedytl.Model, error) {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(doc, &members); err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	var name string
 	if err := json.Unmarshal(members["method"], &name); err != nil {
-		return nil, fmt.Errorf("method: %w", err)
+		return "", nil, fmt.Errorf("method: %w", err)
+	}
+	spec, err := ParseSpec(name)
+	if err != nil {
+		return "", nil, err
 	}
 	var head struct {
 		Options struct {
@@ -281,30 +364,63 @@ func decodeGreedy(doc json.RawMessage) (Model, error) {
 		} `json:"options"`
 	}
 	if err := json.Unmarshal(doc, &head); err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	root := "greedytl"
 	if head.Options.Sample > 0 {
 		root = "greedytl-59"
 	}
 	if (name == "greedytl" || name == "greedytl-59") && name != root {
-		return nil, fmt.Errorf("method %q does not match options.sample = %d", name, head.Options.Sample)
+		return "", nil, fmt.Errorf("method %q does not match options.sample = %d", name, head.Options.Sample)
 	}
 	hpRaw, hasHP := members["hyperparameters"]
 	delete(members, "hyperparameters")
 	members["method"] = json.RawMessage(strconv.Quote(root))
 	gm, err := greedytl.ReadModel(bytes.NewReader(orderedObject(members)))
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	if hasHP {
 		var hp map[string]float64
 		if err := json.Unmarshal(hpRaw, &hp); err != nil {
-			return nil, fmt.Errorf("hyperparameters: %w", err)
+			return "", nil, fmt.Errorf("hyperparameters: %w", err)
 		}
 		if want := greedyHyper(gm.Options); !maps.Equal(hp, want) {
-			return nil, fmt.Errorf("hyperparameters %v disagree with the options (%v)", hp, want)
+			return "", nil, fmt.Errorf("hyperparameters %v disagree with the options (%v)", hp, want)
 		}
 	}
-	return &greedyModel{name: name, m: gm}, nil
+	for _, k := range slices.Sorted(maps.Keys(spec.Params)) {
+		want := spec.Params[k]
+		got, ok := greedyOption(gm.Options, k)
+		if !ok {
+			return "", nil, fmt.Errorf("method %q: unknown key %q", name, k)
+		}
+		if got != want {
+			return "", nil, fmt.Errorf("method %q sets %s = %v but the options have %v", name, k, want, got)
+		}
+	}
+	return name, gm, nil
+}
+
+// greedyOption returns the value of the option a spec key names, and false
+// for an unknown key.
+func greedyOption(o greedytl.Options, key string) (float64, bool) {
+	switch key {
+	case "lambda":
+		return o.Lambda, true
+	case "delta":
+		return o.Delta, true
+	case "gamma":
+		return o.FeatureFactor, true
+	case "max_k":
+		return float64(o.MaxK), true
+	case "sample":
+		return float64(o.Sample), true
+	case "stop_at_min_loo":
+		if o.StopAtMinLOO {
+			return 1, true
+		}
+		return 0, true
+	}
+	return 0, false
 }

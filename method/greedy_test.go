@@ -28,7 +28,7 @@ func rootModel(t *testing.T, m Model) *greedytl.Model {
 func TestGreedyWrapsRoot(t *testing.T) {
 	c := newConformanceCase(21, 20, 6, 5, 30)
 	sp := greedytl.DefaultOptions()
-	sp.FeatureFactor = 0.5
+	sp.FeatureFactor = spFeatureFactor
 	s59 := greedytl.DefaultOptions()
 	s59.Sample, s59.Seed = 59, c.extra.Seed
 	for _, tc := range []struct {
@@ -38,7 +38,7 @@ func TestGreedyWrapsRoot(t *testing.T) {
 	}{
 		{"greedytl", greedytl.DefaultOptions(), map[string]float64{"lambda": 1, "delta": 1e-4, "feature_factor": 1}},
 		{"greedytl-59", s59, map[string]float64{"lambda": 1, "delta": 1e-4, "feature_factor": 1, "sample": 59}},
-		{"greedytl-sp", sp, map[string]float64{"lambda": 1, "delta": 1e-4, "feature_factor": 0.5}},
+		{"greedytl-sp", sp, map[string]float64{"lambda": 1, "delta": 1e-4, "feature_factor": spFeatureFactor}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			model := mustFit(t, tc.name, c)
@@ -106,9 +106,11 @@ func TestGreedySPPrefersSources(t *testing.T) {
 	if got := first(sp); got != (greedytl.Column{Kind: greedytl.Source, Index: 0}) {
 		t.Errorf("greedytl-sp first selects %v, want source 0", got)
 	}
-	g := sp.(*GreedyTL)
-	g.Options.FeatureFactor = 0
-	model, err := g.Fit(context.Background(), c.train, c.extra)
+	sp0, err := New("greedytl-sp:gamma=0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := sp0.Fit(context.Background(), c.train, c.extra)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +119,7 @@ func TestGreedySPPrefersSources(t *testing.T) {
 			t.Errorf("γ = 0 selected %v", col)
 		}
 	}
-	if model.Hyperparameters()["feature_factor"] != 0 || model.Method() != "greedytl-sp" {
+	if model.Hyperparameters()["feature_factor"] != 0 || model.Method() != "greedytl-sp:gamma=0" {
 		t.Errorf("γ = 0 model: %s %v", model.Method(), model.Hyperparameters())
 	}
 }

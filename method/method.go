@@ -191,14 +191,22 @@ type Registration struct {
 	New func() Method
 	// Decode reads a whole model file (the JSON document, whose "format",
 	// "version" and "method" members have been checked) written for this
-	// method.
+	// method. The "method" member may be a spec with settings (see Spec).
 	Decode func(doc json.RawMessage) (Model, error)
+	// Configure, which may be nil, returns the method with the settings of
+	// s (s.Name is this registration's Name and s.Params is not empty)
+	// replacing its defaults. The method's Name, and its models' Method,
+	// must be s.String(). Configure returns an error naming the key for an
+	// unknown key or a value out of range. A method without Configure
+	// takes no settings.
+	Configure func(s Spec) (Method, error)
 }
 
 // paperOrder lists the methods in the order of the paper's tables, which is
-// the order Names reports them in.
+// the order Names reports them in; greedytl-auto, which goes beyond the
+// paper, follows the other GreedyTL methods.
 var paperOrder = []string{
-	"greedytl", "greedytl-59", "greedytl-sp", "forward-reg",
+	"greedytl", "greedytl-59", "greedytl-sp", "greedytl-auto", "forward-reg",
 	"no-transfer", "rls-srcfeat", "average-kt", "best-source",
 	"multikt-l2", "multikt-l1", "dam", "l1-logistic", "elastic-net", "dictionary",
 }
@@ -206,10 +214,14 @@ var paperOrder = []string{
 var registry = map[string]Registration{}
 
 // Register adds a method to the registry. It panics (a programming error)
-// on a duplicate or empty name and on a nil New or Decode.
+// on a duplicate or empty name, a name holding a character that a spec
+// reserves (":", "=", ","), and on a nil New or Decode.
 func Register(r Registration) {
 	if r.Name == "" || r.New == nil || r.Decode == nil {
 		panic("method: incomplete registration of " + strconv.Quote(r.Name))
+	}
+	if strings.ContainsAny(r.Name, ":=,") {
+		panic("method: the name " + strconv.Quote(r.Name) + " holds a character that specs reserve (: = ,)")
 	}
 	if _, dup := registry[r.Name]; dup {
 		panic("method: duplicate registration of " + r.Name)
@@ -217,8 +229,31 @@ func Register(r Registration) {
 	registry[r.Name] = r
 }
 
-// Lookup returns the registration of the named method.
-func Lookup(name string) (Registration, error) {
+// Lookup returns the registration of the method that spec names: a
+// registry name, or a spec with settings such as "greedytl-sp:gamma=0.25"
+// (see Spec), in which case the settings are checked as New would check
+// them and the registration of the named method ("greedytl-sp") is
+// returned. It returns an error for a malformed spec, an unknown method and
+// settings the method does not accept.
+func Lookup(spec string) (Registration, error) {
+	s, err := ParseSpec(spec)
+	if err != nil {
+		return Registration{}, err
+	}
+	r, err := lookupName(s.Name)
+	if err != nil {
+		return Registration{}, err
+	}
+	if len(s.Params) > 0 {
+		if _, err := configure(r, s); err != nil {
+			return Registration{}, err
+		}
+	}
+	return r, nil
+}
+
+// lookupName returns the registration of a registry name.
+func lookupName(name string) (Registration, error) {
 	r, ok := registry[name]
 	if !ok {
 		return Registration{}, fmt.Errorf("method: unknown method %q (known: %s)", name, strings.Join(Names(), ", "))
@@ -226,19 +261,48 @@ func Lookup(name string) (Registration, error) {
 	return r, nil
 }
 
-// New returns the named method with its default settings.
-func New(name string) (Method, error) {
-	r, err := Lookup(name)
+// New returns the method that spec names: a registry name gives the method
+// with its default settings, and a spec with settings, such as
+// "greedytl:lambda=10" (see Spec), the method with those settings, whose
+// Name is the spec's canonical form. It returns an error for a malformed
+// spec, an unknown method, settings given to a method that takes none, and
+// an unknown key or a value out of range.
+func New(spec string) (Method, error) {
+	s, err := ParseSpec(spec)
 	if err != nil {
 		return nil, err
 	}
-	return r.New(), nil
+	r, err := lookupName(s.Name)
+	if err != nil {
+		return nil, err
+	}
+	if len(s.Params) == 0 {
+		return r.New(), nil
+	}
+	return configure(r, s)
+}
+
+// configure applies the settings of s with r.Configure. It panics (a
+// programming error) when the configured method's name is not s.String().
+func configure(r Registration, s Spec) (Method, error) {
+	if r.Configure == nil {
+		return nil, fmt.Errorf("method: %s takes no settings (spec %q)", s.Name, s.String())
+	}
+	m, err := r.Configure(s)
+	if err != nil {
+		return nil, fmt.Errorf("method: spec %q: %w", s.String(), err)
+	}
+	if m.Name() != s.String() {
+		panic(fmt.Sprintf("method: %s's Configure returned a method named %q, want %q", s.Name, m.Name(), s.String()))
+	}
+	return m, nil
 }
 
 // Names returns the registered method names in the paper's order (greedytl,
-// greedytl-59, greedytl-sp, forward-reg, no-transfer, rls-srcfeat,
-// average-kt, best-source, multikt-l2, multikt-l1, dam, l1-logistic,
-// elastic-net, dictionary); any other registered name follows, sorted.
+// greedytl-59, greedytl-sp, greedytl-auto, forward-reg, no-transfer,
+// rls-srcfeat, average-kt, best-source, multikt-l2, multikt-l1, dam,
+// l1-logistic, elastic-net, dictionary); any other registered name follows,
+// sorted.
 func Names() []string {
 	names := make([]string, 0, len(registry))
 	for _, n := range paperOrder {

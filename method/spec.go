@@ -1,0 +1,144 @@
+package method
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Spec names a method and, optionally, settings that replace some of its
+// defaults. Its text form is
+//
+//	name
+//	name:key=value,key=value,…
+//
+// for example "greedytl-sp:gamma=0.25" or "greedytl:delta=0.001,lambda=10".
+// Values are numbers (strconv.ParseFloat syntax, finite); true and false
+// stand for 1 and 0. Which keys a method accepts, and their ranges, is the
+// method's business (see Registration.Configure); methods without a
+// Configure hook accept none.
+type Spec struct {
+	// Name is the registry name of the method.
+	Name string
+	// Params holds the settings by key; nil or empty for the defaults.
+	Params map[string]float64
+}
+
+// ParseSpec parses the text form of a spec. It returns an error for an empty
+// name or key, a missing "=", a value that is not a finite number (or true,
+// false), a key given twice, and a ":" with no settings after it. It does
+// not consult the registry: New and Lookup do.
+func ParseSpec(s string) (Spec, error) {
+	name, rest, hasParams := strings.Cut(s, ":")
+	if name == "" {
+		return Spec{}, fmt.Errorf("method: spec %q: empty method name", s)
+	}
+	if strings.ContainsAny(name, "=,") {
+		return Spec{}, fmt.Errorf("method: spec %q: settings follow the method name after a colon, as in greedytl-sp:gamma=0.25", s)
+	}
+	spec := Spec{Name: name}
+	if !hasParams {
+		return spec, nil
+	}
+	if rest == "" {
+		return Spec{}, fmt.Errorf("method: spec %q: no settings after the colon", s)
+	}
+	spec.Params = map[string]float64{}
+	for kv := range strings.SplitSeq(rest, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		switch {
+		case !ok:
+			return Spec{}, fmt.Errorf("method: spec %q: setting %q is not key=value", s, kv)
+		case k == "":
+			return Spec{}, fmt.Errorf("method: spec %q: setting %q has no key", s, kv)
+		case strings.ContainsAny(k, ": \t"):
+			return Spec{}, fmt.Errorf("method: spec %q: key %q holds a colon or a blank", s, k)
+		}
+		if _, dup := spec.Params[k]; dup {
+			return Spec{}, fmt.Errorf("method: spec %q: %s is set twice", s, k)
+		}
+		x, err := parseSpecValue(v)
+		if err != nil {
+			return Spec{}, fmt.Errorf("method: spec %q: %s: %w", s, k, err)
+		}
+		spec.Params[k] = x
+	}
+	return spec, nil
+}
+
+// parseSpecValue parses a setting's value: a finite number, true (1) or
+// false (0).
+func parseSpecValue(v string) (float64, error) {
+	switch v {
+	case "true":
+		return 1, nil
+	case "false":
+		return 0, nil
+	}
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return 0, fmt.Errorf("value %q is not a number", v)
+	}
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0, fmt.Errorf("value %q is not finite", v)
+	}
+	return x, nil
+}
+
+// String returns the canonical text form of s: the name, then, if there are
+// settings, a colon and key=value pairs in sorted key order, separated by
+// commas, each value formatted by strconv.FormatFloat(v, 'g', -1, 64) (so
+// that it parses back to the same float64). Model.Method and the result
+// records carry this form.
+func (s Spec) String() string {
+	if len(s.Params) == 0 {
+		return s.Name
+	}
+	var b strings.Builder
+	b.WriteString(s.Name)
+	sep := byte(':')
+	for _, k := range slices.Sorted(maps.Keys(s.Params)) {
+		b.WriteByte(sep)
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(strconv.FormatFloat(s.Params[k], 'g', -1, 64))
+		sep = ','
+	}
+	return b.String()
+}
+
+// CanonicalSpec returns the canonical form of the spec s (see Spec.String)
+// after checking that the registry's method accepts its settings; for
+// example "greedytl-sp:gamma=.25" gives "greedytl-sp:gamma=0.25". It
+// returns the errors of New.
+func CanonicalSpec(s string) (string, error) {
+	m, err := New(s)
+	if err != nil {
+		return "", err
+	}
+	return m.Name(), nil
+}
+
+// specInt returns v as an int when it is a whole number in [lo, hi], and an
+// error naming key otherwise: for the settings that count something.
+func specInt(key string, v float64, lo, hi int) (int, error) {
+	if v != math.Trunc(v) || v < float64(lo) || v > float64(hi) {
+		return 0, fmt.Errorf("%s must be a whole number in [%d, %d], got %v", key, lo, hi, v)
+	}
+	return int(v), nil
+}
+
+// specBool returns v as a bool when it is 0 or 1 (false or true), and an
+// error naming key otherwise.
+func specBool(key string, v float64) (bool, error) {
+	switch v {
+	case 0:
+		return false, nil
+	case 1:
+		return true, nil
+	}
+	return false, fmt.Errorf("%s must be true or false (1 or 0), got %v", key, v)
+}

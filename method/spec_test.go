@@ -1,0 +1,287 @@
+package method
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/greedytl/greedytl"
+)
+
+func TestParseSpec(t *testing.T) {
+	for _, tc := range []struct {
+		in, canonical string
+		want          Spec
+	}{
+		{"greedytl", "greedytl", Spec{Name: "greedytl"}},
+		{"greedytl-sp:gamma=0.25", "greedytl-sp:gamma=0.25", Spec{"greedytl-sp", map[string]float64{"gamma": 0.25}}},
+		{"greedytl-sp:gamma=.25", "greedytl-sp:gamma=0.25", Spec{"greedytl-sp", map[string]float64{"gamma": 0.25}}},
+		{"greedytl:lambda=1e1,delta=0.001", "greedytl:delta=0.001,lambda=10", Spec{"greedytl", map[string]float64{"lambda": 10, "delta": 1e-3}}},
+		{"greedytl:stop_at_min_loo=true,max_k=5", "greedytl:max_k=5,stop_at_min_loo=1", Spec{"greedytl", map[string]float64{"stop_at_min_loo": 1, "max_k": 5}}},
+		{"greedytl:stop_at_min_loo=false", "greedytl:stop_at_min_loo=0", Spec{"greedytl", map[string]float64{"stop_at_min_loo": 0}}},
+		{"greedytl-59:sample=30", "greedytl-59:sample=30", Spec{"greedytl-59", map[string]float64{"sample": 30}}},
+		{"x:a=-0,b=1e-300,c=123456789012", "x:a=-0,b=1e-300,c=1.23456789012e+11", Spec{"x", map[string]float64{"a": 0, "b": 1e-300, "c": 123456789012}}},
+	} {
+		got, err := ParseSpec(tc.in)
+		if err != nil {
+			t.Errorf("ParseSpec(%q): %v", tc.in, err)
+			continue
+		}
+		if got.Name != tc.want.Name || !maps.Equal(got.Params, tc.want.Params) {
+			t.Errorf("ParseSpec(%q) = %+v, want %+v", tc.in, got, tc.want)
+		}
+		if s := got.String(); s != tc.canonical {
+			t.Errorf("ParseSpec(%q).String() = %q, want %q", tc.in, s, tc.canonical)
+		}
+		again, err := ParseSpec(got.String())
+		if err != nil || again.String() != got.String() || !maps.Equal(again.Params, got.Params) {
+			t.Errorf("the canonical form %q does not parse back to itself: %+v, %v", got.String(), again, err)
+		}
+	}
+}
+
+func TestParseSpecErrors(t *testing.T) {
+	for _, tc := range []struct{ in, msg string }{
+		{"", "empty method name"},
+		{":gamma=1", "empty method name"},
+		{"greedytl:", "no settings after the colon"},
+		{"greedytl:gamma", `"gamma" is not key=value`},
+		{"greedytl:=1", "has no key"},
+		{"greedytl:gamma=1,", `"" is not key=value`},
+		{"greedytl:gamma=1,gamma=2", "gamma is set twice"},
+		{"greedytl:gamma=abc", `value "abc" is not a number`},
+		{"greedytl:gamma=", `value "" is not a number`},
+		{"greedytl:gamma=NaN", "not finite"},
+		{"greedytl:gamma=-Inf", "not finite"},
+		{"greedytl:lambda=1e400", "not a number"},
+		{"greedytl=1", "after a colon"},
+		{"greedytl,greedytl-sp", "after a colon"},
+		{"greedytl:a b=1", "colon or a blank"},
+		{"greedytl:a=1:b=2", `value "1:b=2" is not a number`},
+	} {
+		_, err := ParseSpec(tc.in)
+		if err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("ParseSpec(%q): error %v, want one containing %q", tc.in, err, tc.msg)
+		}
+	}
+}
+
+// FuzzParseSpec checks that whatever parses has a canonical form that
+// parses back to the same spec and is its own canonical form.
+func FuzzParseSpec(f *testing.F) {
+	for _, s := range []string{"greedytl", "greedytl-sp:gamma=0.25", "a:b=1,c=-2e-3", "x:y=true", "x:", ":", "a:b=1,,c=2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		spec, err := ParseSpec(s)
+		if err != nil {
+			return
+		}
+		c := spec.String()
+		again, err := ParseSpec(c)
+		if err != nil {
+			t.Fatalf("canonical form %q of %q: %v", c, s, err)
+		}
+		if again.Name != spec.Name || !maps.Equal(again.Params, spec.Params) || again.String() != c {
+			t.Fatalf("%q → %q → %+v", s, c, again)
+		}
+	})
+}
+
+// A spec sets the options of the GreedyTL methods; the method's and its
+// models' name is the canonical spec.
+func TestNewSpecGreedy(t *testing.T) {
+	def := greedytl.DefaultOptions()
+	with := func(f func(*greedytl.Options)) greedytl.Options {
+		o := def
+		f(&o)
+		return o
+	}
+	for _, tc := range []struct {
+		spec, name string
+		opts       greedytl.Options
+	}{
+		{"greedytl", "greedytl", def},
+		{"greedytl-sp", "greedytl-sp", with(func(o *greedytl.Options) { o.FeatureFactor = spFeatureFactor })},
+		{"greedytl-sp:gamma=.25", "greedytl-sp:gamma=0.25", with(func(o *greedytl.Options) { o.FeatureFactor = 0.25 })},
+		{"greedytl-sp:gamma=0", "greedytl-sp:gamma=0", with(func(o *greedytl.Options) { o.FeatureFactor = 0 })},
+		{"greedytl:lambda=10", "greedytl:lambda=10", with(func(o *greedytl.Options) { o.Lambda = 10 })},
+		{"greedytl:delta=0", "greedytl:delta=0", with(func(o *greedytl.Options) { o.Delta = 0 })},
+		{"greedytl:max_k=3,gamma=2", "greedytl:gamma=2,max_k=3", with(func(o *greedytl.Options) { o.MaxK, o.FeatureFactor = 3, 2 })},
+		{"greedytl:stop_at_min_loo=true", "greedytl:stop_at_min_loo=1", with(func(o *greedytl.Options) { o.StopAtMinLOO = true })},
+		{"greedytl-59:sample=30", "greedytl-59:sample=30", with(func(o *greedytl.Options) { o.Sample = 30 })},
+		{"greedytl-59:lambda=0.5", "greedytl-59:lambda=0.5", with(func(o *greedytl.Options) { o.Sample, o.Lambda = 59, 0.5 })},
+		{"greedytl-sp:gamma=0.25,lambda=100", "greedytl-sp:gamma=0.25,lambda=100", with(func(o *greedytl.Options) { o.FeatureFactor, o.Lambda = 0.25, 100 })},
+	} {
+		t.Run(tc.spec, func(t *testing.T) {
+			meth, err := New(tc.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, ok := meth.(*GreedyTL)
+			if !ok {
+				t.Fatalf("New(%q) is a %T", tc.spec, meth)
+			}
+			if g.Name() != tc.name || g.Options != tc.opts {
+				t.Errorf("New(%q) = %q with %+v, want %q with %+v", tc.spec, g.Name(), g.Options, tc.name, tc.opts)
+			}
+			if c, err := CanonicalSpec(tc.spec); c != tc.name || err != nil {
+				t.Errorf("CanonicalSpec(%q) = %q, %v", tc.spec, c, err)
+			}
+			if r, err := Lookup(tc.spec); err != nil || r.Name != strings.Split(tc.spec, ":")[0] {
+				t.Errorf("Lookup(%q) = %q, %v", tc.spec, r.Name, err)
+			}
+			// The fit is greedytl.Fit with these options.
+			c := newConformanceCase(5, 16, 4, 6, 10)
+			model, err := meth.Fit(context.Background(), c.train, c.extra)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := tc.opts
+			if o.Sample > 0 {
+				o.Seed = c.extra.Seed
+			}
+			want, err := greedytl.Fit(context.Background(), c.train.X, c.train.H, c.train.Y, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := rootModel(t, model)
+			if !slices.Equal(got.Selected, want.Selected) || !slices.Equal(got.Weights, want.Weights) {
+				t.Errorf("selected %v weights %v, greedytl.Fit gives %v %v", got.Selected, got.Weights, want.Selected, want.Weights)
+			}
+			if model.Method() != tc.name {
+				t.Errorf("model.Method() = %q, want %q", model.Method(), tc.name)
+			}
+			if hp := model.Hyperparameters(); !maps.Equal(hp, greedyHyper(want.Options)) {
+				t.Errorf("hyperparameters %v, want %v", hp, greedyHyper(want.Options))
+			}
+
+			// The model file records the spec and reads back.
+			var buf bytes.Buffer
+			if err := WriteModel(&buf, model); err != nil {
+				t.Fatal(err)
+			}
+			var head struct{ Method string }
+			if err := json.Unmarshal(buf.Bytes(), &head); err != nil || head.Method != tc.name {
+				t.Errorf("the file's method is %q (%v), want %q", head.Method, err, tc.name)
+			}
+			read, err := ReadModel(bytes.NewReader(buf.Bytes()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if read.Method() != tc.name {
+				t.Errorf("read model's Method() = %q", read.Method())
+			}
+			f, _ := model.Predict(c.test)
+			if fr, err := read.Predict(c.test); err != nil || !slices.Equal(f, fr) {
+				t.Errorf("the model read back predicts differently (%v)", err)
+			}
+			var buf2 bytes.Buffer
+			if err := WriteModel(&buf2, read); err != nil || !bytes.Equal(buf.Bytes(), buf2.Bytes()) {
+				t.Errorf("rewriting the read model gave a different file (%v)", err)
+			}
+		})
+	}
+}
+
+func TestNewSpecErrors(t *testing.T) {
+	for _, tc := range []struct{ spec, msg string }{
+		{"greedytl:alpha=1", `unknown key "alpha"`},
+		{"greedytl:alpha=1", "lambda"}, // the message lists the keys
+		{"greedytl:lambda=0", "lambda must be positive"},
+		{"greedytl:lambda=-1", "lambda must be positive"},
+		{"greedytl:delta=-1e-9", "delta must be ≥ 0"},
+		{"greedytl-sp:gamma=-0.5", "gamma (the feature factor) must be ≥ 0"},
+		{"greedytl:max_k=1.5", "max_k must be a whole number"},
+		{"greedytl:max_k=-1", "max_k must be a whole number"},
+		{"greedytl-59:sample=-3", "sample must be a whole number"},
+		{"greedytl:stop_at_min_loo=2", "stop_at_min_loo must be true or false"},
+		{"no-transfer:lambda=1", "no-transfer takes no settings"},
+		{"forward-reg:delta=0.1", "forward-reg takes no settings"},
+		{"greedytl-auto:gamma=1", "greedytl-auto takes no settings"},
+		{"lasso:alpha=1", `unknown method "lasso"`},
+		{"greedytl:lambda", "not key=value"},
+	} {
+		if _, err := New(tc.spec); err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("New(%q): error %v, want one containing %q", tc.spec, err, tc.msg)
+		}
+		if _, err := Lookup(tc.spec); err == nil {
+			t.Errorf("Lookup(%q): no error", tc.spec)
+		}
+		if _, err := CanonicalSpec(tc.spec); err == nil {
+			t.Errorf("CanonicalSpec(%q): no error", tc.spec)
+		}
+	}
+}
+
+// ReadModel checks that a spec-named file's options are the spec's, and
+// rejects specs of methods without settings.
+func TestReadModelSpecMismatch(t *testing.T) {
+	c := newConformanceCase(6, 16, 4, 6, 10)
+	meth, err := New("greedytl-sp:gamma=0.25")
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := meth.Fit(context.Background(), c.train, c.extra)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteModel(&buf, model); err != nil {
+		t.Fatal(err)
+	}
+	file := buf.String()
+	for _, tc := range []struct{ from, to, msg string }{
+		{`"greedytl-sp:gamma=0.25"`, `"greedytl-sp:gamma=0.5"`, "sets gamma = 0.5 but the options have 0.25"},
+		{`"greedytl-sp:gamma=0.25"`, `"greedytl-sp:lambda=2"`, "sets lambda = 2 but the options have 1"},
+		{`"greedytl-sp:gamma=0.25"`, `"greedytl-sp:gamma=0.25,max_k=2"`, "sets max_k = 2 but the options have 0"},
+		{`"greedytl-sp:gamma=0.25"`, `"greedytl-sp:beta=0.25"`, `unknown key "beta"`},
+		{`"greedytl-sp:gamma=0.25"`, `"forward-reg:gamma=0.25"`, "forward-reg takes no settings"},
+		{`"greedytl-sp:gamma=0.25"`, `"greedytl-sp:gamma"`, "not key=value"},
+	} {
+		bad := strings.Replace(file, tc.from, tc.to, 1)
+		if bad == file {
+			t.Fatalf("%s not found in the file", tc.from)
+		}
+		if _, err := ReadModel(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("method %s: error %v, want one containing %q", tc.to, err, tc.msg)
+		}
+	}
+	// The registry name alone reads a file whatever its γ: the default may
+	// change between versions.
+	plain := strings.Replace(file, `"greedytl-sp:gamma=0.25"`, `"greedytl-sp"`, 1)
+	if m, err := ReadModel(strings.NewReader(plain)); err != nil || m.Hyperparameters()["feature_factor"] != 0.25 {
+		t.Errorf("greedytl-sp file with γ = 0.25: %v", err)
+	}
+}
+
+func TestRegisterRejectsSpecCharacters(t *testing.T) {
+	for _, name := range []string{"a:b", "a=b", "a,b"} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Register(%q) did not panic", name)
+					delete(registry, name)
+				}
+			}()
+			Register(Registration{Name: name, New: func() Method { return noTransfer{} },
+				Decode: func(json.RawMessage) (Model, error) { return nil, nil }})
+		}()
+	}
+}
+
+// configure panics when a Configure hook names its method wrongly: the
+// name is what the result files record.
+func TestConfigureMustNameTheSpec(t *testing.T) {
+	r := Registration{Name: "zz-bad", Configure: func(Spec) (Method, error) { return noTransfer{}, nil }}
+	defer func() {
+		if recover() == nil {
+			t.Error("no panic")
+		}
+	}()
+	_, _ = configure(r, Spec{Name: "zz-bad", Params: map[string]float64{"k": 1}})
+}
