@@ -1,13 +1,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"text/tabwriter"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/greedytl/greedytl/clinc150"
@@ -114,26 +112,10 @@ func runDemo(c *cobra.Command, s *streams, o *demoOptions) error {
 	if len(o.methods) > 0 {
 		cfg.Methods = o.methods
 	}
-	var bars [2]*progressbar.ProgressBar
-	if !o.quiet {
-		cfg.Log = s.err
-		if isTerminal(s.err) {
-			cfg.SourceProgress = barProgress(s, &bars[0], "training sources")
-			cfg.Progress = barProgress(s, &bars[1], "cells")
-		}
-	}
 	log("running %d methods on %s targets × positives %v × %d splits into %s",
 		len(cfg.Methods), targetCount(cfg.Targets), cfg.Positives, cfg.Splits, cfg.Out)
-	sum, err := experiment.Run(c.Context(), cfg)
-	for _, b := range bars {
-		if b != nil {
-			_ = b.Finish()
-		}
-	}
+	sum, err := runWithProgress(c, s, cfg, o.quiet)
 	if err != nil {
-		if errors.Is(err, experiment.ErrInput) {
-			return badInput(err)
-		}
 		return err
 	}
 	res, err := report.Load(cfg.Out)

@@ -131,26 +131,10 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 	}
 	cfg.NegativeClasses = negativeClasses(o.data, cfg.NegativeClasses, fracSet)
 
-	var bars [2]*progressbar.ProgressBar
-	if !o.quiet {
-		cfg.Log = s.err
-		if isTerminal(s.err) {
-			cfg.SourceProgress = barProgress(s, &bars[0], "training sources")
-			cfg.Progress = barProgress(s, &bars[1], "cells")
-		}
-	}
 	start := time.Now()
-	sum, err := experiment.Run(c.Context(), cfg)
-	for _, b := range bars {
-		if b != nil {
-			_ = b.Finish()
-		}
-	}
+	sum, err := runWithProgress(c, s, cfg, o.quiet)
 	if err != nil {
-		if errors.Is(err, experiment.ErrInput) {
-			return badInput(err)
-		}
-		if sum != nil && !o.quiet {
+		if sum != nil && !o.quiet && !errors.Is(err, experiment.ErrInput) {
 			fmt.Fprintf(s.err, "stopped after %d new cells; rerun the same command to resume\n", sum.Finished)
 		}
 		return err
@@ -160,6 +144,30 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 			sum.Cells, sh, sum.Finished, sum.Failed, sum.Present, sum.File, time.Since(start).Round(time.Millisecond))
 	}
 	return nil
+}
+
+// runWithProgress runs the experiment cfg with its log and, on a terminal,
+// progress bars for the source training and the cells on s.err (none when
+// quiet). Errors caused by the inputs are input errors (exit status 2).
+func runWithProgress(c *cobra.Command, s *streams, cfg experiment.Config, quiet bool) (*experiment.Summary, error) {
+	var bars [2]*progressbar.ProgressBar
+	if !quiet {
+		cfg.Log = s.err
+		if isTerminal(s.err) {
+			cfg.SourceProgress = barProgress(s, &bars[0], "training sources")
+			cfg.Progress = barProgress(s, &bars[1], "cells")
+		}
+	}
+	sum, err := experiment.Run(c.Context(), cfg)
+	for _, b := range bars {
+		if b != nil {
+			_ = b.Finish()
+		}
+	}
+	if errors.Is(err, experiment.ErrInput) {
+		return sum, badInput(err)
+	}
+	return sum, err
 }
 
 // loadData loads the --data argument of experiment and train-sources: the
