@@ -6,26 +6,65 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+
+	"github.com/greedytl/greedytl/internal/buildinfo"
+	"github.com/greedytl/greedytl/internal/jsonfile"
 )
 
 // The model file's "format" and "version" members, shared by every model
 // file greedytl writes (package method's files for the baselines too).
+// Version 2 names GreedyTL's γ "gamma" everywhere, records the canonical
+// method spec and the build that wrote the file; readers still read
+// version 1 (ModelFileVersion1).
 const (
-	ModelFileFormat  = "greedytl-model"
-	ModelFileVersion = 1
+	ModelFileFormat   = "greedytl-model"
+	ModelFileVersion  = 2
+	ModelFileVersion1 = 1
 )
 
-// modelFile is the JSON form of a Model, version 1: one record per selected
-// column, in selection order, holding both the predictor and the path.
+// BaseMethod is the method name of the root package's GreedyTL, whose
+// defaults are DefaultOptions: a model's method is
+// Options.MethodName(BaseMethod, DefaultOptions()).
+const BaseMethod = "greedytl"
+
+// modelFile is the JSON form of a Model: one record per selected column,
+// in selection order, holding both the predictor and the path. It is the
+// one type of every GreedyTL model file, whichever method (greedytl,
+// greedytl-sp:gamma=0.25, forward-reg, …) wrote it.
 type modelFile struct {
-	Format      string       `json:"format"`
-	Version     int          `json:"version"`
-	Method      string       `json:"method"`
-	NumFeatures int          `json:"num_features"`
-	NumSources  int          `json:"num_sources"`
-	Options     Options      `json:"options"`
-	Columns     []fileColumn `json:"columns"`
+	Format          string             `json:"format"`
+	Version         int                `json:"version"`
+	Method          string             `json:"method"`
+	Hyperparameters map[string]float64 `json:"hyperparameters"`
+	Build           *buildinfo.Info    `json:"build,omitempty"`
+	NumFeatures     int                `json:"num_features"`
+	NumSources      int                `json:"num_sources"`
+	Options         Options            `json:"options"`
+	Columns         []fileColumn       `json:"columns"`
+}
+
+// modelFileV1 is version 1 of the file: γ was options.feature_factor (and
+// hyperparameters.feature_factor), which the reader maps to gamma.
+type modelFileV1 struct {
+	Format          string             `json:"format"`
+	Version         int                `json:"version"`
+	Method          string             `json:"method"`
+	Hyperparameters map[string]float64 `json:"hyperparameters"`
+	NumFeatures     int                `json:"num_features"`
+	NumSources      int                `json:"num_sources"`
+	Options         struct {
+		Lambda        float64 `json:"lambda"`
+		AutoLambda    bool    `json:"auto_lambda"`
+		Delta         float64 `json:"delta"`
+		MaxK          int     `json:"max_k"`
+		Sample        int     `json:"sample"`
+		Seed          uint64  `json:"seed"`
+		FeatureFactor float64 `json:"feature_factor"`
+		StopAtMinLOO  bool    `json:"stop_at_min_loo"`
+	} `json:"options"`
+	Columns []fileColumn `json:"columns"`
 }
 
 type fileColumn struct {
@@ -41,24 +80,32 @@ type fileColumn struct {
 
 // WriteJSON writes m as a self-describing, indented JSON document:
 //
-//	{"format": "greedytl-model", "version": 1, "method": "greedytl",
+//	{"format": "greedytl-model", "version": 2, "method": "greedytl",
+//	 "hyperparameters": {"lambda": …, "delta": …, "gamma": …},
+//	 "build": {"module": …, "revision": …, "go": …},
 //	 "num_features": d, "num_sources": n, "options": {...},
 //	 "columns": [{"kind": "source", "index": 3, "weight": …, "mean": …,
 //	              "scale": …, "score": …, "reg_error": …, "loo_error": …}, …]}
 //
-// with one record per selected column, in selection order. method is
-// "greedytl" for the exact search and "greedytl-59" for the randomised one
-// (options.sample holds its r). Numbers are written so that they read back
-// exactly. WriteJSON returns an error if m is inconsistent (see ReadModel)
-// or w fails.
+// with one record per selected column, in selection order. method is the
+// canonical spec of the options, Options.MethodName(BaseMethod,
+// DefaultOptions()): "greedytl" for the paper's settings,
+// "greedytl:sample=59" for the randomised search of r = 59. Numbers are
+// written so that they read back exactly. WriteJSON returns an error if m
+// is inconsistent (see ReadModel) or w fails.
 func (m *Model) WriteJSON(w io.Writer) error {
-	f, err := m.file()
+	return m.WriteFile(w, m.Options.MethodName(BaseMethod, DefaultOptions()))
+}
+
+// WriteFile writes m as WriteJSON does with "method" set to method: the
+// canonical spec of the method that fitted m (package method writes its
+// GreedyTL variants this way).
+func (m *Model) WriteFile(w io.Writer, method string) error {
+	b, err := m.encode(method, true)
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(f); err != nil {
+	if _, err := w.Write(b); err != nil {
 		return fmt.Errorf("greedytl: writing model: %w", err)
 	}
 	return nil
@@ -67,11 +114,7 @@ func (m *Model) WriteJSON(w io.Writer) error {
 // MarshalJSON encodes m in the format of WriteJSON, without indentation,
 // so that a model can be embedded in other JSON documents.
 func (m *Model) MarshalJSON() ([]byte, error) {
-	f, err := m.file()
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(f)
+	return m.encode(m.Options.MethodName(BaseMethod, DefaultOptions()), false)
 }
 
 // UnmarshalJSON decodes and validates a model as ReadModel does.
@@ -84,54 +127,113 @@ func (m *Model) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// file returns the JSON form of m after validating it.
-func (m *Model) file() (*modelFile, error) {
+// encode returns the JSON form of m, after validating it, named method.
+func (m *Model) encode(method string, indent bool) ([]byte, error) {
 	if err := m.validate(); err != nil {
 		return nil, fmt.Errorf("greedytl: writing model: %w", err)
 	}
+	build := buildinfo.Read()
 	f := &modelFile{
-		Format:      ModelFileFormat,
-		Version:     ModelFileVersion,
-		Method:      m.Options.method(),
-		NumFeatures: m.NumFeatures,
-		NumSources:  m.NumSources,
-		Options:     m.Options,
-		Columns:     make([]fileColumn, len(m.Selected)),
+		Format:          ModelFileFormat,
+		Version:         ModelFileVersion,
+		Method:          method,
+		Hyperparameters: m.Options.Hyperparameters(),
+		Build:           &build,
+		NumFeatures:     m.NumFeatures,
+		NumSources:      m.NumSources,
+		Options:         m.Options,
+		Columns:         make([]fileColumn, len(m.Selected)),
 	}
 	for j, c := range m.Selected {
 		s := m.Path[j]
 		f.Columns[j] = fileColumn{Kind: c.Kind, Index: c.Index, Weight: m.Weights[j], Mean: m.Mean[j], Scale: m.Scale[j],
 			Score: s.Score, RegError: s.RegError, LOOError: s.LOOError}
 	}
-	return f, nil
+	var b []byte
+	var err error
+	if indent {
+		b, err = json.MarshalIndent(f, "", "  ")
+		b = append(b, '\n')
+	} else {
+		b, err = json.Marshal(f)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("greedytl: writing model: %w", err)
+	}
+	return b, nil
 }
 
 // ReadModel reads a model written by WriteJSON (or MarshalJSON). It
 // returns an error for anything else: malformed JSON, unknown fields or
-// trailing data, another format or version, or inconsistent content
-// (invalid options, column indices out of range or repeated, non-finite
-// numbers, non-positive scales).
+// trailing data, another format or version, a method other than the
+// canonical spec of the options (a file of package method's GreedyTL
+// variants is read by ReadFile), or inconsistent content (invalid options,
+// column indices out of range or repeated, non-finite numbers,
+// non-positive scales). It reads version 1 files too.
 func ReadModel(r io.Reader) (*Model, error) {
+	m, method, version, err := ReadFile(r)
+	if err != nil {
+		return nil, err
+	}
+	want := m.Options.MethodName(BaseMethod, DefaultOptions())
+	if version == ModelFileVersion1 {
+		// Version 1 named the exact and the sampled search greedytl and
+		// greedytl-59, whatever the other options.
+		want = "greedytl"
+		if m.Options.Sample > 0 {
+			want = "greedytl-59"
+		}
+	}
+	if method != want {
+		return nil, fmt.Errorf("greedytl: reading model: method %q does not match the options (they make %q); read the files of package method's variants with method.ReadModel", method, want)
+	}
+	return m, nil
+}
+
+// ReadFile reads a GreedyTL model file of any method name (WriteFile's)
+// and returns the model with the file's method and version. It checks
+// everything ReadModel does except the method name, and that the file's
+// hyperparameters, when present, are those of its options. Its errors
+// name the file's version when it is not one this version reads.
+func ReadFile(r io.Reader) (m *Model, method string, version int, err error) {
+	fail := func(err error) (*Model, string, int, error) {
+		return nil, "", 0, fmt.Errorf("greedytl: reading model: %w", err)
+	}
 	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	var f modelFile
-	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("greedytl: reading model: %w", err)
+	var doc json.RawMessage
+	if err := dec.Decode(&doc); err != nil {
+		return fail(err)
 	}
 	if err := dec.Decode(&struct{}{}); !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("greedytl: reading model: trailing data after the model")
+		return fail(errors.New("trailing data after the model"))
 	}
-	if f.Format != ModelFileFormat {
-		return nil, fmt.Errorf("greedytl: reading model: format is %q, want %q", f.Format, ModelFileFormat)
+	var head struct {
+		Format  string `json:"format"`
+		Version int    `json:"version"`
 	}
-	if f.Version != ModelFileVersion {
-		return nil, fmt.Errorf("greedytl: reading model: unsupported version %d (this version reads %d)", f.Version, ModelFileVersion)
+	if err := json.Unmarshal(doc, &head); err != nil {
+		return fail(err)
 	}
-	if f.Method != f.Options.method() {
-		return nil, fmt.Errorf("greedytl: reading model: method %q does not match options.sample = %d", f.Method, f.Options.Sample)
+	if head.Format != ModelFileFormat {
+		return fail(fmt.Errorf("format is %q, want %q", head.Format, ModelFileFormat))
+	}
+	var f modelFile
+	switch head.Version {
+	case ModelFileVersion:
+		if err := jsonfile.Decode(bytes.NewReader(doc), &f, "model"); err != nil {
+			return fail(err)
+		}
+	case ModelFileVersion1:
+		var v1 modelFileV1
+		if err := jsonfile.Decode(bytes.NewReader(doc), &v1, "model"); err != nil {
+			return fail(fmt.Errorf("version 1 file: %w", err))
+		}
+		f = v1.upgrade()
+	default:
+		return fail(CheckFileVersion(head.Version))
 	}
 	k := len(f.Columns)
-	m := &Model{
+	m = &Model{
 		Selected:    make([]Column, k),
 		Weights:     make([]float64, k),
 		Mean:        make([]float64, k),
@@ -148,9 +250,46 @@ func ReadModel(r io.Reader) (*Model, error) {
 		m.Path[j] = Step{Column: col, Score: c.Score, RegError: c.RegError, LOOError: c.LOOError}
 	}
 	if err := m.validate(); err != nil {
-		return nil, fmt.Errorf("greedytl: reading model: %w", err)
+		return fail(err)
 	}
-	return m, nil
+	if f.Method == "" {
+		return fail(fmt.Errorf("the file names no method"))
+	}
+	if f.Hyperparameters != nil {
+		want := m.Options.Hyperparameters()
+		if !maps.Equal(f.Hyperparameters, want) {
+			return fail(fmt.Errorf("hyperparameters %v disagree with the options (%v)", f.Hyperparameters, want))
+		}
+	}
+	return m, f.Method, head.Version, nil
+}
+
+// CheckFileVersion returns nil for a model file version this version of
+// greedytl reads (1 and 2), and an error naming the version otherwise.
+func CheckFileVersion(v int) error {
+	if v == ModelFileVersion || v == ModelFileVersion1 {
+		return nil
+	}
+	return fmt.Errorf("unsupported version %d: this greedytl reads model file versions %d and %d (a newer greedytl wrote it?)", v, ModelFileVersion1, ModelFileVersion)
+}
+
+// upgrade returns the version 2 form of a version 1 file (without a build).
+func (v1 *modelFileV1) upgrade() modelFile {
+	o := v1.Options
+	f := modelFile{Format: v1.Format, Version: ModelFileVersion, Method: v1.Method,
+		NumFeatures: v1.NumFeatures, NumSources: v1.NumSources, Columns: v1.Columns,
+		Options: Options{Lambda: o.Lambda, AutoLambda: o.AutoLambda, Delta: o.Delta, MaxK: o.MaxK,
+			Sample: o.Sample, Seed: o.Seed, FeatureFactor: o.FeatureFactor, StopAtMinLOO: o.StopAtMinLOO}}
+	if v1.Hyperparameters != nil {
+		f.Hyperparameters = make(map[string]float64, len(v1.Hyperparameters))
+		for k, v := range v1.Hyperparameters {
+			if k == "feature_factor" {
+				k = KeyGamma
+			}
+			f.Hyperparameters[k] = v
+		}
+	}
+	return f
 }
 
 // validate checks the invariants of a model.

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 func jsonModel(t *testing.T, sample int) *Model {
@@ -27,14 +29,14 @@ func TestJSONRoundTrip(t *testing.T) {
 	for _, c := range []struct {
 		sample int
 		method string
-	}{{0, `"method": "greedytl"`}, {59, `"method": "greedytl-59"`}} {
+	}{{0, `"method": "greedytl:gamma=0.7,max_k=6"`}, {59, `"method": "greedytl:gamma=0.7,max_k=6,sample=59"`}} {
 		mod := jsonModel(t, c.sample)
 		var buf bytes.Buffer
 		if err := mod.WriteJSON(&buf); err != nil {
 			t.Fatal(err)
 		}
 		text := buf.String()
-		for _, want := range []string{`"format": "greedytl-model"`, `"version": 1`, c.method, `"kind": "source"`} {
+		for _, want := range []string{`"format": "greedytl-model"`, `"version": 2`, c.method, `"kind": "source"`, `"gamma": 0.7`, `"build": {`} {
 			if !strings.Contains(text, want) {
 				t.Errorf("model file lacks %s:\n%s", want, text)
 			}
@@ -68,7 +70,7 @@ func TestMarshalJSON(t *testing.T) {
 	if !reflect.DeepEqual(in, out) {
 		t.Errorf("round trip changed the record")
 	}
-	bad := strings.Replace(string(b), `"version":1`, `"version":7`, 1)
+	bad := strings.Replace(string(b), `"version":2`, `"version":7`, 1)
 	if err := json.Unmarshal([]byte(bad), &out); err == nil || !strings.Contains(err.Error(), "unsupported version 7") {
 		t.Errorf("err = %v", err)
 	}
@@ -102,9 +104,12 @@ func TestReadModelRejects(t *testing.T) {
 		{"not JSON", "greedytl", "invalid character"},
 		{"trailing data", buf.String() + "{}", "trailing data"},
 		{"other format", edit(func(d map[string]any) { d["format"] = "liblinear" }), `format is "liblinear"`},
-		{"version 2", edit(func(d map[string]any) { d["version"] = 2 }), "unsupported version 2"},
+		{"version 3", edit(func(d map[string]any) { d["version"] = 3 }), "unsupported version 3"},
 		{"no version", edit(func(d map[string]any) { delete(d, "version") }), "unsupported version 0"},
-		{"method mismatch", edit(func(d map[string]any) { d["method"] = "greedytl-59" }), "does not match"},
+		{"method mismatch", edit(func(d map[string]any) { d["method"] = "greedytl:gamma=0.7,max_k=6,sample=59" }), "does not match"},
+		{"no method", edit(func(d map[string]any) { d["method"] = "" }), "names no method"},
+		{"hyperparameters", edit(func(d map[string]any) { d["hyperparameters"].(map[string]any)["lambda"] = 2 }), "disagree with the options"},
+		{"old key", edit(func(d map[string]any) { d["options"].(map[string]any)["feature_factor"] = 1 }), `unknown field "feature_factor"`},
 		{"unknown field", edit(func(d map[string]any) { d["bias"] = 1 }), `unknown field "bias"`},
 		{"bad kind", edit(func(d map[string]any) { col0(d)["kind"] = "sauce" }), `unknown column kind "sauce"`},
 		{"index out of range", edit(func(d map[string]any) { col0(d)["index"] = 9 }), "out of range"},
@@ -166,4 +171,82 @@ func FuzzReadModel(f *testing.F) {
 			t.Fatalf("re-read differs: %v", err)
 		}
 	})
+}
+
+// modelFileV1 is a model file written by version 1 (greedytl before the
+// file recorded the canonical spec and named γ gamma).
+const modelFileV1Text = `{
+  "format": "greedytl-model",
+  "version": 1,
+  "method": "greedytl-59",
+  "num_features": 2,
+  "num_sources": 1,
+  "options": {"lambda": 1, "auto_lambda": false, "delta": 0.0001, "max_k": 0,
+    "sample": 59, "seed": 7, "feature_factor": 0.5, "stop_at_min_loo": false},
+  "columns": [
+    {"kind": "source", "index": 0, "weight": 0.5, "mean": 0.1, "scale": 2,
+     "score": 3, "reg_error": 0.4, "loo_error": 0.6}
+  ]
+}`
+
+// TestReadModelVersion1 checks that files of the previous version still
+// read, with γ from their feature_factor, and that their method names are
+// checked by version 1's rule.
+func TestReadModelVersion1(t *testing.T) {
+	m, err := ReadModel(strings.NewReader(modelFileV1Text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Options.FeatureFactor != 0.5 || m.Options.Sample != 59 || m.Options.Seed != 7 || m.Weights[0] != 0.5 {
+		t.Errorf("read %+v", m)
+	}
+	f, err := m.Predict(nil, mat.NewDense(1, 1, []float64{2.1}))
+	if err != nil || f[0] != 0.5 {
+		t.Errorf("predict = %v, %v; want 0.5", f, err)
+	}
+	// Written again, it is a version 2 file with the canonical name.
+	var buf bytes.Buffer
+	if err := m.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"method": "greedytl:gamma=0.5,sample=59"`) || !strings.Contains(buf.String(), `"version": 2`) {
+		t.Errorf("rewritten file:\n%s", buf.String())
+	}
+	bad := strings.Replace(modelFileV1Text, `"greedytl-59"`, `"greedytl"`, 1)
+	if _, err := ReadModel(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "does not match") {
+		t.Errorf("version 1 file with the wrong method: err = %v", err)
+	}
+	gamma := strings.Replace(modelFileV1Text, `"feature_factor"`, `"gamma"`, 1)
+	if _, err := ReadModel(strings.NewReader(gamma)); err == nil || !strings.Contains(err.Error(), "version 1 file") {
+		t.Errorf("version 1 file with version 2's key: err = %v", err)
+	}
+}
+
+// TestMethodNameRoundTrip checks, for options set every way, that the
+// file written for them reads back: the identity is derived from the
+// options in one place (issue: --sample 59 wrote an unreadable file).
+func TestMethodNameRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 22))
+	X, H := randDense(rng, 12, 4), randDense(rng, 12, 5)
+	y := randLabels(rng, 12)
+	for _, set := range []func(o *Options){
+		func(o *Options) {},
+		func(o *Options) { o.Sample = 59 },
+		func(o *Options) { o.Sample, o.Seed = 3, 9 },
+		func(o *Options) { o.Lambda = 10 },
+		func(o *Options) { o.AutoLambda = true },
+		func(o *Options) { o.FeatureFactor, o.MaxK, o.Delta = 0, 2, 0 },
+		func(o *Options) { o.StopAtMinLOO = true },
+	} {
+		o := DefaultOptions()
+		set(&o)
+		mod := fitT(t, X, H, y, o)
+		var buf bytes.Buffer
+		if err := mod.WriteJSON(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadModel(&buf); err != nil {
+			t.Errorf("options %+v: %v", o, err)
+		}
+	}
 }

@@ -42,7 +42,7 @@ type Options struct {
 	// (sources are left at unit variance). 1 treats features and sources
 	// alike, as the paper does; γ > 1 favours features, γ < 1 favours
 	// sources, and γ = 0 uses sources only.
-	FeatureFactor float64 `json:"feature_factor"`
+	FeatureFactor float64 `json:"gamma"`
 
 	// StopAtMinLOO truncates the path at the step with the lowest
 	// leave-one-out error (the earliest such step on ties) and refits the
@@ -80,16 +80,3 @@ func (o *Options) check() error {
 	}
 	return nil
 }
-
-// method names the search in model files.
-func (o *Options) method() string {
-	if o.Sample > 0 {
-		return methodSampled
-	}
-	return methodExact
-}
-
-const (
-	methodExact   = "greedytl"
-	methodSampled = "greedytl-59"
-)

@@ -5,11 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
-	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/greedytl/greedytl"
 	"gonum.org/v1/gonum/mat"
@@ -35,8 +34,8 @@ func init() {
 		Name:        "greedytl",
 		Description: "GreedyTL (exact greedy selection of features and sources, ridge λ = 1, δ = 1e-4)",
 		New:         newGreedy("greedytl", greedytl.DefaultOptions()),
-		Decode:      decodeGreedy,
-		Configure:   configureGreedy(greedytl.DefaultOptions()),
+		Decode:      decodeGreedy("greedytl", greedytl.DefaultOptions()),
+		Configure:   configureGreedy("greedytl", greedytl.DefaultOptions()),
 	})
 	o59 := greedytl.DefaultOptions()
 	o59.Sample = 59
@@ -44,8 +43,8 @@ func init() {
 		Name:        "greedytl-59",
 		Description: "GreedyTL-59 (greedy selection scoring 59 random candidates a step, seeded)",
 		New:         newGreedy("greedytl-59", o59),
-		Decode:      decodeGreedy,
-		Configure:   configureGreedy(o59),
+		Decode:      decodeGreedy("greedytl-59", o59),
+		Configure:   configureGreedy("greedytl-59", o59),
 	})
 	osp := greedytl.DefaultOptions()
 	osp.FeatureFactor = spFeatureFactor
@@ -53,68 +52,38 @@ func init() {
 		Name:        "greedytl-sp",
 		Description: "GreedyTL preferring sources (standardised features scaled by γ = " + strconv.FormatFloat(spFeatureFactor, 'g', -1, 64) + ")",
 		New:         newGreedy("greedytl-sp", osp),
-		Decode:      decodeGreedy,
-		Configure:   configureGreedy(osp),
+		Decode:      decodeGreedy("greedytl-sp", osp),
+		Configure:   configureGreedy("greedytl-sp", osp),
 	})
 	Register(Registration{
 		Name:        "forward-reg",
 		Description: "Forward regression (GreedyTL's selection without regularisation, at most m−1 columns)",
 		New:         func() Method { return forwardReg{} },
-		Decode:      decodeGreedy,
+		Decode:      decodeFixed("forward-reg"),
 	})
 }
 
-// newGreedy returns the New of a GreedyTL registration.
-func newGreedy(name string, o greedytl.Options) func() Method {
-	return func() Method { return &GreedyTL{Variant: name, Options: o} }
+// newGreedy returns the New of a GreedyTL registration named base whose
+// default options are def.
+func newGreedy(base string, def greedytl.Options) func() Method {
+	return func() Method { return &GreedyTL{Base: base, Defaults: def, Options: def} }
 }
 
-// configureGreedy returns the Configure of a GreedyTL registration whose
-// default options are def. The keys are those of GreedyTL's doc comment.
-func configureGreedy(def greedytl.Options) func(Spec) (Method, error) {
+// configureGreedy returns the Configure of a GreedyTL registration named
+// base whose default options are def. The keys are greedytl.SettingKeys.
+func configureGreedy(base string, def greedytl.Options) func(Spec) (Method, error) {
 	return func(s Spec) (Method, error) {
 		o := def
 		for _, k := range slices.Sorted(maps.Keys(s.Params)) {
-			if err := setGreedyOption(&o, k, s.Params[k]); err != nil {
+			if err := o.Set(k, s.Params[k]); err != nil {
 				return nil, err
 			}
 		}
-		return &GreedyTL{Variant: s.String(), Options: o}, nil
+		if _, lambda := s.Params[greedytl.KeyLambda]; lambda && o.AutoLambda {
+			return nil, fmt.Errorf("lambda and auto_lambda=true exclude each other")
+		}
+		return &GreedyTL{Base: base, Defaults: def, Options: o}, nil
 	}
-}
-
-// greedyKeys lists the spec keys of the GreedyTL methods.
-var greedyKeys = []string{"delta", "gamma", "lambda", "max_k", "sample", "stop_at_min_loo"}
-
-// setGreedyOption sets the option that a spec key names, checking its
-// range as greedytl.Fit would.
-func setGreedyOption(o *greedytl.Options, key string, v float64) (err error) {
-	switch key {
-	case "lambda":
-		if !(v > 0) {
-			return fmt.Errorf("lambda must be positive, got %v", v)
-		}
-		o.Lambda, o.AutoLambda = v, false
-	case "delta":
-		if !(v >= 0) {
-			return fmt.Errorf("delta must be ≥ 0, got %v", v)
-		}
-		o.Delta = v
-	case "gamma":
-		if !(v >= 0) {
-			return fmt.Errorf("gamma (the feature factor) must be ≥ 0, got %v", v)
-		}
-		o.FeatureFactor = v
-	case "max_k":
-		o.MaxK, err = specInt(key, v, 0, math.MaxInt32)
-	case "sample":
-		o.Sample, err = specInt(key, v, 0, math.MaxInt32)
-	case "stop_at_min_loo":
-		o.StopAtMinLOO, err = specBool(key, v)
-	default:
-		return fmt.Errorf("unknown key %q (the GreedyTL methods take %s)", key, strings.Join(greedyKeys, ", "))
-	}
-	return err
 }
 
 // GreedyTL is a Method that runs the root package's GreedyTL (greedytl.Fit)
@@ -139,24 +108,35 @@ func setGreedyOption(o *greedytl.Options, key string, v float64) (err error) {
 // whose keys set the options: lambda (λ > 0), delta (δ ≥ 0), gamma (the
 // feature factor γ ≥ 0), max_k (a cap on the number of selected columns, 0
 // for none), sample (the candidates scored a step, 0 for the exact search)
-// and stop_at_min_loo (true or false). Its Name, and its models' Method, is
-// the canonical spec, which model files and result records carry. (Setting
-// Options directly also works, but keeps the registry name.)
+// stop_at_min_loo (true or false) and auto_lambda (true: λ by leave-one-out,
+// see greedytl.Options.AutoLambda). Its Name, and its models' Method, is the
+// canonical spec of its options relative to the registration's defaults
+// (greedytl.Options.MethodName), which model files and result records carry:
+// setting Options directly names the method the same way, so that
+// method.New("greedytl") with Options.Sample = 59 is "greedytl:sample=59".
 //
-// The model's Hyperparameters are "lambda", "delta", "feature_factor" and,
-// when set, "sample" and "max_k"; its SourceWeights are the weights of the
-// selected standardised sources (0 for the others).
+// The model's Hyperparameters are "lambda", "delta", "gamma" and, when set,
+// "sample" and "max_k"; its SourceWeights are the weights of the selected
+// standardised sources (0 for the others).
 type GreedyTL struct {
-	// Variant is the name that Name reports and model files record: the
-	// registry name, or a canonical spec for a variant.
-	Variant string
+	// Base is the registry name ("greedytl", "greedytl-59",
+	// "greedytl-sp"); empty means "greedytl".
+	Base string
+	// Defaults are the registration's options; Name lists the settings of
+	// Options that differ from them.
+	Defaults greedytl.Options
 	// Options are passed to greedytl.Fit, except that Options.Seed is
 	// replaced by Extra.Seed for the randomised search (Sample > 0).
 	Options greedytl.Options
 }
 
-// Name returns g.Variant.
-func (g *GreedyTL) Name() string { return g.Variant }
+// Name returns the canonical spec of g's options (see GreedyTL).
+func (g *GreedyTL) Name() string {
+	if g.Base == "" {
+		return g.Options.MethodName(greedytl.BaseMethod, greedytl.DefaultOptions())
+	}
+	return g.Options.MethodName(g.Base, g.Defaults)
+}
 
 // Needs reports that GreedyTL needs nothing beyond the labelled sample.
 func (g *GreedyTL) Needs() Needs { return Needs{} }
@@ -171,7 +151,7 @@ func (g *GreedyTL) Fit(ctx context.Context, train Data, extra Extra) (Model, err
 	if o.Sample > 0 {
 		o.Seed = extra.Seed
 	}
-	return fitGreedy(ctx, g.Variant, train, o)
+	return fitGreedy(ctx, g.Name(), train, o)
 }
 
 // forwardReg is forward regression, the paper's classical greedy feature
@@ -241,21 +221,11 @@ func (g *greedyModel) Method() string { return g.name }
 // and path.
 func (g *greedyModel) GreedyModel() *greedytl.Model { return g.m }
 
-// Hyperparameters returns λ ("lambda"), δ ("delta"), γ ("feature_factor"),
-// and, when set, the sample size r ("sample") and cap ("max_k").
+// Hyperparameters returns λ ("lambda"), δ ("delta"), γ ("gamma"), and,
+// when set, the sample size r ("sample") and cap ("max_k"): see
+// greedytl.Options.Hyperparameters.
 func (g *greedyModel) Hyperparameters() map[string]float64 {
-	return greedyHyper(g.m.Options)
-}
-
-func greedyHyper(o greedytl.Options) map[string]float64 {
-	hp := map[string]float64{"lambda": o.Lambda, "delta": o.Delta, "feature_factor": o.FeatureFactor}
-	if o.Sample > 0 {
-		hp["sample"] = float64(o.Sample)
-	}
-	if o.MaxK > 0 {
-		hp["max_k"] = float64(o.MaxK)
-	}
-	return hp
+	return g.m.Options.Hyperparameters()
 }
 
 // SourceWeights returns the weight of each standardised source: the ridge
@@ -279,148 +249,45 @@ func (g *greedyModel) Predict(d Data) ([]float64, error) {
 	return g.m.Predict(matrixOrNil(d.X), matrixOrNil(d.H))
 }
 
-// fileDocument returns the root package's file with the method name
-// replaced and "hyperparameters" inserted after it.
-func (g *greedyModel) fileDocument() (any, error) {
-	var buf bytes.Buffer
-	if err := g.m.WriteJSON(&buf); err != nil {
-		return nil, err
-	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(buf.Bytes(), &members); err != nil {
-		return nil, err
-	}
-	hp, err := json.Marshal(greedyHyper(g.m.Options))
-	if err != nil {
-		return nil, err
-	}
-	members["method"] = json.RawMessage(strconv.Quote(g.name))
-	members["hyperparameters"] = hp
-	return orderedObject(members, "format", "version", "method", "hyperparameters",
-		"num_features", "num_sources", "options", "columns"), nil
+// writeFile writes the root package's file, named by the model's method.
+func (g *greedyModel) writeFile(w io.Writer) error {
+	return g.m.WriteFile(w, g.name)
 }
 
-// orderedObject encodes members as a JSON object, the keys listed in first
-// in that order, then any others in sorted order.
-func orderedObject(members map[string]json.RawMessage, first ...string) json.RawMessage {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	write := func(k string) {
-		if b.Len() > 1 {
-			b.WriteByte(',')
+// decodeGreedy returns the Decode of a GreedyTL registration named base
+// whose default options are def: the file's method must be the canonical
+// spec of its options (greedytl.Options.MethodName), the function that
+// named it when it was written. A version 1 file, whose name was kept apart
+// from its options, is named from its options instead.
+func decodeGreedy(base string, def greedytl.Options) func(doc json.RawMessage) (Model, error) {
+	return func(doc json.RawMessage) (Model, error) {
+		gm, name, version, err := greedytl.ReadFile(bytes.NewReader(doc))
+		if err != nil {
+			return nil, err
 		}
-		b.WriteString(strconv.Quote(k))
-		b.WriteByte(':')
-		b.Write(members[k])
-	}
-	done := make(map[string]bool, len(first))
-	for _, k := range first {
-		if _, ok := members[k]; ok {
-			write(k)
-			done[k] = true
+		want := gm.Options.MethodName(base, def)
+		if version == greedytl.ModelFileVersion1 {
+			name = want
 		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(members)) {
-		if !done[k] {
-			write(k)
+		if name != want {
+			return nil, fmt.Errorf("method %q does not match the options, which make %q", name, want)
 		}
+		return &greedyModel{name: name, m: gm}, nil
 	}
-	b.WriteByte('}')
-	return b.Bytes()
 }
 
-// decodeGreedy decodes the model file of a greedytl method: the root
-// package's file, whose "method" is the registry name or a spec, and which
-// may hold "hyperparameters" (a root-package file has none; when present
-// they must be those of its options). The settings of a spec must agree
-// with the file's options (a file of "greedytl-sp:gamma=0.25" must have
-// feature factor 0.25).
-func decodeGreedy(doc json.RawMessage) (Model, error) {
-	name, gm, err := decodeRoot(doc)
-	if err != nil {
-		return nil, err
-	}
-	return &greedyModel{name: name, m: gm}, nil
-}
-
-// decodeRoot reads the root-package model inside a greedytl method's file
-// and returns it with the file's method name (see decodeGreedy).
-func decodeRoot(doc json.RawMessage) (string, *greedytl.Model, error) {
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(doc, &members); err != nil {
-		return "", nil, err
-	}
-	var name string
-	if err := json.Unmarshal(members["method"], &name); err != nil {
-		return "", nil, fmt.Errorf("method: %w", err)
-	}
-	spec, err := ParseSpec(name)
-	if err != nil {
-		return "", nil, err
-	}
-	var head struct {
-		Options struct {
-			Sample int `json:"sample"`
-		} `json:"options"`
-	}
-	if err := json.Unmarshal(doc, &head); err != nil {
-		return "", nil, err
-	}
-	root := "greedytl"
-	if head.Options.Sample > 0 {
-		root = "greedytl-59"
-	}
-	if (name == "greedytl" || name == "greedytl-59") && name != root {
-		return "", nil, fmt.Errorf("method %q does not match options.sample = %d", name, head.Options.Sample)
-	}
-	hpRaw, hasHP := members["hyperparameters"]
-	delete(members, "hyperparameters")
-	members["method"] = json.RawMessage(strconv.Quote(root))
-	gm, err := greedytl.ReadModel(bytes.NewReader(orderedObject(members)))
-	if err != nil {
-		return "", nil, err
-	}
-	if hasHP {
-		var hp map[string]float64
-		if err := json.Unmarshal(hpRaw, &hp); err != nil {
-			return "", nil, fmt.Errorf("hyperparameters: %w", err)
+// decodeFixed returns the Decode of a method built on greedytl.Fit whose
+// options are chosen by the fit (forward-reg, greedytl-auto): its files are
+// the root package's, named exactly name.
+func decodeFixed(name string) func(doc json.RawMessage) (Model, error) {
+	return func(doc json.RawMessage) (Model, error) {
+		gm, got, _, err := greedytl.ReadFile(bytes.NewReader(doc))
+		if err != nil {
+			return nil, err
 		}
-		if want := greedyHyper(gm.Options); !maps.Equal(hp, want) {
-			return "", nil, fmt.Errorf("hyperparameters %v disagree with the options (%v)", hp, want)
+		if got != name {
+			return nil, fmt.Errorf("method %q is not %s", got, name)
 		}
+		return &greedyModel{name: name, m: gm}, nil
 	}
-	for _, k := range slices.Sorted(maps.Keys(spec.Params)) {
-		want := spec.Params[k]
-		got, ok := greedyOption(gm.Options, k)
-		if !ok {
-			return "", nil, fmt.Errorf("method %q: unknown key %q", name, k)
-		}
-		if got != want {
-			return "", nil, fmt.Errorf("method %q sets %s = %v but the options have %v", name, k, want, got)
-		}
-	}
-	return name, gm, nil
-}
-
-// greedyOption returns the value of the option a spec key names, and false
-// for an unknown key.
-func greedyOption(o greedytl.Options, key string) (float64, bool) {
-	switch key {
-	case "lambda":
-		return o.Lambda, true
-	case "delta":
-		return o.Delta, true
-	case "gamma":
-		return o.FeatureFactor, true
-	case "max_k":
-		return float64(o.MaxK), true
-	case "sample":
-		return float64(o.Sample), true
-	case "stop_at_min_loo":
-		if o.StopAtMinLOO {
-			return 1, true
-		}
-		return 0, true
-	}
-	return 0, false
 }

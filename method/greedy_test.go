@@ -1,6 +1,7 @@
 package method
 
 import (
+	"bytes"
 	"context"
 	"maps"
 	"math"
@@ -36,9 +37,9 @@ func TestGreedyWrapsRoot(t *testing.T) {
 		opts greedytl.Options
 		hp   map[string]float64
 	}{
-		{"greedytl", greedytl.DefaultOptions(), map[string]float64{"lambda": 1, "delta": 1e-4, "feature_factor": 1}},
-		{"greedytl-59", s59, map[string]float64{"lambda": 1, "delta": 1e-4, "feature_factor": 1, "sample": 59}},
-		{"greedytl-sp", sp, map[string]float64{"lambda": 1, "delta": 1e-4, "feature_factor": spFeatureFactor}},
+		{"greedytl", greedytl.DefaultOptions(), map[string]float64{"lambda": 1, "delta": 1e-4, "gamma": 1}},
+		{"greedytl-59", s59, map[string]float64{"lambda": 1, "delta": 1e-4, "gamma": 1, "sample": 59}},
+		{"greedytl-sp", sp, map[string]float64{"lambda": 1, "delta": 1e-4, "gamma": spFeatureFactor}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			model := mustFit(t, tc.name, c)
@@ -119,7 +120,7 @@ func TestGreedySPPrefersSources(t *testing.T) {
 			t.Errorf("γ = 0 selected %v", col)
 		}
 	}
-	if model.Hyperparameters()["feature_factor"] != 0 || model.Method() != "greedytl-sp:gamma=0" {
+	if model.Hyperparameters()["gamma"] != 0 || model.Method() != "greedytl-sp:gamma=0" {
 		t.Errorf("γ = 0 model: %s %v", model.Method(), model.Hyperparameters())
 	}
 }
@@ -318,6 +319,60 @@ func TestForwardRegDuplicatedColumns(t *testing.T) {
 	for i := range f {
 		if math.Abs(f[i]-(y[i]-ybar)) > 1e-6 {
 			t.Fatalf("training row %d: f = %v, want y − ȳ = %v", i, f[i], y[i]-ybar)
+		}
+	}
+}
+
+// A GreedyTL method whose options are set directly is named by them, and
+// its model file reads back (issue: method.New("greedytl") with
+// Options.Sample = 59 wrote a file that ReadModel refused).
+func TestGreedyOptionsSetDirectlyRoundTrip(t *testing.T) {
+	c := newConformanceCase(23, 16, 5, 4, 6)
+	for _, tc := range []struct {
+		spec string
+		set  func(o *greedytl.Options)
+		want string
+	}{
+		{"greedytl", func(o *greedytl.Options) { o.Sample = 59 }, "greedytl:sample=59"},
+		{"greedytl-59", func(o *greedytl.Options) { o.Sample = 0 }, "greedytl-59:sample=0"},
+		{"greedytl:lambda=10", func(o *greedytl.Options) { o.Lambda = 5 }, "greedytl:lambda=5"},
+		{"greedytl-sp", func(o *greedytl.Options) { o.FeatureFactor = 1 }, "greedytl-sp:gamma=1"},
+		{"greedytl-sp:gamma=0.25", func(o *greedytl.Options) { o.AutoLambda = true }, "greedytl-sp:auto_lambda=1,gamma=0.25"},
+		{"greedytl", func(o *greedytl.Options) { o.MaxK, o.StopAtMinLOO = 2, true }, "greedytl:max_k=2,stop_at_min_loo=1"},
+	} {
+		m, err := New(tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tc.set(&m.(*GreedyTL).Options)
+		if m.Name() != tc.want {
+			t.Errorf("%s with options set: name %q, want %q", tc.spec, m.Name(), tc.want)
+		}
+		model, err := m.Fit(context.Background(), c.train, c.extra)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := WriteModel(&buf, model); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadModel(&buf)
+		if err != nil {
+			t.Errorf("%s: %v", tc.want, err)
+			continue
+		}
+		if back.Method() != tc.want {
+			t.Errorf("read back as %q, want %q", back.Method(), tc.want)
+		}
+		// The canonical name configures the same options.
+		again, err := New(tc.want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, want := again.(*GreedyTL).Options, m.(*GreedyTL).Options
+		o.Lambda, want.Lambda = 0, 0 // with auto_lambda λ is not a setting
+		if o != want && !want.AutoLambda {
+			t.Errorf("New(%q) options %+v, want %+v", tc.want, o, want)
 		}
 	}
 }

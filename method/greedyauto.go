@@ -2,7 +2,6 @@ package method
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 
@@ -77,7 +76,7 @@ const (
 // returns an error for invalid training data (see the package doc) and when
 // the final fit fails (every column constant).
 //
-// Hyperparameters reports the chosen "lambda" and "feature_factor" with
+// Hyperparameters reports the chosen "lambda" and "gamma" with
 // "delta" (and the model file is GreedyTL's); SourceWeights are the
 // selected sources' weights. greedytl-auto takes no spec settings.
 type GreedyAuto struct {
@@ -298,15 +297,6 @@ func rowOf(a *mat.Dense, i int) mat.Matrix {
 	return a.Slice(i, i+1, 0, a.RawMatrix().Cols)
 }
 
-// decodeAuto decodes a greedytl-auto model file: GreedyTL's file of the
-// exact search (see decodeGreedy) named greedytl-auto.
-func decodeAuto(doc json.RawMessage) (Model, error) {
-	name, gm, err := decodeRoot(doc)
-	if err != nil {
-		return nil, err
-	}
-	if name != "greedytl-auto" || gm.Options.Sample != 0 {
-		return nil, fmt.Errorf("method %q with options.sample = %d is not a greedytl-auto model", name, gm.Options.Sample)
-	}
-	return &greedyModel{name: name, m: gm}, nil
-}
+// decodeAuto decodes a greedytl-auto model file: GreedyTL's file named
+// greedytl-auto (see decodeFixed).
+var decodeAuto = decodeFixed("greedytl-auto")

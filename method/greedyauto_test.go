@@ -138,8 +138,8 @@ func TestGreedyAutoBruteForce(t *testing.T) {
 				t.Fatal(err)
 			}
 			hp := model.Hyperparameters()
-			if hp["feature_factor"] != want.gamma || hp["lambda"] != want.lambda {
-				t.Errorf("chose γ %v λ %v, want %+v", hp["feature_factor"], hp["lambda"], want)
+			if hp["gamma"] != want.gamma || hp["lambda"] != want.lambda {
+				t.Errorf("chose γ %v λ %v, want %+v", hp["gamma"], hp["lambda"], want)
 			}
 			o := greedytl.DefaultOptions()
 			o.FeatureFactor, o.Lambda = want.gamma, want.lambda

@@ -196,7 +196,9 @@ type Registration struct {
 	// Configure, which may be nil, returns the method with the settings of
 	// s (s.Name is this registration's Name and s.Params is not empty)
 	// replacing its defaults. The method's Name, and its models' Method,
-	// must be s.String(). Configure returns an error naming the key for an
+	// must be the canonical spec of its settings: s.String(), less the
+	// settings equal to the defaults (the GreedyTL methods use
+	// greedytl.Options.MethodName). Configure returns an error naming the key for an
 	// unknown key or a value out of range. A method without Configure
 	// takes no settings.
 	Configure func(s Spec) (Method, error)
@@ -283,7 +285,8 @@ func New(spec string) (Method, error) {
 }
 
 // configure applies the settings of s with r.Configure. It panics (a
-// programming error) when the configured method's name is not s.String().
+// programming error) when the configured method's name is not a spec of
+// s.Name.
 func configure(r Registration, s Spec) (Method, error) {
 	if r.Configure == nil {
 		return nil, fmt.Errorf("method: %s takes no settings (spec %q)", s.Name, s.String())
@@ -292,8 +295,8 @@ func configure(r Registration, s Spec) (Method, error) {
 	if err != nil {
 		return nil, fmt.Errorf("method: spec %q: %w", s.String(), err)
 	}
-	if m.Name() != s.String() {
-		panic(fmt.Sprintf("method: %s's Configure returned a method named %q, want %q", s.Name, m.Name(), s.String()))
+	if got, err := ParseSpec(m.Name()); err != nil || got.Name != s.Name {
+		panic(fmt.Sprintf("method: %s's Configure returned a method named %q, want a spec of %s", s.Name, m.Name(), s.Name))
 	}
 	return m, nil
 }

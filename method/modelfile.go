@@ -9,6 +9,7 @@ import (
 	"math"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/internal/jsonfile"
 )
 
@@ -19,6 +20,8 @@ type envelope struct {
 	Version         int                `json:"version"`
 	Method          string             `json:"method"`
 	Hyperparameters map[string]float64 `json:"hyperparameters"`
+	// Build is the greedytl that wrote the file (absent in version 1).
+	Build *buildinfo.Info `json:"build,omitempty"`
 }
 
 // newEnvelope returns the envelope of a file holding a model of the named
@@ -27,7 +30,8 @@ func newEnvelope(method string, hp map[string]float64) envelope {
 	if hp == nil {
 		hp = map[string]float64{}
 	}
-	return envelope{Format: greedytl.ModelFileFormat, Version: greedytl.ModelFileVersion, Method: method, Hyperparameters: hp}
+	build := buildinfo.Read()
+	return envelope{Format: greedytl.ModelFileFormat, Version: greedytl.ModelFileVersion, Method: method, Hyperparameters: hp, Build: &build}
 }
 
 // fileEncoder is implemented by the models of this package: fileDocument
@@ -37,23 +41,35 @@ type fileEncoder interface {
 	fileDocument() (any, error)
 }
 
+// fileWriter is implemented by the GreedyTL models, whose file is the root
+// package's (greedytl.Model.WriteFile).
+type fileWriter interface {
+	writeFile(w io.Writer) error
+}
+
 // WriteModel writes m as an indented JSON document:
 //
 //	{"format": "greedytl-model", "version": 1, "method": NAME,
 //	 "hyperparameters": {"lambda": …, …}, …the method's own members…}
 //
-// Numbers are written so that they read back exactly. The greedytl methods'
-// files are the root package's (greedytl.Model.WriteJSON) with the
-// hyperparameters added. WriteModel returns an error when m is not a model
+// Numbers are written so that they read back exactly; "build" records the
+// greedytl that wrote the file. The GreedyTL methods' files are the root
+// package's (greedytl.Model.WriteFile), named by the method's canonical spec. WriteModel returns an error when m is not a model
 // of this package's methods, when it holds a non-finite number, and when w
 // fails.
 func WriteModel(w io.Writer, m Model) error {
+	if err := checkHyper(m.Hyperparameters()); err != nil {
+		return fmt.Errorf("method: writing %s model: %w", m.Method(), err)
+	}
+	if fw, ok := m.(fileWriter); ok {
+		if err := fw.writeFile(w); err != nil {
+			return fmt.Errorf("method: writing %s model: %w", m.Method(), err)
+		}
+		return nil
+	}
 	enc, ok := m.(fileEncoder)
 	if !ok {
 		return fmt.Errorf("method: cannot write a %T model", m)
-	}
-	if err := checkHyper(m.Hyperparameters()); err != nil {
-		return fmt.Errorf("method: writing %s model: %w", m.Method(), err)
 	}
 	doc, err := enc.fileDocument()
 	if err != nil {
@@ -95,8 +111,8 @@ func ReadModel(r io.Reader) (Model, error) {
 	if head.Format != greedytl.ModelFileFormat {
 		return nil, fmt.Errorf("method: reading model: format is %q, want %q", head.Format, greedytl.ModelFileFormat)
 	}
-	if head.Version != greedytl.ModelFileVersion {
-		return nil, fmt.Errorf("method: reading model: unsupported version %d (this version reads %d)", head.Version, greedytl.ModelFileVersion)
+	if err := greedytl.CheckFileVersion(head.Version); err != nil {
+		return nil, fmt.Errorf("method: reading model: %w", err)
 	}
 	reg, err := Lookup(head.Method)
 	if err != nil {

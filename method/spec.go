@@ -2,11 +2,11 @@ package method
 
 import (
 	"fmt"
-	"maps"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/greedytl/greedytl"
 )
 
 // Spec names a method and, optionally, settings that replace some of its
@@ -91,23 +91,10 @@ func parseSpecValue(v string) (float64, error) {
 // String returns the canonical text form of s: the name, then, if there are
 // settings, a colon and key=value pairs in sorted key order, separated by
 // commas, each value formatted by strconv.FormatFloat(v, 'g', -1, 64) (so
-// that it parses back to the same float64). Model.Method and the result
-// records carry this form.
+// that it parses back to the same float64; see greedytl.FormatSpec).
+// Model.Method and the result records carry this form.
 func (s Spec) String() string {
-	if len(s.Params) == 0 {
-		return s.Name
-	}
-	var b strings.Builder
-	b.WriteString(s.Name)
-	sep := byte(':')
-	for _, k := range slices.Sorted(maps.Keys(s.Params)) {
-		b.WriteByte(sep)
-		b.WriteString(k)
-		b.WriteByte('=')
-		b.WriteString(strconv.FormatFloat(s.Params[k], 'g', -1, 64))
-		sep = ','
-	}
-	return b.String()
+	return greedytl.FormatSpec(s.Name, s.Params)
 }
 
 // CanonicalSpec returns the canonical form of the spec s (see Spec.String)
@@ -120,25 +107,4 @@ func CanonicalSpec(s string) (string, error) {
 		return "", err
 	}
 	return m.Name(), nil
-}
-
-// specInt returns v as an int when it is a whole number in [lo, hi], and an
-// error naming key otherwise: for the settings that count something.
-func specInt(key string, v float64, lo, hi int) (int, error) {
-	if v != math.Trunc(v) || v < float64(lo) || v > float64(hi) {
-		return 0, fmt.Errorf("%s must be a whole number in [%d, %d], got %v", key, lo, hi, v)
-	}
-	return int(v), nil
-}
-
-// specBool returns v as a bool when it is 0 or 1 (false or true), and an
-// error naming key otherwise.
-func specBool(key string, v float64) (bool, error) {
-	switch v {
-	case 0:
-		return false, nil
-	case 1:
-		return true, nil
-	}
-	return false, fmt.Errorf("%s must be true or false (1 or 0), got %v", key, v)
 }

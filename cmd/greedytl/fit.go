@@ -13,23 +13,24 @@ import (
 )
 
 type fitOptions struct {
-	data          dataFlags
-	method        string
-	lambda        lambdaValue
-	delta         float64
-	maxK          int
-	featureFactor float64
-	sample        int
-	seed          uint64
-	stopAtMinLOO  bool
-	unlabelled    dataFlags // --unlabelled-*: transductive methods (dam)
-	oracle        dataFlags // --oracle-*: the oracle best-source
-	out           string
+	data         dataFlags
+	method       string
+	lambda       lambdaValue
+	delta        float64
+	maxK         int
+	gamma        float64
+	sample       int
+	seed         uint64
+	stopAtMinLOO bool
+	unlabelled   dataFlags // --unlabelled-*: transductive methods (dam)
+	oracle       dataFlags // --oracle-*: the oracle best-source
+	out          string
 }
 
 // greedyFlags are the flags that set GreedyTL's options; they apply to the
 // greedytl methods only.
-var greedyFlags = []string{"lambda", "delta", "max-k", "feature-factor", "sample", "stop-at-min-loo"}
+// Each is the option's setting key (greedytl.SettingKeys) with dashes.
+var greedyFlags = []string{"lambda", "delta", "max-k", "gamma", "feature-factor", "sample", "stop-at-min-loo"}
 
 func newFitCmd(s *streams) *cobra.Command {
 	def := greedytl.DefaultOptions()
@@ -43,8 +44,8 @@ func newFitCmd(s *streams) *cobra.Command {
 The default method, greedytl, selects greedily the columns of [X H] (target
 features and source scores) that most reduce the L2-regularised squared error
 on the training examples. Columns are standardised with the training mean and
-standard deviation; --feature-factor scales feature columns relative to source
-columns (1 = the paper, 0 = sources only). Selection stops when the mean
+standard deviation; --gamma scales feature columns relative to source columns
+(1 = the paper, 0 = sources only). Selection stops when the mean
 regularised error improves by less than --delta, after --max-k columns, or at
 the step with the lowest leave-one-out error (--stop-at-min-loo). --sample 59
 is GreedyTL-59.
@@ -72,7 +73,10 @@ class-balanced leave-one-out on the training set):
 	fl.Var(&o.lambda, "lambda", "ridge regularisation λ > 0, or auto (leave-one-out over 1e-4…1e4)")
 	fl.Float64Var(&o.delta, "delta", def.Delta, "stop when the mean regularised error improves by less than this")
 	fl.IntVar(&o.maxK, "max-k", 0, "select at most this many columns (0: no limit)")
-	fl.Float64Var(&o.featureFactor, "feature-factor", def.FeatureFactor, "scale of feature columns relative to source columns (γ ≥ 0; greedytl-sp's default: 0.5)")
+	fl.Float64Var(&o.gamma, "gamma", def.FeatureFactor, "γ ≥ 0: scale of feature columns relative to source columns (greedytl-sp's default: 0.5)")
+	fl.Float64Var(&o.gamma, "feature-factor", def.FeatureFactor, "the former name of --gamma")
+	_ = fl.MarkHidden("feature-factor")
+	_ = fl.MarkDeprecated("feature-factor", "use --gamma")
 	fl.IntVar(&o.sample, "sample", 0, "randomised search: score this many random candidates a step (59: GreedyTL-59; 0: exact)")
 	fl.Uint64Var(&o.seed, "seed", 1, "seed of every random choice (GreedyTL-59's search, the baselines' refits)")
 	fl.BoolVar(&o.stopAtMinLOO, "stop-at-min-loo", false, "keep the prefix of the path with the lowest leave-one-out error")
@@ -117,8 +121,8 @@ func (o *fitOptions) configure(c *cobra.Command) (method.Method, error) {
 	if c.Flags().Changed("max-k") {
 		opts.MaxK = o.maxK
 	}
-	if c.Flags().Changed("feature-factor") {
-		opts.FeatureFactor = o.featureFactor
+	if c.Flags().Changed("gamma") || c.Flags().Changed("feature-factor") {
+		opts.FeatureFactor = o.gamma
 	}
 	if c.Flags().Changed("sample") {
 		opts.Sample = o.sample
@@ -185,6 +189,6 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if err := atomicfile.Write(o.out, write); err != nil {
 		return err
 	}
-	fmt.Fprintf(s.err, "%s model written to %s\n", o.method, o.out)
+	fmt.Fprintf(s.err, "%s model written to %s\n", model.Method(), o.out)
 	return nil
 }

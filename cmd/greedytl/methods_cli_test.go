@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -70,5 +71,56 @@ func TestGreedyFlagsRejectedForBaselines(t *testing.T) {
 	code, _, stderr = cli(t, "", "fit", "--features", d.X)
 	if code != exitInput || !strings.Contains(stderr, "labels") {
 		t.Fatalf("missing required flag: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestModelFlagsRoundTrip fits with every flag that changes a GreedyTL
+// model, alone and combined with specs, writes the model, then inspects
+// and predicts with it: no combination may write a file that this version
+// cannot read (issue: --sample 59 and greedytl:lambda=10 --lambda 5 wrote
+// unreadable models). The file's method is the canonical spec of the
+// options actually used.
+func TestModelFlagsRoundTrip(t *testing.T) {
+	d := newToy(t)
+	for i, tc := range []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"--sample", "59", "--seed", "7"}, "greedytl:sample=59"},
+		{[]string{"--seed", "7"}, "greedytl"},
+		{[]string{"--lambda", "10"}, "greedytl:lambda=10"},
+		{[]string{"--lambda", "auto"}, "greedytl:auto_lambda=1"},
+		{[]string{"--delta", "0.01"}, "greedytl:delta=0.01"},
+		{[]string{"--max-k", "2"}, "greedytl:max_k=2"},
+		{[]string{"--gamma", "0.25"}, "greedytl:gamma=0.25"},
+		{[]string{"--feature-factor", "0.25"}, "greedytl:gamma=0.25"},
+		{[]string{"--stop-at-min-loo"}, "greedytl:stop_at_min_loo=1"},
+		{[]string{"--method", "greedytl:lambda=10", "--lambda", "5"}, "greedytl:lambda=5"},
+		{[]string{"--method", "greedytl:lambda=10", "--lambda", "auto"}, "greedytl:auto_lambda=1"},
+		{[]string{"--method", "greedytl-59", "--sample", "0"}, "greedytl-59:sample=0"},
+		{[]string{"--method", "greedytl-59", "--seed", "3"}, "greedytl-59"},
+		{[]string{"--method", "greedytl-sp", "--gamma", "1"}, "greedytl-sp:gamma=1"},
+		{[]string{"--method", "greedytl-sp:gamma=0.25", "--sample", "5", "--max-k", "3"}, "greedytl-sp:gamma=0.25,max_k=3,sample=5"},
+		{[]string{"--method", "greedytl-sp:gamma=0.5"}, "greedytl-sp"},
+	} {
+		model := filepath.Join(d.dir, fmt.Sprintf("m%d.json", i))
+		args := append([]string{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", model}, tc.flags...)
+		if code, _, stderr := cli(t, "", args...); code != 0 {
+			t.Errorf("fit %v: exit %d: %s", tc.flags, code, stderr)
+			continue
+		}
+		code, out, stderr := cli(t, "", "inspect", "--json", model)
+		var sum inspectSummary
+		if code != 0 || json.Unmarshal([]byte(out), &sum) != nil {
+			t.Errorf("fit %v then inspect: exit %d: %s", tc.flags, code, stderr)
+			continue
+		}
+		if sum.Method != tc.want {
+			t.Errorf("fit %v: method %q, want %q", tc.flags, sum.Method, tc.want)
+		}
+		code, _, stderr = cli(t, "", "predict", "--model", model, "--features", d.Xtest, "--source-scores", d.Htest, "--out", filepath.Join(d.dir, "scores.txt"))
+		if code != 0 {
+			t.Errorf("fit %v then predict: exit %d: %s", tc.flags, code, stderr)
+		}
 	}
 }

@@ -1,0 +1,176 @@
+package greedytl
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The settings' keys: the one name of each option in method specs
+// ("greedytl:gamma=0.25"), in model files' "options" and "hyperparameters",
+// in result records, and (with dashes for underscores) in the CLI's flags.
+// Seed is not a setting: it is recorded with the options but does not name
+// the method.
+const (
+	KeyLambda       = "lambda"
+	KeyAutoLambda   = "auto_lambda"
+	KeyDelta        = "delta"
+	KeyGamma        = "gamma"
+	KeyMaxK         = "max_k"
+	KeySample       = "sample"
+	KeyStopAtMinLOO = "stop_at_min_loo"
+)
+
+// SettingKeys lists the settings' keys in sorted order.
+var SettingKeys = []string{KeyAutoLambda, KeyDelta, KeyGamma, KeyLambda, KeyMaxK, KeySample, KeyStopAtMinLOO}
+
+// Setting returns the value of the option that key names (a bool as 1 or
+// 0, a count as a whole number), and false for an unknown key.
+func (o Options) Setting(key string) (float64, bool) {
+	b := func(v bool) float64 {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	switch key {
+	case KeyLambda:
+		return o.Lambda, true
+	case KeyAutoLambda:
+		return b(o.AutoLambda), true
+	case KeyDelta:
+		return o.Delta, true
+	case KeyGamma:
+		return o.FeatureFactor, true
+	case KeyMaxK:
+		return float64(o.MaxK), true
+	case KeySample:
+		return float64(o.Sample), true
+	case KeyStopAtMinLOO:
+		return b(o.StopAtMinLOO), true
+	}
+	return 0, false
+}
+
+// Set sets the option that key names to v, checking its range as Fit
+// would: lambda > 0, delta ≥ 0, gamma ≥ 0 (all finite), max_k and sample
+// whole numbers ≥ 0, auto_lambda and stop_at_min_loo 1 or 0. The error
+// names the key and the rule.
+func (o *Options) Set(key string, v float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("%s must be finite, got %v", key, v)
+	}
+	var err error
+	switch key {
+	case KeyLambda:
+		if !(v > 0) {
+			return fmt.Errorf("lambda must be positive, got %v", v)
+		}
+		o.Lambda = v
+	case KeyAutoLambda:
+		o.AutoLambda, err = settingBool(key, v)
+	case KeyDelta:
+		if !(v >= 0) {
+			return fmt.Errorf("delta must be ≥ 0, got %v", v)
+		}
+		o.Delta = v
+	case KeyGamma:
+		if !(v >= 0) {
+			return fmt.Errorf("gamma (the feature factor) must be ≥ 0, got %v", v)
+		}
+		o.FeatureFactor = v
+	case KeyMaxK:
+		o.MaxK, err = settingInt(key, v)
+	case KeySample:
+		o.Sample, err = settingInt(key, v)
+	case KeyStopAtMinLOO:
+		o.StopAtMinLOO, err = settingBool(key, v)
+	default:
+		return fmt.Errorf("unknown key %q (GreedyTL takes %s)", key, strings.Join(SettingKeys, ", "))
+	}
+	return err
+}
+
+func settingInt(key string, v float64) (int, error) {
+	if v != math.Trunc(v) || v < 0 || v > math.MaxInt32 {
+		return 0, fmt.Errorf("%s must be a whole number in [0, %d], got %v", key, math.MaxInt32, v)
+	}
+	return int(v), nil
+}
+
+func settingBool(key string, v float64) (bool, error) {
+	switch v {
+	case 0:
+		return false, nil
+	case 1:
+		return true, nil
+	}
+	return false, fmt.Errorf("%s must be true or false (1 or 0), got %v", key, v)
+}
+
+// Changes returns the settings of o that differ from def, by key: the
+// settings of o's method spec relative to a method whose defaults are def.
+// With AutoLambda set, lambda is the λ chosen, not a setting, and is left
+// out.
+func (o Options) Changes(def Options) map[string]float64 {
+	var ch map[string]float64
+	for _, k := range SettingKeys {
+		if k == KeyLambda && o.AutoLambda {
+			continue
+		}
+		v, _ := o.Setting(k)
+		if d, _ := def.Setting(k); v != d {
+			if ch == nil {
+				ch = map[string]float64{}
+			}
+			ch[k] = v
+		}
+	}
+	return ch
+}
+
+// MethodName returns the canonical spec of the method whose defaults are
+// def, named base, run with options o: base alone when o has def's
+// settings, base:key=value,… (see FormatSpec) with the settings that
+// differ otherwise. It is the one function from options to a model's
+// identity: model files record it and their readers check it.
+func (o Options) MethodName(base string, def Options) string {
+	return FormatSpec(base, o.Changes(def))
+}
+
+// FormatSpec returns the canonical text form of a method spec: name, then,
+// if there are settings, a colon and key=value pairs in sorted key order,
+// separated by commas, each value formatted by strconv.FormatFloat(v, 'g',
+// -1, 64) (so that it parses back to the same float64).
+func FormatSpec(name string, settings map[string]float64) string {
+	if len(settings) == 0 {
+		return name
+	}
+	var b strings.Builder
+	b.WriteString(name)
+	sep := byte(':')
+	for _, k := range slices.Sorted(maps.Keys(settings)) {
+		b.WriteByte(sep)
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(strconv.FormatFloat(settings[k], 'g', -1, 64))
+		sep = ','
+	}
+	return b.String()
+}
+
+// Hyperparameters returns the hyperparameters a model file and a result
+// record report: lambda, delta and gamma, and, when set, sample and max_k.
+func (o Options) Hyperparameters() map[string]float64 {
+	hp := map[string]float64{KeyLambda: o.Lambda, KeyDelta: o.Delta, KeyGamma: o.FeatureFactor}
+	if o.Sample > 0 {
+		hp[KeySample] = float64(o.Sample)
+	}
+	if o.MaxK > 0 {
+		hp[KeyMaxK] = float64(o.MaxK)
+	}
+	return hp
+}
