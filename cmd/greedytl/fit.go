@@ -138,6 +138,10 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if err != nil {
 		return err
 	}
+	inputs := append(append(o.data.files(), o.unlabelled.files()...), o.oracle.files()...)
+	if err := checkOut(o.out, inputs...); err != nil {
+		return err
+	}
 	X, H, err := o.data.load(s)
 	if err != nil {
 		return err

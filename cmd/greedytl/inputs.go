@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/source"
 )
@@ -44,6 +45,15 @@ func (f *dataFlags) registerUnlabelled(c *cobra.Command, prefix, help string) {
 	fl := c.Flags()
 	fl.StringVar(&f.features, prefix+"features", "", help+": features")
 	fl.StringVar(&f.scores, prefix+"source-scores", "", help+": source scores")
+}
+
+// files returns the files the flags name (some may be empty or "-").
+func (f *dataFlags) files() []string { return []string{f.features, f.scores, f.labels} }
+
+// checkOut returns an input error when the output file out is one of the
+// inputs: a command never overwrites what it reads.
+func checkOut(out string, inputs ...string) error {
+	return badInput(atomicfile.NotAnInput(out, inputs...))
 }
 
 // given reports whether any input of the sample was named.

@@ -60,6 +60,9 @@ func isLiblinearModel(path string) (bool, error) {
 }
 
 func runPredict(s *streams, o *predictOptions) error {
+	if err := checkOut(o.out, append(o.data.files(), o.model)...); err != nil {
+		return err
+	}
 	lib, err := isLiblinearModel(o.model)
 	if err != nil {
 		return err

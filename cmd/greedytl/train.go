@@ -130,6 +130,9 @@ func (o *trainOptions) paths(args []string) (data, model string, err error) {
 	case model == "":
 		model = filepath.Base(data) + ".model"
 	}
+	if err := checkOut(model, data); err != nil {
+		return "", "", err
+	}
 	return data, model, nil
 }
 

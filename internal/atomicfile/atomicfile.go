@@ -1,23 +1,38 @@
 // Package atomicfile writes files so that readers never see a half-written
 // result: the content goes to a temporary file in the same directory, which
 // is synced and renamed over the destination only when writing succeeded.
+// Only regular files are replaced that way: a device, a FIFO or a socket
+// (/dev/null, /dev/stdout, a named pipe) is written to directly, and a
+// symbolic link to a regular file keeps the link and replaces its target.
 package atomicfile
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
 
-// Write calls fill with a buffered writer onto a temporary file beside path
-// and, if fill and every flush, sync and close succeed, renames it to path.
-// On any error the temporary file is removed, path is left untouched and the
-// error is returned.
+// Write calls fill with a buffered writer and stores what it wrote at path.
+// When path is a regular file or does not exist, fill writes onto a
+// temporary file beside path (beside the link's target for a symbolic
+// link) which, if fill and every flush, sync and close succeed, is renamed
+// to path; on any error the temporary file is removed, path is left
+// untouched and the error is returned. When path is a device, a FIFO or a
+// socket, fill writes to it directly. A directory is refused.
 func Write(path string, fill func(w io.Writer) error) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	target, direct, err := destination(path)
+	if err != nil {
+		return err
+	}
+	if direct {
+		return writeDirect(path, fill)
+	}
+	dir := filepath.Dir(target)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -44,8 +59,78 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	if err = os.Chmod(tmp, 0o644); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	if err = os.Rename(tmp, path); err != nil {
+	if err = os.Rename(tmp, target); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// destination returns the file that Write replaces for path (path itself,
+// or the target of a symbolic link to a regular file), or direct = true
+// when path is not a regular file and must be written in place.
+func destination(path string) (target string, direct bool, err error) {
+	fi, err := os.Stat(path) // follows links
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return path, false, nil
+	case err != nil:
+		return "", false, fmt.Errorf("%s: %w", path, err)
+	case fi.IsDir():
+		return "", false, fmt.Errorf("%s is a directory: give a file name", path)
+	case !fi.Mode().IsRegular():
+		return path, true, nil
+	}
+	if li, err := os.Lstat(path); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+		if t, err := filepath.EvalSymlinks(path); err == nil {
+			return t, false, nil
+		}
+	}
+	return path, false, nil
+}
+
+// writeDirect writes fill's output to the existing non-regular file path.
+func writeDirect(path string, fill func(w io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	bw := bufio.NewWriter(f)
+	if err := fill(bw); err != nil {
+		f.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// NotAnInput returns an error when the output path out is the same file as
+// one of the inputs (same device and inode, symbolic links resolved), so
+// that a command refuses to destroy what it reads. Empty names, "-"
+// (standard input or output) and names that do not exist are skipped.
+func NotAnInput(out string, inputs ...string) error {
+	if out == "" || out == "-" {
+		return nil
+	}
+	fo, err := os.Stat(out)
+	if err != nil || !fo.Mode().IsRegular() {
+		return nil
+	}
+	for _, in := range inputs {
+		if in == "" || in == "-" {
+			continue
+		}
+		if fi, err := os.Stat(in); err == nil && os.SameFile(fo, fi) {
+			if in == out {
+				return fmt.Errorf("the output %s is also an input: refusing to overwrite it", out)
+			}
+			return fmt.Errorf("the output %s is the input %s: refusing to overwrite it", out, in)
+		}
 	}
 	return nil
 }

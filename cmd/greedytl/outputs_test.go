@@ -1,0 +1,83 @@
+package main
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestOutputIsNeverAnInput: --out naming an input (directly, through a
+// symbolic link or a hard link) is refused before anything is read, and the
+// input is left as it was (issue: fit --out X.npy, predict --out m.json and
+// train --out d.svm destroyed their input).
+func TestOutputIsNeverAnInput(t *testing.T) {
+	d := newToy(t)
+	model := filepath.Join(d.dir, "m.json")
+	if code, _, stderr := cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
+		t.Fatalf("fit: %s", stderr)
+	}
+	link := filepath.Join(d.dir, "link.npy")
+	if err := os.Symlink(d.X, link); err != nil {
+		t.Fatal(err)
+	}
+	svm := writeText(t, d.dir, "d.svm", "+1 1:1 2:0.5\n-1 1:-1 2:0.25\n+1 1:0.8\n-1 2:-0.5\n")
+	for _, tc := range []struct {
+		file string
+		args []string
+	}{
+		{d.X, []string{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", d.X}},
+		{d.X, []string{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", link}},
+		{d.ytext, []string{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", d.ytext}},
+		{model, []string{"predict", "--model", model, "--features", d.Xtest, "--source-scores", d.Htest, "--out", model}},
+		{d.Htest, []string{"predict", "--model", model, "--features", d.Xtest, "--source-scores", d.Htest, "--out", d.Htest}},
+		{svm, []string{"train", "--data", svm, "--out", svm}},
+		{svm, []string{"train", svm, svm}},
+	} {
+		before, err := os.ReadFile(tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantInputError(t, "refusing to overwrite", tc.args...)
+		if after, _ := os.ReadFile(tc.file); string(after) != string(before) {
+			t.Errorf("%q changed its input %s", tc.args, tc.file)
+		}
+	}
+}
+
+// TestOutputToSpecialFiles: --out naming a FIFO or a link to a device
+// writes through it and leaves it in place (issue: the temporary-file
+// rename replaced /dev/null-like nodes and links to /proc/self/fd/1).
+func TestOutputToSpecialFiles(t *testing.T) {
+	d := newToy(t)
+	null := filepath.Join(d.dir, "null")
+	if err := os.Symlink(os.DevNull, null); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", null); code != 0 {
+		t.Fatalf("fit --out link to %s: %s", os.DevNull, stderr)
+	}
+	if fi, err := os.Lstat(null); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("the link to %s was replaced (%v)", os.DevNull, err)
+	}
+	fifo := filepath.Join(d.dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	got := make(chan string)
+	go func() {
+		b, _ := os.ReadFile(fifo)
+		got <- string(b)
+	}()
+	if code, _, stderr := cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", fifo); code != 0 {
+		t.Fatalf("fit --out FIFO: %s", stderr)
+	}
+	if s := <-got; !strings.Contains(s, `"greedytl-model"`) {
+		t.Errorf("the FIFO's reader got %q", s)
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO was replaced (%v)", err)
+	}
+}
