@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -259,6 +260,9 @@ func TestRunRecords(t *testing.T) {
 	}
 	if man.Sources.Dir != filepath.Join(out, "sources") || man.Sources.Count != testClasses || len(man.Targets) != testClasses || man.Shard != nil {
 		t.Errorf("manifest %+v", man)
+	}
+	if man.Build == nil || man.Build.Go != runtime.Version() || man.GreedytlVersion != man.Build.ID() {
+		t.Errorf("run.json records the build %+v (version %q)", man.Build, man.GreedytlVersion)
 	}
 
 	recs := readRecords(t, sum.File)

@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"runtime/debug"
 
+	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
@@ -34,8 +34,12 @@ type Manifest struct {
 	Format  string `json:"format"`  // "greedytl-experiment"
 	Version int    `json:"version"` // 1
 	// GreedytlVersion is the version of the greedytl build that ran it
-	// (its module version, or "devel" and the VCS revision).
+	// (buildinfo.Info.ID: its module version, or "devel" and the VCS
+	// revision).
 	GreedytlVersion string `json:"greedytl_version"`
+	// Build describes that build in full (module version, commit, Go
+	// version); informational, not compared.
+	Build *buildinfo.Info `json:"build,omitempty"`
 	// Dataset identifies the data.
 	Dataset DatasetInfo `json:"dataset"`
 	// Classes and Groups are the dataset's class names and their groups
@@ -219,29 +223,6 @@ func (m *Manifest) shardOf() shard.Shard {
 		return shard.Shard{}
 	}
 	return *m.Shard
-}
-
-// buildVersion returns the greedytl build's version: the main module's
-// version when the build recorded one, else "devel" with the VCS revision
-// when known.
-func buildVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	v := "devel"
-	for _, s := range bi.Settings {
-		switch {
-		case s.Key == "vcs.revision":
-			v += " " + s.Value
-		case s.Key == "vcs.modified" && s.Value == "true":
-			v += "+dirty"
-		}
-	}
-	return v
 }
 
 // sourcesDigest returns the hex SHA-256 digest of a sources index's

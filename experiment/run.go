@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/internal/parallel"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/metric"
@@ -235,10 +236,12 @@ func newManifest(cfg *Config, neg *source.Negatives, targets []string) *Manifest
 		name = filepath.Base(f.Dir)
 	}
 	r, c := f.X.Dims()
+	build := buildinfo.Read()
 	m := &Manifest{
 		Format:          manifestFormat,
 		Version:         manifestVersion,
-		GreedytlVersion: buildVersion(),
+		GreedytlVersion: build.ID(),
+		Build:           &build,
 		Dataset:         DatasetInfo{Name: name, Path: f.Dir, SHA256: source.DataDigest(f), Examples: r, Features: c},
 		Classes:         f.Classes,
 		Groups:          f.Groups,

@@ -69,3 +69,21 @@ func (i Info) String() string {
 	b.WriteString(i.Go)
 	return b.String()
 }
+
+// ID returns the short identity of the build that run.json records and
+// compares: the module version when the build has a release or
+// pseudo-version, else "devel" followed by the VCS revision and "+dirty"
+// for a modified tree.
+func (i Info) ID() string {
+	if i.Module != "" && i.Module != "(devel)" && i.Module != "(unknown)" {
+		return i.Module
+	}
+	v := "devel"
+	if i.Revision != "" {
+		v += " " + i.Revision
+		if i.Modified {
+			v += "+dirty"
+		}
+	}
+	return v
+}

@@ -33,3 +33,19 @@ func TestString(t *testing.T) {
 		}
 	}
 }
+
+func TestID(t *testing.T) {
+	for _, c := range []struct {
+		in   Info
+		want string
+	}{
+		{Info{Module: "v1.2.0", Revision: "abc"}, "v1.2.0"},
+		{Info{Module: "(devel)", Revision: "abc"}, "devel abc"},
+		{Info{Module: "(devel)", Revision: "abc", Modified: true}, "devel abc+dirty"},
+		{Info{Module: "(unknown)"}, "devel"},
+	} {
+		if got := c.in.ID(); got != c.want {
+			t.Errorf("%+v.ID() = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
