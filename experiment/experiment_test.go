@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
@@ -664,5 +667,29 @@ func TestMergeErrors(t *testing.T) {
 	rep, err = Merge([]string{partial}, "")
 	if err != nil || len(rep.Partial) != 1 || !rep.Complete() {
 		t.Errorf("a partial last line: %+v, %v", rep, err)
+	}
+}
+
+// TestRunLocksTheDirectory: a Run into a directory another Run holds fails
+// at once naming the holder and records nothing (issue: two experiments on
+// one run recorded every cell twice).
+func TestRunLocksTheDirectory(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	out := t.TempDir()
+	held, err := dirlock.Acquire(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), testConfig(f, out, src, allNegMethod))
+	if !errors.Is(err, dirlock.ErrLocked) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
+		t.Fatalf("Run into a locked directory: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, ManifestFile)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the refused run wrote %s (%v)", ManifestFile, err)
+	}
+	held.Release()
+	if _, err := Run(context.Background(), testConfig(f, out, src, allNegMethod)); err != nil {
+		t.Fatalf("after the holder released it: %v", err)
 	}
 }

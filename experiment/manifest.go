@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/greedytl/greedytl/internal/buildinfo"
+	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
@@ -233,6 +235,16 @@ func sourcesDigest(ix *source.Index) string {
 		fmt.Fprintf(h, "%d %s\n", e.Class, e.SHA256)
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// lockRun creates the run directory dir if needed and locks it for this
+// process (see dirlock): two processes writing one run would record cells
+// twice. The error names the holder.
+func lockRun(dir string) (*dirlock.Lock, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	return dirlock.Acquire(dir)
 }
 
 // existingManifest reads dir's manifest, returning nil (and no error) when

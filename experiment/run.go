@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -81,14 +80,16 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, err
 	}
 	man := newManifest(&cfg, neg, targets)
+	lock, err := lockRun(cfg.Out)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
 	old, err := existingManifest(cfg.Out)
 	if err != nil {
 		return nil, inputError{err}
 	}
 	if err := sameRun(cfg.Out, old, man, false); err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return nil, err
 	}
 

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -13,6 +15,8 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
@@ -136,6 +140,18 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 		return badInput(err)
 	}
 
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	lock, err := dirlock.Acquire(o.out)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	if err := sameSourcesJob(o.out, f, neg, cfg); err != nil {
+		return badInput(err)
+	}
+
 	opts := source.RunOptions{Workers: o.workers, Shard: sh}
 	var bar *progressbar.ProgressBar
 	if !o.quiet && isTerminal(s.err) {
@@ -182,4 +198,52 @@ func summarizeSources(s *streams, res *source.Result, index string, wall time.Du
 	if unconverged > 0 {
 		fmt.Fprintf(s.err, "WARNING: %d sources stopped at the %s solver's iteration cap (see the converged field of %s)\n", unconverged, ix.Solver, index)
 	}
+}
+
+// sameSourcesJob returns an error when the sources directory out holds the
+// index of another job (other data, negative pool or training settings):
+// training there would retrain every class and leave the other job's
+// models beside the new ones. It names the first setting that differs and
+// what to do.
+func sameSourcesJob(out string, f *dataset.Folder, neg *source.Negatives, cfg source.TrainConfig) error {
+	ix, err := source.ReadIndex(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	_, nf := f.X.Dims()
+	for _, c := range []struct {
+		name      string
+		was, want any
+	}{
+		{"data", [2]any{ix.DataSHA256, ix.NumFeatures}, [2]any{source.DataDigest(f), nf}},
+		{"classes", ix.Classes, f.Classes},
+		{"negative pool", ix.Negatives, neg},
+		{"solver", ix.Solver, cfg.Solver.String()},
+		{"bias", ix.Bias, cfg.Bias},
+		{"eps", ix.Eps, cfg.Eps},
+		{"c-grid", ix.Grid, cfg.Grid},
+		{"folds", ix.Folds, cfg.Folds},
+		{"seed", ix.Seed, cfg.Seed},
+	} {
+		if !reflect.DeepEqual(c.was, c.want) {
+			return fmt.Errorf("%s holds sources trained with another %s (%v, now %v): give another --out, or remove %s to retrain there",
+				out, c.name, abbrev(c.was), abbrev(c.want), out)
+		}
+	}
+	return nil
+}
+
+// abbrev formats v for a message, at most 60 characters.
+func abbrev(v any) string {
+	s := fmt.Sprint(v)
+	if p, ok := v.(*source.Negatives); ok && p != nil {
+		s = fmt.Sprintf("classes %v, seed %d", p.Classes, p.Seed)
+	}
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
 }

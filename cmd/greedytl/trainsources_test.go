@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/greedytl/greedytl/clinc150"
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/datasettest"
+	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
@@ -218,5 +220,40 @@ func TestTrainSourcesBadInput(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a failed run created the output directory")
+	}
+}
+
+// TestTrainSourcesOneJobPerDirectory: a second train-sources on a directory
+// in use fails naming the holder, and one with other settings is refused
+// rather than retraining beside the old models (issue rows 4 and 11).
+func TestTrainSourcesOneJobPerDirectory(t *testing.T) {
+	data := blobDataset(t)
+	out := filepath.Join(t.TempDir(), "sources")
+	args := []string{"train-sources", "--data", data, "--out", out, "--negative-fraction", "0.25", "--seed", "3", "-q"}
+	if code, _, stderr := cli(t, "", args...); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	before := modelFiles(t, out)
+	held, err := dirlock.Acquire(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := cli(t, "", args...)
+	if code == 0 || !strings.Contains(stderr, fmt.Sprintf("pid %d", os.Getpid())) {
+		t.Errorf("while the directory is held: exit %d, stderr %q; want a failure naming pid %d", code, stderr, os.Getpid())
+	}
+	held.Release()
+	for _, change := range [][]string{{"--seed", "4"}, {"--c-grid", "1,10"}, {"--negative-fraction", "0.5"}} {
+		other := append(append([]string{}, args...), change...)
+		code, _, stderr := cli(t, "", other...)
+		if code != exitInput || !strings.Contains(stderr, "trained with another") {
+			t.Errorf("%v: exit %d, stderr %q; want a refusal", change, code, stderr)
+		}
+	}
+	if after := modelFiles(t, out); !maps.Equal(before, after) {
+		t.Error("a refused run changed the sources directory")
+	}
+	if code, _, stderr := cli(t, "", args...); code != 0 {
+		t.Errorf("the same job again: exit %d: %s", code, stderr)
 	}
 }

@@ -1,0 +1,11 @@
+//go:build !unix
+
+package dirlock
+
+import "os"
+
+// tryLock does not lock where flock(2) is missing: one process per
+// directory is then the user's responsibility.
+func tryLock(*os.File) (bool, error) { return false, nil }
+
+func unlock(*os.File) error { return nil }
