@@ -36,6 +36,9 @@ func Parse(s string, getenv func(string) string) (Shard, error) {
 	if !ok || err != nil {
 		return Shard{}, fmt.Errorf("shard %q: want i/n with 0 ≤ i < n, or auto/n", s)
 	}
+	if n < 1 {
+		return Shard{}, fmt.Errorf("shard %q: want i/n with 0 ≤ i < n, and n ≥ 1", s)
+	}
 	if a == "auto" || a == "env" {
 		k, sl := getenv(EnvKubernetesIndex), getenv(EnvSlurmIndex)
 		switch {

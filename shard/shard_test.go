@@ -37,6 +37,8 @@ func TestParse(t *testing.T) {
 		{"3/3", env(), Shard{}, "", "0 ≤ i < n"},
 		{"-1/3", env(), Shard{}, "", "0 ≤ i < n"},
 		{"1/0", env(), Shard{}, "", "0 ≤ i < n"},
+		{"0/0", env(), Shard{}, "", "n ≥ 1"},
+		{"auto/0", env(EnvSlurmIndex, "0"), Shard{}, "", "n ≥ 1"},
 		{"1", env(), Shard{}, "", "want i/n"},
 		{"a/3", env(), Shard{}, "", "not an integer"},
 		{"a/b", env(), Shard{}, "", "want i/n"},

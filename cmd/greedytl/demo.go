@@ -62,7 +62,7 @@ every finished cell in DIR/run.`,
 	fl.IntVar(&o.splits, "splits", demoSplits, "random splits per target and number of positives (--full: 10)")
 	fl.StringSliceVar(&o.methods, "methods", nil, "methods to run (default: all)")
 	fl.Uint64Var(&o.seed, "seed", 1, "seed of the negative split, the splits and the methods")
-	fl.IntVar(&o.workers, "workers", 0, "cells worked on at once (0: one per core)")
+	addWorkersFlag(c, &o.workers, "cells worked on at once (0: one per core)")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 	return c
 }

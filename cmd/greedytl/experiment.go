@@ -94,7 +94,7 @@ with "greedytl merge". docs/cluster has Kubernetes and Slurm recipes.`,
 	fl.IntSliceVar(&o.noise, "noise", def.Noise, "numbers of N(0,1) noise dimensions appended to the features (e.g. 0,10,100,1000)")
 	fl.StringSliceVar(&o.methods, "methods", nil, "methods to run (default: all: "+strings.Join(method.Names(), ",")+")")
 	fl.Uint64Var(&o.seed, "seed", def.Seed, "seed of the negative pool, the splits, the noise and the methods")
-	fl.IntVar(&o.workers, "workers", 0, "groups of cells worked on at once (0: one per CPU)")
+	addWorkersFlag(c, &o.workers, "groups of cells worked on at once (0: one per CPU)")
 	fl.StringVar(&o.shard, "shard", "", "run only shard i of n: i/n, or auto/n to read i from the environment")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar, messages or summary")
 	return c

@@ -340,3 +340,21 @@ func TestClusterRecipes(t *testing.T) {
 		}
 	}
 }
+
+// TestNonsenseFlagsRejected: flags outside their rule are refused with the
+// rule in the message (issue: --shard 0/0 and --workers -1 ran).
+func TestNonsenseFlagsRejected(t *testing.T) {
+	for _, args := range [][]string{
+		{"experiment", "--data", "d", "--out", "o", "--shard", "0/0"},
+		{"train-sources", "--data", "d", "--out", "o", "--shard", "0/0"},
+	} {
+		wantInputError(t, "n ≥ 1", args...)
+	}
+	for _, args := range [][]string{
+		{"experiment", "--data", "d", "--out", "o", "--workers", "-1"},
+		{"train-sources", "--data", "d", "--out", "o", "--workers", "-1"},
+		{"demo", "--workers", "-1"},
+	} {
+		wantInputError(t, "≥ 0", args...)
+	}
+}

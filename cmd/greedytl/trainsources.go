@@ -83,7 +83,7 @@ run (any shard, or none) trains nothing and writes the complete index.`,
 	o.grid = def.Grid
 	fl.Var((*floatList)(&o.grid), "c-grid", "candidate values of C, comma-separated")
 	fl.IntVar(&o.folds, "folds", def.Folds, "cross-validation folds that choose C")
-	fl.IntVar(&o.workers, "workers", 0, "classes trained at once (0: one per CPU)")
+	addWorkersFlag(c, &o.workers, "classes trained at once (0: one per CPU)")
 	fl.StringVar(&o.shard, "shard", "", "train only shard i of n: i/n, or auto/n to read i from the environment")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar or summary")
 	return c
