@@ -25,7 +25,25 @@ func ReadMatrix(path string) (*mat.Dense, error) {
 		return nil, err
 	}
 	defer src.close()
-	name := displayName(path)
+	return src.matrix(displayName(path))
+}
+
+// DecodeMatrix reads a matrix from r in either of ReadMatrix's formats,
+// told apart by the content: .npy (its magic bytes) or delimited text (see
+// DecodeCSV), either optionally gzip-compressed. It is what reads a matrix
+// from standard input; name is used in error messages.
+func DecodeMatrix(r io.Reader, name string) (*mat.Dense, error) {
+	br, _, err := maybeGunzip(r, name)
+	if err != nil {
+		return nil, err
+	}
+	src := &source{size: -1, br: br}
+	return src.matrix(name)
+}
+
+// matrix decodes src as .npy when it starts with the magic bytes, else as
+// delimited text.
+func (src *source) matrix(name string) (*mat.Dense, error) {
 	if src.isNPY() {
 		a, err := decodeNPY(src.br, name, src.size)
 		if err != nil {

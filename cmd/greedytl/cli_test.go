@@ -225,3 +225,21 @@ func TestFitFromStdinCSV(t *testing.T) {
 		t.Fatalf("model JSON not on stdout: %q", out)
 	}
 }
+
+// TestFitFromStdinNPY: --features - reads a .npy from standard input, told
+// apart from CSV by its magic bytes (issue: it was read as CSV and failed).
+func TestFitFromStdinNPY(t *testing.T) {
+	d := newToy(t)
+	npy, err := os.ReadFile(d.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := cli(t, string(npy), "fit", "--features", "-", "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	code, fromFile, _ := cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat")
+	if code != 0 || out != fromFile {
+		t.Error("the model fitted from a .npy on stdin differs from the one fitted from the file")
+	}
+}

@@ -147,7 +147,7 @@ func (f *dataFlags) loadLabels(m int) ([]float64, error) {
 // readMatrix reads a matrix file; "-" reads CSV from the command's standard input.
 func readMatrix(s *streams, path string) (*mat.Dense, error) {
 	if path == "-" {
-		return dataset.DecodeCSV(s.in, "<stdin>")
+		return dataset.DecodeMatrix(s.in, "<stdin>")
 	}
 	return dataset.ReadMatrix(path)
 }
