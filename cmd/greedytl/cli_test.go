@@ -243,3 +243,47 @@ func TestFitFromStdinNPY(t *testing.T) {
 		t.Error("the model fitted from a .npy on stdin differs from the one fitted from the file")
 	}
 }
+
+// TestMessagesNameTheFileOnce: errors about the data as a whole name the
+// files, and the library's layers do not repeat themselves (issue:
+// "greedytl: greedytl: method: greedytl: greedytl: column 1 of X …" and
+// "method: X has 9 columns …" without a file).
+func TestMessagesNameTheFileOnce(t *testing.T) {
+	d := newToy(t)
+	dir := d.dir
+	huge := writeText(t, dir, "huge.csv", "1,1e300\n2,-1e300\n3,1e300\n4,-1e308\n")
+	y4 := writeText(t, dir, "y4.txt", "1\n-1\n1\n-1\n")
+	model := filepath.Join(dir, "m.json")
+	if code, _, stderr := cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
+		t.Fatal(stderr)
+	}
+	narrow := writeText(t, dir, "narrow.csv", "1,2,3\n")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fit", "--features", huge, "--labels", y4}, "fitting greedytl on X = " + huge + ": column 1 of X is too large"},
+		{[]string{"predict", "--model", model, "--features", narrow}, "model " + model + " on X = " + narrow + ": X has 3 columns, the model was trained on 6 features"},
+	} {
+		wantInputError(t, tc.want, tc.args...)
+		_, _, stderr := cli(t, "", tc.args...)
+		for _, rep := range []string{"greedytl: greedytl:", "method:", "greedytl: method"} {
+			if strings.Contains(stderr, rep) {
+				t.Errorf("%v: %q repeats a layer (%q)", tc.args, stderr, rep)
+			}
+		}
+	}
+}
+
+func TestTidyMessage(t *testing.T) {
+	for in, want := range map[string]string{
+		"greedytl: method: greedytl: greedytl: column 1 of X": "column 1 of X",
+		"fitting greedytl-sp on X = a: method: greedytl-sp: greedytl-sp: bad": "fitting greedytl-sp on X = a: greedytl-sp: bad",
+		"report: mkdir x: not a directory":                                   "report: mkdir x: not a directory",
+		"method":                                                             "method",
+	} {
+		if got := tidyMessage(in); got != want {
+			t.Errorf("tidyMessage(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

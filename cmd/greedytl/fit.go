@@ -184,7 +184,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		if c.Context().Err() != nil {
 			return err
 		}
-		return badInput(fmt.Errorf("%s: %w", o.method, err))
+		return badInput(fmt.Errorf("fitting %s on %s: %w", m.Name(), o.data.describe(), err))
 	}
 	write := func(w io.Writer) error { return method.WriteModel(w, model) }
 	if o.out == "" {

@@ -56,6 +56,29 @@ func checkOut(out string, inputs ...string) error {
 	return badInput(atomicfile.NotAnInput(out, inputs...))
 }
 
+// describe names the sample's files for a message about the data as a
+// whole: "X = x.npy, H = h.npy", the standard input as <stdin>, and H
+// computed from --sources as "H from sources/".
+func (f *dataFlags) describe() string {
+	var parts []string
+	name := func(p string) string {
+		if p == "-" {
+			return "<stdin>"
+		}
+		return p
+	}
+	if f.features != "" {
+		parts = append(parts, "X = "+name(f.features))
+	}
+	switch {
+	case f.scores != "":
+		parts = append(parts, "H = "+name(f.scores))
+	case f.sources != nil && *f.sources != "" && f.features != "":
+		parts = append(parts, "H from "+*f.sources)
+	}
+	return strings.Join(parts, ", ")
+}
+
 // given reports whether any input of the sample was named.
 func (f *dataFlags) given() bool { return f.features != "" || f.scores != "" }
 

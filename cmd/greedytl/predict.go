@@ -82,7 +82,7 @@ func runPredict(s *streams, o *predictOptions) error {
 			return err
 		}
 		if scores, err = model.Predict(*d); err != nil {
-			return badInput(err)
+			return badInput(fmt.Errorf("model %s on %s: %w", o.model, o.data.describe(), err))
 		}
 	}
 	var y []float64

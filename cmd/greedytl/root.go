@@ -67,7 +67,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(stderr, "greedytl:", err)
+	fmt.Fprintln(stderr, "greedytl:", tidyMessage(err.Error()))
 	var ie inputError
 	switch {
 	case errors.As(err, &ie):
@@ -132,4 +132,26 @@ func wrapArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// layerPrefixes are the package prefixes that the library's layers put on
+// their errors ("method: ", "greedytl: ", ...): useful to a Go caller, noise
+// to a user once the CLI has said which file and which command failed.
+var layerPrefixes = map[string]bool{"greedytl": true, "method": true, "linear": true, "source": true, "dataset": true}
+
+// tidyMessage removes from an error message the library's package prefixes
+// and any segment that repeats the one before it (a method name added by
+// two layers), so that a file or a method is named once: "greedytl:
+// method: greedytl: greedytl: column 1 …" becomes "column 1 …".
+func tidyMessage(msg string) string {
+	segs := strings.Split(msg, ": ")
+	out := segs[:0]
+	for k, seg := range segs {
+		last := k == len(segs)-1
+		if !last && (layerPrefixes[seg] || (len(out) > 0 && out[len(out)-1] == seg)) {
+			continue
+		}
+		out = append(out, seg)
+	}
+	return strings.Join(out, ": ")
 }
