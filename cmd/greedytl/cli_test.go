@@ -277,10 +277,10 @@ func TestMessagesNameTheFileOnce(t *testing.T) {
 
 func TestTidyMessage(t *testing.T) {
 	for in, want := range map[string]string{
-		"greedytl: method: greedytl: greedytl: column 1 of X": "column 1 of X",
+		"greedytl: method: greedytl: greedytl: column 1 of X":                 "column 1 of X",
 		"fitting greedytl-sp on X = a: method: greedytl-sp: greedytl-sp: bad": "fitting greedytl-sp on X = a: greedytl-sp: bad",
-		"report: mkdir x: not a directory":                                   "report: mkdir x: not a directory",
-		"method":                                                             "method",
+		"report: mkdir x: not a directory":                                    "report: mkdir x: not a directory",
+		"method":                                                              "method",
 	} {
 		if got := tidyMessage(in); got != want {
 			t.Errorf("tidyMessage(%q) = %q, want %q", in, got, want)
