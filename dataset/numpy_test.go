@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/internal/peertest"
 )
 
 // numpyScript checks the files Go wrote (a.npy, ints.npy) byte for byte
@@ -54,9 +56,7 @@ print('ok')
 // WriteNPYInts write (and that they write exactly what np.save writes), and
 // that DecodeNPY reads what NumPy writes. It skips without NumPy.
 func TestNumPyInterop(t *testing.T) {
-	if err := exec.Command("/usr/bin/python3", "-c", "import numpy").Run(); err != nil {
-		t.Skipf("NumPy unavailable (/usr/bin/python3 -c 'import numpy': %v)", err)
-	}
+	python := peertest.PythonWith(t, "numpy")
 	dir := t.TempDir()
 	m := mat.NewDense(3, 4, nil)
 	for i := 0; i < 3; i++ {
@@ -77,7 +77,7 @@ func TestNumPyInterop(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "a.npy"), a.Bytes(), 0o644)
 	os.WriteFile(filepath.Join(dir, "ints.npy"), b.Bytes(), 0o644)
 
-	out, err := exec.Command("/usr/bin/python3", "-c", numpyScript, dir).CombinedOutput()
+	out, err := exec.Command(python, "-c", numpyScript, dir).CombinedOutput()
 	if err != nil || string(out) != "ok\n" {
 		t.Fatalf("python: %v\n%s", err, out)
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/internal/peertest"
 	"github.com/greedytl/greedytl/sparse"
 )
 
@@ -200,11 +201,8 @@ func TestSVMLightPeers(t *testing.T) {
 from sklearn.datasets import load_svmlight_file
 X, y = load_svmlight_file(sys.argv[1])
 np.save(sys.argv[2], np.column_stack([y, X.toarray()]))`
-		cmd := exec.Command("/usr/bin/python3", "-c", script, heartScale, out)
+		cmd := exec.Command(peertest.PythonWith(t, "numpy", "sklearn"), "-c", script, heartScale, out)
 		if b, err := cmd.CombinedOutput(); err != nil {
-			if strings.Contains(string(b), "ModuleNotFoundError") || errors.Is(err, exec.ErrNotFound) || os.IsNotExist(err) {
-				t.Skipf("scikit-learn unavailable: %s", b)
-			}
 			t.Fatalf("python: %v\n%s", err, b)
 		}
 		sk, err := ReadNPYMatrix(out)

@@ -11,11 +11,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/internal/peertest"
 	"github.com/greedytl/greedytl/internal/shareddata"
 	"github.com/greedytl/greedytl/text"
 )
 
-const python = "/usr/bin/python3"
+const python = peertest.Python
 
 // TestScikitLearn compares the exact-vocabulary mode with scikit-learn's
 // TfidfVectorizer (see the package documentation for the settings): same
@@ -23,9 +24,7 @@ const python = "/usr/bin/python3"
 // shared data is present, on CLINC150 (fit on its train split, transform its
 // test split). It skips when python3 or scikit-learn is missing.
 func TestScikitLearn(t *testing.T) {
-	if err := exec.Command(python, "-c", "import sklearn").Run(); err != nil {
-		t.Skipf("%s with scikit-learn not available: %v", python, err)
-	}
+	peertest.PythonWith(t, "sklearn")
 	for _, sublinear := range []bool{false, true} {
 		t.Run(fmt.Sprintf("random/sublinear=%v", sublinear), func(t *testing.T) {
 			compareWithScikitLearn(t, randomCorpus(9, 300), randomCorpus(10, 100), sublinear)

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bufio"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/internal/datasettest"
+)
+
+// readmeCommand is one command line of a README code block.
+type readmeCommand struct {
+	line   int      // 1-based line in README.md
+	text   string   // the line as written, comment removed
+	args   []string // its words
+	stdout string   // the file after "> ", or ""
+}
+
+// readmeCommands returns the command lines of README.md's sh code blocks:
+// every non-blank line that is not a comment, with a trailing "# …"
+// comment removed. The README is the single source: the test runs what it
+// says.
+func readmeCommands(t *testing.T) []readmeCommand {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cmds []readmeCommand
+	inSh := false
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(trimmed, "```"):
+			lang := strings.TrimPrefix(trimmed, "```")
+			if inSh || lang != "" {
+				inSh = !inSh && (lang == "sh" || lang == "bash" || lang == "console" || lang == "shell")
+			}
+			continue
+		case !inSh:
+			continue
+		}
+		if i := strings.Index(trimmed, " #"); i >= 0 {
+			trimmed = strings.TrimSpace(trimmed[:i])
+		}
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
+			continue
+		}
+		if strings.ContainsAny(trimmed, "|&;'\"`$<\\") {
+			t.Fatalf("README.md:%d: %q uses shell syntax this test does not run; keep README commands to words and a final > FILE", n, trimmed)
+		}
+		c := readmeCommand{line: n, text: trimmed}
+		if cmd, out, ok := strings.Cut(trimmed, ">"); ok {
+			c.stdout = strings.TrimSpace(out)
+			trimmed = cmd
+		}
+		c.args = strings.Fields(trimmed)
+		cmds = append(cmds, c)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return cmds
+}
+
+// readmeData writes, in dir, the files the README's examples name: target
+// features X.npy and source scores H.npy with labels y.txt, a test sample
+// Xtest.npy, Htest.npy, ytest.txt, and a dataset folder DIR.
+func readmeData(t *testing.T, dir string) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(9, 9))
+	sample := func(m int, suffix string) {
+		X, H := mat.NewDense(m, 5, nil), mat.NewDense(m, 12, nil)
+		var y strings.Builder
+		for i := 0; i < m; i++ {
+			for j := 0; j < 5; j++ {
+				X.Set(i, j, rng.NormFloat64())
+			}
+			for j := 0; j < 12; j++ {
+				H.Set(i, j, rng.NormFloat64())
+			}
+			label := "-1"
+			if H.At(i, 2)+0.5*X.At(i, 0)+0.3*rng.NormFloat64() > 0 {
+				label = "1"
+			}
+			y.WriteString(label + "\n")
+		}
+		writeNPY(t, dir, "X"+suffix+".npy", X)
+		writeNPY(t, dir, "H"+suffix+".npy", H)
+		writeText(t, dir, "y"+suffix+".txt", y.String())
+	}
+	sample(20, "")
+	sample(100, "test")
+	folder := datasettest.WriteFolder(t, datasettest.Blobs(3, 10, 60, 10, 3))
+	if err := os.Symlink(folder.Dir, filepath.Join(dir, "DIR")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestREADMECommands runs every command of README.md's sh code blocks, as
+// written, in order, in a directory holding small data of the names the
+// README uses: a README change that breaks a command fails this test.
+// "greedytl ARGS" and "go run ./cmd/greedytl ARGS" run the command in this
+// process; "go test ./..." is the command running this test, so it is
+// counted as run. The demo, which takes minutes, is skipped with -short.
+func TestREADMECommands(t *testing.T) {
+	cmds := readmeCommands(t)
+	if len(cmds) < 5 {
+		t.Fatalf("found %d commands in README.md: the extraction is broken", len(cmds))
+	}
+	dir := t.TempDir()
+	readmeData(t, dir)
+	t.Chdir(dir)
+	ran := 0
+	for _, c := range cmds {
+		args := c.args
+		switch {
+		case len(args) >= 2 && args[0] == "go" && args[1] == "test":
+			continue
+		case len(args) >= 3 && args[0] == "go" && args[1] == "run" && args[2] == "./cmd/greedytl":
+			args = args[3:]
+		case args[0] == "greedytl":
+			args = args[1:]
+		default:
+			t.Errorf("README.md:%d: %q: the test does not know how to run %q", c.line, c.text, args[0])
+			continue
+		}
+		if len(args) > 0 && args[0] == "demo" && testing.Short() {
+			t.Logf("README.md:%d: %q skipped with -short (minutes)", c.line, c.text)
+			continue
+		}
+		code, stdout, stderr := cli(t, "", args...)
+		if code != 0 {
+			t.Errorf("README.md:%d: %q: exit %d:\n%s", c.line, c.text, code, stderr)
+			continue
+		}
+		if c.stdout != "" {
+			if err := os.WriteFile(c.stdout, []byte(stdout), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ran++
+	}
+	t.Logf("ran %d README commands", ran)
+}
