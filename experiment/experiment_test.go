@@ -3,6 +3,7 @@ package experiment
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -691,5 +692,102 @@ func TestRunLocksTheDirectory(t *testing.T) {
 	held.Release()
 	if _, err := Run(context.Background(), testConfig(f, out, src, allNegMethod)); err != nil {
 		t.Fatalf("after the holder released it: %v", err)
+	}
+}
+
+// TestReadRuns: the one reader of run directories counts each method's
+// cells of the grid, refuses runs of one dataset that differ (as Merge
+// does), and tolerates on request what a report can live with.
+func TestReadRuns(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	run := t.TempDir()
+	methods := []string{allNegMethod, failingMethod}
+	sum, err := Run(context.Background(), testConfig(f, run, src, methods...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := os.ReadFile(sum.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Keep the first 3 lines only: a partial run.
+	all := strings.SplitAfter(string(lines), "\n")
+	if err := os.WriteFile(sum.File, []byte(strings.Join(all[:3], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := ReadRuns([]string{run}, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	perMethod := sum.Cells / len(methods)
+	cov := res.Coverage()
+	if len(cov) != 2 || cov[0].Method != allNegMethod || cov[1].Method != failingMethod {
+		t.Fatalf("coverage %+v", cov)
+	}
+	present := 0
+	for _, c := range cov {
+		if c.Expected != perMethod || c.Complete() {
+			t.Errorf("%+v: want %d expected, incomplete", c, perMethod)
+		}
+		present += c.Present
+		if c.Method == failingMethod && c.Failed != c.Present {
+			t.Errorf("%+v: every cell of %s fails", c, failingMethod)
+		}
+	}
+	if present != 3 || len(res.Missing()) != sum.Cells-3 {
+		t.Errorf("%d present, %d missing; want 3 and %d", present, len(res.Missing()), sum.Cells-3)
+	}
+
+	// Another seed: not the same run, in either mode.
+	other := t.TempDir()
+	cfg := testConfig(f, other, src, methods...)
+	cfg.Seed = 5
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	for _, opt := range []ReadOptions{{}, {Tolerant: true}} {
+		if _, err := ReadRuns([]string{run, other}, opt); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "seed") {
+			t.Errorf("%+v: runs with different seeds: %v", opt, err)
+		}
+	}
+
+	// Without run.json: an error, or a warning and unknown expectations.
+	bare := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bare, "results.jsonl"), []byte(strings.Join(all[:3], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadRuns([]string{bare}, ReadOptions{}); !errors.Is(err, ErrInput) {
+		t.Errorf("no run.json, strict: %v", err)
+	}
+	res, err = ReadRuns([]string{bare}, ReadOptions{Tolerant: true})
+	if err != nil || len(res.Warnings) != 1 || len(res.Records) != 3 {
+		t.Fatalf("no run.json, tolerant: %v, %+v", err, res)
+	}
+	for _, c := range res.Coverage() {
+		if c.Expected != -1 || c.Complete() {
+			t.Errorf("%+v: want an unknown expectation", c)
+		}
+	}
+
+	// A failed cell retried successfully elsewhere: a conflict; tolerated,
+	// the success is kept.
+	var rec Record
+	if err := json.Unmarshal([]byte(all[0]), &rec); err != nil {
+		t.Fatal(err)
+	}
+	rec.Error, rec.BalancedAccuracy = "it broke", 0
+	b, _ := json.Marshal(rec)
+	retry := t.TempDir()
+	os.WriteFile(filepath.Join(retry, "results.jsonl"), append(b, '\n'), 0o644)
+	man, _ := os.ReadFile(filepath.Join(run, ManifestFile))
+	os.WriteFile(filepath.Join(retry, ManifestFile), man, 0o644)
+	res, err = ReadRuns([]string{retry, run}, ReadOptions{Tolerant: true})
+	if err != nil || len(res.Conflicts) != 1 || res.Records[0].Error != "" {
+		t.Errorf("a retried cell: %v, conflicts %v, kept %+v", err, res.Conflicts, res.Records[0])
+	}
+	res, err = ReadRuns([]string{retry, run}, ReadOptions{})
+	if err != nil || len(res.Conflicts) != 1 || res.Records[0].Error == "" {
+		t.Errorf("a retried cell, strict: %v, conflicts %v, kept %+v", err, res.Conflicts, res.Records[0])
 	}
 }

@@ -1,11 +1,8 @@
 package experiment
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -38,13 +35,6 @@ type Report struct {
 // Complete reports whether every cell of the grid is present.
 func (r *Report) Complete() bool { return len(r.Missing) == 0 }
 
-// mergedCell is one cell's record as read: the line, where it came from.
-type mergedCell struct {
-	line   []byte
-	file   string
-	lineno int
-}
-
 // Merge reads the results of runs — run directories (every results*.jsonl
 // file in them) or results files (with the run.json beside them) — such
 // as the shards of one run, possibly from different machines, and merges
@@ -59,10 +49,11 @@ type mergedCell struct {
 //
 // When out is not empty Merge writes the merged records, one line each in
 // grid order, atomically: to the file out when it ends in ".jsonl", and
-// otherwise to the run directory out (created if needed) as results.jsonl
-// beside a run.json without a shard — a run directory that Run can resume
-// to compute the missing cells, and that reports read like any other. It
-// refuses to overwrite a run directory of another run.
+// otherwise to the run directory out (created if needed, and locked while
+// Merge writes it) as results.jsonl beside a run.json without a shard — a
+// run directory that Run can resume to compute the missing cells, and that
+// reports read like any other. It refuses to overwrite a run directory of
+// another run.
 //
 // Merge returns the report whenever the inputs could be read, with an error
 // matching ErrInput for unreadable, malformed or conflicting inputs and
@@ -72,152 +63,84 @@ func Merge(runs []string, out string) (*Report, error) {
 	if len(runs) == 0 {
 		return nil, inputErrorf("experiment: nothing to merge")
 	}
-	var man *Manifest
-	var files []string
-	seen := make(map[string]bool)
-	for _, in := range runs {
-		m, fs, err := resultsOf(in)
-		if err != nil {
-			return nil, inputError{err}
-		}
-		if man == nil {
-			man = m
-		} else if d := man.differs(m, true); d != "" {
-			return nil, inputErrorf("experiment: %s and %s are not the same run (%s)", runs[0], in, d)
-		}
-		for _, f := range fs {
-			abs, err := filepath.Abs(f)
-			if err != nil {
-				return nil, err
-			}
-			if !seen[abs] {
-				seen[abs] = true
-				files = append(files, f)
-			}
-		}
+	res, man, err := readOneRun(runs)
+	if err != nil {
+		return nil, err
 	}
-
-	g := newGrid(man)
-	rep := &Report{Files: files, Expected: g.cells(shard.Shard{})}
-	cells := make(map[Key]*mergedCell)
-	var conflicts []string
-	for _, file := range files {
-		_, partial, err := scanResults(file, func(line []byte, rec *Record, lineno int) error {
-			k := rec.Key()
-			if _, ok := g.order(k); !ok {
-				return inputErrorf("%s:%d: cell %v is not in the run's grid", file, lineno, k)
-			}
-			prev, dup := cells[k]
-			if !dup {
-				cells[k] = &mergedCell{line: slices.Clone(line), file: file, lineno: lineno}
-				if rec.Error != "" {
-					rep.Failed++
-				}
-				return nil
-			}
-			same, err := sameResult(prev.line, rec)
-			if err != nil {
-				return inputErrorf("%s:%d: %v", prev.file, prev.lineno, err)
-			}
-			if same {
-				rep.Duplicates = append(rep.Duplicates, k)
-			} else {
-				rep.Conflicts = append(rep.Conflicts, k)
-				conflicts = append(conflicts, fmt.Sprintf("%v (%s:%d and %s:%d)", k, prev.file, prev.lineno, file, lineno))
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		if partial {
-			rep.Partial = append(rep.Partial, file)
-		}
-	}
-	rep.Present = len(cells)
-	for _, gr := range g.groups(shard.Shard{}) {
-		for _, m := range g.methods {
-			if k := gr.cell(g.dataset, m); cells[k] == nil {
-				rep.Missing = append(rep.Missing, k)
-			}
-		}
-	}
-	if len(conflicts) > 0 {
-		const show = 10
-		more := ""
-		if len(conflicts) > show {
-			more = fmt.Sprintf("; and %d more", len(conflicts)-show)
-		}
-		return rep, inputErrorf("experiment: %d cells have different records in different places: %s%s",
-			len(conflicts), strings.Join(conflicts[:min(show, len(conflicts))], "; "), more)
+	rep := mergeReport(res, man)
+	if err := conflictError(res); err != nil {
+		return rep, err
 	}
 	if out == "" {
 		return rep, nil
 	}
-	return rep, writeMerged(out, man, g, cells)
+	return rep, writeMerged(out, man, res)
 }
 
-// resultsOf returns the manifest and the results files of a run directory
-// or of a results file.
-func resultsOf(in string) (*Manifest, []string, error) {
-	fi, err := os.Stat(in)
+// readOneRun reads runs strictly (ReadRuns) and returns them with their
+// manifest: they must be runs of one dataset.
+func readOneRun(runs []string) (*Results, *Manifest, error) {
+	res, err := ReadRuns(runs, ReadOptions{})
 	if err != nil {
 		return nil, nil, err
 	}
-	if !fi.IsDir() {
-		m, err := ReadManifest(filepath.Dir(in))
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: the run.json beside it: %w", in, err)
+	var man *Manifest
+	for _, m := range res.Manifests {
+		if man != nil {
+			return nil, nil, inputErrorf("experiment: %s are not the same run (%s)", strings.Join(runs, ", "), man.differs(m, true))
 		}
-		return m, []string{in}, nil
+		man = m
 	}
-	m, err := ReadManifest(in)
-	if err != nil {
-		return nil, nil, err
-	}
-	files, err := filepath.Glob(filepath.Join(in, "results*.jsonl"))
-	if err != nil {
-		return nil, nil, err
-	}
-	slices.Sort(files)
-	return m, files, nil
+	return res, man, nil
 }
 
-// sameResult reports whether the record on line equals rec but for
-// fit_seconds.
-func sameResult(line []byte, rec *Record) (bool, error) {
-	prev, err := decodeRecord(line)
-	if err != nil {
-		return false, err
+// mergeReport summarises what ReadRuns read of the run man.
+func mergeReport(res *Results, man *Manifest) *Report {
+	rep := &Report{
+		Files: res.Files, Partial: res.Partial,
+		Expected: newGrid(man).cells(shard.Shard{}), Present: len(res.Records),
+		Missing: res.Missing(), Duplicates: res.Duplicates, Conflicts: res.Conflicts,
 	}
-	a, b := *prev, *rec
-	a.FitSeconds, b.FitSeconds = 0, 0
-	ja, err := json.Marshal(&a)
-	if err != nil {
-		return false, err
+	for _, r := range res.Records {
+		if r.Error != "" {
+			rep.Failed++
+		}
 	}
-	jb, err := json.Marshal(&b)
-	if err != nil {
-		return false, err
-	}
-	return bytes.Equal(ja, jb), nil
+	return rep
 }
 
-// writeMerged writes the cells in grid order to out (see Merge).
-func writeMerged(out string, man *Manifest, g *grid, cells map[Key]*mergedCell) error {
-	keys := make([]Key, 0, len(cells))
-	for k := range cells {
-		keys = append(keys, k)
+// conflictError returns an error listing the cells recorded differently in
+// different places (the first ten), or nil.
+func conflictError(res *Results) error {
+	n := len(res.ConflictAt)
+	if n == 0 {
+		return nil
 	}
-	slices.SortFunc(keys, func(a, b Key) int {
-		pa, _ := g.order(a)
-		pb, _ := g.order(b)
+	const show = 10
+	more := ""
+	if n > show {
+		more = fmt.Sprintf("; and %d more", n-show)
+	}
+	return inputErrorf("experiment: %d cells have different records in different places: %s%s",
+		n, strings.Join(res.ConflictAt[:min(show, n)], "; "), more)
+}
+
+// writeMerged writes the records of res in grid order to out (see Merge).
+func writeMerged(out string, man *Manifest, res *Results) error {
+	g := newGrid(man)
+	order := make([]int, len(res.Records))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(i, j int) int {
+		pa, _ := g.order(res.Records[i].Key())
+		pb, _ := g.order(res.Records[j].Key())
 		return slices.Compare(pa[:], pb[:])
 	})
 	write := func(path string) error {
 		return atomicfile.Write(path, func(w io.Writer) error {
-			for _, k := range keys {
-				if _, err := w.Write(cells[k].line); err != nil {
+			for _, i := range order {
+				if _, err := w.Write(res.lines[i]); err != nil {
 					return err
 				}
 			}
@@ -227,6 +150,11 @@ func writeMerged(out string, man *Manifest, g *grid, cells map[Key]*mergedCell) 
 	if strings.HasSuffix(out, ".jsonl") {
 		return write(out)
 	}
+	lock, err := lockRun(out)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
 	merged := *man
 	merged.Shard = nil
 	old, err := existingManifest(out)
@@ -237,9 +165,6 @@ func writeMerged(out string, man *Manifest, g *grid, cells map[Key]*mergedCell) 
 		if d := old.differs(&merged, true); d != "" {
 			return inputErrorf("experiment: %s holds another run (%s): merge into another directory", out, d)
 		}
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
 	}
 	if err := write(filepath.Join(out, resultsName(shard.Shard{}))); err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"sync"
 	"time"
@@ -76,10 +77,54 @@ func decodeRecord(line []byte) (*Record, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("data after the result record")
 	}
-	if r.Method == "" || r.Dataset == "" {
-		return nil, errors.New("result record without a dataset or method")
+	if err := checkRecord(&r); err != nil {
+		return nil, err
 	}
 	return &r, nil
+}
+
+// checkRecord rejects a record without a dataset or method, and one with
+// impossible values: negative indices or counts, sources and weights (or
+// source names) of different lengths and, for a cell that did not fail, an
+// accuracy outside [0, 1], a negative or non-finite time or a non-finite
+// weight.
+func checkRecord(r *Record) error {
+	switch {
+	case r.Method == "" || r.Dataset == "":
+		return errors.New("result record without a dataset or method")
+	case r.TargetIdx < 0:
+		return fmt.Errorf("target_idx is %d: must be ≥ 0", r.TargetIdx)
+	case r.Positives < 1:
+		return fmt.Errorf("positives is %d: must be ≥ 1", r.Positives)
+	case r.Noise < 0:
+		return fmt.Errorf("noise is %d: must be ≥ 0", r.Noise)
+	case r.Split < 0:
+		return fmt.Errorf("split is %d: must be ≥ 0", r.Split)
+	case len(r.Sources) != len(r.Weights):
+		return fmt.Errorf("%d sources but %d weights", len(r.Sources), len(r.Weights))
+	case len(r.SourceNames) != 0 && len(r.SourceNames) != len(r.Sources):
+		return fmt.Errorf("%d sources but %d source names", len(r.Sources), len(r.SourceNames))
+	}
+	for i, s := range r.Sources {
+		if s < 0 {
+			return fmt.Errorf("source index %d at position %d: must be ≥ 0", s, i)
+		}
+	}
+	if r.Error != "" {
+		return nil // a failed cell's numbers are not used
+	}
+	if a := r.BalancedAccuracy; math.IsNaN(a) || a < 0 || a > 1 {
+		return fmt.Errorf("balanced_accuracy is %v: must be in [0, 1]", a)
+	}
+	if t := r.FitSeconds; math.IsNaN(t) || math.IsInf(t, 0) || t < 0 {
+		return fmt.Errorf("fit_seconds is %v: must be finite and ≥ 0", t)
+	}
+	for i, w := range r.Weights {
+		if math.IsNaN(w) || math.IsInf(w, 0) {
+			return fmt.Errorf("weight %d is %v: must be finite", i, w)
+		}
+	}
+	return nil
 }
 
 // syncInterval is how often an appender syncs the results file to disk.

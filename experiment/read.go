@@ -1,0 +1,287 @@
+package experiment
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+
+	"github.com/greedytl/greedytl/shard"
+)
+
+// ReadOptions say what ReadRuns tolerates.
+type ReadOptions struct {
+	// Tolerant accepts, with a warning, a run directory or results file
+	// without a run.json (its grid, and so its expected cells, are then
+	// unknown), and settles a cell recorded twice with records that differ
+	// by keeping the successful one, else the first read (the conflict is
+	// still listed). A report can live with both; Merge cannot.
+	Tolerant bool
+}
+
+// Results are the records of one or more runs read by ReadRuns: the
+// distinct cells with what the runs' run.json files say about them.
+type Results struct {
+	// Manifests holds the run.json of each dataset's runs, by dataset
+	// name; nil for a dataset whose runs have none (Tolerant only).
+	Manifests map[string]*Manifest
+	// Files lists the results files read, in reading order.
+	Files []string
+	// Partial lists the files whose partial last line (a write cut short,
+	// or a run still writing) was ignored.
+	Partial []string
+	// Records are the distinct cells read, failed ones (non-empty Error)
+	// included, in reading order.
+	Records []Record
+	// Duplicates lists the cells read more than once with records that are
+	// identical but for fit_seconds; the first is kept.
+	Duplicates []Key
+	// Conflicts lists the cells read more than once with records that
+	// differ otherwise, and ConflictAt says where, one entry per conflict.
+	Conflicts  []Key
+	ConflictAt []string
+	// Warnings describe what Tolerant let through.
+	Warnings []string
+
+	lines [][]byte       // the line of each record, as read
+	index map[Key]int    // the position of each cell in Records
+	where map[Key]string // file:line of each kept record
+}
+
+// ReadRuns reads the results of the runs at paths: run directories (every
+// results*.jsonl file in them, with their run.json) or results files (with
+// the run.json beside them). It is the one reader of run directories:
+// experiment's Merge and the report package both read through it.
+//
+// Every record is decoded strictly (unknown members, trailing data and
+// impossible values are errors naming the file and line) and must be a
+// cell of its run's grid. Runs of one dataset must be the same run but for
+// the shard and the paths (as Run and Merge require: another seed, grid or
+// set of sources is an error naming the setting); runs of different
+// datasets may be read together. A last line cut short is ignored
+// (reported in Partial). Errors match ErrInput but for failures to read a
+// file.
+func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
+	if len(paths) == 0 {
+		return nil, inputErrorf("experiment: no run given")
+	}
+	res := &Results{Manifests: map[string]*Manifest{}, index: map[Key]int{}, where: map[Key]string{}}
+	firstOf := map[string]string{} // dataset → the path whose run.json it is
+	seen := map[string]bool{}
+	for _, in := range paths {
+		man, files, err := res.runOf(in, opt)
+		if err != nil {
+			return nil, err
+		}
+		var g *grid
+		if man != nil {
+			name := man.Dataset.Name
+			if prev, ok := res.Manifests[name]; ok && prev != nil {
+				if d := prev.differs(man, true); d != "" {
+					return nil, inputErrorf("experiment: %s and %s are not the same run (%s)", firstOf[name], in, d)
+				}
+			} else {
+				res.Manifests[name], firstOf[name] = man, in
+			}
+			g = newGrid(man)
+		}
+		for _, f := range files {
+			abs, err := filepath.Abs(f)
+			if err != nil {
+				return nil, err
+			}
+			if seen[abs] {
+				continue
+			}
+			seen[abs] = true
+			if err := res.readFile(f, g, opt); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return res, nil
+}
+
+// runOf returns the manifest and the results files of a run directory or
+// of a results file; a missing run.json gives a nil manifest and a warning
+// when opt is Tolerant.
+func (res *Results) runOf(in string, opt ReadOptions) (*Manifest, []string, error) {
+	fi, err := os.Stat(in)
+	if err != nil {
+		return nil, nil, inputError{err}
+	}
+	dir, files := in, []string{in}
+	if fi.IsDir() {
+		if files, err = filepath.Glob(filepath.Join(in, "results*.jsonl")); err != nil {
+			return nil, nil, inputError{err}
+		}
+		if len(files) == 0 {
+			return nil, nil, inputErrorf("experiment: %s: no results*.jsonl files: not a run directory", in)
+		}
+		slices.Sort(files)
+	} else {
+		dir = filepath.Dir(in)
+	}
+	man, err := ReadManifest(dir)
+	switch {
+	case err == nil:
+		return man, files, nil
+	case errors.Is(err, fs.ErrNotExist) && opt.Tolerant:
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: not found; the grid, and so the cells expected, are unknown", filepath.Join(dir, ManifestFile)))
+		return nil, files, nil
+	case !fi.IsDir():
+		return nil, nil, inputErrorf("%s: the run.json beside it: %w", in, err)
+	}
+	return nil, nil, inputError{err}
+}
+
+// readFile reads one results file into res; g, if not nil, is its run's
+// grid.
+func (res *Results) readFile(file string, g *grid, opt ReadOptions) error {
+	res.Files = append(res.Files, file)
+	_, partial, err := scanResults(file, func(line []byte, rec *Record, lineno int) error {
+		k := rec.Key()
+		if g != nil {
+			if _, ok := g.order(k); !ok {
+				return inputErrorf("%s:%d: cell %v is not in the run's grid", file, lineno, k)
+			}
+		}
+		here := fmt.Sprintf("%s:%d", file, lineno)
+		i, dup := res.index[k]
+		if !dup {
+			res.index[k], res.where[k] = len(res.Records), here
+			res.Records = append(res.Records, *rec)
+			res.lines = append(res.lines, slices.Clone(line))
+			return nil
+		}
+		old := &res.Records[i]
+		if sameResult(old, rec) {
+			res.Duplicates = append(res.Duplicates, k)
+			return nil
+		}
+		res.Conflicts = append(res.Conflicts, k)
+		res.ConflictAt = append(res.ConflictAt, fmt.Sprintf("%v (%s and %s)", k, res.where[k], here))
+		if opt.Tolerant {
+			if old.Error != "" && rec.Error == "" {
+				*old, res.lines[i], res.where[k] = *rec, slices.Clone(line), here // a retried cell that succeeded
+				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: cell %v succeeded where it failed before; the success is kept", here, k))
+			} else {
+				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: cell %v differs from the one read before; the first is kept", here, k))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if partial {
+		res.Partial = append(res.Partial, file)
+		if opt.Tolerant {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: ignored a partial last line (is the run still writing?)", file))
+		}
+	}
+	return nil
+}
+
+// sameResult reports whether two records of a cell agree but for
+// fit_seconds.
+func sameResult(a, b *Record) bool {
+	x, y := *a, *b
+	x.FitSeconds, y.FitSeconds = 0, 0
+	return reflect.DeepEqual(x, y)
+}
+
+// Coverage counts the cells of one method of one dataset.
+type Coverage struct {
+	Dataset, Method string
+	// Present counts the distinct cells read, of which Failed carry an
+	// error.
+	Present, Failed int
+	// Expected counts the method's cells in the grid of the dataset's
+	// run.json; -1 when there is none.
+	Expected int
+}
+
+// Complete reports whether every expected cell is present.
+func (c Coverage) Complete() bool { return c.Expected >= 0 && c.Present == c.Expected }
+
+// Coverage returns the coverage of every method of every dataset: the
+// grid's methods in the grid's order, then any other method read (a
+// dataset without run.json), datasets in sorted order.
+func (res *Results) Coverage() []Coverage {
+	type dm struct{ d, m string }
+	count := map[dm]*Coverage{}
+	var order []dm
+	add := func(d, m string, expected int) *Coverage {
+		k := dm{d, m}
+		if c := count[k]; c != nil {
+			return c
+		}
+		c := &Coverage{Dataset: d, Method: m, Expected: expected}
+		count[k] = c
+		order = append(order, k)
+		return c
+	}
+	datasets := map[string]bool{}
+	for _, r := range res.Records {
+		datasets[r.Dataset] = true
+	}
+	for d := range res.Manifests {
+		datasets[d] = true
+	}
+	for _, d := range slices.Sorted(maps.Keys(datasets)) {
+		if man := res.Manifests[d]; man != nil {
+			g := newGrid(man)
+			n := len(g.groups(shard.Shard{}))
+			for _, m := range g.methods {
+				add(d, m, n)
+			}
+		}
+		for _, r := range res.Records {
+			if r.Dataset != d {
+				continue
+			}
+			c := add(d, r.Method, -1)
+			c.Present++
+			if r.Error != "" {
+				c.Failed++
+			}
+		}
+	}
+	out := make([]Coverage, len(order))
+	for i, k := range order {
+		out[i] = *count[k]
+	}
+	return out
+}
+
+// Missing returns the cells of the grids that no file holds, in grid
+// order, datasets in sorted order.
+func (res *Results) Missing() []Key {
+	var missing []Key
+	for _, d := range slices.Sorted(maps.Keys(res.Manifests)) {
+		man := res.Manifests[d]
+		if man == nil {
+			continue
+		}
+		g := newGrid(man)
+		for _, gr := range g.groups(shard.Shard{}) {
+			for _, m := range g.methods {
+				if k := gr.cell(g.dataset, m); !res.has(k) {
+					missing = append(missing, k)
+				}
+			}
+		}
+	}
+	return missing
+}
+
+// has reports whether cell k was read.
+func (res *Results) has(k Key) bool {
+	_, ok := res.index[k]
+	return ok
+}
