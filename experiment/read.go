@@ -115,28 +115,30 @@ func (res *Results) runOf(in string, opt ReadOptions) (*Manifest, []string, erro
 		return nil, nil, inputError{err}
 	}
 	dir, files := in, []string{in}
+	if !fi.IsDir() {
+		dir = filepath.Dir(in)
+	}
+	man, err := ReadManifest(dir)
+	tolerated := errors.Is(err, fs.ErrNotExist) && opt.Tolerant
+	switch {
+	case err != nil && !tolerated && !fi.IsDir():
+		return nil, nil, inputErrorf("%s: the run.json beside it: %w", in, err)
+	case err != nil && !tolerated:
+		return nil, nil, inputError{err}
+	}
 	if fi.IsDir() {
 		if files, err = filepath.Glob(filepath.Join(in, "results*.jsonl")); err != nil {
 			return nil, nil, inputError{err}
 		}
-		if len(files) == 0 {
-			return nil, nil, inputErrorf("experiment: %s: no results*.jsonl files: not a run directory", in)
-		}
 		slices.Sort(files)
-	} else {
-		dir = filepath.Dir(in)
 	}
-	man, err := ReadManifest(dir)
-	switch {
-	case err == nil:
-		return man, files, nil
-	case errors.Is(err, fs.ErrNotExist) && opt.Tolerant:
+	if man == nil {
+		if len(files) == 0 {
+			return nil, nil, inputErrorf("experiment: %s: no run.json and no results*.jsonl files: not a run directory", in)
+		}
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: not found; the grid, and so the cells expected, are unknown", filepath.Join(dir, ManifestFile)))
-		return nil, files, nil
-	case !fi.IsDir():
-		return nil, nil, inputErrorf("%s: the run.json beside it: %w", in, err)
 	}
-	return nil, nil, inputError{err}
+	return man, files, nil
 }
 
 // readFile reads one results file into res; g, if not nil, is its run's
