@@ -26,6 +26,9 @@
 //
 // # Objective
 //
+// docs/design.md in the repository explains the objective, the exact update
+// and its proof, GreedyTL-59 and the protocol at more length.
+//
 // For a subset S, with Z_S the standardised selected columns and
 // K_S = Z_S Z_Sᵀ (m×m), the ridge problem min_w ‖Z_S w − y‖² + λ‖w‖² has
 //

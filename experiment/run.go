@@ -29,7 +29,7 @@ type Summary struct {
 	Cells, Present, Finished, Failed int
 }
 
-// Run runs the leave-one-class-out protocol (DESIGN §6) on cfg.Data, or
+// Run runs the leave-one-class-out protocol (docs/design.md §6) on cfg.Data, or
 // the part of it that cfg.Shard selects, and appends one Record per cell
 // to the results file in cfg.Out: results.jsonl, or
 // results-shard-I-of-N.jsonl for a shard.

@@ -16,7 +16,7 @@ import (
 )
 
 // BenchmarkSVMCoil100 times source-SVM training as the paper's protocol
-// does it (DESIGN.md §8): on COIL-100 HOG, for each of the 80 classes
+// does it (docs/design.md §8): on COIL-100 HOG, for each of the 80 classes
 // c = 0..79 the problem "c (72 rows, +1) vs classes 80..99 (1440 rows, −1)",
 // C = 1, -B 1, at liblinear's default tolerance (0.1) and at a tight one
 // (0.001, where the objective values are comparable). Times are CPU times,

@@ -15,7 +15,7 @@ import (
 )
 
 // coilTransfer is one COIL-100 (HOG features) leave-one-class-out task built
-// as the protocol builds it (DESIGN §6), scaled down to keep the test fast:
+// as the protocol builds it (docs/design.md §6), scaled down to keep the test fast:
 // 20 negative classes (18 source negatives, 2 target negatives), 30 source
 // classes whose linear SVMs (liblinear -s 1 -c 1 -B 1, class vs the source
 // negatives) give the source scores, and one target class.

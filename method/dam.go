@@ -11,7 +11,7 @@ import (
 
 // dam is DAM, the Domain Adaptation Machine (Duan, Tsang, Xu and Chua,
 // "Domain adaptation from multiple sources via auxiliary classifiers", ICML
-// 2009), in the least-squares linear form of DESIGN §5. It is transductive:
+// 2009), in the least-squares linear form of docs/design.md §5. It is transductive:
 // it needs the unlabelled target inputs (Extra.Unlabelled; in the protocol
 // the test inputs), on which DAM's data-dependent regulariser asks the
 // target classifier to agree with the sources' "virtual labels".

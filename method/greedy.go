@@ -175,7 +175,7 @@ func (g *GreedyTL) Fit(ctx context.Context, train Data, extra Extra) (Model, err
 }
 
 // forwardReg is forward regression, the paper's classical greedy feature
-// selection baseline (DESIGN §5): GreedyTL's selection without
+// selection baseline (docs/design.md §5): GreedyTL's selection without
 // regularisation, on the same standardised columns of [X, H] and with the
 // same stopping rule on the gain (δ = 1e-4).
 //

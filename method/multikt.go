@@ -12,7 +12,7 @@ import (
 
 // multiKT is MultiKT (Tommasi, Orabona and Caputo, "Learning categories from
 // few examples with multi model knowledge transfer", TPAMI 2014) with a
-// linear kernel, as DESIGN §5 specifies it. On the standardised columns zx (features)
+// linear kernel, as docs/design.md §5 specifies it. On the standardised columns zx (features)
 // and zh (sources) of the m training examples it fits the class-balanced
 // least-squares SVM
 //

@@ -100,7 +100,7 @@ func (rlsSrcFeat) Fit(ctx context.Context, train Data, extra Extra) (Model, erro
 	return st.linear("rls-srcfeat", w[:d:d], w[d:d+n], lambda), nil
 }
 
-// averageKT is the paper's AverageKT as DESIGN §5 specifies it: the
+// averageKT is the paper's AverageKT as docs/design.md §5 specifies it: the
 // biased-regularisation least-squares model whose prior is the uniform
 // average of the standardised sources,
 //

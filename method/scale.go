@@ -16,7 +16,7 @@ import (
 const constTol = 1e-12
 
 // Scaler standardises the columns of a matrix with statistics of the
-// training sample (DESIGN §1): z = (v − Mean[j]) / Scale[j], where Mean[j] is
+// training sample (docs/design.md §1): z = (v − Mean[j]) / Scale[j], where Mean[j] is
 // the training mean of column j and Scale[j] its population standard
 // deviation (divided by m, not m − 1).
 //

@@ -21,7 +21,7 @@
 //
 // # Training sources
 //
-// The leave-one-class-out protocol (DESIGN §6) holds some classes out as a
+// The leave-one-class-out protocol (docs/design.md §6) holds some classes out as a
 // surrogate negative class; PlanNegatives draws them (named classes, or a
 // fraction of the classes, by default C/5) and splits their pooled
 // examples 90%/10% into source negatives and target negatives. TrainOne
