@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -401,6 +402,7 @@ func checkRobust(t *testing.T, name string, base conformanceCase) {
 		{"no sources (empty H)", base.mapColumns(identity, func(*mat.Dense) *mat.Dense { return &mat.Dense{} })},
 		{"no features", base.mapColumns(func(*mat.Dense) *mat.Dense { return nil }, identity)},
 		{"no sources and a single positive", single.withoutSources()},
+		{"a training feature too small to standardise", tinyTrainingColumn(base, 2)},
 	} {
 		model, err := fitCase(t, name, tc.c)
 		if err != nil {
@@ -431,6 +433,52 @@ func checkRobust(t *testing.T, name string, base conformanceCase) {
 			t.Errorf("%s: WriteModel: %v", tc.what, err)
 		} else if _, err := ReadModel(&buf); err != nil {
 			t.Errorf("%s: ReadModel: %v", tc.what, err)
+		}
+	}
+}
+
+// tinyTrainingColumn returns c with column j of the training X set to
+// ±1e-320 (issue 9: its standard deviation is too small to standardise, so
+// the column is constant; test values stay ordinary).
+func tinyTrainingColumn(c conformanceCase, j int) conformanceCase {
+	c.train = cloneData(c.train)
+	r, _ := c.train.X.Dims()
+	for i := range r {
+		c.train.X.Set(i, j, float64(2*(i%2)-1)*1e-320)
+	}
+	return c
+}
+
+// TestNoSilentNonFinite is issue 9's case of a test value far outside the
+// training range: every method's Predict returns finite scores or an error
+// naming the row, never a NaN or ±Inf score.
+func TestNoSilentNonFinite(t *testing.T) {
+	base := newConformanceCase(7, 24, 6, 5, 8)
+	for _, name := range Names() {
+		model := mustFit(t, name, base)
+		for _, huge := range []float64{1.7e308, -1.7e308} {
+			for _, part := range []string{"X", "H"} {
+				test := cloneData(base.test)
+				for j := range 5 {
+					if part == "X" {
+						test.X.Set(3, j, huge)
+					} else {
+						test.H.Set(3, j, huge)
+					}
+				}
+				f, err := model.Predict(Data{X: test.X, H: test.H})
+				if err != nil {
+					if !strings.Contains(err.Error(), "row 3") && !strings.Contains(err.Error(), "[3][") {
+						t.Errorf("%s, %s = %v: error %q does not name row 3", name, part, huge, err)
+					}
+					continue
+				}
+				for i, v := range f {
+					if math.IsNaN(v) || math.IsInf(v, 0) {
+						t.Errorf("%s, %s = %v: score %d is %v", name, part, huge, i, v)
+					}
+				}
+			}
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/greedytl/greedytl/standardize"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -96,7 +97,7 @@ func (dam) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("method: dam: unlabelled inputs: %w", err)
 	}
-	sx, sh := FitScaler(train.X), FitScaler(train.H)
+	sx, sh := standardize.Fit(train.X), standardize.Fit(train.H)
 	zx, err := sx.Transform(train.X)
 	if err != nil {
 		return nil, err
@@ -158,7 +159,7 @@ func (dam) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
 // damModel returns DAM's Linear model: weights w and intercept b on the
 // features standardised by sx, zero weights for the sources (sh), and the
 // hyperparameters lambda and tau, after validating it.
-func damModel(sx, sh Scaler, w []float64, b, lambda, tau float64) (Model, error) {
+func damModel(sx, sh standardize.Scaler, w []float64, b, lambda, tau float64) (Model, error) {
 	model := &Linear{
 		Name:  "dam",
 		X:     sx,
@@ -193,7 +194,7 @@ func damWeights(y []float64, u int, tau float64) []float64 {
 // labelled rows h it has the class-balanced mean (0) and standard deviation
 // (1) of the labels y. It returns nil (no virtual labels) when h̄ is constant
 // on the labelled rows.
-func virtualLabels(sh Scaler, h, hu *mat.Dense, y []float64) ([]float64, error) {
+func virtualLabels(sh standardize.Scaler, h, hu *mat.Dense, y []float64) ([]float64, error) {
 	zh, err := sh.Transform(h)
 	if err != nil {
 		return nil, err

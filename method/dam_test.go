@@ -2,6 +2,7 @@ package method
 
 import (
 	"context"
+	"github.com/greedytl/greedytl/standardize"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -227,7 +228,7 @@ func TestDAMWeights(t *testing.T) {
 // source score.
 func TestVirtualLabels(t *testing.T) {
 	data := syntheticTransfer(3, 12, 2, 0, 3, 2)
-	sh := FitScaler(data.H)
+	sh := standardize.Fit(data.H)
 	v, err := virtualLabels(sh, data.H, data.H, data.Y)
 	if err != nil {
 		t.Fatal(err)
@@ -258,7 +259,7 @@ func TestVirtualLabels(t *testing.T) {
 		c.Set(i, 0, 1)
 		c.Set(i, 1, -2)
 	}
-	v, err = virtualLabels(FitScaler(c), c, c, data.Y)
+	v, err = virtualLabels(standardize.Fit(c), c, c, data.Y)
 	if err != nil || v != nil {
 		t.Errorf("constant sources: %v, %v; want no virtual labels", v, err)
 	}
@@ -359,7 +360,7 @@ func TestDAMFallback(t *testing.T) {
 			if hp["tau"] != 0 {
 				t.Errorf("tau = %g, want 0", hp["tau"])
 			}
-			zx, _ := FitScaler(tc.train.X).Transform(tc.train.X)
+			zx, _ := standardize.Fit(tc.train.X).Transform(tc.train.X)
 			wantW, wantB := weightedRidgeDirect(t, zx, tc.train.Y, balanceWeights(tc.train.Y), hp["lambda"], nil)
 			lin := model.(*Linear)
 			for j := range lin.WX {

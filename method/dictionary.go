@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/greedytl/greedytl/standardize"
 	"maps"
 	"math"
 	"math/rand/v2"
@@ -128,7 +129,7 @@ func (dc dictionary) Fit(ctx context.Context, train Data, extra Extra) (Model, e
 // "lambda" unset) and the standardised codes of the training examples.
 func (dc dictionary) represent(ctx context.Context, train Data, seed uint64) (*dictionaryModel, *mat.Dense, error) {
 	m := len(train.Y)
-	sx, sh := FitScaler(train.X), FitScaler(train.H)
+	sx, sh := standardize.Fit(train.X), standardize.Fit(train.H)
 	target, err := dictSignals(sx, sh, train, false)
 	if err != nil {
 		return nil, nil, err
@@ -156,7 +157,7 @@ func (dc dictionary) represent(ctx context.Context, train Data, seed uint64) (*d
 		return nil, nil, err
 	}
 	codes := pathCodes(path, target, sparsity)
-	cs := FitScaler(codes)
+	cs := standardize.Fit(codes)
 	zc, err := cs.Transform(codes)
 	if err != nil {
 		return nil, nil, fmt.Errorf("method: dictionary: %w", err)
@@ -175,7 +176,7 @@ func (dc dictionary) represent(ctx context.Context, train Data, seed uint64) (*d
 // dictSignals returns the signals of the examples of data (rows): the target
 // signals [zx/√d, zh/√n], or the source signals [0, zh/√n] when source is
 // true. It returns the scalers' errors.
-func dictSignals(sx, sh Scaler, data Data, source bool) (*mat.Dense, error) {
+func dictSignals(sx, sh standardize.Scaler, data Data, source bool) (*mat.Dense, error) {
 	z, err := standardisedColumns(sx, sh, data)
 	if err != nil {
 		return nil, err
@@ -543,10 +544,10 @@ func adaptPath(d0, target *mat.Dense, sparsity, steps int) ([]*mat.Dense, []floa
 // members "x", "h", "sparsity", "dictionaries" (a list of dictionaries,
 // each a list of atoms), "codes", "w" and "b".
 type dictionaryModel struct {
-	x, h     Scaler
+	x, h     standardize.Scaler
 	sparsity int
 	path     []*mat.Dense
-	codes    Scaler
+	codes    standardize.Scaler
 	w        []float64
 	b        float64
 	hyper    map[string]float64
@@ -587,13 +588,13 @@ func (dm *dictionaryModel) Predict(d Data) ([]float64, error) {
 
 // check validates the model's invariants.
 func (dm *dictionaryModel) check() error {
-	if err := dm.x.check(); err != nil {
+	if err := dm.x.Check(); err != nil {
 		return fmt.Errorf("x: %w", err)
 	}
-	if err := dm.h.check(); err != nil {
+	if err := dm.h.Check(); err != nil {
 		return fmt.Errorf("h: %w", err)
 	}
-	if err := dm.codes.check(); err != nil {
+	if err := dm.codes.Check(); err != nil {
 		return fmt.Errorf("codes: %w", err)
 	}
 	p := dm.x.Len() + dm.h.Len()
@@ -633,13 +634,13 @@ func (dm *dictionaryModel) check() error {
 // dictionaryFile is the file form of a dictionaryModel.
 type dictionaryFile struct {
 	envelope
-	X            Scaler        `json:"x"`
-	H            Scaler        `json:"h"`
-	Sparsity     int           `json:"sparsity"`
-	Dictionaries [][][]float64 `json:"dictionaries"`
-	Codes        Scaler        `json:"codes"`
-	W            []float64     `json:"w"`
-	B            float64       `json:"b"`
+	X            standardize.Scaler `json:"x"`
+	H            standardize.Scaler `json:"h"`
+	Sparsity     int                `json:"sparsity"`
+	Dictionaries [][][]float64      `json:"dictionaries"`
+	Codes        standardize.Scaler `json:"codes"`
+	W            []float64          `json:"w"`
+	B            float64            `json:"b"`
 }
 
 func (dm *dictionaryModel) fileDocument() (any, error) {

@@ -3,6 +3,7 @@ package method
 import (
 	"bytes"
 	"context"
+	"github.com/greedytl/greedytl/standardize"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -316,7 +317,7 @@ func TestKSVD(t *testing.T) {
 // residual by at least dictPathTol, and the atoms stay unit-norm.
 func TestAdaptPath(t *testing.T) {
 	data := syntheticTransfer(6, 16, 4, 12, 6, 1.5)
-	sx, sh := FitScaler(data.X), FitScaler(data.H)
+	sx, sh := standardize.Fit(data.X), standardize.Fit(data.H)
 	target, _ := dictSignals(sx, sh, data, false)
 	source, _ := dictSignals(sx, sh, data, true)
 	for i := range 16 {

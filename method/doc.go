@@ -21,9 +21,12 @@
 // # Shared conventions
 //
 // Standardisation. Every method standardises the columns of X and H with the
-// training mean and population standard deviation (Scaler); test inputs use
-// the training statistics. Columns constant on the training sample
-// standardise to zeros and carry no information.
+// training mean and population standard deviation (package standardize,
+// the one standardiser of the module); test inputs use the training
+// statistics. Columns constant on the training sample, or too small to
+// standardise, have scale 0 and standardise to zeros, in training and at
+// prediction alike: they carry no information. A score that overflows is an
+// error naming the row and the column, never a NaN or ±Inf.
 //
 // Hyperparameters. Unless a method says otherwise its hyperparameters are
 // chosen by leave-one-out (LOO) on the training sample over the paper's

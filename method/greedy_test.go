@@ -163,7 +163,7 @@ func columnsKey(cols []greedytl.Column) string {
 // the methods see it (X columns first).
 func standardizedZ(t *testing.T, d Data) *mat.Dense {
 	t.Helper()
-	st, err := standardize(d)
+	st, err := standardizeData(d)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package method
 import (
 	"context"
 	"fmt"
+	"github.com/greedytl/greedytl/standardize"
 	"math"
 	"runtime"
 	"slices"
@@ -114,7 +115,7 @@ func (l logistic) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	sx, sh := FitScaler(train.X), FitScaler(train.H)
+	sx, sh := standardize.Fit(train.X), standardize.Fit(train.H)
 	z, err := standardisedColumns(sx, sh, train)
 	if err != nil {
 		return nil, err
@@ -222,7 +223,7 @@ func (l logistic) looFold(ctx context.Context, raw *mat.Dense, y []float64, i in
 	if pos == 0 || pos == m-1 {
 		return nil // one class left: the decision value stays 0
 	}
-	sc := FitScaler(rest)
+	sc := standardize.Fit(rest)
 	z, err := sc.Transform(rest)
 	if err != nil {
 		return err
@@ -434,7 +435,7 @@ func sigmoid(t float64) float64 {
 
 // standardisedColumns returns [X.Transform(data.X), H.Transform(data.H)]
 // (m × (d+n)), either part possibly empty.
-func standardisedColumns(sx, sh Scaler, data Data) (*mat.Dense, error) {
+func standardisedColumns(sx, sh standardize.Scaler, data Data) (*mat.Dense, error) {
 	zx, err := sx.Transform(data.X)
 	if err != nil {
 		return nil, err

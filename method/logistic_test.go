@@ -2,6 +2,7 @@ package method
 
 import (
 	"context"
+	"github.com/greedytl/greedytl/standardize"
 	"math"
 	"testing"
 
@@ -46,7 +47,7 @@ func trainAll(t *testing.T, z *mat.Dense, y []float64, p linear.Params) []float6
 func TestWorkingSetSolver(t *testing.T) {
 	noisy := syntheticTransfer(75, 14, 4, 40, 25, 1.5)
 	z := concatColumns(noisy.X, noisy.H)
-	z, _ = FitScaler(z).Transform(z)
+	z, _ = standardize.Fit(z).Transform(z)
 	dup := mat.NewDense(14, 67, nil) // duplicated and constant columns
 	dup.Augment(z, z.Slice(0, 14, 0, 2))
 	for _, tc := range []struct {
@@ -129,7 +130,7 @@ func TestLogisticLOO(t *testing.T) {
 				}
 			}
 			rest := selectRows(data, rows)
-			sx, sh := FitScaler(rest.X), FitScaler(rest.H)
+			sx, sh := standardize.Fit(rest.X), standardize.Fit(rest.H)
 			z, _ := standardisedColumns(sx, sh, rest)
 			zi, _ := standardisedColumns(sx, sh, selectRows(data, []int{i}))
 			for g, c := range cGrid {
@@ -173,7 +174,7 @@ func TestLOOHonestOnNoise(t *testing.T) {
 		loo func(t *testing.T, raw *mat.Dense, y []float64, seed uint64) [][]float64
 	}
 	standardised := func(raw *mat.Dense) *mat.Dense {
-		z, err := FitScaler(raw).Transform(raw)
+		z, err := standardize.Fit(raw).Transform(raw)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -227,7 +228,7 @@ func TestLOOHonestOnNoise(t *testing.T) {
 		{"dam", func(t *testing.T, raw *mat.Dense, y []float64, seed uint64) [][]float64 {
 			// 30 unlabelled noise rows with noise virtual labels.
 			u := noiseSample(seed+100, 15, p)
-			sc := FitScaler(raw)
+			sc := standardize.Fit(raw)
 			zl, _ := sc.Transform(raw)
 			zu, _ := sc.Transform(u.X)
 			sys, err := newDAMSystem(zl, zu, y, u.Y)

@@ -104,15 +104,11 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	sx, sh := FitScaler(train.X), FitScaler(train.H)
-	zx, err := sx.Transform(train.X)
+	st, err := standardizeData(train)
 	if err != nil {
 		return nil, err
 	}
-	zh, err := sh.Transform(train.H)
-	if err != nil {
-		return nil, err
-	}
+	sx, sh, zx, zh := st.sx, st.sh, st.zx, st.zh
 	y := train.Y
 	zeta := balanceWeights(y)
 	gram := gramMatrix(zx, m)

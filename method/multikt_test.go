@@ -2,6 +2,7 @@ package method
 
 import (
 	"context"
+	"github.com/greedytl/greedytl/standardize"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -47,11 +48,11 @@ func lssvmDirect(t *testing.T, gram *mat.SymDense, zeta []float64, c float64, r 
 func ktSetup(t *testing.T, seed uint64, m, pos, d, n int) (y, zeta []float64, gram *mat.SymDense, zh *mat.Dense) {
 	t.Helper()
 	data := syntheticTransfer(seed, m, pos, d, n, 1)
-	zx, err := FitScaler(data.X).Transform(data.X)
+	zx, err := standardize.Fit(data.X).Transform(data.X)
 	if err != nil {
 		t.Fatal(err)
 	}
-	zh, err = FitScaler(data.H).Transform(data.H)
+	zh, err = standardize.Fit(data.H).Transform(data.H)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,11 +97,11 @@ func TestLSSVMClosedForm(t *testing.T) {
 			if tc.duplicateFeature {
 				data.X.SetCol(1, mat.Col(nil, 0, data.X))
 			}
-			zx, err := FitScaler(data.X).Transform(data.X)
+			zx, err := standardize.Fit(data.X).Transform(data.X)
 			if err != nil {
 				t.Fatal(err)
 			}
-			zh, err := FitScaler(data.H).Transform(data.H)
+			zh, err := standardize.Fit(data.H).Transform(data.H)
 			if err != nil {
 				t.Fatal(err)
 			}

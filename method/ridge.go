@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/greedytl/greedytl/standardize"
 	"math"
 
 	"github.com/greedytl/greedytl/linear"
@@ -253,7 +254,7 @@ func balancedLine(z, y []float64) (a, b float64) {
 		szy += weight(y[i]) * dz * y[i]
 	}
 	// On standardised columns szz ≥ 1/2 unless z is constant (all zeros, or
-	// rounding-level values for a column constant within constTol).
+	// rounding-level values for a column constant within standardize.ConstTol).
 	if szz < 1e-12 {
 		return 0, 0
 	}
@@ -270,18 +271,18 @@ func standardizeTrain(ctx context.Context, train Data) (standardized, error) {
 	if _, _, _, err := checkTrain(train); err != nil {
 		return standardized{}, err
 	}
-	return standardize(train)
+	return standardizeData(train)
 }
 
 // standardized is a training sample's scalers and standardised matrices
 // (nil when absent).
 type standardized struct {
-	sx, sh Scaler
+	sx, sh standardize.Scaler
 	zx, zh *mat.Dense
 }
 
-func standardize(train Data) (standardized, error) {
-	st := standardized{sx: FitScaler(train.X), sh: FitScaler(train.H)}
+func standardizeData(train Data) (standardized, error) {
+	st := standardized{sx: standardize.Fit(train.X), sh: standardize.Fit(train.H)}
 	var err error
 	if st.zx, err = st.sx.Transform(train.X); err != nil {
 		return st, fmt.Errorf("method: X: %w", err)

@@ -139,7 +139,7 @@ func TestRidgeMethodsAgainstDirectSolves(t *testing.T) {
 				c := tc.c
 				m := len(c.train.Y)
 				model := mustFit(t, ds.name, c)
-				st, err := standardize(c.train)
+				st, err := standardizeData(c.train)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -246,7 +246,7 @@ func TestRidgeFallbacks(t *testing.T) {
 	if hp := model.Hyperparameters(); len(hp) != 0 {
 		t.Errorf("hyperparameters %v without features", hp)
 	}
-	st, _ := standardize(c.train)
+	st, _ := standardizeData(c.train)
 	zt, _ := st.sh.Transform(c.test.H)
 	f := mustPredict(t, model, noX.test)
 	for i := range f {
