@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/greedytl/greedytl/grid"
 	"math"
 	"slices"
 	"time"
@@ -48,13 +49,7 @@ func DefaultTrainConfig() TrainConfig {
 }
 
 // DefaultGrid returns the paper's grid of C values, {1e-4, 1e-3, …, 1e4}.
-func DefaultGrid() []float64 {
-	g := make([]float64, 0, 9)
-	for e := -4; e <= 4; e++ {
-		g = append(g, math.Pow10(e))
-	}
-	return g
-}
+func DefaultGrid() []float64 { return grid.Regularization() }
 
 // Check returns an error when the solver is not a classifier package
 // linear implements, Eps or Bias is not finite, Eps is negative, the grid
