@@ -7,6 +7,7 @@ import (
 	"github.com/greedytl/greedytl/standardize"
 	"math"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -475,7 +476,7 @@ func newDAMSystem(zl, zu *mat.Dense, y, v []float64) (*damSystem, error) {
 	s.vMean /= float64(u)
 	s.xbar = make([]float64, d)
 	for j := range u {
-		axpy(1/float64(u), zu.RawRowView(j), s.xbar)
+		floats.AddScaled(s.xbar, 1/float64(u), zu.RawRowView(j))
 	}
 	center := func(z *mat.Dense) *mat.Dense {
 		r, _ := z.Dims()
@@ -483,7 +484,7 @@ func newDAMSystem(zl, zu *mat.Dense, y, v []float64) (*damSystem, error) {
 		for i := range r {
 			row := c.RawRowView(i)
 			copy(row, z.RawRowView(i))
-			axpy(-1, s.xbar, row)
+			floats.AddScaled(row, -1, s.xbar)
 		}
 		return c
 	}
@@ -607,7 +608,7 @@ func (s *damSystem) primal(tau, lambda float64, alpha []float64) (w []float64, b
 	mat.NewVecDense(d, x).MulVec(s.a.T(), mat.NewVecDense(m, alpha))
 	xv := make([]float64, d)
 	mat.NewVecDense(d, xv).MulVec(s.xt.T(), mat.NewVecDense(s.u, s.v))
-	axpy(mu, xv, x)
+	floats.AddScaled(x, mu, xv)
 	r := len(s.s)
 	w = make([]float64, d)
 	if s.primalForm {
@@ -640,6 +641,6 @@ func (s *damSystem) primal(tau, lambda float64, alpha []float64) (w []float64, b
 	for _, v := range s.v {
 		sv += v
 	}
-	b = (sa+mu*sv)/(mu*float64(s.u)) - dot(s.xbar, w)
+	b = (sa+mu*sv)/(mu*float64(s.u)) - floats.Dot(s.xbar, w)
 	return w, b
 }

@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -227,7 +228,7 @@ func omp(dict *mat.Dense, gram *mat.SymDense, x []float64, sparsity int) []float
 	gamma := make([]float64, K)
 	dx := make([]float64, K)
 	mat.NewVecDense(K, dx).MulVec(dict, mat.NewVecDense(p, x))
-	tol := ompTol * math.Sqrt(dot(x, x))
+	tol := ompTol * math.Sqrt(floats.Dot(x, x))
 	g := gram.RawSymmetric() // upper triangle
 	gAt := func(i, j int) float64 {
 		if i > j {
@@ -335,7 +336,7 @@ func residualNorm2(signals, codes, dict *mat.Dense, res *mat.Dense) float64 {
 	var ss float64
 	for i := range rows {
 		row := r.RawRowView(i)
-		ss += dot(row, row)
+		ss += floats.Dot(row, row)
 	}
 	if res != nil {
 		res.CloneFrom(&r)
@@ -438,7 +439,7 @@ func topSingular(e *mat.Dense, right []float64) (sigma float64, left []float64, 
 	// v = eᵀu/||eᵀu|| (σ = ||eᵀu||, more accurate than √top).
 	v := make([]float64, len(right))
 	mat.NewVecDense(len(v), v).MulVec(e.T(), mat.NewVecDense(r, left))
-	sigma = math.Sqrt(dot(v, v))
+	sigma = math.Sqrt(floats.Dot(v, v))
 	if !(sigma > 0) {
 		return 0, nil, false
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -250,7 +251,7 @@ func TestTopSingular(t *testing.T) {
 		if math.Abs(sigma-want) > 1e-12*want {
 			t.Errorf("%s: σ = %.15g, SVD %.15g", tc.name, sigma, want)
 		}
-		sign := math.Copysign(1, dot(right, mat.Col(nil, 0, &v)))
+		sign := math.Copysign(1, floats.Dot(right, mat.Col(nil, 0, &v)))
 		for j := range right {
 			if math.Abs(right[j]-sign*v.At(j, 0)) > 1e-9 {
 				t.Errorf("%s: right vector %d = %g, SVD %g", tc.name, j, right[j], sign*v.At(j, 0))

@@ -3,10 +3,12 @@ package method
 import (
 	"context"
 	"fmt"
+	"github.com/greedytl/greedytl/ball"
 	"math"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -35,7 +37,7 @@ import (
 //
 // subject to ||β||₂ ≤ τ (multikt-l2) or ||β||₁ ≤ τ (multikt-l1) by projected
 // subgradient descent with normalised steps of decreasing length
-// r/√(t+1), t = 0, 1, …, exact projections (projectL2Ball, projectL1Ball)
+// r/√(t+1), t = 0, 1, …, exact projections (ball.ProjectL2, ball.ProjectL1)
 // and the best iterate kept. The initial step r is min(τ, 3/s), s the root
 // mean square norm of G's rows: moving β by 1/s along a row direction moves
 // that example's LOO prediction by about 1, the scale of the hinge. The τ
@@ -328,7 +330,7 @@ type looHinge struct {
 	gt                 *mat.Dense // Gᵀ (n × m): column j of G is row j
 	rowNorm1, rowNorm2 []float64  // ||G_i||_∞ and ||G_i||₂
 	k                  *mat.Dense // GGᵀ (m × m), for the L2 descent
-	proj               l1Projector
+	proj               ball.L1Projector
 }
 
 // predict writes ỹ(β) into dst (allocated when nil) and returns it.
@@ -424,9 +426,9 @@ func (l *looHinge) minimise(beta0 []float64, tau float64, l1 bool, steps int) (b
 		_, n := l.g.Dims()
 		start := make([]float64, n)
 		if l1 {
-			l.proj.project(start, beta0, tau)
+			l.proj.Project(start, beta0, tau)
 		} else {
-			projectL2Ball(start, beta0, tau)
+			ball.ProjectL2(start, beta0, tau)
 		}
 		return best, val, []float64{l.value(l.predict(nil, start)), val}
 	}
@@ -486,7 +488,7 @@ func (l *looHinge) linearMinimum(tau float64, l1 bool) (best []float64, val floa
 		}
 		best[j] = -math.Copysign(tau, g[j])
 	} else {
-		norm := math.Sqrt(dot(g, g))
+		norm := math.Sqrt(floats.Dot(g, g))
 		if norm == 0 {
 			return nil, 0, false
 		}
@@ -517,7 +519,7 @@ func (l *looHinge) minimiseL1(beta0 []float64, tau float64, steps int) (best []f
 		gamma: math.Inf(1),
 	}
 	beta, grad := st.beta, st.grad
-	l.proj.project(beta, beta0, tau)
+	l.proj.Project(beta, beta0, tau)
 	for j, b := range beta {
 		if b != 0 {
 			st.nz = append(st.nz, j)
@@ -537,7 +539,7 @@ func (l *looHinge) minimiseL1(beta0 []float64, tau float64, steps int) (best []f
 		if 2*len(st.nz) < n {
 			copy(pred, l.c)
 			for _, j := range st.nz {
-				axpy(beta[j], l.gt.RawRowView(j), pred)
+				floats.AddScaled(pred, beta[j], l.gt.RawRowView(j))
 			}
 		} else {
 			l.predict(pred, beta)
@@ -555,7 +557,7 @@ func (l *looHinge) minimiseL1(beta0 []float64, tau float64, steps int) (best []f
 		changed := false
 		for i, vi := range v {
 			if vi != inside[i] {
-				axpy(vi-inside[i], l.g.RawRowView(i), grad)
+				floats.AddScaled(grad, vi-inside[i], l.g.RawRowView(i))
 				inside[i] = vi
 				changed = true
 			}
@@ -574,16 +576,16 @@ func (l *looHinge) minimiseL1(beta0 []float64, tau float64, steps int) (best []f
 // l1Step performs the projected steps β ← P(β − step·g) of the L1 descent,
 // P the projection onto the L1 ball of radius tau (the soft-thresholding
 // at θ), in time O(nnz(β) + k). Its threshold θ comes from Newton's method
-// (as thresholdFrom) started at θ₀ = l1NewtonStart·θ', θ' the previous
+// (as ball.L1Projector does) started at θ₀ = l1NewtonStart·θ', θ' the previous
 // step's threshold: if θ₀ lies below the new θ, as it nearly always does,
 // only the coordinates of β − step·g above θ₀ can survive, and those are
 // the non-zero β_j and the zero ones with |g_j| > θ₀/step. The latter are
 // found in a list of the coordinates with |g_j| > γ, built for the current
 // g with γ = l1ListCut·θ₀/step, and rebuilt when g changes or θ₀/step falls
 // below γ. When θ₀ lies above θ, or the ball does not constrain, the step
-// visits every coordinate. The result is that of l1Projector.project.
+// visits every coordinate. The result is that of ball.L1Projector.project.
 type l1Step struct {
-	proj  *l1Projector
+	proj  *ball.L1Projector
 	beta  []float64
 	grad  []float64
 	nz    []int   // the j with β_j ≠ 0
@@ -624,8 +626,8 @@ func (s *l1Step) newGradient() float64 {
 func (s *l1Step) step(step, tau float64) {
 	beta, grad, p := s.beta, s.grad, s.proj
 	theta0 := 0.0
-	if p.warm {
-		theta0 = l1NewtonStart * p.theta
+	if last, ok := p.LastThreshold(); ok {
+		theta0 = l1NewtonStart * last
 	}
 	// The candidates above θ₀ and ||β − step·g||₁.
 	c := s.cand[:0]
@@ -686,10 +688,10 @@ func (s *l1Step) step(step, tau float64) {
 	}
 	if !settled { // every coordinate may be non-zero
 		s.nz = s.nz[:0]
-		axpy(-step, grad, beta)
+		floats.AddScaled(beta, -step, grad)
 		theta = 0
 		if l1 > tau {
-			theta = p.thresholdOf(beta, tau)
+			theta = p.Threshold(beta, tau)
 		}
 		for j, u := range beta {
 			a := math.Abs(u) - theta
@@ -702,7 +704,7 @@ func (s *l1Step) step(step, tau float64) {
 		}
 		return
 	}
-	p.theta, p.warm = theta, true
+	p.SetLastThreshold(theta)
 	for _, j := range s.nz {
 		beta[j] = 0
 	}
@@ -723,10 +725,10 @@ func (l *looHinge) minimiseL2(beta0 []float64, tau float64, steps int) (best []f
 		l.k.Mul(l.g, l.g.T())
 	}
 	start := make([]float64, n)
-	projectL2Ball(start, beta0, tau)
+	ball.ProjectL2(start, beta0, tau)
 	g0 := make([]float64, m) // Gβ₀
 	mat.NewVecDense(m, g0).MulVec(l.g, mat.NewVecDense(n, start))
-	nb0 := dot(start, start)
+	nb0 := floats.Dot(start, start)
 	var trK float64
 	for i := range m {
 		trK += l.k.At(i, i)
@@ -763,22 +765,22 @@ func (l *looHinge) minimiseL2(beta0 []float64, tau float64, steps int) (best []f
 		changed := false
 		for i, vi := range v {
 			if vi != vOld[i] {
-				axpy(vi-vOld[i], l.k.RawRowView(i), kv) // K is symmetric
+				floats.AddScaled(kv, vi-vOld[i], l.k.RawRowView(i)) // K is symmetric
 				vOld[i] = vi
 				changed = true
 			}
 		}
 		if changed {
-			gn2, vv = dot(v, kv), dot(v, v)
+			gn2, vv = floats.Dot(v, kv), floats.Dot(v, v)
 		}
 		// A zero subgradient (up to rounding in vᵀKv): β is optimal.
 		if !(gn2 > 1e-28*vv*trK) {
 			break
 		}
 		step := r / (math.Sqrt(gn2) * math.Sqrt(float64(t+1)))
-		axpy(-step, v, a)
-		axpy(-step, kv, ka)
-		norm2 := alpha*alpha*nb0 + 2*alpha*dot(a, g0) + dot(a, ka)
+		floats.AddScaled(a, -step, v)
+		floats.AddScaled(ka, -step, kv)
+		norm2 := alpha*alpha*nb0 + 2*alpha*floats.Dot(a, g0) + floats.Dot(a, ka)
 		if norm2 > tau*tau {
 			f := tau / math.Sqrt(norm2)
 			alpha *= f
@@ -795,25 +797,6 @@ func (l *looHinge) minimiseL2(beta0 []float64, tau float64, steps int) (best []f
 	blas64.Gemv(blas.Trans, 1, l.g.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: bestA},
 		1, blas64.Vector{N: n, Inc: 1, Data: best})
 	// The scaling keeps β in the ball up to rounding; make sure.
-	projectL2Ball(best, best, tau)
+	ball.ProjectL2(best, best, tau)
 	return best, bestVal, trace
-}
-
-// axpy adds a·x to y (len(y) ≥ len(x)); a plain loop, cheaper than a BLAS
-// call for the short vectors here.
-func axpy(a float64, x, y []float64) {
-	y = y[:len(x)]
-	for i, v := range x {
-		y[i] += a * v
-	}
-}
-
-// dot returns xᵀy (len(y) ≥ len(x)).
-func dot(x, y []float64) float64 {
-	y = y[:len(x)]
-	var s float64
-	for i, v := range x {
-		s += v * y[i]
-	}
-	return s
 }

@@ -2,6 +2,7 @@ package method
 
 import (
 	"context"
+	"github.com/greedytl/greedytl/ball"
 	"github.com/greedytl/greedytl/standardize"
 	"math"
 	"math/rand/v2"
@@ -331,9 +332,9 @@ func TestMultiKTDescentL2(t *testing.T) {
 // written plainly — ỹ = c + Gβ and g = Gᵀv by full products, β formed at
 // every step — the reference for the sparse (L1) and kernel (L2) forms.
 func minimiseReference(l *looHinge, beta0 []float64, tau float64, l1 bool, steps int) (best []float64, bestVal float64, trace []float64) {
-	project := projectL2Ball
+	project := ball.ProjectL2
 	if l1 {
-		project = projectL1Ball
+		project = ball.ProjectL1
 	}
 	m, n := l.g.Dims()
 	beta := make([]float64, n)
