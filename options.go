@@ -2,8 +2,9 @@ package greedytl
 
 import (
 	"fmt"
-	"github.com/greedytl/greedytl/grid"
 	"math"
+
+	"github.com/greedytl/greedytl/grid"
 )
 
 // Options are GreedyTL's hyperparameters. Start from DefaultOptions: the

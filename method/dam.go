@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/greedytl/greedytl/standardize"
 	"math"
 
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )

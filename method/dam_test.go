@@ -2,11 +2,11 @@ package method
 
 import (
 	"context"
-	"github.com/greedytl/greedytl/standardize"
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/greedytl/greedytl/sparsecode"
-	"github.com/greedytl/greedytl/standardize"
 	"maps"
 	"math"
 	"math/rand/v2"
 
+	"github.com/greedytl/greedytl/sparsecode"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 

@@ -3,13 +3,13 @@ package method
 import (
 	"bytes"
 	"context"
-	"github.com/greedytl/greedytl/sparsecode"
-	"github.com/greedytl/greedytl/standardize"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/sparsecode"
+	"github.com/greedytl/greedytl/standardize"
 )
 
 func TestAdaptPath(t *testing.T) {

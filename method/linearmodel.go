@@ -3,11 +3,11 @@ package method
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/greedytl/greedytl/standardize"
 	"maps"
 	"math"
 	"slices"
 
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 

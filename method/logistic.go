@@ -3,7 +3,6 @@ package method
 import (
 	"context"
 	"fmt"
-	"github.com/greedytl/greedytl/standardize"
 	"math"
 	"runtime"
 	"slices"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/sparse"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"

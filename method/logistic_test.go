@@ -2,12 +2,12 @@ package method
 
 import (
 	"context"
-	"github.com/greedytl/greedytl/standardize"
 	"math"
 	"testing"
 
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/sparse"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 

@@ -3,9 +3,10 @@ package method
 import (
 	"cmp"
 	"fmt"
-	"github.com/greedytl/greedytl/grid"
 	"math"
 	"slices"
+
+	"github.com/greedytl/greedytl/grid"
 )
 
 // The hyperparameter grids of the paper (package grid): λ and C ∈

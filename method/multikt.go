@@ -3,9 +3,9 @@ package method
 import (
 	"context"
 	"fmt"
-	"github.com/greedytl/greedytl/ball"
 	"math"
 
+	"github.com/greedytl/greedytl/ball"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"

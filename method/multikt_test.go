@@ -2,13 +2,13 @@ package method
 
 import (
 	"context"
-	"github.com/greedytl/greedytl/ball"
-	"github.com/greedytl/greedytl/standardize"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/greedytl/greedytl/ball"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize/convex/lp"
 )

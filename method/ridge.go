@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/greedytl/greedytl/standardize"
 	"math"
 
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/metric"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
