@@ -201,6 +201,7 @@ type constModel struct {
 func (constModel) Method() string                      { return "test" }
 func (constModel) Hyperparameters() map[string]float64 { return map[string]float64{"c": 1} }
 func (constModel) SourceWeights() []float64            { return nil }
+func (constModel) Selected() (method.Selection, bool)  { return method.Selection{}, false }
 func (m constModel) Predict(d method.Data) ([]float64, error) {
 	out := make([]float64, d.Rows())
 	for i := range out {

@@ -20,6 +20,11 @@
 //
 // # Shared conventions
 //
+// Registration. A method's registration holds everything known about it by
+// name: its description, its label and colour in tables and figures, its
+// place in Names (the paper's order), whether it belongs to the noise study
+// (SelectsFeatures); package report reads them from there.
+//
 // Standardisation. Every method standardises the columns of X and H with the
 // training mean and population standard deviation (package standardize,
 // the one standardiser of the module); test inputs use the training
@@ -51,7 +56,8 @@
 // greedytl, greedytl-59 and greedytl-sp run the root package's greedytl.Fit
 // with fixed options (see GreedyTL); their models wrap a *greedytl.Model,
 // with the selected columns and the path, which the model returns from a
-// GreedyModel() *greedytl.Model method (reach it by an interface assertion).
+// GreedyModel() *greedytl.Model method (reach it by an interface assertion);
+// Model.Selected lists the selected columns of every model alike.
 // They select features only when there are no sources, sources only when
 // there are no features; constant columns are never selected, a duplicated
 // column at most once; every column constant is an error.

@@ -12,10 +12,13 @@ import (
 
 func init() {
 	Register(Registration{
-		Name:        "greedytl-auto",
-		Description: "GreedyTL with the feature factor γ and λ chosen by leave-one-out around the whole greedy selection",
-		New:         func() Method { return newGreedyAuto() },
-		Decode:      decodeAuto,
+		Name:            "greedytl-auto",
+		Label:           "GreedyTL-auto",
+		Color:           rgb(0xff, 0x98, 0x96),
+		SelectsFeatures: true,
+		Description:     "GreedyTL with the feature factor γ and λ chosen by leave-one-out around the whole greedy selection",
+		New:             func() Method { return newGreedyAuto() },
+		Decode:          decodeAuto,
 	})
 }
 

@@ -83,16 +83,22 @@ type logistic struct {
 
 func init() {
 	Register(Registration{
-		Name:        "l1-logistic",
-		Description: "L1-regularised logistic regression on [X, H] (bias penalised, -B 1), solved to a certified duality gap, C by LOO",
-		New:         func() Method { return logistic{name: "l1-logistic", l1Ratio: 1} },
-		Decode:      decodeLinear,
+		Name:            "l1-logistic",
+		Label:           "L1-Logistic",
+		Color:           rgb(0xe3, 0x77, 0xc2),
+		SelectsFeatures: true,
+		Description:     "L1-regularised logistic regression on [X, H] (bias penalised, -B 1), solved to a certified duality gap, C by LOO",
+		New:             func() Method { return logistic{name: "l1-logistic", l1Ratio: 1} },
+		Decode:          decodeLinear,
 	})
 	Register(Registration{
-		Name:        "elastic-net",
-		Description: "elastic-net logistic regression on [X, H] (l1_ratio 0.5, bias penalised), C by LOO",
-		New:         func() Method { return logistic{name: "elastic-net", l1Ratio: 0.5} },
-		Decode:      decodeLinear,
+		Name:            "elastic-net",
+		Label:           "Elastic-Net",
+		Color:           rgb(0x39, 0x3b, 0x79),
+		SelectsFeatures: true,
+		Description:     "elastic-net logistic regression on [X, H] (l1_ratio 0.5, bias penalised), C by LOO",
+		New:             func() Method { return logistic{name: "elastic-net", l1Ratio: 0.5} },
+		Decode:          decodeLinear,
 	})
 }
 

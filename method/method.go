@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image/color"
 	"math"
 	"slices"
 	"sort"
@@ -181,6 +182,10 @@ type Model interface {
 	// a source is unused) for the source-weight analysis, or nil when the
 	// method has no per-source weights.
 	SourceWeights() []float64
+	// Selected returns the input columns the model uses and their weights;
+	// ok is false when the model has no per-column weights (its Selection
+	// then holds only the column counts).
+	Selected() (s Selection, ok bool)
 }
 
 // Registration describes a method in the registry.
@@ -193,6 +198,15 @@ type Registration struct {
 	// "version" and "method" members have been checked) written for this
 	// method. The "method" member may be a spec with settings (see Spec).
 	Decode func(doc json.RawMessage) (Model, error)
+	// Label is the method's name in tables and figures (the paper's name
+	// for the paper's methods); empty means Name.
+	Label string
+	// Color is the method's colour in figures; the zero colour (alpha 0)
+	// lets a figure pick one.
+	Color color.RGBA
+	// SelectsFeatures marks the methods that select or weight individual
+	// features, those of the paper's noise study (its Fig. 2).
+	SelectsFeatures bool
 	// Configure, which may be nil, returns the method with the settings of
 	// s (s.Name is this registration's Name and s.Params is not empty)
 	// replacing its defaults. The method's Name, and its models' Method,
@@ -251,6 +265,25 @@ func Lookup(spec string) (Registration, error) {
 	}
 	return r, nil
 }
+
+// Registered returns the registration of a registry name (not a spec
+// with settings), and whether there is one.
+func Registered(name string) (Registration, bool) {
+	r, ok := registry[name]
+	return r, ok
+}
+
+// DisplayLabel returns the registration's Label, or its Name when it has
+// none.
+func (r Registration) DisplayLabel() string {
+	if r.Label != "" {
+		return r.Label
+	}
+	return r.Name
+}
+
+// rgb is an opaque colour, for registrations.
+func rgb(r, g, b uint8) color.RGBA { return color.RGBA{R: r, G: g, B: b, A: 255} }
 
 // lookupName returns the registration of a registry name.
 func lookupName(name string) (Registration, error) {
