@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -143,10 +144,7 @@ func methodState(m Method) string {
 
 func fitCase(t *testing.T, name string, c conformanceCase) (Model, error) {
 	t.Helper()
-	meth, err := New(name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	meth := newConformanceMethod(t, name)
 	return meth.Fit(context.Background(), c.train, c.extra)
 }
 
@@ -177,6 +175,52 @@ func mustPredict(t *testing.T, model Model, d Data) []float64 {
 	return f
 }
 
+// conformanceSpecs are configured methods the suite runs besides the
+// registry's defaults: specs with settings, which New resolves.
+var conformanceSpecs = []string{
+	"greedytl:lambda=10",
+	"greedytl:delta=0.001,max_k=3",
+	"greedytl:stop_at_min_loo=true",
+	"greedytl-59:sample=30",
+	"greedytl-sp:gamma=0.25",
+	"greedytl:sample=59",
+}
+
+// directMethods are methods whose options are set directly rather than by a
+// spec, keyed by the name they report (their Variant). The suite resolves
+// these names before New.
+var directMethods = map[string]func() Method{
+	"direct-lambda-10": func() Method {
+		o := greedytl.DefaultOptions()
+		o.Lambda = 10
+		return &GreedyTL{Variant: "greedytl:lambda=10", Options: o}
+	},
+	"direct-auto-lambda": func() Method {
+		o := greedytl.DefaultOptions()
+		o.AutoLambda, o.StopAtMinLOO = true, true
+		return &GreedyTL{Variant: "greedytl:stop_at_min_loo=true", Options: o}
+	},
+	"direct-max-k-2": func() Method {
+		o := greedytl.DefaultOptions()
+		o.MaxK, o.FeatureFactor = 2, 0.5
+		return &GreedyTL{Variant: "greedytl:gamma=0.5,max_k=2", Options: o}
+	},
+}
+
+// newConformanceMethod returns the method the suite knows as name: a
+// directly configured one, or New(name).
+func newConformanceMethod(t *testing.T, name string) Method {
+	t.Helper()
+	if f, ok := directMethods[name]; ok {
+		return f()
+	}
+	meth, err := New(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return meth
+}
+
 func TestConformance(t *testing.T) {
 	names := Names()
 	if len(names) < 8 {
@@ -199,16 +243,38 @@ func TestConformance(t *testing.T) {
 			if reg.New() == nil {
 				t.Fatal("New returned nil")
 			}
-			t.Run("contract", func(t *testing.T) { checkContract(t, name, base) })
-			t.Run("rejects", func(t *testing.T) { checkRejects(t, name, base) })
-			t.Run("robust", func(t *testing.T) { checkRobust(t, name, base) })
+			runConformance(t, name, base)
 		})
 	}
+	for _, spec := range conformanceSpecs {
+		t.Run(spec, func(t *testing.T) {
+			canon, err := CanonicalSpec(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := newConformanceMethod(t, spec).Name(); got != canon {
+				t.Errorf("Name() = %q, want the canonical spec %q", got, canon)
+			}
+			runConformance(t, spec, base)
+		})
+	}
+	for _, name := range slices.Sorted(maps.Keys(directMethods)) {
+		t.Run(name, func(t *testing.T) { runConformance(t, name, base) })
+	}
+}
+
+// runConformance runs the suite's checks on the method the suite knows as
+// name.
+func runConformance(t *testing.T, name string, base conformanceCase) {
+	t.Run("contract", func(t *testing.T) { checkContract(t, name, base) })
+	t.Run("rejects", func(t *testing.T) { checkRejects(t, name, base) })
+	t.Run("robust", func(t *testing.T) { checkRobust(t, name, base) })
 }
 
 // checkContract checks what a successful fit promises.
 func checkContract(t *testing.T, name string, c conformanceCase) {
-	meth, _ := New(name)
+	meth := newConformanceMethod(t, name)
+	want := meth.Name() // a spec's canonical form, a direct method's Variant
 	before := methodState(meth)
 	train, extra := cloneData(c.train), cloneData(*c.extra.Oracle)
 	model, err := meth.Fit(context.Background(), c.train, c.extra)
@@ -221,8 +287,8 @@ func checkContract(t *testing.T, name string, c conformanceCase) {
 	if after := methodState(meth); after != before {
 		t.Errorf("Fit changed the method's settings:\n before %s\n after  %s", before, after)
 	}
-	if model.Method() != name {
-		t.Errorf("model.Method() = %q, want %q", model.Method(), name)
+	if model.Method() != want {
+		t.Errorf("model.Method() = %q, want %q", model.Method(), want)
 	}
 	hp := model.Hyperparameters()
 	for k, v := range hp {
@@ -289,6 +355,30 @@ func checkContract(t *testing.T, name string, c conformanceCase) {
 		}
 	}
 
+	// A batch predicts each row as that row alone does.
+	for i := range c.test.Rows() {
+		fi := mustPredict(t, model, selectRows(c.test, []int{i}))
+		if math.Abs(fi[0]-f[i]) > 1e-12*math.Max(1, math.Abs(f[i])) {
+			t.Fatalf("row %d predicted %v in a batch, %v alone", i, f[i], fi[0])
+		}
+	}
+
+	// Selected agrees with the weights the model reports.
+	if sel, ok := model.Selected(); ok {
+		d, n := c.train.X.RawMatrix().Cols, c.train.H.RawMatrix().Cols
+		if sel.NumFeatures != d || sel.NumSources != n {
+			t.Errorf("Selected: %d features and %d sources, trained on %d and %d", sel.NumFeatures, sel.NumSources, d, n)
+		}
+		sw := model.SourceWeights()
+		for _, col := range sel.Columns {
+			if limit := map[bool]int{false: d, true: n}[col.Source]; col.Index < 0 || col.Index >= limit {
+				t.Errorf("Selected: %s %d out of range", col.Kind(), col.Index)
+			} else if col.Source && sw != nil && sw[col.Index] != col.Weight {
+				t.Errorf("Selected: source %d has weight %v, SourceWeights %v", col.Index, col.Weight, sw[col.Index])
+			}
+		}
+	}
+
 	// The model file round-trips to the same predictions.
 	var buf bytes.Buffer
 	if err := WriteModel(&buf, model); err != nil {
@@ -298,7 +388,7 @@ func checkContract(t *testing.T, name string, c conformanceCase) {
 	if err != nil {
 		t.Fatalf("ReadModel: %v\n%s", err, buf.Bytes())
 	}
-	if read.Method() != name {
+	if read.Method() != want {
 		t.Errorf("read model's Method() = %q", read.Method())
 	}
 	if !maps.Equal(read.Hyperparameters(), hp) {
@@ -359,7 +449,7 @@ func checkRejects(t *testing.T, name string, c conformanceCase) {
 	bad := func(what string, mutate func(*Data)) {
 		tr := cloneData(c.train)
 		mutate(&tr)
-		meth, _ := New(name)
+		meth := newConformanceMethod(t, name)
 		if _, err := meth.Fit(context.Background(), tr, c.extra); err == nil {
 			t.Errorf("Fit with %s: no error", what)
 		}
@@ -376,7 +466,7 @@ func checkRejects(t *testing.T, name string, c conformanceCase) {
 	bad("fewer labels than rows", func(d *Data) { d.Y = d.Y[:len(d.Y)-1] })
 	bad("X and H absent", func(d *Data) { d.X, d.H = nil, nil })
 
-	meth, _ := New(name)
+	meth := newConformanceMethod(t, name)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := meth.Fit(ctx, c.train, c.extra); err == nil {
