@@ -3,6 +3,7 @@
 package linear
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -63,7 +64,7 @@ func BenchmarkSVMCoil100(b *testing.B) {
 					models := make([]*Model, len(probs))
 					start := cpuTime()
 					for c, prob := range probs {
-						m, err := Train(prob, p)
+						m, err := Train(context.Background(), prob, p)
 						if err != nil {
 							b.Fatal(err)
 						}

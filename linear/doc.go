@@ -90,5 +90,5 @@
 //	grid := []float64{1e-4, 1e-3, 1e-2, 1e-1, 1, 1e1, 1e2, 1e3, 1e4}
 //	c, _, err := linear.SelectC(ctx, prob, linear.Params{Solver: linear.L2RL2LossSVCDual}, grid, 5, seed)
 //	...
-//	model, err := linear.Train(prob, linear.Params{Solver: linear.L2RL2LossSVCDual, C: c})
+//	model, err := linear.Train(ctx, prob, linear.Params{Solver: linear.L2RL2LossSVCDual, C: c})
 package linear

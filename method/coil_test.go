@@ -95,7 +95,7 @@ func buildCoilTransfer(featPath, labelPath string) (*coilTransfer, error) {
 				y[k] = 1
 			}
 		}
-		svm, err := linear.Train(&linear.Problem{X: sparse.FromDense(A), Y: y, Bias: 1},
+		svm, err := linear.Train(context.Background(), &linear.Problem{X: sparse.FromDense(A), Y: y, Bias: 1},
 			linear.Params{Solver: linear.L2RL2LossSVCDual, C: 1})
 		if err != nil {
 			return nil, err

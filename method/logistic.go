@@ -412,7 +412,7 @@ func (s *workingSetSolver) solveOn(params linear.Params, set []int, w []float64)
 		}
 		x.Ptr[i+1] = len(x.Ind)
 	}
-	fit, err := linear.Train(&linear.Problem{X: x, Y: s.y, Bias: 1}, params)
+	fit, err := linear.Train(context.Background(), &linear.Problem{X: x, Y: s.y, Bias: 1}, params)
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,7 @@ func tightLogistic(name string) logistic {
 // returns the weights favouring +1 (the bias last).
 func trainAll(t *testing.T, z *mat.Dense, y []float64, p linear.Params) []float64 {
 	t.Helper()
-	fit, err := linear.Train(&linear.Problem{X: sparse.FromDense(z), Y: y, Bias: 1}, p)
+	fit, err := linear.Train(context.Background(), &linear.Problem{X: sparse.FromDense(z), Y: y, Bias: 1}, p)
 	if err != nil {
 		t.Fatal(err)
 	}

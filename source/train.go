@@ -160,7 +160,7 @@ func trainOne(ctx context.Context, f *dataset.Folder, class int, neg *Negatives,
 	if err != nil {
 		return nil, info, fmt.Errorf("source %q: %w", name, err)
 	}
-	model, err := linear.Train(prob, cfg.params(best))
+	model, err := linear.Train(ctx, prob, cfg.params(best))
 	if err != nil {
 		return nil, info, fmt.Errorf("source %q: %w", name, err)
 	}

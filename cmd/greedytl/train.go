@@ -204,7 +204,7 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 		return nil
 	}
 
-	model, err := linear.Train(prob, p)
+	model, err := linear.Train(ctx, prob, p)
 	if err != nil {
 		return failed(err)
 	}
