@@ -99,7 +99,7 @@ func BenchmarkSVMCoil100(b *testing.B) {
 					lib += time.Duration(secs * float64(time.Second))
 					var sum float64
 					for c, prob := range probs {
-						theirs, err := LoadModel(filepath.Join(outDir, fmt.Sprintf("%d.model", c)))
+						theirs, err := ReadModelFile(filepath.Join(outDir, fmt.Sprintf("%d.model", c)))
 						if err != nil {
 							b.Fatal(err)
 						}

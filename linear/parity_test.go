@@ -186,7 +186,7 @@ func TestParityMultiClassPredict(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"multiclass_s1.model", "multiclass_s0_B1.model"} {
-		m, err := LoadModel(filepath.Join("testdata", "liblinear", name))
+		m, err := ReadModelFile(filepath.Join("testdata", "liblinear", name))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,7 @@
 // # Scoring
 //
 // A Set is an ordered set of linear sources, built from liblinear models
-// (NewSet), liblinear model files (LoadModels: files of liblinear-train or
+// (NewSet), liblinear model files (ReadModelFiles: files of liblinear-train or
 // greedytl train) or a sources directory (LoadDir). Set.Scores computes the
 // m × n score matrix H = X·W + 1bᵀ of m examples under n sources with one
 // matrix product, W being the sources' weight vectors stacked once into a

@@ -125,7 +125,7 @@ func predictLiblinear(s *streams, o *predictOptions) ([]float64, error) {
 	if o.data.features == "" || o.data.scores != "" || *o.data.sources != "" {
 		return nil, badInputf("%s is a liblinear model: give --features only", o.model)
 	}
-	m, err := linear.LoadModel(o.model)
+	m, err := linear.ReadModelFile(o.model)
 	if err != nil {
 		return nil, badInput(err)
 	}

@@ -211,7 +211,7 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	if !model.Converged && !o.quiet {
 		fmt.Fprintln(s.err, "WARNING: reaching max number of iterations")
 	}
-	if err := linear.SaveModel(modelPath, model); err != nil {
+	if err := linear.WriteModelFile(modelPath, model); err != nil {
 		return err
 	}
 	if !o.quiet {
