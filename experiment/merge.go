@@ -14,8 +14,9 @@ import (
 	"github.com/greedytl/greedytl/shard"
 )
 
-// Report describes the results that Merge found.
-type Report struct {
+// MergeSummary describes the results that Merge found (what was read,
+// what is missing, duplicated or in conflict).
+type MergeSummary struct {
 	// Files lists the results files read, in order.
 	Files []string
 	// Partial lists the files whose partial last line (a write cut short,
@@ -36,7 +37,7 @@ type Report struct {
 }
 
 // Complete reports whether every cell of the grid is present.
-func (r *Report) Complete() bool { return len(r.Missing) == 0 }
+func (r *MergeSummary) Complete() bool { return len(r.Missing) == 0 }
 
 // mergedCell is one cell's record as read: the line, where it came from.
 type mergedCell struct {
@@ -67,8 +68,8 @@ type mergedCell struct {
 // Merge returns the report whenever the inputs could be read, with an error
 // matching ErrInput for unreadable, malformed or conflicting inputs and
 // for runs that differ, and another error when writing fails. Missing
-// cells are not an error: see Report.Complete.
-func Merge(runs []string, out string) (*Report, error) {
+// cells are not an error: see MergeSummary.Complete.
+func Merge(runs []string, out string) (*MergeSummary, error) {
 	if len(runs) == 0 {
 		return nil, inputErrorf("experiment: nothing to merge")
 	}
@@ -98,7 +99,7 @@ func Merge(runs []string, out string) (*Report, error) {
 	}
 
 	g := newGrid(man)
-	rep := &Report{Files: files, Expected: g.cells(shard.Shard{})}
+	rep := &MergeSummary{Files: files, Expected: g.cells(shard.Shard{})}
 	cells := make(map[Key]*mergedCell)
 	var conflicts []string
 	for _, file := range files {
