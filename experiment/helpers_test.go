@@ -220,9 +220,9 @@ func (m constModel) Predict(d method.Data) ([]float64, error) {
 // rowKey identifies row i of d by its values.
 func rowKey(d method.Data, i int) string {
 	var b strings.Builder
-	for _, a := range []*mat.Dense{d.X, d.H} {
+	for _, a := range []mat.Matrix{d.X, d.H} {
 		if a != nil {
-			fmt.Fprint(&b, a.RawRowView(i), ";")
+			fmt.Fprint(&b, mat.Row(nil, i, a), ";")
 		}
 	}
 	return b.String()

@@ -77,7 +77,7 @@ func (c conformanceCase) withoutSources() conformanceCase {
 // mapColumns returns c with every X and H (train, test, extras) replaced by
 // fx(X) and fh(H).
 func (c conformanceCase) mapColumns(fx, fh func(*mat.Dense) *mat.Dense) conformanceCase {
-	f := func(d Data) Data { return Data{X: fx(d.X), H: fh(d.H), Y: d.Y} }
+	f := func(d Data) Data { return Data{X: fx(dense(d.X)), H: fh(dense(d.H)), Y: d.Y} }
 	c.train, c.test = f(c.train), f(c.test)
 	unl, orc := f(*c.extra.Unlabelled), f(*c.extra.Oracle)
 	c.extra.Unlabelled, c.extra.Oracle = &unl, &orc
@@ -129,7 +129,7 @@ func equalData(a, b Data) bool {
 		}
 		return mat.Equal(p, q)
 	}
-	return eq(a.X, b.X) && eq(a.H, b.H) && slices.Equal(a.Y, b.Y)
+	return eq(dense(a.X), dense(b.X)) && eq(dense(a.H), dense(b.H)) && slices.Equal(a.Y, b.Y)
 }
 
 // methodState renders a method's settings, to check that Fit leaves them
@@ -355,6 +355,26 @@ func checkContract(t *testing.T, name string, c conformanceCase) {
 		}
 	}
 
+	// Data takes any mat.Matrix: the same values behind another type fit
+	// the same model and predict the same scores.
+	opaque := func(d Data) Data {
+		wrap := func(a mat.Matrix) mat.Matrix {
+			if absent(a) {
+				return a
+			}
+			return opaqueMatrix{a}
+		}
+		return Data{X: wrap(d.X), H: wrap(d.H), Y: d.Y}
+	}
+	oExtra := c.extra
+	unl, orc := opaque(*c.extra.Unlabelled), opaque(*c.extra.Oracle)
+	oExtra.Unlabelled, oExtra.Oracle = &unl, &orc
+	if mo, err := newConformanceMethod(t, name).Fit(context.Background(), opaque(c.train), oExtra); err != nil {
+		t.Errorf("Fit on matrices that are not *mat.Dense: %v", err)
+	} else if fo, err := mo.Predict(opaque(c.test)); err != nil || !slices.Equal(fo, f) {
+		t.Errorf("Fit and Predict on matrices that are not *mat.Dense: %v (scores equal: %v)", err, slices.Equal(fo, f))
+	}
+
 	// A batch predicts each row as that row alone does.
 	for i := range c.test.Rows() {
 		fi := mustPredict(t, model, selectRows(c.test, []int{i}))
@@ -365,7 +385,7 @@ func checkContract(t *testing.T, name string, c conformanceCase) {
 
 	// Selected agrees with the weights the model reports.
 	if sel, ok := model.Selected(); ok {
-		d, n := c.train.X.RawMatrix().Cols, c.train.H.RawMatrix().Cols
+		d, n := dense(c.train.X).RawMatrix().Cols, dense(c.train.H).RawMatrix().Cols
 		if sel.NumFeatures != d || sel.NumSources != n {
 			t.Errorf("Selected: %d features and %d sources, trained on %d and %d", sel.NumFeatures, sel.NumSources, d, n)
 		}
@@ -429,17 +449,17 @@ func checkRejects(t *testing.T, name string, c conformanceCase) {
 		what string
 		d    Data
 	}{
-		{"X with an extra column", Data{X: wider(test.X), H: test.H}},
-		{"X with a column missing", Data{X: narrower(test.X), H: test.H}},
-		{"H with an extra column", Data{X: test.X, H: wider(test.H)}},
-		{"H with a column missing", Data{X: test.X, H: narrower(test.H)}},
+		{"X with an extra column", Data{X: wider(dense(test.X)), H: test.H}},
+		{"X with a column missing", Data{X: narrower(dense(test.X)), H: test.H}},
+		{"H with an extra column", Data{X: test.X, H: wider(dense(test.H))}},
+		{"H with a column missing", Data{X: test.X, H: narrower(dense(test.H))}},
 		{"X absent", Data{H: test.H}},
 		{"H absent", Data{X: test.X}},
-		{"rows of X and H differ", Data{X: test.X, H: mat.DenseCopyOf(test.H.Slice(0, r-1, 0, n))}},
-		{"NaN in X", Data{X: withValue(test.X, 3, d-1, math.NaN()), H: test.H}},
-		{"+Inf in X", Data{X: withValue(test.X, 0, 0, math.Inf(1)), H: test.H}},
-		{"NaN in H", Data{X: test.X, H: withValue(test.H, r-1, n-1, math.NaN())}},
-		{"-Inf in H", Data{X: test.X, H: withValue(test.H, 5, 2, math.Inf(-1))}},
+		{"rows of X and H differ", Data{X: test.X, H: mat.DenseCopyOf(dense(test.H).Slice(0, r-1, 0, n))}},
+		{"NaN in X", Data{X: withValue(dense(test.X), 3, d-1, math.NaN()), H: test.H}},
+		{"+Inf in X", Data{X: withValue(dense(test.X), 0, 0, math.Inf(1)), H: test.H}},
+		{"NaN in H", Data{X: test.X, H: withValue(dense(test.H), r-1, n-1, math.NaN())}},
+		{"-Inf in H", Data{X: test.X, H: withValue(dense(test.H), 5, 2, math.Inf(-1))}},
 	} {
 		if f, err := model.Predict(tc.d); err == nil {
 			t.Errorf("Predict with %s: no error (scores %v...)", tc.what, f[:1])
@@ -461,8 +481,8 @@ func checkRejects(t *testing.T, name string, c conformanceCase) {
 	})
 	bad("a 0/1 label", func(d *Data) { d.Y[0] = 0 })
 	bad("a NaN label", func(d *Data) { d.Y[1] = math.NaN() })
-	bad("a NaN in X", func(d *Data) { d.X.Set(2, 1, math.NaN()) })
-	bad("an Inf in H", func(d *Data) { d.H.Set(3, 0, math.Inf(1)) })
+	bad("a NaN in X", func(d *Data) { dense(d.X).Set(2, 1, math.NaN()) })
+	bad("an Inf in H", func(d *Data) { dense(d.H).Set(3, 0, math.Inf(1)) })
 	bad("fewer labels than rows", func(d *Data) { d.Y = d.Y[:len(d.Y)-1] })
 	bad("X and H absent", func(d *Data) { d.X, d.H = nil, nil })
 
@@ -534,7 +554,7 @@ func tinyTrainingColumn(c conformanceCase, j int) conformanceCase {
 	c.train = cloneData(c.train)
 	r, _ := c.train.X.Dims()
 	for i := range r {
-		c.train.X.Set(i, j, float64(2*(i%2)-1)*1e-320)
+		dense(c.train.X).Set(i, j, float64(2*(i%2)-1)*1e-320)
 	}
 	return c
 }
@@ -551,9 +571,9 @@ func TestNoSilentNonFinite(t *testing.T) {
 				test := cloneData(base.test)
 				for j := range 5 {
 					if part == "X" {
-						test.X.Set(3, j, huge)
+						dense(test.X).Set(3, j, huge)
 					} else {
-						test.H.Set(3, j, huge)
+						dense(test.H).Set(3, j, huge)
 					}
 				}
 				f, err := model.Predict(Data{X: test.X, H: test.H})
@@ -572,6 +592,13 @@ func TestNoSilentNonFinite(t *testing.T) {
 		}
 	}
 }
+
+// opaqueMatrix hides the type of a matrix: only mat.Matrix's methods.
+type opaqueMatrix struct{ m mat.Matrix }
+
+func (o opaqueMatrix) Dims() (r, c int)    { return o.m.Dims() }
+func (o opaqueMatrix) At(i, j int) float64 { return o.m.At(i, j) }
+func (o opaqueMatrix) T() mat.Matrix       { return mat.Transpose{Matrix: o} }
 
 // permuteRows returns the rows perm[0], perm[1], … of d.
 func permuteRows(d Data, perm []int) Data { return selectRows(d, perm) }

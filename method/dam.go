@@ -107,7 +107,7 @@ func (dam) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
 	}
 	var virtual []float64
 	if n > 0 {
-		if virtual, err = virtualLabels(sh, train.H, extra.Unlabelled.H, train.Y); err != nil {
+		if virtual, err = virtualLabels(sh, dense(train.H), dense(extra.Unlabelled.H), train.Y); err != nil {
 			return nil, err
 		}
 	}

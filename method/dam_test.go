@@ -229,7 +229,7 @@ func TestDAMWeights(t *testing.T) {
 func TestVirtualLabels(t *testing.T) {
 	data := syntheticTransfer(3, 12, 2, 0, 3, 2)
 	sh := standardize.Fit(data.H)
-	v, err := virtualLabels(sh, data.H, data.H, data.Y)
+	v, err := virtualLabels(sh, dense(data.H), dense(data.H), data.Y)
 	if err != nil {
 		t.Fatal(err)
 	}

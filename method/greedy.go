@@ -233,7 +233,7 @@ func fitGreedy(ctx context.Context, name string, train Data, o greedytl.Options)
 }
 
 // matrixOrNil returns a as a mat.Matrix, or a nil interface when a is absent.
-func matrixOrNil(a *mat.Dense) mat.Matrix {
+func matrixOrNil(a mat.Matrix) mat.Matrix {
 	if _, c := dims(a); c == 0 {
 		return nil
 	}

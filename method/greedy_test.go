@@ -88,7 +88,7 @@ func TestGreedySPPrefersSources(t *testing.T) {
 	c := newConformanceCase(4, 20, 6, 3, 5)
 	train := cloneData(c.train)
 	for i := range 20 {
-		train.X.Set(i, 1, train.H.At(i, 0))
+		dense(train.X).Set(i, 1, train.H.At(i, 0))
 	}
 	c.train = train
 	first := func(m Method) greedytl.Column {

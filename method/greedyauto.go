@@ -181,7 +181,7 @@ func autoLOO(ctx context.Context, train Data, o greedytl.Options, settings []aut
 			continue // f₋ᵢ = 0
 		}
 		X, H, y := sub.without(i)
-		xi, hi := rowOf(train.X, i), rowOf(train.H, i)
+		xi, hi := rowOf(dense(train.X), i), rowOf(dense(train.H), i)
 		for s, st := range settings {
 			oo := o
 			oo.FeatureFactor, oo.Lambda = st.gamma, st.lambda
@@ -283,11 +283,11 @@ func (b *rowBuffers) without(i int) (X, H mat.Matrix, y []float64) {
 		}
 	}
 	if b.X != nil {
-		copyRows(b.X, b.train.X)
+		copyRows(b.X, dense(b.train.X))
 		X = b.X
 	}
 	if b.H != nil {
-		copyRows(b.H, b.train.H)
+		copyRows(b.H, dense(b.train.H))
 		H = b.H
 	}
 	return X, H, b.y

@@ -62,10 +62,10 @@ func (l *Linear) Predict(d Data) ([]float64, error) {
 	for i := range f {
 		f[i] = l.B
 	}
-	if err := addScores(f, "X", d.X, l.X, l.WX); err != nil {
+	if err := addScores(f, "X", dense(d.X), l.X, l.WX); err != nil {
 		return nil, err
 	}
-	if err := addScores(f, "H", d.H, l.H, l.WH); err != nil {
+	if err := addScores(f, "H", dense(d.H), l.H, l.WH); err != nil {
 		return nil, err
 	}
 	return f, nil

@@ -130,7 +130,7 @@ func (l logistic) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("method: %s: %w", l.name, err)
 	}
-	pred, err := l.leaveOneOut(ctx, concatColumns(train.X, train.H), train.Y, path)
+	pred, err := l.leaveOneOut(ctx, concatColumns(dense(train.X), dense(train.H)), train.Y, path)
 	if err != nil {
 		return nil, fmt.Errorf("method: %s: %w", l.name, err)
 	}

@@ -96,7 +96,7 @@ func TestLSSVMClosedForm(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			data := syntheticTransfer(7, tc.m, tc.pos, tc.d, tc.n, 1)
 			if tc.duplicateFeature {
-				data.X.SetCol(1, mat.Col(nil, 0, data.X))
+				dense(data.X).SetCol(1, mat.Col(nil, 0, data.X))
 			}
 			zx, err := standardize.Fit(data.X).Transform(data.X)
 			if err != nil {
@@ -525,11 +525,11 @@ func TestMultiKTPredictMatchesLSSVM(t *testing.T) {
 func TestMultiKTEdgeCases(t *testing.T) {
 	base := syntheticTransfer(31, 12, 2, 10, 5, 1.5)
 	dup := syntheticTransfer(31, 12, 2, 10, 5, 1.5)
-	dup.X.SetCol(1, mat.Col(nil, 0, dup.X))
-	dup.H.SetCol(1, mat.Col(nil, 0, dup.H))
+	dense(dup.X).SetCol(1, mat.Col(nil, 0, dup.X))
+	dense(dup.H).SetCol(1, mat.Col(nil, 0, dup.H))
 	constant := syntheticTransfer(31, 12, 2, 10, 5, 1.5)
-	constant.X.SetCol(2, make([]float64, 12))
-	constant.H.SetCol(2, []float64{3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3})
+	dense(constant.X).SetCol(2, make([]float64, 12))
+	dense(constant.H).SetCol(2, []float64{3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3})
 	for _, tc := range []struct {
 		name    string
 		data    Data

@@ -282,7 +282,7 @@ func TestBestSource(t *testing.T) {
 	// Make source 6 perfect on the oracle but useless on the training set.
 	orc := cloneData(*c.extra.Oracle)
 	for i, v := range orc.Y {
-		orc.H.Set(i, 6, 10*v+float64(i%3))
+		dense(orc.H).Set(i, 6, 10*v+float64(i%3))
 	}
 	c.extra.Oracle = &orc
 	model := mustFit(t, "best-source", c)
@@ -390,7 +390,7 @@ func TestRidgeByLOOSkipsUnreliableLambdas(t *testing.T) {
 	c := newConformanceCase(61, 12, 4, 3, 2)
 	// A duplicated column makes ZᵀZ singular and the scale puts its largest
 	// eigenvalue near 1e11: the condition number exceeds 1e12 for λ ≤ 1e-1.
-	Z := duplicateColumn(0)(c.train.X)
+	Z := duplicateColumn(0)(dense(c.train.X))
 	Z.Scale(1e5, Z)
 	y := c.train.Y
 	if _, err := linear.RidgeLOOPath(Z, y, lambdaGrid, false); err == nil {
