@@ -236,15 +236,6 @@ type inputs struct {
 // numCand returns N = d + n, the number of candidate columns.
 func (in *inputs) numCand() int { return in.d + in.n }
 
-// src returns the block and local column index of global candidate j and
-// the factor γ that applies to it.
-func (in *inputs) src(j int) (*block, int, float64) {
-	if j < in.d {
-		return &in.x, j, in.gamma
-	}
-	return &in.h, j - in.d, 1
-}
-
 // newInputs validates shapes and labels (but not the finiteness of X and
 // H, which the engines check as they read).
 func newInputs(X, H mat.Matrix, y []float64, gamma float64) (*inputs, error) {

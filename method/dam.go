@@ -180,18 +180,6 @@ func damModel(sx, sh standardize.Scaler, w []float64, b, lambda, tau float64) (M
 	return model, nil
 }
 
-// damWeights returns the row weights of DAM's regression: the
-// class-balancing weights ζ_i of the labelled rows (labels y), then tau·m/u
-// for each of the u unlabelled rows.
-func damWeights(y []float64, u int, tau float64) []float64 {
-	m := len(y)
-	w := append(balanceWeights(y), make([]float64, u)...)
-	for j := m; j < m+u; j++ {
-		w[j] = tau * float64(m) / float64(u)
-	}
-	return w
-}
-
 // virtualLabels returns DAM's virtual labels of the unlabelled rows hu: the
 // mean standardised source score h̄, shifted and scaled so that on the
 // labelled rows h it has the class-balanced mean (0) and standard deviation

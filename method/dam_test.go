@@ -400,3 +400,16 @@ func TestDAMErrors(t *testing.T) {
 		}
 	}
 }
+
+// damWeights returns the row weights of DAM's regression written out (the
+// reference for damSystem, which never forms them): the
+// class-balancing weights ζ_i of the labelled rows (labels y), then tau·m/u
+// for each of the u unlabelled rows.
+func damWeights(y []float64, u int, tau float64) []float64 {
+	m := len(y)
+	w := append(balanceWeights(y), make([]float64, u)...)
+	for j := m; j < m+u; j++ {
+		w[j] = tau * float64(m) / float64(u)
+	}
+	return w
+}
