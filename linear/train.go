@@ -79,7 +79,7 @@ func (p Params) withDefaults() Params {
 // Model.Scores for scores that always favour the greater label.
 //
 // Train returns an error for invalid parameters (see Params.Check), for the
-// RidgeRegression solver (a regressor with its own API), for an empty or
+// for an empty or
 // malformed problem, non-finite or non-integer labels, labels that do not
 // form exactly two classes, non-finite feature values or bias, and when the
 // solver fails, and with ctx's error when ctx is done before training
@@ -92,9 +92,6 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 	}
 	if err := p.Check(); err != nil {
 		return nil, err
-	}
-	if p.Solver == RidgeRegression {
-		return nil, errors.New("linear: Train fits classifiers; RidgeRegression has its own API")
 	}
 	p = p.withDefaults()
 	if err := checkProblem(prob); err != nil {

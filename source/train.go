@@ -55,9 +55,6 @@ func DefaultGrid() []float64 { return grid.Regularization() }
 // linear implements, Eps or Bias is not finite, Eps is negative, the grid
 // is empty or holds a value that is not finite and positive, or Folds < 2.
 func (c TrainConfig) Check() error {
-	if c.Solver == linear.RidgeRegression {
-		return errors.New("source: RidgeRegression is not a classifier")
-	}
 	if err := (linear.Params{Solver: c.Solver, Eps: c.Eps}).Check(); err != nil {
 		return fmt.Errorf("source: %w", err)
 	}

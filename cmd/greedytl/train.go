@@ -32,15 +32,15 @@ func (v *solverValue) Type() string { return "solver" }
 
 func (v *solverValue) Set(arg string) error {
 	var s linear.Solver
+	if strings.EqualFold(arg, "ridge") {
+		return fmt.Errorf("solver %q is a regressor; train fits classifiers", arg)
+	}
 	if n, err := strconv.Atoi(arg); err == nil {
 		s = linear.Solver(n)
 	} else if a, ok := solverAliases[strings.ToLower(arg)]; ok {
 		s = a
 	} else if s, err = linear.ParseSolver(strings.ToUpper(strings.ReplaceAll(arg, "-", "_"))); err != nil {
 		return fmt.Errorf("unknown solver %q (see --help)", arg)
-	}
-	if s == linear.RidgeRegression {
-		return fmt.Errorf("solver %q is a regressor; train fits classifiers", arg)
 	}
 	if err := (linear.Params{Solver: s}).Check(); err != nil {
 		return fmt.Errorf("solver %q: %w", arg, err)
