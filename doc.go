@@ -18,13 +18,19 @@
 // population standard deviation (dividing by m); feature columns are then
 // multiplied by Options.FeatureFactor γ (1 by default; γ = 0 leaves only the
 // sources). A column whose standard deviation is at most 1e-12 times the
-// magnitude of its mean (a column of zeros included) is constant on the
-// training set and is never selected. The model stores each selected
+// magnitude of its mean (a column of zeros included), or below the smallest
+// normal float64 (too small to standardise), is constant on the training
+// set and is never selected (package standardize owns this rule, for every
+// method). The model stores each selected
 // column's mean and divisor, and Predict standardises test examples with
-// them. There is no intercept: the columns are centred, so the decision
+// them; a score that overflows is an error naming the row and the column,
+// never a NaN or ±Inf. There is no intercept: the columns are centred, so the decision
 // threshold 0 sits at the training mean.
 //
 // # Objective
+//
+// docs/design.md in the repository explains the objective, the exact update
+// and its proof, GreedyTL-59 and the protocol at more length.
 //
 // For a subset S, with Z_S the standardised selected columns and
 // K_S = Z_S Z_Sᵀ (m×m), the ridge problem min_w ‖Z_S w − y‖² + λ‖w‖² has

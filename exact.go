@@ -6,6 +6,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/floats"
@@ -225,7 +226,7 @@ func (e *exactEngine) columnStats(ctx context.Context, b *block, gamma float64, 
 			dst, mean := acc[accOf(i)][:len(row)], mean[:len(row)]
 			for k, v := range row {
 				d := v - mean[k]
-				dst[k] += float64(d * d) // no fused multiply–add: see standardizeChunk
+				dst[k] += float64(d * d) // no fused multiply–add, as standardize.SumSquares
 			}
 		}
 		for k := range blk {
@@ -234,14 +235,14 @@ func (e *exactEngine) columnStats(ctx context.Context, b *block, gamma float64, 
 				return badColumn(b, j0+k)
 			}
 			std := math.Sqrt(ss * invN)
-			if ss < 0x1p-900 {
+			if ss < standardize.TinySumSquares {
 				v := make([]float64, m)
 				b.column(j0+k, v)
-				std = smallStd(v, mean)
+				std = standardize.Std(v, mean, ss)
 			}
 			blk[k] = colStats{mean: mean}
 			f[j0+k], sq[j0+k] = 0, 0
-			if std <= constTol*math.Abs(mean) {
+			if standardize.Constant(mean, std) {
 				continue // scale 0: constant
 			}
 			blk[k].scale, f[j0+k] = scaleFactor(std, gamma)

@@ -227,6 +227,56 @@ func TestPredictErrors(t *testing.T) {
 	}
 }
 
+// TestPredictOverflow is issue 9's case: a test row with selected
+// features at ±1.7e308 made the scores NaN; Predict must fail naming the row
+// and the column instead. A training column of ±1e-320 is too small to
+// standardise and is constant: never selected.
+func TestPredictOverflow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	m := 10
+	X, H := randDense(rng, m, 4), randDense(rng, m, 6)
+	y := randLabels(rng, m)
+	mod := fitT(t, X, H, y, DefaultOptions())
+	var feats []int
+	for _, c := range mod.Selected {
+		if c.Kind == Feature {
+			feats = append(feats, c.Index)
+		}
+	}
+	if len(feats) == 0 {
+		t.Fatalf("test needs a model using a feature, got %v", mod.Selected)
+	}
+	Xt, Ht := randDense(rng, 3, 4), randDense(rng, 3, 6)
+	for k, j := range feats {
+		Xt.Set(1, j, []float64{1.7e308, -1.7e308}[k%2])
+	}
+	f, err := mod.Predict(Xt, Ht)
+	if err == nil {
+		t.Fatalf("Predict with a row at ±1.7e308 = %v, want an error", f)
+	}
+	if !strings.Contains(err.Error(), "row 1") || !strings.Contains(err.Error(), "column ") {
+		t.Errorf("error %q does not name row 1 and the column", err)
+	}
+	// A training column too small to standardise is constant.
+	Xs := mat.DenseCopyOf(X)
+	for i := range m {
+		Xs.Set(i, 0, float64(2*(i%2)-1)*1e-320)
+	}
+	for _, sample := range []int{0, 59} {
+		o := DefaultOptions()
+		o.Sample, o.Delta = sample, 0
+		mod := fitT(t, Xs, H, y, o)
+		for _, c := range mod.Selected {
+			if c.Kind == Feature && c.Index == 0 {
+				t.Errorf("sample %d: the ±1e-320 column was selected", sample)
+			}
+		}
+		if _, err := mod.Predict(X, H); err != nil {
+			t.Errorf("sample %d: Predict: %v", sample, err)
+		}
+	}
+}
+
 // TestLOO compares the LOO error recorded at every step with brute-force
 // refits that leave each example out: the selected standardised columns
 // are re-centred without it (not rescaled), ridge without intercept is

@@ -5,16 +5,10 @@ import (
 	"math"
 	"reflect"
 
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
-
-// constTol decides which columns are constant: a column whose population
-// standard deviation is at most constTol times the magnitude of its mean is
-// treated as constant (after centring it would hold nothing but rounding
-// error), and so is a column of zeros. The rule is scale-free: multiplying a
-// column by a non-zero factor does not change the decision.
-const constTol = 1e-12
 
 // block gives read access by column to one input matrix (X or H), with fast
 // paths for row-major raw data (*mat.Dense and anything implementing
@@ -166,69 +160,37 @@ type colStats struct {
 }
 
 // standardizeChunk standardises each of the nc columns of length n stored
-// one after another in buf (column k is buf[k*n:(k+1)*n]): it computes the
-// mean and population standard deviation of each, writing them to st[:nc],
-// decides whether the column is constant (see constTol), and if it is not,
-// and γ > 0, overwrites it with (v − mean)·γ/std and sets st[k].scale to
-// the divisor std/γ; a constant column gets st[k].scale = 0 and is left
-// unchanged. tmp[:nc] is scratch. Each stage runs over all the columns
-// before the next, so that the divisions and square roots of different
-// columns overlap. It returns the index of the first column that is not
-// finite or so large that its variance overflows (the caller reports
-// which), or -1. (The conversions float64(d * d) forbid fused
-// multiply–adds, which the compiler would use here with GOAMD64=v3 but
-// not in exactEngine.columnStats, whose arithmetic must match.)
+// one after another in buf (column k is buf[k*n:(k+1)*n]) with the
+// arithmetic of package standardize: it computes the mean and population
+// standard deviation of each, writing them to st[:nc], decides whether the
+// column is constant (standardize.Constant), and if it is not, and γ > 0,
+// overwrites it with (v − mean)·γ/std and sets st[k].scale to the divisor
+// std/γ; a constant column gets st[k].scale = 0 and is left unchanged.
+// tmp[:nc] is scratch. Each stage runs over all the columns before the
+// next, so that the divisions and square roots of different columns
+// overlap. It returns the index of the first column that is not finite or
+// so large that its variance overflows (the caller reports which), or -1.
 func standardizeChunk(buf []float64, n, nc int, gamma float64, st []colStats, tmp []float64) int {
 	invN := 1 / float64(n)
 	st, tmp = st[:nc], tmp[:nc]
 	for k := range st {
-		v := buf[k*n : k*n+n]
-		var s0, s1, s2, s3 float64
-		i := 0
-		for ; i+4 <= n; i += 4 {
-			s0 += v[i]
-			s1 += v[i+1]
-			s2 += v[i+2]
-			s3 += v[i+3]
-		}
-		for ; i < n; i++ {
-			s0 += v[i]
-		}
-		sum := (s0 + s1) + (s2 + s3)
+		sum := standardize.Sum(buf[k*n : k*n+n])
 		if math.IsNaN(sum) || math.IsInf(sum, 0) {
 			return k
 		}
 		st[k].mean = sum * invN
 	}
 	for k := range st {
-		v := buf[k*n : k*n+n]
-		mean := st[k].mean
-		var s0, s1, s2, s3 float64
-		i := 0
-		for ; i+4 <= n; i += 4 {
-			d0, d1, d2, d3 := v[i]-mean, v[i+1]-mean, v[i+2]-mean, v[i+3]-mean
-			s0 += float64(d0 * d0)
-			s1 += float64(d1 * d1)
-			s2 += float64(d2 * d2)
-			s3 += float64(d3 * d3)
-		}
-		for ; i < n; i++ {
-			d := v[i] - mean
-			s0 += float64(d * d)
-		}
-		ss := (s0 + s1) + (s2 + s3)
+		ss := standardize.SumSquares(buf[k*n:k*n+n], st[k].mean)
 		if math.IsInf(ss, 0) {
 			return k
 		}
 		tmp[k] = ss
 	}
 	for k := range st {
-		ss, mean := tmp[k], st[k].mean
-		std := math.Sqrt(ss * invN)
-		if ss < 0x1p-900 {
-			std = smallStd(buf[k*n:k*n+n], mean)
-		}
-		if std <= constTol*math.Abs(mean) || gamma == 0 {
+		mean := st[k].mean
+		std := standardize.Std(buf[k*n:k*n+n], mean, tmp[k])
+		if standardize.Constant(mean, std) || gamma == 0 {
 			st[k].scale, tmp[k] = 0, 0
 			continue
 		}
@@ -256,24 +218,6 @@ func scaleFactor(std, gamma float64) (scale, f float64) {
 	return std / gamma, gamma / std
 }
 
-// smallStd returns the population standard deviation of v about mean when
-// the squared deviations may underflow, by scaling them by the largest.
-func smallStd(v []float64, mean float64) float64 {
-	var s float64
-	for _, x := range v {
-		s = max(s, math.Abs(x-mean))
-	}
-	if s == 0 {
-		return 0
-	}
-	var u float64
-	for _, x := range v {
-		d := (x - mean) / s
-		u += d * d
-	}
-	return s * math.Sqrt(u/float64(len(v)))
-}
-
 // badColumn explains why standardize failed on column j of b.
 func badColumn(b *block, j int) error {
 	if err := b.nonFinite(j); err != nil {
@@ -291,15 +235,6 @@ type inputs struct {
 
 // numCand returns N = d + n, the number of candidate columns.
 func (in *inputs) numCand() int { return in.d + in.n }
-
-// src returns the block and local column index of global candidate j and
-// the factor γ that applies to it.
-func (in *inputs) src(j int) (*block, int, float64) {
-	if j < in.d {
-		return &in.x, j, in.gamma
-	}
-	return &in.h, j - in.d, 1
-}
 
 // newInputs validates shapes and labels (but not the finiteness of X and
 // H, which the engines check as they read).

@@ -122,6 +122,9 @@ func (m *Model) Predict(X, H mat.Matrix) ([]float64, error) {
 				return nil, fmt.Errorf("greedytl: predict: %s[%d][%d] is %v (row %d, column %d, 0-based): inputs must be finite", b.name, i, c.Index, x, i, c.Index)
 			}
 			f[i] += w * ((x - mean) / scale)
+			if math.IsNaN(f[i]) || math.IsInf(f[i], 0) {
+				return nil, fmt.Errorf("greedytl: predict: row %d: the score overflows at %s[%d][%d] = %v (column %d, 0-based), too far outside the training range (mean %v, standard deviation %v)", i, b.name, i, c.Index, x, c.Index, mean, scale)
+			}
 		}
 	}
 	return f, nil

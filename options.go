@@ -3,6 +3,8 @@ package greedytl
 import (
 	"fmt"
 	"math"
+
+	"github.com/greedytl/greedytl/grid"
 )
 
 // Options are GreedyTL's hyperparameters. Start from DefaultOptions: the
@@ -57,7 +59,7 @@ func DefaultOptions() Options {
 }
 
 // lambdaGrid is the grid searched by AutoLambda.
-var lambdaGrid = []float64{1e-4, 1e-3, 1e-2, 1e-1, 1, 1e1, 1e2, 1e3, 1e4}
+var lambdaGrid = grid.Regularization()
 
 // check validates every option, in the manner of liblinear's
 // check_parameter; the error says which option is wrong.

@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Folder is a multi-class dataset stored as a folder (DESIGN §6):
+// Folder is a multi-class dataset stored as a folder (docs/design.md §6):
 //
 //	features.npy  2-D float array, one row per example
 //	labels.npy    1-D integer array, the class (0..C−1) of each row

@@ -11,7 +11,7 @@ import (
 	"github.com/greedytl/greedytl/shard"
 )
 
-// The sizes of a cell's training and test sets (DESIGN §6.3).
+// The sizes of a cell's training and test sets (docs/design.md §6 item 3).
 const (
 	// TrainNegatives is the number of target negatives in a training set.
 	TrainNegatives = 10

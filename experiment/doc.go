@@ -1,5 +1,5 @@
 // Package experiment runs the paper's leave-one-class-out protocol
-// (DESIGN §6) over a grid of cells, resumably and in shards, and merges
+// (docs/design.md §6) over a grid of cells, resumably and in shards, and merges
 // the shards' results.
 //
 // # The grid

@@ -190,7 +190,7 @@ func TestBuildGroupData(t *testing.T) {
 					t.Errorf("target %d's own source is among its sources %v", g.Target, gd.sources)
 				}
 				for i, row := range c.rows {
-					if !slices.Equal(set.X.RawRowView(i)[:d], f.X.RawRowView(row)) {
+					if !slices.Equal(set.X.(*mat.Dense).RawRowView(i)[:d], f.X.RawRowView(row)) {
 						t.Fatalf("%s row %d is not dataset row %d", c.name, i, row)
 					}
 					want := -1.0
@@ -216,7 +216,7 @@ func TestBuildGroupData(t *testing.T) {
 		// train and test.
 		var sum, sq float64
 		var n int
-		for _, set := range []*mat.Dense{noisy.train.X, noisy.test.X} {
+		for _, set := range []*mat.Dense{noisy.train.X.(*mat.Dense), noisy.test.X.(*mat.Dense)} {
 			rows, cols := set.Dims()
 			for i := range rows {
 				for _, v := range set.RawRowView(i)[d:cols] {
@@ -231,7 +231,7 @@ func TestBuildGroupData(t *testing.T) {
 		if !mat.Equal(noisy.train.X, r.build(group{Target: g.Target, Positives: g.Positives, Split: g.Split, Noise: 300}).train.X) {
 			t.Errorf("the same group drew different noise")
 		}
-		if slices.Equal(noisy.train.X.RawRowView(0)[d:d+10], noisy.test.X.RawRowView(0)[d:d+10]) {
+		if slices.Equal(noisy.train.X.(*mat.Dense).RawRowView(0)[d:d+10], noisy.test.X.(*mat.Dense).RawRowView(0)[d:d+10]) {
 			t.Errorf("train and test rows share their noise")
 		}
 	}

@@ -201,6 +201,7 @@ type constModel struct {
 func (constModel) Method() string                      { return "test" }
 func (constModel) Hyperparameters() map[string]float64 { return map[string]float64{"c": 1} }
 func (constModel) SourceWeights() []float64            { return nil }
+func (constModel) Selected() (method.Selection, bool)  { return method.Selection{}, false }
 func (m constModel) Predict(d method.Data) ([]float64, error) {
 	out := make([]float64, d.Rows())
 	for i := range out {
@@ -219,9 +220,9 @@ func (m constModel) Predict(d method.Data) ([]float64, error) {
 // rowKey identifies row i of d by its values.
 func rowKey(d method.Data, i int) string {
 	var b strings.Builder
-	for _, a := range []*mat.Dense{d.X, d.H} {
+	for _, a := range []mat.Matrix{d.X, d.H} {
 		if a != nil {
-			fmt.Fprint(&b, a.RawRowView(i), ";")
+			fmt.Fprint(&b, mat.Row(nil, i, a), ";")
 		}
 	}
 	return b.String()

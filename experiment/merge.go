@@ -11,8 +11,9 @@ import (
 	"github.com/greedytl/greedytl/shard"
 )
 
-// Report describes the results that Merge found.
-type Report struct {
+// MergeSummary describes the results that Merge found (what was read,
+// what is missing, duplicated or in conflict).
+type MergeSummary struct {
 	// Files lists the results files read, in order.
 	Files []string
 	// Partial lists the files whose partial last line (a write cut short,
@@ -33,7 +34,7 @@ type Report struct {
 }
 
 // Complete reports whether every cell of the grid is present.
-func (r *Report) Complete() bool { return len(r.Missing) == 0 }
+func (r *MergeSummary) Complete() bool { return len(r.Missing) == 0 }
 
 // Merge reads the results of runs — run directories (every results*.jsonl
 // file in them) or results files (with the run.json beside them) — such
@@ -58,8 +59,8 @@ func (r *Report) Complete() bool { return len(r.Missing) == 0 }
 // Merge returns the report whenever the inputs could be read, with an error
 // matching ErrInput for unreadable, malformed or conflicting inputs and
 // for runs that differ, and another error when writing fails. Missing
-// cells are not an error: see Report.Complete.
-func Merge(runs []string, out string) (*Report, error) {
+// cells are not an error: see MergeSummary.Complete.
+func Merge(runs []string, out string) (*MergeSummary, error) {
 	if len(runs) == 0 {
 		return nil, inputErrorf("experiment: nothing to merge")
 	}
@@ -95,8 +96,8 @@ func readOneRun(runs []string) (*Results, *Manifest, error) {
 }
 
 // mergeReport summarises what ReadRuns read of the run man.
-func mergeReport(res *Results, man *Manifest) *Report {
-	rep := &Report{
+func mergeReport(res *Results, man *Manifest) *MergeSummary {
+	rep := &MergeSummary{
 		Files: res.Files, Partial: res.Partial,
 		Expected: newGrid(man).cells(shard.Shard{}), Present: len(res.Records),
 		Missing: res.Missing(), Duplicates: res.Duplicates, Conflicts: res.Conflicts,

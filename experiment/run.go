@@ -11,7 +11,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/internal/parallel"
 	"github.com/greedytl/greedytl/method"
@@ -29,7 +28,7 @@ type Summary struct {
 	Cells, Present, Finished, Failed int
 }
 
-// Run runs the leave-one-class-out protocol (DESIGN §6) on cfg.Data, or
+// Run runs the leave-one-class-out protocol (docs/design.md §6) on cfg.Data, or
 // the part of it that cfg.Shard selects, and appends one Record per cell
 // to the results file in cfg.Out: results.jsonl, or
 // results-shard-I-of-N.jsonl for a shard.
@@ -600,23 +599,8 @@ func (r *runner) evaluate(rec *Record, model method.Model, d *groupData) error {
 // weights are known (GreedyTL's selected features; the linear baselines'
 // non-zero weights), and −1 for the others.
 func selectedFeatures(model method.Model) int {
-	switch m := model.(type) {
-	case interface{ GreedyModel() *greedytl.Model }:
-		n := 0
-		for k, c := range m.GreedyModel().Selected {
-			if c.Kind == greedytl.Feature && m.GreedyModel().Weights[k] != 0 {
-				n++
-			}
-		}
-		return n
-	case *method.Linear:
-		n := 0
-		for _, w := range m.WX {
-			if w != 0 {
-				n++
-			}
-		}
-		return n
+	if s, ok := model.Selected(); ok {
+		return s.Features()
 	}
 	return -1
 }

@@ -3,6 +3,7 @@
 package linear
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -16,7 +17,7 @@ import (
 )
 
 // BenchmarkSVMCoil100 times source-SVM training as the paper's protocol
-// does it (DESIGN.md §8): on COIL-100 HOG, for each of the 80 classes
+// does it (docs/design.md §8): on COIL-100 HOG, for each of the 80 classes
 // c = 0..79 the problem "c (72 rows, +1) vs classes 80..99 (1440 rows, −1)",
 // C = 1, -B 1, at liblinear's default tolerance (0.1) and at a tight one
 // (0.001, where the objective values are comparable). Times are CPU times,
@@ -63,7 +64,7 @@ func BenchmarkSVMCoil100(b *testing.B) {
 					models := make([]*Model, len(probs))
 					start := cpuTime()
 					for c, prob := range probs {
-						m, err := Train(prob, p)
+						m, err := Train(context.Background(), prob, p)
 						if err != nil {
 							b.Fatal(err)
 						}
@@ -98,7 +99,7 @@ func BenchmarkSVMCoil100(b *testing.B) {
 					lib += time.Duration(secs * float64(time.Second))
 					var sum float64
 					for c, prob := range probs {
-						theirs, err := LoadModel(filepath.Join(outDir, fmt.Sprintf("%d.model", c)))
+						theirs, err := ReadModelFile(filepath.Join(outDir, fmt.Sprintf("%d.model", c)))
 						if err != nil {
 							b.Fatal(err)
 						}

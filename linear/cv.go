@@ -124,9 +124,6 @@ func newCVSetup(prob *Problem, p Params, folds int, seed uint64) (*cvSetup, erro
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	if p.Solver == RidgeRegression {
-		return nil, errors.New("linear: cross-validation here is for classifiers; RidgeRegression has its own leave-one-out")
-	}
 	if err := checkProblem(prob); err != nil {
 		return nil, err
 	}

@@ -73,7 +73,7 @@ func TestCrossValidateBruteForce(t *testing.T) {
 					}
 				}
 				x, y := subset(prob.X, prob.Y, train)
-				m, err := Train(&Problem{X: x, Y: y, Bias: prob.Bias}, p)
+				m, err := Train(context.Background(), &Problem{X: x, Y: y, Bias: prob.Bias}, p)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -106,7 +106,7 @@ func TestLeaveOneOut(t *testing.T) {
 			}
 		}
 		x, y := subset(prob.X, prob.Y, rows)
-		m, err := Train(&Problem{X: x, Y: y, Bias: 1}, p)
+		m, err := Train(context.Background(), &Problem{X: x, Y: y, Bias: 1}, p)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -56,8 +56,9 @@
 //	    min_w r||w||₁ + (1−r)/2·||w||² + Σ_i C_i log(1 + exp(−y_i wᵀx_i)),  r = L1Ratio
 //	    stop on the duality gap (see elasticnet.go)
 //
-//	RidgeRegression: min_{w,b} Σ_i (y_i − wᵀx_i − b)² + λ||w||², with exact
-//	leave-one-out residuals (FitRidge, RidgeLOOPath; not through Train)
+//	Ridge regression (not a Solver: a regressor with its own API, FitRidge
+//	and RidgeLOOPath): min_{w,b} Σ_i (y_i − wᵀx_i − b)² + λ||w||², with
+//	exact leave-one-out residuals
 //
 // PG_i is the projected gradient of the dual at coordinate i; the dual
 // solvers visit the coordinates in a random order drawn from Params.Seed,
@@ -90,5 +91,5 @@
 //	grid := []float64{1e-4, 1e-3, 1e-2, 1e-1, 1, 1e1, 1e2, 1e3, 1e4}
 //	c, _, err := linear.SelectC(ctx, prob, linear.Params{Solver: linear.L2RL2LossSVCDual}, grid, 5, seed)
 //	...
-//	model, err := linear.Train(prob, linear.Params{Solver: linear.L2RL2LossSVCDual, C: c})
+//	model, err := linear.Train(ctx, prob, linear.Params{Solver: linear.L2RL2LossSVCDual, C: c})
 package linear

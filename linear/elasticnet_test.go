@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -256,7 +257,7 @@ func TestSparseLogisticTrain(t *testing.T) {
 		{Solver: L1RLR, C: 1, Seed: 3},
 		{Solver: ElasticNetLR, C: 1, L1Ratio: 0.5},
 	} {
-		model, err := Train(prob, p)
+		model, err := Train(context.Background(), prob, p)
 		if err != nil {
 			t.Fatalf("%v: %v", p.Solver, err)
 		}
@@ -275,7 +276,7 @@ func TestSparseLogisticTrain(t *testing.T) {
 
 	const eps = 1e-10
 	for _, c := range []float64{0.01, 1, 100} {
-		l2, err := Train(prob, Params{Solver: L2RLR, C: c, Eps: 1e-8})
+		l2, err := Train(context.Background(), prob, Params{Solver: L2RLR, C: c, Eps: 1e-8})
 		if err != nil {
 			t.Fatal(err)
 		}

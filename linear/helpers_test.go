@@ -130,7 +130,7 @@ func liblinearTrain(tb testing.TB, data string, p Params, bias float64) *Model {
 	if msg, err := exec.Command("liblinear-train", args...).CombinedOutput(); err != nil {
 		tb.Fatalf("liblinear-train %s: %v\n%s", strings.Join(args, " "), err, msg)
 	}
-	m, err := LoadModel(out)
+	m, err := ReadModelFile(out)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func liblinearPredict(tb testing.TB, data string, m *Model) []int {
 	tb.Helper()
 	dir := tb.TempDir()
 	modelPath, outPath := filepath.Join(dir, "our.model"), filepath.Join(dir, "pred.txt")
-	if err := SaveModel(modelPath, m); err != nil {
+	if err := WriteModelFile(modelPath, m); err != nil {
 		tb.Fatal(err)
 	}
 	if msg, err := exec.Command("liblinear-predict", "-q", data, modelPath, outPath).CombinedOutput(); err != nil {

@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -204,7 +205,7 @@ func ExampleTrain() {
 		-2, -1,
 	})
 	prob := &Problem{X: sparse.FromDense(x), Y: []float64{1, 1, -1, -1}, Bias: 1}
-	m, err := Train(prob, Params{Solver: L2RL2LossSVCDual, C: 1})
+	m, err := Train(context.Background(), prob, Params{Solver: L2RL2LossSVCDual, C: 1})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -63,23 +63,24 @@ func WriteModel(w io.Writer, m *Model) error {
 // is what Go's 'g' format with precision 17 produces.
 func formatG17(v float64) string { return strconv.FormatFloat(v, 'g', 17, 64) }
 
-// SaveModel writes m to the file path in liblinear's format (WriteModel),
-// atomically: a reader never sees a partial file.
-func SaveModel(path string, m *Model) error {
+// WriteModelFile writes m to the file path in liblinear's format
+// (WriteModel), atomically: a reader never sees a partial file.
+func WriteModelFile(path string, m *Model) error {
 	if err := m.check(); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return atomicfile.Write(path, func(w io.Writer) error { return WriteModel(w, m) })
 }
 
-// LoadModel reads the liblinear model file at path (ReadModel).
-func LoadModel(path string) (*Model, error) {
+// ReadModelFile reads the liblinear model file at path (ReadModel); its
+// errors name the file and the line ("path:line: …").
+func ReadModelFile(path string) (*Model, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadModel(f, path)
+	return readModel(f, path)
 }
 
 // check verifies the invariants of a model: a named solver, at least two
@@ -142,7 +143,8 @@ const (
 )
 
 // ReadModel reads a liblinear model file (of liblinear 1.x to 2.4x) from r;
-// name identifies it in errors, which give the line number. Multi-class
+// its errors give the line number ("line 7: …"; ReadModelFile's also name
+// the file). Multi-class
 // files are read with all their NrW columns. The header keys may come in
 // any order before the "w" line, blank header lines are skipped, and each
 // weight line must hold exactly NrW numbers.
@@ -152,11 +154,21 @@ const (
 // missing, repeated or unknown keys, malformed numbers, non-finite weights,
 // fewer than two or repeated labels, and missing or extra weight lines.
 // The model reports Converged = true (files do not record convergence).
-func ReadModel(r io.Reader, name string) (*Model, error) {
+func ReadModel(r io.Reader) (*Model, error) { return readModel(r, "") }
+
+// readModel is ReadModel, naming the file name in its errors when name is
+// not empty.
+func readModel(r io.Reader, name string) (*Model, error) {
 	br := bufio.NewReader(r)
 	line := 0
+	at := func() string {
+		if name == "" {
+			return fmt.Sprintf("line %d", line)
+		}
+		return fmt.Sprintf("%s:%d", name, line)
+	}
 	fail := func(format string, args ...any) error {
-		return fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%s: %s", at(), fmt.Sprintf(format, args...))
 	}
 	m := &Model{Converged: true}
 	nrClass := -1
@@ -164,10 +176,10 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 	for {
 		text, err := br.ReadString('\n')
 		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, fmt.Errorf("%s: %w", at(), err)
 		}
 		if text == "" && err == io.EOF {
-			return nil, fmt.Errorf("%s:%d: file ends before the \"w\" line", name, line)
+			return nil, fmt.Errorf("%s: file ends before the \"w\" line", at())
 		}
 		line++
 		f := strings.Fields(text)
@@ -260,7 +272,7 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 	for {
 		text, err := br.ReadString('\n')
 		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, fmt.Errorf("%s: %w", at(), err)
 		}
 		if text == "" && err == io.EOF {
 			break
@@ -291,7 +303,7 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 		}
 	}
 	if len(m.W) != rows*m.NrW {
-		return nil, fmt.Errorf("%s:%d: file ends after %d of %d weight lines", name, line, len(m.W)/m.NrW, rows)
+		return nil, fmt.Errorf("%s: file ends after %d of %d weight lines", at(), len(m.W)/m.NrW, rows)
 	}
 	return m, nil
 }

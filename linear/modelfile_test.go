@@ -38,7 +38,7 @@ func TestReadLiblinearFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := ReadModel(bytes.NewReader(data), path)
+		m, err := ReadModelFile(path)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
@@ -72,7 +72,7 @@ func TestModelFileRoundTrip(t *testing.T) {
 		if err := WriteModel(&buf, m); err != nil {
 			t.Fatal(err)
 		}
-		got, err := ReadModel(&buf, "roundtrip")
+		got, err := ReadModel(&buf)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,32 +96,32 @@ func TestReadModelErrors(t *testing.T) {
 		{"empty", "", "ends before the \"w\" line"},
 		{"header only", "solver_type L2R_LR\nnr_class 2\n", "ends before the \"w\" line"},
 		{"no w", "solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 2\nbias -1", "ends before the \"w\" line"},
-		{"unknown solver", strings.Replace(header, "L2R_L2LOSS_SVC_DUAL", "MCSVM_CS", 1) + "1\n2\n", "x:1: solver_type \"MCSVM_CS\""},
-		{"regression", strings.Replace(header, "L2R_L2LOSS_SVC_DUAL", "L2R_L2LOSS_SVR", 1) + "1\n2\n", "x:1: solver_type"},
-		{"one-class", strings.Replace(header, "bias -1\n", "bias -1\nrho 0.5\n", 1) + "1\n2\n", "x:6: one-class"},
-		{"unknown key", strings.Replace(header, "bias -1\n", "bias -1\ncolour red\n", 1), "x:6: unknown key \"colour\""},
-		{"repeated key", strings.Replace(header, "bias -1\n", "bias -1\nbias 1\n", 1), "x:6: key \"bias\" appears twice"},
-		{"nr_class 1", strings.Replace(header, "nr_class 2", "nr_class 1", 1), "x:2: nr_class"},
-		{"nr_class text", strings.Replace(header, "nr_class 2", "nr_class two", 1), "x:2: nr_class"},
-		{"label before nr_class", "label 1 -1\nnr_class 2\n", "x:1: \"label\" before"},
-		{"label count", strings.Replace(header, "label 1 -1", "label 1 -1 2", 1), "x:3: 3 labels for nr_class 2"},
-		{"label value", strings.Replace(header, "label 1 -1", "label 1 x", 1), "x:3: label \"x\""},
-		{"label twice", strings.Replace(header, "label 1 -1", "label 1 1", 1), "x:3: label 1 appears twice"},
-		{"nr_feature negative", strings.Replace(header, "nr_feature 2", "nr_feature -2", 1), "x:4: nr_feature"},
-		{"bias NaN", strings.Replace(header, "bias -1", "bias nan", 1), "x:5: bias"},
+		{"unknown solver", strings.Replace(header, "L2R_L2LOSS_SVC_DUAL", "MCSVM_CS", 1) + "1\n2\n", "line 1: solver_type \"MCSVM_CS\""},
+		{"regression", strings.Replace(header, "L2R_L2LOSS_SVC_DUAL", "L2R_L2LOSS_SVR", 1) + "1\n2\n", "line 1: solver_type"},
+		{"one-class", strings.Replace(header, "bias -1\n", "bias -1\nrho 0.5\n", 1) + "1\n2\n", "line 6: one-class"},
+		{"unknown key", strings.Replace(header, "bias -1\n", "bias -1\ncolour red\n", 1), "line 6: unknown key \"colour\""},
+		{"repeated key", strings.Replace(header, "bias -1\n", "bias -1\nbias 1\n", 1), "line 6: key \"bias\" appears twice"},
+		{"nr_class 1", strings.Replace(header, "nr_class 2", "nr_class 1", 1), "line 2: nr_class"},
+		{"nr_class text", strings.Replace(header, "nr_class 2", "nr_class two", 1), "line 2: nr_class"},
+		{"label before nr_class", "label 1 -1\nnr_class 2\n", "line 1: \"label\" before"},
+		{"label count", strings.Replace(header, "label 1 -1", "label 1 -1 2", 1), "line 3: 3 labels for nr_class 2"},
+		{"label value", strings.Replace(header, "label 1 -1", "label 1 x", 1), "line 3: label \"x\""},
+		{"label twice", strings.Replace(header, "label 1 -1", "label 1 1", 1), "line 3: label 1 appears twice"},
+		{"nr_feature negative", strings.Replace(header, "nr_feature 2", "nr_feature -2", 1), "line 4: nr_feature"},
+		{"bias NaN", strings.Replace(header, "bias -1", "bias nan", 1), "line 5: bias"},
 		{"missing key", strings.Replace(header, "nr_feature 2\n", "", 1) + "\n", "lacks \"nr_feature\""},
-		{"w argument", strings.Replace(header, "w\n", "w 3\n", 1), "x:6: unexpected"},
-		{"two values", header + "1 2\n3\n", "x:7: weight line has 2 values, want 1"},
-		{"bad number", header + "1\nabc\n", "x:8: weight \"abc\""},
-		{"infinite weight", header + "inf\n2\n", "x:7: weight \"inf\" is not a finite number"},
-		{"NaN weight", header + "1\nnan\n", "x:8: weight \"nan\""},
+		{"w argument", strings.Replace(header, "w\n", "w 3\n", 1), "line 6: unexpected"},
+		{"two values", header + "1 2\n3\n", "line 7: weight line has 2 values, want 1"},
+		{"bad number", header + "1\nabc\n", "line 8: weight \"abc\""},
+		{"infinite weight", header + "inf\n2\n", "line 7: weight \"inf\" is not a finite number"},
+		{"NaN weight", header + "1\nnan\n", "line 8: weight \"nan\""},
 		{"too few", header + "1\n", "ends after 1 of 2 weight lines"},
-		{"too many", header + "1\n2\n3\n", "x:9: extra data"},
-		{"blank inside", header + "1\n\n2\n", "x:8: blank line inside"},
-		{"multi-class columns", strings.Replace(strings.Replace(header, "nr_class 2", "nr_class 3", 1), "label 1 -1", "label 1 2 3", 1) + "1 2\n", "x:7: weight line has 2 values, want 3"},
+		{"too many", header + "1\n2\n3\n", "line 9: extra data"},
+		{"blank inside", header + "1\n\n2\n", "line 8: blank line inside"},
+		{"multi-class columns", strings.Replace(strings.Replace(header, "nr_class 2", "nr_class 3", 1), "label 1 -1", "label 1 2 3", 1) + "1 2\n", "line 7: weight line has 2 values, want 3"},
 	}
 	for _, c := range cases {
-		_, err := ReadModel(strings.NewReader(c.text), "x")
+		_, err := ReadModel(strings.NewReader(c.text))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
 		}
@@ -133,7 +133,7 @@ func TestReadModelErrors(t *testing.T) {
 		strings.ReplaceAll(header+"1 \n2 \n", "\n", "\r\n"),
 		"nr_class 2\nbias -1\nlabel 1 -1\nsolver_type L2R_LR\nnr_feature 2\nw\n1\n2",
 	} {
-		m, err := ReadModel(strings.NewReader(text), "x")
+		m, err := ReadModel(strings.NewReader(text))
 		if err != nil || !slices.Equal(m.W, []float64{1, 2}) {
 			t.Errorf("%q: %v, %v", text, m, err)
 		}
@@ -162,11 +162,11 @@ func TestWriteModelRejectsInvalid(t *testing.T) {
 			t.Errorf("%s: WriteModel accepted an invalid model", c.name)
 		}
 		path := filepath.Join(dir, "m")
-		if err := SaveModel(path, c.m); err == nil {
-			t.Errorf("%s: SaveModel accepted an invalid model", c.name)
+		if err := WriteModelFile(path, c.m); err == nil {
+			t.Errorf("%s: WriteModelFile accepted an invalid model", c.name)
 		}
 		if _, err := os.Stat(path); !os.IsNotExist(err) {
-			t.Errorf("%s: SaveModel left a file behind", c.name)
+			t.Errorf("%s: WriteModelFile left a file behind", c.name)
 		}
 	}
 }
@@ -174,17 +174,17 @@ func TestWriteModelRejectsInvalid(t *testing.T) {
 func TestSaveLoadModel(t *testing.T) {
 	m := randomModel(42, 3, 5, 1)
 	path := filepath.Join(t.TempDir(), "model")
-	if err := SaveModel(path, m); err != nil {
+	if err := WriteModelFile(path, m); err != nil {
 		t.Fatal(err)
 	}
-	got, err := LoadModel(path)
+	got, err := ReadModelFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(got.W, m.W) || !slices.Equal(got.Labels, m.Labels) {
-		t.Errorf("LoadModel(SaveModel(m)) = %+v, want %+v", got, m)
+		t.Errorf("ReadModelFile(WriteModelFile(m)) = %+v, want %+v", got, m)
 	}
-	if _, err := LoadModel(filepath.Join(t.TempDir(), "absent")); err == nil {
+	if _, err := ReadModelFile(filepath.Join(t.TempDir(), "absent")); err == nil {
 		t.Error("LoadModel of a missing file succeeded")
 	}
 }
@@ -206,7 +206,7 @@ func FuzzReadModel(f *testing.F) {
 	f.Add([]byte("solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 99999999999\nbias 1\nw\n"))
 	f.Add([]byte("w\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := ReadModel(bytes.NewReader(data), "fuzz")
+		m, err := ReadModel(bytes.NewReader(data))
 		if err != nil {
 			return
 		}
@@ -217,7 +217,7 @@ func FuzzReadModel(f *testing.F) {
 		if err := WriteModel(&buf, m); err != nil {
 			t.Fatalf("WriteModel: %v", err)
 		}
-		again, err := ReadModel(&buf, "again")
+		again, err := ReadModel(&buf)
 		if err != nil {
 			t.Fatalf("reading back: %v", err)
 		}

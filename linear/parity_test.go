@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -103,7 +104,7 @@ func TestParityLiblinear(t *testing.T) {
 					t.Skipf("%v is not implemented", sc.s)
 				}
 				p := Params{Solver: sc.s, C: 1, Eps: sc.eps}
-				ours, err := Train(prob, p)
+				ours, err := Train(context.Background(), prob, p)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -154,7 +155,7 @@ func TestParityLabelOrder(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "data.svm")
 		writeSVMLight(t, path, prob.X, prob.Y)
 		p := Params{Solver: L2RL2LossSVCDual, Eps: 1e-6}
-		ours, err := Train(prob, p)
+		ours, err := Train(context.Background(), prob, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,7 +186,7 @@ func TestParityMultiClassPredict(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"multiclass_s1.model", "multiclass_s0_B1.model"} {
-		m, err := LoadModel(filepath.Join("testdata", "liblinear", name))
+		m, err := ReadModelFile(filepath.Join("testdata", "liblinear", name))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,9 +6,11 @@ import (
 	"github.com/greedytl/greedytl/sparse"
 )
 
-// Solver names a learner. Where liblinear has the same learner it carries
-// liblinear's number (the -s flag) and liblinear's name (the model file's
-// solver_type line); learners liblinear lacks are numbered from 100.
+// Solver names a classifier that Train fits. Where liblinear has the same
+// learner it carries liblinear's number (the -s flag) and liblinear's name
+// (the model file's solver_type line); learners liblinear lacks are
+// numbered from 100. Ridge regression, a regressor with its own API
+// (FitRidge, RidgeLOOPath), is not a Solver.
 type Solver int
 
 // The solvers. Objectives are written out in doc.go.
@@ -21,7 +23,6 @@ const (
 	L1RLR             Solver = 6   // L1-regularised logistic regression (newGLMNET)
 	L2RLRDual         Solver = 7   // L2-regularised logistic regression (dual)
 	ElasticNetLR      Solver = 100 // elastic-net logistic regression (glmnet-style coordinate descent)
-	RidgeRegression   Solver = 101 // ridge regression with closed-form leave-one-out
 	unknownSolverName        = "unknown"
 )
 
@@ -34,7 +35,6 @@ var solverNames = map[Solver]string{
 	L1RLR:            "L1R_LR",
 	L2RLRDual:        "L2R_LR_DUAL",
 	ElasticNetLR:     "ELASTICNET_LR",
-	RidgeRegression:  "RIDGE",
 }
 
 // String returns liblinear's name for s (the solver_type of a model file).

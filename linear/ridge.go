@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Ridge regression (regularised least squares, RidgeRegression):
+// Ridge regression (regularised least squares):
 //
 //	min_{w,b} Σ_i (y_i − wᵀx_i − b)² + λ||w||²,
 //

@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -78,17 +79,19 @@ func (p Params) withDefaults() Params {
 // Model.Scores for scores that always favour the greater label.
 //
 // Train returns an error for invalid parameters (see Params.Check), for the
-// RidgeRegression solver (a regressor with its own API), for an empty or
+// for an empty or
 // malformed problem, non-finite or non-integer labels, labels that do not
 // form exactly two classes, non-finite feature values or bias, and when the
-// solver fails. Reaching the iteration cap is not an error: the model
-// reports it with Converged = false. Train does not modify prob.
-func Train(prob *Problem, p Params) (*Model, error) {
+// solver fails, and with ctx's error when ctx is done before training
+// starts (a solver, like liblinear's, runs to its end once started). Reaching
+// the iteration cap is not an error: the model reports it with Converged =
+// false. Train does not modify prob.
+func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("linear: training interrupted: %w", err)
+	}
 	if err := p.Check(); err != nil {
 		return nil, err
-	}
-	if p.Solver == RidgeRegression {
-		return nil, errors.New("linear: Train fits classifiers; RidgeRegression has its own API")
 	}
 	p = p.withDefaults()
 	if err := checkProblem(prob); err != nil {

@@ -1,6 +1,8 @@
 package linear
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -107,18 +109,11 @@ func TestTrainRejectsBadInput(t *testing.T) {
 		{"unsorted indices", func() *Problem { p := ok(); p.X.Ind[0], p.X.Ind[1] = p.X.Ind[1], p.X.Ind[0]; return p }(), Params{}, "out of order"},
 		{"broken header", func() *Problem { p := ok(); p.X.Ptr = p.X.Ptr[:3]; return p }(), Params{}, "feature matrix"},
 		{"bad params", ok(), Params{C: -1}, "C ="},
-		{"ridge", ok(), Params{Solver: RidgeRegression}, ""},
+		{"former ridge solver 101", ok(), Params{Solver: 101}, "unknown solver 101"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if c.want == "" && c.p.Solver == RidgeRegression {
-				if _, ok := solvers[RidgeRegression]; !ok {
-					c.want = "not implemented"
-				} else {
-					c.want = "RidgeRegression"
-				}
-			}
-			m, err := Train(c.prob, c.p)
+			m, err := Train(context.Background(), c.prob, c.p)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("Train = %v, %v; want an error mentioning %q", m, err, c.want)
 			}
@@ -180,7 +175,7 @@ func TestTrainClosedForm(t *testing.T) {
 			for _, bias := range []float64{0, 1} {
 				prob := &Problem{X: x, Y: []float64{1, -1}, Bias: bias}
 				p := Params{Solver: s, C: c.c, WeightPos: c.wp, WeightNeg: c.wn, Eps: 1e-10}
-				m, err := Train(prob, p)
+				m, err := Train(context.Background(), prob, p)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -278,7 +273,7 @@ func TestPrimalObjectivePanics(t *testing.T) {
 		w    []float64
 	}{
 		{"short w", Params{Solver: L2RLR}, make([]float64, 3)},
-		{"regressor", Params{Solver: RidgeRegression}, make([]float64, 4)},
+		{"unknown solver", Params{Solver: 101}, make([]float64, 4)},
 	} {
 		func() {
 			defer func() {
@@ -297,11 +292,11 @@ func TestTrainDeterministicAndPure(t *testing.T) {
 		x0, y0 := *prob.X, slices.Clone(prob.Y)
 		ind0, val0 := slices.Clone(prob.X.Ind), slices.Clone(prob.X.Val)
 		p := Params{Solver: s, C: 0.5, Seed: 42}
-		a, err := Train(prob, p)
+		a, err := Train(context.Background(), prob, p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := Train(prob, p)
+		b, err := Train(context.Background(), prob, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -333,11 +328,11 @@ func TestTrainRelabel(t *testing.T) {
 	}
 	for _, s := range classifiers {
 		p := Params{Solver: s, Seed: 1}
-		a, err := Train(relabelled, p)
+		a, err := Train(context.Background(), relabelled, p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := Train(signed, p)
+		b, err := Train(context.Background(), signed, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -350,14 +345,14 @@ func TestTrainRelabel(t *testing.T) {
 func TestTrainMaxIter(t *testing.T) {
 	prob := randomProblem(7, 200, 20, 0.5, 1)
 	for _, s := range classifiers {
-		m, err := Train(prob, Params{Solver: s, C: 10, Eps: 1e-12, MaxIter: 1})
+		m, err := Train(context.Background(), prob, Params{Solver: s, C: 10, Eps: 1e-12, MaxIter: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if m.Converged {
 			t.Errorf("%v: Converged after one iteration at Eps 1e-12", s)
 		}
-		m, err = Train(prob, Params{Solver: s, C: 10})
+		m, err = Train(context.Background(), prob, Params{Solver: s, C: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -377,7 +372,7 @@ func TestTrainEmptyRows(t *testing.T) {
 		} {
 			prob := &Problem{X: x, Y: []float64{1, -1, 1}[:x.R], Bias: bias}
 			for _, s := range classifiers {
-				m, err := Train(prob, Params{Solver: s})
+				m, err := Train(context.Background(), prob, Params{Solver: s})
 				if err != nil {
 					t.Fatalf("%v bias %v: %v", s, bias, err)
 				}
@@ -386,5 +381,16 @@ func TestTrainEmptyRows(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestTrainCancelled: Train, like CrossValidate, returns the context's error
+// when the context is done.
+func TestTrainCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	prob := randomProblem(7, 50, 5, 0.5, 1)
+	if _, err := Train(ctx, prob, Params{Solver: L2RL2LossSVCDual, C: 1}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Train with a cancelled context: error %v, want context.Canceled", err)
 	}
 }

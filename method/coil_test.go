@@ -15,7 +15,7 @@ import (
 )
 
 // coilTransfer is one COIL-100 (HOG features) leave-one-class-out task built
-// as the protocol builds it (DESIGN §6), scaled down to keep the test fast:
+// as the protocol builds it (docs/design.md §6), scaled down to keep the test fast:
 // 20 negative classes (18 source negatives, 2 target negatives), 30 source
 // classes whose linear SVMs (liblinear -s 1 -c 1 -B 1, class vs the source
 // negatives) give the source scores, and one target class.
@@ -73,7 +73,7 @@ func buildCoilTransfer(featPath, labelPath string) (*coilTransfer, error) {
 	_, d := F.Dims()
 	task.X = mat.NewDense(len(rows), d, nil)
 	for k, r := range rows {
-		task.X.SetRow(k, F.RawRowView(r))
+		dense(task.X).SetRow(k, F.RawRowView(r))
 	}
 	task.pos = make([]int, len(byClass[target]))
 	for k := range task.pos {
@@ -95,12 +95,12 @@ func buildCoilTransfer(featPath, labelPath string) (*coilTransfer, error) {
 				y[k] = 1
 			}
 		}
-		svm, err := linear.Train(&linear.Problem{X: sparse.FromDense(A), Y: y, Bias: 1},
+		svm, err := linear.Train(context.Background(), &linear.Problem{X: sparse.FromDense(A), Y: y, Bias: 1},
 			linear.Params{Solver: linear.L2RL2LossSVCDual, C: 1})
 		if err != nil {
 			return nil, err
 		}
-		task.H.SetCol(j, svm.Scores(task.X))
+		dense(task.H).SetCol(j, svm.Scores(task.X))
 	}
 	return task, nil
 }
@@ -111,10 +111,10 @@ func (c *coilTransfer) split(nPos int, seed uint64) (train, test Data) {
 	rng := rand.New(rand.NewPCG(seed, seed))
 	pos, neg := slicesShuffled(rng, c.pos), slicesShuffled(rng, c.neg)
 	pick := func(rows []int, y []float64) Data {
-		d := Data{X: mat.NewDense(len(rows), c.X.RawMatrix().Cols, nil), H: mat.NewDense(len(rows), c.H.RawMatrix().Cols, nil), Y: y}
+		d := Data{X: mat.NewDense(len(rows), dense(c.X).RawMatrix().Cols, nil), H: mat.NewDense(len(rows), dense(c.H).RawMatrix().Cols, nil), Y: y}
 		for k, r := range rows {
-			d.X.SetRow(k, c.X.RawRowView(r))
-			d.H.SetRow(k, c.H.RawRowView(r))
+			dense(d.X).SetRow(k, dense(c.X).RawRowView(r))
+			dense(d.H).SetRow(k, dense(c.H).RawRowView(r))
 		}
 		return d
 	}

@@ -9,8 +9,10 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -75,7 +77,7 @@ func (c conformanceCase) withoutSources() conformanceCase {
 // mapColumns returns c with every X and H (train, test, extras) replaced by
 // fx(X) and fh(H).
 func (c conformanceCase) mapColumns(fx, fh func(*mat.Dense) *mat.Dense) conformanceCase {
-	f := func(d Data) Data { return Data{X: fx(d.X), H: fh(d.H), Y: d.Y} }
+	f := func(d Data) Data { return Data{X: fx(dense(d.X)), H: fh(dense(d.H)), Y: d.Y} }
 	c.train, c.test = f(c.train), f(c.test)
 	unl, orc := f(*c.extra.Unlabelled), f(*c.extra.Oracle)
 	c.extra.Unlabelled, c.extra.Oracle = &unl, &orc
@@ -127,7 +129,7 @@ func equalData(a, b Data) bool {
 		}
 		return mat.Equal(p, q)
 	}
-	return eq(a.X, b.X) && eq(a.H, b.H) && slices.Equal(a.Y, b.Y)
+	return eq(dense(a.X), dense(b.X)) && eq(dense(a.H), dense(b.H)) && slices.Equal(a.Y, b.Y)
 }
 
 // methodState renders a method's settings, to check that Fit leaves them
@@ -142,10 +144,7 @@ func methodState(m Method) string {
 
 func fitCase(t *testing.T, name string, c conformanceCase) (Model, error) {
 	t.Helper()
-	meth, err := New(name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	meth := newConformanceMethod(t, name)
 	return meth.Fit(context.Background(), c.train, c.extra)
 }
 
@@ -176,6 +175,59 @@ func mustPredict(t *testing.T, model Model, d Data) []float64 {
 	return f
 }
 
+// conformanceSpecs are configured methods the suite runs besides the
+// registry's defaults: specs with settings, which New resolves.
+var conformanceSpecs = []string{
+	"greedytl:lambda=10",
+	"greedytl:delta=0.001,max_k=3",
+	"greedytl:stop_at_min_loo=true",
+	"greedytl-59:sample=30",
+	"greedytl-sp:gamma=0.25",
+	"greedytl:sample=59",
+}
+
+// directMethods are methods whose options are set directly rather than by a
+// spec; the suite resolves these keys before New. Their Name is derived from
+// their options (directNames).
+var directMethods = map[string]func() Method{
+	"direct-lambda-10": func() Method {
+		o := greedytl.DefaultOptions()
+		o.Lambda = 10
+		return &GreedyTL{Options: o}
+	},
+	"direct-auto-lambda": func() Method {
+		o := greedytl.DefaultOptions()
+		o.AutoLambda, o.StopAtMinLOO = true, true
+		return &GreedyTL{Options: o}
+	},
+	"direct-max-k-2": func() Method {
+		o := greedytl.DefaultOptions()
+		o.MaxK, o.FeatureFactor = 2, 0.5
+		return &GreedyTL{Options: o}
+	},
+}
+
+// directNames are the canonical specs the direct methods' options name.
+var directNames = map[string]string{
+	"direct-lambda-10":   "greedytl:lambda=10",
+	"direct-auto-lambda": "greedytl:auto_lambda=1,stop_at_min_loo=1",
+	"direct-max-k-2":     "greedytl:gamma=0.5,max_k=2",
+}
+
+// newConformanceMethod returns the method the suite knows as name: a
+// directly configured one, or New(name).
+func newConformanceMethod(t *testing.T, name string) Method {
+	t.Helper()
+	if f, ok := directMethods[name]; ok {
+		return f()
+	}
+	meth, err := New(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return meth
+}
+
 func TestConformance(t *testing.T) {
 	names := Names()
 	if len(names) < 8 {
@@ -198,16 +250,43 @@ func TestConformance(t *testing.T) {
 			if reg.New() == nil {
 				t.Fatal("New returned nil")
 			}
-			t.Run("contract", func(t *testing.T) { checkContract(t, name, base) })
-			t.Run("rejects", func(t *testing.T) { checkRejects(t, name, base) })
-			t.Run("robust", func(t *testing.T) { checkRobust(t, name, base) })
+			runConformance(t, name, base)
+		})
+	}
+	for _, spec := range conformanceSpecs {
+		t.Run(spec, func(t *testing.T) {
+			canon, err := CanonicalSpec(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := newConformanceMethod(t, spec).Name(); got != canon {
+				t.Errorf("Name() = %q, want the canonical spec %q", got, canon)
+			}
+			runConformance(t, spec, base)
+		})
+	}
+	for _, name := range slices.Sorted(maps.Keys(directMethods)) {
+		t.Run(name, func(t *testing.T) {
+			if got := directMethods[name]().Name(); got != directNames[name] {
+				t.Errorf("Name() = %q, want %q", got, directNames[name])
+			}
+			runConformance(t, name, base)
 		})
 	}
 }
 
+// runConformance runs the suite's checks on the method the suite knows as
+// name.
+func runConformance(t *testing.T, name string, base conformanceCase) {
+	t.Run("contract", func(t *testing.T) { checkContract(t, name, base) })
+	t.Run("rejects", func(t *testing.T) { checkRejects(t, name, base) })
+	t.Run("robust", func(t *testing.T) { checkRobust(t, name, base) })
+}
+
 // checkContract checks what a successful fit promises.
 func checkContract(t *testing.T, name string, c conformanceCase) {
-	meth, _ := New(name)
+	meth := newConformanceMethod(t, name)
+	want := meth.Name() // a spec's canonical form, a direct method's Variant
 	before := methodState(meth)
 	train, extra := cloneData(c.train), cloneData(*c.extra.Oracle)
 	model, err := meth.Fit(context.Background(), c.train, c.extra)
@@ -220,8 +299,8 @@ func checkContract(t *testing.T, name string, c conformanceCase) {
 	if after := methodState(meth); after != before {
 		t.Errorf("Fit changed the method's settings:\n before %s\n after  %s", before, after)
 	}
-	if model.Method() != name {
-		t.Errorf("model.Method() = %q, want %q", model.Method(), name)
+	if model.Method() != want {
+		t.Errorf("model.Method() = %q, want %q", model.Method(), want)
 	}
 	hp := model.Hyperparameters()
 	for k, v := range hp {
@@ -288,6 +367,50 @@ func checkContract(t *testing.T, name string, c conformanceCase) {
 		}
 	}
 
+	// Data takes any mat.Matrix: the same values behind another type fit
+	// the same model and predict the same scores.
+	opaque := func(d Data) Data {
+		wrap := func(a mat.Matrix) mat.Matrix {
+			if absent(a) {
+				return a
+			}
+			return opaqueMatrix{a}
+		}
+		return Data{X: wrap(d.X), H: wrap(d.H), Y: d.Y}
+	}
+	oExtra := c.extra
+	unl, orc := opaque(*c.extra.Unlabelled), opaque(*c.extra.Oracle)
+	oExtra.Unlabelled, oExtra.Oracle = &unl, &orc
+	if mo, err := newConformanceMethod(t, name).Fit(context.Background(), opaque(c.train), oExtra); err != nil {
+		t.Errorf("Fit on matrices that are not *mat.Dense: %v", err)
+	} else if fo, err := mo.Predict(opaque(c.test)); err != nil || !slices.Equal(fo, f) {
+		t.Errorf("Fit and Predict on matrices that are not *mat.Dense: %v (scores equal: %v)", err, slices.Equal(fo, f))
+	}
+
+	// A batch predicts each row as that row alone does.
+	for i := range c.test.Rows() {
+		fi := mustPredict(t, model, selectRows(c.test, []int{i}))
+		if math.Abs(fi[0]-f[i]) > 1e-12*math.Max(1, math.Abs(f[i])) {
+			t.Fatalf("row %d predicted %v in a batch, %v alone", i, f[i], fi[0])
+		}
+	}
+
+	// Selected agrees with the weights the model reports.
+	if sel, ok := model.Selected(); ok {
+		d, n := dense(c.train.X).RawMatrix().Cols, dense(c.train.H).RawMatrix().Cols
+		if sel.NumFeatures != d || sel.NumSources != n {
+			t.Errorf("Selected: %d features and %d sources, trained on %d and %d", sel.NumFeatures, sel.NumSources, d, n)
+		}
+		sw := model.SourceWeights()
+		for _, col := range sel.Columns {
+			if limit := map[bool]int{false: d, true: n}[col.Source]; col.Index < 0 || col.Index >= limit {
+				t.Errorf("Selected: %s %d out of range", col.Kind(), col.Index)
+			} else if col.Source && sw != nil && sw[col.Index] != col.Weight {
+				t.Errorf("Selected: source %d has weight %v, SourceWeights %v", col.Index, col.Weight, sw[col.Index])
+			}
+		}
+	}
+
 	// The model file round-trips to the same predictions.
 	var buf bytes.Buffer
 	if err := WriteModel(&buf, model); err != nil {
@@ -297,7 +420,7 @@ func checkContract(t *testing.T, name string, c conformanceCase) {
 	if err != nil {
 		t.Fatalf("ReadModel: %v\n%s", err, buf.Bytes())
 	}
-	if read.Method() != name {
+	if read.Method() != want {
 		t.Errorf("read model's Method() = %q", read.Method())
 	}
 	if !maps.Equal(read.Hyperparameters(), hp) {
@@ -338,17 +461,17 @@ func checkRejects(t *testing.T, name string, c conformanceCase) {
 		what string
 		d    Data
 	}{
-		{"X with an extra column", Data{X: wider(test.X), H: test.H}},
-		{"X with a column missing", Data{X: narrower(test.X), H: test.H}},
-		{"H with an extra column", Data{X: test.X, H: wider(test.H)}},
-		{"H with a column missing", Data{X: test.X, H: narrower(test.H)}},
+		{"X with an extra column", Data{X: wider(dense(test.X)), H: test.H}},
+		{"X with a column missing", Data{X: narrower(dense(test.X)), H: test.H}},
+		{"H with an extra column", Data{X: test.X, H: wider(dense(test.H))}},
+		{"H with a column missing", Data{X: test.X, H: narrower(dense(test.H))}},
 		{"X absent", Data{H: test.H}},
 		{"H absent", Data{X: test.X}},
-		{"rows of X and H differ", Data{X: test.X, H: mat.DenseCopyOf(test.H.Slice(0, r-1, 0, n))}},
-		{"NaN in X", Data{X: withValue(test.X, 3, d-1, math.NaN()), H: test.H}},
-		{"+Inf in X", Data{X: withValue(test.X, 0, 0, math.Inf(1)), H: test.H}},
-		{"NaN in H", Data{X: test.X, H: withValue(test.H, r-1, n-1, math.NaN())}},
-		{"-Inf in H", Data{X: test.X, H: withValue(test.H, 5, 2, math.Inf(-1))}},
+		{"rows of X and H differ", Data{X: test.X, H: mat.DenseCopyOf(dense(test.H).Slice(0, r-1, 0, n))}},
+		{"NaN in X", Data{X: withValue(dense(test.X), 3, d-1, math.NaN()), H: test.H}},
+		{"+Inf in X", Data{X: withValue(dense(test.X), 0, 0, math.Inf(1)), H: test.H}},
+		{"NaN in H", Data{X: test.X, H: withValue(dense(test.H), r-1, n-1, math.NaN())}},
+		{"-Inf in H", Data{X: test.X, H: withValue(dense(test.H), 5, 2, math.Inf(-1))}},
 	} {
 		if f, err := model.Predict(tc.d); err == nil {
 			t.Errorf("Predict with %s: no error (scores %v...)", tc.what, f[:1])
@@ -358,7 +481,7 @@ func checkRejects(t *testing.T, name string, c conformanceCase) {
 	bad := func(what string, mutate func(*Data)) {
 		tr := cloneData(c.train)
 		mutate(&tr)
-		meth, _ := New(name)
+		meth := newConformanceMethod(t, name)
 		if _, err := meth.Fit(context.Background(), tr, c.extra); err == nil {
 			t.Errorf("Fit with %s: no error", what)
 		}
@@ -370,12 +493,12 @@ func checkRejects(t *testing.T, name string, c conformanceCase) {
 	})
 	bad("a 0/1 label", func(d *Data) { d.Y[0] = 0 })
 	bad("a NaN label", func(d *Data) { d.Y[1] = math.NaN() })
-	bad("a NaN in X", func(d *Data) { d.X.Set(2, 1, math.NaN()) })
-	bad("an Inf in H", func(d *Data) { d.H.Set(3, 0, math.Inf(1)) })
+	bad("a NaN in X", func(d *Data) { dense(d.X).Set(2, 1, math.NaN()) })
+	bad("an Inf in H", func(d *Data) { dense(d.H).Set(3, 0, math.Inf(1)) })
 	bad("fewer labels than rows", func(d *Data) { d.Y = d.Y[:len(d.Y)-1] })
 	bad("X and H absent", func(d *Data) { d.X, d.H = nil, nil })
 
-	meth, _ := New(name)
+	meth := newConformanceMethod(t, name)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := meth.Fit(ctx, c.train, c.extra); err == nil {
@@ -401,6 +524,7 @@ func checkRobust(t *testing.T, name string, base conformanceCase) {
 		{"no sources (empty H)", base.mapColumns(identity, func(*mat.Dense) *mat.Dense { return &mat.Dense{} })},
 		{"no features", base.mapColumns(func(*mat.Dense) *mat.Dense { return nil }, identity)},
 		{"no sources and a single positive", single.withoutSources()},
+		{"a training feature too small to standardise", tinyTrainingColumn(base, 2)},
 	} {
 		model, err := fitCase(t, name, tc.c)
 		if err != nil {
@@ -434,6 +558,59 @@ func checkRobust(t *testing.T, name string, base conformanceCase) {
 		}
 	}
 }
+
+// tinyTrainingColumn returns c with column j of the training X set to
+// ±1e-320 (issue 9: its standard deviation is too small to standardise, so
+// the column is constant; test values stay ordinary).
+func tinyTrainingColumn(c conformanceCase, j int) conformanceCase {
+	c.train = cloneData(c.train)
+	r, _ := c.train.X.Dims()
+	for i := range r {
+		dense(c.train.X).Set(i, j, float64(2*(i%2)-1)*1e-320)
+	}
+	return c
+}
+
+// TestNoSilentNonFinite is issue 9's case of a test value far outside the
+// training range: every method's Predict returns finite scores or an error
+// naming the row, never a NaN or ±Inf score.
+func TestNoSilentNonFinite(t *testing.T) {
+	base := newConformanceCase(7, 24, 6, 5, 8)
+	for _, name := range Names() {
+		model := mustFit(t, name, base)
+		for _, huge := range []float64{1.7e308, -1.7e308} {
+			for _, part := range []string{"X", "H"} {
+				test := cloneData(base.test)
+				for j := range 5 {
+					if part == "X" {
+						dense(test.X).Set(3, j, huge)
+					} else {
+						dense(test.H).Set(3, j, huge)
+					}
+				}
+				f, err := model.Predict(Data{X: test.X, H: test.H})
+				if err != nil {
+					if !strings.Contains(err.Error(), "row 3") && !strings.Contains(err.Error(), "[3][") {
+						t.Errorf("%s, %s = %v: error %q does not name row 3", name, part, huge, err)
+					}
+					continue
+				}
+				for i, v := range f {
+					if math.IsNaN(v) || math.IsInf(v, 0) {
+						t.Errorf("%s, %s = %v: score %d is %v", name, part, huge, i, v)
+					}
+				}
+			}
+		}
+	}
+}
+
+// opaqueMatrix hides the type of a matrix: only mat.Matrix's methods.
+type opaqueMatrix struct{ m mat.Matrix }
+
+func (o opaqueMatrix) Dims() (r, c int)    { return o.m.Dims() }
+func (o opaqueMatrix) At(i, j int) float64 { return o.m.At(i, j) }
+func (o opaqueMatrix) T() mat.Matrix       { return mat.Transpose{Matrix: o} }
 
 // permuteRows returns the rows perm[0], perm[1], … of d.
 func permuteRows(d Data, perm []int) Data { return selectRows(d, perm) }

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/greedytl/greedytl/standardize"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
 // dam is DAM, the Domain Adaptation Machine (Duan, Tsang, Xu and Chua,
 // "Domain adaptation from multiple sources via auxiliary classifiers", ICML
-// 2009), in the least-squares linear form of DESIGN §5. It is transductive:
+// 2009), in the least-squares linear form of docs/design.md §5. It is transductive:
 // it needs the unlabelled target inputs (Extra.Unlabelled; in the protocol
 // the test inputs), on which DAM's data-dependent regulariser asks the
 // target classifier to agree with the sources' "virtual labels".
@@ -68,6 +70,8 @@ type dam struct{}
 func init() {
 	Register(Registration{
 		Name:        "dam",
+		Label:       "DAM",
+		Color:       rgb(0x94, 0x67, 0xbd),
 		Description: "DAM (transductive): class-balanced ridge on X fitting the labels and, on the unlabelled inputs, the mean source score",
 		New:         func() Method { return dam{} },
 		Decode:      decodeLinear,
@@ -96,14 +100,14 @@ func (dam) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("method: dam: unlabelled inputs: %w", err)
 	}
-	sx, sh := FitScaler(train.X), FitScaler(train.H)
+	sx, sh := standardize.Fit(train.X), standardize.Fit(train.H)
 	zx, err := sx.Transform(train.X)
 	if err != nil {
 		return nil, err
 	}
 	var virtual []float64
 	if n > 0 {
-		if virtual, err = virtualLabels(sh, train.H, extra.Unlabelled.H, train.Y); err != nil {
+		if virtual, err = virtualLabels(sh, dense(train.H), dense(extra.Unlabelled.H), train.Y); err != nil {
 			return nil, err
 		}
 	}
@@ -158,7 +162,7 @@ func (dam) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
 // damModel returns DAM's Linear model: weights w and intercept b on the
 // features standardised by sx, zero weights for the sources (sh), and the
 // hyperparameters lambda and tau, after validating it.
-func damModel(sx, sh Scaler, w []float64, b, lambda, tau float64) (Model, error) {
+func damModel(sx, sh standardize.Scaler, w []float64, b, lambda, tau float64) (Model, error) {
 	model := &Linear{
 		Name:  "dam",
 		X:     sx,
@@ -176,24 +180,12 @@ func damModel(sx, sh Scaler, w []float64, b, lambda, tau float64) (Model, error)
 	return model, nil
 }
 
-// damWeights returns the row weights of DAM's regression: the
-// class-balancing weights ζ_i of the labelled rows (labels y), then tau·m/u
-// for each of the u unlabelled rows.
-func damWeights(y []float64, u int, tau float64) []float64 {
-	m := len(y)
-	w := append(balanceWeights(y), make([]float64, u)...)
-	for j := m; j < m+u; j++ {
-		w[j] = tau * float64(m) / float64(u)
-	}
-	return w
-}
-
 // virtualLabels returns DAM's virtual labels of the unlabelled rows hu: the
 // mean standardised source score h̄, shifted and scaled so that on the
 // labelled rows h it has the class-balanced mean (0) and standard deviation
 // (1) of the labels y. It returns nil (no virtual labels) when h̄ is constant
 // on the labelled rows.
-func virtualLabels(sh Scaler, h, hu *mat.Dense, y []float64) ([]float64, error) {
+func virtualLabels(sh standardize.Scaler, h, hu *mat.Dense, y []float64) ([]float64, error) {
 	zh, err := sh.Transform(h)
 	if err != nil {
 		return nil, err
@@ -474,7 +466,7 @@ func newDAMSystem(zl, zu *mat.Dense, y, v []float64) (*damSystem, error) {
 	s.vMean /= float64(u)
 	s.xbar = make([]float64, d)
 	for j := range u {
-		axpy(1/float64(u), zu.RawRowView(j), s.xbar)
+		floats.AddScaled(s.xbar, 1/float64(u), zu.RawRowView(j))
 	}
 	center := func(z *mat.Dense) *mat.Dense {
 		r, _ := z.Dims()
@@ -482,7 +474,7 @@ func newDAMSystem(zl, zu *mat.Dense, y, v []float64) (*damSystem, error) {
 		for i := range r {
 			row := c.RawRowView(i)
 			copy(row, z.RawRowView(i))
-			axpy(-1, s.xbar, row)
+			floats.AddScaled(row, -1, s.xbar)
 		}
 		return c
 	}
@@ -606,7 +598,7 @@ func (s *damSystem) primal(tau, lambda float64, alpha []float64) (w []float64, b
 	mat.NewVecDense(d, x).MulVec(s.a.T(), mat.NewVecDense(m, alpha))
 	xv := make([]float64, d)
 	mat.NewVecDense(d, xv).MulVec(s.xt.T(), mat.NewVecDense(s.u, s.v))
-	axpy(mu, xv, x)
+	floats.AddScaled(x, mu, xv)
 	r := len(s.s)
 	w = make([]float64, d)
 	if s.primalForm {
@@ -639,6 +631,6 @@ func (s *damSystem) primal(tau, lambda float64, alpha []float64) (w []float64, b
 	for _, v := range s.v {
 		sv += v
 	}
-	b = (sa+mu*sv)/(mu*float64(s.u)) - dot(s.xbar, w)
+	b = (sa+mu*sv)/(mu*float64(s.u)) - floats.Dot(s.xbar, w)
 	return w, b
 }

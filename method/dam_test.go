@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -227,8 +228,8 @@ func TestDAMWeights(t *testing.T) {
 // source score.
 func TestVirtualLabels(t *testing.T) {
 	data := syntheticTransfer(3, 12, 2, 0, 3, 2)
-	sh := FitScaler(data.H)
-	v, err := virtualLabels(sh, data.H, data.H, data.Y)
+	sh := standardize.Fit(data.H)
+	v, err := virtualLabels(sh, dense(data.H), dense(data.H), data.Y)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +259,7 @@ func TestVirtualLabels(t *testing.T) {
 		c.Set(i, 0, 1)
 		c.Set(i, 1, -2)
 	}
-	v, err = virtualLabels(FitScaler(c), c, c, data.Y)
+	v, err = virtualLabels(standardize.Fit(c), c, c, data.Y)
 	if err != nil || v != nil {
 		t.Errorf("constant sources: %v, %v; want no virtual labels", v, err)
 	}
@@ -359,7 +360,7 @@ func TestDAMFallback(t *testing.T) {
 			if hp["tau"] != 0 {
 				t.Errorf("tau = %g, want 0", hp["tau"])
 			}
-			zx, _ := FitScaler(tc.train.X).Transform(tc.train.X)
+			zx, _ := standardize.Fit(tc.train.X).Transform(tc.train.X)
 			wantW, wantB := weightedRidgeDirect(t, zx, tc.train.Y, balanceWeights(tc.train.Y), hp["lambda"], nil)
 			lin := model.(*Linear)
 			for j := range lin.WX {
@@ -398,4 +399,17 @@ func TestDAMErrors(t *testing.T) {
 			t.Logf("%s: %v", tc.name, err)
 		}
 	}
+}
+
+// damWeights returns the row weights of DAM's regression written out (the
+// reference for damSystem, which never forms them): the
+// class-balancing weights ζ_i of the labelled rows (labels y), then tau·m/u
+// for each of the u unlabelled rows.
+func damWeights(y []float64, u int, tau float64) []float64 {
+	m := len(y)
+	w := append(balanceWeights(y), make([]float64, u)...)
+	for j := m; j < m+u; j++ {
+		w[j] = tau * float64(m) / float64(u)
+	}
+	return w
 }

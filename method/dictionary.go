@@ -8,8 +8,9 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
-	"slices"
 
+	"github.com/greedytl/greedytl/sparsecode"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -86,6 +87,8 @@ const (
 func init() {
 	Register(Registration{
 		Name:        "dictionary",
+		Label:       "Dictionary learning",
+		Color:       rgb(0x8c, 0x6d, 0x31),
 		Description: "domain-adaptive dictionary learning: K-SVD on the source scores, a path of dictionaries to the target, OMP codes, ridge",
 		New: func() Method {
 			return dictionary{sparsity: dictSparsity, pathSteps: dictPathSteps, ksvdIters: dictKSVDIters}
@@ -128,7 +131,7 @@ func (dc dictionary) Fit(ctx context.Context, train Data, extra Extra) (Model, e
 // "lambda" unset) and the standardised codes of the training examples.
 func (dc dictionary) represent(ctx context.Context, train Data, seed uint64) (*dictionaryModel, *mat.Dense, error) {
 	m := len(train.Y)
-	sx, sh := FitScaler(train.X), FitScaler(train.H)
+	sx, sh := standardize.Fit(train.X), standardize.Fit(train.H)
 	target, err := dictSignals(sx, sh, train, false)
 	if err != nil {
 		return nil, nil, err
@@ -139,14 +142,14 @@ func (dc dictionary) represent(ctx context.Context, train Data, seed uint64) (*d
 
 	var path []*mat.Dense
 	if sh.Len() == 0 {
-		d0, _ := ksvd(target, atoms, sparsity, dc.ksvdIters, rng)
+		d0, _ := sparsecode.KSVD(target, atoms, sparsity, dc.ksvdIters, rng)
 		path = []*mat.Dense{d0}
 	} else {
 		source, err := dictSignals(sx, sh, train, true)
 		if err != nil {
 			return nil, nil, err
 		}
-		d0, _ := ksvd(source, atoms, sparsity, dc.ksvdIters, rng)
+		d0, _ := sparsecode.KSVD(source, atoms, sparsity, dc.ksvdIters, rng)
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
@@ -156,7 +159,7 @@ func (dc dictionary) represent(ctx context.Context, train Data, seed uint64) (*d
 		return nil, nil, err
 	}
 	codes := pathCodes(path, target, sparsity)
-	cs := FitScaler(codes)
+	cs := standardize.Fit(codes)
 	zc, err := cs.Transform(codes)
 	if err != nil {
 		return nil, nil, fmt.Errorf("method: dictionary: %w", err)
@@ -175,7 +178,7 @@ func (dc dictionary) represent(ctx context.Context, train Data, seed uint64) (*d
 // dictSignals returns the signals of the examples of data (rows): the target
 // signals [zx/√d, zh/√n], or the source signals [0, zh/√n] when source is
 // true. It returns the scalers' errors.
-func dictSignals(sx, sh Scaler, data Data, source bool) (*mat.Dense, error) {
+func dictSignals(sx, sh standardize.Scaler, data Data, source bool) (*mat.Dense, error) {
 	z, err := standardisedColumns(sx, sh, data)
 	if err != nil {
 		return nil, err
@@ -202,116 +205,6 @@ func dictSignals(sx, sh Scaler, data Data, source bool) (*mat.Dense, error) {
 	return out, nil
 }
 
-// ompTol is the relative size of the residual correlations below which OMP
-// stops (the signal is explained), and ompDependent the relative squared
-// norm below which the part of an atom orthogonal to the chosen ones counts
-// as rounding: the atom is linearly dependent on them and is skipped (for
-// unit-norm atoms it is the squared sine of its angle to their span, about
-// 4/cond of their Gram matrix).
-const (
-	ompTol       = 1e-12
-	ompDependent = 1e-12
-)
-
-// omp returns the code γ (length K) of the signal x on the unit-norm atoms
-// (rows of dict, K × p) found by orthogonal matching pursuit with at most
-// sparsity atoms: repeatedly add the atom most correlated with the residual
-// (the first on ties) and refit all chosen coefficients by least squares.
-// gram is dict·dictᵀ. It uses the residual correlations
-// Dᵀr = Dᵀx − G_{:,S}γ_S (Rubinstein, Zibulevsky and Elad's batch OMP), with
-// the Cholesky factor of G_SS extended by one row per chosen atom, and
-// stops early when they are all below ompTol·||x||.
-func omp(dict *mat.Dense, gram *mat.SymDense, x []float64, sparsity int) []float64 {
-	K, p := dict.Dims()
-	gamma := make([]float64, K)
-	dx := make([]float64, K)
-	mat.NewVecDense(K, dx).MulVec(dict, mat.NewVecDense(p, x))
-	tol := ompTol * math.Sqrt(dot(x, x))
-	g := gram.RawSymmetric() // upper triangle
-	gAt := func(i, j int) float64 {
-		if i > j {
-			i, j = j, i
-		}
-		return g.Data[i*g.Stride+j]
-	}
-	corr := slices.Clone(dx)
-	excluded := make([]bool, K)
-	support := make([]int, 0, sparsity)
-	chol := make([]float64, sparsity*sparsity) // L, lower triangular: L Lᵀ = G_SS
-	coef := make([]float64, sparsity)
-	row := make([]float64, sparsity)
-	for len(support) < sparsity {
-		best, bestAbs := -1, tol
-		for k, c := range corr {
-			if !excluded[k] && math.Abs(c) > bestAbs {
-				best, bestAbs = k, math.Abs(c)
-			}
-		}
-		if best < 0 {
-			break
-		}
-		excluded[best] = true // chosen, or unusable
-		// The new row of L: L_S w = G_{S,best}, d = G_bb − wᵀw.
-		s := len(support)
-		gbb := gAt(best, best)
-		d := gbb
-		for a, i := range support {
-			w := gAt(i, best)
-			for c := range a {
-				w -= chol[a*sparsity+c] * row[c]
-			}
-			w /= chol[a*sparsity+a]
-			row[a] = w
-			d -= w * w
-		}
-		if !(d > ompDependent*gbb) {
-			continue // dependent on the chosen atoms
-		}
-		copy(chol[s*sparsity:], row[:s])
-		chol[s*sparsity+s] = math.Sqrt(d)
-		support = append(support, best)
-		// G_SS γ_S = (Dx)_S by L z = (Dx)_S, Lᵀγ_S = z.
-		s++
-		for a, i := range support {
-			z := dx[i]
-			for c := range a {
-				z -= chol[a*sparsity+c] * coef[c]
-			}
-			coef[a] = z / chol[a*sparsity+a]
-		}
-		for a := s - 1; a >= 0; a-- {
-			z := coef[a]
-			for c := a + 1; c < s; c++ {
-				z -= chol[c*sparsity+a] * coef[c]
-			}
-			coef[a] = z / chol[a*sparsity+a]
-		}
-		for k := range corr {
-			c := dx[k]
-			for a, i := range support {
-				c -= gAt(k, i) * coef[a]
-			}
-			corr[k] = c
-		}
-	}
-	for a, i := range support {
-		gamma[i] = coef[a]
-	}
-	return gamma
-}
-
-// sparseCodes returns the OMP codes (rows) of the signals (rows) on dict.
-func sparseCodes(dict, signals *mat.Dense, sparsity int) *mat.Dense {
-	K, _ := dict.Dims()
-	N, _ := signals.Dims()
-	gram := gramMatrix(dict, K)
-	codes := mat.NewDense(N, K, nil)
-	for i := range N {
-		codes.SetRow(i, omp(dict, gram, signals.RawRowView(i), sparsity))
-	}
-	return codes
-}
-
 // pathCodes returns the codes of the signals on every dictionary of path,
 // concatenated (N × K·len(path)).
 func pathCodes(path []*mat.Dense, signals *mat.Dense, sparsity int) *mat.Dense {
@@ -319,167 +212,9 @@ func pathCodes(path []*mat.Dense, signals *mat.Dense, sparsity int) *mat.Dense {
 	K, _ := path[0].Dims()
 	out := mat.NewDense(N, K*len(path), nil)
 	for k, d := range path {
-		out.Slice(0, N, k*K, (k+1)*K).(*mat.Dense).Copy(sparseCodes(d, signals, sparsity))
+		out.Slice(0, N, k*K, (k+1)*K).(*mat.Dense).Copy(sparsecode.Codes(d, signals, sparsity))
 	}
 	return out
-}
-
-// residualNorm2 returns ||signals − codes·dict||²_F and writes the
-// residual into res when res is not nil.
-func residualNorm2(signals, codes, dict *mat.Dense, res *mat.Dense) float64 {
-	var r mat.Dense
-	r.Mul(codes, dict)
-	r.Sub(signals, &r)
-	rows, _ := r.Dims()
-	var ss float64
-	for i := range rows {
-		row := r.RawRowView(i)
-		ss += dot(row, row)
-	}
-	if res != nil {
-		res.CloneFrom(&r)
-	}
-	return ss
-}
-
-// ksvdStep records one K-SVD iteration: the squared reconstruction error
-// ||T − ΓD||²_F after sparse coding (before) and after the dictionary
-// update (after, with the same supports).
-type ksvdStep struct{ before, after float64 }
-
-// ksvd learns a dictionary of atoms unit-norm atoms (rows) for the signals
-// (rows), with OMP codes of the given sparsity, in iters iterations, and
-// returns it with the error of each iteration. The initial atoms are
-// distinct signals drawn with rng (normalised; a zero signal is replaced by
-// a random direction). Each atom update replaces the atom and its
-// coefficients by the best rank-one approximation of the error without it
-// on the signals that use it, which cannot increase the error; an unused
-// atom becomes the normalised residual of the worst-represented signal.
-// atoms must not exceed the number of signals.
-func ksvd(signals *mat.Dense, atoms, sparsity, iters int, rng *rand.Rand) (*mat.Dense, []ksvdStep) {
-	N, p := signals.Dims()
-	dict := mat.NewDense(atoms, p, nil)
-	for k, i := range rng.Perm(N)[:atoms] {
-		row := dict.RawRowView(k)
-		copy(row, signals.RawRowView(i))
-		if !normalise(row) {
-			for j := range row {
-				row[j] = rng.NormFloat64()
-			}
-			normalise(row)
-		}
-	}
-	var trace []ksvdStep
-	var res mat.Dense
-	for range iters {
-		codes := sparseCodes(dict, signals, sparsity)
-		step := ksvdStep{before: residualNorm2(signals, codes, dict, &res)}
-		for k := range atoms {
-			var users []int
-			for i := range N {
-				if codes.At(i, k) != 0 {
-					users = append(users, i)
-				}
-			}
-			if len(users) == 0 {
-				replaceUnused(dict, k, &res)
-				continue
-			}
-			// E = rows of the residual with atom k's contribution added back.
-			e := mat.NewDense(len(users), p, nil)
-			atom := dict.RawRowView(k)
-			for a, i := range users {
-				row, r, g := e.RawRowView(a), res.RawRowView(i), codes.At(i, k)
-				for j := range row {
-					row[j] = r[j] + g*atom[j]
-				}
-			}
-			sigma, left, ok := topSingular(e, atom)
-			if !ok {
-				continue
-			}
-			for a, i := range users {
-				g := sigma * left[a]
-				codes.Set(i, k, g)
-				row, r := e.RawRowView(a), res.RawRowView(i)
-				for j := range r {
-					r[j] = row[j] - g*atom[j]
-				}
-			}
-		}
-		step.after = residualNorm2(signals, codes, dict, nil)
-		trace = append(trace, step)
-	}
-	return dict, trace
-}
-
-// topSingular writes into right the right singular vector of e's largest
-// singular value σ and returns σ and the left singular vector, from the
-// eigendecomposition of eeᵀ (e has few rows: the signals using one atom).
-// ok is false when e is zero or the decomposition fails; right is then
-// unchanged.
-func topSingular(e *mat.Dense, right []float64) (sigma float64, left []float64, ok bool) {
-	r, _ := e.Dims()
-	var eet mat.SymDense
-	eet.SymOuterK(1, e)
-	var es mat.EigenSym
-	if !es.Factorize(&eet, true) {
-		return 0, nil, false
-	}
-	vals := es.Values(nil)
-	top := vals[r-1] // ascending order
-	if !(top > 0) {
-		return 0, nil, false
-	}
-	var vecs mat.Dense
-	es.VectorsTo(&vecs)
-	left = mat.Col(nil, r-1, &vecs)
-	// v = eᵀu/||eᵀu|| (σ = ||eᵀu||, more accurate than √top).
-	v := make([]float64, len(right))
-	mat.NewVecDense(len(v), v).MulVec(e.T(), mat.NewVecDense(r, left))
-	sigma = math.Sqrt(dot(v, v))
-	if !(sigma > 0) {
-		return 0, nil, false
-	}
-	for j, x := range v {
-		right[j] = x / sigma
-	}
-	return sigma, left, true
-}
-
-// replaceUnused sets atom k of dict to the normalised residual (a row of
-// res) of largest norm, unless all residuals are zero.
-func replaceUnused(dict *mat.Dense, k int, res *mat.Dense) {
-	rows, _ := res.Dims()
-	worst, worstNorm := -1, 0.0
-	for i := range rows {
-		if nr := mat.Norm(res.RowView(i), 2); nr > worstNorm {
-			worst, worstNorm = i, nr
-		}
-	}
-	if worst < 0 {
-		return
-	}
-	atom := dict.RawRowView(k)
-	copy(atom, res.RawRowView(worst))
-	normalise(atom)
-}
-
-// normalise scales v to unit norm in place and reports whether v was not
-// zero (a zero v is left unchanged).
-func normalise(v []float64) bool {
-	var s float64
-	for _, x := range v {
-		s += x * x
-	}
-	if s == 0 {
-		return false
-	}
-	f := 1 / math.Sqrt(s)
-	for j := range v {
-		v[j] *= f
-	}
-	return true
 }
 
 // adaptPath returns the path of dictionaries from d0 towards the target
@@ -489,8 +224,8 @@ func adaptPath(d0, target *mat.Dense, sparsity, steps int) ([]*mat.Dense, []floa
 	K, p := d0.Dims()
 	path := []*mat.Dense{d0}
 	var res mat.Dense
-	codes := sparseCodes(d0, target, sparsity)
-	r := residualNorm2(target, codes, d0, &res)
+	codes := sparsecode.Codes(d0, target, sparsity)
+	r := sparsecode.ResidualNorm2(target, codes, d0, &res)
 	resids := []float64{r}
 	for range steps {
 		cur := path[len(path)-1]
@@ -519,13 +254,13 @@ func adaptPath(d0, target *mat.Dense, sparsity, steps int) ([]*mat.Dense, []floa
 		next := mat.NewDense(K, p, nil)
 		next.Add(cur, &delta)
 		for k := range K {
-			if !normalise(next.RawRowView(k)) {
+			if !sparsecode.Normalise(next.RawRowView(k)) {
 				next.SetRow(k, cur.RawRowView(k))
 			}
 		}
-		nextCodes := sparseCodes(next, target, sparsity)
+		nextCodes := sparsecode.Codes(next, target, sparsity)
 		var nextRes mat.Dense
-		nr := residualNorm2(target, nextCodes, next, &nextRes)
+		nr := sparsecode.ResidualNorm2(target, nextCodes, next, &nextRes)
 		if nr > (1-dictPathTol)*r {
 			break
 		}
@@ -543,10 +278,10 @@ func adaptPath(d0, target *mat.Dense, sparsity, steps int) ([]*mat.Dense, []floa
 // members "x", "h", "sparsity", "dictionaries" (a list of dictionaries,
 // each a list of atoms), "codes", "w" and "b".
 type dictionaryModel struct {
-	x, h     Scaler
+	x, h     standardize.Scaler
 	sparsity int
 	path     []*mat.Dense
-	codes    Scaler
+	codes    standardize.Scaler
 	w        []float64
 	b        float64
 	hyper    map[string]float64
@@ -587,13 +322,13 @@ func (dm *dictionaryModel) Predict(d Data) ([]float64, error) {
 
 // check validates the model's invariants.
 func (dm *dictionaryModel) check() error {
-	if err := dm.x.check(); err != nil {
+	if err := dm.x.Check(); err != nil {
 		return fmt.Errorf("x: %w", err)
 	}
-	if err := dm.h.check(); err != nil {
+	if err := dm.h.Check(); err != nil {
 		return fmt.Errorf("h: %w", err)
 	}
-	if err := dm.codes.check(); err != nil {
+	if err := dm.codes.Check(); err != nil {
 		return fmt.Errorf("codes: %w", err)
 	}
 	p := dm.x.Len() + dm.h.Len()
@@ -633,13 +368,13 @@ func (dm *dictionaryModel) check() error {
 // dictionaryFile is the file form of a dictionaryModel.
 type dictionaryFile struct {
 	envelope
-	X            Scaler        `json:"x"`
-	H            Scaler        `json:"h"`
-	Sparsity     int           `json:"sparsity"`
-	Dictionaries [][][]float64 `json:"dictionaries"`
-	Codes        Scaler        `json:"codes"`
-	W            []float64     `json:"w"`
-	B            float64       `json:"b"`
+	X            standardize.Scaler `json:"x"`
+	H            standardize.Scaler `json:"h"`
+	Sparsity     int                `json:"sparsity"`
+	Dictionaries [][][]float64      `json:"dictionaries"`
+	Codes        standardize.Scaler `json:"codes"`
+	W            []float64          `json:"w"`
+	B            float64            `json:"b"`
 }
 
 func (dm *dictionaryModel) fileDocument() (any, error) {

@@ -20,10 +20,18 @@
 //
 // # Shared conventions
 //
+// Registration. A method's registration holds everything known about it by
+// name: its description, its label and colour in tables and figures, its
+// place in Names (the paper's order), whether it belongs to the noise study
+// (SelectsFeatures); package report reads them from there.
+//
 // Standardisation. Every method standardises the columns of X and H with the
-// training mean and population standard deviation (Scaler); test inputs use
-// the training statistics. Columns constant on the training sample
-// standardise to zeros and carry no information.
+// training mean and population standard deviation (package standardize,
+// the one standardiser of the module); test inputs use the training
+// statistics. Columns constant on the training sample, or too small to
+// standardise, have scale 0 and standardise to zeros, in training and at
+// prediction alike: they carry no information. A score that overflows is an
+// error naming the row and the column, never a NaN or ±Inf.
 //
 // Hyperparameters. Unless a method says otherwise its hyperparameters are
 // chosen by leave-one-out (LOO) on the training sample over the paper's
@@ -48,7 +56,8 @@
 // greedytl, greedytl-59 and greedytl-sp run the root package's greedytl.Fit
 // with fixed options (see GreedyTL); their models wrap a *greedytl.Model,
 // with the selected columns and the path, which the model returns from a
-// GreedyModel() *greedytl.Model method (reach it by an interface assertion).
+// GreedyModel() *greedytl.Model method (reach it by an interface assertion);
+// Model.Selected lists the selected columns of every model alike.
 // They select features only when there are no sources, sources only when
 // there are no features; constant columns are never selected, a duplicated
 // column at most once; every column constant is an error.

@@ -31,35 +31,47 @@ const forwardRelLambda = 1e-8
 
 func init() {
 	Register(Registration{
-		Name:        "greedytl",
-		Description: "GreedyTL (exact greedy selection of features and sources, ridge λ = 1, δ = 1e-4)",
-		New:         newGreedy("greedytl", greedytl.DefaultOptions()),
-		Decode:      decodeGreedy("greedytl", greedytl.DefaultOptions()),
-		Configure:   configureGreedy("greedytl", greedytl.DefaultOptions()),
+		Name:            "greedytl",
+		Label:           "GreedyTL",
+		Color:           rgb(0xd6, 0x27, 0x28),
+		SelectsFeatures: true,
+		Description:     "GreedyTL (exact greedy selection of features and sources, ridge λ = 1, δ = 1e-4)",
+		New:             newGreedy("greedytl", greedytl.DefaultOptions()),
+		Decode:          decodeGreedy("greedytl", greedytl.DefaultOptions()),
+		Configure:       configureGreedy("greedytl", greedytl.DefaultOptions()),
 	})
 	o59 := greedytl.DefaultOptions()
 	o59.Sample = 59
 	Register(Registration{
-		Name:        "greedytl-59",
-		Description: "GreedyTL-59 (greedy selection scoring 59 random candidates a step, seeded)",
-		New:         newGreedy("greedytl-59", o59),
-		Decode:      decodeGreedy("greedytl-59", o59),
-		Configure:   configureGreedy("greedytl-59", o59),
+		Name:            "greedytl-59",
+		Label:           "GreedyTL-59",
+		Color:           rgb(0xff, 0x7f, 0x0e),
+		SelectsFeatures: true,
+		Description:     "GreedyTL-59 (greedy selection scoring 59 random candidates a step, seeded)",
+		New:             newGreedy("greedytl-59", o59),
+		Decode:          decodeGreedy("greedytl-59", o59),
+		Configure:       configureGreedy("greedytl-59", o59),
 	})
 	osp := greedytl.DefaultOptions()
 	osp.FeatureFactor = spFeatureFactor
 	Register(Registration{
-		Name:        "greedytl-sp",
-		Description: "GreedyTL preferring sources (standardised features scaled by γ = " + strconv.FormatFloat(spFeatureFactor, 'g', -1, 64) + ")",
-		New:         newGreedy("greedytl-sp", osp),
-		Decode:      decodeGreedy("greedytl-sp", osp),
-		Configure:   configureGreedy("greedytl-sp", osp),
+		Name:            "greedytl-sp",
+		Label:           "GreedyTL-SP",
+		Color:           rgb(0x8c, 0x56, 0x4b),
+		SelectsFeatures: true,
+		Description:     "GreedyTL preferring sources (standardised features scaled by γ = " + strconv.FormatFloat(spFeatureFactor, 'g', -1, 64) + ")",
+		New:             newGreedy("greedytl-sp", osp),
+		Decode:          decodeGreedy("greedytl-sp", osp),
+		Configure:       configureGreedy("greedytl-sp", osp),
 	})
 	Register(Registration{
-		Name:        "forward-reg",
-		Description: "Forward regression (GreedyTL's selection without regularisation, at most m−1 columns)",
-		New:         func() Method { return forwardReg{} },
-		Decode:      decodeFixed("forward-reg"),
+		Name:            "forward-reg",
+		Label:           "Forward-Reg",
+		Color:           rgb(0x7f, 0x7f, 0x7f),
+		SelectsFeatures: true,
+		Description:     "Forward regression (GreedyTL's selection without regularisation, at most m−1 columns)",
+		New:             func() Method { return forwardReg{} },
+		Decode:          decodeFixed("forward-reg"),
 	})
 }
 
@@ -155,7 +167,7 @@ func (g *GreedyTL) Fit(ctx context.Context, train Data, extra Extra) (Model, err
 }
 
 // forwardReg is forward regression, the paper's classical greedy feature
-// selection baseline (DESIGN §5): GreedyTL's selection without
+// selection baseline (docs/design.md §5): GreedyTL's selection without
 // regularisation, on the same standardised columns of [X, H] and with the
 // same stopping rule on the gain (δ = 1e-4).
 //
@@ -201,7 +213,7 @@ func fitGreedy(ctx context.Context, name string, train Data, o greedytl.Options)
 }
 
 // matrixOrNil returns a as a mat.Matrix, or a nil interface when a is absent.
-func matrixOrNil(a *mat.Dense) mat.Matrix {
+func matrixOrNil(a mat.Matrix) mat.Matrix {
 	if _, c := dims(a); c == 0 {
 		return nil
 	}

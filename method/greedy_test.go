@@ -89,7 +89,7 @@ func TestGreedySPPrefersSources(t *testing.T) {
 	c := newConformanceCase(4, 20, 6, 3, 5)
 	train := cloneData(c.train)
 	for i := range 20 {
-		train.X.Set(i, 1, train.H.At(i, 0))
+		dense(train.X).Set(i, 1, train.H.At(i, 0))
 	}
 	c.train = train
 	first := func(m Method) greedytl.Column {
@@ -164,7 +164,7 @@ func columnsKey(cols []greedytl.Column) string {
 // the methods see it (X columns first).
 func standardizedZ(t *testing.T, d Data) *mat.Dense {
 	t.Helper()
-	st, err := standardize(d)
+	st, err := standardizeData(d)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,10 +11,13 @@ import (
 
 func init() {
 	Register(Registration{
-		Name:        "greedytl-auto",
-		Description: "GreedyTL with the feature factor γ and λ chosen by leave-one-out around the whole greedy selection",
-		New:         func() Method { return newGreedyAuto() },
-		Decode:      decodeAuto,
+		Name:            "greedytl-auto",
+		Label:           "GreedyTL-auto",
+		Color:           rgb(0xff, 0x98, 0x96),
+		SelectsFeatures: true,
+		Description:     "GreedyTL with the feature factor γ and λ chosen by leave-one-out around the whole greedy selection",
+		New:             func() Method { return newGreedyAuto() },
+		Decode:          decodeAuto,
 	})
 }
 
@@ -177,7 +180,7 @@ func autoLOO(ctx context.Context, train Data, o greedytl.Options, settings []aut
 			continue // f₋ᵢ = 0
 		}
 		X, H, y := sub.without(i)
-		xi, hi := rowOf(train.X, i), rowOf(train.H, i)
+		xi, hi := rowOf(dense(train.X), i), rowOf(dense(train.H), i)
 		for s, st := range settings {
 			oo := o
 			oo.FeatureFactor, oo.Lambda = st.gamma, st.lambda
@@ -279,11 +282,11 @@ func (b *rowBuffers) without(i int) (X, H mat.Matrix, y []float64) {
 		}
 	}
 	if b.X != nil {
-		copyRows(b.X, b.train.X)
+		copyRows(b.X, dense(b.train.X))
 		X = b.X
 	}
 	if b.H != nil {
-		copyRows(b.H, b.train.H)
+		copyRows(b.H, dense(b.train.H))
 		H = b.H
 	}
 	return X, H, b.y

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -25,8 +27,8 @@ type Linear struct {
 	// Name is the method's registry name (the file's "method").
 	Name string `json:"-"`
 	// X and H standardise the features and the sources.
-	X Scaler `json:"x"`
-	H Scaler `json:"h"`
+	X standardize.Scaler `json:"x"`
+	H standardize.Scaler `json:"h"`
 	// WX and WH are the weights of the standardised features and sources.
 	WX []float64 `json:"wx"`
 	WH []float64 `json:"wh"`
@@ -48,8 +50,9 @@ func (l *Linear) Hyperparameters() map[string]float64 { return maps.Clone(l.Hype
 func (l *Linear) SourceWeights() []float64 { return slices.Clone(l.WH) }
 
 // Predict returns f for every row of d. It returns an error when X or H has
-// the wrong number of columns, when they disagree on the number of rows, or
-// when a value is not finite.
+// the wrong number of columns, when they disagree on the number of rows,
+// when a value is not finite, or when a score overflows (naming the row and
+// the column).
 func (l *Linear) Predict(d Data) ([]float64, error) {
 	rows, err := checkInputs(d, l.X.Len(), l.H.Len())
 	if err != nil {
@@ -59,34 +62,47 @@ func (l *Linear) Predict(d Data) ([]float64, error) {
 	for i := range f {
 		f[i] = l.B
 	}
-	addScores(f, d.X, l.X, l.WX)
-	addScores(f, d.H, l.H, l.WH)
+	if err := addScores(f, "X", dense(d.X), l.X, l.WX); err != nil {
+		return nil, err
+	}
+	if err := addScores(f, "H", dense(d.H), l.H, l.WH); err != nil {
+		return nil, err
+	}
 	return f, nil
 }
 
-// addScores adds Σ_j w_j (A_ij − s.Mean[j]) / s.Scale[j] to f[i] for every
-// row i of A (absent when s has no columns).
-func addScores(f []float64, A *mat.Dense, s Scaler, w []float64) {
+// addScores adds Σ_j w_j·z_j to f[i] for every row i of A (named name),
+// z_j the standardised value of A_ij (0 for a constant column). A is absent
+// when s has no columns. It returns an error naming the row and the column
+// at which a score stops being finite.
+func addScores(f []float64, name string, A *mat.Dense, s standardize.Scaler, w []float64) error {
 	if s.Len() == 0 {
-		return
+		return nil
 	}
 	for i := range f {
 		row := A.RawRowView(i)
 		var acc float64
 		for j, wj := range w {
-			acc += wj * (row[j] - s.Mean[j]) / s.Scale[j]
+			acc += wj * s.Value(j, row[j])
+			if math.IsNaN(acc) || math.IsInf(acc, 0) {
+				return fmt.Errorf("method: predict: row %d: the score overflows at %s[%d][%d] = %v, too far outside the training range (mean %v, standard deviation %v)", i, name, i, j, row[j], s.Mean[j], s.Scale[j])
+			}
 		}
 		f[i] += acc
+		if math.IsNaN(f[i]) || math.IsInf(f[i], 0) {
+			return fmt.Errorf("method: predict: row %d: the score overflows adding %s's terms", i, name)
+		}
 	}
+	return nil
 }
 
 // check validates l's invariants: consistent lengths, finite numbers,
 // positive scales.
 func (l *Linear) check() error {
-	if err := l.X.check(); err != nil {
+	if err := l.X.Check(); err != nil {
 		return fmt.Errorf("x: %w", err)
 	}
-	if err := l.H.check(); err != nil {
+	if err := l.H.Check(); err != nil {
 		return fmt.Errorf("h: %w", err)
 	}
 	if len(l.WX) != l.X.Len() || len(l.WH) != l.H.Len() {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/sparse"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -82,16 +83,22 @@ type logistic struct {
 
 func init() {
 	Register(Registration{
-		Name:        "l1-logistic",
-		Description: "L1-regularised logistic regression on [X, H] (bias penalised, -B 1), solved to a certified duality gap, C by LOO",
-		New:         func() Method { return logistic{name: "l1-logistic", l1Ratio: 1} },
-		Decode:      decodeLinear,
+		Name:            "l1-logistic",
+		Label:           "L1-Logistic",
+		Color:           rgb(0xe3, 0x77, 0xc2),
+		SelectsFeatures: true,
+		Description:     "L1-regularised logistic regression on [X, H] (bias penalised, -B 1), solved to a certified duality gap, C by LOO",
+		New:             func() Method { return logistic{name: "l1-logistic", l1Ratio: 1} },
+		Decode:          decodeLinear,
 	})
 	Register(Registration{
-		Name:        "elastic-net",
-		Description: "elastic-net logistic regression on [X, H] (l1_ratio 0.5, bias penalised), C by LOO",
-		New:         func() Method { return logistic{name: "elastic-net", l1Ratio: 0.5} },
-		Decode:      decodeLinear,
+		Name:            "elastic-net",
+		Label:           "Elastic-Net",
+		Color:           rgb(0x39, 0x3b, 0x79),
+		SelectsFeatures: true,
+		Description:     "elastic-net logistic regression on [X, H] (l1_ratio 0.5, bias penalised), C by LOO",
+		New:             func() Method { return logistic{name: "elastic-net", l1Ratio: 0.5} },
+		Decode:          decodeLinear,
 	})
 }
 
@@ -114,7 +121,7 @@ func (l logistic) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	sx, sh := FitScaler(train.X), FitScaler(train.H)
+	sx, sh := standardize.Fit(train.X), standardize.Fit(train.H)
 	z, err := standardisedColumns(sx, sh, train)
 	if err != nil {
 		return nil, err
@@ -123,7 +130,7 @@ func (l logistic) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("method: %s: %w", l.name, err)
 	}
-	pred, err := l.leaveOneOut(ctx, concatColumns(train.X, train.H), train.Y, path)
+	pred, err := l.leaveOneOut(ctx, concatColumns(dense(train.X), dense(train.H)), train.Y, path)
 	if err != nil {
 		return nil, fmt.Errorf("method: %s: %w", l.name, err)
 	}
@@ -222,7 +229,7 @@ func (l logistic) looFold(ctx context.Context, raw *mat.Dense, y []float64, i in
 	if pos == 0 || pos == m-1 {
 		return nil // one class left: the decision value stays 0
 	}
-	sc := FitScaler(rest)
+	sc := standardize.Fit(rest)
 	z, err := sc.Transform(rest)
 	if err != nil {
 		return err
@@ -405,7 +412,7 @@ func (s *workingSetSolver) solveOn(params linear.Params, set []int, w []float64)
 		}
 		x.Ptr[i+1] = len(x.Ind)
 	}
-	fit, err := linear.Train(&linear.Problem{X: x, Y: s.y, Bias: 1}, params)
+	fit, err := linear.Train(context.Background(), &linear.Problem{X: x, Y: s.y, Bias: 1}, params)
 	if err != nil {
 		return err
 	}
@@ -434,7 +441,7 @@ func sigmoid(t float64) float64 {
 
 // standardisedColumns returns [X.Transform(data.X), H.Transform(data.H)]
 // (m × (d+n)), either part possibly empty.
-func standardisedColumns(sx, sh Scaler, data Data) (*mat.Dense, error) {
+func standardisedColumns(sx, sh standardize.Scaler, data Data) (*mat.Dense, error) {
 	zx, err := sx.Transform(data.X)
 	if err != nil {
 		return nil, err

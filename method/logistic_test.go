@@ -7,6 +7,7 @@ import (
 
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/sparse"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -28,7 +29,7 @@ func tightLogistic(name string) logistic {
 // returns the weights favouring +1 (the bias last).
 func trainAll(t *testing.T, z *mat.Dense, y []float64, p linear.Params) []float64 {
 	t.Helper()
-	fit, err := linear.Train(&linear.Problem{X: sparse.FromDense(z), Y: y, Bias: 1}, p)
+	fit, err := linear.Train(context.Background(), &linear.Problem{X: sparse.FromDense(z), Y: y, Bias: 1}, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,8 +46,8 @@ func trainAll(t *testing.T, z *mat.Dense, y []float64, p linear.Params) []float6
 // as the solver does.
 func TestWorkingSetSolver(t *testing.T) {
 	noisy := syntheticTransfer(75, 14, 4, 40, 25, 1.5)
-	z := concatColumns(noisy.X, noisy.H)
-	z, _ = FitScaler(z).Transform(z)
+	z := concatColumns(dense(noisy.X), dense(noisy.H))
+	z, _ = standardize.Fit(z).Transform(z)
 	dup := mat.NewDense(14, 67, nil) // duplicated and constant columns
 	dup.Augment(z, z.Slice(0, 14, 0, 2))
 	for _, tc := range []struct {
@@ -114,7 +115,7 @@ func TestWorkingSetSolver(t *testing.T) {
 // each example, at every C of the grid.
 func TestLogisticLOO(t *testing.T) {
 	data := syntheticTransfer(71, 12, 3, 6, 4, 1.5)
-	raw := concatColumns(data.X, data.H)
+	raw := concatColumns(dense(data.X), dense(data.H))
 	for _, name := range []string{"l1-logistic", "elastic-net"} {
 		l := tightLogistic(name)
 		pred, err := l.leaveOneOut(context.Background(), raw, data.Y, nil)
@@ -129,7 +130,7 @@ func TestLogisticLOO(t *testing.T) {
 				}
 			}
 			rest := selectRows(data, rows)
-			sx, sh := FitScaler(rest.X), FitScaler(rest.H)
+			sx, sh := standardize.Fit(rest.X), standardize.Fit(rest.H)
 			z, _ := standardisedColumns(sx, sh, rest)
 			zi, _ := standardisedColumns(sx, sh, selectRows(data, []int{i}))
 			for g, c := range cGrid {
@@ -173,7 +174,7 @@ func TestLOOHonestOnNoise(t *testing.T) {
 		loo func(t *testing.T, raw *mat.Dense, y []float64, seed uint64) [][]float64
 	}
 	standardised := func(raw *mat.Dense) *mat.Dense {
-		z, err := FitScaler(raw).Transform(raw)
+		z, err := standardize.Fit(raw).Transform(raw)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -227,7 +228,7 @@ func TestLOOHonestOnNoise(t *testing.T) {
 		{"dam", func(t *testing.T, raw *mat.Dense, y []float64, seed uint64) [][]float64 {
 			// 30 unlabelled noise rows with noise virtual labels.
 			u := noiseSample(seed+100, 15, p)
-			sc := FitScaler(raw)
+			sc := standardize.Fit(raw)
 			zl, _ := sc.Transform(raw)
 			zu, _ := sc.Transform(u.X)
 			sys, err := newDAMSystem(zl, zu, y, u.Y)
@@ -265,7 +266,7 @@ func TestLOOHonestOnNoise(t *testing.T) {
 			var mean []float64
 			for seed := range uint64(seeds) {
 				s := noiseSample(seed, pos, p)
-				pred := pr.loo(t, s.X, s.Y, seed)
+				pred := pr.loo(t, dense(s.X), s.Y, seed)
 				if mean == nil {
 					mean = make([]float64, len(pred))
 				}
@@ -295,7 +296,7 @@ func TestLOOHonestOnNoise(t *testing.T) {
 func noiseSample(seed uint64, pos, p int) Data {
 	s := syntheticTransfer(seed, 2*pos, pos, p, 0, 0)
 	for i := range 2 * pos {
-		row := s.X.RawRowView(i)
+		row := dense(s.X).RawRowView(i)
 		for j := range row {
 			row[j] = float64(j%5+1)*row[j] + float64(j%3)
 		}
@@ -352,7 +353,7 @@ func TestLogisticFit(t *testing.T) {
 // decision value 0), no sources, no features.
 func TestLogisticEdgeCases(t *testing.T) {
 	single := syntheticTransfer(73, 11, 1, 6, 4, 2)
-	pred, err := tightLogistic("l1-logistic").leaveOneOut(context.Background(), concatColumns(single.X, single.H), single.Y, nil)
+	pred, err := tightLogistic("l1-logistic").leaveOneOut(context.Background(), concatColumns(dense(single.X), dense(single.H)), single.Y, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,24 +5,17 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/greedytl/greedytl/grid"
 )
 
-// The hyperparameter grids of the paper: λ and C ∈ {1e-4, …, 1e4},
-// τ ∈ {1e-3, …, 1e3}. They are read-only.
+// The hyperparameter grids of the paper (package grid): λ and C ∈
+// {1e-4, …, 1e4}, τ ∈ {1e-3, …, 1e3}. They are read-only.
 var (
-	lambdaGrid = powersOfTen(-4, 4)
-	cGrid      = powersOfTen(-4, 4)
-	tauGrid    = powersOfTen(-3, 3)
+	lambdaGrid = grid.Regularization()
+	cGrid      = grid.Regularization()
+	tauGrid    = grid.Tau()
 )
-
-// powersOfTen returns 10^lo, 10^(lo+1), …, 10^hi.
-func powersOfTen(lo, hi int) []float64 {
-	g := make([]float64, 0, hi-lo+1)
-	for e := lo; e <= hi; e++ {
-		g = append(g, math.Pow10(e))
-	}
-	return g
-}
 
 // looCandidate is one hyperparameter setting's leave-one-out result.
 type looCandidate struct {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image/color"
 	"math"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -16,10 +18,12 @@ import (
 // Data is a target sample: features X (m × d) and source scores H (m × n),
 // row i of both describing example i, and labels Y (±1) where known. X or H
 // may be nil or empty (no features, or no sources); a method that needs the
-// missing part returns an error.
+// missing part returns an error. X and H may be any mat.Matrix, as in the
+// root package's Fit (a *mat.Dense is used as it is; other matrices are
+// copied into one).
 type Data struct {
-	X *mat.Dense
-	H *mat.Dense
+	X mat.Matrix
+	H mat.Matrix
 	Y []float64
 }
 
@@ -34,22 +38,60 @@ func (d Data) Rows() int {
 	return len(d.Y)
 }
 
-// dims returns the dimensions of a, or (0, 0) when a is nil or empty: an
-// absent matrix and one without columns mean the same, "no columns".
-func dims(a *mat.Dense) (r, c int) {
-	if a == nil || a.IsEmpty() {
+// absent reports whether a stands for "no matrix": nil, a typed nil
+// pointer, or an empty matrix such as the zero mat.Dense.
+func absent(a mat.Matrix) bool {
+	if a == nil {
+		return true
+	}
+	if v := reflect.ValueOf(a); v.Kind() == reflect.Pointer && v.IsNil() {
+		return true
+	}
+	if e, ok := a.(interface{ IsEmpty() bool }); ok && e.IsEmpty() {
+		return true
+	}
+	r, c := a.Dims()
+	return r == 0 || c == 0
+}
+
+// dims returns the dimensions of a, or (0, 0) when a is absent: an absent
+// matrix and one without columns mean the same, "no columns".
+func dims(a mat.Matrix) (r, c int) {
+	if absent(a) {
 		return 0, 0
 	}
 	return a.Dims()
 }
 
+// dense returns a as a *mat.Dense — itself when it is one, a copy
+// otherwise — or nil when a is absent.
+func dense(a mat.Matrix) *mat.Dense {
+	if absent(a) {
+		return nil
+	}
+	if d, ok := a.(*mat.Dense); ok {
+		return d
+	}
+	return mat.DenseCopyOf(a)
+}
+
 // checkFinite returns an error naming the first NaN or ±Inf element of a
 // (named name in the message), or nil.
-func checkFinite(name string, a *mat.Dense) error {
+func checkFinite(name string, a mat.Matrix) error {
 	r, c := dims(a)
+	if d, ok := a.(*mat.Dense); ok && c > 0 {
+		for i := 0; i < r; i++ {
+			for j, v := range d.RawRowView(i)[:c] {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return fmt.Errorf("method: %s[%d][%d] is %v: inputs must be finite", name, i, j, v)
+				}
+			}
+		}
+		return nil
+	}
 	for i := 0; i < r; i++ {
-		for j, v := range a.RawRowView(i)[:c] {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
+		for j := 0; j < c; j++ {
+			if v := a.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
 				return fmt.Errorf("method: %s[%d][%d] is %v: inputs must be finite", name, i, j, v)
 			}
 		}
@@ -181,6 +223,10 @@ type Model interface {
 	// a source is unused) for the source-weight analysis, or nil when the
 	// method has no per-source weights.
 	SourceWeights() []float64
+	// Selected returns the input columns the model uses and their weights;
+	// ok is false when the model has no per-column weights (its Selection
+	// then holds only the column counts).
+	Selected() (s Selection, ok bool)
 }
 
 // Registration describes a method in the registry.
@@ -193,6 +239,15 @@ type Registration struct {
 	// "version" and "method" members have been checked) written for this
 	// method. The "method" member may be a spec with settings (see Spec).
 	Decode func(doc json.RawMessage) (Model, error)
+	// Label is the method's name in tables and figures (the paper's name
+	// for the paper's methods); empty means Name.
+	Label string
+	// Color is the method's colour in figures; the zero colour (alpha 0)
+	// lets a figure pick one.
+	Color color.RGBA
+	// SelectsFeatures marks the methods that select or weight individual
+	// features, those of the paper's noise study (its Fig. 2).
+	SelectsFeatures bool
 	// Configure, which may be nil, returns the method with the settings of
 	// s (s.Name is this registration's Name and s.Params is not empty)
 	// replacing its defaults. The method's Name, and its models' Method,
@@ -253,6 +308,25 @@ func Lookup(spec string) (Registration, error) {
 	}
 	return r, nil
 }
+
+// Registered returns the registration of a registry name (not a spec
+// with settings), and whether there is one.
+func Registered(name string) (Registration, bool) {
+	r, ok := registry[name]
+	return r, ok
+}
+
+// DisplayLabel returns the registration's Label, or its Name when it has
+// none.
+func (r Registration) DisplayLabel() string {
+	if r.Label != "" {
+		return r.Label
+	}
+	return r.Name
+}
+
+// rgb is an opaque colour, for registrations.
+func rgb(r, g, b uint8) color.RGBA { return color.RGBA{R: r, G: g, B: b, A: 255} }
 
 // lookupName returns the registration of a registry name.
 func lookupName(name string) (Registration, error) {

@@ -2,6 +2,7 @@ package method
 
 import (
 	"encoding/json"
+	"image/color"
 	"slices"
 	"strings"
 	"testing"
@@ -65,5 +66,34 @@ func TestLookupUnknown(t *testing.T) {
 	_, err := New("lasso")
 	if err == nil || !strings.Contains(err.Error(), `unknown method "lasso"`) || !strings.Contains(err.Error(), "greedytl") {
 		t.Errorf("New(lasso): %v", err)
+	}
+}
+
+// TestRegistrationStyle checks the metadata tables and figures read from
+// the registrations: every registered method has a label and a colour of
+// its own.
+func TestRegistrationStyle(t *testing.T) {
+	seen := map[color.RGBA]string{}
+	for _, name := range Names() {
+		r, ok := Registered(name)
+		if !ok {
+			t.Fatalf("Registered(%q) not found", name)
+		}
+		if r.Label == "" || r.DisplayLabel() != r.Label {
+			t.Errorf("%s: label %q", name, r.Label)
+		}
+		if r.Color.A != 255 {
+			t.Errorf("%s: no colour", name)
+		}
+		if other, dup := seen[r.Color]; dup {
+			t.Errorf("%s and %s share the colour %v", name, other, r.Color)
+		}
+		seen[r.Color] = name
+	}
+	if _, ok := Registered("greedytl:lambda=10"); ok {
+		t.Error("Registered accepts a spec with settings")
+	}
+	if got := (Registration{Name: "x"}).DisplayLabel(); got != "x" {
+		t.Errorf("DisplayLabel without a label = %q", got)
 	}
 }

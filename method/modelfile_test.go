@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -17,8 +18,8 @@ import (
 func smallLinear() *Linear {
 	return &Linear{
 		Name: "rls-srcfeat",
-		X:    Scaler{Mean: []float64{1}, Scale: []float64{2}},
-		H:    Scaler{Mean: []float64{0, -1}, Scale: []float64{1, 0.5}},
+		X:    standardize.Scaler{Mean: []float64{1}, Scale: []float64{2}},
+		H:    standardize.Scaler{Mean: []float64{0, -1}, Scale: []float64{1, 0.5}},
 		WX:   []float64{0.25}, WH: []float64{-1, 0.1}, B: 0.125,
 		Hyper: map[string]float64{"lambda": 10},
 	}
@@ -100,9 +101,14 @@ func TestReadModelRejects(t *testing.T) {
 		{"unknown member", edit(`"b": 0.125`, `"b": 0.125, "c": 1`), `unknown field "c"`},
 		{"no hyperparameters", edit(`"hyperparameters"`, `"hyper"`), `unknown field "hyper"`},
 		{"weights for missing columns", edit(`"wx": [`, `"wx": [1, `), "2 feature weights for 1 features"},
-		{"zero scale", edit(`"scale": [
+		// Scale 0 marks a constant column (standardize's convention); a
+		// negative or subnormal scale is invalid.
+		{"negative scale", edit(`"scale": [
       2
-    ]`, `"scale": [0]`), "scale 0 is 0"},
+    ]`, `"scale": [-2]`), "scale 0 is -2"},
+		{"subnormal scale", edit(`"scale": [
+      2
+    ]`, `"scale": [1e-320]`), "scale 0 is 1e-320"},
 		{"greedytl-59 file of an exact search", strings.Replace(greedyDoc, `"method": "greedytl"`, `"method": "greedytl-59"`, 1), "does not match the options"},
 		{"greedy hyperparameters disagreeing with the options", strings.Replace(greedyDoc, `"delta": 0.0001`, `"delta": 0.5`, 1), "disagree"},
 		{"greedy file with an unknown member", strings.Replace(greedyDoc, `"num_sources"`, `"foo": 1, "num_sources"`, 1), `unknown field "foo"`},

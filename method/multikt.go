@@ -5,14 +5,16 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/greedytl/greedytl/ball"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
 // multiKT is MultiKT (Tommasi, Orabona and Caputo, "Learning categories from
 // few examples with multi model knowledge transfer", TPAMI 2014) with a
-// linear kernel, as DESIGN §5 specifies it. On the standardised columns zx (features)
+// linear kernel, as docs/design.md §5 specifies it. On the standardised columns zx (features)
 // and zh (sources) of the m training examples it fits the class-balanced
 // least-squares SVM
 //
@@ -35,7 +37,7 @@ import (
 //
 // subject to ||β||₂ ≤ τ (multikt-l2) or ||β||₁ ≤ τ (multikt-l1) by projected
 // subgradient descent with normalised steps of decreasing length
-// r/√(t+1), t = 0, 1, …, exact projections (projectL2Ball, projectL1Ball)
+// r/√(t+1), t = 0, 1, …, exact projections (ball.ProjectL2, ball.ProjectL1)
 // and the best iterate kept. The initial step r is min(τ, 3/s), s the root
 // mean square norm of G's rows: moving β by 1/s along a row direction moves
 // that example's LOO prediction by about 1, the scale of the hinge. The τ
@@ -77,12 +79,16 @@ const (
 func init() {
 	Register(Registration{
 		Name:        "multikt-l2",
+		Label:       "MultiKT L2",
+		Color:       rgb(0x2c, 0xa0, 0x2c),
 		Description: "MultiKT: class-balanced LS-SVM with source weights β minimising the LOO hinge loss, ||β||₂ ≤ τ",
 		New:         func() Method { return multiKT{name: "multikt-l2", steps: multiKTSteps} },
 		Decode:      decodeLinear,
 	})
 	Register(Registration{
 		Name:        "multikt-l1",
+		Label:       "MultiKT L1",
+		Color:       rgb(0x98, 0xdf, 0x8a),
 		Description: "MultiKT: class-balanced LS-SVM with source weights β minimising the LOO hinge loss, ||β||₁ ≤ τ",
 		New:         func() Method { return multiKT{name: "multikt-l1", l1: true, steps: multiKTSteps} },
 		Decode:      decodeLinear,
@@ -104,15 +110,11 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	sx, sh := FitScaler(train.X), FitScaler(train.H)
-	zx, err := sx.Transform(train.X)
+	st, err := standardizeData(train)
 	if err != nil {
 		return nil, err
 	}
-	zh, err := sh.Transform(train.H)
-	if err != nil {
-		return nil, err
-	}
+	sx, sh, zx, zh := st.sx, st.sh, st.zx, st.zh
 	y := train.Y
 	zeta := balanceWeights(y)
 	gram := gramMatrix(zx, m)
@@ -332,7 +334,7 @@ type looHinge struct {
 	gt                 *mat.Dense // Gᵀ (n × m): column j of G is row j
 	rowNorm1, rowNorm2 []float64  // ||G_i||_∞ and ||G_i||₂
 	k                  *mat.Dense // GGᵀ (m × m), for the L2 descent
-	proj               l1Projector
+	proj               ball.L1Projector
 }
 
 // predict writes ỹ(β) into dst (allocated when nil) and returns it.
@@ -428,9 +430,9 @@ func (l *looHinge) minimise(beta0 []float64, tau float64, l1 bool, steps int) (b
 		_, n := l.g.Dims()
 		start := make([]float64, n)
 		if l1 {
-			l.proj.project(start, beta0, tau)
+			l.proj.Project(start, beta0, tau)
 		} else {
-			projectL2Ball(start, beta0, tau)
+			ball.ProjectL2(start, beta0, tau)
 		}
 		return best, val, []float64{l.value(l.predict(nil, start)), val}
 	}
@@ -490,7 +492,7 @@ func (l *looHinge) linearMinimum(tau float64, l1 bool) (best []float64, val floa
 		}
 		best[j] = -math.Copysign(tau, g[j])
 	} else {
-		norm := math.Sqrt(dot(g, g))
+		norm := math.Sqrt(floats.Dot(g, g))
 		if norm == 0 {
 			return nil, 0, false
 		}
@@ -521,7 +523,7 @@ func (l *looHinge) minimiseL1(beta0 []float64, tau float64, steps int) (best []f
 		gamma: math.Inf(1),
 	}
 	beta, grad := st.beta, st.grad
-	l.proj.project(beta, beta0, tau)
+	l.proj.Project(beta, beta0, tau)
 	for j, b := range beta {
 		if b != 0 {
 			st.nz = append(st.nz, j)
@@ -541,7 +543,7 @@ func (l *looHinge) minimiseL1(beta0 []float64, tau float64, steps int) (best []f
 		if 2*len(st.nz) < n {
 			copy(pred, l.c)
 			for _, j := range st.nz {
-				axpy(beta[j], l.gt.RawRowView(j), pred)
+				floats.AddScaled(pred, beta[j], l.gt.RawRowView(j))
 			}
 		} else {
 			l.predict(pred, beta)
@@ -559,7 +561,7 @@ func (l *looHinge) minimiseL1(beta0 []float64, tau float64, steps int) (best []f
 		changed := false
 		for i, vi := range v {
 			if vi != inside[i] {
-				axpy(vi-inside[i], l.g.RawRowView(i), grad)
+				floats.AddScaled(grad, vi-inside[i], l.g.RawRowView(i))
 				inside[i] = vi
 				changed = true
 			}
@@ -578,16 +580,16 @@ func (l *looHinge) minimiseL1(beta0 []float64, tau float64, steps int) (best []f
 // l1Step performs the projected steps β ← P(β − step·g) of the L1 descent,
 // P the projection onto the L1 ball of radius tau (the soft-thresholding
 // at θ), in time O(nnz(β) + k). Its threshold θ comes from Newton's method
-// (as thresholdFrom) started at θ₀ = l1NewtonStart·θ', θ' the previous
+// (as ball.L1Projector does) started at θ₀ = l1NewtonStart·θ', θ' the previous
 // step's threshold: if θ₀ lies below the new θ, as it nearly always does,
 // only the coordinates of β − step·g above θ₀ can survive, and those are
 // the non-zero β_j and the zero ones with |g_j| > θ₀/step. The latter are
 // found in a list of the coordinates with |g_j| > γ, built for the current
 // g with γ = l1ListCut·θ₀/step, and rebuilt when g changes or θ₀/step falls
 // below γ. When θ₀ lies above θ, or the ball does not constrain, the step
-// visits every coordinate. The result is that of l1Projector.project.
+// visits every coordinate. The result is that of ball.L1Projector.project.
 type l1Step struct {
-	proj  *l1Projector
+	proj  *ball.L1Projector
 	beta  []float64
 	grad  []float64
 	nz    []int   // the j with β_j ≠ 0
@@ -628,8 +630,8 @@ func (s *l1Step) newGradient() float64 {
 func (s *l1Step) step(step, tau float64) {
 	beta, grad, p := s.beta, s.grad, s.proj
 	theta0 := 0.0
-	if p.warm {
-		theta0 = l1NewtonStart * p.theta
+	if last, ok := p.LastThreshold(); ok {
+		theta0 = l1NewtonStart * last
 	}
 	// The candidates above θ₀ and ||β − step·g||₁.
 	c := s.cand[:0]
@@ -690,10 +692,10 @@ func (s *l1Step) step(step, tau float64) {
 	}
 	if !settled { // every coordinate may be non-zero
 		s.nz = s.nz[:0]
-		axpy(-step, grad, beta)
+		floats.AddScaled(beta, -step, grad)
 		theta = 0
 		if l1 > tau {
-			theta = p.thresholdOf(beta, tau)
+			theta = p.Threshold(beta, tau)
 		}
 		for j, u := range beta {
 			a := math.Abs(u) - theta
@@ -706,7 +708,7 @@ func (s *l1Step) step(step, tau float64) {
 		}
 		return
 	}
-	p.theta, p.warm = theta, true
+	p.SetLastThreshold(theta)
 	for _, j := range s.nz {
 		beta[j] = 0
 	}
@@ -727,10 +729,10 @@ func (l *looHinge) minimiseL2(beta0 []float64, tau float64, steps int) (best []f
 		l.k.Mul(l.g, l.g.T())
 	}
 	start := make([]float64, n)
-	projectL2Ball(start, beta0, tau)
+	ball.ProjectL2(start, beta0, tau)
 	g0 := make([]float64, m) // Gβ₀
 	mat.NewVecDense(m, g0).MulVec(l.g, mat.NewVecDense(n, start))
-	nb0 := dot(start, start)
+	nb0 := floats.Dot(start, start)
 	var trK float64
 	for i := range m {
 		trK += l.k.At(i, i)
@@ -767,22 +769,22 @@ func (l *looHinge) minimiseL2(beta0 []float64, tau float64, steps int) (best []f
 		changed := false
 		for i, vi := range v {
 			if vi != vOld[i] {
-				axpy(vi-vOld[i], l.k.RawRowView(i), kv) // K is symmetric
+				floats.AddScaled(kv, vi-vOld[i], l.k.RawRowView(i)) // K is symmetric
 				vOld[i] = vi
 				changed = true
 			}
 		}
 		if changed {
-			gn2, vv = dot(v, kv), dot(v, v)
+			gn2, vv = floats.Dot(v, kv), floats.Dot(v, v)
 		}
 		// A zero subgradient (up to rounding in vᵀKv): β is optimal.
 		if !(gn2 > 1e-28*vv*trK) {
 			break
 		}
 		step := r / (math.Sqrt(gn2) * math.Sqrt(float64(t+1)))
-		axpy(-step, v, a)
-		axpy(-step, kv, ka)
-		norm2 := alpha*alpha*nb0 + 2*alpha*dot(a, g0) + dot(a, ka)
+		floats.AddScaled(a, -step, v)
+		floats.AddScaled(ka, -step, kv)
+		norm2 := alpha*alpha*nb0 + 2*alpha*floats.Dot(a, g0) + floats.Dot(a, ka)
 		if norm2 > tau*tau {
 			f := tau / math.Sqrt(norm2)
 			alpha *= f
@@ -799,25 +801,6 @@ func (l *looHinge) minimiseL2(beta0 []float64, tau float64, steps int) (best []f
 	blas64.Gemv(blas.Trans, 1, l.g.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: bestA},
 		1, blas64.Vector{N: n, Inc: 1, Data: best})
 	// The scaling keeps β in the ball up to rounding; make sure.
-	projectL2Ball(best, best, tau)
+	ball.ProjectL2(best, best, tau)
 	return best, bestVal, trace
-}
-
-// axpy adds a·x to y (len(y) ≥ len(x)); a plain loop, cheaper than a BLAS
-// call for the short vectors here.
-func axpy(a float64, x, y []float64) {
-	y = y[:len(x)]
-	for i, v := range x {
-		y[i] += a * v
-	}
-}
-
-// dot returns xᵀy (len(y) ≥ len(x)).
-func dot(x, y []float64) float64 {
-	y = y[:len(x)]
-	var s float64
-	for i, v := range x {
-		s += v * y[i]
-	}
-	return s
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/greedytl/greedytl/ball"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize/convex/lp"
 )
@@ -47,11 +49,11 @@ func lssvmDirect(t *testing.T, gram *mat.SymDense, zeta []float64, c float64, r 
 func ktSetup(t *testing.T, seed uint64, m, pos, d, n int) (y, zeta []float64, gram *mat.SymDense, zh *mat.Dense) {
 	t.Helper()
 	data := syntheticTransfer(seed, m, pos, d, n, 1)
-	zx, err := FitScaler(data.X).Transform(data.X)
+	zx, err := standardize.Fit(data.X).Transform(data.X)
 	if err != nil {
 		t.Fatal(err)
 	}
-	zh, err = FitScaler(data.H).Transform(data.H)
+	zh, err = standardize.Fit(data.H).Transform(data.H)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,13 +96,13 @@ func TestLSSVMClosedForm(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			data := syntheticTransfer(7, tc.m, tc.pos, tc.d, tc.n, 1)
 			if tc.duplicateFeature {
-				data.X.SetCol(1, mat.Col(nil, 0, data.X))
+				dense(data.X).SetCol(1, mat.Col(nil, 0, data.X))
 			}
-			zx, err := FitScaler(data.X).Transform(data.X)
+			zx, err := standardize.Fit(data.X).Transform(data.X)
 			if err != nil {
 				t.Fatal(err)
 			}
-			zh, err := FitScaler(data.H).Transform(data.H)
+			zh, err := standardize.Fit(data.H).Transform(data.H)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -330,9 +332,9 @@ func TestMultiKTDescentL2(t *testing.T) {
 // written plainly — ỹ = c + Gβ and g = Gᵀv by full products, β formed at
 // every step — the reference for the sparse (L1) and kernel (L2) forms.
 func minimiseReference(l *looHinge, beta0 []float64, tau float64, l1 bool, steps int) (best []float64, bestVal float64, trace []float64) {
-	project := projectL2Ball
+	project := ball.ProjectL2
 	if l1 {
-		project = projectL1Ball
+		project = ball.ProjectL1
 	}
 	m, n := l.g.Dims()
 	beta := make([]float64, n)
@@ -523,11 +525,11 @@ func TestMultiKTPredictMatchesLSSVM(t *testing.T) {
 func TestMultiKTEdgeCases(t *testing.T) {
 	base := syntheticTransfer(31, 12, 2, 10, 5, 1.5)
 	dup := syntheticTransfer(31, 12, 2, 10, 5, 1.5)
-	dup.X.SetCol(1, mat.Col(nil, 0, dup.X))
-	dup.H.SetCol(1, mat.Col(nil, 0, dup.H))
+	dense(dup.X).SetCol(1, mat.Col(nil, 0, dup.X))
+	dense(dup.H).SetCol(1, mat.Col(nil, 0, dup.H))
 	constant := syntheticTransfer(31, 12, 2, 10, 5, 1.5)
-	constant.X.SetCol(2, make([]float64, 12))
-	constant.H.SetCol(2, []float64{3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3})
+	dense(constant.X).SetCol(2, make([]float64, 12))
+	dense(constant.H).SetCol(2, []float64{3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3})
 	for _, tc := range []struct {
 		name    string
 		data    Data

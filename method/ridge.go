@@ -8,30 +8,40 @@ import (
 
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/metric"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
 func init() {
 	Register(Registration{
 		Name:        "no-transfer",
+		Label:       "No transfer",
+		Color:       rgb(0x00, 0x00, 0x00),
 		Description: "No transfer: ridge regression on the target features alone, λ by leave-one-out",
 		New:         func() Method { return noTransfer{} },
 		Decode:      decodeLinear,
 	})
 	Register(Registration{
-		Name:        "rls-srcfeat",
-		Description: "RLS src+feat: ridge regression on the features and source scores [X, H], λ by leave-one-out",
-		New:         func() Method { return rlsSrcFeat{} },
-		Decode:      decodeLinear,
+		Name:            "rls-srcfeat",
+		Label:           "RLS (src+feat)",
+		Color:           rgb(0x1f, 0x77, 0xb4),
+		SelectsFeatures: true,
+		Description:     "RLS src+feat: ridge regression on the features and source scores [X, H], λ by leave-one-out",
+		New:             func() Method { return rlsSrcFeat{} },
+		Decode:          decodeLinear,
 	})
 	Register(Registration{
 		Name:        "average-kt",
+		Label:       "AverageKT",
+		Color:       rgb(0x17, 0xbe, 0xcf),
 		Description: "AverageKT: ridge regression on X biased towards the average standardised source, λ by leave-one-out",
 		New:         func() Method { return averageKT{} },
 		Decode:      decodeLinear,
 	})
 	Register(Registration{
 		Name:        "best-source",
+		Label:       "Best source (oracle)",
+		Color:       rgb(0xbc, 0xbd, 0x22),
 		Description: "Best source (ORACLE, reference only): the single rescaled source with the best balanced accuracy on held-out labels",
 		New:         func() Method { return bestSource{} },
 		Decode:      decodeLinear,
@@ -100,7 +110,7 @@ func (rlsSrcFeat) Fit(ctx context.Context, train Data, extra Extra) (Model, erro
 	return st.linear("rls-srcfeat", w[:d:d], w[d:d+n], lambda), nil
 }
 
-// averageKT is the paper's AverageKT as DESIGN §5 specifies it: the
+// averageKT is the paper's AverageKT as docs/design.md §5 specifies it: the
 // biased-regularisation least-squares model whose prior is the uniform
 // average of the standardised sources,
 //
@@ -253,7 +263,7 @@ func balancedLine(z, y []float64) (a, b float64) {
 		szy += weight(y[i]) * dz * y[i]
 	}
 	// On standardised columns szz ≥ 1/2 unless z is constant (all zeros, or
-	// rounding-level values for a column constant within constTol).
+	// rounding-level values for a column constant within standardize.ConstTol).
 	if szz < 1e-12 {
 		return 0, 0
 	}
@@ -270,18 +280,18 @@ func standardizeTrain(ctx context.Context, train Data) (standardized, error) {
 	if _, _, _, err := checkTrain(train); err != nil {
 		return standardized{}, err
 	}
-	return standardize(train)
+	return standardizeData(train)
 }
 
 // standardized is a training sample's scalers and standardised matrices
 // (nil when absent).
 type standardized struct {
-	sx, sh Scaler
+	sx, sh standardize.Scaler
 	zx, zh *mat.Dense
 }
 
-func standardize(train Data) (standardized, error) {
-	st := standardized{sx: FitScaler(train.X), sh: FitScaler(train.H)}
+func standardizeData(train Data) (standardized, error) {
+	st := standardized{sx: standardize.Fit(train.X), sh: standardize.Fit(train.H)}
 	var err error
 	if st.zx, err = st.sx.Transform(train.X); err != nil {
 		return st, fmt.Errorf("method: X: %w", err)

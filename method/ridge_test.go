@@ -139,7 +139,7 @@ func TestRidgeMethodsAgainstDirectSolves(t *testing.T) {
 				c := tc.c
 				m := len(c.train.Y)
 				model := mustFit(t, ds.name, c)
-				st, err := standardize(c.train)
+				st, err := standardizeData(c.train)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -246,7 +246,7 @@ func TestRidgeFallbacks(t *testing.T) {
 	if hp := model.Hyperparameters(); len(hp) != 0 {
 		t.Errorf("hyperparameters %v without features", hp)
 	}
-	st, _ := standardize(c.train)
+	st, _ := standardizeData(c.train)
 	zt, _ := st.sh.Transform(c.test.H)
 	f := mustPredict(t, model, noX.test)
 	for i := range f {
@@ -282,7 +282,7 @@ func TestBestSource(t *testing.T) {
 	// Make source 6 perfect on the oracle but useless on the training set.
 	orc := cloneData(*c.extra.Oracle)
 	for i, v := range orc.Y {
-		orc.H.Set(i, 6, 10*v+float64(i%3))
+		dense(orc.H).Set(i, 6, 10*v+float64(i%3))
 	}
 	c.extra.Oracle = &orc
 	model := mustFit(t, "best-source", c)
@@ -390,7 +390,7 @@ func TestRidgeByLOOSkipsUnreliableLambdas(t *testing.T) {
 	c := newConformanceCase(61, 12, 4, 3, 2)
 	// A duplicated column makes ZᵀZ singular and the scale puts its largest
 	// eigenvalue near 1e11: the condition number exceeds 1e12 for λ ≤ 1e-1.
-	Z := duplicateColumn(0)(c.train.X)
+	Z := duplicateColumn(0)(dense(c.train.X))
 	Z.Scale(1e5, Z)
 	y := c.train.Y
 	if _, err := linear.RidgeLOOPath(Z, y, lambdaGrid, false); err == nil {

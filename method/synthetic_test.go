@@ -55,7 +55,7 @@ func selectRows(d Data, rows []int) Data {
 		}
 		return out
 	}
-	out := Data{X: pick(d.X), H: pick(d.H)}
+	out := Data{X: pick(dense(d.X)), H: pick(dense(d.H))}
 	if d.Y != nil {
 		out.Y = make([]float64, len(rows))
 		for i, r := range rows {

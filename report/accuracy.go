@@ -53,7 +53,7 @@ func methodLegend(names []string) *plot.Legend {
 	other := 0
 	for _, m := range names {
 		ls, gs := lineStyle(m, other)
-		if methodRank(m) == len(methods) {
+		if methodRank(m) == len(methodOrder) {
 			other++
 		}
 		l.Add(methodLabel(m), methodThumb{ls, gs})
@@ -89,7 +89,7 @@ func accuracyPanel(title, xlabel string, ticks plot.ConstantTicks, ms []string, 
 	other := 0
 	for j, m := range ms {
 		ls, gs := lineStyle(m, other)
-		if methodRank(m) == len(methods) {
+		if methodRank(m) == len(methodOrder) {
 			other++
 		}
 		s := &series{}
@@ -266,7 +266,7 @@ func noiseFigure(name, dataset string, d *datasetRows, negatives int) (*figure, 
 	if len(ms) > 8 { // keep the figure readable: the paper's noise-study methods
 		var fs []string
 		for _, m := range ms {
-			if slices.Contains(featureSelection, m) {
+			if selectsFeatures(m) {
 				fs = append(fs, m)
 			}
 		}
@@ -402,7 +402,7 @@ func strongest(d *datasetRows, noise, k int, skip []string) []string {
 	}
 	var all []scored
 	for _, m := range d.methods(noise) {
-		if m == oracle || slices.Contains(skip, m) {
+		if isOracle(m) || slices.Contains(skip, m) {
 			continue
 		}
 		var accs []float64

@@ -11,7 +11,7 @@
 //
 // Summarize reduces the records to one Row per (dataset, method, positives,
 // noise): the mean balanced accuracy over targets and splits and its
-// standard error over splits, as the protocol asks (DESIGN.md §6.4). For
+// standard error over splits, as the protocol asks (docs/design.md §6 item 4). For
 // each split s let m_s be the mean accuracy over that split's targets; with
 // S splits the standard error is
 //

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/greedytl/greedytl/method"
 	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -14,65 +15,52 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// methodStyle is how a method is named and drawn in every table and figure.
-type methodStyle struct {
-	name  string // registry name
-	label string // the paper's name
-	color color.RGBA
-}
+// The methods' order, labels and colours are their registrations' (package
+// method): methodOrder is the registry's order (the paper's), and a method
+// the registry does not know (a spec with settings, a method of another
+// build) follows, by name, with a label equal to its name and one of
+// extraColors.
+var methodOrder = method.Names()
 
-// methods lists the paper's methods in the paper's order, each with a colour
-// of its own (distinct hues first, then lightness, so that 14 lines stay
-// apart).
-var methods = []methodStyle{
-	{"greedytl", "GreedyTL", rgb(0xd6, 0x27, 0x28)},
-	{"greedytl-59", "GreedyTL-59", rgb(0xff, 0x7f, 0x0e)},
-	{"greedytl-sp", "GreedyTL-SP", rgb(0x8c, 0x56, 0x4b)},
-	{"forward-reg", "Forward-Reg", rgb(0x7f, 0x7f, 0x7f)},
-	{"no-transfer", "No transfer", rgb(0x00, 0x00, 0x00)},
-	{"rls-srcfeat", "RLS (src+feat)", rgb(0x1f, 0x77, 0xb4)},
-	{"average-kt", "AverageKT", rgb(0x17, 0xbe, 0xcf)},
-	{"best-source", "Best source (oracle)", rgb(0xbc, 0xbd, 0x22)},
-	{"multikt-l2", "MultiKT L2", rgb(0x2c, 0xa0, 0x2c)},
-	{"multikt-l1", "MultiKT L1", rgb(0x98, 0xdf, 0x8a)},
-	{"dam", "DAM", rgb(0x94, 0x67, 0xbd)},
-	{"l1-logistic", "L1-Logistic", rgb(0xe3, 0x77, 0xc2)},
-	{"elastic-net", "Elastic-Net", rgb(0x39, 0x3b, 0x79)},
-	{"dictionary", "Dictionary learning", rgb(0x8c, 0x6d, 0x31)},
-}
-
-// extraColors colour methods the report does not know, in turn.
+// extraColors colour methods without a registered colour, in turn.
 var extraColors = []color.RGBA{
 	rgb(0x65, 0x65, 0xff), rgb(0xad, 0x49, 0x4a), rgb(0x31, 0xa3, 0x54), rgb(0xc7, 0xc7, 0xc7),
 }
 
-// oracle is the method that reads the test labels: shown for reference, never
-// ranked as a competitor.
-const oracle = "best-source"
+// isOracle reports whether a method reads the test labels (Needs().Oracle):
+// shown for reference, never ranked as a competitor.
+func isOracle(name string) bool {
+	r, ok := method.Registered(name)
+	return ok && r.New().Needs().Oracle
+}
 
-// featureSelection lists the methods of the paper's noise study (Fig. 2).
-var featureSelection = []string{"greedytl", "greedytl-59", "greedytl-sp", "forward-reg", "rls-srcfeat", "l1-logistic", "elastic-net"}
+// selectsFeatures reports whether a method is one of the paper's noise
+// study (Fig. 2): its registration's SelectsFeatures.
+func selectsFeatures(name string) bool {
+	r, ok := method.Registered(name)
+	return ok && r.SelectsFeatures
+}
 
 func rgb(r, g, b uint8) color.RGBA { return color.RGBA{R: r, G: g, B: b, A: 255} }
 
-// methodRank returns the position of a method in the paper's order, or
-// len(methods) for methods the report does not know.
+// methodRank returns the position of a method in the registry's order, or
+// len(methodOrder) for methods the registry does not know.
 func methodRank(name string) int {
-	if i := slices.IndexFunc(methods, func(m methodStyle) bool { return m.name == name }); i >= 0 {
+	if i := slices.Index(methodOrder, name); i >= 0 {
 		return i
 	}
-	return len(methods)
+	return len(methodOrder)
 }
 
-// compareMethods orders method names: the paper's order, then by name.
+// compareMethods orders method names: the registry's order, then by name.
 func compareMethods(a, b string) int {
 	return cmp.Or(cmp.Compare(methodRank(a), methodRank(b)), cmp.Compare(a, b))
 }
 
-// methodLabel returns the paper's name of a method, or its registry name.
+// methodLabel returns the registered label of a method, or its name.
 func methodLabel(name string) string {
-	if i := methodRank(name); i < len(methods) {
-		return methods[i].label
+	if r, ok := method.Registered(name); ok {
+		return r.DisplayLabel()
 	}
 	return name
 }
@@ -82,9 +70,10 @@ func methodLabel(name string) string {
 func lineStyle(name string, other int) (draw.LineStyle, draw.GlyphStyle) {
 	i := methodRank(name)
 	c := extraColors[other%len(extraColors)]
-	if i < len(methods) {
-		c = methods[i].color
-	} else {
+	if r, ok := method.Registered(name); ok && r.Color.A != 0 {
+		c = r.Color
+	}
+	if i == len(methodOrder) {
 		i += other
 	}
 	width := vg.Points(1.5)

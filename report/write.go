@@ -279,7 +279,7 @@ func accuracyTable(d *datasetRows, noise, negatives int) []block {
 	for i, p := range ps {
 		best[i] = math.Inf(-1)
 		for _, m := range ms {
-			if r, ok := d.get(m, p, noise); ok && r.N > 0 && m != oracle {
+			if r, ok := d.get(m, p, noise); ok && r.N > 0 && !isOracle(m) {
 				best[i] = math.Max(best[i], r.Mean)
 			}
 		}
@@ -296,7 +296,7 @@ func accuracyTable(d *datasetRows, noise, negatives int) []block {
 				continue
 			}
 			cells = append(cells, formatAccuracy(r))
-			bold = append(bold, r.N > 0 && m != oracle && r.Mean == best[i])
+			bold = append(bold, r.N > 0 && !isOracle(m) && r.Mean == best[i])
 			nmin, nmax = min(nmin, r.N), max(nmax, r.N)
 			oneSplit = oneSplit || (r.N > 0 && r.Splits == 1)
 		}

@@ -5,7 +5,7 @@
 // # Scoring
 //
 // A Set is an ordered set of linear sources, built from liblinear models
-// (NewSet), liblinear model files (LoadModels: files of liblinear-train or
+// (NewSet), liblinear model files (ReadModelFiles: files of liblinear-train or
 // greedytl train) or a sources directory (LoadDir). Set.Scores computes the
 // m × n score matrix H = X·W + 1bᵀ of m examples under n sources with one
 // matrix product, W being the sources' weight vectors stacked once into a
@@ -21,7 +21,7 @@
 //
 // # Training sources
 //
-// The leave-one-class-out protocol (DESIGN §6) holds some classes out as a
+// The leave-one-class-out protocol (docs/design.md §6) holds some classes out as a
 // surrogate negative class; PlanNegatives draws them (named classes, or a
 // fraction of the classes, by default C/5) and splits their pooled
 // examples 90%/10% into source negatives and target negatives. TrainOne

@@ -186,7 +186,11 @@ func readModelChecked(path, sum string) (*linear.Model, error) {
 	if got := digest(b); got != sum {
 		return nil, fmt.Errorf("%s: SHA-256 %s differs from the recorded %s: the file was altered", path, got, sum)
 	}
-	return linear.ReadModel(bytes.NewReader(b), path)
+	m, err := linear.ReadModel(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
 }
 
 // digest returns the hex SHA-256 digest of b.

@@ -10,7 +10,7 @@ import (
 	"github.com/greedytl/greedytl/dataset"
 )
 
-// The negative pool's defaults (DESIGN §6.1, the paper's "Datasets").
+// The negative pool's defaults (docs/design.md §6 item 1, the paper's "Datasets").
 const (
 	// DefaultNegativeFraction is the fraction of the classes held out as
 	// the negative pool when none are named: C/5.

@@ -52,7 +52,7 @@ func checkAgainstLiblinear(t *testing.T, f *dataset.Folder, class int, neg *Nega
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%v: %v\n%s", cmd, err, msg)
 	}
-	theirs, err := linear.LoadModel(model)
+	theirs, err := linear.ReadModelFile(model)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 // Set is an ordered set of linear source hypotheses h_j(x) = w_jᵀx + b_j.
-// Build one with NewSet, LoadModels or LoadDir; it is immutable, so it may be
+// Build one with NewSet, ReadModelFiles or LoadDir; it is immutable, so it may be
 // shared between goroutines.
 //
 // Source j's score is the decision value of its model oriented towards the
@@ -113,14 +113,14 @@ func orientation(m *linear.Model) float64 {
 	return 1
 }
 
-// LoadModels reads liblinear model files (written by liblinear-train,
+// ReadModelFiles reads liblinear model files (written by liblinear-train,
 // greedytl train or TrainAll) as a set of sources named by their paths, in
 // the order given. It returns the first read error, or NewSet's.
-func LoadModels(paths ...string) (*Set, error) {
+func ReadModelFiles(paths ...string) (*Set, error) {
 	models := make([]*linear.Model, len(paths))
 	names := make([]string, len(paths))
 	for j, p := range paths {
-		m, err := linear.LoadModel(p)
+		m, err := linear.ReadModelFile(p)
 		if err != nil {
 			return nil, err
 		}

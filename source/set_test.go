@@ -248,18 +248,18 @@ func TestSubset(t *testing.T) {
 	}
 }
 
-func TestLoadModels(t *testing.T) {
+func TestReadModelFiles(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 6))
 	dir := t.TempDir()
 	m1 := randomModel(rng, 4, 1, []int{1, -1})
 	m2 := randomModel(rng, 4, -1, []int{0, 1})
 	p1, p2 := filepath.Join(dir, "one.model"), filepath.Join(dir, "two.model")
 	for p, m := range map[string]*linear.Model{p1: m1, p2: m2} {
-		if err := linear.SaveModel(p, m); err != nil {
+		if err := linear.WriteModelFile(p, m); err != nil {
 			t.Fatal(err)
 		}
 	}
-	s, err := LoadModels(p2, p1)
+	s, err := ReadModelFiles(p2, p1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func TestLoadModels(t *testing.T) {
 			}
 		}
 	}
-	if _, err := LoadModels(filepath.Join(dir, "absent.model")); err == nil {
-		t.Error("LoadModels of a missing file: no error")
+	if _, err := ReadModelFiles(filepath.Join(dir, "absent.model")); err == nil {
+		t.Error("ReadModelFiles of a missing file: no error")
 	}
 }

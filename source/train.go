@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/grid"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/metric"
 	"github.com/greedytl/greedytl/sparse"
@@ -48,21 +49,12 @@ func DefaultTrainConfig() TrainConfig {
 }
 
 // DefaultGrid returns the paper's grid of C values, {1e-4, 1e-3, …, 1e4}.
-func DefaultGrid() []float64 {
-	g := make([]float64, 0, 9)
-	for e := -4; e <= 4; e++ {
-		g = append(g, math.Pow10(e))
-	}
-	return g
-}
+func DefaultGrid() []float64 { return grid.Regularization() }
 
 // Check returns an error when the solver is not a classifier package
 // linear implements, Eps or Bias is not finite, Eps is negative, the grid
 // is empty or holds a value that is not finite and positive, or Folds < 2.
 func (c TrainConfig) Check() error {
-	if c.Solver == linear.RidgeRegression {
-		return errors.New("source: RidgeRegression is not a classifier")
-	}
 	if err := (linear.Params{Solver: c.Solver, Eps: c.Eps}).Check(); err != nil {
 		return fmt.Errorf("source: %w", err)
 	}
@@ -165,7 +157,7 @@ func trainOne(ctx context.Context, f *dataset.Folder, class int, neg *Negatives,
 	if err != nil {
 		return nil, info, fmt.Errorf("source %q: %w", name, err)
 	}
-	model, err := linear.Train(prob, cfg.params(best))
+	model, err := linear.Train(ctx, prob, cfg.params(best))
 	if err != nil {
 		return nil, info, fmt.Errorf("source %q: %w", name, err)
 	}

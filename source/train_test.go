@@ -35,7 +35,7 @@ func TestTrainConfigCheck(t *testing.T) {
 		change func(c *TrainConfig)
 		want   string
 	}{
-		{"ridge", func(c *TrainConfig) { c.Solver = linear.RidgeRegression }, "not a classifier"},
+		{"not a solver", func(c *TrainConfig) { c.Solver = 101 }, "unknown solver 101"},
 		{"unknown solver", func(c *TrainConfig) { c.Solver = 42 }, "unknown solver"},
 		{"negative eps", func(c *TrainConfig) { c.Eps = -1 }, "Eps"},
 		{"NaN bias", func(c *TrainConfig) { c.Bias = math.NaN() }, "bias NaN"},

@@ -188,7 +188,7 @@ func TestTrainAllIndex(t *testing.T) {
 		}
 	}
 	// liblinear semantics: the files are liblinear model files.
-	if _, err := linear.LoadModel(filepath.Join(out, ix.Sources[0].File)); err != nil {
+	if _, err := linear.ReadModelFile(filepath.Join(out, ix.Sources[0].File)); err != nil {
 		t.Error(err)
 	}
 }
@@ -276,7 +276,7 @@ func TestTrainAllRepairs(t *testing.T) {
 	if err := os.WriteFile(altered, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := linear.LoadModel(altered); err != nil {
+	if _, err := linear.ReadModelFile(altered); err != nil {
 		t.Fatalf("the altered model no longer parses (%v): the test needs a subtler change", err)
 	}
 	if _, err := LoadDir(out); err == nil || !strings.Contains(err.Error(), "was altered") {

@@ -63,7 +63,7 @@ class-balanced leave-one-out on the training set):
       --unlabelled-features Xtest.npy --unlabelled-source-scores Htest.npy --out dam.json`,
 		RunE: func(c *cobra.Command, _ []string) error { return runFit(c, s, o) },
 	}
-	o.data.register(c, "", "training labels y, one per example (.npy or text/CSV)")
+	o.data.register(c, "training labels y, one per example (.npy or text/CSV)")
 	o.unlabelled.registerUnlabelled(c, "unlabelled-", "unlabelled target inputs for transductive methods (dam)")
 	o.oracle.registerUnlabelled(c, "oracle-", "held-out labelled inputs for the oracle best-source")
 	o.unlabelled.sources, o.oracle.sources = o.data.sources, o.data.sources

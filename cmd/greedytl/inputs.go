@@ -28,7 +28,7 @@ type dataFlags struct {
 
 // register adds --features, --source-scores, --sources, --labels and
 // --positive to c.
-func (f *dataFlags) register(c *cobra.Command, _ string, labelsHelp string) {
+func (f *dataFlags) register(c *cobra.Command, labelsHelp string) {
 	fl := c.Flags()
 	fl.StringVar(&f.features, "features", "", "target features X, one row per example (.npy or CSV; - for stdin)")
 	fl.StringVar(&f.scores, "source-scores", "", "source scores H, one row per example, one column per source (.npy or CSV)")

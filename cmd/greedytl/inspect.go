@@ -1,17 +1,14 @@
 package main
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/method"
 )
 
@@ -68,37 +65,17 @@ type inspectSummary struct {
 // dictionary method) have an empty Selected list.
 func summarise(m method.Model) inspectSummary {
 	sum := inspectSummary{Method: m.Method(), Hyperparameters: m.Hyperparameters(), Selected: []inspectColumn{}}
-	switch mm := m.(type) {
-	case interface{ GreedyModel() *greedytl.Model }:
-		g := mm.GreedyModel()
-		sum.Greedy = true
-		sum.NumFeatures, sum.NumSources = g.NumFeatures, g.NumSources
-		for i, col := range g.Selected {
-			st := g.Path[i]
-			sum.Selected = append(sum.Selected, inspectColumn{Kind: col.Kind.String(), Index: col.Index, Weight: g.Weights[i], RegError: &st.RegError, LOOError: &st.LOOError})
+	sel, ok := m.Selected()
+	if !ok {
+		return sum
+	}
+	sum.Greedy, sum.NumFeatures, sum.NumSources = sel.Greedy, sel.NumFeatures, sel.NumSources
+	for _, c := range sel.Columns {
+		col := inspectColumn{Kind: c.Kind(), Index: c.Index, Weight: c.Weight}
+		if c.Step != nil {
+			col.RegError, col.LOOError = &c.Step.RegError, &c.Step.LOOError
 		}
-	case *method.Linear:
-		sum.NumFeatures, sum.NumSources = len(mm.WX), len(mm.WH)
-		for _, part := range []struct {
-			kind string
-			w    []float64
-		}{{"feature", mm.WX}, {"source", mm.WH}} {
-			for j, w := range part.w {
-				if w != 0 {
-					sum.Selected = append(sum.Selected, inspectColumn{Kind: part.kind, Index: j, Weight: w})
-				}
-			}
-		}
-		slices.SortStableFunc(sum.Selected, func(a, b inspectColumn) int { return cmp.Compare(math.Abs(b.Weight), math.Abs(a.Weight)) })
-	default:
-		if w := m.SourceWeights(); w != nil {
-			sum.NumSources = len(w)
-			for j, v := range w {
-				if v != 0 {
-					sum.Selected = append(sum.Selected, inspectColumn{Kind: "source", Index: j, Weight: v})
-				}
-			}
-		}
+		sum.Selected = append(sum.Selected, col)
 	}
 	return sum
 }

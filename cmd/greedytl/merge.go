@@ -64,7 +64,7 @@ func runMerge(s *streams, o *mergeOptions, runs []string) error {
 }
 
 // printMergeReport prints the summary of a merge to standard output.
-func printMergeReport(s *streams, rep *experiment.Report) {
+func printMergeReport(s *streams, rep *experiment.MergeSummary) {
 	fmt.Fprintf(s.out, "files:      %d\n", len(rep.Files))
 	for _, f := range rep.Partial {
 		fmt.Fprintf(s.out, "            %s: partial last line ignored\n", f)

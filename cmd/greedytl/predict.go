@@ -40,7 +40,7 @@ when the scores go to --out, else on standard error.`,
   greedytl predict --model heart_scale.model --features X.csv`,
 		RunE: func(c *cobra.Command, _ []string) error { return runPredict(s, o) },
 	}
-	o.data.register(c, "", "true labels; prints the class-balanced accuracy")
+	o.data.register(c, "true labels; prints the class-balanced accuracy")
 	c.Flags().StringVarP(&o.model, "model", "m", "", "model file: greedytl fit's JSON or a liblinear model (required)")
 	c.Flags().StringVarP(&o.out, "out", "o", "", "write the scores here (default: standard output)")
 	_ = c.MarkFlagRequired("model")
@@ -128,7 +128,7 @@ func predictLiblinear(s *streams, o *predictOptions) ([]float64, error) {
 	if o.data.features == "" || o.data.scores != "" || *o.data.sources != "" {
 		return nil, badInputf("%s is a liblinear model: give --features only", o.model)
 	}
-	m, err := linear.LoadModel(o.model)
+	m, err := linear.ReadModelFile(o.model)
 	if err != nil {
 		return nil, badInput(err)
 	}

@@ -32,15 +32,15 @@ func (v *solverValue) Type() string { return "solver" }
 
 func (v *solverValue) Set(arg string) error {
 	var s linear.Solver
+	if strings.EqualFold(arg, "ridge") {
+		return fmt.Errorf("solver %q is a regressor; train fits classifiers", arg)
+	}
 	if n, err := strconv.Atoi(arg); err == nil {
 		s = linear.Solver(n)
 	} else if a, ok := solverAliases[strings.ToLower(arg)]; ok {
 		s = a
 	} else if s, err = linear.ParseSolver(strings.ToUpper(strings.ReplaceAll(arg, "-", "_"))); err != nil {
 		return fmt.Errorf("unknown solver %q (see --help)", arg)
-	}
-	if s == linear.RidgeRegression {
-		return fmt.Errorf("solver %q is a regressor; train fits classifiers", arg)
 	}
 	if err := (linear.Params{Solver: s}).Check(); err != nil {
 		return fmt.Errorf("solver %q: %w", arg, err)
@@ -207,14 +207,14 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 		return nil
 	}
 
-	model, err := linear.Train(prob, p)
+	model, err := linear.Train(ctx, prob, p)
 	if err != nil {
 		return failed(err)
 	}
 	if !model.Converged && !o.quiet {
 		fmt.Fprintln(s.err, "WARNING: reaching max number of iterations")
 	}
-	if err := linear.SaveModel(modelPath, model); err != nil {
+	if err := linear.WriteModelFile(modelPath, model); err != nil {
 		return err
 	}
 	if !o.quiet {

@@ -1,19 +1,21 @@
-package method
+// Package ball computes Euclidean projections onto norm balls
+// {x : ‖x‖ ≤ τ} of the L2 and L1 norms, the feasible sets of MultiKT's
+// source weights β (docs/design.md §5): ProjectL2, ProjectL1 and
+// L1Projector, which reuses its buffers and its last threshold across the
+// calls of a projected descent.
+package ball
 
 import (
 	"fmt"
 	"math"
 )
 
-// Euclidean projections onto norm balls, the feasible sets of MultiKT's
-// source weights β.
-
-// projectL2Ball writes into dst the Euclidean projection of v onto the ball
+// ProjectL2 writes into dst the Euclidean projection of v onto the ball
 // {x : ||x||₂ ≤ tau}: v itself when it lies in the ball, v·tau/||v||₂
 // otherwise. dst may be v. It panics when the lengths differ or tau is
 // negative or NaN (programmer errors).
-func projectL2Ball(dst, v []float64, tau float64) {
-	checkProjectArgs("projectL2Ball", dst, v, tau)
+func ProjectL2(dst, v []float64, tau float64) {
+	checkProjectArgs("ProjectL2", dst, v, tau)
 	var ss float64
 	for _, x := range v {
 		ss += x * x
@@ -29,33 +31,33 @@ func projectL2Ball(dst, v []float64, tau float64) {
 	}
 }
 
-// projectL1Ball writes into dst the Euclidean projection of v onto the ball
+// ProjectL1 writes into dst the Euclidean projection of v onto the ball
 // {x : ||x||₁ ≤ tau}: v itself when it lies in the ball; otherwise the
 // soft-thresholding x_i = sign(v_i)·max(|v_i| − θ, 0) whose threshold θ > 0
 // makes ||x||₁ = tau (Duchi, Shalev-Shwartz, Singer and Chandra, "Efficient
 // projections onto the l1-ball for learning in high dimensions", ICML 2008).
-// θ is found by Condat's algorithm (see l1Projector). dst may be v. It
+// θ is found by Condat's algorithm (see L1Projector). dst may be v. It
 // panics when the lengths differ or tau is negative or NaN (programmer
 // errors).
-func projectL1Ball(dst, v []float64, tau float64) {
-	var p l1Projector
-	p.project(dst, v, tau)
+func ProjectL1(dst, v []float64, tau float64) {
+	var p L1Projector
+	p.Project(dst, v, tau)
 }
 
-// l1Projector projects onto L1 balls (as projectL1Ball) with scratch
+// L1Projector projects onto L1 balls (as ProjectL1) with scratch
 // buffers reused from call to call, and finds each threshold from the
 // previous call's (see thresholdFrom): in a projected descent, consecutive
 // thresholds are close. The zero value is ready to use. It is not safe for
 // concurrent use.
-type l1Projector struct {
+type L1Projector struct {
 	active, waiting []float64
 	theta           float64 // the last threshold
 	warm            bool    // theta holds one
 }
 
-// project is projectL1Ball.
-func (p *l1Projector) project(dst, v []float64, tau float64) {
-	checkProjectArgs("projectL1Ball", dst, v, tau)
+// Project is ProjectL1, with p's buffers and warm start.
+func (p *L1Projector) Project(dst, v []float64, tau float64) {
+	checkProjectArgs("ProjectL1", dst, v, tau)
 	var l1 float64
 	for _, x := range v {
 		l1 += math.Abs(x)
@@ -68,7 +70,7 @@ func (p *l1Projector) project(dst, v []float64, tau float64) {
 		clear(dst)
 		return
 	}
-	theta := p.thresholdOf(v, tau)
+	theta := p.Threshold(v, tau)
 	for i, x := range v {
 		a := math.Abs(x) - theta
 		if a <= 0 {
@@ -79,11 +81,21 @@ func (p *l1Projector) project(dst, v []float64, tau float64) {
 	}
 }
 
-// thresholdOf returns the threshold θ of the projection of v onto the L1
+// LastThreshold returns the threshold θ of the last projection that found
+// one (by Project, or recorded by SetLastThreshold), and whether there is
+// one.
+func (p *L1Projector) LastThreshold() (theta float64, ok bool) { return p.theta, p.warm }
+
+// SetLastThreshold records θ as the last threshold, the start of the next
+// projection's search: for a caller that soft-thresholds by itself (as
+// MultiKT's sparse steps do) and keeps p's warm start.
+func (p *L1Projector) SetLastThreshold(theta float64) { p.theta, p.warm = theta, true }
+
+// Threshold returns the threshold θ of the projection of v onto the L1
 // ball of radius tau, for ||v||₁ > tau > 0: by Newton's method from the
 // previous call's threshold (thresholdFrom), or, on the first call and
 // should that not settle, by Condat's algorithm (threshold).
-func (p *l1Projector) thresholdOf(v []float64, tau float64) float64 {
+func (p *L1Projector) Threshold(v []float64, tau float64) float64 {
 	theta, ok := 0.0, false
 	if p.warm {
 		theta, ok = thresholdFrom(v, tau, p.theta)
@@ -139,7 +151,7 @@ func thresholdFrom(v []float64, tau, guess float64) (theta float64, ok bool) {
 // below ρ until none is left. Its cost is O(n) in practice (O(n²) in the
 // worst case, against O(n log n) for sorting), and it makes no random
 // choices.
-func (p *l1Projector) threshold(v []float64, tau float64) float64 {
+func (p *L1Projector) threshold(v []float64, tau float64) float64 {
 	act, wait := p.active[:0], p.waiting[:0]
 	u0 := math.Abs(v[0])
 	act = append(act, u0)
@@ -189,9 +201,9 @@ func (p *l1Projector) threshold(v []float64, tau float64) float64 {
 // checkProjectArgs panics on the argument errors of the projections.
 func checkProjectArgs(fn string, dst, v []float64, tau float64) {
 	if len(dst) != len(v) {
-		panic(fmt.Sprintf("method: %s: len(dst) = %d, len(v) = %d", fn, len(dst), len(v)))
+		panic(fmt.Sprintf("ball: %s: len(dst) = %d, len(v) = %d", fn, len(dst), len(v)))
 	}
 	if !(tau >= 0) {
-		panic(fmt.Sprintf("method: %s: radius %v, want ≥ 0", fn, tau))
+		panic(fmt.Sprintf("ball: %s: radius %v, want ≥ 0", fn, tau))
 	}
 }

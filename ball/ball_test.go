@@ -1,4 +1,4 @@
-package method
+package ball
 
 import (
 	"fmt"
@@ -108,7 +108,7 @@ func TestProjectL1Ball(t *testing.T) {
 	for _, tc := range cases {
 		x := make([]float64, len(tc.v))
 		v := append([]float64(nil), tc.v...)
-		projectL1Ball(x, v, tc.tau)
+		ProjectL1(x, v, tc.tau)
 		if viol := projectionCertificate(tc.v, x, tc.tau, norm1, normInf); viol > 1e-12*(1+norm1(tc.v)) {
 			t.Errorf("%s: KKT violation %g (v %v, tau %g, x %v)", tc.name, viol, tc.v, tc.tau, x)
 		}
@@ -124,7 +124,7 @@ func TestProjectL1Ball(t *testing.T) {
 			}
 		}
 		// In place.
-		projectL1Ball(v, v, tc.tau)
+		ProjectL1(v, v, tc.tau)
 		for i := range v {
 			if v[i] != x[i] {
 				t.Fatalf("%s: in-place projection differs at %d: %g vs %g", tc.name, i, v[i], x[i])
@@ -134,7 +134,7 @@ func TestProjectL1Ball(t *testing.T) {
 }
 
 // sortThreshold is the sort-based threshold of Duchi et al. (2008, figure
-// 1), the reference for l1Projector.threshold: with u = |v| sorted in
+// 1), the reference for L1Projector.threshold: with u = |v| sorted in
 // decreasing order and ρ the largest j such that u_j > (Σ_{r≤j} u_r − tau)/j,
 // θ = (Σ_{r≤ρ} u_r − tau)/ρ.
 func sortThreshold(v []float64, tau float64) float64 {
@@ -205,7 +205,7 @@ func TestL1ThresholdExact(t *testing.T) {
 		}
 		cases = append(cases, tcase{fmt.Sprintf("random %d", k), v})
 	}
-	var p l1Projector
+	var p L1Projector
 	for _, tc := range cases {
 		l1 := norm1(tc.v)
 		for _, frac := range []float64{1e-6, 0.01, 0.3, 0.9, 0.999999} {
@@ -225,7 +225,7 @@ func TestL1ThresholdExact(t *testing.T) {
 				}
 			}
 			x := make([]float64, len(tc.v))
-			p.project(x, tc.v, tau)
+			p.Project(x, tc.v, tau)
 			if viol := projectionCertificate(tc.v, x, tau, norm1, normInf); viol > 1e-12*(1+l1) {
 				t.Errorf("%s, tau = %g·||v||₁: KKT violation %g", tc.name, frac, viol)
 			}
@@ -237,7 +237,7 @@ func TestProjectL2Ball(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
 	for _, tc := range projectionCases {
 		x := make([]float64, len(tc.v))
-		projectL2Ball(x, tc.v, tc.tau)
+		ProjectL2(x, tc.v, tc.tau)
 		if viol := projectionCertificate(tc.v, x, tc.tau, norm2, norm2); viol > 1e-12*(1+norm2(tc.v)) {
 			t.Errorf("%s: KKT violation %g (x %v)", tc.name, viol, x)
 		}
@@ -274,9 +274,9 @@ func TestProjectPanics(t *testing.T) {
 		name string
 		f    func()
 	}{
-		{"L1 length", func() { projectL1Ball(make([]float64, 2), make([]float64, 3), 1) }},
-		{"L1 negative", func() { projectL1Ball(make([]float64, 2), make([]float64, 2), -1) }},
-		{"L2 NaN", func() { projectL2Ball(make([]float64, 2), make([]float64, 2), math.NaN()) }},
+		{"L1 length", func() { ProjectL1(make([]float64, 2), make([]float64, 3), 1) }},
+		{"L1 negative", func() { ProjectL1(make([]float64, 2), make([]float64, 2), -1) }},
+		{"L2 NaN", func() { ProjectL2(make([]float64, 2), make([]float64, 2), math.NaN()) }},
 	} {
 		func() {
 			defer func() {

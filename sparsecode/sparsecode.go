@@ -1,0 +1,293 @@
+// Package sparsecode learns sparse representations: orthogonal matching
+// pursuit (OMP, batch form with an incrementally extended Cholesky factor)
+// codes signals on a dictionary of unit-norm atoms, and K-SVD (Aharon, Elad
+// and Bruckstein, 2006) learns the dictionary. They serve the dictionary
+// learning baseline of package method (docs/design.md §5).
+//
+// Signals, atoms and codes are rows of gonum matrices.
+package sparsecode
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// ompTol is the relative size of the residual correlations below which OMP
+// stops (the signal is explained), and ompDependent the relative squared
+// norm below which the part of an atom orthogonal to the chosen ones counts
+// as rounding: the atom is linearly dependent on them and is skipped (for
+// unit-norm atoms it is the squared sine of its angle to their span, about
+// 4/cond of their Gram matrix).
+const (
+	ompTol       = 1e-12
+	ompDependent = 1e-12
+)
+
+// OMP returns the code γ (length K) of the signal x on the unit-norm atoms
+// (rows of dict, K × p) found by orthogonal matching pursuit with at most
+// sparsity atoms: repeatedly add the atom most correlated with the residual
+// (the first on ties) and refit all chosen coefficients by least squares.
+// gram is dict·dictᵀ. It uses the residual correlations
+// Dᵀr = Dᵀx − G_{:,S}γ_S (Rubinstein, Zibulevsky and Elad's batch OMP), with
+// the Cholesky factor of G_SS extended by one row per chosen atom, and
+// stops early when they are all below ompTol·||x||.
+func OMP(dict *mat.Dense, gram *mat.SymDense, x []float64, sparsity int) []float64 {
+	K, p := dict.Dims()
+	gamma := make([]float64, K)
+	dx := make([]float64, K)
+	mat.NewVecDense(K, dx).MulVec(dict, mat.NewVecDense(p, x))
+	tol := ompTol * math.Sqrt(floats.Dot(x, x))
+	g := gram.RawSymmetric() // upper triangle
+	gAt := func(i, j int) float64 {
+		if i > j {
+			i, j = j, i
+		}
+		return g.Data[i*g.Stride+j]
+	}
+	corr := slices.Clone(dx)
+	excluded := make([]bool, K)
+	support := make([]int, 0, sparsity)
+	chol := make([]float64, sparsity*sparsity) // L, lower triangular: L Lᵀ = G_SS
+	coef := make([]float64, sparsity)
+	row := make([]float64, sparsity)
+	for len(support) < sparsity {
+		best, bestAbs := -1, tol
+		for k, c := range corr {
+			if !excluded[k] && math.Abs(c) > bestAbs {
+				best, bestAbs = k, math.Abs(c)
+			}
+		}
+		if best < 0 {
+			break
+		}
+		excluded[best] = true // chosen, or unusable
+		// The new row of L: L_S w = G_{S,best}, d = G_bb − wᵀw.
+		s := len(support)
+		gbb := gAt(best, best)
+		d := gbb
+		for a, i := range support {
+			w := gAt(i, best)
+			for c := range a {
+				w -= chol[a*sparsity+c] * row[c]
+			}
+			w /= chol[a*sparsity+a]
+			row[a] = w
+			d -= w * w
+		}
+		if !(d > ompDependent*gbb) {
+			continue // dependent on the chosen atoms
+		}
+		copy(chol[s*sparsity:], row[:s])
+		chol[s*sparsity+s] = math.Sqrt(d)
+		support = append(support, best)
+		// G_SS γ_S = (Dx)_S by L z = (Dx)_S, Lᵀγ_S = z.
+		s++
+		for a, i := range support {
+			z := dx[i]
+			for c := range a {
+				z -= chol[a*sparsity+c] * coef[c]
+			}
+			coef[a] = z / chol[a*sparsity+a]
+		}
+		for a := s - 1; a >= 0; a-- {
+			z := coef[a]
+			for c := a + 1; c < s; c++ {
+				z -= chol[c*sparsity+a] * coef[c]
+			}
+			coef[a] = z / chol[a*sparsity+a]
+		}
+		for k := range corr {
+			c := dx[k]
+			for a, i := range support {
+				c -= gAt(k, i) * coef[a]
+			}
+			corr[k] = c
+		}
+	}
+	for a, i := range support {
+		gamma[i] = coef[a]
+	}
+	return gamma
+}
+
+// Gram returns dict·dictᵀ, the Gram matrix of the atoms that OMP takes.
+func Gram(dict *mat.Dense) *mat.SymDense {
+	K, _ := dict.Dims()
+	g := mat.NewSymDense(K, nil)
+	g.SymOuterK(1, dict)
+	return g
+}
+
+// Codes returns the OMP codes (rows) of the signals (rows) on dict.
+func Codes(dict, signals *mat.Dense, sparsity int) *mat.Dense {
+	K, _ := dict.Dims()
+	N, _ := signals.Dims()
+	gram := Gram(dict)
+	codes := mat.NewDense(N, K, nil)
+	for i := range N {
+		codes.SetRow(i, OMP(dict, gram, signals.RawRowView(i), sparsity))
+	}
+	return codes
+}
+
+// ResidualNorm2 returns ||signals − codes·dict||²_F and writes the
+// residual into res when res is not nil.
+func ResidualNorm2(signals, codes, dict *mat.Dense, res *mat.Dense) float64 {
+	var r mat.Dense
+	r.Mul(codes, dict)
+	r.Sub(signals, &r)
+	rows, _ := r.Dims()
+	var ss float64
+	for i := range rows {
+		row := r.RawRowView(i)
+		ss += floats.Dot(row, row)
+	}
+	if res != nil {
+		res.CloneFrom(&r)
+	}
+	return ss
+}
+
+// KSVDStep records one K-SVD iteration: the squared reconstruction error
+// ||T − ΓD||²_F after sparse coding (Before) and after the dictionary
+// update (After, with the same supports).
+type KSVDStep struct{ Before, After float64 }
+
+// KSVD learns a dictionary of atoms unit-norm atoms (rows) for the signals
+// (rows), with OMP codes of the given sparsity, in iters iterations, and
+// returns it with the error of each iteration. The initial atoms are
+// distinct signals drawn with rng (normalised; a zero signal is replaced by
+// a random direction). Each atom update replaces the atom and its
+// coefficients by the best rank-one approximation of the error without it
+// on the signals that use it, which cannot increase the error; an unused
+// atom becomes the normalised residual of the worst-represented signal.
+// atoms must not exceed the number of signals.
+func KSVD(signals *mat.Dense, atoms, sparsity, iters int, rng *rand.Rand) (*mat.Dense, []KSVDStep) {
+	N, p := signals.Dims()
+	dict := mat.NewDense(atoms, p, nil)
+	for k, i := range rng.Perm(N)[:atoms] {
+		row := dict.RawRowView(k)
+		copy(row, signals.RawRowView(i))
+		if !Normalise(row) {
+			for j := range row {
+				row[j] = rng.NormFloat64()
+			}
+			Normalise(row)
+		}
+	}
+	var trace []KSVDStep
+	var res mat.Dense
+	for range iters {
+		codes := Codes(dict, signals, sparsity)
+		step := KSVDStep{Before: ResidualNorm2(signals, codes, dict, &res)}
+		for k := range atoms {
+			var users []int
+			for i := range N {
+				if codes.At(i, k) != 0 {
+					users = append(users, i)
+				}
+			}
+			if len(users) == 0 {
+				replaceUnused(dict, k, &res)
+				continue
+			}
+			// E = rows of the residual with atom k's contribution added back.
+			e := mat.NewDense(len(users), p, nil)
+			atom := dict.RawRowView(k)
+			for a, i := range users {
+				row, r, g := e.RawRowView(a), res.RawRowView(i), codes.At(i, k)
+				for j := range row {
+					row[j] = r[j] + g*atom[j]
+				}
+			}
+			sigma, left, ok := topSingular(e, atom)
+			if !ok {
+				continue
+			}
+			for a, i := range users {
+				g := sigma * left[a]
+				codes.Set(i, k, g)
+				row, r := e.RawRowView(a), res.RawRowView(i)
+				for j := range r {
+					r[j] = row[j] - g*atom[j]
+				}
+			}
+		}
+		step.After = ResidualNorm2(signals, codes, dict, nil)
+		trace = append(trace, step)
+	}
+	return dict, trace
+}
+
+// topSingular writes into right the right singular vector of e's largest
+// singular value σ and returns σ and the left singular vector, from the
+// eigendecomposition of eeᵀ (e has few rows: the signals using one atom).
+// ok is false when e is zero or the decomposition fails; right is then
+// unchanged.
+func topSingular(e *mat.Dense, right []float64) (sigma float64, left []float64, ok bool) {
+	r, _ := e.Dims()
+	var eet mat.SymDense
+	eet.SymOuterK(1, e)
+	var es mat.EigenSym
+	if !es.Factorize(&eet, true) {
+		return 0, nil, false
+	}
+	vals := es.Values(nil)
+	top := vals[r-1] // ascending order
+	if !(top > 0) {
+		return 0, nil, false
+	}
+	var vecs mat.Dense
+	es.VectorsTo(&vecs)
+	left = mat.Col(nil, r-1, &vecs)
+	// v = eᵀu/||eᵀu|| (σ = ||eᵀu||, more accurate than √top).
+	v := make([]float64, len(right))
+	mat.NewVecDense(len(v), v).MulVec(e.T(), mat.NewVecDense(r, left))
+	sigma = math.Sqrt(floats.Dot(v, v))
+	if !(sigma > 0) {
+		return 0, nil, false
+	}
+	for j, x := range v {
+		right[j] = x / sigma
+	}
+	return sigma, left, true
+}
+
+// replaceUnused sets atom k of dict to the normalised residual (a row of
+// res) of largest norm, unless all residuals are zero.
+func replaceUnused(dict *mat.Dense, k int, res *mat.Dense) {
+	rows, _ := res.Dims()
+	worst, worstNorm := -1, 0.0
+	for i := range rows {
+		if nr := mat.Norm(res.RowView(i), 2); nr > worstNorm {
+			worst, worstNorm = i, nr
+		}
+	}
+	if worst < 0 {
+		return
+	}
+	atom := dict.RawRowView(k)
+	copy(atom, res.RawRowView(worst))
+	Normalise(atom)
+}
+
+// Normalise scales v to unit norm in place and reports whether v was not
+// zero (a zero v is left unchanged).
+func Normalise(v []float64) bool {
+	var s float64
+	for _, x := range v {
+		s += x * x
+	}
+	if s == 0 {
+		return false
+	}
+	f := 1 / math.Sqrt(s)
+	for j := range v {
+		v[j] *= f
+	}
+	return true
+}

@@ -1,0 +1,314 @@
+package sparsecode
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// randomDictionary returns K random unit-norm atoms of length p.
+func randomDictionary(rng *rand.Rand, K, p int) *mat.Dense {
+	d := mat.NewDense(K, p, nil)
+	for k := range K {
+		row := d.RawRowView(k)
+		for j := range row {
+			row[j] = rng.NormFloat64()
+		}
+		Normalise(row)
+	}
+	return d
+}
+
+// orthonormalDictionary returns K ≤ p orthonormal atoms of length p.
+func orthonormalDictionary(rng *rand.Rand, K, p int) *mat.Dense {
+	var qr mat.QR
+	qr.Factorize(randomDictionary(rng, p, p))
+	var q mat.Dense
+	qr.QTo(&q)
+	return mat.DenseCopyOf(q.Slice(0, K, 0, p))
+}
+
+// naiveOMP is orthogonal matching pursuit written from its definition: the
+// residual is recomputed from an explicit least-squares fit on the chosen
+// atoms at every step.
+func naiveOMP(dict *mat.Dense, x []float64, sparsity int) []float64 {
+	K, p := dict.Dims()
+	r := append([]float64(nil), x...)
+	var support []int
+	gamma := make([]float64, K)
+	for len(support) < sparsity {
+		best, bestAbs := -1, 1e-12*floats.Norm(x, 2)
+		for k := range K {
+			var c float64
+			for j := range p {
+				c += dict.At(k, j) * r[j]
+			}
+			chosen := false
+			for _, s := range support {
+				chosen = chosen || s == k
+			}
+			if !chosen && math.Abs(c) > bestAbs {
+				best, bestAbs = k, math.Abs(c)
+			}
+		}
+		if best < 0 {
+			break
+		}
+		support = append(support, best)
+		A := mat.NewDense(p, len(support), nil)
+		for a, k := range support {
+			for j := range p {
+				A.Set(j, a, dict.At(k, j))
+			}
+		}
+		var sol mat.VecDense
+		if err := sol.SolveVec(A, mat.NewVecDense(p, x)); err != nil {
+			panic(err)
+		}
+		clear(gamma)
+		for a, k := range support {
+			gamma[k] = sol.AtVec(a)
+		}
+		copy(r, x)
+		for a, k := range support {
+			for j := range p {
+				r[j] -= sol.AtVec(a) * dict.At(k, j)
+			}
+		}
+	}
+	return gamma
+}
+
+func TestOMPOrthonormalRecovery(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, tc := range []struct{ K, p, s int }{{8, 8, 1}, {8, 8, 3}, {10, 30, 4}, {5, 5, 5}} {
+		dict := orthonormalDictionary(rng, tc.K, tc.p)
+		gram := Gram(dict)
+		for range 20 {
+			want := make([]float64, tc.K)
+			for _, k := range rng.Perm(tc.K)[:tc.s] {
+				want[k] = rng.NormFloat64() + math.Copysign(0.5, rng.NormFloat64())
+			}
+			x := make([]float64, tc.p)
+			mat.NewVecDense(tc.p, x).MulVec(dict.T(), mat.NewVecDense(tc.K, want))
+			got := OMP(dict, gram, x, tc.s)
+			for k := range want {
+				if (got[k] == 0) != (want[k] == 0) || math.Abs(got[k]-want[k]) > 1e-12 {
+					t.Fatalf("K=%d p=%d s=%d: code %v, want %v", tc.K, tc.p, tc.s, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestOMPBruteForce: for an orthonormal dictionary the best s-term
+// approximation (found by trying every support) is what OMP returns, even
+// for a signal that is not sparse.
+func TestOMPBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	const K, p, s = 6, 9, 2
+	dict := orthonormalDictionary(rng, K, p)
+	gram := Gram(dict)
+	for range 50 {
+		x := make([]float64, p)
+		for j := range x {
+			x[j] = rng.NormFloat64()
+		}
+		best := math.Inf(1)
+		for a := range K {
+			for b := a + 1; b < K; b++ {
+				A := mat.NewDense(p, 2, nil)
+				A.SetCol(0, dict.RawRowView(a))
+				A.SetCol(1, dict.RawRowView(b))
+				var c mat.VecDense
+				if err := c.SolveVec(A, mat.NewVecDense(p, x)); err != nil {
+					t.Fatal(err)
+				}
+				var r mat.VecDense
+				r.MulVec(A, &c)
+				r.SubVec(mat.NewVecDense(p, x), &r)
+				best = math.Min(best, mat.Norm(&r, 2))
+			}
+		}
+		got := OMP(dict, gram, x, s)
+		r := append([]float64(nil), x...)
+		for k, g := range got {
+			for j := range r {
+				r[j] -= g * dict.At(k, j)
+			}
+		}
+		if math.Abs(floats.Norm(r, 2)-best) > 1e-12 {
+			t.Fatalf("OMP residual %g, best 2-term residual %g", floats.Norm(r, 2), best)
+		}
+	}
+}
+
+// TestOMPNaive compares the batch (Gram-based) OMP with OMP from its
+// definition on overcomplete random dictionaries, and checks that the
+// residual is orthogonal to the chosen atoms.
+func TestOMPNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, tc := range []struct{ K, p, s int }{{20, 10, 3}, {12, 50, 5}, {30, 8, 8}} {
+		dict := randomDictionary(rng, tc.K, tc.p)
+		gram := Gram(dict)
+		for range 20 {
+			x := make([]float64, tc.p)
+			for j := range x {
+				x[j] = rng.NormFloat64()
+			}
+			got := OMP(dict, gram, x, tc.s)
+			want := naiveOMP(dict, x, tc.s)
+			for k := range got {
+				if math.Abs(got[k]-want[k]) > 1e-9*(1+math.Abs(want[k])) {
+					t.Fatalf("K=%d p=%d s=%d: code[%d] = %g, naive %g", tc.K, tc.p, tc.s, k, got[k], want[k])
+				}
+			}
+			r := append([]float64(nil), x...)
+			for k, g := range got {
+				for j := range r {
+					r[j] -= g * dict.At(k, j)
+				}
+			}
+			for k, g := range got {
+				if g == 0 {
+					continue
+				}
+				if c := mat.Dot(mat.NewVecDense(tc.p, r), dict.RowView(k)); math.Abs(c) > 1e-10 {
+					t.Fatalf("residual not orthogonal to chosen atom %d: %g", k, c)
+				}
+			}
+		}
+	}
+}
+
+func TestOMPDegenerate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	dict := randomDictionary(rng, 4, 6)
+	dict.SetRow(3, dict.RawRowView(0)) // a duplicated atom
+	gram := Gram(dict)
+	x := make([]float64, 6)
+	mat.NewVecDense(6, x).MulVec(dict.T(), mat.NewVecDense(4, []float64{2, 0, 0, 0}))
+	got := OMP(dict, gram, x, 4)
+	if got[0] != 2 && got[3] != 2 {
+		t.Errorf("code %v: want 2 on atom 0 or its copy 3", got)
+	}
+	for _, g := range got {
+		if math.IsNaN(g) || math.IsInf(g, 0) {
+			t.Fatalf("code %v", got)
+		}
+	}
+	if got := OMP(dict, gram, make([]float64, 6), 2); floats.Norm(got, 2) != 0 {
+		t.Errorf("zero signal: code %v", got)
+	}
+}
+
+// TestTopSingular checks K-SVD's rank-one step against gonum's SVD: the
+// largest singular value and its singular vectors (up to a common sign),
+// on tall, wide, single-row, rank-deficient and zero matrices.
+func TestTopSingular(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	for _, tc := range []struct {
+		name string
+		r, p int
+		dup  bool
+	}{
+		{"one row", 1, 30, false},
+		{"few rows", 3, 50, false},
+		{"many rows", 20, 80, false},
+		{"square", 6, 6, false},
+		{"duplicated rows", 5, 40, true},
+	} {
+		e := mat.NewDense(tc.r, tc.p, nil)
+		for i := range tc.r {
+			for j := range tc.p {
+				e.Set(i, j, rng.NormFloat64())
+			}
+		}
+		if tc.dup {
+			e.SetRow(1, e.RawRowView(0))
+			e.SetRow(2, e.RawRowView(0))
+		}
+		right := make([]float64, tc.p)
+		sigma, left, ok := topSingular(e, right)
+		if !ok {
+			t.Fatalf("%s: not ok", tc.name)
+		}
+		var svd mat.SVD
+		if !svd.Factorize(e, mat.SVDThin) {
+			t.Fatal("SVD failed")
+		}
+		var u, v mat.Dense
+		svd.UTo(&u)
+		svd.VTo(&v)
+		want := svd.Values(nil)[0]
+		if math.Abs(sigma-want) > 1e-12*want {
+			t.Errorf("%s: σ = %.15g, SVD %.15g", tc.name, sigma, want)
+		}
+		sign := math.Copysign(1, floats.Dot(right, mat.Col(nil, 0, &v)))
+		for j := range right {
+			if math.Abs(right[j]-sign*v.At(j, 0)) > 1e-9 {
+				t.Errorf("%s: right vector %d = %g, SVD %g", tc.name, j, right[j], sign*v.At(j, 0))
+				break
+			}
+		}
+		for i := range left {
+			if math.Abs(left[i]-sign*u.At(i, 0)) > 1e-9 {
+				t.Errorf("%s: left vector %d = %g, SVD %g", tc.name, i, left[i], sign*u.At(i, 0))
+				break
+			}
+		}
+	}
+	right := []float64{3, 4}
+	if _, _, ok := topSingular(mat.NewDense(2, 2, nil), right); ok || right[0] != 3 || right[1] != 4 {
+		t.Errorf("zero matrix: ok = %v, right = %v (want false and unchanged)", ok, right)
+	}
+}
+
+// TestKSVD: every dictionary update lowers (never raises) the error for
+// the codes it starts from, the error falls overall, the atoms have unit
+// norm, and a seed fixes the result.
+func TestKSVD(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	// Signals that are 2-sparse on a hidden dictionary, plus noise.
+	const N, K, p, s = 40, 8, 15, 2
+	hidden := randomDictionary(rng, K, p)
+	signals := mat.NewDense(N, p, nil)
+	for i := range N {
+		row := signals.RawRowView(i)
+		for _, k := range rng.Perm(K)[:s] {
+			g := rng.NormFloat64()
+			for j := range row {
+				row[j] += g * hidden.At(k, j)
+			}
+		}
+		for j := range row {
+			row[j] += 0.01 * rng.NormFloat64()
+		}
+	}
+	dict, trace := KSVD(signals, K, s, 15, rand.New(rand.NewPCG(7, 7)))
+	for it, st := range trace {
+		if st.After > st.Before*(1+1e-12) {
+			t.Errorf("iteration %d: the update raised the error from %g to %g", it, st.Before, st.After)
+		}
+	}
+	first, last := trace[0].Before, trace[len(trace)-1].After
+	t.Logf("error %g → %g (signal energy %g)", first, last, mat.Norm(signals, 2)*mat.Norm(signals, 2))
+	if last > 0.25*first {
+		t.Errorf("K-SVD reduced the error from %g only to %g", first, last)
+	}
+	for k := range K {
+		if n := floats.Norm(dict.RawRowView(k), 2); math.Abs(n-1) > 1e-12 {
+			t.Errorf("atom %d has norm %g", k, n)
+		}
+	}
+	again, _ := KSVD(signals, K, s, 15, rand.New(rand.NewPCG(7, 7)))
+	if !mat.Equal(dict, again) {
+		t.Error("same seed, different dictionaries")
+	}
+}
+
+// TestAdaptPath: the path starts at D₀, every step lowers the target's
+// residual by at least dictPathTol, and the atoms stay unit-norm.

@@ -1,0 +1,155 @@
+package standardize
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Scaler holds the training statistics of the columns of a matrix:
+// z = (v − Mean[j]) / Scale[j], where Mean[j] is the training mean of
+// column j and Scale[j] its population standard deviation, or 0 for a
+// constant column, which standardises to 0 (see the package documentation).
+// The zero Scaler (no columns) standardises absent matrices.
+type Scaler struct {
+	Mean  []float64 `json:"mean"`
+	Scale []float64 `json:"scale"`
+}
+
+// Fit returns the Scaler of the columns of A. A nil or empty A gives the
+// empty Scaler. A column holding a NaN or ±Inf value, or whose deviations
+// overflow, gets a NaN mean and scale: callers validate their inputs first,
+// and Transform rejects such a Scaler.
+func Fit(A mat.Matrix) Scaler {
+	m, c := dims(A)
+	if c == 0 {
+		return Scaler{}
+	}
+	s := Scaler{Mean: make([]float64, c), Scale: make([]float64, c)}
+	v := make([]float64, m)
+	for j := range c {
+		mat.Col(v, j, A)
+		mean, std, ok := Moments(v)
+		switch {
+		case !ok:
+			s.Mean[j], s.Scale[j] = math.NaN(), math.NaN()
+		case Constant(mean, std):
+			s.Mean[j], s.Scale[j] = mean, 0
+		default:
+			s.Mean[j], s.Scale[j] = mean, std
+		}
+	}
+	return s
+}
+
+// FitTransform returns the Scaler of A and A standardised with it, the
+// usual first step of a fit. Its error names the first element of A that is
+// not finite.
+func FitTransform(A mat.Matrix) (Scaler, *mat.Dense, error) {
+	if err := CheckFinite(A); err != nil {
+		return Scaler{}, nil, err
+	}
+	s := Fit(A)
+	Z, err := s.Transform(A)
+	return s, Z, err
+}
+
+// Len returns the number of columns s standardises.
+func (s Scaler) Len() int { return len(s.Mean) }
+
+// Transform returns the standardised copy of A; A is not modified. A nil or
+// empty A is accepted when s has no columns, and gives nil. Transform
+// returns an error when A's column count differs from s's, when A holds a
+// NaN or ±Inf value or a value whose standardised value overflows (naming
+// its row and column), or when s itself is invalid.
+func (s Scaler) Transform(A mat.Matrix) (*mat.Dense, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	m, c := dims(A)
+	if c != s.Len() {
+		return nil, fmt.Errorf("standardising %d columns with statistics of %d", c, s.Len())
+	}
+	if c == 0 {
+		return nil, nil
+	}
+	Z := mat.NewDense(m, c, nil)
+	for i := range m {
+		dst := Z.RawRowView(i)
+		for j := range c {
+			v := A.At(i, j)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("element [%d][%d] is %v: inputs must be finite", i, j, v)
+			}
+			if s.Scale[j] == 0 {
+				continue // constant: 0
+			}
+			z := (v - s.Mean[j]) / s.Scale[j]
+			if math.IsInf(z, 0) {
+				return nil, fmt.Errorf("element [%d][%d] = %v is too large to standardise with the training mean %v and standard deviation %v", i, j, v, s.Mean[j], s.Scale[j])
+			}
+			dst[j] = z
+		}
+	}
+	return Z, nil
+}
+
+// Value returns the standardised value of v in column j (0 for a constant
+// column); it may be ±Inf when v is far outside the training range.
+func (s Scaler) Value(j int, v float64) float64 {
+	if s.Scale[j] == 0 {
+		return 0
+	}
+	return (v - s.Mean[j]) / s.Scale[j]
+}
+
+// Check reports whether s is well formed: as many means as scales, all
+// finite, scales positive or 0 (constant columns), and no scale below
+// MinStd but 0.
+func (s Scaler) Check() error { return s.check() }
+
+func (s Scaler) check() error {
+	if len(s.Mean) != len(s.Scale) {
+		return fmt.Errorf("scaler has %d means but %d scales", len(s.Mean), len(s.Scale))
+	}
+	for j := range s.Mean {
+		if mu := s.Mean[j]; math.IsNaN(mu) || math.IsInf(mu, 0) {
+			return fmt.Errorf("scaler mean %d is %v", j, mu)
+		}
+		if sc := s.Scale[j]; !(sc == 0 || sc >= MinStd) || math.IsInf(sc, 0) {
+			return fmt.Errorf("scaler scale %d is %v, want 0 (a constant column) or a finite number ≥ %v", j, sc, MinStd)
+		}
+	}
+	return nil
+}
+
+// CheckFinite returns an error naming the first NaN or ±Inf element of A
+// (row by row), or nil. A nil or empty A is finite.
+func CheckFinite(A mat.Matrix) error {
+	m, c := dims(A)
+	for i := range m {
+		for j := range c {
+			if v := A.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("element [%d][%d] is %v: inputs must be finite", i, j, v)
+			}
+		}
+	}
+	return nil
+}
+
+// dims returns the dimensions of A, or (0, 0) when A is absent: nil, a
+// typed nil pointer, or empty.
+func dims(A mat.Matrix) (r, c int) {
+	if A == nil {
+		return 0, 0
+	}
+	if v := reflect.ValueOf(A); v.Kind() == reflect.Pointer && v.IsNil() {
+		return 0, 0
+	}
+	if e, ok := A.(interface{ IsEmpty() bool }); ok && e.IsEmpty() {
+		return 0, 0
+	}
+	return A.Dims()
+}
