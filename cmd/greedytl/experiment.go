@@ -135,7 +135,7 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 	sum, err := runWithProgress(c, s, cfg, o.quiet)
 	if err != nil {
 		if sum != nil && !o.quiet && !errors.Is(err, experiment.ErrInput) {
-			fmt.Fprintf(s.err, "stopped after %d new cells; rerun the same command to resume\n", sum.Finished)
+			fmt.Fprintf(s.err, "stopped after %d new cells, kept with the earlier ones in %s; rerun the same command to resume\n", sum.Finished, sum.File)
 		}
 		return err
 	}
