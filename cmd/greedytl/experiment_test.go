@@ -348,3 +348,39 @@ func TestClusterRecipes(t *testing.T) {
 		}
 	}
 }
+
+// TestExperimentProtocolFlag runs --protocol skewed from the command line:
+// one positive by default, every other example tested (run.json and the
+// records say so); an unknown protocol is bad input.
+func TestExperimentProtocolFlag(t *testing.T) {
+	data := experimentFolder(t)
+	run := filepath.Join(t.TempDir(), "run")
+	code, _, stderr := cli(t, "", "experiment", "--data", data, "--negative-classes", "n0,n1", "--protocol", "skewed",
+		"--splits", "2", "--methods", "no-transfer", "--out", run, "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	man, err := experiment.ReadManifest(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if man.Protocol != experiment.ProtocolSkewed || !slices.Equal(man.Positives, []int{1}) {
+		t.Errorf("run.json: protocol %q, positives %v; want skewed, [1]", man.Protocol, man.Positives)
+	}
+	targetNeg := len(man.Negatives.Target)
+	recs := resultLines(t, filepath.Join(run, "results.jsonl"))
+	if len(recs) != 6*2 { // 6 targets × 2 splits
+		t.Errorf("%d records, want 12", len(recs))
+	}
+	for k, rec := range recs {
+		var r experiment.Record
+		if err := json.Unmarshal([]byte(rec), &r); err != nil {
+			t.Fatal(err)
+		}
+		// experimentFolder: 20 examples per class.
+		if r.Positives != 1 || r.TestPositives != 19 || r.TestNegatives != targetNeg-experiment.TrainNegatives {
+			t.Errorf("%v: %d positives, tested on %d+%d; want 1, 19+%d", k, r.Positives, r.TestPositives, r.TestNegatives, targetNeg-experiment.TrainNegatives)
+		}
+	}
+	wantInputError(t, `unknown protocol "sun09"`, "experiment", "--data", data, "--protocol", "sun09", "--out", filepath.Join(t.TempDir(), "r"))
+}
