@@ -62,7 +62,7 @@ submit() {
   shift
   local id
   id=$(sbatch --parsable --job-name="$name" --export=ALL,GREEDYTL_SHARDS="$N" \
-    --cpus-per-task="$CPUS" --mem="$MEM" --time="$TIME" --requeue \
+    --cpus-per-task="$CPUS" --mem="$MEM" --time="$TIME" --requeue --open-mode=append \
     "${SBATCH_ARGS[@]}" "${opts[@]}" "$SCRIPT" "$@")
   id=${id%%;*}
   echo "$name $id" >>"$RESULTS/jobs.txt"
