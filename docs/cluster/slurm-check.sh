@@ -12,7 +12,10 @@
 # that every job completed, and then runs the same settings in one process
 # (train-sources, experiment) and checks that the merged records are the
 # single-process run's, field by field but for fit_seconds, and that the
-# source models are byte-identical. Exit status 0 when all holds.
+# source models are byte-identical. Then it preempts a running experiment
+# job ("scontrol requeue": SIGTERM) and checks that greedytl kept its
+# finished cells and that the job, started again by Slurm, resumed from
+# them and completed the grid. Exit status 0 when all holds.
 #
 # The work directory is under $TMPDIR (or /tmp) and is removed at the end
 # unless GREEDYTL_KEEP=1. GREEDYTL_CHECK_TIMEOUT (seconds, default 600)
@@ -102,3 +105,34 @@ if ! diff <(normalize results/merged/results.jsonl) <(normalize single/run/resul
   fail "the merged records differ from the single-process run's"
 fi
 say "OK: $(ls single/sources/models/*.model | wc -l) sources and $cells cells; the Slurm arrays' merged records equal the single-process run's (all fields but fit_seconds); $((SECONDS - start)) s"
+
+# Preemption: Slurm stops a running experiment job ("scontrol requeue"
+# sends SIGTERM, as preemption does); greedytl must keep its finished
+# cells and say so, and the job, started again by Slurm, must resume from
+# them and complete the grid.
+start=$SECONDS
+pid=$(sbatch --parsable --job-name=greedytl-preempt --requeue --open-mode=append --cpus-per-task=1 --mem=500M \
+  --time=00:10:00 --output=preempt.log \
+  --wrap "exec greedytl experiment --data data --sources results/sources --seed $GREEDYTL_SEED --positives 2,5,10 --splits 2 --methods greedytl,l1-logistic,elastic-net,no-transfer --workers 1 --out preempt")
+deadline=$((SECONDS + 120))
+until [ -s preempt/results.jsonl ]; do
+  [ -n "$(squeue -h -j "$pid")" ] || fail "the preemption job ended before it could be stopped"
+  [ $SECONDS -lt $deadline ] || fail "the preemption job wrote no cell in 120 s"
+  sleep 0.2
+done
+scontrol requeue "$pid"
+deadline=$((SECONDS + ${GREEDYTL_CHECK_TIMEOUT:-600}))
+while [ -n "$(squeue -h -j "$pid" 2>/dev/null)" ]; do
+  [ $SECONDS -lt $deadline ] || fail "timed out waiting for the requeued job"
+  sleep 1
+done
+cat preempt.log >&2
+state=$(scontrol show job -o "$pid" | grep -o 'JobState=[A-Z_]* .*Restarts=[0-9]*' | sed -E 's/(JobState=[A-Z_]+).*(Restarts=[0-9]+)/\1 \2/')
+[ "$state" = "JobState=COMPLETED Restarts=1" ] || fail "the requeued job: $state, want JobState=COMPLETED Restarts=1"
+grep -q 'greedytl: stopped by SIGTERM' preempt.log || fail "greedytl did not say it was stopped by SIGTERM"
+kept=$(sed -nE 's/^stopped after ([0-9]+) new cells, kept.*/\1/p' preempt.log)
+resumed=$(sed -nE 's/^resuming: ([0-9]+) of [0-9]+ cells already done/\1/p' preempt.log)
+[ -n "$kept" ] && [ "$kept" -gt 0 ] && [ "$resumed" = "$kept" ] ||
+  fail "stopped with ${kept:-no} cells kept, resumed with ${resumed:-none} done"
+greedytl merge preempt --out preempt-merged >&2 || fail "the resumed run is not complete"
+say "OK: preempted by Slurm with $kept cells done, requeued, resumed and completed; $((SECONDS - start)) s"

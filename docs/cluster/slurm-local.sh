@@ -17,7 +17,9 @@
 # Choices that avoid hangs and failures in containers and small VMs:
 # SlurmctldHost=<hostname>(127.0.0.1) and NodeAddr=127.0.0.1 (no name
 # resolution), SlurmUser=root, ProctrackType=proctrack/linuxproc and
-# TaskPlugin=task/none (no cgroups).
+# TaskPlugin=task/none (no cgroups). AuthInfo=cred_expire=15: a requeued
+# job (a preempted one, "scontrol requeue") may start again after 15 s
+# rather than Slurm's default 120 s.
 set -euo pipefail
 
 CONF=/etc/slurm/slurm.conf
@@ -115,6 +117,7 @@ SlurmctldHost=$host(127.0.0.1)
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
+AuthInfo=cred_expire=15
 StateSaveLocation=/var/spool/slurmctld
 SlurmdSpoolDir=/var/spool/slurmd
 SlurmctldPidFile=$CTLD_PID
