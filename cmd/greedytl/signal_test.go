@@ -4,6 +4,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +18,24 @@ import (
 
 	"github.com/greedytl/greedytl/internal/datasettest"
 )
+
+// terminate starts bin with args, waits until ready reports true (polled
+// every 10 ms), sends it SIGTERM, checks that it exits with status 143 and
+// says each of want on stderr, and returns its stderr.
+func terminate(t *testing.T, bin string, ready func() bool, want []string, args ...string) string {
+	t.Helper()
+	code, stderr := stopWhen(t, bin, syscall.SIGTERM, ready, args...)
+	if code != 143 {
+		t.Fatalf("exit %d after SIGTERM, want 143\n%s", code, stderr)
+	}
+	for _, w := range want {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("stderr does not say %q:\n%s", w, stderr)
+		}
+	}
+	t.Logf("stopped:\n%s", stderr)
+	return stderr
+}
 
 // stopWhen starts bin with args, waits until ready reports true (polled
 // every 10 ms), sends it sig, and returns its exit status and stderr. It
@@ -90,16 +110,8 @@ func TestExperimentStopsOnSIGTERM(t *testing.T) {
 		"--noise", "0,200", "--methods", "greedytl,l1-logistic,elastic-net,no-transfer", "--workers", "1", "--out", run}
 	const total = 288
 
-	code, stderr := stopWhen(t, bin, syscall.SIGTERM, func() bool { n, _ := countLines(t, results); return n >= 3 }, args...)
-	if code != 143 {
-		t.Fatalf("exit %d after SIGTERM, want 143\n%s", code, stderr)
-	}
-	for _, want := range []string{"stopped by SIGTERM", "rerun the same command to resume"} {
-		if !strings.Contains(stderr, want) {
-			t.Errorf("stderr does not say %q:\n%s", want, stderr)
-		}
-	}
-	t.Logf("stopped:\n%s", stderr)
+	stderr := terminate(t, bin, func() bool { n, _ := countLines(t, results); return n >= 3 },
+		[]string{"stopped by SIGTERM", "rerun the same command to resume"}, args...)
 	kept, partial := countLines(t, results)
 	if partial || kept < 3 || kept >= total {
 		t.Fatalf("after SIGTERM: %d whole cells (partial last line: %v), want at least 3 of %d and no partial line", kept, partial, total)
@@ -138,16 +150,7 @@ func TestTrainSourcesStopsOnSIGTERM(t *testing.T) {
 	args := []string{"train-sources", "--data", data, "--negative-fraction", "0.25", "--workers", "1", "--out", out}
 	models := func() int { m, _ := filepath.Glob(filepath.Join(out, "models", "*.model")); return len(m) }
 
-	code, stderr := stopWhen(t, bin, syscall.SIGTERM, func() bool { return models() >= 1 }, args...)
-	if code != 143 {
-		t.Fatalf("exit %d after SIGTERM, want 143\n%s", code, stderr)
-	}
-	for _, want := range []string{"stopped by SIGTERM", "the finished sources are kept"} {
-		if !strings.Contains(stderr, want) {
-			t.Errorf("stderr does not say %q:\n%s", want, stderr)
-		}
-	}
-	t.Logf("stopped:\n%s", stderr)
+	terminate(t, bin, func() bool { return models() >= 1 }, []string{"stopped by SIGTERM", "the finished sources are kept"}, args...)
 	kept := models()
 	const sources = 30 // 40 classes, 10 held out as negatives
 	if kept < 1 || kept >= sources {
@@ -159,5 +162,29 @@ func TestTrainSourcesStopsOnSIGTERM(t *testing.T) {
 	}
 	if want := "(" + strconv.Itoa(sources-kept) + " trained, " + strconv.Itoa(kept) + " reused"; !strings.Contains(rerun, want) {
 		t.Errorf("rerun does not say %q:\n%s", want, rerun)
+	}
+}
+
+// TestSignalContext sends SIGINT to this process: the commands' context
+// is cancelled with a cause that names the signal, matches
+// context.Canceled, and maps to exit status 130.
+func TestSignalContext(t *testing.T) {
+	ctx, stop := signalContext()
+	defer stop()
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("SIGINT did not cancel the context")
+	}
+	var sig stoppedBy
+	cause := context.Cause(ctx)
+	if !errors.As(cause, &sig) || sig.sig != syscall.SIGINT || !errors.Is(cause, context.Canceled) || cause.Error() != "stopped by SIGINT" {
+		t.Fatalf("cause %v", cause)
+	}
+	if code := exitSignal + int(sig.sig); code != 130 {
+		t.Errorf("exit status %d for SIGINT, want 130", code)
 	}
 }
