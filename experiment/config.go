@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/method"
@@ -15,12 +16,58 @@ import (
 const (
 	// TrainNegatives is the number of target negatives in a training set.
 	TrainNegatives = 10
-	// MaxTestPositives and MaxTestNegatives bound the test set: 50
-	// further positives and 50 further target negatives, fewer when the
-	// class or the target negatives have fewer left.
+	// MaxTestPositives and MaxTestNegatives bound the test set of the
+	// standard protocol: 50 further positives and 50 further target
+	// negatives, fewer when the class or the target negatives have fewer
+	// left.
 	MaxTestPositives = 50
 	MaxTestNegatives = 50
 )
+
+// The protocols: how a cell's training and test sets are drawn from the
+// target's examples and the target negatives (the paper's §5.1).
+const (
+	// ProtocolStandard trains on n₊ examples of the target and
+	// TrainNegatives target negatives, and tests on up to
+	// MaxTestPositives further examples of the target and
+	// MaxTestNegatives further target negatives: the paper's setting for
+	// Caltech-256, ImageNet and SUN-397.
+	ProtocolStandard = "standard"
+	// ProtocolSkewed trains on n₊ examples of the target (the paper: 1)
+	// and TrainNegatives target negatives, and tests on every other
+	// example of the target and every other target negative: the paper's
+	// setting for the skewed SUN09, whose classes are mostly small.
+	ProtocolSkewed = "skewed"
+)
+
+// Protocols lists the protocols, the default first.
+var Protocols = []string{ProtocolStandard, ProtocolSkewed}
+
+// setSizes are a protocol's set sizes: trainNeg target negatives for
+// training; at most testPos further positives and testNeg further target
+// negatives for testing, 0 meaning every one left.
+type setSizes struct{ trainNeg, testPos, testNeg int }
+
+// protocolSizes returns the set sizes of protocol p ("" is
+// ProtocolStandard) and whether p is a protocol.
+func protocolSizes(p string) (setSizes, bool) {
+	switch p {
+	case ProtocolStandard, "":
+		return setSizes{TrainNegatives, MaxTestPositives, MaxTestNegatives}, true
+	case ProtocolSkewed:
+		return setSizes{TrainNegatives, 0, 0}, true
+	}
+	return setSizes{}, false
+}
+
+// DefaultPositives returns the numbers of positive training examples the
+// paper uses with protocol p: 2, 5 and 10, or 1 for ProtocolSkewed.
+func DefaultPositives(p string) []int {
+	if p == ProtocolSkewed {
+		return []int{1}
+	}
+	return []int{2, 5, 10}
+}
 
 // Config describes a run: the dataset, the grid, where the results go and
 // how the work is spread. Start from DefaultConfig.
@@ -49,7 +96,11 @@ type Config struct {
 	// of Positives is a target (the others are skipped and logged); a
 	// named target must satisfy both.
 	Targets []string
-	// Positives lists the numbers n₊ of positive training examples.
+	// Protocol is how the training and test sets are drawn:
+	// ProtocolStandard (also when empty) or ProtocolSkewed.
+	Protocol string
+	// Positives lists the numbers n₊ of positive training examples
+	// (DefaultPositives(Protocol) is the paper's choice).
 	Positives []int
 	// Splits is the number of random splits per target and n₊.
 	Splits int
@@ -85,7 +136,8 @@ type Config struct {
 // default negative pool (a fifth of the classes, or the classes named).
 func DefaultConfig() Config {
 	return Config{
-		Positives: []int{2, 5, 10},
+		Protocol:  ProtocolStandard,
+		Positives: DefaultPositives(ProtocolStandard),
 		Splits:    10,
 		Noise:     []int{0},
 		Methods:   method.Names(),
@@ -110,6 +162,9 @@ func (c *Config) check() error {
 		return inputErrorf("experiment: no methods")
 	case c.NegativeFraction < 0 || c.NegativeFraction >= 1:
 		return inputErrorf("experiment: negative fraction %v, want a value in (0, 1)", c.NegativeFraction)
+	}
+	if _, ok := protocolSizes(c.Protocol); !ok {
+		return inputErrorf("experiment: unknown protocol %q (known: %s)", c.Protocol, strings.Join(Protocols, ", "))
 	}
 	if err := c.Shard.Check(); err != nil {
 		return inputError{err}

@@ -18,7 +18,9 @@
 // the split's test set. The training set is n₊ examples of t and
 // TrainNegatives target negatives; the test set up to MaxTestPositives
 // further examples of t and MaxTestNegatives further target negatives
-// (the counts are recorded). The sources are all h_c but t's own; D
+// (the counts are recorded) — or, with Config.Protocol ProtocolSkewed, the
+// paper's setting for skewed data sets (SUN09: n₊ = 1), every other
+// example of t and every other target negative. The sources are all h_c but t's own; D
 // independent N(0,1) dimensions are appended to the features of both
 // sets. Transductive methods also see the test inputs, the oracle
 // best-source the labelled test set; every other method sees the

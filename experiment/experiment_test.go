@@ -65,6 +65,7 @@ func TestShardsPartitionTheGrid(t *testing.T) {
 }
 
 func TestDrawSplit(t *testing.T) {
+	standard, _ := protocolSizes(ProtocolStandard)
 	pos := make([]int, 30)
 	for k := range pos {
 		pos[k] = 1000 + k
@@ -85,7 +86,7 @@ func TestDrawSplit(t *testing.T) {
 	}
 	for _, tc := range tests {
 		g := group{Target: 4, Positives: tc.positives, Split: 1}
-		s := drawSplit(1, g, tc.pos, tc.neg)
+		s := drawSplit(1, g, tc.pos, tc.neg, standard)
 		if len(s.trainPos) != tc.positives || len(s.trainNeg) != tc.trainN || len(s.testPos) != tc.testPos || len(s.testNeg) != tc.testNeg {
 			t.Errorf("%d positives of %d, %d negatives: sets of %d, %d, %d, %d", tc.positives, len(tc.pos), len(tc.neg),
 				len(s.trainPos), len(s.trainNeg), len(s.testPos), len(s.testNeg))
@@ -107,17 +108,17 @@ func TestDrawSplit(t *testing.T) {
 				seen[r] = true
 			}
 		}
-		again := drawSplit(1, g, tc.pos, tc.neg)
+		again := drawSplit(1, g, tc.pos, tc.neg, standard)
 		if !slices.Equal(s.trainPos, again.trainPos) || !slices.Equal(s.testNeg, again.testNeg) {
 			t.Errorf("the same group drew different sets")
 		}
 	}
 	// Different splits, targets and seeds draw different sets.
-	base := drawSplit(1, group{Target: 4, Positives: 5, Split: 1}, pos, neg)
+	base := drawSplit(1, group{Target: 4, Positives: 5, Split: 1}, pos, neg, standard)
 	for _, other := range []split{
-		drawSplit(1, group{Target: 4, Positives: 5, Split: 2}, pos, neg),
-		drawSplit(1, group{Target: 5, Positives: 5, Split: 1}, pos, neg),
-		drawSplit(2, group{Target: 4, Positives: 5, Split: 1}, pos, neg),
+		drawSplit(1, group{Target: 4, Positives: 5, Split: 2}, pos, neg, standard),
+		drawSplit(1, group{Target: 5, Positives: 5, Split: 1}, pos, neg, standard),
+		drawSplit(2, group{Target: 4, Positives: 5, Split: 1}, pos, neg, standard),
 	} {
 		if slices.Equal(base.trainPos, other.trainPos) && slices.Equal(base.trainNeg, other.trainNeg) {
 			t.Errorf("two different groups drew the same training set %v %v", base.trainPos, base.trainNeg)
@@ -161,7 +162,7 @@ func TestBuildGroupData(t *testing.T) {
 	for _, g := range []group{{Target: 3, Positives: 5, Split: 1}, {Target: 0, Positives: 2, Split: 0}} {
 		plain := r.build(g)
 		noisy := r.build(group{Target: g.Target, Positives: g.Positives, Split: g.Split, Noise: 300})
-		s := drawSplit(r.man.Seed, g, r.posRows[g.Target], r.negRows)
+		s := drawSplit(r.man.Seed, g, r.posRows[g.Target], r.negRows, r.man.sizes())
 		for _, c := range []struct {
 			name        string
 			data        *groupData

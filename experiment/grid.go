@@ -107,30 +107,35 @@ type split struct {
 	testPos, testNeg   []int
 }
 
-// drawSplit draws group g's sets from the target's rows pos and the target
-// negatives' rows neg: trainPos are g.Positives of pos and testPos up to
-// MaxTestPositives further ones, trainNeg are TrainNegatives of neg and
-// testNeg up to MaxTestNegatives further ones, all drawn without
-// replacement by a stream of (seed, target, positives, split). The noise
-// level is not an input, so every noise level (and every method) gets the
-// same examples. It panics if pos has no more than g.Positives rows or neg
-// no more than TrainNegatives (Run checks both beforehand).
-func drawSplit(seed uint64, g group, pos, neg []int) split {
-	if len(pos) <= g.Positives || len(neg) <= TrainNegatives {
+// drawSplit draws group g's sets of sizes sz from the target's rows pos
+// and the target negatives' rows neg: trainPos are g.Positives of pos and
+// testPos up to sz.testPos further ones (every one left when 0), trainNeg
+// are sz.trainNeg of neg and testNeg up to sz.testNeg further ones (every
+// one left when 0), all drawn without replacement by a stream of (seed,
+// target, positives, split). The noise level is not an input, so every
+// noise level (and every method) gets the same examples. It panics if pos
+// has no more than g.Positives rows or neg no more than sz.trainNeg (Run
+// checks both beforehand).
+func drawSplit(seed uint64, g group, pos, neg []int, sz setSizes) split {
+	if len(pos) <= g.Positives || len(neg) <= sz.trainNeg {
 		panic(fmt.Sprintf("experiment: %d positives and %d negatives cannot make a split with %d positives", len(pos), len(neg), g.Positives))
 	}
 	rng := stream(seed, fmt.Sprintf("split target=%d positives=%d split=%d", g.Target, g.Positives, g.Split))
 	pick := func(rows []int, n, test int) (train, rest []int) {
 		perm := rng.Perm(len(rows))
-		out := make([]int, min(len(rows), n+test))
+		size := len(rows)
+		if test > 0 {
+			size = min(size, n+test)
+		}
+		out := make([]int, size)
 		for k := range out {
 			out[k] = rows[perm[k]]
 		}
 		return out[:n], out[n:]
 	}
 	var s split
-	s.trainPos, s.testPos = pick(pos, g.Positives, MaxTestPositives)
-	s.trainNeg, s.testNeg = pick(neg, TrainNegatives, MaxTestNegatives)
+	s.trainPos, s.testPos = pick(pos, g.Positives, sz.testPos)
+	s.trainNeg, s.testNeg = pick(neg, sz.trainNeg, sz.testNeg)
 	return s
 }
 

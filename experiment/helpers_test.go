@@ -278,7 +278,7 @@ func recompute(t testing.TB, f *dataset.Folder, set *source.Set, man *Manifest, 
 			pos = append(pos, i)
 		}
 	}
-	s := drawSplit(man.Seed, g, pos, man.Negatives.Target)
+	s := drawSplit(man.Seed, g, pos, man.Negatives.Target, man.sizes())
 	var srcIdx []int // the sources of the other classes, by name
 	var srcClass []int
 	for j := range set.Len() {

@@ -62,8 +62,11 @@ type Manifest struct {
 	Methods   []string `json:"methods"`
 	// Seed seeds the splits, the noise and the methods.
 	Seed uint64 `json:"seed"`
+	// Protocol is ProtocolStandard or ProtocolSkewed (read as standard
+	// when absent, as in the files of earlier versions).
+	Protocol string `json:"protocol"`
 	// TrainNegatives, MaxTestPositives and MaxTestNegatives are the
-	// protocol's set sizes.
+	// protocol's set sizes; a bound of 0 means every example left.
 	TrainNegatives   int `json:"train_negatives"`
 	MaxTestPositives int `json:"max_test_positives"`
 	MaxTestNegatives int `json:"max_test_negatives"`
@@ -119,6 +122,12 @@ func (m *Manifest) check() error {
 	if m.Dataset.Name == "" || len(m.Classes) == 0 || len(m.Targets) == 0 || len(m.Positives) == 0 ||
 		m.Splits < 1 || len(m.Noise) == 0 || len(m.Methods) == 0 || m.Negatives == nil {
 		return errors.New("incomplete manifest: the dataset name, classes, negatives, targets, positives, splits, noise and methods are all needed")
+	}
+	if m.Protocol == "" {
+		m.Protocol = ProtocolStandard
+	}
+	if _, ok := protocolSizes(m.Protocol); !ok {
+		return fmt.Errorf("unknown protocol %q", m.Protocol)
 	}
 	if m.Groups != nil && len(m.Groups) != len(m.Classes) {
 		return fmt.Errorf("%d groups for %d classes", len(m.Groups), len(m.Classes))
@@ -186,6 +195,7 @@ var settings = []struct {
 	{"splits", func(m *Manifest) any { return m.Splits }, nil},
 	{"noise", func(m *Manifest) any { return m.Noise }, nil},
 	{"methods", func(m *Manifest) any { return m.Methods }, nil},
+	{"protocol", func(m *Manifest) any { return m.Protocol }, nil},
 	{"set sizes", func(m *Manifest) any { return [3]int{m.TrainNegatives, m.MaxTestPositives, m.MaxTestNegatives} }, nil},
 }
 
@@ -217,6 +227,11 @@ func abbreviate(b []byte) string {
 		return string(b)
 	}
 	return string(b[:n]) + "…"
+}
+
+// sizes returns the manifest's set sizes.
+func (m *Manifest) sizes() setSizes {
+	return setSizes{m.TrainNegatives, m.MaxTestPositives, m.MaxTestNegatives}
 }
 
 // shardOf returns the manifest's shard (the zero Shard when none).

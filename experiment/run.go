@@ -237,6 +237,7 @@ func newManifest(cfg *Config, neg *source.Negatives, targets []string) *Manifest
 	}
 	r, c := f.X.Dims()
 	build := buildinfo.Read()
+	sz, _ := protocolSizes(cfg.Protocol) // checked
 	m := &Manifest{
 		Format:          manifestFormat,
 		Version:         manifestVersion,
@@ -252,10 +253,14 @@ func newManifest(cfg *Config, neg *source.Negatives, targets []string) *Manifest
 		Noise:           cfg.Noise,
 		Methods:         cfg.Methods,
 		Seed:            cfg.Seed,
-		TrainNegatives:  TrainNegatives,
+		Protocol:        cfg.Protocol,
 
-		MaxTestPositives: MaxTestPositives,
-		MaxTestNegatives: MaxTestNegatives,
+		TrainNegatives:   sz.trainNeg,
+		MaxTestPositives: sz.testPos,
+		MaxTestNegatives: sz.testNeg,
+	}
+	if m.Protocol == "" {
+		m.Protocol = ProtocolStandard
 	}
 	if cfg.Shard.N > 1 {
 		s := cfg.Shard
@@ -438,7 +443,7 @@ type groupData struct {
 // the target's sources, Y +1 for the target's rows and −1 for the target
 // negatives'.
 func (r *runner) build(g group) *groupData {
-	s := drawSplit(r.man.Seed, g, r.posRows[g.Target], r.negRows)
+	s := drawSplit(r.man.Seed, g, r.posRows[g.Target], r.negRows, r.man.sizes())
 	trainRows := slices.Concat(s.trainPos, s.trainNeg)
 	testRows := slices.Concat(s.testPos, s.testNeg)
 	nTrain, nTest := noiseColumns(r.man.Seed, g, len(trainRows), len(testRows))

@@ -30,6 +30,7 @@ type experimentOptions struct {
 	negClasses  []string
 	negFraction float64
 	targets     []string
+	protocol    string
 	positives   []int
 	splits      int
 	noise       []int
@@ -61,7 +62,10 @@ enough examples is a target (or the --targets named). A cell is
 positives of the target and 10 target negatives, with every source but the
 target's own and --noise N(0,1) dimensions appended to the features, and
 scored by class-balanced accuracy on 50 further positives and 50 further
-target negatives (fewer when the data run short).
+target negatives (fewer when the data run short). With --protocol skewed —
+the paper's setting for skewed data sets such as SUN09 — the test set is
+every other example of the target and every other target negative, and
+--positives defaults to 1 (a class with 2 examples can be a target).
 
 RUN receives run.json (the settings) and results.jsonl, one JSON record per
 cell, appended as cells finish. The run resumes: rerun the same command after
@@ -78,6 +82,7 @@ with "greedytl merge". docs/cluster has Kubernetes and Slurm recipes.`,
   greedytl experiment --data clinc150 --out runs/clinc --methods greedytl,greedytl-59,l1-logistic
   greedytl experiment --data coil100/hog --sources coil100-sources --noise 0,10,100,1000 \
       --methods greedytl,l1-logistic,elastic-net,forward-reg --out runs/noise
+  greedytl experiment --data sun09 --sources sun09-sources --protocol skewed --out runs/sun09
   greedytl experiment ... --shard auto/8 --out runs/shard-$JOB_COMPLETION_INDEX`,
 		RunE: func(c *cobra.Command, _ []string) error { return runExperiment(c, s, o) },
 	}
@@ -89,7 +94,8 @@ with "greedytl merge". docs/cluster has Kubernetes and Slurm recipes.`,
 	fl.StringSliceVar(&o.negClasses, "negative-classes", nil, "names of the classes pooled as negatives (comma-separated)")
 	fl.Float64Var(&o.negFraction, "negative-fraction", source.DefaultNegativeFraction, "fraction of the classes drawn at random as negatives (without --negative-classes)")
 	fl.StringSliceVar(&o.targets, "targets", nil, "target classes (default: every class that is not a negative and has enough examples)")
-	fl.IntSliceVar(&o.positives, "positives", def.Positives, "numbers of positive training examples")
+	fl.StringVar(&o.protocol, "protocol", def.Protocol, "how the training and test sets are drawn: "+strings.Join(experiment.Protocols, " or ")+" (see above)")
+	fl.IntSliceVar(&o.positives, "positives", def.Positives, "numbers of positive training examples; 1 with --protocol skewed")
 	fl.IntVar(&o.splits, "splits", def.Splits, "random splits per target and number of positives")
 	fl.IntSliceVar(&o.noise, "noise", def.Noise, "numbers of N(0,1) noise dimensions appended to the features (e.g. 0,10,100,1000)")
 	fl.StringSliceVar(&o.methods, "methods", nil, "methods to run (default: all: "+strings.Join(method.Names(), ",")+")")
@@ -115,7 +121,10 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 	cfg := experiment.DefaultConfig()
 	cfg.Name, cfg.Out, cfg.Sources = o.name, o.out, o.sources
 	cfg.NegativeClasses, cfg.Targets = o.negClasses, o.targets
-	cfg.Positives, cfg.Splits, cfg.Noise = o.positives, o.splits, o.noise
+	cfg.Protocol, cfg.Positives, cfg.Splits, cfg.Noise = o.protocol, o.positives, o.splits, o.noise
+	if !c.Flags().Changed("positives") {
+		cfg.Positives = experiment.DefaultPositives(o.protocol)
+	}
 	cfg.Seed, cfg.Workers, cfg.Shard = o.seed, o.workers, sh
 	if len(o.methods) > 0 {
 		cfg.Methods = o.methods
@@ -135,7 +144,7 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 	sum, err := runWithProgress(c, s, cfg, o.quiet)
 	if err != nil {
 		if sum != nil && !o.quiet && !errors.Is(err, experiment.ErrInput) {
-			fmt.Fprintf(s.err, "stopped after %d new cells; rerun the same command to resume\n", sum.Finished)
+			fmt.Fprintf(s.err, "stopped after %d new cells, kept with the earlier ones in %s; rerun the same command to resume\n", sum.Finished, sum.File)
 		}
 		return err
 	}

@@ -310,33 +310,41 @@ func TestClusterRecipes(t *testing.T) {
 			t.Errorf("slurm-array.sh: bash -n: %v\n%s", err, out)
 		}
 	}
-	if !regexp.MustCompile(`(?m)^#SBATCH --array=0-\d+`).Match(script) {
-		t.Errorf("slurm-array.sh has no #SBATCH --array=0-(N-1) line")
+	// Both arrays run tasks 0 … N-1.
+	if n := len(regexp.MustCompile(`"0-\$\(\(N - 1\)\)"`).FindAll(script, -1)); n != 2 {
+		t.Errorf("slurm-array.sh submits %d arrays of tasks 0-$((N - 1)), want 2 (sources and experiment)", n)
 	}
-	// The greedytl command lines, continuations joined, up to the end of
-	// the line or of the --wrap string; shell variables replaced by
-	// "1", a valid path and number.
+	// The greedytl command lines, continuations joined; a list of extra
+	// flags ("${X[@]}") dropped, other shell variables replaced by "1", a
+	// valid path and number.
 	text := strings.ReplaceAll(string(script), "\\\n", " ")
-	seen := map[string]bool{}
-	for _, m := range regexp.MustCompile(`greedytl ((?:train-sources|experiment|merge)\b[^"\n]*(?:"[^"\n]*"[^"\n]*)*)`).FindAllStringSubmatch(text, -1) {
+	seen := map[string]int{}
+	for _, m := range regexp.MustCompile(`(?m)exec greedytl ((?:train-sources|experiment|merge|report)\b.*)$`).FindAllStringSubmatch(text, -1) {
 		var args []string
 		for _, f := range strings.Fields(m[1]) {
-			f = strings.Trim(f, `"`)
+			if strings.HasSuffix(f, `[@]}"`) {
+				continue
+			}
+			f = strings.ReplaceAll(f, `"`, "")
 			f = strings.ReplaceAll(f, "auto/$N", "auto/8")
 			if strings.Contains(f, "$") {
 				f = "1" // a valid path, number or seed
 			}
 			args = append(args, f)
 		}
-		if args[0] == "experiment" && !slices.Contains(args, "auto/8") {
+		sharded := slices.Contains(args, "auto/8")
+		if args[0] == "experiment" && !sharded {
 			t.Errorf("slurm-array.sh: %q does not take its shard from the array (--shard auto/$N)", args)
 		}
-		seen[args[0]] = true
+		if args[0] == "train-sources" && sharded {
+			seen["train-sources --shard"]++
+		}
+		seen[args[0]]++
 		checkCommandLine(t, "slurm-array.sh", args, "0")
 	}
-	for _, c := range []string{"train-sources", "experiment", "merge"} {
-		if !seen[c] {
-			t.Errorf("slurm-array.sh runs no %s", c)
+	for c, n := range map[string]int{"train-sources": 2, "train-sources --shard": 1, "experiment": 1, "merge": 1, "report": 1} {
+		if seen[c] != n {
+			t.Errorf("slurm-array.sh runs greedytl %s %d times, want %d (a sharded train-sources, the unsharded one that writes the index, the experiment shards, the merge, the report)", c, seen[c], n)
 		}
 	}
 }
@@ -357,4 +365,40 @@ func TestNonsenseFlagsRejected(t *testing.T) {
 	} {
 		wantInputError(t, "≥ 0", args...)
 	}
+}
+
+// TestExperimentProtocolFlag runs --protocol skewed from the command line:
+// one positive by default, every other example tested (run.json and the
+// records say so); an unknown protocol is bad input.
+func TestExperimentProtocolFlag(t *testing.T) {
+	data := experimentFolder(t)
+	run := filepath.Join(t.TempDir(), "run")
+	code, _, stderr := cli(t, "", "experiment", "--data", data, "--negative-classes", "n0,n1", "--protocol", "skewed",
+		"--splits", "2", "--methods", "no-transfer", "--out", run, "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	man, err := experiment.ReadManifest(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if man.Protocol != experiment.ProtocolSkewed || !slices.Equal(man.Positives, []int{1}) {
+		t.Errorf("run.json: protocol %q, positives %v; want skewed, [1]", man.Protocol, man.Positives)
+	}
+	targetNeg := len(man.Negatives.Target)
+	recs := resultLines(t, filepath.Join(run, "results.jsonl"))
+	if len(recs) != 6*2 { // 6 targets × 2 splits
+		t.Errorf("%d records, want 12", len(recs))
+	}
+	for k, rec := range recs {
+		var r experiment.Record
+		if err := json.Unmarshal([]byte(rec), &r); err != nil {
+			t.Fatal(err)
+		}
+		// experimentFolder: 20 examples per class.
+		if r.Positives != 1 || r.TestPositives != 19 || r.TestNegatives != targetNeg-experiment.TrainNegatives {
+			t.Errorf("%v: %d positives, tested on %d+%d; want 1, 19+%d", k, r.Positives, r.TestPositives, r.TestNegatives, targetNeg-experiment.TrainNegatives)
+		}
+	}
+	wantInputError(t, `unknown protocol "sun09"`, "experiment", "--data", data, "--protocol", "sun09", "--out", filepath.Join(t.TempDir(), "r"))
 }

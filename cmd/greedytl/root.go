@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -18,9 +19,55 @@ import (
 // Exit codes, documented in "greedytl help".
 const (
 	exitOK      = 0 // success
-	exitFailure = 1 // the work failed for a reason other than the input (a write failed, interrupted, ...)
+	exitFailure = 1 // the work failed for a reason other than the input (a write failed, ...)
 	exitInput   = 2 // bad usage or bad input: flags, files, data
+	// exitSignal + n: stopped by signal n (130: SIGINT, 143: SIGTERM),
+	// the shell's status for a process killed by it; the finished work
+	// is kept.
+	exitSignal = 128
 )
+
+// stopSignals are the signals that stop a command cleanly: Ctrl-C, and
+// the SIGTERM with which schedulers (Slurm, Kubernetes) stop or preempt
+// jobs.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}
+
+// stoppedBy is the cause of the command's context when a stop signal
+// arrived. It matches context.Canceled (errors.Is), so that the commands
+// handle it as any cancellation.
+type stoppedBy struct{ sig syscall.Signal }
+
+func (e stoppedBy) Error() string {
+	name := map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM"}[e.sig]
+	return "stopped by " + name
+}
+
+func (e stoppedBy) Unwrap() error { return context.Canceled }
+
+// signalContext returns a context cancelled, with cause stoppedBy, by the
+// first stop signal. After it the signals have their default action again,
+// so that a second one ends the process at once. stop releases the
+// signals.
+func signalContext() (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, stopSignals...)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			signal.Reset(stopSignals...)
+			s, _ := sig.(syscall.Signal)
+			cancel(stoppedBy{s})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		close(done)
+		cancel(nil)
+	}
+}
 
 // inputError marks an error caused by the user's flags or files: it maps to
 // exit status 2.
@@ -55,7 +102,7 @@ func isTerminal(w io.Writer) bool {
 
 // run executes the command line args and returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signalContext()
 	defer stop()
 	s := &streams{in: stdin, out: stdout, err: stderr}
 	root := newRootCmd(s)
@@ -66,6 +113,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
+	}
+	var sig stoppedBy
+	if errors.As(context.Cause(ctx), &sig) && errors.Is(err, context.Canceled) {
+		if !errors.As(err, new(stoppedBy)) {
+			err = fmt.Errorf("%w: %w", sig, err)
+		}
+		fmt.Fprintln(stderr, "greedytl:", tidyMessage(err.Error()))
+		return exitSignal + int(sig.sig)
 	}
 	fmt.Fprintln(stderr, "greedytl:", tidyMessage(err.Error()))
 	var ie inputError
@@ -104,8 +159,12 @@ Inputs: features X (m×d) and source scores H (m×n) as NumPy .npy or CSV, label
 as .npy or a text/CSV file ({-1,+1}, {0,1}, or any two values with --positive).
 
 Exit status: 0 on success, 2 on bad usage or bad input (the message names the
-file and the problem), 1 when the work failed otherwise (interrupted, a write
-failed).`,
+file and the problem), 1 when the work failed otherwise (a write failed), and
+128+n when stopped by signal n: 130 for SIGINT (Ctrl-C), 143 for SIGTERM (how
+Slurm and Kubernetes stop or preempt a job). A stopped command stops taking
+work, keeps what it finished (experiment: every finished cell; train-sources:
+every finished source), says so, and exits: run the same command again to
+resume. A second signal ends it at once.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       buildinfo.Read().String(),
@@ -114,7 +173,7 @@ failed).`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
 	})
-	root.AddCommand(newDemoCmd(s), newFitCmd(s), newPredictCmd(s), newInspectCmd(s), newBenchCmd(s), newTrainCmd(s), newTrainSourcesCmd(s), newExperimentCmd(s), newMergeCmd(s), newReportCmd(s), newVersionCmd(s))
+	root.AddCommand(newDemoCmd(s), newFitCmd(s), newPredictCmd(s), newInspectCmd(s), newBenchCmd(s), newTrainCmd(s), newTrainSourcesCmd(s), newExperimentCmd(s), newMergeCmd(s), newReportCmd(s), newSynthCmd(s), newVersionCmd(s))
 	for _, c := range root.Commands() {
 		c.Args = wrapArgs(c.Args)
 	}

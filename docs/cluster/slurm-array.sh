@@ -1,59 +1,125 @@
 #!/bin/bash
-# greedytl on Slurm: the leave-one-class-out grid of one dataset as a job
-# array of 8 shards, between a sources job and a dependent merge job.
-# README.md in this directory explains the flow.
+# greedytl on Slurm: the sources and the leave-one-class-out grid of one
+# dataset, each as a job array of N shards, then the merge and the report.
+# README.md in this directory explains the flow; slurm-check.sh runs this
+# script on a real (local) Slurm cluster in CI.
 #
 # Run it on the login node, from the directory that holds the data:
 #
 #   GREEDYTL_DATA=data/coil100/hog GREEDYTL_RESULTS=results bash slurm-array.sh
 #
-# It submits three jobs and prints their ids:
-#   1. greedytl-sources  train-sources into $RESULTS/sources (once, for all shards)
-#   2. greedytl-shards   this script again, as the array below (after 1 succeeds):
-#                        task i runs shard i of N into $RESULTS/shard-i
-#   3. greedytl-merge    merge of the shards into $RESULTS/merged (after 2 ends,
-#                        even if some tasks failed: its output lists the missing
-#                        cells; resubmitting the failed tasks with
-#                        "sbatch --array=<ids> slurm-array.sh" resumes them)
+# It submits five jobs, prints their ids and writes them to
+# $RESULTS/jobs.txt ("name id" lines); logs go to $RESULTS/logs/:
+#   1. greedytl-sources  array 0-(N-1): task i runs train-sources --shard i/N
+#                        into $RESULTS/sources (the tasks share it)
+#   2. greedytl-index    after 1 succeeds: train-sources once more, unsharded;
+#                        it trains nothing and writes the complete index
+#   3. greedytl-shards   array 0-(N-1), after 2 succeeds: task i runs
+#                        experiment --shard i/N into $RESULTS/shard-i
+#   4. greedytl-merge    after 3 ends, even if some tasks failed: merge into
+#                        $RESULTS/merged; its log lists any missing cells
+#   5. greedytl-report   after 4 succeeds: report into $RESULTS/report
 #
-# The number of shards N is the size of the array: change --array=0-7 below
-# (keep it 0-(N-1); a throttle such as 0-7%4 is fine). Everything is
-# resumable: a task that is preempted or requeued continues where it stopped.
+# Settings, from the environment (passed on to the jobs):
+#   GREEDYTL_DATA     dataset folder                        (data/coil100/hog)
+#   GREEDYTL_RESULTS  results directory                     (results)
+#   GREEDYTL_SEED     seed of the whole run                 (1)
+#   GREEDYTL_SHARDS   N, the number of tasks of each array  (8)
+#   GREEDYTL_CPUS     CPUs per task                         (4)
+#   GREEDYTL_MEM      memory per task                       (3G)
+#   GREEDYTL_TIME     time limit per task                   (04:00:00)
+#   GREEDYTL_SOURCES_ARGS     more train-sources flags, e.g. "--c-grid 0.1,1,10"
+#   GREEDYTL_EXPERIMENT_ARGS  more experiment flags, e.g. "--methods greedytl,l1-logistic --splits 5"
+#   GREEDYTL_SBATCH_ARGS      more sbatch options for every job, e.g. "--partition=short"
+# (the *_ARGS are split on spaces). Keep them the same for a rerun.
 #
-#SBATCH --job-name=greedytl-shards
-#SBATCH --array=0-7
-#SBATCH --cpus-per-task=4
-#SBATCH --mem=3G
-#SBATCH --time=04:00:00
-#SBATCH --requeue
-#SBATCH --output=greedytl-shard-%a.log
-
+# Every step resumes: a task that is preempted (SIGTERM: greedytl keeps what
+# it finished and exits 143; the jobs are submitted with --requeue) or that
+# failed continues where it stopped when it runs again. To rerun some
+# experiment tasks, then the merge and the report, with the same settings:
+#
+#   GREEDYTL_DATA=... bash slurm-array.sh rerun 3,5
 set -euo pipefail
 
 DATA=${GREEDYTL_DATA:-data/coil100/hog}
 RESULTS=${GREEDYTL_RESULTS:-results}
 SEED=${GREEDYTL_SEED:-1}
+N=${GREEDYTL_SHARDS:-8}
+CPUS=${GREEDYTL_CPUS:-4}
+MEM=${GREEDYTL_MEM:-3G}
+TIME=${GREEDYTL_TIME:-04:00:00}
+read -r -a SOURCES_ARGS <<<"${GREEDYTL_SOURCES_ARGS:-}"
+read -r -a EXPERIMENT_ARGS <<<"${GREEDYTL_EXPERIMENT_ARGS:-}"
+read -r -a SBATCH_ARGS <<<"${GREEDYTL_SBATCH_ARGS:-}"
 
-if [ -z "${SLURM_ARRAY_TASK_ID:-}" ]; then
-  # On the login node: submit the three jobs (the environment, and so the
-  # settings above, is passed on to them).
-  src=$(sbatch --parsable --job-name=greedytl-sources --cpus-per-task=8 --mem=4G --time=02:00:00 \
-    --output=greedytl-sources.log \
-    --wrap "greedytl train-sources --data $DATA --seed $SEED --out $RESULTS/sources --quiet")
-  arr=$(sbatch --parsable --dependency="afterok:$src" "$0")
-  mrg=$(sbatch --parsable --dependency="afterany:$arr" --job-name=greedytl-merge --time=00:30:00 \
-    --output=greedytl-merge.log \
-    --wrap "greedytl merge $RESULTS/shard-* --out $RESULTS/merged")
-  echo "submitted: sources $src, shards $arr, merge $mrg (see greedytl-merge.log)"
-  exit 0
-fi
+# submit NAME SBATCH-OPTIONS... -- SCRIPT-ARGS...: submit this script as job
+# NAME, record it in jobs.txt and print its id. The environment (the
+# settings above) goes with it.
+submit() {
+  local name=$1; shift
+  local opts=()
+  while [ "$1" != -- ]; do opts+=("$1"); shift; done
+  shift
+  local id
+  id=$(sbatch --parsable --job-name="$name" --export=ALL,GREEDYTL_SHARDS="$N" \
+    --cpus-per-task="$CPUS" --mem="$MEM" --time="$TIME" --requeue --open-mode=append \
+    "${SBATCH_ARGS[@]}" "${opts[@]}" "$SCRIPT" "$@")
+  id=${id%%;*}
+  echo "$name $id" >>"$RESULTS/jobs.txt"
+  echo "$id"
+}
 
-# In array task i: shard i of N, N being the array's size.
-N=${SLURM_ARRAY_TASK_COUNT:?}
-if [ "${SLURM_ARRAY_TASK_MIN:-0}" != 0 ] || [ "${SLURM_ARRAY_TASK_MAX:-$((N - 1))}" != $((N - 1)) ]; then
-  echo "slurm-array.sh: submit the array as --array=0-$((N - 1)): shard indices run from 0 to N-1" >&2
+# submit_experiment TASKS AFTER: the experiment array (its tasks TASKS, after
+# job AFTER succeeds when given), then the merge and the report.
+submit_experiment() {
+  local tasks=$1 after=$2 dep=()
+  [ -z "$after" ] || dep=(--dependency="afterok:$after")
+  local arr mrg rep
+  arr=$(submit greedytl-shards --array="$tasks" "${dep[@]}" --output="$RESULTS/logs/shard-%a.log" -- shard)
+  mrg=$(submit greedytl-merge --dependency="afterany:$arr" --output="$RESULTS/logs/merge.log" -- merge)
+  rep=$(submit greedytl-report --dependency="afterok:$mrg" --output="$RESULTS/logs/report.log" -- report)
+  echo "submitted: shards $arr, merge $mrg, report $rep"
+}
+
+case "${1:-submit}" in
+submit | rerun)
+  # On the login node.
+  case "$N" in '' | *[!0-9]* | 0) echo "slurm-array.sh: GREEDYTL_SHARDS=$N, want a positive number" >&2; exit 2 ;; esac
+  SCRIPT=$(readlink -f "$0")
+  mkdir -p "$RESULTS/logs"
+  if [ "${1:-submit}" = rerun ]; then
+    submit_experiment "${2:?usage: slurm-array.sh rerun TASKS (e.g. 3,5)}" ""
+    exit 0
+  fi
+  : >"$RESULTS/jobs.txt"
+  src=$(submit greedytl-sources --array="0-$((N - 1))" --output="$RESULTS/logs/sources-%a.log" -- sources)
+  idx=$(submit greedytl-index --dependency="afterok:$src" --output="$RESULTS/logs/index.log" -- index)
+  echo "submitted: sources $src, index $idx"
+  submit_experiment "0-$((N - 1))" "$idx"
+  ;;
+
+# In the jobs. --shard auto/N reads the task's index from SLURM_ARRAY_TASK_ID.
+sources)
+  export GOMAXPROCS=${SLURM_CPUS_PER_TASK:-1}
+  exec greedytl train-sources --data "$DATA" --seed "$SEED" "${SOURCES_ARGS[@]}" \
+    --shard "auto/$N" --out "$RESULTS/sources"
+  ;;
+index)
+  exec greedytl train-sources --data "$DATA" --seed "$SEED" "${SOURCES_ARGS[@]}" --out "$RESULTS/sources"
+  ;;
+shard)
+  export GOMAXPROCS=${SLURM_CPUS_PER_TASK:-1}
+  exec greedytl experiment --data "$DATA" --sources "$RESULTS/sources" --seed "$SEED" "${EXPERIMENT_ARGS[@]}" \
+    --shard "auto/$N" --out "$RESULTS/shard-$SLURM_ARRAY_TASK_ID"
+  ;;
+merge)
+  exec greedytl merge "$RESULTS"/shard-* --out "$RESULTS/merged"
+  ;;
+report)
+  exec greedytl report "$RESULTS/merged" --out "$RESULTS/report"
+  ;;
+*)
+  echo "usage: slurm-array.sh [submit | rerun TASKS]" >&2
   exit 2
-fi
-export GOMAXPROCS=${SLURM_CPUS_PER_TASK:-1}
-exec greedytl experiment --data "$DATA" --sources "$RESULTS/sources" --seed "$SEED" \
-  --shard "auto/$N" --out "$RESULTS/shard-$SLURM_ARRAY_TASK_ID" --quiet
+  ;;
+esac

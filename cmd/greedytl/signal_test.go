@@ -1,0 +1,190 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/greedytl/greedytl/internal/datasettest"
+)
+
+// terminate starts bin with args, waits until ready reports true (polled
+// every 10 ms), sends it SIGTERM, checks that it exits with status 143 and
+// says each of want on stderr, and returns its stderr.
+func terminate(t *testing.T, bin string, ready func() bool, want []string, args ...string) string {
+	t.Helper()
+	code, stderr := stopWhen(t, bin, syscall.SIGTERM, ready, args...)
+	if code != 143 {
+		t.Fatalf("exit %d after SIGTERM, want 143\n%s", code, stderr)
+	}
+	for _, w := range want {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("stderr does not say %q:\n%s", w, stderr)
+		}
+	}
+	t.Logf("stopped:\n%s", stderr)
+	return stderr
+}
+
+// stopWhen starts bin with args, waits until ready reports true (polled
+// every 10 ms), sends it sig, and returns its exit status and stderr. It
+// fails the test when the process ends before ready, or does not end
+// within a minute of the signal.
+func stopWhen(t *testing.T, bin string, sig syscall.Signal, ready func() bool, args ...string) (int, string) {
+	t.Helper()
+	var stderr bytes.Buffer
+	cmd := exec.Command(bin, args...)
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for !ready() {
+		select {
+		case err := <-exited:
+			t.Fatalf("%s ended (%v) before it could be stopped: make its work larger\n%s", args[0], err, stderr.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if err := cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode(), stderr.String()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0, stderr.String()
+	case <-time.After(time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatalf("%s did not stop within a minute of %v", args[0], sig)
+	}
+	return 0, ""
+}
+
+// countLines returns the number of newline-terminated lines of path (0 if
+// it does not exist) and whether the file ends with a partial line.
+func countLines(t *testing.T, path string) (n int, partial bool) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return 0, false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.Count(b, []byte("\n")), len(b) > 0 && b[len(b)-1] != '\n'
+}
+
+// TestExperimentStopsOnSIGTERM sends SIGTERM, as a scheduler preempting
+// the job does, to a real experiment process once a few cells are done:
+// it must exit 143 saying so, keep every finished cell whole, and a rerun
+// must resume from them and complete the grid.
+func TestExperimentStopsOnSIGTERM(t *testing.T) {
+	bin := buildGreedytl(t)
+	data := experimentFolder(t)
+	work := t.TempDir()
+	src := filepath.Join(work, "sources")
+	if code, out := runBinary(t, bin, nil, "train-sources", "--data", data, "--negative-classes", "n0,n1", "--out", src, "--quiet"); code != 0 {
+		t.Fatalf("train-sources: exit %d\n%s", code, out)
+	}
+	run := filepath.Join(work, "run")
+	results := filepath.Join(run, "results.jsonl")
+	// 6 targets × 2 × 3 splits × 2 noise levels × 4 methods = 288 cells.
+	args := []string{"experiment", "--data", data, "--sources", src, "--positives", "2,5", "--splits", "3",
+		"--noise", "0,200", "--methods", "greedytl,l1-logistic,elastic-net,no-transfer", "--workers", "1", "--out", run}
+	const total = 288
+
+	stderr := terminate(t, bin, func() bool { n, _ := countLines(t, results); return n >= 3 },
+		[]string{"stopped by SIGTERM", "rerun the same command to resume"}, args...)
+	kept, partial := countLines(t, results)
+	if partial || kept < 3 || kept >= total {
+		t.Fatalf("after SIGTERM: %d whole cells (partial last line: %v), want at least 3 of %d and no partial line", kept, partial, total)
+	}
+	before := resultLines(t, results)
+	m := regexp.MustCompile(`stopped after (\d+) new cells, kept`).FindStringSubmatch(stderr)
+	if m == nil || m[1] != strconv.Itoa(kept) {
+		t.Errorf("stderr reports %v new cells, the file holds %d:\n%s", m, kept, stderr)
+	}
+
+	code, out := runBinary(t, bin, nil, args...)
+	if code != 0 {
+		t.Fatalf("rerun: exit %d\n%s", code, out)
+	}
+	if want := "resuming: " + strconv.Itoa(kept) + " of " + strconv.Itoa(total) + " cells already done"; !strings.Contains(out, want) {
+		t.Errorf("rerun does not say %q:\n%s", want, out)
+	}
+	after := resultLines(t, results)
+	if len(after) != total {
+		t.Errorf("after the rerun: %d cells, want %d", len(after), total)
+	}
+	for k, rec := range before {
+		if after[k] != rec {
+			t.Errorf("cell %v changed on resume:\n%s\n%s", k, rec, after[k])
+		}
+	}
+}
+
+// TestTrainSourcesStopsOnSIGTERM stops a real train-sources process with
+// SIGTERM once a source is written: exit 143 saying so, the finished
+// sources kept, and a rerun reuses them and trains only the rest.
+func TestTrainSourcesStopsOnSIGTERM(t *testing.T) {
+	bin := buildGreedytl(t)
+	data := datasettest.WriteFolder(t, datasettest.Blobs(9, 40, 60, 40, 1)).Dir
+	out := filepath.Join(t.TempDir(), "sources")
+	args := []string{"train-sources", "--data", data, "--negative-fraction", "0.25", "--workers", "1", "--out", out}
+	models := func() int { m, _ := filepath.Glob(filepath.Join(out, "models", "*.model")); return len(m) }
+
+	terminate(t, bin, func() bool { return models() >= 1 }, []string{"stopped by SIGTERM", "the finished sources are kept"}, args...)
+	kept := models()
+	const sources = 30 // 40 classes, 10 held out as negatives
+	if kept < 1 || kept >= sources {
+		t.Fatalf("after SIGTERM: %d model files, want at least 1 of %d", kept, sources)
+	}
+	code, rerun := runBinary(t, bin, nil, args...)
+	if code != 0 {
+		t.Fatalf("rerun: exit %d\n%s", code, rerun)
+	}
+	if want := "(" + strconv.Itoa(sources-kept) + " trained, " + strconv.Itoa(kept) + " reused"; !strings.Contains(rerun, want) {
+		t.Errorf("rerun does not say %q:\n%s", want, rerun)
+	}
+}
+
+// TestSignalContext sends SIGINT to this process: the commands' context
+// is cancelled with a cause that names the signal, matches
+// context.Canceled, and maps to exit status 130.
+func TestSignalContext(t *testing.T) {
+	ctx, stop := signalContext()
+	defer stop()
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("SIGINT did not cancel the context")
+	}
+	var sig stoppedBy
+	cause := context.Cause(ctx)
+	if !errors.As(cause, &sig) || sig.sig != syscall.SIGINT || !errors.Is(cause, context.Canceled) || cause.Error() != "stopped by SIGINT" {
+		t.Fatalf("cause %v", cause)
+	}
+	if code := exitSignal + int(sig.sig); code != 130 {
+		t.Errorf("exit status %d for SIGINT, want 130", code)
+	}
+}

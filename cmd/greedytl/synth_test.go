@@ -1,0 +1,50 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/greedytl/greedytl/dataset"
+)
+
+func TestSynth(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "data")
+	args := []string{"synth", "--out", out, "--classes", "6", "--per-class", "4", "--dims", "5", "--groups", "2", "--seed", "7"}
+	code, stdout, stderr := cli(t, "", args...)
+	if code != 0 || stdout != "" || !strings.HasPrefix(stderr, out+": 6 classes in 2 groups, 24 examples × 5 dimensions") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	f, err := dataset.LoadFolder(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, c := f.X.Dims(); r != 24 || c != 5 || len(f.Classes) != 6 || f.Groups[5] != "group1" {
+		t.Errorf("folder %d × %d, classes %v, groups %v", r, c, f.Classes, f.Groups)
+	}
+	before, _ := os.ReadFile(filepath.Join(out, "features.npy"))
+
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"existing folder", args, "features.npy: file already exists"},
+		{"no out", []string{"synth"}, "give --out DIR"},
+		{"more groups than classes", []string{"synth", "--out", filepath.Join(t.TempDir(), "x"), "--classes", "3", "--groups", "4"}, "4 groups, want 1 to 3"},
+		{"bad number", []string{"synth", "--out", "x", "--dims", "many"}, "invalid argument"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := cli(t, "", tt.args...)
+			if code != 2 || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q: want 2 and %q", code, stderr, tt.want)
+			}
+		})
+	}
+	after, _ := os.ReadFile(filepath.Join(out, "features.npy"))
+	if string(before) != string(after) {
+		t.Error("features.npy was overwritten")
+	}
+}

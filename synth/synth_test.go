@@ -1,0 +1,217 @@
+package synth
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/greedytl/greedytl/dataset"
+)
+
+func write(t *testing.T, cfg Config) (string, *dataset.Folder) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "data")
+	if err := Write(context.Background(), dir, cfg); err != nil {
+		t.Fatal(err)
+	}
+	f, err := dataset.LoadFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, f
+}
+
+func TestWriteLayout(t *testing.T) {
+	cfg := Config{Classes: 12, PerClass: 7, Dims: 9, Groups: 4, Seed: 3}
+	var calls [][2]int
+	cfg.Progress = func(done, total int) { calls = append(calls, [2]int{done, total}) }
+	dir, f := write(t, cfg)
+	if r, c := f.X.Dims(); r != 84 || c != 9 {
+		t.Fatalf("features %d × %d, want 84 × 9", r, c)
+	}
+	if f.Classes[0] != "class00" || f.Classes[11] != "class11" || f.Groups[0] != "group0" || f.Groups[11] != "group3" {
+		t.Errorf("names %v %v", f.Classes, f.Groups)
+	}
+	for k := range 12 {
+		if want := cfg.GroupName(k * 4 / 12); f.Groups[k] != want {
+			t.Errorf("class %d in %s, want %s", k, f.Groups[k], want)
+		}
+		if rows := f.Rows(k); len(rows) != 7 || rows[0] != 7*k {
+			t.Errorf("class %d rows %v, want 7 from %d", k, rows, 7*k)
+		}
+	}
+	if len(calls) != 13 || calls[0] != [2]int{0, 12} || calls[12] != [2]int{12, 12} {
+		t.Errorf("progress calls %v", calls)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "features.npy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := dataset.DecodeNPY(bytes.NewReader(b), "features.npy")
+	if err != nil || a.Descr != "<f4" {
+		t.Fatalf("features.npy: %v, dtype %v: want float32", err, a)
+	}
+	if hdr := int64(len(b)) - cfg.FeatureBytes(); hdr <= 0 || hdr%64 != 0 {
+		t.Errorf("features.npy has %d bytes, want the %d data bytes after a header of a multiple of 64 bytes", len(b), cfg.FeatureBytes())
+	}
+}
+
+// TestWriteIsDeterministic: the same config gives the same bytes, another
+// seed other features.
+func TestWriteIsDeterministic(t *testing.T) {
+	cfg := Config{Classes: 5, PerClass: 3, Dims: 4, Groups: 2, Seed: 8}
+	a, _ := write(t, cfg)
+	b, _ := write(t, cfg)
+	cfg.Seed = 9
+	c, _ := write(t, cfg)
+	for _, name := range Files {
+		x, _ := os.ReadFile(filepath.Join(a, name))
+		y, _ := os.ReadFile(filepath.Join(b, name))
+		z, _ := os.ReadFile(filepath.Join(c, name))
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s differs between two runs of the same config", name)
+		}
+		if name == "features.npy" && bytes.Equal(x, z) {
+			t.Errorf("%s is the same for seeds 8 and 9", name)
+		}
+	}
+}
+
+// TestGroupStructure checks the model on many examples: the noise has unit
+// variance around the class means, and the class means lie about
+// ClassSpread·√2 apart within a group and GroupSpread·√2 (plus the class
+// spread) across groups, whatever the dimension.
+func TestGroupStructure(t *testing.T) {
+	for _, d := range []int{64, 512} {
+		cfg := Config{Classes: 8, PerClass: 200, Dims: d, Groups: 2, Seed: 1}
+		_, f := write(t, cfg)
+		means := make([][]float64, cfg.Classes)
+		var ss float64
+		for k := range cfg.Classes {
+			means[k] = make([]float64, d)
+			rows := f.Rows(k)
+			for _, i := range rows {
+				for j, v := range f.X.RawRowView(i) {
+					means[k][j] += v / float64(len(rows))
+				}
+			}
+			for _, i := range rows {
+				for j, v := range f.X.RawRowView(i) {
+					ss += (v - means[k][j]) * (v - means[k][j])
+				}
+			}
+		}
+		if v := ss / float64(cfg.Rows()-cfg.Classes) / float64(d); math.Abs(v-1) > 0.02 {
+			t.Errorf("d=%d: noise variance %.3f, want 1", d, v)
+		}
+		dist := func(a, b int) float64 {
+			var s float64
+			for j := range d {
+				s += (means[a][j] - means[b][j]) * (means[a][j] - means[b][j])
+			}
+			// The sample means carry noise of variance 1/PerClass a
+			// dimension each: remove its expected contribution.
+			return math.Sqrt(s - 2*float64(d)/float64(cfg.PerClass))
+		}
+		var within, across []float64
+		for a := range cfg.Classes {
+			for b := range a {
+				if cfg.GroupOf(a) == cfg.GroupOf(b) {
+					within = append(within, dist(a, b))
+				} else {
+					across = append(across, dist(a, b))
+				}
+			}
+		}
+		wantWithin := ClassSpread * math.Sqrt2
+		wantAcross := math.Sqrt(2*GroupSpread*GroupSpread + 2*ClassSpread*ClassSpread)
+		if m := mean(within); math.Abs(m-wantWithin) > 0.35*wantWithin {
+			t.Errorf("d=%d: classes of a group %.2f apart, want about %.2f", d, m, wantWithin)
+		}
+		if m := mean(across); math.Abs(m-wantAcross) > 0.35*wantAcross {
+			t.Errorf("d=%d: classes of different groups %.2f apart, want about %.2f", d, m, wantAcross)
+		}
+		if slicesMax(within) >= slicesMin(across) {
+			t.Errorf("d=%d: some classes of a group (%.2f) are farther apart than classes of different groups (%.2f)", d, slicesMax(within), slicesMin(across))
+		}
+	}
+}
+
+func mean(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += x
+	}
+	return s / float64(len(v))
+}
+
+func slicesMax(v []float64) float64 {
+	m := math.Inf(-1)
+	for _, x := range v {
+		m = max(m, x)
+	}
+	return m
+}
+
+func slicesMin(v []float64) float64 {
+	m := math.Inf(1)
+	for _, x := range v {
+		m = min(m, x)
+	}
+	return m
+}
+
+func TestWriteRefuses(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  Config
+	}{
+		{"one class", Config{Classes: 1, PerClass: 3, Dims: 2, Groups: 1}},
+		{"no examples", Config{Classes: 3, PerClass: 0, Dims: 2, Groups: 1}},
+		{"no dims", Config{Classes: 3, PerClass: 3, Dims: 0, Groups: 1}},
+		{"no groups", Config{Classes: 3, PerClass: 3, Dims: 2, Groups: 0}},
+		{"more groups than classes", Config{Classes: 3, PerClass: 3, Dims: 2, Groups: 4}},
+		{"too large", Config{Classes: 1 << 20, PerClass: 1 << 10, Dims: 1 << 40, Groups: 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "data")
+			if err := Write(context.Background(), dir, tt.cfg); err == nil {
+				t.Fatal("no error")
+			}
+			if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("%s was created", dir)
+			}
+		})
+	}
+	t.Run("existing folder", func(t *testing.T) {
+		cfg := Config{Classes: 3, PerClass: 3, Dims: 2, Groups: 1, Seed: 1}
+		dir, _ := write(t, cfg)
+		before, _ := os.ReadFile(filepath.Join(dir, "features.npy"))
+		cfg.Seed = 2
+		if err := Write(context.Background(), dir, cfg); !errors.Is(err, fs.ErrExist) {
+			t.Fatalf("error %v, want fs.ErrExist", err)
+		}
+		after, _ := os.ReadFile(filepath.Join(dir, "features.npy"))
+		if !bytes.Equal(before, after) {
+			t.Error("features.npy was overwritten")
+		}
+	})
+	t.Run("cancelled", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		dir := filepath.Join(t.TempDir(), "data")
+		cfg := Config{Classes: 3, PerClass: 3, Dims: 2, Groups: 1, Seed: 1}
+		if err := Write(ctx, dir, cfg); !errors.Is(err, context.Canceled) {
+			t.Fatalf("error %v, want context.Canceled", err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "features.npy")); !errors.Is(err, fs.ErrNotExist) {
+			t.Error("a cancelled Write left features.npy")
+		}
+	})
+}
