@@ -164,4 +164,3 @@ func TestRowSet(t *testing.T) {
 		t.Errorf("RowSet = %v, %v", set, index)
 	}
 }
-
