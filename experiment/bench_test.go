@@ -92,7 +92,7 @@ func BenchmarkCOIL100Fit(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := r.load(allJobs(r)); err != nil {
+	if err := r.load(allJobs(r), func(string, ...any) {}); err != nil {
 		b.Fatal(err)
 	}
 	var data []*groupData

@@ -147,7 +147,7 @@ func newTestRunner(t *testing.T, noise []int) (*runner, *source.Index) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.load(allJobs(r)); err != nil {
+	if err := r.load(allJobs(r), func(string, ...any) {}); err != nil {
 		t.Fatal(err)
 	}
 	return r, ix

@@ -345,7 +345,7 @@ func (r *runner) run(ctx context.Context, logf func(string, ...any)) (*Summary, 
 	if err != nil {
 		return nil, err
 	}
-	if err := r.load(jobs); err != nil {
+	if err := r.load(jobs, logf); err != nil {
 		app.close()
 		return nil, err
 	}
@@ -414,7 +414,7 @@ const scoreChunk = 1024
 
 // load reads the features of the rows the jobs' training and test sets use
 // — only those — and scores every source on them.
-func (r *runner) load(jobs []job) error {
+func (r *runner) load(jobs []job, logf func(string, ...any)) error {
 	lists := make([][]int, 0, len(jobs))
 	for _, j := range jobs {
 		s := r.split(j.g)
@@ -430,6 +430,7 @@ func (r *runner) load(jobs []job) error {
 		return err
 	}
 	r.x = x
+	logf("read %d rows (%.1f MB of features) for %d groups of cells; scoring %d sources on them", len(rows), float64(x.Bytes())/1e6, len(jobs), r.set.Len())
 	r.h = mat.NewDense(len(rows), r.set.Len(), nil)
 	for lo := 0; lo < len(rows); lo += scoreChunk {
 		n := min(scoreChunk, len(rows)-lo)
