@@ -213,12 +213,16 @@ func sameSourcesJob(out string, f *dataset.Folder, neg *source.Negatives, cfg so
 	if err != nil {
 		return err
 	}
-	_, nf := f.X.Dims()
+	digest, err := source.DataDigest(f)
+	if err != nil {
+		return err
+	}
+	_, nf := f.Dims()
 	for _, c := range []struct {
 		name      string
 		was, want any
 	}{
-		{"data", [2]any{ix.DataSHA256, ix.NumFeatures}, [2]any{source.DataDigest(f), nf}},
+		{"data", [2]any{ix.DataSHA256, ix.NumFeatures}, [2]any{digest, nf}},
 		{"classes", ix.Classes, f.Classes},
 		{"negative pool", ix.Negatives, neg},
 		{"solver", ix.Solver, cfg.Solver.String()},
