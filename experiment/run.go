@@ -239,8 +239,8 @@ func newManifest(cfg *Config, neg *source.Negatives, targets []string) *Manifest
 	r, c := f.X.Dims()
 	build := buildinfo.Read()
 	m := &Manifest{
-		Format:          manifestFormat,
-		Version:         manifestVersion,
+		Format:          ManifestFormat,
+		Version:         ManifestVersion,
 		GreedytlVersion: build.ID(),
 		Build:           &build,
 		Dataset:         DatasetInfo{Name: name, Path: f.Dir, SHA256: source.DataDigest(f), Examples: r, Features: c},
