@@ -115,6 +115,10 @@
 // # Model files
 //
 // Model.WriteJSON writes a versioned, self-describing JSON document (format
-// "greedytl-model", version 1) and ReadModel reads it back exactly,
-// validating every field.
+// "greedytl-model", version 2) and ReadModel reads it back exactly,
+// validating every field; it reads version 1 files too. The file names the
+// method by the canonical spec of its options (Options.MethodName: for
+// example "greedytl:sample=59"), records the hyperparameters by their one
+// key each (SettingKeys: γ is "gamma" everywhere) and the build that wrote
+// it.
 package greedytl

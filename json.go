@@ -45,26 +45,18 @@ type modelFile struct {
 	Columns         []fileColumn       `json:"columns"`
 }
 
-// modelFileV1 is version 1 of the file: γ was options.feature_factor (and
-// hyperparameters.feature_factor), which the reader maps to gamma.
+// modelFileV1 is version 1 of the file: version 2's members but for γ,
+// which was options.feature_factor (and hyperparameters.feature_factor).
 type modelFileV1 struct {
-	Format          string             `json:"format"`
-	Version         int                `json:"version"`
-	Method          string             `json:"method"`
-	Hyperparameters map[string]float64 `json:"hyperparameters"`
-	NumFeatures     int                `json:"num_features"`
-	NumSources      int                `json:"num_sources"`
-	Options         struct {
-		Lambda        float64 `json:"lambda"`
-		AutoLambda    bool    `json:"auto_lambda"`
-		Delta         float64 `json:"delta"`
-		MaxK          int     `json:"max_k"`
-		Sample        int     `json:"sample"`
-		Seed          uint64  `json:"seed"`
-		FeatureFactor float64 `json:"feature_factor"`
-		StopAtMinLOO  bool    `json:"stop_at_min_loo"`
-	} `json:"options"`
-	Columns []fileColumn `json:"columns"`
+	modelFile
+	Options optionsV1 `json:"options"` // shadows modelFile.Options
+}
+
+// optionsV1 are version 1's options: version 2's but for γ, whose key was
+// feature_factor.
+type optionsV1 struct {
+	Options
+	FeatureFactor float64 `json:"feature_factor"`
 }
 
 type fileColumn struct {
@@ -225,10 +217,13 @@ func ReadFile(r io.Reader) (m *Model, method string, version int, err error) {
 		}
 	case ModelFileVersion1:
 		var v1 modelFileV1
+		v1.Options.Options.FeatureFactor = math.NaN() // JSON cannot set a NaN: still NaN means absent
 		if err := jsonfile.Decode(bytes.NewReader(doc), &v1, "model"); err != nil {
 			return fail(fmt.Errorf("version 1 file: %w", err))
 		}
-		f = v1.upgrade()
+		if f, err = v1.upgrade(); err != nil {
+			return fail(err)
+		}
 	default:
 		return fail(CheckFileVersion(head.Version))
 	}
@@ -273,13 +268,16 @@ func CheckFileVersion(v int) error {
 	return fmt.Errorf("unsupported version %d: this greedytl reads model file versions %d and %d (a newer greedytl wrote it?)", v, ModelFileVersion1, ModelFileVersion)
 }
 
-// upgrade returns the version 2 form of a version 1 file (without a build).
-func (v1 *modelFileV1) upgrade() modelFile {
-	o := v1.Options
-	f := modelFile{Format: v1.Format, Version: ModelFileVersion, Method: v1.Method,
-		NumFeatures: v1.NumFeatures, NumSources: v1.NumSources, Columns: v1.Columns,
-		Options: Options{Lambda: o.Lambda, AutoLambda: o.AutoLambda, Delta: o.Delta, MaxK: o.MaxK,
-			Sample: o.Sample, Seed: o.Seed, FeatureFactor: o.FeatureFactor, StopAtMinLOO: o.StopAtMinLOO}}
+// upgrade returns the version 2 form of a version 1 file (without a build),
+// or an error when the file uses version 2's key gamma.
+func (v1 *modelFileV1) upgrade() (modelFile, error) {
+	o := v1.Options.Options
+	if !math.IsNaN(o.FeatureFactor) {
+		return modelFile{}, errors.New(`version 1 file: options has version 2's "gamma"; version 1 calls it "feature_factor"`)
+	}
+	o.FeatureFactor = v1.Options.FeatureFactor
+	f := v1.modelFile
+	f.Version, f.Options = ModelFileVersion, o
 	if v1.Hyperparameters != nil {
 		f.Hyperparameters = make(map[string]float64, len(v1.Hyperparameters))
 		for k, v := range v1.Hyperparameters {
@@ -289,7 +287,7 @@ func (v1 *modelFileV1) upgrade() modelFile {
 			f.Hyperparameters[k] = v
 		}
 	}
-	return f
+	return f, nil
 }
 
 // validate checks the invariants of a model.

@@ -191,10 +191,16 @@ func (c *Config) check() error {
 			}
 		}
 	}
+	canonical := map[string]string{} // canonical spec → the method as listed
 	for _, m := range c.Methods {
-		if _, err := method.Lookup(m); err != nil {
+		name, err := method.CanonicalSpec(m)
+		if err != nil {
 			return inputError{err}
 		}
+		if prev, dup := canonical[name]; dup {
+			return inputErrorf("experiment: methods %q and %q are the same method (%s)", prev, m, name)
+		}
+		canonical[name] = m
 	}
 	return nil
 }

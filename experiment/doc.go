@@ -65,6 +65,13 @@
 // reports missing cells and fails on conflicting ones, and writes one
 // results file. docs/cluster has recipes for Kubernetes and Slurm.
 //
+// One process at a time writes a run directory: Run (and Merge writing a
+// directory) hold an flock(2) lock on RUN/.lock, which the kernel releases
+// when the process dies, and a second process fails naming the holder's
+// pid and host. ReadRuns is the one reader of run directories, for Merge
+// and for reports (package report): strict by default, tolerant on
+// request, with each method's coverage of its grid.
+//
 //	cfg := experiment.DefaultConfig()
 //	cfg.Data, cfg.Out, cfg.Sources = folder, "runs/coil100", "sources/coil100"
 //	sum, err := experiment.Run(ctx, cfg)

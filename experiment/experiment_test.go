@@ -503,6 +503,7 @@ func TestRunInputErrors(t *testing.T) {
 		{"no splits", func(c *Config) { c.Splits = 0 }, "splits"},
 		{"negative noise", func(c *Config) { c.Noise = []int{-1} }, "noise"},
 		{"unknown method", func(c *Config) { c.Methods = []string{"nope"} }, "nope"},
+		{"one method under two names", func(c *Config) { c.Methods = []string{"greedytl-sp", "greedytl-sp:gamma=0.5"} }, "are the same method (greedytl-sp)"},
 		{"unknown target", func(c *Config) { c.Targets = []string{"zz"} }, "zz"},
 		{"negative target", func(c *Config) { c.Targets = []string{"n1"} }, "negative class"},
 		{"small target", func(c *Config) { c.Positives = []int{24} }, "no class can be a target"},

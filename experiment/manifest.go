@@ -22,9 +22,9 @@ import (
 const (
 	// ManifestFile is a run directory's settings file.
 	ManifestFile = "run.json"
-	// manifestFormat and manifestVersion identify its format.
-	manifestFormat  = "greedytl-experiment"
-	manifestVersion = 1
+	// ManifestFormat and ManifestVersion are its "format" and "version".
+	ManifestFormat  = "greedytl-experiment"
+	ManifestVersion = 1
 )
 
 // Manifest is the content of a run directory's run.json: everything that
@@ -116,8 +116,8 @@ func ReadManifest(dir string) (*Manifest, error) {
 // check validates a manifest read from a file: the format and version, and
 // a grid that names known classes.
 func (m *Manifest) check() error {
-	if m.Format != manifestFormat || m.Version != manifestVersion {
-		return fmt.Errorf("format %q version %d, this greedytl reads %q version %d", m.Format, m.Version, manifestFormat, manifestVersion)
+	if m.Format != ManifestFormat || m.Version != ManifestVersion {
+		return fmt.Errorf("format %q version %d, this greedytl reads %q version %d", m.Format, m.Version, ManifestFormat, ManifestVersion)
 	}
 	if m.Dataset.Name == "" || len(m.Classes) == 0 || len(m.Targets) == 0 || len(m.Positives) == 0 ||
 		m.Splits < 1 || len(m.Noise) == 0 || len(m.Methods) == 0 || m.Negatives == nil {

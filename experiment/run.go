@@ -246,8 +246,8 @@ func newManifest(cfg *Config, neg *source.Negatives, targets []string, digest st
 	build := buildinfo.Read()
 	sz, _ := protocolSizes(cfg.Protocol) // checked
 	m := &Manifest{
-		Format:          manifestFormat,
-		Version:         manifestVersion,
+		Format:          ManifestFormat,
+		Version:         ManifestVersion,
 		GreedytlVersion: build.ID(),
 		Build:           &build,
 		Dataset:         DatasetInfo{Name: name, Path: f.Dir, SHA256: digest, Examples: r, Features: c},

@@ -100,14 +100,16 @@
 //
 // WriteModel and ReadModel use one JSON envelope,
 //
-//	{"format": "greedytl-model", "version": 1, "method": "no-transfer",
-//	 "hyperparameters": {"lambda": 10}, …}
+//	{"format": "greedytl-model", "version": 2, "method": "no-transfer",
+//	 "hyperparameters": {"lambda": 10}, "build": {…}, …}
 //
-// followed by the method's own members; ReadModel dispatches on "method".
-// The greedytl methods' files are the root package's (greedytl.Model's
-// WriteJSON) with their method name and the hyperparameters, and ReadModel
-// also reads files the root package wrote. The linear baselines' files hold
-// a Linear model.
+// followed by the method's own members; ReadModel dispatches on "method"
+// and reads version 1 files too. The GreedyTL methods' files are the root
+// package's (greedytl.Model.WriteFile): their "method" is the canonical
+// spec of their options (greedytl.Options.MethodName, the one function from
+// options to a model's identity), so that a file always names what made it
+// and always reads back; ReadModel also reads files the root package wrote.
+// The linear baselines' files hold a Linear model.
 //
 // A typical use:
 //

@@ -196,3 +196,29 @@ func TestWriteModelRejects(t *testing.T) {
 		}
 	}
 }
+
+// Files written by version 1 still read: a GreedyTL variant's (γ under its
+// old key, the name kept apart from the options — even one the old reader
+// refused) and a baseline's; a newer version is refused naming it.
+func TestReadVersion1Files(t *testing.T) {
+	greedyV1 := `{"format": "greedytl-model", "version": 1, "method": "greedytl", "hyperparameters": {"lambda": 1, "delta": 0.0001, "feature_factor": 0.25, "sample": 59},
+  "num_features": 2, "num_sources": 1,
+  "options": {"lambda": 1, "auto_lambda": false, "delta": 0.0001, "max_k": 0, "sample": 59, "seed": 7, "feature_factor": 0.25, "stop_at_min_loo": false},
+  "columns": [{"kind": "source", "index": 0, "weight": 0.5, "mean": 0.1, "scale": 2, "score": 3, "reg_error": 0.4, "loo_error": 0.6}]}`
+	m, err := ReadModel(strings.NewReader(greedyV1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Method() != "greedytl:gamma=0.25,sample=59" || m.Hyperparameters()["gamma"] != 0.25 {
+		t.Errorf("read as %q with %v", m.Method(), m.Hyperparameters())
+	}
+	linearV2 := writeString(t, smallLinear())
+	linearV1 := strings.Replace(linearV2, `"version": 2`, `"version": 1`, 1)
+	if _, err := ReadModel(strings.NewReader(linearV1)); err != nil {
+		t.Errorf("a version 1 baseline file: %v", err)
+	}
+	v3 := strings.Replace(linearV2, `"version": 2`, `"version": 3`, 1)
+	if _, err := ReadModel(strings.NewReader(v3)); err == nil || !strings.Contains(err.Error(), "version 3") {
+		t.Errorf("a version 3 file: %v", err)
+	}
+}

@@ -4,10 +4,14 @@
 // self-contained HTML report.
 //
 // Load reads one or more run directories (every results*.jsonl file in them,
-// shards and merged files alike, plus run.json for the class names and
-// semantic groups) or JSON Lines files of experiment.Record values. A cell
-// read twice counts once; failed cells (a non-empty Error) are counted and
-// reported, never averaged.
+// shards and merged files alike, plus run.json for the grid, the class names
+// and semantic groups) or JSON Lines files of experiment.Record values,
+// through experiment.ReadRuns, the one reader of run directories (tolerant
+// of a missing run.json and of conflicting duplicates, which it reports).
+// Runs of one dataset must be one run. A cell read twice counts once;
+// failed cells (a non-empty Error) are counted and reported, never
+// averaged. A run missing cells of its grid is reported as partial first,
+// with each method's cells present and expected.
 //
 // Summarize reduces the records to one Row per (dataset, method, positives,
 // noise): the mean balanced accuracy over targets and splits and its

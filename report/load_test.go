@@ -21,6 +21,14 @@ func TestLoad(t *testing.T) {
 	aSlow.FitSeconds = 7 // the same result, timed differently
 	withSources := a
 	withSources.Sources, withSources.SourceNames, withSources.Weights = []int{1}, []string{"t"}, []float64{0.5}
+	c0src, c1 := withSources, b
+	c0src.Target, c0src.SourceNames, c1.Target = "c0", []string{"c1"}, "c1"
+	// grid returns the manifest of a run of dataset d on classes whose
+	// grid is the targets × 2 positives × noise 0 × 1 split × greedytl.
+	grid := func(classes, groups []string, targets ...string) experiment.Manifest {
+		return experiment.Manifest{Dataset: experiment.DatasetInfo{Name: "d"}, Classes: classes, Groups: groups,
+			Targets: targets, Positives: []int{2}, Splits: 1, Noise: []int{0}, Methods: []string{"greedytl"}}
+	}
 
 	tests := []struct {
 		name     string
@@ -67,7 +75,7 @@ func TestLoad(t *testing.T) {
 			name:     "a conflicting duplicate keeps the first and warns",
 			files:    map[string]string{"results.jsonl": jsonl(t, []experiment.Record{a, a2, aSlow})},
 			wantRecs: 1, wantDup: 2,
-			wantWarn: []string{"results.jsonl:2: cell (dataset \"d\", target 0, positives 2, noise 0, split 0, method greedytl) differs"},
+			wantWarn: []string{"results.jsonl:2: cell d target=0 positives=2 noise=0 split=0 method=greedytl differs"},
 			check: func(t *testing.T, res *Results) {
 				if res.Records[0].BalancedAccuracy != 0.7 {
 					t.Errorf("kept accuracy %v, want the first, 0.7", res.Records[0].BalancedAccuracy)
@@ -81,7 +89,7 @@ func TestLoad(t *testing.T) {
 			name:     "a truncated last line is skipped",
 			files:    map[string]string{"results.jsonl": jsonl(t, []experiment.Record{a, b}) + `{"dataset":"d","target":"t","targ`},
 			wantRecs: 2,
-			wantWarn: []string{"results.jsonl:3: ignored a truncated last line"},
+			wantWarn: []string{"results.jsonl: ignored a partial last line"},
 		},
 		{
 			name:    "a malformed line inside the file",
@@ -106,7 +114,7 @@ func TestLoad(t *testing.T) {
 		{
 			name:    "no method",
 			files:   map[string]string{"results.jsonl": strings.Replace(jsonl(t, []experiment.Record{a}), `"method":"greedytl"`, `"method":""`, 1)},
-			wantErr: `without a "method"`,
+			wantErr: "without a dataset or method",
 		},
 		{
 			name:     "a failed record's numbers are not checked",
@@ -126,27 +134,34 @@ func TestLoad(t *testing.T) {
 		{
 			name: "run.json names the classes",
 			files: map[string]string{
-				"results.jsonl": jsonl(t, []experiment.Record{withSources, b}),
-				"run.json":      `{"classes":["t","t","other"],"groups":["g1","g1","g2"],"seed":3}`,
+				"results.jsonl": jsonl(t, []experiment.Record{c0src, c1}),
+				"run.json":      string(runJSON(t, grid([]string{"c0", "c1", "other"}, []string{"g1", "g1", "g2"}, "c0", "c1"))),
 			},
 			wantRecs: 2,
 			check: func(t *testing.T, res *Results) {
 				ci := res.Classes["d"]
-				if !slices.Equal(ci.Names, []string{"t", "t", "other"}) || !slices.Equal(ci.Groups, []string{"g1", "g1", "g2"}) {
+				if !slices.Equal(ci.Names, []string{"c0", "c1", "other"}) || !slices.Equal(ci.Groups, []string{"g1", "g1", "g2"}) {
 					t.Errorf("classes %+v", ci)
+				}
+				cov := res.Coverage
+				if len(cov) != 1 || cov[0].Present != 2 || cov[0].Expected != 2 || len(res.Partial()) != 0 {
+					t.Errorf("coverage %+v, partial %+v", cov, res.Partial())
 				}
 			},
 		},
 		{
 			name: "run.json without groups",
 			files: map[string]string{
-				"results.jsonl": jsonl(t, []experiment.Record{a}),
-				"run.json":      `{"classes":["t","t"],"groups":null}`,
+				"results.jsonl": jsonl(t, []experiment.Record{c1}),
+				"run.json":      string(runJSON(t, grid([]string{"c0", "c1"}, nil, "c0", "c1"))),
 			},
 			wantRecs: 1,
 			check: func(t *testing.T, res *Results) {
 				if ci := res.Classes["d"]; ci.Groups != nil || len(ci.Names) != 2 {
 					t.Errorf("classes %+v", ci)
+				}
+				if p := res.Partial(); len(p) != 1 || p[0].Present != 1 || p[0].Expected != 2 {
+					t.Errorf("partial %+v: want 1 of 2 cells", p)
 				}
 			},
 		},
@@ -154,25 +169,25 @@ func TestLoad(t *testing.T) {
 			name: "run.json disagrees with the records",
 			files: map[string]string{
 				"results.jsonl": jsonl(t, []experiment.Record{a}),
-				"run.json":      `{"classes":["cat","dog"]}`,
+				"run.json":      string(runJSON(t, grid([]string{"cat", "dog"}, nil, "cat"))),
 			},
 			wantErr: `class 0 is "t" in the records but "cat" in run.json`,
 		},
 		{
-			name: "run.json with too few classes",
+			name: "a record outside the run's grid",
 			files: map[string]string{
 				"results.jsonl": jsonl(t, []experiment.Record{b}),
-				"run.json":      `{"classes":["t"]}`,
+				"run.json":      string(runJSON(t, grid([]string{"t"}, nil, "t"))),
 			},
-			wantErr: "class index 1 but 1 classes",
+			wantErr: "not in the run's grid",
 		},
 		{
 			name: "run.json groups of the wrong length",
 			files: map[string]string{
 				"results.jsonl": jsonl(t, []experiment.Record{a}),
-				"run.json":      `{"classes":["t","u"],"groups":["g"]}`,
+				"run.json":      string(runJSON(t, grid([]string{"t", "u"}, []string{"g"}, "t"))),
 			},
-			wantErr: `1 "groups" for 2 "classes"`,
+			wantErr: "1 groups for 2 classes",
 		},
 		{
 			name:     "class names from the records",
@@ -250,5 +265,17 @@ func unwrapAll(err error) error {
 			return err
 		}
 		err = u.Unwrap()
+	}
+}
+
+// Runs of one dataset that are not the same run (another seed here) are
+// refused, as experiment.Merge refuses them (issue: report RUN1 RUN2 with
+// different seeds averaged them together).
+func TestLoadRefusesMixedRuns(t *testing.T) {
+	s1 := synth{dataset: "one", classes: 5, positives: []int{2}, splits: 2, noise: []int{0}, methods: []string{"greedytl"}, seed: 1}
+	s2 := s1
+	s2.seed = 2
+	if _, err := Load(s1.write(t, 1), s2.write(t, 1)); err == nil || !strings.Contains(err.Error(), "not the same run (seed") {
+		t.Errorf("error %v, want one naming the seed", err)
 	}
 }

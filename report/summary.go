@@ -31,6 +31,10 @@ type Row struct {
 	Errors int `json:"errors"`
 	// FitSecondsMean is the mean fit time of the successful cells.
 	FitSecondsMean float64 `json:"fit_seconds_mean"`
+	// Expected is the number of cells the run's grid has for the row
+	// (targets × splits), set by Results.Rows from run.json; 0 when
+	// unknown. N + Errors < Expected is a partial row.
+	Expected int `json:"expected,omitempty"`
 }
 
 // rowKey identifies a summary row.

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/source"
 )
 
 // synth describes a synthetic run: every method of the paper on a grid of
@@ -140,15 +141,20 @@ func (s synth) write(t testing.TB, shards int) string {
 			groups = append(groups, s.groupName(c))
 		}
 	}
-	info := map[string]any{"classes": classes, "groups": groups, "dataset": map[string]any{"name": s.dataset, "features": 100},
-		"sources": map[string]any{"count": s.classes - len(s.negatives)}, "seed": s.seed}
+	var targets []string
+	for c := range s.classes {
+		if !slices.Contains(s.negatives, c) {
+			targets = append(targets, s.className(c))
+		}
+	}
 	if s.groupSize == 0 {
-		info["groups"] = nil
+		groups = nil
 	}
-	b, err := json.Marshal(info)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := runJSON(t, experiment.Manifest{
+		Dataset: experiment.DatasetInfo{Name: s.dataset, Features: 100}, Classes: classes, Groups: groups,
+		Negatives: &source.Negatives{Classes: s.negatives}, Sources: experiment.SourcesInfo{Count: s.classes - len(s.negatives)},
+		Targets: targets, Positives: s.positives, Splits: s.splits, Noise: s.noise, Methods: s.methods, Seed: s.seed,
+	})
 	writeFile(t, filepath.Join(dir, "run.json"), string(b))
 	for i := range shards {
 		name := "results.jsonl"
@@ -162,6 +168,21 @@ func (s synth) write(t testing.TB, shards int) string {
 		writeFile(t, filepath.Join(dir, name), jsonl(t, part))
 	}
 	return dir
+}
+
+// runJSON returns the run.json of a run with m's settings (its format,
+// version and greedytl version filled in).
+func runJSON(t testing.TB, m experiment.Manifest) []byte {
+	t.Helper()
+	m.Format, m.Version, m.GreedytlVersion = experiment.ManifestFormat, experiment.ManifestVersion, "test"
+	if m.Negatives == nil {
+		m.Negatives = &source.Negatives{}
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func jsonl(t testing.TB, recs []experiment.Record) string {

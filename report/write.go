@@ -87,7 +87,10 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 // build composes the report's document and figures.
 func build(res *Results) (*document, []*figure, error) {
 	doc := &document{title: "greedytl experiment report"}
-	rows := Summarize(res.Records)
+	if note := res.PartialNote(); note != "" {
+		doc.add(paragraph{note})
+	}
+	rows := res.Rows()
 	failed := 0
 	for i := range res.Records {
 		if res.Records[i].Error != "" {
@@ -109,7 +112,7 @@ func build(res *Results) (*document, []*figure, error) {
 	}
 	var figs []*figure
 	slugs := map[string]bool{}
-	for _, ds := range sortedKeys(byDataset) {
+	for _, ds := range slices.Sorted(maps.Keys(byDataset)) {
 		slug := uniqueSlug(ds, slugs)
 		f, err := datasetSection(doc, res, ds, slug, newDatasetRows(byDataset[ds]))
 		if err != nil {

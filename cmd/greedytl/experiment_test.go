@@ -16,6 +16,7 @@ import (
 
 	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/internal/datasettest"
+	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/shard"
 )
 
@@ -401,4 +402,30 @@ func TestExperimentProtocolFlag(t *testing.T) {
 		}
 	}
 	wantInputError(t, `unknown protocol "sun09"`, "experiment", "--data", data, "--protocol", "sun09", "--out", filepath.Join(t.TempDir(), "r"))
+}
+
+// TestExperimentOneProcessPerRun: an experiment on a run directory another
+// process holds exits non-zero at once, naming the holder, and writes
+// nothing (issue: two experiments on one run duplicated every cell).
+func TestExperimentOneProcessPerRun(t *testing.T) {
+	data := experimentFolder(t)
+	run := filepath.Join(t.TempDir(), "run")
+	if err := os.MkdirAll(run, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	held, err := dirlock.Acquire(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+	code, _, stderr := cli(t, "", "experiment", "--data", data, "--negative-classes", "n0,n1", "--out", run, "--methods", "greedytl", "--positives", "2", "--splits", "1", "-q")
+	if code == 0 || !strings.Contains(stderr, fmt.Sprintf("pid %d", os.Getpid())) || !strings.Contains(stderr, "in use") {
+		t.Errorf("exit %d, stderr %q: want a failure naming pid %d", code, stderr, os.Getpid())
+	}
+	entries, _ := os.ReadDir(run)
+	for _, e := range entries {
+		if e.Name() != dirlock.LockFile {
+			t.Errorf("the refused experiment wrote %s", e.Name())
+		}
+	}
 }

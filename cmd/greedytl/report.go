@@ -39,7 +39,13 @@ GreedyTL-59, the source-weight matrices), report.md and a self-contained
 report.html (--format chooses the documents). With --json the summary array
 goes to standard output either way: objects with "dataset", "method",
 "positives", "noise", "mean", "stderr", "splits", "n", "errors",
-"fit_seconds_mean" (accuracies as fractions).`,
+"fit_seconds_mean" (accuracies as fractions) and "expected", the cells of the
+run's grid for the row (absent without run.json).
+
+Runs of one dataset must be the same run (as for merge). When a method lacks
+cells of its grid, the report says so first — on standard error, and at the top
+of report.md and report.html — with each such method's count of cells present
+and expected.`,
 		Example: `  greedytl report runs/coil100
   greedytl report runs/shard-* --out runs/report
   greedytl report runs/merged.jsonl --json | jq '.[] | select(.method == "greedytl")'`,
@@ -75,7 +81,10 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 	for _, w := range res.Warnings {
 		fmt.Fprintln(s.err, "greedytl: warning:", w)
 	}
-	rows := report.Summarize(res.Records)
+	if note := res.PartialNote(); note != "" {
+		fmt.Fprintln(s.err, "greedytl:", note)
+	}
+	rows := res.Rows()
 	switch {
 	case o.json:
 		enc := json.NewEncoder(s.out)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/source"
 )
 
 // reportRun writes a run directory: 2 targets × 3 splits of greedytl and
@@ -38,7 +39,14 @@ func reportRun(t *testing.T) string {
 	}
 	b.WriteString(`{"dataset":"toy","target":"cat","target_idx":0,"positives":5,"negatives":10,"noise":0,"split":0,"method":"greedytl","balanced_accuracy":0,"fit_seconds":1,"features":-1,"error":"singular"}` + "\n")
 	writeText(t, dir, "results.jsonl", b.String())
-	writeText(t, dir, "run.json", `{"format":"greedytl-experiment","classes":["cat","dog","neg"],"groups":["pet","pet","other"]}`)
+	man, err := json.Marshal(experiment.Manifest{Format: experiment.ManifestFormat, Version: experiment.ManifestVersion, GreedytlVersion: "test",
+		Dataset: experiment.DatasetInfo{Name: "toy"}, Classes: []string{"cat", "dog", "neg"}, Groups: []string{"pet", "pet", "other"},
+		Negatives: &source.Negatives{Classes: []int{2}}, Targets: []string{"cat", "dog"}, Positives: []int{2, 5}, Splits: 3,
+		Noise: []int{0}, Methods: []string{"greedytl", "greedytl-59"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeText(t, dir, "run.json", string(man))
 	return dir
 }
 
@@ -64,6 +72,27 @@ func TestReportJSON(t *testing.T) {
 	// The failed cell is counted, not averaged.
 	if r := rows[2]; r["method"] != "greedytl" || r["positives"] != 5.0 || r["n"] != 0.0 || r["errors"] != 1.0 || r["mean"] != 0.0 {
 		t.Errorf("row 2 = %v", r)
+	}
+	// Each row says how many cells the grid expects (2 targets × 3 splits),
+	// and the partial run is announced first (issue: a run with cells
+	// missing was reported as whole).
+	for i, r := range rows {
+		if r["expected"] != 6.0 {
+			t.Errorf("row %d expects %v cells, want 6", i, r["expected"])
+		}
+	}
+	for _, want := range []string{"Partial results", "toy greedytl: 7 of 12 cells", "toy greedytl-59: 6 of 12 cells"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	dir := t.TempDir()
+	if code, _, stderr := cli(t, "", "report", run, "--out", dir, "--format", "md"); code != 0 {
+		t.Fatal(stderr)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	if i := strings.Index(string(md), "Partial results"); i < 0 || i > strings.Index(string(md), "read from") {
+		t.Errorf("report.md does not start with the partial-run note:\n%.600s", md)
 	}
 }
 
