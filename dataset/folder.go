@@ -19,7 +19,9 @@ import (
 type Folder struct {
 	// Dir is the folder as given to LoadFolder.
 	Dir string
-	// X holds the features, one row per example.
+	// X holds the features, one row per example; it is nil for a folder
+	// opened with OpenFolder whose features are read on demand (Dims and
+	// ReadRows serve both kinds of folder).
 	X *mat.Dense
 	// Labels holds each row's class, an index into Classes.
 	Labels []int
@@ -27,19 +29,52 @@ type Folder struct {
 	Classes []string
 	// Groups holds each class's group name, or is nil without groups.txt.
 	Groups []string
+
+	// rows reads the features on demand (OpenFolder), or is nil.
+	rows *npyRows
 }
 
 // LoadFolder reads and validates the dataset folder dir: features must be
 // finite, every row must have a label, every label must name a line of
 // classes.txt, class names must be distinct and non-empty, and groups.txt,
 // if present, must have one non-empty line per class. Trailing blank lines
-// in the text files are ignored. A class without examples is allowed.
-func LoadFolder(dir string) (*Folder, error) {
-	f := &Folder{Dir: dir}
-	var err error
+// in the text files are ignored. A class without examples is allowed. The
+// features are read into X as float64.
+func LoadFolder(dir string) (*Folder, error) { return loadFolder(dir, false) }
+
+// OpenFolder is LoadFolder without reading the features into memory: it
+// checks them in one sequential pass and leaves X nil; ReadRows then reads
+// the rows a caller needs from features.npy, in the file's precision
+// (float32 stays float32). Close the folder when done. A features file that
+// cannot be read by rows — gzip-compressed, or a Fortran-order array — is
+// read into X as LoadFolder reads it.
+func OpenFolder(dir string) (*Folder, error) { return loadFolder(dir, true) }
+
+// loadFolder is LoadFolder, or OpenFolder when lazy.
+func loadFolder(dir string, lazy bool) (f *Folder, err error) {
+	f = &Folder{Dir: dir}
 	featPath := filepath.Join(dir, "features.npy")
-	if f.X, err = ReadNPYMatrix(featPath); err != nil {
-		return nil, err
+	if lazy {
+		f.rows, err = openNPYRows(featPath)
+		if errors.Is(err, errNotRowReadable) {
+			f.rows, err = nil, nil
+			lazy = false
+		}
+		if err != nil {
+			return nil, err
+		}
+		if rows := f.rows; rows != nil {
+			defer func() {
+				if err != nil {
+					rows.file.Close()
+				}
+			}()
+		}
+	}
+	if !lazy {
+		if f.X, err = ReadNPYMatrix(featPath); err != nil {
+			return nil, err
+		}
 	}
 	labelPath := filepath.Join(dir, "labels.npy")
 	if f.Labels, err = ReadNPYInts(labelPath); err != nil {
@@ -52,7 +87,7 @@ func LoadFolder(dir string) (*Folder, error) {
 	if err := checkDistinct(classPath, f.Classes); err != nil {
 		return nil, err
 	}
-	if r, _ := f.X.Dims(); len(f.Labels) != r {
+	if r, _ := f.Dims(); len(f.Labels) != r {
 		return nil, errorf(dir, 0, "labels.npy has %d labels but features.npy has %d rows", len(f.Labels), r)
 	}
 	for i, l := range f.Labels {

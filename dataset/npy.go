@@ -68,6 +68,34 @@ func DecodeNPY(r io.Reader, name string) (*NPYArray, error) {
 // (a regular file), else -1. With a known size, data beyond the array is an
 // error and the values are allocated at once.
 func decodeNPY(r io.Reader, name string, size int64) (*NPYArray, error) {
+	hd, err := readNPYHeader(r, name, size)
+	if err != nil {
+		return nil, err
+	}
+	data, err := hd.readData(r, name, size >= 0)
+	if err != nil {
+		return nil, err
+	}
+	if hd.fortran && len(hd.shape) == 2 && hd.shape[0] > 1 && hd.shape[1] > 1 {
+		data = transpose(data, hd.shape[1], hd.shape[0])
+	}
+	return &NPYArray{Descr: hd.descr, Shape: hd.shape, Data: data}, nil
+}
+
+// npyLayout is a parsed and checked .npy header: the array's dtype and
+// shape, and where and how long its data is.
+type npyLayout struct {
+	npyHeader
+	typ    npyType
+	count  int   // number of elements
+	offset int64 // bytes before the data
+	nbytes int64 // bytes of data
+}
+
+// readNPYHeader reads and checks the header of a .npy array from r, leaving
+// r at the first data byte. With a known size (bytes left in r, else -1),
+// the data's length is checked against the shape.
+func readNPYHeader(r io.Reader, name string, size int64) (*npyLayout, error) {
 	var pre [12]byte
 	n, err := io.ReadFull(r, pre[:8])
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && err != io.EOF {
@@ -138,39 +166,45 @@ func decodeNPY(r io.Reader, name string, size int64) (*NPYArray, error) {
 		}
 		count *= d
 	}
-	nbytes := int64(count) * int64(typ.size)
+	l := &npyLayout{npyHeader: h, typ: typ, count: count, offset: int64(8 + lenBytes + hlen), nbytes: int64(count) * int64(typ.size)}
 	if size >= 0 {
-		left := size - int64(8+lenBytes+hlen)
-		if left < nbytes {
-			return nil, errorf(name, 0, "truncated: shape %s of %s needs %d data bytes, found %d", shapeString(h.shape), h.descr, nbytes, left)
+		left := size - l.offset
+		if left < l.nbytes {
+			return nil, errorf(name, 0, "truncated: shape %s of %s needs %d data bytes, found %d", shapeString(h.shape), h.descr, l.nbytes, left)
 		}
-		if left > nbytes {
-			return nil, errorf(name, 0, "%d bytes of unexpected data after the array", left-nbytes)
+		if left > l.nbytes {
+			return nil, errorf(name, 0, "%d bytes of unexpected data after the array", left-l.nbytes)
 		}
 	}
-	prealloc := count
-	if size < 0 {
-		prealloc = min(count, maxPrealloc)
+	return l, nil
+}
+
+// readData reads the array's values, in file order, from r (positioned at
+// the data) in bounded chunks. sized reports that the data's length was
+// checked (readNPYHeader with a size), so that the values can be allocated
+// at once.
+func (l *npyLayout) readData(r io.Reader, name string, sized bool) ([]float64, error) {
+	prealloc := l.count
+	if !sized {
+		prealloc = min(l.count, maxPrealloc)
 	}
 	data := make([]float64, 0, prealloc)
-	buf := make([]byte, min(nbytes, 1<<20/int64(typ.size)*int64(typ.size)))
-	for read := int64(0); read < nbytes; {
-		chunk := buf[:min(int64(len(buf)), nbytes-read)]
+	buf := make([]byte, min(l.nbytes, 1<<20/int64(l.typ.size)*int64(l.typ.size)))
+	for read := int64(0); read < l.nbytes; {
+		chunk := buf[:min(int64(len(buf)), l.nbytes-read)]
 		if k, err := io.ReadFull(r, chunk); err != nil {
 			if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
-				return nil, errorf(name, 0, "truncated: shape %s of %s needs %d data bytes, found %d", shapeString(h.shape), h.descr, nbytes, read+int64(k))
+				return nil, errorf(name, 0, "truncated: shape %s of %s needs %d data bytes, found %d", shapeString(l.shape), l.descr, l.nbytes, read+int64(k))
 			}
 			return nil, &Error{File: name, Err: err}
 		}
-		if data, err = appendValues(data, chunk, typ); err != nil {
+		var err error
+		if data, err = appendValues(data, chunk, l.typ); err != nil {
 			return nil, &Error{File: name, Err: err}
 		}
 		read += int64(len(chunk))
 	}
-	if h.fortran && len(h.shape) == 2 && h.shape[0] > 1 && h.shape[1] > 1 {
-		data = transpose(data, h.shape[1], h.shape[0])
-	}
-	return &NPYArray{Descr: h.descr, Shape: h.shape, Data: data}, nil
+	return data, nil
 }
 
 func truncatedOr(name string, err error, msg string) error {

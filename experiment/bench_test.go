@@ -76,7 +76,11 @@ func BenchmarkCOIL100Fit(b *testing.B) {
 	for _, e := range ix.Sources[:4] {
 		cfg.Targets = append(cfg.Targets, e.Name)
 	}
-	neg, ix, err := negativePlan(&cfg)
+	digest, err := source.DataDigest(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	neg, ix, err := negativePlan(&cfg, digest)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -84,8 +88,11 @@ func BenchmarkCOIL100Fit(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r, err := newRunner(&cfg, newManifest(&cfg, neg, cfg.Targets), neg, ix, set)
+	r, err := newRunner(&cfg, newManifest(&cfg, neg, cfg.Targets, digest), neg, ix, set)
 	if err != nil {
+		b.Fatal(err)
+	}
+	if err := r.load(allJobs(r)); err != nil {
 		b.Fatal(err)
 	}
 	var data []*groupData

@@ -128,7 +128,11 @@ func newTestRunner(t *testing.T, noise []int) (*runner, *source.Index) {
 	f := testFolder(t)
 	cfg := testConfig(f, t.TempDir(), testSources(t, f), "greedytl")
 	cfg.Noise = noise
-	neg, ix, err := negativePlan(&cfg)
+	digest, err := source.DataDigest(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	neg, ix, err := negativePlan(&cfg, digest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,17 +144,39 @@ func newTestRunner(t *testing.T, noise []int) (*runner, *source.Index) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := newRunner(&cfg, newManifest(&cfg, neg, targets), neg, ix, set)
+	r, err := newRunner(&cfg, newManifest(&cfg, neg, targets, digest), neg, ix, set)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := r.load(allJobs(r)); err != nil {
+		t.Fatal(err)
+	}
 	return r, ix
+}
+
+// allJobs returns a job of every group of r's grid.
+func allJobs(r *runner) []job {
+	var jobs []job
+	for _, g := range r.grid.groups(shard.Shard{}) {
+		jobs = append(jobs, job{g: g, methods: r.grid.methods})
+	}
+	return jobs
 }
 
 func TestBuildGroupData(t *testing.T) {
 	r, ix := newTestRunner(t, []int{0, 300})
 	f := r.cfg.Data
 	_, d := f.X.Dims()
+	// Every source scored on every row at once: the runner scores only the
+	// rows its cells use, a chunk at a time, and must get the same numbers.
+	set, err := source.LoadDir(r.cfg.Sources)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hAll, err := set.Scores(f.X)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(r.grid.targets) != testClasses || len(ix.Sources) != testClasses {
 		t.Fatalf("%d targets and %d sources, want %d", len(r.grid.targets), len(ix.Sources), testClasses)
 	}
@@ -201,7 +227,7 @@ func TestBuildGroupData(t *testing.T) {
 					}
 					for k, j := range gd.sources {
 						col := slices.IndexFunc(ix.Sources, func(e source.Entry) bool { return e.Class == j })
-						if set.H.At(i, k) != r.hAll.At(row, col) {
+						if set.H.At(i, k) != hAll.At(row, col) {
 							t.Fatalf("%s H[%d][%d] is not source %d's score of row %d", c.name, i, k, j, row)
 						}
 					}

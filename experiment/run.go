@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/parallel"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/metric"
@@ -71,7 +72,11 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 			fmt.Fprintf(cfg.Log, format+"\n", a...)
 		}
 	}
-	neg, ix, err := negativePlan(&cfg)
+	digest, err := source.DataDigest(f)
+	if err != nil {
+		return nil, inputError{err}
+	}
+	neg, ix, err := negativePlan(&cfg, digest)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +84,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	man := newManifest(&cfg, neg, targets)
+	man := newManifest(&cfg, neg, targets, digest)
 	old, err := existingManifest(cfg.Out)
 	if err != nil {
 		return nil, inputError{err}
@@ -131,8 +136,9 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 }
 
 // negativePlan returns the run's negative pool: the sources directory's,
-// with its index, or, without one, a new plan (and a nil index).
-func negativePlan(cfg *Config) (*source.Negatives, *source.Index, error) {
+// with its index, or, without one, a new plan (and a nil index). digest is
+// the data's source.DataDigest.
+func negativePlan(cfg *Config, digest string) (*source.Negatives, *source.Index, error) {
 	f := cfg.Data
 	if cfg.Sources == "" {
 		fraction := cfg.NegativeFraction
@@ -152,7 +158,7 @@ func negativePlan(cfg *Config) (*source.Negatives, *source.Index, error) {
 	switch {
 	case !slices.Equal(ix.Classes, f.Classes):
 		return nil, nil, inputErrorf("experiment: the sources in %s were trained on a dataset with other classes", cfg.Sources)
-	case ix.DataSHA256 != source.DataDigest(f):
+	case ix.DataSHA256 != digest:
 		return nil, nil, inputErrorf("experiment: the sources in %s were trained on other data (%s; its digest differs)", cfg.Sources, ix.Dataset)
 	case len(ix.Missing) > 0:
 		return nil, nil, inputErrorf("experiment: the sources in %s are incomplete: %d classes (%s, …) have no model yet; finish train-sources first", cfg.Sources, len(ix.Missing), ix.Missing[0])
@@ -227,20 +233,21 @@ func chooseTargets(cfg *Config, neg *source.Negatives, logf func(string, ...any)
 	return targets, nil
 }
 
-// newManifest returns the manifest of cfg's run, without its sources.
-func newManifest(cfg *Config, neg *source.Negatives, targets []string) *Manifest {
+// newManifest returns the manifest of cfg's run, without its sources;
+// digest is the data's source.DataDigest.
+func newManifest(cfg *Config, neg *source.Negatives, targets []string, digest string) *Manifest {
 	f := cfg.Data
 	name := cfg.Name
 	if name == "" {
 		name = filepath.Base(f.Dir)
 	}
-	r, c := f.X.Dims()
+	r, c := f.Dims()
 	sz, _ := protocolSizes(cfg.Protocol) // checked
 	m := &Manifest{
 		Format:          manifestFormat,
 		Version:         manifestVersion,
 		GreedytlVersion: buildVersion(),
-		Dataset:         DatasetInfo{Name: name, Path: f.Dir, SHA256: source.DataDigest(f), Examples: r, Features: c},
+		Dataset:         DatasetInfo{Name: name, Path: f.Dir, SHA256: digest, Examples: r, Features: c},
 		Classes:         f.Classes,
 		Groups:          f.Groups,
 		Negatives:       neg,
@@ -286,9 +293,13 @@ type runner struct {
 	cfg  *Config
 	man  *Manifest
 	grid *grid
-	// hAll holds every source's score on every example (rows: the
-	// dataset's, columns: the sources in index order).
-	hAll *mat.Dense
+	set  *source.Set
+	// x holds the features of the rows the cells to run use, and h every
+	// source's score on them (columns: the sources in index order); at[row]
+	// is a dataset row's place in both.
+	x  *dataset.Block
+	h  *mat.Dense
+	at map[int]int
 	// srcClass is the class of each source; srcCols[t] lists the sources
 	// a target t uses: all but its own.
 	srcClass []int
@@ -299,14 +310,10 @@ type runner struct {
 	negRows []int
 }
 
-// newRunner scores the sources and prepares the per-target tables.
+// newRunner prepares the per-target tables.
 func newRunner(cfg *Config, man *Manifest, neg *source.Negatives, ix *source.Index, set *source.Set) (*runner, error) {
-	h, err := set.Scores(cfg.Data.X)
-	if err != nil {
-		return nil, inputError{err}
-	}
 	r := &runner{
-		cfg: cfg, man: man, grid: newGrid(man), hAll: h,
+		cfg: cfg, man: man, grid: newGrid(man), set: set,
 		srcCols: make(map[int][]int), posRows: make(map[int][]int), negRows: neg.Target,
 	}
 	if set.Len() != len(ix.Sources) {
@@ -335,8 +342,28 @@ type job struct {
 	methods []string
 }
 
-// run runs the shard's cells that the results file does not hold yet.
+// run runs the shard's cells that the results file does not hold yet:
+// it plans them, reads the rows they use and scores the sources on those
+// rows, and runs them.
 func (r *runner) run(ctx context.Context, logf func(string, ...any)) (*Summary, error) {
+	sum, jobs, app, err := r.plan(logf)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.load(jobs); err != nil {
+		app.close()
+		return nil, err
+	}
+	err = r.do(ctx, sum, jobs, app)
+	if cerr := app.close(); err == nil {
+		err = cerr
+	}
+	return sum, err
+}
+
+// plan reads the shard's results file and returns the summary so far, the
+// groups with cells still to run, and the appender of their records.
+func (r *runner) plan(logf func(string, ...any)) (*Summary, []job, *appender, error) {
 	cfg := r.cfg
 	sum := &Summary{File: filepath.Join(cfg.Out, resultsName(cfg.Shard))}
 	groups := r.grid.groups(cfg.Shard)
@@ -359,7 +386,7 @@ func (r *runner) run(ctx context.Context, logf func(string, ...any)) (*Summary, 
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	if partial {
 		logf("%s: cutting off a partial last line (a write cut short)", sum.File)
@@ -382,9 +409,51 @@ func (r *runner) run(ctx context.Context, logf func(string, ...any)) (*Summary, 
 	}
 	app, err := openAppender(sum.File, complete)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
+	return sum, jobs, app, nil
+}
 
+// scoreChunk bounds the rows converted to float64 at a time for scoring.
+const scoreChunk = 1024
+
+// load reads the features of the rows the jobs' training and test sets use
+// — only those — and scores every source on them.
+func (r *runner) load(jobs []job) error {
+	lists := make([][]int, 0, len(jobs))
+	for _, j := range jobs {
+		s := r.split(j.g)
+		lists = append(lists, s.trainPos, s.trainNeg, s.testPos, s.testNeg)
+	}
+	rows, at := dataset.RowSet(lists...)
+	r.at = at
+	if len(rows) == 0 {
+		return nil
+	}
+	x, err := r.cfg.Data.ReadRows(rows)
+	if err != nil {
+		return err
+	}
+	r.x = x
+	r.h = mat.NewDense(len(rows), r.set.Len(), nil)
+	for lo := 0; lo < len(rows); lo += scoreChunk {
+		n := min(scoreChunk, len(rows)-lo)
+		chunk := mat.NewDense(n, x.Cols, nil)
+		for k := range n {
+			x.RowTo(chunk.RawRowView(k), lo+k)
+		}
+		h, err := r.set.Scores(chunk)
+		if err != nil {
+			return inputError{err}
+		}
+		r.h.Slice(lo, lo+n, 0, r.set.Len()).(*mat.Dense).Copy(h)
+	}
+	return nil
+}
+
+// do runs the jobs on cfg.Workers workers, appending each cell's record.
+func (r *runner) do(ctx context.Context, sum *Summary, jobs []job, app *appender) error {
+	cfg := r.cfg
 	var mu sync.Mutex
 	progress := func(rec *Record) {
 		mu.Lock()
@@ -400,7 +469,7 @@ func (r *runner) run(ctx context.Context, logf func(string, ...any)) (*Summary, 
 		}
 	}
 	progress(nil)
-	err = parallel.For(ctx, len(jobs), cfg.Workers, func(ctx context.Context, k int) error {
+	err := parallel.For(ctx, len(jobs), cfg.Workers, func(ctx context.Context, k int) error {
 		j := jobs[k]
 		d := r.build(j.g)
 		for _, m := range j.methods {
@@ -418,12 +487,14 @@ func (r *runner) run(ctx context.Context, logf func(string, ...any)) (*Summary, 
 		}
 		return nil
 	})
-	if cerr := app.close(); err == nil {
-		err = cerr
-	}
 	mu.Lock()
 	defer mu.Unlock()
-	return sum, err
+	return err
+}
+
+// split draws group g's training and test sets.
+func (r *runner) split(g group) split {
+	return drawSplit(r.man.Seed, g, r.posRows[g.Target], r.negRows, r.man.sizes())
 }
 
 // groupData is a group's training and test sets.
@@ -440,12 +511,12 @@ type groupData struct {
 // the target's sources, Y +1 for the target's rows and −1 for the target
 // negatives'.
 func (r *runner) build(g group) *groupData {
-	s := drawSplit(r.man.Seed, g, r.posRows[g.Target], r.negRows, r.man.sizes())
+	s := r.split(g)
 	trainRows := slices.Concat(s.trainPos, s.trainNeg)
 	testRows := slices.Concat(s.testPos, s.testNeg)
 	nTrain, nTest := noiseColumns(r.man.Seed, g, len(trainRows), len(testRows))
 	cols := r.srcCols[g.Target]
-	_, d := r.cfg.Data.X.Dims()
+	d := r.x.Cols
 	gd := &groupData{
 		trainNeg: len(s.trainNeg), testPos: len(s.testPos), testNeg: len(s.testNeg),
 		features: d, noiseDim: g.Noise,
@@ -469,8 +540,7 @@ func (r *runner) build(g group) *groupData {
 // features returns the dataset's rows with the columns of noise (nil: none)
 // appended.
 func (r *runner) features(rows []int, noise *mat.Dense) *mat.Dense {
-	X := r.cfg.Data.X
-	_, d := X.Dims()
+	d := r.x.Cols
 	extra := 0
 	if noise != nil {
 		_, extra = noise.Dims()
@@ -478,7 +548,7 @@ func (r *runner) features(rows []int, noise *mat.Dense) *mat.Dense {
 	out := mat.NewDense(len(rows), d+extra, nil)
 	for i, row := range rows {
 		dst := out.RawRowView(i)
-		copy(dst, X.RawRowView(row))
+		r.x.RowTo(dst[:d], r.at[row])
 		if noise != nil {
 			copy(dst[d:], noise.RawRowView(i))
 		}
@@ -494,7 +564,7 @@ func (r *runner) scores(rows, cols []int) *mat.Dense {
 	}
 	out := mat.NewDense(len(rows), len(cols), nil)
 	for i, row := range rows {
-		src, dst := r.hAll.RawRowView(row), out.RawRowView(i)
+		src, dst := r.h.RawRowView(r.at[row]), out.RawRowView(i)
 		for k, j := range cols {
 			dst[k] = src[j]
 		}

@@ -138,7 +138,7 @@ func newCVSetup(prob *Problem, p Params, folds int, seed uint64) (*cvSetup, erro
 		return nil, fmt.Errorf("linear: %d folds for %d examples, want 2 ≤ folds ≤ examples", folds, len(y))
 	}
 	s := &cvSetup{
-		prob: &Problem{X: prob.X, Y: y, Bias: prob.Bias},
+		prob: (&Problem{X: prob.X, Dense: prob.Dense, Y: y, Bias: prob.Bias}).forSolver(p.Solver),
 		p:    p.withDefaults(),
 		sign: 1,
 		fold: stratifiedFolds(y, folds, seed),
@@ -194,7 +194,7 @@ func (s *cvSetup) split(k int) (train *Problem, test []int) {
 	for t, i := range rows {
 		y[t] = s.prob.Y[i]
 	}
-	return &Problem{X: s.prob.X.SelectRows(rows), Y: y, Bias: s.prob.Bias}, test
+	return s.prob.withRows(rows, y), test
 }
 
 // CrossValidate returns the decision values of a stratified k-fold

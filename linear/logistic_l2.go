@@ -309,14 +309,7 @@ func (pl *primalLoss) precond(m []float64) {
 		if hi == 0 {
 			continue
 		}
-		lo, up := d.ptr[i], d.ptr[i+1]
-		val := d.val[lo:up]
-		for k, j := range d.ind[lo:up] {
-			m[j] += hi * val[k] * val[k]
-		}
-		if d.bias != 0 {
-			m[d.cols] += hi * d.bias * d.bias
-		}
+		d.addSquares(i, hi, m)
 	}
 }
 

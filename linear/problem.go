@@ -55,15 +55,17 @@ func ParseSolver(name string) (Solver, error) {
 	return 0, fmt.Errorf("linear: unknown solver %q", name)
 }
 
-// Problem is a training set: sparse rows X (dense data via sparse.FromDense),
-// labels Y (+1/−1 for classifiers, real values for regression), and
+// Problem is a training set: sparse rows X, or dense rows Dense when X is
+// nil (dense data trained on as stored; see Dense), labels Y (+1/−1 for
+// classifiers, real values for regression), and
 // liblinear's bias convention: when Bias > 0 every row gets an extra constant
 // feature of value Bias, whose weight is regularised like the others (-B).
 // Bias <= 0 means no bias feature.
 type Problem struct {
-	X    *sparse.CSR
-	Y    []float64
-	Bias float64
+	X     *sparse.CSR
+	Dense *Dense
+	Y     []float64
+	Bias  float64
 }
 
 // Params are a learner's hyperparameters, validated by Params.Check before

@@ -98,7 +98,7 @@ func Train(prob *Problem, p Params) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	bin := &Problem{X: prob.X, Y: y, Bias: prob.Bias}
+	bin := (&Problem{X: prob.X, Dense: prob.Dense, Y: y, Bias: prob.Bias}).forSolver(p.Solver)
 	w, converged, err := solvers[p.Solver](bin, p, nil)
 	if err != nil {
 		return nil, err
@@ -110,10 +110,11 @@ func Train(prob *Problem, p Params) (*Model, error) {
 	if prob.Bias > 0 {
 		bias = prob.Bias
 	}
+	_, cols := prob.dims()
 	return &Model{
 		Solver:    p.Solver,
 		Labels:    labels,
-		NrFeature: prob.X.C,
+		NrFeature: cols,
 		Bias:      bias,
 		W:         w,
 		NrW:       1,
@@ -124,22 +125,20 @@ func Train(prob *Problem, p Params) (*Model, error) {
 // checkProblem validates the structure of prob and the finiteness of its
 // values; it does not look at the label values beyond finiteness.
 func checkProblem(prob *Problem) error {
-	if prob == nil || prob.X == nil {
-		return errors.New("linear: nil problem or feature matrix")
+	if prob == nil || prob.X == nil && prob.Dense == nil {
+		return errNoRows
+	}
+	if prob.X == nil {
+		// Dense values were checked by NewDense32/NewDense64.
+		return checkRowsAndLabels(prob, prob.Dense.Rows())
 	}
 	x := prob.X
 	if x.R < 0 || x.C < 0 || len(x.Ptr) != x.R+1 || x.Ptr[0] != 0 || x.Ptr[x.R] != len(x.Ind) || len(x.Ind) != len(x.Val) {
 		// Let sparse describe the broken header.
 		return fmt.Errorf("linear: feature matrix: %w", x.Check())
 	}
-	if x.R == 0 {
-		return errors.New("linear: problem has no rows")
-	}
-	if len(prob.Y) != x.R {
-		return fmt.Errorf("linear: %d labels for %d rows", len(prob.Y), x.R)
-	}
-	if math.IsNaN(prob.Bias) || math.IsInf(prob.Bias, 0) {
-		return fmt.Errorf("linear: bias %v is not finite", prob.Bias)
+	if err := checkRowsAndLabels(prob, x.R); err != nil {
+		return err
 	}
 	// One pass over the entries checks both the index order of the rows
 	// and the values (the solvers' cost is a few such passes).
@@ -159,6 +158,21 @@ func checkProblem(prob *Problem) error {
 				return fmt.Errorf("linear: row %d holds the non-finite feature value %v", i, v)
 			}
 		}
+	}
+	return nil
+}
+
+// checkRowsAndLabels checks that prob has rows rows, one finite label per
+// row, and a finite bias.
+func checkRowsAndLabels(prob *Problem, rows int) error {
+	if rows == 0 {
+		return errors.New("linear: problem has no rows")
+	}
+	if len(prob.Y) != rows {
+		return fmt.Errorf("linear: %d labels for %d rows", len(prob.Y), rows)
+	}
+	if math.IsNaN(prob.Bias) || math.IsInf(prob.Bias, 0) {
+		return fmt.Errorf("linear: bias %v is not finite", prob.Bias)
 	}
 	for i, v := range prob.Y {
 		if v-v != 0 {
@@ -218,10 +232,11 @@ func checkWeights(w []float64, prob *Problem) error {
 // weightLen is the number of weights of a model of prob: one per column,
 // plus one for the bias feature.
 func weightLen(prob *Problem) int {
+	_, cols := prob.dims()
 	if prob.Bias > 0 {
-		return prob.X.C + 1
+		return cols + 1
 	}
-	return prob.X.C
+	return cols
 }
 
 // classCosts returns C_i for each row of a ±1 problem: C·WeightPos for
@@ -250,12 +265,18 @@ type design struct {
 	cols int     // number of feature columns; index of the bias weight
 	bias float64 // value of the bias feature, 0 when there is none
 	n    int     // length of a weight vector
+	// dense holds the rows instead of ptr, ind and val when not nil.
+	dense *Dense
 }
 
 // newDesign builds the solver view of prob; it shares prob's storage.
 func newDesign(prob *Problem) *design {
-	x := prob.X
-	d := &design{ptr: x.Ptr, ind: x.Ind, val: x.Val, rows: x.R, cols: x.C, n: x.C}
+	var d *design
+	if x := prob.X; x != nil {
+		d = &design{ptr: x.Ptr, ind: x.Ind, val: x.Val, rows: x.R, cols: x.C, n: x.C}
+	} else {
+		d = &design{dense: prob.Dense, rows: prob.Dense.Rows(), cols: prob.Dense.cols, n: prob.Dense.cols}
+	}
 	if prob.Bias > 0 {
 		d.bias = prob.Bias
 		d.n++
@@ -266,56 +287,108 @@ func newDesign(prob *Problem) *design {
 // dot returns x_iᵀw. Four partial sums break the dependency chain of the
 // additions, which otherwise bounds the loop's speed.
 func (d *design) dot(i int, w []float64) float64 {
+	if d.dense != nil {
+		s := d.dense.dot(i, w)
+		if d.bias != 0 {
+			s += d.bias * w[d.cols]
+		}
+		return s
+	}
 	lo, hi := d.ptr[i], d.ptr[i+1]
-	ind := d.ind[lo:hi]
-	val := d.val[lo:hi]
-	var s0, s1, s2, s3 float64
-	for len(ind) >= 4 && len(val) >= 4 {
-		s0 += val[0] * w[ind[0]]
-		s1 += val[1] * w[ind[1]]
-		s2 += val[2] * w[ind[2]]
-		s3 += val[3] * w[ind[3]]
-		ind, val = ind[4:], val[4:]
-	}
-	val = val[:len(ind)]
-	for k, j := range ind {
-		s0 += val[k] * w[j]
-	}
-	s := (s0 + s1) + (s2 + s3)
+	s := sparseDot(d.ind[lo:hi], d.val[lo:hi], w)
 	if d.bias != 0 {
 		s += d.bias * w[d.cols]
 	}
 	return s
 }
 
-// axpy adds a·x_i to w.
-func (d *design) axpy(i int, a float64, w []float64) {
-	lo, hi := d.ptr[i], d.ptr[i+1]
-	ind := d.ind[lo:hi]
-	val := d.val[lo:hi]
+// sparseDot returns Σ_k val[k]·w[ind[k]]. Four partial sums break the
+// dependency chain of the additions, which otherwise bounds the loop's
+// speed.
+func sparseDot[I int | int32, V float32 | float64](ind []I, val []V, w []float64) float64 {
+	var s0, s1, s2, s3 float64
 	for len(ind) >= 4 && len(val) >= 4 {
-		w[ind[0]] += a * val[0]
-		w[ind[1]] += a * val[1]
-		w[ind[2]] += a * val[2]
-		w[ind[3]] += a * val[3]
+		s0 += float64(val[0]) * w[ind[0]]
+		s1 += float64(val[1]) * w[ind[1]]
+		s2 += float64(val[2]) * w[ind[2]]
+		s3 += float64(val[3]) * w[ind[3]]
 		ind, val = ind[4:], val[4:]
 	}
 	val = val[:len(ind)]
 	for k, j := range ind {
-		w[j] += a * val[k]
+		s0 += float64(val[k]) * w[j]
 	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// axpy adds a·x_i to w.
+func (d *design) axpy(i int, a float64, w []float64) {
+	if d.dense != nil {
+		d.dense.axpy(i, a, w)
+		if d.bias != 0 {
+			w[d.cols] += a * d.bias
+		}
+		return
+	}
+	lo, hi := d.ptr[i], d.ptr[i+1]
+	sparseAxpy(d.ind[lo:hi], d.val[lo:hi], a, w)
 	if d.bias != 0 {
 		w[d.cols] += a * d.bias
 	}
 }
 
+// sparseAxpy adds a·val[k] to w[ind[k]] for every k.
+func sparseAxpy[I int | int32, V float32 | float64](ind []I, val []V, a float64, w []float64) {
+	for len(ind) >= 4 && len(val) >= 4 {
+		w[ind[0]] += a * float64(val[0])
+		w[ind[1]] += a * float64(val[1])
+		w[ind[2]] += a * float64(val[2])
+		w[ind[3]] += a * float64(val[3])
+		ind, val = ind[4:], val[4:]
+	}
+	val = val[:len(ind)]
+	for k, j := range ind {
+		w[j] += a * float64(val[k])
+	}
+}
+
+// sparseAddSquares adds h·val[k]² to m[ind[k]] for every k.
+func sparseAddSquares[I int | int32, V float32 | float64](ind []I, val []V, h float64, m []float64) {
+	for k, j := range ind {
+		v := float64(val[k])
+		m[j] += h * v * v
+	}
+}
+
+// sparseNorm2 returns s + Σ_k val[k]².
+func sparseNorm2[V float32 | float64](val []V, s float64) float64 {
+	for _, v := range val {
+		s += float64(v) * float64(v)
+	}
+	return s
+}
+
 // norm2 returns ||x_i||².
 func (d *design) norm2(i int) float64 {
 	s := d.bias * d.bias
-	for _, v := range d.val[d.ptr[i]:d.ptr[i+1]] {
-		s += v * v
+	if d.dense != nil {
+		return d.dense.norm2(i, s)
 	}
-	return s
+	return sparseNorm2(d.val[d.ptr[i]:d.ptr[i+1]], s)
+}
+
+// addSquares adds h·x_ij² to m_j for every column j of row i, the bias
+// feature included.
+func (d *design) addSquares(i int, h float64, m []float64) {
+	if d.dense != nil {
+		d.dense.addSquares(i, h, m)
+	} else {
+		lo, up := d.ptr[i], d.ptr[i+1]
+		sparseAddSquares(d.ind[lo:up], d.val[lo:up], h, m)
+	}
+	if d.bias != 0 {
+		m[d.cols] += h * d.bias * d.bias
+	}
 }
 
 // PrimalObjective returns the objective that learner p minimises, at the

@@ -94,7 +94,11 @@ func (ix *Index) Config() (TrainConfig, error) {
 // may have moved) and a negative plan that fits it. Use it before taking
 // the index's target negatives for f's targets.
 func (ix *Index) CheckData(f *dataset.Folder) error {
-	if got := DataDigest(f); got != ix.DataSHA256 {
+	got, err := DataDigest(f)
+	if err != nil {
+		return err
+	}
+	if got != ix.DataSHA256 {
 		return fmt.Errorf("source: dataset %s is not the one the sources were trained on (%s): its content differs", f.Dir, ix.Dataset)
 	}
 	return ix.Negatives.Check(f)
@@ -199,20 +203,35 @@ func digest(b []byte) string {
 // shape and float64 bits of the features, the labels and the class names,
 // but not the folder's path. It is the Index's DataSHA256, so that a
 // consumer of a sources directory (CheckData, package experiment) can tell
-// whether it holds the data the sources were trained on.
-func DataDigest(f *dataset.Folder) string {
+// whether it holds the data the sources were trained on. It reads the
+// features a bounded number of rows at a time; it returns an error when
+// they cannot be read.
+func DataDigest(f *dataset.Folder) (string, error) {
 	h := sha256.New()
-	r, c := f.X.Dims()
+	r, c := f.Dims()
 	var buf []byte
 	buf = binary.LittleEndian.AppendUint64(buf, uint64(r))
 	buf = binary.LittleEndian.AppendUint64(buf, uint64(c))
 	h.Write(buf)
-	for i := range r {
-		buf = buf[:0]
-		for _, v := range f.X.RawRowView(i) {
-			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
+	step := max(1, digestChunk/(8*c))
+	row := make([]float64, c)
+	for lo := 0; lo < r; lo += step {
+		rows := make([]int, min(step, r-lo))
+		for k := range rows {
+			rows[k] = lo + k
 		}
-		h.Write(buf)
+		b, err := f.ReadRows(rows)
+		if err != nil {
+			return "", err
+		}
+		for k := range rows {
+			b.RowTo(row, k)
+			buf = buf[:0]
+			for _, v := range row {
+				buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
+			}
+			h.Write(buf)
+		}
 	}
 	buf = buf[:0]
 	for _, l := range f.Labels {
@@ -223,5 +242,8 @@ func DataDigest(f *dataset.Folder) string {
 		h.Write([]byte(name))
 		h.Write([]byte{0})
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
+
+// digestChunk bounds the bytes of features DataDigest holds at a time.
+const digestChunk = 8 << 20

@@ -24,8 +24,13 @@ func TestDataDigest(t *testing.T) {
 		}
 	}
 	const want = "373b0c4c343aeff4bc9a732b62f92f96316d9381bb011b76df1b040480fd231d"
-	if got := DataDigest(base()); got != want {
-		t.Fatalf("DataDigest = %s, want %s", got, want)
+	if got, err := DataDigest(base()); got != want || err != nil {
+		t.Fatalf("DataDigest = %s, %v, want %s", got, err, want)
+	}
+	// The same data as a float32 folder read on demand.
+	lazy := openFloat32Folder(t, base())
+	if got, err := DataDigest(lazy); got != want || err != nil {
+		t.Fatalf("DataDigest of the folder opened with OpenFolder = %s, %v, want %s", got, err, want)
 	}
 	for _, tc := range []struct {
 		name   string
@@ -44,7 +49,7 @@ func TestDataDigest(t *testing.T) {
 	} {
 		f := base()
 		tc.change(f)
-		if got := DataDigest(f); (got == want) != tc.same {
+		if got, _ := DataDigest(f); (got == want) != tc.same {
 			t.Errorf("%s: digest %s, unchanged %v; want unchanged %v", tc.name, got, got == want, tc.same)
 		}
 	}

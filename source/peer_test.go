@@ -44,7 +44,11 @@ func checkAgainstLiblinear(t *testing.T, f *dataset.Folder, class int, neg *Nega
 	}
 	dir := t.TempDir()
 	data, model := filepath.Join(dir, "train.svm"), filepath.Join(dir, "train.model")
-	err = atomicfile.Write(data, func(w io.Writer) error { return dataset.WriteSVMLight(w, selectRows(f.X, rows), y) })
+	b, err := readBlock(f, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = atomicfile.Write(data, func(w io.Writer) error { return dataset.WriteSVMLight(w, b.rows(rows).CSR(), y) })
 	if err != nil {
 		t.Fatal(err)
 	}

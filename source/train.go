@@ -8,12 +8,9 @@ import (
 	"slices"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/metric"
-	"github.com/greedytl/greedytl/sparse"
 )
 
 // TrainConfig sets how a source is trained. Start from DefaultTrainConfig:
@@ -135,11 +132,16 @@ func TrainOne(ctx context.Context, f *dataset.Folder, class int, neg *Negatives,
 	if err := neg.Check(f); err != nil {
 		return nil, Info{}, err
 	}
-	return trainOne(ctx, f, class, neg, cfg, start)
+	b, err := readBlock(f, f.Rows(class), neg.Source)
+	if err != nil {
+		return nil, Info{}, err
+	}
+	return trainOne(ctx, f, b, class, neg, cfg, start)
 }
 
-// trainOne is TrainOne without the validation of cfg and neg.
-func trainOne(ctx context.Context, f *dataset.Folder, class int, neg *Negatives, cfg TrainConfig, start time.Time) (*linear.Model, Info, error) {
+// trainOne is TrainOne without the validation of cfg and neg, on the rows
+// of b.
+func trainOne(ctx context.Context, f *dataset.Folder, b *block, class int, neg *Negatives, cfg TrainConfig, start time.Time) (*linear.Model, Info, error) {
 	name := f.Classes[class]
 	info := Info{Class: class, Name: name}
 	if neg.IsHeldOut(class) {
@@ -157,7 +159,7 @@ func trainOne(ctx context.Context, f *dataset.Folder, class int, neg *Negatives,
 			y[i] = 1
 		}
 	}
-	prob := &linear.Problem{X: selectRows(f.X, rows), Y: y, Bias: cfg.Bias}
+	prob := &linear.Problem{Dense: b.rows(rows), Y: y, Bias: cfg.Bias}
 	info.Positives, info.Negatives = len(pos), len(neg.Source)
 
 	folds := min(cfg.Folds, len(rows))
@@ -177,19 +179,42 @@ func trainOne(ctx context.Context, f *dataset.Folder, class int, neg *Negatives,
 	return model, info, nil
 }
 
-// selectRows returns the given rows of x as a sparse matrix (zeros not
-// stored), the form the linear learners take.
-func selectRows(x *mat.Dense, rows []int) *sparse.CSR {
-	_, c := x.Dims()
-	a := &sparse.CSR{R: len(rows), C: c, Ptr: make([]int, len(rows)+1)}
-	for k, i := range rows {
-		for j, v := range x.RawRowView(i) {
-			if v != 0 {
-				a.Ind = append(a.Ind, j)
-				a.Val = append(a.Val, v)
-			}
-		}
-		a.Ptr[k+1] = len(a.Ind)
+// block holds the features of the rows a training job needs, read once
+// (in the file's precision) and shared by the problems of its classes: a
+// class's problem is a selection of the block's rows, not a copy.
+type block struct {
+	dense *linear.Dense
+	index map[int]int // dataset row → block row
+}
+
+// readBlock reads the rows of f that lists name.
+func readBlock(f *dataset.Folder, lists ...[]int) (*block, error) {
+	set, index := dataset.RowSet(lists...)
+	if len(set) == 0 {
+		return &block{index: index}, nil
 	}
-	return a
+	data, err := f.ReadRows(set)
+	if err != nil {
+		return nil, err
+	}
+	var d *linear.Dense
+	if data.F32 != nil {
+		d, err = linear.NewDense32(data.F32, data.Cols, nil)
+	} else {
+		d, err = linear.NewDense64(data.F64, data.Cols, nil)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("source: dataset %s: %w", f.Dir, err)
+	}
+	return &block{dense: d, index: index}, nil
+}
+
+// rows returns the problem rows of the dataset's rows rows, which the block
+// holds.
+func (b *block) rows(rows []int) *linear.Dense {
+	idx := make([]int, len(rows))
+	for k, r := range rows {
+		idx[k] = b.index[r]
+	}
+	return b.dense.Select(idx)
 }

@@ -82,6 +82,34 @@ type record struct {
 // not fit f, when a class fails to train or a file cannot be written (the
 // classes finished before are kept), and when ctx is done (ctx's error).
 func TrainAll(ctx context.Context, f *dataset.Folder, neg *Negatives, out string, cfg TrainConfig, opts RunOptions) (*Result, error) {
+	job, err := planTrainAll(f, neg, out, cfg, opts)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Index: job.ix, Reused: job.reused}
+	if err := job.train(ctx, res); err != nil {
+		return res, err
+	}
+	return res, job.writeIndex()
+}
+
+// trainJob is a planned TrainAll run.
+type trainJob struct {
+	f       *dataset.Folder
+	neg     *Negatives
+	out     string
+	cfg     TrainConfig
+	opts    RunOptions
+	ix      *Index // the index header, without its entries
+	fp      string // the job's fingerprint
+	classes []int  // every class that gets a source
+	todo    []int  // the shard's classes not done yet
+	reused  int    // the shard's classes done by an earlier run
+}
+
+// planTrainAll validates TrainAll's arguments, creates the directory and
+// finds the shard's classes still to train.
+func planTrainAll(f *dataset.Folder, neg *Negatives, out string, cfg TrainConfig, opts RunOptions) (*trainJob, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
@@ -94,11 +122,16 @@ func TrainAll(ctx context.Context, f *dataset.Folder, neg *Negatives, out string
 	if err := os.MkdirAll(filepath.Join(out, modelDir), 0o755); err != nil {
 		return nil, err
 	}
-	_, nf := f.X.Dims()
-	ix := &Index{
+	sum, err := DataDigest(f)
+	if err != nil {
+		return nil, err
+	}
+	_, nf := f.Dims()
+	job := &trainJob{f: f, neg: neg, out: out, cfg: cfg, opts: opts}
+	job.ix = &Index{
 		Version:     IndexVersion,
 		Dataset:     f.Dir,
-		DataSHA256:  DataDigest(f),
+		DataSHA256:  sum,
 		NumFeatures: nf,
 		Classes:     f.Classes,
 		Negatives:   neg,
@@ -109,40 +142,53 @@ func TrainAll(ctx context.Context, f *dataset.Folder, neg *Negatives, out string
 		Folds:       cfg.Folds,
 		Seed:        cfg.Seed,
 	}
-	fp, err := fingerprint(ix)
-	if err != nil {
+	if job.fp, err = fingerprint(job.ix); err != nil {
 		return nil, err
 	}
-	classes := sourceClasses(classCounts(f), neg.Classes)
-	res := &Result{Index: ix}
-	var todo []int
-	for _, c := range classes {
+	job.classes = sourceClasses(classCounts(f), neg.Classes)
+	for _, c := range job.classes {
 		if !opts.Shard.Contains(uint64(c)) {
 			continue
 		}
-		if _, ok := doneRecord(out, c, f.Classes[c], fp); ok {
-			res.Reused++
+		if _, ok := doneRecord(out, c, f.Classes[c], job.fp); ok {
+			job.reused++
 		} else {
-			todo = append(todo, c)
+			job.todo = append(job.todo, c)
 		}
 	}
+	return job, nil
+}
 
+// train reads the rows the classes to train need — theirs and the source
+// negatives, once — and trains and saves the classes on a pool of workers.
+func (job *trainJob) train(ctx context.Context, res *Result) error {
 	var mu sync.Mutex
-	done, total := res.Reused, res.Reused+len(todo)
+	done, total := res.Reused, res.Reused+len(job.todo)
 	progress := func() {
-		if opts.Progress != nil {
-			opts.Progress(done, total)
+		if job.opts.Progress != nil {
+			job.opts.Progress(done, total)
 		}
 	}
 	progress()
-	err = parallel.For(ctx, len(todo), opts.Workers, func(ctx context.Context, k int) error {
-		c := todo[k]
+	if len(job.todo) == 0 {
+		return nil
+	}
+	lists := [][]int{job.neg.Source}
+	for _, c := range job.todo {
+		lists = append(lists, job.f.Rows(c))
+	}
+	b, err := readBlock(job.f, lists...)
+	if err != nil {
+		return err
+	}
+	return parallel.For(ctx, len(job.todo), job.opts.Workers, func(ctx context.Context, k int) error {
+		c := job.todo[k]
 		start := time.Now()
-		model, info, err := trainOne(ctx, f, c, neg, cfg, start)
+		model, info, err := trainOne(ctx, job.f, b, c, job.neg, job.cfg, start)
 		if err != nil {
 			return err
 		}
-		if err := saveModel(out, model, info, fp); err != nil {
+		if err := saveModel(job.out, model, info, job.fp); err != nil {
 			return err
 		}
 		mu.Lock()
@@ -152,14 +198,16 @@ func TrainAll(ctx context.Context, f *dataset.Folder, neg *Negatives, out string
 		progress()
 		return nil
 	})
-	if err != nil {
-		return res, err
-	}
+}
 
-	for _, c := range classes {
-		rec, ok := doneRecord(out, c, f.Classes[c], fp)
+// writeIndex writes the index of every class done in the directory, by
+// this run or another, and names the others missing.
+func (job *trainJob) writeIndex() error {
+	ix := job.ix
+	for _, c := range job.classes {
+		rec, ok := doneRecord(job.out, c, job.f.Classes[c], job.fp)
 		if !ok {
-			ix.Missing = append(ix.Missing, f.Classes[c])
+			ix.Missing = append(ix.Missing, job.f.Classes[c])
 			continue
 		}
 		ix.Sources = append(ix.Sources, Entry{
@@ -168,10 +216,7 @@ func TrainAll(ctx context.Context, f *dataset.Folder, neg *Negatives, out string
 			Positives: rec.Positives, Negatives: rec.Negatives, Converged: rec.Converged,
 		})
 	}
-	if err := jsonfile.Write(filepath.Join(out, IndexFile), ix); err != nil {
-		return res, err
-	}
-	return res, nil
+	return jsonfile.Write(filepath.Join(job.out, IndexFile), ix)
 }
 
 // modelFile returns the path of class c's model file relative to the

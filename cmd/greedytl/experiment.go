@@ -185,7 +185,7 @@ func loadData(arg string) (*dataset.Folder, error) {
 	if arg == embeddedCLINC150 {
 		return clinc150.Load(clinc150.Options{})
 	}
-	f, err := dataset.LoadFolder(arg)
+	f, err := dataset.OpenFolder(arg)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,319 @@
+package linear
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/greedytl/greedytl/sparse"
+)
+
+// Dense holds the rows of a Problem as they are stored in memory — float32
+// or float64 values, read in float64 arithmetic — so that data is trained
+// on without a sparse float64 copy. Row i of the problem is storage row
+// Index[i] (all storage rows in order when Index is nil), so problems over
+// subsets of one block of rows — a class against negatives shared by every
+// class, the folds of a cross-validation — share the block. Build it with
+// NewDense32 or NewDense64; it is read-only and safe for concurrent use.
+//
+// A block without zeros is kept dense. A block with zeros is kept in a
+// compact sparse form instead — its non-zero values in their precision with
+// 32-bit column indices — which takes no more memory than the dense form
+// once a third of the values are zeros, and lets the solvers skip the zeros
+// without unpredictable branches. Either way a Dense problem trains to the
+// same bits as the CSR problem of the same rows (sparse.FromDense): the
+// solvers see the non-zero values in the same order.
+type Dense struct {
+	f32   []float32
+	f64   []float64
+	cols  int
+	index []int
+	// sp holds the storage rows instead of f32 and f64 when the block has
+	// zeros.
+	sp *compact
+}
+
+// compact is a CSR form of a block's storage rows: row r's values are
+// v32 or v64[ptr[r]:ptr[r+1]], in the columns ind[ptr[r]:ptr[r+1]].
+type compact struct {
+	ptr []int
+	ind []int32
+	v32 []float32
+	v64 []float64
+}
+
+// NewDense32 returns the problem rows index (nil: every row) of data, a
+// row-major matrix of len(data)/cols rows. It returns an error for cols < 1,
+// a length that is not a multiple of cols, an index out of range, a value
+// that is not finite, and more than 2³¹ columns.
+func NewDense32(data []float32, cols int, index []int) (*Dense, error) {
+	d := &Dense{f32: data, cols: cols, index: index}
+	return d, d.prepare(len(data))
+}
+
+// NewDense64 is NewDense32 for float64 values.
+func NewDense64(data []float64, cols int, index []int) (*Dense, error) {
+	d := &Dense{f64: data, cols: cols, index: index}
+	return d, d.prepare(len(data))
+}
+
+// prepare validates the storage and makes it compact when it has zeros.
+func (d *Dense) prepare(n int) error {
+	if d.cols < 1 || n%d.cols != 0 {
+		return fmt.Errorf("linear: dense storage of %d values is not a whole number of rows of %d columns", n, d.cols)
+	}
+	if d.cols > math.MaxInt32 {
+		return fmt.Errorf("linear: %d columns, at most 2³¹ − 1 supported", d.cols)
+	}
+	rows := n / d.cols
+	for _, i := range d.index {
+		if i < 0 || i >= rows {
+			return fmt.Errorf("linear: dense row index %d out of range [0, %d)", i, rows)
+		}
+	}
+	var nnz int
+	var err error
+	if d.f32 != nil {
+		nnz, err = checkValues(d.f32, d.cols)
+	} else {
+		nnz, err = checkValues(d.f64, d.cols)
+	}
+	if err != nil || nnz == n {
+		return err
+	}
+	sp := &compact{ptr: make([]int, 1, rows+1), ind: make([]int32, 0, nnz)}
+	if d.f32 != nil {
+		sp.v32 = compactRows(sp, d.f32, d.cols, nnz)
+	} else {
+		sp.v64 = compactRows(sp, d.f64, d.cols, nnz)
+	}
+	d.sp, d.f32, d.f64 = sp, nil, nil
+	return nil
+}
+
+// checkValues returns the number of non-zero values of x, or an error for
+// the first that is not finite.
+func checkValues[T float32 | float64](x []T, cols int) (int, error) {
+	nnz := 0
+	for k, v := range x {
+		if v-v != 0 {
+			return 0, fmt.Errorf("linear: storage row %d, column %d holds the non-finite value %v", k/cols, k%cols, v)
+		}
+		if v != 0 {
+			nnz++
+		}
+	}
+	return nnz, nil
+}
+
+// compactRows appends the rows of x to sp's pointers and indices and
+// returns their non-zero values.
+func compactRows[T float32 | float64](sp *compact, x []T, cols, nnz int) []T {
+	val := make([]T, 0, nnz)
+	for lo := 0; lo < len(x); lo += cols {
+		for j, v := range x[lo : lo+cols] {
+			if v != 0 {
+				sp.ind = append(sp.ind, int32(j))
+				val = append(val, v)
+			}
+		}
+		sp.ptr = append(sp.ptr, len(sp.ind))
+	}
+	return val
+}
+
+// Rows returns the number of rows of the problem.
+func (d *Dense) Rows() int {
+	switch {
+	case d.index != nil:
+		return len(d.index)
+	case d.sp != nil:
+		return len(d.sp.ptr) - 1
+	case d.f32 != nil:
+		return len(d.f32) / d.cols
+	}
+	return len(d.f64) / d.cols
+}
+
+// Cols returns the number of columns.
+func (d *Dense) Cols() int { return d.cols }
+
+// Select returns the problem of the rows rows of d (indices into d's
+// rows), sharing d's storage.
+func (d *Dense) Select(rows []int) *Dense {
+	s := *d
+	s.index = make([]int, len(rows))
+	for k, i := range rows {
+		s.index[k] = d.storage(i)
+	}
+	return &s
+}
+
+// storage returns the storage row of problem row i.
+func (d *Dense) storage(i int) int {
+	if d.index != nil {
+		return d.index[i]
+	}
+	return i
+}
+
+// CSR returns the rows as a sparse matrix (zeros not stored), for the
+// solvers that work on columns.
+func (d *Dense) CSR() *sparse.CSR {
+	n := d.Rows()
+	a := &sparse.CSR{R: n, C: d.cols, Ptr: make([]int, n+1)}
+	for i := range n {
+		r := d.storage(i)
+		switch {
+		case d.sp != nil:
+			lo, hi := d.sp.ptr[r], d.sp.ptr[r+1]
+			for _, j := range d.sp.ind[lo:hi] {
+				a.Ind = append(a.Ind, int(j))
+			}
+			if d.sp.v32 != nil {
+				for _, v := range d.sp.v32[lo:hi] {
+					a.Val = append(a.Val, float64(v))
+				}
+			} else {
+				a.Val = append(a.Val, d.sp.v64[lo:hi]...)
+			}
+		case d.f32 != nil:
+			for j, v := range d.f32[r*d.cols : (r+1)*d.cols] {
+				a.Ind = append(a.Ind, j)
+				a.Val = append(a.Val, float64(v))
+			}
+		default:
+			for j, v := range d.f64[r*d.cols : (r+1)*d.cols] {
+				a.Ind = append(a.Ind, j)
+				a.Val = append(a.Val, v)
+			}
+		}
+		a.Ptr[i+1] = len(a.Ind)
+	}
+	return a
+}
+
+// dot returns x_iᵀw over the feature columns, summing the non-zero terms
+// in the order and the four partial sums of the sparse loop (sparseDot).
+func (d *Dense) dot(i int, w []float64) float64 {
+	r := d.storage(i)
+	switch {
+	case d.sp == nil && d.f32 != nil:
+		return denseDot(d.f32[r*d.cols:(r+1)*d.cols], w[:d.cols])
+	case d.sp == nil:
+		return denseDot(d.f64[r*d.cols:(r+1)*d.cols], w[:d.cols])
+	}
+	lo, hi := d.sp.ptr[r], d.sp.ptr[r+1]
+	if d.sp.v32 != nil {
+		return sparseDot(d.sp.ind[lo:hi], d.sp.v32[lo:hi], w)
+	}
+	return sparseDot(d.sp.ind[lo:hi], d.sp.v64[lo:hi], w)
+}
+
+// denseDot is sparseDot of a row without zeros.
+func denseDot[T float32 | float64](x []T, w []float64) float64 {
+	var s0, s1, s2, s3 float64
+	j := 0
+	for ; j+4 <= len(x); j += 4 {
+		s0 += float64(x[j]) * w[j]
+		s1 += float64(x[j+1]) * w[j+1]
+		s2 += float64(x[j+2]) * w[j+2]
+		s3 += float64(x[j+3]) * w[j+3]
+	}
+	for ; j < len(x); j++ {
+		s0 += float64(x[j]) * w[j]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// axpy adds a·x_i to w's feature columns.
+func (d *Dense) axpy(i int, a float64, w []float64) {
+	r := d.storage(i)
+	switch {
+	case d.sp == nil && d.f32 != nil:
+		denseAxpy(d.f32[r*d.cols:(r+1)*d.cols], a, w[:d.cols])
+	case d.sp == nil:
+		denseAxpy(d.f64[r*d.cols:(r+1)*d.cols], a, w[:d.cols])
+	case d.sp.v32 != nil:
+		lo, hi := d.sp.ptr[r], d.sp.ptr[r+1]
+		sparseAxpy(d.sp.ind[lo:hi], d.sp.v32[lo:hi], a, w)
+	default:
+		lo, hi := d.sp.ptr[r], d.sp.ptr[r+1]
+		sparseAxpy(d.sp.ind[lo:hi], d.sp.v64[lo:hi], a, w)
+	}
+}
+
+func denseAxpy[T float32 | float64](x []T, a float64, w []float64) {
+	for j, v := range x {
+		w[j] += a * float64(v)
+	}
+}
+
+// addSquares adds h·x_ij² to m_j for the feature columns.
+func (d *Dense) addSquares(i int, h float64, m []float64) {
+	r := d.storage(i)
+	switch {
+	case d.sp == nil && d.f32 != nil:
+		denseAddSquares(d.f32[r*d.cols:(r+1)*d.cols], h, m[:d.cols])
+	case d.sp == nil:
+		denseAddSquares(d.f64[r*d.cols:(r+1)*d.cols], h, m[:d.cols])
+	case d.sp.v32 != nil:
+		lo, hi := d.sp.ptr[r], d.sp.ptr[r+1]
+		sparseAddSquares(d.sp.ind[lo:hi], d.sp.v32[lo:hi], h, m)
+	default:
+		lo, hi := d.sp.ptr[r], d.sp.ptr[r+1]
+		sparseAddSquares(d.sp.ind[lo:hi], d.sp.v64[lo:hi], h, m)
+	}
+}
+
+func denseAddSquares[T float32 | float64](x []T, h float64, m []float64) {
+	for j, v := range x {
+		m[j] += h * float64(v) * float64(v)
+	}
+}
+
+// norm2 returns s + Σ_j x_ij² over the feature columns.
+func (d *Dense) norm2(i int, s float64) float64 {
+	r := d.storage(i)
+	switch {
+	case d.sp == nil && d.f32 != nil:
+		return sparseNorm2(d.f32[r*d.cols:(r+1)*d.cols], s)
+	case d.sp == nil:
+		return sparseNorm2(d.f64[r*d.cols:(r+1)*d.cols], s)
+	case d.sp.v32 != nil:
+		return sparseNorm2(d.sp.v32[d.sp.ptr[r]:d.sp.ptr[r+1]], s)
+	}
+	return sparseNorm2(d.sp.v64[d.sp.ptr[r]:d.sp.ptr[r+1]], s)
+}
+
+// errNoRows is the error of a problem with neither X nor Dense.
+var errNoRows = errors.New("linear: nil problem or feature matrix")
+
+// dims returns the number of rows and feature columns of prob.
+func (prob *Problem) dims() (rows, cols int) {
+	if prob.X != nil {
+		return prob.X.R, prob.X.C
+	}
+	return prob.Dense.Rows(), prob.Dense.cols
+}
+
+// withRows returns the problem of prob's rows rows, with labels y.
+func (prob *Problem) withRows(rows []int, y []float64) *Problem {
+	if prob.X != nil {
+		return &Problem{X: prob.X.SelectRows(rows), Y: y, Bias: prob.Bias}
+	}
+	return &Problem{Dense: prob.Dense.Select(rows), Y: y, Bias: prob.Bias}
+}
+
+// forSolver returns prob in a form solver s reads: a Dense problem as CSR
+// for the solvers that work on columns, prob itself otherwise.
+func (prob *Problem) forSolver(s Solver) *Problem {
+	if prob.X != nil || prob.Dense == nil {
+		return prob
+	}
+	switch s {
+	case L1RL2LossSVC, L1RLR, ElasticNetLR:
+		return &Problem{X: prob.Dense.CSR(), Y: prob.Y, Bias: prob.Bias}
+	}
+	return prob
+}
