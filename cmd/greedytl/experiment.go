@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -143,8 +144,12 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 	start := time.Now()
 	sum, err := runWithProgress(c, s, cfg, o.quiet)
 	if err != nil {
-		if sum != nil && !o.quiet && !errors.Is(err, experiment.ErrInput) {
+		switch {
+		case o.quiet || errors.Is(err, experiment.ErrInput):
+		case sum != nil:
 			fmt.Fprintf(s.err, "stopped after %d new cells, kept with the earlier ones in %s; rerun the same command to resume\n", sum.Finished, sum.File)
+		case errors.Is(err, context.Canceled) && o.sources == "":
+			fmt.Fprintf(s.err, "stopped while training the sources; the finished ones are kept in %s; rerun the same command to resume\n", filepath.Join(o.out, "sources"))
 		}
 		return err
 	}

@@ -188,3 +188,40 @@ func TestSignalContext(t *testing.T) {
 		t.Errorf("exit status %d for SIGINT, want 130", code)
 	}
 }
+
+// TestExperimentStopsOnSIGTERMWhileTrainingSources stops an experiment
+// that trains its own sources while it does: it says where the finished
+// sources are, and the rerun reuses them.
+func TestExperimentStopsOnSIGTERMWhileTrainingSources(t *testing.T) {
+	bin := buildGreedytl(t)
+	data := datasettest.WriteFolder(t, datasettest.Blobs(9, 40, 60, 40, 1)).Dir
+	run := filepath.Join(t.TempDir(), "run")
+	models := func() int { m, _ := filepath.Glob(filepath.Join(run, "sources", "models", "*.model")); return len(m) }
+	args := []string{"experiment", "--data", data, "--negative-fraction", "0.25", "--positives", "2", "--splits", "1",
+		"--methods", "no-transfer", "--workers", "1", "--out", run}
+	terminate(t, bin, func() bool { return models() >= 1 },
+		[]string{"stopped while training the sources; the finished ones are kept in " + filepath.Join(run, "sources"), "stopped by SIGTERM"}, args...)
+	// The kept model files, with their modification times: a rerun that
+	// reuses them does not rewrite them.
+	kept := map[string]time.Time{}
+	paths, _ := filepath.Glob(filepath.Join(run, "sources", "models", "*.model"))
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept[p] = fi.ModTime()
+	}
+	code, out := runBinary(t, bin, nil, args...)
+	if code != 0 {
+		t.Fatalf("rerun: exit %d\n%s", code, out)
+	}
+	if len(kept) < 1 || models() != 30 {
+		t.Errorf("%d sources kept, %d after the rerun, want 30", len(kept), models())
+	}
+	for p, mt := range kept {
+		if fi, err := os.Stat(p); err != nil || !fi.ModTime().Equal(mt) {
+			t.Errorf("%s was rewritten by the rerun (%v)", p, err)
+		}
+	}
+}
