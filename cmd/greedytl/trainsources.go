@@ -143,7 +143,14 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
-	lock, err := dirlock.Acquire(o.out)
+	// Shards of one job fill one directory at once: each holds its own part
+	// (and shares the directory); an unsharded run holds all of it.
+	var lock *dirlock.Lock
+	if sh == (shard.Shard{}) {
+		lock, err = dirlock.Acquire(o.out)
+	} else {
+		lock, err = dirlock.AcquirePart(o.out, fmt.Sprintf("shard-%d-of-%d", sh.I, sh.N))
+	}
 	if err != nil {
 		return err
 	}

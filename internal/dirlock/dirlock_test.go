@@ -71,3 +71,39 @@ func TestLockOfKilledProcessIsReleased(t *testing.T) {
 	}
 	l.Release()
 }
+
+// Parts of one directory coexist; a second holder of the same part, and a
+// holder of the whole directory, are refused while a part is held, and a
+// part is refused while the whole is held.
+func TestAcquirePart(t *testing.T) {
+	dir := t.TempDir()
+	a, err := AcquirePart(dir, "shard-0-of-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := AcquirePart(dir, "shard-1-of-2")
+	if err != nil {
+		t.Fatalf("a second part: %v", err)
+	}
+	if _, err := AcquirePart(dir, "shard-0-of-2"); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
+		t.Errorf("the same part again: %v, want ErrLocked naming pid %d", err, os.Getpid())
+	}
+	if _, err := Acquire(dir); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "parts") {
+		t.Errorf("the whole while parts are held: %v, want ErrLocked naming the parts", err)
+	}
+	a.Release()
+	b.Release()
+	w, err := Acquire(dir)
+	if err != nil {
+		t.Fatalf("the whole after the parts' release: %v", err)
+	}
+	if _, err := AcquirePart(dir, "shard-0-of-2"); !errors.Is(err, ErrLocked) {
+		t.Errorf("a part while the whole is held: %v, want ErrLocked", err)
+	}
+	w.Release()
+	if l, err := AcquirePart(dir, "shard-0-of-2"); err != nil {
+		t.Errorf("a part after the whole's release: %v", err)
+	} else {
+		l.Release()
+	}
+}

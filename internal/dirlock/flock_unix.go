@@ -8,11 +8,15 @@ import (
 	"syscall"
 )
 
-// tryLock takes an exclusive flock on f without waiting; held reports that
-// another process has it.
-func tryLock(f *os.File) (held bool, err error) {
+// tryLock takes an exclusive (or, with shared, a shared) flock on f without
+// waiting; held reports that another process holds a conflicting one.
+func tryLock(f *os.File, shared bool) (held bool, err error) {
+	how := syscall.LOCK_EX
+	if shared {
+		how = syscall.LOCK_SH
+	}
 	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		err = syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
 		if !errors.Is(err, syscall.EINTR) {
 			break
 		}
