@@ -3,7 +3,6 @@ package greedytl
 import (
 	"fmt"
 	"math"
-	"reflect"
 
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -19,22 +18,6 @@ type block struct {
 	hasRaw     bool
 	trans      bool // raw holds the transpose: column j is row j of raw
 	m          mat.Matrix
-}
-
-// absent reports whether a stands for "no matrix": nil, a typed nil
-// pointer, or an empty (0×0) matrix such as the zero mat.Dense.
-func absent(a mat.Matrix) bool {
-	if a == nil {
-		return true
-	}
-	if v := reflect.ValueOf(a); v.Kind() == reflect.Pointer && v.IsNil() {
-		return true
-	}
-	if e, ok := a.(interface{ IsEmpty() bool }); ok && e.IsEmpty() {
-		return true
-	}
-	r, c := a.Dims()
-	return r == 0 && c == 0
 }
 
 // newBlock wraps a, which must not be absent.

@@ -3,6 +3,7 @@ package greedytl
 import (
 	"fmt"
 
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -30,7 +31,7 @@ func newInputs(X, H mat.Matrix, y []float64, gamma float64) (*inputs, error) {
 		dst  *block
 		n    *int
 	}{{"X", X, &in.x, &in.d}, {"H", H, &in.h, &in.n}} {
-		if absent(p.a) {
+		if standardize.Absent(p.a) {
 			*p.dst = block{name: p.name, rows: m}
 			continue
 		}

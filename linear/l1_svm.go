@@ -40,20 +40,12 @@ const (
 // solveL1RL2SVC trains L1R_L2LOSS_SVC; see the comment at the top of the
 // file.
 func solveL1RL2SVC(prob *Problem, p Params, init []float64) ([]float64, bool, error) {
-	d, err := newLRData(prob, p)
-	if err != nil {
-		return nil, false, err
-	}
-	eps, maxIter, err := lrSettings(p)
+	d, eps, maxIter, w, err := lrSetup(prob, p, init)
 	if err != nil {
 		return nil, false, err
 	}
 	if p.MaxIter == 0 {
 		maxIter = l1svcMaxIter
-	}
-	w, err := d.start(init)
-	if err != nil {
-		return nil, false, err
 	}
 	s := newL1SVC(d, w)
 	converged := s.run(eps*float64(max(min(d.pos, d.neg), 1))/float64(d.rows), maxIter, newShuffler(p.Seed))

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -359,7 +360,7 @@ func checkContract(t *testing.T, name string, c conformanceCase) {
 	// the same model and predict the same scores.
 	opaque := func(d Data) Data {
 		wrap := func(a mat.Matrix) mat.Matrix {
-			if absent(a) {
+			if standardize.Absent(a) {
 				return a
 			}
 			return opaqueMatrix{a}

@@ -697,14 +697,11 @@ func (s *l1Step) step(step, tau float64) {
 		if l1 > tau {
 			theta = p.Threshold(beta, tau)
 		}
+		ball.SoftThreshold(beta, beta, theta)
 		for j, u := range beta {
-			a := math.Abs(u) - theta
-			if a <= 0 {
-				beta[j] = 0
-				continue
+			if u != 0 {
+				s.nz = append(s.nz, j)
 			}
-			beta[j] = math.Copysign(a, u)
-			s.nz = append(s.nz, j)
 		}
 		return
 	}
