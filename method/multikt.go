@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/greedytl/greedytl/ball"
+	"github.com/greedytl/greedytl/lssvm"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
@@ -116,8 +117,8 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
 	}
 	sx, sh, zx, zh := st.sx, st.sh, st.zx, st.zh
 	y := train.Y
-	zeta := balanceWeights(y)
-	gram := gramMatrix(zx, m)
+	zeta := lssvm.BalanceWeights(y)
+	gram := lssvm.Gram(zx, m)
 
 	type setting struct {
 		c, tau float64
@@ -132,12 +133,12 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		sys, err := newLSSVM(gram, zeta, c)
+		sys, err := lssvm.NewSystem(gram, zeta, c)
 		if err != nil {
 			lastErr = err
 			continue // numerically singular at this C: not a candidate
 		}
-		loo := sys.looMap(y, zeta, zh)
+		loo := newLOOHinge(sys, y, zeta, zh)
 		if n == 0 {
 			settings = append(settings, setting{c: c})
 			cands = append(cands, looCandidate{Strength: 1 / c, Pred: loo.predict(nil, nil)})
@@ -158,7 +159,7 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
 		return nil, fmt.Errorf("method: %s: %w", k.name, err)
 	}
 	s := settings[best]
-	sys, err := newLSSVM(gram, zeta, s.c)
+	sys, err := lssvm.NewSystem(gram, zeta, s.c)
 	if err != nil {
 		return nil, fmt.Errorf("method: %s: %w", k.name, err)
 	}
@@ -170,12 +171,12 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
 			r[i] = y[i] - r[i]
 		}
 	}
-	alpha, b := sys.solve(r)
+	alpha, b := sys.Solve(r)
 	model := &Linear{
 		Name:  k.name,
 		X:     sx,
 		H:     sh,
-		WX:    dualToPrimal(zx, alpha),
+		WX:    lssvm.DualToPrimal(zx, alpha),
 		WH:    s.beta,
 		B:     b,
 		Hyper: map[string]float64{"C": s.c},
@@ -191,137 +192,12 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
 	return model, nil
 }
 
-// balanceWeights returns MultiKT's class-balancing weights ζ_i: m/(2m₊) for
-// the positives, m/(2m₋) for the negatives (both classes must be present).
-func balanceWeights(y []float64) []float64 {
-	var pos float64
-	for _, v := range y {
-		if v > 0 {
-			pos++
-		}
-	}
-	m := float64(len(y))
-	zeta := make([]float64, len(y))
-	for i, v := range y {
-		if v > 0 {
-			zeta[i] = m / (2 * pos)
-		} else {
-			zeta[i] = m / (2 * (m - pos))
-		}
-	}
-	return zeta
-}
-
-// gramMatrix returns ZZᵀ (m × m), the zero matrix when Z is nil.
-func gramMatrix(z *mat.Dense, m int) *mat.SymDense {
-	g := mat.NewSymDense(m, nil)
-	if z != nil {
-		g.SymOuterK(1, z)
-	}
-	return g
-}
-
-// dualToPrimal returns Zᵀα, nil when Z is nil.
-func dualToPrimal(z *mat.Dense, alpha []float64) []float64 {
-	if z == nil {
-		return nil
-	}
-	_, d := z.Dims()
-	w := make([]float64, d)
-	mat.NewVecDense(d, w).MulVec(z.T(), mat.NewVecDense(len(alpha), alpha))
-	return w
-}
-
-// lssvm is the inverse of the LS-SVM system matrix
-// M = [[K + diag(1/(Cζ)), 1], [1ᵀ, 0]] in blocks: with P = (K + diag(1/(Cζ)))⁻¹,
-// u = P1 and s = 1ᵀu, M⁻¹ = [[P − uuᵀ/s, u/s], [uᵀ/s, −1/s]].
-type lssvm struct {
-	a *mat.SymDense // A = P − uuᵀ/s, the top-left block
-	p []float64     // u/s, the last column without its last entry
-}
-
-// newLSSVM factorises the system of the class-weighted LS-SVM with kernel
-// gram, weights zeta and cost c. It returns an error when the system is
-// numerically singular.
-func newLSSVM(gram *mat.SymDense, zeta []float64, c float64) (*lssvm, error) {
-	m := gram.SymmetricDim()
-	q := mat.NewSymDense(m, nil)
-	q.CopySym(gram)
-	for i := range m {
-		q.SetSym(i, i, q.At(i, i)+1/(c*zeta[i]))
-	}
-	var ch mat.Cholesky
-	if !ch.Factorize(q) {
-		return nil, fmt.Errorf("LS-SVM system with C = %g is not positive definite", c)
-	}
-	if cond := ch.Cond(); cond > 1e14 || math.IsNaN(cond) {
-		return nil, fmt.Errorf("LS-SVM system with C = %g is ill-conditioned (condition number %.3g)", c, cond)
-	}
-	var p mat.SymDense
-	if err := ch.InverseTo(&p); err != nil {
-		return nil, fmt.Errorf("LS-SVM system with C = %g: %w", c, err)
-	}
-	u := make([]float64, m)
-	var s float64
-	for i := range m {
-		for j := range m {
-			u[i] += p.At(i, j)
-		}
-		s += u[i]
-	}
-	if !(s > 0) {
-		return nil, fmt.Errorf("LS-SVM system with C = %g: 1ᵀP1 = %g", c, s)
-	}
-	a := mat.NewSymDense(m, nil)
-	a.CopySym(&p)
-	a.SymRankOne(a, -1/s, mat.NewVecDense(m, u))
-	pv := make([]float64, m)
-	for i := range u {
-		pv[i] = u[i] / s
-	}
-	for i := range m {
-		if !(a.At(i, i) > 0) {
-			return nil, fmt.Errorf("LS-SVM system with C = %g: leave-one-out denominator %d is %g", c, i, a.At(i, i))
-		}
-	}
-	return &lssvm{a: a, p: pv}, nil
-}
-
-// solve returns the LS-SVM solution [α; b] = M⁻¹[r; 0] for the targets r.
-func (s *lssvm) solve(r []float64) (alpha []float64, b float64) {
-	m := len(r)
-	alpha = make([]float64, m)
-	mat.NewVecDense(m, alpha).MulVec(s.a, mat.NewVecDense(m, r))
-	for i, v := range r {
-		b += s.p[i] * v
-	}
-	return alpha, b
-}
-
-// looMap returns the affine map β ↦ ỹ(β) = c + Gβ of the LOO predictions
-// with c = y − D⁻¹Ay and G = D⁻¹AH (H = zh, nil when there are no sources).
-func (s *lssvm) looMap(y, zeta []float64, zh *mat.Dense) *looHinge {
-	m := len(y)
-	ay := make([]float64, m)
-	mat.NewVecDense(m, ay).MulVec(s.a, mat.NewVecDense(m, y))
-	c := make([]float64, m)
-	for i := range c {
-		c[i] = y[i] - ay[i]/s.a.At(i, i)
-	}
-	l := &looHinge{y: y, zeta: zeta, c: c}
-	if zh != nil {
-		_, n := zh.Dims()
-		l.g = mat.NewDense(m, n, nil)
-		l.g.Mul(s.a, zh)
-		for i := range m {
-			row := l.g.RawRowView(i)
-			inv := 1 / s.a.At(i, i)
-			for j := range row {
-				row[j] *= inv
-			}
-		}
-	}
-	return l
+// newLOOHinge returns MultiKT's objective on the leave-one-out predictions
+// of the LS-SVM sys: ỹ(β) = c + Gβ (see lssvm.System.LOO), H = zh (nil
+// when there are no sources).
+func newLOOHinge(sys *lssvm.System, y, zeta []float64, zh *mat.Dense) *looHinge {
+	c, g := sys.LOO(y, zh)
+	return &looHinge{y: y, zeta: zeta, c: c, g: g}
 }
 
 // looHinge is MultiKT's objective L(β) = (1/m) Σ_i ζ_i max(0, 1 − y_i ỹ_i(β))

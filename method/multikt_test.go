@@ -8,42 +8,12 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl/ball"
+	"github.com/greedytl/greedytl/internal/lssvmtest"
+	"github.com/greedytl/greedytl/lssvm"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize/convex/lp"
 )
-
-// lssvmDirect solves the LS-SVM system M[α; b] = [r; 0] of the examples
-// rows (all when nil) directly, M = [[K + diag(1/(Cζ)), 1], [1ᵀ, 0]].
-func lssvmDirect(t *testing.T, gram *mat.SymDense, zeta []float64, c float64, r []float64, rows []int) (alpha []float64, b float64) {
-	t.Helper()
-	if rows == nil {
-		for i := range r {
-			rows = append(rows, i)
-		}
-	}
-	k := len(rows)
-	M := mat.NewDense(k+1, k+1, nil)
-	rhs := mat.NewVecDense(k+1, nil)
-	for a, i := range rows {
-		for bb, j := range rows {
-			M.Set(a, bb, gram.At(i, j))
-		}
-		M.Set(a, a, M.At(a, a)+1/(c*zeta[i]))
-		M.Set(a, k, 1)
-		M.Set(k, a, 1)
-		rhs.SetVec(a, r[i])
-	}
-	var sol mat.VecDense
-	if err := sol.SolveVec(M, rhs); err != nil {
-		t.Fatal(err)
-	}
-	alpha = make([]float64, k)
-	for a := range alpha {
-		alpha[a] = sol.AtVec(a)
-	}
-	return alpha, sol.AtVec(k)
-}
 
 // ktSetup standardises a synthetic problem and returns y, ζ, K, Zh.
 func ktSetup(t *testing.T, seed uint64, m, pos, d, n int) (y, zeta []float64, gram *mat.SymDense, zh *mat.Dense) {
@@ -57,105 +27,7 @@ func ktSetup(t *testing.T, seed uint64, m, pos, d, n int) (y, zeta []float64, gr
 	if err != nil {
 		t.Fatal(err)
 	}
-	return data.Y, balanceWeights(data.Y), gramMatrix(zx, m), zh
-}
-
-func TestBalanceWeights(t *testing.T) {
-	y := []float64{1, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
-	zeta := balanceWeights(y)
-	var sp, sn float64
-	for i, z := range zeta {
-		if y[i] > 0 {
-			sp += z
-		} else {
-			sn += z
-		}
-	}
-	if math.Abs(sp-6) > 1e-12 || math.Abs(sn-6) > 1e-12 || math.Abs(zeta[0]-3) > 1e-12 {
-		t.Errorf("class weight sums %g, %g (want 6, 6), ζ₀ = %g (want 3)", sp, sn, zeta[0])
-	}
-}
-
-// TestLSSVMClosedForm checks the block inverse against a direct solve of the
-// LS-SVM system, and the LOO predictions ỹ = c + Gβ against brute-force
-// refits without each example (the other examples keep their ζ).
-func TestLSSVMClosedForm(t *testing.T) {
-	for _, tc := range []struct {
-		name             string
-		m, pos, d, n     int
-		c                float64
-		duplicateFeature bool
-	}{
-		{"2+10, C=1", 12, 2, 30, 5, 1, false},
-		{"5+10, C=1e-4", 15, 5, 8, 3, 1e-4, false},
-		{"10+10, C=1e4", 20, 10, 50, 7, 1e4, false},
-		{"single positive", 11, 1, 20, 4, 10, false},
-		{"no features", 12, 2, 0, 4, 1, false},
-		{"duplicated features", 12, 3, 10, 3, 100, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			data := syntheticTransfer(7, tc.m, tc.pos, tc.d, tc.n, 1)
-			if tc.duplicateFeature {
-				dense(data.X).SetCol(1, mat.Col(nil, 0, data.X))
-			}
-			zx, err := standardize.Fit(data.X).Transform(data.X)
-			if err != nil {
-				t.Fatal(err)
-			}
-			zh, err := standardize.Fit(data.H).Transform(data.H)
-			if err != nil {
-				t.Fatal(err)
-			}
-			y, zeta, gram := data.Y, balanceWeights(data.Y), gramMatrix(zx, tc.m)
-			sys, err := newLSSVM(gram, zeta, tc.c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rng := rand.New(rand.NewPCG(3, 3))
-			beta := make([]float64, tc.n)
-			for j := range beta {
-				beta[j] = rng.NormFloat64()
-			}
-			hb := make([]float64, tc.m)
-			mat.NewVecDense(tc.m, hb).MulVec(zh, mat.NewVecDense(tc.n, beta))
-			r := make([]float64, tc.m)
-			for i := range r {
-				r[i] = y[i] - hb[i]
-			}
-			alpha, b := sys.solve(r)
-			wantA, wantB := lssvmDirect(t, gram, zeta, tc.c, r, nil)
-			scale := math.Abs(wantB)
-			for _, a := range wantA {
-				scale = math.Max(scale, math.Abs(a))
-			}
-			for i := range alpha {
-				if !near(alpha[i], wantA[i], 1e-8, scale) {
-					t.Errorf("α[%d] = %g, direct solve %g", i, alpha[i], wantA[i])
-				}
-			}
-			if !near(b, wantB, 1e-8, scale) {
-				t.Errorf("b = %g, direct solve %g", b, wantB)
-			}
-
-			loo := sys.looMap(y, zeta, zh).predict(nil, beta)
-			for i := range tc.m {
-				var rows []int
-				for j := range tc.m {
-					if j != i {
-						rows = append(rows, j)
-					}
-				}
-				a, bi := lssvmDirect(t, gram, zeta, tc.c, r, rows)
-				f := bi + hb[i]
-				for k, j := range rows {
-					f += a[k] * gram.At(j, i)
-				}
-				if !near(loo[i], f, 1e-7, math.Abs(f)) {
-					t.Errorf("LOO prediction %d = %.12g, refit gives %.12g", i, loo[i], f)
-				}
-			}
-		})
-	}
+	return data.Y, lssvm.BalanceWeights(data.Y), lssvm.Gram(zx, m), zh
 }
 
 // lpL1Optimum minimises L over ||β||₁ ≤ tau exactly, as the linear program
@@ -237,11 +109,11 @@ func TestMultiKTDescentL1(t *testing.T) {
 		{"5+10, 25 sources", 5, 15, 5, 30, 25, 100},
 	} {
 		y, zeta, gram, zh := ktSetup(t, tc.seed, tc.m, tc.pos, tc.d, tc.n)
-		sys, err := newLSSVM(gram, zeta, tc.c)
+		sys, err := lssvm.NewSystem(gram, zeta, tc.c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		l := sys.looMap(y, zeta, zh)
+		l := newLOOHinge(sys, y, zeta, zh)
 		beta := make([]float64, tc.n)
 		l0 := l.value(l.predict(nil, beta))
 		for _, tau := range tauGrid {
@@ -299,11 +171,11 @@ func mean(v []float64) float64 {
 // minimum of L over a fine polar grid of the disc ||β||₂ ≤ τ.
 func TestMultiKTDescentL2(t *testing.T) {
 	y, zeta, gram, zh := ktSetup(t, 5, 12, 3, 15, 2)
-	sys, err := newLSSVM(gram, zeta, 1)
+	sys, err := lssvm.NewSystem(gram, zeta, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := sys.looMap(y, zeta, zh)
+	l := newLOOHinge(sys, y, zeta, zh)
 	pred := make([]float64, len(y))
 	for _, tau := range []float64{0.01, 0.1, 1, 10} {
 		want := math.Inf(1)
@@ -382,11 +254,11 @@ func TestMultiKTDescentForms(t *testing.T) {
 		{"10+10, 79 sources", 13, 20, 10, 40, 79, 100},
 	} {
 		y, zeta, gram, zh := ktSetup(t, tc.seed, tc.m, tc.pos, tc.d, tc.n)
-		sys, err := newLSSVM(gram, zeta, tc.c)
+		sys, err := lssvm.NewSystem(gram, zeta, tc.c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		l := sys.looMap(y, zeta, zh)
+		l := newLOOHinge(sys, y, zeta, zh)
 		rng := rand.New(rand.NewPCG(tc.seed, 7))
 		outside := make([]float64, tc.n)
 		for j := range outside {
@@ -502,16 +374,16 @@ func TestMultiKTPredictMatchesLSSVM(t *testing.T) {
 	}
 	lin := model.(*Linear)
 	c := lin.Hyper["C"]
-	zeta := balanceWeights(train.Y)
+	zeta := lssvm.BalanceWeights(train.Y)
 	zx, _ := lin.X.Transform(train.X)
 	zh, _ := lin.H.Transform(train.H)
-	gram := gramMatrix(zx, 15)
+	gram := lssvm.Gram(zx, 15)
 	r := make([]float64, 15)
 	mat.NewVecDense(15, r).MulVec(zh, mat.NewVecDense(6, lin.WH))
 	for i := range r {
 		r[i] = train.Y[i] - r[i]
 	}
-	alpha, _ := lssvmDirect(t, gram, zeta, c, r, nil)
+	alpha, _ := lssvmtest.LSSVMDirect(t, gram, zeta, c, r, nil)
 	for i := range f {
 		want := train.Y[i] - alpha[i]/(c*zeta[i])
 		if !near(f[i], want, 1e-8, math.Abs(want)) {
