@@ -187,25 +187,29 @@ var conformanceSpecs = []string{
 	"greedytl:sample=59",
 }
 
-// directMethods are methods whose options are set directly rather than by a
-// spec, keyed by the name they report (their Variant). The suite resolves
-// these names before New.
+// directMethods are methods whose options are set directly on a
+// registered GreedyTL rather than by a spec, keyed by a name for the
+// suite; the methods report their own Name.
 var directMethods = map[string]func() Method{
-	"direct-lambda-10": func() Method {
-		o := greedytl.DefaultOptions()
-		o.Lambda = 10
-		return &GreedyTL{Variant: "greedytl:lambda=10", Options: o}
-	},
-	"direct-auto-lambda": func() Method {
-		o := greedytl.DefaultOptions()
+	"direct-lambda-10": directGreedy("greedytl", func(o *greedytl.Options) { o.Lambda = 10 }),
+	"direct-auto-lambda": directGreedy("greedytl", func(o *greedytl.Options) {
 		o.AutoLambda, o.StopAtMinLOO = true, true
-		return &GreedyTL{Variant: "greedytl:stop_at_min_loo=true", Options: o}
-	},
-	"direct-max-k-2": func() Method {
-		o := greedytl.DefaultOptions()
-		o.MaxK, o.FeatureFactor = 2, 0.5
-		return &GreedyTL{Variant: "greedytl:gamma=0.5,max_k=2", Options: o}
-	},
+	}),
+	"direct-max-k-2": directGreedy("greedytl-sp", func(o *greedytl.Options) { o.MaxK = 2 }),
+}
+
+// directGreedy returns the registered GreedyTL method base with its
+// options changed by set.
+func directGreedy(base string, set func(*greedytl.Options)) func() Method {
+	return func() Method {
+		m, err := New(base)
+		if err != nil {
+			panic(err)
+		}
+		g := m.(*GreedyTL)
+		set(&g.Options)
+		return g
+	}
 }
 
 // newConformanceMethod returns the method the suite knows as name: a
@@ -261,6 +265,13 @@ func TestConformance(t *testing.T) {
 	}
 	for _, name := range slices.Sorted(maps.Keys(directMethods)) {
 		t.Run(name, func(t *testing.T) { runConformance(t, name, base) })
+	}
+	// The options set directly are the options used.
+	if hp := mustFit(t, "direct-lambda-10", base).Hyperparameters(); hp["lambda"] != 10 {
+		t.Errorf("direct-lambda-10: hyperparameters %v, want lambda 10", hp)
+	}
+	if sel, _ := mustFit(t, "direct-max-k-2", base).Selected(); len(sel.Columns) != 2 {
+		t.Errorf("direct-max-k-2: %d columns selected, want 2", len(sel.Columns))
 	}
 }
 
