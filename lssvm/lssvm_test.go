@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/greedytl/greedytl/internal/lssvmtest"
+	"github.com/greedytl/greedytl/internal/kerneltest"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -86,7 +86,7 @@ func TestSystem(t *testing.T) {
 				}
 			}
 			alpha, b := sys.Solve(r)
-			wantA, wantB := lssvmtest.LSSVMDirect(t, gram, zeta, tc.c, r, nil)
+			wantA, wantB := kerneltest.LSSVMDirect(t, gram, zeta, tc.c, r, nil)
 			scale := math.Abs(wantB)
 			for _, a := range wantA {
 				scale = math.Max(scale, math.Abs(a))
@@ -104,8 +104,8 @@ func TestSystem(t *testing.T) {
 				t.Fatalf("LOO: G %v for H %v", g, h)
 			}
 			for i := range tc.m {
-				rows := lssvmtest.WithoutRow(tc.m, i)
-				a, bi := lssvmtest.LSSVMDirect(t, gram, zeta, tc.c, r, rows)
+				rows := kerneltest.WithoutRow(tc.m, i)
+				a, bi := kerneltest.LSSVMDirect(t, gram, zeta, tc.c, r, rows)
 				f := bi + (y[i] - r[i]) // the refit's prediction of r_i, plus Hβ
 				for k, j := range rows {
 					f += a[k] * gram.At(j, i)
@@ -146,7 +146,7 @@ func TestWeightedRidge(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(9, 9))
 			N := tc.m + tc.u
-			z, tgt, y := lssvmtest.RandomProblem(rng, tc.m, tc.pos, tc.u, tc.d, func(int) float64 { return 0.3 })
+			z, tgt, y := kerneltest.RandomProblem(rng, tc.m, tc.pos, tc.u, tc.d, func(int) float64 { return 0.3 })
 			omega := append(BalanceWeights(y), make([]float64, tc.u)...)
 			for j := tc.m; j < N; j++ {
 				omega[j] = tc.tau * float64(tc.m) / float64(tc.u)
@@ -161,11 +161,11 @@ func TestWeightedRidge(t *testing.T) {
 				t.Fatal(err)
 			}
 			w, b := wr.Primal(z, tc.lambda)
-			wantW, wantB := lssvmtest.WeightedRidgeDirect(t, z, tgt, omega, tc.lambda, nil)
-			lssvmtest.CheckLinear(t, w, b, wantW, wantB, 1e-8)
+			wantW, wantB := kerneltest.WeightedRidgeDirect(t, z, tgt, omega, tc.lambda, nil)
+			kerneltest.CheckLinear(t, w, b, wantW, wantB, 1e-8)
 			loo := wr.LOOPredictions(tc.m, tc.lambda)
 			for i := range tc.m {
-				if f := lssvmtest.RefitPrediction(t, z, tgt, omega, tc.lambda, i); !near(loo[i], f, 1e-7, math.Abs(f)) {
+				if f := kerneltest.RefitPrediction(t, z, tgt, omega, tc.lambda, i); !near(loo[i], f, 1e-7, math.Abs(f)) {
 					t.Errorf("LOO prediction %d = %.12g, refit %.12g", i, loo[i], f)
 				}
 			}

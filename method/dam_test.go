@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/greedytl/greedytl/internal/lssvmtest"
+	"github.com/greedytl/greedytl/internal/kerneltest"
 	"github.com/greedytl/greedytl/lssvm"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
@@ -35,7 +35,7 @@ func TestDAMSystem(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(17, 17))
 			N := tc.m + tc.u
-			z, tgt, y := lssvmtest.RandomProblem(rng, tc.m, tc.pos, tc.u, tc.d, func(j int) float64 { return 0.3 * float64(j%3) })
+			z, tgt, y := kerneltest.RandomProblem(rng, tc.m, tc.pos, tc.u, tc.d, func(j int) float64 { return 0.3 * float64(j%3) })
 			copy(tgt, y)
 			zl := z.Slice(0, tc.m, 0, tc.d).(*mat.Dense)
 			zu := z.Slice(tc.m, N, 0, tc.d).(*mat.Dense)
@@ -59,10 +59,10 @@ func TestDAMSystem(t *testing.T) {
 				}
 			}
 			w, b := sys.primal(tc.tau, tc.lamb, alpha)
-			wantW, wantB := lssvmtest.WeightedRidgeDirect(t, z, tgt, omega, tc.lamb, nil)
-			lssvmtest.CheckLinear(t, w, b, wantW, wantB, 1e-8)
+			wantW, wantB := kerneltest.WeightedRidgeDirect(t, z, tgt, omega, tc.lamb, nil)
+			kerneltest.CheckLinear(t, w, b, wantW, wantB, 1e-8)
 			// The first LOO prediction by a direct refit without example 0.
-			if f := lssvmtest.RefitPrediction(t, z, tgt, omega, tc.lamb, 0); !near(loo[0], f, 1e-7, math.Abs(f)) {
+			if f := kerneltest.RefitPrediction(t, z, tgt, omega, tc.lamb, 0); !near(loo[0], f, 1e-7, math.Abs(f)) {
 				t.Errorf("LOO prediction 0 = %.12g, refit %.12g", loo[0], f)
 			}
 		})
@@ -227,7 +227,7 @@ func TestDAMFallback(t *testing.T) {
 				t.Errorf("tau = %g, want 0", hp["tau"])
 			}
 			zx, _ := standardize.Fit(tc.train.X).Transform(tc.train.X)
-			wantW, wantB := lssvmtest.WeightedRidgeDirect(t, zx, tc.train.Y, lssvm.BalanceWeights(tc.train.Y), hp["lambda"], nil)
+			wantW, wantB := kerneltest.WeightedRidgeDirect(t, zx, tc.train.Y, lssvm.BalanceWeights(tc.train.Y), hp["lambda"], nil)
 			lin := model.(*Linear)
 			for j := range lin.WX {
 				if !near(lin.WX[j], wantW[j], 1e-9, math.Abs(wantW[j])) {

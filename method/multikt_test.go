@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl/ball"
-	"github.com/greedytl/greedytl/internal/lssvmtest"
+	"github.com/greedytl/greedytl/internal/kerneltest"
 	"github.com/greedytl/greedytl/lssvm"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
@@ -383,7 +383,7 @@ func TestMultiKTPredictMatchesLSSVM(t *testing.T) {
 	for i := range r {
 		r[i] = train.Y[i] - r[i]
 	}
-	alpha, _ := lssvmtest.LSSVMDirect(t, gram, zeta, c, r, nil)
+	alpha, _ := kerneltest.LSSVMDirect(t, gram, zeta, c, r, nil)
 	for i := range f {
 		want := train.Y[i] - alpha[i]/(c*zeta[i])
 		if !near(f[i], want, 1e-8, math.Abs(want)) {

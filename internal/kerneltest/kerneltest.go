@@ -1,7 +1,8 @@
-// Package lssvmtest holds the reference solvers the tests of package lssvm
-// and of the methods built on it compare with: the normal equations and
-// the bordered system, solved directly (O(m³) per left-out example).
-package lssvmtest
+// Package kerneltest holds what the tests of the numerical kernels (lssvm,
+// hinge) and of the methods built on them share: reference solvers — the
+// normal equations and the bordered LS-SVM system, solved directly (O(m³)
+// per left-out example) — and synthetic transfer samples.
+package kerneltest
 
 import (
 	"math"
@@ -145,4 +146,36 @@ func CheckLinear(t testing.TB, w []float64, b float64, wantW []float64, wantB, r
 	if !near(b, wantB) {
 		t.Errorf("b = %.12g, direct %.12g", b, wantB)
 	}
+}
+
+// Synthetic draws a synthetic transfer sample of m examples (pos of them
+// positive, first), d features and n sources: feature 0 and source 0 carry
+// the label (y·signal plus unit noise), the other columns are standard
+// normal noise. X or H is nil when d or n is 0.
+func Synthetic(seed uint64, m, pos, d, n int, signal float64) (X, H *mat.Dense, y []float64) {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	y = make([]float64, m)
+	for i := range y {
+		y[i] = -1
+		if i < pos {
+			y[i] = 1
+		}
+	}
+	// columns returns c standard normal columns, the first carrying the
+	// label (nil when c = 0).
+	columns := func(c int) *mat.Dense {
+		if c == 0 {
+			return nil
+		}
+		A := mat.NewDense(m, c, nil)
+		for i := range m {
+			for j := range c {
+				A.Set(i, j, rng.NormFloat64())
+			}
+			A.Set(i, 0, A.At(i, 0)+signal*y[i])
+		}
+		return A
+	}
+	X = columns(d)
+	return X, columns(n), y
 }
