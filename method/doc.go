@@ -104,8 +104,8 @@
 // multikt.go, dam.go, logistic.go, dictionary.go); linearmodel.go and
 // modelfile.go the models and their files. What is not a method lives
 // elsewhere: standardisation in package standardize, the grids in grid,
-// LS-SVMs and weighted ridge in lssvm, projections onto norm balls in
-// ball, OMP and K-SVD in sparsecode.
+// LS-SVMs and weighted ridge in lssvm, MultiKT's hinge-loss descent in
+// hinge, projections onto norm balls in ball, OMP and K-SVD in sparsecode.
 //
 // # Model files
 //

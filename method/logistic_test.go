@@ -257,7 +257,7 @@ func TestLOOHonestOnNoise(t *testing.T) {
 				if err != nil {
 					continue // singular at this C: not a candidate in MultiKT either
 				}
-				pred = append(pred, newLOOHinge(sys, y, zeta, nil).predict(nil, nil))
+				pred = append(pred, newLOOHinge(sys, y, zeta, nil).Predict(nil, nil))
 			}
 			return pred
 		}},
