@@ -112,6 +112,17 @@
 // fraction of a step, and the rest of it (drawing and standardising
 // columns, updating Ĝ) is unchanged.
 //
+// # Source files
+//
+// options.go (Options), fit.go (Fit, AutoLambda), model.go and json.go (Model,
+// Predict, model files); the search: engine.go (the engine interface and
+// the main loop), path.go (the dual quantities G and a, the record of each
+// step, leave-one-out), exact.go and sample.go (the exact and randomised
+// engines), errors.go (the engines' shared errors); the inputs: input.go
+// (validation of X, H and y), block.go (column access to X and H),
+// colstats.go (column statistics and standardisation, with package
+// standardize's rule); openblas.go (the openblas build).
+//
 // # Model files
 //
 // Model.WriteJSON writes a versioned, self-describing JSON document (format

@@ -157,40 +157,64 @@ func newExact(ctx context.Context, in *inputs, y []float64) (*exactEngine, error
 // arithmetic of standardizeChunk for the statistics, so that both searches
 // standardise identically. The squared norm of a non-constant column is
 // m·γ² by definition of the standard deviation, up to rounding, and is
-// taken as that. Row-major data are read row by row.
+// taken as that. It chooses how to read b: column by column (contiguous
+// columns, or through At), or, for row-major data, row by row in blocks of
+// statBlock columns.
 func (e *exactEngine) columnStats(ctx context.Context, b *block, gamma float64, st []colStats, f, sq []float64) error {
-	m := b.rows
 	if !b.hasRaw || b.trans {
-		// Column-wise: read (contiguous, or through At) and standardise
-		// a copy.
-		v := make([]float64, m)
-		var sts [1]colStats
-		var tmp [1]float64
-		sqNorm := float64(m) * gamma * gamma
-		for j := range st {
-			if j%(1<<14) == 0 {
-				if err := ctx.Err(); err != nil {
-					return fmt.Errorf("greedytl: fit interrupted while standardising: %w", err)
-				}
-			}
-			b.column(j, v)
-			if standardizeChunk(v, m, 1, gamma, sts[:], tmp[:]) >= 0 {
-				return badColumn(b, j)
-			}
-			st[j], f[j], sq[j] = sts[0], tmp[0], 0
-			if f[j] != 0 {
-				sq[j] = sqNorm
-			}
-		}
-		return nil
+		return e.columnStatsByColumn(ctx, b, gamma, st, f, sq)
 	}
-	invN := 1 / float64(m)
-	sqNorm := float64(m) * gamma * gamma
-	tail := m - m%4 // rows from here on add to accumulator 0, as in standardizeChunk
 	for a := range e.acc {
 		e.acc[a] = grow(e.acc[a], statBlock)
 	}
 	e.means = grow(e.means, statBlock)
+	for j0 := 0; j0 < b.cols; j0 += statBlock {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("greedytl: fit interrupted while standardising: %w", err)
+		}
+		j1 := min(j0+statBlock, b.cols)
+		if err := e.blockStats(b, j0, gamma, st[j0:j1], f[j0:j1], sq[j0:j1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// columnStatsByColumn is columnStats reading b column by column: each
+// column is copied and standardised by standardizeChunk.
+func (e *exactEngine) columnStatsByColumn(ctx context.Context, b *block, gamma float64, st []colStats, f, sq []float64) error {
+	m := b.rows
+	v := make([]float64, m)
+	var sts [1]colStats
+	var tmp [1]float64
+	sqNorm := float64(m) * gamma * gamma
+	for j := range st {
+		if j%(1<<14) == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("greedytl: fit interrupted while standardising: %w", err)
+			}
+		}
+		b.column(j, v)
+		if standardizeChunk(v, m, 1, gamma, sts[:], tmp[:]) >= 0 {
+			return badColumn(b, j)
+		}
+		st[j], f[j], sq[j] = sts[0], tmp[0], 0
+		if f[j] != 0 {
+			sq[j] = sqNorm
+		}
+	}
+	return nil
+}
+
+// blockStats computes the statistics of the len(st) columns of row-major b
+// from column j0 on, reading row by row into the accumulators e.acc (four
+// per column, rows from the tail on adding to the first, as
+// standardize.Sum does) and e.means.
+func (e *exactEngine) blockStats(b *block, j0 int, gamma float64, st []colStats, f, sq []float64) error {
+	m, nc := b.rows, len(st)
+	invN := 1 / float64(m)
+	sqNorm := float64(m) * gamma * gamma
+	tail := m - m%4 // rows from here on add to accumulator 0, as in standardize.Sum
 	acc := e.acc
 	accOf := func(i int) int {
 		if i >= tail {
@@ -198,56 +222,49 @@ func (e *exactEngine) columnStats(ctx context.Context, b *block, gamma float64, 
 		}
 		return i % 4
 	}
-	for j0 := 0; j0 < b.cols; j0 += statBlock {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("greedytl: fit interrupted while standardising: %w", err)
+	for a := range acc {
+		clear(acc[a][:nc])
+	}
+	for i := 0; i < m; i++ {
+		floats.Add(acc[accOf(i)][:nc], b.raw.Data[i*b.raw.Stride+j0:i*b.raw.Stride+j0+nc])
+	}
+	mean := e.means[:nc]
+	for k := range st {
+		sum := (acc[0][k] + acc[1][k]) + (acc[2][k] + acc[3][k])
+		if math.IsNaN(sum) || math.IsInf(sum, 0) {
+			return badColumn(b, j0+k)
 		}
-		nc := min(statBlock, b.cols-j0)
-		blk := st[j0 : j0+nc]
-		for a := range acc {
-			clear(acc[a][:nc])
+		mean[k] = sum * invN
+	}
+	for a := range acc {
+		clear(acc[a][:nc])
+	}
+	for i := 0; i < m; i++ {
+		row := b.raw.Data[i*b.raw.Stride+j0 : i*b.raw.Stride+j0+nc]
+		dst, mean := acc[accOf(i)][:len(row)], mean[:len(row)]
+		for k, v := range row {
+			d := v - mean[k]
+			dst[k] += float64(d * d) // no fused multiply–add, as standardize.SumSquares
 		}
-		for i := 0; i < m; i++ {
-			floats.Add(acc[accOf(i)][:nc], b.raw.Data[i*b.raw.Stride+j0:i*b.raw.Stride+j0+nc])
+	}
+	for k := range st {
+		ss, mean := (acc[0][k]+acc[1][k])+(acc[2][k]+acc[3][k]), mean[k]
+		if math.IsInf(ss, 0) {
+			return badColumn(b, j0+k)
 		}
-		mean := e.means[:nc]
-		for k := range blk {
-			sum := (acc[0][k] + acc[1][k]) + (acc[2][k] + acc[3][k])
-			if math.IsNaN(sum) || math.IsInf(sum, 0) {
-				return badColumn(b, j0+k)
-			}
-			mean[k] = sum * invN
+		std := math.Sqrt(ss * invN)
+		if ss < standardize.TinySumSquares {
+			v := make([]float64, m)
+			b.column(j0+k, v)
+			std = standardize.Std(v, mean, ss)
 		}
-		for a := range acc {
-			clear(acc[a][:nc])
+		st[k] = colStats{mean: mean}
+		f[k], sq[k] = 0, 0
+		if standardize.Constant(mean, std) {
+			continue // scale 0: constant
 		}
-		for i := 0; i < m; i++ {
-			row := b.raw.Data[i*b.raw.Stride+j0 : i*b.raw.Stride+j0+nc]
-			dst, mean := acc[accOf(i)][:len(row)], mean[:len(row)]
-			for k, v := range row {
-				d := v - mean[k]
-				dst[k] += float64(d * d) // no fused multiply–add, as standardize.SumSquares
-			}
-		}
-		for k := range blk {
-			ss, mean := (acc[0][k]+acc[1][k])+(acc[2][k]+acc[3][k]), mean[k]
-			if math.IsInf(ss, 0) {
-				return badColumn(b, j0+k)
-			}
-			std := math.Sqrt(ss * invN)
-			if ss < standardize.TinySumSquares {
-				v := make([]float64, m)
-				b.column(j0+k, v)
-				std = standardize.Std(v, mean, ss)
-			}
-			blk[k] = colStats{mean: mean}
-			f[j0+k], sq[j0+k] = 0, 0
-			if standardize.Constant(mean, std) {
-				continue // scale 0: constant
-			}
-			blk[k].scale, f[j0+k] = scaleFactor(std, gamma)
-			sq[j0+k] = sqNorm
-		}
+		st[k].scale, f[k] = scaleFactor(std, gamma)
+		sq[k] = sqNorm
 	}
 	return nil
 }
@@ -301,10 +318,6 @@ func (e *exactEngine) gemvT(dst, x []float64, alpha float64) {
 	gonum.Implementation{}.Dgemv(blas.Trans, e.m, e.n, alpha, e.z, e.n, x[:e.m], 1, 0, dst[:e.n], 1)
 }
 
-func errSmallLambda(lambda, maxq float64) error {
-	return fmt.Errorf("greedytl: λ = %g is too small for these data (zᵀz/λ reaches %g)", lambda, maxq)
-}
-
 // release returns the engine's buffers to the pool; e must not be used
 // afterwards.
 func (e *exactEngine) release() {
@@ -313,8 +326,6 @@ func (e *exactEngine) release() {
 	}
 	e.exactBuffers = nil
 }
-
-var errNoCandidates = fmt.Errorf("greedytl: no candidate columns: every column of X and H is constant on the training set")
 
 func (e *exactEngine) reset(lambda float64) error {
 	e.lambda = lambda

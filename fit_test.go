@@ -189,12 +189,15 @@ func TestPredictColumns(t *testing.T) {
 }
 
 // TestPredictErrors covers Predict's shape checks.
-func TestPredictErrors(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 5))
+// fitBothKinds fits the default options on a random sample (10 examples, 4
+// features, 6 sources) whose model selects features and sources both.
+func fitBothKinds(t *testing.T) (mod *Model, X, H *mat.Dense, y []float64, rng *rand.Rand) {
+	t.Helper()
+	rng = rand.New(rand.NewPCG(5, 5))
 	m := 10
-	X, H := randDense(rng, m, 4), randDense(rng, m, 6)
-	y := randLabels(rng, m)
-	mod := fitT(t, X, H, y, DefaultOptions())
+	X, H = randDense(rng, m, 4), randDense(rng, m, 6)
+	y = randLabels(rng, m)
+	mod = fitT(t, X, H, y, DefaultOptions())
 	hasFeature, hasSource := false, false
 	for _, c := range mod.Selected {
 		hasFeature = hasFeature || c.Kind == Feature
@@ -203,6 +206,11 @@ func TestPredictErrors(t *testing.T) {
 	if !hasFeature || !hasSource {
 		t.Fatalf("test needs a model using both kinds, got %v", mod.Selected)
 	}
+	return mod, X, H, y, rng
+}
+
+func TestPredictErrors(t *testing.T) {
+	mod, X, H, y, rng := fitBothKinds(t)
 	for _, c := range []struct {
 		name string
 		X, H mat.Matrix
@@ -232,19 +240,13 @@ func TestPredictErrors(t *testing.T) {
 // and the column instead. A training column of ±1e-320 is too small to
 // standardise and is constant: never selected.
 func TestPredictOverflow(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 5))
-	m := 10
-	X, H := randDense(rng, m, 4), randDense(rng, m, 6)
-	y := randLabels(rng, m)
-	mod := fitT(t, X, H, y, DefaultOptions())
+	mod, X, H, y, rng := fitBothKinds(t)
+	m, _ := X.Dims()
 	var feats []int
 	for _, c := range mod.Selected {
 		if c.Kind == Feature {
 			feats = append(feats, c.Index)
 		}
-	}
-	if len(feats) == 0 {
-		t.Fatalf("test needs a model using a feature, got %v", mod.Selected)
 	}
 	Xt, Ht := randDense(rng, 3, 4), randDense(rng, 3, 6)
 	for k, j := range feats {

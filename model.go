@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -87,7 +88,7 @@ func (m *Model) Predict(X, H mat.Matrix) ([]float64, error) {
 		want int
 		kind Kind
 	}{{"X", X, m.NumFeatures, Feature}, {"H", H, m.NumSources, Source}} {
-		if absent(p.a) {
+		if standardize.Absent(p.a) {
 			for _, c := range m.Selected {
 				if c.Kind == p.kind {
 					return nil, fmt.Errorf("greedytl: predict: %s is nil but the model uses %v", p.name, c)

@@ -1,8 +1,3 @@
-// Package ball computes Euclidean projections onto norm balls
-// {x : ‖x‖ ≤ τ} of the L2 and L1 norms, the feasible sets of MultiKT's
-// source weights β (docs/design.md §5): ProjectL2, ProjectL1 and
-// L1Projector, which reuses its buffers and its last threshold across the
-// calls of a projected descent.
 package ball
 
 import (
@@ -70,7 +65,13 @@ func (p *L1Projector) Project(dst, v []float64, tau float64) {
 		clear(dst)
 		return
 	}
-	theta := p.Threshold(v, tau)
+	SoftThreshold(dst, v, p.Threshold(v, tau))
+}
+
+// SoftThreshold writes into dst the soft-thresholding of v at θ ≥ 0:
+// dst_i = sign(v_i)·max(|v_i| − θ, 0), exactly 0 where |v_i| ≤ θ. dst may
+// be v.
+func SoftThreshold(dst, v []float64, theta float64) {
 	for i, x := range v {
 		a := math.Abs(x) - theta
 		if a <= 0 {

@@ -43,6 +43,12 @@
 //	    dual: min_α ½αᵀQα − Σα_i, 0 ≤ α_i ≤ C_i
 //	    stop as -s 1   (ε = 0.1)
 //
+//	L1RL2LossSVC (-s 5), coordinate descent with a Newton step and line
+//	search per coordinate, and shrinking:
+//	    min_w ||w||₁ + Σ_i C_i max(0, 1 − y_i wᵀx_i)²
+//	    stop when a sweep's Σ_j |∇^S_j f(w)| ≤ ε·max(min(#pos, #neg), 1)/l
+//	    times the first sweep's   (ε = 0.01)
+//
 //	L1RLR (-s 6), newGLMNET:
 //	    min_w ||w||₁ + Σ_i C_i log(1 + exp(−y_i wᵀx_i))
 //	    stop when ||∇^S f(w)||₁ ≤ ε·max(min(#pos, #neg), 1)/l·||∇^S f(0)||₁   (ε = 0.01)

@@ -312,18 +312,26 @@ func lrFinite(w []float64) error {
 	return nil
 }
 
+// lrSetup validates and prepares a primal L1 solver's run: the column
+// form of prob, the stopping tolerance and iteration cap of p (lrSettings)
+// and the starting point (init, or zeros).
+func lrSetup(prob *Problem, p Params, init []float64) (d *lrData, eps float64, maxIter int, w []float64, err error) {
+	if d, err = newLRData(prob, p); err != nil {
+		return nil, 0, 0, nil, err
+	}
+	if eps, maxIter, err = lrSettings(p); err != nil {
+		return nil, 0, 0, nil, err
+	}
+	if w, err = d.start(init); err != nil {
+		return nil, 0, 0, nil, err
+	}
+	return d, eps, maxIter, w, nil
+}
+
 // solveL1RLR trains L1R_LR by newGLMNET; see the comment at the top of the
 // file for the objective and the stopping rule.
 func solveL1RLR(prob *Problem, p Params, init []float64) ([]float64, bool, error) {
-	d, err := newLRData(prob, p)
-	if err != nil {
-		return nil, false, err
-	}
-	eps, maxNewton, err := lrSettings(p)
-	if err != nil {
-		return nil, false, err
-	}
-	w, err := d.start(init)
+	d, eps, maxNewton, w, err := lrSetup(prob, p, init)
 	if err != nil {
 		return nil, false, err
 	}

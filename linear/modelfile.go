@@ -144,8 +144,7 @@ const (
 
 // ReadModel reads a liblinear model file (of liblinear 1.x to 2.4x) from r;
 // its errors give the line number ("line 7: …"; ReadModelFile's also name
-// the file). Multi-class
-// files are read with all their NrW columns. The header keys may come in
+// the file). Multi-class files are read with all their NrW columns. The header keys may come in
 // any order before the "w" line, blank header lines are skipped, and each
 // weight line must hold exactly NrW numbers.
 //
@@ -157,153 +156,201 @@ const (
 func ReadModel(r io.Reader) (*Model, error) { return readModel(r, "") }
 
 // readModel is ReadModel, naming the file name in its errors when name is
-// not empty.
+// not empty: the header, then the weights it announces.
 func readModel(r io.Reader, name string) (*Model, error) {
-	br := bufio.NewReader(r)
-	line := 0
-	at := func() string {
-		if name == "" {
-			return fmt.Sprintf("line %d", line)
-		}
-		return fmt.Sprintf("%s:%d", name, line)
-	}
-	fail := func(format string, args ...any) error {
-		return fmt.Errorf("%s: %s", at(), fmt.Sprintf(format, args...))
-	}
+	mr := &modelReader{br: bufio.NewReader(r), name: name}
 	m := &Model{Converged: true}
-	nrClass := -1
+	nrClass, err := mr.header(m)
+	if err != nil {
+		return nil, err
+	}
+	m.NrW = nrW(nrClass)
+	if err := mr.weights(m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// modelReader reads a liblinear model file line by line, keeping the line
+// number for its errors.
+type modelReader struct {
+	br   *bufio.Reader
+	name string
+	line int
+}
+
+// at returns the position for an error: "name:line", or "line N".
+func (mr *modelReader) at() string {
+	if mr.name == "" {
+		return fmt.Sprintf("line %d", mr.line)
+	}
+	return fmt.Sprintf("%s:%d", mr.name, mr.line)
+}
+
+// fail returns an error at the current line.
+func (mr *modelReader) fail(format string, args ...any) error {
+	return fmt.Errorf("%s: %s", mr.at(), fmt.Sprintf(format, args...))
+}
+
+// next returns the fields of the next line and whether it was the last
+// (eof); at the end of the input it returns no fields, eof true and
+// ended true.
+func (mr *modelReader) next() (fields []string, eof, ended bool, err error) {
+	text, err := mr.br.ReadString('\n')
+	if err != nil && err != io.EOF {
+		return nil, false, false, fmt.Errorf("%s: %w", mr.at(), err)
+	}
+	if text == "" && err == io.EOF {
+		return nil, true, true, nil
+	}
+	mr.line++
+	return strings.Fields(text), err == io.EOF, false, nil
+}
+
+// header reads the header up to the "w" line into m and returns nr_class.
+func (mr *modelReader) header(m *Model) (nrClass int, err error) {
+	nrClass = -1
 	seen := map[string]bool{}
 	for {
-		text, err := br.ReadString('\n')
-		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("%s: %w", at(), err)
+		f, eof, ended, err := mr.next()
+		if err != nil {
+			return 0, err
 		}
-		if text == "" && err == io.EOF {
-			return nil, fmt.Errorf("%s: file ends before the \"w\" line", at())
+		if ended {
+			return 0, fmt.Errorf("%s: file ends before the \"w\" line", mr.at())
 		}
-		line++
-		f := strings.Fields(text)
 		if len(f) == 0 {
-			if err == io.EOF {
-				return nil, fail("file ends before the \"w\" line")
+			if eof {
+				return 0, mr.fail("file ends before the \"w\" line")
 			}
 			continue
 		}
 		key, args := f[0], f[1:]
 		if seen[key] {
-			return nil, fail("key %q appears twice", key)
+			return 0, mr.fail("key %q appears twice", key)
 		}
 		seen[key] = true
 		if key == "w" {
 			if len(args) != 0 {
-				return nil, fail("unexpected %q after \"w\"", strings.Join(args, " "))
+				return 0, mr.fail("unexpected %q after \"w\"", strings.Join(args, " "))
 			}
 			break
 		}
-		if key == "rho" {
-			return nil, fail("one-class models (key \"rho\") are not supported")
+		if err := mr.headerKey(m, key, args, &nrClass); err != nil {
+			return 0, err
 		}
-		if key != "label" && len(args) != 1 {
-			return nil, fail("key %q wants one value, has %d", key, len(args))
-		}
-		switch key {
-		case "solver_type":
-			s, err := ParseSolver(args[0])
-			if err != nil {
-				return nil, fail("solver_type %q is not a classifier greedytl knows", args[0])
-			}
-			m.Solver = s
-		case "nr_class":
-			n, err := strconv.Atoi(args[0])
-			if err != nil || n < 2 || n > maxModelClasses {
-				return nil, fail("nr_class %q, want an integer in [2, %d]", args[0], maxModelClasses)
-			}
-			nrClass = n
-		case "label":
-			if nrClass < 0 {
-				return nil, fail("\"label\" before \"nr_class\"")
-			}
-			if len(args) != nrClass {
-				return nil, fail("%d labels for nr_class %d", len(args), nrClass)
-			}
-			m.Labels = make([]int, len(args))
-			dup := make(map[int]bool, len(args))
-			for i, a := range args {
-				v, err := strconv.ParseInt(a, 10, 32)
-				if err != nil {
-					return nil, fail("label %q is not a 32-bit integer", a)
-				}
-				if dup[int(v)] {
-					return nil, fail("label %d appears twice", v)
-				}
-				dup[int(v)] = true
-				m.Labels[i] = int(v)
-			}
-		case "nr_feature":
-			n, err := strconv.Atoi(args[0])
-			if err != nil || n < 0 || n > maxModelFeatures {
-				return nil, fail("nr_feature %q, want an integer in [0, %d]", args[0], maxModelFeatures)
-			}
-			m.NrFeature = n
-		case "bias":
-			b, err := strconv.ParseFloat(args[0], 64)
-			if err != nil || math.IsNaN(b) || math.IsInf(b, 0) {
-				return nil, fail("bias %q is not a finite number", args[0])
-			}
-			m.Bias = b
-		default:
-			return nil, fail("unknown key %q", key)
-		}
-		if err == io.EOF {
-			return nil, fail("file ends before the \"w\" line")
+		if eof {
+			return 0, mr.fail("file ends before the \"w\" line")
 		}
 	}
 	for _, k := range []string{"solver_type", "nr_class", "label", "nr_feature", "bias"} {
 		if !seen[k] {
-			return nil, fail("header lacks %q", k)
+			return 0, mr.fail("header lacks %q", k)
 		}
 	}
-	m.NrW = nrW(nrClass)
+	return nrClass, nil
+}
+
+// headerKey sets the header key's value (args) in m, or in nrClass.
+func (mr *modelReader) headerKey(m *Model, key string, args []string, nrClass *int) error {
+	if key == "rho" {
+		return mr.fail("one-class models (key \"rho\") are not supported")
+	}
+	if key != "label" && len(args) != 1 {
+		return mr.fail("key %q wants one value, has %d", key, len(args))
+	}
+	switch key {
+	case "solver_type":
+		s, err := ParseSolver(args[0])
+		if err != nil {
+			return mr.fail("solver_type %q is not a classifier greedytl knows", args[0])
+		}
+		m.Solver = s
+	case "nr_class":
+		n, err := strconv.Atoi(args[0])
+		if err != nil || n < 2 || n > maxModelClasses {
+			return mr.fail("nr_class %q, want an integer in [2, %d]", args[0], maxModelClasses)
+		}
+		*nrClass = n
+	case "label":
+		if *nrClass < 0 {
+			return mr.fail("\"label\" before \"nr_class\"")
+		}
+		if len(args) != *nrClass {
+			return mr.fail("%d labels for nr_class %d", len(args), *nrClass)
+		}
+		m.Labels = make([]int, len(args))
+		dup := make(map[int]bool, len(args))
+		for i, a := range args {
+			v, err := strconv.ParseInt(a, 10, 32)
+			if err != nil {
+				return mr.fail("label %q is not a 32-bit integer", a)
+			}
+			if dup[int(v)] {
+				return mr.fail("label %d appears twice", v)
+			}
+			dup[int(v)] = true
+			m.Labels[i] = int(v)
+		}
+	case "nr_feature":
+		n, err := strconv.Atoi(args[0])
+		if err != nil || n < 0 || n > maxModelFeatures {
+			return mr.fail("nr_feature %q, want an integer in [0, %d]", args[0], maxModelFeatures)
+		}
+		m.NrFeature = n
+	case "bias":
+		b, err := strconv.ParseFloat(args[0], 64)
+		if err != nil || math.IsNaN(b) || math.IsInf(b, 0) {
+			return mr.fail("bias %q is not a finite number", args[0])
+		}
+		m.Bias = b
+	default:
+		return mr.fail("unknown key %q", key)
+	}
+	return nil
+}
+
+// weights reads the weight lines that m's header announces (NrW values a
+// line, one line per feature and one for the bias) into m.W.
+func (mr *modelReader) weights(m *Model) error {
 	rows := m.NrFeature
 	if m.hasBias() {
 		rows++
 	}
 	m.W = make([]float64, 0, min(rows*m.NrW, 1<<16))
 	for {
-		text, err := br.ReadString('\n')
-		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("%s: %w", at(), err)
+		f, eof, ended, err := mr.next()
+		if err != nil {
+			return err
 		}
-		if text == "" && err == io.EOF {
+		if ended {
 			break
 		}
-		line++
-		f := strings.Fields(text)
 		switch {
 		case len(f) == 0:
 			// Blank lines may only trail the weights.
 		case len(m.W) == rows*m.NrW:
-			return nil, fail("extra data after the %d weight lines", rows)
+			return mr.fail("extra data after the %d weight lines", rows)
 		case len(f) != m.NrW:
-			return nil, fail("weight line has %d values, want %d", len(f), m.NrW)
+			return mr.fail("weight line has %d values, want %d", len(f), m.NrW)
 		default:
 			for _, a := range f {
 				v, perr := strconv.ParseFloat(a, 64)
 				if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-					return nil, fail("weight %q is not a finite number", a)
+					return mr.fail("weight %q is not a finite number", a)
 				}
 				m.W = append(m.W, v)
 			}
 		}
-		if len(f) == 0 && len(m.W) < rows*m.NrW && err != io.EOF {
-			return nil, fail("blank line inside the weights")
+		if len(f) == 0 && len(m.W) < rows*m.NrW && !eof {
+			return mr.fail("blank line inside the weights")
 		}
-		if err == io.EOF {
+		if eof {
 			break
 		}
 	}
 	if len(m.W) != rows*m.NrW {
-		return nil, fmt.Errorf("%s: file ends after %d of %d weight lines", at(), len(m.W)/m.NrW, rows)
+		return fmt.Errorf("%s: file ends after %d of %d weight lines", mr.at(), len(m.W)/m.NrW, rows)
 	}
-	return m, nil
+	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -186,32 +187,36 @@ var conformanceSpecs = []string{
 	"greedytl:sample=59",
 }
 
-// directMethods are methods whose options are set directly rather than by a
-// spec; the suite resolves these keys before New. Their Name is derived from
-// their options (directNames).
+// directMethods are methods whose options are set directly on a
+// registered GreedyTL rather than by a spec, keyed by a name for the
+// suite; the methods report their own Name.
 var directMethods = map[string]func() Method{
-	"direct-lambda-10": func() Method {
-		o := greedytl.DefaultOptions()
-		o.Lambda = 10
-		return &GreedyTL{Options: o}
-	},
-	"direct-auto-lambda": func() Method {
-		o := greedytl.DefaultOptions()
+	"direct-lambda-10": directGreedy("greedytl", func(o *greedytl.Options) { o.Lambda = 10 }),
+	"direct-auto-lambda": directGreedy("greedytl", func(o *greedytl.Options) {
 		o.AutoLambda, o.StopAtMinLOO = true, true
-		return &GreedyTL{Options: o}
-	},
-	"direct-max-k-2": func() Method {
-		o := greedytl.DefaultOptions()
-		o.MaxK, o.FeatureFactor = 2, 0.5
-		return &GreedyTL{Options: o}
-	},
+	}),
+	"direct-max-k-2": directGreedy("greedytl-sp", func(o *greedytl.Options) { o.MaxK = 2 }),
+}
+
+// directGreedy returns the registered GreedyTL method base with its
+// options changed by set.
+func directGreedy(base string, set func(*greedytl.Options)) func() Method {
+	return func() Method {
+		m, err := New(base)
+		if err != nil {
+			panic(err)
+		}
+		g := m.(*GreedyTL)
+		set(&g.Options)
+		return g
+	}
 }
 
 // directNames are the canonical specs the direct methods' options name.
 var directNames = map[string]string{
 	"direct-lambda-10":   "greedytl:lambda=10",
 	"direct-auto-lambda": "greedytl:auto_lambda=1,stop_at_min_loo=1",
-	"direct-max-k-2":     "greedytl:gamma=0.5,max_k=2",
+	"direct-max-k-2":     "greedytl-sp:max_k=2",
 }
 
 // newConformanceMethod returns the method the suite knows as name: a
@@ -272,6 +277,13 @@ func TestConformance(t *testing.T) {
 			}
 			runConformance(t, name, base)
 		})
+	}
+	// The options set directly are the options used.
+	if hp := mustFit(t, "direct-lambda-10", base).Hyperparameters(); hp["lambda"] != 10 {
+		t.Errorf("direct-lambda-10: hyperparameters %v, want lambda 10", hp)
+	}
+	if sel, _ := mustFit(t, "direct-max-k-2", base).Selected(); len(sel.Columns) != 2 {
+		t.Errorf("direct-max-k-2: %d columns selected, want 2", len(sel.Columns))
 	}
 }
 
@@ -371,7 +383,7 @@ func checkContract(t *testing.T, name string, c conformanceCase) {
 	// the same model and predict the same scores.
 	opaque := func(d Data) Data {
 		wrap := func(a mat.Matrix) mat.Matrix {
-			if absent(a) {
+			if standardize.Absent(a) {
 				return a
 			}
 			return opaqueMatrix{a}

@@ -6,115 +6,11 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/greedytl/greedytl/internal/kerneltest"
+	"github.com/greedytl/greedytl/lssvm"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
-
-// weightedRidgeDirect solves min Σ_i ω_i (t_i − wᵀz_i − b)² + λ||w||² over
-// the rows in rows (all when nil) from its normal equations.
-func weightedRidgeDirect(t *testing.T, z *mat.Dense, tgt, omega []float64, lambda float64, rows []int) (w []float64, b float64) {
-	t.Helper()
-	N, d := z.Dims()
-	if rows == nil {
-		for i := range N {
-			rows = append(rows, i)
-		}
-	}
-	A := mat.NewDense(d+1, d+1, nil)
-	rhs := mat.NewVecDense(d+1, nil)
-	for _, i := range rows {
-		zi := append(append([]float64(nil), z.RawRowView(i)...), 1)
-		for a := range d + 1 {
-			for c := range d + 1 {
-				A.Set(a, c, A.At(a, c)+omega[i]*zi[a]*zi[c])
-			}
-			rhs.SetVec(a, rhs.AtVec(a)+omega[i]*zi[a]*tgt[i])
-		}
-	}
-	for a := range d {
-		A.Set(a, a, A.At(a, a)+lambda)
-	}
-	var sol mat.VecDense
-	if err := sol.SolveVec(A, rhs); err != nil {
-		t.Fatal(err)
-	}
-	w = make([]float64, d)
-	for j := range w {
-		w[j] = sol.AtVec(j)
-	}
-	return w, sol.AtVec(d)
-}
-
-// TestWeightedRidge checks DAM's closed forms against direct solves: the
-// weights and intercept, and the LOO predictions of the labelled rows
-// against refits without each of them.
-func TestWeightedRidge(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		m, pos int
-		u, d   int
-		tau    float64
-		lambda float64
-	}{
-		{"primal regime", 12, 2, 20, 5, 1, 1},
-		{"dual regime", 12, 3, 20, 60, 0.1, 10},
-		{"tiny lambda", 12, 2, 8, 40, 10, 1e-4},
-		{"heavy unlabelled", 15, 5, 30, 10, 1e3, 1e-2},
-		{"no unlabelled", 12, 6, 0, 7, 0, 0.5},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(9, 9))
-			N := tc.m + tc.u
-			z := mat.NewDense(N, tc.d, nil)
-			tgt := make([]float64, N)
-			for i := range N {
-				for j := range tc.d {
-					z.Set(i, j, rng.NormFloat64()+0.3)
-				}
-				tgt[i] = rng.NormFloat64() + 0.5*z.At(i, 0)
-			}
-			y := make([]float64, tc.m)
-			for i := range y {
-				y[i] = -1
-				if i < tc.pos {
-					y[i] = 1
-				}
-			}
-			omega := damWeights(y, tc.u, tc.tau)
-			wr, err := newWeightedRidge(gramMatrix(z, N), tgt, omega)
-			if err != nil {
-				t.Fatal(err)
-			}
-			w, b := wr.primal(z, tc.lambda)
-			wantW, wantB := weightedRidgeDirect(t, z, tgt, omega, tc.lambda, nil)
-			for j := range w {
-				if !near(w[j], wantW[j], 1e-8, math.Abs(wantW[j])) {
-					t.Errorf("w[%d] = %g, direct %g", j, w[j], wantW[j])
-				}
-			}
-			if !near(b, wantB, 1e-8, math.Abs(wantB)) {
-				t.Errorf("b = %g, direct %g", b, wantB)
-			}
-			loo := wr.looPredictions(tc.m, tc.lambda)
-			for i := range tc.m {
-				var rows []int
-				for j := range N {
-					if j != i {
-						rows = append(rows, j)
-					}
-				}
-				wi, bi := weightedRidgeDirect(t, z, tgt, omega, tc.lambda, rows)
-				f := bi
-				for j, v := range z.RawRowView(i) {
-					f += wi[j] * v
-				}
-				if !near(loo[i], f, 1e-7, math.Abs(f)) {
-					t.Errorf("LOO prediction %d = %.12g, refit %.12g", i, loo[i], f)
-				}
-			}
-		})
-	}
-}
 
 // TestDAMSystem checks the Woodbury form of DAM's regression with virtual
 // labels against the eigendecomposition of the whole weighted problem
@@ -139,21 +35,7 @@ func TestDAMSystem(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(17, 17))
 			N := tc.m + tc.u
-			z := mat.NewDense(N, tc.d, nil)
-			tgt := make([]float64, N)
-			for i := range N {
-				for j := range tc.d {
-					z.Set(i, j, rng.NormFloat64()+0.3*float64(j%3))
-				}
-				tgt[i] = rng.NormFloat64() + 0.5*z.At(i, 0)
-			}
-			y := make([]float64, tc.m)
-			for i := range y {
-				y[i] = -1
-				if i < tc.pos {
-					y[i] = 1
-				}
-			}
+			z, tgt, y := kerneltest.RandomProblem(rng, tc.m, tc.pos, tc.u, tc.d, func(j int) float64 { return 0.3 * float64(j%3) })
 			copy(tgt, y)
 			zl := z.Slice(0, tc.m, 0, tc.d).(*mat.Dense)
 			zu := z.Slice(tc.m, N, 0, tc.d).(*mat.Dense)
@@ -166,37 +48,21 @@ func TestDAMSystem(t *testing.T) {
 				t.Fatal(err)
 			}
 			omega := damWeights(y, tc.u, tc.tau)
-			wr, err := newWeightedRidge(gramMatrix(z, N), tgt, omega)
+			wr, err := lssvm.NewWeightedRidge(lssvm.Gram(z, N), tgt, omega)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := wr.looPredictions(tc.m, tc.lamb)
+			want := wr.LOOPredictions(tc.m, tc.lamb)
 			for i := range loo {
 				if !near(loo[i], want[i], 1e-7, math.Abs(want[i])) {
 					t.Errorf("LOO prediction %d = %.12g, eigendecomposition %.12g", i, loo[i], want[i])
 				}
 			}
 			w, b := sys.primal(tc.tau, tc.lamb, alpha)
-			wantW, wantB := weightedRidgeDirect(t, z, tgt, omega, tc.lamb, nil)
-			for j := range w {
-				if !near(w[j], wantW[j], 1e-8, math.Abs(wantW[j])) {
-					t.Errorf("w[%d] = %.12g, direct %.12g", j, w[j], wantW[j])
-				}
-			}
-			if !near(b, wantB, 1e-8, math.Abs(wantB)) {
-				t.Errorf("b = %.12g, direct %.12g", b, wantB)
-			}
+			wantW, wantB := kerneltest.WeightedRidgeDirect(t, z, tgt, omega, tc.lamb, nil)
+			kerneltest.CheckLinear(t, w, b, wantW, wantB, 1e-8)
 			// The first LOO prediction by a direct refit without example 0.
-			var rows []int
-			for j := 1; j < N; j++ {
-				rows = append(rows, j)
-			}
-			w0, b0 := weightedRidgeDirect(t, z, tgt, omega, tc.lamb, rows)
-			f := b0
-			for j, v := range z.RawRowView(0) {
-				f += w0[j] * v
-			}
-			if !near(loo[0], f, 1e-7, math.Abs(f)) {
+			if f := kerneltest.RefitPrediction(t, z, tgt, omega, tc.lamb, 0); !near(loo[0], f, 1e-7, math.Abs(f)) {
 				t.Errorf("LOO prediction 0 = %.12g, refit %.12g", loo[0], f)
 			}
 		})
@@ -233,7 +99,7 @@ func TestVirtualLabels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	zeta := balanceWeights(data.Y)
+	zeta := lssvm.BalanceWeights(data.Y)
 	var mu, ss float64
 	for i, x := range v {
 		mu += zeta[i] * x / 12
@@ -361,7 +227,7 @@ func TestDAMFallback(t *testing.T) {
 				t.Errorf("tau = %g, want 0", hp["tau"])
 			}
 			zx, _ := standardize.Fit(tc.train.X).Transform(tc.train.X)
-			wantW, wantB := weightedRidgeDirect(t, zx, tc.train.Y, balanceWeights(tc.train.Y), hp["lambda"], nil)
+			wantW, wantB := kerneltest.WeightedRidgeDirect(t, zx, tc.train.Y, lssvm.BalanceWeights(tc.train.Y), hp["lambda"], nil)
 			lin := model.(*Linear)
 			for j := range lin.WX {
 				if !near(lin.WX[j], wantW[j], 1e-9, math.Abs(wantW[j])) {
@@ -407,7 +273,7 @@ func TestDAMErrors(t *testing.T) {
 // for each of the u unlabelled rows.
 func damWeights(y []float64, u int, tau float64) []float64 {
 	m := len(y)
-	w := append(balanceWeights(y), make([]float64, u)...)
+	w := append(lssvm.BalanceWeights(y), make([]float64, u)...)
 	for j := m; j < m+u; j++ {
 		w[j] = tau * float64(m) / float64(u)
 	}

@@ -96,6 +96,17 @@
 //     and the best kept (lowest index on ties; hyperparameter "source").
 //     It is an error without sources or without a valid Extra.Oracle.
 //
+// # Layout
+//
+// method.go holds Data, Method, Model and the registry; spec.go the specs;
+// selection.go Model.Selected; loo.go the leave-one-out selection rule;
+// one file per family of methods (greedy.go, greedyauto.go, ridge.go,
+// multikt.go, dam.go, logistic.go, dictionary.go); linearmodel.go and
+// modelfile.go the models and their files. What is not a method lives
+// elsewhere: standardisation in package standardize, the grids in grid,
+// LS-SVMs and weighted ridge in lssvm, MultiKT's hinge-loss descent in
+// hinge, projections onto norm balls in ball, OMP and K-SVD in sparsecode.
+//
 // # Model files
 //
 // WriteModel and ReadModel use one JSON envelope,

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl/linear"
+	"github.com/greedytl/greedytl/lssvm"
 	"github.com/greedytl/greedytl/sparse"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
@@ -248,15 +249,15 @@ func TestLOOHonestOnNoise(t *testing.T) {
 			return pred
 		}},
 		{"multikt LS-SVM", func(t *testing.T, raw *mat.Dense, y []float64, _ uint64) [][]float64 {
-			zeta := balanceWeights(y)
-			gram := gramMatrix(standardised(raw), m)
+			zeta := lssvm.BalanceWeights(y)
+			gram := lssvm.Gram(standardised(raw), m)
 			var pred [][]float64
 			for _, c := range cGrid {
-				sys, err := newLSSVM(gram, zeta, c)
+				sys, err := lssvm.NewSystem(gram, zeta, c)
 				if err != nil {
 					continue // singular at this C: not a candidate in MultiKT either
 				}
-				pred = append(pred, sys.looMap(y, zeta, nil).predict(nil, nil))
+				pred = append(pred, newLOOHinge(sys, y, zeta, nil).Predict(nil, nil))
 			}
 			return pred
 		}},

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"reflect"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -38,35 +38,22 @@ func (d Data) Rows() int {
 	return len(d.Y)
 }
 
-// absent reports whether a stands for "no matrix": nil, a typed nil
-// pointer, or an empty matrix such as the zero mat.Dense.
-func absent(a mat.Matrix) bool {
-	if a == nil {
-		return true
-	}
-	if v := reflect.ValueOf(a); v.Kind() == reflect.Pointer && v.IsNil() {
-		return true
-	}
-	if e, ok := a.(interface{ IsEmpty() bool }); ok && e.IsEmpty() {
-		return true
-	}
-	r, c := a.Dims()
-	return r == 0 || c == 0
-}
-
 // dims returns the dimensions of a, or (0, 0) when a is absent: an absent
 // matrix and one without columns mean the same, "no columns".
 func dims(a mat.Matrix) (r, c int) {
-	if absent(a) {
+	if standardize.Absent(a) {
 		return 0, 0
 	}
-	return a.Dims()
+	if r, c = a.Dims(); r == 0 || c == 0 {
+		return 0, 0
+	}
+	return r, c
 }
 
 // dense returns a as a *mat.Dense — itself when it is one, a copy
 // otherwise — or nil when a is absent.
 func dense(a mat.Matrix) *mat.Dense {
-	if absent(a) {
+	if _, c := dims(a); c == 0 {
 		return nil
 	}
 	if d, ok := a.(*mat.Dense); ok {

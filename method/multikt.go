@@ -3,12 +3,9 @@ package method
 import (
 	"context"
 	"fmt"
-	"math"
 
-	"github.com/greedytl/greedytl/ball"
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/floats"
+	"github.com/greedytl/greedytl/hinge"
+	"github.com/greedytl/greedytl/lssvm"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -28,7 +25,7 @@ import (
 // whole sample when example i is left out). ỹ is affine in β:
 // ỹ(β) = c + Gβ with c = y − D⁻¹Ay and G = D⁻¹AH, A the top-left m × m block
 // of M⁻¹ and D its diagonal, so M⁻¹ and G are computed once per C and an
-// optimisation step costs at most O(m·n) (see looHinge.minimise: O(m²) for
+// optimisation step costs at most O(m·n) (see hinge.Loss.Minimise: O(m²) for
 // the L2 ball, about O(m + n) for the L1 ball).
 //
 // β minimises the class-balanced LOO hinge loss
@@ -70,10 +67,6 @@ type multiKT struct {
 const (
 	// multiKTSteps is the number of projected subgradient steps per (C, τ).
 	multiKTSteps = 1000
-	// multiKTStepScale is the first step's length in units of 1/s (see
-	// looHinge.stepScale); 3 did best among 1, 3, 10, 30 and 100 against
-	// exact (linear programming) optima of L1-constrained problems.
-	multiKTStepScale = 3
 )
 
 func init() {
@@ -116,8 +109,8 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
 	}
 	sx, sh, zx, zh := st.sx, st.sh, st.zx, st.zh
 	y := train.Y
-	zeta := balanceWeights(y)
-	gram := gramMatrix(zx, m)
+	zeta := lssvm.BalanceWeights(y)
+	gram := lssvm.Gram(zx, m)
 
 	type setting struct {
 		c, tau float64
@@ -132,22 +125,22 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		sys, err := newLSSVM(gram, zeta, c)
+		sys, err := lssvm.NewSystem(gram, zeta, c)
 		if err != nil {
 			lastErr = err
 			continue // numerically singular at this C: not a candidate
 		}
-		loo := sys.looMap(y, zeta, zh)
+		loo := newLOOHinge(sys, y, zeta, zh)
 		if n == 0 {
 			settings = append(settings, setting{c: c})
-			cands = append(cands, looCandidate{Strength: 1 / c, Pred: loo.predict(nil, nil)})
+			cands = append(cands, looCandidate{Strength: 1 / c, Pred: loo.Predict(nil, nil)})
 			continue
 		}
 		beta := make([]float64, n)
 		for _, tau := range tauGrid { // increasing: each τ warm-starts the next
-			beta, _, _ = loo.minimise(beta, tau, k.l1, k.steps)
+			beta, _, _ = loo.Minimise(beta, tau, k.l1, k.steps)
 			settings = append(settings, setting{c: c, tau: tau, beta: beta})
-			cands = append(cands, looCandidate{Strength: 1 / c, Pred: loo.predict(nil, beta)})
+			cands = append(cands, looCandidate{Strength: 1 / c, Pred: loo.Predict(nil, beta)})
 		}
 	}
 	if len(cands) == 0 {
@@ -158,7 +151,7 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
 		return nil, fmt.Errorf("method: %s: %w", k.name, err)
 	}
 	s := settings[best]
-	sys, err := newLSSVM(gram, zeta, s.c)
+	sys, err := lssvm.NewSystem(gram, zeta, s.c)
 	if err != nil {
 		return nil, fmt.Errorf("method: %s: %w", k.name, err)
 	}
@@ -170,12 +163,12 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
 			r[i] = y[i] - r[i]
 		}
 	}
-	alpha, b := sys.solve(r)
+	alpha, b := sys.Solve(r)
 	model := &Linear{
 		Name:  k.name,
 		X:     sx,
 		H:     sh,
-		WX:    dualToPrimal(zx, alpha),
+		WX:    lssvm.DualToPrimal(zx, alpha),
 		WH:    s.beta,
 		B:     b,
 		Hyper: map[string]float64{"C": s.c},
@@ -191,616 +184,10 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
 	return model, nil
 }
 
-// balanceWeights returns MultiKT's class-balancing weights ζ_i: m/(2m₊) for
-// the positives, m/(2m₋) for the negatives (both classes must be present).
-func balanceWeights(y []float64) []float64 {
-	var pos float64
-	for _, v := range y {
-		if v > 0 {
-			pos++
-		}
-	}
-	m := float64(len(y))
-	zeta := make([]float64, len(y))
-	for i, v := range y {
-		if v > 0 {
-			zeta[i] = m / (2 * pos)
-		} else {
-			zeta[i] = m / (2 * (m - pos))
-		}
-	}
-	return zeta
-}
-
-// gramMatrix returns ZZᵀ (m × m), the zero matrix when Z is nil.
-func gramMatrix(z *mat.Dense, m int) *mat.SymDense {
-	g := mat.NewSymDense(m, nil)
-	if z != nil {
-		g.SymOuterK(1, z)
-	}
-	return g
-}
-
-// dualToPrimal returns Zᵀα, nil when Z is nil.
-func dualToPrimal(z *mat.Dense, alpha []float64) []float64 {
-	if z == nil {
-		return nil
-	}
-	_, d := z.Dims()
-	w := make([]float64, d)
-	mat.NewVecDense(d, w).MulVec(z.T(), mat.NewVecDense(len(alpha), alpha))
-	return w
-}
-
-// lssvm is the inverse of the LS-SVM system matrix
-// M = [[K + diag(1/(Cζ)), 1], [1ᵀ, 0]] in blocks: with P = (K + diag(1/(Cζ)))⁻¹,
-// u = P1 and s = 1ᵀu, M⁻¹ = [[P − uuᵀ/s, u/s], [uᵀ/s, −1/s]].
-type lssvm struct {
-	a *mat.SymDense // A = P − uuᵀ/s, the top-left block
-	p []float64     // u/s, the last column without its last entry
-}
-
-// newLSSVM factorises the system of the class-weighted LS-SVM with kernel
-// gram, weights zeta and cost c. It returns an error when the system is
-// numerically singular.
-func newLSSVM(gram *mat.SymDense, zeta []float64, c float64) (*lssvm, error) {
-	m := gram.SymmetricDim()
-	q := mat.NewSymDense(m, nil)
-	q.CopySym(gram)
-	for i := range m {
-		q.SetSym(i, i, q.At(i, i)+1/(c*zeta[i]))
-	}
-	var ch mat.Cholesky
-	if !ch.Factorize(q) {
-		return nil, fmt.Errorf("LS-SVM system with C = %g is not positive definite", c)
-	}
-	if cond := ch.Cond(); cond > 1e14 || math.IsNaN(cond) {
-		return nil, fmt.Errorf("LS-SVM system with C = %g is ill-conditioned (condition number %.3g)", c, cond)
-	}
-	var p mat.SymDense
-	if err := ch.InverseTo(&p); err != nil {
-		return nil, fmt.Errorf("LS-SVM system with C = %g: %w", c, err)
-	}
-	u := make([]float64, m)
-	var s float64
-	for i := range m {
-		for j := range m {
-			u[i] += p.At(i, j)
-		}
-		s += u[i]
-	}
-	if !(s > 0) {
-		return nil, fmt.Errorf("LS-SVM system with C = %g: 1ᵀP1 = %g", c, s)
-	}
-	a := mat.NewSymDense(m, nil)
-	a.CopySym(&p)
-	a.SymRankOne(a, -1/s, mat.NewVecDense(m, u))
-	pv := make([]float64, m)
-	for i := range u {
-		pv[i] = u[i] / s
-	}
-	for i := range m {
-		if !(a.At(i, i) > 0) {
-			return nil, fmt.Errorf("LS-SVM system with C = %g: leave-one-out denominator %d is %g", c, i, a.At(i, i))
-		}
-	}
-	return &lssvm{a: a, p: pv}, nil
-}
-
-// solve returns the LS-SVM solution [α; b] = M⁻¹[r; 0] for the targets r.
-func (s *lssvm) solve(r []float64) (alpha []float64, b float64) {
-	m := len(r)
-	alpha = make([]float64, m)
-	mat.NewVecDense(m, alpha).MulVec(s.a, mat.NewVecDense(m, r))
-	for i, v := range r {
-		b += s.p[i] * v
-	}
-	return alpha, b
-}
-
-// looMap returns the affine map β ↦ ỹ(β) = c + Gβ of the LOO predictions
-// with c = y − D⁻¹Ay and G = D⁻¹AH (H = zh, nil when there are no sources).
-func (s *lssvm) looMap(y, zeta []float64, zh *mat.Dense) *looHinge {
-	m := len(y)
-	ay := make([]float64, m)
-	mat.NewVecDense(m, ay).MulVec(s.a, mat.NewVecDense(m, y))
-	c := make([]float64, m)
-	for i := range c {
-		c[i] = y[i] - ay[i]/s.a.At(i, i)
-	}
-	l := &looHinge{y: y, zeta: zeta, c: c}
-	if zh != nil {
-		_, n := zh.Dims()
-		l.g = mat.NewDense(m, n, nil)
-		l.g.Mul(s.a, zh)
-		for i := range m {
-			row := l.g.RawRowView(i)
-			inv := 1 / s.a.At(i, i)
-			for j := range row {
-				row[j] *= inv
-			}
-		}
-	}
-	return l
-}
-
-// looHinge is MultiKT's objective L(β) = (1/m) Σ_i ζ_i max(0, 1 − y_i ỹ_i(β))
-// with the LOO predictions ỹ(β) = c + Gβ.
-type looHinge struct {
-	y, zeta, c []float64
-	g          *mat.Dense // m × n; nil when there are no sources
-
-	// Built on first use by minimise and reused across radii.
-	gt                 *mat.Dense // Gᵀ (n × m): column j of G is row j
-	rowNorm1, rowNorm2 []float64  // ||G_i||_∞ and ||G_i||₂
-	k                  *mat.Dense // GGᵀ (m × m), for the L2 descent
-	proj               ball.L1Projector
-}
-
-// predict writes ỹ(β) into dst (allocated when nil) and returns it.
-func (l *looHinge) predict(dst, beta []float64) []float64 {
-	if dst == nil {
-		dst = make([]float64, len(l.c))
-	}
-	copy(dst, l.c)
-	if l.g != nil && len(beta) > 0 {
-		g := l.g.RawMatrix()
-		blas64.Gemv(blas.NoTrans, 1, g, blas64.Vector{N: len(beta), Inc: 1, Data: beta},
-			1, blas64.Vector{N: len(dst), Inc: 1, Data: dst})
-	}
-	return dst
-}
-
-// value returns L at the LOO predictions pred.
-func (l *looHinge) value(pred []float64) float64 {
-	var s float64
-	for i, f := range pred {
-		if h := 1 - l.y[i]*f; h > 0 {
-			s += l.zeta[i] * h
-		}
-	}
-	return s / float64(len(pred))
-}
-
-// hingeCoefficients writes into v the coefficients of the subgradient
-// −(1/m) Σ_{i: y_i ỹ_i < 1} ζ_i y_i G_i of L at the LOO predictions pred,
-// v_i = −ζ_i y_i/m for the examples inside the margin and 0 for the others,
-// and reports whether any example is inside the margin.
-func (l *looHinge) hingeCoefficients(v, pred []float64) bool {
-	m := float64(len(pred))
-	any := false
-	for i, f := range pred {
-		v[i] = 0
-		if l.y[i]*f < 1 {
-			v[i] = -l.zeta[i] * l.y[i] / m
-			any = true
-		}
-	}
-	return any
-}
-
-// subgradient writes into grad a subgradient of L at the LOO predictions
-// pred: −(1/m) Σ_{i: y_i ỹ_i < 1} ζ_i y_i G_i. v is scratch (length m).
-func (l *looHinge) subgradient(grad, pred []float64, v []float64) {
-	l.hingeCoefficients(v, pred)
-	blas64.Gemv(blas.Trans, 1, l.g.RawMatrix(), blas64.Vector{N: len(v), Inc: 1, Data: v},
-		0, blas64.Vector{N: len(grad), Inc: 1, Data: grad})
-}
-
-// stepScale returns the length r of the first step of minimise over the
-// ball of radius tau: min(tau, multiKTStepScale/s), s the root mean square
-// norm of G's rows (tau when G is zero).
-func (l *looHinge) stepScale(tau float64) float64 {
-	m, _ := l.g.Dims()
-	var ss float64
-	for _, x := range l.g.RawMatrix().Data {
-		ss += x * x
-	}
-	if rms := math.Sqrt(ss / float64(m)); rms > 0 {
-		return math.Min(tau, multiKTStepScale/rms)
-	}
-	return tau
-}
-
-// minimise minimises L over the ball ||β|| ≤ tau (L1 when l1, else L2)
-// from the projection of beta0, and returns the best iterate, its
-// objective and the objective of every iterate (trace[0] is the start's).
-// beta0 is not modified.
-//
-// When the ball is so small that no LOO prediction can cross its margin
-// — |1 − y_i c_i| > tau·||G_i||_*, the dual norm of the ball's, for every
-// example — the examples inside the margin are the same everywhere in the
-// ball, L is linear there, L(β) = L(0) + gᵀβ, and its minimum is taken
-// exactly (linearMinimum): the trace is the start's objective and the
-// minimum's. Otherwise minimise runs steps projected subgradient steps (or
-// fewer, see below).
-//
-// Each step moves β by −η_t·g/||g||, g = Gᵀv the subgradient (v from
-// hingeCoefficients), η_t = r/√(t+1), and projects back onto the ball; it
-// stops early at an iterate with L = 0 or a zero subgradient. Both forms
-// avoid the O(m·n) products where they can: the L1 descent uses the
-// sparsity of β (ỹ = c + Σ_{β_j≠0} β_j G_{:j}) and of v (g = Σ_{v_i≠0} v_i G_i);
-// the L2 descent never forms β: its iterates stay of the form
-// β = αβ₀ + Gᵀa (β₀ the projected start), since every step adds a
-// multiple of Gᵀv and the projection scales, so that with K = GGᵀ it
-// tracks ỹ = c + αGβ₀ + Ka, ||g||² = vᵀKv and ||β||² = α²||β₀||² +
-// 2α·aᵀGβ₀ + aᵀKa in O(m²) a step, and forms β for the best iterate only.
-func (l *looHinge) minimise(beta0 []float64, tau float64, l1 bool, steps int) (best []float64, bestVal float64, trace []float64) {
-	if best, val, ok := l.linearMinimum(tau, l1); ok {
-		_, n := l.g.Dims()
-		start := make([]float64, n)
-		if l1 {
-			l.proj.Project(start, beta0, tau)
-		} else {
-			ball.ProjectL2(start, beta0, tau)
-		}
-		return best, val, []float64{l.value(l.predict(nil, start)), val}
-	}
-	if l1 {
-		return l.minimiseL1(beta0, tau, steps)
-	}
-	return l.minimiseL2(beta0, tau, steps)
-}
-
-// linearMinimum returns the exact minimiser of L over the ball of radius
-// tau (L1 when l1, else L2) and its value when L is linear on the ball (see
-// minimise) and some example is inside the margin; ok is false otherwise.
-// With g = −(1/m) Σ_{i inside} ζ_i y_i G_i the minimiser is −tau·sign(g_j)e_j
-// at the first j of largest |g_j| (L1) or −tau·g/||g||₂ (L2).
-func (l *looHinge) linearMinimum(tau float64, l1 bool) (best []float64, val float64, ok bool) {
-	m, n := l.g.Dims()
-	if l.rowNorm1 == nil {
-		l.rowNorm1, l.rowNorm2 = make([]float64, m), make([]float64, m)
-		for i := range m {
-			for _, x := range l.g.RawRowView(i) {
-				l.rowNorm1[i] = math.Max(l.rowNorm1[i], math.Abs(x))
-				l.rowNorm2[i] += x * x
-			}
-			l.rowNorm2[i] = math.Sqrt(l.rowNorm2[i])
-		}
-	}
-	dual := l.rowNorm2
-	if l1 {
-		dual = l.rowNorm1 // ||G_i||_∞, dual to the L1 ball
-	}
-	inside := false
-	for i, c := range l.c {
-		margin := 1 - l.y[i]*c
-		if !(math.Abs(margin) > tau*dual[i]) {
-			return nil, 0, false
-		}
-		inside = inside || margin > 0
-	}
-	if !inside {
-		return nil, 0, false // L = 0 on the whole ball: the descent stops at once
-	}
-	v := make([]float64, m)
-	l.hingeCoefficients(v, l.c)
-	g := make([]float64, n)
-	blas64.Gemv(blas.Trans, 1, l.g.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: v},
-		0, blas64.Vector{N: n, Inc: 1, Data: g})
-	best = make([]float64, n)
-	if l1 {
-		j := 0
-		for k, x := range g {
-			if math.Abs(x) > math.Abs(g[j]) {
-				j = k
-			}
-		}
-		if g[j] == 0 {
-			return nil, 0, false
-		}
-		best[j] = -math.Copysign(tau, g[j])
-	} else {
-		norm := math.Sqrt(floats.Dot(g, g))
-		if norm == 0 {
-			return nil, 0, false
-		}
-		for j, x := range g {
-			best[j] = -tau * x / norm
-		}
-	}
-	return best, l.value(l.predict(nil, best)), true
-}
-
-// minimiseL1 is minimise over the L1 ball. A step costs O(m + nnz(β) +
-// k) rather than O(m·n): the subgradient g = Σ_{i inside the margin} v_i G_i
-// is updated as examples enter and leave the margin, which few do from one
-// step to the next; ỹ is formed from the non-zero β_j, which the projection
-// keeps few for small radii; and the projection visits only those and the
-// k coordinates that can become non-zero (see l1Step).
-func (l *looHinge) minimiseL1(beta0 []float64, tau float64, steps int) (best []float64, bestVal float64, trace []float64) {
-	m, n := l.g.Dims()
-	if l.gt == nil {
-		l.gt = mat.NewDense(n, m, nil)
-		l.gt.Copy(l.g.T())
-	}
-	st := &l1Step{
-		proj:  &l.proj,
-		beta:  make([]float64, n),
-		grad:  make([]float64, n),
-		inNZ:  make([]bool, n),
-		gamma: math.Inf(1),
-	}
-	beta, grad := st.beta, st.grad
-	l.proj.Project(beta, beta0, tau)
-	for j, b := range beta {
-		if b != 0 {
-			st.nz = append(st.nz, j)
-		}
-	}
-	pred := make([]float64, m)
-	v := make([]float64, m)
-	inside := make([]float64, m) // v_i of the examples counted in grad
-	var gn float64               // ||grad||
-
-	r := l.stepScale(tau)
-	best = make([]float64, n)
-	copy(best, beta)
-	bestVal = math.Inf(1)
-	trace = make([]float64, 0, steps+1)
-	for t := 0; ; t++ {
-		if 2*len(st.nz) < n {
-			copy(pred, l.c)
-			for _, j := range st.nz {
-				floats.AddScaled(pred, beta[j], l.gt.RawRowView(j))
-			}
-		} else {
-			l.predict(pred, beta)
-		}
-		val := l.value(pred)
-		trace = append(trace, val)
-		if val < bestVal {
-			bestVal = val
-			copy(best, beta)
-		}
-		if t == steps || val == 0 {
-			break
-		}
-		l.hingeCoefficients(v, pred)
-		changed := false
-		for i, vi := range v {
-			if vi != inside[i] {
-				floats.AddScaled(grad, vi-inside[i], l.g.RawRowView(i))
-				inside[i] = vi
-				changed = true
-			}
-		}
-		if changed {
-			gn = st.newGradient()
-		}
-		if gn == 0 {
-			break // a zero subgradient: β is optimal
-		}
-		st.step(r/(gn*math.Sqrt(float64(t+1))), tau)
-	}
-	return best, bestVal, trace
-}
-
-// l1Step performs the projected steps β ← P(β − step·g) of the L1 descent,
-// P the projection onto the L1 ball of radius tau (the soft-thresholding
-// at θ), in time O(nnz(β) + k). Its threshold θ comes from Newton's method
-// (as ball.L1Projector does) started at θ₀ = l1NewtonStart·θ', θ' the previous
-// step's threshold: if θ₀ lies below the new θ, as it nearly always does,
-// only the coordinates of β − step·g above θ₀ can survive, and those are
-// the non-zero β_j and the zero ones with |g_j| > θ₀/step. The latter are
-// found in a list of the coordinates with |g_j| > γ, built for the current
-// g with γ = l1ListCut·θ₀/step, and rebuilt when g changes or θ₀/step falls
-// below γ. When θ₀ lies above θ, or the ball does not constrain, the step
-// visits every coordinate. The result is that of ball.L1Projector.project.
-type l1Step struct {
-	proj  *ball.L1Projector
-	beta  []float64
-	grad  []float64
-	nz    []int   // the j with β_j ≠ 0
-	inNZ  []bool  // marks the members of nz during a step
-	large []int   // the coordinates with |g_j| > gamma
-	gamma float64 // +Inf when large is to be rebuilt
-	gAbs  float64 // ||g||₁
-	cand  []candidate
-}
-
-// The margins of l1Step: the start of Newton's method below the previous
-// threshold and the cut of the list of large |g_j| below the start's.
-// Smaller values visit more coordinates, larger ones fall back to a visit
-// of every coordinate more often; these did best on COIL-100 cells.
-const (
-	l1NewtonStart = 0.9
-	l1ListCut     = 0.8
-)
-
-// candidate is a coordinate of β − step·g that may survive the projection.
-type candidate struct {
-	j int
-	u float64
-}
-
-// newGradient records that g changed and returns ||g||₂.
-func (s *l1Step) newGradient() float64 {
-	var abs, sq float64
-	for _, g := range s.grad {
-		abs += math.Abs(g)
-		sq += g * g
-	}
-	s.gAbs, s.gamma = abs, math.Inf(1)
-	return math.Sqrt(sq)
-}
-
-// step moves β to P(β − step·g) and updates nz.
-func (s *l1Step) step(step, tau float64) {
-	beta, grad, p := s.beta, s.grad, s.proj
-	theta0 := 0.0
-	if last, ok := p.LastThreshold(); ok {
-		theta0 = l1NewtonStart * last
-	}
-	// The candidates above θ₀ and ||β − step·g||₁.
-	c := s.cand[:0]
-	var l1, sum, gOff float64
-	for _, j := range s.nz {
-		s.inNZ[j] = true
-		u := beta[j] - step*grad[j]
-		a := math.Abs(u)
-		l1 += a
-		gOff += math.Abs(grad[j])
-		if a > theta0 {
-			sum += a
-			c = append(c, candidate{j, u})
-		}
-	}
-	l1 += step * math.Max(s.gAbs-gOff, 0)
-	if cut := theta0 / step; cut < s.gamma {
-		s.gamma = l1ListCut * cut
-		s.large = s.large[:0]
-		for j, g := range grad {
-			if math.Abs(g) > s.gamma {
-				s.large = append(s.large, j)
-			}
-		}
-	}
-	for _, j := range s.large {
-		if a := step * math.Abs(grad[j]); a > theta0 && !s.inNZ[j] {
-			sum += a
-			c = append(c, candidate{j, -step * grad[j]})
-		}
-	}
-	for _, j := range s.nz {
-		s.inNZ[j] = false
-	}
-	s.cand = c
-	theta, settled := 0.0, false
-	if l1 > tau && len(c) > 0 {
-		if next := (sum - tau) / float64(len(c)); next >= theta0 {
-			// θ₀ is at or below the root: the set above θ only shrinks.
-			theta = next
-			for range len(c) + 1 {
-				var sum float64
-				var count int
-				for _, e := range c {
-					if a := math.Abs(e.u); a > theta {
-						sum += a
-						count++
-					}
-				}
-				next := (sum - tau) / float64(count)
-				if next == theta {
-					settled = true
-					break
-				}
-				theta = next
-			}
-		}
-	}
-	if !settled { // every coordinate may be non-zero
-		s.nz = s.nz[:0]
-		floats.AddScaled(beta, -step, grad)
-		theta = 0
-		if l1 > tau {
-			theta = p.Threshold(beta, tau)
-		}
-		for j, u := range beta {
-			a := math.Abs(u) - theta
-			if a <= 0 {
-				beta[j] = 0
-				continue
-			}
-			beta[j] = math.Copysign(a, u)
-			s.nz = append(s.nz, j)
-		}
-		return
-	}
-	p.SetLastThreshold(theta)
-	for _, j := range s.nz {
-		beta[j] = 0
-	}
-	s.nz = s.nz[:0]
-	for _, e := range c {
-		if a := math.Abs(e.u) - theta; a > 0 {
-			beta[e.j] = math.Copysign(a, e.u)
-			s.nz = append(s.nz, e.j)
-		}
-	}
-}
-
-// minimiseL2 is minimise over the L2 ball, in the form β = αβ₀ + Gᵀa.
-func (l *looHinge) minimiseL2(beta0 []float64, tau float64, steps int) (best []float64, bestVal float64, trace []float64) {
-	m, n := l.g.Dims()
-	if l.k == nil {
-		l.k = mat.NewDense(m, m, nil)
-		l.k.Mul(l.g, l.g.T())
-	}
-	start := make([]float64, n)
-	ball.ProjectL2(start, beta0, tau)
-	g0 := make([]float64, m) // Gβ₀
-	mat.NewVecDense(m, g0).MulVec(l.g, mat.NewVecDense(n, start))
-	nb0 := floats.Dot(start, start)
-	var trK float64
-	for i := range m {
-		trK += l.k.At(i, i)
-	}
-
-	alpha := 1.0
-	a := make([]float64, m)
-	ka := make([]float64, m) // Ka
-	kv := make([]float64, m) // Kv, updated as v changes
-	v := make([]float64, m)
-	vOld := make([]float64, m)
-	var gn2, vv float64 // vᵀKv = ||Gᵀv||², vᵀv
-	pred := make([]float64, m)
-	bestAlpha, bestA := alpha, make([]float64, m)
-
-	r := l.stepScale(tau)
-	bestVal = math.Inf(1)
-	trace = make([]float64, 0, steps+1)
-	for t := 0; ; t++ {
-		for i := range pred {
-			pred[i] = l.c[i] + alpha*g0[i] + ka[i]
-		}
-		val := l.value(pred)
-		trace = append(trace, val)
-		if val < bestVal {
-			bestVal = val
-			bestAlpha = alpha
-			copy(bestA, a)
-		}
-		if t == steps || val == 0 {
-			break
-		}
-		l.hingeCoefficients(v, pred)
-		changed := false
-		for i, vi := range v {
-			if vi != vOld[i] {
-				floats.AddScaled(kv, vi-vOld[i], l.k.RawRowView(i)) // K is symmetric
-				vOld[i] = vi
-				changed = true
-			}
-		}
-		if changed {
-			gn2, vv = floats.Dot(v, kv), floats.Dot(v, v)
-		}
-		// A zero subgradient (up to rounding in vᵀKv): β is optimal.
-		if !(gn2 > 1e-28*vv*trK) {
-			break
-		}
-		step := r / (math.Sqrt(gn2) * math.Sqrt(float64(t+1)))
-		floats.AddScaled(a, -step, v)
-		floats.AddScaled(ka, -step, kv)
-		norm2 := alpha*alpha*nb0 + 2*alpha*floats.Dot(a, g0) + floats.Dot(a, ka)
-		if norm2 > tau*tau {
-			f := tau / math.Sqrt(norm2)
-			alpha *= f
-			for i := range a {
-				a[i] *= f
-				ka[i] *= f
-			}
-		}
-	}
-	best = make([]float64, n)
-	for j := range best {
-		best[j] = bestAlpha * start[j]
-	}
-	blas64.Gemv(blas.Trans, 1, l.g.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: bestA},
-		1, blas64.Vector{N: n, Inc: 1, Data: best})
-	// The scaling keeps β in the ball up to rounding; make sure.
-	ball.ProjectL2(best, best, tau)
-	return best, bestVal, trace
+// newLOOHinge returns MultiKT's objective on the leave-one-out predictions
+// of the LS-SVM sys: ỹ(β) = c + Gβ (see lssvm.System.LOO), H = zh (nil
+// when there are no sources).
+func newLOOHinge(sys *lssvm.System, y, zeta []float64, zh *mat.Dense) *hinge.Loss {
+	c, g := sys.LOO(y, zh)
+	return hinge.New(y, zeta, c, g)
 }

@@ -2,11 +2,11 @@ package method
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl/internal/kerneltest"
 	"github.com/greedytl/greedytl/metric"
 )
 
@@ -15,31 +15,15 @@ import (
 // carry the label (y·signal plus unit noise), the other columns are
 // standard normal noise.
 func syntheticTransfer(seed uint64, m, pos, d, n int, signal float64) Data {
-	rng := rand.New(rand.NewPCG(seed, seed))
-	y := make([]float64, m)
-	for i := range y {
-		y[i] = -1
-		if i < pos {
-			y[i] = 1
-		}
+	X, H, y := kerneltest.Synthetic(seed, m, pos, d, n, signal)
+	d2 := Data{Y: y}
+	if X != nil {
+		d2.X = X
 	}
-	// columns returns c standard normal columns, the first carrying the
-	// label (nil when c = 0).
-	columns := func(c int) *mat.Dense {
-		if c == 0 {
-			return nil
-		}
-		A := mat.NewDense(m, c, nil)
-		for i := range m {
-			for j := range c {
-				A.Set(i, j, rng.NormFloat64())
-			}
-			A.Set(i, 0, A.At(i, 0)+signal*y[i])
-		}
-		return A
+	if H != nil {
+		d2.H = H
 	}
-	X := columns(d)
-	return Data{X: X, H: columns(n), Y: y}
+	return d2
 }
 
 // selectRows returns the rows of d listed in rows (labels included).

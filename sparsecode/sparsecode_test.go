@@ -9,15 +9,16 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// randomDictionary returns K random unit-norm atoms of length p.
+// randomDictionary returns K random unit-norm atoms of length p: rows of
+// independent normal entries, normalised.
 func randomDictionary(rng *rand.Rand, K, p int) *mat.Dense {
-	d := mat.NewDense(K, p, nil)
+	data := make([]float64, K*p)
+	for i := range data {
+		data[i] = rng.NormFloat64()
+	}
+	d := mat.NewDense(K, p, data)
 	for k := range K {
-		row := d.RawRowView(k)
-		for j := range row {
-			row[j] = rng.NormFloat64()
-		}
-		Normalise(row)
+		Normalise(d.RawRowView(k))
 	}
 	return d
 }

@@ -139,16 +139,27 @@ func CheckFinite(A mat.Matrix) error {
 	return nil
 }
 
-// dims returns the dimensions of A, or (0, 0) when A is absent: nil, a
-// typed nil pointer, or empty.
-func dims(A mat.Matrix) (r, c int) {
+// Absent reports whether A stands for "no matrix": nil, a typed nil
+// pointer, or an empty (0×0) matrix such as the zero mat.Dense. The root
+// package and package method read an absent X or H as "no features" or "no
+// sources".
+func Absent(A mat.Matrix) bool {
 	if A == nil {
-		return 0, 0
+		return true
 	}
 	if v := reflect.ValueOf(A); v.Kind() == reflect.Pointer && v.IsNil() {
-		return 0, 0
+		return true
 	}
 	if e, ok := A.(interface{ IsEmpty() bool }); ok && e.IsEmpty() {
+		return true
+	}
+	r, c := A.Dims()
+	return r == 0 && c == 0
+}
+
+// dims returns the dimensions of A, or (0, 0) when A is absent.
+func dims(A mat.Matrix) (r, c int) {
+	if Absent(A) {
 		return 0, 0
 	}
 	return A.Dims()

@@ -11,6 +11,28 @@ import (
 	"gonum.org/v1/gonum/stat"
 )
 
+// TestConstant checks the rule's two parts: relative (std ≤ ConstTol·|mean|)
+// and absolute (std below the smallest normal float64), given as (mean, std).
+func TestConstant(t *testing.T) {
+	constant := [][2]float64{{0, 0}, {1, 1e-12}, {-1e6, 1e-6}, {0, 0x1p-1023}}
+	varying := [][2]float64{{1, 2e-12}, {0, 0x1p-1022}, {1e300, 1e289}}
+	for _, c := range constant {
+		if !Constant(c[0], c[1]) {
+			t.Errorf("Constant(%v, %v) = false, want true", c[0], c[1])
+		}
+	}
+	for _, c := range varying {
+		if Constant(c[0], c[1]) {
+			t.Errorf("Constant(%v, %v) = true, want false", c[0], c[1])
+		}
+	}
+}
+
+// TestScaler compares Fit's statistics with gonum's stat.PopMeanStdDev
+// (computed in units of the largest value, so that tiny columns do not
+// underflow) and checks the constant-column convention: exactly constant,
+// constant within ConstTol, and too small to standardise all get scale 0 and
+// standardise to exact zeros, on training and test rows alike.
 func TestScaler(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	const m, c = 9, 7
@@ -30,10 +52,10 @@ func TestScaler(t *testing.T) {
 		t.Fatalf("Len() = %d", s.Len())
 	}
 	Z, err := s.Transform(A)
-	if err != nil {
+	switch {
+	case err != nil:
 		t.Fatal(err)
-	}
-	if !mat.Equal(A, orig) {
+	case !mat.Equal(A, orig):
 		t.Error("Fit or Transform modified its input")
 	}
 	col := make([]float64, m)
@@ -100,25 +122,6 @@ func TestTooSmallIsConstant(t *testing.T) {
 	A := mat.NewDense(2, 1, []float64{0x1p-1020, -0x1p-1020})
 	if s := Fit(A); s.Scale[0] != 0x1p-1020 {
 		t.Errorf("scale %v, want 2⁻¹⁰²⁰", s.Scale[0])
-	}
-}
-
-func TestConstant(t *testing.T) {
-	for _, tc := range []struct {
-		mean, std float64
-		want      bool
-	}{
-		{0, 0, true},
-		{1, 1e-12, true},
-		{1, 2e-12, false},
-		{-1e6, 1e-6, true},
-		{0, 0x1p-1023, true},
-		{0, 0x1p-1022, false},
-		{1e300, 1e289, false},
-	} {
-		if got := Constant(tc.mean, tc.std); got != tc.want {
-			t.Errorf("Constant(%v, %v) = %v, want %v", tc.mean, tc.std, got, tc.want)
-		}
 	}
 }
 

@@ -52,7 +52,7 @@ func (v *solverValue) Set(arg string) error {
 // solverHelp lists the solvers for the help texts.
 const solverHelp = `solver: 0 L2R_LR (logistic), 1 L2R_L2LOSS_SVC_DUAL (squared hinge, dual),
 2 L2R_L2LOSS_SVC (squared hinge, primal), 3 L2R_L1LOSS_SVC_DUAL (hinge, dual),
-6 L1R_LR (L1 logistic), 7 L2R_LR_DUAL (logistic, dual), 100 or elastic-net (ELASTICNET_LR)`
+5 L1R_L2LOSS_SVC (L1 squared hinge), 6 L1R_LR (L1 logistic), 7 L2R_LR_DUAL (logistic, dual), 100 or elastic-net (ELASTICNET_LR)`
 
 type trainOptions struct {
 	data    string

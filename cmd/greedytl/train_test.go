@@ -228,7 +228,7 @@ func TestTrainBadInput(t *testing.T) {
 		{"three classes", []string{"train", "three.svm"}, "more than two classes"},
 		{"one class", []string{"train", "one.svm"}, "need two classes"},
 		{"unknown solver", []string{"train", "-s", "9", heartScale}, "unknown solver"},
-		{"unimplemented solver", []string{"train", "-s", "5", heartScale}, "not implemented"},
+		{"solver greedytl lacks (Crammer–Singer)", []string{"train", "-s", "4", heartScale}, "unknown solver 4"},
 		{"regressor", []string{"train", "-s", "ridge", heartScale}, "regressor"},
 		{"zero cost", []string{"train", "-c", "0", heartScale}, "cost must be > 0"},
 		{"one fold", []string{"train", "-v", "1", heartScale}, "at least 2 folds"},

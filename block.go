@@ -1,0 +1,136 @@
+package greedytl
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// block gives read access by column to one input matrix (X or H), with fast
+// paths for row-major raw data (*mat.Dense and anything implementing
+// mat.RawMatrixer) and for their transposes.
+type block struct {
+	name       string // "X" or "H", for error messages
+	rows, cols int
+	raw        blas64.General // valid when hasRaw
+	hasRaw     bool
+	trans      bool // raw holds the transpose: column j is row j of raw
+	m          mat.Matrix
+}
+
+// newBlock wraps a, which must not be absent.
+func newBlock(name string, a mat.Matrix) block {
+	b := block{name: name, m: a}
+	b.rows, b.cols = a.Dims()
+	if rm, ok := a.(mat.RawMatrixer); ok {
+		b.raw, b.hasRaw = rm.RawMatrix(), true
+	} else if t, ok := a.(mat.Transpose); ok {
+		if rm, ok := t.Matrix.(mat.RawMatrixer); ok {
+			b.raw, b.hasRaw, b.trans = rm.RawMatrix(), true, true
+		}
+	}
+	return b
+}
+
+// column copies column j into dst[:b.rows].
+func (b *block) column(j int, dst []float64) {
+	dst = dst[:b.rows]
+	switch {
+	case b.hasRaw && b.trans:
+		copy(dst, b.raw.Data[j*b.raw.Stride:])
+	case b.hasRaw:
+		s := b.raw.Stride
+		for i, k := 0, j; i < len(dst); i, k = i+1, k+s {
+			dst[i] = b.raw.Data[k]
+		}
+	default:
+		for i := range dst {
+			dst[i] = b.m.At(i, j)
+		}
+	}
+}
+
+// gather copies the columns js into dst, column after column
+// (dst[k*rows+i] = element (i, js[k])). For row-major data it reads row by
+// row, so that the loads of different columns overlap.
+func (b *block) gather(js []int, dst []float64) {
+	m := b.rows
+	dst = dst[:len(js)*m]
+	if b.hasRaw && !b.trans {
+		for i := 0; i < m; i++ {
+			row := b.raw.Data[i*b.raw.Stride : i*b.raw.Stride+b.cols]
+			for k, j := range js {
+				dst[k*m+i] = row[j]
+			}
+		}
+		return
+	}
+	for k, j := range js {
+		b.column(j, dst[k*m:k*m+m])
+	}
+}
+
+// at returns element (i, j).
+func (b *block) at(i, j int) float64 {
+	switch {
+	case b.hasRaw && b.trans:
+		return b.raw.Data[j*b.raw.Stride+i]
+	case b.hasRaw:
+		return b.raw.Data[i*b.raw.Stride+j]
+	}
+	return b.m.At(i, j)
+}
+
+// nonFinite returns an error naming the first non-finite element of column
+// j, or nil if the column is finite.
+func (b *block) nonFinite(j int) error {
+	for i := 0; i < b.rows; i++ {
+		if v := b.at(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("greedytl: %s[%d][%d] is %v (row %d, column %d, 0-based): inputs must be finite", b.name, i, j, v, i, j)
+		}
+	}
+	return nil
+}
+
+// checkFinite returns an error naming the first non-finite element of b,
+// scanning row by row.
+func (b *block) checkFinite() error {
+	if b.hasRaw && !b.trans {
+		for i := 0; i < b.rows; i++ {
+			row := b.raw.Data[i*b.raw.Stride : i*b.raw.Stride+b.cols]
+			if !finiteSlice(row) {
+				for j, v := range row {
+					if math.IsNaN(v) || math.IsInf(v, 0) {
+						return fmt.Errorf("greedytl: %s[%d][%d] is %v (row %d, column %d, 0-based): inputs must be finite", b.name, i, j, v, i, j)
+					}
+				}
+			}
+		}
+		return nil
+	}
+	for j := 0; j < b.cols; j++ {
+		if err := b.nonFinite(j); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finiteSlice reports whether every element of s is finite: v − v is 0 for
+// finite v and NaN for ±Inf and NaN, and NaN survives any sum.
+func finiteSlice(s []float64) bool {
+	var a0, a1, a2, a3 float64
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		a0 += s[i] - s[i]
+		a1 += s[i+1] - s[i+1]
+		a2 += s[i+2] - s[i+2]
+		a3 += s[i+3] - s[i+3]
+	}
+	for ; i < len(s); i++ {
+		a0 += s[i] - s[i]
+	}
+	return a0+a1+a2+a3 == 0
+}

@@ -1,0 +1,77 @@
+package greedytl
+
+import (
+	"context"
+	"fmt"
+)
+
+// The search: an engine (exact or sampled, exact.go and sample.go) proposes
+// the next column, the path (path.go) keeps the dual quantities and the
+// record of each step, and run drives them until the stopping rule holds.
+
+// engine is a search strategy over the candidate columns: exact (every
+// candidate scored from O(N) running quantities) or sampled (a few
+// candidates scored directly). Slots are the engine's own numbering of the
+// non-constant candidates.
+type engine interface {
+	// reset starts a new path with ridge parameter lambda.
+	reset(lambda float64) error
+	// pick returns the slot of the best candidate given the path's state
+	// (G, a and the selected slots), or -1 when no candidate is left.
+	pick(p *path) (int, error)
+	// added updates the engine after slot s joined the path. g = G z and
+	// c = 1 + zᵀg were computed with the G before the step, tc = (aᵀz)/c;
+	// the path's G and a are already updated, and refreshed reports whether
+	// they were just recomputed from a factorisation.
+	added(p *path, s int, g []float64, c, tc float64, refreshed bool)
+	// release hands the engine's buffers back for reuse; the engine must
+	// not be used afterwards.
+	release()
+	// col returns the standardised values of slot s (length m; read only).
+	col(s int) []float64
+	// global returns the candidate index of slot s (features first).
+	global(s int) int
+	// stats returns the training statistics of slot s.
+	stats(s int) colStats
+}
+
+// run performs the greedy selection with engine e until the stopping rule
+// of opts holds, and returns the finished path.
+func run(ctx context.Context, e engine, y []float64, lambda float64, opts *Options) (*path, error) {
+	if err := e.reset(lambda); err != nil {
+		return nil, err
+	}
+	p := newPath(y, lambda, max(1, opts.FeatureFactor*opts.FeatureFactor), opts.MaxK)
+	m := float64(p.m)
+	for opts.MaxK == 0 || len(p.sel) < opts.MaxK {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("greedytl: fit interrupted after %d steps: %w", len(p.sel), err)
+		}
+		s, err := e.pick(p)
+		if err != nil {
+			return nil, err
+		}
+		if s < 0 {
+			break
+		}
+		z := e.col(s)
+		// The gain s(S ∪ {i}) − s(S) = λ t²/c is recomputed here from G
+		// and a rather than taken from the engine's running values.
+		c, t, err := p.score(z)
+		if err != nil {
+			return nil, err
+		}
+		if lambda*t*t/c/m < opts.Delta {
+			break
+		}
+		refreshed, err := p.add(s, z, c, t)
+		if err != nil {
+			return nil, err
+		}
+		e.added(p, s, p.g, c, t/c, refreshed)
+		if err := p.record(); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}

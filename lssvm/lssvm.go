@@ -1,0 +1,143 @@
+package lssvm
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// BalanceWeights returns the class-balancing weights ζ_i: m/(2m₊) for
+// the positives, m/(2m₋) for the negatives (both classes must be present).
+func BalanceWeights(y []float64) []float64 {
+	var pos float64
+	for _, v := range y {
+		if v > 0 {
+			pos++
+		}
+	}
+	m := float64(len(y))
+	zeta := make([]float64, len(y))
+	for i, v := range y {
+		if v > 0 {
+			zeta[i] = m / (2 * pos)
+		} else {
+			zeta[i] = m / (2 * (m - pos))
+		}
+	}
+	return zeta
+}
+
+// Gram returns ZZᵀ (m × m), the zero matrix when Z is nil.
+func Gram(z *mat.Dense, m int) *mat.SymDense {
+	g := mat.NewSymDense(m, nil)
+	if z != nil {
+		g.SymOuterK(1, z)
+	}
+	return g
+}
+
+// DualToPrimal returns Zᵀα, nil when Z is nil.
+func DualToPrimal(z *mat.Dense, alpha []float64) []float64 {
+	if z == nil {
+		return nil
+	}
+	_, d := z.Dims()
+	w := make([]float64, d)
+	mat.NewVecDense(d, w).MulVec(z.T(), mat.NewVecDense(len(alpha), alpha))
+	return w
+}
+
+// System is the inverse of the LS-SVM system matrix
+// M = [[K + diag(1/(Cζ)), 1], [1ᵀ, 0]] in blocks: with P = (K + diag(1/(Cζ)))⁻¹,
+// u = P1 and s = 1ᵀu, M⁻¹ = [[P − uuᵀ/s, u/s], [uᵀ/s, −1/s]].
+type System struct {
+	a *mat.SymDense // A = P − uuᵀ/s, the top-left block
+	p []float64     // u/s, the last column without its last entry
+}
+
+// NewSystem factorises the system of the class-weighted LS-SVM with kernel
+// gram, weights zeta and cost c. It returns an error when the system is
+// numerically singular.
+func NewSystem(gram *mat.SymDense, zeta []float64, c float64) (*System, error) {
+	m := gram.SymmetricDim()
+	q := mat.NewSymDense(m, nil)
+	q.CopySym(gram)
+	for i := range m {
+		q.SetSym(i, i, q.At(i, i)+1/(c*zeta[i]))
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(q) {
+		return nil, fmt.Errorf("LS-SVM system with C = %g is not positive definite", c)
+	}
+	if cond := ch.Cond(); cond > 1e14 || math.IsNaN(cond) {
+		return nil, fmt.Errorf("LS-SVM system with C = %g is ill-conditioned (condition number %.3g)", c, cond)
+	}
+	var p mat.SymDense
+	if err := ch.InverseTo(&p); err != nil {
+		return nil, fmt.Errorf("LS-SVM system with C = %g: %w", c, err)
+	}
+	u := make([]float64, m)
+	var s float64
+	for i := range m {
+		for j := range m {
+			u[i] += p.At(i, j)
+		}
+		s += u[i]
+	}
+	if !(s > 0) {
+		return nil, fmt.Errorf("LS-SVM system with C = %g: 1ᵀP1 = %g", c, s)
+	}
+	a := mat.NewSymDense(m, nil)
+	a.CopySym(&p)
+	a.SymRankOne(a, -1/s, mat.NewVecDense(m, u))
+	pv := make([]float64, m)
+	for i := range u {
+		pv[i] = u[i] / s
+	}
+	for i := range m {
+		if !(a.At(i, i) > 0) {
+			return nil, fmt.Errorf("LS-SVM system with C = %g: leave-one-out denominator %d is %g", c, i, a.At(i, i))
+		}
+	}
+	return &System{a: a, p: pv}, nil
+}
+
+// Solve returns the LS-SVM solution [α; b] = M⁻¹[r; 0] for the targets r.
+func (s *System) Solve(r []float64) (alpha []float64, b float64) {
+	m := len(r)
+	alpha = make([]float64, m)
+	mat.NewVecDense(m, alpha).MulVec(s.a, mat.NewVecDense(m, r))
+	for i, v := range r {
+		b += s.p[i] * v
+	}
+	return alpha, b
+}
+
+// LOO returns the affine map β ↦ c + Gβ of the leave-one-out predictions
+// of the LS-SVM with targets y − Hβ: c = y − D⁻¹Ay and G = D⁻¹AH, A the
+// top-left block of M⁻¹ and D its diagonal (G is nil when H is nil). The
+// prediction of example i without it is y_i − α_i/A_ii (Cawley and
+// Talbot's closed form), whatever the example's weight.
+func (s *System) LOO(y []float64, h *mat.Dense) (c []float64, g *mat.Dense) {
+	m := len(y)
+	ay := make([]float64, m)
+	mat.NewVecDense(m, ay).MulVec(s.a, mat.NewVecDense(m, y))
+	c = make([]float64, m)
+	for i := range c {
+		c[i] = y[i] - ay[i]/s.a.At(i, i)
+	}
+	if h != nil {
+		_, n := h.Dims()
+		g = mat.NewDense(m, n, nil)
+		g.Mul(s.a, h)
+		for i := range m {
+			row := g.RawRowView(i)
+			inv := 1 / s.a.At(i, i)
+			for j := range row {
+				row[j] *= inv
+			}
+		}
+	}
+	return c, g
+}

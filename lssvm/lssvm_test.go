@@ -1,0 +1,174 @@
+package lssvm
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/greedytl/greedytl/internal/kerneltest"
+	"gonum.org/v1/gonum/mat"
+)
+
+// near reports whether a and b agree to rel relative to max(1, scale).
+func near(a, b, rel, scale float64) bool {
+	return math.Abs(a-b) <= rel*math.Max(1, scale)
+}
+
+func TestBalanceWeights(t *testing.T) {
+	y := []float64{1, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
+	zeta := BalanceWeights(y)
+	var sp, sn float64
+	for i, z := range zeta {
+		if y[i] > 0 {
+			sp += z
+		} else {
+			sn += z
+		}
+	}
+	if math.Abs(sp-6) > 1e-12 || math.Abs(sn-6) > 1e-12 || math.Abs(zeta[0]-3) > 1e-12 {
+		t.Errorf("class weight sums %g, %g (want 6, 6), ζ₀ = %g (want 3)", sp, sn, zeta[0])
+	}
+}
+
+// TestSystem checks Solve against a direct solve of the bordered system
+// and LOO against refits without each example (the others keep their ζ).
+func TestSystem(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for _, tc := range []struct {
+		name      string
+		m, pos, d int
+		n         int
+		c         float64
+	}{
+		{"2+10, C=1", 12, 2, 30, 5, 1},
+		{"5+10, C=1e-4", 15, 5, 8, 3, 1e-4},
+		{"10+10, C=1e4", 20, 10, 50, 7, 1e4},
+		{"single positive, no sources", 11, 1, 20, 0, 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			z := mat.NewDense(tc.m, tc.d, nil)
+			for i := range tc.m {
+				for j := range tc.d {
+					z.Set(i, j, rng.NormFloat64())
+				}
+			}
+			y := make([]float64, tc.m)
+			for i := range y {
+				y[i] = -1
+				if i < tc.pos {
+					y[i] = 1
+				}
+			}
+			var h *mat.Dense
+			beta := make([]float64, tc.n)
+			if tc.n > 0 {
+				h = mat.NewDense(tc.m, tc.n, nil)
+				for i := range tc.m {
+					for j := range tc.n {
+						h.Set(i, j, rng.NormFloat64())
+					}
+				}
+				for j := range beta {
+					beta[j] = rng.NormFloat64()
+				}
+			}
+			zeta, gram := BalanceWeights(y), Gram(z, tc.m)
+			sys, err := NewSystem(gram, zeta, tc.c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := append([]float64(nil), y...)
+			if h != nil {
+				hb := make([]float64, tc.m)
+				mat.NewVecDense(tc.m, hb).MulVec(h, mat.NewVecDense(tc.n, beta))
+				for i := range r {
+					r[i] -= hb[i]
+				}
+			}
+			alpha, b := sys.Solve(r)
+			wantA, wantB := kerneltest.LSSVMDirect(t, gram, zeta, tc.c, r, nil)
+			scale := math.Abs(wantB)
+			for _, a := range wantA {
+				scale = math.Max(scale, math.Abs(a))
+			}
+			for i := range alpha {
+				if !near(alpha[i], wantA[i], 1e-8, scale) {
+					t.Errorf("α[%d] = %g, direct solve %g", i, alpha[i], wantA[i])
+				}
+			}
+			if !near(b, wantB, 1e-8, scale) {
+				t.Errorf("b = %g, direct solve %g", b, wantB)
+			}
+			c, g := sys.LOO(y, h)
+			if (g == nil) != (h == nil) {
+				t.Fatalf("LOO: G %v for H %v", g, h)
+			}
+			for i := range tc.m {
+				rows := kerneltest.WithoutRow(tc.m, i)
+				a, bi := kerneltest.LSSVMDirect(t, gram, zeta, tc.c, r, rows)
+				f := bi + (y[i] - r[i]) // the refit's prediction of r_i, plus Hβ
+				for k, j := range rows {
+					f += a[k] * gram.At(j, i)
+				}
+				pred := c[i]
+				if g != nil {
+					for j, v := range g.RawRowView(i) {
+						pred += v * beta[j]
+					}
+				}
+				if !near(pred, f, 1e-7, math.Abs(f)) {
+					t.Errorf("LOO prediction %d = %.12g, refit gives %.12g", i, pred, f)
+				}
+			}
+		})
+	}
+}
+
+// TestWeightedRidge checks the closed forms against direct solves of the
+// normal equations: the weights and intercept, and the LOO predictions of
+// the first m rows against refits without each of them. The weights are
+// class-balancing on the first m rows and a common weight on the others
+// (DAM's unlabelled rows), or random.
+func TestWeightedRidge(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		m, pos int
+		u, d   int
+		tau    float64
+		lambda float64
+	}{
+		{"primal regime", 12, 2, 20, 5, 1, 1},
+		{"dual regime", 12, 3, 20, 60, 0.1, 10},
+		{"tiny lambda", 12, 2, 8, 40, 10, 1e-4},
+		{"heavy unlabelled", 15, 5, 30, 10, 1e3, 1e-2},
+		{"no unlabelled", 12, 6, 0, 7, 0, 0.5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(9, 9))
+			N := tc.m + tc.u
+			z, tgt, y := kerneltest.RandomProblem(rng, tc.m, tc.pos, tc.u, tc.d, func(int) float64 { return 0.3 })
+			omega := append(BalanceWeights(y), make([]float64, tc.u)...)
+			for j := tc.m; j < N; j++ {
+				omega[j] = tc.tau * float64(tc.m) / float64(tc.u)
+			}
+			if tc.tau == 0 { // no common weight: random ones
+				for i := range omega {
+					omega[i] = 0.1 + rng.Float64()
+				}
+			}
+			wr, err := NewWeightedRidge(Gram(z, N), tgt, omega)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, b := wr.Primal(z, tc.lambda)
+			wantW, wantB := kerneltest.WeightedRidgeDirect(t, z, tgt, omega, tc.lambda, nil)
+			kerneltest.CheckLinear(t, w, b, wantW, wantB, 1e-8)
+			loo := wr.LOOPredictions(tc.m, tc.lambda)
+			for i := range tc.m {
+				if f := kerneltest.RefitPrediction(t, z, tgt, omega, tc.lambda, i); !near(loo[i], f, 1e-7, math.Abs(f)) {
+					t.Errorf("LOO prediction %d = %.12g, refit %.12g", i, loo[i], f)
+				}
+			}
+		})
+	}
+}
