@@ -3,7 +3,6 @@ package method
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/greedytl/greedytl/linear"
@@ -34,7 +33,8 @@ func init() {
 //
 // C ∈ {1e-4, …, 1e4} is chosen by stratified k-fold cross-validation,
 // k = min(5, m₊, m₋) (5 folds when both classes have 5 examples, one
-// positive per fold with 2 positives), the folds drawn with Extra.Seed:
+// positive per fold with 2 positives), the folds drawn with Extra.Seed by
+// linear.StratifiedFolds:
 // each fold's model is fitted — standardisation included — on the other
 // folds, and its decision values on the fold are scored by chooseByLOO's
 // rule (class-balanced 0-1 error, then class-balanced log-loss, then the
@@ -66,7 +66,7 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (Mode
 	pos, neg, _ := classCounts(train.Y)
 	c := 1.0
 	if k := min(stackedFolds, pos, neg); k >= 2 {
-		fold := stratifiedFolds(train.Y, k, extra.Seed)
+		fold := linear.StratifiedFolds(train.Y, k, extra.Seed)
 		cands := make([]looCandidate, len(cGrid))
 		for g, cg := range cGrid {
 			cands[g] = looCandidate{Strength: 1 / cg, Pred: make([]float64, m)}
@@ -201,30 +201,4 @@ func rowsOf(a *mat.Dense, rows []int) *mat.Dense {
 		out.SetRow(k, a.RawRowView(i))
 	}
 	return out
-}
-
-// stratifiedFolds assigns each example to one of k folds: each class's
-// examples, shuffled with seed, are dealt to the folds in turn (the
-// negatives continuing where the positives stopped), so every fold holds
-// ⌊m_class/k⌋ or ⌈m_class/k⌉ examples of each class.
-func stratifiedFolds(y []float64, k int, seed uint64) []int {
-	rng := rand.New(rand.NewPCG(seed, 0x5eed))
-	var pos, neg []int
-	for i, v := range y {
-		if v > 0 {
-			pos = append(pos, i)
-		} else {
-			neg = append(neg, i)
-		}
-	}
-	fold := make([]int, len(y))
-	next := 0
-	for _, class := range [][]int{pos, neg} {
-		rng.Shuffle(len(class), func(a, b int) { class[a], class[b] = class[b], class[a] })
-		for _, i := range class {
-			fold[i] = next % k
-			next++
-		}
-	}
-	return fold
 }
