@@ -150,6 +150,12 @@ func newCVSetup(prob *Problem, p Params, folds int, seed uint64) (*cvSetup, erro
 	return s, nil
 }
 
+// StratifiedFolds returns stratifiedFolds(y, k, seed): the fold (0 … k−1)
+// of each example, each class spread over the folds as evenly as possible.
+// CrossValidate uses these folds; callers that cross-validate a procedure
+// of their own (standardisation included) use them to fold alike.
+func StratifiedFolds(y []float64, k int, seed uint64) []int { return stratifiedFolds(y, k, seed) }
+
 // stratifiedFolds assigns each example to one of k folds so that each class
 // is spread as evenly as possible: the examples of each class, in a random
 // order drawn from seed, are dealt to the folds in turn, the class of the

@@ -11,12 +11,17 @@
 //	greedytl      GreedyTL, exact search (λ = 1, δ = 1e-4, γ = 1)
 //	greedytl-59   GreedyTL-59: 59 random candidates a step, seeded by Extra.Seed
 //	greedytl-sp   GreedyTL preferring sources: standardised features scaled by γ = 0.5
+//	greedytl-auto recommended: the mean of greedytl, greedytl-sp and logme-source
 //	forward-reg   forward regression: the greedy selection with λ → 0, at most m−1 columns
 //	no-transfer   ridge regression on X alone
 //	rls-srcfeat   ridge regression on [X, H]
 //	average-kt    ridge regression on X biased towards the average source
 //	best-source   ORACLE: the best single rescaled source on held-out labels
 //	multikt-l2, multikt-l1, dam, l1-logistic, elastic-net, dictionary
+//
+// and then the practitioner's modern alternatives: logme-source (the source
+// with the highest LogME evidence on the training examples, rescaled) and
+// stacked-logistic (L2 logistic on [X, H], C by stratified cross-validation).
 //
 // # Shared conventions
 //

@@ -248,11 +248,13 @@ type Registration struct {
 
 // paperOrder lists the methods in the order of the paper's tables, which is
 // the order Names reports them in; greedytl-auto, which goes beyond the
-// paper, follows the other GreedyTL methods.
+// paper, follows the other GreedyTL methods, and the modern alternatives
+// logme-source and stacked-logistic come last.
 var paperOrder = []string{
 	"greedytl", "greedytl-59", "greedytl-sp", "greedytl-auto", "forward-reg",
 	"no-transfer", "rls-srcfeat", "average-kt", "best-source",
 	"multikt-l2", "multikt-l1", "dam", "l1-logistic", "elastic-net", "dictionary",
+	"logme-source", "stacked-logistic",
 }
 
 var registry = map[string]Registration{}
@@ -365,8 +367,8 @@ func configure(r Registration, s Spec) (Method, error) {
 // Names returns the registered method names in the paper's order (greedytl,
 // greedytl-59, greedytl-sp, greedytl-auto, forward-reg, no-transfer,
 // rls-srcfeat, average-kt, best-source, multikt-l2, multikt-l1, dam,
-// l1-logistic, elastic-net, dictionary); any other registered name follows,
-// sorted.
+// l1-logistic, elastic-net, dictionary, logme-source, stacked-logistic); any
+// other registered name follows, sorted.
 func Names() []string {
 	names := make([]string, 0, len(registry))
 	for _, n := range paperOrder {

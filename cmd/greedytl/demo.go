@@ -142,7 +142,8 @@ func targetCount(t []string) string {
 }
 
 // printDemoTable prints mean balanced accuracy (± standard error over
-// splits) per method and number of positives, methods in the paper's order.
+// splits) per method and number of positives: the recommended method
+// (greedytl-auto) first, then the others in the paper's order.
 func printDemoTable(s *streams, rows []report.Row) error {
 	type key struct {
 		method string
@@ -169,7 +170,13 @@ func printDemoTable(s *streams, rows []report.Row) error {
 		fmt.Fprintf(tw, "%d+10\t", p)
 	}
 	fmt.Fprintln(tw)
-	for _, name := range method.Names() {
+	names := []string{"greedytl-auto"}
+	for _, n := range method.Names() {
+		if n != names[0] {
+			names = append(names, n)
+		}
+	}
+	for _, name := range names {
 		fmt.Fprintf(tw, "%s\t", name)
 		for _, p := range positives {
 			r, ok := cell[key{name, p}]

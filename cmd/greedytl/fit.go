@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -41,11 +42,16 @@ func newFitCmd(s *streams) *cobra.Command {
 		Long: `Fit trains a target classifier on a few labelled examples and writes the model
 (method, hyperparameters, weights, standardisation) as JSON.
 
-The default method, greedytl, selects greedily the columns of [X H] (target
+The default method, greedytl-auto (the recommended one), is the mean of three
+least-squares fits: GreedyTL over all columns, GreedyTL preferring sources
+(feature factor 0.5) and the single source with the highest LogME evidence on
+the training examples; it takes no settings. The paper's method,
+--method greedytl, selects greedily the columns of [X H] (target
 features and source scores) that most reduce the L2-regularised squared error
 on the training examples. Columns are standardised with the training mean and
 standard deviation; --gamma scales feature columns relative to source columns
-(1 = the paper, 0 = sources only). Selection stops when the mean
+(1 = the paper, 0 = sources only). These GreedyTL flags, given without
+--method, select --method greedytl. Selection stops when the mean
 regularised error improves by less than --delta, after --max-k columns, or at
 the step with the lowest leave-one-out error (--stop-at-min-loo). --sample 59
 is GreedyTL-59.
@@ -69,7 +75,7 @@ class-balanced leave-one-out on the training set):
 	o.unlabelled.sources, o.oracle.sources = o.data.sources, o.data.sources
 	c.Flags().StringVar(&o.oracle.labels, "oracle-labels", "", "held-out labels for the oracle best-source")
 	fl := c.Flags()
-	fl.StringVar(&o.method, "method", "greedytl", "the method: "+strings.Join(method.Names(), ", "))
+	fl.StringVar(&o.method, "method", "greedytl-auto", "the method (default: the recommended greedytl-auto; greedytl is the paper's): "+strings.Join(method.Names(), ", "))
 	fl.Var(&o.lambda, "lambda", "ridge regularisation λ > 0, or auto (leave-one-out over 1e-4…1e4)")
 	fl.Float64Var(&o.delta, "delta", def.Delta, "stop when the mean regularised error improves by less than this")
 	fl.IntVar(&o.maxK, "max-k", 0, "select at most this many columns (0: no limit)")
@@ -97,6 +103,9 @@ func methodList() string {
 
 // configure returns the method to fit with the flags applied.
 func (o *fitOptions) configure(c *cobra.Command) (method.Method, error) {
+	if !c.Flags().Changed("method") && slices.ContainsFunc(greedyFlags, c.Flags().Changed) {
+		o.method = "greedytl" // GreedyTL's flags without --method ask for the paper's method
+	}
 	m, err := method.New(o.method)
 	if err != nil {
 		return nil, badInputf("--method: %w", err)
