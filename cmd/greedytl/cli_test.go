@@ -262,7 +262,8 @@ func TestMessagesNameTheFileOnce(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"fit", "--features", huge, "--labels", y4}, "fitting greedytl on X = " + huge + ": column 1 of X is too large"},
+		{[]string{"fit", "--features", huge, "--labels", y4, "--method", "greedytl"}, "fitting greedytl on X = " + huge + ": column 1 of X is too large"},
+		{[]string{"fit", "--features", huge, "--labels", y4}, "fitting greedytl-auto on X = " + huge + ": "},
 		{[]string{"predict", "--model", model, "--features", narrow}, "model " + model + " on X = " + narrow + ": X has 3 columns, the model was trained on 6 features"},
 	} {
 		wantInputError(t, tc.want, tc.args...)

@@ -18,8 +18,8 @@ func TestFitDefaultMethod(t *testing.T) {
 		want string
 	}{
 		{nil, "greedytl-auto"},
-		{[]string{"--lambda", "10"}, "greedytl"},
-		{[]string{"--sample", "59"}, "greedytl"},
+		{[]string{"--lambda", "10"}, "greedytl:lambda=10"},
+		{[]string{"--sample", "59"}, "greedytl:sample=59"},
 		{[]string{"--method", "greedytl-sp"}, "greedytl-sp"},
 		{[]string{"--method", "logme-source"}, "logme-source"},
 	} {
