@@ -6,10 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 )
@@ -63,15 +60,7 @@ func BenchmarkSVMDense(b *testing.B) {
 				ours += cpuTime() - start
 
 				outDir := b.TempDir()
-				out, err := exec.Command(timer, strconv.Itoa(int(p.Solver)), "1", "1", fmt.Sprint(eps), outDir, file).Output()
-				if err != nil {
-					b.Fatalf("liblinear_timer: %v", err)
-				}
-				secs, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
-				if err != nil {
-					b.Fatalf("liblinear_timer output %q: %v", out, err)
-				}
-				lib += time.Duration(secs * float64(time.Second))
+				lib += runLiblinearTimer(b, timer, p, outDir, file)
 				theirs, err := LoadModel(filepath.Join(outDir, "0.model"))
 				if err != nil {
 					b.Fatal(err)
