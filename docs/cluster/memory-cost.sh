@@ -53,9 +53,9 @@ nice "$bin" train-sources --data "$data" --out "$cheap" --negative-fraction 0.02
 run="$work/run-shard-0"
 rm -rf "$run"
 /usr/bin/time -v nice "$bin" experiment --data "$data" --sources "$cheap" --out "$run" \
-	--methods greedytl,greedytl-59 --shard 0/50 2>"$work/experiment.time"
+	--methods greedytl,greedytl-59 --shard 0/100 2>"$work/experiment.time"
 rowsMB=$(awk '/read [0-9]+ rows/ {for (i = 1; i <= NF; i++) if ($i == "(" || $i ~ /^\(/) {gsub(/\(/, "", $i); print int($i); exit}}' "$work/experiment.time")
-cells=$(wc -l <"$run/results-shard-0-of-50.jsonl")
-check "experiment --shard 0/50 ($cells cells)" "$(peak "$work/experiment.time")" "$rowsMB"
+cells=$(wc -l <"$run/results-shard-0-of-100.jsonl")
+check "experiment --shard 0/100 ($cells cells)" "$(peak "$work/experiment.time")" "$rowsMB"
 echo "  CPU $(cpu "$work/experiment.time") s: $(awk -v c="$(cpu "$work/experiment.time")" -v n="$cells" 'BEGIN {printf "%.0f", n * 3600 / c}') cells per core-hour"
 exit $fail
