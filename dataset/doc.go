@@ -16,6 +16,12 @@
 //     ReadLabelValues returns the raw values.
 //   - LoadFolder reads a dataset folder (features.npy, labels.npy,
 //     classes.txt, optional groups.txt) and validates it as a whole.
+//     OpenFolder validates it the same way but leaves the features on
+//     disk: Folder.ReadRows then reads the rows a caller needs, by offset,
+//     in the file's precision (a Block of float32 or float64 rows), so a
+//     process holds only the rows it uses.
+//   - NPYRowWriter writes a float32 .npy matrix one row at a time, for
+//     matrices larger than memory.
 //
 // Gzip-compressed input is decompressed transparently by every reader: it
 // is recognised by its magic bytes, not its name. The Read functions take
@@ -53,7 +59,9 @@
 // FuzzDecodeCSV, FuzzDecodeSVMLight, FuzzDecodeLabelText) check that no input
 // panics and that everything accepted is well-formed.
 //
-// Values are float64 throughout; float32 files are widened exactly, and
+// Values are float64 throughout, but for the rows OpenFolder's folders
+// read from a float32 file, which stay float32; float32 files are widened
+// exactly where they are read as float64, and
 // integers beyond 2⁵³ in magnitude, which float64 cannot hold exactly, are
 // an error rather than silently rounded.
 //

@@ -1,0 +1,61 @@
+#!/bin/sh
+# memory-cost.sh — measure the peak memory and the cost of a train-sources
+# shard and an experiment shard on synthetic data of the paper's largest shape
+# (docs/cluster/README.md, "Memory and cost"). Opt-in: it writes a 2.1 GB data
+# set and takes tens of minutes of CPU; CI does not run it.
+#
+#   docs/cluster/memory-cost.sh WORKDIR [CLASSES PER_CLASS DIMS]
+#
+# Defaults: 1000 classes × 130 examples × 4096 dimensions (2.1 GB of float32).
+# Needs /usr/bin/time (Debian package "time"). It checks the targets of
+# issue 8 and exits 1 when one is missed:
+#   train-sources shard: peak RSS ≤ 2 × (float32 bytes of the rows it trains on) + 300 MB
+#   experiment shard:    peak RSS ≤ 2 × (float32 bytes of the rows it reads)     + 300 MB
+set -eu
+
+work=${1:?usage: memory-cost.sh WORKDIR [CLASSES PER_CLASS DIMS]}
+classes=${2:-1000}
+per=${3:-130}
+dims=${4:-4096}
+mkdir -p "$work"
+bin="$work/greedytl"
+go build -o "$bin" ./cmd/greedytl
+data="$work/synth-$classes-$per-$dims"
+[ -e "$data/features.npy" ] || nice "$bin" synth --out "$data" --classes "$classes" --per-class "$per" --dims "$dims" --groups $((classes / 20 > 0 ? classes / 20 : 1))
+
+# peak FILE: the peak RSS in MB that /usr/bin/time -v wrote to FILE.
+peak() { awk '/Maximum resident/ {printf "%.0f", $6 / 1024}' "$1"; }
+# cpu FILE: user + system seconds.
+cpu() { awk '/User time|System time/ {s += $4} END {printf "%.1f", s}' "$1"; }
+fail=0
+check() { # what peakMB rowsMB
+	limit=$(awk -v r="$3" 'BEGIN {printf "%.0f", 2 * r + 300}')
+	if [ "$2" -le "$limit" ]; then verdict=ok; else verdict=MISSED; fail=1; fi
+	echo "$1: peak RSS $2 MB; rows $3 MB of float32; target ≤ $limit MB: $verdict"
+}
+
+# 1. A train-sources shard of the paper's plan (a fifth of the classes held
+#    out as negatives, 90% of their rows the source negatives), C fixed.
+src="$work/sources"
+/usr/bin/time -v nice "$bin" train-sources --data "$data" --out "$src" --c-grid 1 --shard 0/400 --workers 2 -q 2>"$work/train.time"
+rows=$(/usr/bin/python3 -c "
+import json; ix = json.load(open('$src/sources.json'))
+print(len(ix['negatives']['source']) + sum(e['positives'] for e in ix['sources']))")
+n=$(/usr/bin/python3 -c "import json; print(len(json.load(open('$src/sources.json'))['sources']))")
+check "train-sources --shard 0/400 ($n sources)" "$(peak "$work/train.time")" $((rows * dims * 4 / 1000000))
+echo "  CPU $(cpu "$work/train.time") s: $(awk -v c="$(cpu "$work/train.time")" -v n="$n" 'BEGIN {printf "%.1f", n * 3600 / c}') sources per core-hour"
+
+# 2. An experiment shard. Its sources are trained cheaply (a small negative
+#    pool, one C, 2 folds, a loose tolerance): the memory and the cost of the
+#    cells do not depend on how good the sources are.
+cheap="$work/sources-cheap"
+nice "$bin" train-sources --data "$data" --out "$cheap" --negative-fraction 0.02 --c-grid 1 --folds 2 --eps 10 -q
+run="$work/run-shard-0"
+rm -rf "$run"
+/usr/bin/time -v nice "$bin" experiment --data "$data" --sources "$cheap" --out "$run" \
+	--methods greedytl,greedytl-59 --shard 0/100 2>"$work/experiment.time"
+rowsMB=$(awk '/read [0-9]+ rows/ {for (i = 1; i <= NF; i++) if ($i == "(" || $i ~ /^\(/) {gsub(/\(/, "", $i); print int($i); exit}}' "$work/experiment.time")
+cells=$(wc -l <"$run/results-shard-0-of-100.jsonl")
+check "experiment --shard 0/100 ($cells cells)" "$(peak "$work/experiment.time")" "$rowsMB"
+echo "  CPU $(cpu "$work/experiment.time") s: $(awk -v c="$(cpu "$work/experiment.time")" -v n="$cells" 'BEGIN {printf "%.0f", n * 3600 / c}') cells per core-hour"
+exit $fail
