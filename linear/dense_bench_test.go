@@ -3,6 +3,7 @@
 package linear
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -53,7 +54,7 @@ func BenchmarkSVMDense(b *testing.B) {
 			var objRatio float64
 			for range b.N {
 				start := cpuTime()
-				m, err := Train(prob, p)
+				m, err := Train(context.Background(), prob, p)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -61,7 +62,7 @@ func BenchmarkSVMDense(b *testing.B) {
 
 				outDir := b.TempDir()
 				lib += runLiblinearTimer(b, timer, p, outDir, file)
-				theirs, err := LoadModel(filepath.Join(outDir, "0.model"))
+				theirs, err := ReadModelFile(filepath.Join(outDir, "0.model"))
 				if err != nil {
 					b.Fatal(err)
 				}
