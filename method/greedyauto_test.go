@@ -12,10 +12,11 @@ import (
 
 // TestGreedyAutoIsTheMeanOfItsMembers checks greedytl-auto against its
 // definition: its scores are the mean of the scores of the methods
-// greedytl (γ = 1) and greedytl-sp (γ = 0.5) fitted on the same sample and
-// of the ordinary least-squares line (gonum's stat.LinearRegression) of
-// the training labels on the score of the source logme-source chooses —
-// with only the members that exist without sources or without features.
+// greedytl (γ = 1), greedytl-sp (γ = 0.5) and rls-srcfeat fitted on the
+// same sample and of the ordinary least-squares line (gonum's
+// stat.LinearRegression) of the training labels on the score of the source
+// logme-source chooses — with only the members that exist without sources
+// or without features.
 func TestGreedyAutoIsTheMeanOfItsMembers(t *testing.T) {
 	base := newConformanceCase(21, 20, 5, 12, 9)
 	noFeatures := base.mapColumns(func(*mat.Dense) *mat.Dense { return nil }, identity)
@@ -25,11 +26,11 @@ func TestGreedyAutoIsTheMeanOfItsMembers(t *testing.T) {
 		c       conformanceCase
 		members []string
 	}{
-		{"features and sources", base, []string{"greedytl", "greedytl-sp", logmeLine}},
-		{"two positives", newConformanceCase(22, 12, 2, 30, 40), []string{"greedytl", "greedytl-sp", logmeLine}},
-		{"a single positive", newConformanceCase(23, 11, 1, 8, 6), []string{"greedytl", "greedytl-sp", logmeLine}},
-		{"no sources", base.withoutSources(), []string{"greedytl"}},
-		{"no features", noFeatures, []string{"greedytl", logmeLine}},
+		{"features and sources", base, []string{"greedytl", "greedytl-sp", logmeLine, "rls-srcfeat"}},
+		{"two positives", newConformanceCase(22, 12, 2, 30, 40), []string{"greedytl", "greedytl-sp", logmeLine, "rls-srcfeat"}},
+		{"a single positive", newConformanceCase(23, 11, 1, 8, 6), []string{"greedytl", "greedytl-sp", logmeLine, "rls-srcfeat"}},
+		{"no sources", base.withoutSources(), []string{"greedytl", "rls-srcfeat"}},
+		{"no features", noFeatures, []string{"greedytl", logmeLine, "rls-srcfeat"}},
 	} {
 		t.Run(tc.what, func(t *testing.T) {
 			auto := mustFit(t, "greedytl-auto", tc.c)
