@@ -234,9 +234,8 @@ func (bestSource) Fit(ctx context.Context, train Data, extra Extra) (Model, erro
 }
 
 // balancedLine returns the class-balanced least-squares line y ≈ a·z + b:
-// example i has weight 1/(2m₊) or 1/(2m₋) by its class. A constant z
-// (weighted variance below 1e-12; z is standardised) gives a = 0 and b the
-// weighted mean of y, which is 0.
+// example i has weight 1/(2m₊) or 1/(2m₋) by its class (see weightedLine;
+// the weighted mean of y is 0).
 func balancedLine(z, y []float64) (a, b float64) {
 	var pos, neg float64
 	for _, v := range y {
@@ -246,15 +245,30 @@ func balancedLine(z, y []float64) (a, b float64) {
 			neg++
 		}
 	}
-	weight := func(v float64) float64 {
+	return weightedLine(z, y, func(v float64) float64 {
 		if v > 0 {
 			return 1 / (2 * pos)
 		}
 		return 1 / (2 * neg)
-	}
-	var zbar float64 // weighted means; that of y is 0 by construction
+	})
+}
+
+// leastSquaresLine returns the ordinary least-squares line y ≈ a·z + b,
+// every example weighted 1/m (see weightedLine).
+func leastSquaresLine(z, y []float64) (a, b float64) {
+	m := float64(len(y))
+	return weightedLine(z, y, func(float64) float64 { return 1 / m })
+}
+
+// weightedLine returns the weighted least-squares line y ≈ a·z + b, example
+// i weighted weight(y[i]) (the weights sum to 1). A constant z (weighted
+// variance below 1e-12; z is standardised) gives a = 0 and b the weighted
+// mean of y.
+func weightedLine(z, y []float64, weight func(float64) float64) (a, b float64) {
+	var zbar, ybar float64 // weighted means
 	for i, v := range z {
 		zbar += weight(y[i]) * v
+		ybar += weight(y[i]) * y[i]
 	}
 	var szz, szy float64
 	for i, v := range z {
@@ -265,10 +279,10 @@ func balancedLine(z, y []float64) (a, b float64) {
 	// On standardised columns szz ≥ 1/2 unless z is constant (all zeros, or
 	// rounding-level values for a column constant within standardize.ConstTol).
 	if szz < 1e-12 {
-		return 0, 0
+		return 0, ybar
 	}
 	a = szy / szz
-	return a, -a * zbar
+	return a, ybar - a*zbar
 }
 
 // standardizeTrain validates the context and the training sample and

@@ -11,6 +11,7 @@ import (
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/metric"
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
 )
 
 // directRidge solves min_w ‖Z w − t‖² + λ‖w‖² from the normal equations.
@@ -381,6 +382,24 @@ func TestBalancedLine(t *testing.T) {
 	}
 	if a, b := balancedLine([]float64{0, 0, 0}, []float64{1, -1, -1}); a != 0 || b != 0 {
 		t.Errorf("constant column: a = %v, b = %v", a, b)
+	}
+}
+
+// leastSquaresLine is ordinary least squares: gonum's stat.LinearRegression
+// (unweighted, with an intercept); a constant column gives the mean label.
+func TestLeastSquaresLine(t *testing.T) {
+	for _, tc := range []struct{ z, y []float64 }{
+		{[]float64{3, 5, 0, 0, 1, -1, 0, 0}, []float64{1, 1, -1, -1, -1, -1, -1, -1}},
+		{[]float64{-1.2, 0.3, 2.5, -0.4, 0.9}, []float64{1, -1, 1, -1, -1}},
+	} {
+		a, b := leastSquaresLine(tc.z, tc.y)
+		wantB, wantA := stat.LinearRegression(tc.z, tc.y, nil, false)
+		if math.Abs(a-wantA) > 1e-14 || math.Abs(b-wantB) > 1e-14 {
+			t.Errorf("z = %v: a, b = %v, %v; stat.LinearRegression gives %v, %v", tc.z, a, b, wantA, wantB)
+		}
+	}
+	if a, b := leastSquaresLine([]float64{0, 0, 0}, []float64{1, -1, -1}); a != 0 || math.Abs(b+1.0/3) > 1e-15 {
+		t.Errorf("constant column: a = %v, b = %v; want 0, -1/3", a, b)
 	}
 }
 

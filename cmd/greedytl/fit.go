@@ -42,10 +42,11 @@ func newFitCmd(s *streams) *cobra.Command {
 		Long: `Fit trains a target classifier on a few labelled examples and writes the model
 (method, hyperparameters, weights, standardisation) as JSON.
 
-The default method, greedytl-auto (the recommended one), is the mean of three
+The default method, greedytl-auto (the recommended one), is the mean of four
 least-squares fits: GreedyTL over all columns, GreedyTL preferring sources
-(feature factor 0.5) and the single source with the highest LogME evidence on
-the training examples; it takes no settings. The paper's method,
+(feature factor 0.5), the single source with the highest LogME evidence on
+the training examples and ridge regression on every column; it takes no
+settings. The paper's method,
 --method greedytl, selects greedily the columns of [X H] (target
 features and source scores) that most reduce the L2-regularised squared error
 on the training examples. Columns are standardised with the training mean and
