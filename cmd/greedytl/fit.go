@@ -187,7 +187,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		return badInput(fmt.Errorf("fitting %s on %s: %w", m.Name(), o.data.describe(), err))
 	}
 	write := func(w io.Writer) error { return method.WriteModel(w, model) }
-	if o.out == "" {
+	if o.out == "" || o.out == stdoutName {
 		return write(s.out)
 	}
 	if err := atomicfile.Write(o.out, write); err != nil {

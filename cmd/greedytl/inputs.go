@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -50,10 +53,34 @@ func (f *dataFlags) registerUnlabelled(c *cobra.Command, prefix, help string) {
 // files returns the files the flags name (some may be empty or "-").
 func (f *dataFlags) files() []string { return []string{f.features, f.scores, f.labels} }
 
-// checkOut returns an input error when the output file out is one of the
-// inputs: a command never overwrites what it reads.
+// stdoutName is what an --out flag names to mean standard output, as "-"
+// names standard input for the inputs.
+const stdoutName = "-"
+
+// checkOut returns an input error, before any work is done, when the output
+// file out is a directory, is in a directory that does not exist, or is one
+// of the inputs: a command never overwrites what it reads.
 func checkOut(out string, inputs ...string) error {
+	if out == "" || out == stdoutName {
+		return nil
+	}
+	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+		return badInputf("%s is a directory: give a file name", out)
+	}
+	if dir := filepath.Dir(out); dir != "" {
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			return badInputf("%s: no such directory %s", out, dir)
+		}
+	}
 	return badInput(atomicfile.NotAnInput(out, inputs...))
+}
+
+// checkOutDir refuses --out - for the commands whose output is a directory.
+func checkOutDir(out string) error {
+	if out == stdoutName {
+		return badInputf("--out -: this command writes a directory, not standard output: give a directory name")
+	}
+	return nil
 }
 
 // describe names the sample's files for a message about the data as a

@@ -48,6 +48,9 @@ unreadable or malformed files, runs that differ, conflicting records.`,
 }
 
 func runMerge(s *streams, o *mergeOptions, runs []string) error {
+	if err := checkOutDir(o.out); err != nil {
+		return err
+	}
 	rep, err := experiment.Merge(runs, o.out)
 	if rep != nil {
 		printMergeReport(s, rep)

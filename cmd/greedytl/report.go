@@ -71,6 +71,9 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 			return badInputf("--format %q: want md or html (comma-separated)", f)
 		}
 	}
+	if err := checkOutDir(o.out); err != nil {
+		return err
+	}
 	if c.Flags().Changed("format") && o.out == "" {
 		return badInputf("--format needs --out: it chooses the documents written there")
 	}

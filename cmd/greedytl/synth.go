@@ -58,6 +58,9 @@ func runSynth(ctx context.Context, s *streams, o *synthOptions) error {
 	if o.out == "" {
 		return badInputf("give --out DIR (see 'greedytl synth --help')")
 	}
+	if err := checkOutDir(o.out); err != nil {
+		return err
+	}
 	cfg := o.cfg
 	if err := cfg.Check(); err != nil {
 		return badInput(err)
