@@ -118,6 +118,9 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 	if len(o.negClasses) > 0 && fracSet {
 		return badInputf("give --negative-classes or --negative-fraction, not both")
 	}
+	if err := checkNegativeFraction(c, o.negFraction); err != nil {
+		return err
+	}
 	sh, err := shard.Parse(o.shard, os.Getenv)
 	if err != nil {
 		return badInputf("--shard: %w", err)

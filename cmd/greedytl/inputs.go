@@ -75,6 +75,15 @@ func checkOut(out string, inputs ...string) error {
 	return badInput(atomicfile.NotAnInput(out, inputs...))
 }
 
+// checkNegativeFraction checks --negative-fraction when it is given: the
+// libraries read 0 as "the default", which the flag must not.
+func checkNegativeFraction(c *cobra.Command, f float64) error {
+	if c.Flags().Changed("negative-fraction") && !(f > 0 && f < 1) {
+		return badInputf("--negative-fraction %v: want a value in (0, 1)", f)
+	}
+	return nil
+}
+
 // checkOutDir refuses --out - for the commands whose output is a directory.
 func checkOutDir(out string) error {
 	if out == stdoutName {

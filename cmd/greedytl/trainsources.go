@@ -125,6 +125,9 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 	if len(o.negClasses) > 0 && c.Flags().Changed("negative-fraction") {
 		return badInputf("give --negative-classes or --negative-fraction, not both")
 	}
+	if err := checkNegativeFraction(c, o.negFraction); err != nil {
+		return err
+	}
 	sh, err := shard.Parse(o.shard, os.Getenv)
 	if err != nil {
 		return badInputf("--shard: %w", err)
