@@ -78,7 +78,7 @@ func runSynth(ctx context.Context, s *streams, o *synthOptions) error {
 	case errors.Is(err, fs.ErrExist):
 		return badInput(err)
 	case errors.Is(err, context.Canceled):
-		return fmt.Errorf("interrupted; no features.npy was written to %s (%w)", o.out, err)
+		return fmt.Errorf("interrupted; nothing was left in %s: run the same command again (%w)", o.out, err)
 	case err != nil:
 		return err
 	}
