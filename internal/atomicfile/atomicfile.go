@@ -34,6 +34,10 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	dir := filepath.Dir(target)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp-*")
 	if err != nil {
+		// Name path, not the temporary file the user never asked for.
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			err = pe.Err
+		}
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	tmp := f.Name()

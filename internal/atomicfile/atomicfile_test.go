@@ -42,8 +42,14 @@ func TestWriteReplacesOnlyOnSuccess(t *testing.T) {
 
 func TestWriteIntoMissingDirectory(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "no", "such", "dir", "f")
-	if err := Write(path, func(io.Writer) error { return nil }); err == nil {
+	err := Write(path, func(io.Writer) error { return nil })
+	if err == nil {
 		t.Fatal("want an error for a missing directory")
+	}
+	// The message names the file asked for, once, and not the temporary
+	// file (it said "PATH: open DIR/.f.tmp-123: no such file or directory").
+	if msg := err.Error(); strings.Contains(msg, ".tmp-") || strings.Count(msg, path) != 1 || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("error %q: want %s named once, no temporary file, and fs.ErrNotExist", msg, path)
 	}
 }
 
