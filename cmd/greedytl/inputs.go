@@ -97,22 +97,25 @@ func checkOutDir(out string) error {
 // computed from --sources as "H from sources/".
 func (f *dataFlags) describe() string {
 	var parts []string
-	name := func(p string) string {
-		if p == "-" {
-			return "<stdin>"
-		}
-		return p
-	}
 	if f.features != "" {
-		parts = append(parts, "X = "+name(f.features))
+		parts = append(parts, "X = "+displayName(f.features))
 	}
 	switch {
 	case f.scores != "":
-		parts = append(parts, "H = "+name(f.scores))
+		parts = append(parts, "H = "+displayName(f.scores))
 	case f.sources != nil && *f.sources != "" && f.features != "":
 		parts = append(parts, "H from "+*f.sources)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// displayName is how messages name an input file: the standard input ("-")
+// as <stdin>.
+func displayName(path string) string {
+	if path == "-" {
+		return "<stdin>"
+	}
+	return path
 }
 
 // given reports whether any input of the sample was named.
@@ -135,8 +138,14 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, err error) {
 	if srcDir != "" && f.features == "" {
 		return nil, nil, badInputf("--sources computes the source scores from the features: give %sfeatures too", p)
 	}
-	if f.features == "-" && f.scores == "-" {
-		return nil, nil, badInputf("%sfeatures and %ssource-scores cannot both read standard input", p, p)
+	var stdin []string
+	for _, in := range []struct{ flag, path string }{{"features", f.features}, {"source-scores", f.scores}, {"labels", f.labels}} {
+		if in.path == "-" {
+			stdin = append(stdin, p+in.flag)
+		}
+	}
+	if len(stdin) > 1 {
+		return nil, nil, badInputf("%s cannot both read standard input", strings.Join(stdin, " and "))
 	}
 	if f.features != "" {
 		if X, err = readMatrix(s, f.features); err != nil {
@@ -159,7 +168,7 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, err error) {
 	}
 	if X != nil && H != nil {
 		if mx, mh := X.RawMatrix().Rows, H.RawMatrix().Rows; mx != mh {
-			return nil, nil, badInputf("%s has %d rows but %s has %d: both need one row per example", f.features, mx, f.scores, mh)
+			return nil, nil, badInputf("%s has %d rows but %s has %d: both need one row per example", displayName(f.features), mx, displayName(f.scores), mh)
 		}
 	}
 	return X, H, nil
@@ -198,7 +207,7 @@ func (f *dataFlags) loadLabels(m int) ([]float64, error) {
 		return nil, badInput(err)
 	}
 	if len(y) != m {
-		return nil, badInputf("%s has %d labels but the inputs have %d rows", f.labels, len(y), m)
+		return nil, badInputf("%s has %d labels but the inputs have %d rows", displayName(f.labels), len(y), m)
 	}
 	return y, nil
 }
