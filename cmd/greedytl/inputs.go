@@ -84,10 +84,14 @@ func checkNegativeFraction(c *cobra.Command, f float64) error {
 	return nil
 }
 
-// checkOutDir refuses --out - for the commands whose output is a directory.
+// checkOutDir refuses, for the commands whose output is a directory, an
+// --out of - or naming a file that is not a directory.
 func checkOutDir(out string) error {
 	if out == stdoutName {
 		return badInputf("--out -: this command writes a directory, not standard output: give a directory name")
+	}
+	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
+		return badInputf("--out %s is a file, not a directory: give a directory name", out)
 	}
 	return nil
 }

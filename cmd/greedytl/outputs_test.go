@@ -110,6 +110,27 @@ func TestOutputDash(t *testing.T) {
 	}
 }
 
+// TestOutputDirIsAFile: the commands that write a directory refuse an --out
+// that is an existing file, as bad usage (exit 2; it was exit 1 with
+// "mkdir F: not a directory", or for synth "lstat F/features.npy: not a
+// directory"); merge still writes FILE.jsonl.
+func TestOutputDirIsAFile(t *testing.T) {
+	f := writeText(t, t.TempDir(), "afile", "")
+	for _, args := range [][]string{
+		{"experiment", "--data", "x", "--out", f},
+		{"train-sources", "--data", "x", "--out", f},
+		{"synth", "--out", f},
+		{"merge", "x", "--out", f},
+		{"report", "x", "--out", f},
+		{"demo", "--out", f},
+	} {
+		wantInputError(t, "is a file, not a directory", args...)
+	}
+	if code, _, stderr := cli(t, "", "merge", "x", "--out", f+".jsonl"); strings.Contains(stderr, "not a directory") {
+		t.Errorf("merge --out FILE.jsonl: exit %d, %s", code, stderr)
+	}
+}
+
 // TestOutputPathCheckedFirst: an --out naming a directory, or a file in a
 // directory that does not exist, is a usage error (exit 2) found before any
 // work, and the message names the path, not a temporary file.
