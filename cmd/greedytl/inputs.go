@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -259,7 +261,15 @@ func readModelFile(path string) (method.Model, error) {
 		return nil, badInput(err)
 	}
 	defer f.Close()
-	m, err := method.ReadModel(f)
+	r := bufio.NewReader(f)
+	head, _ := r.Peek(64)
+	switch head = bytes.TrimLeft(head, " \t\r\n"); {
+	case bytes.HasPrefix(head, []byte("solver_type")):
+		return nil, badInputf("%s is a liblinear model file: inspect reads the JSON models of greedytl fit (predict reads both)", path)
+	case len(head) > 0 && head[0] != '{':
+		return nil, badInputf("%s is not a greedytl model (JSON) file", path)
+	}
+	m, err := method.ReadModel(r)
 	if err != nil {
 		return nil, badInputf("%s: %w", path, err)
 	}

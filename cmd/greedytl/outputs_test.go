@@ -131,6 +131,29 @@ func TestOutputDirIsAFile(t *testing.T) {
 	}
 }
 
+// TestInspectNonModel: inspect (and predict) given a file that is not a
+// greedytl model say what the file is (they said "reading model: invalid
+// character 's' looking for beginning of value" for a liblinear model,
+// which predict reads, and for a .npy).
+func TestInspectNonModel(t *testing.T) {
+	d := newToy(t)
+	svm := writeText(t, d.dir, "d.svm", "+1 1:1 2:0.5\n-1 1:-1 2:0.25\n+1 1:0.8\n-1 2:-0.5\n")
+	lib := filepath.Join(d.dir, "d.model")
+	if code, _, stderr := cli(t, "", "train", svm, lib); code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"inspect", lib}, lib + " is a liblinear model file: inspect reads the JSON models of greedytl fit"},
+		{[]string{"inspect", d.X}, d.X + " is not a greedytl model (JSON)"},
+		{[]string{"predict", "--model", d.X, "--features", d.Xtest}, d.X + " is not a greedytl model (JSON)"},
+	} {
+		wantInputError(t, tc.want, tc.args...)
+	}
+}
+
 // TestOutputPathCheckedFirst: an --out naming a directory, or a file in a
 // directory that does not exist, is a usage error (exit 2) found before any
 // work, and the message names the path, not a temporary file.
