@@ -3,7 +3,8 @@
 // is synced and renamed over the destination only when writing succeeded.
 // Only regular files are replaced that way: a device, a FIFO or a socket
 // (/dev/null, /dev/stdout, a named pipe) is written to directly, and a
-// symbolic link to a regular file keeps the link and replaces its target.
+// symbolic link to a regular file (or to none yet) keeps the link and
+// writes its target.
 package atomicfile
 
 import (
@@ -76,6 +77,13 @@ func destination(path string) (target string, direct bool, err error) {
 	fi, err := os.Stat(path) // follows links
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		// A dangling symbolic link: write its target, keep the link.
+		if t, lerr := os.Readlink(path); lerr == nil {
+			if !filepath.IsAbs(t) {
+				t = filepath.Join(filepath.Dir(path), t)
+			}
+			return t, false, nil
+		}
 		return path, false, nil
 	case err != nil:
 		return "", false, fmt.Errorf("%s: %w", path, err)

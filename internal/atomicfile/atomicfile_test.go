@@ -138,3 +138,35 @@ func TestNotAnInput(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteThroughLinks: a symbolic link is kept and its target written,
+// whether the target exists or not (a dangling link was replaced by a
+// regular file; the shell's > and cp create the target).
+func TestWriteThroughLinks(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		exists bool
+	}{{"to a file", true}, {"dangling", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			target, link := filepath.Join(dir, "target.json"), filepath.Join(dir, "link.json")
+			if tc.exists {
+				if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.Symlink("target.json", link); err != nil {
+				t.Fatal(err)
+			}
+			if err := Write(link, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
+				t.Fatal(err)
+			}
+			if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+				t.Errorf("the link was replaced (%v)", err)
+			}
+			if b, err := os.ReadFile(target); string(b) != "new" {
+				t.Errorf("target holds %q (%v), want new", b, err)
+			}
+		})
+	}
+}
