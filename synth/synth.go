@@ -119,9 +119,9 @@ func pad(prefix string, k, n int) string {
 // Each file is written atomically, the features last. Write refuses to
 // overwrite: it returns an error, before writing anything, when dir
 // already holds one of Files (an error matching fs.ErrExist). It also returns an error for an invalid
-// cfg, when a file cannot be written, and when ctx is done (no features
-// file is then left).
-func Write(ctx context.Context, dir string, cfg Config) error {
+// cfg, when a file cannot be written, and when ctx is done; the files it
+// wrote are then removed, so that the same call can be made again.
+func Write(ctx context.Context, dir string, cfg Config) (err error) {
 	if err := cfg.Check(); err != nil {
 		return err
 	}
@@ -146,8 +146,21 @@ func Write(ctx context.Context, dir string, cfg Config) error {
 			labels = append(labels, k)
 		}
 	}
+	var written []string
+	defer func() {
+		if err != nil {
+			for _, p := range written {
+				os.Remove(p)
+			}
+		}
+	}()
 	write := func(name string, fill func(io.Writer) error) error {
-		return atomicfile.Write(filepath.Join(dir, name), fill)
+		p := filepath.Join(dir, name)
+		if err := atomicfile.Write(p, fill); err != nil {
+			return err
+		}
+		written = append(written, p)
+		return nil
 	}
 	if err := write("classes.txt", lines(classes)); err != nil {
 		return err

@@ -210,8 +210,15 @@ func TestWriteRefuses(t *testing.T) {
 		if err := Write(ctx, dir, cfg); !errors.Is(err, context.Canceled) {
 			t.Fatalf("error %v, want context.Canceled", err)
 		}
-		if _, err := os.Stat(filepath.Join(dir, "features.npy")); !errors.Is(err, fs.ErrNotExist) {
-			t.Error("a cancelled Write left features.npy")
+		for _, name := range Files {
+			if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("a cancelled Write left %s", name)
+			}
+		}
+		// The same command run again completes (it refused: labels.npy
+		// already exists).
+		if err := Write(context.Background(), dir, cfg); err != nil {
+			t.Fatalf("rerun after a cancelled Write: %v", err)
 		}
 	})
 }

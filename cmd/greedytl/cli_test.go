@@ -226,6 +226,33 @@ func TestFitFromStdinCSV(t *testing.T) {
 	}
 }
 
+// TestOneInputFromStdin: two inputs cannot both read standard input; the
+// message says so (it said "<stdin>: no labels" or "- has 20 rows but
+// H.npy has 40"), and the standard input is named <stdin> in messages.
+func TestOneInputFromStdin(t *testing.T) {
+	d := newToy(t)
+	csv := "1,0\n2,1\n3,0\n4,1\n5,0\n6,1\n"
+	model := filepath.Join(d.dir, "m.json")
+	if code, _, stderr := cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
+		t.Fatalf("fit: %s", stderr)
+	}
+	for _, args := range [][]string{
+		{"fit", "--features", "-", "--source-scores", "-", "--labels", d.ytext},
+		{"fit", "--features", "-", "--labels", "-"},
+		{"fit", "--source-scores", "-", "--labels", "-"},
+		{"predict", "--model", model, "--features", "-", "--source-scores", d.Htest, "--labels", "-"},
+	} {
+		code, out, stderr := cli(t, csv, args...)
+		if code != exitInput || out != "" || !strings.Contains(stderr, "cannot both read standard input") {
+			t.Errorf("%q: exit %d, stderr %q: want %d and a message that two inputs read standard input", args, code, stderr, exitInput)
+		}
+	}
+	code, _, stderr := cli(t, csv, "fit", "--features", "-", "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat")
+	if code != exitInput || !strings.Contains(stderr, "<stdin> has 6 rows") {
+		t.Errorf("exit %d, stderr %q: want %d and the standard input named <stdin>", code, stderr, exitInput)
+	}
+}
+
 // TestFitFromStdinNPY: --features - reads a .npy from standard input, told
 // apart from CSV by its magic bytes (issue: it was read as CSV and failed).
 func TestFitFromStdinNPY(t *testing.T) {

@@ -83,6 +83,9 @@ func demoTargets(f *dataset.Folder, n int) []string {
 }
 
 func runDemo(c *cobra.Command, s *streams, o *demoOptions) error {
+	if err := checkOutDir(o.out); err != nil {
+		return err
+	}
 	start := time.Now()
 	log := func(format string, a ...any) {
 		if !o.quiet {

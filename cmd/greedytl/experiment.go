@@ -111,9 +111,15 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 	if o.data == "" || o.out == "" {
 		return badInputf("give both --data DIR and --out RUN (see 'greedytl experiment --help')")
 	}
+	if err := checkOutDir(o.out); err != nil {
+		return err
+	}
 	fracSet := c.Flags().Changed("negative-fraction")
 	if len(o.negClasses) > 0 && fracSet {
 		return badInputf("give --negative-classes or --negative-fraction, not both")
+	}
+	if err := checkNegativeFraction(c, o.negFraction); err != nil {
+		return err
 	}
 	sh, err := shard.Parse(o.shard, os.Getenv)
 	if err != nil {

@@ -366,6 +366,18 @@ func TestNonsenseFlagsRejected(t *testing.T) {
 	} {
 		wantInputError(t, "≥ 0", args...)
 	}
+	// --negative-fraction 0 ran with the default 0.2 (0 means "unset" in
+	// experiment.Config), though the rule is 0 < f < 1.
+	for _, args := range [][]string{
+		{"experiment", "--data", "d", "--out", "o", "--negative-fraction", "0"},
+		{"experiment", "--data", "d", "--out", "o", "--negative-fraction", "1"},
+		{"experiment", "--data", "d", "--out", "o", "--negative-fraction", "NaN"},
+		{"train-sources", "--data", "d", "--out", "o", "--negative-fraction", "0"},
+		{"train-sources", "--data", "d", "--out", "o", "--negative-fraction", "-0.5"},
+		{"experiment", "--data", experimentFolder(t), "--out", filepath.Join(t.TempDir(), "run"), "--negative-fraction", "0", "--splits", "1", "--methods", "no-transfer", "-q"},
+	} {
+		wantInputError(t, "want a value in (0, 1)", args...)
+	}
 }
 
 // TestExperimentProtocolFlag runs --protocol skewed from the command line:

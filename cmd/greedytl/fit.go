@@ -125,17 +125,24 @@ func (o *fitOptions) configure(c *cobra.Command) (method.Method, error) {
 	if c.Flags().Changed("lambda") {
 		opts.Lambda, opts.AutoLambda = o.lambda.v, o.lambda.auto
 	}
-	if c.Flags().Changed("delta") {
-		opts.Delta = o.delta
-	}
-	if c.Flags().Changed("max-k") {
-		opts.MaxK = o.maxK
-	}
-	if c.Flags().Changed("gamma") || c.Flags().Changed("feature-factor") {
-		opts.FeatureFactor = o.gamma
-	}
-	if c.Flags().Changed("sample") {
-		opts.Sample = o.sample
+	// The options' own rules (Options.Set) check the flags, before any
+	// input is read, and the message names the flag.
+	for _, f := range []struct {
+		flag, key string
+		v         float64
+		changed   bool
+	}{
+		{"delta", greedytl.KeyDelta, o.delta, c.Flags().Changed("delta")},
+		{"max-k", greedytl.KeyMaxK, float64(o.maxK), c.Flags().Changed("max-k")},
+		{"gamma", greedytl.KeyGamma, o.gamma, c.Flags().Changed("gamma") || c.Flags().Changed("feature-factor")},
+		{"sample", greedytl.KeySample, float64(o.sample), c.Flags().Changed("sample")},
+	} {
+		if !f.changed {
+			continue
+		}
+		if err := opts.Set(f.key, f.v); err != nil {
+			return nil, badInputf("--%s %v: %w", f.flag, f.v, err)
+		}
 	}
 	if c.Flags().Changed("stop-at-min-loo") {
 		opts.StopAtMinLOO = o.stopAtMinLOO
@@ -197,7 +204,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		return badInput(fmt.Errorf("fitting %s on %s: %w", m.Name(), o.data.describe(), err))
 	}
 	write := func(w io.Writer) error { return method.WriteModel(w, model) }
-	if o.out == "" {
+	if o.out == "" || o.out == stdoutName {
 		return write(s.out)
 	}
 	if err := atomicfile.Write(o.out, write); err != nil {

@@ -1,8 +1,13 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -50,10 +55,47 @@ func (f *dataFlags) registerUnlabelled(c *cobra.Command, prefix, help string) {
 // files returns the files the flags name (some may be empty or "-").
 func (f *dataFlags) files() []string { return []string{f.features, f.scores, f.labels} }
 
-// checkOut returns an input error when the output file out is one of the
-// inputs: a command never overwrites what it reads.
+// stdoutName is what an --out flag names to mean standard output, as "-"
+// names standard input for the inputs.
+const stdoutName = "-"
+
+// checkOut returns an input error, before any work is done, when the output
+// file out is a directory, is in a directory that does not exist, or is one
+// of the inputs: a command never overwrites what it reads.
 func checkOut(out string, inputs ...string) error {
+	if out == "" || out == stdoutName {
+		return nil
+	}
+	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+		return badInputf("%s is a directory: give a file name", out)
+	}
+	if dir := filepath.Dir(out); dir != "" {
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			return badInputf("%s: no such directory %s", out, dir)
+		}
+	}
 	return badInput(atomicfile.NotAnInput(out, inputs...))
+}
+
+// checkNegativeFraction checks --negative-fraction when it is given: the
+// libraries read 0 as "the default", which the flag must not.
+func checkNegativeFraction(c *cobra.Command, f float64) error {
+	if c.Flags().Changed("negative-fraction") && !(f > 0 && f < 1) {
+		return badInputf("--negative-fraction %v: want a value in (0, 1)", f)
+	}
+	return nil
+}
+
+// checkOutDir refuses, for the commands whose output is a directory, an
+// --out of - or naming a file that is not a directory.
+func checkOutDir(out string) error {
+	if out == stdoutName {
+		return badInputf("--out -: this command writes a directory, not standard output: give a directory name")
+	}
+	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
+		return badInputf("--out %s is a file, not a directory: give a directory name", out)
+	}
+	return nil
 }
 
 // describe names the sample's files for a message about the data as a
@@ -61,22 +103,25 @@ func checkOut(out string, inputs ...string) error {
 // computed from --sources as "H from sources/".
 func (f *dataFlags) describe() string {
 	var parts []string
-	name := func(p string) string {
-		if p == "-" {
-			return "<stdin>"
-		}
-		return p
-	}
 	if f.features != "" {
-		parts = append(parts, "X = "+name(f.features))
+		parts = append(parts, "X = "+displayName(f.features))
 	}
 	switch {
 	case f.scores != "":
-		parts = append(parts, "H = "+name(f.scores))
+		parts = append(parts, "H = "+displayName(f.scores))
 	case f.sources != nil && *f.sources != "" && f.features != "":
 		parts = append(parts, "H from "+*f.sources)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// displayName is how messages name an input file: the standard input ("-")
+// as <stdin>.
+func displayName(path string) string {
+	if path == "-" {
+		return "<stdin>"
+	}
+	return path
 }
 
 // given reports whether any input of the sample was named.
@@ -99,8 +144,14 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, err error) {
 	if srcDir != "" && f.features == "" {
 		return nil, nil, badInputf("--sources computes the source scores from the features: give %sfeatures too", p)
 	}
-	if f.features == "-" && f.scores == "-" {
-		return nil, nil, badInputf("%sfeatures and %ssource-scores cannot both read standard input", p, p)
+	var stdin []string
+	for _, in := range []struct{ flag, path string }{{"features", f.features}, {"source-scores", f.scores}, {"labels", f.labels}} {
+		if in.path == "-" {
+			stdin = append(stdin, p+in.flag)
+		}
+	}
+	if len(stdin) > 1 {
+		return nil, nil, badInputf("%s cannot both read standard input", strings.Join(stdin, " and "))
 	}
 	if f.features != "" {
 		if X, err = readMatrix(s, f.features); err != nil {
@@ -123,7 +174,7 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, err error) {
 	}
 	if X != nil && H != nil {
 		if mx, mh := X.RawMatrix().Rows, H.RawMatrix().Rows; mx != mh {
-			return nil, nil, badInputf("%s has %d rows but %s has %d: both need one row per example", f.features, mx, f.scores, mh)
+			return nil, nil, badInputf("%s has %d rows but %s has %d: both need one row per example", displayName(f.features), mx, displayName(f.scores), mh)
 		}
 	}
 	return X, H, nil
@@ -162,7 +213,7 @@ func (f *dataFlags) loadLabels(m int) ([]float64, error) {
 		return nil, badInput(err)
 	}
 	if len(y) != m {
-		return nil, badInputf("%s has %d labels but the inputs have %d rows", f.labels, len(y), m)
+		return nil, badInputf("%s has %d labels but the inputs have %d rows", displayName(f.labels), len(y), m)
 	}
 	return y, nil
 }
@@ -210,7 +261,15 @@ func readModelFile(path string) (method.Model, error) {
 		return nil, badInput(err)
 	}
 	defer f.Close()
-	m, err := method.ReadModel(f)
+	r := bufio.NewReader(f)
+	head, _ := r.Peek(64)
+	switch head = bytes.TrimLeft(head, " \t\r\n"); {
+	case bytes.HasPrefix(head, []byte("solver_type")):
+		return nil, badInputf("%s is a liblinear model file: inspect reads the JSON models of greedytl fit (predict reads both)", path)
+	case len(head) > 0 && head[0] != '{':
+		return nil, badInputf("%s is not a greedytl model (JSON) file", path)
+	}
+	m, err := method.ReadModel(r)
 	if err != nil {
 		return nil, badInputf("%s: %w", path, err)
 	}

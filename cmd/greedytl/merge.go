@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -48,6 +49,11 @@ unreadable or malformed files, runs that differ, conflicting records.`,
 }
 
 func runMerge(s *streams, o *mergeOptions, runs []string) error {
+	if !strings.HasSuffix(o.out, ".jsonl") {
+		if err := checkOutDir(o.out); err != nil {
+			return err
+		}
+	}
 	rep, err := experiment.Merge(runs, o.out)
 	if rep != nil {
 		printMergeReport(s, rep)

@@ -55,6 +55,31 @@ func TestEveryMethodFromTheCLI(t *testing.T) {
 	}
 }
 
+// TestGreedyFlagsOutOfRange: GreedyTL's flags out of their range are bad
+// usage found before any input is read, and the message names the flag
+// (it named the library's field, "FeatureFactor must be ≥ 0", after
+// reading the data).
+func TestGreedyFlagsOutOfRange(t *testing.T) {
+	base := []string{"fit", "--method", "greedytl", "--features", "no-such-X.npy", "--labels", "no-such-y.txt"}
+	for _, tc := range []struct {
+		flag, value, want string
+	}{
+		{"--gamma", "-1", "--gamma -1: gamma (the feature factor) must be ≥ 0"},
+		{"--gamma", "NaN", "--gamma NaN: gamma must be finite"},
+		{"--feature-factor", "-1", "--gamma -1: gamma (the feature factor) must be ≥ 0"},
+		{"--delta", "-1", "--delta -1: delta must be ≥ 0"},
+		{"--delta", "+Inf", "--delta +Inf: delta must be finite"},
+		{"--sample", "-5", "--sample -5: sample must be a whole number"},
+		{"--max-k", "-1", "--max-k -1: max_k must be a whole number"},
+	} {
+		args := append(slices.Clone(base), tc.flag, tc.value)
+		code, _, stderr := cli(t, "", args...)
+		if code != exitInput || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s %s: exit %d, stderr %q: want %d and %q", tc.flag, tc.value, code, stderr, exitInput, tc.want)
+		}
+	}
+}
+
 func TestGreedyFlagsRejectedForBaselines(t *testing.T) {
 	d := newToy(t)
 	code, _, stderr := cli(t, "", "fit", "--method", "no-transfer", "--lambda", "3", "--features", d.X, "--labels", d.ytext, "--positive", "cat")

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -60,5 +61,121 @@ func TestOutputToSpecialFiles(t *testing.T) {
 	}
 	if fi, err := os.Lstat(null); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
 		t.Errorf("the link to %s was replaced (%v)", os.DevNull, err)
+	}
+}
+
+// TestOutputDash: --out - is standard output for the commands that write one
+// file (fit, predict, train), as - is standard input for the inputs; the
+// commands that write a directory refuse it. Before, every --out - wrote a
+// file or directory named "-" in the working directory.
+func TestOutputDash(t *testing.T) {
+	d := newToy(t)
+	model := filepath.Join(d.dir, "m.json")
+	if code, _, stderr := cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
+		t.Fatalf("fit: %s", stderr)
+	}
+	svm := writeText(t, d.dir, "d.svm", "+1 1:1 2:0.5\n-1 1:-1 2:0.25\n+1 1:0.8\n-1 2:-0.5\n")
+	t.Chdir(t.TempDir())
+	for _, tc := range []struct {
+		args   []string
+		stdout string // a prefix of what standard output must hold
+	}{
+		{[]string{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", "-"}, "{"},
+		{[]string{"predict", "--model", model, "--features", d.Xtest, "--source-scores", d.Htest, "--out", "-"}, ""},
+		{[]string{"train", "--data", svm, "--out", "-"}, "solver_type "},
+		{[]string{"train", svm, "-"}, "solver_type "},
+	} {
+		code, out, stderr := cli(t, "", tc.args...)
+		if code != 0 || out == "" || !strings.HasPrefix(out, tc.stdout) {
+			t.Errorf("%q: exit %d, stdout %.40q, stderr %q: want 0 and the output on stdout", tc.args, code, out, stderr)
+		}
+		if _, err := os.Lstat("-"); err == nil {
+			t.Errorf("%q wrote a file named -", tc.args)
+			os.RemoveAll("-")
+		}
+	}
+	for _, args := range [][]string{
+		{"experiment", "--data", "x", "--out", "-"},
+		{"train-sources", "--data", "x", "--out", "-"},
+		{"synth", "--out", "-"},
+		{"merge", "x", "--out", "-"},
+		{"report", "x", "--out", "-"},
+		{"demo", "--out", "-"},
+	} {
+		wantInputError(t, "--out -", args...)
+		if _, err := os.Lstat("-"); err == nil {
+			t.Errorf("%q wrote a file named -", args)
+			os.RemoveAll("-")
+		}
+	}
+}
+
+// TestOutputDirIsAFile: the commands that write a directory refuse an --out
+// that is an existing file, as bad usage (exit 2; it was exit 1 with
+// "mkdir F: not a directory", or for synth "lstat F/features.npy: not a
+// directory"); merge still writes FILE.jsonl.
+func TestOutputDirIsAFile(t *testing.T) {
+	f := writeText(t, t.TempDir(), "afile", "")
+	for _, args := range [][]string{
+		{"experiment", "--data", "x", "--out", f},
+		{"train-sources", "--data", "x", "--out", f},
+		{"synth", "--out", f},
+		{"merge", "x", "--out", f},
+		{"report", "x", "--out", f},
+		{"demo", "--out", f},
+	} {
+		wantInputError(t, "is a file, not a directory", args...)
+	}
+	if code, _, stderr := cli(t, "", "merge", "x", "--out", f+".jsonl"); strings.Contains(stderr, "not a directory") {
+		t.Errorf("merge --out FILE.jsonl: exit %d, %s", code, stderr)
+	}
+}
+
+// TestInspectNonModel: inspect (and predict) given a file that is not a
+// greedytl model say what the file is (they said "reading model: invalid
+// character 's' looking for beginning of value" for a liblinear model,
+// which predict reads, and for a .npy).
+func TestInspectNonModel(t *testing.T) {
+	d := newToy(t)
+	svm := writeText(t, d.dir, "d.svm", "+1 1:1 2:0.5\n-1 1:-1 2:0.25\n+1 1:0.8\n-1 2:-0.5\n")
+	lib := filepath.Join(d.dir, "d.model")
+	if code, _, stderr := cli(t, "", "train", svm, lib); code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"inspect", lib}, lib + " is a liblinear model file: inspect reads the JSON models of greedytl fit"},
+		{[]string{"inspect", d.X}, d.X + " is not a greedytl model (JSON)"},
+		{[]string{"predict", "--model", d.X, "--features", d.Xtest}, d.X + " is not a greedytl model (JSON)"},
+	} {
+		wantInputError(t, tc.want, tc.args...)
+	}
+}
+
+// TestOutputPathCheckedFirst: an --out naming a directory, or a file in a
+// directory that does not exist, is a usage error (exit 2) found before any
+// work, and the message names the path, not a temporary file.
+func TestOutputPathCheckedFirst(t *testing.T) {
+	d := newToy(t)
+	svm := writeText(t, d.dir, "d.svm", "+1 1:1 2:0.5\n-1 1:-1 2:0.25\n+1 1:0.8\n-1 2:-0.5\n")
+	missing := filepath.Join(d.dir, "no", "m.json")
+	for _, tc := range []struct {
+		out, want string
+	}{
+		{d.dir, "is a directory"},
+		{missing, "no such directory"},
+	} {
+		for _, args := range [][]string{
+			{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", tc.out},
+			{"train", "--data", svm, "--out", tc.out},
+		} {
+			wantInputError(t, tc.want, args...)
+			code, _, stderr := cli(t, "", args...)
+			if code == exitInput && (strings.Contains(stderr, ".tmp-") || !strings.Contains(stderr, tc.out)) {
+				t.Errorf("%q: message %q: want it to name %s and no temporary file", args, stderr, tc.out)
+			}
+		}
 	}
 }

@@ -103,7 +103,7 @@ func runPredict(s *streams, o *predictOptions) error {
 		return nil
 	}
 	report := s.err
-	if o.out == "" {
+	if o.out == "" || o.out == stdoutName {
 		if err := write(s.out); err != nil {
 			return err
 		}

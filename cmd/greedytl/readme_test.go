@@ -151,3 +151,32 @@ func TestREADMECommands(t *testing.T) {
 	}
 	t.Logf("ran %d README commands", ran)
 }
+
+// TestREADMEListsEveryCommand: the README's table of commands names every
+// command "greedytl help" lists (it lacked synth and version).
+func TestREADMEListsEveryCommand(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(b), "| command | what |")
+	if !ok {
+		t.Fatal("README.md has no table of commands (| command | what |)")
+	}
+	table, _, _ = strings.Cut(table, "\n\n")
+	listed := map[string]bool{}
+	for _, row := range strings.Split(table, "\n") {
+		first, _, _ := strings.Cut(strings.TrimPrefix(row, "|"), "|")
+		for _, name := range strings.Split(first, ",") {
+			listed[strings.Trim(strings.TrimSpace(name), "`")] = true
+		}
+	}
+	for _, c := range newRootCmd(&streams{}).Commands() {
+		if c.Name() == "help" || c.Name() == "completion" || c.Hidden {
+			continue
+		}
+		if !listed[c.Name()] {
+			t.Errorf("README.md's table of commands does not list %s", c.Name())
+		}
+	}
+}

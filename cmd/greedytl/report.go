@@ -15,6 +15,7 @@ import (
 type reportOptions struct {
 	out    string
 	json   bool
+	quiet  bool
 	format []string
 }
 
@@ -55,6 +56,7 @@ and expected.`,
 	fl := c.Flags()
 	fl.StringVarP(&o.out, "out", "o", "", "write the report (figures, report.md, report.html) into this directory")
 	fl.BoolVar(&o.json, "json", false, "print the summary as a JSON array")
+	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no message when the report is written (warnings are still printed)")
 	fl.StringSliceVar(&o.format, "format", []string{"md", "html"}, "documents to write with --out: md, html (figures are always written)")
 	return c
 }
@@ -70,6 +72,9 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 		default:
 			return badInputf("--format %q: want md or html (comma-separated)", f)
 		}
+	}
+	if err := checkOutDir(o.out); err != nil {
+		return err
 	}
 	if c.Flags().Changed("format") && o.out == "" {
 		return badInputf("--format needs --out: it chooses the documents written there")
@@ -103,6 +108,9 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 	written, err := report.Write(o.out, res, opts)
 	if err != nil {
 		return err
+	}
+	if o.quiet {
+		return nil
 	}
 	docs := slices.DeleteFunc(slices.Clone(written), func(p string) bool {
 		return strings.HasSuffix(p, ".png") || strings.HasSuffix(p, ".svg")

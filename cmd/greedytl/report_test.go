@@ -116,10 +116,12 @@ func TestReportOut(t *testing.T) {
 		wantFiles []string
 		noFiles   []string
 		stdout    bool // JSON on stdout
+		quiet     bool // no "report written" on stderr (-q, as the other commands have); warnings stay
 	}{
 		{"md and html", nil, []string{"report.md", "report.html", "fig1-accuracy-toy.png", "fig1-accuracy-toy.svg",
-			"fig3-greedytl59-toy.png", "fig-weights-toy-greedytl.svg"}, nil, false},
-		{"md only, and JSON", []string{"--format", "md", "--json"}, []string{"report.md", "fig1-accuracy-toy.png"}, []string{"report.html"}, true},
+			"fig3-greedytl59-toy.png", "fig-weights-toy-greedytl.svg"}, nil, false, false},
+		{"md only, and JSON", []string{"--format", "md", "--json"}, []string{"report.md", "fig1-accuracy-toy.png"}, []string{"report.html"}, true, false},
+		{"quiet", []string{"-q"}, []string{"report.md", "report.html"}, nil, false, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -138,7 +140,7 @@ func TestReportOut(t *testing.T) {
 					t.Errorf("%s written, not asked for", f)
 				}
 			}
-			if !strings.Contains(stderr, "report written to "+out) {
+			if strings.Contains(stderr, "report written to "+out) == tc.quiet || !strings.Contains(stderr, "Partial results") {
 				t.Errorf("stderr %q", stderr)
 			}
 			if got := strings.HasPrefix(stdout, "["); got != tc.stdout {

@@ -58,6 +58,9 @@ func runSynth(ctx context.Context, s *streams, o *synthOptions) error {
 	if o.out == "" {
 		return badInputf("give --out DIR (see 'greedytl synth --help')")
 	}
+	if err := checkOutDir(o.out); err != nil {
+		return err
+	}
 	cfg := o.cfg
 	if err := cfg.Check(); err != nil {
 		return badInput(err)
@@ -75,7 +78,7 @@ func runSynth(ctx context.Context, s *streams, o *synthOptions) error {
 	case errors.Is(err, fs.ErrExist):
 		return badInput(err)
 	case errors.Is(err, context.Canceled):
-		return fmt.Errorf("interrupted; no features.npy was written to %s (%w)", o.out, err)
+		return fmt.Errorf("interrupted; nothing was left in %s: run the same command again (%w)", o.out, err)
 	case err != nil:
 		return err
 	}

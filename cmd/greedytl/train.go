@@ -214,11 +214,17 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	if !model.Converged && !o.quiet {
 		fmt.Fprintln(s.err, "WARNING: reaching max number of iterations")
 	}
-	if err := linear.WriteModelFile(modelPath, model); err != nil {
+	where := modelPath
+	if modelPath == stdoutName {
+		where = "standard output"
+		if err := linear.WriteModel(s.out, model); err != nil {
+			return err
+		}
+	} else if err := linear.WriteModelFile(modelPath, model); err != nil {
 		return err
 	}
 	if !o.quiet {
-		fmt.Fprintf(s.err, "trained %v (C = %g) on %d examples with %d features; model written to %s\n", p.Solver, p.C, x.R, x.C, modelPath)
+		fmt.Fprintf(s.err, "trained %v (C = %g) on %d examples with %d features; model written to %s\n", p.Solver, p.C, x.R, x.C, where)
 	}
 	return nil
 }

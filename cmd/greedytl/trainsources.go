@@ -119,8 +119,14 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 	if o.data == "" || o.out == "" {
 		return badInputf("give both --data DIR and --out SOURCES (see 'greedytl train-sources --help')")
 	}
+	if err := checkOutDir(o.out); err != nil {
+		return err
+	}
 	if len(o.negClasses) > 0 && c.Flags().Changed("negative-fraction") {
 		return badInputf("give --negative-classes or --negative-fraction, not both")
+	}
+	if err := checkNegativeFraction(c, o.negFraction); err != nil {
+		return err
 	}
 	sh, err := shard.Parse(o.shard, os.Getenv)
 	if err != nil {

@@ -2,8 +2,10 @@
 // result: the content goes to a temporary file in the same directory, which
 // is synced and renamed over the destination only when writing succeeded.
 // Only regular files are replaced that way: a device, a FIFO or a socket
-// (/dev/null, /dev/stdout, a named pipe) is written to directly, and a
-// symbolic link to a regular file keeps the link and replaces its target.
+// (/dev/null, a named pipe) and an open descriptor (/dev/stdout,
+// /dev/fd/N, /proc/self/fd/N, whatever its file) are written to directly, and a
+// symbolic link to a regular file (or to none yet) keeps the link and
+// writes its target.
 package atomicfile
 
 import (
@@ -14,6 +16,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 )
 
 // Write calls fill with a buffered writer and stores what it wrote at path.
@@ -24,6 +28,12 @@ import (
 // untouched and the error is returned. When path is a device, a FIFO or a
 // socket, fill writes to it directly. A directory is refused.
 func Write(path string, fill func(w io.Writer) error) (err error) {
+	if std, ok := descriptor(path); ok {
+		if std != nil {
+			return writeTo(path, std, fill)
+		}
+		return writeDirect(path, fill)
+	}
 	target, direct, err := destination(path)
 	if err != nil {
 		return err
@@ -34,6 +44,10 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	dir := filepath.Dir(target)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp-*")
 	if err != nil {
+		// Name path, not the temporary file the user never asked for.
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			err = pe.Err
+		}
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	tmp := f.Name()
@@ -72,6 +86,13 @@ func destination(path string) (target string, direct bool, err error) {
 	fi, err := os.Stat(path) // follows links
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		// A dangling symbolic link: write its target, keep the link.
+		if t, lerr := os.Readlink(path); lerr == nil {
+			if !filepath.IsAbs(t) {
+				t = filepath.Join(filepath.Dir(path), t)
+			}
+			return t, false, nil
+		}
 		return path, false, nil
 	case err != nil:
 		return "", false, fmt.Errorf("%s: %w", path, err)
@@ -88,9 +109,67 @@ func destination(path string) (target string, direct bool, err error) {
 	return path, false, nil
 }
 
-// writeDirect writes fill's output to the existing non-regular file path.
+// descriptor reports whether path, or a symbolic link on the way to its
+// file, names an open file descriptor: /dev/stdout, /dev/stderr, /dev/fd/N
+// or /proc/PID/fd/N. Its file may be regular (a shell's "> file" or
+// ">> file"), but it is the descriptor's: written to, never replaced. std
+// is os.Stdout or os.Stderr when path is this process's standard output or
+// error, which must be written through (a new open of the file would not
+// share the shell's offset), else nil.
+func descriptor(path string) (std *os.File, ok bool) {
+	for range 40 { // as many links as Linux follows
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, false
+		}
+		dir, name := filepath.Split(abs)
+		switch {
+		case abs == "/dev/stdout":
+			return os.Stdout, true
+		case abs == "/dev/stderr":
+			return os.Stderr, true
+		case dir == "/dev/fd/" || dir == "/proc/self/fd/" || dir == "/proc/"+strconv.Itoa(os.Getpid())+"/fd/":
+			switch name {
+			case "1":
+				return os.Stdout, true
+			case "2":
+				return os.Stderr, true
+			}
+			return nil, true
+		case strings.HasPrefix(abs, "/proc/") && strings.HasSuffix(dir, "/fd/"):
+			return nil, true
+		}
+		t, err := os.Readlink(abs)
+		if err != nil {
+			return nil, false
+		}
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(filepath.Dir(abs), t)
+		}
+		path = t
+	}
+	return nil, false
+}
+
+// writeTo writes fill's output to the open file f (named path), which it
+// leaves open.
+func writeTo(path string, f *os.File, fill func(w io.Writer) error) error {
+	bw := bufio.NewWriter(f)
+	if err := fill(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// writeDirect writes fill's output to the existing non-regular file path,
+// or to an open descriptor's file, appending: a descriptor's file is
+// written after what the descriptor wrote before, as a shell's ">> f"
+// expects (a device or a FIFO ignores the flag).
 func writeDirect(path string, fill func(w io.Writer) error) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -42,8 +43,14 @@ func TestWriteReplacesOnlyOnSuccess(t *testing.T) {
 
 func TestWriteIntoMissingDirectory(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "no", "such", "dir", "f")
-	if err := Write(path, func(io.Writer) error { return nil }); err == nil {
+	err := Write(path, func(io.Writer) error { return nil })
+	if err == nil {
 		t.Fatal("want an error for a missing directory")
+	}
+	// The message names the file asked for, once, and not the temporary
+	// file (it said "PATH: open DIR/.f.tmp-123: no such file or directory").
+	if msg := err.Error(); strings.Contains(msg, ".tmp-") || strings.Count(msg, path) != 1 || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("error %q: want %s named once, no temporary file, and fs.ErrNotExist", msg, path)
 	}
 }
 
@@ -130,5 +137,116 @@ func TestNotAnInput(t *testing.T) {
 		if (err != nil) != c.bad {
 			t.Errorf("NotAnInput(%s, %v) = %v, want error %v", c.out, c.inputs, err, c.bad)
 		}
+	}
+}
+
+// TestWriteThroughLinks: a symbolic link is kept and its target written,
+// whether the target exists or not (a dangling link was replaced by a
+// regular file; the shell's > and cp create the target).
+func TestWriteThroughLinks(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		exists bool
+	}{{"to a file", true}, {"dangling", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			target, link := filepath.Join(dir, "target.json"), filepath.Join(dir, "link.json")
+			if tc.exists {
+				if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.Symlink("target.json", link); err != nil {
+				t.Fatal(err)
+			}
+			if err := Write(link, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
+				t.Fatal(err)
+			}
+			if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+				t.Errorf("the link was replaced (%v)", err)
+			}
+			if b, err := os.ReadFile(target); string(b) != "new" {
+				t.Errorf("target holds %q (%v), want new", b, err)
+			}
+		})
+	}
+}
+
+// TestWriteToOpenDescriptor: a path naming an open file descriptor
+// (/dev/stdout, /dev/fd/N, /proc/self/fd/N, or a link to one) is written
+// through, after what the descriptor's file holds, even when that file is
+// regular (issue: "greedytl fit --out /dev/stdout >> log" replaced log by
+// the model, and "(echo first; greedytl predict --out /dev/stdout) > f"
+// lost "first").
+func TestWriteToOpenDescriptor(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		path func(fd uintptr, dir string) string
+	}{
+		{"/proc/self/fd", func(fd uintptr, _ string) string { return "/proc/self/fd/" + strconv.Itoa(int(fd)) }},
+		{"/dev/fd", func(fd uintptr, _ string) string { return "/dev/fd/" + strconv.Itoa(int(fd)) }},
+		{"a link to /proc/self/fd", func(fd uintptr, dir string) string {
+			link := filepath.Join(dir, "out")
+			if err := os.Symlink("/proc/self/fd/"+strconv.Itoa(int(fd)), link); err != nil {
+				t.Fatal(err)
+			}
+			return link
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "log")
+			f, err := os.OpenFile(file, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if _, err := f.WriteString("first\n"); err != nil {
+				t.Fatal(err)
+			}
+			path := tc.path(f.Fd(), dir)
+			if _, err := os.Stat(path); err != nil {
+				t.Skipf("%s: %v", path, err)
+			}
+			before, _ := os.Stat(file)
+			if err := Write(path, func(w io.Writer) error { _, err := io.WriteString(w, "new\n"); return err }); err != nil {
+				t.Fatal(err)
+			}
+			if b, _ := os.ReadFile(file); string(b) != "first\nnew\n" {
+				t.Errorf("the file holds %q, want %q", b, "first\nnew\n")
+			}
+			if after, err := os.Stat(file); err != nil || !os.SameFile(before, after) {
+				t.Errorf("the descriptor's file was replaced (%v)", err)
+			}
+		})
+	}
+}
+
+// TestWriteToStandardOutput: /dev/stdout and its aliases are written
+// through this process's standard output, sharing its offset: what the
+// process writes after lands after, not over, what Write wrote (it opened
+// the file anew: "(echo first; greedytl predict --out /dev/stdout; echo
+// last) > f" wrote "last" over the first scores).
+func TestWriteToStandardOutput(t *testing.T) {
+	for _, path := range []string{"/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", "/proc/" + strconv.Itoa(os.Getpid()) + "/fd/1"} {
+		t.Run(path, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "out")
+			f, err := os.Create(file) // as a shell's "> out": no O_APPEND
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			stdout := os.Stdout
+			os.Stdout = f
+			defer func() { os.Stdout = stdout }()
+			f.WriteString("first\n")
+			if err := Write(path, func(w io.Writer) error { _, err := io.WriteString(w, "new\n"); return err }); err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString("last\n")
+			if b, _ := os.ReadFile(file); string(b) != "first\nnew\nlast\n" {
+				t.Errorf("the file holds %q, want %q", b, "first\nnew\nlast\n")
+			}
+		})
 	}
 }
