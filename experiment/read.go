@@ -17,9 +17,11 @@ import (
 type ReadOptions struct {
 	// Tolerant accepts, with a warning, a run directory or results file
 	// without a run.json (its grid, and so its expected cells, are then
-	// unknown), and settles a cell recorded twice with records that differ
-	// by keeping the successful one, else the first read (the conflict is
-	// still listed). A report can live with both; Merge cannot.
+	// unknown), and a cell recorded twice, once failed and once
+	// successful, by keeping the success (the conflict is still listed).
+	// Two different successful (or two different failed) records of a cell
+	// are refused as by Merge. A report can live with what it tolerates;
+	// Merge cannot.
 	Tolerant bool
 }
 
@@ -168,11 +170,17 @@ func (res *Results) readFile(file string, g *grid, opt ReadOptions) error {
 		res.Conflicts = append(res.Conflicts, k)
 		res.ConflictAt = append(res.ConflictAt, fmt.Sprintf("%v (%s and %s)", k, res.where[k], here))
 		if opt.Tolerant {
-			if old.Error != "" && rec.Error == "" {
+			switch {
+			case old.Error != "" && rec.Error == "":
 				*old, res.lines[i], res.where[k] = *rec, slices.Clone(line), here // a retried cell that succeeded
 				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: cell %v succeeded where it failed before; the success is kept", here, k))
-			} else {
-				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: cell %v differs from the one read before; the first is kept", here, k))
+			case old.Error == "" && rec.Error != "":
+				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: cell %v failed where it succeeded before (%s); the success is kept", here, k, res.where[k]))
+			default:
+				// Two results for one cell: which is right cannot be told,
+				// and averaging either would report a number the runs do
+				// not agree on. Merge refuses it too.
+				return inputErrorf("%s: cell %v has another record at %s: the runs disagree on it (merge refuses them too); remove one of the runs, or rerun the cell", here, k, res.where[k])
 			}
 		}
 		return nil

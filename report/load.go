@@ -58,9 +58,10 @@ type ClassInfo struct {
 //
 // Runs of one dataset must be the same run (another seed, grid or set of
 // sources is an error, as for experiment.Merge); runs of several datasets
-// are reported side by side. A cell read twice counts once: a successful
-// record replaces a failed one, otherwise the first read wins, and a
-// duplicate whose content differs (fit time aside) adds a warning. A last
+// are reported side by side. A cell read twice counts once: identical
+// records (fit time aside) are kept once, a successful record wins over a
+// failed one with a warning, and two other different records of one cell
+// are an error, as for experiment.Merge. A last
 // line cut short (a run still writing) and a missing run.json (class names
 // are then taken from the records) are tolerated with a warning. Load
 // returns an error naming the file and line for unreadable files,
