@@ -22,7 +22,8 @@ import (
 // all targets, 10 splits; γ = 0.5 has the best mean rank over those 9
 // dataset × positives cells (2.44; then 0.75 with 2.78 and 1 with 3.00). No
 // γ is best everywhere: HOG wants 0.25–0.5, colour histograms and
-// CLINC150's bag of words 0.75–1 (greedytl-auto chooses γ per task).
+// CLINC150's bag of words 0.75–1 (greedytl-auto averages γ = 1 and γ = 0.5
+// instead of choosing).
 const spFeatureFactor = 0.5
 
 // forwardRelLambda is forward-reg's λ relative to a standardised column's
@@ -104,7 +105,7 @@ func configureGreedy(base string, def greedytl.Options) func(Spec) (Method, erro
 // (Options.Sample = 59) and "greedytl-sp" (Options.FeatureFactor =
 // spFeatureFactor, so that a feature needs a larger correlation with the
 // labels than a source to be selected). Nothing is chosen by leave-one-out:
-// the options are the paper's (greedytl-auto chooses γ and λ; see
+// the options are the paper's (greedytl-auto averages several fits; see
 // GreedyAuto).
 //
 // The inputs need not have both parts: with no sources (H absent) GreedyTL
