@@ -40,9 +40,11 @@ predict --sources refuses another sources directory (exit status 2, naming
 both and what differs: their count, data, seed or models), and predict
 --source-scores, which it cannot check, prints a one-line note on standard
 error and goes on, as H may well come from the same sources. Models fitted
-from --source-scores, and older files, record no sources and are not checked. With --labels it also prints the
-class-balanced accuracy, (TPR + TNR)/2, of the score signs — on standard output
-when the scores go to --out, else on standard error.`,
+from --source-scores, and older files, record no sources and are not checked.
+
+With --labels predict also prints the class-balanced accuracy, (TPR + TNR)/2,
+of the score signs — on standard output when the scores go to --out, else on
+standard error.`,
 		Example: `  greedytl predict --model model.json --features Xtest.npy --source-scores Htest.npy > scores.txt
   greedytl predict --model model.json --features Xtest.npy --sources sources/ --labels ytest.txt --out scores.txt
   greedytl predict --model heart_scale.model --features X.csv`,
