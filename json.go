@@ -34,15 +34,90 @@ const BaseMethod = "greedytl"
 // one type of every GreedyTL model file, whichever method (greedytl,
 // greedytl-sp:gamma=0.25, forward-reg, …) wrote it.
 type modelFile struct {
+	FileHeader
+	NumFeatures int          `json:"num_features"`
+	NumSources  int          `json:"num_sources"`
+	Options     Options      `json:"options"`
+	Columns     []fileColumn `json:"columns"`
+}
+
+// FileHeader holds the members every model file starts with, whichever
+// method wrote it: this package's GreedyTL files and package method's
+// files of the other methods embed it, so that the envelope, and each of
+// its members, is defined once.
+type FileHeader struct {
 	Format          string             `json:"format"`
 	Version         int                `json:"version"`
 	Method          string             `json:"method"`
 	Hyperparameters map[string]float64 `json:"hyperparameters"`
-	Build           *buildinfo.Info    `json:"build,omitempty"`
-	NumFeatures     int                `json:"num_features"`
-	NumSources      int                `json:"num_sources"`
-	Options         Options            `json:"options"`
-	Columns         []fileColumn       `json:"columns"`
+	// Build is the greedytl that wrote the file (absent in version 1).
+	Build *buildinfo.Info `json:"build,omitempty"`
+	// Sources identifies the sources directory the model's source scores
+	// were computed from when it was fitted; it is absent when they were
+	// given as a matrix, and in files written before it was added.
+	Sources *SourcesID `json:"sources,omitempty"`
+}
+
+// NewFileHeader returns the header of a file of this format and version
+// holding a model of the named method with hyperparameters hp (nil: none),
+// written by this build, whose source scores came from sources (nil: from
+// a matrix).
+func NewFileHeader(method string, hp map[string]float64, sources *SourcesID) FileHeader {
+	if hp == nil {
+		hp = map[string]float64{}
+	}
+	build := buildinfo.Read()
+	return FileHeader{Format: ModelFileFormat, Version: ModelFileVersion, Method: method, Hyperparameters: hp, Build: &build, Sources: sources}
+}
+
+// SourcesID identifies a directory of source models (package source's
+// sources directory) in a model file: the model's source columns are the
+// scores of these sources, in this order.
+type SourcesID struct {
+	// Dir is the directory as given when the model was fitted (for
+	// messages only: a directory may move).
+	Dir string `json:"dir"`
+	// SHA256 is the identity of the sources, source.Index.Identity: the
+	// digest of their names and model files, in order. Equal digests
+	// compute equal source scores from equal features.
+	SHA256 string `json:"sha256"`
+	// Count is the number of sources; DataSHA256 and Seed are the digest
+	// of the data they were trained on and the seed of their training, as
+	// the directory's index records them: they say how two sets differ.
+	Count      int    `json:"count"`
+	DataSHA256 string `json:"data_sha256"`
+	Seed       uint64 `json:"seed"`
+}
+
+// Differences returns what distinguishes the sources s from t (empty when
+// they are the same sources): their count, the data they were trained on,
+// their training seed, or, when these agree, the models themselves.
+func (s *SourcesID) Differences(t *SourcesID) []string {
+	if s.SHA256 == t.SHA256 {
+		return nil
+	}
+	var d []string
+	if s.Count != t.Count {
+		d = append(d, fmt.Sprintf("%d sources, not %d", t.Count, s.Count))
+	}
+	if s.DataSHA256 != t.DataSHA256 {
+		d = append(d, fmt.Sprintf("trained on other data (data digest %s, not %s)", short(t.DataSHA256), short(s.DataSHA256)))
+	}
+	if s.Seed != t.Seed {
+		d = append(d, fmt.Sprintf("trained with seed %d, not %d", t.Seed, s.Seed))
+	}
+	if len(d) == 0 {
+		d = append(d, "other source models or another order (same count, data and seed: other names, training settings or model files)")
+	}
+	return d
+}
+
+// short abbreviates a hex digest for messages.
+func short(digest string) string {
+	if len(digest) > 12 {
+		return digest[:12]
+	}
+	return digest
 }
 
 // modelFileV1 is version 1 of the file: version 2's members but for γ,
@@ -79,21 +154,23 @@ type fileColumn struct {
 //	 "columns": [{"kind": "source", "index": 3, "weight": …, "mean": …,
 //	              "scale": …, "score": …, "reg_error": …, "loo_error": …}, …]}
 //
-// with one record per selected column, in selection order. method is the
+// with one record per selected column, in selection order, and an optional
+// "sources" member (FileHeader.Sources, written by WriteFile). method is the
 // canonical spec of the options, Options.MethodName(BaseMethod,
 // DefaultOptions()): "greedytl" for the paper's settings,
 // "greedytl:sample=59" for the randomised search of r = 59. Numbers are
 // written so that they read back exactly. WriteJSON returns an error if m
 // is inconsistent (see ReadModel) or w fails.
 func (m *Model) WriteJSON(w io.Writer) error {
-	return m.WriteFile(w, m.Options.MethodName(BaseMethod, DefaultOptions()))
+	return m.WriteFile(w, m.Options.MethodName(BaseMethod, DefaultOptions()), nil)
 }
 
 // WriteFile writes m as WriteJSON does with "method" set to method: the
 // canonical spec of the method that fitted m (package method writes its
-// GreedyTL variants this way).
-func (m *Model) WriteFile(w io.Writer, method string) error {
-	b, err := m.encode(method, true)
+// GreedyTL variants this way), and "sources" set to sources when it is not
+// nil.
+func (m *Model) WriteFile(w io.Writer, method string, sources *SourcesID) error {
+	b, err := m.encode(method, sources, true)
 	if err != nil {
 		return err
 	}
@@ -106,7 +183,7 @@ func (m *Model) WriteFile(w io.Writer, method string) error {
 // MarshalJSON encodes m in the format of WriteJSON, without indentation,
 // so that a model can be embedded in other JSON documents.
 func (m *Model) MarshalJSON() ([]byte, error) {
-	return m.encode(m.Options.MethodName(BaseMethod, DefaultOptions()), false)
+	return m.encode(m.Options.MethodName(BaseMethod, DefaultOptions()), nil, false)
 }
 
 // UnmarshalJSON decodes and validates a model as ReadModel does.
@@ -120,21 +197,16 @@ func (m *Model) UnmarshalJSON(b []byte) error {
 }
 
 // encode returns the JSON form of m, after validating it, named method.
-func (m *Model) encode(method string, indent bool) ([]byte, error) {
+func (m *Model) encode(method string, sources *SourcesID, indent bool) ([]byte, error) {
 	if err := m.validate(); err != nil {
 		return nil, fmt.Errorf("greedytl: writing model: %w", err)
 	}
-	build := buildinfo.Read()
 	f := &modelFile{
-		Format:          ModelFileFormat,
-		Version:         ModelFileVersion,
-		Method:          method,
-		Hyperparameters: m.Options.Hyperparameters(),
-		Build:           &build,
-		NumFeatures:     m.NumFeatures,
-		NumSources:      m.NumSources,
-		Options:         m.Options,
-		Columns:         make([]fileColumn, len(m.Selected)),
+		FileHeader:  NewFileHeader(method, m.Options.Hyperparameters(), sources),
+		NumFeatures: m.NumFeatures,
+		NumSources:  m.NumSources,
+		Options:     m.Options,
+		Columns:     make([]fileColumn, len(m.Selected)),
 	}
 	for j, c := range m.Selected {
 		s := m.Path[j]

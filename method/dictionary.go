@@ -377,12 +377,12 @@ type dictionaryFile struct {
 	B            float64            `json:"b"`
 }
 
-func (dm *dictionaryModel) fileDocument() (any, error) {
+func (dm *dictionaryModel) fileDocument(env envelope) (any, error) {
 	if err := dm.check(); err != nil {
 		return nil, err
 	}
 	f := dictionaryFile{
-		envelope: newEnvelope("dictionary", dm.hyper),
+		envelope: env,
 		X:        dm.x,
 		H:        dm.h,
 		Sparsity: dm.sparsity,

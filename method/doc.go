@@ -125,7 +125,10 @@
 // spec of their options (greedytl.Options.MethodName, the one function from
 // options to a model's identity), so that a file always names what made it
 // and always reads back; ReadModel also reads files the root package wrote.
-// The linear baselines' files hold a Linear model.
+// The linear baselines' files hold a Linear model. The envelope is the
+// root package's greedytl.FileHeader for every method; WriteFile records in
+// its optional "sources" member the sources directory the source scores
+// were computed from, and ReadFile returns it.
 //
 // A typical use:
 //

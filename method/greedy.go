@@ -263,8 +263,8 @@ func (g *greedyModel) Predict(d Data) ([]float64, error) {
 }
 
 // writeFile writes the root package's file, named by the model's method.
-func (g *greedyModel) writeFile(w io.Writer) error {
-	return g.m.WriteFile(w, g.name)
+func (g *greedyModel) writeFile(w io.Writer, sources *greedytl.SourcesID) error {
+	return g.m.WriteFile(w, g.name, sources)
 }
 
 // decodeGreedy returns the Decode of a GreedyTL registration named base

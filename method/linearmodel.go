@@ -130,11 +130,11 @@ type linearFile struct {
 	*Linear
 }
 
-func (l *Linear) fileDocument() (any, error) {
+func (l *Linear) fileDocument(env envelope) (any, error) {
 	if err := l.check(); err != nil {
 		return nil, err
 	}
-	return linearFile{envelope: newEnvelope(l.Name, l.Hyper), Linear: l}, nil
+	return linearFile{envelope: env, Linear: l}, nil
 }
 
 // decodeLinear decodes a model file holding a Linear model: the

@@ -9,60 +9,50 @@ import (
 	"math"
 
 	"github.com/greedytl/greedytl"
-	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/internal/jsonfile"
 )
 
-// envelope holds the members every model file starts with. A method's file
-// type embeds it, so that its own members follow at the top level.
-type envelope struct {
-	Format          string             `json:"format"`
-	Version         int                `json:"version"`
-	Method          string             `json:"method"`
-	Hyperparameters map[string]float64 `json:"hyperparameters"`
-	// Build is the greedytl that wrote the file (absent in version 1).
-	Build *buildinfo.Info `json:"build,omitempty"`
-}
-
-// newEnvelope returns the envelope of a file holding a model of the named
-// method with hyperparameters hp.
-func newEnvelope(method string, hp map[string]float64) envelope {
-	if hp == nil {
-		hp = map[string]float64{}
-	}
-	build := buildinfo.Read()
-	return envelope{Format: greedytl.ModelFileFormat, Version: greedytl.ModelFileVersion, Method: method, Hyperparameters: hp, Build: &build}
-}
+// envelope holds the members every model file starts with, the root
+// package's (the one definition of the envelope). A method's file type
+// embeds it, so that its own members follow at the top level.
+type envelope = greedytl.FileHeader
 
 // fileEncoder is implemented by the models of this package: fileDocument
-// returns the value whose JSON encoding is the whole model file, envelope
-// included.
+// returns the value whose JSON encoding is the whole model file, with env
+// as its envelope.
 type fileEncoder interface {
-	fileDocument() (any, error)
+	fileDocument(env envelope) (any, error)
 }
 
 // fileWriter is implemented by the GreedyTL models, whose file is the root
-// package's (greedytl.Model.WriteFile).
+// package's (greedytl.Model.WriteFile), recording sources.
 type fileWriter interface {
-	writeFile(w io.Writer) error
+	writeFile(w io.Writer, sources *greedytl.SourcesID) error
 }
 
 // WriteModel writes m as an indented JSON document:
 //
-//	{"format": "greedytl-model", "version": 1, "method": NAME,
-//	 "hyperparameters": {"lambda": …, …}, …the method's own members…}
+//	{"format": "greedytl-model", "version": 2, "method": NAME,
+//	 "hyperparameters": {"lambda": …, …}, "build": {…},
+//	 …the method's own members…}
 //
 // Numbers are written so that they read back exactly; "build" records the
 // greedytl that wrote the file. The GreedyTL methods' files are the root
-// package's (greedytl.Model.WriteFile), named by the method's canonical spec. WriteModel returns an error when m is not a model
-// of this package's methods, when it holds a non-finite number, and when w
-// fails.
-func WriteModel(w io.Writer, m Model) error {
+// package's (greedytl.Model.WriteFile), named by the method's canonical
+// spec. WriteModel returns an error when m is not a model of this
+// package's methods, when it holds a non-finite number, and when w fails.
+func WriteModel(w io.Writer, m Model) error { return WriteFile(w, m, nil) }
+
+// WriteFile writes m as WriteModel does, recording in the envelope's
+// "sources" member the sources directory its source scores are computed
+// from (nil: none, as WriteModel). It is the one writer of every method's
+// envelope.
+func WriteFile(w io.Writer, m Model, sources *greedytl.SourcesID) error {
 	if err := checkHyper(m.Hyperparameters()); err != nil {
 		return fmt.Errorf("method: writing %s model: %w", m.Method(), err)
 	}
 	if fw, ok := m.(fileWriter); ok {
-		if err := fw.writeFile(w); err != nil {
+		if err := fw.writeFile(w, sources); err != nil {
 			return fmt.Errorf("method: writing %s model: %w", m.Method(), err)
 		}
 		return nil
@@ -71,7 +61,7 @@ func WriteModel(w io.Writer, m Model) error {
 	if !ok {
 		return fmt.Errorf("method: cannot write a %T model", m)
 	}
-	doc, err := enc.fileDocument()
+	doc, err := enc.fileDocument(greedytl.NewFileHeader(m.Method(), m.Hyperparameters(), sources))
 	if err != nil {
 		return fmt.Errorf("method: writing %s model: %w", m.Method(), err)
 	}
@@ -92,37 +82,47 @@ func WriteModel(w io.Writer, m Model) error {
 // cannot hold), trailing data, another format or version, an unknown method
 // and whatever the method's decoder rejects.
 func ReadModel(r io.Reader) (Model, error) {
+	m, _, err := ReadFile(r)
+	return m, err
+}
+
+// ReadFile reads a model file as ReadModel does and returns, besides the
+// model, the sources directory the file records (WriteFile's sources; nil
+// when it records none). A "sources" member without a digest is an error.
+func ReadFile(r io.Reader) (Model, *greedytl.SourcesID, error) {
+	fail := func(err error) (Model, *greedytl.SourcesID, error) {
+		return nil, nil, fmt.Errorf("method: reading model: %w", err)
+	}
 	dec := json.NewDecoder(r)
 	var doc json.RawMessage
 	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("method: reading model: %w", err)
+		return fail(err)
 	}
 	if err := dec.Decode(&struct{}{}); !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("method: reading model: trailing data after the model")
+		return fail(errors.New("trailing data after the model"))
 	}
-	var head struct {
-		Format  string `json:"format"`
-		Version int    `json:"version"`
-		Method  string `json:"method"`
-	}
+	var head envelope
 	if err := json.Unmarshal(doc, &head); err != nil {
-		return nil, fmt.Errorf("method: reading model: %w", err)
+		return fail(err)
 	}
 	if head.Format != greedytl.ModelFileFormat {
-		return nil, fmt.Errorf("method: reading model: format is %q, want %q", head.Format, greedytl.ModelFileFormat)
+		return fail(fmt.Errorf("format is %q, want %q", head.Format, greedytl.ModelFileFormat))
 	}
 	if err := greedytl.CheckFileVersion(head.Version); err != nil {
-		return nil, fmt.Errorf("method: reading model: %w", err)
+		return fail(err)
+	}
+	if head.Sources != nil && head.Sources.SHA256 == "" {
+		return fail(errors.New(`"sources" has no sha256 digest`))
 	}
 	reg, err := Lookup(head.Method)
 	if err != nil {
-		return nil, fmt.Errorf("method: reading model: %w", err)
+		return fail(err)
 	}
 	m, err := reg.Decode(doc)
 	if err != nil {
-		return nil, fmt.Errorf("method: reading %s model: %w", head.Method, err)
+		return nil, nil, fmt.Errorf("method: reading %s model: %w", head.Method, err)
 	}
-	return m, nil
+	return m, head.Sources, nil
 }
 
 // decodeStrict decodes doc into v, rejecting unknown members and trailing

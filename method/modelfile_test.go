@@ -222,3 +222,39 @@ func TestReadVersion1Files(t *testing.T) {
 		t.Errorf("a version 3 file: %v", err)
 	}
 }
+
+// TestModelFileSources: WriteFile records the sources in the envelope of
+// every kind of model file (a Linear model's, the dictionary's, the root
+// package's GreedyTL file) and ReadFile returns them; WriteModel records
+// none, and a "sources" member without a digest is refused.
+func TestModelFileSources(t *testing.T) {
+	src := &greedytl.SourcesID{Dir: "srcs", SHA256: "ab12", Count: 2, DataSHA256: "cd34", Seed: 7}
+	c := newConformanceCase(5, 16, 5, 3, 4)
+	for _, m := range []Model{smallLinear(), mustFit(t, "dictionary", c), fitGreedyModel(t)} {
+		for _, rec := range []*greedytl.SourcesID{src, nil} {
+			var b bytes.Buffer
+			if err := WriteFile(&b, m, rec); err != nil {
+				t.Fatal(err)
+			}
+			if rec == nil && b.String() != writeString(t, m) {
+				t.Errorf("%s: WriteFile with no sources is not WriteModel", m.Method())
+			}
+			got, gotSrc, err := ReadFile(bytes.NewReader(b.Bytes()))
+			switch {
+			case err != nil:
+				t.Errorf("%s: %v", m.Method(), err)
+			case got.Method() != m.Method():
+				t.Errorf("read back %s, wrote %s", got.Method(), m.Method())
+			case (gotSrc == nil) != (rec == nil) || gotSrc != nil && *gotSrc != *rec:
+				t.Errorf("%s: sources %+v read back as %+v", m.Method(), rec, gotSrc)
+			}
+			if rec == nil {
+				continue
+			}
+			bad := strings.Replace(b.String(), `"sha256": "ab12"`, `"sha256": ""`, 1)
+			if _, _, err := ReadFile(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "sha256") {
+				t.Errorf("%s: sources without a digest: error %v", m.Method(), err)
+			}
+		}
+	}
+}

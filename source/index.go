@@ -104,6 +104,25 @@ func (ix *Index) CheckData(f *dataset.Folder) error {
 	return ix.Negatives.Check(f)
 }
 
+// Identity returns the hex SHA-256 digest of the sources the index lists:
+// their names and model-file digests, in the index's order, the order of
+// the columns of the scores they compute (Set.Scores). Two directories
+// with the same identity compute the same scores from the same features,
+// wherever they are; sources trained on other data, with another seed or
+// other settings, or listed in another order have another identity.
+func (ix *Index) Identity() string {
+	h := sha256.New()
+	var buf []byte
+	for _, e := range ix.Sources {
+		for _, s := range []string{e.Name, e.SHA256} {
+			buf = binary.LittleEndian.AppendUint64(buf[:0], uint64(len(s)))
+			h.Write(buf)
+			h.Write([]byte(s))
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // ReadIndex reads and validates the index of the sources directory dir. It
 // returns an error when the file is missing or malformed, has another
 // version, or is inconsistent: a missing negative plan, an entry whose

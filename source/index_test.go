@@ -54,3 +54,37 @@ func TestDataDigest(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexIdentity: the identity is a function of the sources' names and
+// model digests in order, and of nothing else: the same sources anywhere
+// share it; another order, name or model file, or a boundary moved between
+// a name and a digest, changes it.
+func TestIndexIdentity(t *testing.T) {
+	base := func() *Index {
+		return &Index{Dataset: "d", DataSHA256: "x", Seed: 1, Sources: []Entry{
+			{Name: "a", Class: 0, File: "models/a.model", SHA256: "11"},
+			{Name: "b", Class: 1, File: "models/b.model", SHA256: "22"},
+		}}
+	}
+	want := base().Identity()
+	for _, tc := range []struct {
+		what string
+		edit func(ix *Index)
+		same bool
+	}{
+		{"another folder, data path, file name and CV record", func(ix *Index) {
+			ix.Dataset, ix.Sources[0].File, ix.Sources[0].CVScore = "elsewhere", "m/a", 0.5
+		}, true},
+		{"another order", func(ix *Index) { ix.Sources[0], ix.Sources[1] = ix.Sources[1], ix.Sources[0] }, false},
+		{"another model file", func(ix *Index) { ix.Sources[1].SHA256 = "23" }, false},
+		{"another name", func(ix *Index) { ix.Sources[0].Name = "c" }, false},
+		{"a source fewer", func(ix *Index) { ix.Sources = ix.Sources[:1] }, false},
+		{"a name's end moved into its digest", func(ix *Index) { ix.Sources[0].Name, ix.Sources[0].SHA256 = "a1", "1" }, false},
+	} {
+		ix := base()
+		tc.edit(ix)
+		if got := ix.Identity(); (got == want) != tc.same {
+			t.Errorf("%s: identity %s, base %s: want same = %v", tc.what, got, want, tc.same)
+		}
+	}
+}

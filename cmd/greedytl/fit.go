@@ -58,7 +58,9 @@ the step with the lowest leave-one-out error (--stop-at-min-loo). --sample 59
 is GreedyTL-59.
 
 Source scores come from a matrix (--source-scores) or are computed from a
-directory of linear source models written by train-sources (--sources).
+directory of linear source models written by train-sources (--sources). With
+--sources the model file records the identity of those sources (a digest of
+their names and model files, in order), which predict checks.
 
 Methods (--method; the baselines choose their hyperparameters by
 class-balanced leave-one-out on the training set):
@@ -203,7 +205,11 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		}
 		return badInput(fmt.Errorf("fitting %s on %s: %w", m.Name(), o.data.describe(), err))
 	}
-	write := func(w io.Writer) error { return method.WriteModel(w, model) }
+	src, err := o.data.sourcesID()
+	if err != nil {
+		return err
+	}
+	write := func(w io.Writer) error { return method.WriteFile(w, model, src) }
 	if o.out == "" || o.out == stdoutName {
 		return write(s.out)
 	}

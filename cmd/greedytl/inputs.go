@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/method"
@@ -180,6 +181,19 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, err error) {
 	return X, H, nil
 }
 
+// sourcesID returns the identity of the --sources directory, as a model
+// file records it, or nil without --sources.
+func (f *dataFlags) sourcesID() (*greedytl.SourcesID, error) {
+	if f.sources == nil || *f.sources == "" {
+		return nil, nil
+	}
+	ix, err := source.ReadIndex(*f.sources)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	return &greedytl.SourcesID{Dir: *f.sources, SHA256: ix.Identity(), Count: len(ix.Sources), DataSHA256: ix.DataSHA256, Seed: ix.Seed}, nil
+}
+
 // loadData reads the sample as method.Data, with labels when withLabels.
 func (f *dataFlags) loadData(s *streams, withLabels bool) (*method.Data, error) {
 	X, H, err := f.load(s)
@@ -254,24 +268,25 @@ func (l *lambdaValue) Set(s string) error {
 
 func (l *lambdaValue) Type() string { return "float|auto" }
 
-// readModelFile opens and decodes a model file written by greedytl fit.
-func readModelFile(path string) (method.Model, error) {
+// readModelFile opens and decodes a model file written by greedytl fit; it
+// returns the sources the file records too (nil: none).
+func readModelFile(path string) (method.Model, *greedytl.SourcesID, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, badInput(err)
+		return nil, nil, badInput(err)
 	}
 	defer f.Close()
 	r := bufio.NewReader(f)
 	head, _ := r.Peek(64)
 	switch head = bytes.TrimLeft(head, " \t\r\n"); {
 	case bytes.HasPrefix(head, []byte("solver_type")):
-		return nil, badInputf("%s is a liblinear model file: inspect reads the JSON models of greedytl fit (predict reads both)", path)
+		return nil, nil, badInputf("%s is a liblinear model file: inspect reads the JSON models of greedytl fit (predict reads both)", path)
 	case len(head) > 0 && head[0] != '{':
-		return nil, badInputf("%s is not a greedytl model (JSON) file", path)
+		return nil, nil, badInputf("%s is not a greedytl model (JSON) file", path)
 	}
-	m, err := method.ReadModel(r)
+	m, src, err := method.ReadFile(r)
 	if err != nil {
-		return nil, badInputf("%s: %w", path, err)
+		return nil, nil, badInputf("%s: %w", path, err)
 	}
-	return m, nil
+	return m, src, nil
 }

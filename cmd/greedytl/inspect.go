@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/method"
 )
 
@@ -27,9 +28,11 @@ func newInspectCmd(s *streams) *cobra.Command {
 For the greedytl methods (and forward-reg) the columns are those selected, in
 selection order, with their kind (feature or source), 0-based index within X
 or H, weight, and the mean regularised and leave-one-out errors after each
-step. For linear baselines they are the columns with non-zero weight, largest
+step. A model fitted with --sources shows the sources directory
+it records (its path at fit time and the identity predict checks). For linear baselines they are the columns with non-zero weight, largest
 |weight| first (--top limits the table). With --json it prints a JSON object
-whose "selected" array holds {"kind","index","weight"} objects in that order.`,
+whose "selected" array holds {"kind","index","weight"} objects in that order
+and whose "sources" member, when present, is the recorded sources.`,
 		Example: `  greedytl inspect model.json
   greedytl inspect --json model.json | jq '.selected[] | select(.kind == "source")'`,
 		Args: cobra.ExactArgs(1),
@@ -59,6 +62,8 @@ type inspectSummary struct {
 	// methods) or by decreasing |weight| (linear baselines).
 	Greedy   bool            `json:"greedy"`
 	Selected []inspectColumn `json:"selected"`
+	// Sources is the sources directory the file records (fit --sources).
+	Sources *greedytl.SourcesID `json:"sources,omitempty"`
 }
 
 // summarise describes m; models that expose no per-column weights (the
@@ -81,11 +86,12 @@ func summarise(m method.Model) inspectSummary {
 }
 
 func runInspect(s *streams, o *inspectOptions, path string) error {
-	m, err := readModelFile(path)
+	m, src, err := readModelFile(path)
 	if err != nil {
 		return err
 	}
 	sum := summarise(m)
+	sum.Sources = src
 	if o.json {
 		enc := json.NewEncoder(s.out)
 		enc.SetIndent("", "  ")
@@ -95,7 +101,11 @@ func runInspect(s *streams, o *inspectOptions, path string) error {
 	for _, k := range slices.Sorted(maps.Keys(sum.Hyperparameters)) {
 		fmt.Fprintf(s.out, "  %s = %g\n", k, sum.Hyperparameters[k])
 	}
-	fmt.Fprintf(s.out, "trained on %d features and %d sources; %d columns with non-zero weight\n\n", sum.NumFeatures, sum.NumSources, len(sum.Selected))
+	fmt.Fprintf(s.out, "trained on %d features and %d sources; %d columns with non-zero weight\n", sum.NumFeatures, sum.NumSources, len(sum.Selected))
+	if src := sum.Sources; src != nil {
+		fmt.Fprintf(s.out, "sources: %s (%d sources, identity %s, data %s, seed %d)\n", src.Dir, src.Count, src.SHA256, src.DataSHA256, src.Seed)
+	}
+	fmt.Fprintln(s.out)
 	if len(sum.Selected) == 0 {
 		return nil
 	}

@@ -3,20 +3,27 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/greedytl/greedytl/method"
+	"github.com/greedytl/greedytl/source"
 )
 
 // TestEveryMethodFromTheCLI fits every registered method with greedytl fit,
-// then predicts and inspects with its model file.
+// then predicts and inspects with its model file; fitted with --sources,
+// the file records the sources and predict checks them (checkSourcesRecord).
 func TestEveryMethodFromTheCLI(t *testing.T) {
 	d := newToy(t)
+	st := newSourcesToy(t)
 	for _, name := range method.Names() {
+		t.Run(name+"/sources", func(t *testing.T) { checkSourcesRecord(t, st, name) })
 		t.Run(name, func(t *testing.T) {
 			model := filepath.Join(d.dir, name+".json")
 			args := []string{"fit", "--method", name, "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", model}
@@ -52,6 +59,145 @@ func TestEveryMethodFromTheCLI(t *testing.T) {
 				t.Fatalf("inspect --json: method %q, err %v", sum.Method, err)
 			}
 		})
+	}
+}
+
+// sourcesToy is a target problem over the source scores of two sources
+// directories of one dataset, A and B, trained with other seeds: the same
+// number of sources and dimensions, other sources.
+type sourcesToy struct {
+	dir, A, B    string
+	X, y, Xt, yt string // features (8 columns) and labels, for training and testing
+	HA, HAt, HB  string // the scores of A's sources on X and Xt, and of B's on Xt
+}
+
+func newSourcesToy(t *testing.T) sourcesToy {
+	t.Helper()
+	data := blobDataset(t)
+	st := sourcesToy{dir: t.TempDir()}
+	st.A, st.B = filepath.Join(st.dir, "A"), filepath.Join(st.dir, "B")
+	for seed, out := range map[string]string{"3": st.A, "4": st.B} {
+		if code, _, stderr := cli(t, "", "train-sources", "--data", data, "--out", out, "--negative-fraction", "0.25", "--seed", seed, "--quiet"); code != 0 {
+			t.Fatalf("train-sources --seed %s: exit %d: %s", seed, code, stderr)
+		}
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	X, Xt := mat.NewDense(30, 8, nil), mat.NewDense(40, 8, nil)
+	for _, m := range []*mat.Dense{X, Xt} {
+		r, c := m.Dims()
+		for i := range r {
+			for j := range c {
+				m.Set(i, j, 1.5*rng.NormFloat64())
+			}
+		}
+	}
+	labels := func(X *mat.Dense) string {
+		var lab []string
+		for i := range X.RawMatrix().Rows {
+			lab = append(lab, map[bool]string{true: "cat", false: "dog"}[X.At(i, 2)+X.At(i, 5) > 0])
+		}
+		return strings.Join(lab, "\n") + "\n"
+	}
+	scores := func(dir string, X *mat.Dense) *mat.Dense {
+		set, err := source.LoadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		H, err := set.Scores(X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return H
+	}
+	st.X, st.Xt = writeNPY(t, st.dir, "X.npy", X), writeNPY(t, st.dir, "Xt.npy", Xt)
+	st.y, st.yt = writeText(t, st.dir, "y.txt", labels(X)), writeText(t, st.dir, "yt.txt", labels(Xt))
+	st.HA, st.HAt = writeNPY(t, st.dir, "HA.npy", scores(st.A, X)), writeNPY(t, st.dir, "HAt.npy", scores(st.A, Xt))
+	st.HB = writeNPY(t, st.dir, "HBt.npy", scores(st.B, Xt))
+	return st
+}
+
+// checkSourcesRecord fits the method name with --sources A and checks that
+// the file records A: inspect shows it, predict with A succeeds, with B
+// (same shape, other seed) fails naming both and the seed, with
+// --source-scores notes that it cannot check them; a model fitted from A's
+// scores as a matrix records nothing and predicts with any --sources, and
+// its scores with A are the --sources model's.
+func checkSourcesRecord(t *testing.T, st sourcesToy, name string) {
+	fit := func(model string, in ...string) {
+		t.Helper()
+		args := append([]string{"fit", "--method", name, "--features", st.X, "--labels", st.y, "--positive", "cat", "--out", model}, in...)
+		m, _ := method.New(name)
+		if m.Needs().Unlabelled {
+			args = append(args, "--unlabelled-features", st.Xt)
+			if slices.Contains(in, "--source-scores") {
+				args = append(args, "--unlabelled-source-scores", st.HAt)
+			}
+		}
+		if m.Needs().Oracle {
+			args = append(args, "--oracle-features", st.Xt, "--oracle-labels", st.yt)
+			if slices.Contains(in, "--source-scores") {
+				args = append(args, "--oracle-source-scores", st.HAt)
+			}
+		}
+		if code, _, stderr := cli(t, "", args...); code != 0 {
+			t.Fatalf("fit %v: exit %d: %s", in, code, stderr)
+		}
+	}
+	withSources := filepath.Join(st.dir, name+"-sources.json")
+	withMatrix := filepath.Join(st.dir, name+"-matrix.json")
+	fit(withSources, "--sources", st.A)
+	fit(withMatrix, "--source-scores", st.HA)
+
+	code, out, stderr := cli(t, "", "inspect", "--json", withSources)
+	var sum inspectSummary
+	if code != 0 || json.Unmarshal([]byte(out), &sum) != nil || sum.Sources == nil || sum.Sources.Dir != st.A || sum.Sources.Count != 6 || sum.Sources.Seed != 3 {
+		t.Fatalf("inspect --json: exit %d, sources %+v: %s", code, sum.Sources, stderr)
+	}
+	if code, out, _ := cli(t, "", "inspect", withSources); code != 0 || !strings.Contains(out, "sources: "+st.A+" (6 sources, identity "+sum.Sources.SHA256) {
+		t.Errorf("inspect: exit %d, output lacks the recorded sources:\n%s", code, out)
+	}
+	if code, out, _ := cli(t, "", "inspect", "--json", withMatrix); code != 0 || strings.Contains(out, `"sources"`) {
+		t.Errorf("inspect --json of a model fitted from --source-scores: exit %d, records sources:\n%s", code, out)
+	}
+
+	predict := func(model string, in ...string) (int, string, string) {
+		return cli(t, "", append([]string{"predict", "--model", model, "--features", st.Xt}, in...)...)
+	}
+	code, want, stderr := predict(withSources, "--sources", st.A)
+	if code != 0 || stderr != "" || want == "" {
+		t.Fatalf("predict --sources A: exit %d, stderr %q", code, stderr)
+	}
+	for _, tc := range []struct {
+		what       string
+		model      string
+		in         []string
+		code       int
+		same       bool   // the scores are those of the --sources A model with A
+		stderrWant string // "" for an empty standard error
+	}{
+		{"other sources", withSources, []string{"--sources", st.B}, exitInput, false,
+			"--sources " + st.B + " (identity "},
+		{"a matrix", withSources, []string{"--source-scores", st.HAt}, 0, true,
+			"note: " + withSources + " was fitted with the sources of " + st.A + " (identity " + sum.Sources.SHA256[:12] + "); the scores of " + st.HAt + " cannot be checked against them\n"},
+		{"no record, A", withMatrix, []string{"--sources", st.A}, 0, true, ""},
+		{"no record, B", withMatrix, []string{"--sources", st.B}, 0, false, ""},
+	} {
+		code, out, stderr := predict(tc.model, tc.in...)
+		switch {
+		case code != tc.code:
+			t.Errorf("%s: exit %d, want %d: %s", tc.what, code, tc.code, stderr)
+		case tc.stderrWant == "" && stderr != "", tc.stderrWant != "" && !strings.HasPrefix(stderr, tc.stderrWant) && !strings.Contains(stderr, tc.stderrWant):
+			t.Errorf("%s: stderr %q, want %q", tc.what, stderr, tc.stderrWant)
+		case tc.same && out != want:
+			t.Errorf("%s: scores differ from the --sources model's with its own sources", tc.what)
+		}
+	}
+	// The refusal names both directories and what differs.
+	_, _, stderr = predict(withSources, "--sources", st.B)
+	for _, part := range []string{st.A, st.B, withSources, "trained with seed 4, not 3"} {
+		if !strings.Contains(stderr, part) {
+			t.Errorf("refusal %q does not name %q", stderr, part)
+		}
 	}
 }
 

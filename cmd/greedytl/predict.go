@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/metric"
@@ -32,9 +34,17 @@ model file (from liblinear-train or greedytl train; then only --features is
 read, and the score favours the model's greater label).
 
 A greedytl model reads only the columns it selected, but X and H must have
-the column counts it was trained with. With --labels it also prints the
-class-balanced accuracy, (TPR + TNR)/2, of the score signs — on standard output
-when the scores go to --out, else on standard error.`,
+the column counts it was trained with. A model fitted with --sources records
+those sources' identity (a digest of their names and model files, in order):
+predict --sources refuses another sources directory (exit status 2, naming
+both and what differs: their count, data, seed or models), and predict
+--source-scores, which it cannot check, prints a one-line note on standard
+error and goes on, as H may well come from the same sources. Models fitted
+from --source-scores, and older files, record no sources and are not checked.
+
+With --labels predict also prints the class-balanced accuracy, (TPR + TNR)/2,
+of the score signs — on standard output when the scores go to --out, else on
+standard error.`,
 		Example: `  greedytl predict --model model.json --features Xtest.npy --source-scores Htest.npy > scores.txt
   greedytl predict --model model.json --features Xtest.npy --sources sources/ --labels ytest.txt --out scores.txt
   greedytl predict --model heart_scale.model --features X.csv`,
@@ -73,8 +83,11 @@ func runPredict(s *streams, o *predictOptions) error {
 			return err
 		}
 	} else {
-		model, err := readModelFile(o.model)
+		model, src, err := readModelFile(o.model)
 		if err != nil {
+			return err
+		}
+		if err := o.checkSources(s, src); err != nil {
 			return err
 		}
 		d, err := o.data.loadData(s, false)
@@ -119,6 +132,32 @@ func runPredict(s *streams, o *predictOptions) error {
 			return badInput(err)
 		}
 		fmt.Fprintf(report, "balanced accuracy: %.4f (%d examples)\n", acc, len(y))
+	}
+	return nil
+}
+
+// checkSources compares the sources a model file records (rec; nil: none)
+// with the inputs: --sources must hold the same sources (an input error
+// naming both and what differs); --source-scores cannot be checked, which a
+// one-line note on standard error says. A model recording no sources (fitted
+// from --source-scores, or written before models recorded them) is not
+// checked.
+func (o *predictOptions) checkSources(s *streams, rec *greedytl.SourcesID) error {
+	if rec == nil {
+		return nil
+	}
+	if o.data.scores != "" {
+		fmt.Fprintf(s.err, "note: %s was fitted with the sources of %s (identity %.12s); the scores of %s cannot be checked against them\n",
+			o.model, rec.Dir, rec.SHA256, displayName(o.data.scores))
+		return nil
+	}
+	got, err := o.data.sourcesID()
+	if err != nil || got == nil {
+		return err
+	}
+	if d := rec.Differences(got); len(d) > 0 {
+		return badInputf("--sources %s (identity %.12s) are not the sources %s was fitted with, %s (identity %.12s): %s",
+			got.Dir, got.SHA256, o.model, rec.Dir, rec.SHA256, strings.Join(d, "; "))
 	}
 	return nil
 }
