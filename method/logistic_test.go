@@ -1,8 +1,10 @@
 package method
 
 import (
+	"bytes"
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/greedytl/greedytl/linear"
@@ -340,6 +342,21 @@ func TestLogisticFit(t *testing.T) {
 		}
 		acc := balancedAcc(t, f, test.Y)
 		lin := model.(*Linear)
+		// The model is named by the spec and its file reads back.
+		if lin.Name != name {
+			t.Errorf("%s: model named %q", name, lin.Name)
+		}
+		var buf bytes.Buffer
+		if err := WriteModel(&buf, model); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		back, err := ReadModel(&buf)
+		if err != nil {
+			t.Fatalf("%s: reading its model file: %v", name, err)
+		}
+		if g, _ := back.Predict(test); !slices.Equal(g, f) {
+			t.Errorf("%s: the model read back predicts differently", name)
+		}
 		zeros := 0
 		for _, w := range append(append([]float64(nil), lin.WX[1:]...), lin.WH[1:]...) {
 			if w == 0 {
@@ -423,5 +440,37 @@ func TestLogisticEdgeCases(t *testing.T) {
 	meth, _ := New("l1-logistic")
 	if _, err := meth.Fit(ctx, base, Extra{}); err == nil {
 		t.Error("cancelled context: no error")
+	}
+}
+
+// TestL1LogisticSpec: l1-logistic's one setting, exact (0 or 1), selects
+// the solver and names the method; other keys and values are rejected.
+func TestL1LogisticSpec(t *testing.T) {
+	for _, tc := range []struct {
+		spec, name string
+		standard   bool
+		bad        bool
+	}{
+		{"l1-logistic", "l1-logistic", true, false},
+		{"l1-logistic:exact=0", "l1-logistic", true, false},
+		{"l1-logistic:exact=1", "l1-logistic:exact=1", false, false},
+		{"l1-logistic:exact=2", "", false, true},
+		{"l1-logistic:tol=1", "", false, true},
+	} {
+		meth, err := New(tc.spec)
+		if tc.bad {
+			if err == nil {
+				t.Errorf("%s: no error", tc.spec)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.spec, err)
+			continue
+		}
+		l := meth.(logistic)
+		if l.Name() != tc.name || l.standard != tc.standard {
+			t.Errorf("%s: name %q standard %v, want %q %v", tc.spec, l.Name(), l.standard, tc.name, tc.standard)
+		}
 	}
 }
