@@ -1,8 +1,10 @@
 package method
 
 import (
+	"bytes"
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/greedytl/greedytl/linear"
@@ -19,10 +21,12 @@ import (
 // solution's distance to the minimiser by √(2·1e-12·F/½) ≈ 1e-5 for the
 // objectives F ≲ 30 of the tests, so weights and decision values agree to
 // about 1e-5 (the L1 solutions, unique on generic data, behave alike).
+// For l1-logistic it is the exact solver (l1-logistic:exact=1).
 func tightLogistic(name string) logistic {
 	meth, _ := New(name)
 	l := meth.(logistic)
 	l.eps = 1e-12
+	l.standard = false
 	return l
 }
 
@@ -117,8 +121,17 @@ func TestWorkingSetSolver(t *testing.T) {
 func TestLogisticLOO(t *testing.T) {
 	data := syntheticTransfer(71, 12, 3, 6, 4, 1.5)
 	raw := concatColumns(dense(data.X), dense(data.H))
-	for _, name := range []string{"l1-logistic", "elastic-net"} {
-		l := tightLogistic(name)
+	standard, _ := New("l1-logistic")
+	std := standard.(logistic)
+	std.seed = 7
+	for _, name := range []string{"l1-logistic", "elastic-net", "standard"} {
+		l := std
+		params := func(c float64) linear.Params { return standardL1Params(c, 7) }
+		tol := 1e-12 // the same deterministic solver on the same columns
+		if name != "standard" {
+			l = tightLogistic(name)
+			params, tol = l.params, 1e-4
+		}
 		pred, err := l.leaveOneOut(context.Background(), raw, data.Y, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -135,12 +148,12 @@ func TestLogisticLOO(t *testing.T) {
 			z, _ := standardisedColumns(sx, sh, rest)
 			zi, _ := standardisedColumns(sx, sh, selectRows(data, []int{i}))
 			for g, c := range cGrid {
-				w := trainAll(t, z, rest.Y, l.params(c))
+				w := trainAll(t, z, rest.Y, params(c))
 				want := w[len(w)-1]
 				for j, v := range zi.RawRowView(0) {
 					want += w[j] * v
 				}
-				if math.Abs(pred[g][i]-want) > 1e-4*(1+math.Abs(want)) {
+				if math.Abs(pred[g][i]-want) > tol*(1+math.Abs(want)) {
 					t.Errorf("%s C=%g: LOO value %d = %.10g, refit %.10g", name, c, i, pred[g][i], want)
 				}
 			}
@@ -305,14 +318,20 @@ func noiseSample(seed uint64, pos, p int) Data {
 	return s
 }
 
-// TestLogisticFit: the model is the solver's at the chosen C (its
-// objective is optimal), it is above chance on a synthetic transfer
-// problem, and the L1 penalty zeroes most noise columns.
+// TestLogisticFit: the model is the solver's at the chosen C (for the
+// exact solvers its objective is optimal; for l1-logistic it is liblinear's
+// -s 6 fit with scikit-learn's settings and the fit's seed), it is above
+// chance on a synthetic transfer problem, and the L1 penalty zeroes most
+// noise columns.
 func TestLogisticFit(t *testing.T) {
 	train, test := damSplit(72, 5, 30, 10, 2.5)
-	for _, name := range []string{"l1-logistic", "elastic-net"} {
-		meth, _ := New(name)
-		model, err := meth.Fit(context.Background(), train, Extra{})
+	const seed = 5
+	for _, name := range []string{"l1-logistic", "l1-logistic:exact=1", "elastic-net"} {
+		meth, err := New(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		model, err := meth.Fit(context.Background(), train, Extra{Seed: seed})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -323,6 +342,21 @@ func TestLogisticFit(t *testing.T) {
 		}
 		acc := balancedAcc(t, f, test.Y)
 		lin := model.(*Linear)
+		// The model is named by the spec and its file reads back.
+		if lin.Name != name {
+			t.Errorf("%s: model named %q", name, lin.Name)
+		}
+		var buf bytes.Buffer
+		if err := WriteModel(&buf, model); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		back, err := ReadModel(&buf)
+		if err != nil {
+			t.Fatalf("%s: reading its model file: %v", name, err)
+		}
+		if g, _ := back.Predict(test); !slices.Equal(g, f) {
+			t.Errorf("%s: the model read back predicts differently", name)
+		}
 		zeros := 0
 		for _, w := range append(append([]float64(nil), lin.WX[1:]...), lin.WH[1:]...) {
 			if w == 0 {
@@ -336,12 +370,23 @@ func TestLogisticFit(t *testing.T) {
 		if zeros < 19 {
 			t.Errorf("%s: only %d of 38 noise weights are zero", name, zeros)
 		}
-		// The solver's optimum at the chosen C: both are within the
-		// solver's relative duality gap (1e-4) of the optimal value.
 		l := meth.(logistic)
 		zTrain, _ := standardisedColumns(lin.X, lin.H, train)
-		prob := &linear.Problem{X: sparse.FromDense(zTrain), Y: train.Y, Bias: 1}
 		w := append(append(append([]float64(nil), lin.WX...), lin.WH...), lin.B)
+		if l.standard {
+			// liblinear's fit with scikit-learn's settings at the chosen C,
+			// on every column, from zero, with the fit's seed.
+			ref := trainAll(t, zTrain, train.Y, standardL1Params(hp["C"], seed))
+			for j := range w {
+				if w[j] != ref[j] {
+					t.Errorf("%s: weight %d = %.10g, liblinear -s 6 %.10g", name, j, w[j], ref[j])
+				}
+			}
+			continue
+		}
+		// The solver's optimum at the chosen C: both are within the
+		// solver's relative duality gap (1e-4) of the optimal value.
+		prob := &linear.Problem{X: sparse.FromDense(zTrain), Y: train.Y, Bias: 1}
 		ref := trainAll(t, zTrain, train.Y, l.params(hp["C"]))
 		got, want := linear.PrimalObjective(prob, l.params(hp["C"]), w), linear.PrimalObjective(prob, l.params(hp["C"]), ref)
 		if math.Abs(got-want) > 1e-4*want {
@@ -395,5 +440,37 @@ func TestLogisticEdgeCases(t *testing.T) {
 	meth, _ := New("l1-logistic")
 	if _, err := meth.Fit(ctx, base, Extra{}); err == nil {
 		t.Error("cancelled context: no error")
+	}
+}
+
+// TestL1LogisticSpec: l1-logistic's one setting, exact (0 or 1), selects
+// the solver and names the method; other keys and values are rejected.
+func TestL1LogisticSpec(t *testing.T) {
+	for _, tc := range []struct {
+		spec, name string
+		standard   bool
+		bad        bool
+	}{
+		{"l1-logistic", "l1-logistic", true, false},
+		{"l1-logistic:exact=0", "l1-logistic", true, false},
+		{"l1-logistic:exact=1", "l1-logistic:exact=1", false, false},
+		{"l1-logistic:exact=2", "", false, true},
+		{"l1-logistic:tol=1", "", false, true},
+	} {
+		meth, err := New(tc.spec)
+		if tc.bad {
+			if err == nil {
+				t.Errorf("%s: no error", tc.spec)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.spec, err)
+			continue
+		}
+		l := meth.(logistic)
+		if l.Name() != tc.name || l.standard != tc.standard {
+			t.Errorf("%s: name %q standard %v, want %q %v", tc.spec, l.Name(), l.standard, tc.name, tc.standard)
+		}
 	}
 }
