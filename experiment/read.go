@@ -23,6 +23,14 @@ type ReadOptions struct {
 	// are refused as by Merge. A report can live with what it tolerates;
 	// Merge cannot.
 	Tolerant bool
+	// CombineMethods lets runs of one dataset differ in their methods (and
+	// in the greedytl version that made them, with a warning): runs that
+	// agree on the data, seed, negatives, sources, targets, sizes, splits,
+	// noise and protocol draw the same splits, so their methods can be
+	// reported side by side, for example a method added to a finished run
+	// in a run of its own. Their grid is the union of the methods. A cell
+	// recorded in two of them is read as any cell read twice.
+	CombineMethods bool
 }
 
 // Results are the records of one or more runs read by ReadRuns: the
@@ -83,7 +91,17 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 		if man != nil {
 			name := man.Dataset.Name
 			if prev, ok := res.Manifests[name]; ok && prev != nil {
-				if d := prev.differs(man, true); d != "" {
+				d := prev.differs(man, true)
+				if d != "" && opt.CombineMethods {
+					if union, version := combineMethods(prev, man); union != nil {
+						res.Manifests[name], d = union, ""
+						if version {
+							res.Warnings = append(res.Warnings, fmt.Sprintf("%s and %s were made by different greedytl versions (%s, %s): each method is reported from the run that holds it",
+								firstOf[name], in, prev.GreedytlVersion, man.GreedytlVersion))
+						}
+					}
+				}
+				if d != "" {
 					return nil, inputErrorf("experiment: %s and %s are not the same run (%s)", firstOf[name], in, d)
 				}
 			} else {
@@ -106,6 +124,26 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 		}
 	}
 	return res, nil
+}
+
+// combineMethods returns the manifest of a and b together when they differ
+// at most in their methods and greedytl version (version reports the
+// latter): a's, with the methods of b that a lacks appended. It returns nil
+// when they differ otherwise.
+func combineMethods(a, b *Manifest) (union *Manifest, version bool) {
+	o := *b
+	o.Methods, o.GreedytlVersion = a.Methods, a.GreedytlVersion
+	if a.differs(&o, true) != "" {
+		return nil, false
+	}
+	u := *a
+	u.Methods = slices.Clone(a.Methods)
+	for _, m := range b.Methods {
+		if !slices.Contains(u.Methods, m) {
+			u.Methods = append(u.Methods, m)
+		}
+	}
+	return &u, a.GreedytlVersion != b.GreedytlVersion
 }
 
 // runOf returns the manifest and the results files of a run directory or

@@ -57,8 +57,11 @@ type ClassInfo struct {
 // cells expected) and the class names and groups.
 //
 // Runs of one dataset must be the same run (another seed, grid or set of
-// sources is an error, as for experiment.Merge); runs of several datasets
-// are reported side by side. A cell read twice counts once: identical
+// sources is an error, as for experiment.Merge), except that they may hold
+// different methods — a method run on its own beside a finished run, with
+// the same settings — whose cells are then reported side by side (a
+// warning says when the runs were made by different greedytl versions);
+// runs of several datasets are reported side by side. A cell read twice counts once: identical
 // records (fit time aside) are kept once, a successful record wins over a
 // failed one with a warning, and two other different records of one cell
 // are an error, as for experiment.Merge. A last
@@ -71,7 +74,7 @@ func Load(paths ...string) (*Results, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("report: no run given")
 	}
-	runs, err := experiment.ReadRuns(paths, experiment.ReadOptions{Tolerant: true})
+	runs, err := experiment.ReadRuns(paths, experiment.ReadOptions{Tolerant: true, CombineMethods: true})
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}

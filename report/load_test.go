@@ -288,3 +288,36 @@ func TestLoadRefusesMixedRuns(t *testing.T) {
 		t.Errorf("error %v, want one naming the seed", err)
 	}
 }
+
+// Runs that differ only in their methods (a method run on its own beside a
+// finished run) are reported together, each method complete, with a
+// warning when greedytl versions differ; any other difference is still
+// refused.
+func TestLoadCombinesMethodRuns(t *testing.T) {
+	s1 := synth{dataset: "one", classes: 5, positives: []int{2, 5}, splits: 2, noise: []int{0}, methods: []string{"greedytl"}, seed: 1}
+	s2 := s1
+	s2.methods = []string{"no-transfer", "greedytl-59"}
+	res, err := Load(s1.write(t, 1), s2.write(t, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cov := res.Coverage
+	if len(cov) != 3 {
+		t.Fatalf("coverage of %d methods, want 3: %+v", len(cov), cov)
+	}
+	for _, c := range cov {
+		if !c.Complete() || c.Expected != 5*2*2 { // 5 targets × 2 sizes × 2 splits
+			t.Errorf("%s: %d of %d cells, want all of 20", c.Method, c.Present, c.Expected)
+		}
+	}
+	for _, w := range res.Warnings {
+		if strings.Contains(w, "versions") {
+			t.Errorf("a warning about versions for runs of one version: %q", w)
+		}
+	}
+	s3 := s2
+	s3.seed = 2
+	if _, err := Load(s1.write(t, 1), s3.write(t, 1)); err == nil || !strings.Contains(err.Error(), "not the same run (seed") {
+		t.Errorf("other methods and another seed: %v, want an error naming the seed", err)
+	}
+}

@@ -43,12 +43,16 @@ goes to standard output either way: objects with "dataset", "method",
 "fit_seconds_mean" (accuracies as fractions) and "expected", the cells of the
 run's grid for the row (absent without run.json).
 
-Runs of one dataset must be the same run (as for merge). When a method lacks
+Runs of one dataset must be the same run (as for merge), except that they may
+hold different methods: a method run on its own with the same settings beside a
+finished run is reported with it (a warning says when the two were made by
+different greedytl versions). When a method lacks
 cells of its grid, the report says so first — on standard error, and at the top
 of report.md and report.html — with each such method's count of cells present
 and expected.`,
 		Example: `  greedytl report runs/coil100
   greedytl report runs/shard-* --out runs/report
+  greedytl report runs/coil100 runs/coil100-new-method --out runs/report
   greedytl report runs/merged.jsonl --json | jq '.[] | select(.method == "greedytl")'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error { return runReport(c, s, o, args) },
