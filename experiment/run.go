@@ -421,11 +421,21 @@ func (r *runner) plan(logf func(string, ...any)) (*Summary, []job, *appender, er
 const scoreChunk = 1024
 
 // load reads the features of the rows the jobs' training and test sets use
-// — only those — and scores every source on them.
+// — only those — and scores every source on them. The splits are drawn
+// here to find the rows and again by build, one group at a time, rather
+// than kept for the whole run; groups that differ only in their noise
+// share a split, drawn here once.
 func (r *runner) load(jobs []job, logf func(string, ...any)) error {
 	lists := make([][]int, 0, len(jobs))
+	drawn := make(map[group]bool, len(jobs))
 	for _, j := range jobs {
-		s := r.split(j.g)
+		g := j.g
+		g.Noise = 0 // a split does not depend on the noise
+		if drawn[g] {
+			continue
+		}
+		drawn[g] = true
+		s := r.split(g)
 		lists = append(lists, s.trainPos, s.trainNeg, s.testPos, s.testNeg)
 	}
 	rows, at := dataset.RowSet(lists...)
