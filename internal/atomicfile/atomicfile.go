@@ -3,9 +3,9 @@
 // is synced and renamed over the destination only when writing succeeded.
 // Only regular files are replaced that way: a device, a FIFO or a socket
 // (/dev/null, a named pipe) and an open descriptor (/dev/stdout,
-// /dev/fd/N, /proc/self/fd/N, whatever its file) are written to directly, and a
-// symbolic link to a regular file (or to none yet) keeps the link and
-// writes its target.
+// /dev/fd/N, /proc/self/fd/N, whatever its file) are written to directly, and
+// symbolic links (to a regular file, or to none yet) are kept and their
+// final target written. One walk along the links (resolve) decides which.
 package atomicfile
 
 import (
@@ -22,23 +22,20 @@ import (
 
 // Write calls fill with a buffered writer and stores what it wrote at path.
 // When path is a regular file or does not exist, fill writes onto a
-// temporary file beside path (beside the link's target for a symbolic
+// temporary file beside path (beside the final target of a symbolic
 // link) which, if fill and every flush, sync and close succeed, is renamed
 // to path; on any error the temporary file is removed, path is left
-// untouched and the error is returned. When path is a device, a FIFO or a
-// socket, fill writes to it directly. A directory is refused.
+// untouched and the error is returned. When path is, or links to, a device,
+// a FIFO, a socket or an open descriptor, fill writes to it directly. A
+// directory is refused.
 func Write(path string, fill func(w io.Writer) error) (err error) {
-	if std, ok := descriptor(path); ok {
-		if std != nil {
-			return writeTo(path, std, fill)
-		}
-		return writeDirect(path, fill)
-	}
-	target, direct, err := destination(path)
-	if err != nil {
+	target, std, direct, err := resolve(path)
+	switch {
+	case err != nil:
 		return err
-	}
-	if direct {
+	case std != nil:
+		return writeTo(path, std, fill)
+	case direct:
 		return writeDirect(path, fill)
 	}
 	dir := filepath.Dir(target)
@@ -79,76 +76,64 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	return nil
 }
 
-// destination returns the file that Write replaces for path (path itself,
-// or the target of a symbolic link to a regular file), or direct = true
-// when path is not a regular file and must be written in place.
-func destination(path string) (target string, direct bool, err error) {
-	fi, err := os.Stat(path) // follows links
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		// A dangling symbolic link: write its target, keep the link.
-		if t, lerr := os.Readlink(path); lerr == nil {
-			if !filepath.IsAbs(t) {
-				t = filepath.Join(filepath.Dir(path), t)
-			}
-			return t, false, nil
-		}
-		return path, false, nil
-	case err != nil:
-		return "", false, fmt.Errorf("%s: %w", path, err)
-	case fi.IsDir():
-		return "", false, fmt.Errorf("%s is a directory: give a file name", path)
-	case !fi.Mode().IsRegular():
-		return path, true, nil
-	}
-	if li, err := os.Lstat(path); err == nil && li.Mode()&fs.ModeSymlink != 0 {
-		if t, err := filepath.EvalSymlinks(path); err == nil {
-			return t, false, nil
-		}
-	}
-	return path, false, nil
-}
-
-// descriptor reports whether path, or a symbolic link on the way to its
-// file, names an open file descriptor: /dev/stdout, /dev/stderr, /dev/fd/N
-// or /proc/PID/fd/N. Its file may be regular (a shell's "> file" or
-// ">> file"), but it is the descriptor's: written to, never replaced. std
-// is os.Stdout or os.Stderr when path is this process's standard output or
+// resolve follows path's symbolic links, one at a time, to the file Write
+// stores at. It returns that file (which may not exist yet: a dangling
+// link's target) to be replaced by a rename, or direct = true when it must
+// be written in place instead: an open descriptor met on the way
+// (/dev/stdout, /dev/stderr, /dev/fd/N or /proc/PID/fd/N, whose file may be
+// regular — a shell's "> file" or ">> file" — but is the descriptor's,
+// never replaced), a device, a FIFO or a socket. std is os.Stdout or
+// os.Stderr when the descriptor is this process's standard output or
 // error, which must be written through (a new open of the file would not
-// share the shell's offset), else nil.
-func descriptor(path string) (std *os.File, ok bool) {
+// share the shell's offset). A directory is an error.
+func resolve(path string) (target string, std *os.File, direct bool, err error) {
+	p := path      // the link's target, after the first
 	for range 40 { // as many links as Linux follows
-		abs, err := filepath.Abs(path)
+		abs, err := filepath.Abs(p)
 		if err != nil {
-			return nil, false
+			return "", nil, false, fmt.Errorf("%s: %w", path, err)
 		}
 		dir, name := filepath.Split(abs)
 		switch {
 		case abs == "/dev/stdout":
-			return os.Stdout, true
+			return "", os.Stdout, true, nil
 		case abs == "/dev/stderr":
-			return os.Stderr, true
+			return "", os.Stderr, true, nil
 		case dir == "/dev/fd/" || dir == "/proc/self/fd/" || dir == "/proc/"+strconv.Itoa(os.Getpid())+"/fd/":
 			switch name {
 			case "1":
-				return os.Stdout, true
+				return "", os.Stdout, true, nil
 			case "2":
-				return os.Stderr, true
+				return "", os.Stderr, true, nil
 			}
-			return nil, true
+			return "", nil, true, nil
 		case strings.HasPrefix(abs, "/proc/") && strings.HasSuffix(dir, "/fd/"):
-			return nil, true
+			return "", nil, true, nil
 		}
-		t, err := os.Readlink(abs)
-		if err != nil {
-			return nil, false
+		fi, err := os.Lstat(abs)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return abs, nil, false, nil
+		case err != nil:
+			return "", nil, false, fmt.Errorf("%s: %w", path, err)
+		case fi.Mode()&fs.ModeSymlink != 0:
+			t, err := os.Readlink(abs)
+			if err != nil {
+				return "", nil, false, fmt.Errorf("%s: %w", path, err)
+			}
+			if !filepath.IsAbs(t) {
+				t = filepath.Join(dir, t)
+			}
+			p = t
+		case fi.IsDir():
+			return "", nil, false, fmt.Errorf("%s is a directory: give a file name", path)
+		case !fi.Mode().IsRegular():
+			return "", nil, true, nil
+		default:
+			return abs, nil, false, nil
 		}
-		if !filepath.IsAbs(t) {
-			t = filepath.Join(filepath.Dir(abs), t)
-		}
-		path = t
 	}
-	return nil, false
+	return "", nil, false, fmt.Errorf("%s: too many levels of symbolic links", path)
 }
 
 // writeTo writes fill's output to the open file f (named path), which it

@@ -147,7 +147,8 @@ func TestWriteThroughLinks(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		exists bool
-	}{{"to a file", true}, {"dangling", false}} {
+		chain  bool // link.json → mid.json → target.json
+	}{{"to a file", true, false}, {"dangling", false, false}, {"chain to a file", true, true}, {"dangling chain", false, true}} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			target, link := filepath.Join(dir, "target.json"), filepath.Join(dir, "link.json")
@@ -156,14 +157,26 @@ func TestWriteThroughLinks(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if err := os.Symlink("target.json", link); err != nil {
+			links := []string{link}
+			if tc.chain {
+				mid := filepath.Join(dir, "mid.json")
+				if err := os.Symlink("target.json", mid); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink("mid.json", link); err != nil {
+					t.Fatal(err)
+				}
+				links = append(links, mid)
+			} else if err := os.Symlink("target.json", link); err != nil {
 				t.Fatal(err)
 			}
 			if err := Write(link, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
 				t.Fatal(err)
 			}
-			if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-				t.Errorf("the link was replaced (%v)", err)
+			for _, l := range links {
+				if fi, err := os.Lstat(l); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+					t.Errorf("the link %s was replaced (%v)", filepath.Base(l), err)
+				}
 			}
 			if b, err := os.ReadFile(target); string(b) != "new" {
 				t.Errorf("target holds %q (%v), want new", b, err)
