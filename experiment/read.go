@@ -37,7 +37,8 @@ type ReadOptions struct {
 // distinct cells with what the runs' run.json files say about them.
 type Results struct {
 	// Manifests holds the run.json of each dataset's runs, by dataset
-	// name; nil for a dataset whose runs have none (Tolerant only).
+	// name (with CombineMethods, their union); a dataset whose runs have
+	// none (Tolerant only) is absent.
 	Manifests map[string]*Manifest
 	// Files lists the results files read, in reading order.
 	Files []string
@@ -71,7 +72,8 @@ type Results struct {
 // impossible values are errors naming the file and line) and must be a
 // cell of its run's grid. Runs of one dataset must be the same run but for
 // the shard and the paths (as Run and Merge require: another seed, grid or
-// set of sources is an error naming the setting); runs of different
+// set of sources is an error naming the setting), and, with
+// CombineMethods, for the methods and the greedytl version; runs of different
 // datasets may be read together. A last line cut short is ignored
 // (reported in Partial). Errors match ErrInput but for failures to read a
 // file.
@@ -90,7 +92,7 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 		var g *grid
 		if man != nil {
 			name := man.Dataset.Name
-			if prev, ok := res.Manifests[name]; ok && prev != nil {
+			if prev, ok := res.Manifests[name]; ok {
 				d := prev.differs(man, true)
 				if d != "" && opt.CombineMethods {
 					if union, version := combineMethods(prev, man); union != nil {
@@ -312,11 +314,7 @@ func (res *Results) Coverage() []Coverage {
 func (res *Results) Missing() []Key {
 	var missing []Key
 	for _, d := range slices.Sorted(maps.Keys(res.Manifests)) {
-		man := res.Manifests[d]
-		if man == nil {
-			continue
-		}
-		g := newGrid(man)
+		g := newGrid(res.Manifests[d])
 		for _, gr := range g.groups(shard.Shard{}) {
 			for _, m := range g.methods {
 				if k := gr.cell(g.dataset, m); !res.has(k) {

@@ -7,8 +7,10 @@
 // shards and merged files alike, plus run.json for the grid, the class names
 // and semantic groups) or JSON Lines files of experiment.Record values,
 // through experiment.ReadRuns, the one reader of run directories (tolerant
-// of a missing run.json and of conflicting duplicates, which it reports).
-// Runs of one dataset must be one run. A cell read twice counts once;
+// of a missing run.json, a partial last line and a cell that failed in one
+// run and succeeded in another, which it reports). Runs of one dataset must
+// be one run, but for their methods: a method run on its own beside a
+// finished run is reported with it. A cell read twice counts once;
 // failed cells (a non-empty Error) are counted and reported, never
 // averaged. A run missing cells of its grid is reported as partial first,
 // with each method's cells present and expected.

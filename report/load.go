@@ -87,9 +87,6 @@ func Load(paths ...string) (*Results, error) {
 		return nil, fmt.Errorf("report: no records in %s", strings.Join(res.Files, ", "))
 	}
 	for d, man := range runs.Manifests {
-		if man == nil {
-			continue
-		}
 		res.grids[d] = man
 		res.Classes[d] = ClassInfo{Names: man.Classes, Groups: man.Groups}
 		if man.Dataset.Features > 0 && man.Sources.Count > 0 {
