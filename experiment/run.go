@@ -40,9 +40,10 @@ type Summary struct {
 // rows and columns it needs: the target's own source is left out.
 //
 // The work is spread over groups — (target, positives, noise, split) —
-// whose training and test sets are drawn once, by streams of the seed and
-// the group only (see drawSplit and noiseColumns), and on which every
-// method then runs. A method's fit sees the training set; a transductive
+// whose training and test sets are drawn by streams of the seed and the
+// group only (see drawSplit and noiseColumns), so that every draw of a
+// group gives the same sets, and on which every method then runs. Only the
+// rows those sets use are read, and the sources are scored on them alone. A method's fit sees the training set; a transductive
 // method (Needs().Unlabelled) also sees the test inputs, and an oracle
 // (Needs().Oracle) the labelled test set. A cell whose fit or prediction
 // fails, or yields a non-finite value, is recorded with its Error set.
