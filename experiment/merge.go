@@ -81,7 +81,7 @@ func Merge(runs []string, out string) (*MergeSummary, error) {
 // readOneRun reads runs strictly (ReadRuns) and returns them with their
 // manifest: they must be runs of one dataset.
 func readOneRun(runs []string) (*Results, *Manifest, error) {
-	res, err := ReadRuns(runs, ReadOptions{})
+	res, err := ReadRuns(runs, ReadOptions{keepLines: true})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -31,6 +31,10 @@ type ReadOptions struct {
 	// in a run of its own. Their grid is the union of the methods. A cell
 	// recorded in two of them is read as any cell read twice.
 	CombineMethods bool
+
+	// keepLines keeps each record's line as read (Results.lines), which
+	// Merge writes out; a report needs only the records.
+	keepLines bool
 }
 
 // Results are the records of one or more runs read by ReadRuns: the
@@ -58,7 +62,7 @@ type Results struct {
 	// Warnings describe what Tolerant let through.
 	Warnings []string
 
-	lines [][]byte       // the line of each record, as read
+	lines [][]byte       // the line of each record, as read (keepLines only)
 	index map[Key]int    // the position of each cell in Records
 	where map[Key]string // file:line of each kept record
 }
@@ -199,7 +203,9 @@ func (res *Results) readFile(file string, g *grid, opt ReadOptions) error {
 		if !dup {
 			res.index[k], res.where[k] = len(res.Records), here
 			res.Records = append(res.Records, *rec)
-			res.lines = append(res.lines, slices.Clone(line))
+			if opt.keepLines {
+				res.lines = append(res.lines, slices.Clone(line))
+			}
 			return nil
 		}
 		old := &res.Records[i]
@@ -212,7 +218,10 @@ func (res *Results) readFile(file string, g *grid, opt ReadOptions) error {
 		if opt.Tolerant {
 			switch {
 			case old.Error != "" && rec.Error == "":
-				*old, res.lines[i], res.where[k] = *rec, slices.Clone(line), here // a retried cell that succeeded
+				*old, res.where[k] = *rec, here // a retried cell that succeeded
+				if opt.keepLines {
+					res.lines[i] = slices.Clone(line)
+				}
 				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: cell %v succeeded where it failed before; the success is kept", here, k))
 			case old.Error == "" && rec.Error != "":
 				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: cell %v failed where it succeeded before (%s); the success is kept", here, k, res.where[k]))

@@ -65,8 +65,7 @@ func scanResults(path string, fn func(line []byte, rec *Record, lineno int) erro
 }
 
 // decodeRecord decodes one results line strictly: unknown members and
-// trailing data are errors, and so are records without a method or
-// dataset.
+// trailing data are errors, and so are the records checkRecord rejects.
 func decodeRecord(line []byte) (*Record, error) {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
