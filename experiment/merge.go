@@ -56,7 +56,7 @@ func (r *MergeSummary) Complete() bool { return len(r.Missing) == 0 }
 // reports read like any other. It refuses to overwrite a run directory of
 // another run.
 //
-// Merge returns the report whenever the inputs could be read, with an error
+// Merge returns the summary whenever the inputs could be read, with an error
 // matching ErrInput for unreadable, malformed or conflicting inputs and
 // for runs that differ, and another error when writing fails. Missing
 // cells are not an error: see MergeSummary.Complete.
@@ -95,7 +95,7 @@ func readOneRun(runs []string) (*Results, *Manifest, error) {
 	return res, man, nil
 }
 
-// mergeReport summarises what ReadRuns read of the run man.
+// mergeReport returns the MergeSummary of what ReadRuns read of the run man.
 func mergeReport(res *Results, man *Manifest) *MergeSummary {
 	rep := &MergeSummary{
 		Files: res.Files, Partial: res.Partial,
