@@ -158,14 +158,9 @@ func writeDirect(path string, fill func(w io.Writer) error) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	bw := bufio.NewWriter(f)
-	if err := fill(bw); err != nil {
+	if err := writeTo(path, f, fill); err != nil {
 		f.Close()
 		return err
-	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", path, err)
 	}
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
