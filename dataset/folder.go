@@ -43,9 +43,9 @@ type Folder struct {
 func LoadFolder(dir string) (*Folder, error) { return loadFolder(dir, false) }
 
 // OpenFolder is LoadFolder without reading the features into memory: it
-// checks them in one sequential pass and leaves X nil; ReadRows then reads
-// the rows a caller needs from features.npy, in the file's precision
-// (float32 stays float32). Close the folder when done. A features file that
+// checks and hashes them (FeaturesHash) in one sequential pass and leaves X
+// nil; ReadRows then reads the rows a caller needs from features.npy, in the
+// file's precision (float32 stays float32). Close the folder when done. A features file that
 // cannot be read by rows — gzip-compressed, or a Fortran-order array — is
 // read into X as LoadFolder reads it.
 func OpenFolder(dir string) (*Folder, error) { return loadFolder(dir, true) }

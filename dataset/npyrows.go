@@ -2,8 +2,12 @@ package dataset
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"math"
 	"os"
@@ -22,6 +26,9 @@ type npyRows struct {
 	name       string
 	l          *npyLayout
 	rows, cols int
+	// sum is the marshalled SHA-256 state after the check pass wrote the
+	// features to it as FeaturesHash describes.
+	sum []byte
 }
 
 // errNotRowReadable reports a file that npyRows cannot serve (compressed,
@@ -68,12 +75,17 @@ func openNPYRows(path string) (*npyRows, error) {
 }
 
 // check reads the data sequentially from r and returns an error for the
-// first value that is not finite, or an integer float64 cannot hold.
+// first value that is not finite, or an integer float64 cannot hold. In the
+// same pass it hashes the features as FeaturesHash describes, into a.sum.
 func (a *npyRows) check(r *bufio.Reader) error {
 	rowBytes := a.cols * a.l.typ.size
 	perChunk := max(1, readChunk/rowBytes)
 	buf := make([]byte, perChunk*rowBytes)
 	vals := make([]float64, 0, perChunk*a.cols)
+	h := sha256.New()
+	bits := binary.LittleEndian.AppendUint64(nil, uint64(a.rows))
+	bits = binary.LittleEndian.AppendUint64(bits, uint64(a.cols))
+	h.Write(bits)
 	for i := 0; i < a.rows; i += perChunk {
 		n := min(perChunk, a.rows-i)
 		chunk := buf[:n*rowBytes]
@@ -89,8 +101,15 @@ func (a *npyRows) check(r *bufio.Reader) error {
 				return nonFinite(a.name, i+k/a.cols, k%a.cols, v)
 			}
 		}
+		bits = bits[:0]
+		for _, v := range vals {
+			bits = binary.LittleEndian.AppendUint64(bits, math.Float64bits(v))
+		}
+		h.Write(bits)
 	}
-	return nil
+	var err error
+	a.sum, err = h.(encoding.BinaryMarshaler).MarshalBinary()
+	return err
 }
 
 // readRows reads the given rows (each in [0, a.rows)) into a new Block:
@@ -193,6 +212,22 @@ func (f *Folder) ReadRows(rows []int) (*Block, error) {
 		b.F64 = append(b.F64, f.X.RawRowView(i)...)
 	}
 	return b, nil
+}
+
+// FeaturesHash returns a SHA-256 hash that has been written the features'
+// shape (rows, then columns, as little-endian uint64) and then every value's
+// float64 bits (little-endian, row by row), so that a caller can go on
+// writing to it. OpenFolder computes it in the pass that checks the
+// features; it is nil for other folders, which the caller hashes itself.
+func (f *Folder) FeaturesHash() hash.Hash {
+	if f.rows == nil {
+		return nil
+	}
+	h := sha256.New()
+	if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(f.rows.sum); err != nil {
+		return nil // not reached: the state is sha256's own
+	}
+	return h
 }
 
 // Close releases the features file of a folder opened with OpenFolder; it

@@ -3,6 +3,8 @@ package dataset
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/binary"
 	"math"
 	"os"
 	"path/filepath"
@@ -162,5 +164,45 @@ func TestRowSet(t *testing.T) {
 	set, index := RowSet([]int{5, 1, 9}, []int{1, 3}, nil)
 	if !slices.Equal(set, []int{1, 3, 5, 9}) || len(index) != 4 || index[9] != 3 || index[1] != 0 {
 		t.Errorf("RowSet = %v, %v", set, index)
+	}
+}
+
+// TestFeaturesHash checks the hash OpenFolder computes while it checks the
+// features against SHA-256 written the shape and float64 bits directly, for
+// a file the check pass reads in several chunks; LoadFolder computes none.
+func TestFeaturesHash(t *testing.T) {
+	const rows, cols = 1200, 1024 // 4.9 MB of float32: two read chunks
+	data := make([][]float32, rows)
+	want := sha256.New()
+	var b []byte
+	b = binary.LittleEndian.AppendUint64(b, rows)
+	b = binary.LittleEndian.AppendUint64(b, cols)
+	for i := range data {
+		data[i] = make([]float32, cols)
+		for j := range data[i] {
+			data[i][j] = float32(i) - float32(j)/7
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(float64(data[i][j])))
+		}
+	}
+	want.Write(b)
+	dir := writeFolderFiles(t, float32NPY(t, data), make([]int, rows), "a\n")
+	f, err := OpenFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h := f.FeaturesHash()
+	if h == nil {
+		t.Fatal("FeaturesHash of a folder opened with OpenFolder is nil")
+	}
+	if got := h.Sum(nil); !bytes.Equal(got, want.Sum(nil)) {
+		t.Fatalf("FeaturesHash = %x, want %x", got, want.Sum(nil))
+	}
+	g, err := LoadFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.FeaturesHash() != nil {
+		t.Fatal("FeaturesHash of a folder read with LoadFolder is not nil")
 	}
 }

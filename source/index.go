@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"math"
 	"os"
 	"path/filepath"
@@ -226,11 +227,34 @@ func digest(b []byte) string {
 // shape and float64 bits of the features, the labels and the class names,
 // but not the folder's path. It is the Index's DataSHA256, so that a
 // consumer of a sources directory (CheckData, package experiment) can tell
-// whether it holds the data the sources were trained on. It reads the
-// features a bounded number of rows at a time; it returns an error when
-// they cannot be read.
+// whether it holds the data the sources were trained on. It continues the
+// features' hash of a folder opened with OpenFolder (FeaturesHash), which
+// read them once already, and reads the features of another folder a
+// bounded number of rows at a time; it returns an error when they cannot
+// be read.
 func DataDigest(f *dataset.Folder) (string, error) {
-	h := sha256.New()
+	h := f.FeaturesHash()
+	if h == nil {
+		h = sha256.New()
+		if err := hashFeatures(h, f); err != nil {
+			return "", err
+		}
+	}
+	var buf []byte
+	for _, l := range f.Labels {
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(l))
+	}
+	h.Write(buf)
+	for _, name := range f.Classes {
+		h.Write([]byte(name))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashFeatures writes f's features to h as dataset.Folder.FeaturesHash
+// describes, reading a bounded number of rows at a time.
+func hashFeatures(h hash.Hash, f *dataset.Folder) error {
 	r, c := f.Dims()
 	var buf []byte
 	buf = binary.LittleEndian.AppendUint64(buf, uint64(r))
@@ -245,7 +269,7 @@ func DataDigest(f *dataset.Folder) (string, error) {
 		}
 		b, err := f.ReadRows(rows)
 		if err != nil {
-			return "", err
+			return err
 		}
 		for k := range rows {
 			b.RowTo(row, k)
@@ -256,16 +280,7 @@ func DataDigest(f *dataset.Folder) (string, error) {
 			h.Write(buf)
 		}
 	}
-	buf = buf[:0]
-	for _, l := range f.Labels {
-		buf = binary.LittleEndian.AppendUint64(buf, uint64(l))
-	}
-	h.Write(buf)
-	for _, name := range f.Classes {
-		h.Write([]byte(name))
-		h.Write([]byte{0})
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return nil
 }
 
 // digestChunk bounds the bytes of features DataDigest holds at a time.
