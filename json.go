@@ -263,13 +263,9 @@ func ReadFile(r io.Reader) (m *Model, method string, version int, err error) {
 	fail := func(err error) (*Model, string, int, error) {
 		return nil, "", 0, fmt.Errorf("greedytl: reading model: %w", err)
 	}
-	dec := json.NewDecoder(r)
 	var doc json.RawMessage
-	if err := dec.Decode(&doc); err != nil {
+	if err := jsonfile.Decode(r, &doc, "model"); err != nil {
 		return fail(err)
-	}
-	if err := dec.Decode(&struct{}{}); !errors.Is(err, io.EOF) {
-		return fail(errors.New("trailing data after the model"))
 	}
 	var head struct {
 		Format  string `json:"format"`

@@ -106,11 +106,12 @@
 // method.go holds Data, Method, Model and the registry; spec.go the specs;
 // selection.go Model.Selected; loo.go the leave-one-out selection rule;
 // one file per family of methods (greedy.go, greedyauto.go, ridge.go,
-// multikt.go, dam.go, logistic.go, dictionary.go); linearmodel.go and
-// modelfile.go the models and their files. What is not a method lives
-// elsewhere: standardisation in package standardize, the grids in grid,
-// LS-SVMs and weighted ridge in lssvm, MultiKT's hinge-loss descent in
-// hinge, projections onto norm balls in ball, OMP and K-SVD in sparsecode.
+// multikt.go, dam.go, logistic.go, dictionary.go, logme.go, stacked.go);
+// linearmodel.go and modelfile.go the models and their files. What is not
+// a method lives elsewhere: standardisation in package standardize, the
+// grids in grid, LS-SVMs and weighted ridge in lssvm, MultiKT's hinge-loss
+// descent in hinge, projections onto norm balls in ball, OMP and K-SVD in
+// sparsecode.
 //
 // # Model files
 //

@@ -101,7 +101,7 @@ func (a *GreedyAuto) Name() string { return "greedytl-auto" }
 func (a *GreedyAuto) Needs() Needs { return Needs{} }
 
 // Fit fits the members and returns their mean (see GreedyAuto).
-func (a *GreedyAuto) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
+func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
 	_, d, n, err := checkTrain(train)
 	if err != nil {
 		return nil, err
@@ -136,13 +136,12 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, extra Extra) (Model, e
 		members++
 	}
 	if n > 0 {
-		lm, err := logmeSource{}.Fit(ctx, train, extra)
+		best, _, err := logmeChoose(ctx, st.zh, train.Y)
 		if err != nil {
 			return nil, fmt.Errorf("method: greedytl-auto: %w", err)
 		}
-		// The LogME member is refitted to the labels by ordinary least
-		// squares (logme-source's class-balanced line is replaced).
-		best := int(lm.(*Linear).Hyper["source"])
+		// The LogME member is fitted to the labels by ordinary least
+		// squares (not logme-source's class-balanced line).
 		col := mat.Col(nil, best, st.zh)
 		a, b := leastSquaresLine(col, train.Y)
 		sum.WH[best] += a

@@ -548,15 +548,5 @@ func standardisedColumns(sx, sh standardize.Scaler, data Data) (*mat.Dense, erro
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case zx == nil:
-		return zh, nil
-	case zh == nil:
-		return zx, nil
-	}
-	m, d := zx.Dims()
-	_, n := zh.Dims()
-	z := mat.NewDense(m, d+n, nil)
-	z.Augment(zx, zh)
-	return z, nil
+	return concatColumns(zx, zh), nil
 }

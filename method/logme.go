@@ -58,12 +58,30 @@ func (logmeSource) Fit(ctx context.Context, train Data, _ Extra) (Model, error) 
 	if n == 0 {
 		return nil, errors.New("method: logme-source needs source scores H")
 	}
-	m := len(train.Y)
+	best, bestEv, err := logmeChoose(ctx, st.zh, train.Y)
+	if err != nil {
+		return nil, err
+	}
+	col := mat.Col(nil, best, st.zh)
+	a, b := balancedLine(col, train.Y)
+	wh := make([]float64, n)
+	wh[best] = a
+	l := st.linear("logme-source", make([]float64, d), wh, 0)
+	l.B = b
+	l.Hyper = map[string]float64{"source": float64(best), "evidence": bestEv}
+	return l, nil
+}
+
+// logmeChoose returns the index of the standardised source column of zh
+// (m × n, n > 0) with the highest LogME evidence for the labels y (the
+// lowest index on ties), and that evidence (see logmeSource).
+func logmeChoose(ctx context.Context, zh *mat.Dense, y []float64) (best int, bestEv float64, err error) {
+	m, n := zh.Dims()
 	targets := make([][]float64, 2) // the one-hot labels: y = +1, y = −1
 	for k := range targets {
 		targets[k] = make([]float64, m)
 	}
-	for i, v := range train.Y {
+	for i, v := range y {
 		if v > 0 {
 			targets[0][i] = 1
 		} else {
@@ -72,32 +90,25 @@ func (logmeSource) Fit(ctx context.Context, train Data, _ Extra) (Model, error) 
 	}
 	F := mat.NewDense(m, 2, nil)
 	col := make([]float64, m)
-	best, bestEv := -1, math.Inf(-1)
+	best, bestEv = -1, math.Inf(-1)
 	for j := range n {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return 0, 0, err
 		}
-		mat.Col(col, j, st.zh)
+		mat.Col(col, j, zh)
 		for i, v := range col {
 			F.Set(i, 0, v)
 			F.Set(i, 1, 1)
 		}
 		ev, err := logme(F, targets)
 		if err != nil {
-			return nil, fmt.Errorf("method: logme-source: source %d: %w", j, err)
+			return 0, 0, fmt.Errorf("method: logme-source: source %d: %w", j, err)
 		}
 		if ev > bestEv {
 			best, bestEv = j, ev
 		}
 	}
-	mat.Col(col, best, st.zh)
-	a, b := balancedLine(col, train.Y)
-	wh := make([]float64, n)
-	wh[best] = a
-	l := st.linear("logme-source", make([]float64, d), wh, 0)
-	l.B = b
-	l.Hyper = map[string]float64{"source": float64(best), "evidence": bestEv}
-	return l, nil
+	return best, bestEv, nil
 }
 
 // logme returns the LogME score of the features F (m × D) for the targets

@@ -93,13 +93,9 @@ func ReadFile(r io.Reader) (Model, *greedytl.SourcesID, error) {
 	fail := func(err error) (Model, *greedytl.SourcesID, error) {
 		return nil, nil, fmt.Errorf("method: reading model: %w", err)
 	}
-	dec := json.NewDecoder(r)
 	var doc json.RawMessage
-	if err := dec.Decode(&doc); err != nil {
+	if err := jsonfile.Decode(r, &doc, "model"); err != nil {
 		return fail(err)
-	}
-	if err := dec.Decode(&struct{}{}); !errors.Is(err, io.EOF) {
-		return fail(errors.New("trailing data after the model"))
 	}
 	var head envelope
 	if err := json.Unmarshal(doc, &head); err != nil {

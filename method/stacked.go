@@ -83,7 +83,7 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (Mode
 					in = append(in, i)
 				}
 			}
-			sc, _, model, err := s.fitRows(ctx, raw, train.Y, in)
+			sc, model, err := s.fitRows(ctx, raw, train.Y, in)
 			if err != nil {
 				return nil, err
 			}
@@ -111,7 +111,7 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (Mode
 	for i := range all {
 		all[i] = i
 	}
-	_, _, model, err := s.fitRows(ctx, raw, train.Y, all)
+	_, model, err := s.fitRows(ctx, raw, train.Y, all)
 	if err != nil {
 		return nil, err
 	}
@@ -141,15 +141,14 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (Mode
 }
 
 // fitRows standardises the rows of raw (the columns [X, H]) on their own
-// statistics and returns the scaler, the standardised rows and a function
-// that returns the weights (one per column, then the bias) fitted at a
+// statistics and returns the scaler and a function that returns the weights (one per column, then the bias) fitted at a
 // given C. The rows must hold both classes.
-func (stackedLogistic) fitRows(ctx context.Context, raw *mat.Dense, y []float64, rows []int) (standardize.Scaler, *mat.Dense, func(c float64) ([]float64, error), error) {
+func (stackedLogistic) fitRows(ctx context.Context, raw *mat.Dense, y []float64, rows []int) (standardize.Scaler, func(c float64) ([]float64, error), error) {
 	sub := rowsOf(raw, rows)
 	sc := standardize.Fit(sub)
 	z, err := sc.Transform(sub)
 	if err != nil {
-		return standardize.Scaler{}, nil, nil, fmt.Errorf("method: stacked-logistic: %w", err)
+		return standardize.Scaler{}, nil, fmt.Errorf("method: stacked-logistic: %w", err)
 	}
 	ys := make([]float64, len(rows))
 	var pos float64
@@ -183,7 +182,7 @@ func (stackedLogistic) fitRows(ctx context.Context, raw *mat.Dense, y []float64,
 		}
 		return w, nil
 	}
-	return sc, z, fit, nil
+	return sc, fit, nil
 }
 
 // decision returns wᵀz + w_b for weights w (the columns of z, then the

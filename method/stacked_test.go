@@ -33,7 +33,11 @@ func TestStackedLogisticScikitLearn(t *testing.T) {
 	for i := range rows {
 		rows[i] = i
 	}
-	_, z, fit, err := stackedLogistic{}.fitRows(context.Background(), X, y, rows)
+	sc, fit, err := stackedLogistic{}.fitRows(context.Background(), X, y, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := sc.Transform(X)
 	if err != nil {
 		t.Fatal(err)
 	}
