@@ -89,6 +89,15 @@ type SourcesID struct {
 	Seed       uint64 `json:"seed"`
 }
 
+// Check returns an error when s, a file's record of its sources, cannot
+// identify them (no digest). A nil s (no record) is valid.
+func (s *SourcesID) Check() error {
+	if s != nil && s.SHA256 == "" {
+		return errors.New(`"sources" has no sha256 digest`)
+	}
+	return nil
+}
+
 // Differences returns what distinguishes the sources s from t (empty when
 // they are the same sources): their count, the data they were trained on,
 // their training seed, or, when these agree, the models themselves.
@@ -294,6 +303,9 @@ func ReadFile(r io.Reader) (m *Model, method string, version int, err error) {
 		}
 	default:
 		return fail(CheckFileVersion(head.Version))
+	}
+	if err := f.Sources.Check(); err != nil {
+		return fail(err)
 	}
 	k := len(f.Columns)
 	m = &Model{

@@ -126,6 +126,7 @@ func TestReadModelRejects(t *testing.T) {
 		{"string weight", edit(func(d map[string]any) { col0(d)["weight"] = "1" }), "cannot unmarshal string"},
 		{"λ = 0", edit(func(d map[string]any) { d["options"].(map[string]any)["lambda"] = 0 }), "Lambda must be positive"},
 		{"no sizes", edit(func(d map[string]any) { d["num_features"], d["num_sources"] = 0, 0 }), "invalid column counts"},
+		{"sources without a digest", edit(func(d map[string]any) { d["sources"] = map[string]any{"dir": "src", "count": 2} }), `"sources" has no sha256 digest`},
 	} {
 		_, err := ReadModel(strings.NewReader(c.text))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -3,7 +3,6 @@ package method
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -107,8 +106,8 @@ func ReadFile(r io.Reader) (Model, *greedytl.SourcesID, error) {
 	if err := greedytl.CheckFileVersion(head.Version); err != nil {
 		return fail(err)
 	}
-	if head.Sources != nil && head.Sources.SHA256 == "" {
-		return fail(errors.New(`"sources" has no sha256 digest`))
+	if err := head.Sources.Check(); err != nil {
+		return fail(err)
 	}
 	reg, err := Lookup(head.Method)
 	if err != nil {
