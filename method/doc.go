@@ -11,7 +11,7 @@
 //	greedytl      GreedyTL, exact search (λ = 1, δ = 1e-4, γ = 1)
 //	greedytl-59   GreedyTL-59: 59 random candidates a step, seeded by Extra.Seed
 //	greedytl-sp   GreedyTL preferring sources: standardised features scaled by γ = 0.5
-//	greedytl-auto recommended: the mean of greedytl, greedytl-sp, logme-source (refitted) and rls-srcfeat
+//	greedytl-auto recommended: the mean of greedytl, greedytl-sp, one source and rls-srcfeat, bagged over the negatives
 //	forward-reg   forward regression: the greedy selection with λ → 0, at most m−1 columns
 //	no-transfer   ridge regression on X alone
 //	rls-srcfeat   ridge regression on [X, H]

@@ -3,6 +3,7 @@ package method
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/greedytl/greedytl"
@@ -10,36 +11,41 @@ import (
 	"gonum.org/v1/gonum/stat"
 )
 
-// TestGreedyAutoIsTheMeanOfItsMembers checks greedytl-auto against its
-// definition: its scores are the mean of the scores of the methods
-// greedytl (γ = 1), greedytl-sp (γ = 0.5) and rls-srcfeat fitted on the
-// same sample and of the ordinary least-squares line (gonum's
-// stat.LinearRegression) of the training labels on the score of the source
-// logme-source chooses — with only the members that exist without sources
-// or without features.
+// TestGreedyAutoIsTheMeanOfItsMembers checks greedytl-auto's committee
+// (SingleFit) against its definition: its scores are the mean of the
+// scores of the methods greedytl (γ = 1), greedytl-sp (γ = 0.5) and
+// rls-srcfeat fitted on the same sample and of the ordinary least-squares
+// line (gonum's stat.LinearRegression) of the training labels on the score
+// of the source bestOrderingSource chooses by brute force — with only the
+// members that exist without sources or without features.
 func TestGreedyAutoIsTheMeanOfItsMembers(t *testing.T) {
 	base := newConformanceCase(21, 20, 5, 12, 9)
 	noFeatures := base.mapColumns(func(*mat.Dense) *mat.Dense { return nil }, identity)
-	const logmeLine = "OLS on logme-source's source"
+	const sourceLine = "OLS on the best-ordering source"
 	for _, tc := range []struct {
 		what    string
 		c       conformanceCase
 		members []string
 	}{
-		{"features and sources", base, []string{"greedytl", "greedytl-sp", logmeLine, "rls-srcfeat"}},
-		{"two positives", newConformanceCase(22, 12, 2, 30, 40), []string{"greedytl", "greedytl-sp", logmeLine, "rls-srcfeat"}},
-		{"a single positive", newConformanceCase(23, 11, 1, 8, 6), []string{"greedytl", "greedytl-sp", logmeLine, "rls-srcfeat"}},
+		{"features and sources", base, []string{"greedytl", "greedytl-sp", sourceLine, "rls-srcfeat"}},
+		{"two positives", newConformanceCase(22, 12, 2, 30, 40), []string{"greedytl", "greedytl-sp", sourceLine, "rls-srcfeat"}},
+		{"a single positive", newConformanceCase(23, 11, 1, 8, 6), []string{"greedytl", "greedytl-sp", sourceLine, "rls-srcfeat"}},
 		{"no sources", base.withoutSources(), []string{"greedytl", "rls-srcfeat"}},
-		{"no features", noFeatures, []string{"greedytl", logmeLine, "rls-srcfeat"}},
+		{"no features", noFeatures, []string{"greedytl", sourceLine, "rls-srcfeat"}},
 	} {
 		t.Run(tc.what, func(t *testing.T) {
-			auto := mustFit(t, "greedytl-auto", tc.c)
+			single := newGreedyAuto()
+			single.SingleFit = true
+			auto, err := single.Fit(context.Background(), tc.c.train, tc.c.extra)
+			if err != nil {
+				t.Fatal(err)
+			}
 			got := mustPredict(t, auto, tc.c.test)
 			want := make([]float64, len(got))
 			for _, name := range tc.members {
 				var f []float64
-				if name == logmeLine {
-					j := int(mustFit(t, "logme-source", tc.c).Hyperparameters()["source"])
+				if name == sourceLine {
+					j := bestOrderingSource(t, tc.c.train)
 					h := mat.Col(nil, j, tc.c.train.H)
 					b, a := stat.LinearRegression(h, tc.c.train.Y, nil, false)
 					f = mat.Col(nil, j, tc.c.test.H)
@@ -47,7 +53,7 @@ func TestGreedyAutoIsTheMeanOfItsMembers(t *testing.T) {
 						f[i] = a*v + b
 					}
 					if hp := auto.Hyperparameters(); hp["source"] != float64(j) {
-						t.Errorf("source = %v, logme-source chooses %d", hp["source"], j)
+						t.Errorf("source = %v, want %d", hp["source"], j)
 					}
 				} else {
 					f = mustPredict(t, mustFit(t, name, tc.c), tc.c.test)
@@ -61,8 +67,177 @@ func TestGreedyAutoIsTheMeanOfItsMembers(t *testing.T) {
 					t.Fatalf("score %d: %v, the mean of %v gives %v", i, got[i], tc.members, want[i])
 				}
 			}
-			if hp := auto.Hyperparameters(); hp["members"] != float64(len(tc.members)) {
+			hp := auto.Hyperparameters()
+			if hp["members"] != float64(len(tc.members)) {
 				t.Errorf("members = %v, want %d", hp["members"], len(tc.members))
+			}
+			if hp["fits"] != 1 {
+				t.Errorf("fits = %v, want 1", hp["fits"])
+			}
+		})
+	}
+}
+
+// bestOrderingSource is the source member's definition, by brute force:
+// among the sources with the highest training AUC (the share of
+// (positive, negative) pairs scored higher, ties counting one half) the
+// one logme-source chooses when given only those.
+func bestOrderingSource(t *testing.T, train Data) int {
+	t.Helper()
+	m, n := train.H.Dims()
+	aucs := make([]float64, n)
+	for j := range n {
+		var pairs, good float64
+		for p := range m {
+			for q := range m {
+				if train.Y[p] > 0 && train.Y[q] < 0 {
+					pairs++
+					switch a, b := train.H.At(p, j), train.H.At(q, j); {
+					case a > b:
+						good++
+					case a == b:
+						good += 0.5
+					}
+				}
+			}
+		}
+		aucs[j] = good / pairs
+	}
+	top := slices.Max(aucs)
+	var tied []int
+	for j, v := range aucs {
+		if v == top {
+			tied = append(tied, j)
+		}
+	}
+	sub := mat.NewDense(m, len(tied), nil)
+	for k, j := range tied {
+		sub.SetCol(k, mat.Col(nil, j, train.H))
+	}
+	c := conformanceCase{train: Data{X: train.X, H: sub, Y: train.Y}}
+	return tied[int(mustFit(t, "logme-source", c).Hyperparameters()["source"])]
+}
+
+// TestGreedyAutoChoosesTheBestOrderingSource checks the source member's
+// choice on hand-made scores: ordering the training examples comes first,
+// LogME evidence only breaks ties.
+func TestGreedyAutoChoosesTheBestOrderingSource(t *testing.T) {
+	y := []float64{1, 1, -1, -1, -1, -1}
+	for _, tc := range []struct {
+		what string
+		h    [][]float64 // one row per source
+		want int
+	}{
+		{"the only source that orders every pair", [][]float64{
+			{9, 0.5, -1, -1, -1, 1}, // one pair inverted, far apart otherwise
+			{1, 0.9, 0.8, 0.7, 0.6, 0.5},
+		}, 1},
+		{"a tie on order goes to the larger evidence", [][]float64{
+			{1, 0.9, 0.8, 0.7, 0.6, 0.5},
+			{5, 5.1, -1, -1.1, -0.9, -1},
+		}, 1},
+		{"the lowest index on a complete tie", [][]float64{
+			{5, 5.1, -1, -1.1, -0.9, -1},
+			{5, 5.1, -1, -1.1, -0.9, -1},
+		}, 0},
+		{"a reversed source never wins", [][]float64{
+			{-5, -5, 1, 1.1, 0.9, 1},
+			{0.2, 0.1, 0, 0.1, -0.1, 0},
+		}, 1},
+	} {
+		t.Run(tc.what, func(t *testing.T) {
+			h := mat.NewDense(len(y), len(tc.h), nil)
+			for j, col := range tc.h {
+				h.SetCol(j, col)
+			}
+			st, err := standardizeData(Data{H: h, Y: y})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := chooseSource(context.Background(), st.zh, y)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("chose source %d, want %d", got, tc.want)
+			}
+			if brute := bestOrderingSource(t, Data{H: h, Y: y}); brute != tc.want {
+				t.Errorf("the brute-force definition chooses %d, want %d", brute, tc.want)
+			}
+		})
+	}
+}
+
+// TestGreedyAutoAveragesOverSubsamples checks greedytl-auto against its
+// definition: its scores are the mean of the scores of the committee
+// (SingleFit) fitted on the whole sample and on each subsample without one
+// example of the larger class — the negatives when there are fewer
+// positives or as many, the positives when there are more.
+func TestGreedyAutoAveragesOverSubsamples(t *testing.T) {
+	flip := func(c conformanceCase) conformanceCase {
+		c.train.Y = slices.Clone(c.train.Y)
+		for i := range c.train.Y {
+			c.train.Y[i] = -c.train.Y[i]
+		}
+		return c
+	}
+	for _, tc := range []struct {
+		what string
+		c    conformanceCase
+	}{
+		{"two positives", newConformanceCase(41, 12, 2, 30, 40)},
+		{"as many positives as negatives", newConformanceCase(42, 12, 6, 10, 8)},
+		{"more positives than negatives", flip(newConformanceCase(43, 11, 3, 10, 8))},
+		{"no sources", newConformanceCase(44, 10, 3, 12, 5).withoutSources()},
+	} {
+		t.Run(tc.what, func(t *testing.T) {
+			auto := mustFit(t, "greedytl-auto", tc.c)
+			got := mustPredict(t, auto, tc.c.test)
+			var pos, neg []int
+			for i, v := range tc.c.train.Y {
+				if v > 0 {
+					pos = append(pos, i)
+				} else {
+					neg = append(neg, i)
+				}
+			}
+			left := neg
+			if len(pos) > len(neg) {
+				left = pos
+			}
+			single := newGreedyAuto()
+			single.SingleFit = true
+			want := make([]float64, len(got))
+			samples := [][]int{nil} // nil: the whole sample
+			for _, i := range left {
+				var rows []int
+				for r := range tc.c.train.Y {
+					if r != i {
+						rows = append(rows, r)
+					}
+				}
+				samples = append(samples, rows)
+			}
+			for _, rows := range samples {
+				train := tc.c.train
+				if rows != nil {
+					train = selectRows(train, rows)
+				}
+				model, err := single.Fit(context.Background(), train, tc.c.extra)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i, v := range mustPredict(t, model, tc.c.test) {
+					want[i] += v / float64(len(samples))
+				}
+			}
+			for i := range got {
+				if math.Abs(got[i]-want[i]) > 1e-9*math.Max(1, math.Abs(want[i])) {
+					t.Fatalf("score %d: %v, the mean over %d subsamples gives %v", i, got[i], len(samples), want[i])
+				}
+			}
+			if f := auto.Hyperparameters()["fits"]; f != float64(len(samples)) {
+				t.Errorf("fits = %v, want %d", f, len(samples))
 			}
 		})
 	}

@@ -62,6 +62,25 @@ func dense(a mat.Matrix) *mat.Dense {
 	return mat.DenseCopyOf(a)
 }
 
+// selectRows returns the rows of d listed in rows, labels included (a new
+// sample; an absent X or H stays absent).
+func selectRows(d Data, rows []int) Data {
+	var out Data
+	if a := dense(d.X); a != nil {
+		out.X = rowsOf(a, rows)
+	}
+	if a := dense(d.H); a != nil {
+		out.H = rowsOf(a, rows)
+	}
+	if d.Y != nil {
+		out.Y = make([]float64, len(rows))
+		for i, r := range rows {
+			out.Y[i] = d.Y[r]
+		}
+	}
+	return out
+}
+
 // checkFinite returns an error naming the first NaN or ±Inf element of a
 // (named name in the message), or nil.
 func checkFinite(name string, a mat.Matrix) error {

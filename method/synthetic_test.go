@@ -4,8 +4,6 @@ import (
 	"math"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/greedytl/greedytl/internal/kerneltest"
 	"github.com/greedytl/greedytl/metric"
 )
@@ -24,29 +22,6 @@ func syntheticTransfer(seed uint64, m, pos, d, n int, signal float64) Data {
 		d2.H = H
 	}
 	return d2
-}
-
-// selectRows returns the rows of d listed in rows (labels included).
-func selectRows(d Data, rows []int) Data {
-	pick := func(a *mat.Dense) *mat.Dense {
-		if a == nil {
-			return nil
-		}
-		_, c := a.Dims()
-		out := mat.NewDense(len(rows), c, nil)
-		for i, r := range rows {
-			out.SetRow(i, a.RawRowView(r))
-		}
-		return out
-	}
-	out := Data{X: pick(dense(d.X)), H: pick(dense(d.H))}
-	if d.Y != nil {
-		out.Y = make([]float64, len(rows))
-		for i, r := range rows {
-			out.Y[i] = d.Y[r]
-		}
-	}
-	return out
 }
 
 // balancedAcc is (TPR + TNR)/2 of the signs of f (0 is negative), failing
