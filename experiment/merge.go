@@ -86,11 +86,12 @@ func readOneRun(runs []string) (*Results, *Manifest, error) {
 		return nil, nil, err
 	}
 	var man *Manifest
-	for _, m := range res.Manifests {
+	for _, ms := range res.Manifests {
+		// Without CombineRuns a dataset has one manifest.
 		if man != nil {
-			return nil, nil, inputErrorf("experiment: %s are not the same run (%s)", strings.Join(runs, ", "), man.differs(m, true))
+			return nil, nil, inputErrorf("experiment: %s are not the same run (%s)", strings.Join(runs, ", "), man.differs(ms[0], true))
 		}
-		man = m
+		man = ms[0]
 	}
 	return res, man, nil
 }

@@ -23,14 +23,16 @@ type ReadOptions struct {
 	// are refused as by Merge. A report can live with what it tolerates;
 	// Merge cannot.
 	Tolerant bool
-	// CombineMethods lets runs of one dataset differ in their methods (and
-	// in the greedytl version that made them, with a warning): runs that
-	// agree on the data, seed, negatives, sources, targets, sizes, splits,
-	// noise and protocol draw the same splits, so their methods can be
-	// reported side by side, for example a method added to a finished run
-	// in a run of its own. Their grid is the union of the methods. A cell
+	// CombineRuns lets runs of one dataset differ in their methods, their
+	// noise levels and their number of splits (and in the greedytl version
+	// that made them, with a warning): runs that agree on the data, seed,
+	// negatives, sources, targets, sizes and protocol draw the same splits,
+	// so their cells can be reported side by side — a method added to a
+	// finished run in a run of its own, or the noise study beside the main
+	// grid. Runs that also agree on noise and splits have one grid, the
+	// union of their methods; the others keep their own grids. A cell
 	// recorded in two of them is read as any cell read twice.
-	CombineMethods bool
+	CombineRuns bool
 
 	// keepLines keeps each record's line as read (Results.lines), which
 	// Merge writes out; a report needs only the records.
@@ -41,9 +43,11 @@ type ReadOptions struct {
 // distinct cells with what the runs' run.json files say about them.
 type Results struct {
 	// Manifests holds the run.json of each dataset's runs, by dataset
-	// name (with CombineMethods, their union); a dataset whose runs have
-	// none (Tolerant only) is absent.
-	Manifests map[string]*Manifest
+	// name: one, unless CombineRuns let runs with other noise levels or
+	// splits in (runs that differ only in their methods have one manifest,
+	// with the union of their methods); a dataset whose runs have none
+	// (Tolerant only) is absent.
+	Manifests map[string][]*Manifest
 	// Files lists the results files read, in reading order.
 	Files []string
 	// Partial lists the files whose partial last line (a write cut short,
@@ -77,7 +81,8 @@ type Results struct {
 // cell of its run's grid. Runs of one dataset must be the same run but for
 // the shard and the paths (as Run and Merge require: another seed, grid or
 // set of sources is an error naming the setting), and, with
-// CombineMethods, for the methods and the greedytl version; runs of different
+// CombineRuns, for the methods, noise levels, splits and the greedytl
+// version; runs of different
 // datasets may be read together. A last line cut short is ignored
 // (reported in Partial). Errors match ErrInput but for failures to read a
 // file.
@@ -85,7 +90,7 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 	if len(paths) == 0 {
 		return nil, inputErrorf("experiment: no run given")
 	}
-	res := &Results{Manifests: map[string]*Manifest{}, index: map[Key]int{}, where: map[Key]string{}}
+	res := &Results{Manifests: map[string][]*Manifest{}, index: map[Key]int{}, where: map[Key]string{}}
 	firstOf := map[string]string{} // dataset → the path whose run.json it is
 	seen := map[string]bool{}
 	for _, in := range paths {
@@ -96,11 +101,12 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 		var g *grid
 		if man != nil {
 			name := man.Dataset.Name
-			if prev, ok := res.Manifests[name]; ok {
+			if prevs, ok := res.Manifests[name]; ok {
+				prev := prevs[0]
 				d := prev.differs(man, true)
-				if d != "" && opt.CombineMethods {
-					if union, version := combineMethods(prev, man); union != nil {
-						res.Manifests[name], d = union, ""
+				if d != "" && opt.CombineRuns {
+					if list, version := combineRuns(prevs, man); list != nil {
+						res.Manifests[name], d = list, ""
 						if version {
 							res.Warnings = append(res.Warnings, fmt.Sprintf("%s and %s were made by different greedytl versions (%s, %s): each method is reported from the run that holds it",
 								firstOf[name], in, prev.GreedytlVersion, man.GreedytlVersion))
@@ -111,7 +117,7 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 					return nil, inputErrorf("experiment: %s and %s are not the same run (%s)", firstOf[name], in, d)
 				}
 			} else {
-				res.Manifests[name], firstOf[name] = man, in
+				res.Manifests[name], firstOf[name] = []*Manifest{man}, in
 			}
 			g = newGrid(man)
 		}
@@ -132,24 +138,48 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 	return res, nil
 }
 
-// combineMethods returns the manifest of a and b together when they differ
-// at most in their methods and greedytl version (version reports the
-// latter): a's, with the methods of b that a lacks appended. It returns nil
-// when they differ otherwise.
-func combineMethods(a, b *Manifest) (union *Manifest, version bool) {
+// combineRuns returns the manifests of a dataset's runs with b added when
+// b differs from them at most in its methods, noise levels, splits and
+// greedytl version (version reports the latter): b's methods join the
+// grid with the same noise levels and splits, or b is a grid of its own.
+// It returns nil when b differs otherwise.
+func combineRuns(runs []*Manifest, b *Manifest) (list []*Manifest, version bool) {
+	a := runs[0]
 	o := *b
-	o.Methods, o.GreedytlVersion = a.Methods, a.GreedytlVersion
+	o.Methods, o.GreedytlVersion, o.Noise, o.Splits = a.Methods, a.GreedytlVersion, a.Noise, a.Splits
 	if a.differs(&o, true) != "" {
 		return nil, false
 	}
-	u := *a
-	u.Methods = slices.Clone(a.Methods)
-	for _, m := range b.Methods {
-		if !slices.Contains(u.Methods, m) {
-			u.Methods = append(u.Methods, m)
+	for _, r := range runs {
+		version = version || r.GreedytlVersion != b.GreedytlVersion
+	}
+	list = slices.Clone(runs)
+	for i, r := range list {
+		if r.Splits == b.Splits && slices.Equal(r.Noise, b.Noise) {
+			u := *r
+			u.Methods = slices.Clone(r.Methods)
+			for _, m := range b.Methods {
+				if !slices.Contains(u.Methods, m) {
+					u.Methods = append(u.Methods, m)
+				}
+			}
+			list[i] = &u
+			return list, version
 		}
 	}
-	return &u, a.GreedytlVersion != b.GreedytlVersion
+	return append(list, b), version
+}
+
+// Expected returns the number of cells of one row of a summary — a
+// dataset, method, number of positives and noise level — in the grids of
+// the dataset's runs (targets × splits), or -1 when no grid holds the row.
+func (res *Results) Expected(dataset, method string, positives, noise int) int {
+	for _, m := range res.Manifests[dataset] {
+		if slices.Contains(m.Methods, method) && slices.Contains(m.Positives, positives) && slices.Contains(m.Noise, noise) {
+			return len(m.Targets) * m.Splits
+		}
+	}
+	return -1
 }
 
 // runOf returns the manifest and the results files of a run directory or
@@ -293,12 +323,20 @@ func (res *Results) Coverage() []Coverage {
 		datasets[d] = true
 	}
 	for _, d := range slices.Sorted(maps.Keys(datasets)) {
-		if man := res.Manifests[d]; man != nil {
+		expected := map[string]int{}
+		var methods []string
+		for _, man := range res.Manifests[d] {
 			g := newGrid(man)
 			n := len(g.groups(shard.Shard{}))
 			for _, m := range g.methods {
-				add(d, m, n)
+				if _, ok := expected[m]; !ok {
+					methods = append(methods, m)
+				}
+				expected[m] += n
 			}
+		}
+		for _, m := range methods {
+			add(d, m, expected[m])
 		}
 		for _, r := range res.Records {
 			if r.Dataset != d {
@@ -323,11 +361,13 @@ func (res *Results) Coverage() []Coverage {
 func (res *Results) Missing() []Key {
 	var missing []Key
 	for _, d := range slices.Sorted(maps.Keys(res.Manifests)) {
-		g := newGrid(res.Manifests[d])
-		for _, gr := range g.groups(shard.Shard{}) {
-			for _, m := range g.methods {
-				if k := gr.cell(g.dataset, m); !res.has(k) {
-					missing = append(missing, k)
+		for _, man := range res.Manifests[d] {
+			g := newGrid(man)
+			for _, gr := range g.groups(shard.Shard{}) {
+				for _, m := range g.methods {
+					if k := gr.cell(g.dataset, m); !res.has(k) {
+						missing = append(missing, k)
+					}
 				}
 			}
 		}

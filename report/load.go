@@ -3,7 +3,6 @@ package report
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/greedytl/greedytl/experiment"
@@ -34,8 +33,8 @@ type Results struct {
 	// shapes holds, by dataset, the feature and source counts when
 	// run.json records them.
 	shapes map[string]shape
-	// grids holds, by dataset, the run.json that defines its grid.
-	grids map[string]*experiment.Manifest
+	// runs holds what was read, for the runs' grids.
+	runs *experiment.Results
 }
 
 // shape is the size of a run's inputs.
@@ -56,12 +55,14 @@ type ClassInfo struct {
 // Lines file; the run.json beside the results supplies the grid (so the
 // cells expected) and the class names and groups.
 //
-// Runs of one dataset must be the same run (another seed, grid or set of
-// sources is an error, as for experiment.Merge), except that they may hold
-// different methods — a method run on its own beside a finished run, with
-// the same settings — whose cells are then reported side by side (a
-// warning says when the runs were made by different greedytl versions);
-// runs of several datasets are reported side by side. A cell read twice counts once: identical
+// Runs of one dataset must be the same run (another seed, set of targets
+// or sizes, protocol or set of sources is an error, as for
+// experiment.Merge), except that they may hold different methods, noise
+// levels and numbers of splits — a method run on its own beside a finished
+// run, or the noise study beside the main grid — whose cells are then
+// reported side by side (a warning says when the runs were made by
+// different greedytl versions); runs of several datasets are reported side
+// by side. A cell read twice counts once: identical
 // records (fit time aside) are kept once, a successful record wins over a
 // failed one with a warning, and two other different records of one cell
 // are an error, as for experiment.Merge. A last
@@ -74,20 +75,20 @@ func Load(paths ...string) (*Results, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("report: no run given")
 	}
-	runs, err := experiment.ReadRuns(paths, experiment.ReadOptions{Tolerant: true, CombineMethods: true})
+	runs, err := experiment.ReadRuns(paths, experiment.ReadOptions{Tolerant: true, CombineRuns: true})
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	res := &Results{
 		Records: runs.Records, Classes: map[string]ClassInfo{}, Coverage: runs.Coverage(),
 		Files: runs.Files, Duplicates: len(runs.Duplicates) + len(runs.Conflicts), Warnings: runs.Warnings,
-		shapes: map[string]shape{}, grids: map[string]*experiment.Manifest{},
+		shapes: map[string]shape{}, runs: runs,
 	}
 	if len(res.Records) == 0 {
 		return nil, fmt.Errorf("report: no records in %s", strings.Join(res.Files, ", "))
 	}
-	for d, man := range runs.Manifests {
-		res.grids[d] = man
+	for d, mans := range runs.Manifests {
+		man := mans[0] // combined runs agree on all but methods, noise and splits
 		res.Classes[d] = ClassInfo{Names: man.Classes, Groups: man.Groups}
 		if man.Dataset.Features > 0 && man.Sources.Count > 0 {
 			res.shapes[d] = shape{man.Dataset.Features, man.Sources.Count}
@@ -138,9 +139,8 @@ func (res *Results) Rows() []Row {
 	rows := Summarize(res.Records)
 	for i := range rows {
 		r := &rows[i]
-		if m := res.grids[r.Dataset]; m != nil && slices.Contains(m.Methods, r.Method) &&
-			slices.Contains(m.Positives, r.Positives) && slices.Contains(m.Noise, r.Noise) {
-			r.Expected = len(m.Targets) * m.Splits
+		if n := res.runs.Expected(r.Dataset, r.Method, r.Positives, r.Noise); n >= 0 {
+			r.Expected = n
 		}
 	}
 	return rows

@@ -321,3 +321,43 @@ func TestLoadCombinesMethodRuns(t *testing.T) {
 		t.Errorf("other methods and another seed: %v, want an error naming the seed", err)
 	}
 }
+
+// The noise study is a run of its own beside the main grid (docs/results/
+// run.sh): other noise levels, other methods, possibly fewer splits. Load
+// reports the two together, each method's cells expected from the grids
+// that hold it; a run that differs otherwise is still refused.
+func TestLoadCombinesNoiseStudy(t *testing.T) {
+	main := synth{dataset: "one", classes: 5, positives: []int{2, 5}, splits: 2, noise: []int{0}, methods: []string{"greedytl", "no-transfer"}, seed: 1}
+	noise := main
+	noise.noise, noise.splits, noise.methods = []int{10, 100}, 1, []string{"greedytl"}
+	res, err := Load(main.write(t, 1), noise.write(t, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{
+		"greedytl":    5*2*2 + 5*2*2*1, // main: 5 targets × 2 sizes × 2 splits; noise: × 2 levels × 1 split
+		"no-transfer": 5 * 2 * 2,
+	}
+	if len(res.Coverage) != len(want) {
+		t.Fatalf("coverage of %d methods, want %d: %+v", len(res.Coverage), len(want), res.Coverage)
+	}
+	for _, c := range res.Coverage {
+		if !c.Complete() || c.Expected != want[c.Method] {
+			t.Errorf("%s: %d of %d cells, want all of %d", c.Method, c.Present, c.Expected, want[c.Method])
+		}
+	}
+	for _, r := range res.Rows() {
+		e := 5 * 2 // targets × splits of the main grid
+		if r.Noise > 0 {
+			e = 5 * 1
+		}
+		if r.Expected != e || r.N != e {
+			t.Errorf("%s, %d positives, noise %d: %d cells of %d expected, want %d", r.Method, r.Positives, r.Noise, r.N, r.Expected, e)
+		}
+	}
+	other := noise
+	other.seed = 2
+	if _, err := Load(main.write(t, 1), other.write(t, 1)); err == nil || !strings.Contains(err.Error(), "not the same run (seed") {
+		t.Errorf("a noise run of another seed: %v, want an error naming the seed", err)
+	}
+}

@@ -44,9 +44,9 @@ goes to standard output either way: objects with "dataset", "method",
 run's grid for the row (absent without run.json).
 
 Runs of one dataset must be the same run (as for merge), except that they may
-hold different methods: a method run on its own with the same settings beside a
-finished run is reported with it (a warning says when the two were made by
-different greedytl versions). When a method lacks
+hold different methods, noise levels and numbers of splits: a method run on its
+own beside a finished run, or the noise study beside the main grid, is reported
+with it (a warning says when the two were made by different greedytl versions). When a method lacks
 cells of its grid, the report says so first — on standard error, and at the top
 of report.md and report.html — with each such method's count of cells present
 and expected.`,
