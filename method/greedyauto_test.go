@@ -172,7 +172,9 @@ func TestGreedyAutoChoosesTheBestOrderingSource(t *testing.T) {
 // definition: its scores are the mean of the scores of the committee
 // (SingleFit) fitted on the whole sample and on each subsample without one
 // example of the larger class — the negatives when there are fewer
-// positives or as many, the positives when there are more.
+// positives or as many, the positives when there are more — or, when that
+// class has more than 10 examples, without each of 10 interleaved folds of
+// it.
 func TestGreedyAutoAveragesOverSubsamples(t *testing.T) {
 	flip := func(c conformanceCase) conformanceCase {
 		c.train.Y = slices.Clone(c.train.Y)
@@ -189,6 +191,7 @@ func TestGreedyAutoAveragesOverSubsamples(t *testing.T) {
 		{"as many positives as negatives", newConformanceCase(42, 12, 6, 10, 8)},
 		{"more positives than negatives", flip(newConformanceCase(43, 11, 3, 10, 8))},
 		{"no sources", newConformanceCase(44, 10, 3, 12, 5).withoutSources()},
+		{"more than 10 negatives: 10 folds", newConformanceCase(45, 26, 3, 10, 8)},
 	} {
 		t.Run(tc.what, func(t *testing.T) {
 			auto := mustFit(t, "greedytl-auto", tc.c)
@@ -209,14 +212,19 @@ func TestGreedyAutoAveragesOverSubsamples(t *testing.T) {
 			single.SingleFit = true
 			want := make([]float64, len(got))
 			samples := [][]int{nil} // nil: the whole sample
-			for _, i := range left {
+			k := min(len(left), 10)
+			for f := range k {
 				var rows []int
 				for r := range tc.c.train.Y {
-					if r != i {
+					at := slices.Index(left, r)
+					if at < 0 || at%k != f {
 						rows = append(rows, r)
 					}
 				}
 				samples = append(samples, rows)
+			}
+			if len(left) > 10 && len(samples[1]) != len(tc.c.train.Y)-(len(left)+9)/10 {
+				t.Fatalf("the first fold leaves out %d rows", len(tc.c.train.Y)-len(samples[1]))
 			}
 			for _, rows := range samples {
 				train := tc.c.train
