@@ -168,14 +168,7 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (Model, error
 			addLinear(sum, sub)
 			fits++
 		}
-		scale := 1 / float64(fits)
-		for j := range sum.WX {
-			sum.WX[j] *= scale
-		}
-		for j := range sum.WH {
-			sum.WH[j] *= scale
-		}
-		sum.B *= scale
+		sum.scale(1 / float64(fits))
 	}
 	sum.Hyper["fits"] = float64(fits)
 	if err := sum.check(); err != nil {
@@ -194,14 +187,7 @@ const maxSubsamples = 10
 // them, and otherwise in maxSubsamples interleaved folds (fold k holds the
 // class's k-th, (k+maxSubsamples)-th, … rows in row order).
 func majorityFolds(y []float64) [][]int {
-	var pos, neg []int
-	for i, v := range y {
-		if v > 0 {
-			pos = append(pos, i)
-		} else {
-			neg = append(neg, i)
-		}
-	}
+	pos, neg := classRows(y)
 	rows := neg
 	if len(pos) > len(neg) {
 		rows = pos
@@ -274,14 +260,7 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data) (*Linear, error)
 	}
 	sum.Hyper["ridge_lambda"] = lambda
 	members++
-	scale := 1 / float64(members)
-	for j := range sum.WX {
-		sum.WX[j] *= scale
-	}
-	for j := range sum.WH {
-		sum.WH[j] *= scale
-	}
-	sum.B *= scale
+	sum.scale(1 / float64(members))
 	sum.Hyper["delta"] = a.Options.Delta
 	sum.Hyper["members"] = float64(members)
 	return sum, nil
@@ -294,14 +273,7 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data) (*Linear, error)
 // one with the highest LogME evidence (the lowest index on ties).
 func chooseSource(ctx context.Context, zh *mat.Dense, y []float64) (int, error) {
 	m, n := zh.Dims()
-	var pos, neg []int
-	for i, v := range y {
-		if v > 0 {
-			pos = append(pos, i)
-		} else {
-			neg = append(neg, i)
-		}
-	}
+	pos, neg := classRows(y)
 	var top []int
 	bestPairs := -1
 	col := make([]float64, m)
@@ -345,6 +317,17 @@ func colsOf(a *mat.Dense, cols []int) *mat.Dense {
 		}
 	}
 	return out
+}
+
+// scale multiplies l's decision function by c (weights and intercept).
+func (l *Linear) scale(c float64) {
+	for j := range l.WX {
+		l.WX[j] *= c
+	}
+	for j := range l.WH {
+		l.WH[j] *= c
+	}
+	l.B *= c
 }
 
 // addLinear adds the linear model src, fitted on a subsample, to dst,

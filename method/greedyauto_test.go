@@ -196,14 +196,7 @@ func TestGreedyAutoAveragesOverSubsamples(t *testing.T) {
 		t.Run(tc.what, func(t *testing.T) {
 			auto := mustFit(t, "greedytl-auto", tc.c)
 			got := mustPredict(t, auto, tc.c.test)
-			var pos, neg []int
-			for i, v := range tc.c.train.Y {
-				if v > 0 {
-					pos = append(pos, i)
-				} else {
-					neg = append(neg, i)
-				}
-			}
+			pos, neg := classRows(tc.c.train.Y)
 			left := neg
 			if len(pos) > len(neg) {
 				left = pos

@@ -184,6 +184,19 @@ func classCounts(y []float64) (pos, neg int, err error) {
 	return pos, neg, nil
 }
 
+// classRows returns the rows of the positive and of the negative labels of
+// y (checked ±1 labels), each in row order.
+func classRows(y []float64) (pos, neg []int) {
+	for i, v := range y {
+		if v > 0 {
+			pos = append(pos, i)
+		} else {
+			neg = append(neg, i)
+		}
+	}
+	return pos, neg
+}
+
 // Extra is what some methods need beyond the labelled training sample.
 type Extra struct {
 	// Unlabelled target inputs (Y nil), for transductive methods (DAM): in
