@@ -441,10 +441,20 @@ func TestRunResumes(t *testing.T) {
 	}
 	sameRecords(t, want, readRecords(t, path))
 
-	// Once complete, a rerun does nothing.
+	// Once complete, a rerun does nothing — also with the methods and
+	// sizes given in another order (they are sets).
 	sum, err = Run(context.Background(), testConfig(f, out, src, methods...))
 	if err != nil || sum.Finished != 0 || sum.Present != full.Cells {
 		t.Errorf("rerun of a complete run: %+v, %v", sum, err)
+	}
+	reversed := slices.Clone(methods)
+	slices.Reverse(reversed)
+	cfg = testConfig(f, out, src, reversed...)
+	cfg.Positives = slices.Clone(cfg.Positives)
+	slices.Reverse(cfg.Positives)
+	sum, err = Run(context.Background(), cfg)
+	if err != nil || sum.Finished != 0 || sum.Present != full.Cells {
+		t.Errorf("rerun with the methods and sizes reversed: %+v, %v", sum, err)
 	}
 }
 

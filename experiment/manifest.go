@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/internal/dirlock"
@@ -191,10 +192,12 @@ var settings = []struct {
 			return fmt.Sprintf("%d sources, sha256 %.12s…", m.Sources.Count, m.Sources.SHA256)
 		}},
 	{"targets", func(m *Manifest) any { return m.Targets }, nil},
-	{"positives", func(m *Manifest) any { return m.Positives }, nil},
+	// The lists of sizes, noise levels and methods are sets: the order they
+	// were given in changes the order of the work, not the run.
+	{"positives", func(m *Manifest) any { return slices.Sorted(slices.Values(m.Positives)) }, nil},
 	{"splits", func(m *Manifest) any { return m.Splits }, nil},
-	{"noise", func(m *Manifest) any { return m.Noise }, nil},
-	{"methods", func(m *Manifest) any { return m.Methods }, nil},
+	{"noise", func(m *Manifest) any { return slices.Sorted(slices.Values(m.Noise)) }, nil},
+	{"methods", func(m *Manifest) any { return slices.Sorted(slices.Values(m.Methods)) }, nil},
 	{"protocol", func(m *Manifest) any { return m.Protocol }, nil},
 	{"set sizes", func(m *Manifest) any { return [3]int{m.TrainNegatives, m.MaxTestPositives, m.MaxTestNegatives} }, nil},
 }
