@@ -1,9 +1,6 @@
 package greedytl
 
 import (
-	"fmt"
-	"math"
-
 	"github.com/greedytl/greedytl/grid"
 )
 
@@ -60,25 +57,3 @@ func DefaultOptions() Options {
 
 // lambdaGrid is the grid searched by AutoLambda.
 var lambdaGrid = grid.Regularization()
-
-// check validates every option, in the manner of liblinear's
-// check_parameter; the error says which option is wrong.
-func (o *Options) check() error {
-	bad := fmt.Errorf
-	if !o.AutoLambda && !(o.Lambda > 0 && !math.IsInf(o.Lambda, 1)) {
-		return bad("Lambda must be positive and finite, got %v (DefaultOptions uses 1)", o.Lambda)
-	}
-	if !(o.Delta >= 0 && !math.IsInf(o.Delta, 1)) {
-		return bad("Delta must be ≥ 0 and finite, got %v", o.Delta)
-	}
-	if o.MaxK < 0 {
-		return bad("MaxK must be ≥ 0, got %d", o.MaxK)
-	}
-	if o.Sample < 0 {
-		return bad("Sample must be ≥ 0, got %d", o.Sample)
-	}
-	if !(o.FeatureFactor >= 0 && !math.IsInf(o.FeatureFactor, 1)) {
-		return bad("FeatureFactor must be ≥ 0 and finite, got %v", o.FeatureFactor)
-	}
-	return nil
-}

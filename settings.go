@@ -55,60 +55,82 @@ func (o Options) Setting(key string) (float64, bool) {
 	return 0, false
 }
 
+// settingRule is the range of one setting: the one statement of it, which
+// Set applies to a value by its key and Fit (Options.check) to the field.
+type settingRule struct {
+	field string // the Options field, as Fit's error names it
+	name  string // the key as Set's error names it
+	rule  string // what the value must be
+	ok    func(v float64) bool
+}
+
+var settingRules = map[string]settingRule{
+	KeyLambda:       {"Lambda", "lambda", "positive", func(v float64) bool { return v > 0 }},
+	KeyDelta:        {"Delta", "delta", "≥ 0", func(v float64) bool { return v >= 0 }},
+	KeyGamma:        {"FeatureFactor", "gamma (the feature factor)", "≥ 0", func(v float64) bool { return v >= 0 }},
+	KeyMaxK:         {"MaxK", "max_k", "a whole number ≥ 0", isWhole},
+	KeySample:       {"Sample", "sample", "a whole number ≥ 0", isWhole},
+	KeyAutoLambda:   {"AutoLambda", "auto_lambda", "true or false (1 or 0)", isBool},
+	KeyStopAtMinLOO: {"StopAtMinLOO", "stop_at_min_loo", "true or false (1 or 0)", isBool},
+}
+
+func isWhole(v float64) bool { return v >= 0 && v == math.Trunc(v) }
+func isBool(v float64) bool  { return v == 0 || v == 1 }
+
 // Set sets the option that key names to v, checking its range as Fit
 // would: lambda > 0, delta ≥ 0, gamma ≥ 0 (all finite), max_k and sample
 // whole numbers ≥ 0, auto_lambda and stop_at_min_loo 1 or 0. The error
 // names the key and the rule.
 func (o *Options) Set(key string, v float64) error {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
+	r, known := settingRules[key]
+	switch {
+	case !known:
+		return fmt.Errorf("unknown key %q (GreedyTL takes %s)", key, strings.Join(SettingKeys, ", "))
+	case math.IsNaN(v) || math.IsInf(v, 0):
 		return fmt.Errorf("%s must be finite, got %v", key, v)
+	case !r.ok(v):
+		return fmt.Errorf("%s must be %s, got %v", r.name, r.rule, v)
+	case (key == KeyMaxK || key == KeySample) && v > math.MaxInt32:
+		return fmt.Errorf("%s must be at most %d, got %v", key, math.MaxInt32, v)
 	}
-	var err error
 	switch key {
 	case KeyLambda:
-		if !(v > 0) {
-			return fmt.Errorf("lambda must be positive, got %v", v)
-		}
 		o.Lambda = v
 	case KeyAutoLambda:
-		o.AutoLambda, err = settingBool(key, v)
+		o.AutoLambda = v == 1
 	case KeyDelta:
-		if !(v >= 0) {
-			return fmt.Errorf("delta must be ≥ 0, got %v", v)
-		}
 		o.Delta = v
 	case KeyGamma:
-		if !(v >= 0) {
-			return fmt.Errorf("gamma (the feature factor) must be ≥ 0, got %v", v)
-		}
 		o.FeatureFactor = v
 	case KeyMaxK:
-		o.MaxK, err = settingInt(key, v)
+		o.MaxK = int(v)
 	case KeySample:
-		o.Sample, err = settingInt(key, v)
+		o.Sample = int(v)
 	case KeyStopAtMinLOO:
-		o.StopAtMinLOO, err = settingBool(key, v)
-	default:
-		return fmt.Errorf("unknown key %q (GreedyTL takes %s)", key, strings.Join(SettingKeys, ", "))
+		o.StopAtMinLOO = v == 1
 	}
-	return err
+	return nil
 }
 
-func settingInt(key string, v float64) (int, error) {
-	if v != math.Trunc(v) || v < 0 || v > math.MaxInt32 {
-		return 0, fmt.Errorf("%s must be a whole number in [0, %d], got %v", key, math.MaxInt32, v)
+// check validates every option against its rule, in the manner of
+// liblinear's check_parameter (with AutoLambda set, Lambda is chosen by the
+// fit and not checked); the error says which field is wrong.
+func (o *Options) check() error {
+	for _, key := range SettingKeys {
+		if key == KeyLambda && o.AutoLambda {
+			continue
+		}
+		r := settingRules[key]
+		v, _ := o.Setting(key)
+		if math.IsNaN(v) || math.IsInf(v, 0) || !r.ok(v) {
+			hint := ""
+			if key == KeyLambda {
+				hint = " (DefaultOptions uses 1)"
+			}
+			return fmt.Errorf("%s must be %s and finite, got %v%s", r.field, r.rule, v, hint)
+		}
 	}
-	return int(v), nil
-}
-
-func settingBool(key string, v float64) (bool, error) {
-	switch v {
-	case 0:
-		return false, nil
-	case 1:
-		return true, nil
-	}
-	return false, fmt.Errorf("%s must be true or false (1 or 0), got %v", key, v)
+	return nil
 }
 
 // Changes returns the settings of o that differ from def, by key: the
