@@ -244,12 +244,13 @@ func (m *Model) encode(method string, sources *SourcesID, indent bool) ([]byte, 
 // column indices out of range or repeated, non-finite numbers,
 // non-positive scales). It reads version 1 files too.
 func ReadModel(r io.Reader) (*Model, error) {
-	m, method, version, err := ReadFile(r)
+	m, head, err := ReadFile(r)
 	if err != nil {
 		return nil, err
 	}
+	method := head.Method
 	want := m.Options.MethodName(BaseMethod, DefaultOptions())
-	if version == ModelFileVersion1 {
+	if head.Version == ModelFileVersion1 {
 		// Version 1 named the exact and the sampled search greedytl and
 		// greedytl-59, whatever the other options.
 		want = "greedytl"
@@ -264,30 +265,33 @@ func ReadModel(r io.Reader) (*Model, error) {
 }
 
 // ReadFile reads a GreedyTL model file of any method name (WriteFile's)
-// and returns the model with the file's method and version. It checks
-// everything ReadModel does except the method name, and that the file's
-// hyperparameters, when present, are those of its options. Its errors
-// name the file's version when it is not one this version reads.
-func ReadFile(r io.Reader) (m *Model, method string, version int, err error) {
-	fail := func(err error) (*Model, string, int, error) {
-		return nil, "", 0, fmt.Errorf("greedytl: reading model: %w", err)
+// and returns the model with the file's header: its method, version (as
+// written: 1 for a version 1 file), hyperparameters, the greedytl that
+// wrote it and the sources its scores came from (WriteFile's sources; nil
+// when it records none). It checks everything ReadModel does except the
+// method name, and that the file's hyperparameters, when present, are
+// those of its options. Its errors name the file's version when it is not
+// one this version reads.
+func ReadFile(r io.Reader) (m *Model, head FileHeader, err error) {
+	fail := func(err error) (*Model, FileHeader, error) {
+		return nil, FileHeader{}, fmt.Errorf("greedytl: reading model: %w", err)
 	}
 	var doc json.RawMessage
 	if err := jsonfile.Decode(r, &doc, "model"); err != nil {
 		return fail(err)
 	}
-	var head struct {
+	var top struct {
 		Format  string `json:"format"`
 		Version int    `json:"version"`
 	}
-	if err := json.Unmarshal(doc, &head); err != nil {
+	if err := json.Unmarshal(doc, &top); err != nil {
 		return fail(err)
 	}
-	if head.Format != ModelFileFormat {
-		return fail(fmt.Errorf("format is %q, want %q", head.Format, ModelFileFormat))
+	if top.Format != ModelFileFormat {
+		return fail(fmt.Errorf("format is %q, want %q", top.Format, ModelFileFormat))
 	}
 	var f modelFile
-	switch head.Version {
+	switch top.Version {
 	case ModelFileVersion:
 		if err := jsonfile.Decode(bytes.NewReader(doc), &f, "model"); err != nil {
 			return fail(err)
@@ -302,7 +306,7 @@ func ReadFile(r io.Reader) (m *Model, method string, version int, err error) {
 			return fail(err)
 		}
 	default:
-		return fail(CheckFileVersion(head.Version))
+		return fail(CheckFileVersion(top.Version))
 	}
 	if err := f.Sources.Check(); err != nil {
 		return fail(err)
@@ -336,7 +340,9 @@ func ReadFile(r io.Reader) (m *Model, method string, version int, err error) {
 			return fail(fmt.Errorf("hyperparameters %v disagree with the options (%v)", f.Hyperparameters, want))
 		}
 	}
-	return m, f.Method, head.Version, nil
+	head = f.FileHeader
+	head.Version = top.Version
+	return m, head, nil
 }
 
 // CheckFileVersion returns nil for a model file version this version of

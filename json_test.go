@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -48,6 +49,45 @@ func TestJSONRoundTrip(t *testing.T) {
 		if !reflect.DeepEqual(got, mod) {
 			t.Errorf("round trip changed the model:\n got %+v\nwant %+v", got, mod)
 		}
+	}
+}
+
+// TestReadFileReturnsTheHeader checks that ReadFile gives a library user
+// what the file records besides the model: its method, version, the
+// greedytl that wrote it and the sources its scores came from — the same
+// record method.ReadFile returns (issue: the root package's reader dropped
+// the sources, so a Go caller could not check them).
+func TestReadFileReturnsTheHeader(t *testing.T) {
+	mod := jsonModel(t, 0)
+	src := &SourcesID{Dir: "runs/sources", SHA256: strings.Repeat("ab", 32), Count: 3, DataSHA256: strings.Repeat("cd", 32), Seed: 5}
+	for _, tc := range []struct {
+		what    string
+		sources *SourcesID
+	}{{"with sources", src}, {"without sources", nil}} {
+		var buf bytes.Buffer
+		if err := mod.WriteFile(&buf, "greedytl-auto", tc.sources); err != nil {
+			t.Fatal(err)
+		}
+		got, head, err := ReadFile(&buf)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.what, err)
+		}
+		if !reflect.DeepEqual(got, mod) {
+			t.Errorf("%s: the model changed", tc.what)
+		}
+		if head.Method != "greedytl-auto" || head.Version != ModelFileVersion || head.Format != ModelFileFormat || head.Build == nil {
+			t.Errorf("%s: header %+v", tc.what, head)
+		}
+		if !reflect.DeepEqual(head.Sources, tc.sources) {
+			t.Errorf("%s: sources %+v, want %+v", tc.what, head.Sources, tc.sources)
+		}
+		if !maps.Equal(head.Hyperparameters, mod.Options.Hyperparameters()) {
+			t.Errorf("%s: hyperparameters %v, want %v", tc.what, head.Hyperparameters, mod.Options.Hyperparameters())
+		}
+	}
+	_, head, err := ReadFile(strings.NewReader(modelFileV1Text))
+	if err != nil || head.Version != ModelFileVersion1 || head.Method != "greedytl-59" {
+		t.Errorf("version 1 file: header %+v, %v; want version 1, method greedytl-59", head, err)
 	}
 }
 

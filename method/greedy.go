@@ -274,12 +274,13 @@ func (g *greedyModel) writeFile(w io.Writer, sources *greedytl.SourcesID) error 
 // from its options, is named from its options instead.
 func decodeGreedy(base string, def greedytl.Options) func(doc json.RawMessage) (Model, error) {
 	return func(doc json.RawMessage) (Model, error) {
-		gm, name, version, err := greedytl.ReadFile(bytes.NewReader(doc))
+		gm, head, err := greedytl.ReadFile(bytes.NewReader(doc))
 		if err != nil {
 			return nil, err
 		}
+		name := head.Method
 		want := gm.Options.MethodName(base, def)
-		if version == greedytl.ModelFileVersion1 {
+		if head.Version == greedytl.ModelFileVersion1 {
 			name = want
 		}
 		if name != want {
@@ -294,12 +295,12 @@ func decodeGreedy(base string, def greedytl.Options) func(doc json.RawMessage) (
 // the root package's, named exactly name.
 func decodeFixed(name string) func(doc json.RawMessage) (Model, error) {
 	return func(doc json.RawMessage) (Model, error) {
-		gm, got, _, err := greedytl.ReadFile(bytes.NewReader(doc))
+		gm, head, err := greedytl.ReadFile(bytes.NewReader(doc))
 		if err != nil {
 			return nil, err
 		}
-		if got != name {
-			return nil, fmt.Errorf("method %q is not %s", got, name)
+		if head.Method != name {
+			return nil, fmt.Errorf("method %q is not %s", head.Method, name)
 		}
 		return &greedyModel{name: name, m: gm}, nil
 	}
