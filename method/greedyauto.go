@@ -185,12 +185,16 @@ const maxSubsamples = 10
 // of the larger class of the ±1 labels y (the negatives when the classes
 // are of equal size), one by one when there are at most maxSubsamples of
 // them, and otherwise in maxSubsamples interleaved folds (fold k holds the
-// class's k-th, (k+maxSubsamples)-th, … rows in row order).
+// class's k-th, (k+maxSubsamples)-th, … rows in row order). With one
+// example in each class there is no subsample (it would lack a class).
 func majorityFolds(y []float64) [][]int {
 	pos, neg := classRows(y)
 	rows := neg
 	if len(pos) > len(neg) {
 		rows = pos
+	}
+	if len(rows) < 2 {
+		return nil
 	}
 	k := min(len(rows), maxSubsamples)
 	folds := make([][]int, k)
