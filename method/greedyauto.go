@@ -20,6 +20,7 @@ func init() {
 		Description:     "Recommended: the mean of GreedyTL (γ = 1), GreedyTL preferring sources (γ = 0.5), the best-ordering source and ridge on every column, all fitted to the labels by least squares, averaged over the subsamples without one negative",
 		New:             func() Method { return newGreedyAuto() },
 		Decode:          decodeAuto,
+		Configure:       configureAuto,
 	})
 }
 
@@ -120,8 +121,34 @@ func newGreedyAuto() *GreedyAuto {
 	return &GreedyAuto{Gammas: autoGammas, Options: greedytl.DefaultOptions()}
 }
 
-// Name returns "greedytl-auto".
-func (a *GreedyAuto) Name() string { return "greedytl-auto" }
+// Name returns "greedytl-auto", or "greedytl-auto:single_fit=1" with
+// SingleFit.
+func (a *GreedyAuto) Name() string {
+	if a.SingleFit {
+		return "greedytl-auto:single_fit=1"
+	}
+	return "greedytl-auto"
+}
+
+// configureAuto is greedytl-auto's Configure: the key "single_fit" (0 or
+// 1) sets SingleFit — with 1 the committee is fitted once, up to 11 times
+// faster (for very many sources), without the averaging over subsamples.
+func configureAuto(s Spec) (Method, error) {
+	a := newGreedyAuto()
+	for k, v := range s.Params {
+		if k != "single_fit" {
+			return nil, fmt.Errorf("unknown key %q (greedytl-auto takes single_fit=0 or single_fit=1)", k)
+		}
+		switch v {
+		case 0:
+		case 1:
+			a.SingleFit = true
+		default:
+			return nil, fmt.Errorf("single_fit = %v, want 0 or 1", v)
+		}
+	}
+	return a, nil
+}
 
 // Needs reports that greedytl-auto needs nothing beyond the labelled
 // sample.

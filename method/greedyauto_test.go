@@ -1,6 +1,7 @@
 package method
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"slices"
@@ -268,6 +269,61 @@ func TestGreedyAutoChecksSettings(t *testing.T) {
 	} {
 		if _, err := tc.a.Fit(context.Background(), c.train, c.extra); err == nil {
 			t.Errorf("%s: no error", tc.what)
+		}
+	}
+}
+
+// TestGreedyAutoSpec: greedytl-auto's one setting, single_fit (0 or 1),
+// selects SingleFit and names the method; the model file of a single fit
+// reads back under that name and predicts the same; other keys and values
+// are rejected.
+func TestGreedyAutoSpec(t *testing.T) {
+	c := newConformanceCase(47, 12, 2, 10, 6)
+	for _, tc := range []struct {
+		spec, name string
+		single     bool
+		fits       float64
+		bad        bool
+	}{
+		{"greedytl-auto", "greedytl-auto", false, 11, false},
+		{"greedytl-auto:single_fit=0", "greedytl-auto", false, 11, false},
+		{"greedytl-auto:single_fit=1", "greedytl-auto:single_fit=1", true, 1, false},
+		{"greedytl-auto:single_fit=2", "", false, 0, true},
+		{"greedytl-auto:gamma=1", "", false, 0, true},
+	} {
+		meth, err := New(tc.spec)
+		if tc.bad {
+			if err == nil {
+				t.Errorf("%s: no error", tc.spec)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.spec, err)
+		}
+		if a := meth.(*GreedyAuto); a.Name() != tc.name || a.SingleFit != tc.single {
+			t.Errorf("%s: name %q, SingleFit %v; want %q, %v", tc.spec, a.Name(), a.SingleFit, tc.name, tc.single)
+		}
+		model, err := meth.Fit(context.Background(), c.train, c.extra)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := model.Hyperparameters()["fits"]; got != tc.fits {
+			t.Errorf("%s: fits = %v, want %v (10 negatives)", tc.spec, got, tc.fits)
+		}
+		var buf bytes.Buffer
+		if err := WriteFile(&buf, model, nil); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadModel(&buf)
+		if err != nil {
+			t.Fatalf("%s: reading its file: %v", tc.spec, err)
+		}
+		if back.Method() != tc.name {
+			t.Errorf("%s: the file reads back as %q", tc.spec, back.Method())
+		}
+		if !slices.Equal(mustPredict(t, back, c.test), mustPredict(t, model, c.test)) {
+			t.Errorf("%s: the model read back predicts differently", tc.spec)
 		}
 	}
 }

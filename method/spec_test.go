@@ -202,7 +202,7 @@ func TestNewSpecErrors(t *testing.T) {
 		{"greedytl:stop_at_min_loo=2", "stop_at_min_loo must be true or false"},
 		{"no-transfer:lambda=1", "no-transfer takes no settings"},
 		{"forward-reg:delta=0.1", "forward-reg takes no settings"},
-		{"greedytl-auto:gamma=1", "greedytl-auto takes no settings"},
+		{"greedytl-auto:gamma=1", "greedytl-auto takes single_fit"},
 		{"lasso:alpha=1", `unknown method "lasso"`},
 		{"greedytl:lambda", "not key=value"},
 	} {

@@ -46,8 +46,9 @@ The default method, greedytl-auto (the recommended one), is the mean of four
 least-squares fits: GreedyTL over all columns, GreedyTL preferring sources
 (feature factor 0.5), the single source that best orders the training
 examples (ties broken by LogME evidence) and ridge regression on every column,
-averaged over the training examples and every subsample without one negative;
-it takes no settings. The paper's method,
+averaged over the training examples and every subsample without one negative
+(at most 10); its one setting, --method greedytl-auto:single_fit=1, fits the
+committee once, for speed with very many sources. The paper's method,
 --method greedytl, selects greedily the columns of [X H] (target
 features and source scores) that most reduce the L2-regularised squared error
 on the training examples. Columns are standardised with the training mean and
