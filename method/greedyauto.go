@@ -134,19 +134,12 @@ func (a *GreedyAuto) Name() string {
 // 1) sets SingleFit — with 1 the committee is fitted once, up to 11 times
 // faster (for very many sources), without the averaging over subsamples.
 func configureAuto(s Spec) (Method, error) {
-	a := newGreedyAuto()
-	for k, v := range s.Params {
-		if k != "single_fit" {
-			return nil, fmt.Errorf("unknown key %q (greedytl-auto takes single_fit=0 or single_fit=1)", k)
-		}
-		switch v {
-		case 0:
-		case 1:
-			a.SingleFit = true
-		default:
-			return nil, fmt.Errorf("single_fit = %v, want 0 or 1", v)
-		}
+	single, err := flagSetting(s, "single_fit")
+	if err != nil {
+		return nil, err
 	}
+	a := newGreedyAuto()
+	a.SingleFit = single
 	return a, nil
 }
 

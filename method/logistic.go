@@ -340,19 +340,14 @@ func (l logistic) standardPath(ctx context.Context, z *mat.Dense, y []float64) (
 // solved to its certified duality gap on working sets, the minimiser of the
 // stated objective) instead of scikit-learn's early-stopped liblinear fit.
 func configureL1Logistic(s Spec) (Method, error) {
+	exact, err := flagSetting(s, "exact")
+	if err != nil {
+		return nil, err
+	}
 	l := logistic{name: "l1-logistic", l1Ratio: 1, standard: true}
-	for k, v := range s.Params {
-		if k != "exact" {
-			return nil, fmt.Errorf("unknown key %q (l1-logistic takes exact=0 or exact=1)", k)
-		}
-		switch v {
-		case 0:
-		case 1:
-			l.standard = false
-			l.name = "l1-logistic:exact=1"
-		default:
-			return nil, fmt.Errorf("exact = %v, want 0 or 1", v)
-		}
+	if exact {
+		l.standard = false
+		l.name = "l1-logistic:exact=1"
 	}
 	return l, nil
 }

@@ -108,3 +108,23 @@ func CanonicalSpec(s string) (string, error) {
 	}
 	return m.Name(), nil
 }
+
+// flagSetting returns the value of key in a spec whose only setting is that
+// flag (0 or 1; false when absent). Another key, or another value, is an
+// error naming it.
+func flagSetting(s Spec, key string) (bool, error) {
+	on := false
+	for k, v := range s.Params {
+		if k != key {
+			return false, fmt.Errorf("unknown key %q (%s takes %s=0 or %s=1)", k, s.Name, key, key)
+		}
+		switch v {
+		case 0:
+		case 1:
+			on = true
+		default:
+			return false, fmt.Errorf("%s = %v, want 0 or 1", key, v)
+		}
+	}
+	return on, nil
+}
