@@ -155,7 +155,9 @@ func combineRuns(runs []*Manifest, b *Manifest) (list []*Manifest, version bool)
 	}
 	list = slices.Clone(runs)
 	for i, r := range list {
-		if r.Splits == b.Splits && slices.Equal(r.Noise, b.Noise) {
+		same := *b
+		same.Methods, same.GreedytlVersion = r.Methods, r.GreedytlVersion
+		if r.differs(&same, true) == "" { // r's grid, but for the methods
 			u := *r
 			u.Methods = slices.Clone(r.Methods)
 			for _, m := range b.Methods {
@@ -172,14 +174,34 @@ func combineRuns(runs []*Manifest, b *Manifest) (list []*Manifest, version bool)
 
 // Expected returns the number of cells of one row of a summary — a
 // dataset, method, number of positives and noise level — in the grids of
-// the dataset's runs (targets × splits), or -1 when no grid holds the row.
+// the dataset's runs (targets × splits; grids that overlap, with other
+// numbers of splits, count their common splits once), or -1 when no grid
+// holds the row.
 func (res *Results) Expected(dataset, method string, positives, noise int) int {
+	n := -1
 	for _, m := range res.Manifests[dataset] {
 		if slices.Contains(m.Methods, method) && slices.Contains(m.Positives, positives) && slices.Contains(m.Noise, noise) {
-			return len(m.Targets) * m.Splits
+			n = max(n, len(m.Targets)*m.Splits) // splits 0 … Splits−1 of the same targets
 		}
 	}
-	return -1
+	return n
+}
+
+// gridCells calls cell for every cell of the grids of dataset d's runs,
+// once each when grids overlap.
+func (res *Results) gridCells(d string, cell func(k Key)) {
+	seen := map[Key]bool{}
+	for _, man := range res.Manifests[d] {
+		g := newGrid(man)
+		for _, gr := range g.groups(shard.Shard{}) {
+			for _, m := range g.methods {
+				if k := gr.cell(g.dataset, m); !seen[k] {
+					seen[k] = true
+					cell(k)
+				}
+			}
+		}
+	}
 }
 
 // runOf returns the manifest and the results files of a run directory or
@@ -325,16 +347,12 @@ func (res *Results) Coverage() []Coverage {
 	for _, d := range slices.Sorted(maps.Keys(datasets)) {
 		expected := map[string]int{}
 		var methods []string
-		for _, man := range res.Manifests[d] {
-			g := newGrid(man)
-			n := len(g.groups(shard.Shard{}))
-			for _, m := range g.methods {
-				if _, ok := expected[m]; !ok {
-					methods = append(methods, m)
-				}
-				expected[m] += n
+		res.gridCells(d, func(k Key) {
+			if _, ok := expected[k.Method]; !ok {
+				methods = append(methods, k.Method)
 			}
-		}
+			expected[k.Method]++
+		})
 		for _, m := range methods {
 			add(d, m, expected[m])
 		}
@@ -361,16 +379,11 @@ func (res *Results) Coverage() []Coverage {
 func (res *Results) Missing() []Key {
 	var missing []Key
 	for _, d := range slices.Sorted(maps.Keys(res.Manifests)) {
-		for _, man := range res.Manifests[d] {
-			g := newGrid(man)
-			for _, gr := range g.groups(shard.Shard{}) {
-				for _, m := range g.methods {
-					if k := gr.cell(g.dataset, m); !res.has(k) {
-						missing = append(missing, k)
-					}
-				}
+		res.gridCells(d, func(k Key) {
+			if !res.has(k) {
+				missing = append(missing, k)
 			}
-		}
+		})
 	}
 	return missing
 }

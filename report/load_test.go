@@ -361,3 +361,33 @@ func TestLoadCombinesNoiseStudy(t *testing.T) {
 		t.Errorf("a noise run of another seed: %v, want an error naming the seed", err)
 	}
 }
+
+// Grids that overlap — a run of 3 splits and one of its first 2 splits,
+// the same cells — count their common cells once: in the coverage, in the
+// rows' expected cells and in the missing cells.
+func TestLoadCountsOverlappingGridsOnce(t *testing.T) {
+	three := synth{dataset: "one", classes: 5, positives: []int{2, 5}, splits: 3, noise: []int{0}, methods: []string{"greedytl"}, seed: 1}
+	dir3 := three.write(t, 1)
+	two := three
+	two.splits = 2
+	dir2 := two.write(t, 1)
+	var lines []string // the 3-split run's records of splits 0 and 1
+	for _, r := range three.records() {
+		if r.Split < 2 {
+			lines = append(lines, strings.TrimSpace(jsonl(t, []experiment.Record{r})))
+		}
+	}
+	writeFile(t, filepath.Join(dir2, "results.jsonl"), strings.Join(lines, "\n")+"\n")
+	res, err := Load(dir2, dir3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Coverage) != 1 || !res.Coverage[0].Complete() || res.Coverage[0].Expected != 5*2*3 {
+		t.Errorf("coverage %+v, want all of 30 cells (5 targets × 2 sizes × 3 splits)", res.Coverage)
+	}
+	for _, r := range res.Rows() {
+		if r.Expected != 5*3 || r.N != 5*3 {
+			t.Errorf("%d positives: %d cells of %d expected, want 15", r.Positives, r.N, r.Expected)
+		}
+	}
+}
