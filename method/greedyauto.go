@@ -224,13 +224,13 @@ func majorityFolds(y []float64) [][]int {
 	return folds
 }
 
-// committee fits the members on the training sample train (checked) and
-// returns their mean, a Linear model with train's scalers.
+// committee fits the members on the training sample train, which Fit
+// has checked (a subsample of a checked sample with both classes needs no
+// second check), and returns their mean, a Linear model with train's
+// scalers.
 func (a *GreedyAuto) committee(ctx context.Context, train Data) (*Linear, error) {
-	_, d, n, err := checkTrain(train)
-	if err != nil {
-		return nil, err
-	}
+	_, d := dims(train.X)
+	_, n := dims(train.H)
 	gammas := a.Gammas
 	if d == 0 || n == 0 {
 		gammas = []float64{1}
