@@ -321,26 +321,8 @@ func chooseSource(ctx context.Context, zh *mat.Dense, y []float64) (int, error) 
 			top = append(top, j)
 		}
 	}
-	if len(top) == 1 {
-		return top[0], nil
-	}
-	k, _, err := logmeChoose(ctx, colsOf(zh, top), y)
-	if err != nil {
-		return 0, err
-	}
-	return top[k], nil
-}
-
-// colsOf returns the columns of a listed in cols, as a new matrix.
-func colsOf(a *mat.Dense, cols []int) *mat.Dense {
-	m, _ := a.Dims()
-	out := mat.NewDense(m, len(cols), nil)
-	for k, j := range cols {
-		for i := range m {
-			out.Set(i, k, a.At(i, j))
-		}
-	}
-	return out
+	best, _, err := logmeChoose(ctx, zh, y, top)
+	return best, err
 }
 
 // scale multiplies l's decision function by c (weights and intercept).

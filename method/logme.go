@@ -58,7 +58,7 @@ func (logmeSource) Fit(ctx context.Context, train Data, _ Extra) (Model, error) 
 	if n == 0 {
 		return nil, errors.New("method: logme-source needs source scores H")
 	}
-	best, bestEv, err := logmeChoose(ctx, st.zh, train.Y)
+	best, bestEv, err := logmeChoose(ctx, st.zh, train.Y, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -74,9 +74,17 @@ func (logmeSource) Fit(ctx context.Context, train Data, _ Extra) (Model, error) 
 
 // logmeChoose returns the index of the standardised source column of zh
 // (m × n, n > 0) with the highest LogME evidence for the labels y (the
-// lowest index on ties), and that evidence (see logmeSource).
-func logmeChoose(ctx context.Context, zh *mat.Dense, y []float64) (best int, bestEv float64, err error) {
+// first in the order of the candidates on ties), and that evidence (see
+// logmeSource). The candidates are the columns listed in cols, or every
+// column when cols is nil.
+func logmeChoose(ctx context.Context, zh *mat.Dense, y []float64, cols []int) (best int, bestEv float64, err error) {
 	m, n := zh.Dims()
+	if cols == nil {
+		cols = make([]int, n)
+		for j := range cols {
+			cols[j] = j
+		}
+	}
 	targets := make([][]float64, 2) // the one-hot labels: y = +1, y = −1
 	for k := range targets {
 		targets[k] = make([]float64, m)
@@ -91,7 +99,7 @@ func logmeChoose(ctx context.Context, zh *mat.Dense, y []float64) (best int, bes
 	F := mat.NewDense(m, 2, nil)
 	col := make([]float64, m)
 	best, bestEv = -1, math.Inf(-1)
-	for j := range n {
+	for _, j := range cols {
 		if err := ctx.Err(); err != nil {
 			return 0, 0, err
 		}
