@@ -56,6 +56,39 @@ type FileHeader struct {
 	// were computed from when it was fitted; it is absent when they were
 	// given as a matrix, and in files written before it was added.
 	Sources *SourcesID `json:"sources,omitempty"`
+	// Labels names the labels of a binary model's classes, when the fit
+	// knew them (absent in older files and in multi-class files, which
+	// name their classes in "classes").
+	Labels *LabelNames `json:"labels,omitempty"`
+}
+
+// LabelNames records which label values a binary model's classes stand
+// for: Positive was mapped to +1, Negative (one value, or several for one
+// class against the rest) to −1.
+type LabelNames struct {
+	Positive string   `json:"positive"`
+	Negative []string `json:"negative"`
+}
+
+// Check returns an error when l, a file's record of its labels, is
+// incomplete: an empty positive label, no negative label or an empty one,
+// or the positive label among the negative ones. A nil l is valid.
+func (l *LabelNames) Check() error {
+	if l == nil {
+		return nil
+	}
+	if l.Positive == "" {
+		return errors.New(`"labels" has no positive label`)
+	}
+	if len(l.Negative) == 0 {
+		return errors.New(`"labels" has no negative label`)
+	}
+	for _, n := range l.Negative {
+		if n == "" || n == l.Positive {
+			return fmt.Errorf(`"labels": negative label %q is empty or the positive one`, n)
+		}
+	}
+	return nil
 }
 
 // NewFileHeader returns the header of a file of this format and version
@@ -179,7 +212,16 @@ func (m *Model) WriteJSON(w io.Writer) error {
 // GreedyTL variants this way), and "sources" set to sources when it is not
 // nil.
 func (m *Model) WriteFile(w io.Writer, method string, sources *SourcesID) error {
-	b, err := m.encode(method, sources, true)
+	h := NewFileHeader(method, m.Options.Hyperparameters(), sources)
+	return m.WriteFileHeader(w, h)
+}
+
+// WriteFileHeader writes m as WriteFile does with the envelope h (whose
+// hyperparameters are replaced by m's): for writers that record more than
+// the sources, such as the label names.
+func (m *Model) WriteFileHeader(w io.Writer, h FileHeader) error {
+	h.Hyperparameters = m.Options.Hyperparameters()
+	b, err := m.encodeHeader(h, true)
 	if err != nil {
 		return err
 	}
@@ -207,11 +249,17 @@ func (m *Model) UnmarshalJSON(b []byte) error {
 
 // encode returns the JSON form of m, after validating it, named method.
 func (m *Model) encode(method string, sources *SourcesID, indent bool) ([]byte, error) {
+	return m.encodeHeader(NewFileHeader(method, m.Options.Hyperparameters(), sources), indent)
+}
+
+// encodeHeader returns the JSON form of m, after validating it, with the
+// envelope h.
+func (m *Model) encodeHeader(h FileHeader, indent bool) ([]byte, error) {
 	if err := m.validate(); err != nil {
 		return nil, fmt.Errorf("greedytl: writing model: %w", err)
 	}
 	f := &modelFile{
-		FileHeader:  NewFileHeader(method, m.Options.Hyperparameters(), sources),
+		FileHeader:  h,
 		NumFeatures: m.NumFeatures,
 		NumSources:  m.NumSources,
 		Options:     m.Options,

@@ -262,9 +262,10 @@ func (g *greedyModel) Predict(d Data) ([]float64, error) {
 	return g.m.Predict(matrixOrNil(d.X), matrixOrNil(d.H))
 }
 
-// writeFile writes the root package's file, named by the model's method.
-func (g *greedyModel) writeFile(w io.Writer, sources *greedytl.SourcesID) error {
-	return g.m.WriteFile(w, g.name, sources)
+// writeFile writes the root package's file with the envelope h, named by
+// the model's method.
+func (g *greedyModel) writeFile(w io.Writer, h envelope) error {
+	return g.m.WriteFileHeader(w, h)
 }
 
 // decodeGreedy returns the Decode of a GreedyTL registration named base

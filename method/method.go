@@ -276,6 +276,18 @@ type Registration struct {
 	// unknown key or a value out of range. A method without Configure
 	// takes no settings.
 	Configure func(s Spec) (Method, error)
+
+	// Capabilities (see Registration.Capabilities): New and Decode make a
+	// binary method; NewMulti and DecodeMulti a native multi-class one. A
+	// method may have both; every binary method fits several classes one
+	// against the rest (OneVsRest) when it has no NewMulti.
+
+	// NewMulti, which may be nil, returns the native multi-class method.
+	NewMulti func() MultiMethod
+	// DecodeMulti, set with NewMulti, reads a whole multi-class model file
+	// (the JSON document, whose envelope and "classes" have been checked)
+	// written for this method.
+	DecodeMulti func(doc json.RawMessage) (MultiModel, error)
 }
 
 // paperOrder lists the methods in the order of the paper's tables, which is
@@ -295,7 +307,8 @@ var registry = map[string]Registration{}
 // on a duplicate or empty name, a name holding a character that a spec
 // reserves (":", "=", ","), and on a nil New or Decode.
 func Register(r Registration) {
-	if r.Name == "" || r.New == nil || r.Decode == nil {
+	binary, multi := r.New != nil && r.Decode != nil, r.NewMulti != nil && r.DecodeMulti != nil
+	if r.Name == "" || (r.New == nil) != (r.Decode == nil) || (r.NewMulti == nil) != (r.DecodeMulti == nil) || !(binary || multi) {
 		panic("method: incomplete registration of " + strconv.Quote(r.Name))
 	}
 	if strings.ContainsAny(r.Name, ":=,") {
@@ -349,11 +362,14 @@ func (r Registration) DisplayLabel() string {
 // rgb is an opaque colour, for registrations.
 func rgb(r, g, b uint8) color.RGBA { return color.RGBA{R: r, G: g, B: b, A: 255} }
 
-// lookupName returns the registration of a registry name.
+// lookupName returns the registration of the binary method name.
 func lookupName(name string) (Registration, error) {
 	r, ok := registry[name]
 	if !ok {
 		return Registration{}, fmt.Errorf("method: unknown method %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	if r.New == nil {
+		return Registration{}, fmt.Errorf("method: %s fits three or more classes only, not ±1 labels (binary methods: %s)", name, strings.Join(Names(), ", "))
 	}
 	return r, nil
 }
@@ -396,7 +412,7 @@ func configure(r Registration, s Spec) (Method, error) {
 	return m, nil
 }
 
-// Names returns the registered method names in the paper's order (greedytl,
+// Names returns the registered binary method names in the paper's order (greedytl,
 // greedytl-59, greedytl-sp, greedytl-auto, forward-reg, no-transfer,
 // rls-srcfeat, average-kt, best-source, multikt-l2, multikt-l1, dam,
 // l1-logistic, elastic-net, dictionary, logme-source, stacked-logistic); any
@@ -404,13 +420,13 @@ func configure(r Registration, s Spec) (Method, error) {
 func Names() []string {
 	names := make([]string, 0, len(registry))
 	for _, n := range paperOrder {
-		if _, ok := registry[n]; ok {
+		if r, ok := registry[n]; ok && r.New != nil {
 			names = append(names, n)
 		}
 	}
 	var rest []string
-	for n := range registry {
-		if !slices.Contains(paperOrder, n) {
+	for n, r := range registry {
+		if r.New != nil && !slices.Contains(paperOrder, n) {
 			rest = append(rest, n)
 		}
 	}

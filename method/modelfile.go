@@ -24,9 +24,17 @@ type fileEncoder interface {
 }
 
 // fileWriter is implemented by the GreedyTL models, whose file is the root
-// package's (greedytl.Model.WriteFile), recording sources.
+// package's (greedytl.Model.WriteFileHeader), with the envelope h.
 type fileWriter interface {
-	writeFile(w io.Writer, sources *greedytl.SourcesID) error
+	writeFile(w io.Writer, h envelope) error
+}
+
+// FileInfo is what a model file records besides the model: the sources
+// directory its source scores are computed from (nil: none), and for a
+// binary model the label names of its classes (nil: not known).
+type FileInfo struct {
+	Sources *greedytl.SourcesID
+	Labels  *greedytl.LabelNames
 }
 
 // WriteModel writes m as an indented JSON document:
@@ -47,11 +55,23 @@ func WriteModel(w io.Writer, m Model) error { return WriteFile(w, m, nil) }
 // from (nil: none, as WriteModel). It is the one writer of every method's
 // envelope.
 func WriteFile(w io.Writer, m Model, sources *greedytl.SourcesID) error {
+	return WriteFileInfo(w, m, FileInfo{Sources: sources})
+}
+
+// WriteFileInfo writes m as WriteFile does, recording besides the sources
+// the label names of info (the envelope's "labels"; see
+// greedytl.LabelNames), which are checked first.
+func WriteFileInfo(w io.Writer, m Model, info FileInfo) error {
 	if err := checkHyper(m.Hyperparameters()); err != nil {
 		return fmt.Errorf("method: writing %s model: %w", m.Method(), err)
 	}
+	if err := info.Labels.Check(); err != nil {
+		return fmt.Errorf("method: writing %s model: %w", m.Method(), err)
+	}
+	env := greedytl.NewFileHeader(m.Method(), m.Hyperparameters(), info.Sources)
+	env.Labels = info.Labels
 	if fw, ok := m.(fileWriter); ok {
-		if err := fw.writeFile(w, sources); err != nil {
+		if err := fw.writeFile(w, env); err != nil {
 			return fmt.Errorf("method: writing %s model: %w", m.Method(), err)
 		}
 		return nil
@@ -60,7 +80,7 @@ func WriteFile(w io.Writer, m Model, sources *greedytl.SourcesID) error {
 	if !ok {
 		return fmt.Errorf("method: cannot write a %T model", m)
 	}
-	doc, err := enc.fileDocument(greedytl.NewFileHeader(m.Method(), m.Hyperparameters(), sources))
+	doc, err := enc.fileDocument(env)
 	if err != nil {
 		return fmt.Errorf("method: writing %s model: %w", m.Method(), err)
 	}
@@ -85,18 +105,50 @@ func ReadModel(r io.Reader) (Model, error) {
 	return m, err
 }
 
-// ReadFile reads a model file as ReadModel does and returns, besides the
-// model, the sources directory the file records (WriteFile's sources; nil
-// when it records none). A "sources" member without a digest is an error.
+// ReadFile reads a binary model file as ReadModel does and returns,
+// besides the model, the sources directory the file records (WriteFile's
+// sources; nil when it records none). A "sources" member without a digest
+// is an error, and so is a multi-class file (read those with
+// ReadModelFile).
 func ReadFile(r io.Reader) (Model, *greedytl.SourcesID, error) {
-	fail := func(err error) (Model, *greedytl.SourcesID, error) {
-		return nil, nil, fmt.Errorf("method: reading model: %w", err)
+	f, err := ReadModelFile(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.Multi != nil {
+		return nil, nil, fmt.Errorf("method: reading model: a multi-class %s model of %d classes: read it with ReadModelFile", f.Multi.Method(), len(f.Multi.Classes()))
+	}
+	return f.Model, f.Info.Sources, nil
+}
+
+// File is the content of a model file: a binary Model or a multi-class
+// Multi (the other nil), and what the file records besides.
+type File struct {
+	Model Model
+	Multi MultiModel
+	Info  FileInfo
+}
+
+// ReadModelFile reads any model file: a binary one (WriteFileInfo) or a
+// multi-class one (WriteMulti), told apart by its "classes" member. It
+// checks the format and version, the "sources" and "labels" records, looks
+// the method up in the registry and lets the method decode the document
+// (a multi-class file of a binary method's spec is one-vs-rest). It returns
+// an error for malformed JSON (including NaN or infinite numbers, which
+// JSON cannot hold), trailing data, another format or version, an unknown
+// method and whatever the decoder rejects.
+func ReadModelFile(r io.Reader) (File, error) {
+	fail := func(err error) (File, error) {
+		return File{}, fmt.Errorf("method: reading model: %w", err)
 	}
 	var doc json.RawMessage
 	if err := jsonfile.Decode(r, &doc, "model"); err != nil {
 		return fail(err)
 	}
-	var head envelope
+	var head struct {
+		envelope
+		Classes json.RawMessage `json:"classes"`
+	}
 	if err := json.Unmarshal(doc, &head); err != nil {
 		return fail(err)
 	}
@@ -109,15 +161,29 @@ func ReadFile(r io.Reader) (Model, *greedytl.SourcesID, error) {
 	if err := head.Sources.Check(); err != nil {
 		return fail(err)
 	}
+	if err := head.Labels.Check(); err != nil {
+		return fail(err)
+	}
+	info := FileInfo{Sources: head.Sources, Labels: head.Labels}
+	if head.Classes != nil {
+		if head.Labels != nil {
+			return fail(fmt.Errorf(`a multi-class file names its classes in "classes", not "labels"`))
+		}
+		m, err := decodeMultiFile(doc, head.Method)
+		if err != nil {
+			return File{}, fmt.Errorf("method: reading multi-class %s model: %w", head.Method, err)
+		}
+		return File{Multi: m, Info: info}, nil
+	}
 	reg, err := Lookup(head.Method)
 	if err != nil {
 		return fail(err)
 	}
 	m, err := reg.Decode(doc)
 	if err != nil {
-		return nil, nil, fmt.Errorf("method: reading %s model: %w", head.Method, err)
+		return File{}, fmt.Errorf("method: reading %s model: %w", head.Method, err)
 	}
-	return m, head.Sources, nil
+	return File{Model: m, Info: info}, nil
 }
 
 // decodeStrict decodes doc into v, rejecting unknown members and trailing

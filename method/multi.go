@@ -1,0 +1,346 @@
+package method
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/greedytl/greedytl/standardize"
+	"gonum.org/v1/gonum/mat"
+)
+
+// ClassLabels are the labels of a multi-class training sample: example i is
+// of class Y[i], whose name is Names[Y[i]]. Every class of Names must occur
+// at least once in Y.
+type ClassLabels struct {
+	// Names names the classes in order (at least two, distinct).
+	Names []string
+	// Y holds one class index (0 … len(Names)−1) per example.
+	Y []int
+}
+
+// Counts returns the number of examples of each class (length
+// len(l.Names); an index out of range is not counted).
+func (l ClassLabels) Counts() []int {
+	c := make([]int, len(l.Names))
+	for _, k := range l.Y {
+		if k >= 0 && k < len(c) {
+			c[k]++
+		}
+	}
+	return c
+}
+
+// Check returns an error when l is not usable for training on m examples:
+// fewer than two classes, an empty or repeated name, a label count other
+// than m, an index out of range, or a class without examples.
+func (l ClassLabels) Check(m int) error {
+	if err := l.checkNames(); err != nil {
+		return err
+	}
+	if len(l.Y) != m {
+		return fmt.Errorf("method: %d labels for %d rows", len(l.Y), m)
+	}
+	for i, k := range l.Y {
+		if k < 0 || k >= len(l.Names) {
+			return fmt.Errorf("method: label %d is class %d, not one of the %d classes", i, k, len(l.Names))
+		}
+	}
+	for k, c := range l.Counts() {
+		if c == 0 {
+			return fmt.Errorf("method: class %d (%q) has no examples: every class needs at least one", k, l.Names[k])
+		}
+	}
+	return nil
+}
+
+// checkNames returns an error for fewer than two class names, an empty one
+// or one given twice.
+func (l ClassLabels) checkNames() error {
+	if len(l.Names) < 2 {
+		return fmt.Errorf("method: %d class names: at least two classes are needed", len(l.Names))
+	}
+	seen := make(map[string]bool, len(l.Names))
+	for k, n := range l.Names {
+		if n == "" {
+			return fmt.Errorf("method: class %d has an empty name", k)
+		}
+		if seen[n] {
+			return fmt.Errorf("method: class name %q is given twice", n)
+		}
+		seen[n] = true
+	}
+	return nil
+}
+
+// MultiMethod is a learner of several classes at once: it fits a
+// MultiModel on a sample labelled with class indices. As for Method,
+// implementations are stateless values and FitMulti never changes them.
+type MultiMethod interface {
+	// Name is the method's registry spec: a native multi-class method's
+	// name (e.g. "nearest-mean"), or a binary method's spec when it is
+	// used one against the rest (OneVsRest).
+	Name() string
+	// FitMulti trains a model on train's X and H (train.Y must be nil) with
+	// the class labels y. Extra is as for Method.Fit, except that
+	// Extra.Oracle.Y holds class indices (0 … K−1) as float64.
+	FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error)
+}
+
+// MultiModel is a fitted classifier of K ≥ 2 classes.
+type MultiModel interface {
+	// Method is the registry spec of the method that made the model.
+	Method() string
+	// Classes returns the class names in order (a copy).
+	Classes() []string
+	// Scores returns one row per row of d and one column per class: a
+	// larger score means a more likely class (what the scores are — logits,
+	// negated distances, probabilities — depends on the model's form; see
+	// docs/design.md, "Multi-class model files"). It returns an error when
+	// the column counts differ from training or an input is not finite.
+	Scores(d Data) (*mat.Dense, error)
+	// Predict returns the predicted class index of every row of d: the
+	// argmax of its scores, the lowest index winning a tie.
+	Predict(d Data) ([]int, error)
+	// Hyperparameters returns the hyperparameters chosen by the fit.
+	Hyperparameters() map[string]float64
+	// Selected returns, per class, the input columns the model uses and
+	// their weights; ok is false when the model has no per-column weights
+	// (nearest neighbour, centroids on normalised rows).
+	Selected() (s []Selection, ok bool)
+}
+
+// Capabilities says which tasks a registered method fits.
+type Capabilities struct {
+	// Binary: the method fits ±1 labels (Registration.New is set).
+	Binary bool
+	// NativeMultiClass: the method fits several classes at once
+	// (Registration.NewMulti is set). A binary method without it is used
+	// one against the rest for several classes (OneVsRest).
+	NativeMultiClass bool
+}
+
+// MultiClass reports whether the method fits multi-class labels, natively
+// or one against the rest: every registered method does.
+func (c Capabilities) MultiClass() bool { return c.Binary || c.NativeMultiClass }
+
+// Capabilities returns what the registered method fits.
+func (r Registration) Capabilities() Capabilities {
+	return Capabilities{Binary: r.New != nil, NativeMultiClass: r.NewMulti != nil}
+}
+
+// multiOrder lists the native multi-class methods in the order MultiNames
+// reports them: the recommended one first.
+var multiOrder = []string{"greedytl-nway", "multinomial-logistic", "nearest-mean", "simpleshot", "nearest-neighbour"}
+
+// RecommendedMulti is the registry name of the recommended multi-class
+// method, the CLI's default for three or more classes.
+const RecommendedMulti = "greedytl-nway"
+
+// MultiNames returns the names of the methods that fit multi-class labels:
+// the native multi-class methods (greedytl-nway, multinomial-logistic,
+// nearest-mean, simpleshot, nearest-neighbour, then any other, sorted), then
+// every binary method (Names), which fits them one against the rest.
+func MultiNames() []string {
+	var names []string
+	for _, n := range multiOrder {
+		if r, ok := registry[n]; ok && r.NewMulti != nil {
+			names = append(names, n)
+		}
+	}
+	var rest []string
+	for n, r := range registry {
+		if r.NewMulti != nil && !slices.Contains(multiOrder, n) {
+			rest = append(rest, n)
+		}
+	}
+	slices.Sort(rest)
+	names = append(names, rest...)
+	for _, n := range Names() {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// NewMulti returns the multi-class learner that spec names: the native
+// multi-class method of that name, or, for a binary method without one,
+// that method (with the spec's settings, as New) one against the rest. It
+// returns the errors of New, and an error for settings given to a native
+// multi-class method (they take none).
+func NewMulti(spec string) (MultiMethod, error) {
+	s, err := ParseSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	r, ok := registry[s.Name]
+	if !ok {
+		return nil, fmt.Errorf("method: unknown method %q (known: %s)", s.Name, strings.Join(MultiNames(), ", "))
+	}
+	if r.NewMulti != nil {
+		if len(s.Params) > 0 {
+			return nil, fmt.Errorf("method: %s takes no settings (spec %q)", s.Name, spec)
+		}
+		return r.NewMulti(), nil
+	}
+	m, err := New(spec)
+	if err != nil {
+		return nil, err
+	}
+	return OneVsRest{Binary: m}, nil
+}
+
+// checkMultiTrain validates a multi-class training sample as checkTrain
+// does a binary one: X and H (either may be absent, not both) have one row
+// per label, train.Y is nil, y is consistent (ClassLabels.Check) and every
+// value is finite. It returns the numbers of examples, features and
+// sources.
+func checkMultiTrain(data Data, y ClassLabels) (m, d, n int, err error) {
+	if data.Y != nil {
+		return 0, 0, 0, fmt.Errorf("method: a multi-class sample has its labels in ClassLabels; Data.Y must be nil")
+	}
+	m = len(y.Y)
+	rx, d := dims(data.X)
+	rh, n := dims(data.H)
+	if d+n == 0 {
+		return 0, 0, 0, fmt.Errorf("method: no input columns: X and H are both absent")
+	}
+	if d > 0 && rx != m {
+		return 0, 0, 0, fmt.Errorf("method: X has %d rows but there are %d labels", rx, m)
+	}
+	if n > 0 && rh != m {
+		return 0, 0, 0, fmt.Errorf("method: H has %d rows but there are %d labels", rh, m)
+	}
+	if err := y.Check(m); err != nil {
+		return 0, 0, 0, err
+	}
+	if err := checkFinite("X", data.X); err != nil {
+		return 0, 0, 0, err
+	}
+	if err := checkFinite("H", data.H); err != nil {
+		return 0, 0, 0, err
+	}
+	return m, d, n, nil
+}
+
+// argmaxRows returns the column of the largest value of every row of s,
+// the lowest column winning a tie.
+func argmaxRows(s *mat.Dense) []int {
+	r, _ := s.Dims()
+	out := make([]int, r)
+	for i := range out {
+		row := s.RawRowView(i)
+		best := 0
+		for k, v := range row {
+			if v > row[best] {
+				best = k
+			}
+		}
+		out[i] = best
+	}
+	return out
+}
+
+// blockScaler standardises the columns [X, H] of a multi-class model: the
+// one owner of its "x", "h", "num_features" and "num_sources" members.
+type blockScaler struct {
+	X standardize.Scaler `json:"x"`
+	H standardize.Scaler `json:"h"`
+}
+
+// fitBlocks returns the scalers of X and H and the standardised [X, H]
+// (m × (d+n)).
+func fitBlocks(data Data) (blockScaler, *mat.Dense, error) {
+	var b blockScaler
+	b.X = standardize.Fit(dense(data.X))
+	b.H = standardize.Fit(dense(data.H))
+	Z, err := b.transform(data)
+	return b, Z, err
+}
+
+// dims returns the numbers of features and sources.
+func (b blockScaler) dims() (d, n int) { return b.X.Len(), b.H.Len() }
+
+// transform checks data against the scalers (column counts, finite values)
+// and returns its standardised [X, H]. An error names the problem.
+func (b blockScaler) transform(data Data) (*mat.Dense, error) {
+	d, n := b.dims()
+	rows, err := checkInputs(data, d, n)
+	if err != nil {
+		return nil, err
+	}
+	if rows == 0 {
+		return nil, fmt.Errorf("method: no rows to predict")
+	}
+	Z := mat.NewDense(rows, d+n, nil)
+	put := func(A mat.Matrix, s standardize.Scaler, off int) error {
+		if s.Len() == 0 {
+			return nil
+		}
+		z, err := s.Transform(A)
+		if err != nil {
+			return fmt.Errorf("method: %w", err)
+		}
+		for i := 0; i < rows; i++ {
+			copy(Z.RawRowView(i)[off:], z.RawRowView(i))
+		}
+		return nil
+	}
+	if err := put(data.X, b.X, 0); err != nil {
+		return nil, err
+	}
+	if err := put(data.H, b.H, d); err != nil {
+		return nil, err
+	}
+	return Z, nil
+}
+
+// check validates the scalers.
+func (b blockScaler) check() error {
+	if err := b.X.Check(); err != nil {
+		return fmt.Errorf("x: %w", err)
+	}
+	if err := b.H.Check(); err != nil {
+		return fmt.Errorf("h: %w", err)
+	}
+	if b.X.Len()+b.H.Len() == 0 {
+		return fmt.Errorf("the model has no columns")
+	}
+	return nil
+}
+
+// checkFiniteScores returns an error naming the first score of s that is
+// not finite (an overflow far outside the training range).
+func checkFiniteScores(s *mat.Dense) error {
+	r, c := s.Dims()
+	for i := 0; i < r; i++ {
+		for k, v := range s.RawRowView(i)[:c] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("method: predict: row %d: the score of class %d is %v (an input far outside the training range?)", i, k, v)
+			}
+		}
+	}
+	return nil
+}
+
+// classRowsOf returns the rows of each class of y, in row order.
+func classRowsOf(y ClassLabels) [][]int {
+	rows := make([][]int, len(y.Names))
+	for i, k := range y.Y {
+		rows[k] = append(rows[k], i)
+	}
+	return rows
+}
+
+// quoteClasses lists class names for a message.
+func quoteClasses(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, ", ")
+}

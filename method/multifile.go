@@ -1,0 +1,474 @@
+package method
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+
+	"github.com/greedytl/greedytl"
+	"gonum.org/v1/gonum/mat"
+)
+
+// The forms of a multi-class model file (docs/design.md, "Multi-class model
+// files"): how its scores are computed.
+const (
+	FormLinear           = "linear"
+	FormNearestNeighbour = "nearest-neighbour"
+	FormCentroidCosine   = "centroid-cosine"
+	FormOneVsRest        = "one-vs-rest"
+	FormEnsemble         = "ensemble"
+)
+
+// multiHeader holds the members every multi-class model file has: the
+// envelope, the class names, the column counts and the form.
+type multiHeader struct {
+	envelope
+	Classes     []string `json:"classes"`
+	NumFeatures int      `json:"num_features"`
+	NumSources  int      `json:"num_sources"`
+	Form        string   `json:"form"`
+}
+
+// multiBase is what every multi-class model of this package holds besides
+// its form's parameters.
+type multiBase struct {
+	name    string
+	classes []string
+	hyper   map[string]float64
+}
+
+// Method returns the method's spec.
+func (b *multiBase) Method() string { return b.name }
+
+// Classes returns a copy of the class names.
+func (b *multiBase) Classes() []string { return slices.Clone(b.classes) }
+
+// Hyperparameters returns a copy of the hyperparameters.
+func (b *multiBase) Hyperparameters() map[string]float64 { return maps.Clone(b.hyper) }
+
+// multiEncoder is implemented by the multi-class models of this package:
+// multiDocument returns the value whose JSON encoding is the whole file,
+// with h as its header (whose Form and column counts it sets).
+type multiEncoder interface {
+	multiDocument(h multiHeader) (any, error)
+}
+
+// WriteMulti writes the multi-class model m as an indented JSON document
+// (docs/design.md, "Multi-class model files"), recording in the envelope's
+// "sources" member the sources directory its source scores are computed
+// from (nil: none). Numbers are written so that they read back exactly. It
+// returns an error when m is not a model of this package, holds a
+// non-finite number, or w fails.
+func WriteMulti(w io.Writer, m MultiModel, sources *greedytl.SourcesID) error {
+	fail := func(err error) error { return fmt.Errorf("method: writing multi-class %s model: %w", m.Method(), err) }
+	b, err := encodeMulti(m, sources)
+	if err != nil {
+		return fail(err)
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		return fail(err)
+	}
+	out.WriteByte('\n')
+	if _, err := w.Write(out.Bytes()); err != nil {
+		return fail(err)
+	}
+	return nil
+}
+
+// encodeMulti returns the compact JSON document of m.
+func encodeMulti(m MultiModel, sources *greedytl.SourcesID) ([]byte, error) {
+	if err := checkHyper(m.Hyperparameters()); err != nil {
+		return nil, err
+	}
+	enc, ok := m.(multiEncoder)
+	if !ok {
+		return nil, fmt.Errorf("cannot write a %T model", m)
+	}
+	h := multiHeader{envelope: greedytl.NewFileHeader(m.Method(), m.Hyperparameters(), sources), Classes: m.Classes()}
+	doc, err := enc.multiDocument(h)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(doc)
+}
+
+// decodeMultiFile decodes a multi-class file whose method is method: by
+// the native multi-class method's DecodeMulti, or one-vs-rest for a binary
+// method's spec.
+func decodeMultiFile(doc json.RawMessage, method string) (MultiModel, error) {
+	s, err := ParseSpec(method)
+	if err != nil {
+		return nil, err
+	}
+	if r, ok := registry[s.Name]; ok && r.DecodeMulti != nil {
+		if len(s.Params) > 0 {
+			return nil, fmt.Errorf("%s takes no settings", s.Name)
+		}
+		return r.DecodeMulti(doc)
+	}
+	if _, err := Lookup(method); err != nil {
+		return nil, err
+	}
+	return decodeOneVsRest(doc)
+}
+
+// checkHeader validates the members every multi-class file has: at least
+// two distinct non-empty class names, the form wanted, a hyperparameters
+// member and column counts matching the scalers' (d, n).
+func (h *multiHeader) check(form string, d, n int) error {
+	if h.Form != form {
+		return fmt.Errorf("form is %q, want %q", h.Form, form)
+	}
+	if h.Hyperparameters == nil {
+		return fmt.Errorf("the file has no hyperparameters")
+	}
+	if err := (ClassLabels{Names: h.Classes}).checkNames(); err != nil {
+		return err
+	}
+	if h.NumFeatures != d || h.NumSources != n {
+		return fmt.Errorf("num_features %d and num_sources %d, but the model has %d features and %d sources", h.NumFeatures, h.NumSources, d, n)
+	}
+	return checkHyper(h.Hyperparameters)
+}
+
+// checkMatrix returns an error when rows is not r rows of c finite
+// numbers (named name in the message).
+func checkMatrix(name string, rows [][]float64, r, c int) error {
+	if len(rows) != r {
+		return fmt.Errorf("%s has %d rows, want %d", name, len(rows), r)
+	}
+	for i, row := range rows {
+		if len(row) != c {
+			return fmt.Errorf("%s[%d] has %d values, want %d", name, i, len(row), c)
+		}
+		if err := checkFiniteSlice(fmt.Sprintf("%s[%d]", name, i), row); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// denseRows returns rows (r ≥ 1 rows of c ≥ 1 values) as an r × c matrix.
+func denseRows(rows [][]float64, c int) *mat.Dense {
+	out := mat.NewDense(len(rows), c, nil)
+	for i, row := range rows {
+		out.SetRow(i, row)
+	}
+	return out
+}
+
+// matrixRows returns the rows of a as slices (copies).
+func matrixRows(a *mat.Dense) [][]float64 {
+	r, c := a.Dims()
+	out := make([][]float64, r)
+	for i := range out {
+		out[i] = slices.Clone(a.RawRowView(i)[:c])
+	}
+	return out
+}
+
+// LinearMulti is a multi-class model linear in the standardised columns
+// z = [zx, zh]: the scores of a row are W·z + B, W = [WX | WH] (K × (d+n)).
+// The nearest class mean and the multinomial logistic regression predict
+// with one. Its file form is "linear".
+type LinearMulti struct {
+	multiBase
+	s blockScaler
+	// w is K × (d+n); b has K values.
+	w *mat.Dense
+	b []float64
+}
+
+// Scores returns W·z + B for every row of d.
+func (l *LinearMulti) Scores(d Data) (*mat.Dense, error) {
+	Z, err := l.s.transform(d)
+	if err != nil {
+		return nil, err
+	}
+	r, _ := Z.Dims()
+	out := mat.NewDense(r, len(l.classes), nil)
+	out.Mul(Z, l.w.T())
+	for i := 0; i < r; i++ {
+		row := out.RawRowView(i)
+		for k := range row {
+			row[k] += l.b[k]
+		}
+	}
+	return out, checkFiniteScores(out)
+}
+
+// Predict returns the argmax of the scores of every row.
+func (l *LinearMulti) Predict(d Data) ([]int, error) { return predictByScores(l, d) }
+
+// Selected returns, per class, the columns of non-zero weight by decreasing
+// |weight|.
+func (l *LinearMulti) Selected() ([]Selection, bool) {
+	d, _ := l.s.dims()
+	out := make([]Selection, len(l.classes))
+	for k := range out {
+		row := l.w.RawRowView(k)
+		lin := Linear{WX: row[:d], WH: row[d:]}
+		out[k], _ = lin.Selected()
+	}
+	return out, true
+}
+
+// predictByScores returns the argmax of m's scores on d.
+func predictByScores(m MultiModel, d Data) ([]int, error) {
+	s, err := m.Scores(d)
+	if err != nil {
+		return nil, err
+	}
+	return argmaxRows(s), nil
+}
+
+// linearMultiFile is the "linear" form.
+type linearMultiFile struct {
+	multiHeader
+	blockScaler
+	WX [][]float64 `json:"wx"`
+	WH [][]float64 `json:"wh"`
+	B  []float64   `json:"b"`
+}
+
+func (l *LinearMulti) multiDocument(h multiHeader) (any, error) {
+	d, n := l.s.dims()
+	h.NumFeatures, h.NumSources, h.Form = d, n, FormLinear
+	f := linearMultiFile{multiHeader: h, blockScaler: l.s, B: l.b}
+	for k := range l.classes {
+		row := l.w.RawRowView(k)
+		f.WX = append(f.WX, slices.Clone(row[:d]))
+		f.WH = append(f.WH, slices.Clone(row[d:d+n]))
+	}
+	return f, f.check()
+}
+
+// check validates a linear file.
+func (f *linearMultiFile) check() error {
+	if err := f.blockScaler.check(); err != nil {
+		return err
+	}
+	d, n := f.dims()
+	if err := f.multiHeader.check(FormLinear, d, n); err != nil {
+		return err
+	}
+	K := len(f.Classes)
+	if err := checkMatrix("wx", f.WX, K, d); err != nil {
+		return err
+	}
+	if err := checkMatrix("wh", f.WH, K, n); err != nil {
+		return err
+	}
+	if len(f.B) != K {
+		return fmt.Errorf("b has %d values, want %d", len(f.B), K)
+	}
+	return checkFiniteSlice("b", f.B)
+}
+
+// decodeLinearMulti decodes a "linear" file.
+func decodeLinearMulti(doc json.RawMessage) (MultiModel, error) {
+	var f linearMultiFile
+	if err := decodeStrict(doc, &f); err != nil {
+		return nil, err
+	}
+	if err := f.check(); err != nil {
+		return nil, err
+	}
+	d, n := f.dims()
+	w := mat.NewDense(len(f.Classes), d+n, nil)
+	for k := range f.Classes {
+		copy(w.RawRowView(k), f.WX[k])
+		copy(w.RawRowView(k)[d:], f.WH[k])
+	}
+	return &LinearMulti{multiBase: multiBase{f.Method, f.Classes, f.Hyperparameters}, s: f.blockScaler, w: w, b: f.B}, nil
+}
+
+// nearestNeighbourModel keeps the standardised training rows; a class's
+// score is minus the Euclidean distance to its nearest training row. Its
+// file form is "nearest-neighbour".
+type nearestNeighbourModel struct {
+	multiBase
+	s     blockScaler
+	rows  *mat.Dense // m × (d+n), standardised
+	class []int
+}
+
+// Scores returns, per row and class, minus the distance to the nearest
+// training row of the class.
+func (nn *nearestNeighbourModel) Scores(d Data) (*mat.Dense, error) {
+	Z, err := nn.s.transform(d)
+	if err != nil {
+		return nil, err
+	}
+	r, _ := Z.Dims()
+	out := mat.NewDense(r, len(nn.classes), nil)
+	for i := 0; i < r; i++ {
+		z := Z.RawRowView(i)
+		best := out.RawRowView(i)
+		for k := range best {
+			best[k] = math.Inf(1)
+		}
+		for t, k := range nn.class {
+			if d2 := sqDist(z, nn.rows.RawRowView(t)); d2 < best[k] {
+				best[k] = d2
+			}
+		}
+		for k := range best {
+			best[k] = -math.Sqrt(best[k])
+		}
+	}
+	return out, checkFiniteScores(out)
+}
+
+// sqDist returns the squared Euclidean distance between a and b.
+func sqDist(a, b []float64) float64 {
+	var s float64
+	for j, v := range a {
+		e := v - b[j]
+		s += e * e
+	}
+	return s
+}
+
+// Predict returns the class of the nearest training row.
+func (nn *nearestNeighbourModel) Predict(d Data) ([]int, error) { return predictByScores(nn, d) }
+
+// Selected reports that the model has no per-column weights.
+func (nn *nearestNeighbourModel) Selected() ([]Selection, bool) { return nil, false }
+
+// nearestNeighbourFile is the "nearest-neighbour" form.
+type nearestNeighbourFile struct {
+	multiHeader
+	blockScaler
+	Rows       [][]float64 `json:"rows"`
+	RowClasses []int       `json:"row_classes"`
+}
+
+func (nn *nearestNeighbourModel) multiDocument(h multiHeader) (any, error) {
+	d, n := nn.s.dims()
+	h.NumFeatures, h.NumSources, h.Form = d, n, FormNearestNeighbour
+	f := nearestNeighbourFile{multiHeader: h, blockScaler: nn.s, Rows: matrixRows(nn.rows), RowClasses: nn.class}
+	return f, f.check()
+}
+
+func (f *nearestNeighbourFile) check() error {
+	if err := f.blockScaler.check(); err != nil {
+		return err
+	}
+	d, n := f.dims()
+	if err := f.multiHeader.check(FormNearestNeighbour, d, n); err != nil {
+		return err
+	}
+	if err := checkMatrix("rows", f.Rows, len(f.RowClasses), d+n); err != nil {
+		return err
+	}
+	return ClassLabels{Names: f.Classes, Y: f.RowClasses}.Check(len(f.Rows))
+}
+
+// decodeNearestNeighbour decodes a "nearest-neighbour" file.
+func decodeNearestNeighbour(doc json.RawMessage) (MultiModel, error) {
+	var f nearestNeighbourFile
+	if err := decodeStrict(doc, &f); err != nil {
+		return nil, err
+	}
+	if err := f.check(); err != nil {
+		return nil, err
+	}
+	d, n := f.dims()
+	return &nearestNeighbourModel{multiBase: multiBase{f.Method, f.Classes, f.Hyperparameters}, s: f.blockScaler,
+		rows: denseRows(f.Rows, d+n), class: f.RowClasses}, nil
+}
+
+// centroidCosineModel classifies L2-normalised standardised rows by the
+// nearest centroid. Its file form is "centroid-cosine".
+type centroidCosineModel struct {
+	multiBase
+	s         blockScaler
+	centroids *mat.Dense // K × (d+n)
+}
+
+// normaliseRow divides z by its Euclidean norm in place (a zero row stays
+// zero).
+func normaliseRow(z []float64) {
+	var s float64
+	for _, v := range z {
+		s += v * v
+	}
+	if s > 0 {
+		inv := 1 / math.Sqrt(s)
+		for j := range z {
+			z[j] *= inv
+		}
+	}
+}
+
+// Scores returns, per row and class, minus the distance of the normalised
+// row to the class's centroid.
+func (c *centroidCosineModel) Scores(d Data) (*mat.Dense, error) {
+	Z, err := c.s.transform(d)
+	if err != nil {
+		return nil, err
+	}
+	r, _ := Z.Dims()
+	out := mat.NewDense(r, len(c.classes), nil)
+	for i := 0; i < r; i++ {
+		u := Z.RawRowView(i)
+		normaliseRow(u)
+		row := out.RawRowView(i)
+		for k := range row {
+			row[k] = -math.Sqrt(sqDist(u, c.centroids.RawRowView(k)))
+		}
+	}
+	return out, checkFiniteScores(out)
+}
+
+// Predict returns the class of the nearest centroid.
+func (c *centroidCosineModel) Predict(d Data) ([]int, error) { return predictByScores(c, d) }
+
+// Selected reports that the model has no per-column weights (it compares
+// normalised rows).
+func (c *centroidCosineModel) Selected() ([]Selection, bool) { return nil, false }
+
+// centroidCosineFile is the "centroid-cosine" form.
+type centroidCosineFile struct {
+	multiHeader
+	blockScaler
+	Centroids [][]float64 `json:"centroids"`
+}
+
+func (c *centroidCosineModel) multiDocument(h multiHeader) (any, error) {
+	d, n := c.s.dims()
+	h.NumFeatures, h.NumSources, h.Form = d, n, FormCentroidCosine
+	f := centroidCosineFile{multiHeader: h, blockScaler: c.s, Centroids: matrixRows(c.centroids)}
+	return f, f.check()
+}
+
+func (f *centroidCosineFile) check() error {
+	if err := f.blockScaler.check(); err != nil {
+		return err
+	}
+	d, n := f.dims()
+	if err := f.multiHeader.check(FormCentroidCosine, d, n); err != nil {
+		return err
+	}
+	return checkMatrix("centroids", f.Centroids, len(f.Classes), d+n)
+}
+
+// decodeCentroidCosine decodes a "centroid-cosine" file.
+func decodeCentroidCosine(doc json.RawMessage) (MultiModel, error) {
+	var f centroidCosineFile
+	if err := decodeStrict(doc, &f); err != nil {
+		return nil, err
+	}
+	if err := f.check(); err != nil {
+		return nil, err
+	}
+	d, n := f.dims()
+	return &centroidCosineModel{multiBase: multiBase{f.Method, f.Classes, f.Hyperparameters}, s: f.blockScaler,
+		centroids: denseRows(f.Centroids, d+n)}, nil
+}

@@ -1,0 +1,206 @@
+package method
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+func init() {
+	Register(Registration{
+		Name:        "greedytl-nway",
+		Label:       "GreedyTL N-way",
+		Description: "recommended for three or more classes: the mean class probabilities of multinomial-logistic on [X, H] and on H alone",
+		NewMulti:    func() MultiMethod { return greedyNWay{} },
+		DecodeMulti: decodeNamed("greedytl-nway", decodeEnsemble),
+	})
+	Register(Registration{
+		Name:        "multinomial-logistic",
+		Label:       "Multinomial logistic",
+		Description: "multinomial (softmax) L2 logistic regression on the standardised [X, H], C by stratified cross-validation (C = 1 with a class of one example)",
+		NewMulti:    func() MultiMethod { return multinomialLogistic{} },
+		DecodeMulti: decodeNamed("multinomial-logistic", decodeLinearMulti),
+	})
+	Register(Registration{
+		Name:        "nearest-mean",
+		Label:       "Nearest class mean",
+		Description: "the class whose mean of the standardised [X, H] is nearest (Euclidean): the prototype classifier",
+		NewMulti:    func() MultiMethod { return nearestMean{} },
+		DecodeMulti: decodeNamed("nearest-mean", decodeLinearMulti),
+	})
+	Register(Registration{
+		Name:        "simpleshot",
+		Label:       "SimpleShot",
+		Description: "SimpleShot: the standardised [X, H] (centred on the training mean) L2-normalised row by row, nearest class centroid",
+		NewMulti:    func() MultiMethod { return simpleShot{} },
+		DecodeMulti: decodeNamed("simpleshot", decodeCentroidCosine),
+	})
+	Register(Registration{
+		Name:        "nearest-neighbour",
+		Label:       "Nearest neighbour",
+		Description: "the class of the nearest training example (Euclidean on the standardised [X, H])",
+		NewMulti:    func() MultiMethod { return nearestNeighbour{} },
+		DecodeMulti: decodeNamed("nearest-neighbour", decodeNearestNeighbour),
+	})
+}
+
+// decodeNamed returns a DecodeMulti that decodes with decode and checks that
+// the file's method is name.
+func decodeNamed(name string, decode func(json.RawMessage) (MultiModel, error)) func(json.RawMessage) (MultiModel, error) {
+	return func(doc json.RawMessage) (MultiModel, error) {
+		m, err := decode(doc)
+		if err != nil {
+			return nil, err
+		}
+		if m.Method() != name {
+			return nil, fmt.Errorf("method %q is not %s", m.Method(), name)
+		}
+		return m, nil
+	}
+}
+
+// classMeans returns the mean of the rows of Z of each class (K × p).
+func classMeans(Z *mat.Dense, y ClassLabels) *mat.Dense {
+	_, p := Z.Dims()
+	mu := mat.NewDense(len(y.Names), p, nil)
+	for k, rows := range classRowsOf(y) {
+		acc := mu.RawRowView(k)
+		for _, i := range rows {
+			for j, v := range Z.RawRowView(i) {
+				acc[j] += v
+			}
+		}
+		for j := range acc {
+			acc[j] /= float64(len(rows))
+		}
+	}
+	return mu
+}
+
+// nearestMean is the method "nearest-mean": the prototype classifier on the
+// standardised [X, H]. A row's score for class k is 2μ_kᵀz − ‖μ_k‖² =
+// ‖z‖² − ‖z − μ_k‖², μ_k the class's mean standardised row: the nearest
+// mean has the largest score. Its model is a LinearMulti (W = 2μ, b =
+// −‖μ‖²); it has no hyperparameters.
+type nearestMean struct{}
+
+// Name returns "nearest-mean".
+func (nearestMean) Name() string { return "nearest-mean" }
+
+// FitMulti fits the class means.
+func (nm nearestMean) FitMulti(_ context.Context, train Data, y ClassLabels, _ Extra) (MultiModel, error) {
+	if _, _, _, err := checkMultiTrain(train, y); err != nil {
+		return nil, err
+	}
+	s, Z, err := fitBlocks(train)
+	if err != nil {
+		return nil, err
+	}
+	mu := classMeans(Z, y)
+	K, _ := mu.Dims()
+	w := mat.NewDense(K, Z.RawMatrix().Cols, nil)
+	w.Scale(2, mu)
+	b := make([]float64, K)
+	for k := range b {
+		row := mu.RawRowView(k)
+		b[k] = -mat.Dot(mat.NewVecDense(len(row), row), mat.NewVecDense(len(row), row))
+	}
+	return &LinearMulti{multiBase: multiBase{nm.Name(), slices.Clone(y.Names), map[string]float64{}}, s: s, w: w, b: b}, nil
+}
+
+// nearestNeighbour is the method "nearest-neighbour": 1-NN, Euclidean on
+// the standardised [X, H]; a class's score is minus the distance to its
+// nearest training example (ties: the lower class index). It has no
+// hyperparameters.
+type nearestNeighbour struct{}
+
+// Name returns "nearest-neighbour".
+func (nearestNeighbour) Name() string { return "nearest-neighbour" }
+
+// FitMulti keeps the standardised training rows.
+func (nn nearestNeighbour) FitMulti(_ context.Context, train Data, y ClassLabels, _ Extra) (MultiModel, error) {
+	if _, _, _, err := checkMultiTrain(train, y); err != nil {
+		return nil, err
+	}
+	s, Z, err := fitBlocks(train)
+	if err != nil {
+		return nil, err
+	}
+	return &nearestNeighbourModel{multiBase: multiBase{nn.Name(), slices.Clone(y.Names), map[string]float64{}}, s: s,
+		rows: Z, class: slices.Clone(y.Y)}, nil
+}
+
+// simpleShot is the method "simpleshot" (Wang et al., SimpleShot, 2019):
+// centre the rows on the mean of the training examples, L2-normalise each
+// row, and classify by the nearest class centroid (the mean of the class's
+// normalised training rows), Euclidean. The rows are the standardised
+// [X, H], so that the features and the source scores, on scales of their
+// own, weigh alike; standardised columns are already centred on the
+// training mean. It has no hyperparameters.
+type simpleShot struct{}
+
+// Name returns "simpleshot".
+func (simpleShot) Name() string { return "simpleshot" }
+
+// FitMulti fits the centroids of the normalised rows.
+func (ss simpleShot) FitMulti(_ context.Context, train Data, y ClassLabels, _ Extra) (MultiModel, error) {
+	if _, _, _, err := checkMultiTrain(train, y); err != nil {
+		return nil, err
+	}
+	s, Z, err := fitBlocks(train)
+	if err != nil {
+		return nil, err
+	}
+	m, _ := Z.Dims()
+	for i := 0; i < m; i++ {
+		normaliseRow(Z.RawRowView(i))
+	}
+	return &centroidCosineModel{multiBase: multiBase{ss.Name(), slices.Clone(y.Names), map[string]float64{}}, s: s,
+		centroids: classMeans(Z, y)}, nil
+}
+
+// greedyNWay is the method "greedytl-nway", the recommended method for
+// three or more classes (a first version; docs/results will say how it
+// compares): the mean of the class probabilities of two multinomial
+// logistic regressions (multinomialLogistic, each with its own C by
+// cross-validation on the training examples), one on the standardised
+// [X, H] and one on the standardised source scores H alone — which columns
+// to trust is what a handful of examples decides worst, and on few-shot
+// benchmarks the source scores alone are often the better block. Without
+// sources, or without features, it is multinomial-logistic on what there
+// is. Its hyperparameters are "C" (on [X, H]) and "C_sources" (on H).
+type greedyNWay struct{}
+
+// Name returns "greedytl-nway".
+func (greedyNWay) Name() string { return "greedytl-nway" }
+
+// FitMulti fits the members and averages them.
+func (g greedyNWay) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error) {
+	_, d, n, err := checkMultiTrain(train, y)
+	if err != nil {
+		return nil, err
+	}
+	s, Z, err := fitBlocks(train)
+	if err != nil {
+		return nil, err
+	}
+	all, err := fitMultinomialModel(ctx, "multinomial-logistic", s, Z, y, extra.Seed, 0)
+	if err != nil {
+		return nil, err
+	}
+	e := &ensembleModel{multiBase: multiBase{g.Name(), slices.Clone(y.Names), map[string]float64{"C": all.hyper["C"]}},
+		members: []MultiModel{all}, weights: []float64{1}}
+	if d > 0 && n > 0 {
+		hOnly, err := fitMultinomialModel(ctx, "multinomial-logistic", s, Z, y, extra.Seed, d)
+		if err != nil {
+			return nil, err
+		}
+		e.members = append(e.members, hOnly)
+		e.weights = []float64{0.5, 0.5}
+		e.hyper["C_sources"] = hOnly.hyper["C"]
+	}
+	return e, nil
+}

@@ -1,0 +1,354 @@
+package method
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/greedytl/greedytl/grid"
+	"gonum.org/v1/gonum/mat"
+)
+
+// multinomialLogistic is the method "multinomial-logistic": L2-regularised
+// multinomial (softmax) logistic regression on the standardised [X, H],
+//
+//	min_{W,b} ½‖W‖²_F + C Σ_i [log Σ_k exp(w_kᵀz_i + b_k) − (w_{y_i}ᵀz_i + b_{y_i})],
+//
+// the intercepts b unpenalised (scikit-learn's
+// LogisticRegression(multi_class="multinomial", solver="lbfgs"); b is
+// reported with Σ_k b_k = 0, which leaves the scores' differences
+// unchanged). It is solved by L-BFGS (lbfgs) to a gradient of
+// infinity norm multinomialTol on the objective divided by C·m.
+//
+// C ∈ grid.Regularization() (1e-4 … 1e4) is chosen by stratified k-fold
+// cross-validation on the training examples, k = min(5, the smallest class's
+// count), when every class has at least two examples: the lowest
+// class-balanced held-out error (1 − balanced accuracy), ties broken by the
+// lower mean held-out log-loss, then by the smaller C. With a class of one
+// example no fold split exists and C is scikit-learn's default, 1. The
+// folds are drawn with Extra.Seed. The columns are standardised once, on
+// all training examples (unsupervised: no label is used).
+//
+// With more columns than examples (p > m) the fit is done in the span of
+// the training rows: Z = U S Vᵀ, and W = B Vᵀ leaves the loss of every fold
+// unchanged while ‖W‖ = ‖B‖, so the problem is the same on the m × r
+// matrix U S (r the numerical rank). Its hyperparameter is "C".
+type multinomialLogistic struct {
+	// hOnly fits on the source columns alone (X's weights 0).
+	hOnly bool
+}
+
+const (
+	// multinomialTol is the final fit's gradient tolerance.
+	multinomialTol = 1e-7
+	// multinomialCVTol is the cross-validation fits' tolerance: coarser,
+	// since only the held-out predictions matter.
+	multinomialCVTol = 1e-4
+	// multinomialIters caps the L-BFGS iterations of one fit.
+	multinomialIters = 1000
+	// multinomialFolds is the largest number of folds.
+	multinomialFolds = 5
+	// multinomialDefaultC is C when cross-validation is impossible.
+	multinomialDefaultC = 1.0
+)
+
+// Name returns "multinomial-logistic".
+func (multinomialLogistic) Name() string { return "multinomial-logistic" }
+
+// FitMulti fits the model (see multinomialLogistic).
+func (ml multinomialLogistic) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error) {
+	if _, _, _, err := checkMultiTrain(train, y); err != nil {
+		return nil, err
+	}
+	s, Z, err := fitBlocks(train)
+	if err != nil {
+		return nil, err
+	}
+	return fitMultinomialModel(ctx, ml.Name(), s, Z, y, extra.Seed, 0)
+}
+
+// fitMultinomialModel fits the multinomial logistic model on the columns
+// of Z from column first on (the earlier ones get weight 0), standardised
+// by s, C chosen as multinomialLogistic says.
+func fitMultinomialModel(ctx context.Context, name string, s blockScaler, Z *mat.Dense, y ClassLabels, seed uint64, first int) (*LinearMulti, error) {
+	m, p := Z.Dims()
+	K := len(y.Names)
+	sub := Z
+	if first > 0 {
+		sub = Z.Slice(0, m, first, p).(*mat.Dense)
+	}
+	F, back := reduceRows(sub)
+	c, err := chooseMultinomialC(ctx, F, y, seed)
+	if err != nil {
+		return nil, err
+	}
+	all := make([]int, m)
+	for i := range all {
+		all[i] = i
+	}
+	x, err := fitMultinomial(ctx, F, y.Y, K, all, c, nil, multinomialTol)
+	if err != nil {
+		return nil, err
+	}
+	r := F.RawMatrix().Cols
+	beta := mat.NewDense(K, r, x[:K*r])
+	w := mat.NewDense(K, p, nil)
+	wsub := w.Slice(0, K, first, p).(*mat.Dense)
+	if back != nil {
+		wsub.Mul(beta, back)
+	} else {
+		wsub.Copy(beta)
+	}
+	b := slices.Clone(x[K*r:])
+	var mean float64
+	for _, v := range b {
+		mean += v
+	}
+	mean /= float64(K)
+	for k := range b {
+		b[k] -= mean
+	}
+	l := &LinearMulti{multiBase: multiBase{name, slices.Clone(y.Names), map[string]float64{"C": c}}, s: s, w: w, b: b}
+	if err := checkFiniteScores(w); err != nil {
+		return nil, fmt.Errorf("method: %s: the weights are not finite", name)
+	}
+	return l, nil
+}
+
+// reduceRows returns F and back with F·back = Z's row space map: when Z
+// (m × p) has more columns than rows, F = U S (m × r) and back = S⁻¹UᵀZ =
+// Vᵀ (r × p), r the numerical rank, so that Z = F·back and a weight matrix
+// B on F's columns is W = B·back on Z's, of the same norm. Otherwise F = Z
+// and back is nil.
+func reduceRows(Z *mat.Dense) (F, back *mat.Dense) {
+	m, p := Z.Dims()
+	if p <= m {
+		return Z, nil
+	}
+	var G mat.SymDense
+	G.SymOuterK(1, Z)
+	var eig mat.EigenSym
+	if !eig.Factorize(&G, true) {
+		return Z, nil
+	}
+	vals := eig.Values(nil)
+	var U mat.Dense
+	eig.VectorsTo(&U)
+	top := slices.Max(vals)
+	var keep []int
+	for j, v := range vals {
+		if v > top*1e-12 && v > 0 {
+			keep = append(keep, j)
+		}
+	}
+	if len(keep) == 0 {
+		return Z, nil
+	}
+	r := len(keep)
+	F = mat.NewDense(m, r, nil)
+	Us := mat.NewDense(m, r, nil) // U S⁻¹
+	for t, j := range keep {
+		sv := math.Sqrt(vals[j])
+		for i := 0; i < m; i++ {
+			u := U.At(i, j)
+			F.Set(i, t, u*sv)
+			Us.Set(i, t, u/sv)
+		}
+	}
+	back = mat.NewDense(r, p, nil)
+	back.Mul(Us.T(), Z)
+	return F, back
+}
+
+// multinomialFoldsOf returns a stratified assignment of the examples to k
+// folds: each class's examples, shuffled with seed, are dealt to the folds
+// in turn, continuing where the previous class stopped.
+func multinomialFoldsOf(y ClassLabels, k int, seed uint64) []int {
+	rng := rand.New(rand.NewPCG(seed, 0x6e776179))
+	fold := make([]int, len(y.Y))
+	next := 0
+	for _, rows := range classRowsOf(y) {
+		rows = slices.Clone(rows)
+		rng.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+		for _, i := range rows {
+			fold[i] = next % k
+			next++
+		}
+	}
+	return fold
+}
+
+// chooseMultinomialC chooses C by stratified cross-validation (see
+// multinomialLogistic).
+func chooseMultinomialC(ctx context.Context, F *mat.Dense, y ClassLabels, seed uint64) (float64, error) {
+	counts := y.Counts()
+	k := min(multinomialFolds, slices.Min(counts))
+	if k < 2 {
+		return multinomialDefaultC, nil
+	}
+	K := len(y.Names)
+	cs := grid.Regularization()
+	fold := multinomialFoldsOf(y, k, seed)
+	m := len(y.Y)
+	// prob[g][i*K+c]: held-out probability of class c for example i at C = cs[g].
+	prob := make([][]float64, len(cs))
+	for g := range prob {
+		prob[g] = make([]float64, m*K)
+	}
+	r := F.RawMatrix().Cols
+	for f := range k {
+		var in, out []int
+		for i, fi := range fold {
+			if fi == f {
+				out = append(out, i)
+			} else {
+				in = append(in, i)
+			}
+		}
+		var x []float64
+		for g, c := range cs {
+			var err error
+			if x, err = fitMultinomial(ctx, F, y.Y, K, in, c, x, multinomialCVTol); err != nil {
+				return 0, err
+			}
+			beta := mat.NewDense(K, r, x[:K*r])
+			for _, i := range out {
+				p := prob[g][i*K : (i+1)*K]
+				for c := range K {
+					p[c] = mat.Dot(beta.RowView(c), F.RowView(i)) + x[K*r+c]
+				}
+				softmaxInPlace(p)
+			}
+		}
+	}
+	best, bestErr, bestLoss := 0, math.Inf(1), math.Inf(1)
+	for g := range cs {
+		e, l := balancedErrorLogLoss(prob[g], y, counts)
+		if e < bestErr-1e-12 || (math.Abs(e-bestErr) <= 1e-12 && l < bestLoss*(1-1e-9)) {
+			best, bestErr, bestLoss = g, e, l
+		}
+	}
+	return cs[best], nil
+}
+
+// balancedErrorLogLoss returns the class-balanced 0-1 error of the argmax
+// of the probabilities prob (m × K, row-major) and their mean log-loss.
+func balancedErrorLogLoss(prob []float64, y ClassLabels, counts []int) (errRate, logLoss float64) {
+	K := len(y.Names)
+	wrong := make([]int, K)
+	for i, c := range y.Y {
+		p := prob[i*K : (i+1)*K]
+		best := 0
+		for k, v := range p {
+			if v > p[best] {
+				best = k
+			}
+		}
+		if best != c {
+			wrong[c]++
+		}
+		logLoss -= math.Log(max(p[c], 1e-300))
+	}
+	for k, w := range wrong {
+		errRate += float64(w) / float64(counts[k])
+	}
+	return errRate / float64(K), logLoss / float64(len(y.Y))
+}
+
+// softmaxInPlace replaces p by its softmax.
+func softmaxInPlace(p []float64) {
+	mx := slices.Max(p)
+	var s float64
+	for k, v := range p {
+		p[k] = math.Exp(v - mx)
+		s += p[k]
+	}
+	for k := range p {
+		p[k] /= s
+	}
+}
+
+// errNotFinite reports an objective that stopped being finite.
+var errNotFinite = errors.New("method: multinomial-logistic: the objective is not finite")
+
+// fitMultinomial minimises the objective of multinomialLogistic divided by
+// C·|rows| over the rows of F listed, from x0 (nil: zero), to a gradient of
+// infinity norm tol, and returns the parameters: B (K × r, row-major), then
+// b (K).
+func fitMultinomial(ctx context.Context, F *mat.Dense, y []int, K int, rows []int, C float64, x0 []float64, tol float64) ([]float64, error) {
+	_, r := F.Dims()
+	Fs := rowsOf(F, rows)
+	m := len(rows)
+	yy := make([]int, m)
+	for t, i := range rows {
+		yy[t] = y[i]
+	}
+	logits := mat.NewDense(m, K, nil)
+	inv := 1 / float64(m)
+	reg := 1 / (C * float64(m))
+	var lastErr error
+	fg := func(grad, x []float64) float64 {
+		beta := mat.NewDense(K, r, x[:K*r])
+		logits.Mul(Fs, beta.T())
+		var f float64
+		for i := 0; i < m; i++ {
+			row := logits.RawRowView(i)
+			for k := range row {
+				row[k] += x[K*r+k]
+			}
+			mx := slices.Max(row)
+			var s float64
+			for _, v := range row {
+				s += math.Exp(v - mx)
+			}
+			lse := mx + math.Log(s)
+			f += lse - row[yy[i]]
+			if grad != nil {
+				for k, v := range row {
+					row[k] = math.Exp(v-lse) * inv // residual P − Y, scaled
+				}
+				row[yy[i]] -= inv
+			}
+		}
+		f *= inv
+		var sq float64
+		for _, v := range x[:K*r] {
+			sq += v * v
+		}
+		f += 0.5 * reg * sq
+		if grad != nil {
+			g := mat.NewDense(K, r, grad[:K*r])
+			g.Mul(logits.T(), Fs)
+			for j, v := range x[:K*r] {
+				grad[j] += reg * v
+			}
+			gb := grad[K*r:]
+			clear(gb)
+			for i := 0; i < m; i++ {
+				for k, v := range logits.RawRowView(i) {
+					gb[k] += v
+				}
+			}
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			lastErr = errNotFinite
+		}
+		return f
+	}
+	n := K*r + K
+	x := make([]float64, n)
+	if x0 != nil {
+		copy(x, x0)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	lbfgs(func(x, grad []float64) float64 { return fg(grad, x) }, x, tol, multinomialIters)
+	if lastErr != nil {
+		return nil, lastErr
+	}
+	return x, nil
+}

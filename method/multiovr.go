@@ -1,0 +1,414 @@
+package method
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/greedytl/greedytl"
+	"gonum.org/v1/gonum/mat"
+)
+
+// OneVsRest fits a binary method to several classes: one model per class,
+// class k positive (+1) against every other class (−1), on the same X and
+// H. The source scores H are the caller's, computed once for all classes;
+// X and H are converted to dense matrices once. Each binary fit
+// standardises its columns itself, as the binary method always does (so
+// that each class's model is exactly the binary method's model, with its
+// usual file); standardising is O(m·(d+n)), negligible beside any fit.
+//
+// The binary models' scores are on scales of their own (a ridge fit's
+// decision values, a logistic model's log-odds, a rescaled source), so
+// class k's score is f_k(x)/s_k, s_k the root mean square of f_k over the
+// training examples (1 when that is 0): a per-class change of scale that
+// keeps each model's threshold at 0 and makes a score of 1 mean "as far
+// from the threshold as a typical training example".
+//
+// For a transductive method Extra.Unlabelled is passed to every fit; for an
+// oracle Extra.Oracle.Y holds class indices, turned into ±1 per class.
+type OneVsRest struct {
+	// Binary is the method fitted once per class.
+	Binary Method
+}
+
+// Name returns the binary method's spec.
+func (o OneVsRest) Name() string { return o.Binary.Name() }
+
+// FitMulti fits one binary model per class (see OneVsRest).
+func (o OneVsRest) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error) {
+	if o.Binary == nil {
+		return nil, fmt.Errorf("method: one-vs-rest without a binary method")
+	}
+	if _, _, _, err := checkMultiTrain(train, y); err != nil {
+		return nil, err
+	}
+	shared := Data{}
+	if a := dense(train.X); a != nil {
+		shared.X = a
+	}
+	if a := dense(train.H); a != nil {
+		shared.H = a
+	}
+	var oracleY []int
+	if extra.Oracle != nil {
+		oracleY = make([]int, len(extra.Oracle.Y))
+		for i, v := range extra.Oracle.Y {
+			k := int(v)
+			if float64(k) != v || k < 0 || k >= len(y.Names) {
+				return nil, fmt.Errorf("method: oracle label %d is %v, not a class index 0 … %d", i, v, len(y.Names)-1)
+			}
+			oracleY[i] = k
+		}
+	}
+	K := len(y.Names)
+	models := make([]Model, K)
+	scale := make([]float64, K)
+	for k := range K {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		d := shared
+		d.Y = oneAgainstRest(y.Y, k)
+		ex := extra
+		if extra.Oracle != nil {
+			or := *extra.Oracle
+			or.Y = oneAgainstRest(oracleY, k)
+			ex.Oracle = &or
+		}
+		m, err := o.Binary.Fit(ctx, d, ex)
+		if err != nil {
+			return nil, fmt.Errorf("method: %s, class %q against the rest: %w", o.Binary.Name(), y.Names[k], err)
+		}
+		f, err := m.Predict(Data{X: shared.X, H: shared.H})
+		if err != nil {
+			return nil, fmt.Errorf("method: %s, class %q against the rest: %w", o.Binary.Name(), y.Names[k], err)
+		}
+		models[k], scale[k] = m, rms(f)
+	}
+	return &ovrModel{multiBase: multiBase{o.Binary.Name(), slices.Clone(y.Names), map[string]float64{}}, models: models, scale: scale}, nil
+}
+
+// oneAgainstRest returns +1 where y is k and −1 elsewhere.
+func oneAgainstRest(y []int, k int) []float64 {
+	out := make([]float64, len(y))
+	for i, c := range y {
+		out[i] = -1
+		if c == k {
+			out[i] = 1
+		}
+	}
+	return out
+}
+
+// rms returns the root mean square of f, or 1 when it is 0 or not finite.
+func rms(f []float64) float64 {
+	var s float64
+	for _, v := range f {
+		s += v * v
+	}
+	r := math.Sqrt(s / float64(len(f)))
+	if !(r > 0) || math.IsInf(r, 0) {
+		return 1
+	}
+	return r
+}
+
+// ovrModel is a OneVsRest model: class k's score is models[k]'s divided by
+// scale[k]. Its file form is "one-vs-rest".
+type ovrModel struct {
+	multiBase
+	models []Model
+	scale  []float64
+}
+
+// Models returns the binary model of each class (class k positive), for
+// inspect and the source-weight analysis.
+func (o *ovrModel) Models() []Model { return slices.Clone(o.models) }
+
+// Scores returns f_k/s_k for every row and class.
+func (o *ovrModel) Scores(d Data) (*mat.Dense, error) {
+	d.Y = nil
+	var out *mat.Dense
+	for k, m := range o.models {
+		f, err := m.Predict(d)
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			if len(f) == 0 {
+				return nil, fmt.Errorf("method: no rows to predict")
+			}
+			out = mat.NewDense(len(f), len(o.models), nil)
+		}
+		for i, v := range f {
+			out.Set(i, k, v/o.scale[k])
+		}
+	}
+	return out, checkFiniteScores(out)
+}
+
+// Predict returns the argmax of the scores.
+func (o *ovrModel) Predict(d Data) ([]int, error) { return predictByScores(o, d) }
+
+// Selected returns each class's model's selection; ok is false when a
+// model has no per-column weights.
+func (o *ovrModel) Selected() ([]Selection, bool) {
+	out := make([]Selection, len(o.models))
+	all := true
+	for k, m := range o.models {
+		var ok bool
+		out[k], ok = m.Selected()
+		all = all && ok
+	}
+	return out, all
+}
+
+// ovrFile is the "one-vs-rest" form.
+type ovrFile struct {
+	multiHeader
+	Models     []json.RawMessage `json:"models"`
+	ScoreScale []float64         `json:"score_scale"`
+}
+
+func (o *ovrModel) multiDocument(h multiHeader) (any, error) {
+	sel, _ := o.models[0].Selected()
+	h.NumFeatures, h.NumSources, h.Form = sel.NumFeatures, sel.NumSources, FormOneVsRest
+	f := ovrFile{multiHeader: h, ScoreScale: o.scale}
+	for k, m := range o.models {
+		var buf bytes.Buffer
+		labels := &greedytl.LabelNames{Positive: o.classes[k]}
+		for j, c := range o.classes {
+			if j != k {
+				labels.Negative = append(labels.Negative, c)
+			}
+		}
+		if err := WriteFileInfo(&buf, m, FileInfo{Labels: labels}); err != nil {
+			return nil, err
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, buf.Bytes()); err != nil {
+			return nil, err
+		}
+		f.Models = append(f.Models, compact.Bytes())
+	}
+	if len(f.ScoreScale) != len(f.Models) {
+		return nil, fmt.Errorf("%d score scales for %d models", len(f.ScoreScale), len(f.Models))
+	}
+	return f, checkPositive("score_scale", o.scale)
+}
+
+// checkPositive returns an error naming the first element of v that is not
+// a positive finite number.
+func checkPositive(name string, v []float64) error {
+	for i, x := range v {
+		if !(x > 0) || math.IsInf(x, 0) {
+			return fmt.Errorf("%s[%d] is %v, want a positive number", name, i, x)
+		}
+	}
+	return nil
+}
+
+// decodeOneVsRest decodes a "one-vs-rest" file: each model is a whole
+// binary file of the file's method, fitted on the same columns.
+func decodeOneVsRest(doc json.RawMessage) (MultiModel, error) {
+	var f ovrFile
+	if err := decodeStrict(doc, &f); err != nil {
+		return nil, err
+	}
+	K := len(f.Classes)
+	if len(f.Models) != K || len(f.ScoreScale) != K {
+		return nil, fmt.Errorf("%d models and %d score scales for %d classes", len(f.Models), len(f.ScoreScale), K)
+	}
+	if err := f.multiHeader.check(FormOneVsRest, f.NumFeatures, f.NumSources); err != nil {
+		return nil, err
+	}
+	if err := checkPositive("score_scale", f.ScoreScale); err != nil {
+		return nil, err
+	}
+	o := &ovrModel{multiBase: multiBase{f.Method, f.Classes, f.Hyperparameters}, scale: f.ScoreScale}
+	for k, raw := range f.Models {
+		sub, err := ReadModelFile(bytes.NewReader(raw))
+		if err != nil {
+			return nil, fmt.Errorf("models[%d]: %w", k, err)
+		}
+		m := sub.Model
+		switch {
+		case m == nil:
+			return nil, fmt.Errorf("models[%d] is not a binary model", k)
+		case m.Method() != f.Method:
+			return nil, fmt.Errorf("models[%d] is a %s model, not %s", k, m.Method(), f.Method)
+		case sub.Info.Sources != nil:
+			return nil, fmt.Errorf(`models[%d] records sources: the file's "sources" holds them`, k)
+		}
+		if sel, _ := m.Selected(); sel.NumFeatures != f.NumFeatures || sel.NumSources != f.NumSources {
+			return nil, fmt.Errorf("models[%d] has %d features and %d sources, not %d and %d", k, sel.NumFeatures, sel.NumSources, f.NumFeatures, f.NumSources)
+		}
+		o.models = append(o.models, m)
+	}
+	return o, nil
+}
+
+// ensembleModel averages the class probabilities (softmax of the scores)
+// of its members, which are multi-class models of the same classes and
+// columns whose scores are logits. Its file form is "ensemble".
+type ensembleModel struct {
+	multiBase
+	members []MultiModel
+	weights []float64
+}
+
+// Scores returns Σ_i weights[i]·softmax(members[i]'s scores), row by row.
+func (e *ensembleModel) Scores(d Data) (*mat.Dense, error) {
+	var out *mat.Dense
+	for i, m := range e.members {
+		s, err := m.Scores(d)
+		if err != nil {
+			return nil, err
+		}
+		softmaxRows(s)
+		s.Scale(e.weights[i], s)
+		if out == nil {
+			out = s
+		} else {
+			out.Add(out, s)
+		}
+	}
+	return out, checkFiniteScores(out)
+}
+
+// softmaxRows replaces every row of s by its softmax.
+func softmaxRows(s *mat.Dense) {
+	r, _ := s.Dims()
+	for i := 0; i < r; i++ {
+		row := s.RawRowView(i)
+		mx := slices.Max(row)
+		var sum float64
+		for k, v := range row {
+			row[k] = math.Exp(v - mx)
+			sum += row[k]
+		}
+		for k := range row {
+			row[k] /= sum
+		}
+	}
+}
+
+// Predict returns the argmax of the averaged probabilities.
+func (e *ensembleModel) Predict(d Data) ([]int, error) { return predictByScores(e, d) }
+
+// Selected returns, per class, the members' selections' columns with their
+// weights scaled by the member weights and summed (ok when every member has
+// per-column weights).
+func (e *ensembleModel) Selected() ([]Selection, bool) {
+	K := len(e.classes)
+	type key struct {
+		source bool
+		index  int
+	}
+	acc := make([]map[key]float64, K)
+	out := make([]Selection, K)
+	for k := range acc {
+		acc[k] = map[key]float64{}
+	}
+	for i, m := range e.members {
+		sel, ok := m.Selected()
+		if !ok {
+			return nil, false
+		}
+		for k, s := range sel {
+			out[k].NumFeatures, out[k].NumSources = s.NumFeatures, s.NumSources
+			for _, c := range s.Columns {
+				acc[k][key{c.Source, c.Index}] += e.weights[i] * c.Weight
+			}
+		}
+	}
+	for k := range out {
+		lin := Linear{WX: make([]float64, out[k].NumFeatures), WH: make([]float64, out[k].NumSources)}
+		for c, w := range acc[k] {
+			if c.source {
+				lin.WH[c.index] = w
+			} else {
+				lin.WX[c.index] = w
+			}
+		}
+		out[k], _ = lin.Selected()
+	}
+	return out, true
+}
+
+// ensembleFile is the "ensemble" form.
+type ensembleFile struct {
+	multiHeader
+	Members []json.RawMessage `json:"members"`
+	Weights []float64         `json:"weights"`
+}
+
+func (e *ensembleModel) multiDocument(h multiHeader) (any, error) {
+	f := ensembleFile{multiHeader: h, Weights: e.weights}
+	f.Form = FormEnsemble
+	for i, m := range e.members {
+		b, err := encodeMulti(m, nil)
+		if err != nil {
+			return nil, fmt.Errorf("members[%d]: %w", i, err)
+		}
+		f.Members = append(f.Members, b)
+		if i == 0 {
+			var mh multiHeader
+			if err := json.Unmarshal(b, &mh); err != nil {
+				return nil, err
+			}
+			f.NumFeatures, f.NumSources = mh.NumFeatures, mh.NumSources
+		}
+	}
+	return f, checkPositive("weights", e.weights)
+}
+
+// decodeEnsemble decodes an "ensemble" file: its members are whole
+// multi-class files of the same classes and columns.
+func decodeEnsemble(doc json.RawMessage) (MultiModel, error) {
+	var f ensembleFile
+	if err := decodeStrict(doc, &f); err != nil {
+		return nil, err
+	}
+	if err := f.multiHeader.check(FormEnsemble, f.NumFeatures, f.NumSources); err != nil {
+		return nil, err
+	}
+	if len(f.Members) == 0 || len(f.Weights) != len(f.Members) {
+		return nil, fmt.Errorf("%d members and %d weights", len(f.Members), len(f.Weights))
+	}
+	if err := checkPositive("weights", f.Weights); err != nil {
+		return nil, err
+	}
+	var sum float64
+	for _, w := range f.Weights {
+		sum += w
+	}
+	if math.Abs(sum-1) > 1e-12 {
+		return nil, fmt.Errorf("the weights sum to %v, not 1", sum)
+	}
+	e := &ensembleModel{multiBase: multiBase{f.Method, f.Classes, f.Hyperparameters}, weights: f.Weights}
+	for i, raw := range f.Members {
+		var mh multiHeader
+		if err := json.Unmarshal(raw, &mh); err != nil {
+			return nil, fmt.Errorf("members[%d]: %w", i, err)
+		}
+		if mh.Form != FormLinear {
+			return nil, fmt.Errorf("members[%d] has form %q: an ensemble's members are linear (their scores are logits)", i, mh.Form)
+		}
+		if mh.NumFeatures != f.NumFeatures || mh.NumSources != f.NumSources || !slices.Equal(mh.Classes, f.Classes) {
+			return nil, fmt.Errorf("members[%d] has other classes or columns than the ensemble", i)
+		}
+		sub, err := ReadModelFile(bytes.NewReader(raw))
+		if err != nil {
+			return nil, fmt.Errorf("members[%d]: %w", i, err)
+		}
+		if sub.Multi == nil || sub.Info.Sources != nil {
+			return nil, fmt.Errorf("members[%d] is not a multi-class model without sources", i)
+		}
+		e.members = append(e.members, sub.Multi)
+	}
+	return e, nil
+}
