@@ -155,9 +155,12 @@ func (o *fitOptions) configure(c *cobra.Command) (method.Method, error) {
 }
 
 func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
-	m, err := o.configure(c)
-	if err != nil {
-		return err
+	var m method.Method
+	if !o.nativeMultiOnly(c) {
+		var err error
+		if m, err = o.configure(c); err != nil {
+			return err
+		}
 	}
 	inputs := append(append(o.data.files(), o.unlabelled.files()...), o.oracle.files()...)
 	if err := checkOut(o.out, inputs...); err != nil {
@@ -167,9 +170,16 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if err != nil {
 		return err
 	}
-	y, err := o.data.loadLabels(rows(X, H))
+	cls, err := o.data.readClasses(rows(X, H))
 	if err != nil {
 		return err
+	}
+	if m == nil || (len(cls.Names) >= 3 && o.data.positive == "") {
+		return runFitMulti(c, s, o, method.Data{X: X, H: H}, cls)
+	}
+	y, pos, neg, err := cls.Binary(o.data.positive)
+	if err != nil {
+		return badInput(err)
 	}
 	extra := method.Extra{Seed: o.seed}
 	needs := m.Needs()
@@ -211,7 +221,8 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if err != nil {
 		return err
 	}
-	write := func(w io.Writer) error { return method.WriteFile(w, model, src) }
+	info := method.FileInfo{Sources: src, Labels: &greedytl.LabelNames{Positive: pos, Negative: neg}}
+	write := func(w io.Writer) error { return method.WriteFileInfo(w, model, info) }
 	if o.out == "" || o.out == stdoutName {
 		return write(s.out)
 	}

@@ -220,9 +220,14 @@ func rows(X, H *mat.Dense) int {
 	return 0
 }
 
-// loadLabels reads the labels and checks their count against m.
+// loadLabels reads binary labels (two classes, or --positive against the
+// rest) and checks their count against m.
 func (f *dataFlags) loadLabels(m int) ([]float64, error) {
-	y, err := dataset.ReadLabels(f.labels, f.positive)
+	cls, err := dataset.ReadClasses(f.labels)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	y, _, _, err := cls.Binary(f.positive)
 	if err != nil {
 		return nil, badInput(err)
 	}
@@ -268,25 +273,38 @@ func (l *lambdaValue) Set(s string) error {
 
 func (l *lambdaValue) Type() string { return "float|auto" }
 
-// readModelFile opens and decodes a model file written by greedytl fit; it
-// returns the sources the file records too (nil: none).
+// readModelFile opens and decodes a binary model file written by greedytl
+// fit; it returns the sources the file records too (nil: none).
 func readModelFile(path string) (method.Model, *greedytl.SourcesID, error) {
+	f, err := readAnyModelFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.Multi != nil {
+		return nil, nil, badInputf("%s is a multi-class model (%d classes), not a binary one", path, len(f.Multi.Classes()))
+	}
+	return f.Model, f.Info.Sources, nil
+}
+
+// readAnyModelFile opens and decodes a model file written by greedytl fit,
+// binary or multi-class.
+func readAnyModelFile(path string) (method.File, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, badInput(err)
+		return method.File{}, badInput(err)
 	}
 	defer f.Close()
 	r := bufio.NewReader(f)
 	head, _ := r.Peek(64)
 	switch head = bytes.TrimLeft(head, " \t\r\n"); {
 	case bytes.HasPrefix(head, []byte("solver_type")):
-		return nil, nil, badInputf("%s is a liblinear model file: inspect reads the JSON models of greedytl fit (predict reads both)", path)
+		return method.File{}, badInputf("%s is a liblinear model file: inspect reads the JSON models of greedytl fit (predict reads both)", path)
 	case len(head) > 0 && head[0] != '{':
-		return nil, nil, badInputf("%s is not a greedytl model (JSON) file", path)
+		return method.File{}, badInputf("%s is not a greedytl model (JSON) file", path)
 	}
-	m, src, err := method.ReadFile(r)
+	mf, err := method.ReadModelFile(r)
 	if err != nil {
-		return nil, nil, badInputf("%s: %w", path, err)
+		return method.File{}, badInputf("%s: %w", path, err)
 	}
-	return m, src, nil
+	return mf, nil
 }

@@ -86,12 +86,15 @@ func summarise(m method.Model) inspectSummary {
 }
 
 func runInspect(s *streams, o *inspectOptions, path string) error {
-	m, src, err := readModelFile(path)
+	f, err := readAnyModelFile(path)
 	if err != nil {
 		return err
 	}
-	sum := summarise(m)
-	sum.Sources = src
+	if f.Multi != nil {
+		return runInspectMulti(s, o, f)
+	}
+	sum := summarise(f.Model)
+	sum.Sources = f.Info.Sources
 	if o.json {
 		enc := json.NewEncoder(s.out)
 		enc.SetIndent("", "  ")

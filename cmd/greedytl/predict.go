@@ -12,15 +12,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/metric"
 )
 
 type predictOptions struct {
-	data  dataFlags
-	model string
-	out   string
+	data   dataFlags
+	model  string
+	out    string
+	scores bool // multi-class: per-class scores instead of class names
+	json   bool // multi-class with --labels: the evaluation as JSON
 }
 
 func newPredictCmd(s *streams) *cobra.Command {
@@ -53,6 +56,8 @@ standard error.`,
 	o.data.register(c, "true labels; prints the class-balanced accuracy")
 	c.Flags().StringVarP(&o.model, "model", "m", "", "model file: greedytl fit's JSON or a liblinear model (required)")
 	c.Flags().StringVarP(&o.out, "out", "o", "", "write the scores here (default: standard output)")
+	c.Flags().BoolVar(&o.scores, "scores", false, "multi-class models: print a tab-separated matrix of per-class scores (header: the class names) instead of class names")
+	c.Flags().BoolVar(&o.json, "json", false, "multi-class models with --labels: report accuracy, balanced accuracy and the confusion matrix as JSON")
 	_ = c.MarkFlagRequired("model")
 	return c
 }
@@ -78,18 +83,27 @@ func runPredict(s *streams, o *predictOptions) error {
 		return err
 	}
 	var scores []float64
+	var rec *greedytl.LabelNames // the label names a binary model records
 	if lib {
 		if scores, err = predictLiblinear(s, o); err != nil {
 			return err
 		}
 	} else {
-		model, src, err := readModelFile(o.model)
+		f, err := readAnyModelFile(o.model)
 		if err != nil {
 			return err
 		}
-		if err := o.checkSources(s, src); err != nil {
+		if err := o.checkSources(s, f.Info.Sources); err != nil {
 			return err
 		}
+		if f.Multi != nil {
+			return runPredictMulti(s, o, f.Multi)
+		}
+		if o.scores || o.json {
+			return badInputf("--scores and --json are for multi-class models; %s is binary (its scores are printed anyway)", o.model)
+		}
+		rec = f.Info.Labels
+		model := f.Model
 		d, err := o.data.loadData(s, false)
 		if err != nil {
 			return err
@@ -100,7 +114,7 @@ func runPredict(s *streams, o *predictOptions) error {
 	}
 	var y []float64
 	if o.data.labels != "" {
-		if y, err = o.data.loadLabels(len(scores)); err != nil {
+		if y, err = o.loadLabels(rec, len(scores)); err != nil {
 			return err
 		}
 	}
@@ -134,6 +148,44 @@ func runPredict(s *streams, o *predictOptions) error {
 		fmt.Fprintf(report, "balanced accuracy: %.4f (%d examples)\n", acc, len(y))
 	}
 	return nil
+}
+
+// loadLabels reads the --labels of a binary model and checks their count
+// against m. When the model records its label names (rec not nil) every
+// label must be its positive label or a negative one, and without
+// --positive the recorded positive label is the positive class.
+func (o *predictOptions) loadLabels(rec *greedytl.LabelNames, m int) ([]float64, error) {
+	if rec == nil {
+		return o.data.loadLabels(m)
+	}
+	cls, err := dataset.ReadClasses(o.data.labels)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	known := &dataset.Classes{Names: append([]string{rec.Positive}, rec.Negative...)}
+	for _, n := range cls.Names {
+		if known.Lookup(n) < 0 {
+			return nil, badInputf("%s: label %q is not one of the labels %s was fitted on (positive %q, negative %s)",
+				displayName(o.data.labels), n, o.model, rec.Positive, strings.Join(quoteAll(rec.Negative), ", "))
+		}
+	}
+	positive := o.data.positive
+	if positive == "" {
+		positive = rec.Positive
+	} else if known.Lookup(positive) != 0 {
+		return nil, badInputf("--positive %s: %s was fitted with %q as the positive label", positive, o.model, rec.Positive)
+	}
+	if cls.Lookup(positive) < 0 {
+		return nil, badInputf("%s holds no example of the positive label %q", displayName(o.data.labels), positive)
+	}
+	y, _, _, err := cls.Binary(positive)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	if len(y) != m {
+		return nil, badInputf("%s has %d labels but the inputs have %d rows", displayName(o.data.labels), len(y), m)
+	}
+	return y, nil
 }
 
 // checkSources compares the sources a model file records (rec; nil: none)

@@ -1,0 +1,330 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/method"
+)
+
+// readClasses reads the --labels file's classes (any number) and checks
+// their count against m rows.
+func (f *dataFlags) readClasses(m int) (*dataset.Classes, error) {
+	cls, err := dataset.ReadClasses(f.labels)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	if len(cls.Y) != m {
+		return nil, badInputf("%s has %d labels but the inputs have %d rows", displayName(f.labels), len(cls.Y), m)
+	}
+	return cls, nil
+}
+
+// multiMethod returns the multi-class learner fit uses for labels of three
+// or more classes (or a native multi-class --method): the --method's (a
+// binary method one against the rest, with the GreedyTL flags applied),
+// else the recommended multi-class method.
+func (o *fitOptions) multiMethod(c *cobra.Command) (method.MultiMethod, error) {
+	greedy := slices.ContainsFunc(greedyFlags, c.Flags().Changed)
+	if !c.Flags().Changed("method") && !greedy {
+		return method.NewMulti(method.RecommendedMulti)
+	}
+	if s, err := method.ParseSpec(o.method); err == nil {
+		if r, ok := method.Registered(s.Name); ok && r.Capabilities().NativeMultiClass {
+			if greedy {
+				return nil, badInputf("the GreedyTL flags apply to the greedytl methods, not %s", o.method)
+			}
+			mm, err := method.NewMulti(o.method)
+			if err != nil {
+				return nil, badInputf("--method: %w", err)
+			}
+			return mm, nil
+		}
+	}
+	m, err := o.configure(c)
+	if err != nil {
+		return nil, err
+	}
+	return method.OneVsRest{Binary: m}, nil
+}
+
+// nativeMultiOnly reports whether --method names a method that fits only
+// several classes at once (so that two classes are fitted by it too).
+func (o *fitOptions) nativeMultiOnly(c *cobra.Command) bool {
+	if !c.Flags().Changed("method") {
+		return false
+	}
+	s, err := method.ParseSpec(o.method)
+	if err != nil {
+		return false
+	}
+	r, ok := method.Registered(s.Name)
+	return ok && !r.Capabilities().Binary && r.Capabilities().NativeMultiClass
+}
+
+// runFitMulti fits one model for every class of cls and writes it.
+func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, d method.Data, cls *dataset.Classes) error {
+	mm, err := o.multiMethod(c)
+	if err != nil {
+		return err
+	}
+	if o.oracle.given() {
+		return badInputf("--oracle-* inputs are for binary fits; %s is fitted on %d classes", mm.Name(), len(cls.Names))
+	}
+	extra := method.Extra{Seed: o.seed}
+	if o.unlabelled.given() {
+		u, err := o.unlabelled.loadData(s, false)
+		if err != nil {
+			return err
+		}
+		extra.Unlabelled = u
+	}
+	model, err := mm.FitMulti(c.Context(), d, method.ClassLabels{Names: cls.Names, Y: cls.Y}, extra)
+	if err != nil {
+		if c.Context().Err() != nil {
+			return err
+		}
+		return badInput(fmt.Errorf("fitting %s on %s with the %d classes of %s: %w", mm.Name(), o.data.describe(), len(cls.Names), displayName(o.data.labels), err))
+	}
+	src, err := o.data.sourcesID()
+	if err != nil {
+		return err
+	}
+	write := func(w io.Writer) error { return method.WriteMulti(w, model, src) }
+	if o.out == "" || o.out == stdoutName {
+		return write(s.out)
+	}
+	if err := atomicfile.Write(o.out, write); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.err, "%s model of %d classes written to %s\n", model.Method(), len(cls.Names), o.out)
+	return nil
+}
+
+// multiEvaluation is predict's report on a multi-class model's predictions
+// against --labels.
+type multiEvaluation struct {
+	Examples         int      `json:"examples"`
+	Accuracy         float64  `json:"accuracy"`
+	BalancedAccuracy float64  `json:"balanced_accuracy"`
+	Classes          []string `json:"classes"`
+	// Confusion[t][p] counts the examples of true class t predicted p.
+	Confusion [][]int `json:"confusion"`
+}
+
+// evaluateMulti compares the predicted classes pred (indices in the model's
+// classes) with the labels of path. A label that is not one of the model's
+// classes is an error naming it; the balanced accuracy is the mean recall
+// over the classes present in the labels.
+func evaluateMulti(path string, classes []string, pred []int) (*multiEvaluation, error) {
+	cls, err := dataset.ReadClasses(path)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	if len(cls.Y) != len(pred) {
+		return nil, badInputf("%s has %d labels but the inputs have %d rows", displayName(path), len(cls.Y), len(pred))
+	}
+	model := &dataset.Classes{Names: classes}
+	toModel := make([]int, len(cls.Names))
+	for k, n := range cls.Names {
+		if toModel[k] = model.Lookup(n); toModel[k] < 0 {
+			return nil, badInputf("%s: label %q is not one of the model's classes (%s)", displayName(path), n, strings.Join(quoteAll(classes), ", "))
+		}
+	}
+	K := len(classes)
+	e := &multiEvaluation{Examples: len(pred), Classes: classes, Confusion: make([][]int, K)}
+	for k := range e.Confusion {
+		e.Confusion[k] = make([]int, K)
+	}
+	correct := 0
+	for i, c := range cls.Y {
+		t := toModel[c]
+		e.Confusion[t][pred[i]]++
+		if t == pred[i] {
+			correct++
+		}
+	}
+	e.Accuracy = float64(correct) / float64(len(pred))
+	present := 0
+	for t, row := range e.Confusion {
+		n := 0
+		for _, v := range row {
+			n += v
+		}
+		if n > 0 {
+			e.BalancedAccuracy += float64(row[t]) / float64(n)
+			present++
+		}
+	}
+	e.BalancedAccuracy /= float64(present)
+	return e, nil
+}
+
+// quoteAll quotes every name.
+func quoteAll(names []string) []string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return q
+}
+
+// runPredictMulti writes a multi-class model's predictions: one class name
+// a row, or with --scores a tab-separated matrix of per-class scores under
+// a header of class names; with --labels it reports the accuracy and the
+// balanced accuracy (--json: with the confusion matrix).
+func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel) error {
+	d, err := o.data.loadData(s, false)
+	if err != nil {
+		return err
+	}
+	scores, err := model.Scores(*d)
+	if err != nil {
+		return badInput(fmt.Errorf("model %s on %s: %w", o.model, o.data.describe(), err))
+	}
+	pred, err := model.Predict(*d)
+	if err != nil {
+		return badInput(fmt.Errorf("model %s on %s: %w", o.model, o.data.describe(), err))
+	}
+	classes := model.Classes()
+	var eval *multiEvaluation
+	if o.data.labels != "" {
+		if eval, err = evaluateMulti(o.data.labels, classes, pred); err != nil {
+			return err
+		}
+	}
+	write := func(w io.Writer) error {
+		if o.scores {
+			return writeScoreMatrix(w, classes, scores)
+		}
+		for _, k := range pred {
+			if _, err := fmt.Fprintln(w, classes[k]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	report := s.err
+	if o.out == "" || o.out == stdoutName {
+		if err := write(s.out); err != nil {
+			return err
+		}
+	} else {
+		if err := atomicfile.Write(o.out, write); err != nil {
+			return err
+		}
+		report = s.out
+	}
+	if eval != nil {
+		if o.json {
+			enc := json.NewEncoder(report)
+			enc.SetIndent("", "  ")
+			return enc.Encode(eval)
+		}
+		fmt.Fprintf(report, "accuracy: %.4f, balanced accuracy: %.4f (%d examples, %d classes)\n", eval.Accuracy, eval.BalancedAccuracy, eval.Examples, len(classes))
+	}
+	return nil
+}
+
+// writeScoreMatrix writes scores as tab-separated values under a header
+// row of the class names.
+func writeScoreMatrix(w io.Writer, classes []string, scores *mat.Dense) error {
+	if _, err := fmt.Fprintln(w, strings.Join(classes, "\t")); err != nil {
+		return err
+	}
+	r, _ := scores.Dims()
+	buf := make([]byte, 0, 64)
+	for i := 0; i < r; i++ {
+		buf = buf[:0]
+		for k, v := range scores.RawRowView(i) {
+			if k > 0 {
+				buf = append(buf, '\t')
+			}
+			buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
+		}
+		buf = append(buf, '\n')
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// inspectClass is one class of inspect's JSON output for a multi-class
+// model.
+type inspectClass struct {
+	Class    string          `json:"class"`
+	Selected []inspectColumn `json:"selected"`
+}
+
+// inspectMultiSummary is inspect's JSON output for a multi-class model.
+type inspectMultiSummary struct {
+	Method          string             `json:"method"`
+	Hyperparameters map[string]float64 `json:"hyperparameters"`
+	Classes         []string           `json:"classes"`
+	// PerClass holds each class's columns (by decreasing |weight|, or in
+	// selection order for the greedy methods one against the rest); empty
+	// when the model has no per-column weights.
+	PerClass []inspectClass `json:"per_class"`
+	Sources  any            `json:"sources,omitempty"`
+}
+
+// runInspectMulti shows a multi-class model: its method, hyperparameters,
+// classes and, per class, the columns it uses.
+func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
+	m := f.Multi
+	sum := inspectMultiSummary{Method: m.Method(), Hyperparameters: m.Hyperparameters(), Classes: m.Classes(), PerClass: []inspectClass{}}
+	if f.Info.Sources != nil {
+		sum.Sources = f.Info.Sources
+	}
+	if sel, ok := m.Selected(); ok {
+		for k, sl := range sel {
+			ic := inspectClass{Class: sum.Classes[k], Selected: []inspectColumn{}}
+			for _, c := range sl.Columns {
+				ic.Selected = append(ic.Selected, inspectColumn{Kind: c.Kind(), Index: c.Index, Weight: c.Weight})
+			}
+			sum.PerClass = append(sum.PerClass, ic)
+		}
+	}
+	if o.json {
+		enc := json.NewEncoder(s.out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(sum)
+	}
+	fmt.Fprintf(s.out, "method: %s (%d classes)\n", sum.Method, len(sum.Classes))
+	for _, k := range slices.Sorted(maps.Keys(sum.Hyperparameters)) {
+		fmt.Fprintf(s.out, "  %s = %g\n", k, sum.Hyperparameters[k])
+	}
+	if src := f.Info.Sources; src != nil {
+		fmt.Fprintf(s.out, "sources: %s (%d sources, identity %s)\n", src.Dir, src.Count, src.SHA256)
+	}
+	if len(sum.PerClass) == 0 {
+		fmt.Fprintf(s.out, "classes: %s\n(the model compares whole rows: no per-column weights)\n", strings.Join(quoteAll(sum.Classes), ", "))
+		return nil
+	}
+	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+	top := o.top
+	for _, ic := range sum.PerClass {
+		fmt.Fprintf(tw, "\nclass %s: %d columns\n", strconv.Quote(ic.Class), len(ic.Selected))
+		fmt.Fprintln(tw, "rank\tkind\tindex\tweight\t")
+		for i, c := range ic.Selected {
+			if top > 0 && i == top {
+				fmt.Fprintf(tw, "…\t%d more\t\t\t\n", len(ic.Selected)-top)
+				break
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%d\t%.6g\t\n", i+1, c.Kind, c.Index, c.Weight)
+		}
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,127 @@
+package dataset
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Classes are the labels of a file read by ReadClasses: any number of
+// classes.
+type Classes struct {
+	// Names are the distinct labels in order: numerically increasing when
+	// every label is a number (written in the shortest form that reads back
+	// exactly: "3", "0.5"), else sorted as strings.
+	Names []string
+	// Y holds the index in Names of each example's label, in file order.
+	Y []int
+
+	file string   // the file, for messages
+	vals []string // the labels as read
+}
+
+// ReadClasses reads the labels of path, of any number of classes, from the
+// files ReadLabels accepts (a text file's header is dropped as ReadLabels
+// drops it). It returns an error for a file without labels.
+func ReadClasses(path string) (*Classes, error) {
+	vals, npy, err := readLabelFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if !npy {
+		vals = dropBinaryHeader(vals)
+	}
+	c := &Classes{file: displayName(path), vals: vals}
+	numeric := true
+	nums := make([]float64, len(vals))
+	for i, v := range vals {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsNaN(x) {
+			numeric = false
+			break
+		}
+		nums[i] = x + 0 // −0 is the class of 0
+	}
+	keys := make([]string, len(vals))
+	for i, v := range vals {
+		keys[i] = strings.TrimSpace(v)
+		if numeric {
+			keys[i] = formatFloat(nums[i])
+		}
+	}
+	index := map[string]int{}
+	for i, k := range keys {
+		if _, ok := index[k]; !ok {
+			index[k] = i
+			c.Names = append(c.Names, k)
+		}
+	}
+	if numeric {
+		slices.SortFunc(c.Names, func(a, b string) int {
+			x, _ := strconv.ParseFloat(a, 64)
+			y, _ := strconv.ParseFloat(b, 64)
+			return cmp.Compare(x, y)
+		})
+	} else {
+		slices.Sort(c.Names)
+	}
+	for k, n := range c.Names {
+		index[n] = k
+	}
+	c.Y = make([]int, len(keys))
+	for i, k := range keys {
+		c.Y[i] = index[k]
+	}
+	return c, nil
+}
+
+// Binary maps the labels to ±1 for a binary fit. With two classes it
+// follows ReadLabels (positive names the +1 label; {−1, +1} and {0, 1} need
+// none). With more, positive is required and names the class mapped to +1
+// against all the others (−1). It returns the labels, the name of the
+// positive class and the names of the negative ones.
+func (c *Classes) Binary(positive string) (y []float64, pos string, neg []string, err error) {
+	if len(c.Names) <= 2 {
+		if y, err = binaryLabels(c.file, c.vals, positive); err != nil {
+			return nil, "", nil, err
+		}
+	} else {
+		k := c.Lookup(positive)
+		if k < 0 {
+			return nil, "", nil, errorf(c.file, 0, "positive label %q is not one of the %d labels", positive, len(c.Names))
+		}
+		y = make([]float64, len(c.Y))
+		for i, ci := range c.Y {
+			y[i] = -1
+			if ci == k {
+				y[i] = 1
+			}
+		}
+	}
+	for i, v := range y {
+		if v > 0 {
+			pos = c.Names[c.Y[i]]
+			break
+		}
+	}
+	for _, n := range c.Names {
+		if n != pos {
+			neg = append(neg, n)
+		}
+	}
+	return y, pos, neg, nil
+}
+
+// Lookup returns the index of the class named name — compared numerically
+// when the labels are numbers, else as a trimmed string — or −1.
+func (c *Classes) Lookup(name string) int {
+	name = strings.TrimSpace(name)
+	if x, err := strconv.ParseFloat(name, 64); err == nil && !math.IsNaN(x) {
+		if k := slices.Index(c.Names, formatFloat(x+0)); k >= 0 {
+			return k
+		}
+	}
+	return slices.Index(c.Names, name)
+}
