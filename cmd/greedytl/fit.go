@@ -59,6 +59,14 @@ regularised error improves by less than --delta, after --max-k columns, or at
 the step with the lowest leave-one-out error (--stop-at-min-loo). --sample 59
 is GreedyTL-59.
 
+Labels of three or more classes (names or numbers) fit one model for all
+classes: by default the recommended greedytl-nway (the mean class
+probabilities of multinomial logistic regression on [X, H] and on H alone);
+--method multinomial-logistic, nearest-mean, simpleshot or nearest-neighbour
+fit natively, and any binary method is fitted one class against the rest.
+The model file records the class names in order. Two label values stay a
+binary fit; --positive NAME makes one class against all the others.
+
 Source scores come from a matrix (--source-scores) or are computed from a
 directory of linear source models written by train-sources (--sources). With
 --sources the model file records the identity of those sources (a digest of
@@ -69,6 +77,7 @@ class-balanced leave-one-out on the training set):
 ` + methodList(),
 		Example: `  greedytl fit --features X.npy --source-scores H.npy --labels y.txt --out model.json
   greedytl fit --features X.csv --labels y.csv --positive cat --lambda auto --out model.json
+  greedytl fit --features X.npy --source-scores H.npy --labels species.txt --out nway.json
   greedytl fit --features X.npy --sources sources/ --labels y.npy --sample 59 --seed 7 --out model.json
   greedytl fit --method dam --features X.npy --source-scores H.npy --labels y.txt \
       --unlabelled-features Xtest.npy --unlabelled-source-scores Htest.npy --out dam.json`,

@@ -32,7 +32,11 @@ step. A model fitted with --sources shows the sources directory
 it records (its path at fit time and the identity predict checks). For linear baselines they are the columns with non-zero weight, largest
 |weight| first (--top limits the table). With --json it prints a JSON object
 whose "selected" array holds {"kind","index","weight"} objects in that order
-and whose "sources" member, when present, is the recorded sources.`,
+and whose "sources" member, when present, is the recorded sources.
+
+For a multi-class model inspect shows, per class, the columns of non-zero
+weight by decreasing |weight| (--json: "per_class" of {"class", "selected"});
+nearest-neighbour and simpleshot models compare whole rows and have none.`,
 		Example: `  greedytl inspect model.json
   greedytl inspect --json model.json | jq '.selected[] | select(.kind == "source")'`,
 		Args: cobra.ExactArgs(1),

@@ -45,6 +45,13 @@ both and what differs: their count, data, seed or models), and predict
 error and goes on, as H may well come from the same sources. Models fitted
 from --source-scores, and older files, record no sources and are not checked.
 
+A multi-class model prints one predicted class name per example; --scores
+prints instead a tab-separated matrix of per-class scores under a header row
+of the class names. With --labels it reports the accuracy and the balanced
+accuracy (the mean recall over the classes), and with --json these and the
+confusion matrix (rows: true classes, columns: predicted) as JSON. A binary
+model that records its label names checks that every label is one of them.
+
 With --labels predict also prints the class-balanced accuracy, (TPR + TNR)/2,
 of the score signs — on standard output when the scores go to --out, else on
 standard error.`,
