@@ -73,13 +73,15 @@ func readmeCommands(t *testing.T) []readmeCommand {
 
 // readmeData writes, in dir, the files the README's examples name: target
 // features X.npy and source scores H.npy with labels y.txt, a test sample
-// Xtest.npy, Htest.npy, ytest.txt, and a dataset folder DIR.
+// Xtest.npy, Htest.npy, ytest.txt, three-class labels of the same samples
+// species.txt and species-test.txt (the largest of the first three source
+// scores), and a dataset folder DIR.
 func readmeData(t *testing.T, dir string) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(9, 9))
 	sample := func(m int, suffix string) {
 		X, H := mat.NewDense(m, 5, nil), mat.NewDense(m, 12, nil)
-		var y strings.Builder
+		var y, species strings.Builder
 		for i := 0; i < m; i++ {
 			for j := 0; j < 5; j++ {
 				X.Set(i, j, rng.NormFloat64())
@@ -92,7 +94,19 @@ func readmeData(t *testing.T, dir string) {
 				label = "1"
 			}
 			y.WriteString(label + "\n")
+			k := 0
+			for j := 1; j < 3; j++ {
+				if H.At(i, j) > H.At(i, k) {
+					k = j
+				}
+			}
+			species.WriteString([]string{"cat", "dog", "owl"}[k] + "\n")
 		}
+		speciesName := "species.txt"
+		if suffix != "" {
+			speciesName = "species-" + suffix + ".txt"
+		}
+		writeText(t, dir, speciesName, species.String())
 		writeNPY(t, dir, "X"+suffix+".npy", X)
 		writeNPY(t, dir, "H"+suffix+".npy", H)
 		writeText(t, dir, "y"+suffix+".txt", y.String())
