@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -190,5 +191,155 @@ func TestMultinomialMatchesSklearn(t *testing.T) {
 			}
 			t.Logf("largest difference from scikit-learn: %.2g", worst)
 		})
+	}
+}
+
+// standardiseBrute standardises the columns of [X, H] of d with the mean
+// and population standard deviation of the same columns of train, written
+// out (a constant column gives 0).
+func standardiseBrute(train, d Data) [][]float64 {
+	tx, th := dense(train.X), dense(train.H)
+	x, h := dense(d.X), dense(d.H)
+	m, _ := tx.Dims()
+	r, _ := x.Dims()
+	out := make([][]float64, r)
+	for _, blk := range []struct{ tr, a *mat.Dense }{{tx, x}, {th, h}} {
+		_, c := blk.tr.Dims()
+		for j := range c {
+			var mean, ss float64
+			for i := range m {
+				mean += blk.tr.At(i, j) / float64(m)
+			}
+			for i := range m {
+				ss += (blk.tr.At(i, j) - mean) * (blk.tr.At(i, j) - mean)
+			}
+			sd := math.Sqrt(ss / float64(m))
+			for i := range r {
+				v := 0.0
+				if sd > 0 {
+					v = (blk.a.At(i, j) - mean) / sd
+				}
+				out[i] = append(out[i], v)
+			}
+		}
+	}
+	return out
+}
+
+// TestNativeMultiBruteForce checks the predictions of nearest-mean,
+// nearest-neighbour and simpleshot against their definitions written out on
+// the standardised rows.
+func TestNativeMultiBruteForce(t *testing.T) {
+	train, y, test, _ := multiProblem(11, 4, 3, 10, 7, 5)
+	zt := standardiseBrute(train, train)
+	zs := standardiseBrute(train, test)
+	dist := func(a, b []float64) float64 {
+		var s float64
+		for j := range a {
+			s += (a[j] - b[j]) * (a[j] - b[j])
+		}
+		return s
+	}
+	norm := func(a []float64) []float64 {
+		var s float64
+		for _, v := range a {
+			s += v * v
+		}
+		out := slices.Clone(a)
+		for j := range out {
+			out[j] /= math.Sqrt(s)
+		}
+		return out
+	}
+	means := func(rows [][]float64) [][]float64 {
+		mu := make([][]float64, len(y.Names))
+		cnt := y.Counts()
+		for i, k := range y.Y {
+			if mu[k] == nil {
+				mu[k] = make([]float64, len(rows[i]))
+			}
+			for j, v := range rows[i] {
+				mu[k][j] += v / float64(cnt[k])
+			}
+		}
+		return mu
+	}
+	nearest := func(z []float64, cands [][]float64, class []int) int {
+		best, bd := -1, math.Inf(1)
+		for c, v := range cands {
+			if d := dist(z, v); d < bd {
+				best, bd = c, d
+			}
+		}
+		return class[best]
+	}
+	ident := []int{0, 1, 2, 3}
+	var normed [][]float64
+	for _, z := range zt {
+		normed = append(normed, norm(z))
+	}
+	want := map[string]func(z []float64) int{
+		"nearest-mean":      func(z []float64) int { return nearest(z, means(zt), ident) },
+		"nearest-neighbour": func(z []float64) int { return nearest(z, zt, y.Y) },
+		"simpleshot":        func(z []float64) int { return nearest(norm(z), means(normed), ident) },
+	}
+	for name, f := range want {
+		mm, _ := NewMulti(name)
+		model, err := mm.FitMulti(context.Background(), train, y, Extra{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pred, err := model.Predict(test)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, z := range zs {
+			if w := f(z); pred[i] != w {
+				t.Errorf("%s: row %d predicted %d, the definition gives %d", name, i, pred[i], w)
+			}
+		}
+	}
+}
+
+// TestOneVsRestScores checks that one-vs-rest scores are each class's
+// binary model, fitted on its own (class k against the rest), divided by
+// the root mean square of its training scores.
+func TestOneVsRestScores(t *testing.T) {
+	train, y, test, _ := multiProblem(12, 3, 4, 5, 6, 3)
+	for _, name := range []string{"rls-srcfeat", "greedytl"} {
+		bin, _ := New(name)
+		model, err := OneVsRest{Binary: bin}.FitMulti(context.Background(), train, y, Extra{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := model.Scores(test)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range y.Names {
+			d := Data{X: train.X, H: train.H, Y: make([]float64, len(y.Y))}
+			for i, c := range y.Y {
+				d.Y[i] = -1
+				if c == k {
+					d.Y[i] = 1
+				}
+			}
+			m, err := bin.Fit(context.Background(), d, Extra{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ft, _ := m.Predict(Data{X: train.X, H: train.H})
+			var ss float64
+			for _, v := range ft {
+				ss += v * v
+			}
+			scale := math.Sqrt(ss / float64(len(ft)))
+			f, _ := m.Predict(test)
+			for i, v := range f {
+				if w := v / scale; math.Abs(got.At(i, k)-w) > 1e-12*math.Max(1, math.Abs(w)) {
+					t.Fatalf("%s: class %d row %d: score %v, want %v", name, k, i, got.At(i, k), w)
+				}
+			}
+		}
 	}
 }
