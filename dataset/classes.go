@@ -23,15 +23,28 @@ type Classes struct {
 }
 
 // ReadClasses reads the labels of path, of any number of classes, from the
-// files ReadLabels accepts (a text file's header is dropped as ReadLabels
-// drops it). It returns an error for a file without labels.
+// files ReadLabels accepts. A text file's header is dropped as ReadLabels
+// drops it — a non-numeric first value above numeric labels, or a first
+// value occurring only there above labels of exactly two other values —
+// except that in the second case each of the two values must occur at
+// least twice: "owl, cat, dog" is three classes of one example (a one-shot
+// task), not a header above two. It returns an error for a file without
+// labels.
 func ReadClasses(path string) (*Classes, error) {
 	vals, npy, err := readLabelFile(path)
 	if err != nil {
 		return nil, err
 	}
 	if !npy {
-		vals = dropBinaryHeader(vals)
+		if v := dropBinaryHeader(vals); len(v) < len(vals) {
+			count := map[string]int{}
+			for _, x := range v {
+				count[x]++
+			}
+			if min(count[v[0]], count[otherValue(v)]) >= 2 {
+				vals = v
+			}
+		}
 	}
 	c := &Classes{file: displayName(path), vals: vals}
 	numeric := true
@@ -75,6 +88,16 @@ func ReadClasses(path string) (*Classes, error) {
 		c.Y[i] = index[k]
 	}
 	return c, nil
+}
+
+// otherValue returns the first value of v that differs from v[0].
+func otherValue(v []string) string {
+	for _, x := range v {
+		if x != v[0] {
+			return x
+		}
+	}
+	return v[0]
 }
 
 // Binary maps the labels to ±1 for a binary fit. With two classes it

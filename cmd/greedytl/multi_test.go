@@ -1,0 +1,162 @@
+package main
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// multiFiles writes a 3-class sample (class names in labels.txt, 4 a class
+// to train on and 5 to test on) whose source j favours class j, and returns
+// the paths: X, H, labels, Xtest, Htest, test labels.
+func multiFiles(t *testing.T, dir string) (x, h, y, xt, ht, yt string) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	names := []string{"ant", "bee", "cow"}
+	sample := func(per int, suffix string) (string, string, string) {
+		m := 3 * per
+		X, H := mat.NewDense(m, 4, nil), mat.NewDense(m, 3, nil)
+		var lab strings.Builder
+		for i := range m {
+			k := i % 3
+			for j := range 4 {
+				X.Set(i, j, rng.NormFloat64())
+			}
+			for j := range 3 {
+				v := 0.5 * rng.NormFloat64()
+				if j == k {
+					v += 2
+				}
+				H.Set(i, j, v)
+			}
+			lab.WriteString(names[k] + "\n")
+		}
+		return writeNPY(t, dir, "X"+suffix+".npy", X), writeNPY(t, dir, "H"+suffix+".npy", H), writeText(t, dir, "y"+suffix+".txt", lab.String())
+	}
+	x, h, y = sample(4, "")
+	xt, ht, yt = sample(5, "test")
+	return
+}
+
+// TestFitPredictMulti runs a three-class label file through fit, inspect
+// and predict: the default method is the recommended multi-class one, the
+// file names the classes, predict prints class names (or a score matrix
+// with a header) and reports the accuracies and the confusion matrix.
+func TestFitPredictMulti(t *testing.T) {
+	dir := t.TempDir()
+	x, h, y, xt, ht, yt := multiFiles(t, dir)
+	model := filepath.Join(dir, "m.json")
+	if code, _, stderr := cli(t, "", "fit", "--features", x, "--source-scores", h, "--labels", y, "--out", model); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	code, out, stderr := cli(t, "", "inspect", "--json", model)
+	if code != 0 {
+		t.Fatalf("inspect: exit %d: %s", code, stderr)
+	}
+	var sum struct {
+		Method   string   `json:"method"`
+		Classes  []string `json:"classes"`
+		PerClass []struct {
+			Class string `json:"class"`
+		} `json:"per_class"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Method != "greedytl-nway" || strings.Join(sum.Classes, ",") != "ant,bee,cow" || len(sum.PerClass) != 3 {
+		t.Errorf("inspect: method %q, classes %v, %d classes' columns; want greedytl-nway, ant,bee,cow, 3", sum.Method, sum.Classes, len(sum.PerClass))
+	}
+	code, out, stderr = cli(t, "", "predict", "--model", model, "--features", xt, "--source-scores", ht, "--labels", yt)
+	if code != 0 {
+		t.Fatalf("predict: exit %d: %s", code, stderr)
+	}
+	lines := strings.Fields(out)
+	if len(lines) != 15 {
+		t.Fatalf("predict printed %d classes, want 15", len(lines))
+	}
+	for _, l := range lines {
+		if l != "ant" && l != "bee" && l != "cow" {
+			t.Fatalf("predict printed %q, not a class name", l)
+		}
+	}
+	if !strings.Contains(stderr, "accuracy:") || !strings.Contains(stderr, "balanced accuracy:") {
+		t.Errorf("predict --labels: stderr %q, want the accuracies", stderr)
+	}
+	code, out, _ = cli(t, "", "predict", "--model", model, "--features", xt, "--source-scores", ht, "--scores")
+	rows := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(rows) != 16 || rows[0] != "ant\tbee\tcow" || len(strings.Split(rows[1], "\t")) != 3 {
+		t.Errorf("predict --scores: exit %d, %d lines, header %q", code, len(rows), rows[0])
+	}
+	code, _, stderr = cli(t, "", "predict", "--model", model, "--features", xt, "--source-scores", ht, "--labels", yt, "--json", "--out", filepath.Join(dir, "p.txt"))
+	if code != 0 {
+		t.Fatalf("predict --json: exit %d: %s", code, stderr)
+	}
+	// With --out, the report goes to standard output.
+	_, out, _ = cli(t, "", "predict", "--model", model, "--features", xt, "--source-scores", ht, "--labels", yt, "--json", "--out", filepath.Join(dir, "p.txt"))
+	var ev struct {
+		Accuracy  float64 `json:"accuracy"`
+		Confusion [][]int `json:"confusion"`
+	}
+	if err := json.Unmarshal([]byte(out), &ev); err != nil {
+		t.Fatalf("predict --json: %v in %q", err, out)
+	}
+	total, diag := 0, 0
+	for i, r := range ev.Confusion {
+		for j, v := range r {
+			total += v
+			if i == j {
+				diag += v
+			}
+		}
+	}
+	if total != 15 || float64(diag)/15 != ev.Accuracy {
+		t.Errorf("confusion matrix %v does not give the accuracy %v", ev.Confusion, ev.Accuracy)
+	}
+	// --method: a native method and a binary one (one against the rest).
+	for _, m := range []string{"nearest-mean", "no-transfer"} {
+		if code, _, stderr := cli(t, "", "fit", "--method", m, "--features", x, "--source-scores", h, "--labels", y, "--out", filepath.Join(dir, m+".json")); code != 0 {
+			t.Errorf("fit --method %s: exit %d: %s", m, code, stderr)
+		}
+	}
+	// --positive: one class against the rest, a binary model recording its labels.
+	bin := filepath.Join(dir, "bee.json")
+	if code, _, stderr := cli(t, "", "fit", "--positive", "bee", "--features", x, "--source-scores", h, "--labels", y, "--out", bin); code != 0 {
+		t.Fatalf("fit --positive: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := cli(t, "", "predict", "--model", bin, "--features", xt, "--source-scores", ht, "--labels", yt); code != 0 || !strings.Contains(stderr, "balanced accuracy") {
+		t.Errorf("predict a one-against-the-rest model: exit %d: %s", code, stderr)
+	}
+}
+
+// TestPredictMultiBadLabels: labels that are not the model's classes, a
+// wrong number of labels, and test labels unknown to a binary model that
+// records its label names are input errors (exit 2) naming the file.
+func TestPredictMultiBadLabels(t *testing.T) {
+	dir := t.TempDir()
+	x, h, y, xt, ht, _ := multiFiles(t, dir)
+	model := filepath.Join(dir, "m.json")
+	if code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--source-scores", h, "--labels", y, "--out", model); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	bad := writeText(t, dir, "bad.txt", strings.Repeat("ant\nbee\nyak\n", 5))
+	short := writeText(t, dir, "short.txt", "ant\nbee\ncow\nant\n")
+	bin := filepath.Join(dir, "b.json")
+	if code, _, stderr := cli(t, "", "fit", "--positive", "ant", "--features", x, "--source-scores", h, "--labels", y, "--out", bin); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	for _, tc := range []struct {
+		model, labels, want string
+	}{
+		{model, bad, `bad.txt: label "yak" is not one of the model's classes`},
+		{model, short, "short.txt has 4 labels but the inputs have 15 rows"},
+		{bin, bad, `bad.txt: label "yak" is not one of the labels`},
+	} {
+		code, _, stderr := cli(t, "", "predict", "--model", tc.model, "--features", xt, "--source-scores", ht, "--labels", tc.labels)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("predict --model %s --labels %s: exit %d, stderr %q; want 2 and %q", filepath.Base(tc.model), filepath.Base(tc.labels), code, stderr, tc.want)
+		}
+	}
+}
