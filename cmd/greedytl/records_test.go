@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -62,5 +63,61 @@ func TestMergeAndReportRefuseARecordMissingAMember(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("merge wrote %s from a malformed run (%v)", out, err)
+	}
+}
+
+// merge's --out onto an input shard overwrote it (issue 18, row 3): an out
+// that is an input, the run.json beside one, or inside an input directory
+// is refused, and nothing is written.
+func TestMergeRefusesAnOutputInsideAnInput(t *testing.T) {
+	data := experimentFolder(t)
+	var shards []string
+	for i := range 2 {
+		shards = append(shards, smallRun(t, data, "--shard", fmt.Sprintf("%d/2", i)))
+	}
+	shard0 := filepath.Join(shards[0], "results-shard-0-of-2.jsonl")
+	before, err := os.ReadFile(shard0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest := filepath.Join(shards[0], "run.json")
+	beforeMan, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"a shard's results file", []string{"merge", shards[0], shards[1], "--out", shard0}},
+		{"a new file in a shard", []string{"merge", shards[0], shards[1], "--out", filepath.Join(shards[0], "results-merged.jsonl")}},
+		{"a shard's directory", []string{"merge", shards[0], shards[1], "--out", shards[0]}},
+		{"a directory in a shard", []string{"merge", shards[0], shards[1], "--out", filepath.Join(shards[1], "merged")}},
+		{"the given results file", []string{"merge", shard0, shards[1], "--out", shard0}},
+		{"the run.json beside a results file", []string{"merge", shard0, shards[1], "--out", shards[0]}},
+	} {
+		code, stdout, stderr := cli(t, "", tc.args...)
+		if code != exitInput || !strings.Contains(stderr, "refusing to") {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and a refusal", tc.name, code, stderr, exitInput)
+		}
+		if stdout != "" {
+			t.Errorf("%s: printed a summary:\n%s", tc.name, stdout)
+		}
+	}
+	after, _ := os.ReadFile(shard0)
+	afterMan, _ := os.ReadFile(manifest)
+	if string(after) != string(before) || string(afterMan) != string(beforeMan) {
+		t.Fatal("a refused merge changed shard 0")
+	}
+	if _, err := os.Stat(filepath.Join(shards[1], "merged")); !os.IsNotExist(err) {
+		t.Errorf("a refused merge created a directory in shard 1 (%v)", err)
+	}
+	// Shard 0 resumes as before, and a merge elsewhere is complete.
+	if code, _, stderr := cli(t, "", "experiment", "--data", data, "--negative-classes", "n0,n1", "--positives", "2,5",
+		"--splits", "1", "--methods", "no-transfer", "--out", shards[0], "--shard", "0/2", "--quiet"); code != exitOK {
+		t.Errorf("resuming shard 0: exit %d: %s", code, stderr)
+	}
+	if code, stdout, stderr := cli(t, "", "merge", shards[0], shards[1], "--out", filepath.Join(t.TempDir(), "m.jsonl")); code != exitOK {
+		t.Errorf("merge elsewhere: exit %d: %s%s", code, stdout, stderr)
 	}
 }
