@@ -285,6 +285,18 @@ func TestRunRecords(t *testing.T) {
 	if sum.Cells != want || sum.Finished != want || sum.Present != 0 || sum.Failed != 2*want/len(methods) || last != want || calls != want+1 {
 		t.Fatalf("summary %+v, progress %d in %d calls; want %d cells, 2 methods failing", sum, last, calls, want)
 	}
+	// The failed cells, grouped by method and message; a rerun finds them
+	// in the results file.
+	wantFailures := []Failure{
+		{failingMethod, "fit: refusing to fit", want / len(methods)},
+		{nanMethod, "predict: score 0 is NaN", want / len(methods)},
+	}
+	if !slices.Equal(sum.Failures, wantFailures) || sum.FailedCells() != sum.Failed {
+		t.Errorf("failures %+v (%d cells), want %+v", sum.Failures, sum.FailedCells(), wantFailures)
+	}
+	if again, err := Run(context.Background(), cfg); err != nil || again.Finished != 0 || !slices.Equal(again.Failures, wantFailures) {
+		t.Errorf("rerun: %+v, %v; want the failures %+v", again, err, wantFailures)
+	}
 	man, err := ReadManifest(out)
 	if err != nil {
 		t.Fatal(err)

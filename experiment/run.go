@@ -1,11 +1,13 @@
 package experiment
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -27,6 +29,53 @@ type Summary struct {
 	// File when the run started; Finished those this run added, of which
 	// Failed carry an error.
 	Cells, Present, Finished, Failed int
+	// Failures groups the failed cells in File — those present when the
+	// run started and those it added — by method and error message, most
+	// frequent first.
+	Failures []Failure
+}
+
+// Failure is a method, an error message and the number of the method's
+// failed cells whose records carry it.
+type Failure struct {
+	Method, Message string
+	Cells           int
+}
+
+// FailedCells returns the number of failed cells in the summary's results
+// file: the sum of its Failures.
+func (s *Summary) FailedCells() int {
+	n := 0
+	for _, f := range s.Failures {
+		n += f.Cells
+	}
+	return n
+}
+
+// failureCounts counts failed cells by method and error message.
+type failureCounts map[[2]string]int
+
+// add counts rec if it failed.
+func (c failureCounts) add(rec *Record) {
+	if rec.Error != "" {
+		c[[2]string{rec.Method, rec.Error}]++
+	}
+}
+
+// list returns the counts as Failures, most frequent first, then by method
+// and message.
+func (c failureCounts) list() []Failure {
+	var out []Failure
+	for k, n := range c {
+		out = append(out, Failure{k[0], k[1], n})
+	}
+	slices.SortFunc(out, func(a, b Failure) int {
+		if a.Cells != b.Cells {
+			return b.Cells - a.Cells
+		}
+		return cmp.Or(strings.Compare(a.Method, b.Method), strings.Compare(a.Message, b.Message))
+	})
+	return out
 }
 
 // Run runs the leave-one-class-out protocol (docs/design.md §6) on cfg.Data, or
@@ -46,7 +95,9 @@ type Summary struct {
 // rows those sets use are read, and the sources are scored on them alone. A method's fit sees the training set; a transductive
 // method (Needs().Unlabelled) also sees the test inputs, and an oracle
 // (Needs().Oracle) the labelled test set. A cell whose fit or prediction
-// fails, or yields a non-finite value, is recorded with its Error set.
+// fails, or yields a non-finite value, is recorded with its Error set (and
+// not retried by a rerun); the Summary's Failures count the failed cells
+// of the results file by method and message.
 //
 // Run is resumable: it first writes cfg.Out/run.json (the Manifest) or,
 // when there is one, checks that it describes the same run (otherwise it
@@ -312,6 +363,8 @@ type runner struct {
 	// negatives'.
 	posRows map[int][]int
 	negRows []int
+	// failures counts the failed cells of the results file.
+	failures failureCounts
 }
 
 // newRunner prepares the per-target tables.
@@ -362,6 +415,7 @@ func (r *runner) run(ctx context.Context, logf func(string, ...any)) (*Summary, 
 	if cerr := app.close(); err == nil {
 		err = cerr
 	}
+	sum.Failures = r.failures.list()
 	return sum, err
 }
 
@@ -377,6 +431,7 @@ func (r *runner) plan(logf func(string, ...any)) (*Summary, []job, *appender, er
 		inShard[g] = true
 	}
 	done := make(map[Key]bool)
+	r.failures = failureCounts{}
 	complete, partial, err := scanResults(sum.File, func(_ []byte, rec *Record, lineno int) error {
 		k := rec.Key()
 		g := group{Target: k.TargetIdx, Positives: k.Positives, Noise: k.Noise, Split: k.Split}
@@ -387,6 +442,7 @@ func (r *runner) plan(logf func(string, ...any)) (*Summary, []job, *appender, er
 			return inputErrorf("%s:%d: cell %v is recorded twice", sum.File, lineno, k)
 		}
 		done[k] = true
+		r.failures.add(rec)
 		return nil
 	})
 	if err != nil {
@@ -478,6 +534,7 @@ func (r *runner) do(ctx context.Context, sum *Summary, jobs []job, app *appender
 			if rec.Error != "" {
 				sum.Failed++
 			}
+			r.failures.add(rec)
 		}
 		if cfg.Progress != nil {
 			cfg.Progress(sum.Present+sum.Finished, sum.Cells)

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/greedytl/greedytl/internal/datasettest"
 )
 
 // smallRun runs a small experiment (6 targets × 2 positives × 1 split ×
@@ -119,5 +121,50 @@ func TestMergeRefusesAnOutputInsideAnInput(t *testing.T) {
 	}
 	if code, stdout, stderr := cli(t, "", "merge", shards[0], shards[1], "--out", filepath.Join(t.TempDir(), "m.jsonl")); code != exitOK {
 		t.Errorf("merge elsewhere: exit %d: %s%s", code, stdout, stderr)
+	}
+}
+
+// constantFolder writes the experimentFolder dataset with every feature
+// equal to 1: every source scores every example alike, so every column of
+// X and H is constant and GreedyTL has no candidate.
+func constantFolder(t *testing.T) string {
+	t.Helper()
+	f := datasettest.Shuffled(5, []int{20, 20, 20, 20, 20, 20, 70, 70}, []float64{4, 4, 4, 4, 4, 4, 4, 4})
+	f.Classes = []string{"c0", "c1", "c2", "c3", "c4", "c5", "n0", "n1"}
+	r, c := f.X.Dims()
+	for i := range r {
+		for j := range c {
+			f.X.Set(i, j, 1)
+		}
+	}
+	return datasettest.WriteFolder(t, f).Dir
+}
+
+// An experiment whose cells all failed exited 0 (issue 18, row 4): a run
+// with failed cells exits 1 with a line that says how many failed and why,
+// its messages grouped — also when rerun, and when only some failed.
+func TestExperimentFailsWhenCellsFail(t *testing.T) {
+	data := constantFolder(t)
+	const why = "fit: no candidate columns: every column of X and H is constant on the training set"
+	for _, tc := range []struct {
+		methods string
+		want    string
+	}{
+		{"greedytl", "greedytl: 12 of 12 cells failed (their records in %s carry the error): 12 × " + why + " (greedytl)\n"},
+		{"greedytl,greedytl-59,no-transfer", "greedytl: 24 of 36 cells failed (their records in %s carry the error): 24 × " + why + " (greedytl, greedytl-59)\n"},
+	} {
+		run := filepath.Join(t.TempDir(), "run")
+		args := []string{"experiment", "--data", data, "--negative-classes", "n0,n1", "--positives", "2,5",
+			"--splits", "1", "--methods", tc.methods, "--out", run}
+		want := fmt.Sprintf(tc.want, filepath.Join(run, "results.jsonl"))
+		for _, rerun := range []bool{false, true} {
+			code, _, stderr := cli(t, "", args...)
+			if code != exitFailure || !strings.HasSuffix(stderr, want) {
+				t.Errorf("%s (rerun %v): exit %d, stderr\n%s\nwant exit %d, ending in\n%s", tc.methods, rerun, code, stderr, exitFailure, want)
+			}
+		}
+		if code, _, stderr := cli(t, "", append(args, "-q")...); code != exitFailure || stderr != want {
+			t.Errorf("%s, quiet: exit %d, stderr %q; want %q", tc.methods, code, stderr, want)
+		}
 	}
 }
