@@ -74,6 +74,12 @@ type Manifest struct {
 	// Shard is the part of the grid the directory's results cover (null:
 	// all of it).
 	Shard *shard.Shard `json:"shard"`
+	// RunID is the run's identity, ID: a digest of the settings above that
+	// define its results (not the paths, the build details or the shard),
+	// which every record of the run carries, so that a record copied from
+	// another run is refused. Runs made before records carried it have
+	// none (see ReadRuns).
+	RunID string `json:"run_id,omitempty"`
 }
 
 // DatasetInfo identifies a run's dataset.
@@ -143,7 +149,28 @@ func (m *Manifest) check() error {
 			return err
 		}
 	}
+	if m.RunID != "" && m.RunID != m.ID() {
+		return fmt.Errorf("run_id %s is not the identity of the run's settings (%s): was run.json edited?", m.RunID, m.ID())
+	}
 	return nil
+}
+
+// ID returns the run's identity: the first 64 bits, in hex, of the SHA-256
+// digest of the settings that define its results (settings: the format,
+// greedytl version, dataset, classes, seed, negative plan, sources, grid,
+// protocol and set sizes; not the paths, the build details or the shard,
+// so that the shards of a run and their merge have one identity).
+func (m *Manifest) ID() string {
+	h := sha256.New()
+	for _, s := range settings {
+		v := s.get(m)
+		if v == nil {
+			continue // a setting added later, at the value runs before it had
+		}
+		b, _ := json.Marshal(v)
+		fmt.Fprintf(h, "%s=%s\n", s.name, b)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
 // classIndex returns the index of name in classes, or −1.
@@ -165,7 +192,10 @@ func (m *Manifest) write(dir string) error {
 // mismatch is reported under, in the order they are compared (a cause
 // before its consequences: the seed draws the negative plan). get returns
 // the value compared; show, if not nil, a summary for the message. The
-// paths and the shard are not among them.
+// paths and the shard are not among them. They are also what a run's
+// identity (Manifest.ID) digests: a setting added later must not change
+// the identity of the runs made before it, so its get returns nil at the
+// value those runs had implicitly (ID skips nil).
 var settings = []struct {
 	name string
 	get  func(*Manifest) any

@@ -41,7 +41,8 @@ func (r *MergeSummary) Complete() bool { return len(r.Missing) == 0 }
 // file in them) or results files (with the run.json beside them) — such
 // as the shards of one run, possibly from different machines, and merges
 // them. The runs' manifests must describe the same run but for the shard
-// and the paths (Manifest); every record must be a cell of its grid.
+// and the paths (Manifest); every record must be a cell of its grid and
+// carry the run's identity (ReadRuns).
 //
 // A cell found twice with records identical but for fit_seconds is kept
 // once (reported in Duplicates); one found twice with records that differ

@@ -172,6 +172,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, err
 	}
 	man.Sources = SourcesInfo{Dir: absDir, SHA256: sourcesDigest(ix), Count: len(ix.Sources)}
+	man.RunID = man.ID()
 	if err := sameRun(cfg.Out, old, man, true); err != nil {
 		return nil, err
 	}
@@ -340,6 +341,9 @@ func sameRun(dir string, old, man *Manifest, compareSources bool) error {
 	if a, b := old.shardOf(), man.shardOf(); a != b {
 		return inputErrorf("experiment: %s holds shard %v of the run, not shard %v: give each shard its own run directory", dir, a, b)
 	}
+	if old.RunID == "" {
+		return inputErrorf("experiment: %s holds a run made before records carried their run's identity (its run.json has no run_id): records added now could not be told from another run's; resume it with the greedytl that made it (%s), or start a new run directory", dir, old.GreedytlVersion)
+	}
 	return nil
 }
 
@@ -437,6 +441,9 @@ func (r *runner) plan(logf func(string, ...any)) (*Summary, []job, *appender, er
 		g := group{Target: k.TargetIdx, Positives: k.Positives, Noise: k.Noise, Split: k.Split}
 		if _, ok := r.grid.order(k); !ok || !inShard[g] {
 			return inputErrorf("%s:%d: cell %v is not in this run's grid", sum.File, lineno, k)
+		}
+		if err := checkRunID(rec, r.man.RunID); err != nil {
+			return inputErrorf("%s:%d: %v", sum.File, lineno, err)
 		}
 		if done[k] {
 			return inputErrorf("%s:%d: cell %v is recorded twice", sum.File, lineno, k)
@@ -662,7 +669,7 @@ func labels(pos, neg int) []float64 {
 func (r *runner) fit(ctx context.Context, g group, d *groupData, name string) (*Record, error) {
 	classes := r.man.Classes
 	rec := &Record{
-		Dataset: r.grid.dataset, Target: classes[g.Target], TargetIdx: g.Target,
+		RunID: r.man.RunID, Dataset: r.grid.dataset, Target: classes[g.Target], TargetIdx: g.Target,
 		Positives: g.Positives, Negatives: d.trainNeg, Noise: g.Noise, Split: g.Split, Method: name,
 		TestPositives: d.testPos, TestNegatives: d.testNeg,
 		Features: -1, Candidates: d.features + d.noiseDim + len(d.sources),

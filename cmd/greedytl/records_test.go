@@ -168,3 +168,48 @@ func TestExperimentFailsWhenCellsFail(t *testing.T) {
 		}
 	}
 }
+
+// A finished cell replaced by the same cell of a --seed 2 run was merged
+// as a complete run (issue 18, row 2): merge, report and the resume of the
+// run refuse it, naming the file and line.
+func TestMergeReportAndResumeRefuseARecordOfAnotherRun(t *testing.T) {
+	data := experimentFolder(t)
+	run := smallRun(t, data)
+	other := smallRun(t, data, "--seed", "2")
+	results := filepath.Join(run, "results.jsonl")
+	lines := strings.SplitAfter(readFile(t, results), "\n")
+	key := regexp.MustCompile(`"target_idx":\d+,"positives":\d+,"negatives":\d+,"noise":\d+,"split":\d+,"method":"[^"]*"`)
+	cell := key.FindString(lines[4])
+	replaced := false
+	for _, l := range strings.SplitAfter(readFile(t, filepath.Join(other, "results.jsonl")), "\n") {
+		if cell != "" && key.FindString(l) == cell {
+			lines[4], replaced = l, true
+		}
+	}
+	if !replaced {
+		t.Fatalf("the seed-2 run has no record of cell %s", cell)
+	}
+	if err := os.WriteFile(results, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := results + ":5: cell "
+	for _, args := range [][]string{
+		{"merge", run, "--out", filepath.Join(t.TempDir(), "m")},
+		{"report", run, "--json"},
+		{"experiment", "--data", data, "--negative-classes", "n0,n1", "--positives", "2,5", "--splits", "1", "--methods", "no-transfer", "--out", run},
+	} {
+		code, _, stderr := cli(t, "", args...)
+		if code != exitInput || !strings.Contains(stderr, want) || !strings.Contains(stderr, "copied from another run") {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d, %q and that it was copied from another run", args[0], code, stderr, exitInput, want)
+		}
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
