@@ -144,6 +144,9 @@ func (m *Manifest) check() error {
 			return fmt.Errorf("target %q is not a class", t)
 		}
 	}
+	if err := m.checkGrid(); err != nil {
+		return err
+	}
 	if m.Shard != nil {
 		if err := m.Shard.Check(); err != nil {
 			return err
@@ -171,6 +174,38 @@ func (m *Manifest) ID() string {
 		fmt.Fprintf(h, "%s=%s\n", s.name, b)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// maxGridCells bounds the cells of a run's grid: 10⁸, some fifty times
+// the paper's ImageNet grid — a grid that Run could not finish, and that
+// the readers of a run could not list.
+const maxGridCells = 100_000_000
+
+// checkGrid checks the lists that span the grid: each without repeats,
+// positives ≥ 1, noise levels ≥ 0, and at most maxGridCells cells.
+func (m *Manifest) checkGrid() error {
+	for name, list := range map[string][]string{"method": m.Methods, "target": m.Targets} {
+		if dup := firstDuplicate(list); dup != "" {
+			return fmt.Errorf("%s %q listed twice", name, dup)
+		}
+	}
+	for name, list := range map[string][]int{"number of positives": m.Positives, "noise level": m.Noise} {
+		for k, v := range list {
+			switch {
+			case slices.Contains(list[:k], v):
+				return fmt.Errorf("%s %d listed twice", name, v)
+			case v < 0 || (v == 0 && name == "number of positives"):
+				return fmt.Errorf("%s %d is out of range", name, v)
+			}
+		}
+	}
+	// In floating point: the product of the sizes may overflow an int.
+	cells := float64(len(m.Targets)) * float64(len(m.Positives)) * float64(len(m.Noise)) * float64(m.Splits) * float64(len(m.Methods))
+	if cells > maxGridCells {
+		return fmt.Errorf("a grid of %.3g cells (%d targets × %d sizes × %d noise levels × %d splits × %d methods): more than %d",
+			cells, len(m.Targets), len(m.Positives), len(m.Noise), m.Splits, len(m.Methods), maxGridCells)
+	}
+	return nil
 }
 
 // classIndex returns the index of name in classes, or −1.

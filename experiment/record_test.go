@@ -194,7 +194,7 @@ func copyRunDir(t *testing.T, dir string, lines []string) string {
 	return out
 }
 
-func readText(t *testing.T, path string) string {
+func readText(t testing.TB, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -203,7 +203,7 @@ func readText(t *testing.T, path string) string {
 	return string(b)
 }
 
-func writeText(t *testing.T, path, text string) {
+func writeText(t testing.TB, path, text string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)

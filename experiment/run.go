@@ -136,6 +136,9 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, err
 	}
 	man := newManifest(&cfg, neg, targets, digest)
+	if err := man.checkGrid(); err != nil {
+		return nil, inputErrorf("experiment: %v", err)
+	}
 	lock, err := lockRun(cfg.Out)
 	if err != nil {
 		return nil, err
