@@ -54,7 +54,9 @@ func FuzzResults(f *testing.F) {
 		good, good + other, good + good, // a duplicate
 		good + strings.Replace(good, `"balanced_accuracy":0.75`, `"balanced_accuracy":0.5`, 1), // a conflict
 		good + other[:40], // a partial last line
-		fuzzRecord(f, func(r *Record) { r.Error, r.BalancedAccuracy, r.Sources, r.SourceNames, r.Weights = "fit: no", 0, nil, nil, nil }),
+		fuzzRecord(f, func(r *Record) {
+			r.Error, r.BalancedAccuracy, r.Sources, r.SourceNames, r.Weights = "fit: no", 0, nil, nil, nil
+		}),
 		// Issue 18's cases: a member missing, null, a record of another
 		// run, values out of range, unknown members.
 		strings.Replace(good, `"balanced_accuracy":0.75,`, "", 1),
@@ -145,7 +147,7 @@ func FuzzManifest(f *testing.F) {
 	for _, s := range []string{
 		g,
 		strings.Replace(g, `"run_id":"`+fuzzManifest().RunID+`"`, `"run_id":"0123456789abcdef"`, 1), // edited
-		strings.Replace(g, `,"run_id":"`+fuzzManifest().RunID+`"`, ``, 1),                            // a run of before
+		strings.Replace(g, `,"run_id":"`+fuzzManifest().RunID+`"`, ``, 1),                           // a run of before
 		strings.Replace(g, `"seed":1`, `"seed":2`, 1),
 		strings.Replace(g, `"splits":2`, `"splits":1000000000000`, 1),
 		strings.Replace(g, `"positives":[2,5]`, `"positives":[2,2]`, 1),
