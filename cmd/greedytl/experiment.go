@@ -72,7 +72,8 @@ every other example of the target and every other target negative, and
 RUN receives run.json (the settings) and results.jsonl, one JSON record per
 cell, appended as cells finish. The run resumes: rerun the same command after
 an interruption and only the missing cells are computed; a RUN with other
-settings is refused. Everything is seeded by --seed: the same command gives
+settings is refused, and so is a results file with a malformed record or a
+record of another run (each record carries its run's run_id). Everything is seeded by --seed: the same command gives
 the same records, but for their fit_seconds, on any number of workers or
 shards. --shard i/n runs a disjoint part of the grid (by a hash of each
 group of cells) and writes results-shard-i-of-n.jsonl; --shard auto/n takes i

@@ -40,7 +40,10 @@ directory given, is refused.
 
 Exit status: 0 when every cell is present; 1 when cells are missing (the
 merged file is still written) or writing failed; 2 on bad usage or bad input:
-unreadable or malformed files, runs that differ, conflicting records.`,
+unreadable or malformed files (a record with a member missing, a null, an
+unknown member or an impossible value), runs that differ, records of another
+run (each record carries its run's run_id), conflicting records, an --out
+among the inputs.`,
 		Example: `  greedytl merge runs/shard-* --out runs/merged
   greedytl merge runs/coil100                  # check a run: what is missing?`,
 		Args: cobra.MinimumNArgs(1),
