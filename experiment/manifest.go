@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -263,7 +264,7 @@ var settings = []struct {
 	{"splits", func(m *Manifest) any { return m.Splits }, nil},
 	{"noise", func(m *Manifest) any { return slices.Sorted(slices.Values(m.Noise)) }, nil},
 	{"methods", func(m *Manifest) any { return slices.Sorted(slices.Values(m.Methods)) }, nil},
-	{"protocol", func(m *Manifest) any { return m.Protocol }, nil},
+	{"protocol", func(m *Manifest) any { return cmp.Or(m.Protocol, ProtocolStandard) }, nil}, // absent: standard
 	{"set sizes", func(m *Manifest) any { return [3]int{m.TrainNegatives, m.MaxTestPositives, m.MaxTestNegatives} }, nil},
 }
 

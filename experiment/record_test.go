@@ -209,3 +209,28 @@ func writeText(t testing.TB, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// TestRunIDReadsAnAbsentProtocolAsStandard: a run.json without a protocol
+// is read as the standard protocol (files of earlier versions), so its
+// identity is that of the standard protocol's, before and after reading.
+func TestRunIDReadsAnAbsentProtocolAsStandard(t *testing.T) {
+	m := fuzzManifest()
+	absent := *m
+	absent.Protocol, absent.RunID = "", ""
+	absent.RunID = absent.ID()
+	if absent.RunID != m.RunID {
+		t.Fatalf("identity %s without a protocol, %s with the standard one", absent.RunID, m.RunID)
+	}
+	dir := t.TempDir()
+	if err := absent.write(dir); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := ReadManifest(dir); err != nil || back.RunID != m.RunID {
+		t.Fatalf("read back: %+v, %v", back, err)
+	}
+	skewed := *m
+	skewed.Protocol = ProtocolSkewed
+	if skewed.ID() == m.ID() {
+		t.Error("the skewed protocol's run has the standard one's identity")
+	}
+}
