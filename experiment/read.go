@@ -83,12 +83,12 @@ type Results struct {
 // A run made before records carried their run has no run_id in its
 // run.json, nor in its records, and is read as it is (a record with an
 // identity is refused in it); the files of a run without run.json
-// (Tolerant) must hold the records of one run. Runs of one dataset must be the same run but for
-// the shard and the paths (as Run and Merge require: another seed, grid or
-// set of sources is an error naming the setting), and, with
-// CombineRuns, for the methods, noise levels, splits and the greedytl
-// version; runs of different
-// datasets may be read together. A last line cut short is ignored
+// (Tolerant) must hold the records of one run. Runs of one dataset must
+// be the same run but for the shard and the paths (as Run and Merge
+// require: another seed, grid or set of sources is an error naming the
+// setting), and, with CombineRuns, for the methods, noise levels, splits
+// and the greedytl version; runs of different datasets may be read
+// together. A last line cut short is ignored
 // (reported in Partial). Errors match ErrInput but for failures to read a
 // file.
 func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
