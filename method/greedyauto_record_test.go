@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -315,5 +317,47 @@ func TestGreedyAutoFileKeepsTheCommittee(t *testing.T) {
 	bad.Committee = &rec
 	if err := WriteModel(new(bytes.Buffer), &bad); err == nil || !strings.Contains(err.Error(), "committee: ridge") {
 		t.Errorf("writing a committee with λ = 0: error %v", err)
+	}
+}
+
+// TestGreedyAutoReadsFilesBeforeTheCommittee reads a greedytl-auto file
+// written by greedytl before files recorded the committee
+// (testdata/README): it reads as a model without a committee record that
+// predicts as the linear model its members "x", "h", "wx", "wh" and "b"
+// define.
+func TestGreedyAutoReadsFilesBeforeTheCommittee(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "greedytl-auto-before-committee.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ReadModel(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("an old greedytl-auto file: %v", err)
+	}
+	am, ok := m.(*AutoModel)
+	if !ok || am.Committee != nil || m.Method() != "greedytl-auto" {
+		t.Fatalf("read as a %T (%q) with committee %v", m, m.Method(), am)
+	}
+	var f struct {
+		X, H   struct{ Mean, Scale []float64 }
+		WX, WH []float64
+		B      float64
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	c := newConformanceCase(35, 12, 2, len(f.WX), len(f.WH))
+	got := mustPredict(t, m, c.test)
+	for i := range got {
+		want := f.B
+		for j, w := range f.WX {
+			want += w * (c.test.X.At(i, j) - f.X.Mean[j]) / f.X.Scale[j]
+		}
+		for j, w := range f.WH {
+			want += w * (c.test.H.At(i, j) - f.H.Mean[j]) / f.H.Scale[j]
+		}
+		if math.Abs(got[i]-want) > 1e-12*math.Max(1, math.Abs(want)) {
+			t.Fatalf("row %d: score %v, the file's linear model gives %v", i, got[i], want)
+		}
 	}
 }
