@@ -420,7 +420,7 @@ func (a *GreedyAuto) check() error {
 }
 
 // decodeAuto decodes a greedytl-auto model file: a Linear model's file
-// (see Linear).
+// with an optional committee record (see AutoModel).
 func decodeAuto(doc json.RawMessage) (Model, error) {
 	m, err := decodeAutoModel(doc)
 	if err != nil {
