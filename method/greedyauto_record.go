@@ -97,15 +97,12 @@ func (t AutoTally) total() int {
 }
 
 // MemberSelections returns the GreedyTL members' selections, one per
-// member of Committee.Greedy, in selection order with their path steps
-// (nil when the model has no committee record).
-func (m *AutoModel) MemberSelections() []Selection {
-	if m.Committee == nil {
-		return nil
-	}
-	out := make([]Selection, len(m.Committee.Greedy))
-	for i, g := range m.Committee.Greedy {
-		s := Selection{NumFeatures: m.X.Len(), NumSources: m.H.Len(), Greedy: true, Columns: []SelectedColumn{}}
+// member of c.Greedy, in selection order with their path steps, for a
+// model of numFeatures features and numSources sources.
+func (c *AutoCommittee) MemberSelections(numFeatures, numSources int) []Selection {
+	out := make([]Selection, len(c.Greedy))
+	for i, g := range c.Greedy {
+		s := Selection{NumFeatures: numFeatures, NumSources: numSources, Greedy: true, Columns: []SelectedColumn{}}
 		for k := range g.Path {
 			st := &g.Path[k]
 			s.Columns = append(s.Columns, SelectedColumn{Source: st.Column.Kind == greedytl.Source, Index: st.Column.Index, Weight: st.Weight, Step: &st.Step})

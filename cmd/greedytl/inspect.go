@@ -27,6 +27,14 @@ func newInspectCmd(s *streams) *cobra.Command {
 		Short: "Show the method, hyperparameters and selected features and sources of a model",
 		Long: `Inspect prints a model's method and hyperparameters and the columns it uses.
 
+For greedytl-auto (fit's default) it shows each member of the committee fitted
+on the whole sample — each GreedyTL member's selected columns and error path,
+the source member's source, training AUC and line, the ridge member's λ — how
+often each column was chosen over the fits averaged, and the combined model's
+largest contributions (20 unless --top is given). The combined model is dense:
+its ridge member weights every column. With --json the record is the
+"committee" member.
+
 For the greedytl methods (and forward-reg) the columns are those selected, in
 selection order, with their kind (feature or source), 0-based index within X
 or H, weight, and the mean regularised and leave-one-out errors after each
@@ -34,15 +42,7 @@ step. A model fitted with --sources shows the sources directory
 it records (its path at fit time and the identity predict checks). For linear baselines they are the columns with non-zero weight, largest
 |weight| first (--top limits the table). With --json it prints a JSON object
 whose "selected" array holds {"kind","index","weight"} objects in that order
-and whose "sources" member, when present, is the recorded sources.
-
-For greedytl-auto (fit's default) it shows each member of the committee fitted
-on the whole sample — each GreedyTL member's selected columns and error path,
-the source member's source, training AUC and line, the ridge member's λ — how
-often each column was chosen over the fits averaged, and the combined model's
-largest contributions (20 unless --top is given). The combined model is dense:
-its ridge member weights every column. With --json the record is the
-"committee" member.`,
+and whose "sources" member, when present, is the recorded sources.`,
 		Example: `  greedytl inspect model.json
   greedytl inspect --json model.json | jq '.selected[] | select(.kind == "source")'`,
 		Args: cobra.ExactArgs(1),
@@ -79,12 +79,17 @@ type inspectSummary struct {
 	Sources *greedytl.SourcesID `json:"sources,omitempty"`
 	// Committee is greedytl-auto's record of its members.
 	Committee *method.AutoCommittee `json:"committee,omitempty"`
+	// auto is set for greedytl-auto's models (with or without Committee).
+	auto bool
 }
 
 // summarise describes m; models that expose no per-column weights (the
 // dictionary method) have an empty Selected list.
 func summarise(m method.Model) inspectSummary {
 	sum := inspectSummary{Method: m.Method(), Hyperparameters: m.Hyperparameters(), Selected: []inspectColumn{}}
+	if auto, ok := m.(*method.AutoModel); ok {
+		sum.auto, sum.Committee = true, auto.Committee
+	}
 	sel, ok := m.Selected()
 	if !ok {
 		return sum
@@ -114,10 +119,6 @@ func runInspect(s *streams, o *inspectOptions, path string) error {
 	}
 	sum := summarise(m)
 	sum.Sources = src
-	auto, _ := m.(*method.AutoModel)
-	if auto != nil {
-		sum.Committee = auto.Committee
-	}
 	if o.json {
 		enc := json.NewEncoder(s.out)
 		enc.SetIndent("", "  ")
@@ -132,8 +133,8 @@ func runInspect(s *streams, o *inspectOptions, path string) error {
 		fmt.Fprintf(s.out, "sources: %s (%d sources, identity %s, data %s, seed %d)\n", src.Dir, src.Count, src.SHA256, src.DataSHA256, src.Seed)
 	}
 	fmt.Fprintln(s.out)
-	if auto != nil {
-		return inspectAuto(s, o, auto, sum.Selected)
+	if sum.auto {
+		return inspectAuto(s, o, sum)
 	}
 	return printColumns(s.out, sum.Selected, sum.Greedy, o.top)
 }

@@ -12,28 +12,29 @@ import (
 // inspect shows when --top is not given.
 const autoTop = 20
 
-// inspectAuto prints, after inspect's header, what a greedytl-auto model
-// is made of: each member of the committee fitted on the whole sample (the
-// GreedyTL members' selections and paths, the source member, the ridge
-// member), how often each column was chosen over the fits, and the
-// combined model's largest contributions (combined, by decreasing
-// |weight|).
-func inspectAuto(s *streams, o *inspectOptions, m *method.AutoModel, combined []inspectColumn) error {
+// inspectAuto prints, after inspect's header, what the greedytl-auto model
+// summarised by sum is made of: each member of the committee fitted on the
+// whole sample (the GreedyTL members' selections and paths, the source
+// member, the ridge member), how often each column was chosen over the
+// fits, and the combined model's largest contributions (sum.Selected, by
+// decreasing |weight|).
+func inspectAuto(s *streams, o *inspectOptions, sum inspectSummary) error {
 	w := s.out
-	hp := m.Hyperparameters()
+	hp := sum.Hyperparameters
 	fits := 1
 	if f, ok := hp["fits"]; ok {
 		fits = int(f)
 	}
-	total := m.X.Len() + m.H.Len()
+	combined := sum.Selected
+	total := sum.NumFeatures + sum.NumSources
 	fmt.Fprintf(w, "greedytl-auto: the mean of %g members (least-squares fits of the labels), fitted on the whole sample", hp["members"])
 	if fits > 1 {
 		fmt.Fprintf(w, " and on %d subsamples, averaged over the %d fits", fits-1, fits)
 	}
 	fmt.Fprint(w, ".\n\n")
-	if c := m.Committee; c == nil {
+	if c := sum.Committee; c == nil {
 		fmt.Fprint(w, "This file was written before greedytl-auto recorded its members: fit again to see them.\n\n")
-	} else if err := printCommittee(w, o, m, c, fits); err != nil {
+	} else if err := printCommittee(w, o, sum, c, fits); err != nil {
 		return err
 	}
 	top := autoTop
@@ -44,13 +45,15 @@ func inspectAuto(s *streams, o *inspectOptions, m *method.AutoModel, combined []
 	return printColumns(w, combined, false, top)
 }
 
-// printCommittee prints the members of the committee record c of m and
-// the tally of the columns chosen over the fits.
-func printCommittee(w io.Writer, o *inspectOptions, m *method.AutoModel, c *method.AutoCommittee, fits int) error {
-	hp := m.Hyperparameters()
+// printCommittee prints the members of the committee record c of the
+// model summarised by sum and the tally of the columns chosen over the
+// fits.
+func printCommittee(w io.Writer, o *inspectOptions, sum inspectSummary, c *method.AutoCommittee, fits int) error {
+	hp := sum.Hyperparameters
+	total := sum.NumFeatures + sum.NumSources
 	fmt.Fprint(w, "The members fitted on the whole sample (weights on the standardised columns, before the mean):\n")
 	k := 0
-	for i, sel := range m.MemberSelections() {
+	for i, sel := range c.MemberSelections(sum.NumFeatures, sum.NumSources) {
 		k++
 		g := c.Greedy[i]
 		fmt.Fprintf(w, "member %d: GreedyTL, γ = %g (λ = %g, δ = %g): %d columns selected\n", k, g.Gamma, hp["lambda"], hp["delta"], len(g.Path))
@@ -64,7 +67,7 @@ func printCommittee(w io.Writer, o *inspectOptions, m *method.AutoModel, c *meth
 			k, src.Index, src.AUC, src.Slope, src.Intercept)
 	}
 	k++
-	fmt.Fprintf(w, "member %d: ridge on every column (%d), λ = %g by leave-one-out\n\n", k, m.X.Len()+m.H.Len(), c.Ridge.Lambda)
+	fmt.Fprintf(w, "member %d: ridge on every column (%d), λ = %g by leave-one-out\n\n", k, total, c.Ridge.Lambda)
 	if len(c.Tally) == 0 {
 		return nil
 	}
