@@ -95,9 +95,12 @@ var autoGammas = []float64{1, 0.5}
 // sources alone without features). Fit returns an error for invalid
 // training data (see the package doc) and when a member's fit fails.
 //
-// The model is a Linear model — the mean of the committees' linear
-// functions, each re-expressed in the whole sample's standardisation — so
-// it predicts, saves and inspects like the other baselines. Its
+// The model is an AutoModel: a Linear model — the mean of the committees'
+// linear functions, each re-expressed in the whole sample's
+// standardisation — that predicts and saves like the other baselines, and
+// the record of what the members chose (AutoCommittee), which its file
+// keeps for inspect. The Linear model is dense: the ridge member weights
+// every column that is not constant. Its
 // hyperparameters, those of the committee fitted on the whole sample, are
 // "lambda" and "delta" (the GreedyTL members'), "ridge_lambda" (the ridge
 // member's), "members" (their number), with sources "source" (the source
@@ -158,10 +161,12 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (Model, error
 	if err := a.check(); err != nil {
 		return nil, err
 	}
-	sum, err := a.committee(ctx, train)
+	rec := new(committeeRecord)
+	sum, err := a.committee(ctx, train, rec)
 	if err != nil {
 		return nil, err
 	}
+	tally := newSelectionTally(rec)
 	fits := 1
 	if !a.SingleFit {
 		folds := majorityFolds(train.Y)
@@ -181,10 +186,12 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (Model, error
 					keep = append(keep, r)
 				}
 			}
-			sub, err := a.committee(ctx, selectRows(train, keep))
+			subRec := new(committeeRecord)
+			sub, err := a.committee(ctx, selectRows(train, keep), subRec)
 			if err != nil {
 				return nil, fmt.Errorf("method: greedytl-auto: without examples %v: %w", fold, err)
 			}
+			tally.add(subRec)
 			addLinear(sum, sub)
 			fits++
 		}
@@ -194,7 +201,7 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (Model, error
 	if err := sum.check(); err != nil {
 		return nil, fmt.Errorf("method: greedytl-auto: %w", err)
 	}
-	return sum, nil
+	return &AutoModel{Linear: sum, Committee: rec.committee(tally)}, nil
 }
 
 // maxSubsamples bounds the subsamples greedytl-auto averages over, and so
@@ -227,8 +234,8 @@ func majorityFolds(y []float64) [][]int {
 // committee fits the members on the training sample train, which Fit
 // has checked (a subsample of a checked sample with both classes needs no
 // second check), and returns their mean, a Linear model with train's
-// scalers.
-func (a *GreedyAuto) committee(ctx context.Context, train Data) (*Linear, error) {
+// scalers. It records in rec what each member chose.
+func (a *GreedyAuto) committee(ctx context.Context, train Data, rec *committeeRecord) (*Linear, error) {
 	_, d := dims(train.X)
 	_, n := dims(train.H)
 	gammas := a.Gammas
@@ -255,6 +262,7 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data) (*Linear, error)
 			return nil, fmt.Errorf("method: greedytl-auto: GreedyTL γ = %v: %w", g, err)
 		}
 		addGreedy(sum, gm)
+		rec.greedy(sum, g, gm)
 		members++
 	}
 	if n > 0 {
@@ -269,6 +277,7 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data) (*Linear, error)
 		sum.WH[best] += a
 		sum.B += b
 		sum.Hyper["source"] = float64(best)
+		rec.source(best, col, train.Y, a, b)
 		members++
 	}
 	// The ridge member: every column, λ by leave-one-out (rls-srcfeat).
@@ -283,6 +292,7 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data) (*Linear, error)
 		sum.WH[j] += w[d+j]
 	}
 	sum.Hyper["ridge_lambda"] = lambda
+	rec.ridge(lambda)
 	members++
 	sum.scale(1 / float64(members))
 	sum.Hyper["delta"] = a.Options.Delta
@@ -303,17 +313,7 @@ func chooseSource(ctx context.Context, zh *mat.Dense, y []float64) (int, error) 
 	col := make([]float64, m)
 	for j := range n {
 		mat.Col(col, j, zh)
-		pairs := 0 // twice the number of correctly ordered pairs
-		for _, p := range pos {
-			for _, q := range neg {
-				switch {
-				case col[p] > col[q]:
-					pairs += 2
-				case col[p] == col[q]:
-					pairs++
-				}
-			}
-		}
+		pairs := orderedPairs(col, pos, neg)
 		switch {
 		case pairs > bestPairs:
 			bestPairs, top = pairs, append(top[:0], j)
@@ -323,6 +323,24 @@ func chooseSource(ctx context.Context, zh *mat.Dense, y []float64) (int, error) 
 	}
 	best, _, err := logmeChoose(ctx, zh, y, top)
 	return best, err
+}
+
+// orderedPairs returns twice the number of (positive, negative) pairs of
+// rows (pos × neg) that col scores in the right order, ties counting one
+// (half a pair): the training AUC times 2·|pos|·|neg|.
+func orderedPairs(col []float64, pos, neg []int) int {
+	pairs := 0
+	for _, p := range pos {
+		for _, q := range neg {
+			switch {
+			case col[p] > col[q]:
+				pairs += 2
+			case col[p] == col[q]:
+				pairs++
+			}
+		}
+	}
+	return pairs
 }
 
 // scale multiplies l's decision function by c (weights and intercept).
@@ -357,6 +375,17 @@ func addLinear(dst, src *Linear) {
 	dst.B += src.B
 }
 
+// standardWeight returns the weight, on column c standardised with l's
+// statistics, of GreedyTL's weight w on c scaled by s (σ_c/γ for a
+// feature): w·σ_c/s.
+func standardWeight(l *Linear, c greedytl.Column, w, s float64) float64 {
+	sc := l.H
+	if c.Kind == greedytl.Feature {
+		sc = l.X
+	}
+	return w * sc.Scale[c.Index] / s
+}
+
 // addGreedy adds GreedyTL's predictor gm to the linear model l, whose
 // scalers are those of the same training sample: a selected column c with
 // weight w, centre μ and scale s contributes w·(v − μ)/s =
@@ -369,7 +398,7 @@ func addGreedy(l *Linear, gm *greedytl.Model) {
 		if c.Kind == greedytl.Feature {
 			sc, ws = l.X, l.WX
 		}
-		ws[c.Index] += w * sc.Scale[c.Index] / s
+		ws[c.Index] += standardWeight(l, c, w, s)
 		l.B += w * (sc.Mean[c.Index] - mu) / s
 	}
 }
@@ -391,9 +420,9 @@ func (a *GreedyAuto) check() error {
 }
 
 // decodeAuto decodes a greedytl-auto model file: a Linear model's file
-// (see Linear).
+// with an optional committee record (see AutoModel).
 func decodeAuto(doc json.RawMessage) (Model, error) {
-	m, err := decodeLinear(doc)
+	m, err := decodeAutoModel(doc)
 	if err != nil {
 		return nil, fmt.Errorf("greedytl-auto: %w", err)
 	}

@@ -146,6 +146,16 @@ func decodeLinear(doc json.RawMessage) (Model, error) {
 	if err := decodeStrict(doc, &f); err != nil {
 		return nil, err
 	}
+	l, err := f.model()
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// model returns the Linear model of the decoded file f, named and with
+// the hyperparameters of its envelope, after checking it.
+func (f linearFile) model() (*Linear, error) {
 	if f.envelope.Hyperparameters == nil {
 		return nil, fmt.Errorf("the file has no hyperparameters")
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/internal/filename"
 )
 
 // Options choose the documents Write produces. The figures (PNG and SVG) are
@@ -467,7 +468,7 @@ func weightSection(doc *document, recs []experiment.Record, dataset, name, slug 
 	doc.add(heading{3, "Source weights"})
 	var figs []*figure
 	for _, e := range entries {
-		f, err := matrixFigure(fmt.Sprintf("fig-weights-%s-%s", slug, slugify(e.method)), name, e.method, ci, l, e.ws, e.ps, negatives)
+		f, err := matrixFigure(fmt.Sprintf("fig-weights-%s-%s", slug, filename.Slug(e.method, "dataset", 0)), name, e.method, ci, l, e.ws, e.ps, negatives)
 		if err != nil {
 			return nil, err
 		}
@@ -535,29 +536,9 @@ func plural(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
-// slugify makes a file-name part of s: lower-case letters, digits and '-'.
-func slugify(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			b.WriteRune(r)
-			dash = false
-		} else if !dash && b.Len() > 0 {
-			b.WriteByte('-')
-			dash = true
-		}
-	}
-	out := strings.TrimSuffix(b.String(), "-")
-	if out == "" {
-		out = "dataset"
-	}
-	return out
-}
-
 // uniqueSlug returns a slug of s not in used, and marks it used.
 func uniqueSlug(s string, used map[string]bool) string {
-	base := slugify(s)
+	base := filename.Slug(s, "dataset", 0)
 	slug := base
 	for i := 2; used[slug]; i++ {
 		slug = fmt.Sprintf("%s-%d", base, i)

@@ -32,13 +32,14 @@
 // then refitted on all the examples. TrainAll trains every class on a
 // worker pool and writes a sources directory:
 //
-//	OUT/sources.json         the Index: data digest, classes, negative plan
-//	                         (with the target negatives' rows), settings and
-//	                         one Entry {name, class, file, C, cv_score, ...}
-//	                         per source
-//	OUT/models/<class>.model each source's liblinear model file, which
-//	                         liblinear-predict reads
-//	OUT/models/<class>.json  its sidecar record (Info, job fingerprint)
+//	OUT/sources.json            the Index: data digest, classes, negative
+//	                            plan (with the target negatives' rows),
+//	                            settings and one Entry {name, class, file,
+//	                            C, cv_score, ...} per source
+//	OUT/models/<c>-<name>.model each source's liblinear model file, which
+//	                            liblinear-predict reads, named by its class
+//	                            index and name ("models/1-obj2.model")
+//	OUT/models/<c>-<name>.json  its sidecar record (Info, job fingerprint)
 //
 // TrainAll is resumable (finished classes are kept and skipped on restart;
 // damaged ones are retrained), shardable across processes or machines by

@@ -15,6 +15,7 @@ import (
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/internal/filename"
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/internal/parallel"
 	"github.com/greedytl/greedytl/linear"
@@ -45,7 +46,7 @@ type Result struct {
 	Trained, Reused int
 }
 
-// record is the sidecar file models/<class>.json of a model: its Info, the
+// record is the sidecar file models/<class>-<name>.json of a model: its Info, the
 // fingerprint of the job that trained it and the digest of the model file.
 type record struct {
 	Info
@@ -57,9 +58,12 @@ type record struct {
 // of f that has examples and is not held out by neg (TrainOne with cfg), on
 // a pool of workers, and writes the sources directory out:
 //
-//	out/models/<class>.model   the source's liblinear model file
-//	out/models/<class>.json    its sidecar record: Info, job fingerprint, digest
-//	out/sources.json           the Index
+//	out/models/<class>-<name>.model   the source's liblinear model file
+//	out/models/<class>-<name>.json    its sidecar record: Info, job fingerprint, digest
+//	out/sources.json                  the Index
+//
+// where <class> is the class index and <name> the slug of its name (see
+// modelFile), so that a file tells its class.
 //
 // Every file is written atomically. A model counts as done when its model
 // file and sidecar exist, the file's digest matches the sidecar's, and the
@@ -150,6 +154,7 @@ func planTrainAll(f *dataset.Folder, neg *Negatives, out string, cfg TrainConfig
 		if !opts.Shard.Contains(uint64(c)) {
 			continue
 		}
+		adoptLegacy(out, c, f.Classes[c], job.fp)
 		if _, ok := doneRecord(out, c, f.Classes[c], job.fp); ok {
 			job.reused++
 		} else {
@@ -211,7 +216,7 @@ func (job *trainJob) writeIndex() error {
 			continue
 		}
 		ix.Sources = append(ix.Sources, Entry{
-			Name: rec.Name, Class: c, File: modelFile(c), SHA256: rec.ModelSHA256,
+			Name: rec.Name, Class: c, File: modelFile(c, rec.Name), SHA256: rec.ModelSHA256,
 			C: rec.C, CVScore: rec.CVScore, CVScores: rec.CVScores,
 			Positives: rec.Positives, Negatives: rec.Negatives, Converged: rec.Converged,
 		})
@@ -219,13 +224,53 @@ func (job *trainJob) writeIndex() error {
 	return jsonfile.Write(filepath.Join(job.out, IndexFile), ix)
 }
 
-// modelFile returns the path of class c's model file relative to the
-// sources directory, with forward slashes as the index records it.
-func modelFile(c int) string { return path.Join(modelDir, strconv.Itoa(c)+".model") }
+// modelFile returns the path of the model file of class c, named name,
+// relative to the sources directory, with forward slashes as the index
+// records it: models/<c>-<slug>.model, the slug being name's letters
+// (lower-cased) and digits with '-' between runs of them, at most
+// maxSlug bytes (filename.Slug) — "models/1-obj2.model" for class 1,
+// "obj2". The class index keeps the names unique whatever the slugs.
+func modelFile(c int, name string) string { return path.Join(modelDir, fileStem(c, name)+".model") }
 
-// sidecarFile returns the path of class c's sidecar record relative to the
-// sources directory.
-func sidecarFile(c int) string { return path.Join(modelDir, strconv.Itoa(c)+".json") }
+// sidecarFile returns the path of the sidecar record of class c, named
+// name, relative to the sources directory (beside modelFile, ".json").
+func sidecarFile(c int, name string) string {
+	return path.Join(modelDir, fileStem(c, name)+".json")
+}
+
+// maxSlug bounds the bytes of a class name's slug in a file name.
+const maxSlug = 64
+
+// fileStem returns the base name, without extension, of class c's files.
+func fileStem(c int, name string) string {
+	return strconv.Itoa(c) + "-" + filename.Slug(name, "class", maxSlug)
+}
+
+// legacyFile returns the path, relative to the sources directory, of class
+// c's file with extension ext as greedytl wrote it before files carried
+// the class name: models/<c><ext>.
+func legacyFile(c int, ext string) string { return path.Join(modelDir, strconv.Itoa(c)+ext) }
+
+// adoptLegacy renames the model file and sidecar of class c (named name)
+// from their names before files carried the class name to modelFile's and
+// sidecarFile's, when they are a done model of the job with fingerprint
+// fp and the new names are free, so that a job begun by an older greedytl
+// resumes without retraining. Anything else is left as it is (a model
+// not adopted is trained again).
+func adoptLegacy(out string, c int, name, fp string) {
+	abs := func(rel string) string { return filepath.Join(out, filepath.FromSlash(rel)) }
+	oldModel, oldSide := abs(legacyFile(c, ".model")), abs(legacyFile(c, ".json"))
+	newModel, newSide := abs(modelFile(c, name)), abs(sidecarFile(c, name))
+	if _, err := os.Lstat(newSide); err == nil {
+		return
+	}
+	if _, ok := checkRecord(oldSide, oldModel, c, name, fp); !ok {
+		return
+	}
+	if os.Rename(oldModel, newModel) == nil {
+		os.Rename(oldSide, newSide)
+	}
+}
 
 // saveModel writes the model file of info.Class and then its sidecar, so
 // that a sidecar never describes a model file that was not fully written.
@@ -235,14 +280,14 @@ func saveModel(out string, m *linear.Model, info Info, fp string) error {
 		return fmt.Errorf("source %q: %w", info.Name, err)
 	}
 	rec := record{Info: info, Fingerprint: fp, ModelSHA256: digest(buf.Bytes())}
-	err := atomicfile.Write(filepath.Join(out, filepath.FromSlash(modelFile(info.Class))), func(w io.Writer) error {
+	err := atomicfile.Write(filepath.Join(out, filepath.FromSlash(modelFile(info.Class, info.Name))), func(w io.Writer) error {
 		_, err := w.Write(buf.Bytes())
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	return jsonfile.Write(filepath.Join(out, filepath.FromSlash(sidecarFile(info.Class))), rec)
+	return jsonfile.Write(filepath.Join(out, filepath.FromSlash(sidecarFile(info.Class, info.Name))), rec)
 }
 
 // doneRecord returns the sidecar record of class c (named name) when its
@@ -250,7 +295,15 @@ func saveModel(out string, m *linear.Model, info Info, fp string) error {
 // matches, and the model file exists, has the recorded digest and reads
 // as a binary liblinear model.
 func doneRecord(out string, c int, name, fp string) (*record, bool) {
-	b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(sidecarFile(c))))
+	abs := func(rel string) string { return filepath.Join(out, filepath.FromSlash(rel)) }
+	return checkRecord(abs(sidecarFile(c, name)), abs(modelFile(c, name)), c, name, fp)
+}
+
+// checkRecord returns the sidecar record at side when it describes a done
+// model of class c (named name) for the job with fingerprint fp whose
+// model file is model (see doneRecord).
+func checkRecord(side, model string, c int, name, fp string) (*record, bool) {
+	b, err := os.ReadFile(side)
 	if err != nil {
 		return nil, false
 	}
@@ -258,7 +311,7 @@ func doneRecord(out string, c int, name, fp string) (*record, bool) {
 	if json.Unmarshal(b, &rec) != nil || rec.Fingerprint != fp || rec.Class != c || rec.Name != name {
 		return nil, false
 	}
-	m, err := readModelChecked(filepath.Join(out, filepath.FromSlash(modelFile(c))), rec.ModelSHA256)
+	m, err := readModelChecked(model, rec.ModelSHA256)
 	if err != nil || checkModel(m) != nil {
 		return nil, false
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -172,7 +171,7 @@ func TestTrainAllIndex(t *testing.T) {
 	}
 	for k, c := range j.sources() {
 		e := ix.Sources[k]
-		if e.Class != c || e.Name != j.f.Classes[c] || set.Name(k) != e.Name || e.File != fmt.Sprintf("models/%d.model", c) {
+		if e.Class != c || e.Name != j.f.Classes[c] || set.Name(k) != e.Name || e.File != modelFile(c, e.Name) {
 			t.Errorf("entry %d: %+v (set name %q), want class %d", k, e, set.Name(k), c)
 		}
 		// The directory holds what TrainOne trains.
@@ -286,7 +285,7 @@ func TestTrainAllRepairs(t *testing.T) {
 	if err := os.Remove(deleted); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Remove(filepath.Join(out, filepath.FromSlash(sidecarFile(ix.Sources[2].Class)))); err != nil {
+	if err := os.Remove(filepath.Join(out, filepath.FromSlash(sidecarFile(ix.Sources[2].Class, ix.Sources[2].Name)))); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Remove(altered); err != nil { // restore only to see the missing-file error

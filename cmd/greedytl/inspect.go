@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"text/tabwriter"
@@ -14,8 +15,9 @@ import (
 )
 
 type inspectOptions struct {
-	json bool
-	top  int
+	json   bool
+	top    int
+	topSet bool // --top was given
 }
 
 func newInspectCmd(s *streams) *cobra.Command {
@@ -24,6 +26,14 @@ func newInspectCmd(s *streams) *cobra.Command {
 		Use:   "inspect model.json",
 		Short: "Show the method, hyperparameters and selected features and sources of a model",
 		Long: `Inspect prints a model's method and hyperparameters and the columns it uses.
+
+For greedytl-auto (fit's default) it shows each member of the committee fitted
+on the whole sample — each GreedyTL member's selected columns and error path,
+the source member's source, training AUC and line, the ridge member's λ — how
+often each column was chosen over the fits averaged, and the combined model's
+largest contributions (20 unless --top is given). The combined model is dense:
+its ridge member weights every column. With --json the record is the
+"committee" member.
 
 For the greedytl methods (and forward-reg) the columns are those selected, in
 selection order, with their kind (feature or source), 0-based index within X
@@ -40,7 +50,10 @@ nearest-neighbour and simpleshot models compare whole rows and have none.`,
 		Example: `  greedytl inspect model.json
   greedytl inspect --json model.json | jq '.selected[] | select(.kind == "source")'`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error { return runInspect(s, o, args[0]) },
+		RunE: func(c *cobra.Command, args []string) error {
+			o.topSet = c.Flags().Changed("top")
+			return runInspect(s, o, args[0])
+		},
 	}
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON instead of a table")
 	c.Flags().IntVar(&o.top, "top", 30, "show at most this many columns in the table (0: all)")
@@ -68,25 +81,39 @@ type inspectSummary struct {
 	Selected []inspectColumn `json:"selected"`
 	// Sources is the sources directory the file records (fit --sources).
 	Sources *greedytl.SourcesID `json:"sources,omitempty"`
+	// Committee is greedytl-auto's record of its members.
+	Committee *method.AutoCommittee `json:"committee,omitempty"`
+	// auto is set for greedytl-auto's models (with or without Committee).
+	auto bool
 }
 
 // summarise describes m; models that expose no per-column weights (the
 // dictionary method) have an empty Selected list.
 func summarise(m method.Model) inspectSummary {
 	sum := inspectSummary{Method: m.Method(), Hyperparameters: m.Hyperparameters(), Selected: []inspectColumn{}}
+	if auto, ok := m.(*method.AutoModel); ok {
+		sum.auto, sum.Committee = true, auto.Committee
+	}
 	sel, ok := m.Selected()
 	if !ok {
 		return sum
 	}
 	sum.Greedy, sum.NumFeatures, sum.NumSources = sel.Greedy, sel.NumFeatures, sel.NumSources
+	sum.Selected = inspectColumns(sel)
+	return sum
+}
+
+// inspectColumns returns the columns of sel as inspect shows them.
+func inspectColumns(sel method.Selection) []inspectColumn {
+	cols := []inspectColumn{}
 	for _, c := range sel.Columns {
 		col := inspectColumn{Kind: c.Kind(), Index: c.Index, Weight: c.Weight}
 		if c.Step != nil {
 			col.RegError, col.LOOError = &c.Step.RegError, &c.Step.LOOError
 		}
-		sum.Selected = append(sum.Selected, col)
+		cols = append(cols, col)
 	}
-	return sum
+	return cols
 }
 
 func runInspect(s *streams, o *inspectOptions, path string) error {
@@ -108,26 +135,35 @@ func runInspect(s *streams, o *inspectOptions, path string) error {
 	for _, k := range slices.Sorted(maps.Keys(sum.Hyperparameters)) {
 		fmt.Fprintf(s.out, "  %s = %g\n", k, sum.Hyperparameters[k])
 	}
-	fmt.Fprintf(s.out, "trained on %d features and %d sources; %d columns with non-zero weight\n", sum.NumFeatures, sum.NumSources, len(sum.Selected))
+	fmt.Fprintf(s.out, "trained on %d features and %d sources; %d of the %d columns with non-zero weight\n", sum.NumFeatures, sum.NumSources, len(sum.Selected), sum.NumFeatures+sum.NumSources)
 	if src := sum.Sources; src != nil {
 		fmt.Fprintf(s.out, "sources: %s (%d sources, identity %s, data %s, seed %d)\n", src.Dir, src.Count, src.SHA256, src.DataSHA256, src.Seed)
 	}
 	fmt.Fprintln(s.out)
-	if len(sum.Selected) == 0 {
+	if sum.auto {
+		return inspectAuto(s, o, sum)
+	}
+	return printColumns(s.out, sum.Selected, sum.Greedy, o.top)
+}
+
+// printColumns prints the table of cols: in selection order with the path's
+// errors when greedy, by rank otherwise; at most top rows (0: all).
+func printColumns(w io.Writer, cols []inspectColumn, greedy bool, top int) error {
+	if len(cols) == 0 {
 		return nil
 	}
-	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', tabwriter.AlignRight)
-	if sum.Greedy {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	if greedy {
 		fmt.Fprintln(tw, "step\tkind\tindex\tweight\treg. error\tLOO error\t")
 	} else {
 		fmt.Fprintln(tw, "rank\tkind\tindex\tweight\t")
 	}
-	for i, c := range sum.Selected {
-		if o.top > 0 && i == o.top {
-			fmt.Fprintf(tw, "…\t%d more\t\t\t\n", len(sum.Selected)-o.top)
+	for i, c := range cols {
+		if top > 0 && i == top {
+			fmt.Fprintf(tw, "…\t%d more\t\t\t\n", len(cols)-top)
 			break
 		}
-		if sum.Greedy {
+		if greedy {
 			fmt.Fprintf(tw, "%d\t%s\t%d\t%.6g\t%.6g\t%.6g\t\n", i+1, c.Kind, c.Index, c.Weight, *c.RegError, *c.LOOError)
 		} else {
 			fmt.Fprintf(tw, "%d\t%s\t%d\t%.6g\t\n", i+1, c.Kind, c.Index, c.Weight)

@@ -80,10 +80,12 @@ func readmeData(t *testing.T, dir string) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(9, 9))
 	sample := func(m int, suffix string) {
-		X, H := mat.NewDense(m, 5, nil), mat.NewDense(m, 12, nil)
+		// X has the dataset folder's 10 features, so that the sources
+		// trained on DIR score it (fit and predict --sources).
+		X, H := mat.NewDense(m, 10, nil), mat.NewDense(m, 12, nil)
 		var y, species strings.Builder
 		for i := 0; i < m; i++ {
-			for j := 0; j < 5; j++ {
+			for j := 0; j < 10; j++ {
 				X.Set(i, j, rng.NormFloat64())
 			}
 			for j := 0; j < 12; j++ {
@@ -124,7 +126,8 @@ func readmeData(t *testing.T, dir string) {
 // README uses: a README change that breaks a command fails this test.
 // "greedytl ARGS" and "go run ./cmd/greedytl ARGS" run the command in this
 // process; "go test ./..." is the command running this test, so it is
-// counted as run. The demo, which takes minutes, is skipped with -short.
+// counted as run. The demo, which takes about a minute, is skipped with
+// -short.
 func TestREADMECommands(t *testing.T) {
 	cmds := readmeCommands(t)
 	if len(cmds) < 5 {
@@ -148,7 +151,7 @@ func TestREADMECommands(t *testing.T) {
 			continue
 		}
 		if len(args) > 0 && args[0] == "demo" && testing.Short() {
-			t.Logf("README.md:%d: %q skipped with -short (minutes)", c.line, c.text)
+			t.Logf("README.md:%d: %q skipped with -short (about a minute)", c.line, c.text)
 			continue
 		}
 		code, stdout, stderr := cli(t, "", args...)

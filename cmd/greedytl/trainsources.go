@@ -54,7 +54,8 @@ default) of its examples against the source negatives, with the C of
 --c-grid that has the best cross-validated balanced accuracy (--folds folds),
 refitted on all of them.
 
-SOURCES receives models/<class>.model (liblinear model files), a sidecar
+SOURCES receives models/<class>-<name>.model (liblinear model files named by
+the class index and name, e.g. models/1-obj2.model), a sidecar
 record per model, and the index sources.json (the negative plan with its
 target-negative rows, the settings, and per source its C and CV score).
 Everything is seeded by --seed: the same command gives the same files.

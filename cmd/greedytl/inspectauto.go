@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/greedytl/greedytl/method"
+)
+
+// autoTop is how many of a greedytl-auto model's largest contributions
+// inspect shows when --top is not given.
+const autoTop = 20
+
+// inspectAuto prints, after inspect's header, what the greedytl-auto model
+// summarised by sum is made of: each member of the committee fitted on the
+// whole sample (the GreedyTL members' selections and paths, the source
+// member, the ridge member), how often each column was chosen over the
+// fits, and the combined model's largest contributions (sum.Selected, by
+// decreasing |weight|).
+func inspectAuto(s *streams, o *inspectOptions, sum inspectSummary) error {
+	w := s.out
+	hp := sum.Hyperparameters
+	fits := 1
+	if f, ok := hp["fits"]; ok {
+		fits = int(f)
+	}
+	combined := sum.Selected
+	total := sum.NumFeatures + sum.NumSources
+	fmt.Fprintf(w, "greedytl-auto: the mean of %g members (least-squares fits of the labels), fitted on the whole sample", hp["members"])
+	if fits > 1 {
+		fmt.Fprintf(w, " and on %d subsamples, averaged over the %d fits", fits-1, fits)
+	}
+	fmt.Fprint(w, ".\n\n")
+	if c := sum.Committee; c == nil {
+		fmt.Fprint(w, "This file was written before greedytl-auto recorded its members: fit again to see them.\n\n")
+	} else if err := printCommittee(w, o, sum, c, fits); err != nil {
+		return err
+	}
+	top := autoTop
+	if o.topSet {
+		top = o.top
+	}
+	fmt.Fprintf(w, "combined model: %d of the %d columns have non-zero weight (dense: the ridge member weights every column that is not constant); largest |weight| on the standardised column first:\n", len(combined), total)
+	return printColumns(w, combined, false, top)
+}
+
+// printCommittee prints the members of the committee record c of the
+// model summarised by sum and the tally of the columns chosen over the
+// fits.
+func printCommittee(w io.Writer, o *inspectOptions, sum inspectSummary, c *method.AutoCommittee, fits int) error {
+	hp := sum.Hyperparameters
+	total := sum.NumFeatures + sum.NumSources
+	fmt.Fprint(w, "The members fitted on the whole sample (weights on the standardised columns, before the mean):\n")
+	k := 0
+	for i, sel := range c.MemberSelections(sum.NumFeatures, sum.NumSources) {
+		k++
+		g := c.Greedy[i]
+		fmt.Fprintf(w, "member %d: GreedyTL, γ = %g (λ = %g, δ = %g): %d columns selected\n", k, g.Gamma, hp["lambda"], hp["delta"], len(g.Path))
+		if err := printColumns(w, inspectColumns(sel), true, o.top); err != nil {
+			return err
+		}
+	}
+	if src := c.Source; src != nil {
+		k++
+		fmt.Fprintf(w, "member %d: the source that orders the training examples best: source %d, training AUC %.4g; %.6g·z %+.6g\n",
+			k, src.Index, src.AUC, src.Slope, src.Intercept)
+	}
+	k++
+	fmt.Fprintf(w, "member %d: ridge on every column (%d), λ = %g by leave-one-out\n\n", k, total, c.Ridge.Lambda)
+	if len(c.Tally) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "columns chosen over the %d fits (in how many fits each member chose the column):\n", fits)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "kind\tindex\t")
+	for _, g := range c.Greedy {
+		fmt.Fprintf(tw, "GreedyTL γ = %g\t", g.Gamma)
+	}
+	if c.Source != nil {
+		fmt.Fprint(tw, "source member\t")
+	}
+	fmt.Fprintln(tw)
+	for i, t := range c.Tally {
+		if o.top > 0 && i == o.top {
+			fmt.Fprintf(tw, "…\t%d more\t\n", len(c.Tally)-o.top)
+			break
+		}
+		fmt.Fprintf(tw, "%s\t%d\t", t.Kind, t.Index)
+		for _, n := range t.Greedy {
+			fmt.Fprintf(tw, "%d\t", n)
+		}
+		if c.Source != nil {
+			fmt.Fprintf(tw, "%d\t", t.Source)
+		}
+		fmt.Fprintln(tw)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	return nil
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/greedytl/greedytl/method"
+)
+
+// TestInspectAuto checks inspect on fit's default model, greedytl-auto,
+// against the model file: --json holds the file's committee record; the
+// table shows every GreedyTL member's path, the source member, the ridge
+// member's λ, the tally, and the combined model's count of non-zero
+// weights (counted in the file's "wx" and "wh") with its 20 largest (all
+// with --top 0); a file written before the committee was recorded says so.
+func TestInspectAuto(t *testing.T) {
+	d := newToy(t)
+	model := filepath.Join(d.dir, "auto.json")
+	if code, _, stderr := cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	raw, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Method    string               `json:"method"`
+		WX        []float64            `json:"wx"`
+		WH        []float64            `json:"wh"`
+		Committee method.AutoCommittee `json:"committee"`
+	}
+	if err := json.Unmarshal(raw, &file); err != nil {
+		t.Fatal(err)
+	}
+	if file.Method != "greedytl-auto" || len(file.Committee.Greedy) != 2 || file.Committee.Source == nil {
+		t.Fatalf("fit's default wrote a %q model with committee %+v", file.Method, file.Committee)
+	}
+	nonzero := 0
+	for _, w := range append(append([]float64(nil), file.WX...), file.WH...) {
+		if w != 0 {
+			nonzero++
+		}
+	}
+	total := len(file.WX) + len(file.WH)
+
+	code, out, stderr := cli(t, "", "inspect", "--json", model)
+	if code != 0 {
+		t.Fatalf("inspect --json: exit %d: %s", code, stderr)
+	}
+	var sum inspectSummary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Committee == nil || !reflect.DeepEqual(*sum.Committee, file.Committee) {
+		t.Errorf("inspect --json's committee %+v, the file's %+v", sum.Committee, file.Committee)
+	}
+	if len(sum.Selected) != nonzero {
+		t.Errorf("inspect --json lists %d columns, the file has %d non-zero weights", len(sum.Selected), nonzero)
+	}
+
+	_, out, _ = cli(t, "", "inspect", model)
+	c := file.Committee
+	want := []string{
+		fmt.Sprintf("combined model: %d of the %d columns have non-zero weight (dense: the ridge member weights every column", nonzero, total),
+		fmt.Sprintf("member 3: the source that orders the training examples best: source %d, training AUC %.4g", c.Source.Index, c.Source.AUC),
+		fmt.Sprintf("member 4: ridge on every column (%d), λ = %g by leave-one-out", total, c.Ridge.Lambda),
+		fmt.Sprintf("columns chosen over the %g fits", sum.Hyperparameters["fits"]),
+	}
+	for i, g := range c.Greedy {
+		want = append(want, fmt.Sprintf("member %d: GreedyTL, γ = %g (λ = 1, δ = 0.0001): %d columns selected", i+1, g.Gamma, len(g.Path)))
+		for k, s := range g.Path {
+			want = append(want, fmt.Sprintf("%d  %s  %d  %.6g  %.6g  %.6g", k+1, s.Column.Kind, s.Column.Index, s.Weight, s.RegError, s.LOOError))
+		}
+	}
+	for _, e := range c.Tally {
+		want = append(want, fmt.Sprintf("%s  %d  %d  %d  %d", e.Kind, e.Index, e.Greedy[0], e.Greedy[1], e.Source))
+	}
+	for _, w := range want {
+		if !strings.Contains(squeeze(out), w) {
+			t.Errorf("inspect's table lacks %q:\n%s", w, out)
+		}
+	}
+	combined := out[strings.Index(out, "combined model:"):]
+	if nonzero <= 20 {
+		t.Fatalf("the toy model has %d non-zero weights; the test needs more than 20", nonzero)
+	}
+	if rows := strings.Count(combined, "\n") - 3; rows != 20 || !strings.Contains(combined, fmt.Sprintf("%d more", nonzero-20)) {
+		t.Errorf("the combined model's table has %d rows, want the 20 largest and '%d more':\n%s", rows, nonzero-20, combined)
+	}
+	_, out, _ = cli(t, "", "inspect", "--top", "0", model)
+	combined = out[strings.Index(out, "combined model:"):]
+	if rows := strings.Count(combined, "\n") - 2; rows != nonzero {
+		t.Errorf("with --top 0 the combined model's table has %d rows, want %d", rows, nonzero)
+	}
+
+	// A file written before the committee was recorded.
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	delete(doc, "committee")
+	old, _ := json.Marshal(doc)
+	oldPath := filepath.Join(d.dir, "old.json")
+	if err := os.WriteFile(oldPath, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr = cli(t, "", "inspect", oldPath)
+	if code != 0 || !strings.Contains(out, "written before greedytl-auto recorded its members") || !strings.Contains(out, fmt.Sprintf("%d of the %d columns", nonzero, total)) {
+		t.Errorf("inspect of a file without a committee: exit %d: %s\n%s", code, stderr, out)
+	}
+}
+
+// squeeze returns s with runs of spaces replaced by two spaces, so that
+// tabwriter's padding does not matter.
+func squeeze(s string) string {
+	for strings.Contains(s, "   ") {
+		s = strings.ReplaceAll(s, "   ", "  ")
+	}
+	return strings.ReplaceAll(s, "\n ", "\n")
+}
