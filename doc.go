@@ -27,6 +27,20 @@
 // never a NaN or ±Inf. There is no intercept: the columns are centred, so the decision
 // threshold 0 sits at the training mean.
 //
+// # Contexts and errors
+//
+// The fits of this module (Fit here, method.Method.Fit for every method,
+// and the solvers below them) take a context and honour it: a fit checks
+// it during its work, every few milliseconds at most, and returns its
+// error (wrapped; errors.Is finds context.Canceled or
+// context.DeadlineExceeded) when it is done before the fit has finished —
+// never a model. A nil context is a caller's bug, as in the standard
+// library (package context: "Do not pass a nil Context"): the fit panics
+// at once, saying so. That is the only panic of the fits and of Predict:
+// bad data (nil, empty or mismatched matrices, labels, non-finite values)
+// and inconsistent models (a nil *Model, a Model built by hand whose
+// fields disagree) are errors.
+//
 // # Objective
 //
 // docs/design.md in the repository explains the objective, the exact update
