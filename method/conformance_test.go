@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"math/rand/v2"
@@ -292,6 +293,7 @@ func TestConformance(t *testing.T) {
 func runConformance(t *testing.T, name string, base conformanceCase) {
 	t.Run("contract", func(t *testing.T) { checkContract(t, name, base) })
 	t.Run("rejects", func(t *testing.T) { checkRejects(t, name, base) })
+	t.Run("bad inputs", func(t *testing.T) { checkBadInputs(t, name, base) })
 	t.Run("robust", func(t *testing.T) { checkRobust(t, name, base) })
 }
 
@@ -518,6 +520,143 @@ func checkRejects(t *testing.T, name string, c conformanceCase) {
 	}
 }
 
+// zeroRows is a matrix with no rows and c columns (mat.Dense cannot be
+// one).
+type zeroRows struct{ c int }
+
+func (z zeroRows) Dims() (r, c int)    { return 0, z.c }
+func (z zeroRows) At(i, j int) float64 { panic(mat.ErrIndexOutOfRange) }
+func (z zeroRows) T() mat.Matrix       { return mat.Transpose{Matrix: z} }
+
+// fitNoPanic runs meth.Fit and turns a panic into an error that says so
+// (panicked reports it), so that one method's panic does not hide the
+// others' cases.
+func fitNoPanic(meth Method, ctx context.Context, train Data, extra Extra) (model Model, err error, panicked bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			model, err, panicked = nil, fmt.Errorf("panic: %v", r), true
+		}
+	}()
+	model, err = meth.Fit(ctx, train, extra)
+	return model, err, false
+}
+
+// checkBadInputs is issue 18's row 8 for every method: nil, empty and
+// mismatched inputs — in the training sample, and in the Extra members the
+// method needs — are errors, never panics, and a nil context is the one
+// documented panic, with a message that says so.
+func checkBadInputs(t *testing.T, name string, c conformanceCase) {
+	meth := newConformanceMethod(t, name)
+	needs := meth.Needs()
+	m := c.train.Rows()
+	_, d := c.train.X.Dims()
+	_, n := c.train.H.Dims()
+	shorter := func(a mat.Matrix, rows int) mat.Matrix {
+		A := dense(a)
+		_, k := A.Dims()
+		return mat.DenseCopyOf(A.Slice(0, rows, 0, k))
+	}
+	type badCase struct {
+		what  string
+		train Data
+		extra Extra
+	}
+	cases := []badCase{
+		{"X and H nil", Data{Y: c.train.Y}, c.extra},
+		{"X and H typed nil", Data{X: (*mat.Dense)(nil), H: (*mat.Dense)(nil), Y: c.train.Y}, c.extra},
+		{"X and H empty", Data{X: &mat.Dense{}, H: &mat.Dense{}, Y: c.train.Y}, c.extra},
+		{"y nil", Data{X: c.train.X, H: c.train.H}, c.extra},
+		{"y empty", Data{X: c.train.X, H: c.train.H, Y: []float64{}}, c.extra},
+		{"y shorter than the rows", Data{X: c.train.X, H: c.train.H, Y: c.train.Y[:m-1]}, c.extra},
+		{"y longer than the rows", Data{X: c.train.X, H: c.train.H, Y: append(slices.Clone(c.train.Y), 1)}, c.extra},
+		{"zero rows", Data{X: zeroRows{d}, H: zeroRows{n}, Y: []float64{}}, c.extra},
+		{"zero rows and labels", Data{X: zeroRows{d}, H: zeroRows{n}, Y: c.train.Y}, c.extra},
+		{"X with a row fewer than H", Data{X: shorter(c.train.X, m-1), H: c.train.H, Y: c.train.Y}, c.extra},
+		{"H with a row fewer than X", Data{X: c.train.X, H: shorter(c.train.H, m-1), Y: c.train.Y}, c.extra},
+		{"X with a row fewer, H nil", Data{X: shorter(c.train.X, m-1), Y: c.train.Y}, c.extra},
+		{"H with a row fewer, X nil", Data{H: shorter(c.train.H, m-1), Y: c.train.Y}, c.extra},
+	}
+	// The Extra members a method needs are checked as the training sample
+	// is (those it does not need are never read: see checkContract).
+	test := c.test
+	r := test.Rows()
+	for _, bad := range []struct {
+		what string
+		d    Data
+	}{
+		{"nil", Data{}},
+		{"X nil", Data{H: test.H, Y: test.Y}},
+		{"H nil", Data{X: test.X, Y: test.Y}},
+		{"X and H swapped", Data{X: test.H, H: test.X, Y: test.Y}},
+		{"X with a row fewer than H", Data{X: shorter(test.X, r-1), H: test.H, Y: test.Y}},
+		{"H with a row fewer than X", Data{X: test.X, H: shorter(test.H, r-1), Y: test.Y}},
+		{"zero rows", Data{X: zeroRows{d}, H: zeroRows{n}, Y: []float64{}}},
+	} {
+		if needs.Unlabelled {
+			unl := Data{X: bad.d.X, H: bad.d.H}
+			cases = append(cases, badCase{"Extra.Unlabelled " + bad.what, c.train, Extra{Unlabelled: &unl, Oracle: c.extra.Oracle, Seed: c.extra.Seed}})
+		}
+		if needs.Oracle {
+			orc := bad.d
+			cases = append(cases, badCase{"Extra.Oracle " + bad.what, c.train, Extra{Unlabelled: c.extra.Unlabelled, Oracle: &orc, Seed: c.extra.Seed}})
+		}
+	}
+	if needs.Oracle {
+		for _, y := range []struct {
+			what string
+			y    []float64
+		}{{"labels nil", nil}, {"a label short", test.Y[:r-1]}, {"a 0/1 label", append([]float64{0}, test.Y[1:]...)}} {
+			orc := Data{X: test.X, H: test.H, Y: y.y}
+			cases = append(cases, badCase{"Extra.Oracle " + y.what, c.train, Extra{Unlabelled: c.extra.Unlabelled, Oracle: &orc, Seed: c.extra.Seed}})
+		}
+	}
+	for _, tc := range cases {
+		if _, err, panicked := fitNoPanic(newConformanceMethod(t, name), context.Background(), tc.train, tc.extra); panicked || err == nil {
+			t.Errorf("Fit with %s: %v, want an error", tc.what, err)
+		}
+	}
+
+	// X or H alone (the other nil) is a valid sample: a method that needs
+	// the missing part returns an error, the others a model that predicts.
+	for _, tc := range []struct {
+		what        string
+		train, test Data
+	}{
+		{"X nil", Data{H: c.train.H, Y: c.train.Y}, Data{H: test.H}},
+		{"H nil", Data{X: c.train.X, Y: c.train.Y}, Data{X: test.X}},
+		{"X typed nil", Data{X: (*mat.Dense)(nil), H: c.train.H, Y: c.train.Y}, Data{H: test.H}},
+	} {
+		extra := Extra{Seed: c.extra.Seed}
+		if needs.Unlabelled {
+			extra.Unlabelled = &Data{X: tc.test.X, H: tc.test.H}
+		}
+		if needs.Oracle {
+			extra.Oracle = &Data{X: tc.test.X, H: tc.test.H, Y: test.Y}
+		}
+		model, err, panicked := fitNoPanic(newConformanceMethod(t, name), context.Background(), tc.train, extra)
+		if panicked {
+			t.Errorf("Fit with %s: %v", tc.what, err)
+			continue
+		}
+		if err != nil {
+			t.Logf("Fit with %s: error (allowed): %v", tc.what, err)
+			continue
+		}
+		mustPredict(t, model, tc.test)
+	}
+
+	// A nil context is a caller's bug: the one documented panic, saying so.
+	func() {
+		defer func() {
+			r := recover()
+			if msg := fmt.Sprint(r); r == nil || !strings.Contains(msg, "nil context.Context") {
+				t.Errorf("Fit with a nil context: panic %v, want one that names the nil context.Context", r)
+			}
+		}()
+		newConformanceMethod(t, name).Fit(nil, c.train, c.extra)
+	}()
+}
+
 // checkRobust checks the degenerate inputs every method must handle
 // without NaN: an error or finite scores.
 func checkRobust(t *testing.T, name string, base conformanceCase) {
@@ -626,3 +765,72 @@ func (o opaqueMatrix) T() mat.Matrix       { return mat.Transpose{Matrix: o} }
 
 // permuteRows returns the rows perm[0], perm[1], … of d.
 func permuteRows(d Data, perm []int) Data { return selectRows(d, perm) }
+
+// TestPredictInconsistentModels is issue 18's row 8 for models built or
+// changed by hand: for every method's model, a Linear whose fields
+// disagree, or a GreedyTL model whose root model does, makes Predict and
+// WriteModel return errors, never panic.
+func TestPredictInconsistentModels(t *testing.T) {
+	base := newConformanceCase(7, 24, 6, 5, 8)
+	noPanic := func(t *testing.T, what string, f func() error) {
+		t.Helper()
+		defer func() {
+			if r := recover(); r != nil {
+				t.Errorf("%s: panic: %v", what, r)
+			}
+		}()
+		if err := f(); err == nil {
+			t.Errorf("%s: no error", what)
+		}
+	}
+	check := func(t *testing.T, what string, model Model) {
+		t.Helper()
+		noPanic(t, what+": Predict", func() error { _, err := model.Predict(Data{X: base.test.X, H: base.test.H}); return err })
+		noPanic(t, what+": WriteModel", func() error { return WriteModel(io.Discard, model) })
+	}
+	for _, name := range Names() {
+		t.Run(name, func(t *testing.T) {
+			fitted := mustFit(t, name, base)
+			switch model := fitted.(type) {
+			case *Linear:
+				for _, c := range []struct {
+					what   string
+					change func(l *Linear)
+				}{
+					{"WX shorter than X", func(l *Linear) { l.WX = l.WX[:len(l.WX)-1] }},
+					{"WH longer than H", func(l *Linear) { l.WH = append(l.WH, 1) }},
+					{"WX nil", func(l *Linear) { l.WX = nil }},
+					{"X's means shorter than its scales", func(l *Linear) { l.X.Mean = l.X.Mean[:1] }},
+					{"H's scales nil", func(l *Linear) { l.H.Scale = nil }},
+					{"a negative scale", func(l *Linear) { l.X.Scale[0] = -1 }},
+					{"a NaN weight", func(l *Linear) { l.WH[0] = math.NaN() }},
+					{"an infinite intercept", func(l *Linear) { l.B = math.Inf(-1) }},
+					{"the zero Linear", func(l *Linear) { *l = Linear{} }},
+				} {
+					l := *model
+					l.X.Mean, l.X.Scale = slices.Clone(l.X.Mean), slices.Clone(l.X.Scale)
+					l.H.Mean, l.H.Scale = slices.Clone(l.H.Mean), slices.Clone(l.H.Scale)
+					l.WX, l.WH = slices.Clone(l.WX), slices.Clone(l.WH)
+					c.change(&l)
+					check(t, c.what, &l)
+				}
+				check(t, "a nil *Linear", (*Linear)(nil))
+			case interface{ GreedyModel() *greedytl.Model }:
+				gm := model.GreedyModel()
+				if len(gm.Selected) == 0 {
+					t.Fatal("the model selects nothing")
+				}
+				gm.Weights = gm.Weights[:len(gm.Selected)-1]
+				check(t, "root model: fewer weights than columns", fitted)
+				gm.Weights = append(gm.Weights, 1)
+				gm.Selected[0].Index = gm.NumFeatures + gm.NumSources
+				check(t, "root model: a column out of range", fitted)
+			default:
+				t.Logf("%T is not built by hand", model)
+			}
+		})
+	}
+	if err := WriteModel(io.Discard, nil); err == nil {
+		t.Error("WriteModel of a nil Model: no error")
+	}
+}

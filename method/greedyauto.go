@@ -150,11 +150,12 @@ func (a *GreedyAuto) Needs() Needs { return Needs{} }
 // Fit fits the committee on the training sample and on each of its
 // subsamples without some examples of the larger class, and returns the
 // mean (see GreedyAuto).
-func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
-	m, _, _, err := checkTrain(train)
+func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model, err error) {
+	m, _, _, err := startFit(ctx, a.Name(), train)
 	if err != nil {
 		return nil, err
 	}
+	defer endFit(ctx, a.Name(), &result, &err)
 	if err := a.check(); err != nil {
 		return nil, err
 	}

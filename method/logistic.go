@@ -148,12 +148,13 @@ func (l logistic) params(c float64) linear.Params {
 
 // Fit trains the model (see the type's comment). It returns an error for
 // the inputs checkTrain rejects, when ctx is done and when a solver fails.
-func (l logistic) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
+func (l logistic) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
 	l.seed = extra.Seed
-	_, d, n, err := checkTrain(train)
+	_, d, n, err := startFit(ctx, l.name, train)
 	if err != nil {
 		return nil, err
 	}
+	defer endFit(ctx, l.name, &result, &err)
 	sx, sh := standardize.Fit(train.X), standardize.Fit(train.H)
 	z, err := standardisedColumns(sx, sh, train)
 	if err != nil {

@@ -3,9 +3,11 @@ package method
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 
 	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/jsonfile"
@@ -47,6 +49,12 @@ func WriteModel(w io.Writer, m Model) error { return WriteFile(w, m, nil) }
 // from (nil: none, as WriteModel). It is the one writer of every method's
 // envelope.
 func WriteFile(w io.Writer, m Model, sources *greedytl.SourcesID) error {
+	if m == nil {
+		return errors.New("method: writing a nil Model")
+	}
+	if v := reflect.ValueOf(m); v.Kind() == reflect.Pointer && v.IsNil() {
+		return fmt.Errorf("method: writing a nil %T", m)
+	}
 	if err := checkHyper(m.Hyperparameters()); err != nil {
 		return fmt.Errorf("method: writing %s model: %w", m.Method(), err)
 	}

@@ -98,11 +98,12 @@ func (multiKT) Needs() Needs { return Needs{} }
 // for the inputs checkTrain rejects, when ctx is done, and when the LS-SVM
 // system is numerically singular at every C (a C at which it is singular is
 // skipped).
-func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
-	m, _, n, err := checkTrain(train)
+func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (result Model, err error) {
+	m, _, n, err := startFit(ctx, k.name, train)
 	if err != nil {
 		return nil, err
 	}
+	defer endFit(ctx, k.name, &result, &err)
 	st, err := standardizeData(train)
 	if err != nil {
 		return nil, err

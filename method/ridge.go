@@ -73,8 +73,12 @@ type noTransfer struct{}
 func (noTransfer) Name() string { return "no-transfer" }
 func (noTransfer) Needs() Needs { return Needs{} }
 
-func (noTransfer) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
-	st, err := standardizeTrain(ctx, train)
+func (noTransfer) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
+	if _, _, _, err := startFit(ctx, "no-transfer", train); err != nil {
+		return nil, err
+	}
+	defer endFit(ctx, "no-transfer", &result, &err)
+	st, err := standardizeData(train)
 	if err != nil {
 		return nil, err
 	}
@@ -97,8 +101,12 @@ type rlsSrcFeat struct{}
 func (rlsSrcFeat) Name() string { return "rls-srcfeat" }
 func (rlsSrcFeat) Needs() Needs { return Needs{} }
 
-func (rlsSrcFeat) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
-	st, err := standardizeTrain(ctx, train)
+func (rlsSrcFeat) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
+	if _, _, _, err := startFit(ctx, "rls-srcfeat", train); err != nil {
+		return nil, err
+	}
+	defer endFit(ctx, "rls-srcfeat", &result, &err)
+	st, err := standardizeData(train)
 	if err != nil {
 		return nil, err
 	}
@@ -130,8 +138,12 @@ type averageKT struct{}
 func (averageKT) Name() string { return "average-kt" }
 func (averageKT) Needs() Needs { return Needs{} }
 
-func (averageKT) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
-	st, err := standardizeTrain(ctx, train)
+func (averageKT) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
+	if _, _, _, err := startFit(ctx, "average-kt", train); err != nil {
+		return nil, err
+	}
+	defer endFit(ctx, "average-kt", &result, &err)
+	st, err := standardizeData(train)
 	if err != nil {
 		return nil, err
 	}
@@ -178,8 +190,12 @@ type bestSource struct{}
 func (bestSource) Name() string { return "best-source" }
 func (bestSource) Needs() Needs { return Needs{Oracle: true} }
 
-func (bestSource) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
-	st, err := standardizeTrain(ctx, train)
+func (bestSource) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
+	if _, _, _, err := startFit(ctx, "best-source", train); err != nil {
+		return nil, err
+	}
+	defer endFit(ctx, "best-source", &result, &err)
+	st, err := standardizeData(train)
 	if err != nil {
 		return nil, err
 	}
@@ -283,18 +299,6 @@ func weightedLine(z, y []float64, weight func(float64) float64) (a, b float64) {
 	}
 	a = szy / szz
 	return a, ybar - a*zbar
-}
-
-// standardizeTrain validates the context and the training sample and
-// standardises it.
-func standardizeTrain(ctx context.Context, train Data) (standardized, error) {
-	if err := ctx.Err(); err != nil {
-		return standardized{}, err
-	}
-	if _, _, _, err := checkTrain(train); err != nil {
-		return standardized{}, err
-	}
-	return standardizeData(train)
 }
 
 // standardized is a training sample's scalers and standardised matrices

@@ -60,11 +60,12 @@ func (stackedLogistic) Name() string { return "stacked-logistic" }
 func (stackedLogistic) Needs() Needs { return Needs{} }
 
 // Fit trains the model (see stackedLogistic).
-func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
-	m, d, n, err := checkTrain(train)
+func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
+	m, d, n, err := startFit(ctx, "stacked-logistic", train)
 	if err != nil {
 		return nil, err
 	}
+	defer endFit(ctx, "stacked-logistic", &result, &err)
 	raw := concatColumns(dense(train.X), dense(train.H))
 	pos, neg, _ := classCounts(train.Y)
 	c := 1.0
