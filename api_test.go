@@ -7,8 +7,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
-	"sync/atomic"
 	"testing"
+
+	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
 )
 
 // Issue 18, row 8: the Go API's entry points. A nil context is the one
@@ -96,32 +97,6 @@ func TestPredictInconsistentModel(t *testing.T) {
 	}
 }
 
-// countdownContext is a context cancelled by its own Err method: the first
-// left calls of Err report nothing, the next one cancels it. Fit's checks
-// of its context are Err calls, so it stops the fit at each check in turn,
-// deterministically.
-type countdownContext struct {
-	context.Context
-	cancel context.CancelFunc
-	left   atomic.Int64
-	calls  atomic.Int64
-}
-
-func newCountdown(left int64) *countdownContext {
-	ctx, cancel := context.WithCancel(context.Background())
-	c := &countdownContext{Context: ctx, cancel: cancel}
-	c.left.Store(left)
-	return c
-}
-
-func (c *countdownContext) Err() error {
-	c.calls.Add(1)
-	if c.left.Add(-1) < 0 {
-		c.cancel()
-	}
-	return c.Context.Err()
-}
-
 // TestFitCancelledAtEachCheck cancels Fit at each of its context checks in
 // turn (exact and sampled search, one λ and AutoLambda's grid): a fit
 // whose context is done by the time it returns returns the context's
@@ -137,18 +112,18 @@ func TestFitCancelledAtEachCheck(t *testing.T) {
 		{Delta: 1e-4, FeatureFactor: 1, AutoLambda: true},
 	} {
 		// The number of checks of an uncancelled fit.
-		all := newCountdown(math.MaxInt64)
+		all := fitctxtest.NewCountdown(math.MaxInt64)
 		if _, err := Fit(all, X, H, y, o); err != nil {
 			t.Fatal(err)
 		}
-		n := all.calls.Load()
+		n := all.Calls()
 		if n < 3 {
 			t.Fatalf("%+v: only %d context checks", o, n)
 		}
 		for k := range n + 1 {
-			ctx := newCountdown(k)
+			ctx := fitctxtest.NewCountdown(k)
 			mod, err := Fit(ctx, X, H, y, o)
-			done := ctx.Context.Err() != nil
+			done := ctx.Cancelled()
 			switch {
 			case done && !errors.Is(err, context.Canceled):
 				t.Errorf("%+v, cancelled at check %d of %d: err = %v, model %v: want context.Canceled", o, k+1, n, err, mod != nil)

@@ -3,6 +3,7 @@ package method
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -11,9 +12,12 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/internal/cputime"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
@@ -294,6 +298,7 @@ func runConformance(t *testing.T, name string, base conformanceCase) {
 	t.Run("contract", func(t *testing.T) { checkContract(t, name, base) })
 	t.Run("rejects", func(t *testing.T) { checkRejects(t, name, base) })
 	t.Run("bad inputs", func(t *testing.T) { checkBadInputs(t, name, base) })
+	t.Run("cancelled", func(t *testing.T) { checkCancelled(t, name, base) })
 	t.Run("robust", func(t *testing.T) { checkRobust(t, name, base) })
 }
 
@@ -511,13 +516,6 @@ func checkRejects(t *testing.T, name string, c conformanceCase) {
 	bad("an Inf in H", func(d *Data) { dense(d.H).Set(3, 0, math.Inf(1)) })
 	bad("fewer labels than rows", func(d *Data) { d.Y = d.Y[:len(d.Y)-1] })
 	bad("X and H absent", func(d *Data) { d.X, d.H = nil, nil })
-
-	meth := newConformanceMethod(t, name)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := meth.Fit(ctx, c.train, c.extra); err == nil {
-		t.Error("Fit with a cancelled context: no error")
-	}
 }
 
 // zeroRows is a matrix with no rows and c columns (mat.Dense cannot be
@@ -655,6 +653,118 @@ func checkBadInputs(t *testing.T, name string, c conformanceCase) {
 		}()
 		newConformanceMethod(t, name).Fit(nil, c.train, c.extra)
 	}()
+}
+
+// cancellingMatrix reads through m and cancels a context at the at-th
+// read (At call) counted by reads, which the matrices of one sample share:
+// it cancels a fit at a fixed point of its work, deterministically.
+type cancellingMatrix struct {
+	m      mat.Matrix
+	reads  *atomic.Int64
+	at     int64
+	cancel context.CancelFunc
+}
+
+func (c cancellingMatrix) Dims() (r, cols int) { return c.m.Dims() }
+func (c cancellingMatrix) T() mat.Matrix       { return mat.Transpose{Matrix: c} }
+func (c cancellingMatrix) At(i, j int) float64 {
+	if c.reads.Add(1) == c.at {
+		c.cancel()
+	}
+	return c.m.At(i, j)
+}
+
+// checkCancelled is issue 18's row 11 for every method: a fit whose
+// context is done — before it starts, or at a fixed point of its work (the
+// first, a middle or the last read of its training matrices) — returns the
+// context's error, never a model.
+func checkCancelled(t *testing.T, name string, c conformanceCase) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if model, err := newConformanceMethod(t, name).Fit(ctx, c.train, c.extra); !errors.Is(err, context.Canceled) || model != nil {
+		t.Errorf("Fit with a cancelled context: %v (model %v), want context.Canceled", err, model != nil)
+	}
+	fitCancelledAt := func(at int64) (Model, error, *atomic.Int64, context.Context) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		reads := new(atomic.Int64)
+		wrap := func(a mat.Matrix) mat.Matrix { return cancellingMatrix{m: a, reads: reads, at: at, cancel: cancel} }
+		train := Data{X: wrap(c.train.X), H: wrap(c.train.H), Y: c.train.Y}
+		model, err := newConformanceMethod(t, name).Fit(ctx, train, c.extra)
+		return model, err, reads, ctx
+	}
+	_, err, reads, _ := fitCancelledAt(-1)
+	if err != nil {
+		t.Fatalf("Fit: %v", err)
+	}
+	total := reads.Load()
+	for _, at := range []int64{1, total / 2, total} {
+		if model, err, _, _ := fitCancelledAt(at); !errors.Is(err, context.Canceled) || model != nil {
+			t.Errorf("Fit cancelled at read %d of %d: %v (model %v), want context.Canceled", at, total, err, model != nil)
+		}
+	}
+}
+
+// TestFitDeadline is issue 18's row 11 with a clock: on problems on which
+// every method works for far longer than the deadline (wide: 24 examples,
+// 100000 sources; tall: 200 examples and columns), a fit given 50 ms
+// returns soon after it and, unless it had finished its work before the
+// deadline, with the context's error. "Soon" is measured in the process's
+// CPU time from the deadline to the return, which a loaded machine does
+// not inflate (at most cpuSlack, some tens of the few milliseconds of work
+// a method may do between checks); the wall clock gets wallSlack, and only
+// exceeding both fails.
+func TestFitDeadline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits on large problems; skipped with -short")
+	}
+	const deadline, cpuSlack, wallSlack = 50 * time.Millisecond, 100 * time.Millisecond, 250 * time.Millisecond
+	for _, shape := range []struct {
+		name           string
+		m, pos, d, n   int
+		testRows, tpos int
+	}{
+		{"wide", 24, 6, 50, 100000, 30, 15},
+		{"tall", 200, 50, 200, 200, 30, 15},
+	} {
+		rng := rand.New(rand.NewPCG(41, 41))
+		train := transferProblem(rng, shape.m, shape.pos, shape.d, shape.n)
+		test := transferProblem(rng, shape.testRows, shape.tpos, shape.d, shape.n)
+		unl := Data{X: test.X, H: test.H}
+		extra := Extra{Unlabelled: &unl, Oracle: &test, Seed: 41}
+		for _, name := range Names() {
+			t.Run(shape.name+"/"+name, func(t *testing.T) {
+				ctx, cancel := context.WithTimeout(context.Background(), deadline)
+				defer cancel()
+				var atDeadline atomic.Int64 // the process's CPU time when ctx expired
+				context.AfterFunc(ctx, func() {
+					cpu, _ := cputime.Process()
+					atDeadline.Store(int64(cpu))
+				})
+				start := time.Now()
+				model, err := newConformanceMethod(t, name).Fit(ctx, train, extra)
+				took := time.Since(start)
+				cpu, ok := cputime.Process()
+				if ok && atDeadline.Load() > 0 {
+					over := cpu - time.Duration(atDeadline.Load())
+					t.Logf("returned %v after the deadline, %v of CPU time since", took-deadline, over)
+					if took > deadline+wallSlack && over > cpuSlack {
+						t.Errorf("returned %v after the deadline, having used %v of CPU time since (more than %v)", took-deadline, over, cpuSlack)
+					}
+				} else if took > deadline+wallSlack {
+					t.Errorf("returned %v after the deadline (more than %v)", took-deadline, wallSlack)
+				}
+				switch {
+				case err == nil:
+					t.Logf("finished its work in %v, within the deadline", took)
+				case !errors.Is(err, context.DeadlineExceeded):
+					t.Errorf("after %v: %v, want context.DeadlineExceeded", took, err)
+				case model != nil:
+					t.Error("a model with an error")
+				}
+			})
+		}
+	}
 }
 
 // checkRobust checks the degenerate inputs every method must handle

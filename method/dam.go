@@ -109,9 +109,15 @@ func (dam) Fit(ctx context.Context, train Data, extra Extra) (result Model, err 
 	}
 	var virtual []float64
 	if n > 0 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if virtual, err = virtualLabels(sh, dense(train.H), dense(extra.Unlabelled.H), train.Y); err != nil {
 			return nil, err
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if virtual == nil || u == 0 {
 		lambda, wf, bf, err := balancedRidgeByLOO(zx, train.Y)
@@ -122,6 +128,9 @@ func (dam) Fit(ctx context.Context, train Data, extra Extra) (result Model, err 
 	}
 	zxu, err := sx.Transform(extra.Unlabelled.X)
 	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	sys, err := newDAMSystem(zx, zxu, train.Y, virtual)
@@ -137,10 +146,10 @@ func (dam) Fit(ctx context.Context, train Data, extra Extra) (result Model, err 
 		cands    []looCandidate
 	)
 	for _, tau := range tauGrid {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
 		for _, lambda := range lambdaGrid {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			loo, alpha, err := sys.solve(tau, lambda)
 			if err != nil {
 				continue // numerically singular: not a candidate

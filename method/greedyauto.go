@@ -273,7 +273,7 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data) (*Linear, error)
 		members++
 	}
 	// The ridge member: every column, λ by leave-one-out (rls-srcfeat).
-	lambda, w, err := ridgeByLOO(concatColumns(st.zx, st.zh), train.Y, nil)
+	lambda, w, err := ridgeByLOO(ctx, concatColumns(st.zx, st.zh), train.Y, nil)
 	if err != nil {
 		return nil, fmt.Errorf("method: greedytl-auto: ridge: %w", err)
 	}

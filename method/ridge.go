@@ -85,7 +85,7 @@ func (noTransfer) Fit(ctx context.Context, train Data, extra Extra) (result Mode
 	if st.sx.Len() == 0 {
 		return nil, errors.New("method: no-transfer needs target features X")
 	}
-	lambda, w, err := ridgeByLOO(st.zx, train.Y, nil)
+	lambda, w, err := ridgeByLOO(ctx, st.zx, train.Y, nil)
 	if err != nil {
 		return nil, fmt.Errorf("method: no-transfer: %w", err)
 	}
@@ -111,7 +111,7 @@ func (rlsSrcFeat) Fit(ctx context.Context, train Data, extra Extra) (result Mode
 		return nil, err
 	}
 	d, n := st.sx.Len(), st.sh.Len()
-	lambda, w, err := ridgeByLOO(concatColumns(st.zx, st.zh), train.Y, nil)
+	lambda, w, err := ridgeByLOO(ctx, concatColumns(st.zx, st.zh), train.Y, nil)
 	if err != nil {
 		return nil, fmt.Errorf("method: rls-srcfeat: %w", err)
 	}
@@ -164,7 +164,7 @@ func (averageKT) Fit(ctx context.Context, train Data, extra Extra) (result Model
 		l.Hyper = map[string]float64{}
 		return l, nil
 	}
-	lambda, w, err := ridgeByLOO(st.zx, train.Y, hbar)
+	lambda, w, err := ridgeByLOO(ctx, st.zx, train.Y, hbar)
 	if err != nil {
 		return nil, fmt.Errorf("method: average-kt: %w", err)
 	}
@@ -215,6 +215,9 @@ func (bestSource) Fit(ctx context.Context, train Data, extra Extra) (result Mode
 	}
 	if _, _, err := classCounts(extra.Oracle.Y); err != nil {
 		return nil, fmt.Errorf("method: best-source: oracle data: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	zo, err := st.sh.Transform(extra.Oracle.H)
 	if err != nil {
@@ -367,7 +370,7 @@ func concatColumns(A, B *mat.Dense) *mat.Dense {
 // the prediction used is offset_i + (t_i − r_i) − t̄₋ᵢ, with r_i the
 // intercept model's closed-form leave-one-out residual. (The columns'
 // scaling by their standard deviation is not redone without i.)
-func ridgeByLOO(Z *mat.Dense, y, offset []float64) (lambda float64, w []float64, err error) {
+func ridgeByLOO(ctx context.Context, Z *mat.Dense, y, offset []float64) (lambda float64, w []float64, err error) {
 	target := y
 	if offset != nil {
 		target = make([]float64, len(y))
@@ -375,12 +378,15 @@ func ridgeByLOO(Z *mat.Dense, y, offset []float64) (lambda float64, w []float64,
 			target[i] = y[i] - offset[i]
 		}
 	}
-	path, err := linear.RidgeLOOPath(Z, target, lambdaGrid, true)
+	path, err := linear.RidgeLOOPath(ctx, Z, target, lambdaGrid, true)
 	if err != nil {
 		// Some λ is too small for these data: take the others one by one.
 		path = path[:0]
 		for _, l := range lambdaGrid {
-			p, err1 := linear.RidgeLOOPath(Z, target, []float64{l}, true)
+			if err := ctx.Err(); err != nil {
+				return 0, nil, err
+			}
+			p, err1 := linear.RidgeLOOPath(ctx, Z, target, []float64{l}, true)
 			if err1 == nil {
 				path = append(path, p[0])
 			}
@@ -432,7 +438,7 @@ func ridgeByLOO(Z *mat.Dense, y, offset []float64) (lambda float64, w []float64,
 		return 0, nil, err
 	}
 	lambda = path[best].Lambda
-	fit, err := linear.FitRidge(Z, target, lambda, false)
+	fit, err := linear.FitRidge(ctx, Z, target, lambda, false)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -88,6 +88,9 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (resu
 			if err != nil {
 				return nil, err
 			}
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			zo, err := sc.Transform(rowsOf(raw, out))
 			if err != nil {
 				return nil, fmt.Errorf("method: stacked-logistic: %w", err)
@@ -147,9 +150,15 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (resu
 func (stackedLogistic) fitRows(ctx context.Context, raw *mat.Dense, y []float64, rows []int) (standardize.Scaler, func(c float64) ([]float64, error), error) {
 	sub := rowsOf(raw, rows)
 	sc := standardize.Fit(sub)
+	if err := ctx.Err(); err != nil {
+		return standardize.Scaler{}, nil, err
+	}
 	z, err := sc.Transform(sub)
 	if err != nil {
 		return standardize.Scaler{}, nil, fmt.Errorf("method: stacked-logistic: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return standardize.Scaler{}, nil, err
 	}
 	ys := make([]float64, len(rows))
 	var pos float64
