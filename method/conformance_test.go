@@ -707,7 +707,9 @@ func checkCancelled(t *testing.T, name string, c conformanceCase) {
 
 // TestFitDeadline is issue 18's row 11 with a clock: on problems on which
 // every method works for far longer than the deadline (wide: 24 examples,
-// 100000 sources; tall: 200 examples and columns), a fit given 50 ms
+// 100000 sources; tall: 200 examples and columns; mid: 100 examples, 20000
+// sources, on which dictionary took 9.6 s and rls-srcfeat 1.3 s to return
+// before the fix), a fit given 50 ms
 // returns soon after it and, unless it had finished its work before the
 // deadline, with the context's error. "Soon" is measured in the process's
 // CPU time from the deadline to the return, which a loaded machine does
@@ -726,6 +728,7 @@ func TestFitDeadline(t *testing.T) {
 	}{
 		{"wide", 24, 6, 50, 100000, 30, 15},
 		{"tall", 200, 50, 200, 200, 30, 15},
+		{"mid", 100, 25, 20, 20000, 30, 15},
 	} {
 		rng := rand.New(rand.NewPCG(41, 41))
 		train := transferProblem(rng, shape.m, shape.pos, shape.d, shape.n)
