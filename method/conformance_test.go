@@ -698,9 +698,13 @@ func checkCancelled(t *testing.T, name string, c conformanceCase) {
 		t.Fatalf("Fit: %v", err)
 	}
 	total := reads.Load()
+	method := newConformanceMethod(t, name).Name()
 	for _, at := range []int64{1, total / 2, total} {
-		if model, err, _, _ := fitCancelledAt(at); !errors.Is(err, context.Canceled) || model != nil {
+		model, err, _, _ := fitCancelledAt(at)
+		if !errors.Is(err, context.Canceled) || model != nil {
 			t.Errorf("Fit cancelled at read %d of %d: %v (model %v), want context.Canceled", at, total, err, model != nil)
+		} else if !strings.Contains(err.Error(), method) {
+			t.Errorf("Fit cancelled at read %d of %d: error %q does not name the method", at, total, err)
 		}
 	}
 }

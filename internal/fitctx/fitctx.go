@@ -43,8 +43,13 @@ func Err(ctx context.Context, caller string) error {
 // Finish returns (v, err) unchanged when err is not nil or ctx is not done,
 // and otherwise the zero value and Err(ctx, caller): a fit whose context
 // is done by the time it has finished returns the context's error, not its
-// result.
+// result. A bare context.Canceled or context.DeadlineExceeded (an inner
+// loop's ctx.Err()) is wrapped as Err wraps it, so that the message names
+// the caller.
 func Finish[T any](ctx context.Context, v T, err error, caller string) (T, error) {
+	if err == context.Canceled || err == context.DeadlineExceeded {
+		return v, fmt.Errorf("%s: fit interrupted: %w", caller, err)
+	}
 	if err != nil {
 		return v, err
 	}

@@ -34,6 +34,9 @@ func TestStartAndFinish(t *testing.T) {
 	if v, err := Finish(done, 7, nil, "test"); v != 0 || !errors.Is(err, context.Canceled) {
 		t.Errorf("Finish(done) = %v, %v: want the context's error, not the result", v, err)
 	}
+	if _, err := Finish(done, 7, context.Canceled, "test"); !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "test: fit interrupted") {
+		t.Errorf("Finish(done, context.Canceled) = %v, want it wrapped naming the caller", err)
+	}
 	own := errors.New("own")
 	if _, err := Finish(done, 7, own, "test"); err != own {
 		t.Errorf("Finish(done, own error) = %v, want the fit's own error", err)
