@@ -92,8 +92,18 @@ func FitRidge(ctx context.Context, X mat.Matrix, y []float64, lambda float64, in
 const ridgeCaller = "linear: ridge"
 
 // Predict returns wᵀx + b for every row x of X. It returns an error when X
-// has the wrong number of columns or holds NaN or ±Inf.
+// has the wrong number of columns or holds NaN or ±Inf, when X is nil, and
+// when m is nil or (built by hand) holds a non-finite weight or intercept.
 func (m *RidgeModel) Predict(X mat.Matrix) ([]float64, error) {
+	if m == nil {
+		return nil, errors.New("linear: nil ridge model")
+	}
+	if X == nil {
+		return nil, errors.New("linear: ridge: nil X")
+	}
+	if finiteRidge(m.W, []float64{m.B}) != nil {
+		return nil, errors.New("linear: ridge model: a weight or the intercept is not finite")
+	}
 	r, c := X.Dims()
 	if c != len(m.W) {
 		return nil, fmt.Errorf("linear: ridge model has %d features, X has %d columns", len(m.W), c)

@@ -340,6 +340,17 @@ func TestRidgePredictErrors(t *testing.T) {
 	if _, err := model.Predict(bad); err == nil {
 		t.Error("NaN input: no error")
 	}
+	var nilModel *RidgeModel
+	if _, err := nilModel.Predict(x); err == nil {
+		t.Error("nil model: no error")
+	}
+	if _, err := model.Predict(nil); err == nil {
+		t.Error("nil X: no error")
+	}
+	handBuilt := &RidgeModel{W: []float64{1, math.NaN(), 0, 0}}
+	if _, err := handBuilt.Predict(x); err == nil {
+		t.Error("a NaN weight: no error")
+	}
 }
 
 func ExampleFitRidge() {
