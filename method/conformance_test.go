@@ -951,3 +951,14 @@ func TestPredictInconsistentModels(t *testing.T) {
 		t.Error("WriteModel of a nil Model: no error")
 	}
 }
+
+// TestZeroValueMethods: the exported method types built by hand without
+// settings (their zero values) return errors from Fit, not panics.
+func TestZeroValueMethods(t *testing.T) {
+	c := newConformanceCase(7, 24, 6, 5, 8)
+	for _, m := range []Method{&GreedyTL{}, &GreedyAuto{}} {
+		if _, err, panicked := fitNoPanic(m, context.Background(), c.train, c.extra); panicked || err == nil {
+			t.Errorf("%T{}: Fit: %v, want an error", m, err)
+		}
+	}
+}
