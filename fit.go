@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/greedytl/greedytl/internal/fitctx"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -30,9 +31,14 @@ import (
 // with opts.Sample > 0 only the columns the search reads are checked); an
 // option is invalid (λ ≤ 0 or NaN without AutoLambda, δ < 0, γ < 0,
 // Sample < 0, MaxK < 0); every column is constant; λ is too small for the
-// data to be factorised reliably; or ctx is cancelled (the error wraps
-// ctx.Err(), checked once per step and during setup).
+// data to be factorised reliably; or ctx is done before Fit returns (the
+// error wraps ctx.Err(); ctx is checked during setup, once per step, and
+// once more at the end, so no model is returned after ctx is done). It
+// panics when ctx is nil (see the package documentation).
 func Fit(ctx context.Context, X, H mat.Matrix, y []float64, opts Options) (*Model, error) {
+	if err := fitctx.Start(ctx, "greedytl"); err != nil {
+		return nil, err
+	}
 	if err := opts.check(); err != nil {
 		return nil, fmt.Errorf("greedytl: invalid options: %w", err)
 	}
@@ -68,7 +74,7 @@ func Fit(ctx context.Context, X, H mat.Matrix, y []float64, opts Options) (*Mode
 			best, bestLOO = mod, loo
 		}
 	}
-	return best, nil
+	return fitctx.Finish(ctx, best, nil, "greedytl")
 }
 
 // finish turns a finished path into a model: it truncates the path at the

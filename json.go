@@ -204,7 +204,16 @@ type fileColumn struct {
 // written so that they read back exactly. WriteJSON returns an error if m
 // is inconsistent (see ReadModel) or w fails.
 func (m *Model) WriteJSON(w io.Writer) error {
-	return m.WriteFile(w, m.Options.MethodName(BaseMethod, DefaultOptions()), nil)
+	return m.WriteFile(w, m.methodName(), nil)
+}
+
+// methodName returns the canonical spec of m's options (BaseMethod for a
+// nil m, which encode refuses).
+func (m *Model) methodName() string {
+	if m == nil {
+		return BaseMethod
+	}
+	return m.Options.MethodName(BaseMethod, DefaultOptions())
 }
 
 // WriteFile writes m as WriteJSON does with "method" set to method: the
@@ -234,7 +243,7 @@ func (m *Model) WriteFileHeader(w io.Writer, h FileHeader) error {
 // MarshalJSON encodes m in the format of WriteJSON, without indentation,
 // so that a model can be embedded in other JSON documents.
 func (m *Model) MarshalJSON() ([]byte, error) {
-	return m.encode(m.Options.MethodName(BaseMethod, DefaultOptions()), nil, false)
+	return m.encode(m.methodName(), nil, false)
 }
 
 // UnmarshalJSON decodes and validates a model as ReadModel does.
@@ -426,34 +435,21 @@ func (v1 *modelFileV1) upgrade() (modelFile, error) {
 
 // validate checks the invariants of a model.
 func (m *Model) validate() error {
-	if m.NumFeatures < 0 || m.NumSources < 0 || m.NumFeatures+m.NumSources == 0 {
-		return fmt.Errorf("invalid column counts: %d features, %d sources", m.NumFeatures, m.NumSources)
+	if m == nil {
+		return fmt.Errorf("nil *Model")
 	}
 	o := m.Options
 	o.AutoLambda = false // a model always records the λ it used
 	if err := o.check(); err != nil {
 		return fmt.Errorf("invalid options: %w", err)
 	}
-	k := len(m.Selected)
-	if len(m.Weights) != k || len(m.Mean) != k || len(m.Scale) != k || len(m.Path) != k {
-		return fmt.Errorf("inconsistent model: %d columns, %d weights, %d means, %d scales, %d steps",
-			k, len(m.Weights), len(m.Mean), len(m.Scale), len(m.Path))
+	if err := m.checkColumns(); err != nil {
+		return err
 	}
-	seen := make(map[Column]bool, k)
+	if len(m.Path) != len(m.Selected) {
+		return fmt.Errorf("inconsistent model: %d columns, %d steps", len(m.Selected), len(m.Path))
+	}
 	for j, c := range m.Selected {
-		limit := m.NumFeatures
-		if c.Kind == Source {
-			limit = m.NumSources
-		} else if c.Kind != Feature {
-			return fmt.Errorf("column %d has invalid kind %d", j, int(c.Kind))
-		}
-		if c.Index < 0 || c.Index >= limit {
-			return fmt.Errorf("column %d (%v) is out of range: the model has %d %ss", j, c, limit, c.Kind)
-		}
-		if seen[c] {
-			return fmt.Errorf("column %d (%v) is selected twice", j, c)
-		}
-		seen[c] = true
 		if m.Path[j].Column != c {
 			return fmt.Errorf("step %d records %v but column %d is %v", j, m.Path[j].Column, j, c)
 		}
@@ -461,14 +457,10 @@ func (m *Model) validate() error {
 		for _, v := range []struct {
 			name string
 			x    float64
-		}{{"weight", m.Weights[j]}, {"mean", m.Mean[j]}, {"scale", m.Scale[j]},
-			{"score", s.Score}, {"reg_error", s.RegError}, {"loo_error", s.LOOError}} {
+		}{{"score", s.Score}, {"reg_error", s.RegError}, {"loo_error", s.LOOError}} {
 			if math.IsNaN(v.x) || math.IsInf(v.x, 0) {
 				return fmt.Errorf("column %d (%v): %s is %v", j, c, v.name, v.x)
 			}
-		}
-		if !(m.Scale[j] > 0) {
-			return fmt.Errorf("column %d (%v): scale must be positive, got %v", j, c, m.Scale[j])
 		}
 		if s.RegError < 0 || s.LOOError < 0 {
 			return fmt.Errorf("column %d (%v): negative error (reg_error %v, loo_error %v)", j, c, s.RegError, s.LOOError)

@@ -63,6 +63,48 @@ type Model struct {
 	Options Options
 }
 
+// checkColumns checks what Predict reads: the column counts, one weight,
+// mean and scale per selected column, each column in range and selected
+// once, finite weights, means and scales, and positive scales.
+func (m *Model) checkColumns() error {
+	if m.NumFeatures < 0 || m.NumSources < 0 || m.NumFeatures+m.NumSources == 0 {
+		return fmt.Errorf("invalid column counts: %d features, %d sources", m.NumFeatures, m.NumSources)
+	}
+	k := len(m.Selected)
+	if len(m.Weights) != k || len(m.Mean) != k || len(m.Scale) != k {
+		return fmt.Errorf("inconsistent model: %d columns, %d weights, %d means, %d scales",
+			k, len(m.Weights), len(m.Mean), len(m.Scale))
+	}
+	seen := make(map[Column]bool, k)
+	for j, c := range m.Selected {
+		limit := m.NumFeatures
+		if c.Kind == Source {
+			limit = m.NumSources
+		} else if c.Kind != Feature {
+			return fmt.Errorf("column %d has invalid kind %d", j, int(c.Kind))
+		}
+		if c.Index < 0 || c.Index >= limit {
+			return fmt.Errorf("column %d (%v) is out of range: the model has %d %ss", j, c, limit, c.Kind)
+		}
+		if seen[c] {
+			return fmt.Errorf("column %d (%v) is selected twice", j, c)
+		}
+		seen[c] = true
+		for _, v := range []struct {
+			name string
+			x    float64
+		}{{"weight", m.Weights[j]}, {"mean", m.Mean[j]}, {"scale", m.Scale[j]}} {
+			if math.IsNaN(v.x) || math.IsInf(v.x, 0) {
+				return fmt.Errorf("column %d (%v): %s is %v", j, c, v.name, v.x)
+			}
+		}
+		if !(m.Scale[j] > 0) {
+			return fmt.Errorf("column %d (%v): scale must be positive, got %v", j, c, m.Scale[j])
+		}
+	}
+	return nil
+}
+
 // looError returns the LOO error of the fitted model (1 for the empty one).
 func (m *Model) looError() float64 {
 	if len(m.Path) == 0 {
@@ -78,8 +120,18 @@ func (m *Model) looError() float64 {
 // not evaluated), and X or H may be nil when the model uses none of its
 // columns. Predict returns an error when a present matrix has the wrong
 // number of columns, when X and H disagree on the number of rows, when both
-// are nil, or when a selected column holds a NaN or ±Inf value.
+// are nil, or when a selected column holds a NaN or ±Inf value; and when m
+// is nil or inconsistent (a model built by hand: Selected, Weights, Mean
+// and Scale of different lengths, a column out of range or selected twice,
+// a weight, mean or scale that is not finite, a scale that is not
+// positive). Path and Options are not read.
 func (m *Model) Predict(X, H mat.Matrix) ([]float64, error) {
+	if m == nil {
+		return nil, fmt.Errorf("greedytl: predict: nil *Model")
+	}
+	if err := m.checkColumns(); err != nil {
+		return nil, fmt.Errorf("greedytl: predict: %w", err)
+	}
 	var blocks [2]block
 	rows := -1
 	for k, p := range []struct {

@@ -1,9 +1,11 @@
 package hinge
 
 import (
+	"context"
 	"math"
 
 	"github.com/greedytl/greedytl/ball"
+	"github.com/greedytl/greedytl/internal/fitctx"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
@@ -139,7 +141,13 @@ func (l *Loss) stepScale(tau float64) float64 {
 // multiple of Gᵀv and the projection scales, so that with K = GGᵀ it
 // tracks ỹ = c + αGβ₀ + Ka, ||g||² = vᵀKv and ||β||² = α²||β₀||² +
 // 2α·aᵀGβ₀ + aᵀKa in O(m²) a step, and forms β for the best iterate only.
-func (l *Loss) Minimise(beta0 []float64, tau float64, l1 bool, steps int) (best []float64, bestVal float64, trace []float64) {
+//
+// Minimise returns ctx's error, checked before every step, when ctx is
+// done, and panics when ctx is nil.
+func (l *Loss) Minimise(ctx context.Context, beta0 []float64, tau float64, l1 bool, steps int) (best []float64, bestVal float64, trace []float64, err error) {
+	if err := fitctx.Start(ctx, "hinge"); err != nil {
+		return nil, 0, nil, err
+	}
 	if best, val, ok := l.linearMinimum(tau, l1); ok {
 		_, n := l.g.Dims()
 		start := make([]float64, n)
@@ -148,12 +156,12 @@ func (l *Loss) Minimise(beta0 []float64, tau float64, l1 bool, steps int) (best 
 		} else {
 			ball.ProjectL2(start, beta0, tau)
 		}
-		return best, val, []float64{l.Value(l.Predict(nil, start)), val}
+		return best, val, []float64{l.Value(l.Predict(nil, start)), val}, nil
 	}
 	if l1 {
-		return l.minimiseL1(beta0, tau, steps)
+		return l.minimiseL1(ctx, beta0, tau, steps)
 	}
-	return l.minimiseL2(beta0, tau, steps)
+	return l.minimiseL2(ctx, beta0, tau, steps)
 }
 
 // linearMinimum returns the exact minimiser of L over the ball of radius
@@ -223,7 +231,7 @@ func (l *Loss) linearMinimum(tau float64, l1 bool) (best []float64, val float64,
 // step to the next; ỹ is formed from the non-zero β_j, which the projection
 // keeps few for small radii; and the projection visits only those and the
 // k coordinates that can become non-zero (see l1Step).
-func (l *Loss) minimiseL1(beta0 []float64, tau float64, steps int) (best []float64, bestVal float64, trace []float64) {
+func (l *Loss) minimiseL1(ctx context.Context, beta0 []float64, tau float64, steps int) (best []float64, bestVal float64, trace []float64, err error) {
 	m, n := l.g.Dims()
 	if l.gt == nil {
 		l.gt = mat.NewDense(n, m, nil)
@@ -254,6 +262,9 @@ func (l *Loss) minimiseL1(beta0 []float64, tau float64, steps int) (best []float
 	bestVal = math.Inf(1)
 	trace = make([]float64, 0, steps+1)
 	for t := 0; ; t++ {
+		if err := fitctx.Err(ctx, "hinge"); err != nil {
+			return nil, 0, nil, err
+		}
 		if 2*len(st.nz) < n {
 			copy(pred, l.c)
 			for _, j := range st.nz {
@@ -279,7 +290,7 @@ func (l *Loss) minimiseL1(beta0 []float64, tau float64, steps int) (best []float
 		}
 		st.step(r/(gn*math.Sqrt(float64(t+1))), tau)
 	}
-	return best, bestVal, trace
+	return best, bestVal, trace, nil
 }
 
 // l1Step performs the projected steps β ← P(β − step·g) of the L1 descent,
@@ -424,7 +435,7 @@ func (s *l1Step) step(step, tau float64) {
 }
 
 // minimiseL2 is minimise over the L2 ball, in the form β = αβ₀ + Gᵀa.
-func (l *Loss) minimiseL2(beta0 []float64, tau float64, steps int) (best []float64, bestVal float64, trace []float64) {
+func (l *Loss) minimiseL2(ctx context.Context, beta0 []float64, tau float64, steps int) (best []float64, bestVal float64, trace []float64, err error) {
 	m, n := l.g.Dims()
 	if l.k == nil {
 		l.k = mat.NewDense(m, m, nil)
@@ -454,6 +465,9 @@ func (l *Loss) minimiseL2(beta0 []float64, tau float64, steps int) (best []float
 	bestVal = math.Inf(1)
 	trace = make([]float64, 0, steps+1)
 	for t := 0; ; t++ {
+		if err := fitctx.Err(ctx, "hinge"); err != nil {
+			return nil, 0, nil, err
+		}
 		for i := range pred {
 			pred[i] = l.c[i] + alpha*g0[i] + ka[i]
 		}
@@ -495,5 +509,5 @@ func (l *Loss) minimiseL2(beta0 []float64, tau float64, steps int) (best []float
 		1, blas64.Vector{N: n, Inc: 1, Data: best})
 	// The scaling keeps β in the ball up to rounding; make sure.
 	ball.ProjectL2(best, best, tau)
-	return best, bestVal, trace
+	return best, bestVal, trace, nil
 }

@@ -1,6 +1,8 @@
 package hinge
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -15,6 +17,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize/convex/lp"
 	"gonum.org/v1/gonum/stat"
+
+	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
 )
 
 // steps is the number of descent steps per radius, MultiKT's.
@@ -40,7 +44,10 @@ func setup(t *testing.T, seed uint64, m, pos, d, n int, c float64) *Loss {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cc, g := sys.LOO(y, zh)
+	cc, g, err := sys.LOO(context.Background(), y, zh)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return New(y, zeta, cc, g)
 }
 
@@ -134,7 +141,10 @@ func TestDescentL1(t *testing.T) {
 		l0 := l.Value(l.Predict(nil, beta))
 		for _, tau := range grid.Tau() {
 			start := l.Value(l.Predict(nil, beta))
-			best, val, trace := l.Minimise(beta, tau, true, steps)
+			best, val, trace, err := l.Minimise(context.Background(), beta, tau, true, steps)
+			if err != nil {
+				t.Fatal(err)
+			}
 			want, opt := lpL1Optimum(t, l, tau)
 			if got := l.Value(l.Predict(nil, best)); math.Abs(got-val) > 1e-12*(1+val) {
 				t.Errorf("%s τ=%g: reported best %g, recomputed %g", tc.name, tau, val, got)
@@ -193,7 +203,10 @@ func TestDescentL2(t *testing.T) {
 				want = math.Min(want, v)
 			}
 		}
-		best, val, _ := l.Minimise([]float64{0, 0}, tau, false, steps)
+		best, val, _, err := l.Minimise(context.Background(), []float64{0, 0}, tau, false, steps)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if norm2(best) > tau*(1+1e-12) {
 			t.Errorf("τ=%g: ||β||₂ = %g outside the ball", tau, norm2(best))
 		}
@@ -266,7 +279,10 @@ func TestDescentForms(t *testing.T) {
 					if l1 {
 						descent = l.minimiseL1
 					}
-					best, val, trace := descent(beta0, tau, steps)
+					best, val, trace, err := descent(context.Background(), beta0, tau, steps)
+					if err != nil {
+						t.Fatal(err)
+					}
 					_, wantVal, want := minimiseReference(l, beta0, tau, l1, steps)
 					if len(trace) != len(want) {
 						t.Errorf("%s l1=%v τ=%g: %d iterates, the plain descent %d", tc.name, l1, tau, len(trace), len(want))
@@ -295,6 +311,32 @@ func TestDescentForms(t *testing.T) {
 						t.Errorf("%s l1=%v τ=%g: ||β|| = %g outside the ball", tc.name, l1, tau, norm(best))
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestMinimiseStopsWhenDone: both descents check the context before every
+// step; cancelled at any step, Minimise returns context.Canceled.
+func TestMinimiseStopsWhenDone(t *testing.T) {
+	l := setup(t, 2, 15, 5, 20, 10, 0.1)
+	beta := make([]float64, 10)
+	for _, l1 := range []bool{true, false} {
+		all := fitctxtest.NewCountdown(math.MaxInt64)
+		_, _, trace, err := l.Minimise(all, beta, 1, l1, steps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(trace) < 3 {
+			t.Fatalf("l1=%v: %d iterates: the descent stopped at once", l1, len(trace))
+		}
+		// One check to start, one per iterate.
+		if all.Calls() != int64(1+len(trace)) {
+			t.Errorf("l1=%v: %d checks for %d iterates", l1, all.Calls(), len(trace))
+		}
+		for _, k := range []int64{0, 1, all.Calls() / 2, all.Calls() - 1} {
+			if best, _, _, err := l.Minimise(fitctxtest.NewCountdown(k), beta, 1, l1, steps); !errors.Is(err, context.Canceled) || best != nil {
+				t.Errorf("l1=%v, cancelled at check %d: err %v", l1, k+1, err)
 			}
 		}
 	}

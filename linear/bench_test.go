@@ -11,9 +11,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/greedytl/greedytl/internal/cputime"
 )
 
 // BenchmarkSVMCoil100 times source-SVM training as the paper's protocol
@@ -131,11 +132,11 @@ func runLiblinearTimer(b *testing.B, timer string, p Params, outDir string, file
 
 // cpuTime returns the CPU time (user + system) the process has used.
 func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		panic(err)
+	d, ok := cputime.Process()
+	if !ok {
+		panic("linear: no process CPU time on this system")
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return d
 }
 
 // buildLiblinearTimer compiles testdata/liblinear_timer.c into dir and

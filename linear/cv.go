@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/internal/parallel"
 )
 
@@ -60,8 +61,11 @@ func (s dualSolver) warm(prob *Problem, p Params, prev *warmStart) (*warmStart, 
 	return &warmStart{c: p.C, w: w, alpha: alpha}, conv, nil
 }
 
-// trainWarm trains the ±1 problem prob continuing from prev.
-func trainWarm(prob *Problem, p Params, prev *warmStart) (*warmStart, error) {
+// trainWarm trains the ±1 problem prob (a fold's own copy, whose context
+// it sets) continuing from prev. It returns ctx's error when ctx is done
+// before the solver has finished.
+func trainWarm(ctx context.Context, prob *Problem, p Params, prev *warmStart) (*warmStart, error) {
+	prob.ctx = ctx
 	var (
 		next *warmStart
 		err  error
@@ -78,6 +82,9 @@ func trainWarm(prob *Problem, p Params, prev *warmStart) (*warmStart, error) {
 		next = &warmStart{c: p.C, w: w}
 	}
 	if err != nil {
+		return nil, err
+	}
+	if err := fitctx.Err(ctx, trainCaller); err != nil {
 		return nil, err
 	}
 	if err := checkWeights(next.w, prob); err != nil {
@@ -210,17 +217,18 @@ func (s *cvSetup) split(k int) (train *Problem, test []int) {
 //
 // It returns an error for the inputs Train rejects, for folds outside
 // [2, number of examples], when ctx is done before all folds are trained
-// (ctx's error), and when a solver fails.
+// (ctx's error), and when a solver fails. It panics when ctx is nil.
 func CrossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed uint64) ([]float64, error) {
+	fitctx.Require(ctx, "linear: CrossValidate")
 	s, err := newCVSetup(prob, p, folds, seed)
 	if err != nil {
 		return nil, err
 	}
 	d := newDesign(s.prob)
 	dec := make([]float64, len(s.fold))
-	err = parallel.For(ctx, folds, 0, func(_ context.Context, k int) error {
+	err = parallel.For(ctx, folds, 0, func(ctx context.Context, k int) error {
 		train, test := s.split(k)
-		ws, err := trainWarm(train, s.p, nil)
+		ws, err := trainWarm(ctx, train, s.p, nil)
 		if err != nil {
 			return err
 		}
@@ -262,8 +270,9 @@ func SelectC(ctx context.Context, prob *Problem, p Params, grid []float64, folds
 //
 // It returns an error for the inputs CrossValidate rejects, an empty grid
 // or a grid value that is not finite and positive, and when the metric
-// fails.
+// fails. It panics when ctx is nil.
 func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, folds int, seed uint64, metric Metric) (best float64, scores []float64, err error) {
+	fitctx.Require(ctx, "linear: SelectCBy")
 	if len(grid) == 0 {
 		return 0, nil, errors.New("linear: empty C grid")
 	}
@@ -300,7 +309,7 @@ func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, fol
 			q := s.p
 			q.C = grid[g]
 			var err error
-			if ws, err = trainWarm(train, q, ws); err != nil {
+			if ws, err = trainWarm(ctx, train, q, ws); err != nil {
 				return err
 			}
 			for _, i := range test {

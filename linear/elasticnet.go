@@ -110,6 +110,9 @@ func newEnetSolver(d *lrData, w []float64, l1, l2 float64) *enetSolver {
 func (s *enetSolver) run(eps float64, maxIter int) bool {
 	d := s.d
 	for range maxIter {
+		if d.stopped() {
+			return false
+		}
 		var gnorm1 float64
 		for j := range d.cols {
 			g := s.derivatives(j)

@@ -69,6 +69,7 @@ var errLRNotFinite = errors.New("linear: logistic solver produced a non-finite w
 // z_i = y_i wᵀx_i = Σ_j w_j·col_j[i]. The bias feature, if any, is the last
 // column. cost[i] is the loss weight C_i of row i.
 type lrData struct {
+	stopped    func() bool // the problem's (see Problem.ctx)
 	rows, cols int
 	ptr        []int
 	ind        []int
@@ -109,7 +110,7 @@ func newLRData(prob *Problem, p Params) (*lrData, error) {
 			return nil, fmt.Errorf("linear: feature value %v (entry %d) is not finite", v, k)
 		}
 	}
-	d := &lrData{rows: x.R, cols: x.C, cost: make([]float64, x.R)}
+	d := &lrData{stopped: prob.stopped, rows: x.R, cols: x.C, cost: make([]float64, x.R)}
 	for i, y := range prob.Y {
 		switch y {
 		case 1:
@@ -478,6 +479,9 @@ func (s *l1lrSolver) run(tol, ref float64, maxNewton int) bool {
 	innerEps := 1.0
 	qpNoChange := 0
 	for newton := 0; newton < maxNewton; newton++ {
+		if d.stopped() {
+			return false
+		}
 		// Gradient, Hessian diagonal and violation; outer shrinking drops
 		// zero weights that sit well inside their optimality interval.
 		var gmax, gnorm1 float64

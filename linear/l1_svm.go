@@ -101,6 +101,9 @@ func (s *l1svc) run(eps float64, maxIter int, rng shuffler) bool {
 	gmaxOld := math.Inf(1)
 	gnorm1Init := -1.0
 	for iter := 0; iter < maxIter; {
+		if d.stopped() {
+			return false
+		}
 		gmaxNew, gnorm1New := 0.0, 0.0
 		shuffle(rng, s.index[:active])
 		for k := 0; k < active; k++ {

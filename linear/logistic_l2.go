@@ -139,6 +139,9 @@ func tron(prob *Problem, p Params, init []float64) ([]float64, bool) {
 	wNew := make([]float64, n)
 	deltaAdjusted := false
 	for iter := 1; iter <= maxIter; {
+		if prob.stopped() {
+			return w, false
+		}
 		reachBoundary := t.cg(delta, g)
 		floats.AddTo(wNew, w, t.s)
 		gs := floats.Dot(g, t.s)
@@ -411,6 +414,9 @@ func lrDual(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha [
 		index[i] = i
 	}
 	for iter := 0; iter < maxIter; iter++ {
+		if prob.stopped() {
+			break
+		}
 		shuffle(rng, index)
 		newtonIter := 0
 		var gMax float64

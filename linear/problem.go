@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/greedytl/greedytl/sparse"
@@ -66,7 +67,15 @@ type Problem struct {
 	Dense *Dense
 	Y     []float64
 	Bias  float64
+	// ctx is set on the solvers' own copy of a problem (by Train and the
+	// cross-validations) and checked between their outer iterations: a
+	// solver stops early once it is done, and its caller returns ctx's
+	// error. nil never stops.
+	ctx context.Context
 }
+
+// stopped reports whether prob's context is done (see Problem.ctx).
+func (prob *Problem) stopped() bool { return prob.ctx != nil && prob.ctx.Err() != nil }
 
 // Params are a learner's hyperparameters, validated by Params.Check before
 // training (liblinear's check_parameter).

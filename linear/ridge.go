@@ -1,10 +1,12 @@
 package linear
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 
+	"github.com/greedytl/greedytl/internal/fitctx"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -79,14 +81,29 @@ const (
 // m, when X is empty, when lambda is not a finite positive number, when
 // intercept is true and m < 2 (no LOO fit is possible), and when the
 // regularised system is too ill-conditioned to solve accurately (λ tiny
-// relative to a singular XᵀX or XXᵀ). X and y are not modified.
-func FitRidge(X mat.Matrix, y []float64, lambda float64, intercept bool) (*RidgeModel, error) {
-	return fitRidge(X, y, lambda, intercept, ridgeAuto)
+// relative to a singular XᵀX or XXᵀ), and ctx's error when ctx is done
+// before it has finished (it is checked between the phases of the fit);
+// it panics when ctx is nil. X and y are not modified.
+func FitRidge(ctx context.Context, X mat.Matrix, y []float64, lambda float64, intercept bool) (*RidgeModel, error) {
+	return fitRidge(ctx, X, y, lambda, intercept, ridgeAuto)
 }
 
+// ridgeCaller names the ridge fits in their context errors.
+const ridgeCaller = "linear: ridge"
+
 // Predict returns wᵀx + b for every row x of X. It returns an error when X
-// has the wrong number of columns or holds NaN or ±Inf.
+// has the wrong number of columns or holds NaN or ±Inf, when X is nil, and
+// when m is nil or (built by hand) holds a non-finite weight or intercept.
 func (m *RidgeModel) Predict(X mat.Matrix) ([]float64, error) {
+	if m == nil {
+		return nil, errors.New("linear: nil ridge model")
+	}
+	if X == nil {
+		return nil, errors.New("linear: ridge: nil X")
+	}
+	if finiteRidge(m.W, []float64{m.B}) != nil {
+		return nil, errors.New("linear: ridge model: a weight or the intercept is not finite")
+	}
 	r, c := X.Dims()
 	if c != len(m.W) {
 		return nil, fmt.Errorf("linear: ridge model has %d features, X has %d columns", len(m.W), c)
@@ -113,15 +130,17 @@ func (m *RidgeModel) Predict(X mat.Matrix) ([]float64, error) {
 // O(m·d·min(m, d) + min(m, d)³ + len(lambdas)·m·min(m, d)); callers pick λ by
 // their own error measure of the residuals and then call FitRidge.
 //
-// Its errors are FitRidge's, for any of the lambdas, and an empty lambdas.
-// X, y and lambdas are not modified.
-func RidgeLOOPath(X mat.Matrix, y, lambdas []float64, intercept bool) ([]RidgePathPoint, error) {
-	return ridgeLOOPath(X, y, lambdas, intercept, ridgeAuto)
+// Its errors are FitRidge's, for any of the lambdas, and an empty lambdas;
+// ctx is checked between its phases and for every λ. X, y and lambdas are
+// not modified.
+func RidgeLOOPath(ctx context.Context, X mat.Matrix, y, lambdas []float64, intercept bool) ([]RidgePathPoint, error) {
+	return ridgeLOOPath(ctx, X, y, lambdas, intercept, ridgeAuto)
 }
 
 // ridgeData is a validated ridge problem: X copied, and centred along with y
 // when there is an intercept (xMean, yMean are then the means, else zeros).
 type ridgeData struct {
+	ctx       context.Context // checked between the phases of a fit
 	m, d      int
 	intercept bool
 	x         *mat.Dense // centred when intercept
@@ -169,6 +188,9 @@ func newRidgeData(X mat.Matrix, y []float64, intercept bool) (*ridgeData, error)
 	}
 	return r, nil
 }
+
+// interrupted returns the context's error once it is done.
+func (r *ridgeData) interrupted() error { return fitctx.Err(r.ctx, ridgeCaller) }
 
 func ridgeCheckLambda(lambda float64) error {
 	if !(lambda > 0) || math.IsInf(lambda, 0) {
@@ -233,7 +255,10 @@ func (r *ridgeData) reduced() *mat.Dense {
 }
 
 // fitRidge is FitRidge with a choice of form.
-func fitRidge(X mat.Matrix, y []float64, lambda float64, intercept bool, form ridgeForm) (*RidgeModel, error) {
+func fitRidge(ctx context.Context, X mat.Matrix, y []float64, lambda float64, intercept bool, form ridgeForm) (*RidgeModel, error) {
+	if err := fitctx.Start(ctx, ridgeCaller); err != nil {
+		return nil, err
+	}
 	if err := ridgeCheckLambda(lambda); err != nil {
 		return nil, err
 	}
@@ -241,6 +266,7 @@ func fitRidge(X mat.Matrix, y []float64, lambda float64, intercept bool, form ri
 	if err != nil {
 		return nil, err
 	}
+	r.ctx = ctx
 	model := &RidgeModel{Lambda: lambda, Intercept: intercept, W: make([]float64, r.d), Fitted: make([]float64, r.m), LOO: make([]float64, r.m)}
 	var oneMinusH []float64
 	if r.primal(form) {
@@ -294,6 +320,9 @@ func ridgeFactorize(a *mat.SymDense, lambda float64) (*mat.Cholesky, error) {
 func (r *ridgeData) fitPrimal(lambda float64, model *RidgeModel) ([]float64, error) {
 	var g mat.SymDense
 	g.SymOuterK(1, r.x.T())
+	if err := r.interrupted(); err != nil {
+		return nil, err
+	}
 	chol, err := ridgeFactorize(&g, lambda)
 	if err != nil {
 		return nil, err
@@ -341,6 +370,9 @@ func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) ([]float64, error
 	yt.MulVec(qt, mat.NewVecDense(r.m, r.y))
 	var g mat.SymDense
 	g.SymOuterK(1, z)
+	if err := r.interrupted(); err != nil {
+		return nil, err
+	}
 	chol, err := ridgeFactorize(&g, lambda)
 	if err != nil {
 		return nil, err
@@ -376,7 +408,10 @@ func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) ([]float64, error
 }
 
 // ridgeLOOPath is RidgeLOOPath with a choice of form.
-func ridgeLOOPath(X mat.Matrix, y, lambdas []float64, intercept bool, form ridgeForm) ([]RidgePathPoint, error) {
+func ridgeLOOPath(ctx context.Context, X mat.Matrix, y, lambdas []float64, intercept bool, form ridgeForm) ([]RidgePathPoint, error) {
+	if err := fitctx.Start(ctx, ridgeCaller); err != nil {
+		return nil, err
+	}
 	if len(lambdas) == 0 {
 		return nil, errors.New("linear: ridge: no λ values")
 	}
@@ -389,6 +424,7 @@ func ridgeLOOPath(X mat.Matrix, y, lambdas []float64, intercept bool, form ridge
 	if err != nil {
 		return nil, err
 	}
+	r.ctx = ctx
 	var path []RidgePathPoint
 	if r.primal(form) {
 		path, err = r.pathPrimal(lambdas)
@@ -433,8 +469,14 @@ func ridgeEigen(a *mat.SymDense, lambdas []float64) ([]float64, *mat.Dense, erro
 func (r *ridgeData) pathPrimal(lambdas []float64) ([]RidgePathPoint, error) {
 	var g mat.SymDense
 	g.SymOuterK(1, r.x.T())
+	if err := r.interrupted(); err != nil {
+		return nil, err
+	}
 	s, v, err := ridgeEigen(&g, lambdas)
 	if err != nil {
+		return nil, err
+	}
+	if err := r.interrupted(); err != nil {
 		return nil, err
 	}
 	var p mat.Dense
@@ -445,7 +487,7 @@ func (r *ridgeData) pathPrimal(lambdas []float64) ([]RidgePathPoint, error) {
 	if r.intercept {
 		base = 1 / float64(r.m)
 	}
-	return ridgeSweep(&p, &c, s, lambdas, func(i int, l, fit, h float64) (float64, error) {
+	return ridgeSweep(r.ctx, &p, &c, s, lambdas, func(i int, l, fit, h float64) (float64, error) {
 		omh := 1 - base - h
 		if omh < ridgeMinOneMinusH {
 			return 0, fmt.Errorf("linear: ridge: row %d has leverage %.17g ≈ 1 (λ = %g too small for d < m); its leave-one-out residual is undefined", i, base+h, l)
@@ -461,15 +503,21 @@ func (r *ridgeData) pathDual(lambdas []float64) ([]RidgePathPoint, error) {
 	z := r.reduced()
 	var g mat.SymDense
 	g.SymOuterK(1, z)
+	if err := r.interrupted(); err != nil {
+		return nil, err
+	}
 	s, w, err := ridgeEigen(&g, lambdas)
 	if err != nil {
+		return nil, err
+	}
+	if err := r.interrupted(); err != nil {
 		return nil, err
 	}
 	var u mat.Dense
 	u.Mul(qt.T(), w)
 	var c mat.VecDense
 	c.MulVec(u.T(), mat.NewVecDense(r.m, r.y))
-	return ridgeSweep(&u, &c, s, lambdas, func(i int, _, num, den float64) (float64, error) {
+	return ridgeSweep(r.ctx, &u, &c, s, lambdas, func(i int, _, num, den float64) (float64, error) {
 		if !(den > 0) {
 			return 0, fmt.Errorf("linear: ridge: row %d has leverage 1; its leave-one-out residual is undefined", i)
 		}
@@ -481,12 +529,15 @@ func (r *ridgeData) pathDual(lambdas []float64) ([]RidgePathPoint, error) {
 // path method: for each λ and row i, loo(i, λ, num_i, den_i) gives row i's
 // LOO residual from num_i = Σ_k P_ik c_k/(s_k+λ) and
 // den_i = Σ_k P_ik²/(s_k+λ), P having one column per eigenvalue s_k. It
-// returns loo's first error.
-func ridgeSweep(p *mat.Dense, c *mat.VecDense, s, lambdas []float64, loo func(i int, l, num, den float64) (float64, error)) ([]RidgePathPoint, error) {
+// returns loo's first error, and ctx's (checked for every λ).
+func ridgeSweep(ctx context.Context, p *mat.Dense, c *mat.VecDense, s, lambdas []float64, loo func(i int, l, num, den float64) (float64, error)) ([]RidgePathPoint, error) {
 	m, _ := p.Dims()
 	path := make([]RidgePathPoint, len(lambdas))
 	inv := make([]float64, len(s))
 	for n, l := range lambdas {
+		if err := fitctx.Err(ctx, ridgeCaller); err != nil {
+			return nil, err
+		}
 		for k := range s {
 			inv[k] = 1 / (s[k] + l)
 		}

@@ -1,12 +1,15 @@
 package linear
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -160,7 +163,7 @@ func TestFitRidgeFormsAgree(t *testing.T) {
 						forms = append(forms, ridgePrimal, ridgeDual)
 					}
 					for _, form := range forms {
-						model, err := fitRidge(x, y, lambda, intercept, form)
+						model, err := fitRidge(context.Background(), x, y, lambda, intercept, form)
 						if err != nil {
 							t.Fatalf("form %d: %v", form, err)
 						}
@@ -193,7 +196,7 @@ func TestFitRidgeLOO(t *testing.T) {
 					x, y := ridgeRandom(uint64(tc.m+tc.d), tc.m, tc.d, tc.offset)
 					want := ridgeBruteLOO(t, x, y, lambda, intercept)
 					for _, form := range []ridgeForm{ridgePrimal, ridgeDual} {
-						model, err := fitRidge(x, y, lambda, intercept, form)
+						model, err := fitRidge(context.Background(), x, y, lambda, intercept, form)
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -214,7 +217,7 @@ func TestRidgeLOOPath(t *testing.T) {
 			t.Run(fmt.Sprintf("m%d_d%d_icpt%v", tc.m, tc.d, intercept), func(t *testing.T) {
 				x, y := ridgeRandom(uint64(7*tc.m+tc.d), tc.m, tc.d, tc.offset)
 				for _, form := range []ridgeForm{ridgeAuto, ridgePrimal, ridgeDual} {
-					path, err := ridgeLOOPath(x, y, lambdas, intercept, form)
+					path, err := ridgeLOOPath(context.Background(), x, y, lambdas, intercept, form)
 					if err != nil {
 						t.Fatalf("form %d: %v", form, err)
 					}
@@ -225,7 +228,7 @@ func TestRidgeLOOPath(t *testing.T) {
 						if pt.Lambda != lambdas[k] {
 							t.Errorf("point %d has λ %g, want %g", k, pt.Lambda, lambdas[k])
 						}
-						model, err := FitRidge(x, y, pt.Lambda, intercept)
+						model, err := FitRidge(context.Background(), x, y, pt.Lambda, intercept)
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -248,8 +251,8 @@ func TestFitRidgeInterceptShift(t *testing.T) {
 		for i := range y {
 			shifted[i] = y[i] + 50
 		}
-		a, err1 := FitRidge(x, y, 0.5, true)
-		b, err2 := FitRidge(x, shifted, 0.5, true)
+		a, err1 := FitRidge(context.Background(), x, y, 0.5, true)
+		b, err2 := FitRidge(context.Background(), x, shifted, 0.5, true)
 		if err1 != nil || err2 != nil {
 			t.Fatal(err1, err2)
 		}
@@ -308,24 +311,24 @@ func TestRidgeErrors(t *testing.T) {
 		{"singular Gram", dup, y[:5], 1e-13, false, "ill-conditioned"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := FitRidge(tc.x, tc.y, tc.lambda, tc.intercept)
+			_, err := FitRidge(context.Background(), tc.x, tc.y, tc.lambda, tc.intercept)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("FitRidge: error %v, want one mentioning %q", err, tc.want)
 			}
-			_, err = RidgeLOOPath(tc.x, tc.y, []float64{1, tc.lambda}, tc.intercept)
+			_, err = RidgeLOOPath(context.Background(), tc.x, tc.y, []float64{1, tc.lambda}, tc.intercept)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("RidgeLOOPath: error %v, want one mentioning %q", err, tc.want)
 			}
 		})
 	}
-	if _, err := RidgeLOOPath(x, y, nil, false); err == nil {
+	if _, err := RidgeLOOPath(context.Background(), x, y, nil, false); err == nil {
 		t.Error("RidgeLOOPath with no λ: no error")
 	}
 }
 
 func TestRidgePredictErrors(t *testing.T) {
 	x, y := ridgeRandom(2, 10, 4, 0)
-	model, err := FitRidge(x, y, 1, true)
+	model, err := FitRidge(context.Background(), x, y, 1, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,12 +340,23 @@ func TestRidgePredictErrors(t *testing.T) {
 	if _, err := model.Predict(bad); err == nil {
 		t.Error("NaN input: no error")
 	}
+	var nilModel *RidgeModel
+	if _, err := nilModel.Predict(x); err == nil {
+		t.Error("nil model: no error")
+	}
+	if _, err := model.Predict(nil); err == nil {
+		t.Error("nil X: no error")
+	}
+	handBuilt := &RidgeModel{W: []float64{1, math.NaN(), 0, 0}}
+	if _, err := handBuilt.Predict(x); err == nil {
+		t.Error("a NaN weight: no error")
+	}
 }
 
 func ExampleFitRidge() {
 	x := mat.NewDense(5, 1, []float64{1, 2, 3, 4, 5})
 	y := []float64{1.1, 1.9, 3.2, 3.9, 5.1}
-	model, err := FitRidge(x, y, 0.1, true)
+	model, err := FitRidge(context.Background(), x, y, 0.1, true)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -361,7 +375,7 @@ func BenchmarkRidgeLOOPath(b *testing.B) {
 			lambdas := []float64{1e-4, 1e-3, 1e-2, 0.1, 1, 10, 100, 1e3, 1e4}
 			b.ResetTimer()
 			for range b.N {
-				if _, err := RidgeLOOPath(x, y, lambdas, true); err != nil {
+				if _, err := RidgeLOOPath(context.Background(), x, y, lambdas, true); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -374,14 +388,46 @@ func TestRidgeInputsUnmodified(t *testing.T) {
 		x, y := ridgeRandom(9, tc.m, tc.d, tc.offset)
 		x0, y0 := mat.DenseCopyOf(x), append([]float64(nil), y...)
 		lambdas := []float64{10, 0.1}
-		if _, err := FitRidge(x, y, 1, true); err != nil {
+		if _, err := FitRidge(context.Background(), x, y, 1, true); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := RidgeLOOPath(x, y, lambdas, true); err != nil {
+		if _, err := RidgeLOOPath(context.Background(), x, y, lambdas, true); err != nil {
 			t.Fatal(err)
 		}
 		if !mat.Equal(x, x0) || fmt.Sprint(y) != fmt.Sprint(y0) || lambdas[0] != 10 || lambdas[1] != 0.1 {
 			t.Errorf("m%d d%d: inputs modified", tc.m, tc.d)
+		}
+	}
+}
+
+// TestRidgeStopsWhenDone: FitRidge and RidgeLOOPath check their context
+// between their phases (and RidgeLOOPath for every λ), in both forms;
+// cancelled at any check, they return context.Canceled and no result.
+func TestRidgeStopsWhenDone(t *testing.T) {
+	lambdas := []float64{0.1, 1, 10}
+	for _, shape := range [][2]int{{10, 4}, {4, 10}} { // primal, dual
+		x, y := ridgeRandom(3, shape[0], shape[1], 0)
+		for _, intercept := range []bool{false, true} {
+			for name, fit := range map[string]func(ctx context.Context) (any, error){
+				"FitRidge": func(ctx context.Context) (any, error) { return FitRidge(ctx, x, y, 1, intercept) },
+				"RidgeLOOPath": func(ctx context.Context) (any, error) {
+					return RidgeLOOPath(ctx, x, y, lambdas, intercept)
+				},
+			} {
+				all := fitctxtest.NewCountdown(math.MaxInt64)
+				if _, err := fit(all); err != nil {
+					t.Fatal(err)
+				}
+				if all.Calls() < 2 {
+					t.Errorf("%s %v: %d checks", name, shape, all.Calls())
+				}
+				for k := range all.Calls() {
+					ctx := fitctxtest.NewCountdown(k)
+					if _, err := fit(ctx); !errors.Is(err, context.Canceled) {
+						t.Errorf("%s %v, intercept %v, cancelled at check %d of %d: err %v", name, shape, intercept, k+1, all.Calls(), err)
+					}
+				}
+			}
 		}
 	}
 }

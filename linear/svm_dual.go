@@ -83,6 +83,9 @@ func dualSVM(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha 
 	active := l
 	pgMaxOld, pgMinOld := math.Inf(1), math.Inf(-1)
 	for iter := 0; iter < maxIter; iter++ {
+		if prob.stopped() {
+			break
+		}
 		pgMax, pgMin := math.Inf(-1), math.Inf(1)
 		shuffle(rng, index[:active])
 		for s := 0; s < active; s++ {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/greedytl/greedytl/internal/fitctx"
 )
 
 // defaultEps holds liblinear's default stopping tolerance of each of its
@@ -82,13 +84,13 @@ func (p Params) withDefaults() Params {
 // for an empty or
 // malformed problem, non-finite or non-integer labels, labels that do not
 // form exactly two classes, non-finite feature values or bias, and when the
-// solver fails, and with ctx's error when ctx is done before training
-// starts (a solver, like liblinear's, runs to its end once started). Reaching
-// the iteration cap is not an error: the model reports it with Converged =
-// false. Train does not modify prob.
+// solver fails, and with ctx's error when ctx is done before training ends
+// (the solvers check it between their outer iterations). Reaching the
+// iteration cap is not an error: the model reports it with Converged =
+// false. Train does not modify prob. It panics when ctx is nil.
 func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("linear: training interrupted: %w", err)
+	if err := fitctx.Start(ctx, trainCaller); err != nil {
+		return nil, err
 	}
 	if err := p.Check(); err != nil {
 		return nil, err
@@ -102,9 +104,13 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 		return nil, err
 	}
 	bin := (&Problem{X: prob.X, Dense: prob.Dense, Y: y, Bias: prob.Bias}).forSolver(p.Solver)
+	bin.ctx = ctx
 	w, converged, err := solvers[p.Solver](bin, p, nil)
 	if err != nil {
 		return nil, err
+	}
+	if err := fitctx.Err(ctx, trainCaller); err != nil {
+		return nil, err // the solver stopped early
 	}
 	if err := checkWeights(w, bin); err != nil {
 		return nil, fmt.Errorf("linear: %v: %w", p.Solver, err)
@@ -124,6 +130,9 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 		Converged: converged,
 	}, nil
 }
+
+// trainCaller names training in context errors.
+const trainCaller = "linear: training"
 
 // checkProblem validates the structure of prob and the finiteness of its
 // values; it does not look at the label values beyond finiteness.

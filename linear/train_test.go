@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
 	"github.com/greedytl/greedytl/sparse"
 )
 
@@ -392,5 +393,45 @@ func TestTrainCancelled(t *testing.T) {
 	prob := randomProblem(7, 50, 5, 0.5, 1)
 	if _, err := Train(ctx, prob, Params{Solver: L2RL2LossSVCDual, C: 1}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Train with a cancelled context: error %v, want context.Canceled", err)
+	}
+}
+
+// TestTrainStopsWhenDone: every solver checks Train's context between its
+// outer iterations. Cancelled at its first check inside the solver, Train
+// returns context.Canceled, not a model, after that one check (the
+// solver stops at once); a context done before Train starts is the same
+// error; and the cross-validations stop alike.
+func TestTrainStopsWhenDone(t *testing.T) {
+	prob := randomProblem(7, 100, 20, 0.5, 1)
+	for s := range solvers {
+		p := Params{Solver: s, C: 10, Eps: 1e-6, L1Ratio: 0.5}
+		// Train checks once before the solver and once after it.
+		all := fitctxtest.NewCountdown(math.MaxInt64)
+		if _, err := Train(all, prob, p); err != nil {
+			t.Fatalf("%v: %v", s, err)
+		}
+		if all.Calls() < 4 {
+			t.Fatalf("%v: %d checks: the solver never checks its context", s, all.Calls())
+		}
+		ctx := fitctxtest.NewCountdown(1)
+		model, err := Train(ctx, prob, p)
+		if !errors.Is(err, context.Canceled) || model != nil {
+			t.Errorf("%v cancelled at its first iteration: err %v, model %v", s, err, model != nil)
+		}
+		if ctx.Calls() != 3 {
+			t.Errorf("%v: %d checks after cancellation at the second, want 3 (the solver stops at once)", s, ctx.Calls())
+		}
+	}
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	p := Params{Solver: L2RLR, C: 1}
+	if _, err := Train(done, prob, p); !errors.Is(err, context.Canceled) {
+		t.Errorf("Train with a done context: %v", err)
+	}
+	if _, err := CrossValidate(done, prob, p, 5, 1); !errors.Is(err, context.Canceled) {
+		t.Errorf("CrossValidate with a done context: %v", err)
+	}
+	if _, _, err := SelectC(done, prob, p, []float64{1, 10}, 5, 1); !errors.Is(err, context.Canceled) {
+		t.Errorf("SelectC with a done context: %v", err)
 	}
 }

@@ -1,9 +1,11 @@
 package lssvm
 
 import (
+	"context"
 	"fmt"
 	"math"
 
+	"github.com/greedytl/greedytl/internal/fitctx"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -119,7 +121,14 @@ func (s *System) Solve(r []float64) (alpha []float64, b float64) {
 // top-left block of M⁻¹ and D its diagonal (G is nil when H is nil). The
 // prediction of example i without it is y_i − α_i/A_ii (Cawley and
 // Talbot's closed form), whatever the example's weight.
-func (s *System) LOO(y []float64, h *mat.Dense) (c []float64, g *mat.Dense) {
+//
+// G is computed looBlock columns at a time, with ctx checked before each
+// block (each column's values do not depend on the blocking); LOO returns
+// ctx's error when ctx is done, and panics when ctx is nil.
+func (s *System) LOO(ctx context.Context, y []float64, h *mat.Dense) (c []float64, g *mat.Dense, err error) {
+	if err := fitctx.Start(ctx, "lssvm"); err != nil {
+		return nil, nil, err
+	}
 	m := len(y)
 	ay := make([]float64, m)
 	mat.NewVecDense(m, ay).MulVec(s.a, mat.NewVecDense(m, y))
@@ -130,7 +139,13 @@ func (s *System) LOO(y []float64, h *mat.Dense) (c []float64, g *mat.Dense) {
 	if h != nil {
 		_, n := h.Dims()
 		g = mat.NewDense(m, n, nil)
-		g.Mul(s.a, h)
+		for j0 := 0; j0 < n; j0 += looBlock {
+			if err := fitctx.Err(ctx, "lssvm"); err != nil {
+				return nil, nil, err
+			}
+			j1 := min(j0+looBlock, n)
+			g.Slice(0, m, j0, j1).(*mat.Dense).Mul(s.a, h.Slice(0, m, j0, j1))
+		}
 		for i := range m {
 			row := g.RawRowView(i)
 			inv := 1 / s.a.At(i, i)
@@ -139,5 +154,10 @@ func (s *System) LOO(y []float64, h *mat.Dense) (c []float64, g *mat.Dense) {
 			}
 		}
 	}
-	return c, g
+	return c, g, nil
 }
+
+// looBlock is the number of columns of G that LOO computes between two
+// checks of its context: about m²·looBlock multiply–adds, a few
+// milliseconds for m ≤ 100.
+const looBlock = 1024

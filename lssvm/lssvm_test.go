@@ -1,6 +1,8 @@
 package lssvm
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -99,7 +101,10 @@ func TestSystem(t *testing.T) {
 			if !near(b, wantB, 1e-8, scale) {
 				t.Errorf("b = %g, direct solve %g", b, wantB)
 			}
-			c, g := sys.LOO(y, h)
+			c, g, err := sys.LOO(context.Background(), y, h)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if (g == nil) != (h == nil) {
 				t.Fatalf("LOO: G %v for H %v", g, h)
 			}
@@ -170,5 +175,47 @@ func TestWeightedRidge(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLOOBlocks: G, computed looBlock columns at a time between checks of
+// the context, equals the one product D⁻¹AH bit for bit; a done context
+// stops LOO with its error.
+func TestLOOBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	m, n := 30, 3*looBlock+17
+	z := mat.NewDense(m, 5, nil)
+	h := mat.NewDense(m, n, nil)
+	for _, a := range []*mat.Dense{z, h} {
+		for i, v := range a.RawMatrix().Data {
+			a.RawMatrix().Data[i] = v + rng.NormFloat64()
+		}
+	}
+	y := make([]float64, m)
+	for i := range y {
+		y[i] = float64(2*(i%3/2) - 1)
+	}
+	sys, err := NewSystem(Gram(z, m), BalanceWeights(y), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, g, err := sys.LOO(context.Background(), y, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want mat.Dense
+	want.Mul(sys.a, h)
+	for i := range m {
+		inv := 1 / sys.a.At(i, i)
+		for j := range n {
+			if w := want.At(i, j) * inv; g.At(i, j) != w {
+				t.Fatalf("G[%d][%d] = %v in blocks, %v in one product", i, j, g.At(i, j), w)
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := sys.LOO(ctx, y, h); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: err = %v", err)
 	}
 }

@@ -3,16 +3,21 @@ package method
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/internal/cputime"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
@@ -292,6 +297,8 @@ func TestConformance(t *testing.T) {
 func runConformance(t *testing.T, name string, base conformanceCase) {
 	t.Run("contract", func(t *testing.T) { checkContract(t, name, base) })
 	t.Run("rejects", func(t *testing.T) { checkRejects(t, name, base) })
+	t.Run("bad inputs", func(t *testing.T) { checkBadInputs(t, name, base) })
+	t.Run("cancelled", func(t *testing.T) { checkCancelled(t, name, base) })
 	t.Run("robust", func(t *testing.T) { checkRobust(t, name, base) })
 }
 
@@ -509,12 +516,261 @@ func checkRejects(t *testing.T, name string, c conformanceCase) {
 	bad("an Inf in H", func(d *Data) { dense(d.H).Set(3, 0, math.Inf(1)) })
 	bad("fewer labels than rows", func(d *Data) { d.Y = d.Y[:len(d.Y)-1] })
 	bad("X and H absent", func(d *Data) { d.X, d.H = nil, nil })
+}
 
+// zeroRows is a matrix with no rows and c columns (mat.Dense cannot be
+// one).
+type zeroRows struct{ c int }
+
+func (z zeroRows) Dims() (r, c int)    { return 0, z.c }
+func (z zeroRows) At(i, j int) float64 { panic(mat.ErrIndexOutOfRange) }
+func (z zeroRows) T() mat.Matrix       { return mat.Transpose{Matrix: z} }
+
+// fitNoPanic runs meth.Fit and turns a panic into an error that says so
+// (panicked reports it), so that one method's panic does not hide the
+// others' cases.
+func fitNoPanic(meth Method, ctx context.Context, train Data, extra Extra) (model Model, err error, panicked bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			model, err, panicked = nil, fmt.Errorf("panic: %v", r), true
+		}
+	}()
+	model, err = meth.Fit(ctx, train, extra)
+	return model, err, false
+}
+
+// checkBadInputs is issue 18's row 8 for every method: nil, empty and
+// mismatched inputs — in the training sample, and in the Extra members the
+// method needs — are errors, never panics, and a nil context is the one
+// documented panic, with a message that says so.
+func checkBadInputs(t *testing.T, name string, c conformanceCase) {
 	meth := newConformanceMethod(t, name)
+	needs := meth.Needs()
+	m := c.train.Rows()
+	_, d := c.train.X.Dims()
+	_, n := c.train.H.Dims()
+	shorter := func(a mat.Matrix, rows int) mat.Matrix {
+		A := dense(a)
+		_, k := A.Dims()
+		return mat.DenseCopyOf(A.Slice(0, rows, 0, k))
+	}
+	type badCase struct {
+		what  string
+		train Data
+		extra Extra
+	}
+	cases := []badCase{
+		{"X and H nil", Data{Y: c.train.Y}, c.extra},
+		{"X and H typed nil", Data{X: (*mat.Dense)(nil), H: (*mat.Dense)(nil), Y: c.train.Y}, c.extra},
+		{"X and H empty", Data{X: &mat.Dense{}, H: &mat.Dense{}, Y: c.train.Y}, c.extra},
+		{"y nil", Data{X: c.train.X, H: c.train.H}, c.extra},
+		{"y empty", Data{X: c.train.X, H: c.train.H, Y: []float64{}}, c.extra},
+		{"y shorter than the rows", Data{X: c.train.X, H: c.train.H, Y: c.train.Y[:m-1]}, c.extra},
+		{"y longer than the rows", Data{X: c.train.X, H: c.train.H, Y: append(slices.Clone(c.train.Y), 1)}, c.extra},
+		{"zero rows", Data{X: zeroRows{d}, H: zeroRows{n}, Y: []float64{}}, c.extra},
+		{"zero rows and labels", Data{X: zeroRows{d}, H: zeroRows{n}, Y: c.train.Y}, c.extra},
+		{"X with a row fewer than H", Data{X: shorter(c.train.X, m-1), H: c.train.H, Y: c.train.Y}, c.extra},
+		{"H with a row fewer than X", Data{X: c.train.X, H: shorter(c.train.H, m-1), Y: c.train.Y}, c.extra},
+		{"X with a row fewer, H nil", Data{X: shorter(c.train.X, m-1), Y: c.train.Y}, c.extra},
+		{"H with a row fewer, X nil", Data{H: shorter(c.train.H, m-1), Y: c.train.Y}, c.extra},
+	}
+	// The Extra members a method needs are checked as the training sample
+	// is (those it does not need are never read: see checkContract).
+	test := c.test
+	r := test.Rows()
+	for _, bad := range []struct {
+		what string
+		d    Data
+	}{
+		{"nil", Data{}},
+		{"X nil", Data{H: test.H, Y: test.Y}},
+		{"H nil", Data{X: test.X, Y: test.Y}},
+		{"X and H swapped", Data{X: test.H, H: test.X, Y: test.Y}},
+		{"X with a row fewer than H", Data{X: shorter(test.X, r-1), H: test.H, Y: test.Y}},
+		{"H with a row fewer than X", Data{X: test.X, H: shorter(test.H, r-1), Y: test.Y}},
+		{"zero rows", Data{X: zeroRows{d}, H: zeroRows{n}, Y: []float64{}}},
+	} {
+		if needs.Unlabelled {
+			unl := Data{X: bad.d.X, H: bad.d.H}
+			cases = append(cases, badCase{"Extra.Unlabelled " + bad.what, c.train, Extra{Unlabelled: &unl, Oracle: c.extra.Oracle, Seed: c.extra.Seed}})
+		}
+		if needs.Oracle {
+			orc := bad.d
+			cases = append(cases, badCase{"Extra.Oracle " + bad.what, c.train, Extra{Unlabelled: c.extra.Unlabelled, Oracle: &orc, Seed: c.extra.Seed}})
+		}
+	}
+	if needs.Oracle {
+		for _, y := range []struct {
+			what string
+			y    []float64
+		}{{"labels nil", nil}, {"a label short", test.Y[:r-1]}, {"a 0/1 label", append([]float64{0}, test.Y[1:]...)}} {
+			orc := Data{X: test.X, H: test.H, Y: y.y}
+			cases = append(cases, badCase{"Extra.Oracle " + y.what, c.train, Extra{Unlabelled: c.extra.Unlabelled, Oracle: &orc, Seed: c.extra.Seed}})
+		}
+	}
+	for _, tc := range cases {
+		if _, err, panicked := fitNoPanic(newConformanceMethod(t, name), context.Background(), tc.train, tc.extra); panicked || err == nil {
+			t.Errorf("Fit with %s: %v, want an error", tc.what, err)
+		}
+	}
+
+	// X or H alone (the other nil) is a valid sample: a method that needs
+	// the missing part returns an error, the others a model that predicts.
+	for _, tc := range []struct {
+		what        string
+		train, test Data
+	}{
+		{"X nil", Data{H: c.train.H, Y: c.train.Y}, Data{H: test.H}},
+		{"H nil", Data{X: c.train.X, Y: c.train.Y}, Data{X: test.X}},
+		{"X typed nil", Data{X: (*mat.Dense)(nil), H: c.train.H, Y: c.train.Y}, Data{H: test.H}},
+	} {
+		extra := Extra{Seed: c.extra.Seed}
+		if needs.Unlabelled {
+			extra.Unlabelled = &Data{X: tc.test.X, H: tc.test.H}
+		}
+		if needs.Oracle {
+			extra.Oracle = &Data{X: tc.test.X, H: tc.test.H, Y: test.Y}
+		}
+		model, err, panicked := fitNoPanic(newConformanceMethod(t, name), context.Background(), tc.train, extra)
+		if panicked {
+			t.Errorf("Fit with %s: %v", tc.what, err)
+			continue
+		}
+		if err != nil {
+			t.Logf("Fit with %s: error (allowed): %v", tc.what, err)
+			continue
+		}
+		mustPredict(t, model, tc.test)
+	}
+
+	// A nil context is a caller's bug: the one documented panic, saying so.
+	func() {
+		defer func() {
+			r := recover()
+			if msg := fmt.Sprint(r); r == nil || !strings.Contains(msg, "nil context.Context") {
+				t.Errorf("Fit with a nil context: panic %v, want one that names the nil context.Context", r)
+			}
+		}()
+		newConformanceMethod(t, name).Fit(nil, c.train, c.extra)
+	}()
+}
+
+// cancellingMatrix reads through m and cancels a context at the at-th
+// read (At call) counted by reads, which the matrices of one sample share:
+// it cancels a fit at a fixed point of its work, deterministically.
+type cancellingMatrix struct {
+	m      mat.Matrix
+	reads  *atomic.Int64
+	at     int64
+	cancel context.CancelFunc
+}
+
+func (c cancellingMatrix) Dims() (r, cols int) { return c.m.Dims() }
+func (c cancellingMatrix) T() mat.Matrix       { return mat.Transpose{Matrix: c} }
+func (c cancellingMatrix) At(i, j int) float64 {
+	if c.reads.Add(1) == c.at {
+		c.cancel()
+	}
+	return c.m.At(i, j)
+}
+
+// checkCancelled is issue 18's row 11 for every method: a fit whose
+// context is done — before it starts, or at a fixed point of its work (the
+// first, a middle or the last read of its training matrices) — returns the
+// context's error, never a model.
+func checkCancelled(t *testing.T, name string, c conformanceCase) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := meth.Fit(ctx, c.train, c.extra); err == nil {
-		t.Error("Fit with a cancelled context: no error")
+	if model, err := newConformanceMethod(t, name).Fit(ctx, c.train, c.extra); !errors.Is(err, context.Canceled) || model != nil {
+		t.Errorf("Fit with a cancelled context: %v (model %v), want context.Canceled", err, model != nil)
+	}
+	fitCancelledAt := func(at int64) (Model, error, *atomic.Int64, context.Context) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		reads := new(atomic.Int64)
+		wrap := func(a mat.Matrix) mat.Matrix { return cancellingMatrix{m: a, reads: reads, at: at, cancel: cancel} }
+		train := Data{X: wrap(c.train.X), H: wrap(c.train.H), Y: c.train.Y}
+		model, err := newConformanceMethod(t, name).Fit(ctx, train, c.extra)
+		return model, err, reads, ctx
+	}
+	_, err, reads, _ := fitCancelledAt(-1)
+	if err != nil {
+		t.Fatalf("Fit: %v", err)
+	}
+	total := reads.Load()
+	method := newConformanceMethod(t, name).Name()
+	for _, at := range []int64{1, total / 2, total} {
+		model, err, _, _ := fitCancelledAt(at)
+		if !errors.Is(err, context.Canceled) || model != nil {
+			t.Errorf("Fit cancelled at read %d of %d: %v (model %v), want context.Canceled", at, total, err, model != nil)
+		} else if !strings.Contains(err.Error(), method) {
+			t.Errorf("Fit cancelled at read %d of %d: error %q does not name the method", at, total, err)
+		}
+	}
+}
+
+// TestFitDeadline is issue 18's row 11 with a clock: on problems on which
+// every method works for far longer than the deadline (wide: 24 examples,
+// 100000 sources; tall: 200 examples and columns; mid: 100 examples, 20000
+// sources, on which dictionary took 9.6 s and rls-srcfeat 1.3 s to return
+// before the fix), a fit given 50 ms
+// returns soon after it and, unless it had finished its work before the
+// deadline, with the context's error. "Soon" is measured in the process's
+// CPU time from the deadline to the return, which a loaded machine does
+// not inflate (at most cpuSlack, some tens of the few milliseconds of work
+// a method may do between checks); the wall clock gets wallSlack, and only
+// exceeding both fails.
+func TestFitDeadline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits on large problems; skipped with -short")
+	}
+	const deadline, cpuSlack, wallSlack = 50 * time.Millisecond, 100 * time.Millisecond, 250 * time.Millisecond
+	for _, shape := range []struct {
+		name           string
+		m, pos, d, n   int
+		testRows, tpos int
+	}{
+		{"wide", 24, 6, 50, 100000, 30, 15},
+		{"tall", 200, 50, 200, 200, 30, 15},
+		{"mid", 100, 25, 20, 20000, 30, 15},
+	} {
+		rng := rand.New(rand.NewPCG(41, 41))
+		train := transferProblem(rng, shape.m, shape.pos, shape.d, shape.n)
+		test := transferProblem(rng, shape.testRows, shape.tpos, shape.d, shape.n)
+		unl := Data{X: test.X, H: test.H}
+		extra := Extra{Unlabelled: &unl, Oracle: &test, Seed: 41}
+		for _, name := range Names() {
+			t.Run(shape.name+"/"+name, func(t *testing.T) {
+				ctx, cancel := context.WithTimeout(context.Background(), deadline)
+				defer cancel()
+				var atDeadline atomic.Int64 // the process's CPU time when ctx expired
+				context.AfterFunc(ctx, func() {
+					cpu, _ := cputime.Process()
+					atDeadline.Store(int64(cpu))
+				})
+				start := time.Now()
+				model, err := newConformanceMethod(t, name).Fit(ctx, train, extra)
+				took := time.Since(start)
+				cpu, ok := cputime.Process()
+				if ok && atDeadline.Load() > 0 {
+					over := cpu - time.Duration(atDeadline.Load())
+					t.Logf("returned %v after the deadline, %v of CPU time since", took-deadline, over)
+					if took > deadline+wallSlack && over > cpuSlack {
+						t.Errorf("returned %v after the deadline, having used %v of CPU time since (more than %v)", took-deadline, over, cpuSlack)
+					}
+				} else if took > deadline+wallSlack {
+					t.Errorf("returned %v after the deadline (more than %v)", took-deadline, wallSlack)
+				}
+				switch {
+				case err == nil:
+					t.Logf("finished its work in %v, within the deadline", took)
+				case !errors.Is(err, context.DeadlineExceeded):
+					t.Errorf("after %v: %v, want context.DeadlineExceeded", took, err)
+				case model != nil:
+					t.Error("a model with an error")
+				}
+			})
+		}
 	}
 }
 
@@ -626,3 +882,83 @@ func (o opaqueMatrix) T() mat.Matrix       { return mat.Transpose{Matrix: o} }
 
 // permuteRows returns the rows perm[0], perm[1], … of d.
 func permuteRows(d Data, perm []int) Data { return selectRows(d, perm) }
+
+// TestPredictInconsistentModels is issue 18's row 8 for models built or
+// changed by hand: for every method's model, a Linear whose fields
+// disagree, or a GreedyTL model whose root model does, makes Predict and
+// WriteModel return errors, never panic.
+func TestPredictInconsistentModels(t *testing.T) {
+	base := newConformanceCase(7, 24, 6, 5, 8)
+	noPanic := func(t *testing.T, what string, f func() error) {
+		t.Helper()
+		defer func() {
+			if r := recover(); r != nil {
+				t.Errorf("%s: panic: %v", what, r)
+			}
+		}()
+		if err := f(); err == nil {
+			t.Errorf("%s: no error", what)
+		}
+	}
+	check := func(t *testing.T, what string, model Model) {
+		t.Helper()
+		noPanic(t, what+": Predict", func() error { _, err := model.Predict(Data{X: base.test.X, H: base.test.H}); return err })
+		noPanic(t, what+": WriteModel", func() error { return WriteModel(io.Discard, model) })
+	}
+	for _, name := range Names() {
+		t.Run(name, func(t *testing.T) {
+			fitted := mustFit(t, name, base)
+			switch model := fitted.(type) {
+			case *Linear:
+				for _, c := range []struct {
+					what   string
+					change func(l *Linear)
+				}{
+					{"WX shorter than X", func(l *Linear) { l.WX = l.WX[:len(l.WX)-1] }},
+					{"WH longer than H", func(l *Linear) { l.WH = append(l.WH, 1) }},
+					{"WX nil", func(l *Linear) { l.WX = nil }},
+					{"X's means shorter than its scales", func(l *Linear) { l.X.Mean = l.X.Mean[:1] }},
+					{"H's scales nil", func(l *Linear) { l.H.Scale = nil }},
+					{"a negative scale", func(l *Linear) { l.X.Scale[0] = -1 }},
+					{"a NaN weight", func(l *Linear) { l.WH[0] = math.NaN() }},
+					{"an infinite intercept", func(l *Linear) { l.B = math.Inf(-1) }},
+					{"the zero Linear", func(l *Linear) { *l = Linear{} }},
+				} {
+					l := *model
+					l.X.Mean, l.X.Scale = slices.Clone(l.X.Mean), slices.Clone(l.X.Scale)
+					l.H.Mean, l.H.Scale = slices.Clone(l.H.Mean), slices.Clone(l.H.Scale)
+					l.WX, l.WH = slices.Clone(l.WX), slices.Clone(l.WH)
+					c.change(&l)
+					check(t, c.what, &l)
+				}
+				check(t, "a nil *Linear", (*Linear)(nil))
+			case interface{ GreedyModel() *greedytl.Model }:
+				gm := model.GreedyModel()
+				if len(gm.Selected) == 0 {
+					t.Fatal("the model selects nothing")
+				}
+				gm.Weights = gm.Weights[:len(gm.Selected)-1]
+				check(t, "root model: fewer weights than columns", fitted)
+				gm.Weights = append(gm.Weights, 1)
+				gm.Selected[0].Index = gm.NumFeatures + gm.NumSources
+				check(t, "root model: a column out of range", fitted)
+			default:
+				t.Logf("%T is not built by hand", model)
+			}
+		})
+	}
+	if err := WriteModel(io.Discard, nil); err == nil {
+		t.Error("WriteModel of a nil Model: no error")
+	}
+}
+
+// TestZeroValueMethods: the exported method types built by hand without
+// settings (their zero values) return errors from Fit, not panics.
+func TestZeroValueMethods(t *testing.T) {
+	c := newConformanceCase(7, 24, 6, 5, 8)
+	for _, m := range []Method{&GreedyTL{}, &GreedyAuto{}} {
+		if _, err, panicked := fitNoPanic(m, context.Background(), c.train, c.extra); panicked || err == nil {
+			t.Errorf("%T{}: Fit: %v, want an error", m, err)
+		}
+	}
+}

@@ -86,11 +86,12 @@ func (dam) Name() string { return "dam" }
 func (dam) Needs() Needs { return Needs{Unlabelled: true} }
 
 // Fit trains DAM (see the type's comment).
-func (dam) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
-	_, d, n, err := checkTrain(train)
+func (dam) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
+	_, d, n, err := startFit(ctx, "dam", train)
 	if err != nil {
 		return nil, err
 	}
+	defer endFit(ctx, "dam", &result, &err)
 	if d == 0 {
 		return nil, errors.New("method: dam: no target features (X is absent or has no columns)")
 	}
@@ -108,9 +109,15 @@ func (dam) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
 	}
 	var virtual []float64
 	if n > 0 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if virtual, err = virtualLabels(sh, dense(train.H), dense(extra.Unlabelled.H), train.Y); err != nil {
 			return nil, err
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if virtual == nil || u == 0 {
 		lambda, wf, bf, err := balancedRidgeByLOO(zx, train.Y)
@@ -121,6 +128,9 @@ func (dam) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
 	}
 	zxu, err := sx.Transform(extra.Unlabelled.X)
 	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	sys, err := newDAMSystem(zx, zxu, train.Y, virtual)
@@ -136,10 +146,10 @@ func (dam) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
 		cands    []looCandidate
 	)
 	for _, tau := range tauGrid {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
 		for _, lambda := range lambdaGrid {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			loo, alpha, err := sys.solve(tau, lambda)
 			if err != nil {
 				continue // numerically singular: not a candidate

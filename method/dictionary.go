@@ -106,10 +106,11 @@ func (dictionary) Needs() Needs { return Needs{} }
 
 // Fit trains the dictionary baseline (see the type's comment). It returns
 // an error for the inputs checkTrain rejects and when ctx is done.
-func (dc dictionary) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
-	if _, _, _, err := checkTrain(train); err != nil {
+func (dc dictionary) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
+	if _, _, _, err := startFit(ctx, "dictionary", train); err != nil {
 		return nil, err
 	}
+	defer endFit(ctx, "dictionary", &result, &err)
 	model, zc, err := dc.represent(ctx, train, extra.Seed)
 	if err != nil {
 		return nil, err
@@ -136,29 +137,40 @@ func (dc dictionary) represent(ctx context.Context, train Data, seed uint64) (*d
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
 	atoms := max(2, (m+1)/2)
 	sparsity := min(dc.sparsity, atoms)
 	rng := rand.New(rand.NewPCG(seed, seed))
 
 	var path []*mat.Dense
 	if sh.Len() == 0 {
-		d0, _ := sparsecode.KSVD(target, atoms, sparsity, dc.ksvdIters, rng)
+		d0, _, err := sparsecode.KSVD(ctx, target, atoms, sparsity, dc.ksvdIters, rng)
+		if err != nil {
+			return nil, nil, err
+		}
 		path = []*mat.Dense{d0}
 	} else {
 		source, err := dictSignals(sx, sh, train, true)
 		if err != nil {
 			return nil, nil, err
 		}
-		d0, _ := sparsecode.KSVD(source, atoms, sparsity, dc.ksvdIters, rng)
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		path, _ = adaptPath(d0, target, sparsity, dc.pathSteps)
+		d0, _, err := sparsecode.KSVD(ctx, source, atoms, sparsity, dc.ksvdIters, rng)
+		if err != nil {
+			return nil, nil, err
+		}
+		if path, _, err = adaptPath(ctx, d0, target, sparsity, dc.pathSteps); err != nil {
+			return nil, nil, err
+		}
 	}
-	if err := ctx.Err(); err != nil {
+	codes, err := pathCodes(ctx, path, target, sparsity)
+	if err != nil {
 		return nil, nil, err
 	}
-	codes := pathCodes(path, target, sparsity)
 	cs := standardize.Fit(codes)
 	zc, err := cs.Transform(codes)
 	if err != nil {
@@ -206,25 +218,32 @@ func dictSignals(sx, sh standardize.Scaler, data Data, source bool) (*mat.Dense,
 }
 
 // pathCodes returns the codes of the signals on every dictionary of path,
-// concatenated (N × K·len(path)).
-func pathCodes(path []*mat.Dense, signals *mat.Dense, sparsity int) *mat.Dense {
+// concatenated (N × K·len(path)), or ctx's error.
+func pathCodes(ctx context.Context, path []*mat.Dense, signals *mat.Dense, sparsity int) (*mat.Dense, error) {
 	N, _ := signals.Dims()
 	K, _ := path[0].Dims()
 	out := mat.NewDense(N, K*len(path), nil)
 	for k, d := range path {
-		out.Slice(0, N, k*K, (k+1)*K).(*mat.Dense).Copy(sparsecode.Codes(d, signals, sparsity))
+		codes, err := sparsecode.Codes(ctx, d, signals, sparsity)
+		if err != nil {
+			return nil, err
+		}
+		out.Slice(0, N, k*K, (k+1)*K).(*mat.Dense).Copy(codes)
 	}
-	return out
+	return out, nil
 }
 
 // adaptPath returns the path of dictionaries from d0 towards the target
 // signals (see the dictionary type's step 3), d0 first, and the target's
-// squared residual on each dictionary of the path.
-func adaptPath(d0, target *mat.Dense, sparsity, steps int) ([]*mat.Dense, []float64) {
+// squared residual on each dictionary of the path, or ctx's error.
+func adaptPath(ctx context.Context, d0, target *mat.Dense, sparsity, steps int) ([]*mat.Dense, []float64, error) {
 	K, p := d0.Dims()
 	path := []*mat.Dense{d0}
 	var res mat.Dense
-	codes := sparsecode.Codes(d0, target, sparsity)
+	codes, err := sparsecode.Codes(ctx, d0, target, sparsity)
+	if err != nil {
+		return nil, nil, err
+	}
 	r := sparsecode.ResidualNorm2(target, codes, d0, &res)
 	resids := []float64{r}
 	for range steps {
@@ -258,7 +277,10 @@ func adaptPath(d0, target *mat.Dense, sparsity, steps int) ([]*mat.Dense, []floa
 				next.SetRow(k, cur.RawRowView(k))
 			}
 		}
-		nextCodes := sparsecode.Codes(next, target, sparsity)
+		nextCodes, err := sparsecode.Codes(ctx, next, target, sparsity)
+		if err != nil {
+			return nil, nil, err
+		}
 		var nextRes mat.Dense
 		nr := sparsecode.ResidualNorm2(target, nextCodes, next, &nextRes)
 		if nr > (1-dictPathTol)*r {
@@ -268,7 +290,7 @@ func adaptPath(d0, target *mat.Dense, sparsity, steps int) ([]*mat.Dense, []floa
 		codes, res, r = nextCodes, nextRes, nr
 		resids = append(resids, r)
 	}
-	return path, resids
+	return path, resids, nil
 }
 
 // dictionaryModel is the model of the dictionary baseline: the scalers of
@@ -307,7 +329,11 @@ func (dm *dictionaryModel) Predict(d Data) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	zc, err := dm.codes.Transform(pathCodes(dm.path, signals, dm.sparsity))
+	codes, err := pathCodes(context.Background(), dm.path, signals, dm.sparsity)
+	if err != nil {
+		return nil, err
+	}
+	zc, err := dm.codes.Transform(codes)
 	if err != nil {
 		return nil, err
 	}

@@ -27,8 +27,14 @@ func TestAdaptPath(t *testing.T) {
 			t.Fatal("source and target signals differ on the sources")
 		}
 	}
-	d0, _ := sparsecode.KSVD(source, 8, 3, 10, rand.New(rand.NewPCG(1, 1)))
-	path, resid := adaptPath(d0, target, 3, 5)
+	d0, _, err := sparsecode.KSVD(context.Background(), source, 8, 3, 10, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, resid, err := adaptPath(context.Background(), d0, target, 3, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if path[0] != d0 || len(path) != len(resid) {
 		t.Fatalf("path of %d dictionaries, %d residuals", len(path), len(resid))
 	}

@@ -53,8 +53,19 @@
 // Inputs. Fit does not modify its inputs or the method, is deterministic
 // under Extra.Seed, and returns an error, never a model holding NaN, for
 // non-finite inputs, labels other than ±1 or of one class only, and
-// inconsistent shapes. Predict checks the column counts against training
-// (a method that ignores H still checks it) and rejects non-finite inputs.
+// inconsistent shapes (nil, empty or mismatched matrices and labels, in
+// the training sample and in the Extra members a method needs). Predict
+// checks the column counts against training (a method that ignores H
+// still checks it), rejects non-finite inputs, and returns an error for a
+// nil or inconsistent model (a Linear built by hand whose fields
+// disagree).
+//
+// Contexts. Every method's Fit follows the greedytl package's rule
+// ("Contexts and errors"): it checks its context every few milliseconds of
+// work and, once more, when it has finished, so that a fit that outlives
+// its context returns the context's error, never a model; a nil context
+// panics. (Every Fit begins with startFit and defers endFit, which hold
+// these checks.)
 //
 // # The GreedyTL family and the ridge baselines
 //

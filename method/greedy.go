@@ -156,15 +156,17 @@ func (g *GreedyTL) Needs() Needs { return Needs{} }
 
 // Fit runs greedytl.Fit on train. It returns greedytl.Fit's errors and those
 // of invalid training data (see the package doc).
-func (g *GreedyTL) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
-	if _, _, _, err := checkTrain(train); err != nil {
+func (g *GreedyTL) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
+	name := g.Name()
+	if _, _, _, err := startFit(ctx, name, train); err != nil {
 		return nil, err
 	}
+	defer endFit(ctx, name, &result, &err)
 	o := g.Options
 	if o.Sample > 0 {
 		o.Seed = extra.Seed
 	}
-	return fitGreedy(ctx, g.Name(), train, o)
+	return fitGreedy(ctx, name, train, o)
 }
 
 // forwardReg is forward regression, the paper's classical greedy feature
@@ -192,11 +194,12 @@ type forwardReg struct{}
 func (forwardReg) Name() string { return "forward-reg" }
 func (forwardReg) Needs() Needs { return Needs{} }
 
-func (forwardReg) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
-	m, _, _, err := checkTrain(train)
+func (forwardReg) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
+	m, _, _, err := startFit(ctx, "forward-reg", train)
 	if err != nil {
 		return nil, err
 	}
+	defer endFit(ctx, "forward-reg", &result, &err)
 	o := greedytl.DefaultOptions()
 	o.Lambda = forwardRelLambda * float64(m)
 	o.MaxK = m - 1

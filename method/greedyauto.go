@@ -153,11 +153,12 @@ func (a *GreedyAuto) Needs() Needs { return Needs{} }
 // Fit fits the committee on the training sample and on each of its
 // subsamples without some examples of the larger class, and returns the
 // mean (see GreedyAuto).
-func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
-	m, _, _, err := checkTrain(train)
+func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model, err error) {
+	m, _, _, err := startFit(ctx, a.Name(), train)
 	if err != nil {
 		return nil, err
 	}
+	defer endFit(ctx, a.Name(), &result, &err)
 	if err := a.check(); err != nil {
 		return nil, err
 	}
@@ -281,7 +282,7 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data, rec *committeeRe
 		members++
 	}
 	// The ridge member: every column, λ by leave-one-out (rls-srcfeat).
-	lambda, w, err := ridgeByLOO(concatColumns(st.zx, st.zh), train.Y, nil)
+	lambda, w, err := ridgeByLOO(ctx, concatColumns(st.zx, st.zh), train.Y, nil)
 	if err != nil {
 		return nil, fmt.Errorf("method: greedytl-auto: ridge: %w", err)
 	}

@@ -2,6 +2,7 @@ package method
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -52,8 +53,16 @@ func (l *Linear) SourceWeights() []float64 { return slices.Clone(l.WH) }
 // Predict returns f for every row of d. It returns an error when X or H has
 // the wrong number of columns, when they disagree on the number of rows,
 // when a value is not finite, or when a score overflows (naming the row and
-// the column).
+// the column); and when l is nil or inconsistent (a model built by hand
+// whose scalers and weights disagree in length, or hold a non-finite
+// number or a negative scale: the checks ReadModel makes).
 func (l *Linear) Predict(d Data) ([]float64, error) {
+	if l == nil {
+		return nil, errors.New("method: predict: nil *Linear")
+	}
+	if err := l.check(); err != nil {
+		return nil, fmt.Errorf("method: predict: inconsistent %s model: %w", l.Name, err)
+	}
 	rows, err := checkInputs(d, l.X.Len(), l.H.Len())
 	if err != nil {
 		return nil, err

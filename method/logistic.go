@@ -148,12 +148,13 @@ func (l logistic) params(c float64) linear.Params {
 
 // Fit trains the model (see the type's comment). It returns an error for
 // the inputs checkTrain rejects, when ctx is done and when a solver fails.
-func (l logistic) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
+func (l logistic) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
 	l.seed = extra.Seed
-	_, d, n, err := checkTrain(train)
+	_, d, n, err := startFit(ctx, l.name, train)
 	if err != nil {
 		return nil, err
 	}
+	defer endFit(ctx, l.name, &result, &err)
 	sx, sh := standardize.Fit(train.X), standardize.Fit(train.H)
 	z, err := standardisedColumns(sx, sh, train)
 	if err != nil {
@@ -301,7 +302,7 @@ func (l logistic) path(ctx context.Context, z *mat.Dense, y []float64, hint [][]
 		if hint != nil {
 			seed = hint[g]
 		}
-		w, err := s.solve(l.params(c), prev, seed)
+		w, err := s.solve(ctx, l.params(c), prev, seed)
 		if err != nil {
 			return nil, fmt.Errorf("C = %g: %w", c, err)
 		}
@@ -327,7 +328,7 @@ func (l logistic) standardPath(ctx context.Context, z *mat.Dense, y []float64) (
 			return nil, err
 		}
 		w := make([]float64, p+1)
-		if err := trainFavouringPositive(&linear.Problem{X: x, Y: y, Bias: 1}, standardL1Params(c, l.seed), all, w); err != nil {
+		if err := trainFavouringPositive(ctx, &linear.Problem{X: x, Y: y, Bias: 1}, standardL1Params(c, l.seed), all, w); err != nil {
 			return nil, fmt.Errorf("C = %g: %w", c, err)
 		}
 		out[g] = w
@@ -399,7 +400,7 @@ func newWorkingSetSolver(z *mat.Dense, y []float64, l1Ratio float64) *workingSet
 // the working set from the non-zero columns of prev (the solution at a
 // smaller C, or zero) and of hint (may be nil), and the columns that
 // violate the optimality conditions most at hint, or at prev without one.
-func (s *workingSetSolver) solve(params linear.Params, prev, hint []float64) ([]float64, error) {
+func (s *workingSetSolver) solve(ctx context.Context, params linear.Params, prev, hint []float64) ([]float64, error) {
 	w := make([]float64, s.p+1)
 	if params.C*s.zero <= s.l1 {
 		return w, nil // the optimality conditions hold at w = 0
@@ -424,7 +425,7 @@ func (s *workingSetSolver) solve(params linear.Params, prev, hint []float64) ([]
 	}
 	for {
 		slices.Sort(set)
-		if err := s.solveOn(params, set, w); err != nil {
+		if err := s.solveOn(ctx, params, set, w); err != nil {
 			return nil, err
 		}
 		if !s.addViolators(params.C, w, &set, add) {
@@ -476,8 +477,8 @@ func (s *workingSetSolver) addViolators(c float64, w []float64, set *[]int, add 
 
 // solveOn solves the problem restricted to the columns set (sorted) and the
 // bias, and writes the solution into w (zero outside the set).
-func (s *workingSetSolver) solveOn(params linear.Params, set []int, w []float64) error {
-	return trainFavouringPositive(&linear.Problem{X: denseColumnsCSR(s.z, set), Y: s.y, Bias: 1}, params, set, w)
+func (s *workingSetSolver) solveOn(ctx context.Context, params linear.Params, set []int, w []float64) error {
+	return trainFavouringPositive(ctx, &linear.Problem{X: denseColumnsCSR(s.z, set), Y: s.y, Bias: 1}, params, set, w)
 }
 
 // denseColumnsCSR returns the columns set of z, in that order, as a sparse
@@ -503,9 +504,10 @@ func denseColumnsCSR(z *mat.Dense, set []int) *sparse.CSR {
 // trainFavouringPositive trains prob (labels ±1, the columns of a matrix
 // whose columns set they are, and a bias feature) with params and writes
 // the weights favouring +1 into w: column set[k]'s weight at set[k], the
-// bias last (len(w)−1), zero elsewhere.
-func trainFavouringPositive(prob *linear.Problem, params linear.Params, set []int, w []float64) error {
-	fit, err := linear.Train(context.Background(), prob, params)
+// bias last (len(w)−1), zero elsewhere. It returns linear.Train's errors,
+// ctx's included.
+func trainFavouringPositive(ctx context.Context, prob *linear.Problem, params linear.Params, set []int, w []float64) error {
+	fit, err := linear.Train(ctx, prob, params)
 	if err != nil {
 		return err
 	}

@@ -94,7 +94,7 @@ func TestWorkingSetSolver(t *testing.T) {
 	c0 := l.l1Ratio / s.zero
 	prev := make([]float64, 66)
 	for _, c := range []float64{c0 * 0.999, c0 * 1.01} {
-		w, err := s.solve(l.params(c), prev, nil)
+		w, err := s.solve(context.Background(), l.params(c), prev, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,7 +270,11 @@ func TestLOOHonestOnNoise(t *testing.T) {
 				if err != nil {
 					continue // singular at this C: not a candidate in MultiKT either
 				}
-				pred = append(pred, newLOOHinge(sys, y, zeta, nil).Predict(nil, nil))
+				loo, err := newLOOHinge(context.Background(), sys, y, zeta, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pred = append(pred, loo.Predict(nil, nil))
 			}
 			return pred
 		}},

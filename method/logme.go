@@ -49,8 +49,12 @@ func (logmeSource) Name() string { return "logme-source" }
 func (logmeSource) Needs() Needs { return Needs{} }
 
 // Fit chooses and rescales the source (see logmeSource).
-func (logmeSource) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
-	st, err := standardizeTrain(ctx, train)
+func (logmeSource) Fit(ctx context.Context, train Data, _ Extra) (result Model, err error) {
+	if _, _, _, err := startFit(ctx, "logme-source", train); err != nil {
+		return nil, err
+	}
+	defer endFit(ctx, "logme-source", &result, &err)
+	st, err := standardizeData(train)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
@@ -168,6 +169,26 @@ func checkTrain(data Data) (m, d, n int, err error) {
 	return m, d, n, nil
 }
 
+// startFit begins every method's Fit, which defers endFit with its named
+// results: it panics when ctx is nil (see the greedytl package
+// documentation, "Contexts and errors"), returns ctx's error when ctx is
+// already done, and validates train (checkTrain), returning its numbers of
+// examples m, features d and sources n. name is the method's Name.
+func startFit(ctx context.Context, name string, train Data) (m, d, n int, err error) {
+	if err := fitctx.Start(ctx, "method: "+name); err != nil {
+		return 0, 0, 0, err
+	}
+	return checkTrain(train)
+}
+
+// endFit ends every method's Fit (deferred with pointers to its named
+// results): when the fit has a model but ctx is done, the model is dropped
+// and the error is ctx's, so that a fit that outlives its context returns
+// the context's error whichever of the method's own checks it went past.
+func endFit(ctx context.Context, name string, model *Model, err *error) {
+	*model, *err = fitctx.Finish(ctx, *model, *err, "method: "+name)
+}
+
 // classCounts returns the numbers of +1 and −1 labels in y, and an error
 // when a label is anything else.
 func classCounts(y []float64) (pos, neg int, err error) {
@@ -223,7 +244,10 @@ type Method interface {
 	Name() string
 	// Needs reports what Fit requires beyond the labelled sample.
 	Needs() Needs
-	// Fit trains a model on train (labels ±1, both classes present).
+	// Fit trains a model on train (labels ±1, both classes present). It
+	// returns an error, never a model, when ctx is done before it has
+	// finished (wrapping ctx.Err()), and panics when ctx is nil (see the
+	// greedytl package documentation, "Contexts and errors").
 	Fit(ctx context.Context, train Data, extra Extra) (Model, error)
 }
 

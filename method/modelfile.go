@@ -3,9 +3,11 @@ package method
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 
 	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/jsonfile"
@@ -62,6 +64,12 @@ func WriteFile(w io.Writer, m Model, sources *greedytl.SourcesID) error {
 // the label names of info (the envelope's "labels"; see
 // greedytl.LabelNames), which are checked first.
 func WriteFileInfo(w io.Writer, m Model, info FileInfo) error {
+	if m == nil {
+		return errors.New("method: writing a nil Model")
+	}
+	if v := reflect.ValueOf(m); v.Kind() == reflect.Pointer && v.IsNil() {
+		return fmt.Errorf("method: writing a nil %T", m)
+	}
 	if err := checkHyper(m.Hyperparameters()); err != nil {
 		return fmt.Errorf("method: writing %s model: %w", m.Method(), err)
 	}

@@ -98,11 +98,12 @@ func (multiKT) Needs() Needs { return Needs{} }
 // for the inputs checkTrain rejects, when ctx is done, and when the LS-SVM
 // system is numerically singular at every C (a C at which it is singular is
 // skipped).
-func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
-	m, _, n, err := checkTrain(train)
+func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (result Model, err error) {
+	m, _, n, err := startFit(ctx, k.name, train)
 	if err != nil {
 		return nil, err
 	}
+	defer endFit(ctx, k.name, &result, &err)
 	st, err := standardizeData(train)
 	if err != nil {
 		return nil, err
@@ -130,7 +131,10 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
 			lastErr = err
 			continue // numerically singular at this C: not a candidate
 		}
-		loo := newLOOHinge(sys, y, zeta, zh)
+		loo, err := newLOOHinge(ctx, sys, y, zeta, zh)
+		if err != nil {
+			return nil, err
+		}
 		if n == 0 {
 			settings = append(settings, setting{c: c})
 			cands = append(cands, looCandidate{Strength: 1 / c, Pred: loo.Predict(nil, nil)})
@@ -138,7 +142,9 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
 		}
 		beta := make([]float64, n)
 		for _, tau := range tauGrid { // increasing: each τ warm-starts the next
-			beta, _, _ = loo.Minimise(beta, tau, k.l1, k.steps)
+			if beta, _, _, err = loo.Minimise(ctx, beta, tau, k.l1, k.steps); err != nil {
+				return nil, err
+			}
 			settings = append(settings, setting{c: c, tau: tau, beta: beta})
 			cands = append(cands, looCandidate{Strength: 1 / c, Pred: loo.Predict(nil, beta)})
 		}
@@ -187,7 +193,10 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (Model, error) {
 // newLOOHinge returns MultiKT's objective on the leave-one-out predictions
 // of the LS-SVM sys: ỹ(β) = c + Gβ (see lssvm.System.LOO), H = zh (nil
 // when there are no sources).
-func newLOOHinge(sys *lssvm.System, y, zeta []float64, zh *mat.Dense) *hinge.Loss {
-	c, g := sys.LOO(y, zh)
-	return hinge.New(y, zeta, c, g)
+func newLOOHinge(ctx context.Context, sys *lssvm.System, y, zeta []float64, zh *mat.Dense) (*hinge.Loss, error) {
+	c, g, err := sys.LOO(ctx, y, zh)
+	if err != nil {
+		return nil, err
+	}
+	return hinge.New(y, zeta, c, g), nil
 }

@@ -73,15 +73,19 @@ type noTransfer struct{}
 func (noTransfer) Name() string { return "no-transfer" }
 func (noTransfer) Needs() Needs { return Needs{} }
 
-func (noTransfer) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
-	st, err := standardizeTrain(ctx, train)
+func (noTransfer) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
+	if _, _, _, err := startFit(ctx, "no-transfer", train); err != nil {
+		return nil, err
+	}
+	defer endFit(ctx, "no-transfer", &result, &err)
+	st, err := standardizeData(train)
 	if err != nil {
 		return nil, err
 	}
 	if st.sx.Len() == 0 {
 		return nil, errors.New("method: no-transfer needs target features X")
 	}
-	lambda, w, err := ridgeByLOO(st.zx, train.Y, nil)
+	lambda, w, err := ridgeByLOO(ctx, st.zx, train.Y, nil)
 	if err != nil {
 		return nil, fmt.Errorf("method: no-transfer: %w", err)
 	}
@@ -97,13 +101,17 @@ type rlsSrcFeat struct{}
 func (rlsSrcFeat) Name() string { return "rls-srcfeat" }
 func (rlsSrcFeat) Needs() Needs { return Needs{} }
 
-func (rlsSrcFeat) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
-	st, err := standardizeTrain(ctx, train)
+func (rlsSrcFeat) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
+	if _, _, _, err := startFit(ctx, "rls-srcfeat", train); err != nil {
+		return nil, err
+	}
+	defer endFit(ctx, "rls-srcfeat", &result, &err)
+	st, err := standardizeData(train)
 	if err != nil {
 		return nil, err
 	}
 	d, n := st.sx.Len(), st.sh.Len()
-	lambda, w, err := ridgeByLOO(concatColumns(st.zx, st.zh), train.Y, nil)
+	lambda, w, err := ridgeByLOO(ctx, concatColumns(st.zx, st.zh), train.Y, nil)
 	if err != nil {
 		return nil, fmt.Errorf("method: rls-srcfeat: %w", err)
 	}
@@ -130,8 +138,12 @@ type averageKT struct{}
 func (averageKT) Name() string { return "average-kt" }
 func (averageKT) Needs() Needs { return Needs{} }
 
-func (averageKT) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
-	st, err := standardizeTrain(ctx, train)
+func (averageKT) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
+	if _, _, _, err := startFit(ctx, "average-kt", train); err != nil {
+		return nil, err
+	}
+	defer endFit(ctx, "average-kt", &result, &err)
+	st, err := standardizeData(train)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +164,7 @@ func (averageKT) Fit(ctx context.Context, train Data, extra Extra) (Model, error
 		l.Hyper = map[string]float64{}
 		return l, nil
 	}
-	lambda, w, err := ridgeByLOO(st.zx, train.Y, hbar)
+	lambda, w, err := ridgeByLOO(ctx, st.zx, train.Y, hbar)
 	if err != nil {
 		return nil, fmt.Errorf("method: average-kt: %w", err)
 	}
@@ -178,8 +190,12 @@ type bestSource struct{}
 func (bestSource) Name() string { return "best-source" }
 func (bestSource) Needs() Needs { return Needs{Oracle: true} }
 
-func (bestSource) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
-	st, err := standardizeTrain(ctx, train)
+func (bestSource) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
+	if _, _, _, err := startFit(ctx, "best-source", train); err != nil {
+		return nil, err
+	}
+	defer endFit(ctx, "best-source", &result, &err)
+	st, err := standardizeData(train)
 	if err != nil {
 		return nil, err
 	}
@@ -199,6 +215,9 @@ func (bestSource) Fit(ctx context.Context, train Data, extra Extra) (Model, erro
 	}
 	if _, _, err := classCounts(extra.Oracle.Y); err != nil {
 		return nil, fmt.Errorf("method: best-source: oracle data: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	zo, err := st.sh.Transform(extra.Oracle.H)
 	if err != nil {
@@ -285,18 +304,6 @@ func weightedLine(z, y []float64, weight func(float64) float64) (a, b float64) {
 	return a, ybar - a*zbar
 }
 
-// standardizeTrain validates the context and the training sample and
-// standardises it.
-func standardizeTrain(ctx context.Context, train Data) (standardized, error) {
-	if err := ctx.Err(); err != nil {
-		return standardized{}, err
-	}
-	if _, _, _, err := checkTrain(train); err != nil {
-		return standardized{}, err
-	}
-	return standardizeData(train)
-}
-
 // standardized is a training sample's scalers and standardised matrices
 // (nil when absent).
 type standardized struct {
@@ -363,7 +370,7 @@ func concatColumns(A, B *mat.Dense) *mat.Dense {
 // the prediction used is offset_i + (t_i − r_i) − t̄₋ᵢ, with r_i the
 // intercept model's closed-form leave-one-out residual. (The columns'
 // scaling by their standard deviation is not redone without i.)
-func ridgeByLOO(Z *mat.Dense, y, offset []float64) (lambda float64, w []float64, err error) {
+func ridgeByLOO(ctx context.Context, Z *mat.Dense, y, offset []float64) (lambda float64, w []float64, err error) {
 	target := y
 	if offset != nil {
 		target = make([]float64, len(y))
@@ -371,12 +378,15 @@ func ridgeByLOO(Z *mat.Dense, y, offset []float64) (lambda float64, w []float64,
 			target[i] = y[i] - offset[i]
 		}
 	}
-	path, err := linear.RidgeLOOPath(Z, target, lambdaGrid, true)
+	path, err := linear.RidgeLOOPath(ctx, Z, target, lambdaGrid, true)
 	if err != nil {
 		// Some λ is too small for these data: take the others one by one.
 		path = path[:0]
 		for _, l := range lambdaGrid {
-			p, err1 := linear.RidgeLOOPath(Z, target, []float64{l}, true)
+			if err := ctx.Err(); err != nil {
+				return 0, nil, err
+			}
+			p, err1 := linear.RidgeLOOPath(ctx, Z, target, []float64{l}, true)
 			if err1 == nil {
 				path = append(path, p[0])
 			}
@@ -428,7 +438,7 @@ func ridgeByLOO(Z *mat.Dense, y, offset []float64) (lambda float64, w []float64,
 		return 0, nil, err
 	}
 	lambda = path[best].Lambda
-	fit, err := linear.FitRidge(Z, target, lambda, false)
+	fit, err := linear.FitRidge(ctx, Z, target, lambda, false)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -412,13 +412,13 @@ func TestRidgeByLOOSkipsUnreliableLambdas(t *testing.T) {
 	Z := duplicateColumn(0)(dense(c.train.X))
 	Z.Scale(1e5, Z)
 	y := c.train.Y
-	if _, err := linear.RidgeLOOPath(Z, y, lambdaGrid, false); err == nil {
+	if _, err := linear.RidgeLOOPath(context.Background(), Z, y, lambdaGrid, false); err == nil {
 		t.Fatal("the whole grid is usable: the test does not exercise the fallback")
 	}
 	var cands []looCandidate
 	var usable []float64
 	for _, l := range lambdaGrid {
-		if _, err := linear.RidgeLOOPath(Z, y, []float64{l}, false); err != nil {
+		if _, err := linear.RidgeLOOPath(context.Background(), Z, y, []float64{l}, false); err != nil {
 			continue
 		}
 		usable = append(usable, l)
@@ -431,7 +431,7 @@ func TestRidgeByLOOSkipsUnreliableLambdas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lambda, w, err := ridgeByLOO(Z, y, nil)
+	lambda, w, err := ridgeByLOO(context.Background(), Z, y, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,11 +60,12 @@ func (stackedLogistic) Name() string { return "stacked-logistic" }
 func (stackedLogistic) Needs() Needs { return Needs{} }
 
 // Fit trains the model (see stackedLogistic).
-func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
-	m, d, n, err := checkTrain(train)
+func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
+	m, d, n, err := startFit(ctx, "stacked-logistic", train)
 	if err != nil {
 		return nil, err
 	}
+	defer endFit(ctx, "stacked-logistic", &result, &err)
 	raw := concatColumns(dense(train.X), dense(train.H))
 	pos, neg, _ := classCounts(train.Y)
 	c := 1.0
@@ -85,6 +86,9 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (Mode
 			}
 			sc, model, err := s.fitRows(ctx, raw, train.Y, in)
 			if err != nil {
+				return nil, err
+			}
+			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 			zo, err := sc.Transform(rowsOf(raw, out))
@@ -146,9 +150,15 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (Mode
 func (stackedLogistic) fitRows(ctx context.Context, raw *mat.Dense, y []float64, rows []int) (standardize.Scaler, func(c float64) ([]float64, error), error) {
 	sub := rowsOf(raw, rows)
 	sc := standardize.Fit(sub)
+	if err := ctx.Err(); err != nil {
+		return standardize.Scaler{}, nil, err
+	}
 	z, err := sc.Transform(sub)
 	if err != nil {
 		return standardize.Scaler{}, nil, fmt.Errorf("method: stacked-logistic: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return standardize.Scaler{}, nil, err
 	}
 	ys := make([]float64, len(rows))
 	var pos float64

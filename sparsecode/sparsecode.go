@@ -1,10 +1,12 @@
 package sparsecode
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
 
+	"github.com/greedytl/greedytl/internal/fitctx"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -115,17 +117,28 @@ func Gram(dict *mat.Dense) *mat.SymDense {
 	return g
 }
 
-// Codes returns the OMP codes (rows) of the signals (rows) on dict.
-func Codes(dict, signals *mat.Dense, sparsity int) *mat.Dense {
+// Codes returns the OMP codes (rows) of the signals (rows) on dict. It
+// returns ctx's error, checked before each signal, when ctx is done, and
+// panics when ctx is nil.
+func Codes(ctx context.Context, dict, signals *mat.Dense, sparsity int) (*mat.Dense, error) {
+	if err := fitctx.Start(ctx, caller); err != nil {
+		return nil, err
+	}
 	K, _ := dict.Dims()
 	N, _ := signals.Dims()
 	gram := Gram(dict)
 	codes := mat.NewDense(N, K, nil)
 	for i := range N {
+		if err := fitctx.Err(ctx, caller); err != nil {
+			return nil, err
+		}
 		codes.SetRow(i, OMP(dict, gram, signals.RawRowView(i), sparsity))
 	}
-	return codes
+	return codes, nil
 }
+
+// caller names the package in its context errors.
+const caller = "sparsecode"
 
 // ResidualNorm2 returns ||signals − codes·dict||²_F and writes the
 // residual into res when res is not nil.
@@ -158,8 +171,13 @@ type KSVDStep struct{ Before, After float64 }
 // coefficients by the best rank-one approximation of the error without it
 // on the signals that use it, which cannot increase the error; an unused
 // atom becomes the normalised residual of the worst-represented signal.
-// atoms must not exceed the number of signals.
-func KSVD(signals *mat.Dense, atoms, sparsity, iters int, rng *rand.Rand) (*mat.Dense, []KSVDStep) {
+// atoms must not exceed the number of signals. KSVD returns ctx's error,
+// checked before each signal's code, each atom's update and each error
+// evaluation, when ctx is done, and panics when ctx is nil.
+func KSVD(ctx context.Context, signals *mat.Dense, atoms, sparsity, iters int, rng *rand.Rand) (*mat.Dense, []KSVDStep, error) {
+	if err := fitctx.Start(ctx, caller); err != nil {
+		return nil, nil, err
+	}
 	N, p := signals.Dims()
 	dict := mat.NewDense(atoms, p, nil)
 	for k, i := range rng.Perm(N)[:atoms] {
@@ -175,9 +193,15 @@ func KSVD(signals *mat.Dense, atoms, sparsity, iters int, rng *rand.Rand) (*mat.
 	var trace []KSVDStep
 	var res mat.Dense
 	for range iters {
-		codes := Codes(dict, signals, sparsity)
+		codes, err := Codes(ctx, dict, signals, sparsity)
+		if err != nil {
+			return nil, nil, err
+		}
 		step := KSVDStep{Before: ResidualNorm2(signals, codes, dict, &res)}
 		for k := range atoms {
+			if err := fitctx.Err(ctx, caller); err != nil {
+				return nil, nil, err
+			}
 			var users []int
 			for i := range N {
 				if codes.At(i, k) != 0 {
@@ -210,10 +234,13 @@ func KSVD(signals *mat.Dense, atoms, sparsity, iters int, rng *rand.Rand) (*mat.
 				}
 			}
 		}
+		if err := fitctx.Err(ctx, caller); err != nil {
+			return nil, nil, err
+		}
 		step.After = ResidualNorm2(signals, codes, dict, nil)
 		trace = append(trace, step)
 	}
-	return dict, trace
+	return dict, trace, nil
 }
 
 // topSingular writes into right the right singular vector of e's largest

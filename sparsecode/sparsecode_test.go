@@ -1,12 +1,16 @@
 package sparsecode
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
 )
 
 // randomDictionary returns K random unit-norm atoms of length p: rows of
@@ -289,7 +293,10 @@ func TestKSVD(t *testing.T) {
 			row[j] += 0.01 * rng.NormFloat64()
 		}
 	}
-	dict, trace := KSVD(signals, K, s, 15, rand.New(rand.NewPCG(7, 7)))
+	dict, trace, err := KSVD(context.Background(), signals, K, s, 15, rand.New(rand.NewPCG(7, 7)))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for it, st := range trace {
 		if st.After > st.Before*(1+1e-12) {
 			t.Errorf("iteration %d: the update raised the error from %g to %g", it, st.Before, st.After)
@@ -305,7 +312,10 @@ func TestKSVD(t *testing.T) {
 			t.Errorf("atom %d has norm %g", k, n)
 		}
 	}
-	again, _ := KSVD(signals, K, s, 15, rand.New(rand.NewPCG(7, 7)))
+	again, _, err := KSVD(context.Background(), signals, K, s, 15, rand.New(rand.NewPCG(7, 7)))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !mat.Equal(dict, again) {
 		t.Error("same seed, different dictionaries")
 	}
@@ -313,3 +323,26 @@ func TestKSVD(t *testing.T) {
 
 // TestAdaptPath: the path starts at D₀, every step lowers the target's
 // residual by at least dictPathTol, and the atoms stay unit-norm.
+
+// TestKSVDStopsWhenDone: KSVD checks its context before each signal's code,
+// each atom's update and each error evaluation; cancelled at any of those
+// checks, it returns context.Canceled and no dictionary.
+func TestKSVDStopsWhenDone(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	signals := randomDictionary(rng, 20, 10) // 20 unit-norm signals
+	all := fitctxtest.NewCountdown(math.MaxInt64)
+	if _, _, err := KSVD(all, signals, 5, 2, 3, rand.New(rand.NewPCG(1, 1))); err != nil {
+		t.Fatal(err)
+	}
+	// One check to start, then per iteration one for Codes, one per
+	// signal, one per atom and one before the error after the update.
+	if want := int64(1 + 3*(1+20+5+1)); all.Calls() != want {
+		t.Errorf("%d checks, want %d", all.Calls(), want)
+	}
+	for k := range all.Calls() {
+		ctx := fitctxtest.NewCountdown(k)
+		if dict, _, err := KSVD(ctx, signals, 5, 2, 3, rand.New(rand.NewPCG(1, 1))); !errors.Is(err, context.Canceled) || dict != nil {
+			t.Errorf("cancelled at check %d: err %v", k+1, err)
+		}
+	}
+}

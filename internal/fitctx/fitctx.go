@@ -1,0 +1,61 @@
+// Package fitctx holds the module's one convention for the context a fit
+// takes, so that greedytl.Fit and every method's Fit treat it alike.
+//
+// A nil context is a caller's bug, as in the standard library ("Do not
+// pass a nil Context, even if a function permits it", package context):
+// Require panics on it with a message saying so, at the entry, before any
+// work. Any other context is honoured: a fit returns the context's error,
+// wrapped, when the context is done before the fit starts (Start), while
+// it runs (checked by the fit's own loops) or by the time it has finished
+// (Finish) — a fit never returns a model after its context is done.
+package fitctx
+
+import (
+	"context"
+	"fmt"
+)
+
+// Require panics when ctx is nil, naming the caller (for example
+// "greedytl: Fit").
+func Require(ctx context.Context, caller string) {
+	if ctx == nil {
+		panic(caller + ": nil context.Context (a caller's bug, as in the standard library: pass context.Background() when there is no other)")
+	}
+}
+
+// Start requires a non-nil ctx (see Require) and returns ctx's error,
+// wrapped and naming the caller, when ctx is already done.
+func Start(ctx context.Context, caller string) error {
+	Require(ctx, caller)
+	return Err(ctx, caller)
+}
+
+// Err returns nil while ctx is not done, and afterwards its error wrapped
+// as "<caller>: fit interrupted: <ctx.Err()>" (errors.Is finds
+// context.Canceled or context.DeadlineExceeded in it).
+func Err(ctx context.Context, caller string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%s: fit interrupted: %w", caller, err)
+	}
+	return nil
+}
+
+// Finish returns (v, err) unchanged when err is not nil or ctx is not done,
+// and otherwise the zero value and Err(ctx, caller): a fit whose context
+// is done by the time it has finished returns the context's error, not its
+// result. A bare context.Canceled or context.DeadlineExceeded (an inner
+// loop's ctx.Err()) is wrapped as Err wraps it, so that the message names
+// the caller.
+func Finish[T any](ctx context.Context, v T, err error, caller string) (T, error) {
+	if err == context.Canceled || err == context.DeadlineExceeded {
+		return v, fmt.Errorf("%s: fit interrupted: %w", caller, err)
+	}
+	if err != nil {
+		return v, err
+	}
+	if err := Err(ctx, caller); err != nil {
+		var zero T
+		return zero, err
+	}
+	return v, nil
+}
