@@ -67,11 +67,16 @@ type Config struct {
 }
 
 // DefaultConfig returns a small data set that is quick to make and to
-// learn from: 100 classes in 10 groups, 50 examples of each, 64
-// dimensions, seed 1.
+// learn from: 100 classes in 10 groups (DefaultGroups), 50 examples of
+// each, 64 dimensions, seed 1.
 func DefaultConfig() Config {
-	return Config{Classes: 100, PerClass: 50, Dims: 64, Groups: 10, Seed: 1}
+	return Config{Classes: 100, PerClass: 50, Dims: 64, Groups: DefaultGroups(100), Seed: 1}
 }
+
+// DefaultGroups returns the default number of groups for the given
+// number of classes: 10, or every class its own group when there are
+// fewer than 10 — a valid Groups for any number of classes.
+func DefaultGroups(classes int) int { return max(1, min(10, classes)) }
 
 // Check returns an error when a size is out of range or the features
 // would have more than 2⁶² bytes.

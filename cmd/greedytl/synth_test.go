@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -46,5 +47,18 @@ func TestSynth(t *testing.T) {
 	after, _ := os.ReadFile(filepath.Join(out, "features.npy"))
 	if string(before) != string(after) {
 		t.Error("features.npy was overwritten")
+	}
+}
+
+// TestSynthDefaultGroups: without --groups, any number of classes works:
+// min(10, --classes) groups.
+func TestSynthDefaultGroups(t *testing.T) {
+	for _, tc := range []struct{ classes, groups int }{{2, 2}, {5, 5}, {10, 10}, {23, 10}} {
+		out := filepath.Join(t.TempDir(), "data")
+		code, _, stderr := cli(t, "", "synth", "--out", out, "--classes", strconv.Itoa(tc.classes), "--per-class", "2", "--dims", "3")
+		want := out + ": " + strconv.Itoa(tc.classes) + " classes in " + strconv.Itoa(tc.groups) + " groups"
+		if code != 0 || !strings.HasPrefix(stderr, want) {
+			t.Errorf("--classes %d: exit %d, stderr %q: want 0 and %q", tc.classes, code, stderr, want)
+		}
 	}
 }
