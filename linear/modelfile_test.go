@@ -2,6 +2,7 @@ package linear
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -116,6 +117,9 @@ func TestReadModelErrors(t *testing.T) {
 		{"infinite weight", header + "inf\n2\n", "line 7: weight \"inf\" is not a finite number"},
 		{"NaN weight", header + "1\nnan\n", "line 8: weight \"nan\""},
 		{"too few", header + "1\n", "ends after 1 of 2 weight lines"},
+		{"null weight", header + "null\n2\n", "line 7: weight \"null\" is not a finite number"},
+		{"null bias", strings.Replace(header, "bias -1", "bias null", 1), "line 5: bias \"null\" is not a finite number"},
+		{"null nr_feature", strings.Replace(header, "nr_feature 2", "nr_feature null", 1), "line 4: nr_feature \"null\""},
 		{"too many", header + "1\n2\n3\n", "line 9: extra data"},
 		{"blank inside", header + "1\n\n2\n", "line 8: blank line inside"},
 		{"multi-class columns", strings.Replace(strings.Replace(header, "nr_class 2", "nr_class 3", 1), "label 1 -1", "label 1 2 3", 1) + "1 2\n", "line 7: weight line has 2 values, want 3"},
@@ -205,6 +209,12 @@ func FuzzReadModel(f *testing.F) {
 	}
 	f.Add([]byte("solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 99999999999\nbias 1\nw\n"))
 	f.Add([]byte("w\n"))
+	// The cases of issue 18: a null or NaN weight, a huge feature index.
+	const head = "solver_type L2R_L2LOSS_SVC_DUAL\nnr_class 2\nlabel 1 -1\nnr_feature %s\nbias -1\nw\n"
+	f.Add([]byte(fmt.Sprintf(head, "2") + "null \n1 \n"))
+	f.Add([]byte(fmt.Sprintf(head, "2") + "NaN \n1 \n"))
+	f.Add([]byte(fmt.Sprintf(head, "2000000000") + "0 \n0 \n"))
+	f.Add([]byte(fmt.Sprintf(head, "1") + "-0 \n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ReadModel(bytes.NewReader(data))
 		if err != nil {

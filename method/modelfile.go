@@ -97,7 +97,7 @@ func ReadFile(r io.Reader) (Model, *greedytl.SourcesID, error) {
 		return fail(err)
 	}
 	var head envelope
-	if err := json.Unmarshal(doc, &head); err != nil {
+	if err := jsonfile.DecodeMembers(doc, &head); err != nil {
 		return fail(err)
 	}
 	if head.Format != greedytl.ModelFileFormat {
