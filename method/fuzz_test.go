@@ -1,8 +1,8 @@
 package method
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 )
