@@ -31,9 +31,10 @@ func TestConstant(t *testing.T) {
 
 // TestScaler compares Fit's statistics with gonum's stat.PopMeanStdDev
 // (computed in units of the largest value, so that tiny columns do not
-// underflow) and checks the constant-column convention: exactly constant,
-// constant within ConstTol, and too small to standardise all get scale 0 and
-// standardise to exact zeros, on training and test rows alike.
+// underflow) and checks the constant-column convention: exactly constant
+// and constant within ConstTol get scale 0 and standardise to exact zeros,
+// on training and test rows alike; tiny and subnormal columns are
+// standardised.
 func TestScaler(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	const m, c = 9, 7
