@@ -2,6 +2,8 @@ package linear
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -236,4 +238,45 @@ func FuzzReadModel(f *testing.F) {
 			t.Fatalf("round trip changed the model: %+v → %+v", m, again)
 		}
 	})
+}
+
+// TestWriteModelContext: writing a model stops when its context is done,
+// leaving the destination file as it was (absent here), and a cancelled
+// context stops it before the weights.
+func TestWriteModelContext(t *testing.T) {
+	m := &Model{Solver: L2RL2LossSVCDual, Labels: []int{1, -1}, NrW: 1, NrFeature: 1 << 18, Bias: -1, W: make([]float64, 1<<18)}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var buf bytes.Buffer
+	if err := WriteModelContext(ctx, &buf, m); !errors.Is(err, context.Canceled) || strings.Count(buf.String(), "\n") > 6 {
+		t.Errorf("cancelled: error %v after %d lines, want context.Canceled before the weights", err, strings.Count(buf.String(), "\n"))
+	}
+	// Cancelled while writing: the writer cancels after 100,000 lines.
+	path := filepath.Join(t.TempDir(), "m.model")
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	w := &cancelAfter{lines: 100000, cancel: cancel}
+	if err := WriteModelContext(ctx, w, m); !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "stopped after 131072 of 262144 weight lines") {
+		t.Errorf("cancelled while writing: %v", err)
+	}
+	if err := WriteModelFileContext(ctx, path, m); !errors.Is(err, context.Canceled) {
+		t.Errorf("WriteModelFileContext: %v", err)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 0 {
+		t.Errorf("left %v", entries)
+	}
+}
+
+// cancelAfter counts the lines written to it and calls cancel once there
+// are more than lines.
+type cancelAfter struct {
+	n, lines int
+	cancel   func()
+}
+
+func (c *cancelAfter) Write(p []byte) (int, error) {
+	if c.n += bytes.Count(p, []byte("\n")); c.n > c.lines {
+		c.cancel()
+	}
+	return len(p), nil
 }

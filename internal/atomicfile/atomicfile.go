@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Write calls fill with a buffered writer and stores what it wrote at path.
@@ -39,7 +40,7 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 		return writeDirect(path, fill)
 	}
 	dir := filepath.Dir(target)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp-*")
+	f, err := createTemp(dir, "."+filepath.Base(target)+".tmp-*")
 	if err != nil {
 		// Name path, not the temporary file the user never asked for.
 		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
@@ -53,6 +54,7 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 			f.Close()
 			os.Remove(tmp)
 		}
+		forget(tmp)
 	}()
 	bw := bufio.NewWriter(f)
 	if err = fill(bw); err != nil {
@@ -74,6 +76,63 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
+}
+
+// The temporary files being written, so that RemoveTemporary can delete
+// them when the process must end before their writers finish.
+var temps struct {
+	sync.Mutex
+	files   map[string]bool
+	stopped bool // RemoveTemporary was called: no new temporary files
+}
+
+// errStopped is Write's error once RemoveTemporary has been called.
+var errStopped = errors.New("the process is ending: no file is written")
+
+// createTemp creates a temporary file as os.CreateTemp does and records it,
+// unless RemoveTemporary has been called.
+func createTemp(dir, pattern string) (*os.File, error) {
+	temps.Lock()
+	defer temps.Unlock()
+	if temps.stopped {
+		return nil, errStopped
+	}
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return nil, err
+	}
+	if temps.files == nil {
+		temps.files = map[string]bool{}
+	}
+	temps.files[f.Name()] = true
+	return f, nil
+}
+
+// forget drops tmp from the record: renamed or removed.
+func forget(tmp string) {
+	temps.Lock()
+	delete(temps.files, tmp)
+	temps.Unlock()
+}
+
+// RemoveTemporary deletes the temporary file of every Write in progress and
+// makes later Writes fail without creating one. It is for a process about
+// to exit before its writers finish (a second Ctrl-C or SIGTERM): call it,
+// then exit. A Write in progress fails (its file is gone) or, if it renamed
+// its file first, has written its whole destination; no temporary file is
+// left either way. It returns the files it removed.
+func RemoveTemporary() []string {
+	temps.Lock()
+	defer temps.Unlock()
+	temps.stopped = true
+	var removed []string
+	for tmp := range temps.files {
+		if os.Remove(tmp) == nil {
+			removed = append(removed, tmp)
+		}
+		delete(temps.files, tmp)
+	}
+	return removed
 }
 
 // resolve follows path's symbolic links, one at a time, to the file Write
