@@ -36,10 +36,16 @@ sources of a target's own group are therefore the ones that transfer, which
 the transferability matrices of "greedytl report" show as blocks.
 
 Use it to try train-sources, experiment and a cluster set-up before the real
-features exist, or to measure cost at a given size: the features are written
-one row at a time, so a data set of the paper's ImageNet shape (1,000 classes,
-4,096 dimensions) needs a few megabytes of memory to make. The same flags give
-the same files. Synth refuses to overwrite an existing dataset folder.`,
+features exist, or to measure cost at a given size: the files are streamed to
+disk as they are drawn, so the memory needed does not grow with the data set —
+about a megabyte for the paper's ImageNet shape (1,000 classes, 4,096
+dimensions), at most about 70 MB for any --dims (a class mean of up to 8
+million dimensions is kept in memory; beyond that it is drawn again for every
+example, which takes about three times as long). The same flags give the same
+files. Synth checks that the files fit in the free disk space before it
+starts, writes them into a temporary directory inside --out and moves them
+into place at the end, so an interrupted or failed run leaves nothing behind.
+It refuses to overwrite an existing dataset folder.`,
 		Example: `  greedytl synth --out synth100
   greedytl synth --out imagenet-shape --classes 1000 --per-class 130 --dims 4096 --groups 50   # 2.1 GB
   greedytl train-sources --data synth100 --out synth100-sources`,
@@ -82,7 +88,7 @@ func runSynth(ctx context.Context, s *streams, o *synthOptions) error {
 		_ = bar.Finish()
 	}
 	switch {
-	case errors.Is(err, fs.ErrExist):
+	case errors.Is(err, fs.ErrExist), errors.Is(err, synth.ErrNoSpace):
 		return badInput(err)
 	case errors.Is(err, context.Canceled):
 		return fmt.Errorf("interrupted; nothing was left in %s: run the same command again (%w)", o.out, err)

@@ -108,6 +108,37 @@ func createTemp(dir, pattern string) (*os.File, error) {
 	return f, nil
 }
 
+// MkdirTemp creates a temporary directory in dir as os.MkdirTemp does, for
+// outputs that must appear together (a dataset folder's files): write
+// them into it, rename them out, then call RemoveTempDir. RemoveTemporary
+// removes it with whatever it holds. After RemoveTemporary it returns an
+// error.
+func MkdirTemp(dir, pattern string) (string, error) {
+	temps.Lock()
+	defer temps.Unlock()
+	if temps.stopped {
+		return "", errStopped
+	}
+	d, err := os.MkdirTemp(dir, pattern)
+	if err != nil {
+		return "", err
+	}
+	if temps.files == nil {
+		temps.files = map[string]bool{}
+	}
+	temps.files[d] = true
+	return d, nil
+}
+
+// RemoveTempDir removes the directory MkdirTemp made, with anything left in
+// it, and drops it from RemoveTemporary's record.
+func RemoveTempDir(d string) error {
+	temps.Lock()
+	defer temps.Unlock()
+	delete(temps.files, d)
+	return os.RemoveAll(d)
+}
+
 // forget drops tmp from the record: renamed or removed.
 func forget(tmp string) {
 	temps.Lock()
@@ -115,8 +146,9 @@ func forget(tmp string) {
 	temps.Unlock()
 }
 
-// RemoveTemporary deletes the temporary file of every Write in progress and
-// makes later Writes fail without creating one. It is for a process about
+// RemoveTemporary deletes the temporary file of every Write in progress,
+// and every directory of MkdirTemp not yet removed, and makes later Writes
+// and MkdirTemps fail without creating anything. It is for a process about
 // to exit before its writers finish (a second Ctrl-C or SIGTERM): call it,
 // then exit. A Write in progress fails (its file is gone) or, if it renamed
 // its file first, has written its whole destination; no temporary file is
@@ -127,7 +159,7 @@ func RemoveTemporary() []string {
 	temps.stopped = true
 	var removed []string
 	for tmp := range temps.files {
-		if os.Remove(tmp) == nil {
+		if _, err := os.Lstat(tmp); err == nil && os.RemoveAll(tmp) == nil {
 			removed = append(removed, tmp)
 		}
 		delete(temps.files, tmp)

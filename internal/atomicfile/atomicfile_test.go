@@ -287,8 +287,19 @@ func TestRemoveTemporary(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 || !strings.HasPrefix(entries[0].Name(), ".out.txt.tmp-") {
 		t.Fatalf("while writing: %v, want one temporary file", entries)
 	}
-	if removed := RemoveTemporary(); len(removed) != 1 {
-		t.Errorf("removed %v, want the one temporary file", removed)
+	// A temporary directory with a finished file in it goes too.
+	tmpDir, err := MkdirTemp(dir, ".set-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(filepath.Join(tmpDir, "a.txt"), func(w io.Writer) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if removed := RemoveTemporary(); len(removed) != 2 {
+		t.Errorf("removed %v, want the temporary file and directory", removed)
+	}
+	if _, err := MkdirTemp(dir, ".set-*"); !errors.Is(err, errStopped) {
+		t.Errorf("a MkdirTemp after RemoveTemporary: %v", err)
 	}
 	close(release)
 	if err := <-done; err == nil {
