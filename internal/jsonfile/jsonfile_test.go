@@ -1,6 +1,7 @@
 package jsonfile
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -157,4 +158,25 @@ func TestDecodeNull(t *testing.T) {
 	if err := Decode(strings.NewReader("null"), &x, "number"); err == nil || err.Error() != "the document is null; want a number" {
 		t.Errorf("null into a float64: %v", err)
 	}
+}
+
+// FuzzDecode checks that Decode never panics (its null check walks the
+// document by hand) and refuses whatever encoding/json's strict decoding
+// refuses.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{
+		`{"weight": 1, "columns": [{"index": 1, "mean": 2}], "opt": null}`, `{"weight": null}`,
+		`{"columns": [null]}`, `{"hyper": {"a\"b": null}}`, `{"na\u006de": null}`, `null`, `[]`, `"x"`, `{"pair": [1, 2]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var d, ref nullDoc
+		err := Decode(bytes.NewReader(b), &d, "thing")
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if dec.Decode(&ref) != nil && err == nil {
+			t.Fatalf("Decode accepted %q, which encoding/json refuses", b)
+		}
+	})
 }
