@@ -21,34 +21,34 @@ type colStats struct {
 // standardizeChunk standardises each of the nc columns of length n stored
 // one after another in buf (column k is buf[k*n:(k+1)*n]) with the
 // arithmetic of package standardize: it computes the mean and population
-// standard deviation of each, writing them to st[:nc], decides whether the
-// column is constant (standardize.Constant), and if it is not, and γ > 0,
-// overwrites it with (v − mean)·γ/std and sets st[k].scale to the divisor
-// std/γ; a constant column gets st[k].scale = 0 and is left unchanged.
-// tmp[:nc] is scratch. Each stage runs over all the columns before the
-// next, so that the divisions and square roots of different columns
-// overlap. It returns the index of the first column that is not finite or
-// so large that its variance overflows (the caller reports which), or -1.
+// standard deviation of each (standardize.Mean, SumSquares and Std, which
+// neither overflow nor underflow with the magnitude of the values),
+// writing them to st[:nc], decides whether the column is constant
+// (standardize.Constant), and if it is not, and γ > 0, overwrites it with
+// (v − mean)·γ/std and sets st[k].scale to the divisor std/γ; a constant
+// column gets st[k].scale = 0 and is left unchanged. tmp[:nc] is scratch.
+// Each stage runs over all the columns before the next, so that the
+// divisions and square roots of different columns overlap. It returns the
+// index of the first column that is not finite or whose deviations from
+// its mean overflow (the caller reports which), or -1.
 func standardizeChunk(buf []float64, n, nc int, gamma float64, st []colStats, tmp []float64) int {
-	invN := 1 / float64(n)
 	st, tmp = st[:nc], tmp[:nc]
 	for k := range st {
-		sum := standardize.Sum(buf[k*n : k*n+n])
-		if math.IsNaN(sum) || math.IsInf(sum, 0) {
+		v := buf[k*n : k*n+n]
+		st[k].mean = standardize.Mean(v, standardize.Sum(v))
+		if math.IsNaN(st[k].mean) {
 			return k
 		}
-		st[k].mean = sum * invN
 	}
 	for k := range st {
-		ss := standardize.SumSquares(buf[k*n:k*n+n], st[k].mean)
-		if math.IsInf(ss, 0) {
-			return k
-		}
-		tmp[k] = ss
+		tmp[k] = standardize.SumSquares(buf[k*n:k*n+n], st[k].mean)
 	}
 	for k := range st {
 		mean := st[k].mean
 		std := standardize.Std(buf[k*n:k*n+n], mean, tmp[k])
+		if math.IsInf(std, 0) {
+			return k
+		}
 		if standardize.Constant(mean, std) || gamma == 0 {
 			st[k].scale, tmp[k] = 0, 0
 			continue
@@ -60,21 +60,40 @@ func standardizeChunk(buf []float64, n, nc int, gamma float64, st []colStats, tm
 		if f == 0 {
 			continue
 		}
-		v := buf[k*n : k*n+n]
-		for i, x := range v {
-			v[i] = (x - mean) * f
-		}
+		standardizeColumn(buf[k*n:k*n+n], buf[k*n:k*n+n], 1, mean, st[k].scale, f)
 	}
 	return -1
 }
 
-// scaleFactor returns the divisor std/γ and the factor γ/std of a column
-// with standard deviation std (the division by γ = 1, exact, is skipped).
+// scaleFactor returns the divisor std/γ and the factor γ/std of a
+// non-constant column with standard deviation std (the division by γ = 1,
+// exact, is skipped). The factor is +Inf when std is so small (subnormal)
+// that γ/std overflows: standardizeColumn then divides by the divisor. When
+// even the divisor underflows (γ > 1) both are 0: the column is taken as
+// constant.
 func scaleFactor(std, gamma float64) (scale, f float64) {
 	if gamma == 1 {
 		return std, 1 / std
 	}
-	return std / gamma, gamma / std
+	if scale = std / gamma; scale == 0 {
+		return 0, 0
+	}
+	return scale, gamma / std
+}
+
+// standardizeColumn writes (v[i] − mean)·f to dst[i·stride], or, when the
+// factor f overflowed (+Inf, a subnormal standard deviation),
+// (v[i] − mean)/scale, which does not.
+func standardizeColumn(dst, v []float64, stride int, mean, scale, f float64) {
+	if math.IsInf(f, 1) {
+		for i, x := range v {
+			dst[i*stride] = (x - mean) / scale
+		}
+		return
+	}
+	for i, x := range v {
+		dst[i*stride] = (x - mean) * f
+	}
 }
 
 // badColumn explains why standardize failed on column j of b.
@@ -82,5 +101,5 @@ func badColumn(b *block, j int) error {
 	if err := b.nonFinite(j); err != nil {
 		return err
 	}
-	return fmt.Errorf("greedytl: column %d of %s is too large to standardise (its variance overflows)", j, b.name)
+	return fmt.Errorf("greedytl: column %d of %s cannot be standardised: its values are so far apart that their deviations from the mean overflow float64", j, b.name)
 }

@@ -18,9 +18,10 @@
 // population standard deviation (dividing by m); feature columns are then
 // multiplied by Options.FeatureFactor γ (1 by default; γ = 0 leaves only the
 // sources). A column whose standard deviation is at most 1e-12 times the
-// magnitude of its mean (a column of zeros included), or below the smallest
-// normal float64 (too small to standardise), is constant on the training
-// set and is never selected (package standardize owns this rule, for every
+// magnitude of its mean (a column of zeros included) is constant on the
+// training set and is never selected; the statistics are computed so that
+// they neither overflow nor underflow, so a column is standardised alike
+// at any magnitude, subnormal values included (package standardize owns this rule, for every
 // method). The model stores each selected
 // column's mean and divisor, and Predict standardises test examples with
 // them; a score that overflows is an error naming the row and the column,

@@ -229,12 +229,24 @@ func (e *exactEngine) blockStats(b *block, j0 int, gamma float64, st []colStats,
 		floats.Add(acc[accOf(i)][:nc], b.raw.Data[i*b.raw.Stride+j0:i*b.raw.Stride+j0+nc])
 	}
 	mean := e.means[:nc]
+	var col []float64 // a column, read when its statistics need the values
+	column := func(j int) []float64 {
+		if col == nil {
+			col = make([]float64, m)
+		}
+		b.column(j, col)
+		return col
+	}
 	for k := range st {
 		sum := (acc[0][k] + acc[1][k]) + (acc[2][k] + acc[3][k])
-		if math.IsNaN(sum) || math.IsInf(sum, 0) {
+		if math.IsInf(sum, 0) { // as standardize.Mean
+			mean[k] = standardize.Mean(column(j0+k), sum)
+		} else {
+			mean[k] = sum * invN
+		}
+		if math.IsNaN(mean[k]) {
 			return badColumn(b, j0+k)
 		}
-		mean[k] = sum * invN
 	}
 	for a := range acc {
 		clear(acc[a][:nc])
@@ -249,14 +261,12 @@ func (e *exactEngine) blockStats(b *block, j0 int, gamma float64, st []colStats,
 	}
 	for k := range st {
 		ss, mean := (acc[0][k]+acc[1][k])+(acc[2][k]+acc[3][k]), mean[k]
-		if math.IsInf(ss, 0) {
-			return badColumn(b, j0+k)
+		std := math.Sqrt(ss * invN) // as standardize.Std
+		if standardize.Rescaled(ss) {
+			std = standardize.Std(column(j0+k), mean, ss)
 		}
-		std := math.Sqrt(ss * invN)
-		if ss < standardize.TinySumSquares {
-			v := make([]float64, m)
-			b.column(j0+k, v)
-			std = standardize.Std(v, mean, ss)
+		if math.IsInf(std, 0) {
+			return badColumn(b, j0+k)
 		}
 		st[k] = colStats{mean: mean}
 		f[k], sq[k] = 0, 0
@@ -296,14 +306,22 @@ func (e *exactEngine) write(b *block, off, w0, w1 int) {
 				zrow[k] = (row[int(j)-off] - mean[k]) * f[k]
 			}
 		}
+		// Columns whose factor overflowed (subnormal standard deviation)
+		// again, dividing.
+		var v []float64
+		for k, j := range glob {
+			if math.IsInf(f[k], 1) {
+				v = grow(v, m)
+				b.column(int(j)-off, v)
+				standardizeColumn(e.z[w0+k:], v, n, st[k].mean, st[k].scale, f[k])
+			}
+		}
 		return
 	}
 	v := make([]float64, m)
 	for k, j := range glob {
 		b.column(int(j)-off, v)
-		for i, x := range v {
-			e.z[i*n+w0+k] = (x - st[k].mean) * f[k]
-		}
+		standardizeColumn(e.z[w0+k:], v, n, st[k].mean, st[k].scale, f[k])
 	}
 }
 

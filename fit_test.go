@@ -8,11 +8,14 @@ import (
 	"math/rand/v2"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/standardize"
 )
 
 // TestStandardization checks Mean and Scale against the definition (mean
@@ -259,22 +262,91 @@ func TestPredictOverflow(t *testing.T) {
 	if !strings.Contains(err.Error(), "row 1") || !strings.Contains(err.Error(), "column ") {
 		t.Errorf("error %q does not name row 1 and the column", err)
 	}
-	// A training column too small to standardise is constant.
+	// A training column of ±1e-320 is standardised like any other (issue
+	// 18); an ordinary test value in it, some 1e320 standard deviations
+	// away, is an error naming it when the column is selected.
 	Xs := mat.DenseCopyOf(X)
 	for i := range m {
-		Xs.Set(i, 0, float64(2*(i%2)-1)*1e-320)
+		Xs.Set(i, 0, X.At(i, 0)*1e-320)
 	}
 	for _, sample := range []int{0, 59} {
 		o := DefaultOptions()
 		o.Sample, o.Delta = sample, 0
 		mod := fitT(t, Xs, H, y, o)
-		for _, c := range mod.Selected {
-			if c.Kind == Feature && c.Index == 0 {
-				t.Errorf("sample %d: the ±1e-320 column was selected", sample)
-			}
+		if !slices.Contains(mod.Selected, Column{Feature, 0}) {
+			continue
 		}
-		if _, err := mod.Predict(X, H); err != nil {
-			t.Errorf("sample %d: Predict: %v", sample, err)
+		if _, err := mod.Predict(X, H); err == nil || !strings.Contains(err.Error(), "X[0][0]") {
+			t.Errorf("sample %d: Predict of ordinary values in the ±1e-320 column: %v, want an error naming X[0][0]", sample, err)
+		}
+	}
+}
+
+// TestFitAnyMagnitude is issue 18's: how a column is standardised does not
+// depend on its magnitude. With feature 1 multiplied by 2^k — subnormal
+// values (k = −1060), 1e-300, 1e300 (whose squares overflow), near 1e307
+// (whose sum overflows, k = 1019) — the exact search (row-major and transposed
+// input, which take different kernels) and GreedyTL-59 select what they
+// select unscaled, with the same weights, and record the mean and scale
+// standardize.Fit computes for the column (one definition, bitwise). The
+// weights agree to 1e-12, or, for the subnormal column, to the precision its
+// values keep (its mean and scale are multiples of 2⁻¹⁰⁷⁴: 1e-3 relative).
+func TestFitAnyMagnitude(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 18))
+	const m = 12
+	X, H := randDense(rng, m, 4), randDense(rng, m, 3)
+	y := randLabels(rng, m)
+	for i := range m {
+		X.Set(i, 1, X.At(i, 1)+4+2*y[i]) // an informative, off-centre column
+	}
+	scaled := func(k int) *mat.Dense {
+		Xk := mat.DenseCopyOf(X)
+		for i := range m {
+			Xk.Set(i, 1, math.Ldexp(X.At(i, 1), k))
+		}
+		return Xk
+	}
+	for _, sample := range []int{0, 59} {
+		o := DefaultOptions()
+		o.Sample, o.Delta, o.MaxK = sample, 0, 5
+		ref := fitT(t, X, H, y, o)
+		if !slices.Contains(ref.Selected, Column{Feature, 1}) {
+			t.Fatalf("sample %d: feature 1 is not selected unscaled: %v", sample, ref.Selected)
+		}
+		for _, k := range []int{-1060, -997, 997, 1019} {
+			Xk := scaled(k)
+			if k == 1019 && !math.IsInf(standardize.Sum(mat.Col(nil, 1, Xk)), 1) {
+				t.Fatal("at 2^1019 the column's sum does not overflow: make it larger")
+			}
+			inputs := map[string]mat.Matrix{"row-major": Xk}
+			if sample == 0 {
+				inputs["transposed"] = mat.DenseCopyOf(Xk.T()).T()
+			}
+			for how, in := range inputs {
+				mod, err := Fit(context.Background(), in, H, y, o)
+				if err != nil {
+					t.Errorf("sample %d, 2^%d, %s: %v", sample, k, how, err)
+					continue
+				}
+				if !slices.Equal(mod.Selected, ref.Selected) {
+					t.Errorf("sample %d, 2^%d, %s: selected %v, unscaled %v", sample, k, how, mod.Selected, ref.Selected)
+					continue
+				}
+				tol := 1e-12
+				if k < -1022 {
+					tol = 1e-3
+				}
+				for j := range mod.Weights {
+					if d := math.Abs(mod.Weights[j] - ref.Weights[j]); d > tol*math.Abs(ref.Weights[j]) {
+						t.Errorf("sample %d, 2^%d, %s: weight %d = %v, unscaled %v", sample, k, how, j, mod.Weights[j], ref.Weights[j])
+					}
+				}
+				j := slices.Index(mod.Selected, Column{Feature, 1})
+				col := mat.NewDense(m, 1, mat.Col(nil, 1, Xk))
+				if s := standardize.Fit(col); mod.Mean[j] != s.Mean[0] || mod.Scale[j] != s.Scale[0] {
+					t.Errorf("sample %d, 2^%d, %s: mean %v scale %v, standardize.Fit %v %v", sample, k, how, mod.Mean[j], mod.Scale[j], s.Mean[0], s.Scale[0])
+				}
+			}
 		}
 	}
 }
@@ -657,6 +729,13 @@ func TestFitErrors(t *testing.T) {
 		return o
 	}
 	const1 := mat.NewDense(m, 2, []float64{1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0})
+	// ±1.7e308 in column 1: the mean, about −1.1e308, is 2.8e308 from the
+	// one positive value.
+	overflowing := mat.DenseCopyOf(H)
+	for i := range m {
+		overflowing.Set(i, 1, -1.7e308)
+	}
+	overflowing.Set(0, 1, 1.7e308)
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, c := range []struct {
@@ -678,7 +757,7 @@ func TestFitErrors(t *testing.T) {
 		{"Inf in H", nil, X, with(H, 4, 3, math.Inf(-1)), y, DefaultOptions(), "H[4][3] is -Inf"},
 		{"NaN in X, γ = 0", nil, with(X, 0, 2, math.NaN()), H, y, opt(func(o *Options) { o.FeatureFactor = 0 }), "X[0][2] is NaN"},
 		{"NaN in H, r ≥ N", nil, X, with(H, 5, 0, math.NaN()), y, opt(func(o *Options) { o.Sample = 59 }), "H[5][0] is NaN"},
-		{"overflow", nil, X, with(H, 1, 1, 1e308), y, DefaultOptions(), "too large"},
+		{"overflow", nil, X, overflowing, y, DefaultOptions(), "column 1 of H cannot be standardised: its values are so far apart that their deviations from the mean overflow"},
 		{"λ = 0", nil, X, H, y, Options{Delta: 1e-4, FeatureFactor: 1}, "Lambda must be positive"},
 		{"λ < 0", nil, X, H, y, opt(func(o *Options) { o.Lambda = -1 }), "Lambda must be positive"},
 		{"λ NaN", nil, X, H, y, opt(func(o *Options) { o.Lambda = math.NaN() }), "Lambda must be positive"},

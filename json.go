@@ -341,7 +341,7 @@ func ReadFile(r io.Reader) (m *Model, head FileHeader, err error) {
 		Format  string `json:"format"`
 		Version int    `json:"version"`
 	}
-	if err := json.Unmarshal(doc, &top); err != nil {
+	if err := jsonfile.DecodeMembers(doc, &top); err != nil {
 		return fail(err)
 	}
 	if top.Format != ModelFileFormat {

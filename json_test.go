@@ -166,6 +166,14 @@ func TestReadModelRejects(t *testing.T) {
 		{"string weight", edit(func(d map[string]any) { col0(d)["weight"] = "1" }), "cannot unmarshal string"},
 		{"λ = 0", edit(func(d map[string]any) { d["options"].(map[string]any)["lambda"] = 0 }), "Lambda must be positive"},
 		{"no sizes", edit(func(d map[string]any) { d["num_features"], d["num_sources"] = 0, 0 }), "invalid column counts"},
+		// JSON null would decode to 0: refused, naming the member.
+		{"null weight", edit(func(d map[string]any) { col0(d)["weight"] = nil }), "columns[0].weight is null; want a number"},
+		{"null kind", edit(func(d map[string]any) { col0(d)["kind"] = nil }), "columns[0].kind is null"},
+		{"null version", edit(func(d map[string]any) { d["version"] = nil }), "version is null; want a number"},
+		{"null λ", edit(func(d map[string]any) { d["options"].(map[string]any)["lambda"] = nil }), "options.lambda is null; want a number"},
+		{"null hyperparameter", edit(func(d map[string]any) { d["hyperparameters"].(map[string]any)["delta"] = nil }), "hyperparameters.delta is null; want a number"},
+		{"null num_sources", edit(func(d map[string]any) { d["num_sources"] = nil }), "num_sources is null; want a number"},
+		{"null sources digest", edit(func(d map[string]any) { d["sources"] = map[string]any{"dir": "src", "sha256": nil} }), "sources.sha256 is null; want a string"},
 		{"sources without a digest", edit(func(d map[string]any) { d["sources"] = map[string]any{"dir": "src", "count": 2} }), `"sources" has no sha256 digest`},
 	} {
 		_, err := ReadModel(strings.NewReader(c.text))
@@ -198,6 +206,16 @@ func FuzzReadModel(f *testing.F) {
 	mod.WriteJSON(&buf)
 	f.Add(buf.Bytes())
 	f.Add([]byte(`{"format":"greedytl-model","version":1}`))
+	// The cases of issue 18: a null weight (which would read as 0), a NaN,
+	// a huge column index, a null where an object belongs.
+	doc := buf.String()
+	for _, r := range [][2]string{
+		{`"weight": `, `"weight": null, "x": `}, {`"weight": `, `"weight": NaN, "x": `},
+		{`"index": `, `"index": 2000000000, "x": `}, {`"num_features": `, `"num_features": 2000000000, "x": `},
+		{`"options": `, `"options": null, "x": `}, {`"version": 2`, `"version": null`},
+	} {
+		f.Add([]byte(strings.Replace(doc, r[0], r[1], 1)))
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := ReadModel(bytes.NewReader(b))
 		if err != nil {

@@ -655,6 +655,14 @@ func WriteNPYInts(w io.Writer, v []int) error {
 	return err
 }
 
+// WriteNPYHeader writes the magic, version and header of a C-order .npy
+// array of the NumPy type descr ("<f4", "<i8") and the given shape, for a
+// writer that streams the data after it (row by row, never holding the
+// array); the data must then be exactly the shape's number of values.
+func WriteNPYHeader(w io.Writer, descr string, shape []int) error {
+	return writeNPYHeader(w, descr, shape)
+}
+
 // writeNPYHeader writes the magic, version and header of a C-order array.
 // Version 1.0 is used unless the header needs more than 65535 bytes.
 func writeNPYHeader(w io.Writer, descr string, shape []int) error {

@@ -2,6 +2,7 @@ package linear
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -32,6 +33,13 @@ import (
 // for an inconsistent model (see ReadModel for the invariants) and for a
 // failed write.
 func WriteModel(w io.Writer, m *Model) error {
+	return WriteModelContext(context.Background(), w, m)
+}
+
+// WriteModelContext is WriteModel, stopping with ctx's error (wrapped)
+// when ctx is done while it writes the weights: a model of many features
+// can take long to write.
+func WriteModelContext(ctx context.Context, w io.Writer, m *Model) error {
 	if err := m.check(); err != nil {
 		return err
 	}
@@ -48,13 +56,20 @@ func WriteModel(w io.Writer, m *Model) error {
 	bw.WriteString("w\n")
 	var buf []byte
 	for r := 0; r < len(m.W)/m.NrW; r++ {
+		if r%(1<<16) == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("linear: writing the model stopped after %d of %d weight lines: %w", r, len(m.W)/m.NrW, err)
+			}
+		}
 		buf = buf[:0]
 		for _, v := range m.W[r*m.NrW : (r+1)*m.NrW] {
 			buf = strconv.AppendFloat(buf, v, 'g', 17, 64)
 			buf = append(buf, ' ')
 		}
 		buf = append(buf, '\n')
-		bw.Write(buf)
+		if _, err := bw.Write(buf); err != nil {
+			return err // a full disk: stop at once
+		}
 	}
 	return bw.Flush()
 }
@@ -66,10 +81,16 @@ func formatG17(v float64) string { return strconv.FormatFloat(v, 'g', 17, 64) }
 // WriteModelFile writes m to the file path in liblinear's format
 // (WriteModel), atomically: a reader never sees a partial file.
 func WriteModelFile(path string, m *Model) error {
+	return WriteModelFileContext(context.Background(), path, m)
+}
+
+// WriteModelFileContext is WriteModelFile, stopping as WriteModelContext
+// does when ctx is done; the file is then left as it was.
+func WriteModelFileContext(ctx context.Context, path string, m *Model) error {
 	if err := m.check(); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return atomicfile.Write(path, func(w io.Writer) error { return WriteModel(w, m) })
+	return atomicfile.Write(path, func(w io.Writer) error { return WriteModelContext(ctx, w, m) })
 }
 
 // ReadModelFile reads the liblinear model file at path (ReadModel); its

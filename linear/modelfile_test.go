@@ -2,6 +2,9 @@ package linear
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -116,6 +119,9 @@ func TestReadModelErrors(t *testing.T) {
 		{"infinite weight", header + "inf\n2\n", "line 7: weight \"inf\" is not a finite number"},
 		{"NaN weight", header + "1\nnan\n", "line 8: weight \"nan\""},
 		{"too few", header + "1\n", "ends after 1 of 2 weight lines"},
+		{"null weight", header + "null\n2\n", "line 7: weight \"null\" is not a finite number"},
+		{"null bias", strings.Replace(header, "bias -1", "bias null", 1), "line 5: bias \"null\" is not a finite number"},
+		{"null nr_feature", strings.Replace(header, "nr_feature 2", "nr_feature null", 1), "line 4: nr_feature \"null\""},
 		{"too many", header + "1\n2\n3\n", "line 9: extra data"},
 		{"blank inside", header + "1\n\n2\n", "line 8: blank line inside"},
 		{"multi-class columns", strings.Replace(strings.Replace(header, "nr_class 2", "nr_class 3", 1), "label 1 -1", "label 1 2 3", 1) + "1 2\n", "line 7: weight line has 2 values, want 3"},
@@ -205,6 +211,12 @@ func FuzzReadModel(f *testing.F) {
 	}
 	f.Add([]byte("solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 99999999999\nbias 1\nw\n"))
 	f.Add([]byte("w\n"))
+	// The cases of issue 18: a null or NaN weight, a huge feature index.
+	const head = "solver_type L2R_L2LOSS_SVC_DUAL\nnr_class 2\nlabel 1 -1\nnr_feature %s\nbias -1\nw\n"
+	f.Add([]byte(fmt.Sprintf(head, "2") + "null \n1 \n"))
+	f.Add([]byte(fmt.Sprintf(head, "2") + "NaN \n1 \n"))
+	f.Add([]byte(fmt.Sprintf(head, "2000000000") + "0 \n0 \n"))
+	f.Add([]byte(fmt.Sprintf(head, "1") + "-0 \n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ReadModel(bytes.NewReader(data))
 		if err != nil {
@@ -226,4 +238,45 @@ func FuzzReadModel(f *testing.F) {
 			t.Fatalf("round trip changed the model: %+v → %+v", m, again)
 		}
 	})
+}
+
+// TestWriteModelContext: writing a model stops when its context is done,
+// leaving the destination file as it was (absent here), and a cancelled
+// context stops it before the weights.
+func TestWriteModelContext(t *testing.T) {
+	m := &Model{Solver: L2RL2LossSVCDual, Labels: []int{1, -1}, NrW: 1, NrFeature: 1 << 18, Bias: -1, W: make([]float64, 1<<18)}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var buf bytes.Buffer
+	if err := WriteModelContext(ctx, &buf, m); !errors.Is(err, context.Canceled) || strings.Count(buf.String(), "\n") > 6 {
+		t.Errorf("cancelled: error %v after %d lines, want context.Canceled before the weights", err, strings.Count(buf.String(), "\n"))
+	}
+	// Cancelled while writing: the writer cancels after 100,000 lines.
+	path := filepath.Join(t.TempDir(), "m.model")
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	w := &cancelAfter{lines: 100000, cancel: cancel}
+	if err := WriteModelContext(ctx, w, m); !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "stopped after 131072 of 262144 weight lines") {
+		t.Errorf("cancelled while writing: %v", err)
+	}
+	if err := WriteModelFileContext(ctx, path, m); !errors.Is(err, context.Canceled) {
+		t.Errorf("WriteModelFileContext: %v", err)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 0 {
+		t.Errorf("left %v", entries)
+	}
+}
+
+// cancelAfter counts the lines written to it and calls cancel once there
+// are more than lines.
+type cancelAfter struct {
+	n, lines int
+	cancel   func()
+}
+
+func (c *cancelAfter) Write(p []byte) (int, error) {
+	if c.n += bytes.Count(p, []byte("\n")); c.n > c.lines {
+		c.cancel()
+	}
+	return len(p), nil
 }

@@ -792,7 +792,7 @@ func checkRobust(t *testing.T, name string, base conformanceCase) {
 		{"no sources (empty H)", base.mapColumns(identity, func(*mat.Dense) *mat.Dense { return &mat.Dense{} })},
 		{"no features", base.mapColumns(func(*mat.Dense) *mat.Dense { return nil }, identity)},
 		{"no sources and a single positive", single.withoutSources()},
-		{"a training feature too small to standardise", tinyTrainingColumn(base, 2)},
+		{"a feature of subnormal magnitude", tinyColumn(base, 2)},
 	} {
 		model, err := fitCase(t, name, tc.c)
 		if err != nil {
@@ -827,14 +827,17 @@ func checkRobust(t *testing.T, name string, base conformanceCase) {
 	}
 }
 
-// tinyTrainingColumn returns c with column j of the training X set to
-// ±1e-320 (issue 9: its standard deviation is too small to standardise, so
-// the column is constant; test values stay ordinary).
-func tinyTrainingColumn(c conformanceCase, j int) conformanceCase {
-	c.train = cloneData(c.train)
-	r, _ := c.train.X.Dims()
-	for i := range r {
-		dense(c.train.X).Set(i, j, float64(2*(i%2)-1)*1e-320)
+// tinyColumn returns c with column j of X, training and test, multiplied
+// by 1e-320: subnormal values, whose standard deviation used to be too
+// small to standardise (issue 9 made such columns constant; issue 18
+// standardises them like any other, whatever their magnitude).
+func tinyColumn(c conformanceCase, j int) conformanceCase {
+	c.train, c.test = cloneData(c.train), cloneData(c.test)
+	for _, d := range []Data{c.train, c.test} {
+		r, _ := d.X.Dims()
+		for i := range r {
+			dense(d.X).Set(i, j, dense(d.X).At(i, j)*1e-320)
+		}
 	}
 	return c
 }

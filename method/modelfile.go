@@ -157,7 +157,7 @@ func ReadModelFile(r io.Reader) (File, error) {
 		envelope
 		Classes json.RawMessage `json:"classes"`
 	}
-	if err := json.Unmarshal(doc, &head); err != nil {
+	if err := jsonfile.DecodeMembers(doc, &head); err != nil {
 		return fail(err)
 	}
 	if head.Format != greedytl.ModelFileFormat {

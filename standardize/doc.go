@@ -8,11 +8,11 @@
 //
 // A column is constant (Constant) when its standard deviation is at most
 // ConstTol times the magnitude of its mean — once centred it would hold
-// nothing but rounding error; a column of zeros included — or below
-// MinStd, the smallest normal float64: such a column is too small to
-// standardise, since dividing by its standard deviation overflows. The rule
-// is scale-free above MinStd: multiplying a column by a non-zero factor does
-// not change the decision.
+// nothing but rounding error; a column of zeros included. The rule is
+// scale-free: multiplying a column by a non-zero factor does not change the
+// decision, whatever the magnitude — a column of subnormal values (around
+// 1e-320) is standardised like a column around 1, and one around 1e300
+// too; so is a test value that lies as many standard deviations away.
 //
 // A constant column has scale 0 and standardises to exactly 0, on the
 // training sample and at prediction time alike. It carries no information
@@ -27,7 +27,11 @@
 // so that every implementation — the root package's column-blocked
 // kernels, Scaler — computes bitwise the same statistics for the same
 // column: sums run over four interleaved accumulators combined as
-// (s0 + s1) + (s2 + s3), squares are never fused into multiply–adds, and a
-// sum of squares below 2⁻⁹⁰⁰ (which may have underflowed) is recomputed in
-// units of the largest deviation.
+// (s0 + s1) + (s2 + s3), squares are never fused into multiply–adds, a sum
+// that overflows is recomputed as Σ v_i/n (Mean), and a sum of squares
+// below 2⁻⁹⁰⁰ (which may have underflowed) or one that overflowed is
+// recomputed in units of the largest deviation (Std, as LAPACK's dnrm2
+// scales), so that the statistics do not depend on the magnitude of the
+// values. Only a column whose deviations from its mean themselves overflow
+// (values spanning more than the float64 range) cannot be standardised.
 package standardize

@@ -106,8 +106,7 @@ func (s Scaler) Value(j int, v float64) float64 {
 }
 
 // Check reports whether s is well formed: as many means as scales, all
-// finite, scales positive or 0 (constant columns), and no scale below
-// MinStd but 0.
+// finite, and scales positive or 0 (constant columns).
 func (s Scaler) Check() error { return s.check() }
 
 func (s Scaler) check() error {
@@ -118,8 +117,8 @@ func (s Scaler) check() error {
 		if mu := s.Mean[j]; math.IsNaN(mu) || math.IsInf(mu, 0) {
 			return fmt.Errorf("scaler mean %d is %v", j, mu)
 		}
-		if sc := s.Scale[j]; !(sc == 0 || sc >= MinStd) || math.IsInf(sc, 0) {
-			return fmt.Errorf("scaler scale %d is %v, want 0 (a constant column) or a finite number ≥ %v", j, sc, MinStd)
+		if sc := s.Scale[j]; !(sc >= 0) || math.IsInf(sc, 0) {
+			return fmt.Errorf("scaler scale %d is %v, want 0 (a constant column) or a finite positive number", j, sc)
 		}
 	}
 	return nil

@@ -6,18 +6,16 @@ import "math"
 // deviation is at most ConstTol times the magnitude of its mean is constant.
 const ConstTol = 1e-12
 
-// MinStd is the smallest standard deviation a column can be standardised
-// with: the smallest normal float64, 2⁻¹⁰²². Below it 1/std overflows.
-const MinStd = 0x1p-1022
-
 // TinySumSquares is the sum of squared deviations below which Std
 // recomputes the standard deviation in units of the largest deviation.
 const TinySumSquares = 0x1p-900
 
 // Constant reports whether a column with the given mean and population
-// standard deviation is constant (see the package documentation).
+// standard deviation is constant (see the package documentation): its
+// standard deviation is 0 or at most ConstTol times the magnitude of its
+// mean, whatever the magnitude (subnormal columns included).
 func Constant(mean, std float64) bool {
-	return std <= ConstTol*math.Abs(mean) || std < MinStd
+	return std <= ConstTol*math.Abs(mean)
 }
 
 // Sum returns the sum of v in the package's order: four interleaved
@@ -60,12 +58,39 @@ func SumSquares(v []float64, mean float64) float64 {
 	return (s0 + s1) + (s2 + s3)
 }
 
+// Mean returns the mean of v (n > 0 elements) given sum = Sum(v):
+// sum·(1/n), or, when the sum overflowed though every value is finite,
+// Σ v_i/n, so that the mean of large values does not depend on how many
+// there are. It returns NaN when v holds a NaN or ±Inf value.
+func Mean(v []float64, sum float64) float64 {
+	if !math.IsInf(sum, 0) {
+		return sum * (1 / float64(len(v))) // NaN stays NaN
+	}
+	n := float64(len(v))
+	sum = 0
+	for _, x := range v {
+		if math.IsInf(x, 0) {
+			return math.NaN()
+		}
+		sum += x / n
+	}
+	return sum
+}
+
+// Rescaled reports whether Std recomputes the standard deviation from the
+// values, given ss = SumSquares(v, mean): when ss is so small that the
+// squares may have underflowed (below TinySumSquares), or when it
+// overflowed. Otherwise Std is √(ss/n) and does not read v.
+func Rescaled(ss float64) bool { return !(ss >= TinySumSquares) || math.IsInf(ss, 1) }
+
 // Std returns the population standard deviation of v (its length n > 0)
-// about mean, given ss = SumSquares(v, mean): √(ss/n), or, when ss is so
-// small that the squares may have underflowed (or ss overflowed), the value
-// computed in units of the largest deviation. v is read only in that case.
+// about mean, given ss = SumSquares(v, mean): √(ss/n), or, when Rescaled(ss)
+// (the squares may have underflowed or overflowed), the value computed in
+// units of the largest deviation, which neither underflows nor overflows
+// unless the deviations themselves overflow (values spanning more than the
+// float64 range; +Inf then). v is read only in that case.
 func Std(v []float64, mean, ss float64) float64 {
-	if ss >= TinySumSquares && !math.IsInf(ss, 1) {
+	if !Rescaled(ss) {
 		return math.Sqrt(ss * (1 / float64(len(v))))
 	}
 	var s float64
@@ -83,27 +108,13 @@ func Std(v []float64, mean, ss float64) float64 {
 	return s * math.Sqrt(u/float64(len(v)))
 }
 
-// Moments returns the mean and population standard deviation of v (n > 0
-// elements), in the package's order. When the plain sum overflows for
-// finite values it returns the mean of the values divided by n. ok is false
-// when v holds a NaN or ±Inf value, or when the deviations overflow.
+// Moments returns the mean (Mean) and population standard deviation (Std)
+// of v (n > 0 elements), in the package's order. ok is false when v holds
+// a NaN or ±Inf value, or when the deviations overflow.
 func Moments(v []float64) (mean, std float64, ok bool) {
-	n := float64(len(v))
-	sum := Sum(v)
-	if math.IsNaN(sum) {
-		return sum, math.NaN(), false
-	}
-	if math.IsInf(sum, 0) {
-		sum = 0
-		for _, x := range v {
-			if math.IsInf(x, 0) {
-				return math.NaN(), math.NaN(), false
-			}
-			sum += x / n
-		}
-		mean = sum
-	} else {
-		mean = sum * (1 / n)
+	mean = Mean(v, Sum(v))
+	if math.IsNaN(mean) {
+		return mean, math.NaN(), false
 	}
 	std = Std(v, mean, SumSquares(v, mean))
 	if math.IsNaN(std) || math.IsInf(std, 0) {

@@ -2,6 +2,7 @@ package standardize
 
 import (
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -11,11 +12,11 @@ import (
 	"gonum.org/v1/gonum/stat"
 )
 
-// TestConstant checks the rule's two parts: relative (std ≤ ConstTol·|mean|)
-// and absolute (std below the smallest normal float64), given as (mean, std).
+// TestConstant checks the rule, std ≤ ConstTol·|mean| (given as mean, std),
+// at every magnitude: a subnormal standard deviation is not constant.
 func TestConstant(t *testing.T) {
-	constant := [][2]float64{{0, 0}, {1, 1e-12}, {-1e6, 1e-6}, {0, 0x1p-1023}}
-	varying := [][2]float64{{1, 2e-12}, {0, 0x1p-1022}, {1e300, 1e289}}
+	constant := [][2]float64{{0, 0}, {1, 1e-12}, {-1e6, 1e-6}, {1e-300, 1e-313}}
+	varying := [][2]float64{{1, 2e-12}, {0, 0x1p-1022}, {1e300, 1e289}, {0, 0x1p-1023}, {0, 5e-324}, {1e-320, 1e-320}}
 	for _, c := range constant {
 		if !Constant(c[0], c[1]) {
 			t.Errorf("Constant(%v, %v) = false, want true", c[0], c[1])
@@ -30,9 +31,10 @@ func TestConstant(t *testing.T) {
 
 // TestScaler compares Fit's statistics with gonum's stat.PopMeanStdDev
 // (computed in units of the largest value, so that tiny columns do not
-// underflow) and checks the constant-column convention: exactly constant,
-// constant within ConstTol, and too small to standardise all get scale 0 and
-// standardise to exact zeros, on training and test rows alike.
+// underflow) and checks the constant-column convention: exactly constant
+// and constant within ConstTol get scale 0 and standardise to exact zeros,
+// on training and test rows alike; tiny and subnormal columns are
+// standardised.
 func TestScaler(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	const m, c = 9, 7
@@ -44,7 +46,7 @@ func TestScaler(t *testing.T) {
 		A.Set(i, 0, 0.1)                        // exactly constant (its mean rounds)
 		A.Set(i, 4, 1e6*(1+1e-15*float64(i%2))) // constant within ConstTol
 		A.Set(i, 5, float64(i%3)*1e-200+3e-201) // tiny but varying: not constant
-		A.Set(i, 6, float64(2*(i%2)-1)*1e-320)  // too small to standardise: constant
+		A.Set(i, 6, float64(2*(i%2)-1)*1e-320)  // subnormal but varying: not constant
 	}
 	orig := mat.DenseCopyOf(A)
 	s := Fit(A)
@@ -68,7 +70,7 @@ func TestScaler(t *testing.T) {
 		mu, sd := stat.PopMeanStdDev(col, nil)
 		mu, sd = mu*unit, sd*unit
 		switch j {
-		case 0, 4, 6:
+		case 0, 4:
 			if s.Scale[j] != 0 {
 				t.Errorf("constant column %d: scale %v, want 0", j, s.Scale[j])
 			}
@@ -81,14 +83,18 @@ func TestScaler(t *testing.T) {
 			}
 			mat.Col(col, j, Z)
 			zm, zs := stat.PopMeanStdDev(col, nil)
-			if math.Abs(zm) > 1e-12 || math.Abs(zs-1) > 1e-12 {
+			// The mean and scale are float64s: on the subnormal grid
+			// (column 6) multiples of 2⁻¹⁰⁷⁴, which moves z by up to
+			// 2⁻¹⁰⁷⁵/scale relative.
+			tol := 1e-12 + 0.5*(0x1p-1074/s.Scale[j])
+			if math.Abs(zm) > tol || math.Abs(zs-1) > tol {
 				t.Errorf("column %d standardises to mean %v, std %v", j, zm, zs)
 			}
 		}
 	}
 	// Test rows use the training statistics; constant columns give 0
 	// whatever the test value.
-	B := mat.NewDense(1, c, []float64{5, 1, 2, 3, 1e308, 0, -1e308})
+	B := mat.NewDense(1, c, []float64{5, 1, 2, 3, 1e308, 0, -3e-320})
 	ZB, err := s.Transform(B)
 	if err != nil {
 		t.Fatal(err)
@@ -104,24 +110,75 @@ func TestScaler(t *testing.T) {
 	}
 }
 
-// TestTooSmallIsConstant is issue 9's case: a training column of ±1e-320
-// used to get a scale of 1e-320, and test values standardised to ±Inf.
-func TestTooSmallIsConstant(t *testing.T) {
-	for _, v := range []float64{1e-320, 5e-324, 1e-310} {
+// TestSubnormalColumns: a training column of ±v standardises to ±1
+// whatever v, subnormal included (issue 18: it used to be taken as
+// constant, being "too small to standardise"), and a test value far outside
+// it (1, some 1e320 standard deviations away) is an error naming it, as 1e320
+// would be in a column of ±1.
+func TestSubnormalColumns(t *testing.T) {
+	for _, v := range []float64{1e-320, 5e-324, 1e-310, 0x1p-1020, 1, 1e300} {
 		A := mat.NewDense(4, 1, []float64{v, -v, v, -v})
 		s := Fit(A)
-		if s.Scale[0] != 0 {
-			t.Errorf("±%v: scale %v, want 0 (constant)", v, s.Scale[0])
+		if s.Mean[0] != 0 || s.Scale[0] != v {
+			t.Errorf("±%v: mean %v scale %v, want 0 and %v", v, s.Mean[0], s.Scale[0], v)
 		}
-		Z, err := s.Transform(mat.NewDense(1, 1, []float64{1}))
-		if err != nil || Z.At(0, 0) != 0 {
-			t.Errorf("±%v: test value 1 standardises to %v, %v; want 0", v, Z, err)
+		Z, err := s.Transform(mat.NewDense(2, 1, []float64{v, -v}))
+		if err != nil || Z.At(0, 0) != 1 || Z.At(1, 0) != -1 {
+			t.Errorf("±%v: ±%v standardise to %v, %v; want ±1", v, v, Z, err)
+		}
+		if _, err := s.Transform(mat.NewDense(1, 1, []float64{1})); v < 1e-308 && (err == nil || !strings.Contains(err.Error(), "too large to standardise")) {
+			t.Errorf("±%v: test value 1: error %v, want one saying it is too large", v, err)
 		}
 	}
-	// Just above MinStd a column is standardised.
-	A := mat.NewDense(2, 1, []float64{0x1p-1020, -0x1p-1020})
-	if s := Fit(A); s.Scale[0] != 0x1p-1020 {
-		t.Errorf("scale %v, want 2⁻¹⁰²⁰", s.Scale[0])
+}
+
+// refMoments is the definition of the mean and population standard
+// deviation, in exact arithmetic (math/big, 2000 bits) rounded once.
+func refMoments(v []float64) (mean, std float64) {
+	const prec = 2000
+	n := new(big.Float).SetPrec(prec).SetInt64(int64(len(v)))
+	sum := new(big.Float).SetPrec(prec)
+	for _, x := range v {
+		sum.Add(sum, new(big.Float).SetPrec(prec).SetFloat64(x))
+	}
+	mu := new(big.Float).SetPrec(prec).Quo(sum, n)
+	ss := new(big.Float).SetPrec(prec)
+	for _, x := range v {
+		d := new(big.Float).SetPrec(prec).Sub(new(big.Float).SetPrec(prec).SetFloat64(x), mu)
+		ss.Add(ss, d.Mul(d, d))
+	}
+	ss.Quo(ss, n)
+	mean, _ = mu.Float64()
+	std, _ = new(big.Float).SetPrec(prec).Sqrt(ss).Float64()
+	return mean, std
+}
+
+// TestMomentsAnyMagnitude is issue 18's: the statistics of a column do not
+// depend on its magnitude — a column scaled by 2^k, from the subnormal
+// range (values near 1e-320) to sums that overflow (values near 1e307),
+// has the statistics of the definition, computed exactly, within 1e-14
+// relative (the subnormal columns' values carry fewer bits; the error
+// allowed there is a few units of the smallest subnormal).
+func TestMomentsAnyMagnitude(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 10))
+	base := make([]float64, 24)
+	for i := range base {
+		base[i] = rng.NormFloat64() + 0.5
+	}
+	v := make([]float64, len(base))
+	for _, k := range []int{-1062, -1040, -1000, -997, -500, 0, 500, 996, 1000, 1020} {
+		for i, x := range base {
+			v[i] = math.Ldexp(x, k)
+		}
+		mean, std, ok := Moments(v)
+		wantMean, wantStd := refMoments(v)
+		tol := func(ref float64) float64 { return 1e-14*math.Abs(ref) + 4*5e-324 }
+		if !ok || math.Abs(mean-wantMean) > tol(wantStd) || math.Abs(std-wantStd) > tol(wantStd) {
+			t.Errorf("2^%d: mean %v std %v ok %v, want %v %v", k, mean, std, ok, wantMean, wantStd)
+		}
+		if Constant(mean, std) {
+			t.Errorf("2^%d: the column is taken as constant", k)
+		}
 	}
 }
 
@@ -192,7 +249,7 @@ func TestScalerErrors(t *testing.T) {
 		{"+Inf", s, mat.NewDense(1, 2, []float64{math.Inf(1), 0}), "[0][0] is +Inf"},
 		{"overflow", Scaler{Mean: []float64{0}, Scale: []float64{1e-300}}, mat.NewDense(1, 1, []float64{1e10}), "[0][0] = 1e+10 is too large to standardise"},
 		{"negative scale", Scaler{Mean: []float64{0}, Scale: []float64{-1}}, mat.NewDense(1, 1, nil), "scale 0 is -1"},
-		{"subnormal scale", Scaler{Mean: []float64{0}, Scale: []float64{1e-320}}, mat.NewDense(1, 1, nil), "scale 0 is 1e-320"},
+		{"infinite scale", Scaler{Mean: []float64{0}, Scale: []float64{math.Inf(1)}}, mat.NewDense(1, 1, nil), "scale 0 is +Inf"},
 		{"NaN mean", Scaler{Mean: []float64{math.NaN()}, Scale: []float64{1}}, mat.NewDense(1, 1, nil), "mean 0 is NaN"},
 		{"ragged", Scaler{Mean: []float64{0}}, mat.NewDense(1, 1, nil), "1 means but 0 scales"},
 	} {

@@ -16,15 +16,20 @@
 // others well, and its own class from its group's other classes only
 // partly — the situation transfer learning is for.
 //
-// Write streams the features to disk one row at a time, as float32: the
-// memory it needs is a few rows, whatever the size of the data set, so a
-// data set of the paper's largest shape (1,000 classes, 4,096 dimensions)
-// can be made on a small machine. Everything is drawn from the seed: the
-// same Config gives the same files, byte for byte.
+// Write streams every file to disk as it draws it, the features as float32:
+// the memory it needs does not grow with the data set — at most
+// MeanCacheBytes for a class's mean (8 bytes a dimension; beyond that it
+// is drawn again for every row, which takes about three times as long) and
+// a 64 KB buffer — so a data set of the paper's largest shape (1,000
+// classes, 4,096 dimensions) needs about a megabyte, and one of 5·10⁷
+// dimensions no more than 70 MB. Everything is drawn from the seed: the
+// same Config gives the same files, byte for byte, whichever way the mean
+// is kept.
 package synth
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -33,7 +38,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
@@ -45,6 +49,10 @@ const (
 	GroupSpread = 4.0
 	ClassSpread = 1.5
 )
+
+// ErrNoSpace is matched (errors.Is) by Write's error when the data set
+// would not fit on the file system.
+var ErrNoSpace = errors.New("not enough space")
 
 // Files are the files Write creates in a dataset folder.
 var Files = []string{"features.npy", "labels.npy", "classes.txt", "groups.txt"}
@@ -67,14 +75,19 @@ type Config struct {
 }
 
 // DefaultConfig returns a small data set that is quick to make and to
-// learn from: 100 classes in 10 groups, 50 examples of each, 64
-// dimensions, seed 1.
+// learn from: 100 classes in 10 groups (DefaultGroups), 50 examples of
+// each, 64 dimensions, seed 1.
 func DefaultConfig() Config {
-	return Config{Classes: 100, PerClass: 50, Dims: 64, Groups: 10, Seed: 1}
+	return Config{Classes: 100, PerClass: 50, Dims: 64, Groups: DefaultGroups(100), Seed: 1}
 }
 
-// Check returns an error when a size is out of range or the features
-// would have more than 2⁶² bytes.
+// DefaultGroups returns the default number of groups for the given
+// number of classes: 10, or every class its own group when there are
+// fewer than 10 — a valid Groups for any number of classes.
+func DefaultGroups(classes int) int { return max(1, min(10, classes)) }
+
+// Check returns an error when a size is out of range or the data set
+// would be larger than 2⁶² bytes.
 func (c Config) Check() error {
 	switch {
 	case c.Classes < 2:
@@ -90,6 +103,13 @@ func (c Config) Check() error {
 		return fmt.Errorf("synth: %d × %d examples of %d dimensions is too large", c.Classes, c.PerClass, c.Dims)
 	}
 	return nil
+}
+
+// DiskBytes returns the size of the files Write creates (within 1 KB:
+// the .npy headers take up to 128 bytes each).
+func (c Config) DiskBytes() int64 {
+	names := int64(c.Classes) * int64(len(c.ClassName(0))+len(c.GroupName(0))+2)
+	return 256 + c.FeatureBytes() + 8*int64(c.Rows()) + names
 }
 
 // Rows returns the number of examples, Classes × PerClass.
@@ -116,11 +136,17 @@ func pad(prefix string, k, n int) string {
 // Write makes the dataset folder dir (creating it if needed):
 // features.npy (Rows × Dims, float32), labels.npy (int64, the class of
 // each row; the rows are ordered by class), classes.txt and groups.txt.
-// Each file is written atomically, the features last. Write refuses to
+// The files are written into a temporary directory inside dir and moved
+// into dir together at the end, so that dir never holds some of them: an
+// interrupted Write (an error, ctx done, a second stop signal — see
+// atomicfile.RemoveTemporary) leaves dir as it was. Write refuses to
 // overwrite: it returns an error, before writing anything, when dir
-// already holds one of Files (an error matching fs.ErrExist). It also returns an error for an invalid
-// cfg, when a file cannot be written, and when ctx is done; the files it
-// wrote are then removed, so that the same call can be made again.
+// already holds one of Files (an error matching fs.ErrExist). It also
+// returns an error, before writing, for an invalid cfg and when the files
+// would not fit in the space left on dir's file system (DiskBytes, where
+// the system tells it: Linux, macOS, FreeBSD; an error matching
+// ErrNoSpace), and when a file cannot be
+// written or ctx is done.
 func Write(ctx context.Context, dir string, cfg Config) (err error) {
 	if err := cfg.Check(); err != nil {
 		return err
@@ -133,55 +159,95 @@ func Write(ctx context.Context, dir string, cfg Config) (err error) {
 			return err
 		}
 	}
+	_, statErr := os.Stat(dir)
+	created := errors.Is(statErr, fs.ErrNotExist)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	classes := make([]string, cfg.Classes)
-	groups := make([]string, cfg.Classes)
-	labels := make([]int, 0, cfg.Rows())
-	for k := range cfg.Classes {
-		classes[k] = cfg.ClassName(k)
-		groups[k] = cfg.GroupName(cfg.GroupOf(k))
-		for range cfg.PerClass {
-			labels = append(labels, k)
-		}
-	}
-	var written []string
-	defer func() {
-		if err != nil {
-			for _, p := range written {
-				os.Remove(p)
+	if created {
+		defer func() {
+			if err != nil {
+				os.Remove(dir) // only if still empty
 			}
-		}
-	}()
+		}()
+	}
+	if free, ok := freeBytes(dir); ok && cfg.DiskBytes() > free {
+		return fmt.Errorf("synth: %s: %w: the data set needs %s but its file system has %s free", dir, ErrNoSpace, byteSize(cfg.DiskBytes()), byteSize(free))
+	}
+	tmp, err := atomicfile.MkdirTemp(dir, ".synth-tmp-*")
+	if err != nil {
+		return fmt.Errorf("synth: %w", err)
+	}
+	defer atomicfile.RemoveTempDir(tmp)
 	write := func(name string, fill func(io.Writer) error) error {
+		return atomicfile.Write(filepath.Join(tmp, name), fill)
+	}
+	if err := write("features.npy", func(w io.Writer) error { return writeFeatures(ctx, w, cfg) }); err != nil {
+		return err
+	}
+	if err := write("labels.npy", func(w io.Writer) error { return writeLabels(w, cfg) }); err != nil {
+		return err
+	}
+	if err := write("classes.txt", lines(cfg.Classes, cfg.ClassName)); err != nil {
+		return err
+	}
+	if err := write("groups.txt", lines(cfg.Classes, func(k int) string { return cfg.GroupName(cfg.GroupOf(k)) })); err != nil {
+		return err
+	}
+	var moved []string
+	for _, name := range []string{"classes.txt", "groups.txt", "labels.npy", "features.npy"} {
 		p := filepath.Join(dir, name)
-		if err := atomicfile.Write(p, fill); err != nil {
+		if err := os.Rename(filepath.Join(tmp, name), p); err != nil {
+			for _, q := range moved {
+				os.Remove(q)
+			}
 			return err
 		}
-		written = append(written, p)
-		return nil
+		moved = append(moved, p)
 	}
-	if err := write("classes.txt", lines(classes)); err != nil {
-		return err
-	}
-	if err := write("groups.txt", lines(groups)); err != nil {
-		return err
-	}
-	if err := write("labels.npy", func(w io.Writer) error { return dataset.WriteNPYInts(w, labels) }); err != nil {
-		return err
-	}
-	return write("features.npy", func(w io.Writer) error { return writeFeatures(ctx, w, cfg) })
+	return nil
 }
 
-// writeFeatures streams the features, class by class.
+// byteSize formats n bytes for a message: "6.6 GB".
+func byteSize(n int64) string {
+	switch {
+	case n >= 1e12:
+		return fmt.Sprintf("%.1f TB", float64(n)/1e12)
+	case n >= 1e9:
+		return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// MeanCacheBytes is the largest class mean (8 bytes a dimension) Write
+// keeps in memory; a larger one is drawn again for every row.
+var MeanCacheBytes = 64 << 20
+
+// writeFeatures streams the features, class by class, row by row, through
+// a 64 KB buffer.
 func writeFeatures(ctx context.Context, w io.Writer, cfg Config) error {
-	nw, err := dataset.NewNPYRowWriter(w, cfg.Rows(), cfg.Dims)
-	if err != nil {
+	if err := dataset.WriteNPYHeader(w, "<f4", []int{cfg.Rows(), cfg.Dims}); err != nil {
 		return err
 	}
-	mean := make([]float64, cfg.Dims)
-	row := make([]float32, cfg.Dims)
+	buf := make([]byte, 0, 64<<10)
+	put := func(v float64) error {
+		buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(float32(v)))
+		if len(buf) < cap(buf) {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		_, err := w.Write(buf)
+		buf = buf[:0]
+		return err
+	}
+	var mean []float64
+	if cfg.Dims <= MeanCacheBytes/8 {
+		mean = make([]float64, cfg.Dims)
+	}
 	for k := range cfg.Classes {
 		if cfg.Progress != nil {
 			cfg.Progress(k, cfg.Classes)
@@ -189,20 +255,58 @@ func writeFeatures(ctx context.Context, w io.Writer, cfg Config) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		rng := classMean(mean, cfg, k)
-		for range cfg.PerClass {
-			for j, m := range mean {
-				row[j] = float32(m + rng.NormFloat64())
+		ms := newMeanStream(cfg, k)
+		if mean != nil {
+			for j := range mean {
+				mean[j] = ms.next()
 			}
-			if err := nw.WriteRow(row); err != nil {
-				return err
+		} else {
+			for range cfg.Dims {
+				ms.next()
 			}
 		}
+		noise := ms.class // positioned after the draw of δ_k
+		for range cfg.PerClass {
+			if mean != nil {
+				for _, m := range mean {
+					if err := put(m + noise.NormFloat64()); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			again := newMeanStream(cfg, k)
+			for range cfg.Dims {
+				if err := put(again.next() + noise.NormFloat64()); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if _, err := w.Write(buf); err != nil {
+		return err
 	}
 	if cfg.Progress != nil {
 		cfg.Progress(cfg.Classes, cfg.Classes)
 	}
-	return nw.Close()
+	return nil
+}
+
+// writeLabels streams labels.npy: each class's number PerClass times.
+func writeLabels(w io.Writer, cfg Config) error {
+	if err := dataset.WriteNPYHeader(w, "<i8", []int{cfg.Rows()}); err != nil {
+		return err
+	}
+	var b [8]byte
+	for k := range cfg.Classes {
+		binary.LittleEndian.PutUint64(b[:], uint64(k))
+		for range cfg.PerClass {
+			if _, err := w.Write(b[:]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // Streams of the seed: one per group centre and one per class.
@@ -211,24 +315,35 @@ const (
 	classStream = 2 << 32
 )
 
-// classMean sets mean to class k's mean m_k and returns the class's random
-// stream, positioned after the draw of δ_k, from which its examples' noise
-// is drawn.
-func classMean(mean []float64, cfg Config, k int) *rand.Rand {
-	d := float64(cfg.Dims)
-	g := rand.New(rand.NewPCG(cfg.Seed, groupStream+uint64(cfg.GroupOf(k))))
-	rng := rand.New(rand.NewPCG(cfg.Seed, classStream+uint64(k)))
-	gs, cs := GroupSpread/math.Sqrt(d), ClassSpread/math.Sqrt(d)
-	for j := range mean {
-		mean[j] = gs*g.NormFloat64() + cs*rng.NormFloat64()
-	}
-	return rng
+// meanStream draws class k's mean m_k one dimension at a time: from the
+// stream of its group centre and the class's own stream, which, once all
+// Dims values are drawn, goes on with the noise of the class's examples.
+type meanStream struct {
+	group, class *rand.Rand
+	gs, cs       float64
 }
 
-// lines returns a writer of names, one a line.
-func lines(names []string) func(io.Writer) error {
+func newMeanStream(cfg Config, k int) *meanStream {
+	d := float64(cfg.Dims)
+	return &meanStream{
+		group: rand.New(rand.NewPCG(cfg.Seed, groupStream+uint64(cfg.GroupOf(k)))),
+		class: rand.New(rand.NewPCG(cfg.Seed, classStream+uint64(k))),
+		gs:    GroupSpread / math.Sqrt(d),
+		cs:    ClassSpread / math.Sqrt(d),
+	}
+}
+
+// next returns the next dimension of the mean.
+func (s *meanStream) next() float64 { return s.gs*s.group.NormFloat64() + s.cs*s.class.NormFloat64() }
+
+// lines returns a writer of the n names name(0), …, name(n−1), one a line.
+func lines(n int, name func(int) string) func(io.Writer) error {
 	return func(w io.Writer) error {
-		_, err := io.WriteString(w, strings.Join(names, "\n")+"\n")
-		return err
+		for k := range n {
+			if _, err := io.WriteString(w, name(k)+"\n"); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 }

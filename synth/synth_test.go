@@ -8,6 +8,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/greedytl/greedytl/dataset"
@@ -221,4 +223,102 @@ func TestWriteRefuses(t *testing.T) {
 			t.Fatalf("rerun after a cancelled Write: %v", err)
 		}
 	})
+}
+
+// TestWriteMeanNotCached: a class mean larger than MeanCacheBytes is drawn
+// again for every row, giving the same files byte for byte, and then the
+// memory Write allocates does not grow with Dims (issue 18: --dims 5e7 took
+// 797 MB where the help promised a few megabytes).
+func TestWriteMeanNotCached(t *testing.T) {
+	cfg := Config{Classes: 3, PerClass: 4, Dims: 1000, Groups: 2, Seed: 5}
+	cached, _ := write(t, cfg)
+	defer func(b int) { MeanCacheBytes = b }(MeanCacheBytes)
+	MeanCacheBytes = 8 * 999
+	drawn, _ := write(t, cfg)
+	for _, name := range Files {
+		a, _ := os.ReadFile(filepath.Join(cached, name))
+		b, _ := os.ReadFile(filepath.Join(drawn, name))
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s differs when the mean is drawn again for every row", name)
+		}
+	}
+	// 2²¹ dimensions (a mean of 16 MB, a row of 8 MB) in well under 1 MB.
+	MeanCacheBytes = 1 << 20
+	cfg = Config{Classes: 2, PerClass: 2, Dims: 1 << 21, Groups: 1, Seed: 5}
+	dir := filepath.Join(t.TempDir(), "big")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if err := Write(context.Background(), dir, cfg); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<20 {
+		t.Errorf("Write of %d dimensions allocated %d bytes, want under 1 MB", cfg.Dims, alloc)
+	}
+}
+
+// TestWriteChecksSpace is issue 18's case: 2 × 1 examples of 2⁴⁰
+// dimensions (8.8 TB) crashed the Go runtime (out of memory) and left
+// classes.txt, groups.txt, labels.npy and a temporary file. Now it is an
+// error matching ErrNoSpace before anything is written, and the folder is
+// not created.
+func TestWriteChecksSpace(t *testing.T) {
+	if _, ok := freeBytes(t.TempDir()); !ok {
+		t.Skip("this system does not tell the free disk space")
+	}
+	dir := filepath.Join(t.TempDir(), "s")
+	cfg := Config{Classes: 2, PerClass: 1, Dims: 1 << 40, Groups: 1}
+	err := Write(context.Background(), dir, cfg)
+	if !errors.Is(err, ErrNoSpace) || !strings.Contains(err.Error(), "the data set needs 8.8 TB") {
+		t.Fatalf("error %v, want ErrNoSpace saying 8.8 TB", err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s was created", dir)
+	}
+	// Into an existing directory: it is left as it was.
+	existing := t.TempDir()
+	if err := os.WriteFile(filepath.Join(existing, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(context.Background(), existing, cfg); !errors.Is(err, ErrNoSpace) {
+		t.Fatalf("error %v, want ErrNoSpace", err)
+	}
+	if entries, _ := os.ReadDir(existing); len(entries) != 1 {
+		t.Errorf("the directory holds %v, want notes.txt only", entries)
+	}
+}
+
+// TestWriteIsAllOrNothing: files appear together. A Write stopped while it
+// writes the features (the context is cancelled from the progress
+// callback, after the first class) leaves no file and no temporary
+// directory in the folder, which it keeps since it existed; the folder is
+// usable again at once.
+func TestWriteIsAllOrNothing(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := Config{Classes: 4, PerClass: 3, Dims: 1 << 15, Groups: 2, Seed: 1}
+	cfg.Progress = func(done, _ int) {
+		if done == 1 {
+			cancel()
+		}
+	}
+	if err := Write(ctx, dir, cfg); !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a stopped Write left %v", entries)
+	}
+	cfg.Progress = nil
+	if err := Write(context.Background(), dir, cfg); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if strings.Join(names, " ") != "classes.txt features.npy groups.txt labels.npy" {
+		t.Errorf("folder holds %v", names)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/buildinfo"
 )
 
@@ -45,21 +46,31 @@ func (e stoppedBy) Error() string {
 func (e stoppedBy) Unwrap() error { return context.Canceled }
 
 // signalContext returns a context cancelled, with cause stoppedBy, by the
-// first stop signal. After it the signals have their default action again,
-// so that a second one ends the process at once. stop releases the
-// signals.
+// first stop signal. A second one ends the process at once, with status
+// 128 + n, after removing the temporary files of the outputs being written
+// (atomicfile.RemoveTemporary): an output is whole or absent, never a
+// temporary file left beside it. stop releases the signals.
 func signalContext() (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	ch := make(chan os.Signal, 1)
+	ch := make(chan os.Signal, 2) // both signals, however quickly they come
 	signal.Notify(ch, stopSignals...)
 	done := make(chan struct{})
 	go func() {
-		select {
-		case sig := <-ch:
-			signal.Reset(stopSignals...)
-			s, _ := sig.(syscall.Signal)
-			cancel(stoppedBy{s})
-		case <-done:
+		stopped := false
+		for {
+			select {
+			case sig := <-ch:
+				s, _ := sig.(syscall.Signal)
+				if !stopped {
+					stopped = true
+					cancel(stoppedBy{s})
+					continue
+				}
+				atomicfile.RemoveTemporary()
+				os.Exit(exitSignal + int(s))
+			case <-done:
+				return
+			}
 		}
 	}()
 	return ctx, func() {
@@ -164,7 +175,8 @@ file and the problem), 1 when the work failed otherwise (a write failed), and
 Slurm and Kubernetes stop or preempt a job). A stopped command stops taking
 work, keeps what it finished (experiment: every finished cell; train-sources:
 every finished source), says so, and exits: run the same command again to
-resume. A second signal ends it at once.`,
+resume. A second signal ends it at once, removing the temporary files of the
+outputs it was writing.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       buildinfo.Read().String(),

@@ -21,34 +21,47 @@ type synthOptions struct {
 
 func newSynthCmd(s *streams) *cobra.Command {
 	o := &synthOptions{cfg: synth.DefaultConfig()}
+	o.cfg.Groups = 0 // min(10, --classes) unless given: see runSynth
 	c := &cobra.Command{
 		Use:   "synth --out DIR [flags]",
 		Short: "Write a synthetic dataset folder with a known transfer structure",
 		Long: `Synth writes a dataset folder — features.npy (float32), labels.npy,
 classes.txt, groups.txt — of --classes classes with --per-class examples each
 in --dims dimensions. The classes are split into --groups semantic groups
-(consecutive classes form a group) and drawn around their group's centre:
+(consecutive classes form a group; by default 10, or one a class when there
+are fewer than 10 classes) and drawn around their group's centre:
 example = group centre + class offset + N(0, 1) noise, with centres about
 5.7 and classes of a group about 2.1 noise units apart whatever --dims. The
 sources of a target's own group are therefore the ones that transfer, which
 the transferability matrices of "greedytl report" show as blocks.
 
 Use it to try train-sources, experiment and a cluster set-up before the real
-features exist, or to measure cost at a given size: the features are written
-one row at a time, so a data set of the paper's ImageNet shape (1,000 classes,
-4,096 dimensions) needs a few megabytes of memory to make. The same flags give
-the same files. Synth refuses to overwrite an existing dataset folder.`,
+features exist, or to measure cost at a given size: the files are streamed to
+disk as they are drawn, so the memory needed does not grow with the data set —
+about a megabyte for the paper's ImageNet shape (1,000 classes, 4,096
+dimensions), at most about 70 MB for any --dims (a class mean of up to 8
+million dimensions is kept in memory; beyond that it is drawn again for every
+example, which takes about three times as long). The same flags give the same
+files. Synth checks that the files fit in the free disk space before it
+starts, writes them into a temporary directory inside --out and moves them
+into place at the end, so an interrupted or failed run leaves nothing behind.
+It refuses to overwrite an existing dataset folder.`,
 		Example: `  greedytl synth --out synth100
   greedytl synth --out imagenet-shape --classes 1000 --per-class 130 --dims 4096 --groups 50   # 2.1 GB
   greedytl train-sources --data synth100 --out synth100-sources`,
-		RunE: func(c *cobra.Command, _ []string) error { return runSynth(c.Context(), s, o) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			if !c.Flags().Changed("groups") {
+				o.cfg.Groups = synth.DefaultGroups(o.cfg.Classes)
+			}
+			return runSynth(c.Context(), s, o)
+		},
 	}
 	fl := c.Flags()
 	fl.StringVarP(&o.out, "out", "o", "", "dataset folder to write (required; created if absent)")
 	fl.IntVar(&o.cfg.Classes, "classes", o.cfg.Classes, "number of classes")
 	fl.IntVar(&o.cfg.PerClass, "per-class", o.cfg.PerClass, "examples per class")
 	fl.IntVar(&o.cfg.Dims, "dims", o.cfg.Dims, "feature dimensions")
-	fl.IntVar(&o.cfg.Groups, "groups", o.cfg.Groups, "semantic groups the classes are split into")
+	fl.IntVar(&o.cfg.Groups, "groups", o.cfg.Groups, "semantic groups the classes are split into (default: 10, at most --classes)")
 	fl.Uint64Var(&o.cfg.Seed, "seed", o.cfg.Seed, "seed of every draw")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar or summary")
 	return c
@@ -75,7 +88,7 @@ func runSynth(ctx context.Context, s *streams, o *synthOptions) error {
 		_ = bar.Finish()
 	}
 	switch {
-	case errors.Is(err, fs.ErrExist):
+	case errors.Is(err, fs.ErrExist), errors.Is(err, synth.ErrNoSpace):
 		return badInput(err)
 	case errors.Is(err, context.Canceled):
 		return fmt.Errorf("interrupted; nothing was left in %s: run the same command again (%w)", o.out, err)

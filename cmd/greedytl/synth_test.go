@@ -3,6 +3,8 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -46,5 +48,38 @@ func TestSynth(t *testing.T) {
 	after, _ := os.ReadFile(filepath.Join(out, "features.npy"))
 	if string(before) != string(after) {
 		t.Error("features.npy was overwritten")
+	}
+}
+
+// TestSynthDefaultGroups: without --groups, any number of classes works:
+// min(10, --classes) groups.
+func TestSynthDefaultGroups(t *testing.T) {
+	for _, tc := range []struct{ classes, groups int }{{2, 2}, {5, 5}, {10, 10}, {23, 10}} {
+		out := filepath.Join(t.TempDir(), "data")
+		code, _, stderr := cli(t, "", "synth", "--out", out, "--classes", strconv.Itoa(tc.classes), "--per-class", "2", "--dims", "3")
+		want := out + ": " + strconv.Itoa(tc.classes) + " classes in " + strconv.Itoa(tc.groups) + " groups"
+		if code != 0 || !strings.HasPrefix(stderr, want) {
+			t.Errorf("--classes %d: exit %d, stderr %q: want 0 and %q", tc.classes, code, stderr, want)
+		}
+	}
+}
+
+// TestSynthTooLarge is issue 18's case: 2 examples of 2⁴⁰ dimensions (8.8 TB)
+// crashed with "out of memory" and left a half-written folder; now it is a
+// bad-input error (exit 2) before anything is written, where the system
+// tells the free disk space.
+func TestSynthTooLarge(t *testing.T) {
+	switch runtime.GOOS {
+	case "linux", "darwin", "freebsd":
+	default:
+		t.Skip("synth does not know the free disk space on " + runtime.GOOS)
+	}
+	out := filepath.Join(t.TempDir(), "s")
+	code, _, stderr := cli(t, "", "synth", "--out", out, "--dims", "1099511627776", "--classes", "2", "--per-class", "1", "--groups", "1")
+	if code != 2 || !strings.Contains(stderr, "not enough space: the data set needs 8.8 TB") {
+		t.Errorf("exit %d, stderr %q: want exit 2 saying there is not enough space", code, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("%s was created", out)
 	}
 }

@@ -66,6 +66,7 @@ type trainOptions struct {
 	l1Ratio float64
 	seed    uint64
 	out     string
+	maxFeat int
 }
 
 func newTrainCmd(s *streams) *cobra.Command {
@@ -85,7 +86,14 @@ the current directory, as with liblinear.
 chooses C by cross-validation accuracy (5 folds, or K with -v K) over
 {1e-4, 1e-3, …, 1e4}, prints it, and — unlike liblinear, which only prints it —
 trains and writes the model with that C. The data must hold exactly two label
-values; the model file keeps them (liblinear's label order).`,
+values; the model file keeps them (liblinear's label order).
+
+A liblinear model holds one weight line for every feature index up to the
+largest the data use, whether the data use it or not. Train refuses data
+whose largest index is above 1,048,576 and more than 100 times the number of
+non-zero values (one line "2000000000:1" would make a 6 GB model file of
+zeros, and as much memory to train): re-index the features, or give
+--max-features N to accept indices up to N.`,
 		Example: `  greedytl train -s 1 -c 1 -B 1 heart_scale            # writes heart_scale.model
   greedytl train -v 5 heart_scale                        # prints the 5-fold CV accuracy
   greedytl train -C -s 2 --data train.svm.gz --out m.model`,
@@ -104,6 +112,7 @@ values; the model file keeps them (liblinear's label order).`,
 	fl.Float64Var(&o.l1Ratio, "l1-ratio", 0.5, "elastic-net mixing: weight of the L1 penalty, in [0, 1]")
 	fl.Uint64Var(&o.seed, "seed", 1, "seed of the coordinate order and of the cross-validation folds")
 	fl.StringVarP(&o.out, "out", "o", "", "model file to write (default: FILE's base name + .model)")
+	fl.IntVar(&o.maxFeat, "max-features", 0, "the largest feature index accepted (0: refuse an index above 1,048,576 that exceeds 100 × the data's non-zero values)")
 	return c
 }
 
@@ -157,6 +166,9 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	x, y, err := readSVMLight(s, data)
 	if err != nil {
 		return badInput(err)
+	}
+	if err := checkModelSize(data, x, o.maxFeat); err != nil {
+		return err
 	}
 	prob := &linear.Problem{X: x, Y: y, Bias: o.bias}
 	ctx := c.Context()
@@ -217,14 +229,43 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	where := modelPath
 	if modelPath == stdoutName {
 		where = "standard output"
-		if err := linear.WriteModel(s.out, model); err != nil {
+		if err := linear.WriteModelContext(ctx, s.out, model); err != nil {
 			return err
 		}
-	} else if err := linear.WriteModelFile(modelPath, model); err != nil {
+	} else if err := linear.WriteModelFileContext(ctx, modelPath, model); err != nil {
 		return err
 	}
 	if !o.quiet {
 		fmt.Fprintf(s.err, "trained %v (C = %g) on %d examples with %d features; model written to %s\n", p.Solver, p.C, x.R, x.C, where)
+	}
+	return nil
+}
+
+// Train's rule for data whose feature indices are far sparser than their
+// values (see checkModelSize).
+const (
+	autoMaxFeatures = 1 << 20 // indices up to this are always accepted
+	featuresPerNNZ  = 100     // above it, at most this many per non-zero value
+)
+
+// checkModelSize returns an input error when the largest feature index of x
+// (read from data) exceeds maxFeatures or, with maxFeatures 0, when it is
+// above autoMaxFeatures and more than featuresPerNNZ times x's non-zero
+// values. A liblinear model, and training, hold one weight per index up to
+// the largest; at most one per non-zero value can be anything but 0, so
+// such a model would be more than 99% zeros — of the kind of a hashed or
+// global index space that was never compacted — and its file may be
+// gigabytes (about 3 bytes a line at best) for a few kilobytes of data.
+// Data sets with many real features (kdd2010: 3·10⁷ indices, 3·10⁸
+// non-zeros) pass the rule.
+func checkModelSize(data string, x *sparse.CSR, maxFeatures int) error {
+	nnz := len(x.Ind)
+	switch {
+	case maxFeatures > 0 && x.C > maxFeatures:
+		return badInputf("%s: the largest feature index is %d, above --max-features %d", data, x.C, maxFeatures)
+	case maxFeatures == 0 && x.C > autoMaxFeatures && x.C/featuresPerNNZ > nnz:
+		return badInputf("%s: the largest feature index is %d but the data hold %d non-zero values: a liblinear model has one weight line per index up to the largest (%d lines, at least %.1f GB, almost all zeros); re-index the features, or give --max-features %d to train it anyway",
+			data, x.C, nnz, x.C, 3*float64(x.C)/1e9, x.C)
 	}
 	return nil
 }

@@ -245,3 +245,55 @@ func TestTrainBadInput(t *testing.T) {
 		t.Errorf("failed runs left model files: %v", matches)
 	}
 }
+
+// hugeIndexData returns 15 rows of svmlight data with one feature at
+// index idx (issue 18's case with idx = 2·10⁹) and an ordinary feature 1.
+func hugeIndexData(idx int) string {
+	var b strings.Builder
+	for i := range 15 {
+		fmt.Fprintf(&b, "%+d 1:%d %d:1\n", 2*(i%2)-1, i%4, idx)
+	}
+	return b.String()
+}
+
+// TestTrainHugeIndex is issue 18's case: a feature index of 2·10⁹ in 15 rows
+// would make a liblinear model of 2·10⁹ lines (6 GB of zeros). Train refuses
+// it, whatever the mode, before training (no file is left), and says how
+// to accept it; --max-features sets the limit explicitly; an index space
+// of up to 2²⁰ is always accepted.
+func TestTrainHugeIndex(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	writeText(t, dir, "huge.svm", hugeIndexData(2000000000))
+	writeText(t, dir, "wide.svm", hugeIndexData(1<<20))
+	writeText(t, dir, "small.svm", hugeIndexData(1001))
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"train", []string{"train", "--data", "huge.svm", "--out", "m.model"}, "huge.svm: the largest feature index is 2000000000 but the data hold 30 non-zero values"},
+		{"says how", []string{"train", "huge.svm"}, "give --max-features 2000000000"},
+		{"cross-validation", []string{"train", "-v", "3", "huge.svm"}, "largest feature index is 2000000000"},
+		{"find C", []string{"train", "-C", "huge.svm"}, "largest feature index is 2000000000"},
+		{"explicit limit", []string{"train", "--max-features", "1000", "small.svm"}, "small.svm: the largest feature index is 1001, above --max-features 1000"},
+	} {
+		t.Run(tc.name, func(t *testing.T) { wantInputError(t, tc.want, tc.args...) })
+	}
+	for _, args := range [][]string{
+		{"train", "-q", "wide.svm"},
+		{"train", "-q", "--max-features", "1001", "small.svm"},
+	} {
+		if code, _, stderr := cli(t, "", args...); code != 0 {
+			t.Errorf("%v: exit %d\n%s", args, code, stderr)
+		}
+	}
+	left, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range left {
+		names = append(names, e.Name())
+	}
+	if want := "huge.svm small.svm small.svm.model wide.svm wide.svm.model"; strings.Join(names, " ") != want {
+		t.Errorf("files left: %v, want %s", names, want)
+	}
+}

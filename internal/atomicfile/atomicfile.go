@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Write calls fill with a buffered writer and stores what it wrote at path.
@@ -39,7 +40,7 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 		return writeDirect(path, fill)
 	}
 	dir := filepath.Dir(target)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp-*")
+	f, err := createTemp(dir, "."+filepath.Base(target)+".tmp-*")
 	if err != nil {
 		// Name path, not the temporary file the user never asked for.
 		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
@@ -53,6 +54,7 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 			f.Close()
 			os.Remove(tmp)
 		}
+		forget(tmp)
 	}()
 	bw := bufio.NewWriter(f)
 	if err = fill(bw); err != nil {
@@ -74,6 +76,95 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
+}
+
+// The temporary files being written, so that RemoveTemporary can delete
+// them when the process must end before their writers finish.
+var temps struct {
+	sync.Mutex
+	files   map[string]bool
+	stopped bool // RemoveTemporary was called: no new temporary files
+}
+
+// errStopped is Write's error once RemoveTemporary has been called.
+var errStopped = errors.New("the process is ending: no file is written")
+
+// createTemp creates a temporary file as os.CreateTemp does and records it,
+// unless RemoveTemporary has been called.
+func createTemp(dir, pattern string) (*os.File, error) {
+	temps.Lock()
+	defer temps.Unlock()
+	if temps.stopped {
+		return nil, errStopped
+	}
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return nil, err
+	}
+	if temps.files == nil {
+		temps.files = map[string]bool{}
+	}
+	temps.files[f.Name()] = true
+	return f, nil
+}
+
+// MkdirTemp creates a temporary directory in dir as os.MkdirTemp does, for
+// outputs that must appear together (a dataset folder's files): write
+// them into it, rename them out, then call RemoveTempDir. RemoveTemporary
+// removes it with whatever it holds. After RemoveTemporary it returns an
+// error.
+func MkdirTemp(dir, pattern string) (string, error) {
+	temps.Lock()
+	defer temps.Unlock()
+	if temps.stopped {
+		return "", errStopped
+	}
+	d, err := os.MkdirTemp(dir, pattern)
+	if err != nil {
+		return "", err
+	}
+	if temps.files == nil {
+		temps.files = map[string]bool{}
+	}
+	temps.files[d] = true
+	return d, nil
+}
+
+// RemoveTempDir removes the directory MkdirTemp made, with anything left in
+// it, and drops it from RemoveTemporary's record.
+func RemoveTempDir(d string) error {
+	temps.Lock()
+	defer temps.Unlock()
+	delete(temps.files, d)
+	return os.RemoveAll(d)
+}
+
+// forget drops tmp from the record: renamed or removed.
+func forget(tmp string) {
+	temps.Lock()
+	delete(temps.files, tmp)
+	temps.Unlock()
+}
+
+// RemoveTemporary deletes the temporary file of every Write in progress,
+// and every directory of MkdirTemp not yet removed, and makes later Writes
+// and MkdirTemps fail without creating anything. It is for a process about
+// to exit before its writers finish (a second Ctrl-C or SIGTERM): call it,
+// then exit. A Write in progress fails (its file is gone) or, if it renamed
+// its file first, has written its whole destination; no temporary file is
+// left either way. It returns the files it removed.
+func RemoveTemporary() []string {
+	temps.Lock()
+	defer temps.Unlock()
+	temps.stopped = true
+	var removed []string
+	for tmp := range temps.files {
+		if _, err := os.Lstat(tmp); err == nil && os.RemoveAll(tmp) == nil {
+			removed = append(removed, tmp)
+		}
+		delete(temps.files, tmp)
+	}
+	return removed
 }
 
 // resolve follows path's symbolic links, one at a time, to the file Write

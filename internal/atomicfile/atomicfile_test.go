@@ -274,3 +274,52 @@ func TestWriteToStandardOutput(t *testing.T) {
 		})
 	}
 }
+
+// TestRemoveTemporary: a process ending before its writers finish (a
+// second signal) removes their temporary files; the interrupted Write
+// fails and leaves no destination, and later Writes create nothing.
+func TestRemoveTemporary(t *testing.T) {
+	defer func() { temps.Lock(); temps.stopped = false; temps.Unlock() }()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.txt")
+	started, release := make(chan struct{}), make(chan struct{})
+	done := make(chan error)
+	go func() {
+		done <- Write(path, func(w io.Writer) error {
+			if _, err := io.WriteString(w, strings.Repeat("x", 1<<20)); err != nil {
+				return err
+			}
+			close(started)
+			<-release
+			return nil
+		})
+	}()
+	<-started
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 || !strings.HasPrefix(entries[0].Name(), ".out.txt.tmp-") {
+		t.Fatalf("while writing: %v, want one temporary file", entries)
+	}
+	// A temporary directory with a finished file in it goes too.
+	tmpDir, err := MkdirTemp(dir, ".set-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(filepath.Join(tmpDir, "a.txt"), func(w io.Writer) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if removed := RemoveTemporary(); len(removed) != 2 {
+		t.Errorf("removed %v, want the temporary file and directory", removed)
+	}
+	if _, err := MkdirTemp(dir, ".set-*"); !errors.Is(err, errStopped) {
+		t.Errorf("a MkdirTemp after RemoveTemporary: %v", err)
+	}
+	close(release)
+	if err := <-done; err == nil {
+		t.Error("the interrupted Write succeeded")
+	}
+	if err := Write(filepath.Join(dir, "later.txt"), func(io.Writer) error { return nil }); !errors.Is(err, errStopped) {
+		t.Errorf("a Write after RemoveTemporary: %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left %v", entries)
+	}
+}

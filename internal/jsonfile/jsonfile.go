@@ -5,27 +5,58 @@
 package jsonfile
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 
 	"github.com/greedytl/greedytl/internal/atomicfile"
 )
 
 // Decode decodes one JSON value from r into v. Object members that v has no
 // field for are an error, as is anything but white space after the value
-// ("trailing data after the <what>").
+// ("trailing data after the <what>"), and so is a null where v's type
+// holds a value that has no nil — a number, string, bool, struct or array
+// ("columns[3].weight is null; want a number"), which encoding/json would
+// silently leave at its zero value. A null is accepted where the type is a
+// pointer (an optional member), a slice, a map or an interface, and
+// decodes to nil.
 func Decode(r io.Reader, v any, what string) error {
 	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
 		return err
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return fmt.Errorf("trailing data after the %s", what)
 	}
-	return nil
+	if err := checkNulls(raw, destination(v)); err != nil {
+		return err
+	}
+	strict := json.NewDecoder(bytes.NewReader(raw))
+	strict.DisallowUnknownFields()
+	return strict.Decode(v)
+}
+
+// DecodeMembers decodes the JSON document b into v as encoding/json does,
+// ignoring members v has no field for — to read a document's header
+// before its type is known — but refusing nulls as Decode does.
+func DecodeMembers(b []byte, v any) error {
+	if err := checkNulls(b, destination(v)); err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
+}
+
+// destination returns the type v points to (v's type if not a pointer).
+func destination(v any) reflect.Type {
+	t := reflect.TypeOf(v)
+	if t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t
 }
 
 // Read decodes the file at path into v with Decode. It returns the error

@@ -1,6 +1,8 @@
 package jsonfile
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"math"
@@ -83,4 +85,98 @@ func TestWriteRead(t *testing.T) {
 	if b, err := os.ReadFile(path); err != nil || string(b) != `{"name": 1}` {
 		t.Errorf("after a failed write the file holds %q (%v)", b, err)
 	}
+}
+
+// nullDoc has members of every kind: those without a nil must not be
+// null; pointers, slices, maps and interfaces may be.
+type nullDoc struct {
+	Embedded
+	Weight float64            `json:"weight"`
+	Kind   kindText           `json:"kind"`
+	Cols   []nullCol          `json:"columns"`
+	Hyper  map[string]float64 `json:"hyper"`
+	Opt    *nullCol           `json:"opt,omitempty"`
+	Any    any                `json:"any"`
+	Raw    json.RawMessage    `json:"raw"`
+	Pair   [2]int             `json:"pair"`
+	Flag   bool               `json:"flag"`
+	Name   string             `json:"name"`
+	Inner  nullCol            `json:"inner"`
+	Skip   int                `json:"-"`
+}
+
+type Embedded struct {
+	Version int `json:"version"`
+}
+
+type nullCol struct {
+	Index int     `json:"index"`
+	Mean  float64 `json:"mean"`
+}
+
+// kindText decodes itself from a string.
+type kindText int
+
+func (k *kindText) UnmarshalText(b []byte) error { *k = kindText(len(b)); return nil }
+
+// TestDecodeNull: a null where the destination has no nil is refused,
+// naming where it is; elsewhere it decodes to nil, as encoding/json does.
+func TestDecodeNull(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string // error; "" for success
+	}{
+		{`{"weight": 1, "columns": [{"index": 1, "mean": 2}], "opt": null, "any": null, "raw": null, "hyper": null}`, ""},
+		{`{"columns": null, "any": {"x": null}, "raw": {"y": [null]}}`, ""},
+		{`null`, "the document is null; want an object"},
+		{`{"weight": null}`, "weight is null; want a number"},
+		{`{"WEIGHT": null}`, "WEIGHT is null; want a number"},
+		{`{"version": null}`, "version is null; want a number"},
+		{`{"kind": null}`, "kind is null; want a value"},
+		{`{"columns": [{"index": 1, "mean": 2}, {"index": 2, "mean": null}]}`, "columns[1].mean is null; want a number"},
+		{`{"columns": [null]}`, "columns[0] is null; want an object"},
+		{`{"hyper": {"lambda": null}}`, "hyper.lambda is null; want a number"},
+		{`{"opt": {"index": null}}`, "opt.index is null; want a number"},
+		{`{"pair": [1, null]}`, "pair[1] is null; want a number"},
+		{`{"flag": null}`, "flag is null; want true or false"},
+		{`{"name": null}`, "name is null; want a string"},
+		{`{"inner": null}`, "inner is null; want an object"},
+		{`{"na\u006de": null}`, "name is null; want a string"},
+		{`{"unknown": null}`, `unknown field "unknown"`},
+	} {
+		var d nullDoc
+		err := Decode(strings.NewReader(tc.in), &d, "thing")
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.in, err)
+		case tc.want != "" && (err == nil || err.Error() != tc.want && !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: error %v, want %q", tc.in, err, tc.want)
+		}
+	}
+	// A top-level number must not be null either.
+	var x float64
+	if err := Decode(strings.NewReader("null"), &x, "number"); err == nil || err.Error() != "the document is null; want a number" {
+		t.Errorf("null into a float64: %v", err)
+	}
+}
+
+// FuzzDecode checks that Decode never panics (its null check walks the
+// document by hand) and refuses whatever encoding/json's strict decoding
+// refuses.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{
+		`{"weight": 1, "columns": [{"index": 1, "mean": 2}], "opt": null}`, `{"weight": null}`,
+		`{"columns": [null]}`, `{"hyper": {"a\"b": null}}`, `{"na\u006de": null}`, `null`, `[]`, `"x"`, `{"pair": [1, 2]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var d, ref nullDoc
+		err := Decode(bytes.NewReader(b), &d, "thing")
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if dec.Decode(&ref) != nil && err == nil {
+			t.Fatalf("Decode accepted %q, which encoding/json refuses", b)
+		}
+	})
 }

@@ -1,0 +1,296 @@
+package jsonfile
+
+import (
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// checkNulls returns an error naming the first null in the valid JSON
+// document b that would be decoded into a value of type t that has no nil:
+// a number, string, bool, struct or array. encoding/json leaves such a
+// value untouched on null — the zero value, or whatever the destination
+// held — so a required number written as null would read as 0. A null is
+// accepted where t (or the member's type) is a pointer, slice, map or
+// interface, whose nil it decodes to (pointers are the optional members,
+// and encoding/json writes a nil slice or map as null), and inside a value
+// decoded by its own UnmarshalJSON or UnmarshalText (json.RawMessage
+// included), which checks what it reads itself. Members are matched to
+// struct fields as encoding/json does: by json tag or field name, exactly
+// or else ignoring case, promoted fields of embedded structs included; a
+// member without a field is left to the decoder's unknown-field check.
+func checkNulls(b []byte, t reflect.Type) error {
+	c := &nullChecker{b: b}
+	return c.value(t)
+}
+
+// nullChecker walks a valid JSON document, keeping the path to the
+// current value for the error.
+type nullChecker struct {
+	b    []byte
+	i    int
+	path []pathElem
+}
+
+// pathElem is an object member's name or, when key is empty and isIndex
+// is set, an array index.
+type pathElem struct {
+	key     string
+	index   int
+	isIndex bool
+}
+
+// where formats the path, e.g. columns[3].weight ("the document" at the
+// top).
+func (c *nullChecker) where() string {
+	if len(c.path) == 0 {
+		return "the document"
+	}
+	var s strings.Builder
+	for k, e := range c.path {
+		switch {
+		case e.isIndex:
+			s.WriteString("[" + strconv.Itoa(e.index) + "]")
+		case k > 0:
+			s.WriteString("." + e.key)
+		default:
+			s.WriteString(e.key)
+		}
+	}
+	return s.String()
+}
+
+func (c *nullChecker) ws() {
+	for c.i < len(c.b) {
+		switch c.b[c.i] {
+		case ' ', '\t', '\r', '\n':
+			c.i++
+		default:
+			return
+		}
+	}
+}
+
+// value checks the value at c.i, to be decoded into t (nil: anything, not
+// checked), and moves past it.
+func (c *nullChecker) value(t reflect.Type) error {
+	c.ws()
+	if c.i >= len(c.b) {
+		return nil
+	}
+	switch c.b[c.i] {
+	case 'n':
+		c.i += len("null")
+		if t != nil && !nillable(t) {
+			return fmt.Errorf("%s is null; want %s", c.where(), describe(t))
+		}
+		return nil
+	case '"':
+		c.str()
+		return nil
+	case '{':
+		c.i++
+		t = inner(t)
+		for {
+			c.ws()
+			switch c.b[c.i] {
+			case '}':
+				c.i++
+				return nil
+			case ',':
+				c.i++
+				c.ws()
+			}
+			key := c.str()
+			c.ws()
+			c.i++ // ':'
+			c.path = append(c.path, pathElem{key: key})
+			if err := c.value(member(t, key)); err != nil {
+				return err
+			}
+			c.path = c.path[:len(c.path)-1]
+		}
+	case '[':
+		c.i++
+		var elem reflect.Type
+		if t = inner(t); t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
+			elem = t.Elem()
+		}
+		for n := 0; ; n++ {
+			c.ws()
+			switch c.b[c.i] {
+			case ']':
+				c.i++
+				return nil
+			case ',':
+				c.i++
+			}
+			c.path = append(c.path, pathElem{index: n, isIndex: true})
+			if err := c.value(elem); err != nil {
+				return err
+			}
+			c.path = c.path[:len(c.path)-1]
+		}
+	default: // a number, true or false
+		for c.i < len(c.b) && !strings.ContainsRune(",]} \t\r\n", rune(c.b[c.i])) {
+			c.i++
+		}
+		return nil
+	}
+}
+
+// str reads the string at c.i and returns its value.
+func (c *nullChecker) str() string {
+	start, escaped := c.i, false
+	for c.i++; c.i < len(c.b) && c.b[c.i] != '"'; c.i++ {
+		if c.b[c.i] == '\\' {
+			escaped = true
+			c.i++
+		}
+	}
+	c.i++
+	raw := c.b[start:min(c.i, len(c.b))]
+	if !escaped {
+		return string(raw[1 : len(raw)-1])
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s)
+	return s
+}
+
+var (
+	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+// nillable reports whether t decodes null to its nil.
+func nillable(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Interface, reflect.Slice, reflect.Map:
+		return true
+	}
+	return false
+}
+
+// describe names what a value of t is, for the error.
+func describe(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if !opaque(t) {
+			return "a number"
+		}
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Struct:
+		return "an object"
+	case reflect.Array:
+		return "an array"
+	}
+	return "a value"
+}
+
+// opaque reports whether values of t decode themselves (UnmarshalJSON or
+// UnmarshalText).
+func opaque(t reflect.Type) bool {
+	return t.Implements(jsonUnmarshaler) || t.Implements(textUnmarshaler) ||
+		reflect.PointerTo(t).Implements(jsonUnmarshaler) || reflect.PointerTo(t).Implements(textUnmarshaler)
+}
+
+// inner returns the type whose members or elements a value of t holds:
+// t without its pointers, or nil when they are not checked (t nil, an
+// interface, or a type that decodes itself).
+func inner(t reflect.Type) reflect.Type {
+	for t != nil && t.Kind() == reflect.Pointer {
+		if opaque(t) {
+			return nil
+		}
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() == reflect.Interface || opaque(t) {
+		return nil
+	}
+	return t
+}
+
+// member returns the type of the member key of an object decoded into t
+// (a struct or a map; nil: not checked).
+func member(t reflect.Type, key string) reflect.Type {
+	switch {
+	case t == nil:
+		return nil
+	case t.Kind() == reflect.Map:
+		return t.Elem()
+	case t.Kind() != reflect.Struct:
+		return nil
+	}
+	fs := structFields(t)
+	if ft, ok := fs[key]; ok {
+		return ft
+	}
+	for name, ft := range fs {
+		if strings.EqualFold(name, key) {
+			return ft
+		}
+	}
+	return nil
+}
+
+var fieldCache sync.Map // reflect.Type → map[string]reflect.Type
+
+// structFields returns the JSON members of struct type t and their types,
+// as encoding/json names them: a field's json tag name or its name;
+// fields tagged "-" and unexported ones left out; the fields of an
+// embedded struct without a tag name promoted, a shallower field winning.
+func structFields(t reflect.Type) map[string]reflect.Type {
+	if fs, ok := fieldCache.Load(t); ok {
+		return fs.(map[string]reflect.Type)
+	}
+	fs := map[string]reflect.Type{}
+	level := []reflect.Type{t}
+	for len(level) > 0 {
+		found := map[string]reflect.Type{}
+		var next []reflect.Type
+		for _, st := range level {
+			for i := range st.NumField() {
+				f := st.Field(i)
+				tag := f.Tag.Get("json")
+				if tag == "-" {
+					continue
+				}
+				name, _, _ := strings.Cut(tag, ",")
+				if f.Anonymous && name == "" {
+					ft := f.Type
+					if ft.Kind() == reflect.Pointer {
+						ft = ft.Elem()
+					}
+					if ft.Kind() == reflect.Struct {
+						next = append(next, ft)
+						continue
+					}
+				}
+				if !f.IsExported() {
+					continue
+				}
+				if name == "" {
+					name = f.Name
+				}
+				if _, shadowed := fs[name]; !shadowed {
+					found[name] = f.Type
+				}
+			}
+		}
+		for name, ft := range found {
+			fs[name] = ft
+		}
+		level = next
+	}
+	fieldCache.Store(t, fs)
+	return fs
+}
