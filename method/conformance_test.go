@@ -752,6 +752,7 @@ func TestFitDeadline(t *testing.T) {
 				})
 				start := time.Now()
 				model, err := newConformanceMethod(t, name).Fit(ctx, train, extra)
+				doneAtReturn := ctx.Err() != nil
 				took := time.Since(start)
 				end, ok := cputime.Process()
 				cancel()
@@ -761,6 +762,8 @@ func TestFitDeadline(t *testing.T) {
 					t.Errorf("returned %v after the deadline, having used %v of CPU time since (more than %v)", took-deadline, over, cpuSlack)
 				}
 				switch {
+				case err == nil && doneAtReturn:
+					t.Errorf("returned a model after %v, its context done", took)
 				case err == nil:
 					t.Logf("finished its work in %v, within the deadline", took)
 				case !errors.Is(err, context.DeadlineExceeded):
