@@ -32,21 +32,22 @@
 //
 // The fits of this module (Fit here, method.Method.Fit for every method,
 // and the solvers below them: linear, lssvm, hinge, sparsecode) take a
-// context and honour it: a fit checks it between the steps of its work —
+// context and honour it: each checks it between the steps of its work —
 // greedy steps, solver iterations, λ or C values, blocks of columns — and
-// once more when it has finished, and returns its error (wrapped, naming
-// the fit; errors.Is finds context.Canceled or context.DeadlineExceeded)
-// when it is done before the fit has returned — never a model. On the
+// returns its error (wrapped, naming the fit; errors.Is finds
+// context.Canceled or context.DeadlineExceeded); Fit, every method's Fit
+// and linear.Train check it once more when they have finished, so that
+// they never return a model after their context is done. On the
 // problems of the paper's protocol the checks are at most a few
 // milliseconds of work apart; what runs between two checks is one dense
 // matrix product or factorisation (ridge regression's m×m Gram matrix of
 // N columns, O(m²N), and its eigendecomposition, O(m³)), which grows with
 // the problem. A nil context is a caller's bug, as in the standard library
 // (package context: "Do not pass a nil Context"): the fit panics at once,
-// saying so. That is the only panic of the fits and of Predict: bad data
-// (nil, empty or mismatched matrices, labels, non-finite values) and
-// inconsistent models (a nil *Model, a Model built by hand whose fields
-// disagree) are errors.
+// saying so. That is the only panic of the fits and of Predict (here and
+// in package method): bad data (nil, empty or mismatched matrices, labels,
+// non-finite values) and inconsistent models (a nil *Model, a Model built
+// by hand whose fields disagree) are errors.
 //
 // # Objective
 //

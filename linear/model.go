@@ -44,8 +44,35 @@ type Model struct {
 // hasBias reports whether the model has a bias feature.
 func (m *Model) hasBias() bool { return m.Bias >= 0 }
 
-// binary panics unless m has a single decision function.
+// Check returns an error when m is nil or inconsistent — a model built by
+// hand whose fields disagree: a solver without a name, fewer than two
+// labels or a label twice, NrW not 1 for two labels and len(Labels)
+// otherwise, a negative NrFeature, len(W) other than (NrFeature + 1 if
+// Bias ≥ 0)·NrW, a weight or bias that is not finite. Models that Train
+// returns and ReadModel reads pass it.
+func (m *Model) Check() error { return m.check() }
+
+// consistent panics, naming fn, when m's weights do not have the length
+// its NrFeature, Bias and NrW give (the one inconsistency that would make
+// fn index out of range; Check reports every inconsistency).
+func (m *Model) consistent(fn string) {
+	if m == nil {
+		panic("linear: Model." + fn + " of a nil *Model")
+	}
+	rows := m.NrFeature
+	if m.hasBias() {
+		rows++
+	}
+	if m.NrFeature < 0 || m.NrW < 1 || len(m.W) != rows*m.NrW || len(m.Labels) < max(2, m.NrW) {
+		panic(fmt.Sprintf("linear: Model.%s of an inconsistent model (%d weights, %d labels for NrFeature %d, Bias %v, NrW %d): see Model.Check",
+			fn, len(m.W), len(m.Labels), m.NrFeature, m.Bias, m.NrW))
+	}
+}
+
+// binary panics unless m is consistent (see consistent) and has a single
+// decision function.
 func (m *Model) binary(fn string) {
+	m.consistent(fn)
 	if m.NrW != 1 {
 		panic(fmt.Sprintf("linear: Model.%s needs a binary model (NrW = 1), have NrW = %d", fn, m.NrW))
 	}
@@ -54,7 +81,8 @@ func (m *Model) binary(fn string) {
 // Decision returns the decision value of a binary model for the sparse
 // example with 0-based feature indices ind and values val; indices at or
 // beyond NrFeature are ignored, as in liblinear. It panics when the model is
-// not binary, len(ind) != len(val) or an index is negative.
+// not binary or inconsistent (see Check), len(ind) != len(val) or an index
+// is negative.
 func (m *Model) Decision(ind []int, val []float64) float64 {
 	m.binary("Decision")
 	if len(ind) != len(val) {
@@ -74,7 +102,7 @@ func (m *Model) Decision(ind []int, val []float64) float64 {
 
 // DecisionDense returns the decision value of a binary model for the dense
 // example x; entries at or beyond NrFeature are ignored. It panics when the
-// model is not binary or len(x) < NrFeature.
+// model is not binary or inconsistent (see Check) or len(x) < NrFeature.
 func (m *Model) DecisionDense(x []float64) float64 {
 	m.binary("DecisionDense")
 	if len(x) < m.NrFeature {
@@ -93,8 +121,10 @@ func (m *Model) DecisionDense(x []float64) float64 {
 // Predict returns the decision values and predicted labels of the rows of
 // X, as liblinear-predict computes them; columns of X at or beyond
 // NrFeature are ignored. For a binary model decision has one value per row
-// (for Labels[0]); otherwise it is row-major X.R × NrW.
+// (for Labels[0]); otherwise it is row-major X.R × NrW. It panics when m is
+// inconsistent (see Check).
 func (m *Model) Predict(X *sparse.CSR) (decision []float64, labels []int) {
+	m.consistent("Predict")
 	nw := m.NrW
 	decision = make([]float64, X.R*nw)
 	labels = make([]int, X.R)
@@ -154,8 +184,8 @@ func (m *Model) scoreSign() float64 {
 // otherwise. It is computed with one matrix–vector product; columns of X at
 // or beyond NrFeature are ignored. Scores does not inspect X: non-finite
 // entries give non-finite scores, so validate data read from files first.
-// It panics when the model is not binary or X has fewer than NrFeature
-// columns.
+// It panics when the model is not binary or inconsistent (see Check) or X
+// has fewer than NrFeature columns.
 func (m *Model) Scores(X mat.Matrix) []float64 {
 	m.binary("Scores")
 	r, c := X.Dims()

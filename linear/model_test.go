@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/greedytl/greedytl/sparse"
@@ -219,4 +220,52 @@ func ExampleTrain() {
 	// labels: [1 -1]
 	// predicted: [1 -1]
 	// scores positive: true false
+}
+
+// TestInconsistentModel: a Model built by hand whose fields disagree is
+// reported by Check, and the prediction methods, which have no error
+// return, panic with a message that says so (not an index out of range).
+func TestInconsistentModel(t *testing.T) {
+	good := func() *Model {
+		return &Model{Solver: L2RLR, Labels: []int{1, -1}, NrFeature: 3, Bias: 1, W: []float64{1, 2, 3, 4}, NrW: 1}
+	}
+	if err := good().Check(); err != nil {
+		t.Fatal(err)
+	}
+	x := mat.NewDense(2, 3, []float64{1, 2, 3, 4, 5, 6})
+	for _, c := range []struct {
+		what   string
+		change func(m *Model)
+	}{
+		{"weights shorter than NrFeature", func(m *Model) { m.W = m.W[:2] }},
+		{"no bias weight", func(m *Model) { m.W = m.W[:3] }},
+		{"NrW 0", func(m *Model) { m.NrW = 0 }},
+		{"one label", func(m *Model) { m.Labels = m.Labels[:1] }},
+		{"negative NrFeature", func(m *Model) { m.NrFeature = -1 }},
+	} {
+		m := good()
+		c.change(m)
+		if err := m.Check(); err == nil {
+			t.Errorf("%s: Check: no error", c.what)
+		}
+		for fn, call := range map[string]func(){
+			"Decision":      func() { m.Decision([]int{0}, []float64{1}) },
+			"DecisionDense": func() { m.DecisionDense(x.RawRowView(0)) },
+			"Scores":        func() { m.Scores(x) },
+			"Predict":       func() { m.Predict(sparse.FromDense(x)) },
+		} {
+			func() {
+				defer func() {
+					if msg := fmt.Sprint(recover()); !strings.Contains(msg, "inconsistent model") {
+						t.Errorf("%s: %s panicked with %q, want a message naming the inconsistent model", c.what, fn, msg)
+					}
+				}()
+				call()
+			}()
+		}
+	}
+	var nilModel *Model
+	if err := nilModel.Check(); err == nil {
+		t.Error("nil model: Check: no error")
+	}
 }
