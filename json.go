@@ -221,15 +221,16 @@ func (m *Model) methodName() string {
 // GreedyTL variants this way), and "sources" set to sources when it is not
 // nil.
 func (m *Model) WriteFile(w io.Writer, method string, sources *SourcesID) error {
-	h := NewFileHeader(method, m.Options.Hyperparameters(), sources)
-	return m.WriteFileHeader(w, h)
+	return m.WriteFileHeader(w, NewFileHeader(method, nil, sources))
 }
 
 // WriteFileHeader writes m as WriteFile does with the envelope h (whose
 // hyperparameters are replaced by m's): for writers that record more than
 // the sources, such as the label names.
 func (m *Model) WriteFileHeader(w io.Writer, h FileHeader) error {
-	h.Hyperparameters = m.Options.Hyperparameters()
+	if m != nil {
+		h.Hyperparameters = m.Options.Hyperparameters()
+	}
 	b, err := m.encodeHeader(h, true)
 	if err != nil {
 		return err

@@ -278,7 +278,7 @@ func TestFitFromStdinNPY(t *testing.T) {
 func TestMessagesNameTheFileOnce(t *testing.T) {
 	d := newToy(t)
 	dir := d.dir
-	huge := writeText(t, dir, "huge.csv", "1,1e300\n2,-1e300\n3,1e300\n4,-1e308\n")
+	huge := writeText(t, dir, "huge.csv", "1,1.79e308\n2,1.79e308\n3,1.79e308\n4,-1.79e308\n") // deviations overflow
 	y4 := writeText(t, dir, "y4.txt", "1\n-1\n1\n-1\n")
 	model := filepath.Join(dir, "m.json")
 	if code, _, stderr := cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
@@ -289,7 +289,7 @@ func TestMessagesNameTheFileOnce(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"fit", "--features", huge, "--labels", y4, "--method", "greedytl"}, "fitting greedytl on X = " + huge + ": column 1 of X is too large"},
+		{[]string{"fit", "--features", huge, "--labels", y4, "--method", "greedytl"}, "fitting greedytl on X = " + huge + ": column 1 of X cannot be standardised"},
 		{[]string{"fit", "--features", huge, "--labels", y4}, "fitting greedytl-auto on X = " + huge + ": "},
 		{[]string{"predict", "--model", model, "--features", narrow}, "model " + model + " on X = " + narrow + ": X has 3 columns, the model was trained on 6 features"},
 	} {
