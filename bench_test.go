@@ -63,3 +63,36 @@ func BenchmarkFitSample59Sizes(b *testing.B) {
 		b.Run(fmt.Sprintf("N=%d", N), func(b *testing.B) { benchFit(b, 20, N, 60, 59) })
 	}
 }
+
+// rowSizes are the shapes of BenchmarkFitRows: N ≈ 1,000 and 5,000
+// candidates over m = 200 … 20,000 rows.
+var rowSizes = []struct{ m, N int }{{200, 1000}, {2000, 1000}, {200, 5000}, {2000, 5000}, {20000, 5000}}
+
+// BenchmarkFitRows runs exact GreedyTL and GreedyTL-59 for 60 steps over
+// the number of rows m (the forms chosen automatically). The exact fit at
+// m = 20,000, N = 5,000 reads an 800 MB matrix: it runs only with
+// -benchtime 1x or more memory than that to spare.
+func BenchmarkFitRows(b *testing.B) {
+	for _, sample := range []int{0, 59} {
+		for _, s := range rowSizes {
+			b.Run(fmt.Sprintf("sample=%d/m=%d/N=%d", sample, s.m, s.N), func(b *testing.B) { benchFit(b, s.m, s.N, 60, sample) })
+		}
+	}
+}
+
+// BenchmarkFitRowsDual is BenchmarkFitRows up to m = 2,000 with every path
+// in the dual form, the only form before the primal one was written: the
+// "before" of the comparison.
+func BenchmarkFitRowsDual(b *testing.B) {
+	old := pathForm
+	pathForm = formDual
+	defer func() { pathForm = old }()
+	for _, sample := range []int{0, 59} {
+		for _, s := range rowSizes {
+			if s.m > 2000 {
+				continue
+			}
+			b.Run(fmt.Sprintf("sample=%d/m=%d/N=%d", sample, s.m, s.N), func(b *testing.B) { benchFit(b, s.m, s.N, 60, sample) })
+		}
+	}
+}

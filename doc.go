@@ -138,7 +138,7 @@
 //
 // options.go (Options), fit.go (Fit, AutoLambda), model.go and json.go (Model,
 // Predict, model files); the search: engine.go (the engine interface and
-// the main loop), path.go (the dual quantities G and a, the record of each
+// the main loop), path.go (Ĝ and a in the primal or the dual form, the record of each
 // step, leave-one-out), exact.go and sample.go (the exact and randomised
 // engines), errors.go (the engines' shared errors); the inputs: input.go
 // (validation of X, H and y), block.go (column access to X and H),

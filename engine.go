@@ -41,7 +41,7 @@ func run(ctx context.Context, e engine, y []float64, lambda float64, opts *Optio
 	if err := e.reset(lambda); err != nil {
 		return nil, err
 	}
-	p := newPath(y, lambda, max(1, opts.FeatureFactor*opts.FeatureFactor), opts.MaxK)
+	p := newPathFor(y, lambda, max(1, opts.FeatureFactor*opts.FeatureFactor), opts.MaxK, opts.Sample)
 	m := float64(p.m)
 	for opts.MaxK == 0 || len(p.sel) < opts.MaxK {
 		if err := ctx.Err(); err != nil {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -202,5 +203,73 @@ func TestRefreshAgrees(t *testing.T) {
 				t.Errorf("a: updates and refresh differ by %.1e", e)
 			}
 		})
+	}
+}
+
+// TestScorerPrimal compares the primal-form scorer with c = 1 + zᵀĜz for
+// Ĝ = I/λ − UᵀU formed explicitly and t = aᵀz, and checks that a column
+// gets bitwise the same scores in every lane of score4 and in score1.
+func TestScorerPrimal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(32, 32))
+	for _, c := range []struct{ m, k1 int }{{1, 1}, {2, 3}, {7, 2}, {20, 5}, {20, 30}} {
+		m, lambda := c.m, 0.7
+		U := randDense(rng, c.k1, m)
+		for i := range c.k1 * m {
+			U.RawMatrix().Data[i] *= 0.1
+		}
+		p := &path{m: m, lambda: lambda, primal: true, U: U.RawMatrix().Data, a: make([]float64, m)}
+		var G mat.SymDense
+		G.SymOuterK(-1, U.T())
+		for i := 0; i < m; i++ {
+			G.SetSym(i, i, G.At(i, i)+1/lambda)
+			p.a[i] = rng.NormFloat64()
+		}
+		var sc scorer
+		sc.load(p)
+		zs := make([][]float64, 5)
+		for k := range zs {
+			zs[k] = make([]float64, m)
+			for i := range zs[k] {
+				zs[k][i] = rng.NormFloat64()
+			}
+		}
+		for k, z := range zs {
+			zv := mat.NewVecDense(m, z)
+			wantC := 1 + mat.Inner(zv, &G, zv)
+			wantT := mat.Dot(zv, mat.NewVecDense(m, p.a))
+			cc, tt := sc.score1(z)
+			if relErr(cc, wantC) > 1e-12 || relErr(tt, wantT) > 1e-12 {
+				t.Errorf("m = %d, k+1 = %d, column %d: score1 = (%v, %v), want (%v, %v)", m, c.k1, k, cc, tt, wantC, wantT)
+			}
+			for lane := range 4 {
+				four := [4][]float64{zs[(k+1)%5], zs[(k+2)%5], zs[(k+3)%5], zs[(k+4)%5]}
+				four[lane] = z
+				c4, t4 := sc.score4(four[0], four[1], four[2], four[3])
+				if c4[lane] != cc || t4[lane] != tt {
+					t.Errorf("m = %d, column %d: lane %d of score4 gives (%v, %v), score1 (%v, %v)", m, k, lane, c4[lane], t4[lane], cc, tt)
+				}
+			}
+		}
+	}
+}
+
+// TestPrimalMemory checks that a fit with many more rows than steps never
+// allocates an m×m matrix: at m = 4000 (an m×m matrix of 128 MB), a
+// 10-step fit over 50 candidates allocates less than a quarter of that
+// (the dual form would allocate three such matrices).
+func TestPrimalMemory(t *testing.T) {
+	const m = 4000
+	H, y := benchProblem(m, 50)
+	o := DefaultOptions()
+	o.Delta, o.MaxK = 0, 10
+	for _, sample := range []int{0, 59} {
+		o.Sample = sample
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		fitT(t, nil, H, y, o)
+		runtime.ReadMemStats(&after)
+		if got := after.TotalAlloc - before.TotalAlloc; got > m*m*8/4 {
+			t.Errorf("sample %d: allocated %d bytes", sample, got)
+		}
 	}
 }

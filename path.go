@@ -40,21 +40,97 @@ type path struct {
 	npos   int     // number of positives
 	ysum   float64 // Σ_i y_i
 
-	G    []float64 // Ĝ, m×m, row-major, symmetric
+	// primal says which form the path keeps Ĝ in (see pathForm): the
+	// primal form keeps U and dg, the dual one G and kl.
+	primal bool
+	auto   bool // the form follows dualCheaper (else it stays as it is)
+	r      int  // candidates scored directly per step (0: exact search)
+
+	G    []float64 // dual: Ĝ, m×m, row-major, symmetric
+	kl   []float64 // dual: K_S + λI + β11ᵀ, m×m, row-major, symmetric
+	U    []float64 // primal: (k+1)×m row-major, Ĝ = I/λ − UᵀU
+	dg   []float64 // primal: the diagonal of Ĝ
 	a    []float64 // Ĝ y
-	kl   []float64 // K_S + λI + β11ᵀ, m×m, row-major, symmetric
 	selZ []float64 // selected columns, k×m row-major
 	sel  []int     // selected slots
 	loo  []float64 // LOO error after each step
 	reg  []float64 // e(S)/m after each step
 
 	g   []float64 // scratch, length m
-	fac []float64 // scratch for refresh, m×m
+	v   []float64 // primal scratch: U z, length k+1
+	fac []float64 // scratch for refresh: m×m (dual), (k+1)×(k+1) (primal)
+	gm  []float64 // primal scratch for refresh: M = BBᵀ + λI, (k+1)×(k+1)
 }
 
-// newPath returns the path of the empty set for labels y, ridge parameter
-// lambda and the β of Ĝ, with room for maxK steps (0: a default).
-func newPath(y []float64, lambda, beta float64, maxK int) *path {
+// The forms of a path. Both represent the same Ĝ = (K_S + λI + β11ᵀ)⁻¹
+// and a = Ĝy (docs/design.md §3, "Primal and dual"):
+//
+//   - dual: Ĝ itself, m×m, updated by Sherman–Morrison (O(m²) a step) and
+//     refreshed from a Cholesky factorisation of the m×m K_S + λI + β11ᵀ
+//     (O(m³));
+//   - primal: Ĝ = I/λ − UᵀU, where the rows of U are u_0 = √(β/(λs))·1 and
+//     u_j = g_j/√c_j, the scaled vectors G z of each step (O(k·m) a step),
+//     refreshed from a Cholesky factorisation of the (k+1)×(k+1)
+//     M = BBᵀ + λI, B = [√β·1ᵀ; Z_Sᵀ] (O(k²·m)).
+//
+// A path starts in the primal form and, unless the form is forced, moves
+// once to the dual form when a step would cost less there (dualCheaper).
+const (
+	formAuto   = iota // the cheaper form for the shape (the default)
+	formPrimal        // always primal (tests)
+	formDual          // always dual, as before the primal form existed (tests)
+)
+
+// pathForm forces the form of every path that run starts; tests set it to
+// run the references on each form.
+var pathForm = formAuto
+
+// dualCheaper reports whether a step costs fewer multiply–adds in the dual
+// form than in the primal form for m examples, k selected columns and r
+// candidates scored directly per step (0 for the exact search, whose
+// per-candidate work is the same in both forms). Per step, in the dual:
+// r·m²/2 for the scores (packed Ĝ), 3m² for Ĝz and the updates of Ĝ and
+// K_S, and m³/refreshEvery for the refresh; in the primal: r·(k+1)·m for
+// the scores, 2(k+1)·m for Ĝz, and ((k+1)²·m + (k+1)³)/refreshEvery for
+// the refresh.
+func dualCheaper(m, k, r int) bool {
+	fm, fk, fr := float64(m), float64(k+1), float64(r)
+	dual := fr*fm*fm/2 + 3*fm*fm + fm*fm*fm/refreshEvery
+	primal := fr*fk*fm + 2*fk*fm + (fk*fk*fm+fk*fk*fk)/refreshEvery
+	return dual < primal
+}
+
+// newPathFor returns the path of the empty set that run starts: for labels
+// y, ridge parameter lambda, the β of Ĝ, room for maxK steps (0: a
+// default) and r candidates scored directly per step (0: exact search),
+// in the form pathForm asks for.
+func newPathFor(y []float64, lambda, beta float64, maxK, r int) *path {
+	if pathForm == formDual {
+		return newPath(y, lambda, beta, maxK)
+	}
+	p := newPathPrimal(y, lambda, beta, maxK)
+	p.auto, p.r = pathForm == formAuto, r
+	return p
+}
+
+// newPathPrimal returns the path of the empty set in the primal form.
+func newPathPrimal(y []float64, lambda, beta float64, maxK int) *path {
+	m := len(y)
+	p := newPathCommon(y, lambda, beta, maxK)
+	p.primal = true
+	p.U = make([]float64, m, (cap(p.sel)+1)*m)
+	p.dg = make([]float64, m)
+	u0 := math.Sqrt(beta / (lambda * p.s))
+	for i := range m {
+		p.U[i] = u0
+		p.dg[i] = (1 - beta/p.s) / lambda
+	}
+	return p
+}
+
+// newPathCommon returns the path of the empty set without its form: the
+// labels, a = Ĝy and room for maxK steps.
+func newPathCommon(y []float64, lambda, beta float64, maxK int) *path {
 	m := len(y)
 	if maxK == 0 || maxK > 256 {
 		maxK = 64 // an initial capacity; the path grows beyond it
@@ -70,11 +146,8 @@ func newPath(y []float64, lambda, beta float64, maxK int) *path {
 		s:      lambda + float64(m)*beta,
 		y:      y,
 		pos:    make([]bool, m),
-		G:      make([]float64, m*m),
 		a:      make([]float64, m),
-		kl:     make([]float64, m*m),
 		g:      make([]float64, m),
-		fac:    make([]float64, m*m),
 	}
 	for i, v := range y {
 		p.pos[i] = v > 0
@@ -84,6 +157,21 @@ func newPath(y []float64, lambda, beta float64, maxK int) *path {
 		p.ysum += v
 	}
 	// (λI + β11ᵀ)⁻¹ = (I − β11ᵀ/s)/λ.
+	for i := range m {
+		p.a[i] = (y[i] - beta*p.ysum/p.s) / lambda
+	}
+	return p
+}
+
+// newPath returns the path of the empty set in the dual form, for labels
+// y, ridge parameter lambda and the β of Ĝ, with room for maxK steps (0: a
+// default).
+func newPath(y []float64, lambda, beta float64, maxK int) *path {
+	m := len(y)
+	p := newPathCommon(y, lambda, beta, maxK)
+	p.G = make([]float64, m*m)
+	p.kl = make([]float64, m*m)
+	p.fac = make([]float64, m*m)
 	off := -beta / p.s / lambda
 	for i := range m {
 		for j := range m {
@@ -92,7 +180,6 @@ func newPath(y []float64, lambda, beta float64, maxK int) *path {
 		}
 		p.G[i*m+i] = (1 - beta/p.s) / lambda
 		p.kl[i*m+i] = lambda + beta
-		p.a[i] = (y[i] - beta*p.ysum/p.s) / lambda
 	}
 	return p
 }
@@ -128,7 +215,11 @@ func dot(a, b []float64) float64 {
 // z would raise the score s(S) by λ t²/c. It returns an error when c or t is
 // not a usable number (c ≥ 1 in exact arithmetic).
 func (p *path) score(z []float64) (c, t float64, err error) {
-	gemv(p.g, p.G, p.m, p.m, z)
+	if p.primal {
+		p.gPrimal(z)
+	} else {
+		gemv(p.g, p.G, p.m, p.m, z)
+	}
 	c = 1 + dot(z, p.g)
 	t = dot(z, p.a)
 	if !(c > 0) || math.IsInf(c, 0) || math.IsNaN(t) || math.IsInf(t, 0) || math.IsInf(t*t, 0) {
@@ -137,28 +228,154 @@ func (p *path) score(z []float64) (c, t float64, err error) {
 	return c, t, nil
 }
 
+// gPrimal sets p.g = Ĝz = z/λ − Uᵀ(Uz) in the primal form.
+func (p *path) gPrimal(z []float64) {
+	m, k1 := p.m, len(p.U)/p.m
+	p.v = grow(p.v, k1)
+	gemv(p.v, p.U, k1, m, z)
+	gonum.Implementation{}.Dgemv(blas.Trans, k1, m, -1, p.U, m, p.v, 1, 0, p.g, 1)
+	il := 1 / p.lambda
+	for i, zi := range z[:m] {
+		p.g[i] += zi * il
+	}
+}
+
 // add appends column z (slot s), scored by the last call of score, to the
-// path: the Sherman–Morrison update G ← G − g gᵀ/c and a ← a − g t/c with
-// g = p.g, and every refreshEvery steps a recomputation of G and a from
-// K_S + λI. It reports whether it refreshed.
+// path: the Sherman–Morrison update Ĝ ← Ĝ − g gᵀ/c (in the dual form; in
+// the primal form, g/√c joins U) and a ← a − g t/c with g = p.g, and
+// every refreshEvery steps a recomputation of Ĝ and a from a Cholesky
+// factorisation. It then moves the path to the dual form if that became
+// the cheaper one. It reports whether it refreshed.
 func (p *path) add(s int, z []float64, c, t float64) (refreshed bool, err error) {
 	m := p.m
 	g := p.g
 	tc := t / c
-	ger(p.G, m, -1/c, g, g)
-	ger(p.kl, m, 1, z, z)
+	if p.primal {
+		rc := 1 / math.Sqrt(c)
+		for i, gi := range g {
+			u := gi * rc
+			p.U = append(p.U, u)
+			p.dg[i] -= u * u
+		}
+	} else {
+		ger(p.G, m, -1/c, g, g)
+		ger(p.kl, m, 1, z, z)
+	}
 	for i, gi := range g {
 		p.a[i] -= gi * tc
 	}
 	p.sel = append(p.sel, s)
 	p.selZ = append(p.selZ, z...)
 	if len(p.sel)%refreshEvery == 0 {
-		if err := p.refresh(); err != nil {
+		if p.primal {
+			_, err = p.solvePrimal(len(p.sel))
+		} else {
+			err = p.refresh()
+		}
+		if err != nil {
 			return false, err
 		}
-		return true, nil
+		refreshed = true
 	}
-	return false, nil
+	if p.primal && p.auto && dualCheaper(m, len(p.sel), p.r) {
+		p.toDual()
+	}
+	return refreshed, nil
+}
+
+// toDual moves a primal path to the dual form: Ĝ = I/λ − UᵀU and
+// K_S + λI + β11ᵀ, O(k·m²).
+func (p *path) toDual() {
+	m, k1 := p.m, len(p.U)/p.m
+	p.G = make([]float64, m*m)
+	p.kl = make([]float64, m*m)
+	p.fac = make([]float64, m*m)
+	impl := gonum.Implementation{}
+	impl.Dsyrk(blas.Upper, blas.Trans, m, k1, -1, p.U, m, 0, p.G, m)
+	if k := len(p.sel); k > 0 {
+		impl.Dsyrk(blas.Upper, blas.Trans, m, k, 1, p.selZ, m, 0, p.kl, m)
+	}
+	for i := range m {
+		p.G[i*m+i] += 1 / p.lambda
+		p.kl[i*m+i] += p.lambda
+		for j := i; j < m; j++ {
+			p.kl[i*m+j] += p.beta
+			p.G[j*m+i], p.kl[j*m+i] = p.G[i*m+j], p.kl[i*m+j]
+		}
+	}
+	p.primal, p.U, p.dg, p.v, p.gm = false, nil, nil, nil, nil
+}
+
+// solvePrimal recomputes U, dg and a = Ĝy from a Cholesky factorisation
+// M = RᵀR of M = BBᵀ + λI, B = [√β·1ᵀ; Z_Sᵀ] for the first k selected
+// columns: with V = R⁻ᵀB, Ĝ = (I − VᵀV)/λ, so U = V/√λ; x = M⁻¹By are
+// the ridge weights of the rows of B (x_0 that of the constant row), and
+// a = (y − Bᵀx)/λ, from the residual of that fit. It returns x. It
+// returns an error when M is not numerically positive definite or its
+// 1-norm condition number exceeds condMax, as refresh does for the dual
+// form.
+func (p *path) solvePrimal(k int) (x []float64, err error) {
+	m, k1 := p.m, k+1
+	p.U = grow(p.U, k1*m)
+	B := p.U
+	rb := math.Sqrt(p.beta)
+	for i := range m {
+		B[i] = rb
+	}
+	copy(B[m:], p.selZ[:k*m])
+	p.gm, p.fac = grow(p.gm, k1*k1), grow(p.fac, k1*k1)
+	M := blas64.Symmetric{Uplo: blas.Upper, N: k1, Stride: k1, Data: p.gm}
+	blas64.Syrk(blas.NoTrans, 1, blas64.General{Rows: k1, Cols: m, Stride: m, Data: B}, 0, M)
+	for i := range k1 {
+		p.gm[i*k1+i] += p.lambda
+		for j := i + 1; j < k1; j++ {
+			p.gm[j*k1+i] = p.gm[i*k1+j]
+		}
+	}
+	copy(p.fac, p.gm)
+	tri, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: k1, Stride: k1, Data: p.fac})
+	if !ok {
+		return nil, fmt.Errorf("greedytl: Z_SᵀZ_S + λI is not numerically positive definite at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
+	}
+	x = make([]float64, k1)
+	gemv(x, B, k1, m, p.y)
+	lapack64.Potrs(tri, blas64.General{Rows: k1, Cols: 1, Stride: 1, Data: x})
+	// a = (y − Bᵀx)/λ.
+	copy(p.a, p.y)
+	blas64.Gemv(blas.Trans, -1, blas64.General{Rows: k1, Cols: m, Stride: m, Data: B}, blas64.Vector{N: k1, Inc: 1, Data: x}, 1, blas64.Vector{N: m, Inc: 1, Data: p.a})
+	il := 1 / p.lambda
+	for i := range p.a {
+		p.a[i] *= il
+	}
+	// V = R⁻ᵀB, U = V/√λ, dg = diag(Ĝ).
+	blas64.Trsm(blas.Left, blas.Trans, 1, blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: k1, Stride: k1, Data: p.fac}, blas64.General{Rows: k1, Cols: m, Stride: m, Data: B})
+	rl := math.Sqrt(il)
+	for i := range B {
+		B[i] *= rl
+	}
+	for i := range p.dg {
+		p.dg[i] = il
+	}
+	for j := range k1 {
+		for i, u := range B[j*m : j*m+m] {
+			p.dg[i] -= u * u
+		}
+	}
+	if _, ok := lapack64.Potri(tri); !ok {
+		return nil, fmt.Errorf("greedytl: Z_SᵀZ_S + λI is singular at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
+	}
+	for i := range k1 {
+		for j := i + 1; j < k1; j++ {
+			p.fac[j*k1+i] = p.fac[i*k1+j]
+		}
+	}
+	if cond := norm1(p.gm, k1) * norm1(p.fac, k1); !(cond <= condMax) {
+		return nil, fmt.Errorf("greedytl: Z_SᵀZ_S + λI is singular at step %d (condition number %.3g): λ = %g is too small for these data", len(p.sel), cond, p.lambda)
+	}
+	if !finiteSlice(p.a) || !finiteSlice(x) {
+		return nil, fmt.Errorf("greedytl: non-finite solution at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
+	}
+	return x, nil
 }
 
 // condMax is the largest 1-norm condition number of K_S + λI + β11ᵀ that
@@ -255,7 +472,12 @@ func (p *path) looError() (float64, error) {
 		yi := p.y[i]
 		e := yi // the only example of its class: p_i = 0
 		if (p.pos[i] && p.npos > 1) || (!p.pos[i] && p.npos < m-1) {
-			pii := p.G[i*m+i] - invMS
+			var pii float64
+			if p.primal {
+				pii = p.dg[i] - invMS
+			} else {
+				pii = p.G[i*m+i] - invMS
+			}
 			e = (ai-ybarS)/pii + (p.ysum-yi)/(fm-1)
 			if !(pii > 0) || math.IsNaN(e) || math.IsInf(e, 0) {
 				return 0, fmt.Errorf("greedytl: leave-one-out error breaks down at step %d (P_ii = %v): λ = %g is too small for these data", len(p.sel), pii, p.lambda)
@@ -271,10 +493,25 @@ func (p *path) looError() (float64, error) {
 }
 
 // weights returns the ridge weights of the first k selected columns,
-// w = Z_Sᵀ (K_S + λI)⁻¹ y, solving with a fresh Cholesky factorisation, and
-// the regularised and LOO errors of that prefix.
+// w = Z_Sᵀ (K_S + λI)⁻¹ y = (Z_SᵀZ_S + λI)⁻¹Z_Sᵀy, solving with a fresh
+// Cholesky factorisation, and the regularised and LOO errors of that
+// prefix. It solves in the primal form (a (k+1)×(k+1) system) when k < m
+// or the primal form is forced, else in the dual form (m×m), unless the
+// dual form is forced.
 func (p *path) weights(k int) (w []float64, reg, loo float64, err error) {
 	m := p.m
+	if pathForm == formPrimal || (pathForm == formAuto && k < m) {
+		q := newPathPrimal(p.y, p.lambda, p.beta, 1)
+		q.sel, q.selZ = p.sel[:k:k], p.selZ[:k*m:k*m]
+		x, err := q.solvePrimal(k)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		if err := q.record(); err != nil {
+			return nil, 0, 0, err
+		}
+		return x[1:], q.reg[0], q.loo[0], nil
+	}
 	q := newPath(p.y, p.lambda, p.beta, 1)
 	for j := 0; j < k; j++ {
 		z := p.selZ[j*m : j*m+m]

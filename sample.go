@@ -345,7 +345,7 @@ func (e *sampleEngine) pickAll(p *path) (int, error) {
 // t²/c (the lowest candidate index on ties), or an error if none has a
 // comparable gain (which takes a NaN in Ĝ or a).
 func (e *sampleEngine) bestOf(p *path, cand []int) (int, error) {
-	if batchedScoring {
+	if batchedScoring && !p.primal {
 		return e.bestOfBatched(p, cand)
 	}
 	return e.bestOfScalar(p, cand)
@@ -379,20 +379,28 @@ func (e *sampleEngine) bestOfScalar(p *path, cand []int) (int, error) {
 	return best, nil
 }
 
-// scorer evaluates c = 1 + zᵀĜz and t = aᵀz for candidate columns z. It
-// reads Ĝ as its upper triangle, packed row after row with the
-// off-diagonal entries doubled, so that zᵀĜz = Σ_i z_i (Ĝ_ii z_i +
-// Σ_{l>i} 2Ĝ_il z_l) takes m(m+1)/2 multiply–adds instead of m².
+// scorer evaluates c = 1 + zᵀĜz and t = aᵀz for candidate columns z. In
+// the dual form it reads Ĝ as its upper triangle, packed row after row
+// with the off-diagonal entries doubled, so that zᵀĜz = Σ_i z_i (Ĝ_ii z_i
+// + Σ_{l>i} 2Ĝ_il z_l) takes m(m+1)/2 multiply–adds instead of m²; in the
+// primal form, zᵀĜz = zᵀz/λ − ‖Uz‖² takes (k+2)·m.
 type scorer struct {
-	m  int
-	gp []float64 // packed rows: Ĝ_ii, 2Ĝ_i,i+1, …, 2Ĝ_i,m−1 for i = 0, …, m−1
-	a  []float64
+	m      int
+	gp     []float64 // packed rows: Ĝ_ii, 2Ĝ_i,i+1, …, 2Ĝ_i,m−1 for i = 0, …, m−1
+	a      []float64
+	primal bool
+	u      []float64 // the primal form's U
+	il     float64   // 1/λ
 }
 
 // load packs the path's Ĝ and a.
 func (sc *scorer) load(p *path) {
 	m := p.m
-	sc.m, sc.a = m, p.a
+	sc.m, sc.a, sc.primal = m, p.a, p.primal
+	if p.primal {
+		sc.u, sc.il = p.U, 1/p.lambda
+		return
+	}
 	gp := sc.gp[:0]
 	for i := 0; i < m; i++ {
 		row := p.G[i*m : i*m+m]
@@ -414,6 +422,9 @@ func (sc *scorer) load(p *path) {
 func (sc *scorer) score4(z0, z1, z2, z3 []float64) (c, t [4]float64) {
 	m := sc.m
 	z0, z1, z2, z3 = z0[:m], z1[:m], z2[:m], z3[:m]
+	if sc.primal {
+		return sc.score4Primal(z0, z1, z2, z3)
+	}
 	var q0, q1, q2, q3 float64
 	gp := sc.gp
 	for i := 0; i < m; i++ {
@@ -447,6 +458,9 @@ func (sc *scorer) score4(z0, z1, z2, z3 []float64) (c, t [4]float64) {
 func (sc *scorer) score1(z []float64) (c, t float64) {
 	m := sc.m
 	z = z[:m]
+	if sc.primal {
+		return sc.score1Primal(z)
+	}
 	var q float64
 	gp := sc.gp
 	for i := 0; i < m; i++ {
@@ -461,6 +475,64 @@ func (sc *scorer) score1(z []float64) (c, t float64) {
 		q += float64(a[0] * s)
 	}
 	// t is summed as in score4, so that equal columns score equally.
+	for l, w := range sc.a[:m] {
+		t += float64(w * z[l])
+	}
+	return 1 + q, t
+}
+
+// score4Primal is score4 in the primal form: q = zᵀz/λ − Σ_j (u_jᵀz)²,
+// summed in the order of score1Primal.
+func (sc *scorer) score4Primal(z0, z1, z2, z3 []float64) (c, t [4]float64) {
+	m := sc.m
+	var q0, q1, q2, q3 float64
+	for l, v := range z0 {
+		q0 += float64(v * v)
+		q1 += float64(z1[l] * z1[l])
+		q2 += float64(z2[l] * z2[l])
+		q3 += float64(z3[l] * z3[l])
+	}
+	q0, q1, q2, q3 = q0*sc.il, q1*sc.il, q2*sc.il, q3*sc.il
+	for u := sc.u; len(u) >= m; u = u[m:] {
+		row := u[:m]
+		var s0, s1, s2, s3 float64
+		for l, w := range row {
+			s0 += float64(w * z0[l])
+			s1 += float64(w * z1[l])
+			s2 += float64(w * z2[l])
+			s3 += float64(w * z3[l])
+		}
+		q0 -= float64(s0 * s0)
+		q1 -= float64(s1 * s1)
+		q2 -= float64(s2 * s2)
+		q3 -= float64(s3 * s3)
+	}
+	var t0, t1, t2, t3 float64
+	for l, w := range sc.a[:m] {
+		t0 += float64(w * z0[l])
+		t1 += float64(w * z1[l])
+		t2 += float64(w * z2[l])
+		t3 += float64(w * z3[l])
+	}
+	return [4]float64{1 + q0, 1 + q1, 1 + q2, 1 + q3}, [4]float64{t0, t1, t2, t3}
+}
+
+// score1Primal is score1 in the primal form.
+func (sc *scorer) score1Primal(z []float64) (c, t float64) {
+	m := sc.m
+	var q float64
+	for _, v := range z {
+		q += float64(v * v)
+	}
+	q *= sc.il
+	for u := sc.u; len(u) >= m; u = u[m:] {
+		row := u[:m]
+		var s float64
+		for l, w := range row {
+			s += float64(w * z[l])
+		}
+		q -= float64(s * s)
+	}
 	for l, w := range sc.a[:m] {
 		t += float64(w * z[l])
 	}

@@ -18,8 +18,18 @@ const (
 	Sample59 = "sample59" // GreedyTL-59 (Options.Sample = 59)
 )
 
+// The tables a Row can belong to (Row.Table).
+const (
+	TablePaper   = "paper"   // PaperTable
+	TableScaling = "scaling" // Scaling
+	TableRows    = "rows"    // Rows
+)
+
 // Row is one timed cell.
 type Row struct {
+	// Table is the table the row belongs to: TablePaper, TableScaling or
+	// TableRows.
+	Table string `json:"table"`
 	// Dataset is the paper's name for the row of its table ("Imagenet
 	// (DECAF7)"), empty for Scaling.
 	Dataset string `json:"dataset,omitempty"`
@@ -47,6 +57,8 @@ type Options struct {
 	Seed uint64
 	// MaxN makes Scaling skip sizes above MaxN; 0 means no cap.
 	MaxN int
+	// MaxM makes Rows skip sizes with more than MaxM rows; 0 means no cap.
+	MaxM int
 	// Progress, if not nil, is called after every fit with the number of
 	// fits done and the total.
 	Progress func(done, total int)
@@ -54,6 +66,7 @@ type Options struct {
 
 // cell is one configuration to time.
 type cell struct {
+	table    string
 	dataset  string
 	pos, neg int // class sizes; m = pos + neg
 	n        int
@@ -99,7 +112,7 @@ func paperCells() []cell {
 				if method == Sample59 {
 					paper = r.sample[k]
 				}
-				cells = append(cells, cell{dataset: r.name, pos: pos, neg: 10, n: r.n, method: method, delta: 1e-4, paper: paper})
+				cells = append(cells, cell{table: TablePaper, dataset: r.name, pos: pos, neg: 10, n: r.n, method: method, delta: 1e-4, paper: paper})
 			}
 		}
 	}
@@ -116,7 +129,29 @@ func Scaling(ctx context.Context, opts Options) ([]Row, error) {
 			continue
 		}
 		for _, method := range []string{Exact, Sample59} {
-			cells = append(cells, cell{pos: 10, neg: 10, n: n, method: method, maxK: 60, oneProblem: true})
+			cells = append(cells, cell{table: TableScaling, pos: 10, neg: 10, n: n, method: method, maxK: 60, oneProblem: true})
+		}
+	}
+	return run(ctx, opts, cells)
+}
+
+// rowSizes are the shapes of Rows, (m, N).
+var rowSizes = [][2]int{{200, 1000}, {2000, 1000}, {200, 5000}, {2000, 5000}, {20000, 5000}}
+
+// Rows times exact GreedyTL and GreedyTL-59 over the number of training
+// examples: m = 200 and 2,000 at N = 1,000 candidates, and m = 200, 2,000
+// and 20,000 at N = 5,000 (those with m ≤ opts.MaxM), half of them
+// positive, 60 steps each (δ = 0). m = 20,000, N = 5,000 holds 800 MB of
+// data, and the exact search as much again.
+func Rows(ctx context.Context, opts Options) ([]Row, error) {
+	var cells []cell
+	for _, s := range rowSizes {
+		m, n := s[0], s[1]
+		if opts.MaxM > 0 && m > opts.MaxM {
+			continue
+		}
+		for _, method := range []string{Exact, Sample59} {
+			cells = append(cells, cell{table: TableRows, pos: m / 2, neg: m - m/2, n: n, method: method, maxK: 60, oneProblem: true})
 		}
 	}
 	return run(ctx, opts, cells)
@@ -174,6 +209,7 @@ func run(ctx context.Context, opts Options, cells []cell) ([]Row, error) {
 			}
 		}
 		rows = append(rows, Row{
+			Table:        c.table,
 			Dataset:      c.dataset,
 			M:            c.pos + c.neg,
 			N:            c.n,

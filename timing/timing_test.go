@@ -121,6 +121,23 @@ func TestScalingCap(t *testing.T) {
 	}
 }
 
+// TestRowsCap runs Rows capped at m = 200 with one repeat.
+func TestRowsCap(t *testing.T) {
+	rows, err := Rows(context.Background(), Options{Repeats: 1, MaxM: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 4 {
+		t.Fatalf("%d rows, want 4: %+v", len(rows), rows)
+	}
+	for k, r := range rows {
+		wantN, wantMethod := []int{1000, 5000}[k/2], []string{Exact, Sample59}[k%2]
+		if r.Table != TableRows || r.M != 200 || r.N != wantN || r.Method != wantMethod || r.Steps != 60 || !(r.Seconds > 0) {
+			t.Errorf("row %d: %+v, want m = 200, N = %d, %s, 60 steps", k, r, wantN, wantMethod)
+		}
+	}
+}
+
 func TestMedian(t *testing.T) {
 	for _, c := range []struct {
 		in   []float64

@@ -17,13 +17,15 @@ type benchOptions struct {
 	seed    uint64
 	scaling bool
 	maxN    int
+	rows    bool
+	maxM    int
 	json    bool
 }
 
 func newBenchCmd(s *streams) *cobra.Command {
 	o := &benchOptions{}
 	c := &cobra.Command{
-		Use:   "bench [--scaling] [--json]",
+		Use:   "bench [--scaling] [--rows] [--json]",
 		Short: "Reproduce the paper's training-time table on this machine",
 		Long: `Bench times exact GreedyTL and GreedyTL-59 on random problems shaped like the
 cells of the paper's Table "Training time in seconds for transferring to a
@@ -33,13 +35,22 @@ and 10 negatives) and N = 1899, 4995, 4492 candidate columns, stopping by
 printed beside the paper's mean and the speed-up.
 
 --scaling adds a run over N = 10³ … 10⁶ candidates at m = 20, 60 steps each
-(--max-n caps N; 10⁶ candidates hold about 350 MB). With --json it prints an
-array of rows with "m", "n", "method" ("exact" or "sample59"), "steps",
-"seconds", "repeats" and "paper_seconds" (0 where the paper has no number).`,
+(--max-n caps N; 10⁶ candidates hold about 350 MB).
+
+--rows adds a run over the number of training examples: m = 200 and 2,000
+at N = 1,000 candidates, and m = 200, 2,000 and 20,000 at N = 5,000, 60
+steps each (--max-m caps m; m = 20,000, N = 5,000 holds 800 MB of data and
+the exact search as much again). A fit costs O(m·N + m·k) a step (k columns
+selected), so ten times the rows should cost about ten times the time.
+
+With --json it prints an array of rows with "table" ("paper", "scaling" or
+"rows"), "m", "n", "method" ("exact" or "sample59"), "steps", "seconds",
+"repeats" and "paper_seconds" (0 where the paper has no number).`,
 		Example: `  greedytl bench
-  greedytl bench --scaling --max-n 100000 --json`,
+  greedytl bench --scaling --max-n 100000 --json
+  greedytl bench --rows --max-m 2000`,
 		RunE: func(c *cobra.Command, _ []string) error {
-			opts := timing.Options{Repeats: o.repeats, Seed: o.seed, MaxN: o.maxN}
+			opts := timing.Options{Repeats: o.repeats, Seed: o.seed, MaxN: o.maxN, MaxM: o.maxM}
 			var bar *progressbar.ProgressBar
 			if isTerminal(s.err) && !o.json {
 				bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(s.err), progressbar.OptionSetDescription("timing"),
@@ -55,6 +66,13 @@ array of rows with "m", "n", "method" ("exact" or "sample59"), "steps",
 			}
 			if o.scaling {
 				more, err := timing.Scaling(c.Context(), opts)
+				if err != nil {
+					return err
+				}
+				rows = append(rows, more...)
+			}
+			if o.rows {
+				more, err := timing.Rows(c.Context(), opts)
 				if err != nil {
 					return err
 				}
@@ -76,6 +94,8 @@ array of rows with "m", "n", "method" ("exact" or "sample59"), "steps",
 	fl.Uint64Var(&o.seed, "seed", 1, "seed of the random problems")
 	fl.BoolVar(&o.scaling, "scaling", false, "also time N = 10³ … 10⁶ candidates")
 	fl.IntVar(&o.maxN, "max-n", 0, "with --scaling: skip N above this (0: no cap)")
+	fl.BoolVar(&o.rows, "rows", false, "also time m = 200 … 20,000 training examples")
+	fl.IntVar(&o.maxM, "max-m", 0, "with --rows: skip m above this (0: no cap)")
 	fl.BoolVar(&o.json, "json", false, "print JSON rows instead of a table")
 	return c
 }
@@ -92,7 +112,7 @@ func printBench(s *streams, rows []timing.Row) error {
 		}
 		name := r.Dataset
 		if name == "" {
-			name = "scaling"
+			name = r.Table
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.6f\t%s\t%s\t\n", r.Method, name, r.M, r.N, r.Steps, r.Seconds, paper, speed)
 	}

@@ -37,3 +37,32 @@ func TestBenchJSON(t *testing.T) {
 		t.Errorf("methods %v, want 9 exact and 9 sample59", seen)
 	}
 }
+
+// TestBenchRows runs the row-scaling table capped at m = 200.
+func TestBenchRows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times the paper's table and four row-scaling cells")
+	}
+	code, out, stderr := cli(t, "", "bench", "--repeats", "1", "--rows", "--max-m", "200", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rows []struct {
+		Table   string
+		M, N    int
+		Method  string
+		Steps   int
+		Seconds float64
+	}
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 18+4 {
+		t.Fatalf("%d rows, want the paper's 18 and 4 row-scaling cells", len(rows))
+	}
+	for _, r := range rows[18:] {
+		if r.Table != "rows" || r.M != 200 || r.N != 1000 && r.N != 5000 || r.Steps != 60 || !(r.Seconds > 0) {
+			t.Errorf("row %+v: want a 60-step row-scaling cell at m = 200", r)
+		}
+	}
+}
