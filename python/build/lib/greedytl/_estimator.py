@@ -165,7 +165,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
 
         scorer = _model.parse_model(text)
         doc = scorer.doc
-        if isinstance(resolved, SourcesDir):
+        if isinstance(resolved, SourcesDir) and self.use_features:
             rec = (doc.get("sources") or {}).get("sha256")
             if rec != resolved.identity:
                 raise RuntimeError("the model records sources {} but {} holds {}: the directory changed "

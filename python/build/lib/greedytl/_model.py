@@ -104,6 +104,8 @@ def _describe(e):
 
 
 def _vector(v, name, length=None):
+    if v is None:  # Go writes an empty slice as null
+        v = []
     a = np.asarray(v, dtype=np.float64)
     if a.ndim != 1 or (length is not None and a.shape[0] != length):
         raise ModelFileError("{} has shape {}, want {} numbers".format(name, a.shape, length))
@@ -113,6 +115,8 @@ def _vector(v, name, length=None):
 
 
 def _matrix(v, name, shape):
+    if v is None:
+        v = []
     a = np.asarray(v, dtype=np.float64)
     if len(v) == 0:
         a = a.reshape(0, shape[1])
@@ -380,9 +384,20 @@ class DictionaryScorer(Scorer):
 
 
 def _softmax_rows(S):
-    S = S - S.max(axis=1, keepdims=True)
-    E = np.exp(S)
+    """Row-wise softmax, as method.softmaxRows: exp(v − max), then divided
+    by the row's sum."""
+    E = np.exp(S - S.max(axis=1, keepdims=True))
     return E / E.sum(axis=1, keepdims=True)
+
+
+def _sq_dist(Z, R):
+    """Squared Euclidean distances between the rows of Z and of R (rows × |R|),
+    accumulated column by column as method.sqDist."""
+    out = np.zeros((Z.shape[0], R.shape[0]))
+    for j in range(Z.shape[1]):
+        e = Z[:, j:j + 1] - R[None, :, j]
+        out += e * e
+    return out
 
 
 class MultiScorer(Scorer):
@@ -467,17 +482,20 @@ class MultiScorer(Scorer):
                 S = S + self.h.transform(H) @ self.wh.T
             return S
         if self.form == "nearest-neighbour":
-            z = self._z(X, H, rows)
-            dist = np.sqrt(((z[:, None, :] - self.rows[None, :, :]) ** 2).sum(axis=2))
+            d2 = _sq_dist(self._z(X, H, rows), self.rows)
             S = np.empty((rows, K))
             for k in range(K):
-                S[:, k] = -dist[:, self.row_classes == k].min(axis=1)
+                S[:, k] = -np.sqrt(d2[:, self.row_classes == k].min(axis=1))
             return S
         if self.form == "centroid-cosine":
             z = self._z(X, H, rows)
-            norm = np.sqrt((z * z).sum(axis=1, keepdims=True))
-            u = np.divide(z, norm, out=np.zeros_like(z), where=norm > 0)
-            return -np.sqrt(((u[:, None, :] - self.centroids[None, :, :]) ** 2).sum(axis=2))
+            ss = np.zeros(rows)
+            for j in range(z.shape[1]):
+                ss += z[:, j] * z[:, j]
+            inv = np.ones(rows)
+            np.divide(1.0, np.sqrt(ss), out=inv, where=ss > 0)
+            u = z * inv[:, None]
+            return -np.sqrt(_sq_dist(u, self.centroids))
         if self.form == "one-vs-rest":
             return np.column_stack([m.scores(X, H) / self.score_scale[k] for k, m in enumerate(self.models)])
         # ensemble

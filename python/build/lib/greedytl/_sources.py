@@ -177,6 +177,12 @@ class Sources:
             sources = sources.sources
         self.sources = sources
 
+    def __repr__(self):
+        s = self.sources
+        if isinstance(s, (list, tuple)):
+            return "Sources([{}])".format(", ".join(type(c).__name__ for c in s))
+        return "Sources({!r})".format(s)
+
     def resolve(self):
         """Return the sources in their computing form: a :class:`SourcesDir`
         for a directory, the callable, or the list of classifiers (each
