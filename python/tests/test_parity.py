@@ -24,8 +24,11 @@ def _problem(seed, m=24, d=6, n=5, rows=40):
     w = rng.normal(size=d + n)
     def sample(k):
         X = rng.normal(size=(k, d))
-        H = np.column_stack([X @ rng.normal(size=d) * 0 + X[:, j % d] + 0.3 * rng.normal(size=k) for j in range(n)])
+        H = np.column_stack([X[:, j % d] + 0.3 * rng.normal(size=k) for j in range(n)])
         y = np.where(np.hstack([X, H]) @ w + 0.5 * rng.normal(size=k) > 0, 1.0, -1.0)
+        # A constant column (scale 0: standardised to 0) and a duplicated one.
+        X[:, 1] = 3.0
+        H[:, 2] = H[:, 1]
         return X, H, y
     return sample(m), sample(rows)
 
