@@ -183,9 +183,39 @@ def test_pipeline_gridsearch_cross_val(cli, zoo):
         cross_val_score(TransferClassifier(sources=zoo), X, y, cv=3, error_score="raise")
 
 
+def test_multiclass(multiclass_cli, zoo, tmp_path):
+    """Three or more classes: classes_ sorted, decision_function's column k
+    is classes_[k] and equals greedytl predict --scores' column of that class
+    (the file names classes by index into classes_), predict equals greedytl
+    predict's class."""
+    cli = multiclass_cli
+    rng = np.random.default_rng(5)
+    names = np.array(["dog", "cat", "emu", "ant", "bee", "fox", "gnu", "hen", "ibis", "jay", "kiwi"])
+    k = np.arange(66) % len(names)  # 11 classes: "10" sorts before "2" as text
+    X = 2 * rng.normal(size=(len(names), 8))[k] + rng.normal(size=(66, 8))
+    y = names[k]
+    clf = TransferClassifier(sources=greedytl.Sources(zoo), random_state=0).fit(X[:44], y[:44])
+    assert list(clf.classes_) == sorted(names)
+    D = clf.decision_function(X[44:])
+    assert D.shape == (22, len(names))
+    np.save(tmp_path / "X.npy", X[44:])
+    np.save(tmp_path / "H.npy", _zoo_scores(zoo, X[44:]))
+    (tmp_path / "m.json").write_text(json.dumps(clf.model_))
+    common = ["--model", tmp_path / "m.json", "--features", tmp_path / "X.npy", "--source-scores", tmp_path / "H.npy"]
+    lines = run(cli, "predict", "--scores", *common).strip().split("\n")
+    header = lines[0].split("\t")
+    S = np.array([[float(v) for v in l.split("\t")] for l in lines[1:]])
+    for j, k in enumerate(header):
+        np.testing.assert_allclose(D[:, int(k)], S[:, j], rtol=1e-12, atol=1e-12)
+    pred = run(cli, "predict", *common).split()
+    assert list(clf.predict(X[44:])) == [clf.classes_[int(k)] for k in pred]
+    assert clf.score(X[44:], y[44:]) > 0.5  # chance: 1/11
+
+
 def test_check_estimator(multiclass_cli):
-    """scikit-learn's own checks (they include multi-class data: they need a
-    greedytl that fits multi-class labels)."""
+    """scikit-learn's own checks pass, none marked as expected to fail (they
+    include multi-class data: they need a greedytl that fits multi-class
+    labels)."""
     from sklearn.utils.estimator_checks import check_estimator
     check_estimator(TransferClassifier())
 

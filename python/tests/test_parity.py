@@ -162,7 +162,50 @@ def test_sources_dir_scores(cli, synth, tmp_path):
         _check(H[:, j], np.array([float(v) for v in out.split()]))
 
 
-def test_multiclass_parity(multiclass_cli, tmp_path):
-    """Multi-class model files: every form's NumPy scores equal greedytl
-    predict's."""
-    pytest.skip("filled in below when the CLI's multi-class output is known")
+# The native multi-class methods (docs/design.md, "Multi-class model files");
+# every binary method is fitted one against the rest too.
+NATIVE_MULTI = ["greedytl-nway", "multinomial-logistic", "nearest-mean", "simpleshot", "nearest-neighbour"]
+
+
+def _predict_scores(cli, tmp, model, **inputs):
+    """greedytl predict --scores: a header of class names, then one row of
+    tab-separated scores per example."""
+    args = ["predict", "--scores", "--model", model]
+    for flag, path in inputs.items():
+        args += ["--" + flag.replace("_", "-"), path]
+    lines = run(cli, *args, cwd=tmp).strip().split("\n")
+    return lines[0].split("\t"), np.array([[float(v) for v in l.split("\t")] for l in lines[1:]])
+
+
+def test_multiclass_parity(multiclass_cli, synth, tmp_path):
+    """Multi-class model files, every form: the NumPy scores equal greedytl
+    predict --scores, with sources as a matrix and as a directory."""
+    cli = multiclass_cli
+    X, labels = synth["X"], synth["labels"]
+    src = SourcesDir(synth["sources"])
+    rng = np.random.default_rng(4)
+    classes = np.unique(labels)[-4:]
+    pool = np.flatnonzero(np.isin(labels, classes))
+    tr = np.concatenate([rng.choice(pool[labels[pool] == c], 3, replace=False) for c in classes])
+    te = np.setdiff1d(pool, tr)
+    save = _saver(tmp_path)
+    y = np.searchsorted(classes, labels[tr])
+    files = dict(X=save("X.npy", X[tr]), H=save("H.npy", src.scores(X[tr])), y=save("y.npy", y),
+                 Xt=save("Xt.npy", X[te]), Ht=save("Ht.npy", src.scores(X[te])))
+    forms = set()
+    for method in NATIVE_MULTI + [m for m in cli["methods"] if not m.startswith(("dam", "best-source"))]:
+        for how in ("matrix", "dir"):
+            if how == "dir" and method not in NATIVE_MULTI + ["greedytl", "greedytl-auto", "dictionary"]:
+                continue
+            model = tmp_path / "{}-{}.json".format(method, how)
+            hx = ["--source-scores", files["H"]] if how == "matrix" else ["--sources", synth["sources"]]
+            run(cli, "fit", "--method", method, "--features", files["X"], *hx, "--labels", files["y"], "--seed", 2,
+                "--out", model)
+            scorer = greedytl.read_model(model)
+            forms.add(scorer.form)
+            assert scorer.classes == [str(k) for k in range(len(classes))]
+            hp = dict(source_scores=files["Ht"]) if how == "matrix" else dict(sources=synth["sources"])
+            names, want = _predict_scores(cli, tmp_path, model, features=files["Xt"], **hp)
+            assert names == scorer.classes
+            _check(scorer.scores(X[te], src.scores(X[te])), want)
+    assert forms == {"linear", "nearest-neighbour", "centroid-cosine", "one-vs-rest", "ensemble"}
