@@ -321,3 +321,36 @@ def test_killed_fit_cleans_up(tmp_path):
     env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONPATH=os.pathsep.join(sys.path))
     subprocess.run([sys.executable, "-c", _SLOW_FIT.format(fake=fake)], env=env, capture_output=True)
     assert os.listdir(tmpdir) == []
+
+
+_NO_SKLEARN = textwrap.dedent("""
+    import sys
+    sys.modules["sklearn"] = None  # import sklearn fails
+    import numpy as np, greedytl
+    assert not greedytl._compat.HAVE_SKLEARN
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 4)); y = np.where(X[:, 0] > 0, "b", "a")
+    clf = greedytl.TransferClassifier(sources=lambda A: A[:, :2] * 2, random_state=1).fit(X[:20], y[:20])
+    assert list(clf.classes_) == ["a", "b"] and clf.n_features_in_ == 4
+    assert clf.get_params()["random_state"] == 1 and clf.set_params(random_state=2).random_state == 2
+    print(clf.score(X[20:], y[20:]))
+    try:
+        clf.predict(X[:, :3])
+    except ValueError as e:
+        assert "features" in str(e)
+    else:
+        raise AssertionError("3 columns accepted")
+    try:
+        greedytl.TransferClassifier().predict(X)
+    except greedytl._compat.NotFittedError:
+        pass
+""")
+
+
+def test_without_sklearn(cli):
+    """NumPy only: the estimator fits, predicts and validates without
+    scikit-learn (its stand-ins in greedytl._compat)."""
+    env = dict(os.environ, GREEDYTL_BIN=cli["path"], PYTHONPATH=os.pathsep.join(sys.path))
+    p = subprocess.run([sys.executable, "-c", _NO_SKLEARN], capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr
+    assert float(p.stdout) > 0.7
