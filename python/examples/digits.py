@@ -3,12 +3,14 @@
 On scikit-learn's bundled handwritten digits (no download): the sources are
 linear classifiers of the digits 0-4, each trained on those digits only; the
 targets are the digits 5-9, each learned against the other target digits
-from 1, 2, 3 or 5 examples (and 10 examples of the others). greedytl
-(method greedytl-auto, on the 64 pixel features and the 5 sources' scores)
-is compared with scikit-learn's LogisticRegression on the same features and
-on the sources' scores. The score is the class-balanced accuracy on every
-remaining example of the digits 5-9, averaged over the 5 target digits and
-10 random draws of the training examples.
+from 1, 2, 3 or 5 examples (and 10 examples of the others), then all five
+at once (5 classes, 1, 2, 3 or 5 examples each). greedytl (greedytl-auto
+for two classes, greedytl-nway for five, on the 64 pixel features and the 5
+sources' scores) is compared with scikit-learn's LogisticRegression on the
+same features and on the sources' scores. The score is the class-balanced
+accuracy (binary) or the accuracy (5 classes) on every remaining example of
+the digits 5-9, averaged over the 5 target digits and 10 random draws of
+the training examples.
 
 Run it as is:  python examples/digits.py   (needs the greedytl command:
 go install ./cmd/greedytl, or GREEDYTL_BIN=/path/to/greedytl)
@@ -69,6 +71,27 @@ def main():
     for name in methods:
         print("{:38s}".format(name) + "".join("{:8.1f}".format(100 * np.mean(acc[name][n])) for n in POSITIVES))
 
+    # The five target digits at once: 5-way classification from 1, 2, 3 or 5
+    # examples of each (greedytl fit's multi-class default, greedytl-nway).
+    multi = {
+        "greedytl (5 classes, features + sources)": lambda: greedytl.TransferClassifier(
+            sources=sources, random_state=0),
+        "LogisticRegression (features)": lambda: LogisticRegression(max_iter=1000),
+        "LogisticRegression (source scores)": lambda: _OnScores(source_scores, balanced=False),
+    }
+    macc = {name: {n: [] for n in POSITIVES} for name in multi}
+    for n in POSITIVES:
+        for _ in range(SPLITS):
+            train = np.concatenate([rng.choice(tgt[digit[tgt] == t], n, replace=False) for t in TARGET_DIGITS])
+            test = np.setdiff1d(tgt, train)
+            for name, make in multi.items():
+                model = make().fit(X[train], digit[train])
+                macc[name][n].append(np.mean(model.predict(X[test]) == digit[test]))
+    print("\naccuracy %, the digits 5-9 as 5 classes, n examples of each, mean of {} draws".format(SPLITS))
+    print("{:42s}".format("examples per class:") + "".join("{:>8d}".format(n) for n in POSITIVES))
+    for name in multi:
+        print("{:42s}".format(name) + "".join("{:8.1f}".format(100 * np.mean(macc[name][n])) for n in POSITIVES))
+
     # What greedytl chose for one task: digit 8 from 3 examples.
     pos = tgt[digit[tgt] == 8][:3]
     neg = tgt[digit[tgt] != 8][:NEGATIVES]
@@ -86,11 +109,12 @@ def main():
 class _OnScores:
     """LogisticRegression on the sources' scores of X."""
 
-    def __init__(self, scores):
-        self.scores = scores
+    def __init__(self, scores, balanced=True):
+        self.scores, self.balanced = scores, balanced
 
     def fit(self, X, y):
-        self.lr = LogisticRegression(max_iter=1000, class_weight="balanced").fit(self.scores(X), y)
+        weight = "balanced" if self.balanced else None
+        self.lr = LogisticRegression(max_iter=1000, class_weight=weight).fit(self.scores(X), y)
         return self
 
     def predict(self, X):

@@ -26,12 +26,15 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    method : str, default="greedytl-auto"
+    method : str or None, default=None
         The method and its settings, as ``greedytl fit --method`` takes them
-        (``greedytl help fit`` lists them): ``"greedytl-auto"`` (recommended),
+        (``greedytl help fit`` lists them): ``"greedytl-auto"``,
         ``"greedytl"`` (the paper's), ``"greedytl:lambda=0.1,sample=59"``,
-        ``"l1-logistic"``, … With three or more classes in y, the multi-class
-        methods of ``greedytl fit`` apply.
+        ``"l1-logistic"``, … With three or more classes in y, a native
+        multi-class method (``"greedytl-nway"``, ``"nearest-mean"``, …) or
+        any binary method, fitted one class against the rest. None: what
+        ``greedytl fit`` chooses without ``--method``, the recommended
+        method — greedytl-auto for two classes, greedytl-nway for more.
     sources : None, list of fitted classifiers, path or callable, default=None
         The source hypotheses: fitted scikit-learn classifiers (the columns of
         their ``decision_function`` on X are the source scores), a greedytl
@@ -83,7 +86,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         The greedytl that fitted the model (``greedytl version --json``).
     """
 
-    def __init__(self, method="greedytl-auto", sources=None, use_features=True, random_state=None,
+    def __init__(self, method=None, sources=None, use_features=True, random_state=None,
                  greedytl_bin=None):
         self.method = method
         self.sources = sources
@@ -124,8 +127,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         if len(classes) < 2:
             raise ValueError("greedytl needs samples of at least 2 classes in the data, but the data "
                              "contain only one class: {!r}".format(classes[0]))
-        if not isinstance(self.method, str) or not self.method:
-            raise ValueError("method must be a method name or spec (a string), got {!r}".format(self.method))
+        if self.method is not None and (not isinstance(self.method, str) or not self.method):
+            raise ValueError("method must be None or a method name or spec (a string), got {!r}".format(self.method))
         if self.sources is None and not self.use_features:
             raise ValueError("use_features=False needs sources: give sources, or use the features")
         info = _cli.cli_info(self.greedytl_bin)
@@ -138,7 +141,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 np.save(p, np.ascontiguousarray(a))
                 return p
 
-            args = ["fit", "--method", self.method, "--seed", str(seed)]
+            args = ["fit", "--seed", str(seed)]
+            if self.method is not None:
+                args += ["--method", self.method]
             args += self._data_args(save, "", X, resolved)
             binary = len(classes) == 2
             args += ["--labels", save("y.npy", self._encode(yi, binary))]

@@ -196,6 +196,7 @@ def test_multiclass(multiclass_cli, zoo, tmp_path):
     y = names[k]
     clf = TransferClassifier(sources=greedytl.Sources(zoo), random_state=0).fit(X[:44], y[:44])
     assert list(clf.classes_) == sorted(names)
+    assert clf.method_ == "greedytl-nway"  # greedytl fit's choice without --method
     D = clf.decision_function(X[44:])
     assert D.shape == (22, len(names))
     np.save(tmp_path / "X.npy", X[44:])
