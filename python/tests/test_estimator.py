@@ -244,6 +244,13 @@ def test_missing_and_old_command(tmp_path, monkeypatch):
     monkeypatch.setenv("GOPATH", str(tmp_path / "gopath"))
     with pytest.raises(greedytl.CommandNotFoundError, match=r"not on PATH.*go install \./cmd/greedytl"):
         greedytl.find_greedytl()
+    # Installed by go install but not on PATH: the message names it.
+    gobin = tmp_path / "gopath" / "bin"
+    gobin.mkdir(parents=True)
+    (gobin / "greedytl").write_text("#!/bin/sh\n")
+    (gobin / "greedytl").chmod(0o755)
+    with pytest.raises(greedytl.CommandNotFoundError, match="{}.*not on PATH".format(gobin / "greedytl")):
+        greedytl.find_greedytl()
     old = _fake(tmp_path, "exit 0", version=json.dumps({"module": "v0", "go": "go"}))
     with pytest.raises(greedytl.CommandNotFoundError, match="older"):
         TransferClassifier(greedytl_bin=old).fit(*_data())
