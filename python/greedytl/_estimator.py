@@ -66,13 +66,17 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         The method the model file records (a canonical spec).
     hyperparameters_ : dict
         The hyperparameters the fit chose or used.
-    selected_ : list of dict
+    selected_ : list of dict, or dict of lists
         The columns the model uses, as ``greedytl inspect --json`` lists
         them: ``kind`` ("feature" or "source"), ``index`` (into X's columns
         or the sources' score columns), ``weight`` (of the standardised
         column), for the greedy methods in selection order with the errors
         after each step, else by decreasing |weight|; each with ``name``
-        (a source's name, or ``"x[i]"``).
+        (a source's name, or ``"x[i]"``). For three or more classes, a dict
+        from each class of ``classes_`` to its list (empty for the models
+        without per-column weights: nearest neighbour, centroids).
+    inspection_ : dict
+        All that ``greedytl inspect --json`` prints of the model.
     source_names_ : list of str
         The names of the source score columns.
     n_sources_ : int
@@ -189,7 +193,12 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         self.model_ = doc
         self.method_ = doc["method"]
         self.hyperparameters_ = dict(doc.get("hyperparameters") or {})
-        self.selected_ = [dict(c, name=self._column_name(c, names)) for c in (inspection.get("selected") or [])]
+        def named(cols):
+            return [dict(c, name=self._column_name(c, names)) for c in (cols or [])]
+        if "per_class" in inspection:  # multi-class: the file names classes by index into classes
+            self.selected_ = {classes[int(pc["class"])]: named(pc.get("selected")) for pc in inspection["per_class"]}
+        else:
+            self.selected_ = named(inspection.get("selected"))
         self.inspection_ = inspection
         self.greedytl_ = {k: info[k] for k in ("module", "revision", "modified", "go", "path") if k in info}
         self._scorer = scorer

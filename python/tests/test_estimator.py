@@ -197,6 +197,10 @@ def test_multiclass(multiclass_cli, zoo, tmp_path):
     clf = TransferClassifier(sources=greedytl.Sources(zoo), random_state=0).fit(X[:44], y[:44])
     assert list(clf.classes_) == sorted(names)
     assert clf.method_ == "greedytl-nway"  # greedytl fit's choice without --method
+    assert set(clf.selected_) == set(names) and all(
+        c["name"] == (clf.source_names_[c["index"]] if c["kind"] == "source" else "x[{}]".format(c["index"]))
+        for cols in clf.selected_.values() for c in cols)
+    assert any(c["kind"] == "source" for c in clf.selected_["emu"])
     D = clf.decision_function(X[44:])
     assert D.shape == (22, len(names))
     np.save(tmp_path / "X.npy", X[44:])
