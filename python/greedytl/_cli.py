@@ -162,17 +162,26 @@ def cli_info(path=None):
     return dict(info)
 
 
+def _load_prctl():
+    """libc's prctl, resolved once in the parent (Linux), or None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_prctl = _load_prctl()
+_PR_SET_PDEATHSIG = 1
+
+
 def _set_pdeathsig():
     """In the child, before exec: ask Linux to send SIGTERM to it when the
     Python process dies (even by SIGKILL), so a killed fit stops its child.
-    """
-    try:
-        import ctypes
-        libc = ctypes.CDLL(None, use_errno=True)
-        PR_SET_PDEATHSIG = 1
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-    except Exception:  # not Linux, or no libc: best effort
-        pass
+    prctl is resolved beforehand, so the child only makes the call."""
+    _prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
 
 
 def run_cli(args, path=None, cwd=None):
@@ -188,7 +197,7 @@ def run_cli(args, path=None, cwd=None):
     """
     exe = cli_info(path)["path"]
     kw = {}
-    if sys.platform.startswith("linux"):
+    if _prctl is not None:
         kw["preexec_fn"] = _set_pdeathsig
     proc = subprocess.Popen([exe] + [os.fspath(a) for a in args], cwd=cwd, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
