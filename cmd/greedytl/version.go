@@ -6,8 +6,21 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/buildinfo"
+	"github.com/greedytl/greedytl/method"
 )
+
+// versionJSON is what 'greedytl version --json' prints: the build, and what
+// a program driving the CLI (the Python package) checks before it relies on
+// it: the model file format and version that fit writes, and the methods
+// fit accepts.
+type versionJSON struct {
+	buildinfo.Info
+	ModelFormat  string   `json:"model_format"`
+	ModelVersion int      `json:"model_version"`
+	Methods      []string `json:"methods"`
+}
 
 func newVersionCmd(s *streams) *cobra.Command {
 	var asJSON bool
@@ -16,18 +29,24 @@ func newVersionCmd(s *streams) *cobra.Command {
 		Short: "Print greedytl's version: module version, commit and Go version",
 		Long: `Version prints the build's module version, the commit it was built from (and
 whether the tree was modified) and the Go version, as model files and run.json
-record them. 'greedytl --version' prints the same line.`,
+record them. 'greedytl --version' prints the same line.
+
+With --json it prints them as a JSON object ("module", "revision",
+"modified", "go") with, for programs that drive greedytl, the model file
+format and version that fit writes ("model_format", "model_version") and the
+registered methods that fit --method accepts ("methods").`,
 		RunE: func(*cobra.Command, []string) error {
 			info := buildinfo.Read()
 			if asJSON {
 				enc := json.NewEncoder(s.out)
 				enc.SetIndent("", "  ")
-				return enc.Encode(info)
+				return enc.Encode(versionJSON{Info: info, ModelFormat: greedytl.ModelFileFormat,
+					ModelVersion: greedytl.ModelFileVersion, Methods: method.Names()})
 			}
 			_, err := fmt.Fprintln(s.out, info)
 			return err
 		},
 	}
-	c.Flags().BoolVar(&asJSON, "json", false, "print the build information as JSON")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the build information, the model file version and the methods as JSON")
 	return c
 }

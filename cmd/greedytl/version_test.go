@@ -3,10 +3,13 @@ package main
 import (
 	"encoding/json"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/buildinfo"
+	"github.com/greedytl/greedytl/method"
 )
 
 // TestVersion: greedytl version and greedytl --version print the build
@@ -22,6 +25,17 @@ func TestVersion(t *testing.T) {
 	var info buildinfo.Info
 	if code != 0 || json.Unmarshal([]byte(out), &info) != nil || info.Go != runtime.Version() || info.Module == "" {
 		t.Errorf("version --json: exit %d, %q", code, out)
+	}
+	// What the Python package checks: the model file format fit writes and
+	// the methods fit accepts.
+	var caps struct {
+		ModelFormat  string   `json:"model_format"`
+		ModelVersion int      `json:"model_version"`
+		Methods      []string `json:"methods"`
+	}
+	if json.Unmarshal([]byte(out), &caps) != nil || caps.ModelFormat != greedytl.ModelFileFormat ||
+		caps.ModelVersion != greedytl.ModelFileVersion || !slices.Equal(caps.Methods, method.Names()) {
+		t.Errorf("version --json: %+v, want format %q version %d methods %v", caps, greedytl.ModelFileFormat, greedytl.ModelFileVersion, method.Names())
 	}
 	d := newToy(t)
 	code, out, _ = cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat")

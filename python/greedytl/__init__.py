@@ -1,0 +1,33 @@
+"""greedytl from Python: hypothesis transfer learning over the greedytl engine.
+
+:class:`TransferClassifier` is a scikit-learn classifier whose ``fit`` runs
+the ``greedytl`` command (the Go engine: GreedyTL, greedytl-auto and every
+baseline of the paper) and whose ``predict`` computes the fitted model's
+scores in NumPy.  The sources — the user's model zoo — are fitted
+scikit-learn classifiers, a greedytl sources directory or any callable
+(:class:`Sources`).
+
+The command is found through ``$GREEDYTL_BIN`` or on PATH; install it from
+the repository with ``go install ./cmd/greedytl``.
+"""
+
+from ._cli import CLIError, CLIInputError, CommandNotFoundError, cli_info, find_greedytl
+from ._estimator import TransferClassifier
+from ._model import ModelFileError, parse_model, read_model
+from ._sources import Sources, SourcesDir
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "TransferClassifier",
+    "Sources",
+    "SourcesDir",
+    "read_model",
+    "parse_model",
+    "ModelFileError",
+    "find_greedytl",
+    "cli_info",
+    "CLIError",
+    "CLIInputError",
+    "CommandNotFoundError",
+]

@@ -1,0 +1,303 @@
+"""Finding, checking and running the ``greedytl`` command.
+
+The estimator fits through the Go engine: it writes its arrays as ``.npy``
+files into a private temporary directory, runs ``greedytl fit`` there and
+reads the model file back.  This module owns everything about the child
+process: where the command is, whether it is one this package can read the
+models of, how its exit status maps to Python exceptions, and that a fit
+that is interrupted (``KeyboardInterrupt``) or whose Python process is killed
+leaves neither a running child nor files behind.
+"""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+__all__ = [
+    "ENV_VAR",
+    "CLIError",
+    "CommandNotFoundError",
+    "find_greedytl",
+    "cli_info",
+    "run_cli",
+    "private_dir",
+]
+
+#: The environment variable naming the greedytl command (a path), read
+#: before the PATH is searched.
+ENV_VAR = "GREEDYTL_BIN"
+
+#: The model file format and version this package reads (``greedytl version
+#: --json`` reports what a build writes).
+MODEL_FORMAT = "greedytl-model"
+MODEL_VERSION = 2
+
+#: The prefix of the private directories of fits; stale ones, left by a
+#: Python process that was killed, are removed by the next fit.
+_DIR_PREFIX = "greedytl-fit-"
+
+_INSTALL_HINT = (
+    "build and install it from the greedytl repository with "
+    "`go install ./cmd/greedytl` (it goes to $(go env GOPATH)/bin, which must be "
+    "on PATH), or set {env}=/path/to/greedytl".format(env=ENV_VAR)
+)
+
+
+class CommandNotFoundError(RuntimeError):
+    """The greedytl command is missing or is not one this package can use."""
+
+
+class CLIError(RuntimeError):
+    """greedytl failed for a reason other than its input (exit status 1, a
+    signal).  ``args[0]`` is the message, ``stderr`` the command's standard
+    error and ``returncode`` its exit status."""
+
+    def __init__(self, message, returncode=None, stderr=""):
+        super().__init__(message)
+        self.returncode = returncode
+        self.stderr = stderr
+
+
+class CLIInputError(ValueError):
+    """greedytl rejected its input (exit status 2): a ``ValueError`` carrying
+    the command's message (``stderr``)."""
+
+    def __init__(self, message, returncode=2, stderr=""):
+        super().__init__(message)
+        self.returncode = returncode
+        self.stderr = stderr
+
+
+def find_greedytl(path=None):
+    """Return the path of the greedytl command.
+
+    ``path`` (if given), else the environment variable ``GREEDYTL_BIN``, else
+    ``greedytl`` on PATH.  Raises :class:`CommandNotFoundError` saying what
+    to do when there is none.
+    """
+    if path is None:
+        path = os.environ.get(ENV_VAR) or None
+        origin = ENV_VAR if path else None
+    else:
+        origin = "the greedytl_bin argument"
+    if path is not None:
+        path = os.fspath(path)
+        found = shutil.which(path) if os.sep not in path else path
+        if found is None or not os.path.isfile(found) or not os.access(found, os.X_OK):
+            raise CommandNotFoundError(
+                "{origin} names {path!r}, which is not an executable file: {hint}".format(
+                    origin=origin, path=path, hint=_INSTALL_HINT))
+        return os.path.abspath(found)
+    found = shutil.which("greedytl")
+    if found is not None:
+        return found
+    hint = _INSTALL_HINT
+    gobin = _go_bin_candidate()
+    if gobin is not None:
+        hint = ("{gobin} exists but its directory is not on PATH: add {dir} to PATH "
+                "or set {env}={gobin}").format(gobin=gobin, dir=os.path.dirname(gobin), env=ENV_VAR)
+    raise CommandNotFoundError("the greedytl command is not on PATH and {env} is not set: {hint}".format(
+        env=ENV_VAR, hint=hint))
+
+
+def _go_bin_candidate():
+    """Where ``go install`` would have put greedytl, if it is there."""
+    dirs = []
+    if os.environ.get("GOBIN"):
+        dirs.append(os.environ["GOBIN"])
+    gopath = os.environ.get("GOPATH") or os.path.join(os.path.expanduser("~"), "go")
+    dirs.extend(os.path.join(p, "bin") for p in gopath.split(os.pathsep) if p)
+    for d in dirs:
+        p = os.path.join(d, "greedytl")
+        if os.path.isfile(p) and os.access(p, os.X_OK):
+            return p
+    return None
+
+
+_info_cache = {}
+
+
+def cli_info(path=None):
+    """Return what ``greedytl version --json`` reports of the command at
+    ``path`` (see :func:`find_greedytl`) as a dict with its ``"path"``:
+    ``module``, ``revision``, ``go``, ``model_format``, ``model_version`` and
+    ``methods`` (the methods ``fit --method`` accepts).
+
+    Raises :class:`CommandNotFoundError` when the command is missing, does
+    not run, or is too old or too new for this package (it must report the
+    model file format and version this package reads).
+    """
+    path = find_greedytl(path)
+    st = os.stat(path)
+    key = (path, st.st_mtime_ns, st.st_size)
+    if key in _info_cache:
+        return dict(_info_cache[key])
+    try:
+        proc = subprocess.run([path, "version", "--json"], stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=60)
+    except OSError as e:
+        raise CommandNotFoundError("{path} does not run ({e}): {hint}".format(path=path, e=e, hint=_INSTALL_HINT))
+    try:
+        info = json.loads(proc.stdout) if proc.returncode == 0 else None
+    except ValueError:
+        info = None
+    if not isinstance(info, dict) or "model_version" not in info or "methods" not in info:
+        raise CommandNotFoundError(
+            "{path} is not a greedytl this package can drive: `greedytl version --json` "
+            "(exit status {rc}) does not report the model file version and the methods "
+            "(a build older than the Python package?): {hint}".format(
+                path=path, rc=proc.returncode, hint=_INSTALL_HINT))
+    if info.get("model_format") != MODEL_FORMAT or info.get("model_version") != MODEL_VERSION:
+        raise CommandNotFoundError(
+            "{path} writes model files {fmt!r} version {v}, this package reads {want!r} version {wv}: "
+            "install the greedytl and the Python package of the same repository ({hint})".format(
+                path=path, fmt=info.get("model_format"), v=info.get("model_version"),
+                want=MODEL_FORMAT, wv=MODEL_VERSION, hint=_INSTALL_HINT))
+    info["path"] = path
+    _info_cache[key] = info
+    return dict(info)
+
+
+def _load_prctl():
+    """libc's prctl, resolved once in the parent (Linux), or None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_prctl = _load_prctl()
+_PR_SET_PDEATHSIG = 1
+
+
+def _set_pdeathsig():
+    """In the child, before exec: ask Linux to send SIGTERM to it when the
+    Python process dies (even by SIGKILL), so a killed fit stops its child.
+    prctl is resolved beforehand, so the child only makes the call."""
+    _prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+
+
+def run_cli(args, path=None, cwd=None):
+    """Run ``greedytl ARGS`` and return its standard output (text).
+
+    Exit status 2 (bad usage or input) raises ``ValueError`` (a
+    :class:`CLIInputError`), any other failure :class:`CLIError` (a
+    ``RuntimeError``), each carrying greedytl's message.  On any exception
+    in the waiting Python process (``KeyboardInterrupt`` included) the child
+    is stopped (SIGTERM, then SIGKILL) and waited for before the exception
+    propagates; on Linux the child is also stopped when the Python process
+    is killed.
+    """
+    exe = cli_info(path)["path"]
+    kw = {}
+    if _prctl is not None:
+        kw["preexec_fn"] = _set_pdeathsig
+    proc = subprocess.Popen([exe] + [os.fspath(a) for a in args], cwd=cwd, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+    try:
+        out, err = proc.communicate()
+    except BaseException:
+        _stop(proc)
+        raise
+    out = out.decode("utf-8", "replace")
+    err = err.decode("utf-8", "replace").strip()
+    if proc.returncode == 0:
+        return out
+    cmd = "greedytl " + (args[0] if args else "")
+    if proc.returncode == 2:
+        raise CLIInputError("{cmd}: {err}".format(cmd=cmd, err=err or "invalid input (exit status 2)"), 2, err)
+    if proc.returncode < 0:
+        what = "was killed by signal {}".format(-proc.returncode)
+    else:
+        what = "failed (exit status {})".format(proc.returncode)
+    raise CLIError("{cmd} {what}{sep}{err}".format(cmd=cmd, what=what, sep=": " if err else "", err=err),
+                   proc.returncode, err)
+
+
+def _stop(proc):
+    """Stop the child: SIGTERM (greedytl stops cleanly on it), then SIGKILL."""
+    if proc.poll() is not None:
+        return
+    try:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
+    finally:
+        for f in (proc.stdout, proc.stderr):
+            if f is not None:
+                f.close()
+
+
+class private_dir:
+    """A private temporary directory (mode 0700) for one fit's files,
+    removed on exit from the ``with`` block whatever happens.
+
+    Its name records the Python process's id; entering one first removes
+    the directories of this prefix whose process no longer exists (left by a
+    Python process that was killed), so files outlive a killed fit only
+    until the next fit.
+    """
+
+    def __init__(self, base=None):
+        self.base = base
+        self.path = None
+
+    def __enter__(self):
+        _sweep_stale(self.base)
+        self.path = tempfile.mkdtemp(prefix="{}{}-".format(_DIR_PREFIX, os.getpid()), dir=self.base)
+        return self.path
+
+    def __exit__(self, *exc):
+        shutil.rmtree(self.path, ignore_errors=True)
+        return False
+
+
+def _sweep_stale(base=None):
+    """Remove this user's fit directories whose Python process is gone."""
+    base = base or tempfile.gettempdir()
+    try:
+        names = os.listdir(base)
+    except OSError:
+        return
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    for name in names:
+        if not name.startswith(_DIR_PREFIX):
+            continue
+        pid = name[len(_DIR_PREFIX):].split("-", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+            continue
+        p = os.path.join(base, name)
+        try:
+            st = os.lstat(p)
+        except OSError:
+            continue
+        if uid is not None and st.st_uid != uid:
+            continue
+        shutil.rmtree(p, ignore_errors=True)
+
+
+def _alive(pid):
+    """Whether a process of this id exists."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OSError:
+        return True
+    return True

@@ -1,0 +1,113 @@
+"""scikit-learn when it is installed, a small stand-in when it is not.
+
+The estimator is written against scikit-learn's contract (BaseEstimator,
+ClassifierMixin, input validation, NotFittedError).  With scikit-learn
+installed (Debian's 1.2.1 is the reference) those are scikit-learn's own;
+without it this module provides the few pieces the estimator uses, so that
+``import greedytl`` and fitting with NumPy arrays still work.
+"""
+
+import inspect
+
+import numpy as np
+
+try:
+    import sklearn  # noqa: F401
+    HAVE_SKLEARN = True
+except ImportError:  # pragma: no cover - exercised only without scikit-learn
+    HAVE_SKLEARN = False
+
+if HAVE_SKLEARN:
+    from sklearn.base import BaseEstimator, ClassifierMixin
+    from sklearn.exceptions import NotFittedError
+    from sklearn.utils import check_random_state
+    from sklearn.utils.multiclass import check_classification_targets
+    from sklearn.utils.validation import check_is_fitted
+
+    try:  # scikit-learn ≥ 1.6
+        from sklearn.utils.validation import validate_data as _validate_data
+
+        def validate_data(est, X, y="no_validation", reset=True, **kw):
+            return _validate_data(est, X, y, reset=reset, **kw)
+    except ImportError:  # scikit-learn < 1.6: the estimator's method
+        def validate_data(est, X, y="no_validation", reset=True, **kw):
+            return est._validate_data(X, y, reset=reset, **kw)
+
+else:  # pragma: no cover
+    class NotFittedError(ValueError, AttributeError):
+        """The estimator is used before fit."""
+
+    class BaseEstimator:
+        """get_params/set_params from __init__'s signature."""
+
+        @classmethod
+        def _get_param_names(cls):
+            sig = inspect.signature(cls.__init__)
+            return sorted(p.name for p in sig.parameters.values() if p.name != "self")
+
+        def get_params(self, deep=True):
+            return {k: getattr(self, k) for k in self._get_param_names()}
+
+        def set_params(self, **params):
+            valid = self._get_param_names()
+            for k, v in params.items():
+                if k not in valid:
+                    raise ValueError("invalid parameter {!r} for {}".format(k, type(self).__name__))
+                setattr(self, k, v)
+            return self
+
+        def __repr__(self):
+            args = ", ".join("{}={!r}".format(k, v) for k, v in self.get_params().items())
+            return "{}({})".format(type(self).__name__, args)
+
+    class ClassifierMixin:
+        _estimator_type = "classifier"
+
+        def score(self, X, y):
+            return float(np.mean(self.predict(X) == np.asarray(y)))
+
+    def check_random_state(seed):
+        if seed is None or seed is np.random:
+            return np.random.mtrand._rand
+        if isinstance(seed, (int, np.integer)):
+            return np.random.RandomState(seed)
+        if isinstance(seed, np.random.RandomState):
+            return seed
+        raise ValueError("{!r} cannot be used to seed a numpy.random.RandomState instance".format(seed))
+
+    def check_classification_targets(y):
+        if np.asarray(y).dtype.kind == "f" and not np.all(np.mod(y, 1) == 0):
+            raise ValueError("Unknown label type: continuous labels")
+
+    def check_is_fitted(est, attributes=None):
+        if not any(k.endswith("_") and not k.startswith("__") for k in vars(est)):
+            raise NotFittedError("This {} instance is not fitted yet. Call 'fit' first.".format(type(est).__name__))
+
+    def _check_X(X):
+        X = np.asarray(X, dtype=np.float64)
+        if X.ndim != 2:
+            raise ValueError("Expected 2D array, got shape {}".format(X.shape))
+        if X.shape[0] < 1 or X.shape[1] < 1:
+            raise ValueError("Found array with shape {}: need at least 1 sample and 1 feature".format(X.shape))
+        if not np.all(np.isfinite(X)):
+            raise ValueError("Input contains NaN or infinity")
+        return X
+
+    def validate_data(est, X, y="no_validation", reset=True, **kw):
+        X = _check_X(X)
+        if reset:
+            est.n_features_in_ = X.shape[1]
+        elif X.shape[1] != est.n_features_in_:
+            raise ValueError("X has {} features, but {} is expecting {} features as input".format(
+                X.shape[1], type(est).__name__, est.n_features_in_))
+        if isinstance(y, str) and y == "no_validation":
+            return X
+        y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = y.ravel()
+        if y.ndim != 1 or y.shape[0] != X.shape[0]:
+            raise ValueError("Found input variables with inconsistent numbers of samples")
+        return X, y
+
+__all__ = ["HAVE_SKLEARN", "BaseEstimator", "ClassifierMixin", "NotFittedError", "check_random_state",
+           "check_classification_targets", "check_is_fitted", "validate_data"]

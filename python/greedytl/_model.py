@@ -1,0 +1,505 @@
+"""Reading greedytl model files and computing their scores in NumPy.
+
+Every model file ``greedytl fit`` writes is a JSON document with the
+envelope ``{"format": "greedytl-model", "version": 2, "method": …,
+"hyperparameters": …}`` and a method's own members.  :func:`read_model`
+decodes one into a scorer whose ``scores(X, H)`` mirrors the Go decoder
+that ``greedytl predict`` uses, operation by operation, so that the two
+agree to rounding:
+
+* a **linear** file (``"x"``, ``"h"``, ``"wx"``, ``"wh"``, ``"b"``;
+  method/linearmodel.go): most baselines and greedytl-auto;
+* a **GreedyTL** file (``"columns"``; the root package's json.go):
+  greedytl, greedytl-59, greedytl-sp (and their specs) and forward-reg;
+* a **dictionary** file (``"dictionaries"``; method/dictionary.go), whose
+  scores need orthogonal matching pursuit (sparsecode/sparsecode.go);
+* a **multi-class** file (``"classes"``; docs/design.md, "Multi-class
+  model files"): the forms ``linear``, ``nearest-neighbour``,
+  ``centroid-cosine``, ``one-vs-rest`` and ``ensemble``.
+
+Binary scorers return one score a row (positive: the positive class),
+multi-class ones a (rows × K) matrix whose column k is ``classes[k]``.
+"""
+
+import json
+import math
+
+import numpy as np
+
+__all__ = ["ModelFileError", "read_model", "parse_model", "Scorer"]
+
+FORMAT = "greedytl-model"
+VERSIONS = (1, 2)
+
+# standardize.MinStd: the least positive scale a scaler holds.
+_MIN_STD = 2.0 ** -1022
+# sparsecode's ompTol and ompDependent.
+_OMP_TOL = 1e-12
+_OMP_DEPENDENT = 1e-12
+
+
+class ModelFileError(ValueError):
+    """A model file this package cannot read (malformed, another format or
+    version, an unknown method or an inconsistent member)."""
+
+
+def read_model(path):
+    """Read the model file at ``path`` and return its scorer."""
+    with open(path, "rb") as f:
+        text = f.read()
+    try:
+        return parse_model(text)
+    except ModelFileError as e:
+        raise ModelFileError("{}: {}".format(path, e)) from None
+
+
+def _reject_constant(name):
+    raise ValueError("{} is not a JSON number".format(name))
+
+
+def parse_model(text):
+    """Decode a model file's text (str or bytes) and return its scorer."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    try:
+        doc = json.loads(text, parse_constant=_reject_constant)
+    except ValueError as e:
+        raise ModelFileError("not a JSON model file: {}".format(e)) from None
+    return decode(doc)
+
+
+def decode(doc):
+    """Return the scorer of a decoded model document (a dict)."""
+    if not isinstance(doc, dict):
+        raise ModelFileError("the model file is not a JSON object")
+    if doc.get("format") != FORMAT:
+        raise ModelFileError("format is {!r}, want {!r}".format(doc.get("format"), FORMAT))
+    if doc.get("version") not in VERSIONS:
+        raise ModelFileError("unsupported version {!r}: this package reads model file versions {}".format(
+            doc.get("version"), " and ".join(map(str, VERSIONS))))
+    method = doc.get("method")
+    if not isinstance(method, str) or not method:
+        raise ModelFileError("the file names no method")
+    try:
+        if "classes" in doc:
+            return MultiScorer(doc)
+        if "columns" in doc:
+            return GreedyScorer(doc)
+        if "dictionaries" in doc:
+            return DictionaryScorer(doc)
+        if "wx" in doc:
+            return LinearScorer(doc)
+    except (KeyError, TypeError, ValueError) as e:
+        if isinstance(e, ModelFileError):
+            raise
+        raise ModelFileError("{} model: {}".format(method, _describe(e))) from None
+    raise ModelFileError("{} model: no members this package knows how to score with "
+                         "(a newer greedytl wrote it?)".format(method))
+
+
+def _describe(e):
+    if isinstance(e, KeyError):
+        return "member {} is missing".format(e)
+    return str(e)
+
+
+def _vector(v, name, length=None):
+    if v is None:  # Go writes an empty slice as null
+        v = []
+    a = np.asarray(v, dtype=np.float64)
+    if a.ndim != 1 or (length is not None and a.shape[0] != length):
+        raise ModelFileError("{} has shape {}, want {} numbers".format(name, a.shape, length))
+    if not np.all(np.isfinite(a)):
+        raise ModelFileError("{} holds a non-finite number".format(name))
+    return a
+
+
+def _matrix(v, name, shape):
+    if v is None:
+        v = []
+    a = np.asarray(v, dtype=np.float64)
+    if len(v) == 0:
+        a = a.reshape(0, shape[1])
+    if a.shape != shape:
+        raise ModelFileError("{} has shape {}, want {}".format(name, a.shape, shape))
+    if not np.all(np.isfinite(a)):
+        raise ModelFileError("{} holds a non-finite number".format(name))
+    return a
+
+
+class Standardiser:
+    """A scaler (standardize.Scaler): the training mean and population
+    standard deviation of each column; a scale of 0 marks a constant column,
+    whose standardised value is 0."""
+
+    def __init__(self, doc, name):
+        if doc is None:
+            doc = {"mean": [], "scale": []}
+        self.mean = _vector(doc.get("mean") or [], name + ".mean")
+        self.scale = _vector(doc.get("scale") or [], name + ".scale", len(self.mean))
+        bad = ~((self.scale == 0) | (self.scale >= _MIN_STD))
+        if np.any(bad):
+            raise ModelFileError("{}.scale[{}] is {}: want 0 or a positive number".format(
+                name, int(np.argmax(bad)), self.scale[np.argmax(bad)]))
+
+    def __len__(self):
+        return len(self.mean)
+
+    def column(self, A, j):
+        """The standardised column j of A (Scaler.Value)."""
+        if self.scale[j] == 0:
+            return np.zeros(A.shape[0])
+        return (A[:, j] - self.mean[j]) / self.scale[j]
+
+    def transform(self, A):
+        """The standardised A (Scaler.Transform)."""
+        safe = np.where(self.scale == 0, 1.0, self.scale)
+        Z = (A - self.mean) / safe
+        Z[:, self.scale == 0] = 0.0
+        return Z
+
+
+class Scorer:
+    """The scores of a model file, computed in NumPy.
+
+    Attributes: ``doc`` (the decoded file), ``method`` (its method spec),
+    ``num_features`` and ``num_sources`` (the column counts of X and H it was
+    fitted on), ``classes`` (None for a binary model, else the K class
+    names).
+    """
+
+    classes = None
+
+    def __init__(self, doc):
+        self.doc = doc
+        self.method = doc["method"]
+
+    def scores(self, X=None, H=None):
+        """Return the scores of the rows of X (features) and H (source
+        scores): shape (rows,) for a binary model, (rows, K) for a
+        multi-class one.  Raises ``ValueError`` for column counts other than
+        the model's, non-finite values and scores that overflow."""
+        X, H, rows = self._inputs(X, H)
+        f = self._scores(X, H, rows)
+        if not np.all(np.isfinite(f)):
+            i = int(np.argmax(~np.isfinite(f).reshape(rows, -1).all(axis=1)))
+            raise ValueError("greedytl: predict: row {}: the score overflows: the inputs are too far "
+                             "outside the training range".format(i))
+        return f
+
+    def _inputs(self, X, H):
+        rows = None
+        out = []
+        for name, A, want in (("X", X, self.num_features), ("H", H, self.num_sources)):
+            if A is None:
+                if want:
+                    raise ValueError("the model was fitted on {} columns of {}, which is not given".format(want, name))
+                out.append(None)
+                continue
+            A = np.asarray(A, dtype=np.float64)
+            if A.ndim != 2:
+                raise ValueError("{} must be 2-D, has shape {}".format(name, A.shape))
+            if A.shape[1] != want:
+                raise ValueError("{} has {} columns, the model was trained with {}".format(name, A.shape[1], want))
+            if rows is not None and A.shape[0] != rows:
+                raise ValueError("X has {} rows but H has {}".format(rows, A.shape[0]))
+            rows = A.shape[0]
+            if not np.all(np.isfinite(A)):
+                i, j = np.argwhere(~np.isfinite(A))[0]
+                raise ValueError("{}[{}][{}] is {}: inputs must be finite".format(name, i, j, A[i, j]))
+            out.append(A)
+        if rows is None:
+            raise ValueError("no input: X and H are both absent")
+        return out[0], out[1], rows
+
+
+class LinearScorer(Scorer):
+    """method.Linear: f = b + Σ_j wx_j·zx_j + Σ_j wh_j·zh_j, the two sums
+    accumulated column by column as Linear.Predict does."""
+
+    def __init__(self, doc):
+        super().__init__(doc)
+        self.x = Standardiser(doc["x"], "x")
+        self.h = Standardiser(doc["h"], "h")
+        self.wx = _vector(doc["wx"], "wx", len(self.x))
+        self.wh = _vector(doc["wh"], "wh", len(self.h))
+        self.b = float(doc["b"])
+        if not math.isfinite(self.b):
+            raise ModelFileError("b is not finite")
+        self.num_features, self.num_sources = len(self.x), len(self.h)
+        if self.num_features + self.num_sources == 0:
+            raise ModelFileError("the model has no columns")
+
+    def _scores(self, X, H, rows):
+        f = np.full(rows, self.b)
+        for A, s, w in ((X, self.x, self.wx), (H, self.h, self.wh)):
+            if len(s) == 0:
+                continue
+            acc = np.zeros(rows)
+            for j in range(len(s)):
+                acc += w[j] * s.column(A, j)
+            f += acc
+        return f
+
+
+class GreedyScorer(Scorer):
+    """The root package's GreedyTL model: f = Σ over the selected columns,
+    in selection order, of weight·((v − mean)/scale)."""
+
+    def __init__(self, doc):
+        super().__init__(doc)
+        self.num_features = int(doc["num_features"])
+        self.num_sources = int(doc["num_sources"])
+        if self.num_features < 0 or self.num_sources < 0 or self.num_features + self.num_sources == 0:
+            raise ModelFileError("invalid column counts: {} features, {} sources".format(
+                self.num_features, self.num_sources))
+        self.columns = []
+        seen = set()
+        for j, c in enumerate(doc["columns"]):
+            kind, index = c["kind"], int(c["index"])
+            limit = {"feature": self.num_features, "source": self.num_sources}.get(kind)
+            if limit is None:
+                raise ModelFileError("column {} has invalid kind {!r}".format(j, kind))
+            if not 0 <= index < limit or (kind, index) in seen:
+                raise ModelFileError("column {} ({} {}) is out of range or repeated".format(j, kind, index))
+            seen.add((kind, index))
+            w, mean, scale = (float(c[k]) for k in ("weight", "mean", "scale"))
+            if not (math.isfinite(w) and math.isfinite(mean) and math.isfinite(scale) and scale > 0):
+                raise ModelFileError("column {} ({} {}): weight {}, mean {}, scale {}".format(
+                    j, kind, index, w, mean, scale))
+            self.columns.append((kind, index, w, mean, scale))
+
+    def _scores(self, X, H, rows):
+        f = np.zeros(rows)
+        for kind, index, w, mean, scale in self.columns:
+            v = (X if kind == "feature" else H)[:, index]
+            f += w * ((v - mean) / scale)
+        return f
+
+
+def _gram(D):
+    return D @ D.T
+
+
+def omp(D, gram, x, sparsity):
+    """The OMP code of signal x on the unit-norm atoms (rows of D), as
+    sparsecode.OMP computes it: batch OMP with a growing Cholesky factor,
+    skipping atoms dependent on the chosen ones, stopping when every residual
+    correlation is below 1e-12·‖x‖."""
+    K = D.shape[0]
+    gamma = np.zeros(K)
+    dx = D @ x
+    tol = _OMP_TOL * math.sqrt(float(x @ x))
+    corr = dx.copy()
+    excluded = np.zeros(K, dtype=bool)
+    support = []
+    chol = np.zeros((sparsity, sparsity))
+    coef = np.zeros(sparsity)
+    row = np.zeros(sparsity)
+    while len(support) < sparsity:
+        best, best_abs = -1, tol
+        for k in range(K):
+            if not excluded[k] and abs(corr[k]) > best_abs:
+                best, best_abs = k, abs(corr[k])
+        if best < 0:
+            break
+        excluded[best] = True
+        s = len(support)
+        gbb = gram[best, best]
+        d = gbb
+        for a, i in enumerate(support):
+            w = gram[i, best]
+            for c in range(a):
+                w -= chol[a, c] * row[c]
+            w /= chol[a, a]
+            row[a] = w
+            d -= w * w
+        if not d > _OMP_DEPENDENT * gbb:
+            continue
+        chol[s, :s] = row[:s]
+        chol[s, s] = math.sqrt(d)
+        support.append(best)
+        s += 1
+        for a, i in enumerate(support):
+            z = dx[i]
+            for c in range(a):
+                z -= chol[a, c] * coef[c]
+            coef[a] = z / chol[a, a]
+        for a in range(s - 1, -1, -1):
+            z = coef[a]
+            for c in range(a + 1, s):
+                z -= chol[c, a] * coef[c]
+            coef[a] = z / chol[a, a]
+        for k in range(K):
+            c = dx[k]
+            for a, i in enumerate(support):
+                c -= gram[k, i] * coef[a]
+            corr[k] = c
+    for a, i in enumerate(support):
+        gamma[i] = coef[a]
+    return gamma
+
+
+class DictionaryScorer(Scorer):
+    """The dictionary baseline (method/dictionary.go): signals
+    [zx/√d, zh/√n], their OMP codes on every dictionary of the path,
+    standardised, then a linear function."""
+
+    def __init__(self, doc):
+        super().__init__(doc)
+        self.x = Standardiser(doc["x"], "x")
+        self.h = Standardiser(doc["h"], "h")
+        self.num_features, self.num_sources = len(self.x), len(self.h)
+        p = self.num_features + self.num_sources
+        if p == 0:
+            raise ModelFileError("the model has no columns")
+        dicts = doc["dictionaries"]
+        if not dicts:
+            raise ModelFileError("no dictionaries")
+        K = len(dicts[0])
+        self.path = [_matrix(d, "dictionaries[{}]".format(k), (K, p)) for k, d in enumerate(dicts)]
+        self.sparsity = int(doc["sparsity"])
+        if not 1 <= self.sparsity <= K:
+            raise ModelFileError("sparsity {}, want 1 to {}".format(self.sparsity, K))
+        self.codes = Standardiser(doc["codes"], "codes")
+        self.w = _vector(doc["w"], "w", K * len(self.path))
+        if len(self.codes) != len(self.w):
+            raise ModelFileError("{} code statistics for {} weights".format(len(self.codes), len(self.w)))
+        self.b = float(doc["b"])
+
+    def _scores(self, X, H, rows):
+        d, n = self.num_features, self.num_sources
+        parts = []
+        if d:
+            parts.append((1 / math.sqrt(d)) * self.x.transform(X))
+        if n:
+            parts.append((1 / math.sqrt(n)) * self.h.transform(H))
+        signals = np.hstack(parts)
+        codes = []
+        for D in self.path:
+            g = _gram(D)
+            codes.append(np.array([omp(D, g, signals[i], self.sparsity) for i in range(rows)]).reshape(rows, -1))
+        zc = self.codes.transform(np.hstack(codes))
+        return zc @ self.w + self.b
+
+
+def _softmax_rows(S):
+    """Row-wise softmax, as method.softmaxRows: exp(v − max), then divided
+    by the row's sum."""
+    E = np.exp(S - S.max(axis=1, keepdims=True))
+    return E / E.sum(axis=1, keepdims=True)
+
+
+def _sq_dist(Z, R):
+    """Squared Euclidean distances between the rows of Z and of R (rows × |R|),
+    accumulated column by column as method.sqDist."""
+    out = np.zeros((Z.shape[0], R.shape[0]))
+    for j in range(Z.shape[1]):
+        e = Z[:, j:j + 1] - R[None, :, j]
+        out += e * e
+    return out
+
+
+class MultiScorer(Scorer):
+    """A multi-class model file (docs/design.md, "Multi-class model files"):
+    scores of shape (rows × K), column k for ``classes[k]``."""
+
+    def __init__(self, doc):
+        super().__init__(doc)
+        classes = doc["classes"]
+        if not isinstance(classes, list) or len(classes) < 2 or len(set(classes)) != len(classes) \
+                or not all(isinstance(c, str) and c for c in classes):
+            raise ModelFileError("classes must be at least 2 distinct non-empty names, got {!r}".format(classes))
+        self.classes = list(classes)
+        K = len(classes)
+        self.num_features = int(doc["num_features"])
+        self.num_sources = int(doc["num_sources"])
+        self.form = doc["form"]
+        if self.form in ("linear", "nearest-neighbour", "centroid-cosine"):
+            self.x = Standardiser(doc["x"], "x")
+            self.h = Standardiser(doc["h"], "h")
+            if (len(self.x), len(self.h)) != (self.num_features, self.num_sources):
+                raise ModelFileError("scalers of {} and {} columns for {} features and {} sources".format(
+                    len(self.x), len(self.h), self.num_features, self.num_sources))
+        p = self.num_features + self.num_sources
+        if self.form == "linear":
+            self.wx = _matrix(doc["wx"], "wx", (K, self.num_features))
+            self.wh = _matrix(doc["wh"], "wh", (K, self.num_sources))
+            self.b = _vector(doc["b"], "b", K)
+        elif self.form == "nearest-neighbour":
+            self.rows = _matrix(doc["rows"], "rows", (len(doc["rows"]), p))
+            rc = np.asarray(doc["row_classes"], dtype=np.int64)
+            if rc.shape != (self.rows.shape[0],) or np.any(rc < 0) or np.any(rc >= K):
+                raise ModelFileError("row_classes must hold one class index (0 to {}) per row".format(K - 1))
+            missing = sorted(set(range(K)) - set(rc.tolist()))
+            if missing:
+                raise ModelFileError("class {!r} has no training row".format(self.classes[missing[0]]))
+            self.row_classes = rc
+        elif self.form == "centroid-cosine":
+            self.centroids = _matrix(doc["centroids"], "centroids", (K, p))
+        elif self.form == "one-vs-rest":
+            models = doc["models"]
+            if len(models) != K:
+                raise ModelFileError("{} binary models for {} classes".format(len(models), K))
+            self.models = [decode(m) for m in models]
+            for k, m in enumerate(self.models):
+                if m.classes is not None:
+                    raise ModelFileError("models[{}] is not a binary model".format(k))
+                if (m.num_features, m.num_sources) != (self.num_features, self.num_sources):
+                    raise ModelFileError("models[{}] has {} features and {} sources, the file {} and {}".format(
+                        k, m.num_features, m.num_sources, self.num_features, self.num_sources))
+            self.score_scale = _vector(doc["score_scale"], "score_scale", K)
+            if np.any(self.score_scale <= 0):
+                raise ModelFileError("score_scale must be positive")
+        elif self.form == "ensemble":
+            self.members = [decode(m) for m in doc["members"]]
+            if not self.members:
+                raise ModelFileError("an ensemble without members")
+            for i, m in enumerate(self.members):
+                if m.classes != self.classes:
+                    raise ModelFileError("members[{}] has classes {!r}, the file {!r}".format(i, m.classes, self.classes))
+            self.weights = _vector(doc["weights"], "weights", len(self.members))
+            if np.any(self.weights <= 0):
+                raise ModelFileError("ensemble weights must be positive")
+        else:
+            raise ModelFileError("unknown multi-class form {!r} (a newer greedytl wrote it?)".format(self.form))
+
+    def _z(self, X, H, rows):
+        parts = []
+        if self.num_features:
+            parts.append(self.x.transform(X))
+        if self.num_sources:
+            parts.append(self.h.transform(H))
+        return np.hstack(parts) if parts else np.zeros((rows, 0))
+
+    def _scores(self, X, H, rows):
+        K = len(self.classes)
+        if self.form == "linear":
+            S = np.tile(self.b, (rows, 1))
+            if self.num_features:
+                S = S + self.x.transform(X) @ self.wx.T
+            if self.num_sources:
+                S = S + self.h.transform(H) @ self.wh.T
+            return S
+        if self.form == "nearest-neighbour":
+            d2 = _sq_dist(self._z(X, H, rows), self.rows)
+            S = np.empty((rows, K))
+            for k in range(K):
+                S[:, k] = -np.sqrt(d2[:, self.row_classes == k].min(axis=1))
+            return S
+        if self.form == "centroid-cosine":
+            z = self._z(X, H, rows)
+            ss = np.zeros(rows)
+            for j in range(z.shape[1]):
+                ss += z[:, j] * z[:, j]
+            inv = np.ones(rows)
+            np.divide(1.0, np.sqrt(ss), out=inv, where=ss > 0)
+            u = z * inv[:, None]
+            return -np.sqrt(_sq_dist(u, self.centroids))
+        if self.form == "one-vs-rest":
+            return np.column_stack([m.scores(X, H) / self.score_scale[k] for k, m in enumerate(self.models)])
+        # ensemble
+        S = np.zeros((rows, K))
+        for w, m in zip(self.weights, self.members):
+            S += w * _softmax_rows(m.scores(X, H))
+        return S

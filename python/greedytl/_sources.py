@@ -1,0 +1,263 @@
+"""Source hypotheses: the scores H of the user's model zoo on X.
+
+:class:`Sources` holds the sources in any of the forms users have and
+computes their score matrix (rows × sources) on new X:
+
+* a list of fitted scikit-learn classifiers: their ``decision_function`` on
+  X, one column per binary classifier, one per class of a multi-class one;
+* a greedytl sources directory (``greedytl train-sources``): the scores of
+  its liblinear models, computed in NumPy as the Go package ``source``
+  computes them (``Set.Scores``: H = X[:, :d]·W + b, each model oriented so
+  that a positive score favours its greater label); ``greedytl fit
+  --sources DIR`` computes the same scores at fit time;
+* any callable X → (rows × sources) array.
+"""
+
+import hashlib
+import json
+import os
+import struct
+
+import numpy as np
+
+__all__ = ["Sources", "SourcesDir", "read_liblinear", "LiblinearModel"]
+
+INDEX_FILE = "sources.json"
+INDEX_VERSION = 1
+
+
+class LiblinearModel:
+    """A liblinear model file: ``labels``, ``nr_feature``, ``bias`` and the
+    weights ``w`` (rows: features, then the bias feature when bias ≥ 0;
+    columns: decision functions)."""
+
+    def __init__(self, solver, labels, nr_feature, bias, w):
+        self.solver, self.labels, self.nr_feature, self.bias, self.w = solver, labels, nr_feature, bias, w
+
+
+def read_liblinear(data, name="<model>"):
+    """Parse a liblinear model file's bytes (linear/modelfile.go's format)."""
+    lines = data.decode("utf-8").split("\n")
+    head = {}
+    i = 0
+    while True:
+        if i >= len(lines):
+            raise ValueError('{}: file ends before the "w" line'.format(name))
+        f = lines[i].split()
+        i += 1
+        if not f:
+            continue
+        key, args = f[0], f[1:]
+        if key in head:
+            raise ValueError("{}:{}: key {!r} appears twice".format(name, i, key))
+        if key == "w":
+            break
+        if key == "rho":
+            raise ValueError("{}:{}: one-class models are not supported".format(name, i))
+        head[key] = args
+    for k in ("solver_type", "nr_class", "label", "nr_feature", "bias"):
+        if k not in head:
+            raise ValueError("{}: header lacks {!r}".format(name, k))
+    nr_class = int(head["nr_class"][0])
+    labels = [int(v) for v in head["label"]]
+    if len(labels) != nr_class or len(set(labels)) != nr_class or nr_class < 2:
+        raise ValueError("{}: labels {} for nr_class {}".format(name, labels, nr_class))
+    nr_feature = int(head["nr_feature"][0])
+    bias = float(head["bias"][0])
+    nr_w = 1 if nr_class == 2 else nr_class
+    rows = nr_feature + (1 if bias >= 0 else 0)
+    vals = [float(v) for line in lines[i:] for v in line.split()]
+    if len(vals) != rows * nr_w:
+        raise ValueError("{}: {} weights, want {}×{}".format(name, len(vals), rows, nr_w))
+    w = np.array(vals, dtype=np.float64).reshape(rows, nr_w)
+    if not np.all(np.isfinite(w)) or not np.isfinite(bias):
+        raise ValueError("{}: a weight or the bias is not finite".format(name))
+    return LiblinearModel(head["solver_type"][0], labels, nr_feature, bias, w)
+
+
+class SourcesDir:
+    """The sources of a greedytl sources directory, loaded into memory.
+
+    ``names`` are the sources in the index's order, ``W`` (d × n) and ``b``
+    (n) their oriented weights and intercepts (source.NewSet), ``identity``
+    the digest greedytl records in a model fitted with ``--sources`` (the
+    SHA-256 of the names and model-file digests, source.Index.Identity).
+    Each model file is checked against the digest the index records.
+    """
+
+    def __init__(self, path):
+        self.path = os.fspath(path)
+        ipath = os.path.join(self.path, INDEX_FILE)
+        try:
+            with open(ipath, "rb") as f:
+                ix = json.load(f)
+        except OSError as e:
+            raise ValueError("{} is not a greedytl sources directory: {}".format(self.path, e)) from None
+        except ValueError as e:
+            raise ValueError("{}: {}".format(ipath, e)) from None
+        if ix.get("version") != INDEX_VERSION:
+            raise ValueError("{}: index version {!r}, this package reads version {}".format(
+                ipath, ix.get("version"), INDEX_VERSION))
+        entries = ix.get("sources") or []
+        if not entries:
+            raise ValueError("{}: the index lists no sources".format(ipath))
+        models, self.names, h = [], [], hashlib.sha256()
+        for e in entries:
+            name, file, digest = e["name"], e["file"], e["sha256"]
+            if os.path.isabs(file) or ".." in file.split("/") or "\\" in file:
+                raise ValueError("{}: source {!r}: file {!r} is not a path inside the directory".format(ipath, name, file))
+            mpath = os.path.join(self.path, *file.split("/"))
+            with open(mpath, "rb") as f:
+                data = f.read()
+            got = hashlib.sha256(data).hexdigest()
+            if got != digest:
+                raise ValueError("{}: SHA-256 {} differs from the recorded {}: the file was altered".format(
+                    mpath, got, digest))
+            m = read_liblinear(data, mpath)
+            if len(m.labels) != 2:
+                raise ValueError("source {!r}: model has {} labels; a source needs a binary model".format(
+                    name, len(m.labels)))
+            models.append(m)
+            self.names.append(name)
+            for s in (name, digest):
+                b = s.encode("utf-8")
+                h.update(struct.pack("<Q", len(b)))
+                h.update(b)
+        self.identity = h.hexdigest()
+        self.data_sha256 = ix.get("data_sha256")
+        self.d = max(m.nr_feature for m in models)
+        n = len(models)
+        self.W = np.zeros((self.d, n))
+        self.b = np.zeros(n)
+        self._nr_feature = [m.nr_feature for m in models]
+        for j, m in enumerate(models):
+            sign = -1.0 if m.labels[0] < m.labels[1] else 1.0
+            self.W[:m.nr_feature, j] = sign * m.w[:m.nr_feature, 0]
+            if m.bias >= 0:
+                self.b[j] = sign * m.w[m.nr_feature, 0] * m.bias
+
+    def __len__(self):
+        return len(self.names)
+
+    def scores(self, X):
+        """H = X[:, :d]·W + b (rows × sources), as source.Set.Scores."""
+        X = np.asarray(X, dtype=np.float64)
+        if X.shape[0] == 0:
+            raise ValueError("source: no examples to score")
+        if X.shape[1] < self.d:
+            j = int(np.argmax(np.asarray(self._nr_feature) > X.shape[1]))
+            raise ValueError("source {!r}: model has {} features but the examples have {}".format(
+                self.names[j], self._nr_feature[j], X.shape[1]))
+        H = X[:, :self.d] @ self.W + self.b
+        if not np.all(np.isfinite(H)):
+            i, j = np.argwhere(~np.isfinite(H))[0]
+            raise ValueError("source {!r}: score of example {} is {} (non-finite input?)".format(
+                self.names[j], i, H[i, j]))
+        return H
+
+
+def _is_path(x):
+    return isinstance(x, (str, bytes, os.PathLike))
+
+
+class Sources:
+    """The sources of a :class:`~greedytl.TransferClassifier` in one of the
+    forms users have: a list (or tuple) of fitted scikit-learn classifiers,
+    a greedytl sources directory (a path), or a callable from X to a
+    (rows × sources) score matrix.
+
+    Wrap a list of fitted classifiers in ``Sources`` when the estimator is
+    cloned (``GridSearchCV``, ``cross_val_score``, ``clone``): scikit-learn
+    clones the estimators of a list parameter as unfitted copies, but copies
+    a ``Sources`` whole, fitted state included.
+    """
+
+    def __init__(self, sources):
+        if isinstance(sources, Sources):
+            sources = sources.sources
+        self.sources = sources
+
+    def __repr__(self):
+        s = self.sources
+        if isinstance(s, (list, tuple)):
+            return "Sources([{}])".format(", ".join(type(c).__name__ for c in s))
+        return "Sources({!r})".format(s)
+
+    def resolve(self):
+        """Return the sources in their computing form: a :class:`SourcesDir`
+        for a directory, the callable, or the list of classifiers (each
+        checked to be fitted and to have ``decision_function``)."""
+        s = self.sources
+        if _is_path(s):
+            return SourcesDir(os.fsdecode(s))
+        if isinstance(s, SourcesDir):
+            return s
+        if hasattr(s, "decision_function"):
+            s = [s]
+        if isinstance(s, (list, tuple)):
+            if not s:
+                raise ValueError("sources is an empty list: give None for no sources")
+            for i, c in enumerate(s):
+                if not hasattr(c, "decision_function"):
+                    raise TypeError("sources[{}] ({}) has no decision_function: give fitted classifiers, "
+                                    "a greedytl sources directory or a callable".format(i, type(c).__name__))
+                if not _is_fitted(c):
+                    raise ValueError(
+                        "sources[{}] ({}) is not fitted. A list of classifiers in an estimator that "
+                        "scikit-learn clones (GridSearchCV, cross_val_score, clone) is cloned unfitted: "
+                        "wrap the list as sources=greedytl.Sources([...]), which is copied with its "
+                        "fitted state".format(i, type(c).__name__))
+            return list(s)
+        if callable(s):
+            return s
+        raise TypeError("sources must be None, a list of fitted classifiers, a greedytl sources directory "
+                        "or a callable X -> (n_samples, n_sources), got {}".format(type(s).__name__))
+
+
+def _is_fitted(est):
+    try:
+        from sklearn.utils.validation import check_is_fitted
+        from sklearn.exceptions import NotFittedError
+    except ImportError:
+        return any(k.endswith("_") and not k.startswith("__") for k in vars(est))
+    try:
+        check_is_fitted(est)
+    except NotFittedError:
+        return False
+    except TypeError:  # not an estimator: trust it
+        return True
+    return True
+
+
+def source_scores(resolved, X):
+    """The score matrix (rows × sources) of resolved sources on X, and the
+    names of its columns."""
+    if isinstance(resolved, SourcesDir):
+        return resolved.scores(X), list(resolved.names)
+    if isinstance(resolved, list):
+        cols, names = [], []
+        for i, c in enumerate(resolved):
+            s = np.asarray(c.decision_function(X), dtype=np.float64)
+            if s.ndim == 1:
+                s = s[:, None]
+                names.append("{}:{}".format(i, type(c).__name__))
+            elif s.ndim == 2:
+                labels = getattr(c, "classes_", range(s.shape[1]))
+                names.extend("{}:{}={}".format(i, type(c).__name__, k) for k in labels)
+            else:
+                raise ValueError("sources[{}].decision_function returned shape {}".format(i, s.shape))
+            cols.append(s)
+        H = np.hstack(cols)
+    else:
+        H = np.asarray(resolved(X), dtype=np.float64)
+        if H.ndim == 1:
+            H = H[:, None]
+        names = [str(j) for j in range(H.shape[1] if H.ndim == 2 else 0)]
+    if H.ndim != 2 or H.shape[0] != np.shape(X)[0]:
+        raise ValueError("the sources' scores have shape {}, want ({}, n_sources)".format(H.shape, np.shape(X)[0]))
+    if H.shape[1] == 0:
+        raise ValueError("the sources give no score columns")
+    if not np.all(np.isfinite(H)):
+        i, j = np.argwhere(~np.isfinite(H))[0]
+        raise ValueError("source score [{}][{}] ({}) is {}: scores must be finite".format(i, j, names[j], H[i, j]))
+    return H, names

@@ -1,0 +1,368 @@
+"""TransferClassifier: scikit-learn's contract, the sources' forms, the
+CLI's errors, and clean-up when a fit is interrupted or killed."""
+
+import json
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+
+import greedytl
+from greedytl import TransferClassifier
+
+from conftest import run
+
+sklearn = pytest.importorskip("sklearn")
+from sklearn.base import clone  # noqa: E402
+from sklearn.exceptions import NotFittedError  # noqa: E402
+from sklearn.linear_model import LogisticRegression  # noqa: E402
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score  # noqa: E402
+from sklearn.pipeline import make_pipeline  # noqa: E402
+from sklearn.preprocessing import StandardScaler  # noqa: E402
+from sklearn.svm import LinearSVC  # noqa: E402
+
+
+def _data(seed=0, m=40, d=8):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, d))
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] + 0.3 * rng.normal(size=m) > 0, "yes", "no")
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def zoo():
+    """Fitted source classifiers: two binary, one multi-class (3 columns)."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(200, 8))
+    a = LogisticRegression().fit(X, X[:, 0] > 0)
+    b = LinearSVC(dual=True, random_state=0).fit(X, X[:, 1] + X[:, 2] > 0)
+    c = LogisticRegression(max_iter=500).fit(X, np.digitize(X[:, 3], [-0.5, 0.5]))
+    return [a, b, c]
+
+
+def _zoo_scores(zoo, X):
+    return np.column_stack([zoo[0].decision_function(X), zoo[1].decision_function(X), zoo[2].decision_function(X)])
+
+
+def test_binary_fit_predict(cli, zoo, tmp_path):
+    """classes_, n_features_in_, the decision values equal greedytl predict's
+    on the model file, predict is their sign mapped to classes_."""
+    X, y = _data()
+    clf = TransferClassifier(sources=greedytl.Sources(zoo), random_state=0).fit(X[:20], y[:20])
+    assert list(clf.classes_) == ["no", "yes"] and clf.n_features_in_ == 8 and clf.n_sources_ == 5
+    assert len(clf.source_names_) == 5 and clf.method_ == "greedytl-auto"
+    f = clf.decision_function(X[20:])
+    np.save(tmp_path / "X.npy", X[20:])
+    np.save(tmp_path / "H.npy", _zoo_scores(zoo, X[20:]))
+    (tmp_path / "m.json").write_text(json.dumps(clf.model_))
+    out = run(cli, "predict", "--model", tmp_path / "m.json", "--features", tmp_path / "X.npy",
+              "--source-scores", tmp_path / "H.npy")
+    want = np.array([float(v) for v in out.split()])
+    assert np.max(np.abs(f - want) / np.maximum(1, np.abs(want))) <= 1e-12
+    assert list(clf.predict(X[20:])) == list(np.where(f > 0, "yes", "no"))
+    # What was selected, named.
+    assert clf.selected_ and {"kind", "index", "weight", "name"} <= set(clf.selected_[0])
+    assert any(s["kind"] == "source" and s["name"] == clf.source_names_[s["index"]] for s in clf.selected_)
+
+
+def test_sources_forms_agree(cli, zoo, synth):
+    """The same sources as classifiers, as Sources, and as a callable give the
+    same model; a sources directory gives the model of its scores as a
+    callable."""
+    X, y = _data()
+    H = lambda A: _zoo_scores(zoo, A)  # noqa: E731
+    fits = [TransferClassifier(method="greedytl", sources=s, random_state=0).fit(X[:20], y[:20])
+            for s in (zoo, greedytl.Sources(zoo), H)]
+    for c in fits[1:]:
+        assert [(s["kind"], s["index"], s["weight"]) for s in c.selected_] == \
+            [(s["kind"], s["index"], s["weight"]) for s in fits[0].selected_]
+        np.testing.assert_array_equal(c.decision_function(X), fits[0].decision_function(X))
+
+    Xs, labels = synth["X"], synth["labels"]
+    t = labels.max()
+    idx = np.concatenate([np.flatnonzero(labels == t)[:5], np.flatnonzero(labels != t)[::7][:15]])
+    ys = labels[idx] == t
+    src = greedytl.SourcesDir(synth["sources"])
+    by_dir = TransferClassifier(sources=synth["sources"], random_state=0).fit(Xs[idx], ys)
+    by_fn = TransferClassifier(sources=src.scores, random_state=0).fit(Xs[idx], ys)
+    assert by_dir.model_["sources"]["sha256"] == src.identity
+    assert by_dir.source_names_ == src.names
+    np.testing.assert_allclose(by_dir.decision_function(Xs), by_fn.decision_function(Xs), rtol=1e-9, atol=1e-9)
+    # predict needs nothing but X, also after pickling.
+    again = pickle.loads(pickle.dumps(by_dir))
+    np.testing.assert_array_equal(again.decision_function(Xs), by_dir.decision_function(Xs))
+
+
+def test_use_features_false(cli, zoo, synth):
+    """Sources only: no feature is selected; with a directory the scores are
+    passed as a matrix."""
+    X, y = _data()
+    clf = TransferClassifier(sources=greedytl.Sources(zoo), use_features=False, random_state=0).fit(X[:20], y[:20])
+    assert all(s["kind"] == "source" for s in clf.selected_)
+    assert clf.predict(X).shape == (40,)
+    Xs, labels = synth["X"], synth["labels"]
+    ys = labels[:60] == labels[0]
+    c = TransferClassifier(sources=synth["sources"], use_features=False, random_state=0).fit(Xs[:60], ys)
+    assert c.n_sources_ == len(greedytl.SourcesDir(synth["sources"])) and c.predict(Xs).shape == (len(Xs),)
+    with pytest.raises(ValueError, match="use_features=False needs sources"):
+        TransferClassifier(use_features=False).fit(X, y)
+
+
+def test_params_pickle_determinism(cli, zoo):
+    """get_params/set_params, clone, pickling, the same model under the same
+    random_state (the seed of greedytl's random choices)."""
+    X, y = _data()
+    clf = TransferClassifier(method="greedytl:sample=3", random_state=7)
+    assert clf.get_params()["method"] == "greedytl:sample=3"
+    assert clf.set_params(random_state=8) is clf and clf.random_state == 8
+    a = clf.fit(X[:20], y[:20])
+    b = clone(clf).fit(X[:20], y[:20])
+    for m in (a, b):
+        m.model_.pop("build", None)
+    assert a.model_ == b.model_
+    p = pickle.loads(pickle.dumps(a))
+    np.testing.assert_array_equal(p.decision_function(X), a.decision_function(X))
+    # The seed reaches greedytl: some seed gives another random search.
+    models = {json.dumps(clone(clf).set_params(random_state=s).fit(X[:20], y[:20]).model_["columns"])
+              for s in range(6)}
+    assert len(models) > 1
+
+
+def test_errors(cli, tmp_path):
+    """Exit status 2 is a ValueError with greedytl's message; unfitted use is
+    NotFittedError; one class is an error naming the class."""
+    X, y = _data()
+    with pytest.raises(ValueError, match="no-such-method"):
+        TransferClassifier(method="no-such-method").fit(X, y)
+    with pytest.raises(ValueError, match="lambda"):
+        TransferClassifier(method="greedytl:lambda=-1").fit(X, y)
+    with pytest.raises(NotFittedError):
+        TransferClassifier().predict(X)
+    with pytest.raises(ValueError, match="class"):
+        TransferClassifier().fit(X, np.zeros(len(X)))
+    clf = TransferClassifier(random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        clf.predict(X[:, :3])
+
+
+def test_transductive_and_oracle(cli, zoo):
+    """dam takes X_unlabelled, best-source X_oracle and y_oracle."""
+    X, y = _data()
+    S = greedytl.Sources(zoo)
+    c = TransferClassifier(method="dam", sources=S, random_state=0).fit(X[:20], y[:20], X_unlabelled=X[20:])
+    assert c.predict(X[20:]).shape == (20,)
+    c = TransferClassifier(method="best-source", sources=S).fit(X[:20], y[:20], X_oracle=X[20:], y_oracle=y[20:])
+    assert [s["kind"] for s in c.selected_] == ["source"]
+    with pytest.raises(ValueError, match="dam"):
+        TransferClassifier(method="dam", sources=S).fit(X[:20], y[:20])
+
+
+def test_pipeline_gridsearch_cross_val(cli, zoo):
+    """In a Pipeline, GridSearchCV (over methods) and cross_val_score; a list
+    of classifiers is cloned unfitted by scikit-learn, which fit says, and
+    Sources keeps them fitted."""
+    X, y = _data(m=60)
+    pipe = make_pipeline(StandardScaler(), TransferClassifier(random_state=0)).fit(X[:30], y[:30])
+    sc = StandardScaler().fit(X[:30])
+    alone = TransferClassifier(random_state=0).fit(sc.transform(X[:30]), y[:30])
+    np.testing.assert_array_equal(pipe.predict(X[30:]), alone.predict(sc.transform(X[30:])))
+    assert pipe.score(X[30:], y[30:]) > 0.6
+    gs = GridSearchCV(TransferClassifier(sources=greedytl.Sources(zoo), random_state=0),
+                      {"method": ["greedytl", "greedytl-auto", "l1-logistic"]}, cv=StratifiedKFold(3))
+    gs.fit(X, y)
+    assert gs.best_params_["method"] in ("greedytl", "greedytl-auto", "l1-logistic")
+    scores = cross_val_score(TransferClassifier(sources=greedytl.Sources(zoo), random_state=0), X, y, cv=3)
+    assert scores.shape == (3,) and scores.mean() > 0.6
+    with pytest.raises(ValueError, match="greedytl.Sources"):
+        cross_val_score(TransferClassifier(sources=zoo), X, y, cv=3, error_score="raise")
+
+
+def test_multiclass(multiclass_cli, zoo, tmp_path):
+    """Three or more classes: classes_ sorted, decision_function's column k
+    is classes_[k] and equals greedytl predict --scores' column of that class
+    (the file names classes by index into classes_), predict equals greedytl
+    predict's class."""
+    cli = multiclass_cli
+    rng = np.random.default_rng(5)
+    names = np.array(["dog", "cat", "emu", "ant", "bee", "fox", "gnu", "hen", "ibis", "jay", "kiwi"])
+    k = np.arange(66) % len(names)  # 11 classes: "10" sorts before "2" as text
+    X = 2 * rng.normal(size=(len(names), 8))[k] + rng.normal(size=(66, 8))
+    y = names[k]
+    clf = TransferClassifier(sources=greedytl.Sources(zoo), random_state=0).fit(X[:44], y[:44])
+    assert list(clf.classes_) == sorted(names)
+    assert clf.method_ == "greedytl-nway"  # greedytl fit's choice without --method
+    assert set(clf.selected_) == set(names) and all(
+        c["name"] == (clf.source_names_[c["index"]] if c["kind"] == "source" else "x[{}]".format(c["index"]))
+        for cols in clf.selected_.values() for c in cols)
+    assert any(c["kind"] == "source" for c in clf.selected_["emu"])
+    D = clf.decision_function(X[44:])
+    assert D.shape == (22, len(names))
+    np.save(tmp_path / "X.npy", X[44:])
+    np.save(tmp_path / "H.npy", _zoo_scores(zoo, X[44:]))
+    (tmp_path / "m.json").write_text(json.dumps(clf.model_))
+    common = ["--model", tmp_path / "m.json", "--features", tmp_path / "X.npy", "--source-scores", tmp_path / "H.npy"]
+    lines = run(cli, "predict", "--scores", *common).strip().split("\n")
+    header = lines[0].split("\t")
+    S = np.array([[float(v) for v in l.split("\t")] for l in lines[1:]])
+    for j, k in enumerate(header):
+        np.testing.assert_allclose(D[:, int(k)], S[:, j], rtol=1e-12, atol=1e-12)
+    pred = run(cli, "predict", *common).split()
+    assert list(clf.predict(X[44:])) == [clf.classes_[int(k)] for k in pred]
+    assert clf.score(X[44:], y[44:]) > 0.5  # chance: 1/11
+
+
+def test_check_estimator(multiclass_cli):
+    """scikit-learn's own checks pass, none marked as expected to fail (they
+    include multi-class data: they need a greedytl that fits multi-class
+    labels)."""
+    from sklearn.utils.estimator_checks import check_estimator
+    check_estimator(TransferClassifier())
+
+
+# -- the command: missing, old, failing, interrupted, killed ----------------
+
+def _fake(tmp_path, body, version=None):
+    """A fake greedytl: `version --json` prints version (default: a current
+    one), anything else runs the shell body."""
+    if version is None:
+        version = json.dumps({"module": "(fake)", "go": "go", "model_format": "greedytl-model",
+                              "model_version": 2, "methods": ["greedytl"]})
+    p = tmp_path / "greedytl"
+    p.write_text("#!/bin/sh\nif [ \"$1\" = version ]; then echo '{}'; exit 0; fi\n{}\n".format(version, body))
+    p.chmod(0o755)
+    return str(p)
+
+
+def test_missing_and_old_command(tmp_path, monkeypatch):
+    monkeypatch.setenv("GREEDYTL_BIN", str(tmp_path / "nothing"))
+    with pytest.raises(greedytl.CommandNotFoundError, match=r"go install \./cmd/greedytl"):
+        TransferClassifier().fit(*_data())
+    monkeypatch.delenv("GREEDYTL_BIN")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setenv("GOPATH", str(tmp_path / "gopath"))
+    with pytest.raises(greedytl.CommandNotFoundError, match=r"not on PATH.*go install \./cmd/greedytl"):
+        greedytl.find_greedytl()
+    # Installed by go install but not on PATH: the message names it.
+    gobin = tmp_path / "gopath" / "bin"
+    gobin.mkdir(parents=True)
+    (gobin / "greedytl").write_text("#!/bin/sh\n")
+    (gobin / "greedytl").chmod(0o755)
+    with pytest.raises(greedytl.CommandNotFoundError, match="{}.*not on PATH".format(gobin / "greedytl")):
+        greedytl.find_greedytl()
+    old = _fake(tmp_path, "exit 0", version=json.dumps({"module": "v0", "go": "go"}))
+    with pytest.raises(greedytl.CommandNotFoundError, match="older"):
+        TransferClassifier(greedytl_bin=old).fit(*_data())
+
+
+def test_exit_status_1_is_runtime_error(tmp_path):
+    fake = _fake(tmp_path, "echo 'greedytl: writing model.json: disk full' >&2; exit 1")
+    with pytest.raises(RuntimeError, match="disk full") as e:
+        TransferClassifier(greedytl_bin=fake).fit(*_data())
+    assert not isinstance(e.value, ValueError) and e.value.returncode == 1
+
+
+_SLOW_FIT = textwrap.dedent("""
+    import numpy as np, greedytl
+    X = np.arange(20.0).reshape(10, 2); y = np.arange(10) % 2
+    greedytl.TransferClassifier(greedytl_bin={fake!r}).fit(X, y)
+""")
+
+
+def _start_slow_fit(tmp_path):
+    """A Python process fitting with a fake greedytl that records its pid and
+    sleeps; returns the process, the child's pid and the TMPDIR used."""
+    pidfile = tmp_path / "child.pid"
+    fake = _fake(tmp_path, "echo $$ > {}; exec sleep 60".format(pidfile))
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONPATH=os.pathsep.join(sys.path))
+    proc = subprocess.Popen([sys.executable, "-c", _SLOW_FIT.format(fake=fake)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    for _ in range(200):
+        if pidfile.exists() and pidfile.read_text().strip():
+            break
+        time.sleep(0.05)
+    else:
+        proc.kill()
+        pytest.fail("the fake greedytl did not start: {}".format(proc.communicate()))
+    assert os.listdir(tmpdir), "the fit's private directory exists while it runs"
+    return proc, int(pidfile.read_text()), tmpdir
+
+
+def _gone(pid, timeout=10):
+    """Whether process pid ends (or is a zombie) within timeout seconds."""
+    end = time.time() + timeout
+    while time.time() < end:
+        try:
+            with open("/proc/{}/stat".format(pid)) as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_keyboard_interrupt_cleans_up(tmp_path):
+    """Ctrl-C during fit: KeyboardInterrupt, the child stopped, no files."""
+    proc, child, tmpdir = _start_slow_fit(tmp_path)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert b"KeyboardInterrupt" in err
+    assert _gone(child), "greedytl still runs after the interrupted fit"
+    assert os.listdir(tmpdir) == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG and /proc are Linux's")
+def test_killed_fit_cleans_up(tmp_path):
+    """SIGKILL of the Python process during fit: the child is stopped (Linux
+    parent-death signal) and the next fit removes the directory left."""
+    proc, child, tmpdir = _start_slow_fit(tmp_path)
+    proc.kill()
+    proc.communicate()
+    assert _gone(child), "greedytl still runs after its Python process was killed"
+    assert len(os.listdir(tmpdir)) == 1
+    fake = _fake(tmp_path, "exit 1")
+    env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONPATH=os.pathsep.join(sys.path))
+    subprocess.run([sys.executable, "-c", _SLOW_FIT.format(fake=fake)], env=env, capture_output=True)
+    assert os.listdir(tmpdir) == []
+
+
+_NO_SKLEARN = textwrap.dedent("""
+    import sys
+    sys.modules["sklearn"] = None  # import sklearn fails
+    import numpy as np, greedytl
+    assert not greedytl._compat.HAVE_SKLEARN
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 4)); y = np.where(X[:, 0] > 0, "b", "a")
+    clf = greedytl.TransferClassifier(sources=lambda A: A[:, :2] * 2, random_state=1).fit(X[:20], y[:20])
+    assert list(clf.classes_) == ["a", "b"] and clf.n_features_in_ == 4
+    assert clf.get_params()["random_state"] == 1 and clf.set_params(random_state=2).random_state == 2
+    print(clf.score(X[20:], y[20:]))
+    try:
+        clf.predict(X[:, :3])
+    except ValueError as e:
+        assert "features" in str(e)
+    else:
+        raise AssertionError("3 columns accepted")
+    try:
+        greedytl.TransferClassifier().predict(X)
+    except greedytl._compat.NotFittedError:
+        pass
+""")
+
+
+def test_without_sklearn(cli):
+    """NumPy only: the estimator fits, predicts and validates without
+    scikit-learn (its stand-ins in greedytl._compat)."""
+    env = dict(os.environ, GREEDYTL_BIN=cli["path"], PYTHONPATH=os.pathsep.join(sys.path))
+    p = subprocess.run([sys.executable, "-c", _NO_SKLEARN], capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr
+    assert float(p.stdout) > 0.7

@@ -1,0 +1,211 @@
+"""The NumPy scores of a model file equal greedytl predict's, for every
+registered method (greedytl version --json lists them), with source scores
+given as a matrix and computed from a sources directory."""
+
+import json
+import subprocess
+
+import numpy as np
+import pytest
+
+import greedytl
+from greedytl._sources import SourcesDir
+
+from conftest import run
+
+# Scores agree to this, relative to max(1, |score|): greedytl writes them so
+# that they read back exactly, and the NumPy code mirrors the Go code's
+# operations; what remains is the summation order of matrix products.
+TOL = 1e-12
+
+
+def _problem(seed, m=24, d=6, n=5, rows=40):
+    rng = np.random.default_rng(seed)
+    w = rng.normal(size=d + n)
+    def sample(k):
+        X = rng.normal(size=(k, d))
+        H = np.column_stack([X[:, j % d] + 0.3 * rng.normal(size=k) for j in range(n)])
+        y = np.where(np.hstack([X, H]) @ w + 0.5 * rng.normal(size=k) > 0, 1.0, -1.0)
+        # A constant column (scale 0: standardised to 0) and a duplicated one.
+        X[:, 1] = 3.0
+        H[:, 2] = H[:, 1]
+        return X, H, y
+    return sample(m), sample(rows)
+
+
+def _predict(cli, tmp, model, **inputs):
+    args = ["predict", "--model", model]
+    for flag, path in inputs.items():
+        args += ["--" + flag.replace("_", "-"), path]
+    out = run(cli, *args, cwd=tmp)
+    return np.array([float(v) for v in out.split()])
+
+
+def _check(got, want):
+    assert got.shape == want.shape
+    err = np.abs(got - want) / np.maximum(1, np.abs(want))
+    assert err.max() <= TOL, "max relative difference {:.3g} at row {}".format(err.max(), int(np.argmax(err)))
+
+
+def _extra(method, save, Xte, Hte, yte=None, sources=False):
+    """The inputs the transductive (dam) and oracle (best-source) methods need."""
+    if method.startswith("dam"):
+        a = ["--unlabelled-features", save("Xu.npy", Xte)]
+        return a if sources else a + ["--unlabelled-source-scores", save("Hu.npy", Hte)]
+    if method.startswith("best-source"):
+        a = ["--oracle-features", save("Xo.npy", Xte), "--oracle-labels", save("yo.npy", yte)]
+        return a if sources else a + ["--oracle-source-scores", save("Ho.npy", Hte)]
+    return []
+
+
+def _saver(tmp):
+    def save(name, a):
+        np.save(tmp / name, a)
+        return tmp / name
+    return save
+
+
+METHOD_VARIANTS = ["greedytl:sample=5,lambda=0.5", "greedytl-sp:gamma=0.25", "greedytl:stop_at_min_loo=true",
+                   "greedytl-auto:single_fit=1"]
+
+
+def _methods(cli):
+    return list(cli["methods"]) + METHOD_VARIANTS
+
+
+def test_every_method_matrix(cli, tmp_path):
+    """Source scores as a matrix: every method, features and sources."""
+    (Xtr, Htr, ytr), (Xte, Hte, yte) = _problem(1)
+    save = _saver(tmp_path)
+    files = dict(features=save("X.npy", Xtr), source_scores=save("H.npy", Htr), labels=save("y.npy", ytr))
+    tfiles = dict(features=save("Xt.npy", Xte), source_scores=save("Ht.npy", Hte))
+    seen = []
+    for method in _methods(cli):
+        model = tmp_path / (method.replace(":", "_") + ".json")
+        run(cli, "fit", "--method", method, "--features", files["features"], "--source-scores",
+            files["source_scores"], "--labels", files["labels"], "--seed", 5,
+            *_extra(method, save, Xte, Hte, yte), "--out", model)
+        scorer = greedytl.read_model(model)
+        seen.append(type(scorer).__name__)
+        _check(scorer.scores(Xte, Hte), _predict(cli, tmp_path, model, **tfiles))
+    # Every kind of file is covered.
+    assert {"LinearScorer", "GreedyScorer", "DictionaryScorer"} <= set(seen)
+
+
+@pytest.mark.parametrize("blocks", ["features", "sources"])
+def test_every_method_one_block(cli, tmp_path, blocks):
+    """Features only, and sources only: the absent block's members are empty
+    (null). A method that needs the other block says so (exit status 2,
+    "needs") and is left out; the rest must agree."""
+    (Xtr, Htr, ytr), (Xte, Hte, yte) = _problem(2)
+    save = _saver(tmp_path)
+    flag, tr, te = ("features", Xtr, Xte) if blocks == "features" else ("source-scores", Htr, Hte)
+    checked, refused = [], []
+    for method in _methods(cli):
+        extra = []
+        if method.startswith(("dam", "best-source")):
+            pre = "--unlabelled-" if method.startswith("dam") else "--oracle-"
+            extra = [pre + flag, save("e.npy", te)]
+            if method.startswith("best-source"):
+                extra += ["--oracle-labels", save("yo.npy", yte)]
+        model = tmp_path / (method.replace(":", "_") + ".json")
+        p = subprocess.run([cli["path"], "fit", "--method", method, "--" + flag, str(save("tr.npy", tr)),
+                            "--labels", str(save("y.npy", ytr))] + [str(a) for a in extra] + ["--out", str(model)],
+                           capture_output=True, text=True)
+        if p.returncode == 2 and ("needs" in p.stderr or "no target features" in p.stderr or "no source" in p.stderr):
+            refused.append(method)
+            continue
+        assert p.returncode == 0, p.stderr
+        scorer = greedytl.read_model(model)
+        got = scorer.scores(te, None) if blocks == "features" else scorer.scores(None, te)
+        _check(got, _predict(cli, tmp_path, model, **{flag.replace("-", "_"): save("te.npy", te)}))
+        checked.append(method)
+    assert len(refused) <= 4, "methods refusing {} alone: {}".format(blocks, refused)
+    assert {"greedytl", "greedytl-auto", "dictionary"} <= set(checked)
+
+
+def test_every_method_sources_dir(cli, synth, tmp_path):
+    """--sources DIR: the NumPy source scores of the directory's liblinear
+    models, then the model, equal greedytl predict --sources."""
+    X, labels = synth["X"], synth["labels"]
+    src = SourcesDir(synth["sources"])
+    target = labels.max()  # a class with no source of its own: the last
+    pos = np.flatnonzero(labels == target)
+    neg = np.flatnonzero(labels != target)
+    tr = np.concatenate([pos[:4], neg[::9][:10]])
+    te = np.setdiff1d(np.arange(len(labels)), tr)
+    y = np.where(labels[tr] == target, 1.0, -1.0)
+    save = _saver(tmp_path)
+    Xtr, Xte = save("X.npy", X[tr]), save("Xt.npy", X[te])
+    yte = np.where(labels[te] == target, 1.0, -1.0)
+    for method in _methods(cli):
+        model = tmp_path / (method.replace(":", "_") + ".json")
+        run(cli, "fit", "--method", method, "--features", Xtr, "--sources", synth["sources"], "--labels",
+            save("y.npy", y), *_extra(method, save, X[te], None, yte, sources=True), "--out", model)
+        scorer = greedytl.read_model(model)
+        assert scorer.doc["sources"]["sha256"] == src.identity
+        _check(scorer.scores(X[te], src.scores(X[te])),
+               _predict(cli, tmp_path, model, features=Xte, sources=synth["sources"]))
+
+
+def test_sources_dir_scores(cli, synth, tmp_path):
+    """SourcesDir.scores: column j equals greedytl predict's scores of the
+    directory's liblinear model j (which favour its greater label, as
+    source.Set orients a source)."""
+    X = synth["X"]
+    src = SourcesDir(synth["sources"])
+    ix = json.load(open(synth["dir"] / "sources" / "sources.json"))
+    np.save(tmp_path / "X.npy", X)
+    H = src.scores(X)
+    for j, e in enumerate(ix["sources"]):
+        out = run(cli, "predict", "--model", synth["dir"] / "sources" / e["file"], "--features", tmp_path / "X.npy")
+        _check(H[:, j], np.array([float(v) for v in out.split()]))
+
+
+# The native multi-class methods (docs/design.md, "Multi-class model files");
+# every binary method is fitted one against the rest too.
+NATIVE_MULTI = ["greedytl-nway", "multinomial-logistic", "nearest-mean", "simpleshot", "nearest-neighbour"]
+
+
+def _predict_scores(cli, tmp, model, **inputs):
+    """greedytl predict --scores: a header of class names, then one row of
+    tab-separated scores per example."""
+    args = ["predict", "--scores", "--model", model]
+    for flag, path in inputs.items():
+        args += ["--" + flag.replace("_", "-"), path]
+    lines = run(cli, *args, cwd=tmp).strip().split("\n")
+    return lines[0].split("\t"), np.array([[float(v) for v in l.split("\t")] for l in lines[1:]])
+
+
+def test_multiclass_parity(multiclass_cli, synth, tmp_path):
+    """Multi-class model files, every form: the NumPy scores equal greedytl
+    predict --scores, with sources as a matrix and as a directory."""
+    cli = multiclass_cli
+    X, labels = synth["X"], synth["labels"]
+    src = SourcesDir(synth["sources"])
+    rng = np.random.default_rng(4)
+    classes = np.unique(labels)[-4:]
+    pool = np.flatnonzero(np.isin(labels, classes))
+    tr = np.concatenate([rng.choice(pool[labels[pool] == c], 3, replace=False) for c in classes])
+    te = np.setdiff1d(pool, tr)
+    save = _saver(tmp_path)
+    y = np.searchsorted(classes, labels[tr])
+    files = dict(X=save("X.npy", X[tr]), H=save("H.npy", src.scores(X[tr])), y=save("y.npy", y),
+                 Xt=save("Xt.npy", X[te]), Ht=save("Ht.npy", src.scores(X[te])))
+    forms = set()
+    for method in NATIVE_MULTI + [m for m in cli["methods"] if not m.startswith(("dam", "best-source"))]:
+        for how in ("matrix", "dir"):
+            if how == "dir" and method not in NATIVE_MULTI + ["greedytl", "greedytl-auto", "dictionary"]:
+                continue
+            model = tmp_path / "{}-{}.json".format(method, how)
+            hx = ["--source-scores", files["H"]] if how == "matrix" else ["--sources", synth["sources"]]
+            run(cli, "fit", "--method", method, "--features", files["X"], *hx, "--labels", files["y"], "--seed", 2,
+                "--out", model)
+            scorer = greedytl.read_model(model)
+            forms.add(scorer.form)
+            assert scorer.classes == [str(k) for k in range(len(classes))]
+            hp = dict(source_scores=files["Ht"]) if how == "matrix" else dict(sources=synth["sources"])
+            names, want = _predict_scores(cli, tmp_path, model, features=files["Xt"], **hp)
+            assert names == scorer.classes
+            _check(scorer.scores(X[te], src.scores(X[te])), want)
+    assert forms == {"linear", "nearest-neighbour", "centroid-cosine", "one-vs-rest", "ensemble"}
