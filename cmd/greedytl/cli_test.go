@@ -278,7 +278,8 @@ func TestFitFromStdinNPY(t *testing.T) {
 func TestMessagesNameTheFileOnce(t *testing.T) {
 	d := newToy(t)
 	dir := d.dir
-	huge := writeText(t, dir, "huge.csv", "1,1e300\n2,-1e300\n3,1e300\n4,-1e308\n")
+	// Column 1's deviations from its mean (−8.5e307) overflow float64.
+	huge := writeText(t, dir, "huge.csv", "1,1.7e308\n2,-1.7e308\n3,-1.7e308\n4,-1.7e308\n")
 	y4 := writeText(t, dir, "y4.txt", "1\n-1\n1\n-1\n")
 	model := filepath.Join(dir, "m.json")
 	if code, _, stderr := cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
@@ -289,7 +290,7 @@ func TestMessagesNameTheFileOnce(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"fit", "--features", huge, "--labels", y4, "--method", "greedytl"}, "fitting greedytl on X = " + huge + ": column 1 of X is too large"},
+		{[]string{"fit", "--features", huge, "--labels", y4, "--method", "greedytl"}, "fitting greedytl on X = " + huge + ": column 1 of X cannot be standardised"},
 		{[]string{"fit", "--features", huge, "--labels", y4}, "fitting greedytl-auto on X = " + huge + ": "},
 		{[]string{"predict", "--model", model, "--features", narrow}, "model " + model + " on X = " + narrow + ": X has 3 columns, the model was trained on 6 features"},
 	} {
