@@ -278,8 +278,7 @@ func TestFitFromStdinNPY(t *testing.T) {
 func TestMessagesNameTheFileOnce(t *testing.T) {
 	d := newToy(t)
 	dir := d.dir
-	// Column 1's deviations from its mean (−8.5e307) overflow float64.
-	huge := writeText(t, dir, "huge.csv", "1,1.7e308\n2,-1.7e308\n3,-1.7e308\n4,-1.7e308\n")
+	huge := writeText(t, dir, "huge.csv", "1,1.79e308\n2,1.79e308\n3,1.79e308\n4,-1.79e308\n") // deviations overflow
 	y4 := writeText(t, dir, "y4.txt", "1\n-1\n1\n-1\n")
 	model := filepath.Join(dir, "m.json")
 	if code, _, stderr := cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
