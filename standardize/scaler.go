@@ -46,7 +46,7 @@ func Fit(A mat.Matrix) Scaler {
 
 // FitTransform returns the Scaler of A and A standardised with it, the
 // usual first step of a fit. Its error names the first element of A that is
-// not finite.
+// not finite, or the first column whose deviations from its mean overflow.
 func FitTransform(A mat.Matrix) (Scaler, *mat.Dense, error) {
 	if err := CheckFinite(A); err != nil {
 		return Scaler{}, nil, err
@@ -114,6 +114,9 @@ func (s Scaler) check() error {
 		return fmt.Errorf("scaler has %d means but %d scales", len(s.Mean), len(s.Scale))
 	}
 	for j := range s.Mean {
+		if math.IsNaN(s.Mean[j]) && math.IsNaN(s.Scale[j]) { // Fit's mark
+			return fmt.Errorf("column %d cannot be standardised: its values are not finite, or so far apart that their deviations from the mean overflow float64", j)
+		}
 		if mu := s.Mean[j]; math.IsNaN(mu) || math.IsInf(mu, 0) {
 			return fmt.Errorf("scaler mean %d is %v", j, mu)
 		}

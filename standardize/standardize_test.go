@@ -262,3 +262,13 @@ func TestScalerErrors(t *testing.T) {
 		t.Errorf("FitTransform(NaN) error %v", err)
 	}
 }
+
+// TestFitTransformOverflow: a column whose deviations from its mean overflow
+// (values spanning more than the float64 range) is an error naming it.
+func TestFitTransformOverflow(t *testing.T) {
+	A := mat.NewDense(4, 2, []float64{1, 1.7e308, 2, -1.7e308, 3, -1.7e308, 4, -1.7e308})
+	_, _, err := FitTransform(A)
+	if err == nil || !strings.Contains(err.Error(), "column 1 cannot be standardised: its values are not finite, or so far apart that their deviations from the mean overflow") {
+		t.Errorf("error %v", err)
+	}
+}
