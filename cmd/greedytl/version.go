@@ -20,6 +20,22 @@ type versionJSON struct {
 	ModelFormat  string   `json:"model_format"`
 	ModelVersion int      `json:"model_version"`
 	Methods      []string `json:"methods"`
+	// MultiClass lists the native multi-class methods (fit --method with
+	// labels of three or more classes also takes every binary method, one
+	// against the rest).
+	MultiClass []string `json:"multiclass_methods"`
+}
+
+// nativeMultiNames returns the registered native multi-class methods, in
+// method.MultiNames' order.
+func nativeMultiNames() []string {
+	var names []string
+	for _, n := range method.MultiNames() {
+		if r, ok := method.Registered(n); ok && r.Capabilities().NativeMultiClass {
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 func newVersionCmd(s *streams) *cobra.Command {
@@ -34,14 +50,16 @@ record them. 'greedytl --version' prints the same line.
 With --json it prints them as a JSON object ("module", "revision",
 "modified", "go") with, for programs that drive greedytl, the model file
 format and version that fit writes ("model_format", "model_version") and the
-registered methods that fit --method accepts ("methods").`,
+registered methods that fit --method accepts ("methods", the binary ones, and
+"multiclass_methods", the native multi-class ones).`,
 		RunE: func(*cobra.Command, []string) error {
 			info := buildinfo.Read()
 			if asJSON {
 				enc := json.NewEncoder(s.out)
 				enc.SetIndent("", "  ")
 				return enc.Encode(versionJSON{Info: info, ModelFormat: greedytl.ModelFileFormat,
-					ModelVersion: greedytl.ModelFileVersion, Methods: method.Names()})
+					ModelVersion: greedytl.ModelFileVersion, Methods: method.Names(),
+					MultiClass: nativeMultiNames()})
 			}
 			_, err := fmt.Fprintln(s.out, info)
 			return err

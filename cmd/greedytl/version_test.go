@@ -32,10 +32,21 @@ func TestVersion(t *testing.T) {
 		ModelFormat  string   `json:"model_format"`
 		ModelVersion int      `json:"model_version"`
 		Methods      []string `json:"methods"`
+		MultiClass   []string `json:"multiclass_methods"`
 	}
 	if json.Unmarshal([]byte(out), &caps) != nil || caps.ModelFormat != greedytl.ModelFileFormat ||
 		caps.ModelVersion != greedytl.ModelFileVersion || !slices.Equal(caps.Methods, method.Names()) {
 		t.Errorf("version --json: %+v, want format %q version %d methods %v", caps, greedytl.ModelFileFormat, greedytl.ModelFileVersion, method.Names())
+	}
+	// The native multi-class methods: each fits several classes natively and
+	// is not a binary method; greedytl-nway, the recommended one, is among them.
+	if !slices.Contains(caps.MultiClass, method.RecommendedMulti) {
+		t.Errorf("version --json: multiclass_methods %v lacks %s", caps.MultiClass, method.RecommendedMulti)
+	}
+	for _, n := range caps.MultiClass {
+		if _, err := method.NewMulti(n); err != nil || slices.Contains(caps.Methods, n) {
+			t.Errorf("version --json: multiclass_methods has %s (NewMulti: %v; binary: %v)", n, err, slices.Contains(caps.Methods, n))
+		}
 	}
 	d := newToy(t)
 	code, out, _ = cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat")

@@ -162,9 +162,6 @@ def test_sources_dir_scores(cli, synth, tmp_path):
         _check(H[:, j], np.array([float(v) for v in out.split()]))
 
 
-# The native multi-class methods (docs/design.md, "Multi-class model files");
-# every binary method is fitted one against the rest too.
-NATIVE_MULTI = ["greedytl-nway", "multinomial-logistic", "nearest-mean", "simpleshot", "nearest-neighbour"]
 
 
 def _predict_scores(cli, tmp, model, **inputs):
@@ -192,6 +189,10 @@ def test_multiclass_parity(multiclass_cli, synth, tmp_path):
     y = np.searchsorted(classes, labels[tr])
     files = dict(X=save("X.npy", X[tr]), H=save("H.npy", src.scores(X[tr])), y=save("y.npy", y),
                  Xt=save("Xt.npy", X[te]), Ht=save("Ht.npy", src.scores(X[te])))
+    # The native multi-class methods (greedytl version --json); every binary
+    # method is fitted one against the rest too.
+    NATIVE_MULTI = cli["multiclass_methods"]
+    assert NATIVE_MULTI, "greedytl version --json lists no multi-class method"
     forms = set()
     for method in NATIVE_MULTI + [m for m in cli["methods"] if not m.startswith(("dam", "best-source"))]:
         for how in ("matrix", "dir"):
