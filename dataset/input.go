@@ -327,3 +327,28 @@ func quoteField(b []byte) string {
 	}
 	return strconv.Quote(string(b))
 }
+
+// count returns the number of bytes c in a regular uncompressed file,
+// read with ReadAt so that the reader's position does not move, or 0 when
+// the size is unknown (standard input, gzip) or a read fails: a hint for
+// sizing arrays, which a file changing meanwhile cannot make wrong, only
+// less useful.
+func (s *source) count(c byte) int {
+	if s.file == nil || s.size <= 0 {
+		return 0
+	}
+	buf := make([]byte, min(s.size, 1<<20))
+	n := 0
+	for off := int64(0); off < s.size; {
+		k, err := s.file.ReadAt(buf, off)
+		n += bytes.Count(buf[:k], []byte{c})
+		off += int64(k)
+		if err != nil {
+			if err == io.EOF {
+				break
+			}
+			return 0
+		}
+	}
+	return n
+}
