@@ -25,7 +25,7 @@ func ReadSVMLight(path string) (*sparse.CSR, []float64, error) {
 		return nil, nil, err
 	}
 	defer src.close()
-	entries, rows := src.count(':'), src.count('\n')
+	entries, rows := src.countSVMLight()
 	return decodeSVMLight(src.br, displayName(path), 0, entries, rows+1)
 }
 
