@@ -177,11 +177,8 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (Model, error
 		samples = append(samples, majorityFolds(train.Y)...)
 	}
 	fits := make([]*Linear, len(samples))
-	workers := 1
-	if m*(d+n) >= parallelCommitteeWork {
-		workers = 0 // GOMAXPROCS
-	}
-	err = parallel.For(ctx, len(samples), workers, func(ctx context.Context, k int) error {
+	// One core for small samples (the paper's sizes take milliseconds).
+	err = parallel.For(ctx, len(samples), parallel.Workers(m*(d+n), 0), func(ctx context.Context, k int) error {
 		fold := samples[k]
 		if fold == nil {
 			fit, err := a.committee(ctx, train)
@@ -228,12 +225,6 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (Model, error
 	}
 	return sum, nil
 }
-
-// parallelCommitteeWork is the size m·(d + n) of a training sample from
-// which greedytl-auto fits its committees on several cores: below it (the
-// paper's sizes, 12–40 rows) a fit takes milliseconds, and one core does
-// it without the cost of coordinating with another.
-const parallelCommitteeWork = 100_000
 
 // maxSubsamples bounds the subsamples greedytl-auto averages over, and so
 // its cost: 1 + maxSubsamples committees at most.

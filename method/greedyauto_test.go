@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 )
@@ -198,11 +199,11 @@ func TestGreedyAutoAveragesOverSubsamples(t *testing.T) {
 		{"no sources", newConformanceCase(44, 10, 3, 12, 5).withoutSources()},
 		{"more than 10 negatives: 10 folds", newConformanceCase(45, 26, 3, 10, 8)},
 		{"one example of each class: no subsample", newConformanceCase(46, 2, 1, 6, 4)},
-		{"committees fitted in parallel (m·N ≥ parallelCommitteeWork)", newConformanceCase(48, 40, 5, 2400, 200)},
+		{"committees fitted in parallel (m·N ≥ parallel.MinWork)", newConformanceCase(48, 40, 5, 2400, 200)},
 	} {
 		t.Run(tc.what, func(t *testing.T) {
 			m, d, n, _ := checkTrain(tc.c.train)
-			if testing.Short() && m*(d+n) >= parallelCommitteeWork {
+			if testing.Short() && m*(d+n) >= parallel.MinWork {
 				t.Skip("a few seconds: not with -short")
 			}
 			auto := mustFit(t, "greedytl-auto", tc.c)
