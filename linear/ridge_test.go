@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -383,5 +384,31 @@ func TestRidgeInputsUnmodified(t *testing.T) {
 		if !mat.Equal(x, x0) || fmt.Sprint(y) != fmt.Sprint(y0) || lambdas[0] != 10 || lambdas[1] != 0.1 {
 			t.Errorf("m%d d%d: inputs modified", tc.m, tc.d)
 		}
+	}
+}
+
+// TestFitRidgeWeights: the weights and intercept are FitRidge's, bit for
+// bit, in either form (d < m and m ≤ d).
+func TestFitRidgeWeights(t *testing.T) {
+	for _, tc := range ridgeCases {
+		for _, intercept := range []bool{false, true} {
+			x, y := ridgeRandom(uint64(5*tc.m+tc.d), tc.m, tc.d, tc.offset)
+			for _, lambda := range []float64{1e-2, 1, 100} {
+				want, err := FitRidge(x, y, lambda, intercept)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w, b, err := FitRidgeWeights(x, y, lambda, intercept)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(w, want.W) || b != want.B {
+					t.Errorf("m%d d%d intercept %v λ %g: weights differ from FitRidge's", tc.m, tc.d, intercept, lambda)
+				}
+			}
+		}
+	}
+	if _, _, err := FitRidgeWeights(mat.NewDense(2, 2, []float64{1, 2, 3, 4}), []float64{1, 2}, 0, false); err == nil {
+		t.Error("λ = 0: no error")
 	}
 }

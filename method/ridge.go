@@ -428,12 +428,12 @@ func ridgeByLOO(Z *mat.Dense, y, offset []float64) (lambda float64, w []float64,
 		return 0, nil, err
 	}
 	lambda = path[best].Lambda
-	fit, err := linear.FitRidge(Z, target, lambda, false)
+	w, _, err = linear.FitRidgeWeights(Z, target, lambda, false)
 	if err != nil {
 		return 0, nil, err
 	}
-	if err := checkFiniteSlice("weight", fit.W); err != nil {
+	if err := checkFiniteSlice("weight", w); err != nil {
 		return 0, nil, err
 	}
-	return lambda, fit.W, nil
+	return lambda, w, nil
 }
