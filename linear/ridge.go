@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/floats"
+	gonumlapack "gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -128,10 +131,13 @@ func (m *RidgeModel) Predict(X mat.Matrix) ([]float64, error) {
 
 // RidgeLOOPath returns the leave-one-out residuals of ridge regression of y
 // on X (with an unpenalised intercept when intercept is true) for every λ in
-// lambdas, in that order, from one eigendecomposition: of the m × m Gram
-// matrix when m ≤ d, of XᵀX when d < m. It costs
+// lambdas, in that order, from one reduction to tridiagonal form (Q T Qᵀ,
+// orthogonal Q; no eigenvectors): of the m × m Gram matrix when m ≤ d, of
+// XᵀX when d < m; each λ then costs a tridiagonal factorisation and O(n)
+// a row. It costs
 // O(m·d·min(m, d) + min(m, d)³ + len(lambdas)·m·min(m, d)); callers pick λ by
-// their own error measure of the residuals and then call FitRidge.
+// their own error measure of the residuals and then call FitRidge or
+// FitRidgeWeights.
 //
 // Its errors are FitRidge's, for any of the lambdas, and an empty lambdas.
 // X, y and lambdas are not modified.
@@ -445,46 +451,65 @@ func ridgeLOOPath(X mat.Matrix, y, lambdas []float64, intercept bool, form ridge
 	return path, nil
 }
 
-// ridgeEigen returns the eigenvalues (clamped at 0) and eigenvectors of a and
-// checks that every λ gives a well-conditioned system.
-func ridgeEigen(a *mat.SymDense, lambdas []float64) ([]float64, *mat.Dense, error) {
-	var e mat.EigenSym
-	if ok := e.Factorize(a, true); !ok {
-		return nil, nil, errors.New("linear: ridge: eigendecomposition failed")
+// ridgeTridiag reduces the symmetric a to tridiagonal form, a = Q T Qᵀ
+// (LAPACK's dsytrd and dorgtr: O(n³), without the eigenvectors' QR
+// iterations, which cost several times more), and checks with T's
+// eigenvalues (clamped at 0; dsterf, O(n²)) that every λ gives a
+// well-conditioned system. It returns T's diagonal and off-diagonal and Q.
+func ridgeTridiag(a *mat.SymDense, lambdas []float64) (diag, off []float64, q *mat.Dense, err error) {
+	n := a.SymmetricDim()
+	raw := a.RawSymmetric()
+	q = mat.NewDense(n, n, nil)
+	qr := q.RawMatrix()
+	for i := range n {
+		copy(qr.Data[i*qr.Stride+i:i*qr.Stride+n], raw.Data[i*raw.Stride+i:i*raw.Stride+n])
 	}
-	s := e.Values(nil)
+	diag, off = make([]float64, n), make([]float64, max(n-1, 0))
+	tau := make([]float64, max(n-1, 1))
+	var impl gonumlapack.Implementation
+	work := []float64{0}
+	impl.Dsytrd(blas.Upper, n, qr.Data, qr.Stride, diag, off, tau, work, -1)
+	work = make([]float64, max(int(work[0]), 1))
+	impl.Dsytrd(blas.Upper, n, qr.Data, qr.Stride, diag, off, tau, work, len(work))
+	impl.Dorgtr(blas.Upper, n, qr.Data, qr.Stride, tau, work, -1)
+	if need := int(work[0]); need > len(work) {
+		work = make([]float64, need)
+	}
+	impl.Dorgtr(blas.Upper, n, qr.Data, qr.Stride, tau, work, len(work))
+	s := slices.Clone(diag)
+	if !impl.Dsterf(n, s, slices.Clone(off)) {
+		return nil, nil, nil, errors.New("linear: ridge: eigenvalues of the tridiagonal form did not converge")
+	}
 	for k := range s {
 		s[k] = max(s[k], 0)
 	}
-	smax := s[len(s)-1]
+	smax, smin := slices.Max(s), slices.Min(s)
 	for _, l := range lambdas {
-		if c := (smax + l) / (s[0] + l); c > ridgeMaxCond {
-			return nil, nil, fmt.Errorf("linear: ridge: the regularised system is ill-conditioned (condition number %.3g, λ = %g)", c, l)
+		if c := (smax + l) / (smin + l); c > ridgeMaxCond {
+			return nil, nil, nil, fmt.Errorf("linear: ridge: the regularised system is ill-conditioned (condition number %.3g, λ = %g)", c, l)
 		}
 	}
-	var v mat.Dense
-	e.VectorsTo(&v)
-	return s, &v, nil
+	return diag, off, q, nil
 }
 
-// pathPrimal: X_cᵀX_c = V diag(s) Vᵀ, P = X_cV, c = Pᵀy_c; per λ,
-// ŷ_c = P diag(1/(s+λ)) c and H_ii = [1/m] + Σ_k P_ik²/(s_k+λ).
+// pathPrimal: X_cᵀX_c = Q T Qᵀ, P = X_cQ, c = Pᵀy_c; per λ,
+// ŷ_c = P (T+λI)⁻¹ c and H_ii = [1/m] + P_iᵀ(T+λI)⁻¹P_i.
 func (r *ridgeData) pathPrimal(lambdas []float64) ([]RidgePathPoint, error) {
 	var g mat.SymDense
 	g.SymOuterK(1, r.x.T())
-	s, v, err := ridgeEigen(&g, lambdas)
+	diag, off, q, err := ridgeTridiag(&g, lambdas)
 	if err != nil {
 		return nil, err
 	}
 	var p mat.Dense
-	p.Mul(r.x, v)
+	p.Mul(r.x, q)
 	var c mat.VecDense
 	c.MulVec(p.T(), mat.NewVecDense(r.m, r.y))
 	base := 0.0
 	if r.intercept {
 		base = 1 / float64(r.m)
 	}
-	return ridgeSweep(&p, &c, s, lambdas, func(i int, l, fit, h float64) (float64, error) {
+	return ridgeSweep(&p, c.RawVector().Data, diag, off, lambdas, func(i int, l, fit, h float64) (float64, error) {
 		omh := 1 - base - h
 		if omh < ridgeMinOneMinusH {
 			return 0, fmt.Errorf("linear: ridge: row %d has leverage %.17g ≈ 1 (λ = %g too small for d < m); its leave-one-out residual is undefined", i, base+h, l)
@@ -493,14 +518,14 @@ func (r *ridgeData) pathPrimal(lambdas []float64) ([]RidgePathPoint, error) {
 	})
 }
 
-// pathDual: ZZᵀ = W diag(s) Wᵀ (Z = QᵀX), U = QW, c = WᵀQᵀy; per λ the LOO
-// residual is Σ_k U_ik c_k/(s_k+λ) / Σ_k U_ik²/(s_k+λ).
+// pathDual: ZZᵀ = W T Wᵀ (Z = QᵀX, W orthogonal, T tridiagonal), U = QW,
+// c = UᵀY; per λ the LOO residual is U_iᵀ(T+λI)⁻¹c / U_iᵀ(T+λI)⁻¹U_i.
 func (r *ridgeData) pathDual(lambdas []float64) ([]RidgePathPoint, error) {
 	qt := r.basis()
 	z := r.reduced()
 	var g mat.SymDense
 	g.SymOuterK(1, z)
-	s, w, err := ridgeEigen(&g, lambdas)
+	diag, off, w, err := ridgeTridiag(&g, lambdas)
 	if err != nil {
 		return nil, err
 	}
@@ -508,7 +533,7 @@ func (r *ridgeData) pathDual(lambdas []float64) ([]RidgePathPoint, error) {
 	u.Mul(qt.T(), w)
 	var c mat.VecDense
 	c.MulVec(u.T(), mat.NewVecDense(r.m, r.y))
-	return ridgeSweep(&u, &c, s, lambdas, func(i int, _, num, den float64) (float64, error) {
+	return ridgeSweep(&u, c.RawVector().Data, diag, off, lambdas, func(i int, _, num, den float64) (float64, error) {
 		if !(den > 0) {
 			return 0, fmt.Errorf("linear: ridge: row %d has leverage 1; its leave-one-out residual is undefined", i)
 		}
@@ -516,32 +541,58 @@ func (r *ridgeData) pathDual(lambdas []float64) ([]RidgePathPoint, error) {
 	})
 }
 
-// ridgeSweep returns the LOO path over lambdas from the spectral form of a
-// path method: for each λ and row i, loo(i, λ, num_i, den_i) gives row i's
-// LOO residual from num_i = Σ_k P_ik c_k/(s_k+λ) and
-// den_i = Σ_k P_ik²/(s_k+λ), P having one column per eigenvalue s_k. It
-// returns loo's first error.
-func ridgeSweep(p *mat.Dense, c *mat.VecDense, s, lambdas []float64, loo func(i int, l, num, den float64) (float64, error)) ([]RidgePathPoint, error) {
-	m, _ := p.Dims()
+// ridgeSweep returns the LOO path over lambdas from the tridiagonal form
+// of a path method: for each λ and row i, loo(i, λ, num_i, den_i) gives
+// row i's LOO residual from num_i = P_iᵀ(T+λI)⁻¹c and
+// den_i = P_iᵀ(T+λI)⁻¹P_i, T being the symmetric tridiagonal matrix of
+// diagonal diag and off-diagonal off, P having one column per row of T.
+// With T + λI = LDLᵀ (L unit lower bidiagonal), den_i = vᵀD⁻¹v for
+// v = L⁻¹P_i: O(n) a row. It returns loo's first error.
+func ridgeSweep(p *mat.Dense, c, diag, off, lambdas []float64, loo func(i int, l, num, den float64) (float64, error)) ([]RidgePathPoint, error) {
+	m, n := p.Dims()
 	path := make([]RidgePathPoint, len(lambdas))
-	inv := make([]float64, len(s))
-	for n, l := range lambdas {
-		for k := range s {
-			inv[k] = 1 / (s[k] + l)
+	piv := make([]float64, n) // D
+	low := make([]float64, n) // L's sub-diagonal: low[k] = L[k][k−1]
+	g := make([]float64, n)
+	for t, l := range lambdas {
+		for k := range n {
+			piv[k] = diag[k] + l
+			if k > 0 {
+				low[k] = off[k-1] / piv[k-1]
+				piv[k] -= low[k] * off[k-1]
+			}
+			if !(piv[k] > 0) {
+				return nil, fmt.Errorf("linear: ridge: the regularised system is not positive definite (λ = %g too small)", l)
+			}
+		}
+		// g = (T+λI)⁻¹c: forward, diagonal, backward.
+		for k := range n {
+			g[k] = c[k]
+			if k > 0 {
+				g[k] -= low[k] * g[k-1]
+			}
+		}
+		for k := range n {
+			g[k] /= piv[k]
+		}
+		for k := n - 2; k >= 0; k-- {
+			g[k] -= low[k+1] * g[k+1]
 		}
 		res := make([]float64, m)
 		for i := range m {
-			var num, den float64
-			for k, pik := range p.RawRowView(i) {
-				num += pik * c.AtVec(k) * inv[k]
-				den += pik * pik * inv[k]
+			row := p.RawRowView(i)
+			var num, den, v float64
+			for k, pik := range row {
+				num += pik * g[k]
+				v = pik - low[k]*v // low[0] = 0
+				den += v * v / piv[k]
 			}
 			var err error
 			if res[i], err = loo(i, l, num, den); err != nil {
 				return nil, err
 			}
 		}
-		path[n] = RidgePathPoint{Lambda: l, LOO: res}
+		path[t] = RidgePathPoint{Lambda: l, LOO: res}
 	}
 	return path, nil
 }
