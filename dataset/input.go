@@ -327,3 +327,36 @@ func quoteField(b []byte) string {
 	}
 	return strconv.Quote(string(b))
 }
+
+// countSVMLight returns the numbers of ':' and newline bytes in a regular
+// uncompressed file — bounds on its stored values and rows —, read with
+// ReadAt so that the reader's position does not move, or 0, 0 when the size
+// is unknown (standard input, gzip), a read fails or the counts are
+// implausible (mostly comments or blank lines): hints for sizing
+// arrays, which a file changing meanwhile cannot make wrong, only less
+// useful.
+func (s *source) countSVMLight() (colons, newlines int) {
+	if s.file == nil || s.size <= 0 {
+		return 0, 0
+	}
+	buf := make([]byte, min(s.size, bufSize))
+	for off := int64(0); off < s.size; {
+		k, err := s.file.ReadAt(buf, off)
+		colons += bytes.Count(buf[:k], []byte{':'})
+		newlines += bytes.Count(buf[:k], []byte{'\n'})
+		off += int64(k)
+		if err != nil {
+			if err == io.EOF {
+				break
+			}
+			return 0, 0
+		}
+	}
+	// A stored value takes at least 4 bytes ("1:2 "), a row 2 ("1\n"): more
+	// colons or newlines than that (comments, blank lines) must not make the
+	// arrays, 16 bytes each, larger than 5 times the file.
+	if 16*int64(colons+newlines) > 5*s.size {
+		return 0, 0
+	}
+	return colons, newlines
+}

@@ -25,7 +25,8 @@ func ReadSVMLight(path string) (*sparse.CSR, []float64, error) {
 		return nil, nil, err
 	}
 	defer src.close()
-	return decodeSVMLight(src.br, displayName(path), 0)
+	entries, rows := src.countSVMLight()
+	return decodeSVMLight(src.br, displayName(path), 0, entries, rows+1)
 }
 
 // DecodeSVMLight reads LIBSVM/svmlight text from r: one example per line,
@@ -47,13 +48,17 @@ func DecodeSVMLight(r io.Reader, name string, nFeatures int) (*sparse.CSR, []flo
 	if err != nil {
 		return nil, nil, err
 	}
-	return decodeSVMLight(br, name, nFeatures)
+	return decodeSVMLight(br, name, nFeatures, 0, 0)
 }
 
-func decodeSVMLight(r io.Reader, name string, nFeatures int) (*sparse.CSR, []float64, error) {
+// decodeSVMLight is DecodeSVMLight on uncompressed text, with room made for
+// entries stored values and rows rows (bounds, or 0 when unknown): reading
+// into arrays of the right size saves copying them as they grow, and the
+// collections that the garbage of those copies would cause.
+func decodeSVMLight(r io.Reader, name string, nFeatures, entries, rows int) (*sparse.CSR, []float64, error) {
 	lr := newLineReader(r, name)
-	x := &sparse.CSR{Ptr: []int{0}}
-	var y []float64
+	x := &sparse.CSR{Ptr: make([]int, 1, rows+1), Ind: make([]int, 0, entries), Val: make([]float64, 0, entries)}
+	y := make([]float64, 0, rows)
 	maxIndex := 0
 	for {
 		line, ok := lr.next()

@@ -125,6 +125,13 @@ type cvSetup struct {
 	fold   []int     // fold of each row
 }
 
+// values returns the size of the problem, rows × columns, which decides
+// whether its folds are trained in parallel (parallel.Workers).
+func (s *cvSetup) values() int {
+	r, c := s.prob.dims()
+	return r * c
+}
+
 // newCVSetup validates the arguments of a cross-validation and splits the
 // rows into folds.
 func newCVSetup(prob *Problem, p Params, folds int, seed uint64) (*cvSetup, error) {
@@ -213,7 +220,8 @@ func (s *cvSetup) split(k int) (train *Problem, test []int) {
 // Model.Scores: positive favours the greater of the two labels. The folds
 // are drawn from seed (a fold's training uses p.Seed), so the result does
 // not depend on scheduling; the folds are trained in parallel on GOMAXPROCS
-// workers.
+// workers when the problem has at least parallel.MinWork values (rows ×
+// columns), one by one below.
 //
 // It returns an error for the inputs Train rejects, for folds outside
 // [2, number of examples], when ctx is done before all folds are trained
@@ -226,7 +234,7 @@ func CrossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed
 	}
 	d := newDesign(s.prob)
 	dec := make([]float64, len(s.fold))
-	err = parallel.For(ctx, folds, 0, func(ctx context.Context, k int) error {
+	err = parallel.For(ctx, folds, parallel.Workers(s.values(), 0), func(ctx context.Context, k int) error {
 		train, test := s.split(k)
 		ws, err := trainWarm(ctx, train, s.p, nil)
 		if err != nil {
@@ -299,7 +307,7 @@ func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, fol
 	for g := range dec {
 		dec[g] = make([]float64, len(s.fold))
 	}
-	err = parallel.For(ctx, folds, 0, func(ctx context.Context, k int) error {
+	err = parallel.For(ctx, folds, parallel.Workers(s.values(), 0), func(ctx context.Context, k int) error {
 		train, test := s.split(k)
 		var ws *warmStart
 		for _, g := range order {

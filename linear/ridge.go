@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/greedytl/greedytl/internal/fitctx"
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/floats"
+	gonumlapack "gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -91,6 +94,30 @@ func FitRidge(ctx context.Context, X mat.Matrix, y []float64, lambda float64, in
 // ridgeCaller names the ridge fits in their context errors.
 const ridgeCaller = "linear: ridge"
 
+// FitRidgeWeights returns the weights and intercept of FitRidge(X, y,
+// lambda, intercept) — the same numbers, computed the same way — without
+// its fitted values and leave-one-out residuals, whose leverages cost
+// O(m·d·min(m, d)) more. Its errors are FitRidge's.
+func FitRidgeWeights(ctx context.Context, X mat.Matrix, y []float64, lambda float64, intercept bool) (w []float64, b float64, err error) {
+	if err := fitctx.Start(ctx, ridgeCaller); err != nil {
+		return nil, 0, err
+	}
+	if err := ridgeCheckLambda(lambda); err != nil {
+		return nil, 0, err
+	}
+	r, err := newRidgeData(X, y, intercept)
+	if err != nil {
+		return nil, 0, err
+	}
+	r.ctx = ctx
+	r.weightsOnly = true
+	model, err := r.fit(lambda, ridgeAuto)
+	if err != nil {
+		return nil, 0, err
+	}
+	return model.W, model.B, nil
+}
+
 // Predict returns wᵀx + b for every row x of X. It returns an error when X
 // has the wrong number of columns or holds NaN or ±Inf, when X is nil, and
 // when m is nil or (built by hand) holds a non-finite weight or intercept.
@@ -125,10 +152,13 @@ func (m *RidgeModel) Predict(X mat.Matrix) ([]float64, error) {
 
 // RidgeLOOPath returns the leave-one-out residuals of ridge regression of y
 // on X (with an unpenalised intercept when intercept is true) for every λ in
-// lambdas, in that order, from one eigendecomposition: of the m × m Gram
-// matrix when m ≤ d, of XᵀX when d < m. It costs
+// lambdas, in that order, from one reduction to tridiagonal form (Q T Qᵀ,
+// orthogonal Q; no eigenvectors): of the m × m Gram matrix when m ≤ d, of
+// XᵀX when d < m; each λ then costs a tridiagonal factorisation and O(n)
+// a row. It costs
 // O(m·d·min(m, d) + min(m, d)³ + len(lambdas)·m·min(m, d)); callers pick λ by
-// their own error measure of the residuals and then call FitRidge.
+// their own error measure of the residuals and then call FitRidge or
+// FitRidgeWeights.
 //
 // Its errors are FitRidge's, for any of the lambdas, and an empty lambdas;
 // ctx is checked between its phases and for every λ. X, y and lambdas are
@@ -148,6 +178,8 @@ type ridgeData struct {
 	yRaw      []float64
 	xMean     []float64
 	yMean     float64
+	// weightsOnly makes fit compute W and B only (FitRidgeWeights).
+	weightsOnly bool
 }
 
 func newRidgeData(X mat.Matrix, y []float64, intercept bool) (*ridgeData, error) {
@@ -267,6 +299,14 @@ func fitRidge(ctx context.Context, X mat.Matrix, y []float64, lambda float64, in
 		return nil, err
 	}
 	r.ctx = ctx
+	return r.fit(lambda, form)
+}
+
+// fit fits the model at lambda (checked) in the form chosen by form; with
+// r.weightsOnly, only W and B.
+func (r *ridgeData) fit(lambda float64, form ridgeForm) (*RidgeModel, error) {
+	intercept := r.intercept
+	var err error
 	model := &RidgeModel{Lambda: lambda, Intercept: intercept, W: make([]float64, r.d), Fitted: make([]float64, r.m), LOO: make([]float64, r.m)}
 	var oneMinusH []float64
 	if r.primal(form) {
@@ -279,6 +319,9 @@ func fitRidge(ctx context.Context, X mat.Matrix, y []float64, lambda float64, in
 	}
 	if intercept {
 		model.B = r.yMean - floats.Dot(r.xMean, model.W)
+	}
+	if r.weightsOnly {
+		return model, finiteRidge(model.W, []float64{model.B})
 	}
 	for i := range r.m {
 		model.LOO[i] = (r.yRaw[i] - model.Fitted[i]) / oneMinusH[i]
@@ -333,6 +376,9 @@ func (r *ridgeData) fitPrimal(lambda float64, model *RidgeModel) ([]float64, err
 		return nil, fmt.Errorf("linear: ridge: %w", err)
 	}
 	copy(model.W, w.RawVector().Data)
+	if r.weightsOnly {
+		return nil, nil
+	}
 	fitted := mat.NewVecDense(r.m, model.Fitted)
 	fitted.MulVec(r.x, &w)
 	// Leverages: ||L⁻¹x_ci||² with G = LLᵀ = UᵀU.
@@ -383,6 +429,9 @@ func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) ([]float64, error
 	}
 	w := mat.NewVecDense(r.d, model.W)
 	w.MulVec(z.T(), &alpha)
+	if r.weightsOnly {
+		return nil, nil
+	}
 	qa := mat.NewVecDense(r.m, nil)
 	qa.MulVec(qt.T(), &alpha) // Qα: the residuals are λQα
 	var u mat.TriDense
@@ -442,37 +491,56 @@ func ridgeLOOPath(ctx context.Context, X mat.Matrix, y, lambdas []float64, inter
 	return path, nil
 }
 
-// ridgeEigen returns the eigenvalues (clamped at 0) and eigenvectors of a and
-// checks that every λ gives a well-conditioned system.
-func ridgeEigen(a *mat.SymDense, lambdas []float64) ([]float64, *mat.Dense, error) {
-	var e mat.EigenSym
-	if ok := e.Factorize(a, true); !ok {
-		return nil, nil, errors.New("linear: ridge: eigendecomposition failed")
+// ridgeTridiag reduces the symmetric a to tridiagonal form, a = Q T Qᵀ
+// (LAPACK's dsytrd and dorgtr: O(n³), without the eigenvectors' QR
+// iterations, which cost several times more), and checks with T's
+// eigenvalues (clamped at 0; dsterf, O(n²)) that every λ gives a
+// well-conditioned system. It returns T's diagonal and off-diagonal and Q.
+func ridgeTridiag(a *mat.SymDense, lambdas []float64) (diag, off []float64, q *mat.Dense, err error) {
+	n := a.SymmetricDim()
+	raw := a.RawSymmetric()
+	q = mat.NewDense(n, n, nil)
+	qr := q.RawMatrix()
+	for i := range n {
+		copy(qr.Data[i*qr.Stride+i:i*qr.Stride+n], raw.Data[i*raw.Stride+i:i*raw.Stride+n])
 	}
-	s := e.Values(nil)
+	diag, off = make([]float64, n), make([]float64, max(n-1, 0))
+	tau := make([]float64, max(n-1, 1))
+	var impl gonumlapack.Implementation
+	work := []float64{0}
+	impl.Dsytrd(blas.Upper, n, qr.Data, qr.Stride, diag, off, tau, work, -1)
+	work = make([]float64, max(int(work[0]), 1))
+	impl.Dsytrd(blas.Upper, n, qr.Data, qr.Stride, diag, off, tau, work, len(work))
+	impl.Dorgtr(blas.Upper, n, qr.Data, qr.Stride, tau, work, -1)
+	if need := int(work[0]); need > len(work) {
+		work = make([]float64, need)
+	}
+	impl.Dorgtr(blas.Upper, n, qr.Data, qr.Stride, tau, work, len(work))
+	s := slices.Clone(diag)
+	if !impl.Dsterf(n, s, slices.Clone(off)) {
+		return nil, nil, nil, errors.New("linear: ridge: eigenvalues of the tridiagonal form did not converge")
+	}
 	for k := range s {
 		s[k] = max(s[k], 0)
 	}
-	smax := s[len(s)-1]
+	smax, smin := slices.Max(s), slices.Min(s)
 	for _, l := range lambdas {
-		if c := (smax + l) / (s[0] + l); c > ridgeMaxCond {
-			return nil, nil, fmt.Errorf("linear: ridge: the regularised system is ill-conditioned (condition number %.3g, λ = %g)", c, l)
+		if c := (smax + l) / (smin + l); c > ridgeMaxCond {
+			return nil, nil, nil, fmt.Errorf("linear: ridge: the regularised system is ill-conditioned (condition number %.3g, λ = %g)", c, l)
 		}
 	}
-	var v mat.Dense
-	e.VectorsTo(&v)
-	return s, &v, nil
+	return diag, off, q, nil
 }
 
-// pathPrimal: X_cᵀX_c = V diag(s) Vᵀ, P = X_cV, c = Pᵀy_c; per λ,
-// ŷ_c = P diag(1/(s+λ)) c and H_ii = [1/m] + Σ_k P_ik²/(s_k+λ).
+// pathPrimal: X_cᵀX_c = Q T Qᵀ, P = X_cQ, c = Pᵀy_c; per λ,
+// ŷ_c = P (T+λI)⁻¹ c and H_ii = [1/m] + P_iᵀ(T+λI)⁻¹P_i.
 func (r *ridgeData) pathPrimal(lambdas []float64) ([]RidgePathPoint, error) {
 	var g mat.SymDense
 	g.SymOuterK(1, r.x.T())
 	if err := r.interrupted(); err != nil {
 		return nil, err
 	}
-	s, v, err := ridgeEigen(&g, lambdas)
+	diag, off, q, err := ridgeTridiag(&g, lambdas)
 	if err != nil {
 		return nil, err
 	}
@@ -480,14 +548,14 @@ func (r *ridgeData) pathPrimal(lambdas []float64) ([]RidgePathPoint, error) {
 		return nil, err
 	}
 	var p mat.Dense
-	p.Mul(r.x, v)
+	p.Mul(r.x, q)
 	var c mat.VecDense
 	c.MulVec(p.T(), mat.NewVecDense(r.m, r.y))
 	base := 0.0
 	if r.intercept {
 		base = 1 / float64(r.m)
 	}
-	return ridgeSweep(r.ctx, &p, &c, s, lambdas, func(i int, l, fit, h float64) (float64, error) {
+	return ridgeSweep(r.ctx, &p, c.RawVector().Data, diag, off, lambdas, func(i int, l, fit, h float64) (float64, error) {
 		omh := 1 - base - h
 		if omh < ridgeMinOneMinusH {
 			return 0, fmt.Errorf("linear: ridge: row %d has leverage %.17g ≈ 1 (λ = %g too small for d < m); its leave-one-out residual is undefined", i, base+h, l)
@@ -496,8 +564,8 @@ func (r *ridgeData) pathPrimal(lambdas []float64) ([]RidgePathPoint, error) {
 	})
 }
 
-// pathDual: ZZᵀ = W diag(s) Wᵀ (Z = QᵀX), U = QW, c = WᵀQᵀy; per λ the LOO
-// residual is Σ_k U_ik c_k/(s_k+λ) / Σ_k U_ik²/(s_k+λ).
+// pathDual: ZZᵀ = W T Wᵀ (Z = QᵀX, W orthogonal, T tridiagonal), U = QW,
+// c = UᵀY; per λ the LOO residual is U_iᵀ(T+λI)⁻¹c / U_iᵀ(T+λI)⁻¹U_i.
 func (r *ridgeData) pathDual(lambdas []float64) ([]RidgePathPoint, error) {
 	qt := r.basis()
 	z := r.reduced()
@@ -506,7 +574,7 @@ func (r *ridgeData) pathDual(lambdas []float64) ([]RidgePathPoint, error) {
 	if err := r.interrupted(); err != nil {
 		return nil, err
 	}
-	s, w, err := ridgeEigen(&g, lambdas)
+	diag, off, w, err := ridgeTridiag(&g, lambdas)
 	if err != nil {
 		return nil, err
 	}
@@ -517,7 +585,7 @@ func (r *ridgeData) pathDual(lambdas []float64) ([]RidgePathPoint, error) {
 	u.Mul(qt.T(), w)
 	var c mat.VecDense
 	c.MulVec(u.T(), mat.NewVecDense(r.m, r.y))
-	return ridgeSweep(r.ctx, &u, &c, s, lambdas, func(i int, _, num, den float64) (float64, error) {
+	return ridgeSweep(r.ctx, &u, c.RawVector().Data, diag, off, lambdas, func(i int, _, num, den float64) (float64, error) {
 		if !(den > 0) {
 			return 0, fmt.Errorf("linear: ridge: row %d has leverage 1; its leave-one-out residual is undefined", i)
 		}
@@ -525,35 +593,62 @@ func (r *ridgeData) pathDual(lambdas []float64) ([]RidgePathPoint, error) {
 	})
 }
 
-// ridgeSweep returns the LOO path over lambdas from the spectral form of a
-// path method: for each λ and row i, loo(i, λ, num_i, den_i) gives row i's
-// LOO residual from num_i = Σ_k P_ik c_k/(s_k+λ) and
-// den_i = Σ_k P_ik²/(s_k+λ), P having one column per eigenvalue s_k. It
-// returns loo's first error, and ctx's (checked for every λ).
-func ridgeSweep(ctx context.Context, p *mat.Dense, c *mat.VecDense, s, lambdas []float64, loo func(i int, l, num, den float64) (float64, error)) ([]RidgePathPoint, error) {
-	m, _ := p.Dims()
+// ridgeSweep returns the LOO path over lambdas from the tridiagonal form
+// of a path method: for each λ and row i, loo(i, λ, num_i, den_i) gives
+// row i's LOO residual from num_i = P_iᵀ(T+λI)⁻¹c and
+// den_i = P_iᵀ(T+λI)⁻¹P_i, T being the symmetric tridiagonal matrix of
+// diagonal diag and off-diagonal off, P having one column per row of T.
+// With T + λI = LDLᵀ (L unit lower bidiagonal), den_i = vᵀD⁻¹v for
+// v = L⁻¹P_i: O(n) a row. It returns loo's first error, and ctx's (checked for every
+// λ).
+func ridgeSweep(ctx context.Context, p *mat.Dense, c, diag, off, lambdas []float64, loo func(i int, l, num, den float64) (float64, error)) ([]RidgePathPoint, error) {
+	m, n := p.Dims()
 	path := make([]RidgePathPoint, len(lambdas))
-	inv := make([]float64, len(s))
-	for n, l := range lambdas {
+	piv := make([]float64, n) // D
+	low := make([]float64, n) // L's sub-diagonal: low[k] = L[k][k−1]
+	g := make([]float64, n)
+	for t, l := range lambdas {
 		if err := fitctx.Err(ctx, ridgeCaller); err != nil {
 			return nil, err
 		}
-		for k := range s {
-			inv[k] = 1 / (s[k] + l)
+		for k := range n {
+			piv[k] = diag[k] + l
+			if k > 0 {
+				low[k] = off[k-1] / piv[k-1]
+				piv[k] -= low[k] * off[k-1]
+			}
+			if !(piv[k] > 0) {
+				return nil, fmt.Errorf("linear: ridge: the regularised system is not positive definite (λ = %g too small)", l)
+			}
+		}
+		// g = (T+λI)⁻¹c: forward, diagonal, backward.
+		for k := range n {
+			g[k] = c[k]
+			if k > 0 {
+				g[k] -= low[k] * g[k-1]
+			}
+		}
+		for k := range n {
+			g[k] /= piv[k]
+		}
+		for k := n - 2; k >= 0; k-- {
+			g[k] -= low[k+1] * g[k+1]
 		}
 		res := make([]float64, m)
 		for i := range m {
-			var num, den float64
-			for k, pik := range p.RawRowView(i) {
-				num += pik * c.AtVec(k) * inv[k]
-				den += pik * pik * inv[k]
+			row := p.RawRowView(i)
+			var num, den, v float64
+			for k, pik := range row {
+				num += pik * g[k]
+				v = pik - low[k]*v // low[0] = 0
+				den += v * v / piv[k]
 			}
 			var err error
 			if res[i], err = loo(i, l, num, den); err != nil {
 				return nil, err
 			}
 		}
-		path[n] = RidgePathPoint{Lambda: l, LOO: res}
+		path[t] = RidgePathPoint{Lambda: l, LOO: res}
 	}
 	return path, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -400,7 +401,7 @@ func TestRidgeInputsUnmodified(t *testing.T) {
 	}
 }
 
-// TestRidgeStopsWhenDone: FitRidge and RidgeLOOPath check their context
+// TestRidgeStopsWhenDone: FitRidge, FitRidgeWeights and RidgeLOOPath check their context
 // between their phases (and RidgeLOOPath for every λ), in both forms;
 // cancelled at any check, they return context.Canceled and no result.
 func TestRidgeStopsWhenDone(t *testing.T) {
@@ -410,6 +411,10 @@ func TestRidgeStopsWhenDone(t *testing.T) {
 		for _, intercept := range []bool{false, true} {
 			for name, fit := range map[string]func(ctx context.Context) (any, error){
 				"FitRidge": func(ctx context.Context) (any, error) { return FitRidge(ctx, x, y, 1, intercept) },
+				"FitRidgeWeights": func(ctx context.Context) (any, error) {
+					w, _, err := FitRidgeWeights(ctx, x, y, 1, intercept)
+					return w, err
+				},
 				"RidgeLOOPath": func(ctx context.Context) (any, error) {
 					return RidgeLOOPath(ctx, x, y, lambdas, intercept)
 				},
@@ -429,5 +434,31 @@ func TestRidgeStopsWhenDone(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestFitRidgeWeights: the weights and intercept are FitRidge's, bit for
+// bit, in either form (d < m and m ≤ d).
+func TestFitRidgeWeights(t *testing.T) {
+	for _, tc := range ridgeCases {
+		for _, intercept := range []bool{false, true} {
+			x, y := ridgeRandom(uint64(5*tc.m+tc.d), tc.m, tc.d, tc.offset)
+			for _, lambda := range []float64{1e-2, 1, 100} {
+				want, err := FitRidge(context.Background(), x, y, lambda, intercept)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w, b, err := FitRidgeWeights(context.Background(), x, y, lambda, intercept)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(w, want.W) || b != want.B {
+					t.Errorf("m%d d%d intercept %v λ %g: weights differ from FitRidge's", tc.m, tc.d, intercept, lambda)
+				}
+			}
+		}
+	}
+	if _, _, err := FitRidgeWeights(context.Background(), mat.NewDense(2, 2, []float64{1, 2, 3, 4}), []float64{1, 2}, 0, false); err == nil {
+		t.Error("λ = 0: no error")
 	}
 }

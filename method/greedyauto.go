@@ -1,12 +1,17 @@
 package method
 
 import (
+	"cmp"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"math"
+	"slices"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/internal/parallel"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
@@ -58,7 +63,11 @@ var autoGammas = []float64{1, 0.5}
 // jackknife of bagging, over the plentiful class only: leaving out one of
 // 2 positives would halve the target's evidence. With more than 10
 // examples in that class, each of 10 subsamples leaves out a tenth of it
-// (interleaved folds in row order), so a fit costs at most 11 committees.
+// (interleaved folds of its rows sorted by a hash of their values), so a
+// fit costs at most 11 committees. Every fit reads the rows in that
+// content order (contentOrder), so the model depends on the set of
+// training rows, not on their order: any permutation of them gives the
+// same model, bit for bit.
 // Greedy selection and the choice of one source from a handful of labels
 // are unstable — one example more or less changes what is chosen — and
 // averaging over subsamples keeps what is chosen in most of them (bagging,
@@ -154,7 +163,7 @@ func (a *GreedyAuto) Needs() Needs { return Needs{} }
 // subsamples without some examples of the larger class, and returns the
 // mean (see GreedyAuto).
 func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model, err error) {
-	m, _, _, err := startFit(ctx, a.Name(), train)
+	m, d, n, err := startFit(ctx, a.Name(), train)
 	if err != nil {
 		return nil, err
 	}
@@ -162,43 +171,63 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	if err := a.check(); err != nil {
 		return nil, err
 	}
-	rec := new(committeeRecord)
-	sum, err := a.committee(ctx, train, rec)
+	// Every fit reads the rows in content order, so that the model depends
+	// on the set of training rows, not on their order (see contentOrder).
+	order := contentOrder(train)
+	train = selectRows(train, order)
+	// samples[0] is the whole sample (nil), then the subsamples' folds.
+	samples := [][]int{nil}
+	if !a.SingleFit {
+		samples = append(samples, majorityFolds(train.Y)...)
+	}
+	fits := make([]*Linear, len(samples))
+	recs := make([]*committeeRecord, len(samples))
+	// One core for small samples (the paper's sizes take milliseconds).
+	err = parallel.For(ctx, len(samples), parallel.Workers(m*(d+n), 0), func(ctx context.Context, k int) error {
+		recs[k] = new(committeeRecord)
+		fold := samples[k]
+		if fold == nil {
+			fit, err := a.committee(ctx, train, recs[k])
+			fits[k] = fit
+			return err
+		}
+		out := make([]bool, m)
+		for _, r := range fold {
+			out[r] = true
+		}
+		keep := make([]int, 0, m-len(fold))
+		for r := range m {
+			if !out[r] {
+				keep = append(keep, r)
+			}
+		}
+		fit, err := a.committee(ctx, selectRows(train, keep), recs[k])
+		if err != nil {
+			given := make([]int, len(fold))
+			for k, r := range fold {
+				given[k] = order[r]
+			}
+			slices.Sort(given)
+			return fmt.Errorf("method: greedytl-auto: without examples %v: %w", given, err)
+		}
+		fits[k] = fit
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
+	// Summed (and tallied) in the order of the samples, whatever the order
+	// they finished in: the model does not depend on the number of workers.
+	sum, rec := fits[0], recs[0]
 	tally := newSelectionTally(rec)
-	fits := 1
-	if !a.SingleFit {
-		folds := majorityFolds(train.Y)
-		out := make(map[int]bool, m)
-		keep := make([]int, 0, m)
-		for _, fold := range folds {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			clear(out)
-			for _, i := range fold {
-				out[i] = true
-			}
-			keep = keep[:0]
-			for r := range m {
-				if !out[r] {
-					keep = append(keep, r)
-				}
-			}
-			subRec := new(committeeRecord)
-			sub, err := a.committee(ctx, selectRows(train, keep), subRec)
-			if err != nil {
-				return nil, fmt.Errorf("method: greedytl-auto: without examples %v: %w", fold, err)
-			}
-			tally.add(subRec)
-			addLinear(sum, sub)
-			fits++
-		}
-		sum.scale(1 / float64(fits))
+	for k, sub := range fits[1:] {
+		tally.add(recs[k+1])
+		addLinear(sum, sub)
 	}
-	sum.Hyper["fits"] = float64(fits)
+	if len(fits) > 1 {
+		sum.scale(1 / float64(len(fits)))
+	}
+	sum.Hyper["fits"] = float64(len(fits))
 	if err := sum.check(); err != nil {
 		return nil, fmt.Errorf("method: greedytl-auto: %w", err)
 	}
@@ -213,8 +242,10 @@ const maxSubsamples = 10
 // of the larger class of the ±1 labels y (the negatives when the classes
 // are of equal size), one by one when there are at most maxSubsamples of
 // them, and otherwise in maxSubsamples interleaved folds (fold k holds the
-// class's k-th, (k+maxSubsamples)-th, … rows in row order). With one
-// example in each class there is no subsample (it would lack a class).
+// class's k-th, (k+maxSubsamples)-th, … rows). Fit calls it on the rows in
+// content order (contentOrder), so the folds do not depend on the order in
+// which the rows were given. With one example in each class there is no
+// subsample (it would lack a class).
 func majorityFolds(y []float64) [][]int {
 	pos, neg := classRows(y)
 	rows := neg
@@ -230,6 +261,53 @@ func majorityFolds(y []float64) [][]int {
 		folds[j%k] = append(folds[j%k], r)
 	}
 	return folds
+}
+
+// contentOrder returns the order of train's rows by a key of their content
+// alone: the 64-bit FNV-1a hash of the bits of their values (X's row, then
+// H's), ties broken by the values themselves (X's row, then H's, compared
+// in column order) and then by the label and the row index — which only
+// orders rows equal in every value, whose order changes nothing. Fitting
+// on the rows in this order makes the model a function of the set of rows:
+// any permutation of them gives the same model, bit for bit. The key is a
+// hash rather than the values, so that interleaved folds in this order are
+// not sorted by one column.
+func contentOrder(train Data) []int {
+	x, h := dense(train.X), dense(train.H)
+	row := func(a *mat.Dense, r int) []float64 {
+		if a == nil {
+			return nil
+		}
+		return a.RawRowView(r)
+	}
+	keys := make([]uint64, len(train.Y))
+	var buf []byte
+	for r := range keys {
+		buf = buf[:0]
+		for _, v := range slices.Concat(row(x, r), row(h, r)) {
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
+		}
+		hash := fnv.New64a()
+		hash.Write(buf)
+		keys[r] = hash.Sum64()
+	}
+	order := make([]int, len(keys))
+	for r := range order {
+		order[r] = r
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if c := cmp.Compare(keys[a], keys[b]); c != 0 {
+			return c
+		}
+		if c := slices.Compare(row(x, a), row(x, b)); c != 0 {
+			return c
+		}
+		if c := slices.Compare(row(h, a), row(h, b)); c != 0 {
+			return c
+		}
+		return cmp.Or(cmp.Compare(train.Y[a], train.Y[b]), cmp.Compare(a, b))
+	})
+	return order
 }
 
 // committee fits the members on the training sample train, which Fit

@@ -77,6 +77,8 @@ func TestGreedyAutoRecordsItsMembers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The members see the rows in content order (contentOrder).
+			train = selectRows(train, contentOrder(train))
 			rec := autoCommittee(t, model)
 			want := map[greedytl.Column][]int{} // tally, the source's count last
 			count := func(c greedytl.Column, slot, slots int) {
@@ -182,15 +184,18 @@ func TestGreedyAutoTalliesEveryFit(t *testing.T) {
 	c := newConformanceCase(33, 14, 3, 15, 12)
 	model := mustFit(t, "greedytl-auto", c)
 	rec := autoCommittee(t, model)
-	samples := []Data{c.train}
-	for _, fold := range majorityFolds(c.train.Y) {
+	// The subsamples leave out folds of the rows in content order (see
+	// contentOrder).
+	train := selectRows(c.train, contentOrder(c.train))
+	samples := []Data{train}
+	for _, fold := range majorityFolds(train.Y) {
 		var keep []int
-		for r := range c.train.Y {
+		for r := range train.Y {
 			if !containsInt(fold, r) {
 				keep = append(keep, r)
 			}
 		}
-		samples = append(samples, selectRows(c.train, keep))
+		samples = append(samples, selectRows(train, keep))
 	}
 	if f := model.Hyperparameters()["fits"]; f != float64(len(samples)) {
 		t.Fatalf("fits = %v, want %d", f, len(samples))

@@ -2,12 +2,17 @@ package method
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"encoding/binary"
+	"hash/fnv"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 )
@@ -175,7 +180,7 @@ func TestGreedyAutoChoosesTheBestOrderingSource(t *testing.T) {
 // example of the larger class — the negatives when there are fewer
 // positives or as many, the positives when there are more — or, when that
 // class has more than 10 examples, without each of 10 interleaved folds of
-// it.
+// it, taken in the order of the FNV-1a hashes of the rows' values.
 func TestGreedyAutoAveragesOverSubsamples(t *testing.T) {
 	flip := func(c conformanceCase) conformanceCase {
 		c.train.Y = slices.Clone(c.train.Y)
@@ -194,8 +199,13 @@ func TestGreedyAutoAveragesOverSubsamples(t *testing.T) {
 		{"no sources", newConformanceCase(44, 10, 3, 12, 5).withoutSources()},
 		{"more than 10 negatives: 10 folds", newConformanceCase(45, 26, 3, 10, 8)},
 		{"one example of each class: no subsample", newConformanceCase(46, 2, 1, 6, 4)},
+		{"committees fitted in parallel (m·N ≥ parallel.MinWork)", newConformanceCase(48, 40, 5, 2400, 200)},
 	} {
 		t.Run(tc.what, func(t *testing.T) {
+			m, d, n, _ := checkTrain(tc.c.train)
+			if testing.Short() && m*(d+n) >= parallel.MinWork {
+				t.Skip("a few seconds: not with -short")
+			}
 			auto := mustFit(t, "greedytl-auto", tc.c)
 			got := mustPredict(t, auto, tc.c.test)
 			pos, neg := classRows(tc.c.train.Y)
@@ -210,6 +220,9 @@ func TestGreedyAutoAveragesOverSubsamples(t *testing.T) {
 			k := min(len(left), 10)
 			if len(left) < 2 {
 				k = 0 // a subsample would lack a class
+			}
+			if len(left) > 10 {
+				left = hashOrder(tc.c.train, left)
 			}
 			for f := range k {
 				var rows []int
@@ -325,5 +338,59 @@ func TestGreedyAutoSpec(t *testing.T) {
 		if !slices.Equal(mustPredict(t, back, c.test), mustPredict(t, model, c.test)) {
 			t.Errorf("%s: the model read back predicts differently", tc.spec)
 		}
+	}
+}
+
+// hashOrder returns rows sorted by the 64-bit FNV-1a hash (hash/fnv) of
+// the little-endian bits of each row's values, X's then H's (the rows of
+// the tests have distinct hashes).
+func hashOrder(train Data, rows []int) []int {
+	_, d := dims(train.X)
+	_, n := dims(train.H)
+	key := func(r int) uint64 {
+		h := fnv.New64a()
+		for j := range d + n {
+			v := 0.0
+			if j < d {
+				v = train.X.At(r, j)
+			} else {
+				v = train.H.At(r, j-d)
+			}
+			var b [8]byte
+			binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+			h.Write(b[:])
+		}
+		return h.Sum64()
+	}
+	out := slices.Clone(rows)
+	slices.SortFunc(out, func(a, b int) int { return cmp.Compare(key(a), key(b)) })
+	return out
+}
+
+// TestGreedyAutoIgnoresRowOrder: permuting the training rows gives the
+// same model, bit for bit (Fit reads them in content order) — with more than 10 examples of the larger
+// class too, where the subsamples leave out folds of it (issue 16: folds
+// taken by position flipped predictions).
+func TestGreedyAutoIgnoresRowOrder(t *testing.T) {
+	for _, tc := range []struct {
+		what string
+		c    conformanceCase
+	}{
+		{"10 negatives", newConformanceCase(51, 13, 3, 12, 8)},
+		{"25 negatives", newConformanceCase(52, 30, 5, 12, 8)},
+		{"40 negatives, no sources", newConformanceCase(53, 44, 4, 10, 3).withoutSources()},
+	} {
+		t.Run(tc.what, func(t *testing.T) {
+			want := mustPredict(t, mustFit(t, "greedytl-auto", tc.c), tc.c.test)
+			perm := rand.New(rand.NewPCG(7, 7)).Perm(len(tc.c.train.Y))
+			c := tc.c
+			c.train = selectRows(tc.c.train, perm)
+			got := mustPredict(t, mustFit(t, "greedytl-auto", c), c.test)
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("score %d: %v with the rows permuted, %v without", i, got[i], want[i])
+				}
+			}
+		})
 	}
 }

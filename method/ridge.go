@@ -438,12 +438,12 @@ func ridgeByLOO(ctx context.Context, Z *mat.Dense, y, offset []float64) (lambda 
 		return 0, nil, err
 	}
 	lambda = path[best].Lambda
-	fit, err := linear.FitRidge(ctx, Z, target, lambda, false)
+	w, _, err = linear.FitRidgeWeights(ctx, Z, target, lambda, false)
 	if err != nil {
 		return 0, nil, err
 	}
-	if err := checkFiniteSlice("weight", fit.W); err != nil {
+	if err := checkFiniteSlice("weight", w); err != nil {
 		return 0, nil, err
 	}
-	return lambda, fit.W, nil
+	return lambda, w, nil
 }

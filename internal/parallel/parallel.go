@@ -45,3 +45,18 @@ feed:
 	wg.Wait()
 	return context.Cause(ctx)
 }
+
+// MinWork is the size of a job's input, in values (rows × columns), below
+// which Workers runs it on one goroutine: such a job takes milliseconds,
+// and handing its items to other cores costs more than it saves when the
+// cores are busy (issue 16: a second core slowed small fits down).
+const MinWork = 100_000
+
+// Workers returns the number of workers For should use for a job over
+// values input values: 1 below MinWork, else workers (≤ 0: GOMAXPROCS).
+func Workers(values, workers int) int {
+	if values < MinWork {
+		return 1
+	}
+	return workers
+}

@@ -85,3 +85,13 @@ func TestForCancelled(t *testing.T) {
 		t.Errorf("%d calls after cancelling at the 10th", c)
 	}
 }
+
+func TestWorkers(t *testing.T) {
+	for _, tc := range []struct{ values, workers, want int }{
+		{0, 0, 1}, {MinWork - 1, 4, 1}, {MinWork, 4, 4}, {MinWork, 0, 0}, {10 * MinWork, -1, -1},
+	} {
+		if got := Workers(tc.values, tc.workers); got != tc.want {
+			t.Errorf("Workers(%d, %d) = %d, want %d", tc.values, tc.workers, got, tc.want)
+		}
+	}
+}
