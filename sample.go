@@ -48,6 +48,7 @@ type sampleEngine struct {
 	st                [sampleChunk]colStats
 	tmp               [sampleChunk]float64
 	sc                scorer
+	prune             pruneState
 }
 
 // sampleBuffers are the buffers of a sampled search that are worth
@@ -138,6 +139,7 @@ func (e *sampleEngine) reset(lambda float64) error {
 		e.nConst = e.nConstAll
 	}
 	e.rng = rand.New(rand.NewPCG(e.seed, e.seed))
+	e.prune.reset()
 	return nil
 }
 
@@ -345,6 +347,9 @@ func (e *sampleEngine) pickAll(p *path) (int, error) {
 // t²/c (the lowest candidate index on ties), or an error if none has a
 // comparable gain (which takes a NaN in Ĝ or a).
 func (e *sampleEngine) bestOf(p *path, cand []int) (int, error) {
+	if half2 := e.pruneBound(p); half2 > 0 {
+		return e.bestOfPruned(p, cand, half2)
+	}
 	if batchedScoring && !p.primal {
 		return e.bestOfBatched(p, cand)
 	}
@@ -517,6 +522,28 @@ func (sc *scorer) score4Primal(z0, z1, z2, z3 []float64) (c, t [4]float64) {
 	return [4]float64{1 + q0, 1 + q1, 1 + q2, 1 + q3}, [4]float64{t0, t1, t2, t3}
 }
 
+// t4 returns t = aᵀz for four columns, summed as score4 sums it.
+func (sc *scorer) t4(z0, z1, z2, z3 []float64) (t [4]float64) {
+	m := sc.m
+	z0, z1, z2, z3 = z0[:m], z1[:m], z2[:m], z3[:m]
+	var t0, t1, t2, t3 float64
+	for l, w := range sc.a[:m] {
+		t0 += float64(w * z0[l])
+		t1 += float64(w * z1[l])
+		t2 += float64(w * z2[l])
+		t3 += float64(w * z3[l])
+	}
+	return [4]float64{t0, t1, t2, t3}
+}
+
+// t1 returns t = aᵀz for one column, summed as score1 sums it.
+func (sc *scorer) t1(z []float64) (t float64) {
+	for l, w := range sc.a[:sc.m] {
+		t += float64(w * z[l])
+	}
+	return t
+}
+
 // score1Primal is score1 in the primal form.
 func (sc *scorer) score1Primal(z []float64) (c, t float64) {
 	m := sc.m
@@ -541,6 +568,7 @@ func (sc *scorer) score1Primal(z []float64) (c, t float64) {
 
 func (e *sampleEngine) added(p *path, s int, g []float64, c, tc float64, refreshed bool) {
 	e.slots[s].selGen = e.gen
+	e.prune.added(p)
 }
 
 func (e *sampleEngine) col(s int) []float64 {
