@@ -73,16 +73,22 @@ func (ps *pruneState) rho(p *path) float64 {
 		rho = max(rho, v)
 	}
 	if !p.primal {
-		m := p.m
+		m, beta := p.m, p.beta
 		var ks float64
 		for i := 0; i < m; i++ {
 			row := p.kl[i*m : i*m+m]
-			s := math.Abs(row[i] - p.lambda - p.beta)
-			for l, v := range row {
-				if l != i {
-					s += math.Abs(v - p.beta)
-				}
+			var s0, s1 float64
+			l := 0
+			for ; l+2 <= m; l += 2 {
+				s0 += math.Abs(row[l] - beta)
+				s1 += math.Abs(row[l+1] - beta)
 			}
+			if l < m {
+				s0 += math.Abs(row[l] - beta)
+			}
+			s := s0 + s1
+			// The diagonal holds K_S's entry plus λ + β.
+			s += math.Abs(row[i]-p.lambda-beta) - math.Abs(row[i]-beta)
 			ks = max(ks, s)
 		}
 		rho = min(rho, ks)
@@ -125,24 +131,29 @@ func (e *sampleEngine) bestOfPruned(p *path, cand []int, half2 float64) (int, er
 		ts[k] = e.sc.t1(e.col(cand[k]))
 	}
 	// The squared norm of a standardised column is m·γ² (features) or m
-	// (sources), up to rounding that the margin of one half covers.
+	// (sources), up to rounding that the margin of one half covers. The
+	// bound is t²·w with w = (1 + 6u)/c_lo: t², w and their product are
+	// rounded once each, and the scalar kernel's gain fl(fl(t²)/c) at
+	// most by (1 + u)², so (1 + 6u) covers both.
 	ps.clo = grow(ps.clo, n)
 	clo := ps.clo[:n]
-	cf, cs := 1+half2*float64(m)*e.in.gamma*e.in.gamma, 1+half2*float64(m)
-	top := 0
+	cs := 1 + half2*float64(m)
+	cf := 1 + half2*float64(m)*e.in.gamma*e.in.gamma
+	ws, wf := (1+6*unitRoundoff)/cs, (1+6*unitRoundoff)/cf
+	mixed := e.in.d > 0 && cf != cs
+	top, topH := 0, -1.0
 	for k, t := range ts {
-		clo[k] = cs
-		if e.slots[cand[k]].glob < int32(e.in.d) {
-			clo[k] = cf
+		c, w := cs, ws
+		if mixed && e.slots[cand[k]].glob < int32(e.in.d) {
+			c, w = cf, wf
 		}
-		// t² and the quotient are rounded once each: (1 + 4u) covers both.
-		h := t * t * (1 + 4*unitRoundoff) / clo[k]
+		h := t * t * w
 		if !(h <= math.MaxFloat64) {
 			return e.bestOfScalar(p, cand) // NaN or overflow: no pruning
 		}
-		hi[k] = h
-		if h > hi[top] {
-			top = k
+		clo[k], hi[k] = c, h
+		if h > topH {
+			top, topH = k, h
 		}
 	}
 	best, bestGain := -1, -1.0

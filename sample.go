@@ -44,11 +44,8 @@ type sampleEngine struct {
 	step   int64
 
 	// scratch
-	cand, pend, local []int
-	st                [sampleChunk]colStats
-	tmp               [sampleChunk]float64
-	sc                scorer
-	prune             pruneState
+	st  [sampleChunk]colStats
+	tmp [sampleChunk]float64
 }
 
 // sampleBuffers are the buffers of a sampled search that are worth
@@ -59,6 +56,10 @@ type sampleBuffers struct {
 	slots   []slotInfo  // the cached columns
 	slotBuf []int32
 	batch   batchScorer // bestOfBatched's scratch
+
+	cand, pend, local []int
+	sc                scorer
+	prune             pruneState
 }
 
 var samplePool sync.Pool
@@ -122,6 +123,10 @@ func (e *sampleEngine) release() {
 	}
 	if cap(e.batch.z) > maxPooled {
 		e.batch = batchScorer{}
+	}
+	e.sc.a, e.sc.u = nil, nil // the path's
+	if len(e.cand) > maxPooled {
+		e.cand, e.local, e.prune.t, e.prune.hi, e.prune.clo, e.prune.group = nil, nil, nil, nil, nil, nil
 	}
 	samplePool.Put(e.sampleBuffers)
 	e.sampleBuffers = nil
@@ -345,7 +350,10 @@ func (e *sampleEngine) pickAll(p *path) (int, error) {
 
 // bestOf scores the slots cand and returns the one with the largest gain
 // t²/c (the lowest candidate index on ties), or an error if none has a
-// comparable gain (which takes a NaN in Ĝ or a).
+// comparable gain (which takes a NaN in Ĝ or a). It prunes (prune.go)
+// where the bound holds, else scores every candidate, by the batch scorer
+// in the dual form when batchedScoring is set, else by the scalar kernel;
+// all three select the same slot.
 func (e *sampleEngine) bestOf(p *path, cand []int) (int, error) {
 	if half2 := e.pruneBound(p); half2 > 0 {
 		return e.bestOfPruned(p, cand, half2)
