@@ -32,9 +32,9 @@ var pruning = true
 const pruneCond = 1e5
 
 // pruneState is the sampled search's record of the bound ρ ≥ λ_max(K_S):
-// Gershgorin's bound on the Gram matrix Z_SᵀZ_S of the selected columns,
-// kept up to date as columns join (O(k·m) a step), and in the dual form
-// the smaller of it and Gershgorin's bound on K_S itself (O(m²) a step).
+// in the primal form Gershgorin's bound on the Gram matrix Z_SᵀZ_S of the
+// selected columns, kept up to date as columns join (O(k·m) a step), and
+// in the dual form Gershgorin's bound on K_S itself (O(m²) a step).
 type pruneState struct {
 	gramAbs []float64 // gramAbs[j] = Σ_l |z_jᵀz_l| over the selected columns
 	off     bool      // a scored candidate broke its bound: no more pruning on this path
@@ -53,6 +53,9 @@ func (ps *pruneState) reset() {
 // added updates the Gram bound after the path's last selected column
 // joined.
 func (ps *pruneState) added(p *path) {
+	if !p.primal {
+		return // rho reads K_S from now on: the path stays dual
+	}
 	m, k := p.m, len(p.sel)
 	z := p.selZ[(k-1)*m : k*m]
 	var sum float64
@@ -64,15 +67,16 @@ func (ps *pruneState) added(p *path) {
 	ps.gramAbs = append(ps.gramAbs, sum+dot(z, z))
 }
 
-// rho returns ρ ≥ λ_max(K_S) for path p: the smaller of Gershgorin's
-// bounds on Z_SᵀZ_S (kept by added) and, in the dual form, on
-// K_S = (K_S + λI + β11ᵀ) − λI − β11ᵀ.
+// rho returns ρ ≥ λ_max(K_S) for path p: Gershgorin's bound on Z_SᵀZ_S
+// (kept by added) in the primal form, on K_S = (K_S + λI + β11ᵀ) − λI −
+// β11ᵀ in the dual form.
 func (ps *pruneState) rho(p *path) float64 {
 	var rho float64
-	for _, v := range ps.gramAbs {
-		rho = max(rho, v)
-	}
-	if !p.primal {
+	if p.primal {
+		for _, v := range ps.gramAbs {
+			rho = max(rho, v)
+		}
+	} else {
 		m, beta := p.m, p.beta
 		var ks float64
 		for i := 0; i < m; i++ {
@@ -91,7 +95,7 @@ func (ps *pruneState) rho(p *path) float64 {
 			s += math.Abs(row[i]-p.lambda-beta) - math.Abs(row[i]-beta)
 			ks = max(ks, s)
 		}
-		rho = min(rho, ks)
+		rho = ks
 	}
 	return rho
 }
