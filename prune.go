@@ -10,8 +10,8 @@ import "math"
 // multiply–adds against the m²/2 (dual) or (k+2)·m (primal) of c. A
 // candidate whose bound falls below the best gain scored so far cannot
 // win, nor tie, and is never scored in full. At the paper's shape (m = 20,
-// 59 candidates, 60 steps) about one candidate in five is (docs/design.md
-// §4).
+// 59 candidates, 60 steps) about one candidate in five is scored in full
+// (docs/design.md §4).
 //
 // The bound must hold for the c that the scalar kernel computes, from the
 // stored Ĝ (or U) and in floating point, not only for the exact one; so
@@ -27,8 +27,8 @@ var pruning = true
 
 // pruneCond is the largest condition number (λ + ρ)/λ of K_S + λI on the
 // centred vectors at which bestOfPruned prunes: the stored Ĝ's error,
-// about κ·u/λ, is then below 1e-10·μ = 1e-10/((λ + ρ)) at most, far
-// inside the margin of one half.
+// about κ·u/λ = κ²·u·μ, is then about 1e-6·μ at most, far inside the
+// margin of one half.
 const pruneCond = 1e5
 
 // pruneState is the sampled search's record of the bound ρ ≥ λ_max(K_S):
