@@ -11,7 +11,8 @@ import (
 // with one symmetric matrix product (bestOfBatched) instead of the scalar
 // kernel (scorer). The openblas build sets it: with gonum's pure-Go BLAS
 // the product is slower than the scalar kernel, which reads only half of
-// Ĝ. The two select the same candidates (see bestOfBatched).
+// Ĝ. The two select the same candidates (see bestOfBatched). Pruned
+// scoring (prune.go), where it applies, comes first in either build.
 var batchedScoring = false
 
 // batchScorer scores many candidates at once: U = Z Ĝ by one symmetric

@@ -26,41 +26,42 @@ type colStats struct {
 // writing them to st[:nc], decides whether the column is constant
 // (standardize.Constant), and if it is not, and γ > 0, overwrites it with
 // (v − mean)·γ/std and sets st[k].scale to the divisor std/γ; a constant
-// column gets st[k].scale = 0 and is left unchanged. tmp[:nc] is scratch.
-// Each stage runs over all the columns before the next, so that the
-// divisions and square roots of different columns overlap. It returns the
-// index of the first column that is not finite or whose deviations from
-// its mean overflow (the caller reports which), or -1.
-func standardizeChunk(buf []float64, n, nc int, gamma float64, st []colStats, tmp []float64) int {
-	st, tmp = st[:nc], tmp[:nc]
+// column gets st[k].scale = 0 and is left unchanged. f[k] receives the
+// factor γ/std (scaleFactor), 0 for a constant column. It finishes each
+// column before the next, while it is in the first-level cache, and
+// computes 1/n once (the bits of standardize's own (1/n) and √(ss·(1/n))).
+// It returns the index of the first column that is not finite or whose
+// deviations from its mean overflow (the caller reports which), or -1.
+func standardizeChunk(buf []float64, n, nc int, gamma float64, st []colStats, f []float64) int {
+	st, f = st[:nc], f[:nc]
+	inv := 1 / float64(n)
 	for k := range st {
 		v := buf[k*n : k*n+n]
-		st[k].mean = standardize.Mean(v, standardize.Sum(v))
-		if math.IsNaN(st[k].mean) {
+		sum := standardize.Sum(v)
+		mean := sum * inv
+		if math.IsInf(sum, 0) {
+			mean = standardize.Mean(v, sum)
+		}
+		if math.IsNaN(mean) {
 			return k
 		}
-	}
-	for k := range st {
-		tmp[k] = standardize.SumSquares(buf[k*n:k*n+n], st[k].mean)
-	}
-	for k := range st {
-		mean := st[k].mean
-		std := standardize.Std(buf[k*n:k*n+n], mean, tmp[k])
+		ss := standardize.SumSquares(v, mean)
+		std := math.Sqrt(ss * inv)
+		if standardize.Rescaled(ss) {
+			std = standardize.Std(v, mean, ss)
+		}
 		if math.IsInf(std, 0) {
 			return k
 		}
+		st[k].mean = mean
 		if standardize.Constant(mean, std) || gamma == 0 {
-			st[k].scale, tmp[k] = 0, 0
+			st[k].scale, f[k] = 0, 0
 			continue
 		}
-		st[k].scale, tmp[k] = scaleFactor(std, gamma)
-	}
-	for k := range st {
-		f, mean := tmp[k], st[k].mean
-		if f == 0 {
-			continue
+		st[k].scale, f[k] = scaleFactor(std, gamma)
+		if f[k] != 0 {
+			standardizeColumn(v, v, 1, mean, st[k].scale, f[k])
 		}
-		standardizeColumn(buf[k*n:k*n+n], buf[k*n:k*n+n], 1, mean, st[k].scale, f)
 	}
 	return -1
 }

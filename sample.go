@@ -44,10 +44,8 @@ type sampleEngine struct {
 	step   int64
 
 	// scratch
-	cand, pend, local []int
-	st                [sampleChunk]colStats
-	tmp               [sampleChunk]float64
-	sc                scorer
+	st  [sampleChunk]colStats
+	tmp [sampleChunk]float64
 }
 
 // sampleBuffers are the buffers of a sampled search that are worth
@@ -58,6 +56,10 @@ type sampleBuffers struct {
 	slots   []slotInfo  // the cached columns
 	slotBuf []int32
 	batch   batchScorer // bestOfBatched's scratch
+
+	cand, pend, local []int
+	sc                scorer
+	prune             pruneState
 }
 
 var samplePool sync.Pool
@@ -122,6 +124,10 @@ func (e *sampleEngine) release() {
 	if cap(e.batch.z) > maxPooled {
 		e.batch = batchScorer{}
 	}
+	e.sc.a, e.sc.u = nil, nil // the path's
+	if len(e.cand) > maxPooled {
+		e.cand, e.local, e.prune.t, e.prune.hi, e.prune.clo, e.prune.group = nil, nil, nil, nil, nil, nil
+	}
 	samplePool.Put(e.sampleBuffers)
 	e.sampleBuffers = nil
 }
@@ -138,6 +144,7 @@ func (e *sampleEngine) reset(lambda float64) error {
 		e.nConst = e.nConstAll
 	}
 	e.rng = rand.New(rand.NewPCG(e.seed, e.seed))
+	e.prune.reset()
 	return nil
 }
 
@@ -343,8 +350,14 @@ func (e *sampleEngine) pickAll(p *path) (int, error) {
 
 // bestOf scores the slots cand and returns the one with the largest gain
 // t²/c (the lowest candidate index on ties), or an error if none has a
-// comparable gain (which takes a NaN in Ĝ or a).
+// comparable gain (which takes a NaN in Ĝ or a). It prunes (prune.go)
+// where the bound holds, else scores every candidate, by the batch scorer
+// in the dual form when batchedScoring is set, else by the scalar kernel;
+// all three select the same slot.
 func (e *sampleEngine) bestOf(p *path, cand []int) (int, error) {
+	if half2 := e.pruneBound(p); half2 > 0 {
+		return e.bestOfPruned(p, cand, half2)
+	}
 	if batchedScoring && !p.primal {
 		return e.bestOfBatched(p, cand)
 	}
@@ -517,6 +530,28 @@ func (sc *scorer) score4Primal(z0, z1, z2, z3 []float64) (c, t [4]float64) {
 	return [4]float64{1 + q0, 1 + q1, 1 + q2, 1 + q3}, [4]float64{t0, t1, t2, t3}
 }
 
+// t4 returns t = aᵀz for four columns, summed as score4 sums it.
+func (sc *scorer) t4(z0, z1, z2, z3 []float64) (t [4]float64) {
+	m := sc.m
+	z0, z1, z2, z3 = z0[:m], z1[:m], z2[:m], z3[:m]
+	var t0, t1, t2, t3 float64
+	for l, w := range sc.a[:m] {
+		t0 += float64(w * z0[l])
+		t1 += float64(w * z1[l])
+		t2 += float64(w * z2[l])
+		t3 += float64(w * z3[l])
+	}
+	return [4]float64{t0, t1, t2, t3}
+}
+
+// t1 returns t = aᵀz for one column, summed as score1 sums it.
+func (sc *scorer) t1(z []float64) (t float64) {
+	for l, w := range sc.a[:sc.m] {
+		t += float64(w * z[l])
+	}
+	return t
+}
+
 // score1Primal is score1 in the primal form.
 func (sc *scorer) score1Primal(z []float64) (c, t float64) {
 	m := sc.m
@@ -541,6 +576,7 @@ func (sc *scorer) score1Primal(z []float64) (c, t float64) {
 
 func (e *sampleEngine) added(p *path, s int, g []float64, c, tc float64, refreshed bool) {
 	e.slots[s].selGen = e.gen
+	e.prune.added(p)
 }
 
 func (e *sampleEngine) col(s int) []float64 {

@@ -1,0 +1,150 @@
+package greedytl
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// usePruning sets pruning for the rest of the test.
+func usePruning(t *testing.T, on bool) {
+	old := pruning
+	pruning = on
+	t.Cleanup(func() { pruning = old })
+}
+
+// TestPrunedPicksScalarWinner runs greedy paths in both forms, over
+// features (γ ≠ 1) and sources, and checks at each step that
+// bestOfPruned returns what bestOfScalar returns on every candidate, with
+// the candidates in shuffled order, on data with exact, affine and
+// last-bit copies (exact and near ties) and on Gaussian data; and that on
+// the Gaussian data most candidates are pruned.
+func TestPrunedPicksScalarWinner(t *testing.T) {
+	rng := rand.New(rand.NewPCG(43, 43))
+	for _, c := range []struct {
+		m, d, n int
+		dup     bool
+		lambda  float64
+		gamma   float64
+		form    int
+	}{
+		{8, 0, 40, true, 1, 1, formAuto}, {12, 0, 120, true, 1e-2, 1, formDual}, {20, 0, 300, true, 1, 1, formPrimal},
+		{20, 30, 300, false, 1, 0.5, formAuto}, {20, 30, 300, false, 1, 2, formDual}, {20, 0, 500, false, 1, 1, formAuto},
+		{30, 10, 200, false, 10, 1, formPrimal}, {40, 0, 400, false, 0.1, 1, formAuto}, {20, 0, 300, false, 1e-6, 1, formAuto},
+	} {
+		t.Run(fmt.Sprintf("m=%d/d=%d/n=%d/dup=%v/λ=%g/γ=%g/form=%d", c.m, c.d, c.n, c.dup, c.lambda, c.gamma, c.form), func(t *testing.T) {
+			var H *mat.Dense
+			var y []float64
+			if c.dup {
+				H, y = dupProblem(rng, c.m, c.n)
+			} else {
+				H, y = randDense(rng, c.m, c.n), randLabels(rng, c.m)
+			}
+			var X mat.Matrix
+			if c.d > 0 {
+				X = randDense(rng, c.m, c.d)
+			}
+			in, err := newInputs(X, H, y, c.gamma)
+			if err != nil {
+				t.Fatal(err)
+			}
+			old := pathForm
+			pathForm = c.form
+			defer func() { pathForm = old }()
+			e := newSample(in, c.d+c.n, 1) // r ≥ N: every candidate, every step
+			defer e.release()
+			if err := e.reset(c.lambda); err != nil {
+				t.Fatal(err)
+			}
+			p := newPathFor(y, c.lambda, max(1, c.gamma*c.gamma), 0, c.d+c.n)
+			total, scored := 0, 0
+			for step := 0; step < 2*c.m+5; step++ {
+				s, err := e.pick(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if s < 0 {
+					break
+				}
+				cand := slices.Clone(e.cand)
+				rng.Shuffle(len(cand), func(i, j int) { cand[i], cand[j] = cand[j], cand[i] })
+				want, err := e.bestOfScalar(p, cand)
+				if err != nil || want != s {
+					t.Fatalf("step %d: scalar winner depends on the order: %d, %d (%v)", step, want, s, err)
+				}
+				if half2 := e.pruneBound(p); half2 > 0 {
+					total += len(cand)
+					before := e.prune.scored
+					got, err := e.bestOfPruned(p, cand, half2)
+					scored += e.prune.scored - before
+					if err != nil || got != want {
+						t.Fatalf("step %d: pruned search picks slot %d (candidate %d), scalar slot %d (candidate %d) (%v)",
+							step, got, e.global(got), want, e.global(want), err)
+					}
+				}
+				if e.prune.off {
+					t.Fatalf("step %d: a candidate's c fell below its bound", step)
+				}
+				z := e.col(s)
+				cc, tt, err := p.score(z)
+				if err != nil {
+					t.Fatal(err)
+				}
+				refreshed, err := p.add(s, z, cc, tt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				e.added(p, s, p.g, cc, tt/cc, refreshed)
+			}
+			t.Logf("%d of %d candidates scored in full", scored, total)
+			switch {
+			case c.lambda < 1e-3 && total > 0:
+				t.Errorf("pruned at λ = %g, where K_S + λI is too ill-conditioned for the bound", c.lambda)
+			case c.lambda >= 1e-3 && !c.dup && !(scored < total/2):
+				t.Errorf("%d of %d candidates scored in full: the bound prunes too little", scored, total)
+			}
+		})
+	}
+}
+
+// TestPrunedModels checks that whole fits give identical models with and
+// without pruning, over sampled searches on ill-conditioned and
+// duplicate-laden data, feature factors, small λ and AutoLambda.
+func TestPrunedModels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(44, 44))
+	type problem struct {
+		name string
+		X, H mat.Matrix
+		y    []float64
+	}
+	var probs []problem
+	for _, m := range []int{12, 20} {
+		X, H, y := illProblem(rng, m)
+		probs = append(probs, problem{fmt.Sprintf("ill m=%d", m), X, H, y})
+	}
+	H, y := dupProblem(rng, 16, 400)
+	probs = append(probs, problem{"duplicates", nil, H, y})
+	H, y = benchProblem(20, 2000)
+	probs = append(probs, problem{"gaussian", randDense(rng, 20, 100), H, y})
+	for _, pr := range probs {
+		for _, o := range []Options{
+			{Lambda: 1, Delta: 1e-4, FeatureFactor: 1, Sample: 59, Seed: 1},
+			{Lambda: 1, Delta: 0, FeatureFactor: 1, Sample: 7, Seed: 2, MaxK: 45},
+			{Lambda: 1e-6, Delta: 0, FeatureFactor: 2, Sample: 20, Seed: 3, MaxK: 25},
+			{Lambda: 0.1, Delta: 0, FeatureFactor: 0.5, Sample: 5000, Seed: 4, MaxK: 30},
+			{Delta: 1e-4, FeatureFactor: 0, Sample: 3, Seed: 5, AutoLambda: true, StopAtMinLOO: true},
+		} {
+			usePruning(t, false)
+			want := fitT(t, pr.X, pr.H, pr.y, o)
+			usePruning(t, true)
+			got := fitT(t, pr.X, pr.H, pr.y, o)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, %+v: pruned search selects %v, unpruned %v", pr.name, o, got.Selected, want.Selected)
+			}
+		}
+	}
+}
