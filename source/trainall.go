@@ -88,9 +88,9 @@ func (e otherJobError) Is(target error) bool { return target == ErrOtherJob }
 // where <class> is the class index and <name> the slug of its name (see
 // modelFile), so that a file tells its class.
 //
-// TrainAll holds out a directory for the run (package dirlock): the whole
-// of it, or with opts.Shard the shard's part, which other shards of the
-// job may work beside; a directory held by another process is an error
+// TrainAll holds the directory for the run (package dirlock): the whole
+// of it, or with opts.Shard the shard's part, beside which other shards of
+// the job may work; a directory held by another process is an error
 // naming the holder. It refuses a directory whose index is another job's
 // (an error matching ErrOtherJob, naming the first setting that differs)
 // and trains nothing there.
@@ -101,9 +101,9 @@ func (e otherJobError) Is(target error) bool { return target == ErrOtherJob }
 // cfg; not of the folder's path). TrainAll is resumable: it skips the
 // classes already done, so a killed or cancelled run loses only the classes
 // in progress (a model another job left, with no index to refuse, is
-// trained again). Since training is deterministic,
-// an interrupted and resumed run writes the same models and index as an
-// uninterrupted one; only the sidecars' timings differ.
+// trained again). Since training is deterministic, an interrupted and
+// resumed run writes the same models and index as an uninterrupted one;
+// only the sidecars' timings differ.
 //
 // With opts.Shard, only the shard's classes are trained; the index, written
 // when the shard's classes are all done, lists every done class of the
