@@ -11,6 +11,7 @@ import (
 
 	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/internal/jsonfile"
+	"github.com/greedytl/greedytl/source"
 )
 
 // The model file's "format" and "version" members, shared by every model
@@ -55,7 +56,7 @@ type FileHeader struct {
 	// Sources identifies the sources directory the model's source scores
 	// were computed from when it was fitted; it is absent when they were
 	// given as a matrix, and in files written before it was added.
-	Sources *SourcesID `json:"sources,omitempty"`
+	Sources *source.ID `json:"sources,omitempty"`
 	// Labels names the labels of a binary model's classes, when the fit
 	// knew them (absent in older files and in multi-class files, which
 	// name their classes in "classes").
@@ -95,71 +96,12 @@ func (l *LabelNames) Check() error {
 // holding a model of the named method with hyperparameters hp (nil: none),
 // written by this build, whose source scores came from sources (nil: from
 // a matrix).
-func NewFileHeader(method string, hp map[string]float64, sources *SourcesID) FileHeader {
+func NewFileHeader(method string, hp map[string]float64, sources *source.ID) FileHeader {
 	if hp == nil {
 		hp = map[string]float64{}
 	}
 	build := buildinfo.Read()
 	return FileHeader{Format: ModelFileFormat, Version: ModelFileVersion, Method: method, Hyperparameters: hp, Build: &build, Sources: sources}
-}
-
-// SourcesID identifies a directory of source models (package source's
-// sources directory) in a model file: the model's source columns are the
-// scores of these sources, in this order.
-type SourcesID struct {
-	// Dir is the directory as given when the model was fitted (for
-	// messages only: a directory may move).
-	Dir string `json:"dir"`
-	// SHA256 is the identity of the sources, source.Index.Identity: the
-	// digest of their names and model files, in order. Equal digests
-	// compute equal source scores from equal features.
-	SHA256 string `json:"sha256"`
-	// Count is the number of sources; DataSHA256 and Seed are the digest
-	// of the data they were trained on and the seed of their training, as
-	// the directory's index records them: they say how two sets differ.
-	Count      int    `json:"count"`
-	DataSHA256 string `json:"data_sha256"`
-	Seed       uint64 `json:"seed"`
-}
-
-// Check returns an error when s, a file's record of its sources, cannot
-// identify them (no digest). A nil s (no record) is valid.
-func (s *SourcesID) Check() error {
-	if s != nil && s.SHA256 == "" {
-		return errors.New(`"sources" has no sha256 digest`)
-	}
-	return nil
-}
-
-// Differences returns what distinguishes the sources s from t (empty when
-// they are the same sources): their count, the data they were trained on,
-// their training seed, or, when these agree, the models themselves.
-func (s *SourcesID) Differences(t *SourcesID) []string {
-	if s.SHA256 == t.SHA256 {
-		return nil
-	}
-	var d []string
-	if s.Count != t.Count {
-		d = append(d, fmt.Sprintf("%d sources, not %d", t.Count, s.Count))
-	}
-	if s.DataSHA256 != t.DataSHA256 {
-		d = append(d, fmt.Sprintf("trained on other data (data digest %s, not %s)", short(t.DataSHA256), short(s.DataSHA256)))
-	}
-	if s.Seed != t.Seed {
-		d = append(d, fmt.Sprintf("trained with seed %d, not %d", t.Seed, s.Seed))
-	}
-	if len(d) == 0 {
-		d = append(d, "other source models or another order (same count, data and seed: other names, training settings or model files)")
-	}
-	return d
-}
-
-// short abbreviates a hex digest for messages.
-func short(digest string) string {
-	if len(digest) > 12 {
-		return digest[:12]
-	}
-	return digest
 }
 
 // modelFileV1 is version 1 of the file: version 2's members but for γ,
@@ -220,7 +162,7 @@ func (m *Model) methodName() string {
 // canonical spec of the method that fitted m (package method writes its
 // GreedyTL variants this way), and "sources" set to sources when it is not
 // nil.
-func (m *Model) WriteFile(w io.Writer, method string, sources *SourcesID) error {
+func (m *Model) WriteFile(w io.Writer, method string, sources *source.ID) error {
 	return m.WriteFileHeader(w, NewFileHeader(method, nil, sources))
 }
 
@@ -258,7 +200,7 @@ func (m *Model) UnmarshalJSON(b []byte) error {
 }
 
 // encode returns the JSON form of m, after validating it, named method.
-func (m *Model) encode(method string, sources *SourcesID, indent bool) ([]byte, error) {
+func (m *Model) encode(method string, sources *source.ID, indent bool) ([]byte, error) {
 	return m.encodeHeader(NewFileHeader(method, m.Options.Hyperparameters(), sources), indent)
 }
 

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/source"
 )
 
 func jsonModel(t *testing.T, sample int) *Model {
@@ -59,10 +61,10 @@ func TestJSONRoundTrip(t *testing.T) {
 // the sources, so a Go caller could not check them).
 func TestReadFileReturnsTheHeader(t *testing.T) {
 	mod := jsonModel(t, 0)
-	src := &SourcesID{Dir: "runs/sources", SHA256: strings.Repeat("ab", 32), Count: 3, DataSHA256: strings.Repeat("cd", 32), Seed: 5}
+	src := &source.ID{Dir: "runs/sources", SHA256: strings.Repeat("ab", 32), Count: 3, DataSHA256: strings.Repeat("cd", 32), Seed: 5}
 	for _, tc := range []struct {
 		what    string
-		sources *SourcesID
+		sources *source.ID
 	}{{"with sources", src}, {"without sources", nil}} {
 		var buf bytes.Buffer
 		if err := mod.WriteFile(&buf, "greedytl-auto", tc.sources); err != nil {

@@ -847,3 +847,30 @@ func TestReadRuns(t *testing.T) {
 		t.Errorf("a retried cell, strict: %v, conflicts %v, kept %+v", err, res.Conflicts, res.Records[0])
 	}
 }
+
+// TestRunRefusesOtherSources: a Run that trains its own sources into a run
+// directory whose sources are another job's (another seed; no run.json to
+// refuse first) is refused by source.TrainAll, as an input error, and
+// records nothing.
+func TestRunRefusesOtherSources(t *testing.T) {
+	f := testFolder(t)
+	out := t.TempDir()
+	neg, err := source.PlanNegatives(f, testNegativeNames, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := source.DefaultTrainConfig()
+	tc.Seed = 2
+	if _, err := source.TrainAll(context.Background(), f, neg, filepath.Join(out, "sources"), tc, source.RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(f, out, "", allNegMethod)
+	cfg.Seed = 1
+	_, err = Run(context.Background(), cfg)
+	if !errors.Is(err, ErrInput) || !errors.Is(err, source.ErrOtherJob) || !strings.Contains(err.Error(), "another seed") {
+		t.Fatalf("Run over another job's sources: %v, want ErrInput and source.ErrOtherJob naming the seed", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, resultsName(cfg.Shard))); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the refused run wrote results (%v)", err)
+	}
+}

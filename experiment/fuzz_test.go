@@ -20,7 +20,7 @@ func fuzzManifest() *Manifest {
 		Dataset:   DatasetInfo{Name: "d", SHA256: "00", Examples: 100, Features: 4},
 		Classes:   []string{"c0", "c1", "n0"},
 		Negatives: &source.Negatives{Classes: []int{2}, Named: true, Source: []int{1, 2}, Target: []int{3}},
-		Sources:   SourcesInfo{SHA256: "11", Count: 2},
+		Sources:   source.ID{SHA256: "11", Count: 2},
 		Targets:   []string{"c0", "c1"}, Positives: []int{2, 5}, Splits: 2, Noise: []int{0}, Methods: []string{"m", "k"},
 		Seed: 1, Protocol: ProtocolStandard, TrainNegatives: TrainNegatives, MaxTestPositives: 50, MaxTestNegatives: 50,
 	}

@@ -53,8 +53,11 @@ type Manifest struct {
 	// Negatives is the negative pool: its classes, how they were drawn,
 	// and the rows of the source and target negatives.
 	Negatives *source.Negatives `json:"negatives"`
-	// Sources identifies the source hypotheses.
-	Sources SourcesInfo `json:"sources"`
+	// Sources identifies the source hypotheses: the sources directory
+	// the run read (informational) and the sources' identity
+	// (source.Index.Identity, what must match), count, data digest and
+	// training seed.
+	Sources source.ID `json:"sources"`
 	// Targets, Positives, Splits, Noise and Methods span the grid: a cell
 	// is (target, positives, noise, split, method).
 	Targets   []string `json:"targets"`
@@ -95,17 +98,6 @@ type DatasetInfo struct {
 	SHA256   string `json:"sha256"`
 	Examples int    `json:"examples"`
 	Features int    `json:"features"`
-}
-
-// SourcesInfo identifies a run's sources.
-type SourcesInfo struct {
-	// Dir is the sources directory the run read (informational).
-	Dir string `json:"dir"`
-	// SHA256 digests the sources: the class and model file digest of
-	// each, in order. It is what must match.
-	SHA256 string `json:"sha256"`
-	// Count is the number of sources.
-	Count int `json:"count"`
 }
 
 // ReadManifest reads and validates the run.json of the run directory dir.
@@ -309,16 +301,6 @@ func (m *Manifest) shardOf() shard.Shard {
 		return shard.Shard{}
 	}
 	return *m.Shard
-}
-
-// sourcesDigest returns the hex SHA-256 digest of a sources index's
-// entries: each source's class and model file digest, in order.
-func sourcesDigest(ix *source.Index) string {
-	h := sha256.New()
-	for _, e := range ix.Sources {
-		fmt.Fprintf(h, "%d %s\n", e.Class, e.SHA256)
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // lockRun creates the run directory dir if needed and locks it for this

@@ -3,6 +3,7 @@ package experiment
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -158,15 +159,17 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		logf("training the sources into %s", srcDir)
 		tc := source.DefaultTrainConfig()
 		tc.Seed = cfg.Seed
-		opts := source.RunOptions{Workers: cfg.Workers, Progress: cfg.SourceProgress}
-		if _, err := source.TrainAll(ctx, f, neg, srcDir, tc, opts); err != nil {
+		opts := source.RunOptions{Workers: cfg.Workers, Progress: cfg.SourceProgress, DataSHA256: digest}
+		res, err := source.TrainAll(ctx, f, neg, srcDir, tc, opts)
+		if errors.Is(err, source.ErrOtherJob) {
+			return nil, inputError{err}
+		}
+		if err != nil {
 			return nil, err
 		}
-		if ix, err = source.ReadIndex(srcDir); err != nil {
-			return nil, err
-		}
+		ix = res.Index
 	}
-	set, err := source.LoadDir(srcDir)
+	set, err := ix.Load(srcDir)
 	if err != nil {
 		return nil, inputError{err}
 	}
@@ -174,7 +177,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	man.Sources = SourcesInfo{Dir: absDir, SHA256: sourcesDigest(ix), Count: len(ix.Sources)}
+	man.Sources = *ix.ID(absDir)
 	man.RunID = man.ID()
 	if err := sameRun(cfg.Out, old, man, true); err != nil {
 		return nil, err

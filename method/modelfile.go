@@ -11,6 +11,7 @@ import (
 
 	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/jsonfile"
+	"github.com/greedytl/greedytl/source"
 )
 
 // envelope holds the members every model file starts with, the root
@@ -35,7 +36,7 @@ type fileWriter interface {
 // directory its source scores are computed from (nil: none), and for a
 // binary model the label names of its classes (nil: not known).
 type FileInfo struct {
-	Sources *greedytl.SourcesID
+	Sources *source.ID
 	Labels  *greedytl.LabelNames
 }
 
@@ -56,7 +57,7 @@ func WriteModel(w io.Writer, m Model) error { return WriteFile(w, m, nil) }
 // "sources" member the sources directory its source scores are computed
 // from (nil: none, as WriteModel). It is the one writer of every method's
 // envelope.
-func WriteFile(w io.Writer, m Model, sources *greedytl.SourcesID) error {
+func WriteFile(w io.Writer, m Model, sources *source.ID) error {
 	return WriteFileInfo(w, m, FileInfo{Sources: sources})
 }
 
@@ -118,7 +119,7 @@ func ReadModel(r io.Reader) (Model, error) {
 // sources; nil when it records none). A "sources" member without a digest
 // is an error, and so is a multi-class file (read those with
 // ReadModelFile).
-func ReadFile(r io.Reader) (Model, *greedytl.SourcesID, error) {
+func ReadFile(r io.Reader) (Model, *source.ID, error) {
 	f, err := ReadModelFile(r)
 	if err != nil {
 		return nil, nil, err

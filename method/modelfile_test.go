@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/source"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
@@ -225,10 +226,10 @@ func TestReadVersion1Files(t *testing.T) {
 // package's GreedyTL file) and ReadFile returns them; WriteModel records
 // none, and a "sources" member without a digest is refused.
 func TestModelFileSources(t *testing.T) {
-	src := &greedytl.SourcesID{Dir: "srcs", SHA256: "ab12", Count: 2, DataSHA256: "cd34", Seed: 7}
+	src := &source.ID{Dir: "srcs", SHA256: "ab12", Count: 2, DataSHA256: "cd34", Seed: 7}
 	c := newConformanceCase(5, 16, 5, 3, 4)
 	for _, m := range []Model{smallLinear(), mustFit(t, "dictionary", c), fitGreedyModel(t)} {
-		for _, rec := range []*greedytl.SourcesID{src, nil} {
+		for _, rec := range []*source.ID{src, nil} {
 			var b bytes.Buffer
 			if err := WriteFile(&b, m, rec); err != nil {
 				t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/source"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -63,7 +64,7 @@ type multiEncoder interface {
 // from (nil: none). Numbers are written so that they read back exactly. It
 // returns an error when m is not a model of this package, holds a
 // non-finite number, or w fails.
-func WriteMulti(w io.Writer, m MultiModel, sources *greedytl.SourcesID) error {
+func WriteMulti(w io.Writer, m MultiModel, sources *source.ID) error {
 	fail := func(err error) error { return fmt.Errorf("method: writing multi-class %s model: %w", m.Method(), err) }
 	b, err := encodeMulti(m, sources)
 	if err != nil {
@@ -81,7 +82,7 @@ func WriteMulti(w io.Writer, m MultiModel, sources *greedytl.SourcesID) error {
 }
 
 // encodeMulti returns the compact JSON document of m.
-func encodeMulti(m MultiModel, sources *greedytl.SourcesID) ([]byte, error) {
+func encodeMulti(m MultiModel, sources *source.ID) ([]byte, error) {
 	if err := checkHyper(m.Hyperparameters()); err != nil {
 		return nil, err
 	}

@@ -152,7 +152,7 @@ func (s synth) write(t testing.TB, shards int) string {
 	}
 	m := experiment.Manifest{
 		Dataset: experiment.DatasetInfo{Name: s.dataset, Features: 100}, Classes: classes, Groups: groups,
-		Negatives: &source.Negatives{Classes: s.negatives}, Sources: experiment.SourcesInfo{Count: s.classes - len(s.negatives)},
+		Negatives: &source.Negatives{Classes: s.negatives}, Sources: source.ID{Count: s.classes - len(s.negatives)},
 		Targets: targets, Positives: s.positives, Splits: s.splits, Noise: s.noise, Methods: s.methods, Seed: s.seed,
 	}
 	// A run of this greedytl: its identity in run.json and in every record.

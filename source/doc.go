@@ -41,7 +41,9 @@
 //	                            index and name ("models/1-obj2.model")
 //	OUT/models/<c>-<name>.json  its sidecar record (Info, job fingerprint)
 //
-// TrainAll is resumable (finished classes are kept and skipped on restart;
+// TrainAll holds its directory for the run (or, for a shard, its part of
+// it) and refuses a directory whose index is another job's (ErrOtherJob).
+// It is resumable (finished classes are kept and skipped on restart;
 // damaged ones are retrained), shardable across processes or machines by
 // class (RunOptions.Shard, see package shard), and deterministic: the same
 // data, plan and TrainConfig give byte-identical model files and index
@@ -49,5 +51,9 @@
 //
 // ReadIndex reads a directory's index, whose Negatives.Target rows are the
 // target negatives of the experiments; Index.CheckData confirms first that
-// a dataset folder is the one the sources were trained on.
+// a dataset folder is the one the sources were trained on, and Index.Load
+// reads its models. Index.ID identifies the sources (by one digest,
+// Index.Identity) wherever a result computed from them is recorded: in a
+// model file fitted with them and in an experiment's run.json;
+// Index.Differences says how a recorded ID differs from a directory's.
 package source

@@ -62,23 +62,15 @@ type Index struct {
 	Missing []string `json:"missing,omitempty"`
 }
 
-// Entry is one source of an Index.
+// Entry is one source of an Index: its Info (the record of its training,
+// without the timing, so that the same job always writes the same index)
+// and its model file.
 type Entry struct {
-	// Name and Class are the source's class name and index.
-	Name  string `json:"name"`
-	Class int    `json:"class"`
+	Info
 	// File is the liblinear model file, relative to the directory;
 	// SHA256 is the hex digest of its bytes.
 	File   string `json:"file"`
 	SHA256 string `json:"sha256"`
-	// C, CVScore, CVScores, Positives, Negatives and Converged are as in
-	// Info.
-	C         float64   `json:"c"`
-	CVScore   float64   `json:"cv_score"`
-	CVScores  []float64 `json:"cv_scores"`
-	Positives int       `json:"positives"`
-	Negatives int       `json:"negatives"`
-	Converged bool      `json:"converged"`
 }
 
 // Config returns the TrainConfig the index records.
@@ -103,25 +95,6 @@ func (ix *Index) CheckData(f *dataset.Folder) error {
 		return fmt.Errorf("source: dataset %s is not the one the sources were trained on (%s): its content differs", f.Dir, ix.Dataset)
 	}
 	return ix.Negatives.Check(f)
-}
-
-// Identity returns the hex SHA-256 digest of the sources the index lists:
-// their names and model-file digests, in the index's order, the order of
-// the columns of the scores they compute (Set.Scores). Two directories
-// with the same identity compute the same scores from the same features,
-// wherever they are; sources trained on other data, with another seed or
-// other settings, or listed in another order have another identity.
-func (ix *Index) Identity() string {
-	h := sha256.New()
-	var buf []byte
-	for _, e := range ix.Sources {
-		for _, s := range []string{e.Name, e.SHA256} {
-			buf = binary.LittleEndian.AppendUint64(buf[:0], uint64(len(s)))
-			h.Write(buf)
-			h.Write([]byte(s))
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // ReadIndex reads and validates the index of the sources directory dir. It
@@ -185,6 +158,14 @@ func LoadDir(dir string) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ix.Load(dir)
+}
+
+// Load reads the models that ix, the index of the sources directory dir
+// (ReadIndex, or a Result of TrainAll), lists, as LoadDir does: a caller
+// that has read the index already reads it only once. It returns LoadDir's
+// errors but those of ReadIndex.
+func (ix *Index) Load(dir string) (*Set, error) {
 	if len(ix.Sources) == 0 {
 		return nil, fmt.Errorf("%s: the index lists no sources", filepath.Join(dir, IndexFile))
 	}

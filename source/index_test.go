@@ -55,31 +55,37 @@ func TestDataDigest(t *testing.T) {
 	}
 }
 
-// TestIndexIdentity: the identity is a function of the sources' names and
-// model digests in order, and of nothing else: the same sources anywhere
-// share it; another order, name or model file, or a boundary moved between
-// a name and a digest, changes it.
+// TestIndexIdentity: the identity is a function of the sources' classes
+// and model digests in order, and of nothing else: the same sources
+// anywhere share it; another order, class or model file, or a boundary
+// moved between a class and a digest, changes it. Its definition is
+// checked against a digest computed independently (Python's hashlib over
+// the lines "<class> <sha256>\n"), which run.json files record.
 func TestIndexIdentity(t *testing.T) {
 	base := func() *Index {
 		return &Index{Dataset: "d", DataSHA256: "x", Seed: 1, Sources: []Entry{
-			{Name: "a", Class: 0, File: "models/a.model", SHA256: "11"},
-			{Name: "b", Class: 1, File: "models/b.model", SHA256: "22"},
+			{Info: Info{Name: "a", Class: 0}, File: "models/a.model", SHA256: "11"},
+			{Info: Info{Name: "b", Class: 1}, File: "models/b.model", SHA256: "22"},
 		}}
 	}
 	want := base().Identity()
+	// hashlib.sha256(b"0 11\n1 22\n").hexdigest()
+	if py := "38ef180c7367ffd590935f8e13c96f32a81f14a48f6416d0fe978ef8c39a1715"; want != py {
+		t.Errorf("identity %s, want %s", want, py)
+	}
 	for _, tc := range []struct {
 		what string
 		edit func(ix *Index)
 		same bool
 	}{
-		{"another folder, data path, file name and CV record", func(ix *Index) {
-			ix.Dataset, ix.Sources[0].File, ix.Sources[0].CVScore = "elsewhere", "m/a", 0.5
+		{"another folder, data path, file name, name and CV record", func(ix *Index) {
+			ix.Dataset, ix.Sources[0].File, ix.Sources[0].CVScore, ix.Sources[0].Name = "elsewhere", "m/a", 0.5, "c"
 		}, true},
 		{"another order", func(ix *Index) { ix.Sources[0], ix.Sources[1] = ix.Sources[1], ix.Sources[0] }, false},
 		{"another model file", func(ix *Index) { ix.Sources[1].SHA256 = "23" }, false},
-		{"another name", func(ix *Index) { ix.Sources[0].Name = "c" }, false},
+		{"another class", func(ix *Index) { ix.Sources[0].Class = 2 }, false},
 		{"a source fewer", func(ix *Index) { ix.Sources = ix.Sources[:1] }, false},
-		{"a name's end moved into its digest", func(ix *Index) { ix.Sources[0].Name, ix.Sources[0].SHA256 = "a1", "1" }, false},
+		{"a digest's start moved into its class", func(ix *Index) { ix.Sources[1].Class, ix.Sources[1].SHA256 = 12, "2" }, false},
 	} {
 		ix := base()
 		tc.edit(ix)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"time"
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/grid"
@@ -77,8 +76,10 @@ func (c TrainConfig) params(cost float64) linear.Params {
 	return linear.Params{Solver: c.Solver, C: cost, Eps: c.Eps, Seed: c.Seed}
 }
 
-// Info describes the training of one source. Its JSON form is the sidecar
-// record TrainAll writes beside each model.
+// Info describes the training of one source, without its timing: the
+// index of a sources directory lists it for each source (Entry), and the
+// sidecar record TrainAll writes beside each model holds it with the
+// training's wall time.
 type Info struct {
 	// Class is the source's class in the dataset, Name its name.
 	Class int    `json:"class"`
@@ -95,8 +96,6 @@ type Info struct {
 	// Converged is false when the final fit stopped at the solver's
 	// iteration cap.
 	Converged bool `json:"converged"`
-	// Seconds is the wall time of the cross-validation and the final fit.
-	Seconds float64 `json:"seconds"`
 }
 
 // TrainOne trains the source of class: a linear classifier of the class's
@@ -114,7 +113,6 @@ type Info struct {
 // fit f (Negatives.Check), when ctx is done (ctx's error), and when the
 // learner fails.
 func TrainOne(ctx context.Context, f *dataset.Folder, class int, neg *Negatives, cfg TrainConfig) (*linear.Model, Info, error) {
-	start := time.Now()
 	if err := cfg.Check(); err != nil {
 		return nil, Info{}, err
 	}
@@ -128,12 +126,12 @@ func TrainOne(ctx context.Context, f *dataset.Folder, class int, neg *Negatives,
 	if err != nil {
 		return nil, Info{}, err
 	}
-	return trainOne(ctx, f, b, class, neg, cfg, start)
+	return trainOne(ctx, f, b, class, neg, cfg)
 }
 
 // trainOne is TrainOne without the validation of cfg and neg, on the rows
 // of b.
-func trainOne(ctx context.Context, f *dataset.Folder, b *block, class int, neg *Negatives, cfg TrainConfig, start time.Time) (*linear.Model, Info, error) {
+func trainOne(ctx context.Context, f *dataset.Folder, b *block, class int, neg *Negatives, cfg TrainConfig) (*linear.Model, Info, error) {
 	name := f.Classes[class]
 	info := Info{Class: class, Name: name}
 	if neg.IsHeldOut(class) {
@@ -167,7 +165,6 @@ func trainOne(ctx context.Context, f *dataset.Folder, b *block, class int, neg *
 	info.CVScores = scores
 	info.CVScore = scores[slices.Index(cfg.Grid, best)]
 	info.Converged = model.Converged
-	info.Seconds = time.Since(start).Seconds()
 	return model, info, nil
 }
 

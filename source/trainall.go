@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/internal/filename"
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/internal/parallel"
@@ -35,6 +38,10 @@ type RunOptions struct {
 	// classes done (reused or trained) and their total: once at the
 	// start and after each class. Calls are serialised.
 	Progress func(done, total int)
+	// DataSHA256, if not empty, is DataDigest of the dataset, which the
+	// caller has computed already: TrainAll then does not hash the data
+	// again. It must be the dataset's digest, which the index records.
+	DataSHA256 string
 }
 
 // Result summarises a TrainAll run.
@@ -46,13 +53,29 @@ type Result struct {
 	Trained, Reused int
 }
 
-// record is the sidecar file models/<class>-<name>.json of a model: its Info, the
+// record is the sidecar file models/<class>-<name>.json of a model: its
+// Info, the wall time of the cross-validation and the final fit, the
 // fingerprint of the job that trained it and the digest of the model file.
 type record struct {
 	Info
-	Fingerprint string `json:"fingerprint"`
-	ModelSHA256 string `json:"model_sha256"`
+	Seconds     float64 `json:"seconds"`
+	Fingerprint string  `json:"fingerprint"`
+	ModelSHA256 string  `json:"model_sha256"`
 }
+
+// ErrOtherJob is matched (errors.Is) by the error of TrainAll when its
+// directory holds the index of another job (other data, negative pool or
+// training settings), or an index it cannot read: training there would
+// retrain every class and leave the other job's models beside the new
+// ones.
+var ErrOtherJob = errors.New("source: the directory holds the sources of another job")
+
+// otherJobError is an error matching ErrOtherJob.
+type otherJobError struct{ err error }
+
+func (e otherJobError) Error() string        { return e.err.Error() }
+func (e otherJobError) Unwrap() error        { return e.err }
+func (e otherJobError) Is(target error) bool { return target == ErrOtherJob }
 
 // TrainAll runs the train-sources job: it trains the source of every class
 // of f that has examples and is not held out by neg (TrainOne with cfg), on
@@ -65,15 +88,22 @@ type record struct {
 // where <class> is the class index and <name> the slug of its name (see
 // modelFile), so that a file tells its class.
 //
+// TrainAll holds the directory for the run (package dirlock): the whole
+// of it, or with opts.Shard the shard's part, beside which other shards of
+// the job may work; a directory held by another process is an error
+// naming the holder. It refuses a directory whose index is another job's
+// (an error matching ErrOtherJob, naming the first setting that differs)
+// and trains nothing there.
+//
 // Every file is written atomically. A model counts as done when its model
 // file and sidecar exist, the file's digest matches the sidecar's, and the
 // sidecar's fingerprint matches this job (a digest of f's content, neg and
 // cfg; not of the folder's path). TrainAll is resumable: it skips the
 // classes already done, so a killed or cancelled run loses only the classes
-// in progress, and a run over a directory of another job (other data,
-// seed or settings) retrains everything. Since training is deterministic,
-// an interrupted and resumed run writes the same models and index as an
-// uninterrupted one; only the sidecars' timings differ.
+// in progress (a model another job left, with no index to refuse, is
+// trained again). Since training is deterministic, an interrupted and
+// resumed run writes the same models and index as an uninterrupted one;
+// only the sidecars' timings differ.
 //
 // With opts.Shard, only the shard's classes are trained; the index, written
 // when the shard's classes are all done, lists every done class of the
@@ -83,9 +113,27 @@ type record struct {
 // trains nothing and writes the complete index.
 //
 // TrainAll returns an error for an invalid cfg or shard, a plan that does
-// not fit f, when a class fails to train or a file cannot be written (the
+// not fit f, a directory held by another process or holding another job,
+// when a class fails to train or a file cannot be written (the
 // classes finished before are kept), and when ctx is done (ctx's error).
 func TrainAll(ctx context.Context, f *dataset.Folder, neg *Negatives, out string, cfg TrainConfig, opts RunOptions) (*Result, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	if err := opts.Shard.Check(); err != nil {
+		return nil, err
+	}
+	if err := neg.Check(f); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Join(out, modelDir), 0o755); err != nil {
+		return nil, err
+	}
+	lock, err := lockDir(out, opts.Shard)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
 	job, err := planTrainAll(f, neg, out, cfg, opts)
 	if err != nil {
 		return nil, err
@@ -111,24 +159,26 @@ type trainJob struct {
 	reused  int    // the shard's classes done by an earlier run
 }
 
-// planTrainAll validates TrainAll's arguments, creates the directory and
-// finds the shard's classes still to train.
+// lockDir holds the sources directory out for this process: shards of
+// one job fill one directory at once, each holding its own part (and
+// sharing the directory); an unsharded run holds all of it.
+func lockDir(out string, sh shard.Shard) (*dirlock.Lock, error) {
+	if sh == (shard.Shard{}) {
+		return dirlock.Acquire(out)
+	}
+	return dirlock.AcquirePart(out, fmt.Sprintf("shard-%d-of-%d", sh.I, sh.N))
+}
+
+// planTrainAll checks that the directory out, which this process holds,
+// holds no other job, and finds the shard's classes still to train; the
+// arguments are valid.
 func planTrainAll(f *dataset.Folder, neg *Negatives, out string, cfg TrainConfig, opts RunOptions) (*trainJob, error) {
-	if err := cfg.Check(); err != nil {
-		return nil, err
-	}
-	if err := opts.Shard.Check(); err != nil {
-		return nil, err
-	}
-	if err := neg.Check(f); err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(filepath.Join(out, modelDir), 0o755); err != nil {
-		return nil, err
-	}
-	sum, err := DataDigest(f)
-	if err != nil {
-		return nil, err
+	sum := opts.DataSHA256
+	if sum == "" {
+		var err error
+		if sum, err = DataDigest(f); err != nil {
+			return nil, err
+		}
 	}
 	_, nf := f.Dims()
 	job := &trainJob{f: f, neg: neg, out: out, cfg: cfg, opts: opts}
@@ -146,7 +196,11 @@ func planTrainAll(f *dataset.Folder, neg *Negatives, out string, cfg TrainConfig
 		Folds:       cfg.Folds,
 		Seed:        cfg.Seed,
 	}
+	var err error
 	if job.fp, err = fingerprint(job.ix); err != nil {
+		return nil, err
+	}
+	if err := job.checkDir(); err != nil {
 		return nil, err
 	}
 	job.classes = sourceClasses(classCounts(f), neg.Classes)
@@ -189,11 +243,11 @@ func (job *trainJob) train(ctx context.Context, res *Result) error {
 	return parallel.For(ctx, len(job.todo), job.opts.Workers, func(ctx context.Context, k int) error {
 		c := job.todo[k]
 		start := time.Now()
-		model, info, err := trainOne(ctx, job.f, b, c, job.neg, job.cfg, start)
+		model, info, err := trainOne(ctx, job.f, b, c, job.neg, job.cfg)
 		if err != nil {
 			return err
 		}
-		if err := saveModel(job.out, model, info, job.fp); err != nil {
+		if err := saveModel(job.out, model, info, time.Since(start).Seconds(), job.fp); err != nil {
 			return err
 		}
 		mu.Lock()
@@ -215,11 +269,7 @@ func (job *trainJob) writeIndex() error {
 			ix.Missing = append(ix.Missing, job.f.Classes[c])
 			continue
 		}
-		ix.Sources = append(ix.Sources, Entry{
-			Name: rec.Name, Class: c, File: modelFile(c, rec.Name), SHA256: rec.ModelSHA256,
-			C: rec.C, CVScore: rec.CVScore, CVScores: rec.CVScores,
-			Positives: rec.Positives, Negatives: rec.Negatives, Converged: rec.Converged,
-		})
+		ix.Sources = append(ix.Sources, Entry{Info: rec.Info, File: modelFile(c, rec.Name), SHA256: rec.ModelSHA256})
 	}
 	return jsonfile.Write(filepath.Join(job.out, IndexFile), ix)
 }
@@ -273,13 +323,14 @@ func adoptLegacy(out string, c int, name, fp string) {
 }
 
 // saveModel writes the model file of info.Class and then its sidecar, so
-// that a sidecar never describes a model file that was not fully written.
-func saveModel(out string, m *linear.Model, info Info, fp string) error {
+// that a sidecar never describes a model file that was not fully written;
+// seconds is the training's wall time.
+func saveModel(out string, m *linear.Model, info Info, seconds float64, fp string) error {
 	var buf bytes.Buffer
 	if err := linear.WriteModel(&buf, m); err != nil {
 		return fmt.Errorf("source %q: %w", info.Name, err)
 	}
-	rec := record{Info: info, Fingerprint: fp, ModelSHA256: digest(buf.Bytes())}
+	rec := record{Info: info, Seconds: seconds, Fingerprint: fp, ModelSHA256: digest(buf.Bytes())}
 	err := atomicfile.Write(filepath.Join(out, filepath.FromSlash(modelFile(info.Class, info.Name))), func(w io.Writer) error {
 		_, err := w.Write(buf.Bytes())
 		return err
@@ -328,4 +379,57 @@ func fingerprint(ix *Index) (string, error) {
 		return "", err
 	}
 	return digest(b), nil
+}
+
+// checkDir returns an error matching ErrOtherJob when the directory holds
+// the index of another job than job's, or an index that cannot be read,
+// naming the first setting that differs and what to do. An index of the
+// same job, with the dataset elsewhere (the folder moved), is the job's.
+func (job *trainJob) checkDir() error {
+	old, err := ReadIndex(job.out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	remedy := fmt.Sprintf("train into another directory, or remove %s to retrain there", job.out)
+	if err != nil {
+		return otherJobError{fmt.Errorf("%w; %s", err, remedy)}
+	}
+	if fp, err := fingerprint(old); err == nil && fp == job.fp {
+		return nil
+	}
+	ix := job.ix
+	for _, s := range []struct {
+		name     string
+		was, now any
+	}{
+		{"data", [2]any{old.DataSHA256, old.NumFeatures}, [2]any{ix.DataSHA256, ix.NumFeatures}},
+		{"classes", old.Classes, ix.Classes},
+		{"negative pool", old.Negatives, ix.Negatives},
+		{"solver", old.Solver, ix.Solver},
+		{"bias", old.Bias, ix.Bias},
+		{"eps", old.Eps, ix.Eps},
+		{"C grid", old.Grid, ix.Grid},
+		{"folds", old.Folds, ix.Folds},
+		{"seed", old.Seed, ix.Seed},
+	} {
+		a, _ := json.Marshal(s.was)
+		b, _ := json.Marshal(s.now)
+		if !bytes.Equal(a, b) {
+			return otherJobError{fmt.Errorf("%s holds the sources of another job, trained with another %s (%s, now %s): %s",
+				job.out, s.name, abbrev(s.was), abbrev(s.now), remedy)}
+		}
+	}
+	return otherJobError{fmt.Errorf("%s holds the sources of another job: %s", job.out, remedy)}
+}
+
+// abbrev formats a setting for a message, at most 60 characters.
+func abbrev(v any) string {
+	s := fmt.Sprint(v)
+	if p, ok := v.(*Negatives); ok && p != nil {
+		s = fmt.Sprintf("classes %v, seed %d", p.Classes, p.Seed)
+	}
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
 }

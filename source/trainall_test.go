@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/shard"
 )
@@ -51,7 +52,8 @@ func (j job) sources() []int { return sourceClasses(classCounts(j.f), j.neg.Clas
 
 // snapshot returns the files of a sources directory by relative path, with
 // the timings of the sidecar records zeroed (the only bytes that may
-// differ between runs).
+// differ between runs) and without the lock files (dirlock's, which name
+// their last holder).
 func snapshot(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	files := map[string]string{}
@@ -64,6 +66,9 @@ func snapshot(t *testing.T, dir string) map[string]string {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, p)
+		if strings.HasPrefix(rel, dirlock.LockFile) {
+			return nil
+		}
 		if filepath.Dir(rel) == modelDir && filepath.Ext(rel) == ".json" {
 			var rec record
 			if err := json.Unmarshal(b, &rec); err != nil {
@@ -312,10 +317,14 @@ func TestTrainAllRepairs(t *testing.T) {
 }
 
 // TestTrainAllOtherJob reruns a finished directory with another seed,
-// bias or negative plan: nothing may be reused.
+// bias or negative plan: TrainAll refuses it with ErrOtherJob, naming the
+// setting, and leaves the directory as it was. Without the index (a job
+// killed before writing it), the other job's models are not reused: every
+// class is trained again.
 func TestTrainAllOtherJob(t *testing.T) {
 	j := newJob(t)
 	refDir := j.reference(t)
+	ref := snapshot(t, refDir)
 	otherSeed, otherBias, otherPlan := j, j, j
 	otherSeed.cfg.Seed = 2
 	otherBias.cfg.Bias = -1
@@ -323,16 +332,84 @@ func TestTrainAllOtherJob(t *testing.T) {
 	if otherPlan.neg, err = PlanNegatives(j.f, nil, 0.25, 2); err != nil {
 		t.Fatal(err)
 	}
-	for name, o := range map[string]job{"seed": otherSeed, "bias": otherBias, "plan": otherPlan} {
-		t.Run(name, func(t *testing.T) {
-			res, err := o.run(t, context.Background(), copyDir(t, refDir), RunOptions{})
+	for _, tc := range []struct {
+		name, setting string
+		job           job
+	}{{"seed", "another seed", otherSeed}, {"bias", "another bias", otherBias}, {"plan", "another negative pool", otherPlan}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copyDir(t, refDir)
+			_, err := tc.job.run(t, context.Background(), dir, RunOptions{})
+			if !errors.Is(err, ErrOtherJob) || !strings.Contains(err.Error(), tc.setting) {
+				t.Fatalf("TrainAll over another job's directory: %v, want ErrOtherJob naming %s", err, tc.setting)
+			}
+			sameFiles(t, snapshot(t, dir), ref)
+
+			if err := os.Remove(filepath.Join(dir, IndexFile)); err != nil {
+				t.Fatal(err)
+			}
+			res, err := tc.job.run(t, context.Background(), dir, RunOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Reused != 0 || res.Trained != len(o.sources()) {
-				t.Errorf("trained %d, reused %d, want %d, 0", res.Trained, res.Reused, len(o.sources()))
+			if res.Reused != 0 || res.Trained != len(tc.job.sources()) {
+				t.Errorf("without the index: trained %d, reused %d, want %d, 0", res.Trained, res.Reused, len(tc.job.sources()))
 			}
 		})
+	}
+	// The same job over its directory moved elsewhere, with the dataset
+	// folder moved too, is the same job: everything is reused.
+	moved := j
+	f := *j.f
+	f.Dir = "elsewhere"
+	moved.f = &f
+	res, err := moved.run(t, context.Background(), copyDir(t, refDir), RunOptions{})
+	if err != nil || res.Trained != 0 {
+		t.Errorf("the same job over a copy, the data moved: %v, trained %d, want 0", err, res.Trained)
+	}
+	// An index that cannot be read is refused too, naming its problem.
+	dir := copyDir(t, refDir)
+	if err := os.WriteFile(filepath.Join(dir, IndexFile), []byte(`{"version": 9}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j.run(t, context.Background(), dir, RunOptions{}); !errors.Is(err, ErrOtherJob) || !strings.Contains(err.Error(), "index version 9") {
+		t.Errorf("TrainAll over an index of version 9: %v, want ErrOtherJob naming the version", err)
+	}
+}
+
+// TestTrainAllLocks: TrainAll holds its directory for the run, so another
+// process (here another lock holder) in the directory makes it fail with
+// dirlock.ErrLocked before it trains anything; a shard holds its part only,
+// beside another shard, but not beside a whole run.
+func TestTrainAllLocks(t *testing.T) {
+	j := newJob(t)
+	out := t.TempDir()
+	held, err := dirlock.Acquire(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j.run(t, context.Background(), out, RunOptions{}); !errors.Is(err, dirlock.ErrLocked) {
+		t.Errorf("TrainAll in a held directory: %v, want ErrLocked", err)
+	}
+	if _, err := j.run(t, context.Background(), out, RunOptions{Shard: shard.Shard{I: 0, N: 2}}); !errors.Is(err, dirlock.ErrLocked) {
+		t.Errorf("shard 0/2 in a held directory: %v, want ErrLocked", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, IndexFile)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("TrainAll wrote an index in a held directory: %v", err)
+	}
+	held.Release()
+	part, err := dirlock.AcquirePart(out, "shard-1-of-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer part.Release()
+	if _, err := j.run(t, context.Background(), out, RunOptions{Shard: shard.Shard{I: 1, N: 2}}); !errors.Is(err, dirlock.ErrLocked) {
+		t.Errorf("shard 1/2 beside a holder of shard 1/2: %v, want ErrLocked", err)
+	}
+	if _, err := j.run(t, context.Background(), out, RunOptions{}); !errors.Is(err, dirlock.ErrLocked) {
+		t.Errorf("a whole run beside a holder of shard 1/2: %v, want ErrLocked", err)
+	}
+	if res, err := j.run(t, context.Background(), out, RunOptions{Shard: shard.Shard{I: 0, N: 2}}); err != nil || res.Trained == 0 {
+		t.Errorf("shard 0/2 beside a holder of shard 1/2: %v", err)
 	}
 }
 

@@ -80,7 +80,7 @@ binary fit; --positive NAME makes one class against all the others.
 Source scores come from a matrix (--source-scores) or are computed from a
 directory of linear source models written by train-sources (--sources). With
 --sources the model file records the identity of those sources (a digest of
-their names and model files, in order), which predict checks.
+their classes and model files, in order), which predict checks.
 
 Methods (--method; the baselines choose their hyperparameters by
 class-balanced leave-one-out on the training set):

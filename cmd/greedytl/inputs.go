@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/method"
@@ -24,12 +23,12 @@ import (
 // dataFlags are the input flags of one sample: features, source scores (a
 // matrix, or computed from linear source models) and labels.
 type dataFlags struct {
-	prefix   string  // flag-name prefix: "" or e.g. "unlabelled-"
-	features string  // --features: X, m×d
-	scores   string  // --source-scores: H, m×n
-	sources  *string // --sources: a directory of linear source models (shared by every sample of a command)
-	labels   string  // --labels: y
-	positive string  // --positive: the label value that means +1
+	prefix   string      // flag-name prefix: "" or e.g. "unlabelled-"
+	features string      // --features: X, m×d
+	scores   string      // --source-scores: H, m×n
+	sources  *sourcesDir // --sources: a directory of linear source models (shared by every sample of a command)
+	labels   string      // --labels: y
+	positive string      // --positive: the label value that means +1
 }
 
 // register adds --features, --source-scores, --sources, --labels and
@@ -38,8 +37,8 @@ func (f *dataFlags) register(c *cobra.Command, labelsHelp string) {
 	fl := c.Flags()
 	fl.StringVar(&f.features, "features", "", "target features X, one row per example (.npy or CSV; - for stdin)")
 	fl.StringVar(&f.scores, "source-scores", "", "source scores H, one row per example, one column per source (.npy or CSV)")
-	f.sources = new(string)
-	fl.StringVar(f.sources, "sources", "", "directory of linear source models (train-sources): H is computed from X")
+	f.sources = new(sourcesDir)
+	fl.StringVar(&f.sources.dir, "sources", "", "directory of linear source models (train-sources): H is computed from X")
 	fl.StringVar(&f.labels, "labels", "", labelsHelp)
 	fl.StringVar(&f.positive, "positive", "", "the label value of the positive class, when labels are not {-1,+1} or {0,1}")
 }
@@ -110,8 +109,8 @@ func (f *dataFlags) describe() string {
 	switch {
 	case f.scores != "":
 		parts = append(parts, "H = "+displayName(f.scores))
-	case f.sources != nil && *f.sources != "" && f.features != "":
-		parts = append(parts, "H from "+*f.sources)
+	case f.sources.given() && f.features != "":
+		parts = append(parts, "H from "+f.sources.dir)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -133,8 +132,8 @@ func (f *dataFlags) given() bool { return f.features != "" || f.scores != "" }
 func (f *dataFlags) load(s *streams) (X, H *mat.Dense, err error) {
 	p := "--" + f.prefix
 	srcDir := ""
-	if f.sources != nil {
-		srcDir = *f.sources
+	if f.sources.given() {
+		srcDir = f.sources.dir
 	}
 	if f.features == "" && f.scores == "" {
 		return nil, nil, badInputf("no input: give %sfeatures, %ssource-scores or both", p, p)
@@ -165,9 +164,9 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, err error) {
 		}
 	}
 	if srcDir != "" {
-		set, err := source.LoadDir(srcDir)
+		_, set, err := f.sources.load()
 		if err != nil {
-			return nil, nil, badInput(err)
+			return nil, nil, err
 		}
 		if H, err = set.Scores(X); err != nil {
 			return nil, nil, badInputf("%s: %w", f.features, err)
@@ -183,15 +182,45 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, err error) {
 
 // sourcesID returns the identity of the --sources directory, as a model
 // file records it, or nil without --sources.
-func (f *dataFlags) sourcesID() (*greedytl.SourcesID, error) {
-	if f.sources == nil || *f.sources == "" {
+func (f *dataFlags) sourcesID() (*source.ID, error) {
+	if !f.sources.given() {
 		return nil, nil
 	}
-	ix, err := source.ReadIndex(*f.sources)
+	ix, _, err := f.sources.load()
 	if err != nil {
-		return nil, badInput(err)
+		return nil, err
 	}
-	return &greedytl.SourcesID{Dir: *f.sources, SHA256: ix.Identity(), Count: len(ix.Sources), DataSHA256: ix.DataSHA256, Seed: ix.Seed}, nil
+	return ix.ID(f.sources.dir), nil
+}
+
+// sourcesDir is the --sources flag, which every sample of a command
+// shares: the directory, and its index and models once read, so that a
+// command reads them once however many samples use them.
+type sourcesDir struct {
+	dir string
+	ix  *source.Index
+	set *source.Set
+}
+
+// given reports whether --sources names a directory.
+func (s *sourcesDir) given() bool { return s != nil && s.dir != "" }
+
+// load returns the directory's index and models, reading them on the
+// first call; its errors are input errors.
+func (s *sourcesDir) load() (*source.Index, *source.Set, error) {
+	if s.set != nil {
+		return s.ix, s.set, nil
+	}
+	ix, err := source.ReadIndex(s.dir)
+	if err != nil {
+		return nil, nil, badInput(err)
+	}
+	set, err := ix.Load(s.dir)
+	if err != nil {
+		return nil, nil, badInput(err)
+	}
+	s.ix, s.set = ix, set
+	return ix, set, nil
 }
 
 // loadData reads the sample as method.Data, with labels when withLabels.
@@ -275,7 +304,7 @@ func (l *lambdaValue) Type() string { return "float|auto" }
 
 // readModelFile opens and decodes a binary model file written by greedytl
 // fit; it returns the sources the file records too (nil: none).
-func readModelFile(path string) (method.Model, *greedytl.SourcesID, error) {
+func readModelFile(path string) (method.Model, *source.ID, error) {
 	f, err := readAnyModelFile(path)
 	if err != nil {
 		return nil, nil, err

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/method"
+	"github.com/greedytl/greedytl/source"
 )
 
 type inspectOptions struct {
@@ -80,7 +80,7 @@ type inspectSummary struct {
 	Greedy   bool            `json:"greedy"`
 	Selected []inspectColumn `json:"selected"`
 	// Sources is the sources directory the file records (fit --sources).
-	Sources *greedytl.SourcesID `json:"sources,omitempty"`
+	Sources *source.ID `json:"sources,omitempty"`
 	// Committee is greedytl-auto's record of its members.
 	Committee *method.AutoCommittee `json:"committee,omitempty"`
 	// auto is set for greedytl-auto's models (with or without Committee).

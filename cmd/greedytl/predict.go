@@ -16,6 +16,7 @@ import (
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/metric"
+	"github.com/greedytl/greedytl/source"
 )
 
 type predictOptions struct {
@@ -38,7 +39,9 @@ read, and the score favours the model's greater label).
 
 A greedytl model reads only the columns it selected, but X and H must have
 the column counts it was trained with. A model fitted with --sources records
-those sources' identity (a digest of their names and model files, in order):
+those sources' identity (a digest of their classes and model files, in order,
+as experiment's run.json records it; files written before it record a digest
+of their names and model files, which predict accepts as well):
 predict --sources refuses another sources directory (exit status 2, naming
 both and what differs: their count, data, seed or models), and predict
 --source-scores, which it cannot check, prints a one-line note on standard
@@ -201,7 +204,7 @@ func (o *predictOptions) loadLabels(rec *greedytl.LabelNames, m int) ([]float64,
 // one-line note on standard error says. A model recording no sources (fitted
 // from --source-scores, or written before models recorded them) is not
 // checked.
-func (o *predictOptions) checkSources(s *streams, rec *greedytl.SourcesID) error {
+func (o *predictOptions) checkSources(s *streams, rec *source.ID) error {
 	if rec == nil {
 		return nil
 	}
@@ -210,20 +213,23 @@ func (o *predictOptions) checkSources(s *streams, rec *greedytl.SourcesID) error
 			o.model, rec.Dir, rec.SHA256, displayName(o.data.scores))
 		return nil
 	}
-	got, err := o.data.sourcesID()
-	if err != nil || got == nil {
+	if !o.data.sources.given() {
+		return nil
+	}
+	ix, _, err := o.data.sources.load()
+	if err != nil {
 		return err
 	}
-	if d := rec.Differences(got); len(d) > 0 {
+	if d := ix.Differences(rec); len(d) > 0 {
 		return badInputf("--sources %s (identity %.12s) are not the sources %s was fitted with, %s (identity %.12s): %s",
-			got.Dir, got.SHA256, o.model, rec.Dir, rec.SHA256, strings.Join(d, "; "))
+			o.data.sources.dir, ix.Identity(), o.model, rec.Dir, rec.SHA256, strings.Join(d, "; "))
 	}
 	return nil
 }
 
 // predictLiblinear scores --features with a liblinear model file.
 func predictLiblinear(s *streams, o *predictOptions) ([]float64, error) {
-	if o.data.features == "" || o.data.scores != "" || *o.data.sources != "" {
+	if o.data.features == "" || o.data.scores != "" || o.data.sources.given() {
 		return nil, badInputf("%s is a liblinear model: give --features only", o.model)
 	}
 	m, err := linear.ReadModelFile(o.model)

@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -15,8 +13,6 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"github.com/greedytl/greedytl/dataset"
-	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
@@ -147,25 +143,6 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 		return badInput(err)
 	}
 
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
-		return err
-	}
-	// Shards of one job fill one directory at once: each holds its own part
-	// (and shares the directory); an unsharded run holds all of it.
-	var lock *dirlock.Lock
-	if sh == (shard.Shard{}) {
-		lock, err = dirlock.Acquire(o.out)
-	} else {
-		lock, err = dirlock.AcquirePart(o.out, fmt.Sprintf("shard-%d-of-%d", sh.I, sh.N))
-	}
-	if err != nil {
-		return err
-	}
-	defer lock.Release()
-	if err := sameSourcesJob(o.out, f, neg, cfg); err != nil {
-		return badInput(err)
-	}
-
 	opts := source.RunOptions{Workers: o.workers, Shard: sh}
 	var bar *progressbar.ProgressBar
 	if !o.quiet && isTerminal(s.err) {
@@ -176,10 +153,12 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 	if bar != nil {
 		_ = bar.Finish()
 	}
-	if errors.Is(err, context.Canceled) {
+	switch {
+	case errors.Is(err, context.Canceled):
 		return fmt.Errorf("interrupted; the finished sources are kept in %s: run the same command again to resume (%w)", o.out, err)
-	}
-	if err != nil {
+	case errors.Is(err, source.ErrOtherJob):
+		return badInput(err)
+	case err != nil:
 		return err
 	}
 	if !o.quiet {
@@ -212,56 +191,4 @@ func summarizeSources(s *streams, res *source.Result, index string, wall time.Du
 	if unconverged > 0 {
 		fmt.Fprintf(s.err, "WARNING: %d sources stopped at the %s solver's iteration cap (see the converged field of %s)\n", unconverged, ix.Solver, index)
 	}
-}
-
-// sameSourcesJob returns an error when the sources directory out holds the
-// index of another job (other data, negative pool or training settings):
-// training there would retrain every class and leave the other job's
-// models beside the new ones. It names the first setting that differs and
-// what to do.
-func sameSourcesJob(out string, f *dataset.Folder, neg *source.Negatives, cfg source.TrainConfig) error {
-	ix, err := source.ReadIndex(out)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	digest, err := source.DataDigest(f)
-	if err != nil {
-		return err
-	}
-	_, nf := f.Dims()
-	for _, c := range []struct {
-		name      string
-		was, want any
-	}{
-		{"data", [2]any{ix.DataSHA256, ix.NumFeatures}, [2]any{digest, nf}},
-		{"classes", ix.Classes, f.Classes},
-		{"negative pool", ix.Negatives, neg},
-		{"solver", ix.Solver, cfg.Solver.String()},
-		{"bias", ix.Bias, cfg.Bias},
-		{"eps", ix.Eps, cfg.Eps},
-		{"c-grid", ix.Grid, cfg.Grid},
-		{"folds", ix.Folds, cfg.Folds},
-		{"seed", ix.Seed, cfg.Seed},
-	} {
-		if !reflect.DeepEqual(c.was, c.want) {
-			return fmt.Errorf("%s holds sources trained with another %s (%v, now %v): give another --out, or remove %s to retrain there",
-				out, c.name, abbrev(c.was), abbrev(c.want), out)
-		}
-	}
-	return nil
-}
-
-// abbrev formats v for a message, at most 60 characters.
-func abbrev(v any) string {
-	s := fmt.Sprint(v)
-	if p, ok := v.(*source.Negatives); ok && p != nil {
-		s = fmt.Sprintf("classes %v, seed %d", p.Classes, p.Seed)
-	}
-	if len(s) > 60 {
-		s = s[:57] + "..."
-	}
-	return s
 }

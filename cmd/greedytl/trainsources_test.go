@@ -239,8 +239,8 @@ func TestTrainSourcesOneJobPerDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, stderr := cli(t, "", args...)
-	if code == 0 || !strings.Contains(stderr, fmt.Sprintf("pid %d", os.Getpid())) {
-		t.Errorf("while the directory is held: exit %d, stderr %q; want a failure naming pid %d", code, stderr, os.Getpid())
+	if code != exitFailure || !strings.Contains(stderr, fmt.Sprintf("pid %d", os.Getpid())) {
+		t.Errorf("while the directory is held: exit %d, stderr %q; want exit %d naming pid %d", code, stderr, exitFailure, os.Getpid())
 	}
 	held.Release()
 	for _, change := range [][]string{{"--seed", "4"}, {"--c-grid", "1,10"}, {"--negative-fraction", "0.5"}} {

@@ -1,0 +1,112 @@
+package source
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+)
+
+// ID identifies the sources of a sources directory wherever something
+// computed from them is recorded: in a model file fitted with them (its
+// "sources" member) and in an experiment's run.json. SHA256, the
+// directory's Index.Identity, decides whether two sets of sources are the
+// same; Count, DataSHA256 and Seed only say how two sets differ; Dir is
+// for messages.
+type ID struct {
+	// Dir is the directory as given when the record was made (for
+	// messages only: a directory may move).
+	Dir string `json:"dir"`
+	// SHA256 is the identity of the sources, Index.Identity.
+	SHA256 string `json:"sha256"`
+	// Count is the number of sources; DataSHA256 and Seed are the digest
+	// of the data they were trained on and the seed of their training, as
+	// the directory's index records them.
+	Count      int    `json:"count"`
+	DataSHA256 string `json:"data_sha256"`
+	Seed       uint64 `json:"seed"`
+}
+
+// ID returns the identity of the sources ix lists, as found in the
+// directory dir.
+func (ix *Index) ID(dir string) *ID {
+	return &ID{Dir: dir, SHA256: ix.Identity(), Count: len(ix.Sources), DataSHA256: ix.DataSHA256, Seed: ix.Seed}
+}
+
+// Identity returns the hex SHA-256 digest of the sources the index lists:
+// each source's class index and model-file digest, as the line
+// "<class> <sha256>\n", in the index's order, the order of the columns of
+// the scores they compute (Set.Scores). Two directories with the same
+// identity compute the same scores from the same features, wherever they
+// are; sources trained on other data, with another seed or other
+// settings, or listed in another order have another identity. The class
+// names are not part of it: they are the dataset's, whose digest the index
+// records (DataSHA256).
+func (ix *Index) Identity() string {
+	h := sha256.New()
+	for _, e := range ix.Sources {
+		fmt.Fprintf(h, "%d %s\n", e.Class, e.SHA256)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// namesIdentity returns the identity that model files recorded before
+// they and run.json shared Identity: the digest of each source's name and
+// model-file digest, each preceded by its length as a little-endian
+// uint64, in the index's order. Differences accepts it, so that those
+// files keep working.
+func (ix *Index) namesIdentity() string {
+	h := sha256.New()
+	var buf []byte
+	for _, e := range ix.Sources {
+		for _, s := range []string{e.Name, e.SHA256} {
+			buf = binary.LittleEndian.AppendUint64(buf[:0], uint64(len(s)))
+			h.Write(buf)
+			h.Write([]byte(s))
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Check returns an error when id, a file's record of its sources, cannot
+// identify them (no digest). A nil id (no record) is valid.
+func (id *ID) Check() error {
+	if id != nil && id.SHA256 == "" {
+		return errors.New(`"sources" has no sha256 digest`)
+	}
+	return nil
+}
+
+// Differences returns what distinguishes the sources ix lists from those
+// that rec records (empty when they are the same sources): their count,
+// the data they were trained on, their training seed, or, when these
+// agree, the models themselves. rec's digest may be Identity, or the one
+// that model files written before it recorded (see namesIdentity).
+func (ix *Index) Differences(rec *ID) []string {
+	if rec.SHA256 == ix.Identity() || rec.SHA256 == ix.namesIdentity() {
+		return nil
+	}
+	var d []string
+	if n := len(ix.Sources); n != rec.Count {
+		d = append(d, fmt.Sprintf("%d sources, not %d", n, rec.Count))
+	}
+	if ix.DataSHA256 != rec.DataSHA256 {
+		d = append(d, fmt.Sprintf("trained on other data (data digest %s, not %s)", short(ix.DataSHA256), short(rec.DataSHA256)))
+	}
+	if ix.Seed != rec.Seed {
+		d = append(d, fmt.Sprintf("trained with seed %d, not %d", ix.Seed, rec.Seed))
+	}
+	if len(d) == 0 {
+		d = append(d, "other source models or another order (same count, data and seed: other classes, training settings or model files)")
+	}
+	return d
+}
+
+// short abbreviates a hex digest for messages.
+func short(digest string) string {
+	if len(digest) > 12 {
+		return digest[:12]
+	}
+	return digest
+}
