@@ -27,6 +27,9 @@ func TestScikitLearn(t *testing.T) {
 	peertest.PythonWith(t, "sklearn")
 	for _, sublinear := range []bool{false, true} {
 		t.Run(fmt.Sprintf("random/sublinear=%v", sublinear), func(t *testing.T) {
+			if testing.Short() && !sublinear {
+				t.Skip("with -short the CLINC150 case compares sublinear=false (each case starts scikit-learn)")
+			}
 			compareWithScikitLearn(t, randomCorpus(9, 300), randomCorpus(10, 100), sublinear)
 		})
 	}
