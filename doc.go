@@ -117,10 +117,13 @@
 //
 // The default build is pure Go. Built with the tag openblas (go build
 // -tags openblas; needs cgo and OpenBLAS, Debian package libopenblas-dev),
-// the package makes gonum's blas64 call OpenBLAS — in the whole program,
-// lapack64 and mat included — and the randomised search scores each
-// step's r candidates with one symmetric matrix product U = Z_r Ĝ instead
-// of its scalar loops. Given Ĝ, it selects exactly what the scalar loops
+// the randomised search scores each step's r candidates with one
+// symmetric matrix product U = Z_r Ĝ instead of its scalar loops. The
+// package does not choose gonum's BLAS, which serves the whole program:
+// the greedytl command, built with the tag, routes it to OpenBLAS
+// (package internal/openblas; lapack64 and mat included), and so do the
+// package's tests under the tag; a program that imports the package sets
+// it with blas64.Use. Given Ĝ, it selects exactly what the scalar loops
 // select: the product's gains come with rounding-error bounds, and the
 // candidates within them of the best (equal columns among them) are
 // scored again by the scalar loops, so ties still go to the lowest index.
@@ -136,14 +139,20 @@
 //
 // # Source files
 //
-// options.go (Options), fit.go (Fit, AutoLambda), model.go and json.go (Model,
-// Predict, model files); the search: engine.go (the engine interface and
-// the main loop), path.go (Ĝ and a in the primal or the dual form, the record of each
-// step, leave-one-out), exact.go and sample.go (the exact and randomised
-// engines), errors.go (the engines' shared errors); the inputs: input.go
+// The API: options.go (Options, DefaultOptions), settings.go (the settings'
+// keys and rules: Options.Set, MethodName, FormatSpec, Hyperparameters),
+// fit.go (Fit, AutoLambda), model.go (Model, Step, Predict), column.go
+// (Kind, Column), json.go (model files: WriteJSON, WriteFile, ReadModel,
+// ReadFile, FileHeader, LabelNames). The search: engine.go (the engine
+// interface and the main loop), path.go (Ĝ and a in the primal or the dual
+// form, the record of each step, leave-one-out), exact.go and sample.go (the
+// exact and randomised engines), prune.go (the randomised engine's bound on
+// a candidate's gain), batch.go (the randomised engine's batched scoring),
+// errors.go (the engines' shared errors). The inputs: input.go
 // (validation of X, H and y), block.go (column access to X and H),
 // colstats.go (column statistics and standardisation, with package
-// standardize's rule); openblas.go (the openblas build).
+// standardize's rule). openblas.go switches on batched scoring in the
+// openblas build.
 //
 // # Model files
 //

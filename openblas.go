@@ -2,18 +2,11 @@
 
 package greedytl
 
-// #cgo LDFLAGS: -lopenblas
-import "C"
-
-import (
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/netlib/blas/netlib"
-)
-
-// init makes gonum's blas64 (and so lapack64 and mat, in the whole
-// program) call OpenBLAS, and the sampled search score its candidates
-// by one matrix product per step.
+// init switches on the package's own use of the openblas build: the
+// sampled search scores its candidates by one matrix product per step.
+// It does not touch gonum's BLAS, which is the program's choice: the
+// greedytl command routes it to OpenBLAS in this build (package
+// internal/openblas), and the package's tests do in TestMain.
 func init() {
-	blas64.Use(netlib.Implementation{})
 	batchedScoring = true
 }

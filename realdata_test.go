@@ -15,7 +15,7 @@ import (
 // TestAutoLambdaCOIL100 runs λ = auto on real problems: COIL-100 HOG
 // features (d = 800, no sources), one target class against the next 20
 // classes, with 2 + 10 and 10 + 10 training examples, 10 targets × 10
-// splits each. Leave-one-out on columns centred with every example
+// splits each (× 3 with -short). Leave-one-out on columns centred with every example
 // predicted a left-out example of a nearly interpolating fit as
 // y_i − Σ_{j≠i} y_j: on 10 + 10 that is y_i itself, and the grid's smallest
 // λ (1e-4) won a third of the fits; on 2 + 10 it is far off (10 for a
@@ -37,6 +37,10 @@ func TestAutoLambdaCOIL100(t *testing.T) {
 	}
 	_, d := F.Dims()
 	const nneg, others = 10, 20
+	splits := uint64(10)
+	if testing.Short() {
+		splits = 3 // the same rule on 30 fits a size with -short
+	}
 	for _, npos := range []int{2, 10} {
 		chosen := map[float64]int{}
 		var fits int
@@ -47,7 +51,7 @@ func TestAutoLambdaCOIL100(t *testing.T) {
 				neg = append(neg, byClass[(target+k)%100]...)
 			}
 			pos := byClass[target]
-			for split := range uint64(10) {
+			for split := range splits {
 				rng := rand.New(rand.NewPCG(uint64(target), split))
 				var rows []int
 				for _, k := range rng.Perm(len(pos))[:npos] {

@@ -18,7 +18,7 @@
 //     classes.txt, optional groups.txt) and validates it as a whole.
 //     OpenFolder validates it the same way but leaves the features on
 //     disk: Folder.ReadRows then reads the rows a caller needs, by offset,
-//     in the file's precision (a Block of float32 or float64 rows), so a
+//     in the file's precision (FeatureRows of float32 or float64), so a
 //     process holds only the rows it uses.
 //   - NPYRowWriter writes a float32 .npy matrix one row at a time, for
 //     matrices larger than memory.

@@ -112,11 +112,11 @@ func (a *npyRows) check(r *bufio.Reader) error {
 	return err
 }
 
-// readRows reads the given rows (each in [0, a.rows)) into a new Block:
+// readRows reads the given rows (each in [0, a.rows)) into a new FeatureRows:
 // float32 values when the file stores float32, float64 otherwise. Runs of
 // consecutive rows are read with one call each (at most readChunk bytes).
-func (a *npyRows) readRows(rows []int) (*Block, error) {
-	b := &Block{Cols: a.cols}
+func (a *npyRows) readRows(rows []int) (*FeatureRows, error) {
+	b := &FeatureRows{Cols: a.cols}
 	f32 := a.l.typ.kind == 'f' && a.l.typ.size == 4
 	if f32 {
 		b.F32 = make([]float32, len(rows)*a.cols)
@@ -154,17 +154,17 @@ func (a *npyRows) readRows(rows []int) (*Block, error) {
 	return b, nil
 }
 
-// Block holds rows of a dataset's features, row-major, Cols values a row:
+// FeatureRows holds rows of a dataset's features, row-major, Cols values a row:
 // in float32 (F32) when they are read on demand from a float32 file, in
 // float64 (F64) otherwise. Exactly one of F32 and F64 is set.
-type Block struct {
+type FeatureRows struct {
 	F32  []float32
 	F64  []float64
 	Cols int
 }
 
 // Len returns the number of rows.
-func (b *Block) Len() int {
+func (b *FeatureRows) Len() int {
 	if b.F32 != nil {
 		return len(b.F32) / b.Cols
 	}
@@ -172,7 +172,7 @@ func (b *Block) Len() int {
 }
 
 // RowTo copies row i into dst (length Cols), widening float32 exactly.
-func (b *Block) RowTo(dst []float64, i int) {
+func (b *FeatureRows) RowTo(dst []float64, i int) {
 	if b.F32 != nil {
 		for j, v := range b.F32[i*b.Cols : (i+1)*b.Cols] {
 			dst[j] = float64(v)
@@ -183,7 +183,7 @@ func (b *Block) RowTo(dst []float64, i int) {
 }
 
 // Bytes returns the memory the values take.
-func (b *Block) Bytes() int64 { return int64(len(b.F32))*4 + int64(len(b.F64))*8 }
+func (b *FeatureRows) Bytes() int64 { return int64(len(b.F32))*4 + int64(len(b.F64))*8 }
 
 // Dims returns the number of examples and of features.
 func (f *Folder) Dims() (rows, cols int) {
@@ -197,7 +197,7 @@ func (f *Folder) Dims() (rows, cols int) {
 // allowed): read from features.npy on demand for a folder opened with
 // OpenFolder, copied from X otherwise. It returns an error when a row is
 // out of range or the file cannot be read.
-func (f *Folder) ReadRows(rows []int) (*Block, error) {
+func (f *Folder) ReadRows(rows []int) (*FeatureRows, error) {
 	r, c := f.Dims()
 	for _, i := range rows {
 		if i < 0 || i >= r {
@@ -207,7 +207,7 @@ func (f *Folder) ReadRows(rows []int) (*Block, error) {
 	if f.rows != nil {
 		return f.rows.readRows(rows)
 	}
-	b := &Block{F64: make([]float64, 0, len(rows)*c), Cols: c}
+	b := &FeatureRows{F64: make([]float64, 0, len(rows)*c), Cols: c}
 	for _, i := range rows {
 		b.F64 = append(b.F64, f.X.RawRowView(i)...)
 	}

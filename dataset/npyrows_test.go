@@ -81,7 +81,7 @@ func TestOpenFolderReadsRowsLikeLoadFolder(t *testing.T) {
 		name   string
 		raw    []byte
 		lazy   bool // read on demand
-		single bool // float32 block
+		single bool // float32 rows
 	}{
 		{"float32", float32NPY(t, rows32), true, true},
 		{"float64", f64.Bytes(), true, false},
@@ -111,7 +111,7 @@ func TestOpenFolderReadsRowsLikeLoadFolder(t *testing.T) {
 					t.Fatal(err)
 				}
 				if (b.F32 != nil) != tt.single || b.Len() != len(sel) {
-					t.Fatalf("block float32 %v, %d rows: want float32 %v, %d rows", b.F32 != nil, b.Len(), tt.single, len(sel))
+					t.Fatalf("rows float32 %v, %d rows: want float32 %v, %d rows", b.F32 != nil, b.Len(), tt.single, len(sel))
 				}
 				row := make([]float64, 3)
 				for k, i := range sel {

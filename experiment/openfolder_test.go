@@ -36,10 +36,14 @@ func TestRunOnOpenFolderMatchesLoadFolder(t *testing.T) {
 	if lazy.X != nil {
 		t.Fatal("OpenFolder read the features into memory")
 	}
+	methods := []string{"greedytl", "l1-logistic"}
+	if testing.Short() {
+		methods = []string{"greedytl", "no-transfer"} // the cheap baseline with -short
+	}
 	var recs [][]*Record
 	var outs []string
 	for _, f := range []*dataset.Folder{eager, lazy} {
-		cfg := testConfig(f, filepath.Join(t.TempDir(), "run"), "", "greedytl", "l1-logistic")
+		cfg := testConfig(f, filepath.Join(t.TempDir(), "run"), "", methods...)
 		cfg.NegativeClasses = nil
 		cfg.Workers = 2
 		if _, err := Run(context.Background(), cfg); err != nil {

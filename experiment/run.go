@@ -362,7 +362,7 @@ type runner struct {
 	// x holds the features of the rows the cells to run use, and h every
 	// source's score on them (columns: the sources in index order); at[row]
 	// is a dataset row's place in both.
-	x  *dataset.Block
+	x  *dataset.FeatureRows
 	h  *mat.Dense
 	at map[int]int
 	// srcClass is the class of each source; srcCols[t] lists the sources

@@ -50,6 +50,8 @@ func subset(x *sparse.CSR, y []float64, rows []int) (*sparse.CSR, []float64) {
 	return x.SelectRows(rows), sy
 }
 
+// TestParityLiblinear compares every solver with liblinear-train on
+// heart_scale and, unless -short, on a COIL-100 problem of the shared data.
 func TestParityLiblinear(t *testing.T) {
 	needLiblinear(t)
 	hx, hy := readHeartScale(t)
@@ -68,7 +70,7 @@ func TestParityLiblinear(t *testing.T) {
 		bx, by := subset(hx, hy, te)
 		sets = append(sets, dataSet{name: "heart_scale", trainX: ax, trainY: ay, testX: bx, testY: by, bias: 1})
 	}
-	if d := shareddata.Dir(); d != "" {
+	if d := shareddata.Dir(); d != "" && !testing.Short() {
 		cx, labels := loadCoil100(t)
 		x, y := coilOneVsRest(cx, labels, 0, func(l int) bool { return l >= 1 && l <= 20 })
 		tr, te := splitRows(x.R, 0.7, 2)
@@ -76,7 +78,7 @@ func TestParityLiblinear(t *testing.T) {
 		bx, by := subset(x, y, te)
 		sets = append(sets, dataSet{name: "coil100 0-vs-1..20", trainX: ax, trainY: ay, testX: bx, testY: by, bias: 1})
 	} else {
-		t.Log("shared data absent: comparing on heart_scale only")
+		t.Log("shared data absent or -short: comparing on heart_scale only")
 	}
 	solversToTest := []struct {
 		s   Solver

@@ -139,7 +139,8 @@ type GreedyTL struct {
 	// Options that differ from them.
 	Defaults greedytl.Options
 	// Options are passed to greedytl.Fit, except that Options.Seed is
-	// replaced by Extra.Seed for the randomised search (Sample > 0).
+	// replaced by Extra.Seed (which seeds the randomised search, Sample >
+	// 0, and is recorded in the model's options whatever the search).
 	Options greedytl.Options
 }
 
@@ -163,9 +164,7 @@ func (g *GreedyTL) Fit(ctx context.Context, train Data, extra Extra) (result Mod
 	}
 	defer endFit(ctx, name, &result, &err)
 	o := g.Options
-	if o.Sample > 0 {
-		o.Seed = extra.Seed
-	}
+	o.Seed = extra.Seed
 	return fitGreedy(ctx, name, train, o)
 }
 

@@ -152,6 +152,29 @@ func TestGreedy59Seed(t *testing.T) {
 	}
 }
 
+// Every GreedyTL variant records Extra.Seed in its model's options, the
+// exact search too (where it draws nothing): so that a model's options are
+// the same whether its method was configured by a spec or by setting
+// Options, whose Seed Fit replaces.
+func TestGreedyRecordsSeed(t *testing.T) {
+	c := newConformanceCase(8, 20, 6, 5, 30)
+	c.extra.Seed = 7
+	for _, spec := range []string{"greedytl", "greedytl:lambda=10", "greedytl-sp", "greedytl-59"} {
+		meth, err := New(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		meth.(*GreedyTL).Options.Seed = 3 // replaced by Extra.Seed
+		m, err := meth.Fit(context.Background(), c.train, c.extra)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rootModel(t, m).Options.Seed; got != 7 {
+			t.Errorf("%s: model records seed %d, want Extra.Seed = 7", spec, got)
+		}
+	}
+}
+
 func columnsKey(cols []greedytl.Column) string {
 	s := ""
 	for _, c := range cols {

@@ -142,9 +142,7 @@ func TestNewSpecGreedy(t *testing.T) {
 				t.Fatal(err)
 			}
 			o := tc.opts
-			if o.Sample > 0 {
-				o.Seed = c.extra.Seed
-			}
+			o.Seed = c.extra.Seed
 			want, err := greedytl.Fit(context.Background(), c.train.X, c.train.H, c.train.Y, o)
 			if err != nil {
 				t.Fatal(err)

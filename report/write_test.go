@@ -87,6 +87,9 @@ func TestWriteFullReport(t *testing.T) {
 		figs []string
 		// lines expected in report.md
 		md []string
+		// many: a case of many classes, skipped with -short (the first
+		// case has every kind of figure and table)
+		many bool
 	}{
 		{
 			name: "groups",
@@ -108,6 +111,7 @@ func TestWriteFullReport(t *testing.T) {
 			s: synth{dataset: "toy-many", classes: 60, negatives: []int{0, 1}, positives: []int{2, 10},
 				splits: 2, noise: []int{0}, methods: []string{"greedytl", "greedytl-59", "rls-srcfeat", "no-transfer"}, seed: 2},
 			shards: 1,
+			many:   true,
 			figs: []string{"fig1-accuracy-toy-many", "fig3-greedytl59-toy-many",
 				"fig-weights-toy-many-greedytl", "fig-weights-toy-many-greedytl-59", "fig-weights-toy-many-rls-srcfeat"},
 		},
@@ -117,12 +121,16 @@ func TestWriteFullReport(t *testing.T) {
 			s: synth{dataset: "clinc-like", classes: 150, groupSize: 15, negatives: []int{149}, positives: []int{5},
 				splits: 1, noise: []int{0}, methods: []string{"greedytl", "rls-srcfeat"}, longNames: true, seed: 3},
 			shards: 1,
+			many:   true,
 			figs:   []string{"fig1-accuracy-clinc-like", "fig-weights-clinc-like-greedytl", "fig-weights-clinc-like-rls-srcfeat"},
 			md:     []string{"| GreedyTL | ", " (1 split) |"},
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.many && testing.Short() {
+				t.Skipf("%d classes: skipped with -short", tc.s.classes)
+			}
 			run := tc.s.write(t, tc.shards)
 			res, err := Load(run)
 			if err != nil {

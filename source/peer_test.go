@@ -44,7 +44,7 @@ func checkAgainstLiblinear(t *testing.T, f *dataset.Folder, class int, neg *Nega
 	}
 	dir := t.TempDir()
 	data, model := filepath.Join(dir, "train.svm"), filepath.Join(dir, "train.model")
-	b, err := readBlock(f, rows)
+	b, err := readSharedRows(f, rows)
 	if err != nil {
 		t.Fatal(err)
 	}

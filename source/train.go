@@ -122,7 +122,7 @@ func TrainOne(ctx context.Context, f *dataset.Folder, class int, neg *Negatives,
 	if err := neg.Check(f); err != nil {
 		return nil, Info{}, err
 	}
-	b, err := readBlock(f, f.Rows(class), neg.Source)
+	b, err := readSharedRows(f, f.Rows(class), neg.Source)
 	if err != nil {
 		return nil, Info{}, err
 	}
@@ -131,7 +131,7 @@ func TrainOne(ctx context.Context, f *dataset.Folder, class int, neg *Negatives,
 
 // trainOne is TrainOne without the validation of cfg and neg, on the rows
 // of b.
-func trainOne(ctx context.Context, f *dataset.Folder, b *block, class int, neg *Negatives, cfg TrainConfig) (*linear.Model, Info, error) {
+func trainOne(ctx context.Context, f *dataset.Folder, b *sharedRows, class int, neg *Negatives, cfg TrainConfig) (*linear.Model, Info, error) {
 	name := f.Classes[class]
 	info := Info{Class: class, Name: name}
 	if neg.IsHeldOut(class) {
@@ -168,19 +168,19 @@ func trainOne(ctx context.Context, f *dataset.Folder, b *block, class int, neg *
 	return model, info, nil
 }
 
-// block holds the features of the rows a training job needs, read once
+// sharedRows holds the features of the rows a training job needs, read once
 // (in the file's precision) and shared by the problems of its classes: a
-// class's problem is a selection of the block's rows, not a copy.
-type block struct {
+// class's problem is a selection of these rows, not a copy.
+type sharedRows struct {
 	dense *linear.Dense
-	index map[int]int // dataset row → block row
+	index map[int]int // dataset row → row of dense
 }
 
-// readBlock reads the rows of f that lists name.
-func readBlock(f *dataset.Folder, lists ...[]int) (*block, error) {
+// readSharedRows reads the rows of f that lists name.
+func readSharedRows(f *dataset.Folder, lists ...[]int) (*sharedRows, error) {
 	set, index := dataset.RowSet(lists...)
 	if len(set) == 0 {
-		return &block{index: index}, nil
+		return &sharedRows{index: index}, nil
 	}
 	data, err := f.ReadRows(set)
 	if err != nil {
@@ -195,12 +195,12 @@ func readBlock(f *dataset.Folder, lists ...[]int) (*block, error) {
 	if err != nil {
 		return nil, fmt.Errorf("source: dataset %s: %w", f.Dir, err)
 	}
-	return &block{dense: d, index: index}, nil
+	return &sharedRows{dense: d, index: index}, nil
 }
 
-// rows returns the problem rows of the dataset's rows rows, which the block
+// rows returns the problem rows of the dataset's rows rows, which b
 // holds.
-func (b *block) rows(rows []int) *linear.Dense {
+func (b *sharedRows) rows(rows []int) *linear.Dense {
 	idx := make([]int, len(rows))
 	for k, r := range rows {
 		idx[k] = b.index[r]

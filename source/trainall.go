@@ -236,7 +236,7 @@ func (job *trainJob) train(ctx context.Context, res *Result) error {
 	for _, c := range job.todo {
 		lists = append(lists, job.f.Rows(c))
 	}
-	b, err := readBlock(job.f, lists...)
+	b, err := readSharedRows(job.f, lists...)
 	if err != nil {
 		return err
 	}

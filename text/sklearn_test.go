@@ -27,12 +27,30 @@ func TestScikitLearn(t *testing.T) {
 	peertest.PythonWith(t, "sklearn")
 	for _, sublinear := range []bool{false, true} {
 		t.Run(fmt.Sprintf("random/sublinear=%v", sublinear), func(t *testing.T) {
+			if testing.Short() && !sublinear {
+				t.Skip("with -short the CLINC150 case compares sublinear=false (each case starts scikit-learn)")
+			}
 			compareWithScikitLearn(t, randomCorpus(9, 300), randomCorpus(10, 100), sublinear)
 		})
 	}
 	t.Run("clinc150", func(t *testing.T) {
-		compareWithScikitLearn(t, clincSplit(t, "train"), clincSplit(t, "test"), false)
+		train, test := clincSplit(t, "train"), clincSplit(t, "test")
+		if testing.Short() {
+			// Every tenth document with -short: the vocabulary and the
+			// document frequencies of a real corpus, a tenth of the cost.
+			train, test = everyTenth(train), everyTenth(test)
+		}
+		compareWithScikitLearn(t, train, test, false)
 	})
+}
+
+// everyTenth returns docs[0], docs[10], docs[20], ….
+func everyTenth(docs []string) []string {
+	var out []string
+	for i := 0; i < len(docs); i += 10 {
+		out = append(out, docs[i])
+	}
+	return out
 }
 
 func compareWithScikitLearn(t *testing.T, train, test []string, sublinear bool) {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -20,7 +21,16 @@ import (
 	"github.com/greedytl/greedytl/shard"
 )
 
-// buildGreedytl builds the greedytl command into a temporary directory and
+// built is the greedytl command built once for the test process (the
+// tests that run it as a separate process share it), in a directory that
+// TestMain removes.
+var built struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+// buildGreedytl builds the greedytl command, once per test process, and
 // returns its path; it skips the test when the go command is not found.
 func buildGreedytl(t *testing.T) string {
 	t.Helper()
@@ -28,12 +38,28 @@ func buildGreedytl(t *testing.T) string {
 	if err != nil {
 		t.Skip("the go command is not on PATH: cannot build greedytl")
 	}
-	bin := filepath.Join(t.TempDir(), "greedytl")
-	out, err := exec.Command(goCmd, "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "greedytl-test-"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "greedytl")
+		if out, err := exec.Command(goCmd, "build", "-o", built.bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
+}
+
+// TestMain removes the command buildGreedytl built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // experimentFolder writes a tiny dataset folder: classes c0…c5 of 20
@@ -101,7 +127,11 @@ func TestExperimentShardsMergeToSingleRun(t *testing.T) {
 	data := experimentFolder(t)
 	work := t.TempDir()
 	src := filepath.Join(work, "sources")
-	grid := []string{"--data", data, "--negative-classes", "n0,n1", "--positives", "2,5", "--splits", "2",
+	splits := 2
+	if testing.Short() {
+		splits = 1 // half the cells with -short
+	}
+	grid := []string{"--data", data, "--negative-classes", "n0,n1", "--positives", "2,5", "--splits", strconv.Itoa(splits),
 		"--noise", "0,6", "--methods", "greedytl,no-transfer,best-source", "--seed", "3", "--workers", "1"}
 
 	if code, out := runBinary(t, bin, nil, "train-sources", "--data", data, "--negative-classes", "n0,n1", "--seed", "3", "--out", src); code != 0 {
@@ -162,8 +192,9 @@ func TestExperimentShardsMergeToSingleRun(t *testing.T) {
 	}
 	want := resultLines(t, filepath.Join(single, "results.jsonl"))
 	got := resultLines(t, filepath.Join(merged, "results.jsonl"))
-	if n := 6 * 2 * 2 * 2 * 3; len(want) != n {
-		t.Fatalf("the single run has %d cells, want %d", len(want), n)
+	cells := 6 * 2 * splits * 2 * 3
+	if len(want) != cells {
+		t.Fatalf("the single run has %d cells, want %d", len(want), cells)
 	}
 	if len(got) != len(want) {
 		t.Fatalf("the merge has %d cells, the single run %d", len(got), len(want))
@@ -179,7 +210,7 @@ func TestExperimentShardsMergeToSingleRun(t *testing.T) {
 	}
 	// A rerun of the single run finds everything done.
 	code, out = runBinary(t, bin, nil, slices.Concat([]string{"experiment"}, grid, []string{"--out", single})...)
-	if code != 0 || !strings.Contains(out, "0 computed (0 failed), 144 already present") {
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("0 computed (0 failed), %d already present", cells)) {
 		t.Errorf("rerun: exit %d\n%s", code, out)
 	}
 }

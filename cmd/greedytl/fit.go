@@ -3,7 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -63,7 +66,9 @@ subsamples are taken in an order of the rows' values. The paper's method,
 features and source scores) that most reduce the L2-regularised squared error
 on the training examples. Columns are standardised with the training mean and
 standard deviation; --gamma scales feature columns relative to source columns
-(1 = the paper, 0 = sources only). These GreedyTL flags, given without
+(1 = the paper, 0 = sources only). These GreedyTL flags are settings of
+the method's spec (--lambda 10 is --method greedytl:lambda=10; a flag and
+the spec may not give one setting two values), and, given without
 --method, select --method greedytl. Selection stops when the mean
 regularised error improves by less than --delta, after --max-k columns, or at
 the step with the lowest leave-one-out error (--stop-at-min-loo). --sample 59
@@ -125,50 +130,128 @@ func methodList() string {
 	return b.String()
 }
 
-// configure returns the method to fit with the flags applied.
-func (o *fitOptions) configure(c *cobra.Command) (method.Method, error) {
-	if !c.Flags().Changed("method") && slices.ContainsFunc(greedyFlags, c.Flags().Changed) {
-		o.method = "greedytl" // GreedyTL's flags without --method ask for the paper's method
+// spec returns the spec of the method to fit: --method (the paper's
+// greedytl when only GreedyTL's flags are given) with the settings of the
+// GreedyTL flags given added. It is the flags' one route to a method: fit
+// passes it to method.New or method.NewMulti. A flag whose setting the spec
+// already gives another value, and a GreedyTL flag given to a method that
+// does not take GreedyTL's settings, are usage errors; a flag's value out
+// of range is an error naming the flag. --seed is not a setting:
+// it reaches the fit as method.Extra.Seed.
+func (o *fitOptions) spec(c *cobra.Command) (string, error) {
+	fl := c.Flags()
+	name := o.method
+	if !fl.Changed("method") && slices.ContainsFunc(greedyFlags, fl.Changed) {
+		name = "greedytl" // GreedyTL's flags without --method ask for the paper's method
 	}
-	m, err := method.New(o.method)
+	s, err := method.ParseSpec(name)
 	if err != nil {
-		return nil, badInputf("--method: %w", err)
+		return "", badInputf("--method: %w", err)
 	}
-	g, isGreedy := m.(*method.GreedyTL)
-	if !isGreedy {
-		for _, name := range greedyFlags {
-			if c.Flags().Changed(name) {
-				return nil, badInputf("--%s applies to the greedytl methods; %s chooses its hyperparameters by leave-one-out", name, o.method)
-			}
+	b := func(v bool) float64 {
+		if v {
+			return 1
 		}
-		return m, nil
+		return 0
 	}
-	opts := &g.Options
-	opts.Seed = o.seed
-	if c.Flags().Changed("lambda") {
-		opts.Lambda, opts.AutoLambda = o.lambda.v, o.lambda.auto
+	lambda := flagSetting{"lambda", greedytl.KeyLambda, o.lambda.v, fl.Changed("lambda")}
+	if o.lambda.auto {
+		lambda = flagSetting{"lambda", greedytl.KeyAutoLambda, 1, lambda.changed}
 	}
-	// The options' own rules (Options.Set) check the flags, before any
-	// input is read, and the message names the flag.
-	for _, f := range []struct {
-		flag, key string
-		v         float64
-		changed   bool
-	}{
-		{"delta", greedytl.KeyDelta, o.delta, c.Flags().Changed("delta")},
-		{"max-k", greedytl.KeyMaxK, float64(o.maxK), c.Flags().Changed("max-k")},
-		{"gamma", greedytl.KeyGamma, o.gamma, c.Flags().Changed("gamma") || c.Flags().Changed("feature-factor")},
-		{"sample", greedytl.KeySample, float64(o.sample), c.Flags().Changed("sample")},
-	} {
+	settings := []flagSetting{
+		lambda,
+		{"delta", greedytl.KeyDelta, o.delta, fl.Changed("delta")},
+		{"max-k", greedytl.KeyMaxK, float64(o.maxK), fl.Changed("max-k")},
+		{"gamma", greedytl.KeyGamma, o.gamma, fl.Changed("gamma") || fl.Changed("feature-factor")},
+		{"sample", greedytl.KeySample, float64(o.sample), fl.Changed("sample")},
+		{"stop-at-min-loo", greedytl.KeyStopAtMinLOO, b(o.stopAtMinLOO), fl.Changed("stop-at-min-loo")},
+	}
+	params := maps.Clone(s.Params)
+	for _, f := range settings {
 		if !f.changed {
 			continue
 		}
-		if err := opts.Set(f.key, f.v); err != nil {
-			return nil, badInputf("--%s %v: %w", f.flag, f.v, err)
+		if err := f.applies(s.Name, name); err != nil {
+			return "", err
+		}
+		if err := f.conflict(s.Params, name); err != nil {
+			return "", err
+		}
+		// The options' own rules (Options.Set, which the method's spec
+		// applies too) check the flag's value, before any input is read,
+		// and the message names the flag.
+		check := greedytl.DefaultOptions()
+		if err := check.Set(f.key, f.v); err != nil {
+			return "", badInputf("--%s %s: %w", f.flag, f.value(), err)
+		}
+		if params == nil {
+			params = map[string]float64{}
+		}
+		params[f.key] = f.v
+	}
+	return method.Spec{Name: s.Name, Params: params}.String(), nil
+}
+
+// flagSetting is a GreedyTL flag as the setting it gives: key = v.
+type flagSetting struct {
+	flag, key string
+	v         float64
+	changed   bool
+}
+
+// value formats the flag's value as the user gave it.
+func (f flagSetting) value() string {
+	if f.key == greedytl.KeyAutoLambda {
+		return "auto"
+	}
+	return strconv.FormatFloat(f.v, 'g', -1, 64)
+}
+
+// conflict returns a usage error when the spec's settings params give a
+// setting the flag decides another value: --lambda decides both λ and
+// whether λ is chosen by leave-one-out (auto_lambda), the others their key.
+func (f flagSetting) conflict(params map[string]float64, spec string) error {
+	implied := map[string]float64{f.key: f.v}
+	if f.key == greedytl.KeyLambda {
+		implied[greedytl.KeyAutoLambda] = 0
+	}
+	if f.key == greedytl.KeyAutoLambda {
+		implied[greedytl.KeyLambda] = math.NaN() // λ is chosen: any λ in the spec conflicts
+	}
+	for _, k := range slices.Sorted(maps.Keys(implied)) {
+		if v, inSpec := params[k]; inSpec && v != implied[k] {
+			return badInputf("--%s %s conflicts with %s=%v in --method %s: give the setting once", f.flag, f.value(), k, v, spec)
 		}
 	}
-	if c.Flags().Changed("stop-at-min-loo") {
-		opts.StopAtMinLOO = o.stopAtMinLOO
+	return nil
+}
+
+// applies returns a usage error when the method base (of --method spec)
+// does not take the flag's setting: it accepts the setting at GreedyTL's
+// default, always in range, only if it takes GreedyTL's settings (in range
+// or not, the flag's own value is checked by Options.Set).
+func (f flagSetting) applies(base, spec string) error {
+	def, _ := greedytl.DefaultOptions().Setting(f.key)
+	probe := method.Spec{Name: base, Params: map[string]float64{f.key: def}}
+	if _, err := method.Lookup(probe.String()); err != nil {
+		if _, known := method.Registered(base); known {
+			return badInputf("--%s applies to the greedytl methods; %s chooses its hyperparameters by leave-one-out", f.flag, spec)
+		}
+		return badInputf("--method: %w", err)
+	}
+	return nil
+}
+
+// configure returns the binary method to fit: method.New of the flags'
+// spec.
+func (o *fitOptions) configure(c *cobra.Command) (method.Method, error) {
+	spec, err := o.spec(c)
+	if err != nil {
+		return nil, err
+	}
+	m, err := method.New(spec)
+	if err != nil {
+		return nil, badInputf("--method: %w", err)
 	}
 	return m, nil
 }

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -267,8 +269,8 @@ func TestModelFlagsRoundTrip(t *testing.T) {
 		{[]string{"--gamma", "0.25"}, "greedytl:gamma=0.25"},
 		{[]string{"--feature-factor", "0.25"}, "greedytl:gamma=0.25"},
 		{[]string{"--stop-at-min-loo"}, "greedytl:stop_at_min_loo=1"},
-		{[]string{"--method", "greedytl:lambda=10", "--lambda", "5"}, "greedytl:lambda=5"},
-		{[]string{"--method", "greedytl:lambda=10", "--lambda", "auto"}, "greedytl:auto_lambda=1"},
+		{[]string{"--method", "greedytl:lambda=10", "--lambda", "10"}, "greedytl:lambda=10"},
+		{[]string{"--method", "greedytl:auto_lambda=0", "--lambda", "5"}, "greedytl:lambda=5"},
 		{[]string{"--method", "greedytl-59", "--sample", "0"}, "greedytl-59:sample=0"},
 		{[]string{"--method", "greedytl-59", "--seed", "3"}, "greedytl-59"},
 		{[]string{"--method", "greedytl-sp", "--gamma", "1"}, "greedytl-sp:gamma=1"},
@@ -300,5 +302,87 @@ func TestModelFlagsRoundTrip(t *testing.T) {
 		if code != 0 {
 			t.Errorf("fit %v then predict: exit %d: %s", tc.flags, code, stderr)
 		}
+	}
+}
+
+// GreedyTL's flags are a spec by another name: for every flag, alone and
+// combined, with --method greedytl, greedytl-59 or greedytl-sp, binary and
+// three-class, the model file fit writes is byte for byte the file of the
+// equivalent spec given to --method (issue 19: fit used to edit the
+// method's options beside the spec; now both go through method.New).
+func TestGreedyFlagsAreASpec(t *testing.T) {
+	d := newToy(t)
+	mx, mh, my, _, _, _ := multiFiles(t, t.TempDir())
+	for i, tc := range []struct {
+		method string
+		flags  []string
+		spec   string
+	}{
+		{"greedytl", []string{"--lambda", "10", "--sample", "59"}, "greedytl:lambda=10,sample=59"},
+		{"greedytl", []string{"--lambda", "10"}, "greedytl:lambda=10"},
+		{"greedytl", []string{"--lambda", "auto"}, "greedytl:auto_lambda=1"},
+		{"greedytl", []string{"--delta", "0.01", "--max-k", "2"}, "greedytl:delta=0.01,max_k=2"},
+		{"greedytl", []string{"--gamma", "0.25", "--stop-at-min-loo"}, "greedytl:gamma=0.25,stop_at_min_loo=1"},
+		{"greedytl", []string{"--feature-factor", "0.5", "--sample", "5"}, "greedytl:gamma=0.5,sample=5"},
+		{"greedytl", []string{"--lambda", "auto", "--stop-at-min-loo", "--max-k", "3", "--delta", "0"}, "greedytl:auto_lambda=1,delta=0,max_k=3,stop_at_min_loo=1"},
+		{"greedytl-59", []string{"--lambda", "3"}, "greedytl-59:lambda=3"},
+		{"greedytl-59", []string{"--sample", "0"}, "greedytl-59:sample=0"},
+		{"greedytl-sp", []string{"--gamma", "1", "--lambda", "10"}, "greedytl-sp:gamma=1,lambda=10"},
+		{"greedytl-sp:max_k=2", []string{"--lambda", "10"}, "greedytl-sp:lambda=10,max_k=2"},
+	} {
+		for _, multi := range []bool{false, true} {
+			inputs := []string{"--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat"}
+			if multi {
+				inputs = []string{"--features", mx, "--source-scores", mh, "--labels", my}
+			}
+			files := [2]string{}
+			for j, args := range [][]string{
+				append([]string{"--method", tc.method}, tc.flags...),
+				{"--method", tc.spec},
+			} {
+				files[j] = filepath.Join(d.dir, fmt.Sprintf("spec%d-%v-%d.json", i, multi, j))
+				args = append(append(append([]string{"fit"}, inputs...), "--seed", "7", "--out", files[j]), args...)
+				if code, _, stderr := cli(t, "", args...); code != 0 {
+					t.Fatalf("fit %v: exit %d: %s", args, code, stderr)
+				}
+			}
+			a, errA := os.ReadFile(files[0])
+			b, errB := os.ReadFile(files[1])
+			if errA != nil || errB != nil {
+				t.Fatal(errA, errB)
+			}
+			if !bytes.Equal(a, b) {
+				t.Errorf("multi=%v: --method %s %v wrote another file than --method %s:\n%s\n%s", multi, tc.method, tc.flags, tc.spec, a, b)
+			}
+		}
+	}
+}
+
+// A flag that gives a setting the spec already gives another value is a
+// usage error naming both, before any input is read; the same value twice
+// is not a conflict.
+func TestGreedyFlagsConflictWithSpec(t *testing.T) {
+	base := []string{"fit", "--features", "no-such-X.npy", "--labels", "no-such-y.txt"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--method", "greedytl:lambda=10", "--lambda", "5"}, "--lambda 5 conflicts with lambda=10 in --method greedytl:lambda=10"},
+		{[]string{"--method", "greedytl:lambda=10", "--lambda", "auto"}, "--lambda auto conflicts with lambda=10"},
+		{[]string{"--method", "greedytl:auto_lambda=1", "--lambda", "5"}, "--lambda 5 conflicts with auto_lambda=1"},
+		{[]string{"--method", "greedytl-sp:gamma=0.25", "--gamma", "1"}, "--gamma 1 conflicts with gamma=0.25"},
+		{[]string{"--method", "greedytl:sample=59", "--sample", "5"}, "--sample 5 conflicts with sample=59"},
+		{[]string{"--method", "greedytl:stop_at_min_loo=1", "--stop-at-min-loo=false"}, "--stop-at-min-loo 0 conflicts with stop_at_min_loo=1"},
+		{[]string{"--method", "greedytl:max_k=2,delta=0", "--max-k", "3"}, "--max-k 3 conflicts with max_k=2"},
+	} {
+		code, _, stderr := cli(t, "", append(slices.Clone(base), tc.args...)...)
+		if code != exitInput || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q: want %d and %q", tc.args, code, stderr, exitInput, tc.want)
+		}
+	}
+	// Agreeing settings are accepted: the run gets as far as the inputs.
+	code, _, stderr := cli(t, "", append(slices.Clone(base), "--method", "greedytl:lambda=10", "--lambda", "10")...)
+	if code != exitInput || !strings.Contains(stderr, "no-such") {
+		t.Errorf("agreeing --lambda: exit %d, stderr %q: want the missing input's error", code, stderr)
 	}
 }

@@ -32,31 +32,22 @@ func (f *dataFlags) readClasses(m int) (*dataset.Classes, error) {
 }
 
 // multiMethod returns the multi-class learner fit uses for labels of three
-// or more classes (or a native multi-class --method): the --method's (a
-// binary method one against the rest, with the GreedyTL flags applied),
-// else the recommended multi-class method.
+// or more classes (or a native multi-class --method): method.NewMulti of the
+// flags' spec (a binary method is fitted one against the rest), else, with
+// neither --method nor GreedyTL's flags, the recommended multi-class method.
 func (o *fitOptions) multiMethod(c *cobra.Command) (method.MultiMethod, error) {
-	greedy := slices.ContainsFunc(greedyFlags, c.Flags().Changed)
-	if !c.Flags().Changed("method") && !greedy {
+	if !c.Flags().Changed("method") && !slices.ContainsFunc(greedyFlags, c.Flags().Changed) {
 		return method.NewMulti(method.RecommendedMulti)
 	}
-	if s, err := method.ParseSpec(o.method); err == nil {
-		if r, ok := method.Registered(s.Name); ok && r.Capabilities().NativeMultiClass {
-			if greedy {
-				return nil, badInputf("the GreedyTL flags apply to the greedytl methods, not %s", o.method)
-			}
-			mm, err := method.NewMulti(o.method)
-			if err != nil {
-				return nil, badInputf("--method: %w", err)
-			}
-			return mm, nil
-		}
-	}
-	m, err := o.configure(c)
+	spec, err := o.spec(c)
 	if err != nil {
 		return nil, err
 	}
-	return method.OneVsRest{Binary: m}, nil
+	mm, err := method.NewMulti(spec)
+	if err != nil {
+		return nil, badInputf("--method: %w", err)
+	}
+	return mm, nil
 }
 
 // nativeMultiOnly reports whether --method names a method that fits only

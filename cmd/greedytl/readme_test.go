@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -126,8 +127,21 @@ func readmeData(t *testing.T, dir string) {
 // README uses: a README change that breaks a command fails this test.
 // "greedytl ARGS" and "go run ./cmd/greedytl ARGS" run the command in this
 // process; "go test ./..." is the command running this test, so it is
-// counted as run. The demo, which takes about a minute, is skipped with
-// -short.
+// counted as run. With -short the demo, which takes about a minute, is
+// skipped, and the experiment runs one split instead of ten (about 25 s).
+// shortSplits returns an experiment's arguments with one split a setting
+// (--splits 1) instead of the README's ten: -short's run of the same
+// commands, a tenth of the fits.
+func shortSplits(args []string) []string {
+	out := slices.Clone(args)
+	for i := 0; i+1 < len(out); i++ {
+		if out[i] == "--splits" {
+			out[i+1] = "1"
+		}
+	}
+	return out
+}
+
 func TestREADMECommands(t *testing.T) {
 	cmds := readmeCommands(t)
 	if len(cmds) < 5 {
@@ -153,6 +167,10 @@ func TestREADMECommands(t *testing.T) {
 		if len(args) > 0 && args[0] == "demo" && testing.Short() {
 			t.Logf("README.md:%d: %q skipped with -short (about a minute)", c.line, c.text)
 			continue
+		}
+		if len(args) > 0 && args[0] == "experiment" && testing.Short() {
+			args = shortSplits(args)
+			t.Logf("README.md:%d: %q run with %v under -short", c.line, c.text, args)
 		}
 		code, stdout, stderr := cli(t, "", args...)
 		if code != 0 {

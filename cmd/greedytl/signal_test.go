@@ -105,10 +105,14 @@ func TestExperimentStopsOnSIGTERM(t *testing.T) {
 	}
 	run := filepath.Join(work, "run")
 	results := filepath.Join(run, "results.jsonl")
-	// 6 targets × 2 × 3 splits × 2 noise levels × 4 methods = 288 cells.
-	args := []string{"experiment", "--data", data, "--sources", src, "--positives", "2,5", "--splits", "3",
+	// 6 targets × 2 × 3 splits × 2 noise levels × 4 methods = 288 cells;
+	// with -short one split, 96 cells.
+	splits, total := 3, 288
+	if testing.Short() {
+		splits, total = 1, 96
+	}
+	args := []string{"experiment", "--data", data, "--sources", src, "--positives", "2,5", "--splits", strconv.Itoa(splits),
 		"--noise", "0,200", "--methods", "greedytl,l1-logistic,elastic-net,no-transfer", "--workers", "1", "--out", run}
-	const total = 288
 
 	stderr := terminate(t, bin, func() bool { n, _ := countLines(t, results); return n >= 3 },
 		[]string{"stopped by SIGTERM", "rerun the same command to resume"}, args...)
