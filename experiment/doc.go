@@ -42,9 +42,11 @@
 //
 //	RUN/run.json        the Manifest: dataset (name, path, digest), classes,
 //	                    groups, negative plan, sources digest, targets,
-//	                    positives, splits, noise, methods, seed, version
+//	                    positives, splits, noise, methods, seed, version,
+//	                    and run_id, a digest of those settings
 //	RUN/results.jsonl   one Record per line, appended as cells finish
-//	                    (results-shard-I-of-N.jsonl for shard I of N)
+//	                    (results-shard-I-of-N.jsonl for shard I of N),
+//	                    each with the run_id of its run
 //	RUN/sources/        the sources, when Run trained them
 //
 // The results file is the one file not written atomically: it is an
@@ -52,7 +54,8 @@
 // that is killed or cancelled loses only the cells in flight; run again
 // with the same settings it skips the cells done and cuts off a partial
 // last line. A run directory with other settings is refused with the
-// setting that differs.
+// setting that differs, and so is a record that is malformed (a member
+// missing, a null, an impossible value) or of another run (its run_id).
 //
 // # Scaling out
 //

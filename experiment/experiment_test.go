@@ -285,6 +285,18 @@ func TestRunRecords(t *testing.T) {
 	if sum.Cells != want || sum.Finished != want || sum.Present != 0 || sum.Failed != 2*want/len(methods) || last != want || calls != want+1 {
 		t.Fatalf("summary %+v, progress %d in %d calls; want %d cells, 2 methods failing", sum, last, calls, want)
 	}
+	// The failed cells, grouped by method and message; a rerun finds them
+	// in the results file.
+	wantFailures := []Failure{
+		{failingMethod, "fit: refusing to fit", want / len(methods)},
+		{nanMethod, "predict: score 0 is NaN", want / len(methods)},
+	}
+	if !slices.Equal(sum.Failures, wantFailures) || sum.FailedCells() != sum.Failed {
+		t.Errorf("failures %+v (%d cells), want %+v", sum.Failures, sum.FailedCells(), wantFailures)
+	}
+	if again, err := Run(context.Background(), cfg); err != nil || again.Finished != 0 || !slices.Equal(again.Failures, wantFailures) {
+		t.Errorf("rerun: %+v, %v; want the failures %+v", again, err, wantFailures)
+	}
 	man, err := ReadManifest(out)
 	if err != nil {
 		t.Fatal(err)
@@ -545,6 +557,12 @@ func TestScanResultsErrors(t *testing.T) {
 		{"unknown member", good + "\n" + strings.Replace(good, `"noise"`, `"noize"`, 1) + "\n", `:2: not a result record: json: unknown field "noize"`},
 		{"trailing data", good + " 1\n", ":1: data after"},
 		{"no method", strings.Replace(good, `"method":"m"`, `"method":""`, 1) + "\n", ":1: result record without"},
+		// A member deleted would be read as 0: a cell scoring 0 (issue 18).
+		{"no accuracy", good + "\n" + strings.Replace(good, `"balanced_accuracy":0.5,`, "", 1) + "\n", ":2: balanced_accuracy is missing"},
+		{"no candidates", strings.Replace(good, `,"candidates":3`, "", 1) + "\n", ":1: candidates is missing"},
+		{"null accuracy", strings.Replace(good, `"balanced_accuracy":0.5`, `"balanced_accuracy":null`, 1) + "\n", ":1: balanced_accuracy is null"},
+		{"null weight", strings.Replace(good, `"candidates":3`, `"candidates":3,"sources":[1],"weights":[null]`, 1) + "\n", ":1: weights[0] is null"},
+		{"null hyperparameter", strings.Replace(good, `"candidates":3`, `"candidates":3,"hyperparameters":{"c":null}`, 1) + "\n", ":1: hyperparameters.c is null"},
 	}
 	for _, tc := range tests {
 		path := filepath.Join(dir, tc.name+".jsonl")

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -74,6 +75,12 @@ type Manifest struct {
 	// Shard is the part of the grid the directory's results cover (null:
 	// all of it).
 	Shard *shard.Shard `json:"shard"`
+	// RunID is the run's identity, ID: a digest of the settings above that
+	// define its results (not the paths, the build details or the shard),
+	// which every record of the run carries, so that a record copied from
+	// another run is refused. Runs made before records carried it have
+	// none (see ReadRuns).
+	RunID string `json:"run_id,omitempty"`
 }
 
 // DatasetInfo identifies a run's dataset.
@@ -138,10 +145,66 @@ func (m *Manifest) check() error {
 			return fmt.Errorf("target %q is not a class", t)
 		}
 	}
+	if err := m.checkGrid(); err != nil {
+		return err
+	}
 	if m.Shard != nil {
 		if err := m.Shard.Check(); err != nil {
 			return err
 		}
+	}
+	if m.RunID != "" && m.RunID != m.ID() {
+		return fmt.Errorf("run_id %s is not the identity of the run's settings (%s): was run.json edited?", m.RunID, m.ID())
+	}
+	return nil
+}
+
+// ID returns the run's identity: the first 64 bits, in hex, of the SHA-256
+// digest of the settings that define its results (settings: the format,
+// greedytl version, dataset, classes, seed, negative plan, sources, grid,
+// protocol and set sizes; not the paths, the build details or the shard,
+// so that the shards of a run and their merge have one identity).
+func (m *Manifest) ID() string {
+	h := sha256.New()
+	for _, s := range settings {
+		v := s.get(m)
+		if v == nil {
+			continue // a setting added later, at the value runs before it had
+		}
+		b, _ := json.Marshal(v)
+		fmt.Fprintf(h, "%s=%s\n", s.name, b)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// maxGridCells bounds the cells of a run's grid: 10⁸, some fifty times
+// the paper's ImageNet grid — a grid that Run could not finish, and that
+// the readers of a run could not list.
+const maxGridCells = 100_000_000
+
+// checkGrid checks the lists that span the grid: each without repeats,
+// positives ≥ 1, noise levels ≥ 0, and at most maxGridCells cells.
+func (m *Manifest) checkGrid() error {
+	for name, list := range map[string][]string{"method": m.Methods, "target": m.Targets} {
+		if dup := firstDuplicate(list); dup != "" {
+			return fmt.Errorf("%s %q listed twice", name, dup)
+		}
+	}
+	for name, list := range map[string][]int{"number of positives": m.Positives, "noise level": m.Noise} {
+		for k, v := range list {
+			switch {
+			case slices.Contains(list[:k], v):
+				return fmt.Errorf("%s %d listed twice", name, v)
+			case v < 0 || (v == 0 && name == "number of positives"):
+				return fmt.Errorf("%s %d is out of range", name, v)
+			}
+		}
+	}
+	// In floating point: the product of the sizes may overflow an int.
+	cells := float64(len(m.Targets)) * float64(len(m.Positives)) * float64(len(m.Noise)) * float64(m.Splits) * float64(len(m.Methods))
+	if cells > maxGridCells {
+		return fmt.Errorf("a grid of %.3g cells (%d targets × %d sizes × %d noise levels × %d splits × %d methods): more than %d",
+			cells, len(m.Targets), len(m.Positives), len(m.Noise), m.Splits, len(m.Methods), maxGridCells)
 	}
 	return nil
 }
@@ -165,7 +228,10 @@ func (m *Manifest) write(dir string) error {
 // mismatch is reported under, in the order they are compared (a cause
 // before its consequences: the seed draws the negative plan). get returns
 // the value compared; show, if not nil, a summary for the message. The
-// paths and the shard are not among them.
+// paths and the shard are not among them. They are also what a run's
+// identity (Manifest.ID) digests: a setting added later must not change
+// the identity of the runs made before it, so its get returns nil at the
+// value those runs had implicitly (ID skips nil).
 var settings = []struct {
 	name string
 	get  func(*Manifest) any
@@ -198,7 +264,7 @@ var settings = []struct {
 	{"splits", func(m *Manifest) any { return m.Splits }, nil},
 	{"noise", func(m *Manifest) any { return slices.Sorted(slices.Values(m.Noise)) }, nil},
 	{"methods", func(m *Manifest) any { return slices.Sorted(slices.Values(m.Methods)) }, nil},
-	{"protocol", func(m *Manifest) any { return m.Protocol }, nil},
+	{"protocol", func(m *Manifest) any { return cmp.Or(m.Protocol, ProtocolStandard) }, nil}, // absent: standard
 	{"set sizes", func(m *Manifest) any { return [3]int{m.TrainNegatives, m.MaxTestPositives, m.MaxTestNegatives} }, nil},
 }
 

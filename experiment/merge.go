@@ -3,6 +3,7 @@ package experiment
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -40,7 +41,8 @@ func (r *MergeSummary) Complete() bool { return len(r.Missing) == 0 }
 // file in them) or results files (with the run.json beside them) — such
 // as the shards of one run, possibly from different machines, and merges
 // them. The runs' manifests must describe the same run but for the shard
-// and the paths (Manifest); every record must be a cell of its grid.
+// and the paths (Manifest); every record must be a cell of its grid and
+// carry the run's identity (ReadRuns).
 //
 // A cell found twice with records identical but for fit_seconds is kept
 // once (reported in Duplicates); one found twice with records that differ
@@ -54,7 +56,9 @@ func (r *MergeSummary) Complete() bool { return len(r.Missing) == 0 }
 // Merge writes it) as results.jsonl beside a run.json without a shard — a
 // run directory that Run can resume to compute the missing cells, and that
 // reports read like any other. It refuses to overwrite a run directory of
-// another run.
+// another run, and an out that is one of the inputs, the run.json beside
+// one, or inside a run directory given (atomicfile.NotAnInput): a merge
+// never changes what it reads.
 //
 // Merge returns the summary whenever the inputs could be read, with an error
 // matching ErrInput for unreadable, malformed or conflicting inputs and
@@ -63,6 +67,9 @@ func (r *MergeSummary) Complete() bool { return len(r.Missing) == 0 }
 func Merge(runs []string, out string) (*MergeSummary, error) {
 	if len(runs) == 0 {
 		return nil, inputErrorf("experiment: nothing to merge")
+	}
+	if err := notAnInput(out, runs); err != nil {
+		return nil, err
 	}
 	res, man, err := readOneRun(runs)
 	if err != nil {
@@ -76,6 +83,32 @@ func Merge(runs []string, out string) (*MergeSummary, error) {
 		return rep, nil
 	}
 	return rep, writeMerged(out, man, res)
+}
+
+// notAnInput returns an error when Merge's output out (see Merge) would
+// overwrite or change what it reads from runs: a results file given, the
+// run.json beside it, or anything inside a run directory given (a shard
+// resumed later would find the merged records in its directory).
+func notAnInput(out string, runs []string) error {
+	if out == "" {
+		return nil
+	}
+	inputs := slices.Clone(runs)
+	for _, in := range runs {
+		if fi, err := os.Stat(in); err == nil && !fi.IsDir() {
+			inputs = append(inputs, filepath.Join(filepath.Dir(in), ManifestFile))
+		}
+	}
+	outs := []string{out}
+	if !strings.HasSuffix(out, ".jsonl") {
+		outs = []string{filepath.Join(out, resultsName(shard.Shard{})), filepath.Join(out, ManifestFile)}
+	}
+	for _, o := range outs {
+		if err := atomicfile.NotAnInput(o, inputs...); err != nil {
+			return inputErrorf("experiment: %w: merge into another directory", err)
+		}
+	}
+	return nil
 }
 
 // readOneRun reads runs strictly (ReadRuns) and returns them with their

@@ -76,14 +76,19 @@ type Results struct {
 // the run.json beside them). It is the one reader of run directories:
 // experiment's Merge and the report package both read through it.
 //
-// Every record is decoded strictly (unknown members, trailing data and
-// impossible values are errors naming the file and line) and must be a
-// cell of its run's grid. Runs of one dataset must be the same run but for
-// the shard and the paths (as Run and Merge require: another seed, grid or
-// set of sources is an error naming the setting), and, with
-// CombineRuns, for the methods, noise levels, splits and the greedytl
-// version; runs of different
-// datasets may be read together. A last line cut short is ignored
+// Every record is decoded strictly (unknown or missing members, nulls,
+// trailing data and impossible values are errors naming the file and
+// line), must be a cell of its run's grid, and must carry its run's
+// identity (Manifest.RunID): a record copied from another run is refused.
+// A run made before records carried their run has no run_id in its
+// run.json, nor in its records, and is read as it is (a record with an
+// identity is refused in it); the files of a run without run.json
+// (Tolerant) must hold the records of one run. Runs of one dataset must
+// be the same run but for the shard and the paths (as Run and Merge
+// require: another seed, grid or set of sources is an error naming the
+// setting), and, with CombineRuns, for the methods, noise levels, splits
+// and the greedytl version; runs of different datasets may be read
+// together. A last line cut short is ignored
 // (reported in Partial). Errors match ErrInput but for failures to read a
 // file.
 func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
@@ -121,6 +126,11 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 			}
 			g = newGrid(man)
 		}
+		runID := firstRunID()
+		if man != nil {
+			id := man.RunID
+			runID = func(*Record) string { return id }
+		}
 		for _, f := range files {
 			abs, err := filepath.Abs(f)
 			if err != nil {
@@ -130,7 +140,7 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 				continue
 			}
 			seen[abs] = true
-			if err := res.readFile(f, g, opt); err != nil {
+			if err := res.readFile(f, g, runID, opt); err != nil {
 				return nil, err
 			}
 		}
@@ -239,9 +249,23 @@ func (res *Results) runOf(in string, opt ReadOptions) (*Manifest, []string, erro
 	return man, files, nil
 }
 
+// firstRunID returns the runID function of readFile for the files of a
+// run without run.json (Tolerant only): the files are of one run, the
+// run of the first record read.
+func firstRunID() func(*Record) string {
+	first, id := true, ""
+	return func(r *Record) string {
+		if first {
+			first, id = false, r.RunID
+		}
+		return id
+	}
+}
+
 // readFile reads one results file into res; g, if not nil, is its run's
-// grid.
-func (res *Results) readFile(file string, g *grid, opt ReadOptions) error {
+// grid; runID returns the identity that a record read must carry, its
+// run's (Manifest.RunID).
+func (res *Results) readFile(file string, g *grid, runID func(*Record) string, opt ReadOptions) error {
 	res.Files = append(res.Files, file)
 	_, partial, err := scanResults(file, func(line []byte, rec *Record, lineno int) error {
 		k := rec.Key()
@@ -249,6 +273,9 @@ func (res *Results) readFile(file string, g *grid, opt ReadOptions) error {
 			if _, ok := g.order(k); !ok {
 				return inputErrorf("%s:%d: cell %v is not in the run's grid", file, lineno, k)
 			}
+		}
+		if err := checkRunID(rec, runID(rec)); err != nil {
+			return inputErrorf("%s:%d: %v", file, lineno, err)
 		}
 		here := fmt.Sprintf("%s:%d", file, lineno)
 		i, dup := res.index[k]
@@ -299,11 +326,29 @@ func (res *Results) readFile(file string, g *grid, opt ReadOptions) error {
 }
 
 // sameResult reports whether two records of a cell agree but for
-// fit_seconds.
+// fit_seconds and their run (runs whose grids overlap compute the same
+// cells).
 func sameResult(a, b *Record) bool {
 	x, y := *a, *b
 	x.FitSeconds, y.FitSeconds = 0, 0
+	x.RunID, y.RunID = "", ""
 	return reflect.DeepEqual(x, y)
+}
+
+// checkRunID returns an error when rec is not a record of the run whose
+// identity is id (Manifest.RunID): a record copied from another run (a
+// run made before records carried their run has the id "", and so have its
+// records).
+func checkRunID(rec *Record, id string) error {
+	switch {
+	case rec.RunID == id:
+		return nil
+	case id == "":
+		return fmt.Errorf("cell %v is a record of run %s, in a run made before records carried their run: it was copied from another run", rec.Key(), rec.RunID)
+	case rec.RunID == "":
+		return fmt.Errorf("run_id is missing (every record of run %s has it)", id)
+	}
+	return fmt.Errorf("cell %v is a record of run %s, not of this run (%s): it was copied from another run; remove it, or rerun the cell", rec.Key(), rec.RunID, id)
 }
 
 // Coverage counts the cells of one method of one dataset.

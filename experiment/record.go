@@ -6,6 +6,10 @@ import "fmt"
 // split of one target class, evaluated on that split's test set. Results
 // files are JSON Lines of Records, appended as cells finish.
 type Record struct {
+	// RunID is the identity of the run that computed the cell
+	// (Manifest.ID); empty in the records of runs made before records
+	// carried it.
+	RunID     string `json:"run_id,omitempty"`
 	Dataset   string `json:"dataset"`
 	Target    string `json:"target"`     // the target class's name
 	TargetIdx int    `json:"target_idx"` // the target class's index in the dataset

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -64,8 +66,28 @@ func scanResults(path string, fn func(line []byte, rec *Record, lineno int) erro
 	}
 }
 
-// decodeRecord decodes one results line strictly: unknown members and
-// trailing data are errors, and so are the records checkRecord rejects.
+// recordMembers lists, for each kind of results record, the members every
+// record of that kind has: those its writer always writes (Record's
+// members without omitempty). A record without one of them is malformed —
+// decoding would read the absent member as 0, a missing accuracy as a
+// cell scoring 0 — and so is one with a null anywhere (the writer writes
+// none; null too would read as 0). Every record is a binary cell today;
+// a protocol with records of another shape adds its kind here, and
+// recordKind tells the kinds apart. The run_id member is checked by the
+// reader of a run instead (checkRun): runs made before records carried it
+// have none.
+var recordMembers = map[string][]string{
+	"cell": {"dataset", "target", "target_idx", "positives", "negatives", "noise", "split", "method",
+		"balanced_accuracy", "test_positives", "test_negatives", "fit_seconds", "features", "candidates"},
+}
+
+// recordKind returns the kind of the record whose members are given, a key
+// of recordMembers.
+func recordKind(map[string]any) string { return "cell" }
+
+// decodeRecord decodes one results line strictly: unknown members,
+// trailing data, missing members (recordMembers) and nulls are errors, and
+// so are the records checkRecord rejects.
 func decodeRecord(line []byte) (*Record, error) {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
@@ -76,10 +98,56 @@ func decodeRecord(line []byte) (*Record, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("data after the result record")
 	}
+	var members map[string]any
+	if err := json.Unmarshal(line, &members); err != nil {
+		return nil, fmt.Errorf("not a result record: %w", err)
+	}
+	if err := checkMembers(members); err != nil {
+		return nil, err
+	}
 	if err := checkRecord(&r); err != nil {
 		return nil, err
 	}
 	return &r, nil
+}
+
+// checkMembers returns an error naming the first member of its kind that a
+// decoded record lacks, or a null in it.
+func checkMembers(members map[string]any) error {
+	kind := recordKind(members)
+	for _, name := range recordMembers[kind] {
+		if _, ok := members[name]; !ok {
+			return fmt.Errorf("%s is missing (every %s record has it)", name, kind)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(members)) {
+		if path := nullIn(members[name], name); path != "" {
+			return fmt.Errorf("%s is null: a result record has no nulls", path)
+		}
+	}
+	return nil
+}
+
+// nullIn returns the path of the first null in the decoded JSON value v,
+// named path, or "" when there is none.
+func nullIn(v any, path string) string {
+	switch v := v.(type) {
+	case nil:
+		return path
+	case []any:
+		for i, e := range v {
+			if p := nullIn(e, fmt.Sprintf("%s[%d]", path, i)); p != "" {
+				return p
+			}
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			if p := nullIn(v[k], path+"."+k); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
 }
 
 // checkRecord rejects a record without a dataset or method, and one with

@@ -1,11 +1,13 @@
 package experiment
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -27,6 +29,53 @@ type Summary struct {
 	// File when the run started; Finished those this run added, of which
 	// Failed carry an error.
 	Cells, Present, Finished, Failed int
+	// Failures groups the failed cells in File — those present when the
+	// run started and those it added — by method and error message, most
+	// frequent first.
+	Failures []Failure
+}
+
+// Failure is a method, an error message and the number of the method's
+// failed cells whose records carry it.
+type Failure struct {
+	Method, Message string
+	Cells           int
+}
+
+// FailedCells returns the number of failed cells in the summary's results
+// file: the sum of its Failures.
+func (s *Summary) FailedCells() int {
+	n := 0
+	for _, f := range s.Failures {
+		n += f.Cells
+	}
+	return n
+}
+
+// failureCounts counts failed cells by method and error message.
+type failureCounts map[[2]string]int
+
+// add counts rec if it failed.
+func (c failureCounts) add(rec *Record) {
+	if rec.Error != "" {
+		c[[2]string{rec.Method, rec.Error}]++
+	}
+}
+
+// list returns the counts as Failures, most frequent first, then by method
+// and message.
+func (c failureCounts) list() []Failure {
+	var out []Failure
+	for k, n := range c {
+		out = append(out, Failure{k[0], k[1], n})
+	}
+	slices.SortFunc(out, func(a, b Failure) int {
+		if a.Cells != b.Cells {
+			return b.Cells - a.Cells
+		}
+		return cmp.Or(strings.Compare(a.Method, b.Method), strings.Compare(a.Message, b.Message))
+	})
+	return out
 }
 
 // Run runs the leave-one-class-out protocol (docs/design.md §6) on cfg.Data, or
@@ -46,7 +95,9 @@ type Summary struct {
 // rows those sets use are read, and the sources are scored on them alone. A method's fit sees the training set; a transductive
 // method (Needs().Unlabelled) also sees the test inputs, and an oracle
 // (Needs().Oracle) the labelled test set. A cell whose fit or prediction
-// fails, or yields a non-finite value, is recorded with its Error set.
+// fails, or yields a non-finite value, is recorded with its Error set (and
+// not retried by a rerun); the Summary's Failures count the failed cells
+// of the results file by method and message.
 //
 // Run is resumable: it first writes cfg.Out/run.json (the Manifest) or,
 // when there is one, checks that it describes the same run (otherwise it
@@ -85,6 +136,9 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, err
 	}
 	man := newManifest(&cfg, neg, targets, digest)
+	if err := man.checkGrid(); err != nil {
+		return nil, inputErrorf("experiment: %v", err)
+	}
 	lock, err := lockRun(cfg.Out)
 	if err != nil {
 		return nil, err
@@ -121,6 +175,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, err
 	}
 	man.Sources = SourcesInfo{Dir: absDir, SHA256: sourcesDigest(ix), Count: len(ix.Sources)}
+	man.RunID = man.ID()
 	if err := sameRun(cfg.Out, old, man, true); err != nil {
 		return nil, err
 	}
@@ -289,6 +344,9 @@ func sameRun(dir string, old, man *Manifest, compareSources bool) error {
 	if a, b := old.shardOf(), man.shardOf(); a != b {
 		return inputErrorf("experiment: %s holds shard %v of the run, not shard %v: give each shard its own run directory", dir, a, b)
 	}
+	if old.RunID == "" {
+		return inputErrorf("experiment: %s holds a run made before records carried their run's identity (its run.json has no run_id): records added now could not be told from another run's; resume it with the greedytl that made it (%s), or start a new run directory", dir, old.GreedytlVersion)
+	}
 	return nil
 }
 
@@ -312,6 +370,8 @@ type runner struct {
 	// negatives'.
 	posRows map[int][]int
 	negRows []int
+	// failures counts the failed cells of the results file.
+	failures failureCounts
 }
 
 // newRunner prepares the per-target tables.
@@ -362,6 +422,7 @@ func (r *runner) run(ctx context.Context, logf func(string, ...any)) (*Summary, 
 	if cerr := app.close(); err == nil {
 		err = cerr
 	}
+	sum.Failures = r.failures.list()
 	return sum, err
 }
 
@@ -377,16 +438,21 @@ func (r *runner) plan(logf func(string, ...any)) (*Summary, []job, *appender, er
 		inShard[g] = true
 	}
 	done := make(map[Key]bool)
+	r.failures = failureCounts{}
 	complete, partial, err := scanResults(sum.File, func(_ []byte, rec *Record, lineno int) error {
 		k := rec.Key()
 		g := group{Target: k.TargetIdx, Positives: k.Positives, Noise: k.Noise, Split: k.Split}
 		if _, ok := r.grid.order(k); !ok || !inShard[g] {
 			return inputErrorf("%s:%d: cell %v is not in this run's grid", sum.File, lineno, k)
 		}
+		if err := checkRunID(rec, r.man.RunID); err != nil {
+			return inputErrorf("%s:%d: %v", sum.File, lineno, err)
+		}
 		if done[k] {
 			return inputErrorf("%s:%d: cell %v is recorded twice", sum.File, lineno, k)
 		}
 		done[k] = true
+		r.failures.add(rec)
 		return nil
 	})
 	if err != nil {
@@ -478,6 +544,7 @@ func (r *runner) do(ctx context.Context, sum *Summary, jobs []job, app *appender
 			if rec.Error != "" {
 				sum.Failed++
 			}
+			r.failures.add(rec)
 		}
 		if cfg.Progress != nil {
 			cfg.Progress(sum.Present+sum.Finished, sum.Cells)
@@ -605,7 +672,7 @@ func labels(pos, neg int) []float64 {
 func (r *runner) fit(ctx context.Context, g group, d *groupData, name string) (*Record, error) {
 	classes := r.man.Classes
 	rec := &Record{
-		Dataset: r.grid.dataset, Target: classes[g.Target], TargetIdx: g.Target,
+		RunID: r.man.RunID, Dataset: r.grid.dataset, Target: classes[g.Target], TargetIdx: g.Target,
 		Positives: g.Positives, Negatives: d.trainNeg, Noise: g.Noise, Split: g.Split, Method: name,
 		TestPositives: d.testPos, TestNegatives: d.testNeg,
 		Features: -1, Candidates: d.features + d.noiseDim + len(d.sources),

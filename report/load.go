@@ -69,8 +69,8 @@ type ClassInfo struct {
 // line cut short (a run still writing) and a missing run.json (class names
 // are then taken from the records) are tolerated with a warning. Load
 // returns an error naming the file and line for unreadable files,
-// malformed lines and records with impossible values, and when no record
-// is found.
+// malformed lines, records with impossible values and records of another
+// run (experiment.ReadRuns), and when no record is found.
 func Load(paths ...string) (*Results, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("report: no run given")

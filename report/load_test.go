@@ -30,6 +30,8 @@ func TestLoad(t *testing.T) {
 			Targets: targets, Positives: []int{2}, Splits: 1, Noise: []int{0}, Methods: []string{"greedytl"}}
 	}
 
+	// The run.json files below are of runs made before records carried
+	// their run (no run_id), as the records are.
 	tests := []struct {
 		name     string
 		files    map[string]string // file name → content, in a run directory
@@ -144,7 +146,7 @@ func TestLoad(t *testing.T) {
 			name: "run.json names the classes",
 			files: map[string]string{
 				"results.jsonl": jsonl(t, []experiment.Record{c0src, c1}),
-				"run.json":      string(runJSON(t, grid([]string{"c0", "c1", "other"}, []string{"g1", "g1", "g2"}, "c0", "c1"))),
+				"run.json":      string(runJSON(t, grid([]string{"c0", "c1", "other"}, []string{"g1", "g1", "g2"}, "c0", "c1"), false)),
 			},
 			wantRecs: 2,
 			check: func(t *testing.T, res *Results) {
@@ -162,7 +164,7 @@ func TestLoad(t *testing.T) {
 			name: "run.json without groups",
 			files: map[string]string{
 				"results.jsonl": jsonl(t, []experiment.Record{c1}),
-				"run.json":      string(runJSON(t, grid([]string{"c0", "c1"}, nil, "c0", "c1"))),
+				"run.json":      string(runJSON(t, grid([]string{"c0", "c1"}, nil, "c0", "c1"), false)),
 			},
 			wantRecs: 1,
 			check: func(t *testing.T, res *Results) {
@@ -178,7 +180,7 @@ func TestLoad(t *testing.T) {
 			name: "run.json disagrees with the records",
 			files: map[string]string{
 				"results.jsonl": jsonl(t, []experiment.Record{a}),
-				"run.json":      string(runJSON(t, grid([]string{"cat", "dog"}, nil, "cat"))),
+				"run.json":      string(runJSON(t, grid([]string{"cat", "dog"}, nil, "cat"), false)),
 			},
 			wantErr: `class 0 is "t" in the records but "cat" in run.json`,
 		},
@@ -186,7 +188,7 @@ func TestLoad(t *testing.T) {
 			name: "a record outside the run's grid",
 			files: map[string]string{
 				"results.jsonl": jsonl(t, []experiment.Record{b}),
-				"run.json":      string(runJSON(t, grid([]string{"t"}, nil, "t"))),
+				"run.json":      string(runJSON(t, grid([]string{"t"}, nil, "t"), false)),
 			},
 			wantErr: "not in the run's grid",
 		},
@@ -194,7 +196,7 @@ func TestLoad(t *testing.T) {
 			name: "run.json groups of the wrong length",
 			files: map[string]string{
 				"results.jsonl": jsonl(t, []experiment.Record{a}),
-				"run.json":      string(runJSON(t, grid([]string{"t", "u"}, []string{"g"}, "t"))),
+				"run.json":      string(runJSON(t, grid([]string{"t", "u"}, []string{"g"}, "t"), false)),
 			},
 			wantErr: "1 groups for 2 classes",
 		},
@@ -371,9 +373,14 @@ func TestLoadCountsOverlappingGridsOnce(t *testing.T) {
 	two := three
 	two.splits = 2
 	dir2 := two.write(t, 1)
-	var lines []string // the 3-split run's records of splits 0 and 1
+	man, err := experiment.ReadManifest(dir2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string // the 3-split run's records of splits 0 and 1, as the 2-split run's
 	for _, r := range three.records() {
 		if r.Split < 2 {
+			r.RunID = man.RunID
 			lines = append(lines, strings.TrimSpace(jsonl(t, []experiment.Record{r})))
 		}
 	}

@@ -150,11 +150,17 @@ func (s synth) write(t testing.TB, shards int) string {
 	if s.groupSize == 0 {
 		groups = nil
 	}
-	b := runJSON(t, experiment.Manifest{
+	m := experiment.Manifest{
 		Dataset: experiment.DatasetInfo{Name: s.dataset, Features: 100}, Classes: classes, Groups: groups,
 		Negatives: &source.Negatives{Classes: s.negatives}, Sources: experiment.SourcesInfo{Count: s.classes - len(s.negatives)},
 		Targets: targets, Positives: s.positives, Splits: s.splits, Noise: s.noise, Methods: s.methods, Seed: s.seed,
-	})
+	}
+	// A run of this greedytl: its identity in run.json and in every record.
+	b := runJSON(t, m, true)
+	id := runID(t, b)
+	for i := range recs {
+		recs[i].RunID = id
+	}
 	writeFile(t, filepath.Join(dir, "run.json"), string(b))
 	for i := range shards {
 		name := "results.jsonl"
@@ -171,18 +177,33 @@ func (s synth) write(t testing.TB, shards int) string {
 }
 
 // runJSON returns the run.json of a run with m's settings (its format,
-// version and greedytl version filled in).
-func runJSON(t testing.TB, m experiment.Manifest) []byte {
+// version and greedytl version filled in) and, with identity, its
+// run_id; without, it is the run.json of a run made before records
+// carried their run.
+func runJSON(t testing.TB, m experiment.Manifest, identity bool) []byte {
 	t.Helper()
 	m.Format, m.Version, m.GreedytlVersion = experiment.ManifestFormat, experiment.ManifestVersion, "test"
 	if m.Negatives == nil {
 		m.Negatives = &source.Negatives{}
+	}
+	if identity {
+		m.RunID = m.ID()
 	}
 	b, err := json.Marshal(m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// runID returns the run_id of the run.json b.
+func runID(t testing.TB, b []byte) string {
+	t.Helper()
+	var m experiment.Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m.RunID
 }
 
 func jsonl(t testing.TB, recs []experiment.Record) string {

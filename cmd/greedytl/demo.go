@@ -50,7 +50,9 @@ writes a report (Markdown, HTML and figures) to DIR/report.
 By default it uses 3 intents of each domain as targets and 3 random splits,
 which takes a few minutes on two cores; --full runs every intent and the
 paper's 10 splits. The run is resumable: rerunning the same command reuses
-every finished cell in DIR/run.`,
+every finished cell in DIR/run. As for "greedytl experiment", the exit status
+is 1 when cells failed (the table and the report are still written), with a
+line that says how many and why.`,
 		Example: `  greedytl demo
   greedytl demo --out /tmp/demo --full`,
 		RunE: func(c *cobra.Command, _ []string) error { return runDemo(c, s, o) },
@@ -133,8 +135,8 @@ func runDemo(c *cobra.Command, s *streams, o *demoOptions) error {
 		return err
 	}
 	log("%d cells (%d failed) in %s; report: %s, %s",
-		sum.Cells, sum.Failed, time.Since(start).Round(time.Second), filepath.Join(dir, "report.html"), filepath.Join(dir, "report.md"))
-	return nil
+		sum.Cells, sum.FailedCells(), time.Since(start).Round(time.Second), filepath.Join(dir, "report.html"), filepath.Join(dir, "report.md"))
+	return failedCellsError(sum)
 }
 
 func targetCount(t []string) string {

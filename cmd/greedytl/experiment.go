@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -71,13 +72,21 @@ every other example of the target and every other target negative, and
 RUN receives run.json (the settings) and results.jsonl, one JSON record per
 cell, appended as cells finish. The run resumes: rerun the same command after
 an interruption and only the missing cells are computed; a RUN with other
-settings is refused. Everything is seeded by --seed: the same command gives
+settings is refused, and so is a results file with a malformed record or a
+record of another run (each record carries its run's run_id). Everything is seeded by --seed: the same command gives
 the same records, but for their fit_seconds, on any number of workers or
 shards. --shard i/n runs a disjoint part of the grid (by a hash of each
 group of cells) and writes results-shard-i-of-n.jsonl; --shard auto/n takes i
 from JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID
 (Slurm, with --array=0-(n-1)). Give each shard its own RUN, then combine them
-with "greedytl merge". docs/cluster has Kubernetes and Slurm recipes.`,
+with "greedytl merge". docs/cluster has Kubernetes and Slurm recipes.
+
+A cell whose method fails is recorded with its error and not retried. Exit
+status: 0 when every cell of the run (or shard) succeeded; 1 when cells
+failed — a last line says how many and why, grouping their error messages
+(this holds for a rerun too: the failed cells are still in RUN) — or when
+writing failed; 2 on bad usage or bad input; 130 or 143 when stopped by
+SIGINT or SIGTERM (the finished cells are kept).`,
 		Example: `  greedytl train-sources --data coil100/hog --out coil100-sources
   greedytl experiment --data coil100/hog --sources coil100-sources --out runs/coil100
   greedytl experiment --data clinc150 --out runs/clinc --methods greedytl,greedytl-59,l1-logistic
@@ -163,7 +172,54 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 		fmt.Fprintf(s.err, "%d cells (shard %v): %d computed (%d failed), %d already present; results in %s; %s\n",
 			sum.Cells, sh, sum.Finished, sum.Failed, sum.Present, sum.File, time.Since(start).Round(time.Millisecond))
 	}
-	return nil
+	return failedCellsError(sum)
+}
+
+// failedCellsError returns the error with which experiment and demo end
+// when cells of the run failed — how many, and why: the error messages,
+// without the method's name, with their counts and methods, most frequent
+// first —, or nil when none did.
+func failedCellsError(sum *experiment.Summary) error {
+	n := sum.FailedCells()
+	if n == 0 {
+		return nil
+	}
+	type group struct {
+		msg     string
+		cells   int
+		methods []string
+	}
+	var groups []*group
+	byMsg := map[string]*group{}
+	for _, f := range sum.Failures {
+		segs := slices.DeleteFunc(strings.Split(f.Message, ": "), func(s string) bool { return s == f.Method })
+		msg := tidyMessage(strings.Join(segs, ": "))
+		g := byMsg[msg]
+		if g == nil {
+			g = &group{msg: msg}
+			byMsg[msg] = g
+			groups = append(groups, g)
+		}
+		g.cells += f.Cells
+		if !slices.Contains(g.methods, f.Method) {
+			g.methods = append(g.methods, f.Method)
+		}
+	}
+	slices.SortStableFunc(groups, func(a, b *group) int { return b.cells - a.cells })
+	const show = 3
+	var parts []string
+	for _, g := range groups[:min(show, len(groups))] {
+		slices.Sort(g.methods)
+		parts = append(parts, fmt.Sprintf("%d × %s (%s)", g.cells, g.msg, strings.Join(g.methods, ", ")))
+	}
+	if rest := groups[min(show, len(groups)):]; len(rest) > 0 {
+		cells := 0
+		for _, g := range rest {
+			cells += g.cells
+		}
+		parts = append(parts, fmt.Sprintf("%d cells with %d other messages", cells, len(rest)))
+	}
+	return fmt.Errorf("%d of %d cells failed (their records in %s carry the error): %s", n, sum.Cells, sum.File, strings.Join(parts, "; "))
 }
 
 // runWithProgress runs the experiment cfg with its log and, on a terminal,

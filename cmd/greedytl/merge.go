@@ -34,11 +34,16 @@ ignored.
 With --out, the merged records are written in grid order: to FILE.jsonl, or
 to a run directory RUN as results.jsonl with its run.json. Running
 "greedytl experiment" on that RUN, with the settings of the merged runs and no
---shard, computes the missing cells.
+--shard, computes the missing cells. The output is never one of the inputs:
+an --out that is an input file, the run.json beside one, or inside a run
+directory given, is refused.
 
 Exit status: 0 when every cell is present; 1 when cells are missing (the
 merged file is still written) or writing failed; 2 on bad usage or bad input:
-unreadable or malformed files, runs that differ, conflicting records.`,
+unreadable or malformed files (a record with a member missing, a null, an
+unknown member or an impossible value), runs that differ, records of another
+run (each record carries its run's run_id), conflicting records, an --out
+among the inputs.`,
 		Example: `  greedytl merge runs/shard-* --out runs/merged
   greedytl merge runs/coil100                  # check a run: what is missing?`,
 		Args: cobra.MinimumNArgs(1),

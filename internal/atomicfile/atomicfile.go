@@ -169,22 +169,30 @@ func writeDirect(path string, fill func(w io.Writer) error) error {
 }
 
 // NotAnInput returns an error when the output path out is the same file as
-// one of the inputs (same device and inode, symbolic links resolved), so
-// that a command refuses to destroy what it reads. Empty names, "-"
-// (standard input or output) and names that do not exist are skipped.
+// one of the inputs (same device and inode, symbolic links resolved), or
+// lies inside an input that is a directory (whether out exists yet or
+// not: a command that reads a directory reads what is written into it),
+// so that a command refuses to destroy or change what it reads. Empty
+// names, "-" (standard input or output) and inputs that do not exist are
+// skipped.
 func NotAnInput(out string, inputs ...string) error {
 	if out == "" || out == "-" {
 		return nil
 	}
 	fo, err := os.Stat(out)
-	if err != nil || !fo.Mode().IsRegular() {
-		return nil
-	}
+	regular := err == nil && fo.Mode().IsRegular()
 	for _, in := range inputs {
 		if in == "" || in == "-" {
 			continue
 		}
-		if fi, err := os.Stat(in); err == nil && os.SameFile(fo, fi) {
+		fi, err := os.Stat(in)
+		switch {
+		case err != nil:
+		case fi.IsDir():
+			if inside(out, fi) {
+				return fmt.Errorf("the output %s is inside the input %s: refusing to write there", out, in)
+			}
+		case regular && os.SameFile(fo, fi):
 			if in == out {
 				return fmt.Errorf("the output %s is also an input: refusing to overwrite it", out)
 			}
@@ -192,4 +200,23 @@ func NotAnInput(out string, inputs ...string) error {
 		}
 	}
 	return nil
+}
+
+// inside reports whether path, or a directory above it, is the directory
+// dir (symbolic links resolved).
+func inside(path string, dir os.FileInfo) bool {
+	p, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	for {
+		if fi, err := os.Stat(p); err == nil && os.SameFile(fi, dir) {
+			return true
+		}
+		up := filepath.Dir(p)
+		if up == p {
+			return false
+		}
+		p = up
+	}
 }

@@ -120,6 +120,11 @@ func TestNotAnInput(t *testing.T) {
 	os.Link(in, hard)
 	other := filepath.Join(dir, "other")
 	os.WriteFile(other, []byte("y"), 0o644)
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o755)
+	os.WriteFile(filepath.Join(sub, "f"), []byte("z"), 0o644)
+	subLink := filepath.Join(dir, "sublink")
+	os.Symlink(sub, subLink)
 	for _, c := range []struct {
 		out    string
 		inputs []string
@@ -132,6 +137,12 @@ func TestNotAnInput(t *testing.T) {
 		{other, []string{in, link, "-"}, false},
 		{filepath.Join(dir, "new"), []string{in}, false},
 		{"", []string{in}, false},
+		// A directory input holds what is in it, and what would be.
+		{filepath.Join(sub, "f"), []string{sub}, true},
+		{filepath.Join(sub, "new", "f"), []string{in, subLink}, true},
+		{sub, []string{sub}, true},
+		{in, []string{sub}, false},
+		{filepath.Join(dir, "sub2"), []string{sub}, false},
 	} {
 		err := NotAnInput(c.out, c.inputs...)
 		if (err != nil) != c.bad {

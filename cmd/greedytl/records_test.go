@@ -1,0 +1,215 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/greedytl/greedytl/internal/datasettest"
+)
+
+// smallRun runs a small experiment (6 targets × 2 positives × 1 split ×
+// no-transfer: 12 cells) on the experimentFolder data into a new run
+// directory, with extra flags, and returns the directory.
+func smallRun(t *testing.T, data string, extra ...string) string {
+	t.Helper()
+	run := filepath.Join(t.TempDir(), "run")
+	args := slices.Concat([]string{"experiment", "--data", data, "--negative-classes", "n0,n1", "--positives", "2,5",
+		"--splits", "1", "--methods", "no-transfer", "--out", run, "--quiet"}, extra)
+	if code, _, stderr := cli(t, "", args...); code != exitOK {
+		t.Fatalf("experiment: exit %d: %s", code, stderr)
+	}
+	return run
+}
+
+// editLine replaces the first match of re on line n (1-based) of path
+// with repl, failing the test when it does not match.
+func editLine(t *testing.T, path string, n int, re, repl string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	r := regexp.MustCompile(re)
+	if !r.MatchString(lines[n-1]) {
+		t.Fatalf("%s:%d: %q does not match %s", path, n, lines[n-1], re)
+	}
+	lines[n-1] = r.ReplaceAllString(lines[n-1], repl)
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A record without its balanced_accuracy was read as a cell scoring 0
+// (issue 18, row 1): merge and report must refuse it, naming the file and
+// line, and merge must write nothing.
+func TestMergeAndReportRefuseARecordMissingAMember(t *testing.T) {
+	run := smallRun(t, experimentFolder(t))
+	results := filepath.Join(run, "results.jsonl")
+	editLine(t, results, 3, `"balanced_accuracy":[^,]*,`, "")
+	want := results + ":3: balanced_accuracy is missing"
+	out := filepath.Join(t.TempDir(), "merged")
+	for _, args := range [][]string{{"merge", run, "--out", out}, {"report", run, "--json"}} {
+		code, stdout, stderr := cli(t, "", args...)
+		if code != exitInput || !strings.Contains(stderr, want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and %q", args[0], code, stderr, exitInput, want)
+		}
+		if args[0] == "report" && stdout != "" {
+			t.Errorf("report printed a summary of a malformed run:\n%s", stdout)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("merge wrote %s from a malformed run (%v)", out, err)
+	}
+}
+
+// merge's --out onto an input shard overwrote it (issue 18, row 3): an out
+// that is an input, the run.json beside one, or inside an input directory
+// is refused, and nothing is written.
+func TestMergeRefusesAnOutputInsideAnInput(t *testing.T) {
+	data := experimentFolder(t)
+	var shards []string
+	for i := range 2 {
+		shards = append(shards, smallRun(t, data, "--shard", fmt.Sprintf("%d/2", i)))
+	}
+	shard0 := filepath.Join(shards[0], "results-shard-0-of-2.jsonl")
+	before, err := os.ReadFile(shard0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest := filepath.Join(shards[0], "run.json")
+	beforeMan, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"a shard's results file", []string{"merge", shards[0], shards[1], "--out", shard0}},
+		{"a new file in a shard", []string{"merge", shards[0], shards[1], "--out", filepath.Join(shards[0], "results-merged.jsonl")}},
+		{"a shard's directory", []string{"merge", shards[0], shards[1], "--out", shards[0]}},
+		{"a directory in a shard", []string{"merge", shards[0], shards[1], "--out", filepath.Join(shards[1], "merged")}},
+		{"the given results file", []string{"merge", shard0, shards[1], "--out", shard0}},
+		{"the run.json beside a results file", []string{"merge", shard0, shards[1], "--out", shards[0]}},
+	} {
+		code, stdout, stderr := cli(t, "", tc.args...)
+		if code != exitInput || !strings.Contains(stderr, "refusing to") {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and a refusal", tc.name, code, stderr, exitInput)
+		}
+		if stdout != "" {
+			t.Errorf("%s: printed a summary:\n%s", tc.name, stdout)
+		}
+	}
+	after, _ := os.ReadFile(shard0)
+	afterMan, _ := os.ReadFile(manifest)
+	if string(after) != string(before) || string(afterMan) != string(beforeMan) {
+		t.Fatal("a refused merge changed shard 0")
+	}
+	if _, err := os.Stat(filepath.Join(shards[1], "merged")); !os.IsNotExist(err) {
+		t.Errorf("a refused merge created a directory in shard 1 (%v)", err)
+	}
+	// Shard 0 resumes as before, and a merge elsewhere is complete.
+	if code, _, stderr := cli(t, "", "experiment", "--data", data, "--negative-classes", "n0,n1", "--positives", "2,5",
+		"--splits", "1", "--methods", "no-transfer", "--out", shards[0], "--shard", "0/2", "--quiet"); code != exitOK {
+		t.Errorf("resuming shard 0: exit %d: %s", code, stderr)
+	}
+	if code, stdout, stderr := cli(t, "", "merge", shards[0], shards[1], "--out", filepath.Join(t.TempDir(), "m.jsonl")); code != exitOK {
+		t.Errorf("merge elsewhere: exit %d: %s%s", code, stdout, stderr)
+	}
+}
+
+// constantFolder writes the experimentFolder dataset with every feature
+// equal to 1: every source scores every example alike, so every column of
+// X and H is constant and GreedyTL has no candidate.
+func constantFolder(t *testing.T) string {
+	t.Helper()
+	f := datasettest.Shuffled(5, []int{20, 20, 20, 20, 20, 20, 70, 70}, []float64{4, 4, 4, 4, 4, 4, 4, 4})
+	f.Classes = []string{"c0", "c1", "c2", "c3", "c4", "c5", "n0", "n1"}
+	r, c := f.X.Dims()
+	for i := range r {
+		for j := range c {
+			f.X.Set(i, j, 1)
+		}
+	}
+	return datasettest.WriteFolder(t, f).Dir
+}
+
+// An experiment whose cells all failed exited 0 (issue 18, row 4): a run
+// with failed cells exits 1 with a line that says how many failed and why,
+// its messages grouped — also when rerun, and when only some failed.
+func TestExperimentFailsWhenCellsFail(t *testing.T) {
+	data := constantFolder(t)
+	const why = "fit: no candidate columns: every column of X and H is constant on the training set"
+	for _, tc := range []struct {
+		methods string
+		want    string
+	}{
+		{"greedytl", "greedytl: 12 of 12 cells failed (their records in %s carry the error): 12 × " + why + " (greedytl)\n"},
+		{"greedytl,greedytl-59,no-transfer", "greedytl: 24 of 36 cells failed (their records in %s carry the error): 24 × " + why + " (greedytl, greedytl-59)\n"},
+	} {
+		run := filepath.Join(t.TempDir(), "run")
+		args := []string{"experiment", "--data", data, "--negative-classes", "n0,n1", "--positives", "2,5",
+			"--splits", "1", "--methods", tc.methods, "--out", run}
+		want := fmt.Sprintf(tc.want, filepath.Join(run, "results.jsonl"))
+		for _, rerun := range []bool{false, true} {
+			code, _, stderr := cli(t, "", args...)
+			if code != exitFailure || !strings.HasSuffix(stderr, want) {
+				t.Errorf("%s (rerun %v): exit %d, stderr\n%s\nwant exit %d, ending in\n%s", tc.methods, rerun, code, stderr, exitFailure, want)
+			}
+		}
+		if code, _, stderr := cli(t, "", append(args, "-q")...); code != exitFailure || stderr != want {
+			t.Errorf("%s, quiet: exit %d, stderr %q; want %q", tc.methods, code, stderr, want)
+		}
+	}
+}
+
+// A finished cell replaced by the same cell of a --seed 2 run was merged
+// as a complete run (issue 18, row 2): merge, report and the resume of the
+// run refuse it, naming the file and line.
+func TestMergeReportAndResumeRefuseARecordOfAnotherRun(t *testing.T) {
+	data := experimentFolder(t)
+	run := smallRun(t, data)
+	other := smallRun(t, data, "--seed", "2")
+	results := filepath.Join(run, "results.jsonl")
+	lines := strings.SplitAfter(readFile(t, results), "\n")
+	key := regexp.MustCompile(`"target_idx":\d+,"positives":\d+,"negatives":\d+,"noise":\d+,"split":\d+,"method":"[^"]*"`)
+	cell := key.FindString(lines[4])
+	replaced := false
+	for _, l := range strings.SplitAfter(readFile(t, filepath.Join(other, "results.jsonl")), "\n") {
+		if cell != "" && key.FindString(l) == cell {
+			lines[4], replaced = l, true
+		}
+	}
+	if !replaced {
+		t.Fatalf("the seed-2 run has no record of cell %s", cell)
+	}
+	if err := os.WriteFile(results, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := results + ":5: cell "
+	for _, args := range [][]string{
+		{"merge", run, "--out", filepath.Join(t.TempDir(), "m")},
+		{"report", run, "--json"},
+		{"experiment", "--data", data, "--negative-classes", "n0,n1", "--positives", "2,5", "--splits", "1", "--methods", "no-transfer", "--out", run},
+	} {
+		code, _, stderr := cli(t, "", args...)
+		if code != exitInput || !strings.Contains(stderr, want) || !strings.Contains(stderr, "copied from another run") {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d, %q and that it was copied from another run", args[0], code, stderr, exitInput, want)
+		}
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -1,0 +1,236 @@
+package experiment
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestRecordMembersAreWhatTheWriterWrites: the members every record must
+// have (recordMembers) are exactly those the writer always writes — every
+// member of Record but the omitempty ones and run_id, which the reader of
+// a run checks against its run.json.
+func TestRecordMembersAreWhatTheWriterWrites(t *testing.T) {
+	b, err := json.Marshal(Record{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var written map[string]any
+	if err := json.Unmarshal(b, &written); err != nil {
+		t.Fatal(err)
+	}
+	delete(written, "run_id")
+	got := slices.Sorted(slices.Values(recordMembers["cell"]))
+	if want := slices.Sorted(maps.Keys(written)); !slices.Equal(got, want) {
+		t.Errorf("a cell's record must have %v; the writer always writes %v", got, want)
+	}
+	if k := recordKind(written); k != "cell" {
+		t.Errorf("a record's kind is %q, want cell", k)
+	}
+}
+
+// TestRecordsCarryTheirRun: a finished cell replaced by the same cell of
+// a run with another seed was merged as complete (issue 18, row 2). Every
+// record carries its run's identity, and Merge, ReadRuns (strict and
+// tolerant) and Run's resume refuse a record of another run, naming the
+// file and line. Runs made before records carried it are read as before
+// but not resumed.
+func TestRecordsCarryTheirRun(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	runDir, otherDir := t.TempDir(), t.TempDir()
+	sum, err := Run(context.Background(), testConfig(f, runDir, src, allNegMethod))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(f, otherDir, src, allNegMethod)
+	cfg.Seed = 2
+	other, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	man, err := ReadManifest(runDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherMan, err := ReadManifest(otherDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(man.RunID) != 16 || man.RunID != man.ID() || otherMan.RunID == man.RunID {
+		t.Fatalf("run ids %q and %q (seed 2), want 16 hex digits, distinct", man.RunID, otherMan.RunID)
+	}
+	lines := fileLines(t, sum.File)
+	for _, l := range lines {
+		if !strings.HasPrefix(l, `{"run_id":"`+man.RunID+`",`) {
+			t.Fatalf("a record without its run's identity: %s", l)
+		}
+	}
+
+	// Cell 3 of the run replaced by the seed-2 run's record of that cell.
+	var rec Record
+	if err := json.Unmarshal([]byte(lines[2]), &rec); err != nil {
+		t.Fatal(err)
+	}
+	var foreign string
+	for _, l := range fileLines(t, other.File) {
+		var r Record
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Key() == rec.Key() {
+			foreign = l
+		}
+	}
+	spliced := slices.Clone(lines)
+	spliced[2] = foreign
+	mixed := copyRunDir(t, runDir, spliced)
+	want := fmt.Sprintf("results.jsonl:3: cell %v is a record of run %s, not of this run (%s)", rec.Key(), otherMan.RunID, man.RunID)
+	check := func(what string, err error, want string) {
+		t.Helper()
+		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an input error containing %q", what, err, want)
+		}
+	}
+	_, err = Merge([]string{mixed}, "")
+	check("merge", err, want)
+	_, err = ReadRuns([]string{mixed}, ReadOptions{Tolerant: true, CombineRuns: true})
+	check("a report's read", err, want)
+	_, err = Run(context.Background(), testConfig(f, mixed, src, allNegMethod))
+	check("resume", err, want)
+
+	// A record without its identity, in a run whose records carry it.
+	stripped := slices.Clone(lines)
+	stripped[1] = strings.Replace(lines[1], `"run_id":"`+man.RunID+`",`, "", 1)
+	_, err = Merge([]string{copyRunDir(t, runDir, stripped)}, "")
+	check("no run_id", err, "results.jsonl:2: run_id is missing (every record of run "+man.RunID+" has it)")
+
+	// run.json edited: its settings are not those of its identity.
+	edited := copyRunDir(t, runDir, lines)
+	manText := readText(t, filepath.Join(edited, ManifestFile))
+	seed := regexp.MustCompile(`"seed": *1,`)
+	if !seed.MatchString(manText) {
+		t.Fatalf("no seed 1 in %s", manText)
+	}
+	writeText(t, filepath.Join(edited, ManifestFile), seed.ReplaceAllString(manText, `"seed": 2,`))
+	_, err = Merge([]string{edited}, "")
+	check("run.json edited", err, "was run.json edited?")
+
+	// Without run.json (tolerated by a report), a file's records are of one
+	// run.
+	bare := t.TempDir()
+	writeText(t, filepath.Join(bare, "results.jsonl"), strings.Join(spliced, ""))
+	_, err = ReadRuns([]string{bare}, ReadOptions{Tolerant: true})
+	check("no run.json", err, "results.jsonl:3: cell")
+
+	// A run made before records carried their run: no run_id in run.json
+	// or in the records. Read as before, merged as it is, not resumed; a
+	// record that carries an identity is not one of its records.
+	var old Manifest
+	if err := json.Unmarshal([]byte(manText), &old); err != nil {
+		t.Fatal(err)
+	}
+	old.RunID = ""
+	oldLines := make([]string, len(lines))
+	for i, l := range lines {
+		oldLines[i] = strings.Replace(l, `"run_id":"`+man.RunID+`",`, "", 1)
+	}
+	legacy := copyRunDir(t, runDir, oldLines)
+	if err := old.write(legacy); err != nil {
+		t.Fatal(err)
+	}
+	merged := filepath.Join(t.TempDir(), "merged")
+	if rep, err := Merge([]string{legacy}, merged); err != nil || !rep.Complete() {
+		t.Errorf("merging a run of before: %+v, %v", rep, err)
+	}
+	if res, err := ReadRuns([]string{merged}, ReadOptions{Tolerant: true}); err != nil || len(res.Records) != len(lines) {
+		t.Errorf("reading the merge of a run of before: %v", err)
+	}
+	_, err = Run(context.Background(), testConfig(f, legacy, src, allNegMethod))
+	check("resuming a run of before", err, "made before records carried their run's identity")
+	oldLines[0] = lines[0]
+	_, err = Merge([]string{copyRunDir(t, legacy, oldLines)}, "")
+	check("a record with an identity in a run of before", err, "results.jsonl:1: cell")
+
+	// Runs whose grids overlap compute the same cells: the same records
+	// but for their run, read once.
+	fewer := t.TempDir()
+	cfg = testConfig(f, fewer, src, allNegMethod)
+	cfg.Splits = 1
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	res, err := ReadRuns([]string{runDir, fewer}, ReadOptions{Tolerant: true, CombineRuns: true})
+	if err != nil || len(res.Conflicts) != 0 || len(res.Duplicates) != len(lines)/2 {
+		t.Errorf("overlapping grids: %v, %d duplicates, conflicts %v", err, len(res.Duplicates), res.Conflicts)
+	}
+}
+
+// fileLines returns the lines of a file, each with its newline.
+func fileLines(t *testing.T, path string) []string {
+	t.Helper()
+	return strings.SplitAfter(strings.TrimSuffix(readText(t, path), "\n"), "\n")
+}
+
+// copyRunDir copies the run.json of the run directory dir into a new
+// directory, with a results.jsonl of the given lines, and returns it.
+func copyRunDir(t *testing.T, dir string, lines []string) string {
+	t.Helper()
+	out := t.TempDir()
+	writeText(t, filepath.Join(out, ManifestFile), readText(t, filepath.Join(dir, ManifestFile)))
+	text := strings.Join(lines, "")
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	writeText(t, filepath.Join(out, "results.jsonl"), text)
+	return out
+}
+
+func readText(t testing.TB, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func writeText(t testing.TB, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRunIDReadsAnAbsentProtocolAsStandard: a run.json without a protocol
+// is read as the standard protocol (files of earlier versions), so its
+// identity is that of the standard protocol's, before and after reading.
+func TestRunIDReadsAnAbsentProtocolAsStandard(t *testing.T) {
+	m := fuzzManifest()
+	absent := *m
+	absent.Protocol, absent.RunID = "", ""
+	absent.RunID = absent.ID()
+	if absent.RunID != m.RunID {
+		t.Fatalf("identity %s without a protocol, %s with the standard one", absent.RunID, m.RunID)
+	}
+	dir := t.TempDir()
+	if err := absent.write(dir); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := ReadManifest(dir); err != nil || back.RunID != m.RunID {
+		t.Fatalf("read back: %+v, %v", back, err)
+	}
+	skewed := *m
+	skewed.Protocol = ProtocolSkewed
+	if skewed.ID() == m.ID() {
+		t.Error("the skewed protocol's run has the standard one's identity")
+	}
+}
