@@ -19,8 +19,21 @@ import (
 // method): methodOrder is the registry's order (the paper's), and a method
 // the registry does not know (a spec with settings, a method of another
 // build) follows, by name, with a label equal to its name and one of
-// extraColors.
-var methodOrder = method.Names()
+// extraColors. The native multi-class methods follow the binary ones (an
+// N-way report shows both).
+var methodOrder = nativeAfterBinary()
+
+// nativeAfterBinary returns method.Names() followed by the native
+// multi-class methods of method.MultiNames().
+func nativeAfterBinary() []string {
+	names := method.Names()
+	for _, n := range method.MultiNames() {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return names
+}
 
 // extraColors colour methods without a registered colour, in turn.
 var extraColors = []color.RGBA{
@@ -31,7 +44,7 @@ var extraColors = []color.RGBA{
 // shown for reference, never ranked as a competitor.
 func isOracle(name string) bool {
 	r, ok := method.Registered(name)
-	return ok && r.New().Needs().Oracle
+	return ok && r.New != nil && r.New().Needs().Oracle
 }
 
 // selectsFeatures reports whether a method is one of the paper's noise
@@ -70,6 +83,9 @@ func methodLabel(name string) string {
 func lineStyle(name string, other int) (draw.LineStyle, draw.GlyphStyle) {
 	i := methodRank(name)
 	c := extraColors[other%len(extraColors)]
+	if i < len(methodOrder) { // a registered method without a colour of its own
+		c = extraColors[i%len(extraColors)]
+	}
 	if r, ok := method.Registered(name); ok && r.Color.A != 0 {
 		c = r.Color
 	}
