@@ -93,12 +93,7 @@ type episodeData struct {
 // episode's, the labels the positions of the classes in the episode.
 func (r *runner) buildEpisode(g group) *episodeData {
 	ep := r.episode(g)
-	var cols []int
-	for j, c := range r.srcClass {
-		if !slices.Contains(ep.classes, c) {
-			cols = append(cols, j)
-		}
-	}
+	cols := otherSources(r.srcClass, ep.classes)
 	ed := &episodeData{ep: ep, candidates: r.x.Cols + len(cols)}
 	var trainRows, testRows []int
 	var trainY []int
@@ -117,6 +112,19 @@ func (r *runner) buildEpisode(g group) *episodeData {
 	ed.test = method.Data{X: r.features(testRows, nil), H: r.scores(testRows, cols)}
 	ed.trainY = method.ClassLabels{Names: ed.names, Y: trainY}
 	return ed
+}
+
+// otherSources returns the sources (positions in srcClass, which gives
+// each source's class) whose class is not one of classes: the columns of
+// an episode's H.
+func otherSources(srcClass, classes []int) []int {
+	var cols []int
+	for j, c := range srcClass {
+		if !slices.Contains(classes, c) {
+			cols = append(cols, j)
+		}
+	}
+	return cols
 }
 
 // fitEpisode fits the multi-class learner name (method.NewMulti) on episode
