@@ -37,7 +37,7 @@ func reportRun(t *testing.T) string {
 			}
 		}
 	}
-	b.WriteString(`{"dataset":"toy","target":"cat","target_idx":0,"positives":5,"negatives":10,"noise":0,"split":0,"method":"greedytl","balanced_accuracy":0,"fit_seconds":1,"features":-1,"error":"singular"}` + "\n")
+	b.WriteString(`{"dataset":"toy","target":"cat","target_idx":0,"positives":5,"negatives":10,"noise":0,"split":0,"method":"greedytl","balanced_accuracy":0,"test_positives":15,"test_negatives":14,"fit_seconds":1,"features":-1,"candidates":3,"error":"singular"}` + "\n")
 	writeText(t, dir, "results.jsonl", b.String())
 	man, err := json.Marshal(experiment.Manifest{Format: experiment.ManifestFormat, Version: experiment.ManifestVersion, GreedytlVersion: "test",
 		Dataset: experiment.DatasetInfo{Name: "toy"}, Classes: []string{"cat", "dog", "neg"}, Groups: []string{"pet", "pet", "other"},
