@@ -23,6 +23,16 @@ import (
 // N-way report shows both).
 var methodOrder = nativeAfterBinary()
 
+// nativeMulti lists the native multi-class methods (the recommended one
+// first), which multiColors colour in turn.
+var nativeMulti = slices.DeleteFunc(method.MultiNames(), func(n string) bool { return slices.Contains(method.Names(), n) })
+
+// multiColors colour the native multi-class methods: the recommended one a
+// dark red, the others colours no binary method has.
+var multiColors = []color.RGBA{
+	rgb(0xb2, 0x18, 0x2b), rgb(0x1b, 0x9e, 0x77), rgb(0x00, 0x44, 0x1b), rgb(0x75, 0x70, 0xb3), rgb(0xe6, 0xab, 0x02),
+}
+
 // nativeAfterBinary returns method.Names() followed by the native
 // multi-class methods of method.MultiNames().
 func nativeAfterBinary() []string {
@@ -83,8 +93,8 @@ func methodLabel(name string) string {
 func lineStyle(name string, other int) (draw.LineStyle, draw.GlyphStyle) {
 	i := methodRank(name)
 	c := extraColors[other%len(extraColors)]
-	if i < len(methodOrder) { // a registered method without a colour of its own
-		c = extraColors[i%len(extraColors)]
+	if k := slices.Index(nativeMulti, name); k >= 0 { // a native multi-class method: a colour of its own
+		c = multiColors[k%len(multiColors)]
 	}
 	if r, ok := method.Registered(name); ok && r.Color.A != 0 {
 		c = r.Color
@@ -93,7 +103,7 @@ func lineStyle(name string, other int) (draw.LineStyle, draw.GlyphStyle) {
 		i += other
 	}
 	width := vg.Points(1.5)
-	if name == "greedytl" || name == "greedytl-59" {
+	if name == "greedytl" || name == "greedytl-59" || name == method.RecommendedMulti {
 		width = vg.Points(2.5) // the paper's method stands out
 	}
 	ls := draw.LineStyle{Color: c, Width: width, Dashes: dashes[i%len(dashes)]}

@@ -59,7 +59,7 @@ done
 if [ "${NWAY:-0}" = 1 ]; then
   EPISODES=${EPISODES:-10}
   NWAY_NATIVE=greedytl-nway,multinomial-logistic,nearest-mean,simpleshot,nearest-neighbour
-  NWAY_OVR=${NWAY_OVR:-no-transfer,rls-srcfeat}
+  NWAY_OVR=${NWAY_OVR:-no-transfer,rls-srcfeat,greedytl,greedytl-59,forward-reg,average-kt,logme-source}
   nruns=()
   for k in 0 1 2; do
     for part in native ovr; do
