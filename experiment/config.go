@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -38,10 +39,23 @@ const (
 	// example of the target and every other target negative: the paper's
 	// setting for the skewed SUN09, whose classes are mostly small.
 	ProtocolSkewed = "skewed"
+	// ProtocolNWay is the N-way few-shot protocol: a cell is an episode
+	// that draws Ways classes among those with a source (the pool:
+	// Config.Targets), leaves out those classes' own sources (H holds the
+	// scores of the other classes' sources), trains a multi-class model
+	// (method.NewMulti) on Positives examples of each class — the shots —
+	// and tests it on TestPerClass further examples of each. A cell is
+	// (ways, shots, episode, method); its record is an episode's (see
+	// Record).
+	ProtocolNWay = "nway"
 )
 
 // Protocols lists the protocols, the default first.
-var Protocols = []string{ProtocolStandard, ProtocolSkewed}
+var Protocols = []string{ProtocolStandard, ProtocolSkewed, ProtocolNWay}
+
+// DefaultTestPerClass is the number of test examples per class of an N-way
+// episode when Config.TestPerClass is 0.
+const DefaultTestPerClass = 15
 
 // setSizes are a protocol's set sizes: trainNeg target negatives for
 // training; at most testPos further positives and testNeg further target
@@ -56,15 +70,21 @@ func protocolSizes(p string) (setSizes, bool) {
 		return setSizes{TrainNegatives, MaxTestPositives, MaxTestNegatives}, true
 	case ProtocolSkewed:
 		return setSizes{TrainNegatives, 0, 0}, true
+	case ProtocolNWay:
+		return setSizes{}, true // no negatives; TestPerClass sizes the test sets
 	}
 	return setSizes{}, false
 }
 
 // DefaultPositives returns the numbers of positive training examples the
-// paper uses with protocol p: 2, 5 and 10, or 1 for ProtocolSkewed.
+// paper uses with protocol p: 2, 5 and 10, or 1 for ProtocolSkewed; for
+// ProtocolNWay, the shots 1, 2, 5 and 10.
 func DefaultPositives(p string) []int {
-	if p == ProtocolSkewed {
+	switch p {
+	case ProtocolSkewed:
 		return []int{1}
+	case ProtocolNWay:
+		return []int{1, 2, 5, 10}
 	}
 	return []int{2, 5, 10}
 }
@@ -94,15 +114,28 @@ type Config struct {
 	// Targets names the target classes. When empty, every class that is
 	// not a negative class and has more examples than the largest number
 	// of Positives is a target (the others are skipped and logged); a
-	// named target must satisfy both.
+	// named target must satisfy both. For ProtocolNWay it names the pool
+	// the episodes draw their classes from (when empty, every class that
+	// has a source: those not in the negative pool), each of which must
+	// have enough examples.
 	Targets []string
 	// Protocol is how the training and test sets are drawn:
 	// ProtocolStandard (also when empty) or ProtocolSkewed.
 	Protocol string
 	// Positives lists the numbers n₊ of positive training examples
-	// (DefaultPositives(Protocol) is the paper's choice).
+	// (DefaultPositives(Protocol) is the paper's choice); for ProtocolNWay,
+	// the shots: training examples per class.
 	Positives []int
-	// Splits is the number of random splits per target and n₊.
+	// Ways lists the numbers of classes of an N-way episode (ProtocolNWay
+	// only; at least 2 each).
+	Ways []int
+	// TestPerClass is the number of test examples per class of an N-way
+	// episode (ProtocolNWay only; 0: DefaultTestPerClass). Every class of
+	// the pool must have the largest number of shots plus TestPerClass
+	// examples.
+	TestPerClass int
+	// Splits is the number of random splits per target and n₊; for
+	// ProtocolNWay, the number of episodes per ways and shots.
 	Splits int
 	// Noise lists the numbers D of N(0,1) dimensions appended to the
 	// features (0: none).
@@ -169,6 +202,9 @@ func (c *Config) check() error {
 	if err := c.Shard.Check(); err != nil {
 		return inputError{err}
 	}
+	if err := c.checkNWay(); err != nil {
+		return err
+	}
 	for _, p := range c.Positives {
 		if p < 1 {
 			return inputErrorf("experiment: %d positives, want at least 1", p)
@@ -193,7 +229,7 @@ func (c *Config) check() error {
 	}
 	canonical := map[string]string{} // canonical spec → the method as listed
 	for _, m := range c.Methods {
-		name, err := method.CanonicalSpec(m)
+		name, err := canonicalSpec(m, c.Protocol)
 		if err != nil {
 			return inputError{err}
 		}
@@ -203,6 +239,60 @@ func (c *Config) check() error {
 		canonical[name] = m
 	}
 	return nil
+}
+
+// canonicalSpec returns the canonical form of the method spec m for
+// protocol p: a binary method's (method.CanonicalSpec), or for
+// ProtocolNWay a multi-class learner's (method.NewMulti: a native
+// multi-class method, or a binary one used one against the rest). It
+// returns their errors.
+func canonicalSpec(m, p string) (string, error) {
+	if p != ProtocolNWay {
+		return method.CanonicalSpec(m)
+	}
+	mm, err := method.NewMulti(m)
+	if err != nil {
+		return "", err
+	}
+	return mm.Name(), nil
+}
+
+// checkNWay validates the settings of ProtocolNWay: ways (at least 2, no
+// repeats) and a test size ≥ 0 for it, neither for another protocol, and
+// no noise.
+func (c *Config) checkNWay() error {
+	if c.Protocol != ProtocolNWay {
+		if len(c.Ways) > 0 || c.TestPerClass != 0 {
+			return inputErrorf("experiment: ways and test examples per class are settings of --protocol %s, not %s", ProtocolNWay, cmp.Or(c.Protocol, ProtocolStandard))
+		}
+		return nil
+	}
+	switch {
+	case len(c.Ways) == 0:
+		return inputErrorf("experiment: no numbers of ways")
+	case c.TestPerClass < 0:
+		return inputErrorf("experiment: %d test examples per class, want at least 1", c.TestPerClass)
+	case !slices.Equal(c.Noise, []int{0}):
+		return inputErrorf("experiment: noise levels %v: the %s protocol appends no noise", c.Noise, ProtocolNWay)
+	}
+	for k, w := range c.Ways {
+		switch {
+		case w < 2:
+			return inputErrorf("experiment: %d ways, want at least 2", w)
+		case slices.Contains(c.Ways[:k], w):
+			return inputErrorf("experiment: %d ways listed twice", w)
+		}
+	}
+	return nil
+}
+
+// testPerClass returns the number of test examples per class of an N-way
+// episode.
+func (c *Config) testPerClass() int {
+	if c.TestPerClass == 0 {
+		return DefaultTestPerClass
+	}
+	return c.TestPerClass
 }
 
 // firstDuplicate returns the first string of list that repeats an earlier

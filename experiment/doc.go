@@ -26,6 +26,17 @@
 // best-source the labelled test set; every other method sees the
 // training set only.
 //
+// With Config.Protocol ProtocolNWay (N-way few-shot, docs/design.md §6) a
+// cell is an episode,
+//
+//	(ways W, shots S, episode e, method)
+//
+// W distinct classes of the pool (the classes with a source), S training
+// and Config.TestPerClass test examples of each, drawn by a stream of
+// (seed, W, S, e) alone; H holds the scores of the sources of every other
+// class; the method is a multi-class learner (method.NewMulti) and its
+// record holds its accuracy and balanced accuracy (Record, Ways > 0).
+//
 // Everything is seeded by Config.Seed through streams labelled by the
 // cell: a split depends only on (seed, t, n₊, s), so every method and
 // every noise level is evaluated on the same examples; the noise on

@@ -12,19 +12,30 @@ import (
 )
 
 // group is the unit of work: one target, number of positives, noise level
-// and split. Its data are built once and every method runs on them.
+// and split, or for ProtocolNWay one episode (Ways > 0; Positives are its
+// shots, Split its number, Target and Noise 0). Its data are built once
+// and every method runs on them.
 type group struct {
 	Target, Positives, Noise, Split int // Target is a class index
+	Ways                            int
 }
 
 // key is the group's key string, whose hash places it in a shard.
 func (g group) key() string {
+	if g.Ways > 0 {
+		return fmt.Sprintf("ways=%d shots=%d episode=%d", g.Ways, g.Positives, g.Split)
+	}
 	return fmt.Sprintf("target=%d positives=%d noise=%d split=%d", g.Target, g.Positives, g.Noise, g.Split)
 }
 
 // cell returns the key of the group's cell for method m.
 func (g group) cell(dataset, m string) Key {
-	return Key{Dataset: dataset, TargetIdx: g.Target, Positives: g.Positives, Noise: g.Noise, Split: g.Split, Method: m}
+	return Key{Dataset: dataset, TargetIdx: g.Target, Ways: g.Ways, Positives: g.Positives, Noise: g.Noise, Split: g.Split, Method: m}
+}
+
+// groupOf returns the group of cell k.
+func groupOf(k Key) group {
+	return group{Target: k.TargetIdx, Ways: k.Ways, Positives: k.Positives, Noise: k.Noise, Split: k.Split}
 }
 
 // hash64 returns the 64-bit FNV-1a hash of s.
@@ -45,7 +56,8 @@ func stream(seed uint64, label string) *rand.Rand {
 // each method.
 type grid struct {
 	dataset   string
-	targets   []int // class indices, in the manifest's order
+	targets   []int // class indices, in the manifest's order (an N-way run's pool)
+	ways      []int // ProtocolNWay's numbers of ways; nil for the others
 	positives []int
 	noise     []int
 	splits    int
@@ -55,7 +67,7 @@ type grid struct {
 // newGrid returns the grid of m. It panics if a target is not a class (a
 // checked manifest has none).
 func newGrid(m *Manifest) *grid {
-	g := &grid{dataset: m.Dataset.Name, positives: m.Positives, noise: m.Noise, splits: m.Splits, methods: m.Methods}
+	g := &grid{dataset: m.Dataset.Name, ways: m.Ways, positives: m.Positives, noise: m.Noise, splits: m.Splits, methods: m.Methods}
 	for _, t := range m.Targets {
 		k := classIndex(m.Classes, t)
 		if k < 0 {
@@ -69,6 +81,19 @@ func newGrid(m *Manifest) *grid {
 // groups returns the groups of shard s, in grid order.
 func (g *grid) groups(s shard.Shard) []group {
 	var out []group
+	for _, w := range g.ways { // an N-way run's episodes
+		for _, p := range g.positives {
+			for e := range g.splits {
+				gr := group{Ways: w, Positives: p, Split: e}
+				if s.Contains(hash64(gr.key())) {
+					out = append(out, gr)
+				}
+			}
+		}
+	}
+	if g.ways != nil {
+		return out
+	}
 	for _, t := range g.targets {
 		for _, p := range g.positives {
 			for _, d := range g.noise {
@@ -88,10 +113,18 @@ func (g *grid) groups(s shard.Shard) []group {
 func (g *grid) cells(s shard.Shard) int { return len(g.groups(s)) * len(g.methods) }
 
 // order returns the position of k in the grid's order (targets, positives,
-// noise levels, splits, methods) and whether k is a cell of the grid.
+// noise levels, splits, methods; for an N-way run ways, shots, 0,
+// episodes, methods) and whether k is a cell of the grid.
 func (g *grid) order(k Key) (pos [5]int, ok bool) {
+	first := slices.Index(g.targets, k.TargetIdx)
+	if g.ways != nil || k.Ways != 0 {
+		first = slices.Index(g.ways, k.Ways)
+		if k.TargetIdx != 0 {
+			first = -1
+		}
+	}
 	pos = [5]int{
-		slices.Index(g.targets, k.TargetIdx), slices.Index(g.positives, k.Positives),
+		first, slices.Index(g.positives, k.Positives),
 		slices.Index(g.noise, k.Noise), k.Split, slices.Index(g.methods, k.Method),
 	}
 	ok = k.Dataset == g.dataset && k.Split >= 0 && k.Split < g.splits
@@ -137,6 +170,44 @@ func drawSplit(seed uint64, g group, pos, neg []int, sz setSizes) split {
 	s.trainPos, s.testPos = pick(pos, g.Positives, sz.testPos)
 	s.trainNeg, s.testNeg = pick(neg, sz.trainNeg, sz.testNeg)
 	return s
+}
+
+// episode holds the classes of an N-way episode and the dataset rows of
+// their training and test sets: classes[k]'s are train[k] and test[k].
+type episode struct {
+	classes     []int // class indices
+	train, test [][]int
+}
+
+// drawEpisode draws episode g (g.Ways classes, g.Positives shots, number
+// g.Split) from the pool of classes (indices, in the manifest's order):
+// g.Ways distinct classes of the pool, then for each g.Positives training
+// rows and test further ones of rowsOf(class), all without replacement, by
+// a stream of (seed, ways, shots, episode) alone — not of the methods nor
+// of the shard. The classes keep the order they are drawn in. It panics
+// when the pool has fewer than g.Ways classes or a class fewer than
+// g.Positives + test rows (Run checks both beforehand).
+func drawEpisode(seed uint64, g group, pool []int, rowsOf func(class int) []int, test int) episode {
+	if g.Ways > len(pool) {
+		panic(fmt.Sprintf("experiment: %d ways from a pool of %d classes", g.Ways, len(pool)))
+	}
+	rng := stream(seed, fmt.Sprintf("episode ways=%d shots=%d episode=%d", g.Ways, g.Positives, g.Split))
+	perm := rng.Perm(len(pool))
+	e := episode{classes: make([]int, g.Ways), train: make([][]int, g.Ways), test: make([][]int, g.Ways)}
+	for k := range g.Ways {
+		c := pool[perm[k]]
+		rows := rowsOf(c)
+		if len(rows) < g.Positives+test {
+			panic(fmt.Sprintf("experiment: class %d has %d examples, fewer than %d shots and %d test examples", c, len(rows), g.Positives, test))
+		}
+		rp := rng.Perm(len(rows))
+		pick := make([]int, g.Positives+test)
+		for i := range pick {
+			pick[i] = rows[rp[i]]
+		}
+		e.classes[k], e.train[k], e.test[k] = c, pick[:g.Positives], pick[g.Positives:]
+	}
+	return e
 }
 
 // noiseColumns returns g.Noise independent N(0,1) columns for the train

@@ -75,6 +75,13 @@ type Manifest struct {
 	TrainNegatives   int `json:"train_negatives"`
 	MaxTestPositives int `json:"max_test_positives"`
 	MaxTestNegatives int `json:"max_test_negatives"`
+	// Ways and TestPerClass are ProtocolNWay's: the numbers of classes of
+	// an episode and the test examples per class (absent for the other
+	// protocols). An N-way run's grid is (ways, shots, episode, method):
+	// Positives holds the shots, Splits the episodes, Targets the pool of
+	// classes the episodes draw from, and Noise is [0].
+	Ways         []int `json:"ways,omitempty"`
+	TestPerClass int   `json:"test_per_class,omitempty"`
 	// Shard is the part of the grid the directory's results cover (null:
 	// all of it).
 	Shard *shard.Shard `json:"shard"`
@@ -129,6 +136,9 @@ func (m *Manifest) check() error {
 	if _, ok := protocolSizes(m.Protocol); !ok {
 		return fmt.Errorf("unknown protocol %q", m.Protocol)
 	}
+	if nway := m.Protocol == ProtocolNWay; nway != (len(m.Ways) > 0) || nway != (m.TestPerClass > 0) {
+		return fmt.Errorf("protocol %s with ways %v and test_per_class %d: ways and test_per_class (≥ 1) are given for the %s protocol alone", m.Protocol, m.Ways, m.TestPerClass, ProtocolNWay)
+	}
 	if m.Groups != nil && len(m.Groups) != len(m.Classes) {
 		return fmt.Errorf("%d groups for %d classes", len(m.Groups), len(m.Classes))
 	}
@@ -182,21 +192,26 @@ func (m *Manifest) checkGrid() error {
 			return fmt.Errorf("%s %q listed twice", name, dup)
 		}
 	}
-	for name, list := range map[string][]int{"number of positives": m.Positives, "noise level": m.Noise} {
+	for name, list := range map[string][]int{"number of positives": m.Positives, "noise level": m.Noise, "number of ways": m.Ways} {
 		for k, v := range list {
 			switch {
 			case slices.Contains(list[:k], v):
 				return fmt.Errorf("%s %d listed twice", name, v)
-			case v < 0 || (v == 0 && name == "number of positives"):
+			case v < 0 || (v == 0 && name == "number of positives") || (v < 2 && name == "number of ways"):
 				return fmt.Errorf("%s %d is out of range", name, v)
+			case name == "number of ways" && v > len(m.Targets):
+				return fmt.Errorf("%d ways but a pool of %d classes", v, len(m.Targets))
 			}
 		}
 	}
 	// In floating point: the product of the sizes may overflow an int.
 	cells := float64(len(m.Targets)) * float64(len(m.Positives)) * float64(len(m.Noise)) * float64(m.Splits) * float64(len(m.Methods))
+	if m.Protocol == ProtocolNWay {
+		cells = float64(len(m.Ways)) * float64(len(m.Positives)) * float64(m.Splits) * float64(len(m.Methods))
+	}
 	if cells > maxGridCells {
-		return fmt.Errorf("a grid of %.3g cells (%d targets × %d sizes × %d noise levels × %d splits × %d methods): more than %d",
-			cells, len(m.Targets), len(m.Positives), len(m.Noise), m.Splits, len(m.Methods), maxGridCells)
+		return fmt.Errorf("a grid of %.3g cells (%d targets or ways × %d sizes × %d noise levels × %d splits × %d methods): more than %d",
+			cells, max(len(m.Targets), len(m.Ways)), len(m.Positives), len(m.Noise), m.Splits, len(m.Methods), maxGridCells)
 	}
 	return nil
 }
@@ -258,6 +273,19 @@ var settings = []struct {
 	{"methods", func(m *Manifest) any { return slices.Sorted(slices.Values(m.Methods)) }, nil},
 	{"protocol", func(m *Manifest) any { return cmp.Or(m.Protocol, ProtocolStandard) }, nil}, // absent: standard
 	{"set sizes", func(m *Manifest) any { return [3]int{m.TrainNegatives, m.MaxTestPositives, m.MaxTestNegatives} }, nil},
+	// ProtocolNWay's settings, nil (not digested) for the others.
+	{"ways", func(m *Manifest) any {
+		if len(m.Ways) == 0 {
+			return nil
+		}
+		return slices.Sorted(slices.Values(m.Ways))
+	}, nil},
+	{"test per class", func(m *Manifest) any {
+		if m.TestPerClass == 0 {
+			return nil
+		}
+		return m.TestPerClass
+	}, nil},
 }
 
 // differs returns a message naming the first setting in which m and o

@@ -190,8 +190,22 @@ func combineRuns(runs []*Manifest, b *Manifest) (list []*Manifest, version bool)
 func (res *Results) Expected(dataset, method string, positives, noise int) int {
 	n := -1
 	for _, m := range res.Manifests[dataset] {
-		if slices.Contains(m.Methods, method) && slices.Contains(m.Positives, positives) && slices.Contains(m.Noise, noise) {
+		if m.Ways == nil && slices.Contains(m.Methods, method) && slices.Contains(m.Positives, positives) && slices.Contains(m.Noise, noise) {
 			n = max(n, len(m.Targets)*m.Splits) // splits 0 … Splits−1 of the same targets
+		}
+	}
+	return n
+}
+
+// ExpectedEpisodes returns the number of episodes of one row of an N-way
+// summary — a dataset, method, number of ways and of shots — in the grids
+// of the dataset's runs (ProtocolNWay's), or -1 when no grid holds the
+// row.
+func (res *Results) ExpectedEpisodes(dataset, method string, ways, shots int) int {
+	n := -1
+	for _, m := range res.Manifests[dataset] {
+		if slices.Contains(m.Ways, ways) && slices.Contains(m.Methods, method) && slices.Contains(m.Positives, shots) {
+			n = max(n, m.Splits)
 		}
 	}
 	return n

@@ -1,6 +1,9 @@
 package experiment
 
-import "fmt"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // Record is one cell of the protocol grid: one method fitted on one training
 // split of one target class, evaluated on that split's test set. Results
@@ -44,12 +47,105 @@ type Record struct {
 	// Error is set when the method failed on this cell (the accuracy is
 	// then 0 and must not be averaged); empty on success.
 	Error string `json:"error,omitempty"`
+
+	// The cells of ProtocolNWay (Ways > 0) are episodes: Positives holds
+	// the shots (training examples per class), Split the episode number,
+	// BalancedAccuracy the mean recall over the episode's classes, and
+	// TargetIdx, Target, Negatives, Noise, TestPositives, TestNegatives,
+	// Sources, SourceNames, Weights and Features are zero. Such a record
+	// is written in the form of episodeRecord (see MarshalJSON).
+	Ways int `json:"-"`
+	// Accuracy is the fraction of the test examples classified right.
+	Accuracy float64 `json:"-"`
+	// Classes names the episode's classes, in the order of the model's
+	// classes; ClassIdx gives their indices in the dataset.
+	Classes  []string `json:"-"`
+	ClassIdx []int    `json:"-"`
+	// TestPerClass is the number of test examples of each class.
+	TestPerClass int `json:"-"`
+}
+
+// episodeRecord is the JSON form of an N-way episode's record
+// (ProtocolNWay): the members every such record has, then the optional
+// ones.
+type episodeRecord struct {
+	RunID            string             `json:"run_id,omitempty"`
+	Dataset          string             `json:"dataset"`
+	Ways             int                `json:"ways"`
+	Shots            int                `json:"shots"`
+	Episode          int                `json:"episode"`
+	Method           string             `json:"method"`
+	Classes          []string           `json:"classes"`
+	ClassIdx         []int              `json:"class_idx"`
+	Accuracy         float64            `json:"accuracy"`
+	BalancedAccuracy float64            `json:"balanced_accuracy"`
+	TestPerClass     int                `json:"test_per_class"`
+	FitSeconds       float64            `json:"fit_seconds"`
+	Candidates       int                `json:"candidates"`
+	Hyperparameters  map[string]float64 `json:"hyperparameters,omitempty"`
+	Error            string             `json:"error,omitempty"`
+}
+
+// binaryRecord is Record without its methods: its JSON form as a binary
+// cell.
+type binaryRecord Record
+
+// MarshalJSON writes a binary cell's record with Record's members, and an
+// N-way episode's (Ways > 0) as the members of episodeRecord: dataset,
+// ways, shots, episode, method, classes, class_idx, accuracy,
+// balanced_accuracy, test_per_class, fit_seconds, candidates and the
+// optional run_id, hyperparameters and error.
+func (r Record) MarshalJSON() ([]byte, error) {
+	if r.Ways == 0 {
+		return json.Marshal(binaryRecord(r))
+	}
+	return json.Marshal(episodeRecord{
+		RunID: r.RunID, Dataset: r.Dataset, Ways: r.Ways, Shots: r.Positives, Episode: r.Split, Method: r.Method,
+		Classes: r.Classes, ClassIdx: r.ClassIdx, Accuracy: r.Accuracy, BalancedAccuracy: r.BalancedAccuracy,
+		TestPerClass: r.TestPerClass, FitSeconds: r.FitSeconds, Candidates: r.Candidates,
+		Hyperparameters: r.Hyperparameters, Error: r.Error,
+	})
+}
+
+// UnmarshalJSON reads either form that MarshalJSON writes: an object with
+// a "ways" member is an episode's. It is lenient, as encoding/json is;
+// the readers of results files decode strictly (decodeRecord).
+func (r *Record) UnmarshalJSON(b []byte) error {
+	var probe struct {
+		Ways *int `json:"ways"`
+	}
+	if err := json.Unmarshal(b, &probe); err != nil {
+		return err
+	}
+	if probe.Ways == nil {
+		return json.Unmarshal(b, (*binaryRecord)(r))
+	}
+	var e episodeRecord
+	if err := json.Unmarshal(b, &e); err != nil {
+		return err
+	}
+	*r = e.record()
+	return nil
+}
+
+// record returns the Record that e is the JSON form of.
+func (e *episodeRecord) record() Record {
+	return Record{
+		RunID: e.RunID, Dataset: e.Dataset, Ways: e.Ways, Positives: e.Shots, Split: e.Episode, Method: e.Method,
+		Classes: e.Classes, ClassIdx: e.ClassIdx, Accuracy: e.Accuracy, BalancedAccuracy: e.BalancedAccuracy,
+		TestPerClass: e.TestPerClass, FitSeconds: e.FitSeconds, Candidates: e.Candidates,
+		Hyperparameters: e.Hyperparameters, Error: e.Error, Features: 0,
+	}
 }
 
 // Key identifies a cell of the grid.
 type Key struct {
 	Dataset   string
 	TargetIdx int
+	// Ways is the number of classes of an N-way episode (ProtocolNWay),
+	// whose Positives are its shots and Split its episode number; 0 for
+	// the cells of the binary protocols.
+	Ways      int
 	Positives int
 	Noise     int
 	Split     int
@@ -58,11 +154,15 @@ type Key struct {
 
 // Key returns the record's cell key.
 func (r *Record) Key() Key {
-	return Key{r.Dataset, r.TargetIdx, r.Positives, r.Noise, r.Split, r.Method}
+	return Key{Dataset: r.Dataset, TargetIdx: r.TargetIdx, Ways: r.Ways, Positives: r.Positives, Noise: r.Noise, Split: r.Split, Method: r.Method}
 }
 
 // String returns the key as "dataset target=T positives=P noise=D split=S
-// method=M", T being the target's class index.
+// method=M", T being the target's class index, or for an N-way episode as
+// "dataset ways=W shots=S episode=E method=M".
 func (k Key) String() string {
+	if k.Ways > 0 {
+		return fmt.Sprintf("%s ways=%d shots=%d episode=%d method=%s", k.Dataset, k.Ways, k.Positives, k.Split, k.Method)
+	}
 	return fmt.Sprintf("%s target=%d positives=%d noise=%d split=%d method=%s", k.Dataset, k.TargetIdx, k.Positives, k.Noise, k.Split, k.Method)
 }

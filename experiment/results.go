@@ -68,39 +68,52 @@ func scanResults(path string, fn func(line []byte, rec *Record, lineno int) erro
 
 // recordMembers lists, for each kind of results record, the members every
 // record of that kind has: those its writer always writes (Record's
-// members without omitempty). A record without one of them is malformed —
-// decoding would read the absent member as 0, a missing accuracy as a
-// cell scoring 0 — and so is one with a null anywhere (the writer writes
-// none; null too would read as 0). Every record is a binary cell today;
-// a protocol with records of another shape adds its kind here, and
+// members without omitempty, or episodeRecord's for an N-way episode). A
+// record without one of them is malformed — decoding would read the absent
+// member as 0, a missing accuracy as a cell scoring 0 — and so is one with
+// a null anywhere (the writer writes none; null too would read as 0).
 // recordKind tells the kinds apart. The run_id member is checked by the
 // reader of a run instead (checkRun): runs made before records carried it
 // have none.
 var recordMembers = map[string][]string{
 	"cell": {"dataset", "target", "target_idx", "positives", "negatives", "noise", "split", "method",
 		"balanced_accuracy", "test_positives", "test_negatives", "fit_seconds", "features", "candidates"},
+	"episode": {"dataset", "ways", "shots", "episode", "method", "classes", "class_idx",
+		"accuracy", "balanced_accuracy", "test_per_class", "fit_seconds", "candidates"},
 }
 
 // recordKind returns the kind of the record whose members are given, a key
-// of recordMembers.
-func recordKind(map[string]any) string { return "cell" }
+// of recordMembers: "episode" (ProtocolNWay) for a record with a "ways"
+// member, "cell" for the others.
+func recordKind(members map[string]any) string {
+	if _, ok := members["ways"]; ok {
+		return "episode"
+	}
+	return "cell"
+}
 
 // decodeRecord decodes one results line strictly: unknown members,
 // trailing data, missing members (recordMembers) and nulls are errors, and
 // so are the records checkRecord rejects.
 func decodeRecord(line []byte) (*Record, error) {
+	var members map[string]any // of the first value: trailing data is found below
+	if err := json.NewDecoder(bytes.NewReader(line)).Decode(&members); err != nil {
+		return nil, fmt.Errorf("not a result record: %w", err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
 	var r Record
-	if err := dec.Decode(&r); err != nil {
+	if recordKind(members) == "episode" {
+		var e episodeRecord
+		if err := dec.Decode(&e); err != nil {
+			return nil, fmt.Errorf("not a result record: %w", err)
+		}
+		r = e.record()
+	} else if err := dec.Decode((*binaryRecord)(&r)); err != nil {
 		return nil, fmt.Errorf("not a result record: %w", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("data after the result record")
-	}
-	var members map[string]any
-	if err := json.Unmarshal(line, &members); err != nil {
-		return nil, fmt.Errorf("not a result record: %w", err)
 	}
 	if err := checkMembers(members); err != nil {
 		return nil, err
@@ -152,19 +165,26 @@ func nullIn(v any, path string) string {
 
 // checkRecord rejects a record without a dataset or method, and one with
 // impossible values: negative indices or counts, sources and weights (or
-// source names) of different lengths and, for a cell that did not fail, an
-// accuracy outside [0, 1], a negative or non-finite time or a non-finite
-// weight.
+// source names) of different lengths, an episode (Ways > 0) of fewer than
+// two ways or whose classes are not Ways distinct names and indices, and,
+// for a cell that did not fail, an accuracy outside [0, 1], a negative or
+// non-finite time or a non-finite weight.
 func checkRecord(r *Record) error {
+	shots := "positives"
+	if r.Ways != 0 {
+		shots = "shots"
+	}
 	switch {
 	case r.Method == "" || r.Dataset == "":
 		return errors.New("result record without a dataset or method")
 	case r.TargetIdx < 0:
 		return fmt.Errorf("target_idx is %d: must be ≥ 0", r.TargetIdx)
 	case r.Positives < 1:
-		return fmt.Errorf("positives is %d: must be ≥ 1", r.Positives)
+		return fmt.Errorf("%s is %d: must be ≥ 1", shots, r.Positives)
 	case r.Noise < 0:
 		return fmt.Errorf("noise is %d: must be ≥ 0", r.Noise)
+	case r.Split < 0 && r.Ways != 0:
+		return fmt.Errorf("episode is %d: must be ≥ 0", r.Split)
 	case r.Split < 0:
 		return fmt.Errorf("split is %d: must be ≥ 0", r.Split)
 	case len(r.Sources) != len(r.Weights):
@@ -177,11 +197,17 @@ func checkRecord(r *Record) error {
 			return fmt.Errorf("source index %d at position %d: must be ≥ 0", s, i)
 		}
 	}
+	if err := checkEpisode(r); err != nil {
+		return err
+	}
 	if r.Error != "" {
 		return nil // a failed cell's numbers are not used
 	}
 	if a := r.BalancedAccuracy; math.IsNaN(a) || a < 0 || a > 1 {
 		return fmt.Errorf("balanced_accuracy is %v: must be in [0, 1]", a)
+	}
+	if a := r.Accuracy; math.IsNaN(a) || a < 0 || a > 1 {
+		return fmt.Errorf("accuracy is %v: must be in [0, 1]", a)
 	}
 	if t := r.FitSeconds; math.IsNaN(t) || math.IsInf(t, 0) || t < 0 {
 		return fmt.Errorf("fit_seconds is %v: must be finite and ≥ 0", t)
@@ -189,6 +215,31 @@ func checkRecord(r *Record) error {
 	for i, w := range r.Weights {
 		if math.IsNaN(w) || math.IsInf(w, 0) {
 			return fmt.Errorf("weight %d is %v: must be finite", i, w)
+		}
+	}
+	return nil
+}
+
+// checkEpisode checks the members of an N-way episode's record (none for
+// a binary cell's): at least two ways, that many distinct class names and
+// indices ≥ 0, and at least one test example per class.
+func checkEpisode(r *Record) error {
+	if r.Ways == 0 {
+		return nil
+	}
+	switch {
+	case r.Ways < 2:
+		return fmt.Errorf("ways is %d: must be ≥ 2", r.Ways)
+	case len(r.Classes) != r.Ways || len(r.ClassIdx) != r.Ways:
+		return fmt.Errorf("%d classes and %d class indices for %d ways", len(r.Classes), len(r.ClassIdx), r.Ways)
+	case r.TestPerClass < 1:
+		return fmt.Errorf("test_per_class is %d: must be ≥ 1", r.TestPerClass)
+	case firstDuplicate(r.Classes) != "":
+		return fmt.Errorf("class %q is listed twice", firstDuplicate(r.Classes))
+	}
+	for k, c := range r.ClassIdx {
+		if c < 0 || slices.Contains(r.ClassIdx[:k], c) {
+			return fmt.Errorf("class index %d at position %d: must be ≥ 0 and distinct", c, k)
 		}
 	}
 	return nil

@@ -132,7 +132,12 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	targets, err := chooseTargets(&cfg, neg, logf)
+	var targets []string
+	if cfg.Protocol == ProtocolNWay {
+		targets, err = choosePool(&cfg, neg)
+	} else {
+		targets, err = chooseTargets(&cfg, neg, logf)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -178,6 +183,11 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, err
 	}
 	man.Sources = *ix.ID(absDir)
+	if man.Protocol == ProtocolNWay {
+		if err := checkPoolSources(man, ix); err != nil {
+			return nil, err
+		}
+	}
 	man.RunID = man.ID()
 	if err := sameRun(cfg.Out, old, man, true); err != nil {
 		return nil, err
@@ -328,6 +338,9 @@ func newManifest(cfg *Config, neg *source.Negatives, targets []string, digest st
 	if m.Protocol == "" {
 		m.Protocol = ProtocolStandard
 	}
+	if m.Protocol == ProtocolNWay {
+		m.Ways, m.TestPerClass = cfg.Ways, cfg.testPerClass()
+	}
 	if cfg.Shard.N > 1 {
 		s := cfg.Shard
 		m.Shard = &s
@@ -393,12 +406,15 @@ func newRunner(cfg *Config, man *Manifest, neg *source.Negatives, ix *source.Ind
 		r.srcClass = append(r.srcClass, e.Class)
 	}
 	for _, t := range r.grid.targets {
+		r.posRows[t] = cfg.Data.Rows(t)
+		if r.grid.ways != nil {
+			continue // an episode's sources are chosen per episode
+		}
 		for j, c := range r.srcClass {
 			if c != t {
 				r.srcCols[t] = append(r.srcCols[t], j)
 			}
 		}
-		r.posRows[t] = cfg.Data.Rows(t)
 	}
 	return r, nil
 }
@@ -444,7 +460,7 @@ func (r *runner) plan(logf func(string, ...any)) (*Summary, []job, *appender, er
 	r.failures = failureCounts{}
 	complete, partial, err := scanResults(sum.File, func(_ []byte, rec *Record, lineno int) error {
 		k := rec.Key()
-		g := group{Target: k.TargetIdx, Positives: k.Positives, Noise: k.Noise, Split: k.Split}
+		g := groupOf(k)
 		if _, ok := r.grid.order(k); !ok || !inShard[g] {
 			return inputErrorf("%s:%d: cell %v is not in this run's grid", sum.File, lineno, k)
 		}
@@ -505,6 +521,11 @@ func (r *runner) load(jobs []job, logf func(string, ...any)) error {
 			continue
 		}
 		drawn[g] = true
+		if g.Ways > 0 {
+			e := r.episode(g)
+			lists = append(lists, slices.Concat(e.train...), slices.Concat(e.test...))
+			continue
+		}
 		s := r.split(g)
 		lists = append(lists, s.trainPos, s.trainNeg, s.testPos, s.testNeg)
 	}
@@ -556,12 +577,24 @@ func (r *runner) do(ctx context.Context, sum *Summary, jobs []job, app *appender
 	progress(nil)
 	err := parallel.For(ctx, len(jobs), cfg.Workers, func(ctx context.Context, k int) error {
 		j := jobs[k]
-		d := r.build(j.g)
+		var d *groupData
+		var ed *episodeData
+		if j.g.Ways > 0 {
+			ed = r.buildEpisode(j.g)
+		} else {
+			d = r.build(j.g)
+		}
 		for _, m := range j.methods {
 			if ctx.Err() != nil {
 				return context.Cause(ctx)
 			}
-			rec, err := r.fit(ctx, j.g, d, m)
+			var rec *Record
+			var err error
+			if ed != nil {
+				rec, err = r.fitEpisode(ctx, j.g, ed, m)
+			} else {
+				rec, err = r.fit(ctx, j.g, d, m)
+			}
 			if err != nil {
 				return err
 			}

@@ -47,6 +47,13 @@ def scores(doc):
     zx, zh = std(X, doc["x"]), std(H, doc["h"])
     z = np.hstack([zx, zh])
     if doc["form"] == "linear":
+        def unit(A):
+            n = np.linalg.norm(A, axis=1, keepdims=True)
+            return np.where(n > 0, A / np.where(n > 0, n, 1), 0.0)
+        if doc.get("normalise") == "rows":
+            u = unit(z); zx, zh = u[:, :zx.shape[1]], u[:, zx.shape[1]:]
+        elif doc.get("normalise") == "blocks":
+            zx, zh = unit(zx), unit(zh)
         wx = np.array(doc["wx"]).reshape(K, -1); wh = np.array(doc["wh"]).reshape(K, -1)
         return zx @ wx.T + zh @ wh.T + np.array(doc["b"])
     if doc["form"] == "nearest-neighbour":

@@ -346,3 +346,116 @@ func TestOneVsRestScores(t *testing.T) {
 		}
 	}
 }
+
+// TestGreedyNWayDefinition checks greedytl-nway against its definition:
+// the mean of the softmax probabilities of two linear members, one on the
+// standardised rows L2-normalised, one on the standardised rows with X's
+// and H's parts L2-normalised each on its own; each member's weights and
+// intercepts are the minimiser of ½‖W‖² + C Σ_i cross-entropy on those
+// normalised training rows (its gradient vanishes, brute force) at the C
+// it reports; without sources, the row-normalised member alone.
+func TestGreedyNWayDefinition(t *testing.T) {
+	const d, n = 7, 5
+	for _, shots := range []int{1, 4} {
+		train, y, test, _ := multiProblem(21, 4, shots, 6, d, n)
+		mm, err := NewMulti("greedytl-nway")
+		if err != nil {
+			t.Fatal(err)
+		}
+		model, err := mm.FitMulti(context.Background(), train, y, Extra{Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, ok := model.(*ensembleModel)
+		if !ok || len(e.members) != 2 || e.weights[0] != 0.5 || e.weights[1] != 0.5 {
+			t.Fatalf("%d shots: %T with %v, want two members at ½", shots, model, e.weights)
+		}
+		normRows := func(z []float64, blocks bool) []float64 {
+			out := slices.Clone(z)
+			parts := [][2]int{{0, len(z)}}
+			if blocks {
+				parts = [][2]int{{0, d}, {d, len(z)}}
+			}
+			for _, p := range parts {
+				var s float64
+				for _, v := range out[p[0]:p[1]] {
+					s += v * v
+				}
+				for j := p[0]; j < p[1] && s > 0; j++ {
+					out[j] /= math.Sqrt(s)
+				}
+			}
+			return out
+		}
+		zt, zs := standardiseBrute(train, train), standardiseBrute(train, test)
+		want := make([][]float64, len(zs))
+		for i := range want {
+			want[i] = make([]float64, len(y.Names))
+		}
+		for k, name := range []string{"rows", "blocks"} {
+			l := e.members[k].(*LinearMulti)
+			C := l.hyper["C"]
+			if l.norm != name || C <= 0 || e.hyper["C_"+name] != C {
+				t.Fatalf("%d shots: member %d normalises %q, C %v (reported %v), want %q", shots, k, l.norm, C, e.hyper["C_"+name], name)
+			}
+			K, p := l.w.Dims()
+			gw := mat.DenseCopyOf(l.w) // ∂/∂W = W + C Σ_i (p_i − e_{y_i}) z_iᵀ
+			gb := make([]float64, K)   // ∂/∂b = C Σ_i (p_i − e_{y_i})
+			for i, z := range zt {
+				u := normRows(z, name == "blocks")
+				prob := make([]float64, K)
+				for c := range K {
+					prob[c] = l.b[c] + mat.Dot(l.w.RowView(c), mat.NewVecDense(p, u))
+				}
+				softmaxInPlace(prob)
+				for c := range K {
+					r := prob[c]
+					if c == y.Y[i] {
+						r--
+					}
+					gb[c] += C * r
+					for j := range p {
+						gw.Set(c, j, gw.At(c, j)+C*r*u[j])
+					}
+				}
+			}
+			scale := C * float64(len(zt))
+			if g := max(mat.Norm(gw, math.Inf(1)), slices.Max(gb), -slices.Min(gb)); g > 1e-5*scale {
+				t.Errorf("%d shots, %s member: gradient %g at its weights (C = %v): not the minimiser", shots, name, g, C)
+			}
+			for i, z := range zs {
+				u := normRows(z, name == "blocks")
+				s := make([]float64, K)
+				for c := range K {
+					s[c] = l.b[c] + mat.Dot(l.w.RowView(c), mat.NewVecDense(p, u))
+				}
+				softmaxInPlace(s)
+				for c := range K {
+					want[i][c] += 0.5 * s[c]
+				}
+			}
+		}
+		got, err := model.Scores(test)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range want {
+			for c := range want[i] {
+				if math.Abs(got.At(i, c)-want[i][c]) > 1e-12 {
+					t.Fatalf("%d shots: row %d class %d: score %v, the definition gives %v", shots, i, c, got.At(i, c), want[i][c])
+				}
+			}
+		}
+	}
+	// Without sources: the row-normalised member alone.
+	train, y, _, _ := multiProblem(22, 3, 2, 2, d, n)
+	train.H = nil
+	mm, _ := NewMulti("greedytl-nway")
+	model, err := mm.FitMulti(context.Background(), train, y, Extra{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := model.(*ensembleModel); len(e.members) != 1 || e.members[0].(*LinearMulti).norm != NormaliseRows {
+		t.Errorf("without sources: %d members, want the row-normalised one", len(e.members))
+	}
+}

@@ -174,15 +174,50 @@ func matrixRows(a *mat.Dense) [][]float64 {
 }
 
 // LinearMulti is a multi-class model linear in the standardised columns
-// z = [zx, zh]: the scores of a row are W·z + B, W = [WX | WH] (K × (d+n)).
-// The nearest class mean and the multinomial logistic regression predict
-// with one. Its file form is "linear".
+// z = [zx, zh], or in z normalised (see Normalise*): the scores of a row
+// are W·z + B, W = [WX | WH] (K × (d+n)). The nearest class mean and the
+// multinomial logistic regression predict with one. Its file form is
+// "linear".
 type LinearMulti struct {
 	multiBase
 	s blockScaler
 	// w is K × (d+n); b has K values.
 	w *mat.Dense
 	b []float64
+	// norm is how z is normalised before the product: "" (not),
+	// NormaliseRows or NormaliseBlocks.
+	norm string
+}
+
+// The normalisations of a linear multi-class model's rows (the file's
+// "normalise" member), applied to the standardised z = [zx, zh] before the
+// product with W.
+const (
+	// NormaliseRows divides z by its Euclidean norm (z = 0 stays 0), as
+	// SimpleShot does.
+	NormaliseRows = "rows"
+	// NormaliseBlocks divides zx and zh each by its own Euclidean norm (a
+	// zero block stays 0), so that the features and the source scores have
+	// an equal say in every row whatever their numbers of columns.
+	NormaliseBlocks = "blocks"
+)
+
+// normaliseRows normalises the rows of Z (standardised [X, H], d feature
+// columns first) as norm says ("", NormaliseRows or NormaliseBlocks).
+func normaliseRows(Z *mat.Dense, d int, norm string) {
+	if norm == "" {
+		return
+	}
+	r, p := Z.Dims()
+	for i := range r {
+		row := Z.RawRowView(i)
+		if norm == NormaliseRows {
+			normaliseRow(row)
+			continue
+		}
+		normaliseRow(row[:d])
+		normaliseRow(row[d:p])
+	}
 }
 
 // Scores returns W·z + B for every row of d.
@@ -191,6 +226,8 @@ func (l *LinearMulti) Scores(d Data) (*mat.Dense, error) {
 	if err != nil {
 		return nil, err
 	}
+	nx, _ := l.s.dims()
+	normaliseRows(Z, nx, l.norm)
 	r, _ := Z.Dims()
 	out := mat.NewDense(r, len(l.classes), nil)
 	out.Mul(Z, l.w.T())
@@ -235,12 +272,14 @@ type linearMultiFile struct {
 	WX [][]float64 `json:"wx"`
 	WH [][]float64 `json:"wh"`
 	B  []float64   `json:"b"`
+	// Normalise is LinearMulti.norm: absent, "rows" or "blocks".
+	Normalise string `json:"normalise,omitempty"`
 }
 
 func (l *LinearMulti) multiDocument(h multiHeader) (any, error) {
 	d, n := l.s.dims()
 	h.NumFeatures, h.NumSources, h.Form = d, n, FormLinear
-	f := linearMultiFile{multiHeader: h, blockScaler: l.s, B: l.b}
+	f := linearMultiFile{multiHeader: h, blockScaler: l.s, B: l.b, Normalise: l.norm}
 	for k := range l.classes {
 		row := l.w.RawRowView(k)
 		f.WX = append(f.WX, slices.Clone(row[:d]))
@@ -257,6 +296,9 @@ func (f *linearMultiFile) check() error {
 	d, n := f.dims()
 	if err := f.multiHeader.check(FormLinear, d, n); err != nil {
 		return err
+	}
+	if f.Normalise != "" && f.Normalise != NormaliseRows && f.Normalise != NormaliseBlocks {
+		return fmt.Errorf("normalise is %q: want %q, %q or none", f.Normalise, NormaliseRows, NormaliseBlocks)
 	}
 	K := len(f.Classes)
 	if err := checkMatrix("wx", f.WX, K, d); err != nil {
@@ -286,7 +328,7 @@ func decodeLinearMulti(doc json.RawMessage) (MultiModel, error) {
 		copy(w.RawRowView(k), f.WX[k])
 		copy(w.RawRowView(k)[d:], f.WH[k])
 	}
-	return &LinearMulti{multiBase: multiBase{f.Method, f.Classes, f.Hyperparameters}, s: f.blockScaler, w: w, b: f.B}, nil
+	return &LinearMulti{multiBase: multiBase{f.Method, f.Classes, f.Hyperparameters}, s: f.blockScaler, w: w, b: f.B, norm: f.Normalise}, nil
 }
 
 // nearestNeighbourModel keeps the standardised training rows; a class's

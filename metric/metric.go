@@ -39,3 +39,45 @@ func BalancedAccuracy(scores, y []float64) (float64, error) {
 	}
 	return (tp/pos + tn/neg) / 2, nil
 }
+
+// ClassAccuracy compares predicted classes with true ones (class indices
+// 0 … K−1): it returns the accuracy (the fraction of pred equal to y), the
+// balanced accuracy (the mean, over the classes present in y, of their
+// recall) and the confusion matrix (conf[t][p] counts the examples of true
+// class t predicted p). It returns an error when the lengths differ, y is
+// empty or an index is out of range.
+func ClassAccuracy(pred, y []int, K int) (acc, balanced float64, conf [][]int, err error) {
+	if len(pred) != len(y) {
+		return 0, 0, nil, fmt.Errorf("metric: %d predictions for %d labels", len(pred), len(y))
+	}
+	if len(y) == 0 {
+		return 0, 0, nil, fmt.Errorf("metric: no examples")
+	}
+	conf = make([][]int, K)
+	for k := range conf {
+		conf[k] = make([]int, K)
+	}
+	correct := 0
+	for i, t := range y {
+		p := pred[i]
+		if t < 0 || t >= K || p < 0 || p >= K {
+			return 0, 0, nil, fmt.Errorf("metric: example %d: class %d predicted %d, want classes 0 … %d", i, t, p, K-1)
+		}
+		conf[t][p]++
+		if t == p {
+			correct++
+		}
+	}
+	present := 0
+	for t, row := range conf {
+		n := 0
+		for _, v := range row {
+			n += v
+		}
+		if n > 0 {
+			balanced += float64(row[t]) / float64(n)
+			present++
+		}
+	}
+	return float64(correct) / float64(len(y)), balanced / float64(present), conf, nil
+}

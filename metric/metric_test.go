@@ -33,3 +33,23 @@ func TestBalancedAccuracy(t *testing.T) {
 		t.Error("empty: want error")
 	}
 }
+
+// TestClassAccuracy checks ClassAccuracy against a hand count: 3 classes,
+// class 2 absent from the labels (left out of the balanced accuracy).
+func TestClassAccuracy(t *testing.T) {
+	y := []int{0, 0, 0, 1, 1}
+	pred := []int{0, 1, 0, 1, 2}
+	acc, bal, conf, err := ClassAccuracy(pred, y, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Recalls: class 0 2/3, class 1 1/2.
+	if acc != 3.0/5 || math.Abs(bal-(2.0/3+1.0/2)/2) > 1e-15 || conf[0][1] != 1 || conf[1][2] != 1 || conf[0][0] != 2 {
+		t.Errorf("accuracy %v, balanced %v, confusion %v", acc, bal, conf)
+	}
+	for _, bad := range [][2][]int{{{0}, {0, 1}}, {{}, {}}, {{3}, {0}}, {{0}, {-1}}} {
+		if _, _, _, err := ClassAccuracy(bad[0], bad[1], 3); err == nil {
+			t.Errorf("predictions %v for labels %v: no error", bad[0], bad[1])
+		}
+	}
+}

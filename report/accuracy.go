@@ -160,7 +160,7 @@ type datasetRows struct {
 func newDatasetRows(rows []Row) *datasetRows {
 	d := &datasetRows{rows: rows, index: map[rowKey]Row{}}
 	for _, r := range rows {
-		d.index[rowKey{r.Dataset, r.Method, r.Positives, r.Noise}] = r
+		d.index[rowKeyOf(r)] = r
 	}
 	return d
 }
@@ -169,7 +169,7 @@ func (d *datasetRows) get(method string, positives, noise int) (Row, bool) {
 	if len(d.rows) == 0 {
 		return Row{}, false
 	}
-	r, ok := d.index[rowKey{d.rows[0].Dataset, method, positives, noise}]
+	r, ok := d.index[rowKey{dataset: d.rows[0].Dataset, method: method, positives: positives, noise: noise}]
 	return r, ok
 }
 
@@ -340,8 +340,8 @@ func approxFigure(name, dataset string, d *datasetRows, res *Results, noise, neg
 	lo, hi := 100.0, 0.0
 	colors := []color.RGBA{rgb(0x1b, 0x9e, 0x77), rgb(0xd9, 0x5f, 0x02), rgb(0x75, 0x70, 0xb3), rgb(0xe7, 0x29, 0x8a), rgb(0x66, 0xa6, 0x1e)}
 	for i, pos := range ps {
-		exact := targetMeans(res.Records, rowKey{dataset, "greedytl", pos, noise})
-		approx := targetMeans(res.Records, rowKey{dataset, "greedytl-59", pos, noise})
+		exact := targetMeans(res.Records, rowKey{dataset: dataset, method: "greedytl", positives: pos, noise: noise})
+		approx := targetMeans(res.Records, rowKey{dataset: dataset, method: "greedytl-59", positives: pos, noise: noise})
 		var xys plotter.XYs
 		for _, t := range sortedInts(exact) {
 			if a, ok := approx[t]; ok {

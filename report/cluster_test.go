@@ -149,7 +149,7 @@ func TestMeanAbsWeights(t *testing.T) {
 	r2.Sources, r2.Weights = []int{2}, []float64{100}
 	other := cell("greedytl", 0, 5, 0, 0, 0.7, 1) // another size
 	other.Sources, other.Weights = []int{2}, []float64{100}
-	w := meanAbsWeights([]experiment.Record{r0, r1, r2, other}, rowKey{"d", "greedytl", 2, 0})
+	w := meanAbsWeights([]experiment.Record{r0, r1, r2, other}, rowKey{dataset: "d", method: "greedytl", positives: 2})
 	// Over the two successful splits; a source unused in a split counts 0.
 	want := map[[2]int]float64{{1, 0}: 0.4, {2, 0}: 0.5}
 	if len(w.val) != len(want) {
@@ -160,7 +160,7 @@ func TestMeanAbsWeights(t *testing.T) {
 			t.Errorf("weight %v = %v, want %v", k, w.val[k], v)
 		}
 	}
-	if meanAbsWeights([]experiment.Record{cell("dam", 0, 2, 0, 0, 0.7, 1)}, rowKey{"d", "dam", 2, 0}) != nil {
+	if meanAbsWeights([]experiment.Record{cell("dam", 0, 2, 0, 0, 0.7, 1)}, rowKey{dataset: "d", method: "dam", positives: 2}) != nil {
 		t.Error("weights for a method that records none")
 	}
 }

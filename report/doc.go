@@ -26,6 +26,13 @@
 // and 0 (reported as such) when S = 1. The Row's Mean is the mean over all
 // successful cells, which equals m̄ on a complete grid.
 //
+// The records of an N-way run (experiment.ProtocolNWay) give one Row per
+// (dataset, method, ways, shots): the mean accuracy over episodes and its
+// standard error over episodes (each episode its own "split"); Write
+// renders, for such a dataset, a method × shots table of accuracy per
+// number of ways and a figure of accuracy against shots, one panel per
+// number of ways.
+//
 // Write renders, for each dataset, the paper's figures where the run holds
 // the data:
 //

@@ -139,7 +139,11 @@ func (res *Results) Rows() []Row {
 	rows := Summarize(res.Records)
 	for i := range rows {
 		r := &rows[i]
-		if n := res.runs.Expected(r.Dataset, r.Method, r.Positives, r.Noise); n >= 0 {
+		n := res.runs.Expected(r.Dataset, r.Method, r.Positives, r.Noise)
+		if r.Ways > 0 {
+			n = res.runs.ExpectedEpisodes(r.Dataset, r.Method, r.Ways, r.Shots)
+		}
+		if n >= 0 {
 			r.Expected = n
 		}
 	}
@@ -159,7 +163,12 @@ func (res *Results) completeClasses() error {
 			continue
 		}
 		names := built[r.Dataset]
-		names = nameClass(names, r.TargetIdx, r.Target)
+		if r.Ways == 0 {
+			names = nameClass(names, r.TargetIdx, r.Target)
+		}
+		for j, c := range r.ClassIdx {
+			names = nameClass(names, c, r.Classes[j])
+		}
 		for j, s := range r.Sources {
 			if len(r.SourceNames) > 0 {
 				names = nameClass(names, s, r.SourceNames[j])
@@ -191,8 +200,15 @@ func checkNames(r *experiment.Record, names []string) error {
 		}
 		return nil
 	}
-	if err := check(r.TargetIdx, r.Target); err != nil {
-		return err
+	if r.Ways == 0 {
+		if err := check(r.TargetIdx, r.Target); err != nil {
+			return err
+		}
+	}
+	for j, c := range r.ClassIdx {
+		if err := check(c, r.Classes[j]); err != nil {
+			return err
+		}
 	}
 	for j, s := range r.Sources {
 		name := ""

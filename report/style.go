@@ -19,8 +19,31 @@ import (
 // method): methodOrder is the registry's order (the paper's), and a method
 // the registry does not know (a spec with settings, a method of another
 // build) follows, by name, with a label equal to its name and one of
-// extraColors.
-var methodOrder = method.Names()
+// extraColors. The native multi-class methods follow the binary ones (an
+// N-way report shows both).
+var methodOrder = nativeAfterBinary()
+
+// nativeMulti lists the native multi-class methods (the recommended one
+// first), which multiColors colour in turn.
+var nativeMulti = slices.DeleteFunc(method.MultiNames(), func(n string) bool { return slices.Contains(method.Names(), n) })
+
+// multiColors colour the native multi-class methods: the recommended one a
+// dark red, the others colours no binary method has.
+var multiColors = []color.RGBA{
+	rgb(0xb2, 0x18, 0x2b), rgb(0x1b, 0x9e, 0x77), rgb(0x00, 0x44, 0x1b), rgb(0x75, 0x70, 0xb3), rgb(0xe6, 0xab, 0x02),
+}
+
+// nativeAfterBinary returns method.Names() followed by the native
+// multi-class methods of method.MultiNames().
+func nativeAfterBinary() []string {
+	names := method.Names()
+	for _, n := range method.MultiNames() {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return names
+}
 
 // extraColors colour methods without a registered colour, in turn.
 var extraColors = []color.RGBA{
@@ -31,7 +54,7 @@ var extraColors = []color.RGBA{
 // shown for reference, never ranked as a competitor.
 func isOracle(name string) bool {
 	r, ok := method.Registered(name)
-	return ok && r.New().Needs().Oracle
+	return ok && r.New != nil && r.New().Needs().Oracle
 }
 
 // selectsFeatures reports whether a method is one of the paper's noise
@@ -70,6 +93,9 @@ func methodLabel(name string) string {
 func lineStyle(name string, other int) (draw.LineStyle, draw.GlyphStyle) {
 	i := methodRank(name)
 	c := extraColors[other%len(extraColors)]
+	if k := slices.Index(nativeMulti, name); k >= 0 { // a native multi-class method: a colour of its own
+		c = multiColors[k%len(multiColors)]
+	}
 	if r, ok := method.Registered(name); ok && r.Color.A != 0 {
 		c = r.Color
 	}
@@ -77,7 +103,7 @@ func lineStyle(name string, other int) (draw.LineStyle, draw.GlyphStyle) {
 		i += other
 	}
 	width := vg.Points(1.5)
-	if name == "greedytl" || name == "greedytl-59" {
+	if name == "greedytl" || name == "greedytl-59" || name == method.RecommendedMulti {
 		width = vg.Points(2.5) // the paper's method stands out
 	}
 	ls := draw.LineStyle{Color: c, Width: width, Dashes: dashes[i%len(dashes)]}

@@ -11,12 +11,19 @@ import (
 // Row summarises the cells of one method at one training-set size and noise
 // level on one dataset: the class-balanced accuracy averaged over targets
 // and splits, and its standard error over splits.
+//
+// A row of an N-way run (experiment.ProtocolNWay) has Ways > 0 and Shots
+// (equal to Positives); its Mean is the mean accuracy over episodes (the
+// splits) and its StdErr the standard error over episodes.
 type Row struct {
 	Dataset   string `json:"dataset"`
 	Method    string `json:"method"`
+	Ways      int    `json:"ways,omitempty"`
+	Shots     int    `json:"shots,omitempty"`
 	Positives int    `json:"positives"`
 	Noise     int    `json:"noise"`
-	// Mean is the mean balanced accuracy of the successful cells, in [0, 1].
+	// Mean is the mean balanced accuracy of the successful cells, in [0,
+	// 1]; for an N-way row, the mean accuracy of its episodes.
 	Mean float64 `json:"mean"`
 	// StdErr is the standard error of Mean over splits: the sample standard
 	// deviation of the per-split means (each the mean over that split's
@@ -41,17 +48,22 @@ type Row struct {
 type rowKey struct {
 	dataset, method  string
 	positives, noise int
+	ways             int // an N-way row's; 0 for the binary protocols'
 }
 
 func keyOf(r *experiment.Record) rowKey {
-	return rowKey{r.Dataset, r.Method, r.Positives, r.Noise}
+	return rowKey{r.Dataset, r.Method, r.Positives, r.Noise, r.Ways}
 }
 
-// compareRowKeys orders rows by dataset, noise, positives, then method in the
-// paper's order.
+// rowKeyOf returns the key of a summary row.
+func rowKeyOf(r Row) rowKey { return rowKey{r.Dataset, r.Method, r.Positives, r.Noise, r.Ways} }
+
+// compareRowKeys orders rows by dataset, ways, noise, positives, then
+// method in the paper's order.
 func compareRowKeys(a, b rowKey) int {
 	return cmp.Or(
 		cmp.Compare(a.dataset, b.dataset),
+		cmp.Compare(a.ways, b.ways),
 		cmp.Compare(a.noise, b.noise),
 		cmp.Compare(a.positives, b.positives),
 		compareMethods(a.method, b.method),
@@ -82,7 +94,11 @@ func Summarize(records []experiment.Record) []Row {
 			a.errs++
 			continue
 		}
-		a.sum += r.BalancedAccuracy
+		v := r.BalancedAccuracy
+		if r.Ways > 0 {
+			v = r.Accuracy
+		}
+		a.sum += v
 		a.fit += r.FitSeconds
 		a.n++
 		s := a.split[r.Split]
@@ -90,12 +106,15 @@ func Summarize(records []experiment.Record) []Row {
 			s = new([2]float64)
 			a.split[r.Split] = s
 		}
-		s[0] += r.BalancedAccuracy
+		s[0] += v
 		s[1]++
 	}
 	rows := make([]Row, 0, len(groups))
 	for k, a := range groups {
 		row := Row{Dataset: k.dataset, Method: k.method, Positives: k.positives, Noise: k.noise, N: a.n, Errors: a.errs, Splits: len(a.split)}
+		if k.ways > 0 {
+			row.Ways, row.Shots = k.ways, k.positives
+		}
 		if a.n > 0 {
 			row.Mean = a.sum / float64(a.n)
 			row.FitSecondsMean = a.fit / float64(a.n)
@@ -109,7 +128,7 @@ func Summarize(records []experiment.Record) []Row {
 		rows = append(rows, row)
 	}
 	slices.SortFunc(rows, func(a, b Row) int {
-		return compareRowKeys(rowKey{a.Dataset, a.Method, a.Positives, a.Noise}, rowKey{b.Dataset, b.Method, b.Positives, b.Noise})
+		return compareRowKeys(rowKeyOf(a), rowKeyOf(b))
 	})
 	return rows
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/source"
 )
 
@@ -229,7 +230,7 @@ func writeFile(t testing.TB, path, text string) {
 
 // paperMethods are the 14 methods of the paper, in its order.
 func paperMethods() []string {
-	// The registry's order, without the methods that go beyond the paper.
+	// The registry's binary methods, without the methods that go beyond the paper.
 	beyond := []string{"greedytl-auto", "logme-source", "stacked-logistic"}
-	return slices.DeleteFunc(slices.Clone(methodOrder), func(m string) bool { return slices.Contains(beyond, m) })
+	return slices.DeleteFunc(method.Names(), func(m string) bool { return slices.Contains(beyond, m) })
 }

@@ -59,7 +59,7 @@ func TestSynthDataShowsGroupBlocks(t *testing.T) {
 		t.Errorf("%d of %d selected sources come from the target's group, want most (> 60%%)", same, selected)
 	}
 
-	w := meanAbsWeights(res.Records, rowKey{"synth", "greedytl", 2, 0})
+	w := meanAbsWeights(res.Records, rowKey{dataset: "synth", method: "greedytl", positives: 2})
 	if w == nil {
 		t.Fatal("no source weights")
 	}

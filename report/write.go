@@ -115,6 +115,20 @@ func build(res *Results) (*document, []*figure, error) {
 	slugs := map[string]bool{}
 	for _, ds := range slices.Sorted(maps.Keys(byDataset)) {
 		slug := uniqueSlug(ds, slugs)
+		if isNWay(byDataset[ds]) {
+			var recs []experiment.Record
+			for _, r := range res.Records {
+				if r.Dataset == ds {
+					recs = append(recs, r)
+				}
+			}
+			f, err := nwaySection(doc, recs, ds, slug, newNWayRows(byDataset[ds]))
+			if err != nil {
+				return nil, nil, err
+			}
+			figs = append(figs, f...)
+			continue
+		}
 		f, err := datasetSection(doc, res, ds, slug, newDatasetRows(byDataset[ds]))
 		if err != nil {
 			return nil, nil, err
@@ -335,7 +349,7 @@ func timingTable(res *Results, recs []experiment.Record, dataset string, noise, 
 	hi := 0.0
 	for _, m := range []string{"greedytl", "greedytl-59"} {
 		for _, p := range ps {
-			ts := fitTimes(recs, rowKey{dataset, m, p, noise})
+			ts := fitTimes(recs, rowKey{dataset: dataset, method: m, positives: p, noise: noise})
 			means[m] = append(means[m], mean(ts))
 			sds[m] = append(sds[m], stdDev(ts))
 			hi = math.Max(hi, mean(ts))
@@ -432,7 +446,7 @@ func weightSection(doc *document, recs []experiment.Record, dataset, name, slug 
 	for _, m := range weightMethods {
 		e := entry{method: m}
 		for _, p := range show {
-			if w := meanAbsWeights(recs, rowKey{dataset, m, p, noise}); w != nil {
+			if w := meanAbsWeights(recs, rowKey{dataset: dataset, method: m, positives: p, noise: noise}); w != nil {
 				e.ws = append(e.ws, w)
 				e.ps = append(e.ps, p)
 				maps.Copy(targets, w.targets)
@@ -502,7 +516,7 @@ func failedTable(doc *document, recs []experiment.Record) {
 		return
 	}
 	slices.SortFunc(keys, func(a, b key) int {
-		return compareRowKeys(rowKey{"", a.method, a.positives, a.noise}, rowKey{"", b.method, b.positives, b.noise})
+		return compareRowKeys(rowKey{method: a.method, positives: a.positives, noise: a.noise}, rowKey{method: b.method, positives: b.positives, noise: b.noise})
 	})
 	t := table{header: []string{"method", "positives", "noise", "failed cells", "first error"}, right: []bool{false, true, true, true, false}}
 	for _, k := range keys {
@@ -517,13 +531,23 @@ func allRowsTable(rows []Row) table {
 		header: []string{"dataset", "method", "positives", "noise", "mean", "stderr", "splits", "n", "errors", "fit s"},
 		right:  []bool{false, false, true, true, true, true, true, true, true, true},
 	}
+	ways := slices.ContainsFunc(rows, func(r Row) bool { return r.Ways > 0 })
+	if ways { // N-way rows: their ways, and their positives are shots
+		t.header = slices.Insert(t.header, 2, "ways")
+		t.header[3] = "positives (shots)"
+		t.right = slices.Insert(t.right, 2, true)
+	}
 	for _, r := range rows {
 		m, se := "—", "—"
 		if r.N > 0 {
 			m, se = fmt.Sprintf("%.2f", 100*r.Mean), fmt.Sprintf("%.2f", 100*r.StdErr)
 		}
-		t.rows = append(t.rows, []string{r.Dataset, r.Method, strconv.Itoa(r.Positives), strconv.Itoa(r.Noise), m, se,
-			strconv.Itoa(r.Splits), strconv.Itoa(r.N), strconv.Itoa(r.Errors), strconv.FormatFloat(r.FitSecondsMean, 'g', 4, 64)})
+		cells := []string{r.Dataset, r.Method, strconv.Itoa(r.Positives), strconv.Itoa(r.Noise), m, se,
+			strconv.Itoa(r.Splits), strconv.Itoa(r.N), strconv.Itoa(r.Errors), strconv.FormatFloat(r.FitSecondsMean, 'g', 4, 64)}
+		if ways {
+			cells = slices.Insert(cells, 2, strconv.Itoa(r.Ways))
+		}
+		t.rows = append(t.rows, cells)
 	}
 	return t
 }

@@ -34,6 +34,9 @@ type experimentOptions struct {
 	targets     []string
 	protocol    string
 	positives   []int
+	ways        []int
+	shots       []int
+	testPer     int
 	splits      int
 	noise       []int
 	methods     []string
@@ -69,6 +72,19 @@ the paper's setting for skewed data sets such as SUN09 — the test set is
 every other example of the target and every other target negative, and
 --positives defaults to 1 (a class with 2 examples can be a target).
 
+With --protocol nway — N-way few-shot — a cell is an episode: it draws
+--ways classes among those with a source (or the --targets named), leaves
+out those classes' own sources (H holds the scores of the other classes'
+sources), fits a multi-class model on --shots examples of each class and
+records its accuracy (and balanced accuracy) on --test-per-class further
+examples of each (a class with fewer than the largest shots plus that is
+refused: leave it out with --targets). --methods takes the multi-class
+methods (greedytl-nway, multinomial-logistic, nearest-mean, simpleshot,
+nearest-neighbour) and any binary method spec, fitted one against the rest;
+the default is every one of them. --splits is the number of episodes per
+ways and shots. The episodes depend on --seed, ways, shots and episode
+number alone: a method added later sees the same episodes.
+
 RUN receives run.json (the settings) and results.jsonl, one JSON record per
 cell, appended as cells finish. The run resumes: rerun the same command after
 an interruption and only the missing cells are computed; a RUN with other
@@ -93,6 +109,8 @@ SIGINT or SIGTERM (the finished cells are kept).`,
   greedytl experiment --data coil100/hog --sources coil100-sources --noise 0,10,100,1000 \
       --methods greedytl,l1-logistic,elastic-net,forward-reg --out runs/noise
   greedytl experiment --data sun09 --sources sun09-sources --protocol skewed --out runs/sun09
+  greedytl experiment --data coil100/hog --sources coil100-sources --protocol nway \
+      --ways 5,20 --shots 1,2,5,10 --methods greedytl-nway,simpleshot,no-transfer --out runs/nway
   greedytl experiment ... --shard auto/8 --out runs/shard-$JOB_COMPLETION_INDEX`,
 		RunE: func(c *cobra.Command, _ []string) error { return runExperiment(c, s, o) },
 	}
@@ -106,9 +124,12 @@ SIGINT or SIGTERM (the finished cells are kept).`,
 	fl.StringSliceVar(&o.targets, "targets", nil, "target classes (default: every class that is not a negative and has enough examples)")
 	fl.StringVar(&o.protocol, "protocol", def.Protocol, "how the training and test sets are drawn: "+strings.Join(experiment.Protocols, " or ")+" (see above)")
 	fl.IntSliceVar(&o.positives, "positives", def.Positives, "numbers of positive training examples; 1 with --protocol skewed")
-	fl.IntVar(&o.splits, "splits", def.Splits, "random splits per target and number of positives")
+	fl.IntSliceVar(&o.ways, "ways", []int{5, 20}, "numbers of classes of an episode (--protocol nway)")
+	fl.IntSliceVar(&o.shots, "shots", experiment.DefaultPositives(experiment.ProtocolNWay), "training examples per class of an episode (--protocol nway)")
+	fl.IntVar(&o.testPer, "test-per-class", experiment.DefaultTestPerClass, "test examples per class of an episode (--protocol nway)")
+	fl.IntVar(&o.splits, "splits", def.Splits, "random splits per target and number of positives (episodes per ways and shots with --protocol nway)")
 	fl.IntSliceVar(&o.noise, "noise", def.Noise, "numbers of N(0,1) noise dimensions appended to the features (e.g. 0,10,100,1000)")
-	fl.StringSliceVar(&o.methods, "methods", nil, "methods to run (default: all: "+strings.Join(method.Names(), ",")+")")
+	fl.StringSliceVar(&o.methods, "methods", nil, "methods to run (default: all: "+strings.Join(method.Names(), ",")+"; with --protocol nway the multi-class ones too)")
 	fl.Uint64Var(&o.seed, "seed", def.Seed, "seed of the negative pool, the splits, the noise and the methods")
 	addWorkersFlag(c, &o.workers, "groups of cells worked on at once (0: one per CPU)")
 	fl.StringVar(&o.shard, "shard", "", "run only shard i of n: i/n, or auto/n to read i from the environment")
@@ -140,6 +161,9 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 	cfg.Protocol, cfg.Positives, cfg.Splits, cfg.Noise = o.protocol, o.positives, o.splits, o.noise
 	if !c.Flags().Changed("positives") {
 		cfg.Positives = experiment.DefaultPositives(o.protocol)
+	}
+	if err := nwayFlags(c, o, &cfg); err != nil {
+		return err
 	}
 	cfg.Seed, cfg.Workers, cfg.Shard = o.seed, o.workers, sh
 	if len(o.methods) > 0 {
@@ -173,6 +197,35 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 			sum.Cells, sh, sum.Finished, sum.Failed, sum.Present, sum.File, time.Since(start).Round(time.Millisecond))
 	}
 	return failedCellsError(sum)
+}
+
+// nwayFlags applies --ways, --shots and --test-per-class to cfg for
+// --protocol nway (and its default methods: every multi-class method), and
+// refuses them with another protocol, and --positives or --noise with
+// nway.
+func nwayFlags(c *cobra.Command, o *experimentOptions, cfg *experiment.Config) error {
+	changed := c.Flags().Changed
+	if o.protocol != experiment.ProtocolNWay {
+		for _, f := range []string{"ways", "shots", "test-per-class"} {
+			if changed(f) {
+				return badInputf("--%s is a setting of --protocol %s", f, experiment.ProtocolNWay)
+			}
+		}
+		return nil
+	}
+	for _, f := range []string{"positives", "noise"} {
+		if changed(f) {
+			return badInputf("--%s is not a setting of --protocol %s (it has --shots, and no noise)", f, experiment.ProtocolNWay)
+		}
+	}
+	if o.testPer < 1 {
+		return badInputf("--test-per-class %d: want at least 1", o.testPer)
+	}
+	cfg.Ways, cfg.Positives, cfg.TestPerClass = o.ways, o.shots, o.testPer
+	if len(o.methods) == 0 {
+		cfg.Methods = method.MultiNames()
+	}
+	return nil
 }
 
 // failedCellsError returns the error with which experiment and demo end

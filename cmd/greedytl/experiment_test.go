@@ -447,6 +447,37 @@ func TestExperimentProtocolFlag(t *testing.T) {
 	wantInputError(t, `unknown protocol "sun09"`, "experiment", "--data", data, "--protocol", "sun09", "--out", filepath.Join(t.TempDir(), "r"))
 }
 
+// TestExperimentNWayFlags runs --protocol nway from the CLI (its ways,
+// shots and test examples per class in run.json and the records, the
+// report's rows by ways and shots) and refuses the flags of one protocol
+// given to the other.
+func TestExperimentNWayFlags(t *testing.T) {
+	data := experimentFolder(t)
+	run := filepath.Join(t.TempDir(), "run")
+	code, _, stderr := cli(t, "", "experiment", "--data", data, "--negative-classes", "n0,n1", "--protocol", "nway",
+		"--ways", "3", "--shots", "1,2", "--test-per-class", "4", "--splits", "2", "--methods", "simpleshot,no-transfer", "--out", run, "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	man, err := experiment.ReadManifest(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if man.Protocol != experiment.ProtocolNWay || !slices.Equal(man.Ways, []int{3}) || !slices.Equal(man.Positives, []int{1, 2}) || man.TestPerClass != 4 {
+		t.Errorf("run.json: protocol %q, ways %v, shots %v, %d test examples per class", man.Protocol, man.Ways, man.Positives, man.TestPerClass)
+	}
+	if recs := resultLines(t, filepath.Join(run, "results.jsonl")); len(recs) != 1*2*2*2 { // ways × shots × episodes × methods
+		t.Errorf("%d records, want 8", len(recs))
+	}
+	code, out, stderr := cli(t, "", "report", run)
+	if code != 0 || !strings.Contains(out, "ways") || !strings.Contains(out, "shots") {
+		t.Errorf("report: exit %d, %s%s", code, out, stderr)
+	}
+	wantInputError(t, "--ways is a setting of --protocol nway", "experiment", "--data", data, "--ways", "5", "--out", filepath.Join(t.TempDir(), "r"))
+	wantInputError(t, "--positives is not a setting of --protocol nway", "experiment", "--data", data, "--protocol", "nway", "--positives", "2", "--out", filepath.Join(t.TempDir(), "r"))
+	wantInputError(t, "--test-per-class 0", "experiment", "--data", data, "--protocol", "nway", "--test-per-class", "0", "--out", filepath.Join(t.TempDir(), "r"))
+}
+
 // TestExperimentOneProcessPerRun: an experiment on a run directory another
 // process holds exits non-zero at once, naming the holder, and writes
 // nothing (issue: two experiments on one run duplicated every cell).

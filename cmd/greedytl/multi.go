@@ -16,6 +16,7 @@ import (
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/method"
+	"github.com/greedytl/greedytl/metric"
 )
 
 // readClasses reads the --labels file's classes (any number) and checks
@@ -133,32 +134,14 @@ func evaluateMulti(path string, classes []string, pred []int) (*multiEvaluation,
 			return nil, badInputf("%s: label %q is not one of the model's classes (%s)", displayName(path), n, strings.Join(quoteAll(classes), ", "))
 		}
 	}
-	K := len(classes)
-	e := &multiEvaluation{Examples: len(pred), Classes: classes, Confusion: make([][]int, K)}
-	for k := range e.Confusion {
-		e.Confusion[k] = make([]int, K)
-	}
-	correct := 0
+	y := make([]int, len(cls.Y))
 	for i, c := range cls.Y {
-		t := toModel[c]
-		e.Confusion[t][pred[i]]++
-		if t == pred[i] {
-			correct++
-		}
+		y[i] = toModel[c]
 	}
-	e.Accuracy = float64(correct) / float64(len(pred))
-	present := 0
-	for t, row := range e.Confusion {
-		n := 0
-		for _, v := range row {
-			n += v
-		}
-		if n > 0 {
-			e.BalancedAccuracy += float64(row[t]) / float64(n)
-			present++
-		}
+	e := &multiEvaluation{Examples: len(pred), Classes: classes}
+	if e.Accuracy, e.BalancedAccuracy, e.Confusion, err = metric.ClassAccuracy(pred, y, len(classes)); err != nil {
+		return nil, err
 	}
-	e.BalancedAccuracy /= float64(present)
 	return e, nil
 }
 

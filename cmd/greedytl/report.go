@@ -127,17 +127,29 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 	return nil
 }
 
-// printSummary prints the summary rows as an aligned table.
+// printSummary prints the summary rows as an aligned table; N-way rows
+// (--protocol nway) have a ways and a shots column instead of positives
+// and noise, and their accuracy is the episodes'.
 func printSummary(s *streams, rows []report.Row) error {
 	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "dataset\tmethod\tpositives\tnoise\taccuracy %\tstderr\tsplits\tn\terrors\tfit s\t")
+	header := ""
 	for _, r := range rows {
+		h := "dataset\tmethod\tpositives\tnoise\taccuracy %\tstderr\tsplits\tn\terrors\tfit s\t"
+		a, b := r.Positives, r.Noise
+		if r.Ways > 0 {
+			h = "dataset\tmethod\tways\tshots\taccuracy %\tstderr\tepisodes\tn\terrors\tfit s\t"
+			a, b = r.Ways, r.Shots
+		}
+		if h != header {
+			fmt.Fprintln(tw, h)
+			header = h
+		}
 		acc, se := "-", "-"
 		if r.N > 0 {
 			acc, se = fmt.Sprintf("%.2f", 100*r.Mean), fmt.Sprintf("%.2f", 100*r.StdErr)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%d\t%d\t%d\t%.4g\t\n",
-			r.Dataset, r.Method, r.Positives, r.Noise, acc, se, r.Splits, r.N, r.Errors, r.FitSecondsMean)
+			r.Dataset, r.Method, a, b, acc, se, r.Splits, r.N, r.Errors, r.FitSecondsMean)
 	}
 	return tw.Flush()
 }

@@ -49,3 +49,28 @@ for k in 0 1 2; do
   "$G" report "${runs[@]}" --out "docs/results/${names[k]}"
   "$G" report "${runs[@]}" --json > "docs/results/${names[k]}/summary.json"
 done
+
+# 5. Opt-in (NWAY=1): the N-way few-shot protocol (issue 15) on the same data
+#    and sources: 5 and 20 ways, 1, 2, 5 and 10 shots, EPISODES (default 10)
+#    episodes, 15 test examples per class. The native multi-class methods run
+#    on every cell; NWAY_OVR (default: the cheap binary methods) run one
+#    against the rest in a run of their own, which the report reads beside it.
+#    docs/results/nway/ receives the report of the three data sets.
+if [ "${NWAY:-0}" = 1 ]; then
+  EPISODES=${EPISODES:-10}
+  NWAY_NATIVE=greedytl-nway,multinomial-logistic,nearest-mean,simpleshot,nearest-neighbour
+  NWAY_OVR=${NWAY_OVR:-no-transfer,rls-srcfeat,greedytl,greedytl-59,forward-reg,average-kt,logme-source}
+  nruns=()
+  for k in 0 1 2; do
+    for part in native ovr; do
+      methods=$NWAY_NATIVE
+      [ "$part" = ovr ] && methods=$NWAY_OVR
+      "$G" experiment --data "${datas[k]}" --name "${names[k]}" --sources "$WORK/${names[k]}/sources" \
+        --out "$WORK/${names[k]}/nway-$part" --protocol nway --ways 5,20 --shots 1,2,5,10 \
+        --splits "$EPISODES" --methods "$methods" --seed 1 -q
+      nruns+=("$WORK/${names[k]}/nway-$part")
+    done
+  done
+  "$G" report "${nruns[@]}" --out docs/results/nway
+  "$G" report "${nruns[@]}" --json > docs/results/nway/summary.json
+fi

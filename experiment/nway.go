@@ -1,0 +1,202 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/greedytl/greedytl/method"
+	"github.com/greedytl/greedytl/metric"
+	"github.com/greedytl/greedytl/source"
+)
+
+// choosePool returns the names of the classes an N-way run's episodes draw
+// from (Config.Targets for ProtocolNWay): the classes named, or every class
+// outside the negative pool that has examples — the classes with a
+// source. Every one must have the largest number of shots plus the test
+// examples per class; a class with fewer is an error naming it (name the
+// pool with Config.Targets to leave it out), and so is a pool smaller than
+// the largest number of ways.
+func choosePool(cfg *Config, neg *source.Negatives) ([]string, error) {
+	f := cfg.Data
+	counts := make([]int, len(f.Classes))
+	for _, l := range f.Labels {
+		counts[l]++
+	}
+	need := slices.Max(cfg.Positives) + cfg.testPerClass()
+	var pool []string
+	if len(cfg.Targets) == 0 {
+		for c, name := range f.Classes {
+			if !neg.IsHeldOut(c) && counts[c] > 0 {
+				pool = append(pool, name)
+			}
+		}
+	}
+	for _, name := range cfg.Targets {
+		c, err := f.ClassIndex(name)
+		switch {
+		case err != nil:
+			return nil, inputError{err}
+		case neg.IsHeldOut(c):
+			return nil, inputErrorf("experiment: class %q is a negative class: it has no source, and cannot be in an episode", name)
+		}
+		pool = append(pool, name)
+	}
+	for _, name := range pool {
+		c, _ := f.ClassIndex(name)
+		if counts[c] < need {
+			return nil, inputErrorf("experiment: class %q has %d examples, but an episode needs %d of each class (%d shots and %d test examples): give fewer --test-per-class or shots, or leave it out of the pool with --targets",
+				name, counts[c], need, slices.Max(cfg.Positives), cfg.testPerClass())
+		}
+	}
+	if w := slices.Max(cfg.Ways); w > len(pool) {
+		return nil, inputErrorf("experiment: %d ways, but only %d classes have a source to draw from", w, len(pool))
+	}
+	return pool, nil
+}
+
+// checkPoolSources returns an error when a class of the manifest's pool
+// has no source in the index ix (an N-way episode's classes are classes
+// with a source, whose own sources it leaves out).
+func checkPoolSources(man *Manifest, ix *source.Index) error {
+	has := map[int]bool{}
+	for _, e := range ix.Sources {
+		has[e.Class] = true
+	}
+	for _, name := range man.Targets {
+		if !has[classIndex(man.Classes, name)] {
+			return inputErrorf("experiment: class %q of the pool has no source in %s", name, man.Sources.Dir)
+		}
+	}
+	return nil
+}
+
+// episode draws group g's episode.
+func (r *runner) episode(g group) episode {
+	return drawEpisode(r.man.Seed, g, r.grid.targets, func(c int) []int { return r.posRows[c] }, r.man.TestPerClass)
+}
+
+// episodeData is an episode's training and test sets.
+type episodeData struct {
+	ep          episode
+	names       []string // the episode's class names, in its order
+	train, test method.Data
+	trainY      method.ClassLabels
+	testY       []int
+	candidates  int
+}
+
+// buildEpisode draws episode g and assembles its matrices: X the dataset's
+// features, H the scores of every source whose class is not one of the
+// episode's, the labels the positions of the classes in the episode.
+func (r *runner) buildEpisode(g group) *episodeData {
+	ep := r.episode(g)
+	cols := otherSources(r.srcClass, ep.classes)
+	ed := &episodeData{ep: ep, candidates: r.x.Cols + len(cols)}
+	var trainRows, testRows []int
+	var trainY []int
+	for k, c := range ep.classes {
+		ed.names = append(ed.names, r.man.Classes[c])
+		trainRows = append(trainRows, ep.train[k]...)
+		testRows = append(testRows, ep.test[k]...)
+		for range ep.train[k] {
+			trainY = append(trainY, k)
+		}
+		for range ep.test[k] {
+			ed.testY = append(ed.testY, k)
+		}
+	}
+	ed.train = method.Data{X: r.features(trainRows, nil), H: r.scores(trainRows, cols)}
+	ed.test = method.Data{X: r.features(testRows, nil), H: r.scores(testRows, cols)}
+	ed.trainY = method.ClassLabels{Names: ed.names, Y: trainY}
+	return ed
+}
+
+// otherSources returns the sources (positions in srcClass, which gives
+// each source's class) whose class is not one of classes: the columns of
+// an episode's H.
+func otherSources(srcClass, classes []int) []int {
+	var cols []int
+	for j, c := range srcClass {
+		if !slices.Contains(classes, c) {
+			cols = append(cols, j)
+		}
+	}
+	return cols
+}
+
+// fitEpisode fits the multi-class learner name (method.NewMulti) on episode
+// g's training set and evaluates it on the test set. A failure of the
+// method is recorded in the record; the error is returned only when ctx is
+// done.
+func (r *runner) fitEpisode(ctx context.Context, g group, ed *episodeData, name string) (*Record, error) {
+	rec := &Record{
+		RunID: r.man.RunID, Dataset: r.grid.dataset, Ways: g.Ways, Positives: g.Positives, Split: g.Split, Method: name,
+		Classes: ed.names, ClassIdx: ed.ep.classes, TestPerClass: r.man.TestPerClass,
+		Candidates: ed.candidates,
+	}
+	m, err := method.NewMulti(name)
+	if err != nil {
+		panic(err) // the names were checked
+	}
+	extra := method.Extra{Seed: methodSeed(r.man.Seed, g, name)}
+	if mm, ok := m.(method.OneVsRest); ok {
+		if mm.Binary.Needs().Unlabelled {
+			extra.Unlabelled = &method.Data{X: ed.test.X, H: ed.test.H}
+		}
+		if mm.Binary.Needs().Oracle {
+			y := make([]float64, len(ed.testY))
+			for i, k := range ed.testY {
+				y[i] = float64(k)
+			}
+			extra.Oracle = &method.Data{X: ed.test.X, H: ed.test.H, Y: y}
+		}
+	}
+	start := time.Now()
+	model, err := m.FitMulti(ctx, ed.train, ed.trainY, extra)
+	rec.FitSeconds = time.Since(start).Seconds()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		rec.Error = "fit: " + err.Error()
+		return rec, nil
+	}
+	if err := evaluateEpisode(rec, model, ed); err != nil {
+		rec.Error = err.Error()
+		rec.Accuracy, rec.BalancedAccuracy, rec.Hyperparameters = 0, 0, nil
+	}
+	return rec, nil
+}
+
+// evaluateEpisode fills rec with model's test accuracy, balanced accuracy
+// and hyperparameters, or returns an error when the model fails to predict
+// or yields a non-finite score or hyperparameter.
+func evaluateEpisode(rec *Record, model method.MultiModel, ed *episodeData) error {
+	scores, err := model.Scores(ed.test)
+	if err != nil {
+		return fmt.Errorf("predict: %w", err)
+	}
+	for i, v := range scores.RawMatrix().Data {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("predict: score %d is %v", i, v)
+		}
+	}
+	pred, err := model.Predict(ed.test)
+	if err != nil {
+		return fmt.Errorf("predict: %w", err)
+	}
+	if rec.Accuracy, rec.BalancedAccuracy, _, err = metric.ClassAccuracy(pred, ed.testY, len(ed.names)); err != nil {
+		return err
+	}
+	hp := model.Hyperparameters()
+	for k, v := range hp {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("hyperparameter %s is %v", k, v)
+		}
+	}
+	rec.Hyperparameters = hp
+	return nil
+}

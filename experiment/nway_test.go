@@ -1,0 +1,229 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/greedytl/greedytl/shard"
+)
+
+// TestDrawEpisode checks an episode's draw: ways distinct classes of the
+// pool; shots training and test further examples of each, all rows of
+// that class and no row twice; the same episode for the same (seed, ways,
+// shots, episode), and different episodes otherwise.
+func TestDrawEpisode(t *testing.T) {
+	pool := []int{3, 4, 5, 7, 8, 9, 11, 12, 13, 14}
+	rowsOf := func(c int) []int { // class c owns rows 100c … 100c+29
+		rows := make([]int, 30)
+		for k := range rows {
+			rows[k] = 100*c + k
+		}
+		return rows
+	}
+	for _, ways := range []int{2, 5, 10} {
+		for _, shots := range []int{1, 3} {
+			seen := map[string]bool{}
+			for e := range 6 {
+				g := group{Ways: ways, Positives: shots, Split: e}
+				ep := drawEpisode(9, g, pool, rowsOf, 7)
+				if len(ep.classes) != ways || len(ep.train) != ways || len(ep.test) != ways {
+					t.Fatalf("%v: %d classes, %d training and %d test sets", g, len(ep.classes), len(ep.train), len(ep.test))
+				}
+				used := map[int]bool{}
+				for k, c := range ep.classes {
+					if !slices.Contains(pool, c) || slices.Contains(ep.classes[:k], c) {
+						t.Fatalf("%v: classes %v: not distinct classes of the pool", g, ep.classes)
+					}
+					if len(ep.train[k]) != shots || len(ep.test[k]) != 7 {
+						t.Errorf("%v: class %d has %d training and %d test rows, want %d and 7", g, c, len(ep.train[k]), len(ep.test[k]), shots)
+					}
+					for _, row := range slices.Concat(ep.train[k], ep.test[k]) {
+						if row/100 != c || used[row] {
+							t.Errorf("%v: row %d of class %d: another class's, or drawn twice", g, row, c)
+						}
+						used[row] = true
+					}
+				}
+				again := drawEpisode(9, g, pool, rowsOf, 7)
+				if fmt.Sprint(again) != fmt.Sprint(ep) {
+					t.Errorf("%v: drawn twice, two episodes", g)
+				}
+				seen[fmt.Sprint(ep)] = true
+			}
+			if len(seen) < 5 {
+				t.Errorf("%d ways, %d shots: 6 episodes, %d different draws", ways, shots, len(seen))
+			}
+		}
+	}
+}
+
+// TestOtherSources checks an episode's source columns: every source but
+// those of the episode's classes, in order.
+func TestOtherSources(t *testing.T) {
+	srcClass := []int{0, 1, 2, 5, 6, 9}
+	got := otherSources(srcClass, []int{6, 1, 4})
+	if want := []int{0, 2, 3, 5}; !slices.Equal(got, want) {
+		t.Errorf("the sources of classes %v without those of 6, 1 and 4: %v, want %v", srcClass, got, want)
+	}
+}
+
+// nwayConfig returns a small N-way grid on the tiny dataset: 2 and 4 ways,
+// 1 and 3 shots, 3 episodes, 5 test examples per class.
+func nwayConfig(out, sources string, methods ...string) func(t *testing.T) Config {
+	return func(t *testing.T) Config {
+		cfg := testConfig(testFolder(t), out, sources, methods...)
+		cfg.Protocol, cfg.Ways, cfg.Positives, cfg.Noise = ProtocolNWay, []int{2, 4}, []int{1, 3}, []int{0}
+		cfg.Splits, cfg.TestPerClass = 3, 5
+		return cfg
+	}
+}
+
+// TestRunNWay runs the N-way protocol: one record per episode and method
+// with the episode's sizes, H without the episode's own sources; the same
+// records from shards (merged) and from another list of methods; resumed
+// after a cancel, the same records again.
+func TestRunNWay(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	methods := []string{"nearest-mean", "simpleshot", "no-transfer"}
+	cfg := nwayConfig(t.TempDir(), src, methods...)(t)
+	cfg.Data = f
+	sum, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Failed != 0 {
+		t.Fatalf("%d cells failed: %+v", sum.Failed, sum.Failures)
+	}
+	recs := readRecords(t, sum.File)
+	if len(recs) != 2*2*3*len(methods) || sum.Cells != len(recs) {
+		t.Fatalf("%d records, %d cells, want %d", len(recs), sum.Cells, 2*2*3*len(methods))
+	}
+	man, err := ReadManifest(cfg.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(man.Targets) != testClasses || !slices.Equal(man.Ways, []int{2, 4}) || man.TestPerClass != 5 {
+		t.Errorf("run.json: pool %v, ways %v, %d test examples per class", man.Targets, man.Ways, man.TestPerClass)
+	}
+	_, d := f.Dims()
+	episodes := map[Key][]int{}
+	for _, r := range recs {
+		if r.Ways == 0 || len(r.ClassIdx) != r.Ways || r.TestPerClass != 5 {
+			t.Errorf("%v: ways %d, classes %v, %d test examples per class", r.Key(), r.Ways, r.ClassIdx, r.TestPerClass)
+		}
+		// Every class of the pool has one source: the episode's are left out.
+		if want := d + man.Sources.Count - r.Ways; r.Candidates != want {
+			t.Errorf("%v: %d candidate columns, want %d features and %d sources (all but the episode's %d)", r.Key(), r.Candidates, d, man.Sources.Count-r.Ways, r.Ways)
+		}
+		if r.Accuracy < 0 || r.Accuracy > 1 || r.Accuracy == 0 && r.BalancedAccuracy != 0 {
+			t.Errorf("%v: accuracy %v, balanced %v", r.Key(), r.Accuracy, r.BalancedAccuracy)
+		}
+		k := r.Key()
+		k.Method = ""
+		if prev, ok := episodes[k]; ok && !slices.Equal(prev, r.ClassIdx) {
+			t.Errorf("%v: methods of one episode saw classes %v and %v", k, prev, r.ClassIdx)
+		}
+		episodes[k] = r.ClassIdx
+	}
+
+	// Two shards with the methods in another order, merged: the same records.
+	var shards []string
+	for i := range 2 {
+		c := nwayConfig(t.TempDir(), src, "no-transfer", "simpleshot", "nearest-mean")(t)
+		c.Data, c.Shard, c.Workers = f, shard.Shard{I: i, N: 2}, 2
+		if _, err := Run(context.Background(), c); err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, c.Out)
+	}
+	merged := filepath.Join(t.TempDir(), "merged")
+	rep, err := Merge(shards, merged)
+	if err != nil || !rep.Complete() {
+		t.Fatalf("merge: %v, %+v", err, rep)
+	}
+	sameRecords(t, recs, readRecords(t, filepath.Join(merged, resultsName(shard.Shard{}))))
+
+	// One method alone sees the same episodes.
+	one := nwayConfig(t.TempDir(), src, "simpleshot")(t)
+	one.Data = f
+	s1, err := Run(context.Background(), one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var simple []*Record
+	for _, r := range recs {
+		if r.Method == "simpleshot" {
+			c := *r
+			c.RunID = "" // another run: another identity
+			simple = append(simple, &c)
+		}
+	}
+	oneRecs := readRecords(t, s1.File)
+	for _, r := range oneRecs {
+		r.RunID = ""
+	}
+	sameRecords(t, simple, oneRecs)
+
+	// Cancelled and resumed: the same records.
+	out := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	c := nwayConfig(out, src, methods...)(t)
+	c.Data = f
+	c.Progress = func(done, _ int) {
+		if done >= 7 {
+			cancel()
+		}
+	}
+	if _, err := Run(ctx, c); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: %v", err)
+	}
+	cancel()
+	c.Progress = nil
+	s2, err := Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s2.Present < 7 || s2.Present+s2.Finished != s2.Cells {
+		t.Errorf("resumed: %+v", s2)
+	}
+	sameRecords(t, recs, readRecords(t, s2.File))
+}
+
+// TestRunNWayErrors checks the N-way settings refused before any cell is
+// run, with a message naming the problem.
+func TestRunNWayErrors(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	for _, tc := range []struct {
+		name string
+		edit func(*Config)
+		want string
+	}{
+		{"too few examples", func(c *Config) { c.TestPerClass = 22 }, `class "c0" has 24 examples, but an episode needs 25`},
+		{"too many ways", func(c *Config) { c.Ways = []int{9} }, "9 ways, but only 8 classes"},
+		{"one way", func(c *Config) { c.Ways = []int{1, 2} }, "1 ways, want at least 2"},
+		{"ways repeated", func(c *Config) { c.Ways = []int{2, 2} }, "2 ways listed twice"},
+		{"noise", func(c *Config) { c.Noise = []int{0, 5} }, "appends no noise"},
+		{"a negative class in the pool", func(c *Config) { c.Targets = []string{"c0", "n1"} }, `"n1" is a negative class`},
+		{"ways without nway", func(c *Config) { c.Protocol = ProtocolStandard }, "settings of --protocol nway"},
+		{"a multi-class method in the binary protocol", func(c *Config) {
+			c.Protocol, c.Ways, c.TestPerClass, c.Noise = ProtocolStandard, nil, 0, []int{0}
+		}, "fits three or more classes only"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := nwayConfig(t.TempDir(), src, "simpleshot")(t)
+			cfg.Data = f
+			tc.edit(&cfg)
+			_, err := Run(context.Background(), cfg)
+			if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%v, want an input error with %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,187 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/greedytl/greedytl/experiment"
+)
+
+// isNWay reports whether rows are the summary of an N-way run
+// (experiment.ProtocolNWay).
+func isNWay(rows []Row) bool { return len(rows) > 0 && rows[0].Ways > 0 }
+
+// nwayRows indexes the summary rows of one N-way dataset by method, ways
+// and shots.
+type nwayRows struct {
+	rows  []Row
+	index map[[3]any]Row
+}
+
+func newNWayRows(rows []Row) *nwayRows {
+	d := &nwayRows{rows: rows, index: map[[3]any]Row{}}
+	for _, r := range rows {
+		d.index[[3]any{r.Method, r.Ways, r.Shots}] = r
+	}
+	return d
+}
+
+func (d *nwayRows) get(method string, ways, shots int) (Row, bool) {
+	r, ok := d.index[[3]any{method, ways, shots}]
+	return r, ok
+}
+
+// values returns the sorted distinct values of f over the rows.
+func (d *nwayRows) values(f func(Row) int) []int {
+	var vs []int
+	for _, r := range d.rows {
+		vs = append(vs, f(r))
+	}
+	slices.Sort(vs)
+	return slices.Compact(vs)
+}
+
+// methods returns the methods of the rows, in the paper's order (the
+// multi-class methods after the binary ones, as compareMethods places
+// them).
+func (d *nwayRows) methods() []string {
+	var ms []string
+	for _, r := range d.rows {
+		if !slices.Contains(ms, r.Method) {
+			ms = append(ms, r.Method)
+		}
+	}
+	slices.SortFunc(ms, compareMethods)
+	return ms
+}
+
+// nwaySection adds the table and the figure of one N-way dataset: for each
+// number of ways, a method × shots table of accuracy, the best non-oracle
+// mean of each column in bold; and a figure of accuracy against shots,
+// one panel per number of ways.
+func nwaySection(doc *document, recs []experiment.Record, dataset, slug string, d *nwayRows) ([]*figure, error) {
+	name := dataset
+	if name == "" {
+		name = "(unnamed dataset)"
+	}
+	episodes, classes := map[int]bool{}, map[int]bool{}
+	test := 0
+	for _, r := range recs {
+		episodes[r.Split] = true
+		test = r.TestPerClass
+		for _, c := range r.ClassIdx {
+			classes[c] = true
+		}
+	}
+	ms := d.methods()
+	ways := d.values(func(r Row) int { return r.Ways })
+	shots := d.values(func(r Row) int { return r.Shots })
+	doc.add(heading{2, "Dataset " + name + " (N-way)"}, paragraph{fmt.Sprintf(
+		"N-way few-shot episodes: %s ways, %s shots, %s per ways and shots, %d test examples per class; %d classes appear in the episodes; %s.",
+		joinInts(ways), joinInts(shots), plural(len(episodes), "episode", "episodes"), test, len(classes), plural(len(ms), "method", "methods"))})
+	for _, w := range ways {
+		doc.add(heading{3, fmt.Sprintf("%d-way accuracy (%%)", w)})
+		doc.add(nwayTable(d, ms, w, shots)...)
+	}
+	f, err := nwayFigure("nway-accuracy-"+slug, name, d, ms, ways, shots)
+	if err != nil {
+		return nil, err
+	}
+	doc.add(heading{3, "Accuracy by shots"}, picture{fig: f})
+	failedEpisodes(doc, recs)
+	return []*figure{f}, nil
+}
+
+// nwayTable is a method × shots table of accuracy at w ways.
+func nwayTable(d *nwayRows, ms []string, w int, shots []int) []block {
+	t := table{header: []string{"method"}, right: []bool{false}}
+	best := make([]float64, len(shots))
+	for i, s := range shots {
+		t.header = append(t.header, fmt.Sprintf("%d-shot", s))
+		t.right = append(t.right, true)
+		best[i] = math.Inf(-1)
+		for _, m := range ms {
+			if r, ok := d.get(m, w, s); ok && r.N > 0 && !isOracle(m) {
+				best[i] = math.Max(best[i], r.Mean)
+			}
+		}
+	}
+	for _, m := range ms {
+		cells, bold := []string{methodLabel(m)}, []bool{false}
+		for i, s := range shots {
+			r, ok := d.get(m, w, s)
+			if !ok {
+				cells, bold = append(cells, ""), append(bold, false)
+				continue
+			}
+			cells = append(cells, formatAccuracy(r))
+			bold = append(bold, r.N > 0 && !isOracle(m) && r.Mean == best[i])
+		}
+		t.rows, t.bold = append(t.rows, cells), append(t.bold, bold)
+	}
+	return []block{t, paragraph{"Accuracy: mean over episodes ± standard error over episodes; bold: the best method of each column (the oracle Best source excluded). A binary method is fitted one against the rest."}}
+}
+
+// nwayFigure plots accuracy against shots, one panel per number of ways,
+// one line per method.
+func nwayFigure(name, dataset string, d *nwayRows, ms []string, ways, shots []int) (*figure, error) {
+	_, ticks := categories(slices.Clone(shots))
+	var plots []*plot.Plot
+	for _, w := range ways {
+		p, err := accuracyPanel(fmt.Sprintf("%s, %d-way", dataset, w), "training examples per class (shots)", ticks, ms, func(m string, i int) (Row, bool) {
+			return d.get(m, w, shots[i])
+		})
+		if err != nil {
+			return nil, err
+		}
+		p.Y.Label.Text = "accuracy (%)"
+		plots = append(plots, p)
+	}
+	for _, p := range plots[1:] {
+		p.Y.Label.Text = ""
+	}
+	leg := methodLegend(ms)
+	return &figure{
+		name: name,
+		caption: fmt.Sprintf("Accuracy of N-way few-shot episodes on %s against the training examples per class, one panel per "+
+			"number of ways; error bars: ± one standard error over episodes.", dataset),
+		width: 4.2*vg.Inch*vg.Length(len(plots)) + 2.4*vg.Inch, height: 4.8 * vg.Inch,
+		draw: func(c draw.Canvas) { drawPanels(c, plots, leg) },
+	}, nil
+}
+
+// failedEpisodes lists the failed episodes of a dataset by method, ways and
+// shots, with the first error of each.
+func failedEpisodes(doc *document, recs []experiment.Record) {
+	type key struct {
+		method      string
+		ways, shots int
+	}
+	count, first := map[key]int{}, map[key]string{}
+	var keys []key
+	for _, r := range recs {
+		if r.Error == "" {
+			continue
+		}
+		k := key{r.Method, r.Ways, r.Positives}
+		if count[k] == 0 {
+			keys = append(keys, k)
+			first[k] = r.Error
+		}
+		count[k]++
+	}
+	if len(keys) == 0 {
+		return
+	}
+	t := table{header: []string{"method", "ways", "shots", "failed episodes", "first error"}, right: []bool{false, true, true, true, false}}
+	for _, k := range keys {
+		t.rows = append(t.rows, []string{methodLabel(k.method), strconv.Itoa(k.ways), strconv.Itoa(k.shots), strconv.Itoa(count[k]), first[k]})
+	}
+	doc.add(heading{3, "Failed episodes"}, paragraph{"These episodes are left out of every mean above."}, t)
+}
