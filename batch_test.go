@@ -86,6 +86,26 @@ func dupProblem(rng *rand.Rand, m, n int) (*mat.Dense, []float64) {
 	return H, y
 }
 
+// pickShuffled picks the next step of p with e and returns it (negative
+// when the path ends) and e's candidates in shuffled order, failing the
+// test when the scalar kernel over the shuffled candidates picks another.
+func pickShuffled(t *testing.T, rng *rand.Rand, e *sampleEngine, p *path, step int) (s int, cand []int) {
+	t.Helper()
+	s, err := e.pick(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s < 0 {
+		return s, nil
+	}
+	cand = slices.Clone(e.cand)
+	rng.Shuffle(len(cand), func(i, j int) { cand[i], cand[j] = cand[j], cand[i] })
+	if got, err := e.bestOfScalar(p, cand); err != nil || got != s {
+		t.Fatalf("step %d: scalar winner depends on the order: %d, %d (%v)", step, got, s, err)
+	}
+	return s, cand
+}
+
 // TestBatchBounds checks the batch scorer's intervals against the scalar
 // kernel: for candidates scored along real greedy paths (Ĝ and a from
 // the updates, over a range of λ and γ), the scalar gain t²/c must lie in
@@ -211,17 +231,9 @@ func TestBatchedPicksScalarWinner(t *testing.T) {
 			p := newPath(y, c.lambda, 1, 0)
 			for step := 0; step < c.m+5; step++ {
 				setForTest(t, &batchedScoring, false)
-				s, err := e.pick(p)
-				if err != nil {
-					t.Fatal(err)
-				}
+				s, cand := pickShuffled(t, rng, e, p, step)
 				if s < 0 {
 					break
-				}
-				cand := slices.Clone(e.cand)
-				rng.Shuffle(len(cand), func(i, j int) { cand[i], cand[j] = cand[j], cand[i] })
-				if got, err := e.bestOfScalar(p, cand); err != nil || got != s {
-					t.Fatalf("step %d: scalar winner depends on the order: %d, %d (%v)", step, got, s, err)
 				}
 				e.local = e.local[:0]
 				got, err := e.bestOfBatched(p, cand)
