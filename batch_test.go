@@ -11,11 +11,49 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// useBatched sets batchedScoring for the rest of the test.
-func useBatched(t *testing.T, on bool) {
-	old := batchedScoring
-	batchedScoring = on
-	t.Cleanup(func() { batchedScoring = old })
+// setForTest sets *v to val for the rest of the test or benchmark.
+func setForTest[T any](tb testing.TB, v *T, val T) {
+	old := *v
+	*v = val
+	tb.Cleanup(func() { *v = old })
+}
+
+// fitProblem is a named problem for whole-fit comparisons.
+type fitProblem struct {
+	name string
+	X, H mat.Matrix
+	y    []float64
+}
+
+// illAndDupProblems returns ill-conditioned problems at m = 12 and 20 (see
+// illProblem) and a 16×400 one laden with duplicate sources (see
+// dupProblem).
+func illAndDupProblems(rng *rand.Rand) []fitProblem {
+	var probs []fitProblem
+	for _, m := range []int{12, 20} {
+		X, H, y := illProblem(rng, m)
+		probs = append(probs, fitProblem{fmt.Sprintf("ill m=%d", m), X, H, y})
+	}
+	H, y := dupProblem(rng, 16, 400)
+	return append(probs, fitProblem{"duplicates", nil, H, y})
+}
+
+// checkSameModels fits every problem under every option with *flag off
+// and on, and reports the fits whose models differ; on and off name the two
+// settings in the message.
+func checkSameModels(t *testing.T, flag *bool, on, off string, probs []fitProblem, opts []Options) {
+	t.Helper()
+	for _, pr := range probs {
+		for _, o := range opts {
+			setForTest(t, flag, false)
+			want := fitT(t, pr.X, pr.H, pr.y, o)
+			setForTest(t, flag, true)
+			got := fitT(t, pr.X, pr.H, pr.y, o)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, %+v: %s selects %v, %s %v", pr.name, o, on, got.Selected, off, want.Selected)
+			}
+		}
+	}
 }
 
 // dupProblem returns m×n source scores made of a few distinct columns,
@@ -46,6 +84,26 @@ func dupProblem(rng *rand.Rand, m, n int) (*mat.Dense, []float64) {
 		}
 	}
 	return H, y
+}
+
+// pickShuffled picks the next step of p with e and returns it (negative
+// when the path ends) and e's candidates in shuffled order, failing the
+// test when the scalar kernel over the shuffled candidates picks another.
+func pickShuffled(t *testing.T, rng *rand.Rand, e *sampleEngine, p *path, step int) (s int, cand []int) {
+	t.Helper()
+	s, err := e.pick(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s < 0 {
+		return s, nil
+	}
+	cand = slices.Clone(e.cand)
+	rng.Shuffle(len(cand), func(i, j int) { cand[i], cand[j] = cand[j], cand[i] })
+	if got, err := e.bestOfScalar(p, cand); err != nil || got != s {
+		t.Fatalf("step %d: scalar winner depends on the order: %d, %d (%v)", step, got, s, err)
+	}
+	return s, cand
 }
 
 // TestBatchBounds checks the batch scorer's intervals against the scalar
@@ -172,18 +230,10 @@ func TestBatchedPicksScalarWinner(t *testing.T) {
 			}
 			p := newPath(y, c.lambda, 1, 0)
 			for step := 0; step < c.m+5; step++ {
-				useBatched(t, false)
-				s, err := e.pick(p)
-				if err != nil {
-					t.Fatal(err)
-				}
+				setForTest(t, &batchedScoring, false)
+				s, cand := pickShuffled(t, rng, e, p, step)
 				if s < 0 {
 					break
-				}
-				cand := slices.Clone(e.cand)
-				rng.Shuffle(len(cand), func(i, j int) { cand[i], cand[j] = cand[j], cand[i] })
-				if got, err := e.bestOfScalar(p, cand); err != nil || got != s {
-					t.Fatalf("step %d: scalar winner depends on the order: %d, %d (%v)", step, got, s, err)
 				}
 				e.local = e.local[:0]
 				got, err := e.bestOfBatched(p, cand)
@@ -223,45 +273,18 @@ func TestBatchedPicksScalarWinner(t *testing.T) {
 // duplicate-laden data, feature factors, tiny λ and AutoLambda.
 func TestBatchedModels(t *testing.T) {
 	rng := rand.New(rand.NewPCG(42, 42))
-	type problem struct {
-		name string
-		X, H *mat.Dense
-		y    []float64
-	}
-	var probs []problem
-	for _, m := range []int{12, 20} {
-		X, H, y := illProblem(rng, m)
-		probs = append(probs, problem{fmt.Sprintf("ill m=%d", m), X, H, y})
-	}
-	H, y := dupProblem(rng, 16, 400)
-	probs = append(probs, problem{"duplicates", nil, H, y})
+	probs := illAndDupProblems(rng)
+	H := probs[2].H
 	X := randDense(rng, 16, 50)
 	for i := 0; i < 16; i++ {
 		X.Set(i, 7, H.At(i, 3)) // a feature equal to a source
 	}
-	probs = append(probs, problem{"features+duplicates", X, H, y})
-	for _, pr := range probs {
-		for _, o := range []Options{
-			{Lambda: 1, Delta: 1e-4, FeatureFactor: 1, Sample: 59, Seed: 1},
-			{Lambda: 1, Delta: 0, FeatureFactor: 1, Sample: 7, Seed: 2, MaxK: 30},
-			{Lambda: 1e-6, Delta: 0, FeatureFactor: 2, Sample: 20, Seed: 3, MaxK: 25},
-			{Lambda: 1, Delta: 0, FeatureFactor: 0.5, Sample: 5000, Seed: 4, MaxK: 20},
-			{Delta: 1e-4, FeatureFactor: 0, Sample: 3, Seed: 5, AutoLambda: true, StopAtMinLOO: true},
-		} {
-			var X, H mat.Matrix
-			if pr.X != nil {
-				X = pr.X
-			}
-			if pr.H != nil {
-				H = pr.H
-			}
-			useBatched(t, false)
-			want := fitT(t, X, H, pr.y, o)
-			useBatched(t, true)
-			got := fitT(t, X, H, pr.y, o)
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("%s, %+v: batched scoring selects %v, scalar %v", pr.name, o, got.Selected, want.Selected)
-			}
-		}
-	}
+	probs = append(probs, fitProblem{"features+duplicates", X, H, probs[2].y})
+	checkSameModels(t, &batchedScoring, "batched scoring", "scalar", probs, []Options{
+		{Lambda: 1, Delta: 1e-4, FeatureFactor: 1, Sample: 59, Seed: 1},
+		{Lambda: 1, Delta: 0, FeatureFactor: 1, Sample: 7, Seed: 2, MaxK: 30},
+		{Lambda: 1e-6, Delta: 0, FeatureFactor: 2, Sample: 20, Seed: 3, MaxK: 25},
+		{Lambda: 1, Delta: 0, FeatureFactor: 0.5, Sample: 5000, Seed: 4, MaxK: 20},
+		{Delta: 1e-4, FeatureFactor: 0, Sample: 3, Seed: 5, AutoLambda: true, StopAtMinLOO: true},
+	})
 }

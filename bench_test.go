@@ -84,9 +84,7 @@ func BenchmarkFitRows(b *testing.B) {
 // in the dual form, the only form before the primal one was written: the
 // "before" of the comparison.
 func BenchmarkFitRowsDual(b *testing.B) {
-	old := pathForm
-	pathForm = formDual
-	defer func() { pathForm = old }()
+	setForTest(b, &pathForm, formDual)
 	for _, sample := range []int{0, 59} {
 		for _, s := range rowSizes {
 			if s.m > 2000 {

@@ -90,30 +90,39 @@ func TestScorer(t *testing.T) {
 			}
 			p.a[i] = rng.NormFloat64()
 		}
-		var sc scorer
-		sc.load(p)
-		zs := make([][]float64, 5)
-		for k := range zs {
-			zs[k] = make([]float64, m)
-			for i := range zs[k] {
-				zs[k][i] = rng.NormFloat64()
-			}
+		checkScorer(t, rng, p, &G, fmt.Sprintf("m = %d", m))
+	}
+}
+
+// checkScorer loads p into a scorer and checks it on five random columns z:
+// score1 against c = 1 + zᵀĜz and t = aᵀz computed directly (Ĝ is G), and
+// score4 bitwise against score1 in every lane. what names the case.
+func checkScorer(t *testing.T, rng *rand.Rand, p *path, G *mat.SymDense, what string) {
+	t.Helper()
+	m := p.m
+	var sc scorer
+	sc.load(p)
+	zs := make([][]float64, 5)
+	for k := range zs {
+		zs[k] = make([]float64, m)
+		for i := range zs[k] {
+			zs[k][i] = rng.NormFloat64()
 		}
-		for k, z := range zs {
-			zv := mat.NewVecDense(m, z)
-			wantC := 1 + mat.Inner(zv, &G, zv)
-			wantT := mat.Dot(zv, mat.NewVecDense(m, p.a))
-			c, tt := sc.score1(z)
-			if relErr(c, wantC) > 1e-12 || relErr(tt, wantT) > 1e-12 {
-				t.Errorf("m = %d, column %d: score1 = (%v, %v), want (%v, %v)", m, k, c, tt, wantC, wantT)
-			}
-			for lane := range 4 {
-				four := [4][]float64{zs[(k+1)%5], zs[(k+2)%5], zs[(k+3)%5], zs[(k+4)%5]}
-				four[lane] = z
-				c4, t4 := sc.score4(four[0], four[1], four[2], four[3])
-				if c4[lane] != c || t4[lane] != tt {
-					t.Errorf("m = %d, column %d: lane %d of score4 gives (%v, %v), score1 (%v, %v)", m, k, lane, c4[lane], t4[lane], c, tt)
-				}
+	}
+	for k, z := range zs {
+		zv := mat.NewVecDense(m, z)
+		wantC := 1 + mat.Inner(zv, G, zv)
+		wantT := mat.Dot(zv, mat.NewVecDense(m, p.a))
+		c, tt := sc.score1(z)
+		if relErr(c, wantC) > 1e-12 || relErr(tt, wantT) > 1e-12 {
+			t.Errorf("%s, column %d: score1 = (%v, %v), want (%v, %v)", what, k, c, tt, wantC, wantT)
+		}
+		for lane := range 4 {
+			four := [4][]float64{zs[(k+1)%5], zs[(k+2)%5], zs[(k+3)%5], zs[(k+4)%5]}
+			four[lane] = z
+			c4, t4 := sc.score4(four[0], four[1], four[2], four[3])
+			if c4[lane] != c || t4[lane] != tt {
+				t.Errorf("%s, column %d: lane %d of score4 gives (%v, %v), score1 (%v, %v)", what, k, lane, c4[lane], t4[lane], c, tt)
 			}
 		}
 	}
@@ -224,32 +233,7 @@ func TestScorerPrimal(t *testing.T) {
 			G.SetSym(i, i, G.At(i, i)+1/lambda)
 			p.a[i] = rng.NormFloat64()
 		}
-		var sc scorer
-		sc.load(p)
-		zs := make([][]float64, 5)
-		for k := range zs {
-			zs[k] = make([]float64, m)
-			for i := range zs[k] {
-				zs[k][i] = rng.NormFloat64()
-			}
-		}
-		for k, z := range zs {
-			zv := mat.NewVecDense(m, z)
-			wantC := 1 + mat.Inner(zv, &G, zv)
-			wantT := mat.Dot(zv, mat.NewVecDense(m, p.a))
-			cc, tt := sc.score1(z)
-			if relErr(cc, wantC) > 1e-12 || relErr(tt, wantT) > 1e-12 {
-				t.Errorf("m = %d, k+1 = %d, column %d: score1 = (%v, %v), want (%v, %v)", m, c.k1, k, cc, tt, wantC, wantT)
-			}
-			for lane := range 4 {
-				four := [4][]float64{zs[(k+1)%5], zs[(k+2)%5], zs[(k+3)%5], zs[(k+4)%5]}
-				four[lane] = z
-				c4, t4 := sc.score4(four[0], four[1], four[2], four[3])
-				if c4[lane] != cc || t4[lane] != tt {
-					t.Errorf("m = %d, column %d: lane %d of score4 gives (%v, %v), score1 (%v, %v)", m, k, lane, c4[lane], t4[lane], cc, tt)
-				}
-			}
-		}
+		checkScorer(t, rng, p, &G, fmt.Sprintf("m = %d, k+1 = %d", m, c.k1))
 	}
 }
 

@@ -3,19 +3,10 @@ package greedytl
 import (
 	"fmt"
 	"math/rand/v2"
-	"reflect"
-	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 )
-
-// usePruning sets pruning for the rest of the test.
-func usePruning(t *testing.T, on bool) {
-	old := pruning
-	pruning = on
-	t.Cleanup(func() { pruning = old })
-}
 
 // TestPrunedPicksScalarWinner runs greedy paths in both forms, over
 // features (γ ≠ 1) and sources, and checks at each step that
@@ -52,9 +43,7 @@ func TestPrunedPicksScalarWinner(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			old := pathForm
-			pathForm = c.form
-			defer func() { pathForm = old }()
+			setForTest(t, &pathForm, c.form)
 			e := newSample(in, c.d+c.n, 1) // r ≥ N: every candidate, every step
 			defer e.release()
 			if err := e.reset(c.lambda); err != nil {
@@ -63,27 +52,18 @@ func TestPrunedPicksScalarWinner(t *testing.T) {
 			p := newPathFor(y, c.lambda, max(1, c.gamma*c.gamma), 0, c.d+c.n)
 			total, scored := 0, 0
 			for step := 0; step < 2*c.m+5; step++ {
-				s, err := e.pick(p)
-				if err != nil {
-					t.Fatal(err)
-				}
+				s, cand := pickShuffled(t, rng, e, p, step)
 				if s < 0 {
 					break
-				}
-				cand := slices.Clone(e.cand)
-				rng.Shuffle(len(cand), func(i, j int) { cand[i], cand[j] = cand[j], cand[i] })
-				want, err := e.bestOfScalar(p, cand)
-				if err != nil || want != s {
-					t.Fatalf("step %d: scalar winner depends on the order: %d, %d (%v)", step, want, s, err)
 				}
 				if half2 := e.pruneBound(p); half2 > 0 {
 					total += len(cand)
 					before := e.prune.scored
 					got, err := e.bestOfPruned(p, cand, half2)
 					scored += e.prune.scored - before
-					if err != nil || got != want {
+					if err != nil || got != s {
 						t.Fatalf("step %d: pruned search picks slot %d (candidate %d), scalar slot %d (candidate %d) (%v)",
-							step, got, e.global(got), want, e.global(want), err)
+							step, got, e.global(got), s, e.global(s), err)
 					}
 				}
 				if e.prune.off {
@@ -116,35 +96,14 @@ func TestPrunedPicksScalarWinner(t *testing.T) {
 // duplicate-laden data, feature factors, small λ and AutoLambda.
 func TestPrunedModels(t *testing.T) {
 	rng := rand.New(rand.NewPCG(44, 44))
-	type problem struct {
-		name string
-		X, H mat.Matrix
-		y    []float64
-	}
-	var probs []problem
-	for _, m := range []int{12, 20} {
-		X, H, y := illProblem(rng, m)
-		probs = append(probs, problem{fmt.Sprintf("ill m=%d", m), X, H, y})
-	}
-	H, y := dupProblem(rng, 16, 400)
-	probs = append(probs, problem{"duplicates", nil, H, y})
-	H, y = benchProblem(20, 2000)
-	probs = append(probs, problem{"gaussian", randDense(rng, 20, 100), H, y})
-	for _, pr := range probs {
-		for _, o := range []Options{
-			{Lambda: 1, Delta: 1e-4, FeatureFactor: 1, Sample: 59, Seed: 1},
-			{Lambda: 1, Delta: 0, FeatureFactor: 1, Sample: 7, Seed: 2, MaxK: 45},
-			{Lambda: 1e-6, Delta: 0, FeatureFactor: 2, Sample: 20, Seed: 3, MaxK: 25},
-			{Lambda: 0.1, Delta: 0, FeatureFactor: 0.5, Sample: 5000, Seed: 4, MaxK: 30},
-			{Delta: 1e-4, FeatureFactor: 0, Sample: 3, Seed: 5, AutoLambda: true, StopAtMinLOO: true},
-		} {
-			usePruning(t, false)
-			want := fitT(t, pr.X, pr.H, pr.y, o)
-			usePruning(t, true)
-			got := fitT(t, pr.X, pr.H, pr.y, o)
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("%s, %+v: pruned search selects %v, unpruned %v", pr.name, o, got.Selected, want.Selected)
-			}
-		}
-	}
+	probs := illAndDupProblems(rng)
+	H, y := benchProblem(20, 2000)
+	probs = append(probs, fitProblem{"gaussian", randDense(rng, 20, 100), H, y})
+	checkSameModels(t, &pruning, "pruned search", "unpruned", probs, []Options{
+		{Lambda: 1, Delta: 1e-4, FeatureFactor: 1, Sample: 59, Seed: 1},
+		{Lambda: 1, Delta: 0, FeatureFactor: 1, Sample: 7, Seed: 2, MaxK: 45},
+		{Lambda: 1e-6, Delta: 0, FeatureFactor: 2, Sample: 20, Seed: 3, MaxK: 25},
+		{Lambda: 0.1, Delta: 0, FeatureFactor: 0.5, Sample: 5000, Seed: 4, MaxK: 30},
+		{Delta: 1e-4, FeatureFactor: 0, Sample: 3, Seed: 5, AutoLambda: true, StopAtMinLOO: true},
+	})
 }

@@ -457,14 +457,7 @@ func (sc *scorer) score4(z0, z1, z2, z3 []float64) (c, t [4]float64) {
 		q2 += float64(a2[0] * s2)
 		q3 += float64(a3[0] * s3)
 	}
-	var t0, t1, t2, t3 float64
-	for l, w := range sc.a[:m] {
-		t0 += float64(w * z0[l])
-		t1 += float64(w * z1[l])
-		t2 += float64(w * z2[l])
-		t3 += float64(w * z3[l])
-	}
-	return [4]float64{1 + q0, 1 + q1, 1 + q2, 1 + q3}, [4]float64{t0, t1, t2, t3}
+	return [4]float64{1 + q0, 1 + q1, 1 + q2, 1 + q3}, sc.t4(z0, z1, z2, z3)
 }
 
 // score1 returns c and t for one column.
@@ -488,10 +481,7 @@ func (sc *scorer) score1(z []float64) (c, t float64) {
 		q += float64(a[0] * s)
 	}
 	// t is summed as in score4, so that equal columns score equally.
-	for l, w := range sc.a[:m] {
-		t += float64(w * z[l])
-	}
-	return 1 + q, t
+	return 1 + q, sc.t1(z)
 }
 
 // score4Primal is score4 in the primal form: q = zᵀz/λ − Σ_j (u_jᵀz)²,
@@ -520,14 +510,7 @@ func (sc *scorer) score4Primal(z0, z1, z2, z3 []float64) (c, t [4]float64) {
 		q2 -= float64(s2 * s2)
 		q3 -= float64(s3 * s3)
 	}
-	var t0, t1, t2, t3 float64
-	for l, w := range sc.a[:m] {
-		t0 += float64(w * z0[l])
-		t1 += float64(w * z1[l])
-		t2 += float64(w * z2[l])
-		t3 += float64(w * z3[l])
-	}
-	return [4]float64{1 + q0, 1 + q1, 1 + q2, 1 + q3}, [4]float64{t0, t1, t2, t3}
+	return [4]float64{1 + q0, 1 + q1, 1 + q2, 1 + q3}, sc.t4(z0, z1, z2, z3)
 }
 
 // t4 returns t = aᵀz for four columns, summed as score4 sums it.
@@ -568,10 +551,7 @@ func (sc *scorer) score1Primal(z []float64) (c, t float64) {
 		}
 		q -= float64(s * s)
 	}
-	for l, w := range sc.a[:m] {
-		t += float64(w * z[l])
-	}
-	return 1 + q, t
+	return 1 + q, sc.t1(z)
 }
 
 func (e *sampleEngine) added(p *path, s int, g []float64, c, tc float64, refreshed bool) {

@@ -200,14 +200,7 @@ func chooseMultinomialC(ctx context.Context, F *mat.Dense, y ClassLabels, seed u
 	}
 	r := F.RawMatrix().Cols
 	for f := range k {
-		var in, out []int
-		for i, fi := range fold {
-			if fi == f {
-				out = append(out, i)
-			} else {
-				in = append(in, i)
-			}
-		}
+		in, out := foldRows(fold, f)
 		var x []float64
 		for g, c := range cs {
 			var err error

@@ -43,9 +43,21 @@ func terminate(t *testing.T, bin string, ready func() bool, want []string, args 
 // within a minute of the signal.
 func stopWhen(t *testing.T, bin string, sig syscall.Signal, ready func() bool, args ...string) (int, string) {
 	t.Helper()
-	var stderr bytes.Buffer
-	cmd := exec.Command(bin, args...)
-	cmd.Stderr = &stderr
+	code, stderr, _ := signalWhen(t, exec.Command(bin, args...), ready, 0, sig)
+	return code, stderr
+}
+
+// signalWhen starts cmd (which has at least one argument, naming it in
+// messages), waits until ready reports true (polled every 10 ms), sends it
+// each of sigs, gap apart, and returns its exit status, its stderr and the
+// time from the first signal to its end. It fails the test when the
+// process ends before ready, or does not end within a minute of the
+// signals.
+func signalWhen(t *testing.T, cmd *exec.Cmd, ready func() bool, gap time.Duration, sigs ...syscall.Signal) (code int, stderr string, took time.Duration) {
+	t.Helper()
+	name := cmd.Args[1]
+	var buf bytes.Buffer
+	cmd.Stderr = &buf
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -54,27 +66,34 @@ func stopWhen(t *testing.T, bin string, sig syscall.Signal, ready func() bool, a
 	for !ready() {
 		select {
 		case err := <-exited:
-			t.Fatalf("%s ended (%v) before it could be stopped: make its work larger\n%s", args[0], err, stderr.String())
+			t.Fatalf("%s ended (%v) before it could be stopped: make its work larger\n%s", name, err, buf.String())
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-	if err := cmd.Process.Signal(sig); err != nil {
-		t.Fatal(err)
+	sent := time.Now()
+	for i, sig := range sigs {
+		if i > 0 {
+			time.Sleep(gap)
+		}
+		if err := cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
 	}
 	select {
 	case err := <-exited:
+		took = time.Since(sent)
 		if ee, ok := err.(*exec.ExitError); ok {
-			return ee.ExitCode(), stderr.String()
+			return ee.ExitCode(), buf.String(), took
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		return 0, stderr.String()
+		return 0, buf.String(), took
 	case <-time.After(time.Minute):
 		_ = cmd.Process.Kill()
-		t.Fatalf("%s did not stop within a minute of %v", args[0], sig)
+		t.Fatalf("%s did not stop within a minute of %v\n%s", name, sigs, buf.String())
 	}
-	return 0, ""
+	return 0, "", 0
 }
 
 // countLines returns the number of newline-terminated lines of path (0 if

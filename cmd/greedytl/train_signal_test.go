@@ -3,11 +3,11 @@
 package main
 
 import (
-	"bytes"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -35,54 +35,26 @@ func TestTrainStopsWhileWritingModel(t *testing.T) {
 			dir := t.TempDir()
 			data := writeText(t, dir, "f.svm", hugeIndexData(idx))
 			out := filepath.Join(dir, "m.model")
-			cmd := exec.Command(bin, "train", "--max-features", strconv.Itoa(idx), "--data", data, "--out", out)
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			exited := make(chan error, 1)
-			go func() { exited <- cmd.Wait() }()
-			// Wait until the temporary model file holds 1 MB.
-			for writing := false; !writing; {
+			// Signal once the temporary model file holds 1 MB.
+			writing := func() bool {
 				tmps, _ := filepath.Glob(filepath.Join(dir, ".m.model.tmp-*"))
 				for _, p := range tmps {
 					if fi, err := os.Stat(p); err == nil && fi.Size() > 1<<20 {
-						writing = true
+						return true
 					}
 				}
-				select {
-				case err := <-exited:
-					t.Fatalf("train ended (%v) before it was stopped\n%s", err, stderr.String())
-				case <-time.After(5 * time.Millisecond):
-				}
+				return false
 			}
-			sent := time.Now()
-			for range signals {
-				if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-					t.Fatal(err)
-				}
-			}
-			var err error
-			select {
-			case err = <-exited:
-			case <-time.After(time.Minute):
-				_ = cmd.Process.Kill()
-				t.Fatalf("train did not stop within a minute of SIGTERM\n%s", stderr.String())
-			}
-			took := time.Since(sent)
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			}
+			sigs := slices.Repeat([]syscall.Signal{syscall.SIGTERM}, signals)
+			code, stderr, took := signalWhen(t, exec.Command(bin, "train", "--max-features", strconv.Itoa(idx), "--data", data, "--out", out), writing, 0, sigs...)
 			if code != 143 {
-				t.Errorf("exit %d (%v), want 143\n%s", code, err, stderr.String())
+				t.Errorf("exit %d, want 143\n%s", code, stderr)
 			}
 			if took > 10*time.Second {
 				t.Errorf("stopped %v after SIGTERM, want within seconds", took)
 			}
-			if signals == 1 && !strings.Contains(stderr.String(), "stopped by SIGTERM") {
-				t.Errorf("stderr does not say it was stopped:\n%s", stderr.String())
+			if signals == 1 && !strings.Contains(stderr, "stopped by SIGTERM") {
+				t.Errorf("stderr does not say it was stopped:\n%s", stderr)
 			}
 			entries, _ := os.ReadDir(dir)
 			for _, e := range entries {
@@ -90,7 +62,7 @@ func TestTrainStopsWhileWritingModel(t *testing.T) {
 					t.Errorf("left %s", e.Name())
 				}
 			}
-			t.Logf("stopped in %v:\n%s", took.Round(time.Millisecond), stderr.String())
+			t.Logf("stopped in %v:\n%s", took.Round(time.Millisecond), stderr)
 		})
 	}
 }
@@ -104,38 +76,13 @@ func TestSecondSignalRemovesTemporaryFiles(t *testing.T) {
 	dir := t.TempDir()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestSecondSignalHelper$")
 	cmd.Env = append(os.Environ(), "GREEDYTL_SECOND_SIGNAL_DIR="+dir)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	writing := func() bool {
+		tmps, _ := filepath.Glob(filepath.Join(dir, ".out.tmp-*"))
+		return len(tmps) == 1
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	for {
-		if tmps, _ := filepath.Glob(filepath.Join(dir, ".out.tmp-*")); len(tmps) == 1 {
-			break
-		}
-		select {
-		case err := <-exited:
-			t.Fatalf("the helper ended (%v) before it was stopped\n%s", err, stderr.String())
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
-	for range 2 {
-		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	var err error
-	select {
-	case err = <-exited:
-	case <-time.After(time.Minute):
-		_ = cmd.Process.Kill()
-		t.Fatalf("the helper did not stop within a minute of two SIGTERMs\n%s", stderr.String())
-	}
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 143 {
-		t.Errorf("exit %v, want status 143\n%s", err, stderr.String())
+	code, stderr, _ := signalWhen(t, cmd, writing, 50*time.Millisecond, syscall.SIGTERM, syscall.SIGTERM)
+	if code != 143 {
+		t.Errorf("exit %d, want status 143\n%s", code, stderr)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("left %v", entries)

@@ -8,3 +8,9 @@ import "time"
 // Process returns the CPU time (user and system) the process has used so
 // far, and false when it cannot be read (on systems other than Unix).
 func Process() (time.Duration, bool) { return process() }
+
+// Thread returns the CPU time (user and system) the calling OS thread has
+// used so far, and false when it cannot be read (on systems other than
+// Linux). The caller locks itself to its thread (runtime.LockOSThread) for
+// two readings to be comparable.
+func Thread() (time.Duration, bool) { return thread() }
