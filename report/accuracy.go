@@ -50,13 +50,9 @@ func (t methodThumb) Thumbnail(c *draw.Canvas) {
 // methodLegend returns a legend naming methods in order.
 func methodLegend(names []string) *plot.Legend {
 	l := newLegend()
-	other := 0
-	for _, m := range names {
-		ls, gs := lineStyle(m, other)
-		if methodRank(m) == len(methodOrder) {
-			other++
-		}
-		l.Add(methodLabel(m), methodThumb{ls, gs})
+	lss, gss := methodStyles(names)
+	for i, m := range names {
+		l.Add(methodLabel(m), methodThumb{lss[i], gss[i]})
 	}
 	return &l
 }
@@ -86,12 +82,9 @@ func accuracyPanel(title, xlabel string, ticks plot.ConstantTicks, ms []string, 
 	p.Add(grid)
 	p.Y.Tick.Marker = niceTicks{}
 	width := math.Min(0.05, 0.3/float64(len(ms)))
-	other := 0
+	lss, gss := methodStyles(ms)
 	for j, m := range ms {
-		ls, gs := lineStyle(m, other)
-		if methodRank(m) == len(methodOrder) {
-			other++
-		}
+		ls, gs := lss[j], gss[j]
 		s := &series{}
 		shift := (float64(j) - float64(len(ms)-1)/2) * width
 		for i := range ticks {

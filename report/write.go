@@ -443,7 +443,7 @@ func weightSection(doc *document, recs []experiment.Record, dataset, name, slug 
 	}
 	var entries []entry
 	targets, sources := map[int]bool{}, map[int]bool{}
-	for _, m := range weightMethods {
+	for _, m := range weightMethods() {
 		e := entry{method: m}
 		for _, p := range show {
 			if w := meanAbsWeights(recs, rowKey{dataset: dataset, method: m, positives: p, noise: noise}); w != nil {
