@@ -44,6 +44,7 @@ func init() {
 	Register(Registration{
 		Name:            "greedytl-59",
 		SelectsFeatures: true,
+		Approximates:    "greedytl",
 		Description:     "GreedyTL-59 (greedy selection scoring 59 random candidates a step, seeded)",
 		New:             newGreedy("greedytl-59", o59),
 		Decode:          decodeGreedy("greedytl-59", o59),

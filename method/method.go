@@ -284,6 +284,11 @@ type Registration struct {
 	// features, those of the paper's noise study (its Fig. 2); see
 	// Capabilities.
 	SelectsFeatures bool
+	// Approximates, when set, is the registry name of the method this one
+	// approximates with less work (greedytl-59 approximates greedytl,
+	// scoring a random sample of the candidates a step); the report
+	// compares the two (the paper's Fig. 3 and Table 1).
+	Approximates string
 	// Configure, which may be nil, returns the method with the settings of
 	// s (s.Name is this registration's Name and s.Params is not empty)
 	// replacing its defaults. The method's Name, and its models' Method,

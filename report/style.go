@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/greedytl/greedytl/method"
 	xfont "golang.org/x/image/font"
@@ -40,6 +41,7 @@ type methodStyle struct {
 	color    color.RGBA // its colour in figures
 	emphasis bool       // drawn with a wider line: the paper's method stands out
 	weights  bool       // the paper draws its source weights (Figs. 4, 5 and 7)
+	search   string     // how it searches, in the caption of an approximation figure (Fig. 3)
 }
 
 // styles is the report's style table, the one place that gives the methods
@@ -49,8 +51,8 @@ type methodStyle struct {
 // multi-class methods have colours no binary method has; the recommended
 // one (method.RecommendedMulti) a dark red and a wider line.
 var styles = map[string]methodStyle{
-	"greedytl":         {label: "GreedyTL", color: rgb(0xd6, 0x27, 0x28), emphasis: true, weights: true},
-	"greedytl-59":      {label: "GreedyTL-59", color: rgb(0xff, 0x7f, 0x0e), emphasis: true, weights: true},
+	"greedytl":         {label: "GreedyTL", color: rgb(0xd6, 0x27, 0x28), emphasis: true, weights: true, search: "exact search"},
+	"greedytl-59":      {label: "GreedyTL-59", color: rgb(0xff, 0x7f, 0x0e), emphasis: true, weights: true, search: "59 random candidates a step"},
 	"greedytl-sp":      {label: "GreedyTL-SP", color: rgb(0x8c, 0x56, 0x4b)},
 	"greedytl-auto":    {label: "GreedyTL-auto", color: rgb(0xff, 0x98, 0x96)},
 	"forward-reg":      {label: "Forward-Reg", color: rgb(0x7f, 0x7f, 0x7f)},
@@ -115,6 +117,39 @@ func methodLabel(name string) string {
 		return s.label
 	}
 	return name
+}
+
+// approximation is a method and the registered method it approximates
+// (method.Registration.Approximates): the report compares the two in a
+// figure and a timing table (the paper's Fig. 3 and Table 1).
+type approximation struct{ exact, approx string }
+
+// approximations returns the approximations whose two methods are both in
+// ms, in the registry's order of the approximating method.
+func approximations(ms []string) []approximation {
+	var as []approximation
+	for _, m := range methodOrder {
+		if r, ok := method.Registered(m); ok && r.Approximates != "" && slices.Contains(ms, m) && slices.Contains(ms, r.Approximates) {
+			as = append(as, approximation{exact: r.Approximates, approx: m})
+		}
+	}
+	return as
+}
+
+// slug returns the approximation's part of a figure's file name: the
+// approximating method's name without dashes ("greedytl59").
+func (a approximation) slug() string { return strings.ReplaceAll(a.approx, "-", "") }
+
+// title returns "EXACT vs APPROX" in the methods' labels.
+func (a approximation) title() string { return methodLabel(a.exact) + " vs " + methodLabel(a.approx) }
+
+// searchLabel returns a method's label followed by how it searches, in
+// parentheses, when the style table says.
+func searchLabel(name string) string {
+	if s := styles[name].search; s != "" {
+		return methodLabel(name) + " (" + s + ")"
+	}
+	return methodLabel(name)
 }
 
 // weightMethods returns the methods whose source weights the paper draws as

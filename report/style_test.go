@@ -77,3 +77,33 @@ func TestStyleTable(t *testing.T) {
 		t.Errorf("weightMethods() = %v, want %v", weightMethods(), want)
 	}
 }
+
+// greedy59 is the registry's one approximation: greedytl-59 of greedytl.
+var greedy59 = approximation{exact: "greedytl", approx: "greedytl-59"}
+
+// TestApproximations: the report compares a method with its approximation
+// as the registry says (greedytl-59 approximates greedytl) when a run has
+// both, and names the figure and its heading as the paper does.
+func TestApproximations(t *testing.T) {
+	for _, tc := range []struct {
+		ms   []string
+		want []approximation
+	}{
+		{[]string{"no-transfer", "greedytl-59", "greedytl"}, []approximation{greedy59}},
+		{[]string{"greedytl", "no-transfer"}, nil},
+		{[]string{"greedytl-59", "greedytl-sp"}, nil},
+	} {
+		if got := approximations(tc.ms); !slices.Equal(got, tc.want) {
+			t.Errorf("approximations(%v) = %v, want %v", tc.ms, got, tc.want)
+		}
+	}
+	if greedy59.slug() != "greedytl59" || greedy59.title() != "GreedyTL vs GreedyTL-59" {
+		t.Errorf("slug %q, title %q", greedy59.slug(), greedy59.title())
+	}
+	for _, n := range method.Names() {
+		r, _ := method.Registered(n)
+		if a := r.Approximates; a != "" && !slices.Contains(method.Names(), a) {
+			t.Errorf("%s approximates %q, not a registered binary method", n, a)
+		}
+	}
+}
