@@ -71,8 +71,6 @@ type dam struct{}
 func init() {
 	Register(Registration{
 		Name:        "dam",
-		Label:       "DAM",
-		Color:       rgb(0x94, 0x67, 0xbd),
 		Description: "DAM (transductive): class-balanced ridge on X fitting the labels and, on the unlabelled inputs, the mean source score",
 		New:         func() Method { return dam{} },
 		Decode:      decodeLinear,

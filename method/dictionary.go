@@ -87,8 +87,6 @@ const (
 func init() {
 	Register(Registration{
 		Name:        "dictionary",
-		Label:       "Dictionary learning",
-		Color:       rgb(0x8c, 0x6d, 0x31),
 		Description: "domain-adaptive dictionary learning: K-SVD on the source scores, a path of dictionaries to the target, OMP codes, ridge",
 		New: func() Method {
 			return dictionary{sparsity: dictSparsity, pathSteps: dictPathSteps, ksvdIters: dictKSVDIters}

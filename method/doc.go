@@ -25,10 +25,12 @@
 //
 // # Shared conventions
 //
-// Registration. A method's registration holds everything known about it by
-// name: its description, its label and colour in tables and figures, its
-// place in Names (the paper's order), whether it belongs to the noise study
-// (SelectsFeatures); package report reads them from there.
+// Registration. A method's registration holds its identity and
+// capabilities: its name and description, what it fits (Capabilities:
+// binary, native multi-class, whether it selects features, as the methods
+// of the noise study do) and its place in the registry's one order (Names
+// and MultiNames, the paper's order). Presentation, the labels, colours and
+// line styles of tables and figures, is package report's style table.
 //
 // Standardisation. Every method standardises the columns of X and H with the
 // training mean and population standard deviation (package standardize,

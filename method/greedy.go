@@ -33,8 +33,6 @@ const forwardRelLambda = 1e-8
 func init() {
 	Register(Registration{
 		Name:            "greedytl",
-		Label:           "GreedyTL",
-		Color:           rgb(0xd6, 0x27, 0x28),
 		SelectsFeatures: true,
 		Description:     "GreedyTL (exact greedy selection of features and sources, ridge λ = 1, δ = 1e-4)",
 		New:             newGreedy("greedytl", greedytl.DefaultOptions()),
@@ -45,9 +43,8 @@ func init() {
 	o59.Sample = 59
 	Register(Registration{
 		Name:            "greedytl-59",
-		Label:           "GreedyTL-59",
-		Color:           rgb(0xff, 0x7f, 0x0e),
 		SelectsFeatures: true,
+		Approximates:    "greedytl",
 		Description:     "GreedyTL-59 (greedy selection scoring 59 random candidates a step, seeded)",
 		New:             newGreedy("greedytl-59", o59),
 		Decode:          decodeGreedy("greedytl-59", o59),
@@ -57,8 +54,6 @@ func init() {
 	osp.FeatureFactor = spFeatureFactor
 	Register(Registration{
 		Name:            "greedytl-sp",
-		Label:           "GreedyTL-SP",
-		Color:           rgb(0x8c, 0x56, 0x4b),
 		SelectsFeatures: true,
 		Description:     "GreedyTL preferring sources (standardised features scaled by γ = " + strconv.FormatFloat(spFeatureFactor, 'g', -1, 64) + ")",
 		New:             newGreedy("greedytl-sp", osp),
@@ -67,8 +62,6 @@ func init() {
 	})
 	Register(Registration{
 		Name:            "forward-reg",
-		Label:           "Forward-Reg",
-		Color:           rgb(0x7f, 0x7f, 0x7f),
 		SelectsFeatures: true,
 		Description:     "Forward regression (GreedyTL's selection without regularisation, at most m−1 columns)",
 		New:             func() Method { return forwardReg{} },

@@ -19,8 +19,6 @@ import (
 func init() {
 	Register(Registration{
 		Name:            "greedytl-auto",
-		Label:           "GreedyTL-auto",
-		Color:           rgb(0xff, 0x98, 0x96),
 		SelectsFeatures: true,
 		Description:     "Recommended: the mean of GreedyTL (γ = 1), GreedyTL preferring sources (γ = 0.5), the best-ordering source and ridge on every column, all fitted to the labels by least squares, averaged over the subsamples without one negative",
 		New:             func() Method { return newGreedyAuto() },

@@ -115,8 +115,6 @@ func standardL1Params(c float64, seed uint64) linear.Params {
 func init() {
 	Register(Registration{
 		Name:            "l1-logistic",
-		Label:           "L1-Logistic",
-		Color:           rgb(0xe3, 0x77, 0xc2),
 		SelectsFeatures: true,
 		Description:     "L1-regularised logistic regression on [X, H] (bias penalised, -B 1) as scikit-learn's liblinear solver fits it (tol 1e-4, seeded), C by LOO; exact=1 solves to a certified duality gap",
 		New:             func() Method { return logistic{name: "l1-logistic", l1Ratio: 1, standard: true} },
@@ -125,8 +123,6 @@ func init() {
 	})
 	Register(Registration{
 		Name:            "elastic-net",
-		Label:           "Elastic-Net",
-		Color:           rgb(0x39, 0x3b, 0x79),
 		SelectsFeatures: true,
 		Description:     "elastic-net logistic regression on [X, H] (l1_ratio 0.5, bias penalised), C by LOO",
 		New:             func() Method { return logistic{name: "elastic-net", l1Ratio: 0.5} },

@@ -12,8 +12,6 @@ import (
 func init() {
 	Register(Registration{
 		Name:        "logme-source",
-		Label:       "LogME source",
-		Color:       rgb(0xc5, 0xb0, 0xd5),
 		Description: "LogME source: the single source with the highest LogME evidence on the training examples, rescaled on them",
 		New:         func() Method { return logmeSource{} },
 		Decode:      decodeLinear,

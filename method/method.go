@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"image/color"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -282,15 +280,15 @@ type Registration struct {
 	// "version" and "method" members have been checked) written for this
 	// method. The "method" member may be a spec with settings (see Spec).
 	Decode func(doc json.RawMessage) (Model, error)
-	// Label is the method's name in tables and figures (the paper's name
-	// for the paper's methods); empty means Name.
-	Label string
-	// Color is the method's colour in figures; the zero colour (alpha 0)
-	// lets a figure pick one.
-	Color color.RGBA
 	// SelectsFeatures marks the methods that select or weight individual
-	// features, those of the paper's noise study (its Fig. 2).
+	// features, those of the paper's noise study (its Fig. 2); see
+	// Capabilities.
 	SelectsFeatures bool
+	// Approximates, when set, is the registry name of the method this one
+	// approximates with less work (greedytl-59 approximates greedytl,
+	// scoring a random sample of the candidates a step); the report
+	// compares the two (the paper's Fig. 3 and Table 1).
+	Approximates string
 	// Configure, which may be nil, returns the method with the settings of
 	// s (s.Name is this registration's Name and s.Params is not empty)
 	// replacing its defaults. The method's Name, and its models' Method,
@@ -314,15 +312,37 @@ type Registration struct {
 	DecodeMulti func(doc json.RawMessage) (MultiModel, error)
 }
 
-// paperOrder lists the methods in the order of the paper's tables, which is
-// the order Names reports them in; greedytl-auto, which goes beyond the
-// paper, follows the other GreedyTL methods, and the modern alternatives
-// logme-source and stacked-logistic come last.
-var paperOrder = []string{
+// order lists the methods in the registry's canonical order, the one order
+// every listing derives from (Names, MultiNames, the report's tables and
+// figures): the binary methods in the order of the paper's tables, with
+// greedytl-auto, which goes beyond the paper, after the other GreedyTL
+// methods and the modern alternatives logme-source and stacked-logistic
+// last; then the native multi-class methods, the recommended one first. A
+// registered method missing from it follows, sorted by name.
+var order = []string{
 	"greedytl", "greedytl-59", "greedytl-sp", "greedytl-auto", "forward-reg",
 	"no-transfer", "rls-srcfeat", "average-kt", "best-source",
 	"multikt-l2", "multikt-l1", "dam", "l1-logistic", "elastic-net", "dictionary",
 	"logme-source", "stacked-logistic",
+	"greedytl-nway", "multinomial-logistic", "nearest-mean", "simpleshot", "nearest-neighbour",
+}
+
+// ordered returns the registered names whose registrations keep says to
+// keep: those of order in its order, then the others sorted by name.
+func ordered(keep func(Registration) bool) []string {
+	var names, rest []string
+	for _, n := range order {
+		if r, ok := registry[n]; ok && keep(r) {
+			names = append(names, n)
+		}
+	}
+	for n, r := range registry {
+		if keep(r) && !slices.Contains(order, n) {
+			rest = append(rest, n)
+		}
+	}
+	slices.Sort(rest)
+	return append(names, rest...)
 }
 
 var registry = map[string]Registration{}
@@ -374,18 +394,6 @@ func Registered(name string) (Registration, bool) {
 	return r, ok
 }
 
-// DisplayLabel returns the registration's Label, or its Name when it has
-// none.
-func (r Registration) DisplayLabel() string {
-	if r.Label != "" {
-		return r.Label
-	}
-	return r.Name
-}
-
-// rgb is an opaque colour, for registrations.
-func rgb(r, g, b uint8) color.RGBA { return color.RGBA{R: r, G: g, B: b, A: 255} }
-
 // lookupName returns the registration of the binary method name.
 func lookupName(name string) (Registration, error) {
 	r, ok := registry[name]
@@ -436,24 +444,8 @@ func configure(r Registration, s Spec) (Method, error) {
 	return m, nil
 }
 
-// Names returns the registered binary method names in the paper's order (greedytl,
-// greedytl-59, greedytl-sp, greedytl-auto, forward-reg, no-transfer,
-// rls-srcfeat, average-kt, best-source, multikt-l2, multikt-l1, dam,
-// l1-logistic, elastic-net, dictionary, logme-source, stacked-logistic); any
-// other registered name follows, sorted.
+// Names returns the registered binary method names in the registry's order
+// (the paper's, see order); any other registered name follows, sorted.
 func Names() []string {
-	names := make([]string, 0, len(registry))
-	for _, n := range paperOrder {
-		if r, ok := registry[n]; ok && r.New != nil {
-			names = append(names, n)
-		}
-	}
-	var rest []string
-	for n, r := range registry {
-		if r.New != nil && !slices.Contains(paperOrder, n) {
-			rest = append(rest, n)
-		}
-	}
-	sort.Strings(rest)
-	return append(names, rest...)
+	return ordered(func(r Registration) bool { return r.New != nil })
 }

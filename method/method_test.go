@@ -2,7 +2,6 @@ package method
 
 import (
 	"encoding/json"
-	"image/color"
 	"slices"
 	"strings"
 	"testing"
@@ -10,15 +9,16 @@ import (
 
 func TestNamesPaperOrder(t *testing.T) {
 	names := Names()
-	// The registered methods appear in the paper's order, and E1's are all
-	// there.
-	var want []string
-	for _, n := range paperOrder {
-		if _, ok := registry[n]; ok {
-			want = append(want, n)
-		}
+	// The registered methods appear in the paper's order (its tables, with
+	// greedytl-auto after the GreedyTL methods and the modern alternatives
+	// last), and E1's are all there.
+	want := []string{
+		"greedytl", "greedytl-59", "greedytl-sp", "greedytl-auto", "forward-reg",
+		"no-transfer", "rls-srcfeat", "average-kt", "best-source",
+		"multikt-l2", "multikt-l1", "dam", "l1-logistic", "elastic-net", "dictionary",
+		"logme-source", "stacked-logistic",
 	}
-	if !slices.Equal(names[:len(want)], want) {
+	if !slices.Equal(names, want) {
 		t.Errorf("Names() = %v, want the paper's order %v", names, want)
 	}
 	for _, n := range []string{"greedytl", "greedytl-59", "greedytl-sp", "forward-reg", "no-transfer", "rls-srcfeat", "average-kt", "best-source"} {
@@ -75,31 +75,29 @@ func TestLookupUnknown(t *testing.T) {
 	}
 }
 
-// TestRegistrationStyle checks the metadata tables and figures read from
-// the registrations: every registered method has a label and a colour of
-// its own.
-func TestRegistrationStyle(t *testing.T) {
-	seen := map[color.RGBA]string{}
-	for _, name := range Names() {
-		r, ok := Registered(name)
-		if !ok {
-			t.Fatalf("Registered(%q) not found", name)
+// TestRegistryOrder: the registry's order lists every registered method
+// exactly once, so Names and MultiNames (and the report, which derives its
+// order from them) never fall back to sorting a method of this package; and
+// every registered method is in MultiNames exactly once.
+func TestRegistryOrder(t *testing.T) {
+	for i, n := range order {
+		if _, ok := Registered(n); !ok {
+			t.Errorf("order[%d] = %q is not registered", i, n)
 		}
-		if r.Label == "" || r.DisplayLabel() != r.Label {
-			t.Errorf("%s: label %q", name, r.Label)
+		if j := slices.Index(order, n); j != i {
+			t.Errorf("order lists %q at %d and %d", n, j, i)
 		}
-		if r.Color.A != 255 {
-			t.Errorf("%s: no colour", name)
+	}
+	if len(order) != len(registry) {
+		t.Errorf("order lists %d methods, the registry holds %d", len(order), len(registry))
+	}
+	all := MultiNames()
+	for n := range registry {
+		if c := slices.Index(all, n); c < 0 || slices.Index(all[c+1:], n) >= 0 {
+			t.Errorf("MultiNames lists %q %d times, want once", n, strings.Count(","+strings.Join(all, ",")+",", ","+n+","))
 		}
-		if other, dup := seen[r.Color]; dup {
-			t.Errorf("%s and %s share the colour %v", name, other, r.Color)
-		}
-		seen[r.Color] = name
 	}
 	if _, ok := Registered("greedytl:lambda=10"); ok {
 		t.Error("Registered accepts a spec with settings")
-	}
-	if got := (Registration{Name: "x"}).DisplayLabel(); got != "x" {
-		t.Errorf("DisplayLabel without a label = %q", got)
 	}
 }

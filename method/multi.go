@@ -121,6 +121,10 @@ type Capabilities struct {
 	// (Registration.NewMulti is set). A binary method without it is used
 	// one against the rest for several classes (OneVsRest).
 	NativeMultiClass bool
+	// SelectsFeatures: the method selects or weights individual features
+	// (Registration.SelectsFeatures), as the methods of the paper's noise
+	// study (its Fig. 2) do.
+	SelectsFeatures bool
 }
 
 // MultiClass reports whether the method fits multi-class labels, natively
@@ -129,36 +133,19 @@ func (c Capabilities) MultiClass() bool { return c.Binary || c.NativeMultiClass 
 
 // Capabilities returns what the registered method fits.
 func (r Registration) Capabilities() Capabilities {
-	return Capabilities{Binary: r.New != nil, NativeMultiClass: r.NewMulti != nil}
+	return Capabilities{Binary: r.New != nil, NativeMultiClass: r.NewMulti != nil, SelectsFeatures: r.SelectsFeatures}
 }
-
-// multiOrder lists the native multi-class methods in the order MultiNames
-// reports them: the recommended one first.
-var multiOrder = []string{"greedytl-nway", "multinomial-logistic", "nearest-mean", "simpleshot", "nearest-neighbour"}
 
 // RecommendedMulti is the registry name of the recommended multi-class
 // method, the CLI's default for three or more classes.
 const RecommendedMulti = "greedytl-nway"
 
 // MultiNames returns the names of the methods that fit multi-class labels:
-// the native multi-class methods (greedytl-nway, multinomial-logistic,
-// nearest-mean, simpleshot, nearest-neighbour, then any other, sorted), then
-// every binary method (Names), which fits them one against the rest.
+// the native multi-class methods (in the registry's order, the recommended
+// one first, then any other, sorted), then every binary method (Names),
+// which fits them one against the rest.
 func MultiNames() []string {
-	var names []string
-	for _, n := range multiOrder {
-		if r, ok := registry[n]; ok && r.NewMulti != nil {
-			names = append(names, n)
-		}
-	}
-	var rest []string
-	for n, r := range registry {
-		if r.NewMulti != nil && !slices.Contains(multiOrder, n) {
-			rest = append(rest, n)
-		}
-	}
-	slices.Sort(rest)
-	names = append(names, rest...)
+	names := ordered(func(r Registration) bool { return r.NewMulti != nil })
 	for _, n := range Names() {
 		if !slices.Contains(names, n) {
 			names = append(names, n)

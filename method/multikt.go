@@ -72,16 +72,12 @@ const (
 func init() {
 	Register(Registration{
 		Name:        "multikt-l2",
-		Label:       "MultiKT L2",
-		Color:       rgb(0x2c, 0xa0, 0x2c),
 		Description: "MultiKT: class-balanced LS-SVM with source weights β minimising the LOO hinge loss, ||β||₂ ≤ τ",
 		New:         func() Method { return multiKT{name: "multikt-l2", steps: multiKTSteps} },
 		Decode:      decodeLinear,
 	})
 	Register(Registration{
 		Name:        "multikt-l1",
-		Label:       "MultiKT L1",
-		Color:       rgb(0x98, 0xdf, 0x8a),
 		Description: "MultiKT: class-balanced LS-SVM with source weights β minimising the LOO hinge loss, ||β||₁ ≤ τ",
 		New:         func() Method { return multiKT{name: "multikt-l1", l1: true, steps: multiKTSteps} },
 		Decode:      decodeLinear,

@@ -12,35 +12,30 @@ import (
 func init() {
 	Register(Registration{
 		Name:        "greedytl-nway",
-		Label:       "GreedyTL N-way",
 		Description: "recommended for three or more classes: a mixture of multinomial logistic regressions on [X, H], on [X, H] with each block scaled to an equal say, and on H alone, its weights chosen by cross-validation (the equal-say one alone at one example per class)",
 		NewMulti:    func() MultiMethod { return greedyNWay{} },
 		DecodeMulti: decodeNamed("greedytl-nway", decodeEnsemble),
 	})
 	Register(Registration{
 		Name:        "multinomial-logistic",
-		Label:       "Multinomial logistic",
 		Description: "multinomial (softmax) L2 logistic regression on the standardised [X, H], C by stratified cross-validation (C = 1 with a class of one example)",
 		NewMulti:    func() MultiMethod { return multinomialLogistic{} },
 		DecodeMulti: decodeNamed("multinomial-logistic", decodeLinearMulti),
 	})
 	Register(Registration{
 		Name:        "nearest-mean",
-		Label:       "Nearest class mean",
 		Description: "the class whose mean of the standardised [X, H] is nearest (Euclidean): the prototype classifier",
 		NewMulti:    func() MultiMethod { return nearestMean{} },
 		DecodeMulti: decodeNamed("nearest-mean", decodeLinearMulti),
 	})
 	Register(Registration{
 		Name:        "simpleshot",
-		Label:       "SimpleShot",
 		Description: "SimpleShot: the standardised [X, H] (centred on the training mean) L2-normalised row by row, nearest class centroid",
 		NewMulti:    func() MultiMethod { return simpleShot{} },
 		DecodeMulti: decodeNamed("simpleshot", decodeCentroidCosine),
 	})
 	Register(Registration{
 		Name:        "nearest-neighbour",
-		Label:       "Nearest neighbour",
 		Description: "the class of the nearest training example (Euclidean on the standardised [X, H])",
 		NewMulti:    func() MultiMethod { return nearestNeighbour{} },
 		DecodeMulti: decodeNamed("nearest-neighbour", decodeNearestNeighbour),

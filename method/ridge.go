@@ -15,16 +15,12 @@ import (
 func init() {
 	Register(Registration{
 		Name:        "no-transfer",
-		Label:       "No transfer",
-		Color:       rgb(0x00, 0x00, 0x00),
 		Description: "No transfer: ridge regression on the target features alone, λ by leave-one-out",
 		New:         func() Method { return noTransfer{} },
 		Decode:      decodeLinear,
 	})
 	Register(Registration{
 		Name:            "rls-srcfeat",
-		Label:           "RLS (src+feat)",
-		Color:           rgb(0x1f, 0x77, 0xb4),
 		SelectsFeatures: true,
 		Description:     "RLS src+feat: ridge regression on the features and source scores [X, H], λ by leave-one-out",
 		New:             func() Method { return rlsSrcFeat{} },
@@ -32,16 +28,12 @@ func init() {
 	})
 	Register(Registration{
 		Name:        "average-kt",
-		Label:       "AverageKT",
-		Color:       rgb(0x17, 0xbe, 0xcf),
 		Description: "AverageKT: ridge regression on X biased towards the average standardised source, λ by leave-one-out",
 		New:         func() Method { return averageKT{} },
 		Decode:      decodeLinear,
 	})
 	Register(Registration{
 		Name:        "best-source",
-		Label:       "Best source (oracle)",
-		Color:       rgb(0xbc, 0xbd, 0x22),
 		Description: "Best source (ORACLE, reference only): the single rescaled source with the best balanced accuracy on held-out labels",
 		New:         func() Method { return bestSource{} },
 		Decode:      decodeLinear,

@@ -14,8 +14,6 @@ import (
 func init() {
 	Register(Registration{
 		Name:        "stacked-logistic",
-		Label:       "Stacked logistic",
-		Color:       rgb(0x9e, 0xda, 0xe5),
 		Description: "Stacked logistic: L2 logistic regression on every feature and every source score [X, H], classes balanced, C by stratified cross-validation",
 		New:         func() Method { return stackedLogistic{} },
 		Decode:      decodeLinear,

@@ -50,13 +50,9 @@ func (t methodThumb) Thumbnail(c *draw.Canvas) {
 // methodLegend returns a legend naming methods in order.
 func methodLegend(names []string) *plot.Legend {
 	l := newLegend()
-	other := 0
-	for _, m := range names {
-		ls, gs := lineStyle(m, other)
-		if methodRank(m) == len(methodOrder) {
-			other++
-		}
-		l.Add(methodLabel(m), methodThumb{ls, gs})
+	lss, gss := methodStyles(names)
+	for i, m := range names {
+		l.Add(methodLabel(m), methodThumb{lss[i], gss[i]})
 	}
 	return &l
 }
@@ -86,12 +82,9 @@ func accuracyPanel(title, xlabel string, ticks plot.ConstantTicks, ms []string, 
 	p.Add(grid)
 	p.Y.Tick.Marker = niceTicks{}
 	width := math.Min(0.05, 0.3/float64(len(ms)))
-	other := 0
+	lss, gss := methodStyles(ms)
 	for j, m := range ms {
-		ls, gs := lineStyle(m, other)
-		if methodRank(m) == len(methodOrder) {
-			other++
-		}
+		ls, gs := lss[j], gss[j]
 		s := &series{}
 		shift := (float64(j) - float64(len(ms)-1)/2) * width
 		for i := range ticks {
@@ -318,12 +311,12 @@ func noiseFigure(name, dataset string, d *datasetRows, negatives int) (*figure, 
 	}, nil
 }
 
-// approxFigure is Fig. 3: GreedyTL against GreedyTL-59 (and the strongest
-// baselines) by training-set size, and the per-target accuracies of the two
-// against each other.
-func approxFigure(name, dataset string, d *datasetRows, res *Results, noise, negatives int) (*figure, error) {
+// approxFigure is Fig. 3: a method (GreedyTL) against its approximation
+// (GreedyTL-59) and the strongest baselines by training-set size, and the
+// per-target accuracies of the two against each other.
+func approxFigure(name, dataset string, a approximation, d *datasetRows, res *Results, noise, negatives int) (*figure, error) {
 	ps, ticks := categories(d.positives(noise))
-	ms := []string{"greedytl", "greedytl-59"}
+	ms := []string{a.exact, a.approx}
 	ms = append(ms, strongest(d, noise, 3, ms)...)
 	slices.SortFunc(ms, compareMethods)
 	left, err := accuracyPanel("accuracy by training-set size", positivesLabel(negatives), ticks, ms, func(m string, i int) (Row, bool) {
@@ -332,7 +325,7 @@ func approxFigure(name, dataset string, d *datasetRows, res *Results, noise, neg
 	if err != nil {
 		return nil, err
 	}
-	right := newPlot("per target (mean over splits)", "GreedyTL balanced accuracy (%)", "GreedyTL-59 balanced accuracy (%)")
+	right := newPlot("per target (mean over splits)", methodLabel(a.exact)+" balanced accuracy (%)", methodLabel(a.approx)+" balanced accuracy (%)")
 	grid := plotter.NewGrid()
 	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
 	right.Add(grid)
@@ -340,8 +333,8 @@ func approxFigure(name, dataset string, d *datasetRows, res *Results, noise, neg
 	lo, hi := 100.0, 0.0
 	colors := []color.RGBA{rgb(0x1b, 0x9e, 0x77), rgb(0xd9, 0x5f, 0x02), rgb(0x75, 0x70, 0xb3), rgb(0xe7, 0x29, 0x8a), rgb(0x66, 0xa6, 0x1e)}
 	for i, pos := range ps {
-		exact := targetMeans(res.Records, rowKey{dataset: dataset, method: "greedytl", positives: pos, noise: noise})
-		approx := targetMeans(res.Records, rowKey{dataset: dataset, method: "greedytl-59", positives: pos, noise: noise})
+		exact := targetMeans(res.Records, rowKey{dataset: dataset, method: a.exact, positives: pos, noise: noise})
+		approx := targetMeans(res.Records, rowKey{dataset: dataset, method: a.approx, positives: pos, noise: noise})
 		var xys plotter.XYs
 		for _, t := range sortedInts(exact) {
 			if a, ok := approx[t]; ok {
@@ -380,14 +373,14 @@ func approxFigure(name, dataset string, d *datasetRows, res *Results, noise, neg
 	right.X.Tick.Marker, right.Y.Tick.Marker = niceTicks{}, niceTicks{}
 	return &figure{
 		name: name,
-		caption: fmt.Sprintf("GreedyTL (exact search) against GreedyTL-59 (59 random candidates a step) on %s (cf. the paper's Fig. 3). "+
+		caption: fmt.Sprintf("%s against %s on %s (cf. the paper's Fig. 3). "+
 			"Left: balanced accuracy with the strongest other methods (± one standard error over splits); right: each target's "+
-			"accuracy under both, points above the diagonal favour GreedyTL-59.", dataset),
+			"accuracy under both, points above the diagonal favour %s.", searchLabel(a.exact), searchLabel(a.approx), dataset, methodLabel(a.approx)),
 		width: 11 * vg.Inch, height: 5 * vg.Inch,
 		draw: func(c draw.Canvas) {
 			sty := left.Title.TextStyle
 			c2 := draw.Crop(c, 0, 0, 0, -sty.Height(dataset)-vg.Points(8))
-			c.FillText(sty, vg.Point{X: c.Center().X, Y: c.Max.Y - vg.Points(4)}, dataset+": GreedyTL vs GreedyTL-59")
+			c.FillText(sty, vg.Point{X: c.Center().X, Y: c.Max.Y - vg.Points(4)}, dataset+": "+a.title())
 			drawPanels(c2, []*plot.Plot{left, right}, leg)
 		},
 	}, nil

@@ -18,10 +18,6 @@ import (
 	"github.com/greedytl/greedytl/experiment"
 )
 
-// weightMethods are the methods whose source weights the paper draws as
-// semantic transferability matrices (Figs. 4, 5 and 7).
-var weightMethods = []string{"greedytl", "greedytl-59", "rls-srcfeat"}
-
 // weights is the mean absolute source weight of each (source, target) pair
 // of one method and training-set size, over the successful splits of the
 // target (a source not used in a split counts as 0).

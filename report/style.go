@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/greedytl/greedytl/method"
 	xfont "golang.org/x/image/font"
@@ -15,23 +16,12 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// The methods' order, labels and colours are their registrations' (package
-// method): methodOrder is the registry's order (the paper's), and a method
-// the registry does not know (a spec with settings, a method of another
-// build) follows, by name, with a label equal to its name and one of
-// extraColors. The native multi-class methods follow the binary ones (an
-// N-way report shows both).
+// methodOrder is the registry's order of the methods (package method owns
+// it): method.Names(), then the native multi-class methods of
+// method.MultiNames() (an N-way report shows both). A method the registry
+// does not know (a spec with settings, a method of another build) follows,
+// by name.
 var methodOrder = nativeAfterBinary()
-
-// nativeMulti lists the native multi-class methods (the recommended one
-// first), which multiColors colour in turn.
-var nativeMulti = slices.DeleteFunc(method.MultiNames(), func(n string) bool { return slices.Contains(method.Names(), n) })
-
-// multiColors colour the native multi-class methods: the recommended one a
-// dark red, the others colours no binary method has.
-var multiColors = []color.RGBA{
-	rgb(0xb2, 0x18, 0x2b), rgb(0x1b, 0x9e, 0x77), rgb(0x00, 0x44, 0x1b), rgb(0x75, 0x70, 0xb3), rgb(0xe6, 0xab, 0x02),
-}
 
 // nativeAfterBinary returns method.Names() followed by the native
 // multi-class methods of method.MultiNames().
@@ -45,7 +35,48 @@ func nativeAfterBinary() []string {
 	return names
 }
 
-// extraColors colour methods without a registered colour, in turn.
+// methodStyle is a method's presentation in tables and figures.
+type methodStyle struct {
+	label    string     // its name in tables and figures (the paper's name for the paper's methods)
+	color    color.RGBA // its colour in figures
+	emphasis bool       // drawn with a wider line: the paper's method stands out
+	weights  bool       // the paper draws its source weights (Figs. 4, 5 and 7)
+	search   string     // how it searches, in the caption of an approximation figure (Fig. 3)
+}
+
+// styles is the report's style table, the one place that gives the methods
+// their labels, colours and line styles. A method missing from it (one
+// registered later, a method of another build) is labelled with its name
+// and coloured with one of extraColors (see methodStyles). The native
+// multi-class methods have colours no binary method has; the recommended
+// one (method.RecommendedMulti) a dark red and a wider line.
+var styles = map[string]methodStyle{
+	"greedytl":         {label: "GreedyTL", color: rgb(0xd6, 0x27, 0x28), emphasis: true, weights: true, search: "exact search"},
+	"greedytl-59":      {label: "GreedyTL-59", color: rgb(0xff, 0x7f, 0x0e), emphasis: true, weights: true, search: "59 random candidates a step"},
+	"greedytl-sp":      {label: "GreedyTL-SP", color: rgb(0x8c, 0x56, 0x4b)},
+	"greedytl-auto":    {label: "GreedyTL-auto", color: rgb(0xff, 0x98, 0x96)},
+	"forward-reg":      {label: "Forward-Reg", color: rgb(0x7f, 0x7f, 0x7f)},
+	"no-transfer":      {label: "No transfer", color: rgb(0x00, 0x00, 0x00)},
+	"rls-srcfeat":      {label: "RLS (src+feat)", color: rgb(0x1f, 0x77, 0xb4), weights: true},
+	"average-kt":       {label: "AverageKT", color: rgb(0x17, 0xbe, 0xcf)},
+	"best-source":      {label: "Best source (oracle)", color: rgb(0xbc, 0xbd, 0x22)},
+	"multikt-l2":       {label: "MultiKT L2", color: rgb(0x2c, 0xa0, 0x2c)},
+	"multikt-l1":       {label: "MultiKT L1", color: rgb(0x98, 0xdf, 0x8a)},
+	"dam":              {label: "DAM", color: rgb(0x94, 0x67, 0xbd)},
+	"l1-logistic":      {label: "L1-Logistic", color: rgb(0xe3, 0x77, 0xc2)},
+	"elastic-net":      {label: "Elastic-Net", color: rgb(0x39, 0x3b, 0x79)},
+	"dictionary":       {label: "Dictionary learning", color: rgb(0x8c, 0x6d, 0x31)},
+	"logme-source":     {label: "LogME source", color: rgb(0xc5, 0xb0, 0xd5)},
+	"stacked-logistic": {label: "Stacked logistic", color: rgb(0x9e, 0xda, 0xe5)},
+
+	"greedytl-nway":        {label: "GreedyTL N-way", color: rgb(0xb2, 0x18, 0x2b)},
+	"multinomial-logistic": {label: "Multinomial logistic", color: rgb(0x1b, 0x9e, 0x77)},
+	"nearest-mean":         {label: "Nearest class mean", color: rgb(0x00, 0x44, 0x1b)},
+	"simpleshot":           {label: "SimpleShot", color: rgb(0x75, 0x70, 0xb3)},
+	"nearest-neighbour":    {label: "Nearest neighbour", color: rgb(0xe6, 0xab, 0x02)},
+}
+
+// extraColors colour the methods without a style, in turn.
 var extraColors = []color.RGBA{
 	rgb(0x65, 0x65, 0xff), rgb(0xad, 0x49, 0x4a), rgb(0x31, 0xa3, 0x54), rgb(0xc7, 0xc7, 0xc7),
 }
@@ -58,10 +89,10 @@ func isOracle(name string) bool {
 }
 
 // selectsFeatures reports whether a method is one of the paper's noise
-// study (Fig. 2): its registration's SelectsFeatures.
+// study (Fig. 2): its registration's capability SelectsFeatures.
 func selectsFeatures(name string) bool {
 	r, ok := method.Registered(name)
-	return ok && r.SelectsFeatures
+	return ok && r.Capabilities().SelectsFeatures
 }
 
 func rgb(r, g, b uint8) color.RGBA { return color.RGBA{R: r, G: g, B: b, A: 255} }
@@ -80,35 +111,88 @@ func compareMethods(a, b string) int {
 	return cmp.Or(cmp.Compare(methodRank(a), methodRank(b)), cmp.Compare(a, b))
 }
 
-// methodLabel returns the registered label of a method, or its name.
+// methodLabel returns a method's label in the style table, or its name.
 func methodLabel(name string) string {
-	if r, ok := method.Registered(name); ok {
-		return r.DisplayLabel()
+	if s, ok := styles[name]; ok {
+		return s.label
 	}
 	return name
 }
 
-// lineStyle returns the colour, dash pattern and marker of a method; other is
-// the method's position among the unknown methods of a figure.
-func lineStyle(name string, other int) (draw.LineStyle, draw.GlyphStyle) {
-	i := methodRank(name)
-	c := extraColors[other%len(extraColors)]
-	if k := slices.Index(nativeMulti, name); k >= 0 { // a native multi-class method: a colour of its own
-		c = multiColors[k%len(multiColors)]
+// approximation is a method and the registered method it approximates
+// (method.Registration.Approximates): the report compares the two in a
+// figure and a timing table (the paper's Fig. 3 and Table 1).
+type approximation struct{ exact, approx string }
+
+// approximations returns the approximations whose two methods are both in
+// ms, in the registry's order of the approximating method.
+func approximations(ms []string) []approximation {
+	var as []approximation
+	for _, m := range methodOrder {
+		if r, ok := method.Registered(m); ok && r.Approximates != "" && slices.Contains(ms, m) && slices.Contains(ms, r.Approximates) {
+			as = append(as, approximation{exact: r.Approximates, approx: m})
+		}
 	}
-	if r, ok := method.Registered(name); ok && r.Color.A != 0 {
-		c = r.Color
+	return as
+}
+
+// slug returns the approximation's part of a figure's file name: the
+// approximating method's name without dashes ("greedytl59").
+func (a approximation) slug() string { return strings.ReplaceAll(a.approx, "-", "") }
+
+// title returns "EXACT vs APPROX" in the methods' labels.
+func (a approximation) title() string { return methodLabel(a.exact) + " vs " + methodLabel(a.approx) }
+
+// searchLabel returns a method's label followed by how it searches, in
+// parentheses, when the style table says.
+func searchLabel(name string) string {
+	if s := styles[name].search; s != "" {
+		return methodLabel(name) + " (" + s + ")"
 	}
-	if i == len(methodOrder) {
-		i += other
+	return methodLabel(name)
+}
+
+// weightMethods returns the methods whose source weights the paper draws as
+// semantic transferability matrices (Figs. 4, 5 and 7), in the registry's
+// order.
+func weightMethods() []string {
+	var ms []string
+	for n, s := range styles {
+		if s.weights {
+			ms = append(ms, n)
+		}
 	}
-	width := vg.Points(1.5)
-	if name == "greedytl" || name == "greedytl-59" || name == method.RecommendedMulti {
-		width = vg.Points(2.5) // the paper's method stands out
+	slices.SortFunc(ms, compareMethods)
+	return ms
+}
+
+// methodStyles returns the line and marker styles of the methods of a
+// figure: each its colour in the style table, or, for a method without a
+// style, one of extraColors in turn; a dash pattern and marker by its place
+// in the registry's order (the methods the registry does not know taking
+// the places after it in turn).
+func methodStyles(names []string) ([]draw.LineStyle, []draw.GlyphStyle) {
+	lss, gss := make([]draw.LineStyle, len(names)), make([]draw.GlyphStyle, len(names))
+	other, unknown := 0, 0
+	for j, name := range names {
+		i := methodRank(name)
+		if i == len(methodOrder) {
+			i += unknown
+			unknown++
+		}
+		s, ok := styles[name]
+		if !ok {
+			s.color = extraColors[other%len(extraColors)]
+			other++
+		}
+		width := vg.Points(1.5)
+		if s.emphasis || name == method.RecommendedMulti {
+			width = vg.Points(2.5) // the paper's method stands out
+		}
+		lss[j] = draw.LineStyle{Color: s.color, Width: width, Dashes: dashes[i%len(dashes)]}
+		gss[j] = draw.GlyphStyle{Color: s.color, Radius: vg.Points(3.5), Shape: glyphs[i%len(glyphs)]}
 	}
-	ls := draw.LineStyle{Color: c, Width: width, Dashes: dashes[i%len(dashes)]}
-	gs := draw.GlyphStyle{Color: c, Radius: vg.Points(3.5), Shape: glyphs[i%len(glyphs)]}
-	return ls, gs
+	return lss, gss
 }
 
 var dashes = [][]vg.Length{

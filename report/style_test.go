@@ -1,8 +1,11 @@
 package report
 
 import (
+	"image/color"
 	"slices"
 	"testing"
+
+	"github.com/greedytl/greedytl/method"
 )
 
 // TestMethodOrderFromRegistry: the report orders, labels and classifies
@@ -26,5 +29,81 @@ func TestMethodOrderFromRegistry(t *testing.T) {
 	}
 	if !selectsFeatures("greedytl-auto") || selectsFeatures("dam") {
 		t.Error("selectsFeatures disagrees with the registrations")
+	}
+}
+
+// TestStyleTable: every registered method, binary and multi-class, has a
+// style of its own in the report's table (a label and an opaque colour no
+// other method has), every style belongs to a registered method, and a
+// method without a style (an unknown name) is labelled with its name and
+// coloured with the fallback colours in turn, distinct from each other.
+func TestStyleTable(t *testing.T) {
+	seen := map[color.RGBA]string{}
+	all := method.MultiNames()
+	for _, name := range all {
+		s, ok := styles[name]
+		if !ok {
+			t.Errorf("%s has no style", name)
+			continue
+		}
+		if s.label == "" || methodLabel(name) != s.label {
+			t.Errorf("%s: label %q, methodLabel %q", name, s.label, methodLabel(name))
+		}
+		if s.color.A != 255 {
+			t.Errorf("%s: no colour", name)
+		}
+		if other, dup := seen[s.color]; dup {
+			t.Errorf("%s and %s share the colour %v", name, other, s.color)
+		}
+		seen[s.color] = name
+	}
+	for name := range styles {
+		if !slices.Contains(all, name) {
+			t.Errorf("the style table has %q, which is not registered", name)
+		}
+	}
+	unknown := []string{"zz-a", "greedytl", "zz-b"}
+	lss, gss := methodStyles(unknown)
+	if lss[0].Color != extraColors[0] || lss[2].Color != extraColors[1] || gss[2].Color != extraColors[1] {
+		t.Errorf("fallback colours %v, %v, want %v, %v", lss[0].Color, lss[2].Color, extraColors[0], extraColors[1])
+	}
+	if lss[1].Color != styles["greedytl"].color || methodLabel("zz-a") != "zz-a" {
+		t.Errorf("greedytl's colour %v, zz-a's label %q", lss[1].Color, methodLabel("zz-a"))
+	}
+	if slices.Equal(lss[0].Dashes, lss[2].Dashes) && gss[0].Shape == gss[2].Shape {
+		t.Error("two unknown methods share dash pattern and marker")
+	}
+	if want := []string{"greedytl", "greedytl-59", "rls-srcfeat"}; !slices.Equal(weightMethods(), want) {
+		t.Errorf("weightMethods() = %v, want %v", weightMethods(), want)
+	}
+}
+
+// greedy59 is the registry's one approximation: greedytl-59 of greedytl.
+var greedy59 = approximation{exact: "greedytl", approx: "greedytl-59"}
+
+// TestApproximations: the report compares a method with its approximation
+// as the registry says (greedytl-59 approximates greedytl) when a run has
+// both, and names the figure and its heading as the paper does.
+func TestApproximations(t *testing.T) {
+	for _, tc := range []struct {
+		ms   []string
+		want []approximation
+	}{
+		{[]string{"no-transfer", "greedytl-59", "greedytl"}, []approximation{greedy59}},
+		{[]string{"greedytl", "no-transfer"}, nil},
+		{[]string{"greedytl-59", "greedytl-sp"}, nil},
+	} {
+		if got := approximations(tc.ms); !slices.Equal(got, tc.want) {
+			t.Errorf("approximations(%v) = %v, want %v", tc.ms, got, tc.want)
+		}
+	}
+	if greedy59.slug() != "greedytl59" || greedy59.title() != "GreedyTL vs GreedyTL-59" {
+		t.Errorf("slug %q, title %q", greedy59.slug(), greedy59.title())
+	}
+	for _, n := range method.Names() {
+		r, _ := method.Registered(n)
+		if a := r.Approximates; a != "" && !slices.Contains(method.Names(), a) {
+			t.Errorf("%s approximates %q, not a registered binary method", n, a)
+		}
 	}
 }

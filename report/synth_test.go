@@ -103,7 +103,7 @@ func (s synth) records() []experiment.Record {
 // addWeights gives the weight-recording methods weights on sources of the
 // target's group (GreedyTL sparse, RLS dense).
 func (s synth) addWeights(r *experiment.Record, rng *rand.Rand) {
-	if !slices.Contains(weightMethods, r.Method) {
+	if !slices.Contains(weightMethods(), r.Method) {
 		return
 	}
 	for c := range s.classes {

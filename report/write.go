@@ -187,14 +187,14 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 		doc.add(heading{3, "Noise study"}, picture{fig: f2})
 	}
 	ms := d.methods(base)
-	if slices.Contains(ms, "greedytl") && slices.Contains(ms, "greedytl-59") {
-		f3, err := approxFigure("fig3-greedytl59-"+slug, name, d, res, base, negatives)
+	for _, a := range approximations(ms) {
+		f3, err := approxFigure("fig3-"+a.slug()+"-"+slug, name, a, d, res, base, negatives)
 		if err != nil {
 			return nil, err
 		}
 		figs = append(figs, f3)
-		doc.add(heading{3, "GreedyTL vs GreedyTL-59"}, picture{fig: f3})
-		doc.add(timingTable(res, recs, dataset, base, negatives)...)
+		doc.add(heading{3, a.title()}, picture{fig: f3})
+		doc.add(timingTable(res, recs, dataset, a, base, negatives)...)
 	}
 	mf, err := weightSection(doc, recs, dataset, name, slug, ci, d, base, negatives)
 	if err != nil {
@@ -333,12 +333,14 @@ func accuracyTable(d *datasetRows, noise, negatives int) []block {
 	return []block{t, paragraph{note}}
 }
 
-// timingTable is the paper's Table 1: the fit time of GreedyTL and
-// GreedyTL-59 by training-set size, mean ± standard deviation over cells.
-func timingTable(res *Results, recs []experiment.Record, dataset string, noise, negatives int) []block {
+// timingTable is the paper's Table 1: the fit time of a method (GreedyTL)
+// and its approximation (GreedyTL-59) by training-set size, mean ± standard
+// deviation over cells.
+func timingTable(res *Results, recs []experiment.Record, dataset string, a approximation, noise, negatives int) []block {
+	pair := []string{a.exact, a.approx}
 	var ps []int
 	for _, r := range recs {
-		if r.Error == "" && r.Noise == noise && (r.Method == "greedytl" || r.Method == "greedytl-59") {
+		if r.Error == "" && r.Noise == noise && slices.Contains(pair, r.Method) {
 			ps = append(ps, r.Positives)
 		}
 	}
@@ -347,7 +349,7 @@ func timingTable(res *Results, recs []experiment.Record, dataset string, noise, 
 	means := map[string][]float64{}
 	sds := map[string][]float64{}
 	hi := 0.0
-	for _, m := range []string{"greedytl", "greedytl-59"} {
+	for _, m := range pair {
 		for _, p := range ps {
 			ts := fitTimes(recs, rowKey{dataset: dataset, method: m, positives: p, noise: noise})
 			means[m] = append(means[m], mean(ts))
@@ -360,7 +362,7 @@ func timingTable(res *Results, recs []experiment.Record, dataset string, noise, 
 		unit, scale = "ms", 1000
 	}
 	t := table{header: []string{"method"}, right: []bool{false}}
-	cand := candidateRange(recs, noise)
+	cand := candidateRange(recs, pair, noise)
 	if cand == "" {
 		if n := res.candidates(dataset, noise); n > 0 {
 			cand = strconv.Itoa(n)
@@ -374,7 +376,7 @@ func timingTable(res *Results, recs []experiment.Record, dataset string, noise, 
 		t.header = append(t.header, sizeLabel(p, negatives))
 		t.right = append(t.right, true)
 	}
-	for _, m := range []string{"greedytl", "greedytl-59"} {
+	for _, m := range pair {
 		cells := []string{methodLabel(m)}
 		if cand != "" {
 			cells = append(cells, cand)
@@ -389,8 +391,8 @@ func timingTable(res *Results, recs []experiment.Record, dataset string, noise, 
 		speed = append(speed, "")
 	}
 	for i := range ps {
-		if means["greedytl-59"][i] > 0 {
-			speed = append(speed, fmt.Sprintf("×%.1f", means["greedytl"][i]/means["greedytl-59"][i]))
+		if means[a.approx][i] > 0 {
+			speed = append(speed, fmt.Sprintf("×%.1f", means[a.exact][i]/means[a.approx][i]))
 		} else {
 			speed = append(speed, "—")
 		}
@@ -403,13 +405,13 @@ func timingTable(res *Results, recs []experiment.Record, dataset string, noise, 
 }
 
 // candidateRange describes the number of candidate columns the records of
-// the greedy methods give at a noise level: one number, a range, or "" when
-// they do not say.
-func candidateRange(recs []experiment.Record, noise int) string {
+// the methods ms (the greedy methods) give at a noise level: one number, a
+// range, or "" when they do not say.
+func candidateRange(recs []experiment.Record, ms []string, noise int) string {
 	lo, hi := math.MaxInt, 0
 	for i := range recs {
 		r := &recs[i]
-		if r.Noise == noise && (r.Method == "greedytl" || r.Method == "greedytl-59") && r.Candidates > 0 {
+		if r.Noise == noise && slices.Contains(ms, r.Method) && r.Candidates > 0 {
 			lo, hi = min(lo, r.Candidates), max(hi, r.Candidates)
 		}
 	}
@@ -443,7 +445,7 @@ func weightSection(doc *document, recs []experiment.Record, dataset, name, slug 
 	}
 	var entries []entry
 	targets, sources := map[int]bool{}, map[int]bool{}
-	for _, m := range weightMethods {
+	for _, m := range weightMethods() {
 		e := entry{method: m}
 		for _, p := range show {
 			if w := meanAbsWeights(recs, rowKey{dataset: dataset, method: m, positives: p, noise: noise}); w != nil {

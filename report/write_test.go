@@ -224,7 +224,7 @@ func TestTimingTable(t *testing.T) {
 	}
 	recs = append(recs, failed("greedytl", 3, 2, 0, 0)) // its 99 s must not count
 	res := &Results{Records: recs, shapes: map[string]shape{"d": {features: 50, sources: 11}}}
-	blocks := timingTable(res, recs, "d", 0, 10)
+	blocks := timingTable(res, recs, "d", greedy59, 0, 10)
 	tab := blocks[1].(table)
 	want := [][]string{
 		{"GreedyTL", "60", "2.000 ± 1.000"},
@@ -247,7 +247,7 @@ func TestTimingTable(t *testing.T) {
 		recs[i].FitSeconds /= 1000
 	}
 	res.shapes = nil
-	blocks = timingTable(res, recs, "d", 0, 10)
+	blocks = timingTable(res, recs, "d", greedy59, 0, 10)
 	if tab := blocks[1].(table); !slices.Equal(tab.rows[0], []string{"GreedyTL", "2.000 ± 1.000"}) {
 		t.Errorf("row %q", tab.rows[0])
 	}
@@ -316,7 +316,7 @@ func TestCandidatesFromRecords(t *testing.T) {
 		{[]experiment.Record{cell("greedytl", 0, 2, 0, 0, 0.5, 1)}, "2"}, // from run.json: 1 + 0 + 2 − 1
 	}
 	for _, tc := range tests {
-		tab := timingTable(res, tc.recs, "d", 0, 10)[1].(table)
+		tab := timingTable(res, tc.recs, "d", greedy59, 0, 10)[1].(table)
 		if tab.rows[0][1] != tc.want {
 			t.Errorf("candidates %q, want %q", tab.rows[0][1], tc.want)
 		}

@@ -79,8 +79,8 @@ sources), fits a multi-class model on --shots examples of each class and
 records its accuracy (and balanced accuracy) on --test-per-class further
 examples of each (a class with fewer than the largest shots plus that is
 refused: leave it out with --targets). --methods takes the multi-class
-methods (greedytl-nway, multinomial-logistic, nearest-mean, simpleshot,
-nearest-neighbour) and any binary method spec, fitted one against the rest;
+methods (` + strings.Join(nativeMultiNames(), ", ") + `)
+and any binary method spec, fitted one against the rest;
 the default is every one of them. --splits is the number of episodes per
 ways and shots. The episodes depend on --seed, ways, shots and episode
 number alone: a method added later sees the same episodes.

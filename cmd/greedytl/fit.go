@@ -75,10 +75,11 @@ the step with the lowest leave-one-out error (--stop-at-min-loo). --sample 59
 is GreedyTL-59.
 
 Labels of three or more classes (names or numbers) fit one model for all
-classes: by default the recommended greedytl-nway (the mean class
+classes: by default the recommended ` + method.RecommendedMulti + ` (the mean class
 probabilities of multinomial logistic regression on [X, H] and on H alone);
---method multinomial-logistic, nearest-mean, simpleshot or nearest-neighbour
-fit natively, and any binary method is fitted one class against the rest.
+the other native multi-class methods fit natively (--method
+` + strings.Join(slices.DeleteFunc(nativeMultiNames(), func(n string) bool { return n == method.RecommendedMulti }), ", ") + `),
+and any binary method is fitted one class against the rest.
 The model file records the class names in order. Two label values stay a
 binary fit; --positive NAME makes one class against all the others.
 
