@@ -12,7 +12,7 @@ import (
 func init() {
 	Register(Registration{
 		Name:        "greedytl-nway",
-		Description: "recommended for three or more classes: a mixture of multinomial logistic regressions on [X, H], on [X, H] with each block scaled to an equal say, and on H alone, its weights chosen by cross-validation (the equal-say one alone at one example per class)",
+		Description: "recommended for three or more classes: the mean class probabilities of two multinomial logistic regressions on the standardised [X, H], one with each row L2-normalised, one with its features and its source scores L2-normalised separately (an equal say for the two blocks)",
 		NewMulti:    func() MultiMethod { return greedyNWay{} },
 		DecodeMulti: decodeNamed("greedytl-nway", decodeEnsemble),
 	})

@@ -75,9 +75,8 @@ the step with the lowest leave-one-out error (--stop-at-min-loo). --sample 59
 is GreedyTL-59.
 
 Labels of three or more classes (names or numbers) fit one model for all
-classes: by default the recommended ` + method.RecommendedMulti + ` (the mean class
-probabilities of multinomial logistic regression on [X, H] and on H alone);
-the other native multi-class methods fit natively (--method
+classes: by default the recommended ` + method.RecommendedMulti + ` (described
+with the methods below); the other native multi-class methods fit natively (--method
 ` + strings.Join(slices.DeleteFunc(nativeMultiNames(), func(n string) bool { return n == method.RecommendedMulti }), ", ") + `),
 and any binary method is fitted one class against the rest.
 The model file records the class names in order. Two label values stay a
@@ -126,6 +125,11 @@ func methodList() string {
 	var b strings.Builder
 	for _, n := range method.Names() {
 		r, _ := method.Lookup(n)
+		fmt.Fprintf(&b, "  %-13s %s\n", n, r.Description)
+	}
+	b.WriteString("\nMulti-class methods (three or more classes; every method above fits them\none class against the rest):\n")
+	for _, n := range nativeMultiNames() {
+		r, _ := method.Registered(n)
 		fmt.Fprintf(&b, "  %-13s %s\n", n, r.Description)
 	}
 	return b.String()
