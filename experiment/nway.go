@@ -3,7 +3,6 @@ package experiment
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"time"
 
@@ -179,10 +178,8 @@ func evaluateEpisode(rec *Record, model method.MultiModel, ed *episodeData) erro
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
-	for i, v := range scores.RawMatrix().Data {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("predict: score %d is %v", i, v)
-		}
+	if err := checkScores(scores.RawMatrix().Data); err != nil {
+		return err
 	}
 	pred, err := model.Predict(ed.test)
 	if err != nil {
@@ -191,12 +188,6 @@ func evaluateEpisode(rec *Record, model method.MultiModel, ed *episodeData) erro
 	if rec.Accuracy, rec.BalancedAccuracy, _, err = metric.ClassAccuracy(pred, ed.testY, len(ed.names)); err != nil {
 		return err
 	}
-	hp := model.Hyperparameters()
-	for k, v := range hp {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("hyperparameter %s is %v", k, v)
-		}
-	}
-	rec.Hyperparameters = hp
-	return nil
+	rec.Hyperparameters, err = finiteHyper(model.Hyperparameters())
+	return err
 }

@@ -750,21 +750,15 @@ func (r *runner) evaluate(rec *Record, model method.Model, d *groupData) error {
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
-	for i, s := range scores {
-		if math.IsNaN(s) || math.IsInf(s, 0) {
-			return fmt.Errorf("predict: score %d is %v", i, s)
-		}
+	if err := checkScores(scores); err != nil {
+		return err
 	}
 	if rec.BalancedAccuracy, err = metric.BalancedAccuracy(scores, d.test.Y); err != nil {
 		return err
 	}
-	hp := model.Hyperparameters()
-	for k, v := range hp {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("hyperparameter %s is %v", k, v)
-		}
+	if rec.Hyperparameters, err = finiteHyper(model.Hyperparameters()); err != nil {
+		return err
 	}
-	rec.Hyperparameters = hp
 	if w := model.SourceWeights(); w != nil {
 		if len(w) != len(d.sources) {
 			return fmt.Errorf("%d source weights for %d sources", len(w), len(d.sources))
@@ -793,4 +787,26 @@ func selectedFeatures(model method.Model) int {
 		return s.Features()
 	}
 	return -1
+}
+
+// checkScores returns an error naming the first of a model's test scores
+// that is not finite.
+func checkScores(scores []float64) error {
+	for i, v := range scores {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("predict: score %d is %v", i, v)
+		}
+	}
+	return nil
+}
+
+// finiteHyper returns a model's hyperparameters hp for its record, or an
+// error naming one that is not finite.
+func finiteHyper(hp map[string]float64) (map[string]float64, error) {
+	for k, v := range hp {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("hyperparameter %s is %v", k, v)
+		}
+	}
+	return hp, nil
 }

@@ -163,19 +163,7 @@ func failedEpisodes(doc *document, recs []experiment.Record) {
 		method      string
 		ways, shots int
 	}
-	count, first := map[key]int{}, map[key]string{}
-	var keys []key
-	for _, r := range recs {
-		if r.Error == "" {
-			continue
-		}
-		k := key{r.Method, r.Ways, r.Positives}
-		if count[k] == 0 {
-			keys = append(keys, k)
-			first[k] = r.Error
-		}
-		count[k]++
-	}
+	keys, count, first := groupFailed(recs, func(r experiment.Record) key { return key{r.Method, r.Ways, r.Positives} })
 	if len(keys) == 0 {
 		return
 	}

@@ -494,26 +494,32 @@ func weightSection(doc *document, recs []experiment.Record, dataset, name, slug 
 	return figs, nil
 }
 
-// failedTable lists the failed cells by method, size and noise.
-func failedTable(doc *document, recs []experiment.Record) {
-	type key struct {
-		method           string
-		positives, noise int
-	}
-	count := map[key]int{}
-	first := map[key]string{}
-	var keys []key
+// groupFailed groups the failed records of recs by key: the keys in order
+// of first appearance, each key's number of failed records and its first
+// error.
+func groupFailed[K comparable](recs []experiment.Record, key func(experiment.Record) K) (keys []K, count map[K]int, first map[K]string) {
+	count, first = map[K]int{}, map[K]string{}
 	for _, r := range recs {
 		if r.Error == "" {
 			continue
 		}
-		k := key{r.Method, r.Positives, r.Noise}
+		k := key(r)
 		if count[k] == 0 {
 			keys = append(keys, k)
 			first[k] = r.Error
 		}
 		count[k]++
 	}
+	return keys, count, first
+}
+
+// failedTable lists the failed cells by method, size and noise.
+func failedTable(doc *document, recs []experiment.Record) {
+	type key struct {
+		method           string
+		positives, noise int
+	}
+	keys, count, first := groupFailed(recs, func(r experiment.Record) key { return key{r.Method, r.Positives, r.Noise} })
 	if len(keys) == 0 {
 		return
 	}

@@ -189,16 +189,9 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel) err
 		}
 		return nil
 	}
-	report := s.err
-	if o.out == "" || o.out == stdoutName {
-		if err := write(s.out); err != nil {
-			return err
-		}
-	} else {
-		if err := atomicfile.Write(o.out, write); err != nil {
-			return err
-		}
-		report = s.out
+	report, err := writePredictions(s, o.out, write)
+	if err != nil {
+		return err
 	}
 	if eval != nil {
 		if o.json {

@@ -139,16 +139,9 @@ func runPredict(s *streams, o *predictOptions) error {
 		}
 		return nil
 	}
-	report := s.err
-	if o.out == "" || o.out == stdoutName {
-		if err := write(s.out); err != nil {
-			return err
-		}
-	} else {
-		if err := atomicfile.Write(o.out, write); err != nil {
-			return err
-		}
-		report = s.out
+	report, err := writePredictions(s, o.out, write)
+	if err != nil {
+		return err
 	}
 	if y != nil {
 		acc, err := metric.BalancedAccuracy(scores, y)
@@ -247,4 +240,15 @@ func predictLiblinear(s *streams, o *predictOptions) ([]float64, error) {
 		return nil, badInputf("%s has %d columns but the model %s needs %d features", o.data.features, d, o.model, m.NrFeature)
 	}
 	return m.Scores(X), nil
+}
+
+// writePredictions writes predict's output with write: to standard output,
+// or atomically to out when it names a file. It returns where the summary
+// of an evaluation goes: standard error beside predictions on standard
+// output, else standard output.
+func writePredictions(s *streams, out string, write func(io.Writer) error) (io.Writer, error) {
+	if out == "" || out == stdoutName {
+		return s.err, write(s.out)
+	}
+	return s.out, atomicfile.Write(out, write)
 }
