@@ -9,6 +9,7 @@ import (
 
 	"github.com/greedytl/greedytl/internal/fitctx"
 	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	gonumlapack "gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
@@ -361,12 +362,11 @@ func ridgeFactorize(a *mat.SymDense, lambda float64) (*mat.Cholesky, error) {
 // fitPrimal solves (X_cᵀX_c + λI)w = X_cᵀy_c, sets W and Fitted and returns
 // 1 − H_ii, H_ii = [1/m] + x_ciᵀ(X_cᵀX_c + λI)⁻¹x_ci.
 func (r *ridgeData) fitPrimal(lambda float64, model *RidgeModel) ([]float64, error) {
-	var g mat.SymDense
-	g.SymOuterK(1, r.x.T())
-	if err := r.interrupted(); err != nil {
+	g, err := r.gram(r.x, true)
+	if err != nil {
 		return nil, err
 	}
-	chol, err := ridgeFactorize(&g, lambda)
+	chol, err := ridgeFactorize(g, lambda)
 	if err != nil {
 		return nil, err
 	}
@@ -414,12 +414,11 @@ func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) ([]float64, error
 	z := r.reduced()
 	yt := mat.NewVecDense(k, nil)
 	yt.MulVec(qt, mat.NewVecDense(r.m, r.y))
-	var g mat.SymDense
-	g.SymOuterK(1, z)
-	if err := r.interrupted(); err != nil {
+	g, err := r.gram(z, false)
+	if err != nil {
 		return nil, err
 	}
-	chol, err := ridgeFactorize(&g, lambda)
+	chol, err := ridgeFactorize(g, lambda)
 	if err != nil {
 		return nil, err
 	}
@@ -535,12 +534,11 @@ func ridgeTridiag(a *mat.SymDense, lambdas []float64) (diag, off []float64, q *m
 // pathPrimal: X_cᵀX_c = Q T Qᵀ, P = X_cQ, c = Pᵀy_c; per λ,
 // ŷ_c = P (T+λI)⁻¹ c and H_ii = [1/m] + P_iᵀ(T+λI)⁻¹P_i.
 func (r *ridgeData) pathPrimal(lambdas []float64) ([]RidgePathPoint, error) {
-	var g mat.SymDense
-	g.SymOuterK(1, r.x.T())
-	if err := r.interrupted(); err != nil {
+	g, err := r.gram(r.x, true)
+	if err != nil {
 		return nil, err
 	}
-	diag, off, q, err := ridgeTridiag(&g, lambdas)
+	diag, off, q, err := ridgeTridiag(g, lambdas)
 	if err != nil {
 		return nil, err
 	}
@@ -569,12 +567,11 @@ func (r *ridgeData) pathPrimal(lambdas []float64) ([]RidgePathPoint, error) {
 func (r *ridgeData) pathDual(lambdas []float64) ([]RidgePathPoint, error) {
 	qt := r.basis()
 	z := r.reduced()
-	var g mat.SymDense
-	g.SymOuterK(1, z)
-	if err := r.interrupted(); err != nil {
+	g, err := r.gram(z, false)
+	if err != nil {
 		return nil, err
 	}
-	diag, off, w, err := ridgeTridiag(&g, lambdas)
+	diag, off, w, err := ridgeTridiag(g, lambdas)
 	if err != nil {
 		return nil, err
 	}
@@ -651,4 +648,54 @@ func ridgeSweep(ctx context.Context, p *mat.Dense, c, diag, off, lambdas []float
 		path[t] = RidgePathPoint{Lambda: l, LOO: res}
 	}
 	return path, nil
+}
+
+// gramCheckWork is about how many multiply-adds gram does between two
+// checks of the context: a few milliseconds of work.
+const gramCheckWork = 1 << 20
+
+// gram returns AᵀA (trans) or AAᵀ (not trans), as SymOuterK(1, Aᵀ) or
+// SymOuterK(1, A) would, but checking r's context after every block of rows
+// of the result that costs about gramCheckWork multiply-adds (a Gram matrix
+// of many columns is the longest single phase of a ridge fit). Each entry
+// of its upper triangle is summed as gonum's Dsyrk sums it — a dot product
+// of two rows of A, or, transposed, a sum over A's rows in order that skips
+// zero factors — so the result is SymOuterK's bit for bit.
+func (r *ridgeData) gram(a *mat.Dense, trans bool) (*mat.SymDense, error) {
+	rows, cols := a.Dims()
+	n, k := rows, cols
+	if trans {
+		n, k = cols, rows
+	}
+	g := mat.NewSymDense(n, nil)
+	raw := g.RawSymmetric()
+	ar := a.RawMatrix()
+	work := 0
+	for i := range n {
+		c := raw.Data[i*raw.Stride+i : i*raw.Stride+n]
+		if trans {
+			for l := range k {
+				if v := ar.Data[l*ar.Stride+i]; v != 0 {
+					blas64.Axpy(v, blas64.Vector{N: n - i, Data: ar.Data[l*ar.Stride+i : l*ar.Stride+n], Inc: 1},
+						blas64.Vector{N: n - i, Data: c, Inc: 1})
+				}
+			}
+		} else {
+			x := blas64.Vector{N: k, Data: ar.Data[i*ar.Stride : i*ar.Stride+k], Inc: 1}
+			for jc := range c {
+				j := i + jc
+				c[jc] = blas64.Dot(x, blas64.Vector{N: k, Data: ar.Data[j*ar.Stride : j*ar.Stride+k], Inc: 1})
+			}
+		}
+		if work += (n - i) * k; work >= gramCheckWork {
+			work = 0
+			if err := r.interrupted(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := r.interrupted(); err != nil {
+		return nil, err
+	}
+	return g, nil
 }

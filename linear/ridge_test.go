@@ -462,3 +462,40 @@ func TestFitRidgeWeights(t *testing.T) {
 		t.Error("λ = 0: no error")
 	}
 }
+
+// TestGramIsSymOuterK: the Gram matrices of the ridge fits, computed in
+// blocks of rows between context checks, are SymOuterK's bit for bit, of
+// A and of Aᵀ, with zeros in A (which the transposed sum skips), and in
+// shapes above and below one block of work.
+func TestGramIsSymOuterK(t *testing.T) {
+	for _, shape := range [][2]int{{1, 1}, {7, 3}, {3, 7}, {40, 900}, {900, 40}, {300, 5000}} {
+		a, _ := ridgeRandom(uint64(shape[0]+shape[1]), shape[0], shape[1], 0)
+		for i := 0; i < shape[0]; i += 3 {
+			a.Set(i, i%shape[1], 0)
+		}
+		r := &ridgeData{ctx: context.Background()}
+		for _, trans := range []bool{false, true} {
+			got, err := r.gram(a, trans)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want mat.SymDense
+			if trans {
+				want.SymOuterK(1, a.T())
+			} else {
+				want.SymOuterK(1, a)
+			}
+			n := want.SymmetricDim()
+			if got.SymmetricDim() != n {
+				t.Fatalf("%v trans %v: %d rows, want %d", shape, trans, got.SymmetricDim(), n)
+			}
+			for i := range n {
+				for j := i; j < n; j++ {
+					if g, w := got.At(i, j), want.At(i, j); g != w {
+						t.Fatalf("%v trans %v: entry (%d, %d) %v, SymOuterK %v", shape, trans, i, j, g, w)
+					}
+				}
+			}
+		}
+	}
+}

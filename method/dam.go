@@ -101,7 +101,7 @@ func (dam) Fit(ctx context.Context, train Data, extra Extra) (result Model, err 
 		return nil, fmt.Errorf("method: dam: unlabelled inputs: %w", err)
 	}
 	sx, sh := standardize.Fit(train.X), standardize.Fit(train.H)
-	zx, err := sx.Transform(train.X)
+	zx, err := sx.TransformContext(ctx, train.X)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +110,7 @@ func (dam) Fit(ctx context.Context, train Data, extra Extra) (result Model, err 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if virtual, err = virtualLabels(sh, dense(train.H), dense(extra.Unlabelled.H), train.Y); err != nil {
+		if virtual, err = virtualLabels(ctx, sh, dense(train.H), dense(extra.Unlabelled.H), train.Y); err != nil {
 			return nil, err
 		}
 	}
@@ -124,7 +124,7 @@ func (dam) Fit(ctx context.Context, train Data, extra Extra) (result Model, err 
 		}
 		return damModel(sx, sh, wf, bf, lambda, 0)
 	}
-	zxu, err := sx.Transform(extra.Unlabelled.X)
+	zxu, err := sx.TransformContext(ctx, extra.Unlabelled.X)
 	if err != nil {
 		return nil, err
 	}
@@ -194,12 +194,12 @@ func damModel(sx, sh standardize.Scaler, w []float64, b, lambda, tau float64) (M
 // labelled rows h it has the class-balanced mean (0) and standard deviation
 // (1) of the labels y. It returns nil (no virtual labels) when h̄ is constant
 // on the labelled rows.
-func virtualLabels(sh standardize.Scaler, h, hu *mat.Dense, y []float64) ([]float64, error) {
-	zh, err := sh.Transform(h)
+func virtualLabels(ctx context.Context, sh standardize.Scaler, h, hu *mat.Dense, y []float64) ([]float64, error) {
+	zh, err := sh.TransformContext(ctx, h)
 	if err != nil {
 		return nil, err
 	}
-	zhu, err := sh.Transform(hu)
+	zhu, err := sh.TransformContext(ctx, hu)
 	if err != nil {
 		return nil, err
 	}

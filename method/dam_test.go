@@ -95,7 +95,7 @@ func TestDAMWeights(t *testing.T) {
 func TestVirtualLabels(t *testing.T) {
 	data := syntheticTransfer(3, 12, 2, 0, 3, 2)
 	sh := standardize.Fit(data.H)
-	v, err := virtualLabels(sh, dense(data.H), dense(data.H), data.Y)
+	v, err := virtualLabels(context.Background(), sh, dense(data.H), dense(data.H), data.Y)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestVirtualLabels(t *testing.T) {
 		c.Set(i, 0, 1)
 		c.Set(i, 1, -2)
 	}
-	v, err = virtualLabels(standardize.Fit(c), c, c, data.Y)
+	v, err = virtualLabels(context.Background(), standardize.Fit(c), c, c, data.Y)
 	if err != nil || v != nil {
 		t.Errorf("constant sources: %v, %v; want no virtual labels", v, err)
 	}

@@ -170,7 +170,7 @@ func (dc dictionary) represent(ctx context.Context, train Data, seed uint64) (*d
 		return nil, nil, err
 	}
 	cs := standardize.Fit(codes)
-	zc, err := cs.Transform(codes)
+	zc, err := cs.TransformContext(ctx, codes)
 	if err != nil {
 		return nil, nil, fmt.Errorf("method: dictionary: %w", err)
 	}

@@ -172,6 +172,9 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	// Every fit reads the rows in content order, so that the model depends
 	// on the set of training rows, not on their order (see contentOrder).
 	order := contentOrder(train)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	train = selectRows(train, order)
 	// samples[0] is the whole sample (nil), then the subsamples' folds.
 	samples := [][]int{nil}

@@ -260,11 +260,11 @@ func (l logistic) looFold(ctx context.Context, raw *mat.Dense, y []float64, i in
 		return nil // one class left: the decision value stays 0
 	}
 	sc := standardize.Fit(rest)
-	z, err := sc.Transform(rest)
+	z, err := sc.TransformContext(ctx, rest)
 	if err != nil {
 		return err
 	}
-	zi, err := sc.Transform(raw.Slice(i, i+1, 0, p).(*mat.Dense))
+	zi, err := sc.TransformContext(ctx, raw.Slice(i, i+1, 0, p).(*mat.Dense))
 	if err != nil {
 		return err
 	}

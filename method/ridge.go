@@ -211,7 +211,7 @@ func (bestSource) Fit(ctx context.Context, train Data, extra Extra) (result Mode
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	zo, err := st.sh.Transform(extra.Oracle.H)
+	zo, err := st.sh.TransformContext(ctx, extra.Oracle.H)
 	if err != nil {
 		return nil, fmt.Errorf("method: best-source: oracle H: %w", err)
 	}

@@ -65,6 +65,9 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (resu
 	}
 	defer endFit(ctx, "stacked-logistic", &result, &err)
 	raw := concatColumns(dense(train.X), dense(train.H))
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	pos, neg, _ := classCounts(train.Y)
 	c := 1.0
 	if k := min(stackedFolds, pos, neg); k >= 2 {
@@ -82,7 +85,7 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (resu
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			zo, err := sc.Transform(rowsOf(raw, out))
+			zo, err := sc.TransformContext(ctx, rowsOf(raw, out))
 			if err != nil {
 				return nil, fmt.Errorf("method: stacked-logistic: %w", err)
 			}
@@ -140,11 +143,14 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (resu
 // given C. The rows must hold both classes.
 func (stackedLogistic) fitRows(ctx context.Context, raw *mat.Dense, y []float64, rows []int) (standardize.Scaler, func(c float64) ([]float64, error), error) {
 	sub := rowsOf(raw, rows)
+	if err := ctx.Err(); err != nil {
+		return standardize.Scaler{}, nil, err
+	}
 	sc := standardize.Fit(sub)
 	if err := ctx.Err(); err != nil {
 		return standardize.Scaler{}, nil, err
 	}
-	z, err := sc.Transform(sub)
+	z, err := sc.TransformContext(ctx, sub)
 	if err != nil {
 		return standardize.Scaler{}, nil, fmt.Errorf("method: stacked-logistic: %w", err)
 	}

@@ -1,6 +1,7 @@
 package standardize
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"reflect"
@@ -65,6 +66,17 @@ func (s Scaler) Len() int { return len(s.Mean) }
 // NaN or ±Inf value or a value whose standardised value overflows (naming
 // its row and column), or when s itself is invalid.
 func (s Scaler) Transform(A mat.Matrix) (*mat.Dense, error) {
+	return s.TransformContext(context.Background(), A)
+}
+
+// transformCheck is about how many elements TransformContext standardises
+// between two checks of its context: a few milliseconds of work.
+const transformCheck = 1 << 19
+
+// TransformContext is Transform, returning ctx's error when ctx is done
+// before it has finished (it is checked every few milliseconds of work:
+// standardising a large block is one of a fit's longest phases).
+func (s Scaler) TransformContext(ctx context.Context, A mat.Matrix) (*mat.Dense, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
@@ -76,7 +88,14 @@ func (s Scaler) Transform(A mat.Matrix) (*mat.Dense, error) {
 		return nil, nil
 	}
 	Z := mat.NewDense(m, c, nil)
+	done := 0
 	for i := range m {
+		if done += c; done >= transformCheck {
+			done = 0
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		dst := Z.RawRowView(i)
 		for j := range c {
 			v := A.At(i, j)

@@ -1,6 +1,8 @@
 package standardize
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -270,5 +272,32 @@ func TestFitTransformOverflow(t *testing.T) {
 	_, _, err := FitTransform(A)
 	if err == nil || !strings.Contains(err.Error(), "column 1 cannot be standardised: its values are not finite, or so far apart that their deviations from the mean overflow") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// TestTransformContext: with a live context TransformContext is Transform;
+// with a done one, a block larger than one check's work returns the
+// context's error, while a small block (no check reached) is standardised.
+func TestTransformContext(t *testing.T) {
+	A := mat.NewDense(transformCheck/100+1, 100, nil)
+	for i, v := range A.RawMatrix().Data {
+		A.RawMatrix().Data[i] = float64(i%7) + v
+	}
+	s := Fit(A)
+	want, err := s.Transform(A)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.TransformContext(context.Background(), A)
+	if err != nil || !mat.Equal(got, want) {
+		t.Fatalf("TransformContext differs from Transform (err %v)", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := s.TransformContext(ctx, A); !errors.Is(err, context.Canceled) {
+		t.Errorf("done context: err %v, want context.Canceled", err)
+	}
+	if _, err := s.TransformContext(ctx, A.Slice(0, 2, 0, 100)); err != nil {
+		t.Errorf("small block, done context: %v", err)
 	}
 }
