@@ -726,9 +726,11 @@ func checkCancelled(t *testing.T, name string, c conformanceCase) {
 // speed targets are: under a loaded CI machine the process's CPU time also
 // counts the collector's and the other goroutines' work, and a bound of a
 // tenth of a second flakes (seen: 113 ms). What runs in every build is the
-// deterministic half of row 11: every method, cancelled at each of its
-// context checks in turn, returns the context's error and no model
-// (TestConformance's "cancelled" checks).
+// deterministic half of row 11: every method, its context cancelled before
+// the fit or partway through it (at fixed points of its reading of the
+// data), returns the context's error and no model (TestConformance's
+// "cancelled" checks; the solvers' own tests cancel them at each of their
+// checks in turn).
 func TestFitDeadline(t *testing.T) {
 	if os.Getenv("GREEDYTL_TIMING") != "1" {
 		t.Skip("a timed test: set GREEDYTL_TIMING=1 to run it (on an idle machine)")
