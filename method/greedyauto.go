@@ -265,14 +265,19 @@ func majorityFolds(y []float64) [][]int {
 }
 
 // contentOrder returns the order of train's rows by a key of their content
-// alone: the 64-bit FNV-1a hash of the bits of their values (X's row, then
-// H's), ties broken by the values themselves (X's row, then H's, compared
-// in column order) and then by the label and the row index — which only
-// orders rows equal in every value, whose order changes nothing. Fitting
-// on the rows in this order makes the model a function of the set of rows:
-// any permutation of them gives the same model, bit for bit. The key is a
-// hash rather than the values, so that interleaved folds in this order are
-// not sorted by one column.
+// alone: the 64-bit FNV-1a hash of the bits of their features (X's row),
+// ties — rows of equal features, or no features at all — broken by the
+// values themselves (X's row, then H's, compared in column order) and then
+// by the label and the row index, which only orders rows equal in every
+// value, whose order changes nothing. Fitting on the rows in this order
+// makes the model a function of the set of rows: any permutation of them
+// gives the same model, bit for bit. The key is a hash rather than the
+// values, so that interleaved folds in this order are not sorted by one
+// column; it leaves out the source scores, which are computed (by
+// greedytl from a sources directory, by the user's own code, by another
+// BLAS) and may differ in their last bits between two routes to the same
+// scores: a hash of them would move every row for such a difference, and
+// the model with it, where the values' order moves none.
 func contentOrder(train Data) []int {
 	x, h := dense(train.X), dense(train.H)
 	row := func(a *mat.Dense, r int) []float64 {
@@ -285,7 +290,7 @@ func contentOrder(train Data) []int {
 	var buf []byte
 	for r := range keys {
 		buf = buf[:0]
-		for _, v := range slices.Concat(row(x, r), row(h, r)) {
+		for _, v := range row(x, r) {
 			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
 		}
 		hash := fnv.New64a()

@@ -342,29 +342,55 @@ func TestGreedyAutoSpec(t *testing.T) {
 }
 
 // hashOrder returns rows sorted by the 64-bit FNV-1a hash (hash/fnv) of
-// the little-endian bits of each row's values, X's then H's (the rows of
-// the tests have distinct hashes).
+// the little-endian bits of each row's features, ties (rows without
+// features) broken by the rows' source scores in column order.
 func hashOrder(train Data, rows []int) []int {
 	_, d := dims(train.X)
 	_, n := dims(train.H)
 	key := func(r int) uint64 {
 		h := fnv.New64a()
-		for j := range d + n {
-			v := 0.0
-			if j < d {
-				v = train.X.At(r, j)
-			} else {
-				v = train.H.At(r, j-d)
-			}
+		for j := range d {
 			var b [8]byte
-			binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+			binary.LittleEndian.PutUint64(b[:], math.Float64bits(train.X.At(r, j)))
 			h.Write(b[:])
 		}
 		return h.Sum64()
 	}
 	out := slices.Clone(rows)
-	slices.SortFunc(out, func(a, b int) int { return cmp.Compare(key(a), key(b)) })
+	slices.SortFunc(out, func(a, b int) int {
+		if c := cmp.Compare(key(a), key(b)); c != 0 {
+			return c
+		}
+		for j := range n {
+			if c := cmp.Compare(train.H.At(a, j), train.H.At(b, j)); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
 	return out
+}
+
+// TestGreedyAutoSourceScoresRounding: source scores that differ in their
+// last bit (as greedytl's and NumPy's scores of the same sources do) give
+// nearly the same model — the subsamples' folds do not move (a hash of the
+// scores in the row order moved them, and the scores by about 1 %).
+func TestGreedyAutoSourceScoresRounding(t *testing.T) {
+	c := newConformanceCase(52, 30, 5, 12, 8)
+	want := mustPredict(t, mustFit(t, "greedytl-auto", c), c.test)
+	h := mat.DenseCopyOf(c.train.H)
+	raw := h.RawMatrix()
+	for i := range raw.Data {
+		raw.Data[i] = math.Nextafter(raw.Data[i], math.Inf(1))
+	}
+	nudged := c
+	nudged.train.H = h
+	got := mustPredict(t, mustFit(t, "greedytl-auto", nudged), c.test)
+	for i := range got {
+		if math.Abs(got[i]-want[i]) > 1e-9*(1+math.Abs(want[i])) {
+			t.Fatalf("score %d: %v with the source scores one ulp up, %v without", i, got[i], want[i])
+		}
+	}
 }
 
 // TestGreedyAutoIgnoresRowOrder: permuting the training rows gives the

@@ -423,6 +423,12 @@ class MultiScorer(Scorer):
                     len(self.x), len(self.h), self.num_features, self.num_sources))
         p = self.num_features + self.num_sources
         if self.form == "linear":
+            # "rows" or "blocks": the standardised row is L2-normalised
+            # whole, or its features and its source scores each on their own
+            # (greedytl-nway's members); absent: not normalised.
+            self.normalise = doc.get("normalise", "")
+            if self.normalise not in ("", "rows", "blocks"):
+                raise ModelFileError("normalise is {!r}: want 'rows', 'blocks' or none".format(self.normalise))
             self.wx = _matrix(doc["wx"], "wx", (K, self.num_features))
             self.wh = _matrix(doc["wh"], "wh", (K, self.num_sources))
             self.b = _vector(doc["b"], "b", K)
@@ -475,11 +481,18 @@ class MultiScorer(Scorer):
     def _scores(self, X, H, rows):
         K = len(self.classes)
         if self.form == "linear":
+            zx = self.x.transform(X) if self.num_features else np.zeros((rows, 0))
+            zh = self.h.transform(H) if self.num_sources else np.zeros((rows, 0))
+            if self.normalise == "rows":
+                z = _unit_rows(np.hstack([zx, zh]))
+                zx, zh = z[:, :self.num_features], z[:, self.num_features:]
+            elif self.normalise == "blocks":
+                zx, zh = _unit_rows(zx), _unit_rows(zh)
             S = np.tile(self.b, (rows, 1))
             if self.num_features:
-                S = S + self.x.transform(X) @ self.wx.T
+                S = S + zx @ self.wx.T
             if self.num_sources:
-                S = S + self.h.transform(H) @ self.wh.T
+                S = S + zh @ self.wh.T
             return S
         if self.form == "nearest-neighbour":
             d2 = _sq_dist(self._z(X, H, rows), self.rows)
@@ -488,14 +501,7 @@ class MultiScorer(Scorer):
                 S[:, k] = -np.sqrt(d2[:, self.row_classes == k].min(axis=1))
             return S
         if self.form == "centroid-cosine":
-            z = self._z(X, H, rows)
-            ss = np.zeros(rows)
-            for j in range(z.shape[1]):
-                ss += z[:, j] * z[:, j]
-            inv = np.ones(rows)
-            np.divide(1.0, np.sqrt(ss), out=inv, where=ss > 0)
-            u = z * inv[:, None]
-            return -np.sqrt(_sq_dist(u, self.centroids))
+            return -np.sqrt(_sq_dist(_unit_rows(self._z(X, H, rows)), self.centroids))
         if self.form == "one-vs-rest":
             return np.column_stack([m.scores(X, H) / self.score_scale[k] for k, m in enumerate(self.models)])
         # ensemble
@@ -503,3 +509,15 @@ class MultiScorer(Scorer):
         for w, m in zip(self.weights, self.members):
             S += w * _softmax_rows(m.scores(X, H))
         return S
+
+
+def _unit_rows(z):
+    """z with each row divided by its Euclidean norm (a zero row stays 0),
+    in the Go code's order: the squares summed column by column, then each
+    element multiplied by 1/‖z‖."""
+    ss = np.zeros(z.shape[0])
+    for j in range(z.shape[1]):
+        ss += z[:, j] * z[:, j]
+    inv = np.ones(z.shape[0])
+    np.divide(1.0, np.sqrt(ss), out=inv, where=ss > 0)
+    return z * inv[:, None]

@@ -16,7 +16,6 @@ computes their score matrix (rows × sources) on new X:
 import hashlib
 import json
 import os
-import struct
 
 import numpy as np
 
@@ -81,7 +80,8 @@ class SourcesDir:
     ``names`` are the sources in the index's order, ``W`` (d × n) and ``b``
     (n) their oriented weights and intercepts (source.NewSet), ``identity``
     the digest greedytl records in a model fitted with ``--sources`` (the
-    SHA-256 of the names and model-file digests, source.Index.Identity).
+    SHA-256 of a line "CLASS SHA256" per source, its class index and its
+    model file's digest, in the index's order: source.Index.Identity).
     Each model file is checked against the digest the index records.
     """
 
@@ -119,10 +119,7 @@ class SourcesDir:
                     name, len(m.labels)))
             models.append(m)
             self.names.append(name)
-            for s in (name, digest):
-                b = s.encode("utf-8")
-                h.update(struct.pack("<Q", len(b)))
-                h.update(b)
+            h.update("{:d} {}\n".format(int(e["class"]), digest).encode("utf-8"))
         self.identity = h.hexdigest()
         self.data_sha256 = ix.get("data_sha256")
         self.d = max(m.nr_feature for m in models)
