@@ -283,16 +283,7 @@ func (e *ensembleModel) Scores(d Data) (*mat.Dense, error) {
 func softmaxRows(s *mat.Dense) {
 	r, _ := s.Dims()
 	for i := 0; i < r; i++ {
-		row := s.RawRowView(i)
-		mx := slices.Max(row)
-		var sum float64
-		for k, v := range row {
-			row[k] = math.Exp(v - mx)
-			sum += row[k]
-		}
-		for k := range row {
-			row[k] /= sum
-		}
+		softmaxInPlace(s.RawRowView(i))
 	}
 }
 
