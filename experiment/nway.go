@@ -20,10 +20,7 @@ import (
 // the largest number of ways.
 func choosePool(cfg *Config, neg *source.Negatives) ([]string, error) {
 	f := cfg.Data
-	counts := make([]int, len(f.Classes))
-	for _, l := range f.Labels {
-		counts[l]++
-	}
+	counts := classCounts(f)
 	need := slices.Max(cfg.Positives) + cfg.testPerClass()
 	var pool []string
 	if len(cfg.Targets) == 0 {
@@ -34,12 +31,8 @@ func choosePool(cfg *Config, neg *source.Negatives) ([]string, error) {
 		}
 	}
 	for _, name := range cfg.Targets {
-		c, err := f.ClassIndex(name)
-		switch {
-		case err != nil:
-			return nil, inputError{err}
-		case neg.IsHeldOut(c):
-			return nil, inputErrorf("experiment: class %q is a negative class: it has no source, and cannot be in an episode", name)
+		if _, err := targetClass(f, neg, name); err != nil {
+			return nil, err
 		}
 		pool = append(pool, name)
 	}

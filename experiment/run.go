@@ -261,10 +261,7 @@ func negativePlan(cfg *Config, digest string) (*source.Negatives, *source.Index,
 // Config.Targets).
 func chooseTargets(cfg *Config, neg *source.Negatives, logf func(string, ...any)) ([]string, error) {
 	f := cfg.Data
-	counts := make([]int, len(f.Classes))
-	for _, l := range f.Labels {
-		counts[l]++
-	}
+	counts := classCounts(f)
 	need := slices.Max(cfg.Positives) + 1
 	if len(neg.Target) <= TrainNegatives {
 		return nil, inputErrorf("experiment: the negative pool leaves %d target negatives, want more than %d (the training negatives) to have a test set", len(neg.Target), TrainNegatives)
@@ -286,13 +283,11 @@ func chooseTargets(cfg *Config, neg *source.Negatives, logf func(string, ...any)
 		}
 	}
 	for _, name := range cfg.Targets {
-		c, err := f.ClassIndex(name)
-		switch {
-		case err != nil:
-			return nil, inputError{err}
-		case neg.IsHeldOut(c):
-			return nil, inputErrorf("experiment: target %q is a negative class", name)
-		case counts[c] < need:
+		c, err := targetClass(f, neg, name)
+		if err != nil {
+			return nil, err
+		}
+		if counts[c] < need {
 			return nil, inputErrorf("experiment: target %q has %d examples, want at least %d (the largest number of positives and a test positive)", name, counts[c], need)
 		}
 		targets = append(targets, name)
@@ -809,4 +804,27 @@ func finiteHyper(hp map[string]float64) (map[string]float64, error) {
 		}
 	}
 	return hp, nil
+}
+
+// classCounts returns the number of examples of each class of f.
+func classCounts(f *dataset.Folder) []int {
+	counts := make([]int, len(f.Classes))
+	for _, l := range f.Labels {
+		counts[l]++
+	}
+	return counts
+}
+
+// targetClass returns the index of the class of f named name in
+// Config.Targets (a target of either protocol), or an input error when f
+// has no such class or it is in the negative pool, without a source.
+func targetClass(f *dataset.Folder, neg *source.Negatives, name string) (int, error) {
+	c, err := f.ClassIndex(name)
+	switch {
+	case err != nil:
+		return 0, inputError{err}
+	case neg.IsHeldOut(c):
+		return 0, inputErrorf("experiment: target %q is a negative class: it has no source", name)
+	}
+	return c, nil
 }
