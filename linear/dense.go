@@ -227,49 +227,49 @@ func denseDot[T float32 | float64](x []T, w []float64) float64 {
 }
 
 // axpy adds a·x_i to w's feature columns.
-func (d *Dense) axpy(i int, a float64, w []float64) {
+func (d *Dense) axpy(i int, a float64, w []float64) { d.addRow(i, a, w, false) }
+
+// addSquares adds h·x_ij² to m_j for the feature columns.
+func (d *Dense) addSquares(i int, h float64, m []float64) { d.addRow(i, h, m, true) }
+
+// addRow adds a·x_ij (a·x_ij² when square) to w_j for the feature columns
+// of row i, whichever way the row is stored.
+func (d *Dense) addRow(i int, a float64, w []float64, square bool) {
 	r := d.storage(i)
 	switch {
 	case d.sp == nil && d.f32 != nil:
-		denseAxpy(d.f32[r*d.cols:(r+1)*d.cols], a, w[:d.cols])
+		denseAdd(d.f32[r*d.cols:(r+1)*d.cols], a, w[:d.cols], square)
 	case d.sp == nil:
-		denseAxpy(d.f64[r*d.cols:(r+1)*d.cols], a, w[:d.cols])
+		denseAdd(d.f64[r*d.cols:(r+1)*d.cols], a, w[:d.cols], square)
 	case d.sp.v32 != nil:
 		lo, hi := d.sp.ptr[r], d.sp.ptr[r+1]
-		sparseAxpy(d.sp.ind[lo:hi], d.sp.v32[lo:hi], a, w)
+		sparseAdd(d.sp.ind[lo:hi], d.sp.v32[lo:hi], a, w, square)
 	default:
 		lo, hi := d.sp.ptr[r], d.sp.ptr[r+1]
-		sparseAxpy(d.sp.ind[lo:hi], d.sp.v64[lo:hi], a, w)
+		sparseAdd(d.sp.ind[lo:hi], d.sp.v64[lo:hi], a, w, square)
 	}
 }
 
-func denseAxpy[T float32 | float64](x []T, a float64, w []float64) {
+// denseAdd adds a·x_j (a·x_j² when square) to w_j for every j.
+func denseAdd[T float32 | float64](x []T, a float64, w []float64, square bool) {
+	if square {
+		for j, v := range x {
+			w[j] += a * float64(v) * float64(v)
+		}
+		return
+	}
 	for j, v := range x {
 		w[j] += a * float64(v)
 	}
 }
 
-// addSquares adds h·x_ij² to m_j for the feature columns.
-func (d *Dense) addSquares(i int, h float64, m []float64) {
-	r := d.storage(i)
-	switch {
-	case d.sp == nil && d.f32 != nil:
-		denseAddSquares(d.f32[r*d.cols:(r+1)*d.cols], h, m[:d.cols])
-	case d.sp == nil:
-		denseAddSquares(d.f64[r*d.cols:(r+1)*d.cols], h, m[:d.cols])
-	case d.sp.v32 != nil:
-		lo, hi := d.sp.ptr[r], d.sp.ptr[r+1]
-		sparseAddSquares(d.sp.ind[lo:hi], d.sp.v32[lo:hi], h, m)
-	default:
-		lo, hi := d.sp.ptr[r], d.sp.ptr[r+1]
-		sparseAddSquares(d.sp.ind[lo:hi], d.sp.v64[lo:hi], h, m)
+// sparseAdd is denseAdd of a row stored as (ind, val).
+func sparseAdd[I int | int32, V float32 | float64](ind []I, val []V, a float64, w []float64, square bool) {
+	if square {
+		sparseAddSquares(ind, val, a, w)
+		return
 	}
-}
-
-func denseAddSquares[T float32 | float64](x []T, h float64, m []float64) {
-	for j, v := range x {
-		m[j] += h * float64(v) * float64(v)
-	}
+	sparseAxpy(ind, val, a, w)
 }
 
 // norm2 returns s + Σ_j x_ij² over the feature columns.

@@ -287,15 +287,12 @@ func (d *lrData) tolerance(eps, ref float64) float64 {
 
 // lrSettings resolves Eps and MaxIter defaults and rejects bad values.
 func lrSettings(p Params) (eps float64, maxIter int, err error) {
-	eps, maxIter = p.Eps, p.MaxIter
+	eps, maxIter = p.Eps, p.maxIter(lrDefaultMaxNewton)
 	if eps == 0 {
 		eps = lrDefaultEps
 	}
 	if !(eps > 0) || math.IsInf(eps, 0) {
 		return 0, 0, fmt.Errorf("linear: Eps = %v, want a finite Eps ≥ 0", p.Eps)
-	}
-	if maxIter == 0 {
-		maxIter = lrDefaultMaxNewton
 	}
 	if maxIter < 0 {
 		return 0, 0, fmt.Errorf("linear: MaxIter = %d, want ≥ 0", p.MaxIter)

@@ -98,11 +98,7 @@ func newTRONObjective(prob *Problem, p Params) tronObjective {
 // (nil: w = 0) and reports whether the gradient test was met.
 func tron(prob *Problem, p Params, init []float64) ([]float64, bool) {
 	p = p.withDefaults()
-	eps := p.Eps
-	maxIter := p.MaxIter
-	if maxIter == 0 {
-		maxIter = tronDefaultMaxIter
-	}
+	eps, maxIter := p.Eps, p.maxIter(tronDefaultMaxIter)
 	var pos int
 	for _, v := range prob.Y {
 		if v > 0 {
@@ -381,16 +377,8 @@ const (
 // orders drawn from rng. It returns w, α and whether the stopping rule was
 // met within MaxIter outer iterations.
 func lrDual(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha []float64, converged bool) {
-	p = p.withDefaults()
-	eps := p.Eps
-	maxIter := p.MaxIter
-	if maxIter == 0 {
-		maxIter = lrDualDefaultMaxIter
-	}
-	d := newDesign(prob)
-	l := d.rows
-	y := prob.Y
-	cost := classCosts(y, p)
+	p, maxIter, d, cost := dualStart(prob, p, lrDualDefaultMaxIter)
+	eps, l, y := p.Eps, d.rows, prob.Y
 	innerEpsMin := min(1e-8, eps)
 	innerEps := lrDualInnerEps
 

@@ -37,16 +37,8 @@ const (
 // rng. It returns w, the final α and whether the stopping rule was met
 // within MaxIter iterations.
 func dualSVM(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha []float64, converged bool) {
-	p = p.withDefaults()
-	eps := p.Eps
-	maxIter := p.MaxIter
-	if maxIter == 0 {
-		maxIter = dualDefaultMaxIter
-	}
-	d := newDesign(prob)
-	l := d.rows
-	y := prob.Y
-	cost := classCosts(y, p)
+	p, maxIter, d, cost := dualStart(prob, p, dualDefaultMaxIter)
+	eps, l, y := p.Eps, d.rows, prob.Y
 
 	// Per coordinate: the diagonal D_ii of the dual Hessian's loss part,
 	// the upper bound U_i and Q_ii + D_ii.
