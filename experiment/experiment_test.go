@@ -555,7 +555,7 @@ func TestScanResultsErrors(t *testing.T) {
 	}{
 		{"not json", good + "\n{oops}\n", ":2: not a result record"},
 		{"unknown member", good + "\n" + strings.Replace(good, `"noise"`, `"noize"`, 1) + "\n", `:2: not a result record: json: unknown field "noize"`},
-		{"trailing data", good + " 1\n", ":1: data after"},
+		{"trailing data", good + " 1\n", ":1: trailing data after the result record"},
 		{"no method", strings.Replace(good, `"method":"m"`, `"method":""`, 1) + "\n", ":1: result record without"},
 		// A member deleted would be read as 0: a cell scoring 0 (issue 18).
 		{"no accuracy", good + "\n" + strings.Replace(good, `"balanced_accuracy":0.5,`, "", 1) + "\n", ":2: balanced_accuracy is missing"},

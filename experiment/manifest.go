@@ -109,13 +109,9 @@ type DatasetInfo struct {
 
 // ReadManifest reads and validates the run.json of the run directory dir.
 func ReadManifest(dir string) (*Manifest, error) {
-	path := filepath.Join(dir, ManifestFile)
 	var m Manifest
-	if err := jsonfile.Read(path, &m, "manifest object"); err != nil {
+	if err := jsonfile.Read(filepath.Join(dir, ManifestFile), &m, "manifest object", m.check); err != nil {
 		return nil, err
-	}
-	if err := m.check(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &m, nil
 }

@@ -8,13 +8,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"math"
 	"os"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/shard"
 )
 
@@ -85,82 +85,44 @@ var recordMembers = map[string][]string{
 // recordKind returns the kind of the record whose members are given, a key
 // of recordMembers: "episode" (ProtocolNWay) for a record with a "ways"
 // member, "cell" for the others.
-func recordKind(members map[string]any) string {
-	if _, ok := members["ways"]; ok {
+func recordKind(members map[string]bool) string {
+	if members["ways"] {
 		return "episode"
 	}
 	return "cell"
 }
 
-// decodeRecord decodes one results line strictly: unknown members,
-// trailing data, missing members (recordMembers) and nulls are errors, and
-// so are the records checkRecord rejects.
+// decodeRecord decodes one results line strictly (jsonfile.DecodeObject):
+// unknown members, trailing data, nulls and missing members
+// (recordMembers) are errors, and so are the records checkRecord rejects.
 func decodeRecord(line []byte) (*Record, error) {
-	var members map[string]any // of the first value: trailing data is found below
-	if err := json.NewDecoder(bytes.NewReader(line)).Decode(&members); err != nil {
-		return nil, fmt.Errorf("not a result record: %w", err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
-	var r Record
-	if recordKind(members) == "episode" {
-		var e episodeRecord
-		if err := dec.Decode(&e); err != nil {
-			return nil, fmt.Errorf("not a result record: %w", err)
+	var (
+		r Record
+		e *episodeRecord
+	)
+	members, err := jsonfile.DecodeObject(line, "result record", func(members map[string]bool) any {
+		if recordKind(members) == "episode" {
+			e = &episodeRecord{}
+			return e
 		}
-		r = e.record()
-	} else if err := dec.Decode((*binaryRecord)(&r)); err != nil {
-		return nil, fmt.Errorf("not a result record: %w", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("data after the result record")
-	}
-	if err := checkMembers(members); err != nil {
+		return (*binaryRecord)(&r)
+	})
+	if err != nil {
 		return nil, err
+	}
+	if e != nil {
+		r = e.record()
+	}
+	kind := recordKind(members)
+	for _, name := range recordMembers[kind] {
+		if !members[name] {
+			return nil, fmt.Errorf("%s is missing (every %s record has it)", name, kind)
+		}
 	}
 	if err := checkRecord(&r); err != nil {
 		return nil, err
 	}
 	return &r, nil
-}
-
-// checkMembers returns an error naming the first member of its kind that a
-// decoded record lacks, or a null in it.
-func checkMembers(members map[string]any) error {
-	kind := recordKind(members)
-	for _, name := range recordMembers[kind] {
-		if _, ok := members[name]; !ok {
-			return fmt.Errorf("%s is missing (every %s record has it)", name, kind)
-		}
-	}
-	for _, name := range slices.Sorted(maps.Keys(members)) {
-		if path := nullIn(members[name], name); path != "" {
-			return fmt.Errorf("%s is null: a result record has no nulls", path)
-		}
-	}
-	return nil
-}
-
-// nullIn returns the path of the first null in the decoded JSON value v,
-// named path, or "" when there is none.
-func nullIn(v any, path string) string {
-	switch v := v.(type) {
-	case nil:
-		return path
-	case []any:
-		for i, e := range v {
-			if p := nullIn(e, fmt.Sprintf("%s[%d]", path, i)); p != "" {
-				return p
-			}
-		}
-	case map[string]any:
-		for _, k := range slices.Sorted(maps.Keys(v)) {
-			if p := nullIn(v[k], path+"."+k); p != "" {
-				return p
-			}
-		}
-	}
-	return ""
 }
 
 // checkRecord rejects a record without a dataset or method, and one with

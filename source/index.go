@@ -103,13 +103,9 @@ func (ix *Index) CheckData(f *dataset.Folder) error {
 // class is out of range, repeated or named differently from the class list,
 // or whose file is not a plain path inside dir.
 func ReadIndex(dir string) (*Index, error) {
-	path := filepath.Join(dir, IndexFile)
 	var ix Index
-	if err := jsonfile.Read(path, &ix, "index object"); err != nil {
+	if err := jsonfile.Read(filepath.Join(dir, IndexFile), &ix, "index object", ix.check); err != nil {
 		return nil, err
-	}
-	if err := ix.check(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &ix, nil
 }

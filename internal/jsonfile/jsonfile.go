@@ -7,6 +7,7 @@ package jsonfile
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,17 +25,64 @@ import (
 // pointer (an optional member), a slice, a map or an interface, and
 // decodes to nil.
 func Decode(r io.Reader, v any, what string) error {
-	dec := json.NewDecoder(r)
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
+	raw, err := firstValue(r, what)
+	if err != nil {
 		return err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return fmt.Errorf("trailing data after the %s", what)
 	}
 	if err := checkNulls(raw, destination(v)); err != nil {
 		return err
 	}
+	return strictDecode(raw, v)
+}
+
+// DecodeObject decodes the JSON object b strictly, as Decode does (members
+// without a field and trailing data are errors), into the value that
+// choose returns given the set of the object's member names, which it
+// returns too. It is stricter than Decode about nulls: one anywhere in b
+// is an error ("weights[0] is null: a <what> has no nulls"), for the
+// documents whose writer writes none. Its other errors read "not a <what>:
+// …". b is walked once for its members and nulls and decoded once.
+func DecodeObject(b []byte, what string, choose func(members map[string]bool) any) (map[string]bool, error) {
+	raw, err := firstValue(bytes.NewReader(b), what)
+	if errors.Is(err, errTrailing) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("not a %s: %w", what, err)
+	}
+	if raw[0] != '{' {
+		return nil, fmt.Errorf("not a %s: not a JSON object", what)
+	}
+	c := &nullChecker{b: raw, noNulls: what, members: map[string]bool{}}
+	if err := c.value(nil); err != nil {
+		return nil, err
+	}
+	if err := strictDecode(raw, choose(c.members)); err != nil {
+		return nil, fmt.Errorf("not a %s: %w", what, err)
+	}
+	return c.members, nil
+}
+
+// firstValue returns the one JSON value r holds: anything but white space
+// after it is an error ("trailing data after the <what>").
+func firstValue(r io.Reader, what string) (json.RawMessage, error) {
+	dec := json.NewDecoder(r)
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("%w after the %s", errTrailing, what)
+	}
+	return raw, nil
+}
+
+// errTrailing is the error of data after a document's one value.
+var errTrailing = errors.New("trailing data")
+
+// strictDecode decodes the JSON value raw into v, refusing members that v
+// has no field for.
+func strictDecode(raw json.RawMessage, v any) error {
 	strict := json.NewDecoder(bytes.NewReader(raw))
 	strict.DisallowUnknownFields()
 	return strict.Decode(v)
@@ -59,10 +107,11 @@ func destination(v any) reflect.Type {
 	return t
 }
 
-// Read decodes the file at path into v with Decode. It returns the error
-// of opening the file as it is (so that errors.Is(err, fs.ErrNotExist)
-// tells a missing file), and the others prefixed with the path.
-func Read(path string, v any, what string) error {
+// Read decodes the file at path into v with Decode, then validates it with
+// check (if not nil). It returns the error of opening the file as it is
+// (so that errors.Is(err, fs.ErrNotExist) tells a missing file), and the
+// others, check's included, prefixed with the path.
+func Read(path string, v any, what string, check func() error) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -70,6 +119,11 @@ func Read(path string, v any, what string) error {
 	defer f.Close()
 	if err := Decode(f, v, what); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -59,7 +60,7 @@ func TestWriteRead(t *testing.T) {
 		t.Errorf("file %q, want %q", b, want)
 	}
 	var out doc
-	if err := Read(path, &out, "doc"); err != nil {
+	if err := Read(path, &out, "doc", nil); err != nil {
 		t.Fatal(err)
 	}
 	if out.Name != in.Name || len(out.Vals) != 3 || out.Vals[0] != 0.1 || out.Vals[1] != 1e-300 || out.Vals[2] != -3 {
@@ -69,10 +70,19 @@ func TestWriteRead(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"name": 1}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := Read(path, &out, "doc"); err == nil || !strings.HasPrefix(err.Error(), path+": ") {
+	if err := Read(path, &out, "doc", nil); err == nil || !strings.HasPrefix(err.Error(), path+": ") {
 		t.Errorf("malformed file: error %v, want one starting with the path", err)
 	}
-	if err := Read(filepath.Join(dir, "none.json"), &out, "doc"); !errors.Is(err, fs.ErrNotExist) {
+	// check runs on what was read, and its error names the file too.
+	if err := os.WriteFile(path, []byte(`{"name": "y"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var checked string
+	check := func() error { checked = out.Name; return errors.New("bad name") }
+	if err := Read(path, &out, "doc", check); err == nil || err.Error() != path+": bad name" || checked != "y" {
+		t.Errorf("check: error %v after reading %q, want %q after reading \"y\"", err, checked, path+": bad name")
+	}
+	if err := Read(filepath.Join(dir, "none.json"), &out, "doc", nil); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing file: error %v, want fs.ErrNotExist", err)
 	}
 	if err := Write(filepath.Join(dir, "no", "such", "dir.json"), in); err == nil {
@@ -82,7 +92,7 @@ func TestWriteRead(t *testing.T) {
 	if err := Write(path, doc{Vals: []float64{math.NaN()}}); err == nil {
 		t.Error("writing NaN: no error")
 	}
-	if b, err := os.ReadFile(path); err != nil || string(b) != `{"name": 1}` {
+	if b, err := os.ReadFile(path); err != nil || string(b) != `{"name": "y"}` {
 		t.Errorf("after a failed write the file holds %q (%v)", b, err)
 	}
 }
@@ -179,4 +189,67 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("Decode accepted %q, which encoding/json refuses", b)
 		}
 	})
+}
+
+// TestDecodeObject: the object's members choose the destination, which is
+// decoded strictly; a null anywhere is an error naming its path, even where
+// Decode would accept one (a slice element of an interface, a map value).
+func TestDecodeObject(t *testing.T) {
+	type wide struct {
+		Name string         `json:"name"`
+		Vals []any          `json:"vals"`
+		Tags map[string]any `json:"tags"`
+		Kind int            `json:"kind"`
+	}
+	for _, tc := range []struct {
+		in      string
+		kind    bool   // the "kind" member chooses wide over doc
+		members string // the members returned, sorted and joined
+		want    string // error; "" for success
+	}{
+		{`{"name": "a", "vals": [1]}`, false, "name vals", ""},
+		{`{"name": "a", "kind": 2, "tags": {"x": [1]}}`, true, "kind name tags", ""},
+		{`{"name": "a", "kind": 2}`, true, "kind name", ""},
+		{`{"name": "a", "valz": [1]}`, false, "", `not a thing: json: unknown field "valz"`},
+		{`{"name": "a", "kind": 2, "vals": [1, null]}`, true, "", "vals[1] is null: a thing has no nulls"},
+		{`{"name": "a", "kind": 2, "tags": {"x": [{"y": null}]}}`, true, "", "tags.x[0].y is null: a thing has no nulls"},
+		{`{"name": null}`, false, "", "name is null: a thing has no nulls"},
+		{`{"name": "a"} 1`, false, "", "trailing data after the thing"},
+		{`[{"name": "a"}]`, false, "", "not a thing: not a JSON object"},
+		{`null`, false, "", "not a thing: not a JSON object"},
+		{`{"name": "a"`, false, "", "not a thing: unexpected EOF"},
+		{`{"name": 1}`, false, "", "not a thing: json: cannot unmarshal number"},
+	} {
+		var (
+			d doc
+			w wide
+		)
+		members, err := DecodeObject([]byte(tc.in), "thing", func(m map[string]bool) any {
+			if m["kind"] {
+				return &w
+			}
+			return &d
+		})
+		if tc.want != "" {
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("%s: error %v, want one starting %q", tc.in, err, tc.want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.in, err)
+			continue
+		}
+		var names []string
+		for name := range members {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		if got := strings.Join(names, " "); got != tc.members {
+			t.Errorf("%s: members %q, want %q", tc.in, got, tc.members)
+		}
+		if got := (w.Name != "" || w.Kind != 0); got != tc.kind || (!tc.kind && d.Name != "a") {
+			t.Errorf("%s: decoded %+v / %+v, want the %v form", tc.in, d, w, tc.kind)
+		}
+	}
 }

@@ -34,6 +34,12 @@ type nullChecker struct {
 	b    []byte
 	i    int
 	path []pathElem
+	// noNulls, when not empty, names the document (DecodeObject's what)
+	// in which every null is an error, whatever its type.
+	noNulls string
+	// members, when not nil, collects the member names of the top-level
+	// object.
+	members map[string]bool
 }
 
 // pathElem is an object member's name or, when key is empty and isIndex
@@ -85,6 +91,9 @@ func (c *nullChecker) value(t reflect.Type) error {
 	switch c.b[c.i] {
 	case 'n':
 		c.i += len("null")
+		if c.noNulls != "" {
+			return fmt.Errorf("%s is null: a %s has no nulls", c.where(), c.noNulls)
+		}
 		if t != nil && !nillable(t) {
 			return fmt.Errorf("%s is null; want %s", c.where(), describe(t))
 		}
@@ -106,6 +115,9 @@ func (c *nullChecker) value(t reflect.Type) error {
 				c.ws()
 			}
 			key := c.str()
+			if c.members != nil && len(c.path) == 0 {
+				c.members[key] = true
+			}
 			c.ws()
 			c.i++ // ':'
 			c.path = append(c.path, pathElem{key: key})
