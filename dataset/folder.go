@@ -174,6 +174,15 @@ func (f *Folder) ClassIndex(name string) (int, error) {
 	return -1, fmt.Errorf("dataset %s: no class named %q (classes: %s)", f.Dir, name, list)
 }
 
+// ClassCounts returns the number of rows of each class, by class index.
+func (f *Folder) ClassCounts() []int {
+	counts := make([]int, len(f.Classes))
+	for _, l := range f.Labels {
+		counts[l]++
+	}
+	return counts
+}
+
 // Rows returns the indices, in increasing order, of the rows labelled class.
 // It panics if class is not in [0, len(f.Classes)).
 func (f *Folder) Rows(class int) []int {

@@ -59,6 +59,9 @@ func TestLoadFolder(t *testing.T) {
 		if got := f.Rows(class); !slices.Equal(got, want) {
 			t.Errorf("Rows(%d) = %v, want %v", class, got, want)
 		}
+		if n := f.ClassCounts()[class]; n != len(want) {
+			t.Errorf("ClassCounts()[%d] = %d, want %d", class, n, len(want))
+		}
 	}
 	if k, err := f.ClassIndex("car"); k != 2 || err != nil {
 		t.Errorf("ClassIndex(car) = %d, %v", k, err)

@@ -20,7 +20,7 @@ import (
 // the largest number of ways.
 func choosePool(cfg *Config, neg *source.Negatives) ([]string, error) {
 	f := cfg.Data
-	counts := classCounts(f)
+	counts := f.ClassCounts()
 	need := slices.Max(cfg.Positives) + cfg.testPerClass()
 	var pool []string
 	if len(cfg.Targets) == 0 {

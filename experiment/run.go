@@ -261,7 +261,7 @@ func negativePlan(cfg *Config, digest string) (*source.Negatives, *source.Index,
 // Config.Targets).
 func chooseTargets(cfg *Config, neg *source.Negatives, logf func(string, ...any)) ([]string, error) {
 	f := cfg.Data
-	counts := classCounts(f)
+	counts := f.ClassCounts()
 	need := slices.Max(cfg.Positives) + 1
 	if len(neg.Target) <= TrainNegatives {
 		return nil, inputErrorf("experiment: the negative pool leaves %d target negatives, want more than %d (the training negatives) to have a test set", len(neg.Target), TrainNegatives)
@@ -804,15 +804,6 @@ func finiteHyper(hp map[string]float64) (map[string]float64, error) {
 		}
 	}
 	return hp, nil
-}
-
-// classCounts returns the number of examples of each class of f.
-func classCounts(f *dataset.Folder) []int {
-	counts := make([]int, len(f.Classes))
-	for _, l := range f.Labels {
-		counts[l]++
-	}
-	return counts
 }
 
 // targetClass returns the index of the class of f named name in

@@ -62,7 +62,7 @@ type Negatives struct {
 // fewer than two examples.
 func PlanNegatives(f *dataset.Folder, named []string, fraction float64, seed uint64) (*Negatives, error) {
 	rng := rand.New(rand.NewPCG(seed, seed))
-	counts := classCounts(f)
+	counts := f.ClassCounts()
 	neg := &Negatives{Seed: seed}
 	if len(named) > 0 {
 		neg.Named = true
@@ -110,15 +110,6 @@ func PlanNegatives(f *dataset.Folder, named []string, fraction float64, seed uin
 	slices.Sort(neg.Source)
 	slices.Sort(neg.Target)
 	return neg, nil
-}
-
-// classCounts returns the number of examples of each class of f.
-func classCounts(f *dataset.Folder) []int {
-	counts := make([]int, len(f.Classes))
-	for _, l := range f.Labels {
-		counts[l]++
-	}
-	return counts
 }
 
 // sourceClasses returns, in increasing order, the classes that get a

@@ -57,7 +57,7 @@ func TestPlanNegatives(t *testing.T) {
 			if len(neg.Classes) != tc.nClasses || (tc.wantClasses != nil && !slices.Equal(neg.Classes, tc.wantClasses)) {
 				t.Errorf("classes %v, want %d classes %v", neg.Classes, tc.nClasses, tc.wantClasses)
 			}
-			counts := classCounts(tc.f)
+			counts := tc.f.ClassCounts()
 			for _, c := range neg.Classes {
 				if counts[c] == 0 {
 					t.Errorf("class %d without examples was held out", c)

@@ -80,7 +80,7 @@ func TestTrainOneMatchesLiblinear(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range sourceClasses(classCounts(f), neg.Classes)[:3] {
+	for _, c := range sourceClasses(f.ClassCounts(), neg.Classes)[:3] {
 		checkAgainstLiblinear(t, f, c, neg)
 	}
 }

@@ -203,7 +203,7 @@ func planTrainAll(f *dataset.Folder, neg *Negatives, out string, cfg TrainConfig
 	if err := job.checkDir(); err != nil {
 		return nil, err
 	}
-	job.classes = sourceClasses(classCounts(f), neg.Classes)
+	job.classes = sourceClasses(f.ClassCounts(), neg.Classes)
 	for _, c := range job.classes {
 		if !opts.Shard.Contains(uint64(c)) {
 			continue
