@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/metric"
@@ -146,21 +145,9 @@ func (r *runner) fitEpisode(ctx context.Context, g group, ed *episodeData, name 
 			extra.Oracle = &method.Data{X: ed.test.X, H: ed.test.H, Y: y}
 		}
 	}
-	start := time.Now()
-	model, err := m.FitMulti(ctx, ed.train, ed.trainY, extra)
-	rec.FitSeconds = time.Since(start).Seconds()
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, context.Cause(ctx)
-		}
-		rec.Error = "fit: " + err.Error()
-		return rec, nil
-	}
-	if err := evaluateEpisode(rec, model, ed); err != nil {
-		rec.Error = err.Error()
-		rec.Accuracy, rec.BalancedAccuracy, rec.Hyperparameters = 0, 0, nil
-	}
-	return rec, nil
+	return recordFit(ctx, rec, func(ctx context.Context) (method.MultiModel, error) {
+		return m.FitMulti(ctx, ed.train, ed.trainY, extra)
+	}, func(model method.MultiModel) error { return evaluateEpisode(rec, model, ed) })
 }
 
 // evaluateEpisode fills rec with model's test accuracy, balanced accuracy

@@ -719,8 +719,18 @@ func (r *runner) fit(ctx context.Context, g group, d *groupData, name string) (*
 	if m.Needs().Oracle {
 		extra.Oracle = &d.test
 	}
+	return recordFit(ctx, rec, func(ctx context.Context) (method.Model, error) {
+		return m.Fit(ctx, d.train, extra)
+	}, func(model method.Model) error { return r.evaluate(rec, model, d) })
+}
+
+// recordFit fits a model for rec's cell or episode with fit, timing it into
+// rec.FitSeconds, and evaluates it with evaluate, which fills rec. A
+// failure of either is recorded in rec.Error (a failed evaluation leaves
+// none of its results in rec); the error is returned only when ctx is done.
+func recordFit[M any](ctx context.Context, rec *Record, fit func(context.Context) (M, error), evaluate func(M) error) (*Record, error) {
 	start := time.Now()
-	model, err := m.Fit(ctx, d.train, extra)
+	model, err := fit(ctx)
 	rec.FitSeconds = time.Since(start).Seconds()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -729,10 +739,13 @@ func (r *runner) fit(ctx context.Context, g group, d *groupData, name string) (*
 		rec.Error = "fit: " + err.Error()
 		return rec, nil
 	}
-	if err := r.evaluate(rec, model, d); err != nil {
+	if err := evaluate(model); err != nil {
 		rec.Error = err.Error()
-		rec.BalancedAccuracy, rec.Hyperparameters = 0, nil
-		rec.Sources, rec.SourceNames, rec.Weights, rec.Features = nil, nil, nil, -1
+		rec.Accuracy, rec.BalancedAccuracy, rec.Hyperparameters = 0, 0, nil
+		rec.Sources, rec.SourceNames, rec.Weights, rec.Features = nil, nil, nil, 0 // an episode's record has none
+		if rec.Ways == 0 {
+			rec.Features = -1 // unknown
+		}
 	}
 	return rec, nil
 }
