@@ -93,14 +93,7 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 		scratch    []byte
 		err        error
 	)
-	for {
-		line, ok := lr.next()
-		if !ok {
-			break
-		}
-		if isSkippable(line) {
-			continue
-		}
+	for line, ok := lr.content(); ok; line, ok = lr.content() {
 		if !started {
 			sep = detectSep(line)
 		}

@@ -177,6 +177,17 @@ func (g gzipReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// content returns the next content line, skipping those isSkippable
+// skips; see next.
+func (lr *lineReader) content() ([]byte, bool) {
+	for {
+		line, ok := lr.next()
+		if !ok || !isSkippable(line) {
+			return line, ok
+		}
+	}
+}
+
 // isSkippable reports whether a text line carries no data: blank, or a
 // comment starting with '#' (after optional blanks).
 func isSkippable(line []byte) bool {

@@ -89,14 +89,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, error) {
 		firstLine []byte   // the first content line, split at the end
 		err       error
 	)
-	for {
-		line, ok := lr.next()
-		if !ok {
-			break
-		}
-		if isSkippable(line) {
-			continue
-		}
+	for line, ok := lr.content(); ok; line, ok = lr.content() {
 		if lines++; lines == 1 {
 			firstNum, firstLine = lr.line, bytes.Clone(line)
 			continue

@@ -298,44 +298,44 @@ func appendValues(dst []float64, b []byte, t npyType) ([]float64, error) {
 			}
 			dst = append(dst, float64(c))
 		}
-	case 'i':
+	case 'i', 'u':
 		for k := 0; k+t.size <= len(b); k += t.size {
-			var v int64
-			switch t.size {
-			case 1:
-				v = int64(int8(b[k]))
-			case 2:
-				v = int64(int16(t.order.Uint16(b[k:])))
-			case 4:
-				v = int64(int32(t.order.Uint32(b[k:])))
-			default:
-				v = int64(t.order.Uint64(b[k:]))
-				if v > exactInt || v < -exactInt {
-					return dst, fmt.Errorf("element %d: integer %d cannot be represented exactly as float64", first+k/8, v)
-				}
+			v, err := t.integer(b[k:])
+			if err != nil {
+				return dst, fmt.Errorf("element %d: %w", first+k/t.size, err)
 			}
-			dst = append(dst, float64(v))
-		}
-	case 'u':
-		for k := 0; k+t.size <= len(b); k += t.size {
-			var v uint64
-			switch t.size {
-			case 1:
-				v = uint64(b[k])
-			case 2:
-				v = uint64(t.order.Uint16(b[k:]))
-			case 4:
-				v = uint64(t.order.Uint32(b[k:]))
-			default:
-				v = t.order.Uint64(b[k:])
-				if v > exactInt {
-					return dst, fmt.Errorf("element %d: integer %d cannot be represented exactly as float64", first+k/8, v)
-				}
-			}
-			dst = append(dst, float64(v))
+			dst = append(dst, v)
 		}
 	}
 	return dst, nil
+}
+
+// integer returns the integer element of type t (kind 'i' or 'u') at the
+// start of b, or an error when float64 cannot hold it exactly.
+func (t npyType) integer(b []byte) (float64, error) {
+	var u uint64 // the element's bits
+	switch t.size {
+	case 1:
+		u = uint64(b[0])
+	case 2:
+		u = uint64(t.order.Uint16(b))
+	case 4:
+		u = uint64(t.order.Uint32(b))
+	default:
+		u = t.order.Uint64(b)
+	}
+	if t.kind == 'u' {
+		if u > exactInt {
+			return 0, fmt.Errorf("integer %d cannot be represented exactly as float64", u)
+		}
+		return float64(u), nil
+	}
+	shift := 64 - 8*t.size
+	v := int64(u<<shift) >> shift // sign-extended
+	if v > exactInt || v < -exactInt {
+		return 0, fmt.Errorf("integer %d cannot be represented exactly as float64", v)
+	}
+	return float64(v), nil
 }
 
 // npyHeader is the content of a .npy header dictionary.

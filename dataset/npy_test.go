@@ -301,12 +301,9 @@ func gzipped(b []byte) []byte {
 
 func TestReadNPYMatrix(t *testing.T) {
 	two := npyFile(1, dict("<f4", false, "(2, 3)"), encode(le, []float32{1, 2, 3, 4, 5, 6}))
-	tests := []struct {
-		name string
-		file []byte
-		want []float64 // 2×3, or nil when an error is expected
-		err  string    // with "%s" for the path
-	}{
+	checkReads(t, "x.npy", ReadNPYMatrix, func(m *mat.Dense, want []float64) bool {
+		return mat.Equal(m, mat.NewDense(2, 3, want))
+	}, []readCase[[]float64]{ // 2×3
 		{"float32", two, []float64{1, 2, 3, 4, 5, 6}, ""},
 		{"gzip", gzipped(two), []float64{1, 2, 3, 4, 5, 6}, ""},
 		{"int", npyFile(1, dict("<i8", false, "(2, 3)"), encode(le, []int64{1, 2, 3, 4, 5, 6})), []float64{1, 2, 3, 4, 5, 6}, ""},
@@ -318,35 +315,14 @@ func TestReadNPYMatrix(t *testing.T) {
 		{"trailing data", append(bytes.Clone(two), 0), nil, "%s: 1 bytes of unexpected data after the array"},
 		{"truncated file", two[:len(two)-1], nil, "%s: truncated: shape (2, 3) of <f4 needs 24 data bytes, found 23"},
 		{"corrupt gzip", gzipped(two)[:30], nil, "%s: unexpected end of compressed data"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			path := writeFile(t, "x.npy", tt.file)
-			m, err := ReadNPYMatrix(path)
-			if tt.want == nil {
-				checkError(t, m, err, strings.ReplaceAll(tt.err, "%s", path))
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !mat.Equal(m, mat.NewDense(2, 3, tt.want)) {
-				t.Errorf("got %v, want %v", mat.Formatted(m), tt.want)
-			}
-		})
-	}
+	})
 	if _, err := ReadNPYMatrix(filepath.Join(t.TempDir(), "absent.npy")); err == nil || !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "absent.npy: ") {
 		t.Errorf("absent file: error %v, want a not-exist error naming the file", err)
 	}
 }
 
 func TestReadNPYInts(t *testing.T) {
-	tests := []struct {
-		name string
-		file []byte
-		want []int
-		err  string
-	}{
+	checkReads(t, "y.npy", ReadNPYInts, equalInts, []readCase[[]int]{
 		{"int32", npyFile(1, dict("<i4", false, "(3,)"), encode(le, []int32{2, 0, -1})), []int{2, 0, -1}, ""},
 		{"uint8 column", npyFile(1, dict("|u1", false, "(3, 1)"), []byte{2, 0, 9}), []int{2, 0, 9}, ""},
 		{"integral floats", npyFile(1, dict("<f8", false, "(2,)"), encode(le, 3.0, -0.0)), []int{3, 0}, ""},
@@ -355,11 +331,26 @@ func TestReadNPYInts(t *testing.T) {
 		{"NaN", npyFile(1, dict("<f8", false, "(2,)"), encode(le, 1.0, math.NaN())), nil, "%s: row 1: NaN"},
 		{"Inf", npyFile(1, dict("<f8", false, "(1,)"), encode(le, math.Inf(1))), nil, "%s: row 0: +Inf is not an integer"},
 		{"matrix", npyFile(1, dict("<i4", false, "(1, 2)"), encode(le, int32(1), int32(2))), nil, "%s: expected a 1-D array or a single column, got shape (1, 2)"},
-	}
+	})
+}
+
+// readCase is a file to read and what reading it gives: want, or, when
+// want is nil, the error err (with "%s" for the file's path).
+type readCase[W any] struct {
+	name string
+	file []byte
+	want W
+	err  string
+}
+
+// checkReads writes each case's file as name in a new directory and reads
+// it with read, checking the result with same or the error with checkError.
+func checkReads[G any, W []E, E any](t *testing.T, name string, read func(path string) (G, error), same func(G, W) bool, tests []readCase[W]) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := writeFile(t, "y.npy", tt.file)
-			got, err := ReadNPYInts(path)
+			path := writeFile(t, name, tt.file)
+			got, err := read(path)
 			if tt.want == nil {
 				checkError(t, got, err, strings.ReplaceAll(tt.err, "%s", path))
 				return
@@ -367,7 +358,7 @@ func TestReadNPYInts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !equalInts(got, tt.want) {
+			if !same(got, tt.want) {
 				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})

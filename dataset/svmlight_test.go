@@ -151,7 +151,10 @@ func TestWriteSVMLightErrors(t *testing.T) {
 	WriteSVMLight(&bytes.Buffer{}, x, nil)
 }
 
-func TestReadSVMLightHeartScale(t *testing.T) {
+// readHeartScale reads liblinear's heart_scale, skipping the test when the
+// file is absent.
+func readHeartScale(t *testing.T) (*sparse.CSR, []float64) {
+	t.Helper()
 	if _, err := os.Stat(heartScale); err != nil {
 		t.Skipf("%s absent (Debian package liblinear-tools): skipping", heartScale)
 	}
@@ -159,6 +162,11 @@ func TestReadSVMLightHeartScale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return x, y
+}
+
+func TestReadSVMLightHeartScale(t *testing.T) {
+	x, y := readHeartScale(t)
 	if err := x.Check(); err != nil {
 		t.Fatal(err)
 	}
@@ -190,13 +198,7 @@ func TestReadSVMLightHeartScale(t *testing.T) {
 // load_svmlight_file on heart_scale, and that liblinear-train accepts a
 // file we write.
 func TestSVMLightPeers(t *testing.T) {
-	if _, err := os.Stat(heartScale); err != nil {
-		t.Skipf("%s absent: skipping", heartScale)
-	}
-	x, y, err := ReadSVMLight(heartScale)
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, y := readHeartScale(t)
 	dir := t.TempDir()
 	t.Run("scikit-learn", func(t *testing.T) {
 		out := filepath.Join(dir, "sk.npy")
