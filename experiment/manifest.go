@@ -109,11 +109,7 @@ type DatasetInfo struct {
 
 // ReadManifest reads and validates the run.json of the run directory dir.
 func ReadManifest(dir string) (*Manifest, error) {
-	var m Manifest
-	if err := jsonfile.Read(filepath.Join(dir, ManifestFile), &m, "manifest object", m.check); err != nil {
-		return nil, err
-	}
-	return &m, nil
+	return jsonfile.Read(filepath.Join(dir, ManifestFile), "manifest object", (*Manifest).check)
 }
 
 // check validates a manifest read from a file: the format and version, and

@@ -103,11 +103,7 @@ func (ix *Index) CheckData(f *dataset.Folder) error {
 // class is out of range, repeated or named differently from the class list,
 // or whose file is not a plain path inside dir.
 func ReadIndex(dir string) (*Index, error) {
-	var ix Index
-	if err := jsonfile.Read(filepath.Join(dir, IndexFile), &ix, "index object", ix.check); err != nil {
-		return nil, err
-	}
-	return &ix, nil
+	return jsonfile.Read(filepath.Join(dir, IndexFile), "index object", (*Index).check)
 }
 
 // check validates an index read from a file.

@@ -107,25 +107,26 @@ func destination(v any) reflect.Type {
 	return t
 }
 
-// Read decodes the file at path into v with Decode, then validates it with
-// check (if not nil). It returns the error of opening the file as it is
-// (so that errors.Is(err, fs.ErrNotExist) tells a missing file), and the
-// others, check's included, prefixed with the path.
-func Read(path string, v any, what string, check func() error) error {
+// Read decodes the file at path into a new T with Decode, then validates
+// it with check (if not nil). It returns the error of opening the file as
+// it is (so that errors.Is(err, fs.ErrNotExist) tells a missing file), and
+// the others, check's included, prefixed with the path.
+func Read[T any](path, what string, check func(*T) error) (*T, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer f.Close()
+	v := new(T)
 	if err := Decode(f, v, what); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if check != nil {
-		if err := check(); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+		if err := check(v); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
-	return nil
+	return v, nil
 }
 
 // Write writes v to path atomically (see package atomicfile) as JSON
