@@ -444,14 +444,7 @@ func (sc *scorer) score4(z0, z1, z2, z3 []float64) (c, t [4]float64) {
 		row := gp[:m-i]
 		gp = gp[m-i:]
 		a0, a1, a2, a3 := z0[i:], z1[i:], z2[i:], z3[i:]
-		a0, a1, a2, a3 = a0[:len(row)], a1[:len(row)], a2[:len(row)], a3[:len(row)]
-		var s0, s1, s2, s3 float64
-		for l, w := range row {
-			s0 += float64(w * a0[l])
-			s1 += float64(w * a1[l])
-			s2 += float64(w * a2[l])
-			s3 += float64(w * a3[l])
-		}
+		s0, s1, s2, s3 := dot4(row, a0, a1, a2, a3)
 		q0 += float64(a0[0] * s0)
 		q1 += float64(a1[0] * s1)
 		q2 += float64(a2[0] * s2)
@@ -497,14 +490,7 @@ func (sc *scorer) score4Primal(z0, z1, z2, z3 []float64) (c, t [4]float64) {
 	}
 	q0, q1, q2, q3 = q0*sc.il, q1*sc.il, q2*sc.il, q3*sc.il
 	for u := sc.u; len(u) >= m; u = u[m:] {
-		row := u[:m]
-		var s0, s1, s2, s3 float64
-		for l, w := range row {
-			s0 += float64(w * z0[l])
-			s1 += float64(w * z1[l])
-			s2 += float64(w * z2[l])
-			s3 += float64(w * z3[l])
-		}
+		s0, s1, s2, s3 := dot4(u[:m], z0, z1, z2, z3)
 		q0 -= float64(s0 * s0)
 		q1 -= float64(s1 * s1)
 		q2 -= float64(s2 * s2)
@@ -516,15 +502,23 @@ func (sc *scorer) score4Primal(z0, z1, z2, z3 []float64) (c, t [4]float64) {
 // t4 returns t = aᵀz for four columns, summed as score4 sums it.
 func (sc *scorer) t4(z0, z1, z2, z3 []float64) (t [4]float64) {
 	m := sc.m
-	z0, z1, z2, z3 = z0[:m], z1[:m], z2[:m], z3[:m]
-	var t0, t1, t2, t3 float64
-	for l, w := range sc.a[:m] {
-		t0 += float64(w * z0[l])
-		t1 += float64(w * z1[l])
-		t2 += float64(w * z2[l])
-		t3 += float64(w * z3[l])
-	}
+	t0, t1, t2, t3 := dot4(sc.a[:m], z0, z1, z2, z3)
 	return [4]float64{t0, t1, t2, t3}
+}
+
+// dot4 returns wᵀa0, wᵀa1, wᵀa2 and wᵀa3 over len(w) elements (the a's
+// are at least as long), each summed in order (see score4 on the
+// conversions).
+func dot4(w, a0, a1, a2, a3 []float64) (s0, s1, s2, s3 float64) {
+	n := len(w)
+	a0, a1, a2, a3 = a0[:n], a1[:n], a2[:n], a3[:n]
+	for l, x := range w {
+		s0 += float64(x * a0[l])
+		s1 += float64(x * a1[l])
+		s2 += float64(x * a2[l])
+		s3 += float64(x * a3[l])
+	}
+	return s0, s1, s2, s3
 }
 
 // t1 returns t = aᵀz for one column, summed as score1 sums it.
