@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -159,17 +158,5 @@ func nwayFigure(name, dataset string, d *nwayRows, ms []string, ways, shots []in
 // failedEpisodes lists the failed episodes of a dataset by method, ways and
 // shots, with the first error of each.
 func failedEpisodes(doc *document, recs []experiment.Record) {
-	type key struct {
-		method      string
-		ways, shots int
-	}
-	keys, count, first := groupFailed(recs, func(r experiment.Record) key { return key{r.Method, r.Ways, r.Positives} })
-	if len(keys) == 0 {
-		return
-	}
-	t := table{header: []string{"method", "ways", "shots", "failed episodes", "first error"}, right: []bool{false, true, true, true, false}}
-	for _, k := range keys {
-		t.rows = append(t.rows, []string{methodLabel(k.method), strconv.Itoa(k.ways), strconv.Itoa(k.shots), strconv.Itoa(count[k]), first[k]})
-	}
-	doc.add(heading{3, "Failed episodes"}, paragraph{"These episodes are left out of every mean above."}, t)
+	failedSection(doc, recs, "episodes", [2]string{"ways", "shots"}, func(r experiment.Record) (int, int) { return r.Ways, r.Positives }, nil)
 }

@@ -494,43 +494,52 @@ func weightSection(doc *document, recs []experiment.Record, dataset, name, slug 
 	return figs, nil
 }
 
-// groupFailed groups the failed records of recs by key: the keys in order
-// of first appearance, each key's number of failed records and its first
-// error.
-func groupFailed[K comparable](recs []experiment.Record, key func(experiment.Record) K) (keys []K, count map[K]int, first map[K]string) {
-	count, first = map[K]int{}, map[K]string{}
+// failedKey is a group of failed records: a method and two numbers.
+type failedKey struct {
+	method string
+	a, b   int
+}
+
+// failedSection adds to doc a table of the failed records of recs (unit
+// names them: "cells", "episodes"), grouped by method and the two numbers
+// nums gives (the columns cols), with each group's count and first error:
+// groups in the order cmp gives, or of first appearance when cmp is nil.
+// It adds nothing when no record failed.
+func failedSection(doc *document, recs []experiment.Record, unit string, cols [2]string, nums func(experiment.Record) (int, int), cmp func(x, y failedKey) int) {
+	var keys []failedKey
+	count, first := map[failedKey]int{}, map[failedKey]string{}
 	for _, r := range recs {
 		if r.Error == "" {
 			continue
 		}
-		k := key(r)
+		k := failedKey{method: r.Method}
+		k.a, k.b = nums(r)
 		if count[k] == 0 {
 			keys = append(keys, k)
 			first[k] = r.Error
 		}
 		count[k]++
 	}
-	return keys, count, first
+	if len(keys) == 0 {
+		return
+	}
+	if cmp != nil {
+		slices.SortFunc(keys, cmp)
+	}
+	t := table{header: []string{"method", cols[0], cols[1], "failed " + unit, "first error"}, right: []bool{false, true, true, true, false}}
+	for _, k := range keys {
+		t.rows = append(t.rows, []string{methodLabel(k.method), strconv.Itoa(k.a), strconv.Itoa(k.b), strconv.Itoa(count[k]), first[k]})
+	}
+	doc.add(heading{3, "Failed " + unit}, paragraph{"These " + unit + " are left out of every mean above."}, t)
 }
 
 // failedTable lists the failed cells by method, size and noise.
 func failedTable(doc *document, recs []experiment.Record) {
-	type key struct {
-		method           string
-		positives, noise int
-	}
-	keys, count, first := groupFailed(recs, func(r experiment.Record) key { return key{r.Method, r.Positives, r.Noise} })
-	if len(keys) == 0 {
-		return
-	}
-	slices.SortFunc(keys, func(a, b key) int {
-		return compareRowKeys(rowKey{method: a.method, positives: a.positives, noise: a.noise}, rowKey{method: b.method, positives: b.positives, noise: b.noise})
-	})
-	t := table{header: []string{"method", "positives", "noise", "failed cells", "first error"}, right: []bool{false, true, true, true, false}}
-	for _, k := range keys {
-		t.rows = append(t.rows, []string{methodLabel(k.method), strconv.Itoa(k.positives), strconv.Itoa(k.noise), strconv.Itoa(count[k]), first[k]})
-	}
-	doc.add(heading{3, "Failed cells"}, paragraph{"These cells are left out of every mean above."}, t)
+	failedSection(doc, recs, "cells", [2]string{"positives", "noise"},
+		func(r experiment.Record) (int, int) { return r.Positives, r.Noise },
+		func(x, y failedKey) int {
+			return compareRowKeys(rowKey{method: x.method, positives: x.a, noise: x.b}, rowKey{method: y.method, positives: y.a, noise: y.b})
+		})
 }
 
 // allRowsTable lists every summary row.

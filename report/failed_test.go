@@ -1,0 +1,57 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/greedytl/greedytl/experiment"
+)
+
+// TestFailedSections: the failed cells and the failed N-way episodes are
+// grouped by method and their two numbers, counted, with the first error
+// of each group; cells in the summary's row order, episodes in order of
+// first appearance; nothing when no record failed.
+func TestFailedSections(t *testing.T) {
+	recs := []experiment.Record{
+		{Method: "no-transfer", Positives: 5, Noise: 0, Ways: 3, Error: "e1"},
+		{Method: "greedytl", Positives: 5, Noise: 0, Ways: 5, Error: "e2"},
+		{Method: "greedytl", Positives: 2, Noise: 0, Ways: 5, Error: "e3"},
+		{Method: "greedytl", Positives: 5, Noise: 0, Ways: 5, Error: "e4"},
+		{Method: "greedytl", Positives: 2, Noise: 0, Ways: 5},
+	}
+	render := func(add func(*document)) string {
+		var doc document
+		add(&doc)
+		var b bytes.Buffer
+		doc.writeMarkdown(&b)
+		return b.String()
+	}
+	cells := render(func(d *document) { failedTable(d, recs) })
+	episodes := render(func(d *document) { failedEpisodes(d, recs) })
+	for _, tc := range []struct {
+		what, got string
+		want       []string // in this order
+	}{
+		{"cells", cells, []string{"### Failed cells", "These cells are left out of every mean above.",
+			"| method | positives | noise | failed cells | first error |",
+			"| GreedyTL | 2 | 0 | 1 | e3 |", "| GreedyTL | 5 | 0 | 2 | e2 |", "| No transfer | 5 | 0 | 1 | e1 |"}},
+		{"episodes", episodes, []string{"### Failed episodes", "These episodes are left out of every mean above.",
+			"| method | ways | shots | failed episodes | first error |",
+			"| No transfer | 3 | 5 | 1 | e1 |", "| GreedyTL | 5 | 5 | 2 | e2 |", "| GreedyTL | 5 | 2 | 1 | e3 |"}},
+	} {
+		at := 0
+		for _, w := range tc.want {
+			k := strings.Index(tc.got[at:], w)
+			if k < 0 {
+				t.Errorf("%s: %q missing after byte %d of\n%s", tc.what, w, at, tc.got)
+				break
+			}
+			at += k + len(w)
+		}
+	}
+	empty := render(func(*document) {})
+	if got := render(func(d *document) { failedTable(d, recs[4:]); failedEpisodes(d, recs[4:]) }); got != empty {
+		t.Errorf("no failures: %q, want %q", got, empty)
+	}
+}
