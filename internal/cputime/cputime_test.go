@@ -9,16 +9,7 @@ import (
 // TestProcessGrows: busy work adds CPU time, and about as much as it took
 // on the wall clock at most (one goroutine).
 func TestProcessGrows(t *testing.T) {
-	before, ok := Process()
-	if !ok {
-		t.Skip("no CPU time on this system")
-	}
-	start := time.Now()
-	x := busy(30 * time.Millisecond)
-	after, _ := Process()
-	if used := after - before; used <= 0 || used > 10*time.Since(start) {
-		t.Errorf("30 ms of busy work used %v of CPU time (x = %v)", used, x)
-	}
+	timeBusy(t, Process, "CPU time")
 }
 
 // TestThreadGrows: busy work on a locked thread adds to that thread's CPU
@@ -27,22 +18,31 @@ func TestThreadGrows(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	pBefore, _ := Process()
-	before, ok := Thread()
-	if !ok {
-		t.Skip("no thread CPU time on this system")
-	}
-	start := time.Now()
-	x := busy(30 * time.Millisecond)
-	after, _ := Thread()
+	used := timeBusy(t, Thread, "thread CPU time")
 	pAfter, pOK := Process()
-	used := after - before
-	if used <= 0 || used > 10*time.Since(start) {
-		t.Errorf("30 ms of busy work used %v of thread CPU time (x = %v)", used, x)
-	}
 	// Both clocks tick in the kernel's accounting units; allow one tick.
 	if pOK && used > pAfter-pBefore+10*time.Millisecond {
 		t.Errorf("thread CPU time %v exceeds the process's %v", used, pAfter-pBefore)
 	}
+}
+
+// timeBusy returns the time that clock (what) counts during 30 ms of busy
+// work, checking that it grew, and by at most 10 times the wall time; it
+// skips the test when the system has no such clock.
+func timeBusy(t *testing.T, clock func() (time.Duration, bool), what string) time.Duration {
+	t.Helper()
+	before, ok := clock()
+	if !ok {
+		t.Skipf("no %s on this system", what)
+	}
+	start := time.Now()
+	x := busy(30 * time.Millisecond)
+	after, _ := clock()
+	used := after - before
+	if used <= 0 || used > 10*time.Since(start) {
+		t.Errorf("30 ms of busy work used %v of %s (x = %v)", used, what, x)
+	}
+	return used
 }
 
 // busy keeps one core busy for d of wall-clock time and returns a sum the
