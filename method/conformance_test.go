@@ -149,18 +149,30 @@ func methodState(m Method) string {
 	return fmt.Sprintf("%#v", v.Interface())
 }
 
-func fitCase(t *testing.T, name string, c conformanceCase) (Model, error) {
+func fitCase(t testing.TB, name string, c conformanceCase) (Model, error) {
 	t.Helper()
 	meth := newConformanceMethod(t, name)
 	return meth.Fit(context.Background(), c.train, c.extra)
 }
 
 // mustFit fits the named method on c, failing the test on an error.
-func mustFit(t *testing.T, name string, c conformanceCase) Model {
+func mustFit(t testing.TB, name string, c conformanceCase) Model {
 	t.Helper()
 	model, err := fitCase(t, name, c)
 	if err != nil {
 		t.Fatalf("Fit: %v", err)
+	}
+	return model
+}
+
+// tryFit fits the method name on data, reporting a failure as an error of
+// the case what and returning nil.
+func tryFit(t *testing.T, name, what string, data Data) Model {
+	t.Helper()
+	model, err := newConformanceMethod(t, name).Fit(context.Background(), data, Extra{})
+	if err != nil {
+		t.Errorf("%s %s: %v", name, what, err)
+		return nil
 	}
 	return model
 }
@@ -227,7 +239,7 @@ var directNames = map[string]string{
 
 // newConformanceMethod returns the method the suite knows as name: a
 // directly configured one, or New(name).
-func newConformanceMethod(t *testing.T, name string) Method {
+func newConformanceMethod(t testing.TB, name string) Method {
 	t.Helper()
 	if f, ok := directMethods[name]; ok {
 		return f()

@@ -2,7 +2,6 @@ package method
 
 import (
 	"bytes"
-	"context"
 	"strings"
 	"testing"
 )
@@ -13,19 +12,7 @@ import (
 func FuzzReadFile(f *testing.F) {
 	base := newConformanceCase(7, 24, 6, 5, 8)
 	for _, name := range []string{"greedytl", "greedytl-auto", "rls-srcfeat", "dictionary", "l1-logistic"} {
-		reg, err := Lookup(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		model, err := reg.New().Fit(context.Background(), base.train, base.extra)
-		if err != nil {
-			f.Fatal(err)
-		}
-		var buf bytes.Buffer
-		if err := WriteModel(&buf, model); err != nil {
-			f.Fatal(err)
-		}
-		doc := buf.String()
+		doc := writeString(f, mustFit(f, name, base))
 		f.Add([]byte(doc))
 		// The cases of issue 18: a null or NaN number, a huge column
 		// index or count, a null object.

@@ -107,14 +107,7 @@ func TestGreedySPPrefersSources(t *testing.T) {
 	if got := first(sp); got != (greedytl.Column{Kind: greedytl.Source, Index: 0}) {
 		t.Errorf("greedytl-sp first selects %v, want source 0", got)
 	}
-	sp0, err := New("greedytl-sp:gamma=0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	model, err := sp0.Fit(context.Background(), c.train, c.extra)
-	if err != nil {
-		t.Fatal(err)
-	}
+	model := mustFit(t, "greedytl-sp:gamma=0", c)
 	for _, col := range rootModel(t, model).Selected {
 		if col.Kind == greedytl.Feature {
 			t.Errorf("γ = 0 selected %v", col)

@@ -194,23 +194,32 @@ func TestLOOHonestOnNoise(t *testing.T) {
 		}
 		return z
 	}
+	// logisticLOO is the leave-one-out of the logistic method name.
+	logisticLOO := func(name string) func(*testing.T, *mat.Dense, []float64, uint64) [][]float64 {
+		return func(t *testing.T, raw *mat.Dense, y []float64, _ uint64) [][]float64 {
+			meth, _ := New(name)
+			pred, err := meth.(logistic).leaveOneOut(context.Background(), raw, y, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return pred
+		}
+	}
+	// ridgeLOO is the leave-one-out of every candidate of balanced ridge on z.
+	ridgeLOO := func(t *testing.T, z *mat.Dense, y []float64) [][]float64 {
+		_, cands, err := balancedRidgeCandidates(z, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pred [][]float64
+		for _, c := range cands {
+			pred = append(pred, c.Pred)
+		}
+		return pred
+	}
 	producers := []producer{
-		{"l1-logistic", func(t *testing.T, raw *mat.Dense, y []float64, _ uint64) [][]float64 {
-			meth, _ := New("l1-logistic")
-			pred, err := meth.(logistic).leaveOneOut(context.Background(), raw, y, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return pred
-		}},
-		{"elastic-net", func(t *testing.T, raw *mat.Dense, y []float64, _ uint64) [][]float64 {
-			meth, _ := New("elastic-net")
-			pred, err := meth.(logistic).leaveOneOut(context.Background(), raw, y, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return pred
-		}},
+		{"l1-logistic", logisticLOO("l1-logistic")},
+		{"elastic-net", logisticLOO("elastic-net")},
 		{"dictionary", func(t *testing.T, raw *mat.Dense, y []float64, seed uint64) [][]float64 {
 			data := Data{X: mat.DenseCopyOf(raw.Slice(0, m, 0, p/2)), H: mat.DenseCopyOf(raw.Slice(0, m, p/2, p)), Y: y}
 			meth, _ := New("dictionary")
@@ -218,26 +227,10 @@ func TestLOOHonestOnNoise(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, cands, err := balancedRidgeCandidates(zc, y)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var pred [][]float64
-			for _, c := range cands {
-				pred = append(pred, c.Pred)
-			}
-			return pred
+			return ridgeLOO(t, zc, y)
 		}},
 		{"balanced ridge (dam without virtual labels)", func(t *testing.T, raw *mat.Dense, y []float64, _ uint64) [][]float64 {
-			_, cands, err := balancedRidgeCandidates(standardised(raw), y)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var pred [][]float64
-			for _, c := range cands {
-				pred = append(pred, c.Pred)
-			}
-			return pred
+			return ridgeLOO(t, standardised(raw), y)
 		}},
 		{"dam", func(t *testing.T, raw *mat.Dense, y []float64, seed uint64) [][]float64 {
 			// 30 unlabelled noise rows with noise virtual labels.
@@ -423,10 +416,8 @@ func TestLogisticEdgeCases(t *testing.T) {
 		{"no features", Data{H: base.H, Y: base.Y}, 0, 4},
 	} {
 		for _, name := range []string{"l1-logistic", "elastic-net"} {
-			meth, _ := New(name)
-			model, err := meth.Fit(context.Background(), tc.data, Extra{})
-			if err != nil {
-				t.Errorf("%s %s: %v", name, tc.name, err)
+			model := tryFit(t, name, tc.name, tc.data)
+			if model == nil {
 				continue
 			}
 			lin := model.(*Linear)

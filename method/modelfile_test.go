@@ -49,7 +49,7 @@ func TestLinearPredict(t *testing.T) {
 }
 
 // writeString returns the model file of m.
-func writeString(t *testing.T, m Model) string {
+func writeString(t testing.TB, m Model) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := WriteModel(&b, m); err != nil {

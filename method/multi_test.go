@@ -399,15 +399,21 @@ func TestGreedyNWayDefinition(t *testing.T) {
 				t.Fatalf("%d shots: member %d normalises %q, C %v (reported %v), want %q", shots, k, l.norm, C, e.hyper["C_"+name], name)
 			}
 			K, p := l.w.Dims()
-			gw := mat.DenseCopyOf(l.w) // ∂/∂W = W + C Σ_i (p_i − e_{y_i}) z_iᵀ
-			gb := make([]float64, K)   // ∂/∂b = C Σ_i (p_i − e_{y_i})
-			for i, z := range zt {
-				u := normRows(z, name == "blocks")
-				prob := make([]float64, K)
+			// probs returns the member's class probabilities of the
+			// standardised row z, and z normalised as the member does.
+			probs := func(z []float64) (prob, u []float64) {
+				u = normRows(z, name == "blocks")
+				prob = make([]float64, K)
 				for c := range K {
 					prob[c] = l.b[c] + mat.Dot(l.w.RowView(c), mat.NewVecDense(p, u))
 				}
 				softmaxInPlace(prob)
+				return prob, u
+			}
+			gw := mat.DenseCopyOf(l.w) // ∂/∂W = W + C Σ_i (p_i − e_{y_i}) z_iᵀ
+			gb := make([]float64, K)   // ∂/∂b = C Σ_i (p_i − e_{y_i})
+			for i, z := range zt {
+				prob, u := probs(z)
 				for c := range K {
 					r := prob[c]
 					if c == y.Y[i] {
@@ -424,12 +430,7 @@ func TestGreedyNWayDefinition(t *testing.T) {
 				t.Errorf("%d shots, %s member: gradient %g at its weights (C = %v): not the minimiser", shots, name, g, C)
 			}
 			for i, z := range zs {
-				u := normRows(z, name == "blocks")
-				s := make([]float64, K)
-				for c := range K {
-					s[c] = l.b[c] + mat.Dot(l.w.RowView(c), mat.NewVecDense(p, u))
-				}
-				softmaxInPlace(s)
+				s, _ := probs(z)
 				for c := range K {
 					want[i][c] += 0.5 * s[c]
 				}

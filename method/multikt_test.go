@@ -119,10 +119,8 @@ func TestMultiKTEdgeCases(t *testing.T) {
 		{"constant columns", constant, 5},
 	} {
 		for _, name := range []string{"multikt-l2", "multikt-l1"} {
-			meth, _ := New(name)
-			model, err := meth.Fit(context.Background(), tc.data, Extra{})
-			if err != nil {
-				t.Errorf("%s %s: %v", name, tc.name, err)
+			model := tryFit(t, name, tc.name, tc.data)
+			if model == nil {
 				continue
 			}
 			f, err := model.Predict(tc.data)

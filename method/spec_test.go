@@ -220,19 +220,7 @@ func TestNewSpecErrors(t *testing.T) {
 // rejects specs of methods without settings.
 func TestReadModelSpecMismatch(t *testing.T) {
 	c := newConformanceCase(6, 16, 4, 6, 10)
-	meth, err := New("greedytl-sp:gamma=0.25")
-	if err != nil {
-		t.Fatal(err)
-	}
-	model, err := meth.Fit(context.Background(), c.train, c.extra)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := WriteModel(&buf, model); err != nil {
-		t.Fatal(err)
-	}
-	file := buf.String()
+	file := writeString(t, mustFit(t, "greedytl-sp:gamma=0.25", c))
 	for _, tc := range []struct{ from, to, msg string }{
 		{`"greedytl-sp:gamma=0.25"`, `"greedytl-sp:gamma=0.5"`, `does not match the options, which make "greedytl-sp:gamma=0.25"`},
 		{`"greedytl-sp:gamma=0.25"`, `"greedytl-sp:lambda=2"`, "does not match the options"},
