@@ -579,11 +579,8 @@ func TestAutoLambda(t *testing.T) {
 func TestSample(t *testing.T) {
 	rng := rand.New(rand.NewPCG(10, 10))
 	m := 12
-	X, H := randDense(rng, m, 500), randDense(rng, m, 1500)
-	for i := 0; i < m; i++ {
-		X.Set(i, 7, 1) // constant columns are never drawn as candidates
-		H.Set(i, 9, 0)
-	}
+	// Constant columns are never drawn as candidates.
+	X, H := randWithConstants(rng, m, 500, 1500, map[Column]float64{{Feature, 7}: 1, {Source, 9}: 0})
 	y := randLabels(rng, m)
 	o := DefaultOptions()
 	o.Sample, o.Seed, o.MaxK = 59, 1, 15
@@ -639,12 +636,7 @@ func checkAlongSample(t *testing.T, mod *Model, Z *mat.Dense, y []float64, ok []
 func TestSampleUniform(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 12))
 	m := 6
-	X, H := randDense(rng, m, 4), randDense(rng, m, 6)
-	for i := 0; i < m; i++ {
-		X.Set(i, 0, 3)
-		H.Set(i, 2, -1)
-		H.Set(i, 5, 0)
-	}
+	X, H := randWithConstants(rng, m, 4, 6, map[Column]float64{{Feature, 0}: 3, {Source, 2}: -1, {Source, 5}: 0})
 	y := randLabels(rng, m)
 	o := DefaultOptions()
 	o.Sample, o.MaxK = 1, 1
@@ -939,12 +931,7 @@ func TestConstantRule(t *testing.T) {
 func TestEngineReuse(t *testing.T) {
 	rng := rand.New(rand.NewPCG(18, 18))
 	m := 12
-	X, H := randDense(rng, m, 15), randDense(rng, m, 15)
-	for i := 0; i < m; i++ {
-		X.Set(i, 3, 1)
-		H.Set(i, 8, 2)
-		H.Set(i, 9, 0)
-	}
+	X, H := randWithConstants(rng, m, 15, 15, map[Column]float64{{Feature, 3}: 1, {Source, 8}: 2, {Source, 9}: 0})
 	y := randLabels(rng, m)
 	for _, sample := range []int{0, 5} {
 		o := DefaultOptions()
@@ -991,10 +978,7 @@ func TestEngineReuse(t *testing.T) {
 func TestSampleSlotMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 19))
 	m := 10
-	X, H := randDense(rng, m, 40), randDense(rng, m, 60)
-	for i := 0; i < m; i++ {
-		H.Set(i, 5, 1)
-	}
+	X, H := randWithConstants(rng, m, 40, 60, map[Column]float64{{Source, 5}: 1})
 	y := randLabels(rng, m)
 	for _, o := range []Options{
 		{Lambda: 1, Delta: 1e-4, FeatureFactor: 1, Sample: 7, Seed: 1},
@@ -1099,4 +1083,20 @@ func TestSampleDraws(t *testing.T) {
 		}
 		e.added(p, s, p.g, c, tt/c, false)
 	}
+}
+
+// randWithConstants returns random m×d features and m×n source scores
+// (randDense) whose columns named in constant hold the value given.
+func randWithConstants(rng *rand.Rand, m, d, n int, constant map[Column]float64) (X, H *mat.Dense) {
+	X, H = randDense(rng, m, d), randDense(rng, m, n)
+	for c, v := range constant {
+		M := X
+		if c.Kind == Source {
+			M = H
+		}
+		for i := range m {
+			M.Set(i, c.Index, v)
+		}
+	}
+	return X, H
 }
