@@ -31,7 +31,7 @@ func TestFailedSections(t *testing.T) {
 	episodes := render(func(d *document) { failedEpisodes(d, recs) })
 	for _, tc := range []struct {
 		what, got string
-		want       []string // in this order
+		want      []string // in this order
 	}{
 		{"cells", cells, []string{"### Failed cells", "These cells are left out of every mean above.",
 			"| method | positives | noise | failed cells | first error |",
