@@ -102,56 +102,52 @@ func (c *nullChecker) value(t reflect.Type) error {
 		c.str()
 		return nil
 	case '{':
-		c.i++
 		t = inner(t)
-		for {
-			c.ws()
-			switch c.b[c.i] {
-			case '}':
-				c.i++
-				return nil
-			case ',':
-				c.i++
-				c.ws()
-			}
+		return c.items('}', func(int) (pathElem, reflect.Type) {
 			key := c.str()
 			if c.members != nil && len(c.path) == 0 {
 				c.members[key] = true
 			}
 			c.ws()
 			c.i++ // ':'
-			c.path = append(c.path, pathElem{key: key})
-			if err := c.value(member(t, key)); err != nil {
-				return err
-			}
-			c.path = c.path[:len(c.path)-1]
-		}
+			return pathElem{key: key}, member(t, key)
+		})
 	case '[':
-		c.i++
 		var elem reflect.Type
 		if t = inner(t); t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
 			elem = t.Elem()
 		}
-		for n := 0; ; n++ {
-			c.ws()
-			switch c.b[c.i] {
-			case ']':
-				c.i++
-				return nil
-			case ',':
-				c.i++
-			}
-			c.path = append(c.path, pathElem{index: n, isIndex: true})
-			if err := c.value(elem); err != nil {
-				return err
-			}
-			c.path = c.path[:len(c.path)-1]
-		}
+		return c.items(']', func(n int) (pathElem, reflect.Type) { return pathElem{index: n, isIndex: true}, elem })
 	default: // a number, true or false
 		for c.i < len(c.b) && !strings.ContainsRune(",]} \t\r\n", rune(c.b[c.i])) {
 			c.i++
 		}
 		return nil
+	}
+}
+
+// items checks the members or elements of the object or array whose
+// opening bracket is at c.i, and moves past its closing bracket close. For
+// the n-th, item reads what precedes its value (a member's name and colon)
+// and returns the value's path element and type.
+func (c *nullChecker) items(close byte, item func(n int) (pathElem, reflect.Type)) error {
+	c.i++
+	for n := 0; ; n++ {
+		c.ws()
+		switch c.b[c.i] {
+		case close:
+			c.i++
+			return nil
+		case ',':
+			c.i++
+			c.ws()
+		}
+		e, t := item(n)
+		c.path = append(c.path, e)
+		if err := c.value(t); err != nil {
+			return err
+		}
+		c.path = c.path[:len(c.path)-1]
 	}
 }
 
