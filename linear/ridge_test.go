@@ -137,10 +137,14 @@ func relClose(a, b []float64, tol float64) (float64, bool) {
 	return diff / (1 + scale), diff <= tol*(1+scale)
 }
 
-var ridgeCases = []struct {
+// ridgeCase is a random ridge problem of m rows and d columns whose columns
+// are offset from 0 by offset.
+type ridgeCase struct {
 	m, d   int
 	offset float64
-}{
+}
+
+var ridgeCases = []ridgeCase{
 	{30, 5, 0},   // primal
 	{25, 24, 3},  // primal, nearly square
 	{20, 20, 0},  // dual, square
@@ -148,67 +152,66 @@ var ridgeCases = []struct {
 	{8, 300, -2}, // dual, the baselines' regime
 }
 
-func TestFitRidgeFormsAgree(t *testing.T) {
+// eachRidgeCase runs f as a subtest on every case of ridgeCases, without
+// and with an intercept, at every λ of lambdas.
+func eachRidgeCase(t *testing.T, lambdas []float64, f func(t *testing.T, tc ridgeCase, intercept bool, lambda float64)) {
 	for _, tc := range ridgeCases {
 		for _, intercept := range []bool{false, true} {
-			for _, lambda := range []float64{1e-3, 1, 100} {
+			for _, lambda := range lambdas {
 				name := fmt.Sprintf("m%d_d%d_icpt%v_lambda%g", tc.m, tc.d, intercept, lambda)
-				t.Run(name, func(t *testing.T) {
-					x, y := ridgeRandom(uint64(tc.m*1000+tc.d), tc.m, tc.d, tc.offset)
-					wRef, bRef := ridgeDirect(t, x, y, lambda, intercept)
-					// The primal system of a wide X and the dual system of
-					// a tall X are singular up to λ: forced onto such data,
-					// a form is only as accurate as λ lets it be.
-					forms := []ridgeForm{ridgeAuto}
-					if lambda >= 1 {
-						forms = append(forms, ridgePrimal, ridgeDual)
-					}
-					for _, form := range forms {
-						model, err := fitRidge(context.Background(), x, y, lambda, intercept, form)
-						if err != nil {
-							t.Fatalf("form %d: %v", form, err)
-						}
-						if e, ok := relClose(append(model.W, model.B), append(wRef, bRef), 1e-10); !ok {
-							t.Errorf("form %d: weights differ from the normal equations by %.3g (relative)", form, e)
-						}
-						pred, err := model.Predict(x)
-						if err != nil {
-							t.Fatal(err)
-						}
-						if e, ok := relClose(model.Fitted, pred, 1e-10); !ok {
-							t.Errorf("form %d: Fitted differs from Predict by %.3g", form, e)
-						}
-						if !intercept && model.B != 0 {
-							t.Errorf("form %d: B = %g without intercept", form, model.B)
-						}
-					}
-				})
+				t.Run(name, func(t *testing.T) { f(t, tc, intercept, lambda) })
 			}
 		}
 	}
 }
 
-func TestFitRidgeLOO(t *testing.T) {
-	for _, tc := range ridgeCases {
-		for _, intercept := range []bool{false, true} {
-			for _, lambda := range []float64{1e-2, 1, 100} {
-				name := fmt.Sprintf("m%d_d%d_icpt%v_lambda%g", tc.m, tc.d, intercept, lambda)
-				t.Run(name, func(t *testing.T) {
-					x, y := ridgeRandom(uint64(tc.m+tc.d), tc.m, tc.d, tc.offset)
-					want := ridgeBruteLOO(t, x, y, lambda, intercept)
-					for _, form := range []ridgeForm{ridgePrimal, ridgeDual} {
-						model, err := fitRidge(context.Background(), x, y, lambda, intercept, form)
-						if err != nil {
-							t.Fatal(err)
-						}
-						if e, ok := relClose(model.LOO, want, 1e-9); !ok {
-							t.Errorf("form %d: LOO residuals differ from refits by %.3g (relative)", form, e)
-						}
-					}
-				})
+func TestFitRidgeFormsAgree(t *testing.T) {
+	eachRidgeCase(t, []float64{1e-3, 1, 100}, func(t *testing.T, tc ridgeCase, intercept bool, lambda float64) {
+		x, y := ridgeRandom(uint64(tc.m*1000+tc.d), tc.m, tc.d, tc.offset)
+		wRef, bRef := ridgeDirect(t, x, y, lambda, intercept)
+		// The primal system of a wide X and the dual system of
+		// a tall X are singular up to λ: forced onto such data,
+		// a form is only as accurate as λ lets it be.
+		forms := []ridgeForm{ridgeAuto}
+		if lambda >= 1 {
+			forms = append(forms, ridgePrimal, ridgeDual)
+		}
+		for _, form := range forms {
+			model, err := fitRidge(context.Background(), x, y, lambda, intercept, form)
+			if err != nil {
+				t.Fatalf("form %d: %v", form, err)
+			}
+			if e, ok := relClose(append(model.W, model.B), append(wRef, bRef), 1e-10); !ok {
+				t.Errorf("form %d: weights differ from the normal equations by %.3g (relative)", form, e)
+			}
+			pred, err := model.Predict(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e, ok := relClose(model.Fitted, pred, 1e-10); !ok {
+				t.Errorf("form %d: Fitted differs from Predict by %.3g", form, e)
+			}
+			if !intercept && model.B != 0 {
+				t.Errorf("form %d: B = %g without intercept", form, model.B)
 			}
 		}
-	}
+	})
+}
+
+func TestFitRidgeLOO(t *testing.T) {
+	eachRidgeCase(t, []float64{1e-2, 1, 100}, func(t *testing.T, tc ridgeCase, intercept bool, lambda float64) {
+		x, y := ridgeRandom(uint64(tc.m+tc.d), tc.m, tc.d, tc.offset)
+		want := ridgeBruteLOO(t, x, y, lambda, intercept)
+		for _, form := range []ridgeForm{ridgePrimal, ridgeDual} {
+			model, err := fitRidge(context.Background(), x, y, lambda, intercept, form)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e, ok := relClose(model.LOO, want, 1e-9); !ok {
+				t.Errorf("form %d: LOO residuals differ from refits by %.3g (relative)", form, e)
+			}
+		}
+	})
 }
 
 func TestRidgeLOOPath(t *testing.T) {
