@@ -284,10 +284,16 @@ func unwrapAll(err error) error {
 // different seeds averaged them together).
 func TestLoadRefusesMixedRuns(t *testing.T) {
 	s1 := synth{dataset: "one", classes: 5, positives: []int{2}, splits: 2, noise: []int{0}, methods: []string{"greedytl"}, seed: 1}
-	s2 := s1
-	s2.seed = 2
-	if _, err := Load(s1.write(t, 1), s2.write(t, 1)); err == nil || !strings.Contains(err.Error(), "not the same run (seed") {
-		t.Errorf("error %v, want one naming the seed", err)
+	refusesOtherSeed(t, "two seeds", s1.write(t, 1), s1)
+}
+
+// refusesOtherSeed checks that Load refuses the run dir beside the run s
+// written with another seed, naming the seed.
+func refusesOtherSeed(t *testing.T, what, dir string, s synth) {
+	t.Helper()
+	s.seed++
+	if _, err := Load(dir, s.write(t, 1)); err == nil || !strings.Contains(err.Error(), "not the same run (seed") {
+		t.Errorf("%s: error %v, want one naming the seed", what, err)
 	}
 }
 
@@ -357,11 +363,7 @@ func TestLoadCombinesNoiseStudy(t *testing.T) {
 			t.Errorf("%s, %d positives, noise %d: %d cells of %d expected, want %d", r.Method, r.Positives, r.Noise, r.N, r.Expected, e)
 		}
 	}
-	other := noise
-	other.seed = 2
-	if _, err := Load(main.write(t, 1), other.write(t, 1)); err == nil || !strings.Contains(err.Error(), "not the same run (seed") {
-		t.Errorf("a noise run of another seed: %v, want an error naming the seed", err)
-	}
+	refusesOtherSeed(t, "a noise run of another seed", main.write(t, 1), noise)
 }
 
 // Grids that overlap — a run of 3 splits and one of its first 2 splits,
