@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/internal/kerneltest"
 	"github.com/greedytl/greedytl/metric"
 )
 
@@ -99,13 +100,7 @@ func TestLeaveOneOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range prob.Y {
-		var rows []int
-		for r := range prob.Y {
-			if r != i {
-				rows = append(rows, r)
-			}
-		}
-		x, y := subset(prob.X, prob.Y, rows)
+		x, y := subset(prob.X, prob.Y, kerneltest.WithoutRow(len(prob.Y), i))
 		m, err := Train(context.Background(), &Problem{X: x, Y: y, Bias: 1}, p)
 		if err != nil {
 			t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/greedytl/greedytl/internal/kerneltest"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/lssvm"
 	"github.com/greedytl/greedytl/sparse"
@@ -137,13 +138,7 @@ func TestLogisticLOO(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := range data.Y {
-			var rows []int
-			for k := range data.Y {
-				if k != i {
-					rows = append(rows, k)
-				}
-			}
-			rest := selectRows(data, rows)
+			rest := selectRows(data, kerneltest.WithoutRow(len(data.Y), i))
 			sx, sh := standardize.Fit(rest.X), standardize.Fit(rest.H)
 			z, _ := standardisedColumns(sx, sh, rest)
 			zi, _ := standardisedColumns(sx, sh, selectRows(data, []int{i}))
