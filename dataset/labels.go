@@ -38,6 +38,19 @@ func ReadLabels(path, positive string) ([]float64, error) {
 	return binaryLabels(name, vals, positive)
 }
 
+// SignedLabels returns the labels, in ReadLabels's form, of pos positive
+// examples followed by neg negative ones: pos times +1, then neg times −1.
+func SignedLabels(pos, neg int) []float64 {
+	y := make([]float64, pos+neg)
+	for i := range y {
+		y[i] = -1
+		if i < pos {
+			y[i] = 1
+		}
+	}
+	return y
+}
+
 // ReadLabelValues reads the labels of path as strings, in order, from the
 // files ReadLabels accepts: the text values as written (trimmed, a header
 // above numeric labels dropped), or the .npy values formatted in the

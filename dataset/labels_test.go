@@ -119,6 +119,22 @@ func TestReadLabelValues(t *testing.T) {
 	}
 }
 
+func TestSignedLabels(t *testing.T) {
+	for _, tc := range []struct {
+		pos, neg int
+		want     []float64
+	}{
+		{2, 3, []float64{1, 1, -1, -1, -1}},
+		{1, 0, []float64{1}},
+		{0, 2, []float64{-1, -1}},
+		{0, 0, []float64{}},
+	} {
+		if got := SignedLabels(tc.pos, tc.neg); !slices.Equal(got, tc.want) {
+			t.Errorf("SignedLabels(%d, %d) = %v, want %v", tc.pos, tc.neg, got, tc.want)
+		}
+	}
+}
+
 func TestDropBinaryHeader(t *testing.T) {
 	tests := []struct {
 		in   string

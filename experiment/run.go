@@ -640,12 +640,12 @@ func (r *runner) build(g group) *groupData {
 	gd.train = method.Data{
 		X: r.features(trainRows, nTrain),
 		H: r.scores(trainRows, cols),
-		Y: labels(len(s.trainPos), len(s.trainNeg)),
+		Y: dataset.SignedLabels(len(s.trainPos), len(s.trainNeg)),
 	}
 	gd.test = method.Data{
 		X: r.features(testRows, nTest),
 		H: r.scores(testRows, cols),
-		Y: labels(len(s.testPos), len(s.testNeg)),
+		Y: dataset.SignedLabels(len(s.testPos), len(s.testNeg)),
 	}
 	return gd
 }
@@ -683,18 +683,6 @@ func (r *runner) scores(rows, cols []int) *mat.Dense {
 		}
 	}
 	return out
-}
-
-// labels returns pos +1 labels followed by neg −1 labels.
-func labels(pos, neg int) []float64 {
-	y := make([]float64, pos+neg)
-	for i := range y {
-		y[i] = -1
-		if i < pos {
-			y[i] = 1
-		}
-	}
-	return y
 }
 
 // fit fits method name on group g's training set and evaluates it on the

@@ -118,19 +118,9 @@ func (c *coilTransfer) split(nPos int, seed uint64) (train, test Data) {
 		}
 		return d
 	}
-	labels := func(p, n int) []float64 {
-		y := make([]float64, p+n)
-		for i := range y {
-			y[i] = -1
-			if i < p {
-				y[i] = 1
-			}
-		}
-		return y
-	}
 	nTest := min(50, len(pos)-nPos)
-	train = pick(append(append([]int(nil), pos[:nPos]...), neg[:10]...), labels(nPos, 10))
-	test = pick(append(append([]int(nil), pos[nPos:nPos+nTest]...), neg[10:60]...), labels(nTest, 50))
+	train = pick(append(append([]int(nil), pos[:nPos]...), neg[:10]...), dataset.SignedLabels(nPos, 10))
+	test = pick(append(append([]int(nil), pos[nPos:nPos+nTest]...), neg[10:60]...), dataset.SignedLabels(nTest, 50))
 	return train, test
 }
 

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/cputime"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
@@ -34,13 +35,7 @@ import (
 // noise on scales that differ from column to column (so standardisation
 // matters).
 func transferProblem(rng *rand.Rand, m, pos, d, n int) Data {
-	y := make([]float64, m)
-	for i := range y {
-		y[i] = -1
-		if i < pos {
-			y[i] = 1
-		}
-	}
+	y := dataset.SignedLabels(pos, m-pos)
 	X := mat.NewDense(m, d, nil)
 	H := mat.NewDense(m, n, nil)
 	for i := range m {

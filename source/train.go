@@ -142,14 +142,7 @@ func trainOne(ctx context.Context, f *dataset.Folder, b *sharedRows, class int, 
 		return nil, info, fmt.Errorf("source: class %q has no examples", name)
 	}
 	rows := slices.Concat(pos, neg.Source)
-	y := make([]float64, len(rows))
-	for i := range y {
-		y[i] = -1
-		if i < len(pos) {
-			y[i] = 1
-		}
-	}
-	prob := &linear.Problem{Dense: b.rows(rows), Y: y, Bias: cfg.Bias}
+	prob := &linear.Problem{Dense: b.rows(rows), Y: dataset.SignedLabels(len(pos), len(neg.Source)), Bias: cfg.Bias}
 	info.Positives, info.Negatives = len(pos), len(neg.Source)
 
 	folds := min(cfg.Folds, len(rows))
