@@ -76,25 +76,7 @@ func BenchmarkCOIL100Fit(b *testing.B) {
 	for _, e := range ix.Sources[:4] {
 		cfg.Targets = append(cfg.Targets, e.Name)
 	}
-	digest, err := source.DataDigest(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	neg, ix, err := negativePlan(&cfg, digest)
-	if err != nil {
-		b.Fatal(err)
-	}
-	set, err := source.LoadDir(src)
-	if err != nil {
-		b.Fatal(err)
-	}
-	r, err := newRunner(&cfg, newManifest(&cfg, neg, cfg.Targets, digest), neg, ix, set)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := r.load(allJobs(r), func(string, ...any) {}); err != nil {
-		b.Fatal(err)
-	}
+	r, _ := loadRunner(b, &cfg, func(*source.Negatives) ([]string, error) { return cfg.Targets, nil })
 	var data []*groupData
 	var groups []group
 	for _, g := range r.grid.groups(shard.Shard{}) {

@@ -133,28 +133,36 @@ func newTestRunner(t *testing.T, noise []int) (*runner, *source.Index) {
 	f := testFolder(t)
 	cfg := testConfig(f, t.TempDir(), testSources(t, f), "greedytl")
 	cfg.Noise = noise
-	digest, err := source.DataDigest(f)
+	return loadRunner(t, &cfg, func(neg *source.Negatives) ([]string, error) { return chooseTargets(&cfg, neg, t.Logf) })
+}
+
+// loadRunner sets up the runner of cfg on the targets that choose picks
+// given the negative plan, loads the data of every group of its grid, and
+// returns it with its sources' index.
+func loadRunner(tb testing.TB, cfg *Config, choose func(*source.Negatives) ([]string, error)) (*runner, *source.Index) {
+	tb.Helper()
+	digest, err := source.DataDigest(cfg.Data)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	neg, ix, err := negativePlan(&cfg, digest)
+	neg, ix, err := negativePlan(cfg, digest)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	targets, err := chooseTargets(&cfg, neg, t.Logf)
+	targets, err := choose(neg)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	set, err := source.LoadDir(cfg.Sources)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	r, err := newRunner(&cfg, newManifest(&cfg, neg, targets, digest), neg, ix, set)
+	r, err := newRunner(cfg, newManifest(cfg, neg, targets, digest), neg, ix, set)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	if err := r.load(allJobs(r), func(string, ...any) {}); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return r, ix
 }
