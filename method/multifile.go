@@ -9,7 +9,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/source"
 	"gonum.org/v1/gonum/mat"
 )
@@ -25,9 +25,9 @@ const (
 )
 
 // multiHeader holds the members every multi-class model file has: the
-// envelope, the class names, the column counts and the form.
+// header (modelfile.Header), the class names, the column counts and the form.
 type multiHeader struct {
-	envelope
+	modelfile.Header
 	Classes     []string `json:"classes"`
 	NumFeatures int      `json:"num_features"`
 	NumSources  int      `json:"num_sources"`
@@ -59,7 +59,7 @@ type multiEncoder interface {
 }
 
 // WriteMulti writes the multi-class model m as an indented JSON document
-// (docs/design.md, "Multi-class model files"), recording in the envelope's
+// (docs/design.md, "Multi-class model files"), recording in the header's
 // "sources" member the sources directory its source scores are computed
 // from (nil: none). Numbers are written so that they read back exactly. It
 // returns an error when m is not a model of this package, holds a
@@ -90,7 +90,7 @@ func encodeMulti(m MultiModel, sources *source.ID) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("cannot write a %T model", m)
 	}
-	h := multiHeader{envelope: greedytl.NewFileHeader(m.Method(), m.Hyperparameters(), sources), Classes: m.Classes()}
+	h := multiHeader{Header: modelfile.NewHeader(m.Method(), m.Hyperparameters(), sources), Classes: m.Classes()}
 	doc, err := enc.multiDocument(h)
 	if err != nil {
 		return nil, err

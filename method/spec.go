@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/modelfile"
 )
 
 // Spec names a method and, optionally, settings that replace some of its
@@ -91,10 +91,10 @@ func parseSpecValue(v string) (float64, error) {
 // String returns the canonical text form of s: the name, then, if there are
 // settings, a colon and key=value pairs in sorted key order, separated by
 // commas, each value formatted by strconv.FormatFloat(v, 'g', -1, 64) (so
-// that it parses back to the same float64; see greedytl.FormatSpec).
+// that it parses back to the same float64; see modelfile.FormatSpec).
 // Model.Method and the result records carry this form.
 func (s Spec) String() string {
-	return greedytl.FormatSpec(s.Name, s.Params)
+	return modelfile.FormatSpec(s.Name, s.Params)
 }
 
 // CanonicalSpec returns the canonical form of the spec s (see Spec.String)
