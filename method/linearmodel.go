@@ -56,7 +56,7 @@ func (l *Linear) SourceWeights() []float64 { return slices.Clone(l.WH) }
 // when a value is not finite, or when a score overflows (naming the row and
 // the column); and when l is nil or inconsistent (a model built by hand
 // whose scalers and weights disagree in length, or hold a non-finite
-// number or a negative scale: the checks ReadModel makes).
+// number or a negative scale: the checks Read makes).
 func (l *Linear) Predict(d Data) ([]float64, error) {
 	if l == nil {
 		return nil, errors.New("method: predict: nil *Linear")

@@ -307,7 +307,7 @@ type Registration struct {
 	// NewMulti, which may be nil, returns the native multi-class method.
 	NewMulti func() MultiMethod
 	// DecodeMulti, set with NewMulti, reads a whole multi-class model file
-	// (the JSON document, whose envelope and "classes" have been checked)
+	// (the JSON document, whose header modelfile.Read has checked)
 	// written for this method.
 	DecodeMulti func(doc json.RawMessage) (MultiModel, error)
 }

@@ -1,7 +1,6 @@
 package method
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -65,24 +64,29 @@ type multiEncoder interface {
 // returns an error when m is not a model of this package, holds a
 // non-finite number, or w fails.
 func WriteMulti(w io.Writer, m MultiModel, sources *source.ID) error {
-	fail := func(err error) error { return fmt.Errorf("method: writing multi-class %s model: %w", m.Method(), err) }
-	b, err := encodeMulti(m, sources)
+	doc, err := multiFileDocument(m, sources)
+	if err == nil {
+		err = modelfile.Write(w, doc)
+	}
 	if err != nil {
-		return fail(err)
-	}
-	var out bytes.Buffer
-	if err := json.Indent(&out, b, "", "  "); err != nil {
-		return fail(err)
-	}
-	out.WriteByte('\n')
-	if _, err := w.Write(out.Bytes()); err != nil {
-		return fail(err)
+		return fmt.Errorf("method: writing multi-class %s model: %w", m.Method(), err)
 	}
 	return nil
 }
 
-// encodeMulti returns the compact JSON document of m.
+// encodeMulti returns the compact JSON document of m (an ensemble's
+// member).
 func encodeMulti(m MultiModel, sources *source.ID) ([]byte, error) {
+	doc, err := multiFileDocument(m, sources)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(doc)
+}
+
+// multiFileDocument returns the value whose JSON encoding is the whole
+// file of m.
+func multiFileDocument(m MultiModel, sources *source.ID) (any, error) {
 	if err := checkHyper(m.Hyperparameters()); err != nil {
 		return nil, err
 	}
@@ -91,11 +95,7 @@ func encodeMulti(m MultiModel, sources *source.ID) ([]byte, error) {
 		return nil, fmt.Errorf("cannot write a %T model", m)
 	}
 	h := multiHeader{Header: modelfile.NewHeader(m.Method(), m.Hyperparameters(), sources), Classes: m.Classes()}
-	doc, err := enc.multiDocument(h)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(doc)
+	return enc.multiDocument(h)
 }
 
 // decodeMultiFile decodes a multi-class file whose method is method: by
