@@ -150,7 +150,7 @@
 // exact and randomised engines), prune.go (the randomised engine's bound on
 // a candidate's gain), batch.go (the randomised engine's batched scoring),
 // errors.go (the engines' shared errors). The inputs: input.go
-// (validation of X, H and y), block.go (column access to X and H),
+// (validation of X, H and y), inputmatrix.go (column access to X and H),
 // colstats.go (column statistics and standardisation, with package
 // standardize's rule). openblas.go switches on batched scoring in the
 // openblas build.

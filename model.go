@@ -132,7 +132,7 @@ func (m *Model) Predict(X, H mat.Matrix) ([]float64, error) {
 	if err := m.checkColumns(); err != nil {
 		return nil, fmt.Errorf("greedytl: predict: %w", err)
 	}
-	var blocks [2]block
+	var blocks [2]inputMatrix
 	rows := -1
 	for k, p := range []struct {
 		name string
@@ -148,7 +148,7 @@ func (m *Model) Predict(X, H mat.Matrix) ([]float64, error) {
 			}
 			continue
 		}
-		b := newBlock(p.name, p.a)
+		b := newInputMatrix(p.name, p.a)
 		if b.cols != p.want {
 			return nil, fmt.Errorf("greedytl: predict: %s has %d columns, the model was trained with %d", p.name, b.cols, p.want)
 		}
