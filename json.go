@@ -203,17 +203,7 @@ func DecodeFile(f modelfile.File) (*Model, error) {
 	} else if err := jsonfile.Decode(bytes.NewReader(f.Doc), &mf, "model"); err != nil {
 		return fail(err)
 	}
-	k := len(mf.Columns)
-	m := &Model{
-		Selected:    make([]Column, k),
-		Weights:     make([]float64, k),
-		Mean:        make([]float64, k),
-		Scale:       make([]float64, k),
-		Path:        make([]Step, k),
-		NumFeatures: mf.NumFeatures,
-		NumSources:  mf.NumSources,
-		Options:     mf.Options,
-	}
+	m := newModel(len(mf.Columns), mf.NumFeatures, mf.NumSources, mf.Options)
 	for j, c := range mf.Columns {
 		col := Column{Kind: c.Kind, Index: c.Index}
 		m.Selected[j] = col

@@ -105,6 +105,23 @@ func (m *Model) checkColumns() error {
 	return nil
 }
 
+// newModel returns a model of k selected columns fitted on d features and
+// n sources with options o, its per-column slices of length k (non-nil,
+// empty for k = 0) for the caller to fill: the one constructor of Fit's
+// models and of those decoded from files.
+func newModel(k, d, n int, o Options) *Model {
+	return &Model{
+		Selected:    make([]Column, k),
+		Weights:     make([]float64, k),
+		Mean:        make([]float64, k),
+		Scale:       make([]float64, k),
+		Path:        make([]Step, k),
+		NumFeatures: d,
+		NumSources:  n,
+		Options:     o,
+	}
+}
+
 // looError returns the LOO error of the fitted model (1 for the empty one).
 func (m *Model) looError() float64 {
 	if len(m.Path) == 0 {
