@@ -76,7 +76,7 @@ func (m *Model) WriteJSON(w io.Writer) error {
 }
 
 // methodName returns the canonical spec of m's options (BaseMethod for a
-// nil m, which encode refuses).
+// nil m, which Write refuses).
 func (m *Model) methodName() string {
 	if m == nil {
 		return BaseMethod
