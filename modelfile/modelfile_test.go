@@ -106,3 +106,23 @@ func TestFormatSpec(t *testing.T) {
 		}
 	}
 }
+
+// TestParseSpecRoundTrip: ParseSpec reads back what FormatSpec writes,
+// name and settings exactly, and refuses what is not a spec.
+func TestParseSpecRoundTrip(t *testing.T) {
+	for _, settings := range []map[string]float64{nil, {"gamma": 0.25}, {"lambda": 1e-300, "max_k": 3, "b": 1.0 / 3, "c": -0.5}} {
+		text := FormatSpec("greedytl-sp", settings)
+		name, got, err := ParseSpec(text)
+		if err != nil || name != "greedytl-sp" || !reflect.DeepEqual(got, settings) {
+			t.Errorf("ParseSpec(%q) = %q, %v, %v; want greedytl-sp, %v", text, name, got, err, settings)
+		}
+	}
+	if name, got, err := ParseSpec("x:a=true,b=false"); err != nil || name != "x" || got["a"] != 1 || got["b"] != 0 {
+		t.Errorf("true and false: %q, %v, %v", name, got, err)
+	}
+	for _, bad := range []string{"", ":a=1", "x=1", "x:", "x:a", "x:=1", "x:a b=1", "x:a=1,a=2", "x:a=NaN", "x:a=1e999", "x:a=one"} {
+		if _, _, err := ParseSpec(bad); err == nil || !strings.HasPrefix(err.Error(), "spec ") {
+			t.Errorf("ParseSpec(%q): %v, want an error naming the spec", bad, err)
+		}
+	}
+}
