@@ -98,7 +98,7 @@ func standardizeColumn(dst, v []float64, stride int, mean, scale, f float64) {
 }
 
 // badColumn explains why standardize failed on column j of b.
-func badColumn(b *block, j int) error {
+func badColumn(b *inputMatrix, j int) error {
 	if err := b.nonFinite(j); err != nil {
 		return err
 	}

@@ -140,16 +140,17 @@
 // # Source files
 //
 // The API: options.go (Options, DefaultOptions), settings.go (the settings'
-// keys and rules: Options.Set, MethodName, FormatSpec, Hyperparameters),
+// keys and rules: Options.Set, MethodName, Hyperparameters),
 // fit.go (Fit, AutoLambda), model.go (Model, Step, Predict), column.go
-// (Kind, Column), json.go (model files: WriteJSON, WriteFile, ReadModel,
-// ReadFile, FileHeader, LabelNames). The search: engine.go (the engine
+// (Kind, Column), json.go (GreedyTL's model files: WriteJSON, Write, ReadModel,
+// DecodeFile; the header they share with every method is package
+// modelfile's). The search: engine.go (the engine
 // interface and the main loop), path.go (Ĝ and a in the primal or the dual
 // form, the record of each step, leave-one-out), exact.go and sample.go (the
 // exact and randomised engines), prune.go (the randomised engine's bound on
 // a candidate's gain), batch.go (the randomised engine's batched scoring),
 // errors.go (the engines' shared errors). The inputs: input.go
-// (validation of X, H and y), block.go (column access to X and H),
+// (validation of X, H and y), inputmatrix.go (column access to X and H),
 // colstats.go (column statistics and standardisation, with package
 // standardize's rule). openblas.go switches on batched scoring in the
 // openblas build.
@@ -162,5 +163,8 @@
 // method by the canonical spec of its options (Options.MethodName: for
 // example "greedytl:sample=59"), records the hyperparameters by their one
 // key each (SettingKeys: γ is "gamma" everywhere) and the build that wrote
-// it.
+// it. Its header, the members every method's file starts with, and the one
+// check of its format and version belong to package modelfile; package
+// method writes and reads its GreedyTL variants' files through Model.Write
+// and DecodeFile.
 package greedytl

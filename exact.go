@@ -92,7 +92,7 @@ func newExact(ctx context.Context, in *inputs, y []float64) (*exactEngine, error
 	m, N := in.m, in.numCand()
 	e := &exactEngine{exactBuffers: getExactBuffers(N), m: m, colBuf: make([]float64, m)}
 	parts := []struct {
-		b     *block
+		b     *inputMatrix
 		gamma float64
 		off   int
 	}{{&in.x, in.gamma, 0}, {&in.h, 1, in.d}}
@@ -160,7 +160,7 @@ func newExact(ctx context.Context, in *inputs, y []float64) (*exactEngine, error
 // taken as that. It chooses how to read b: column by column (contiguous
 // columns, or through At), or, for row-major data, row by row in blocks of
 // statBlock columns.
-func (e *exactEngine) columnStats(ctx context.Context, b *block, gamma float64, st []colStats, f, sq []float64) error {
+func (e *exactEngine) columnStats(ctx context.Context, b *inputMatrix, gamma float64, st []colStats, f, sq []float64) error {
 	if !b.hasRaw || b.trans {
 		return e.columnStatsByColumn(ctx, b, gamma, st, f, sq)
 	}
@@ -182,7 +182,7 @@ func (e *exactEngine) columnStats(ctx context.Context, b *block, gamma float64, 
 
 // columnStatsByColumn is columnStats reading b column by column: each
 // column is copied and standardised by standardizeChunk.
-func (e *exactEngine) columnStatsByColumn(ctx context.Context, b *block, gamma float64, st []colStats, f, sq []float64) error {
+func (e *exactEngine) columnStatsByColumn(ctx context.Context, b *inputMatrix, gamma float64, st []colStats, f, sq []float64) error {
 	m := b.rows
 	v := make([]float64, m)
 	var sts [1]colStats
@@ -210,7 +210,7 @@ func (e *exactEngine) columnStatsByColumn(ctx context.Context, b *block, gamma f
 // from column j0 on, reading row by row into the accumulators e.acc (four
 // per column, rows from the tail on adding to the first, as
 // standardize.Sum does) and e.means.
-func (e *exactEngine) blockStats(b *block, j0 int, gamma float64, st []colStats, f, sq []float64) error {
+func (e *exactEngine) blockStats(b *inputMatrix, j0 int, gamma float64, st []colStats, f, sq []float64) error {
 	m, nc := b.rows, len(st)
 	invN := 1 / float64(m)
 	sqNorm := float64(m) * gamma * gamma
@@ -281,7 +281,7 @@ func (e *exactEngine) blockStats(b *block, j0 int, gamma float64, st []colStats,
 
 // write stores the standardised slots w0, …, w1−1, all columns of b (whose
 // first column is candidate off), into the block.
-func (e *exactEngine) write(b *block, off, w0, w1 int) {
+func (e *exactEngine) write(b *inputMatrix, off, w0, w1 int) {
 	m, n := e.m, e.n
 	st, f, glob := e.st[w0:w1], e.f[w0:w1], e.glob[w0:w1]
 	if b.hasRaw && !b.trans {

@@ -92,17 +92,8 @@ func finish(e engine, p *path, in *inputs, opts Options) (*Model, error) {
 		k = kk + 1
 	}
 	opts.Lambda = p.lambda
-	mod := &Model{
-		Selected:    make([]Column, k),
-		Mean:        make([]float64, k),
-		Scale:       make([]float64, k),
-		Path:        make([]Step, k),
-		NumFeatures: in.d,
-		NumSources:  in.n,
-		Options:     opts,
-	}
+	mod := newModel(k, in.d, in.n, opts)
 	if k == 0 {
-		mod.Weights = []float64{}
 		return mod, nil
 	}
 	w, reg, loo, err := p.weights(k)

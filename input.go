@@ -10,7 +10,7 @@ import (
 // inputs are the validated training inputs.
 type inputs struct {
 	m, d, n int
-	x, h    block // x.cols = d, h.cols = n; a block with cols 0 is absent
+	x, h    inputMatrix // x.cols = d, h.cols = n; one with cols 0 is absent
 	gamma   float64
 }
 
@@ -28,14 +28,14 @@ func newInputs(X, H mat.Matrix, y []float64, gamma float64) (*inputs, error) {
 	for _, p := range []struct {
 		name string
 		a    mat.Matrix
-		dst  *block
+		dst  *inputMatrix
 		n    *int
 	}{{"X", X, &in.x, &in.d}, {"H", H, &in.h, &in.n}} {
 		if standardize.Absent(p.a) {
-			*p.dst = block{name: p.name, rows: m}
+			*p.dst = inputMatrix{name: p.name, rows: m}
 			continue
 		}
-		*p.dst = newBlock(p.name, p.a)
+		*p.dst = newInputMatrix(p.name, p.a)
 		if p.dst.rows != m {
 			return nil, fmt.Errorf("greedytl: %s has %d rows but y has %d labels", p.name, p.dst.rows, m)
 		}

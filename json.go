@@ -9,20 +9,8 @@ import (
 	"maps"
 	"math"
 
-	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/internal/jsonfile"
-	"github.com/greedytl/greedytl/source"
-)
-
-// The model file's "format" and "version" members, shared by every model
-// file greedytl writes (package method's files for the baselines too).
-// Version 2 names GreedyTL's γ "gamma" everywhere, records the canonical
-// method spec and the build that wrote the file; readers still read
-// version 1 (ModelFileVersion1).
-const (
-	ModelFileFormat   = "greedytl-model"
-	ModelFileVersion  = 2
-	ModelFileVersion1 = 1
+	"github.com/greedytl/greedytl/modelfile"
 )
 
 // BaseMethod is the method name of the root package's GreedyTL, whose
@@ -35,73 +23,11 @@ const BaseMethod = "greedytl"
 // one type of every GreedyTL model file, whichever method (greedytl,
 // greedytl-sp:gamma=0.25, forward-reg, …) wrote it.
 type modelFile struct {
-	FileHeader
+	modelfile.Header
 	NumFeatures int          `json:"num_features"`
 	NumSources  int          `json:"num_sources"`
 	Options     Options      `json:"options"`
 	Columns     []fileColumn `json:"columns"`
-}
-
-// FileHeader holds the members every model file starts with, whichever
-// method wrote it: this package's GreedyTL files and package method's
-// files of the other methods embed it, so that the envelope, and each of
-// its members, is defined once.
-type FileHeader struct {
-	Format          string             `json:"format"`
-	Version         int                `json:"version"`
-	Method          string             `json:"method"`
-	Hyperparameters map[string]float64 `json:"hyperparameters"`
-	// Build is the greedytl that wrote the file (absent in version 1).
-	Build *buildinfo.Info `json:"build,omitempty"`
-	// Sources identifies the sources directory the model's source scores
-	// were computed from when it was fitted; it is absent when they were
-	// given as a matrix, and in files written before it was added.
-	Sources *source.ID `json:"sources,omitempty"`
-	// Labels names the labels of a binary model's classes, when the fit
-	// knew them (absent in older files and in multi-class files, which
-	// name their classes in "classes").
-	Labels *LabelNames `json:"labels,omitempty"`
-}
-
-// LabelNames records which label values a binary model's classes stand
-// for: Positive was mapped to +1, Negative (one value, or several for one
-// class against the rest) to −1.
-type LabelNames struct {
-	Positive string   `json:"positive"`
-	Negative []string `json:"negative"`
-}
-
-// Check returns an error when l, a file's record of its labels, is
-// incomplete: an empty positive label, no negative label or an empty one,
-// or the positive label among the negative ones. A nil l is valid.
-func (l *LabelNames) Check() error {
-	if l == nil {
-		return nil
-	}
-	if l.Positive == "" {
-		return errors.New(`"labels" has no positive label`)
-	}
-	if len(l.Negative) == 0 {
-		return errors.New(`"labels" has no negative label`)
-	}
-	for _, n := range l.Negative {
-		if n == "" || n == l.Positive {
-			return fmt.Errorf(`"labels": negative label %q is empty or the positive one`, n)
-		}
-	}
-	return nil
-}
-
-// NewFileHeader returns the header of a file of this format and version
-// holding a model of the named method with hyperparameters hp (nil: none),
-// written by this build, whose source scores came from sources (nil: from
-// a matrix).
-func NewFileHeader(method string, hp map[string]float64, sources *source.ID) FileHeader {
-	if hp == nil {
-		hp = map[string]float64{}
-	}
-	build := buildinfo.Read()
-	return FileHeader{Format: ModelFileFormat, Version: ModelFileVersion, Method: method, Hyperparameters: hp, Build: &build, Sources: sources}
 }
 
 // modelFileV1 is version 1 of the file: version 2's members but for γ,
@@ -138,19 +64,19 @@ type fileColumn struct {
 //	 "columns": [{"kind": "source", "index": 3, "weight": …, "mean": …,
 //	              "scale": …, "score": …, "reg_error": …, "loo_error": …}, …]}
 //
-// with one record per selected column, in selection order, and an optional
-// "sources" member (FileHeader.Sources, written by WriteFile). method is the
-// canonical spec of the options, Options.MethodName(BaseMethod,
+// with one record per selected column, in selection order, and optional
+// "sources" and "labels" members (modelfile.Header's, written by Write).
+// method is the canonical spec of the options, Options.MethodName(BaseMethod,
 // DefaultOptions()): "greedytl" for the paper's settings,
 // "greedytl:sample=59" for the randomised search of r = 59. Numbers are
 // written so that they read back exactly. WriteJSON returns an error if m
 // is inconsistent (see ReadModel) or w fails.
 func (m *Model) WriteJSON(w io.Writer) error {
-	return m.WriteFile(w, m.methodName(), nil)
+	return m.Write(w, modelfile.NewHeader(m.methodName(), nil, nil))
 }
 
 // methodName returns the canonical spec of m's options (BaseMethod for a
-// nil m, which encode refuses).
+// nil m, which Write refuses).
 func (m *Model) methodName() string {
 	if m == nil {
 		return BaseMethod
@@ -158,26 +84,19 @@ func (m *Model) methodName() string {
 	return m.Options.MethodName(BaseMethod, DefaultOptions())
 }
 
-// WriteFile writes m as WriteJSON does with "method" set to method: the
-// canonical spec of the method that fitted m (package method writes its
-// GreedyTL variants this way), and "sources" set to sources when it is not
-// nil.
-func (m *Model) WriteFile(w io.Writer, method string, sources *source.ID) error {
-	return m.WriteFileHeader(w, NewFileHeader(method, nil, sources))
-}
-
-// WriteFileHeader writes m as WriteFile does with the envelope h (whose
-// hyperparameters are replaced by m's): for writers that record more than
-// the sources, such as the label names.
-func (m *Model) WriteFileHeader(w io.Writer, h FileHeader) error {
+// Write writes m as WriteJSON does with the header h, whose
+// hyperparameters are replaced by m's: for package method, whose GreedyTL
+// variants name the method by their own spec and record the sources and
+// the label names.
+func (m *Model) Write(w io.Writer, h modelfile.Header) error {
 	if m != nil {
 		h.Hyperparameters = m.Options.Hyperparameters()
 	}
-	b, err := m.encodeHeader(h, true)
-	if err != nil {
-		return err
+	f, err := m.document(h)
+	if err == nil {
+		err = modelfile.Write(w, f)
 	}
-	if _, err := w.Write(b); err != nil {
+	if err != nil {
 		return fmt.Errorf("greedytl: writing model: %w", err)
 	}
 	return nil
@@ -186,7 +105,15 @@ func (m *Model) WriteFileHeader(w io.Writer, h FileHeader) error {
 // MarshalJSON encodes m in the format of WriteJSON, without indentation,
 // so that a model can be embedded in other JSON documents.
 func (m *Model) MarshalJSON() ([]byte, error) {
-	return m.encode(m.methodName(), nil, false)
+	f, err := m.document(modelfile.NewHeader(m.methodName(), m.Options.Hyperparameters(), nil))
+	if err != nil {
+		return nil, fmt.Errorf("greedytl: writing model: %w", err)
+	}
+	b, err := json.Marshal(f)
+	if err != nil {
+		return nil, fmt.Errorf("greedytl: writing model: %w", err)
+	}
+	return b, nil
 }
 
 // UnmarshalJSON decodes and validates a model as ReadModel does.
@@ -199,19 +126,13 @@ func (m *Model) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// encode returns the JSON form of m, after validating it, named method.
-func (m *Model) encode(method string, sources *source.ID, indent bool) ([]byte, error) {
-	return m.encodeHeader(NewFileHeader(method, m.Options.Hyperparameters(), sources), indent)
-}
-
-// encodeHeader returns the JSON form of m, after validating it, with the
-// envelope h.
-func (m *Model) encodeHeader(h FileHeader, indent bool) ([]byte, error) {
+// document returns the file of m, after validating it, with the header h.
+func (m *Model) document(h modelfile.Header) (*modelFile, error) {
 	if err := m.validate(); err != nil {
-		return nil, fmt.Errorf("greedytl: writing model: %w", err)
+		return nil, err
 	}
 	f := &modelFile{
-		FileHeader:  h,
+		Header:      h,
 		NumFeatures: m.NumFeatures,
 		NumSources:  m.NumSources,
 		Options:     m.Options,
@@ -222,35 +143,27 @@ func (m *Model) encodeHeader(h FileHeader, indent bool) ([]byte, error) {
 		f.Columns[j] = fileColumn{Kind: c.Kind, Index: c.Index, Weight: m.Weights[j], Mean: m.Mean[j], Scale: m.Scale[j],
 			Score: s.Score, RegError: s.RegError, LOOError: s.LOOError}
 	}
-	var b []byte
-	var err error
-	if indent {
-		b, err = json.MarshalIndent(f, "", "  ")
-		b = append(b, '\n')
-	} else {
-		b, err = json.Marshal(f)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("greedytl: writing model: %w", err)
-	}
-	return b, nil
+	return f, nil
 }
 
 // ReadModel reads a model written by WriteJSON (or MarshalJSON). It
 // returns an error for anything else: malformed JSON, unknown fields or
-// trailing data, another format or version, a method other than the
-// canonical spec of the options (a file of package method's GreedyTL
-// variants is read by ReadFile), or inconsistent content (invalid options,
-// column indices out of range or repeated, non-finite numbers,
-// non-positive scales). It reads version 1 files too.
+// trailing data, another format or version (modelfile.Read), a method
+// other than the canonical spec of the options (a file of package method's
+// GreedyTL variants is read by package method), or inconsistent content
+// (see DecodeFile). It reads version 1 files too.
 func ReadModel(r io.Reader) (*Model, error) {
-	m, head, err := ReadFile(r)
+	f, err := modelfile.Read(r)
+	if err != nil {
+		return nil, fmt.Errorf("greedytl: reading model: %w", err)
+	}
+	m, err := DecodeFile(f)
 	if err != nil {
 		return nil, err
 	}
-	method := head.Method
+	method := f.Method
 	want := m.Options.MethodName(BaseMethod, DefaultOptions())
-	if head.Version == ModelFileVersion1 {
+	if f.Version == modelfile.Version1 {
 		// Version 1 named the exact and the sampled search greedytl and
 		// greedytl-59, whatever the other options.
 		want = "greedytl"
@@ -259,70 +172,39 @@ func ReadModel(r io.Reader) (*Model, error) {
 		}
 	}
 	if method != want {
-		return nil, fmt.Errorf("greedytl: reading model: method %q does not match the options (they make %q); read the files of package method's variants with method.ReadModel", method, want)
+		return nil, fmt.Errorf("greedytl: reading model: method %q does not match the options (they make %q); read the files of package method's variants with method.Read", method, want)
 	}
 	return m, nil
 }
 
-// ReadFile reads a GreedyTL model file of any method name (WriteFile's)
-// and returns the model with the file's header: its method, version (as
-// written: 1 for a version 1 file), hyperparameters, the greedytl that
-// wrote it and the sources its scores came from (WriteFile's sources; nil
-// when it records none). It checks everything ReadModel does except the
-// method name, and that the file's hyperparameters, when present, are
-// those of its options. Its errors name the file's version when it is not
-// one this version reads.
-func ReadFile(r io.Reader) (m *Model, head FileHeader, err error) {
-	fail := func(err error) (*Model, FileHeader, error) {
-		return nil, FileHeader{}, fmt.Errorf("greedytl: reading model: %w", err)
+// DecodeFile decodes the GreedyTL model of f, a model file of any method
+// name that modelfile.Read or modelfile.Parse returned (whose format,
+// version and header they checked): package method reads its GreedyTL
+// variants' files this way. It returns an error for unknown members,
+// invalid options, column indices out of range or repeated, non-finite
+// numbers, non-positive scales, a file that names no method, and
+// hyperparameters, when the file records them, other than those of its
+// options.
+func DecodeFile(f modelfile.File) (*Model, error) {
+	fail := func(err error) (*Model, error) {
+		return nil, fmt.Errorf("greedytl: reading model: %w", err)
 	}
-	var doc json.RawMessage
-	if err := jsonfile.Decode(r, &doc, "model"); err != nil {
-		return fail(err)
-	}
-	var top struct {
-		Format  string `json:"format"`
-		Version int    `json:"version"`
-	}
-	if err := jsonfile.DecodeMembers(doc, &top); err != nil {
-		return fail(err)
-	}
-	if top.Format != ModelFileFormat {
-		return fail(fmt.Errorf("format is %q, want %q", top.Format, ModelFileFormat))
-	}
-	var f modelFile
-	switch top.Version {
-	case ModelFileVersion:
-		if err := jsonfile.Decode(bytes.NewReader(doc), &f, "model"); err != nil {
-			return fail(err)
-		}
-	case ModelFileVersion1:
+	var mf modelFile
+	if f.Version == modelfile.Version1 {
 		var v1 modelFileV1
 		v1.Options.Options.FeatureFactor = math.NaN() // JSON cannot set a NaN: still NaN means absent
-		if err := jsonfile.Decode(bytes.NewReader(doc), &v1, "model"); err != nil {
+		if err := jsonfile.Decode(bytes.NewReader(f.Doc), &v1, "model"); err != nil {
 			return fail(fmt.Errorf("version 1 file: %w", err))
 		}
-		if f, err = v1.upgrade(); err != nil {
+		var err error
+		if mf, err = v1.upgrade(); err != nil {
 			return fail(err)
 		}
-	default:
-		return fail(CheckFileVersion(top.Version))
-	}
-	if err := f.Sources.Check(); err != nil {
+	} else if err := jsonfile.Decode(bytes.NewReader(f.Doc), &mf, "model"); err != nil {
 		return fail(err)
 	}
-	k := len(f.Columns)
-	m = &Model{
-		Selected:    make([]Column, k),
-		Weights:     make([]float64, k),
-		Mean:        make([]float64, k),
-		Scale:       make([]float64, k),
-		Path:        make([]Step, k),
-		NumFeatures: f.NumFeatures,
-		NumSources:  f.NumSources,
-		Options:     f.Options,
-	}
-	for j, c := range f.Columns {
+	m := newModel(len(mf.Columns), mf.NumFeatures, mf.NumSources, mf.Options)
+	for j, c := range mf.Columns {
 		col := Column{Kind: c.Kind, Index: c.Index}
 		m.Selected[j] = col
 		m.Weights[j], m.Mean[j], m.Scale[j] = c.Weight, c.Mean, c.Scale
@@ -331,27 +213,16 @@ func ReadFile(r io.Reader) (m *Model, head FileHeader, err error) {
 	if err := m.validate(); err != nil {
 		return fail(err)
 	}
-	if f.Method == "" {
+	if mf.Method == "" {
 		return fail(fmt.Errorf("the file names no method"))
 	}
-	if f.Hyperparameters != nil {
+	if mf.Hyperparameters != nil {
 		want := m.Options.Hyperparameters()
-		if !maps.Equal(f.Hyperparameters, want) {
-			return fail(fmt.Errorf("hyperparameters %v disagree with the options (%v)", f.Hyperparameters, want))
+		if !maps.Equal(mf.Hyperparameters, want) {
+			return fail(fmt.Errorf("hyperparameters %v disagree with the options (%v)", mf.Hyperparameters, want))
 		}
 	}
-	head = f.FileHeader
-	head.Version = top.Version
-	return m, head, nil
-}
-
-// CheckFileVersion returns nil for a model file version this version of
-// greedytl reads (1 and 2), and an error naming the version otherwise.
-func CheckFileVersion(v int) error {
-	if v == ModelFileVersion || v == ModelFileVersion1 {
-		return nil
-	}
-	return fmt.Errorf("unsupported version %d: this greedytl reads model file versions %d and %d (a newer greedytl wrote it?)", v, ModelFileVersion1, ModelFileVersion)
+	return m, nil
 }
 
 // upgrade returns the version 2 form of a version 1 file (without a build),
@@ -363,7 +234,7 @@ func (v1 *modelFileV1) upgrade() (modelFile, error) {
 	}
 	o.FeatureFactor = v1.Options.FeatureFactor
 	f := v1.modelFile
-	f.Version, f.Options = ModelFileVersion, o
+	f.Version, f.Options = modelfile.Version, o
 	if v1.Hyperparameters != nil {
 		f.Hyperparameters = make(map[string]float64, len(v1.Hyperparameters))
 		for k, v := range v1.Hyperparameters {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"maps"
 	"math/rand/v2"
 	"reflect"
@@ -12,6 +13,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/source"
 )
 
@@ -54,12 +56,24 @@ func TestJSONRoundTrip(t *testing.T) {
 	}
 }
 
-// TestReadFileReturnsTheHeader checks that ReadFile gives a library user
+// readFile reads a GreedyTL file of any method name as package method
+// does: modelfile.Read, then DecodeFile.
+func readFile(r io.Reader) (*Model, modelfile.Header, error) {
+	f, err := modelfile.Read(r)
+	if err != nil {
+		return nil, modelfile.Header{}, err
+	}
+	m, err := DecodeFile(f)
+	return m, f.Header, err
+}
+
+// TestDecodeFileKeepsTheHeader checks that a file written by Write with a
+// header of its own reads back, through modelfile.Read and DecodeFile, with
 // what the file records besides the model: its method, version, the
-// greedytl that wrote it and the sources its scores came from — the same
-// record method.ReadFile returns (issue: the root package's reader dropped
-// the sources, so a Go caller could not check them).
-func TestReadFileReturnsTheHeader(t *testing.T) {
+// greedytl that wrote it and the sources its scores came from (issue: the
+// root package's reader dropped the sources, so a Go caller could not
+// check them).
+func TestDecodeFileKeepsTheHeader(t *testing.T) {
 	mod := jsonModel(t, 0)
 	src := &source.ID{Dir: "runs/sources", SHA256: strings.Repeat("ab", 32), Count: 3, DataSHA256: strings.Repeat("cd", 32), Seed: 5}
 	for _, tc := range []struct {
@@ -67,17 +81,17 @@ func TestReadFileReturnsTheHeader(t *testing.T) {
 		sources *source.ID
 	}{{"with sources", src}, {"without sources", nil}} {
 		var buf bytes.Buffer
-		if err := mod.WriteFile(&buf, "greedytl-auto", tc.sources); err != nil {
+		if err := mod.Write(&buf, modelfile.NewHeader("greedytl-auto", nil, tc.sources)); err != nil {
 			t.Fatal(err)
 		}
-		got, head, err := ReadFile(&buf)
+		got, head, err := readFile(&buf)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.what, err)
 		}
 		if !reflect.DeepEqual(got, mod) {
 			t.Errorf("%s: the model changed", tc.what)
 		}
-		if head.Method != "greedytl-auto" || head.Version != ModelFileVersion || head.Format != ModelFileFormat || head.Build == nil {
+		if head.Method != "greedytl-auto" || head.Version != modelfile.Version || head.Format != modelfile.Format || head.Build == nil {
 			t.Errorf("%s: header %+v", tc.what, head)
 		}
 		if !reflect.DeepEqual(head.Sources, tc.sources) {
@@ -87,8 +101,8 @@ func TestReadFileReturnsTheHeader(t *testing.T) {
 			t.Errorf("%s: hyperparameters %v, want %v", tc.what, head.Hyperparameters, mod.Options.Hyperparameters())
 		}
 	}
-	_, head, err := ReadFile(strings.NewReader(modelFileV1Text))
-	if err != nil || head.Version != ModelFileVersion1 || head.Method != "greedytl-59" {
+	_, head, err := readFile(strings.NewReader(modelFileV1Text))
+	if err != nil || head.Version != modelfile.Version1 || head.Method != "greedytl-59" {
 		t.Errorf("version 1 file: header %+v, %v; want version 1, method greedytl-59", head, err)
 	}
 }

@@ -105,6 +105,23 @@ func (m *Model) checkColumns() error {
 	return nil
 }
 
+// newModel returns a model of k selected columns fitted on d features and
+// n sources with options o, its per-column slices of length k (non-nil,
+// empty for k = 0) for the caller to fill: the one constructor of Fit's
+// models and of those decoded from files.
+func newModel(k, d, n int, o Options) *Model {
+	return &Model{
+		Selected:    make([]Column, k),
+		Weights:     make([]float64, k),
+		Mean:        make([]float64, k),
+		Scale:       make([]float64, k),
+		Path:        make([]Step, k),
+		NumFeatures: d,
+		NumSources:  n,
+		Options:     o,
+	}
+}
+
 // looError returns the LOO error of the fitted model (1 for the empty one).
 func (m *Model) looError() float64 {
 	if len(m.Path) == 0 {
@@ -132,7 +149,7 @@ func (m *Model) Predict(X, H mat.Matrix) ([]float64, error) {
 	if err := m.checkColumns(); err != nil {
 		return nil, fmt.Errorf("greedytl: predict: %w", err)
 	}
-	var blocks [2]block
+	var blocks [2]inputMatrix
 	rows := -1
 	for k, p := range []struct {
 		name string
@@ -148,7 +165,7 @@ func (m *Model) Predict(X, H mat.Matrix) ([]float64, error) {
 			}
 			continue
 		}
-		b := newBlock(p.name, p.a)
+		b := newInputMatrix(p.name, p.a)
 		if b.cols != p.want {
 			return nil, fmt.Errorf("greedytl: predict: %s has %d columns, the model was trained with %d", p.name, b.cols, p.want)
 		}

@@ -154,7 +154,7 @@ func (e *sampleEngine) reset(lambda float64) error {
 func (e *sampleEngine) resolvePending() error {
 	m := e.m
 	for _, part := range []struct {
-		b         *block
+		b         *inputMatrix
 		gamma     float64
 		off, stop int
 	}{{&e.in.x, e.in.gamma, 0, e.in.d}, {&e.in.h, 1, e.in.d, e.n}} {

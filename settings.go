@@ -2,11 +2,10 @@ package greedytl
 
 import (
 	"fmt"
-	"maps"
 	"math"
-	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/greedytl/greedytl/modelfile"
 )
 
 // The settings' keys: the one name of each option in method specs
@@ -156,32 +155,11 @@ func (o Options) Changes(def Options) map[string]float64 {
 
 // MethodName returns the canonical spec of the method whose defaults are
 // def, named base, run with options o: base alone when o has def's
-// settings, base:key=value,… (see FormatSpec) with the settings that
+// settings, base:key=value,… (see modelfile.FormatSpec) with the settings that
 // differ otherwise. It is the one function from options to a model's
 // identity: model files record it and their readers check it.
 func (o Options) MethodName(base string, def Options) string {
-	return FormatSpec(base, o.Changes(def))
-}
-
-// FormatSpec returns the canonical text form of a method spec: name, then,
-// if there are settings, a colon and key=value pairs in sorted key order,
-// separated by commas, each value formatted by strconv.FormatFloat(v, 'g',
-// -1, 64) (so that it parses back to the same float64).
-func FormatSpec(name string, settings map[string]float64) string {
-	if len(settings) == 0 {
-		return name
-	}
-	var b strings.Builder
-	b.WriteString(name)
-	sep := byte(':')
-	for _, k := range slices.Sorted(maps.Keys(settings)) {
-		b.WriteByte(sep)
-		b.WriteString(k)
-		b.WriteByte('=')
-		b.WriteString(strconv.FormatFloat(settings[k], 'g', -1, 64))
-		sep = ','
-	}
-	return b.String()
+	return modelfile.FormatSpec(base, o.Changes(def))
 }
 
 // Hyperparameters returns the hyperparameters a model file and a result

@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/sparsecode"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
@@ -294,7 +295,7 @@ func adaptPath(ctx context.Context, d0, target *mat.Dense, sparsity, steps int) 
 // dictionaryModel is the model of the dictionary baseline: the scalers of
 // X and H, the path of dictionaries (each K atoms of length d + n), the OMP
 // sparsity, the scaler of the concatenated codes, and the ridge weights on
-// the standardised codes and intercept. Its file holds the envelope and the
+// the standardised codes and intercept. Its file holds the header and the
 // members "x", "h", "sparsity", "dictionaries" (a list of dictionaries,
 // each a list of atoms), "codes", "w" and "b".
 type dictionaryModel struct {
@@ -391,7 +392,7 @@ func (dm *dictionaryModel) check() error {
 
 // dictionaryFile is the file form of a dictionaryModel.
 type dictionaryFile struct {
-	envelope
+	modelfile.Header
 	X            standardize.Scaler `json:"x"`
 	H            standardize.Scaler `json:"h"`
 	Sparsity     int                `json:"sparsity"`
@@ -401,12 +402,12 @@ type dictionaryFile struct {
 	B            float64            `json:"b"`
 }
 
-func (dm *dictionaryModel) fileDocument(env envelope) (any, error) {
+func (dm *dictionaryModel) fileDocument(h modelfile.Header) (any, error) {
 	if err := dm.check(); err != nil {
 		return nil, err
 	}
 	f := dictionaryFile{
-		envelope: env,
+		Header:   h,
 		X:        dm.x,
 		H:        dm.h,
 		Sparsity: dm.sparsity,

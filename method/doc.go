@@ -120,29 +120,35 @@
 // selection.go Model.Selected; loo.go the leave-one-out selection rule;
 // one file per family of methods (greedy.go, greedyauto.go, ridge.go,
 // multikt.go, dam.go, logistic.go, dictionary.go, logme.go, stacked.go);
-// linearmodel.go and modelfile.go the models and their files. What is not
-// a method lives elsewhere: standardisation in package standardize, the
+// linearmodel.go the linear models; modelfile.go a model's file (Write,
+// Read); multi.go the multi-class interface, multinative.go, multinomial.go
+// and multiovr.go the multi-class methods, multifile.go their files. What is
+// not a method lives elsewhere: standardisation in package standardize, the
 // grids in grid, LS-SVMs and weighted ridge in lssvm, MultiKT's hinge-loss
 // descent in hinge, projections onto norm balls in ball, OMP and K-SVD in
 // sparsecode.
 //
 // # Model files
 //
-// WriteModel and ReadModel use one JSON envelope,
+// Every file starts with the header of package modelfile, the one
+// definition of the model file's members, format and version,
 //
 //	{"format": "greedytl-model", "version": 2, "method": "no-transfer",
 //	 "hyperparameters": {"lambda": 10}, "build": {…}, …}
 //
-// followed by the method's own members; ReadModel dispatches on "method"
-// and reads version 1 files too. The GreedyTL methods' files are the root
-// package's (greedytl.Model.WriteFile): their "method" is the canonical
-// spec of their options (greedytl.Options.MethodName, the one function from
-// options to a model's identity), so that a file always names what made it
-// and always reads back; ReadModel also reads files the root package wrote.
-// The linear baselines' files hold a Linear model. The envelope is the
-// root package's greedytl.FileHeader for every method; WriteFile records in
-// its optional "sources" member the sources directory the source scores
-// were computed from, and ReadFile returns it.
+// followed by the method's own members. Write writes a binary model, with
+// the sources directory its source scores are computed from and its label
+// names (FileInfo) in the header's "sources" and "labels"; WriteMulti a
+// multi-class one (docs/design.md §10). Read reads either: modelfile.Read
+// checks the format, the version and the header (the one place that
+// does), and Read dispatches on "method" to the registered method's
+// decoder; it reads version 1 files too. The GreedyTL methods' files are
+// the root package's (greedytl.Model.Write, greedytl.DecodeFile): their
+// "method" is the canonical spec of their options
+// (greedytl.Options.MethodName, the one function from options to a
+// model's identity), so that a file always names what made it and always
+// reads back; Read also reads files the root package wrote. The linear
+// baselines' files hold a Linear model.
 //
 // A typical use:
 //

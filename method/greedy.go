@@ -1,7 +1,6 @@
 package method
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/modelfile"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -257,10 +257,22 @@ func (g *greedyModel) Predict(d Data) ([]float64, error) {
 	return g.m.Predict(matrixOrNil(d.X), matrixOrNil(d.H))
 }
 
-// writeFile writes the root package's file with the envelope h, named by
+// writeFile writes the root package's file with the header h, named by
 // the model's method.
-func (g *greedyModel) writeFile(w io.Writer, h envelope) error {
-	return g.m.WriteFileHeader(w, h)
+func (g *greedyModel) writeFile(w io.Writer, h modelfile.Header) error {
+	return g.m.Write(w, h)
+}
+
+// decodeRoot decodes the root package's model in doc, a GreedyTL file of
+// any method name whose header Read has checked, and returns it with the
+// header (as written: version 1 for a version 1 file).
+func decodeRoot(doc json.RawMessage) (*greedytl.Model, modelfile.Header, error) {
+	f, err := modelfile.Parse(doc)
+	if err != nil {
+		return nil, modelfile.Header{}, err
+	}
+	gm, err := greedytl.DecodeFile(f)
+	return gm, f.Header, err
 }
 
 // decodeGreedy returns the Decode of a GreedyTL registration named base
@@ -270,13 +282,13 @@ func (g *greedyModel) writeFile(w io.Writer, h envelope) error {
 // from its options, is named from its options instead.
 func decodeGreedy(base string, def greedytl.Options) func(doc json.RawMessage) (Model, error) {
 	return func(doc json.RawMessage) (Model, error) {
-		gm, head, err := greedytl.ReadFile(bytes.NewReader(doc))
+		gm, head, err := decodeRoot(doc)
 		if err != nil {
 			return nil, err
 		}
 		name := head.Method
 		want := gm.Options.MethodName(base, def)
-		if head.Version == greedytl.ModelFileVersion1 {
+		if head.Version == modelfile.Version1 {
 			name = want
 		}
 		if name != want {
@@ -291,7 +303,7 @@ func decodeGreedy(base string, def greedytl.Options) func(doc json.RawMessage) (
 // the root package's, named exactly name.
 func decodeFixed(name string) func(doc json.RawMessage) (Model, error) {
 	return func(doc json.RawMessage) (Model, error) {
-		gm, head, err := greedytl.ReadFile(bytes.NewReader(doc))
+		gm, head, err := decodeRoot(doc)
 		if err != nil {
 			return nil, err
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/modelfile"
 )
 
 // AutoModel is greedytl-auto's model: the Linear model it predicts with —
@@ -206,7 +207,7 @@ type autoFile struct {
 	Committee *AutoCommittee `json:"committee,omitempty"`
 }
 
-func (m *AutoModel) fileDocument(env envelope) (any, error) {
+func (m *AutoModel) fileDocument(h modelfile.Header) (any, error) {
 	if err := m.check(); err != nil {
 		return nil, err
 	}
@@ -215,7 +216,7 @@ func (m *AutoModel) fileDocument(env envelope) (any, error) {
 			return nil, fmt.Errorf("committee: %w", err)
 		}
 	}
-	return autoFile{linearFile: linearFile{envelope: env, Linear: m.Linear}, Committee: m.Committee}, nil
+	return autoFile{linearFile: linearFile{Header: h, Linear: m.Linear}, Committee: m.Committee}, nil
 }
 
 // decodeAutoModel decodes a greedytl-auto model file: a Linear model's

@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
@@ -18,7 +19,7 @@ import (
 //
 // with zx = X.Transform(x) and zh = H.Transform(h). Most baselines predict
 // with one (no-transfer, rls-srcfeat, average-kt, best-source, MultiKT, DAM,
-// the logistic models). Its file holds the envelope and the members "x",
+// the logistic models). Its file holds the header and the members "x",
 // "h" (Scalers), "wx", "wh" and "b".
 //
 // WX has one weight per feature (X.Len()) and WH one per source (H.Len());
@@ -55,7 +56,7 @@ func (l *Linear) SourceWeights() []float64 { return slices.Clone(l.WH) }
 // when a value is not finite, or when a score overflows (naming the row and
 // the column); and when l is nil or inconsistent (a model built by hand
 // whose scalers and weights disagree in length, or hold a non-finite
-// number or a negative scale: the checks ReadModel makes).
+// number or a negative scale: the checks Read makes).
 func (l *Linear) Predict(d Data) ([]float64, error) {
 	if l == nil {
 		return nil, errors.New("method: predict: nil *Linear")
@@ -135,15 +136,15 @@ func (l *Linear) check() error {
 
 // linearFile is the file form of a Linear model.
 type linearFile struct {
-	envelope
+	modelfile.Header
 	*Linear
 }
 
-func (l *Linear) fileDocument(env envelope) (any, error) {
+func (l *Linear) fileDocument(h modelfile.Header) (any, error) {
 	if err := l.check(); err != nil {
 		return nil, err
 	}
-	return linearFile{envelope: env, Linear: l}, nil
+	return linearFile{Header: h, Linear: l}, nil
 }
 
 // decodeLinear decodes a model file holding a Linear model: the
@@ -163,13 +164,13 @@ func decodeLinear(doc json.RawMessage) (Model, error) {
 }
 
 // model returns the Linear model of the decoded file f, named and with
-// the hyperparameters of its envelope, after checking it.
+// the hyperparameters of its header, after checking it.
 func (f linearFile) model() (*Linear, error) {
-	if f.envelope.Hyperparameters == nil {
+	if f.Header.Hyperparameters == nil {
 		return nil, fmt.Errorf("the file has no hyperparameters")
 	}
 	l := f.Linear
-	l.Name, l.Hyper = f.envelope.Method, f.envelope.Hyperparameters
+	l.Name, l.Hyper = f.Header.Method, f.Header.Hyperparameters
 	if err := l.check(); err != nil {
 		return nil, err
 	}

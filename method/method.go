@@ -276,9 +276,9 @@ type Registration struct {
 	Description string
 	// New returns the method with its default (the paper's) settings.
 	New func() Method
-	// Decode reads a whole model file (the JSON document, whose "format",
-	// "version" and "method" members have been checked) written for this
-	// method. The "method" member may be a spec with settings (see Spec).
+	// Decode reads a whole model file (the JSON document, whose header
+	// modelfile.Read has checked and whose "method" names this
+	// registration) written for this method. The "method" member may be a spec with settings (see Spec).
 	Decode func(doc json.RawMessage) (Model, error)
 	// SelectsFeatures marks the methods that select or weight individual
 	// features, those of the paper's noise study (its Fig. 2); see
@@ -307,7 +307,7 @@ type Registration struct {
 	// NewMulti, which may be nil, returns the native multi-class method.
 	NewMulti func() MultiMethod
 	// DecodeMulti, set with NewMulti, reads a whole multi-class model file
-	// (the JSON document, whose envelope and "classes" have been checked)
+	// (the JSON document, whose header modelfile.Read has checked)
 	// written for this method.
 	DecodeMulti func(doc json.RawMessage) (MultiModel, error)
 }

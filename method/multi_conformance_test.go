@@ -105,7 +105,7 @@ func TestMultiConformance(t *testing.T) {
 			if err := WriteMulti(&buf, m1, nil); err != nil {
 				t.Fatal(err)
 			}
-			f, err := ReadModelFile(&buf)
+			f, err := Read(&buf)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,7 +1,6 @@
 package method
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,7 +8,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/source"
 	"gonum.org/v1/gonum/mat"
 )
@@ -25,9 +24,9 @@ const (
 )
 
 // multiHeader holds the members every multi-class model file has: the
-// envelope, the class names, the column counts and the form.
+// header (modelfile.Header), the class names, the column counts and the form.
 type multiHeader struct {
-	envelope
+	modelfile.Header
 	Classes     []string `json:"classes"`
 	NumFeatures int      `json:"num_features"`
 	NumSources  int      `json:"num_sources"`
@@ -59,30 +58,35 @@ type multiEncoder interface {
 }
 
 // WriteMulti writes the multi-class model m as an indented JSON document
-// (docs/design.md, "Multi-class model files"), recording in the envelope's
+// (docs/design.md, "Multi-class model files"), recording in the header's
 // "sources" member the sources directory its source scores are computed
 // from (nil: none). Numbers are written so that they read back exactly. It
 // returns an error when m is not a model of this package, holds a
 // non-finite number, or w fails.
 func WriteMulti(w io.Writer, m MultiModel, sources *source.ID) error {
-	fail := func(err error) error { return fmt.Errorf("method: writing multi-class %s model: %w", m.Method(), err) }
-	b, err := encodeMulti(m, sources)
+	doc, err := multiFileDocument(m, sources)
+	if err == nil {
+		err = modelfile.Write(w, doc)
+	}
 	if err != nil {
-		return fail(err)
-	}
-	var out bytes.Buffer
-	if err := json.Indent(&out, b, "", "  "); err != nil {
-		return fail(err)
-	}
-	out.WriteByte('\n')
-	if _, err := w.Write(out.Bytes()); err != nil {
-		return fail(err)
+		return fmt.Errorf("method: writing multi-class %s model: %w", m.Method(), err)
 	}
 	return nil
 }
 
-// encodeMulti returns the compact JSON document of m.
+// encodeMulti returns the compact JSON document of m (an ensemble's
+// member).
 func encodeMulti(m MultiModel, sources *source.ID) ([]byte, error) {
+	doc, err := multiFileDocument(m, sources)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(doc)
+}
+
+// multiFileDocument returns the value whose JSON encoding is the whole
+// file of m.
+func multiFileDocument(m MultiModel, sources *source.ID) (any, error) {
 	if err := checkHyper(m.Hyperparameters()); err != nil {
 		return nil, err
 	}
@@ -90,12 +94,8 @@ func encodeMulti(m MultiModel, sources *source.ID) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("cannot write a %T model", m)
 	}
-	h := multiHeader{envelope: greedytl.NewFileHeader(m.Method(), m.Hyperparameters(), sources), Classes: m.Classes()}
-	doc, err := enc.multiDocument(h)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(doc)
+	h := multiHeader{Header: modelfile.NewHeader(m.Method(), m.Hyperparameters(), sources), Classes: m.Classes()}
+	return enc.multiDocument(h)
 }
 
 // decodeMultiFile decodes a multi-class file whose method is method: by
@@ -135,6 +135,32 @@ func (h *multiHeader) check(form string, d, n int) error {
 		return fmt.Errorf("num_features %d and num_sources %d, but the model has %d features and %d sources", h.NumFeatures, h.NumSources, d, n)
 	}
 	return checkHyper(h.Hyperparameters)
+}
+
+// scaledHeader starts the files of the forms that standardise [X, H]
+// with the scalers "x" and "h" (linear, nearest-neighbour,
+// centroid-cosine): the header, then the scalers.
+type scaledHeader struct {
+	multiHeader
+	blockScaler
+}
+
+// newScaledHeader returns the start of a file of the given form whose
+// model standardises with s: h with the form and s's column counts.
+func newScaledHeader(h multiHeader, s blockScaler, form string) scaledHeader {
+	h.NumFeatures, h.NumSources = s.dims()
+	h.Form = form
+	return scaledHeader{h, s}
+}
+
+// checkScaled validates the scalers and the header of a file of the given
+// form, and returns the scalers' column counts.
+func (f *scaledHeader) checkScaled(form string) (d, n int, err error) {
+	if err := f.blockScaler.check(); err != nil {
+		return 0, 0, err
+	}
+	d, n = f.dims()
+	return d, n, f.multiHeader.check(form, d, n)
 }
 
 // checkMatrix returns an error when rows is not r rows of c finite
@@ -267,8 +293,7 @@ func predictByScores(m MultiModel, d Data) ([]int, error) {
 
 // linearMultiFile is the "linear" form.
 type linearMultiFile struct {
-	multiHeader
-	blockScaler
+	scaledHeader
 	WX [][]float64 `json:"wx"`
 	WH [][]float64 `json:"wh"`
 	B  []float64   `json:"b"`
@@ -278,8 +303,7 @@ type linearMultiFile struct {
 
 func (l *LinearMulti) multiDocument(h multiHeader) (any, error) {
 	d, n := l.s.dims()
-	h.NumFeatures, h.NumSources, h.Form = d, n, FormLinear
-	f := linearMultiFile{multiHeader: h, blockScaler: l.s, B: l.b, Normalise: l.norm}
+	f := linearMultiFile{scaledHeader: newScaledHeader(h, l.s, FormLinear), B: l.b, Normalise: l.norm}
 	for k := range l.classes {
 		row := l.w.RawRowView(k)
 		f.WX = append(f.WX, slices.Clone(row[:d]))
@@ -290,11 +314,8 @@ func (l *LinearMulti) multiDocument(h multiHeader) (any, error) {
 
 // check validates a linear file.
 func (f *linearMultiFile) check() error {
-	if err := f.blockScaler.check(); err != nil {
-		return err
-	}
-	d, n := f.dims()
-	if err := f.multiHeader.check(FormLinear, d, n); err != nil {
+	d, n, err := f.checkScaled(FormLinear)
+	if err != nil {
 		return err
 	}
 	if f.Normalise != "" && f.Normalise != NormaliseRows && f.Normalise != NormaliseBlocks {
@@ -386,25 +407,19 @@ func (nn *nearestNeighbourModel) Selected() ([]Selection, bool) { return nil, fa
 
 // nearestNeighbourFile is the "nearest-neighbour" form.
 type nearestNeighbourFile struct {
-	multiHeader
-	blockScaler
+	scaledHeader
 	Rows       [][]float64 `json:"rows"`
 	RowClasses []int       `json:"row_classes"`
 }
 
 func (nn *nearestNeighbourModel) multiDocument(h multiHeader) (any, error) {
-	d, n := nn.s.dims()
-	h.NumFeatures, h.NumSources, h.Form = d, n, FormNearestNeighbour
-	f := nearestNeighbourFile{multiHeader: h, blockScaler: nn.s, Rows: matrixRows(nn.rows), RowClasses: nn.class}
+	f := nearestNeighbourFile{scaledHeader: newScaledHeader(h, nn.s, FormNearestNeighbour), Rows: matrixRows(nn.rows), RowClasses: nn.class}
 	return f, f.check()
 }
 
 func (f *nearestNeighbourFile) check() error {
-	if err := f.blockScaler.check(); err != nil {
-		return err
-	}
-	d, n := f.dims()
-	if err := f.multiHeader.check(FormNearestNeighbour, d, n); err != nil {
+	d, n, err := f.checkScaled(FormNearestNeighbour)
+	if err != nil {
 		return err
 	}
 	if err := checkMatrix("rows", f.Rows, len(f.RowClasses), d+n); err != nil {
@@ -479,24 +494,18 @@ func (c *centroidCosineModel) Selected() ([]Selection, bool) { return nil, false
 
 // centroidCosineFile is the "centroid-cosine" form.
 type centroidCosineFile struct {
-	multiHeader
-	blockScaler
+	scaledHeader
 	Centroids [][]float64 `json:"centroids"`
 }
 
 func (c *centroidCosineModel) multiDocument(h multiHeader) (any, error) {
-	d, n := c.s.dims()
-	h.NumFeatures, h.NumSources, h.Form = d, n, FormCentroidCosine
-	f := centroidCosineFile{multiHeader: h, blockScaler: c.s, Centroids: matrixRows(c.centroids)}
+	f := centroidCosineFile{scaledHeader: newScaledHeader(h, c.s, FormCentroidCosine), Centroids: matrixRows(c.centroids)}
 	return f, f.check()
 }
 
 func (f *centroidCosineFile) check() error {
-	if err := f.blockScaler.check(); err != nil {
-		return err
-	}
-	d, n := f.dims()
-	if err := f.multiHeader.check(FormCentroidCosine, d, n); err != nil {
+	d, n, err := f.checkScaled(FormCentroidCosine)
+	if err != nil {
 		return err
 	}
 	return checkMatrix("centroids", f.Centroids, len(f.Classes), d+n)

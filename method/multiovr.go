@@ -8,7 +8,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/modelfile"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -179,13 +179,13 @@ func (o *ovrModel) multiDocument(h multiHeader) (any, error) {
 	f := ovrFile{multiHeader: h, ScoreScale: o.scale}
 	for k, m := range o.models {
 		var buf bytes.Buffer
-		labels := &greedytl.LabelNames{Positive: o.classes[k]}
+		labels := &modelfile.LabelNames{Positive: o.classes[k]}
 		for j, c := range o.classes {
 			if j != k {
 				labels.Negative = append(labels.Negative, c)
 			}
 		}
-		if err := WriteFileInfo(&buf, m, FileInfo{Labels: labels}); err != nil {
+		if err := Write(&buf, m, FileInfo{Labels: labels}); err != nil {
 			return nil, err
 		}
 		var compact bytes.Buffer
@@ -230,7 +230,7 @@ func decodeOneVsRest(doc json.RawMessage) (MultiModel, error) {
 	}
 	o := &ovrModel{multiBase: multiBase{f.Method, f.Classes, f.Hyperparameters}, scale: f.ScoreScale}
 	for k, raw := range f.Models {
-		sub, err := ReadModelFile(bytes.NewReader(raw))
+		sub, err := Read(bytes.NewReader(raw))
 		if err != nil {
 			return nil, fmt.Errorf("models[%d]: %w", k, err)
 		}
@@ -392,7 +392,7 @@ func decodeEnsemble(doc json.RawMessage) (MultiModel, error) {
 		if mh.NumFeatures != f.NumFeatures || mh.NumSources != f.NumSources || !slices.Equal(mh.Classes, f.Classes) {
 			return nil, fmt.Errorf("members[%d] has other classes or columns than the ensemble", i)
 		}
-		sub, err := ReadModelFile(bytes.NewReader(raw))
+		sub, err := Read(bytes.NewReader(raw))
 		if err != nil {
 			return nil, fmt.Errorf("members[%d]: %w", i, err)
 		}

@@ -10,12 +10,13 @@ import (
 
 // document is the report's content, rendered alike as Markdown and HTML.
 type document struct {
-	title  string
-	blocks []block
+	title    string
+	elements []element
 }
 
-// block is one element of the document.
-type block interface {
+// element is one element of the document: a heading, paragraph, list,
+// table or picture.
+type element interface {
 	markdown(w io.Writer)
 	html(w io.Writer)
 }
@@ -43,13 +44,13 @@ type picture struct {
 	png []byte
 }
 
-func (d *document) add(b ...block) { d.blocks = append(d.blocks, b...) }
+func (d *document) add(b ...element) { d.elements = append(d.elements, b...) }
 
 // writeMarkdown renders the document as Markdown; figures link to their
 // PNG and SVG files beside it.
 func (d *document) writeMarkdown(w io.Writer) {
 	fmt.Fprintf(w, "# %s\n", escapeMD(d.title))
-	for _, b := range d.blocks {
+	for _, b := range d.elements {
 		fmt.Fprintln(w)
 		b.markdown(w)
 	}
@@ -131,7 +132,7 @@ func (d *document) writeHTML(w io.Writer) {
 	fmt.Fprintf(w, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n<style>\n%s\n</style>\n</head>\n<body>\n",
 		html.EscapeString(d.title), style)
 	fmt.Fprintf(w, "<h1>%s</h1>\n", html.EscapeString(d.title))
-	for _, b := range d.blocks {
+	for _, b := range d.elements {
 		b.html(w)
 	}
 	fmt.Fprint(w, "</body>\n</html>\n")

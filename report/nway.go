@@ -98,7 +98,7 @@ func nwaySection(doc *document, recs []experiment.Record, dataset, slug string, 
 }
 
 // nwayTable is a method × shots table of accuracy at w ways.
-func nwayTable(d *nwayRows, ms []string, w int, shots []int) []block {
+func nwayTable(d *nwayRows, ms []string, w int, shots []int) []element {
 	t := table{header: []string{"method"}, right: []bool{false}}
 	best := make([]float64, len(shots))
 	for i, s := range shots {
@@ -124,7 +124,7 @@ func nwayTable(d *nwayRows, ms []string, w int, shots []int) []block {
 		}
 		t.rows, t.bold = append(t.rows, cells), append(t.bold, bold)
 	}
-	return []block{t, paragraph{"Accuracy: mean over episodes ± standard error over episodes; bold: the best method of each column (the oracle Best source excluded). A binary method is fitted one against the rest."}}
+	return []element{t, paragraph{"Accuracy: mean over episodes ± standard error over episodes; bold: the best method of each column (the oracle Best source excluded). A binary method is fitted one against the rest."}}
 }
 
 // nwayFigure plots accuracy against shots, one panel per number of ways,

@@ -55,10 +55,10 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 		pngs[f] = png
 		files = append(files, file{f.name + ".png", png}, file{f.name + ".svg", svg})
 	}
-	for i, b := range doc.blocks {
+	for i, b := range doc.elements {
 		if p, ok := b.(picture); ok {
 			p.png = pngs[p.fig]
-			doc.blocks[i] = p
+			doc.elements[i] = p
 		}
 	}
 	if opts.Markdown {
@@ -279,7 +279,7 @@ func formatAccuracy(r Row) string {
 
 // accuracyTable is a method × training-set size table at one noise level,
 // with the best non-oracle mean of each column in bold.
-func accuracyTable(d *datasetRows, noise, negatives int) []block {
+func accuracyTable(d *datasetRows, noise, negatives int) []element {
 	ps := d.positives(noise)
 	ms := d.methods(noise)
 	for _, r := range d.rows { // methods whose every cell failed, too
@@ -330,13 +330,13 @@ func accuracyTable(d *datasetRows, noise, negatives int) []block {
 	if oneSplit {
 		note += " Entries marked (1 split) come from a single split: there is no standard error to show."
 	}
-	return []block{t, paragraph{note}}
+	return []element{t, paragraph{note}}
 }
 
 // timingTable is the paper's Table 1: the fit time of a method (GreedyTL)
 // and its approximation (GreedyTL-59) by training-set size, mean ± standard
 // deviation over cells.
-func timingTable(res *Results, recs []experiment.Record, dataset string, a approximation, noise, negatives int) []block {
+func timingTable(res *Results, recs []experiment.Record, dataset string, a approximation, noise, negatives int) []element {
 	pair := []string{a.exact, a.approx}
 	var ps []int
 	for _, r := range recs {
@@ -398,7 +398,7 @@ func timingTable(res *Results, recs []experiment.Record, dataset string, a appro
 		}
 	}
 	t.rows = append(t.rows, speed)
-	return []block{
+	return []element{
 		paragraph{fmt.Sprintf("Table 1. Training time in %s for transferring to a single target class: mean ± standard deviation over targets and splits (cf. the paper's Table 1).", unit)},
 		t,
 	}

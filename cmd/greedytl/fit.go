@@ -14,6 +14,7 @@ import (
 	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/method"
+	"github.com/greedytl/greedytl/modelfile"
 )
 
 type fitOptions struct {
@@ -328,8 +329,8 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if err != nil {
 		return err
 	}
-	info := method.FileInfo{Sources: src, Labels: &greedytl.LabelNames{Positive: pos, Negative: neg}}
-	write := func(w io.Writer) error { return method.WriteFileInfo(w, model, info) }
+	info := method.FileInfo{Sources: src, Labels: &modelfile.LabelNames{Positive: pos, Negative: neg}}
+	write := func(w io.Writer) error { return method.Write(w, model, info) }
 	if o.out == "" || o.out == stdoutName {
 		return write(s.out)
 	}

@@ -331,7 +331,7 @@ func readAnyModelFile(path string) (method.File, error) {
 	case len(head) > 0 && head[0] != '{':
 		return method.File{}, badInputf("%s is not a greedytl model (JSON) file", path)
 	}
-	mf, err := method.ReadModelFile(r)
+	mf, err := method.Read(r)
 	if err != nil {
 		return method.File{}, badInputf("%s: %w", path, err)
 	}

@@ -11,11 +11,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/metric"
+	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/source"
 )
 
@@ -93,7 +93,7 @@ func runPredict(s *streams, o *predictOptions) error {
 		return err
 	}
 	var scores []float64
-	var rec *greedytl.LabelNames // the label names a binary model records
+	var rec *modelfile.LabelNames // the label names a binary model records
 	if lib {
 		if scores, err = predictLiblinear(s, o); err != nil {
 			return err
@@ -157,7 +157,7 @@ func runPredict(s *streams, o *predictOptions) error {
 // against m. When the model records its label names (rec not nil) every
 // label must be its positive label or a negative one, and without
 // --positive the recorded positive label is the positive class.
-func (o *predictOptions) loadLabels(rec *greedytl.LabelNames, m int) ([]float64, error) {
+func (o *predictOptions) loadLabels(rec *modelfile.LabelNames, m int) ([]float64, error) {
 	if rec == nil {
 		return o.data.loadLabels(m)
 	}

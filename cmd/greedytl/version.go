@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/method"
+	"github.com/greedytl/greedytl/modelfile"
 )
 
 // versionJSON is what 'greedytl version --json' prints: the build, and what
@@ -57,8 +57,8 @@ registered methods that fit --method accepts ("methods", the binary ones, and
 			if asJSON {
 				enc := json.NewEncoder(s.out)
 				enc.SetIndent("", "  ")
-				return enc.Encode(versionJSON{Info: info, ModelFormat: greedytl.ModelFileFormat,
-					ModelVersion: greedytl.ModelFileVersion, Methods: method.Names(),
+				return enc.Encode(versionJSON{Info: info, ModelFormat: modelfile.Format,
+					ModelVersion: modelfile.Version, Methods: method.Names(),
 					MultiClass: nativeMultiNames()})
 			}
 			_, err := fmt.Fprintln(s.out, info)

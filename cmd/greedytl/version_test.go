@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/method"
+	"github.com/greedytl/greedytl/modelfile"
 )
 
 // TestVersion: greedytl version and greedytl --version print the build
@@ -34,9 +34,9 @@ func TestVersion(t *testing.T) {
 		Methods      []string `json:"methods"`
 		MultiClass   []string `json:"multiclass_methods"`
 	}
-	if json.Unmarshal([]byte(out), &caps) != nil || caps.ModelFormat != greedytl.ModelFileFormat ||
-		caps.ModelVersion != greedytl.ModelFileVersion || !slices.Equal(caps.Methods, method.Names()) {
-		t.Errorf("version --json: %+v, want format %q version %d methods %v", caps, greedytl.ModelFileFormat, greedytl.ModelFileVersion, method.Names())
+	if json.Unmarshal([]byte(out), &caps) != nil || caps.ModelFormat != modelfile.Format ||
+		caps.ModelVersion != modelfile.Version || !slices.Equal(caps.Methods, method.Names()) {
+		t.Errorf("version --json: %+v, want format %q version %d methods %v", caps, modelfile.Format, modelfile.Version, method.Names())
 	}
 	// The native multi-class methods: each fits several classes natively and
 	// is not a binary method; greedytl-nway, the recommended one, is among them.

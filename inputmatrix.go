@@ -8,10 +8,10 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// block gives read access by column to one input matrix (X or H), with fast
-// paths for row-major raw data (*mat.Dense and anything implementing
-// mat.RawMatrixer) and for their transposes.
-type block struct {
+// inputMatrix gives read access by column to one input matrix (X or H),
+// with fast paths for row-major raw data (*mat.Dense and anything
+// implementing mat.RawMatrixer) and for their transposes.
+type inputMatrix struct {
 	name       string // "X" or "H", for error messages
 	rows, cols int
 	raw        blas64.General // valid when hasRaw
@@ -20,9 +20,9 @@ type block struct {
 	m          mat.Matrix
 }
 
-// newBlock wraps a, which must not be absent.
-func newBlock(name string, a mat.Matrix) block {
-	b := block{name: name, m: a}
+// newInputMatrix wraps a, which must not be absent.
+func newInputMatrix(name string, a mat.Matrix) inputMatrix {
+	b := inputMatrix{name: name, m: a}
 	b.rows, b.cols = a.Dims()
 	if rm, ok := a.(mat.RawMatrixer); ok {
 		b.raw, b.hasRaw = rm.RawMatrix(), true
@@ -35,7 +35,7 @@ func newBlock(name string, a mat.Matrix) block {
 }
 
 // column copies column j into dst[:b.rows].
-func (b *block) column(j int, dst []float64) {
+func (b *inputMatrix) column(j int, dst []float64) {
 	dst = dst[:b.rows]
 	switch {
 	case b.hasRaw && b.trans:
@@ -55,7 +55,7 @@ func (b *block) column(j int, dst []float64) {
 // gather copies the columns js into dst, column after column
 // (dst[k*rows+i] = element (i, js[k])). For row-major data it reads row by
 // row, so that the loads of different columns overlap.
-func (b *block) gather(js []int, dst []float64) {
+func (b *inputMatrix) gather(js []int, dst []float64) {
 	m := b.rows
 	dst = dst[:len(js)*m]
 	if b.hasRaw && !b.trans {
@@ -73,7 +73,7 @@ func (b *block) gather(js []int, dst []float64) {
 }
 
 // at returns element (i, j).
-func (b *block) at(i, j int) float64 {
+func (b *inputMatrix) at(i, j int) float64 {
 	switch {
 	case b.hasRaw && b.trans:
 		return b.raw.Data[j*b.raw.Stride+i]
@@ -85,7 +85,7 @@ func (b *block) at(i, j int) float64 {
 
 // nonFinite returns an error naming the first non-finite element of column
 // j, or nil if the column is finite.
-func (b *block) nonFinite(j int) error {
+func (b *inputMatrix) nonFinite(j int) error {
 	for i := 0; i < b.rows; i++ {
 		if v := b.at(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("greedytl: %s[%d][%d] is %v (row %d, column %d, 0-based): inputs must be finite", b.name, i, j, v, i, j)
@@ -96,7 +96,7 @@ func (b *block) nonFinite(j int) error {
 
 // checkFinite returns an error naming the first non-finite element of b,
 // scanning row by row.
-func (b *block) checkFinite() error {
+func (b *inputMatrix) checkFinite() error {
 	if b.hasRaw && !b.trans {
 		for i := 0; i < b.rows; i++ {
 			row := b.raw.Data[i*b.raw.Stride : i*b.raw.Stride+b.cols]

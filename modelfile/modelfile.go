@@ -1,0 +1,182 @@
+// Package modelfile owns the model file of every greedytl method: the
+// members every file starts with (Header: "format", "version", "method",
+// "hyperparameters", "build", "sources", "labels"), the text form of the
+// method spec that "method" holds (FormatSpec, ParseSpec), the writer of a file's
+// JSON document (Write) and the one reader that checks a file's format,
+// version and header before the method it names decodes the rest (Read,
+// Parse). docs/design.md §10 describes the files.
+//
+// It sits below package method, which dispatches a file read here to the
+// decoder of the method it names, and below the root package greedytl,
+// whose GreedyTL models are one kind of file; it knows no method. It uses
+// package source for the identity of a sources directory (source.ID).
+//
+//	f, err := modelfile.Read(r) // format, version, "sources", "labels" checked
+//	…                           // f.Method names the decoder of f.Doc
+//
+// modelfile.go holds the header, the reader and the writer; spec.go the
+// spec's text form.
+package modelfile
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/greedytl/greedytl/internal/buildinfo"
+	"github.com/greedytl/greedytl/internal/jsonfile"
+	"github.com/greedytl/greedytl/source"
+)
+
+// The model file's "format" and "version" members, shared by every model
+// file greedytl writes. Version 2 names GreedyTL's γ "gamma" everywhere,
+// records the canonical method spec and the build that wrote the file;
+// readers still read version 1 (Version1).
+const (
+	Format   = "greedytl-model"
+	Version  = 2
+	Version1 = 1
+)
+
+// Header holds the members every model file starts with, whichever method
+// wrote it: each method's file type embeds it, so that the header, and
+// each of its members, is defined once.
+type Header struct {
+	Format          string             `json:"format"`
+	Version         int                `json:"version"`
+	Method          string             `json:"method"`
+	Hyperparameters map[string]float64 `json:"hyperparameters"`
+	// Build is the greedytl that wrote the file (absent in version 1).
+	Build *buildinfo.Info `json:"build,omitempty"`
+	// Sources identifies the sources directory the model's source scores
+	// were computed from when it was fitted; it is absent when they were
+	// given as a matrix, and in files written before it was added.
+	Sources *source.ID `json:"sources,omitempty"`
+	// Labels names the labels of a binary model's classes, when the fit
+	// knew them (absent in older files and in multi-class files, which
+	// name their classes in "classes").
+	Labels *LabelNames `json:"labels,omitempty"`
+}
+
+// LabelNames records which label values a binary model's classes stand
+// for: Positive was mapped to +1, Negative (one value, or several for one
+// class against the rest) to −1.
+type LabelNames struct {
+	Positive string   `json:"positive"`
+	Negative []string `json:"negative"`
+}
+
+// Check returns an error when l, a file's record of its labels, is
+// incomplete: an empty positive label, no negative label or an empty one,
+// or the positive label among the negative ones. A nil l is valid.
+func (l *LabelNames) Check() error {
+	if l == nil {
+		return nil
+	}
+	if l.Positive == "" {
+		return errors.New(`"labels" has no positive label`)
+	}
+	if len(l.Negative) == 0 {
+		return errors.New(`"labels" has no negative label`)
+	}
+	for _, n := range l.Negative {
+		if n == "" || n == l.Positive {
+			return fmt.Errorf(`"labels": negative label %q is empty or the positive one`, n)
+		}
+	}
+	return nil
+}
+
+// NewHeader returns the header of a file of this format and version
+// holding a model of the named method with hyperparameters hp (nil: none),
+// written by this build, whose source scores came from sources (nil: from
+// a matrix).
+func NewHeader(method string, hp map[string]float64, sources *source.ID) Header {
+	if hp == nil {
+		hp = map[string]float64{}
+	}
+	build := buildinfo.Read()
+	return Header{Format: Format, Version: Version, Method: method, Hyperparameters: hp, Build: &build, Sources: sources}
+}
+
+// Write writes doc, a whole model file (a method's file type, which embeds
+// a Header), to w as an indented JSON document ending in a newline: the
+// form of every model file. Numbers are written so that they read back
+// exactly. It returns encoding/json's error, or w's.
+func Write(w io.Writer, doc any) error {
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// File is a model file as Read and Parse return it: its header, checked,
+// and the whole JSON document, which the method the header names decodes
+// (its file type embeds Header, so that it decodes the header's members
+// too).
+type File struct {
+	// Header is the file's header, as written: Version is 1 for a version
+	// 1 file, whose hyperparameters may use version 1's keys.
+	Header
+	// Multi reports a multi-class file: one with a "classes" member
+	// (docs/design.md §10).
+	Multi bool
+	// Doc is the whole document.
+	Doc json.RawMessage
+}
+
+// Read reads one model file from r: a JSON document with nothing but white
+// space after it, whose header it checks as Parse does. Its errors do not
+// name the reader; callers prefix them.
+func Read(r io.Reader) (File, error) {
+	var doc json.RawMessage
+	if err := jsonfile.Decode(r, &doc, "model"); err != nil {
+		return File{}, err
+	}
+	return Parse(doc)
+}
+
+// Parse checks the header of the model file doc and returns it with doc:
+// the one check of every model file's format and version, whichever method
+// wrote it. It returns an error for a member of the wrong type or null, a
+// format other than Format, a version it does not read (1 and 2 are read), a
+// "sources" record without a digest (source.ID.Check), incomplete "labels"
+// (LabelNames.Check), and "labels" in a multi-class file. Members it does
+// not know are the method's to check.
+func Parse(doc json.RawMessage) (File, error) {
+	var head struct {
+		Header
+		Classes json.RawMessage `json:"classes"`
+	}
+	if err := jsonfile.DecodeMembers(doc, &head); err != nil {
+		return File{}, err
+	}
+	if head.Format != Format {
+		return File{}, fmt.Errorf("format is %q, want %q", head.Format, Format)
+	}
+	if err := checkVersion(head.Version); err != nil {
+		return File{}, err
+	}
+	if err := head.Sources.Check(); err != nil {
+		return File{}, err
+	}
+	if err := head.Labels.Check(); err != nil {
+		return File{}, err
+	}
+	if head.Classes != nil && head.Labels != nil {
+		return File{}, errors.New(`a multi-class file names its classes in "classes", not "labels"`)
+	}
+	return File{Header: head.Header, Multi: head.Classes != nil, Doc: doc}, nil
+}
+
+// checkVersion returns nil for a model file version this version of
+// greedytl reads (1 and 2), and an error naming the version otherwise.
+func checkVersion(v int) error {
+	if v == Version || v == Version1 {
+		return nil
+	}
+	return fmt.Errorf("unsupported version %d: this greedytl reads model file versions %d and %d (a newer greedytl wrote it?)", v, Version1, Version)
+}

@@ -1,0 +1,128 @@
+package modelfile
+
+import (
+	"bytes"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/greedytl/greedytl/source"
+)
+
+// TestWriteReadHeader: a document written by Write with a NewHeader reads
+// back through Read with the same header and the whole document.
+func TestWriteReadHeader(t *testing.T) {
+	src := &source.ID{Dir: "s", SHA256: strings.Repeat("ab", 32), Count: 2}
+	h := NewHeader("ridge:lambda=2", map[string]float64{"lambda": 2}, src)
+	h.Labels = &LabelNames{Positive: "cat", Negative: []string{"dog", "cow"}}
+	doc := struct {
+		Header
+		W []float64 `json:"w"`
+	}{h, []float64{0.1, 1e-300}}
+	var buf bytes.Buffer
+	if err := Write(&buf, doc); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	if !strings.HasPrefix(text, "{\n  \"format\": \"greedytl-model\",\n  \"version\": 2,\n  \"method\": \"ridge:lambda=2\"") || !strings.HasSuffix(text, "}\n") {
+		t.Errorf("Write's document does not start with the header or end in a newline:\n%s", text)
+	}
+	f, err := Read(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(f.Header, h) || f.Multi || string(f.Doc) != strings.TrimSuffix(text, "\n") {
+		t.Errorf("Read gave %+v (multi %v), want header %+v and the document", f.Header, f.Multi, h)
+	}
+	if h.Format != Format || h.Version != Version || h.Build == nil {
+		t.Errorf("NewHeader: %+v", h)
+	}
+	if NewHeader("m", nil, nil).Hyperparameters == nil {
+		t.Error("NewHeader(nil hyperparameters): nil map, which a file writes as null")
+	}
+}
+
+// TestParseChecksTheHeader: Parse, the one check of format and version,
+// refuses what no method may read, and tells multi-class files apart.
+func TestParseChecksTheHeader(t *testing.T) {
+	const ok = `{"format": "greedytl-model", "version": 2, "method": "m", "hyperparameters": {}`
+	for _, tc := range []struct{ doc, want string }{
+		{`{"format": "other", "version": 2, "method": "m"}`, `format is "other", want "greedytl-model"`},
+		{`{"format": "greedytl-model", "version": 3, "method": "m"}`, "unsupported version 3: this greedytl reads model file versions 1 and 2"},
+		{`{"format": "greedytl-model", "version": 0, "method": "m"}`, "unsupported version 0"},
+		{`{"format": "greedytl-model", "version": 2, "method": null}`, "null"},
+		{`{"format": "greedytl-model", "version": "2"}`, "cannot unmarshal"},
+		{ok + `, "sources": {"dir": "s"}}`, `"sources" has no sha256 digest`},
+		{ok + `, "labels": {"positive": "", "negative": ["b"]}}`, `"labels" has no positive label`},
+		{ok + `, "labels": {"positive": "a", "negative": []}}`, `"labels" has no negative label`},
+		{ok + `, "labels": {"positive": "a", "negative": ["a"]}}`, `negative label "a" is empty or the positive one`},
+		{ok + `, "labels": {"positive": "a", "negative": ["b"]}, "classes": ["a", "b"]}`, `names its classes in "classes", not "labels"`},
+	} {
+		if _, err := Parse([]byte(tc.doc)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Parse(%s): %v, want an error containing %q", tc.doc, err, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		doc   string
+		multi bool
+	}{{ok + `, "w": [1]}`, false}, {ok + `, "classes": ["a", "b"]}`, true}, {`{"format": "greedytl-model", "version": 1, "method": "m"}`, false}} {
+		f, err := Parse([]byte(tc.doc))
+		if err != nil || f.Multi != tc.multi || f.Method != "m" {
+			t.Errorf("Parse(%s): %+v, %v; want method m, multi %v", tc.doc, f, err, tc.multi)
+		}
+	}
+	if _, err := Read(strings.NewReader(ok + "} {}")); err == nil || !strings.Contains(err.Error(), "trailing data") {
+		t.Errorf("Read of two documents: %v, want trailing data", err)
+	}
+}
+
+// TestFormatSpec: the settings in sorted key order, each value in the
+// shortest form that parses back to the same float64.
+func TestFormatSpec(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		settings map[string]float64
+		want     string
+	}{
+		{"greedytl", nil, "greedytl"},
+		{"greedytl", map[string]float64{}, "greedytl"},
+		{"greedytl-sp", map[string]float64{"gamma": 0.25}, "greedytl-sp:gamma=0.25"},
+		{"greedytl", map[string]float64{"lambda": 10, "delta": 0.001, "sample": 59}, "greedytl:delta=0.001,lambda=10,sample=59"},
+		{"x", map[string]float64{"a": 1e-300, "b": 1.0 / 3}, "x:a=1e-300,b=0.3333333333333333"},
+	} {
+		got := FormatSpec(tc.name, tc.settings)
+		if got != tc.want {
+			t.Errorf("FormatSpec(%q, %v) = %q, want %q", tc.name, tc.settings, got, tc.want)
+		}
+		_, rest, _ := strings.Cut(got, ":")
+		for kv := range strings.SplitSeq(rest, ",") {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				if x, err := strconv.ParseFloat(v, 64); err != nil || x != tc.settings[k] || math.IsNaN(x) {
+					t.Errorf("%s: %s=%s does not parse back to %v", got, k, v, tc.settings[k])
+				}
+			}
+		}
+	}
+}
+
+// TestParseSpecRoundTrip: ParseSpec reads back what FormatSpec writes,
+// name and settings exactly, and refuses what is not a spec.
+func TestParseSpecRoundTrip(t *testing.T) {
+	for _, settings := range []map[string]float64{nil, {"gamma": 0.25}, {"lambda": 1e-300, "max_k": 3, "b": 1.0 / 3, "c": -0.5}} {
+		text := FormatSpec("greedytl-sp", settings)
+		name, got, err := ParseSpec(text)
+		if err != nil || name != "greedytl-sp" || !reflect.DeepEqual(got, settings) {
+			t.Errorf("ParseSpec(%q) = %q, %v, %v; want greedytl-sp, %v", text, name, got, err, settings)
+		}
+	}
+	if name, got, err := ParseSpec("x:a=true,b=false"); err != nil || name != "x" || got["a"] != 1 || got["b"] != 0 {
+		t.Errorf("true and false: %q, %v, %v", name, got, err)
+	}
+	for _, bad := range []string{"", ":a=1", "x=1", "x:", "x:a", "x:=1", "x:a b=1", "x:a=1,a=2", "x:a=NaN", "x:a=1e999", "x:a=one"} {
+		if _, _, err := ParseSpec(bad); err == nil || !strings.HasPrefix(err.Error(), "spec ") {
+			t.Errorf("ParseSpec(%q): %v, want an error naming the spec", bad, err)
+		}
+	}
+}

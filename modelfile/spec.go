@@ -1,0 +1,100 @@
+package modelfile
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// FormatSpec returns the canonical text form of a method spec, which a
+// model file's "method" holds: name, then, if there are settings, a colon
+// and key=value pairs in sorted key order, separated by commas, each value
+// formatted by strconv.FormatFloat(v, 'g', -1, 64) (so that it parses back
+// to the same float64).
+func FormatSpec(name string, settings map[string]float64) string {
+	if len(settings) == 0 {
+		return name
+	}
+	var b strings.Builder
+	b.WriteString(name)
+	sep := byte(':')
+	for _, k := range slices.Sorted(maps.Keys(settings)) {
+		b.WriteByte(sep)
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(strconv.FormatFloat(settings[k], 'g', -1, 64))
+		sep = ','
+	}
+	return b.String()
+}
+
+// ParseSpec parses the text form of a method spec,
+//
+//	name
+//	name:key=value,key=value,…
+//
+// (FormatSpec's, for example "greedytl-sp:gamma=0.25"), into the name and
+// the settings by key (nil without a colon). Values are numbers
+// (strconv.ParseFloat syntax, finite); true and false stand for 1 and 0.
+// It returns an error naming the spec for an empty name or key, a missing
+// "=", a value that is not a finite number (or true, false), a key given
+// twice, and a ":" with no settings after it. Which keys a method takes is
+// the method's business (package method).
+func ParseSpec(s string) (name string, settings map[string]float64, err error) {
+	name, rest, hasParams := strings.Cut(s, ":")
+	if name == "" {
+		return "", nil, fmt.Errorf("spec %q: empty method name", s)
+	}
+	if strings.ContainsAny(name, "=,") {
+		return "", nil, fmt.Errorf("spec %q: settings follow the method name after a colon, as in greedytl-sp:gamma=0.25", s)
+	}
+	if !hasParams {
+		return name, nil, nil
+	}
+	if rest == "" {
+		return "", nil, fmt.Errorf("spec %q: no settings after the colon", s)
+	}
+	settings = map[string]float64{}
+	for kv := range strings.SplitSeq(rest, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		switch {
+		case !ok:
+			return "", nil, fmt.Errorf("spec %q: setting %q is not key=value", s, kv)
+		case k == "":
+			return "", nil, fmt.Errorf("spec %q: setting %q has no key", s, kv)
+		case strings.ContainsAny(k, ": \t"):
+			return "", nil, fmt.Errorf("spec %q: key %q holds a colon or a blank", s, k)
+		}
+		if _, dup := settings[k]; dup {
+			return "", nil, fmt.Errorf("spec %q: %s is set twice", s, k)
+		}
+		x, err := parseSpecValue(v)
+		if err != nil {
+			return "", nil, fmt.Errorf("spec %q: %s: %w", s, k, err)
+		}
+		settings[k] = x
+	}
+	return name, settings, nil
+}
+
+// parseSpecValue parses a setting's value: a finite number, true (1) or
+// false (0).
+func parseSpecValue(v string) (float64, error) {
+	switch v {
+	case "true":
+		return 1, nil
+	case "false":
+		return 0, nil
+	}
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return 0, fmt.Errorf("value %q is not a number", v)
+	}
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0, fmt.Errorf("value %q is not finite", v)
+	}
+	return x, nil
+}
