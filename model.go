@@ -171,12 +171,12 @@ func (m *Model) Predict(X, H mat.Matrix) ([]float64, error) {
 		b.column(c.Index, v)
 		w, mean, scale := m.Weights[j], m.Mean[j], m.Scale[j]
 		for i, x := range v {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, fmt.Errorf("greedytl: predict: %s[%d][%d] is %v (row %d, column %d, 0-based): inputs must be finite", b.name, i, c.Index, x, i, c.Index)
+			if !standardize.Finite(x) {
+				return nil, fmt.Errorf("greedytl: predict: %w", &standardize.NonFiniteError{Name: b.name, Row: i, Col: c.Index, Value: x})
 			}
 			f[i] += w * ((x - mean) / scale)
 			if math.IsNaN(f[i]) || math.IsInf(f[i], 0) {
-				return nil, fmt.Errorf("greedytl: predict: row %d: the score overflows at %s[%d][%d] = %v (column %d, 0-based), too far outside the training range (mean %v, standard deviation %v)", i, b.name, i, c.Index, x, c.Index, mean, scale)
+				return nil, fmt.Errorf("greedytl: predict: the score of row %d overflows at %s column %d = %v, too far outside the training range (mean %v, standard deviation %v)", i, b.name, c.Index, x, mean, scale)
 			}
 		}
 	}

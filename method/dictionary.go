@@ -321,7 +321,7 @@ func (*dictionaryModel) SourceWeights() []float64 { return nil }
 // disagree on the number of rows, or when a value is not finite.
 func (dm *dictionaryModel) Predict(d Data) ([]float64, error) {
 	if _, err := checkInputs(d, dm.x.Len(), dm.h.Len()); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("method: predict: %w", err)
 	}
 	signals, err := dictSignals(dm.x, dm.h, d, false)
 	if err != nil {
