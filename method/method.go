@@ -71,7 +71,6 @@ func selectRows(d Data, rows []int) Data {
 	return out
 }
 
-
 // checkInputs validates inputs for a model trained on d features and n
 // sources: X must have d columns (or be absent when d = 0), H n columns
 // (absent when n = 0), both the same number of rows, and every value must
