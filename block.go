@@ -88,7 +88,7 @@ func (b *block) at(i, j int) float64 {
 func (b *block) nonFinite(j int) error {
 	for i := 0; i < b.rows; i++ {
 		if v := b.at(i, j); !standardize.Finite(v) {
-			return fmt.Errorf("greedytl: %w", &standardize.NonFiniteError{Name: b.name, Row: i, Col: j, Value: v})
+			return fmt.Errorf("greedytl.Fit: %w", &standardize.NonFiniteError{Name: b.name, Row: i, Col: j, Value: v})
 		}
 	}
 	return nil
@@ -98,7 +98,7 @@ func (b *block) nonFinite(j int) error {
 // scanning row by row (standardize.CheckFinite).
 func (b *block) checkFinite() error {
 	if err := standardize.CheckFinite(b.name, b.m); err != nil {
-		return fmt.Errorf("greedytl: %w", err)
+		return fmt.Errorf("greedytl.Fit: %w", err)
 	}
 	return nil
 }

@@ -23,7 +23,7 @@ func (in *inputs) numCand() int { return in.d + in.n }
 func newInputs(X, H mat.Matrix, y []float64, gamma float64) (*inputs, error) {
 	m, d, n, err := validate.Sample(X, H, y)
 	if err != nil {
-		return nil, fmt.Errorf("greedytl: %w", err)
+		return nil, fmt.Errorf("greedytl.Fit: %w", err)
 	}
 	in := &inputs{m: m, d: d, n: n, gamma: gamma, x: block{name: "X", rows: m}, h: block{name: "H", rows: m}}
 	if d > 0 {

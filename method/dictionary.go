@@ -333,7 +333,7 @@ func (dm *dictionaryModel) Predict(d Data) ([]float64, error) {
 	}
 	zc, err := dm.codes.Transform(codes)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("method: predict: codes: %w", err)
 	}
 	rows, _ := zc.Dims()
 	f := make([]float64, rows)
