@@ -11,7 +11,7 @@ func TestOnePrefix(t *testing.T) {
 		{"greedytl-auto: ridge member: linear: ridge: fit interrupted: context canceled", true},
 		{"greedytl.Fit: λ = 1e-300 is too small for these data", true},
 		{"greedytl:sample=59: greedytl.Fit: fit interrupted: context canceled", true},
-		{"x.csv:2: column 2: NaN", true},
+		{"x.csv:2: column 2 is NaN", true},
 		{"method: greedytl: greedytl: fit interrupted: context canceled", false},
 		{"method: greedytl.Fit: λ too small", false},
 		{"method: best-source: oracle data: method: X has 3 columns", false},
@@ -28,7 +28,7 @@ func TestOnePrefix(t *testing.T) {
 		ok   bool
 	}{
 		{"greedytl: fitting greedytl on X = X.csv: greedytl.Fit: λ = 1e-300 is too small", true},
-		{"greedytl: X.csv:2: column 2: NaN", true},
+		{"greedytl: X.csv:2: column 2 is NaN", true},
 		{"greedytl: experiment: bad input", true},
 		{"greedytl: greedytl: x", false},
 		{"greedytl: fitting greedytl on X.csv: greedytl: λ too small", false},
