@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/method"
+	"io/fs"
 )
 
 // TestBadInputMessages (issue 19, item 4): every bad input of the commands
@@ -110,7 +110,7 @@ func TestExitCodeFollowsTheErrorType(t *testing.T) {
 		{"reads like an unknown command", errors.New(`unknown command "x" for "greedytl"`), exitFailure},
 		{"reads like a missing required flag", errors.New(`required flag(s) "labels" not set`), exitFailure},
 		{"reads like a usage error", errors.New("unknown flag: --bogus (see 'greedytl fit --help')"), exitFailure},
-		{"a failed write", fmt.Errorf("out.json: %w", os.ErrPermission), exitFailure},
+		{"a failed write", fmt.Errorf("out.json: %w", fs.ErrPermission), exitFailure},
 		{"a cancellation", fmt.Errorf("fit: %w", context.Canceled), exitFailure},
 		{"an input error", badInputf("x.csv:2: column 1 is NaN"), exitInput},
 		{"an input error, wrapped", fmt.Errorf("fitting greedytl: %w", badInput(errors.New("anything"))), exitInput},
