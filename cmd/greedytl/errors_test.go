@@ -37,6 +37,7 @@ func TestBadInputMessages(t *testing.T) {
 	y4 := writeText(t, dir, "y4.txt", "1\n-1\n1\n-1\n")
 	badSVM := writeText(t, dir, "bad.svm", "1 1:1\n-1 2:x\n")
 	bird := writeText(t, dir, "bird.txt", strings.Repeat("cat\ndog\n", 99)+"cat\nbird\n")
+	empty := t.TempDir()
 	model := filepath.Join(dir, "m.json")
 	if code, _, e := cli(t, "", "fit", "--features", d.X, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
 		t.Fatalf("fit: %d %s", code, e)
@@ -84,6 +85,9 @@ func TestBadInputMessages(t *testing.T) {
 		{"missing argument", []string{"inspect"}, "accepts 1 arg(s), received 0 (see 'greedytl inspect --help')"},
 		{"extra argument", []string{"fit", "extra"}, `unknown command "extra" for "greedytl fit" (see 'greedytl fit --help')`},
 		{"experiment without --data", []string{"experiment", "--out", dir}, "give both --data DIR and --out RUN (see 'greedytl experiment --help')"},
+		{"report of a directory that holds no run", []string{"report", empty}, "experiment: " + empty + ": no run.json and no results*.jsonl files: not a run directory"},
+		{"merge into its input", []string{"merge", empty, "--out", filepath.Join(empty, "merged")},
+			"experiment: the output " + filepath.Join(empty, "merged", "results.jsonl") + " is inside the input " + empty + ": refusing to write there: merge into another directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, stderr := cli(t, "", tc.args...)
