@@ -35,6 +35,8 @@ func TestBadInputMessages(t *testing.T) {
 	X3 := writeText(t, dir, "x3.csv", "1,2\n3,4\n5,7\n")
 	huge := writeText(t, dir, "huge.csv", "1,1.79e308\n2,1.79e308\n3,1.79e308\n4,-1.79e308\n")
 	y4 := writeText(t, dir, "y4.txt", "1\n-1\n1\n-1\n")
+	huge6 := writeText(t, dir, "huge6.csv", "1,1.79e308\n2,1.79e308\n3,1.79e308\n4,-1.79e308\n5,1\n6,2\n")
+	y3c := writeText(t, dir, "y3c.txt", "a\nb\nc\na\nb\nc\n")
 	badSVM := writeText(t, dir, "bad.svm", "1 1:1\n-1 2:x\n")
 	bird := writeText(t, dir, "bird.txt", strings.Repeat("cat\ndog\n", 99)+"cat\nbird\n")
 	empty := t.TempDir()
@@ -68,6 +70,8 @@ func TestBadInputMessages(t *testing.T) {
 			"fitting forward-reg on X = " + huge + ": forward-reg: greedytl.Fit: column 1 of X cannot be standardised: its values are so far apart that their deviations from the mean overflow float64"},
 		{"overflow in method", []string{"fit", "--features", huge, "--labels", y4, "--method", "l1-logistic"},
 			"fitting l1-logistic on X = " + huge + ": method: X: column 1 cannot be standardised: its values are not finite, or so far apart that their deviations from the mean overflow float64"},
+		{"overflow, one class against the rest", []string{"fit", "--features", huge6, "--labels", y3c, "--method", "l1-logistic"},
+			"fitting l1-logistic on X = " + huge6 + " with the 3 classes of " + y3c + `: l1-logistic, class "a" against the rest: method: X: column 1 cannot be standardised: its values are not finite, or so far apart that their deviations from the mean overflow float64`},
 		{"λ too small", fit("--method", "greedytl:lambda=1e-300"),
 			"fitting greedytl:lambda=1e-300 on X = " + d.X + ": greedytl:lambda=1e-300: greedytl.Fit: λ = 1e-300 is too small for these data (zᵀz/λ reaches 2.3999999999999997e+301)"},
 		{"unknown method", fit("--method", "nope"), `--method: method: unknown method "nope" (known: ` + strings.Join(method.Names(), ", ") + ")"},
