@@ -22,7 +22,7 @@ func TestFitNilContext(t *testing.T) {
 	y := []float64{1, -1, 1, -1, 1, -1}
 	defer func() {
 		r := recover()
-		if msg := fmt.Sprint(r); r == nil || !strings.Contains(msg, "greedytl: nil context.Context") {
+		if msg := fmt.Sprint(r); r == nil || !strings.HasPrefix(msg, "greedytl.Fit: nil context.Context") {
 			t.Errorf("Fit(nil, …): panic %v, want one naming the nil context.Context", r)
 		}
 	}()

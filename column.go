@@ -27,12 +27,13 @@ func (k Kind) String() string {
 // MarshalText encodes k as "feature" or "source" (so JSON holds a string).
 func (k Kind) MarshalText() ([]byte, error) {
 	if k != Feature && k != Source {
-		return nil, fmt.Errorf("greedytl: invalid column kind %d", int(k))
+		return nil, fmt.Errorf("invalid column kind %d", int(k))
 	}
 	return []byte(k.String()), nil
 }
 
-// UnmarshalText decodes "feature" or "source".
+// UnmarshalText decodes "feature" or "source". Its error has no package
+// prefix: the model reader that decodes the kind puts its own in front.
 func (k *Kind) UnmarshalText(b []byte) error {
 	switch string(b) {
 	case "feature":
@@ -40,7 +41,7 @@ func (k *Kind) UnmarshalText(b []byte) error {
 	case "source":
 		*k = Source
 	default:
-		return fmt.Errorf("greedytl: unknown column kind %q (want \"feature\" or \"source\")", b)
+		return fmt.Errorf("unknown column kind %q (want \"feature\" or \"source\")", b)
 	}
 	return nil
 }

@@ -49,6 +49,14 @@
 // non-finite values) and inconsistent models (a nil *Model, a Model built
 // by hand whose fields disagree) are errors.
 //
+// Fit's errors begin "greedytl.Fit: " and Model.Predict's
+// "greedytl.Model.Predict: " (the package's name is also the command's and
+// a method's, so the entry point names itself); the training sample is
+// checked as every method of package method checks it (package
+// internal/validate), and a NaN or ±Inf input is named as
+// standardize.NonFiniteError names it: "greedytl.Fit: X row 3 column 7 is
+// NaN" (docs/conventions.md, "Errors").
+//
 // # Objective
 //
 // docs/design.md in the repository explains the objective, the exact update
@@ -150,7 +158,7 @@
 // exact and randomised engines), prune.go (the randomised engine's bound on
 // a candidate's gain), batch.go (the randomised engine's batched scoring),
 // errors.go (the engines' shared errors). The inputs: input.go
-// (validation of X, H and y), inputmatrix.go (column access to X and H),
+// (X, H and y, checked by package internal/validate), inputmatrix.go (column access to X and H),
 // colstats.go (column statistics and standardisation, with package
 // standardize's rule). openblas.go switches on batched scoring in the
 // openblas build.

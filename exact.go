@@ -170,7 +170,7 @@ func (e *exactEngine) columnStats(ctx context.Context, b *inputMatrix, gamma flo
 	e.means = grow(e.means, statBlock)
 	for j0 := 0; j0 < b.cols; j0 += statBlock {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("greedytl: fit interrupted while standardising: %w", err)
+			return fmt.Errorf("greedytl.Fit: fit interrupted while standardising: %w", err)
 		}
 		j1 := min(j0+statBlock, b.cols)
 		if err := e.blockStats(b, j0, gamma, st[j0:j1], f[j0:j1], sq[j0:j1]); err != nil {
@@ -191,7 +191,7 @@ func (e *exactEngine) columnStatsByColumn(ctx context.Context, b *inputMatrix, g
 	for j := range st {
 		if j%(1<<14) == 0 {
 			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("greedytl: fit interrupted while standardising: %w", err)
+				return fmt.Errorf("greedytl.Fit: fit interrupted while standardising: %w", err)
 			}
 		}
 		b.column(j, v)

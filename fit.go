@@ -36,11 +36,11 @@ import (
 // once more at the end, so no model is returned after ctx is done). It
 // panics when ctx is nil (see the package documentation).
 func Fit(ctx context.Context, X, H mat.Matrix, y []float64, opts Options) (*Model, error) {
-	if err := fitctx.Start(ctx, "greedytl"); err != nil {
+	if err := fitctx.Start(ctx, "greedytl.Fit"); err != nil {
 		return nil, err
 	}
 	if err := opts.check(); err != nil {
-		return nil, fmt.Errorf("greedytl: invalid options: %w", err)
+		return nil, fmt.Errorf("greedytl.Fit: invalid options: %w", err)
 	}
 	in, err := newInputs(X, H, y, opts.FeatureFactor)
 	if err != nil {
@@ -74,7 +74,7 @@ func Fit(ctx context.Context, X, H mat.Matrix, y []float64, opts Options) (*Mode
 			best, bestLOO = mod, loo
 		}
 	}
-	return fitctx.Finish(ctx, best, nil, "greedytl")
+	return fitctx.Finish(ctx, best, nil, "greedytl.Fit")
 }
 
 // finish turns a finished path into a model: it truncates the path at the

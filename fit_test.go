@@ -15,6 +15,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/standardize"
 )
 
@@ -170,7 +171,7 @@ func TestPredictColumns(t *testing.T) {
 		Hn.Set(2, c.Index, math.NaN())
 	}
 	_, err = mod.Predict(Xn, Hn)
-	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("[2][%d] is NaN", c.Index)) {
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("greedytl.Model.Predict: %s row 2 column %d is NaN", map[Kind]string{Feature: "X", Source: "H"}[c.Kind], c.Index)) {
 		t.Errorf("NaN in selected %v: err = %v", c, err)
 	}
 	// Row order does not change per-row predictions.
@@ -276,8 +277,8 @@ func TestPredictOverflow(t *testing.T) {
 		if !slices.Contains(mod.Selected, Column{Feature, 0}) {
 			continue
 		}
-		if _, err := mod.Predict(X, H); err == nil || !strings.Contains(err.Error(), "X[0][0]") {
-			t.Errorf("sample %d: Predict of ordinary values in the ±1e-320 column: %v, want an error naming X[0][0]", sample, err)
+		if _, err := mod.Predict(X, H); err == nil || !strings.HasPrefix(err.Error(), "greedytl.Model.Predict: the score of row 0 overflows at X column 0 = ") {
+			t.Errorf("sample %d: Predict of ordinary values in the ±1e-320 column: %v, want an error naming row 0 and X column 0", sample, err)
 		}
 	}
 }
@@ -740,15 +741,15 @@ func TestFitErrors(t *testing.T) {
 	}{
 		{"X rows", nil, randDense(rng, 5, 3), H, y, DefaultOptions(), "X has 5 rows but y has 6"},
 		{"H rows", nil, X, randDense(rng, 7, 4), y, DefaultOptions(), "H has 7 rows but y has 6"},
-		{"label 0", nil, X, H, []float64{1, -1, 0, 1, 1, 1}, DefaultOptions(), "y[2] = 0"},
-		{"label NaN", nil, X, H, []float64{1, -1, 1, math.NaN(), 1, 1}, DefaultOptions(), "y[3] = NaN"},
+		{"label 0", nil, X, H, []float64{1, -1, 0, 1, 1, 1}, DefaultOptions(), "greedytl.Fit: y row 2 is 0: labels must be +1 or -1"},
+		{"label NaN", nil, X, H, []float64{1, -1, 1, math.NaN(), 1, 1}, DefaultOptions(), "greedytl.Fit: y row 3 is NaN: labels must be +1 or -1"},
 		{"one class", nil, X, H, []float64{1, 1, 1, 1, 1, 1}, DefaultOptions(), "one class"},
 		{"m < 2", nil, randDense(rng, 1, 3), nil, []float64{1}, DefaultOptions(), "at least 2"},
 		{"no labels", nil, nil, nil, nil, DefaultOptions(), "at least 2"},
-		{"NaN in X", nil, with(X, 2, 1, math.NaN()), H, y, DefaultOptions(), "X[2][1] is NaN"},
-		{"Inf in H", nil, X, with(H, 4, 3, math.Inf(-1)), y, DefaultOptions(), "H[4][3] is -Inf"},
-		{"NaN in X, γ = 0", nil, with(X, 0, 2, math.NaN()), H, y, opt(func(o *Options) { o.FeatureFactor = 0 }), "X[0][2] is NaN"},
-		{"NaN in H, r ≥ N", nil, X, with(H, 5, 0, math.NaN()), y, opt(func(o *Options) { o.Sample = 59 }), "H[5][0] is NaN"},
+		{"NaN in X", nil, with(X, 2, 1, math.NaN()), H, y, DefaultOptions(), "greedytl.Fit: X row 2 column 1 is NaN"},
+		{"Inf in H", nil, X, with(H, 4, 3, math.Inf(-1)), y, DefaultOptions(), "greedytl.Fit: H row 4 column 3 is -Inf"},
+		{"NaN in X, γ = 0", nil, with(X, 0, 2, math.NaN()), H, y, opt(func(o *Options) { o.FeatureFactor = 0 }), "greedytl.Fit: X row 0 column 2 is NaN"},
+		{"NaN in H, r ≥ N", nil, X, with(H, 5, 0, math.NaN()), y, opt(func(o *Options) { o.Sample = 59 }), "greedytl.Fit: H row 5 column 0 is NaN"},
 		{"overflow", nil, X, overflowing, y, DefaultOptions(), "column 1 of H cannot be standardised: its values are so far apart that their deviations from the mean overflow"},
 		{"λ = 0", nil, X, H, y, Options{Delta: 1e-4, FeatureFactor: 1}, "Lambda must be positive"},
 		{"λ < 0", nil, X, H, y, opt(func(o *Options) { o.Lambda = -1 }), "Lambda must be positive"},
@@ -778,6 +779,10 @@ func TestFitErrors(t *testing.T) {
 		mod, err := Fit(ctx, c.X, c.H, c.y, c.o)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want %q", c.name, err, c.want)
+		} else if !strings.HasPrefix(err.Error(), "greedytl.Fit: ") {
+			t.Errorf("%s: err = %v, want it to start with \"greedytl.Fit: \"", c.name, err)
+		} else if err := errtest.OnePrefix(err.Error()); err != nil {
+			t.Errorf("%s: %v", c.name, err)
 		}
 		if mod != nil {
 			t.Errorf("%s: non-nil model with an error", c.name)

@@ -2,8 +2,8 @@ package greedytl
 
 import (
 	"fmt"
-	"math"
 
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -87,33 +87,18 @@ func (b *inputMatrix) at(i, j int) float64 {
 // j, or nil if the column is finite.
 func (b *inputMatrix) nonFinite(j int) error {
 	for i := 0; i < b.rows; i++ {
-		if v := b.at(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("greedytl: %s[%d][%d] is %v (row %d, column %d, 0-based): inputs must be finite", b.name, i, j, v, i, j)
+		if v := b.at(i, j); !standardize.Finite(v) {
+			return fmt.Errorf("greedytl.Fit: %w", &standardize.NonFiniteError{Name: b.name, Row: i, Col: j, Value: v})
 		}
 	}
 	return nil
 }
 
 // checkFinite returns an error naming the first non-finite element of b,
-// scanning row by row.
+// scanning row by row (standardize.CheckFinite).
 func (b *inputMatrix) checkFinite() error {
-	if b.hasRaw && !b.trans {
-		for i := 0; i < b.rows; i++ {
-			row := b.raw.Data[i*b.raw.Stride : i*b.raw.Stride+b.cols]
-			if !finiteSlice(row) {
-				for j, v := range row {
-					if math.IsNaN(v) || math.IsInf(v, 0) {
-						return fmt.Errorf("greedytl: %s[%d][%d] is %v (row %d, column %d, 0-based): inputs must be finite", b.name, i, j, v, i, j)
-					}
-				}
-			}
-		}
-		return nil
-	}
-	for j := 0; j < b.cols; j++ {
-		if err := b.nonFinite(j); err != nil {
-			return err
-		}
+	if err := standardize.CheckFinite(b.name, b.m); err != nil {
+		return fmt.Errorf("greedytl.Fit: %w", err)
 	}
 	return nil
 }

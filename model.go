@@ -144,10 +144,10 @@ func (m *Model) looError() float64 {
 // positive). Path and Options are not read.
 func (m *Model) Predict(X, H mat.Matrix) ([]float64, error) {
 	if m == nil {
-		return nil, fmt.Errorf("greedytl: predict: nil *Model")
+		return nil, fmt.Errorf("greedytl.Model.Predict: nil *Model")
 	}
 	if err := m.checkColumns(); err != nil {
-		return nil, fmt.Errorf("greedytl: predict: %w", err)
+		return nil, fmt.Errorf("greedytl.Model.Predict: %w", err)
 	}
 	var blocks [2]inputMatrix
 	rows := -1
@@ -160,23 +160,23 @@ func (m *Model) Predict(X, H mat.Matrix) ([]float64, error) {
 		if standardize.Absent(p.a) {
 			for _, c := range m.Selected {
 				if c.Kind == p.kind {
-					return nil, fmt.Errorf("greedytl: predict: %s is nil but the model uses %v", p.name, c)
+					return nil, fmt.Errorf("greedytl.Model.Predict: %s is nil but the model uses %v", p.name, c)
 				}
 			}
 			continue
 		}
 		b := newInputMatrix(p.name, p.a)
 		if b.cols != p.want {
-			return nil, fmt.Errorf("greedytl: predict: %s has %d columns, the model was trained with %d", p.name, b.cols, p.want)
+			return nil, fmt.Errorf("greedytl.Model.Predict: %s has %d columns, the model was trained with %d", p.name, b.cols, p.want)
 		}
 		if rows >= 0 && b.rows != rows {
-			return nil, fmt.Errorf("greedytl: predict: X has %d rows but H has %d", rows, b.rows)
+			return nil, fmt.Errorf("greedytl.Model.Predict: X has %d rows but H has %d", rows, b.rows)
 		}
 		rows = b.rows
 		blocks[k] = b
 	}
 	if rows < 0 {
-		return nil, fmt.Errorf("greedytl: predict: X and H are both nil")
+		return nil, fmt.Errorf("greedytl.Model.Predict: X and H are both nil")
 	}
 	f := make([]float64, rows)
 	v := make([]float64, rows)
@@ -188,12 +188,12 @@ func (m *Model) Predict(X, H mat.Matrix) ([]float64, error) {
 		b.column(c.Index, v)
 		w, mean, scale := m.Weights[j], m.Mean[j], m.Scale[j]
 		for i, x := range v {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, fmt.Errorf("greedytl: predict: %s[%d][%d] is %v (row %d, column %d, 0-based): inputs must be finite", b.name, i, c.Index, x, i, c.Index)
+			if !standardize.Finite(x) {
+				return nil, fmt.Errorf("greedytl.Model.Predict: %w", &standardize.NonFiniteError{Name: b.name, Row: i, Col: c.Index, Value: x})
 			}
 			f[i] += w * ((x - mean) / scale)
 			if math.IsNaN(f[i]) || math.IsInf(f[i], 0) {
-				return nil, fmt.Errorf("greedytl: predict: row %d: the score overflows at %s[%d][%d] = %v (column %d, 0-based), too far outside the training range (mean %v, standard deviation %v)", i, b.name, i, c.Index, x, c.Index, mean, scale)
+				return nil, fmt.Errorf("greedytl.Model.Predict: the score of row %d overflows at %s column %d = %v, too far outside the training range (mean %v, standard deviation %v)", i, b.name, c.Index, x, mean, scale)
 			}
 		}
 	}

@@ -223,7 +223,7 @@ func (p *path) score(z []float64) (c, t float64, err error) {
 	c = 1 + dot(z, p.g)
 	t = dot(z, p.a)
 	if !(c > 0) || math.IsInf(c, 0) || math.IsNaN(t) || math.IsInf(t, 0) || math.IsInf(t*t, 0) {
-		return 0, 0, fmt.Errorf("greedytl: numerical breakdown at step %d (pivot %v, aᵀz = %v): λ = %g is too small for these data", len(p.sel)+1, c, t, p.lambda)
+		return 0, 0, fmt.Errorf("greedytl.Fit: numerical breakdown at step %d (pivot %v, aᵀz = %v): λ = %g is too small for these data", len(p.sel)+1, c, t, p.lambda)
 	}
 	return c, t, nil
 }
@@ -335,7 +335,7 @@ func (p *path) solvePrimal(k int) (x []float64, err error) {
 	copy(p.fac, p.gm)
 	tri, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: k1, Stride: k1, Data: p.fac})
 	if !ok {
-		return nil, fmt.Errorf("greedytl: Z_SᵀZ_S + λI is not numerically positive definite at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
+		return nil, fmt.Errorf("greedytl.Fit: Z_SᵀZ_S + λI is not numerically positive definite at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
 	}
 	x = make([]float64, k1)
 	gemv(x, B, k1, m, p.y)
@@ -362,7 +362,7 @@ func (p *path) solvePrimal(k int) (x []float64, err error) {
 		}
 	}
 	if _, ok := lapack64.Potri(tri); !ok {
-		return nil, fmt.Errorf("greedytl: Z_SᵀZ_S + λI is singular at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
+		return nil, fmt.Errorf("greedytl.Fit: Z_SᵀZ_S + λI is singular at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
 	}
 	for i := range k1 {
 		for j := i + 1; j < k1; j++ {
@@ -370,10 +370,10 @@ func (p *path) solvePrimal(k int) (x []float64, err error) {
 		}
 	}
 	if cond := norm1(p.gm, k1) * norm1(p.fac, k1); !(cond <= condMax) {
-		return nil, fmt.Errorf("greedytl: Z_SᵀZ_S + λI is singular at step %d (condition number %.3g): λ = %g is too small for these data", len(p.sel), cond, p.lambda)
+		return nil, fmt.Errorf("greedytl.Fit: Z_SᵀZ_S + λI is singular at step %d (condition number %.3g): λ = %g is too small for these data", len(p.sel), cond, p.lambda)
 	}
 	if !finiteSlice(p.a) || !finiteSlice(x) {
-		return nil, fmt.Errorf("greedytl: non-finite solution at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
+		return nil, fmt.Errorf("greedytl.Fit: non-finite solution at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
 	}
 	return x, nil
 }
@@ -390,12 +390,12 @@ func (p *path) refresh() error {
 	copy(p.fac, p.kl)
 	tri, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: m, Stride: m, Data: p.fac})
 	if !ok {
-		return fmt.Errorf("greedytl: K_S + λI is not numerically positive definite at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
+		return fmt.Errorf("greedytl.Fit: K_S + λI is not numerically positive definite at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
 	}
 	copy(p.a, p.y)
 	lapack64.Potrs(tri, blas64.General{Rows: m, Cols: 1, Stride: 1, Data: p.a})
 	if _, ok := lapack64.Potri(tri); !ok {
-		return fmt.Errorf("greedytl: K_S + λI is singular at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
+		return fmt.Errorf("greedytl.Fit: K_S + λI is singular at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
 	}
 	for i := 0; i < m; i++ {
 		for j := i; j < m; j++ {
@@ -405,10 +405,10 @@ func (p *path) refresh() error {
 	}
 	// With the inverse at hand the 1-norm condition number is exact.
 	if cond := norm1(p.kl, m) * norm1(p.G, m); !(cond <= condMax) {
-		return fmt.Errorf("greedytl: K_S + λI is singular at step %d (condition number %.3g): λ = %g is too small for these data", len(p.sel), cond, p.lambda)
+		return fmt.Errorf("greedytl.Fit: K_S + λI is singular at step %d (condition number %.3g): λ = %g is too small for these data", len(p.sel), cond, p.lambda)
 	}
 	if !finiteSlice(p.a) {
-		return fmt.Errorf("greedytl: non-finite dual solution at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
+		return fmt.Errorf("greedytl.Fit: non-finite dual solution at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
 	}
 	return nil
 }
@@ -480,7 +480,7 @@ func (p *path) looError() (float64, error) {
 			}
 			e = (ai-ybarS)/pii + (p.ysum-yi)/(fm-1)
 			if !(pii > 0) || math.IsNaN(e) || math.IsInf(e, 0) {
-				return 0, fmt.Errorf("greedytl: leave-one-out error breaks down at step %d (P_ii = %v): λ = %g is too small for these data", len(p.sel), pii, p.lambda)
+				return 0, fmt.Errorf("greedytl.Fit: leave-one-out error breaks down at step %d (P_ii = %v): λ = %g is too small for these data", len(p.sel), pii, p.lambda)
 			}
 		}
 		if p.pos[i] {

@@ -3,12 +3,12 @@ package clinc150
 import (
 	_ "embed"
 	"fmt"
-	"math"
 	"slices"
 	"unicode/utf8"
 
 	"github.com/greedytl/greedytl/clinc150/internal/format"
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/standardize"
 	"github.com/greedytl/greedytl/text"
 )
 
@@ -235,11 +235,9 @@ func load(opts Options) (*dataset.Folder, []Query, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("clinc150: %w", err)
 	}
-	for k, val := range x.Val {
-		if math.IsNaN(val) || math.IsInf(val, 0) {
-			return nil, nil, fmt.Errorf("clinc150: non-finite feature %v (entry %d): a bug in package text", val, k)
-		}
-	}
 	folder.X = x.Dense()
+	if err := standardize.CheckFinite("X", folder.X); err != nil {
+		return nil, nil, fmt.Errorf("clinc150: %w: a bug in package text", err)
+	}
 	return folder, rows, nil
 }

@@ -11,9 +11,9 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/shareddata"
 	"github.com/greedytl/greedytl/sparse"
+	"github.com/greedytl/greedytl/standardize"
 )
 
 func TestRawCounts(t *testing.T) {
@@ -170,7 +170,7 @@ func TestLoad(t *testing.T) {
 			t.Fatalf("row %d: label %q for query of intent %q", i, f.Classes[f.Labels[i]], q.Intent)
 		}
 	}
-	if err := dataset.CheckFinite("X", f.X); err != nil {
+	if err := standardize.CheckFinite("X", f.X); err != nil {
 		t.Fatal(err)
 	}
 	for i := range rows {

@@ -68,7 +68,7 @@ func (src *source) matrix(name string) (*mat.Dense, error) {
 // Every data line must have the same number of fields, each a finite
 // number in any syntax strconv.ParseFloat accepts. Errors name the 1-based
 // line and column, e.g. "x.csv:17: expected 5 values, got 4" or
-// "x.csv:3: column 2: NaN". Input without data lines is an error ("no rows").
+// "x.csv:3: column 2 is NaN". Input without data lines is an error ("no rows").
 //
 // Input starting with the gzip magic bytes is decompressed.
 func DecodeCSV(r io.Reader, name string) (*mat.Dense, error) {

@@ -35,13 +35,14 @@
 //	x.csv:17: expected 5 values, got 4
 //	x.csv:3: column 2: cannot parse "abc" as a number
 //	x.npy: unsupported dtype '<c16'
-//	x.npy: row 3, column 7: NaN
+//	x.npy: row 3 column 7 is NaN
 //
 // Text columns are counted from 1, as editors and spreadsheets count them;
 // the rows and columns of arrays and matrices from 0, as NumPy and Go index
 // them. NaN and infinite values are rejected wherever a matrix, a label or a
-// feature is read (DecodeNPY alone returns values as stored); CheckFinite
-// applies the same check to any matrix. Only caller mistakes panic, as
+// feature is read (DecodeNPY alone returns values as stored), with the
+// message of standardize.NonFiniteError, the module's one check of it
+// (standardize.CheckFinite applies it to any matrix). Only caller mistakes panic, as
 // documented on each function.
 //
 // # Design notes

@@ -2,10 +2,9 @@ package dataset
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 
-	"gonum.org/v1/gonum/mat"
+	"github.com/greedytl/greedytl/standardize"
 )
 
 // Error is the error every reader in this package returns for bad data: it
@@ -39,48 +38,11 @@ func errorf(file string, line int, format string, args ...any) error {
 	return &Error{File: file, Line: line, Err: fmt.Errorf(format, args...)}
 }
 
-// CheckFinite returns an *Error naming the first NaN or infinite element of m
-// in row-major order, as "name: row i, column j: NaN" (0-based, like Go
-// and NumPy indices), or nil when every element is finite.
-func CheckFinite(name string, m mat.Matrix) error {
-	if d, ok := m.(mat.RawMatrixer); ok {
-		raw := d.RawMatrix()
-		for i := 0; i < raw.Rows; i++ {
-			row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
-			for j, v := range row {
-				if !isFinite(v) {
-					return nonFinite(name, i, j, v)
-				}
-			}
-		}
-		return nil
-	}
-	r, c := m.Dims()
-	for i := 0; i < r; i++ {
-		for j := 0; j < c; j++ {
-			if v := m.At(i, j); !isFinite(v) {
-				return nonFinite(name, i, j, v)
-			}
-		}
-	}
-	return nil
-}
-
+// nonFinite returns the *Error for the non-finite element (i, j) of the
+// matrix in file name: "name: row i column j is NaN" (0-based).
 func nonFinite(name string, i, j int, v float64) error {
-	return errorf(name, 0, "row %d, column %d: %s", i, j, describeNonFinite(v))
+	return &Error{File: name, Err: &standardize.NonFiniteError{Row: i, Col: j, Value: v}}
 }
 
 // isFinite reports whether v is neither NaN nor ±Inf.
-func isFinite(v float64) bool { return v-v == 0 }
-
-// describeNonFinite names a non-finite value the way messages show it.
-func describeNonFinite(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return "NaN"
-	case v > 0:
-		return "+Inf"
-	default:
-		return "-Inf"
-	}
-}
+func isFinite(v float64) bool { return standardize.Finite(v) }

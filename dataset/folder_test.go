@@ -115,7 +115,7 @@ func TestLoadFolderErrors(t *testing.T) {
 		{"no features", map[string][]byte{"features.npy": nil}, "%d/features.npy: no such file or directory"},
 		{"no labels", map[string][]byte{"labels.npy": nil}, "%d/labels.npy: no such file or directory"},
 		{"no classes", map[string][]byte{"classes.txt": nil}, "%d/classes.txt: no such file or directory"},
-		{"NaN feature", map[string][]byte{"features.npy": nan}, "%d/features.npy: row 3, column 1: NaN"},
+		{"NaN feature", map[string][]byte{"features.npy": nan}, "%d/features.npy: row 3 column 1 is NaN"},
 		{"too few labels", map[string][]byte{"labels.npy": npyFile(1, dict("<i4", false, "(4,)"), encode(le, []int32{0, 1, 2, 0}))},
 			"%d: labels.npy has 4 labels but features.npy has 5 rows"},
 		{"label out of range", map[string][]byte{"labels.npy": npyFile(1, dict("<i4", false, "(5,)"), encode(le, []int32{0, 1, 2, 3, 0}))},

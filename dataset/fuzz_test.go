@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -107,7 +108,7 @@ func FuzzDecodeNPY(f *testing.F) {
 		}
 		if len(a.Shape) == 2 {
 			if m, err := a.matrix("f.npy"); err == nil {
-				if err := CheckFinite("m", m); err != nil {
+				if err := standardize.CheckFinite("m", m); err != nil {
 					t.Fatalf("matrix has a non-finite value: %v", err)
 				}
 			} else {
@@ -149,7 +150,7 @@ func FuzzDecodeCSV(f *testing.F) {
 		if r < 1 || c < 1 {
 			t.Fatalf("dims %d×%d", r, c)
 		}
-		if err := CheckFinite("m", m); err != nil {
+		if err := standardize.CheckFinite("m", m); err != nil {
 			t.Fatal(err)
 		}
 		// Written back with exact formatting, the matrix reads the same.

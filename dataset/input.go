@@ -325,7 +325,7 @@ func parseValue(b []byte, col int) (float64, error) {
 		return 0, fmt.Errorf("column %d: cannot parse %s as a number", col, quoteField(b))
 	}
 	if !isFinite(v) {
-		return 0, fmt.Errorf("column %d: %s", col, describeNonFinite(v))
+		return 0, fmt.Errorf("column %d is %v", col, v)
 	}
 	return v, nil
 }

@@ -141,7 +141,7 @@ func TestOpenFolderErrors(t *testing.T) {
 		labels []int
 		want   string
 	}{
-		{"NaN", nan, []int{0, 1, 0}, "features.npy: row 2, column 1: NaN"},
+		{"NaN", nan, []int{0, 1, 0}, "features.npy: row 2 column 1 is NaN"},
 		{"truncated", trunc[:len(trunc)-3], []int{0, 1}, "truncated"},
 		{"labels", trunc, []int{0, 1, 0}, "labels.npy has 3 labels but features.npy has 2 rows"},
 		{"label range", trunc, []int{0, 2}, "label 2 out of range"},

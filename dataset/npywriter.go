@@ -3,6 +3,7 @@ package dataset
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/greedytl/greedytl/standardize"
 	"io"
 	"math"
 )
@@ -43,7 +44,7 @@ func (nw *NPYRowWriter) WriteRow(row []float32) error {
 	}
 	for j, v := range row {
 		if !isFinite(float64(v)) {
-			return fmt.Errorf("dataset: row %d, column %d: %s", nw.written, j, describeNonFinite(float64(v)))
+			return fmt.Errorf("dataset: %w", &standardize.NonFiniteError{Row: nw.written, Col: j, Value: float64(v)})
 		}
 		binary.LittleEndian.PutUint32(nw.buf[4*j:], math.Float32bits(v))
 	}

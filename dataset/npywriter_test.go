@@ -48,8 +48,8 @@ func TestNPYRowWriterErrors(t *testing.T) {
 		want  string
 	}{
 		{"short row", [][]float32{{1}}, false, "row 0 has 1 values, want 2"},
-		{"NaN", [][]float32{{1, 2}, {3, nan}}, false, "row 1, column 1: NaN"},
-		{"infinity", [][]float32{{inf, 2}}, false, "row 0, column 0: -Inf"},
+		{"NaN", [][]float32{{1, 2}, {3, nan}}, false, "row 1 column 1 is NaN"},
+		{"infinity", [][]float32{{inf, 2}}, false, "row 0 column 0 is -Inf"},
 		{"extra row", [][]float32{{1, 2}, {3, 4}, {5, 6}}, false, "row 2 is one more than the 2 rows announced"},
 		{"missing row", [][]float32{{1, 2}}, true, "1 rows written of the 2 announced"},
 	}

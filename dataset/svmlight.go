@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/greedytl/greedytl/sparse"
+	"github.com/greedytl/greedytl/standardize"
 )
 
 // maxSVMLightIndex is the largest feature index accepted: liblinear's limit
@@ -77,7 +78,7 @@ func decodeSVMLight(r io.Reader, name string, nFeatures, entries, rows int) (*sp
 		case err != nil:
 			return nil, nil, errorf(name, lr.line, "bad label %s", quoteField(label))
 		case !isFinite(v):
-			return nil, nil, errorf(name, lr.line, "label is %s", describeNonFinite(v))
+			return nil, nil, errorf(name, lr.line, "label is %v", v)
 		}
 		y = append(y, v)
 		prev := 0
@@ -151,7 +152,7 @@ func parseFeature(tok []byte, prev int) (int, float64, error) {
 	case err != nil:
 		return 0, 0, fmt.Errorf("index %d: cannot parse value %s", idx, quoteField(tok[k+1:]))
 	case !isFinite(val):
-		return 0, 0, fmt.Errorf("index %d: value is %s", idx, describeNonFinite(val))
+		return 0, 0, fmt.Errorf("index %d: value is %v", idx, val)
 	}
 	return idx, val, nil
 }
@@ -172,13 +173,13 @@ func WriteSVMLight(w io.Writer, x *sparse.CSR, y []float64) error {
 	buf := make([]byte, 0, bufSize)
 	for i := 0; i < x.R; i++ {
 		if !isFinite(y[i]) {
-			return fmt.Errorf("dataset: row %d: label is %s", i, describeNonFinite(y[i]))
+			return fmt.Errorf("dataset: %w", &standardize.NonFiniteError{Name: "y", Row: i, Col: -1, Value: y[i]})
 		}
 		buf = strconv.AppendFloat(buf, y[i], 'g', -1, 64)
 		ind, val := x.Row(i)
 		for k, j := range ind {
 			if !isFinite(val[k]) {
-				return fmt.Errorf("dataset: row %d, column %d: %s", i, j, describeNonFinite(val[k]))
+				return fmt.Errorf("dataset: %w", &standardize.NonFiniteError{Name: "x", Row: i, Col: j, Value: val[k]})
 			}
 			buf = append(buf, ' ')
 			buf = strconv.AppendInt(buf, int64(j+1), 10)

@@ -132,11 +132,11 @@ func TestSVMLightRoundTrip(t *testing.T) {
 
 func TestWriteSVMLightErrors(t *testing.T) {
 	x := &sparse.CSR{R: 1, C: 2, Ptr: []int{0, 1}, Ind: []int{1}, Val: []float64{math.NaN()}}
-	if err := WriteSVMLight(&bytes.Buffer{}, x, []float64{1}); err == nil || err.Error() != "dataset: row 0, column 1: NaN" {
+	if err := WriteSVMLight(&bytes.Buffer{}, x, []float64{1}); err == nil || err.Error() != "dataset: x row 0 column 1 is NaN" {
 		t.Errorf("NaN value: %v", err)
 	}
 	x.Val[0] = 1
-	if err := WriteSVMLight(&bytes.Buffer{}, x, []float64{math.Inf(1)}); err == nil || err.Error() != "dataset: row 0: label is +Inf" {
+	if err := WriteSVMLight(&bytes.Buffer{}, x, []float64{math.Inf(1)}); err == nil || err.Error() != "dataset: y row 0 is +Inf" {
 		t.Errorf("Inf label: %v", err)
 	}
 	x.Ind[0] = 5

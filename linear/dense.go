@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/greedytl/greedytl/sparse"
+	"github.com/greedytl/greedytl/standardize"
 )
 
 // Dense holds the rows of a Problem as they are stored in memory — float32
@@ -97,7 +98,7 @@ func checkValues[T float32 | float64](x []T, cols int) (int, error) {
 	nnz := 0
 	for k, v := range x {
 		if v-v != 0 {
-			return 0, fmt.Errorf("linear: storage row %d, column %d holds the non-finite value %v", k/cols, k%cols, v)
+			return 0, fmt.Errorf("linear: storage %w", &standardize.NonFiniteError{Row: k / cols, Col: k % cols, Value: float64(v)})
 		}
 		if v != 0 {
 			nnz++

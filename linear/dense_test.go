@@ -150,7 +150,7 @@ func TestNewDenseErrors(t *testing.T) {
 		{"ragged", make([]float32, 7), 2, nil, "not a whole number of rows"},
 		{"no columns", nil, 0, nil, "not a whole number of rows"},
 		{"index", make([]float32, 6), 2, []int{3}, "row index 3 out of range [0, 3)"},
-		{"NaN", []float32{1, 2, float32(math.NaN()), 4}, 2, nil, "storage row 1, column 0 holds the non-finite value NaN"},
+		{"NaN", []float32{1, 2, float32(math.NaN()), 4}, 2, nil, "linear: storage row 1 column 0 is NaN"},
 	} {
 		if _, err := NewDense32(tt.data, tt.cols, tt.index); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)

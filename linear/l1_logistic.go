@@ -3,6 +3,7 @@ package linear
 import (
 	"errors"
 	"fmt"
+	"github.com/greedytl/greedytl/standardize"
 	"math"
 	"math/rand/v2"
 )
@@ -105,9 +106,11 @@ func newLRData(prob *Problem, p Params) (*lrData, error) {
 	if err != nil {
 		return nil, err
 	}
-	for k, v := range x.Val {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("linear: feature value %v (entry %d) is not finite", v, k)
+	for i := range x.R {
+		for k := x.Ptr[i]; k < x.Ptr[i+1]; k++ {
+			if v := x.Val[k]; !standardize.Finite(v) {
+				return nil, fmt.Errorf("linear: %w", &standardize.NonFiniteError{Name: "X", Row: i, Col: x.Ind[k], Value: v})
+			}
 		}
 	}
 	d := &lrData{stopped: prob.stopped, rows: x.R, cols: x.C, cost: make([]float64, x.R)}

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/greedytl/greedytl/internal/fitctx"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
@@ -141,8 +142,8 @@ func (m *RidgeModel) Predict(X mat.Matrix) ([]float64, error) {
 		s := m.B
 		for j, wj := range m.W {
 			v := X.At(i, j)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("linear: X[%d][%d] = %v is not finite", i, j, v)
+			if !standardize.Finite(v) {
+				return nil, fmt.Errorf("linear: %w", &standardize.NonFiniteError{Name: "X", Row: i, Col: j, Value: v})
 			}
 			s += wj * v
 		}
@@ -197,15 +198,11 @@ func newRidgeData(X mat.Matrix, y []float64, intercept bool) (*ridgeData, error)
 		return nil, errors.New("linear: ridge: an intercept needs at least 2 rows")
 	}
 	r := &ridgeData{m: m, d: d, intercept: intercept, x: mat.DenseCopyOf(X), yRaw: y, xMean: make([]float64, d)}
-	for i := range m {
-		for j, v := range r.x.RawRowView(i) {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("linear: ridge: X[%d][%d] = %v is not finite", i, j, v)
-			}
-		}
-		if math.IsNaN(y[i]) || math.IsInf(y[i], 0) {
-			return nil, fmt.Errorf("linear: ridge: y[%d] = %v is not finite", i, y[i])
-		}
+	if err := standardize.CheckFinite("X", r.x); err != nil {
+		return nil, fmt.Errorf("linear: ridge: %w", err)
+	}
+	if err := standardize.CheckFiniteVector("y", y); err != nil {
+		return nil, fmt.Errorf("linear: ridge: %w", err)
 	}
 	r.y = append([]float64(nil), y...)
 	if intercept {

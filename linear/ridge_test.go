@@ -302,8 +302,8 @@ func TestRidgeErrors(t *testing.T) {
 		want      string
 	}{
 		{"nil X", nil, y, 1, false, "nil"},
-		{"NaN in X", nanX, y, 1, false, "X[2][3]"},
-		{"Inf in y", x, infY, 1, true, "y[5]"},
+		{"NaN in X", nanX, y, 1, false, "linear: ridge: X row 2 column 3 is NaN"},
+		{"Inf in y", x, infY, 1, true, "linear: ridge: y row 5 is +Inf"},
 		{"short y", x, y[:9], 1, false, "targets"},
 		{"empty X", &mat.Dense{}, nil, 1, false, "at least one row"},
 		{"λ = 0", x, y, 0, false, "λ"},

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/greedytl/greedytl/internal/fitctx"
+	"github.com/greedytl/greedytl/standardize"
 )
 
 // defaultEps holds liblinear's default stopping tolerance of each of its
@@ -183,7 +184,7 @@ func checkProblem(prob *Problem) error {
 			}
 			prev = j
 			if v := val[k]; v-v != 0 {
-				return fmt.Errorf("linear: row %d holds the non-finite feature value %v", i, v)
+				return fmt.Errorf("linear: %w", &standardize.NonFiniteError{Name: "X", Row: i, Col: j, Value: v})
 			}
 		}
 	}

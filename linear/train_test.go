@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"fmt"
 	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
 	"github.com/greedytl/greedytl/sparse"
 )
@@ -82,6 +83,27 @@ func TestParamsCheck(t *testing.T) {
 	}
 }
 
+// nonFiniteCase sets stored value k of p's features to v and expects the
+// error naming its row and column.
+func nonFiniteCase(name string, p *Problem, k int, v float64) struct {
+	name string
+	prob *Problem
+	p    Params
+	want string
+} {
+	p.X.Val[k] = v
+	i := 0
+	for p.X.Ptr[i+1] <= k {
+		i++
+	}
+	return struct {
+		name string
+		prob *Problem
+		p    Params
+		want string
+	}{name, p, Params{}, fmt.Sprintf("linear: X row %d column %d is %v", i, p.X.Ind[k], v)}
+}
+
 func TestTrainRejectsBadInput(t *testing.T) {
 	ok := func() *Problem { return randomProblem(1, 10, 3, 1, 1) }
 	cases := []struct {
@@ -94,8 +116,8 @@ func TestTrainRejectsBadInput(t *testing.T) {
 		{"nil matrix", &Problem{Y: []float64{1}}, Params{}, "nil problem"},
 		{"no rows", &Problem{X: &sparse.CSR{C: 2, Ptr: []int{0}}}, Params{}, "no rows"},
 		{"label count", func() *Problem { p := ok(); p.Y = p.Y[1:]; return p }(), Params{}, "labels for"},
-		{"NaN feature", func() *Problem { p := ok(); p.X.Val[3] = math.NaN(); return p }(), Params{}, "non-finite feature"},
-		{"Inf feature", func() *Problem { p := ok(); p.X.Val[0] = math.Inf(-1); return p }(), Params{}, "non-finite feature"},
+		nonFiniteCase("NaN feature", ok(), 3, math.NaN()),
+		nonFiniteCase("Inf feature", ok(), 0, math.Inf(-1)),
 		{"NaN bias", func() *Problem { p := ok(); p.Bias = math.NaN(); return p }(), Params{}, "bias"},
 		{"NaN label", func() *Problem { p := ok(); p.Y[2] = math.NaN(); return p }(), Params{}, "label of row 2"},
 		{"fractional label", func() *Problem { p := ok(); p.Y[4] = 0.5; return p }(), Params{}, "not a 32-bit integer"},

@@ -20,6 +20,7 @@ import (
 	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/cputime"
+	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
@@ -619,6 +620,8 @@ func checkBadInputs(t *testing.T, name string, c conformanceCase) {
 	for _, tc := range cases {
 		if _, err, panicked := fitNoPanic(newConformanceMethod(t, name), context.Background(), tc.train, tc.extra); panicked || err == nil {
 			t.Errorf("Fit with %s: %v, want an error", tc.what, err)
+		} else if err := errtest.OnePrefix(err.Error()); err != nil {
+			t.Errorf("Fit with %s: %v", tc.what, err)
 		}
 	}
 
@@ -713,6 +716,8 @@ func checkCancelled(t *testing.T, name string, c conformanceCase) {
 			t.Errorf("Fit cancelled at read %d of %d: %v (model %v), want context.Canceled", at, total, err, model != nil)
 		} else if !strings.Contains(err.Error(), method) {
 			t.Errorf("Fit cancelled at read %d of %d: error %q does not name the method", at, total, err)
+		} else if err := errtest.OnePrefix(err.Error()); err != nil {
+			t.Errorf("Fit cancelled at read %d of %d: %v", at, total, err)
 		}
 	}
 }

@@ -103,7 +103,7 @@ func (dam) Fit(ctx context.Context, train Data, extra Extra) (result Model, err 
 	sx, sh := standardize.Fit(train.X), standardize.Fit(train.H)
 	zx, err := sx.TransformContext(ctx, train.X)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("method: dam: X: %w", err)
 	}
 	var virtual []float64
 	if n > 0 {
@@ -126,7 +126,7 @@ func (dam) Fit(ctx context.Context, train Data, extra Extra) (result Model, err 
 	}
 	zxu, err := sx.TransformContext(ctx, extra.Unlabelled.X)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("method: dam: unlabelled X: %w", err)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -197,11 +197,11 @@ func damModel(sx, sh standardize.Scaler, w []float64, b, lambda, tau float64) (M
 func virtualLabels(ctx context.Context, sh standardize.Scaler, h, hu *mat.Dense, y []float64) ([]float64, error) {
 	zh, err := sh.TransformContext(ctx, h)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("method: dam: H: %w", err)
 	}
 	zhu, err := sh.TransformContext(ctx, hu)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("method: dam: unlabelled H: %w", err)
 	}
 	rowMeans := func(a *mat.Dense) []float64 {
 		r, c := a.Dims()

@@ -322,7 +322,7 @@ func (*dictionaryModel) SourceWeights() []float64 { return nil }
 // disagree on the number of rows, or when a value is not finite.
 func (dm *dictionaryModel) Predict(d Data) ([]float64, error) {
 	if _, err := checkInputs(d, dm.x.Len(), dm.h.Len()); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("method: predict: %w", err)
 	}
 	signals, err := dictSignals(dm.x, dm.h, d, false)
 	if err != nil {
@@ -334,7 +334,7 @@ func (dm *dictionaryModel) Predict(d Data) ([]float64, error) {
 	}
 	zc, err := dm.codes.Transform(codes)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("method: predict: codes: %w", err)
 	}
 	rows, _ := zc.Dims()
 	f := make([]float64, rows)

@@ -203,7 +203,14 @@ func (forwardReg) Fit(ctx context.Context, train Data, extra Extra) (result Mode
 func fitGreedy(ctx context.Context, name string, train Data, o greedytl.Options) (Model, error) {
 	gm, err := greedytl.Fit(ctx, matrixOrNil(train.X), matrixOrNil(train.H), train.Y, o)
 	if err != nil {
-		return nil, fmt.Errorf("method: %s: %w", name, err)
+		// greedytl.Fit's error has the root package's prefix, "greedytl: ",
+		// which names the method greedytl already; other names (a spec with
+		// settings, forward-reg) are added in front of it, without a
+		// package prefix of this package's.
+		if name != greedytl.BaseMethod {
+			err = fmt.Errorf("%s: %w", name, err)
+		}
+		return nil, err
 	}
 	return &greedyModel{name: name, m: gm}, nil
 }
@@ -252,7 +259,7 @@ func (g *greedyModel) SourceWeights() []float64 {
 // package's Predict it checks every input value, selected or not.
 func (g *greedyModel) Predict(d Data) ([]float64, error) {
 	if _, err := checkInputs(d, g.m.NumFeatures, g.m.NumSources); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("method: predict: %w", err)
 	}
 	return g.m.Predict(matrixOrNil(d.X), matrixOrNil(d.H))
 }

@@ -189,8 +189,11 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 		fold := samples[k]
 		if fold == nil {
 			fit, err := a.committee(ctx, train, recs[k])
+			if err != nil {
+				return fmt.Errorf("greedytl-auto: %w", err)
+			}
 			fits[k] = fit
-			return err
+			return nil
 		}
 		out := make([]bool, m)
 		for _, r := range fold {
@@ -209,7 +212,7 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 				given[k] = order[r]
 			}
 			slices.Sort(given)
-			return fmt.Errorf("method: greedytl-auto: without examples %v: %w", given, err)
+			return fmt.Errorf("greedytl-auto: without examples %v: %w", given, err)
 		}
 		fits[k] = fit
 		return nil
@@ -344,7 +347,7 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data, rec *committeeRe
 		o.FeatureFactor = g
 		gm, err := greedytl.Fit(ctx, matrixOrNil(train.X), matrixOrNil(train.H), train.Y, o)
 		if err != nil {
-			return nil, fmt.Errorf("method: greedytl-auto: GreedyTL γ = %v: %w", g, err)
+			return nil, fmt.Errorf("GreedyTL member γ = %v: %w", g, err)
 		}
 		addGreedy(sum, gm)
 		rec.greedy(sum, g, gm)
@@ -353,7 +356,7 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data, rec *committeeRe
 	if n > 0 {
 		best, err := chooseSource(ctx, st.zh, train.Y)
 		if err != nil {
-			return nil, fmt.Errorf("method: greedytl-auto: %w", err)
+			return nil, fmt.Errorf("source member: %w", err)
 		}
 		// The source member is fitted to the labels by ordinary least
 		// squares (not logme-source's class-balanced line).
@@ -368,7 +371,7 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data, rec *committeeRe
 	// The ridge member: every column, λ by leave-one-out (rls-srcfeat).
 	lambda, w, err := ridgeByLOO(ctx, concatColumns(st.zx, st.zh), train.Y, nil)
 	if err != nil {
-		return nil, fmt.Errorf("method: greedytl-auto: ridge: %w", err)
+		return nil, fmt.Errorf("ridge member: %w", err)
 	}
 	for j := range sum.WX {
 		sum.WX[j] += w[j]

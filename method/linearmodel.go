@@ -66,7 +66,7 @@ func (l *Linear) Predict(d Data) ([]float64, error) {
 	}
 	rows, err := checkInputs(d, l.X.Len(), l.H.Len())
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("method: predict: %w", err)
 	}
 	f := make([]float64, rows)
 	for i := range f {
@@ -95,12 +95,12 @@ func addScores(f []float64, name string, A *mat.Dense, s standardize.Scaler, w [
 		for j, wj := range w {
 			acc += wj * s.Value(j, row[j])
 			if math.IsNaN(acc) || math.IsInf(acc, 0) {
-				return fmt.Errorf("method: predict: row %d: the score overflows at %s[%d][%d] = %v, too far outside the training range (mean %v, standard deviation %v)", i, name, i, j, row[j], s.Mean[j], s.Scale[j])
+				return fmt.Errorf("method: predict: the score of row %d overflows at %s column %d = %v, too far outside the training range (mean %v, standard deviation %v)", i, name, j, row[j], s.Mean[j], s.Scale[j])
 			}
 		}
 		f[i] += acc
 		if math.IsNaN(f[i]) || math.IsInf(f[i], 0) {
-			return fmt.Errorf("method: predict: row %d: the score overflows adding %s's terms", i, name)
+			return fmt.Errorf("method: predict: the score of row %d overflows adding %s's terms", i, name)
 		}
 	}
 	return nil

@@ -531,15 +531,16 @@ func sigmoid(t float64) float64 {
 }
 
 // standardisedColumns returns [X.Transform(data.X), H.Transform(data.H)]
-// (m × (d+n)), either part possibly empty.
+// (m × (d+n)), either part possibly empty. Its errors name the matrix,
+// with this package's prefix.
 func standardisedColumns(sx, sh standardize.Scaler, data Data) (*mat.Dense, error) {
 	zx, err := sx.Transform(data.X)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("method: X: %w", err)
 	}
 	zh, err := sh.Transform(data.H)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("method: H: %w", err)
 	}
 	return concatColumns(zx, zh), nil
 }

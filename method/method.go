@@ -4,13 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/greedytl/greedytl/internal/fitctx"
-	"github.com/greedytl/greedytl/standardize"
+	"github.com/greedytl/greedytl/internal/validate"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -37,17 +36,9 @@ func (d Data) Rows() int {
 	return len(d.Y)
 }
 
-// dims returns the dimensions of a, or (0, 0) when a is absent: an absent
-// matrix and one without columns mean the same, "no columns".
-func dims(a mat.Matrix) (r, c int) {
-	if standardize.Absent(a) {
-		return 0, 0
-	}
-	if r, c = a.Dims(); r == 0 || c == 0 {
-		return 0, 0
-	}
-	return r, c
-}
+// dims returns the dimensions of a, or (0, 0) when a is absent or has no
+// columns (validate.Dims).
+func dims(a mat.Matrix) (r, c int) { return validate.Dims(a) }
 
 // dense returns a as a *mat.Dense — itself when it is one, a copy
 // otherwise — or nil when a is absent.
@@ -80,89 +71,45 @@ func selectRows(d Data, rows []int) Data {
 	return out
 }
 
-// checkFinite returns an error naming the first NaN or ±Inf element of a
-// (named name in the message), or nil.
-func checkFinite(name string, a mat.Matrix) error {
-	r, c := dims(a)
-	if d, ok := a.(*mat.Dense); ok && c > 0 {
-		for i := 0; i < r; i++ {
-			for j, v := range d.RawRowView(i)[:c] {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return fmt.Errorf("method: %s[%d][%d] is %v: inputs must be finite", name, i, j, v)
-				}
-			}
-		}
-		return nil
-	}
-	for i := 0; i < r; i++ {
-		for j := 0; j < c; j++ {
-			if v := a.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("method: %s[%d][%d] is %v: inputs must be finite", name, i, j, v)
-			}
-		}
-	}
-	return nil
-}
-
 // checkInputs validates inputs for a model trained on d features and n
 // sources: X must have d columns (or be absent when d = 0), H n columns
 // (absent when n = 0), both the same number of rows, and every value must
-// be finite. It returns the number of rows. d.Y is ignored.
+// be finite (validate.Finite). It returns the number of rows. d.Y is ignored.
+// Its errors have no package prefix: the caller adds it, with its context.
 func checkInputs(data Data, d, n int) (rows int, err error) {
 	rx, cx := dims(data.X)
 	rh, ch := dims(data.H)
 	if cx != d {
-		return 0, fmt.Errorf("method: X has %d columns, the model was trained on %d features", cx, d)
+		return 0, fmt.Errorf("X has %d columns, the model was trained on %d features", cx, d)
 	}
 	if ch != n {
-		return 0, fmt.Errorf("method: H has %d columns, the model was trained on %d sources", ch, n)
+		return 0, fmt.Errorf("H has %d columns, the model was trained on %d sources", ch, n)
 	}
 	switch {
 	case d > 0 && n > 0 && rx != rh:
-		return 0, fmt.Errorf("method: X has %d rows but H has %d", rx, rh)
+		return 0, fmt.Errorf("X has %d rows but H has %d", rx, rh)
 	case d > 0:
 		rows = rx
 	default:
 		rows = rh
 	}
-	if err := checkFinite("X", data.X); err != nil {
-		return 0, err
-	}
-	if err := checkFinite("H", data.H); err != nil {
+	if err := validate.Finite(data.X, data.H); err != nil {
 		return 0, err
 	}
 	return rows, nil
 }
 
 // checkTrain validates a labelled training sample: X and H (either may be
-// absent) have one row per label, every value is finite, and the labels are
-// ±1 with both classes present. It returns the number of examples m, of
-// features d and of sources n.
+// absent) have one row per label, the labels are ±1 with both classes
+// present (validate.Sample, the check greedytl.Fit applies too), and every
+// value is finite. It returns the number of examples m, of features d and
+// of sources n.
 func checkTrain(data Data) (m, d, n int, err error) {
-	m = len(data.Y)
-	rx, d := dims(data.X)
-	rh, n := dims(data.H)
-	if d > 0 && rx != m {
-		return 0, 0, 0, fmt.Errorf("method: X has %d rows but there are %d labels", rx, m)
+	if m, d, n, err = validate.Sample(data.X, data.H, data.Y); err != nil {
+		return 0, 0, 0, fmt.Errorf("method: %w", err)
 	}
-	if n > 0 && rh != m {
-		return 0, 0, 0, fmt.Errorf("method: H has %d rows but there are %d labels", rh, m)
-	}
-	if d+n == 0 {
-		return 0, 0, 0, fmt.Errorf("method: no input columns: X and H are both absent")
-	}
-	pos, neg, err := classCounts(data.Y)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	if pos == 0 || neg == 0 {
-		return 0, 0, 0, fmt.Errorf("method: the labels hold one class only (%d positive, %d negative): both are needed", pos, neg)
-	}
-	if err := checkFinite("X", data.X); err != nil {
-		return 0, 0, 0, err
-	}
-	if err := checkFinite("H", data.H); err != nil {
-		return 0, 0, 0, err
+	if err := validate.Finite(data.X, data.H); err != nil {
+		return 0, 0, 0, fmt.Errorf("method: %w", err)
 	}
 	return m, d, n, nil
 }
@@ -188,20 +135,9 @@ func endFit(ctx context.Context, name string, model *Model, err *error) {
 }
 
 // classCounts returns the numbers of +1 and −1 labels in y, and an error
-// when a label is anything else.
-func classCounts(y []float64) (pos, neg int, err error) {
-	for i, v := range y {
-		switch v {
-		case 1:
-			pos++
-		case -1:
-			neg++
-		default:
-			return 0, 0, fmt.Errorf("method: label %d is %v: labels must be +1 or -1", i, v)
-		}
-	}
-	return pos, neg, nil
-}
+// (without a package prefix) when a label is anything else
+// (validate.Labels).
+func classCounts(y []float64) (pos, neg int, err error) { return validate.Labels(y) }
 
 // classRows returns the rows of the positive and of the negative labels of
 // y (checked ±1 labels), each in row order.

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/greedytl/greedytl/internal/validate"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
@@ -191,25 +192,14 @@ func checkMultiTrain(data Data, y ClassLabels) (m, d, n int, err error) {
 		return 0, 0, 0, fmt.Errorf("method: a multi-class sample has its labels in ClassLabels; Data.Y must be nil")
 	}
 	m = len(y.Y)
-	rx, d := dims(data.X)
-	rh, n := dims(data.H)
-	if d+n == 0 {
-		return 0, 0, 0, fmt.Errorf("method: no input columns: X and H are both absent")
-	}
-	if d > 0 && rx != m {
-		return 0, 0, 0, fmt.Errorf("method: X has %d rows but there are %d labels", rx, m)
-	}
-	if n > 0 && rh != m {
-		return 0, 0, 0, fmt.Errorf("method: H has %d rows but there are %d labels", rh, m)
+	if d, n, err = validate.Shapes(data.X, data.H, m); err != nil {
+		return 0, 0, 0, fmt.Errorf("method: %w", err)
 	}
 	if err := y.Check(m); err != nil {
 		return 0, 0, 0, err
 	}
-	if err := checkFinite("X", data.X); err != nil {
-		return 0, 0, 0, err
-	}
-	if err := checkFinite("H", data.H); err != nil {
-		return 0, 0, 0, err
+	if err := validate.Finite(data.X, data.H); err != nil {
+		return 0, 0, 0, fmt.Errorf("method: %w", err)
 	}
 	return m, d, n, nil
 }
@@ -258,7 +248,7 @@ func (b blockScaler) transform(data Data) (*mat.Dense, error) {
 	d, n := b.dims()
 	rows, err := checkInputs(data, d, n)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("method: predict: %w", err)
 	}
 	if rows == 0 {
 		return nil, fmt.Errorf("method: no rows to predict")

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/greedytl/greedytl/internal/errtest"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -99,6 +100,8 @@ func TestMultiConformance(t *testing.T) {
 			bad.Set(1, 2, math.NaN())
 			if _, err := m1.Scores(Data{X: bad, H: test.H}); err == nil {
 				t.Error("Scores accepted a NaN")
+			} else if err.Error() != "method: predict: X row 1 column 2 is NaN" {
+				t.Errorf("Scores with a NaN: %v, want \"method: predict: X row 1 column 2 is NaN\"", err)
 			}
 			// The file.
 			var buf bytes.Buffer
@@ -134,6 +137,8 @@ func TestMultiConformance(t *testing.T) {
 			} {
 				if _, err := mm.FitMulti(ctx, bc.train, bc.y, extra); err == nil {
 					t.Errorf("FitMulti accepted %s", bc.what)
+				} else if err := errtest.OnePrefix(err.Error()); err != nil {
+					t.Errorf("FitMulti with %s: %v", bc.what, err)
 				}
 			}
 		})

@@ -78,13 +78,16 @@ func (o OneVsRest) FitMulti(ctx context.Context, train Data, y ClassLabels, extr
 			or.Y = oneAgainstRest(oracleY, k)
 			ex.Oracle = &or
 		}
+		// The binary method's errors carry their package's prefix already
+		// (method's, or greedytl.Fit's): the class is context, not a second
+		// prefix.
 		m, err := o.Binary.Fit(ctx, d, ex)
 		if err != nil {
-			return nil, fmt.Errorf("method: %s, class %q against the rest: %w", o.Binary.Name(), y.Names[k], err)
+			return nil, fmt.Errorf("%s, class %q against the rest: %w", o.Binary.Name(), y.Names[k], err)
 		}
 		f, err := m.Predict(Data{X: shared.X, H: shared.H})
 		if err != nil {
-			return nil, fmt.Errorf("method: %s, class %q against the rest: %w", o.Binary.Name(), y.Names[k], err)
+			return nil, fmt.Errorf("%s, class %q against the rest: %w", o.Binary.Name(), y.Names[k], err)
 		}
 		models[k], scale[k] = m, rms(f)
 	}

@@ -360,7 +360,7 @@ func TestBestSource(t *testing.T) {
 		{"no sources", c.withoutSources(), c.withoutSources().extra, "needs source scores"},
 		{"oracle without H", c, Extra{Oracle: &Data{X: orc.X, Y: orc.Y}}, "H has 0 columns"},
 		{"oracle labels missing", c, Extra{Oracle: &Data{X: orc.X, H: orc.H}}, "0 labels"},
-		{"oracle label 0", c, Extra{Oracle: &badLabels}, "label 0 is 0"},
+		{"oracle label 0", c, Extra{Oracle: &badLabels}, "method: best-source: oracle data: y row 0 is 0: labels must be +1 or -1"},
 	} {
 		_, err := meth.Fit(context.Background(), tc.c.train, tc.extra)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

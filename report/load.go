@@ -77,7 +77,7 @@ func Load(paths ...string) (*Results, error) {
 	}
 	runs, err := experiment.ReadRuns(paths, experiment.ReadOptions{Tolerant: true, CombineRuns: true})
 	if err != nil {
-		return nil, fmt.Errorf("report: %w", err)
+		return nil, err // ReadRuns's, which name the file or package experiment
 	}
 	res := &Results{
 		Records: runs.Records, Classes: map[string]ClassInfo{}, Coverage: runs.Coverage(),

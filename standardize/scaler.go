@@ -49,7 +49,7 @@ func Fit(A mat.Matrix) Scaler {
 // usual first step of a fit. Its error names the first element of A that is
 // not finite, or the first column whose deviations from its mean overflow.
 func FitTransform(A mat.Matrix) (Scaler, *mat.Dense, error) {
-	if err := CheckFinite(A); err != nil {
+	if err := CheckFinite("", A); err != nil {
 		return Scaler{}, nil, err
 	}
 	s := Fit(A)
@@ -99,15 +99,15 @@ func (s Scaler) TransformContext(ctx context.Context, A mat.Matrix) (*mat.Dense,
 		dst := Z.RawRowView(i)
 		for j := range c {
 			v := A.At(i, j)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("element [%d][%d] is %v: inputs must be finite", i, j, v)
+			if !Finite(v) {
+				return nil, &NonFiniteError{Row: i, Col: j, Value: v}
 			}
 			if s.Scale[j] == 0 {
 				continue // constant: 0
 			}
 			z := (v - s.Mean[j]) / s.Scale[j]
 			if math.IsInf(z, 0) {
-				return nil, fmt.Errorf("element [%d][%d] = %v is too large to standardise with the training mean %v and standard deviation %v", i, j, v, s.Mean[j], s.Scale[j])
+				return nil, fmt.Errorf("row %d column %d = %v is too large to standardise with the training mean %v and standard deviation %v", i, j, v, s.Mean[j], s.Scale[j])
 			}
 			dst[j] = z
 		}
@@ -141,20 +141,6 @@ func (s Scaler) check() error {
 		}
 		if sc := s.Scale[j]; !(sc >= 0) || math.IsInf(sc, 0) {
 			return fmt.Errorf("scaler scale %d is %v, want 0 (a constant column) or a finite positive number", j, sc)
-		}
-	}
-	return nil
-}
-
-// CheckFinite returns an error naming the first NaN or ±Inf element of A
-// (row by row), or nil. A nil or empty A is finite.
-func CheckFinite(A mat.Matrix) error {
-	m, c := dims(A)
-	for i := range m {
-		for j := range c {
-			if v := A.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("element [%d][%d] is %v: inputs must be finite", i, j, v)
-			}
 		}
 	}
 	return nil

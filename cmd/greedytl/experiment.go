@@ -231,7 +231,8 @@ func nwayFlags(c *cobra.Command, o *experimentOptions, cfg *experiment.Config) e
 // failedCellsError returns the error with which experiment and demo end
 // when cells of the run failed — how many, and why: the error messages,
 // without the method's name, with their counts and methods, most frequent
-// first —, or nil when none did.
+// first —, or nil when none did. It is a failure of the work (exit status
+// 1), not an input error.
 func failedCellsError(sum *experiment.Summary) error {
 	n := sum.FailedCells()
 	if n == 0 {
@@ -245,8 +246,11 @@ func failedCellsError(sum *experiment.Summary) error {
 	var groups []*group
 	byMsg := map[string]*group{}
 	for _, f := range sum.Failures {
+		// The record names the method; the messages of two methods that
+		// failed alike differ only by the method's name, which groups them
+		// once it is left out.
 		segs := slices.DeleteFunc(strings.Split(f.Message, ": "), func(s string) bool { return s == f.Method })
-		msg := tidyMessage(strings.Join(segs, ": "))
+		msg := strings.Join(segs, ": ")
 		g := byMsg[msg]
 		if g == nil {
 			g = &group{msg: msg}

@@ -145,7 +145,7 @@ func constantFolder(t *testing.T) string {
 // its messages grouped — also when rerun, and when only some failed.
 func TestExperimentFailsWhenCellsFail(t *testing.T) {
 	data := constantFolder(t)
-	const why = "fit: no candidate columns: every column of X and H is constant on the training set"
+	const why = "fit: greedytl.Fit: no candidate columns: every column of X and H is constant on the training set"
 	for _, tc := range []struct {
 		methods string
 		want    string

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -80,8 +79,10 @@ func signalContext() (ctx context.Context, stop func()) {
 	}
 }
 
-// inputError marks an error caused by the user's flags or files: it maps to
-// exit status 2.
+// inputError marks an error caused by the user's flags, arguments or files:
+// it maps to exit status 2 (exitCode). Every other error of a command is
+// a failure of the work, status 1: the status follows the error's type,
+// never its text.
 type inputError struct{ err error }
 
 func (e inputError) Error() string { return e.err.Error() }
@@ -98,6 +99,23 @@ func badInput(err error) error {
 // badInputf formats an input error.
 func badInputf(format string, a ...any) error { return inputError{fmt.Errorf(format, a...)} }
 
+// usage marks an error of cobra's (an unknown command or flag, a missing
+// argument or required flag) as an input error, pointing to the command's
+// help.
+func usage(c *cobra.Command, err error) error {
+	return badInputf("%w (see '%s --help')", err, c.CommandPath())
+}
+
+// exitCode returns the exit status of a command that failed with err (not
+// stopped by a signal): exitInput for an input error (see inputError),
+// exitFailure otherwise.
+func exitCode(err error) int {
+	if errors.As(err, new(inputError)) {
+		return exitInput
+	}
+	return exitFailure
+}
+
 // streams are the command's standard input, output and error, injected so
 // that commands are testable.
 type streams struct {
@@ -113,10 +131,16 @@ func isTerminal(w io.Writer) bool {
 
 // run executes the command line args and returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return execute(newRootCmd(&streams{in: stdin, out: stdout, err: stderr}), args, stdin, stdout, stderr)
+}
+
+// execute runs root, a command tree of newRootCmd, on the command line args
+// and returns the exit status: it reports a failure on stderr as
+// "greedytl: " and the error's message, and chooses the status by the
+// error's type (exitCode) or the signal that stopped it.
+func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signalContext()
 	defer stop()
-	s := &streams{in: stdin, out: stdout, err: stderr}
-	root := newRootCmd(s)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -130,31 +154,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if !errors.As(err, new(stoppedBy)) {
 			err = fmt.Errorf("%w: %w", sig, err)
 		}
-		fmt.Fprintln(stderr, "greedytl:", tidyMessage(err.Error()))
+		fmt.Fprintln(stderr, "greedytl:", err)
 		return exitSignal + int(sig.sig)
 	}
-	fmt.Fprintln(stderr, "greedytl:", tidyMessage(err.Error()))
-	var ie inputError
-	switch {
-	case errors.As(err, &ie):
-		return exitInput
-	case errors.Is(err, context.Canceled):
-		return exitFailure
-	case isUsageError(err), strings.HasPrefix(err.Error(), "unknown command"), strings.HasPrefix(err.Error(), "required flag"):
-		return exitInput
-	}
-	return exitFailure
-}
-
-// usageError marks flag and argument errors reported by cobra.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-func isUsageError(err error) bool {
-	var ue usageError
-	return errors.As(err, &ue)
+	fmt.Fprintln(stderr, "greedytl:", err)
+	return exitCode(err)
 }
 
 func newRootCmd(s *streams) *cobra.Command {
@@ -182,9 +186,30 @@ outputs it was writing.`,
 		Version:       buildinfo.Read().String(),
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageError{fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
-	})
+	root.SetFlagErrorFunc(usage)
+	// An unknown command is an argument of the root command, which shows
+	// the help when it has none: with Args set, cobra leaves the check to
+	// it instead of returning an untyped error of its own.
+	root.Args = func(c *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return nil
+		}
+		err := fmt.Errorf("unknown command %q for %q", args[0], c.CommandPath())
+		if sugg := c.SuggestionsFor(args[0]); len(sugg) > 0 {
+			err = fmt.Errorf("%w; did you mean %q?", err, sugg[0])
+		}
+		return usage(c, err)
+	}
+	root.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+	root.SuggestionsMinimumDistance = 2
+	// cobra checks the required flags after the pre-run hooks, with an error
+	// of its own: they are checked here first, as usage errors.
+	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		if err := c.ValidateRequiredFlags(); err != nil {
+			return usage(c, err)
+		}
+		return nil
+	}
 	root.AddCommand(newDemoCmd(s), newFitCmd(s), newPredictCmd(s), newInspectCmd(s), newBenchCmd(s), newTrainCmd(s), newTrainSourcesCmd(s), newExperimentCmd(s), newMergeCmd(s), newReportCmd(s), newSynthCmd(s), newVersionCmd(s))
 	for _, c := range root.Commands() {
 		c.Args = wrapArgs(c.Args)
@@ -199,30 +224,8 @@ func wrapArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 	}
 	return func(c *cobra.Command, args []string) error {
 		if err := v(c, args); err != nil {
-			return usageError{fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
+			return usage(c, err)
 		}
 		return nil
 	}
-}
-
-// layerPrefixes are the package prefixes that the library's layers put on
-// their errors ("method: ", "greedytl: ", ...): useful to a Go caller, noise
-// to a user once the CLI has said which file and which command failed.
-var layerPrefixes = map[string]bool{"greedytl": true, "method": true, "linear": true, "source": true, "dataset": true}
-
-// tidyMessage removes from an error message the library's package prefixes
-// and any segment that repeats the one before it (a method name added by
-// two layers), so that a file or a method is named once: "greedytl:
-// method: greedytl: greedytl: column 1 …" becomes "column 1 …".
-func tidyMessage(msg string) string {
-	segs := strings.Split(msg, ": ")
-	out := segs[:0]
-	for k, seg := range segs {
-		last := k == len(segs)-1
-		if !last && (layerPrefixes[seg] || (len(out) > 0 && out[len(out)-1] == seg)) {
-			continue
-		}
-		out = append(out, seg)
-	}
-	return strings.Join(out, ": ")
 }

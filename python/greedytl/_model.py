@@ -183,7 +183,7 @@ class Scorer:
         f = self._scores(X, H, rows)
         if not np.all(np.isfinite(f)):
             i = int(np.argmax(~np.isfinite(f).reshape(rows, -1).all(axis=1)))
-            raise ValueError("greedytl: predict: row {}: the score overflows: the inputs are too far "
+            raise ValueError("the score of row {} overflows: the inputs are too far "
                              "outside the training range".format(i))
         return f
 
@@ -206,7 +206,8 @@ class Scorer:
             rows = A.shape[0]
             if not np.all(np.isfinite(A)):
                 i, j = np.argwhere(~np.isfinite(A))[0]
-                raise ValueError("{}[{}][{}] is {}: inputs must be finite".format(name, i, j, A[i, j]))
+                v = A[i, j]
+                raise ValueError("{} row {} column {} is {}".format(name, i, j, "NaN" if np.isnan(v) else "+Inf" if v > 0 else "-Inf"))
             out.append(A)
         if rows is None:
             raise ValueError("no input: X and H are both absent")

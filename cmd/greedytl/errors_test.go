@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/internal/errtest"
+	"github.com/greedytl/greedytl/method"
+	"io/fs"
+)
+
+// TestBadInputMessages (issue 19, item 4): every bad input of the commands
+// exits 2 with one line, "greedytl: " once, each package's prefix at most
+// once and none nested (errtest.CommandMessage), naming the file and line
+// (or row and column) the input came from — the whole line, not a
+// fragment.
+func TestBadInputMessages(t *testing.T) {
+	d := newToy(t)
+	dir := d.dir
+	nanCSV := writeText(t, dir, "nan.csv", "1,2\nNaN,3\n1,1\n")
+	Xn := mat.NewDense(24, 6, nil)
+	Xn.Set(3, 2, math.NaN())
+	nanNPY := writeNPY(t, dir, "nan.npy", Xn)
+	oneClass := writeText(t, dir, "one.txt", strings.Repeat("1\n", 24))
+	short := writeText(t, dir, "short.txt", "1\n-1\n1\n")
+	X3 := writeText(t, dir, "x3.csv", "1,2\n3,4\n5,7\n")
+	huge := writeText(t, dir, "huge.csv", "1,1.79e308\n2,1.79e308\n3,1.79e308\n4,-1.79e308\n")
+	y4 := writeText(t, dir, "y4.txt", "1\n-1\n1\n-1\n")
+	huge6 := writeText(t, dir, "huge6.csv", "1,1.79e308\n2,1.79e308\n3,1.79e308\n4,-1.79e308\n5,1\n6,2\n")
+	y3c := writeText(t, dir, "y3c.txt", "a\nb\nc\na\nb\nc\n")
+	badSVM := writeText(t, dir, "bad.svm", "1 1:1\n-1 2:x\n")
+	bird := writeText(t, dir, "bird.txt", strings.Repeat("cat\ndog\n", 99)+"cat\nbird\n")
+	empty := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	if code, _, e := cli(t, "", "fit", "--features", d.X, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
+		t.Fatalf("fit: %d %s", code, e)
+	}
+	fit := func(args ...string) []string {
+		return append([]string{"fit", "--features", d.X, "--labels", d.ytext, "--positive", "cat"}, args...)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"NaN in a CSV: file, line, column", []string{"fit", "--features", nanCSV, "--labels", short},
+			nanCSV + ":2: column 1 is NaN"},
+		{"NaN in a .npy: file, row, column", []string{"fit", "--features", nanNPY, "--labels", d.ytext, "--positive", "cat"},
+			nanNPY + ": row 3 column 2 is NaN"},
+		{"NaN at predict", []string{"predict", "--model", model, "--features", nanNPY},
+			nanNPY + ": row 3 column 2 is NaN"},
+		{"one class", []string{"fit", "--features", d.X, "--labels", oneClass},
+			oneClass + `: only one class (all labels are "1")`},
+		{"label count", []string{"fit", "--features", d.X, "--labels", short},
+			short + " has 3 labels but the inputs have 24 rows"},
+		{"rows of X and H", []string{"fit", "--features", X3, "--source-scores", d.H, "--labels", short},
+			X3 + " has 3 rows but " + d.H + " has 24: both need one row per example"},
+		{"overflow in the root package", []string{"fit", "--features", huge, "--labels", y4, "--method", "greedytl"},
+			"fitting greedytl on X = " + huge + ": greedytl.Fit: column 1 of X cannot be standardised: its values are so far apart that their deviations from the mean overflow float64"},
+		{"overflow through a method's name", []string{"fit", "--features", huge, "--labels", y4, "--method", "forward-reg"},
+			"fitting forward-reg on X = " + huge + ": forward-reg: greedytl.Fit: column 1 of X cannot be standardised: its values are so far apart that their deviations from the mean overflow float64"},
+		{"overflow in method", []string{"fit", "--features", huge, "--labels", y4, "--method", "l1-logistic"},
+			"fitting l1-logistic on X = " + huge + ": method: X: column 1 cannot be standardised: its values are not finite, or so far apart that their deviations from the mean overflow float64"},
+		{"overflow, one class against the rest", []string{"fit", "--features", huge6, "--labels", y3c, "--method", "l1-logistic"},
+			"fitting l1-logistic on X = " + huge6 + " with the 3 classes of " + y3c + `: l1-logistic, class "a" against the rest: method: X: column 1 cannot be standardised: its values are not finite, or so far apart that their deviations from the mean overflow float64`},
+		{"λ too small", fit("--method", "greedytl:lambda=1e-300"),
+			"fitting greedytl:lambda=1e-300 on X = " + d.X + ": greedytl:lambda=1e-300: greedytl.Fit: λ = 1e-300 is too small for these data (zᵀz/λ reaches 2.3999999999999997e+301)"},
+		{"unknown method", fit("--method", "nope"), `--method: method: unknown method "nope" (known: ` + strings.Join(method.Names(), ", ") + ")"},
+		{"predict: feature count", []string{"predict", "--model", model, "--features", X3},
+			"model " + model + " on X = " + X3 + ": method: predict: X has 2 columns, the model was trained on 6 features"},
+		{"predict: a label the model does not know", []string{"predict", "--model", model, "--features", d.Xtest, "--labels", bird},
+			bird + `: label "bird" is not one of the labels ` + model + ` was fitted on (positive "cat", negative "dog")`},
+		{"predict: not a model", []string{"predict", "--model", nanCSV, "--features", d.X}, nanCSV + " is not a greedytl model (JSON) file"},
+		{"train: a bad line", []string{"train", badSVM, filepath.Join(dir, "o.model")}, badSVM + `:2: index 2: cannot parse value "x"`},
+		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate" for "greedytl" (see 'greedytl --help')`},
+		{"unknown command, a suggestion", []string{"fitt"}, `unknown command "fitt" for "greedytl"; did you mean "fit"? (see 'greedytl --help')`},
+		{"unknown flag", []string{"fit", "--bogus"}, "unknown flag: --bogus (see 'greedytl fit --help')"},
+		{"bad flag value", fit("--lambda", "-1"), `invalid argument "-1" for "--lambda" flag: want a positive number or auto, got "-1" (see 'greedytl fit --help')`},
+		{"required flag", []string{"fit", "--features", d.X}, `required flag(s) "labels" not set (see 'greedytl fit --help')`},
+		{"missing argument", []string{"inspect"}, "accepts 1 arg(s), received 0 (see 'greedytl inspect --help')"},
+		{"extra argument", []string{"fit", "extra"}, `unknown command "extra" for "greedytl fit" (see 'greedytl fit --help')`},
+		{"experiment without --data", []string{"experiment", "--out", dir}, "give both --data DIR and --out RUN (see 'greedytl experiment --help')"},
+		{"report of a directory that holds no run", []string{"report", empty}, "experiment: " + empty + ": no run.json and no results*.jsonl files: not a run directory"},
+		{"merge into its input", []string{"merge", empty, "--out", filepath.Join(empty, "merged")},
+			"experiment: the output " + filepath.Join(empty, "merged", "results.jsonl") + " is inside the input " + empty + ": refusing to write there: merge into another directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, stderr := cli(t, "", tc.args...)
+			if want := "greedytl: " + tc.want + "\n"; code != exitInput || out != "" || stderr != want {
+				t.Errorf("%q: exit %d, stdout %q, stderr\n%q\nwant exit %d, nothing on stdout and\n%q", tc.args, code, out, stderr, exitInput, want)
+			}
+			if err := errtest.CommandMessage(strings.TrimSuffix(stderr, "\n")); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// TestExitCodeFollowsTheErrorType (issue 19, item 4): the exit status
+// follows the error's type — an input error (inputError, through any
+// wrapping) is 2, anything else 1 — and never its text: a runtime failure
+// whose message reads like cobra's usage messages still exits 1.
+func TestExitCodeFollowsTheErrorType(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"reads like an unknown command", errors.New(`unknown command "x" for "greedytl"`), exitFailure},
+		{"reads like a missing required flag", errors.New(`required flag(s) "labels" not set`), exitFailure},
+		{"reads like a usage error", errors.New("unknown flag: --bogus (see 'greedytl fit --help')"), exitFailure},
+		{"a failed write", fmt.Errorf("out.json: %w", fs.ErrPermission), exitFailure},
+		{"a cancellation", fmt.Errorf("fit: %w", context.Canceled), exitFailure},
+		{"an input error", badInputf("x.csv:2: column 1 is NaN"), exitInput},
+		{"an input error, wrapped", fmt.Errorf("fitting greedytl: %w", badInput(errors.New("anything"))), exitInput},
+		{"an input error that reads like a failure", badInputf("writing failed"), exitInput},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := exitCode(tc.err); got != tc.want {
+				t.Errorf("exitCode(%v) = %d, want %d", tc.err, got, tc.want)
+			}
+			// The same through the command line: a command that returns err.
+			root := newRootCmd(&streams{in: strings.NewReader(""), out: new(bytes.Buffer), err: new(bytes.Buffer)})
+			root.AddCommand(&cobra.Command{Use: "fail", Args: cobra.NoArgs, RunE: func(*cobra.Command, []string) error { return tc.err }})
+			var stderr bytes.Buffer
+			if got := execute(root, []string{"fail"}, strings.NewReader(""), new(bytes.Buffer), &stderr); got != tc.want {
+				t.Errorf("a command failing with %v: exit %d, want %d", tc.err, got, tc.want)
+			}
+			if want := "greedytl: " + tc.err.Error() + "\n"; stderr.String() != want {
+				t.Errorf("stderr %q, want %q", stderr.String(), want)
+			}
+		})
+	}
+}

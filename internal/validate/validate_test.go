@@ -1,0 +1,54 @@
+package validate
+
+import (
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestSample: each bad sample gets its one message (the root package and
+// package method put their prefix in front); a good one its sizes.
+func TestSample(t *testing.T) {
+	X := mat.NewDense(4, 3, nil)
+	H := mat.NewDense(4, 2, nil)
+	y := []float64{1, -1, 1, -1}
+	for _, tc := range []struct {
+		name string
+		X, H mat.Matrix
+		y    []float64
+		want string
+	}{
+		{"no labels", X, H, nil, "need at least 2 training examples (one of each class), got 0"},
+		{"one label", X, H, []float64{1}, "need at least 2 training examples (one of each class), got 1"},
+		{"label 0", X, H, []float64{1, -1, 0, 1}, "y row 2 is 0: labels must be +1 or -1"},
+		{"label NaN", X, H, []float64{1, -1, 1, math.NaN()}, "y row 3 is NaN: labels must be +1 or -1"},
+		{"one class", X, H, []float64{-1, -1, -1, -1}, "y holds one class only (0 positive, 4 negative): both +1 and -1 are needed"},
+		{"no columns", nil, (*mat.Dense)(nil), y, "no candidate columns: X and H are both absent"},
+		{"X rows", mat.NewDense(3, 3, nil), H, y, "X has 3 rows but y has 4 labels"},
+		{"H rows", X, mat.NewDense(5, 2, nil), y, "H has 5 rows but y has 4 labels"},
+		{"H rows, X absent", nil, mat.NewDense(5, 2, nil), y, "H has 5 rows but y has 4 labels"},
+	} {
+		_, _, _, err := Sample(tc.X, tc.H, tc.y)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		X, H mat.Matrix
+		d, n int
+	}{{X, H, 3, 2}, {nil, H, 0, 2}, {X, &mat.Dense{}, 3, 0}} {
+		m, d, n, err := Sample(tc.X, tc.H, y)
+		if err != nil || m != 4 || d != tc.d || n != tc.n {
+			t.Errorf("Sample(%d × %d features, %d sources) = %d, %d, %d, %v", 4, tc.d, tc.n, m, d, n, err)
+		}
+	}
+	if pos, neg, err := Labels([]float64{1, 1, -1}); pos != 2 || neg != 1 || err != nil {
+		t.Errorf("Labels = %d, %d, %v", pos, neg, err)
+	}
+	bad := mat.NewDense(4, 2, nil)
+	bad.Set(2, 1, math.Inf(-1))
+	if err := Finite(X, bad); err == nil || err.Error() != "H row 2 column 1 is -Inf" {
+		t.Errorf("Finite = %v", err)
+	}
+}

@@ -1,0 +1,94 @@
+package standardize
+
+import (
+	"math"
+	"strconv"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// NonFiniteError reports a NaN or ±Inf element of an input: the module's one
+// message for it, "X row 3 column 7 is NaN" (rows and columns count from 0,
+// as Go and NumPy index them). Every package that checks its inputs for NaN
+// and ±Inf returns it (CheckFinite, or its own fast scan building the
+// error), behind its own package prefix.
+type NonFiniteError struct {
+	// Name is the input ("X", "H", "y"), or "" when the caller does not
+	// name it.
+	Name string
+	// Row and Col locate the element (0-based); Col is −1 for a vector,
+	// whose message then names the row only.
+	Row, Col int
+	// Value is the element: NaN, +Inf or −Inf.
+	Value float64
+}
+
+// Error returns "X row 3 column 7 is NaN" ("y row 3 is +Inf" for a vector;
+// without the name when Name is "").
+func (e *NonFiniteError) Error() string {
+	s := "row " + strconv.Itoa(e.Row)
+	if e.Col >= 0 {
+		s += " column " + strconv.Itoa(e.Col)
+	}
+	if e.Name != "" {
+		s = e.Name + " " + s
+	}
+	return s + " is " + describeNonFinite(e.Value)
+}
+
+// describeNonFinite names a non-finite value: "NaN", "+Inf" or "-Inf".
+func describeNonFinite(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "NaN"
+	case v > 0:
+		return "+Inf"
+	default:
+		return "-Inf"
+	}
+}
+
+// Finite reports whether v is neither NaN nor ±Inf.
+func Finite(v float64) bool { return v-v == 0 }
+
+// CheckFinite returns a *NonFiniteError naming the first NaN or ±Inf element
+// of A in row-major order (its Name is name), or nil when every element is
+// finite. An absent A (see Absent) is finite. Row-major raw data
+// (mat.RawMatrixer, such as *mat.Dense and its views) are scanned directly,
+// other matrices through At.
+func CheckFinite(name string, A mat.Matrix) error {
+	if Absent(A) {
+		return nil
+	}
+	if rm, ok := A.(mat.RawMatrixer); ok {
+		raw := rm.RawMatrix()
+		for i := range raw.Rows {
+			for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
+				if !Finite(v) {
+					return &NonFiniteError{Name: name, Row: i, Col: j, Value: v}
+				}
+			}
+		}
+		return nil
+	}
+	r, c := A.Dims()
+	for i := range r {
+		for j := range c {
+			if v := A.At(i, j); !Finite(v) {
+				return &NonFiniteError{Name: name, Row: i, Col: j, Value: v}
+			}
+		}
+	}
+	return nil
+}
+
+// CheckFiniteVector returns a *NonFiniteError (Col −1) naming the first NaN
+// or ±Inf element of v, or nil.
+func CheckFiniteVector(name string, v []float64) error {
+	for i, x := range v {
+		if !Finite(x) {
+			return &NonFiniteError{Name: name, Row: i, Col: -1, Value: x}
+		}
+	}
+	return nil
+}
