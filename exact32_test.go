@@ -1,0 +1,154 @@
+package greedytl
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestBlock32AgainstReferences runs the tests against the paper's
+// definition (brute force, Algorithm 1, 256-bit weights, brute-force
+// leave-one-out), the tie rule and the recorded fits with every exact
+// search screened through the float32 block (exact32.go), in the
+// automatic form and with every path forced primal and dual.
+func TestBlock32AgainstReferences(t *testing.T) {
+	setForTest(t, &block32Mode, block32On)
+	tests := map[string]func(*testing.T){
+		"FitMatchesBruteForce": TestFitMatchesBruteForce,
+		"Algorithm1":           TestAlgorithm1,
+		"FitIllConditioned":    TestFitIllConditioned,
+		"LOO":                  TestLOO,
+		"StopAtMinLOO":         TestStopAtMinLOO,
+		"AutoLambda":           TestAutoLambda,
+		"Ties":                 TestTies,
+		"FitErrors":            TestFitErrors,
+		"RecordedFits":         TestRecordedFits,
+	}
+	forms := []int{formAuto}
+	if !testing.Short() {
+		forms = append(forms, formPrimal, formDual)
+	}
+	for _, form := range forms {
+		t.Run(formNames[form], func(t *testing.T) {
+			withForm(t, form, func(t *testing.T) {
+				for name, f := range tests {
+					t.Run(name, f)
+				}
+			})
+		})
+	}
+}
+
+// TestBlock32MatchesBlock64 fits exact GreedyTL with the float64 and the
+// float32 block over shapes with many candidates and long paths, small λ,
+// γ ≠ 1 and duplicated columns, and checks that both select the same
+// columns and agree on weights and path errors to 1e-10.
+func TestBlock32MatchesBlock64(t *testing.T) {
+	for _, c := range []struct {
+		m, d, n, maxK int
+		lambda, gamma float64
+	}{{30, 10, 400, 60, 1, 1}, {200, 50, 950, 60, 1, 1}, {60, 0, 300, 120, 1e-3, 1}, {80, 40, 200, 90, 0.1, 0.5}, {500, 20, 300, 40, 10, 2}} {
+		t.Run(fmt.Sprintf("m=%d/d=%d/n=%d/λ=%g/γ=%g", c.m, c.d, c.n, c.lambda, c.gamma), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(c.m), uint64(c.n)))
+			X, H := randDense(rng, c.m, c.d), randDense(rng, c.m, c.n)
+			for i := 0; i < c.m; i++ {
+				H.Set(i, c.n-1, H.At(i, 3)) // a duplicate: the tie goes to column 3
+			}
+			y := randLabels(rng, c.m)
+			o := DefaultOptions()
+			o.Delta, o.MaxK, o.Lambda, o.FeatureFactor = 0, c.maxK, c.lambda, c.gamma
+			var mods [2]*Model
+			for i, mode := range []int{block32Off, block32On} {
+				setForTest(t, &block32Mode, mode)
+				mods[i] = fitT(t, X, H, y, o)
+			}
+			if a, b := fmt.Sprint(mods[0].Selected), fmt.Sprint(mods[1].Selected); a != b {
+				t.Fatalf("float32 block selects %s, float64 block %s", b, a)
+			}
+			if e := vecRelErr(mods[1].Weights, mods[0].Weights); e > 1e-10 {
+				t.Errorf("weights differ by %.1e", e)
+			}
+			for j := range mods[0].Path {
+				a, b := mods[0].Path[j], mods[1].Path[j]
+				if relErr(a.RegError, b.RegError) > 1e-10 || relErr(a.LOOError, b.LOOError) > 1e-10 {
+					t.Errorf("step %d: path errors %+v and %+v", j, a, b)
+				}
+			}
+		})
+	}
+}
+
+// TestBlock32Bounds runs the float64 and the screened search in lockstep
+// on one path and checks, at every step and for every unselected
+// candidate, that the screened search's running c_i and t_i lie within
+// its error bounds of the float64 search's, and that both pick the same
+// candidate.
+func TestBlock32Bounds(t *testing.T) {
+	for _, c := range []struct {
+		m, n, steps   int
+		lambda, gamma float64
+	}{{40, 300, 60, 1, 1}, {300, 500, 50, 1e-2, 1}, {100, 200, 99, 1, 3}} {
+		t.Run(fmt.Sprintf("m=%d/n=%d/λ=%g/γ=%g", c.m, c.n, c.lambda, c.gamma), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(7, uint64(c.m)))
+			X, H := randDense(rng, c.m, 20), randDense(rng, c.m, c.n)
+			y := randLabels(rng, c.m)
+			in, err := newInputs(X, H, y, c.gamma)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var es [2]*exactEngine
+			for i, mode := range []int{block32Off, block32On} {
+				setForTest(t, &block32Mode, mode)
+				if es[i], err = newExact(context.Background(), in, y); err != nil {
+					t.Fatal(err)
+				}
+				defer es[i].release()
+				if err := es[i].reset(c.lambda); err != nil {
+					t.Fatal(err)
+				}
+			}
+			e64, e32 := es[0], es[1]
+			p := newPathFor(y, c.lambda, max(1, c.gamma*c.gamma), c.steps, 0)
+			for step := 0; step < c.steps; step++ {
+				s, err := e64.pick(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s32, err := e32.pick(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if s != s32 {
+					t.Fatalf("step %d: the screened search picks slot %d, the float64 one %d", step, s32, s)
+				}
+				for i := range e64.c {
+					if math.IsInf(e64.c[i], 1) {
+						continue
+					}
+					if d := math.Abs(e32.c[i] - e64.c[i]); !(d <= e32.ec[i]) {
+						t.Fatalf("step %d, slot %d: c = %v, float64 %v: off by %.3g, bound %.3g", step, i, e32.c[i], e64.c[i], d, e32.ec[i])
+					}
+					if d := math.Abs(e32.t[i] - e64.t[i]); !(d <= e32.et[i]) {
+						t.Fatalf("step %d, slot %d: t = %v, float64 %v: off by %.3g, bound %.3g", step, i, e32.t[i], e64.t[i], d, e32.et[i])
+					}
+				}
+				z := append([]float64(nil), e64.col(s)...)
+				if z32 := e32.col(s); fmt.Sprint(z32) != fmt.Sprint(z) {
+					t.Fatalf("step %d: the screened search's column %d differs from the block's", step, s)
+				}
+				cc, tt, err := p.score(z)
+				if err != nil {
+					t.Fatal(err)
+				}
+				refreshed, err := p.add(s, z, cc, tt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				e64.added(p, s, p.g, cc, tt/cc, refreshed)
+				e32.added(p, s, p.g, cc, tt/cc, refreshed)
+			}
+		})
+	}
+}
