@@ -152,3 +152,42 @@ func TestBlock32Bounds(t *testing.T) {
 		})
 	}
 }
+
+// TestBlock32Threshold checks the shape rule at its boundary: the float64
+// block of 4 MB stays float64 and one column more goes float32 (where the
+// machine has the kernel), and fits on both sides select what the float64
+// search selects, with the same weights to 1e-10.
+func TestBlock32Threshold(t *testing.T) {
+	const m = 64
+	nAt := block32Bytes / (8 * m)
+	if useBlock32(m, nAt, 1) {
+		t.Errorf("a %d-byte block is stored in float32", 8*m*nAt)
+	}
+	if got := useBlock32(m, nAt+1, 1); got != haveKernel32 {
+		t.Errorf("a %d-byte block: float32 %v, want %v", 8*m*(nAt+1), got, haveKernel32)
+	}
+	if useBlock32(m, nAt+1, 1e40) {
+		t.Error("values beyond float32's range are stored in float32")
+	}
+	if testing.Short() {
+		t.Skip("fits a 4 MB block four times")
+	}
+	for _, n := range []int{nAt, nAt + 1} {
+		rng := rand.New(rand.NewPCG(5, uint64(n)))
+		H := randDense(rng, m, n)
+		y := randLabels(rng, m)
+		o := DefaultOptions()
+		o.Delta, o.MaxK = 0, 25
+		var mods [2]*Model
+		for i, mode := range []int{block32Auto, block32Off} {
+			setForTest(t, &block32Mode, mode)
+			mods[i] = fitT(t, nil, H, y, o)
+		}
+		if a, b := fmt.Sprint(mods[0].Selected), fmt.Sprint(mods[1].Selected); a != b {
+			t.Fatalf("n = %d: the automatic choice selects %s, the float64 block %s", n, a, b)
+		}
+		if e := vecRelErr(mods[0].Weights, mods[1].Weights); e > 1e-10 {
+			t.Errorf("n = %d: weights differ by %.1e", n, e)
+		}
+	}
+}
