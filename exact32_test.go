@@ -15,17 +15,8 @@ import (
 // automatic form and with every path forced primal and dual.
 func TestBlock32AgainstReferences(t *testing.T) {
 	setForTest(t, &block32Mode, block32On)
-	tests := map[string]func(*testing.T){
-		"FitMatchesBruteForce": TestFitMatchesBruteForce,
-		"Algorithm1":           TestAlgorithm1,
-		"FitIllConditioned":    TestFitIllConditioned,
-		"LOO":                  TestLOO,
-		"StopAtMinLOO":         TestStopAtMinLOO,
-		"AutoLambda":           TestAutoLambda,
-		"Ties":                 TestTies,
-		"FitErrors":            TestFitErrors,
-		"RecordedFits":         TestRecordedFits,
-	}
+	tests := referenceTests() // "Sample" among them fits sampled paths only: the block is the exact search's
+	delete(tests, "Sample")
 	forms := []int{formAuto}
 	if !testing.Short() {
 		forms = append(forms, formPrimal, formDual)
@@ -138,16 +129,7 @@ func TestBlock32Bounds(t *testing.T) {
 				if z32 := e32.col(s); fmt.Sprint(z32) != fmt.Sprint(z) {
 					t.Fatalf("step %d: the screened search's column %d differs from the block's", step, s)
 				}
-				cc, tt, err := p.score(z)
-				if err != nil {
-					t.Fatal(err)
-				}
-				refreshed, err := p.add(s, z, cc, tt)
-				if err != nil {
-					t.Fatal(err)
-				}
-				e64.added(p, s, p.g, cc, tt/cc, refreshed)
-				e32.added(p, s, p.g, cc, tt/cc, refreshed)
+				advance(t, p, s, z, e64, e32)
 			}
 		})
 	}
@@ -189,5 +171,22 @@ func TestBlock32Threshold(t *testing.T) {
 		if e := vecRelErr(mods[0].Weights, mods[1].Weights); e > 1e-10 {
 			t.Errorf("n = %d: weights differ by %.1e", n, e)
 		}
+	}
+}
+
+// advance adds slot s (column z) to path p as run does, and tells the
+// engines es.
+func advance(t *testing.T, p *path, s int, z []float64, es ...engine) {
+	t.Helper()
+	c, tt, err := p.score(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refreshed, err := p.add(s, z, c, tt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range es {
+		e.added(p, s, p.g, c, tt/c, refreshed)
 	}
 }

@@ -20,7 +20,7 @@ func gemvT32(dst []float64, z []float32, m, n int, x []float64) {
 		return
 	}
 	z = z[:m*n]
-	n4 := n &^ 3
+	n16 := n &^ 15 // the kernel's columns; the others here
 	var xs [4]float64
 	for l := 0; l < m; l += 4 {
 		// Rows past the last one repeat it with weight 0: fma(0, v, d) = d.
@@ -32,10 +32,10 @@ func gemvT32(dst []float64, z []float32, m, n int, x []float64) {
 				xs[q] = x[l+q]
 			}
 		}
-		if n4 > 0 {
-			axpy4F32(n4, &z[r[0]*n], &z[r[1]*n], &z[r[2]*n], &z[r[3]*n], &xs, &dst[0])
+		if n16 > 0 {
+			axpy4F32(n16, &z[r[0]*n], &z[r[1]*n], &z[r[2]*n], &z[r[3]*n], &xs, &dst[0])
 		}
-		for i := n4; i < n; i++ {
+		for i := n16; i < n; i++ {
 			d := dst[i]
 			for q := range r {
 				d = math.FMA(xs[q], float64(z[r[q]*n+i]), d)

@@ -2,10 +2,22 @@
 
 #include "textflag.h"
 
+// ROW adds X times sixteen float32 values of row A, from column SI on,
+// widened to float64, to the accumulators Y4–Y7.
+#define ROW(A, X) \
+	VCVTPS2PD (A)(SI*4), Y8 \
+	VCVTPS2PD 16(A)(SI*4), Y9 \
+	VCVTPS2PD 32(A)(SI*4), Y10 \
+	VCVTPS2PD 48(A)(SI*4), Y11 \
+	VFMADD231PD Y8, X, Y4 \
+	VFMADD231PD Y9, X, Y5 \
+	VFMADD231PD Y10, X, Y6 \
+	VFMADD231PD Y11, X, Y7
+
 // func axpy4F32(n int, a0, a1, a2, a3 *float32, x *[4]float64, y *float64)
 //
 // y[i] = fma(x3, a3[i], fma(x2, a2[i], fma(x1, a1[i], fma(x0, a0[i], y[i]))))
-// for i < n, n a multiple of 4, each a[i] widened to float64 exactly
+// for i < n, n a multiple of 16, each a[i] widened to float64 exactly
 // (AVX2 and FMA3). Every element gets the same sequence of operations.
 TEXT ·axpy4F32(SB), NOSPLIT, $0-56
 	MOVQ n+0(FP), CX
@@ -20,70 +32,24 @@ TEXT ·axpy4F32(SB), NOSPLIT, $0-56
 	VBROADCASTSD 16(AX), Y2
 	VBROADCASTSD 24(AX), Y3
 	XORQ SI, SI
-	MOVQ CX, DX
-	ANDQ $-16, DX
 
 loop16:
-	CMPQ SI, DX
-	JGE  loop4
+	CMPQ SI, CX
+	JGE  done
 	VMOVUPD (DI)(SI*8), Y4
 	VMOVUPD 32(DI)(SI*8), Y5
 	VMOVUPD 64(DI)(SI*8), Y6
 	VMOVUPD 96(DI)(SI*8), Y7
-	VCVTPS2PD (R8)(SI*4), Y8
-	VCVTPS2PD 16(R8)(SI*4), Y9
-	VCVTPS2PD 32(R8)(SI*4), Y10
-	VCVTPS2PD 48(R8)(SI*4), Y11
-	VFMADD231PD Y8, Y0, Y4
-	VFMADD231PD Y9, Y0, Y5
-	VFMADD231PD Y10, Y0, Y6
-	VFMADD231PD Y11, Y0, Y7
-	VCVTPS2PD (R9)(SI*4), Y8
-	VCVTPS2PD 16(R9)(SI*4), Y9
-	VCVTPS2PD 32(R9)(SI*4), Y10
-	VCVTPS2PD 48(R9)(SI*4), Y11
-	VFMADD231PD Y8, Y1, Y4
-	VFMADD231PD Y9, Y1, Y5
-	VFMADD231PD Y10, Y1, Y6
-	VFMADD231PD Y11, Y1, Y7
-	VCVTPS2PD (R10)(SI*4), Y8
-	VCVTPS2PD 16(R10)(SI*4), Y9
-	VCVTPS2PD 32(R10)(SI*4), Y10
-	VCVTPS2PD 48(R10)(SI*4), Y11
-	VFMADD231PD Y8, Y2, Y4
-	VFMADD231PD Y9, Y2, Y5
-	VFMADD231PD Y10, Y2, Y6
-	VFMADD231PD Y11, Y2, Y7
-	VCVTPS2PD (R11)(SI*4), Y8
-	VCVTPS2PD 16(R11)(SI*4), Y9
-	VCVTPS2PD 32(R11)(SI*4), Y10
-	VCVTPS2PD 48(R11)(SI*4), Y11
-	VFMADD231PD Y8, Y3, Y4
-	VFMADD231PD Y9, Y3, Y5
-	VFMADD231PD Y10, Y3, Y6
-	VFMADD231PD Y11, Y3, Y7
+	ROW(R8, Y0)
+	ROW(R9, Y1)
+	ROW(R10, Y2)
+	ROW(R11, Y3)
 	VMOVUPD Y4, (DI)(SI*8)
 	VMOVUPD Y5, 32(DI)(SI*8)
 	VMOVUPD Y6, 64(DI)(SI*8)
 	VMOVUPD Y7, 96(DI)(SI*8)
 	ADDQ $16, SI
 	JMP  loop16
-
-loop4:
-	CMPQ SI, CX
-	JGE  done
-	VMOVUPD (DI)(SI*8), Y4
-	VCVTPS2PD (R8)(SI*4), Y8
-	VFMADD231PD Y8, Y0, Y4
-	VCVTPS2PD (R9)(SI*4), Y8
-	VFMADD231PD Y8, Y1, Y4
-	VCVTPS2PD (R10)(SI*4), Y8
-	VFMADD231PD Y8, Y2, Y4
-	VCVTPS2PD (R11)(SI*4), Y8
-	VFMADD231PD Y8, Y3, Y4
-	VMOVUPD Y4, (DI)(SI*8)
-	ADDQ $4, SI
-	JMP  loop4
 
 done:
 	VZEROUPPER
