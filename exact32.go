@@ -122,7 +122,11 @@ func (s3 *screen32) reset(e *exactEngine, lambda float64) {
 func (s3 *screen32) added(e *exactEngine, p *path, g []float64, c, tc float64, refreshed bool) {
 	m, n := e.m, e.n
 	rc := math.Sqrt(c)
-	gemvT32(e.p, e.z32, m, n, g)
+	if refreshed {
+		gemvT32x2(e.p, e.t, e.z32, m, n, g, p.a) // t̂ = Ẑᵀa afresh, below
+	} else {
+		gemvT32(e.p, e.z32, m, n, g)
+	}
 	var gg float64
 	for _, v := range g[:m] {
 		gg += v * v
@@ -134,14 +138,15 @@ func (s3 *screen32) added(e *exactEngine, p *path, g []float64, c, tc float64, r
 	for i, v := range e.p {
 		pi := v * ir
 		ci := e.c[i] - pi*pi // +Inf stays +Inf: selected
-		ti := e.t[i] - pi*tau
 		ei := eg * s3.zn[i]
-		e.c[i], e.t[i] = ci, ti
+		e.c[i] = ci
 		e.ec[i] += ei * (2*math.Abs(pi) + ei)
-		e.et[i] += ei * atau
+		if !refreshed {
+			e.t[i] -= pi * tau
+			e.et[i] += ei * atau
+		}
 	}
 	if refreshed {
-		gemvT32(e.t, e.z32, m, n, p.a)
 		var aa float64
 		for _, v := range p.a {
 			aa += v * v

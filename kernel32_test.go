@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestGemvT32 checks gemvT32 against the fused sum it defines, computed
+// TestGemvT32 checks gemvT32 (and gemvT32x2) against the fused sum it defines, computed
 // element by element in Go, bit for bit, over shapes that exercise the
 // kernel's 16- and 4-column loops, the column tail and the row remainder,
 // and that equal columns get equal results.
@@ -35,6 +35,20 @@ func TestGemvT32(t *testing.T) {
 			}
 			if got[i] != want {
 				t.Fatalf("m=%d n=%d: element %d = %v, want %v", s.m, s.n, i, got[i], want)
+			}
+		}
+		// Two products in one pass are each the product alone.
+		x2 := make([]float64, s.m)
+		for i := range x2 {
+			x2[i] = rng.NormFloat64()
+		}
+		want2 := make([]float64, s.n)
+		gemvT32(want2, z, s.m, s.n, x2)
+		got1, got2 := make([]float64, s.n), make([]float64, s.n)
+		gemvT32x2(got1, got2, z, s.m, s.n, x, x2)
+		for i := range got {
+			if got1[i] != got[i] || got2[i] != want2[i] {
+				t.Fatalf("m=%d n=%d: gemvT32x2 element %d = %v, %v, want %v, %v", s.m, s.n, i, got1[i], got2[i], got[i], want2[i])
 			}
 		}
 		if s.n > 4 && got[s.n-1] != got[1] {
