@@ -135,18 +135,22 @@ func TestBlock32Bounds(t *testing.T) {
 	}
 }
 
-// TestBlock32Threshold checks the shape rule at its boundary: the float64
-// block of 4 MB stays float64 and one column more goes float32 (where the
-// machine has the kernel), and fits on both sides select what the float64
-// search selects, with the same weights to 1e-10.
+// TestBlock32Threshold checks the shape rule at its boundaries: the
+// float64 block of 4 MB stays float64 and one column more goes float32
+// (where the machine has the kernel), as long as there are block32MinRows
+// rows, and fits on both sides of the 4 MB boundary select what the
+// float64 search selects, with the same weights to 1e-10.
 func TestBlock32Threshold(t *testing.T) {
-	const m = 64
+	const m = block32MinRows
 	nAt := block32Bytes / (8 * m)
 	if useBlock32(m, nAt, 1) {
 		t.Errorf("a %d-byte block is stored in float32", 8*m*nAt)
 	}
 	if got := useBlock32(m, nAt+1, 1); got != haveKernel32 {
 		t.Errorf("a %d-byte block: float32 %v, want %v", 8*m*(nAt+1), got, haveKernel32)
+	}
+	if useBlock32(m-1, 100*nAt, 1) {
+		t.Errorf("%d rows are stored in float32", m-1)
 	}
 	if useBlock32(m, nAt+1, 1e40) {
 		t.Error("values beyond float32's range are stored in float32")
