@@ -6,6 +6,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/shareddata"
 )
 
 // TestBlock32AgainstReferences runs the tests against the paper's
@@ -192,5 +197,48 @@ func advance(t *testing.T, p *path, s int, z []float64, es ...engine) {
 	}
 	for _, e := range es {
 		e.added(p, s, p.g, c, tt/c, refreshed)
+	}
+}
+
+// TestBlock32COIL100 fits exact GreedyTL on real, correlated features —
+// 2,000 COIL-100 images (HOG, d = 800), ten classes against the other
+// ninety — with the float64 and the float32 block, and checks that both
+// select the same 40 columns with the same weights to 1e-10.
+func TestBlock32COIL100(t *testing.T) {
+	F, err := dataset.ReadNPYMatrix(shareddata.Path(t, "coil100/hog/features.npy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels, err := dataset.ReadNPYInts(shareddata.Path(t, "coil100/hog/labels.npy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if testing.Short() {
+		t.Skip("fits 2,000 × 800 features twice")
+	}
+	rows, d := F.Dims()
+	const m = 2000
+	rng := rand.New(rand.NewPCG(3, 4))
+	X := mat.NewDense(m, d, nil)
+	y := make([]float64, m)
+	for i, r := range rng.Perm(rows)[:m] {
+		X.SetRow(i, F.RawRowView(r))
+		y[i] = -1
+		if labels[r] < 10 {
+			y[i] = 1
+		}
+	}
+	o := DefaultOptions()
+	o.Delta, o.MaxK = 0, 40
+	var mods [2]*Model
+	for i, mode := range []int{block32Off, block32On} {
+		setForTest(t, &block32Mode, mode)
+		mods[i] = fitT(t, X, nil, y, o)
+	}
+	if a, b := fmt.Sprint(mods[0].Selected), fmt.Sprint(mods[1].Selected); a != b {
+		t.Fatalf("float32 block selects %s, float64 block %s", b, a)
+	}
+	if e := vecRelErr(mods[1].Weights, mods[0].Weights); e > 1e-10 {
+		t.Errorf("weights differ by %.1e", e)
 	}
 }
