@@ -55,17 +55,7 @@ func TestBlock32MatchesBlock64(t *testing.T) {
 			y := randLabels(rng, c.m)
 			o := DefaultOptions()
 			o.Delta, o.MaxK, o.Lambda, o.FeatureFactor = 0, c.maxK, c.lambda, c.gamma
-			var mods [2]*Model
-			for i, mode := range []int{block32Off, block32On} {
-				setForTest(t, &block32Mode, mode)
-				mods[i] = fitT(t, X, H, y, o)
-			}
-			if a, b := fmt.Sprint(mods[0].Selected), fmt.Sprint(mods[1].Selected); a != b {
-				t.Fatalf("float32 block selects %s, float64 block %s", b, a)
-			}
-			if e := vecRelErr(mods[1].Weights, mods[0].Weights); e > 1e-10 {
-				t.Errorf("weights differ by %.1e", e)
-			}
+			mods := fitBothBlocks(t, block32On, X, H, y, o)
 			for j := range mods[0].Path {
 				a, b := mods[0].Path[j], mods[1].Path[j]
 				if relErr(a.RegError, b.RegError) > 1e-10 || relErr(a.LOOError, b.LOOError) > 1e-10 {
@@ -108,14 +98,7 @@ func TestBlock32Bounds(t *testing.T) {
 			e64, e32 := es[0], es[1]
 			p := newPathFor(y, c.lambda, max(1, c.gamma*c.gamma), c.steps, 0)
 			for step := 0; step < c.steps; step++ {
-				s, err := e64.pick(p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				s32, err := e32.pick(p)
-				if err != nil {
-					t.Fatal(err)
-				}
+				s, s32 := pickT(t, e64, p), pickT(t, e32, p)
 				if s != s32 {
 					t.Fatalf("step %d: the screened search picks slot %d, the float64 one %d", step, s32, s)
 				}
@@ -169,17 +152,7 @@ func TestBlock32Threshold(t *testing.T) {
 		y := randLabels(rng, m)
 		o := DefaultOptions()
 		o.Delta, o.MaxK = 0, 25
-		var mods [2]*Model
-		for i, mode := range []int{block32Auto, block32Off} {
-			setForTest(t, &block32Mode, mode)
-			mods[i] = fitT(t, nil, H, y, o)
-		}
-		if a, b := fmt.Sprint(mods[0].Selected), fmt.Sprint(mods[1].Selected); a != b {
-			t.Fatalf("n = %d: the automatic choice selects %s, the float64 block %s", n, a, b)
-		}
-		if e := vecRelErr(mods[0].Weights, mods[1].Weights); e > 1e-10 {
-			t.Errorf("n = %d: weights differ by %.1e", n, e)
-		}
+		fitBothBlocks(t, block32Auto, nil, H, y, o)
 	}
 }
 
@@ -205,14 +178,11 @@ func advance(t *testing.T, p *path, s int, z []float64, es ...engine) {
 // ninety — with the float64 and the float32 block, and checks that both
 // select the same 40 columns with the same weights to 1e-10.
 func TestBlock32COIL100(t *testing.T) {
-	F, err := dataset.ReadNPYMatrix(shareddata.Path(t, "coil100/hog/features.npy"))
+	f, err := dataset.LoadFolder(shareddata.Path(t, "coil100/hog"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	labels, err := dataset.ReadNPYInts(shareddata.Path(t, "coil100/hog/labels.npy"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	F, labels := f.X, f.Labels
 	if testing.Short() {
 		t.Skip("fits 2,000 × 800 features twice")
 	}
@@ -230,15 +200,34 @@ func TestBlock32COIL100(t *testing.T) {
 	}
 	o := DefaultOptions()
 	o.Delta, o.MaxK = 0, 40
+	fitBothBlocks(t, block32On, X, nil, y, o)
+}
+
+// fitBothBlocks fits with the float64 block and with the block mode, and
+// fails unless both select the same columns with the same weights to
+// 1e-10; it returns the two models, the float64 block's first.
+func fitBothBlocks(t *testing.T, mode int, X, H mat.Matrix, y []float64, o Options) [2]*Model {
+	t.Helper()
 	var mods [2]*Model
-	for i, mode := range []int{block32Off, block32On} {
-		setForTest(t, &block32Mode, mode)
-		mods[i] = fitT(t, X, nil, y, o)
+	for i, md := range []int{block32Off, mode} {
+		setForTest(t, &block32Mode, md)
+		mods[i] = fitT(t, X, H, y, o)
 	}
 	if a, b := fmt.Sprint(mods[0].Selected), fmt.Sprint(mods[1].Selected); a != b {
-		t.Fatalf("float32 block selects %s, float64 block %s", b, a)
+		t.Fatalf("block mode %d selects %s, the float64 block %s", mode, b, a)
 	}
 	if e := vecRelErr(mods[1].Weights, mods[0].Weights); e > 1e-10 {
 		t.Errorf("weights differ by %.1e", e)
 	}
+	return mods
+}
+
+// pickT is e.pick(p), failing t on an error.
+func pickT(t *testing.T, e engine, p *path) int {
+	t.Helper()
+	s, err := e.pick(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
