@@ -102,7 +102,11 @@
 // steps G and Gy are recomputed from a Cholesky factorisation of
 // K_S + λI, and the final weights always are. Memory is the m×N block of
 // float64 plus a few N-vectors: about 230 MB for N = 10⁶, m = 20 (on top
-// of the caller's X and H). (Both searches actually keep
+// of the caller's X and H). Beyond 4 MB and 256 rows the block is stored
+// in float32, and each step's candidates are screened with bounds on its
+// rounding and the few it cannot rule out scored from the path
+// (docs/design.md §3, "Rows beyond the cache"): the same selections at
+// half the memory traffic. (Both searches actually keep
 // (K_S + λI + β11ᵀ)⁻¹, which differs from G only along the constant
 // vector 1: every centred column is orthogonal to 1, so the scores are
 // G's, while the leave-one-out error reads G's part orthogonal to 1 off it

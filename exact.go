@@ -30,6 +30,14 @@ import (
 type exactEngine struct {
 	*exactBuffers
 	m, n int // n = N', the number of slots
+	in   *inputs
+
+	// f32 says the block is stored in float32 (z32) and the search is
+	// screened (exact32.go): the running c_i and t_i carry error bounds,
+	// and the best candidate is chosen among those the bounds cannot rule
+	// out by scoring them from the path. The block is z otherwise.
+	f32 bool
+	s32 screen32
 
 	lambda float64
 	best   int       // best slot for the current state, -1 if none has a positive gain
@@ -43,12 +51,14 @@ type exactEngine struct {
 // dropped, in candidate order).
 type exactBuffers struct {
 	z       []float64  // m×N' row-major: column s is candidate glob[s], standardised
+	z32     []float32  // the same in float32, when the search is screened (exact32.go)
 	glob    []int32    // candidate index of each slot
 	st      []colStats // training statistics of each slot
 	f       []float64  // the factor γ/std of each slot (0: constant)
 	sq      []float64  // ‖z_s‖²
 	b       []float64  // z_sᵀ y
 	c, t, p []float64  // running c_i and t_i, and the product Zᵀg/√c
+	ec, et  []float64  // bounds on the errors of c_i and t_i (screened search)
 	acc     [4][]float64
 	means   []float64
 }
@@ -76,7 +86,7 @@ func getExactBuffers(N int) *exactBuffers {
 	}
 	b.glob = grow(b.glob, N)
 	b.st = grow(b.st, N)
-	for _, s := range []*[]float64{&b.f, &b.sq, &b.b, &b.c, &b.t, &b.p} {
+	for _, s := range []*[]float64{&b.f, &b.sq, &b.b, &b.c, &b.t, &b.p, &b.ec, &b.et} {
 		*s = grow(*s, N)
 	}
 	return b
@@ -90,7 +100,7 @@ const statBlock = 1024
 // dropping constant columns, and checks that every input is finite.
 func newExact(ctx context.Context, in *inputs, y []float64) (*exactEngine, error) {
 	m, N := in.m, in.numCand()
-	e := &exactEngine{exactBuffers: getExactBuffers(N), m: m, colBuf: make([]float64, m)}
+	e := &exactEngine{exactBuffers: getExactBuffers(N), m: m, in: in, colBuf: make([]float64, m)}
 	parts := []struct {
 		b     *inputMatrix
 		gamma float64
@@ -130,12 +140,17 @@ func newExact(ctx context.Context, in *inputs, y []float64) (*exactEngine, error
 		return nil, errNoCandidates
 	}
 	e.n = n
-	for _, s := range []*[]float64{&e.f, &e.sq, &e.b, &e.c, &e.t, &e.p} {
+	for _, s := range []*[]float64{&e.f, &e.sq, &e.b, &e.c, &e.t, &e.p, &e.ec, &e.et} {
 		*s = (*s)[:n]
 	}
 	e.glob, e.st = e.glob[:n], e.st[:n]
 	// Pass 2: write the standardised non-constant columns.
-	e.z = grow(e.z, m*n)
+	e.f32 = useBlock32(m, n, in.gamma)
+	if e.f32 {
+		e.z32 = grow(e.z32, m*n)
+	} else {
+		e.z = grow(e.z, m*n)
+	}
 	w0 := 0
 	for _, part := range parts {
 		w1 := w0
@@ -143,11 +158,19 @@ func newExact(ctx context.Context, in *inputs, y []float64) (*exactEngine, error
 			w1++
 		}
 		if w1 > w0 {
-			e.write(part.b, part.off, w0, w1)
+			if e.f32 {
+				writeBlock(e, e.z32, part.b, part.off, w0, w1)
+			} else {
+				writeBlock(e, e.z, part.b, part.off, w0, w1)
+			}
 		}
 		w0 = w1
 	}
-	e.gemvT(e.b, y, 1)
+	if e.f32 {
+		e.s32.start(e, y)
+	} else {
+		e.gemvT(e.b, y, 1)
+	}
 	return e, nil
 }
 
@@ -279,9 +302,10 @@ func (e *exactEngine) blockStats(b *inputMatrix, j0 int, gamma float64, st []col
 	return nil
 }
 
-// write stores the standardised slots w0, …, w1−1, all columns of b (whose
-// first column is candidate off), into the block.
-func (e *exactEngine) write(b *inputMatrix, off, w0, w1 int) {
+// writeBlock stores the standardised slots w0, …, w1−1, all columns of b
+// (whose first column is candidate off), into the block z (e.z, or e.z32
+// rounded to float32 from the same float64 values).
+func writeBlock[T float32 | float64](e *exactEngine, z []T, b *inputMatrix, off, w0, w1 int) {
 	m, n := e.m, e.n
 	st, f, glob := e.st[w0:w1], e.f[w0:w1], e.glob[w0:w1]
 	if b.hasRaw && !b.trans {
@@ -293,36 +317,50 @@ func (e *exactEngine) write(b *inputMatrix, off, w0, w1 int) {
 		all := w1-w0 == b.cols // no constant column: no gather needed
 		for i := 0; i < m; i++ {
 			row := b.raw.Data[i*b.raw.Stride : i*b.raw.Stride+b.cols]
-			zrow := e.z[i*n+w0 : i*n+w1]
+			zrow := z[i*n+w0 : i*n+w1]
 			if all {
 				mean, f := mean[:len(row)], f[:len(row)]
 				zrow = zrow[:len(row)]
 				for k, v := range row {
-					zrow[k] = (v - mean[k]) * f[k]
+					zrow[k] = T((v - mean[k]) * f[k])
 				}
 				continue
 			}
 			for k, j := range glob {
-				zrow[k] = (row[int(j)-off] - mean[k]) * f[k]
+				zrow[k] = T((row[int(j)-off] - mean[k]) * f[k])
 			}
 		}
 		// Columns whose factor overflowed (subnormal standard deviation)
 		// again, dividing.
-		var v []float64
 		for k, j := range glob {
 			if math.IsInf(f[k], 1) {
-				v = grow(v, m)
-				b.column(int(j)-off, v)
-				standardizeColumn(e.z[w0+k:], v, n, st[k].mean, st[k].scale, f[k])
+				writeColumn(e, z, b, int(j)-off, w0+k)
 			}
 		}
 		return
 	}
-	v := make([]float64, m)
 	for k, j := range glob {
-		b.column(int(j)-off, v)
-		standardizeColumn(e.z[w0+k:], v, n, st[k].mean, st[k].scale, f[k])
+		writeColumn(e, z, b, int(j)-off, w0+k)
 	}
+}
+
+// writeColumn stores column j of b, standardised with the statistics of
+// slot s (standardizeColumn), as column s of the block z.
+func writeColumn[T float32 | float64](e *exactEngine, z []T, b *inputMatrix, j, s int) {
+	v := e.standardized(b, j, s)
+	for i, x := range v {
+		z[i*e.n+s] = T(x)
+	}
+}
+
+// standardized returns column j of b standardised with the statistics of
+// slot s, as the block holds it before any rounding to float32, in a
+// buffer that the next call overwrites.
+func (e *exactEngine) standardized(b *inputMatrix, j, s int) []float64 {
+	v := e.colBuf[:e.m]
+	b.column(j, v)
+	standardizeColumn(v, v, 1, e.st[s].mean, e.st[s].scale, e.f[s])
+	return v
 }
 
 // gemvT sets dst = alpha·Zᵀx.
@@ -339,7 +377,8 @@ func (e *exactEngine) gemvT(dst, x []float64, alpha float64) {
 // release returns the engine's buffers to the pool; e must not be used
 // afterwards.
 func (e *exactEngine) release() {
-	if cap(e.z) <= maxPooled && 8*cap(e.c) <= maxPooled {
+	e.s32.release()
+	if cap(e.z) <= maxPooled && cap(e.z32) <= 2*maxPooled && 8*cap(e.c) <= maxPooled {
 		exactPool.Put(e.exactBuffers)
 	}
 	e.exactBuffers = nil
@@ -358,11 +397,20 @@ func (e *exactEngine) reset(lambda float64) error {
 	if !(maxq < 1e100) {
 		return errSmallLambda(lambda, maxq)
 	}
+	if e.f32 {
+		e.s32.reset(e, lambda)
+		return nil
+	}
 	e.best = scan(e.p[:0], e.c, e.t, 0)
 	return nil
 }
 
 func (e *exactEngine) pick(p *path) (int, error) {
+	if e.f32 {
+		if err := e.s32.pick(e, p); err != nil {
+			return 0, err
+		}
+	}
 	if e.best >= 0 {
 		return e.best, nil
 	}
@@ -378,6 +426,10 @@ func (e *exactEngine) pick(p *path) (int, error) {
 
 func (e *exactEngine) added(p *path, s int, g []float64, c, tc float64, refreshed bool) {
 	e.c[s] = math.Inf(1) // never selectable again
+	if e.f32 {
+		e.s32.added(e, p, g, c, tc, refreshed)
+		return
+	}
 	rc := math.Sqrt(c)
 	e.gemvT(e.p, g, 1/rc)
 	if refreshed {
@@ -389,6 +441,9 @@ func (e *exactEngine) added(p *path, s int, g []float64, c, tc float64, refreshe
 
 // col gathers column s into a buffer that the next call overwrites.
 func (e *exactEngine) col(s int) []float64 {
+	if e.f32 {
+		return e.s32.column(e, s)
+	}
 	for i := range e.colBuf {
 		e.colBuf[i] = e.z[i*e.n+s]
 	}

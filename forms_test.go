@@ -30,22 +30,29 @@ func TestFormsAgainstReferences(t *testing.T) {
 	for _, form := range []int{formPrimal, formDual} {
 		t.Run(formNames[form], func(t *testing.T) {
 			withForm(t, form, func(t *testing.T) {
-				for name, f := range map[string]func(*testing.T){
-					"FitMatchesBruteForce": TestFitMatchesBruteForce,
-					"Algorithm1":           TestAlgorithm1,
-					"FitIllConditioned":    TestFitIllConditioned,
-					"LOO":                  TestLOO,
-					"StopAtMinLOO":         TestStopAtMinLOO,
-					"AutoLambda":           TestAutoLambda,
-					"Sample":               TestSample,
-					"Ties":                 TestTies,
-					"FitErrors":            TestFitErrors,
-					"RecordedFits":         TestRecordedFits,
-				} {
+				for name, f := range referenceTests() {
 					t.Run(name, f)
 				}
 			})
 		})
+	}
+}
+
+// referenceTests are the tests against the paper's definition (brute
+// force, Algorithm 1, 256-bit weights, brute-force leave-one-out), the tie
+// rule, the errors and the recorded fits, by name.
+func referenceTests() map[string]func(*testing.T) {
+	return map[string]func(*testing.T){
+		"FitMatchesBruteForce": TestFitMatchesBruteForce,
+		"Algorithm1":           TestAlgorithm1,
+		"FitIllConditioned":    TestFitIllConditioned,
+		"LOO":                  TestLOO,
+		"StopAtMinLOO":         TestStopAtMinLOO,
+		"AutoLambda":           TestAutoLambda,
+		"Sample":               TestSample,
+		"Ties":                 TestTies,
+		"FitErrors":            TestFitErrors,
+		"RecordedFits":         TestRecordedFits,
 	}
 }
 

@@ -69,16 +69,7 @@ func TestPrunedPicksScalarWinner(t *testing.T) {
 				if e.prune.off {
 					t.Fatalf("step %d: a candidate's c fell below its bound", step)
 				}
-				z := e.col(s)
-				cc, tt, err := p.score(z)
-				if err != nil {
-					t.Fatal(err)
-				}
-				refreshed, err := p.add(s, z, cc, tt)
-				if err != nil {
-					t.Fatal(err)
-				}
-				e.added(p, s, p.g, cc, tt/cc, refreshed)
+				advance(t, p, s, e.col(s), e)
 			}
 			t.Logf("%d of %d candidates scored in full", scored, total)
 			switch {

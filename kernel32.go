@@ -1,0 +1,78 @@
+package greedytl
+
+import (
+	"math"
+	"unsafe"
+)
+
+// The product of the exact search's float32 block with a vector
+// (exact32.go): dst = Zᵀx for the row-major m×n block z, in float64
+// arithmetic, every element of dst with the same sequence of fused
+// multiply–adds (so that equal columns give bitwise equal results, as the
+// tie rule needs), four rows at a time: dst_i = fma(x_{l+3}, z_{l+3,i},
+// fma(x_{l+2}, …, fma(x_l, z_{l,i}, dst_i))).
+
+// gemvT32 sets dst = Zᵀx for the row-major m×n float32 block z.
+func gemvT32(dst []float64, z []float32, m, n int, x []float64) {
+	gemvT32x2(dst, nil, z, m, n, x, nil)
+}
+
+// gemvT32x2 sets dst = Zᵀx and, unless dst2 is nil, dst2 = Zᵀx2, in one
+// pass over z (each group of four rows serves both while it is in the
+// cache), each product computed as gemvT32 computes it.
+func gemvT32x2(dst, dst2 []float64, z []float32, m, n int, x, x2 []float64) {
+	dst = dst[:n]
+	clear(dst)
+	if dst2 != nil {
+		dst2 = dst2[:n]
+		clear(dst2)
+	}
+	if n == 0 {
+		return
+	}
+	z = z[:m*n]
+	for l := 0; l < m; l += 4 {
+		axpy4Rows(dst, z, m, n, l, x)
+		if dst2 != nil {
+			axpy4Rows(dst2, z, m, n, l, x2)
+		}
+	}
+}
+
+// axpy4Rows adds rows l, …, l+3 of z (those below m), weighted by x, to
+// dst.
+func axpy4Rows(dst []float64, z []float32, m, n, l int, x []float64) {
+	n16 := n &^ 15 // the kernel's columns; the others here
+	// Rows past the last one repeat it with weight 0: fma(0, v, d) = d.
+	var r [4]int
+	var xs [4]float64
+	for q := range r {
+		r[q] = min(l+q, m-1)
+		if l+q < m {
+			xs[q] = x[l+q]
+		}
+	}
+	if n16 > 0 {
+		axpy4F32(n16, &z[r[0]*n], &z[r[1]*n], &z[r[2]*n], &z[r[3]*n], &xs, &dst[0])
+	}
+	for i := n16; i < n; i++ {
+		d := dst[i]
+		for q := range r {
+			d = math.FMA(xs[q], float64(z[r[q]*n+i]), d)
+		}
+		dst[i] = d
+	}
+}
+
+// axpy4F32Go is axpy4F32 in Go.
+func axpy4F32Go(n int, a0, a1, a2, a3 *float32, x *[4]float64, y *float64) {
+	as := [4][]float32{unsafe.Slice(a0, n), unsafe.Slice(a1, n), unsafe.Slice(a2, n), unsafe.Slice(a3, n)}
+	ys := unsafe.Slice(y, n)
+	for i := range ys {
+		d := ys[i]
+		for q := range as {
+			d = math.FMA(x[q], float64(as[q][i]), d)
+		}
+		ys[i] = d
+	}
+}

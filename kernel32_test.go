@@ -1,0 +1,58 @@
+package greedytl
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestGemvT32 checks gemvT32 (and gemvT32x2) against the fused sum it defines, computed
+// element by element in Go, bit for bit, over shapes that exercise the
+// kernel's 16- and 4-column loops, the column tail and the row remainder,
+// and that equal columns get equal results.
+func TestGemvT32(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, s := range []struct{ m, n int }{{1, 1}, {3, 5}, {4, 16}, {7, 37}, {20, 4995}, {9, 3}} {
+		z := make([]float32, s.m*s.n)
+		for i := range z {
+			z[i] = float32(rng.NormFloat64())
+		}
+		if s.n > 4 {
+			for l := 0; l < s.m; l++ {
+				z[l*s.n+s.n-1] = z[l*s.n+1] // a tail column equal to a kernel one
+			}
+		}
+		x := make([]float64, s.m)
+		for i := range x {
+			x[i] = rng.NormFloat64()
+		}
+		got := make([]float64, s.n)
+		gemvT32(got, z, s.m, s.n, x)
+		for i := range got {
+			var want float64
+			for l := 0; l < s.m; l++ {
+				want = math.FMA(x[l], float64(z[l*s.n+i]), want)
+			}
+			if got[i] != want {
+				t.Fatalf("m=%d n=%d: element %d = %v, want %v", s.m, s.n, i, got[i], want)
+			}
+		}
+		// Two products in one pass are each the product alone.
+		x2 := make([]float64, s.m)
+		for i := range x2 {
+			x2[i] = rng.NormFloat64()
+		}
+		want2 := make([]float64, s.n)
+		gemvT32(want2, z, s.m, s.n, x2)
+		got1, got2 := make([]float64, s.n), make([]float64, s.n)
+		gemvT32x2(got1, got2, z, s.m, s.n, x, x2)
+		for i := range got {
+			if got1[i] != got[i] || got2[i] != want2[i] {
+				t.Fatalf("m=%d n=%d: gemvT32x2 element %d = %v, %v, want %v, %v", s.m, s.n, i, got1[i], got2[i], got[i], want2[i])
+			}
+		}
+		if s.n > 4 && got[s.n-1] != got[1] {
+			t.Errorf("m=%d n=%d: equal columns give %v and %v", s.m, s.n, got[1], got[s.n-1])
+		}
+	}
+}
