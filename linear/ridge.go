@@ -159,7 +159,8 @@ func (m *RidgeModel) Predict(X mat.Matrix) ([]float64, error) {
 // a row. It costs
 // O(m·d·min(m, d) + min(m, d)³ + len(lambdas)·m·min(m, d)); callers pick λ by
 // their own error measure of the residuals and then call FitRidge or
-// FitRidgeWeights.
+// FitRidgeWeights (or keep the reduction with NewRidgeLOO, whose Weights
+// and SubsetWeights reuse it).
 //
 // Its errors are FitRidge's, for any of the lambdas, and an empty lambdas;
 // ctx is checked between its phases and for every λ. X, y and lambdas are
@@ -468,34 +469,19 @@ func ridgeLOOPath(ctx context.Context, X mat.Matrix, y, lambdas []float64, inter
 			return nil, err
 		}
 	}
-	r, err := newRidgeData(X, y, intercept)
+	rl, err := newRidgeLOO(ctx, X, y, intercept, form)
 	if err != nil {
 		return nil, err
 	}
-	r.ctx = ctx
-	var path []RidgePathPoint
-	if r.primal(form) {
-		path, err = r.pathPrimal(lambdas)
-	} else {
-		path, err = r.pathDual(lambdas)
-	}
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range path {
-		if err := finiteRidge(p.LOO); err != nil {
-			return nil, err
-		}
-	}
-	return path, nil
+	return rl.Path(ctx, lambdas)
 }
 
 // ridgeTridiag reduces the symmetric a to tridiagonal form, a = Q T Qᵀ
 // (LAPACK's dsytrd and dorgtr: O(n³), without the eigenvectors' QR
-// iterations, which cost several times more), and checks with T's
-// eigenvalues (clamped at 0; dsterf, O(n²)) that every λ gives a
-// well-conditioned system. It returns T's diagonal and off-diagonal and Q.
-func ridgeTridiag(a *mat.SymDense, lambdas []float64) (diag, off []float64, q *mat.Dense, err error) {
+// iterations, which cost several times more), and returns T's diagonal and
+// off-diagonal, Q, and the smallest and largest of T's eigenvalues (clamped
+// at 0; dsterf, O(n²)), which bound the condition of T + λI.
+func ridgeTridiag(a *mat.SymDense) (diag, off []float64, q *mat.Dense, smin, smax float64, err error) {
 	n := a.SymmetricDim()
 	raw := a.RawSymmetric()
 	q = mat.NewDense(n, n, nil)
@@ -517,77 +503,21 @@ func ridgeTridiag(a *mat.SymDense, lambdas []float64) (diag, off []float64, q *m
 	impl.Dorgtr(blas.Upper, n, qr.Data, qr.Stride, tau, work, len(work))
 	s := slices.Clone(diag)
 	if !impl.Dsterf(n, s, slices.Clone(off)) {
-		return nil, nil, nil, errors.New("linear: ridge: eigenvalues of the tridiagonal form did not converge")
+		return nil, nil, nil, 0, 0, errors.New("linear: ridge: eigenvalues of the tridiagonal form did not converge")
 	}
 	for k := range s {
 		s[k] = max(s[k], 0)
 	}
-	smax, smin := slices.Max(s), slices.Min(s)
-	for _, l := range lambdas {
-		if c := (smax + l) / (smin + l); c > ridgeMaxCond {
-			return nil, nil, nil, fmt.Errorf("linear: ridge: the regularised system is ill-conditioned (condition number %.3g, λ = %g)", c, l)
-		}
-	}
-	return diag, off, q, nil
+	return diag, off, q, slices.Min(s), slices.Max(s), nil
 }
 
-// pathPrimal: X_cᵀX_c = Q T Qᵀ, P = X_cQ, c = Pᵀy_c; per λ,
-// ŷ_c = P (T+λI)⁻¹ c and H_ii = [1/m] + P_iᵀ(T+λI)⁻¹P_i.
-func (r *ridgeData) pathPrimal(lambdas []float64) ([]RidgePathPoint, error) {
-	g, err := r.gram(r.x, true)
-	if err != nil {
-		return nil, err
+// ridgeCheckCond returns an error when T + λI, T of eigenvalues in
+// [smin, smax], is too ill-conditioned to solve accurately.
+func ridgeCheckCond(smin, smax, lambda float64) error {
+	if c := (smax + lambda) / (smin + lambda); c > ridgeMaxCond {
+		return fmt.Errorf("linear: ridge: the regularised system is ill-conditioned (condition number %.3g, λ = %g)", c, lambda)
 	}
-	diag, off, q, err := ridgeTridiag(g, lambdas)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.interrupted(); err != nil {
-		return nil, err
-	}
-	var p mat.Dense
-	p.Mul(r.x, q)
-	var c mat.VecDense
-	c.MulVec(p.T(), mat.NewVecDense(r.m, r.y))
-	base := 0.0
-	if r.intercept {
-		base = 1 / float64(r.m)
-	}
-	return ridgeSweep(r.ctx, &p, c.RawVector().Data, diag, off, lambdas, func(i int, l, fit, h float64) (float64, error) {
-		omh := 1 - base - h
-		if omh < ridgeMinOneMinusH {
-			return 0, fmt.Errorf("linear: ridge: row %d has leverage %.17g ≈ 1 (λ = %g too small for d < m); its leave-one-out residual is undefined", i, base+h, l)
-		}
-		return (r.y[i] - fit) / omh, nil
-	})
-}
-
-// pathDual: ZZᵀ = W T Wᵀ (Z = QᵀX, W orthogonal, T tridiagonal), U = QW,
-// c = UᵀY; per λ the LOO residual is U_iᵀ(T+λI)⁻¹c / U_iᵀ(T+λI)⁻¹U_i.
-func (r *ridgeData) pathDual(lambdas []float64) ([]RidgePathPoint, error) {
-	qt := r.basis()
-	z := r.reduced()
-	g, err := r.gram(z, false)
-	if err != nil {
-		return nil, err
-	}
-	diag, off, w, err := ridgeTridiag(g, lambdas)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.interrupted(); err != nil {
-		return nil, err
-	}
-	var u mat.Dense
-	u.Mul(qt.T(), w)
-	var c mat.VecDense
-	c.MulVec(u.T(), mat.NewVecDense(r.m, r.y))
-	return ridgeSweep(r.ctx, &u, c.RawVector().Data, diag, off, lambdas, func(i int, _, num, den float64) (float64, error) {
-		if !(den > 0) {
-			return 0, fmt.Errorf("linear: ridge: row %d has leverage 1; its leave-one-out residual is undefined", i)
-		}
-		return num / den, nil
-	})
+	return nil
 }
 
 // ridgeSweep returns the LOO path over lambdas from the tridiagonal form
@@ -601,36 +531,17 @@ func (r *ridgeData) pathDual(lambdas []float64) ([]RidgePathPoint, error) {
 func ridgeSweep(ctx context.Context, p *mat.Dense, c, diag, off, lambdas []float64, loo func(i int, l, num, den float64) (float64, error)) ([]RidgePathPoint, error) {
 	m, n := p.Dims()
 	path := make([]RidgePathPoint, len(lambdas))
-	piv := make([]float64, n) // D
-	low := make([]float64, n) // L's sub-diagonal: low[k] = L[k][k−1]
+	t := newTridiagLDL(n)
 	g := make([]float64, n)
-	for t, l := range lambdas {
+	for li, l := range lambdas {
 		if err := fitctx.Err(ctx, ridgeCaller); err != nil {
 			return nil, err
 		}
-		for k := range n {
-			piv[k] = diag[k] + l
-			if k > 0 {
-				low[k] = off[k-1] / piv[k-1]
-				piv[k] -= low[k] * off[k-1]
-			}
-			if !(piv[k] > 0) {
-				return nil, fmt.Errorf("linear: ridge: the regularised system is not positive definite (λ = %g too small)", l)
-			}
+		if err := t.factor(diag, off, l); err != nil {
+			return nil, err
 		}
-		// g = (T+λI)⁻¹c: forward, diagonal, backward.
-		for k := range n {
-			g[k] = c[k]
-			if k > 0 {
-				g[k] -= low[k] * g[k-1]
-			}
-		}
-		for k := range n {
-			g[k] /= piv[k]
-		}
-		for k := n - 2; k >= 0; k-- {
-			g[k] -= low[k+1] * g[k+1]
-		}
+		t.solve(g, c)
+		piv, low := t.piv, t.low
 		res := make([]float64, m)
 		for i := range m {
 			row := p.RawRowView(i)
@@ -645,9 +556,56 @@ func ridgeSweep(ctx context.Context, p *mat.Dense, c, diag, off, lambdas []float
 				return nil, err
 			}
 		}
-		path[t] = RidgePathPoint{Lambda: l, LOO: res}
+		path[li] = RidgePathPoint{Lambda: l, LOO: res}
 	}
 	return path, nil
+}
+
+// tridiagLDL is the factorisation T + λI = LDLᵀ of a symmetric tridiagonal
+// T, L unit lower bidiagonal: D is piv, L's sub-diagonal low (low[k] =
+// L[k][k−1], low[0] = 0).
+type tridiagLDL struct {
+	piv, low []float64
+}
+
+func newTridiagLDL(n int) *tridiagLDL {
+	return &tridiagLDL{piv: make([]float64, n), low: make([]float64, n)}
+}
+
+// factor factorises T + λI, T of diagonal diag and off-diagonal off; it
+// returns an error when a pivot is not positive.
+func (t *tridiagLDL) factor(diag, off []float64, lambda float64) error {
+	piv, low := t.piv, t.low
+	for k := range piv {
+		piv[k] = diag[k] + lambda
+		if k > 0 {
+			low[k] = off[k-1] / piv[k-1]
+			piv[k] -= low[k] * off[k-1]
+		}
+		if !(piv[k] > 0) {
+			return fmt.Errorf("linear: ridge: the regularised system is not positive definite (λ = %g too small)", lambda)
+		}
+	}
+	return nil
+}
+
+// solve sets g = (T+λI)⁻¹c: forward, diagonal, backward; g and c may be
+// the same slice.
+func (t *tridiagLDL) solve(g, c []float64) {
+	piv, low := t.piv, t.low
+	n := len(piv)
+	for k := range n {
+		g[k] = c[k]
+		if k > 0 {
+			g[k] -= low[k] * g[k-1]
+		}
+	}
+	for k := range n {
+		g[k] /= piv[k]
+	}
+	for k := n - 2; k >= 0; k-- {
+		g[k] -= low[k+1] * g[k+1]
+	}
 }
 
 // gramCheckWork is about how many multiply-adds gram does between two

@@ -401,7 +401,7 @@ func TestRidgeInputsUnmodified(t *testing.T) {
 	}
 }
 
-// TestRidgeStopsWhenDone: FitRidge, FitRidgeWeights and RidgeLOOPath check their context
+// TestRidgeStopsWhenDone: FitRidge, FitRidgeWeights, RidgeLOOPath and RidgeLOO's methods check their context
 // between their phases (and RidgeLOOPath for every λ), in both forms;
 // cancelled at any check, they return context.Canceled and no result.
 func TestRidgeStopsWhenDone(t *testing.T) {
@@ -417,6 +417,22 @@ func TestRidgeStopsWhenDone(t *testing.T) {
 				},
 				"RidgeLOOPath": func(ctx context.Context) (any, error) {
 					return RidgeLOOPath(ctx, x, y, lambdas, intercept)
+				},
+				"RidgeLOO.Weights": func(ctx context.Context) (any, error) {
+					rl, err := NewRidgeLOO(ctx, x, y, intercept)
+					if err != nil {
+						return nil, err
+					}
+					w, _, err := rl.Weights(ctx, 1)
+					return w, err
+				},
+				"RidgeLOO.SubsetWeights": func(ctx context.Context) (any, error) {
+					rl, err := NewRidgeLOO(ctx, x, y, intercept)
+					if err != nil {
+						return nil, err
+					}
+					w, _, err := rl.SubsetWeights(ctx, []int{0, 1, 3}, 1)
+					return w, err
 				},
 			} {
 				all := fitctxtest.NewCountdown(math.MaxInt64)
