@@ -251,15 +251,7 @@ func (r *ridgeData) basis() *mat.Dense {
 		}
 		return q
 	}
-	// v = 1/√m·1 − e_1, reflection I − vvᵀ/β with β = vᵀv/2 = 1 − 1/√m.
-	s := 1 / math.Sqrt(float64(m))
-	beta := 1 - s
-	v := func(i int) float64 {
-		if i == 0 {
-			return s - 1
-		}
-		return s
-	}
+	v, beta := reflection(m)
 	q := mat.NewDense(m-1, m, nil)
 	for a := range m - 1 {
 		row := q.RawRowView(a)
@@ -269,6 +261,19 @@ func (r *ridgeData) basis() *mat.Dense {
 		row[a+1]++
 	}
 	return q
+}
+
+// reflection returns the Householder reflection I − vvᵀ/β of R^m that maps
+// 1/√m to e_1: v = 1/√m·1 − e_1 (v(i) its i-th entry) and β = vᵀv/2 =
+// 1 − 1/√m.
+func reflection(m int) (v func(i int) float64, beta float64) {
+	s := 1 / math.Sqrt(float64(m))
+	return func(i int) float64 {
+		if i == 0 {
+			return s - 1
+		}
+		return s
+	}, 1 - s
 }
 
 // reduced returns Z = QᵀX (Q from basis) in O(m·d): X itself without an
@@ -458,22 +463,31 @@ func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) ([]float64, error
 
 // ridgeLOOPath is RidgeLOOPath with a choice of form.
 func ridgeLOOPath(ctx context.Context, X mat.Matrix, y, lambdas []float64, intercept bool, form ridgeForm) ([]RidgePathPoint, error) {
-	if err := fitctx.Start(ctx, ridgeCaller); err != nil {
+	if err := startPath(ctx, lambdas); err != nil {
 		return nil, err
-	}
-	if len(lambdas) == 0 {
-		return nil, errors.New("linear: ridge: no λ values")
-	}
-	for _, l := range lambdas {
-		if err := ridgeCheckLambda(l); err != nil {
-			return nil, err
-		}
 	}
 	rl, err := newRidgeLOO(ctx, X, y, intercept, form)
 	if err != nil {
 		return nil, err
 	}
 	return rl.Path(ctx, lambdas)
+}
+
+// startPath starts a fit of a path over lambdas: ctx's error, or an error
+// for no λ or a λ that is not a finite positive number.
+func startPath(ctx context.Context, lambdas []float64) error {
+	if err := fitctx.Start(ctx, ridgeCaller); err != nil {
+		return err
+	}
+	if len(lambdas) == 0 {
+		return errors.New("linear: ridge: no λ values")
+	}
+	for _, l := range lambdas {
+		if err := ridgeCheckLambda(l); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ridgeTridiag reduces the symmetric a to tridiagonal form, a = Q T Qᵀ

@@ -100,15 +100,9 @@ func (r *ridgeData) fullGram(g *mat.SymDense) *mat.SymDense {
 		return g
 	}
 	m := r.m
-	s := 1 / math.Sqrt(float64(m))
-	beta := 1 - s
-	v := func(i int) float64 {
-		if i == 0 {
-			return s - 1
-		}
-		return s
-	}
-	// a = g̃v: a_0 = 0, a_i = s·Σ_b g[i−1][b] (v_b = s for b ≥ 1).
+	v, beta := reflection(m)
+	s := v(1) // v_b = 1/√m for b ≥ 1
+	// a = g̃v: a_0 = 0, a_i = s·Σ_b g[i−1][b].
 	a := make([]float64, m)
 	var gamma float64 // vᵀg̃v
 	for i := 1; i < m; i++ {
@@ -137,16 +131,10 @@ func (r *ridgeData) fullGram(g *mat.SymDense) *mat.SymDense {
 // RidgeLOOPath's that depend on λ, for any of the lambdas, and ctx's,
 // checked for every λ.
 func (rl *RidgeLOO) Path(ctx context.Context, lambdas []float64) ([]RidgePathPoint, error) {
-	if err := fitctx.Start(ctx, ridgeCaller); err != nil {
+	if err := startPath(ctx, lambdas); err != nil {
 		return nil, err
 	}
-	if len(lambdas) == 0 {
-		return nil, errors.New("linear: ridge: no λ values")
-	}
 	for _, l := range lambdas {
-		if err := ridgeCheckLambda(l); err != nil {
-			return nil, err
-		}
 		if err := ridgeCheckCond(rl.smin, rl.smax, l); err != nil {
 			return nil, err
 		}

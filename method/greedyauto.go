@@ -72,6 +72,19 @@ var autoGammas = []float64{1, 0.5}
 // averaging over subsamples keeps what is chosen in most of them (bagging,
 // Breiman 1996).
 //
+// The ridge member of a subsample is ridge regression at the λ chosen on
+// the whole sample, on the whole sample's standardised columns re-centred
+// on the subsample: f_ridge(z) = w·(z − z̄), w fitted to the subsample's
+// labels. Ridge is the stable member, so what bagging would change about
+// it is small, and sharing λ and the columns lets every subsample's fit
+// come from the one reduction of the whole sample's problem
+// (linear.RidgeLOO: a Gram-matrix block in the dual, a low-rank downdate
+// in the primal) instead of a leave-one-out path and a refit per
+// committee, which cost O(m·N·min(m, N) + min(m, N)³) each — the bulk of a
+// fit once m is in the hundreds. (Refitting λ and the standardisation per
+// subsample, as earlier versions did, moved no cell of docs/results by
+// more than 0.1 point; docs/results/README.md, "Round 4".)
+//
 // (The source member's line is the unweighted least-squares fit, not
 // logme-source's class-balanced line: inside a mean of least-squares fits
 // it keeps the training classes' proportions in its offset, which puts its

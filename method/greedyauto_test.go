@@ -305,16 +305,7 @@ func sharedRidge(t *testing.T, train Data, rows []int, lambda float64, test Data
 			zs.Set(k, j, zs.At(k, j)-mean[j])
 		}
 	}
-	var g mat.Dense
-	g.Mul(zs.T(), zs)
-	for j := range cols {
-		g.Set(j, j, g.At(j, j)+lambda)
-	}
-	var rhs, w mat.VecDense
-	rhs.MulVec(zs.T(), mat.NewVecDense(len(ys), ys))
-	if err := w.SolveVec(&g, &rhs); err != nil {
-		t.Fatal(err)
-	}
+	w := directRidge(t, zs, ys, lambda)
 	tx, err := st.sx.Transform(test.X)
 	if err != nil {
 		t.Fatal(err)
@@ -327,7 +318,7 @@ func sharedRidge(t *testing.T, train Data, rows []int, lambda float64, test Data
 	out := make([]float64, len(test.Y))
 	for i := range out {
 		for j, v := range tz.RawRowView(i) {
-			out[i] += w.AtVec(j) * (v - mean[j])
+			out[i] += w[j] * (v - mean[j])
 		}
 	}
 	return out
