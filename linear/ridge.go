@@ -160,7 +160,8 @@ func (m *RidgeModel) Predict(X mat.Matrix) ([]float64, error) {
 // a row. It costs
 // O(m·d·min(m, d) + min(m, d)³ + len(lambdas)·m·min(m, d)); callers pick λ by
 // their own error measure of the residuals and then call FitRidge or
-// FitRidgeWeights.
+// FitRidgeWeights (or keep the reduction with NewRidgeLOO, whose Weights
+// and SubsetWeights reuse it).
 //
 // Its errors are FitRidge's, for any of the lambdas, and an empty lambdas;
 // ctx is checked between its phases and for every λ. X, y and lambdas are
@@ -247,15 +248,7 @@ func (r *ridgeData) basis() *mat.Dense {
 		}
 		return q
 	}
-	// v = 1/√m·1 − e_1, reflection I − vvᵀ/β with β = vᵀv/2 = 1 − 1/√m.
-	s := 1 / math.Sqrt(float64(m))
-	beta := 1 - s
-	v := func(i int) float64 {
-		if i == 0 {
-			return s - 1
-		}
-		return s
-	}
+	v, beta := reflection(m)
 	q := mat.NewDense(m-1, m, nil)
 	for a := range m - 1 {
 		row := q.RawRowView(a)
@@ -265,6 +258,19 @@ func (r *ridgeData) basis() *mat.Dense {
 		row[a+1]++
 	}
 	return q
+}
+
+// reflection returns the Householder reflection I − vvᵀ/β of R^m that maps
+// 1/√m to e_1: v = 1/√m·1 − e_1 (v(i) its i-th entry) and β = vᵀv/2 =
+// 1 − 1/√m.
+func reflection(m int) (v func(i int) float64, beta float64) {
+	s := 1 / math.Sqrt(float64(m))
+	return func(i int) float64 {
+		if i == 0 {
+			return s - 1
+		}
+		return s
+	}, 1 - s
 }
 
 // reduced returns Z = QᵀX (Q from basis) in O(m·d): X itself without an
@@ -454,45 +460,39 @@ func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) ([]float64, error
 
 // ridgeLOOPath is RidgeLOOPath with a choice of form.
 func ridgeLOOPath(ctx context.Context, X mat.Matrix, y, lambdas []float64, intercept bool, form ridgeForm) ([]RidgePathPoint, error) {
-	if err := fitctx.Start(ctx, ridgeCaller); err != nil {
+	if err := startPath(ctx, lambdas); err != nil {
 		return nil, err
 	}
+	rl, err := newRidgeLOO(ctx, X, y, intercept, form)
+	if err != nil {
+		return nil, err
+	}
+	return rl.Path(ctx, lambdas)
+}
+
+// startPath starts a fit of a path over lambdas: ctx's error, or an error
+// for no λ or a λ that is not a finite positive number.
+func startPath(ctx context.Context, lambdas []float64) error {
+	if err := fitctx.Start(ctx, ridgeCaller); err != nil {
+		return err
+	}
 	if len(lambdas) == 0 {
-		return nil, errors.New("linear: ridge: no λ values")
+		return errors.New("linear: ridge: no λ values")
 	}
 	for _, l := range lambdas {
 		if err := ridgeCheckLambda(l); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	r, err := newRidgeData(X, y, intercept)
-	if err != nil {
-		return nil, err
-	}
-	r.ctx = ctx
-	var path []RidgePathPoint
-	if r.primal(form) {
-		path, err = r.pathPrimal(lambdas)
-	} else {
-		path, err = r.pathDual(lambdas)
-	}
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range path {
-		if err := finiteRidge(p.LOO); err != nil {
-			return nil, err
-		}
-	}
-	return path, nil
+	return nil
 }
 
 // ridgeTridiag reduces the symmetric a to tridiagonal form, a = Q T Qᵀ
 // (LAPACK's dsytrd and dorgtr: O(n³), without the eigenvectors' QR
-// iterations, which cost several times more), and checks with T's
-// eigenvalues (clamped at 0; dsterf, O(n²)) that every λ gives a
-// well-conditioned system. It returns T's diagonal and off-diagonal and Q.
-func ridgeTridiag(a *mat.SymDense, lambdas []float64) (diag, off []float64, q *mat.Dense, err error) {
+// iterations, which cost several times more), and returns T's diagonal and
+// off-diagonal, Q, and the smallest and largest of T's eigenvalues (clamped
+// at 0; dsterf, O(n²)), which bound the condition of T + λI.
+func ridgeTridiag(a *mat.SymDense) (diag, off []float64, q *mat.Dense, smin, smax float64, err error) {
 	n := a.SymmetricDim()
 	raw := a.RawSymmetric()
 	q = mat.NewDense(n, n, nil)
@@ -514,77 +514,21 @@ func ridgeTridiag(a *mat.SymDense, lambdas []float64) (diag, off []float64, q *m
 	impl.Dorgtr(blas.Upper, n, qr.Data, qr.Stride, tau, work, len(work))
 	s := slices.Clone(diag)
 	if !impl.Dsterf(n, s, slices.Clone(off)) {
-		return nil, nil, nil, errors.New("linear: ridge: eigenvalues of the tridiagonal form did not converge")
+		return nil, nil, nil, 0, 0, errors.New("linear: ridge: eigenvalues of the tridiagonal form did not converge")
 	}
 	for k := range s {
 		s[k] = max(s[k], 0)
 	}
-	smax, smin := slices.Max(s), slices.Min(s)
-	for _, l := range lambdas {
-		if c := (smax + l) / (smin + l); c > ridgeMaxCond {
-			return nil, nil, nil, fmt.Errorf("linear: ridge: the regularised system is ill-conditioned (condition number %.3g, λ = %g)", c, l)
-		}
-	}
-	return diag, off, q, nil
+	return diag, off, q, slices.Min(s), slices.Max(s), nil
 }
 
-// pathPrimal: X_cᵀX_c = Q T Qᵀ, P = X_cQ, c = Pᵀy_c; per λ,
-// ŷ_c = P (T+λI)⁻¹ c and H_ii = [1/m] + P_iᵀ(T+λI)⁻¹P_i.
-func (r *ridgeData) pathPrimal(lambdas []float64) ([]RidgePathPoint, error) {
-	g, err := r.gram(r.x, true)
-	if err != nil {
-		return nil, err
+// ridgeCheckCond returns an error when T + λI, T of eigenvalues in
+// [smin, smax], is too ill-conditioned to solve accurately.
+func ridgeCheckCond(smin, smax, lambda float64) error {
+	if c := (smax + lambda) / (smin + lambda); c > ridgeMaxCond {
+		return fmt.Errorf("linear: ridge: the regularised system is ill-conditioned (condition number %.3g, λ = %g)", c, lambda)
 	}
-	diag, off, q, err := ridgeTridiag(g, lambdas)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.interrupted(); err != nil {
-		return nil, err
-	}
-	var p mat.Dense
-	p.Mul(r.x, q)
-	var c mat.VecDense
-	c.MulVec(p.T(), mat.NewVecDense(r.m, r.y))
-	base := 0.0
-	if r.intercept {
-		base = 1 / float64(r.m)
-	}
-	return ridgeSweep(r.ctx, &p, c.RawVector().Data, diag, off, lambdas, func(i int, l, fit, h float64) (float64, error) {
-		omh := 1 - base - h
-		if omh < ridgeMinOneMinusH {
-			return 0, fmt.Errorf("linear: ridge: row %d has leverage %.17g ≈ 1 (λ = %g too small for d < m); its leave-one-out residual is undefined", i, base+h, l)
-		}
-		return (r.y[i] - fit) / omh, nil
-	})
-}
-
-// pathDual: ZZᵀ = W T Wᵀ (Z = QᵀX, W orthogonal, T tridiagonal), U = QW,
-// c = UᵀY; per λ the LOO residual is U_iᵀ(T+λI)⁻¹c / U_iᵀ(T+λI)⁻¹U_i.
-func (r *ridgeData) pathDual(lambdas []float64) ([]RidgePathPoint, error) {
-	qt := r.basis()
-	z := r.reduced()
-	g, err := r.gram(z, false)
-	if err != nil {
-		return nil, err
-	}
-	diag, off, w, err := ridgeTridiag(g, lambdas)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.interrupted(); err != nil {
-		return nil, err
-	}
-	var u mat.Dense
-	u.Mul(qt.T(), w)
-	var c mat.VecDense
-	c.MulVec(u.T(), mat.NewVecDense(r.m, r.y))
-	return ridgeSweep(r.ctx, &u, c.RawVector().Data, diag, off, lambdas, func(i int, _, num, den float64) (float64, error) {
-		if !(den > 0) {
-			return 0, fmt.Errorf("linear: ridge: row %d has leverage 1; its leave-one-out residual is undefined", i)
-		}
-		return num / den, nil
-	})
+	return nil
 }
 
 // ridgeSweep returns the LOO path over lambdas from the tridiagonal form
@@ -598,36 +542,17 @@ func (r *ridgeData) pathDual(lambdas []float64) ([]RidgePathPoint, error) {
 func ridgeSweep(ctx context.Context, p *mat.Dense, c, diag, off, lambdas []float64, loo func(i int, l, num, den float64) (float64, error)) ([]RidgePathPoint, error) {
 	m, n := p.Dims()
 	path := make([]RidgePathPoint, len(lambdas))
-	piv := make([]float64, n) // D
-	low := make([]float64, n) // L's sub-diagonal: low[k] = L[k][k−1]
+	t := newTridiagLDL(n)
 	g := make([]float64, n)
-	for t, l := range lambdas {
+	for li, l := range lambdas {
 		if err := fitctx.Err(ctx, ridgeCaller); err != nil {
 			return nil, err
 		}
-		for k := range n {
-			piv[k] = diag[k] + l
-			if k > 0 {
-				low[k] = off[k-1] / piv[k-1]
-				piv[k] -= low[k] * off[k-1]
-			}
-			if !(piv[k] > 0) {
-				return nil, fmt.Errorf("linear: ridge: the regularised system is not positive definite (λ = %g too small)", l)
-			}
+		if err := t.factor(diag, off, l); err != nil {
+			return nil, err
 		}
-		// g = (T+λI)⁻¹c: forward, diagonal, backward.
-		for k := range n {
-			g[k] = c[k]
-			if k > 0 {
-				g[k] -= low[k] * g[k-1]
-			}
-		}
-		for k := range n {
-			g[k] /= piv[k]
-		}
-		for k := n - 2; k >= 0; k-- {
-			g[k] -= low[k+1] * g[k+1]
-		}
+		t.solve(g, c)
+		piv, low := t.piv, t.low
 		res := make([]float64, m)
 		for i := range m {
 			row := p.RawRowView(i)
@@ -642,10 +567,61 @@ func ridgeSweep(ctx context.Context, p *mat.Dense, c, diag, off, lambdas []float
 				return nil, err
 			}
 		}
-		path[t] = RidgePathPoint{Lambda: l, LOO: res}
+		path[li] = RidgePathPoint{Lambda: l, LOO: res}
 	}
 	return path, nil
 }
+
+// tridiagLDL is the factorisation T + λI = LDLᵀ of a symmetric tridiagonal
+// T, L unit lower bidiagonal: D is piv, L's sub-diagonal low (low[k] =
+// L[k][k−1], low[0] = 0).
+type tridiagLDL struct {
+	piv, low []float64
+}
+
+func newTridiagLDL(n int) *tridiagLDL {
+	return &tridiagLDL{piv: make([]float64, n), low: make([]float64, n)}
+}
+
+// factor factorises T + λI, T of diagonal diag and off-diagonal off; it
+// returns an error when a pivot is not positive.
+func (t *tridiagLDL) factor(diag, off []float64, lambda float64) error {
+	piv, low := t.piv, t.low
+	for k := range piv {
+		piv[k] = diag[k] + lambda
+		if k > 0 {
+			low[k] = off[k-1] / piv[k-1]
+			piv[k] -= low[k] * off[k-1]
+		}
+		if !(piv[k] > 0) {
+			return fmt.Errorf("linear: ridge: the regularised system is not positive definite (λ = %g too small)", lambda)
+		}
+	}
+	return nil
+}
+
+// solve sets g = (T+λI)⁻¹c: forward, diagonal, backward; g and c may be
+// the same slice.
+func (t *tridiagLDL) solve(g, c []float64) {
+	piv, low := t.piv, t.low
+	n := len(piv)
+	for k := range n {
+		g[k] = c[k]
+		if k > 0 {
+			g[k] -= low[k] * g[k-1]
+		}
+	}
+	for k := range n {
+		g[k] /= piv[k]
+	}
+	for k := n - 2; k >= 0; k-- {
+		g[k] -= low[k+1] * g[k+1]
+	}
+}
+
+// gramBlock is the number of rows of a transposed Gram matrix (AᵀA) that
+// gram sums in one sweep over A: 32 rows of 1,000 columns are 256 KB.
+const gramBlock = 32
 
 // gramCheckWork is about how many multiply-adds gram does between two
 // checks of the context: a few milliseconds of work.
@@ -668,23 +644,38 @@ func (r *ridgeData) gram(a *mat.Dense, trans bool) (*mat.SymDense, error) {
 	raw := g.RawSymmetric()
 	ar := a.RawMatrix()
 	work := 0
-	for i := range n {
-		c := raw.Data[i*raw.Stride+i : i*raw.Stride+n]
+	// Transposed, the rows of the result are summed gramBlock at a time,
+	// each sweep over A's rows serving the whole block (one sweep a row
+	// would read all of A for every row of the result); each entry still
+	// adds A's rows in order, as Dsyrk does.
+	block := 1
+	if trans {
+		block = gramBlock
+	}
+	for i0 := 0; i0 < n; i0 += block {
+		i1 := min(i0+block, n)
 		if trans {
 			for l := range k {
-				if v := ar.Data[l*ar.Stride+i]; v != 0 {
-					blas64.Axpy(v, blas64.Vector{N: n - i, Data: ar.Data[l*ar.Stride+i : l*ar.Stride+n], Inc: 1},
-						blas64.Vector{N: n - i, Data: c, Inc: 1})
+				arow := ar.Data[l*ar.Stride : l*ar.Stride+n]
+				for i := i0; i < i1; i++ {
+					if v := arow[i]; v != 0 {
+						blas64.Axpy(v, blas64.Vector{N: n - i, Data: arow[i:n], Inc: 1},
+							blas64.Vector{N: n - i, Data: raw.Data[i*raw.Stride+i : i*raw.Stride+n], Inc: 1})
+					}
 				}
 			}
 		} else {
-			x := blas64.Vector{N: k, Data: ar.Data[i*ar.Stride : i*ar.Stride+k], Inc: 1}
+			c := raw.Data[i0*raw.Stride+i0 : i0*raw.Stride+n]
+			x := blas64.Vector{N: k, Data: ar.Data[i0*ar.Stride : i0*ar.Stride+k], Inc: 1}
 			for jc := range c {
-				j := i + jc
+				j := i0 + jc
 				c[jc] = blas64.Dot(x, blas64.Vector{N: k, Data: ar.Data[j*ar.Stride : j*ar.Stride+k], Inc: 1})
 			}
 		}
-		if work += (n - i) * k; work >= gramCheckWork {
+		for i := i0; i < i1; i++ {
+			work += (n - i) * k
+		}
+		if work >= gramCheckWork {
 			work = 0
 			if err := r.interrupted(); err != nil {
 				return nil, err

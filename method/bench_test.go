@@ -21,11 +21,13 @@ func BenchmarkFit1000(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			start := processCPU()
 			for b.Loop() {
 				if _, err := meth.Fit(context.Background(), c.train, c.extra); err != nil {
 					b.Fatal(err)
 				}
 			}
+			reportCPU(b, start)
 		})
 	}
 }
@@ -39,11 +41,13 @@ func BenchmarkAutoRows(b *testing.B) {
 	for _, m := range []int{200, 1000, 2000} {
 		train := clusteredProblem(rand.New(rand.NewPCG(16, uint64(m))), m, 800, 80)
 		b.Run(fmt.Sprintf("m=%d", m), func(b *testing.B) {
+			start := processCPU()
 			for b.Loop() {
 				if _, err := newGreedyAuto().Fit(context.Background(), train, Extra{}); err != nil {
 					b.Fatal(err)
 				}
 			}
+			reportCPU(b, start)
 		})
 	}
 }

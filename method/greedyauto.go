@@ -12,6 +12,7 @@ import (
 
 	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/parallel"
+	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
@@ -70,6 +71,19 @@ var autoGammas = []float64{1, 0.5}
 // are unstable — one example more or less changes what is chosen — and
 // averaging over subsamples keeps what is chosen in most of them (bagging,
 // Breiman 1996).
+//
+// The ridge member of a subsample is ridge regression at the λ chosen on
+// the whole sample, on the whole sample's standardised columns re-centred
+// on the subsample: f_ridge(z) = w·(z − z̄), w fitted to the subsample's
+// labels. Ridge is the stable member, so what bagging would change about
+// it is small, and sharing λ and the columns lets every subsample's fit
+// come from the one reduction of the whole sample's problem
+// (linear.RidgeLOO: a Gram-matrix block in the dual, a low-rank downdate
+// in the primal) instead of a leave-one-out path and a refit per
+// committee, which cost O(m·N·min(m, N) + min(m, N)³) each — the bulk of a
+// fit once m is in the hundreds. (Refitting λ and the standardisation per
+// subsample, as earlier versions did, moved no cell of docs/results by
+// more than 0.1 point; docs/results/README.md, "Round 4".)
 //
 // (The source member's line is the unweighted least-squares fit, not
 // logme-source's class-balanced line: inside a mean of least-squares fits
@@ -181,40 +195,77 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	if !a.SingleFit {
 		samples = append(samples, majorityFolds(train.Y)...)
 	}
+	keeps := make([][]int, len(samples)) // the rows of each sample
+	for k, fold := range samples {
+		keeps[k] = keptRows(m, fold)
+	}
+	// The ridge member's columns: the whole sample's standardised [X, H].
+	st, err := standardizeData(train)
+	if err != nil {
+		return nil, err
+	}
+	Z := concatColumns(st.zx, st.zh)
+	var (
+		ridge       *linear.RidgeLOO
+		ridgeLambda float64
+		ridgeW      = make([][]float64, len(samples))
+		ridgeB      = make([]float64, len(samples))
+	)
 	fits := make([]*Linear, len(samples))
 	recs := make([]*committeeRecord, len(samples))
-	// One core for small samples (the paper's sizes take milliseconds).
-	err = parallel.For(ctx, len(samples), parallel.Workers(m*(d+n), 0), func(ctx context.Context, k int) error {
-		recs[k] = new(committeeRecord)
-		fold := samples[k]
-		if fold == nil {
-			fit, err := a.committee(ctx, train, recs[k])
-			if err != nil {
-				return fmt.Errorf("greedytl-auto: %w", err)
+	members := 0
+	// Item 0 chooses the ridge member's λ on the whole sample and fits it
+	// there; item k+1 fits the other members of sample k's committee. One
+	// core for small samples (the paper's sizes take milliseconds).
+	workers := parallel.Workers(m*(d+n), 0)
+	err = parallel.For(ctx, len(samples)+1, workers, func(ctx context.Context, item int) error {
+		if item == 0 {
+			var err error
+			ridge, ridgeLambda, _, err = ridgeLambdaByLOO(ctx, Z, train.Y, nil)
+			if err == nil {
+				// Z is centred: the weights of ridge with an intercept
+				// are those of ridge without one (rls-srcfeat's).
+				ridgeW[0], _, err = ridge.Weights(ctx, ridgeLambda)
 			}
-			fits[k] = fit
+			if err != nil {
+				return fmt.Errorf("greedytl-auto: ridge member: %w", err)
+			}
 			return nil
 		}
-		out := make([]bool, m)
-		for _, r := range fold {
-			out[r] = true
+		k := item - 1
+		recs[k] = new(committeeRecord)
+		sample, sst := train, &st
+		if samples[k] != nil {
+			sample, sst = selectRows(train, keeps[k]), nil
 		}
-		keep := make([]int, 0, m-len(fold))
-		for r := range m {
-			if !out[r] {
-				keep = append(keep, r)
-			}
-		}
-		fit, err := a.committee(ctx, selectRows(train, keep), recs[k])
+		fit, count, err := a.committee(ctx, sample, sst, recs[k])
 		if err != nil {
-			given := make([]int, len(fold))
-			for k, r := range fold {
-				given[k] = order[r]
-			}
-			slices.Sort(given)
-			return fmt.Errorf("greedytl-auto: without examples %v: %w", given, err)
+			return a.withoutError(samples[k], order, err)
 		}
 		fits[k] = fit
+		if k == 0 {
+			members = count + 1 // and the ridge member
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	// The ridge member of each subsample: at the whole sample's λ, on the
+	// whole sample's standardised columns re-centred on the subsample,
+	// from the whole sample's reduction.
+	err = parallel.For(ctx, len(samples)-1, workers, func(ctx context.Context, j int) error {
+		k := j + 1
+		w, b, err := ridge.SubsetWeights(ctx, keeps[k], ridgeLambda)
+		if err != nil {
+			return a.withoutError(samples[k], order, fmt.Errorf("ridge member: %w", err))
+		}
+		// w·(z − z̄_k) = w·z + b − ȳ_k, z̄_k the subsample's mean.
+		var ybar float64
+		for _, r := range keeps[k] {
+			ybar += train.Y[r]
+		}
+		ridgeW[k], ridgeB[k] = w, b-ybar/float64(len(keeps[k]))
 		return nil
 	})
 	if err != nil {
@@ -223,19 +274,61 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	// Summed (and tallied) in the order of the samples, whatever the order
 	// they finished in: the model does not depend on the number of workers.
 	sum, rec := fits[0], recs[0]
+	rec.ridge(ridgeLambda)
+	sum.Hyper["ridge_lambda"] = ridgeLambda
+	sum.Hyper["members"] = float64(members)
 	tally := newSelectionTally(rec)
 	for k, sub := range fits[1:] {
 		tally.add(recs[k+1])
 		addLinear(sum, sub)
 	}
-	if len(fits) > 1 {
-		sum.scale(1 / float64(len(fits)))
+	for k, w := range ridgeW {
+		for j := range sum.WX {
+			sum.WX[j] += w[j]
+		}
+		for j := range sum.WH {
+			sum.WH[j] += w[d+j]
+		}
+		sum.B += ridgeB[k]
 	}
+	sum.scale(1 / float64(members*len(fits)))
 	sum.Hyper["fits"] = float64(len(fits))
 	if err := sum.check(); err != nil {
 		return nil, fmt.Errorf("method: greedytl-auto: %w", err)
 	}
 	return &AutoModel{Linear: sum, Committee: rec.committee(tally)}, nil
+}
+
+// keptRows returns the rows 0, …, m−1 not in fold (all of them for a nil
+// fold), in order.
+func keptRows(m int, fold []int) []int {
+	out := make([]bool, m)
+	for _, r := range fold {
+		out[r] = true
+	}
+	keep := make([]int, 0, m-len(fold))
+	for r := range m {
+		if !out[r] {
+			keep = append(keep, r)
+		}
+	}
+	return keep
+}
+
+// withoutError names the examples a subsample left out (fold, rows in
+// content order) in its committee's error err, by their index in the
+// given training data (order maps content order to it); it returns err
+// with the method's name alone for the whole sample (a nil fold).
+func (a *GreedyAuto) withoutError(fold, order []int, err error) error {
+	if fold == nil {
+		return fmt.Errorf("greedytl-auto: %w", err)
+	}
+	given := make([]int, len(fold))
+	for k, r := range fold {
+		given[k] = order[r]
+	}
+	slices.Sort(given)
+	return fmt.Errorf("greedytl-auto: without examples %v: %w", given, err)
 }
 
 // maxSubsamples bounds the subsamples greedytl-auto averages over, and so
@@ -319,20 +412,28 @@ func contentOrder(train Data) []int {
 	return order
 }
 
-// committee fits the members on the training sample train, which Fit
-// has checked (a subsample of a checked sample with both classes needs no
-// second check), and returns their mean, a Linear model with train's
-// scalers. It records in rec what each member chose.
-func (a *GreedyAuto) committee(ctx context.Context, train Data, rec *committeeRecord) (*Linear, error) {
+// committee fits the members other than the ridge member (which Fit fits
+// for every sample from one reduction) on the training sample train, which
+// Fit has checked (a subsample of a checked sample with both classes needs
+// no second check), and returns the sum of their linear functions, a
+// Linear model with train's scalers, and their number. st is train's
+// standardisation when Fit has it (the whole sample's), else nil. It
+// records in rec what each member chose.
+func (a *GreedyAuto) committee(ctx context.Context, train Data, st *standardized, rec *committeeRecord) (*Linear, int, error) {
 	_, d := dims(train.X)
 	_, n := dims(train.H)
 	gammas := a.Gammas
 	if d == 0 || n == 0 {
 		gammas = []float64{1}
 	}
-	st, err := standardizeData(train)
-	if err != nil {
-		return nil, err
+	if st == nil {
+		// The scalers, and the standardised source scores for the source
+		// member (GreedyTL standardises its own columns).
+		st = &standardized{sx: standardize.Fit(train.X), sh: standardize.Fit(train.H)}
+		var err error
+		if st.zh, err = st.sh.Transform(train.H); err != nil {
+			return nil, 0, fmt.Errorf("method: H: %w", err)
+		}
 	}
 	sum := st.linear(a.Name(), make([]float64, d), make([]float64, n), a.Options.Lambda)
 	if n == 0 {
@@ -347,7 +448,7 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data, rec *committeeRe
 		o.FeatureFactor = g
 		gm, err := greedytl.Fit(ctx, matrixOrNil(train.X), matrixOrNil(train.H), train.Y, o)
 		if err != nil {
-			return nil, fmt.Errorf("GreedyTL member γ = %v: %w", g, err)
+			return nil, 0, fmt.Errorf("GreedyTL member γ = %v: %w", g, err)
 		}
 		addGreedy(sum, gm)
 		rec.greedy(sum, g, gm)
@@ -356,7 +457,7 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data, rec *committeeRe
 	if n > 0 {
 		best, err := chooseSource(ctx, st.zh, train.Y)
 		if err != nil {
-			return nil, fmt.Errorf("source member: %w", err)
+			return nil, 0, fmt.Errorf("source member: %w", err)
 		}
 		// The source member is fitted to the labels by ordinary least
 		// squares (not logme-source's class-balanced line).
@@ -368,24 +469,8 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data, rec *committeeRe
 		rec.source(best, col, train.Y, a, b)
 		members++
 	}
-	// The ridge member: every column, λ by leave-one-out (rls-srcfeat).
-	lambda, w, err := ridgeByLOO(ctx, concatColumns(st.zx, st.zh), train.Y, nil)
-	if err != nil {
-		return nil, fmt.Errorf("ridge member: %w", err)
-	}
-	for j := range sum.WX {
-		sum.WX[j] += w[j]
-	}
-	for j := range sum.WH {
-		sum.WH[j] += w[d+j]
-	}
-	sum.Hyper["ridge_lambda"] = lambda
-	rec.ridge(lambda)
-	members++
-	sum.scale(1 / float64(members))
 	sum.Hyper["delta"] = a.Options.Delta
-	sum.Hyper["members"] = float64(members)
-	return sum, nil
+	return sum, members, nil
 }
 
 // chooseSource returns the index of the source member: among the
@@ -399,9 +484,10 @@ func chooseSource(ctx context.Context, zh *mat.Dense, y []float64) (int, error) 
 	var top []int
 	bestPairs := -1
 	col := make([]float64, m)
+	var pc pairCounter
 	for j := range n {
 		mat.Col(col, j, zh)
-		pairs := orderedPairs(col, pos, neg)
+		pairs := pc.count(col, pos, neg)
 		switch {
 		case pairs > bestPairs:
 			bestPairs, top = pairs, append(top[:0], j)
@@ -417,16 +503,36 @@ func chooseSource(ctx context.Context, zh *mat.Dense, y []float64) (int, error) 
 // rows (pos × neg) that col scores in the right order, ties counting one
 // (half a pair): the training AUC times 2·|pos|·|neg|.
 func orderedPairs(col []float64, pos, neg []int) int {
-	pairs := 0
-	for _, p := range pos {
-		for _, q := range neg {
-			switch {
-			case col[p] > col[q]:
-				pairs += 2
-			case col[p] == col[q]:
-				pairs++
-			}
+	var pc pairCounter
+	return pc.count(col, pos, neg)
+}
+
+// pairCounter computes orderedPairs with buffers kept between calls.
+type pairCounter struct{ p, q []float64 }
+
+// count returns orderedPairs(col, pos, neg) from the two classes' sorted
+// scores, O(m log m) rather than O(|pos|·|neg|): each positive counts 2
+// for every negative scored lower and 1 for every one scored the same.
+func (c *pairCounter) count(col []float64, pos, neg []int) int {
+	c.p, c.q = c.p[:0], c.q[:0]
+	for _, r := range pos {
+		c.p = append(c.p, col[r])
+	}
+	for _, r := range neg {
+		c.q = append(c.q, col[r])
+	}
+	slices.Sort(c.p)
+	slices.Sort(c.q)
+	pairs, below, upTo := 0, 0, 0 // negatives < v, ≤ v
+	for _, v := range c.p {
+		for below < len(c.q) && c.q[below] < v {
+			below++
 		}
+		upTo = max(upTo, below)
+		for upTo < len(c.q) && c.q[upTo] <= v {
+			upTo++
+		}
+		pairs += 2*below + (upTo - below)
 	}
 	return pairs
 }

@@ -176,11 +176,14 @@ func TestGreedyAutoChoosesTheBestOrderingSource(t *testing.T) {
 
 // TestGreedyAutoAveragesOverSubsamples checks greedytl-auto against its
 // definition: its scores are the mean of the scores of the committee
-// (SingleFit) fitted on the whole sample and on each subsample without one
+// fitted on the whole sample (SingleFit) and on each subsample without one
 // example of the larger class — the negatives when there are fewer
 // positives or as many, the positives when there are more — or, when that
 // class has more than 10 examples, without each of 10 interleaved folds of
-// it, taken in the order of the FNV-1a hashes of the rows' values.
+// it, taken in the order of the FNV-1a hashes of the rows' values. A
+// subsample's committee is SingleFit's on the subsample but for its ridge
+// member (rls-srcfeat's there), which is sharedRidge: ridge at the whole
+// sample's λ on the whole sample's standardised columns.
 func TestGreedyAutoAveragesOverSubsamples(t *testing.T) {
 	flip := func(c conformanceCase) conformanceCase {
 		c.train.Y = slices.Clone(c.train.Y)
@@ -237,6 +240,8 @@ func TestGreedyAutoAveragesOverSubsamples(t *testing.T) {
 			if len(left) > 10 && len(samples[1]) != len(tc.c.train.Y)-(len(left)+9)/10 {
 				t.Fatalf("the first fold leaves out %d rows", len(tc.c.train.Y)-len(samples[1]))
 			}
+			hp := auto.Hyperparameters()
+			members := hp["members"]
 			for _, rows := range samples {
 				train := tc.c.train
 				if rows != nil {
@@ -246,7 +251,17 @@ func TestGreedyAutoAveragesOverSubsamples(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for i, v := range mustPredict(t, model, tc.c.test) {
+				f := mustPredict(t, model, tc.c.test)
+				if rows != nil {
+					sub := tc.c
+					sub.train = train
+					own := mustPredict(t, mustFit(t, "rls-srcfeat", sub), tc.c.test)
+					shared := sharedRidge(t, tc.c.train, rows, hp["ridge_lambda"], tc.c.test)
+					for i := range f {
+						f[i] += (shared[i] - own[i]) / members
+					}
+				}
+				for i, v := range f {
 					want[i] += v / float64(len(samples))
 				}
 			}
@@ -260,6 +275,53 @@ func TestGreedyAutoAveragesOverSubsamples(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sharedRidge is the ridge member of a subsample by its definition: the
+// training sample's standardised columns z = [x, h] (standardizeData) on
+// the subsample's rows, centred on them (mean z̄), w solving the normal
+// equations (ZᵀZ + λI)w = Zᵀy of those rows; it returns w·(z − z̄) on the
+// rows of test.
+func sharedRidge(t *testing.T, train Data, rows []int, lambda float64, test Data) []float64 {
+	t.Helper()
+	st, err := standardizeData(train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z := concatColumns(st.zx, st.zh)
+	_, cols := z.Dims()
+	zs := mat.NewDense(len(rows), cols, nil)
+	ys := make([]float64, len(rows))
+	mean := make([]float64, cols)
+	for k, r := range rows {
+		zs.SetRow(k, z.RawRowView(r))
+		ys[k] = train.Y[r]
+		for j, v := range z.RawRowView(r) {
+			mean[j] += v / float64(len(rows))
+		}
+	}
+	for k := range rows {
+		for j := range cols {
+			zs.Set(k, j, zs.At(k, j)-mean[j])
+		}
+	}
+	w := directRidge(t, zs, ys, lambda)
+	tx, err := st.sx.Transform(test.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	th, err := st.sh.Transform(test.H)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tz := concatColumns(tx, th)
+	out := make([]float64, len(test.Y))
+	for i := range out {
+		for j, v := range tz.RawRowView(i) {
+			out[i] += w[j] * (v - mean[j])
+		}
+	}
+	return out
 }
 
 // TestGreedyAutoChecksSettings checks that invalid member settings are
@@ -418,5 +480,44 @@ func TestGreedyAutoIgnoresRowOrder(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestOrderedPairsCountsEveryPair: orderedPairs is the count over every
+// (positive, negative) pair — 2 when the positive scores higher, 1 on a
+// tie — on scores with many ties and without.
+func TestOrderedPairsCountsEveryPair(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 200 {
+		m := 2 + rng.IntN(40)
+		levels := 1 + rng.IntN(8) // few levels: many ties
+		if trial%2 == 0 {
+			levels = 1 << 30
+		}
+		col := make([]float64, m)
+		y := make([]float64, m)
+		for i := range m {
+			col[i] = float64(rng.IntN(levels)) - float64(levels)/2
+			y[i] = -1
+			if rng.IntN(3) == 0 || i == 0 {
+				y[i] = 1
+			}
+		}
+		y[m-1] = -1
+		pos, neg := classRows(y)
+		want := 0
+		for _, p := range pos {
+			for _, q := range neg {
+				switch {
+				case col[p] > col[q]:
+					want += 2
+				case col[p] == col[q]:
+					want++
+				}
+			}
+		}
+		if got := orderedPairs(col, pos, neg); got != want {
+			t.Fatalf("trial %d: %d, want %d (col %v, y %v)", trial, got, want, col, y)
+		}
 	}
 }

@@ -346,10 +346,31 @@ func concatColumns(A, B *mat.Dense) *mat.Dense {
 
 // ridgeByLOO fits ridge regression without intercept of t = y − offset on
 // the centred columns Z (offset nil means 0) for every λ of lambdaGrid,
-// chooses λ by chooseByLOO on leave-one-out predictions, and returns λ and
-// the weights fitted on all examples. A λ for which the closed form is
-// numerically unreliable (linear.RidgeLOOPath's errors) is skipped;
-// ridgeByLOO returns an error when every λ is.
+// chooses λ by chooseByLOO on leave-one-out predictions (ridgeLambdaByLOO),
+// and returns λ and the weights fitted on all examples.
+func ridgeByLOO(ctx context.Context, Z *mat.Dense, y, offset []float64) (lambda float64, w []float64, err error) {
+	_, lambda, target, err := ridgeLambdaByLOO(ctx, Z, y, offset)
+	if err != nil {
+		return 0, nil, err
+	}
+	w, _, err = linear.FitRidgeWeights(ctx, Z, target, lambda, false)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := checkFiniteSlice("weight", w); err != nil {
+		return 0, nil, err
+	}
+	return lambda, w, nil
+}
+
+// ridgeLambdaByLOO chooses ridgeByLOO's λ: it reduces the ridge problem of
+// t = y − offset on the centred columns Z once (linear.RidgeLOO, with an
+// unpenalised intercept), computes the leave-one-out predictions of every
+// λ of lambdaGrid and chooses by chooseByLOO. It returns the reduction (for
+// the weights at λ: its Weights are those of ridge without intercept, Z
+// being centred), λ and t. A λ for which the closed form is numerically
+// unreliable (linear.RidgeLOOPath's errors) is skipped; ridgeLambdaByLOO
+// returns an error when every λ is.
 //
 // The leave-one-out prediction re-centres the columns without example i:
 // Z was centred with every example, so the left-out row equals minus the
@@ -362,29 +383,33 @@ func concatColumns(A, B *mat.Dense) *mat.Dense {
 // the prediction used is offset_i + (t_i − r_i) − t̄₋ᵢ, with r_i the
 // intercept model's closed-form leave-one-out residual. (The columns'
 // scaling by their standard deviation is not redone without i.)
-func ridgeByLOO(ctx context.Context, Z *mat.Dense, y, offset []float64) (lambda float64, w []float64, err error) {
-	target := y
+func ridgeLambdaByLOO(ctx context.Context, Z *mat.Dense, y, offset []float64) (rl *linear.RidgeLOO, lambda float64, target []float64, err error) {
+	target = y
 	if offset != nil {
 		target = make([]float64, len(y))
 		for i := range y {
 			target[i] = y[i] - offset[i]
 		}
 	}
-	path, err := linear.RidgeLOOPath(ctx, Z, target, lambdaGrid, true)
+	rl, err = linear.NewRidgeLOO(ctx, Z, target, true)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	path, err := rl.Path(ctx, lambdaGrid)
 	if err != nil {
 		// Some λ is too small for these data: take the others one by one.
 		path = path[:0]
 		for _, l := range lambdaGrid {
 			if err := ctx.Err(); err != nil {
-				return 0, nil, err
+				return nil, 0, nil, err
 			}
-			p, err1 := linear.RidgeLOOPath(ctx, Z, target, []float64{l}, true)
+			p, err1 := rl.Path(ctx, []float64{l})
 			if err1 == nil {
 				path = append(path, p[0])
 			}
 		}
 		if len(path) == 0 {
-			return 0, nil, err
+			return nil, 0, nil, err
 		}
 	}
 	m := len(y)
@@ -427,15 +452,7 @@ func ridgeByLOO(ctx context.Context, Z *mat.Dense, y, offset []float64) (lambda 
 	}
 	best, err := chooseByLOO(y, cands, tieSquared)
 	if err != nil {
-		return 0, nil, err
+		return nil, 0, nil, err
 	}
-	lambda = path[best].Lambda
-	w, _, err = linear.FitRidgeWeights(ctx, Z, target, lambda, false)
-	if err != nil {
-		return 0, nil, err
-	}
-	if err := checkFiniteSlice("weight", w); err != nil {
-		return 0, nil, err
-	}
-	return lambda, w, nil
+	return rl, path[best].Lambda, target, nil
 }

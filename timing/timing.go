@@ -10,12 +10,14 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/method"
 )
 
 // Method names in Row.Method.
 const (
-	Exact    = "exact"    // exact GreedyTL (Options.Sample = 0)
-	Sample59 = "sample59" // GreedyTL-59 (Options.Sample = 59)
+	Exact    = "exact"         // exact GreedyTL (Options.Sample = 0)
+	Sample59 = "sample59"      // GreedyTL-59 (Options.Sample = 59)
+	Auto     = "greedytl-auto" // the recommended method, in Rows at N = 1,000
 )
 
 // The tables a Row can belong to (Row.Table).
@@ -37,9 +39,10 @@ type Row struct {
 	// columns (sources plus feature dimensions).
 	M int `json:"m"`
 	N int `json:"n"`
-	// Method is Exact or Sample59.
+	// Method is Exact, Sample59 or Auto.
 	Method string `json:"method"`
-	// Steps is the median number of columns selected.
+	// Steps is the median number of columns selected (for Auto, by its
+	// GreedyTL member γ = 1 on the whole sample).
 	Steps int `json:"steps"`
 	// Seconds is the median wall-clock time of one fit.
 	Seconds float64 `json:"seconds"`
@@ -141,8 +144,10 @@ var rowSizes = [][2]int{{200, 1000}, {2000, 1000}, {200, 5000}, {2000, 5000}, {2
 // Rows times exact GreedyTL and GreedyTL-59 over the number of training
 // examples: m = 200 and 2,000 at N = 1,000 candidates, and m = 200, 2,000
 // and 20,000 at N = 5,000 (those with m ≤ opts.MaxM), half of them
-// positive, 60 steps each (δ = 0). m = 20,000, N = 5,000 holds 800 MB of
-// data, and the exact search as much again.
+// positive, 60 steps each (δ = 0); and at N = 1,000 the recommended method
+// greedytl-auto (Auto, its default settings: GreedyTL members stopped by
+// δ = 1e-4, a committee on the whole sample and 10 subsamples). m = 20,000,
+// N = 5,000 holds 800 MB of data, and the exact search as much again.
 func Rows(ctx context.Context, opts Options) ([]Row, error) {
 	var cells []cell
 	for _, s := range rowSizes {
@@ -153,8 +158,30 @@ func Rows(ctx context.Context, opts Options) ([]Row, error) {
 		for _, method := range []string{Exact, Sample59} {
 			cells = append(cells, cell{table: TableRows, pos: m / 2, neg: m - m/2, n: n, method: method, maxK: 60, oneProblem: true})
 		}
+		if n == 1000 {
+			cells = append(cells, cell{table: TableRows, pos: m / 2, neg: m - m/2, n: n, method: Auto, oneProblem: true})
+		}
 	}
 	return run(ctx, opts, cells)
+}
+
+// fitAuto fits greedytl-auto on the source scores H and labels y and
+// returns the number of columns its GreedyTL member γ = 1 selected on the
+// whole sample.
+func fitAuto(ctx context.Context, H *mat.Dense, y []float64) (int, error) {
+	meth, err := method.New(Auto)
+	if err != nil {
+		return 0, err
+	}
+	model, err := meth.Fit(ctx, method.Data{H: H, Y: y}, method.Extra{})
+	if err != nil {
+		return 0, err
+	}
+	auto, ok := model.(*method.AutoModel)
+	if !ok || auto.Committee == nil || len(auto.Committee.Greedy) == 0 {
+		return 0, fmt.Errorf("timing: greedytl-auto gave a %T without its committee", model)
+	}
+	return len(auto.Committee.Greedy[0].Path), nil
 }
 
 // run times cells in order. Problems are drawn afresh for every repeat
@@ -197,12 +224,19 @@ func run(ctx context.Context, opts Options, cells []cell) ([]Row, error) {
 				o.Sample = 59
 			}
 			start := time.Now()
-			mod, err := greedytl.Fit(ctx, nil, H, y, o)
+			var err error
+			if c.method == Auto {
+				steps[r], err = fitAuto(ctx, H, y)
+			} else {
+				var mod *greedytl.Model
+				if mod, err = greedytl.Fit(ctx, nil, H, y, o); err == nil {
+					steps[r] = len(mod.Selected)
+				}
+			}
 			secs[r] = time.Since(start).Seconds()
 			if err != nil {
 				return nil, fmt.Errorf("timing: m = %d, N = %d, %s: %w", c.pos+c.neg, c.n, c.method, err)
 			}
-			steps[r] = len(mod.Selected)
 			done++
 			if opts.Progress != nil {
 				opts.Progress(done, total)

@@ -13,18 +13,19 @@ func TestRun(t *testing.T) {
 		{dataset: "a", pos: 2, neg: 3, n: 40, method: Sample59, delta: 1e-4, paper: 0.5},
 		{pos: 4, neg: 4, n: 100, method: Exact, maxK: 6},
 		{pos: 4, neg: 4, n: 100, method: Sample59, maxK: 6},
+		{pos: 4, neg: 6, n: 30, method: Auto},
 	}
 	var calls []int
 	rows, err := run(context.Background(), Options{Repeats: 3, Seed: 1, Progress: func(done, total int) {
-		if total != 12 {
-			t.Errorf("total = %d, want 12", total)
+		if total != 15 {
+			t.Errorf("total = %d, want 15", total)
 		}
 		calls = append(calls, done)
 	}}, cells)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(calls) != 12 || calls[0] != 1 || calls[11] != 12 {
+	if len(calls) != 15 || calls[0] != 1 || calls[14] != 15 {
 		t.Errorf("progress calls %v", calls)
 	}
 	if len(rows) != len(cells) {
@@ -121,19 +122,28 @@ func TestScalingCap(t *testing.T) {
 	}
 }
 
-// TestRowsCap runs Rows capped at m = 200 with one repeat.
+// TestRowsCap runs Rows capped at m = 200 with one repeat: GreedyTL and
+// GreedyTL-59 at N = 1,000 and 5,000, and greedytl-auto at N = 1,000.
 func TestRowsCap(t *testing.T) {
 	rows, err := Rows(context.Background(), Options{Repeats: 1, MaxM: 200})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 4 {
-		t.Fatalf("%d rows, want 4: %+v", len(rows), rows)
+	want := []struct {
+		n      int
+		method string
+	}{{1000, Exact}, {1000, Sample59}, {1000, Auto}, {5000, Exact}, {5000, Sample59}}
+	if len(rows) != len(want) {
+		t.Fatalf("%d rows, want %d: %+v", len(rows), len(want), rows)
 	}
 	for k, r := range rows {
-		wantN, wantMethod := []int{1000, 5000}[k/2], []string{Exact, Sample59}[k%2]
-		if r.Table != TableRows || r.M != 200 || r.N != wantN || r.Method != wantMethod || r.Steps != 60 || !(r.Seconds > 0) {
-			t.Errorf("row %d: %+v, want m = 200, N = %d, %s, 60 steps", k, r, wantN, wantMethod)
+		w := want[k]
+		steps := r.Steps == 60
+		if w.method == Auto {
+			steps = r.Steps >= 1 // GreedyTL stopped by δ
+		}
+		if r.Table != TableRows || r.M != 200 || r.N != w.n || r.Method != w.method || !steps || !(r.Seconds > 0) {
+			t.Errorf("row %d: %+v, want m = 200, N = %d, %s", k, r, w.n, w.method)
 		}
 	}
 }

@@ -41,10 +41,16 @@ printed beside the paper's mean and the speed-up.
 at N = 1,000 candidates, and m = 200, 2,000 and 20,000 at N = 5,000, 60
 steps each (--max-m caps m; m = 20,000, N = 5,000 holds 800 MB of data and
 the exact search as much again). A fit costs O(m·N + m·k) a step (k columns
-selected), so ten times the rows should cost about ten times the time.
+selected), so ten times the rows should cost about ten times the time. At
+N = 1,000 it times the default method greedytl-auto too (method
+"greedytl-auto", steps: its GreedyTL member's selections), whose ridge
+member costs O(m·N·min(m, N) + min(m, N)³) once; on these random scores,
+whose labels they do not predict, its 22 GreedyTL fits stop by δ only after
+many columns (about 120 at m = 200, 670 at m = 2,000), so that its
+m = 2,000 cell takes minutes.
 
 With --json it prints an array of rows with "table" ("paper", "scaling" or
-"rows"), "m", "n", "method" ("exact" or "sample59"), "steps", "seconds",
+"rows"), "m", "n", "method" ("exact", "sample59" or "greedytl-auto"), "steps", "seconds",
 "repeats" and "paper_seconds" (0 where the paper has no number).`,
 		Example: `  greedytl bench
   greedytl bench --scaling --max-n 100000 --json
