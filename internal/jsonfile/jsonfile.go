@@ -25,11 +25,28 @@ import (
 // pointer (an optional member), a slice, a map or an interface, and
 // decodes to nil.
 func Decode(r io.Reader, v any, what string) error {
+	return decode(r, v, what, false)
+}
+
+// DecodeComplete decodes as Decode does, and also returns an error for a
+// member missing from an object decoded into a struct ("columns[0].weight
+// is missing; want a number"), which encoding/json would leave at its zero
+// value, when its field is one that encoding/json always writes: any but a
+// pointer (an optional member), a map (one older writers left out) or a
+// field tagged omitempty or omitzero. It is for the documents whose one
+// writer is encoding/json with the same types, such as model files.
+func DecodeComplete(r io.Reader, v any, what string) error {
+	return decode(r, v, what, true)
+}
+
+// decode is Decode, and DecodeComplete when complete is set.
+func decode(r io.Reader, v any, what string, complete bool) error {
 	raw, err := firstValue(r, what)
 	if err != nil {
 		return err
 	}
-	if err := checkNulls(raw, destination(v)); err != nil {
+	c := &nullChecker{b: raw, complete: complete}
+	if err := c.value(destination(v)); err != nil {
 		return err
 	}
 	return strictDecode(raw, v)
