@@ -81,11 +81,14 @@ func DecodeObject(b []byte, what string, choose func(members map[string]bool) an
 }
 
 // firstValue returns the one JSON value r holds: anything but white space
-// after it is an error ("trailing data after the <what>").
+// after it is an error ("trailing data after the <what>"), and so is the
+// end of r inside the value ("the <what> is truncated: unexpected EOF").
 func firstValue(r io.Reader, what string) (json.RawMessage, error) {
 	dec := json.NewDecoder(r)
 	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
+	if err := dec.Decode(&raw); errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, fmt.Errorf("the %s is truncated: %w", what, err)
+	} else if err != nil {
 		return nil, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
@@ -107,9 +110,11 @@ func strictDecode(raw json.RawMessage, v any) error {
 
 // DecodeMembers decodes the JSON document b into v as encoding/json does,
 // ignoring members v has no field for — to read a document's header
-// before its type is known — but refusing nulls as Decode does.
+// before its type is known — but refusing nulls as Decode does and missing
+// members as DecodeComplete does.
 func DecodeMembers(b []byte, v any) error {
-	if err := checkNulls(b, destination(v)); err != nil {
+	c := &nullChecker{b: b, complete: true}
+	if err := c.value(destination(v)); err != nil {
 		return err
 	}
 	return json.Unmarshal(b, v)

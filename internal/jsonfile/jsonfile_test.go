@@ -28,7 +28,7 @@ func TestDecode(t *testing.T) {
 		{`{"name": "a"} {}`, "trailing data after the thing"},
 		{`{"name": "a"} x`, "trailing data after the thing"},
 		{`{"name": "a"}]`, "trailing data after the thing"},
-		{`{"name": "a"`, "unexpected EOF"},
+		{`{"name": "a"`, "the thing is truncated: unexpected EOF"},
 		{``, "EOF"},
 		{`{"vals": [NaN]}`, "invalid character"},
 	} {
@@ -269,7 +269,7 @@ func TestDecodeObject(t *testing.T) {
 		{`{"name": "a"} 1`, false, "", "trailing data after the thing"},
 		{`[{"name": "a"}]`, false, "", "not a thing: not a JSON object"},
 		{`null`, false, "", "not a thing: not a JSON object"},
-		{`{"name": "a"`, false, "", "not a thing: unexpected EOF"},
+		{`{"name": "a"`, false, "", "not a thing: the thing is truncated: unexpected EOF"},
 		{`{"name": 1}`, false, "", "not a thing: json: cannot unmarshal number"},
 	} {
 		var (

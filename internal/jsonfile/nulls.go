@@ -11,8 +11,9 @@ import (
 	"sync"
 )
 
-// checkNulls returns an error naming the first null in the valid JSON
-// document b that would be decoded into a value of type t that has no nil:
+// nullChecker walks a valid JSON document, keeping the path to the
+// current value for the error: value returns an error naming the first
+// null that would be decoded into a value of a type that has no nil:
 // a number, string, bool, struct or array. encoding/json leaves such a
 // value untouched on null — the zero value, or whatever the destination
 // held — so a required number written as null would read as 0. A null is
@@ -24,13 +25,6 @@ import (
 // struct fields as encoding/json does: by json tag or field name, exactly
 // or else ignoring case, promoted fields of embedded structs included; a
 // member without a field is left to the decoder's unknown-field check.
-func checkNulls(b []byte, t reflect.Type) error {
-	c := &nullChecker{b: b}
-	return c.value(t)
-}
-
-// nullChecker walks a valid JSON document, keeping the path to the
-// current value for the error.
 type nullChecker struct {
 	b    []byte
 	i    int
