@@ -2,7 +2,6 @@ package method
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -144,19 +143,8 @@ func TestReadModelRefusesMissingMember(t *testing.T) {
 			continue // one against the rest: one binary method stands for all
 		}
 		t.Run("multi-class "+name, func(t *testing.T) {
-			mm, err := NewMulti(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := mm.FitMulti(context.Background(), train, y, Extra{Seed: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var buf bytes.Buffer
-			if err := WriteMulti(&buf, m, nil); err != nil {
-				t.Fatal(err)
-			}
-			checkMissingMembers(t, buf.Bytes())
+			_, file := multiFile(t, name, train, y)
+			checkMissingMembers(t, file)
 		})
 	}
 }
