@@ -23,7 +23,7 @@ import (
 const embeddedCLINC150 = "clinc150"
 
 type experimentOptions struct {
-	dataJob   // --data, --out, the negative pool, --shard
+	dataJob   // --data, --out, the negative pool, --seed, --workers, --shard, --quiet
 	name      string
 	sources   string
 	targets   []string
@@ -35,9 +35,6 @@ type experimentOptions struct {
 	splits    int
 	noise     []int
 	methods   []string
-	seed      uint64
-	workers   int
-	quiet     bool
 }
 
 func newExperimentCmd(s *streams) *cobra.Command {

@@ -81,13 +81,16 @@ func checkOut(out string, inputs ...string) error {
 // dataJob holds the flags of the commands that work through a dataset
 // folder into an output directory, in shards (experiment, train-sources):
 // --data, --out, the negative pool (--negative-classes or
-// --negative-fraction) and --shard.
+// --negative-fraction), --seed, --workers, --shard and --quiet.
 type dataJob struct {
 	data        string
 	out         string
 	negClasses  []string
 	negFraction float64
+	seed        uint64
+	workers     int
 	shard       string
+	quiet       bool
 }
 
 // check checks the flags of the command c: both --data and --out (outArg

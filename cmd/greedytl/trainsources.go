@@ -16,15 +16,12 @@ import (
 )
 
 type trainSourcesOptions struct {
-	dataJob // --data, --out, the negative pool, --shard
-	seed    uint64
+	dataJob // --data, --out, the negative pool, --seed, --workers, --shard, --quiet
 	solver  solverValue
 	bias    float64
 	eps     float64
 	grid    []float64
 	folds   int
-	workers int
-	quiet   bool
 }
 
 func newTrainSourcesCmd(s *streams) *cobra.Command {
