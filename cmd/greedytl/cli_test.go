@@ -55,6 +55,21 @@ type toy struct {
 	Xtest, Htest, yte string
 }
 
+// predictLines runs greedytl predict with args, which must succeed and
+// print n words (a score or a class a row), and returns them with what it
+// wrote to standard error.
+func predictLines(t *testing.T, n int, args ...string) (lines []string, stderr string) {
+	t.Helper()
+	code, out, stderr := cli(t, "", append([]string{"predict"}, args...)...)
+	if code != 0 {
+		t.Fatalf("predict: exit %d: %s", code, stderr)
+	}
+	if lines = strings.Fields(out); len(lines) != n {
+		t.Fatalf("predict printed %d lines, want %d", len(lines), n)
+	}
+	return lines, stderr
+}
+
 func newToy(t *testing.T) toy {
 	t.Helper()
 	dir := t.TempDir()
@@ -113,14 +128,7 @@ func TestFitPredictInspect(t *testing.T) {
 	if len(sum.Selected) == 0 || sum.Selected[0].Kind != "source" || sum.Selected[0].Index != 3 || !(sum.Selected[0].Weight > 0) {
 		t.Fatalf("first selected column = %+v, want source 3 with a positive weight", sum.Selected)
 	}
-	code, out, stderr = cli(t, "", "predict", "--model", model, "--features", d.Xtest, "--source-scores", d.Htest, "--labels", d.yte, "--positive", "cat")
-	if code != 0 {
-		t.Fatalf("predict: exit %d: %s", code, stderr)
-	}
-	lines := strings.Fields(out)
-	if len(lines) != 200 {
-		t.Fatalf("predict wrote %d scores, want 200", len(lines))
-	}
+	lines, stderr := predictLines(t, 200, "--model", model, "--features", d.Xtest, "--source-scores", d.Htest, "--labels", d.yte, "--positive", "cat")
 	for _, l := range lines {
 		if v, err := strconv.ParseFloat(l, 64); err != nil || math.IsNaN(v) {
 			t.Fatalf("bad score line %q", l)
