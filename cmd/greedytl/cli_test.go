@@ -55,6 +55,19 @@ type toy struct {
 	Xtest, Htest, yte string
 }
 
+// fitModel fits the toy problem's default model (its features and source
+// scores, cat against dog, with the extra fit flags args) into the file
+// name in its folder, which it returns; the fit must succeed.
+func (d toy) fitModel(t *testing.T, name string, args ...string) string {
+	t.Helper()
+	model := filepath.Join(d.dir, name)
+	fit := []string{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", model}
+	if code, _, stderr := cli(t, "", append(fit, args...)...); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	return model
+}
+
 // predictLines runs greedytl predict with args, which must succeed and
 // print n words (a score or a class a row), and returns them with what it
 // wrote to standard error.
@@ -106,11 +119,7 @@ func newToy(t *testing.T) toy {
 
 func TestFitPredictInspect(t *testing.T) {
 	d := newToy(t)
-	model := filepath.Join(d.dir, "model.json")
-	code, _, stderr := cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--max-k", "2", "--out", model)
-	if code != 0 {
-		t.Fatalf("fit: exit %d: %s", code, stderr)
-	}
+	model := d.fitModel(t, "model.json", "--max-k", "2")
 	code, out, stderr := cli(t, "", "inspect", "--json", model)
 	if code != 0 {
 		t.Fatalf("inspect: exit %d: %s", code, stderr)
@@ -245,10 +254,7 @@ func TestFitFromStdinCSV(t *testing.T) {
 func TestOneInputFromStdin(t *testing.T) {
 	d := newToy(t)
 	csv := "1,0\n2,1\n3,0\n4,1\n5,0\n6,1\n"
-	model := filepath.Join(d.dir, "m.json")
-	if code, _, stderr := cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
-		t.Fatalf("fit: %s", stderr)
-	}
+	model := d.fitModel(t, "m.json")
 	for _, args := range [][]string{
 		{"fit", "--features", "-", "--source-scores", "-", "--labels", d.ytext},
 		{"fit", "--features", "-", "--labels", "-"},
@@ -293,10 +299,7 @@ func TestMessagesNameTheFileOnce(t *testing.T) {
 	dir := d.dir
 	huge := writeText(t, dir, "huge.csv", "1,1.79e308\n2,1.79e308\n3,1.79e308\n4,-1.79e308\n") // deviations overflow
 	y4 := writeText(t, dir, "y4.txt", "1\n-1\n1\n-1\n")
-	model := filepath.Join(dir, "m.json")
-	if code, _, stderr := cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
-		t.Fatal(stderr)
-	}
+	model := d.fitModel(t, "m.json")
 	narrow := writeText(t, dir, "narrow.csv", "1,2,3\n")
 	for _, tc := range []struct {
 		args []string
