@@ -335,16 +335,34 @@ func (f *linearMultiFile) check() error {
 	return checkFiniteSlice("b", f.B)
 }
 
+// scaledFile is a multi-class file of a form that standardises [X, H]
+// (linear, nearest-neighbour, centroid-cosine): it checks itself, and its
+// scalers give the column counts.
+type scaledFile interface {
+	check() error
+	dims() (d, n int)
+}
+
+// decodeScaled decodes doc into f (decodeStrict), checks it and returns
+// its numbers of features d and sources n.
+func decodeScaled(doc json.RawMessage, f scaledFile) (d, n int, err error) {
+	if err := decodeStrict(doc, f); err != nil {
+		return 0, 0, err
+	}
+	if err := f.check(); err != nil {
+		return 0, 0, err
+	}
+	d, n = f.dims()
+	return d, n, nil
+}
+
 // decodeLinearMulti decodes a "linear" file.
 func decodeLinearMulti(doc json.RawMessage) (MultiModel, error) {
 	var f linearMultiFile
-	if err := decodeStrict(doc, &f); err != nil {
+	d, n, err := decodeScaled(doc, &f)
+	if err != nil {
 		return nil, err
 	}
-	if err := f.check(); err != nil {
-		return nil, err
-	}
-	d, n := f.dims()
 	w := mat.NewDense(len(f.Classes), d+n, nil)
 	for k := range f.Classes {
 		copy(w.RawRowView(k), f.WX[k])
@@ -432,13 +450,10 @@ func (f *nearestNeighbourFile) check() error {
 // decodeNearestNeighbour decodes a "nearest-neighbour" file.
 func decodeNearestNeighbour(doc json.RawMessage) (MultiModel, error) {
 	var f nearestNeighbourFile
-	if err := decodeStrict(doc, &f); err != nil {
+	d, n, err := decodeScaled(doc, &f)
+	if err != nil {
 		return nil, err
 	}
-	if err := f.check(); err != nil {
-		return nil, err
-	}
-	d, n := f.dims()
 	return &nearestNeighbourModel{multiBase: multiBase{f.Method, f.Classes, f.Hyperparameters}, s: f.blockScaler,
 		rows: denseRows(f.Rows, d+n), class: f.RowClasses}, nil
 }
@@ -515,13 +530,10 @@ func (f *centroidCosineFile) check() error {
 // decodeCentroidCosine decodes a "centroid-cosine" file.
 func decodeCentroidCosine(doc json.RawMessage) (MultiModel, error) {
 	var f centroidCosineFile
-	if err := decodeStrict(doc, &f); err != nil {
+	d, n, err := decodeScaled(doc, &f)
+	if err != nil {
 		return nil, err
 	}
-	if err := f.check(); err != nil {
-		return nil, err
-	}
-	d, n := f.dims()
 	return &centroidCosineModel{multiBase: multiBase{f.Method, f.Classes, f.Hyperparameters}, s: f.blockScaler,
 		centroids: denseRows(f.Centroids, d+n)}, nil
 }
