@@ -159,3 +159,21 @@ func checkFiniteSlice(name string, v []float64) error {
 	}
 	return nil
 }
+
+// named is a model's slice of numbers and its name in messages.
+type named struct {
+	name string
+	v    []float64
+}
+
+// checkFiniteParts returns an error naming the first non-finite number of
+// parts, in order (checkFiniteSlice), or of the hyperparameters hp
+// (checkHyper), or nil.
+func checkFiniteParts(hp map[string]float64, parts ...named) error {
+	for _, p := range parts {
+		if err := checkFiniteSlice(p.name, p.v); err != nil {
+			return err
+		}
+	}
+	return checkHyper(hp)
+}
