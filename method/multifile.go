@@ -384,15 +384,7 @@ type nearestNeighbourModel struct {
 // Scores returns, per row and class, minus the distance to the nearest
 // training row of the class.
 func (nn *nearestNeighbourModel) Scores(d Data) (*mat.Dense, error) {
-	Z, err := nn.s.transform(d)
-	if err != nil {
-		return nil, err
-	}
-	r, _ := Z.Dims()
-	out := mat.NewDense(r, len(nn.classes), nil)
-	for i := 0; i < r; i++ {
-		z := Z.RawRowView(i)
-		best := out.RawRowView(i)
+	return nn.s.rowScores(d, len(nn.classes), func(z, best []float64) {
 		for k := range best {
 			best[k] = math.Inf(1)
 		}
@@ -404,6 +396,23 @@ func (nn *nearestNeighbourModel) Scores(d Data) (*mat.Dense, error) {
 		for k := range best {
 			best[k] = -math.Sqrt(best[k])
 		}
+	})
+}
+
+// rowScores standardises the rows of d (transform) and returns their
+// scores for K classes, score(z, row) writing those of the standardised
+// row z (which it may change) into row; an error for non-finite scores
+// (checkFiniteScores). It serves the forms that score each row on its own
+// by distances (nearest-neighbour, centroid-cosine).
+func (b blockScaler) rowScores(d Data, K int, score func(z, row []float64)) (*mat.Dense, error) {
+	Z, err := b.transform(d)
+	if err != nil {
+		return nil, err
+	}
+	r, _ := Z.Dims()
+	out := mat.NewDense(r, K, nil)
+	for i := range r {
+		score(Z.RawRowView(i), out.RawRowView(i))
 	}
 	return out, checkFiniteScores(out)
 }
@@ -484,21 +493,12 @@ func normaliseRow(z []float64) {
 // Scores returns, per row and class, minus the distance of the normalised
 // row to the class's centroid.
 func (c *centroidCosineModel) Scores(d Data) (*mat.Dense, error) {
-	Z, err := c.s.transform(d)
-	if err != nil {
-		return nil, err
-	}
-	r, _ := Z.Dims()
-	out := mat.NewDense(r, len(c.classes), nil)
-	for i := 0; i < r; i++ {
-		u := Z.RawRowView(i)
+	return c.s.rowScores(d, len(c.classes), func(u, row []float64) {
 		normaliseRow(u)
-		row := out.RawRowView(i)
 		for k := range row {
 			row[k] = -math.Sqrt(sqDist(u, c.centroids.RawRowView(k)))
 		}
-	}
-	return out, checkFiniteScores(out)
+	})
 }
 
 // Predict returns the class of the nearest centroid.
