@@ -72,7 +72,10 @@ type fileColumn struct {
 // written so that they read back exactly. WriteJSON returns an error if m
 // is inconsistent (see ReadModel) or w fails.
 func (m *Model) WriteJSON(w io.Writer) error {
-	return m.Write(w, modelfile.NewHeader(m.methodName(), nil, nil))
+	if err := m.Write(w, modelfile.NewHeader(m.methodName(), nil, nil)); err != nil {
+		return fmt.Errorf("greedytl.Model.WriteJSON: %w", err)
+	}
+	return nil
 }
 
 // methodName returns the canonical spec of m's options (BaseMethod for a
@@ -87,19 +90,17 @@ func (m *Model) methodName() string {
 // Write writes m as WriteJSON does with the header h, whose
 // hyperparameters are replaced by m's: for package method, whose GreedyTL
 // variants name the method by their own spec and record the sources and
-// the label names.
+// the label names. Its errors name no package: WriteJSON and package
+// method put theirs in front.
 func (m *Model) Write(w io.Writer, h modelfile.Header) error {
 	if m != nil {
 		h.Hyperparameters = m.Options.Hyperparameters()
 	}
 	f, err := m.document(h)
-	if err == nil {
-		err = modelfile.Write(w, f)
-	}
 	if err != nil {
-		return fmt.Errorf("greedytl: writing model: %w", err)
+		return err
 	}
-	return nil
+	return modelfile.Write(w, f)
 }
 
 // MarshalJSON encodes m in the format of WriteJSON, without indentation,
@@ -107,11 +108,11 @@ func (m *Model) Write(w io.Writer, h modelfile.Header) error {
 func (m *Model) MarshalJSON() ([]byte, error) {
 	f, err := m.document(modelfile.NewHeader(m.methodName(), m.Options.Hyperparameters(), nil))
 	if err != nil {
-		return nil, fmt.Errorf("greedytl: writing model: %w", err)
+		return nil, fmt.Errorf("greedytl.Model.MarshalJSON: %w", err)
 	}
 	b, err := json.Marshal(f)
 	if err != nil {
-		return nil, fmt.Errorf("greedytl: writing model: %w", err)
+		return nil, fmt.Errorf("greedytl.Model.MarshalJSON: %w", err)
 	}
 	return b, nil
 }

@@ -223,8 +223,8 @@ func TestReadModelRejects(t *testing.T) {
 func TestWriteJSONRejectsInvalid(t *testing.T) {
 	mod := jsonModel(t, 0)
 	mod.Weights = mod.Weights[:1]
-	if err := mod.WriteJSON(new(bytes.Buffer)); err == nil || !strings.Contains(err.Error(), "inconsistent") {
-		t.Errorf("err = %v", err)
+	if err := mod.WriteJSON(new(bytes.Buffer)); err == nil || !strings.HasPrefix(err.Error(), "greedytl.Model.WriteJSON: inconsistent") {
+		t.Errorf("err = %v, want greedytl.Model.WriteJSON's, once", err)
 	}
 }
 
