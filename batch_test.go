@@ -56,6 +56,21 @@ func checkSameModels(t *testing.T, flag *bool, on, off string, probs []fitProble
 	}
 }
 
+// sampledSearches are the randomised searches checkSameModels compares:
+// r = 59 stopped by δ; r = 7 run to maxK7 steps; a tiny λ with γ = 2;
+// r = 5000 (more than the candidates) with λ = lambda5000, run to
+// maxK5000 steps, γ = 0.5; and AutoLambda with the leave-one-out stop and
+// γ = 0.
+func sampledSearches(maxK7 int, lambda5000 float64, maxK5000 int) []Options {
+	return []Options{
+		{Lambda: 1, Delta: 1e-4, FeatureFactor: 1, Sample: 59, Seed: 1},
+		{Lambda: 1, Delta: 0, FeatureFactor: 1, Sample: 7, Seed: 2, MaxK: maxK7},
+		{Lambda: 1e-6, Delta: 0, FeatureFactor: 2, Sample: 20, Seed: 3, MaxK: 25},
+		{Lambda: lambda5000, Delta: 0, FeatureFactor: 0.5, Sample: 5000, Seed: 4, MaxK: maxK5000},
+		{Delta: 1e-4, FeatureFactor: 0, Sample: 3, Seed: 5, AutoLambda: true, StopAtMinLOO: true},
+	}
+}
+
 // dupProblem returns m×n source scores made of a few distinct columns,
 // each repeated as exact copies, affine copies (equal after
 // standardising, up to rounding) and copies perturbed in the last bits,
@@ -280,11 +295,5 @@ func TestBatchedModels(t *testing.T) {
 		X.Set(i, 7, H.At(i, 3)) // a feature equal to a source
 	}
 	probs = append(probs, fitProblem{"features+duplicates", X, H, probs[2].y})
-	checkSameModels(t, &batchedScoring, "batched scoring", "scalar", probs, []Options{
-		{Lambda: 1, Delta: 1e-4, FeatureFactor: 1, Sample: 59, Seed: 1},
-		{Lambda: 1, Delta: 0, FeatureFactor: 1, Sample: 7, Seed: 2, MaxK: 30},
-		{Lambda: 1e-6, Delta: 0, FeatureFactor: 2, Sample: 20, Seed: 3, MaxK: 25},
-		{Lambda: 1, Delta: 0, FeatureFactor: 0.5, Sample: 5000, Seed: 4, MaxK: 20},
-		{Delta: 1e-4, FeatureFactor: 0, Sample: 3, Seed: 5, AutoLambda: true, StopAtMinLOO: true},
-	})
+	checkSameModels(t, &batchedScoring, "batched scoring", "scalar", probs, sampledSearches(30, 1, 20))
 }

@@ -72,7 +72,10 @@ type fileColumn struct {
 // written so that they read back exactly. WriteJSON returns an error if m
 // is inconsistent (see ReadModel) or w fails.
 func (m *Model) WriteJSON(w io.Writer) error {
-	return m.Write(w, modelfile.NewHeader(m.methodName(), nil, nil))
+	if err := m.Write(w, modelfile.NewHeader(m.methodName(), nil, nil)); err != nil {
+		return fmt.Errorf("greedytl.Model.WriteJSON: %w", err)
+	}
+	return nil
 }
 
 // methodName returns the canonical spec of m's options (BaseMethod for a
@@ -87,19 +90,17 @@ func (m *Model) methodName() string {
 // Write writes m as WriteJSON does with the header h, whose
 // hyperparameters are replaced by m's: for package method, whose GreedyTL
 // variants name the method by their own spec and record the sources and
-// the label names.
+// the label names. Its errors name no package: WriteJSON and package
+// method put theirs in front.
 func (m *Model) Write(w io.Writer, h modelfile.Header) error {
 	if m != nil {
 		h.Hyperparameters = m.Options.Hyperparameters()
 	}
 	f, err := m.document(h)
-	if err == nil {
-		err = modelfile.Write(w, f)
-	}
 	if err != nil {
-		return fmt.Errorf("greedytl: writing model: %w", err)
+		return err
 	}
-	return nil
+	return modelfile.Write(w, f)
 }
 
 // MarshalJSON encodes m in the format of WriteJSON, without indentation,
@@ -107,11 +108,11 @@ func (m *Model) Write(w io.Writer, h modelfile.Header) error {
 func (m *Model) MarshalJSON() ([]byte, error) {
 	f, err := m.document(modelfile.NewHeader(m.methodName(), m.Options.Hyperparameters(), nil))
 	if err != nil {
-		return nil, fmt.Errorf("greedytl: writing model: %w", err)
+		return nil, fmt.Errorf("greedytl.Model.MarshalJSON: %w", err)
 	}
 	b, err := json.Marshal(f)
 	if err != nil {
-		return nil, fmt.Errorf("greedytl: writing model: %w", err)
+		return nil, fmt.Errorf("greedytl.Model.MarshalJSON: %w", err)
 	}
 	return b, nil
 }
@@ -152,14 +153,13 @@ func (m *Model) document(h modelfile.Header) (*modelFile, error) {
 // other than the canonical spec of the options (a file of package method's
 // GreedyTL variants is read by package method), or inconsistent content
 // (see DecodeFile). It reads version 1 files too.
-func ReadModel(r io.Reader) (*Model, error) {
+func ReadModel(r io.Reader) (m *Model, err error) {
 	f, err := modelfile.Read(r)
-	if err != nil {
-		return nil, fmt.Errorf("greedytl: reading model: %w", err)
+	if err == nil {
+		m, err = DecodeFile(f)
 	}
-	m, err := DecodeFile(f)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("greedytl.ReadModel: %w", err)
 	}
 	method := f.Method
 	want := m.Options.MethodName(BaseMethod, DefaultOptions())
@@ -172,7 +172,7 @@ func ReadModel(r io.Reader) (*Model, error) {
 		}
 	}
 	if method != want {
-		return nil, fmt.Errorf("greedytl: reading model: method %q does not match the options (they make %q); read the files of package method's variants with method.Read", method, want)
+		return nil, fmt.Errorf("greedytl.ReadModel: method %q does not match the options (they make %q); read the files of package method's variants with method.Read", method, want)
 	}
 	return m, nil
 }
@@ -184,24 +184,24 @@ func ReadModel(r io.Reader) (*Model, error) {
 // invalid options, column indices out of range or repeated, non-finite
 // numbers, non-positive scales, a file that names no method, and
 // hyperparameters, when the file records them, other than those of its
-// options.
+// options; in a version 2 file, also for a missing member
+// (jsonfile.DecodeComplete: "columns[0].weight is missing"), which would
+// otherwise read as zero. Its errors name no package: ReadModel and
+// package method put theirs in front.
 func DecodeFile(f modelfile.File) (*Model, error) {
-	fail := func(err error) (*Model, error) {
-		return nil, fmt.Errorf("greedytl: reading model: %w", err)
-	}
 	var mf modelFile
 	if f.Version == modelfile.Version1 {
 		var v1 modelFileV1
 		v1.Options.Options.FeatureFactor = math.NaN() // JSON cannot set a NaN: still NaN means absent
 		if err := jsonfile.Decode(bytes.NewReader(f.Doc), &v1, "model"); err != nil {
-			return fail(fmt.Errorf("version 1 file: %w", err))
+			return nil, fmt.Errorf("version 1 file: %w", err)
 		}
 		var err error
 		if mf, err = v1.upgrade(); err != nil {
-			return fail(err)
+			return nil, err
 		}
-	} else if err := jsonfile.Decode(bytes.NewReader(f.Doc), &mf, "model"); err != nil {
-		return fail(err)
+	} else if err := jsonfile.DecodeComplete(bytes.NewReader(f.Doc), &mf, "model"); err != nil {
+		return nil, err
 	}
 	m := newModel(len(mf.Columns), mf.NumFeatures, mf.NumSources, mf.Options)
 	for j, c := range mf.Columns {
@@ -211,15 +211,15 @@ func DecodeFile(f modelfile.File) (*Model, error) {
 		m.Path[j] = Step{Column: col, Score: c.Score, RegError: c.RegError, LOOError: c.LOOError}
 	}
 	if err := m.validate(); err != nil {
-		return fail(err)
+		return nil, err
 	}
 	if mf.Method == "" {
-		return fail(fmt.Errorf("the file names no method"))
+		return nil, errors.New("the file names no method")
 	}
 	if mf.Hyperparameters != nil {
 		want := m.Options.Hyperparameters()
 		if !maps.Equal(mf.Hyperparameters, want) {
-			return fail(fmt.Errorf("hyperparameters %v disagree with the options (%v)", mf.Hyperparameters, want))
+			return nil, fmt.Errorf("hyperparameters %v disagree with the options (%v)", mf.Hyperparameters, want)
 		}
 	}
 	return m, nil

@@ -13,6 +13,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/source"
 )
@@ -161,7 +162,7 @@ func TestReadModelRejects(t *testing.T) {
 		{"trailing data", buf.String() + "{}", "trailing data"},
 		{"other format", edit(func(d map[string]any) { d["format"] = "liblinear" }), `format is "liblinear"`},
 		{"version 3", edit(func(d map[string]any) { d["version"] = 3 }), "unsupported version 3"},
-		{"no version", edit(func(d map[string]any) { delete(d, "version") }), "unsupported version 0"},
+		{"no version", edit(func(d map[string]any) { delete(d, "version") }), "version is missing; want a number"},
 		{"method mismatch", edit(func(d map[string]any) { d["method"] = "greedytl:gamma=0.7,max_k=6,sample=59" }), "does not match"},
 		{"no method", edit(func(d map[string]any) { d["method"] = "" }), "names no method"},
 		{"hyperparameters", edit(func(d map[string]any) { d["hyperparameters"].(map[string]any)["lambda"] = 2 }), "disagree with the options"},
@@ -190,11 +191,29 @@ func TestReadModelRejects(t *testing.T) {
 		{"null hyperparameter", edit(func(d map[string]any) { d["hyperparameters"].(map[string]any)["delta"] = nil }), "hyperparameters.delta is null; want a number"},
 		{"null num_sources", edit(func(d map[string]any) { d["num_sources"] = nil }), "num_sources is null; want a number"},
 		{"null sources digest", edit(func(d map[string]any) { d["sources"] = map[string]any{"dir": "src", "sha256": nil} }), "sources.sha256 is null; want a string"},
-		{"sources without a digest", edit(func(d map[string]any) { d["sources"] = map[string]any{"dir": "src", "count": 2} }), `"sources" has no sha256 digest`},
+		{"sources without a digest", edit(func(d map[string]any) { d["sources"] = map[string]any{"dir": "src", "count": 2} }), "sources.sha256 is missing; want a string"},
+		{"sources with an empty digest", edit(func(d map[string]any) {
+			d["sources"] = map[string]any{"dir": "src", "sha256": "", "count": 2, "data_sha256": "", "seed": 0}
+		}), `"sources" has no sha256 digest`},
+		// A missing member would decode to 0, or to no columns: refused,
+		// naming the member.
+		{"no weight", edit(func(d map[string]any) { delete(col0(d), "weight") }), "columns[0].weight is missing; want a number"},
+		{"no kind", edit(func(d map[string]any) { delete(col0(d), "kind") }), "columns[0].kind is missing"},
+		{"no columns", edit(func(d map[string]any) { delete(d, "columns") }), "columns is missing; want an array"},
+		{"no num_sources", edit(func(d map[string]any) { delete(d, "num_sources") }), "num_sources is missing; want a number"},
+		{"no options", edit(func(d map[string]any) { delete(d, "options") }), "options is missing; want an object"},
+		{"no seed", edit(func(d map[string]any) { delete(d["options"].(map[string]any), "seed") }), "options.seed is missing; want a number"},
 	} {
 		_, err := ReadModel(strings.NewReader(c.text))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want %q", c.name, err, c.want)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), "greedytl.ReadModel: ") {
+			t.Errorf("%s: %v does not start with greedytl.ReadModel", c.name, err)
+		}
+		if err := errtest.OnePrefix(err.Error()); err != nil {
+			t.Errorf("%s: %v", c.name, err)
 		}
 	}
 }
@@ -204,8 +223,8 @@ func TestReadModelRejects(t *testing.T) {
 func TestWriteJSONRejectsInvalid(t *testing.T) {
 	mod := jsonModel(t, 0)
 	mod.Weights = mod.Weights[:1]
-	if err := mod.WriteJSON(new(bytes.Buffer)); err == nil || !strings.Contains(err.Error(), "inconsistent") {
-		t.Errorf("err = %v", err)
+	if err := mod.WriteJSON(new(bytes.Buffer)); err == nil || !strings.HasPrefix(err.Error(), "greedytl.Model.WriteJSON: inconsistent") {
+		t.Errorf("err = %v, want greedytl.Model.WriteJSON's, once", err)
 	}
 }
 

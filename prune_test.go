@@ -90,11 +90,5 @@ func TestPrunedModels(t *testing.T) {
 	probs := illAndDupProblems(rng)
 	H, y := benchProblem(20, 2000)
 	probs = append(probs, fitProblem{"gaussian", randDense(rng, 20, 100), H, y})
-	checkSameModels(t, &pruning, "pruned search", "unpruned", probs, []Options{
-		{Lambda: 1, Delta: 1e-4, FeatureFactor: 1, Sample: 59, Seed: 1},
-		{Lambda: 1, Delta: 0, FeatureFactor: 1, Sample: 7, Seed: 2, MaxK: 45},
-		{Lambda: 1e-6, Delta: 0, FeatureFactor: 2, Sample: 20, Seed: 3, MaxK: 25},
-		{Lambda: 0.1, Delta: 0, FeatureFactor: 0.5, Sample: 5000, Seed: 4, MaxK: 30},
-		{Delta: 1e-4, FeatureFactor: 0, Sample: 3, Seed: 5, AutoLambda: true, StopAtMinLOO: true},
-	})
+	checkSameModels(t, &pruning, "pruned search", "unpruned", probs, sampledSearches(45, 0.1, 30))
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl/internal/peertest"
+	"github.com/greedytl/greedytl/internal/validate"
 	"github.com/greedytl/greedytl/sparse"
 )
 
@@ -181,13 +182,9 @@ func TestReadSVMLightHeartScale(t *testing.T) {
 	if y[0] != 1 || !equalInts(ind, wantInd) || !sameFloats(val, wantVal) {
 		t.Errorf("row 0: label %v, %v %v", y[0], ind, val)
 	}
-	pos := 0
-	for _, v := range y {
-		if v == 1 {
-			pos++
-		} else if v != -1 {
-			t.Fatalf("label %v", v)
-		}
+	pos, _, err := validate.Labels(y)
+	if err != nil {
+		t.Fatal(err)
 	}
 	if pos != 120 {
 		t.Errorf("%d positive labels, want 120", pos)

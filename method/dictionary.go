@@ -381,13 +381,7 @@ func (dm *dictionaryModel) check() error {
 	if dm.codes.Len() != K*len(dm.path) || len(dm.w) != K*len(dm.path) {
 		return fmt.Errorf("%d code statistics and %d weights for %d codes", dm.codes.Len(), len(dm.w), K*len(dm.path))
 	}
-	if err := checkFiniteSlice("w", dm.w); err != nil {
-		return err
-	}
-	if err := checkFiniteSlice("b", []float64{dm.b}); err != nil {
-		return err
-	}
-	return checkHyper(dm.hyper)
+	return checkFiniteParts(dm.hyper, named{"w", dm.w}, named{"b", []float64{dm.b}})
 }
 
 // dictionaryFile is the file form of a dictionaryModel.

@@ -122,16 +122,7 @@ func (l *Linear) check() error {
 	if l.X.Len()+l.H.Len() == 0 {
 		return fmt.Errorf("the model has no columns")
 	}
-	if err := checkFiniteSlice("wx", l.WX); err != nil {
-		return err
-	}
-	if err := checkFiniteSlice("wh", l.WH); err != nil {
-		return err
-	}
-	if err := checkFiniteSlice("b", []float64{l.B}); err != nil {
-		return err
-	}
-	return checkHyper(l.Hyper)
+	return checkFiniteParts(l.Hyper, named{"wx", l.WX}, named{"wh", l.WH}, named{"b", []float64{l.B}})
 }
 
 // linearFile is the file form of a Linear model.

@@ -98,7 +98,11 @@ type File struct {
 // document (a multi-class file of a binary method's spec is one-vs-rest).
 // It returns an error for malformed JSON (including NaN or infinite
 // numbers, which JSON cannot hold), trailing data, another format or
-// version, an unknown method and whatever the decoder rejects.
+// version, an unknown method (Lookup's error) and whatever the decoder
+// rejects, a member missing included. Each error carries the package's
+// prefix once, and what was being read: "method: reading model: …",
+// "method: reading l1-logistic model: …", "method: reading multi-class
+// nearest-mean model: …".
 func Read(r io.Reader) (File, error) {
 	f, err := modelfile.Read(r)
 	if err != nil {
@@ -106,7 +110,11 @@ func Read(r io.Reader) (File, error) {
 	}
 	info := FileInfo{Sources: f.Sources, Labels: f.Labels}
 	if f.Multi {
-		m, err := decodeMultiFile(f.Doc, f.Method)
+		decode, err := multiDecoder(f.Method)
+		if err != nil {
+			return File{}, err
+		}
+		m, err := decode(f.Doc)
 		if err != nil {
 			return File{}, fmt.Errorf("method: reading multi-class %s model: %w", f.Method, err)
 		}
@@ -114,7 +122,7 @@ func Read(r io.Reader) (File, error) {
 	}
 	reg, err := Lookup(f.Method)
 	if err != nil {
-		return File{}, fmt.Errorf("method: reading model: %w", err)
+		return File{}, err
 	}
 	m, err := reg.Decode(f.Doc)
 	if err != nil {
@@ -123,10 +131,12 @@ func Read(r io.Reader) (File, error) {
 	return File{Model: m, Info: info}, nil
 }
 
-// decodeStrict decodes doc into v, rejecting unknown members and trailing
-// data: what a method's Decode uses for its file type.
+// decodeStrict decodes doc into v, rejecting unknown members, missing ones
+// (jsonfile.DecodeComplete: a member the writer always writes does not read
+// as zero when it is missing) and trailing data: what a method's Decode
+// uses for its file type.
 func decodeStrict(doc []byte, v any) error {
-	return jsonfile.Decode(bytes.NewReader(doc), v, "model")
+	return jsonfile.DecodeComplete(bytes.NewReader(doc), v, "model")
 }
 
 // checkHyper returns an error when a hyperparameter is not finite.
@@ -148,4 +158,22 @@ func checkFiniteSlice(name string, v []float64) error {
 		}
 	}
 	return nil
+}
+
+// named is a model's slice of numbers and its name in messages.
+type named struct {
+	name string
+	v    []float64
+}
+
+// checkFiniteParts returns an error naming the first non-finite number of
+// parts, in order (checkFiniteSlice), or of the hyperparameters hp
+// (checkHyper), or nil.
+func checkFiniteParts(hp map[string]float64, parts ...named) error {
+	for _, p := range parts {
+		if err := checkFiniteSlice(p.name, p.v); err != nil {
+			return err
+		}
+	}
+	return checkHyper(hp)
 }

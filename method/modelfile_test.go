@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/source"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
@@ -187,10 +188,15 @@ func TestWriteModelRejects(t *testing.T) {
 		{"an infinite hyperparameter", infHyper, io.Discard, "lambda is +Inf"},
 		{"missing weights", ragged, io.Discard, "0 feature weights for 1 features"},
 		{"a failing writer", smallLinear(), failingWriter{}, "disk full"},
+		{"a GreedyTL model and a failing writer", fitGreedyModel(t), failingWriter{}, "method: writing greedytl model: disk full"},
 	} {
 		err := WriteModel(tc.w, tc.m)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+			continue
+		}
+		if err := errtest.OnePrefix(err.Error()); err != nil {
+			t.Errorf("%s: %v", tc.name, err)
 		}
 	}
 }

@@ -40,7 +40,7 @@ func (l ClassLabels) Counts() []int {
 // than m, an index out of range, or a class without examples.
 func (l ClassLabels) Check(m int) error {
 	if err := l.checkNames(); err != nil {
-		return err
+		return fmt.Errorf("method: %w", err)
 	}
 	if len(l.Y) != m {
 		return fmt.Errorf("method: %d labels for %d rows", len(l.Y), m)
@@ -59,18 +59,18 @@ func (l ClassLabels) Check(m int) error {
 }
 
 // checkNames returns an error for fewer than two class names, an empty one
-// or one given twice.
+// or one given twice; the error names no package (its callers prefix it).
 func (l ClassLabels) checkNames() error {
 	if len(l.Names) < 2 {
-		return fmt.Errorf("method: %d class names: at least two classes are needed", len(l.Names))
+		return fmt.Errorf("%d class names: at least two classes are needed", len(l.Names))
 	}
 	seen := make(map[string]bool, len(l.Names))
 	for k, n := range l.Names {
 		if n == "" {
-			return fmt.Errorf("method: class %d has an empty name", k)
+			return fmt.Errorf("class %d has an empty name", k)
 		}
 		if seen[n] {
-			return fmt.Errorf("method: class name %q is given twice", n)
+			return fmt.Errorf("class name %q is given twice", n)
 		}
 		seen[n] = true
 	}

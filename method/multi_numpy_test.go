@@ -2,7 +2,6 @@ package method
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -97,20 +96,9 @@ func TestMultiFileNumPy(t *testing.T) {
 	xPath, hPath := writeCSV("x.csv", test.X), writeCSV("h.csv", test.H)
 	for _, name := range []string{"greedytl-nway", "multinomial-logistic", "nearest-mean", "nearest-neighbour", "simpleshot", "rls-srcfeat"} {
 		t.Run(name, func(t *testing.T) {
-			mm, err := NewMulti(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			model, err := mm.FitMulti(context.Background(), train, y, Extra{Seed: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var buf bytes.Buffer
-			if err := WriteMulti(&buf, model, nil); err != nil {
-				t.Fatal(err)
-			}
+			model, file := multiFile(t, name, train, y)
 			path := filepath.Join(dir, name+".json")
-			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			if err := os.WriteFile(path, file, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			out, err := exec.Command(py, "-c", numpyMultiScript, path, xPath, hPath).CombinedOutput()

@@ -61,6 +61,25 @@ func multiProblem(seed uint64, K, shots, test, d, n int) (train Data, ytrain Cla
 	return train, ClassLabels{Names: names, Y: yt}, testData, ytest
 }
 
+// multiFile fits the multi-class method name (NewMulti) on train and y with
+// seed 1 and returns the model and its file (WriteMulti, no sources).
+func multiFile(t *testing.T, name string, train Data, y ClassLabels) (MultiModel, []byte) {
+	t.Helper()
+	mm, err := NewMulti(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := mm.FitMulti(context.Background(), train, y, Extra{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteMulti(&buf, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	return m, buf.Bytes()
+}
+
 // sklearnMultinomialScript fits LogisticRegression(multi_class="multinomial",
 // solver="lbfgs") at C = argv[2] on the CSV argv[1] (class index first, then
 // the columns, used as they are) and prints the coefficients and the

@@ -98,24 +98,25 @@ func multiFileDocument(m MultiModel, sources *source.ID) (any, error) {
 	return enc.multiDocument(h)
 }
 
-// decodeMultiFile decodes a multi-class file whose method is method: by
-// the native multi-class method's DecodeMulti, or one-vs-rest for a binary
-// method's spec.
-func decodeMultiFile(doc json.RawMessage, method string) (MultiModel, error) {
+// multiDecoder returns the decoder of a multi-class file whose method is
+// method: the native multi-class method's DecodeMulti, or one-vs-rest for
+// a binary method's spec. Its errors, a malformed spec or an unknown
+// method, are Lookup's, and carry the package's prefix.
+func multiDecoder(method string) (func(json.RawMessage) (MultiModel, error), error) {
 	s, err := ParseSpec(method)
 	if err != nil {
 		return nil, err
 	}
 	if r, ok := registry[s.Name]; ok && r.DecodeMulti != nil {
 		if len(s.Params) > 0 {
-			return nil, fmt.Errorf("%s takes no settings", s.Name)
+			return nil, fmt.Errorf("method: %s takes no settings", s.Name)
 		}
-		return r.DecodeMulti(doc)
+		return r.DecodeMulti, nil
 	}
 	if _, err := Lookup(method); err != nil {
 		return nil, err
 	}
-	return decodeOneVsRest(doc)
+	return decodeOneVsRest, nil
 }
 
 // checkHeader validates the members every multi-class file has: at least
@@ -334,16 +335,34 @@ func (f *linearMultiFile) check() error {
 	return checkFiniteSlice("b", f.B)
 }
 
+// scaledFile is a multi-class file of a form that standardises [X, H]
+// (linear, nearest-neighbour, centroid-cosine): it checks itself, and its
+// scalers give the column counts.
+type scaledFile interface {
+	check() error
+	dims() (d, n int)
+}
+
+// decodeScaled decodes doc into f (decodeStrict), checks it and returns
+// its numbers of features d and sources n.
+func decodeScaled(doc json.RawMessage, f scaledFile) (d, n int, err error) {
+	if err := decodeStrict(doc, f); err != nil {
+		return 0, 0, err
+	}
+	if err := f.check(); err != nil {
+		return 0, 0, err
+	}
+	d, n = f.dims()
+	return d, n, nil
+}
+
 // decodeLinearMulti decodes a "linear" file.
 func decodeLinearMulti(doc json.RawMessage) (MultiModel, error) {
 	var f linearMultiFile
-	if err := decodeStrict(doc, &f); err != nil {
+	d, n, err := decodeScaled(doc, &f)
+	if err != nil {
 		return nil, err
 	}
-	if err := f.check(); err != nil {
-		return nil, err
-	}
-	d, n := f.dims()
 	w := mat.NewDense(len(f.Classes), d+n, nil)
 	for k := range f.Classes {
 		copy(w.RawRowView(k), f.WX[k])
@@ -365,15 +384,7 @@ type nearestNeighbourModel struct {
 // Scores returns, per row and class, minus the distance to the nearest
 // training row of the class.
 func (nn *nearestNeighbourModel) Scores(d Data) (*mat.Dense, error) {
-	Z, err := nn.s.transform(d)
-	if err != nil {
-		return nil, err
-	}
-	r, _ := Z.Dims()
-	out := mat.NewDense(r, len(nn.classes), nil)
-	for i := 0; i < r; i++ {
-		z := Z.RawRowView(i)
-		best := out.RawRowView(i)
+	return nn.s.rowScores(d, len(nn.classes), func(z, best []float64) {
 		for k := range best {
 			best[k] = math.Inf(1)
 		}
@@ -385,6 +396,23 @@ func (nn *nearestNeighbourModel) Scores(d Data) (*mat.Dense, error) {
 		for k := range best {
 			best[k] = -math.Sqrt(best[k])
 		}
+	})
+}
+
+// rowScores standardises the rows of d (transform) and returns their
+// scores for K classes, score(z, row) writing those of the standardised
+// row z (which it may change) into row; an error for non-finite scores
+// (checkFiniteScores). It serves the forms that score each row on its own
+// by distances (nearest-neighbour, centroid-cosine).
+func (b blockScaler) rowScores(d Data, K int, score func(z, row []float64)) (*mat.Dense, error) {
+	Z, err := b.transform(d)
+	if err != nil {
+		return nil, err
+	}
+	r, _ := Z.Dims()
+	out := mat.NewDense(r, K, nil)
+	for i := range r {
+		score(Z.RawRowView(i), out.RawRowView(i))
 	}
 	return out, checkFiniteScores(out)
 }
@@ -431,13 +459,10 @@ func (f *nearestNeighbourFile) check() error {
 // decodeNearestNeighbour decodes a "nearest-neighbour" file.
 func decodeNearestNeighbour(doc json.RawMessage) (MultiModel, error) {
 	var f nearestNeighbourFile
-	if err := decodeStrict(doc, &f); err != nil {
+	d, n, err := decodeScaled(doc, &f)
+	if err != nil {
 		return nil, err
 	}
-	if err := f.check(); err != nil {
-		return nil, err
-	}
-	d, n := f.dims()
 	return &nearestNeighbourModel{multiBase: multiBase{f.Method, f.Classes, f.Hyperparameters}, s: f.blockScaler,
 		rows: denseRows(f.Rows, d+n), class: f.RowClasses}, nil
 }
@@ -468,21 +493,12 @@ func normaliseRow(z []float64) {
 // Scores returns, per row and class, minus the distance of the normalised
 // row to the class's centroid.
 func (c *centroidCosineModel) Scores(d Data) (*mat.Dense, error) {
-	Z, err := c.s.transform(d)
-	if err != nil {
-		return nil, err
-	}
-	r, _ := Z.Dims()
-	out := mat.NewDense(r, len(c.classes), nil)
-	for i := 0; i < r; i++ {
-		u := Z.RawRowView(i)
+	return c.s.rowScores(d, len(c.classes), func(u, row []float64) {
 		normaliseRow(u)
-		row := out.RawRowView(i)
 		for k := range row {
 			row[k] = -math.Sqrt(sqDist(u, c.centroids.RawRowView(k)))
 		}
-	}
-	return out, checkFiniteScores(out)
+	})
 }
 
 // Predict returns the class of the nearest centroid.
@@ -514,13 +530,10 @@ func (f *centroidCosineFile) check() error {
 // decodeCentroidCosine decodes a "centroid-cosine" file.
 func decodeCentroidCosine(doc json.RawMessage) (MultiModel, error) {
 	var f centroidCosineFile
-	if err := decodeStrict(doc, &f); err != nil {
+	d, n, err := decodeScaled(doc, &f)
+	if err != nil {
 		return nil, err
 	}
-	if err := f.check(); err != nil {
-		return nil, err
-	}
-	d, n := f.dims()
 	return &centroidCosineModel{multiBase: multiBase{f.Method, f.Classes, f.Hyperparameters}, s: f.blockScaler,
 		centroids: denseRows(f.Centroids, d+n)}, nil
 }

@@ -141,7 +141,9 @@ func Read(r io.Reader) (File, error) {
 
 // Parse checks the header of the model file doc and returns it with doc:
 // the one check of every model file's format and version, whichever method
-// wrote it. It returns an error for a member of the wrong type or null, a
+// wrote it. It returns an error for a missing "format", "version" or
+// "method" ("version is missing; want a number"), a member of the wrong
+// type or null, a
 // format other than Format, a version it does not read (1 and 2 are read), a
 // "sources" record without a digest (source.ID.Check), incomplete "labels"
 // (LabelNames.Check), and "labels" in a multi-class file. Members it does
@@ -149,7 +151,7 @@ func Read(r io.Reader) (File, error) {
 func Parse(doc json.RawMessage) (File, error) {
 	var head struct {
 		Header
-		Classes json.RawMessage `json:"classes"`
+		Classes json.RawMessage `json:"classes,omitempty"` // optional: in multi-class files only
 	}
 	if err := jsonfile.DecodeMembers(doc, &head); err != nil {
 		return File{}, err

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"testing"
+
+	"github.com/greedytl/greedytl/internal/validate"
 )
 
 // TestRun times tiny cells and checks the rows' bookkeeping.
@@ -56,13 +58,9 @@ func TestProblem(t *testing.T) {
 	if r, n := H.Dims(); r != 12 || n != 30 {
 		t.Fatalf("H is %d×%d", r, n)
 	}
-	pos := 0
-	for _, v := range y {
-		if v == 1 {
-			pos++
-		} else if v != -1 {
-			t.Fatalf("label %v", v)
-		}
+	pos, _, err := validate.Labels(y)
+	if err != nil {
+		t.Fatal(err)
 	}
 	if pos != 2 {
 		t.Errorf("%d positives, want 2", pos)

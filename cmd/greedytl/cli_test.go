@@ -55,6 +55,34 @@ type toy struct {
 	Xtest, Htest, yte string
 }
 
+// fitModel fits the toy problem's default model (its features and source
+// scores, cat against dog, with the extra fit flags args) into the file
+// name in its folder, which it returns; the fit must succeed.
+func (d toy) fitModel(t *testing.T, name string, args ...string) string {
+	t.Helper()
+	model := filepath.Join(d.dir, name)
+	fit := []string{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", model}
+	if code, _, stderr := cli(t, "", append(fit, args...)...); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	return model
+}
+
+// predictLines runs greedytl predict with args, which must succeed and
+// print n words (a score or a class a row), and returns them with what it
+// wrote to standard error.
+func predictLines(t *testing.T, n int, args ...string) (lines []string, stderr string) {
+	t.Helper()
+	code, out, stderr := cli(t, "", append([]string{"predict"}, args...)...)
+	if code != 0 {
+		t.Fatalf("predict: exit %d: %s", code, stderr)
+	}
+	if lines = strings.Fields(out); len(lines) != n {
+		t.Fatalf("predict printed %d lines, want %d", len(lines), n)
+	}
+	return lines, stderr
+}
+
 func newToy(t *testing.T) toy {
 	t.Helper()
 	dir := t.TempDir()
@@ -91,11 +119,7 @@ func newToy(t *testing.T) toy {
 
 func TestFitPredictInspect(t *testing.T) {
 	d := newToy(t)
-	model := filepath.Join(d.dir, "model.json")
-	code, _, stderr := cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--max-k", "2", "--out", model)
-	if code != 0 {
-		t.Fatalf("fit: exit %d: %s", code, stderr)
-	}
+	model := d.fitModel(t, "model.json", "--max-k", "2")
 	code, out, stderr := cli(t, "", "inspect", "--json", model)
 	if code != 0 {
 		t.Fatalf("inspect: exit %d: %s", code, stderr)
@@ -113,14 +137,7 @@ func TestFitPredictInspect(t *testing.T) {
 	if len(sum.Selected) == 0 || sum.Selected[0].Kind != "source" || sum.Selected[0].Index != 3 || !(sum.Selected[0].Weight > 0) {
 		t.Fatalf("first selected column = %+v, want source 3 with a positive weight", sum.Selected)
 	}
-	code, out, stderr = cli(t, "", "predict", "--model", model, "--features", d.Xtest, "--source-scores", d.Htest, "--labels", d.yte, "--positive", "cat")
-	if code != 0 {
-		t.Fatalf("predict: exit %d: %s", code, stderr)
-	}
-	lines := strings.Fields(out)
-	if len(lines) != 200 {
-		t.Fatalf("predict wrote %d scores, want 200", len(lines))
-	}
+	lines, stderr := predictLines(t, 200, "--model", model, "--features", d.Xtest, "--source-scores", d.Htest, "--labels", d.yte, "--positive", "cat")
 	for _, l := range lines {
 		if v, err := strconv.ParseFloat(l, 64); err != nil || math.IsNaN(v) {
 			t.Fatalf("bad score line %q", l)
@@ -237,10 +254,7 @@ func TestFitFromStdinCSV(t *testing.T) {
 func TestOneInputFromStdin(t *testing.T) {
 	d := newToy(t)
 	csv := "1,0\n2,1\n3,0\n4,1\n5,0\n6,1\n"
-	model := filepath.Join(d.dir, "m.json")
-	if code, _, stderr := cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
-		t.Fatalf("fit: %s", stderr)
-	}
+	model := d.fitModel(t, "m.json")
 	for _, args := range [][]string{
 		{"fit", "--features", "-", "--source-scores", "-", "--labels", d.ytext},
 		{"fit", "--features", "-", "--labels", "-"},
@@ -285,10 +299,7 @@ func TestMessagesNameTheFileOnce(t *testing.T) {
 	dir := d.dir
 	huge := writeText(t, dir, "huge.csv", "1,1.79e308\n2,1.79e308\n3,1.79e308\n4,-1.79e308\n") // deviations overflow
 	y4 := writeText(t, dir, "y4.txt", "1\n-1\n1\n-1\n")
-	model := filepath.Join(dir, "m.json")
-	if code, _, stderr := cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
-		t.Fatal(stderr)
-	}
+	model := d.fitModel(t, "m.json")
 	narrow := writeText(t, dir, "narrow.csv", "1,2,3\n")
 	for _, tc := range []struct {
 		args []string

@@ -5,8 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -15,7 +18,6 @@ import (
 
 	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/method"
-	"io/fs"
 )
 
 // TestBadInputMessages (issue 19, item 4): every bad input of the commands
@@ -47,6 +49,33 @@ func TestBadInputMessages(t *testing.T) {
 	fit := func(args ...string) []string {
 		return append([]string{"fit", "--features", d.X, "--labels", d.ytext, "--positive", "cat"}, args...)
 	}
+	// Corrupt model files: a GreedyTL file and a multi-class one, each
+	// edited in one place.
+	greedyModel, multiModel := filepath.Join(dir, "greedy.json"), filepath.Join(dir, "multi.json")
+	X6 := writeText(t, dir, "x6.csv", "1,2\n3,1\n0,5\n2,2\n4,1\n1,6\n")
+	for _, args := range [][]string{fit("--method", "greedytl", "--out", greedyModel),
+		{"fit", "--features", X6, "--labels", y3c, "--method", "nearest-mean", "--out", multiModel}} {
+		if code, _, e := cli(t, "", args...); code != 0 {
+			t.Fatalf("%q: %d %s", args, code, e)
+		}
+	}
+	// corrupt writes the file from with the first match of the regular
+	// expression old replaced by new, as name.
+	corrupt := func(from, name, old, new string) string {
+		b, err := os.ReadFile(from)
+		re := regexp.MustCompile(old)
+		if err != nil || !re.Match(b) {
+			t.Fatalf("%s lacks %q (%v)", from, old, err)
+		}
+		loc := re.FindIndex(b)
+		return writeText(t, dir, name, string(b[:loc[0]])+new+string(b[loc[1]:]))
+	}
+	badKind := corrupt(greedyModel, "kind.json", `"kind": "[a-z]+"`, `"kind": "bogus"`)
+	badVersion := corrupt(greedyModel, "version.json", `"version": 2,`, `"version": 7,`)
+	badFormat := corrupt(greedyModel, "format.json", `"format": "greedytl-model"`, `"format": "liblinear"`)
+	truncated := corrupt(greedyModel, "truncated.json", `"columns": \[(?s:.*)`, `"columns": [`)
+	noWeight := corrupt(greedyModel, "noweight.json", `"weight": [^,]*,\s*`, ``)
+	twiceA := corrupt(multiModel, "classes.json", `"b"`, `"a"`) // the class list: a, a, c
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -80,6 +109,18 @@ func TestBadInputMessages(t *testing.T) {
 		{"predict: a label the model does not know", []string{"predict", "--model", model, "--features", d.Xtest, "--labels", bird},
 			bird + `: label "bird" is not one of the labels ` + model + ` was fitted on (positive "cat", negative "dog")`},
 		{"predict: not a model", []string{"predict", "--model", nanCSV, "--features", d.X}, nanCSV + " is not a greedytl model (JSON) file"},
+		{"predict: a column of an unknown kind", []string{"predict", "--model", badKind, "--features", d.X},
+			badKind + `: method: reading greedytl model: unknown column kind "bogus" (want "feature" or "source")`},
+		{"predict: a newer model file", []string{"predict", "--model", badVersion, "--features", d.X},
+			badVersion + ": method: reading model: unsupported version 7: this greedytl reads model file versions 1 and 2 (a newer greedytl wrote it?)"},
+		{"predict: another format", []string{"predict", "--model", badFormat, "--features", d.X},
+			badFormat + `: method: reading model: format is "liblinear", want "greedytl-model"`},
+		{"predict: a truncated model file", []string{"predict", "--model", truncated, "--features", d.X},
+			truncated + ": method: reading model: the model is truncated: unexpected EOF"},
+		{"predict: a member missing from a model file", []string{"predict", "--model", noWeight, "--features", d.X},
+			noWeight + ": method: reading greedytl model: columns[0].weight is missing; want a number"},
+		{"predict: a class named twice", []string{"predict", "--model", twiceA, "--features", X6},
+			twiceA + `: method: reading multi-class nearest-mean model: class name "a" is given twice`},
 		{"train: a bad line", []string{"train", badSVM, filepath.Join(dir, "o.model")}, badSVM + `:2: index 2: cannot parse value "x"`},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate" for "greedytl" (see 'greedytl --help')`},
 		{"unknown command, a suggestion", []string{"fitt"}, `unknown command "fitt" for "greedytl"; did you mean "fit"? (see 'greedytl --help')`},

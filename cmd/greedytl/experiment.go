@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,7 +16,6 @@ import (
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/method"
-	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
 
@@ -25,25 +23,18 @@ import (
 const embeddedCLINC150 = "clinc150"
 
 type experimentOptions struct {
-	data        string
-	name        string
-	out         string
-	sources     string
-	negClasses  []string
-	negFraction float64
-	targets     []string
-	protocol    string
-	positives   []int
-	ways        []int
-	shots       []int
-	testPer     int
-	splits      int
-	noise       []int
-	methods     []string
-	seed        uint64
-	workers     int
-	shard       string
-	quiet       bool
+	dataJob   // --data, --out, the negative pool, --seed, --workers, --shard, --quiet
+	name      string
+	sources   string
+	targets   []string
+	protocol  string
+	positives []int
+	ways      []int
+	shots     []int
+	testPer   int
+	splits    int
+	noise     []int
+	methods   []string
 }
 
 func newExperimentCmd(s *streams) *cobra.Command {
@@ -138,23 +129,11 @@ SIGINT or SIGTERM (the finished cells are kept).`,
 }
 
 func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
-	if o.data == "" || o.out == "" {
-		return badInputf("give both --data DIR and --out RUN (see 'greedytl experiment --help')")
-	}
-	if err := checkOutDir(o.out); err != nil {
+	sh, err := o.check(c, "RUN")
+	if err != nil {
 		return err
 	}
 	fracSet := c.Flags().Changed("negative-fraction")
-	if len(o.negClasses) > 0 && fracSet {
-		return badInputf("give --negative-classes or --negative-fraction, not both")
-	}
-	if err := checkNegativeFraction(c, o.negFraction); err != nil {
-		return err
-	}
-	sh, err := shard.Parse(o.shard, os.Getenv)
-	if err != nil {
-		return badInputf("--shard: %w", err)
-	}
 	cfg := experiment.DefaultConfig()
 	cfg.Name, cfg.Out, cfg.Sources = o.name, o.out, o.sources
 	cfg.NegativeClasses, cfg.Targets = o.negClasses, o.targets

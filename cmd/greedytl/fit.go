@@ -253,13 +253,21 @@ func (f flagSetting) applies(base, spec string) error {
 // configure returns the binary method to fit: method.New of the flags'
 // spec.
 func (o *fitOptions) configure(c *cobra.Command) (method.Method, error) {
+	return newOfSpec(o, c, method.New)
+}
+
+// newOfSpec returns what newMethod (method.New, method.NewMulti) makes of
+// the spec of the flags o of the command c; its errors are bad input,
+// named --method's.
+func newOfSpec[M any](o *fitOptions, c *cobra.Command, newMethod func(spec string) (M, error)) (M, error) {
+	var none M
 	spec, err := o.spec(c)
 	if err != nil {
-		return nil, err
+		return none, err
 	}
-	m, err := method.New(spec)
+	m, err := newMethod(spec)
 	if err != nil {
-		return nil, badInputf("--method: %w", err)
+		return none, badInputf("--method: %w", err)
 	}
 	return m, nil
 }

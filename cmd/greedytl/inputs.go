@@ -17,6 +17,7 @@ import (
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/method"
+	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
 
@@ -77,13 +78,45 @@ func checkOut(out string, inputs ...string) error {
 	return badInput(atomicfile.NotAnInput(out, inputs...))
 }
 
-// checkNegativeFraction checks --negative-fraction when it is given: the
-// libraries read 0 as "the default", which the flag must not.
-func checkNegativeFraction(c *cobra.Command, f float64) error {
-	if c.Flags().Changed("negative-fraction") && !(f > 0 && f < 1) {
-		return badInputf("--negative-fraction %v: want a value in (0, 1)", f)
+// dataJob holds the flags of the commands that work through a dataset
+// folder into an output directory, in shards (experiment, train-sources):
+// --data, --out, the negative pool (--negative-classes or
+// --negative-fraction), --seed, --workers, --shard and --quiet.
+type dataJob struct {
+	data        string
+	out         string
+	negClasses  []string
+	negFraction float64
+	seed        uint64
+	workers     int
+	shard       string
+	quiet       bool
+}
+
+// check checks the flags of the command c: both --data and --out (outArg
+// names --out's argument, "RUN" or "SOURCES", in the message), an output
+// directory (checkOutDir), one way of choosing the negative pool and, when
+// given, a --negative-fraction in (0, 1) (the libraries read 0 as "the
+// default", which the flag must not). It returns the shard to work on.
+func (j *dataJob) check(c *cobra.Command, outArg string) (shard.Shard, error) {
+	if j.data == "" || j.out == "" {
+		return shard.Shard{}, badInputf("give both --data DIR and --out %s (see '%s --help')", outArg, c.CommandPath())
 	}
-	return nil
+	if err := checkOutDir(j.out); err != nil {
+		return shard.Shard{}, err
+	}
+	fracSet := c.Flags().Changed("negative-fraction")
+	if len(j.negClasses) > 0 && fracSet {
+		return shard.Shard{}, badInputf("give --negative-classes or --negative-fraction, not both")
+	}
+	if fracSet && !(j.negFraction > 0 && j.negFraction < 1) {
+		return shard.Shard{}, badInputf("--negative-fraction %v: want a value in (0, 1)", j.negFraction)
+	}
+	sh, err := shard.Parse(j.shard, os.Getenv)
+	if err != nil {
+		return shard.Shard{}, badInputf("--shard: %w", err)
+	}
+	return sh, nil
 }
 
 // checkOutDir refuses, for the commands whose output is a directory, an

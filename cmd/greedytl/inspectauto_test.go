@@ -20,10 +20,7 @@ import (
 // with --top 0); a file written before the committee was recorded says so.
 func TestInspectAuto(t *testing.T) {
 	d := newToy(t)
-	model := filepath.Join(d.dir, "auto.json")
-	if code, _, stderr := cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
-		t.Fatalf("fit: exit %d: %s", code, stderr)
-	}
+	model := d.fitModel(t, "auto.json")
 	raw, err := os.ReadFile(model)
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,21 @@ import (
 	"github.com/greedytl/greedytl/source"
 )
 
+// sourceScores returns the scores of the sources in the directory dir
+// (source.LoadDir) on the rows of X.
+func sourceScores(t *testing.T, dir string, X mat.Matrix) *mat.Dense {
+	t.Helper()
+	set, err := source.LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	H, err := set.Scores(X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return H
+}
+
 // TestEveryMethodFromTheCLI fits every registered method with greedytl fit,
 // then predicts and inspects with its model file; fitted with --sources,
 // the file records the sources and predict checks them (checkSourcesRecord).
@@ -100,21 +115,10 @@ func newSourcesToy(t *testing.T) sourcesToy {
 		}
 		return strings.Join(lab, "\n") + "\n"
 	}
-	scores := func(dir string, X *mat.Dense) *mat.Dense {
-		set, err := source.LoadDir(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		H, err := set.Scores(X)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return H
-	}
 	st.X, st.Xt = writeNPY(t, st.dir, "X.npy", X), writeNPY(t, st.dir, "Xt.npy", Xt)
 	st.y, st.yt = writeText(t, st.dir, "y.txt", labels(X)), writeText(t, st.dir, "yt.txt", labels(Xt))
-	st.HA, st.HAt = writeNPY(t, st.dir, "HA.npy", scores(st.A, X)), writeNPY(t, st.dir, "HAt.npy", scores(st.A, Xt))
-	st.HB = writeNPY(t, st.dir, "HBt.npy", scores(st.B, Xt))
+	st.HA, st.HAt = writeNPY(t, st.dir, "HA.npy", sourceScores(t, st.A, X)), writeNPY(t, st.dir, "HAt.npy", sourceScores(t, st.A, Xt))
+	st.HB = writeNPY(t, st.dir, "HBt.npy", sourceScores(t, st.B, Xt))
 	return st
 }
 

@@ -40,15 +40,7 @@ func (o *fitOptions) multiMethod(c *cobra.Command) (method.MultiMethod, error) {
 	if !c.Flags().Changed("method") && !slices.ContainsFunc(greedyFlags, c.Flags().Changed) {
 		return method.NewMulti(method.RecommendedMulti)
 	}
-	spec, err := o.spec(c)
-	if err != nil {
-		return nil, err
-	}
-	mm, err := method.NewMulti(spec)
-	if err != nil {
-		return nil, badInputf("--method: %w", err)
-	}
-	return mm, nil
+	return newOfSpec(o, c, method.NewMulti)
 }
 
 // nativeMultiOnly reports whether --method names a method that fits only

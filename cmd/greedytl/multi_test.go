@@ -69,14 +69,7 @@ func TestFitPredictMulti(t *testing.T) {
 	if sum.Method != "greedytl-nway" || strings.Join(sum.Classes, ",") != "ant,bee,cow" || len(sum.PerClass) != 3 {
 		t.Errorf("inspect: method %q, classes %v, %d classes' columns; want greedytl-nway, ant,bee,cow, 3", sum.Method, sum.Classes, len(sum.PerClass))
 	}
-	code, out, stderr = cli(t, "", "predict", "--model", model, "--features", xt, "--source-scores", ht, "--labels", yt)
-	if code != 0 {
-		t.Fatalf("predict: exit %d: %s", code, stderr)
-	}
-	lines := strings.Fields(out)
-	if len(lines) != 15 {
-		t.Fatalf("predict printed %d classes, want 15", len(lines))
-	}
+	lines, stderr := predictLines(t, 15, "--model", model, "--features", xt, "--source-scores", ht, "--labels", yt)
 	for _, l := range lines {
 		if l != "ant" && l != "bee" && l != "cow" {
 			t.Fatalf("predict printed %q, not a class name", l)

@@ -14,10 +14,7 @@ import (
 // train --out d.svm destroyed their input).
 func TestOutputIsNeverAnInput(t *testing.T) {
 	d := newToy(t)
-	model := filepath.Join(d.dir, "m.json")
-	if code, _, stderr := cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
-		t.Fatalf("fit: %s", stderr)
-	}
+	model := d.fitModel(t, "m.json")
 	link := filepath.Join(d.dir, "link.npy")
 	if err := os.Symlink(d.X, link); err != nil {
 		t.Fatal(err)
@@ -70,10 +67,7 @@ func TestOutputToSpecialFiles(t *testing.T) {
 // file or directory named "-" in the working directory.
 func TestOutputDash(t *testing.T) {
 	d := newToy(t)
-	model := filepath.Join(d.dir, "m.json")
-	if code, _, stderr := cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
-		t.Fatalf("fit: %s", stderr)
-	}
+	model := d.fitModel(t, "m.json")
 	svm := writeText(t, d.dir, "d.svm", "+1 1:1 2:0.5\n-1 1:-1 2:0.25\n+1 1:0.8\n-1 2:-0.5\n")
 	t.Chdir(t.TempDir())
 	for _, tc := range []struct {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,24 +12,16 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
 
 type trainSourcesOptions struct {
-	data        string
-	out         string
-	negClasses  []string
-	negFraction float64
-	seed        uint64
-	solver      solverValue
-	bias        float64
-	eps         float64
-	grid        []float64
-	folds       int
-	workers     int
-	shard       string
-	quiet       bool
+	dataJob // --data, --out, the negative pool, --seed, --workers, --shard, --quiet
+	solver  solverValue
+	bias    float64
+	eps     float64
+	grid    []float64
+	folds   int
 }
 
 func newTrainSourcesCmd(s *streams) *cobra.Command {
@@ -113,21 +104,9 @@ func (l *floatList) Set(arg string) error {
 func (l *floatList) Type() string { return "floats" }
 
 func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error {
-	if o.data == "" || o.out == "" {
-		return badInputf("give both --data DIR and --out SOURCES (see 'greedytl train-sources --help')")
-	}
-	if err := checkOutDir(o.out); err != nil {
-		return err
-	}
-	if len(o.negClasses) > 0 && c.Flags().Changed("negative-fraction") {
-		return badInputf("give --negative-classes or --negative-fraction, not both")
-	}
-	if err := checkNegativeFraction(c, o.negFraction); err != nil {
-		return err
-	}
-	sh, err := shard.Parse(o.shard, os.Getenv)
+	sh, err := o.check(c, "SOURCES")
 	if err != nil {
-		return badInputf("--shard: %w", err)
+		return err
 	}
 	cfg := source.TrainConfig{Solver: o.solver.s, Bias: o.bias, Eps: o.eps, Grid: o.grid, Folds: o.folds, Seed: o.seed}
 	if err := cfg.Check(); err != nil {

@@ -65,18 +65,11 @@ func TestTrainSources(t *testing.T) {
 	if len(ix.Negatives.Classes) != 2 || ix.Negatives.Seed != 3 || ix.Solver != "L2R_L2LOSS_SVC_DUAL" || ix.Bias != 1 || ix.Folds != 5 || len(ix.Grid) != 9 {
 		t.Errorf("index settings: %+v", ix)
 	}
-	set, err := source.LoadDir(out)
-	if err != nil {
-		t.Fatal(err)
-	}
 	f, err := dataset.LoadFolder(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := set.Scores(f.X)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := sourceScores(t, out, f.X)
 	// Each source scores its own class above every source negative.
 	for j, e := range ix.Sources {
 		minPos, maxNeg := 1e300, -1e300

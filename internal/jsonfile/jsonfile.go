@@ -25,11 +25,28 @@ import (
 // pointer (an optional member), a slice, a map or an interface, and
 // decodes to nil.
 func Decode(r io.Reader, v any, what string) error {
+	return decode(r, v, what, false)
+}
+
+// DecodeComplete decodes as Decode does, and also returns an error for a
+// member missing from an object decoded into a struct ("columns[0].weight
+// is missing; want a number"), which encoding/json would leave at its zero
+// value, when its field is one that encoding/json always writes: any but a
+// pointer (an optional member), a map (one older writers left out) or a
+// field tagged omitempty or omitzero. It is for the documents whose one
+// writer is encoding/json with the same types, such as model files.
+func DecodeComplete(r io.Reader, v any, what string) error {
+	return decode(r, v, what, true)
+}
+
+// decode is Decode, and DecodeComplete when complete is set.
+func decode(r io.Reader, v any, what string, complete bool) error {
 	raw, err := firstValue(r, what)
 	if err != nil {
 		return err
 	}
-	if err := checkNulls(raw, destination(v)); err != nil {
+	c := &nullChecker{b: raw, complete: complete}
+	if err := c.value(destination(v)); err != nil {
 		return err
 	}
 	return strictDecode(raw, v)
@@ -64,11 +81,14 @@ func DecodeObject(b []byte, what string, choose func(members map[string]bool) an
 }
 
 // firstValue returns the one JSON value r holds: anything but white space
-// after it is an error ("trailing data after the <what>").
+// after it is an error ("trailing data after the <what>"), and so is the
+// end of r inside the value ("the <what> is truncated: unexpected EOF").
 func firstValue(r io.Reader, what string) (json.RawMessage, error) {
 	dec := json.NewDecoder(r)
 	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
+	if err := dec.Decode(&raw); errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, fmt.Errorf("the %s is truncated: %w", what, err)
+	} else if err != nil {
 		return nil, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
@@ -90,9 +110,11 @@ func strictDecode(raw json.RawMessage, v any) error {
 
 // DecodeMembers decodes the JSON document b into v as encoding/json does,
 // ignoring members v has no field for — to read a document's header
-// before its type is known — but refusing nulls as Decode does.
+// before its type is known — but refusing nulls as Decode does and missing
+// members as DecodeComplete does.
 func DecodeMembers(b []byte, v any) error {
-	if err := checkNulls(b, destination(v)); err != nil {
+	c := &nullChecker{b: b, complete: true}
+	if err := c.value(destination(v)); err != nil {
 		return err
 	}
 	return json.Unmarshal(b, v)

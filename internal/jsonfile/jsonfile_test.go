@@ -28,7 +28,7 @@ func TestDecode(t *testing.T) {
 		{`{"name": "a"} {}`, "trailing data after the thing"},
 		{`{"name": "a"} x`, "trailing data after the thing"},
 		{`{"name": "a"}]`, "trailing data after the thing"},
-		{`{"name": "a"`, "unexpected EOF"},
+		{`{"name": "a"`, "the thing is truncated: unexpected EOF"},
 		{``, "EOF"},
 		{`{"vals": [NaN]}`, "invalid character"},
 	} {
@@ -169,6 +169,59 @@ func TestDecodeNull(t *testing.T) {
 	}
 }
 
+// completeDoc has a member of each kind DecodeComplete requires or not.
+type completeDoc struct {
+	completeHead
+	Weight  float64            `json:"weight"`
+	Columns []completeColumn   `json:"columns"`
+	Pair    [2]int             `json:"pair"`
+	Opt     *completeColumn    `json:"opt"`
+	Hyper   map[string]float64 `json:"hyper"`
+	Note    string             `json:"note,omitempty"`
+}
+
+type completeHead struct {
+	Version int `json:"version"`
+}
+
+type completeColumn struct {
+	Kind  kindText `json:"kind"`
+	Index int      `json:"index"`
+}
+
+// TestDecodeComplete: a member encoding/json always writes but the
+// document leaves out is an error naming where it is missing (a promoted
+// field's and a nested object's too), not a zero; pointers, maps and
+// omitempty members stay optional; a member matched ignoring case counts;
+// Decode still reads the same documents.
+func TestDecodeComplete(t *testing.T) {
+	const full = `"version": 2, "weight": 1, "pair": [1, 2], "columns": [{"kind": "x", "index": 0}]`
+	for _, tc := range []struct {
+		in   string
+		want string // error; "" for success
+	}{
+		{`{` + full + `}`, ""},
+		{`{` + full + `, "opt": {"kind": "y", "index": 1}, "hyper": {}, "note": "n"}`, ""},
+		{`{"VERSION": 2, "Weight": 1, "pair": [1, 2], "columns": []}`, ""},
+		{`{"version": 2, "pair": [1, 2], "columns": []}`, "weight is missing; want a number"},
+		{`{"weight": 1, "pair": [1, 2], "columns": []}`, "version is missing; want a number"},
+		{`{"version": 2, "weight": 1, "pair": [1, 2]}`, "columns is missing; want an array"},
+		{`{"version": 2, "weight": 1, "columns": []}`, "pair is missing; want an array"},
+		{`{"version": 2, "weight": 1, "pair": [1, 2], "columns": [{"kind": "x", "index": 0}, {"kind": "x"}]}`, "columns[1].index is missing; want a number"},
+		{`{` + full + `, "opt": {"index": 1}}`, "opt.kind is missing; want a value"},
+		{`{}`, "weight is missing; want a number"}, // shallowest first
+	} {
+		var d completeDoc
+		err := DecodeComplete(strings.NewReader(tc.in), &d, "thing")
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || err.Error() != tc.want) {
+			t.Errorf("DecodeComplete(%s): %v, want %q", tc.in, err, tc.want)
+		}
+		if err := Decode(strings.NewReader(tc.in), &d, "thing"); err != nil {
+			t.Errorf("Decode(%s): %v", tc.in, err)
+		}
+	}
+}
+
 // FuzzDecode checks that Decode never panics (its null check walks the
 // document by hand) and refuses whatever encoding/json's strict decoding
 // refuses.
@@ -216,7 +269,7 @@ func TestDecodeObject(t *testing.T) {
 		{`{"name": "a"} 1`, false, "", "trailing data after the thing"},
 		{`[{"name": "a"}]`, false, "", "not a thing: not a JSON object"},
 		{`null`, false, "", "not a thing: not a JSON object"},
-		{`{"name": "a"`, false, "", "not a thing: unexpected EOF"},
+		{`{"name": "a"`, false, "", "not a thing: the thing is truncated: unexpected EOF"},
 		{`{"name": 1}`, false, "", "not a thing: json: cannot unmarshal number"},
 	} {
 		var (

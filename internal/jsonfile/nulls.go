@@ -5,13 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 )
 
-// checkNulls returns an error naming the first null in the valid JSON
-// document b that would be decoded into a value of type t that has no nil:
+// nullChecker walks a valid JSON document, keeping the path to the
+// current value for the error: value returns an error naming the first
+// null that would be decoded into a value of a type that has no nil:
 // a number, string, bool, struct or array. encoding/json leaves such a
 // value untouched on null — the zero value, or whatever the destination
 // held — so a required number written as null would read as 0. A null is
@@ -23,13 +25,6 @@ import (
 // struct fields as encoding/json does: by json tag or field name, exactly
 // or else ignoring case, promoted fields of embedded structs included; a
 // member without a field is left to the decoder's unknown-field check.
-func checkNulls(b []byte, t reflect.Type) error {
-	c := &nullChecker{b: b}
-	return c.value(t)
-}
-
-// nullChecker walks a valid JSON document, keeping the path to the
-// current value for the error.
 type nullChecker struct {
 	b    []byte
 	i    int
@@ -40,6 +35,9 @@ type nullChecker struct {
 	// members, when not nil, collects the member names of the top-level
 	// object.
 	members map[string]bool
+	// complete makes a member missing from an object decoded into a
+	// struct an error when its field is required (DecodeComplete).
+	complete bool
 }
 
 // pathElem is an object member's name or, when key is empty and isIndex
@@ -103,15 +101,35 @@ func (c *nullChecker) value(t reflect.Type) error {
 		return nil
 	case '{':
 		t = inner(t)
-		return c.items('}', func(int) (pathElem, reflect.Type) {
+		var present map[string]bool // the struct fields the object gives
+		if c.complete && t != nil && t.Kind() == reflect.Struct {
+			present = map[string]bool{}
+		}
+		err := c.items('}', func(int) (pathElem, reflect.Type) {
 			key := c.str()
 			if c.members != nil && len(c.path) == 0 {
 				c.members[key] = true
 			}
 			c.ws()
 			c.i++ // ':'
-			return pathElem{key: key}, member(t, key)
+			name, ft := member(t, key)
+			if present != nil {
+				present[name] = true
+			}
+			return pathElem{key: key}, ft
 		})
+		if err != nil || present == nil {
+			return err
+		}
+		for _, f := range requiredFields(t) {
+			if !present[f.name] {
+				c.path = append(c.path, pathElem{key: f.name})
+				err := fmt.Errorf("%s is missing; want %s", c.where(), describeValue(f.t))
+				c.path = c.path[:len(c.path)-1]
+				return err
+			}
+		}
+		return nil
 	case '[':
 		var elem reflect.Type
 		if t = inner(t); t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
@@ -227,43 +245,97 @@ func inner(t reflect.Type) reflect.Type {
 	return t
 }
 
-// member returns the type of the member key of an object decoded into t
-// (a struct or a map; nil: not checked).
-func member(t reflect.Type, key string) reflect.Type {
+// member returns the field name and the type of the member key of an
+// object decoded into t (a struct or a map; nil: not checked). The name is
+// the struct field's JSON name that key matches, as encoding/json matches
+// them (exactly, or else ignoring case), or key.
+func member(t reflect.Type, key string) (string, reflect.Type) {
 	switch {
 	case t == nil:
-		return nil
+		return key, nil
 	case t.Kind() == reflect.Map:
-		return t.Elem()
+		return key, t.Elem()
 	case t.Kind() != reflect.Struct:
-		return nil
+		return key, nil
 	}
 	fs := structFields(t)
-	if ft, ok := fs[key]; ok {
-		return ft
+	if f, ok := fs[key]; ok {
+		return key, f.t
 	}
-	for name, ft := range fs {
+	for name, f := range fs {
 		if strings.EqualFold(name, key) {
-			return ft
+			return name, f.t
 		}
 	}
-	return nil
+	return key, nil
 }
 
-var fieldCache sync.Map // reflect.Type → map[string]reflect.Type
-
-// structFields returns the JSON members of struct type t and their types,
-// as encoding/json names them: a field's json tag name or its name;
-// fields tagged "-" and unexported ones left out; the fields of an
-// embedded struct without a tag name promoted, a shallower field winning.
-func structFields(t reflect.Type) map[string]reflect.Type {
-	if fs, ok := fieldCache.Load(t); ok {
-		return fs.(map[string]reflect.Type)
+// describeValue is describe, naming slices and maps too: what a missing
+// member should have been.
+func describeValue(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Slice:
+		return "an array"
+	case reflect.Map:
+		return "an object"
 	}
-	fs := map[string]reflect.Type{}
+	return describe(t)
+}
+
+// requiredFields returns the fields of struct type t, in the order
+// structFields finds them, whose member DecodeComplete requires: those
+// encoding/json always writes (not tagged omitempty or omitzero) that are
+// neither a pointer nor a map.
+func requiredFields(t reflect.Type) []field {
+	if fs, ok := requiredCache.Load(t); ok {
+		return fs.([]field)
+	}
+	var req []field
+	for _, f := range orderedFields(t) {
+		if !f.optional && f.t.Kind() != reflect.Pointer && f.t.Kind() != reflect.Map {
+			req = append(req, f)
+		}
+	}
+	requiredCache.Store(t, req)
+	return req
+}
+
+var requiredCache sync.Map // reflect.Type → []field
+
+// field is a JSON member of a struct: its name, its field's type and
+// whether the field is tagged omitempty or omitzero.
+type field struct {
+	name     string
+	t        reflect.Type
+	optional bool
+}
+
+var fieldCache sync.Map // reflect.Type → map[string]field
+
+// structFields returns the JSON members of struct type t by name.
+func structFields(t reflect.Type) map[string]field {
+	if fs, ok := fieldCache.Load(t); ok {
+		return fs.(map[string]field)
+	}
+	fs := map[string]field{}
+	for _, f := range orderedFields(t) {
+		fs[f.name] = f
+	}
+	fieldCache.Store(t, fs)
+	return fs
+}
+
+// orderedFields returns the JSON members of struct type t, as
+// encoding/json names them: a field's json tag name or its name; fields
+// tagged "-" and unexported ones left out; the fields of an embedded
+// struct without a tag name promoted, a shallower field winning. They come
+// shallowest first, each depth in declaration order.
+func orderedFields(t reflect.Type) []field {
+	var fs []field
+	seen := map[string]bool{}
 	level := []reflect.Type{t}
 	for len(level) > 0 {
-		found := map[string]reflect.Type{}
+		var found []field
 		var next []reflect.Type
 		for _, st := range level {
 			for i := range st.NumField() {
@@ -272,7 +344,7 @@ func structFields(t reflect.Type) map[string]reflect.Type {
 				if tag == "-" {
 					continue
 				}
-				name, _, _ := strings.Cut(tag, ",")
+				name, opts, _ := strings.Cut(tag, ",")
 				if f.Anonymous && name == "" {
 					ft := f.Type
 					if ft.Kind() == reflect.Pointer {
@@ -289,16 +361,17 @@ func structFields(t reflect.Type) map[string]reflect.Type {
 				if name == "" {
 					name = f.Name
 				}
-				if _, shadowed := fs[name]; !shadowed {
-					found[name] = f.Type
+				if !seen[name] {
+					optional := slices.Contains(strings.Split(opts, ","), "omitempty") || slices.Contains(strings.Split(opts, ","), "omitzero")
+					found = append(found, field{name: name, t: f.Type, optional: optional})
 				}
 			}
 		}
-		for name, ft := range found {
-			fs[name] = ft
+		for _, f := range found {
+			seen[f.name] = true
 		}
+		fs = append(fs, found...)
 		level = next
 	}
-	fieldCache.Store(t, fs)
 	return fs
 }
