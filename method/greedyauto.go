@@ -202,7 +202,7 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	// The ridge member's columns: the whole sample's standardised [X, H].
 	st, err := standardizeData(train)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("greedytl-auto: %w", err)
 	}
 	Z := concatColumns(st.zx, st.zh)
 	var (
