@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -22,20 +23,64 @@ type Classes struct {
 	vals []string // the labels as read
 }
 
+// LabelHeader says whether the first value of a text label file is a
+// header. It does not apply to .npy files, which have none.
+type LabelHeader int
+
+const (
+	// HeaderAuto drops the first value when it can only be a header (see
+	// ReadClasses).
+	HeaderAuto LabelHeader = iota
+	// HeaderYes always drops the first value.
+	HeaderYes
+	// HeaderNo never drops it: every value is a label.
+	HeaderNo
+)
+
+// ParseLabelHeader returns the LabelHeader named "auto", "yes" or "no".
+func ParseLabelHeader(s string) (LabelHeader, error) {
+	switch s {
+	case "auto":
+		return HeaderAuto, nil
+	case "yes":
+		return HeaderYes, nil
+	case "no":
+		return HeaderNo, nil
+	}
+	return 0, fmt.Errorf("label header %q: want auto, yes or no", s)
+}
+
 // ReadClasses reads the labels of path, of any number of classes, from the
-// files ReadLabels accepts. A text file's header is dropped as ReadLabels
-// drops it — a non-numeric first value above numeric labels, or a first
-// value occurring only there above labels of exactly two other values —
-// except that in the second case each of the two values must occur at
-// least twice: "owl, cat, dog" is three classes of one example (a one-shot
-// task), not a header above two. It returns an error for a file without
-// labels.
+// files ReadLabels accepts, with ReadClassesHeader's HeaderAuto rule.
 func ReadClasses(path string) (*Classes, error) {
+	return ReadClassesHeader(path, HeaderAuto)
+}
+
+// ReadClassesHeader reads the labels of path, of any number of classes,
+// from the files ReadLabels accepts; h says whether a text file's first
+// value is a header. HeaderAuto drops it as ReadLabels does — a
+// non-numeric first value above numeric labels, or a first value
+// occurring only there above labels of exactly two other values — except
+// that in the second case each of the two values must occur at least
+// twice: "owl, cat, dog" is three classes of one example (a one-shot task),
+// not a header above two. It is a guess where a file could be read either
+// way ("owl, cat, cat, dog, dog" reads as a header above two classes):
+// HeaderNo and HeaderYes say which. It returns an error for a file without
+// labels.
+func ReadClassesHeader(path string, h LabelHeader) (*Classes, error) {
 	vals, npy, err := readLabelFile(path)
 	if err != nil {
 		return nil, err
 	}
-	if !npy {
+	switch {
+	case npy || h == HeaderNo:
+	case h == HeaderYes:
+		if len(vals) < 2 {
+			return nil, errorf(displayName(path), 0, "no labels below the header")
+		}
+		vals = vals[1:]
+	default:
+		vals = dropNumericHeader(vals)
 		if v := dropBinaryHeader(vals); len(v) < len(vals) {
 			count := map[string]int{}
 			for _, x := range v {

@@ -1,11 +1,74 @@
 package dataset
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 )
+
+// TestReadClassesHeader: HeaderNo reads every value as a label and
+// HeaderYes always drops the first, where HeaderAuto guesses; .npy files
+// have no header whatever h says.
+func TestReadClassesHeader(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		text  string
+		h     LabelHeader
+		names []string
+		y     []int
+	}{
+		// Auto reads a single first value above two classes as a header.
+		{"owl\ncat\ncat\ndog\ndog\n", HeaderAuto, []string{"cat", "dog"}, []int{0, 0, 1, 1}},
+		{"owl\ncat\ncat\ndog\ndog\n", HeaderNo, []string{"cat", "dog", "owl"}, []int{2, 0, 0, 1, 1}},
+		{"label\n3\n1\n2\n", HeaderNo, []string{"1", "2", "3", "label"}, []int{3, 2, 0, 1}},
+		{"label\n3\n1\n2\n", HeaderYes, []string{"1", "2", "3"}, []int{2, 0, 1}},
+		// Yes drops a first value that Auto keeps as a label.
+		{"y\ncat\ndog\ny\n", HeaderYes, []string{"cat", "dog", "y"}, []int{0, 1, 2}},
+		{"y\ncat\ndog\ny\n", HeaderAuto, []string{"cat", "dog", "y"}, []int{2, 0, 1, 2}},
+		{"7\n1\n2\n", HeaderYes, []string{"1", "2"}, []int{0, 1}},
+	} {
+		p := filepath.Join(dir, "y.txt")
+		if err := os.WriteFile(p, []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := ReadClassesHeader(p, tc.h)
+		if err != nil {
+			t.Fatalf("%q, %v: %v", tc.text, tc.h, err)
+		}
+		if !slices.Equal(c.Names, tc.names) || !slices.Equal(c.Y, tc.y) {
+			t.Errorf("%q, %v: names %v, y %v; want %v, %v", tc.text, tc.h, c.Names, c.Y, tc.names, tc.y)
+		}
+	}
+	p := filepath.Join(dir, "one.txt")
+	if err := os.WriteFile(p, []byte("label\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadClassesHeader(p, HeaderYes); err == nil || err.Error() != p+": no labels below the header" {
+		t.Errorf("a header alone: %v, want %q", err, p+": no labels below the header")
+	}
+	np := filepath.Join(dir, "y.npy")
+	var buf bytes.Buffer
+	if err := WriteNPYInts(&buf, []int{3, 1, 2}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(np, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := ReadClassesHeader(np, HeaderYes)
+	if err != nil || !slices.Equal(c.Y, []int{2, 0, 1}) {
+		t.Errorf(".npy with HeaderYes: %v, %v; want every value read", c, err)
+	}
+	for s, want := range map[string]LabelHeader{"auto": HeaderAuto, "yes": HeaderYes, "no": HeaderNo} {
+		if h, err := ParseLabelHeader(s); err != nil || h != want {
+			t.Errorf("ParseLabelHeader(%q) = %v, %v", s, h, err)
+		}
+	}
+	if _, err := ParseLabelHeader("true"); err == nil {
+		t.Error("ParseLabelHeader(\"true\"): no error")
+	}
+}
 
 // TestReadClasses reads labels of several classes: numbers in numeric
 // order (in their shortest form), names sorted, a header above numbers

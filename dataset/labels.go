@@ -33,7 +33,7 @@ func ReadLabels(path, positive string) ([]float64, error) {
 		return nil, err
 	}
 	if !npy {
-		vals = dropBinaryHeader(vals)
+		vals = dropBinaryHeader(dropNumericHeader(vals))
 	}
 	return binaryLabels(name, vals, positive)
 }
@@ -56,8 +56,11 @@ func SignedLabels(pos, neg int) []float64 {
 // above numeric labels dropped), or the .npy values formatted in the
 // shortest form that reads back exactly ("3", "0.5").
 func ReadLabelValues(path string) ([]string, error) {
-	vals, _, err := readLabelFile(path)
-	return vals, err
+	vals, npy, err := readLabelFile(path)
+	if err != nil || npy {
+		return vals, err
+	}
+	return dropNumericHeader(vals), nil
 }
 
 // readLabelFile returns a label file's values and whether it was .npy.
@@ -130,20 +133,21 @@ func decodeLabelText(r io.Reader, name string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	vals = append(first, vals...)
-	if len(vals) > 1 && !isNumber([]byte(vals[0])) {
-		numeric := true
-		for _, v := range vals[1:] {
-			if !isNumber([]byte(v)) {
-				numeric = false
-				break
-			}
-		}
-		if numeric {
-			vals = vals[1:]
+	return append(first, vals...), nil
+}
+
+// dropNumericHeader drops a first value that is not a number above labels
+// that all are: it can only be a header.
+func dropNumericHeader(vals []string) []string {
+	if len(vals) < 2 || isNumber([]byte(vals[0])) {
+		return vals
+	}
+	for _, v := range vals[1:] {
+		if !isNumber([]byte(v)) {
+			return vals
 		}
 	}
-	return vals, nil
+	return vals[1:]
 }
 
 // appendLabels appends the labels on one line, split at sep, to vals.

@@ -29,6 +29,7 @@ type dataFlags struct {
 	scores   string      // --source-scores: H, m×n
 	sources  *sourcesDir // --sources: a directory of linear source models (shared by every sample of a command)
 	labels   string      // --labels: y
+	header   string      // --labels-header: auto, yes or no
 	positive string      // --positive: the label value that means +1
 }
 
@@ -41,6 +42,7 @@ func (f *dataFlags) register(c *cobra.Command, labelsHelp string) {
 	f.sources = new(sourcesDir)
 	fl.StringVar(&f.sources.dir, "sources", "", "directory of linear source models (train-sources): H is computed from X")
 	fl.StringVar(&f.labels, "labels", "", labelsHelp)
+	fl.StringVar(&f.header, "labels-header", "auto", "whether the first line of a text --labels file is a header: yes, no, or auto (a first value that can only be a header: a name above numbers, or a value seen once above two classes seen at least twice each)")
 	fl.StringVar(&f.positive, "positive", "", "the label value of the positive class, when labels are not {-1,+1} or {0,1}")
 }
 
@@ -285,9 +287,9 @@ func rows(X, H *mat.Dense) int {
 // loadLabels reads binary labels (two classes, or --positive against the
 // rest) and checks their count against m.
 func (f *dataFlags) loadLabels(m int) ([]float64, error) {
-	cls, err := dataset.ReadClasses(f.labels)
+	cls, err := f.readLabelFile(f.labels)
 	if err != nil {
-		return nil, badInput(err)
+		return nil, err
 	}
 	y, _, _, err := cls.Binary(f.positive)
 	if err != nil {
@@ -369,4 +371,18 @@ func readAnyModelFile(path string) (method.File, error) {
 		return method.File{}, badInputf("%s: %w", path, err)
 	}
 	return mf, nil
+}
+
+// readLabelFile reads the classes of the label file path as --labels-header
+// says; its errors are input errors.
+func (f *dataFlags) readLabelFile(path string) (*dataset.Classes, error) {
+	h, err := dataset.ParseLabelHeader(f.header)
+	if err != nil {
+		return nil, badInputf("--labels-header: %v", err)
+	}
+	cls, err := dataset.ReadClassesHeader(path, h)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	return cls, nil
 }

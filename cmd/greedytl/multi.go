@@ -22,9 +22,9 @@ import (
 // readClasses reads the --labels file's classes (any number) and checks
 // their count against m rows.
 func (f *dataFlags) readClasses(m int) (*dataset.Classes, error) {
-	cls, err := dataset.ReadClasses(f.labels)
+	cls, err := f.readLabelFile(f.labels)
 	if err != nil {
-		return nil, badInput(err)
+		return nil, err
 	}
 	if len(cls.Y) != m {
 		return nil, badInputf("%s has %d labels but the inputs have %d rows", displayName(f.labels), len(cls.Y), m)
@@ -108,13 +108,14 @@ type multiEvaluation struct {
 }
 
 // evaluateMulti compares the predicted classes pred (indices in the model's
-// classes) with the labels of path. A label that is not one of the model's
+// classes) with the --labels of f. A label that is not one of the model's
 // classes is an error naming it; the balanced accuracy is the mean recall
 // over the classes present in the labels.
-func evaluateMulti(path string, classes []string, pred []int) (*multiEvaluation, error) {
-	cls, err := dataset.ReadClasses(path)
+func evaluateMulti(f *dataFlags, classes []string, pred []int) (*multiEvaluation, error) {
+	path := f.labels
+	cls, err := f.readLabelFile(path)
 	if err != nil {
-		return nil, badInput(err)
+		return nil, err
 	}
 	if len(cls.Y) != len(pred) {
 		return nil, badInputf("%s has %d labels but the inputs have %d rows", displayName(path), len(cls.Y), len(pred))
@@ -166,7 +167,7 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel) err
 	classes := model.Classes()
 	var eval *multiEvaluation
 	if o.data.labels != "" {
-		if eval, err = evaluateMulti(o.data.labels, classes, pred); err != nil {
+		if eval, err = evaluateMulti(&o.data, classes, pred); err != nil {
 			return err
 		}
 	}

@@ -153,3 +153,42 @@ func TestPredictMultiBadLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelsHeader: a label file whose first class has one example above
+// two classes of two reads as a header above two classes by default
+// (auto), as three classes with --labels-header no, and as two with yes;
+// a bad value is an input error.
+func TestLabelsHeader(t *testing.T) {
+	dir := t.TempDir()
+	X := mat.NewDense(5, 2, []float64{0, 1, 1, 0, 1, 1, 2, 0, 0, 2})
+	x := writeNPY(t, dir, "X.npy", X)
+	y := writeText(t, dir, "y.txt", "owl\ncat\ncat\ndog\ndog\n")
+	for _, tc := range []struct {
+		header  string
+		code    int
+		classes string // the model's classes; "" for a binary model or none
+		stderr  string
+	}{
+		{"auto", 2, "", "greedytl: " + y + " has 4 labels but the inputs have 5 rows\n"},
+		{"yes", 2, "", "greedytl: " + y + " has 4 labels but the inputs have 5 rows\n"},
+		{"no", 0, "cat,dog,owl", ""},
+		{"maybe", 2, "", "greedytl: --labels-header: label header \"maybe\": want auto, yes or no\n"},
+	} {
+		model := filepath.Join(dir, tc.header+".json")
+		code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--labels", y, "--labels-header", tc.header, "--out", model)
+		if code != tc.code || (tc.stderr != "" && stderr != tc.stderr) {
+			t.Errorf("--labels-header %s: exit %d, stderr %q; want %d, %q", tc.header, code, stderr, tc.code, tc.stderr)
+			continue
+		}
+		if tc.classes == "" {
+			continue
+		}
+		code, out, stderr := cli(t, "", "inspect", "--json", model)
+		var sum struct {
+			Classes []string `json:"classes"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &sum) != nil || strings.Join(sum.Classes, ",") != tc.classes {
+			t.Errorf("--labels-header %s: inspect exit %d (%s): classes %v, want %s", tc.header, code, stderr, sum.Classes, tc.classes)
+		}
+	}
+}

@@ -161,9 +161,9 @@ func (o *predictOptions) loadLabels(rec *modelfile.LabelNames, m int) ([]float64
 	if rec == nil {
 		return o.data.loadLabels(m)
 	}
-	cls, err := dataset.ReadClasses(o.data.labels)
+	cls, err := o.data.readLabelFile(o.data.labels)
 	if err != nil {
-		return nil, badInput(err)
+		return nil, err
 	}
 	known := &dataset.Classes{Names: append([]string{rec.Positive}, rec.Negative...)}
 	for _, n := range cls.Names {
