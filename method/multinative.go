@@ -194,8 +194,7 @@ func (ss simpleShot) FitMulti(_ context.Context, train Data, y ClassLabels, _ Ex
 // the moderated scales on CLINC150). The fixed mean of the two is the
 // hedge, at every number of examples. Without sources, or without
 // features, the two normalisations coincide and it is the "rows" member
-// alone. Its
-// hyperparameters are "C_rows" and "C_blocks".
+// alone. Its hyperparameters are "C_rows" and "C_blocks".
 type greedyNWay struct{}
 
 // Name returns "greedytl-nway".
@@ -230,8 +229,9 @@ func (g greedyNWay) FitMulti(ctx context.Context, train Data, y ClassLabels, ext
 }
 
 // fitNormalised fits multinomial logistic regression (C as
-// multinomialLogistic chooses it) on a copy of Z, the [X, H] scaled by s, normalised as norm says (normaliseRows): a LinearMulti
-// that normalises the rows it scores the same way.
+// multinomialLogistic chooses it) on a copy of Z, the [X, H] scaled by s,
+// normalised as norm says (normaliseRows): a LinearMulti that normalises
+// the rows it scores the same way.
 func fitNormalised(ctx context.Context, s blockScaler, Z *mat.Dense, y ClassLabels, seed uint64, norm string) (*LinearMulti, error) {
 	Zn := mat.DenseCopyOf(Z)
 	d, _ := s.dims()
