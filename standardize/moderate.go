@@ -34,7 +34,8 @@ import (
 // against other blocks as after Fit). B = 1 gives Fit's scales; B = 0 one
 // scale for the whole block (centring only, up to that factor). Constant
 // columns keep scale 0; with fewer than two non-constant columns, or fewer
-// than two rows, it is Fit. The result does not depend on the order of the
+// than two rows, it is Fit (and so it is, as a safeguard, if the rescaling
+// left float64's range). The result does not depend on the order of the
 // rows or of the columns, and scaling A by a factor scales every scale by
 // it.
 func FitModerated(A mat.Matrix) Scaler {
@@ -86,6 +87,9 @@ func FitModerated(A mat.Matrix) Scaler {
 		ratio += r * r
 	}
 	f := math.Sqrt(ratio / J)
+	if !(f > 0) || math.IsInf(f, 0) { // out of float64's range: cannot happen for scales B keeps near Fit's
+		return Fit(A)
+	}
 	for i, j := range cols {
 		s.Scale[j] = f * t[i]
 	}

@@ -177,3 +177,31 @@ func TestFitModerated(t *testing.T) {
 		t.Errorf("one varying column: scales %v, want Fit's %v", s.Scale, f.Scale)
 	}
 }
+
+// TestFitModeratedAnyMagnitude checks that columns of subnormal and of huge
+// values get finite positive moderated scales (the log variances neither
+// underflow nor overflow) that standardise them to finite values.
+func TestFitModeratedAnyMagnitude(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	const m = 6
+	A := mat.NewDense(m, 4, nil)
+	for i := range m {
+		A.Set(i, 0, float64(i%3+1)*1e-320)
+		A.Set(i, 1, rng.NormFloat64()*1e300)
+		A.Set(i, 2, rng.NormFloat64())
+		A.Set(i, 3, rng.NormFloat64()*1e-200)
+	}
+	s := FitModerated(A)
+	for j, sc := range s.Scale {
+		if !(sc > 0) || math.IsInf(sc, 0) {
+			t.Errorf("column %d: scale %v, want finite and positive", j, sc)
+		}
+	}
+	Z, err := s.Transform(A)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckFinite(Z); err != nil {
+		t.Error(err)
+	}
+}
