@@ -232,9 +232,15 @@ type blockScaler struct {
 // fitBlocks returns the scalers of X and H and the standardised [X, H]
 // (m × (d+n)).
 func fitBlocks(data Data) (blockScaler, *mat.Dense, error) {
+	return fitBlocksWith(data, standardize.Fit)
+}
+
+// fitBlocksWith is fitBlocks with the scalers of X and H fitted by fit
+// (standardize.Fit, or standardize.FitModerated).
+func fitBlocksWith(data Data, fit func(mat.Matrix) standardize.Scaler) (blockScaler, *mat.Dense, error) {
 	var b blockScaler
-	b.X = standardize.Fit(dense(data.X))
-	b.H = standardize.Fit(dense(data.H))
+	b.X = fit(dense(data.X))
+	b.H = fit(dense(data.H))
 	Z, err := b.transform(data)
 	return b, Z, err
 }

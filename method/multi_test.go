@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl/internal/peertest"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -366,10 +367,33 @@ func TestOneVsRestScores(t *testing.T) {
 	}
 }
 
+// moderatedRows returns the rows [x, h] of d, each column centred on
+// train's mean and divided by its moderated scale (standardize.FitModerated
+// of train's X, resp. H, checked against its definition in its package; 0
+// for a constant column).
+func moderatedRows(train, d Data) [][]float64 {
+	x, h := dense(d.X), dense(d.H)
+	r, _ := x.Dims()
+	out := make([][]float64, r)
+	for _, blk := range []struct{ tr, a *mat.Dense }{{dense(train.X), x}, {dense(train.H), h}} {
+		s := standardize.FitModerated(blk.tr)
+		for i := range r {
+			for j := range s.Len() {
+				v := 0.0
+				if s.Scale[j] > 0 {
+					v = (blk.a.At(i, j) - s.Mean[j]) / s.Scale[j]
+				}
+				out[i] = append(out[i], v)
+			}
+		}
+	}
+	return out
+}
+
 // TestGreedyNWayDefinition checks greedytl-nway against its definition:
 // the mean of the softmax probabilities of two linear members, one on the
-// standardised rows L2-normalised, one on the standardised rows with X's
-// and H's parts L2-normalised each on its own; each member's weights and
+// rows of [X, H] with moderated scales (moderatedRows) L2-normalised, one
+// on those rows with X's and H's parts L2-normalised each on its own; each member's weights and
 // intercepts are the minimiser of ½‖W‖² + C Σ_i cross-entropy on those
 // normalised training rows (its gradient vanishes, brute force) at the C
 // it reports; without sources, the row-normalised member alone.
@@ -406,7 +430,7 @@ func TestGreedyNWayDefinition(t *testing.T) {
 			}
 			return out
 		}
-		zt, zs := standardiseBrute(train, train), standardiseBrute(train, test)
+		zt, zs := moderatedRows(train, train), moderatedRows(train, test)
 		want := make([][]float64, len(zs))
 		for i := range want {
 			want[i] = make([]float64, len(y.Names))

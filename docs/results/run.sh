@@ -56,19 +56,31 @@ done
 #    on every cell; NWAY_OVR (default: the cheap binary methods) run one
 #    against the rest in a run of their own, which the report reads beside it.
 #    docs/results/nway/ receives the report of the three data sets.
+#    NWAY_SLOW (default none; e.g. greedytl-sp,multikt-l2,dictionary,
+#    multikt-l1,dam,elastic-net,stacked-logistic,l1-logistic, cheapest first)
+#    runs further binary methods one against the rest, each in a part of its
+#    own (nway-ovr-METHOD), so that a method that finishes is reported whole
+#    while a slower one still runs.
 if [ "${NWAY:-0}" = 1 ]; then
   EPISODES=${EPISODES:-10}
   NWAY_NATIVE=greedytl-nway,multinomial-logistic,nearest-mean,simpleshot,nearest-neighbour
   NWAY_OVR=${NWAY_OVR:-no-transfer,rls-srcfeat,greedytl,greedytl-59,forward-reg,average-kt,logme-source}
   nruns=()
+  # nway_part K PART METHODS: the methods on data set K into WORK/NAME/nway-PART.
+  nway_part() {
+    "$G" experiment --data "${datas[$1]}" --name "${names[$1]}" --sources "$WORK/${names[$1]}/sources" \
+      --out "$WORK/${names[$1]}/nway-$2" --protocol nway --ways 5,20 --shots 1,2,5,10 \
+      --splits "$EPISODES" --methods "$3" --seed 1 -q
+    nruns+=("$WORK/${names[$1]}/nway-$2")
+  }
   for k in 0 1 2; do
-    for part in native ovr; do
-      methods=$NWAY_NATIVE
-      [ "$part" = ovr ] && methods=$NWAY_OVR
-      "$G" experiment --data "${datas[k]}" --name "${names[k]}" --sources "$WORK/${names[k]}/sources" \
-        --out "$WORK/${names[k]}/nway-$part" --protocol nway --ways 5,20 --shots 1,2,5,10 \
-        --splits "$EPISODES" --methods "$methods" --seed 1 -q
-      nruns+=("$WORK/${names[k]}/nway-$part")
+    nway_part "$k" native "$NWAY_NATIVE"
+    nway_part "$k" ovr "$NWAY_OVR"
+  done
+  IFS=, read -r -a slow <<< "${NWAY_SLOW:-}"
+  for m in "${slow[@]}"; do
+    for k in 0 1 2; do
+      nway_part "$k" "ovr-$m" "$m"
     done
   done
   "$G" report "${nruns[@]}" --out docs/results/nway
