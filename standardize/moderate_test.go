@@ -201,7 +201,7 @@ func TestFitModeratedAnyMagnitude(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := CheckFinite(Z); err != nil {
+	if err := CheckFinite("Z", Z); err != nil {
 		t.Error(err)
 	}
 }
