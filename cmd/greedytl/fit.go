@@ -322,6 +322,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 			return badInputf("%s is an oracle: give held-out inputs and labels with --oracle-features/--oracle-source-scores/--oracle-labels", o.method)
 		}
 		o.oracle.positive = o.data.positive
+		o.oracle.header = o.data.header
 		d, err := o.oracle.loadData(s, true)
 		if err != nil {
 			return err
