@@ -106,6 +106,7 @@ class-balanced leave-one-out on the training set):
 	o.unlabelled.registerUnlabelled(c, "unlabelled-", "unlabelled target inputs for transductive methods (dam)")
 	o.oracle.registerUnlabelled(c, "oracle-", "held-out labelled inputs for the oracle best-source")
 	o.unlabelled.sources, o.oracle.sources = o.data.sources, o.data.sources
+	o.unlabelled.labelSettings, o.oracle.labelSettings = o.data.labelSettings, o.data.labelSettings
 	c.Flags().StringVar(&o.oracle.labels, "oracle-labels", "", "held-out labels for the oracle best-source")
 	fl := c.Flags()
 	fl.StringVar(&o.method, "method", "greedytl-auto", "the method (default: the recommended greedytl-auto; greedytl is the paper's): "+strings.Join(method.Names(), ", "))
@@ -322,8 +323,6 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		if !o.oracle.given() || o.oracle.labels == "" {
 			return badInputf("%s is an oracle: give held-out inputs and labels with --oracle-features/--oracle-source-scores/--oracle-labels", o.method)
 		}
-		o.oracle.positive = o.data.positive
-		o.oracle.header = o.data.header
 		d, err := o.oracle.loadData(s, true)
 		if err != nil {
 			return err

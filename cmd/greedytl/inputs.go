@@ -24,13 +24,19 @@ import (
 // dataFlags are the input flags of one sample: features, source scores (a
 // matrix, or computed from linear source models) and labels.
 type dataFlags struct {
-	prefix   string      // flag-name prefix: "" or e.g. "unlabelled-"
-	features string      // --features: X, m×d
-	scores   string      // --source-scores: H, m×n
-	sources  *sourcesDir // --sources: a directory of linear source models (shared by every sample of a command)
-	labels   string      // --labels: y
-	header   string      // --labels-header: auto, yes or no
-	positive string      // --positive: the label value that means +1
+	prefix         string      // flag-name prefix: "" or e.g. "unlabelled-"
+	features       string      // --features: X, m×d
+	scores         string      // --source-scores: H, m×n
+	sources        *sourcesDir // --sources: a directory of linear source models (shared by every sample of a command)
+	labels         string      // --labels: y
+	*labelSettings             // --labels-header and --positive (shared by every sample of a command)
+}
+
+// labelSettings are the flags that say how a command reads its label
+// files; the samples of a command share them, as they share --sources.
+type labelSettings struct {
+	header   string // --labels-header: auto, yes or no
+	positive string // --positive: the label value that means +1
 }
 
 // register adds --features, --source-scores, --sources, --labels and
@@ -42,12 +48,14 @@ func (f *dataFlags) register(c *cobra.Command, labelsHelp string) {
 	f.sources = new(sourcesDir)
 	fl.StringVar(&f.sources.dir, "sources", "", "directory of linear source models (train-sources): H is computed from X")
 	fl.StringVar(&f.labels, "labels", "", labelsHelp)
+	f.labelSettings = new(labelSettings)
 	fl.StringVar(&f.header, "labels-header", "auto", "whether the first line of a text --labels file is a header: yes, no, or auto (a first value that can only be a header: a name above numbers, or a value seen once above two classes seen at least twice each)")
 	fl.StringVar(&f.positive, "positive", "", "the label value of the positive class, when labels are not {-1,+1} or {0,1}")
 }
 
 // registerUnlabelled adds --PREFIXfeatures and --PREFIXsource-scores for an
-// extra sample; the sources directory is shared with main.
+// extra sample; the caller shares the main sample's sources directory and
+// label settings with it.
 func (f *dataFlags) registerUnlabelled(c *cobra.Command, prefix, help string) {
 	f.prefix = prefix
 	fl := c.Flags()
