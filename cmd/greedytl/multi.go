@@ -113,12 +113,9 @@ type multiEvaluation struct {
 // over the classes present in the labels.
 func evaluateMulti(f *dataFlags, classes []string, pred []int) (*multiEvaluation, error) {
 	path := f.labels
-	cls, err := f.readLabelFile(path)
+	cls, err := f.readClasses(len(pred))
 	if err != nil {
 		return nil, err
-	}
-	if len(cls.Y) != len(pred) {
-		return nil, badInputf("%s has %d labels but the inputs have %d rows", displayName(path), len(cls.Y), len(pred))
 	}
 	model := &dataset.Classes{Names: classes}
 	toModel := make([]int, len(cls.Names))
