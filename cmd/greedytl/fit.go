@@ -342,12 +342,19 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	}
 	info := method.FileInfo{Sources: src, Labels: &modelfile.LabelNames{Positive: pos, Negative: neg}}
 	write := func(w io.Writer) error { return method.Write(w, model, info) }
+	return o.writeModel(s, write, model.Method()+" model")
+}
+
+// writeModel writes fit's model with write: to standard output, or
+// atomically to --out when it names a file, which a line on standard
+// error then reports, naming the model as what.
+func (o *fitOptions) writeModel(s *streams, write func(io.Writer) error, what string) error {
 	if o.out == "" || o.out == stdoutName {
 		return write(s.out)
 	}
 	if err := atomicfile.Write(o.out, write); err != nil {
 		return err
 	}
-	fmt.Fprintf(s.err, "%s model written to %s\n", model.Method(), o.out)
+	fmt.Fprintf(s.err, "%s written to %s\n", what, o.out)
 	return nil
 }

@@ -14,7 +14,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/dataset"
-	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/metric"
 )
@@ -86,14 +85,7 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, d method.Data, cls
 		return err
 	}
 	write := func(w io.Writer) error { return method.WriteMulti(w, model, src) }
-	if o.out == "" || o.out == stdoutName {
-		return write(s.out)
-	}
-	if err := atomicfile.Write(o.out, write); err != nil {
-		return err
-	}
-	fmt.Fprintf(s.err, "%s model of %d classes written to %s\n", model.Method(), len(cls.Names), o.out)
-	return nil
+	return o.writeModel(s, write, fmt.Sprintf("%s model of %d classes", model.Method(), len(cls.Names)))
 }
 
 // multiEvaluation is predict's report on a multi-class model's predictions
