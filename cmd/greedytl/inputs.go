@@ -345,19 +345,6 @@ func (l *lambdaValue) Set(s string) error {
 
 func (l *lambdaValue) Type() string { return "float|auto" }
 
-// readModelFile opens and decodes a binary model file written by greedytl
-// fit; it returns the sources the file records too (nil: none).
-func readModelFile(path string) (method.Model, *source.ID, error) {
-	f, err := readAnyModelFile(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	if f.Multi != nil {
-		return nil, nil, badInputf("%s is a multi-class model (%d classes), not a binary one", path, len(f.Multi.Classes()))
-	}
-	return f.Model, f.Info.Sources, nil
-}
-
 // readAnyModelFile opens and decodes a model file written by greedytl fit,
 // binary or multi-class.
 func readAnyModelFile(path string) (method.File, error) {
