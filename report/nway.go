@@ -65,10 +65,7 @@ func (d *nwayRows) methods() []string {
 // mean of each column in bold; and a figure of accuracy against shots,
 // one panel per number of ways.
 func nwaySection(doc *document, recs []experiment.Record, dataset, slug string, d *nwayRows) ([]*figure, error) {
-	name := dataset
-	if name == "" {
-		name = "(unnamed dataset)"
-	}
+	name := datasetTitle(dataset)
 	episodes, classes := map[int]bool{}, map[int]bool{}
 	test := 0
 	for _, r := range recs {

@@ -116,13 +116,7 @@ func build(res *Results) (*document, []*figure, error) {
 	for _, ds := range slices.Sorted(maps.Keys(byDataset)) {
 		slug := uniqueSlug(ds, slugs)
 		if isNWay(byDataset[ds]) {
-			var recs []experiment.Record
-			for _, r := range res.Records {
-				if r.Dataset == ds {
-					recs = append(recs, r)
-				}
-			}
-			f, err := nwaySection(doc, recs, ds, slug, newNWayRows(byDataset[ds]))
+			f, err := nwaySection(doc, res.recordsOf(ds), ds, slug, newNWayRows(byDataset[ds]))
 			if err != nil {
 				return nil, nil, err
 			}
@@ -141,20 +135,32 @@ func build(res *Results) (*document, []*figure, error) {
 	return doc, figs, nil
 }
 
-// datasetSection adds the tables and figures of one dataset.
-func datasetSection(doc *document, res *Results, dataset, slug string, d *datasetRows) ([]*figure, error) {
+// recordsOf returns the records of the dataset named dataset, in order.
+func (res *Results) recordsOf(dataset string) []experiment.Record {
 	var recs []experiment.Record
 	for _, r := range res.Records {
 		if r.Dataset == dataset {
 			recs = append(recs, r)
 		}
 	}
+	return recs
+}
+
+// datasetTitle returns how the report names the dataset named dataset
+// (which may be empty).
+func datasetTitle(dataset string) string {
+	if dataset == "" {
+		return "(unnamed dataset)"
+	}
+	return dataset
+}
+
+// datasetSection adds the tables and figures of one dataset.
+func datasetSection(doc *document, res *Results, dataset, slug string, d *datasetRows) ([]*figure, error) {
+	recs := res.recordsOf(dataset)
 	ci := res.Classes[dataset]
 	negatives := commonNegatives(recs)
-	name := dataset
-	if name == "" {
-		name = "(unnamed dataset)"
-	}
+	name := datasetTitle(dataset)
 	doc.add(heading{2, "Dataset " + name}, paragraph{datasetOverview(recs, ci, d)})
 	var figs []*figure
 	noises := d.noises()
