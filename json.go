@@ -93,9 +93,6 @@ func (m *Model) methodName() string {
 // the label names. Its errors name no package: WriteJSON and package
 // method put theirs in front.
 func (m *Model) Write(w io.Writer, h modelfile.Header) error {
-	if m != nil {
-		h.Hyperparameters = m.Options.Hyperparameters()
-	}
 	f, err := m.document(h)
 	if err != nil {
 		return err
@@ -106,7 +103,7 @@ func (m *Model) Write(w io.Writer, h modelfile.Header) error {
 // MarshalJSON encodes m in the format of WriteJSON, without indentation,
 // so that a model can be embedded in other JSON documents.
 func (m *Model) MarshalJSON() ([]byte, error) {
-	f, err := m.document(modelfile.NewHeader(m.methodName(), m.Options.Hyperparameters(), nil))
+	f, err := m.document(modelfile.NewHeader(m.methodName(), nil, nil))
 	if err != nil {
 		return nil, fmt.Errorf("greedytl.Model.MarshalJSON: %w", err)
 	}
@@ -127,11 +124,13 @@ func (m *Model) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// document returns the file of m, after validating it, with the header h.
+// document returns the file of m, after validating it, with the header h
+// and m's hyperparameters (in place of h's).
 func (m *Model) document(h modelfile.Header) (*modelFile, error) {
 	if err := m.validate(); err != nil {
 		return nil, err
 	}
+	h.Hyperparameters = m.Options.Hyperparameters()
 	f := &modelFile{
 		Header:      h,
 		NumFeatures: m.NumFeatures,
