@@ -267,13 +267,8 @@ func (m *Model) validate() error {
 			return fmt.Errorf("step %d records %v but column %d is %v", j, m.Path[j].Column, j, c)
 		}
 		s := m.Path[j]
-		for _, v := range []struct {
-			name string
-			x    float64
-		}{{"score", s.Score}, {"reg_error", s.RegError}, {"loo_error", s.LOOError}} {
-			if math.IsNaN(v.x) || math.IsInf(v.x, 0) {
-				return fmt.Errorf("column %d (%v): %s is %v", j, c, v.name, v.x)
-			}
+		if err := finiteMembers(j, c, member{"score", s.Score}, member{"reg_error", s.RegError}, member{"loo_error", s.LOOError}); err != nil {
+			return err
 		}
 		if s.RegError < 0 || s.LOOError < 0 {
 			return fmt.Errorf("column %d (%v): negative error (reg_error %v, loo_error %v)", j, c, s.RegError, s.LOOError)
