@@ -45,6 +45,12 @@ func decode(r io.Reader, v any, what string, complete bool) error {
 	if err != nil {
 		return err
 	}
+	if p, ok := v.(*json.RawMessage); ok {
+		// Nothing in a raw value is checked: it is the value itself (a
+		// model file before its header is read).
+		*p = raw
+		return nil
+	}
 	c := &nullChecker{b: raw, complete: complete}
 	if err := c.value(destination(v)); err != nil {
 		return err
