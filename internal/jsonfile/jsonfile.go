@@ -23,7 +23,8 @@ import (
 // ("columns[3].weight is null; want a number"), which encoding/json would
 // silently leave at its zero value. A null is accepted where the type is a
 // pointer (an optional member), a slice, a map or an interface, and
-// decodes to nil.
+// decodes to nil. Into a *json.RawMessage it checks only that r holds one
+// value and nothing after it.
 func Decode(r io.Reader, v any, what string) error {
 	return decode(r, v, what, false)
 }
