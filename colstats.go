@@ -21,36 +21,22 @@ type colStats struct {
 // standardizeChunk standardises each of the nc columns of length n stored
 // one after another in buf (column k is buf[k*n:(k+1)*n]) with the
 // arithmetic of package standardize: it computes the mean and population
-// standard deviation of each (standardize.Mean, SumSquares and Std, which
+// standard deviation of each (standardize.Moments: Mean, SumSquares and Std, which
 // neither overflow nor underflow with the magnitude of the values),
 // writing them to st[:nc], decides whether the column is constant
 // (standardize.Constant), and if it is not, and γ > 0, overwrites it with
 // (v − mean)·γ/std and sets st[k].scale to the divisor std/γ; a constant
 // column gets st[k].scale = 0 and is left unchanged. f[k] receives the
 // factor γ/std (scaleFactor), 0 for a constant column. It finishes each
-// column before the next, while it is in the first-level cache, and
-// computes 1/n once (the bits of standardize's own (1/n) and √(ss·(1/n))).
+// column before the next, while it is in the first-level cache.
 // It returns the index of the first column that is not finite or whose
 // deviations from its mean overflow (the caller reports which), or -1.
 func standardizeChunk(buf []float64, n, nc int, gamma float64, st []colStats, f []float64) int {
 	st, f = st[:nc], f[:nc]
-	inv := 1 / float64(n)
 	for k := range st {
 		v := buf[k*n : k*n+n]
-		sum := standardize.Sum(v)
-		mean := sum * inv
-		if math.IsInf(sum, 0) {
-			mean = standardize.Mean(v, sum)
-		}
-		if math.IsNaN(mean) {
-			return k
-		}
-		ss := standardize.SumSquares(v, mean)
-		std := math.Sqrt(ss * inv)
-		if standardize.Rescaled(ss) {
-			std = standardize.Std(v, mean, ss)
-		}
-		if math.IsInf(std, 0) {
+		mean, std, ok := standardize.Moments(v)
+		if !ok {
 			return k
 		}
 		st[k].mean = mean

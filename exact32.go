@@ -99,11 +99,7 @@ type screen32 struct {
 func (s3 *screen32) start(e *exactEngine, y []float64) {
 	m, n := e.m, e.n
 	gemvT32(e.b, e.z32, m, n, y)
-	var yy float64
-	for _, v := range y {
-		yy += v * v
-	}
-	s3.ynorm = math.Sqrt(yy) * (1 + 0x1p-40)
+	s3.ynorm = math.Sqrt(dot(y, y)) * (1 + 0x1p-40)
 	s3.eps = 0x1p-24 + float64(m+8)*0x1p-52
 	s3.zn = grow(s3.zn, n)
 	rel := 1 + 0x1p-30 + float64(m)*0x1p-50 // sq is m·γ² up to the statistics' rounding
@@ -136,11 +132,7 @@ func (s3 *screen32) added(e *exactEngine, p *path, g []float64, c, tc float64, r
 	} else {
 		gemvT32(e.p, e.z32, m, n, g)
 	}
-	var gg float64
-	for _, v := range g[:m] {
-		gg += v * v
-	}
-	eg := s3.eps * math.Sqrt(gg) * (1 + 0x1p-40) / rc
+	eg := s3.eps * math.Sqrt(dot(g[:m], g)) * (1 + 0x1p-40) / rc
 	ir := 1 / rc
 	tau := tc * rc
 	atau := math.Abs(tau)
@@ -156,11 +148,7 @@ func (s3 *screen32) added(e *exactEngine, p *path, g []float64, c, tc float64, r
 		}
 	}
 	if refreshed {
-		var aa float64
-		for _, v := range p.a {
-			aa += v * v
-		}
-		ea := s3.eps * math.Sqrt(aa) * (1 + 0x1p-40)
+		ea := s3.eps * math.Sqrt(dot(p.a, p.a)) * (1 + 0x1p-40)
 		for i := range e.et {
 			e.et[i] = ea * s3.zn[i]
 		}
@@ -174,12 +162,8 @@ func (s3 *screen32) added(e *exactEngine, p *path, g []float64, c, tc float64, r
 // largest lower bound.
 func (s3 *screen32) pick(e *exactEngine, p *path) error {
 	il := 1 / p.lambda
-	var aa float64
-	for _, v := range p.a {
-		aa += v * v
-	}
 	const margin = 0x1p-30
-	ta := margin * math.Sqrt(aa)
+	ta := margin * math.Sqrt(dot(p.a, p.a))
 	// The largest lower bound L = max (|t̂| − e_t)²/(ĉ + e_c), dividing only
 	// for candidates that pass the cheaper test (as scan does); L is
 	// always the bound of some candidate.

@@ -93,9 +93,6 @@ func (m *Model) methodName() string {
 // the label names. Its errors name no package: WriteJSON and package
 // method put theirs in front.
 func (m *Model) Write(w io.Writer, h modelfile.Header) error {
-	if m != nil {
-		h.Hyperparameters = m.Options.Hyperparameters()
-	}
 	f, err := m.document(h)
 	if err != nil {
 		return err
@@ -106,7 +103,7 @@ func (m *Model) Write(w io.Writer, h modelfile.Header) error {
 // MarshalJSON encodes m in the format of WriteJSON, without indentation,
 // so that a model can be embedded in other JSON documents.
 func (m *Model) MarshalJSON() ([]byte, error) {
-	f, err := m.document(modelfile.NewHeader(m.methodName(), m.Options.Hyperparameters(), nil))
+	f, err := m.document(modelfile.NewHeader(m.methodName(), nil, nil))
 	if err != nil {
 		return nil, fmt.Errorf("greedytl.Model.MarshalJSON: %w", err)
 	}
@@ -127,11 +124,13 @@ func (m *Model) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// document returns the file of m, after validating it, with the header h.
+// document returns the file of m, after validating it, with the header h
+// and m's hyperparameters (in place of h's).
 func (m *Model) document(h modelfile.Header) (*modelFile, error) {
 	if err := m.validate(); err != nil {
 		return nil, err
 	}
+	h.Hyperparameters = m.Options.Hyperparameters()
 	f := &modelFile{
 		Header:      h,
 		NumFeatures: m.NumFeatures,
@@ -268,13 +267,8 @@ func (m *Model) validate() error {
 			return fmt.Errorf("step %d records %v but column %d is %v", j, m.Path[j].Column, j, c)
 		}
 		s := m.Path[j]
-		for _, v := range []struct {
-			name string
-			x    float64
-		}{{"score", s.Score}, {"reg_error", s.RegError}, {"loo_error", s.LOOError}} {
-			if math.IsNaN(v.x) || math.IsInf(v.x, 0) {
-				return fmt.Errorf("column %d (%v): %s is %v", j, c, v.name, v.x)
-			}
+		if err := finiteMembers(j, c, member{"score", s.Score}, member{"reg_error", s.RegError}, member{"loo_error", s.LOOError}); err != nil {
+			return err
 		}
 		if s.RegError < 0 || s.LOOError < 0 {
 			return fmt.Errorf("column %d (%v): negative error (reg_error %v, loo_error %v)", j, c, s.RegError, s.LOOError)

@@ -133,6 +133,34 @@ func TestMarshalJSON(t *testing.T) {
 	}
 }
 
+// TestMarshalJSONNil checks that a nil *Model's MarshalJSON returns an
+// error, as its WriteJSON does, rather than panicking, and that
+// MarshalJSON writes WriteJSON's document without the indentation.
+func TestMarshalJSONNil(t *testing.T) {
+	var m *Model
+	if _, err := m.MarshalJSON(); err == nil {
+		t.Error("nil model: MarshalJSON returned no error")
+	}
+	if err := m.WriteJSON(io.Discard); err == nil {
+		t.Error("nil model: WriteJSON returned no error")
+	}
+	mod := jsonModel(t, 59)
+	var buf, compact bytes.Buffer
+	if err := mod.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	b, err := mod.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Compact(&compact, buf.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b, compact.Bytes()) {
+		t.Errorf("MarshalJSON:\n%s\nWriteJSON compacted:\n%s", b, compact.Bytes())
+	}
+}
+
 // TestReadModelRejects corrupts a valid file in many ways; each must be
 // rejected with a clear error.
 func TestReadModelRejects(t *testing.T) {

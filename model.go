@@ -90,16 +90,29 @@ func (m *Model) checkColumns() error {
 			return fmt.Errorf("column %d (%v) is selected twice", j, c)
 		}
 		seen[c] = true
-		for _, v := range []struct {
-			name string
-			x    float64
-		}{{"weight", m.Weights[j]}, {"mean", m.Mean[j]}, {"scale", m.Scale[j]}} {
-			if math.IsNaN(v.x) || math.IsInf(v.x, 0) {
-				return fmt.Errorf("column %d (%v): %s is %v", j, c, v.name, v.x)
-			}
+		if err := finiteMembers(j, c, member{"weight", m.Weights[j]}, member{"mean", m.Mean[j]}, member{"scale", m.Scale[j]}); err != nil {
+			return err
 		}
 		if !(m.Scale[j] > 0) {
 			return fmt.Errorf("column %d (%v): scale must be positive, got %v", j, c, m.Scale[j])
+		}
+	}
+	return nil
+}
+
+// member is a number a model records for one of its columns, by its name
+// in the model file.
+type member struct {
+	name string
+	x    float64
+}
+
+// finiteMembers returns an error naming the first of the members of column
+// j (c) that is NaN or ±Inf, or nil.
+func finiteMembers(j int, c Column, ms ...member) error {
+	for _, v := range ms {
+		if !standardize.Finite(v.x) {
+			return fmt.Errorf("column %d (%v): %s is %v", j, c, v.name, v.x)
 		}
 	}
 	return nil

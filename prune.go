@@ -76,26 +76,24 @@ func (ps *pruneState) rho(p *path) float64 {
 		for _, v := range ps.gramAbs {
 			rho = max(rho, v)
 		}
-	} else {
-		m, beta := p.m, p.beta
-		var ks float64
-		for i := 0; i < m; i++ {
-			row := p.kl[i*m : i*m+m]
-			var s0, s1 float64
-			l := 0
-			for ; l+2 <= m; l += 2 {
-				s0 += math.Abs(row[l] - beta)
-				s1 += math.Abs(row[l+1] - beta)
-			}
-			if l < m {
-				s0 += math.Abs(row[l] - beta)
-			}
-			s := s0 + s1
-			// The diagonal holds K_S's entry plus λ + β.
-			s += math.Abs(row[i]-p.lambda-beta) - math.Abs(row[i]-beta)
-			ks = max(ks, s)
+		return rho
+	}
+	m, beta := p.m, p.beta
+	for i := 0; i < m; i++ {
+		row := p.kl[i*m : i*m+m]
+		var s0, s1 float64
+		l := 0
+		for ; l+2 <= m; l += 2 {
+			s0 += math.Abs(row[l] - beta)
+			s1 += math.Abs(row[l+1] - beta)
 		}
-		rho = ks
+		if l < m {
+			s0 += math.Abs(row[l] - beta)
+		}
+		s := s0 + s1
+		// The diagonal holds K_S's entry plus λ + β.
+		s += math.Abs(row[i]-p.lambda-beta) - math.Abs(row[i]-beta)
+		rho = max(rho, s)
 	}
 	return rho
 }

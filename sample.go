@@ -466,12 +466,7 @@ func (sc *scorer) score1(z []float64) (c, t float64) {
 		row := gp[:m-i]
 		gp = gp[m-i:]
 		a := z[i:]
-		a = a[:len(row)]
-		var s float64
-		for l, w := range row {
-			s += float64(w * a[l])
-		}
-		q += float64(a[0] * s)
+		q += float64(a[0] * dot1(row, a))
 	}
 	// t is summed as in score4, so that equal columns score equally.
 	return 1 + q, sc.t1(z)
@@ -521,28 +516,25 @@ func dot4(w, a0, a1, a2, a3 []float64) (s0, s1, s2, s3 float64) {
 	return s0, s1, s2, s3
 }
 
-// t1 returns t = aᵀz for one column, summed as score1 sums it.
-func (sc *scorer) t1(z []float64) (t float64) {
-	for l, w := range sc.a[:sc.m] {
-		t += float64(w * z[l])
+// dot1 returns wᵀa over len(w) elements (a is at least as long), summed
+// in order as each of dot4's sums is.
+func dot1(w, a []float64) (s float64) {
+	a = a[:len(w)]
+	for l, x := range w {
+		s += float64(x * a[l])
 	}
-	return t
+	return s
 }
+
+// t1 returns t = aᵀz for one column, summed as score1 sums it.
+func (sc *scorer) t1(z []float64) float64 { return dot1(sc.a[:sc.m], z) }
 
 // score1Primal is score1 in the primal form.
 func (sc *scorer) score1Primal(z []float64) (c, t float64) {
 	m := sc.m
-	var q float64
-	for _, v := range z {
-		q += float64(v * v)
-	}
-	q *= sc.il
+	q := dot1(z, z) * sc.il
 	for u := sc.u; len(u) >= m; u = u[m:] {
-		row := u[:m]
-		var s float64
-		for l, w := range row {
-			s += float64(w * z[l])
-		}
+		s := dot1(u[:m], z)
 		q -= float64(s * s)
 	}
 	return 1 + q, sc.t1(z)

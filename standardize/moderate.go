@@ -43,7 +43,7 @@ func FitModerated(A mat.Matrix) Scaler {
 	m, c := dims(A)
 	var cols []int
 	for j := range c {
-		if sc := s.Scale[j]; sc > 0 && !math.IsNaN(sc) {
+		if s.Scale[j] > 0 { // not constant (nor NaN)
 			cols = append(cols, j)
 		}
 	}
@@ -88,7 +88,7 @@ func FitModerated(A mat.Matrix) Scaler {
 	}
 	f := math.Sqrt(ratio / J)
 	if !(f > 0) || math.IsInf(f, 0) { // out of float64's range: cannot happen for scales B keeps near Fit's
-		return Fit(A)
+		return s // Fit's scaler, not yet changed
 	}
 	for i, j := range cols {
 		s.Scale[j] = f * t[i]

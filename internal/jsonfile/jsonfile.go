@@ -23,7 +23,8 @@ import (
 // ("columns[3].weight is null; want a number"), which encoding/json would
 // silently leave at its zero value. A null is accepted where the type is a
 // pointer (an optional member), a slice, a map or an interface, and
-// decodes to nil.
+// decodes to nil. Into a *json.RawMessage it checks only that r holds one
+// value and nothing after it.
 func Decode(r io.Reader, v any, what string) error {
 	return decode(r, v, what, false)
 }
@@ -44,6 +45,12 @@ func decode(r io.Reader, v any, what string, complete bool) error {
 	raw, err := firstValue(r, what)
 	if err != nil {
 		return err
+	}
+	if p, ok := v.(*json.RawMessage); ok {
+		// Nothing in a raw value is checked: it is the value itself (a
+		// model file before its header is read).
+		*p = raw
+		return nil
 	}
 	c := &nullChecker{b: raw, complete: complete}
 	if err := c.value(destination(v)); err != nil {

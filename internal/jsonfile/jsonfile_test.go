@@ -43,6 +43,42 @@ func TestDecode(t *testing.T) {
 	}
 }
 
+// TestDecodeRaw checks that decoding into a json.RawMessage, which takes
+// the value as it is, gives what encoding/json gives (the value's bytes,
+// nulls and all) and still refuses trailing data and a truncated value.
+func TestDecodeRaw(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string // error substring; "" for success
+	}{
+		{` {"name": null, "vals": [1, null]}` + "\n", ""},
+		{`null`, ""},
+		{`[1, 2]`, ""},
+		{`{"name": "a"} {}`, "trailing data after the thing"},
+		{`{"name": "a"`, "the thing is truncated: unexpected EOF"},
+		{``, "EOF"},
+	} {
+		var raw json.RawMessage
+		err := Decode(strings.NewReader(tc.in), &raw, "thing")
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%q: %v", tc.in, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%q: error %v, want one containing %q", tc.in, err, tc.want)
+		}
+		if tc.want != "" {
+			continue
+		}
+		var std json.RawMessage
+		if err := json.Unmarshal([]byte(tc.in), &std); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(raw, std) {
+			t.Errorf("%q: raw %q, encoding/json %q", tc.in, raw, std)
+		}
+	}
+}
+
 func TestWriteRead(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "doc.json")

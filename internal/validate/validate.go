@@ -4,7 +4,7 @@
 // input gets the same message whichever entry point it reaches.
 //
 // Its messages carry no package prefix: the caller puts its own in front,
-// once ("greedytl: ", "method: "). Rows and columns count from 0. X or H
+// once ("greedytl.Fit: ", "method: "). Rows and columns count from 0. X or H
 // may be absent (standardize.Absent), meaning no features or no sources.
 package validate
 
