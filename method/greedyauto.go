@@ -455,7 +455,7 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data, st *standardized
 		members++
 	}
 	if n > 0 {
-		best, err := chooseSource(ctx, st.zh, train.Y)
+		best, auc, err := chooseSource(ctx, st.zh, train.Y)
 		if err != nil {
 			return nil, 0, fmt.Errorf("source member: %w", err)
 		}
@@ -466,7 +466,7 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data, st *standardized
 		sum.WH[best] += a
 		sum.B += b
 		sum.Hyper["source"] = float64(best)
-		rec.source(best, col, train.Y, a, b)
+		rec.source(best, auc, a, b)
 		members++
 	}
 	sum.Hyper["delta"] = a.Options.Delta
@@ -477,8 +477,9 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data, st *standardized
 // standardised source columns of zh (m × n, n > 0) that order the training
 // examples best — the highest training AUC, the share of (positive,
 // negative) pairs the source scores higher, ties counting one half — the
-// one with the highest LogME evidence (the lowest index on ties).
-func chooseSource(ctx context.Context, zh *mat.Dense, y []float64) (int, error) {
+// one with the highest LogME evidence (the lowest index on ties). It
+// returns the index and the column's training AUC.
+func chooseSource(ctx context.Context, zh *mat.Dense, y []float64) (int, float64, error) {
 	m, n := zh.Dims()
 	pos, neg := classRows(y)
 	var top []int
@@ -496,23 +497,18 @@ func chooseSource(ctx context.Context, zh *mat.Dense, y []float64) (int, error) 
 		}
 	}
 	best, _, err := logmeChoose(ctx, zh, y, top)
-	return best, err
+	return best, float64(bestPairs) / float64(2*len(pos)*len(neg)), err
 }
 
-// orderedPairs returns twice the number of (positive, negative) pairs of
-// rows (pos × neg) that col scores in the right order, ties counting one
-// (half a pair): the training AUC times 2·|pos|·|neg|.
-func orderedPairs(col []float64, pos, neg []int) int {
-	var pc pairCounter
-	return pc.count(col, pos, neg)
-}
-
-// pairCounter computes orderedPairs with buffers kept between calls.
+// pairCounter counts ordered pairs with buffers kept between calls.
 type pairCounter struct{ p, q []float64 }
 
-// count returns orderedPairs(col, pos, neg) from the two classes' sorted
-// scores, O(m log m) rather than O(|pos|·|neg|): each positive counts 2
-// for every negative scored lower and 1 for every one scored the same.
+// count returns twice the number of (positive, negative) pairs of rows
+// (pos × neg) that col scores in the right order, ties counting one (half
+// a pair): the training AUC times 2·|pos|·|neg|. It counts from the two
+// classes' sorted scores, O(m log m) rather than O(|pos|·|neg|): each
+// positive counts 2 for every negative scored lower and 1 for every one
+// scored the same.
 func (c *pairCounter) count(col []float64, pos, neg []int) int {
 	c.p, c.q = c.p[:0], c.q[:0]
 	for _, r := range pos {

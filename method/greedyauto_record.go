@@ -129,11 +129,9 @@ func (r *committeeRecord) greedy(l *Linear, gamma float64, gm *greedytl.Model) {
 	r.members.Greedy = append(r.members.Greedy, g)
 }
 
-// source records the source member: source best, whose standardised
-// scores on the sample are col (labels y), with its line a·z + b.
-func (r *committeeRecord) source(best int, col, y []float64, a, b float64) {
-	pos, neg := classRows(y)
-	auc := float64(orderedPairs(col, pos, neg)) / float64(2*len(pos)*len(neg))
+// source records the source member: source best, of training AUC auc
+// (chooseSource), with its line a·z + b.
+func (r *committeeRecord) source(best int, auc, a, b float64) {
 	r.members.Source = &AutoSourceMember{Index: best, AUC: auc, Slope: a, Intercept: b}
 }
 

@@ -160,7 +160,7 @@ func TestGreedyAutoChoosesTheBestOrderingSource(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := chooseSource(context.Background(), st.zh, y)
+			got, _, err := chooseSource(context.Background(), st.zh, y)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -483,11 +483,13 @@ func TestGreedyAutoIgnoresRowOrder(t *testing.T) {
 	}
 }
 
-// TestOrderedPairsCountsEveryPair: orderedPairs is the count over every
+// TestOrderedPairsCountsEveryPair: pairCounter.count, its buffers reused
+// from trial to trial, is the count over every
 // (positive, negative) pair — 2 when the positive scores higher, 1 on a
 // tie — on scores with many ties and without.
 func TestOrderedPairsCountsEveryPair(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
+	var pc pairCounter
 	for trial := range 200 {
 		m := 2 + rng.IntN(40)
 		levels := 1 + rng.IntN(8) // few levels: many ties
@@ -516,7 +518,7 @@ func TestOrderedPairsCountsEveryPair(t *testing.T) {
 				}
 			}
 		}
-		if got := orderedPairs(col, pos, neg); got != want {
+		if got := pc.count(col, pos, neg); got != want {
 			t.Fatalf("trial %d: %d, want %d (col %v, y %v)", trial, got, want, col, y)
 		}
 	}

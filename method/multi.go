@@ -229,15 +229,13 @@ type blockScaler struct {
 	H standardize.Scaler `json:"h"`
 }
 
-// fitBlocks returns the scalers of X and H and the standardised [X, H]
-// (m × (d+n)).
-func fitBlocks(data Data) (blockScaler, *mat.Dense, error) {
-	return fitBlocksWith(data, standardize.Fit)
-}
-
-// fitBlocksWith is fitBlocks with the scalers of X and H fitted by fit
-// (standardize.Fit, or standardize.FitModerated).
-func fitBlocksWith(data Data, fit func(mat.Matrix) standardize.Scaler) (blockScaler, *mat.Dense, error) {
+// fitMultiBlocks checks a multi-class training sample (checkMultiTrain)
+// and returns the scalers of X and H, fitted by fit (standardize.Fit, or
+// standardize.FitModerated), and the standardised [X, H] (m × (d+n)).
+func fitMultiBlocks(data Data, y ClassLabels, fit func(mat.Matrix) standardize.Scaler) (blockScaler, *mat.Dense, error) {
+	if _, _, _, err := checkMultiTrain(data, y); err != nil {
+		return blockScaler{}, nil, err
+	}
 	var b blockScaler
 	b.X = fit(dense(data.X))
 	b.H = fit(dense(data.H))

@@ -136,7 +136,7 @@ func TestMultinomialMatchesSklearn(t *testing.T) {
 				t.Skip("one case with -short: each starts scikit-learn")
 			}
 			train, y, _, _ := multiProblem(3, tc.K, tc.shots, 1, tc.d, tc.K)
-			s, Z, err := fitBlocks(train)
+			s, Z, err := fitMultiBlocks(train, y, standardize.Fit)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -501,5 +501,63 @@ func TestGreedyNWayDefinition(t *testing.T) {
 	}
 	if e := model.(*ensembleModel); len(e.members) != 1 || e.members[0].(*LinearMulti).norm != NormaliseRows {
 		t.Errorf("without sources: %d members, want the row-normalised one", len(e.members))
+	}
+}
+
+// TestEnsembleSelectedSumsMembers checks the ensemble's per-class selection
+// against its definition: every column's weight is the member weights times
+// the members' weights for it, summed over the members, the columns sorted
+// by decreasing |weight|.
+func TestEnsembleSelectedSumsMembers(t *testing.T) {
+	train, y, _, _ := multiProblem(5, 3, 4, 1, 6, 3)
+	m, _ := multiFile(t, "greedytl-nway", train, y)
+	e, ok := m.(*ensembleModel)
+	if !ok || len(e.members) != 2 {
+		t.Fatalf("greedytl-nway with features and sources: want an ensemble of two members, got %T", m)
+	}
+	type key struct {
+		source bool
+		index  int
+	}
+	want := make([]map[key]float64, len(y.Names))
+	for k := range want {
+		want[k] = map[key]float64{}
+	}
+	for i, mem := range e.members {
+		sel, ok := mem.Selected()
+		if !ok {
+			t.Fatalf("member %d has no selection", i)
+		}
+		for k, s := range sel {
+			for _, c := range s.Columns {
+				want[k][key{c.Source, c.Index}] += e.weights[i] * c.Weight
+			}
+		}
+	}
+	got, ok := e.Selected()
+	if !ok || len(got) != len(y.Names) {
+		t.Fatalf("Selected: ok %v, %d selections, want %d", ok, len(got), len(y.Names))
+	}
+	for k, s := range got {
+		if s.NumFeatures != 6 || s.NumSources != 3 {
+			t.Errorf("class %d: dims %d, %d, want 6, 3", k, s.NumFeatures, s.NumSources)
+		}
+		nonzero := 0
+		for _, w := range want[k] {
+			if w != 0 {
+				nonzero++
+			}
+		}
+		if len(s.Columns) != nonzero {
+			t.Errorf("class %d: %d columns, want %d", k, len(s.Columns), nonzero)
+		}
+		for j, c := range s.Columns {
+			if w := want[k][key{c.Source, c.Index}]; c.Weight != w {
+				t.Errorf("class %d column %+v: weight %v, want %v", k, c, c.Weight, w)
+			}
+			if j > 0 && math.Abs(c.Weight) > math.Abs(s.Columns[j-1].Weight) {
+				t.Errorf("class %d: columns not sorted by |weight| at %d", k, j)
+			}
+		}
 	}
 }

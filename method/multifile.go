@@ -119,7 +119,7 @@ func multiDecoder(method string) (func(json.RawMessage) (MultiModel, error), err
 	return decodeOneVsRest, nil
 }
 
-// checkHeader validates the members every multi-class file has: at least
+// check validates the members every multi-class file has: at least
 // two distinct non-empty class names, the form wanted, a hyperparameters
 // member and column counts matching the scalers' (d, n).
 func (h *multiHeader) check(form string, d, n int) error {

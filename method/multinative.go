@@ -88,10 +88,7 @@ func (nearestMean) Name() string { return "nearest-mean" }
 
 // FitMulti fits the class means.
 func (nm nearestMean) FitMulti(_ context.Context, train Data, y ClassLabels, _ Extra) (MultiModel, error) {
-	if _, _, _, err := checkMultiTrain(train, y); err != nil {
-		return nil, err
-	}
-	s, Z, err := fitBlocks(train)
+	s, Z, err := fitMultiBlocks(train, y, standardize.Fit)
 	if err != nil {
 		return nil, err
 	}
@@ -118,10 +115,7 @@ func (nearestNeighbour) Name() string { return "nearest-neighbour" }
 
 // FitMulti keeps the standardised training rows.
 func (nn nearestNeighbour) FitMulti(_ context.Context, train Data, y ClassLabels, _ Extra) (MultiModel, error) {
-	if _, _, _, err := checkMultiTrain(train, y); err != nil {
-		return nil, err
-	}
-	s, Z, err := fitBlocks(train)
+	s, Z, err := fitMultiBlocks(train, y, standardize.Fit)
 	if err != nil {
 		return nil, err
 	}
@@ -143,10 +137,7 @@ func (simpleShot) Name() string { return "simpleshot" }
 
 // FitMulti fits the centroids of the normalised rows.
 func (ss simpleShot) FitMulti(_ context.Context, train Data, y ClassLabels, _ Extra) (MultiModel, error) {
-	if _, _, _, err := checkMultiTrain(train, y); err != nil {
-		return nil, err
-	}
-	s, Z, err := fitBlocks(train)
+	s, Z, err := fitMultiBlocks(train, y, standardize.Fit)
 	if err != nil {
 		return nil, err
 	}
@@ -202,14 +193,11 @@ func (greedyNWay) Name() string { return "greedytl-nway" }
 
 // FitMulti fits the members and averages them.
 func (g greedyNWay) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error) {
-	_, d, n, err := checkMultiTrain(train, y)
+	s, Z, err := fitMultiBlocks(train, y, standardize.FitModerated)
 	if err != nil {
 		return nil, err
 	}
-	s, Z, err := fitBlocksWith(train, standardize.FitModerated)
-	if err != nil {
-		return nil, err
-	}
+	d, n := s.dims()
 	rows, err := fitNormalised(ctx, s, Z, y, extra.Seed, NormaliseRows)
 	if err != nil {
 		return nil, err

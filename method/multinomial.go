@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/greedytl/greedytl/grid"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -60,10 +61,7 @@ func (multinomialLogistic) Name() string { return "multinomial-logistic" }
 
 // FitMulti fits the model (see multinomialLogistic).
 func (ml multinomialLogistic) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error) {
-	if _, _, _, err := checkMultiTrain(train, y); err != nil {
-		return nil, err
-	}
-	s, Z, err := fitBlocks(train)
+	s, Z, err := fitMultiBlocks(train, y, standardize.Fit)
 	if err != nil {
 		return nil, err
 	}

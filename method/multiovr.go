@@ -297,38 +297,28 @@ func (e *ensembleModel) Predict(d Data) ([]int, error) { return predictByScores(
 // weights scaled by the member weights and summed (ok when every member has
 // per-column weights).
 func (e *ensembleModel) Selected() ([]Selection, bool) {
-	K := len(e.classes)
-	type key struct {
-		source bool
-		index  int
-	}
-	acc := make([]map[key]float64, K)
-	out := make([]Selection, K)
-	for k := range acc {
-		acc[k] = map[key]float64{}
-	}
+	sum := make([]Linear, len(e.classes))
 	for i, m := range e.members {
 		sel, ok := m.Selected()
 		if !ok {
 			return nil, false
 		}
 		for k, s := range sel {
-			out[k].NumFeatures, out[k].NumSources = s.NumFeatures, s.NumSources
+			if i == 0 {
+				sum[k] = Linear{WX: make([]float64, s.NumFeatures), WH: make([]float64, s.NumSources)}
+			}
 			for _, c := range s.Columns {
-				acc[k][key{c.Source, c.Index}] += e.weights[i] * c.Weight
+				if c.Source {
+					sum[k].WH[c.Index] += e.weights[i] * c.Weight
+				} else {
+					sum[k].WX[c.Index] += e.weights[i] * c.Weight
+				}
 			}
 		}
 	}
-	for k := range out {
-		lin := Linear{WX: make([]float64, out[k].NumFeatures), WH: make([]float64, out[k].NumSources)}
-		for c, w := range acc[k] {
-			if c.source {
-				lin.WH[c.index] = w
-			} else {
-				lin.WX[c.index] = w
-			}
-		}
-		out[k], _ = lin.Selected()
+	out := make([]Selection, len(sum))
+	for k := range sum {
+		out[k], _ = sum[k].Selected()
 	}
 	return out, true
 }
