@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/internal/dirlock"
+	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
@@ -522,6 +523,10 @@ func TestRunInputErrors(t *testing.T) {
 	src := testSources(t, f)
 	other := testFolder(t)
 	other.X.Set(0, 0, 42)
+	renamed := testFolder(t)
+	renamed.Classes = slices.Clone(renamed.Classes)
+	renamed.Classes[0] = "renamed"
+	incomplete := incompleteSources(t, src)
 	tests := []struct {
 		name   string
 		change func(*Config)
@@ -538,7 +543,9 @@ func TestRunInputErrors(t *testing.T) {
 		{"negative target", func(c *Config) { c.Targets = []string{"n1"} }, "negative class"},
 		{"small target", func(c *Config) { c.Positives = []int{24} }, "no class can be a target"},
 		{"small named target", func(c *Config) { c.Positives, c.Targets = []int{24}, []string{"c1"} }, "has 24 examples"},
-		{"other data", func(c *Config) { c.Data = other }, "other data"},
+		{"other data", func(c *Config) { c.Data = other }, "content differs"},
+		{"other classes", func(c *Config) { c.Data = renamed }, "has other classes"},
+		{"incomplete sources", func(c *Config) { c.Sources = incomplete }, "incomplete: 1 classes (c1, …) have no model yet"},
 		{"other negatives", func(c *Config) { c.NegativeClasses = []string{"n0"} }, "trained against"},
 		{"fraction with named sources", func(c *Config) { c.NegativeFraction = 0.2 }, "another plan"},
 		{"bad shard", func(c *Config) { c.Shard = shard.Shard{I: 2, N: 2} }, "shard"},
@@ -551,8 +558,39 @@ func TestRunInputErrors(t *testing.T) {
 		_, err := Run(context.Background(), cfg)
 		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want an input error containing %q", tc.name, err, tc.want)
+			continue
+		}
+		if err := errtest.OnePrefix(err.Error()); err != nil {
+			t.Errorf("%s: %v", tc.name, err)
 		}
 	}
+}
+
+// incompleteSources returns a copy of the sources directory src whose index
+// says that class c1 has no model yet (an interrupted train-sources).
+func incompleteSources(t *testing.T, src string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, source.IndexFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc["missing"] = []string{"c1"}
+	if b, err = json.Marshal(doc); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 func TestScanResultsErrors(t *testing.T) {

@@ -225,20 +225,10 @@ func negativePlan(cfg *Config, digest string) (*source.Negatives, *source.Index,
 	if err != nil {
 		return nil, nil, inputError{err}
 	}
-	switch {
-	case !slices.Equal(ix.Classes, f.Classes):
-		return nil, nil, inputErrorf("experiment: the sources in %s were trained on a dataset with other classes", cfg.Sources)
-	case ix.DataSHA256 != digest:
-		return nil, nil, inputErrorf("experiment: the sources in %s were trained on other data (%s; its digest differs)", cfg.Sources, ix.Dataset)
-	case len(ix.Missing) > 0:
-		return nil, nil, inputErrorf("experiment: the sources in %s are incomplete: %d classes (%s, …) have no model yet; finish train-sources first", cfg.Sources, len(ix.Missing), ix.Missing[0])
-	case len(ix.Sources) == 0:
-		return nil, nil, inputErrorf("experiment: %s lists no sources", cfg.Sources)
+	if err := ix.CheckDigest(f, digest); err != nil {
+		return nil, nil, inputError{fmt.Errorf("experiment: sources %s: %w", cfg.Sources, err)}
 	}
 	neg := ix.Negatives
-	if err := neg.Check(f); err != nil {
-		return nil, nil, inputError{fmt.Errorf("%s: %w", cfg.Sources, err)}
-	}
 	if len(cfg.NegativeClasses) > 0 {
 		var names []string
 		for _, c := range neg.Classes {

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/greedytl/greedytl/dataset"
@@ -84,15 +85,29 @@ func (ix *Index) Config() (TrainConfig, error) {
 
 // CheckData returns an error unless f is the dataset the index was made
 // from: the same features, labels and class names (by digest; the folder
-// may have moved) and a negative plan that fits it. Use it before taking
-// the index's target negatives for f's targets.
+// may have moved), a source for every class that should have one, and a
+// negative plan that fits it. Use it before taking the index's target
+// negatives for f's targets.
 func (ix *Index) CheckData(f *dataset.Folder) error {
-	got, err := DataDigest(f)
+	digest, err := DataDigest(f)
 	if err != nil {
 		return err
 	}
-	if got != ix.DataSHA256 {
+	return ix.CheckDigest(f, digest)
+}
+
+// CheckDigest is CheckData for a caller that has f's DataDigest already
+// (package experiment records it in its manifest).
+func (ix *Index) CheckDigest(f *dataset.Folder, digest string) error {
+	switch {
+	case !slices.Equal(ix.Classes, f.Classes):
+		return fmt.Errorf("source: dataset %s has other classes than the one the sources were trained on (%s)", f.Dir, ix.Dataset)
+	case digest != ix.DataSHA256:
 		return fmt.Errorf("source: dataset %s is not the one the sources were trained on (%s): its content differs", f.Dir, ix.Dataset)
+	case len(ix.Missing) > 0:
+		return fmt.Errorf("source: the sources are incomplete: %d classes (%s, …) have no model yet; finish train-sources first", len(ix.Missing), ix.Missing[0])
+	case len(ix.Sources) == 0:
+		return errors.New("source: the index lists no sources")
 	}
 	return ix.Negatives.Check(f)
 }
