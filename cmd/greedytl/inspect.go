@@ -6,10 +6,12 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/source"
 )
@@ -38,11 +40,16 @@ its ridge member weights every column. With --json the record is the
 For the greedytl methods (and forward-reg) the columns are those selected, in
 selection order, with their kind (feature or source), 0-based index within X
 or H, weight, and the mean regularised and leave-one-out errors after each
-step. A model fitted with --sources shows the sources directory
-it records (its path at fit time and the identity predict checks). For linear baselines they are the columns with non-zero weight, largest
+step. For linear baselines they are the columns with non-zero weight, largest
 |weight| first (--top limits the table). With --json it prints a JSON object
 whose "selected" array holds {"kind","index","weight"} objects in that order
 and whose "sources" member, when present, is the recorded sources.
+
+A model fitted with --sources shows the sources directory it records (its
+path at fit time and the identity predict checks), and names each source
+column by its class, read from that directory ("name" in --json). When the
+directory is no longer there, or now holds other sources, a note says so and
+the source columns have their index alone.
 
 For a multi-class model inspect shows, per class, the columns of non-zero
 weight by decreasing |weight| (--json: "per_class" of {"class", "selected"});
@@ -67,6 +74,9 @@ type inspectColumn struct {
 	Weight   float64  `json:"weight"`
 	RegError *float64 `json:"reg_error,omitempty"` // greedy methods: after this step
 	LOOError *float64 `json:"loo_error,omitempty"`
+	// Name is a source column's class name, read from the sources
+	// directory the model file records (see recordedSourceNames).
+	Name string `json:"name,omitempty"`
 }
 
 // inspectSummary is inspect's JSON output.
@@ -126,6 +136,8 @@ func runInspect(s *streams, o *inspectOptions, path string) error {
 	}
 	sum := summarise(f.Model)
 	sum.Sources = f.Info.Sources
+	names, note := recordedSourceNames(f.Info.Sources)
+	nameColumns(sum.Selected, names)
 	if o.json {
 		enc := json.NewEncoder(s.out)
 		enc.SetIndent("", "  ")
@@ -139,11 +151,54 @@ func runInspect(s *streams, o *inspectOptions, path string) error {
 	if src := sum.Sources; src != nil {
 		fmt.Fprintf(s.out, "sources: %s (%d sources, identity %s, data %s, seed %d)\n", src.Dir, src.Count, src.SHA256, src.DataSHA256, src.Seed)
 	}
+	if note != "" {
+		fmt.Fprintln(s.out, note)
+	}
 	fmt.Fprintln(s.out)
 	if sum.auto {
-		return inspectAuto(s, o, sum)
+		return inspectAuto(s, o, sum, names)
 	}
 	return printColumns(s.out, sum.Selected, sum.Greedy, o.top)
+}
+
+// recordedSourceNames returns the class names of the sources that rec, a
+// model file's record of `fit --sources`, lists, read from its directory's
+// index, so that inspect can name source columns as well as number them.
+// A model fitted from --source-scores records no sources (nil, ""). When
+// the directory is gone or now holds other sources, the columns keep
+// their index alone and note says why.
+func recordedSourceNames(rec *source.ID) (names []string, note string) {
+	if rec == nil {
+		return nil, ""
+	}
+	ix, err := source.ReadIndex(rec.Dir)
+	if err != nil {
+		return nil, fmt.Sprintf("(sources named by index only: %v)", err)
+	}
+	if d := ix.Differences(rec); len(d) > 0 {
+		return nil, fmt.Sprintf("(sources named by index only: %s now holds other sources: %s)", rec.Dir, strings.Join(d, "; "))
+	}
+	names = make([]string, len(ix.Sources))
+	for j, e := range ix.Sources {
+		names[j] = e.Name
+	}
+	return names, ""
+}
+
+// sourceName returns the name of the column (kind, index) among the
+// sources' names ("" for a feature, or without names).
+func sourceName(kind string, index int, names []string) string {
+	if kind != greedytl.Source.String() || index < 0 || index >= len(names) {
+		return ""
+	}
+	return names[index]
+}
+
+// nameColumns sets the Name of the source columns of cols from names.
+func nameColumns(cols []inspectColumn, names []string) {
+	for i := range cols {
+		cols[i].Name = sourceName(cols[i].Kind, cols[i].Index, names)
+	}
 }
 
 // printColumns prints the table of cols: in selection order with the path's
@@ -153,10 +208,15 @@ func printColumns(w io.Writer, cols []inspectColumn, greedy bool, top int) error
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	named := slices.ContainsFunc(cols, func(c inspectColumn) bool { return c.Name != "" })
+	nameHeader, name := "", func(inspectColumn) string { return "" }
+	if named {
+		nameHeader, name = "name\t", func(c inspectColumn) string { return c.Name + "\t" }
+	}
 	if greedy {
-		fmt.Fprintln(tw, "step\tkind\tindex\tweight\treg. error\tLOO error\t")
+		fmt.Fprintf(tw, "step\tkind\tindex\t%sweight\treg. error\tLOO error\t\n", nameHeader)
 	} else {
-		fmt.Fprintln(tw, "rank\tkind\tindex\tweight\t")
+		fmt.Fprintf(tw, "rank\tkind\tindex\t%sweight\t\n", nameHeader)
 	}
 	for i, c := range cols {
 		if top > 0 && i == top {
@@ -164,9 +224,9 @@ func printColumns(w io.Writer, cols []inspectColumn, greedy bool, top int) error
 			break
 		}
 		if greedy {
-			fmt.Fprintf(tw, "%d\t%s\t%d\t%.6g\t%.6g\t%.6g\t\n", i+1, c.Kind, c.Index, c.Weight, *c.RegError, *c.LOOError)
+			fmt.Fprintf(tw, "%d\t%s\t%d\t%s%.6g\t%.6g\t%.6g\t\n", i+1, c.Kind, c.Index, name(c), c.Weight, *c.RegError, *c.LOOError)
 		} else {
-			fmt.Fprintf(tw, "%d\t%s\t%d\t%.6g\t\n", i+1, c.Kind, c.Index, c.Weight)
+			fmt.Fprintf(tw, "%d\t%s\t%d\t%s%.6g\t\n", i+1, c.Kind, c.Index, name(c), c.Weight)
 		}
 	}
 	return tw.Flush()

@@ -5,6 +5,7 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/method"
 )
 
@@ -17,8 +18,9 @@ const autoTop = 20
 // whole sample (the GreedyTL members' selections and paths, the source
 // member, the ridge member), how often each column was chosen over the
 // fits, and the combined model's largest contributions (sum.Selected, by
-// decreasing |weight|).
-func inspectAuto(s *streams, o *inspectOptions, sum inspectSummary) error {
+// decreasing |weight|). names are the sources' class names, or nil (see
+// recordedSourceNames).
+func inspectAuto(s *streams, o *inspectOptions, sum inspectSummary, names []string) error {
 	w := s.out
 	hp := sum.Hyperparameters
 	fits := 1
@@ -34,7 +36,7 @@ func inspectAuto(s *streams, o *inspectOptions, sum inspectSummary) error {
 	fmt.Fprint(w, ".\n\n")
 	if c := sum.Committee; c == nil {
 		fmt.Fprint(w, "This file was written before greedytl-auto recorded its members: fit again to see them.\n\n")
-	} else if err := printCommittee(w, o, sum, c, fits); err != nil {
+	} else if err := printCommittee(w, o, sum, c, fits, names); err != nil {
 		return err
 	}
 	top := autoTop
@@ -47,8 +49,8 @@ func inspectAuto(s *streams, o *inspectOptions, sum inspectSummary) error {
 
 // printCommittee prints the members of the committee record c of the
 // model summarised by sum and the tally of the columns chosen over the
-// fits.
-func printCommittee(w io.Writer, o *inspectOptions, sum inspectSummary, c *method.AutoCommittee, fits int) error {
+// fits, naming source columns by names when there are names.
+func printCommittee(w io.Writer, o *inspectOptions, sum inspectSummary, c *method.AutoCommittee, fits int, names []string) error {
 	hp := sum.Hyperparameters
 	total := sum.NumFeatures + sum.NumSources
 	fmt.Fprint(w, "The members fitted on the whole sample (weights on the standardised columns, before the mean):\n")
@@ -57,14 +59,20 @@ func printCommittee(w io.Writer, o *inspectOptions, sum inspectSummary, c *metho
 		k++
 		g := c.Greedy[i]
 		fmt.Fprintf(w, "member %d: GreedyTL, γ = %g (λ = %g, δ = %g): %d columns selected\n", k, g.Gamma, hp["lambda"], hp["delta"], len(g.Path))
-		if err := printColumns(w, inspectColumns(sel), true, o.top); err != nil {
+		cols := inspectColumns(sel)
+		nameColumns(cols, names)
+		if err := printColumns(w, cols, true, o.top); err != nil {
 			return err
 		}
 	}
 	if src := c.Source; src != nil {
 		k++
-		fmt.Fprintf(w, "member %d: the source that orders the training examples best: source %d, training AUC %.4g; %.6g·z %+.6g\n",
-			k, src.Index, src.AUC, src.Slope, src.Intercept)
+		label := fmt.Sprintf("source %d", src.Index)
+		if name := sourceName(greedytl.Source.String(), src.Index, names); name != "" {
+			label += fmt.Sprintf(" (%s)", name)
+		}
+		fmt.Fprintf(w, "member %d: the source that orders the training examples best: %s, training AUC %.4g; %.6g·z %+.6g\n",
+			k, label, src.AUC, src.Slope, src.Intercept)
 	}
 	k++
 	fmt.Fprintf(w, "member %d: ridge on every column (%d), λ = %g by leave-one-out\n\n", k, total, c.Ridge.Lambda)
@@ -74,6 +82,9 @@ func printCommittee(w io.Writer, o *inspectOptions, sum inspectSummary, c *metho
 	fmt.Fprintf(w, "columns chosen over the %d fits (in how many fits each member chose the column):\n", fits)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "kind\tindex\t")
+	if names != nil {
+		fmt.Fprint(tw, "name\t")
+	}
 	for _, g := range c.Greedy {
 		fmt.Fprintf(tw, "GreedyTL γ = %g\t", g.Gamma)
 	}
@@ -87,6 +98,9 @@ func printCommittee(w io.Writer, o *inspectOptions, sum inspectSummary, c *metho
 			break
 		}
 		fmt.Fprintf(tw, "%s\t%d\t", t.Kind, t.Index)
+		if names != nil {
+			fmt.Fprintf(tw, "%s\t", sourceName(t.Kind.String(), t.Index, names))
+		}
 		for _, n := range t.Greedy {
 			fmt.Fprintf(tw, "%d\t", n)
 		}

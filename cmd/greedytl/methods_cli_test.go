@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -162,6 +163,7 @@ func checkSourcesRecord(t *testing.T, st sourcesToy, name string) {
 	if code, out, _ := cli(t, "", "inspect", withSources); code != 0 || !strings.Contains(out, "sources: "+st.A+" (6 sources, identity "+sum.Sources.SHA256) {
 		t.Errorf("inspect: exit %d, output lacks the recorded sources:\n%s", code, out)
 	}
+	checkSourceNames(t, st.A, sum.Selected)
 	if code, out, _ := cli(t, "", "inspect", "--json", withMatrix); code != 0 || strings.Contains(out, `"sources"`) {
 		t.Errorf("inspect --json of a model fitted from --source-scores: exit %d, records sources:\n%s", code, out)
 	}
@@ -388,5 +390,86 @@ func TestGreedyFlagsConflictWithSpec(t *testing.T) {
 	code, _, stderr := cli(t, "", append(slices.Clone(base), "--method", "greedytl:lambda=10", "--lambda", "10")...)
 	if code != exitInput || !strings.Contains(stderr, "no-such") {
 		t.Errorf("agreeing --lambda: exit %d, stderr %q: want the missing input's error", code, stderr)
+	}
+}
+
+// checkSourceNames checks that inspect named every source column of cols
+// by its class in the sources directory dir, and no feature column.
+func checkSourceNames(t *testing.T, dir string, cols []inspectColumn) {
+	t.Helper()
+	ix, err := source.ReadIndex(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cols {
+		want := ""
+		if c.Kind == "source" {
+			want = ix.Sources[c.Index].Name
+		}
+		if c.Name != want {
+			t.Errorf("inspect --json names %s column %d %q, want %q", c.Kind, c.Index, c.Name, want)
+		}
+	}
+}
+
+// TestInspectNamesSources: inspect names the source columns of a model
+// fitted with --sources by their class, in the table and in JSON, and by
+// index alone, with a note saying why, when the recorded directory is gone
+// or holds other sources.
+func TestInspectNamesSources(t *testing.T) {
+	st := newSourcesToy(t)
+	model := filepath.Join(st.dir, "model.json")
+	if code, _, stderr := cli(t, "", "fit", "--method", "greedytl", "--lambda", "0.01", "--features", st.X, "--labels", st.y, "--positive", "cat", "--sources", st.A, "--out", model); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	code, out, stderr := cli(t, "", "inspect", "--json", model)
+	var sum inspectSummary
+	if code != 0 || json.Unmarshal([]byte(out), &sum) != nil {
+		t.Fatalf("inspect --json: exit %d: %s", code, stderr)
+	}
+	checkSourceNames(t, st.A, sum.Selected)
+	sources := 0
+	for _, c := range sum.Selected {
+		if c.Kind == "source" {
+			sources++
+		}
+	}
+	if sources == 0 {
+		t.Fatalf("the model selected no source, so the test shows nothing: %+v", sum.Selected)
+	}
+	ix, err := source.ReadIndex(st.A)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, _ := cli(t, "", "inspect", model)
+	for _, c := range sum.Selected {
+		if c.Kind == "source" && !regexp.MustCompile(fmt.Sprintf(`(?m)^\s+\d+\s+source\s+%d\s+%s\s`, c.Index, regexp.QuoteMeta(ix.Sources[c.Index].Name))).MatchString(table) {
+			t.Errorf("the table does not name source %d %q:\n%s", c.Index, ix.Sources[c.Index].Name, table)
+		}
+	}
+
+	// The same file recording another directory: B (other sources), then
+	// none at all.
+	raw, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ dir, note string }{
+		{st.B, "(sources named by index only: " + st.B + " now holds other sources: trained with seed 4, not 3)"},
+		{filepath.Join(st.dir, "gone"), "(sources named by index only: "},
+	} {
+		moved := filepath.Join(st.dir, "moved.json")
+		doc := strings.Replace(string(raw), fmt.Sprintf("%q", st.A), fmt.Sprintf("%q", tc.dir), 1)
+		if err := os.WriteFile(moved, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, table, stderr := cli(t, "", "inspect", moved)
+		if code != 0 || !strings.Contains(table, tc.note) || strings.Contains(table, " name ") {
+			t.Errorf("inspect of a model whose sources are %s: exit %d, want the note %q and no names:\n%s%s", tc.dir, code, tc.note, table, stderr)
+		}
+		_, out, _ := cli(t, "", "inspect", "--json", moved)
+		if strings.Contains(out, `"name"`) {
+			t.Errorf("inspect --json of a model whose sources are %s names columns:\n%s", tc.dir, out)
+		}
 	}
 }

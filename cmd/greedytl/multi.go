@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
@@ -237,11 +236,12 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 	if f.Info.Sources != nil {
 		sum.Sources = f.Info.Sources
 	}
+	names, note := recordedSourceNames(f.Info.Sources)
 	if sel, ok := m.Selected(); ok {
 		for k, sl := range sel {
 			ic := inspectClass{Class: sum.Classes[k], Selected: []inspectColumn{}}
 			for _, c := range sl.Columns {
-				ic.Selected = append(ic.Selected, inspectColumn{Kind: c.Kind(), Index: c.Index, Weight: c.Weight})
+				ic.Selected = append(ic.Selected, inspectColumn{Kind: c.Kind(), Index: c.Index, Weight: c.Weight, Name: sourceName(c.Kind(), c.Index, names)})
 			}
 			sum.PerClass = append(sum.PerClass, ic)
 		}
@@ -258,22 +258,18 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 	if src := f.Info.Sources; src != nil {
 		fmt.Fprintf(s.out, "sources: %s (%d sources, identity %s)\n", src.Dir, src.Count, src.SHA256)
 	}
+	if note != "" {
+		fmt.Fprintln(s.out, note)
+	}
 	if len(sum.PerClass) == 0 {
 		fmt.Fprintf(s.out, "classes: %s\n(the model compares whole rows: no per-column weights)\n", strings.Join(quoteAll(sum.Classes), ", "))
 		return nil
 	}
-	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
-	top := o.top
 	for _, ic := range sum.PerClass {
-		fmt.Fprintf(tw, "\nclass %s: %d columns\n", strconv.Quote(ic.Class), len(ic.Selected))
-		fmt.Fprintln(tw, "rank\tkind\tindex\tweight\t")
-		for i, c := range ic.Selected {
-			if top > 0 && i == top {
-				fmt.Fprintf(tw, "…\t%d more\t\t\t\n", len(ic.Selected)-top)
-				break
-			}
-			fmt.Fprintf(tw, "%d\t%s\t%d\t%.6g\t\n", i+1, c.Kind, c.Index, c.Weight)
+		fmt.Fprintf(s.out, "\nclass %s: %d columns\n", strconv.Quote(ic.Class), len(ic.Selected))
+		if err := printColumns(s.out, ic.Selected, false, o.top); err != nil {
+			return err
 		}
 	}
-	return tw.Flush()
+	return nil
 }
