@@ -307,7 +307,17 @@ func Register(r Registration) {
 // returned. It returns an error for a malformed spec, an unknown method and
 // settings the method does not accept.
 func Lookup(spec string) (Registration, error) {
-	s, err := ParseSpec(spec)
+	r, err := lookup(spec)
+	if err != nil {
+		return Registration{}, fmt.Errorf("method: %w", err)
+	}
+	return r, nil
+}
+
+// lookup is Lookup with errors that carry no package prefix, for the
+// package's own callers, which add their context and the prefix once.
+func lookup(spec string) (Registration, error) {
+	s, err := parseSpec(spec)
 	if err != nil {
 		return Registration{}, err
 	}
@@ -330,14 +340,15 @@ func Registered(name string) (Registration, bool) {
 	return r, ok
 }
 
-// lookupName returns the registration of the binary method name.
+// lookupName returns the registration of the binary method name. Its
+// errors carry no package prefix.
 func lookupName(name string) (Registration, error) {
 	r, ok := registry[name]
 	if !ok {
-		return Registration{}, fmt.Errorf("method: unknown method %q (known: %s)", name, strings.Join(Names(), ", "))
+		return Registration{}, fmt.Errorf("unknown method %q (known: %s)", name, strings.Join(Names(), ", "))
 	}
 	if r.New == nil {
-		return Registration{}, fmt.Errorf("method: %s fits three or more classes only, not ±1 labels (binary methods: %s)", name, strings.Join(Names(), ", "))
+		return Registration{}, fmt.Errorf("%s fits three or more classes only, not ±1 labels (binary methods: %s)", name, strings.Join(Names(), ", "))
 	}
 	return r, nil
 }
@@ -349,30 +360,32 @@ func lookupName(name string) (Registration, error) {
 // spec, an unknown method, settings given to a method that takes none, and
 // an unknown key or a value out of range.
 func New(spec string) (Method, error) {
-	s, err := ParseSpec(spec)
-	if err != nil {
-		return nil, err
+	s, err := parseSpec(spec)
+	if err == nil {
+		var r Registration
+		if r, err = lookupName(s.Name); err == nil {
+			if len(s.Params) == 0 {
+				return r.New(), nil
+			}
+			var m Method
+			if m, err = configure(r, s); err == nil {
+				return m, nil
+			}
+		}
 	}
-	r, err := lookupName(s.Name)
-	if err != nil {
-		return nil, err
-	}
-	if len(s.Params) == 0 {
-		return r.New(), nil
-	}
-	return configure(r, s)
+	return nil, fmt.Errorf("method: %w", err)
 }
 
-// configure applies the settings of s with r.Configure. It panics (a
-// programming error) when the configured method's name is not a spec of
-// s.Name.
+// configure applies the settings of s with r.Configure. Its errors carry
+// no package prefix. It panics (a programming error) when the configured
+// method's name is not a spec of s.Name.
 func configure(r Registration, s Spec) (Method, error) {
 	if r.Configure == nil {
-		return nil, fmt.Errorf("method: %s takes no settings (spec %q)", s.Name, s.String())
+		return nil, fmt.Errorf("%s takes no settings (spec %q)", s.Name, s.String())
 	}
 	m, err := r.Configure(s)
 	if err != nil {
-		return nil, fmt.Errorf("method: spec %q: %w", s.String(), err)
+		return nil, fmt.Errorf("spec %q: %w", s.String(), err)
 	}
 	if got, err := ParseSpec(m.Name()); err != nil || got.Name != s.Name {
 		panic(fmt.Sprintf("method: %s's Configure returned a method named %q, want a spec of %s", s.Name, m.Name(), s.Name))

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/greedytl/greedytl/internal/errtest"
 )
 
 // optionalMembers are the members a model file (or a model file within
@@ -120,6 +122,12 @@ func checkMissingMembers(t *testing.T, doc []byte) {
 			}
 		case err == nil || !strings.Contains(err.Error(), want+" is missing; want ") || !strings.Contains(err.Error(), inner):
 			t.Errorf("without %s: error %v, want one naming the member", p, err)
+		}
+		// The package's prefix once, for a file within a file too.
+		if err != nil {
+			if err := errtest.OnePrefix(err.Error()); err != nil {
+				t.Errorf("without %s: %v", p, err)
+			}
 		}
 	}
 }

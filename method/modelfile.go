@@ -2,6 +2,7 @@ package method
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -108,6 +109,28 @@ func Read(r io.Reader) (File, error) {
 	if err != nil {
 		return File{}, fmt.Errorf("method: reading model: %w", err)
 	}
+	file, err := decodeFile(f)
+	if err != nil {
+		return File{}, fmt.Errorf("method: %w", err)
+	}
+	return file, nil
+}
+
+// readNested reads the model file doc held inside another file (the
+// models of a one-vs-rest file, the members of an ensemble) as Read reads
+// a file, with errors that carry no package prefix: the outer file's
+// error carries it once.
+func readNested(doc json.RawMessage) (File, error) {
+	f, err := modelfile.Parse(doc)
+	if err != nil {
+		return File{}, fmt.Errorf("reading model: %w", err)
+	}
+	return decodeFile(f)
+}
+
+// decodeFile decodes a parsed model file with its method's decoder, for
+// Read and readNested; its errors carry no package prefix.
+func decodeFile(f modelfile.File) (File, error) {
 	info := FileInfo{Sources: f.Sources, Labels: f.Labels}
 	if f.Multi {
 		decode, err := multiDecoder(f.Method)
@@ -116,17 +139,17 @@ func Read(r io.Reader) (File, error) {
 		}
 		m, err := decode(f.Doc)
 		if err != nil {
-			return File{}, fmt.Errorf("method: reading multi-class %s model: %w", f.Method, err)
+			return File{}, fmt.Errorf("reading multi-class %s model: %w", f.Method, err)
 		}
 		return File{Multi: m, Info: info}, nil
 	}
-	reg, err := Lookup(f.Method)
+	reg, err := lookup(f.Method)
 	if err != nil {
 		return File{}, err
 	}
 	m, err := reg.Decode(f.Doc)
 	if err != nil {
-		return File{}, fmt.Errorf("method: reading %s model: %w", f.Method, err)
+		return File{}, fmt.Errorf("reading %s model: %w", f.Method, err)
 	}
 	return File{Model: m, Info: info}, nil
 }

@@ -101,19 +101,19 @@ func multiFileDocument(m MultiModel, sources *source.ID) (any, error) {
 // multiDecoder returns the decoder of a multi-class file whose method is
 // method: the native multi-class method's DecodeMulti, or one-vs-rest for
 // a binary method's spec. Its errors, a malformed spec or an unknown
-// method, are Lookup's, and carry the package's prefix.
+// method, are lookup's, without the package's prefix.
 func multiDecoder(method string) (func(json.RawMessage) (MultiModel, error), error) {
-	s, err := ParseSpec(method)
+	s, err := parseSpec(method)
 	if err != nil {
 		return nil, err
 	}
 	if r, ok := registry[s.Name]; ok && r.DecodeMulti != nil {
 		if len(s.Params) > 0 {
-			return nil, fmt.Errorf("method: %s takes no settings", s.Name)
+			return nil, fmt.Errorf("%s takes no settings", s.Name)
 		}
 		return r.DecodeMulti, nil
 	}
-	if _, err := Lookup(method); err != nil {
+	if _, err := lookup(method); err != nil {
 		return nil, err
 	}
 	return decodeOneVsRest, nil

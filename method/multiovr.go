@@ -233,7 +233,7 @@ func decodeOneVsRest(doc json.RawMessage) (MultiModel, error) {
 	}
 	o := &ovrModel{multiBase: multiBase{f.Method, f.Classes, f.Hyperparameters}, scale: f.ScoreScale}
 	for k, raw := range f.Models {
-		sub, err := Read(bytes.NewReader(raw))
+		sub, err := readNested(raw)
 		if err != nil {
 			return nil, fmt.Errorf("models[%d]: %w", k, err)
 		}
@@ -385,7 +385,7 @@ func decodeEnsemble(doc json.RawMessage) (MultiModel, error) {
 		if mh.NumFeatures != f.NumFeatures || mh.NumSources != f.NumSources || !slices.Equal(mh.Classes, f.Classes) {
 			return nil, fmt.Errorf("members[%d] has other classes or columns than the ensemble", i)
 		}
-		sub, err := Read(bytes.NewReader(raw))
+		sub, err := readNested(raw)
 		if err != nil {
 			return nil, fmt.Errorf("members[%d]: %w", i, err)
 		}

@@ -30,9 +30,18 @@ type Spec struct {
 // no settings after it. It does not consult the registry: New and Lookup
 // do.
 func ParseSpec(s string) (Spec, error) {
-	name, params, err := modelfile.ParseSpec(s)
+	spec, err := parseSpec(s)
 	if err != nil {
 		return Spec{}, fmt.Errorf("method: %w", err)
+	}
+	return spec, nil
+}
+
+// parseSpec is ParseSpec with errors that carry no package prefix.
+func parseSpec(s string) (Spec, error) {
+	name, params, err := modelfile.ParseSpec(s)
+	if err != nil {
+		return Spec{}, err
 	}
 	return Spec{Name: name, Params: params}, nil
 }
