@@ -391,10 +391,11 @@ func moderatedRows(train, d Data) [][]float64 {
 }
 
 // TestGreedyNWayDefinition checks greedytl-nway against its definition:
-// the mean of the softmax probabilities of two linear members, one on the
-// rows of [X, H] with moderated scales (moderatedRows) L2-normalised, one
-// on those rows with X's and H's parts L2-normalised each on its own; each member's weights and
-// intercepts are the minimiser of ½‖W‖² + C Σ_i cross-entropy on those
+// the mean of the softmax probabilities of two linear members on the rows
+// of [X, H] with moderated scales (moderatedRows), one on their X parts
+// alone L2-normalised (its source weights exactly 0), one on the rows with
+// X's and H's parts L2-normalised each on its own; each member's weights
+// and intercepts are the minimiser of ½‖W‖² + C Σ_i cross-entropy on those
 // normalised training rows (its gradient vanishes, brute force) at the C
 // it reports; without sources, the row-normalised member alone.
 func TestGreedyNWayDefinition(t *testing.T) {
@@ -413,12 +414,12 @@ func TestGreedyNWayDefinition(t *testing.T) {
 		if !ok || len(e.members) != 2 || e.weights[0] != 0.5 || e.weights[1] != 0.5 {
 			t.Fatalf("%d shots: %T with %v, want two members at ½", shots, model, e.weights)
 		}
-		normRows := func(z []float64, blocks bool) []float64 {
+		normRows := func(z []float64, featuresOnly bool) []float64 {
 			out := slices.Clone(z)
-			parts := [][2]int{{0, len(z)}}
-			if blocks {
-				parts = [][2]int{{0, d}, {d, len(z)}}
+			if featuresOnly {
+				clear(out[d:])
 			}
+			parts := [][2]int{{0, d}, {d, len(z)}}
 			for _, p := range parts {
 				var s float64
 				for _, v := range out[p[0]:p[1]] {
@@ -435,17 +436,26 @@ func TestGreedyNWayDefinition(t *testing.T) {
 		for i := range want {
 			want[i] = make([]float64, len(y.Names))
 		}
-		for k, name := range []string{"rows", "blocks"} {
+		for k, name := range []string{"features", "blocks"} {
 			l := e.members[k].(*LinearMulti)
 			C := l.hyper["C"]
-			if l.norm != name || C <= 0 || e.hyper["C_"+name] != C {
-				t.Fatalf("%d shots: member %d normalises %q, C %v (reported %v), want %q", shots, k, l.norm, C, e.hyper["C_"+name], name)
+			if l.norm != NormaliseBlocks || C <= 0 || e.hyper["C_"+name] != C {
+				t.Fatalf("%d shots: member %d (%s) normalises %q, C %v (reported %v), want %q", shots, k, name, l.norm, C, e.hyper["C_"+name], NormaliseBlocks)
 			}
 			K, p := l.w.Dims()
+			if name == "features" {
+				for c := range K {
+					for j := d; j < p; j++ {
+						if l.w.At(c, j) != 0 {
+							t.Fatalf("%d shots: the features member weighs source %d of class %d by %v, want 0", shots, j-d, c, l.w.At(c, j))
+						}
+					}
+				}
+			}
 			// probs returns the member's class probabilities of the
 			// standardised row z, and z normalised as the member does.
 			probs := func(z []float64) (prob, u []float64) {
-				u = normRows(z, name == "blocks")
+				u = normRows(z, name == "features")
 				prob = make([]float64, K)
 				for c := range K {
 					prob[c] = l.b[c] + mat.Dot(l.w.RowView(c), mat.NewVecDense(p, u))
