@@ -60,6 +60,8 @@ type sampleBuffers struct {
 	cand, pend, local []int
 	sc                scorer
 	prune             pruneState
+	rs                rowStatsScratch // gatherStandardize's scratch
+	block             []float64       // gatherStandardize's row-major block
 }
 
 var samplePool sync.Pool
@@ -173,8 +175,7 @@ func (e *sampleEngine) resolvePending() error {
 			chunk := e.chunk(s0 / cacheChunk)
 			nc := min(len(js), sampleChunk, cacheChunk-s0%cacheChunk)
 			dst := chunk[(s0%cacheChunk)*m : (s0%cacheChunk+nc)*m]
-			part.b.gather(js[:nc], dst)
-			if k := standardizeChunk(dst, m, nc, part.gamma, e.st[:], e.tmp[:]); k >= 0 {
+			if k := gatherStandardize(part.b, js[:nc], part.gamma, dst, e.st[:], e.tmp[:], &e.rs, &e.block); k >= 0 {
 				return badColumn(part.b, js[k])
 			}
 			w := 0
