@@ -156,6 +156,7 @@ func rowStats(rows []float64, stride, m, nc int, gamma float64, sc *rowStatsScra
 	}
 	return -1
 }
+
 // gatherStandardize copies the columns js of b into dst, column after
 // column, and standardises them: it leaves in dst, st[:len(js)] and
 // f[:len(js)] bitwise what b.gather followed by standardizeChunk leaves,
