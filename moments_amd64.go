@@ -4,8 +4,9 @@ package greedytl
 
 import "golang.org/x/sys/cpu"
 
-// haveMoments4 says whether moments4 has its vector kernel here (AVX).
-var haveMoments4 = cpu.X86.HasAVX
+// haveAVX says whether the vector kernels of moments_amd64.s and
+// score_amd64.s (AVX) run on this machine.
+var haveAVX = cpu.X86.HasAVX
 
 // moments4AVX is moments4's vector kernel (moments_amd64.s).
 //
@@ -16,7 +17,7 @@ func moments4AVX(rows *float64, stride, m int, invN float64, out *[8]float64)
 // sum of squared deviations from that mean of column q < 4 of the m×4
 // block whose row i starts at rows[i·stride] (m ≥ 1), as moments4Go does.
 func moments4(rows *float64, stride, m int, invN float64, out *[8]float64) {
-	if haveMoments4 {
+	if haveAVX {
 		moments4AVX(rows, stride, m, invN, out)
 		return
 	}
@@ -32,7 +33,7 @@ func scale4AVX(rows *float64, stride, m int, mf *[8]float64, dst *float64)
 // rows[i·stride], standardised with means mf[:4] and finite factors
 // mf[4:], to dst column after column, as scale4Go does.
 func scale4(rows *float64, stride, m int, mf *[8]float64, dst *float64) {
-	if haveMoments4 {
+	if haveAVX {
 		scale4AVX(rows, stride, m, mf, dst)
 		return
 	}
