@@ -178,8 +178,9 @@ func gatherStandardize(b *inputMatrix, js []int, gamma float64, dst []float64, s
 	for i := 0; i < m; i++ {
 		src := b.raw.Data[i*b.raw.Stride : i*b.raw.Stride+b.cols]
 		row := rows[i*w : i*w+w]
-		for k, j := range js {
-			row[k] = src[j]
+		r, js := row[:nc], js[:nc] // (no bounds checks on r and js below)
+		for k := range r {
+			r[k] = src[js[k]]
 		}
 		clear(row[nc:])
 	}

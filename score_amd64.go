@@ -48,3 +48,19 @@ func score4PrimalVec(z0, z1, z2, z3, u *float64, k1, m int, il float64, z4 *floa
 	}
 	score4PrimalGo(z0, z1, z2, z3, u, k1, m, il, out)
 }
+
+// absDevSumAVX is absDevSum's vector kernel (score_amd64.s).
+//
+//go:noescape
+func absDevSumAVX(x *float64, n int, beta float64) float64
+
+// absDevSum returns Σ_l |x[l] − beta|, summed in an order of its own
+// (absDevSumGo's where there is no vector kernel): within n·u of the exact
+// sum, relatively, which is all its one use, a bound (pruneState.rho),
+// needs.
+func absDevSum(x []float64, beta float64) float64 {
+	if haveAVX && len(x) > 0 {
+		return absDevSumAVX(&x[0], len(x), beta)
+	}
+	return absDevSumGo(x, beta)
+}

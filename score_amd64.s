@@ -256,3 +256,69 @@ pdone:
 	VMOVUPD      Y0, (DI)
 	VZEROUPPER
 	RET
+
+// func absDevSumAVX(x *float64, n int, beta float64) float64
+//
+// Σ_l |x[l] − beta| over the n elements of x, in eight interleaved partial
+// sums (two registers of four lanes) combined at the end, then the last
+// n mod 4 elements in order (AVX).
+TEXT ·absDevSumAVX(SB), NOSPLIT, $0-32
+	MOVQ         x+0(FP), SI
+	MOVQ         n+8(FP), CX
+	VBROADCASTSD beta+16(FP), Y15
+	VBROADCASTSD ·absMask(SB), Y14
+	VXORPD       Y0, Y0, Y0
+	VXORPD       Y1, Y1, Y1
+	MOVQ         CX, DX
+	ANDQ         $-8, DX
+	XORQ         AX, AX
+
+abs8:
+	CMPQ    AX, DX
+	JGE     abs4
+	VMOVUPD (SI)(AX*8), Y2
+	VMOVUPD 32(SI)(AX*8), Y3
+	VSUBPD  Y15, Y2, Y2
+	VSUBPD  Y15, Y3, Y3
+	VANDPD  Y14, Y2, Y2
+	VANDPD  Y14, Y3, Y3
+	VADDPD  Y2, Y0, Y0
+	VADDPD  Y3, Y1, Y1
+	ADDQ    $8, AX
+	JMP     abs8
+
+abs4:
+	MOVQ    CX, DX
+	ANDQ    $-4, DX
+	CMPQ    AX, DX
+	JGE     absreduce
+	VMOVUPD (SI)(AX*8), Y2
+	VSUBPD  Y15, Y2, Y2
+	VANDPD  Y14, Y2, Y2
+	VADDPD  Y2, Y0, Y0
+	ADDQ    $4, AX
+
+absreduce:
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+
+abstail:
+	CMPQ   AX, CX
+	JGE    absdone
+	VMOVSD (SI)(AX*8), X2
+	VSUBSD X15, X2, X2
+	VANDPD X14, X2, X2
+	VADDSD X2, X0, X0
+	INCQ   AX
+	JMP    abstail
+
+absdone:
+	VMOVSD X0, ret+24(FP)
+	VZEROUPPER
+	RET
+
+DATA ·absMask+0(SB)/8, $0x7fffffffffffffff
+GLOBL ·absMask(SB), RODATA|NOPTR, $8

@@ -2,6 +2,7 @@ package greedytl
 
 import (
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"testing"
 )
@@ -78,6 +79,33 @@ func TestScore4Kernels(t *testing.T) {
 				if math.Float64bits(x.got) != math.Float64bits(x.want) {
 					t.Fatalf("trial %d (m=%d): %s of column %d = %v, the Go definition %v", trial, m, x.name, q, x.got, x.want)
 				}
+			}
+		}
+	}
+}
+
+// TestAbsDevSum checks absDevSum (the vector kernel where there is one)
+// and absDevSumGo against the exact sum of the rounded terms |x_l − β|
+// (math/big): a sum of n non-negative terms in any order is within
+// (n − 1)·u of it, relatively, the bound pruneState.rho relies on.
+func TestAbsDevSum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for trial := 0; trial < 3000; trial++ {
+		n := rng.IntN(42)
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(13)-6))
+		}
+		beta := rng.NormFloat64() * math.Pow(10, float64(rng.IntN(5)-2))
+		exact := new(big.Float).SetPrec(2000)
+		for _, v := range x {
+			exact.Add(exact, new(big.Float).SetFloat64(math.Abs(v-beta)))
+		}
+		want, _ := exact.Float64()
+		bound := float64(max(n-1, 0)) * 0x1p-53 * want * (1 + 1e-12)
+		for name, got := range map[string]float64{"absDevSum": absDevSum(x, beta), "absDevSumGo": absDevSumGo(x, beta)} {
+			if math.Abs(got-want) > bound {
+				t.Fatalf("trial %d (n=%d): %s = %v, exact %v: error %.3g beyond (n−1)·u·sum = %.3g", trial, n, name, got, want, math.Abs(got-want), bound)
 			}
 		}
 	}

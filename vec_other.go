@@ -29,3 +29,6 @@ func score4Vec(z0, z1, z2, z3, gp, a *float64, m int, z4 *float64, out *[8]float
 func score4PrimalVec(z0, z1, z2, z3, u *float64, k1, m int, il float64, z4 *float64, out *[4]float64) {
 	score4PrimalGo(z0, z1, z2, z3, u, k1, m, il, out)
 }
+
+// absDevSum is absDevSumGo where there is no vector kernel.
+func absDevSum(x []float64, beta float64) float64 { return absDevSumGo(x, beta) }
