@@ -140,18 +140,33 @@ qrow:
 	CMPQ   AX, CX
 	JGE    qdone
 	VXORPD Y12, Y12, Y12
-	MOVQ   AX, R12
+	MOVQ   CX, R12
+	SUBQ   AX, R12 // the m − i terms of row i
 	MOVQ   R13, R14
 
-qterm:
+qterm2:
+	CMPQ         R12, $2
+	JLT          qterm1
+	VBROADCASTSD (SI), Y0
+	VMULPD       (R14), Y0, Y0
+	VADDPD       Y0, Y12, Y12
+	VBROADCASTSD 8(SI), Y1
+	VMULPD       32(R14), Y1, Y1
+	VADDPD       Y1, Y12, Y12
+	ADDQ         $16, SI
+	ADDQ         $64, R14
+	SUBQ         $2, R12
+	JMP          qterm2
+
+qterm1:
+	TESTQ        R12, R12
+	JEQ          qsum
 	VBROADCASTSD (SI), Y0
 	VMULPD       (R14), Y0, Y0
 	VADDPD       Y0, Y12, Y12
 	ADDQ         $8, SI
-	ADDQ         $32, R14
-	INCQ         R12
-	CMPQ         R12, CX
-	JLT          qterm
+
+qsum:
 	VMULPD       (R13), Y12, Y1
 	VADDPD       Y1, Y13, Y13
 	ADDQ         $32, R13
