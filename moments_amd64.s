@@ -2,6 +2,25 @@
 
 #include "textflag.h"
 
+// BLOCKARGS loads the block arguments rows, stride and m of moments4AVX and
+// scale4AVX: SI = rows, BX = 8·stride (bytes from a row to the next), CX =
+// m.
+#define BLOCKARGS \
+	MOVQ rows+0(FP), SI \
+	MOVQ stride+8(FP), BX \
+	SHLQ $3, BX \
+	MOVQ m+16(FP), CX
+
+// RESTART clears the four accumulators Y0–Y3 and starts over at the first
+// row: R8 = SI, AX = 0.
+#define RESTART \
+	VXORPD Y0, Y0, Y0 \
+	VXORPD Y1, Y1, Y1 \
+	VXORPD Y2, Y2, Y2 \
+	VXORPD Y3, Y3, Y3 \
+	MOVQ   SI, R8 \
+	XORQ   AX, AX
+
 // func moments4AVX(rows *float64, stride, m int, invN float64, out *[8]float64)
 //
 // For the four adjacent columns of the m×4 block whose row i starts at
@@ -12,22 +31,14 @@
 // addition (no fused multiply–add). Each lane does what moments4Go does
 // for its column (AVX).
 TEXT ·moments4AVX(SB), NOSPLIT, $0-40
-	MOVQ rows+0(FP), SI
-	MOVQ stride+8(FP), BX
-	SHLQ $3, BX
-	MOVQ m+16(FP), CX
+	BLOCKARGS
 	VBROADCASTSD invN+24(FP), Y15
 	MOVQ out+32(FP), DI
 	MOVQ CX, DX
 	ANDQ $-4, DX
 
 	// Pass 1: the sums.
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	MOVQ SI, R8
-	XORQ AX, AX
+	RESTART
 
 sum4:
 	CMPQ AX, DX
@@ -59,12 +70,7 @@ sumdone:
 	VMOVUPD Y14, (DI)
 
 	// Pass 2: the squared deviations.
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	MOVQ SI, R8
-	XORQ AX, AX
+	RESTART
 
 sq4:
 	CMPQ AX, DX
@@ -117,10 +123,7 @@ sqdone:
 // the four columns of the block standardised and stored column after
 // column (AVX).
 TEXT ·scale4AVX(SB), NOSPLIT, $0-40
-	MOVQ    rows+0(FP), SI
-	MOVQ    stride+8(FP), BX
-	SHLQ    $3, BX
-	MOVQ    m+16(FP), CX
+	BLOCKARGS
 	MOVQ    mf+24(FP), AX
 	VMOVUPD (AX), Y14
 	VMOVUPD 32(AX), Y15

@@ -511,9 +511,11 @@ func (sc *scorer) score4Primal(z0, z1, z2, z3 []float64) (c, t [4]float64) {
 	if k1 > 0 {
 		u = &sc.u[0]
 	}
+	a := sc.a[:m]
 	sc.z4 = grow(sc.z4, 4*m)
-	score4PrimalVec(&z0[0], &z1[0], &z2[0], &z3[0], u, k1, m, sc.il, &sc.z4[0], &c)
-	return c, sc.t4(z0, z1, z2, z3)
+	var out [8]float64
+	score4PrimalVec(&z0[0], &z1[0], &z2[0], &z3[0], u, &a[0], k1, m, sc.il, &sc.z4[0], &out)
+	return [4]float64(out[:4]), [4]float64(out[4:])
 }
 
 // score4PrimalGo is score4PrimalVec in Go: out[q] = 1 + (z_qᵀz_q)·il −

@@ -2,51 +2,62 @@
 
 package greedytl
 
-// t4AVX is t4Vec's vector kernel (score_amd64.s).
-//
-//go:noescape
-func t4AVX(z0, z1, z2, z3, a *float64, m int, out *[4]float64)
+import "unsafe"
 
-// score4AVX is score4Vec's vector kernel (score_amd64.s).
+// t4AVX computes t for four columns and, unless z4 is nil, interleaves
+// them into z4 for q4AVX and q4PrimalAVX (score_amd64.s).
 //
 //go:noescape
-func score4AVX(z0, z1, z2, z3, gp, a *float64, m int, z4 *float64, out *[8]float64)
+func t4AVX(z0, z1, z2, z3, a *float64, m int, z4, out *[4]float64)
+
+// q4AVX computes the dual form's c for four interleaved columns
+// (score_amd64.s).
+//
+//go:noescape
+func q4AVX(gp *float64, z4 *[4]float64, m int, out *[4]float64)
+
+// q4PrimalAVX computes the primal form's c for four interleaved columns
+// (score_amd64.s).
+//
+//go:noescape
+func q4PrimalAVX(z4 *[4]float64, u *float64, k1, m int, il float64, out *[4]float64)
 
 // t4Vec sets out[q] = aᵀz_q for the four columns of m ≥ 1 values at
-// z0, …, z3, as scorer.t4Go sums them.
+// z0, …, z3, as t4Go sums them.
 func t4Vec(z0, z1, z2, z3, a *float64, m int, out *[4]float64) {
 	if haveAVX {
-		t4AVX(z0, z1, z2, z3, a, m, out)
+		t4AVX(z0, z1, z2, z3, a, m, nil, out)
 		return
 	}
 	t4Go(z0, z1, z2, z3, a, m, out)
 }
 
 // score4Vec sets out[q] = c and out[4+q] = t for the four columns of m ≥ 1
-// values at z0, …, z3 in the dual form (gp: scorer.gp), as
-// scorer.score4Go computes them; z4 is scratch for 4m floats.
+// values at z0, …, z3 in the dual form (gp: scorer.gp), as score4Go
+// computes them; z4 is scratch for 4m floats.
 func score4Vec(z0, z1, z2, z3, gp, a *float64, m int, z4 *float64, out *[8]float64) {
 	if haveAVX {
-		score4AVX(z0, z1, z2, z3, gp, a, m, z4, out)
+		zi := (*[4]float64)(unsafe.Pointer(z4))
+		t4AVX(z0, z1, z2, z3, a, m, zi, (*[4]float64)(out[4:]))
+		q4AVX(gp, zi, m, (*[4]float64)(out[:4]))
 		return
 	}
 	score4Go(z0, z1, z2, z3, gp, a, m, out)
 }
 
-// score4PrimalAVX is score4PrimalVec's vector kernel (score_amd64.s).
-//
-//go:noescape
-func score4PrimalAVX(z0, z1, z2, z3, u *float64, k1, m int, il float64, z4 *float64, out *[4]float64)
-
-// score4PrimalVec sets out[q] = c for the four columns of m ≥ 1 values at
-// z0, …, z3 in the primal form (the k1 rows of U at u, il = 1/λ), as
-// score4PrimalGo computes it; z4 is scratch for 4m floats.
-func score4PrimalVec(z0, z1, z2, z3, u *float64, k1, m int, il float64, z4 *float64, out *[4]float64) {
+// score4PrimalVec sets out[q] = c and out[4+q] = t for the four columns of
+// m ≥ 1 values at z0, …, z3 in the primal form (the k1 rows of U at u,
+// il = 1/λ), as score4PrimalGo and t4Go compute them; z4 is scratch for 4m
+// floats.
+func score4PrimalVec(z0, z1, z2, z3, u, a *float64, k1, m int, il float64, z4 *float64, out *[8]float64) {
 	if haveAVX {
-		score4PrimalAVX(z0, z1, z2, z3, u, k1, m, il, z4, out)
+		zi := (*[4]float64)(unsafe.Pointer(z4))
+		t4AVX(z0, z1, z2, z3, a, m, zi, (*[4]float64)(out[4:]))
+		q4PrimalAVX(zi, u, k1, m, il, (*[4]float64)(out[:4]))
 		return
 	}
-	score4PrimalGo(z0, z1, z2, z3, u, k1, m, il, out)
+	score4PrimalGo(z0, z1, z2, z3, u, k1, m, il, (*[4]float64)(out[:4]))
+	t4Go(z0, z1, z2, z3, a, m, (*[4]float64)(out[4:]))
 }
 
 // absDevSumAVX is absDevSum's vector kernel (score_amd64.s).

@@ -23,6 +23,13 @@
 	VPERM2F128 $0x31, Y6, Y4, Y10 \
 	VPERM2F128 $0x31, Y7, Y5, Y11
 
+// COLUMNS4 loads the column arguments z0, …, z3 of t4AVX into R8–R11.
+#define COLUMNS4 \
+	MOVQ z0+0(FP), R8 \
+	MOVQ z1+8(FP), R9 \
+	MOVQ z2+16(FP), R10 \
+	MOVQ z3+24(FP), R11
+
 // LANES1 leaves element AX of the columns R8–R11 in Y8, lane q holding
 // column q.
 #define LANES1 \
@@ -38,26 +45,36 @@
 	VMULPD       Y, Y0, Y0 \
 	VADDPD       Y0, Y12, Y12
 
-// func t4AVX(z0, z1, z2, z3, a *float64, m int, out *[4]float64)
+// func t4AVX(z0, z1, z2, z3, a *float64, m int, z4 *float64, out *[4]float64)
 //
-// out[q] = Σ_l a[l]·z_q[l], summed in order from l = 0 (m ≥ 1).
-TEXT ·t4AVX(SB), NOSPLIT, $0-56
-	MOVQ   z0+0(FP), R8
-	MOVQ   z1+8(FP), R9
-	MOVQ   z2+16(FP), R10
-	MOVQ   z3+24(FP), R11
+// out[q] = Σ_l a[l]·z_q[l], summed in order from l = 0 (m ≥ 1); unless z4
+// is nil, z4 (4m floats) receives the columns interleaved: z4[4l+q] =
+// z_q[l], for q4AVX and q4PrimalAVX.
+TEXT ·t4AVX(SB), NOSPLIT, $0-64
+	COLUMNS4
 	MOVQ   a+32(FP), SI
 	MOVQ   m+40(FP), CX
-	MOVQ   out+48(FP), DI
+	MOVQ   z4+48(FP), BX
+	MOVQ   out+56(FP), DI
 	VXORPD Y12, Y12, Y12
 	MOVQ   CX, DX
 	ANDQ   $-4, DX
 	XORQ   AX, AX
 
 tblock:
-	CMPQ AX, DX
-	JGE  ttail
+	CMPQ  AX, DX
+	JGE   ttail
 	TRANSPOSE4
+	TESTQ BX, BX
+	JEQ   tblockt
+	MOVQ    AX, R12
+	SHLQ    $5, R12
+	VMOVUPD Y8, (BX)(R12*1)
+	VMOVUPD Y9, 32(BX)(R12*1)
+	VMOVUPD Y10, 64(BX)(R12*1)
+	VMOVUPD Y11, 96(BX)(R12*1)
+
+tblockt:
 	TERM(0, Y8)
 	TERM(8, Y9)
 	TERM(16, Y10)
@@ -66,9 +83,16 @@ tblock:
 	JMP  tblock
 
 ttail:
-	CMPQ AX, CX
-	JGE  tdone
+	CMPQ  AX, CX
+	JGE   tdone
 	LANES1
+	TESTQ BX, BX
+	JEQ   ttailt
+	MOVQ    AX, R12
+	SHLQ    $5, R12
+	VMOVUPD Y8, (BX)(R12*1)
+
+ttailt:
 	TERM(0, Y8)
 	INCQ AX
 	JMP  ttail
@@ -78,63 +102,18 @@ tdone:
 	VZEROUPPER
 	RET
 
-// func score4AVX(z0, z1, z2, z3, gp, a *float64, m int, z4 *float64, out *[8]float64)
+// func q4AVX(gp, z4 *float64, m int, out *[4]float64)
 //
-// out[q] = 1 + Σ_i z_q[i]·(Σ_{l≥i} gp_il·z_q[l]) and out[4+q] = Σ_l a[l]·z_q[l]
-// for the packed rows gp (scorer.gp: row i holds m − i entries), every sum
-// in order from zero (m ≥ 1). z4 (4m floats) receives the columns
-// interleaved: z4[4l+q] = z_q[l].
-TEXT ·score4AVX(SB), NOSPLIT, $0-72
-	MOVQ   z0+0(FP), R8
-	MOVQ   z1+8(FP), R9
-	MOVQ   z2+16(FP), R10
-	MOVQ   z3+24(FP), R11
-	MOVQ   a+40(FP), SI
-	MOVQ   m+48(FP), CX
-	MOVQ   z4+56(FP), BX
-	MOVQ   out+64(FP), DI
-	VXORPD Y12, Y12, Y12
-	MOVQ   CX, DX
-	ANDQ   $-4, DX
+// out[q] = 1 + Σ_i z_q[i]·(Σ_{l≥i} gp_il·z_q[l]), the dual form's c, for the
+// packed rows gp (scorer.gp: row i holds m − i entries) and the columns
+// interleaved in z4 (t4AVX), every sum in order from zero (m ≥ 1).
+TEXT ·q4AVX(SB), NOSPLIT, $0-32
+	MOVQ   gp+0(FP), SI
+	MOVQ   z4+8(FP), R13
+	MOVQ   m+16(FP), CX
 	XORQ   AX, AX
-
-	// t, storing the interleaved columns on the way.
-sblock:
-	CMPQ    AX, DX
-	JGE     stail
-	TRANSPOSE4
-	MOVQ    AX, R12
-	SHLQ    $5, R12
-	VMOVUPD Y8, (BX)(R12*1)
-	VMOVUPD Y9, 32(BX)(R12*1)
-	VMOVUPD Y10, 64(BX)(R12*1)
-	VMOVUPD Y11, 96(BX)(R12*1)
-	TERM(0, Y8)
-	TERM(8, Y9)
-	TERM(16, Y10)
-	TERM(24, Y11)
-	ADDQ    $4, AX
-	JMP     sblock
-
-stail:
-	CMPQ    AX, CX
-	JGE     sdone
-	LANES1
-	MOVQ    AX, R12
-	SHLQ    $5, R12
-	VMOVUPD Y8, (BX)(R12*1)
-	TERM(0, Y8)
-	INCQ    AX
-	JMP     stail
-
-sdone:
-	VMOVUPD Y12, 32(DI)
-
-	// q = Σ_i z_i·s_i, s_i = Σ_{l≥i} gp_il·z_l.
-	MOVQ   gp+32(FP), SI
 	VXORPD Y13, Y13, Y13
-	XORQ   AX, AX
-	MOVQ   BX, R13
+	MOVQ   out+24(FP), DI
 
 qrow:
 	CMPQ   AX, CX
@@ -167,11 +146,11 @@ qterm1:
 	ADDQ         $8, SI
 
 qsum:
-	VMULPD       (R13), Y12, Y1
-	VADDPD       Y1, Y13, Y13
-	ADDQ         $32, R13
-	INCQ         AX
-	JMP          qrow
+	VMULPD (R13), Y12, Y1
+	VADDPD Y1, Y13, Y13
+	ADDQ   $32, R13
+	INCQ   AX
+	JMP    qrow
 
 qdone:
 	VBROADCASTSD ·scoreOne(SB), Y0
@@ -183,67 +162,33 @@ qdone:
 DATA ·scoreOne+0(SB)/8, $1.0
 GLOBL ·scoreOne(SB), RODATA|NOPTR, $8
 
-// func score4PrimalAVX(z0, z1, z2, z3, u *float64, k1, m int, il float64, z4 *float64, out *[4]float64)
+// func q4PrimalAVX(z4, u *float64, k1, m int, il float64, out *[4]float64)
 //
-// out[q] = 1 + (Σ_l z_q[l]²)·il − Σ_j (Σ_l u_jl·z_q[l])², the primal
-// form's c, for the k1 rows u_j = u[j·m : j·m+m] of U, every sum in order
-// from zero, each product rounded before its addition or subtraction
-// (m ≥ 1). z4 (4m floats) receives the columns interleaved.
-TEXT ·score4PrimalAVX(SB), NOSPLIT, $0-80
-	MOVQ   z0+0(FP), R8
-	MOVQ   z1+8(FP), R9
-	MOVQ   z2+16(FP), R10
-	MOVQ   z3+24(FP), R11
-	MOVQ   k1+40(FP), R13
-	MOVQ   m+48(FP), CX
-	MOVQ   z4+64(FP), BX
-	MOVQ   out+72(FP), DI
-	MOVQ   CX, DX
-	ANDQ   $-4, DX
-
-	// q = (Σ_l z_l²)·il, storing the interleaved columns on the way.
+// out[q] = 1 + (Σ_l z_q[l]²)·il − Σ_j (Σ_l u_jl·z_q[l])², the primal form's
+// c, for the k1 rows u_j = u[j·m : j·m+m] of U and the columns interleaved
+// in z4 (t4AVX), every sum in order from zero, each product rounded before
+// its addition or subtraction (m ≥ 1).
+TEXT ·q4PrimalAVX(SB), NOSPLIT, $0-48
+	// q = (Σ_l z_l²)·il.
+	MOVQ   z4+0(FP), BX
+	MOVQ   BX, R14
+	MOVQ   m+24(FP), CX
+	MOVQ   CX, R12
 	VXORPD Y12, Y12, Y12
-	XORQ   AX, AX
 
-pnblock:
-	CMPQ    AX, DX
-	JGE     pntail
-	TRANSPOSE4
-	MOVQ    AX, R12
-	SHLQ    $5, R12
-	VMOVUPD Y8, (BX)(R12*1)
-	VMOVUPD Y9, 32(BX)(R12*1)
-	VMOVUPD Y10, 64(BX)(R12*1)
-	VMOVUPD Y11, 96(BX)(R12*1)
-	VMULPD  Y8, Y8, Y0
+pnorm:
+	VMOVUPD (R14), Y0
+	VMULPD  Y0, Y0, Y0
 	VADDPD  Y0, Y12, Y12
-	VMULPD  Y9, Y9, Y0
-	VADDPD  Y0, Y12, Y12
-	VMULPD  Y10, Y10, Y0
-	VADDPD  Y0, Y12, Y12
-	VMULPD  Y11, Y11, Y0
-	VADDPD  Y0, Y12, Y12
-	ADDQ    $4, AX
-	JMP     pnblock
-
-pntail:
-	CMPQ    AX, CX
-	JGE     pndone
-	LANES1
-	MOVQ    AX, R12
-	SHLQ    $5, R12
-	VMOVUPD Y8, (BX)(R12*1)
-	VMULPD  Y8, Y8, Y0
-	VADDPD  Y0, Y12, Y12
-	INCQ    AX
-	JMP     pntail
-
-pndone:
-	VBROADCASTSD il+56(FP), Y0
+	ADDQ    $32, R14
+	DECQ    R12
+	JNE     pnorm
+	VBROADCASTSD il+32(FP), Y0
 	VMULPD       Y0, Y12, Y13
 
-	// q −= (u_jᵀz)² for each row of U.
-	MOVQ u+32(FP), SI
+	// q −= (u_jᵀz)² for each row u_j of U.
+	MOVQ u+8(FP), SI
+	MOVQ k1+16(FP), R13
 
 prow:
 	TESTQ  R13, R13
@@ -268,6 +213,7 @@ pterm:
 pdone:
 	VBROADCASTSD ·scoreOne(SB), Y0
 	VADDPD       Y13, Y0, Y0
+	MOVQ         out+40(FP), DI
 	VMOVUPD      Y0, (DI)
 	VZEROUPPER
 	RET
@@ -285,22 +231,21 @@ TEXT ·absDevSumAVX(SB), NOSPLIT, $0-32
 	VXORPD       Y0, Y0, Y0
 	VXORPD       Y1, Y1, Y1
 	MOVQ         CX, DX
-	ANDQ         $-8, DX
+	SHRQ         $3, DX // blocks of eight
 	XORQ         AX, AX
+	TESTQ        DX, DX
+	JEQ          abs4
 
 abs8:
-	CMPQ    AX, DX
-	JGE     abs4
-	VMOVUPD (SI)(AX*8), Y2
-	VMOVUPD 32(SI)(AX*8), Y3
-	VSUBPD  Y15, Y2, Y2
-	VSUBPD  Y15, Y3, Y3
+	VSUBPD  (SI)(AX*8), Y15, Y2
+	VSUBPD  32(SI)(AX*8), Y15, Y3
 	VANDPD  Y14, Y2, Y2
 	VANDPD  Y14, Y3, Y3
 	VADDPD  Y2, Y0, Y0
 	VADDPD  Y3, Y1, Y1
 	ADDQ    $8, AX
-	JMP     abs8
+	DECQ    DX
+	JNE     abs8
 
 abs4:
 	MOVQ    CX, DX

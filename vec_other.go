@@ -25,9 +25,11 @@ func score4Vec(z0, z1, z2, z3, gp, a *float64, m int, z4 *float64, out *[8]float
 	score4Go(z0, z1, z2, z3, gp, a, m, out)
 }
 
-// score4PrimalVec is score4PrimalGo where there is no vector kernel.
-func score4PrimalVec(z0, z1, z2, z3, u *float64, k1, m int, il float64, z4 *float64, out *[4]float64) {
-	score4PrimalGo(z0, z1, z2, z3, u, k1, m, il, out)
+// score4PrimalVec is score4PrimalGo and t4Go where there is no vector
+// kernel.
+func score4PrimalVec(z0, z1, z2, z3, u, a *float64, k1, m int, il float64, z4 *float64, out *[8]float64) {
+	score4PrimalGo(z0, z1, z2, z3, u, k1, m, il, (*[4]float64)(out[:4]))
+	t4Go(z0, z1, z2, z3, a, m, (*[4]float64)(out[4:]))
 }
 
 // absDevSum is absDevSumGo where there is no vector kernel.
