@@ -68,18 +68,22 @@ func scaleFactor(std, gamma float64) (scale, f float64) {
 	return scale, gamma / std
 }
 
-// standardizeColumn writes (v[i] − mean)·f to dst[i·stride], or, when the
-// factor f overflowed (+Inf, a subnormal standard deviation),
-// (v[i] − mean)/scale, which does not.
+// standardizeColumn writes (v[i·stride] − mean)·f to dst[i] for i <
+// len(dst), or, when the factor f overflowed (+Inf, a subnormal standard
+// deviation), (v[i·stride] − mean)/scale, which does not.
 func standardizeColumn(dst, v []float64, stride int, mean, scale, f float64) {
+	if len(dst) == 0 {
+		return
+	}
+	v = v[:(len(dst)-1)*stride+1]
 	if math.IsInf(f, 1) {
-		for i, x := range v {
-			dst[i*stride] = (x - mean) / scale
+		for i := range dst {
+			dst[i] = (v[i*stride] - mean) / scale
 		}
 		return
 	}
-	for i, x := range v {
-		dst[i*stride] = (x - mean) * f
+	for i := range dst {
+		dst[i] = (v[i*stride] - mean) * f
 	}
 }
 
@@ -89,4 +93,121 @@ func badColumn(b *inputMatrix, j int) error {
 		return err
 	}
 	return fmt.Errorf("greedytl.Fit: column %d of %s cannot be standardised: its values are so far apart that their deviations from the mean overflow float64", j, b.name)
+}
+
+// rowStatsScratch is rowStats' scratch, reused across calls.
+type rowStatsScratch struct {
+	pad []float64 // the last columns of a block, padded to four
+	col []float64 // one column, for standardize's fallbacks
+}
+
+// rowStats computes the statistics of nc columns of m values stored row by
+// row, row i being rows[i*stride : i*stride+nc], exactly as
+// standardizeChunk computes them: it writes st[:nc] and f[:nc] as
+// standardizeChunk does (without standardising) and returns the index of
+// the first column standardizeChunk would reject, or -1. It takes the
+// columns four at a time (moments4: four lanes of a vector register, each
+// with standardize.Sum's and SumSquares' arithmetic); a column whose sum
+// overflows (standardize.Mean) or whose sum of squares needs rescaling
+// (standardize.Rescaled), or that is not finite, is read again and handed
+// to standardize.Moments, as standardizeChunk hands every column.
+func rowStats(rows []float64, stride, m, nc int, gamma float64, sc *rowStatsScratch, st []colStats, f []float64) int {
+	st, f = st[:nc], f[:nc]
+	if nc == 0 {
+		return -1
+	}
+	_ = rows[(m-1)*stride+nc-1]
+	invN := 1 / float64(m)
+	var out [8]float64
+	for k0 := 0; k0 < nc; k0 += 4 {
+		if (m-1)*stride+k0+4 <= len(rows) { // four columns, or padding past nc
+			moments4(&rows[k0], stride, m, invN, &out)
+		} else {
+			sc.pad = grow(sc.pad, 4*m)
+			clear(sc.pad)
+			for i := 0; i < m; i++ {
+				copy(sc.pad[4*i:4*i+4], rows[i*stride+k0:i*stride+nc])
+			}
+			moments4(&sc.pad[0], 4, m, invN, &out)
+		}
+		for q := 0; q < 4 && k0+q < nc; q++ {
+			k := k0 + q
+			mean, ss := out[q], out[4+q]
+			var std float64
+			if math.IsInf(mean, 0) || math.IsNaN(mean) || standardize.Rescaled(ss) {
+				sc.col = grow(sc.col, m)
+				for i := range sc.col {
+					sc.col[i] = rows[i*stride+k]
+				}
+				var ok bool
+				if mean, std, ok = standardize.Moments(sc.col); !ok {
+					return k
+				}
+			} else {
+				std = math.Sqrt(ss * invN) // as standardize.Std
+			}
+			st[k] = colStats{mean: mean}
+			f[k] = 0
+			if standardize.Constant(mean, std) || gamma == 0 {
+				continue // scale 0: constant
+			}
+			st[k].scale, f[k] = scaleFactor(std, gamma)
+		}
+	}
+	return -1
+}
+
+// gatherStandardize copies the columns js of b into dst, column after
+// column, and standardises them: it leaves in dst, st[:len(js)] and
+// f[:len(js)] bitwise what b.gather followed by standardizeChunk leaves,
+// and returns what standardizeChunk returns. For row-major data it reads
+// the columns row by row into a row-major block (*block; rows padded to a
+// multiple of four columns), computes their statistics there four at a
+// time (rowStats) and writes them standardised, four at a time, into dst
+// (scale4).
+func gatherStandardize(b *inputMatrix, js []int, gamma float64, dst []float64, st []colStats, f []float64, sc *rowStatsScratch, block *[]float64) int {
+	m, nc := b.rows, len(js)
+	if !b.hasRaw || b.trans {
+		b.gather(js, dst)
+		return standardizeChunk(dst, m, nc, gamma, st, f)
+	}
+	dst = dst[:nc*m]
+	w := (nc + 3) &^ 3
+	*block = grow(*block, m*w)
+	rows := *block
+	for i := 0; i < m; i++ {
+		src := b.raw.Data[i*b.raw.Stride : i*b.raw.Stride+b.cols]
+		row := rows[i*w : i*w+w]
+		r, js := row[:nc], js[:nc] // (no bounds checks on r and js below)
+		for k := range r {
+			r[k] = src[js[k]]
+		}
+		clear(row[nc:])
+	}
+	if k := rowStats(rows, w, m, nc, gamma, sc, st, f); k >= 0 {
+		return k
+	}
+	var mf [8]float64
+	for k0 := 0; k0 < nc; k0 += 4 {
+		vec := k0+4 <= nc
+		for q := 0; q < 4 && vec; q++ {
+			mf[q], mf[4+q] = st[k0+q].mean, f[k0+q]
+			vec = f[k0+q] != 0 && !math.IsInf(f[k0+q], 1)
+		}
+		if vec {
+			scale4(&rows[k0], w, m, &mf, &dst[k0*m])
+			continue
+		}
+		for k := k0; k < min(k0+4, nc); k++ {
+			col := dst[k*m : k*m+m]
+			if f[k] == 0 { // constant: left as read, as standardizeChunk leaves it
+				for i := range col {
+					col[i] = rows[i*w+k]
+				}
+				continue
+			}
+			standardizeColumn(col, rows[k:], w, st[k].mean, st[k].scale, f[k])
+		}
+	}
+	return -1
 }

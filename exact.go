@@ -6,10 +6,8 @@ import (
 	"math"
 	"sync"
 
-	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
-	"gonum.org/v1/gonum/floats"
 )
 
 // exactEngine scores every candidate at every step in O(N·m) time, using
@@ -50,17 +48,17 @@ type exactEngine struct {
 // the first N' entries, the others all N (before constant columns are
 // dropped, in candidate order).
 type exactBuffers struct {
-	z       []float64  // m×N' row-major: column s is candidate glob[s], standardised
-	z32     []float32  // the same in float32, when the search is screened (exact32.go)
-	glob    []int32    // candidate index of each slot
-	st      []colStats // training statistics of each slot
-	f       []float64  // the factor γ/std of each slot (0: constant)
-	sq      []float64  // ‖z_s‖²
-	b       []float64  // z_sᵀ y
-	c, t, p []float64  // running c_i and t_i, and the product Zᵀg/√c
-	ec, et  []float64  // bounds on the errors of c_i and t_i (screened search)
-	acc     [4][]float64
-	means   []float64
+	z       []float64       // m×N' row-major: column s is candidate glob[s], standardised
+	z32     []float32       // the same in float32, when the search is screened (exact32.go)
+	glob    []int32         // candidate index of each slot
+	st      []colStats      // training statistics of each slot
+	f       []float64       // the factor γ/std of each slot (0: constant)
+	sq      []float64       // ‖z_s‖²
+	b       []float64       // z_sᵀ y
+	c, t, p []float64       // running c_i and t_i, and the product Zᵀg/√c
+	ec, et  []float64       // bounds on the errors of c_i and t_i (screened search)
+	rs      rowStatsScratch // blockStats' scratch
+	means   []float64       // writeBlock's scratch
 }
 
 // exactPool recycles exactBuffers; buffers for more than maxPooled floats
@@ -187,10 +185,6 @@ func (e *exactEngine) columnStats(ctx context.Context, b *inputMatrix, gamma flo
 	if !b.hasRaw || b.trans {
 		return e.columnStatsByColumn(ctx, b, gamma, st, f, sq)
 	}
-	for a := range e.acc {
-		e.acc[a] = grow(e.acc[a], statBlock)
-	}
-	e.means = grow(e.means, statBlock)
 	for j0 := 0; j0 < b.cols; j0 += statBlock {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("greedytl.Fit: fit interrupted while standardising: %w", err)
@@ -230,74 +224,17 @@ func (e *exactEngine) columnStatsByColumn(ctx context.Context, b *inputMatrix, g
 }
 
 // blockStats computes the statistics of the len(st) columns of row-major b
-// from column j0 on, reading row by row into the accumulators e.acc (four
-// per column, rows from the tail on adding to the first, as
-// standardize.Sum does) and e.means.
+// from column j0 on, reading row by row (rowStats).
 func (e *exactEngine) blockStats(b *inputMatrix, j0 int, gamma float64, st []colStats, f, sq []float64) error {
-	m, nc := b.rows, len(st)
-	invN := 1 / float64(m)
-	sqNorm := float64(m) * gamma * gamma
-	tail := m - m%4 // rows from here on add to accumulator 0, as in standardize.Sum
-	acc := e.acc
-	accOf := func(i int) int {
-		if i >= tail {
-			return 0
-		}
-		return i % 4
+	if k := rowStats(b.raw.Data[j0:], b.raw.Stride, b.rows, len(st), gamma, &e.rs, st, f); k >= 0 {
+		return badColumn(b, j0+k)
 	}
-	for a := range acc {
-		clear(acc[a][:nc])
-	}
-	for i := 0; i < m; i++ {
-		floats.Add(acc[accOf(i)][:nc], b.raw.Data[i*b.raw.Stride+j0:i*b.raw.Stride+j0+nc])
-	}
-	mean := e.means[:nc]
-	var col []float64 // a column, read when its statistics need the values
-	column := func(j int) []float64 {
-		if col == nil {
-			col = make([]float64, m)
+	sqNorm := float64(b.rows) * gamma * gamma
+	for k := range sq {
+		sq[k] = 0
+		if f[k] != 0 {
+			sq[k] = sqNorm
 		}
-		b.column(j, col)
-		return col
-	}
-	for k := range st {
-		sum := (acc[0][k] + acc[1][k]) + (acc[2][k] + acc[3][k])
-		if math.IsInf(sum, 0) { // as standardize.Mean
-			mean[k] = standardize.Mean(column(j0+k), sum)
-		} else {
-			mean[k] = sum * invN
-		}
-		if math.IsNaN(mean[k]) {
-			return badColumn(b, j0+k)
-		}
-	}
-	for a := range acc {
-		clear(acc[a][:nc])
-	}
-	for i := 0; i < m; i++ {
-		row := b.raw.Data[i*b.raw.Stride+j0 : i*b.raw.Stride+j0+nc]
-		dst, mean := acc[accOf(i)][:len(row)], mean[:len(row)]
-		for k, v := range row {
-			d := v - mean[k]
-			dst[k] += float64(d * d) // no fused multiply–add, as standardize.SumSquares
-		}
-	}
-	for k := range st {
-		ss, mean := (acc[0][k]+acc[1][k])+(acc[2][k]+acc[3][k]), mean[k]
-		std := math.Sqrt(ss * invN) // as standardize.Std
-		if standardize.Rescaled(ss) {
-			std = standardize.Std(column(j0+k), mean, ss)
-		}
-		if math.IsInf(std, 0) {
-			return badColumn(b, j0+k)
-		}
-		st[k] = colStats{mean: mean}
-		f[k], sq[k] = 0, 0
-		if standardize.Constant(mean, std) {
-			continue // scale 0: constant
-		}
-		st[k].scale, f[k] = scaleFactor(std, gamma)
-		sq[k] = sqNorm
 	}
 	return nil
 }

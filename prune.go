@@ -81,21 +81,28 @@ func (ps *pruneState) rho(p *path) float64 {
 	m, beta := p.m, p.beta
 	for i := 0; i < m; i++ {
 		row := p.kl[i*m : i*m+m]
-		var s0, s1 float64
-		l := 0
-		for ; l+2 <= m; l += 2 {
-			s0 += math.Abs(row[l] - beta)
-			s1 += math.Abs(row[l+1] - beta)
-		}
-		if l < m {
-			s0 += math.Abs(row[l] - beta)
-		}
-		s := s0 + s1
+		s := absDevSum(row, beta)
 		// The diagonal holds K_S's entry plus λ + β.
 		s += math.Abs(row[i]-p.lambda-beta) - math.Abs(row[i]-beta)
 		rho = max(rho, s)
 	}
 	return rho
+}
+
+// absDevSumGo returns Σ_l |x[l] − beta| in four interleaved partial sums.
+func absDevSumGo(x []float64, beta float64) float64 {
+	var s0, s1, s2, s3 float64
+	l := 0
+	for ; l+4 <= len(x); l += 4 {
+		s0 += math.Abs(x[l] - beta)
+		s1 += math.Abs(x[l+1] - beta)
+		s2 += math.Abs(x[l+2] - beta)
+		s3 += math.Abs(x[l+3] - beta)
+	}
+	for ; l < len(x); l++ {
+		s0 += math.Abs(x[l] - beta)
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 // pruneBound returns μ/2, the factor by which bestOfPruned bounds the

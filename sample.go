@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
+	"unsafe"
 )
 
 // sampleEngine is the randomised search of GreedyTL-59: each step draws r
@@ -60,6 +61,8 @@ type sampleBuffers struct {
 	cand, pend, local []int
 	sc                scorer
 	prune             pruneState
+	rs                rowStatsScratch // gatherStandardize's scratch
+	block             []float64       // gatherStandardize's row-major block
 }
 
 var samplePool sync.Pool
@@ -173,8 +176,7 @@ func (e *sampleEngine) resolvePending() error {
 			chunk := e.chunk(s0 / cacheChunk)
 			nc := min(len(js), sampleChunk, cacheChunk-s0%cacheChunk)
 			dst := chunk[(s0%cacheChunk)*m : (s0%cacheChunk+nc)*m]
-			part.b.gather(js[:nc], dst)
-			if k := standardizeChunk(dst, m, nc, part.gamma, e.st[:], e.tmp[:]); k >= 0 {
+			if k := gatherStandardize(part.b, js[:nc], part.gamma, dst, e.st[:], e.tmp[:], &e.rs, &e.block); k >= 0 {
 				return badColumn(part.b, js[k])
 			}
 			w := 0
@@ -404,6 +406,7 @@ type scorer struct {
 	primal bool
 	u      []float64 // the primal form's U
 	il     float64   // 1/λ
+	z4     []float64 // score4's scratch: four columns interleaved
 }
 
 // load packs the path's Ĝ and a.
@@ -425,21 +428,37 @@ func (sc *scorer) load(p *path) {
 	sc.gp = gp
 }
 
-// score4 returns c and t for four columns at once: each element of Ĝ is
-// read once for the four, and their sums form independent chains.
-//
-// The conversions float64(x * y) forbid the compiler to fuse a product
-// with its sum (which it does, with GOAMD64=v3, where the product's
-// operand is not a load from memory): score4 and score1 must round
-// identically.
+// score4 returns c and t for four columns at once, one per lane of a
+// vector register where there is a vector kernel (score4Vec), each with
+// score1's arithmetic.
 func (sc *scorer) score4(z0, z1, z2, z3 []float64) (c, t [4]float64) {
 	m := sc.m
 	z0, z1, z2, z3 = z0[:m], z1[:m], z2[:m], z3[:m]
 	if sc.primal {
 		return sc.score4Primal(z0, z1, z2, z3)
 	}
+	if m == 0 {
+		return [4]float64{1, 1, 1, 1}, t
+	}
+	a, gp := sc.a[:m], sc.gp[:m*(m+1)/2]
+	sc.z4 = grow(sc.z4, 4*m)
+	var out [8]float64
+	score4Vec(&z0[0], &z1[0], &z2[0], &z3[0], &gp[0], &a[0], m, &sc.z4[0], &out)
+	return [4]float64(out[:4]), [4]float64(out[4:])
+}
+
+// score4Go is score4Vec in Go: the dual form's c and t of the four columns
+// of m values at z0, …, z3, each element of Ĝ read once for the four,
+// whose sums form independent chains.
+//
+// The conversions float64(x * y) forbid the compiler to fuse a product
+// with its sum (which it does, with GOAMD64=v3, where the product's
+// operand is not a load from memory): score4 and score1 must round
+// identically.
+func score4Go(z0p, z1p, z2p, z3p, gpp, ap *float64, m int, out *[8]float64) {
+	z0, z1, z2, z3 := unsafe.Slice(z0p, m), unsafe.Slice(z1p, m), unsafe.Slice(z2p, m), unsafe.Slice(z3p, m)
 	var q0, q1, q2, q3 float64
-	gp := sc.gp
+	gp := unsafe.Slice(gpp, m*(m+1)/2)
 	for i := 0; i < m; i++ {
 		row := gp[:m-i]
 		gp = gp[m-i:]
@@ -450,13 +469,21 @@ func (sc *scorer) score4(z0, z1, z2, z3 []float64) (c, t [4]float64) {
 		q2 += float64(a2[0] * s2)
 		q3 += float64(a3[0] * s3)
 	}
-	return [4]float64{1 + q0, 1 + q1, 1 + q2, 1 + q3}, sc.t4(z0, z1, z2, z3)
+	var t [4]float64
+	t4Go(z0p, z1p, z2p, z3p, ap, m, &t)
+	*out = [8]float64{1 + q0, 1 + q1, 1 + q2, 1 + q3, t[0], t[1], t[2], t[3]}
 }
 
 // score1 returns c and t for one column.
 func (sc *scorer) score1(z []float64) (c, t float64) {
 	m := sc.m
 	z = z[:m]
+	if haveAVX {
+		// The vector kernel, with the column in every lane, costs less than
+		// the scalar loop and rounds as it does.
+		c4, t4 := sc.score4(z, z, z, z)
+		return c4[0], t4[0]
+	}
 	if sc.primal {
 		return sc.score1Primal(z)
 	}
@@ -472,10 +499,30 @@ func (sc *scorer) score1(z []float64) (c, t float64) {
 	return 1 + q, sc.t1(z)
 }
 
-// score4Primal is score4 in the primal form: q = zᵀz/λ − Σ_j (u_jᵀz)²,
-// summed in the order of score1Primal.
+// score4Primal is score4 in the primal form: q = zᵀz/λ − Σ_j (u_jᵀz)²
+// (score4PrimalVec), summed in the order of score1Primal.
 func (sc *scorer) score4Primal(z0, z1, z2, z3 []float64) (c, t [4]float64) {
 	m := sc.m
+	if m == 0 {
+		return [4]float64{1, 1, 1, 1}, t
+	}
+	k1 := len(sc.u) / m
+	var u *float64 // no row is read when k1 = 0
+	if k1 > 0 {
+		u = &sc.u[0]
+	}
+	a := sc.a[:m]
+	sc.z4 = grow(sc.z4, 4*m)
+	var out [8]float64
+	score4PrimalVec(&z0[0], &z1[0], &z2[0], &z3[0], u, &a[0], k1, m, sc.il, &sc.z4[0], &out)
+	return [4]float64(out[:4]), [4]float64(out[4:])
+}
+
+// score4PrimalGo is score4PrimalVec in Go: out[q] = 1 + (z_qᵀz_q)·il −
+// Σ_j (u_jᵀz_q)² for the four columns of m values at z0, …, z3 and the k1
+// rows of U at u, each sum in order (see score4Go on the conversions).
+func score4PrimalGo(z0p, z1p, z2p, z3p, up *float64, k1, m int, il float64, out *[4]float64) {
+	z0, z1, z2, z3 := unsafe.Slice(z0p, m), unsafe.Slice(z1p, m), unsafe.Slice(z2p, m), unsafe.Slice(z3p, m)
 	var q0, q1, q2, q3 float64
 	for l, v := range z0 {
 		q0 += float64(v * v)
@@ -483,22 +530,33 @@ func (sc *scorer) score4Primal(z0, z1, z2, z3 []float64) (c, t [4]float64) {
 		q2 += float64(z2[l] * z2[l])
 		q3 += float64(z3[l] * z3[l])
 	}
-	q0, q1, q2, q3 = q0*sc.il, q1*sc.il, q2*sc.il, q3*sc.il
-	for u := sc.u; len(u) >= m; u = u[m:] {
+	q0, q1, q2, q3 = q0*il, q1*il, q2*il, q3*il
+	for u := unsafe.Slice(up, k1*m); len(u) >= m && m > 0; u = u[m:] {
 		s0, s1, s2, s3 := dot4(u[:m], z0, z1, z2, z3)
 		q0 -= float64(s0 * s0)
 		q1 -= float64(s1 * s1)
 		q2 -= float64(s2 * s2)
 		q3 -= float64(s3 * s3)
 	}
-	return [4]float64{1 + q0, 1 + q1, 1 + q2, 1 + q3}, sc.t4(z0, z1, z2, z3)
+	*out = [4]float64{1 + q0, 1 + q1, 1 + q2, 1 + q3}
 }
 
-// t4 returns t = aᵀz for four columns, summed as score4 sums it.
+// t4 returns t = aᵀz for four columns, summed as score4 sums it (t4Vec).
 func (sc *scorer) t4(z0, z1, z2, z3 []float64) (t [4]float64) {
 	m := sc.m
-	t0, t1, t2, t3 := dot4(sc.a[:m], z0, z1, z2, z3)
-	return [4]float64{t0, t1, t2, t3}
+	if m == 0 {
+		return t
+	}
+	a := sc.a[:m]
+	z0, z1, z2, z3 = z0[:m], z1[:m], z2[:m], z3[:m]
+	t4Vec(&z0[0], &z1[0], &z2[0], &z3[0], &a[0], m, &t)
+	return t
+}
+
+// t4Go is t4Vec in Go: out[q] = aᵀz_q for the four columns of m values at
+// z0, …, z3, each summed in order (dot4).
+func t4Go(z0, z1, z2, z3, a *float64, m int, out *[4]float64) {
+	out[0], out[1], out[2], out[3] = dot4(unsafe.Slice(a, m), unsafe.Slice(z0, m), unsafe.Slice(z1, m), unsafe.Slice(z2, m), unsafe.Slice(z3, m))
 }
 
 // dot4 returns wᵀa0, wᵀa1, wᵀa2 and wᵀa3 over len(w) elements (the a's

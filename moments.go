@@ -1,0 +1,44 @@
+package greedytl
+
+import "unsafe"
+
+// The first two moments of four columns at once, one per lane of a vector
+// register (moments_amd64.s), with standardize.Sum's and SumSquares'
+// arithmetic for each: a column's values go to four accumulators by row
+// (row i to accumulator i mod 4, rows from the tail m − m%4 on to the
+// first), combined as (s0 + s1) + (s2 + s3), and squares are never fused
+// into multiply–adds. The four columns are adjacent in a row-major block,
+// so that a row of the four is one load.
+
+// moments4Go is moments4 in Go: the definition the kernel must match bit
+// for bit.
+func moments4Go(rows *float64, stride, m int, invN float64, out *[8]float64) {
+	v := unsafe.Slice(rows, (m-1)*stride+4)
+	tail := m - m%4
+	for q := 0; q < 4; q++ {
+		var s [4]float64
+		for i := 0; i < m; i++ {
+			s[min(i, tail)%4] += v[i*stride+q]
+		}
+		mean := ((s[0] + s[1]) + (s[2] + s[3])) * invN
+		s = [4]float64{}
+		for i := 0; i < m; i++ {
+			d := v[i*stride+q] - mean
+			s[min(i, tail)%4] += float64(d * d)
+		}
+		out[q], out[4+q] = mean, (s[0]+s[1])+(s[2]+s[3])
+	}
+}
+
+// scale4Go is scale4 in Go: column q < 4 of the m×4 block whose row i
+// starts at rows[i·stride], standardised as standardizeColumn does with a
+// finite factor, (v − mf[q])·mf[4+q], goes to dst[q·m : q·m+m].
+func scale4Go(rows *float64, stride, m int, mf *[8]float64, dst *float64) {
+	v := unsafe.Slice(rows, (m-1)*stride+4)
+	d := unsafe.Slice(dst, 4*m)
+	for q := 0; q < 4; q++ {
+		for i := 0; i < m; i++ {
+			d[q*m+i] = (v[i*stride+q] - mf[q]) * mf[4+q]
+		}
+	}
+}

@@ -1,0 +1,77 @@
+//go:build !purego
+
+package greedytl
+
+import "unsafe"
+
+// t4AVX computes t for four columns and, unless z4 is nil, interleaves
+// them into z4 for q4AVX and q4PrimalAVX (score_amd64.s).
+//
+//go:noescape
+func t4AVX(z0, z1, z2, z3, a *float64, m int, z4, out *[4]float64)
+
+// q4AVX computes the dual form's c for four interleaved columns
+// (score_amd64.s).
+//
+//go:noescape
+func q4AVX(gp *float64, z4 *[4]float64, m int, out *[4]float64)
+
+// q4PrimalAVX computes the primal form's c for four interleaved columns
+// (score_amd64.s).
+//
+//go:noescape
+func q4PrimalAVX(z4 *[4]float64, u *float64, k1, m int, il float64, out *[4]float64)
+
+// t4Vec sets out[q] = aᵀz_q for the four columns of m ≥ 1 values at
+// z0, …, z3, as t4Go sums them.
+func t4Vec(z0, z1, z2, z3, a *float64, m int, out *[4]float64) {
+	if haveAVX {
+		t4AVX(z0, z1, z2, z3, a, m, nil, out)
+		return
+	}
+	t4Go(z0, z1, z2, z3, a, m, out)
+}
+
+// score4Vec sets out[q] = c and out[4+q] = t for the four columns of m ≥ 1
+// values at z0, …, z3 in the dual form (gp: scorer.gp), as score4Go
+// computes them; z4 is scratch for 4m floats.
+func score4Vec(z0, z1, z2, z3, gp, a *float64, m int, z4 *float64, out *[8]float64) {
+	if haveAVX {
+		zi := (*[4]float64)(unsafe.Pointer(z4))
+		t4AVX(z0, z1, z2, z3, a, m, zi, (*[4]float64)(out[4:]))
+		q4AVX(gp, zi, m, (*[4]float64)(out[:4]))
+		return
+	}
+	score4Go(z0, z1, z2, z3, gp, a, m, out)
+}
+
+// score4PrimalVec sets out[q] = c and out[4+q] = t for the four columns of
+// m ≥ 1 values at z0, …, z3 in the primal form (the k1 rows of U at u,
+// il = 1/λ), as score4PrimalGo and t4Go compute them; z4 is scratch for 4m
+// floats.
+func score4PrimalVec(z0, z1, z2, z3, u, a *float64, k1, m int, il float64, z4 *float64, out *[8]float64) {
+	if haveAVX {
+		zi := (*[4]float64)(unsafe.Pointer(z4))
+		t4AVX(z0, z1, z2, z3, a, m, zi, (*[4]float64)(out[4:]))
+		q4PrimalAVX(zi, u, k1, m, il, (*[4]float64)(out[:4]))
+		return
+	}
+	score4PrimalGo(z0, z1, z2, z3, u, k1, m, il, (*[4]float64)(out[:4]))
+	t4Go(z0, z1, z2, z3, a, m, (*[4]float64)(out[4:]))
+}
+
+// absDevSumAVX is absDevSum's vector kernel (score_amd64.s).
+//
+//go:noescape
+func absDevSumAVX(x *float64, n int, beta float64) float64
+
+// absDevSum returns Σ_l |x[l] − beta|, summed in an order of its own
+// (absDevSumGo's where there is no vector kernel): within n·u of the exact
+// sum, relatively, which is all its one use, a bound (pruneState.rho),
+// needs.
+func absDevSum(x []float64, beta float64) float64 {
+	if haveAVX && len(x) > 0 {
+		return absDevSumAVX(&x[0], len(x), beta)
+	}
+	return absDevSumGo(x, beta)
+}

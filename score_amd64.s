@@ -1,0 +1,284 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// The scoring of four candidate columns at once, one per lane (AVX), with
+// the scalar kernel's arithmetic for each (sample.go, scorer.score4): sums
+// in order, from zero, each product rounded before its addition (no fused
+// multiply–add).
+
+// TRANSPOSE4 loads elements AX, …, AX+3 of the columns R8–R11 and leaves
+// element AX+r of the four in Y8+r, lane q holding column q.
+#define TRANSPOSE4 \
+	VMOVUPD    (R8)(AX*8), Y0 \
+	VMOVUPD    (R9)(AX*8), Y1 \
+	VMOVUPD    (R10)(AX*8), Y2 \
+	VMOVUPD    (R11)(AX*8), Y3 \
+	VUNPCKLPD  Y1, Y0, Y4 \
+	VUNPCKHPD  Y1, Y0, Y5 \
+	VUNPCKLPD  Y3, Y2, Y6 \
+	VUNPCKHPD  Y3, Y2, Y7 \
+	VPERM2F128 $0x20, Y6, Y4, Y8 \
+	VPERM2F128 $0x20, Y7, Y5, Y9 \
+	VPERM2F128 $0x31, Y6, Y4, Y10 \
+	VPERM2F128 $0x31, Y7, Y5, Y11
+
+// COLUMNS4 loads the column arguments z0, …, z3 of t4AVX into R8–R11.
+#define COLUMNS4 \
+	MOVQ z0+0(FP), R8 \
+	MOVQ z1+8(FP), R9 \
+	MOVQ z2+16(FP), R10 \
+	MOVQ z3+24(FP), R11
+
+// LANES1 leaves element AX of the columns R8–R11 in Y8, lane q holding
+// column q.
+#define LANES1 \
+	VMOVSD      (R8)(AX*8), X8 \
+	VMOVHPD     (R9)(AX*8), X8, X8 \
+	VMOVSD      (R10)(AX*8), X1 \
+	VMOVHPD     (R11)(AX*8), X1, X1 \
+	VINSERTF128 $1, X1, Y8, Y8
+
+// TERM adds a[AX+off]·Y to the sums Y12.
+#define TERM(off, Y) \
+	VBROADCASTSD off(SI)(AX*8), Y0 \
+	VMULPD       Y, Y0, Y0 \
+	VADDPD       Y0, Y12, Y12
+
+// func t4AVX(z0, z1, z2, z3, a *float64, m int, z4 *float64, out *[4]float64)
+//
+// out[q] = Σ_l a[l]·z_q[l], summed in order from l = 0 (m ≥ 1); unless z4
+// is nil, z4 (4m floats) receives the columns interleaved: z4[4l+q] =
+// z_q[l], for q4AVX and q4PrimalAVX.
+TEXT ·t4AVX(SB), NOSPLIT, $0-64
+	COLUMNS4
+	MOVQ   a+32(FP), SI
+	MOVQ   m+40(FP), CX
+	MOVQ   z4+48(FP), BX
+	MOVQ   out+56(FP), DI
+	VXORPD Y12, Y12, Y12
+	MOVQ   CX, DX
+	ANDQ   $-4, DX
+	XORQ   AX, AX
+
+tblock:
+	CMPQ  AX, DX
+	JGE   ttail
+	TRANSPOSE4
+	TESTQ BX, BX
+	JEQ   tblockt
+	MOVQ    AX, R12
+	SHLQ    $5, R12
+	VMOVUPD Y8, (BX)(R12*1)
+	VMOVUPD Y9, 32(BX)(R12*1)
+	VMOVUPD Y10, 64(BX)(R12*1)
+	VMOVUPD Y11, 96(BX)(R12*1)
+
+tblockt:
+	TERM(0, Y8)
+	TERM(8, Y9)
+	TERM(16, Y10)
+	TERM(24, Y11)
+	ADDQ $4, AX
+	JMP  tblock
+
+ttail:
+	CMPQ  AX, CX
+	JGE   tdone
+	LANES1
+	TESTQ BX, BX
+	JEQ   ttailt
+	MOVQ    AX, R12
+	SHLQ    $5, R12
+	VMOVUPD Y8, (BX)(R12*1)
+
+ttailt:
+	TERM(0, Y8)
+	INCQ AX
+	JMP  ttail
+
+tdone:
+	VMOVUPD Y12, (DI)
+	VZEROUPPER
+	RET
+
+// func q4AVX(gp, z4 *float64, m int, out *[4]float64)
+//
+// out[q] = 1 + Σ_i z_q[i]·(Σ_{l≥i} gp_il·z_q[l]), the dual form's c, for the
+// packed rows gp (scorer.gp: row i holds m − i entries) and the columns
+// interleaved in z4 (t4AVX), every sum in order from zero (m ≥ 1).
+TEXT ·q4AVX(SB), NOSPLIT, $0-32
+	MOVQ   gp+0(FP), SI
+	MOVQ   z4+8(FP), R13
+	MOVQ   m+16(FP), CX
+	XORQ   AX, AX
+	VXORPD Y13, Y13, Y13
+	MOVQ   out+24(FP), DI
+
+qrow:
+	CMPQ   AX, CX
+	JGE    qdone
+	VXORPD Y12, Y12, Y12
+	MOVQ   CX, R12
+	SUBQ   AX, R12 // the m − i terms of row i
+	MOVQ   R13, R14
+
+qterm2:
+	CMPQ         R12, $2
+	JLT          qterm1
+	VBROADCASTSD (SI), Y0
+	VMULPD       (R14), Y0, Y0
+	VADDPD       Y0, Y12, Y12
+	VBROADCASTSD 8(SI), Y1
+	VMULPD       32(R14), Y1, Y1
+	VADDPD       Y1, Y12, Y12
+	ADDQ         $16, SI
+	ADDQ         $64, R14
+	SUBQ         $2, R12
+	JMP          qterm2
+
+qterm1:
+	TESTQ        R12, R12
+	JEQ          qsum
+	VBROADCASTSD (SI), Y0
+	VMULPD       (R14), Y0, Y0
+	VADDPD       Y0, Y12, Y12
+	ADDQ         $8, SI
+
+qsum:
+	VMULPD (R13), Y12, Y1
+	VADDPD Y1, Y13, Y13
+	ADDQ   $32, R13
+	INCQ   AX
+	JMP    qrow
+
+qdone:
+	VBROADCASTSD ·scoreOne(SB), Y0
+	VADDPD       Y13, Y0, Y0
+	VMOVUPD      Y0, (DI)
+	VZEROUPPER
+	RET
+
+DATA ·scoreOne+0(SB)/8, $1.0
+GLOBL ·scoreOne(SB), RODATA|NOPTR, $8
+
+// func q4PrimalAVX(z4, u *float64, k1, m int, il float64, out *[4]float64)
+//
+// out[q] = 1 + (Σ_l z_q[l]²)·il − Σ_j (Σ_l u_jl·z_q[l])², the primal form's
+// c, for the k1 rows u_j = u[j·m : j·m+m] of U and the columns interleaved
+// in z4 (t4AVX), every sum in order from zero, each product rounded before
+// its addition or subtraction (m ≥ 1).
+TEXT ·q4PrimalAVX(SB), NOSPLIT, $0-48
+	// q = (Σ_l z_l²)·il.
+	MOVQ   z4+0(FP), BX
+	MOVQ   BX, R14
+	MOVQ   m+24(FP), CX
+	MOVQ   CX, R12
+	VXORPD Y12, Y12, Y12
+
+pnorm:
+	VMOVUPD (R14), Y0
+	VMULPD  Y0, Y0, Y0
+	VADDPD  Y0, Y12, Y12
+	ADDQ    $32, R14
+	DECQ    R12
+	JNE     pnorm
+	VBROADCASTSD il+32(FP), Y0
+	VMULPD       Y0, Y12, Y13
+
+	// q −= (u_jᵀz)² for each row u_j of U.
+	MOVQ u+8(FP), SI
+	MOVQ k1+16(FP), R13
+
+prow:
+	TESTQ  R13, R13
+	JEQ    pdone
+	VXORPD Y12, Y12, Y12
+	MOVQ   BX, R14
+	MOVQ   CX, R12
+
+pterm:
+	VBROADCASTSD (SI), Y0
+	VMULPD       (R14), Y0, Y0
+	VADDPD       Y0, Y12, Y12
+	ADDQ         $8, SI
+	ADDQ         $32, R14
+	DECQ         R12
+	JNE          pterm
+	VMULPD       Y12, Y12, Y0
+	VSUBPD       Y0, Y13, Y13
+	DECQ         R13
+	JMP          prow
+
+pdone:
+	VBROADCASTSD ·scoreOne(SB), Y0
+	VADDPD       Y13, Y0, Y0
+	MOVQ         out+40(FP), DI
+	VMOVUPD      Y0, (DI)
+	VZEROUPPER
+	RET
+
+// func absDevSumAVX(x *float64, n int, beta float64) float64
+//
+// Σ_l |x[l] − beta| over the n elements of x, in eight interleaved partial
+// sums (two registers of four lanes) combined at the end, then the last
+// n mod 4 elements in order (AVX).
+TEXT ·absDevSumAVX(SB), NOSPLIT, $0-32
+	MOVQ         x+0(FP), SI
+	MOVQ         n+8(FP), CX
+	VBROADCASTSD beta+16(FP), Y15
+	VBROADCASTSD ·absMask(SB), Y14
+	VXORPD       Y0, Y0, Y0
+	VXORPD       Y1, Y1, Y1
+	MOVQ         CX, DX
+	SHRQ         $3, DX // blocks of eight
+	XORQ         AX, AX
+	TESTQ        DX, DX
+	JEQ          abs4
+
+abs8:
+	VSUBPD  (SI)(AX*8), Y15, Y2
+	VSUBPD  32(SI)(AX*8), Y15, Y3
+	VANDPD  Y14, Y2, Y2
+	VANDPD  Y14, Y3, Y3
+	VADDPD  Y2, Y0, Y0
+	VADDPD  Y3, Y1, Y1
+	ADDQ    $8, AX
+	DECQ    DX
+	JNE     abs8
+
+abs4:
+	MOVQ    CX, DX
+	ANDQ    $-4, DX
+	CMPQ    AX, DX
+	JGE     absreduce
+	VMOVUPD (SI)(AX*8), Y2
+	VSUBPD  Y15, Y2, Y2
+	VANDPD  Y14, Y2, Y2
+	VADDPD  Y2, Y0, Y0
+	ADDQ    $4, AX
+
+absreduce:
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+
+abstail:
+	CMPQ   AX, CX
+	JGE    absdone
+	VMOVSD (SI)(AX*8), X2
+	VSUBSD X15, X2, X2
+	VANDPD X14, X2, X2
+	VADDSD X2, X0, X0
+	INCQ   AX
+	JMP    abstail
+
+absdone:
+	VMOVSD X0, ret+24(FP)
+	VZEROUPPER
+	RET
+
+DATA ·absMask+0(SB)/8, $0x7fffffffffffffff
+GLOBL ·absMask(SB), RODATA|NOPTR, $8

@@ -1,0 +1,36 @@
+//go:build !amd64 || purego
+
+package greedytl
+
+// haveAVX says whether the vector kernels run here; they do not.
+const haveAVX = false
+
+// moments4 is moments4Go where there is no vector kernel.
+func moments4(rows *float64, stride, m int, invN float64, out *[8]float64) {
+	moments4Go(rows, stride, m, invN, out)
+}
+
+// scale4 is scale4Go where there is no vector kernel.
+func scale4(rows *float64, stride, m int, mf *[8]float64, dst *float64) {
+	scale4Go(rows, stride, m, mf, dst)
+}
+
+// t4Vec is t4Go where there is no vector kernel.
+func t4Vec(z0, z1, z2, z3, a *float64, m int, out *[4]float64) {
+	t4Go(z0, z1, z2, z3, a, m, out)
+}
+
+// score4Vec is score4Go where there is no vector kernel.
+func score4Vec(z0, z1, z2, z3, gp, a *float64, m int, z4 *float64, out *[8]float64) {
+	score4Go(z0, z1, z2, z3, gp, a, m, out)
+}
+
+// score4PrimalVec is score4PrimalGo and t4Go where there is no vector
+// kernel.
+func score4PrimalVec(z0, z1, z2, z3, u, a *float64, k1, m int, il float64, z4 *float64, out *[8]float64) {
+	score4PrimalGo(z0, z1, z2, z3, u, k1, m, il, (*[4]float64)(out[:4]))
+	t4Go(z0, z1, z2, z3, a, m, (*[4]float64)(out[4:]))
+}
+
+// absDevSum is absDevSumGo where there is no vector kernel.
+func absDevSum(x []float64, beta float64) float64 { return absDevSumGo(x, beta) }

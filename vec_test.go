@@ -1,0 +1,268 @@
+package greedytl
+
+import (
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/greedytl/greedytl/standardize"
+	"gonum.org/v1/gonum/mat"
+)
+
+// randomColumnValue returns a value for a test column of kind kind: plain
+// Gaussian (0), around 1e300 (1, sums overflow), subnormal (2, sums of
+// squares underflow), an offset far larger than the spread (3, nearly
+// constant), a constant (4), or values spanning the float64 range (5,
+// deviations overflow).
+func randomColumnValue(rng *rand.Rand, kind int) float64 {
+	switch kind {
+	case 1:
+		return rng.NormFloat64() * 1e300
+	case 2:
+		return rng.NormFloat64() * 1e-310
+	case 3:
+		return 1e9 + rng.NormFloat64()*1e-8
+	case 4:
+		return 3.25
+	case 5:
+		if rng.IntN(2) == 0 {
+			return 1.7e308
+		}
+		return -1.7e308
+	}
+	return rng.NormFloat64()
+}
+
+// TestMoments4 checks the vector kernels moments4 and scale4 against their
+// Go definitions moments4Go and scale4Go, bit for bit, over row counts
+// that exercise the four-row loop and its tail, strides wider than four,
+// and columns of every magnitude.
+func TestMoments4(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 3000; trial++ {
+		m := 1 + rng.IntN(41)
+		stride := 4 + rng.IntN(3)
+		rows := make([]float64, (m-1)*stride+4)
+		var kinds [4]int
+		for q := range kinds {
+			kinds[q] = rng.IntN(5) // not kind 5: its squares are +Inf, compared below as values
+		}
+		for i := 0; i < m; i++ {
+			for q := 0; q < 4; q++ {
+				rows[i*stride+q] = randomColumnValue(rng, kinds[q])
+			}
+		}
+		invN := 1 / float64(m)
+		var got, want [8]float64
+		moments4(&rows[0], stride, m, invN, &got)
+		moments4Go(&rows[0], stride, m, invN, &want)
+		for q := range got {
+			if math.Float64bits(got[q]) != math.Float64bits(want[q]) {
+				t.Fatalf("trial %d (m=%d, kinds %v): moments4 out[%d] = %v, moments4Go %v", trial, m, kinds, q, got[q], want[q])
+			}
+		}
+		// The Go definition is standardize's arithmetic.
+		col := make([]float64, m)
+		for q := 0; q < 4; q++ {
+			for i := range col {
+				col[i] = rows[i*stride+q]
+			}
+			sum := standardize.Sum(col)
+			mean := standardize.Mean(col, sum)
+			if math.IsInf(sum, 0) {
+				continue // standardize.Mean's fallback: rowStats hands such columns to standardize
+			}
+			if ss := standardize.SumSquares(col, mean); math.Float64bits(mean) != math.Float64bits(want[q]) || math.Float64bits(ss) != math.Float64bits(want[4+q]) {
+				t.Fatalf("trial %d: moments4Go column %d = %v, %v; standardize: %v, %v", trial, q, want[q], want[4+q], mean, ss)
+			}
+		}
+		mf := [8]float64{want[0], want[1], want[2], want[3]}
+		for q := 4; q < 8; q++ {
+			mf[q] = rng.NormFloat64()
+		}
+		gotZ, wantZ := make([]float64, 4*m), make([]float64, 4*m)
+		scale4(&rows[0], stride, m, &mf, &gotZ[0])
+		scale4Go(&rows[0], stride, m, &mf, &wantZ[0])
+		for i := range gotZ {
+			if math.Float64bits(gotZ[i]) != math.Float64bits(wantZ[i]) {
+				t.Fatalf("trial %d (m=%d): scale4 element %d = %v, scale4Go %v", trial, m, i, gotZ[i], wantZ[i])
+			}
+		}
+		for q := 0; q < 4; q++ {
+			for i := 0; i < m; i++ {
+				v := rows[i*stride+q]
+				standardizeColumn(col[i:i+1], []float64{v}, 1, mf[q], 1, mf[4+q])
+				if math.Float64bits(col[i]) != math.Float64bits(wantZ[q*m+i]) {
+					t.Fatalf("trial %d: scale4Go column %d row %d = %v, standardizeColumn %v", trial, q, i, wantZ[q*m+i], col[i])
+				}
+			}
+		}
+	}
+}
+
+// TestGatherStandardize checks gatherStandardize against its definition,
+// b.gather followed by standardizeChunk, bit for bit (the values, the
+// statistics and the index of a rejected column), on row-major matrices,
+// views with a wider stride, transposes and matrices read through At,
+// with columns of every kind (constant, subnormal, huge, overflowing,
+// NaN and ±Inf) drawn in any order, repeats included.
+func TestGatherStandardize(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var sc rowStatsScratch
+	var block []float64
+	for trial := 0; trial < 2000; trial++ {
+		m, N := 1+rng.IntN(30), 1+rng.IntN(20)
+		gamma := []float64{1, 0.5, 3, 0}[rng.IntN(4)]
+		big := mat.NewDense(m, N+2, nil)
+		for j := 0; j < N; j++ {
+			kind := rng.IntN(6)
+			if rng.IntN(3) != 0 {
+				kind = 0
+			}
+			for i := 0; i < m; i++ {
+				big.Set(i, j, randomColumnValue(rng, kind))
+			}
+		}
+		if rng.IntN(10) == 0 {
+			big.Set(rng.IntN(m), rng.IntN(N), []float64{math.NaN(), math.Inf(1), math.Inf(-1)}[rng.IntN(3)])
+		}
+		view := big.Slice(0, m, 0, N)
+		tr := mat.DenseCopyOf(view.T())
+		for _, a := range []mat.Matrix{big, view, tr.T(), generic{view}} {
+			b := newInputMatrix("H", a)
+			nc := 1 + rng.IntN(min(sampleChunk, 3*N))
+			js := make([]int, nc)
+			for k := range js {
+				js[k] = rng.IntN(N)
+			}
+			want, got := make([]float64, nc*m), make([]float64, nc*m)
+			wantSt, gotSt := make([]colStats, nc), make([]colStats, nc)
+			wantF, gotF := make([]float64, nc), make([]float64, nc)
+			b.gather(js, want)
+			wantK := standardizeChunk(want, m, nc, gamma, wantSt, wantF)
+			gotK := gatherStandardize(&b, js, gamma, got, gotSt, gotF, &sc, &block)
+			if gotK != wantK {
+				t.Fatalf("trial %d (%T, m=%d): gatherStandardize rejects column %d, standardizeChunk %d", trial, a, m, gotK, wantK)
+			}
+			if wantK >= 0 {
+				continue
+			}
+			same := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
+			for k := range js {
+				if !same(gotSt[k].mean, wantSt[k].mean) || !same(gotSt[k].scale, wantSt[k].scale) || !same(gotF[k], wantF[k]) {
+					t.Fatalf("trial %d (%T): column %d statistics %+v, %v; want %+v, %v", trial, a, k, gotSt[k], gotF[k], wantSt[k], wantF[k])
+				}
+			}
+			for i := range want {
+				if !same(got[i], want[i]) {
+					t.Fatalf("trial %d (%T, m=%d): value %d = %v, want %v", trial, a, m, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// TestScore4Kernels checks the vector scoring kernels (t4Vec, score4Vec,
+// score4PrimalVec) against their Go definitions (t4Go, score4Go,
+// score4PrimalGo) and the one-column scorer (score1, t1) bit for bit, in
+// the dual and the primal form (with no row of U and with several), over numbers of examples that exercise the
+// four-row blocks and their tail, on columns of mixed magnitudes and a
+// symmetric Ĝ with entries of both signs; equal columns score equally.
+func TestScore4Kernels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := 0; trial < 2000; trial++ {
+		m := 1 + rng.IntN(45)
+		G := make([]float64, m*m)
+		for i := 0; i < m; i++ {
+			for j := i; j < m; j++ {
+				v := rng.NormFloat64() * math.Pow(10, float64(rng.IntN(9)-4))
+				G[i*m+j], G[j*m+i] = v, v
+			}
+		}
+		a := make([]float64, m)
+		for i := range a {
+			a[i] = rng.NormFloat64()
+		}
+		var z [4][]float64
+		for q := range z {
+			z[q] = make([]float64, m+rng.IntN(3))
+			scale := math.Pow(10, float64(rng.IntN(7)-3))
+			for i := range z[q] {
+				z[q][i] = rng.NormFloat64() * scale
+			}
+		}
+		if rng.IntN(4) == 0 {
+			copy(z[3], z[1]) // equal columns in different lanes
+		}
+		sc := scorer{m: m, a: a}
+		p := &path{m: m, G: G, a: a}
+		var want [8]float64
+		if trial%2 == 1 { // the primal form: Ĝ = I/λ − UᵀU
+			k1 := rng.IntN(8)
+			p.primal, p.lambda, p.U = true, math.Pow(10, float64(rng.IntN(7)-3)), make([]float64, k1*m)
+			for i := range p.U {
+				p.U[i] = rng.NormFloat64() * 0.1
+			}
+			sc.load(p)
+			var up *float64
+			if k1 > 0 {
+				up = &p.U[0]
+			}
+			var c4 [4]float64
+			score4PrimalGo(&z[0][0], &z[1][0], &z[2][0], &z[3][0], up, k1, m, 1/p.lambda, &c4)
+			var t4 [4]float64
+			t4Go(&z[0][0], &z[1][0], &z[2][0], &z[3][0], &a[0], m, &t4)
+			copy(want[:4], c4[:])
+			copy(want[4:], t4[:])
+		} else {
+			sc.load(p)
+			score4Go(&z[0][0], &z[1][0], &z[2][0], &z[3][0], &sc.gp[0], &a[0], m, &want)
+		}
+		c, tt := sc.score4(z[0], z[1], z[2], z[3])
+		t4 := sc.t4(z[0], z[1], z[2], z[3])
+		var wantT [4]float64
+		t4Go(&z[0][0], &z[1][0], &z[2][0], &z[3][0], &a[0], m, &wantT)
+		for q := 0; q < 4; q++ {
+			c1, t1 := sc.score1(z[q])
+			for _, x := range []struct {
+				name      string
+				got, want float64
+			}{
+				{"score4 c", c[q], want[q]}, {"score4 t", tt[q], want[4+q]}, {"t4", t4[q], wantT[q]},
+				{"score1 c", c1, want[q]}, {"score1 t", t1, want[4+q]}, {"t1", sc.t1(z[q]), wantT[q]},
+			} {
+				if math.Float64bits(x.got) != math.Float64bits(x.want) {
+					t.Fatalf("trial %d (m=%d): %s of column %d = %v, the Go definition %v", trial, m, x.name, q, x.got, x.want)
+				}
+			}
+		}
+	}
+}
+
+// TestAbsDevSum checks absDevSum (the vector kernel where there is one)
+// and absDevSumGo against the exact sum of the rounded terms |x_l − β|
+// (math/big): a sum of n non-negative terms in any order is within
+// (n − 1)·u of it, relatively, the bound pruneState.rho relies on.
+func TestAbsDevSum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for trial := 0; trial < 3000; trial++ {
+		n := rng.IntN(42)
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(13)-6))
+		}
+		beta := rng.NormFloat64() * math.Pow(10, float64(rng.IntN(5)-2))
+		exact := new(big.Float).SetPrec(2000)
+		for _, v := range x {
+			exact.Add(exact, new(big.Float).SetFloat64(math.Abs(v-beta)))
+		}
+		want, _ := exact.Float64()
+		bound := float64(max(n-1, 0)) * 0x1p-53 * want * (1 + 1e-12)
+		for name, got := range map[string]float64{"absDevSum": absDevSum(x, beta), "absDevSumGo": absDevSumGo(x, beta)} {
+			if math.Abs(got-want) > bound {
+				t.Fatalf("trial %d (n=%d): %s = %v, exact %v: error %.3g beyond (n−1)·u·sum = %.3g", trial, n, name, got, want, math.Abs(got-want), bound)
+			}
+		}
+	}
+}
