@@ -101,6 +101,22 @@ type rowStatsScratch struct {
 	col []float64 // one column, for standardize's fallbacks
 }
 
+// trim drops the scratch buffers that hold more than maxPooled floats,
+// before their owner goes back to a pool.
+func (sc *rowStatsScratch) trim() {
+	sc.pad, sc.col = trimPooled(sc.pad), trimPooled(sc.col)
+}
+
+// trimPooled returns b, or nil when it holds more than maxPooled floats: a
+// buffer that large is left to the garbage collector rather than kept in
+// a pool.
+func trimPooled(b []float64) []float64 {
+	if cap(b) > maxPooled {
+		return nil
+	}
+	return b
+}
+
 // rowStats computes the statistics of nc columns of m values stored row by
 // row, row i being rows[i*stride : i*stride+nc], exactly as
 // standardizeChunk computes them: it writes st[:nc] and f[:nc] as

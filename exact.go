@@ -315,6 +315,7 @@ func (e *exactEngine) gemvT(dst, x []float64, alpha float64) {
 // afterwards.
 func (e *exactEngine) release() {
 	e.s32.release()
+	e.rs.trim()
 	if cap(e.z) <= maxPooled && cap(e.z32) <= 2*maxPooled && 8*cap(e.c) <= maxPooled {
 		exactPool.Put(e.exactBuffers)
 	}

@@ -131,6 +131,8 @@ func (e *sampleEngine) release() {
 	if len(e.cand) > maxPooled {
 		e.cand, e.local, e.prune.t, e.prune.hi, e.prune.clo, e.prune.group = nil, nil, nil, nil, nil, nil
 	}
+	e.block, e.sc.z4 = trimPooled(e.block), trimPooled(e.sc.z4)
+	e.rs.trim()
 	samplePool.Put(e.sampleBuffers)
 	e.sampleBuffers = nil
 }

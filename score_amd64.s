@@ -45,7 +45,7 @@
 	VMULPD       Y, Y0, Y0 \
 	VADDPD       Y0, Y12, Y12
 
-// func t4AVX(z0, z1, z2, z3, a *float64, m int, z4 *float64, out *[4]float64)
+// func t4AVX(z0, z1, z2, z3, a *float64, m int, z4, out *[4]float64)
 //
 // out[q] = Σ_l a[l]·z_q[l], summed in order from l = 0 (m ≥ 1); unless z4
 // is nil, z4 (4m floats) receives the columns interleaved: z4[4l+q] =
@@ -102,7 +102,7 @@ tdone:
 	VZEROUPPER
 	RET
 
-// func q4AVX(gp, z4 *float64, m int, out *[4]float64)
+// func q4AVX(gp *float64, z4 *[4]float64, m int, out *[4]float64)
 //
 // out[q] = 1 + Σ_i z_q[i]·(Σ_{l≥i} gp_il·z_q[l]), the dual form's c, for the
 // packed rows gp (scorer.gp: row i holds m − i entries) and the columns
@@ -162,7 +162,7 @@ qdone:
 DATA ·scoreOne+0(SB)/8, $1.0
 GLOBL ·scoreOne(SB), RODATA|NOPTR, $8
 
-// func q4PrimalAVX(z4, u *float64, k1, m int, il float64, out *[4]float64)
+// func q4PrimalAVX(z4 *[4]float64, u *float64, k1, m int, il float64, out *[4]float64)
 //
 // out[q] = 1 + (Σ_l z_q[l]²)·il − Σ_j (Σ_l u_jl·z_q[l])², the primal form's
 // c, for the k1 rows u_j = u[j·m : j·m+m] of U and the columns interleaved

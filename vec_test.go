@@ -266,3 +266,59 @@ func TestAbsDevSum(t *testing.T) {
 		}
 	}
 }
+
+// TestRowStats checks rowStats against standardizeChunk, bit for bit, on
+// row-major blocks whose rows are exactly nc long (stride = nc), so that
+// the last group of fewer than four columns is read through the padded
+// copy (nc mod 4 = 1, 2, 3) rather than past the slice's end.
+func TestRowStats(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var sc rowStatsScratch
+	same := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
+	for trial := 0; trial < 1000; trial++ {
+		m, nc := 1+rng.IntN(30), 1+rng.IntN(12)
+		gamma := []float64{1, 0.5, 3, 0}[rng.IntN(4)]
+		rows := make([]float64, m*nc) // exactly m rows of nc: no room to read past nc
+		cols := make([]float64, m*nc) // the same values column after column
+		for k := 0; k < nc; k++ {
+			kind := rng.IntN(6)
+			if rng.IntN(3) != 0 {
+				kind = 0
+			}
+			for i := 0; i < m; i++ {
+				v := randomColumnValue(rng, kind)
+				rows[i*nc+k], cols[k*m+i] = v, v
+			}
+		}
+		wantSt, gotSt := make([]colStats, nc), make([]colStats, nc)
+		wantF, gotF := make([]float64, nc), make([]float64, nc)
+		wantK := standardizeChunk(cols, m, nc, gamma, wantSt, wantF)
+		gotK := rowStats(rows, nc, m, nc, gamma, &sc, gotSt, gotF)
+		if gotK != wantK {
+			t.Fatalf("trial %d (m=%d, nc=%d): rowStats rejects column %d, standardizeChunk %d", trial, m, nc, gotK, wantK)
+		}
+		if wantK >= 0 {
+			continue
+		}
+		for k := 0; k < nc; k++ {
+			if !same(gotSt[k].mean, wantSt[k].mean) || !same(gotSt[k].scale, wantSt[k].scale) || !same(gotF[k], wantF[k]) {
+				t.Fatalf("trial %d (m=%d, nc=%d): column %d statistics %+v, %v; want %+v, %v", trial, m, nc, k, gotSt[k], gotF[k], wantSt[k], wantF[k])
+			}
+		}
+	}
+}
+
+// TestTrimPooled: a buffer of more than maxPooled floats is not kept for a
+// pool, a smaller one is, and rowStatsScratch.trim applies the rule to
+// each of its buffers.
+func TestTrimPooled(t *testing.T) {
+	small, large := make([]float64, 0, maxPooled), make([]float64, 0, maxPooled+1)
+	if trimPooled(small) == nil || trimPooled(large) != nil {
+		t.Errorf("trimPooled keeps %v (cap maxPooled) and %v (cap maxPooled+1); want true, false", trimPooled(small) != nil, trimPooled(large) != nil)
+	}
+	sc := rowStatsScratch{pad: large, col: small}
+	sc.trim()
+	if sc.pad != nil || sc.col == nil {
+		t.Errorf("trim kept pad %v and col %v; want false, true", sc.pad != nil, sc.col != nil)
+	}
+}

@@ -189,9 +189,8 @@ func (ss simpleShot) FitMulti(_ context.Context, train Data, y ClassLabels, _ Ex
 // of the features alone, left the sources too much say on the colour
 // histograms; plain standardisation lost up to 4 points to the moderated
 // scales on CLINC150). The fixed mean of the two is the hedge, at every
-// number of examples. Without sources, or without features, the two
-// members coincide and it is one member on the rows L2-normalised
-// (NormaliseRows). Its hyperparameters are "C_features" and "C_blocks"
+// number of examples. Without sources, or without features, there is one
+// member, on the rows L2-normalised (NormaliseRows). Its hyperparameters are "C_features" and "C_blocks"
 // ("C_rows" for the single member).
 type greedyNWay struct{}
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/dirlock"
+	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/shard"
 )
@@ -163,6 +164,34 @@ func TestTrainAllIndex(t *testing.T) {
 	changed.X.Set(3, 2, changed.X.At(3, 2)+1e-9)
 	if err := ix.CheckData(&changed); err == nil || !strings.Contains(err.Error(), "content differs") {
 		t.Errorf("CheckData of a changed folder: %v", err)
+	}
+	// CheckDigest's other refusals, each on a copy of the index.
+	digest, err := DataDigest(j.f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := *j.f
+	renamed.Classes = slices.Clone(j.f.Classes)
+	renamed.Classes[0] = "renamed"
+	for _, tc := range []struct {
+		name   string
+		f      *dataset.Folder
+		change func(*Index)
+		want   string
+	}{
+		{"other classes", &renamed, func(*Index) {}, "has other classes"},
+		{"incomplete", j.f, func(ix *Index) { ix.Missing = []string{j.f.Classes[1]} }, "incomplete: 1 classes"},
+		{"no sources", j.f, func(ix *Index) { ix.Sources = nil }, "lists no sources"},
+		{"no negative plan", j.f, func(ix *Index) { ix.Negatives = &Negatives{} }, "negative plan has no classes"},
+	} {
+		c := *ix
+		tc.change(&c)
+		err := c.CheckDigest(tc.f, digest)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("CheckDigest, %s: %v, want an error containing %q", tc.name, err, tc.want)
+		} else if err := errtest.OnePrefix(err.Error()); err != nil {
+			t.Errorf("CheckDigest, %s: %v", tc.name, err)
+		}
 	}
 	if cfg, err := ix.Config(); err != nil || !reflect.DeepEqual(cfg, j.cfg) {
 		t.Errorf("index config %+v (%v), want %+v", cfg, err, j.cfg)

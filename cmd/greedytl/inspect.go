@@ -178,6 +178,11 @@ func recordedSourceNames(rec *source.ID) (names []string, note string) {
 	if d := ix.Differences(rec); len(d) > 0 {
 		return nil, fmt.Sprintf("(sources named by index only: %s now holds other sources: %s)", rec.Dir, strings.Join(d, "; "))
 	}
+	// The identity leaves the class names out (they are the dataset's):
+	// the data digest, which covers them, must agree too.
+	if ix.DataSHA256 != rec.DataSHA256 {
+		return nil, fmt.Sprintf("(sources named by index only: %s now holds sources trained on other data)", rec.Dir)
+	}
 	names = make([]string, len(ix.Sources))
 	for j, e := range ix.Sources {
 		names[j] = e.Name

@@ -454,12 +454,17 @@ func TestInspectNamesSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ dir, note string }{
-		{st.B, "(sources named by index only: " + st.B + " now holds other sources: trained with seed 4, not 3)"},
-		{filepath.Join(st.dir, "gone"), "(sources named by index only: "},
+	// And A recorded with another data digest: the identity leaves out
+	// the class names, which the data digest covers (sources retrained on
+	// the same data with classes renamed have A's identity).
+	for _, tc := range []struct{ dir, dataDigest, note string }{
+		{st.B, ix.DataSHA256, "(sources named by index only: " + st.B + " now holds other sources: trained with seed 4, not 3)"},
+		{filepath.Join(st.dir, "gone"), ix.DataSHA256, "(sources named by index only: "},
+		{st.A, strings.Repeat("0", 64), "(sources named by index only: " + st.A + " now holds sources trained on other data)"},
 	} {
 		moved := filepath.Join(st.dir, "moved.json")
 		doc := strings.Replace(string(raw), fmt.Sprintf("%q", st.A), fmt.Sprintf("%q", tc.dir), 1)
+		doc = strings.Replace(doc, fmt.Sprintf("%q", ix.DataSHA256), fmt.Sprintf("%q", tc.dataDigest), 1)
 		if err := os.WriteFile(moved, []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}
