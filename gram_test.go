@@ -1,0 +1,148 @@
+package greedytl
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// gramOptions are the options the Gram's fits are checked with: γ = 1 and
+// 0.5 (greedytl-auto's members), a cap, the truncation at the lowest LOO
+// error and a small δ (long paths).
+func gramOptions() []Options {
+	var out []Options
+	for _, g := range []float64{1, 0.5} {
+		o := DefaultOptions()
+		o.FeatureFactor = g
+		out = append(out, o)
+		capped := o
+		capped.MaxK = 7
+		out = append(out, capped)
+		trunc := o
+		trunc.StopAtMinLOO, trunc.Delta = true, 1e-6
+		out = append(out, trunc)
+	}
+	return out
+}
+
+// checkGramFit checks that g.Fit(opts) is Fit on the rows rows of (X, H, y):
+// the same columns, statistics and options, weights and path within 1e-8.
+func checkGramFit(t *testing.T, g *Gram, X, H *mat.Dense, y []float64, rows []int, opts Options) {
+	t.Helper()
+	ctx := context.Background()
+	sx, sh, sy := X, H, y
+	if rows != nil {
+		sx, sh, sy = pickRows(X, rows), pickRows(H, rows), make([]float64, len(rows))
+		for k, r := range rows {
+			sy[k] = y[r]
+		}
+	}
+	want, err := Fit(ctx, matOrNil(sx), matOrNil(sh), sy, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// g.fit, not g.Fit, which would hide a fallback to Fit.
+	if g.fallback {
+		t.Fatal("the Gram falls back to Fit")
+	}
+	got, ok, err := g.fit(ctx, opts)
+	if err != nil || !ok {
+		t.Fatalf("the Gram's fit failed (%v) or fell back to Fit", err)
+	}
+	if !slices.Equal(got.Selected, want.Selected) {
+		t.Fatalf("γ = %v, max_k %d, stop_at_min_loo %v: selected %v, Fit selected %v", opts.FeatureFactor, opts.MaxK, opts.StopAtMinLOO, got.Selected, want.Selected)
+	}
+	if len(want.Selected) < 3 {
+		t.Fatalf("only %d columns selected: the check is too weak", len(want.Selected))
+	}
+	if !slices.Equal(got.Mean, want.Mean) || !slices.Equal(got.Scale, want.Scale) || got.Options != want.Options ||
+		got.NumFeatures != want.NumFeatures || got.NumSources != want.NumSources {
+		t.Fatalf("statistics or options differ: %+v, want %+v", got, want)
+	}
+	for j := range want.Weights {
+		if d := math.Abs(got.Weights[j] - want.Weights[j]); !(d <= 1e-8) {
+			t.Errorf("weight %d: %v, Fit %v", j, got.Weights[j], want.Weights[j])
+		}
+		gs, ws := got.Path[j], want.Path[j]
+		if gs.Column != ws.Column || !(math.Abs(gs.RegError-ws.RegError) <= 1e-8) || !(math.Abs(gs.LOOError-ws.LOOError) <= 1e-8) ||
+			!(math.Abs(gs.Score-ws.Score) <= 1e-8*float64(len(sy))) {
+			t.Errorf("step %d: %+v, Fit %+v", j, gs, ws)
+		}
+	}
+}
+
+// pickRows returns rows rows of A (nil for nil).
+func pickRows(A *mat.Dense, rows []int) *mat.Dense {
+	if A == nil {
+		return nil
+	}
+	_, c := A.Dims()
+	out := mat.NewDense(len(rows), c, nil)
+	for k, r := range rows {
+		out.SetRow(k, A.RawRowView(r))
+	}
+	return out
+}
+
+// matOrNil returns A as a mat.Matrix, nil for a nil A.
+func matOrNil(A *mat.Dense) mat.Matrix {
+	if A == nil {
+		return nil
+	}
+	return A
+}
+
+// TestGramFit checks Gram.Fit against Fit on random problems with more rows
+// than columns, with constant columns, on the whole sample and on subsets
+// that leave out a few rows (a downdate) or most of them (recomputed), in
+// a shuffled order, and on a subset of a subset.
+func TestGramFit(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(16, 2))
+	const m, d, n = 160, 40, 25
+	X, H := randWithConstants(rng, m, d, n, map[Column]float64{{Feature, 3}: 2.5, {Source, 0}: -1})
+	// Labels a few columns explain, so that the paths are long and clear.
+	y := make([]float64, m)
+	for i := range y {
+		v := X.At(i, 0) + 0.7*H.At(i, 4) - 0.5*X.At(i, 9) + 0.8*rng.NormFloat64()
+		y[i] = math.Copysign(1, v)
+	}
+	g, err := NewGram(ctx, X, H, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	few := rng.Perm(m)[:m-17]
+	most := rng.Perm(m)[:50]
+	sub, err := g.Subset(ctx, few)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner := few[5:100]
+	subsub, err := sub.Subset(ctx, seq(5, 100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range gramOptions() {
+		checkGramFit(t, g, X, H, y, nil, o)
+		checkGramFit(t, sub, X, H, y, few, o)
+		checkGramFit(t, subsub, X, H, y, inner, o)
+		s, err := g.Subset(ctx, most)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGramFit(t, s, X, H, y, most, o)
+	}
+}
+
+// seq returns a, a+1, …, b−1.
+func seq(a, b int) []int {
+	var out []int
+	for i := a; i < b; i++ {
+		out = append(out, i)
+	}
+	return out
+}
