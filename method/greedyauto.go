@@ -205,6 +205,14 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 		return nil, fmt.Errorf("greedytl-auto: %w", err)
 	}
 	Z := concatColumns(st.zx, st.zh)
+	// The GreedyTL members' cross-products, shared by every committee when
+	// they cost less than the columns (see sharedGram).
+	var gram *greedytl.Gram
+	if sharedGram(m, d+n) {
+		if gram, err = greedytl.NewGram(ctx, matrixOrNil(train.X), matrixOrNil(train.H), train.Y); err != nil {
+			return nil, fmt.Errorf("greedytl-auto: %w", err)
+		}
+	}
 	var (
 		ridge       *linear.RidgeLOO
 		ridgeLambda float64
@@ -234,11 +242,17 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 		}
 		k := item - 1
 		recs[k] = new(committeeRecord)
-		sample, sst := train, &st
+		sample, sst, sub := train, &st, gram
 		if samples[k] != nil {
 			sample, sst = selectRows(train, keeps[k]), nil
+			if gram != nil {
+				var err error
+				if sub, err = gram.Subset(ctx, keeps[k]); err != nil {
+					return a.withoutError(samples[k], order, err)
+				}
+			}
 		}
-		fit, count, err := a.committee(ctx, sample, sst, recs[k])
+		fit, count, err := a.committee(ctx, sample, sst, sub, recs[k])
 		if err != nil {
 			return a.withoutError(samples[k], order, err)
 		}
@@ -297,6 +311,21 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 		return nil, fmt.Errorf("method: greedytl-auto: %w", err)
 	}
 	return &AutoModel{Linear: sum, Committee: rec.committee(tally)}, nil
+}
+
+// noSharedGram turns sharedGram off (tests compare the two routes).
+var noSharedGram = false
+
+// sharedGram reports whether greedytl-auto fits its GreedyTL members on
+// cross-products shared by every committee (greedytl.Gram) for m examples
+// and N candidate columns: when N ≤ m. The search then costs O((N + m)·k)
+// a step for k selected columns instead of greedytl.Fit's O(N·m), after
+// O(N²·m) once for the whole sample's cross-products and O(N²·m/10) for
+// each subsample's downdate; the N × N matrices are O(N·m) memory only
+// when N ≤ m, and with N > m — the paper's sizes, m = 12–30 — Fit's dual
+// form is the cheaper one (docs/design.md §3, "Shared cross-products").
+func sharedGram(m, N int) bool {
+	return !noSharedGram && N <= m
 }
 
 // keptRows returns the rows 0, …, m−1 not in fold (all of them for a nil
@@ -417,9 +446,11 @@ func contentOrder(train Data) []int {
 // Fit has checked (a subsample of a checked sample with both classes needs
 // no second check), and returns the sum of their linear functions, a
 // Linear model with train's scalers, and their number. st is train's
-// standardisation when Fit has it (the whole sample's), else nil. It
-// records in rec what each member chose.
-func (a *GreedyAuto) committee(ctx context.Context, train Data, st *standardized, rec *committeeRecord) (*Linear, int, error) {
+// standardisation when Fit has it (the whole sample's), else nil; gram is
+// train's cross-products when Fit shares them (sharedGram), else nil: the
+// GreedyTL members are fitted on it, which gives the model greedytl.Fit
+// gives on train. It records in rec what each member chose.
+func (a *GreedyAuto) committee(ctx context.Context, train Data, st *standardized, gram *greedytl.Gram, rec *committeeRecord) (*Linear, int, error) {
 	_, d := dims(train.X)
 	_, n := dims(train.H)
 	gammas := a.Gammas
@@ -446,7 +477,13 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data, st *standardized
 	for _, g := range gammas {
 		o := a.Options
 		o.FeatureFactor = g
-		gm, err := greedytl.Fit(ctx, matrixOrNil(train.X), matrixOrNil(train.H), train.Y, o)
+		var gm *greedytl.Model
+		var err error
+		if gram != nil {
+			gm, err = gram.Fit(ctx, o)
+		} else {
+			gm, err = greedytl.Fit(ctx, matrixOrNil(train.X), matrixOrNil(train.H), train.Y, o)
+		}
 		if err != nil {
 			return nil, 0, fmt.Errorf("GreedyTL member γ = %v: %w", g, err)
 		}
