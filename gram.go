@@ -302,7 +302,79 @@ func (g *Gram) prepare(st []colStats, f []float64) error {
 		}
 		g.b[a] = (row[yc] - ka*delta[yc]) * u[a]
 	}
+	g.equalize()
 	return nil
+}
+
+// equalize gives slots whose columns are equal on the sample the
+// cross-products of the first of them, bit for bit. Fit's exact search
+// gives equal columns bitwise equal running values, so that ties go to the
+// lowest candidate; cross-products computed from the base sample's
+// columns (different for columns that differ only on rows a subset leaves
+// out) or in a different order of the rows would break such ties either
+// way at random.
+func (g *Gram) equalize() {
+	n, m := len(g.glob), g.m
+	if n < 2 {
+		return
+	}
+	// FNV-1a over the values (−0 as 0), column by column, reading by rows.
+	hash := make([]uint64, n)
+	for a := range hash {
+		hash[a] = 14695981039346656037
+	}
+	v := make([]float64, m)
+	rowOf := func(i int, dst []float64) {
+		for a, j := range g.glob {
+			dst[a] = g.in.at(i, int(j))
+		}
+	}
+	row := make([]float64, n)
+	for i := range m {
+		rowOf(i, row)
+		for a, x := range row {
+			hash[a] = (hash[a] ^ math.Float64bits(x+0)) * 1099511628211
+		}
+	}
+	order := make([]int, n)
+	for a := range order {
+		order[a] = a
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case hash[a] < hash[b]:
+			return -1
+		case hash[a] > hash[b]:
+			return 1
+		}
+		return 0
+	})
+	w := make([]float64, m)
+	for k := 1; k < n; k++ {
+		for r := k - 1; r >= 0 && hash[order[r]] == hash[order[k]]; r-- {
+			a, b := order[r], order[k] // a < b: SortStable keeps slot order
+			g.in.column(int(g.glob[a]), v)
+			g.in.column(int(g.glob[b]), w)
+			if !slices.Equal(v, w) {
+				continue
+			}
+			// b takes a's row, column and product with y.
+			copy(g.cs[b*n:b*n+n], g.cs[a*n:a*n+n])
+			for i := range n {
+				g.cs[i*n+b] = g.cs[i*n+a]
+			}
+			g.b[b] = g.b[a]
+			break
+		}
+	}
+}
+
+// at returns element (i, j) of the candidate columns (features first).
+func (in *inputs) at(i, j int) float64 {
+	if j < in.d {
+		return in.x.at(i, j)
+	}
+	return in.h.at(i, j-in.d)
 }
 
 // floatsAdd sets dst += s.

@@ -99,7 +99,8 @@ func matOrNil(A *mat.Dense) mat.Matrix {
 // TestGramFit checks Gram.Fit against Fit on random problems with more rows
 // than columns, with constant columns, on the whole sample and on subsets
 // that leave out a few rows (a downdate) or most of them (recomputed), in
-// a shuffled order, and on a subset of a subset.
+// a shuffled order, and on a subset of a subset, with columns equal on a
+// sample or a subset only.
 func TestGramFit(t *testing.T) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(16, 2))
@@ -111,11 +112,23 @@ func TestGramFit(t *testing.T) {
 		v := X.At(i, 0) + 0.7*H.At(i, 4) - 0.5*X.At(i, 9) + 0.8*rng.NormFloat64()
 		y[i] = math.Copysign(1, v)
 	}
+	// Equal columns, whose ties Fit breaks towards the lowest candidate:
+	// feature 5 is feature 0, source 7 is feature 9, and feature 20 is
+	// feature 0 on the rows few keeps only.
+	perm := rng.Perm(m)
+	few := perm[:m-17]
+	for i := range m {
+		X.Set(i, 5, X.At(i, 0))
+		H.Set(i, 7, X.At(i, 9))
+		X.Set(i, 20, X.At(i, 0))
+	}
+	for _, i := range perm[m-17:] {
+		X.Set(i, 20, rng.NormFloat64())
+	}
 	g, err := NewGram(ctx, X, H, y)
 	if err != nil {
 		t.Fatal(err)
 	}
-	few := rng.Perm(m)[:m-17]
 	most := rng.Perm(m)[:50]
 	sub, err := g.Subset(ctx, few)
 	if err != nil {
