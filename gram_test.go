@@ -7,7 +7,11 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/shareddata"
 )
 
 // gramOptions are the options the Gram's fits are checked with: γ = 1 and
@@ -158,4 +162,72 @@ func seq(a, b int) []int {
 		out = append(out, i)
 	}
 	return out
+}
+
+// TestGramFitCOIL100 checks Gram.Fit against Fit on real data: 720 COIL-100
+// images (classes 0–9, class 0 positive) described by the first 300 HOG
+// features — sparse, with constant and equal columns on some rows — and
+// the scores of 40 sources, the mean HOG vectors of classes 10–49, on the
+// whole sample and on a subset without every tenth negative (with -short,
+// 360 images of classes 0–4 and 150 features).
+func TestGramFitCOIL100(t *testing.T) {
+	F, err := dataset.ReadNPYMatrix(shareddata.Path(t, "coil100/hog/features.npy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels, err := dataset.ReadNPYInts(shareddata.Path(t, "coil100/hog/labels.npy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, D := F.Dims()
+	const n = 40
+	classes, d := 10, 300
+	if testing.Short() {
+		classes, d = 5, 150 // 360 rows
+	}
+	centre := make([][]float64, n)
+	counts := make([]float64, n)
+	var rows []int
+	for i, c := range labels {
+		switch {
+		case c < classes:
+			rows = append(rows, i)
+		case c >= 10 && c < 10+n:
+			if centre[c-10] == nil {
+				centre[c-10] = make([]float64, D)
+			}
+			floats.Add(centre[c-10], F.RawRowView(i))
+			counts[c-10]++
+		}
+	}
+	m := len(rows)
+	X, H := mat.NewDense(m, d, nil), mat.NewDense(m, n, nil)
+	y := make([]float64, m)
+	var keep []int
+	for k, i := range rows {
+		X.SetRow(k, F.RawRowView(i)[:d])
+		for s := range n {
+			H.Set(k, s, floats.Dot(F.RawRowView(i), centre[s])/counts[s])
+		}
+		y[k] = -1
+		if labels[i] == 0 {
+			y[k] = 1
+		}
+		if y[k] > 0 || k%10 != 3 {
+			keep = append(keep, k)
+		}
+	}
+	ctx := context.Background()
+	g, err := NewGram(ctx, X, H, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := g.Subset(ctx, keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range gramOptions() {
+		checkGramFit(t, g, X, H, y, nil, o)
+		checkGramFit(t, sub, X, H, y, keep, o)
+	}
 }
