@@ -58,9 +58,9 @@ type Gram struct {
 
 // gramBase is what every Gram of one sample shares: the base sample's
 // columns that are not constant on it, centred and scaled, with the
-// labels' deviations from their mean as a last column (zc, m × (nc+1)
-// row-major), their factors 1/σ (f), the column of each candidate in zc
-// (col, -1 for a constant one) and the cross-products zcᵀzc (cc,
+// labels' deviations from their mean as a last column (zc, column after
+// column: (nc+1) × m row-major), their factors 1/σ (f), the column of each
+// candidate in zc (col, -1 for a constant one) and the cross-products (cc,
 // (nc+1)×(nc+1) row-major, symmetric).
 type gramBase struct {
 	in  *inputs
@@ -107,19 +107,19 @@ func NewGram(ctx context.Context, X, H mat.Matrix, y []float64) (*Gram, error) {
 	for k, j := range cols {
 		in.column(j, v)
 		b.f[k] = f[j]
-		standardizeColumn(b.zc[k:], v, w, st[j].mean, st[j].scale, f[j])
+		standardizeColumn(b.zc[k*m:], v, 1, st[j].mean, st[j].scale, f[j])
 	}
 	var ysum float64
 	for _, yi := range y {
 		ysum += yi
 	}
 	for i, yi := range y {
-		b.zc[i*w+b.nc] = yi - ysum/float64(m)
+		b.zc[b.nc*m+i] = yi - ysum/float64(m)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("greedytl.NewGram: interrupted: %w", err)
 	}
-	b.cc = crossProducts(b.zc, m, w)
+	b.cc = crossProducts(b.zc, w, m)
 	g := &Gram{base: b, m: m, x: X, h: H, y: b.y, in: in}
 	if err := g.prepare(st, f); err != nil {
 		return nil, err
@@ -127,14 +127,16 @@ func NewGram(ctx context.Context, X, H mat.Matrix, y []float64) (*Gram, error) {
 	return g, nil
 }
 
-// crossProducts returns AᵀA for the row-major r×c matrix A, c×c row-major
+// crossProducts returns AAᵀ for the row-major r×c matrix A, r×r row-major
 // and symmetric. It calls gonum's pure-Go Dsyrk, which computes every
-// element as a sum over the rows in order: equal columns get bitwise equal
-// cross-products, as the tie rule needs (see exactEngine.gemvT).
+// element as one dot product of two rows of A (contiguous: twice as fast
+// as the products of columns of the transpose at m = 2,000, N = 880).
 func crossProducts(A []float64, r, c int) []float64 {
-	C := make([]float64, c*c)
-	gonum.Implementation{}.Dsyrk(blas.Upper, blas.Trans, c, r, 1, A, c, 0, C, c)
-	symmetrize(C, c)
+	C := make([]float64, r*r)
+	if c > 0 {
+		gonum.Implementation{}.Dsyrk(blas.Upper, blas.NoTrans, r, c, 1, A, c, 0, C, r)
+	}
+	symmetrize(C, r)
 	return C
 }
 
@@ -270,19 +272,22 @@ func (g *Gram) prepare(st []colStats, f []float64) error {
 	// The sample's means of the base's centred columns: the cross-products
 	// of the sample's centred columns are S − m·δδᵀ.
 	delta := make([]float64, w)
-	if g.rows == nil {
-		for i := range g.m {
-			floatsAdd(delta, b.zc[i*w:i*w+w])
+	M := b.in.m
+	for c := range delta {
+		col := b.zc[c*M : c*M+M]
+		var sum float64
+		if g.rows == nil {
+			for _, v := range col {
+				sum += v
+			}
+		} else {
+			for _, r := range g.rows {
+				sum += col[r]
+			}
 		}
-	} else {
-		for _, r := range g.rows {
-			floatsAdd(delta, b.zc[r*w:r*w+w])
-		}
+		delta[c] = sum / float64(g.m)
 	}
 	fm := float64(g.m)
-	for c := range delta {
-		delta[c] /= fm
-	}
 	n := len(g.glob)
 	u := make([]float64, n) // base scale over the sample's: (v − μ)/σ = (z − δ)·u
 	cols := make([]int, n)
@@ -377,14 +382,6 @@ func (in *inputs) at(i, j int) float64 {
 	return in.h.at(i, j-in.d)
 }
 
-// floatsAdd sets dst += s.
-func floatsAdd(dst, s []float64) {
-	s = s[:len(dst)]
-	for i, v := range s {
-		dst[i] += v
-	}
-}
-
 // subsetProducts returns the cross-products of the base's centred columns
 // over the sample's rows: those of every row minus those of the rows left
 // out, or, when fewer rows are kept than left out, those of the kept rows.
@@ -395,29 +392,29 @@ func (g *Gram) subsetProducts() []float64 {
 	for _, r := range g.rows {
 		kept[r] = true
 	}
-	rows, alpha := g.rows, 1.0
+	rows, out := g.rows, false
 	if M-g.m < g.m {
-		rows, alpha = nil, -1
+		rows, out = nil, true
 		for r, k := range kept {
 			if !k {
 				rows = append(rows, r)
 			}
 		}
 	}
-	A := make([]float64, len(rows)*w)
-	for k, r := range rows {
-		copy(A[k*w:k*w+w], b.zc[r*w:r*w+w])
+	k := len(rows)
+	A := make([]float64, w*k)
+	for c := range w {
+		col, dst := b.zc[c*M:c*M+M], A[c*k:c*k+k]
+		for t, r := range rows {
+			dst[t] = col[r]
+		}
 	}
-	S := make([]float64, w*w)
-	beta := 0.0
-	if alpha < 0 {
-		copy(S, b.cc)
-		beta = 1
+	S := crossProducts(A, w, k)
+	if out {
+		for i, v := range b.cc {
+			S[i] = v - S[i]
+		}
 	}
-	if len(rows) > 0 {
-		gonum.Implementation{}.Dsyrk(blas.Upper, blas.Trans, w, len(rows), alpha, A, w, beta, S, w)
-	}
-	symmetrize(S, w)
 	return S
 }
 

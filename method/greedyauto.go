@@ -9,6 +9,7 @@ import (
 	"hash/fnv"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/parallel"
@@ -206,13 +207,13 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	}
 	Z := concatColumns(st.zx, st.zh)
 	// The GreedyTL members' cross-products, shared by every committee when
-	// they cost less than the columns (see sharedGram).
-	var gram *greedytl.Gram
-	if sharedGram(m, d+n) {
-		if gram, err = greedytl.NewGram(ctx, matrixOrNil(train.X), matrixOrNil(train.H), train.Y); err != nil {
-			return nil, fmt.Errorf("greedytl-auto: %w", err)
-		}
-	}
+	// they cost less than the columns (see sharedGram): computed by the
+	// first committee that needs them, while another core may fit the ridge
+	// member.
+	shared := sharedGram(m, d+n)
+	gramOnce := sync.OnceValues(func() (*greedytl.Gram, error) {
+		return greedytl.NewGram(ctx, matrixOrNil(train.X), matrixOrNil(train.H), train.Y)
+	})
 	var (
 		ridge       *linear.RidgeLOO
 		ridgeLambda float64
@@ -242,15 +243,22 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 		}
 		k := item - 1
 		recs[k] = new(committeeRecord)
-		sample, sst, sub := train, &st, gram
-		if samples[k] != nil {
-			sample, sst = selectRows(train, keeps[k]), nil
-			if gram != nil {
-				var err error
+		sample, sst := train, &st
+		var sub *greedytl.Gram
+		if shared {
+			gram, err := gramOnce()
+			if err != nil {
+				return fmt.Errorf("greedytl-auto: %w", err)
+			}
+			sub = gram
+			if samples[k] != nil {
 				if sub, err = gram.Subset(ctx, keeps[k]); err != nil {
 					return a.withoutError(samples[k], order, err)
 				}
 			}
+		}
+		if samples[k] != nil {
+			sample, sst = selectRows(train, keeps[k]), nil
 		}
 		fit, count, err := a.committee(ctx, sample, sst, sub, recs[k])
 		if err != nil {
@@ -313,19 +321,40 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	return &AutoModel{Linear: sum, Committee: rec.committee(tally)}, nil
 }
 
-// noSharedGram turns sharedGram off (tests compare the two routes).
-var noSharedGram = false
+// gramRoute says where greedytl-auto fits its GreedyTL members: gramAuto
+// by sharedGram's rule, gramAlways on shared cross-products, gramNever
+// with greedytl.Fit (tests and benchmarks compare the routes).
+var gramRoute = gramAuto
+
+const (
+	gramAuto = iota
+	gramAlways
+	gramNever
+)
+
+// gramMinWork is the size m·N of the sample (rows × candidate columns)
+// below which greedytl-auto keeps greedytl.Fit (see sharedGram).
+const gramMinWork = 20_000
 
 // sharedGram reports whether greedytl-auto fits its GreedyTL members on
 // cross-products shared by every committee (greedytl.Gram) for m examples
-// and N candidate columns: when N ≤ m. The search then costs O((N + m)·k)
-// a step for k selected columns instead of greedytl.Fit's O(N·m), after
-// O(N²·m) once for the whole sample's cross-products and O(N²·m/10) for
-// each subsample's downdate; the N × N matrices are O(N·m) memory only
-// when N ≤ m, and with N > m — the paper's sizes, m = 12–30 — Fit's dual
-// form is the cheaper one (docs/design.md §3, "Shared cross-products").
+// and N candidate columns: when N ≤ m and m·N ≥ gramMinWork. The search
+// then costs O((N + m)·k) a step for k selected columns instead of
+// greedytl.Fit's O(N·m), after O(N²·m) once for the whole sample's
+// cross-products and O(N²·m/10) for each subsample's downdate. The N × N
+// matrices are O(N·m) memory only when N ≤ m, and with N > m — the
+// paper's sizes, m = 12–30 with thousands of columns — Fit's dual form is
+// the cheaper one. Below gramMinWork a fit takes milliseconds either way
+// and keeps greedytl.Fit's results bit for bit (BenchmarkAutoGram
+// measures the crossover; docs/design.md §3, "Shared cross-products").
 func sharedGram(m, N int) bool {
-	return !noSharedGram && N <= m
+	switch gramRoute {
+	case gramAlways:
+		return true
+	case gramNever:
+		return false
+	}
+	return N <= m && m*N >= gramMinWork
 }
 
 // keptRows returns the rows 0, …, m−1 not in fold (all of them for a nil

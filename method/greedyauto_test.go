@@ -543,9 +543,9 @@ func TestGreedyAutoSharedGram(t *testing.T) {
 		return mod.(*AutoModel)
 	}
 	got := fit()
-	noSharedGram = true
+	gramRoute = gramNever
 	want := fit()
-	noSharedGram = false
+	gramRoute = gramAuto
 	if got.Hyper["fits"] != 11 {
 		t.Fatalf("%v committees, want 11", got.Hyper["fits"])
 	}
