@@ -329,16 +329,11 @@ func (g *Gram) equalize() {
 		hash[a] = 14695981039346656037
 	}
 	v := make([]float64, m)
-	rowOf := func(i int, dst []float64) {
-		for a, j := range g.glob {
-			dst[a] = g.in.at(i, int(j))
-		}
-	}
-	row := make([]float64, n)
+	row := make([]float64, g.in.numCand())
 	for i := range m {
-		rowOf(i, row)
-		for a, x := range row {
-			hash[a] = (hash[a] ^ math.Float64bits(x+0)) * 1099511628211
+		g.in.row(i, row)
+		for a, j := range g.glob {
+			hash[a] = (hash[a] ^ math.Float64bits(row[j]+0)) * 1099511628211
 		}
 	}
 	order := make([]int, n)
@@ -374,12 +369,22 @@ func (g *Gram) equalize() {
 	}
 }
 
-// at returns element (i, j) of the candidate columns (features first).
-func (in *inputs) at(i, j int) float64 {
-	if j < in.d {
-		return in.x.at(i, j)
+// row copies row i of the candidate columns (features first) into
+// dst[:d+n].
+func (in *inputs) row(i int, dst []float64) {
+	for _, part := range []struct {
+		b   *inputMatrix
+		dst []float64
+	}{{&in.x, dst[:in.d]}, {&in.h, dst[in.d : in.d+in.n]}} {
+		b := part.b
+		if b.hasRaw && !b.trans {
+			copy(part.dst, b.raw.Data[i*b.raw.Stride:i*b.raw.Stride+b.cols])
+			continue
+		}
+		for j := range part.dst {
+			part.dst[j] = b.at(i, j)
+		}
 	}
-	return in.h.at(i, j-in.d)
 }
 
 // subsetProducts returns the cross-products of the base's centred columns
