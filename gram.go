@@ -678,9 +678,7 @@ func (s *gramSearch) add(j int, z []float64, delta float64) (more, ok bool) {
 		s.dg[i] -= w * w
 	}
 	s.rr += rk * rk
-	loo, _, fine := balancedLOO(s.y, s.pos, s.npos, s.ysum, func(i int) (float64, float64) {
-		return s.res[i], s.dg[i]
-	})
+	loo, _, fine := balancedLOO(s.y, s.pos, s.npos, s.ysum, s.res, 0, s.dg, 1, 0)
 	if !fine {
 		return false, false
 	}

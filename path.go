@@ -467,12 +467,11 @@ func (p *path) looError() (float64, error) {
 	m := p.m
 	fm := float64(m)
 	ybarS, invMS := p.ysum/fm/p.s, 1/(fm*p.s)
-	loo, pii, ok := balancedLOO(p.y, p.pos, p.npos, p.ysum, func(i int) (float64, float64) {
-		if p.primal {
-			return p.a[i] - ybarS, p.dg[i] - invMS
-		}
-		return p.a[i] - ybarS, p.G[i*m+i] - invMS
-	})
+	diag, stride := p.dg, 1
+	if !p.primal {
+		diag, stride = p.G, m+1
+	}
+	loo, pii, ok := balancedLOO(p.y, p.pos, p.npos, p.ysum, p.a, ybarS, diag, stride, invMS)
 	if !ok {
 		return 0, fmt.Errorf("greedytl.Fit: leave-one-out error breaks down at step %d (P_ii = %v): λ = %g is too small for these data", len(p.sel), pii, p.lambda)
 	}
@@ -481,20 +480,21 @@ func (p *path) looError() (float64, error) {
 
 // balancedLOO returns the class-balanced mean of e_i² over the labels y
 // (pos[i] for y_i = +1, npos positives, sum ysum): e_i = y_i when example i
-// is the only one of its class, else e_i = num/den + (ysum − y_i)/(m − 1)
-// for num, den = term(i) (r_i = (Py)_i/P_ii, see looError). When a den is
-// not positive or an e_i not finite it returns that den and false.
-func balancedLOO(y []float64, pos []bool, npos int, ysum float64, term func(i int) (num, den float64)) (float64, float64, bool) {
+// is the only one of its class, else e_i = r_i + (ysum − y_i)/(m − 1) with
+// r_i = (a_i − aOff)/P_ii, P_ii = diag[i·stride] − dOff (see looError).
+// When a P_ii is not positive or an e_i not finite it returns that P_ii and
+// false.
+func balancedLOO(y []float64, pos []bool, npos int, ysum float64, a []float64, aOff float64, diag []float64, stride int, dOff float64) (float64, float64, bool) {
 	m := len(y)
 	fm := float64(m)
 	var sp, sn float64
 	for i, yi := range y {
 		e := yi // the only example of its class: p_i = 0
 		if (pos[i] && npos > 1) || (!pos[i] && npos < m-1) {
-			num, den := term(i)
-			e = num/den + (ysum-yi)/(fm-1)
-			if !(den > 0) || math.IsNaN(e) || math.IsInf(e, 0) {
-				return 0, den, false
+			pii := diag[i*stride] - dOff
+			e = (a[i]-aOff)/pii + (ysum-yi)/(fm-1)
+			if !(pii > 0) || math.IsNaN(e) || math.IsInf(e, 0) {
+				return 0, pii, false
 			}
 		}
 		if pos[i] {
