@@ -580,16 +580,8 @@ func (g *Gram) fit(ctx context.Context, opts Options) (*Model, bool, error) {
 func (s *gramSearch) reset(y []float64) error {
 	n, m := s.n, s.m
 	s.c, s.t, s.p = make([]float64, n), make([]float64, n), make([]float64, n)
-	il := 1 / s.lambda
-	maxq := 0.0
-	for a, sq := range s.sq {
-		q := sq * il
-		s.c[a] = 1 + q
-		s.t[a] = s.b[a] * il
-		maxq = math.Max(maxq, q)
-	}
-	if !(maxq < 1e100) {
-		return errSmallLambda(s.lambda, maxq)
+	if err := startScores(s.c, s.t, s.sq, s.b, s.lambda); err != nil {
+		return err
 	}
 	s.y = y
 	s.pos = make([]bool, m)

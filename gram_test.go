@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -38,14 +39,14 @@ func gramOptions() []Options {
 func checkGramFit(t *testing.T, g *Gram, X, H *mat.Dense, y []float64, rows []int, opts Options) {
 	t.Helper()
 	ctx := context.Background()
-	sx, sh, sy := X, H, y
+	sx, sh, sy := pickRows(X, seq(0, len(y))), pickRows(H, seq(0, len(y))), y
 	if rows != nil {
 		sx, sh, sy = pickRows(X, rows), pickRows(H, rows), make([]float64, len(rows))
 		for k, r := range rows {
 			sy[k] = y[r]
 		}
 	}
-	want, err := Fit(ctx, matOrNil(sx), matOrNil(sh), sy, opts)
+	want, err := Fit(ctx, sx, sh, sy, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,25 +80,14 @@ func checkGramFit(t *testing.T, g *Gram, X, H *mat.Dense, y []float64, rows []in
 	}
 }
 
-// pickRows returns rows rows of A (nil for nil).
-func pickRows(A *mat.Dense, rows []int) *mat.Dense {
+// pickRows returns rows rows of A (nil for nil), read as Gram.Subset
+// reads them.
+func pickRows(A *mat.Dense, rows []int) mat.Matrix {
 	if A == nil {
 		return nil
 	}
-	_, c := A.Dims()
-	out := mat.NewDense(len(rows), c, nil)
-	for k, r := range rows {
-		out.SetRow(k, A.RawRowView(r))
-	}
-	return out
-}
-
-// matOrNil returns A as a mat.Matrix, nil for a nil A.
-func matOrNil(A *mat.Dense) mat.Matrix {
-	if A == nil {
-		return nil
-	}
-	return A
+	b := newInputMatrix("A", A)
+	return gatherRows(&b, rows)
 }
 
 // TestGramFit checks Gram.Fit against Fit on random problems with more rows
@@ -171,14 +161,11 @@ func seq(a, b int) []int {
 // whole sample and on a subset without every tenth negative (with -short,
 // 360 images of classes 0–4 and 150 features).
 func TestGramFitCOIL100(t *testing.T) {
-	F, err := dataset.ReadNPYMatrix(shareddata.Path(t, "coil100/hog/features.npy"))
+	coil, err := dataset.LoadFolder(filepath.Dir(shareddata.Path(t, "coil100/hog/features.npy")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	labels, err := dataset.ReadNPYInts(shareddata.Path(t, "coil100/hog/labels.npy"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	F, labels := coil.X, coil.Labels
 	_, D := F.Dims()
 	const n = 40
 	classes, d := 10, 300
