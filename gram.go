@@ -225,6 +225,11 @@ func (g *Gram) Subset(ctx context.Context, rows []int) (*Gram, error) {
 	return s, nil
 }
 
+// Sample returns the Gram's training sample: the features X and source
+// scores H (nil when absent) and the labels y — for a subset, its rows
+// gathered in the order Subset was given. The caller must not modify them.
+func (g *Gram) Sample() (X, H mat.Matrix, y []float64) { return g.x, g.h, g.y }
+
 // gatherRows returns rows rows of b as a new dense matrix, or nil when b
 // has no columns.
 func gatherRows(b *inputMatrix, rows []int) mat.Matrix {

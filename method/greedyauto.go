@@ -257,7 +257,11 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 				}
 			}
 		}
-		if samples[k] != nil {
+		switch {
+		case samples[k] != nil && sub != nil: // the subsample's rows, gathered
+			sst = nil
+			sample.X, sample.H, sample.Y = sub.Sample()
+		case samples[k] != nil:
 			sample, sst = selectRows(train, keeps[k]), nil
 		}
 		fit, count, err := a.committee(ctx, sample, sst, sub, recs[k])
