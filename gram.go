@@ -54,6 +54,9 @@ type Gram struct {
 	st   []colStats
 	cs   []float64
 	b    []float64
+	// A slot's standardised column is (z − delta)·u for its column z in
+	// the base's block, over the sample's rows.
+	delta, u []float64
 }
 
 // gramBase is what every Gram of one sample shares: the base sample's
@@ -296,10 +299,13 @@ func (g *Gram) prepare(st []colStats, f []float64) error {
 	n := len(g.glob)
 	u := make([]float64, n) // base scale over the sample's: (v − μ)/σ = (z − δ)·u
 	cols := make([]int, n)
+	g.delta = make([]float64, n)
 	for a, j := range g.glob {
 		cols[a] = int(b.col[j])
 		u[a] = f[j] / b.f[cols[a]]
+		g.delta[a] = delta[cols[a]]
 	}
+	g.u = u
 	g.cs = make([]float64, n*n)
 	g.b = make([]float64, n)
 	yc := b.nc
@@ -500,15 +506,17 @@ func (g *Gram) fit(ctx context.Context, opts Options) (*Model, bool, error) {
 	d, m := in.d, g.m
 	fm := float64(m)
 	gamma, lambda := opts.FeatureFactor, opts.Lambda
-	// The slots of this γ: Fit's scale and factor of each.
+	// The slots of this γ, Fit's scale of each and its factor γ_a (γ for
+	// features, 1 for sources).
 	var idx []int
-	var scale, fac, gf []float64
+	var scale, gf []float64
 	for a, j := range g.glob {
-		sc, f, gj := g.st[a].scale, 1/g.st[a].scale, 1.0
+		sc, gj := g.st[a].scale, 1.0
 		if int(j) < d {
 			if gamma == 0 {
 				continue
 			}
+			var f float64
 			if sc, f = scaleFactor(g.st[a].scale, gamma); f == 0 {
 				continue // taken as constant, as Fit does
 			} else if math.IsInf(f, 0) {
@@ -517,7 +525,7 @@ func (g *Gram) fit(ctx context.Context, opts Options) (*Model, bool, error) {
 			gj = gamma
 		}
 		idx = append(idx, a)
-		scale, fac, gf = append(scale, sc), append(fac, f), append(gf, gj)
+		scale, gf = append(scale, sc), append(gf, gj)
 	}
 	n := len(idx)
 	if n == 0 {
@@ -547,8 +555,7 @@ func (g *Gram) fit(ctx context.Context, opts Options) (*Model, bool, error) {
 			break
 		}
 		a := idx[j]
-		in.column(int(g.glob[a]), z)
-		standardizeColumn(z, z, 1, g.st[a].mean, scale[j], fac[j])
+		g.column(a, gf[j], z)
 		more, ok := s.add(j, z, opts.Delta)
 		if !ok {
 			return nil, false, nil
@@ -578,6 +585,25 @@ func (g *Gram) fit(ctx context.Context, opts Options) (*Model, bool, error) {
 		mod.Path[t] = Step{Column: c, Score: fm * (1 - s.reg[t]), RegError: s.reg[t], LOOError: s.loo[t]}
 	}
 	return mod, true, nil
+}
+
+// column writes slot a's standardised column, times gamma, to z: from the
+// base's contiguous block rather than from the sample's rows (a strided
+// read), equal to Fit's up to rounding.
+func (g *Gram) column(a int, gamma float64, z []float64) {
+	M := g.base.in.m
+	c := int(g.base.col[g.glob[a]])
+	col := g.base.zc[c*M : c*M+M]
+	d, f := g.delta[a], g.u[a]*gamma
+	if g.rows == nil {
+		for i, v := range col[:len(z)] {
+			z[i] = (v - d) * f
+		}
+		return
+	}
+	for i, r := range g.rows {
+		z[i] = (col[r] - d) * f
+	}
 }
 
 // reset starts the search at the empty set for labels y, as
