@@ -564,6 +564,9 @@ func (g *Gram) fit(ctx context.Context, opts Options) (*Model, bool, error) {
 			break
 		}
 	}
+	if !s.finishLOO() {
+		return nil, false, nil
+	}
 	k := len(s.sel)
 	if opts.StopAtMinLOO && k > 0 {
 		k = slices.Index(s.loo, slices.Min(s.loo)) + 1
@@ -671,22 +674,15 @@ func (s *gramSearch) add(j int, z []float64, delta float64) (more, ok bool) {
 	}
 	dd := math.Sqrt(d2)
 	rk := u / dd
-	impl := gonum.Implementation{}
-	// The new entry of every v_i, and the new column of W.
+	// The new entry of every v_i.
 	s.V = append(s.V, s.cg[j*n:j*n+n]...)
 	row := s.V[k*n:]
-	s.W = append(s.W, z...)
-	wrow := s.W[k*m:]
 	if k > 0 {
-		impl.Dgemv(blas.Trans, k, n, -1, s.V, n, vj, 1, 1, row, 1)
-		impl.Dgemv(blas.Trans, k, m, -1, s.W, m, vj, 1, 1, wrow, 1)
+		gonum.Implementation{}.Dgemv(blas.Trans, k, n, -1, s.V, n, vj, 1, 1, row, 1)
 	}
 	id := 1 / dd
 	for i := range row {
 		row[i] *= id
-	}
-	for i := range wrow {
-		wrow[i] *= id
 	}
 	s.r, s.d, s.sel = append(s.r, rk), append(s.d, dd), append(s.sel, j)
 	// c_i ← c_i − p_i², t_i ← t_i − p_i·r_k/√λ with p = row/√λ.
@@ -696,18 +692,63 @@ func (s *gramSearch) add(j int, z []float64, delta float64) (more, ok bool) {
 	}
 	s.c[j] = math.Inf(1)
 	s.best = scan(s.p, s.c, s.t, rk*rl)
-	for i, w := range wrow {
-		s.res[i] -= w * rk
-		s.dg[i] -= w * w
-	}
 	s.rr += rk * rk
-	loo, _, fine := balancedLOO(s.y, s.pos, s.npos, s.ysum, s.res, 0, s.dg, 1, 0)
-	if !fine {
-		return false, false
-	}
 	s.reg = append(s.reg, (s.yy-s.rr)/float64(m))
-	s.loo = append(s.loo, loo)
+	// W's new column waits, as z, for the next block (finishLOO).
+	s.W = append(s.W, z...)
+	if len(s.sel)%looBlock == 0 {
+		return true, s.finishLOO()
+	}
 	return true, true
+}
+
+// looBlock is the number of steps whose columns of W finishLOO computes
+// together: the selection does not need them, and one product with the
+// columns before them reads those once for the block instead of once a
+// step (W is k × m, beyond the caches for long paths).
+const looBlock = 16
+
+// finishLOO turns the columns z_t of W not yet computed, for the steps t
+// from len(s.loo) on, into w_t = (z_t − Σ_{u<t} L_tu w_u)/d_t (L_tu being
+// the u-th entry of v_j when step t added column j), and records each
+// step's leave-one-out error in turn. It returns false when the
+// leave-one-out error breaks down.
+func (s *gramSearch) finishLOO() bool {
+	n, m := s.n, s.m
+	t0, k := len(s.loo), len(s.sel)
+	if t0 == k {
+		return true
+	}
+	impl := gonum.Implementation{}
+	B := k - t0
+	if t0 > 0 {
+		L := make([]float64, B*t0)
+		for b := range B {
+			j := s.sel[t0+b]
+			for u := range t0 {
+				L[b*t0+u] = s.V[u*n+j]
+			}
+		}
+		impl.Dgemm(blas.NoTrans, blas.NoTrans, B, m, t0, -1, L, t0, s.W[:t0*m], m, 1, s.W[t0*m:k*m], m)
+	}
+	for t := t0; t < k; t++ {
+		w := s.W[t*m : t*m+m]
+		for u := t0; u < t; u++ {
+			impl.Daxpy(m, -s.V[u*n+s.sel[t]], s.W[u*m:u*m+m], 1, w, 1)
+		}
+		id, rk := 1/s.d[t], s.r[t]
+		for i := range w {
+			w[i] *= id
+			s.res[i] -= w[i] * rk
+			s.dg[i] -= w[i] * w[i]
+		}
+		loo, _, fine := balancedLOO(s.y, s.pos, s.npos, s.ysum, s.res, 0, s.dg, 1, 0)
+		if !fine {
+			return false
+		}
+		s.loo = append(s.loo, loo)
+	}
+	return true
 }
 
 // weights returns the ridge weights of the first k selected columns,
