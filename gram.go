@@ -453,7 +453,7 @@ func (g *Gram) Fit(ctx context.Context, opts Options) (*Model, error) {
 	if err := opts.check(); err != nil {
 		return nil, fmt.Errorf("greedytl.Fit: invalid options: %w", err)
 	}
-	mod, ok, err := g.fit(ctx, opts)
+	mod, ok, err := g.fit(ctx, opts, true)
 	if err != nil {
 		return nil, err
 	}
@@ -461,6 +461,37 @@ func (g *Gram) Fit(ctx context.Context, opts Options) (*Model, error) {
 		return Fit(ctx, g.x, g.h, g.y, opts)
 	}
 	return fitctx.Finish(ctx, mod, nil, "greedytl.Gram.Fit")
+}
+
+// FitSelection is Fit without the leave-one-out path, for a caller that
+// uses only the selected columns, weights and statistics: the model is the
+// one Fit returns, bit for bit, except that every Path step's LOOError is
+// NaN (not computed), so that the model cannot be written (Write checks
+// it). Each step costs O(N·k) instead of O(N·k + m·k). It returns an
+// error when opts.StopAtMinLOO is set (the truncation needs the path),
+// and where Fit would fall back to the package's Fit (see Fit) it returns
+// that model, with its path.
+func (g *Gram) FitSelection(ctx context.Context, opts Options) (*Model, error) {
+	if err := fitctx.Start(ctx, "greedytl.Gram.FitSelection"); err != nil {
+		return nil, err
+	}
+	if opts.StopAtMinLOO {
+		return nil, fmt.Errorf("greedytl.Gram.FitSelection: StopAtMinLOO needs the leave-one-out path (use Fit)")
+	}
+	if opts.Sample > 0 || opts.AutoLambda || g.fallback {
+		return Fit(ctx, g.x, g.h, g.y, opts)
+	}
+	if err := opts.check(); err != nil {
+		return nil, fmt.Errorf("greedytl.Fit: invalid options: %w", err)
+	}
+	mod, ok, err := g.fit(ctx, opts, false)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return Fit(ctx, g.x, g.h, g.y, opts)
+	}
+	return fitctx.Finish(ctx, mod, nil, "greedytl.Gram.FitSelection")
 }
 
 // gramSearch is the state of one greedy run in covariance form over n
@@ -489,7 +520,8 @@ type gramSearch struct {
 	sel    []int
 	reg    []float64
 	loo    []float64
-	best   int // the slot of the best gain, -1 if none is positive
+	best   int  // the slot of the best gain, -1 if none is positive
+	noLOO  bool // leave the leave-one-out path out (W, res, dg unused)
 
 	y    []float64
 	pos  []bool
@@ -500,8 +532,9 @@ type gramSearch struct {
 }
 
 // fit runs the search of Fit in covariance form (gramSearch) and returns the
-// model, or false when Fit must decide instead (see Gram.Fit).
-func (g *Gram) fit(ctx context.Context, opts Options) (*Model, bool, error) {
+// model, or false when Fit must decide instead (see Gram.Fit). Without loo
+// it leaves the leave-one-out path out (NaN; FitSelection).
+func (g *Gram) fit(ctx context.Context, opts Options, loo bool) (*Model, bool, error) {
 	in := g.in
 	d, m := in.d, g.m
 	fm := float64(m)
@@ -542,6 +575,7 @@ func (g *Gram) fit(ctx context.Context, opts Options) (*Model, bool, error) {
 		dst[a] = s.sq[a]
 		s.b[a] = g.b[ia] * gf[a]
 	}
+	s.noLOO = !loo
 	if err := s.reset(g.y); err != nil {
 		return nil, false, err
 	}
@@ -554,8 +588,9 @@ func (g *Gram) fit(ctx context.Context, opts Options) (*Model, bool, error) {
 		if j < 0 {
 			break
 		}
-		a := idx[j]
-		g.column(a, gf[j], z)
+		if loo {
+			g.column(idx[j], gf[j], z)
+		}
 		more, ok := s.add(j, z, opts.Delta)
 		if !ok {
 			return nil, false, nil
@@ -566,6 +601,12 @@ func (g *Gram) fit(ctx context.Context, opts Options) (*Model, bool, error) {
 	}
 	if !s.finishLOO() {
 		return nil, false, nil
+	}
+	if !loo {
+		s.loo = make([]float64, len(s.sel))
+		for t := range s.loo {
+			s.loo[t] = math.NaN()
+		}
 	}
 	k := len(s.sel)
 	if opts.StopAtMinLOO && k > 0 {
@@ -694,6 +735,9 @@ func (s *gramSearch) add(j int, z []float64, delta float64) (more, ok bool) {
 	s.best = scan(s.p, s.c, s.t, rk*rl)
 	s.rr += rk * rk
 	s.reg = append(s.reg, (s.yy-s.rr)/float64(m))
+	if s.noLOO {
+		return true, true
+	}
 	// W's new column waits, as z, for the next block (finishLOO).
 	s.W = append(s.W, z...)
 	if len(s.sel)%looBlock == 0 {
@@ -716,7 +760,7 @@ const looBlock = 16
 func (s *gramSearch) finishLOO() bool {
 	n, m := s.n, s.m
 	t0, k := len(s.loo), len(s.sel)
-	if t0 == k {
+	if t0 == k || s.noLOO {
 		return true
 	}
 	impl := gonum.Implementation{}

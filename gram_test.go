@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -54,9 +55,26 @@ func checkGramFit(t *testing.T, g *Gram, X, H *mat.Dense, y []float64, rows []in
 	if g.fallback {
 		t.Fatal("the Gram falls back to Fit")
 	}
-	got, ok, err := g.fit(ctx, opts)
+	got, ok, err := g.fit(ctx, opts, true)
 	if err != nil || !ok {
 		t.Fatalf("the Gram's fit failed (%v) or fell back to Fit", err)
+	}
+	if !opts.StopAtMinLOO {
+		// Without the leave-one-out path: the same model bit for bit but
+		// for its NaN LOOError.
+		sel, ok, err := g.fit(ctx, opts, false)
+		if err != nil || !ok {
+			t.Fatalf("the Gram's fit without LOO failed (%v) or fell back to Fit", err)
+		}
+		for j := range sel.Path {
+			if !math.IsNaN(sel.Path[j].LOOError) {
+				t.Fatalf("step %d: LOOError %v without the path, want NaN", j, sel.Path[j].LOOError)
+			}
+			sel.Path[j].LOOError = got.Path[j].LOOError
+		}
+		if !reflect.DeepEqual(sel, got) {
+			t.Fatalf("without the leave-one-out path:\n%+v\nwith it:\n%+v", sel, got)
+		}
 	}
 	if !slices.Equal(got.Selected, want.Selected) {
 		t.Fatalf("γ = %v, max_k %d, stop_at_min_loo %v: selected %v, Fit selected %v", opts.FeatureFactor, opts.MaxK, opts.StopAtMinLOO, got.Selected, want.Selected)

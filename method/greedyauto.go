@@ -486,6 +486,7 @@ func contentOrder(train Data) []int {
 func (a *GreedyAuto) committee(ctx context.Context, train Data, st *standardized, gram *greedytl.Gram, rec *committeeRecord) (*Linear, int, error) {
 	_, d := dims(train.X)
 	_, n := dims(train.H)
+	whole := st != nil
 	gammas := a.Gammas
 	if d == 0 || n == 0 {
 		gammas = []float64{1}
@@ -512,9 +513,14 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data, st *standardized
 		o.FeatureFactor = g
 		var gm *greedytl.Model
 		var err error
-		if gram != nil {
+		switch {
+		case gram != nil && (whole || o.StopAtMinLOO):
 			gm, err = gram.Fit(ctx, o)
-		} else {
+		case gram != nil:
+			// A subsample's record keeps only the columns chosen (the
+			// tally): no leave-one-out path.
+			gm, err = gram.FitSelection(ctx, o)
+		default:
 			gm, err = greedytl.Fit(ctx, matrixOrNil(train.X), matrixOrNil(train.H), train.Y, o)
 		}
 		if err != nil {
