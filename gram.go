@@ -501,8 +501,10 @@ func (g *Gram) FitSelection(ctx context.Context, opts Options) (*Model, error) {
 // leave-one-out error, the columns of W = Z_S L⁻ᵀ (rows of W), the
 // residuals y − ȳ − W r and the diagonal 1 − 1/m − ‖W_i‖². Adding column j
 // with d = √(‖z_j‖² + λ − ‖v_j‖²) appends (z_iᵀz_j − v_iᵀv_j)/d to every
-// v_i, (z_jᵀy − v_jᵀr)/d to r and (z_j − W v_j)/d to W: the pivoted
-// Cholesky factorisation of the cross-products, O(N·k + m·k) a step. In
+// v_i, (z_jᵀy − v_jᵀr)/d to r and (z_j − W v_j)/d to W (looBlock steps at
+// a time, finishLOO): the pivoted Cholesky factorisation of the
+// cross-products, O(N·k + m·k) a step (O(N·k) without the leave-one-out
+// path). In
 // Fit's terms c_i = 1 + (‖z_i‖² − ‖v_i‖²)/λ and t_i = (z_iᵀy − v_iᵀr)/λ,
 // updated as Fit's exact search updates them (scan).
 type gramSearch struct {
