@@ -2,6 +2,7 @@ package greedytl
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -234,5 +235,59 @@ func TestGramFitCOIL100(t *testing.T) {
 	for _, o := range gramOptions() {
 		checkGramFit(t, g, X, H, y, nil, o)
 		checkGramFit(t, sub, X, H, y, keep, o)
+	}
+}
+
+// TestGramFitDelegates: where the cross-products cannot stand in, or the
+// options ask for another search, Gram.Fit is Fit itself — with γ = 0 (no
+// feature is a candidate), the randomised search, λ by leave-one-out, and
+// every column constant — and Subset rejects bad rows.
+func TestGramFitDelegates(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(16, 3))
+	const m, d, n = 60, 8, 5
+	X, H := randDense(rng, m, d), randDense(rng, m, n)
+	y := randLabels(rng, m)
+	g, err := NewGram(ctx, X, H, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []Options{
+		func() Options { o := DefaultOptions(); o.FeatureFactor = 0; return o }(),
+		func() Options { o := DefaultOptions(); o.Sample = 3; o.Seed = 7; return o }(),
+		func() Options { o := DefaultOptions(); o.AutoLambda = true; return o }(),
+	} {
+		want, err := Fit(ctx, X, H, y, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := g.Fit(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Selected, want.Selected) || got.Options != want.Options {
+			t.Errorf("options %+v: selected %v (%+v), Fit %v (%+v)", o, got.Selected, got.Options, want.Selected, want.Options)
+		}
+		for j := range want.Weights {
+			if d := math.Abs(got.Weights[j] - want.Weights[j]); !(d <= 1e-8) {
+				t.Errorf("options %+v: weight %d: %v, Fit %v", o, j, got.Weights[j], want.Weights[j])
+			}
+		}
+	}
+	if _, err := g.FitSelection(ctx, Options{Lambda: 1, FeatureFactor: 1, StopAtMinLOO: true}); err == nil {
+		t.Error("FitSelection with StopAtMinLOO: no error")
+	}
+	for _, rows := range [][]int{{0, 1, m}, {0, 1, -1}, {0, 1, 1}} {
+		if _, err := g.Subset(ctx, rows); err == nil {
+			t.Errorf("Subset(%v): no error", rows)
+		}
+	}
+	// Every column constant: Fit's error.
+	c, err := NewGram(ctx, mat.NewDense(m, 2, nil), nil, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Fit(ctx, DefaultOptions()); !errors.Is(err, errNoCandidates) {
+		t.Errorf("constant columns: %v, want %v", err, errNoCandidates)
 	}
 }
