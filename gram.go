@@ -444,39 +444,29 @@ func (g *Gram) subsetProducts() []float64 {
 // down numerically, weights whose conditioning is not clearly within
 // Fit's bound), it calls Fit itself, which also returns the errors.
 func (g *Gram) Fit(ctx context.Context, opts Options) (*Model, error) {
-	if err := fitctx.Start(ctx, "greedytl.Gram.Fit"); err != nil {
-		return nil, err
-	}
-	if opts.Sample > 0 || opts.AutoLambda || g.fallback {
-		return Fit(ctx, g.x, g.h, g.y, opts)
-	}
-	if err := opts.check(); err != nil {
-		return nil, fmt.Errorf("greedytl.Fit: invalid options: %w", err)
-	}
-	mod, ok, err := g.fit(ctx, opts, true)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return Fit(ctx, g.x, g.h, g.y, opts)
-	}
-	return fitctx.Finish(ctx, mod, nil, "greedytl.Gram.Fit")
+	return g.fitOrHand(ctx, opts, true, "greedytl.Gram.Fit")
 }
 
 // FitSelection is Fit without the leave-one-out path, for a caller that
-// uses only the selected columns, weights and statistics: the model is the
-// one Fit returns, bit for bit, except that every Path step's LOOError is
+// uses only the selected columns, weights and statistics: the model is
+// Gram.Fit's, bit for bit, except that every Path step's LOOError is
 // NaN (not computed), so that the model cannot be written (Write checks
 // it). Each step costs O(N·k) instead of O(N·k + m·k). It returns an
 // error when opts.StopAtMinLOO is set (the truncation needs the path),
 // and where Fit would fall back to the package's Fit (see Fit) it returns
 // that model, with its path.
 func (g *Gram) FitSelection(ctx context.Context, opts Options) (*Model, error) {
-	if err := fitctx.Start(ctx, "greedytl.Gram.FitSelection"); err != nil {
+	return g.fitOrHand(ctx, opts, false, "greedytl.Gram.FitSelection")
+}
+
+// fitOrHand is Fit (loo) and FitSelection (not loo), named caller: g.fit,
+// or the package's Fit where the Gram hands over.
+func (g *Gram) fitOrHand(ctx context.Context, opts Options, loo bool, caller string) (*Model, error) {
+	if err := fitctx.Start(ctx, caller); err != nil {
 		return nil, err
 	}
-	if opts.StopAtMinLOO {
-		return nil, fmt.Errorf("greedytl.Gram.FitSelection: StopAtMinLOO needs the leave-one-out path (use Fit)")
+	if !loo && opts.StopAtMinLOO {
+		return nil, fmt.Errorf("%s: StopAtMinLOO needs the leave-one-out path (use Fit)", caller)
 	}
 	if opts.Sample > 0 || opts.AutoLambda || g.fallback {
 		return Fit(ctx, g.x, g.h, g.y, opts)
@@ -484,14 +474,14 @@ func (g *Gram) FitSelection(ctx context.Context, opts Options) (*Model, error) {
 	if err := opts.check(); err != nil {
 		return nil, fmt.Errorf("greedytl.Fit: invalid options: %w", err)
 	}
-	mod, ok, err := g.fit(ctx, opts, false)
+	mod, ok, err := g.fit(ctx, opts, loo)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
 		return Fit(ctx, g.x, g.h, g.y, opts)
 	}
-	return fitctx.Finish(ctx, mod, nil, "greedytl.Gram.FitSelection")
+	return fitctx.Finish(ctx, mod, nil, caller)
 }
 
 // gramSearch is the state of one greedy run in covariance form over n
