@@ -529,7 +529,8 @@ func TestOrderedPairsCountsEveryPair(t *testing.T) {
 // its GreedyTL members on cross-products shared by the committees
 // (greedytl.Gram); the model must be the one it fits with greedytl.Fit on
 // every subsample — the same columns chosen by every committee (the
-// tally), the same paths, and weights within 1e-8.
+// tally), the same paths, and weights within 1e-8 — and, as on the other
+// route, the same bit for bit whatever the order of the rows.
 func TestGreedyAutoSharedGram(t *testing.T) {
 	train := clusteredProblem(rand.New(rand.NewPCG(16, 300)), 300, 120, 30)
 	if !sharedGram(300, 150) {
@@ -580,4 +581,16 @@ func TestGreedyAutoSharedGram(t *testing.T) {
 	near("feature weight", got.WX, want.WX)
 	near("source weight", got.WH, want.WH)
 	near("intercept", []float64{got.B}, []float64{want.B})
+	// The model is a function of the set of rows on this route too.
+	perm := selectRows(train, rand.New(rand.NewPCG(7, 7)).Perm(len(train.Y)))
+	permuted, err := newGreedyAuto().Fit(context.Background(), perm, Extra{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, q := mustPredict(t, got, train), mustPredict(t, permuted, train)
+	for i := range p {
+		if p[i] != q[i] {
+			t.Fatalf("score %d: %v with the rows permuted, %v without", i, q[i], p[i])
+		}
+	}
 }
