@@ -125,6 +125,15 @@
 // search selects. Draws are seeded by Options.Seed: the same seed gives
 // the same model.
 //
+// A Gram (NewGram) serves many exact fits of one sample and of subsets of
+// its rows (Gram.Subset), as greedytl-auto's committees need: it computes
+// the N×N cross-products of the sample's columns once (O(N²·m)), a
+// subset's by removing the rows it leaves out, and Gram.Fit runs the
+// exact search in covariance form, O(N·k + m·k) a step instead of O(N·m),
+// with Fit's selections and, up to rounding, its weights and path
+// (docs/design.md §3, "Shared cross-products"). It pays when N ≤ m and the
+// paths are long.
+//
 // # OpenBLAS
 //
 // The default build is pure Go. Built with the tag openblas (go build
@@ -153,7 +162,8 @@
 //
 // The API: options.go (Options, DefaultOptions), settings.go (the settings'
 // keys and rules: Options.Set, MethodName, Hyperparameters),
-// fit.go (Fit, AutoLambda), model.go (Model, Step, Predict), column.go
+// fit.go (Fit, AutoLambda), gram.go (Gram: shared cross-products and the
+// search in covariance form), model.go (Model, Step, Predict), column.go
 // (Kind, Column), json.go (GreedyTL's model files: WriteJSON, Write, ReadModel,
 // DecodeFile; the header they share with every method is package
 // modelfile's). The search: engine.go (the engine

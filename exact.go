@@ -324,22 +324,32 @@ func (e *exactEngine) release() {
 
 func (e *exactEngine) reset(lambda float64) error {
 	e.lambda = lambda
-	maxq := 0.0
-	il := 1 / lambda
-	for s, sq := range e.sq {
-		q := sq * il
-		e.c[s] = 1 + q
-		e.t[s] = e.b[s] * il
-		maxq = math.Max(maxq, q)
-	}
-	if !(maxq < 1e100) {
-		return errSmallLambda(lambda, maxq)
+	if err := startScores(e.c, e.t, e.sq, e.b, lambda); err != nil {
+		return err
 	}
 	if e.f32 {
 		e.s32.reset(e, lambda)
 		return nil
 	}
 	e.best = scan(e.p[:0], e.c, e.t, 0)
+	return nil
+}
+
+// startScores sets the running c_i = 1 + ‖z_i‖²/λ and t_i = z_iᵀy/λ of the
+// empty set from the squared norms sq and products b, or returns an error
+// when λ is so small that some ‖z_i‖²/λ is not usable.
+func startScores(c, t, sq, b []float64, lambda float64) error {
+	maxq := 0.0
+	il := 1 / lambda
+	for s, sq := range sq {
+		q := sq * il
+		c[s] = 1 + q
+		t[s] = b[s] * il
+		maxq = math.Max(maxq, q)
+	}
+	if !(maxq < 1e100) {
+		return errSmallLambda(lambda, maxq)
+	}
 	return nil
 }
 

@@ -113,3 +113,28 @@ func ExampleFit_sampled() {
 	// source 13179 informative false LOO 0.108
 	// source 62622 informative false LOO 0.099
 }
+
+// A Gram holds a sample's cross-products: fits on the sample and on
+// subsets of its rows (here without example 7, a negative) select what Fit
+// selects on the same rows, without reading the rows at every step.
+func ExampleGram() {
+	ctx := context.Background()
+	g, err := greedytl.NewGram(ctx, trainX, trainH, trainY)
+	if err != nil {
+		log.Fatal(err)
+	}
+	sub, err := g.Subset(ctx, []int{0, 1, 2, 3, 4, 5, 6})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range []*greedytl.Gram{g, sub} {
+		model, err := s.Fit(ctx, greedytl.DefaultOptions())
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%v %.3f\n", model.Selected, model.Weights)
+	}
+	// Output:
+	// [source 1 source 2 feature 0 feature 1 source 0] [0.781 0.169 0.156 0.148 -0.032]
+	// [source 1 source 2 feature 0 feature 1 source 0] [0.692 0.215 0.221 0.210 -0.111]
+}

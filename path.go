@@ -467,29 +467,43 @@ func (p *path) looError() (float64, error) {
 	m := p.m
 	fm := float64(m)
 	ybarS, invMS := p.ysum/fm/p.s, 1/(fm*p.s)
+	diag, stride := p.dg, 1
+	if !p.primal {
+		diag, stride = p.G, m+1
+	}
+	loo, pii, ok := balancedLOO(p.y, p.pos, p.npos, p.ysum, p.a, ybarS, diag, stride, invMS)
+	if !ok {
+		return 0, fmt.Errorf("greedytl.Fit: leave-one-out error breaks down at step %d (P_ii = %v): λ = %g is too small for these data", len(p.sel), pii, p.lambda)
+	}
+	return loo, nil
+}
+
+// balancedLOO returns the class-balanced mean of e_i² over the labels y
+// (pos[i] for y_i = +1, npos positives, sum ysum): e_i = y_i when example i
+// is the only one of its class, else e_i = r_i + (ysum − y_i)/(m − 1) with
+// r_i = (a_i − aOff)/P_ii, P_ii = diag[i·stride] − dOff (see looError).
+// When a P_ii is not positive or an e_i not finite it returns that P_ii and
+// false.
+func balancedLOO(y []float64, pos []bool, npos int, ysum float64, a []float64, aOff float64, diag []float64, stride int, dOff float64) (float64, float64, bool) {
+	m := len(y)
+	fm := float64(m)
 	var sp, sn float64
-	for i, ai := range p.a {
-		yi := p.y[i]
+	for i, yi := range y {
 		e := yi // the only example of its class: p_i = 0
-		if (p.pos[i] && p.npos > 1) || (!p.pos[i] && p.npos < m-1) {
-			var pii float64
-			if p.primal {
-				pii = p.dg[i] - invMS
-			} else {
-				pii = p.G[i*m+i] - invMS
-			}
-			e = (ai-ybarS)/pii + (p.ysum-yi)/(fm-1)
+		if (pos[i] && npos > 1) || (!pos[i] && npos < m-1) {
+			pii := diag[i*stride] - dOff
+			e = (a[i]-aOff)/pii + (ysum-yi)/(fm-1)
 			if !(pii > 0) || math.IsNaN(e) || math.IsInf(e, 0) {
-				return 0, fmt.Errorf("greedytl.Fit: leave-one-out error breaks down at step %d (P_ii = %v): λ = %g is too small for these data", len(p.sel), pii, p.lambda)
+				return 0, pii, false
 			}
 		}
-		if p.pos[i] {
+		if pos[i] {
 			sp += e * e
 		} else {
 			sn += e * e
 		}
 	}
-	return (sp/float64(p.npos) + sn/float64(m-p.npos)) / 2, nil
+	return (sp/float64(npos) + sn/float64(m-npos)) / 2, 0, true
 }
 
 // weights returns the ridge weights of the first k selected columns,

@@ -93,3 +93,32 @@ func clusteredProblem(rng *rand.Rand, m, d, n int) Data {
 	}
 	return Data{X: X, H: H, Y: y}
 }
+
+// BenchmarkAutoGram fits greedytl-auto with its GreedyTL members on shared
+// cross-products (route=gram) and with greedytl.Fit (route=fit) on
+// clustered problems with more rows than columns (m rows, N = 0.8·m
+// candidates: 90% features), where sharedGram may choose either: the
+// crossover between the routes (go test ./method -run '^$' -bench
+// AutoGram -cpu 1).
+func BenchmarkAutoGram(b *testing.B) {
+	for _, m := range []int{25, 50, 100, 200, 400} {
+		N := m * 4 / 5
+		train := clusteredProblem(rand.New(rand.NewPCG(16, uint64(m))), m, N*9/10, N-N*9/10)
+		for _, route := range []string{"gram", "fit"} {
+			b.Run(fmt.Sprintf("m=%d/N=%d/route=%s", m, N, route), func(b *testing.B) {
+				defer func(r int) { gramRoute = r }(gramRoute)
+				gramRoute = gramNever
+				if route == "gram" {
+					gramRoute = gramAlways
+				}
+				start := processCPU()
+				for b.Loop() {
+					if _, err := newGreedyAuto().Fit(context.Background(), train, Extra{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				reportCPU(b, start)
+			})
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"hash/fnv"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/parallel"
@@ -205,6 +206,14 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 		return nil, fmt.Errorf("greedytl-auto: %w", err)
 	}
 	Z := concatColumns(st.zx, st.zh)
+	// The GreedyTL members' cross-products, shared by every committee when
+	// they cost less than the columns (see sharedGram): computed by the
+	// first committee that needs them, while another core may fit the ridge
+	// member.
+	shared := sharedGram(m, d+n)
+	gramOnce := sync.OnceValues(func() (*greedytl.Gram, error) {
+		return greedytl.NewGram(ctx, matrixOrNil(train.X), matrixOrNil(train.H), train.Y)
+	})
 	var (
 		ridge       *linear.RidgeLOO
 		ridgeLambda float64
@@ -235,10 +244,27 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 		k := item - 1
 		recs[k] = new(committeeRecord)
 		sample, sst := train, &st
-		if samples[k] != nil {
+		var sub *greedytl.Gram
+		if shared {
+			gram, err := gramOnce()
+			if err != nil {
+				return fmt.Errorf("greedytl-auto: %w", err)
+			}
+			sub = gram
+			if samples[k] != nil {
+				if sub, err = gram.Subset(ctx, keeps[k]); err != nil {
+					return a.withoutError(samples[k], order, err)
+				}
+			}
+		}
+		switch {
+		case samples[k] != nil && sub != nil: // the subsample's rows, gathered
+			sst = nil
+			sample.X, sample.H, sample.Y = sub.Sample()
+		case samples[k] != nil:
 			sample, sst = selectRows(train, keeps[k]), nil
 		}
-		fit, count, err := a.committee(ctx, sample, sst, recs[k])
+		fit, count, err := a.committee(ctx, sample, sst, sub, recs[k])
 		if err != nil {
 			return a.withoutError(samples[k], order, err)
 		}
@@ -297,6 +323,42 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 		return nil, fmt.Errorf("method: greedytl-auto: %w", err)
 	}
 	return &AutoModel{Linear: sum, Committee: rec.committee(tally)}, nil
+}
+
+// gramRoute says where greedytl-auto fits its GreedyTL members: gramAuto
+// by sharedGram's rule, gramAlways on shared cross-products, gramNever
+// with greedytl.Fit (tests and benchmarks compare the routes).
+var gramRoute = gramAuto
+
+const (
+	gramAuto = iota
+	gramAlways
+	gramNever
+)
+
+// gramMinWork is the size m·N of the sample (rows × candidate columns)
+// below which greedytl-auto keeps greedytl.Fit (see sharedGram).
+const gramMinWork = 20_000
+
+// sharedGram reports whether greedytl-auto fits its GreedyTL members on
+// cross-products shared by every committee (greedytl.Gram) for m examples
+// and N candidate columns: when N ≤ m and m·N ≥ gramMinWork. The search
+// then costs O((N + m)·k) a step for k selected columns instead of
+// greedytl.Fit's O(N·m), after O(N²·m) once for the whole sample's
+// cross-products and O(N²·m/10) for each subsample's downdate. The N × N
+// matrices are O(N·m) memory only when N ≤ m, and with N > m — the
+// paper's sizes, m = 12–30 with thousands of columns — Fit's dual form is
+// the cheaper one. Below gramMinWork a fit takes milliseconds either way
+// and keeps greedytl.Fit's results bit for bit (BenchmarkAutoGram
+// measures the crossover; docs/design.md §3, "Shared cross-products").
+func sharedGram(m, N int) bool {
+	switch gramRoute {
+	case gramAlways:
+		return true
+	case gramNever:
+		return false
+	}
+	return N <= m && m*N >= gramMinWork
 }
 
 // keptRows returns the rows 0, …, m−1 not in fold (all of them for a nil
@@ -417,11 +479,14 @@ func contentOrder(train Data) []int {
 // Fit has checked (a subsample of a checked sample with both classes needs
 // no second check), and returns the sum of their linear functions, a
 // Linear model with train's scalers, and their number. st is train's
-// standardisation when Fit has it (the whole sample's), else nil. It
-// records in rec what each member chose.
-func (a *GreedyAuto) committee(ctx context.Context, train Data, st *standardized, rec *committeeRecord) (*Linear, int, error) {
+// standardisation when Fit has it (the whole sample's), else nil; gram is
+// train's cross-products when Fit shares them (sharedGram), else nil: the
+// GreedyTL members are fitted on it, which gives the model greedytl.Fit
+// gives on train. It records in rec what each member chose.
+func (a *GreedyAuto) committee(ctx context.Context, train Data, st *standardized, gram *greedytl.Gram, rec *committeeRecord) (*Linear, int, error) {
 	_, d := dims(train.X)
 	_, n := dims(train.H)
+	whole := st != nil
 	gammas := a.Gammas
 	if d == 0 || n == 0 {
 		gammas = []float64{1}
@@ -446,7 +511,18 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data, st *standardized
 	for _, g := range gammas {
 		o := a.Options
 		o.FeatureFactor = g
-		gm, err := greedytl.Fit(ctx, matrixOrNil(train.X), matrixOrNil(train.H), train.Y, o)
+		var gm *greedytl.Model
+		var err error
+		switch {
+		case gram != nil && (whole || o.StopAtMinLOO):
+			gm, err = gram.Fit(ctx, o)
+		case gram != nil:
+			// A subsample's record keeps only the columns chosen (the
+			// tally): no leave-one-out path.
+			gm, err = gram.FitSelection(ctx, o)
+		default:
+			gm, err = greedytl.Fit(ctx, matrixOrNil(train.X), matrixOrNil(train.H), train.Y, o)
+		}
 		if err != nil {
 			return nil, 0, fmt.Errorf("GreedyTL member γ = %v: %w", g, err)
 		}

@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -520,6 +521,76 @@ func TestOrderedPairsCountsEveryPair(t *testing.T) {
 		}
 		if got := pc.count(col, pos, neg); got != want {
 			t.Fatalf("trial %d: %d, want %d (col %v, y %v)", trial, got, want, col, y)
+		}
+	}
+}
+
+// TestGreedyAutoSharedGram: with more rows than columns greedytl-auto fits
+// its GreedyTL members on cross-products shared by the committees
+// (greedytl.Gram); the model must be the one it fits with greedytl.Fit on
+// every subsample — the same columns chosen by every committee (the
+// tally), the same paths, and weights within 1e-8 — and, as on the other
+// route, the same bit for bit whatever the order of the rows.
+func TestGreedyAutoSharedGram(t *testing.T) {
+	train := clusteredProblem(rand.New(rand.NewPCG(16, 300)), 300, 120, 30)
+	if !sharedGram(300, 150) {
+		t.Fatal("sharedGram is off for 300 rows of 150 columns: the test checks nothing")
+	}
+	fit := func() *AutoModel {
+		mod, err := newGreedyAuto().Fit(context.Background(), train, Extra{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mod.(*AutoModel)
+	}
+	got := fit()
+	gramRoute = gramNever
+	want := fit()
+	gramRoute = gramAuto
+	if got.Hyper["fits"] != 11 {
+		t.Fatalf("%v committees, want 11", got.Hyper["fits"])
+	}
+	gc, wc := got.Committee, want.Committee
+	if !reflect.DeepEqual(gc.Tally, wc.Tally) || !reflect.DeepEqual(gc.Source, wc.Source) || len(gc.Greedy) != len(wc.Greedy) {
+		t.Fatalf("committees differ: tally %v\nwith greedytl.Fit: %v", gc.Tally, wc.Tally)
+	}
+	steps := 0
+	for k, g := range gc.Greedy {
+		w := wc.Greedy[k]
+		if len(g.Path) != len(w.Path) {
+			t.Fatalf("member %d: %d steps, %d with greedytl.Fit", k, len(g.Path), len(w.Path))
+		}
+		for j, s := range g.Path {
+			ws := w.Path[j]
+			steps++
+			if s.Column != ws.Column || !(math.Abs(s.Weight-ws.Weight) <= 1e-8) || !(math.Abs(s.RegError-ws.RegError) <= 1e-8) || !(math.Abs(s.LOOError-ws.LOOError) <= 1e-8) {
+				t.Errorf("member %d step %d: %+v, with greedytl.Fit %+v", k, j, s, ws)
+			}
+		}
+	}
+	if steps < 10 {
+		t.Fatalf("%d steps in all: the test checks little", steps)
+	}
+	near := func(what string, a, b []float64) {
+		for j := range b {
+			if !(math.Abs(a[j]-b[j]) <= 1e-8) {
+				t.Errorf("%s %d: %v, with greedytl.Fit %v", what, j, a[j], b[j])
+			}
+		}
+	}
+	near("feature weight", got.WX, want.WX)
+	near("source weight", got.WH, want.WH)
+	near("intercept", []float64{got.B}, []float64{want.B})
+	// The model is a function of the set of rows on this route too.
+	perm := selectRows(train, rand.New(rand.NewPCG(7, 7)).Perm(len(train.Y)))
+	permuted, err := newGreedyAuto().Fit(context.Background(), perm, Extra{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, q := mustPredict(t, got, train), mustPredict(t, permuted, train)
+	for i := range p {
+		if p[i] != q[i] {
+			t.Fatalf("score %d: %v with the rows permuted, %v without", i, q[i], p[i])
 		}
 	}
 }

@@ -55,16 +55,17 @@ averaged over the training examples and every subsample without one negative
 committee once, for speed with very many sources or examples. Its cost, for
 m examples and N = d + n columns: at most 11 committees (the whole sample and
 one subsample per example of the larger class, at most 10), each two GreedyTL
-fits (k steps of the exact search, see Performance in the README) and the
+fits (k steps: O(N·m) a step, or, with N ≤ m, O((N + m)·k) a step on
+cross-products of the columns shared by every committee, O(N²·m) once) and the
 source member (O(n·m log m) for the training AUCs); and one ridge fit on all N
 columns with λ by leave-one-out on all the examples (O(m·N·min(m, N) +
 min(m, N)³)), whose reduction gives each subsample's ridge member at that λ
 (O(m·N + N²), and O(|F|²·N) for the |F| rows it leaves out when m > N); from
 m·N = 100,000 on the committees share the cores. Measured (one core, whole
-process, COIL-100 HOG rows with 80 source scores, N = 880): 0.31 s at m = 200,
-14 s at m = 2,000 (0.23 s and 8.4 s on two cores), where the GreedyTL members
-select about 270 columns each and take about 87 % of the time (the ridge member
-0.8 s). The order of the rows does not matter: the
+process, COIL-100 HOG rows with 80 source scores, N = 880, loaded machine):
+0.3 s of CPU at m = 200, 4.0 s at m = 2,000 (18.7 s before the committees
+shared the cross-products), where the GreedyTL members select about 270
+columns each (the ridge member about 1.5 s at m = 2,000). The order of the rows does not matter: the
 subsamples are taken in an order of the rows' values. The paper's method,
 --method greedytl, selects greedily the columns of [X H] (target
 features and source scores) that most reduce the L2-regularised squared error

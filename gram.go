@@ -1,0 +1,817 @@
+package greedytl
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/greedytl/greedytl/internal/fitctx"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Gram holds the cross-products of one training sample's candidate
+// columns, so that exact GreedyTL can be fitted on the sample and on many
+// subsamples of its rows (Subset) without reading the m rows at every
+// step: Gram.Fit selects the same columns and computes the same weights,
+// error path and statistics as Fit on the same rows, up to rounding.
+//
+// A Gram keeps the m × N block of the sample's columns, centred and scaled
+// with its own statistics, and their N × N cross-product matrix: O(N·m +
+// N²) memory, which is O(N·m) when N ≤ m, the shape where it pays (see
+// docs/design.md §3, "Shared cross-products"). A subsample's cross-products
+// are the sample's minus those of the rows it leaves out (O(N²·r) for r
+// rows left out), re-centred on the subsample's means and rescaled by its
+// standard deviations; Fit then runs the greedy search in covariance form:
+// a step costs O(N·k + m·k) for k selected columns, against O(N·m) for
+// Fit's exact search (gramFit).
+//
+// A Gram is read only after it is built: any number of goroutines may call
+// Fit and Subset on it at once.
+type Gram struct {
+	base *gramBase
+	// rows are the sample's rows of the base sample, in order; nil for the
+	// base sample itself.
+	rows []int
+	m    int
+	// x, h and y are the sample's inputs (for a subset, its rows gathered
+	// into new matrices): the statistics, the selected columns' values and
+	// the fallback to Fit read them.
+	x, h mat.Matrix
+	y    []float64
+	in   *inputs
+	// fallback sends every Fit to the package's Fit (see Subset).
+	fallback bool
+
+	// Slots are the candidates that are not constant on the sample, in
+	// candidate order: glob their candidate index, st their statistics
+	// (with γ = 1: the scale is the standard deviation), cs their
+	// cross-products on the standardised columns (n×n row-major, the
+	// diagonal left as computed) and b their products with y.
+	glob []int32
+	st   []colStats
+	cs   []float64
+	b    []float64
+	// A slot's standardised column is (z − delta)·u for its column z in
+	// the base's block, over the sample's rows.
+	delta, u []float64
+}
+
+// gramBase is what every Gram of one sample shares: the base sample's
+// columns that are not constant on it, centred and scaled, with the
+// labels' deviations from their mean as a last column (zc, column after
+// column: (nc+1) × m row-major), their factors 1/σ (f), the column of each
+// candidate in zc (col, -1 for a constant one) and the cross-products (cc,
+// (nc+1)×(nc+1) row-major, symmetric).
+type gramBase struct {
+	in  *inputs
+	y   []float64
+	nc  int
+	zc  []float64
+	f   []float64
+	col []int32
+	cc  []float64
+}
+
+// NewGram computes the cross-products of the training sample (X, H, y), with
+// Fit's arguments and checks: X (m×d) holds the target features, H (m×n)
+// the source scores, either may be nil, y the ±1 labels. It returns Fit's
+// errors for invalid inputs (shapes, labels, non-finite values) and an
+// error when ctx is done. It costs O(N²·m) time for N = d + n candidates.
+func NewGram(ctx context.Context, X, H mat.Matrix, y []float64) (*Gram, error) {
+	if err := fitctx.Start(ctx, "greedytl.NewGram"); err != nil {
+		return nil, err
+	}
+	in, err := newInputs(X, H, y, 1)
+	if err != nil {
+		return nil, err
+	}
+	st, f, err := sampleStats(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	m, N := in.m, in.numCand()
+	b := &gramBase{in: in, y: slices.Clone(y), col: make([]int32, N)}
+	var cols []int
+	for j, fj := range f {
+		b.col[j] = -1
+		if fj != 0 {
+			b.col[j] = int32(len(cols))
+			cols = append(cols, j)
+		}
+	}
+	b.nc = len(cols)
+	w := b.nc + 1
+	b.f = make([]float64, b.nc)
+	b.zc = make([]float64, m*w)
+	v := make([]float64, m)
+	for k, j := range cols {
+		in.column(j, v)
+		b.f[k] = f[j]
+		standardizeColumn(b.zc[k*m:], v, 1, st[j].mean, st[j].scale, f[j])
+	}
+	var ysum float64
+	for _, yi := range y {
+		ysum += yi
+	}
+	for i, yi := range y {
+		b.zc[b.nc*m+i] = yi - ysum/float64(m)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("greedytl.NewGram: interrupted: %w", err)
+	}
+	b.cc = crossProducts(b.zc, w, m)
+	g := &Gram{base: b, m: m, x: X, h: H, y: b.y, in: in}
+	if err := g.prepare(st, f); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// crossProducts returns AAᵀ for the row-major r×c matrix A, r×r row-major
+// and symmetric. It calls gonum's pure-Go Dsyrk, which computes every
+// element as one dot product of two rows of A (contiguous: twice as fast
+// as the products of columns of the transpose at m = 2,000, N = 880).
+func crossProducts(A []float64, r, c int) []float64 {
+	C := make([]float64, r*r)
+	if c > 0 {
+		gonum.Implementation{}.Dsyrk(blas.Upper, blas.NoTrans, r, c, 1, A, c, 0, C, r)
+	}
+	symmetrize(C, r)
+	return C
+}
+
+// symmetrize copies the upper triangle of the row-major c×c matrix C into
+// its lower triangle.
+func symmetrize(C []float64, c int) {
+	for i := range c {
+		for j := i + 1; j < c; j++ {
+			C[j*c+i] = C[i*c+j]
+		}
+	}
+}
+
+// column copies candidate column j (features first) into dst[:m].
+func (in *inputs) column(j int, dst []float64) {
+	if j < in.d {
+		in.x.column(j, dst)
+		return
+	}
+	in.h.column(j-in.d, dst)
+}
+
+// sampleStats returns the training statistics of every candidate column of
+// in with γ = 1 (the scale is the standard deviation) and the factors 1/σ
+// (0 for a constant column), computed as Fit computes them.
+func sampleStats(ctx context.Context, in *inputs) ([]colStats, []float64, error) {
+	N := in.numCand()
+	e := &exactEngine{exactBuffers: getExactBuffers(N), m: in.m, in: in}
+	defer e.release()
+	for _, part := range []struct {
+		b   *inputMatrix
+		off int
+	}{{&in.x, 0}, {&in.h, in.d}} {
+		if c := part.b.cols; c > 0 {
+			if err := e.columnStats(ctx, part.b, 1, e.st[part.off:part.off+c], e.f[part.off:part.off+c], e.sq[part.off:part.off+c]); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return slices.Clone(e.st[:N]), slices.Clone(e.f[:N]), nil
+}
+
+// Subset returns the Gram of the sample's rows rows (indices into the
+// sample, in the order Fit would read them; each at most once, at least
+// two, both classes present): its Fit is Fit on those rows, X, H and y
+// alike. It costs O(N·m) for the statistics and O(N²·r) for the
+// cross-products, r = min(len(rows), m − len(rows)). It returns an error
+// when a row is out of range or repeated, or when ctx is done.
+func (g *Gram) Subset(ctx context.Context, rows []int) (*Gram, error) {
+	if err := fitctx.Start(ctx, "greedytl.Gram.Subset"); err != nil {
+		return nil, err
+	}
+	b := g.base
+	M := b.in.m
+	in := make([]bool, M)
+	base := make([]int, len(rows))
+	for k, r := range rows {
+		if r < 0 || r >= g.m {
+			return nil, fmt.Errorf("greedytl.Gram.Subset: row %d out of range [0, %d)", r, g.m)
+		}
+		if g.rows != nil {
+			r = g.rows[r]
+		}
+		if in[r] {
+			return nil, fmt.Errorf("greedytl.Gram.Subset: row %d given twice", rows[k])
+		}
+		in[r], base[k] = true, r
+	}
+	m := len(base)
+	s := &Gram{base: b, rows: base, m: m, y: make([]float64, m)}
+	for k, r := range base {
+		s.y[k] = b.y[r]
+	}
+	s.x, s.h = gatherRows(&b.in.x, base), gatherRows(&b.in.h, base)
+	var err error
+	if s.in, err = newInputs(s.x, s.h, s.y, 1); err != nil {
+		return nil, fmt.Errorf("greedytl.Gram.Subset: %w", err)
+	}
+	st, f, err := sampleStats(ctx, s.in)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.prepare(st, f); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Sample returns the Gram's training sample: the features X and source
+// scores H (nil when absent) and the labels y — for a subset, its rows
+// gathered in the order Subset was given. The caller must not modify them.
+func (g *Gram) Sample() (X, H mat.Matrix, y []float64) { return g.x, g.h, g.y }
+
+// gatherRows returns rows rows of b as a new dense matrix, or nil when b
+// has no columns.
+func gatherRows(b *inputMatrix, rows []int) mat.Matrix {
+	if b.cols == 0 {
+		return nil
+	}
+	out := mat.NewDense(len(rows), b.cols, nil)
+	for k, r := range rows {
+		dst := out.RawRowView(k)
+		if b.hasRaw && !b.trans {
+			copy(dst, b.raw.Data[r*b.raw.Stride:r*b.raw.Stride+b.cols])
+			continue
+		}
+		for j := range dst {
+			dst[j] = b.at(r, j)
+		}
+	}
+	return out
+}
+
+// prepare sets the sample's slots and cross-products from its statistics
+// st and factors f (sampleStats), or sets fallback when a column the
+// cross-products cannot represent exactly enough would be a candidate: one
+// constant on the base sample but not on this one, or one whose factor
+// overflowed (a subnormal standard deviation).
+func (g *Gram) prepare(st []colStats, f []float64) error {
+	b := g.base
+	for j, fj := range f {
+		if fj == 0 {
+			continue
+		}
+		c := b.col[j]
+		if c < 0 || math.IsInf(fj, 0) || math.IsInf(b.f[c], 0) {
+			g.fallback = true
+			return nil
+		}
+		g.glob = append(g.glob, int32(j))
+		g.st = append(g.st, st[j])
+	}
+	w := b.nc + 1
+	S := b.cc
+	if g.rows != nil {
+		S = g.subsetProducts()
+	}
+	// The sample's means of the base's centred columns: the cross-products
+	// of the sample's centred columns are S − m·δδᵀ.
+	delta := make([]float64, w)
+	M := b.in.m
+	for c := range delta {
+		col := b.zc[c*M : c*M+M]
+		var sum float64
+		if g.rows == nil {
+			for _, v := range col {
+				sum += v
+			}
+		} else {
+			for _, r := range g.rows {
+				sum += col[r]
+			}
+		}
+		delta[c] = sum / float64(g.m)
+	}
+	fm := float64(g.m)
+	n := len(g.glob)
+	u := make([]float64, n) // base scale over the sample's: (v − μ)/σ = (z − δ)·u
+	cols := make([]int, n)
+	g.delta = make([]float64, n)
+	for a, j := range g.glob {
+		cols[a] = int(b.col[j])
+		u[a] = f[j] / b.f[cols[a]]
+		g.delta[a] = delta[cols[a]]
+	}
+	g.u = u
+	g.cs = make([]float64, n*n)
+	g.b = make([]float64, n)
+	yc := b.nc
+	for a, ca := range cols {
+		row := S[ca*w : ca*w+w]
+		dst := g.cs[a*n : a*n+n]
+		ka := fm * delta[ca]
+		for bb, cb := range cols {
+			dst[bb] = (row[cb] - ka*delta[cb]) * u[a] * u[bb]
+		}
+		g.b[a] = (row[yc] - ka*delta[yc]) * u[a]
+	}
+	g.equalize()
+	return nil
+}
+
+// equalize gives slots whose columns are equal on the sample the
+// cross-products of the first of them, bit for bit. Fit's exact search
+// gives equal columns bitwise equal running values, so that ties go to the
+// lowest candidate; cross-products computed from the base sample's
+// columns (different for columns that differ only on rows a subset leaves
+// out) or in a different order of the rows would break such ties either
+// way at random.
+func (g *Gram) equalize() {
+	n, m := len(g.glob), g.m
+	if n < 2 {
+		return
+	}
+	// FNV-1a over the values (−0 as 0), column by column, reading by rows.
+	hash := make([]uint64, n)
+	for a := range hash {
+		hash[a] = 14695981039346656037
+	}
+	v := make([]float64, m)
+	row := make([]float64, g.in.numCand())
+	for i := range m {
+		g.in.row(i, row)
+		for a, j := range g.glob {
+			hash[a] = (hash[a] ^ math.Float64bits(row[j]+0)) * 1099511628211
+		}
+	}
+	order := make([]int, n)
+	for a := range order {
+		order[a] = a
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case hash[a] < hash[b]:
+			return -1
+		case hash[a] > hash[b]:
+			return 1
+		}
+		return 0
+	})
+	w := make([]float64, m)
+	for k := 1; k < n; k++ {
+		for r := k - 1; r >= 0 && hash[order[r]] == hash[order[k]]; r-- {
+			a, b := order[r], order[k] // a < b: SortStable keeps slot order
+			g.in.column(int(g.glob[a]), v)
+			g.in.column(int(g.glob[b]), w)
+			if !slices.Equal(v, w) {
+				continue
+			}
+			// b takes a's row, column and product with y.
+			copy(g.cs[b*n:b*n+n], g.cs[a*n:a*n+n])
+			for i := range n {
+				g.cs[i*n+b] = g.cs[i*n+a]
+			}
+			g.b[b] = g.b[a]
+			break
+		}
+	}
+}
+
+// row copies row i of the candidate columns (features first) into
+// dst[:d+n].
+func (in *inputs) row(i int, dst []float64) {
+	for _, part := range []struct {
+		b   *inputMatrix
+		dst []float64
+	}{{&in.x, dst[:in.d]}, {&in.h, dst[in.d : in.d+in.n]}} {
+		b := part.b
+		if b.hasRaw && !b.trans {
+			copy(part.dst, b.raw.Data[i*b.raw.Stride:i*b.raw.Stride+b.cols])
+			continue
+		}
+		for j := range part.dst {
+			part.dst[j] = b.at(i, j)
+		}
+	}
+}
+
+// subsetProducts returns the cross-products of the base's centred columns
+// over the sample's rows: those of every row minus those of the rows left
+// out, or, when fewer rows are kept than left out, those of the kept rows.
+func (g *Gram) subsetProducts() []float64 {
+	b := g.base
+	w, M := b.nc+1, b.in.m
+	kept := make([]bool, M)
+	for _, r := range g.rows {
+		kept[r] = true
+	}
+	rows, out := g.rows, false
+	if M-g.m < g.m {
+		rows, out = nil, true
+		for r, k := range kept {
+			if !k {
+				rows = append(rows, r)
+			}
+		}
+	}
+	k := len(rows)
+	A := make([]float64, w*k)
+	for c := range w {
+		col, dst := b.zc[c*M:c*M+M], A[c*k:c*k+k]
+		for t, r := range rows {
+			dst[t] = col[r]
+		}
+	}
+	S := crossProducts(A, w, k)
+	if out {
+		for i, v := range b.cc {
+			S[i] = v - S[i]
+		}
+	}
+	return S
+}
+
+// Fit runs exact GreedyTL with options opts on the Gram's sample: it returns
+// what Fit returns for the sample's X, H and y — the same selected columns
+// and, up to rounding, the same weights, statistics and path — in O(N·k +
+// m·k) a step for k selected columns instead of O(N·m). With opts.Sample >
+// 0 or opts.AutoLambda, and where the cross-products cannot stand in for
+// the columns (a column constant on the Gram's base sample but not on a
+// subset's, a subnormal standard deviation, a step or error that breaks
+// down numerically, weights whose conditioning is not clearly within
+// Fit's bound), it calls Fit itself, which also returns the errors.
+func (g *Gram) Fit(ctx context.Context, opts Options) (*Model, error) {
+	return g.fitOrHand(ctx, opts, true, "greedytl.Gram.Fit")
+}
+
+// FitSelection is Fit without the leave-one-out path, for a caller that
+// uses only the selected columns, weights and statistics: the model is
+// Gram.Fit's, bit for bit, except that every Path step's LOOError is
+// NaN (not computed), so that the model cannot be written (Write checks
+// it). Each step costs O(N·k) instead of O(N·k + m·k). It returns an
+// error when opts.StopAtMinLOO is set (the truncation needs the path),
+// and where Fit would fall back to the package's Fit (see Fit) it returns
+// that model, with its path.
+func (g *Gram) FitSelection(ctx context.Context, opts Options) (*Model, error) {
+	return g.fitOrHand(ctx, opts, false, "greedytl.Gram.FitSelection")
+}
+
+// fitOrHand is Fit (loo) and FitSelection (not loo), named caller: g.fit,
+// or the package's Fit where the Gram hands over.
+func (g *Gram) fitOrHand(ctx context.Context, opts Options, loo bool, caller string) (*Model, error) {
+	if err := fitctx.Start(ctx, caller); err != nil {
+		return nil, err
+	}
+	if !loo && opts.StopAtMinLOO {
+		return nil, fmt.Errorf("%s: StopAtMinLOO needs the leave-one-out path (use Fit)", caller)
+	}
+	if opts.Sample > 0 || opts.AutoLambda || g.fallback {
+		return Fit(ctx, g.x, g.h, g.y, opts)
+	}
+	if err := opts.check(); err != nil {
+		return nil, fmt.Errorf("greedytl.Fit: invalid options: %w", err)
+	}
+	mod, ok, err := g.fit(ctx, opts, loo)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return Fit(ctx, g.x, g.h, g.y, opts)
+	}
+	return fitctx.Finish(ctx, mod, nil, caller)
+}
+
+// gramSearch is the state of one greedy run in covariance form over n
+// slots. With M = Z_SᵀZ_S + λI = LLᵀ for the selected columns S, it keeps
+// for every slot i the vector v_i = L⁻¹Z_Sᵀz_i (as the rows of V: row t
+// holds the t-th entry of every v_i), r = L⁻¹Z_Sᵀy and, for the
+// leave-one-out error, the columns of W = Z_S L⁻ᵀ (rows of W), the
+// residuals y − ȳ − W r and the diagonal 1 − 1/m − ‖W_i‖². Adding column j
+// with d = √(‖z_j‖² + λ − ‖v_j‖²) appends (z_iᵀz_j − v_iᵀv_j)/d to every
+// v_i, (z_jᵀy − v_jᵀr)/d to r and (z_j − W v_j)/d to W (looBlock steps at
+// a time, finishLOO): the pivoted Cholesky factorisation of the
+// cross-products, O(N·k + m·k) a step (O(N·k) without the leave-one-out
+// path). In
+// Fit's terms c_i = 1 + (‖z_i‖² − ‖v_i‖²)/λ and t_i = (z_iᵀy − v_iᵀr)/λ,
+// updated as Fit's exact search updates them (scan).
+type gramSearch struct {
+	n, m   int
+	lambda float64
+	cg     []float64 // n×n cross-products of the γ-scaled slots, diagonal ‖z‖²
+	b, sq  []float64
+	c, t   []float64
+	p      []float64
+	V, W   []float64
+	r, d   []float64
+	vj     []float64
+	res    []float64
+	dg     []float64
+	sel    []int
+	reg    []float64
+	loo    []float64
+	best   int  // the slot of the best gain, -1 if none is positive
+	noLOO  bool // leave the leave-one-out path out (W, res, dg unused)
+
+	y    []float64
+	pos  []bool
+	npos int
+	ysum float64
+	yy   float64 // ‖y‖²
+	rr   float64 // ‖r‖²: e(S) = ‖y‖² − ‖r‖²
+}
+
+// fit runs the search of Fit in covariance form (gramSearch) and returns the
+// model, or false when Fit must decide instead (see Gram.Fit). Without loo
+// it leaves the leave-one-out path out (NaN; FitSelection).
+func (g *Gram) fit(ctx context.Context, opts Options, loo bool) (*Model, bool, error) {
+	in := g.in
+	d, m := in.d, g.m
+	fm := float64(m)
+	gamma, lambda := opts.FeatureFactor, opts.Lambda
+	// The slots of this γ, Fit's scale of each and its factor γ_a (γ for
+	// features, 1 for sources).
+	var idx []int
+	var scale, gf []float64
+	for a, j := range g.glob {
+		sc, gj := g.st[a].scale, 1.0
+		if int(j) < d {
+			if gamma == 0 {
+				continue
+			}
+			var f float64
+			if sc, f = scaleFactor(g.st[a].scale, gamma); f == 0 {
+				continue // taken as constant, as Fit does
+			} else if math.IsInf(f, 0) {
+				return nil, false, nil
+			}
+			gj = gamma
+		}
+		idx = append(idx, a)
+		scale, gf = append(scale, sc), append(gf, gj)
+	}
+	n := len(idx)
+	if n == 0 {
+		return nil, false, errNoCandidates
+	}
+	s := &gramSearch{n: n, m: m, lambda: lambda, cg: make([]float64, n*n), b: make([]float64, n), sq: make([]float64, n)}
+	N := len(g.glob)
+	for a, ia := range idx {
+		src, dst := g.cs[ia*N:ia*N+N], s.cg[a*n:a*n+n]
+		for bb, ib := range idx {
+			dst[bb] = src[ib] * gf[a] * gf[bb]
+		}
+		s.sq[a] = fm * gf[a] * gf[a] // Fit's ‖z‖² = m·γ²
+		dst[a] = s.sq[a]
+		s.b[a] = g.b[ia] * gf[a]
+	}
+	s.noLOO = !loo
+	if err := s.reset(g.y); err != nil {
+		return nil, false, err
+	}
+	z := make([]float64, m)
+	for opts.MaxK == 0 || len(s.sel) < opts.MaxK {
+		if err := ctx.Err(); err != nil {
+			return nil, false, fmt.Errorf("greedytl.Fit: fit interrupted after %d steps: %w", len(s.sel), err)
+		}
+		j := s.pick()
+		if j < 0 {
+			break
+		}
+		if loo {
+			g.column(idx[j], gf[j], z)
+		}
+		more, ok := s.add(j, z, opts.Delta)
+		if !ok {
+			return nil, false, nil
+		}
+		if !more {
+			break
+		}
+	}
+	if !s.finishLOO() {
+		return nil, false, nil
+	}
+	if !loo {
+		s.loo = make([]float64, len(s.sel))
+		for t := range s.loo {
+			s.loo[t] = math.NaN()
+		}
+	}
+	k := len(s.sel)
+	if opts.StopAtMinLOO && k > 0 {
+		k = slices.Index(s.loo, slices.Min(s.loo)) + 1
+	}
+	mod := newModel(k, d, in.n, opts)
+	if k == 0 {
+		return mod, true, nil
+	}
+	w, ok := s.weights(k)
+	if !ok {
+		return nil, false, nil
+	}
+	mod.Weights = w
+	for t, j := range s.sel[:k] {
+		a := idx[j]
+		c := column(int(g.glob[a]), d)
+		mod.Selected[t] = c
+		mod.Mean[t], mod.Scale[t] = g.st[a].mean, scale[j]
+		mod.Path[t] = Step{Column: c, Score: fm * (1 - s.reg[t]), RegError: s.reg[t], LOOError: s.loo[t]}
+	}
+	return mod, true, nil
+}
+
+// column writes slot a's standardised column, times gamma, to z: from the
+// base's contiguous block rather than from the sample's rows (a strided
+// read), equal to Fit's up to rounding.
+func (g *Gram) column(a int, gamma float64, z []float64) {
+	M := g.base.in.m
+	c := int(g.base.col[g.glob[a]])
+	col := g.base.zc[c*M : c*M+M]
+	d, f := g.delta[a], g.u[a]*gamma
+	if g.rows == nil {
+		for i, v := range col[:len(z)] {
+			z[i] = (v - d) * f
+		}
+		return
+	}
+	for i, r := range g.rows {
+		z[i] = (col[r] - d) * f
+	}
+}
+
+// reset starts the search at the empty set for labels y, as
+// exactEngine.reset does.
+func (s *gramSearch) reset(y []float64) error {
+	n, m := s.n, s.m
+	s.c, s.t, s.p = make([]float64, n), make([]float64, n), make([]float64, n)
+	if err := startScores(s.c, s.t, s.sq, s.b, s.lambda); err != nil {
+		return err
+	}
+	s.y = y
+	s.pos = make([]bool, m)
+	var ysum float64
+	for i, v := range y {
+		s.pos[i] = v > 0
+		if v > 0 {
+			s.npos++
+		}
+		ysum += v
+	}
+	s.ysum = ysum
+	s.res, s.dg = make([]float64, m), make([]float64, m)
+	for i, v := range y {
+		s.res[i] = v - ysum/float64(m)
+		s.dg[i] = 1 - 1/float64(m)
+	}
+	s.yy = dot(y, y)
+	s.best = scan(s.p[:0], s.c, s.t, 0)
+	return nil
+}
+
+// pick returns the slot to try next: the best gain, else the first
+// unselected slot (as exactEngine.pick), or -1 when none is left.
+func (s *gramSearch) pick() int {
+	if s.best >= 0 {
+		return s.best
+	}
+	for a, c := range s.c {
+		if !math.IsInf(c, 1) {
+			return a
+		}
+	}
+	return -1
+}
+
+// add adds slot j, whose standardised column is z, unless its gain in mean
+// regularised error is below delta (more = false). It returns false for
+// ok when a quantity breaks down numerically.
+func (s *gramSearch) add(j int, z []float64, delta float64) (more, ok bool) {
+	n, m, k := s.n, s.m, len(s.sel)
+	s.vj = grow(s.vj, k)
+	for t := range k {
+		s.vj[t] = s.V[t*n+j]
+	}
+	vj := s.vj[:k]
+	d2 := s.sq[j] + s.lambda - dot(vj, vj)
+	u := s.b[j] - dot(vj, s.r)
+	il := 1 / s.lambda
+	c, t := d2*il, u*il
+	if !(d2 > 0) || math.IsInf(d2, 0) || math.IsNaN(u) || math.IsInf(u*u, 0) {
+		return false, false
+	}
+	if s.lambda*t*t/c/float64(m) < delta {
+		return false, true
+	}
+	dd := math.Sqrt(d2)
+	rk := u / dd
+	// The new entry of every v_i.
+	s.V = append(s.V, s.cg[j*n:j*n+n]...)
+	row := s.V[k*n:]
+	if k > 0 {
+		gonum.Implementation{}.Dgemv(blas.Trans, k, n, -1, s.V, n, vj, 1, 1, row, 1)
+	}
+	id := 1 / dd
+	for i := range row {
+		row[i] *= id
+	}
+	s.r, s.d, s.sel = append(s.r, rk), append(s.d, dd), append(s.sel, j)
+	// c_i ← c_i − p_i², t_i ← t_i − p_i·r_k/√λ with p = row/√λ.
+	rl := math.Sqrt(il)
+	for i, v := range row {
+		s.p[i] = v * rl
+	}
+	s.c[j] = math.Inf(1)
+	s.best = scan(s.p, s.c, s.t, rk*rl)
+	s.rr += rk * rk
+	s.reg = append(s.reg, (s.yy-s.rr)/float64(m))
+	if s.noLOO {
+		return true, true
+	}
+	// W's new column waits, as z, for the next block (finishLOO).
+	s.W = append(s.W, z...)
+	if len(s.sel)%looBlock == 0 {
+		return true, s.finishLOO()
+	}
+	return true, true
+}
+
+// looBlock is the number of steps whose columns of W finishLOO computes
+// together: the selection does not need them, and one product with the
+// columns before them reads those once for the block instead of once a
+// step (W is k × m, beyond the caches for long paths).
+const looBlock = 16
+
+// finishLOO turns the columns z_t of W not yet computed, for the steps t
+// from len(s.loo) on, into w_t = (z_t − Σ_{u<t} L_tu w_u)/d_t (L_tu being
+// the u-th entry of v_j when step t added column j), and records each
+// step's leave-one-out error in turn. It returns false when the
+// leave-one-out error breaks down.
+func (s *gramSearch) finishLOO() bool {
+	n, m := s.n, s.m
+	t0, k := len(s.loo), len(s.sel)
+	if t0 == k || s.noLOO {
+		return true
+	}
+	impl := gonum.Implementation{}
+	B := k - t0
+	if t0 > 0 {
+		L := make([]float64, B*t0)
+		for b := range B {
+			j := s.sel[t0+b]
+			for u := range t0 {
+				L[b*t0+u] = s.V[u*n+j]
+			}
+		}
+		impl.Dgemm(blas.NoTrans, blas.NoTrans, B, m, t0, -1, L, t0, s.W[:t0*m], m, 1, s.W[t0*m:k*m], m)
+	}
+	for t := t0; t < k; t++ {
+		w := s.W[t*m : t*m+m]
+		for u := t0; u < t; u++ {
+			impl.Daxpy(m, -s.V[u*n+s.sel[t]], s.W[u*m:u*m+m], 1, w, 1)
+		}
+		id, rk := 1/s.d[t], s.r[t]
+		for i := range w {
+			w[i] *= id
+			s.res[i] -= w[i] * rk
+			s.dg[i] -= w[i] * w[i]
+		}
+		loo, _, fine := balancedLOO(s.y, s.pos, s.npos, s.ysum, s.res, 0, s.dg, 1, 0)
+		if !fine {
+			return false
+		}
+		s.loo = append(s.loo, loo)
+	}
+	return true
+}
+
+// weights returns the ridge weights of the first k selected columns,
+// w = L⁻ᵀr, or false when M = LLᵀ may be too ill-conditioned for Fit's
+// bound (a 1-norm condition number of 1e16, condMax): its 2-norm
+// condition number is at most (trace(Z_SᵀZ_S) + λ)/λ, and its 1-norm one
+// k times that, which must stay below condMax/100.
+func (s *gramSearch) weights(k int) ([]float64, bool) {
+	n := s.n
+	tr := 0.0
+	for _, j := range s.sel[:k] {
+		tr += s.sq[j]
+	}
+	if !(float64(k)*(tr+s.lambda)/s.lambda <= condMax/100) {
+		return nil, false
+	}
+	L := make([]float64, k*k)
+	for t, j := range s.sel[:k] {
+		for u := range t {
+			L[t*k+u] = s.V[u*n+j]
+		}
+		L[t*k+t] = s.d[t]
+	}
+	w := slices.Clone(s.r[:k])
+	gonum.Implementation{}.Dtrsv(blas.Lower, blas.Trans, blas.NonUnit, k, L, k, w, 1)
+	if !finiteSlice(w) {
+		return nil, false
+	}
+	return w, true
+}

@@ -1,0 +1,293 @@
+package greedytl
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/shareddata"
+)
+
+// gramOptions are the options the Gram's fits are checked with: γ = 1 and
+// 0.5 (greedytl-auto's members), a cap, the truncation at the lowest LOO
+// error and a small δ (long paths).
+func gramOptions() []Options {
+	var out []Options
+	for _, g := range []float64{1, 0.5} {
+		o := DefaultOptions()
+		o.FeatureFactor = g
+		out = append(out, o)
+		capped := o
+		capped.MaxK = 7
+		out = append(out, capped)
+		trunc := o
+		trunc.StopAtMinLOO, trunc.Delta = true, 1e-6
+		out = append(out, trunc)
+	}
+	return out
+}
+
+// checkGramFit checks that g.Fit(opts) is Fit on the rows rows of (X, H, y):
+// the same columns, statistics and options, weights and path within 1e-8.
+func checkGramFit(t *testing.T, g *Gram, X, H *mat.Dense, y []float64, rows []int, opts Options) {
+	t.Helper()
+	ctx := context.Background()
+	sx, sh, sy := pickRows(X, seq(0, len(y))), pickRows(H, seq(0, len(y))), y
+	if rows != nil {
+		sx, sh, sy = pickRows(X, rows), pickRows(H, rows), make([]float64, len(rows))
+		for k, r := range rows {
+			sy[k] = y[r]
+		}
+	}
+	want, err := Fit(ctx, sx, sh, sy, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// g.fit, not g.Fit, which would hide a fallback to Fit.
+	if g.fallback {
+		t.Fatal("the Gram falls back to Fit")
+	}
+	got, ok, err := g.fit(ctx, opts, true)
+	if err != nil || !ok {
+		t.Fatalf("the Gram's fit failed (%v) or fell back to Fit", err)
+	}
+	if !opts.StopAtMinLOO {
+		// Without the leave-one-out path: the same model bit for bit but
+		// for its NaN LOOError.
+		sel, ok, err := g.fit(ctx, opts, false)
+		if err != nil || !ok {
+			t.Fatalf("the Gram's fit without LOO failed (%v) or fell back to Fit", err)
+		}
+		for j := range sel.Path {
+			if !math.IsNaN(sel.Path[j].LOOError) {
+				t.Fatalf("step %d: LOOError %v without the path, want NaN", j, sel.Path[j].LOOError)
+			}
+			sel.Path[j].LOOError = got.Path[j].LOOError
+		}
+		if !reflect.DeepEqual(sel, got) {
+			t.Fatalf("without the leave-one-out path:\n%+v\nwith it:\n%+v", sel, got)
+		}
+	}
+	if !slices.Equal(got.Selected, want.Selected) {
+		t.Fatalf("γ = %v, max_k %d, stop_at_min_loo %v: selected %v, Fit selected %v", opts.FeatureFactor, opts.MaxK, opts.StopAtMinLOO, got.Selected, want.Selected)
+	}
+	if len(want.Selected) < 3 {
+		t.Fatalf("only %d columns selected: the check is too weak", len(want.Selected))
+	}
+	if !slices.Equal(got.Mean, want.Mean) || !slices.Equal(got.Scale, want.Scale) || got.Options != want.Options ||
+		got.NumFeatures != want.NumFeatures || got.NumSources != want.NumSources {
+		t.Fatalf("statistics or options differ: %+v, want %+v", got, want)
+	}
+	for j := range want.Weights {
+		if d := math.Abs(got.Weights[j] - want.Weights[j]); !(d <= 1e-8) {
+			t.Errorf("weight %d: %v, Fit %v", j, got.Weights[j], want.Weights[j])
+		}
+		gs, ws := got.Path[j], want.Path[j]
+		if gs.Column != ws.Column || !(math.Abs(gs.RegError-ws.RegError) <= 1e-8) || !(math.Abs(gs.LOOError-ws.LOOError) <= 1e-8) ||
+			!(math.Abs(gs.Score-ws.Score) <= 1e-8*float64(len(sy))) {
+			t.Errorf("step %d: %+v, Fit %+v", j, gs, ws)
+		}
+	}
+}
+
+// pickRows returns rows rows of A (nil for nil), read as Gram.Subset
+// reads them.
+func pickRows(A *mat.Dense, rows []int) mat.Matrix {
+	if A == nil {
+		return nil
+	}
+	b := newInputMatrix("A", A)
+	return gatherRows(&b, rows)
+}
+
+// TestGramFit checks Gram.Fit against Fit on random problems with more rows
+// than columns, with constant columns, on the whole sample and on subsets
+// that leave out a few rows (a downdate) or most of them (recomputed), in
+// a shuffled order, and on a subset of a subset, with columns equal on a
+// sample or a subset only.
+func TestGramFit(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(16, 2))
+	const m, d, n = 160, 40, 25
+	X, H := randWithConstants(rng, m, d, n, map[Column]float64{{Feature, 3}: 2.5, {Source, 0}: -1})
+	// Labels a few columns explain, so that the paths are long and clear.
+	y := make([]float64, m)
+	for i := range y {
+		v := X.At(i, 0) + 0.7*H.At(i, 4) - 0.5*X.At(i, 9) + 0.8*rng.NormFloat64()
+		y[i] = math.Copysign(1, v)
+	}
+	// Equal columns, whose ties Fit breaks towards the lowest candidate:
+	// feature 5 is feature 0, source 7 is feature 9, and feature 20 is
+	// feature 0 on the rows few keeps only.
+	perm := rng.Perm(m)
+	few := perm[:m-17]
+	for i := range m {
+		X.Set(i, 5, X.At(i, 0))
+		H.Set(i, 7, X.At(i, 9))
+		X.Set(i, 20, X.At(i, 0))
+	}
+	for _, i := range perm[m-17:] {
+		X.Set(i, 20, rng.NormFloat64())
+	}
+	g, err := NewGram(ctx, X, H, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	most := rng.Perm(m)[:50]
+	sub, err := g.Subset(ctx, few)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner := few[5:100]
+	subsub, err := sub.Subset(ctx, seq(5, 100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range gramOptions() {
+		checkGramFit(t, g, X, H, y, nil, o)
+		checkGramFit(t, sub, X, H, y, few, o)
+		checkGramFit(t, subsub, X, H, y, inner, o)
+		s, err := g.Subset(ctx, most)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGramFit(t, s, X, H, y, most, o)
+	}
+}
+
+// seq returns a, a+1, …, b−1.
+func seq(a, b int) []int {
+	var out []int
+	for i := a; i < b; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+// TestGramFitCOIL100 checks Gram.Fit against Fit on real data: 720 COIL-100
+// images (classes 0–9, class 0 positive) described by the first 300 HOG
+// features — sparse, with constant and equal columns on some rows — and
+// the scores of 40 sources, the mean HOG vectors of classes 10–49, on the
+// whole sample and on a subset without every tenth negative (with -short,
+// 360 images of classes 0–4 and 150 features).
+func TestGramFitCOIL100(t *testing.T) {
+	coil, err := dataset.LoadFolder(filepath.Dir(shareddata.Path(t, "coil100/hog/features.npy")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	F, labels := coil.X, coil.Labels
+	_, D := F.Dims()
+	const n = 40
+	classes, d := 10, 300
+	if testing.Short() {
+		classes, d = 5, 150 // 360 rows
+	}
+	centre := make([][]float64, n)
+	counts := make([]float64, n)
+	var rows []int
+	for i, c := range labels {
+		switch {
+		case c < classes:
+			rows = append(rows, i)
+		case c >= 10 && c < 10+n:
+			if centre[c-10] == nil {
+				centre[c-10] = make([]float64, D)
+			}
+			floats.Add(centre[c-10], F.RawRowView(i))
+			counts[c-10]++
+		}
+	}
+	m := len(rows)
+	X, H := mat.NewDense(m, d, nil), mat.NewDense(m, n, nil)
+	y := make([]float64, m)
+	var keep []int
+	for k, i := range rows {
+		X.SetRow(k, F.RawRowView(i)[:d])
+		for s := range n {
+			H.Set(k, s, floats.Dot(F.RawRowView(i), centre[s])/counts[s])
+		}
+		y[k] = -1
+		if labels[i] == 0 {
+			y[k] = 1
+		}
+		if y[k] > 0 || k%10 != 3 {
+			keep = append(keep, k)
+		}
+	}
+	ctx := context.Background()
+	g, err := NewGram(ctx, X, H, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := g.Subset(ctx, keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range gramOptions() {
+		checkGramFit(t, g, X, H, y, nil, o)
+		checkGramFit(t, sub, X, H, y, keep, o)
+	}
+}
+
+// TestGramFitDelegates: where the cross-products cannot stand in, or the
+// options ask for another search, Gram.Fit is Fit itself — with γ = 0 (no
+// feature is a candidate), the randomised search, λ by leave-one-out, and
+// every column constant — and Subset rejects bad rows.
+func TestGramFitDelegates(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(16, 3))
+	const m, d, n = 60, 8, 5
+	X, H := randDense(rng, m, d), randDense(rng, m, n)
+	y := randLabels(rng, m)
+	g, err := NewGram(ctx, X, H, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []Options{
+		func() Options { o := DefaultOptions(); o.FeatureFactor = 0; return o }(),
+		func() Options { o := DefaultOptions(); o.Sample = 3; o.Seed = 7; return o }(),
+		func() Options { o := DefaultOptions(); o.AutoLambda = true; return o }(),
+	} {
+		want, err := Fit(ctx, X, H, y, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := g.Fit(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Selected, want.Selected) || got.Options != want.Options {
+			t.Errorf("options %+v: selected %v (%+v), Fit %v (%+v)", o, got.Selected, got.Options, want.Selected, want.Options)
+		}
+		for j := range want.Weights {
+			if d := math.Abs(got.Weights[j] - want.Weights[j]); !(d <= 1e-8) {
+				t.Errorf("options %+v: weight %d: %v, Fit %v", o, j, got.Weights[j], want.Weights[j])
+			}
+		}
+	}
+	if _, err := g.FitSelection(ctx, Options{Lambda: 1, FeatureFactor: 1, StopAtMinLOO: true}); err == nil {
+		t.Error("FitSelection with StopAtMinLOO: no error")
+	}
+	for _, rows := range [][]int{{0, 1, m}, {0, 1, -1}, {0, 1, 1}} {
+		if _, err := g.Subset(ctx, rows); err == nil {
+			t.Errorf("Subset(%v): no error", rows)
+		}
+	}
+	// Every column constant: Fit's error.
+	c, err := NewGram(ctx, mat.NewDense(m, 2, nil), nil, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Fit(ctx, DefaultOptions()); !errors.Is(err, errNoCandidates) {
+		t.Errorf("constant columns: %v, want %v", err, errNoCandidates)
+	}
+}
