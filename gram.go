@@ -110,7 +110,7 @@ func NewGram(ctx context.Context, X, H mat.Matrix, y []float64) (*Gram, error) {
 	for k, j := range cols {
 		in.column(j, v)
 		b.f[k] = f[j]
-		standardizeColumn(b.zc[k*m:], v, 1, st[j].mean, st[j].scale, f[j])
+		standardizeColumn(b.zc[k*m:(k+1)*m], v, 1, st[j].mean, st[j].scale, f[j])
 	}
 	var ysum float64
 	for _, yi := range y {
