@@ -12,8 +12,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/internal/peertest"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
@@ -568,6 +570,29 @@ func TestEnsembleSelectedSumsMembers(t *testing.T) {
 			if j > 0 && math.Abs(c.Weight) > math.Abs(s.Columns[j-1].Weight) {
 				t.Errorf("class %d: columns not sorted by |weight| at %d", k, j)
 			}
+		}
+	}
+}
+
+// TestReadMultiMethodErrors: a multi-class file naming an unknown method
+// lists the multi-class methods (the native ones, which the binary list
+// lacks, included), and one giving settings to a native method names the
+// spec; each error carries the package's prefix once.
+func TestReadMultiMethodErrors(t *testing.T) {
+	train, y, _, _ := multiProblem(1, 3, 2, 1, 4, 2)
+	_, file := multiFile(t, "nearest-mean", train, y)
+	for _, tc := range []struct{ method, want string }{
+		{"svm", `unknown multi-class method "svm" (known: ` + strings.Join(MultiNames(), ", ") + ")"},
+		{"nearest-mean:k=1", `nearest-mean takes no settings (spec "nearest-mean:k=1")`},
+	} {
+		doc := bytes.Replace(file, []byte(`"nearest-mean"`), []byte(strconv.Quote(tc.method)), 1)
+		_, err := Read(bytes.NewReader(doc))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("method %q: error %v, want one containing %q", tc.method, err, tc.want)
+			continue
+		}
+		if err := errtest.OnePrefix(err.Error()); err != nil {
+			t.Errorf("method %q: %v", tc.method, err)
 		}
 	}
 }

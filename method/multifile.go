@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/source"
@@ -107,9 +108,13 @@ func multiDecoder(method string) (func(json.RawMessage) (MultiModel, error), err
 	if err != nil {
 		return nil, err
 	}
-	if r, ok := registry[s.Name]; ok && r.DecodeMulti != nil {
+	r, ok := registry[s.Name]
+	if !ok {
+		return nil, fmt.Errorf("unknown multi-class method %q (known: %s)", s.Name, strings.Join(MultiNames(), ", "))
+	}
+	if r.DecodeMulti != nil {
 		if len(s.Params) > 0 {
-			return nil, fmt.Errorf("%s takes no settings", s.Name)
+			return nil, fmt.Errorf("%s takes no settings (spec %q)", s.Name, method)
 		}
 		return r.DecodeMulti, nil
 	}
