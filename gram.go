@@ -241,14 +241,7 @@ func gatherRows(b *inputMatrix, rows []int) mat.Matrix {
 	}
 	out := mat.NewDense(len(rows), b.cols, nil)
 	for k, r := range rows {
-		dst := out.RawRowView(k)
-		if b.hasRaw && !b.trans {
-			copy(dst, b.raw.Data[r*b.raw.Stride:r*b.raw.Stride+b.cols])
-			continue
-		}
-		for j := range dst {
-			dst[j] = b.at(r, j)
-		}
+		b.row(r, out.RawRowView(k))
 	}
 	return out
 }
@@ -383,19 +376,8 @@ func (g *Gram) equalize() {
 // row copies row i of the candidate columns (features first) into
 // dst[:d+n].
 func (in *inputs) row(i int, dst []float64) {
-	for _, part := range []struct {
-		b   *inputMatrix
-		dst []float64
-	}{{&in.x, dst[:in.d]}, {&in.h, dst[in.d : in.d+in.n]}} {
-		b := part.b
-		if b.hasRaw && !b.trans {
-			copy(part.dst, b.raw.Data[i*b.raw.Stride:i*b.raw.Stride+b.cols])
-			continue
-		}
-		for j := range part.dst {
-			part.dst[j] = b.at(i, j)
-		}
-	}
+	in.x.row(i, dst[:in.d])
+	in.h.row(i, dst[in.d:in.d+in.n])
 }
 
 // subsetProducts returns the cross-products of the base's centred columns

@@ -72,6 +72,18 @@ func (b *inputMatrix) gather(js []int, dst []float64) {
 	}
 }
 
+// row copies row i into dst[:b.cols].
+func (b *inputMatrix) row(i int, dst []float64) {
+	dst = dst[:b.cols]
+	if b.hasRaw && !b.trans {
+		copy(dst, b.raw.Data[i*b.raw.Stride:i*b.raw.Stride+b.cols])
+		return
+	}
+	for j := range dst {
+		dst[j] = b.at(i, j)
+	}
+}
+
 // at returns element (i, j).
 func (b *inputMatrix) at(i, j int) float64 {
 	switch {
