@@ -159,7 +159,7 @@ func nrW(k int) int {
 
 // Limits that keep a corrupt header from overflowing the size arithmetic.
 const (
-	maxModelFeatures = 1 << 40
+	maxModelFeatures = min(1<<40, math.MaxInt)
 	maxModelClasses  = 1 << 20
 )
 

@@ -99,7 +99,7 @@ func (c Config) Check() error {
 	case c.Groups < 1 || c.Groups > c.Classes:
 		return fmt.Errorf("synth: %d groups, want 1 to %d (the number of classes)", c.Groups, c.Classes)
 	}
-	if c.Classes > math.MaxInt32/c.PerClass || c.Classes*c.PerClass > (1<<60)/c.Dims {
+	if c.Classes > math.MaxInt32/c.PerClass || c.Classes*c.PerClass > min(1<<60, math.MaxInt)/c.Dims {
 		return fmt.Errorf("synth: %d × %d examples of %d dimensions is too large", c.Classes, c.PerClass, c.Dims)
 	}
 	return nil
