@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strings"
@@ -49,6 +50,56 @@ func TestStratifiedFolds(t *testing.T) {
 	}
 	if slices.Equal(stratifiedFolds(y, 5, 7), stratifiedFolds(y, 5, 8)) {
 		t.Error("seeds 7 and 8 give the same folds")
+	}
+}
+
+// referenceStratifiedFolds is stratifiedFolds's definition written another
+// way: the examples of the first example's class, then the others, each
+// shuffled by rand.Shuffle from PCG(seed, seed), laid end to end; the
+// example at position p of that order goes to fold p mod k.
+func referenceStratifiedFolds(y []float64, k int, seed uint64) []int {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	var order []int
+	for _, first := range []bool{true, false} {
+		var rows []int
+		for i, v := range y {
+			if (v == y[0]) == first {
+				rows = append(rows, i)
+			}
+		}
+		rng.Shuffle(len(rows), func(a, b int) { rows[a], rows[b] = rows[b], rows[a] })
+		order = append(order, rows...)
+	}
+	fold := make([]int, len(y))
+	for p, i := range order {
+		fold[i] = p % k
+	}
+	return fold
+}
+
+// TestStratifiedFoldsReference pins StratifiedFolds, whose folds choose C
+// in CrossValidate, SelectC and stacked-logistic (and so the published
+// results, source models and model files), to referenceStratifiedFolds over
+// random label vectors (one class or two, any label values), fold counts
+// and seeds.
+func TestStratifiedFoldsReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 2000 {
+		y := make([]float64, 1+rng.IntN(80))
+		labels := [2]float64{rng.NormFloat64(), rng.NormFloat64()}
+		share := rng.Float64()
+		for i := range y {
+			y[i] = labels[0]
+			if rng.Float64() < share {
+				y[i] = labels[1]
+			}
+		}
+		k := 1 + rng.IntN(len(y))
+		seed := rng.Uint64()
+		got, want := StratifiedFolds(y, k, seed), referenceStratifiedFolds(y, k, seed)
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d: labels %v, %d folds, seed %d: folds %v, want %v", trial, y, k, seed, got, want)
+		}
 	}
 }
 
