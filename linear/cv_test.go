@@ -3,6 +3,7 @@ package linear
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -14,35 +15,107 @@ import (
 	"github.com/greedytl/greedytl/metric"
 )
 
+// checkDealt reports how fold, the folds of the rows that classes
+// partition, fails to be a stratified k-fold assignment: a row without a
+// fold in 0 … k−1, a class whose counts in the folds differ by more than
+// one, or fold sizes that do.
+func checkDealt(classes [][]int, k int, fold []int) error {
+	size := make([]int, k)
+	for c, rows := range classes {
+		count := make([]int, k)
+		for _, i := range rows {
+			f := fold[i]
+			if f < 0 || f >= k {
+				return fmt.Errorf("row %d of class %d: fold %d", i, c, f)
+			}
+			count[f]++
+			size[f]++
+		}
+		if slices.Max(count)-slices.Min(count) > 1 {
+			return fmt.Errorf("class %d: counts in the folds %v", c, count)
+		}
+	}
+	if slices.Max(size)-slices.Min(size) > 1 {
+		return fmt.Errorf("fold sizes %v", size)
+	}
+	return nil
+}
+
+// TestDealFolds checks DealFolds's properties over random partitions of
+// random sizes into one to six classes (empty ones included, rows listed
+// in any order) and fold counts (more folds than rows included): every row
+// gets a fold, each class and the folds are spread evenly (checkDealt),
+// the same rng state gives the same folds, classes is left unchanged; and
+// it panics on k < 1 and on classes that do not partition the rows.
+func TestDealFolds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 2000 {
+		n := rng.IntN(70)
+		classes := make([][]int, 1+rng.IntN(6))
+		for _, i := range rng.Perm(n) {
+			c := min(len(classes)-1, int(rng.ExpFloat64()*1.4))
+			classes[c] = append(classes[c], i)
+		}
+		given := make([][]int, len(classes))
+		for c := range classes {
+			given[c] = slices.Clone(classes[c])
+		}
+		k := 1 + rng.IntN(n+3)
+		seed := rng.Uint64()
+		fold := DealFolds(classes, k, rand.New(rand.NewPCG(seed, 1)))
+		if len(fold) != n {
+			t.Fatalf("trial %d: %d folds for %d rows", trial, len(fold), n)
+		}
+		if err := checkDealt(classes, k, fold); err != nil {
+			t.Fatalf("trial %d: classes %v, %d folds: %v (folds %v)", trial, classes, k, err, fold)
+		}
+		if again := DealFolds(classes, k, rand.New(rand.NewPCG(seed, 1))); !slices.Equal(again, fold) {
+			t.Fatalf("trial %d: folds %v, then %v from the same seed", trial, fold, again)
+		}
+		for c := range classes {
+			if !slices.Equal(classes[c], given[c]) {
+				t.Fatalf("trial %d: class %d changed from %v to %v", trial, c, given[c], classes[c])
+			}
+		}
+	}
+	for _, bad := range []struct {
+		classes [][]int
+		k       int
+	}{
+		{[][]int{{0, 1}, {2}}, 0},
+		{[][]int{{0, 1}, {1}}, 2},
+		{[][]int{{0, 3}, {1}}, 2},
+		{[][]int{{0, -1}, {1}}, 2},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("DealFolds(%v, %d, rng) did not panic", bad.classes, bad.k)
+				}
+			}()
+			DealFolds(bad.classes, bad.k, rand.New(rand.NewPCG(1, 1)))
+		}()
+	}
+}
+
 func TestStratifiedFolds(t *testing.T) {
 	y := make([]float64, 53)
+	var pos, neg []int
 	for i := range y {
 		y[i] = -1
 		if i%4 == 0 {
 			y[i] = 1
 		}
+		if y[i] == 1 {
+			pos = append(pos, i)
+		} else {
+			neg = append(neg, i)
+		}
 	}
 	for _, k := range []int{2, 5, 10, 53} {
 		fold := stratifiedFolds(y, k, 7)
-		// Each class is spread evenly: its fold counts differ by at most
-		// one; and so are the fold sizes.
-		for _, class := range []float64{1, -1} {
-			count := make([]int, k)
-			for i, f := range fold {
-				if y[i] == class {
-					count[f]++
-				}
-			}
-			if slices.Max(count)-slices.Min(count) > 1 {
-				t.Errorf("k=%d class %v: per-fold counts %v", k, class, count)
-			}
-		}
-		size := make([]int, k)
-		for _, f := range fold {
-			size[f]++
-		}
-		if slices.Max(size)-slices.Min(size) > 1 {
-			t.Errorf("k=%d: fold sizes %v", k, size)
+		if err := checkDealt([][]int{pos, neg}, k, fold); err != nil {
+			t.Errorf("k=%d: %v", k, err)
 		}
 		if !slices.Equal(fold, stratifiedFolds(y, k, 7)) {
 			t.Errorf("k=%d: not deterministic", k)

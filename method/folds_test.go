@@ -6,30 +6,6 @@ import (
 	"testing"
 )
 
-// referenceMultinomialFolds is multinomialFoldsOf's definition written
-// another way: the rows of class 0, then of class 1, …, each shuffled by
-// rand.Shuffle from PCG(seed, 0x6e776179), laid end to end; the row at
-// position p of that order goes to fold p mod k.
-func referenceMultinomialFolds(y ClassLabels, k int, seed uint64) []int {
-	rng := rand.New(rand.NewPCG(seed, 0x6e776179))
-	var order []int
-	for c := range y.Names {
-		var rows []int
-		for i, yc := range y.Y {
-			if yc == c {
-				rows = append(rows, i)
-			}
-		}
-		rng.Shuffle(len(rows), func(a, b int) { rows[a], rows[b] = rows[b], rows[a] })
-		order = append(order, rows...)
-	}
-	fold := make([]int, len(y.Y))
-	for p, i := range order {
-		fold[i] = p % k
-	}
-	return fold
-}
-
 // TestMultinomialFoldsReference pins multinomialFoldsOf, whose folds choose
 // multinomial-logistic's C (and so the published results and model files),
 // to referenceMultinomialFolds over random label vectors (classes of any
@@ -50,4 +26,29 @@ func TestMultinomialFoldsReference(t *testing.T) {
 			t.Fatalf("trial %d: labels %v, %d folds, seed %d: folds %v, want %v", trial, y.Y, k, seed, got, want)
 		}
 	}
+}
+
+// referenceMultinomialFolds is multinomialFoldsOf's definition written
+// another way: the rows sorted stably by class, each class's run of them
+// (class 0's first) shuffled in place by rand.Shuffle from PCG(seed,
+// 0x6e776179); the row at position p of that order goes to fold p mod k.
+// (An empty class has no run, and rand.Shuffle draws nothing for it.)
+func referenceMultinomialFolds(y ClassLabels, k int, seed uint64) []int {
+	rng := rand.New(rand.NewPCG(seed, 0x6e776179))
+	order := make([]int, len(y.Y))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return y.Y[a] - y.Y[b] })
+	for start, end := 0, 0; start < len(order); start = end {
+		for end = start; end < len(order) && y.Y[order[end]] == y.Y[order[start]]; end++ {
+		}
+		run := order[start:end]
+		rng.Shuffle(len(run), func(a, b int) { run[a], run[b] = run[b], run[a] })
+	}
+	fold := make([]int, len(y.Y))
+	for p, i := range order {
+		fold[i] = p % k
+	}
+	return fold
 }
