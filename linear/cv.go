@@ -226,16 +226,22 @@ func DealFolds(classes [][]int, k int, rng *rand.Rand) []int {
 	return fold
 }
 
-// split returns the problem of the rows outside fold k and the rows in it.
-func (s *cvSetup) split(k int) (train *Problem, test []int) {
-	var rows []int
-	for i, f := range s.fold {
-		if f == k {
-			test = append(test, i)
+// FoldRows returns, in order, the rows outside fold f (in) and those in it
+// (out), given each row's fold (as StratifiedFolds and DealFolds give it).
+func FoldRows(fold []int, f int) (in, out []int) {
+	for i, fi := range fold {
+		if fi == f {
+			out = append(out, i)
 		} else {
-			rows = append(rows, i)
+			in = append(in, i)
 		}
 	}
+	return in, out
+}
+
+// split returns the problem of the rows outside fold k and the rows in it.
+func (s *cvSetup) split(k int) (train *Problem, test []int) {
+	rows, test := FoldRows(s.fold, k)
 	y := make([]float64, len(rows))
 	for t, i := range rows {
 		y[t] = s.prob.Y[i]

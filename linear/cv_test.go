@@ -45,8 +45,8 @@ func checkDealt(classes [][]int, k int, fold []int) error {
 // random sizes into one to six classes (empty ones included, rows listed
 // in any order) and fold counts (more folds than rows included): every row
 // gets a fold, each class and the folds are spread evenly (checkDealt),
-// the same rng state gives the same folds, classes is left unchanged; and
-// it panics on k < 1 and on classes that do not partition the rows.
+// the same rng state gives the same folds, FoldRows splits the rows by
+// them, classes is left unchanged; and it panics on k < 1 and on classes that do not partition the rows.
 func TestDealFolds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for trial := range 2000 {
@@ -71,6 +71,23 @@ func TestDealFolds(t *testing.T) {
 		}
 		if again := DealFolds(classes, k, rand.New(rand.NewPCG(seed, 1))); !slices.Equal(again, fold) {
 			t.Fatalf("trial %d: folds %v, then %v from the same seed", trial, fold, again)
+		}
+		// FoldRows splits the rows by fold, both parts in row order.
+		for f := range k {
+			in, out := FoldRows(fold, f)
+			if !slices.IsSorted(in) || !slices.IsSorted(out) || len(in)+len(out) != n {
+				t.Fatalf("trial %d: fold %d: rows %v and %v", trial, f, in, out)
+			}
+			for _, i := range out {
+				if fold[i] != f {
+					t.Fatalf("trial %d: FoldRows(fold, %d) gives row %d of fold %d", trial, f, i, fold[i])
+				}
+			}
+			for _, i := range in {
+				if fold[i] == f {
+					t.Fatalf("trial %d: FoldRows(fold, %d) leaves out row %d of fold %d", trial, f, i, fold[i])
+				}
+			}
 		}
 		for c := range classes {
 			if !slices.Equal(classes[c], given[c]) {

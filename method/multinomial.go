@@ -188,7 +188,7 @@ func chooseMultinomialC(ctx context.Context, F *mat.Dense, y ClassLabels, seed u
 	}
 	r := F.RawMatrix().Cols
 	for f := range k {
-		in, out := foldRows(fold, f)
+		in, out := linear.FoldRows(fold, f)
 		var x []float64
 		for g, c := range cs {
 			var err error
