@@ -171,12 +171,10 @@ func newCVSetup(prob *Problem, p Params, folds int, seed uint64) (*cvSetup, erro
 func StratifiedFolds(y []float64, k int, seed uint64) []int { return stratifiedFolds(y, k, seed) }
 
 // stratifiedFolds assigns each example to one of k folds so that each class
-// is spread as evenly as possible: the examples of each class, in a random
-// order drawn from seed, are dealt to the folds in turn, the class of the
-// first example first and the other continuing where it stopped. The folds
-// depend only on which examples share a class, not on the label values.
+// is spread as evenly as possible: DealFolds with the class of the first
+// example first and the other second, rng PCG(seed, seed). The folds depend
+// only on which examples share a class, not on the label values.
 func stratifiedFolds(y []float64, k int, seed uint64) []int {
-	rng := rand.New(rand.NewPCG(seed, seed))
 	var first, other []int
 	for i, v := range y {
 		if v == y[0] {
@@ -185,11 +183,42 @@ func stratifiedFolds(y []float64, k int, seed uint64) []int {
 			other = append(other, i)
 		}
 	}
-	fold := make([]int, len(y))
+	return DealFolds([][]int{first, other}, k, rand.New(rand.NewPCG(seed, seed)))
+}
+
+// DealFolds returns the fold (0 … k−1) of each of the n rows that classes
+// partition, n being the classes' total length: the rows of classes[0],
+// then of classes[1], …, each class's in a random order drawn from rng, are
+// dealt to folds 0, 1, …, k−1, 0, 1, … in turn, each class continuing
+// where the one before stopped. So each class's counts in the folds differ
+// by at most one, and so do the folds' sizes. It draws from rng only by one
+// rng.Shuffle per class, in order (none for a class of fewer than two
+// rows), so the same rng state and classes give the same folds; it shuffles
+// copies and leaves classes unchanged. StratifiedFolds and the multi-class
+// methods' cross-validation fold with it.
+//
+// It panics when k < 1 or when classes do not partition 0 … n−1 (a row
+// outside it, or one listed twice).
+func DealFolds(classes [][]int, k int, rng *rand.Rand) []int {
+	if k < 1 {
+		panic(fmt.Sprintf("linear: DealFolds into %d folds, want at least 1", k))
+	}
+	n := 0
+	for _, rows := range classes {
+		n += len(rows)
+	}
+	fold := make([]int, n)
+	for i := range fold {
+		fold[i] = -1
+	}
 	next := 0
-	for _, class := range [][]int{first, other} {
-		rng.Shuffle(len(class), func(a, b int) { class[a], class[b] = class[b], class[a] })
-		for _, i := range class {
+	for c, rows := range classes {
+		rows = slices.Clone(rows)
+		rng.Shuffle(len(rows), func(a, b int) { rows[a], rows[b] = rows[b], rows[a] })
+		for _, i := range rows {
+			if i < 0 || i >= n || fold[i] >= 0 {
+				panic(fmt.Sprintf("linear: DealFolds: class %d lists row %d, which is outside 0 … %d or listed before", c, i, n-1))
+			}
 			fold[i] = next
 			next = (next + 1) % k
 		}
@@ -197,16 +226,22 @@ func stratifiedFolds(y []float64, k int, seed uint64) []int {
 	return fold
 }
 
-// split returns the problem of the rows outside fold k and the rows in it.
-func (s *cvSetup) split(k int) (train *Problem, test []int) {
-	var rows []int
-	for i, f := range s.fold {
-		if f == k {
-			test = append(test, i)
+// FoldRows returns, in order, the rows outside fold f (in) and those in it
+// (out), given each row's fold (as StratifiedFolds and DealFolds give it).
+func FoldRows(fold []int, f int) (in, out []int) {
+	for i, fi := range fold {
+		if fi == f {
+			out = append(out, i)
 		} else {
-			rows = append(rows, i)
+			in = append(in, i)
 		}
 	}
+	return in, out
+}
+
+// split returns the problem of the rows outside fold k and the rows in it.
+func (s *cvSetup) split(k int) (train *Problem, test []int) {
+	rows, test := FoldRows(s.fold, k)
 	y := make([]float64, len(rows))
 	for t, i := range rows {
 		y[t] = s.prob.Y[i]

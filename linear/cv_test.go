@@ -3,7 +3,9 @@ package linear
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strings"
@@ -13,35 +15,124 @@ import (
 	"github.com/greedytl/greedytl/metric"
 )
 
+// checkDealt reports how fold, the folds of the rows that classes
+// partition, fails to be a stratified k-fold assignment: a row without a
+// fold in 0 … k−1, a class whose counts in the folds differ by more than
+// one, or fold sizes that do.
+func checkDealt(classes [][]int, k int, fold []int) error {
+	size := make([]int, k)
+	for c, rows := range classes {
+		count := make([]int, k)
+		for _, i := range rows {
+			f := fold[i]
+			if f < 0 || f >= k {
+				return fmt.Errorf("row %d of class %d: fold %d", i, c, f)
+			}
+			count[f]++
+			size[f]++
+		}
+		if slices.Max(count)-slices.Min(count) > 1 {
+			return fmt.Errorf("class %d: counts in the folds %v", c, count)
+		}
+	}
+	if slices.Max(size)-slices.Min(size) > 1 {
+		return fmt.Errorf("fold sizes %v", size)
+	}
+	return nil
+}
+
+// TestDealFolds checks DealFolds's properties over random partitions of
+// random sizes into one to six classes (empty ones included, rows listed
+// in any order) and fold counts (more folds than rows included): every row
+// gets a fold, each class and the folds are spread evenly (checkDealt),
+// the same rng state gives the same folds, FoldRows splits the rows by
+// them, classes is left unchanged; and it panics on k < 1 and on classes that do not partition the rows.
+func TestDealFolds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 2000 {
+		n := rng.IntN(70)
+		classes := make([][]int, 1+rng.IntN(6))
+		for _, i := range rng.Perm(n) {
+			c := min(len(classes)-1, int(rng.ExpFloat64()*1.4))
+			classes[c] = append(classes[c], i)
+		}
+		given := make([][]int, len(classes))
+		for c := range classes {
+			given[c] = slices.Clone(classes[c])
+		}
+		k := 1 + rng.IntN(n+3)
+		seed := rng.Uint64()
+		fold := DealFolds(classes, k, rand.New(rand.NewPCG(seed, 1)))
+		if len(fold) != n {
+			t.Fatalf("trial %d: %d folds for %d rows", trial, len(fold), n)
+		}
+		if err := checkDealt(classes, k, fold); err != nil {
+			t.Fatalf("trial %d: classes %v, %d folds: %v (folds %v)", trial, classes, k, err, fold)
+		}
+		if again := DealFolds(classes, k, rand.New(rand.NewPCG(seed, 1))); !slices.Equal(again, fold) {
+			t.Fatalf("trial %d: folds %v, then %v from the same seed", trial, fold, again)
+		}
+		// FoldRows splits the rows by fold, both parts in row order.
+		for f := range k {
+			in, out := FoldRows(fold, f)
+			if !slices.IsSorted(in) || !slices.IsSorted(out) || len(in)+len(out) != n {
+				t.Fatalf("trial %d: fold %d: rows %v and %v", trial, f, in, out)
+			}
+			for _, i := range out {
+				if fold[i] != f {
+					t.Fatalf("trial %d: FoldRows(fold, %d) gives row %d of fold %d", trial, f, i, fold[i])
+				}
+			}
+			for _, i := range in {
+				if fold[i] == f {
+					t.Fatalf("trial %d: FoldRows(fold, %d) leaves out row %d of fold %d", trial, f, i, fold[i])
+				}
+			}
+		}
+		for c := range classes {
+			if !slices.Equal(classes[c], given[c]) {
+				t.Fatalf("trial %d: class %d changed from %v to %v", trial, c, given[c], classes[c])
+			}
+		}
+	}
+	for _, bad := range []struct {
+		classes [][]int
+		k       int
+	}{
+		{[][]int{{0, 1}, {2}}, 0},
+		{[][]int{{0, 1}, {1}}, 2},
+		{[][]int{{0, 3}, {1}}, 2},
+		{[][]int{{0, -1}, {1}}, 2},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("DealFolds(%v, %d, rng) did not panic", bad.classes, bad.k)
+				}
+			}()
+			DealFolds(bad.classes, bad.k, rand.New(rand.NewPCG(1, 1)))
+		}()
+	}
+}
+
 func TestStratifiedFolds(t *testing.T) {
 	y := make([]float64, 53)
+	var pos, neg []int
 	for i := range y {
 		y[i] = -1
 		if i%4 == 0 {
 			y[i] = 1
 		}
+		if y[i] == 1 {
+			pos = append(pos, i)
+		} else {
+			neg = append(neg, i)
+		}
 	}
 	for _, k := range []int{2, 5, 10, 53} {
 		fold := stratifiedFolds(y, k, 7)
-		// Each class is spread evenly: its fold counts differ by at most
-		// one; and so are the fold sizes.
-		for _, class := range []float64{1, -1} {
-			count := make([]int, k)
-			for i, f := range fold {
-				if y[i] == class {
-					count[f]++
-				}
-			}
-			if slices.Max(count)-slices.Min(count) > 1 {
-				t.Errorf("k=%d class %v: per-fold counts %v", k, class, count)
-			}
-		}
-		size := make([]int, k)
-		for _, f := range fold {
-			size[f]++
-		}
-		if slices.Max(size)-slices.Min(size) > 1 {
-			t.Errorf("k=%d: fold sizes %v", k, size)
+		if err := checkDealt([][]int{pos, neg}, k, fold); err != nil {
+			t.Errorf("k=%d: %v", k, err)
 		}
 		if !slices.Equal(fold, stratifiedFolds(y, k, 7)) {
 			t.Errorf("k=%d: not deterministic", k)
@@ -49,6 +140,56 @@ func TestStratifiedFolds(t *testing.T) {
 	}
 	if slices.Equal(stratifiedFolds(y, 5, 7), stratifiedFolds(y, 5, 8)) {
 		t.Error("seeds 7 and 8 give the same folds")
+	}
+}
+
+// referenceStratifiedFolds is stratifiedFolds's definition written another
+// way: the examples of the first example's class, then the others, each
+// shuffled by rand.Shuffle from PCG(seed, seed), laid end to end; the
+// example at position p of that order goes to fold p mod k.
+func referenceStratifiedFolds(y []float64, k int, seed uint64) []int {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	var order []int
+	for _, first := range []bool{true, false} {
+		var rows []int
+		for i, v := range y {
+			if (v == y[0]) == first {
+				rows = append(rows, i)
+			}
+		}
+		rng.Shuffle(len(rows), func(a, b int) { rows[a], rows[b] = rows[b], rows[a] })
+		order = append(order, rows...)
+	}
+	fold := make([]int, len(y))
+	for p, i := range order {
+		fold[i] = p % k
+	}
+	return fold
+}
+
+// TestStratifiedFoldsReference pins StratifiedFolds, whose folds choose C
+// in CrossValidate, SelectC and stacked-logistic (and so the published
+// results, source models and model files), to referenceStratifiedFolds over
+// random label vectors (one class or two, any label values), fold counts
+// and seeds.
+func TestStratifiedFoldsReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 2000 {
+		y := make([]float64, 1+rng.IntN(80))
+		labels := [2]float64{rng.NormFloat64(), rng.NormFloat64()}
+		share := rng.Float64()
+		for i := range y {
+			y[i] = labels[0]
+			if rng.Float64() < share {
+				y[i] = labels[1]
+			}
+		}
+		k := 1 + rng.IntN(len(y))
+		seed := rng.Uint64()
+		got, want := StratifiedFolds(y, k, seed), referenceStratifiedFolds(y, k, seed)
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d: labels %v, %d folds, seed %d: folds %v, want %v", trial, y, k, seed, got, want)
+		}
 	}
 }
 

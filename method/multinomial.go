@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/greedytl/greedytl/grid"
+	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
@@ -185,21 +186,10 @@ func reduceRows(Z *mat.Dense) (F, back *mat.Dense) {
 }
 
 // multinomialFoldsOf returns a stratified assignment of the examples to k
-// folds: each class's examples, shuffled with seed, are dealt to the folds
-// in turn, continuing where the previous class stopped.
+// folds: linear.DealFolds of the classes in order, rng PCG(seed,
+// 0x6e776179).
 func multinomialFoldsOf(y ClassLabels, k int, seed uint64) []int {
-	rng := rand.New(rand.NewPCG(seed, 0x6e776179))
-	fold := make([]int, len(y.Y))
-	next := 0
-	for _, rows := range classRowsOf(y) {
-		rows = slices.Clone(rows)
-		rng.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
-		for _, i := range rows {
-			fold[i] = next % k
-			next++
-		}
-	}
-	return fold
+	return linear.DealFolds(classRowsOf(y), k, rand.New(rand.NewPCG(seed, 0x6e776179)))
 }
 
 // cvSubsample returns the rows on which C is chosen when a class has more
@@ -244,7 +234,7 @@ func chooseMultinomialC(ctx context.Context, F *mat.Dense, y ClassLabels, seed u
 	}
 	r := F.RawMatrix().Cols
 	for f := range k {
-		in, out := foldRows(fold, f)
+		in, out := linear.FoldRows(fold, f)
 		var x []float64
 		for g, c := range cs {
 			var err error

@@ -77,7 +77,7 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (resu
 			cands[g] = looCandidate{Strength: 1 / cg, Pred: make([]float64, m)}
 		}
 		for f := range k {
-			in, out := foldRows(fold, f)
+			in, out := linear.FoldRows(fold, f)
 			sc, model, err := s.fitRows(ctx, raw, train.Y, in)
 			if err != nil {
 				return nil, err
@@ -210,17 +210,4 @@ func rowsOf(a *mat.Dense, rows []int) *mat.Dense {
 		out.SetRow(k, a.RawRowView(i))
 	}
 	return out
-}
-
-// foldRows returns, in order, the rows outside fold f (in) and those in it
-// (out), given each row's fold.
-func foldRows(fold []int, f int) (in, out []int) {
-	for i, fi := range fold {
-		if fi == f {
-			out = append(out, i)
-		} else {
-			in = append(in, i)
-		}
-	}
-	return in, out
 }
