@@ -34,6 +34,16 @@ import (
 // folds are drawn with Extra.Seed. The columns are standardised once, on
 // all training examples (unsupervised: no label is used).
 //
+// With more than 20 examples of a class (multinomialCVPerClass), C is
+// chosen on 20 of that class's examples, drawn with Extra.Seed, and all of
+// the others' (cvSubsample); the final fit uses every example. The
+// cross-validation's cost then stops growing with the rows (an L-BFGS step
+// costs O(rows·min(rows, p)·K)), while C, the weight of the summed loss as
+// in scikit-learn, keeps its meaning on more rows: the penalty's share
+// falls as the rows grow, as it does between a fold and the whole sample.
+// The few-shot fits this method is made for (up to 20 examples a class)
+// are not affected.
+//
 // With more columns than examples (p > m) the fit is done in the span of
 // the training rows: Z = U S Vᵀ, and W = B Vᵀ leaves the loss of every fold
 // unchanged while ‖W‖ = ‖B‖, so the problem is the same on the m × r
@@ -55,6 +65,9 @@ const (
 	multinomialFolds = 5
 	// multinomialDefaultC is C when cross-validation is impossible.
 	multinomialDefaultC = 1.0
+	// multinomialCVPerClass caps the examples of a class that the
+	// cross-validation of C uses (cvSubsample).
+	multinomialCVPerClass = 20
 )
 
 // Name returns "multinomial-logistic".
@@ -80,7 +93,17 @@ func fitMultinomialModel(ctx context.Context, name string, s blockScaler, Z *mat
 		sub = Z.Slice(0, m, first, p).(*mat.Dense)
 	}
 	F, back := reduceRows(sub)
-	c, err := chooseMultinomialC(ctx, F, y, seed)
+	Fcv, ycv := F, y
+	if rows := cvSubsample(y, seed); rows != nil {
+		// In the span of the subsample's rows, as F is in all the rows':
+		// the same held-out losses, at the subsample's cost.
+		Fcv, _ = reduceRows(rowsOf(sub, rows))
+		ycv = ClassLabels{Names: y.Names, Y: make([]int, len(rows))}
+		for t, i := range rows {
+			ycv.Y[t] = y.Y[i]
+		}
+	}
+	c, err := chooseMultinomialC(ctx, Fcv, ycv, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -167,6 +190,29 @@ func reduceRows(Z *mat.Dense) (F, back *mat.Dense) {
 // 0x6e776179).
 func multinomialFoldsOf(y ClassLabels, k int, seed uint64) []int {
 	return linear.DealFolds(classRowsOf(y), k, rand.New(rand.NewPCG(seed, 0x6e776179)))
+}
+
+// cvSubsample returns the rows on which C is chosen when a class has more
+// than multinomialCVPerClass examples: that many of each such class, drawn
+// with seed, and every example of the others, in increasing order. It
+// returns nil when no class has more (C is chosen on all the rows).
+func cvSubsample(y ClassLabels, seed uint64) []int {
+	classes := classRowsOf(y)
+	if slices.IndexFunc(classes, func(r []int) bool { return len(r) > multinomialCVPerClass }) < 0 {
+		return nil
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x63767375)) // "cvsu"
+	var rows []int
+	for _, r := range classes {
+		if len(r) > multinomialCVPerClass {
+			r = slices.Clone(r)
+			rng.Shuffle(len(r), func(i, j int) { r[i], r[j] = r[j], r[i] })
+			r = r[:multinomialCVPerClass]
+		}
+		rows = append(rows, r...)
+	}
+	slices.Sort(rows)
+	return rows
 }
 
 // chooseMultinomialC chooses C by stratified cross-validation (see

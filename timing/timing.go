@@ -18,6 +18,7 @@ const (
 	Exact    = "exact"         // exact GreedyTL (Options.Sample = 0)
 	Sample59 = "sample59"      // GreedyTL-59 (Options.Sample = 59)
 	Auto     = "greedytl-auto" // the recommended method, in Rows at N = 1,000
+	NWay     = "greedytl-nway" // the recommended multi-class method, in Rows at N = 1,000
 )
 
 // The tables a Row can belong to (Row.Table).
@@ -39,10 +40,11 @@ type Row struct {
 	// columns (sources plus feature dimensions).
 	M int `json:"m"`
 	N int `json:"n"`
-	// Method is Exact, Sample59 or Auto.
+	// Method is Exact, Sample59, Auto or NWay.
 	Method string `json:"method"`
 	// Steps is the median number of columns selected (for Auto, by its
-	// GreedyTL member γ = 1 on the whole sample).
+	// GreedyTL member γ = 1 on the whole sample; 0 for NWay, which selects
+	// none).
 	Steps int `json:"steps"`
 	// Seconds is the median wall-clock time of one fit.
 	Seconds float64 `json:"seconds"`
@@ -146,8 +148,11 @@ var rowSizes = [][2]int{{200, 1000}, {2000, 1000}, {200, 5000}, {2000, 5000}, {2
 // and 20,000 at N = 5,000 (those with m ≤ opts.MaxM), half of them
 // positive, 60 steps each (δ = 0); and at N = 1,000 the recommended method
 // greedytl-auto (Auto, its default settings: GreedyTL members stopped by
-// δ = 1e-4, a committee on the whole sample and 10 subsamples). m = 20,000,
-// N = 5,000 holds 800 MB of data, and the exact search as much again.
+// δ = 1e-4, a committee on the whole sample and 10 subsamples) and the
+// recommended multi-class method greedytl-nway (NWay: the problem's rows
+// dealt to nwayClasses classes in turn, its first 800 columns as features
+// and the other 200 as source scores). m = 20,000, N = 5,000 holds 800 MB
+// of data, and the exact search as much again.
 func Rows(ctx context.Context, opts Options) ([]Row, error) {
 	var cells []cell
 	for _, s := range rowSizes {
@@ -160,6 +165,7 @@ func Rows(ctx context.Context, opts Options) ([]Row, error) {
 		}
 		if n == 1000 {
 			cells = append(cells, cell{table: TableRows, pos: m / 2, neg: m - m/2, n: n, method: Auto, oneProblem: true})
+			cells = append(cells, cell{table: TableRows, pos: m / 2, neg: m - m/2, n: n, method: NWay, oneProblem: true})
 		}
 	}
 	return run(ctx, opts, cells)
@@ -182,6 +188,34 @@ func fitAuto(ctx context.Context, H *mat.Dense, y []float64) (int, error) {
 		return 0, fmt.Errorf("timing: greedytl-auto gave a %T without its committee", model)
 	}
 	return len(auto.Committee.Greedy[0].Path), nil
+}
+
+// nwayClasses is the number of classes of Rows' NWay cells, and
+// nwayFeatures the number of the problem's columns they use as features.
+const (
+	nwayClasses  = 20
+	nwayFeatures = 800
+)
+
+// fitNWay fits greedytl-nway on the problem H (its first nwayFeatures
+// columns as features, the others as source scores) with row i of class
+// i mod nwayClasses.
+func fitNWay(ctx context.Context, H *mat.Dense, seed uint64) error {
+	meth, err := method.NewMulti(NWay)
+	if err != nil {
+		return err
+	}
+	m, n := H.Dims()
+	y := method.ClassLabels{Names: make([]string, nwayClasses), Y: make([]int, m)}
+	for k := range y.Names {
+		y.Names[k] = fmt.Sprint("class", k)
+	}
+	for i := range y.Y {
+		y.Y[i] = i % nwayClasses
+	}
+	data := method.Data{X: H.Slice(0, m, 0, nwayFeatures), H: H.Slice(0, m, nwayFeatures, n)}
+	_, err = meth.FitMulti(ctx, data, y, method.Extra{Seed: seed})
+	return err
 }
 
 // run times cells in order. Problems are drawn afresh for every repeat
@@ -225,9 +259,12 @@ func run(ctx context.Context, opts Options, cells []cell) ([]Row, error) {
 			}
 			start := time.Now()
 			var err error
-			if c.method == Auto {
+			switch c.method {
+			case Auto:
 				steps[r], err = fitAuto(ctx, H, y)
-			} else {
+			case NWay:
+				err = fitNWay(ctx, H, o.Seed)
+			default:
 				var mod *greedytl.Model
 				if mod, err = greedytl.Fit(ctx, nil, H, y, o); err == nil {
 					steps[r] = len(mod.Selected)

@@ -121,7 +121,8 @@ func TestScalingCap(t *testing.T) {
 }
 
 // TestRowsCap runs Rows capped at m = 200 with one repeat: GreedyTL and
-// GreedyTL-59 at N = 1,000 and 5,000, and greedytl-auto at N = 1,000.
+// GreedyTL-59 at N = 1,000 and 5,000, and greedytl-auto and greedytl-nway
+// at N = 1,000.
 func TestRowsCap(t *testing.T) {
 	rows, err := Rows(context.Background(), Options{Repeats: 1, MaxM: 200})
 	if err != nil {
@@ -130,15 +131,18 @@ func TestRowsCap(t *testing.T) {
 	want := []struct {
 		n      int
 		method string
-	}{{1000, Exact}, {1000, Sample59}, {1000, Auto}, {5000, Exact}, {5000, Sample59}}
+	}{{1000, Exact}, {1000, Sample59}, {1000, Auto}, {1000, NWay}, {5000, Exact}, {5000, Sample59}}
 	if len(rows) != len(want) {
 		t.Fatalf("%d rows, want %d: %+v", len(rows), len(want), rows)
 	}
 	for k, r := range rows {
 		w := want[k]
 		steps := r.Steps == 60
-		if w.method == Auto {
+		switch w.method {
+		case Auto:
 			steps = r.Steps >= 1 // GreedyTL stopped by δ
+		case NWay:
+			steps = r.Steps == 0 // selects no columns
 		}
 		if r.Table != TableRows || r.M != 200 || r.N != w.n || r.Method != w.method || !steps || !(r.Seconds > 0) {
 			t.Errorf("row %d: %+v, want m = 200, N = %d, %s", k, r, w.n, w.method)

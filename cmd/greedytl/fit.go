@@ -86,6 +86,13 @@ with the methods below); the other native multi-class methods fit natively (--me
 and any binary method is fitted one class against the rest.
 The model file records the class names in order. Two label values stay a
 binary fit; --positive NAME makes one class against all the others.
+The cost of ` + method.RecommendedMulti + `, for m examples of K classes and
+p = d + n columns: two multinomial logistic regressions, each a choice of
+C by 5-fold cross-validation over 9 values (on at most 20 examples of each
+class) and a final fit, by L-BFGS steps of O(m·min(m, p)·K) (in the span of
+the rows when p > m, after an O(m²·p) reduction). Measured (one core, CPU,
+loaded 2-core machine; p = 1,000, K = 20): 0.7 s at 10 examples a class,
+7.6 s at 100.
 
 Source scores come from a matrix (--source-scores) or are computed from a
 directory of linear source models written by train-sources (--sources). With
