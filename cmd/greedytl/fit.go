@@ -282,6 +282,8 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		if m, err = o.configure(c); err != nil {
 			return err
 		}
+	} else if o.data.positive != "" {
+		return badInputf("--positive %s asks for one class against the rest (a binary fit), but %s fits several classes at once: leave --positive out, or give a binary --method", o.data.positive, o.method)
 	}
 	inputs := append(append(o.data.files(), o.unlabelled.files()...), o.oracle.files()...)
 	if err := checkOut(o.out, inputs...); err != nil {

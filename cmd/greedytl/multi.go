@@ -140,6 +140,12 @@ func quoteAll(names []string) []string {
 // a header of class names; with --labels it reports the accuracy and the
 // balanced accuracy (--json: with the confusion matrix).
 func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel) error {
+	if o.data.positive != "" {
+		return badInputf("--positive is for binary models; %s is a model of %d classes (%s)", o.model, len(model.Classes()), strings.Join(quoteAll(model.Classes()), ", "))
+	}
+	if o.json && o.data.labels == "" {
+		return badInputf("--json reports the evaluation against --labels: give --labels (the predictions are printed without --json)")
+	}
 	d, err := o.data.loadData(s, false)
 	if err != nil {
 		return err

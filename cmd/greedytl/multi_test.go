@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -189,6 +190,41 @@ func TestLabelsHeader(t *testing.T) {
 		}
 		if code != 0 || json.Unmarshal([]byte(out), &sum) != nil || strings.Join(sum.Classes, ",") != tc.classes {
 			t.Errorf("--labels-header %s: inspect exit %d (%s): classes %v, want %s", tc.header, code, stderr, sum.Classes, tc.classes)
+		}
+	}
+}
+
+// TestMultiIgnoredFlags: flags that cannot apply are input errors (exit 2,
+// nothing written) rather than silently ignored: --positive with a method
+// that fits several classes at once (even naming no label of the file) and
+// with a multi-class model at predict, and --json without --labels.
+func TestMultiIgnoredFlags(t *testing.T) {
+	dir := t.TempDir()
+	x, h, y, xt, ht, yt := multiFiles(t, dir)
+	model := filepath.Join(dir, "m.json")
+	if code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--source-scores", h, "--labels", y, "--out", model); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	out := filepath.Join(dir, "p.json")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fit", "--method", "nearest-mean", "--positive", "bee", "--features", x, "--source-scores", h, "--labels", y, "--out", out},
+			"--positive bee asks for one class against the rest (a binary fit), but nearest-mean fits several classes at once"},
+		{[]string{"fit", "--method", "greedytl-nway", "--positive", "yak", "--features", x, "--source-scores", h, "--labels", y, "--out", out},
+			"--positive yak asks for one class against the rest"},
+		{[]string{"predict", "--model", model, "--positive", "bee", "--features", xt, "--source-scores", ht, "--labels", yt, "--out", out},
+			`--positive is for binary models; ` + model + ` is a model of 3 classes ("ant", "bee", "cow")`},
+		{[]string{"predict", "--model", model, "--json", "--features", xt, "--source-scores", ht, "--out", out},
+			"--json reports the evaluation against --labels: give --labels"},
+	} {
+		code, _, stderr := cli(t, "", tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", strings.Join(tc.args, " "), code, stderr, tc.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s wrote %s", strings.Join(tc.args, " "), out)
 		}
 	}
 }
