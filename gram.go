@@ -187,10 +187,14 @@ func sampleStats(ctx context.Context, in *inputs) ([]colStats, []float64, error)
 // two, both classes present): its Fit is Fit on those rows, X, H and y
 // alike. It costs O(N·m) for the statistics and O(N²·r) for the
 // cross-products, r = min(len(rows), m − len(rows)). It returns an error
-// when a row is out of range or repeated, or when ctx is done.
+// when rows is empty, a row is out of range or repeated, or when ctx is
+// done, and Fit's errors for the rows' labels.
 func (g *Gram) Subset(ctx context.Context, rows []int) (*Gram, error) {
 	if err := fitctx.Start(ctx, "greedytl.Gram.Subset"); err != nil {
 		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("greedytl.Gram.Subset: no rows: need at least 2 training examples (one of each class)")
 	}
 	b := g.base
 	M := b.in.m

@@ -241,7 +241,8 @@ func TestGramFitCOIL100(t *testing.T) {
 // TestGramFitDelegates: where the cross-products cannot stand in, or the
 // options ask for another search, Gram.Fit is Fit itself — with γ = 0 (no
 // feature is a candidate), the randomised search, λ by leave-one-out, and
-// every column constant — and Subset rejects bad rows.
+// every column constant — and Subset rejects bad rows (none, one, out of
+// range, repeated) with an error.
 func TestGramFitDelegates(t *testing.T) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(16, 3))
@@ -277,7 +278,7 @@ func TestGramFitDelegates(t *testing.T) {
 	if _, err := g.FitSelection(ctx, Options{Lambda: 1, FeatureFactor: 1, StopAtMinLOO: true}); err == nil {
 		t.Error("FitSelection with StopAtMinLOO: no error")
 	}
-	for _, rows := range [][]int{{0, 1, m}, {0, 1, -1}, {0, 1, 1}} {
+	for _, rows := range [][]int{{0, 1, m}, {0, 1, -1}, {0, 1, 1}, {}, nil, {0}} {
 		if _, err := g.Subset(ctx, rows); err == nil {
 			t.Errorf("Subset(%v): no error", rows)
 		}
