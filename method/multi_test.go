@@ -596,3 +596,50 @@ func TestReadMultiMethodErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestReadOneVsRestLabels: a one-vs-rest file matches its classes and its
+// binary models by position; each model records the labels it was fitted
+// for, so a file whose classes or models were reordered (by hand), or
+// whose model records no labels, is refused rather than read as a model
+// that predicts the wrong classes. The file as written reads back.
+func TestReadOneVsRestLabels(t *testing.T) {
+	train, y, _, _ := multiProblem(2, 3, 3, 1, 4, 2)
+	_, file := multiFile(t, "rls-srcfeat", train, y)
+	if _, err := Read(bytes.NewReader(file)); err != nil {
+		t.Fatalf("the file as written: %v", err)
+	}
+	edit := func(change func(doc map[string]any)) []byte {
+		var doc map[string]any
+		if err := json.Unmarshal(file, &doc); err != nil {
+			t.Fatal(err)
+		}
+		change(doc)
+		b, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(doc map[string]any)
+		want   string
+	}{
+		{"classes reordered", func(doc map[string]any) {
+			c := doc["classes"].([]any)
+			c[0], c[1] = c[1], c[0]
+		}, `models[0]: is fitted for "class0" against "class1", "class2", but it is the model of class 0, "class1" against "class0", "class2"`},
+		{"models reordered", func(doc map[string]any) {
+			m := doc["models"].([]any)
+			m[0], m[2] = m[2], m[0]
+		}, `models[0]: is fitted for "class2" against "class0", "class1", but it is the model of class 0, "class0"`},
+		{"labels removed", func(doc map[string]any) {
+			delete(doc["models"].([]any)[1].(map[string]any), "labels")
+		}, `models[1]: records no labels: want "class1" against the rest`},
+	} {
+		_, err := Read(bytes.NewReader(edit(tc.change)))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+}

@@ -448,6 +448,14 @@ class MultiScorer(Scorer):
             models = doc["models"]
             if len(models) != K:
                 raise ModelFileError("{} binary models for {} classes".format(len(models), K))
+            for k, m in enumerate(models):
+                # Classes and models match by position: each model records the
+                # labels it was fitted for (method.checkOneVsRestLabels).
+                lab = m.get("labels") if isinstance(m, dict) else None
+                rest = self.classes[:k] + self.classes[k + 1:]
+                if not isinstance(lab, dict) or lab.get("positive") != self.classes[k] or lab.get("negative") != rest:
+                    raise ModelFileError("models[{}] is fitted for labels {!r}, but it is the model of class {!r} "
+                                         "against {!r}".format(k, lab, self.classes[k], rest))
             self.models = [decode(m) for m in models]
             for k, m in enumerate(self.models):
                 if m.classes is not None:
