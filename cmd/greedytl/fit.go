@@ -306,18 +306,8 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	}
 	extra := method.Extra{Seed: o.seed}
 	needs := m.Needs()
-	if needs.Unlabelled || o.unlabelled.given() {
-		if !needs.Unlabelled {
-			return badInputf("--unlabelled-* inputs are for transductive methods (dam), not %s", o.method)
-		}
-		if !o.unlabelled.given() {
-			return badInputf("%s is transductive: give the unlabelled target inputs with --unlabelled-features/--unlabelled-source-scores", o.method)
-		}
-		d, err := o.unlabelled.loadData(s, false)
-		if err != nil {
-			return err
-		}
-		extra.Unlabelled = d
+	if extra.Unlabelled, err = o.loadUnlabelled(s, needs.Unlabelled); err != nil {
+		return err
 	}
 	if needs.Oracle || o.oracle.given() {
 		if !needs.Oracle {
@@ -346,6 +336,23 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	info := method.FileInfo{Sources: src, Labels: &modelfile.LabelNames{Positive: pos, Negative: neg}}
 	write := func(w io.Writer) error { return method.Write(w, model, info) }
 	return o.writeModel(s, write, model.Method()+" model")
+}
+
+// loadUnlabelled reads the --unlabelled-* inputs of a transductive method
+// (needed: the method needs them); it returns nil without them, and an
+// input error when a method needs them and they are not given, or they are
+// given to one that does not use them.
+func (o *fitOptions) loadUnlabelled(s *streams, needed bool) (*method.Data, error) {
+	given := o.unlabelled.given()
+	switch {
+	case given && !needed:
+		return nil, badInputf("--unlabelled-* inputs are for transductive methods (dam), not %s", o.method)
+	case needed && !given:
+		return nil, badInputf("%s is transductive: give the unlabelled target inputs with --unlabelled-features/--unlabelled-source-scores", o.method)
+	case !given:
+		return nil, nil
+	}
+	return o.unlabelled.loadData(s, false)
 }
 
 // writeModel writes fit's model with write: to standard output, or

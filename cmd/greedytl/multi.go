@@ -65,12 +65,9 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, d method.Data, cls
 		return badInputf("--oracle-* inputs are for binary fits; %s is fitted on %d classes", mm.Name(), len(cls.Names))
 	}
 	extra := method.Extra{Seed: o.seed}
-	if o.unlabelled.given() {
-		u, err := o.unlabelled.loadData(s, false)
-		if err != nil {
-			return err
-		}
-		extra.Unlabelled = u
+	ovr, isOVR := mm.(method.OneVsRest)
+	if extra.Unlabelled, err = o.loadUnlabelled(s, isOVR && ovr.Binary.Needs().Unlabelled); err != nil {
+		return err
 	}
 	model, err := mm.FitMulti(c.Context(), d, method.ClassLabels{Names: cls.Names, Y: cls.Y}, extra)
 	if err != nil {

@@ -197,7 +197,10 @@ func TestLabelsHeader(t *testing.T) {
 // TestMultiIgnoredFlags: flags that cannot apply are input errors (exit 2,
 // nothing written) rather than silently ignored: --positive with a method
 // that fits several classes at once (even naming no label of the file) and
-// with a multi-class model at predict, and --json without --labels.
+// with a multi-class model at predict, --json without --labels, and
+// --unlabelled-* inputs for a method that does not use them; a
+// transductive method fitted one class against the rest without them is
+// told which flags to give, as for two classes.
 func TestMultiIgnoredFlags(t *testing.T) {
 	dir := t.TempDir()
 	x, h, y, xt, ht, yt := multiFiles(t, dir)
@@ -218,6 +221,10 @@ func TestMultiIgnoredFlags(t *testing.T) {
 			`--positive is for binary models; ` + model + ` is a model of 3 classes ("ant", "bee", "cow")`},
 		{[]string{"predict", "--model", model, "--json", "--features", xt, "--source-scores", ht, "--out", out},
 			"--json reports the evaluation against --labels: give --labels"},
+		{[]string{"fit", "--method", "nearest-mean", "--features", x, "--source-scores", h, "--labels", y, "--unlabelled-features", xt, "--out", out},
+			"--unlabelled-* inputs are for transductive methods (dam), not nearest-mean"},
+		{[]string{"fit", "--method", "dam", "--features", x, "--source-scores", h, "--labels", y, "--out", out},
+			"dam is transductive: give the unlabelled target inputs with --unlabelled-features/--unlabelled-source-scores"},
 	} {
 		code, _, stderr := cli(t, "", tc.args...)
 		if code != 2 || !strings.Contains(stderr, tc.want) {
