@@ -254,9 +254,17 @@ func (f flagSetting) applies(base, spec string) error {
 }
 
 // configure returns the binary method to fit: method.New of the flags'
-// spec.
+// spec. Where New fails, so does NewMulti, whose error for an unknown
+// method lists the multi-class methods too (valid --method values as
+// well), which it returns.
 func (o *fitOptions) configure(c *cobra.Command) (method.Method, error) {
-	return newOfSpec(o, c, method.New)
+	m, err := newOfSpec(o, c, method.New)
+	if err != nil {
+		if _, multiErr := newOfSpec(o, c, method.NewMulti); multiErr != nil {
+			return nil, multiErr
+		}
+	}
+	return m, err
 }
 
 // newOfSpec returns what newMethod (method.New, method.NewMulti) makes of
