@@ -25,7 +25,7 @@ func (f *dataFlags) readClasses(m int) (*dataset.Classes, error) {
 		return nil, err
 	}
 	if len(cls.Y) != m {
-		return nil, badInputf("%s has %d labels but the inputs have %d rows", displayName(f.labels), len(cls.Y), m)
+		return nil, labelCountError(f.labels, cls, m)
 	}
 	return cls, nil
 }

@@ -157,8 +157,9 @@ func TestPredictMultiBadLabels(t *testing.T) {
 
 // TestLabelsHeader: a label file whose first class has one example above
 // two classes of two reads as a header above two classes by default
-// (auto), as three classes with --labels-header no, and as two with yes;
-// a bad value is an input error.
+// (auto), as three classes with --labels-header no, and as two with yes —
+// the message on the labels' count then says that the first line was read
+// as a header; a bad value is an input error.
 func TestLabelsHeader(t *testing.T) {
 	dir := t.TempDir()
 	X := mat.NewDense(5, 2, []float64{0, 1, 1, 0, 1, 1, 2, 0, 0, 2})
@@ -170,8 +171,8 @@ func TestLabelsHeader(t *testing.T) {
 		classes string // the model's classes; "" for a binary model or none
 		stderr  string
 	}{
-		{"auto", 2, "", "greedytl: " + y + " has 4 labels but the inputs have 5 rows\n"},
-		{"yes", 2, "", "greedytl: " + y + " has 4 labels but the inputs have 5 rows\n"},
+		{"auto", 2, "", "greedytl: " + y + ` has 4 labels but the inputs have 5 rows (its first line, "owl", was read as a header: --labels-header no reads it as a label)` + "\n"},
+		{"yes", 2, "", "greedytl: " + y + ` has 4 labels but the inputs have 5 rows (its first line, "owl", was read as a header: --labels-header no reads it as a label)` + "\n"},
 		{"no", 0, "cat,dog,owl", ""},
 		{"maybe", 2, "", "greedytl: --labels-header: label header \"maybe\": want auto, yes or no\n"},
 	} {
