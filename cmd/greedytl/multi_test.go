@@ -125,16 +125,23 @@ func TestFitPredictMulti(t *testing.T) {
 	}
 }
 
+// nearestMeanFiles writes multiFiles' sample into a temporary directory
+// dir and fits nearest-mean on it into model.
+func nearestMeanFiles(t *testing.T) (dir, model, x, h, y, xt, ht, yt string) {
+	dir = t.TempDir()
+	x, h, y, xt, ht, yt = multiFiles(t, dir)
+	model = filepath.Join(dir, "m.json")
+	if code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--source-scores", h, "--labels", y, "--out", model); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	return
+}
+
 // TestPredictMultiBadLabels: labels that are not the model's classes, a
 // wrong number of labels, and test labels unknown to a binary model that
 // records its label names are input errors (exit 2) naming the file.
 func TestPredictMultiBadLabels(t *testing.T) {
-	dir := t.TempDir()
-	x, h, y, xt, ht, _ := multiFiles(t, dir)
-	model := filepath.Join(dir, "m.json")
-	if code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--source-scores", h, "--labels", y, "--out", model); code != 0 {
-		t.Fatalf("fit: exit %d: %s", code, stderr)
-	}
+	dir, model, x, h, y, xt, ht, _ := nearestMeanFiles(t)
 	bad := writeText(t, dir, "bad.txt", strings.Repeat("ant\nbee\nyak\n", 5))
 	short := writeText(t, dir, "short.txt", "ant\nbee\ncow\nant\n")
 	bin := filepath.Join(dir, "b.json")
@@ -203,12 +210,7 @@ func TestLabelsHeader(t *testing.T) {
 // transductive method fitted one class against the rest without them is
 // told which flags to give, as for two classes.
 func TestMultiIgnoredFlags(t *testing.T) {
-	dir := t.TempDir()
-	x, h, y, xt, ht, yt := multiFiles(t, dir)
-	model := filepath.Join(dir, "m.json")
-	if code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--source-scores", h, "--labels", y, "--out", model); code != 0 {
-		t.Fatalf("fit: exit %d: %s", code, stderr)
-	}
+	dir, model, x, h, y, xt, ht, yt := nearestMeanFiles(t)
 	out := filepath.Join(dir, "p.json")
 	for _, tc := range []struct {
 		args []string
