@@ -245,7 +245,10 @@ func (f flagSetting) applies(base, spec string) error {
 	def, _ := greedytl.DefaultOptions().Setting(f.key)
 	probe := method.Spec{Name: base, Params: map[string]float64{f.key: def}}
 	if _, err := method.Lookup(probe.String()); err != nil {
-		if _, known := method.Registered(base); known {
+		if r, known := method.Registered(base); known {
+			if !r.Capabilities().Binary {
+				return badInputf("--%s applies to the greedytl methods; %s takes no settings", f.flag, spec)
+			}
 			return badInputf("--%s applies to the greedytl methods; %s chooses its hyperparameters by leave-one-out", f.flag, spec)
 		}
 		return badInputf("--method: %w", err)

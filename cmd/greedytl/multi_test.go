@@ -208,7 +208,8 @@ func TestLabelsHeader(t *testing.T) {
 // with a multi-class model at predict, --json without --labels, and
 // --unlabelled-* inputs for a method that does not use them; a
 // transductive method fitted one class against the rest without them is
-// told which flags to give, as for two classes.
+// told which flags to give, as for two classes; GreedyTL's flags given to
+// a native multi-class method say that it takes no settings.
 func TestMultiIgnoredFlags(t *testing.T) {
 	dir, model, x, h, y, xt, ht, yt := nearestMeanFiles(t)
 	out := filepath.Join(dir, "p.json")
@@ -228,6 +229,12 @@ func TestMultiIgnoredFlags(t *testing.T) {
 			"--unlabelled-* inputs are for transductive methods (dam), not nearest-mean"},
 		{[]string{"fit", "--method", "dam", "--features", x, "--source-scores", h, "--labels", y, "--out", out},
 			"dam is transductive: give the unlabelled target inputs with --unlabelled-features/--unlabelled-source-scores"},
+		// Not "chooses its hyperparameters by leave-one-out", as the binary
+		// baselines do: greedytl-nway's C is cross-validated, nearest-mean has none.
+		{[]string{"fit", "--method", "greedytl-nway", "--lambda", "2", "--features", x, "--source-scores", h, "--labels", y, "--out", out},
+			"--lambda applies to the greedytl methods; greedytl-nway takes no settings"},
+		{[]string{"fit", "--method", "nearest-mean", "--max-k", "2", "--features", x, "--source-scores", h, "--labels", y, "--out", out},
+			"--max-k applies to the greedytl methods; nearest-mean takes no settings"},
 	} {
 		code, _, stderr := cli(t, "", tc.args...)
 		if code != 2 || !strings.Contains(stderr, tc.want) {
