@@ -574,29 +574,6 @@ func TestEnsembleSelectedSumsMembers(t *testing.T) {
 	}
 }
 
-// TestReadMultiMethodErrors: a multi-class file naming an unknown method
-// lists the multi-class methods (the native ones, which the binary list
-// lacks, included), and one giving settings to a native method names the
-// spec; each error carries the package's prefix once.
-func TestReadMultiMethodErrors(t *testing.T) {
-	train, y, _, _ := multiProblem(1, 3, 2, 1, 4, 2)
-	_, file := multiFile(t, "nearest-mean", train, y)
-	for _, tc := range []struct{ method, want string }{
-		{"svm", `unknown multi-class method "svm" (known: ` + strings.Join(MultiNames(), ", ") + ")"},
-		{"nearest-mean:k=1", `nearest-mean takes no settings (spec "nearest-mean:k=1")`},
-	} {
-		doc := bytes.Replace(file, []byte(`"nearest-mean"`), []byte(strconv.Quote(tc.method)), 1)
-		_, err := Read(bytes.NewReader(doc))
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("method %q: error %v, want one containing %q", tc.method, err, tc.want)
-			continue
-		}
-		if err := errtest.OnePrefix(err.Error()); err != nil {
-			t.Errorf("method %q: %v", tc.method, err)
-		}
-	}
-}
-
 // TestReadOneVsRestLabels: a one-vs-rest file matches its classes and its
 // binary models by position; each model records the labels it was fitted
 // for, so a file whose classes or models were reordered (by hand), or
@@ -699,6 +676,29 @@ func TestNormaliseRowExtremes(t *testing.T) {
 		}
 		if !slices.Equal(got, ref) {
 			t.Errorf("%s: classes %v for the test rows times 1e300, %v times 1e100", name, got, ref)
+		}
+	}
+}
+
+// TestReadMultiMethodErrors: a multi-class file naming an unknown method
+// lists the multi-class methods (the native ones, which the binary list
+// lacks, included), and one giving settings to a native method names the
+// spec; each error carries the package's prefix once.
+func TestReadMultiMethodErrors(t *testing.T) {
+	train, y, _, _ := multiProblem(1, 3, 2, 1, 4, 2)
+	_, file := multiFile(t, "nearest-mean", train, y)
+	for _, tc := range []struct{ method, want string }{
+		{"svm", `unknown multi-class method "svm" (known: ` + strings.Join(MultiNames(), ", ") + ")"},
+		{"nearest-mean:k=1", `nearest-mean takes no settings (spec "nearest-mean:k=1")`},
+	} {
+		doc := bytes.Replace(file, []byte(`"nearest-mean"`), []byte(strconv.Quote(tc.method)), 1)
+		_, err := Read(bytes.NewReader(doc))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("method %q: error %v, want one containing %q", tc.method, err, tc.want)
+			continue
+		}
+		if err := errtest.OnePrefix(err.Error()); err != nil {
+			t.Errorf("method %q: %v", tc.method, err)
 		}
 	}
 }
