@@ -9,6 +9,7 @@ import (
 	"github.com/greedytl/greedytl/internal/fitctx"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -119,28 +120,38 @@ func NewGram(ctx context.Context, X, H mat.Matrix, y []float64) (*Gram, error) {
 	for i, yi := range y {
 		b.zc[b.nc*m+i] = yi - ysum/float64(m)
 	}
-	if err := ctx.Err(); err != nil {
+	if b.cc, err = crossProducts(ctx, b.zc, w, m); err != nil {
 		return nil, fmt.Errorf("greedytl.NewGram: interrupted: %w", err)
 	}
-	b.cc = crossProducts(b.zc, w, m)
 	g := &Gram{base: b, m: m, x: X, h: H, y: b.y, in: in}
-	if err := g.prepare(st, f); err != nil {
-		return nil, err
+	if err := g.prepare(ctx, st, f); err != nil {
+		return nil, fmt.Errorf("greedytl.NewGram: interrupted: %w", err)
 	}
 	return g, nil
 }
 
 // crossProducts returns AAᵀ for the row-major r×c matrix A, r×r row-major
-// and symmetric. It calls gonum's pure-Go Dsyrk, which computes every
-// element as one dot product of two rows of A (contiguous: twice as fast
-// as the products of columns of the transpose at m = 2,000, N = 880).
-func crossProducts(A []float64, r, c int) []float64 {
+// and symmetric, or ctx's error when ctx is done: it checks ctx before
+// each row, so that a cancelled fit waits for one row's O(r·c) work, not
+// the whole O(r²·c). Every element is one dot product of two rows of A
+// (contiguous: twice as fast as the products of columns of the transpose
+// at m = 2,000, N = 880), as gonum's pure-Go Dsyrk computes it, bit for
+// bit (TestCrossProductsDsyrk).
+func crossProducts(ctx context.Context, A []float64, r, c int) ([]float64, error) {
 	C := make([]float64, r*r)
 	if c > 0 {
-		gonum.Implementation{}.Dsyrk(blas.Upper, blas.NoTrans, r, c, 1, A, c, 0, C, r)
+		for i := range r {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			ai := A[i*c : i*c+c]
+			for j := i; j < r; j++ {
+				C[i*r+j] = floats.Dot(ai, A[j*c:j*c+c])
+			}
+		}
 	}
 	symmetrize(C, r)
-	return C
+	return C, nil
 }
 
 // symmetrize copies the upper triangle of the row-major c×c matrix C into
@@ -187,10 +198,14 @@ func sampleStats(ctx context.Context, in *inputs) ([]colStats, []float64, error)
 // two, both classes present): its Fit is Fit on those rows, X, H and y
 // alike. It costs O(N·m) for the statistics and O(N²·r) for the
 // cross-products, r = min(len(rows), m − len(rows)). It returns an error
-// when a row is out of range or repeated, or when ctx is done.
+// when rows is empty, a row is out of range or repeated, or when ctx is
+// done, and Fit's errors for the rows' labels.
 func (g *Gram) Subset(ctx context.Context, rows []int) (*Gram, error) {
 	if err := fitctx.Start(ctx, "greedytl.Gram.Subset"); err != nil {
 		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("greedytl.Gram.Subset: no rows: need at least 2 training examples (one of each class)")
 	}
 	b := g.base
 	M := b.in.m
@@ -222,8 +237,8 @@ func (g *Gram) Subset(ctx context.Context, rows []int) (*Gram, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.prepare(st, f); err != nil {
-		return nil, err
+	if err := s.prepare(ctx, st, f); err != nil {
+		return nil, fmt.Errorf("greedytl.Gram.Subset: interrupted: %w", err)
 	}
 	return s, nil
 }
@@ -250,8 +265,9 @@ func gatherRows(b *inputMatrix, rows []int) mat.Matrix {
 // st and factors f (sampleStats), or sets fallback when a column the
 // cross-products cannot represent exactly enough would be a candidate: one
 // constant on the base sample but not on this one, or one whose factor
-// overflowed (a subnormal standard deviation).
-func (g *Gram) prepare(st []colStats, f []float64) error {
+// overflowed (a subnormal standard deviation). Its one error is ctx's,
+// when ctx is done during a subset's cross-products.
+func (g *Gram) prepare(ctx context.Context, st []colStats, f []float64) error {
 	b := g.base
 	for j, fj := range f {
 		if fj == 0 {
@@ -268,7 +284,10 @@ func (g *Gram) prepare(st []colStats, f []float64) error {
 	w := b.nc + 1
 	S := b.cc
 	if g.rows != nil {
-		S = g.subsetProducts()
+		var err error
+		if S, err = g.subsetProducts(ctx); err != nil {
+			return err
+		}
 	}
 	// The sample's means of the base's centred columns: the cross-products
 	// of the sample's centred columns are S − m·δδᵀ.
@@ -382,8 +401,9 @@ func (in *inputs) row(i int, dst []float64) {
 
 // subsetProducts returns the cross-products of the base's centred columns
 // over the sample's rows: those of every row minus those of the rows left
-// out, or, when fewer rows are kept than left out, those of the kept rows.
-func (g *Gram) subsetProducts() []float64 {
+// out, or, when fewer rows are kept than left out, those of the kept rows;
+// or ctx's error when ctx is done (crossProducts).
+func (g *Gram) subsetProducts(ctx context.Context) ([]float64, error) {
 	b := g.base
 	w, M := b.nc+1, b.in.m
 	kept := make([]bool, M)
@@ -407,13 +427,16 @@ func (g *Gram) subsetProducts() []float64 {
 			dst[t] = col[r]
 		}
 	}
-	S := crossProducts(A, w, k)
+	S, err := crossProducts(ctx, A, w, k)
+	if err != nil {
+		return nil, err
+	}
 	if out {
 		for i, v := range b.cc {
 			S[i] = v - S[i]
 		}
 	}
-	return S
+	return S, nil
 }
 
 // Fit runs exact GreedyTL with options opts on the Gram's sample: it returns

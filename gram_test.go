@@ -10,10 +10,13 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
 	"github.com/greedytl/greedytl/internal/shareddata"
 )
 
@@ -241,7 +244,8 @@ func TestGramFitCOIL100(t *testing.T) {
 // TestGramFitDelegates: where the cross-products cannot stand in, or the
 // options ask for another search, Gram.Fit is Fit itself — with γ = 0 (no
 // feature is a candidate), the randomised search, λ by leave-one-out, and
-// every column constant — and Subset rejects bad rows.
+// every column constant — and Subset rejects bad rows (none, one, out of
+// range, repeated) with an error.
 func TestGramFitDelegates(t *testing.T) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(16, 3))
@@ -277,7 +281,7 @@ func TestGramFitDelegates(t *testing.T) {
 	if _, err := g.FitSelection(ctx, Options{Lambda: 1, FeatureFactor: 1, StopAtMinLOO: true}); err == nil {
 		t.Error("FitSelection with StopAtMinLOO: no error")
 	}
-	for _, rows := range [][]int{{0, 1, m}, {0, 1, -1}, {0, 1, 1}} {
+	for _, rows := range [][]int{{0, 1, m}, {0, 1, -1}, {0, 1, 1}, {}, nil, {0}} {
 		if _, err := g.Subset(ctx, rows); err == nil {
 			t.Errorf("Subset(%v): no error", rows)
 		}
@@ -289,5 +293,77 @@ func TestGramFitDelegates(t *testing.T) {
 	}
 	if _, err := c.Fit(ctx, DefaultOptions()); !errors.Is(err, errNoCandidates) {
 		t.Errorf("constant columns: %v, want %v", err, errNoCandidates)
+	}
+}
+
+// TestCrossProductsDsyrk: crossProducts is gonum's pure-Go Dsyrk (upper
+// triangle, A times its transpose) bit for bit, mirrored below the
+// diagonal.
+func TestCrossProductsDsyrk(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 4))
+	for _, rc := range [][2]int{{1, 1}, {7, 3}, {37, 53}} {
+		r, c := rc[0], rc[1]
+		A := make([]float64, r*c)
+		for i := range A {
+			A[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(7)-3))
+		}
+		want := make([]float64, r*r)
+		gonum.Implementation{}.Dsyrk(blas.Upper, blas.NoTrans, r, c, 1, A, c, 0, want, r)
+		symmetrize(want, r)
+		got, err := crossProducts(context.Background(), A, r, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range want {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("%d×%d: element %d is %v, Dsyrk %v", r, c, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestGramCancelledAtEachCheck cancels NewGram and Subset at each of their
+// context checks in turn: a Gram whose context is done by the time it
+// returns returns the context's error, one that returns a Gram was never
+// cancelled, and the checks come at least once a row of the
+// cross-products, O(N·m) work, so that a cancelled fit does not wait for
+// the whole O(N²·m).
+func TestGramCancelledAtEachCheck(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 5))
+	const m, d, n = 40, 12, 6
+	X, H := randDense(rng, m, d), randDense(rng, m, n)
+	y := randLabels(rng, m)
+	g, err := NewGram(context.Background(), X, H, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := seq(3, m)  // a downdate: the cross-products of the 3 rows left out
+	few := seq(0, m/3) // recomputed: those of the rows kept
+	for _, tc := range []struct {
+		name string
+		make func(ctx context.Context) (*Gram, error)
+	}{
+		{"NewGram", func(ctx context.Context) (*Gram, error) { return NewGram(ctx, X, H, y) }},
+		{"Subset, downdated", func(ctx context.Context) (*Gram, error) { return g.Subset(ctx, rows) }},
+		{"Subset, recomputed", func(ctx context.Context) (*Gram, error) { return g.Subset(ctx, few) }},
+	} {
+		all := fitctxtest.NewCountdown(math.MaxInt64)
+		if _, err := tc.make(all); err != nil {
+			t.Fatal(err)
+		}
+		calls := all.Calls()
+		if calls < d+n+1 {
+			t.Errorf("%s: %d context checks for %d rows of cross-products", tc.name, calls, d+n+1)
+		}
+		for k := range calls + 1 {
+			ctx := fitctxtest.NewCountdown(k)
+			got, err := tc.make(ctx)
+			switch done := ctx.Cancelled(); {
+			case done && (!errors.Is(err, context.Canceled) || got != nil):
+				t.Errorf("%s, cancelled at check %d of %d: err = %v, Gram %v: want context.Canceled", tc.name, k+1, calls, err, got != nil)
+			case !done && err != nil:
+				t.Errorf("%s, not cancelled: %v", tc.name, err)
+			}
+		}
 	}
 }

@@ -19,8 +19,18 @@ type Classes struct {
 	// Y holds the index in Names of each example's label, in file order.
 	Y []int
 
-	file string   // the file, for messages
-	vals []string // the labels as read
+	file   string   // the file, for messages
+	vals   []string // the labels as read
+	header *string  // the first value, when it was read as a header
+}
+
+// Header returns the first value of the file when it was read as a header
+// (dropped: not a label), for messages about the labels' count.
+func (c *Classes) Header() (string, bool) {
+	if c.header == nil {
+		return "", false
+	}
+	return *c.header, true
 }
 
 // LabelHeader says whether the first value of a text label file is a
@@ -72,6 +82,7 @@ func ReadClassesHeader(path string, h LabelHeader) (*Classes, error) {
 	if err != nil {
 		return nil, err
 	}
+	all := vals
 	switch {
 	case npy || h == HeaderNo:
 	case h == HeaderYes:
@@ -92,6 +103,9 @@ func ReadClassesHeader(path string, h LabelHeader) (*Classes, error) {
 		}
 	}
 	c := &Classes{file: displayName(path), vals: vals}
+	if len(vals) < len(all) {
+		c.header = &all[0]
+	}
 	numeric := true
 	nums := make([]float64, len(vals))
 	for i, v := range vals {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -40,6 +41,11 @@ func TestReadClassesHeader(t *testing.T) {
 		if !slices.Equal(c.Names, tc.names) || !slices.Equal(c.Y, tc.y) {
 			t.Errorf("%q, %v: names %v, y %v; want %v, %v", tc.text, tc.h, c.Names, c.Y, tc.names, tc.y)
 		}
+		// Header reports the first value exactly when it was dropped.
+		first := tc.text[:bytes.IndexByte([]byte(tc.text), '\n')]
+		if h, ok := c.Header(); ok != (len(c.Y) < strings.Count(tc.text, "\n")) || (ok && h != first) {
+			t.Errorf("%q, %v: Header() = %q, %v", tc.text, tc.h, h, ok)
+		}
 	}
 	p := filepath.Join(dir, "one.txt")
 	if err := os.WriteFile(p, []byte("label\n"), 0o644); err != nil {
@@ -59,6 +65,9 @@ func TestReadClassesHeader(t *testing.T) {
 	c, err := ReadClassesHeader(np, HeaderYes)
 	if err != nil || !slices.Equal(c.Y, []int{2, 0, 1}) {
 		t.Errorf(".npy with HeaderYes: %v, %v; want every value read", c, err)
+	}
+	if h, ok := c.Header(); ok {
+		t.Errorf(".npy: Header() = %q, true; want none", h)
 	}
 	for s, want := range map[string]LabelHeader{"auto": HeaderAuto, "yes": HeaderYes, "no": HeaderNo} {
 		if h, err := ParseLabelHeader(s); err != nil || h != want {

@@ -574,6 +574,112 @@ func TestEnsembleSelectedSumsMembers(t *testing.T) {
 	}
 }
 
+// TestReadOneVsRestLabels: a one-vs-rest file matches its classes and its
+// binary models by position; each model records the labels it was fitted
+// for, so a file whose classes or models were reordered (by hand), or
+// whose model records no labels, is refused rather than read as a model
+// that predicts the wrong classes. The file as written reads back.
+func TestReadOneVsRestLabels(t *testing.T) {
+	train, y, _, _ := multiProblem(2, 3, 3, 1, 4, 2)
+	_, file := multiFile(t, "rls-srcfeat", train, y)
+	if _, err := Read(bytes.NewReader(file)); err != nil {
+		t.Fatalf("the file as written: %v", err)
+	}
+	edit := func(change func(doc map[string]any)) []byte {
+		var doc map[string]any
+		if err := json.Unmarshal(file, &doc); err != nil {
+			t.Fatal(err)
+		}
+		change(doc)
+		b, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(doc map[string]any)
+		want   string
+	}{
+		{"classes reordered", func(doc map[string]any) {
+			c := doc["classes"].([]any)
+			c[0], c[1] = c[1], c[0]
+		}, `models[0]: is fitted for "class0" against "class1", "class2", but it is the model of class 0, "class1" against "class0", "class2"`},
+		{"models reordered", func(doc map[string]any) {
+			m := doc["models"].([]any)
+			m[0], m[2] = m[2], m[0]
+		}, `models[0]: is fitted for "class2" against "class0", "class1", but it is the model of class 0, "class0"`},
+		{"labels removed", func(doc map[string]any) {
+			delete(doc["models"].([]any)[1].(map[string]any), "labels")
+		}, `models[1]: records no labels: want "class1" against the rest`},
+	} {
+		_, err := Read(bytes.NewReader(edit(tc.change)))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestNormaliseRowExtremes: normaliseRow gives a row's direction, a unit
+// vector, whatever its scale — also where its sum of squares overflows or
+// underflows (it divided by +Inf, giving 0, or left a row of tiny values
+// as it was) — and so the models that normalise rows (simpleshot,
+// greedytl-nway) predict for rows far outside the training range what
+// they predict for those rows at a smaller scale, rather than one class
+// for all of them.
+func TestNormaliseRowExtremes(t *testing.T) {
+	v := []float64{3, -4, 0, 12, 0.5}
+	want := slices.Clone(v)
+	normaliseRow(want)
+	for _, c := range []float64{1e-320, 1e-300, 1e-160, 1e150, 1e200, 1e306} {
+		z := slices.Clone(v)
+		for j := range z {
+			z[j] *= c
+		}
+		normaliseRow(z)
+		var s float64
+		for j := range z {
+			s += z[j] * z[j]
+			if math.Abs(z[j]-want[j]) > 1e-15 {
+				t.Errorf("scale %g: value %d is %v, want %v", c, j, z[j], want[j])
+			}
+		}
+		if math.Abs(s-1) > 1e-15 {
+			t.Errorf("scale %g: norm² %v, want 1", c, s)
+		}
+	}
+	zero := []float64{0, 0, 0}
+	normaliseRow(zero)
+	if !slices.Equal(zero, []float64{0, 0, 0}) {
+		t.Errorf("a zero row normalised to %v", zero)
+	}
+	train, y, test, _ := multiProblem(5, 3, 4, 6, 6, 3)
+	scaled := func(c float64) Data {
+		var X, H mat.Dense
+		X.Scale(c, test.X)
+		H.Scale(c, test.H)
+		return Data{X: &X, H: &H}
+	}
+	for _, name := range []string{"simpleshot", "greedytl-nway"} {
+		model, _ := multiFile(t, name, train, y)
+		ref, err := model.Predict(scaled(1e100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Equal(ref, slices.Repeat(ref[:1], len(ref))) {
+			t.Fatalf("%s: one class for every row at 1e100: the check is too weak", name)
+		}
+		got, err := model.Predict(scaled(1e300))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, ref) {
+			t.Errorf("%s: classes %v for the test rows times 1e300, %v times 1e100", name, got, ref)
+		}
+	}
+}
+
 // TestReadMultiMethodErrors: a multi-class file naming an unknown method
 // lists the multi-class methods (the native ones, which the binary list
 // lacks, included), and one giving settings to a native method names the

@@ -481,11 +481,28 @@ type centroidCosineModel struct {
 }
 
 // normaliseRow divides z by its Euclidean norm in place (a zero row stays
-// zero).
+// zero). Where the sum of squares overflows or falls below the normal
+// range (a row far outside the training range, or very near its mean), z
+// is divided by its largest |value| first, so that the result is still z's
+// direction; elsewhere it is Σv² summed in order, then z·(1/√Σv²).
 func normaliseRow(z []float64) {
 	var s float64
 	for _, v := range z {
 		s += v * v
+	}
+	if math.IsInf(s, 1) || s < 0x1p-1022 {
+		var a float64
+		for _, v := range z {
+			a = math.Max(a, math.Abs(v))
+		}
+		if a == 0 {
+			return
+		}
+		s = 0
+		for j, v := range z {
+			z[j] = v / a
+			s += z[j] * z[j]
+		}
 	}
 	if s > 0 {
 		inv := 1 / math.Sqrt(s)

@@ -214,6 +214,23 @@ func checkPositive(name string, v []float64) error {
 	return nil
 }
 
+// checkOneVsRestLabels returns an error unless rec, the labels that the
+// binary model of class k of a one-vs-rest file records, are classes[k]
+// against the other classes in order, as the writer records them: the
+// classes and the models are matched by position, which an edit of either
+// would otherwise break silently.
+func checkOneVsRestLabels(rec *modelfile.LabelNames, classes []string, k int) error {
+	if rec == nil {
+		return fmt.Errorf("records no labels: want %q against the rest", classes[k])
+	}
+	rest := slices.Concat(classes[:k], classes[k+1:])
+	if rec.Positive != classes[k] || !slices.Equal(rec.Negative, rest) {
+		return fmt.Errorf("is fitted for %q against %s, but it is the model of class %d, %q against %s",
+			rec.Positive, quoteClasses(rec.Negative), k, classes[k], quoteClasses(rest))
+	}
+	return nil
+}
+
 // decodeOneVsRest decodes a "one-vs-rest" file: each model is a whole
 // binary file of the file's method, fitted on the same columns.
 func decodeOneVsRest(doc json.RawMessage) (MultiModel, error) {
@@ -245,6 +262,9 @@ func decodeOneVsRest(doc json.RawMessage) (MultiModel, error) {
 			return nil, fmt.Errorf("models[%d] is a %s model, not %s", k, m.Method(), f.Method)
 		case sub.Info.Sources != nil:
 			return nil, fmt.Errorf(`models[%d] records sources: the file's "sources" holds them`, k)
+		}
+		if err := checkOneVsRestLabels(sub.Info.Labels, f.Classes, k); err != nil {
+			return nil, fmt.Errorf("models[%d]: %w", k, err)
 		}
 		if sel, _ := m.Selected(); sel.NumFeatures != f.NumFeatures || sel.NumSources != f.NumSources {
 			return nil, fmt.Errorf("models[%d] has %d features and %d sources, not %d and %d", k, sel.NumFeatures, sel.NumSources, f.NumFeatures, f.NumSources)

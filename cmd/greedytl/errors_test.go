@@ -103,7 +103,8 @@ func TestBadInputMessages(t *testing.T) {
 			"fitting l1-logistic on X = " + huge6 + " with the 3 classes of " + y3c + `: l1-logistic, class "a" against the rest: method: X: column 1 cannot be standardised: its values are not finite, or so far apart that their deviations from the mean overflow float64`},
 		{"λ too small", fit("--method", "greedytl:lambda=1e-300"),
 			"fitting greedytl:lambda=1e-300 on X = " + d.X + ": greedytl:lambda=1e-300: greedytl.Fit: λ = 1e-300 is too small for these data (zᵀz/λ reaches 2.3999999999999997e+301)"},
-		{"unknown method", fit("--method", "nope"), `--method: method: unknown method "nope" (known: ` + strings.Join(method.Names(), ", ") + ")"},
+		// Every method --method takes, the multi-class ones too.
+		{"unknown method", fit("--method", "nope"), `--method: method: unknown method "nope" (known: ` + strings.Join(method.MultiNames(), ", ") + ")"},
 		{"predict: feature count", []string{"predict", "--model", model, "--features", X3},
 			"model " + model + " on X = " + X3 + ": method: predict: X has 2 columns, the model was trained on 6 features"},
 		{"predict: a label the model does not know", []string{"predict", "--model", model, "--features", d.Xtest, "--labels", bird},

@@ -252,7 +252,10 @@ func (f flagSetting) applies(base, spec string) error {
 	def, _ := greedytl.DefaultOptions().Setting(f.key)
 	probe := method.Spec{Name: base, Params: map[string]float64{f.key: def}}
 	if _, err := method.Lookup(probe.String()); err != nil {
-		if _, known := method.Registered(base); known {
+		if r, known := method.Registered(base); known {
+			if !r.Capabilities().Binary {
+				return badInputf("--%s applies to the greedytl methods; %s takes no settings", f.flag, spec)
+			}
 			return badInputf("--%s applies to the greedytl methods; %s chooses its hyperparameters by leave-one-out", f.flag, spec)
 		}
 		return badInputf("--method: %w", err)
@@ -261,9 +264,17 @@ func (f flagSetting) applies(base, spec string) error {
 }
 
 // configure returns the binary method to fit: method.New of the flags'
-// spec.
+// spec. Where New fails, so does NewMulti, whose error for an unknown
+// method lists the multi-class methods too (valid --method values as
+// well), which it returns.
 func (o *fitOptions) configure(c *cobra.Command) (method.Method, error) {
-	return newOfSpec(o, c, method.New)
+	m, err := newOfSpec(o, c, method.New)
+	if err != nil {
+		if _, multiErr := newOfSpec(o, c, method.NewMulti); multiErr != nil {
+			return nil, multiErr
+		}
+	}
+	return m, err
 }
 
 // newOfSpec returns what newMethod (method.New, method.NewMulti) makes of
@@ -289,6 +300,8 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		if m, err = o.configure(c); err != nil {
 			return err
 		}
+	} else if o.data.positive != "" {
+		return badInputf("--positive %s asks for one class against the rest (a binary fit), but %s fits several classes at once: leave --positive out, or give a binary --method", o.data.positive, o.method)
 	}
 	inputs := append(append(o.data.files(), o.unlabelled.files()...), o.oracle.files()...)
 	if err := checkOut(o.out, inputs...); err != nil {
@@ -311,18 +324,8 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	}
 	extra := method.Extra{Seed: o.seed}
 	needs := m.Needs()
-	if needs.Unlabelled || o.unlabelled.given() {
-		if !needs.Unlabelled {
-			return badInputf("--unlabelled-* inputs are for transductive methods (dam), not %s", o.method)
-		}
-		if !o.unlabelled.given() {
-			return badInputf("%s is transductive: give the unlabelled target inputs with --unlabelled-features/--unlabelled-source-scores", o.method)
-		}
-		d, err := o.unlabelled.loadData(s, false)
-		if err != nil {
-			return err
-		}
-		extra.Unlabelled = d
+	if extra.Unlabelled, err = o.loadUnlabelled(s, needs.Unlabelled); err != nil {
+		return err
 	}
 	if needs.Oracle || o.oracle.given() {
 		if !needs.Oracle {
@@ -351,6 +354,23 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	info := method.FileInfo{Sources: src, Labels: &modelfile.LabelNames{Positive: pos, Negative: neg}}
 	write := func(w io.Writer) error { return method.Write(w, model, info) }
 	return o.writeModel(s, write, model.Method()+" model")
+}
+
+// loadUnlabelled reads the --unlabelled-* inputs of a transductive method
+// (needed: the method needs them); it returns nil without them, and an
+// input error when a method needs them and they are not given, or they are
+// given to one that does not use them.
+func (o *fitOptions) loadUnlabelled(s *streams, needed bool) (*method.Data, error) {
+	given := o.unlabelled.given()
+	switch {
+	case given && !needed:
+		return nil, badInputf("--unlabelled-* inputs are for transductive methods (dam), not %s", o.method)
+	case needed && !given:
+		return nil, badInputf("%s is transductive: give the unlabelled target inputs with --unlabelled-features/--unlabelled-source-scores", o.method)
+	case !given:
+		return nil, nil
+	}
+	return o.unlabelled.loadData(s, false)
 }
 
 // writeModel writes fit's model with write: to standard output, or

@@ -304,9 +304,20 @@ func (f *dataFlags) loadLabels(m int) ([]float64, error) {
 		return nil, badInput(err)
 	}
 	if len(y) != m {
-		return nil, badInputf("%s has %d labels but the inputs have %d rows", displayName(f.labels), len(y), m)
+		return nil, labelCountError(f.labels, cls, m)
 	}
 	return y, nil
+}
+
+// labelCountError is the input error for the label file path whose labels
+// cls are not one per row of m; it says when the file's first line was
+// read as a header (not a label), which --labels-header no changes.
+func labelCountError(path string, cls *dataset.Classes, m int) error {
+	msg := fmt.Sprintf("%s has %d labels but the inputs have %d rows", displayName(path), len(cls.Y), m)
+	if h, ok := cls.Header(); ok {
+		msg += fmt.Sprintf(" (its first line, %q, was read as a header: --labels-header no reads it as a label)", h)
+	}
+	return badInputf("%s", msg)
 }
 
 // readMatrix reads a matrix file; "-" reads CSV from the command's standard input.

@@ -25,7 +25,7 @@ func (f *dataFlags) readClasses(m int) (*dataset.Classes, error) {
 		return nil, err
 	}
 	if len(cls.Y) != m {
-		return nil, badInputf("%s has %d labels but the inputs have %d rows", displayName(f.labels), len(cls.Y), m)
+		return nil, labelCountError(f.labels, cls, m)
 	}
 	return cls, nil
 }
@@ -65,12 +65,9 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, d method.Data, cls
 		return badInputf("--oracle-* inputs are for binary fits; %s is fitted on %d classes", mm.Name(), len(cls.Names))
 	}
 	extra := method.Extra{Seed: o.seed}
-	if o.unlabelled.given() {
-		u, err := o.unlabelled.loadData(s, false)
-		if err != nil {
-			return err
-		}
-		extra.Unlabelled = u
+	ovr, isOVR := mm.(method.OneVsRest)
+	if extra.Unlabelled, err = o.loadUnlabelled(s, isOVR && ovr.Binary.Needs().Unlabelled); err != nil {
+		return err
 	}
 	model, err := mm.FitMulti(c.Context(), d, method.ClassLabels{Names: cls.Names, Y: cls.Y}, extra)
 	if err != nil {
@@ -140,6 +137,12 @@ func quoteAll(names []string) []string {
 // a header of class names; with --labels it reports the accuracy and the
 // balanced accuracy (--json: with the confusion matrix).
 func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel) error {
+	if o.data.positive != "" {
+		return badInputf("--positive is for binary models; %s is a model of %d classes (%s)", o.model, len(model.Classes()), strings.Join(quoteAll(model.Classes()), ", "))
+	}
+	if o.json && o.data.labels == "" {
+		return badInputf("--json reports the evaluation against --labels: give --labels (the predictions are printed without --json)")
+	}
 	d, err := o.data.loadData(s, false)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -124,16 +125,23 @@ func TestFitPredictMulti(t *testing.T) {
 	}
 }
 
+// nearestMeanFiles writes multiFiles' sample into a temporary directory
+// dir and fits nearest-mean on it into model.
+func nearestMeanFiles(t *testing.T) (dir, model, x, h, y, xt, ht, yt string) {
+	dir = t.TempDir()
+	x, h, y, xt, ht, yt = multiFiles(t, dir)
+	model = filepath.Join(dir, "m.json")
+	if code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--source-scores", h, "--labels", y, "--out", model); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	return
+}
+
 // TestPredictMultiBadLabels: labels that are not the model's classes, a
 // wrong number of labels, and test labels unknown to a binary model that
 // records its label names are input errors (exit 2) naming the file.
 func TestPredictMultiBadLabels(t *testing.T) {
-	dir := t.TempDir()
-	x, h, y, xt, ht, _ := multiFiles(t, dir)
-	model := filepath.Join(dir, "m.json")
-	if code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--source-scores", h, "--labels", y, "--out", model); code != 0 {
-		t.Fatalf("fit: exit %d: %s", code, stderr)
-	}
+	dir, model, x, h, y, xt, ht, _ := nearestMeanFiles(t)
 	bad := writeText(t, dir, "bad.txt", strings.Repeat("ant\nbee\nyak\n", 5))
 	short := writeText(t, dir, "short.txt", "ant\nbee\ncow\nant\n")
 	bin := filepath.Join(dir, "b.json")
@@ -156,8 +164,9 @@ func TestPredictMultiBadLabels(t *testing.T) {
 
 // TestLabelsHeader: a label file whose first class has one example above
 // two classes of two reads as a header above two classes by default
-// (auto), as three classes with --labels-header no, and as two with yes;
-// a bad value is an input error.
+// (auto), as three classes with --labels-header no, and as two with yes —
+// the message on the labels' count then says that the first line was read
+// as a header; a bad value is an input error.
 func TestLabelsHeader(t *testing.T) {
 	dir := t.TempDir()
 	X := mat.NewDense(5, 2, []float64{0, 1, 1, 0, 1, 1, 2, 0, 0, 2})
@@ -169,8 +178,8 @@ func TestLabelsHeader(t *testing.T) {
 		classes string // the model's classes; "" for a binary model or none
 		stderr  string
 	}{
-		{"auto", 2, "", "greedytl: " + y + " has 4 labels but the inputs have 5 rows\n"},
-		{"yes", 2, "", "greedytl: " + y + " has 4 labels but the inputs have 5 rows\n"},
+		{"auto", 2, "", "greedytl: " + y + ` has 4 labels but the inputs have 5 rows (its first line, "owl", was read as a header: --labels-header no reads it as a label)` + "\n"},
+		{"yes", 2, "", "greedytl: " + y + ` has 4 labels but the inputs have 5 rows (its first line, "owl", was read as a header: --labels-header no reads it as a label)` + "\n"},
 		{"no", 0, "cat,dog,owl", ""},
 		{"maybe", 2, "", "greedytl: --labels-header: label header \"maybe\": want auto, yes or no\n"},
 	} {
@@ -189,6 +198,50 @@ func TestLabelsHeader(t *testing.T) {
 		}
 		if code != 0 || json.Unmarshal([]byte(out), &sum) != nil || strings.Join(sum.Classes, ",") != tc.classes {
 			t.Errorf("--labels-header %s: inspect exit %d (%s): classes %v, want %s", tc.header, code, stderr, sum.Classes, tc.classes)
+		}
+	}
+}
+
+// TestMultiIgnoredFlags: flags that cannot apply are input errors (exit 2,
+// nothing written) rather than silently ignored: --positive with a method
+// that fits several classes at once (even naming no label of the file) and
+// with a multi-class model at predict, --json without --labels, and
+// --unlabelled-* inputs for a method that does not use them; a
+// transductive method fitted one class against the rest without them is
+// told which flags to give, as for two classes; GreedyTL's flags given to
+// a native multi-class method say that it takes no settings.
+func TestMultiIgnoredFlags(t *testing.T) {
+	dir, model, x, h, y, xt, ht, yt := nearestMeanFiles(t)
+	out := filepath.Join(dir, "p.json")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fit", "--method", "nearest-mean", "--positive", "bee", "--features", x, "--source-scores", h, "--labels", y, "--out", out},
+			"--positive bee asks for one class against the rest (a binary fit), but nearest-mean fits several classes at once"},
+		{[]string{"fit", "--method", "greedytl-nway", "--positive", "yak", "--features", x, "--source-scores", h, "--labels", y, "--out", out},
+			"--positive yak asks for one class against the rest"},
+		{[]string{"predict", "--model", model, "--positive", "bee", "--features", xt, "--source-scores", ht, "--labels", yt, "--out", out},
+			`--positive is for binary models; ` + model + ` is a model of 3 classes ("ant", "bee", "cow")`},
+		{[]string{"predict", "--model", model, "--json", "--features", xt, "--source-scores", ht, "--out", out},
+			"--json reports the evaluation against --labels: give --labels"},
+		{[]string{"fit", "--method", "nearest-mean", "--features", x, "--source-scores", h, "--labels", y, "--unlabelled-features", xt, "--out", out},
+			"--unlabelled-* inputs are for transductive methods (dam), not nearest-mean"},
+		{[]string{"fit", "--method", "dam", "--features", x, "--source-scores", h, "--labels", y, "--out", out},
+			"dam is transductive: give the unlabelled target inputs with --unlabelled-features/--unlabelled-source-scores"},
+		// Not "chooses its hyperparameters by leave-one-out", as the binary
+		// baselines do: greedytl-nway's C is cross-validated, nearest-mean has none.
+		{[]string{"fit", "--method", "greedytl-nway", "--lambda", "2", "--features", x, "--source-scores", h, "--labels", y, "--out", out},
+			"--lambda applies to the greedytl methods; greedytl-nway takes no settings"},
+		{[]string{"fit", "--method", "nearest-mean", "--max-k", "2", "--features", x, "--source-scores", h, "--labels", y, "--out", out},
+			"--max-k applies to the greedytl methods; nearest-mean takes no settings"},
+	} {
+		code, _, stderr := cli(t, "", tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", strings.Join(tc.args, " "), code, stderr, tc.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s wrote %s", strings.Join(tc.args, " "), out)
 		}
 	}
 }

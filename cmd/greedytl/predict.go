@@ -186,7 +186,7 @@ func (o *predictOptions) loadLabels(rec *modelfile.LabelNames, m int) ([]float64
 		return nil, badInput(err)
 	}
 	if len(y) != m {
-		return nil, badInputf("%s has %d labels but the inputs have %d rows", displayName(o.data.labels), len(y), m)
+		return nil, labelCountError(o.data.labels, cls, m)
 	}
 	return y, nil
 }

@@ -88,13 +88,16 @@ func DecodeObject(b []byte, what string, choose func(members map[string]bool) an
 }
 
 // firstValue returns the one JSON value r holds: anything but white space
-// after it is an error ("trailing data after the <what>"), and so is the
-// end of r inside the value ("the <what> is truncated: unexpected EOF").
+// after it is an error ("trailing data after the <what>"), and so are the
+// end of r inside the value ("the <what> is truncated: unexpected EOF") and
+// no value at all ("the <what> is empty: EOF").
 func firstValue(r io.Reader, what string) (json.RawMessage, error) {
 	dec := json.NewDecoder(r)
 	var raw json.RawMessage
 	if err := dec.Decode(&raw); errors.Is(err, io.ErrUnexpectedEOF) {
 		return nil, fmt.Errorf("the %s is truncated: %w", what, err)
+	} else if err == io.EOF {
+		return nil, fmt.Errorf("the %s is empty: %w", what, err)
 	} else if err != nil {
 		return nil, err
 	}

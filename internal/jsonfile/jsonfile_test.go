@@ -29,7 +29,8 @@ func TestDecode(t *testing.T) {
 		{`{"name": "a"} x`, "trailing data after the thing"},
 		{`{"name": "a"}]`, "trailing data after the thing"},
 		{`{"name": "a"`, "the thing is truncated: unexpected EOF"},
-		{``, "EOF"},
+		{``, "the thing is empty: EOF"},
+		{" \n\t", "the thing is empty: EOF"},
 		{`{"vals": [NaN]}`, "invalid character"},
 	} {
 		var d doc
@@ -56,7 +57,8 @@ func TestDecodeRaw(t *testing.T) {
 		{`[1, 2]`, ""},
 		{`{"name": "a"} {}`, "trailing data after the thing"},
 		{`{"name": "a"`, "the thing is truncated: unexpected EOF"},
-		{``, "EOF"},
+		{``, "the thing is empty: EOF"},
+		{" \n\t", "the thing is empty: EOF"},
 	} {
 		var raw json.RawMessage
 		err := Decode(strings.NewReader(tc.in), &raw, "thing")

@@ -32,7 +32,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         ``"greedytl"`` (the paper's), ``"greedytl:lambda=0.1,sample=59"``,
         ``"l1-logistic"``, … With three or more classes in y, a native
         multi-class method (``"greedytl-nway"``, ``"nearest-mean"``, …) or
-        any binary method, fitted one class against the rest. None: what
+        any binary method, fitted one class against the rest; a native
+        multi-class method fits two classes too. None: what
         ``greedytl fit`` chooses without ``--method``, the recommended
         method — greedytl-auto for two classes, greedytl-nway for more.
     sources : None, list of fitted classifiers, path or callable, default=None
@@ -72,9 +73,10 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         or the sources' score columns), ``weight`` (of the standardised
         column), for the greedy methods in selection order with the errors
         after each step, else by decreasing |weight|; each with ``name``
-        (a source's name, or ``"x[i]"``). For three or more classes, a dict
-        from each class of ``classes_`` to its list (empty for the models
-        without per-column weights: nearest neighbour, centroids).
+        (a source's name, or ``"x[i]"``). For a multi-class model (three or
+        more classes, or a native multi-class method), a dict from each class
+        of ``classes_`` to its list (empty for the models without per-column
+        weights: nearest neighbour, centroids).
     inspection_ : dict
         All that ``greedytl inspect --json`` prints of the model.
     source_names_ : list of str
@@ -195,8 +197,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         self.hyperparameters_ = dict(doc.get("hyperparameters") or {})
         def named(cols):
             return [dict(c, name=self._column_name(c, names)) for c in (cols or [])]
-        if "per_class" in inspection:  # multi-class: the file names classes by index into classes
-            self.selected_ = {classes[int(pc["class"])]: named(pc.get("selected")) for pc in inspection["per_class"]}
+        if "per_class" in inspection:  # multi-class: the file names classes by their labels as given
+            index = self._class_index(scorer.classes, len(classes))
+            self.selected_ = {classes[index[pc["class"]]]: named(pc.get("selected")) for pc in inspection["per_class"]}
         else:
             self.selected_ = named(inspection.get("selected"))
         self.inspection_ = inspection
@@ -244,13 +247,23 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         return args
 
     @staticmethod
+    def _class_index(file_classes, k):
+        """The index into classes_ of each class name of a multi-class model
+        file: the labels greedytl was given (_encode), -1 and 1 for two
+        classes (a native multi-class method fits them as two classes), else
+        the class indices."""
+        given = ["-1", "1"] if k == 2 else [str(i) for i in range(k)]
+        return {c: given.index(c) for c in file_classes}
+
+    @staticmethod
     def _check_classes(scorer, k):
-        if k == 2:
-            if scorer.classes is not None:
-                raise RuntimeError("greedytl wrote a multi-class model for binary labels")
+        if scorer.classes is None:
+            if k != 2:
+                raise RuntimeError("greedytl wrote a binary model for {} classes".format(k))
             return
-        if scorer.classes is None or sorted(scorer.classes, key=_int_or_str) != [str(i) for i in range(k)]:
-            raise RuntimeError("greedytl wrote classes {!r} for the class indices 0 to {}".format(scorer.classes, k - 1))
+        given = ["-1", "1"] if k == 2 else [str(i) for i in range(k)]
+        if sorted(scorer.classes, key=_int_or_str) != given:
+            raise RuntimeError("greedytl wrote classes {!r} for the labels {}".format(scorer.classes, ", ".join(given)))
 
     def _column_name(self, c, names):
         if c.get("kind") == "source" and 0 <= c.get("index", -1) < len(names):
@@ -279,13 +292,17 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         model file as ``greedytl predict`` computes them.
 
         Returns an array of shape (n_samples,) for two classes (positive:
-        ``classes_[1]``), else (n_samples, n_classes), column k for
-        ``classes_[k]``.
+        ``classes_[1]``; with a native multi-class method, the score of
+        ``classes_[1]`` minus that of ``classes_[0]``), else (n_samples,
+        n_classes), column k for ``classes_[k]``.
         """
         S = self._file_scores(X)
         if S.ndim == 1:
             return S
-        return S[:, self._file_order()]
+        S = S[:, self._file_order()]
+        if len(self.classes_) == 2:
+            return S[:, 1] - S[:, 0]
+        return S
 
     def predict(self, X):
         """The predicted class of each row of X: ``classes_[1]`` where the
@@ -295,12 +312,17 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         S = self._file_scores(X)
         if S.ndim == 1:
             return self.classes_[(S > 0).astype(np.intp)]
-        idx = np.array([int(c) for c in self._scorer.classes])
+        idx = self._file_index()
         return self.classes_[idx[np.argmax(S, axis=1)]]
+
+    def _file_index(self):
+        """The index into classes_ of each class of the model file, in its order."""
+        index = self._class_index(self._scorer.classes, len(self.classes_))
+        return np.array([index[c] for c in self._scorer.classes])
 
     def _file_order(self):
         """Column permutation: file column of each of classes_."""
-        idx = [int(c) for c in self._scorer.classes]
+        idx = self._file_index()
         order = np.empty(len(idx), dtype=np.intp)
         order[idx] = np.arange(len(idx))
         return order

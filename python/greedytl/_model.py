@@ -448,6 +448,14 @@ class MultiScorer(Scorer):
             models = doc["models"]
             if len(models) != K:
                 raise ModelFileError("{} binary models for {} classes".format(len(models), K))
+            for k, m in enumerate(models):
+                # Classes and models match by position: each model records the
+                # labels it was fitted for (method.checkOneVsRestLabels).
+                lab = m.get("labels") if isinstance(m, dict) else None
+                rest = self.classes[:k] + self.classes[k + 1:]
+                if not isinstance(lab, dict) or lab.get("positive") != self.classes[k] or lab.get("negative") != rest:
+                    raise ModelFileError("models[{}] is fitted for labels {!r}, but it is the model of class {!r} "
+                                         "against {!r}".format(k, lab, self.classes[k], rest))
             self.models = [decode(m) for m in models]
             for k, m in enumerate(self.models):
                 if m.classes is not None:
@@ -512,13 +520,31 @@ class MultiScorer(Scorer):
         return S
 
 
+def _squares(z):
+    """The sum of squares of each row of z, column by column."""
+    ss = np.zeros(z.shape[0])
+    with np.errstate(over="ignore", under="ignore"):
+        for j in range(z.shape[1]):
+            ss += z[:, j] * z[:, j]
+    return ss
+
+
 def _unit_rows(z):
     """z with each row divided by its Euclidean norm (a zero row stays 0),
-    in the Go code's order: the squares summed column by column, then each
-    element multiplied by 1/‖z‖."""
-    ss = np.zeros(z.shape[0])
-    for j in range(z.shape[1]):
-        ss += z[:, j] * z[:, j]
+    in the Go code's order (method.normaliseRow): the squares summed column
+    by column, then each element multiplied by 1/‖z‖; a row whose sum of
+    squares overflows or falls below the normal range is divided by its
+    largest |value| first."""
+    if z.shape[1] == 0:
+        return z
+    ss = _squares(z)
+    odd = np.flatnonzero(~(ss < np.inf) | (ss < _MIN_STD))
+    if len(odd):
+        a = np.abs(z[odd]).max(axis=1)
+        odd, a = odd[a > 0], a[a > 0]
+        z = z.copy()
+        z[odd] = z[odd] / a[:, None]
+        ss[odd] = _squares(z[odd])
     inv = np.ones(z.shape[0])
     np.divide(1.0, np.sqrt(ss), out=inv, where=ss > 0)
     return z * inv[:, None]

@@ -217,6 +217,34 @@ def test_multiclass(multiclass_cli, zoo, tmp_path):
     assert clf.score(X[44:], y[44:]) > 0.5  # chance: 1/11
 
 
+def test_native_multiclass_method_two_classes(multiclass_cli, tmp_path):
+    """A native multi-class method fits two classes too (greedytl fit writes
+    a multi-class model of the labels -1 and 1): decision_function is 1-D,
+    the score of classes_[1] minus that of classes_[0] by greedytl predict
+    --scores, and predict is greedytl predict's class."""
+    cli = multiclass_cli
+    rng = np.random.default_rng(6)
+    k = np.arange(40) % 2
+    X = 3 * rng.normal(size=(2, 5))[k] + rng.normal(size=(40, 5))
+    y = np.array(["no", "yes"])[k]
+    for method in ("nearest-mean", "greedytl-nway"):
+        clf = TransferClassifier(method=method, random_state=0).fit(X[:20], y[:20])
+        assert list(clf.classes_) == ["no", "yes"] and set(clf.selected_) <= {"no", "yes"}
+        D = clf.decision_function(X[20:])
+        assert D.shape == (20,)
+        assert list(clf.predict(X[20:])) == list(clf.classes_[(D > 0).astype(int)])
+        np.save(tmp_path / "X.npy", X[20:])
+        (tmp_path / "m.json").write_text(json.dumps(clf.model_))
+        common = ["--model", tmp_path / "m.json", "--features", tmp_path / "X.npy"]
+        lines = run(cli, "predict", "--scores", *common).strip().split("\n")
+        header = lines[0].split("\t")
+        S = np.array([[float(v) for v in l.split("\t")] for l in lines[1:]])
+        np.testing.assert_allclose(D, S[:, header.index("1")] - S[:, header.index("-1")], rtol=1e-12, atol=1e-12)
+        pred = run(cli, "predict", *common).split()
+        assert list(clf.predict(X[20:])) == [{"-1": "no", "1": "yes"}[p] for p in pred]
+        assert clf.score(X[20:], y[20:]) > 0.9
+
+
 def test_check_estimator(multiclass_cli):
     """scikit-learn's own checks pass, none marked as expected to fail (they
     include multi-class data: they need a greedytl that fits multi-class

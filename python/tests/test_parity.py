@@ -210,3 +210,31 @@ def test_multiclass_parity(multiclass_cli, synth, tmp_path):
             assert names == scorer.classes
             _check(scorer.scores(X[te], src.scores(X[te])), want)
     assert forms == {"linear", "nearest-neighbour", "centroid-cosine", "one-vs-rest", "ensemble"}
+    # Rows far outside the training range, whose sums of squares overflow:
+    # the models that normalise rows still score their directions, as
+    # greedytl does, and predict what they predict at a smaller scale.
+    for method in ("simpleshot", "greedytl-nway"):
+        scorer = greedytl.read_model(tmp_path / "{}-matrix.json".format(method))
+        Xt, Ht = X[te], src.scores(X[te])
+        far = dict(Xt=save("Xfar.npy", 1e300 * Xt), Ht=save("Hfar.npy", 1e300 * Ht))
+        with np.errstate(over="raise", invalid="raise"):
+            got = scorer.scores(1e300 * Xt, 1e300 * Ht)
+        _, want = _predict_scores(cli, tmp_path, tmp_path / "{}-matrix.json".format(method), features=far["Xt"],
+                                  source_scores=far["Ht"])
+        _check(got, want)
+        near = scorer.scores(1e100 * Xt, 1e100 * Ht)
+        assert len(set(near.argmax(axis=1))) > 1
+        assert list(got.argmax(axis=1)) == list(near.argmax(axis=1))
+    # A one-vs-rest file matches classes and binary models by position: with
+    # its classes or its models reordered (by hand) it is refused, as
+    # greedytl refuses it, not read as a model predicting the wrong classes.
+    doc = json.loads((tmp_path / "greedytl-matrix.json").read_text())
+    for edit in ("classes", "models"):
+        bad = json.loads(json.dumps(doc))
+        bad[edit][0], bad[edit][1] = bad[edit][1], bad[edit][0]
+        (tmp_path / "bad.json").write_text(json.dumps(bad))
+        with pytest.raises(greedytl.ModelFileError, match=r"models\[0\] is fitted for labels"):
+            greedytl.read_model(tmp_path / "bad.json")
+        p = subprocess.run([cli["path"], "predict", "--model", tmp_path / "bad.json", "--features", files["Xt"],
+                            "--source-scores", files["Ht"]], capture_output=True, text=True)
+        assert p.returncode == 2 and "models[0]: is fitted for" in p.stderr, p.stderr
