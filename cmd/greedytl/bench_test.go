@@ -41,7 +41,7 @@ func TestBenchJSON(t *testing.T) {
 // TestBenchRows runs the row-scaling table capped at m = 200.
 func TestBenchRows(t *testing.T) {
 	if testing.Short() {
-		t.Skip("times the paper's table and four row-scaling cells")
+		t.Skip("times the paper's table and six row-scaling cells")
 	}
 	code, out, stderr := cli(t, "", "bench", "--repeats", "1", "--rows", "--max-m", "200", "--json")
 	if code != 0 {
@@ -57,16 +57,19 @@ func TestBenchRows(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 18+5 {
-		t.Fatalf("%d rows, want the paper's 18 and 5 row-scaling cells", len(rows))
+	if len(rows) != 18+6 {
+		t.Fatalf("%d rows, want the paper's 18 and 6 row-scaling cells", len(rows))
 	}
 	for _, r := range rows[18:] {
 		steps := r.Steps == 60
-		if r.Method == "greedytl-auto" {
+		switch r.Method {
+		case "greedytl-auto":
 			steps = r.N == 1000 && r.Steps >= 1
+		case "greedytl-nway":
+			steps = r.N == 1000 && r.Steps == 0 // selects no columns
 		}
 		if r.Table != "rows" || r.M != 200 || r.N != 1000 && r.N != 5000 || !steps || !(r.Seconds > 0) {
-			t.Errorf("row %+v: want a row-scaling cell at m = 200 (60 steps, or greedytl-auto's)", r)
+			t.Errorf("row %+v: want a row-scaling cell at m = 200 (60 steps, or greedytl-auto's or greedytl-nway's)", r)
 		}
 	}
 }
