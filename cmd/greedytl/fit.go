@@ -300,8 +300,6 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		if m, err = o.configure(c); err != nil {
 			return err
 		}
-	} else if o.data.positive != "" {
-		return badInputf("--positive %s asks for one class against the rest (a binary fit), but %s fits several classes at once: leave --positive out, or give a binary --method", o.data.positive, o.method)
 	}
 	inputs := append(append(o.data.files(), o.unlabelled.files()...), o.oracle.files()...)
 	if err := checkOut(o.out, inputs...); err != nil {
@@ -314,6 +312,17 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	cls, err := o.data.readClasses(rows(X, H))
 	if err != nil {
 		return err
+	}
+	if m == nil && o.data.positive != "" {
+		// A method that fits several classes at once: with two labels
+		// --positive only names one of them (the model is the same);
+		// with more it would ask for a binary fit the method cannot make.
+		if len(cls.Names) != 2 {
+			return badInputf("--positive %s asks for one class against the rest (a binary fit), but %s fits several classes at once: leave --positive out, or give a binary --method", o.data.positive, o.method)
+		}
+		if _, _, _, err := cls.Binary(o.data.positive); err != nil {
+			return badInput(err)
+		}
 	}
 	if m == nil || (len(cls.Names) >= 3 && o.data.positive == "") {
 		return runFitMulti(c, s, o, method.Data{X: X, H: H}, cls)

@@ -244,4 +244,24 @@ func TestMultiIgnoredFlags(t *testing.T) {
 			t.Errorf("%s wrote %s", strings.Join(tc.args, " "), out)
 		}
 	}
+	// With two labels --positive names one of them: the method fits them
+	// (a model of the two classes), and a name that is not a label is
+	// refused.
+	labels, err := os.ReadFile(y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y2 := filepath.Join(dir, "y2.txt")
+	if err := os.WriteFile(y2, []byte(strings.ReplaceAll(string(labels), "cow", "bee")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--positive", "bee", "--features", x, "--source-scores", h, "--labels", y2, "--out", out); code != 0 {
+		t.Errorf("two labels, --positive bee: exit %d: %s", code, stderr)
+	} else if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), `"bee"`) || strings.Contains(string(b), `"cow"`) {
+		t.Errorf("two labels, --positive bee: model %.200s, want the classes ant and bee", b)
+	}
+	os.Remove(out)
+	if code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--positive", "yak", "--features", x, "--source-scores", h, "--labels", y2, "--out", out); code != 2 || !strings.Contains(stderr, "yak") {
+		t.Errorf("two labels, --positive yak: exit %d, stderr %q; want 2 naming yak", code, stderr)
+	}
 }
