@@ -223,6 +223,13 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             return np.where(yi == 1, 1.0, -1.0)
         return yi.astype(np.int64)
 
+    @staticmethod
+    def _encoded_names(k):
+        """The class names a model file gives the labels _encode writes for
+        k classes, in the order of classes_: "-1" and "1" for two, else the
+        class indices."""
+        return ["-1", "1"] if k == 2 else [str(i) for i in range(k)]
+
     def _data_args(self, save, prefix, X, resolved):
         """The --PREFIXfeatures/--PREFIXsource-scores (or --sources) arguments
         of one sample, its arrays saved as .npy."""
@@ -252,7 +259,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         file: the labels greedytl was given (_encode), -1 and 1 for two
         classes (a native multi-class method fits them as two classes), else
         the class indices."""
-        given = ["-1", "1"] if k == 2 else [str(i) for i in range(k)]
+        given = TransferClassifier._encoded_names(k)
         return {c: given.index(c) for c in file_classes}
 
     @staticmethod
@@ -261,7 +268,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             if k != 2:
                 raise RuntimeError("greedytl wrote a binary model for {} classes".format(k))
             return
-        given = ["-1", "1"] if k == 2 else [str(i) for i in range(k)]
+        given = TransferClassifier._encoded_names(k)
         if sorted(scorer.classes, key=_int_or_str) != given:
             raise RuntimeError("greedytl wrote classes {!r} for the labels {}".format(scorer.classes, ", ".join(given)))
 
