@@ -248,6 +248,31 @@ func (g *Gram) Subset(ctx context.Context, rows []int) (*Gram, error) {
 // gathered in the order Subset was given. The caller must not modify them.
 func (g *Gram) Sample() (X, H mat.Matrix, y []float64) { return g.x, g.h, g.y }
 
+// Products returns the cross-products of the Gram's sample: cols, the
+// candidate indices (features 0, …, d−1, then sources d, …) of the columns
+// not constant on the sample, in order; A, the cross-products of those
+// columns standardised on the sample (centred on their means and divided
+// by their population standard deviations, as package standardize does);
+// b, their products with the labels' deviations from their mean. ok is
+// false when the Gram hands its fits to the package's Fit (see Fit), whose
+// cross-products it does not keep. A and b are new: the caller may modify
+// them.
+func (g *Gram) Products() (cols []int, A *mat.SymDense, b []float64, ok bool) {
+	if g.fallback {
+		return nil, nil, nil, false
+	}
+	n := len(g.glob)
+	cols = make([]int, n)
+	for a, j := range g.glob {
+		cols[a] = int(j)
+	}
+	if n == 0 {
+		return cols, nil, nil, true
+	}
+	A = mat.NewSymDense(n, slices.Clone(g.cs))
+	return cols, A, slices.Clone(g.b), true
+}
+
 // gatherRows returns rows rows of b as a new dense matrix, or nil when b
 // has no columns.
 func gatherRows(b *inputMatrix, rows []int) mat.Matrix {

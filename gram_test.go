@@ -18,6 +18,7 @@ import (
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
 	"github.com/greedytl/greedytl/internal/shareddata"
+	"github.com/greedytl/greedytl/standardize"
 )
 
 // gramOptions are the options the Gram's fits are checked with: γ = 1 and
@@ -364,6 +365,89 @@ func TestGramCancelledAtEachCheck(t *testing.T) {
 			case !done && err != nil:
 				t.Errorf("%s, not cancelled: %v", tc.name, err)
 			}
+		}
+	}
+}
+
+// TestGramProducts checks Gram.Products against its definition on the
+// base sample and on subsets (a downdate and a recomputation), with
+// constant columns left out: the cross-products of the columns
+// standardised on the sample by package standardize, and their products
+// with the centred labels.
+func TestGramProducts(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(16, 9))
+	const m, d, n = 90, 12, 7
+	X, H := randWithConstants(rng, m, d, n, map[Column]float64{{Feature, 3}: 2.5, {Source, 0}: -1})
+	for i := range m {
+		X.Set(i, 5, 1e3+X.At(i, 5)) // far from 0: centring must not cancel
+	}
+	y := randLabels(rng, m)
+	g, err := NewGram(ctx, X, H, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rows := range [][]int{nil, rng.Perm(m)[:m-9], rng.Perm(m)[:30]} {
+		s := g
+		if rows != nil {
+			if s, err = g.Subset(ctx, rows); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			rows = seq(0, m)
+		}
+		cols, A, b, ok := s.Products()
+		if !ok {
+			t.Fatal("no products")
+		}
+		// The definition, on the rows.
+		xs, hs := pickRows(X, rows), pickRows(H, rows)
+		zx, err := standardize.Fit(xs).Transform(xs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zh, err := standardize.Fit(hs).Transform(hs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []int
+		col := func(j int) []float64 {
+			if j < d {
+				return mat.Col(nil, j, zx)
+			}
+			return mat.Col(nil, j-d, zh)
+		}
+		ys := make([]float64, len(rows))
+		for k, r := range rows {
+			ys[k] = y[r]
+		}
+		ybar := floats.Sum(ys) / float64(len(ys))
+		for k := range ys {
+			ys[k] -= ybar
+		}
+		for j := range d + n {
+			if floats.Norm(col(j), 2) != 0 {
+				want = append(want, j)
+			}
+		}
+		if !slices.Equal(cols, want) || len(cols) != d+n-2 {
+			t.Fatalf("%d rows: columns %v, want the non-constant %v", len(rows), cols, want)
+		}
+		for a, ja := range cols {
+			if w := floats.Dot(col(ja), ys); math.Abs(b[a]-w) > 1e-10*float64(len(rows)) {
+				t.Errorf("%d rows: b[%d] = %v, want %v", len(rows), a, b[a], w)
+			}
+			for c, jc := range cols {
+				if w := floats.Dot(col(ja), col(jc)); math.Abs(A.At(a, c)-w) > 1e-10*float64(len(rows)) {
+					t.Errorf("%d rows: A[%d][%d] = %v, want %v", len(rows), a, c, A.At(a, c), w)
+				}
+			}
+		}
+		// The caller owns them.
+		A.SetSym(0, 0, -1)
+		b[0] = -1
+		if _, A2, b2, _ := s.Products(); A2.At(0, 0) == -1 || b2[0] == -1 {
+			t.Error("Products returned the Gram's own storage")
 		}
 	}
 }

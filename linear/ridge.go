@@ -120,6 +120,46 @@ func FitRidgeWeights(ctx context.Context, X mat.Matrix, y []float64, lambda floa
 	return model.W, model.B, nil
 }
 
+// RidgeFromProducts returns the weights of ridge regression with
+// parameter lambda > 0 from the cross-products of its problem, without its
+// rows: the solution w of (A + λI)w = b, A = XᵀX (d × d) and b = Xᵀy — with
+// an intercept, of the centred columns and labels, whose weights are then
+// FitRidgeWeights's for the same problem up to rounding. It costs O(d³)
+// whatever the number of rows. It returns an error when A and b disagree in
+// size or hold NaN or ±Inf, when lambda is not a finite positive number,
+// when A + λI is not positive definite or too ill-conditioned to solve
+// accurately (FitRidge's bound), and ctx's. A and b are not modified.
+func RidgeFromProducts(ctx context.Context, A mat.Symmetric, b []float64, lambda float64) ([]float64, error) {
+	if err := fitctx.Start(ctx, ridgeCaller); err != nil {
+		return nil, err
+	}
+	if err := ridgeCheckLambda(lambda); err != nil {
+		return nil, err
+	}
+	d := A.SymmetricDim()
+	if d == 0 || len(b) != d {
+		return nil, fmt.Errorf("linear: ridge: %d cross-products with the labels for a %d × %d matrix", len(b), d, d)
+	}
+	a := mat.NewSymDense(d, nil)
+	a.CopySym(A)
+	if err := finiteRidge(a.RawSymmetric().Data, b); err != nil {
+		return nil, errors.New("linear: ridge: the cross-products hold NaN or ±Inf")
+	}
+	chol, err := ridgeFactorize(a, lambda)
+	if err != nil {
+		return nil, err
+	}
+	var w mat.VecDense
+	if err := chol.SolveVecTo(&w, mat.NewVecDense(d, b)); err != nil {
+		return nil, fmt.Errorf("linear: ridge: %w", err)
+	}
+	if err := fitctx.Err(ctx, ridgeCaller); err != nil {
+		return nil, err
+	}
+	out := w.RawVector().Data
+	return out, finiteRidge(out)
+}
+
 // Predict returns wᵀx + b for every row x of X. It returns an error when X
 // has the wrong number of columns or holds NaN or ±Inf, when X is nil, and
 // when m is nil or (built by hand) holds a non-finite weight or intercept.

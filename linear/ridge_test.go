@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -746,5 +747,76 @@ func TestRidgeLOOErrors(t *testing.T) {
 	}
 	if _, _, err := rs.Weights(ctx, 1e-300); err == nil || !strings.Contains(err.Error(), "ill-conditioned") {
 		t.Errorf("λ = 1e-300 on a singular XᵀX: error %v, want ill-conditioned", err)
+	}
+}
+
+// TestRidgeFromProducts: the weights solved from the cross-products are
+// the reference solution's (ridgeDirect) — with an intercept, from the
+// centred columns and labels — and bad products, λ and contexts are
+// errors; A and b are not modified.
+func TestRidgeFromProducts(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range ridgeCases {
+		for _, intercept := range []bool{false, true} {
+			x, y := ridgeRandom(uint64(7*tc.m+tc.d), tc.m, tc.d, tc.offset)
+			xc, yc := mat.DenseCopyOf(x), slices.Clone(y)
+			if intercept {
+				for j := range tc.d {
+					col := mat.Col(nil, j, xc)
+					mean := floats.Sum(col) / float64(tc.m)
+					floats.AddConst(-mean, col)
+					xc.SetCol(j, col)
+				}
+				floats.AddConst(-floats.Sum(yc)/float64(tc.m), yc)
+			}
+			A := mat.NewSymDense(tc.d, nil)
+			A.SymOuterK(1, xc.T())
+			var bv mat.VecDense
+			bv.MulVec(xc.T(), mat.NewVecDense(tc.m, yc))
+			b := bv.RawVector().Data
+			a0 := mat.NewSymDense(tc.d, nil)
+			a0.CopySym(A)
+			b0 := slices.Clone(b)
+			for _, lambda := range []float64{1e-2, 1, 100} {
+				if tc.d >= tc.m && lambda < 1 {
+					continue // XᵀX singular: the products lose what the rows keep
+				}
+				got, err := RidgeFromProducts(ctx, A, b, lambda)
+				if err != nil {
+					t.Fatalf("m%d d%d intercept %v λ %g: %v", tc.m, tc.d, intercept, lambda, err)
+				}
+				want, _ := ridgeDirect(t, x, y, lambda, intercept)
+				if d, ok := relClose(got, want, 1e-8); !ok {
+					t.Errorf("m%d d%d intercept %v λ %g: weights differ from the direct solve by %g", tc.m, tc.d, intercept, lambda, d)
+				}
+			}
+			if !mat.Equal(A, a0) || !slices.Equal(b, b0) {
+				t.Fatal("A or b modified")
+			}
+		}
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	eye := mat.NewSymDense(2, []float64{1, 0, 0, 1})
+	for _, tc := range []struct {
+		what   string
+		ctx    context.Context
+		A      mat.Symmetric
+		b      []float64
+		lambda float64
+	}{
+		{"λ = 0", ctx, eye, []float64{1, 2}, 0},
+		{"λ = NaN", ctx, eye, []float64{1, 2}, math.NaN()},
+		{"b too short", ctx, eye, []float64{1}, 1},
+		{"no columns", ctx, &mat.SymDense{}, nil, 1},
+		{"NaN in A", ctx, mat.NewSymDense(2, []float64{1, math.NaN(), math.NaN(), 1}), []float64{1, 2}, 1},
+		{"Inf in b", ctx, eye, []float64{1, math.Inf(1)}, 1},
+		{"indefinite", ctx, mat.NewSymDense(2, []float64{-5, 0, 0, 1}), []float64{1, 2}, 1},
+		{"ill-conditioned", ctx, mat.NewSymDense(2, []float64{1e15, 0, 0, 0}), []float64{1, 2}, 1e-3},
+		{"cancelled", cancelled, eye, []float64{1, 2}, 1},
+	} {
+		if w, err := RidgeFromProducts(tc.ctx, tc.A, tc.b, tc.lambda); err == nil {
+			t.Errorf("%s: no error (weights %v)", tc.what, w)
+		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/greedytl/greedytl/internal/parallel"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/standardize"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -84,7 +85,15 @@ var autoGammas = []float64{1, 0.5}
 // committee, which cost O(m·N·min(m, N) + min(m, N)³) each — the bulk of a
 // fit once m is in the hundreds. (Refitting λ and the standardisation per
 // subsample, as earlier versions did, moved no cell of docs/results by
-// more than 0.1 point; docs/results/README.md, "Round 4".)
+// more than 0.1 point; docs/results/README.md, "Round 4".) With at least
+// as many examples as columns (N ≤ m, and m·N ≥ gramMinWork:
+// unbaggedRidge) even that one reduction is the bulk of a fit, and a
+// subsample's ridge fit differs little from the whole sample's: there the
+// whole sample's ridge member serves every committee, its λ chosen by
+// leave-one-out on at most ridgeLambdaRows of the rows and its weights
+// solved from the cross-products the GreedyTL members share
+// (ridgeUnbagged). The paper's sizes (m = 12–30 with N in the hundreds or
+// more) are not affected.
 //
 // (The source member's line is the unweighted least-squares fit, not
 // logme-source's class-balanced line: inside a mean of least-squares fits
@@ -217,6 +226,7 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	var (
 		ridge       *linear.RidgeLOO
 		ridgeLambda float64
+		unbagged    bool // one ridge member for every sample (ridgeUnbagged)
 		ridgeW      = make([][]float64, len(samples))
 		ridgeB      = make([]float64, len(samples))
 	)
@@ -229,6 +239,22 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	workers := parallel.Workers(m*(d+n), 0)
 	err = parallel.For(ctx, len(samples)+1, workers, func(ctx context.Context, item int) error {
 		if item == 0 {
+			if unbaggedRidge(m, d+n) {
+				var gram *greedytl.Gram
+				if shared {
+					var err error
+					if gram, err = gramOnce(); err != nil {
+						return fmt.Errorf("greedytl-auto: %w", err)
+					}
+				}
+				var err error
+				ridgeW[0], ridgeLambda, err = ridgeUnbagged(ctx, Z, train.Y, gram)
+				if err != nil {
+					return fmt.Errorf("greedytl-auto: ridge member: %w", err)
+				}
+				unbagged = true
+				return nil
+			}
 			var err error
 			ridge, ridgeLambda, _, err = ridgeLambdaByLOO(ctx, Z, train.Y, nil)
 			if err == nil {
@@ -282,6 +308,10 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	// from the whole sample's reduction.
 	err = parallel.For(ctx, len(samples)-1, workers, func(ctx context.Context, j int) error {
 		k := j + 1
+		if unbagged {
+			ridgeW[k] = ridgeW[0]
+			return nil
+		}
 		w, b, err := ridge.SubsetWeights(ctx, keeps[k], ridgeLambda)
 		if err != nil {
 			return a.withoutError(samples[k], order, fmt.Errorf("ridge member: %w", err))
@@ -323,6 +353,124 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 		return nil, fmt.Errorf("method: greedytl-auto: %w", err)
 	}
 	return &AutoModel{Linear: sum, Committee: rec.committee(tally)}, nil
+}
+
+// ridgeLambdaRows bounds the rows on which greedytl-auto chooses the ridge
+// member's λ when it has more rows than columns (see ridgeUnbagged).
+const ridgeLambdaRows = 500
+
+// unbaggedRidge reports whether greedytl-auto's ridge member is one fit for
+// every committee (ridgeUnbagged) at m examples and N candidate columns:
+// when N ≤ m and m·N ≥ gramMinWork, the sizes where the GreedyTL members
+// share cross-products (sharedGram's rule, whatever route gramRoute
+// forces), so that the model depends on the sizes alone.
+func unbaggedRidge(m, N int) bool { return N <= m && m*N >= gramMinWork }
+
+// ridgeUnbagged fits greedytl-auto's ridge member when it has at least as
+// many rows as columns (unbaggedRidge), on the whole sample's standardised
+// columns Z and labels y: λ is chosen by leave-one-out (ridgeLambdaByLOO)
+// on at most ridgeLambdaRows of the rows (ridgeLambdaSample), and the
+// weights at λ are solved from the whole sample's cross-products
+// (linear.RidgeFromProducts) — gram's when it is not nil and keeps them,
+// else computed from Z — in O(N³) without the rows. The same member then
+// serves every subsample: with N ≤ m a subsample's ridge fit, which
+// leaves out a tenth of one class, differs little from the whole
+// sample's, and ridge is the committee's most stable member, while a fit
+// of its own would cost a reduction of the whole problem, O(m·N² + N³),
+// the bulk of a fit at these sizes. λ estimates the ratio of the noise
+// variance to the weights' prior variance, which does not depend on m:
+// its leave-one-out estimate on 500 rows costs O(500²·N) instead of
+// O(m·N² + N³).
+func ridgeUnbagged(ctx context.Context, Z *mat.Dense, y []float64, gram *greedytl.Gram) (w []float64, lambda float64, err error) {
+	Zl, yl := Z, y
+	if rows := ridgeLambdaSample(y, ridgeLambdaRows); rows != nil {
+		Zl, yl = rowsOf(Z, rows), make([]float64, len(rows))
+		for k, r := range rows {
+			yl[k] = y[r]
+		}
+	}
+	if _, lambda, _, err = ridgeLambdaByLOO(ctx, Zl, yl, nil); err != nil {
+		return nil, 0, err
+	}
+	var (
+		cols []int
+		A    *mat.SymDense
+		b    []float64
+		ok   bool
+	)
+	if gram != nil {
+		cols, A, b, ok = gram.Products()
+	}
+	if !ok {
+		cols, A, b = columnProducts(Z, y)
+	}
+	_, c := Z.Dims()
+	w = make([]float64, c)
+	if len(cols) == 0 {
+		return w, lambda, nil
+	}
+	ws, err := linear.RidgeFromProducts(ctx, A, b, lambda)
+	if err != nil {
+		return nil, 0, err
+	}
+	for a, j := range cols {
+		w[j] = ws[a]
+	}
+	return w, lambda, nil
+}
+
+// columnProducts returns the cross-products of Z's columns that are not
+// all zero (cols, in order): A = Z_colsᵀZ_cols and b = Z_colsᵀ(y − ȳ).
+func columnProducts(Z *mat.Dense, y []float64) (cols []int, A *mat.SymDense, b []float64) {
+	m, c := Z.Dims()
+	for j := range c {
+		for i := range m {
+			if Z.At(i, j) != 0 {
+				cols = append(cols, j)
+				break
+			}
+		}
+	}
+	if len(cols) == 0 {
+		return nil, nil, nil
+	}
+	zc := mat.NewDense(m, len(cols), nil)
+	for a, j := range cols {
+		zc.SetCol(a, mat.Col(nil, j, Z))
+	}
+	yc := make([]float64, m)
+	ybar := floats.Sum(y) / float64(m)
+	for i, v := range y {
+		yc[i] = v - ybar
+	}
+	A = mat.NewSymDense(len(cols), nil)
+	A.SymOuterK(1, zc.T())
+	var bv mat.VecDense
+	bv.MulVec(zc.T(), mat.NewVecDense(m, yc))
+	return cols, A, bv.RawVector().Data
+}
+
+// ridgeLambdaSample returns at most limit rows of the ±1 labels y, or nil
+// for all of them when there are no more: each class in proportion to
+// its size (at least two of a class that has them), evenly spaced in the
+// rows' order — greedytl-auto's content order, a hash of the rows'
+// values, so that the sample is spread over the data whatever order they
+// were given in.
+func ridgeLambdaSample(y []float64, limit int) []int {
+	m := len(y)
+	if m <= limit {
+		return nil
+	}
+	pos, neg := classRows(y)
+	var rows []int
+	for _, class := range [][]int{pos, neg} {
+		k := min(len(class), max(2, len(class)*limit/m))
+		for j := range k {
+			rows = append(rows, class[j*len(class)/k])
+		}
+	}
+	slices.Sort(rows)
+	return rows
 }
 
 // gramRoute says where greedytl-auto fits its GreedyTL members: gramAuto

@@ -594,3 +594,128 @@ func TestGreedyAutoSharedGram(t *testing.T) {
 		}
 	}
 }
+
+// TestRidgeLambdaSample checks ridgeLambdaSample against its definition:
+// all rows (nil) up to the limit; above it, each class in proportion to its
+// size, at least two of each, evenly spaced in the given order, distinct
+// and sorted.
+func TestRidgeLambdaSample(t *testing.T) {
+	labels := func(pos, neg int) []float64 { // the positives spread out
+		y := make([]float64, pos+neg)
+		for i := range y {
+			y[i] = -1
+			if i*pos%(pos+neg) < pos {
+				y[i] = 1
+			}
+		}
+		return y
+	}
+	for _, tc := range []struct {
+		pos, neg, limit  int
+		wantPos, wantNeg int // 0, 0: all rows
+	}{
+		{10, 90, 100, 0, 0},
+		{10, 490, 500, 0, 0},
+		{20, 1980, 500, 5, 495},
+		{200, 1800, 500, 50, 450},
+		{3, 1997, 500, 2, 499},
+		{1, 1999, 500, 1, 499},
+		{1000, 1000, 500, 250, 250},
+	} {
+		y := labels(tc.pos, tc.neg)
+		if countPos(y) != tc.pos || len(y) != tc.pos+tc.neg {
+			t.Fatalf("labels(%d, %d): %d positives of %d", tc.pos, tc.neg, countPos(y), len(y))
+		}
+		rows := ridgeLambdaSample(y, tc.limit)
+		if tc.wantPos == 0 {
+			if rows != nil {
+				t.Errorf("%d + %d rows, limit %d: %d rows, want all (nil)", tc.pos, tc.neg, tc.limit, len(rows))
+			}
+			continue
+		}
+		pos, neg := classRows(y)
+		var want []int
+		for _, c := range []struct {
+			rows []int
+			k    int
+		}{{pos, tc.wantPos}, {neg, tc.wantNeg}} {
+			for j := range c.k {
+				want = append(want, c.rows[j*len(c.rows)/c.k])
+			}
+		}
+		slices.Sort(want)
+		if !slices.Equal(rows, want) {
+			t.Errorf("%d + %d rows, limit %d: %v, want %v", tc.pos, tc.neg, tc.limit, rows, want)
+		}
+		if len(rows) > tc.limit+2 || slices.Compact(slices.Clone(rows)) == nil {
+			t.Errorf("%d rows for limit %d", len(rows), tc.limit)
+		}
+	}
+}
+
+func countPos(y []float64) int {
+	n := 0
+	for _, v := range y {
+		if v > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// TestRidgeUnbagged checks greedytl-auto's ridge member at more rows than
+// columns against its definition: λ is ridgeLambdaByLOO's choice on the
+// rows of ridgeLambdaSample, the weights are ridge's at that λ on the whole
+// sample's standardised columns (the reference solve of the normal
+// equations), the same from a Gram's products as from the columns, and
+// Fit records that λ. (TestGreedyAutoSharedGram checks that Fit's model is
+// the same on both routes.)
+func TestRidgeUnbagged(t *testing.T) {
+	ctx := context.Background()
+	const m, d, n = 700, 60, 20
+	train := clusteredProblem(rand.New(rand.NewPCG(16, 700)), m, d, n)
+	train = selectRows(train, contentOrder(train)) // the order Fit reads
+	if !unbaggedRidge(m, d+n) || ridgeLambdaSample(train.Y, ridgeLambdaRows) == nil {
+		t.Fatal("the sizes do not reach the unbagged member's λ sample: the test checks nothing")
+	}
+	st, err := standardizeData(train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	Z := concatColumns(st.zx, st.zh)
+	gram, err := greedytl.NewGram(ctx, train.X, train.H, train.Y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, lambda, err := ridgeUnbagged(ctx, Z, train.Y, gram)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2, lambda2, err := ridgeUnbagged(ctx, Z, train.Y, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := ridgeLambdaSample(train.Y, ridgeLambdaRows)
+	sub := selectRows(Data{X: Z, Y: train.Y}, rows)
+	_, wantLambda, _, err := ridgeLambdaByLOO(ctx, dense(sub.X), sub.Y, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lambda != wantLambda || lambda2 != wantLambda {
+		t.Fatalf("λ = %v (%v without the Gram), want %v, chosen on the %d sampled rows", lambda, lambda2, wantLambda, len(rows))
+	}
+	zc := mat.DenseCopyOf(Z) // centred already: the whole sample's standardisation
+	want := directRidge(t, zc, train.Y, lambda)
+	for j := range want {
+		if math.Abs(w[j]-want[j]) > 1e-9*math.Max(1, math.Abs(want[j])) || math.Abs(w2[j]-want[j]) > 1e-9*math.Max(1, math.Abs(want[j])) {
+			t.Fatalf("weight %d: %v (%v without the Gram), want %v", j, w[j], w2[j], want[j])
+		}
+	}
+	auto, err := newGreedyAuto().Fit(ctx, train, Extra{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := auto.Hyperparameters()["ridge_lambda"]; got != lambda {
+		t.Errorf("Fit's ridge_lambda %v, want %v", got, lambda)
+	}
+}
