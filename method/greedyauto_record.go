@@ -74,7 +74,8 @@ type AutoSourceMember struct {
 
 // AutoRidgeMember is the ridge member of the whole sample's committee: ridge
 // regression on every standardised column, with Lambda chosen by
-// leave-one-out (the model's hyperparameter "ridge_lambda").
+// leave-one-out (on at most 500 of the rows when there are at least as
+// many rows as columns; the model's hyperparameter "ridge_lambda").
 type AutoRidgeMember struct {
 	Lambda float64 `json:"lambda"`
 }

@@ -596,9 +596,9 @@ func TestGreedyAutoSharedGram(t *testing.T) {
 }
 
 // TestRidgeLambdaSample checks ridgeLambdaSample against its definition:
-// all rows (nil) up to the limit; above it, each class in proportion to its
-// size, at least two of each, evenly spaced in the given order, distinct
-// and sorted.
+// all rows (nil) up to the limit; above it, the smaller class whole up to
+// half the limit and the larger class for the rest, evenly spaced in the
+// given order, sorted.
 func TestRidgeLambdaSample(t *testing.T) {
 	labels := func(pos, neg int) []float64 { // the positives spread out
 		y := make([]float64, pos+neg)
@@ -616,11 +616,14 @@ func TestRidgeLambdaSample(t *testing.T) {
 	}{
 		{10, 90, 100, 0, 0},
 		{10, 490, 500, 0, 0},
-		{20, 1980, 500, 5, 495},
-		{200, 1800, 500, 50, 450},
-		{3, 1997, 500, 2, 499},
+		{36, 1964, 500, 36, 464},
+		{200, 1800, 500, 200, 300},
+		{400, 1600, 500, 250, 250},
 		{1, 1999, 500, 1, 499},
 		{1000, 1000, 500, 250, 250},
+		{1500, 600, 500, 250, 250}, // more positives than negatives
+		{1800, 300, 500, 250, 250},
+		{1900, 200, 500, 300, 200},
 	} {
 		y := labels(tc.pos, tc.neg)
 		if countPos(y) != tc.pos || len(y) != tc.pos+tc.neg {
@@ -639,6 +642,9 @@ func TestRidgeLambdaSample(t *testing.T) {
 			rows []int
 			k    int
 		}{{pos, tc.wantPos}, {neg, tc.wantNeg}} {
+			if c.k > len(c.rows) {
+				t.Fatalf("%d + %d rows: the case wants %d of %d", tc.pos, tc.neg, c.k, len(c.rows))
+			}
 			for j := range c.k {
 				want = append(want, c.rows[j*len(c.rows)/c.k])
 			}
@@ -647,7 +653,7 @@ func TestRidgeLambdaSample(t *testing.T) {
 		if !slices.Equal(rows, want) {
 			t.Errorf("%d + %d rows, limit %d: %v, want %v", tc.pos, tc.neg, tc.limit, rows, want)
 		}
-		if len(rows) > tc.limit+2 || slices.Compact(slices.Clone(rows)) == nil {
+		if len(rows) != tc.limit {
 			t.Errorf("%d rows for limit %d", len(rows), tc.limit)
 		}
 	}

@@ -44,13 +44,13 @@ the exact search as much again). A fit costs O(m·N + m·k) a step (k columns
 selected), so ten times the rows should cost about ten times the time. At
 N = 1,000 it times the default method greedytl-auto too (method
 "greedytl-auto", steps: its GreedyTL member's selections), whose ridge
-member costs O(m·N·min(m, N) + min(m, N)³) once; on these random scores,
-whose labels they do not predict, its 22 GreedyTL fits stop by δ only after
-many columns (about 120 at m = 200, 670 at m = 2,000), so that its
-m = 2,000 cell takes about 20 times its m = 200 cell (on the 2-core
-development machine 6.9 s against 0.34 s with GOMAXPROCS=1, 3.8 s against
-0.21 s with both cores); on real rows, whose members select fewer columns,
-it is about 10 times (README, "Which method to use"). It times the
+member costs O(m²·N + m³) once at m = 200 and, with N ≤ m, O(500²·N + N³);
+on these random scores, whose labels they do not predict, its 22 GreedyTL
+fits stop by δ only after many columns (about 120 at m = 200, 670 at
+m = 2,000), so that its m = 2,000 cell takes about 14 times its m = 200
+cell (on the 2-core development machine 5.7 s against 0.41 s with
+GOMAXPROCS=1); on real rows, whose members select fewer columns, it is
+about 6 times (README, "Which method to use"). It times the
 recommended multi-class method greedytl-nway too (method "greedytl-nway",
 steps 0): the rows dealt to 20 classes in turn, 800 columns as features and
 200 as source scores (C is chosen on at most 20 examples of each class, so

@@ -58,14 +58,17 @@ one subsample per example of the larger class, at most 10), each two GreedyTL
 fits (k steps: O(N·m) a step, or, with N ≤ m, O((N + m)·k) a step on
 cross-products of the columns shared by every committee, O(N²·m) once) and the
 source member (O(n·m log m) for the training AUCs); and one ridge fit on all N
-columns with λ by leave-one-out on all the examples (O(m·N·min(m, N) +
-min(m, N)³)), whose reduction gives each subsample's ridge member at that λ
-(O(m·N + N²), and O(|F|²·N) for the |F| rows it leaves out when m > N); from
-m·N = 100,000 on the committees share the cores. Measured (one core, whole
-process, COIL-100 HOG rows with 80 source scores, N = 880, loaded machine):
-0.3 s of CPU at m = 200, 4.0 s at m = 2,000 (18.7 s before the committees
-shared the cross-products), where the GreedyTL members select about 270
-columns each (the ridge member about 1.5 s at m = 2,000). The order of the rows does not matter: the
+columns: with N > m, λ by leave-one-out on all the examples (O(m²·N + m³)),
+whose reduction gives each subsample's ridge member at that λ (O(m·N + N²));
+with N ≤ m (and m·N ≥ 20,000), one member for every committee, λ by
+leave-one-out on at most 500 of the examples and the weights from the
+shared cross-products (O(N³)).
+From m·N = 100,000 on the committees share the cores. Measured (whole
+process, COIL-100 HOG rows with 80 source scores, N = 880, loaded 2-core
+machine, GOMAXPROCS=1): 0.41 s at m = 200, 2.5 s at m = 2,000 (4.1–4.8 s
+with a bagged ridge member, 18.7 s of CPU before the committees shared the
+cross-products), where the GreedyTL members select about 270 columns
+each. The order of the rows does not matter: the
 subsamples are taken in an order of the rows' values. The paper's method,
 --method greedytl, selects greedily the columns of [X H] (target
 features and source scores) that most reduce the L2-regularised squared error
