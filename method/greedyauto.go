@@ -410,7 +410,7 @@ func ridgeUnbagged(ctx context.Context, Z *mat.Dense, y []float64, gram *greedyt
 	if len(cols) == 0 {
 		return w, lambda, nil
 	}
-	ws, err := linear.RidgeFromProducts(ctx, A, b, lambda)
+	ws, lambda, err := ridgeAtOrAbove(ctx, A, b, lambda)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -418,6 +418,26 @@ func ridgeUnbagged(ctx context.Context, Z *mat.Dense, y []float64, gram *greedyt
 		w[j] = ws[a]
 	}
 	return w, lambda, nil
+}
+
+// ridgeAtOrAbove returns the ridge weights solved from the cross-products
+// A and b (linear.RidgeFromProducts) at λ = lambda or, when the whole
+// sample's system is too ill-conditioned at the λ its rows' sample chose,
+// at the smallest larger λ of lambdaGrid at which it is not, with the λ it
+// used. It returns the error at the grid's largest λ when none works, and
+// ctx's.
+func ridgeAtOrAbove(ctx context.Context, A *mat.SymDense, b []float64, lambda float64) ([]float64, float64, error) {
+	w, err := linear.RidgeFromProducts(ctx, A, b, lambda)
+	for _, l := range lambdaGrid {
+		if err == nil || ctx.Err() != nil {
+			break
+		}
+		if l > lambda {
+			w, err = linear.RidgeFromProducts(ctx, A, b, l)
+			lambda = l
+		}
+	}
+	return w, lambda, err
 }
 
 // columnProducts returns the cross-products of Z's columns that are not

@@ -725,3 +725,32 @@ func TestRidgeUnbagged(t *testing.T) {
 		t.Errorf("Fit's ridge_lambda %v, want %v", got, lambda)
 	}
 }
+
+// TestRidgeAtOrAbove: where the whole sample's system is too
+// ill-conditioned at the λ chosen on its rows' sample, the ridge member
+// takes the smallest larger λ of the grid that solves it, and says so.
+func TestRidgeAtOrAbove(t *testing.T) {
+	ctx := context.Background()
+	// Eigenvalues 1e14 and 0: (1e14 + λ)/λ ≤ 1e12 from λ = 100.000…01 on,
+	// 1000 on the grid.
+	A := mat.NewSymDense(2, []float64{1e14, 0, 0, 0})
+	b := []float64{1e14, 0}
+	for _, tc := range []struct{ lambda, want float64 }{{1e-4, 1000}, {0.5, 1000}, {100, 1000}, {1000, 1000}, {1e4, 1e4}} {
+		w, got, err := ridgeAtOrAbove(ctx, A, b, tc.lambda)
+		if err != nil || got != tc.want {
+			t.Fatalf("λ %g: used %g (%v), want %g", tc.lambda, got, err, tc.want)
+		}
+		if want := 1e14 / (1e14 + got); math.Abs(w[0]-want) > 1e-12 || w[1] != 0 {
+			t.Errorf("λ %g: weights %v, want [%v 0]", tc.lambda, w, want)
+		}
+	}
+	bad := mat.NewSymDense(2, []float64{1e30, 0, 0, 0}) // no λ of the grid
+	if _, _, err := ridgeAtOrAbove(ctx, bad, b, 1e-4); err == nil {
+		t.Error("no λ of the grid solves it: no error")
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, _, err := ridgeAtOrAbove(cancelled, A, b, 1e-4); err == nil {
+		t.Error("cancelled: no error")
+	}
+}
