@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -260,6 +261,10 @@ func TestOneInputFromStdin(t *testing.T) {
 		{"fit", "--features", "-", "--labels", "-"},
 		{"fit", "--source-scores", "-", "--labels", "-"},
 		{"predict", "--model", model, "--features", "-", "--source-scores", d.Htest, "--labels", "-"},
+		{"predict", "--model", "-", "--features", "-", "--source-scores", d.Htest},
+		{"predict", "--model", "-", "--features", d.Xtest, "--source-scores", d.Htest, "--labels", "-"},
+		{"fit", "--features", "-", "--oracle-features", "-", "--labels", d.ytext, "--method", "best-source"},
+		{"fit", "--features", d.X, "--unlabelled-features", "-", "--labels", "-", "--method", "dam"},
 	} {
 		code, out, stderr := cli(t, csv, args...)
 		if code != exitInput || out != "" || !strings.Contains(stderr, "cannot both read standard input") {
@@ -313,5 +318,75 @@ func TestMessagesNameTheFileOnce(t *testing.T) {
 		if _, _, stderr := cli(t, "", tc.args...); stderr != tc.want {
 			t.Errorf("%v: stderr %q, want %q", tc.args, stderr, tc.want)
 		}
+	}
+}
+
+// TestModelFromStdin: --model - (predict) and MODEL - (inspect) read the
+// model from standard input, as the data flags read "-": the output is the
+// file's, for binary, multi-class and liblinear models, and messages name
+// the model <stdin> (issue: "-" was opened as a file named "-").
+func TestModelFromStdin(t *testing.T) {
+	d := newToy(t)
+	binary := d.fitModel(t, "binary.json", "--max-k", "2")
+	multi := filepath.Join(d.dir, "multi.json")
+	y3 := writeText(t, d.dir, "y3.txt", strings.Repeat("a\nb\nc\n", 8))
+	if code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", d.X, "--source-scores", d.H, "--labels", y3, "--out", multi); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	lib := writeText(t, d.dir, "lib.model", "solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 6\nbias -1\nw\n0.5\n-1\n0.25\n0\n2\n-0.125\n")
+	for _, tc := range []struct {
+		name, model string
+		args        []string // besides the model
+	}{
+		{"predict binary", binary, []string{"predict", "--features", d.Xtest, "--source-scores", d.Htest, "--labels", d.yte}},
+		{"predict multi-class", multi, []string{"predict", "--features", d.Xtest, "--source-scores", d.Htest, "--scores"}},
+		{"predict liblinear", lib, []string{"predict", "--features", d.Xtest}},
+		{"inspect binary", binary, []string{"inspect", "--json"}},
+		{"inspect multi-class", multi, []string{"inspect"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text, err := os.ReadFile(tc.model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			withModel := func(m string) []string {
+				if tc.args[0] == "inspect" {
+					return append(slices.Clone(tc.args), m)
+				}
+				return append(slices.Clone(tc.args), "--model", m)
+			}
+			code, want, wantErr := cli(t, "", withModel(tc.model)...)
+			if code != 0 {
+				t.Fatalf("from the file: exit %d: %s", code, wantErr)
+			}
+			code, got, gotErr := cli(t, string(text), withModel("-")...)
+			if code != 0 || got != want || gotErr != wantErr {
+				t.Errorf("from stdin: exit %d, stdout %d bytes, stderr %q; want 0 and the file's output (%d bytes, stderr %q)", code, len(got), gotErr, len(want), wantErr)
+			}
+		})
+	}
+	// Messages name the model <stdin>.
+	truncated, err := os.ReadFile(binary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, stdin string
+		args        []string
+		want        string
+	}{
+		{"empty", "", []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin>: method: reading model: the model is empty"},
+		{"truncated", string(truncated[:len(truncated)/2]), []string{"inspect", "-"}, "greedytl: <stdin>: method: reading model: the model is truncated"},
+		{"not JSON", "hello\n", []string{"inspect", "-"}, "greedytl: <stdin> is not a greedytl model (JSON) file"},
+		{"liblinear to inspect", "solver_type L2R_LR\n", []string{"inspect", "-"}, "greedytl: <stdin> is a liblinear model file"},
+		{"bad liblinear", "solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 6\nbias -1\nw\n0.5\n", []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin>: line 7: file ends after 1 of 6 weight lines"},
+		{"wrong columns", string(truncated), []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: model <stdin> on X = " + d.Xtest + ":"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, stderr := cli(t, tc.stdin, tc.args...)
+			if code != exitInput || out != "" || !strings.HasPrefix(stderr, tc.want) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want %d and a message starting %q", code, out, stderr, exitInput, tc.want)
+			}
+		})
 	}
 }

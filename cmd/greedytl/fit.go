@@ -305,6 +305,9 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if err := checkOut(o.out, inputs...); err != nil {
 		return err
 	}
+	if err := checkOneStdin(append(append(o.data.inputs(), o.unlabelled.inputs()...), o.oracle.inputs()...)...); err != nil {
+		return err
+	}
 	X, H, err := o.data.load(s)
 	if err != nil {
 		return err

@@ -138,7 +138,7 @@ func quoteAll(names []string) []string {
 // balanced accuracy (--json: with the confusion matrix).
 func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel) error {
 	if o.data.positive != "" {
-		return badInputf("--positive is for binary models; %s is a model of %d classes (%s)", o.model, len(model.Classes()), strings.Join(quoteAll(model.Classes()), ", "))
+		return badInputf("--positive is for binary models; %s is a model of %d classes (%s)", o.modelName(), len(model.Classes()), strings.Join(quoteAll(model.Classes()), ", "))
 	}
 	if o.json && o.data.labels == "" {
 		return badInputf("--json reports the evaluation against --labels: give --labels (the predictions are printed without --json)")
@@ -149,11 +149,11 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel) err
 	}
 	scores, err := model.Scores(*d)
 	if err != nil {
-		return badInput(fmt.Errorf("model %s on %s: %w", o.model, o.data.describe(), err))
+		return badInput(fmt.Errorf("model %s on %s: %w", o.modelName(), o.data.describe(), err))
 	}
 	pred, err := model.Predict(*d)
 	if err != nil {
-		return badInput(fmt.Errorf("model %s on %s: %w", o.model, o.data.describe(), err))
+		return badInput(fmt.Errorf("model %s on %s: %w", o.modelName(), o.data.describe(), err))
 	}
 	classes := model.Classes()
 	var eval *multiEvaluation

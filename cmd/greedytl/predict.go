@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -35,7 +32,8 @@ func newPredictCmd(s *streams) *cobra.Command {
 		Long: `Predict writes one score per example, one per line (positive: the positive
 class). MODEL is a model written by greedytl fit (any method) or a liblinear
 model file (from liblinear-train or greedytl train; then only --features is
-read, and the score favours the model's greater label).
+read, and the score favours the model's greater label). --model - reads the
+model from the standard input, which then no other input may read.
 
 A greedytl model reads only the columns it selected, but X and H must have
 the column counts it was trained with. A model fitted with --sources records
@@ -64,7 +62,7 @@ standard error.`,
 		RunE: func(c *cobra.Command, _ []string) error { return runPredict(s, o) },
 	}
 	o.data.register(c, "true labels; prints the class-balanced accuracy")
-	c.Flags().StringVarP(&o.model, "model", "m", "", "model file: greedytl fit's JSON or a liblinear model (required)")
+	c.Flags().StringVarP(&o.model, "model", "m", "", "model file: greedytl fit's JSON or a liblinear model; - reads it from standard input (required)")
 	c.Flags().StringVarP(&o.out, "out", "o", "", "write the scores here (default: standard output)")
 	c.Flags().BoolVar(&o.scores, "scores", false, "multi-class models: print a tab-separated matrix of per-class scores (header: the class names) instead of class names")
 	c.Flags().BoolVar(&o.json, "json", false, "multi-class models with --labels: report accuracy, balanced accuracy and the confusion matrix as JSON")
@@ -72,34 +70,30 @@ standard error.`,
 	return c
 }
 
-// isLiblinearModel reports whether the file at path starts like a liblinear
-// model file ("solver_type ...") rather than JSON.
-func isLiblinearModel(path string) (bool, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return false, badInput(err)
-	}
-	defer f.Close()
-	head, _ := bufio.NewReader(f).Peek(len("solver_type"))
-	return bytes.Equal(head, []byte("solver_type")), nil
-}
+// modelName is how messages name the model file: the standard input as
+// <stdin>.
+func (o *predictOptions) modelName() string { return displayName(o.model) }
 
 func runPredict(s *streams, o *predictOptions) error {
 	if err := checkOut(o.out, append(o.data.files(), o.model)...); err != nil {
 		return err
 	}
-	lib, err := isLiblinearModel(o.model)
+	if err := checkOneStdin(append([]flagPath{{"--model", o.model}}, o.data.inputs()...)...); err != nil {
+		return err
+	}
+	r, closeModel, err := openModel(s, o.model)
 	if err != nil {
 		return err
 	}
+	defer closeModel()
 	var scores []float64
 	var rec *modelfile.LabelNames // the label names a binary model records
-	if lib {
-		if scores, err = predictLiblinear(s, o); err != nil {
+	if isLiblinearModel(r) {
+		if scores, err = predictLiblinear(s, o, r); err != nil {
 			return err
 		}
 	} else {
-		f, err := readAnyModelFile(o.model)
+		f, err := readAnyModel(o.modelName(), r)
 		if err != nil {
 			return err
 		}
@@ -110,7 +104,7 @@ func runPredict(s *streams, o *predictOptions) error {
 			return runPredictMulti(s, o, f.Multi)
 		}
 		if o.scores || o.json {
-			return badInputf("--scores and --json are for multi-class models; %s is binary (its scores are printed anyway)", o.model)
+			return badInputf("--scores and --json are for multi-class models; %s is binary (its scores are printed anyway)", o.modelName())
 		}
 		rec = f.Info.Labels
 		model := f.Model
@@ -119,7 +113,7 @@ func runPredict(s *streams, o *predictOptions) error {
 			return err
 		}
 		if scores, err = model.Predict(*d); err != nil {
-			return badInput(fmt.Errorf("model %s on %s: %w", o.model, o.data.describe(), err))
+			return badInput(fmt.Errorf("model %s on %s: %w", o.modelName(), o.data.describe(), err))
 		}
 	}
 	var y []float64
@@ -169,14 +163,14 @@ func (o *predictOptions) loadLabels(rec *modelfile.LabelNames, m int) ([]float64
 	for _, n := range cls.Names {
 		if known.Lookup(n) < 0 {
 			return nil, badInputf("%s: label %q is not one of the labels %s was fitted on (positive %q, negative %s)",
-				displayName(o.data.labels), n, o.model, rec.Positive, strings.Join(quoteAll(rec.Negative), ", "))
+				displayName(o.data.labels), n, o.modelName(), rec.Positive, strings.Join(quoteAll(rec.Negative), ", "))
 		}
 	}
 	positive := o.data.positive
 	if positive == "" {
 		positive = rec.Positive
 	} else if known.Lookup(positive) != 0 {
-		return nil, badInputf("--positive %s: %s was fitted with %q as the positive label", positive, o.model, rec.Positive)
+		return nil, badInputf("--positive %s: %s was fitted with %q as the positive label", positive, o.modelName(), rec.Positive)
 	}
 	if cls.Lookup(positive) < 0 {
 		return nil, badInputf("%s holds no example of the positive label %q", displayName(o.data.labels), positive)
@@ -203,7 +197,7 @@ func (o *predictOptions) checkSources(s *streams, rec *source.ID) error {
 	}
 	if o.data.scores != "" {
 		fmt.Fprintf(s.err, "note: %s was fitted with the sources of %s (identity %.12s); the scores of %s cannot be checked against them\n",
-			o.model, rec.Dir, rec.SHA256, displayName(o.data.scores))
+			o.modelName(), rec.Dir, rec.SHA256, displayName(o.data.scores))
 		return nil
 	}
 	if !o.data.sources.given() {
@@ -215,17 +209,27 @@ func (o *predictOptions) checkSources(s *streams, rec *source.ID) error {
 	}
 	if d := ix.Differences(rec); len(d) > 0 {
 		return badInputf("--sources %s (identity %.12s) are not the sources %s was fitted with, %s (identity %.12s): %s",
-			o.data.sources.dir, ix.Identity(), o.model, rec.Dir, rec.SHA256, strings.Join(d, "; "))
+			o.data.sources.dir, ix.Identity(), o.modelName(), rec.Dir, rec.SHA256, strings.Join(d, "; "))
 	}
 	return nil
 }
 
-// predictLiblinear scores --features with a liblinear model file.
-func predictLiblinear(s *streams, o *predictOptions) ([]float64, error) {
+// predictLiblinear scores --features with the liblinear model file r
+// (--model, open).
+func predictLiblinear(s *streams, o *predictOptions, r io.Reader) ([]float64, error) {
 	if o.data.features == "" || o.data.scores != "" || o.data.sources.given() {
-		return nil, badInputf("%s is a liblinear model: give --features only", o.model)
+		return nil, badInputf("%s is a liblinear model: give --features only", o.modelName())
 	}
-	m, err := linear.ReadModelFile(o.model)
+	var m *linear.Model
+	var err error
+	if o.model == "-" {
+		// ReadModel's errors name the line; the standard input is named here.
+		if m, err = linear.ReadModel(r); err != nil {
+			err = fmt.Errorf("%s: %w", o.modelName(), err)
+		}
+	} else {
+		m, err = linear.ReadModelFile(o.model)
+	}
 	if err != nil {
 		return nil, badInput(err)
 	}
@@ -234,10 +238,10 @@ func predictLiblinear(s *streams, o *predictOptions) ([]float64, error) {
 		return nil, badInput(err)
 	}
 	if len(m.Labels) != 2 {
-		return nil, badInputf("%s: a model of %d classes; predict scores binary models only", o.model, len(m.Labels))
+		return nil, badInputf("%s: a model of %d classes; predict scores binary models only", o.modelName(), len(m.Labels))
 	}
 	if _, d := X.Dims(); d < m.NrFeature {
-		return nil, badInputf("%s has %d columns but the model %s needs %d features", o.data.features, d, o.model, m.NrFeature)
+		return nil, badInputf("%s has %d columns but the model %s needs %d features", displayName(o.data.features), d, o.modelName(), m.NrFeature)
 	}
 	return m.Scores(X), nil
 }
