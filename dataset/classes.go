@@ -78,13 +78,13 @@ func ReadClasses(path string) (*Classes, error) {
 // HeaderNo and HeaderYes say which. It returns an error for a file without
 // labels.
 func ReadClassesHeader(path string, h LabelHeader) (*Classes, error) {
-	vals, npy, err := readLabelFile(path)
+	lf, err := readLabelFile(path)
 	if err != nil {
 		return nil, err
 	}
-	all := vals
+	vals, all := lf.vals, lf.vals
 	switch {
-	case npy || h == HeaderNo:
+	case lf.npy || h == HeaderNo:
 	case h == HeaderYes:
 		if len(vals) < 2 {
 			return nil, errorf(displayName(path), 0, "no labels below the header")
@@ -101,6 +101,9 @@ func ReadClassesHeader(path string, h LabelHeader) (*Classes, error) {
 				vals = v
 			}
 		}
+	}
+	if err := lf.checkNumbers(len(all) - len(vals)); err != nil {
+		return nil, err
 	}
 	c := &Classes{file: displayName(path), vals: vals}
 	if len(vals) < len(all) {

@@ -169,6 +169,8 @@ func TestBadInputExitsTwo(t *testing.T) {
 	oneClass := writeText(t, dir, "one.txt", strings.Repeat("1\n", 24))
 	short := writeText(t, dir, "short.txt", "1\n-1\n1\n")
 	X3 := writeText(t, dir, "x3.csv", "1,2\n3,4\n5,7\n")
+	nanLabel := writeText(t, dir, "nanlabel.txt", strings.Repeat("1\n-1\n", 5)+"NaN\n"+strings.Repeat("1\n-1\n", 6)+"1\n")
+	infName := writeText(t, dir, "infname.txt", strings.Repeat("cat\ndog\n", 11)+"-inf\ncat\n")
 	model := filepath.Join(dir, "m.json")
 	if code, _, e := cli(t, "", "fit", "--features", d.X, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
 		t.Fatalf("fit: %d %s", code, e)
@@ -191,6 +193,9 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"bad lambda", []string{"fit", "--features", d.X, "--labels", d.ytext, "--lambda", "-1"}, "lambda"},
 		{"unknown flag", []string{"fit", "--bogus"}, "bogus"},
 		{"unknown command", []string{"frobnicate"}, "frobnicate"},
+		{"NaN label among numbers", []string{"fit", "--features", d.X, "--labels", nanLabel}, "nanlabel.txt:11: label \"NaN\" reads as NaN"},
+		{"-inf label among names", []string{"fit", "--features", d.X, "--labels", infName, "--method", "nearest-mean"}, "infname.txt:23: label \"-inf\" reads as -Inf"},
+		{"predict NaN label", []string{"predict", "--model", model, "--features", d.X, "--labels", nanLabel}, "nanlabel.txt:11:"},
 		{"predict feature count", []string{"predict", "--model", model, "--features", X3}, "column"},
 		{"predict bad model", []string{"predict", "--model", nan, "--features", d.X}, "nan.csv"},
 		{"inspect missing", []string{"inspect", filepath.Join(dir, "none.json")}, "none.json"},

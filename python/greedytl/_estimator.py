@@ -161,6 +161,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                     raise ValueError("give both X_oracle and y_oracle")
                 Xo = validate_data(self, X_oracle, reset=False, dtype=np.float64)
                 yo = np.asarray(y_oracle)
+                if yo.dtype.kind in "fc" and not np.all(np.isfinite(yo)):
+                    raise ValueError("Input y_oracle contains {}: a label must be finite".format(
+                        "NaN" if np.any(np.isnan(yo)) else "infinity"))
                 pos = np.searchsorted(classes, yo)
                 pos = np.clip(pos, 0, len(classes) - 1)
                 if yo.shape != (Xo.shape[0],) or not np.all(classes[pos] == yo):

@@ -146,6 +146,15 @@ def test_errors(cli, tmp_path):
         TransferClassifier().predict(X)
     with pytest.raises(ValueError, match="class"):
         TransferClassifier().fit(X, np.zeros(len(X)))
+    # A non-finite label is refused by name (y by scikit-learn's check; the
+    # held-out y_oracle said only that it was not one of y's classes).
+    yf = np.where(y == "yes", 1.0, -1.0)
+    for bad, word in ((np.nan, "NaN"), (np.inf, "infinity"), (-np.inf, "infinity")):
+        with pytest.raises(ValueError, match="Input y contains " + word):
+            TransferClassifier().fit(X, np.concatenate([yf[:-1], [bad]]))
+        with pytest.raises(ValueError, match="Input y_oracle contains " + word):
+            TransferClassifier(method="best-source").fit(X[:20], yf[:20], X_oracle=X[20:],
+                                                          y_oracle=np.concatenate([yf[20:-1], [bad]]))
     clf = TransferClassifier(random_state=0).fit(X, y)
     with pytest.raises(ValueError, match="features"):
         clf.predict(X[:, :3])
