@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/modelfile"
@@ -83,7 +84,9 @@ Labels of three or more classes (names or numbers) fit one model for all
 classes: by default the recommended ` + method.RecommendedMulti + ` (described
 with the methods below); the other native multi-class methods fit natively (--method
 ` + strings.Join(slices.DeleteFunc(nativeMultiNames(), func(n string) bool { return n == method.RecommendedMulti }), ", ") + `),
-and any binary method is fitted one class against the rest.
+and any binary method is fitted one class against the rest (the oracle
+best-source chooses each class's source on held-out labels of every class,
+--oracle-labels, that class against the rest).
 The model file records the class names in order. Two label values stay a
 binary fit; --positive NAME makes one class against all the others.
 The cost of ` + method.RecommendedMulti + `, for m examples of K classes and
@@ -115,7 +118,7 @@ class-balanced leave-one-out on the training set):
 	o.oracle.registerUnlabelled(c, "oracle-", "held-out labelled inputs for the oracle best-source")
 	o.unlabelled.sources, o.oracle.sources = o.data.sources, o.data.sources
 	o.unlabelled.labelSettings, o.oracle.labelSettings = o.data.labelSettings, o.data.labelSettings
-	c.Flags().StringVar(&o.oracle.labels, "oracle-labels", "", "held-out labels for the oracle best-source")
+	c.Flags().StringVar(&o.oracle.labels, "oracle-labels", "", "held-out labels for the oracle best-source, of the training classes (with three or more classes, each class's oracle chooses its source on them, that class against the rest)")
 	fl := c.Flags()
 	fl.StringVar(&o.method, "method", "greedytl-auto", "the method (default: the recommended greedytl-auto; greedytl is the paper's): "+strings.Join(method.Names(), ", "))
 	fl.Var(&o.lambda, "lambda", "ridge regularisation λ > 0, or auto (leave-one-out over 1e-4…1e4)")
@@ -339,18 +342,8 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if extra.Unlabelled, err = o.loadUnlabelled(s, needs.Unlabelled); err != nil {
 		return err
 	}
-	if needs.Oracle || o.oracle.given() {
-		if !needs.Oracle {
-			return badInputf("--oracle-* inputs are for the oracle best-source, not %s", o.method)
-		}
-		if !o.oracle.given() || o.oracle.labels == "" {
-			return badInputf("%s is an oracle: give held-out inputs and labels with --oracle-features/--oracle-source-scores/--oracle-labels", o.method)
-		}
-		d, err := o.oracle.loadData(s, true)
-		if err != nil {
-			return err
-		}
-		extra.Oracle = d
+	if extra.Oracle, err = o.loadOracle(s, needs.Oracle, cls, pos); err != nil {
+		return err
 	}
 	model, err := m.Fit(c.Context(), method.Data{X: X, H: H, Y: y}, extra)
 	if err != nil {
@@ -383,6 +376,73 @@ func (o *fitOptions) loadUnlabelled(s *streams, needed bool) (*method.Data, erro
 		return nil, nil
 	}
 	return o.unlabelled.loadData(s, false)
+}
+
+// loadOracle reads the --oracle-* inputs of an oracle method (needed: the
+// method, or the binary method fitted one class against the rest, is
+// one); it returns nil without them, and an input error when an oracle is
+// not given them or another method is. The held-out labels must be labels
+// of the training classes cls, the positive class pos and another among
+// them for a binary fit (pos not ""), which maps them to ±1 as the
+// training labels are mapped, and every class for a fit of several
+// classes, which maps each to the index of its class in cls.Names, as
+// method.MultiMethod's Extra.Oracle holds them: each class's oracle
+// scores the sources on that class against the rest.
+func (o *fitOptions) loadOracle(s *streams, needed bool, cls *dataset.Classes, pos string) (*method.Data, error) {
+	given := o.oracle.given() || o.oracle.labels != ""
+	switch {
+	case given && !needed:
+		return nil, badInputf("--oracle-* inputs are for the oracle best-source, not %s", o.method)
+	case needed && (!o.oracle.given() || o.oracle.labels == ""):
+		return nil, badInputf("%s is an oracle: give held-out inputs and labels with --oracle-features/--oracle-source-scores/--oracle-labels", o.method)
+	case !given:
+		return nil, nil
+	}
+	X, H, err := o.oracle.load(s)
+	if err != nil {
+		return nil, err
+	}
+	held, err := o.oracle.readClasses(rows(X, H))
+	if err != nil {
+		return nil, err
+	}
+	d := &method.Data{X: X, H: H}
+	name, trainName := displayName(o.oracle.labels), displayName(o.data.labels)
+	toTrain := make([]int, len(held.Names))
+	for k, n := range held.Names {
+		if toTrain[k] = cls.Lookup(n); toTrain[k] < 0 {
+			return nil, badInputf("%s: label %q is not one of the training labels of %s (%s): the held-out labels must be of the same classes",
+				name, n, trainName, strings.Join(quoteAll(cls.Names), ", "))
+		}
+	}
+	d.Y = make([]float64, len(held.Y))
+	count := make([]int, len(cls.Names))
+	for i, c := range held.Y {
+		k := toTrain[c]
+		count[k]++
+		switch {
+		case pos == "":
+			d.Y[i] = float64(k)
+		case cls.Names[k] == pos:
+			d.Y[i] = 1
+		default:
+			d.Y[i] = -1
+		}
+	}
+	for k, n := range cls.Names {
+		if count[k] > 0 {
+			continue
+		}
+		switch p := cls.Lookup(pos); {
+		case pos == "":
+			return nil, badInputf("%s holds no example of the class %q: its oracle, %q against the rest, cannot score the sources (the held-out labels need every class of %s)", name, n, n, trainName)
+		case k == p:
+			return nil, badInputf("%s holds no example of the positive class %q: the oracle cannot score the sources", name, n)
+		case len(held.Y) == count[p]:
+			return nil, badInputf("%s holds only the positive class %q: the oracle cannot score the sources without a negative example", name, pos)
+		}
+	}
+	return d, nil
 }
 
 // writeModel writes fit's model with write: to standard output, or

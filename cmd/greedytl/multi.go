@@ -61,12 +61,12 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, d method.Data, cls
 	if err != nil {
 		return err
 	}
-	if o.oracle.given() {
-		return badInputf("--oracle-* inputs are for binary fits; %s is fitted on %d classes", mm.Name(), len(cls.Names))
-	}
 	extra := method.Extra{Seed: o.seed}
 	ovr, isOVR := mm.(method.OneVsRest)
 	if extra.Unlabelled, err = o.loadUnlabelled(s, isOVR && ovr.Binary.Needs().Unlabelled); err != nil {
+		return err
+	}
+	if extra.Oracle, err = o.loadOracle(s, isOVR && ovr.Binary.Needs().Oracle, cls, ""); err != nil {
 		return err
 	}
 	model, err := mm.FitMulti(c.Context(), d, method.ClassLabels{Names: cls.Names, Y: cls.Y}, extra)

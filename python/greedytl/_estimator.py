@@ -113,7 +113,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         X_unlabelled : array-like, optional
             Unlabelled target examples, for the transductive method ``dam``.
         X_oracle, y_oracle : array-like, optional
-            Held-out labelled examples, for the oracle ``best-source``.
+            Held-out labelled examples, for the oracle ``best-source``: labels
+            of y's classes (with three or more, every class, each class's
+            source chosen on them one against the rest).
 
         Returns
         -------

@@ -226,6 +226,23 @@ def test_multiclass(multiclass_cli, zoo, tmp_path):
     assert clf.score(X[44:], y[44:]) > 0.5  # chance: 1/11
 
 
+def test_multiclass_oracle(multiclass_cli):
+    """best-source on three classes: each class's oracle keeps, on the
+    held-out labels of that class against the rest, the source trained to
+    tell that class apart (greedytl fit refused oracle inputs for more than
+    two classes)."""
+    rng = np.random.default_rng(3)
+    k = np.arange(60) % 3
+    X = 3 * rng.normal(size=(3, 6))[k] + rng.normal(size=(60, 6))
+    y = np.array(["emu", "cat", "dog"])[k]
+    zoo = [LogisticRegression().fit(X[:30], y[:30] == c) for c in ("cat", "dog", "emu")]
+    clf = TransferClassifier(method="best-source", sources=greedytl.Sources(zoo)).fit(
+        X[:15], y[:15], X_oracle=X[15:45], y_oracle=y[15:45])
+    assert {c: [(s["kind"], s["index"]) for s in cols] for c, cols in clf.selected_.items()} == {
+        "cat": [("source", 0)], "dog": [("source", 1)], "emu": [("source", 2)]}
+    assert clf.score(X[45:], y[45:]) > 0.9
+
+
 def test_native_multiclass_method_two_classes(multiclass_cli, tmp_path):
     """A native multi-class method fits two classes too (greedytl fit writes
     a multi-class model of the labels -1 and 1): decision_function is 1-D,
