@@ -186,6 +186,9 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"empty file", []string{"fit", "--features", empty, "--labels", short}, "empty.csv"},
 		{"malformed npy header", []string{"fit", "--features", badnpy, "--labels", short}, "bad.npy"},
 		{"one class", []string{"fit", "--features", d.X, "--labels", oneClass}, "one class"},
+		// It said "fitting nearest-mean … with the 1 classes of one.txt: method: 1 class names: …".
+		{"one class, multi-class method", []string{"fit", "--method", "nearest-mean", "--features", d.X, "--labels", oneClass}, "one.txt: only one class (all labels are \"1\")"},
+		{"inspect --top -1", []string{"inspect", "--top", "-1", model}, "--top -1: want the number of columns to show, or 0 for all"},
 		{"row mismatch X/H", []string{"fit", "--features", X3, "--source-scores", d.H, "--labels", short}, "rows"},
 		{"label count", []string{"fit", "--features", d.X, "--labels", short}, "labels"},
 		{"three labels need --positive", []string{"fit", "--features", d.X, "--labels", d.ytext}, "y.txt"},

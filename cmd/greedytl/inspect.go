@@ -130,6 +130,9 @@ func inspectColumns(sel method.Selection) []inspectColumn {
 }
 
 func runInspect(s *streams, o *inspectOptions, path string) error {
+	if o.top < 0 {
+		return badInputf("--top %d: want the number of columns to show, or 0 for all", o.top)
+	}
 	r, closeModel, err := openModel(s, path)
 	if err != nil {
 		return err

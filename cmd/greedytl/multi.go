@@ -57,6 +57,11 @@ func (o *fitOptions) nativeMultiOnly(c *cobra.Command) bool {
 
 // runFitMulti fits one model for every class of cls and writes it.
 func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, d method.Data, cls *dataset.Classes) error {
+	if len(cls.Names) < 2 {
+		// The label file's own message, as a binary fit gives it.
+		_, _, _, err := cls.Binary("")
+		return badInput(err)
+	}
 	mm, err := o.multiMethod(c)
 	if err != nil {
 		return err
