@@ -169,6 +169,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 	oneClass := writeText(t, dir, "one.txt", strings.Repeat("1\n", 24))
 	short := writeText(t, dir, "short.txt", "1\n-1\n1\n")
 	X3 := writeText(t, dir, "x3.csv", "1,2\n3,4\n5,7\n")
+	libHuge := writeText(t, dir, "huge.model", "solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 2\nbias -1\nw\n1e308\n-1e308\n") // row 0: 1e308 - 2·1e308
 	nanLabel := writeText(t, dir, "nanlabel.txt", strings.Repeat("1\n-1\n", 5)+"NaN\n"+strings.Repeat("1\n-1\n", 6)+"1\n")
 	infName := writeText(t, dir, "infname.txt", strings.Repeat("cat\ndog\n", 11)+"-inf\ncat\n")
 	model := filepath.Join(dir, "m.json")
@@ -200,6 +201,8 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"-inf label among names", []string{"fit", "--features", d.X, "--labels", infName, "--method", "nearest-mean"}, "infname.txt:23: label \"-inf\" reads as -Inf"},
 		{"predict NaN label", []string{"predict", "--model", model, "--features", d.X, "--labels", nanLabel}, "nanlabel.txt:11:"},
 		{"predict feature count", []string{"predict", "--model", model, "--features", X3}, "column"},
+		// It printed +Inf and -Inf.
+		{"liblinear score overflow", []string{"predict", "--model", libHuge, "--features", X3}, "model " + libHuge + " on X = " + X3 + ": the score of row 0 is -Inf: "},
 		{"predict bad model", []string{"predict", "--model", nan, "--features", d.X}, "nan.csv"},
 		{"inspect missing", []string{"inspect", filepath.Join(dir, "none.json")}, "none.json"},
 	} {

@@ -14,6 +14,7 @@ import (
 	"github.com/greedytl/greedytl/metric"
 	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/source"
+	"github.com/greedytl/greedytl/standardize"
 )
 
 type predictOptions struct {
@@ -243,7 +244,11 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) ([]float64, er
 	if _, d := X.Dims(); d < m.NrFeature {
 		return nil, badInputf("%s has %d columns but the model %s needs %d features", displayName(o.data.features), d, o.modelName(), m.NrFeature)
 	}
-	return m.Scores(X), nil
+	f := m.Scores(X)
+	if err := standardize.CheckFiniteVector("the score of", f); err != nil {
+		return nil, badInputf("model %s on X = %s: %w: the row's features times the model's weights overflow float64", o.modelName(), displayName(o.data.features), err)
+	}
+	return f, nil
 }
 
 // writePredictions writes predict's output with write: to standard output,
