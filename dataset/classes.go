@@ -200,13 +200,27 @@ func (c *Classes) Binary(positive string) (y []float64, pos string, neg []string
 }
 
 // Lookup returns the index of the class named name — compared numerically
-// when the labels are numbers, else as a trimmed string — or −1.
+// when the labels are numbers, else as a trimmed string — or −1. Labels
+// are numbers when every class name is one (as ReadClasses writes them):
+// among names, "01" and "1" are two classes, and "01" names the first.
 func (c *Classes) Lookup(name string) int {
 	name = strings.TrimSpace(name)
-	if x, err := strconv.ParseFloat(name, 64); err == nil && !math.IsNaN(x) {
-		if k := slices.Index(c.Names, formatFloat(x+0)); k >= 0 {
-			return k
+	if k := slices.Index(c.Names, name); k >= 0 || !c.numeric() {
+		return k
+	}
+	if x, err := strconv.ParseFloat(name, 64); err == nil && isFinite(x) {
+		return slices.Index(c.Names, formatFloat(x+0))
+	}
+	return -1
+}
+
+// numeric reports whether every class name is a finite number: the labels
+// were numbers, compared by value.
+func (c *Classes) numeric() bool {
+	for _, n := range c.Names {
+		if x, err := strconv.ParseFloat(n, 64); err != nil || !isFinite(x) {
+			return false
 		}
 	}
-	return slices.Index(c.Names, name)
+	return true
 }
