@@ -205,6 +205,11 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"liblinear score overflow", []string{"predict", "--model", libHuge, "--features", X3}, "model " + libHuge + " on X = " + X3 + ": the score of row 0 is -Inf: "},
 		{"predict bad model", []string{"predict", "--model", nan, "--features", d.X}, "nan.csv"},
 		{"inspect missing", []string{"inspect", filepath.Join(dir, "none.json")}, "none.json"},
+		// They said "open : no such file or directory" and ": no such file or directory".
+		{"inspect empty name", []string{"inspect", ""}, "the model file's name is empty"},
+		{"predict empty model name", []string{"predict", "--model", "", "--features", d.X}, "the model file's name is empty"},
+		{"fit empty labels name", []string{"fit", "--features", d.X, "--labels", ""}, "--labels names no file"},
+		{"fit empty oracle labels name", []string{"fit", "--method", "best-source", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--oracle-features", d.Xtest, "--oracle-source-scores", d.Htest, "--oracle-labels", ""}, "best-source is an oracle: give held-out inputs and labels"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { wantInputError(t, tc.want, tc.args...) })
 	}

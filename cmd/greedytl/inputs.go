@@ -383,8 +383,11 @@ func (l *lambdaValue) Type() string { return "float|auto" }
 // command's standard input (which messages name <stdin>, displayName);
 // closeModel releases it. Its errors are input errors naming the file.
 func openModel(s *streams, path string) (r *bufio.Reader, closeModel func(), err error) {
-	if path == "-" {
+	switch path {
+	case "-":
 		return bufio.NewReader(s.in), func() {}, nil
+	case "":
+		return nil, nil, badInputf("the model file's name is empty: give a model file (or - for standard input)")
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -428,6 +431,9 @@ func (f *dataFlags) readLabelFile(path string) (*dataset.Classes, error) {
 	h, err := dataset.ParseLabelHeader(f.header)
 	if err != nil {
 		return nil, badInputf("--labels-header: %v", err)
+	}
+	if path == "" {
+		return nil, badInputf("--%slabels names no file: give the label file", f.prefix)
 	}
 	cls, err := dataset.ReadClassesHeader(path, h)
 	if err != nil {
