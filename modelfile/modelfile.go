@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/internal/jsonfile"
@@ -69,7 +70,8 @@ type LabelNames struct {
 
 // Check returns an error when l, a file's record of its labels, is
 // incomplete: an empty positive label, no negative label or an empty one,
-// or the positive label among the negative ones. A nil l is valid.
+// the positive label among the negative ones, or a negative label given
+// twice. A nil l is valid.
 func (l *LabelNames) Check() error {
 	if l == nil {
 		return nil
@@ -80,9 +82,12 @@ func (l *LabelNames) Check() error {
 	if len(l.Negative) == 0 {
 		return errors.New(`"labels" has no negative label`)
 	}
-	for _, n := range l.Negative {
+	for i, n := range l.Negative {
 		if n == "" || n == l.Positive {
 			return fmt.Errorf(`"labels": negative label %q is empty or the positive one`, n)
+		}
+		if slices.Contains(l.Negative[:i], n) {
+			return fmt.Errorf(`"labels": negative label %q is given twice`, n)
 		}
 	}
 	return nil
