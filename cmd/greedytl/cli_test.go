@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -404,5 +405,38 @@ func TestModelFromStdin(t *testing.T) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want %d and a message starting %q", code, out, stderr, exitInput, tc.want)
 			}
 		})
+	}
+}
+
+// TestPredictOneClassLabels: test labels of one class, with a model that
+// records its label names, are scored (predict refused them: "only one
+// class"), and the balanced accuracy reported is that class's rate, counted
+// here from the scores printed.
+func TestPredictOneClassLabels(t *testing.T) {
+	d := newToy(t)
+	model := d.fitModel(t, "m.json")
+	for _, tc := range []struct {
+		label, note string
+		right       func(score float64) bool
+	}{
+		{"cat", "all positive: the true positive rate", func(s float64) bool { return s > 0 }},
+		{"dog", "all negative: the true negative rate", func(s float64) bool { return !(s > 0) }},
+	} {
+		labels := writeText(t, d.dir, tc.label+".txt", strings.Repeat(tc.label+"\n", 200))
+		lines, stderr := predictLines(t, 200, "--model", model, "--features", d.Xtest, "--source-scores", d.Htest, "--labels", labels)
+		right := 0
+		for _, l := range lines {
+			v, err := strconv.ParseFloat(l, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.right(v) {
+				right++
+			}
+		}
+		want := fmt.Sprintf("balanced accuracy: %.4f (200 examples, %s)\n", float64(right)/200, tc.note)
+		if stderr != want {
+			t.Errorf("labels all %s: stderr %q, want %q", tc.label, stderr, want)
+		}
 	}
 }

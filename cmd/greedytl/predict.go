@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -56,7 +57,8 @@ model that records its label names checks that every label is one of them.
 
 With --labels predict also prints the class-balanced accuracy, (TPR + TNR)/2,
 of the score signs — on standard output when the scores go to --out, else on
-standard error.`,
+standard error; labels of one class (for a model that records its label
+names) give that class's rate.`,
 		Example: `  greedytl predict --model model.json --features Xtest.npy --source-scores Htest.npy > scores.txt
   greedytl predict --model model.json --features Xtest.npy --sources sources/ --labels ytest.txt --out scores.txt
   greedytl predict --model heart_scale.model --features X.csv`,
@@ -143,15 +145,28 @@ func runPredict(s *streams, o *predictOptions) error {
 		if err != nil {
 			return badInput(err)
 		}
-		fmt.Fprintf(report, "balanced accuracy: %.4f (%d examples)\n", acc, len(y))
+		fmt.Fprintf(report, "balanced accuracy: %.4f (%d examples%s)\n", acc, len(y), oneClassNote(y))
 	}
 	return nil
+}
+
+// oneClassNote says, for the report of the balanced accuracy of the ±1
+// labels y, when they hold one class: the accuracy is that class's rate.
+func oneClassNote(y []float64) string {
+	switch pos := slices.IndexFunc(y, func(v float64) bool { return v > 0 }) >= 0; {
+	case !slices.Contains(y, -1):
+		return ", all positive: the true positive rate"
+	case !pos:
+		return ", all negative: the true negative rate"
+	}
+	return ""
 }
 
 // loadLabels reads the --labels of a binary model and checks their count
 // against m. When the model records its label names (rec not nil) every
 // label must be its positive label or a negative one, and without
-// --positive the recorded positive label is the positive class.
+// --positive the recorded positive label is the positive class; the labels
+// may then be of one class.
 func (o *predictOptions) loadLabels(rec *modelfile.LabelNames, m int) ([]float64, error) {
 	if rec == nil {
 		return o.data.loadLabels(m)
@@ -173,15 +188,18 @@ func (o *predictOptions) loadLabels(rec *modelfile.LabelNames, m int) ([]float64
 	} else if known.Lookup(positive) != 0 {
 		return nil, badInputf("--positive %s: %s was fitted with %q as the positive label", positive, o.modelName(), rec.Positive)
 	}
-	if cls.Lookup(positive) < 0 {
-		return nil, badInputf("%s holds no example of the positive label %q", displayName(o.data.labels), positive)
-	}
-	y, _, _, err := cls.Binary(positive)
-	if err != nil {
-		return nil, badInput(err)
-	}
-	if len(y) != m {
+	if len(cls.Y) != m {
 		return nil, labelCountError(o.data.labels, cls, m)
+	}
+	// The model's names say which label is positive, so labels of one
+	// class (a test set of positives only) are scored too: the balanced
+	// accuracy is then that class's rate (metric.BalancedAccuracy).
+	y := make([]float64, len(cls.Y))
+	for i, c := range cls.Y {
+		y[i] = -1
+		if known.Lookup(cls.Names[c]) == 0 {
+			y[i] = 1
+		}
 	}
 	return y, nil
 }
