@@ -124,34 +124,50 @@ func readLabelFile(path string) (*labelFile, error) {
 	return &labelFile{name: name, vals: vals, at: at}, nil
 }
 
+// CheckLabel returns an error when label, a class label or name, reads as
+// a number but not as a finite one: NaN, ±Inf in any spelling
+// strconv.ParseFloat takes ("inf", "-Infinity", ...) and NaN with a sign
+// ("-nan", as C's printf writes it), or a number beyond
+// float64's range ("1e400"). Such a label is neither a number nor a
+// usable name: read as a name, "NaN" would make a class beside the numbers
+// (and a prediction that reads as NaN). The readers of label files refuse
+// it, naming the line, and the readers of model files refuse a class name
+// that is one.
+func CheckLabel(label string) error {
+	t := strings.TrimSpace(label)
+	x, err := strconv.ParseFloat(t, 64)
+	var problem string
+	switch {
+	case strings.EqualFold(strings.TrimLeft(t, "+-"), "nan"):
+		problem = "reads as NaN" // "-nan" as C's printf writes it, which ParseFloat does not take
+	case errors.Is(err, strconv.ErrRange):
+		problem = "is beyond the range of float64"
+	case err == nil && !isFinite(x):
+		problem = "reads as " + formatFloat(x)
+	default:
+		return nil
+	}
+	return fmt.Errorf("label %s %s, not a finite number: a label is a finite number or a name that does not read as a number", strconv.Quote(label), problem)
+}
+
 // checkNumbers returns an error naming the file, the line and the value
 // for the first label, after the header (the first skip values: 0 or 1),
-// that reads as a number but not as a finite one: NaN, ±Inf ("inf",
-// "-Infinity", ...) or a number beyond float64's range ("1e400"). Read as a
-// class name such a label would make a class "NaN" beside the numbers, or
-// one that compares unequal to itself, and silently a wrong model.
+// that CheckLabel refuses. Read as a class name such a label made a class
+// "NaN" beside the numbers, or a class +Inf: silently a wrong model.
 func (lf *labelFile) checkNumbers(skip int) error {
 	for i := skip; i < len(lf.vals); i++ {
-		v := lf.vals[i]
-		x, err := strconv.ParseFloat(v, 64)
-		var problem string
-		switch {
-		case errors.Is(err, strconv.ErrRange):
-			problem = "is beyond the range of float64"
-		case err == nil && !isFinite(x):
-			problem = "reads as " + formatFloat(x)
-		default:
+		err := CheckLabel(lf.vals[i])
+		if err == nil {
 			continue
 		}
 		at := labelPos{}
 		if lf.at != nil {
 			at = lf.at[i]
 		}
-		where := ""
 		if at.col > 0 {
-			where = fmt.Sprintf("column %d: ", at.col)
+			err = fmt.Errorf("column %d: %w", at.col, err)
 		}
-		return errorf(lf.name, at.line, "%slabel %s %s, not a finite number: a label is a finite number or a name that does not read as a number", where, strconv.Quote(v), problem)
+		return &Error{File: lf.name, Line: at.line, Err: err}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -94,6 +95,23 @@ func TestReadLabelsErrors(t *testing.T) {
 			y, err := ReadLabels(path, tt.positive)
 			checkError(t, y, err, path+":"+tt.want)
 		})
+	}
+}
+
+// TestCheckLabel: numbers and names are labels; what reads as a number but
+// not a finite one is not, whatever its spelling.
+func TestCheckLabel(t *testing.T) {
+	for _, ok := range []string{"1", "-1", "0.5", "1e308", "-0", "cat", "nano", "info", "Inf cat", "NaN2", "0x1p-2", ""} {
+		if err := CheckLabel(ok); err != nil {
+			t.Errorf("CheckLabel(%q): %v", ok, err)
+		}
+	}
+	for bad, want := range map[string]string{"NaN": "reads as NaN", "nan": "reads as NaN", " NAN ": "reads as NaN", "+nan": "reads as NaN", "-NaN": "reads as NaN",
+		"Inf": "reads as +Inf", "+inf": "reads as +Inf", "-Infinity": "reads as -Inf", "1e400": "is beyond the range of float64", "-1e999": "is beyond the range of float64"} {
+		err := CheckLabel(bad)
+		if want := "label " + strconv.Quote(bad) + " " + want + ", not a finite number"; err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("CheckLabel(%q): %v, want %q", bad, err, want)
+		}
 	}
 }
 

@@ -25,6 +25,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/source"
@@ -71,13 +72,19 @@ type LabelNames struct {
 // Check returns an error when l, a file's record of its labels, is
 // incomplete: an empty positive label, no negative label or an empty one,
 // the positive label among the negative ones, or a negative label given
-// twice. A nil l is valid.
+// twice; or holds a label that reads as a non-finite number
+// (dataset.CheckLabel). A nil l is valid.
 func (l *LabelNames) Check() error {
 	if l == nil {
 		return nil
 	}
 	if l.Positive == "" {
 		return errors.New(`"labels" has no positive label`)
+	}
+	for _, n := range append([]string{l.Positive}, l.Negative...) {
+		if err := dataset.CheckLabel(n); err != nil {
+			return fmt.Errorf(`"labels": %w`, err)
+		}
 	}
 	if len(l.Negative) == 0 {
 		return errors.New(`"labels" has no negative label`)
