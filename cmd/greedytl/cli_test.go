@@ -440,3 +440,35 @@ func TestPredictOneClassLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestExtraSampleColumns: the --oracle-* and --unlabelled-* samples must
+// have the training sample's columns, which the message says naming both
+// files (it said "fitting best-source on X = X.npy, H = H.npy: method:
+// best-source: oracle data: X has 3 columns, …", naming neither).
+func TestExtraSampleColumns(t *testing.T) {
+	d := newToy(t)
+	narrowX := writeText(t, d.dir, "narrowX.csv", strings.Repeat("1,2,3\n", 200))
+	narrowH := writeText(t, d.dir, "narrowH.csv", strings.Repeat("1,2\n", 200))
+	fit := []string{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--method", "best-source", "--oracle-features", narrowX, "--oracle-source-scores", d.Htest, "--oracle-labels", d.yte},
+			"--oracle-features " + narrowX + " has 3 columns but --features " + d.X + " has 6: the oracle examples need the training sample's columns"},
+		{[]string{"--method", "best-source", "--oracle-features", d.Xtest, "--oracle-source-scores", narrowH, "--oracle-labels", d.yte},
+			"--oracle-source-scores " + narrowH + " has 2 columns but --source-scores " + d.H + " has 20"},
+		{[]string{"--method", "best-source", "--oracle-source-scores", d.Htest, "--oracle-labels", d.yte},
+			"--oracle-features is not given but --features " + d.X + " has 6 columns"},
+		{[]string{"--method", "dam", "--unlabelled-features", narrowX, "--unlabelled-source-scores", d.Htest},
+			"--unlabelled-features " + narrowX + " has 3 columns but --features " + d.X + " has 6: the unlabelled examples"},
+		{[]string{"--method", "dam", "--unlabelled-features", d.Xtest},
+			"--unlabelled-source-scores is not given but --source-scores " + d.H + " has 20 columns"},
+	} {
+		wantInputError(t, tc.want, append(slices.Clone(fit), tc.args...)...)
+	}
+	// Without --features in training, oracle features are refused as well.
+	wantInputError(t, "--oracle-features "+d.Xtest+" has 6 columns but the training sample has no --features",
+		"fit", "--method", "best-source", "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat",
+		"--oracle-features", d.Xtest, "--oracle-source-scores", d.Htest, "--oracle-labels", d.yte)
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/dataset"
@@ -331,7 +332,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		}
 	}
 	if m == nil || (len(cls.Names) >= 3 && o.data.positive == "") {
-		return runFitMulti(c, s, o, method.Data{X: X, H: H}, cls)
+		return runFitMulti(c, s, o, X, H, cls)
 	}
 	y, pos, neg, err := cls.Binary(o.data.positive)
 	if err != nil {
@@ -339,10 +340,10 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	}
 	extra := method.Extra{Seed: o.seed}
 	needs := m.Needs()
-	if extra.Unlabelled, err = o.loadUnlabelled(s, needs.Unlabelled); err != nil {
+	if extra.Unlabelled, err = o.loadUnlabelled(s, needs.Unlabelled, X, H); err != nil {
 		return err
 	}
-	if extra.Oracle, err = o.loadOracle(s, needs.Oracle, cls, pos); err != nil {
+	if extra.Oracle, err = o.loadOracle(s, needs.Oracle, cls, pos, X, H); err != nil {
 		return err
 	}
 	model, err := m.Fit(c.Context(), method.Data{X: X, H: H, Y: y}, extra)
@@ -363,9 +364,10 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 
 // loadUnlabelled reads the --unlabelled-* inputs of a transductive method
 // (needed: the method needs them); it returns nil without them, and an
-// input error when a method needs them and they are not given, or they are
-// given to one that does not use them.
-func (o *fitOptions) loadUnlabelled(s *streams, needed bool) (*method.Data, error) {
+// input error when a method needs them and they are not given, they are
+// given to one that does not use them, or their columns are not those of
+// the training sample trainX, trainH.
+func (o *fitOptions) loadUnlabelled(s *streams, needed bool, trainX, trainH *mat.Dense) (*method.Data, error) {
 	given := o.unlabelled.given()
 	switch {
 	case given && !needed:
@@ -375,20 +377,28 @@ func (o *fitOptions) loadUnlabelled(s *streams, needed bool) (*method.Data, erro
 	case !given:
 		return nil, nil
 	}
-	return o.unlabelled.loadData(s, false)
+	X, H, err := o.unlabelled.load(s)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.unlabelled.checkColumns(&o.data, X, H, trainX, trainH); err != nil {
+		return nil, err
+	}
+	return &method.Data{X: X, H: H}, nil
 }
 
 // loadOracle reads the --oracle-* inputs of an oracle method (needed: the
 // method, or the binary method fitted one class against the rest, is
 // one); it returns nil without them, and an input error when an oracle is
-// not given them or another method is. The held-out labels must be labels
+// not given them or another method is. Their columns must be those of the
+// training sample trainX, trainH, and the held-out labels must be labels
 // of the training classes cls, the positive class pos and another among
 // them for a binary fit (pos not ""), which maps them to ±1 as the
 // training labels are mapped, and every class for a fit of several
 // classes, which maps each to the index of its class in cls.Names, as
 // method.MultiMethod's Extra.Oracle holds them: each class's oracle
 // scores the sources on that class against the rest.
-func (o *fitOptions) loadOracle(s *streams, needed bool, cls *dataset.Classes, pos string) (*method.Data, error) {
+func (o *fitOptions) loadOracle(s *streams, needed bool, cls *dataset.Classes, pos string, trainX, trainH *mat.Dense) (*method.Data, error) {
 	given := o.oracle.given() || o.oracle.labels != ""
 	switch {
 	case given && !needed:
@@ -400,6 +410,9 @@ func (o *fitOptions) loadOracle(s *streams, needed bool, cls *dataset.Classes, p
 	}
 	X, H, err := o.oracle.load(s)
 	if err != nil {
+		return nil, err
+	}
+	if err := o.oracle.checkColumns(&o.data, X, H, trainX, trainH); err != nil {
 		return nil, err
 	}
 	held, err := o.oracle.readClasses(rows(X, H))

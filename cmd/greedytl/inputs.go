@@ -246,6 +246,43 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, err error) {
 	return X, H, nil
 }
 
+// checkColumns returns an input error, naming the files, when the extra
+// sample f (--unlabelled-*, --oracle-*), read as X and H, has other column
+// counts than the training sample train, read as trainX and trainH (nil:
+// absent). The methods compare them too, but their messages cannot name
+// the files. With --sources both samples' H come from the same sources.
+func (f *dataFlags) checkColumns(train *dataFlags, X, H, trainX, trainH *mat.Dense) error {
+	for _, b := range []struct {
+		flag, path, trainPath string
+		a, trainA             *mat.Dense
+	}{
+		{"features", f.features, train.features, X, trainX},
+		{"source-scores", f.scores, train.scores, H, trainH},
+	} {
+		c, want := cols(b.a), cols(b.trainA)
+		if c == want {
+			continue
+		}
+		trainSide := fmt.Sprintf("--%s %s has %d", b.flag, displayName(b.trainPath), want)
+		if b.trainPath == "" {
+			trainSide = fmt.Sprintf("the training sample has no --%s", b.flag)
+		}
+		if b.path == "" {
+			return badInputf("--%s%s is not given but %s columns: the %s examples need the training sample's columns", f.prefix, b.flag, trainSide, strings.TrimSuffix(f.prefix, "-"))
+		}
+		return badInputf("--%s%s %s has %d columns but %s: the %s examples need the training sample's columns", f.prefix, b.flag, displayName(b.path), c, trainSide, strings.TrimSuffix(f.prefix, "-"))
+	}
+	return nil
+}
+
+// cols returns the number of columns of A, 0 when it is absent (nil).
+func cols(A *mat.Dense) int {
+	if A == nil {
+		return 0
+	}
+	return A.RawMatrix().Cols
+}
+
 // sourcesID returns the identity of the --sources directory, as a model
 // file records it, or nil without --sources.
 func (f *dataFlags) sourcesID() (*source.ID, error) {

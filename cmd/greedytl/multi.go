@@ -56,7 +56,8 @@ func (o *fitOptions) nativeMultiOnly(c *cobra.Command) bool {
 }
 
 // runFitMulti fits one model for every class of cls and writes it.
-func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, d method.Data, cls *dataset.Classes) error {
+func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, cls *dataset.Classes) error {
+	d := method.Data{X: X, H: H}
 	if len(cls.Names) < 2 {
 		// The label file's own message, as a binary fit gives it.
 		_, _, _, err := cls.Binary("")
@@ -68,10 +69,10 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, d method.Data, cls
 	}
 	extra := method.Extra{Seed: o.seed}
 	ovr, isOVR := mm.(method.OneVsRest)
-	if extra.Unlabelled, err = o.loadUnlabelled(s, isOVR && ovr.Binary.Needs().Unlabelled); err != nil {
+	if extra.Unlabelled, err = o.loadUnlabelled(s, isOVR && ovr.Binary.Needs().Unlabelled, X, H); err != nil {
 		return err
 	}
-	if extra.Oracle, err = o.loadOracle(s, isOVR && ovr.Binary.Needs().Oracle, cls, ""); err != nil {
+	if extra.Oracle, err = o.loadOracle(s, isOVR && ovr.Binary.Needs().Oracle, cls, "", X, H); err != nil {
 		return err
 	}
 	model, err := mm.FitMulti(c.Context(), d, method.ClassLabels{Names: cls.Names, Y: cls.Y}, extra)
