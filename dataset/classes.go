@@ -102,7 +102,7 @@ func ReadClassesHeader(path string, h LabelHeader) (*Classes, error) {
 			}
 		}
 	}
-	if err := lf.checkNumbers(len(all) - len(vals)); err != nil {
+	if err := lf.checkLabels(len(all) - len(vals)); err != nil {
 		return nil, err
 	}
 	c := &Classes{file: displayName(path), vals: vals}

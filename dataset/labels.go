@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ReadLabels reads binary class labels from path and maps them to ±1.
@@ -39,7 +40,7 @@ func ReadLabels(path, positive string) ([]float64, error) {
 	if !lf.npy {
 		vals = dropBinaryHeader(dropNumericHeader(vals))
 	}
-	if err := lf.checkNumbers(len(lf.vals) - len(vals)); err != nil {
+	if err := lf.checkLabels(len(lf.vals) - len(vals)); err != nil {
 		return nil, err
 	}
 	return binaryLabels(name, vals, positive)
@@ -71,7 +72,7 @@ func ReadLabelValues(path string) ([]string, error) {
 	if !lf.npy {
 		vals = dropNumericHeader(vals)
 	}
-	if err := lf.checkNumbers(len(lf.vals) - len(vals)); err != nil {
+	if err := lf.checkLabels(len(lf.vals) - len(vals)); err != nil {
 		return nil, err
 	}
 	return vals, nil
@@ -124,16 +125,21 @@ func readLabelFile(path string) (*labelFile, error) {
 	return &labelFile{name: name, vals: vals, at: at}, nil
 }
 
-// CheckLabel returns an error when label, a class label or name, reads as
-// a number but not as a finite one: NaN, ±Inf in any spelling
-// strconv.ParseFloat takes ("inf", "-Infinity", ...) and NaN with a sign
-// ("-nan", as C's printf writes it), or a number beyond
-// float64's range ("1e400"). Such a label is neither a number nor a
-// usable name: read as a name, "NaN" would make a class beside the numbers
-// (and a prediction that reads as NaN). The readers of label files refuse
-// it, naming the line, and the readers of model files refuse a class name
-// that is one.
+// CheckLabel returns an error when label, a class label or name, cannot be
+// one: when it is not valid UTF-8 (a model file records class names as JSON
+// text, which would replace the invalid bytes, so that the file named
+// another class, or two classes alike), or reads as a number but not as a
+// finite one: NaN, ±Inf in any spelling strconv.ParseFloat takes ("inf",
+// "-Infinity", ...) and NaN with a sign ("-nan", as C's printf writes it),
+// or a number beyond float64's range ("1e400"). Such a label is neither a
+// number nor a usable name: read as a name, "NaN" would make a class beside
+// the numbers (and a prediction that reads as NaN). The readers of label
+// files refuse it, naming the line, and the readers of model files refuse a
+// class name that is one.
 func CheckLabel(label string) error {
+	if !utf8.ValidString(label) {
+		return fmt.Errorf("label %s is not valid UTF-8: a label is text, which the model file records as JSON", strconv.Quote(label))
+	}
 	t := strings.TrimSpace(label)
 	x, err := strconv.ParseFloat(t, 64)
 	var problem string
@@ -150,11 +156,11 @@ func CheckLabel(label string) error {
 	return fmt.Errorf("label %s %s, not a finite number: a label is a finite number or a name that does not read as a number", strconv.Quote(label), problem)
 }
 
-// checkNumbers returns an error naming the file, the line and the value
+// checkLabels returns an error naming the file, the line and the value
 // for the first label, after the header (the first skip values: 0 or 1),
 // that CheckLabel refuses. Read as a class name such a label made a class
 // "NaN" beside the numbers, or a class +Inf: silently a wrong model.
-func (lf *labelFile) checkNumbers(skip int) error {
+func (lf *labelFile) checkLabels(skip int) error {
 	for i := skip; i < len(lf.vals); i++ {
 		err := CheckLabel(lf.vals[i])
 		if err == nil {

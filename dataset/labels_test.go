@@ -99,17 +99,23 @@ func TestReadLabelsErrors(t *testing.T) {
 }
 
 // TestCheckLabel: numbers and names are labels; what reads as a number but
-// not a finite one is not, whatever its spelling.
+// not a finite one is not, whatever its spelling, nor bytes that are not
+// UTF-8.
 func TestCheckLabel(t *testing.T) {
-	for _, ok := range []string{"1", "-1", "0.5", "1e308", "-0", "cat", "nano", "info", "Inf cat", "NaN2", "0x1p-2", ""} {
+	for _, ok := range []string{"1", "-1", "0.5", "1e308", "-0", "cat", "nano", "info", "Inf cat", "NaN2", "0x1p-2", "", "chat noir", "猫", "\x00"} {
 		if err := CheckLabel(ok); err != nil {
 			t.Errorf("CheckLabel(%q): %v", ok, err)
 		}
 	}
-	for bad, want := range map[string]string{"NaN": "reads as NaN", "nan": "reads as NaN", " NAN ": "reads as NaN", "+nan": "reads as NaN", "-NaN": "reads as NaN",
-		"Inf": "reads as +Inf", "+inf": "reads as +Inf", "-Infinity": "reads as -Inf", "1e400": "is beyond the range of float64", "-1e999": "is beyond the range of float64"} {
-		err := CheckLabel(bad)
-		if want := "label " + strconv.Quote(bad) + " " + want + ", not a finite number"; err == nil || !strings.HasPrefix(err.Error(), want) {
+	const finite = ", not a finite number: a label is a finite number or a name that does not read as a number"
+	for bad, want := range map[string]string{
+		"NaN": "reads as NaN" + finite, "nan": "reads as NaN" + finite, " NAN ": "reads as NaN" + finite,
+		"+nan": "reads as NaN" + finite, "-NaN": "reads as NaN" + finite,
+		"Inf": "reads as +Inf" + finite, "+inf": "reads as +Inf" + finite, "-Infinity": "reads as -Inf" + finite,
+		"1e400": "is beyond the range of float64" + finite, "-1e999": "is beyond the range of float64" + finite,
+		"a\xff": "is not valid UTF-8: a label is text, which the model file records as JSON", "\xfe\xff": "is not valid UTF-8: a label is text, which the model file records as JSON",
+	} {
+		if err, want := CheckLabel(bad), "label "+strconv.Quote(bad)+" "+want; err == nil || err.Error() != want {
 			t.Errorf("CheckLabel(%q): %v, want %q", bad, err, want)
 		}
 	}
@@ -138,6 +144,8 @@ func TestNonFiniteLabels(t *testing.T) {
 		{"one line", "1,-1,inf,1\n", `1: column 3: label "inf" reads as +Inf` + why},
 		{"first line", "NaN\n1\n-1\n", `1: label "NaN" reads as NaN` + why},
 		{"quoted", "1\n\"-Inf\"\n", `2: label "-Inf" reads as -Inf` + why},
+		// Not a number, but a name the model file could not record.
+		{"not UTF-8", "cat\ndog\ncat\xff\n", `3: label "cat\xff" is not valid UTF-8: a label is text, which the model file records as JSON`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeFile(t, "y.txt", []byte(tc.text))

@@ -173,6 +173,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 	libHuge := writeText(t, dir, "huge.model", "solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 2\nbias -1\nw\n1e308\n-1e308\n") // row 0: 1e308 - 2·1e308
 	nanLabel := writeText(t, dir, "nanlabel.txt", strings.Repeat("1\n-1\n", 5)+"NaN\n"+strings.Repeat("1\n-1\n", 6)+"1\n")
 	infName := writeText(t, dir, "infname.txt", strings.Repeat("cat\ndog\n", 11)+"-inf\ncat\n")
+	notUTF8 := writeText(t, dir, "notutf8.txt", strings.Repeat("cat\ndog\xff\n", 12))
 	model := filepath.Join(dir, "m.json")
 	if code, _, e := cli(t, "", "fit", "--features", d.X, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
 		t.Fatalf("fit: %d %s", code, e)
@@ -200,6 +201,8 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, "frobnicate"},
 		{"NaN label among numbers", []string{"fit", "--features", d.X, "--labels", nanLabel}, "nanlabel.txt:11: label \"NaN\" reads as NaN"},
 		{"-inf label among names", []string{"fit", "--features", d.X, "--labels", infName, "--method", "nearest-mean"}, "infname.txt:23: label \"-inf\" reads as -Inf"},
+		// The model file recorded the class "dog\ufffd", which predict then refused.
+		{"label not UTF-8", []string{"fit", "--features", d.X, "--labels", notUTF8, "--positive", "cat"}, "notutf8.txt:2: label \"dog\\xff\" is not valid UTF-8"},
 		{"predict NaN label", []string{"predict", "--model", model, "--features", d.X, "--labels", nanLabel}, "nanlabel.txt:11:"},
 		{"predict feature count", []string{"predict", "--model", model, "--features", X3}, "column"},
 		// It printed +Inf and -Inf.
