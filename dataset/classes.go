@@ -2,11 +2,13 @@ package dataset
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Classes are the labels of a file read by ReadClasses: any number of
@@ -223,4 +225,35 @@ func (c *Classes) numeric() bool {
 		}
 	}
 	return true
+}
+
+// CheckLabel returns an error when label, a class label or name, cannot be
+// one: when it is not valid UTF-8 (a model file records class names as JSON
+// text, which would replace the invalid bytes, so that the file named
+// another class, or two classes alike), or reads as a number but not as a
+// finite one: NaN, ±Inf in any spelling strconv.ParseFloat takes ("inf",
+// "-Infinity", ...) and NaN with a sign ("-nan", as C's printf writes it),
+// or a number beyond float64's range ("1e400"). Such a label is neither a
+// number nor a usable name: read as a name, "NaN" would make a class beside
+// the numbers (and a prediction that reads as NaN). The readers of label
+// files refuse it, naming the line, and the readers of model files refuse a
+// class name that is one.
+func CheckLabel(label string) error {
+	if !utf8.ValidString(label) {
+		return fmt.Errorf("label %s is not valid UTF-8: a label is text, which the model file records as JSON", strconv.Quote(label))
+	}
+	t := strings.TrimSpace(label)
+	x, err := strconv.ParseFloat(t, 64)
+	var problem string
+	switch {
+	case strings.EqualFold(strings.TrimLeft(t, "+-"), "nan"):
+		problem = "reads as NaN" // "-nan" as C's printf writes it, which ParseFloat does not take
+	case errors.Is(err, strconv.ErrRange):
+		problem = "is beyond the range of float64"
+	case err == nil && !isFinite(x):
+		problem = "reads as " + formatFloat(x)
+	default:
+		return nil
+	}
+	return fmt.Errorf("label %s %s, not a finite number: a label is a finite number or a name that does not read as a number", strconv.Quote(label), problem)
 }

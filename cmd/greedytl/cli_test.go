@@ -3,12 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -371,9 +369,9 @@ func TestModelFromStdin(t *testing.T) {
 			}
 			withModel := func(m string) []string {
 				if tc.args[0] == "inspect" {
-					return append(slices.Clone(tc.args), m)
+					return append(tc.args[:len(tc.args):len(tc.args)], m)
 				}
-				return append(slices.Clone(tc.args), "--model", m)
+				return append(tc.args[:len(tc.args):len(tc.args)], "--model", m)
 			}
 			code, want, wantErr := cli(t, "", withModel(tc.model)...)
 			if code != 0 {
@@ -437,7 +435,7 @@ func TestPredictOneClassLabels(t *testing.T) {
 				right++
 			}
 		}
-		want := fmt.Sprintf("balanced accuracy: %.4f (200 examples, %s)\n", float64(right)/200, tc.note)
+		want := "balanced accuracy: " + strconv.FormatFloat(float64(right)/200, 'f', 4, 64) + " (200 examples, " + tc.note + ")\n"
 		if stderr != want {
 			t.Errorf("labels all %s: stderr %q, want %q", tc.label, stderr, want)
 		}
@@ -468,7 +466,7 @@ func TestExtraSampleColumns(t *testing.T) {
 		{[]string{"--method", "dam", "--unlabelled-features", d.Xtest},
 			"--unlabelled-source-scores is not given but --source-scores " + d.H + " has 20 columns"},
 	} {
-		wantInputError(t, tc.want, append(slices.Clone(fit), tc.args...)...)
+		wantInputError(t, tc.want, append(fit[:len(fit):len(fit)], tc.args...)...)
 	}
 	// Without --features in training, oracle features are refused as well.
 	wantInputError(t, "--oracle-features "+d.Xtest+" has 6 columns but the training sample has no --features",

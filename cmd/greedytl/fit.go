@@ -369,22 +369,38 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 // the training sample trainX, trainH.
 func (o *fitOptions) loadUnlabelled(s *streams, needed bool, trainX, trainH *mat.Dense) (*method.Data, error) {
 	given := o.unlabelled.given()
-	switch {
-	case given && !needed:
-		return nil, badInputf("--unlabelled-* inputs are for transductive methods (dam), not %s", o.method)
-	case needed && !given:
-		return nil, badInputf("%s is transductive: give the unlabelled target inputs with --unlabelled-features/--unlabelled-source-scores", o.method)
-	case !given:
-		return nil, nil
-	}
-	X, H, err := o.unlabelled.load(s)
-	if err != nil {
-		return nil, err
-	}
-	if err := o.unlabelled.checkColumns(&o.data, X, H, trainX, trainH); err != nil {
+	X, H, err := o.loadExtra(s, &o.unlabelled, needed, given, given, trainX, trainH,
+		"--unlabelled-* inputs are for transductive methods (dam), not %s",
+		"%s is transductive: give the unlabelled target inputs with --unlabelled-features/--unlabelled-source-scores")
+	if err != nil || X == nil && H == nil {
 		return nil, err
 	}
 	return &method.Data{X: X, H: H}, nil
+}
+
+// loadExtra reads the extra sample f (--unlabelled-*, --oracle-*) of the
+// method to fit: needed says whether the method uses it, given whether any
+// of its flags is given and complete whether all it needs are. It returns
+// nil matrices when the sample is neither needed nor given, and an input
+// error — notFor or missing, formatted with --method — when it is given to
+// a method that does not use it or is needed and incomplete, and when its
+// columns are not those of the training sample trainX, trainH.
+func (o *fitOptions) loadExtra(s *streams, f *dataFlags, needed, given, complete bool, trainX, trainH *mat.Dense, notFor, missing string) (X, H *mat.Dense, err error) {
+	switch {
+	case given && !needed:
+		return nil, nil, badInputf(notFor, o.method)
+	case needed && !complete:
+		return nil, nil, badInputf(missing, o.method)
+	case !given:
+		return nil, nil, nil
+	}
+	if X, H, err = f.load(s); err != nil {
+		return nil, nil, err
+	}
+	if err := f.checkColumns(&o.data, X, H, trainX, trainH); err != nil {
+		return nil, nil, err
+	}
+	return X, H, nil
 }
 
 // loadOracle reads the --oracle-* inputs of an oracle method (needed: the
@@ -399,20 +415,10 @@ func (o *fitOptions) loadUnlabelled(s *streams, needed bool, trainX, trainH *mat
 // method.MultiMethod's Extra.Oracle holds them: each class's oracle
 // scores the sources on that class against the rest.
 func (o *fitOptions) loadOracle(s *streams, needed bool, cls *dataset.Classes, pos string, trainX, trainH *mat.Dense) (*method.Data, error) {
-	given := o.oracle.given() || o.oracle.labels != ""
-	switch {
-	case given && !needed:
-		return nil, badInputf("--oracle-* inputs are for the oracle best-source, not %s", o.method)
-	case needed && (!o.oracle.given() || o.oracle.labels == ""):
-		return nil, badInputf("%s is an oracle: give held-out inputs and labels with --oracle-features/--oracle-source-scores/--oracle-labels", o.method)
-	case !given:
-		return nil, nil
-	}
-	X, H, err := o.oracle.load(s)
-	if err != nil {
-		return nil, err
-	}
-	if err := o.oracle.checkColumns(&o.data, X, H, trainX, trainH); err != nil {
+	X, H, err := o.loadExtra(s, &o.oracle, needed, o.oracle.given() || o.oracle.labels != "", o.oracle.given() && o.oracle.labels != "", trainX, trainH,
+		"--oracle-* inputs are for the oracle best-source, not %s",
+		"%s is an oracle: give held-out inputs and labels with --oracle-features/--oracle-source-scores/--oracle-labels")
+	if err != nil || X == nil && H == nil {
 		return nil, err
 	}
 	held, err := o.oracle.readClasses(rows(X, H))
