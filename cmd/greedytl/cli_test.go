@@ -473,3 +473,26 @@ func TestExtraSampleColumns(t *testing.T) {
 		"fit", "--method", "best-source", "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat",
 		"--oracle-features", d.Xtest, "--oracle-source-scores", d.Htest, "--oracle-labels", d.yte)
 }
+
+// TestPredictLiblinearLabels: a liblinear model's scores favour its
+// greater label, so --labels takes that one as positive without --positive
+// (labels 2 and 4 needed --positive), a --positive naming the other is
+// refused (--positive 2 printed the balanced accuracy of the inverted
+// scores, 1 − the true one), and so are labels that are not the model's.
+// The model: labels 2 and 4, w = (1, −1): the score of 4 is x₁ − x₀.
+func TestPredictLiblinearLabels(t *testing.T) {
+	dir := t.TempDir()
+	model := writeText(t, dir, "m.model", "solver_type L2R_LR\nnr_class 2\nlabel 2 4\nnr_feature 2\nbias -1\nw\n1\n-1\n")
+	X := writeText(t, dir, "X.csv", "1,0\n0,1\n2,0\n0,3\n3,1\n") // scores -1, 1, -2, 3, -2
+	y := writeText(t, dir, "y.txt", "2\n4\n4\n4\n2\n")           // 4: 2 of 3 right; 2: 2 of 2
+	pm := writeText(t, dir, "pm.txt", "-1\n1\n1\n1\n-1\n")
+	want := "balanced accuracy: 0.8333 (5 examples)\n" // (2/3 + 1) / 2
+	for _, args := range [][]string{{}, {"--positive", "4"}, {"--positive", "4.0"}} {
+		lines, stderr := predictLines(t, 5, append([]string{"--model", model, "--features", X, "--labels", y}, args...)...)
+		if strings.Join(lines, " ") != "-1 1 -2 3 -2" || stderr != want {
+			t.Errorf("%q: scores %q, stderr %q; want -1 1 -2 3 -2 and %q", args, lines, stderr, want)
+		}
+	}
+	wantInputError(t, `--positive 2: `+model+` was fitted with "4" as the positive label`, "predict", "--model", model, "--features", X, "--labels", y, "--positive", "2")
+	wantInputError(t, `pm.txt: label "-1" is not one of the labels `+model+` was fitted on (positive "4", negative "2")`, "predict", "--model", model, "--features", X, "--labels", pm)
+}

@@ -34,7 +34,8 @@ func newPredictCmd(s *streams) *cobra.Command {
 		Long: `Predict writes one score per example, one per line (positive: the positive
 class). MODEL is a model written by greedytl fit (any method) or a liblinear
 model file (from liblinear-train or greedytl train; then only --features is
-read, and the score favours the model's greater label). --model - reads the
+read, and the score favours the model's greater label, which --labels takes
+as the positive one). --model - reads the
 model from the standard input, which then no other input may read.
 
 A greedytl model reads only the columns it selected, but X and H must have
@@ -92,7 +93,7 @@ func runPredict(s *streams, o *predictOptions) error {
 	var scores []float64
 	var rec *modelfile.LabelNames // the label names a binary model records
 	if isLiblinearModel(r) {
-		if scores, err = predictLiblinear(s, o, r); err != nil {
+		if scores, rec, err = predictLiblinear(s, o, r); err != nil {
 			return err
 		}
 	} else {
@@ -234,10 +235,13 @@ func (o *predictOptions) checkSources(s *streams, rec *source.ID) error {
 }
 
 // predictLiblinear scores --features with the liblinear model file r
-// (--model, open).
-func predictLiblinear(s *streams, o *predictOptions, r io.Reader) ([]float64, error) {
+// (--model, open). It returns the scores and the model's labels as a
+// greedytl model records them: the scores favour the greater label, which
+// is so the positive one, and --labels must be of the two labels (a
+// --positive naming the other inverted the balanced accuracy).
+func predictLiblinear(s *streams, o *predictOptions, r io.Reader) ([]float64, *modelfile.LabelNames, error) {
 	if o.data.features == "" || o.data.scores != "" || o.data.sources.given() {
-		return nil, badInputf("%s is a liblinear model: give --features only", o.modelName())
+		return nil, nil, badInputf("%s is a liblinear model: give --features only", o.modelName())
 	}
 	var m *linear.Model
 	var err error
@@ -250,23 +254,24 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) ([]float64, er
 		m, err = linear.ReadModelFile(o.model)
 	}
 	if err != nil {
-		return nil, badInput(err)
+		return nil, nil, badInput(err)
 	}
 	X, err := readMatrix(s, o.data.features)
 	if err != nil {
-		return nil, badInput(err)
+		return nil, nil, badInput(err)
 	}
 	if len(m.Labels) != 2 {
-		return nil, badInputf("%s: a model of %d classes; predict scores binary models only", o.modelName(), len(m.Labels))
+		return nil, nil, badInputf("%s: a model of %d classes; predict scores binary models only", o.modelName(), len(m.Labels))
 	}
 	if _, d := X.Dims(); d < m.NrFeature {
-		return nil, badInputf("%s has %d columns but the model %s needs %d features", displayName(o.data.features), d, o.modelName(), m.NrFeature)
+		return nil, nil, badInputf("%s has %d columns but the model %s needs %d features", displayName(o.data.features), d, o.modelName(), m.NrFeature)
 	}
 	f := m.Scores(X)
 	if err := standardize.CheckFiniteVector("the score of", f); err != nil {
-		return nil, badInputf("model %s on X = %s: %w: the row's features times the model's weights overflow float64", o.modelName(), displayName(o.data.features), err)
+		return nil, nil, badInputf("model %s on X = %s: %w: the row's features times the model's weights overflow float64", o.modelName(), displayName(o.data.features), err)
 	}
-	return f, nil
+	lo, hi := min(m.Labels[0], m.Labels[1]), max(m.Labels[0], m.Labels[1])
+	return f, &modelfile.LabelNames{Positive: strconv.Itoa(hi), Negative: []string{strconv.Itoa(lo)}}, nil
 }
 
 // writePredictions writes predict's output with write: to standard output,
