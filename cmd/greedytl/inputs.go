@@ -326,19 +326,14 @@ func (s *sourcesDir) load() (*source.Index, *source.Set, error) {
 	return ix, set, nil
 }
 
-// loadData reads the sample as method.Data, with labels when withLabels.
-func (f *dataFlags) loadData(s *streams, withLabels bool) (*method.Data, error) {
+// loadData reads the sample's X and H as method.Data (the labels are read
+// apart: their meaning depends on the model).
+func (f *dataFlags) loadData(s *streams) (*method.Data, error) {
 	X, H, err := f.load(s)
 	if err != nil {
 		return nil, err
 	}
-	d := &method.Data{X: X, H: H}
-	if withLabels {
-		if d.Y, err = f.loadLabels(rows(X, H)); err != nil {
-			return nil, err
-		}
-	}
-	return d, nil
+	return &method.Data{X: X, H: H}, nil
 }
 
 // rows returns the number of examples in X or H.

@@ -149,7 +149,7 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel) err
 	if o.json && o.data.labels == "" {
 		return badInputf("--json reports the evaluation against --labels: give --labels (the predictions are printed without --json)")
 	}
-	d, err := o.data.loadData(s, false)
+	d, err := o.data.loadData(s)
 	if err != nil {
 		return err
 	}

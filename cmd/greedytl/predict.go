@@ -112,7 +112,7 @@ func runPredict(s *streams, o *predictOptions) error {
 		}
 		rec = f.Info.Labels
 		model := f.Model
-		d, err := o.data.loadData(s, false)
+		d, err := o.data.loadData(s)
 		if err != nil {
 			return err
 		}
