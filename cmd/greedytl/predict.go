@@ -35,8 +35,8 @@ func newPredictCmd(s *streams) *cobra.Command {
 class). MODEL is a model written by greedytl fit (any method) or a liblinear
 model file (from liblinear-train or greedytl train; then only --features is
 read, and the score favours the model's greater label, which --labels takes
-as the positive one). --model - reads the
-model from the standard input, which then no other input may read.
+as the positive one). --model - reads the model from the standard input,
+which then no other input may read.
 
 A greedytl model reads only the columns it selected, but X and H must have
 the column counts it was trained with. A model fitted with --sources records
