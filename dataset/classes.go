@@ -230,17 +230,22 @@ func (c *Classes) numeric() bool {
 // CheckLabel returns an error when label, a class label or name, cannot be
 // one: when it is not valid UTF-8 (a model file records class names as JSON
 // text, which would replace the invalid bytes, so that the file named
-// another class, or two classes alike), or reads as a number but not as a
-// finite one: NaN, ±Inf in any spelling strconv.ParseFloat takes ("inf",
-// "-Infinity", ...) and NaN with a sign ("-nan", as C's printf writes it),
-// or a number beyond float64's range ("1e400"). Such a label is neither a
-// number nor a usable name: read as a name, "NaN" would make a class beside
-// the numbers (and a prediction that reads as NaN). The readers of label
-// files refuse it, naming the line, and the readers of model files refuse a
-// class name that is one.
+// another class, or two classes alike); when it holds a tab or a line break
+// (which no label file holds, and which breaks predict's lines and columns:
+// a model file edited so printed two lines for one row); or when it reads
+// as a number but not as a finite one: NaN, ±Inf in any spelling
+// strconv.ParseFloat takes ("inf", "-Infinity", ...) and NaN with a sign
+// ("-nan", as C's printf writes it), or a number beyond float64's range
+// ("1e400"). Such a label is neither a number nor a usable name: read as a
+// name, "NaN" would make a class beside the numbers (and a prediction that
+// reads as NaN). The readers of label files refuse it, naming the line, and
+// the readers of model files refuse a class name that is one.
 func CheckLabel(label string) error {
 	if !utf8.ValidString(label) {
 		return fmt.Errorf("label %s is not valid UTF-8: a label is text, which the model file records as JSON", strconv.Quote(label))
+	}
+	if strings.ContainsAny(label, "\t\n\r") {
+		return fmt.Errorf("label %s holds a tab or a line break: predict prints one class a line, and class names tab-separated", strconv.Quote(label))
 	}
 	t := strings.TrimSpace(label)
 	x, err := strconv.ParseFloat(t, 64)

@@ -113,6 +113,9 @@ func TestCheckLabel(t *testing.T) {
 		"+nan": "reads as NaN" + finite, "-NaN": "reads as NaN" + finite,
 		"Inf": "reads as +Inf" + finite, "+inf": "reads as +Inf" + finite, "-Infinity": "reads as -Inf" + finite,
 		"1e400": "is beyond the range of float64" + finite, "-1e999": "is beyond the range of float64" + finite,
+		"a\nb":  "holds a tab or a line break: predict prints one class a line, and class names tab-separated",
+		"a\tb":  "holds a tab or a line break: predict prints one class a line, and class names tab-separated",
+		"a\r":   "holds a tab or a line break: predict prints one class a line, and class names tab-separated",
 		"a\xff": "is not valid UTF-8: a label is text, which the model file records as JSON", "\xfe\xff": "is not valid UTF-8: a label is text, which the model file records as JSON",
 	} {
 		if err, want := CheckLabel(bad), "label "+strconv.Quote(bad)+" "+want; err == nil || err.Error() != want {

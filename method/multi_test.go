@@ -65,13 +65,14 @@ func multiProblem(seed uint64, K, shots, test, d, n int) (train Data, ytrain Cla
 }
 
 // TestNonFiniteClassNames: a class name that reads as a non-finite number
-// (dataset.CheckLabel) is refused by FitMulti and by Read, which read a
-// file fitted on labels with NaN before label files refused them (its
-// predictions printed the class "NaN").
+// or holds a line break (dataset.CheckLabel) is refused by FitMulti and by
+// Read, which read a file fitted on labels with NaN before label files
+// refused them (its predictions printed the class "NaN"), or edited (a
+// class "a\nb" printed two lines for one row).
 func TestNonFiniteClassNames(t *testing.T) {
 	train, y, _, _ := multiProblem(3, 3, 4, 2, 6, 3)
 	_, file := multiFile(t, "nearest-mean", train, y)
-	for _, name := range []string{"NaN", "nan", "-Inf", "infinity", "1e400"} {
+	for _, name := range []string{"NaN", "nan", "-Inf", "infinity", "1e400", "a\nb", "a\tb"} {
 		bad := y
 		bad.Names = slices.Clone(y.Names)
 		bad.Names[1] = name
