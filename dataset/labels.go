@@ -18,9 +18,9 @@ import (
 // lines and '#' comment lines are skipped; gzip is decompressed. A text file
 // may start with a header: a non-numeric first value above numeric labels,
 // or a first value that occurs only there above labels of exactly two other
-// values. A label that reads as a number but not a finite one (NaN, ±Inf in
-// any spelling, a number beyond float64's range) is an error naming its
-// line: it is neither a number nor a usable name.
+// values. A label CheckLabel refuses (one that reads as a number but not a
+// finite one: NaN, ±Inf in any spelling, a number beyond float64's range;
+// or bytes that are not UTF-8) is an error naming its line.
 //
 // The labels must take exactly two distinct values. positive names the one
 // mapped to +1 (the other becomes −1): compared numerically when the labels
