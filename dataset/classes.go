@@ -2,11 +2,13 @@ package dataset
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Classes are the labels of a file read by ReadClasses: any number of
@@ -78,13 +80,13 @@ func ReadClasses(path string) (*Classes, error) {
 // HeaderNo and HeaderYes say which. It returns an error for a file without
 // labels.
 func ReadClassesHeader(path string, h LabelHeader) (*Classes, error) {
-	vals, npy, err := readLabelFile(path)
+	lf, err := readLabelFile(path)
 	if err != nil {
 		return nil, err
 	}
-	all := vals
+	vals, all := lf.vals, lf.vals
 	switch {
-	case npy || h == HeaderNo:
+	case lf.npy || h == HeaderNo:
 	case h == HeaderYes:
 		if len(vals) < 2 {
 			return nil, errorf(displayName(path), 0, "no labels below the header")
@@ -101,6 +103,9 @@ func ReadClassesHeader(path string, h LabelHeader) (*Classes, error) {
 				vals = v
 			}
 		}
+	}
+	if err := lf.checkLabels(len(all) - len(vals)); err != nil {
+		return nil, err
 	}
 	c := &Classes{file: displayName(path), vals: vals}
 	if len(vals) < len(all) {
@@ -197,13 +202,63 @@ func (c *Classes) Binary(positive string) (y []float64, pos string, neg []string
 }
 
 // Lookup returns the index of the class named name — compared numerically
-// when the labels are numbers, else as a trimmed string — or −1.
+// when the labels are numbers, else as a trimmed string — or −1. Labels
+// are numbers when every class name is one (as ReadClasses writes them):
+// among names, "01" and "1" are two classes, and "01" names the first.
 func (c *Classes) Lookup(name string) int {
 	name = strings.TrimSpace(name)
-	if x, err := strconv.ParseFloat(name, 64); err == nil && !math.IsNaN(x) {
-		if k := slices.Index(c.Names, formatFloat(x+0)); k >= 0 {
-			return k
+	if k := slices.Index(c.Names, name); k >= 0 || !c.numeric() {
+		return k
+	}
+	if x, err := strconv.ParseFloat(name, 64); err == nil && isFinite(x) {
+		return slices.Index(c.Names, formatFloat(x+0))
+	}
+	return -1
+}
+
+// numeric reports whether every class name is a finite number: the labels
+// were numbers, compared by value.
+func (c *Classes) numeric() bool {
+	for _, n := range c.Names {
+		if x, err := strconv.ParseFloat(n, 64); err != nil || !isFinite(x) {
+			return false
 		}
 	}
-	return slices.Index(c.Names, name)
+	return true
+}
+
+// CheckLabel returns an error when label, a class label or name, cannot be
+// one: when it is not valid UTF-8 (a model file records class names as JSON
+// text, which would replace the invalid bytes, so that the file named
+// another class, or two classes alike); when it holds a tab or a line break
+// (which no label file holds, and which breaks predict's lines and columns:
+// a model file edited so printed two lines for one row); or when it reads
+// as a number but not as a finite one: NaN, ±Inf in any spelling
+// strconv.ParseFloat takes ("inf", "-Infinity", ...) and NaN with a sign
+// ("-nan", as C's printf writes it), or a number beyond float64's range
+// ("1e400"). Such a label is neither a number nor a usable name: read as a
+// name, "NaN" would make a class beside the numbers (and a prediction that
+// reads as NaN). The readers of label files refuse it, naming the line, and
+// the readers of model files refuse a class name that is one.
+func CheckLabel(label string) error {
+	if !utf8.ValidString(label) {
+		return fmt.Errorf("label %s is not valid UTF-8: a label is text, which the model file records as JSON", strconv.Quote(label))
+	}
+	if strings.ContainsAny(label, "\t\n\r") {
+		return fmt.Errorf("label %s holds a tab or a line break: predict prints one class a line, and class names tab-separated", strconv.Quote(label))
+	}
+	t := strings.TrimSpace(label)
+	x, err := strconv.ParseFloat(t, 64)
+	var problem string
+	switch {
+	case strings.EqualFold(strings.TrimLeft(t, "+-"), "nan"):
+		problem = "reads as NaN" // "-nan" as C's printf writes it, which ParseFloat does not take
+	case errors.Is(err, strconv.ErrRange):
+		problem = "is beyond the range of float64"
+	case err == nil && !isFinite(x):
+		problem = "reads as " + formatFloat(x)
+	default:
+		return nil
+	}
+	return fmt.Errorf("label %s %s, not a finite number: a label is a finite number or a name that does not read as a number", strconv.Quote(label), problem)
 }

@@ -135,3 +135,44 @@ func TestReadClasses(t *testing.T) {
 		t.Errorf("Binary of {0, 1} = %v, %q, %v, %v", y, pos, neg, err)
 	}
 }
+
+// TestClassesLookup: numeric labels are looked up by value; among names
+// (labels not all numbers) a name is itself, so "01" is not "1" (--positive
+// 01 fitted the class "1" of a file of 01, 1 and cat).
+func TestClassesLookup(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		text  string
+		names []string
+		look  map[string]int
+	}{
+		{"2\n1\n10\n2\n", []string{"1", "2", "10"}, map[string]int{"1": 0, "1.0": 0, "+1": 0, "01": 0, " 2 ": 1, "1e1": 2, "3": -1, "NaN": -1, "inf": -1, "x": -1}},
+		{"01\n1\ncat\n01\n", []string{"01", "1", "cat"}, map[string]int{"01": 0, "1": 1, " 1": 1, "1.0": -1, "+1": -1, "cat": 2, "Cat": -1}},
+	} {
+		p := filepath.Join(dir, "y.txt")
+		if err := os.WriteFile(p, []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := ReadClasses(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(c.Names, tc.names) {
+			t.Fatalf("%q: names %q, want %q", tc.text, c.Names, tc.names)
+		}
+		for name, want := range tc.look {
+			if got := c.Lookup(name); got != want {
+				t.Errorf("%q: Lookup(%q) = %d, want %d", tc.text, name, got, want)
+			}
+		}
+		// Binary(positive) against the rest picks the class Lookup names.
+		for name, k := range tc.look {
+			if k < 0 {
+				continue
+			}
+			if _, pos, _, err := c.Binary(name); err != nil || pos != tc.names[k] {
+				t.Errorf("%q: Binary(%q) positive %q (%v), want %q", tc.text, name, pos, err, tc.names[k])
+			}
+		}
+	}
+}

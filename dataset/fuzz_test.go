@@ -245,10 +245,13 @@ func FuzzDecodeLabelText(f *testing.F) {
 	f.Add([]byte("cat\ndog\n"), "dog")
 	f.Add([]byte("2\n7\n"), "7.0")
 	f.Fuzz(func(t *testing.T, data []byte, positive string) {
-		vals, err := decodeLabelText(bytes.NewReader(data), "f.txt")
+		vals, at, err := decodeLabelText(bytes.NewReader(data), "f.txt")
 		if err != nil {
 			checkFuzzError(t, err, "f.txt")
 			return
+		}
+		if len(at) != len(vals) {
+			t.Fatalf("%d labels, %d places", len(vals), len(at))
 		}
 		if len(vals) == 0 {
 			t.Fatal("no labels and no error")

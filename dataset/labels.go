@@ -18,7 +18,9 @@ import (
 // lines and '#' comment lines are skipped; gzip is decompressed. A text file
 // may start with a header: a non-numeric first value above numeric labels,
 // or a first value that occurs only there above labels of exactly two other
-// values.
+// values. A label CheckLabel refuses (one that reads as a number but not a
+// finite one: NaN, ±Inf in any spelling, a number beyond float64's range;
+// or bytes that are not UTF-8) is an error naming its line.
 //
 // The labels must take exactly two distinct values. positive names the one
 // mapped to +1 (the other becomes −1): compared numerically when the labels
@@ -28,12 +30,16 @@ import (
 // values found (up to five).
 func ReadLabels(path, positive string) ([]float64, error) {
 	name := displayName(path)
-	vals, npy, err := readLabelFile(path)
+	lf, err := readLabelFile(path)
 	if err != nil {
 		return nil, err
 	}
-	if !npy {
+	vals := lf.vals
+	if !lf.npy {
 		vals = dropBinaryHeader(dropNumericHeader(vals))
+	}
+	if err := lf.checkLabels(len(lf.vals) - len(vals)); err != nil {
+		return nil, err
 	}
 	return binaryLabels(name, vals, positive)
 }
@@ -56,53 +62,101 @@ func SignedLabels(pos, neg int) []float64 {
 // above numeric labels dropped), or the .npy values formatted in the
 // shortest form that reads back exactly ("3", "0.5").
 func ReadLabelValues(path string) ([]string, error) {
-	vals, npy, err := readLabelFile(path)
-	if err != nil || npy {
-		return vals, err
+	lf, err := readLabelFile(path)
+	if err != nil {
+		return nil, err
 	}
-	return dropNumericHeader(vals), nil
+	vals := lf.vals
+	if !lf.npy {
+		vals = dropNumericHeader(vals)
+	}
+	if err := lf.checkLabels(len(lf.vals) - len(vals)); err != nil {
+		return nil, err
+	}
+	return vals, nil
 }
 
-// readLabelFile returns a label file's values and whether it was .npy.
-func readLabelFile(path string) ([]string, bool, error) {
+// labelFile is what readLabelFile read: a label file's values, in order,
+// and where each was read, for messages.
+type labelFile struct {
+	name string     // the file, for messages (displayName)
+	vals []string   // the values, a header included
+	at   []labelPos // text: the place of each value; nil for .npy
+	npy  bool       // a .npy file (its non-finite values are refused on reading)
+}
+
+// labelPos is the place of a label in a text file: its 1-based line and,
+// when a line holds all the labels, its 1-based column (else 0).
+type labelPos struct{ line, col int }
+
+// readLabelFile returns a label file's values, where each was read and
+// whether it was .npy; a .npy file's values are finite (NPYArray.vector).
+func readLabelFile(path string) (*labelFile, error) {
 	name := displayName(path)
 	src, err := openPath(path)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	defer src.close()
 	if src.isNPY() || strings.HasSuffix(path, ".npy") || strings.HasSuffix(path, ".npy.gz") {
 		a, err := decodeNPY(src.br, name, src.size)
 		if err != nil {
-			return nil, true, err
+			return nil, err
 		}
 		v, err := a.vector(name)
 		if err != nil {
-			return nil, true, err
+			return nil, err
 		}
 		if len(v) == 0 {
-			return nil, true, errorf(name, 0, "no labels")
+			return nil, errorf(name, 0, "no labels")
 		}
 		vals := make([]string, len(v))
 		for i, x := range v {
 			vals[i] = formatFloat(x)
 		}
-		return vals, true, nil
+		return &labelFile{name: name, vals: vals, npy: true}, nil
 	}
-	vals, err := decodeLabelText(src.br, name)
-	return vals, false, err
+	vals, at, err := decodeLabelText(src.br, name)
+	if err != nil {
+		return nil, err
+	}
+	return &labelFile{name: name, vals: vals, at: at}, nil
+}
+
+// checkLabels returns an error naming the file, the line and the value
+// for the first label, after the header (the first skip values: 0 or 1),
+// that CheckLabel refuses. Read as a class name such a label made a class
+// "NaN" beside the numbers, or a class +Inf: silently a wrong model.
+func (lf *labelFile) checkLabels(skip int) error {
+	for i := skip; i < len(lf.vals); i++ {
+		err := CheckLabel(lf.vals[i])
+		if err == nil {
+			continue
+		}
+		at := labelPos{}
+		if lf.at != nil {
+			at = lf.at[i]
+		}
+		if at.col > 0 {
+			err = fmt.Errorf("column %d: %w", at.col, err)
+		}
+		return &Error{File: lf.name, Line: at.line, Err: err}
+	}
+	return nil
 }
 
 // decodeLabelText reads the text form of a label file: one label per line
 // (the whole trimmed line, so labels may contain spaces), or all labels on
-// a single content line, separated as DecodeCSV separates fields.
-func decodeLabelText(r io.Reader, name string) ([]string, error) {
+// a single content line, separated as DecodeCSV separates fields. It
+// returns the labels and the place of each.
+func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, error) {
 	lr := newLineReader(r, name)
 	var (
-		vals      []string // the labels after the first content line
-		lines     int      // content lines
-		firstNum  int      // line number of the first content line
-		firstLine []byte   // the first content line, split at the end
+		vals      []string   // the labels after the first content line
+		at        []labelPos // their places
+		lines     int        // content lines
+		firstNum  int        // line number of the first content line
+		firstLine []byte     // the first content line, split at the end
 		err       error
 	)
 	for line, ok := lr.content(); ok; line, ok = lr.content() {
@@ -111,17 +165,18 @@ func decodeLabelText(r io.Reader, name string) ([]string, error) {
 			continue
 		}
 		if bytes.ContainsAny(line, ",\t") || bytes.ContainsAny(firstLine, ",\t") {
-			return nil, errorf(name, lr.line, "expected one label per line or all labels on line %d", firstNum)
+			return nil, nil, errorf(name, lr.line, "expected one label per line or all labels on line %d", firstNum)
 		}
 		if vals, err = appendLabels(vals, line, ',', name, lr.line); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		at = append(at, labelPos{line: lr.line})
 	}
 	if lr.err != nil {
-		return nil, lr.err
+		return nil, nil, lr.err
 	}
 	if lines == 0 {
-		return nil, errorf(name, 0, "no labels")
+		return nil, nil, errorf(name, 0, "no labels")
 	}
 	// A single content line holds all the labels; otherwise it is the
 	// first of one label per line and has no separator.
@@ -131,9 +186,16 @@ func decodeLabelText(r io.Reader, name string) ([]string, error) {
 	}
 	first, err := appendLabels(nil, firstLine, sep, name, firstNum)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return append(first, vals...), nil
+	firstAt := make([]labelPos, len(first), len(first)+len(at))
+	for j := range first {
+		firstAt[j] = labelPos{line: firstNum}
+		if lines == 1 && len(first) > 1 {
+			firstAt[j].col = j + 1
+		}
+	}
+	return append(first, vals...), append(firstAt, at...), nil
 }
 
 // dropNumericHeader drops a first value that is not a number above labels

@@ -2,7 +2,9 @@ package dataset
 
 import (
 	"bytes"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -81,7 +83,8 @@ func TestReadLabelsErrors(t *testing.T) {
 		{"empty quoted label", "y.csv", []byte("1\n\"\"\n"), "", "2: empty label"},
 		{"unterminated quote", "y.csv", []byte("1\n\"2\n"), "", "2: column 1: unterminated quoted field"},
 		{"empty label", "y.csv", []byte("1,,2\n"), "", "1: column 2: empty label"},
-		{"npy NaN", "y.npy", npyFile(1, dict("<f8", false, "(2,)"), encode(le, 1.0, nan())), "", " row 1: NaN"},
+		{"npy NaN", "y.npy", npyFile(1, dict("<f8", false, "(2,)"), encode(le, 1.0, nan())), "", " row 1 is NaN"},
+		{"npy +Inf", "y.npy", npyFile(1, dict("<f8", false, "(3,)"), encode(le, 1.0, -1.0, math.Inf(1))), "", " row 2 is +Inf"},
 		{"npy matrix", "y.npy", npyFile(1, dict("<f8", false, "(1, 2)"), encode(le, 1.0, 0.0)), "", " expected a 1-D array or a single column, got shape (1, 2)"},
 		{"npy empty", "y.npy", npyFile(1, dict("<f8", false, "(0,)"), nil), "", " no labels"},
 		{"npy one class", "y.npy", npyFile(1, dict("<i4", false, "(2,)"), encode(le, int32(4), int32(4))), "", " only one class (all labels are \"4\")"},
@@ -92,6 +95,81 @@ func TestReadLabelsErrors(t *testing.T) {
 			y, err := ReadLabels(path, tt.positive)
 			checkError(t, y, err, path+":"+tt.want)
 		})
+	}
+}
+
+// TestCheckLabel: numbers and names are labels; what reads as a number but
+// not a finite one is not, whatever its spelling, nor bytes that are not
+// UTF-8.
+func TestCheckLabel(t *testing.T) {
+	for _, ok := range []string{"1", "-1", "0.5", "1e308", "-0", "cat", "nano", "info", "Inf cat", "NaN2", "0x1p-2", "", "chat noir", "猫", "\x00"} {
+		if err := CheckLabel(ok); err != nil {
+			t.Errorf("CheckLabel(%q): %v", ok, err)
+		}
+	}
+	const finite = ", not a finite number: a label is a finite number or a name that does not read as a number"
+	for bad, want := range map[string]string{
+		"NaN": "reads as NaN" + finite, "nan": "reads as NaN" + finite, " NAN ": "reads as NaN" + finite,
+		"+nan": "reads as NaN" + finite, "-NaN": "reads as NaN" + finite,
+		"Inf": "reads as +Inf" + finite, "+inf": "reads as +Inf" + finite, "-Infinity": "reads as -Inf" + finite,
+		"1e400": "is beyond the range of float64" + finite, "-1e999": "is beyond the range of float64" + finite,
+		"a\nb":  "holds a tab or a line break: predict prints one class a line, and class names tab-separated",
+		"a\tb":  "holds a tab or a line break: predict prints one class a line, and class names tab-separated",
+		"a\r":   "holds a tab or a line break: predict prints one class a line, and class names tab-separated",
+		"a\xff": "is not valid UTF-8: a label is text, which the model file records as JSON", "\xfe\xff": "is not valid UTF-8: a label is text, which the model file records as JSON",
+	} {
+		if err, want := CheckLabel(bad), "label "+strconv.Quote(bad)+" "+want; err == nil || err.Error() != want {
+			t.Errorf("CheckLabel(%q): %v, want %q", bad, err, want)
+		}
+	}
+}
+
+// TestNonFiniteLabels: a label that reads as a number but not a finite one
+// (NaN, ±Inf in any spelling ParseFloat takes, a number beyond float64) is
+// refused by every reader of label files, with the file, the line (and the
+// column of a one-line file) and the value; it was read as a class name
+// ("NaN" beside -1 and 1: three classes) or as the class +Inf. A header
+// dropped by --labels-header yes may be anything.
+func TestNonFiniteLabels(t *testing.T) {
+	const why = ", not a finite number: a label is a finite number or a name that does not read as a number"
+	for _, tc := range []struct {
+		name, text string
+		want       string // after "path:"
+	}{
+		{"NaN among numbers", "1\n-1\nNaN\n1\n", `3: label "NaN" reads as NaN` + why},
+		{"nan among names", "cat\ndog\nnan\ncat\n", `3: label "nan" reads as NaN` + why},
+		{"NaN of two classes", "cat\nNaN\ncat\nNaN\n", `2: label "NaN" reads as NaN` + why},
+		{"Inf", "1\n# c\n\nInf\n-1\n", `4: label "Inf" reads as +Inf` + why},
+		{"+Inf", "0\n+Inf\n", `2: label "+Inf" reads as +Inf` + why},
+		{"-inf", "0\n1\n-inf\n", `3: label "-inf" reads as -Inf` + why},
+		{"Infinity", "0\n1\n  infinity  \n", `3: label "infinity" reads as +Inf` + why},
+		{"beyond float64", "0\n1\n1e400\n", `3: label "1e400" is beyond the range of float64` + why},
+		{"one line", "1,-1,inf,1\n", `1: column 3: label "inf" reads as +Inf` + why},
+		{"first line", "NaN\n1\n-1\n", `1: label "NaN" reads as NaN` + why},
+		{"quoted", "1\n\"-Inf\"\n", `2: label "-Inf" reads as -Inf` + why},
+		// Not a number, but a name the model file could not record.
+		{"not UTF-8", "cat\ndog\ncat\xff\n", `3: label "cat\xff" is not valid UTF-8: a label is text, which the model file records as JSON`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeFile(t, "y.txt", []byte(tc.text))
+			want := path + ":" + tc.want
+			c, err := ReadClasses(path)
+			checkError(t, c, err, want)
+			for _, h := range []LabelHeader{HeaderNo, HeaderAuto} {
+				c, err := ReadClassesHeader(path, h)
+				checkError(t, c, err, want)
+			}
+			y, err := ReadLabels(path, "1")
+			checkError(t, y, err, want)
+			vals, err := ReadLabelValues(path)
+			checkError(t, vals, err, want)
+		})
+	}
+	// A header is not a label: --labels-header yes drops a non-finite one.
+	path := writeFile(t, "y.txt", []byte("inf\ncat\ndog\n"))
+	c, err := ReadClassesHeader(path, HeaderYes)
+	if err != nil || !slices.Equal(c.Names, []string{"cat", "dog"}) {
+		t.Errorf("a header inf above cat, dog: %v, %v; want the classes cat, dog", c, err)
 	}
 }
 

@@ -597,14 +597,14 @@ func ReadNPYInts(path string) ([]int, error) {
 }
 
 // vector returns the values of a 1-D array or a one-column 2-D array,
-// rejecting NaN.
+// rejecting NaN and ±Inf.
 func (a *NPYArray) vector(name string) ([]float64, error) {
 	if len(a.Shape) == 2 && a.Shape[1] != 1 {
 		return nil, errorf(name, 0, "expected a 1-D array or a single column, got shape %s", shapeString(a.Shape))
 	}
 	for i, v := range a.Data {
-		if math.IsNaN(v) {
-			return nil, errorf(name, 0, "row %d: NaN", i)
+		if !isFinite(v) {
+			return nil, nonFinite(name, i, -1, v)
 		}
 	}
 	return a.Data, nil

@@ -342,6 +342,11 @@ func (dm *dictionaryModel) Predict(d Data) ([]float64, error) {
 	for i := range f {
 		f[i] += dm.b
 	}
+	// Large weights (a hand-edited file) or codes overflow here, where a
+	// linear model's scores say at which column (addScores).
+	if err := standardize.CheckFiniteVector("the score of", f); err != nil {
+		return nil, fmt.Errorf("method: predict: %w: the row's codes times the weights overflow float64", err)
+	}
 	return f, nil
 }
 

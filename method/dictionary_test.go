@@ -3,6 +3,7 @@ package method
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -142,5 +143,46 @@ func TestDictionaryEdgeCases(t *testing.T) {
 		}
 		acc := balancedAcc(t, f, tc.data.Y)
 		t.Logf("%s: training balanced accuracy %.3f, %v", tc.name, acc, model.Hyperparameters())
+	}
+}
+
+// TestDictionaryPredictOverflow: a dictionary model whose weights are
+// large enough for a score to overflow (a hand-edited file: weight 1e308)
+// returns an error naming the row, never a ±Inf score (it printed +Inf).
+func TestDictionaryPredictOverflow(t *testing.T) {
+	train, test := damSplit(51, 5, 20, 10, 2)
+	meth, _ := New("dictionary")
+	model, err := meth.Fit(context.Background(), train, Extra{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteModel(&buf, model); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	w := doc["w"].([]any)
+	for _, big := range []float64{1e308, -1e308} {
+		for j := range w {
+			w[j] = big
+		}
+		text, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edited, err := ReadModel(bytes.NewReader(text))
+		if err != nil {
+			t.Fatalf("weights %g: %v", big, err)
+		}
+		f, err := edited.Predict(Data{X: test.X, H: test.H})
+		if err == nil {
+			t.Fatalf("weights %g: scores %v, want an overflow error", big, f[:3])
+		}
+		if !strings.HasPrefix(err.Error(), "method: predict: the score of row ") || !strings.Contains(err.Error(), "overflow") {
+			t.Errorf("weights %g: %v; want the row whose score overflows", big, err)
+		}
 	}
 }

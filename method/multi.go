@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/validate"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
@@ -58,8 +59,10 @@ func (l ClassLabels) Check(m int) error {
 	return nil
 }
 
-// checkNames returns an error for fewer than two class names, an empty one
-// or one given twice; the error names no package (its callers prefix it).
+// checkNames returns an error for fewer than two class names, an empty one,
+// one given twice or one that reads as a non-finite number
+// (dataset.CheckLabel: a model fitted on labels with NaN or ±Inf before they
+// were refused); the error names no package (its callers prefix it).
 func (l ClassLabels) checkNames() error {
 	if len(l.Names) < 2 {
 		return fmt.Errorf("%d class names: at least two classes are needed", len(l.Names))
@@ -71,6 +74,9 @@ func (l ClassLabels) checkNames() error {
 		}
 		if seen[n] {
 			return fmt.Errorf("class name %q is given twice", n)
+		}
+		if err := dataset.CheckLabel(n); err != nil {
+			return fmt.Errorf("class %d: %w", k, err)
 		}
 		seen[n] = true
 	}

@@ -64,6 +64,29 @@ func multiProblem(seed uint64, K, shots, test, d, n int) (train Data, ytrain Cla
 	return train, ClassLabels{Names: names, Y: yt}, testData, ytest
 }
 
+// TestNonFiniteClassNames: a class name that reads as a non-finite number
+// or holds a line break (dataset.CheckLabel) is refused by FitMulti and by
+// Read, which read a file fitted on labels with NaN before label files
+// refused them (its predictions printed the class "NaN"), or edited (a
+// class "a\nb" printed two lines for one row).
+func TestNonFiniteClassNames(t *testing.T) {
+	train, y, _, _ := multiProblem(3, 3, 4, 2, 6, 3)
+	_, file := multiFile(t, "nearest-mean", train, y)
+	for _, name := range []string{"NaN", "nan", "-Inf", "infinity", "1e400", "a\nb", "a\tb"} {
+		bad := y
+		bad.Names = slices.Clone(y.Names)
+		bad.Names[1] = name
+		mm, _ := NewMulti("nearest-mean")
+		if _, err := mm.FitMulti(context.Background(), train, bad, Extra{}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("class 1: label %q", name)) {
+			t.Errorf("FitMulti with the class %q: %v, want an error naming class 1", name, err)
+		}
+		edited := bytes.Replace(file, []byte(`"class1"`), []byte(strconv.Quote(name)), 1)
+		if _, err := Read(bytes.NewReader(edited)); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("class 1: label %q", name)) {
+			t.Errorf("Read of a file with the class %q: %v, want an error naming class 1", name, err)
+		}
+	}
+}
+
 // multiFile fits the multi-class method name (NewMulti) on train and y with
 // seed 1 and returns the model and its file (WriteMulti, no sources).
 func multiFile(t *testing.T, name string, train Data, y ClassLabels) (MultiModel, []byte) {

@@ -23,7 +23,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
+	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/source"
@@ -69,7 +71,9 @@ type LabelNames struct {
 
 // Check returns an error when l, a file's record of its labels, is
 // incomplete: an empty positive label, no negative label or an empty one,
-// or the positive label among the negative ones. A nil l is valid.
+// the positive label among the negative ones, or a negative label given
+// twice; or holds a label that reads as a non-finite number
+// (dataset.CheckLabel). A nil l is valid.
 func (l *LabelNames) Check() error {
 	if l == nil {
 		return nil
@@ -77,12 +81,20 @@ func (l *LabelNames) Check() error {
 	if l.Positive == "" {
 		return errors.New(`"labels" has no positive label`)
 	}
+	for _, n := range append([]string{l.Positive}, l.Negative...) {
+		if err := dataset.CheckLabel(n); err != nil {
+			return fmt.Errorf(`"labels": %w`, err)
+		}
+	}
 	if len(l.Negative) == 0 {
 		return errors.New(`"labels" has no negative label`)
 	}
-	for _, n := range l.Negative {
+	for i, n := range l.Negative {
 		if n == "" || n == l.Positive {
 			return fmt.Errorf(`"labels": negative label %q is empty or the positive one`, n)
+		}
+		if slices.Contains(l.Negative[:i], n) {
+			return fmt.Errorf(`"labels": negative label %q is given twice`, n)
 		}
 	}
 	return nil

@@ -63,6 +63,9 @@ func TestParseChecksTheHeader(t *testing.T) {
 		{ok + `, "labels": {"positive": "", "negative": ["b"]}}`, `"labels" has no positive label`},
 		{ok + `, "labels": {"positive": "a", "negative": []}}`, `"labels" has no negative label`},
 		{ok + `, "labels": {"positive": "a", "negative": ["a"]}}`, `negative label "a" is empty or the positive one`},
+		{ok + `, "labels": {"positive": "a", "negative": ["b", "c", "b"]}}`, `"labels": negative label "b" is given twice`},
+		{ok + `, "labels": {"positive": "NaN", "negative": ["b"]}}`, `"labels": label "NaN" reads as NaN, not a finite number`},
+		{ok + `, "labels": {"positive": "1", "negative": ["-inf"]}}`, `"labels": label "-inf" reads as -Inf, not a finite number`},
 		{ok + `, "labels": {"positive": "a", "negative": ["b"]}, "classes": ["a", "b"]}`, `names its classes in "classes", not "labels"`},
 	} {
 		if _, err := Parse([]byte(tc.doc)); err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -168,6 +168,10 @@ func TestBadInputExitsTwo(t *testing.T) {
 	oneClass := writeText(t, dir, "one.txt", strings.Repeat("1\n", 24))
 	short := writeText(t, dir, "short.txt", "1\n-1\n1\n")
 	X3 := writeText(t, dir, "x3.csv", "1,2\n3,4\n5,7\n")
+	libHuge := writeText(t, dir, "huge.model", "solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 2\nbias -1\nw\n1e308\n-1e308\n") // row 0: 1e308 - 2·1e308
+	nanLabel := writeText(t, dir, "nanlabel.txt", strings.Repeat("1\n-1\n", 5)+"NaN\n"+strings.Repeat("1\n-1\n", 6)+"1\n")
+	infName := writeText(t, dir, "infname.txt", strings.Repeat("cat\ndog\n", 11)+"-inf\ncat\n")
+	notUTF8 := writeText(t, dir, "notutf8.txt", strings.Repeat("cat\ndog\xff\n", 12))
 	model := filepath.Join(dir, "m.json")
 	if code, _, e := cli(t, "", "fit", "--features", d.X, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
 		t.Fatalf("fit: %d %s", code, e)
@@ -183,6 +187,9 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"empty file", []string{"fit", "--features", empty, "--labels", short}, "empty.csv"},
 		{"malformed npy header", []string{"fit", "--features", badnpy, "--labels", short}, "bad.npy"},
 		{"one class", []string{"fit", "--features", d.X, "--labels", oneClass}, "one class"},
+		// It said "fitting nearest-mean … with the 1 classes of one.txt: method: 1 class names: …".
+		{"one class, multi-class method", []string{"fit", "--method", "nearest-mean", "--features", d.X, "--labels", oneClass}, "one.txt: only one class (all labels are \"1\")"},
+		{"inspect --top -1", []string{"inspect", "--top", "-1", model}, "--top -1: want the number of columns to show, or 0 for all"},
 		{"row mismatch X/H", []string{"fit", "--features", X3, "--source-scores", d.H, "--labels", short}, "rows"},
 		{"label count", []string{"fit", "--features", d.X, "--labels", short}, "labels"},
 		{"three labels need --positive", []string{"fit", "--features", d.X, "--labels", d.ytext}, "y.txt"},
@@ -190,9 +197,21 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"bad lambda", []string{"fit", "--features", d.X, "--labels", d.ytext, "--lambda", "-1"}, "lambda"},
 		{"unknown flag", []string{"fit", "--bogus"}, "bogus"},
 		{"unknown command", []string{"frobnicate"}, "frobnicate"},
+		{"NaN label among numbers", []string{"fit", "--features", d.X, "--labels", nanLabel}, "nanlabel.txt:11: label \"NaN\" reads as NaN"},
+		{"-inf label among names", []string{"fit", "--features", d.X, "--labels", infName, "--method", "nearest-mean"}, "infname.txt:23: label \"-inf\" reads as -Inf"},
+		// The model file recorded the class "dog\ufffd", which predict then refused.
+		{"label not UTF-8", []string{"fit", "--features", d.X, "--labels", notUTF8, "--positive", "cat"}, "notutf8.txt:2: label \"dog\\xff\" is not valid UTF-8"},
+		{"predict NaN label", []string{"predict", "--model", model, "--features", d.X, "--labels", nanLabel}, "nanlabel.txt:11:"},
 		{"predict feature count", []string{"predict", "--model", model, "--features", X3}, "column"},
+		// It printed +Inf and -Inf.
+		{"liblinear score overflow", []string{"predict", "--model", libHuge, "--features", X3}, "model " + libHuge + " on X = " + X3 + ": the score of row 0 is -Inf: "},
 		{"predict bad model", []string{"predict", "--model", nan, "--features", d.X}, "nan.csv"},
 		{"inspect missing", []string{"inspect", filepath.Join(dir, "none.json")}, "none.json"},
+		// They said "open : no such file or directory" and ": no such file or directory".
+		{"inspect empty name", []string{"inspect", ""}, "the model file's name is empty"},
+		{"predict empty model name", []string{"predict", "--model", "", "--features", d.X}, "the model file's name is empty"},
+		{"fit empty labels name", []string{"fit", "--features", d.X, "--labels", ""}, "--labels names no file"},
+		{"fit empty oracle labels name", []string{"fit", "--method", "best-source", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--oracle-features", d.Xtest, "--oracle-source-scores", d.Htest, "--oracle-labels", ""}, "best-source is an oracle: give held-out inputs and labels"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { wantInputError(t, tc.want, tc.args...) })
 	}
@@ -260,6 +279,10 @@ func TestOneInputFromStdin(t *testing.T) {
 		{"fit", "--features", "-", "--labels", "-"},
 		{"fit", "--source-scores", "-", "--labels", "-"},
 		{"predict", "--model", model, "--features", "-", "--source-scores", d.Htest, "--labels", "-"},
+		{"predict", "--model", "-", "--features", "-", "--source-scores", d.Htest},
+		{"predict", "--model", "-", "--features", d.Xtest, "--source-scores", d.Htest, "--labels", "-"},
+		{"fit", "--features", "-", "--oracle-features", "-", "--labels", d.ytext, "--method", "best-source"},
+		{"fit", "--features", d.X, "--unlabelled-features", "-", "--labels", "-", "--method", "dam"},
 	} {
 		code, out, stderr := cli(t, csv, args...)
 		if code != exitInput || out != "" || !strings.Contains(stderr, "cannot both read standard input") {
@@ -314,4 +337,162 @@ func TestMessagesNameTheFileOnce(t *testing.T) {
 			t.Errorf("%v: stderr %q, want %q", tc.args, stderr, tc.want)
 		}
 	}
+}
+
+// TestModelFromStdin: --model - (predict) and MODEL - (inspect) read the
+// model from standard input, as the data flags read "-": the output is the
+// file's, for binary, multi-class and liblinear models, and messages name
+// the model <stdin> (issue: "-" was opened as a file named "-").
+func TestModelFromStdin(t *testing.T) {
+	d := newToy(t)
+	binary := d.fitModel(t, "binary.json", "--max-k", "2")
+	multi := filepath.Join(d.dir, "multi.json")
+	y3 := writeText(t, d.dir, "y3.txt", strings.Repeat("a\nb\nc\n", 8))
+	if code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", d.X, "--source-scores", d.H, "--labels", y3, "--out", multi); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	lib := writeText(t, d.dir, "lib.model", "solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 6\nbias -1\nw\n0.5\n-1\n0.25\n0\n2\n-0.125\n")
+	for _, tc := range []struct {
+		name, model string
+		args        []string // besides the model
+	}{
+		{"predict binary", binary, []string{"predict", "--features", d.Xtest, "--source-scores", d.Htest, "--labels", d.yte}},
+		{"predict multi-class", multi, []string{"predict", "--features", d.Xtest, "--source-scores", d.Htest, "--scores"}},
+		{"predict liblinear", lib, []string{"predict", "--features", d.Xtest}},
+		{"inspect binary", binary, []string{"inspect", "--json"}},
+		{"inspect multi-class", multi, []string{"inspect"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text, err := os.ReadFile(tc.model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			withModel := func(m string) []string {
+				if tc.args[0] == "inspect" {
+					return append(tc.args[:len(tc.args):len(tc.args)], m)
+				}
+				return append(tc.args[:len(tc.args):len(tc.args)], "--model", m)
+			}
+			code, want, wantErr := cli(t, "", withModel(tc.model)...)
+			if code != 0 {
+				t.Fatalf("from the file: exit %d: %s", code, wantErr)
+			}
+			code, got, gotErr := cli(t, string(text), withModel("-")...)
+			if code != 0 || got != want || gotErr != wantErr {
+				t.Errorf("from stdin: exit %d, stdout %d bytes, stderr %q; want 0 and the file's output (%d bytes, stderr %q)", code, len(got), gotErr, len(want), wantErr)
+			}
+		})
+	}
+	// Messages name the model <stdin>.
+	truncated, err := os.ReadFile(binary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, stdin string
+		args        []string
+		want        string
+	}{
+		{"empty", "", []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin>: method: reading model: the model is empty"},
+		{"truncated", string(truncated[:len(truncated)/2]), []string{"inspect", "-"}, "greedytl: <stdin>: method: reading model: the model is truncated"},
+		{"not JSON", "hello\n", []string{"inspect", "-"}, "greedytl: <stdin> is not a greedytl model (JSON) file"},
+		{"liblinear to inspect", "solver_type L2R_LR\n", []string{"inspect", "-"}, "greedytl: <stdin> is a liblinear model file"},
+		{"bad liblinear", "solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 6\nbias -1\nw\n0.5\n", []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin>: line 7: file ends after 1 of 6 weight lines"},
+		{"wrong columns", string(truncated), []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: model <stdin> on X = " + d.Xtest + ":"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, stderr := cli(t, tc.stdin, tc.args...)
+			if code != exitInput || out != "" || !strings.HasPrefix(stderr, tc.want) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want %d and a message starting %q", code, out, stderr, exitInput, tc.want)
+			}
+		})
+	}
+}
+
+// TestPredictOneClassLabels: test labels of one class, with a model that
+// records its label names, are scored (predict refused them: "only one
+// class"), and the balanced accuracy reported is that class's rate, counted
+// here from the scores printed.
+func TestPredictOneClassLabels(t *testing.T) {
+	d := newToy(t)
+	model := d.fitModel(t, "m.json")
+	for _, tc := range []struct {
+		label, note string
+		right       func(score float64) bool
+	}{
+		{"cat", "all positive: the true positive rate", func(s float64) bool { return s > 0 }},
+		{"dog", "all negative: the true negative rate", func(s float64) bool { return !(s > 0) }},
+	} {
+		labels := writeText(t, d.dir, tc.label+".txt", strings.Repeat(tc.label+"\n", 200))
+		lines, stderr := predictLines(t, 200, "--model", model, "--features", d.Xtest, "--source-scores", d.Htest, "--labels", labels)
+		right := 0
+		for _, l := range lines {
+			v, err := strconv.ParseFloat(l, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.right(v) {
+				right++
+			}
+		}
+		want := "balanced accuracy: " + strconv.FormatFloat(float64(right)/200, 'f', 4, 64) + " (200 examples, " + tc.note + ")\n"
+		if stderr != want {
+			t.Errorf("labels all %s: stderr %q, want %q", tc.label, stderr, want)
+		}
+	}
+}
+
+// TestExtraSampleColumns: the --oracle-* and --unlabelled-* samples must
+// have the training sample's columns, which the message says naming both
+// files (it said "fitting best-source on X = X.npy, H = H.npy: method:
+// best-source: oracle data: X has 3 columns, …", naming neither).
+func TestExtraSampleColumns(t *testing.T) {
+	d := newToy(t)
+	narrowX := writeText(t, d.dir, "narrowX.csv", strings.Repeat("1,2,3\n", 200))
+	narrowH := writeText(t, d.dir, "narrowH.csv", strings.Repeat("1,2\n", 200))
+	fit := []string{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--method", "best-source", "--oracle-features", narrowX, "--oracle-source-scores", d.Htest, "--oracle-labels", d.yte},
+			"--oracle-features " + narrowX + " has 3 columns but --features " + d.X + " has 6: the oracle examples need the training sample's columns"},
+		{[]string{"--method", "best-source", "--oracle-features", d.Xtest, "--oracle-source-scores", narrowH, "--oracle-labels", d.yte},
+			"--oracle-source-scores " + narrowH + " has 2 columns but --source-scores " + d.H + " has 20"},
+		{[]string{"--method", "best-source", "--oracle-source-scores", d.Htest, "--oracle-labels", d.yte},
+			"--oracle-features is not given but --features " + d.X + " has 6 columns"},
+		{[]string{"--method", "dam", "--unlabelled-features", narrowX, "--unlabelled-source-scores", d.Htest},
+			"--unlabelled-features " + narrowX + " has 3 columns but --features " + d.X + " has 6: the unlabelled examples"},
+		{[]string{"--method", "dam", "--unlabelled-features", d.Xtest},
+			"--unlabelled-source-scores is not given but --source-scores " + d.H + " has 20 columns"},
+	} {
+		wantInputError(t, tc.want, append(fit[:len(fit):len(fit)], tc.args...)...)
+	}
+	// Without --features in training, oracle features are refused as well.
+	wantInputError(t, "--oracle-features "+d.Xtest+" has 6 columns but the training sample has no --features",
+		"fit", "--method", "best-source", "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat",
+		"--oracle-features", d.Xtest, "--oracle-source-scores", d.Htest, "--oracle-labels", d.yte)
+}
+
+// TestPredictLiblinearLabels: a liblinear model's scores favour its
+// greater label, so --labels takes that one as positive without --positive
+// (labels 2 and 4 needed --positive), a --positive naming the other is
+// refused (--positive 2 printed the balanced accuracy of the inverted
+// scores, 1 − the true one), and so are labels that are not the model's.
+// The model: labels 2 and 4, w = (1, −1): the score of 4 is x₁ − x₀.
+func TestPredictLiblinearLabels(t *testing.T) {
+	dir := t.TempDir()
+	model := writeText(t, dir, "m.model", "solver_type L2R_LR\nnr_class 2\nlabel 2 4\nnr_feature 2\nbias -1\nw\n1\n-1\n")
+	X := writeText(t, dir, "X.csv", "1,0\n0,1\n2,0\n0,3\n3,1\n") // scores -1, 1, -2, 3, -2
+	y := writeText(t, dir, "y.txt", "2\n4\n4\n4\n2\n")           // 4: 2 of 3 right; 2: 2 of 2
+	pm := writeText(t, dir, "pm.txt", "-1\n1\n1\n1\n-1\n")
+	want := "balanced accuracy: 0.8333 (5 examples)\n" // (2/3 + 1) / 2
+	for _, args := range [][]string{{}, {"--positive", "4"}, {"--positive", "4.0"}} {
+		lines, stderr := predictLines(t, 5, append([]string{"--model", model, "--features", X, "--labels", y}, args...)...)
+		if strings.Join(lines, " ") != "-1 1 -2 3 -2" || stderr != want {
+			t.Errorf("%q: scores %q, stderr %q; want -1 1 -2 3 -2 and %q", args, lines, stderr, want)
+		}
+	}
+	wantInputError(t, `--positive 2: `+model+` was fitted with "4" as the positive label`, "predict", "--model", model, "--features", X, "--labels", y, "--positive", "2")
+	wantInputError(t, `pm.txt: label "-1" is not one of the labels `+model+` was fitted on (positive "4", negative "2")`, "predict", "--model", model, "--features", X, "--labels", pm)
 }

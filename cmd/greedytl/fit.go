@@ -10,8 +10,10 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/modelfile"
@@ -86,7 +88,9 @@ Labels of three or more classes (names or numbers) fit one model for all
 classes: by default the recommended ` + method.RecommendedMulti + ` (described
 with the methods below); the other native multi-class methods fit natively (--method
 ` + strings.Join(slices.DeleteFunc(nativeMultiNames(), func(n string) bool { return n == method.RecommendedMulti }), ", ") + `),
-and any binary method is fitted one class against the rest.
+and any binary method is fitted one class against the rest (the oracle
+best-source chooses each class's source on held-out labels of every class,
+--oracle-labels, that class against the rest).
 The model file records the class names in order. Two label values stay a
 binary fit; --positive NAME makes one class against all the others.
 The cost of ` + method.RecommendedMulti + `, for m examples of K classes and
@@ -118,7 +122,7 @@ class-balanced leave-one-out on the training set):
 	o.oracle.registerUnlabelled(c, "oracle-", "held-out labelled inputs for the oracle best-source")
 	o.unlabelled.sources, o.oracle.sources = o.data.sources, o.data.sources
 	o.unlabelled.labelSettings, o.oracle.labelSettings = o.data.labelSettings, o.data.labelSettings
-	c.Flags().StringVar(&o.oracle.labels, "oracle-labels", "", "held-out labels for the oracle best-source")
+	c.Flags().StringVar(&o.oracle.labels, "oracle-labels", "", "held-out labels for the oracle best-source, of the training classes (with three or more classes, each class's oracle chooses its source on them, that class against the rest)")
 	fl := c.Flags()
 	fl.StringVar(&o.method, "method", "greedytl-auto", "the method (default: the recommended greedytl-auto; greedytl is the paper's): "+strings.Join(method.Names(), ", "))
 	fl.Var(&o.lambda, "lambda", "ridge regularisation λ > 0, or auto (leave-one-out over 1e-4…1e4)")
@@ -308,6 +312,9 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if err := checkOut(o.out, inputs...); err != nil {
 		return err
 	}
+	if err := checkOneStdin(append(append(o.data.inputs(), o.unlabelled.inputs()...), o.oracle.inputs()...)...); err != nil {
+		return err
+	}
 	X, H, err := o.data.load(s)
 	if err != nil {
 		return err
@@ -328,7 +335,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		}
 	}
 	if m == nil || (len(cls.Names) >= 3 && o.data.positive == "") {
-		return runFitMulti(c, s, o, method.Data{X: X, H: H}, cls)
+		return runFitMulti(c, s, o, X, H, cls)
 	}
 	y, pos, neg, err := cls.Binary(o.data.positive)
 	if err != nil {
@@ -336,21 +343,11 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	}
 	extra := method.Extra{Seed: o.seed}
 	needs := m.Needs()
-	if extra.Unlabelled, err = o.loadUnlabelled(s, needs.Unlabelled); err != nil {
+	if extra.Unlabelled, err = o.loadUnlabelled(s, needs.Unlabelled, X, H); err != nil {
 		return err
 	}
-	if needs.Oracle || o.oracle.given() {
-		if !needs.Oracle {
-			return badInputf("--oracle-* inputs are for the oracle best-source, not %s", o.method)
-		}
-		if !o.oracle.given() || o.oracle.labels == "" {
-			return badInputf("%s is an oracle: give held-out inputs and labels with --oracle-features/--oracle-source-scores/--oracle-labels", o.method)
-		}
-		d, err := o.oracle.loadData(s, true)
-		if err != nil {
-			return err
-		}
-		extra.Oracle = d
+	if extra.Oracle, err = o.loadOracle(s, needs.Oracle, cls, pos, X, H); err != nil {
+		return err
 	}
 	model, err := m.Fit(c.Context(), method.Data{X: X, H: H, Y: y}, extra)
 	if err != nil {
@@ -370,19 +367,104 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 
 // loadUnlabelled reads the --unlabelled-* inputs of a transductive method
 // (needed: the method needs them); it returns nil without them, and an
-// input error when a method needs them and they are not given, or they are
-// given to one that does not use them.
-func (o *fitOptions) loadUnlabelled(s *streams, needed bool) (*method.Data, error) {
+// input error when a method needs them and they are not given, they are
+// given to one that does not use them, or their columns are not those of
+// the training sample trainX, trainH.
+func (o *fitOptions) loadUnlabelled(s *streams, needed bool, trainX, trainH *mat.Dense) (*method.Data, error) {
 	given := o.unlabelled.given()
+	X, H, err := o.loadExtra(s, &o.unlabelled, needed, given, given, trainX, trainH,
+		"--unlabelled-* inputs are for transductive methods (dam), not %s",
+		"%s is transductive: give the unlabelled target inputs with --unlabelled-features/--unlabelled-source-scores")
+	if err != nil || X == nil && H == nil {
+		return nil, err
+	}
+	return &method.Data{X: X, H: H}, nil
+}
+
+// loadExtra reads the extra sample f (--unlabelled-*, --oracle-*) of the
+// method to fit: needed says whether the method uses it, given whether any
+// of its flags is given and complete whether all it needs are. It returns
+// nil matrices when the sample is neither needed nor given, and an input
+// error — notFor or missing, formatted with --method — when it is given to
+// a method that does not use it or is needed and incomplete, and when its
+// columns are not those of the training sample trainX, trainH.
+func (o *fitOptions) loadExtra(s *streams, f *dataFlags, needed, given, complete bool, trainX, trainH *mat.Dense, notFor, missing string) (X, H *mat.Dense, err error) {
 	switch {
 	case given && !needed:
-		return nil, badInputf("--unlabelled-* inputs are for transductive methods (dam), not %s", o.method)
-	case needed && !given:
-		return nil, badInputf("%s is transductive: give the unlabelled target inputs with --unlabelled-features/--unlabelled-source-scores", o.method)
+		return nil, nil, badInputf(notFor, o.method)
+	case needed && !complete:
+		return nil, nil, badInputf(missing, o.method)
 	case !given:
-		return nil, nil
+		return nil, nil, nil
 	}
-	return o.unlabelled.loadData(s, false)
+	if X, H, err = f.load(s); err != nil {
+		return nil, nil, err
+	}
+	if err := f.checkColumns(&o.data, X, H, trainX, trainH); err != nil {
+		return nil, nil, err
+	}
+	return X, H, nil
+}
+
+// loadOracle reads the --oracle-* inputs of an oracle method (needed: the
+// method, or the binary method fitted one class against the rest, is
+// one); it returns nil without them, and an input error when an oracle is
+// not given them or another method is. Their columns must be those of the
+// training sample trainX, trainH, and the held-out labels must be labels
+// of the training classes cls, the positive class pos and another among
+// them for a binary fit (pos not ""), which maps them to ±1 as the
+// training labels are mapped, and every class for a fit of several
+// classes, which maps each to the index of its class in cls.Names, as
+// method.MultiMethod's Extra.Oracle holds them: each class's oracle
+// scores the sources on that class against the rest.
+func (o *fitOptions) loadOracle(s *streams, needed bool, cls *dataset.Classes, pos string, trainX, trainH *mat.Dense) (*method.Data, error) {
+	X, H, err := o.loadExtra(s, &o.oracle, needed, o.oracle.given() || o.oracle.labels != "", o.oracle.given() && o.oracle.labels != "", trainX, trainH,
+		"--oracle-* inputs are for the oracle best-source, not %s",
+		"%s is an oracle: give held-out inputs and labels with --oracle-features/--oracle-source-scores/--oracle-labels")
+	if err != nil || X == nil && H == nil {
+		return nil, err
+	}
+	held, err := o.oracle.readClasses(rows(X, H))
+	if err != nil {
+		return nil, err
+	}
+	d := &method.Data{X: X, H: H}
+	name, trainName := displayName(o.oracle.labels), displayName(o.data.labels)
+	toTrain := make([]int, len(held.Names))
+	for k, n := range held.Names {
+		if toTrain[k] = cls.Lookup(n); toTrain[k] < 0 {
+			return nil, badInputf("%s: label %q is not one of the training labels of %s (%s): the held-out labels must be of the same classes",
+				name, n, trainName, strings.Join(quoteAll(cls.Names), ", "))
+		}
+	}
+	d.Y = make([]float64, len(held.Y))
+	count := make([]int, len(cls.Names))
+	for i, c := range held.Y {
+		k := toTrain[c]
+		count[k]++
+		switch {
+		case pos == "":
+			d.Y[i] = float64(k)
+		case cls.Names[k] == pos:
+			d.Y[i] = 1
+		default:
+			d.Y[i] = -1
+		}
+	}
+	for k, n := range cls.Names {
+		if count[k] > 0 {
+			continue
+		}
+		switch p := cls.Lookup(pos); {
+		case pos == "":
+			return nil, badInputf("%s holds no example of the class %q: its oracle, %q against the rest, cannot score the sources (the held-out labels need every class of %s)", name, n, n, trainName)
+		case k == p:
+			return nil, badInputf("%s holds no example of the positive class %q: the oracle cannot score the sources", name, n)
+		case len(held.Y) == count[p]:
+			return nil, badInputf("%s holds only the positive class %q: the oracle cannot score the sources without a negative example", name, pos)
+		}
+	}
+	return d, nil
 }
 
 // writeModel writes fit's model with write: to standard output, or

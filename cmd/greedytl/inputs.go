@@ -66,6 +66,35 @@ func (f *dataFlags) registerUnlabelled(c *cobra.Command, prefix, help string) {
 // files returns the files the flags name (some may be empty or "-").
 func (f *dataFlags) files() []string { return []string{f.features, f.scores, f.labels} }
 
+// inputs returns the sample's input flags with the paths they name, for
+// checkOneStdin.
+func (f *dataFlags) inputs() []flagPath {
+	p := "--" + f.prefix
+	return []flagPath{{p + "features", f.features}, {p + "source-scores", f.scores}, {p + "labels", f.labels}}
+}
+
+// flagPath is an input flag and the path it names.
+type flagPath struct{ flag, path string }
+
+// checkOneStdin returns an input error, before anything is read, when more
+// than one of inputs names the standard input ("-"), which can be read
+// once.
+func checkOneStdin(inputs ...flagPath) error {
+	var stdin []string
+	for _, in := range inputs {
+		if in.path == "-" {
+			stdin = append(stdin, in.flag)
+		}
+	}
+	switch n := len(stdin); {
+	case n == 2:
+		return badInputf("%s and %s cannot both read standard input: it can be read once", stdin[0], stdin[1])
+	case n > 2:
+		return badInputf("%s and %s cannot all read standard input: it can be read once", strings.Join(stdin[:n-1], ", "), stdin[n-1])
+	}
+	return nil
+}
+
 // stdoutName is what an --out flag names to mean standard output, as "-"
 // names standard input for the inputs.
 const stdoutName = "-"
@@ -187,14 +216,8 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, err error) {
 	if srcDir != "" && f.features == "" {
 		return nil, nil, badInputf("--sources computes the source scores from the features: give %sfeatures too", p)
 	}
-	var stdin []string
-	for _, in := range []struct{ flag, path string }{{"features", f.features}, {"source-scores", f.scores}, {"labels", f.labels}} {
-		if in.path == "-" {
-			stdin = append(stdin, p+in.flag)
-		}
-	}
-	if len(stdin) > 1 {
-		return nil, nil, badInputf("%s cannot both read standard input", strings.Join(stdin, " and "))
+	if err := checkOneStdin(f.inputs()...); err != nil {
+		return nil, nil, err
 	}
 	if f.features != "" {
 		if X, err = readMatrix(s, f.features); err != nil {
@@ -221,6 +244,43 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, err error) {
 		}
 	}
 	return X, H, nil
+}
+
+// checkColumns returns an input error, naming the files, when the extra
+// sample f (--unlabelled-*, --oracle-*), read as X and H, has other column
+// counts than the training sample train, read as trainX and trainH (nil:
+// absent). The methods compare them too, but their messages cannot name
+// the files. With --sources both samples' H come from the same sources.
+func (f *dataFlags) checkColumns(train *dataFlags, X, H, trainX, trainH *mat.Dense) error {
+	for _, b := range []struct {
+		flag, path, trainPath string
+		a, trainA             *mat.Dense
+	}{
+		{"features", f.features, train.features, X, trainX},
+		{"source-scores", f.scores, train.scores, H, trainH},
+	} {
+		c, want := cols(b.a), cols(b.trainA)
+		if c == want {
+			continue
+		}
+		trainSide := fmt.Sprintf("--%s %s has %d", b.flag, displayName(b.trainPath), want)
+		if b.trainPath == "" {
+			trainSide = fmt.Sprintf("the training sample has no --%s", b.flag)
+		}
+		if b.path == "" {
+			return badInputf("--%s%s is not given but %s columns: the %s examples need the training sample's columns", f.prefix, b.flag, trainSide, strings.TrimSuffix(f.prefix, "-"))
+		}
+		return badInputf("--%s%s %s has %d columns but %s: the %s examples need the training sample's columns", f.prefix, b.flag, displayName(b.path), c, trainSide, strings.TrimSuffix(f.prefix, "-"))
+	}
+	return nil
+}
+
+// cols returns the number of columns of A, 0 when it is absent (nil).
+func cols(A *mat.Dense) int {
+	if A == nil {
+		return 0
+	}
+	return A.RawMatrix().Cols
 }
 
 // sourcesID returns the identity of the --sources directory, as a model
@@ -266,19 +326,14 @@ func (s *sourcesDir) load() (*source.Index, *source.Set, error) {
 	return ix, set, nil
 }
 
-// loadData reads the sample as method.Data, with labels when withLabels.
-func (f *dataFlags) loadData(s *streams, withLabels bool) (*method.Data, error) {
+// loadData reads the sample's X and H as method.Data (the labels are read
+// apart: their meaning depends on the model).
+func (f *dataFlags) loadData(s *streams) (*method.Data, error) {
 	X, H, err := f.load(s)
 	if err != nil {
 		return nil, err
 	}
-	d := &method.Data{X: X, H: H}
-	if withLabels {
-		if d.Y, err = f.loadLabels(rows(X, H)); err != nil {
-			return nil, err
-		}
-	}
-	return d, nil
+	return &method.Data{X: X, H: H}, nil
 }
 
 // rows returns the number of examples in X or H.
@@ -356,25 +411,48 @@ func (l *lambdaValue) Set(s string) error {
 
 func (l *lambdaValue) Type() string { return "float|auto" }
 
-// readAnyModelFile opens and decodes a model file written by greedytl fit,
-// binary or multi-class.
-func readAnyModelFile(path string) (method.File, error) {
+// openModel opens the model file path for reading, or with "-" the
+// command's standard input (which messages name <stdin>, displayName);
+// closeModel releases it. Its errors are input errors naming the file.
+func openModel(s *streams, path string) (r *bufio.Reader, closeModel func(), err error) {
+	switch path {
+	case "-":
+		return bufio.NewReader(s.in), func() {}, nil
+	case "":
+		return nil, nil, badInputf("the model file's name is empty: give a model file (or - for standard input)")
+	}
 	f, err := os.Open(path)
 	if err != nil {
-		return method.File{}, badInput(err)
+		return nil, nil, badInput(err)
 	}
-	defer f.Close()
-	r := bufio.NewReader(f)
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		f.Close()
+		return nil, nil, badInputf("%s is a directory: give a model file", path)
+	}
+	return bufio.NewReader(f), func() { f.Close() }, nil
+}
+
+// isLiblinearModel reports whether the model r starts like a liblinear
+// model file ("solver_type ...", after any blank space) rather than JSON.
+// It reads nothing from r.
+func isLiblinearModel(r *bufio.Reader) bool {
+	head, _ := r.Peek(64)
+	return bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("solver_type"))
+}
+
+// readAnyModel decodes a model file written by greedytl fit, binary or
+// multi-class, from r; name names it in messages (displayName).
+func readAnyModel(name string, r *bufio.Reader) (method.File, error) {
 	head, _ := r.Peek(64)
 	switch head = bytes.TrimLeft(head, " \t\r\n"); {
-	case bytes.HasPrefix(head, []byte("solver_type")):
-		return method.File{}, badInputf("%s is a liblinear model file: inspect reads the JSON models of greedytl fit (predict reads both)", path)
+	case isLiblinearModel(r):
+		return method.File{}, badInputf("%s is a liblinear model file: inspect reads the JSON models of greedytl fit (predict reads both)", name)
 	case len(head) > 0 && head[0] != '{':
-		return method.File{}, badInputf("%s is not a greedytl model (JSON) file", path)
+		return method.File{}, badInputf("%s is not a greedytl model (JSON) file", name)
 	}
 	mf, err := method.Read(r)
 	if err != nil {
-		return method.File{}, badInputf("%s: %w", path, err)
+		return method.File{}, badInputf("%s: %w", name, err)
 	}
 	return mf, nil
 }
@@ -385,6 +463,9 @@ func (f *dataFlags) readLabelFile(path string) (*dataset.Classes, error) {
 	h, err := dataset.ParseLabelHeader(f.header)
 	if err != nil {
 		return nil, badInputf("--labels-header: %v", err)
+	}
+	if path == "" {
+		return nil, badInputf("--%slabels names no file: give the label file", f.prefix)
 	}
 	cls, err := dataset.ReadClassesHeader(path, h)
 	if err != nil {

@@ -25,9 +25,11 @@ type inspectOptions struct {
 func newInspectCmd(s *streams) *cobra.Command {
 	o := &inspectOptions{}
 	c := &cobra.Command{
-		Use:   "inspect model.json",
+		Use:   "inspect MODEL",
 		Short: "Show the method, hyperparameters and selected features and sources of a model",
 		Long: `Inspect prints a model's method and hyperparameters and the columns it uses.
+MODEL is a model file written by greedytl fit; - reads it from the standard
+input.
 
 For greedytl-auto (fit's default) it shows each member of the committee fitted
 on the whole sample — each GreedyTL member's selected columns and error path,
@@ -55,7 +57,8 @@ For a multi-class model inspect shows, per class, the columns of non-zero
 weight by decreasing |weight| (--json: "per_class" of {"class", "selected"});
 nearest-neighbour and simpleshot models compare whole rows and have none.`,
 		Example: `  greedytl inspect model.json
-  greedytl inspect --json model.json | jq '.selected[] | select(.kind == "source")'`,
+  greedytl inspect --json model.json | jq '.selected[] | select(.kind == "source")'
+  greedytl fit --features X.npy --labels y.txt | greedytl inspect -`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.topSet = c.Flags().Changed("top")
@@ -127,7 +130,15 @@ func inspectColumns(sel method.Selection) []inspectColumn {
 }
 
 func runInspect(s *streams, o *inspectOptions, path string) error {
-	f, err := readAnyModelFile(path)
+	if o.top < 0 {
+		return badInputf("--top %d: want the number of columns to show, or 0 for all", o.top)
+	}
+	r, closeModel, err := openModel(s, path)
+	if err != nil {
+		return err
+	}
+	defer closeModel()
+	f, err := readAnyModel(displayName(path), r)
 	if err != nil {
 		return err
 	}

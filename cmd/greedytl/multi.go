@@ -56,17 +56,23 @@ func (o *fitOptions) nativeMultiOnly(c *cobra.Command) bool {
 }
 
 // runFitMulti fits one model for every class of cls and writes it.
-func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, d method.Data, cls *dataset.Classes) error {
+func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, cls *dataset.Classes) error {
+	d := method.Data{X: X, H: H}
+	if len(cls.Names) < 2 {
+		// The label file's own message, as a binary fit gives it.
+		_, _, _, err := cls.Binary("")
+		return badInput(err)
+	}
 	mm, err := o.multiMethod(c)
 	if err != nil {
 		return err
 	}
-	if o.oracle.given() {
-		return badInputf("--oracle-* inputs are for binary fits; %s is fitted on %d classes", mm.Name(), len(cls.Names))
-	}
 	extra := method.Extra{Seed: o.seed}
 	ovr, isOVR := mm.(method.OneVsRest)
-	if extra.Unlabelled, err = o.loadUnlabelled(s, isOVR && ovr.Binary.Needs().Unlabelled); err != nil {
+	if extra.Unlabelled, err = o.loadUnlabelled(s, isOVR && ovr.Binary.Needs().Unlabelled, X, H); err != nil {
+		return err
+	}
+	if extra.Oracle, err = o.loadOracle(s, isOVR && ovr.Binary.Needs().Oracle, cls, "", X, H); err != nil {
 		return err
 	}
 	model, err := mm.FitMulti(c.Context(), d, method.ClassLabels{Names: cls.Names, Y: cls.Y}, extra)
@@ -138,22 +144,22 @@ func quoteAll(names []string) []string {
 // balanced accuracy (--json: with the confusion matrix).
 func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel) error {
 	if o.data.positive != "" {
-		return badInputf("--positive is for binary models; %s is a model of %d classes (%s)", o.model, len(model.Classes()), strings.Join(quoteAll(model.Classes()), ", "))
+		return badInputf("--positive is for binary models; %s is a model of %d classes (%s)", o.modelName(), len(model.Classes()), strings.Join(quoteAll(model.Classes()), ", "))
 	}
 	if o.json && o.data.labels == "" {
 		return badInputf("--json reports the evaluation against --labels: give --labels (the predictions are printed without --json)")
 	}
-	d, err := o.data.loadData(s, false)
+	d, err := o.data.loadData(s)
 	if err != nil {
 		return err
 	}
 	scores, err := model.Scores(*d)
 	if err != nil {
-		return badInput(fmt.Errorf("model %s on %s: %w", o.model, o.data.describe(), err))
+		return badInput(fmt.Errorf("model %s on %s: %w", o.modelName(), o.data.describe(), err))
 	}
 	pred, err := model.Predict(*d)
 	if err != nil {
-		return badInput(fmt.Errorf("model %s on %s: %w", o.model, o.data.describe(), err))
+		return badInput(fmt.Errorf("model %s on %s: %w", o.modelName(), o.data.describe(), err))
 	}
 	classes := model.Classes()
 	var eval *multiEvaluation

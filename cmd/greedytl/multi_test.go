@@ -265,3 +265,124 @@ func TestMultiIgnoredFlags(t *testing.T) {
 		t.Errorf("two labels, --positive yak: exit %d, stderr %q; want 2 naming yak", code, stderr)
 	}
 }
+
+// TestFitOracleOneVsRest: --method best-source on labels of three classes
+// fits each class's oracle on the held-out labels of that class against
+// the rest (it was refused: "--oracle-* inputs are for binary fits"). On
+// data where source perm[k] is the indicator of class k on the training
+// and the held-out examples alike (and the others noise), class k's model
+// keeps source perm[k]; and it is the binary best-source fitted with
+// --positive k on the same inputs, weight for weight. Held-out labels that
+// are not the training classes, or lack one, are refused by name, as are
+// oracle inputs given to another method.
+func TestFitOracleOneVsRest(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{"ant", "bee", "cow"}
+	perm := []int{3, 0, 2} // the source that is class k's indicator
+	rng := rand.New(rand.NewPCG(7, 7))
+	sample := func(m int, suffix string, order []int) (x, h, y string) {
+		X, H := mat.NewDense(m, 2, nil), mat.NewDense(m, 5, nil)
+		var lab strings.Builder
+		for i := range m {
+			k := order[i%3]
+			for j := range 2 {
+				X.Set(i, j, rng.NormFloat64())
+			}
+			for j := range 5 {
+				H.Set(i, j, rng.NormFloat64())
+			}
+			for c, j := range perm {
+				v := -1.0
+				if c == k {
+					v = 1
+				}
+				H.Set(i, j, v+0.1*rng.NormFloat64())
+			}
+			lab.WriteString(names[k] + "\n")
+		}
+		return writeNPY(t, dir, "X"+suffix+".npy", X), writeNPY(t, dir, "H"+suffix+".npy", H), writeText(t, dir, "y"+suffix+".txt", lab.String())
+	}
+	x, h, y := sample(12, "", []int{0, 1, 2})
+	xo, ho, yo := sample(15, "o", []int{2, 0, 1}) // another order of first appearance
+	oracle := []string{"--oracle-features", xo, "--oracle-source-scores", ho, "--oracle-labels", yo}
+	fit := func(out string, args ...string) {
+		t.Helper()
+		args = append([]string{"fit", "--method", "best-source", "--features", x, "--source-scores", h, "--labels", y, "--out", out}, args...)
+		if code, _, stderr := cli(t, "", args...); code != 0 {
+			t.Fatalf("%s: exit %d: %s", strings.Join(args, " "), code, stderr)
+		}
+	}
+	type column struct {
+		Kind   string  `json:"kind"`
+		Index  int     `json:"index"`
+		Weight float64 `json:"weight"`
+	}
+	inspect := func(model string, v any) {
+		t.Helper()
+		code, out, stderr := cli(t, "", "inspect", "--json", model)
+		if code != 0 {
+			t.Fatalf("inspect %s: exit %d: %s", model, code, stderr)
+		}
+		if err := json.Unmarshal([]byte(out), v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	multi := filepath.Join(dir, "multi.json")
+	fit(multi, oracle...)
+	var sum struct {
+		Method   string `json:"method"`
+		PerClass []struct {
+			Class    string   `json:"class"`
+			Selected []column `json:"selected"`
+		} `json:"per_class"`
+	}
+	inspect(multi, &sum)
+	if sum.Method != "best-source" || len(sum.PerClass) != 3 {
+		t.Fatalf("inspect: method %q, %d classes; want best-source, 3", sum.Method, len(sum.PerClass))
+	}
+	for k, pc := range sum.PerClass {
+		if pc.Class != names[k] || len(pc.Selected) != 1 || pc.Selected[0].Kind != "source" || pc.Selected[0].Index != perm[k] || !(pc.Selected[0].Weight > 0) {
+			t.Errorf("class %d: %+v; want class %s keeping source %d with a positive weight", k, pc, names[k], perm[k])
+		}
+		bin := filepath.Join(dir, names[k]+".json")
+		fit(bin, append([]string{"--positive", names[k]}, oracle...)...)
+		var b struct {
+			Selected []column `json:"selected"`
+		}
+		inspect(bin, &b)
+		if len(b.Selected) != 1 || b.Selected[0] != pc.Selected[0] {
+			t.Errorf("class %s: %+v against the rest, %+v fitted binary with --positive %s; want the same", names[k], pc.Selected, b.Selected, names[k])
+		}
+	}
+	out := filepath.Join(dir, "refused.json")
+	yak := writeText(t, dir, "yak.txt", strings.Repeat("ant\nbee\nyak\n", 5))
+	noCow := writeText(t, dir, "nocow.txt", strings.Repeat("ant\nbee\nbee\n", 5))
+	onlyAnt := writeText(t, dir, "onlyant.txt", strings.Repeat("ant\n", 15))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--oracle-features", xo, "--oracle-source-scores", ho, "--oracle-labels", yak},
+			`yak.txt: label "yak" is not one of the training labels of ` + y + ` ("ant", "bee", "cow")`},
+		{[]string{"--oracle-features", xo, "--oracle-source-scores", ho, "--oracle-labels", noCow},
+			`nocow.txt holds no example of the class "cow": its oracle, "cow" against the rest, cannot score the sources`},
+		{[]string{"--positive", "bee", "--oracle-features", xo, "--oracle-source-scores", ho, "--oracle-labels", onlyAnt},
+			`onlyant.txt holds no example of the positive class "bee"`},
+		{[]string{"--positive", "ant", "--oracle-features", xo, "--oracle-source-scores", ho, "--oracle-labels", onlyAnt},
+			`onlyant.txt holds only the positive class "ant"`},
+		{[]string{"--oracle-features", xo, "--oracle-source-scores", ho},
+			"best-source is an oracle: give held-out inputs and labels"},
+	} {
+		args := append([]string{"fit", "--method", "best-source", "--features", x, "--source-scores", h, "--labels", y, "--out", out}, tc.args...)
+		wantInputError(t, tc.want, args...)
+	}
+	for _, m := range []string{"greedytl-nway", "nearest-mean", "rls-srcfeat"} {
+		args := append([]string{"fit", "--method", m, "--features", x, "--source-scores", h, "--labels", y, "--out", out}, oracle...)
+		wantInputError(t, "--oracle-* inputs are for the oracle best-source, not "+m, args...)
+		// --oracle-labels alone was ignored.
+		wantInputError(t, "--oracle-* inputs are for the oracle best-source, not "+m, "fit", "--method", m, "--features", x, "--labels", y, "--oracle-labels", yo, "--out", out)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("a refused fit wrote %s", out)
+	}
+}

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"io"
-	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,6 +15,7 @@ import (
 	"github.com/greedytl/greedytl/metric"
 	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/source"
+	"github.com/greedytl/greedytl/standardize"
 )
 
 type predictOptions struct {
@@ -35,7 +34,9 @@ func newPredictCmd(s *streams) *cobra.Command {
 		Long: `Predict writes one score per example, one per line (positive: the positive
 class). MODEL is a model written by greedytl fit (any method) or a liblinear
 model file (from liblinear-train or greedytl train; then only --features is
-read, and the score favours the model's greater label).
+read, and the score favours the model's greater label, which --labels takes
+as the positive one). --model - reads the model from the standard input,
+which then no other input may read.
 
 A greedytl model reads only the columns it selected, but X and H must have
 the column counts it was trained with. A model fitted with --sources records
@@ -57,14 +58,15 @@ model that records its label names checks that every label is one of them.
 
 With --labels predict also prints the class-balanced accuracy, (TPR + TNR)/2,
 of the score signs — on standard output when the scores go to --out, else on
-standard error.`,
+standard error; labels of one class (for a model that records its label
+names) give that class's rate.`,
 		Example: `  greedytl predict --model model.json --features Xtest.npy --source-scores Htest.npy > scores.txt
   greedytl predict --model model.json --features Xtest.npy --sources sources/ --labels ytest.txt --out scores.txt
   greedytl predict --model heart_scale.model --features X.csv`,
 		RunE: func(c *cobra.Command, _ []string) error { return runPredict(s, o) },
 	}
 	o.data.register(c, "true labels; prints the class-balanced accuracy")
-	c.Flags().StringVarP(&o.model, "model", "m", "", "model file: greedytl fit's JSON or a liblinear model (required)")
+	c.Flags().StringVarP(&o.model, "model", "m", "", "model file: greedytl fit's JSON or a liblinear model; - reads it from standard input (required)")
 	c.Flags().StringVarP(&o.out, "out", "o", "", "write the scores here (default: standard output)")
 	c.Flags().BoolVar(&o.scores, "scores", false, "multi-class models: print a tab-separated matrix of per-class scores (header: the class names) instead of class names")
 	c.Flags().BoolVar(&o.json, "json", false, "multi-class models with --labels: report accuracy, balanced accuracy and the confusion matrix as JSON")
@@ -72,34 +74,30 @@ standard error.`,
 	return c
 }
 
-// isLiblinearModel reports whether the file at path starts like a liblinear
-// model file ("solver_type ...") rather than JSON.
-func isLiblinearModel(path string) (bool, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return false, badInput(err)
-	}
-	defer f.Close()
-	head, _ := bufio.NewReader(f).Peek(len("solver_type"))
-	return bytes.Equal(head, []byte("solver_type")), nil
-}
+// modelName is how messages name the model file: the standard input as
+// <stdin>.
+func (o *predictOptions) modelName() string { return displayName(o.model) }
 
 func runPredict(s *streams, o *predictOptions) error {
 	if err := checkOut(o.out, append(o.data.files(), o.model)...); err != nil {
 		return err
 	}
-	lib, err := isLiblinearModel(o.model)
+	if err := checkOneStdin(append([]flagPath{{"--model", o.model}}, o.data.inputs()...)...); err != nil {
+		return err
+	}
+	r, closeModel, err := openModel(s, o.model)
 	if err != nil {
 		return err
 	}
+	defer closeModel()
 	var scores []float64
 	var rec *modelfile.LabelNames // the label names a binary model records
-	if lib {
-		if scores, err = predictLiblinear(s, o); err != nil {
+	if isLiblinearModel(r) {
+		if scores, rec, err = predictLiblinear(s, o, r); err != nil {
 			return err
 		}
 	} else {
-		f, err := readAnyModelFile(o.model)
+		f, err := readAnyModel(o.modelName(), r)
 		if err != nil {
 			return err
 		}
@@ -110,16 +108,16 @@ func runPredict(s *streams, o *predictOptions) error {
 			return runPredictMulti(s, o, f.Multi)
 		}
 		if o.scores || o.json {
-			return badInputf("--scores and --json are for multi-class models; %s is binary (its scores are printed anyway)", o.model)
+			return badInputf("--scores and --json are for multi-class models; %s is binary (its scores are printed anyway)", o.modelName())
 		}
 		rec = f.Info.Labels
 		model := f.Model
-		d, err := o.data.loadData(s, false)
+		d, err := o.data.loadData(s)
 		if err != nil {
 			return err
 		}
 		if scores, err = model.Predict(*d); err != nil {
-			return badInput(fmt.Errorf("model %s on %s: %w", o.model, o.data.describe(), err))
+			return badInput(fmt.Errorf("model %s on %s: %w", o.modelName(), o.data.describe(), err))
 		}
 	}
 	var y []float64
@@ -148,15 +146,28 @@ func runPredict(s *streams, o *predictOptions) error {
 		if err != nil {
 			return badInput(err)
 		}
-		fmt.Fprintf(report, "balanced accuracy: %.4f (%d examples)\n", acc, len(y))
+		fmt.Fprintf(report, "balanced accuracy: %.4f (%d examples%s)\n", acc, len(y), oneClassNote(y))
 	}
 	return nil
+}
+
+// oneClassNote says, for the report of the balanced accuracy of the ±1
+// labels y, when they hold one class: the accuracy is that class's rate.
+func oneClassNote(y []float64) string {
+	switch pos := slices.IndexFunc(y, func(v float64) bool { return v > 0 }) >= 0; {
+	case !slices.Contains(y, -1):
+		return ", all positive: the true positive rate"
+	case !pos:
+		return ", all negative: the true negative rate"
+	}
+	return ""
 }
 
 // loadLabels reads the --labels of a binary model and checks their count
 // against m. When the model records its label names (rec not nil) every
 // label must be its positive label or a negative one, and without
-// --positive the recorded positive label is the positive class.
+// --positive the recorded positive label is the positive class; the labels
+// may then be of one class.
 func (o *predictOptions) loadLabels(rec *modelfile.LabelNames, m int) ([]float64, error) {
 	if rec == nil {
 		return o.data.loadLabels(m)
@@ -169,24 +180,27 @@ func (o *predictOptions) loadLabels(rec *modelfile.LabelNames, m int) ([]float64
 	for _, n := range cls.Names {
 		if known.Lookup(n) < 0 {
 			return nil, badInputf("%s: label %q is not one of the labels %s was fitted on (positive %q, negative %s)",
-				displayName(o.data.labels), n, o.model, rec.Positive, strings.Join(quoteAll(rec.Negative), ", "))
+				displayName(o.data.labels), n, o.modelName(), rec.Positive, strings.Join(quoteAll(rec.Negative), ", "))
 		}
 	}
 	positive := o.data.positive
 	if positive == "" {
 		positive = rec.Positive
 	} else if known.Lookup(positive) != 0 {
-		return nil, badInputf("--positive %s: %s was fitted with %q as the positive label", positive, o.model, rec.Positive)
+		return nil, badInputf("--positive %s: %s was fitted with %q as the positive label", positive, o.modelName(), rec.Positive)
 	}
-	if cls.Lookup(positive) < 0 {
-		return nil, badInputf("%s holds no example of the positive label %q", displayName(o.data.labels), positive)
-	}
-	y, _, _, err := cls.Binary(positive)
-	if err != nil {
-		return nil, badInput(err)
-	}
-	if len(y) != m {
+	if len(cls.Y) != m {
 		return nil, labelCountError(o.data.labels, cls, m)
+	}
+	// The model's names say which label is positive, so labels of one
+	// class (a test set of positives only) are scored too: the balanced
+	// accuracy is then that class's rate (metric.BalancedAccuracy).
+	y := make([]float64, len(cls.Y))
+	for i, c := range cls.Y {
+		y[i] = -1
+		if known.Lookup(cls.Names[c]) == 0 {
+			y[i] = 1
+		}
 	}
 	return y, nil
 }
@@ -203,7 +217,7 @@ func (o *predictOptions) checkSources(s *streams, rec *source.ID) error {
 	}
 	if o.data.scores != "" {
 		fmt.Fprintf(s.err, "note: %s was fitted with the sources of %s (identity %.12s); the scores of %s cannot be checked against them\n",
-			o.model, rec.Dir, rec.SHA256, displayName(o.data.scores))
+			o.modelName(), rec.Dir, rec.SHA256, displayName(o.data.scores))
 		return nil
 	}
 	if !o.data.sources.given() {
@@ -215,31 +229,49 @@ func (o *predictOptions) checkSources(s *streams, rec *source.ID) error {
 	}
 	if d := ix.Differences(rec); len(d) > 0 {
 		return badInputf("--sources %s (identity %.12s) are not the sources %s was fitted with, %s (identity %.12s): %s",
-			o.data.sources.dir, ix.Identity(), o.model, rec.Dir, rec.SHA256, strings.Join(d, "; "))
+			o.data.sources.dir, ix.Identity(), o.modelName(), rec.Dir, rec.SHA256, strings.Join(d, "; "))
 	}
 	return nil
 }
 
-// predictLiblinear scores --features with a liblinear model file.
-func predictLiblinear(s *streams, o *predictOptions) ([]float64, error) {
+// predictLiblinear scores --features with the liblinear model file r
+// (--model, open). It returns the scores and the model's labels as a
+// greedytl model records them: the scores favour the greater label, which
+// is so the positive one, and --labels must be of the two labels (a
+// --positive naming the other inverted the balanced accuracy).
+func predictLiblinear(s *streams, o *predictOptions, r io.Reader) ([]float64, *modelfile.LabelNames, error) {
 	if o.data.features == "" || o.data.scores != "" || o.data.sources.given() {
-		return nil, badInputf("%s is a liblinear model: give --features only", o.model)
+		return nil, nil, badInputf("%s is a liblinear model: give --features only", o.modelName())
 	}
-	m, err := linear.ReadModelFile(o.model)
+	var m *linear.Model
+	var err error
+	if o.model == "-" {
+		// ReadModel's errors name the line; the standard input is named here.
+		if m, err = linear.ReadModel(r); err != nil {
+			err = fmt.Errorf("%s: %w", o.modelName(), err)
+		}
+	} else {
+		m, err = linear.ReadModelFile(o.model)
+	}
 	if err != nil {
-		return nil, badInput(err)
+		return nil, nil, badInput(err)
 	}
 	X, err := readMatrix(s, o.data.features)
 	if err != nil {
-		return nil, badInput(err)
+		return nil, nil, badInput(err)
 	}
 	if len(m.Labels) != 2 {
-		return nil, badInputf("%s: a model of %d classes; predict scores binary models only", o.model, len(m.Labels))
+		return nil, nil, badInputf("%s: a model of %d classes; predict scores binary models only", o.modelName(), len(m.Labels))
 	}
 	if _, d := X.Dims(); d < m.NrFeature {
-		return nil, badInputf("%s has %d columns but the model %s needs %d features", o.data.features, d, o.model, m.NrFeature)
+		return nil, nil, badInputf("%s has %d columns but the model %s needs %d features", displayName(o.data.features), d, o.modelName(), m.NrFeature)
 	}
-	return m.Scores(X), nil
+	f := m.Scores(X)
+	if err := standardize.CheckFiniteVector("the score of", f); err != nil {
+		return nil, nil, badInputf("model %s on X = %s: %w: the row's features times the model's weights overflow float64", o.modelName(), displayName(o.data.features), err)
+	}
+	lo, hi := min(m.Labels[0], m.Labels[1]), max(m.Labels[0], m.Labels[1])
+	return f, &modelfile.LabelNames{Positive: strconv.Itoa(hi), Negative: []string{strconv.Itoa(lo)}}, nil
 }
 
 // writePredictions writes predict's output with write: to standard output,

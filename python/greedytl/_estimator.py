@@ -113,7 +113,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         X_unlabelled : array-like, optional
             Unlabelled target examples, for the transductive method ``dam``.
         X_oracle, y_oracle : array-like, optional
-            Held-out labelled examples, for the oracle ``best-source``.
+            Held-out labelled examples, for the oracle ``best-source``: labels
+            of y's classes (with three or more, every class, each class's
+            source chosen on them one against the rest).
 
         Returns
         -------
@@ -161,6 +163,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                     raise ValueError("give both X_oracle and y_oracle")
                 Xo = validate_data(self, X_oracle, reset=False, dtype=np.float64)
                 yo = np.asarray(y_oracle)
+                if yo.dtype.kind in "fc" and not np.all(np.isfinite(yo)):
+                    raise ValueError("Input y_oracle contains {}: a label must be finite".format(
+                        "NaN" if np.any(np.isnan(yo)) else "infinity"))
                 pos = np.searchsorted(classes, yo)
                 pos = np.clip(pos, 0, len(classes) - 1)
                 if yo.shape != (Xo.shape[0],) or not np.all(classes[pos] == yo):

@@ -146,6 +146,15 @@ def test_errors(cli, tmp_path):
         TransferClassifier().predict(X)
     with pytest.raises(ValueError, match="class"):
         TransferClassifier().fit(X, np.zeros(len(X)))
+    # A non-finite label is refused by name (y by scikit-learn's check; the
+    # held-out y_oracle said only that it was not one of y's classes).
+    yf = np.where(y == "yes", 1.0, -1.0)
+    for bad, word in ((np.nan, "NaN"), (np.inf, "infinity"), (-np.inf, "infinity")):
+        with pytest.raises(ValueError, match="Input y contains " + word):
+            TransferClassifier().fit(X, np.concatenate([yf[:-1], [bad]]))
+        with pytest.raises(ValueError, match="Input y_oracle contains " + word):
+            TransferClassifier(method="best-source").fit(X[:20], yf[:20], X_oracle=X[20:],
+                                                          y_oracle=np.concatenate([yf[20:-1], [bad]]))
     clf = TransferClassifier(random_state=0).fit(X, y)
     with pytest.raises(ValueError, match="features"):
         clf.predict(X[:, :3])
@@ -215,6 +224,23 @@ def test_multiclass(multiclass_cli, zoo, tmp_path):
     pred = run(cli, "predict", *common).split()
     assert list(clf.predict(X[44:])) == [clf.classes_[int(k)] for k in pred]
     assert clf.score(X[44:], y[44:]) > 0.5  # chance: 1/11
+
+
+def test_multiclass_oracle(multiclass_cli):
+    """best-source on three classes: each class's oracle keeps, on the
+    held-out labels of that class against the rest, the source trained to
+    tell that class apart (greedytl fit refused oracle inputs for more than
+    two classes)."""
+    rng = np.random.default_rng(3)
+    k = np.arange(60) % 3
+    X = 3 * rng.normal(size=(3, 6))[k] + rng.normal(size=(60, 6))
+    y = np.array(["emu", "cat", "dog"])[k]
+    zoo = [LogisticRegression().fit(X[:30], y[:30] == c) for c in ("cat", "dog", "emu")]
+    clf = TransferClassifier(method="best-source", sources=greedytl.Sources(zoo)).fit(
+        X[:15], y[:15], X_oracle=X[15:45], y_oracle=y[15:45])
+    assert {c: [(s["kind"], s["index"]) for s in cols] for c, cols in clf.selected_.items()} == {
+        "cat": [("source", 0)], "dog": [("source", 1)], "emu": [("source", 2)]}
+    assert clf.score(X[45:], y[45:]) > 0.9
 
 
 def test_native_multiclass_method_two_classes(multiclass_cli, tmp_path):
