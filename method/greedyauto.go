@@ -331,7 +331,11 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	// Summed (and tallied) in the order of the samples, whatever the order
 	// they finished in: the model does not depend on the number of workers.
 	sum, rec := fits[0], recs[0]
-	rec.ridge(ridgeLambda)
+	var lambdaRows int
+	if unbagged {
+		lambdaRows = len(ridgeLambdaSample(train.Y, ridgeLambdaRows))
+	}
+	rec.ridge(ridgeLambda, unbagged, lambdaRows)
 	sum.Hyper["ridge_lambda"] = ridgeLambda
 	sum.Hyper["members"] = float64(members)
 	tally := newSelectionTally(rec)

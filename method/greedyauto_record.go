@@ -74,10 +74,15 @@ type AutoSourceMember struct {
 
 // AutoRidgeMember is the ridge member of the whole sample's committee: ridge
 // regression on every standardised column, with Lambda chosen by
-// leave-one-out (on at most 500 of the rows when there are at least as
-// many rows as columns; the model's hyperparameter "ridge_lambda").
+// leave-one-out (the model's hyperparameter "ridge_lambda").
 type AutoRidgeMember struct {
 	Lambda float64 `json:"lambda"`
+	// Shared is true when the member serves every committee, with at least
+	// as many rows as columns; LambdaRows is then the number of rows λ was
+	// chosen on when it is fewer than the training examples (0: all of
+	// them).
+	Shared     bool `json:"shared,omitempty"`
+	LambdaRows int  `json:"lambda_rows,omitempty"`
 }
 
 // AutoTally counts the committees that chose a column: Greedy[i] of them
@@ -136,8 +141,11 @@ func (r *committeeRecord) source(best int, auc, a, b float64) {
 	r.members.Source = &AutoSourceMember{Index: best, AUC: auc, Slope: a, Intercept: b}
 }
 
-// ridge records the ridge member's λ.
-func (r *committeeRecord) ridge(lambda float64) { r.members.Ridge.Lambda = lambda }
+// ridge records the ridge member's λ, whether it serves every committee
+// and the rows λ was chosen on (0: all of them).
+func (r *committeeRecord) ridge(lambda float64, shared bool, rows int) {
+	r.members.Ridge = AutoRidgeMember{Lambda: lambda, Shared: shared, LambdaRows: rows}
+}
 
 // committee returns the record of the whole sample's committee r with the
 // tally t of every committee's choices.

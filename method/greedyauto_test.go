@@ -724,6 +724,18 @@ func TestRidgeUnbagged(t *testing.T) {
 	if got := auto.Hyperparameters()["ridge_lambda"]; got != lambda {
 		t.Errorf("Fit's ridge_lambda %v, want %v", got, lambda)
 	}
+	if r := auto.(*AutoModel).Committee.Ridge; !r.Shared || r.LambdaRows != len(rows) {
+		t.Errorf("the record's ridge member %+v, want shared with λ on %d rows", r, len(rows))
+	}
+	// At the paper's sizes the member is bagged, with λ on every row.
+	small := newConformanceCase(45, 26, 3, 10, 8)
+	mod, err := newGreedyAuto().Fit(ctx, small.train, small.extra)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := mod.(*AutoModel).Committee.Ridge; r.Shared || r.LambdaRows != 0 {
+		t.Errorf("26 rows: the record's ridge member %+v, want it bagged", r)
+	}
 }
 
 // TestRidgeAtOrAbove: where the whole sample's system is too

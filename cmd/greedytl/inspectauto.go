@@ -75,7 +75,14 @@ func printCommittee(w io.Writer, o *inspectOptions, sum inspectSummary, c *metho
 			k, label, src.AUC, src.Slope, src.Intercept)
 	}
 	k++
-	fmt.Fprintf(w, "member %d: ridge on every column (%d), λ = %g by leave-one-out\n\n", k, total, c.Ridge.Lambda)
+	how := "by leave-one-out"
+	if c.Ridge.LambdaRows > 0 {
+		how += fmt.Sprintf(" on %d of the rows", c.Ridge.LambdaRows)
+	}
+	if c.Ridge.Shared {
+		how += "; one fit on all the rows for every committee"
+	}
+	fmt.Fprintf(w, "member %d: ridge on every column (%d), λ = %g %s\n\n", k, total, c.Ridge.Lambda, how)
 	if len(c.Tally) == 0 {
 		return nil
 	}

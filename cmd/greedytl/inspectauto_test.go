@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -119,4 +120,55 @@ func squeeze(s string) string {
 		s = strings.ReplaceAll(s, "   ", "  ")
 	}
 	return strings.ReplaceAll(s, "\n ", "\n")
+}
+
+// TestInspectAutoSharedRidge: with more rows than columns greedytl-auto's
+// ridge member serves every committee with λ chosen on 500 of the rows,
+// and inspect says so (text and --json).
+func TestInspectAutoSharedRidge(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(3, 4))
+	const m, d = 700, 30
+	var xs, ys strings.Builder
+	for range m {
+		v := 0.0
+		for j := range d {
+			x := rng.NormFloat64()
+			if j < 3 {
+				v += x
+			}
+			if j > 0 {
+				xs.WriteByte(',')
+			}
+			fmt.Fprintf(&xs, "%.6g", x)
+		}
+		xs.WriteByte('\n')
+		if v+0.5*rng.NormFloat64() > 1 {
+			ys.WriteString("1\n")
+		} else {
+			ys.WriteString("-1\n")
+		}
+	}
+	x, y, model := filepath.Join(dir, "x.csv"), filepath.Join(dir, "y.txt"), filepath.Join(dir, "auto.json")
+	if err := os.WriteFile(x, []byte(xs.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(y, []byte(ys.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := cli(t, "", "fit", "--features", x, "--labels", y, "--out", model); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	_, out, _ := cli(t, "", "inspect", model)
+	if want := "by leave-one-out on 500 of the rows; one fit on all the rows for every committee"; !strings.Contains(out, want) {
+		t.Errorf("inspect does not say %q:\n%s", want, out)
+	}
+	_, out, _ = cli(t, "", "inspect", "--json", model)
+	var sum inspectSummary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if r := sum.Committee.Ridge; !r.Shared || r.LambdaRows != 500 {
+		t.Errorf("inspect --json's ridge member %+v, want shared with λ on 500 rows", r)
+	}
 }
