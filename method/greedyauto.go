@@ -86,14 +86,14 @@ var autoGammas = []float64{1, 0.5}
 // fit once m is in the hundreds. (Refitting λ and the standardisation per
 // subsample, as earlier versions did, moved no cell of docs/results by
 // more than 0.1 point; docs/results/README.md, "Round 4".) With at least
-// as many examples as columns (N ≤ m, and m·N ≥ gramMinWork:
-// unbaggedRidge) even that one reduction is the bulk of a fit, and a
-// subsample's ridge fit differs little from the whole sample's: there the
-// whole sample's ridge member serves every committee, its λ chosen by
-// leave-one-out on at most ridgeLambdaRows of the rows and its weights
-// solved from the cross-products the GreedyTL members share
-// (ridgeUnbagged). The paper's sizes (m = 12–30 with N in the hundreds or
-// more) are not affected.
+// as many examples as columns, or more than ridgeLambdaRows examples (and
+// m·N ≥ gramMinWork: unbaggedRidge), even that one reduction is the bulk
+// of a fit, and a subsample's ridge fit differs little from the whole
+// sample's: there the whole sample's ridge member serves every committee,
+// its λ chosen by leave-one-out on at most ridgeLambdaRows of the rows and
+// its weights solved from the cross-products the GreedyTL members share,
+// or in the dual when N > m (ridgeUnbagged). The paper's sizes (m = 12–30
+// with N in the hundreds or more) are not affected.
 //
 // (The source member's line is the unweighted least-squares fit, not
 // logme-source's class-balanced line: inside a mean of least-squares fits
@@ -241,17 +241,14 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	err = parallel.For(ctx, len(samples)+1, workers, func(ctx context.Context, item int) error {
 		if item == 0 {
 			if unbaggedRidge(m, d+n) {
-				var gram *greedytl.Gram
+				var gram func() (*greedytl.Gram, error)
 				if shared {
-					var err error
-					if gram, err = gramOnce(); err != nil {
-						return fmt.Errorf("greedytl-auto: %w", err)
-					}
+					gram = gramOnce
 				}
 				var err error
 				ridgeW[0], ridgeLambda, err = ridgeUnbagged(ctx, Z, train.Y, gram)
 				if err != nil {
-					return fmt.Errorf("greedytl-auto: ridge member: %w", err)
+					return fmt.Errorf("greedytl-auto: %w", err)
 				}
 				unbagged = true
 				return nil
@@ -361,32 +358,38 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 }
 
 // ridgeLambdaRows bounds the rows on which greedytl-auto chooses the ridge
-// member's λ when it has more rows than columns (see ridgeUnbagged).
+// member's λ when it is one fit for every committee (see ridgeUnbagged).
 const ridgeLambdaRows = 500
 
 // unbaggedRidge reports whether greedytl-auto's ridge member is one fit for
 // every committee (ridgeUnbagged) at m examples and N candidate columns:
-// when N ≤ m and m·N ≥ gramMinWork, the sizes where the GreedyTL members
-// share cross-products (sharedGram's rule, whatever route gramRoute
-// forces), so that the model depends on the sizes alone.
-func unbaggedRidge(m, N int) bool { return N <= m && m*N >= gramMinWork }
+// when m·N ≥ gramMinWork and either N ≤ m — the sizes where the GreedyTL
+// members share cross-products (sharedGram's rule, whatever route
+// gramRoute forces) — or m > ridgeLambdaRows, so that the model depends on
+// the sizes alone. The paper's sizes (m = 12–30 with N in the hundreds or
+// more) have a ridge member of their own in every committee.
+func unbaggedRidge(m, N int) bool {
+	return m*N >= gramMinWork && (N <= m || m > ridgeLambdaRows)
+}
 
-// ridgeUnbagged fits greedytl-auto's ridge member when it has at least as
-// many rows as columns (unbaggedRidge), on the whole sample's standardised
-// columns Z and labels y: λ is chosen by leave-one-out (ridgeLambdaByLOO)
-// on at most ridgeLambdaRows of the rows (ridgeLambdaSample), and the
-// weights at λ are solved from the whole sample's cross-products
-// (linear.RidgeFromProducts) — gram's when it is not nil and keeps them,
-// else computed from Z — in O(N³) without the rows. The same member then
-// serves every subsample: with N ≤ m a subsample's ridge fit, which
-// leaves out a tenth of one class, differs little from the whole
-// sample's, and ridge is the committee's most stable member, while a fit
-// of its own would cost a reduction of the whole problem, O(m·N² + N³),
-// the bulk of a fit at these sizes. λ estimates the ratio of the noise
-// variance to the weights' prior variance, which does not depend on m:
-// its leave-one-out estimate on 500 rows costs O(500²·N) instead of
-// O(m·N² + N³).
-func ridgeUnbagged(ctx context.Context, Z *mat.Dense, y []float64, gram *greedytl.Gram) (w []float64, lambda float64, err error) {
+// ridgeUnbagged fits greedytl-auto's ridge member when it is one fit for
+// every committee (unbaggedRidge), on the whole sample's standardised
+// columns Z (m × N) and labels y: λ is chosen by leave-one-out
+// (ridgeLambdaByLOO) on at most ridgeLambdaRows of the rows
+// (ridgeLambdaSample), and the weights at λ are those of the whole sample:
+// with N ≤ m solved from its cross-products (linear.RidgeFromProducts) —
+// those of the Gram gram returns, called once λ is chosen (another core
+// may be computing it), when gram is not nil and the Gram keeps them, else
+// computed from Z — in O(N³) without the rows; with N > m in the dual
+// (linear.FitRidgeWeights, O(m²·N + m³)). The same member then serves
+// every subsample: with hundreds of rows a subsample's ridge fit, which
+// leaves out a tenth of one class, differs little from the whole sample's,
+// and ridge is the committee's most stable member, while a fit of its own
+// would cost a reduction of the whole problem, O(m·N·min(m, N) +
+// min(m, N)³), the bulk of a fit at these sizes. λ estimates the ratio of
+// the noise variance to the weights' prior variance, which does not
+// depend on m: its leave-one-out estimate on 500 rows costs O(500²·N).
+func ridgeUnbagged(ctx context.Context, Z *mat.Dense, y []float64, gram func() (*greedytl.Gram, error)) (w []float64, lambda float64, err error) {
 	Zl, yl := Z, y
 	if rows := ridgeLambdaSample(y, ridgeLambdaRows); rows != nil {
 		Zl, yl = rowsOf(Z, rows), make([]float64, len(rows))
@@ -395,7 +398,20 @@ func ridgeUnbagged(ctx context.Context, Z *mat.Dense, y []float64, gram *greedyt
 		}
 	}
 	if _, lambda, _, err = ridgeLambdaByLOO(ctx, Zl, yl, nil); err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("ridge member: %w", err)
+	}
+	m, c := Z.Dims()
+	if c > m {
+		// Z is centred: the weights of ridge with an intercept are those
+		// of ridge on the centred labels without one.
+		w, lambda, err = ridgeAtOrAbove(ctx, lambda, func(l float64) ([]float64, error) {
+			w, _, err := linear.FitRidgeWeights(ctx, Z, y, l, true)
+			return w, err
+		})
+		if err != nil {
+			return nil, 0, fmt.Errorf("ridge member: %w", err)
+		}
+		return w, lambda, nil
 	}
 	var (
 		cols []int
@@ -404,19 +420,24 @@ func ridgeUnbagged(ctx context.Context, Z *mat.Dense, y []float64, gram *greedyt
 		ok   bool
 	)
 	if gram != nil {
-		cols, A, b, ok = gram.Products()
+		g, err := gram()
+		if err != nil {
+			return nil, 0, err
+		}
+		cols, A, b, ok = g.Products()
 	}
 	if !ok {
 		cols, A, b = columnProducts(Z, y)
 	}
-	_, c := Z.Dims()
 	w = make([]float64, c)
 	if len(cols) == 0 {
 		return w, lambda, nil
 	}
-	ws, lambda, err := ridgeAtOrAbove(ctx, A, b, lambda)
+	ws, lambda, err := ridgeAtOrAbove(ctx, lambda, func(l float64) ([]float64, error) {
+		return linear.RidgeFromProducts(ctx, A, b, l)
+	})
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("ridge member: %w", err)
 	}
 	for a, j := range cols {
 		w[j] = ws[a]
@@ -424,20 +445,19 @@ func ridgeUnbagged(ctx context.Context, Z *mat.Dense, y []float64, gram *greedyt
 	return w, lambda, nil
 }
 
-// ridgeAtOrAbove returns the ridge weights solved from the cross-products
-// A and b (linear.RidgeFromProducts) at λ = lambda or, when the whole
-// sample's system is too ill-conditioned at the λ its rows' sample chose,
-// at the smallest larger λ of lambdaGrid at which it is not, with the λ it
-// used. It returns the error at the grid's largest λ when none works, and
-// ctx's.
-func ridgeAtOrAbove(ctx context.Context, A *mat.SymDense, b []float64, lambda float64) ([]float64, float64, error) {
-	w, err := linear.RidgeFromProducts(ctx, A, b, lambda)
+// ridgeAtOrAbove returns the ridge weights solve gives at λ = lambda or,
+// when the whole sample's system is too ill-conditioned at the λ its rows'
+// sample chose, at the smallest larger λ of lambdaGrid at which it is not,
+// with the λ it used. It returns the error at the grid's largest λ when
+// none works, and ctx's.
+func ridgeAtOrAbove(ctx context.Context, lambda float64, solve func(lambda float64) ([]float64, error)) ([]float64, float64, error) {
+	w, err := solve(lambda)
 	for _, l := range lambdaGrid {
 		if err == nil || ctx.Err() != nil {
 			break
 		}
 		if l > lambda {
-			w, err = linear.RidgeFromProducts(ctx, A, b, l)
+			w, err = solve(l)
 			lambda = l
 		}
 	}

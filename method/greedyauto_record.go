@@ -77,8 +77,8 @@ type AutoSourceMember struct {
 // leave-one-out (the model's hyperparameter "ridge_lambda").
 type AutoRidgeMember struct {
 	Lambda float64 `json:"lambda"`
-	// Shared is true when the member serves every committee, with at least
-	// as many rows as columns; LambdaRows is then the number of rows λ was
+	// Shared is true when the member serves every committee (with at least
+	// as many rows as columns, or more than 500 rows); LambdaRows is then the number of rows λ was
 	// chosen on when it is fewer than the training examples (0: all of
 	// them).
 	Shared     bool `json:"shared,omitempty"`

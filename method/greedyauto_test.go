@@ -14,6 +14,7 @@ import (
 
 	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/parallel"
+	"github.com/greedytl/greedytl/linear"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 )
@@ -674,58 +675,64 @@ func countPos(y []float64) int {
 // rows of ridgeLambdaSample, the weights are ridge's at that λ on the whole
 // sample's standardised columns (the reference solve of the normal
 // equations), the same from a Gram's products as from the columns, and
-// Fit records that λ. (TestGreedyAutoSharedGram checks that Fit's model is
-// the same on both routes.)
+// Fit records that λ — with N ≤ m and with N > m > ridgeLambdaRows (the
+// dual). (TestGreedyAutoSharedGram checks that Fit's model is the same on
+// both routes of the cross-products.)
 func TestRidgeUnbagged(t *testing.T) {
 	ctx := context.Background()
-	const m, d, n = 700, 60, 20
-	train := clusteredProblem(rand.New(rand.NewPCG(16, 700)), m, d, n)
-	train = selectRows(train, contentOrder(train)) // the order Fit reads
-	if !unbaggedRidge(m, d+n) || ridgeLambdaSample(train.Y, ridgeLambdaRows) == nil {
-		t.Fatal("the sizes do not reach the unbagged member's λ sample: the test checks nothing")
-	}
-	st, err := standardizeData(train)
-	if err != nil {
-		t.Fatal(err)
-	}
-	Z := concatColumns(st.zx, st.zh)
-	gram, err := greedytl.NewGram(ctx, train.X, train.H, train.Y)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, lambda, err := ridgeUnbagged(ctx, Z, train.Y, gram)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w2, lambda2, err := ridgeUnbagged(ctx, Z, train.Y, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows := ridgeLambdaSample(train.Y, ridgeLambdaRows)
-	sub := selectRows(Data{X: Z, Y: train.Y}, rows)
-	_, wantLambda, _, err := ridgeLambdaByLOO(ctx, dense(sub.X), sub.Y, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if lambda != wantLambda || lambda2 != wantLambda {
-		t.Fatalf("λ = %v (%v without the Gram), want %v, chosen on the %d sampled rows", lambda, lambda2, wantLambda, len(rows))
-	}
-	zc := mat.DenseCopyOf(Z) // centred already: the whole sample's standardisation
-	want := directRidge(t, zc, train.Y, lambda)
-	for j := range want {
-		if math.Abs(w[j]-want[j]) > 1e-9*math.Max(1, math.Abs(want[j])) || math.Abs(w2[j]-want[j]) > 1e-9*math.Max(1, math.Abs(want[j])) {
-			t.Fatalf("weight %d: %v (%v without the Gram), want %v", j, w[j], w2[j], want[j])
+	for _, shape := range []struct{ m, d, n int }{
+		{700, 60, 20},  // N ≤ m: from the cross-products
+		{600, 700, 20}, // N > m > ridgeLambdaRows: in the dual
+	} {
+		m, d, n := shape.m, shape.d, shape.n
+		train := clusteredProblem(rand.New(rand.NewPCG(16, uint64(m))), m, d, n)
+		train = selectRows(train, contentOrder(train)) // the order Fit reads
+		if !unbaggedRidge(m, d+n) || ridgeLambdaSample(train.Y, ridgeLambdaRows) == nil {
+			t.Fatalf("m %d, N %d: the sizes do not reach the unbagged member's λ sample: the test checks nothing", m, d+n)
 		}
-	}
-	auto, err := newGreedyAuto().Fit(ctx, train, Extra{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := auto.Hyperparameters()["ridge_lambda"]; got != lambda {
-		t.Errorf("Fit's ridge_lambda %v, want %v", got, lambda)
-	}
-	if r := auto.(*AutoModel).Committee.Ridge; !r.Shared || r.LambdaRows != len(rows) {
-		t.Errorf("the record's ridge member %+v, want shared with λ on %d rows", r, len(rows))
+		st, err := standardizeData(train)
+		if err != nil {
+			t.Fatal(err)
+		}
+		Z := concatColumns(st.zx, st.zh)
+		gram, err := greedytl.NewGram(ctx, train.X, train.H, train.Y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, lambda, err := ridgeUnbagged(ctx, Z, train.Y, func() (*greedytl.Gram, error) { return gram, nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		w2, lambda2, err := ridgeUnbagged(ctx, Z, train.Y, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := ridgeLambdaSample(train.Y, ridgeLambdaRows)
+		sub := selectRows(Data{X: Z, Y: train.Y}, rows)
+		_, wantLambda, _, err := ridgeLambdaByLOO(ctx, dense(sub.X), sub.Y, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lambda != wantLambda || lambda2 != wantLambda {
+			t.Fatalf("m %d, N %d: λ = %v (%v without the Gram), want %v, chosen on the %d sampled rows", m, d+n, lambda, lambda2, wantLambda, len(rows))
+		}
+		zc := mat.DenseCopyOf(Z) // centred already: the whole sample's standardisation
+		want := directRidge(t, zc, train.Y, lambda)
+		for j := range want {
+			if math.Abs(w[j]-want[j]) > 1e-9*math.Max(1, math.Abs(want[j])) || math.Abs(w2[j]-want[j]) > 1e-9*math.Max(1, math.Abs(want[j])) {
+				t.Fatalf("m %d, N %d: weight %d: %v (%v without the Gram), want %v", m, d+n, j, w[j], w2[j], want[j])
+			}
+		}
+		auto, err := newGreedyAuto().Fit(ctx, train, Extra{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := auto.Hyperparameters()["ridge_lambda"]; got != lambda {
+			t.Errorf("m %d, N %d: Fit's ridge_lambda %v, want %v", m, d+n, got, lambda)
+		}
+		if r := auto.(*AutoModel).Committee.Ridge; !r.Shared || r.LambdaRows != len(rows) {
+			t.Errorf("m %d, N %d: the record's ridge member %+v, want shared with λ on %d rows", m, d+n, r, len(rows))
+		}
 	}
 	// At the paper's sizes the member is bagged, with λ on every row.
 	small := newConformanceCase(45, 26, 3, 10, 8)
@@ -747,8 +754,11 @@ func TestRidgeAtOrAbove(t *testing.T) {
 	// 1000 on the grid.
 	A := mat.NewSymDense(2, []float64{1e14, 0, 0, 0})
 	b := []float64{1e14, 0}
+	products := func(A *mat.SymDense) func(float64) ([]float64, error) {
+		return func(l float64) ([]float64, error) { return linear.RidgeFromProducts(ctx, A, b, l) }
+	}
 	for _, tc := range []struct{ lambda, want float64 }{{1e-4, 1000}, {0.5, 1000}, {100, 1000}, {1000, 1000}, {1e4, 1e4}} {
-		w, got, err := ridgeAtOrAbove(ctx, A, b, tc.lambda)
+		w, got, err := ridgeAtOrAbove(ctx, tc.lambda, products(A))
 		if err != nil || got != tc.want {
 			t.Fatalf("λ %g: used %g (%v), want %g", tc.lambda, got, err, tc.want)
 		}
@@ -757,12 +767,12 @@ func TestRidgeAtOrAbove(t *testing.T) {
 		}
 	}
 	bad := mat.NewSymDense(2, []float64{1e30, 0, 0, 0}) // no λ of the grid
-	if _, _, err := ridgeAtOrAbove(ctx, bad, b, 1e-4); err == nil {
+	if _, _, err := ridgeAtOrAbove(ctx, 1e-4, products(bad)); err == nil {
 		t.Error("no λ of the grid solves it: no error")
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, _, err := ridgeAtOrAbove(cancelled, A, b, 1e-4); err == nil {
+	if _, _, err := ridgeAtOrAbove(cancelled, 1e-4, products(A)); err == nil {
 		t.Error("cancelled: no error")
 	}
 }

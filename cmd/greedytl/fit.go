@@ -60,11 +60,12 @@ one subsample per example of the larger class, at most 10), each two GreedyTL
 fits (k steps: O(N·m) a step, or, with N ≤ m, O((N + m)·k) a step on
 cross-products of the columns shared by every committee, O(N²·m) once) and the
 source member (O(n·m log m) for the training AUCs); and one ridge fit on all N
-columns: with N > m, λ by leave-one-out on all the examples (O(m²·N + m³)),
-whose reduction gives each subsample's ridge member at that λ (O(m·N + N²));
-with N ≤ m (and m·N ≥ 20,000), one member for every committee, λ by
-leave-one-out on at most 500 of the examples and the weights from the
-shared cross-products (O(N³)).
+columns: with N > m and at most 500 examples, λ by leave-one-out on all the
+examples (O(m²·N + m³)), whose reduction gives each subsample's ridge member
+at that λ (O(m·N + N²)); with N ≤ m (and m·N ≥ 20,000) or more than 500
+examples, one member for every committee, λ by leave-one-out on at most 500
+of the examples and the weights from the shared cross-products (O(N³)), or
+in the dual when N > m (O(m²·N + m³)).
 From m·N = 100,000 on the committees share the cores. Measured (whole
 process, COIL-100 HOG rows with 80 source scores, N = 880, loaded 2-core
 machine, GOMAXPROCS=1): 0.41 s at m = 200, 2.5 s at m = 2,000 (4.1–4.8 s
