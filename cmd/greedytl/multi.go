@@ -82,6 +82,7 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, c
 		}
 		return badInput(fmt.Errorf("fitting %s on %s with the %d classes of %s: %w", mm.Name(), o.data.describe(), len(cls.Names), displayName(o.data.labels), err))
 	}
+	warnConstantClasses(s.err, model)
 	src, err := o.data.sourcesID()
 	if err != nil {
 		return err
@@ -281,4 +282,31 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 		}
 	}
 	return nil
+}
+
+// warnConstantClasses prints a warning on w when the per-class models of
+// model (one-vs-rest: Selected per class) include some that keep no
+// column. Such a class's score is one constant, and after the one-vs-rest
+// scaling every such class has the same one, so that the rows no other
+// class scores higher all go to the first of them: with a couple of
+// examples a class, a method that chooses its own regularisation (the
+// sparse baselines) may choose the empty model for most classes, and the
+// model then predicts one class for most rows.
+func warnConstantClasses(w io.Writer, model method.MultiModel) {
+	sel, ok := model.Selected()
+	if !ok {
+		return
+	}
+	names := model.Classes()
+	var empty []string
+	for k, s := range sel {
+		if len(s.Columns) == 0 && k < len(names) {
+			empty = append(empty, names[k])
+		}
+	}
+	if len(empty) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "greedytl: warning: the %s models of %d of the %d classes (%s) keep no column: their scores are constant, so the rows no other class scores higher go to %q; with so few examples a class, try the default method, greedytl-nway\n",
+		model.Method(), len(empty), len(names), strings.Join(quoteAll(empty), ", "), empty[0])
 }

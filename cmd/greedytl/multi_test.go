@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -384,5 +385,70 @@ func TestFitOracleOneVsRest(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Errorf("a refused fit wrote %s", out)
+	}
+}
+
+// TestFitWarnsConstantClasses: a one-vs-rest fit whose per-class models
+// keep no column (l1-logistic on noise with two examples a class chooses
+// the empty model) warns that those classes' scores are constant and
+// which class the rows then go to; informative data, and greedytl-nway,
+// whose L2 models always keep their columns, fit without the warning.
+func TestFitWarnsConstantClasses(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(5, 6))
+	write := func(name string, rows, cols int, shift func(i, j int) float64) string {
+		var b strings.Builder
+		for i := range rows {
+			for j := range cols {
+				if j > 0 {
+					b.WriteByte(',')
+				}
+				fmt.Fprintf(&b, "%.6g", rng.NormFloat64()+shift(i, j))
+			}
+			b.WriteByte('\n')
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	labels := func(name string, per int) string {
+		var b strings.Builder
+		for _, c := range []string{"a", "b", "c"} {
+			b.WriteString(strings.Repeat(c+"\n", per))
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	noise := write("noise.csv", 6, 20, func(int, int) float64 { return 0 })
+	yNoise := labels("noise.txt", 2)
+	informative := write("inf.csv", 30, 20, func(i, j int) float64 {
+		if j == i/10 {
+			return 3 // class k's rows shifted along column k
+		}
+		return 0
+	})
+	yInf := labels("inf.txt", 10)
+	for _, tc := range []struct {
+		method, x, y string
+		warn         bool
+	}{
+		{"l1-logistic", noise, yNoise, true},
+		{"elastic-net", noise, yNoise, true},
+		{"greedytl-nway", noise, yNoise, false},
+		{"l1-logistic", informative, yInf, false},
+	} {
+		code, _, stderr := cli(t, "", "fit", "--method", tc.method, "--features", tc.x, "--labels", tc.y, "--out", filepath.Join(dir, "m.json"))
+		if code != 0 {
+			t.Fatalf("%s on %s: exit %d: %s", tc.method, tc.x, code, stderr)
+		}
+		want := `keep no column: their scores are constant, so the rows no other class scores higher go to "a"`
+		if got := strings.Contains(stderr, want); got != tc.warn {
+			t.Errorf("%s on %s: warning %v, want %v:\n%s", tc.method, filepath.Base(tc.x), got, tc.warn, stderr)
+		}
 	}
 }
