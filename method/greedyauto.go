@@ -15,7 +15,6 @@ import (
 	"github.com/greedytl/greedytl/internal/parallel"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/standardize"
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -227,6 +226,7 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 		ridge       *linear.RidgeLOO
 		ridgeLambda float64
 		unbagged    bool // one ridge member for every sample (ridgeUnbagged)
+		lambdaRows  int  // the rows its λ was chosen on (0: all)
 		ridgeW      = make([][]float64, len(samples))
 		ridgeB      = make([]float64, len(samples))
 	)
@@ -246,7 +246,7 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 					gram = gramOnce
 				}
 				var err error
-				ridgeW[0], ridgeLambda, err = ridgeUnbagged(ctx, Z, train.Y, gram)
+				ridgeW[0], ridgeLambda, lambdaRows, err = ridgeUnbagged(ctx, Z, train.Y, gram)
 				if err != nil {
 					return fmt.Errorf("greedytl-auto: %w", err)
 				}
@@ -328,10 +328,6 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	// Summed (and tallied) in the order of the samples, whatever the order
 	// they finished in: the model does not depend on the number of workers.
 	sum, rec := fits[0], recs[0]
-	var lambdaRows int
-	if unbagged {
-		lambdaRows = len(ridgeLambdaSample(train.Y, ridgeLambdaRows))
-	}
 	rec.ridge(ridgeLambda, unbagged, lambdaRows)
 	sum.Hyper["ridge_lambda"] = ridgeLambda
 	sum.Hyper["members"] = float64(members)
@@ -376,12 +372,13 @@ func unbaggedRidge(m, N int) bool {
 // every committee (unbaggedRidge), on the whole sample's standardised
 // columns Z (m × N) and labels y: λ is chosen by leave-one-out
 // (ridgeLambdaByLOO) on at most ridgeLambdaRows of the rows
-// (ridgeLambdaSample), and the weights at λ are those of the whole sample:
-// with N ≤ m solved from its cross-products (linear.RidgeFromProducts) —
-// those of the Gram gram returns, called once λ is chosen (another core
-// may be computing it), when gram is not nil and the Gram keeps them, else
-// computed from Z — in O(N³) without the rows; with N > m in the dual
-// (linear.FitRidgeWeights, O(m²·N + m³)). The same member then serves
+// (ridgeLambdaSample; lambdaRows is their number, 0 for all of them), and
+// the weights at λ are those of the whole sample: solved from its
+// cross-products (linear.RidgeFromProducts, O(N³) without the rows) when
+// gram is not nil and the Gram it returns, called once λ is chosen
+// (another core may be computing it), keeps them — the shared route, with
+// N ≤ m — else from the columns (linear.FitRidgeWeights, O(m·N·min(m, N) +
+// min(m, N)³)). The same member then serves
 // every subsample: with hundreds of rows a subsample's ridge fit, which
 // leaves out a tenth of one class, differs little from the whole sample's,
 // and ridge is the committee's most stable member, while a fit of its own
@@ -389,60 +386,49 @@ func unbaggedRidge(m, N int) bool {
 // min(m, N)³), the bulk of a fit at these sizes. λ estimates the ratio of
 // the noise variance to the weights' prior variance, which does not
 // depend on m: its leave-one-out estimate on 500 rows costs O(500²·N).
-func ridgeUnbagged(ctx context.Context, Z *mat.Dense, y []float64, gram func() (*greedytl.Gram, error)) (w []float64, lambda float64, err error) {
+func ridgeUnbagged(ctx context.Context, Z *mat.Dense, y []float64, gram func() (*greedytl.Gram, error)) (w []float64, lambda float64, lambdaRows int, err error) {
 	Zl, yl := Z, y
 	if rows := ridgeLambdaSample(y, ridgeLambdaRows); rows != nil {
-		Zl, yl = rowsOf(Z, rows), make([]float64, len(rows))
+		Zl, yl, lambdaRows = rowsOf(Z, rows), make([]float64, len(rows)), len(rows)
 		for k, r := range rows {
 			yl[k] = y[r]
 		}
 	}
 	if _, lambda, _, err = ridgeLambdaByLOO(ctx, Zl, yl, nil); err != nil {
-		return nil, 0, fmt.Errorf("ridge member: %w", err)
+		return nil, 0, 0, fmt.Errorf("ridge member: %w", err)
 	}
-	m, c := Z.Dims()
-	if c > m {
-		// Z is centred: the weights of ridge with an intercept are those
-		// of ridge on the centred labels without one.
-		w, lambda, err = ridgeAtOrAbove(ctx, lambda, func(l float64) ([]float64, error) {
-			w, _, err := linear.FitRidgeWeights(ctx, Z, y, l, true)
-			return w, err
-		})
-		if err != nil {
-			return nil, 0, fmt.Errorf("ridge member: %w", err)
-		}
-		return w, lambda, nil
+	// From the columns (Z is centred: the weights of ridge with an
+	// intercept are those of ridge on the centred labels), in the cheaper
+	// of the primal and the dual — or from the Gram's cross-products when
+	// it keeps them.
+	solve := func(l float64) ([]float64, error) {
+		w, _, err := linear.FitRidgeWeights(ctx, Z, y, l, true)
+		return w, err
 	}
-	var (
-		cols []int
-		A    *mat.SymDense
-		b    []float64
-		ok   bool
-	)
 	if gram != nil {
 		g, err := gram()
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, 0, err
 		}
-		cols, A, b, ok = g.Products()
+		if cols, A, b, ok := g.Products(); ok {
+			_, c := Z.Dims()
+			solve = func(l float64) ([]float64, error) {
+				w := make([]float64, c)
+				if len(cols) == 0 {
+					return w, nil
+				}
+				ws, err := linear.RidgeFromProducts(ctx, A, b, l)
+				for a, j := range cols {
+					w[j] = ws[a]
+				}
+				return w, err
+			}
+		}
 	}
-	if !ok {
-		cols, A, b = columnProducts(Z, y)
+	if w, lambda, err = ridgeAtOrAbove(ctx, lambda, solve); err != nil {
+		return nil, 0, 0, fmt.Errorf("ridge member: %w", err)
 	}
-	w = make([]float64, c)
-	if len(cols) == 0 {
-		return w, lambda, nil
-	}
-	ws, lambda, err := ridgeAtOrAbove(ctx, lambda, func(l float64) ([]float64, error) {
-		return linear.RidgeFromProducts(ctx, A, b, l)
-	})
-	if err != nil {
-		return nil, 0, fmt.Errorf("ridge member: %w", err)
-	}
-	for a, j := range cols {
-		w[j] = ws[a]
-	}
-	return w, lambda, nil
+	return w, lambda, lambdaRows, nil
 }
 
 // ridgeAtOrAbove returns the ridge weights solve gives at λ = lambda or,
@@ -462,37 +448,6 @@ func ridgeAtOrAbove(ctx context.Context, lambda float64, solve func(lambda float
 		}
 	}
 	return w, lambda, err
-}
-
-// columnProducts returns the cross-products of Z's columns that are not
-// all zero (cols, in order): A = Z_colsᵀZ_cols and b = Z_colsᵀ(y − ȳ).
-func columnProducts(Z *mat.Dense, y []float64) (cols []int, A *mat.SymDense, b []float64) {
-	m, c := Z.Dims()
-	for j := range c {
-		for i := range m {
-			if Z.At(i, j) != 0 {
-				cols = append(cols, j)
-				break
-			}
-		}
-	}
-	if len(cols) == 0 {
-		return nil, nil, nil
-	}
-	zc := mat.NewDense(m, len(cols), nil)
-	for a, j := range cols {
-		zc.SetCol(a, mat.Col(nil, j, Z))
-	}
-	yc := make([]float64, m)
-	ybar := floats.Sum(y) / float64(m)
-	for i, v := range y {
-		yc[i] = v - ybar
-	}
-	A = mat.NewSymDense(len(cols), nil)
-	A.SymOuterK(1, zc.T())
-	var bv mat.VecDense
-	bv.MulVec(zc.T(), mat.NewVecDense(m, yc))
-	return cols, A, bv.RawVector().Data
 }
 
 // ridgeLambdaSample returns at most limit rows of the ±1 labels y, or nil

@@ -699,11 +699,11 @@ func TestRidgeUnbagged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, lambda, err := ridgeUnbagged(ctx, Z, train.Y, func() (*greedytl.Gram, error) { return gram, nil })
+		w, lambda, lambdaRows, err := ridgeUnbagged(ctx, Z, train.Y, func() (*greedytl.Gram, error) { return gram, nil })
 		if err != nil {
 			t.Fatal(err)
 		}
-		w2, lambda2, err := ridgeUnbagged(ctx, Z, train.Y, nil)
+		w2, lambda2, _, err := ridgeUnbagged(ctx, Z, train.Y, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -729,6 +729,9 @@ func TestRidgeUnbagged(t *testing.T) {
 		}
 		if got := auto.Hyperparameters()["ridge_lambda"]; got != lambda {
 			t.Errorf("m %d, N %d: Fit's ridge_lambda %v, want %v", m, d+n, got, lambda)
+		}
+		if lambdaRows != len(rows) {
+			t.Errorf("m %d, N %d: λ chosen on %d rows, ridgeLambdaSample gives %d", m, d+n, lambdaRows, len(rows))
 		}
 		if r := auto.(*AutoModel).Committee.Ridge; !r.Shared || r.LambdaRows != len(rows) {
 			t.Errorf("m %d, N %d: the record's ridge member %+v, want shared with λ on %d rows", m, d+n, r, len(rows))
