@@ -118,12 +118,12 @@ class-balanced leave-one-out on the training set):
       --unlabelled-features Xtest.npy --unlabelled-source-scores Htest.npy --out dam.json`,
 		RunE: func(c *cobra.Command, _ []string) error { return runFit(c, s, o) },
 	}
-	o.data.register(c, "training labels y, one per example (.npy or text/CSV)")
+	o.data.register(c, "training labels y, one per example (.npy or text/CSV; - for stdin)")
 	o.unlabelled.registerUnlabelled(c, "unlabelled-", "unlabelled target inputs for transductive methods (dam)")
 	o.oracle.registerUnlabelled(c, "oracle-", "held-out labelled inputs for the oracle best-source")
 	o.unlabelled.sources, o.oracle.sources = o.data.sources, o.data.sources
 	o.unlabelled.labelSettings, o.oracle.labelSettings = o.data.labelSettings, o.data.labelSettings
-	c.Flags().StringVar(&o.oracle.labels, "oracle-labels", "", "held-out labels for the oracle best-source, of the training classes (with three or more classes, each class's oracle chooses its source on them, that class against the rest)")
+	c.Flags().StringVar(&o.oracle.labels, "oracle-labels", "", "held-out labels for the oracle best-source, of the training classes (with three or more classes, each class's oracle chooses its source on them, that class against the rest; - for stdin)")
 	fl := c.Flags()
 	fl.StringVar(&o.method, "method", "greedytl-auto", "the method (default: the recommended greedytl-auto; greedytl is the paper's): "+strings.Join(method.Names(), ", "))
 	fl.Var(&o.lambda, "lambda", "ridge regularisation λ > 0, or auto (leave-one-out over 1e-4…1e4)")
@@ -320,7 +320,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if err != nil {
 		return err
 	}
-	cls, err := o.data.readClasses(rows(X, H))
+	cls, err := o.data.readClasses(s, rows(X, H))
 	if err != nil {
 		return err
 	}
@@ -425,7 +425,7 @@ func (o *fitOptions) loadOracle(s *streams, needed bool, cls *dataset.Classes, p
 	if err != nil || X == nil && H == nil {
 		return nil, err
 	}
-	held, err := o.oracle.readClasses(rows(X, H))
+	held, err := o.oracle.readClasses(s, rows(X, H))
 	if err != nil {
 		return nil, err
 	}

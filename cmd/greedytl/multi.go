@@ -19,8 +19,8 @@ import (
 
 // readClasses reads the --labels file's classes (any number) and checks
 // their count against m rows.
-func (f *dataFlags) readClasses(m int) (*dataset.Classes, error) {
-	cls, err := f.readLabelFile(f.labels)
+func (f *dataFlags) readClasses(s *streams, m int) (*dataset.Classes, error) {
+	cls, err := f.readLabelFile(s, f.labels)
 	if err != nil {
 		return nil, err
 	}
@@ -106,9 +106,9 @@ type multiEvaluation struct {
 // classes) with the --labels of f. A label that is not one of the model's
 // classes is an error naming it; the balanced accuracy is the mean recall
 // over the classes present in the labels.
-func evaluateMulti(f *dataFlags, classes []string, pred []int) (*multiEvaluation, error) {
+func evaluateMulti(s *streams, f *dataFlags, classes []string, pred []int) (*multiEvaluation, error) {
 	path := f.labels
-	cls, err := f.readClasses(len(pred))
+	cls, err := f.readClasses(s, len(pred))
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +165,7 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel) err
 	classes := model.Classes()
 	var eval *multiEvaluation
 	if o.data.labels != "" {
-		if eval, err = evaluateMulti(&o.data, classes, pred); err != nil {
+		if eval, err = evaluateMulti(s, &o.data, classes, pred); err != nil {
 			return err
 		}
 	}
