@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -82,18 +81,6 @@ func ReadClasses(path string) (*Classes, error) {
 // labels.
 func ReadClassesHeader(path string, h LabelHeader) (*Classes, error) {
 	lf, err := readLabelFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return lf.classes(h)
-}
-
-// DecodeClassesHeader is ReadClassesHeader for the content of r (a .npy
-// array, told apart by its magic bytes, or text; either optionally
-// gzip-compressed): what reads a label file from standard input. name
-// names it in messages.
-func DecodeClassesHeader(r io.Reader, name string, h LabelHeader) (*Classes, error) {
-	lf, err := decodeLabelFile(r, name)
 	if err != nil {
 		return nil, err
 	}

@@ -112,6 +112,18 @@ func decodeLabelFile(r io.Reader, name string) (*labelFile, error) {
 	return src.labelFile(name, false)
 }
 
+// DecodeClassesHeader is ReadClassesHeader for the content of r (a .npy
+// array, told apart by its magic bytes, or text; either optionally
+// gzip-compressed): what reads a label file from standard input. name
+// names it in messages.
+func DecodeClassesHeader(r io.Reader, name string, h LabelHeader) (*Classes, error) {
+	lf, err := decodeLabelFile(r, name)
+	if err != nil {
+		return nil, err
+	}
+	return lf.classes(h)
+}
+
 // labelFile decodes the label file src, named name in messages: a .npy
 // array when npyName (its name says so) or its content starts with the
 // magic bytes, else text.
