@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -103,18 +102,6 @@ const stdoutName = "-"
 // stdinName is what an input flag or argument names to mean the command's
 // standard input.
 const stdinName = "-"
-
-// stdin returns the command's standard input (s.in: what run is given, and
-// the tests give it in-process) when path is stdinName, else false. It is
-// where every input's "-" becomes a stream: each reader of an input asks it
-// before reading path as a file, and never hands "-" to a reader of paths
-// (the dataset package's read the process's os.Stdin for it).
-func (s *streams) stdin(path string) (io.Reader, bool) {
-	if path != stdinName {
-		return nil, false
-	}
-	return s.in, true
-}
 
 // checkOut returns an input error, before any work is done, when the output
 // file out is a directory, is in a directory that does not exist, or is one
