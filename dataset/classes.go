@@ -84,12 +84,18 @@ func ReadClassesHeader(path string, h LabelHeader) (*Classes, error) {
 	if err != nil {
 		return nil, err
 	}
+	return lf.classes(h)
+}
+
+// classes returns the classes of the label file lf, its first value read
+// as a header as h says (see ReadClassesHeader).
+func (lf *labelFile) classes(h LabelHeader) (*Classes, error) {
 	vals, all := lf.vals, lf.vals
 	switch {
 	case lf.npy || h == HeaderNo:
 	case h == HeaderYes:
 		if len(vals) < 2 {
-			return nil, errorf(displayName(path), 0, "no labels below the header")
+			return nil, errorf(lf.name, 0, "no labels below the header")
 		}
 		vals = vals[1:]
 	default:
@@ -107,7 +113,7 @@ func ReadClassesHeader(path string, h LabelHeader) (*Classes, error) {
 	if err := lf.checkLabels(len(all) - len(vals)); err != nil {
 		return nil, err
 	}
-	c := &Classes{file: displayName(path), vals: vals}
+	c := &Classes{file: lf.name, vals: vals}
 	if len(vals) < len(all) {
 		c.header = &all[0]
 	}

@@ -176,3 +176,59 @@ func TestClassesLookup(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeClassesHeader: the content of a label file, read from a
+// reader, gives what ReadClassesHeader gives for the file — text with and
+// without a header, .npy (told apart by its magic bytes alone), either
+// gzip-compressed —, and its errors name the reader as told.
+func TestDecodeClassesHeader(t *testing.T) {
+	dir := t.TempDir()
+	var npy bytes.Buffer
+	if err := WriteNPYInts(&npy, []int{3, 1, 2, 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		content []byte
+		h       LabelHeader
+	}{
+		{"y.txt", []byte("owl\ncat\ncat\ndog\ndog\n"), HeaderAuto},
+		{"y.txt", []byte("owl\ncat\ncat\ndog\ndog\n"), HeaderNo},
+		{"y.csv", []byte("label\n3\n1\n2\n"), HeaderYes},
+		{"y.csv", []byte("a,b,c,a\n"), HeaderAuto},
+		{"y.npy", npy.Bytes(), HeaderYes},
+		{"y.txt.gz", gzipped([]byte("1\n-1\n-1\n1\n")), HeaderAuto},
+		{"y.npy.gz", gzipped(npy.Bytes()), HeaderAuto},
+	} {
+		p := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(p, tc.content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want, err := ReadClassesHeader(p, tc.h)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		got, err := DecodeClassesHeader(bytes.NewReader(tc.content), "<stdin>", tc.h)
+		if err != nil {
+			t.Fatalf("%s from a reader: %v", tc.name, err)
+		}
+		wh, wok := want.Header()
+		gh, gok := got.Header()
+		if !slices.Equal(got.Names, want.Names) || !slices.Equal(got.Y, want.Y) || gh != wh || gok != wok {
+			t.Errorf("%s from a reader: names %v, y %v, header %q %v; the file gives %v, %v, %q %v", tc.name, got.Names, got.Y, gh, gok, want.Names, want.Y, wh, wok)
+		}
+	}
+	for _, tc := range []struct{ content, want string }{
+		{"", "<stdin>: no labels"},
+		{"label\n", "<stdin>: no labels below the header"},
+		{"1\nNaN\n", "<stdin>:2: "},
+	} {
+		h := HeaderAuto
+		if tc.content == "label\n" {
+			h = HeaderYes
+		}
+		if _, err := DecodeClassesHeader(strings.NewReader(tc.content), "<stdin>", h); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one starting %q", tc.content, err, tc.want)
+		}
+	}
+}

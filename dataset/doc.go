@@ -13,7 +13,9 @@
 //   - ReadSVMLight and DecodeSVMLight read sparse svmlight rows into a
 //     sparse.CSR with 0-based columns; WriteSVMLight writes them.
 //   - ReadLabels reads binary labels from .npy or text and maps them to ±1;
-//     ReadLabelValues returns the raw values.
+//     ReadLabelValues returns the raw values; ReadClassesHeader reads labels
+//     of any number of classes, and DecodeClassesHeader reads them from a
+//     reader (a command's standard input).
 //   - LoadFolder reads a dataset folder (features.npy, labels.npy,
 //     classes.txt, optional groups.txt) and validates it as a whole.
 //     OpenFolder validates it the same way but leaves the features on

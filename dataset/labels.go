@@ -92,13 +92,43 @@ type labelPos struct{ line, col int }
 // readLabelFile returns a label file's values, where each was read and
 // whether it was .npy; a .npy file's values are finite (NPYArray.vector).
 func readLabelFile(path string) (*labelFile, error) {
-	name := displayName(path)
 	src, err := openPath(path)
 	if err != nil {
 		return nil, err
 	}
 	defer src.close()
-	if src.isNPY() || strings.HasSuffix(path, ".npy") || strings.HasSuffix(path, ".npy.gz") {
+	return src.labelFile(displayName(path), strings.HasSuffix(path, ".npy") || strings.HasSuffix(path, ".npy.gz"))
+}
+
+// decodeLabelFile is readLabelFile for the content of r, named name in
+// messages: a .npy array when it starts with the magic bytes, else text,
+// either optionally gzip-compressed.
+func decodeLabelFile(r io.Reader, name string) (*labelFile, error) {
+	br, _, err := maybeGunzip(r, name)
+	if err != nil {
+		return nil, err
+	}
+	src := &source{size: -1, br: br}
+	return src.labelFile(name, false)
+}
+
+// DecodeClassesHeader is ReadClassesHeader for the content of r (a .npy
+// array, told apart by its magic bytes, or text; either optionally
+// gzip-compressed): what reads a label file from standard input. name
+// names it in messages.
+func DecodeClassesHeader(r io.Reader, name string, h LabelHeader) (*Classes, error) {
+	lf, err := decodeLabelFile(r, name)
+	if err != nil {
+		return nil, err
+	}
+	return lf.classes(h)
+}
+
+// labelFile decodes the label file src, named name in messages: a .npy
+// array when npyName (its name says so) or its content starts with the
+// magic bytes, else text.
+func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
+	if src.isNPY() || npyName {
 		a, err := decodeNPY(src.br, name, src.size)
 		if err != nil {
 			return nil, err

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"text/tabwriter"
@@ -97,9 +96,7 @@ With --json it prints an array of rows with "table" ("paper", "scaling" or
 				_ = bar.Finish()
 			}
 			if o.json {
-				enc := json.NewEncoder(s.out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(rows)
+				return printJSON(s.out, rows)
 			}
 			return printBench(s, rows)
 		},

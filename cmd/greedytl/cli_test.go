@@ -283,6 +283,7 @@ func TestOneInputFromStdin(t *testing.T) {
 		{"predict", "--model", "-", "--features", d.Xtest, "--source-scores", d.Htest, "--labels", "-"},
 		{"fit", "--features", "-", "--oracle-features", "-", "--labels", d.ytext, "--method", "best-source"},
 		{"fit", "--features", d.X, "--unlabelled-features", "-", "--labels", "-", "--method", "dam"},
+		{"fit", "--features", d.X, "--labels", "-", "--oracle-features", d.Xtest, "--oracle-labels", "-", "--method", "best-source"},
 	} {
 		code, out, stderr := cli(t, csv, args...)
 		if code != exitInput || out != "" || !strings.Contains(stderr, "cannot both read standard input") {

@@ -32,6 +32,15 @@ type fitOptions struct {
 	unlabelled   dataFlags // --unlabelled-*: transductive methods (dam)
 	oracle       dataFlags // --oracle-*: the oracle best-source
 	out          string
+	json         bool // --json: print fitReport on standard output
+}
+
+// fitReport is what fit --json prints on standard output once the model
+// is written: for programs that drive fit (the Python package), the model
+// file and the warnings printed on standard error.
+type fitReport struct {
+	Model    string    `json:"model"`    // the model file, --out
+	Warnings []warning `json:"warnings"` // in the order printed; [] when none
 }
 
 // greedyFlags are the flags that set GreedyTL's options; they apply to the
@@ -107,6 +116,15 @@ directory of linear source models written by train-sources (--sources). With
 --sources the model file records the identity of those sources (a digest of
 their classes and model files, in order), which predict checks.
 
+A fit that succeeds may warn about its model, on standard error
+("greedytl: warning: ..."): constant-classes, per-class models of a fit one
+class against the rest that keep no column (their scores tie, so one class
+takes the rows no other class scores higher). With --json (and --out FILE)
+fit prints a JSON report on standard output, for programs that drive it:
+{"model": FILE, "warnings": [{"code", "message", "classes"}, ...]}, the
+warnings as printed (without the prefix) with the classes they concern
+(when they do), [] when there are none.
+
 Methods (--method; the baselines choose their hyperparameters by
 class-balanced leave-one-out on the training set):
 ` + methodList(),
@@ -118,12 +136,12 @@ class-balanced leave-one-out on the training set):
       --unlabelled-features Xtest.npy --unlabelled-source-scores Htest.npy --out dam.json`,
 		RunE: func(c *cobra.Command, _ []string) error { return runFit(c, s, o) },
 	}
-	o.data.register(c, "training labels y, one per example (.npy or text/CSV)")
+	o.data.register(c, "training labels y, one per example (.npy or text/CSV; - for stdin)")
 	o.unlabelled.registerUnlabelled(c, "unlabelled-", "unlabelled target inputs for transductive methods (dam)")
 	o.oracle.registerUnlabelled(c, "oracle-", "held-out labelled inputs for the oracle best-source")
 	o.unlabelled.sources, o.oracle.sources = o.data.sources, o.data.sources
 	o.unlabelled.labelSettings, o.oracle.labelSettings = o.data.labelSettings, o.data.labelSettings
-	c.Flags().StringVar(&o.oracle.labels, "oracle-labels", "", "held-out labels for the oracle best-source, of the training classes (with three or more classes, each class's oracle chooses its source on them, that class against the rest)")
+	c.Flags().StringVar(&o.oracle.labels, "oracle-labels", "", "held-out labels for the oracle best-source, of the training classes (with three or more classes, each class's oracle chooses its source on them, that class against the rest; - for stdin)")
 	fl := c.Flags()
 	fl.StringVar(&o.method, "method", "greedytl-auto", "the method (default: the recommended greedytl-auto; greedytl is the paper's): "+strings.Join(method.Names(), ", "))
 	fl.Var(&o.lambda, "lambda", "ridge regularisation λ > 0, or auto (leave-one-out over 1e-4…1e4)")
@@ -137,6 +155,7 @@ class-balanced leave-one-out on the training set):
 	fl.Uint64Var(&o.seed, "seed", 1, "seed of every random choice (GreedyTL-59's search, the baselines' refits)")
 	fl.BoolVar(&o.stopAtMinLOO, "stop-at-min-loo", false, "keep the prefix of the path with the lowest leave-one-out error")
 	fl.StringVarP(&o.out, "out", "o", "", "write the model here (default: standard output)")
+	fl.BoolVar(&o.json, "json", false, "with --out FILE: print a JSON report on standard output, the model file and the warnings ({\"model\", \"warnings\": [{\"code\", \"message\", \"classes\"}]})")
 	_ = c.MarkFlagRequired("labels")
 	return c
 }
@@ -302,6 +321,9 @@ func newOfSpec[M any](o *fitOptions, c *cobra.Command, newMethod func(spec strin
 }
 
 func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
+	if o.json && (o.out == "" || o.out == stdoutName) {
+		return badInputf("--json prints a report on standard output: give the model file with --out FILE")
+	}
 	var m method.Method
 	if !o.nativeMultiOnly(c) {
 		var err error
@@ -320,7 +342,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if err != nil {
 		return err
 	}
-	cls, err := o.data.readClasses(rows(X, H))
+	cls, err := o.data.readClasses(s, rows(X, H))
 	if err != nil {
 		return err
 	}
@@ -425,7 +447,7 @@ func (o *fitOptions) loadOracle(s *streams, needed bool, cls *dataset.Classes, p
 	if err != nil || X == nil && H == nil {
 		return nil, err
 	}
-	held, err := o.oracle.readClasses(rows(X, H))
+	held, err := o.oracle.readClasses(s, rows(X, H))
 	if err != nil {
 		return nil, err
 	}
@@ -470,7 +492,8 @@ func (o *fitOptions) loadOracle(s *streams, needed bool, cls *dataset.Classes, p
 
 // writeModel writes fit's model with write: to standard output, or
 // atomically to --out when it names a file, which a line on standard
-// error then reports, naming the model as what.
+// error then reports, naming the model as what; with --json, fitReport
+// follows on standard output.
 func (o *fitOptions) writeModel(s *streams, write func(io.Writer) error, what string) error {
 	if o.out == "" || o.out == stdoutName {
 		return write(s.out)
@@ -479,5 +502,12 @@ func (o *fitOptions) writeModel(s *streams, write func(io.Writer) error, what st
 		return err
 	}
 	fmt.Fprintf(s.err, "%s written to %s\n", what, o.out)
-	return nil
+	if !o.json {
+		return nil
+	}
+	rep := fitReport{Model: o.out, Warnings: s.warnings}
+	if rep.Warnings == nil {
+		rep.Warnings = []warning{}
+	}
+	return printJSON(s.out, rep)
 }

@@ -44,7 +44,7 @@ type labelSettings struct {
 func (f *dataFlags) register(c *cobra.Command, labelsHelp string) {
 	fl := c.Flags()
 	fl.StringVar(&f.features, "features", "", "target features X, one row per example (.npy or CSV; - for stdin)")
-	fl.StringVar(&f.scores, "source-scores", "", "source scores H, one row per example, one column per source (.npy or CSV)")
+	fl.StringVar(&f.scores, "source-scores", "", "source scores H, one row per example, one column per source (.npy or CSV; - for stdin)")
 	f.sources = new(sourcesDir)
 	fl.StringVar(&f.sources.dir, "sources", "", "directory of linear source models (train-sources): H is computed from X")
 	fl.StringVar(&f.labels, "labels", "", labelsHelp)
@@ -59,8 +59,8 @@ func (f *dataFlags) register(c *cobra.Command, labelsHelp string) {
 func (f *dataFlags) registerUnlabelled(c *cobra.Command, prefix, help string) {
 	f.prefix = prefix
 	fl := c.Flags()
-	fl.StringVar(&f.features, prefix+"features", "", help+": features")
-	fl.StringVar(&f.scores, prefix+"source-scores", "", help+": source scores")
+	fl.StringVar(&f.features, prefix+"features", "", help+": features (- for stdin)")
+	fl.StringVar(&f.scores, prefix+"source-scores", "", help+": source scores (- for stdin)")
 }
 
 // files returns the files the flags name (some may be empty or "-").
@@ -82,7 +82,7 @@ type flagPath struct{ flag, path string }
 func checkOneStdin(inputs ...flagPath) error {
 	var stdin []string
 	for _, in := range inputs {
-		if in.path == "-" {
+		if in.path == stdinName {
 			stdin = append(stdin, in.flag)
 		}
 	}
@@ -95,9 +95,13 @@ func checkOneStdin(inputs ...flagPath) error {
 	return nil
 }
 
-// stdoutName is what an --out flag names to mean standard output, as "-"
-// names standard input for the inputs.
+// stdoutName is what an --out flag names to mean standard output, as
+// stdinName names standard input for the inputs.
 const stdoutName = "-"
+
+// stdinName is what an input flag or argument names to mean the command's
+// standard input.
+const stdinName = "-"
 
 // checkOut returns an input error, before any work is done, when the output
 // file out is a directory, is in a directory that does not exist, or is one
@@ -187,10 +191,10 @@ func (f *dataFlags) describe() string {
 	return strings.Join(parts, ", ")
 }
 
-// displayName is how messages name an input file: the standard input ("-")
-// as <stdin>.
+// displayName is how messages name an input file: the standard input
+// (stdinName) as <stdin>.
 func displayName(path string) string {
-	if path == "-" {
+	if path == stdinName {
 		return "<stdin>"
 	}
 	return path
@@ -349,8 +353,8 @@ func rows(X, H *mat.Dense) int {
 
 // loadLabels reads binary labels (two classes, or --positive against the
 // rest) and checks their count against m.
-func (f *dataFlags) loadLabels(m int) ([]float64, error) {
-	cls, err := f.readLabelFile(f.labels)
+func (f *dataFlags) loadLabels(s *streams, m int) ([]float64, error) {
+	cls, err := f.readLabelFile(s, f.labels)
 	if err != nil {
 		return nil, err
 	}
@@ -375,10 +379,11 @@ func labelCountError(path string, cls *dataset.Classes, m int) error {
 	return badInputf("%s", msg)
 }
 
-// readMatrix reads a matrix file; "-" reads CSV from the command's standard input.
+// readMatrix reads a matrix file (.npy or text); "-" reads it from the
+// command's standard input.
 func readMatrix(s *streams, path string) (*mat.Dense, error) {
-	if path == "-" {
-		return dataset.DecodeMatrix(s.in, "<stdin>")
+	if r, ok := s.stdin(path); ok {
+		return dataset.DecodeMatrix(r, displayName(path))
 	}
 	return dataset.ReadMatrix(path)
 }
@@ -415,10 +420,10 @@ func (l *lambdaValue) Type() string { return "float|auto" }
 // command's standard input (which messages name <stdin>, displayName);
 // closeModel releases it. Its errors are input errors naming the file.
 func openModel(s *streams, path string) (r *bufio.Reader, closeModel func(), err error) {
-	switch path {
-	case "-":
-		return bufio.NewReader(s.in), func() {}, nil
-	case "":
+	if r, ok := s.stdin(path); ok {
+		return bufio.NewReader(r), func() {}, nil
+	}
+	if path == "" {
 		return nil, nil, badInputf("the model file's name is empty: give a model file (or - for standard input)")
 	}
 	f, err := os.Open(path)
@@ -457,9 +462,10 @@ func readAnyModel(name string, r *bufio.Reader) (method.File, error) {
 	return mf, nil
 }
 
-// readLabelFile reads the classes of the label file path as --labels-header
-// says; its errors are input errors.
-func (f *dataFlags) readLabelFile(path string) (*dataset.Classes, error) {
+// readLabelFile reads the classes of the label file path, or with "-" of
+// the command's standard input, as --labels-header says; its errors are
+// input errors.
+func (f *dataFlags) readLabelFile(s *streams, path string) (*dataset.Classes, error) {
 	h, err := dataset.ParseLabelHeader(f.header)
 	if err != nil {
 		return nil, badInputf("--labels-header: %v", err)
@@ -467,7 +473,12 @@ func (f *dataFlags) readLabelFile(path string) (*dataset.Classes, error) {
 	if path == "" {
 		return nil, badInputf("--%slabels names no file: give the label file", f.prefix)
 	}
-	cls, err := dataset.ReadClassesHeader(path, h)
+	var cls *dataset.Classes
+	if r, ok := s.stdin(path); ok {
+		cls, err = dataset.DecodeClassesHeader(r, displayName(path), h)
+	} else {
+		cls, err = dataset.ReadClassesHeader(path, h)
+	}
 	if err != nil {
 		return nil, badInput(err)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -150,9 +149,7 @@ func runInspect(s *streams, o *inspectOptions, path string) error {
 	names, note := recordedSourceNames(f.Info.Sources)
 	nameColumns(sum.Selected, names)
 	if o.json {
-		enc := json.NewEncoder(s.out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(sum)
+		return printJSON(s.out, sum)
 	}
 	fmt.Fprintf(s.out, "method: %s\n", sum.Method)
 	for _, k := range slices.Sorted(maps.Keys(sum.Hyperparameters)) {

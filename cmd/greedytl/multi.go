@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -19,8 +18,8 @@ import (
 
 // readClasses reads the --labels file's classes (any number) and checks
 // their count against m rows.
-func (f *dataFlags) readClasses(m int) (*dataset.Classes, error) {
-	cls, err := f.readLabelFile(f.labels)
+func (f *dataFlags) readClasses(s *streams, m int) (*dataset.Classes, error) {
+	cls, err := f.readLabelFile(s, f.labels)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +81,7 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, c
 		}
 		return badInput(fmt.Errorf("fitting %s on %s with the %d classes of %s: %w", mm.Name(), o.data.describe(), len(cls.Names), displayName(o.data.labels), err))
 	}
-	warnConstantClasses(s.err, model)
+	warnConstantClasses(s, model)
 	src, err := o.data.sourcesID()
 	if err != nil {
 		return err
@@ -106,9 +105,9 @@ type multiEvaluation struct {
 // classes) with the --labels of f. A label that is not one of the model's
 // classes is an error naming it; the balanced accuracy is the mean recall
 // over the classes present in the labels.
-func evaluateMulti(f *dataFlags, classes []string, pred []int) (*multiEvaluation, error) {
+func evaluateMulti(s *streams, f *dataFlags, classes []string, pred []int) (*multiEvaluation, error) {
 	path := f.labels
-	cls, err := f.readClasses(len(pred))
+	cls, err := f.readClasses(s, len(pred))
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +164,7 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel) err
 	classes := model.Classes()
 	var eval *multiEvaluation
 	if o.data.labels != "" {
-		if eval, err = evaluateMulti(&o.data, classes, pred); err != nil {
+		if eval, err = evaluateMulti(s, &o.data, classes, pred); err != nil {
 			return err
 		}
 	}
@@ -186,9 +185,7 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel) err
 	}
 	if eval != nil {
 		if o.json {
-			enc := json.NewEncoder(report)
-			enc.SetIndent("", "  ")
-			return enc.Encode(eval)
+			return printJSON(report, eval)
 		}
 		fmt.Fprintf(report, "accuracy: %.4f, balanced accuracy: %.4f (%d examples, %d classes)\n", eval.Accuracy, eval.BalancedAccuracy, eval.Examples, len(classes))
 	}
@@ -257,9 +254,7 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 		}
 	}
 	if o.json {
-		enc := json.NewEncoder(s.out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(sum)
+		return printJSON(s.out, sum)
 	}
 	fmt.Fprintf(s.out, "method: %s (%d classes)\n", sum.Method, len(sum.Classes))
 	for _, k := range slices.Sorted(maps.Keys(sum.Hyperparameters)) {
@@ -284,29 +279,30 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 	return nil
 }
 
-// warnConstantClasses prints a warning on w when the per-class models of
-// model (one-vs-rest: Selected per class) include some that keep no
-// column. Such a class's score is one constant, and after the one-vs-rest
+// warnConstantClasses warns (code "constant-classes") when the per-class
+// models of model (one-vs-rest: Selected per class) include some that keep
+// no column. Such a class's score is one constant, and after the one-vs-rest
 // scaling every such class has the same one, so that the rows no other
 // class scores higher all go to the first of them: with a couple of
 // examples a class, a method that chooses its own regularisation (the
 // sparse baselines) may choose the empty model for most classes, and the
 // model then predicts one class for most rows.
-func warnConstantClasses(w io.Writer, model method.MultiModel) {
+func warnConstantClasses(s *streams, model method.MultiModel) {
 	sel, ok := model.Selected()
 	if !ok {
 		return
 	}
 	names := model.Classes()
 	var empty []string
-	for k, s := range sel {
-		if len(s.Columns) == 0 && k < len(names) {
+	for k, sl := range sel {
+		if len(sl.Columns) == 0 && k < len(names) {
 			empty = append(empty, names[k])
 		}
 	}
 	if len(empty) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "greedytl: warning: the %s models of %d of the %d classes (%s) keep no column: their scores are constant, so the rows no other class scores higher go to %q; with so few examples a class, try the default method, greedytl-nway\n",
-		model.Method(), len(empty), len(names), strings.Join(quoteAll(empty), ", "), empty[0])
+	s.warn(warning{Code: "constant-classes", Classes: empty,
+		Message: fmt.Sprintf("the %s models of %d of the %d classes (%s) keep no column: their scores are constant, so the rows no other class scores higher go to %q; with so few examples a class, try the default method, greedytl-nway",
+			model.Method(), len(empty), len(names), strings.Join(quoteAll(empty), ", "), empty[0])})
 }

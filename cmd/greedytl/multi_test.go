@@ -393,6 +393,10 @@ func TestFitOracleOneVsRest(t *testing.T) {
 // the empty model) warns that those classes' scores are constant and
 // which class the rows then go to; informative data, and greedytl-nway,
 // whose L2 models always keep their columns, fit without the warning.
+// With --json the report on standard output lists the same warnings as
+// standard error (code "constant-classes"), [] when there are none, and
+// the model file is the one written without --json (issue: programs
+// driving fit, the Python package, saw no warning).
 func TestFitWarnsConstantClasses(t *testing.T) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -442,13 +446,65 @@ func TestFitWarnsConstantClasses(t *testing.T) {
 		{"greedytl-nway", noise, yNoise, false},
 		{"l1-logistic", informative, yInf, false},
 	} {
-		code, _, stderr := cli(t, "", "fit", "--method", tc.method, "--features", tc.x, "--labels", tc.y, "--out", filepath.Join(dir, "m.json"))
+		out := filepath.Join(dir, "m.json")
+		args := []string{"fit", "--method", tc.method, "--features", tc.x, "--labels", tc.y, "--out", out}
+		code, _, stderr := cli(t, "", args...)
 		if code != 0 {
 			t.Fatalf("%s on %s: exit %d: %s", tc.method, tc.x, code, stderr)
 		}
 		want := `keep no column: their scores are constant, so the rows no other class scores higher go to "a"`
 		if got := strings.Contains(stderr, want); got != tc.warn {
 			t.Errorf("%s on %s: warning %v, want %v:\n%s", tc.method, filepath.Base(tc.x), got, tc.warn, stderr)
+		}
+		model, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, jsonErr := cli(t, "", append(args, "--json")...)
+		if code != 0 || jsonErr != stderr {
+			t.Fatalf("%s on %s with --json: exit %d, stderr %q; want 0 and stderr %q", tc.method, tc.x, code, jsonErr, stderr)
+		}
+		var rep struct {
+			Model    string `json:"model"`
+			Warnings []struct {
+				Code, Message string
+				Classes       []string
+			} `json:"warnings"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil || rep.Model != out || rep.Warnings == nil {
+			t.Fatalf("%s on %s: fit --json printed %q (%v); want {\"model\": %q, \"warnings\": [...]}", tc.method, tc.x, stdout, err, out)
+		}
+		var printed []string
+		for _, w := range rep.Warnings {
+			if w.Code != "constant-classes" || !strings.Contains(w.Message, want) || len(w.Classes) == 0 ||
+				!strings.Contains(w.Message, fmt.Sprintf("of %d of the 3 classes (%s)", len(w.Classes), strings.Join(quoteAll(w.Classes), ", "))) {
+				t.Errorf("%s on %s: reported warning %+v, want code constant-classes, a message with %q and the classes it names", tc.method, tc.x, w, want)
+			}
+			printed = append(printed, "greedytl: warning: "+w.Message+"\n")
+		}
+		if got := strings.Count(stderr, "greedytl: warning: "); got != len(printed) || (len(printed) == 1) != tc.warn {
+			t.Errorf("%s on %s: %d warnings on stderr, %d reported; want %v", tc.method, tc.x, got, len(printed), tc.warn)
+		}
+		for _, p := range printed {
+			if !strings.Contains(stderr, p) {
+				t.Errorf("%s on %s: the reported warning %q is not on stderr:\n%s", tc.method, tc.x, p, stderr)
+			}
+		}
+		if again, err := os.ReadFile(out); err != nil || string(again) != string(model) {
+			t.Errorf("%s on %s: the model written with --json differs from the one without (%v)", tc.method, tc.x, err)
+		}
+	}
+}
+
+// TestFitJSONNeedsOut: fit --json prints its report on standard output, so
+// the model must go to a file: without --out, or with --out -, it is a
+// usage error before anything is read.
+func TestFitJSONNeedsOut(t *testing.T) {
+	for _, out := range [][]string{nil, {"--out", "-"}} {
+		args := append([]string{"fit", "--json", "--features", "missing.npy", "--labels", "missing.txt"}, out...)
+		code, stdout, stderr := cli(t, "", args...)
+		if want := "greedytl: --json prints a report on standard output: give the model file with --out FILE\n"; code != exitInput || stdout != "" || stderr != want {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %d and %q", args, code, stdout, stderr, exitInput, want)
 		}
 	}
 }

@@ -65,7 +65,7 @@ names) give that class's rate.`,
   greedytl predict --model heart_scale.model --features X.csv`,
 		RunE: func(c *cobra.Command, _ []string) error { return runPredict(s, o) },
 	}
-	o.data.register(c, "true labels; prints the class-balanced accuracy")
+	o.data.register(c, "true labels (.npy or text/CSV; - for stdin); prints the class-balanced accuracy")
 	c.Flags().StringVarP(&o.model, "model", "m", "", "model file: greedytl fit's JSON or a liblinear model; - reads it from standard input (required)")
 	c.Flags().StringVarP(&o.out, "out", "o", "", "write the scores here (default: standard output)")
 	c.Flags().BoolVar(&o.scores, "scores", false, "multi-class models: print a tab-separated matrix of per-class scores (header: the class names) instead of class names")
@@ -122,7 +122,7 @@ func runPredict(s *streams, o *predictOptions) error {
 	}
 	var y []float64
 	if o.data.labels != "" {
-		if y, err = o.loadLabels(rec, len(scores)); err != nil {
+		if y, err = o.loadLabels(s, rec, len(scores)); err != nil {
 			return err
 		}
 	}
@@ -168,11 +168,11 @@ func oneClassNote(y []float64) string {
 // label must be its positive label or a negative one, and without
 // --positive the recorded positive label is the positive class; the labels
 // may then be of one class.
-func (o *predictOptions) loadLabels(rec *modelfile.LabelNames, m int) ([]float64, error) {
+func (o *predictOptions) loadLabels(s *streams, rec *modelfile.LabelNames, m int) ([]float64, error) {
 	if rec == nil {
-		return o.data.loadLabels(m)
+		return o.data.loadLabels(s, m)
 	}
-	cls, err := o.data.readLabelFile(o.data.labels)
+	cls, err := o.data.readLabelFile(s, o.data.labels)
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +245,7 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) ([]float64, *m
 	}
 	var m *linear.Model
 	var err error
-	if o.model == "-" {
+	if o.model == stdinName {
 		// ReadModel's errors name the line; the standard input is named here.
 		if m, err = linear.ReadModel(r); err != nil {
 			err = fmt.Errorf("%s: %w", o.modelName(), err)

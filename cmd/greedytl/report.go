@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -88,7 +87,7 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 		return badInput(err)
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintln(s.err, "greedytl: warning:", w)
+		s.warn(warning{Code: "records", Message: w})
 	}
 	if note := res.PartialNote(); note != "" {
 		fmt.Fprintln(s.err, "greedytl:", note)
@@ -96,9 +95,7 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 	rows := res.Rows()
 	switch {
 	case o.json:
-		enc := json.NewEncoder(s.out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rows); err != nil {
+		if err := printJSON(s.out, rows); err != nil {
 			return err
 		}
 	case o.out == "":

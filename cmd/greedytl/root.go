@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -117,10 +118,54 @@ func exitCode(err error) int {
 }
 
 // streams are the command's standard input, output and error, injected so
-// that commands are testable.
+// that commands are testable, and the warnings it printed.
 type streams struct {
 	in       io.Reader
 	out, err io.Writer
+	warnings []warning // printed by warn, for a --json report
+}
+
+// stdin returns the command's standard input (s.in: what run is given, and
+// the tests give it in-process) when path is stdinName, else false. It is
+// where every input's "-" becomes a stream: each reader of an input asks it
+// before reading path as a file, and never hands "-" to a reader of paths
+// (the dataset package's read the process's os.Stdin for it).
+func (s *streams) stdin(path string) (io.Reader, bool) {
+	if path != stdinName {
+		return nil, false
+	}
+	return s.in, true
+}
+
+// warning is a warning of a command that succeeds: what may be wrong with
+// the result (fit: a model predicting one class for most rows).
+type warning struct {
+	// Code names the kind of warning, for programs: a word that stays
+	// when the message is reworded.
+	Code string `json:"code"`
+	// Message is the warning as printed, without "greedytl: warning: ".
+	Message string `json:"message"`
+	// Classes are the classes the warning is about, as the labels name
+	// them, for a program that names the classes otherwise.
+	Classes []string `json:"classes,omitempty"`
+}
+
+// warn prints the warning w on standard error, "greedytl: warning: " and
+// its message, and keeps it for the command's --json report (fit --json's
+// "warnings"). It is the one route of the commands' warnings, so that a
+// program driving greedytl (the Python package) receives every one
+// without reading standard error, whose other lines are for people.
+func (s *streams) warn(w warning) {
+	s.warnings = append(s.warnings, w)
+	fmt.Fprintf(s.err, "greedytl: warning: %s\n", w.Message)
+}
+
+// printJSON writes v to w as the commands' --json outputs are written:
+// indented JSON and a newline.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // isTerminal reports whether w is a terminal (progress bars are drawn only there).

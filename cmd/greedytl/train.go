@@ -134,7 +134,7 @@ func (o *trainOptions) paths(args []string) (data, model string, err error) {
 	switch {
 	case data == "":
 		return "", "", badInputf("no training data: give --data FILE (see 'greedytl train --help')")
-	case model == "" && data == "-":
+	case model == "" && data == stdinName:
 		return "", "", badInputf("reading standard input: give the model file with --out")
 	case model == "":
 		model = filepath.Base(data) + ".model"
@@ -273,8 +273,8 @@ func checkModelSize(data string, x *sparse.CSR, maxFeatures int) error {
 // readSVMLight reads svmlight data from path, or from the command's
 // standard input for "-".
 func readSVMLight(s *streams, path string) (*sparse.CSR, []float64, error) {
-	if path == "-" {
-		return dataset.DecodeSVMLight(s.in, "<stdin>", 0)
+	if r, ok := s.stdin(path); ok {
+		return dataset.DecodeSVMLight(r, displayName(path), 0)
 	}
 	return dataset.ReadSVMLight(path)
 }

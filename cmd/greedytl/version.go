@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -24,7 +23,13 @@ type versionJSON struct {
 	// labels of three or more classes also takes every binary method, one
 	// against the rest).
 	MultiClass []string `json:"multiclass_methods"`
+	// FitReport is the version of fit --json's report (fitReport), raised
+	// when it changes in a way its readers must know.
+	FitReport int `json:"fit_report"`
 }
+
+// fitReportVersion is the version of fit --json's report.
+const fitReportVersion = 1
 
 // nativeMultiNames returns the registered native multi-class methods, in
 // method.MultiNames' order.
@@ -51,15 +56,14 @@ With --json it prints them as a JSON object ("module", "revision",
 "modified", "go") with, for programs that drive greedytl, the model file
 format and version that fit writes ("model_format", "model_version") and the
 registered methods that fit --method accepts ("methods", the binary ones, and
-"multiclass_methods", the native multi-class ones).`,
+"multiclass_methods", the native multi-class ones), and the version of the
+report fit --json prints ("fit_report").`,
 		RunE: func(*cobra.Command, []string) error {
 			info := buildinfo.Read()
 			if asJSON {
-				enc := json.NewEncoder(s.out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(versionJSON{Info: info, ModelFormat: modelfile.Format,
+				return printJSON(s.out, versionJSON{Info: info, ModelFormat: modelfile.Format,
 					ModelVersion: modelfile.Version, Methods: method.Names(),
-					MultiClass: nativeMultiNames()})
+					MultiClass: nativeMultiNames(), FitReport: fitReportVersion})
 			}
 			_, err := fmt.Fprintln(s.out, info)
 			return err

@@ -26,17 +26,18 @@ func TestVersion(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &info) != nil || info.Go != runtime.Version() || info.Module == "" {
 		t.Errorf("version --json: exit %d, %q", code, out)
 	}
-	// What the Python package checks: the model file format fit writes and
-	// the methods fit accepts.
+	// What the Python package checks: the model file format fit writes, the
+	// methods fit accepts and the version of fit --json's report.
 	var caps struct {
 		ModelFormat  string   `json:"model_format"`
 		ModelVersion int      `json:"model_version"`
 		Methods      []string `json:"methods"`
 		MultiClass   []string `json:"multiclass_methods"`
+		FitReport    int      `json:"fit_report"`
 	}
 	if json.Unmarshal([]byte(out), &caps) != nil || caps.ModelFormat != modelfile.Format ||
-		caps.ModelVersion != modelfile.Version || !slices.Equal(caps.Methods, method.Names()) {
-		t.Errorf("version --json: %+v, want format %q version %d methods %v", caps, modelfile.Format, modelfile.Version, method.Names())
+		caps.ModelVersion != modelfile.Version || !slices.Equal(caps.Methods, method.Names()) || caps.FitReport != fitReportVersion {
+		t.Errorf("version --json: %+v, want format %q version %d methods %v fit_report %d", caps, modelfile.Format, modelfile.Version, method.Names(), fitReportVersion)
 	}
 	// The native multi-class methods: each fits several classes natively and
 	// is not a binary method; greedytl-nway, the recommended one, is among them.

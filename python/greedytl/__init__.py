@@ -8,10 +8,11 @@ scikit-learn classifiers, a greedytl sources directory or any callable
 (:class:`Sources`).
 
 The command is found through ``$GREEDYTL_BIN`` or on PATH; install it from
-the repository with ``go install ./cmd/greedytl``.
+the repository with ``go install ./cmd/greedytl``.  The warnings greedytl
+prints about a fitted model reach Python as :class:`GreedyTLWarning`.
 """
 
-from ._cli import CLIError, CLIInputError, CommandNotFoundError, cli_info, find_greedytl
+from ._cli import CLIError, CLIInputError, CommandNotFoundError, GreedyTLWarning, cli_info, find_greedytl
 from ._estimator import TransferClassifier
 from ._model import ModelFileError, parse_model, read_model
 from ._sources import Sources, SourcesDir
@@ -30,4 +31,5 @@ __all__ = [
     "CLIError",
     "CLIInputError",
     "CommandNotFoundError",
+    "GreedyTLWarning",
 ]

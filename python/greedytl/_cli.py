@@ -6,7 +6,11 @@ reads the model file back.  This module owns everything about the child
 process: where the command is, whether it is one this package can read the
 models of, how its exit status maps to Python exceptions, and that a fit
 that is interrupted (``KeyboardInterrupt``) or whose Python process is killed
-leaves neither a running child nor files behind.
+leaves neither a running child nor files behind.  It also turns the
+warnings of a fit that succeeded into Python warnings: ``greedytl fit --json``
+reports them on standard output (what ``greedytl: warning:`` lines say on
+standard error), so they reach the user as :class:`GreedyTLWarning` without
+the command's standard error, whose other lines are for people, being read.
 """
 
 import json
@@ -16,11 +20,13 @@ import signal
 import subprocess
 import sys
 import tempfile
+import warnings
 
 __all__ = [
     "ENV_VAR",
     "CLIError",
     "CommandNotFoundError",
+    "GreedyTLWarning",
     "find_greedytl",
     "cli_info",
     "run_cli",
@@ -35,6 +41,10 @@ ENV_VAR = "GREEDYTL_BIN"
 #: --json`` reports what a build writes).
 MODEL_FORMAT = "greedytl-model"
 MODEL_VERSION = 2
+
+#: The version of ``greedytl fit --json``'s report this package reads
+#: (``greedytl version --json`` reports it as ``fit_report``).
+FIT_REPORT = 1
 
 #: The prefix of the private directories of fits; stale ones, left by a
 #: Python process that was killed, are removed by the next fit.
@@ -60,6 +70,17 @@ class CLIError(RuntimeError):
         super().__init__(message)
         self.returncode = returncode
         self.stderr = stderr
+
+
+class GreedyTLWarning(UserWarning):
+    """A warning of a greedytl fit that succeeded, about its model (e.g.
+    per-class models that keep no column, so that one class takes most
+    rows).  ``code`` names its kind as greedytl does (``"constant-classes"``),
+    a word that stays when the message is reworded."""
+
+    def __init__(self, message, code=None):
+        super().__init__(message)
+        self.code = code
 
 
 class CLIInputError(ValueError):
@@ -157,6 +178,12 @@ def cli_info(path=None):
             "install the greedytl and the Python package of the same repository ({hint})".format(
                 path=path, fmt=info.get("model_format"), v=info.get("model_version"),
                 want=MODEL_FORMAT, wv=MODEL_VERSION, hint=_INSTALL_HINT))
+    if info.get("fit_report") != FIT_REPORT:
+        raise CommandNotFoundError(
+            "{path} reports fit's --json report version {v}, this package reads version {want} "
+            "(a build older than the Python package?): install the greedytl and the Python "
+            "package of the same repository ({hint})".format(
+                path=path, v=info.get("fit_report"), want=FIT_REPORT, hint=_INSTALL_HINT))
     info["path"] = path
     _info_cache[key] = info
     return dict(info)
@@ -219,6 +246,38 @@ def run_cli(args, path=None, cwd=None):
         what = "failed (exit status {})".format(proc.returncode)
     raise CLIError("{cmd} {what}{sep}{err}".format(cmd=cmd, what=what, sep=": " if err else "", err=err),
                    proc.returncode, err)
+
+
+def fit_report(out):
+    """The report ``greedytl fit --json`` printed (``out``, its standard
+    output): a dict with ``"model"`` and ``"warnings"``, a list of dicts with
+    ``"code"``, ``"message"`` and, when the warning is about some classes,
+    ``"classes"`` (as the labels given to greedytl name them).  Raises
+    :class:`CLIError` when ``out`` is not such a report."""
+    try:
+        rep = json.loads(out)
+    except ValueError:
+        rep = None
+    ok = (isinstance(rep, dict) and isinstance(rep.get("warnings"), list)
+          and all(isinstance(w, dict) and isinstance(w.get("message"), str) for w in rep["warnings"]))
+    if not ok:
+        raise CLIError("greedytl fit --json printed {!r}, not its report (model and warnings)".format(out[:200]))
+    return rep
+
+
+def warn(report_warnings, name_class=None, stacklevel=2):
+    """Issue each warning of a fit's report (:func:`fit_report`) as a
+    :class:`GreedyTLWarning`, in order.  ``name_class`` maps a class as
+    greedytl names it to the caller's name for it; a warning about classes
+    then says which they are.  ``stacklevel`` is that of
+    :func:`warnings.warn` as seen from the caller of this function."""
+    for w in report_warnings:
+        msg = "greedytl fit: " + w["message"]
+        classes = w.get("classes") or []
+        if name_class is not None and classes:
+            msg += " (greedytl's class {})".format(", ".join(
+                "{} is {}".format(json.dumps(c), name_class(c)) for c in classes))
+        warnings.warn(GreedyTLWarning(msg, w.get("code")), stacklevel=stacklevel + 1)
 
 
 def _stop(proc):

@@ -121,6 +121,14 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
 
+        Warns
+        -----
+        greedytl.GreedyTLWarning
+            For each warning greedytl printed about the model it fitted (a
+            ``UserWarning``; ``code`` names its kind), e.g. per-class models
+            that keep no column, whose tied scores send most rows to one
+            class.
+
         Raises
         ------
         ValueError
@@ -173,8 +181,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 args += self._data_args(save, "oracle-", Xo, resolved)
                 args += ["--oracle-labels", save("yo.npy", self._encode(pos, binary))]
             model_path = os.path.join(tmp, "model.json")
-            args += ["--out", model_path]
-            _cli.run_cli(args, info["path"], cwd=tmp)
+            args += ["--out", model_path, "--json"]
+            report = _cli.fit_report(_cli.run_cli(args, info["path"], cwd=tmp))
             with open(model_path, "rb") as f:
                 text = f.read()
             inspection = json.loads(_cli.run_cli(["inspect", "--json", model_path], info["path"], cwd=tmp))
@@ -210,6 +218,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         self.inspection_ = inspection
         self.greedytl_ = {k: info[k] for k in ("module", "revision", "modified", "go", "path") if k in info}
         self._scorer = scorer
+        _cli.warn(report["warnings"], self._class_namer(len(classes)), stacklevel=2)
         return self
 
     def _seed(self):
@@ -266,6 +275,19 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         the class indices."""
         given = TransferClassifier._encoded_names(k)
         return {c: given.index(c) for c in file_classes}
+
+    def _class_namer(self, k):
+        """How a warning names a class of the labels greedytl was given
+        (_encode): its index into classes_ and its label."""
+        given = self._encoded_names(k)
+
+        def name(c):
+            if c not in given:
+                return repr(c)
+            i = given.index(c)
+            v = self.classes_[i]
+            return "classes_[{}] = {!r}".format(i, v.item() if isinstance(v, np.generic) else v)
+        return name
 
     @staticmethod
     def _check_classes(scorer, k):

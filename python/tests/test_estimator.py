@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import warnings
 
 import numpy as np
 import pytest
@@ -160,6 +161,37 @@ def test_errors(cli, tmp_path):
         clf.predict(X[:, :3])
 
 
+def test_fit_warnings(multiclass_cli):
+    """The warnings greedytl fit prints reach Python as GreedyTLWarning (a
+    UserWarning) raised from the caller's line, one per warning, with the
+    CLI's code: one against the rest on noise with two examples a class,
+    l1-logistic keeps no column for some classes (their scores tie), which
+    greedytl warns of exactly when selected_ shows such a class; a clean fit
+    (greedytl-nway's models keep their columns) and greedytl's other lines on
+    standard error (the model written) raise no warning at all."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(6, 20))
+    y = np.repeat(["a", "b", "c"], 2)
+    with pytest.warns(greedytl.GreedyTLWarning, match="keep no column") as rec:
+        clf = TransferClassifier(method="l1-logistic", random_state=0).fit(X, y)
+    empty = sorted(k for k, cols in clf.selected_.items() if not cols)
+    assert empty, "the data no longer give a class without columns: the test needs other data"
+    (w,) = rec.list
+    assert issubclass(w.category, UserWarning) and w.message.code == "constant-classes"
+    assert w.filename == __file__
+    # greedytl names the classes by their index into classes_; the warning
+    # says which they are.
+    idx = [list(clf.classes_).index(k) for k in empty]
+    msg = str(w.message)
+    assert "the l1-logistic models of {} of the 3 classes ({})".format(
+        len(idx), ", ".join('"{}"'.format(i) for i in idx)) in msg
+    assert all("classes_[{}] = {!r}".format(i, str(clf.classes_[i])) in msg for i in idx), msg
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        clf = TransferClassifier(method="greedytl-nway", random_state=0).fit(X, y)
+    assert all(clf.selected_.values())
+
+
 def test_transductive_and_oracle(cli, zoo):
     """dam takes X_unlabelled, best-source X_oracle and y_oracle."""
     X, y = _data()
@@ -286,7 +318,7 @@ def _fake(tmp_path, body, version=None):
     one), anything else runs the shell body."""
     if version is None:
         version = json.dumps({"module": "(fake)", "go": "go", "model_format": "greedytl-model",
-                              "model_version": 2, "methods": ["greedytl"]})
+                              "model_version": 2, "methods": ["greedytl"], "fit_report": 1})
     p = tmp_path / "greedytl"
     p.write_text("#!/bin/sh\nif [ \"$1\" = version ]; then echo '{}'; exit 0; fi\n{}\n".format(version, body))
     p.chmod(0o755)
@@ -312,6 +344,11 @@ def test_missing_and_old_command(tmp_path, monkeypatch):
     old = _fake(tmp_path, "exit 0", version=json.dumps({"module": "v0", "go": "go"}))
     with pytest.raises(greedytl.CommandNotFoundError, match="older"):
         TransferClassifier(greedytl_bin=old).fit(*_data())
+    # A build whose fit has no --json report (the warnings' channel).
+    old = _fake(tmp_path, "exit 0", version=json.dumps({"module": "v0", "go": "go", "model_format": "greedytl-model",
+                                                        "model_version": 2, "methods": ["greedytl"]}))
+    with pytest.raises(greedytl.CommandNotFoundError, match="report version None.*older"):
+        TransferClassifier(greedytl_bin=old).fit(*_data())
 
 
 def test_exit_status_1_is_runtime_error(tmp_path):
@@ -319,6 +356,11 @@ def test_exit_status_1_is_runtime_error(tmp_path):
     with pytest.raises(RuntimeError, match="disk full") as e:
         TransferClassifier(greedytl_bin=fake).fit(*_data())
     assert not isinstance(e.value, ValueError) and e.value.returncode == 1
+    # A fit that succeeds without its --json report (model and warnings) on
+    # standard output is a failure too: its warnings would be lost.
+    fake = _fake(tmp_path, "echo 'fitting: 100%'; exit 0")
+    with pytest.raises(RuntimeError, match="not its report"):
+        TransferClassifier(greedytl_bin=fake).fit(*_data())
 
 
 _SLOW_FIT = textwrap.dedent("""

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// stdinCase is a command line of TestEveryStdinInput.
+type stdinCase struct {
+	name string   // the command and the flag (or argument) tested
+	args []string // the command line, naming file
+	file string   // the input read from standard input instead
+	out  string   // the output file to compare too ("" when it goes to stdout)
+}
+
+// TestEveryStdinInput: every input that takes "-" for the standard input
+// reads the command's input stream (what run is given, as the tests give
+// it), not the process's: fed a file's bytes in-process, the command gives
+// exactly the output it gives for the file (issue: --labels - and
+// --oracle-labels - read os.Stdin through the dataset package, so in a
+// test they read nothing, and differed from --model -).
+func TestEveryStdinInput(t *testing.T) {
+	d := newToy(t)
+	model := d.fitModel(t, "m.json")
+	svm := writeText(t, d.dir, "train.svm", "+1 1:0.5 3:-1\n-1 1:-0.25 2:1\n+1 2:0.75 3:-0.5\n-1 1:-1 3:0.25\n")
+	trained := filepath.Join(d.dir, "train.model")
+	fit := func(args ...string) []string {
+		return append([]string{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat"}, args...)
+	}
+	dam := fit("--method", "dam", "--unlabelled-features", d.Xtest, "--unlabelled-source-scores", d.Htest)
+	oracle := fit("--method", "best-source", "--oracle-features", d.Xtest, "--oracle-source-scores", d.Htest, "--oracle-labels", d.yte)
+	predict := []string{"predict", "--model", model, "--features", d.Xtest, "--source-scores", d.Htest, "--labels", d.yte}
+	cases := []stdinCase{
+		{"fit --features", fit(), d.X, ""},
+		{"fit --source-scores", fit(), d.H, ""},
+		{"fit --labels", fit(), d.ytext, ""},
+		{"fit --unlabelled-features", dam, d.Xtest, ""},
+		{"fit --unlabelled-source-scores", dam, d.Htest, ""},
+		{"fit --oracle-features", oracle, d.Xtest, ""},
+		{"fit --oracle-source-scores", oracle, d.Htest, ""},
+		{"fit --oracle-labels", oracle, d.yte, ""},
+		{"predict --model", predict, model, ""},
+		{"predict --features", predict, d.Xtest, ""},
+		{"predict --source-scores", predict, d.Htest, ""},
+		{"predict --labels", predict, d.yte, ""},
+		{"inspect MODEL", []string{"inspect", "--json", model}, model, ""},
+		{"train --data", []string{"train", "--data", svm, "--out", trained}, svm, trained},
+		{"train FILE", []string{"train", svm, trained}, svm, trained},
+	}
+	// Every flag whose help says it reads standard input is in the table.
+	for _, c := range newRootCmd(&streams{}).Commands() {
+		for _, line := range strings.Split(c.Flags().FlagUsagesWrapped(0), "\n") {
+			if !strings.Contains(line, "stdin") && !strings.Contains(line, "standard input") {
+				continue
+			}
+			i := strings.Index(line, "--")
+			name := c.Name() + " " + strings.Fields(line[i:])[0]
+			if !slices.ContainsFunc(cases, func(tc stdinCase) bool { return tc.name == name }) {
+				t.Errorf("%s reads standard input (its help says so) but is not tested here", name)
+			}
+		}
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			flag, _, _ := strings.Cut(strings.TrimPrefix(tc.name, strings.Fields(tc.name)[0]+" "), " ")
+			i := slices.Index(tc.args, flag) + 1 // the flag's value
+			if !strings.HasPrefix(flag, "--") {
+				i = slices.Index(tc.args, tc.file) // a positional argument
+			}
+			if i <= 0 || tc.args[i] != tc.file {
+				t.Fatalf("%q does not give %s the file %s", tc.args, flag, tc.file)
+			}
+			run := func(stdin string, args []string) (int, string, string, string) {
+				code, out, stderr := cli(t, stdin, args...)
+				var written []byte
+				if tc.out != "" {
+					var err error
+					if written, err = os.ReadFile(tc.out); err != nil {
+						t.Fatalf("%q: %v", args, err)
+					}
+					os.Remove(tc.out)
+				}
+				return code, out, stderr, string(written)
+			}
+			code, want, wantErr, wantFile := run("", tc.args)
+			if code != 0 || want+wantFile == "" {
+				t.Fatalf("from the file: exit %d, stdout %q: %s", code, want, wantErr)
+			}
+			content, err := os.ReadFile(tc.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := slices.Clone(tc.args)
+			args[i] = "-"
+			code, got, gotErr, gotFile := run(string(content), args)
+			if code != 0 || got != want || gotErr != wantErr || gotFile != wantFile {
+				t.Errorf("%q with the file on stdin: exit %d, stdout %d bytes, stderr %q; want 0 and the file's output (%d bytes, stderr %q)",
+					args, code, len(got), gotErr, len(want), wantErr)
+			}
+		})
+	}
+}
