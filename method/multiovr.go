@@ -127,6 +127,16 @@ type ovrModel struct {
 	scale  []float64
 }
 
+// NotConverged returns the binary models' reports as one, each entry naming
+// the classes whose fits it concerns (ConvergenceReporter).
+func (o *ovrModel) NotConverged() []NotConverged {
+	reports := make([][]NotConverged, len(o.models))
+	for k, m := range o.models {
+		reports[k] = notConvergedOf(m)
+	}
+	return mergeNotConverged(reports, o.classes)
+}
+
 // Models returns the binary model of each class (class k positive), for
 // inspect and the source-weight analysis.
 func (o *ovrModel) Models() []Model { return slices.Clone(o.models) }
@@ -281,6 +291,15 @@ type ensembleModel struct {
 	multiBase
 	members []MultiModel
 	weights []float64
+}
+
+// NotConverged returns the members' reports as one (ConvergenceReporter).
+func (e *ensembleModel) NotConverged() []NotConverged {
+	reports := make([][]NotConverged, len(e.members))
+	for i, m := range e.members {
+		reports[i] = notConvergedOf(m)
+	}
+	return mergeNotConverged(reports, nil)
 }
 
 // Scores returns Σ_i weights[i]·softmax(members[i]'s scores), row by row.
