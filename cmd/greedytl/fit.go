@@ -418,7 +418,7 @@ func warnNotConverged(s *streams, model interface{ Method() string }) {
 			what = "the final fit's among them, so the model's weights are where the solver stopped, not the method's solution"
 		}
 		s.warn(warning{Code: "not-converged", Classes: e.Classes,
-			Message: fmt.Sprintf("%s: %d of the fit's %d solver runs%s stopped before their stopping rule held (at their cap, or unable to progress), %s; solver: %s",
+			Message: fmt.Sprintf("%s: %d of the %d solver runs%s stopped before their stopping rule held (at their cap, or unable to progress), %s; solver: %s",
 				model.Method(), e.Stopped, e.Runs, where, what, e.Solver)})
 	}
 }

@@ -1,14 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/method"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -615,5 +618,45 @@ func TestFitWarnsNotConverged(t *testing.T) {
 		} else if len(w.Classes) == 0 || !strings.Contains(w.Message, "in the fits of "+strings.Join(quoteAll(w.Classes), ", ")+" against the rest") {
 			t.Errorf("%s: warning %q with classes %q: want the classes named in the message", what, w.Message, w.Classes)
 		}
+	}
+}
+
+// reporter is a model that reports solver runs that did not converge.
+type reporter []method.NotConverged
+
+func (reporter) Method() string                        { return "m" }
+func (r reporter) NotConverged() []method.NotConverged { return r }
+
+// TestWarnNotConvergedMessage: one warning per solver, saying whether the
+// final fit's run stopped (the model's weights) or only runs that chose a
+// hyperparameter, with the classes of a one-vs-rest model; none for a
+// model that reports nothing or is no ConvergenceReporter.
+func TestWarnNotConvergedMessage(t *testing.T) {
+	var errb bytes.Buffer
+	s := &streams{err: &errb}
+	warnNotConverged(s, reporter{
+		{Solver: "S1 (at most 5 steps)", Stopped: 2, Runs: 7, Final: true},
+		{Solver: "S2", Stopped: 1, Runs: 3, Classes: []string{"x", "y"}},
+	})
+	warnNotConverged(s, reporter(nil))
+	want := []warning{
+		{Code: "not-converged", Message: "m: 2 of the 7 solver runs stopped before their stopping rule held (at their cap, or unable to progress), the final fit's among them, so the model's weights are where the solver stopped, not the method's solution; solver: S1 (at most 5 steps)"},
+		{Code: "not-converged", Classes: []string{"x", "y"}, Message: `m: 1 of the 3 solver runs in the fits of "x", "y" against the rest stopped before their stopping rule held (at their cap, or unable to progress), only runs that chose a hyperparameter (cross-validation or leave-one-out), so the hyperparameter may not be the one converged runs choose; solver: S2`},
+	}
+	if len(s.warnings) != len(want) {
+		t.Fatalf("warnings %+v, want %+v", s.warnings, want)
+	}
+	for i, w := range want {
+		if g := s.warnings[i]; g.Code != w.Code || g.Message != w.Message || !slices.Equal(g.Classes, w.Classes) {
+			t.Errorf("warning %d: %+v, want %+v", i, g, w)
+		}
+		if !strings.Contains(errb.String(), "greedytl: warning: "+w.Message+"\n") {
+			t.Errorf("warning %d not on stderr:\n%s", i, errb.String())
+		}
+	}
+	errb.Reset()
+	warnNotConverged(s, struct{ method.MultiModel }{})
+	if errb.Len() != 0 || len(s.warnings) != len(want) {
+		t.Errorf("a model without a report warns: %s", errb.String())
 	}
 }
