@@ -121,6 +121,16 @@ func mergeNotConverged(reports [][]NotConverged, classes []string) []NotConverge
 	return out
 }
 
+// mergedReports returns the reports of models (notConvergedOf) as one
+// (mergeNotConverged, with classes).
+func mergedReports[M any](models []M, classes []string) []NotConverged {
+	reports := make([][]NotConverged, len(models))
+	for i, m := range models {
+		reports[i] = notConvergedOf(m)
+	}
+	return mergeNotConverged(reports, classes)
+}
+
 // notConvergedOf returns m's report, nil when m reports none.
 func notConvergedOf(m any) []NotConverged {
 	if r, ok := m.(ConvergenceReporter); ok {

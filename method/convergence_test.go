@@ -144,14 +144,7 @@ func TestNotConvergedMulti(t *testing.T) {
 	train, y, _, _ := multiProblem(4, 3, 6, 1, 8, 3)
 	fit := func(name string) MultiModel {
 		t.Helper()
-		mm, err := NewMulti(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		model, err := mm.FitMulti(context.Background(), train, y, Extra{Seed: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
+		model, _ := multiFile(t, name, train, y)
 		return model
 	}
 	for _, name := range []string{"multinomial-logistic", "greedytl-nway", "l1-logistic"} {

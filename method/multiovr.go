@@ -129,13 +129,7 @@ type ovrModel struct {
 
 // NotConverged returns the binary models' reports as one, each entry naming
 // the classes whose fits it concerns (ConvergenceReporter).
-func (o *ovrModel) NotConverged() []NotConverged {
-	reports := make([][]NotConverged, len(o.models))
-	for k, m := range o.models {
-		reports[k] = notConvergedOf(m)
-	}
-	return mergeNotConverged(reports, o.classes)
-}
+func (o *ovrModel) NotConverged() []NotConverged { return mergedReports(o.models, o.classes) }
 
 // Models returns the binary model of each class (class k positive), for
 // inspect and the source-weight analysis.
@@ -294,13 +288,7 @@ type ensembleModel struct {
 }
 
 // NotConverged returns the members' reports as one (ConvergenceReporter).
-func (e *ensembleModel) NotConverged() []NotConverged {
-	reports := make([][]NotConverged, len(e.members))
-	for i, m := range e.members {
-		reports[i] = notConvergedOf(m)
-	}
-	return mergeNotConverged(reports, nil)
-}
+func (e *ensembleModel) NotConverged() []NotConverged { return mergedReports(e.members, nil) }
 
 // Scores returns Σ_i weights[i]·softmax(members[i]'s scores), row by row.
 func (e *ensembleModel) Scores(d Data) (*mat.Dense, error) {
