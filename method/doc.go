@@ -69,6 +69,15 @@
 // panics. (Every Fit begins with startFit and defers endFit, which hold
 // these checks.)
 //
+// Solvers that stop short. A fit whose iterative solver stops before its
+// stopping rule holds — at its iteration cap, or unable to progress (the
+// logistic baselines' solvers of package linear, multinomial-logistic's
+// and greedytl-nway's L-BFGS) — keeps the model the solver reached and
+// says so: the model implements ConvergenceReporter, whose NotConverged
+// lists per solver how many of the fit's runs stopped, whether the final
+// fit's did and, for a one-vs-rest model, the classes (nil when every run
+// converged). The report does not change the model and is not in its file.
+//
 // # The GreedyTL family and the ridge baselines
 //
 // greedytl, greedytl-59 and greedytl-sp run the root package's greedytl.Fit
@@ -118,6 +127,7 @@
 //
 // method.go holds Data, Method, Model and the registry; spec.go the specs;
 // selection.go Model.Selected; loo.go the leave-one-out selection rule;
+// convergence.go the reports of solvers that stopped short; lbfgs.go L-BFGS;
 // one file per family of methods (greedy.go, greedyauto.go, ridge.go,
 // multikt.go, dam.go, logistic.go, dictionary.go, logme.go, stacked.go);
 // linearmodel.go the linear models; modelfile.go a model's file (Write,

@@ -13,18 +13,20 @@ const lbfgsMemory = 10
 // Wright, Algorithm 7.4, the two-loop recursion) with a backtracking
 // Armijo line search, from x, which it overwrites with the minimiser. fg
 // returns the function's value at x and writes its gradient to grad. It
-// stops when the gradient's infinity norm is at most tol, after maxIter
-// iterations, or when the line search finds no decrease (at the limit of
-// the arithmetic); it returns the number of iterations and the gradient's
-// final infinity norm. A correction pair
-// with sᵀy ≤ 0 is skipped, and a direction that is not one of descent
-// restarts from the steepest descent.
-func lbfgs(fg func(x, grad []float64) float64, x []float64, tol float64, maxIter int) (int, float64) {
+// stops when the gradient's infinity norm is at most tol (converged), after
+// maxIter iterations, or when the line search finds no decrease (at the
+// limit of the arithmetic); it returns the number of iterations, the
+// gradient's final infinity norm and whether it converged — false in the
+// last two cases, where x is the last iterate, not a point of gradient tol
+// (the fit reports it: NotConverged). A correction pair with sᵀy ≤ 0 is
+// skipped, and a direction that is not one of descent restarts from the
+// steepest descent.
+func lbfgs(fg func(x, grad []float64) float64, x []float64, tol float64, maxIter int) (iters int, gnorm float64, converged bool) {
 	n := len(x)
 	g := make([]float64, n)
 	f := fg(x, g)
 	if gn := floats.Norm(g, math.Inf(1)); gn <= tol {
-		return 0, gn
+		return 0, gn, true
 	}
 	var S, Y [][]float64
 	var rho []float64
@@ -68,7 +70,7 @@ func lbfgs(fg func(x, grad []float64) float64, x []float64, tol float64, maxIter
 			t /= 2
 		}
 		if !ok {
-			return it, floats.Norm(g, math.Inf(1))
+			return it, floats.Norm(g, math.Inf(1)), false
 		}
 		s := make([]float64, n)
 		y := make([]float64, n)
@@ -84,8 +86,8 @@ func lbfgs(fg func(x, grad []float64) float64, x []float64, tol float64, maxIter
 		copy(g, gn)
 		f = fn
 		if gn := floats.Norm(g, math.Inf(1)); gn <= tol {
-			return it, gn
+			return it, gn, true
 		}
 	}
-	return maxIter, floats.Norm(g, math.Inf(1))
+	return maxIter, floats.Norm(g, math.Inf(1)), false
 }

@@ -39,6 +39,9 @@ type Linear struct {
 	// Hyper holds the hyperparameters chosen by the fit (the file's
 	// "hyperparameters").
 	Hyper map[string]float64 `json:"-"`
+	// convergence is the fit's report of solver runs that did not
+	// converge (NotConverged; not in the file).
+	convergence
 }
 
 // Method returns l.Name.

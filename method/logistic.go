@@ -98,9 +98,15 @@ type logistic struct {
 // its cap on Newton steps (sklearn/svm/_base.py, _fit_liblinear), with the
 // intercept as a bias feature of value 1 (intercept_scaling = 1),
 // penalised like the weights.
-const (
-	sklearnL1Tol     = 1e-4
+const sklearnL1Tol = 1e-4
+
+// Variables only so that a test can force the caps.
+var (
+	// sklearnL1MaxIter is scikit-learn's cap on Newton steps.
 	sklearnL1MaxIter = 100
+	// enetMaxIter caps the exact solver's outer steps (linear.ElasticNetLR's
+	// default, given explicitly so that a NotConverged report names it).
+	enetMaxIter = 100
 )
 
 // standardL1Params returns the parameters of scikit-learn's standard
@@ -139,11 +145,23 @@ func (logistic) Needs() Needs { return Needs{} }
 
 // params returns the solver's parameters at cost c.
 func (l logistic) params(c float64) linear.Params {
-	return linear.Params{Solver: linear.ElasticNetLR, C: c, L1Ratio: l.l1Ratio, Eps: l.eps}
+	return linear.Params{Solver: linear.ElasticNetLR, C: c, L1Ratio: l.l1Ratio, Eps: l.eps, MaxIter: enetMaxIter}
+}
+
+// solverName names the solver of the fits and its stopping rule, for a
+// NotConverged report.
+func (l logistic) solverName() string {
+	if l.standard {
+		return fmt.Sprintf("%v (liblinear -s 6) with scikit-learn's stopping rule (tol %g, at most %d Newton steps)", linear.L1RLR, sklearnL1Tol, sklearnL1MaxIter)
+	}
+	return fmt.Sprintf("%v (to its relative duality gap, at most %d outer steps)", linear.ElasticNetLR, enetMaxIter)
 }
 
 // Fit trains the model (see the type's comment). It returns an error for
 // the inputs checkTrain rejects, when ctx is done and when a solver fails.
+// The model reports the solves that stopped at their cap (NotConverged): of
+// the whole sample's path and of the leave-one-out folds', each C's final
+// solve a run.
 func (l logistic) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
 	l.seed = extra.Seed
 	_, d, n, err := startFit(ctx, l.name, train)
@@ -156,11 +174,15 @@ func (l logistic) Fit(ctx context.Context, train Data, extra Extra) (result Mode
 	if err != nil {
 		return nil, err
 	}
-	path, err := l.path(ctx, z, train.Y, nil)
+	runs := &solverRuns{solver: l.solverName()}
+	path, converged, err := l.path(ctx, z, train.Y, nil)
 	if err != nil {
 		return nil, fmt.Errorf("method: %s: %w", l.name, err)
 	}
-	pred, err := l.leaveOneOut(ctx, concatColumns(dense(train.X), dense(train.H)), train.Y, path)
+	for _, c := range converged {
+		runs.add(c)
+	}
+	pred, err := l.leaveOneOut(ctx, concatColumns(dense(train.X), dense(train.H)), train.Y, path, runs)
 	if err != nil {
 		return nil, fmt.Errorf("method: %s: %w", l.name, err)
 	}
@@ -182,6 +204,7 @@ func (l logistic) Fit(ctx context.Context, train Data, extra Extra) (result Mode
 		B:     w[d+n],
 		Hyper: map[string]float64{"C": cGrid[best], "l1_ratio": l.l1Ratio},
 	}
+	model.notConverged = runs.report(converged[best])
 	if d == 0 {
 		model.WX = nil
 	}
@@ -200,8 +223,8 @@ func (l logistic) Fit(ctx context.Context, train Data, extra Extra) (result Mode
 // own statistics, fits them along the grid (with full[g], the whole
 // sample's weights, as a working-set hint) and scores example i. The value
 // is 0 when the other examples hold one class only. The folds run in
-// parallel on GOMAXPROCS workers.
-func (l logistic) leaveOneOut(ctx context.Context, raw *mat.Dense, y []float64, full [][]float64) ([][]float64, error) {
+// parallel on GOMAXPROCS workers; runs counts their solves.
+func (l logistic) leaveOneOut(ctx context.Context, raw *mat.Dense, y []float64, full [][]float64, runs *solverRuns) ([][]float64, error) {
 	m := len(y)
 	pred := make([][]float64, len(cGrid))
 	for g := range pred {
@@ -215,7 +238,7 @@ func (l logistic) leaveOneOut(ctx context.Context, raw *mat.Dense, y []float64, 
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				errs[i] = l.looFold(ctx, raw, y, i, full, pred)
+				errs[i] = l.looFold(ctx, raw, y, i, full, pred, runs)
 			}
 		}()
 	}
@@ -240,8 +263,8 @@ func (l logistic) leaveOneOut(ctx context.Context, raw *mat.Dense, y []float64, 
 
 // looFold fits the procedure without example i — standardisation included
 // — at every C of the grid and stores the decision values of example i in
-// pred[g][i].
-func (l logistic) looFold(ctx context.Context, raw *mat.Dense, y []float64, i int, full [][]float64, pred [][]float64) error {
+// pred[g][i]; runs counts its solves.
+func (l logistic) looFold(ctx context.Context, raw *mat.Dense, y []float64, i int, full [][]float64, pred [][]float64, runs *solverRuns) error {
 	m, p := raw.Dims()
 	rest := mat.NewDense(m-1, p, nil)
 	yRest := make([]float64, 0, m-1)
@@ -268,9 +291,12 @@ func (l logistic) looFold(ctx context.Context, raw *mat.Dense, y []float64, i in
 	if err != nil {
 		return err
 	}
-	path, err := l.path(ctx, z, yRest, full)
+	path, converged, err := l.path(ctx, z, yRest, full)
 	if err != nil {
 		return err
+	}
+	for _, c := range converged {
+		runs.add(c)
 	}
 	xi := zi.RawRowView(0)
 	for g, w := range path {
@@ -281,37 +307,40 @@ func (l logistic) looFold(ctx context.Context, raw *mat.Dense, y []float64, i in
 
 // path returns the weights (one per column of z, then the bias) of the
 // model at every C of cGrid, fitted on the standardised columns z with
-// labels y (both classes present). hint, when not nil, holds for every C
-// weights of a similar problem whose non-zero columns seed the working set.
-func (l logistic) path(ctx context.Context, z *mat.Dense, y []float64, hint [][]float64) ([][]float64, error) {
+// labels y (both classes present), and whether each C's solve converged.
+// hint, when not nil, holds for every C weights of a similar problem whose
+// non-zero columns seed the working set.
+func (l logistic) path(ctx context.Context, z *mat.Dense, y []float64, hint [][]float64) ([][]float64, []bool, error) {
 	if l.standard {
 		return l.standardPath(ctx, z, y)
 	}
 	s := newWorkingSetSolver(z, y, l.l1Ratio)
 	out := make([][]float64, len(cGrid))
+	converged := make([]bool, len(cGrid))
 	prev := make([]float64, s.p+1) // the previous C's weights; 0 below the grid
 	for g, c := range cGrid {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		var seed []float64
 		if hint != nil {
 			seed = hint[g]
 		}
-		w, err := s.solve(ctx, l.params(c), prev, seed)
+		w, conv, err := s.solve(ctx, l.params(c), prev, seed)
 		if err != nil {
-			return nil, fmt.Errorf("C = %g: %w", c, err)
+			return nil, nil, fmt.Errorf("C = %g: %w", c, err)
 		}
-		out[g], prev = w, w
+		out[g], prev, converged[g] = w, w, conv
 	}
-	return out, nil
+	return out, converged, nil
 }
 
 // standardPath returns, for every C of cGrid, the weights (one per column
 // of z, then the bias) of scikit-learn's standard L1-logistic fit
 // (standardL1Params) on all the columns of z with labels y, each started
-// from w = 0 as scikit-learn's grid search fits them.
-func (l logistic) standardPath(ctx context.Context, z *mat.Dense, y []float64) ([][]float64, error) {
+// from w = 0 as scikit-learn's grid search fits them, and whether each
+// converged.
+func (l logistic) standardPath(ctx context.Context, z *mat.Dense, y []float64) ([][]float64, []bool, error) {
 	_, p := z.Dims()
 	all := make([]int, p)
 	for j := range all {
@@ -319,17 +348,19 @@ func (l logistic) standardPath(ctx context.Context, z *mat.Dense, y []float64) (
 	}
 	x := denseColumnsCSR(z, all)
 	out := make([][]float64, len(cGrid))
+	converged := make([]bool, len(cGrid))
 	for g, c := range cGrid {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		w := make([]float64, p+1)
-		if err := trainFavouringPositive(ctx, &linear.Problem{X: x, Y: y, Bias: 1}, standardL1Params(c, l.seed), all, w); err != nil {
-			return nil, fmt.Errorf("C = %g: %w", c, err)
+		conv, err := trainFavouringPositive(ctx, &linear.Problem{X: x, Y: y, Bias: 1}, standardL1Params(c, l.seed), all, w)
+		if err != nil {
+			return nil, nil, fmt.Errorf("C = %g: %w", c, err)
 		}
-		out[g] = w
+		out[g], converged[g] = w, conv
 	}
-	return out, nil
+	return out, converged, nil
 }
 
 // configureL1Logistic is l1-logistic's Configure: the key "exact" (0 or 1)
@@ -396,10 +427,11 @@ func newWorkingSetSolver(z *mat.Dense, y []float64, l1Ratio float64) *workingSet
 // the working set from the non-zero columns of prev (the solution at a
 // smaller C, or zero) and of hint (may be nil), and the columns that
 // violate the optimality conditions most at hint, or at prev without one.
-func (s *workingSetSolver) solve(ctx context.Context, params linear.Params, prev, hint []float64) ([]float64, error) {
+// It reports whether the last solve, on the final working set, converged.
+func (s *workingSetSolver) solve(ctx context.Context, params linear.Params, prev, hint []float64) ([]float64, bool, error) {
 	w := make([]float64, s.p+1)
 	if params.C*s.zero <= s.l1 {
-		return w, nil // the optimality conditions hold at w = 0
+		return w, true, nil // the optimality conditions hold at w = 0
 	}
 	clear(s.in)
 	var set []int
@@ -421,11 +453,12 @@ func (s *workingSetSolver) solve(ctx context.Context, params linear.Params, prev
 	}
 	for {
 		slices.Sort(set)
-		if err := s.solveOn(ctx, params, set, w); err != nil {
-			return nil, err
+		converged, err := s.solveOn(ctx, params, set, w)
+		if err != nil {
+			return nil, false, err
 		}
 		if !s.addViolators(params.C, w, &set, add) {
-			return w, nil
+			return w, converged, nil
 		}
 	}
 }
@@ -472,8 +505,9 @@ func (s *workingSetSolver) addViolators(c float64, w []float64, set *[]int, add 
 }
 
 // solveOn solves the problem restricted to the columns set (sorted) and the
-// bias, and writes the solution into w (zero outside the set).
-func (s *workingSetSolver) solveOn(ctx context.Context, params linear.Params, set []int, w []float64) error {
+// bias, writes the solution into w (zero outside the set) and reports
+// whether the solver converged.
+func (s *workingSetSolver) solveOn(ctx context.Context, params linear.Params, set []int, w []float64) (bool, error) {
 	return trainFavouringPositive(ctx, &linear.Problem{X: denseColumnsCSR(s.z, set), Y: s.y, Bias: 1}, params, set, w)
 }
 
@@ -500,12 +534,13 @@ func denseColumnsCSR(z *mat.Dense, set []int) *sparse.CSR {
 // trainFavouringPositive trains prob (labels ±1, the columns of a matrix
 // whose columns set they are, and a bias feature) with params and writes
 // the weights favouring +1 into w: column set[k]'s weight at set[k], the
-// bias last (len(w)−1), zero elsewhere. It returns linear.Train's errors,
+// bias last (len(w)−1), zero elsewhere. It reports whether the solver
+// converged (linear.Model.Converged) and returns linear.Train's errors,
 // ctx's included.
-func trainFavouringPositive(ctx context.Context, prob *linear.Problem, params linear.Params, set []int, w []float64) error {
+func trainFavouringPositive(ctx context.Context, prob *linear.Problem, params linear.Params, set []int, w []float64) (bool, error) {
 	fit, err := linear.Train(ctx, prob, params)
 	if err != nil {
-		return err
+		return false, err
 	}
 	// Train lists the labels ±1 as [1 −1], so the weights favour +1; the
 	// check keeps this independent of that rule.
@@ -518,7 +553,7 @@ func trainFavouringPositive(ctx context.Context, prob *linear.Problem, params li
 		w[j] = sign * fit.W[k]
 	}
 	w[len(w)-1] = sign * fit.W[len(set)]
-	return nil
+	return fit.Converged, nil
 }
 
 // sigmoid returns 1/(1 + exp(−t)) without overflow.

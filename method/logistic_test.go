@@ -66,7 +66,7 @@ func TestWorkingSetSolver(t *testing.T) {
 	} {
 		for _, name := range []string{"l1-logistic", "elastic-net"} {
 			l := tightLogistic(name)
-			path, err := l.path(context.Background(), tc.z, tc.y, nil)
+			path, _, err := l.path(context.Background(), tc.z, tc.y, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,7 +95,7 @@ func TestWorkingSetSolver(t *testing.T) {
 	c0 := l.l1Ratio / s.zero
 	prev := make([]float64, 66)
 	for _, c := range []float64{c0 * 0.999, c0 * 1.01} {
-		w, err := s.solve(context.Background(), l.params(c), prev, nil)
+		w, _, err := s.solve(context.Background(), l.params(c), prev, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +133,7 @@ func TestLogisticLOO(t *testing.T) {
 			l = tightLogistic(name)
 			params, tol = l.params, 1e-4
 		}
-		pred, err := l.leaveOneOut(context.Background(), raw, data.Y, nil)
+		pred, err := l.leaveOneOut(context.Background(), raw, data.Y, nil, &solverRuns{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,7 +193,7 @@ func TestLOOHonestOnNoise(t *testing.T) {
 	logisticLOO := func(name string) func(*testing.T, *mat.Dense, []float64, uint64) [][]float64 {
 		return func(t *testing.T, raw *mat.Dense, y []float64, _ uint64) [][]float64 {
 			meth, _ := New(name)
-			pred, err := meth.(logistic).leaveOneOut(context.Background(), raw, y, nil)
+			pred, err := meth.(logistic).leaveOneOut(context.Background(), raw, y, nil, &solverRuns{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -391,7 +391,7 @@ func TestLogisticFit(t *testing.T) {
 // decision value 0), no sources, no features.
 func TestLogisticEdgeCases(t *testing.T) {
 	single := syntheticTransfer(73, 11, 1, 6, 4, 2)
-	pred, err := tightLogistic("l1-logistic").leaveOneOut(context.Background(), concatColumns(dense(single.X), dense(single.H)), single.Y, nil)
+	pred, err := tightLogistic("l1-logistic").leaveOneOut(context.Background(), concatColumns(dense(single.X), dense(single.H)), single.Y, nil, &solverRuns{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -170,7 +170,7 @@ func TestMultinomialMatchesSklearn(t *testing.T) {
 			for i := range all {
 				all[i] = i
 			}
-			x, err := fitMultinomial(context.Background(), F, y.Y, tc.K, all, tc.C, nil, 1e-10)
+			x, _, err := fitMultinomial(context.Background(), F, y.Y, tc.K, all, tc.C, nil, 1e-10)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -219,6 +219,9 @@ type LinearMulti struct {
 	// norm is how z is normalised before the product: "" (not),
 	// NormaliseRows or NormaliseBlocks.
 	norm string
+	// convergence is the fit's report of solver runs that did not
+	// converge (NotConverged; not in the file).
+	convergence
 }
 
 // The normalisations of a linear multi-class model's rows (the file's

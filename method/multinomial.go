@@ -59,8 +59,6 @@ const (
 	// multinomialCVTol is the cross-validation fits' tolerance: coarser,
 	// since only the held-out predictions matter.
 	multinomialCVTol = 1e-4
-	// multinomialIters caps the L-BFGS iterations of one fit.
-	multinomialIters = 1000
 	// multinomialFolds is the largest number of folds.
 	multinomialFolds = 5
 	// multinomialDefaultC is C when cross-validation is impossible.
@@ -69,6 +67,10 @@ const (
 	// cross-validation of C uses (cvSubsample).
 	multinomialCVPerClass = 20
 )
+
+// multinomialIters caps the L-BFGS iterations of one fit; a variable only
+// so that a test can force the cap.
+var multinomialIters = 1000
 
 // Name returns "multinomial-logistic".
 func (multinomialLogistic) Name() string { return "multinomial-logistic" }
@@ -84,7 +86,9 @@ func (ml multinomialLogistic) FitMulti(ctx context.Context, train Data, y ClassL
 
 // fitMultinomialModel fits the multinomial logistic model on the columns
 // of Z from column first on (the earlier ones get weight 0), standardised
-// by s, C chosen as multinomialLogistic says.
+// by s, C chosen as multinomialLogistic says. The model reports the L-BFGS
+// runs, of the cross-validation and of the final fit, that stopped before
+// their tolerance (NotConverged).
 func fitMultinomialModel(ctx context.Context, name string, s blockScaler, Z *mat.Dense, y ClassLabels, seed uint64, first int) (*LinearMulti, error) {
 	m, p := Z.Dims()
 	K := len(y.Names)
@@ -103,7 +107,8 @@ func fitMultinomialModel(ctx context.Context, name string, s blockScaler, Z *mat
 			ycv.Y[t] = y.Y[i]
 		}
 	}
-	c, err := chooseMultinomialC(ctx, Fcv, ycv, seed)
+	runs := &solverRuns{solver: fmt.Sprintf("L-BFGS (to a gradient tolerance, at most %d iterations)", multinomialIters)}
+	c, err := chooseMultinomialC(ctx, Fcv, ycv, seed, runs)
 	if err != nil {
 		return nil, err
 	}
@@ -111,10 +116,11 @@ func fitMultinomialModel(ctx context.Context, name string, s blockScaler, Z *mat
 	for i := range all {
 		all[i] = i
 	}
-	x, err := fitMultinomial(ctx, F, y.Y, K, all, c, nil, multinomialTol)
+	x, converged, err := fitMultinomial(ctx, F, y.Y, K, all, c, nil, multinomialTol)
 	if err != nil {
 		return nil, err
 	}
+	runs.add(converged)
 	r := F.RawMatrix().Cols
 	beta := mat.NewDense(K, r, x[:K*r])
 	w := mat.NewDense(K, p, nil)
@@ -134,6 +140,7 @@ func fitMultinomialModel(ctx context.Context, name string, s blockScaler, Z *mat
 		b[k] -= mean
 	}
 	l := &LinearMulti{multiBase: multiBase{name, slices.Clone(y.Names), map[string]float64{"C": c}}, s: s, w: w, b: b}
+	l.notConverged = runs.report(converged)
 	if err := checkFiniteScores(w); err != nil {
 		return nil, fmt.Errorf("method: %s: the weights are not finite", name)
 	}
@@ -216,8 +223,8 @@ func cvSubsample(y ClassLabels, seed uint64) []int {
 }
 
 // chooseMultinomialC chooses C by stratified cross-validation (see
-// multinomialLogistic).
-func chooseMultinomialC(ctx context.Context, F *mat.Dense, y ClassLabels, seed uint64) (float64, error) {
+// multinomialLogistic); runs counts its fits.
+func chooseMultinomialC(ctx context.Context, F *mat.Dense, y ClassLabels, seed uint64, runs *solverRuns) (float64, error) {
 	counts := y.Counts()
 	k := min(multinomialFolds, slices.Min(counts))
 	if k < 2 {
@@ -238,9 +245,11 @@ func chooseMultinomialC(ctx context.Context, F *mat.Dense, y ClassLabels, seed u
 		var x []float64
 		for g, c := range cs {
 			var err error
-			if x, err = fitMultinomial(ctx, F, y.Y, K, in, c, x, multinomialCVTol); err != nil {
+			var converged bool
+			if x, converged, err = fitMultinomial(ctx, F, y.Y, K, in, c, x, multinomialCVTol); err != nil {
 				return 0, err
 			}
+			runs.add(converged)
 			beta := mat.NewDense(K, r, x[:K*r])
 			for _, i := range out {
 				p := prob[g][i*K : (i+1)*K]
@@ -303,9 +312,9 @@ var errNotFinite = errors.New("method: multinomial-logistic: the objective is no
 
 // fitMultinomial minimises the objective of multinomialLogistic divided by
 // C·|rows| over the rows of F listed, from x0 (nil: zero), to a gradient of
-// infinity norm tol, and returns the parameters: B (K × r, row-major), then
-// b (K).
-func fitMultinomial(ctx context.Context, F *mat.Dense, y []int, K int, rows []int, C float64, x0 []float64, tol float64) ([]float64, error) {
+// infinity norm tol, and returns the parameters — B (K × r, row-major),
+// then b (K) — and whether L-BFGS reached tol (lbfgs).
+func fitMultinomial(ctx context.Context, F *mat.Dense, y []int, K int, rows []int, C float64, x0 []float64, tol float64) ([]float64, bool, error) {
 	_, r := F.Dims()
 	Fs := rowsOf(F, rows)
 	m := len(rows)
@@ -371,11 +380,11 @@ func fitMultinomial(ctx context.Context, F *mat.Dense, y []int, K int, rows []in
 		copy(x, x0)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	lbfgs(func(x, grad []float64) float64 { return fg(grad, x) }, x, tol, multinomialIters)
+	_, _, converged := lbfgs(func(x, grad []float64) float64 { return fg(grad, x) }, x, tol, multinomialIters)
 	if lastErr != nil {
-		return nil, lastErr
+		return nil, false, lastErr
 	}
-	return x, nil
+	return x, converged, nil
 }

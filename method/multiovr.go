@@ -127,6 +127,10 @@ type ovrModel struct {
 	scale  []float64
 }
 
+// NotConverged returns the binary models' reports as one, each entry naming
+// the classes whose fits it concerns (ConvergenceReporter).
+func (o *ovrModel) NotConverged() []NotConverged { return mergedReports(o.models, o.classes) }
+
 // Models returns the binary model of each class (class k positive), for
 // inspect and the source-weight analysis.
 func (o *ovrModel) Models() []Model { return slices.Clone(o.models) }
@@ -282,6 +286,9 @@ type ensembleModel struct {
 	members []MultiModel
 	weights []float64
 }
+
+// NotConverged returns the members' reports as one (ConvergenceReporter).
+func (e *ensembleModel) NotConverged() []NotConverged { return mergedReports(e.members, nil) }
 
 // Scores returns Σ_i weights[i]·softmax(members[i]'s scores), row by row.
 func (e *ensembleModel) Scores(d Data) (*mat.Dense, error) {

@@ -50,6 +50,11 @@ type stackedLogistic struct{}
 // stackedFolds is the largest number of cross-validation folds.
 const stackedFolds = 5
 
+// stackedMaxIter caps the solver's iterations (linear.L2RLR's default, given
+// explicitly so that a NotConverged report names it); a variable only so
+// that a test can force the cap.
+var stackedMaxIter = 1000
+
 // Name returns "stacked-logistic".
 func (stackedLogistic) Name() string { return "stacked-logistic" }
 
@@ -57,7 +62,8 @@ func (stackedLogistic) Name() string { return "stacked-logistic" }
 // sample.
 func (stackedLogistic) Needs() Needs { return Needs{} }
 
-// Fit trains the model (see stackedLogistic).
+// Fit trains the model (see stackedLogistic). The model reports the fits
+// that stopped at the solver's cap (NotConverged).
 func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
 	m, d, n, err := startFit(ctx, "stacked-logistic", train)
 	if err != nil {
@@ -69,6 +75,7 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (resu
 		return nil, err
 	}
 	pos, neg, _ := classCounts(train.Y)
+	runs := &solverRuns{solver: fmt.Sprintf("%v (liblinear -s 0, at most %d iterations)", linear.L2RLR, stackedMaxIter)}
 	c := 1.0
 	if k := min(stackedFolds, pos, neg); k >= 2 {
 		fold := linear.StratifiedFolds(train.Y, k, extra.Seed)
@@ -90,10 +97,11 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (resu
 				return nil, fmt.Errorf("method: stacked-logistic: %w", err)
 			}
 			for g, cg := range cGrid {
-				w, err := model(cg)
+				w, converged, err := model(cg)
 				if err != nil {
 					return nil, err
 				}
+				runs.add(converged)
 				for k, i := range out {
 					cands[g].Pred[i] = decision(zo.RawRowView(k), w)
 				}
@@ -113,10 +121,11 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (resu
 	if err != nil {
 		return nil, err
 	}
-	w, err := model(c)
+	w, converged, err := model(c)
 	if err != nil {
 		return nil, err
 	}
+	runs.add(converged)
 	lin := &Linear{
 		Name:  "stacked-logistic",
 		X:     standardize.Fit(train.X),
@@ -126,6 +135,7 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (resu
 		B:     w[d+n],
 		Hyper: map[string]float64{"C": c},
 	}
+	lin.notConverged = runs.report(converged)
 	if d == 0 {
 		lin.WX = nil
 	}
@@ -140,8 +150,8 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (resu
 
 // fitRows standardises the rows of raw (the columns [X, H]) on their own
 // statistics and returns the scaler and a function that returns the weights (one per column, then the bias) fitted at a
-// given C. The rows must hold both classes.
-func (stackedLogistic) fitRows(ctx context.Context, raw *mat.Dense, y []float64, rows []int) (standardize.Scaler, func(c float64) ([]float64, error), error) {
+// given C, and whether the solver converged. The rows must hold both classes.
+func (stackedLogistic) fitRows(ctx context.Context, raw *mat.Dense, y []float64, rows []int) (standardize.Scaler, func(c float64) ([]float64, bool, error), error) {
 	sub := rowsOf(raw, rows)
 	if err := ctx.Err(); err != nil {
 		return standardize.Scaler{}, nil, err
@@ -168,16 +178,16 @@ func (stackedLogistic) fitRows(ctx context.Context, raw *mat.Dense, y []float64,
 	neg := float64(len(rows)) - pos
 	prob := &linear.Problem{X: sparse.FromDense(z), Y: ys, Bias: 1}
 	_, p := z.Dims()
-	fit := func(c float64) ([]float64, error) {
+	fit := func(c float64) ([]float64, bool, error) {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		mdl, err := linear.Train(ctx, prob, linear.Params{
-			Solver: linear.L2RLR, C: c, Eps: 1e-4,
+			Solver: linear.L2RLR, C: c, Eps: 1e-4, MaxIter: stackedMaxIter,
 			WeightPos: float64(len(rows)) / (2 * pos), WeightNeg: float64(len(rows)) / (2 * neg),
 		})
 		if err != nil {
-			return nil, fmt.Errorf("method: stacked-logistic: C = %g: %w", c, err)
+			return nil, false, fmt.Errorf("method: stacked-logistic: C = %g: %w", c, err)
 		}
 		sign := 1.0 // Train lists the labels as they come; the weights favour Labels[0]
 		if mdl.Labels[0] != 1 {
@@ -187,7 +197,7 @@ func (stackedLogistic) fitRows(ctx context.Context, raw *mat.Dense, y []float64,
 		for j := range w {
 			w[j] = sign * mdl.W[j]
 		}
-		return w, nil
+		return w, mdl.Converged, nil
 	}
 	return sc, fit, nil
 }

@@ -119,7 +119,14 @@ their classes and model files, in order), which predict checks.
 A fit that succeeds may warn about its model, on standard error
 ("greedytl: warning: ..."): constant-classes, per-class models of a fit one
 class against the rest that keep no column (their scores tie, so one class
-takes the rows no other class scores higher). With --json (and --out FILE)
+takes the rows no other class scores higher); not-converged, runs of an
+iterative solver (the logistic baselines' liblinear solvers, the L-BFGS of
+multinomial-logistic and greedytl-nway) that stopped at their iteration cap
+or could not progress before their stopping rule held: the warning names
+the solver, how many of the fit's runs stopped, whether the final fit's did
+(else only runs that chose a hyperparameter) and, one class against the
+rest, the classes concerned; the model is written all the same, as the
+solver left it (as train's "WARNING: reaching max number of iterations"). With --json (and --out FILE)
 fit prints a JSON report on standard output, for programs that drive it:
 {"model": FILE, "warnings": [{"code", "message", "classes"}, ...]}, the
 warnings as printed (without the prefix) with the classes they concern
@@ -379,6 +386,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		}
 		return badInput(fmt.Errorf("fitting %s on %s: %w", m.Name(), o.data.describe(), err))
 	}
+	warnNotConverged(s, model)
 	src, err := o.data.sourcesID()
 	if err != nil {
 		return err
@@ -386,6 +394,33 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	info := method.FileInfo{Sources: src, Labels: &modelfile.LabelNames{Positive: pos, Negative: neg}}
 	write := func(w io.Writer) error { return method.Write(w, model, info) }
 	return o.writeModel(s, write, model.Method()+" model")
+}
+
+// warnNotConverged warns (code "not-converged") of each solver of which
+// runs of the fit that made model stopped before their stopping rule held
+// (method.ConvergenceReporter): the method, the solver and its limit, how
+// many runs, whether the final fit's is one of them and, for a model fitted
+// one class against the rest, the classes concerned. The model is written
+// all the same: it is what the solver reached, as liblinear's "reaching max
+// number of iterations" leaves it (train prints that).
+func warnNotConverged(s *streams, model interface{ Method() string }) {
+	r, ok := model.(method.ConvergenceReporter)
+	if !ok {
+		return
+	}
+	for _, e := range r.NotConverged() {
+		where := ""
+		if len(e.Classes) > 0 {
+			where = fmt.Sprintf(" in the fits of %s against the rest", strings.Join(quoteAll(e.Classes), ", "))
+		}
+		what := "only runs that chose a hyperparameter (cross-validation or leave-one-out), so the hyperparameter may not be the one converged runs choose"
+		if e.Final {
+			what = "the final fit's among them, so the model's weights are where the solver stopped, not the method's solution"
+		}
+		s.warn(warning{Code: "not-converged", Classes: e.Classes,
+			Message: fmt.Sprintf("%s: %d of the %d solver runs%s stopped before their stopping rule held (at their cap, or unable to progress), %s; solver: %s",
+				model.Method(), e.Stopped, e.Runs, where, what, e.Solver)})
+	}
 }
 
 // loadUnlabelled reads the --unlabelled-* inputs of a transductive method

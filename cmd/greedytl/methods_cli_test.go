@@ -478,3 +478,152 @@ func TestInspectNamesSources(t *testing.T) {
 		}
 	}
 }
+
+// nearlyDegenerate writes to dir the features and labels of a problem on
+// which liblinear's solvers stop short of their stopping rule: K classes of
+// per rows whose p features are one strong common factor plus, for class
+// k ≥ 1, a shift of 1e-4 (and noise of 1e-7, then 1e-9) along a direction
+// of its own: standardised, the columns are nearly one column, and the
+// class directions nearly vanish (the Python package's test draws the
+// same problem).
+func nearlyDegenerate(t *testing.T, dir string, seed uint64, K, per, p int) (X, y string) {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	m := K * per
+	L := mat.NewDense(m, K, nil)
+	var labels strings.Builder
+	for i := range m {
+		k := i / per
+		fmt.Fprintf(&labels, "c%d\n", k)
+		L.Set(i, 0, rng.NormFloat64())
+		for j := 1; j < K; j++ {
+			v := 1e-7 * rng.NormFloat64()
+			if j == k {
+				v += 1e-4
+			}
+			L.Set(i, j, v)
+		}
+	}
+	B := mat.NewDense(K, p, nil)
+	for j := range K * p {
+		B.RawMatrix().Data[j] = rng.NormFloat64()
+	}
+	var Z mat.Dense
+	Z.Mul(L, B)
+	for i := range m {
+		for j := range p {
+			Z.Set(i, j, Z.At(i, j)+1e-9*rng.NormFloat64())
+		}
+	}
+	return writeNPY(t, dir, "degenerate.npy", &Z), writeText(t, dir, "degenerate.txt", labels.String())
+}
+
+// TestFitWarnsNotConverged: a fit whose solver runs stop before their
+// stopping rule held (l1-logistic and elastic-net on nearly degenerate
+// columns) warns, code "not-converged", naming the method, the solver
+// and, one class against the rest, the classes whose fits stopped; fit
+// --json reports the same warning, and the model is written all the same.
+// A binary fit warns without classes;
+// fits that converge (greedytl-nway, l1-logistic on informative data) do
+// not warn of it.
+func TestFitWarnsNotConverged(t *testing.T) {
+	dir := t.TempDir()
+	X, y := nearlyDegenerate(t, dir, 2, 3, 3, 6)
+	informative := writeNPY(t, dir, "inf.npy", mat.NewDense(6, 2, []float64{3, 0, 3.5, 0.1, 0, 3, 0.2, 3.1, -3, -3, -3.2, -2.9}))
+	yInf := writeText(t, dir, "inf.txt", "a\na\nb\nb\nc\nc\n")
+	for _, tc := range []struct {
+		method, x, y, positive string
+		solver                 string // "" for no warning
+	}{
+		{"l1-logistic", X, y, "", "L1R_LR (liblinear -s 6)"},
+		{"elastic-net", X, y, "", "ELASTICNET_LR"},
+		{"elastic-net", X, y, "c1", "ELASTICNET_LR"},
+		{"greedytl-nway", X, y, "", ""},
+		{"l1-logistic", informative, yInf, "", ""},
+	} {
+		out := filepath.Join(dir, "m.json")
+		args := []string{"fit", "--method", tc.method, "--features", tc.x, "--labels", tc.y, "--out", out}
+		if tc.positive != "" {
+			args = append(args, "--positive", tc.positive)
+		}
+		what := tc.method + " on " + filepath.Base(tc.x) + " " + tc.positive
+		code, stdout, stderr := cli(t, "", append(args, "--json")...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", what, code, stderr)
+		}
+		if _, err := os.Stat(out); err != nil {
+			t.Errorf("%s: the model was not written: %v", what, err)
+		}
+		os.Remove(out)
+		var rep fitReport
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatal(err)
+		}
+		var found []warning
+		for _, w := range rep.Warnings {
+			if w.Code == "not-converged" {
+				found = append(found, w)
+			}
+		}
+		if tc.solver == "" {
+			if len(found) != 0 || strings.Contains(stderr, "stopping rule") {
+				t.Errorf("%s: converged fit warns %+v:\n%s", what, found, stderr)
+			}
+			continue
+		}
+		if len(found) != 1 {
+			t.Fatalf("%s: %d not-converged warnings in %+v, want 1; stderr:\n%s", what, len(found), rep.Warnings, stderr)
+		}
+		w := found[0]
+		if !strings.HasPrefix(w.Message, tc.method+": ") || !strings.Contains(w.Message, tc.solver) ||
+			!strings.Contains(stderr, "greedytl: warning: "+w.Message+"\n") {
+			t.Errorf("%s: warning %q: want it to start with the method, name the solver %q and be on stderr:\n%s", what, w.Message, tc.solver, stderr)
+		}
+		if tc.positive != "" {
+			if w.Classes != nil {
+				t.Errorf("%s: binary fit's warning names classes %q", what, w.Classes)
+			}
+		} else if len(w.Classes) == 0 || !strings.Contains(w.Message, "in the fits of "+strings.Join(quoteAll(w.Classes), ", ")+" against the rest") {
+			t.Errorf("%s: warning %q with classes %q: want the classes named in the message", what, w.Message, w.Classes)
+		}
+	}
+}
+
+// reporter is a model that reports solver runs that did not converge.
+type reporter []method.NotConverged
+
+func (reporter) Method() string                        { return "m" }
+func (r reporter) NotConverged() []method.NotConverged { return r }
+
+// TestWarnNotConvergedMessage: one warning per solver, saying whether the
+// final fit's run stopped (the model's weights) or only runs that chose a
+// hyperparameter, with the classes of a one-vs-rest model; none for a
+// model that reports nothing or is no ConvergenceReporter.
+func TestWarnNotConvergedMessage(t *testing.T) {
+	var errb bytes.Buffer
+	s := &streams{err: &errb}
+	warnNotConverged(s, reporter{
+		{Solver: "S1 (at most 5 steps)", Stopped: 2, Runs: 7, Final: true},
+		{Solver: "S2", Stopped: 1, Runs: 3, Classes: []string{"x", "y"}},
+	})
+	warnNotConverged(s, reporter(nil))
+	want := []warning{
+		{Code: "not-converged", Message: "m: 2 of the 7 solver runs stopped before their stopping rule held (at their cap, or unable to progress), the final fit's among them, so the model's weights are where the solver stopped, not the method's solution; solver: S1 (at most 5 steps)"},
+		{Code: "not-converged", Classes: []string{"x", "y"}, Message: `m: 1 of the 3 solver runs in the fits of "x", "y" against the rest stopped before their stopping rule held (at their cap, or unable to progress), only runs that chose a hyperparameter (cross-validation or leave-one-out), so the hyperparameter may not be the one converged runs choose; solver: S2`},
+	}
+	if len(s.warnings) != len(want) {
+		t.Fatalf("warnings %+v, want %+v", s.warnings, want)
+	}
+	for i, w := range want {
+		if g := s.warnings[i]; g.Code != w.Code || g.Message != w.Message || !slices.Equal(g.Classes, w.Classes) {
+			t.Errorf("warning %d: %+v, want %+v", i, g, w)
+		}
+		if !strings.Contains(errb.String(), "greedytl: warning: "+w.Message+"\n") {
+			t.Errorf("warning %d not on stderr:\n%s", i, errb.String())
+		}
+	}
+	errb.Reset()
+	warnNotConverged(s, struct{ method.MultiModel }{})
+	if errb.Len() != 0 || len(s.warnings) != len(want) {
+		t.Errorf("a model without a report warns: %s", errb.String())
+	}
+}

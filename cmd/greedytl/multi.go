@@ -82,6 +82,7 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, c
 		return badInput(fmt.Errorf("fitting %s on %s with the %d classes of %s: %w", mm.Name(), o.data.describe(), len(cls.Names), displayName(o.data.labels), err))
 	}
 	warnConstantClasses(s, model)
+	warnNotConverged(s, model)
 	src, err := o.data.sourcesID()
 	if err != nil {
 		return err

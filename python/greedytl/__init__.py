@@ -9,10 +9,13 @@ scikit-learn classifiers, a greedytl sources directory or any callable
 
 The command is found through ``$GREEDYTL_BIN`` or on PATH; install it from
 the repository with ``go install ./cmd/greedytl``.  The warnings greedytl
-prints about a fitted model reach Python as :class:`GreedyTLWarning`.
+prints about a fitted model reach Python as :class:`GreedyTLWarning` (a
+solver that stopped before converging as :class:`GreedyTLConvergenceWarning`,
+also scikit-learn's ``ConvergenceWarning``).
 """
 
-from ._cli import CLIError, CLIInputError, CommandNotFoundError, GreedyTLWarning, cli_info, find_greedytl
+from ._cli import (CLIError, CLIInputError, CommandNotFoundError, GreedyTLConvergenceWarning, GreedyTLWarning, cli_info,
+                   find_greedytl)
 from ._estimator import TransferClassifier
 from ._model import ModelFileError, parse_model, read_model
 from ._sources import Sources, SourcesDir
@@ -32,4 +35,5 @@ __all__ = [
     "CLIInputError",
     "CommandNotFoundError",
     "GreedyTLWarning",
+    "GreedyTLConvergenceWarning",
 ]

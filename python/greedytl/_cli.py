@@ -22,10 +22,13 @@ import sys
 import tempfile
 import warnings
 
+from ._compat import ConvergenceWarning
+
 __all__ = [
     "ENV_VAR",
     "CLIError",
     "CommandNotFoundError",
+    "GreedyTLConvergenceWarning",
     "GreedyTLWarning",
     "find_greedytl",
     "cli_info",
@@ -81,6 +84,15 @@ class GreedyTLWarning(UserWarning):
     def __init__(self, message, code=None):
         super().__init__(message)
         self.code = code
+
+
+class GreedyTLConvergenceWarning(GreedyTLWarning, ConvergenceWarning):
+    """A :class:`GreedyTLWarning` of code ``"not-converged"``: runs of an
+    iterative solver of the fit stopped before their stopping rule held (at
+    their iteration cap, or unable to progress), so that the model is where
+    the solver stopped.  It is also scikit-learn's
+    ``sklearn.exceptions.ConvergenceWarning`` (a stand-in when scikit-learn
+    is absent), which filters written for scikit-learn's estimators catch."""
 
 
 class CLIInputError(ValueError):
@@ -277,7 +289,8 @@ def warn(report_warnings, name_class=None, stacklevel=2):
         if name_class is not None and classes:
             msg += " (greedytl's class {})".format(", ".join(
                 "{} is {}".format(json.dumps(c), name_class(c)) for c in classes))
-        warnings.warn(GreedyTLWarning(msg, w.get("code")), stacklevel=stacklevel + 1)
+        cls = GreedyTLConvergenceWarning if w.get("code") == "not-converged" else GreedyTLWarning
+        warnings.warn(cls(msg, w.get("code")), stacklevel=stacklevel + 1)
 
 
 def _stop(proc):

@@ -19,7 +19,7 @@ except ImportError:  # pragma: no cover - exercised only without scikit-learn
 
 if HAVE_SKLEARN:
     from sklearn.base import BaseEstimator, ClassifierMixin
-    from sklearn.exceptions import NotFittedError
+    from sklearn.exceptions import ConvergenceWarning, NotFittedError
     from sklearn.utils import check_random_state
     from sklearn.utils.multiclass import check_classification_targets
     from sklearn.utils.validation import check_is_fitted
@@ -36,6 +36,9 @@ if HAVE_SKLEARN:
 else:  # pragma: no cover
     class NotFittedError(ValueError, AttributeError):
         """The estimator is used before fit."""
+
+    class ConvergenceWarning(UserWarning):
+        """An iterative solver stopped before it converged."""
 
     class BaseEstimator:
         """get_params/set_params from __init__'s signature."""

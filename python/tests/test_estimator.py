@@ -192,6 +192,41 @@ def test_fit_warnings(multiclass_cli):
     assert all(clf.selected_.values())
 
 
+def test_fit_warns_not_converged(multiclass_cli):
+    """A fit whose solver runs stop before their stopping rule held warns
+    once, code "not-converged", as GreedyTLConvergenceWarning — a
+    GreedyTLWarning and scikit-learn's ConvergenceWarning — from the
+    caller's line, naming the solver and the classes concerned: elastic-net
+    one against the rest on nearly degenerate columns (one strong common
+    factor; the classes 1e-4 apart along directions of their own, the
+    problem of the CLI's test).  A fit that converges does not warn of it."""
+    rng = np.random.default_rng(2)
+    K, per, p = 3, 3, 6
+    m = K * per
+    k_of = np.repeat(np.arange(K), per)
+    L = np.zeros((m, K))
+    L[:, 0] = rng.normal(size=m)
+    for k in range(1, K):
+        L[:, k] = (k_of == k) * 1e-4 + rng.normal(size=m) * 1e-7
+    X = L @ rng.normal(size=(K, p)) + rng.normal(size=(m, p)) * 1e-9
+    y = np.array(["a", "b", "c"])[k_of]
+    with pytest.warns(greedytl.GreedyTLWarning) as rec:
+        clf = TransferClassifier(method="elastic-net", random_state=0).fit(X, y)
+    nc = [w for w in rec.list if w.message.code == "not-converged"]
+    assert len(nc) == 1, [str(w.message) for w in rec.list]
+    (w,) = nc
+    assert w.category is greedytl.GreedyTLConvergenceWarning and w.filename == __file__
+    from sklearn.exceptions import ConvergenceWarning
+    assert isinstance(w.message, ConvergenceWarning) and isinstance(w.message, greedytl.GreedyTLWarning)
+    msg = str(w.message)
+    assert "ELASTICNET_LR" in msg and "stopped before their stopping rule held" in msg, msg
+    assert "classes_[" in msg and "against the rest" in msg, msg
+    assert clf.predict(X).shape == (m,)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        TransferClassifier(method="greedytl-nway", random_state=0).fit(X, y)
+
+
 def test_transductive_and_oracle(cli, zoo):
     """dam takes X_unlabelled, best-source X_oracle and y_oracle."""
     X, y = _data()
