@@ -178,9 +178,8 @@ func rowStats(rows []float64, stride, m, nc int, gamma float64, sc *rowStatsScra
 // f[:len(js)] bitwise what b.gather followed by standardizeChunk leaves,
 // and returns what standardizeChunk returns. For row-major data it reads
 // the columns row by row into a row-major block (*block; rows padded to a
-// multiple of four columns), computes their statistics there four at a
-// time (rowStats) and writes them standardised, four at a time, into dst
-// (scale4).
+// multiple of four columns) and standardises them from there, four at a
+// time (standardizeRows).
 func gatherStandardize(b *inputMatrix, js []int, gamma float64, dst []float64, st []colStats, f []float64, sc *rowStatsScratch, block *[]float64) int {
 	m, nc := b.rows, len(js)
 	if !b.hasRaw || b.trans {
@@ -200,29 +199,46 @@ func gatherStandardize(b *inputMatrix, js []int, gamma float64, dst []float64, s
 		}
 		clear(row[nc:])
 	}
-	if k := rowStats(rows, w, m, nc, gamma, sc, st, f); k >= 0 {
-		return k
+	return standardizeRows(rows, w, m, nc, gamma, dst, st, f, sc)
+}
+
+// standardizeRows computes the statistics of the nc columns of m values
+// stored row by row, row i being rows[i*stride : i*stride+nc], and writes
+// them standardised to dst, column after column: it leaves in dst, st[:nc]
+// and f[:nc] bitwise what standardizeChunk leaves for the same columns
+// (a constant column as read), and returns what it returns (dst is then
+// unspecified). It takes the columns four at a time (standardize4), and a
+// group where one column leaves the plain route, or the last group of
+// fewer than four, through rowStats and standardizeColumn.
+func standardizeRows(rows []float64, stride, m, nc int, gamma float64, dst []float64, st []colStats, f []float64, sc *rowStatsScratch) int {
+	st, f, dst = st[:nc], f[:nc], dst[:nc*m]
+	if nc == 0 {
+		return -1
 	}
-	var mf [8]float64
+	_ = rows[(m-1)*stride+nc-1]
+	invN := 1 / float64(m)
+	var out [12]float64
 	for k0 := 0; k0 < nc; k0 += 4 {
-		vec := k0+4 <= nc
-		for q := 0; q < 4 && vec; q++ {
-			mf[q], mf[4+q] = st[k0+q].mean, f[k0+q]
-			vec = f[k0+q] != 0 && !math.IsInf(f[k0+q], 1)
-		}
-		if vec {
-			scale4(&rows[k0], w, m, &mf, &dst[k0*m])
+		if k0+4 <= nc && gamma > 0 && standardize4(&rows[k0], stride, m, invN, gamma, &dst[k0*m], &out) {
+			for q := 0; q < 4; q++ {
+				st[k0+q] = colStats{mean: out[q], scale: out[4+q]}
+				f[k0+q] = out[8+q]
+			}
 			continue
 		}
-		for k := k0; k < min(k0+4, nc); k++ {
+		n := min(4, nc-k0)
+		if k := rowStats(rows[k0:], stride, m, n, gamma, sc, st[k0:], f[k0:]); k >= 0 {
+			return k0 + k
+		}
+		for k := k0; k < k0+n; k++ {
 			col := dst[k*m : k*m+m]
 			if f[k] == 0 { // constant: left as read, as standardizeChunk leaves it
 				for i := range col {
-					col[i] = rows[i*w+k]
+					col[i] = rows[i*stride+k]
 				}
 				continue
 			}
-			standardizeColumn(col, rows[k:], w, st[k].mean, st[k].scale, f[k])
+			standardizeColumn(col, rows[k:], stride, st[k].mean, st[k].scale, f[k])
 		}
 	}
 	return -1

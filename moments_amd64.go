@@ -2,7 +2,12 @@
 
 package greedytl
 
-import "golang.org/x/sys/cpu"
+import (
+	"math"
+
+	"github.com/greedytl/greedytl/standardize"
+	"golang.org/x/sys/cpu"
+)
 
 // haveAVX says whether the vector kernels of moments_amd64.s and
 // score_amd64.s (AVX) run on this machine.
@@ -24,18 +29,23 @@ func moments4(rows *float64, stride, m int, invN float64, out *[8]float64) {
 	moments4Go(rows, stride, m, invN, out)
 }
 
-// scale4AVX is scale4's vector kernel (moments_amd64.s).
+// standardize4AVX is standardize4's vector kernel (moments_amd64.s), for
+// γ > 0.
 //
 //go:noescape
-func scale4AVX(rows *float64, stride, m int, mf *[8]float64, dst *float64)
+func standardize4AVX(rows *float64, stride, m int, invN, gamma float64, dst *float64, out *[12]float64) bool
 
-// scale4 writes the four columns of the m×4 block whose row i starts at
-// rows[i·stride], standardised with means mf[:4] and finite factors
-// mf[4:], to dst column after column, as scale4Go does.
-func scale4(rows *float64, stride, m int, mf *[8]float64, dst *float64) {
-	if haveAVX {
-		scale4AVX(rows, stride, m, mf, dst)
-		return
+// standardize4 computes the statistics of the four columns of the m×4
+// block whose row i starts at rows[i·stride] (m ≥ 1) and, when all four
+// take the plain route, writes them standardised to dst column after
+// column, as standardize4Go does.
+func standardize4(rows *float64, stride, m int, invN, gamma float64, dst *float64, out *[12]float64) bool {
+	if haveAVX && gamma > 0 {
+		return standardize4AVX(rows, stride, m, invN, gamma, dst, out)
 	}
-	scale4Go(rows, stride, m, mf, dst)
+	return standardize4Go(rows, stride, m, invN, gamma, dst, out)
 }
+
+// standardize4Consts are standardize4AVX's constants: +Inf, the sum of
+// squares below which standardize.Std rescales, standardize.ConstTol and 1.
+var standardize4Consts = [4]float64{math.Inf(1), standardize.TinySumSquares, standardize.ConstTol, 1}

@@ -34,8 +34,9 @@ func randomColumnValue(rng *rand.Rand, kind int) float64 {
 	return rng.NormFloat64()
 }
 
-// TestMoments4 checks the vector kernels moments4 and scale4 against their
-// Go definitions moments4Go and scale4Go, bit for bit, over row counts
+// TestMoments4 checks the vector kernel moments4 against its Go definition
+// moments4Go, bit for bit, and the definitions moments4Go and scale4Go
+// against standardize's arithmetic and standardizeColumn, over row counts
 // that exercise the four-row loop and its tail, strides wider than four,
 // and columns of every magnitude.
 func TestMoments4(t *testing.T) {
@@ -81,14 +82,8 @@ func TestMoments4(t *testing.T) {
 		for q := 4; q < 8; q++ {
 			mf[q] = rng.NormFloat64()
 		}
-		gotZ, wantZ := make([]float64, 4*m), make([]float64, 4*m)
-		scale4(&rows[0], stride, m, &mf, &gotZ[0])
+		wantZ := make([]float64, 4*m)
 		scale4Go(&rows[0], stride, m, &mf, &wantZ[0])
-		for i := range gotZ {
-			if math.Float64bits(gotZ[i]) != math.Float64bits(wantZ[i]) {
-				t.Fatalf("trial %d (m=%d): scale4 element %d = %v, scale4Go %v", trial, m, i, gotZ[i], wantZ[i])
-			}
-		}
 		for q := 0; q < 4; q++ {
 			for i := 0; i < m; i++ {
 				v := rows[i*stride+q]
@@ -98,6 +93,92 @@ func TestMoments4(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestStandardize4 checks standardize4 (the vector kernel where there is
+// one) against its Go definition standardize4Go, bit for bit (the verdict,
+// and on the plain route the statistics and the standardised values), and
+// the definition against standardizeChunk, over row counts that exercise
+// the four-row transposes and their tail, strides wider than four, γ of
+// every kind (0, 1, others, one so large that the divisor underflows or
+// the factor overflows) and columns of every magnitude, NaN and ±Inf
+// included.
+func TestStandardize4(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	same := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
+	plain := 0
+	for trial := 0; trial < 4000; trial++ {
+		m := 1 + rng.IntN(41)
+		stride := 4 + rng.IntN(3)
+		gamma := []float64{1, 1, 1, 0.5, 3, 0, 1e300, 1e-300}[rng.IntN(8)]
+		rows := make([]float64, (m-1)*stride+4)
+		cols := make([]float64, 4*m)
+		for q := 0; q < 4; q++ {
+			kind := rng.IntN(6)
+			if rng.IntN(4) != 0 {
+				kind = 0
+			}
+			for i := 0; i < m; i++ {
+				v := randomColumnValue(rng, kind)
+				rows[i*stride+q], cols[q*m+i] = v, v
+			}
+		}
+		if rng.IntN(20) == 0 {
+			rows[rng.IntN(m)*stride+rng.IntN(4)] = []float64{math.NaN(), math.Inf(1), math.Inf(-1)}[rng.IntN(3)]
+		}
+		invN := 1 / float64(m)
+		var gotOut, wantOut [12]float64
+		got, want := make([]float64, 4*m), make([]float64, 4*m)
+		gotOK := standardize4(&rows[0], stride, m, invN, gamma, &got[0], &gotOut)
+		wantOK := standardize4Go(&rows[0], stride, m, invN, gamma, &want[0], &wantOut)
+		if gotOK != wantOK {
+			t.Fatalf("trial %d (m=%d, γ=%g): standardize4 says plain = %v, standardize4Go %v", trial, m, gamma, gotOK, wantOK)
+		}
+		if !wantOK {
+			continue
+		}
+		plain++
+		for q := range gotOut {
+			if !same(gotOut[q], wantOut[q]) {
+				t.Fatalf("trial %d (m=%d, γ=%g): standardize4 out[%d] = %v, standardize4Go %v", trial, m, gamma, q, gotOut[q], wantOut[q])
+			}
+		}
+		for i := range got {
+			if !same(got[i], want[i]) {
+				t.Fatalf("trial %d (m=%d, γ=%g): standardize4 value %d = %v, standardize4Go %v", trial, m, gamma, i, got[i], want[i])
+			}
+		}
+		// On the plain route the definition is standardizeChunk's.
+		var st [4]colStats
+		var f [4]float64
+		if k := standardizeChunk(cols, m, 4, gamma, st[:], f[:]); k >= 0 {
+			t.Fatalf("trial %d: standardizeChunk rejects column %d of a plain group", trial, k)
+		}
+		for q := 0; q < 4; q++ {
+			if !same(st[q].mean, wantOut[q]) || !same(st[q].scale, wantOut[4+q]) || !same(f[q], wantOut[8+q]) {
+				t.Fatalf("trial %d: column %d statistics %v, %v, %v; standardizeChunk %+v, %v", trial, q, wantOut[q], wantOut[4+q], wantOut[8+q], st[q], f[q])
+			}
+		}
+		for i := range cols {
+			if !same(cols[i], want[i]) {
+				t.Fatalf("trial %d (m=%d, γ=%g): value %d = %v, standardizeChunk %v", trial, m, gamma, i, want[i], cols[i])
+			}
+		}
+	}
+	if plain < 1000 {
+		t.Errorf("only %d of 4000 groups took the plain route", plain)
+	}
+	// A sum of squares of exactly standardize.TinySumSquares (four values
+	// ±2⁻⁴⁵¹ about a mean of 0) is not rescaled: the group is plain.
+	a := math.Ldexp(1, -451)
+	rows := []float64{a, 1, 2, 3, -a, 2, 1, 5, a, 3, 3, 1, -a, 4, 0, 2}
+	var gotOut, wantOut [12]float64
+	got, want := make([]float64, 16), make([]float64, 16)
+	gotOK := standardize4(&rows[0], 4, 4, 0.25, 1, &got[0], &gotOut)
+	wantOK := standardize4Go(&rows[0], 4, 4, 0.25, 1, &want[0], &wantOut)
+	if !gotOK || !wantOK || !same(gotOut[4], wantOut[4]) || !same(got[0], want[0]) {
+		t.Errorf("sum of squares at the rescaling threshold: standardize4 plain = %v (divisor %v), standardize4Go %v (%v); want both plain and equal", gotOK, gotOut[4], wantOK, wantOut[4])
 	}
 }
 
