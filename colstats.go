@@ -207,9 +207,10 @@ func gatherStandardize(b *inputMatrix, js []int, gamma float64, dst []float64, s
 // them standardised to dst, column after column: it leaves in dst, st[:nc]
 // and f[:nc] bitwise what standardizeChunk leaves for the same columns
 // (a constant column as read), and returns what it returns (dst is then
-// unspecified). It takes the columns four at a time (standardize4), and a
-// group where one column leaves the plain route, or the last group of
-// fewer than four, through rowStats and standardizeColumn.
+// unspecified). It takes the columns eight at a time, as two groups of
+// four (standardizePair), and a group where one column leaves the plain
+// route, or the last group of fewer than four, through rowStats and
+// standardizeColumn.
 func standardizeRows(rows []float64, stride, m, nc int, gamma float64, dst []float64, st []colStats, f []float64, sc *rowStatsScratch) int {
 	st, f, dst = st[:nc], f[:nc], dst[:nc*m]
 	if nc == 0 {
@@ -217,28 +218,39 @@ func standardizeRows(rows []float64, stride, m, nc int, gamma float64, dst []flo
 	}
 	_ = rows[(m-1)*stride+nc-1]
 	invN := 1 / float64(m)
-	var out [12]float64
-	for k0 := 0; k0 < nc; k0 += 4 {
-		if k0+4 <= nc && gamma > 0 && standardize4(&rows[k0], stride, m, invN, gamma, &dst[k0*m], &out) {
-			for q := 0; q < 4; q++ {
-				st[k0+q] = colStats{mean: out[q], scale: out[4+q]}
-				f[k0+q] = out[8+q]
+	var out [24]float64
+	for k0 := 0; k0 < nc; k0 += 8 {
+		n := min(8, nc-k0)
+		plain := 0
+		if n >= 4 && gamma > 0 {
+			k1 := k0 + 4
+			if n < 8 {
+				k1 = k0 // one group of four: both halves of the pair on it
 			}
-			continue
+			plain = standardizePair(&rows[k0], &rows[k1], stride, m, invN, gamma, &dst[k0*m], &dst[k1*m], &out)
 		}
-		n := min(4, nc-k0)
-		if k := rowStats(rows[k0:], stride, m, n, gamma, sc, st[k0:], f[k0:]); k >= 0 {
-			return k0 + k
-		}
-		for k := k0; k < k0+n; k++ {
-			col := dst[k*m : k*m+m]
-			if f[k] == 0 { // constant: left as read, as standardizeChunk leaves it
-				for i := range col {
-					col[i] = rows[i*stride+k]
+		for g := 0; 4*g < n; g++ {
+			c0, cn := k0+4*g, min(4, n-4*g)
+			if cn == 4 && plain>>g&1 == 1 {
+				for q := 0; q < 4; q++ {
+					st[c0+q] = colStats{mean: out[12*g+q], scale: out[12*g+4+q]}
+					f[c0+q] = out[12*g+8+q]
 				}
 				continue
 			}
-			standardizeColumn(col, rows[k:], stride, st[k].mean, st[k].scale, f[k])
+			if k := rowStats(rows[c0:], stride, m, cn, gamma, sc, st[c0:], f[c0:]); k >= 0 {
+				return c0 + k
+			}
+			for k := c0; k < c0+cn; k++ {
+				col := dst[k*m : k*m+m]
+				if f[k] == 0 { // constant: left as read, as standardizeChunk leaves it
+					for i := range col {
+						col[i] = rows[i*stride+k]
+					}
+					continue
+				}
+				standardizeColumn(col, rows[k:], stride, st[k].mean, st[k].scale, f[k])
+			}
 		}
 	}
 	return -1

@@ -78,3 +78,18 @@ func standardize4Go(rows *float64, stride, m int, invN, gamma float64, dst *floa
 	}
 	return ok
 }
+
+// standardizePairGo is standardizePair in Go: standardize4Go for the
+// group of four columns at r0 (into d0, out[:12]) and for the group at r1
+// (into d1, out[12:]); bit g of the result says whether group g took the
+// plain route (and was written).
+func standardizePairGo(r0, r1 *float64, stride, m int, invN, gamma float64, d0, d1 *float64, out *[24]float64) int {
+	plain := 0
+	if standardize4Go(r0, stride, m, invN, gamma, d0, (*[12]float64)(out[:12])) {
+		plain |= 1
+	}
+	if standardize4Go(r1, stride, m, invN, gamma, d1, (*[12]float64)(out[12:])) {
+		plain |= 2
+	}
+	return plain
+}

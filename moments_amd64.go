@@ -29,23 +29,24 @@ func moments4(rows *float64, stride, m int, invN float64, out *[8]float64) {
 	moments4Go(rows, stride, m, invN, out)
 }
 
-// standardize4AVX is standardize4's vector kernel (moments_amd64.s), for
-// γ > 0.
+// standardizePairAVX is standardizePair's vector kernel
+// (moments_amd64.s), for γ > 0.
 //
 //go:noescape
-func standardize4AVX(rows *float64, stride, m int, invN, gamma float64, dst *float64, out *[12]float64) bool
+func standardizePairAVX(r0, r1 *float64, stride, m int, invN, gamma float64, d0, d1 *float64, out *[24]float64) int
 
-// standardize4 computes the statistics of the four columns of the m×4
-// block whose row i starts at rows[i·stride] (m ≥ 1) and, when all four
-// take the plain route, writes them standardised to dst column after
-// column, as standardize4Go does.
-func standardize4(rows *float64, stride, m int, invN, gamma float64, dst *float64, out *[12]float64) bool {
+// standardizePair computes the statistics of two groups of four columns,
+// the m×4 blocks whose row i starts at r0[i·stride] and r1[i·stride] (m ≥
+// 1), and writes each group that takes the plain route standardised to
+// d0 or d1, column after column, as standardizePairGo does. The groups
+// may be the same (r0 = r1, d0 = d1): one group alone.
+func standardizePair(r0, r1 *float64, stride, m int, invN, gamma float64, d0, d1 *float64, out *[24]float64) int {
 	if haveAVX && gamma > 0 {
-		return standardize4AVX(rows, stride, m, invN, gamma, dst, out)
+		return standardizePairAVX(r0, r1, stride, m, invN, gamma, d0, d1, out)
 	}
-	return standardize4Go(rows, stride, m, invN, gamma, dst, out)
+	return standardizePairGo(r0, r1, stride, m, invN, gamma, d0, d1, out)
 }
 
-// standardize4Consts are standardize4AVX's constants: +Inf, the sum of
+// standardize4Consts are standardizePairAVX's constants: +Inf, the sum of
 // squares below which standardize.Std rescales, standardize.ConstTol and 1.
 var standardize4Consts = [4]float64{math.Inf(1), standardize.TinySumSquares, standardize.ConstTol, 1}

@@ -114,77 +114,237 @@ TEXT ·moments4AVX(SB), NOSPLIT, $0-40
 	VZEROUPPER
 	RET
 
-// func standardize4AVX(rows *float64, stride, m int, invN, gamma float64, dst *float64, out *[12]float64) bool
-//
-// For the four adjacent columns of the m×4 block whose row i starts at
-// rows + 8·i·stride (m ≥ 1) and γ > 0, what standardize4Go computes: the
-// means (MOMENTS) to out[0:4]; std = √(ss·invN); the divisors std (γ = 1)
-// or std/γ to out[4:8] and the factors 1/std or γ/std to out[8:12]; true
-// when every lane has a finite mean, tiny ≤ ss < +Inf, std >
-// ConstTol·|mean|, a non-zero divisor and a finite factor, and then
-// dst[q·m + i] = (rows[i·stride + q] − mean_q)·f_q, the rows taken four at
-// a time and transposed in registers so that each column gets whole
-// vector stores (AVX).
-TEXT ·standardize4AVX(SB), NOSPLIT, $0-57
-	BLOCKARGS
-	VBROADCASTSD invN+24(FP), Y15
-	MOMENTS
-	MOVQ         out+48(FP), DI
-	VMOVUPD      Y14, (DI)
+// PAIRMOMENTS is MOMENTS for two groups of four columns, the second
+// R11 bytes after the first (SI, BX, CX as BLOCKARGS leaves them; Y15 =
+// invN broadcast): Y14 and Y13 = the means of the first and second
+// group, Y0 and Y4 = their sums of squared deviations, each lane as
+// moments4Go computes it for its column; the two groups' sums form
+// independent chains. DX = m − m%4 afterwards. Used once per function.
+#define PAIRMOMENTS \
+	MOVQ   CX, DX \
+	ANDQ   $-4, DX \
+	RESTART \
+	VXORPD Y4, Y4, Y4 \
+	VXORPD Y5, Y5, Y5 \
+	VXORPD Y6, Y6, Y6 \
+	VXORPD Y7, Y7, Y7 \
+psum4: \
+	CMPQ   AX, DX \
+	JGE    psumtail \
+	VADDPD (R8), Y0, Y0 \
+	VADDPD (R8)(R11*1), Y4, Y4 \
+	ADDQ   BX, R8 \
+	VADDPD (R8), Y1, Y1 \
+	VADDPD (R8)(R11*1), Y5, Y5 \
+	ADDQ   BX, R8 \
+	VADDPD (R8), Y2, Y2 \
+	VADDPD (R8)(R11*1), Y6, Y6 \
+	ADDQ   BX, R8 \
+	VADDPD (R8), Y3, Y3 \
+	VADDPD (R8)(R11*1), Y7, Y7 \
+	ADDQ   BX, R8 \
+	ADDQ   $4, AX \
+	JMP    psum4 \
+psumtail: \
+	CMPQ   AX, CX \
+	JGE    psumdone \
+	VADDPD (R8), Y0, Y0 \
+	VADDPD (R8)(R11*1), Y4, Y4 \
+	ADDQ   BX, R8 \
+	INCQ   AX \
+	JMP    psumtail \
+psumdone: \
+	VADDPD Y1, Y0, Y0 \
+	VADDPD Y3, Y2, Y2 \
+	VADDPD Y2, Y0, Y0 \
+	VMULPD Y15, Y0, Y14 \
+	VADDPD Y5, Y4, Y4 \
+	VADDPD Y7, Y6, Y6 \
+	VADDPD Y6, Y4, Y4 \
+	VMULPD Y15, Y4, Y13 \
+	RESTART \
+	VXORPD Y4, Y4, Y4 \
+	VXORPD Y5, Y5, Y5 \
+	VXORPD Y6, Y6, Y6 \
+	VXORPD Y7, Y7, Y7 \
+psq4: \
+	CMPQ    AX, DX \
+	JGE     psqtail \
+	VMOVUPD (R8), Y8 \
+	VMOVUPD (R8)(R11*1), Y9 \
+	ADDQ    BX, R8 \
+	VMOVUPD (R8), Y10 \
+	VMOVUPD (R8)(R11*1), Y11 \
+	ADDQ    BX, R8 \
+	VSUBPD  Y14, Y8, Y8 \
+	VSUBPD  Y13, Y9, Y9 \
+	VSUBPD  Y14, Y10, Y10 \
+	VSUBPD  Y13, Y11, Y11 \
+	VMULPD  Y8, Y8, Y8 \
+	VMULPD  Y9, Y9, Y9 \
+	VMULPD  Y10, Y10, Y10 \
+	VMULPD  Y11, Y11, Y11 \
+	VADDPD  Y8, Y0, Y0 \
+	VADDPD  Y9, Y4, Y4 \
+	VADDPD  Y10, Y1, Y1 \
+	VADDPD  Y11, Y5, Y5 \
+	VMOVUPD (R8), Y8 \
+	VMOVUPD (R8)(R11*1), Y9 \
+	ADDQ    BX, R8 \
+	VMOVUPD (R8), Y10 \
+	VMOVUPD (R8)(R11*1), Y11 \
+	ADDQ    BX, R8 \
+	VSUBPD  Y14, Y8, Y8 \
+	VSUBPD  Y13, Y9, Y9 \
+	VSUBPD  Y14, Y10, Y10 \
+	VSUBPD  Y13, Y11, Y11 \
+	VMULPD  Y8, Y8, Y8 \
+	VMULPD  Y9, Y9, Y9 \
+	VMULPD  Y10, Y10, Y10 \
+	VMULPD  Y11, Y11, Y11 \
+	VADDPD  Y8, Y2, Y2 \
+	VADDPD  Y9, Y6, Y6 \
+	VADDPD  Y10, Y3, Y3 \
+	VADDPD  Y11, Y7, Y7 \
+	ADDQ    $4, AX \
+	JMP     psq4 \
+psqtail: \
+	CMPQ    AX, CX \
+	JGE     psqdone \
+	VMOVUPD (R8), Y8 \
+	VMOVUPD (R8)(R11*1), Y9 \
+	ADDQ    BX, R8 \
+	VSUBPD  Y14, Y8, Y8 \
+	VSUBPD  Y13, Y9, Y9 \
+	VMULPD  Y8, Y8, Y8 \
+	VMULPD  Y9, Y9, Y9 \
+	VADDPD  Y8, Y0, Y0 \
+	VADDPD  Y9, Y4, Y4 \
+	INCQ    AX \
+	JMP     psqtail \
+psqdone: \
+	VADDPD Y1, Y0, Y0 \
+	VADDPD Y3, Y2, Y2 \
+	VADDPD Y2, Y0, Y0 \
+	VADDPD Y5, Y4, Y4 \
+	VADDPD Y7, Y6, Y6 \
+	VADDPD Y6, Y4, Y4
 
-	// std, the divisors and the factors.
+// PLAIN sets the bits of reg to the lanes (columns) of one group that
+// take standardize4Go's plain route, from its means, sums of squares,
+// standard deviations, divisors and factors (ordered comparisons: NaN
+// fails): |mean| < +Inf, ss < +Inf, factor < +Inf, ss ≥ tiny, std >
+// ConstTol·|mean| and divisor ≠ 0. Y8–Y11 are scratch.
+#define PLAIN(mean, ss, std, scale, f, reg) \
+	VBROADCASTSD ·absMask(SB), Y8 \
+	VANDPD       Y8, mean, Y8 \
+	VBROADCASTSD ·standardize4Consts+0(SB), Y9 \
+	VCMPPD       $0x11, Y9, Y8, Y10 \
+	VCMPPD       $0x11, Y9, ss, Y11 \
+	VANDPD       Y11, Y10, Y10 \
+	VCMPPD       $0x11, Y9, f, Y11 \
+	VANDPD       Y11, Y10, Y10 \
+	VBROADCASTSD ·standardize4Consts+8(SB), Y9 \
+	VCMPPD       $0x1d, Y9, ss, Y11 \
+	VANDPD       Y11, Y10, Y10 \
+	VBROADCASTSD ·standardize4Consts+16(SB), Y9 \
+	VMULPD       Y9, Y8, Y8 \
+	VCMPPD       $0x1e, Y8, std, Y11 \
+	VANDPD       Y11, Y10, Y10 \
+	VXORPD       Y9, Y9, Y9 \
+	VCMPPD       $0x0c, Y9, scale, Y11 \
+	VANDPD       Y11, Y10, Y10 \
+	VMOVMSKPD    Y10, reg
+
+// func standardizePairAVX(r0, r1 *float64, stride, m int, invN, gamma float64, d0, d1 *float64, out *[24]float64) int
+//
+// What standardizePairGo computes, for γ > 0: for group g (the four
+// adjacent columns of the m×4 block whose row i starts at rg + 8·i·stride,
+// m ≥ 1), the means (PAIRMOMENTS) to out[12g:12g+4]; std = √(ss·invN); the
+// divisors std (γ = 1) or std/γ to out[12g+4:12g+8] and the factors 1/std
+// or γ/std to out[12g+8:12g+12]; bit g of the result when every lane of
+// the group takes the plain route (PLAIN), and then dg[q·m + i] = (rg[i·
+// stride + q] − mean_q)·f_q, the rows taken four at a time and transposed
+// in registers so that each column gets whole vector stores (AVX). The
+// two groups' arithmetic interleaves, so that the one's latencies hide
+// the other's.
+TEXT ·standardizePairAVX(SB), NOSPLIT, $0-80
+	MOVQ         r0+0(FP), SI
+	MOVQ         r1+8(FP), R11
+	SUBQ         SI, R11
+	MOVQ         stride+16(FP), BX
+	SHLQ         $3, BX
+	MOVQ         m+24(FP), CX
+	VBROADCASTSD invN+32(FP), Y15
+	PAIRMOMENTS
+
+	// std, the divisors and the factors: std in Y1 and Y5, divisors in
+	// Y2 and Y6, factors in Y3 and Y7.
 	VMULPD       Y15, Y0, Y1
 	VSQRTPD      Y1, Y1
-	VBROADCASTSD gamma+32(FP), Y8
-	VMOVSD       gamma+32(FP), X9
-	VUCOMISD     ·standardize4Consts+24(SB), X9
+	VMULPD       Y15, Y4, Y5
+	VSQRTPD      Y5, Y5
+	VMOVSD       gamma+40(FP), X8
+	VUCOMISD     ·standardize4Consts+24(SB), X8
 	JNE          general
 	JPS          general
-	VMOVAPD      Y1, Y9
-	VBROADCASTSD ·standardize4Consts+24(SB), Y10
-	VDIVPD       Y1, Y10, Y13
+	VMOVAPD      Y1, Y2
+	VMOVAPD      Y5, Y6
+	VBROADCASTSD ·standardize4Consts+24(SB), Y8
+	VDIVPD       Y1, Y8, Y3
+	VDIVPD       Y5, Y8, Y7
 	JMP          check
 
 general:
-	VDIVPD Y8, Y1, Y9
-	VDIVPD Y1, Y8, Y13
+	VBROADCASTSD gamma+40(FP), Y8
+	VDIVPD       Y8, Y1, Y2
+	VDIVPD       Y1, Y8, Y3
+	VDIVPD       Y8, Y5, Y6
+	VDIVPD       Y5, Y8, Y7
 
 check:
-	VMOVUPD Y9, 32(DI)
-	VMOVUPD Y13, 64(DI)
+	MOVQ    out+64(FP), DI
+	VMOVUPD Y14, (DI)
+	VMOVUPD Y2, 32(DI)
+	VMOVUPD Y3, 64(DI)
+	VMOVUPD Y13, 96(DI)
+	VMOVUPD Y6, 128(DI)
+	VMOVUPD Y7, 160(DI)
+	PLAIN(Y14, Y0, Y1, Y2, Y3, R12)
+	PLAIN(Y13, Y4, Y5, Y6, Y7, R13)
+	XORQ    AX, AX
+	CMPQ    R12, $15
+	JNE     plain1
+	ORQ     $1, AX
 
-	// The plain route, lane by lane (ordered comparisons: NaN fails).
-	VBROADCASTSD ·absMask(SB), Y2
-	VANDPD       Y2, Y14, Y3                  // |mean|
-	VBROADCASTSD ·standardize4Consts+0(SB), Y4
-	VCMPPD       $0x11, Y4, Y3, Y5            // |mean| < +Inf
-	VBROADCASTSD ·standardize4Consts+8(SB), Y6
-	VCMPPD       $0x1d, Y6, Y0, Y7            // ss ≥ tiny
-	VANDPD       Y7, Y5, Y5
-	VCMPPD       $0x11, Y4, Y0, Y7            // ss < +Inf
-	VANDPD       Y7, Y5, Y5
-	VBROADCASTSD ·standardize4Consts+16(SB), Y6
-	VMULPD       Y6, Y3, Y3                   // ConstTol·|mean|
-	VCMPPD       $0x1e, Y3, Y1, Y7            // std > ConstTol·|mean|
-	VANDPD       Y7, Y5, Y5
-	VXORPD       Y6, Y6, Y6
-	VCMPPD       $0x0c, Y6, Y9, Y7            // divisor ≠ 0
-	VANDPD       Y7, Y5, Y5
-	VCMPPD       $0x11, Y4, Y13, Y7           // factor < +Inf
-	VANDPD       Y7, Y5, Y5
-	VMOVMSKPD    Y5, AX
-	CMPQ         AX, $15
-	JNE          notplain
+plain1:
+	CMPQ R13, $15
+	JNE  plaindone
+	ORQ  $2, AX
 
-	// dst: four rows at a time, transposed into four column pieces.
-	MOVQ dst+40(FP), DI
-	MOVQ CX, R12
-	SHLQ $3, R12
-	LEAQ (DI)(R12*1), R9
-	LEAQ (R9)(R12*1), R10
-	LEAQ (R10)(R12*1), R11
-	MOVQ SI, R8
-	XORQ AX, AX
+plaindone:
+	MOVQ AX, ret+72(FP)
+	MOVQ AX, R13
+	MOVQ DI, R12
+	MOVQ d0+48(FP), DI
+
+	// The plain groups' values: group 0 from SI to d0, then group 1 from
+	// r1 to d1 (SI, DI); R12 points to the group's means (its factors 64
+	// bytes on), the low bit of R13 says whether it is plain.
+group:
+	TESTQ   $1, R13
+	JZ      nextgroup
+	VMOVUPD (R12), Y14
+	VMOVUPD 64(R12), Y13
+	MOVQ    CX, R8
+	SHLQ    $3, R8
+	LEAQ    (DI)(R8*1), R9
+	LEAQ    (R9)(R8*1), R10
+	MOVQ    R10, AX
+	ADDQ    R8, AX
+	MOVQ    AX, R11
+	MOVQ    SI, R8
+	XORQ    AX, AX
 
 rows4:
 	CMPQ       AX, DX
@@ -222,7 +382,7 @@ rows4:
 
 rowtail:
 	CMPQ         AX, CX
-	JGE          plain
+	JGE          nextgroup
 	VMOVUPD      (R8), Y0
 	VSUBPD       Y14, Y0, Y0
 	VMULPD       Y13, Y0, Y0
@@ -235,13 +395,16 @@ rowtail:
 	INCQ         AX
 	JMP          rowtail
 
-plain:
-	MOVB $1, ret+56(FP)
+nextgroup:
+	MOVQ out+64(FP), AX
+	CMPQ R12, AX
+	JNE  pairdone
+	ADDQ $96, R12
+	SHRQ $1, R13
+	MOVQ r1+8(FP), SI
+	MOVQ d1+56(FP), DI
+	JMP  group
+
+pairdone:
 	VZEROUPPER
 	RET
-
-notplain:
-	MOVB $0, ret+56(FP)
-	VZEROUPPER
-	RET
-

@@ -96,89 +96,115 @@ func TestMoments4(t *testing.T) {
 	}
 }
 
-// TestStandardize4 checks standardize4 (the vector kernel where there is
-// one) against its Go definition standardize4Go, bit for bit (the verdict,
-// and on the plain route the statistics and the standardised values), and
-// the definition against standardizeChunk, over row counts that exercise
-// the four-row transposes and their tail, strides wider than four, γ of
-// every kind (0, 1, others, one so large that the divisor underflows or
-// the factor overflows) and columns of every magnitude, NaN and ±Inf
-// included.
-func TestStandardize4(t *testing.T) {
+// TestStandardizePair checks standardizePair (the vector kernel where
+// there is one) against its Go definition standardizePairGo, bit for bit
+// (the verdict of each group, and for a plain group its statistics and
+// standardised values), and the definition against standardizeChunk, on
+// two adjacent groups, one group twice and two groups of different
+// blocks, over row counts that exercise the four-row transposes and their
+// tail, strides wider than eight, γ of every kind (0, 1, others, one so
+// large that the divisor underflows or the factor overflows) and columns
+// of every magnitude, NaN and ±Inf included.
+func TestStandardizePair(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	same := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
 	plain := 0
 	for trial := 0; trial < 4000; trial++ {
 		m := 1 + rng.IntN(41)
-		stride := 4 + rng.IntN(3)
+		stride := 8 + rng.IntN(3)
 		gamma := []float64{1, 1, 1, 0.5, 3, 0, 1e300, 1e-300}[rng.IntN(8)]
-		rows := make([]float64, (m-1)*stride+4)
-		cols := make([]float64, 4*m)
-		for q := 0; q < 4; q++ {
-			kind := rng.IntN(6)
-			if rng.IntN(4) != 0 {
-				kind = 0
+		var blocks [2][]float64 // row-major m×stride blocks
+		var cols [2][]float64   // their first eight columns, column after column
+		for b := range blocks {
+			blocks[b], cols[b] = make([]float64, (m-1)*stride+8), make([]float64, 8*m)
+			for q := 0; q < 8; q++ {
+				kind := rng.IntN(6)
+				if rng.IntN(4) != 0 {
+					kind = 0
+				}
+				for i := 0; i < m; i++ {
+					v := randomColumnValue(rng, kind)
+					blocks[b][i*stride+q], cols[b][q*m+i] = v, v
+				}
 			}
-			for i := 0; i < m; i++ {
-				v := randomColumnValue(rng, kind)
-				rows[i*stride+q], cols[q*m+i] = v, v
+			if rng.IntN(20) == 0 {
+				blocks[b][rng.IntN(m)*stride+rng.IntN(8)] = []float64{math.NaN(), math.Inf(1), math.Inf(-1)}[rng.IntN(3)]
 			}
 		}
-		if rng.IntN(20) == 0 {
-			rows[rng.IntN(m)*stride+rng.IntN(4)] = []float64{math.NaN(), math.Inf(1), math.Inf(-1)}[rng.IntN(3)]
+		// The two groups: block 0's columns 0–3 and 4–7 (adjacent), block
+		// 0's columns 0–3 twice, or block 0's 0–3 and block 1's 4–7.
+		mode := rng.IntN(3)
+		type group struct {
+			rows []float64 // from the group's first column
+			cols []float64 // its four columns, column after column
+		}
+		g := [2]group{{blocks[0], cols[0][:4*m]}, {blocks[0][4:], cols[0][4*m:]}}
+		switch mode {
+		case 1:
+			g[1] = g[0]
+		case 2:
+			g[1] = group{blocks[1][4:], cols[1][4*m:]}
+		}
+		got, want := make([]float64, 8*m), make([]float64, 8*m)
+		d1 := 4 * m
+		if mode == 1 {
+			d1 = 0
 		}
 		invN := 1 / float64(m)
-		var gotOut, wantOut [12]float64
-		got, want := make([]float64, 4*m), make([]float64, 4*m)
-		gotOK := standardize4(&rows[0], stride, m, invN, gamma, &got[0], &gotOut)
-		wantOK := standardize4Go(&rows[0], stride, m, invN, gamma, &want[0], &wantOut)
-		if gotOK != wantOK {
-			t.Fatalf("trial %d (m=%d, γ=%g): standardize4 says plain = %v, standardize4Go %v", trial, m, gamma, gotOK, wantOK)
+		var gotOut, wantOut [24]float64
+		gotP := standardizePair(&g[0].rows[0], &g[1].rows[0], stride, m, invN, gamma, &got[0], &got[d1], &gotOut)
+		wantP := standardizePairGo(&g[0].rows[0], &g[1].rows[0], stride, m, invN, gamma, &want[0], &want[d1], &wantOut)
+		if gotP != wantP {
+			t.Fatalf("trial %d (mode %d, m=%d, γ=%g): standardizePair's plain groups %b, standardizePairGo's %b", trial, mode, m, gamma, gotP, wantP)
 		}
-		if !wantOK {
-			continue
-		}
-		plain++
-		for q := range gotOut {
-			if !same(gotOut[q], wantOut[q]) {
-				t.Fatalf("trial %d (m=%d, γ=%g): standardize4 out[%d] = %v, standardize4Go %v", trial, m, gamma, q, gotOut[q], wantOut[q])
+		for k := range 2 {
+			if wantP>>k&1 == 0 {
+				continue
 			}
-		}
-		for i := range got {
-			if !same(got[i], want[i]) {
-				t.Fatalf("trial %d (m=%d, γ=%g): standardize4 value %d = %v, standardize4Go %v", trial, m, gamma, i, got[i], want[i])
+			plain++
+			for q := 12 * k; q < 12*k+12; q++ {
+				if !same(gotOut[q], wantOut[q]) {
+					t.Fatalf("trial %d (mode %d, m=%d, γ=%g): standardizePair out[%d] = %v, standardizePairGo %v", trial, mode, m, gamma, q, gotOut[q], wantOut[q])
+				}
 			}
-		}
-		// On the plain route the definition is standardizeChunk's.
-		var st [4]colStats
-		var f [4]float64
-		if k := standardizeChunk(cols, m, 4, gamma, st[:], f[:]); k >= 0 {
-			t.Fatalf("trial %d: standardizeChunk rejects column %d of a plain group", trial, k)
-		}
-		for q := 0; q < 4; q++ {
-			if !same(st[q].mean, wantOut[q]) || !same(st[q].scale, wantOut[4+q]) || !same(f[q], wantOut[8+q]) {
-				t.Fatalf("trial %d: column %d statistics %v, %v, %v; standardizeChunk %+v, %v", trial, q, wantOut[q], wantOut[4+q], wantOut[8+q], st[q], f[q])
+			dk := []int{0, d1}[k]
+			for i := dk; i < dk+4*m; i++ {
+				if !same(got[i], want[i]) {
+					t.Fatalf("trial %d (mode %d, m=%d, γ=%g): standardizePair value %d = %v, standardizePairGo %v", trial, mode, m, gamma, i, got[i], want[i])
+				}
 			}
-		}
-		for i := range cols {
-			if !same(cols[i], want[i]) {
-				t.Fatalf("trial %d (m=%d, γ=%g): value %d = %v, standardizeChunk %v", trial, m, gamma, i, want[i], cols[i])
+			// On the plain route the definition is standardizeChunk's.
+			c := append([]float64(nil), g[k].cols...)
+			var st [4]colStats
+			var f [4]float64
+			if bad := standardizeChunk(c, m, 4, gamma, st[:], f[:]); bad >= 0 {
+				t.Fatalf("trial %d: standardizeChunk rejects column %d of a plain group", trial, bad)
+			}
+			for q := 0; q < 4; q++ {
+				if !same(st[q].mean, wantOut[12*k+q]) || !same(st[q].scale, wantOut[12*k+4+q]) || !same(f[q], wantOut[12*k+8+q]) {
+					t.Fatalf("trial %d: group %d column %d statistics %v, %v, %v; standardizeChunk %+v, %v", trial, k, q, wantOut[12*k+q], wantOut[12*k+4+q], wantOut[12*k+8+q], st[q], f[q])
+				}
+			}
+			for i := range c {
+				if !same(c[i], want[dk+i]) {
+					t.Fatalf("trial %d (mode %d, m=%d, γ=%g): group %d value %d = %v, standardizeChunk %v", trial, mode, m, gamma, k, i, want[dk+i], c[i])
+				}
 			}
 		}
 	}
-	if plain < 1000 {
-		t.Errorf("only %d of 4000 groups took the plain route", plain)
+	if plain < 2000 {
+		t.Errorf("only %d of 8000 groups took the plain route", plain)
 	}
 	// A sum of squares of exactly standardize.TinySumSquares (four values
 	// ±2⁻⁴⁵¹ about a mean of 0) is not rescaled: the group is plain.
 	a := math.Ldexp(1, -451)
 	rows := []float64{a, 1, 2, 3, -a, 2, 1, 5, a, 3, 3, 1, -a, 4, 0, 2}
-	var gotOut, wantOut [12]float64
+	var gotOut, wantOut [24]float64
 	got, want := make([]float64, 16), make([]float64, 16)
-	gotOK := standardize4(&rows[0], 4, 4, 0.25, 1, &got[0], &gotOut)
-	wantOK := standardize4Go(&rows[0], 4, 4, 0.25, 1, &want[0], &wantOut)
-	if !gotOK || !wantOK || !same(gotOut[4], wantOut[4]) || !same(got[0], want[0]) {
-		t.Errorf("sum of squares at the rescaling threshold: standardize4 plain = %v (divisor %v), standardize4Go %v (%v); want both plain and equal", gotOK, gotOut[4], wantOK, wantOut[4])
+	gotP := standardizePair(&rows[0], &rows[0], 4, 4, 0.25, 1, &got[0], &got[0], &gotOut)
+	wantP := standardizePairGo(&rows[0], &rows[0], 4, 4, 0.25, 1, &want[0], &want[0], &wantOut)
+	if gotP != 3 || wantP != 3 || !same(gotOut[4], wantOut[4]) || !same(got[0], want[0]) {
+		t.Errorf("sum of squares at the rescaling threshold: standardizePair's plain groups %b (divisor %v), standardizePairGo's %b (%v); want both 11 and equal", gotP, gotOut[4], wantP, wantOut[4])
 	}
 }
 
