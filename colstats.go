@@ -190,16 +190,24 @@ func gatherStandardize(b *inputMatrix, js []int, gamma float64, dst []float64, s
 	w := (nc + 3) &^ 3
 	*block = grow(*block, m*w)
 	rows := *block
+	gatherColumns(b.raw.Data, b.raw.Stride, m, b.cols, js, rows, w)
 	for i := 0; i < m; i++ {
-		src := b.raw.Data[i*b.raw.Stride : i*b.raw.Stride+b.cols]
-		row := rows[i*w : i*w+w]
-		r, js := row[:nc], js[:nc] // (no bounds checks on r and js below)
-		for k := range r {
-			r[k] = src[js[k]]
-		}
-		clear(row[nc:])
+		clear(rows[i*w+nc : i*w+w])
 	}
 	return standardizeRows(rows, w, m, nc, gamma, dst, st, f, sc)
+}
+
+// gatherColumnsGo is gatherColumns in Go, its definition: row i < m of block
+// (block[i*w:], w ≥ len(js)) receives the columns js of row i of the
+// row-major data (data[i*stride:], cols columns).
+func gatherColumnsGo(data []float64, stride, m, cols int, js []int, block []float64, w int) {
+	for i := 0; i < m; i++ {
+		src := data[i*stride : i*stride+cols]
+		r := block[i*w : i*w+len(js)]
+		for k, j := range js {
+			r[k] = src[j]
+		}
+	}
 }
 
 // standardizeRows computes the statistics of the nc columns of m values

@@ -50,3 +50,24 @@ func standardizePair(r0, r1 *float64, stride, m int, invN, gamma float64, d0, d1
 // standardize4Consts are standardizePairAVX's constants: +Inf, the sum of
 // squares below which standardize.Std rescales, standardize.ConstTol and 1.
 var standardize4Consts = [4]float64{math.Inf(1), standardize.TinySumSquares, standardize.ConstTol, 1}
+
+// gatherColumnsAsm is gatherColumns' kernel (moments_amd64.s).
+//
+//go:noescape
+func gatherColumnsAsm(data *float64, stride, m int, js *int, nc int, block *float64, w int)
+
+// gatherColumns sets block[i·w + k] = data[i·stride + js[k]] for i < m and
+// k < len(js), as gatherColumnsGo does, and fails as it would (an index
+// out of range) when a column is not in [0, cols) or a slice is too short.
+func gatherColumns(data []float64, stride, m, cols int, js []int, block []float64, w int) {
+	if m == 0 || len(js) == 0 {
+		return
+	}
+	var hi uint
+	for _, j := range js {
+		hi = max(hi, uint(j)) // a negative j is huge
+	}
+	_ = data[(m-1)*stride : (m-1)*stride+cols][hi]
+	_ = block[(m-1)*w : (m-1)*w+len(js)]
+	gatherColumnsAsm(&data[0], stride, m, &js[0], len(js), &block[0], w)
+}

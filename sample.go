@@ -166,6 +166,9 @@ func (e *sampleEngine) resolvePending() error {
 		gamma     float64
 		off, stop int
 	}{{&e.in.x, e.in.gamma, 0, e.in.d}, {&e.in.h, 1, e.in.d, e.n}} {
+		if part.stop <= max(part.off, e.lo) {
+			continue // no candidate is drawn there
+		}
 		js := e.local[:0]
 		for _, j := range e.pend {
 			if j >= part.off && j < part.stop {

@@ -34,3 +34,8 @@ func absDevSum(x []float64, beta float64) float64 { return absDevSumGo(x, beta) 
 func standardizePair(r0, r1 *float64, stride, m int, invN, gamma float64, d0, d1 *float64, out *[24]float64) int {
 	return standardizePairGo(r0, r1, stride, m, invN, gamma, d0, d1, out)
 }
+
+// gatherColumns is gatherColumnsGo where there is no assembly.
+func gatherColumns(data []float64, stride, m, cols int, js []int, block []float64, w int) {
+	gatherColumnsGo(data, stride, m, cols, js, block, w)
+}
