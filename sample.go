@@ -292,9 +292,10 @@ func (e *sampleEngine) pick(p *path) (int, error) {
 		if err := e.resolvePending(); err != nil {
 			return 0, err
 		}
+		slots, step := e.slots, e.step
 		for _, j := range e.pend {
 			if s := e.slot(j); s > 0 {
-				e.slots[s-1].drawn = e.step
+				slots[s-1].drawn = step
 				cand = append(cand, int(s)-1)
 			} else {
 				e.countConst(j)
