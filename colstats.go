@@ -220,13 +220,11 @@ func gatherColumnsGo(data []float64, stride, m, cols int, js []int, block []floa
 // route, or the last group of fewer than four, through rowStats and
 // standardizeColumn.
 func standardizeRows(rows []float64, stride, m, nc int, gamma float64, dst []float64, st []colStats, f []float64, sc *rowStatsScratch) int {
+	invN, out := 1/float64(m), [24]float64{}
 	st, f, dst = st[:nc], f[:nc], dst[:nc*m]
-	if nc == 0 {
-		return -1
+	if nc > 0 {
+		_ = rows[(m-1)*stride+nc-1] // the kernel reads no further
 	}
-	_ = rows[(m-1)*stride+nc-1]
-	invN := 1 / float64(m)
-	var out [24]float64
 	for k0 := 0; k0 < nc; k0 += 8 {
 		n := min(8, nc-k0)
 		plain := 0

@@ -114,6 +114,37 @@ TEXT ·moments4AVX(SB), NOSPLIT, $0-40
 	VZEROUPPER
 	RET
 
+// PAIRRESTART is RESTART for two groups: it also clears the second
+// group's accumulators Y4–Y7.
+#define PAIRRESTART \
+	RESTART \
+	VXORPD Y4, Y4, Y4 \
+	VXORPD Y5, Y5, Y5 \
+	VXORPD Y6, Y6, Y6 \
+	VXORPD Y7, Y7, Y7
+
+// PAIRSUM adds the row at R8 (first group) and R8 + R11 (second group)
+// to the accumulators a and b, and moves R8 to the next row.
+#define PAIRSUM(a, b) \
+	VADDPD (R8), a, a \
+	VADDPD (R8)(R11*1), b, b \
+	ADDQ   BX, R8
+
+// PAIRSQ adds the squared deviations of the row at R8 (first group) and
+// R8 + R11 (second group) from the means Y14 and Y13 to the accumulators
+// a and b, each square rounded before its addition, and moves R8 to the
+// next row. Y8 and Y9 are scratch.
+#define PAIRSQ(a, b) \
+	VMOVUPD (R8), Y8 \
+	VMOVUPD (R8)(R11*1), Y9 \
+	ADDQ    BX, R8 \
+	VSUBPD  Y14, Y8, Y8 \
+	VSUBPD  Y13, Y9, Y9 \
+	VMULPD  Y8, Y8, Y8 \
+	VMULPD  Y9, Y9, Y9 \
+	VADDPD  Y8, a, a \
+	VADDPD  Y9, b, b
+
 // PAIRMOMENTS is MOMENTS for two groups of four columns, the second
 // R11 bytes after the first (SI, BX, CX as BLOCKARGS leaves them; Y15 =
 // invN broadcast): Y14 and Y13 = the means of the first and second
@@ -123,34 +154,20 @@ TEXT ·moments4AVX(SB), NOSPLIT, $0-40
 #define PAIRMOMENTS \
 	MOVQ   CX, DX \
 	ANDQ   $-4, DX \
-	RESTART \
-	VXORPD Y4, Y4, Y4 \
-	VXORPD Y5, Y5, Y5 \
-	VXORPD Y6, Y6, Y6 \
-	VXORPD Y7, Y7, Y7 \
+	PAIRRESTART \
 psum4: \
 	CMPQ   AX, DX \
 	JGE    psumtail \
-	VADDPD (R8), Y0, Y0 \
-	VADDPD (R8)(R11*1), Y4, Y4 \
-	ADDQ   BX, R8 \
-	VADDPD (R8), Y1, Y1 \
-	VADDPD (R8)(R11*1), Y5, Y5 \
-	ADDQ   BX, R8 \
-	VADDPD (R8), Y2, Y2 \
-	VADDPD (R8)(R11*1), Y6, Y6 \
-	ADDQ   BX, R8 \
-	VADDPD (R8), Y3, Y3 \
-	VADDPD (R8)(R11*1), Y7, Y7 \
-	ADDQ   BX, R8 \
+	PAIRSUM(Y0, Y4) \
+	PAIRSUM(Y1, Y5) \
+	PAIRSUM(Y2, Y6) \
+	PAIRSUM(Y3, Y7) \
 	ADDQ   $4, AX \
 	JMP    psum4 \
 psumtail: \
 	CMPQ   AX, CX \
 	JGE    psumdone \
-	VADDPD (R8), Y0, Y0 \
-	VADDPD (R8)(R11*1), Y4, Y4 \
-	ADDQ   BX, R8 \
+	PAIRSUM(Y0, Y4) \
 	INCQ   AX \
 	JMP    psumtail \
 psumdone: \
@@ -162,64 +179,20 @@ psumdone: \
 	VADDPD Y7, Y6, Y6 \
 	VADDPD Y6, Y4, Y4 \
 	VMULPD Y15, Y4, Y13 \
-	RESTART \
-	VXORPD Y4, Y4, Y4 \
-	VXORPD Y5, Y5, Y5 \
-	VXORPD Y6, Y6, Y6 \
-	VXORPD Y7, Y7, Y7 \
+	PAIRRESTART \
 psq4: \
 	CMPQ    AX, DX \
 	JGE     psqtail \
-	VMOVUPD (R8), Y8 \
-	VMOVUPD (R8)(R11*1), Y9 \
-	ADDQ    BX, R8 \
-	VMOVUPD (R8), Y10 \
-	VMOVUPD (R8)(R11*1), Y11 \
-	ADDQ    BX, R8 \
-	VSUBPD  Y14, Y8, Y8 \
-	VSUBPD  Y13, Y9, Y9 \
-	VSUBPD  Y14, Y10, Y10 \
-	VSUBPD  Y13, Y11, Y11 \
-	VMULPD  Y8, Y8, Y8 \
-	VMULPD  Y9, Y9, Y9 \
-	VMULPD  Y10, Y10, Y10 \
-	VMULPD  Y11, Y11, Y11 \
-	VADDPD  Y8, Y0, Y0 \
-	VADDPD  Y9, Y4, Y4 \
-	VADDPD  Y10, Y1, Y1 \
-	VADDPD  Y11, Y5, Y5 \
-	VMOVUPD (R8), Y8 \
-	VMOVUPD (R8)(R11*1), Y9 \
-	ADDQ    BX, R8 \
-	VMOVUPD (R8), Y10 \
-	VMOVUPD (R8)(R11*1), Y11 \
-	ADDQ    BX, R8 \
-	VSUBPD  Y14, Y8, Y8 \
-	VSUBPD  Y13, Y9, Y9 \
-	VSUBPD  Y14, Y10, Y10 \
-	VSUBPD  Y13, Y11, Y11 \
-	VMULPD  Y8, Y8, Y8 \
-	VMULPD  Y9, Y9, Y9 \
-	VMULPD  Y10, Y10, Y10 \
-	VMULPD  Y11, Y11, Y11 \
-	VADDPD  Y8, Y2, Y2 \
-	VADDPD  Y9, Y6, Y6 \
-	VADDPD  Y10, Y3, Y3 \
-	VADDPD  Y11, Y7, Y7 \
+	PAIRSQ(Y0, Y4) \
+	PAIRSQ(Y1, Y5) \
+	PAIRSQ(Y2, Y6) \
+	PAIRSQ(Y3, Y7) \
 	ADDQ    $4, AX \
 	JMP     psq4 \
 psqtail: \
 	CMPQ    AX, CX \
 	JGE     psqdone \
-	VMOVUPD (R8), Y8 \
-	VMOVUPD (R8)(R11*1), Y9 \
-	ADDQ    BX, R8 \
-	VSUBPD  Y14, Y8, Y8 \
-	VSUBPD  Y13, Y9, Y9 \
-	VMULPD  Y8, Y8, Y8 \
-	VMULPD  Y9, Y9, Y9 \
-	VADDPD  Y8, Y0, Y0 \
-	VADDPD  Y9, Y4, Y4 \
+	PAIRSQ(Y0, Y4) \
 	INCQ    AX \
 	JMP     psqtail \
 psqdone: \
@@ -411,8 +384,9 @@ pairdone:
 
 // func gatherColumnsAsm(data *float64, stride, m int, js *int, nc int, block *float64, w int)
 //
-// block[i·w + k] = data[i·stride + js[k]] for i < m, k < nc: what
-// gatherColumnsGo does, copying the values' bits, four columns an iteration.
+// block[i·w + k] = data[i·stride + js[k]] for i < m, k < nc (m, nc ≥ 1):
+// what gatherColumnsGo does, copying the values' bits, four columns an
+// iteration.
 TEXT ·gatherColumnsAsm(SB), NOSPLIT, $0-56
 	MOVQ data+0(FP), SI
 	MOVQ stride+8(FP), BX
@@ -426,14 +400,14 @@ TEXT ·gatherColumnsAsm(SB), NOSPLIT, $0-56
 	MOVQ DX, R10
 	ANDQ $-4, R10
 
+	// Row after row (m ≥ 1, nc ≥ 1): the columns four at a time, then
+	// the rest one at a time.
 grow:
-	TESTQ CX, CX
-	JLE   gdone
-	XORQ  AX, AX
+	MOVQ $0, AX
+	CMPQ R10, $0
+	JEQ  gcol1
 
 gcol4:
-	CMPQ AX, R10
-	JGE  gcol1
 	MOVQ (R8)(AX*8), R11
 	MOVQ 8(R8)(AX*8), R12
 	MOVQ (SI)(R11*8), R11
@@ -447,7 +421,8 @@ gcol4:
 	MOVQ R11, 16(DI)(AX*8)
 	MOVQ R12, 24(DI)(AX*8)
 	ADDQ $4, AX
-	JMP  gcol4
+	CMPQ AX, R10
+	JLT  gcol4
 
 gcol1:
 	CMPQ AX, DX
@@ -462,7 +437,5 @@ growdone:
 	ADDQ BX, SI
 	ADDQ R9, DI
 	DECQ CX
-	JMP  grow
-
-gdone:
+	JNZ  grow
 	RET
