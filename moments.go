@@ -13,9 +13,10 @@ import (
 // (row i to accumulator i mod 4, rows from the tail m − m%4 on to the
 // first), combined as (s0 + s1) + (s2 + s3), and squares are never fused
 // into multiply–adds. The four columns are adjacent in a row-major block,
-// so that a row of the four is one load. standardize4 goes on to the
-// standard deviations and writes the standardised columns, in one call
-// that keeps the four columns in the first-level cache.
+// so that a row of the four is one load. standardizePair goes on, for two
+// such groups at once, to the standard deviations and writes the
+// standardised columns, in one call that keeps the columns in the
+// first-level cache.
 
 // moments4Go is moments4 in Go: the definition the kernel must match bit
 // for bit.
@@ -50,8 +51,8 @@ func scale4Go(rows *float64, stride, m int, mf *[8]float64, dst *float64) {
 	}
 }
 
-// standardize4Go is standardize4 in Go: the definition the kernel must
-// match bit for bit. It computes the four columns' moments (moments4Go),
+// standardize4Go is the definition of what standardizePair does for one
+// group of four columns, bit for bit. It computes the four columns' moments (moments4Go),
 // their standard deviations √(ss·invN) (standardize.Std) and scaleFactor's
 // divisors and factors, writing the means to out[:4], the divisors to
 // out[4:8] and the factors to out[8:12], and reports whether every column

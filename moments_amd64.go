@@ -47,9 +47,9 @@ func standardizePair(r0, r1 *float64, stride, m int, invN, gamma float64, d0, d1
 	return standardizePairGo(r0, r1, stride, m, invN, gamma, d0, d1, out)
 }
 
-// standardize4Consts are standardizePairAVX's constants: +Inf, the sum of
+// standardizeConsts are standardizePairAVX's constants: +Inf, the sum of
 // squares below which standardize.Std rescales, standardize.ConstTol and 1.
-var standardize4Consts = [4]float64{math.Inf(1), standardize.TinySumSquares, standardize.ConstTol, 1}
+var standardizeConsts = [4]float64{math.Inf(1), standardize.TinySumSquares, standardize.ConstTol, 1}
 
 // gatherColumnsAsm is gatherColumns' kernel (moments_amd64.s).
 //

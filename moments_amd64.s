@@ -2,9 +2,8 @@
 
 #include "textflag.h"
 
-// BLOCKARGS loads the block arguments rows, stride and m of moments4AVX and
-// standardize4AVX: SI = rows, BX = 8·stride (bytes from a row to the next), CX =
-// m.
+// BLOCKARGS loads the block arguments rows, stride and m of moments4AVX:
+// SI = rows, BX = 8·stride (bytes from a row to the next), CX = m.
 #define BLOCKARGS \
 	MOVQ rows+0(FP), SI \
 	MOVQ stride+8(FP), BX \
@@ -211,16 +210,16 @@ psqdone: \
 #define PLAIN(mean, ss, std, scale, f, reg) \
 	VBROADCASTSD ·absMask(SB), Y8 \
 	VANDPD       Y8, mean, Y8 \
-	VBROADCASTSD ·standardize4Consts+0(SB), Y9 \
+	VBROADCASTSD ·standardizeConsts+0(SB), Y9 \
 	VCMPPD       $0x11, Y9, Y8, Y10 \
 	VCMPPD       $0x11, Y9, ss, Y11 \
 	VANDPD       Y11, Y10, Y10 \
 	VCMPPD       $0x11, Y9, f, Y11 \
 	VANDPD       Y11, Y10, Y10 \
-	VBROADCASTSD ·standardize4Consts+8(SB), Y9 \
+	VBROADCASTSD ·standardizeConsts+8(SB), Y9 \
 	VCMPPD       $0x1d, Y9, ss, Y11 \
 	VANDPD       Y11, Y10, Y10 \
-	VBROADCASTSD ·standardize4Consts+16(SB), Y9 \
+	VBROADCASTSD ·standardizeConsts+16(SB), Y9 \
 	VMULPD       Y9, Y8, Y8 \
 	VCMPPD       $0x1e, Y8, std, Y11 \
 	VANDPD       Y11, Y10, Y10 \
@@ -258,12 +257,12 @@ TEXT ·standardizePairAVX(SB), NOSPLIT, $0-80
 	VMULPD       Y15, Y4, Y5
 	VSQRTPD      Y5, Y5
 	VMOVSD       gamma+40(FP), X8
-	VUCOMISD     ·standardize4Consts+24(SB), X8
+	VUCOMISD     ·standardizeConsts+24(SB), X8
 	JNE          general
 	JPS          general
 	VMOVAPD      Y1, Y2
 	VMOVAPD      Y5, Y6
-	VBROADCASTSD ·standardize4Consts+24(SB), Y8
+	VBROADCASTSD ·standardizeConsts+24(SB), Y8
 	VDIVPD       Y1, Y8, Y3
 	VDIVPD       Y5, Y8, Y7
 	JMP          check
