@@ -50,6 +50,15 @@ func BenchmarkFitExact(b *testing.B) { benchFit(b, 20, 4995, 60, 0) }
 // BenchmarkFitSample59 is the same cell for GreedyTL-59 (paper: 0.198 s).
 func BenchmarkFitSample59(b *testing.B) { benchFit(b, 20, 4995, 60, 59) }
 
+// BenchmarkFitSample59Steps is BenchmarkFitSample59 stopped after 5, 15
+// and 30 steps as well as 60: the fits that draw a small part of the
+// columns, which the way the engine reads them must not slow down.
+func BenchmarkFitSample59Steps(b *testing.B) {
+	for _, k := range []int{5, 15, 30, 60} {
+		b.Run(fmt.Sprintf("k=%d", k), func(b *testing.B) { benchFit(b, 20, 4995, k, 59) })
+	}
+}
+
 // BenchmarkFitExactSizes runs exact GreedyTL for 60 steps at m = 20 over N.
 func BenchmarkFitExactSizes(b *testing.B) {
 	for _, N := range []int{1e3, 1e4, 1e5, 1e6} {

@@ -178,9 +178,8 @@ func rowStats(rows []float64, stride, m, nc int, gamma float64, sc *rowStatsScra
 // f[:len(js)] bitwise what b.gather followed by standardizeChunk leaves,
 // and returns what standardizeChunk returns. For row-major data it reads
 // the columns row by row into a row-major block (*block; rows padded to a
-// multiple of four columns), computes their statistics there four at a
-// time (rowStats) and writes them standardised, four at a time, into dst
-// (scale4).
+// multiple of four columns) and standardises them from there, four at a
+// time (standardizeRows).
 func gatherStandardize(b *inputMatrix, js []int, gamma float64, dst []float64, st []colStats, f []float64, sc *rowStatsScratch, block *[]float64) int {
 	m, nc := b.rows, len(js)
 	if !b.hasRaw || b.trans {
@@ -191,38 +190,73 @@ func gatherStandardize(b *inputMatrix, js []int, gamma float64, dst []float64, s
 	w := (nc + 3) &^ 3
 	*block = grow(*block, m*w)
 	rows := *block
+	gatherColumns(b.raw.Data, b.raw.Stride, m, b.cols, js, rows, w)
 	for i := 0; i < m; i++ {
-		src := b.raw.Data[i*b.raw.Stride : i*b.raw.Stride+b.cols]
-		row := rows[i*w : i*w+w]
-		r, js := row[:nc], js[:nc] // (no bounds checks on r and js below)
-		for k := range r {
-			r[k] = src[js[k]]
-		}
-		clear(row[nc:])
+		clear(rows[i*w+nc : i*w+w])
 	}
-	if k := rowStats(rows, w, m, nc, gamma, sc, st, f); k >= 0 {
-		return k
+	return standardizeRows(rows, w, m, nc, gamma, dst, st, f, sc)
+}
+
+// gatherColumnsGo is gatherColumns in Go, its definition: row i < m of block
+// (block[i*w:], w ≥ len(js)) receives the columns js of row i of the
+// row-major data (data[i*stride:], cols columns).
+func gatherColumnsGo(data []float64, stride, m, cols int, js []int, block []float64, w int) {
+	for i := 0; i < m; i++ {
+		src := data[i*stride : i*stride+cols]
+		r := block[i*w : i*w+len(js)]
+		for k, j := range js {
+			r[k] = src[j]
+		}
 	}
-	var mf [8]float64
-	for k0 := 0; k0 < nc; k0 += 4 {
-		vec := k0+4 <= nc
-		for q := 0; q < 4 && vec; q++ {
-			mf[q], mf[4+q] = st[k0+q].mean, f[k0+q]
-			vec = f[k0+q] != 0 && !math.IsInf(f[k0+q], 1)
+}
+
+// standardizeRows computes the statistics of the nc columns of m values
+// stored row by row, row i being rows[i*stride : i*stride+nc], and writes
+// them standardised to dst, column after column: it leaves in dst, st[:nc]
+// and f[:nc] bitwise what standardizeChunk leaves for the same columns
+// (a constant column as read), and returns what it returns (dst is then
+// unspecified). It takes the columns eight at a time, as two groups of
+// four (standardizePair), and a group where one column leaves the plain
+// route, or the last group of fewer than four, through rowStats and
+// standardizeColumn.
+func standardizeRows(rows []float64, stride, m, nc int, gamma float64, dst []float64, st []colStats, f []float64, sc *rowStatsScratch) int {
+	invN, out := 1/float64(m), [24]float64{}
+	st, f, dst = st[:nc], f[:nc], dst[:nc*m]
+	if nc > 0 {
+		_ = rows[(m-1)*stride+nc-1] // the kernel reads no further
+	}
+	for k0 := 0; k0 < nc; k0 += 8 {
+		n := min(8, nc-k0)
+		plain := 0
+		if n >= 4 && gamma > 0 {
+			k1 := k0 + 4
+			if n < 8 {
+				k1 = k0 // one group of four: both halves of the pair on it
+			}
+			plain = standardizePair(&rows[k0], &rows[k1], stride, m, invN, gamma, &dst[k0*m], &dst[k1*m], &out)
 		}
-		if vec {
-			scale4(&rows[k0], w, m, &mf, &dst[k0*m])
-			continue
-		}
-		for k := k0; k < min(k0+4, nc); k++ {
-			col := dst[k*m : k*m+m]
-			if f[k] == 0 { // constant: left as read, as standardizeChunk leaves it
-				for i := range col {
-					col[i] = rows[i*w+k]
+		for g := 0; 4*g < n; g++ {
+			c0, cn := k0+4*g, min(4, n-4*g)
+			if cn == 4 && plain>>g&1 == 1 {
+				for q := 0; q < 4; q++ {
+					st[c0+q] = colStats{mean: out[12*g+q], scale: out[12*g+4+q]}
+					f[c0+q] = out[12*g+8+q]
 				}
 				continue
 			}
-			standardizeColumn(col, rows[k:], w, st[k].mean, st[k].scale, f[k])
+			if k := rowStats(rows[c0:], stride, m, cn, gamma, sc, st[c0:], f[c0:]); k >= 0 {
+				return c0 + k
+			}
+			for k := c0; k < c0+cn; k++ {
+				col := dst[k*m : k*m+m]
+				if f[k] == 0 { // constant: left as read, as standardizeChunk leaves it
+					for i := range col {
+						col[i] = rows[i*stride+k]
+					}
+					continue
+				}
+				standardizeColumn(col, rows[k:], stride, st[k].mean, st[k].scale, f[k])
+			}
 		}
 	}
 	return -1

@@ -2,7 +2,12 @@
 
 package greedytl
 
-import "golang.org/x/sys/cpu"
+import (
+	"math"
+
+	"github.com/greedytl/greedytl/standardize"
+	"golang.org/x/sys/cpu"
+)
 
 // haveAVX says whether the vector kernels of moments_amd64.s and
 // score_amd64.s (AVX) run on this machine.
@@ -24,18 +29,45 @@ func moments4(rows *float64, stride, m int, invN float64, out *[8]float64) {
 	moments4Go(rows, stride, m, invN, out)
 }
 
-// scale4AVX is scale4's vector kernel (moments_amd64.s).
+// standardizePairAVX is standardizePair's vector kernel
+// (moments_amd64.s), for γ > 0.
 //
 //go:noescape
-func scale4AVX(rows *float64, stride, m int, mf *[8]float64, dst *float64)
+func standardizePairAVX(r0, r1 *float64, stride, m int, invN, gamma float64, d0, d1 *float64, out *[24]float64) int
 
-// scale4 writes the four columns of the m×4 block whose row i starts at
-// rows[i·stride], standardised with means mf[:4] and finite factors
-// mf[4:], to dst column after column, as scale4Go does.
-func scale4(rows *float64, stride, m int, mf *[8]float64, dst *float64) {
-	if haveAVX {
-		scale4AVX(rows, stride, m, mf, dst)
+// standardizePair computes the statistics of two groups of four columns,
+// the m×4 blocks whose row i starts at r0[i·stride] and r1[i·stride] (m ≥
+// 1), and writes each group that takes the plain route standardised to
+// d0 or d1, column after column, as standardizePairGo does. The groups
+// may be the same (r0 = r1, d0 = d1): one group alone.
+func standardizePair(r0, r1 *float64, stride, m int, invN, gamma float64, d0, d1 *float64, out *[24]float64) int {
+	if haveAVX && gamma > 0 {
+		return standardizePairAVX(r0, r1, stride, m, invN, gamma, d0, d1, out)
+	}
+	return standardizePairGo(r0, r1, stride, m, invN, gamma, d0, d1, out)
+}
+
+// standardizeConsts are standardizePairAVX's constants: +Inf, the sum of
+// squares below which standardize.Std rescales, standardize.ConstTol and 1.
+var standardizeConsts = [4]float64{math.Inf(1), standardize.TinySumSquares, standardize.ConstTol, 1}
+
+// gatherColumnsAsm is gatherColumns' kernel (moments_amd64.s).
+//
+//go:noescape
+func gatherColumnsAsm(data *float64, stride, m int, js *int, nc int, block *float64, w int)
+
+// gatherColumns sets block[i·w + k] = data[i·stride + js[k]] for i < m and
+// k < len(js), as gatherColumnsGo does, and fails as it would (an index
+// out of range) when a column is not in [0, cols) or a slice is too short.
+func gatherColumns(data []float64, stride, m, cols int, js []int, block []float64, w int) {
+	if m == 0 || len(js) == 0 {
 		return
 	}
-	scale4Go(rows, stride, m, mf, dst)
+	var hi uint
+	for _, j := range js {
+		hi = max(hi, uint(j)) // a negative j is huge
+	}
+	_ = data[(m-1)*stride : (m-1)*stride+cols][hi]
+	_ = block[(m-1)*w : (m-1)*w+len(js)]
+	gatherColumnsAsm(&data[0], stride, m, &js[0], len(js), &block[0], w)
 }

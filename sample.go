@@ -3,6 +3,7 @@ package greedytl
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"sync"
 	"unsafe"
@@ -24,7 +25,8 @@ type sampleEngine struct {
 	lo   int // first candidate that can be non-constant: d when γ = 0, else 0
 	r    int
 	seed uint64
-	rng  *rand.Rand
+	pcg  *rand.PCG  // the draws' stream (draw)
+	rng  *rand.Rand // the same stream, for 32-bit platforms (draw)
 
 	*sampleBuffers
 	// slotOf[j] (read with slot, written with setSlot) is 0 for a column
@@ -148,7 +150,8 @@ func (e *sampleEngine) reset(lambda float64) error {
 	if e.allKnown {
 		e.nConst = e.nConstAll
 	}
-	e.rng = rand.New(rand.NewPCG(e.seed, e.seed))
+	e.pcg = rand.NewPCG(e.seed, e.seed)
+	e.rng = rand.New(e.pcg)
 	e.prune.reset()
 	return nil
 }
@@ -163,6 +166,9 @@ func (e *sampleEngine) resolvePending() error {
 		gamma     float64
 		off, stop int
 	}{{&e.in.x, e.in.gamma, 0, e.in.d}, {&e.in.h, 1, e.in.d, e.n}} {
+		if part.stop <= max(part.off, e.lo) {
+			continue // no candidate is drawn there
+		}
 		js := e.local[:0]
 		for _, j := range e.pend {
 			if j >= part.off && j < part.stop {
@@ -257,7 +263,7 @@ func (e *sampleEngine) pick(p *path) (int, error) {
 	for len(cand) < e.r {
 		e.pend = e.pend[:0]
 		for len(cand)+len(e.pend) < e.r {
-			j := e.lo + e.rng.IntN(e.n-e.lo)
+			j := e.lo + e.draw(e.n-e.lo)
 			sl := e.slot(j)
 			switch {
 			case sl == pending:
@@ -286,9 +292,10 @@ func (e *sampleEngine) pick(p *path) (int, error) {
 		if err := e.resolvePending(); err != nil {
 			return 0, err
 		}
+		slots, step := e.slots, e.step
 		for _, j := range e.pend {
 			if s := e.slot(j); s > 0 {
-				e.slots[s-1].drawn = e.step
+				slots[s-1].drawn = step
 				cand = append(cand, int(s)-1)
 			} else {
 				e.countConst(j)
@@ -300,6 +307,31 @@ func (e *sampleEngine) pick(p *path) (int, error) {
 	}
 	e.cand = cand
 	return e.bestOf(p, cand)
+}
+
+// draw returns the next draw from [0, n), n > 0: exactly what
+// rand.New(pcg).IntN(n) returns, and consuming the same values of the
+// stream, so that the same seed gives the same draws (TestDrawIsIntN).
+// On 64-bit platforms it is IntN's algorithm (Lemire's multiply-and-reject
+// over 64 bits, a mask for a power of two) calling the generator directly
+// rather than through rand.Rand's Source interface, which costs a third of
+// a draw; on 32-bit ones IntN itself (which takes another route there).
+func (e *sampleEngine) draw(n int) int {
+	if ^uint(0)>>32 == 0 {
+		return e.rng.IntN(n)
+	}
+	u := uint64(n)
+	if u&(u-1) == 0 {
+		return int(e.pcg.Uint64() & (u - 1))
+	}
+	hi, lo := bits.Mul64(e.pcg.Uint64(), u)
+	if lo < u {
+		thresh := -u % u
+		for lo < thresh {
+			hi, lo = bits.Mul64(e.pcg.Uint64(), u)
+		}
+	}
+	return int(hi)
 }
 
 // pending marks, in slotOf, a column drawn in this step and not read yet.

@@ -10,11 +10,6 @@ func moments4(rows *float64, stride, m int, invN float64, out *[8]float64) {
 	moments4Go(rows, stride, m, invN, out)
 }
 
-// scale4 is scale4Go where there is no vector kernel.
-func scale4(rows *float64, stride, m int, mf *[8]float64, dst *float64) {
-	scale4Go(rows, stride, m, mf, dst)
-}
-
 // t4Vec is t4Go where there is no vector kernel.
 func t4Vec(z0, z1, z2, z3, a *float64, m int, out *[4]float64) {
 	t4Go(z0, z1, z2, z3, a, m, out)
@@ -34,3 +29,13 @@ func score4PrimalVec(z0, z1, z2, z3, u, a *float64, k1, m int, il float64, z4 *f
 
 // absDevSum is absDevSumGo where there is no vector kernel.
 func absDevSum(x []float64, beta float64) float64 { return absDevSumGo(x, beta) }
+
+// standardizePair is standardizePairGo where there is no vector kernel.
+func standardizePair(r0, r1 *float64, stride, m int, invN, gamma float64, d0, d1 *float64, out *[24]float64) int {
+	return standardizePairGo(r0, r1, stride, m, invN, gamma, d0, d1, out)
+}
+
+// gatherColumns is gatherColumnsGo where there is no assembly.
+func gatherColumns(data []float64, stride, m, cols int, js []int, block []float64, w int) {
+	gatherColumnsGo(data, stride, m, cols, js, block, w)
+}

@@ -34,8 +34,9 @@ func randomColumnValue(rng *rand.Rand, kind int) float64 {
 	return rng.NormFloat64()
 }
 
-// TestMoments4 checks the vector kernels moments4 and scale4 against their
-// Go definitions moments4Go and scale4Go, bit for bit, over row counts
+// TestMoments4 checks the vector kernel moments4 against its Go definition
+// moments4Go, bit for bit, and the definitions moments4Go and scale4Go
+// against standardize's arithmetic and standardizeColumn, over row counts
 // that exercise the four-row loop and its tail, strides wider than four,
 // and columns of every magnitude.
 func TestMoments4(t *testing.T) {
@@ -81,14 +82,8 @@ func TestMoments4(t *testing.T) {
 		for q := 4; q < 8; q++ {
 			mf[q] = rng.NormFloat64()
 		}
-		gotZ, wantZ := make([]float64, 4*m), make([]float64, 4*m)
-		scale4(&rows[0], stride, m, &mf, &gotZ[0])
+		wantZ := make([]float64, 4*m)
 		scale4Go(&rows[0], stride, m, &mf, &wantZ[0])
-		for i := range gotZ {
-			if math.Float64bits(gotZ[i]) != math.Float64bits(wantZ[i]) {
-				t.Fatalf("trial %d (m=%d): scale4 element %d = %v, scale4Go %v", trial, m, i, gotZ[i], wantZ[i])
-			}
-		}
 		for q := 0; q < 4; q++ {
 			for i := 0; i < m; i++ {
 				v := rows[i*stride+q]
@@ -98,6 +93,118 @@ func TestMoments4(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestStandardizePair checks standardizePair (the vector kernel where
+// there is one) against its Go definition standardizePairGo, bit for bit
+// (the verdict of each group, and for a plain group its statistics and
+// standardised values), and the definition against standardizeChunk, on
+// two adjacent groups, one group twice and two groups of different
+// blocks, over row counts that exercise the four-row transposes and their
+// tail, strides wider than eight, γ of every kind (0, 1, others, one so
+// large that the divisor underflows or the factor overflows) and columns
+// of every magnitude, NaN and ±Inf included.
+func TestStandardizePair(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	same := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
+	plain := 0
+	for trial := 0; trial < 4000; trial++ {
+		m := 1 + rng.IntN(41)
+		stride := 8 + rng.IntN(3)
+		gamma := []float64{1, 1, 1, 0.5, 3, 0, 1e300, 1e-300}[rng.IntN(8)]
+		var blocks [2][]float64 // row-major m×stride blocks
+		var cols [2][]float64   // their first eight columns, column after column
+		for b := range blocks {
+			blocks[b], cols[b] = make([]float64, (m-1)*stride+8), make([]float64, 8*m)
+			for q := 0; q < 8; q++ {
+				kind := rng.IntN(6)
+				if rng.IntN(4) != 0 {
+					kind = 0
+				}
+				for i := 0; i < m; i++ {
+					v := randomColumnValue(rng, kind)
+					blocks[b][i*stride+q], cols[b][q*m+i] = v, v
+				}
+			}
+			if rng.IntN(20) == 0 {
+				blocks[b][rng.IntN(m)*stride+rng.IntN(8)] = []float64{math.NaN(), math.Inf(1), math.Inf(-1)}[rng.IntN(3)]
+			}
+		}
+		// The two groups: block 0's columns 0–3 and 4–7 (adjacent), block
+		// 0's columns 0–3 twice, or block 0's 0–3 and block 1's 4–7.
+		mode := rng.IntN(3)
+		type group struct {
+			rows []float64 // from the group's first column
+			cols []float64 // its four columns, column after column
+		}
+		g := [2]group{{blocks[0], cols[0][:4*m]}, {blocks[0][4:], cols[0][4*m:]}}
+		switch mode {
+		case 1:
+			g[1] = g[0]
+		case 2:
+			g[1] = group{blocks[1][4:], cols[1][4*m:]}
+		}
+		got, want := make([]float64, 8*m), make([]float64, 8*m)
+		d1 := 4 * m
+		if mode == 1 {
+			d1 = 0
+		}
+		invN := 1 / float64(m)
+		var gotOut, wantOut [24]float64
+		gotP := standardizePair(&g[0].rows[0], &g[1].rows[0], stride, m, invN, gamma, &got[0], &got[d1], &gotOut)
+		wantP := standardizePairGo(&g[0].rows[0], &g[1].rows[0], stride, m, invN, gamma, &want[0], &want[d1], &wantOut)
+		if gotP != wantP {
+			t.Fatalf("trial %d (mode %d, m=%d, γ=%g): standardizePair's plain groups %b, standardizePairGo's %b", trial, mode, m, gamma, gotP, wantP)
+		}
+		for k := range 2 {
+			if wantP>>k&1 == 0 {
+				continue
+			}
+			plain++
+			for q := 12 * k; q < 12*k+12; q++ {
+				if !same(gotOut[q], wantOut[q]) {
+					t.Fatalf("trial %d (mode %d, m=%d, γ=%g): standardizePair out[%d] = %v, standardizePairGo %v", trial, mode, m, gamma, q, gotOut[q], wantOut[q])
+				}
+			}
+			dk := []int{0, d1}[k]
+			for i := dk; i < dk+4*m; i++ {
+				if !same(got[i], want[i]) {
+					t.Fatalf("trial %d (mode %d, m=%d, γ=%g): standardizePair value %d = %v, standardizePairGo %v", trial, mode, m, gamma, i, got[i], want[i])
+				}
+			}
+			// On the plain route the definition is standardizeChunk's.
+			c := append([]float64(nil), g[k].cols...)
+			var st [4]colStats
+			var f [4]float64
+			if bad := standardizeChunk(c, m, 4, gamma, st[:], f[:]); bad >= 0 {
+				t.Fatalf("trial %d: standardizeChunk rejects column %d of a plain group", trial, bad)
+			}
+			for q := 0; q < 4; q++ {
+				if !same(st[q].mean, wantOut[12*k+q]) || !same(st[q].scale, wantOut[12*k+4+q]) || !same(f[q], wantOut[12*k+8+q]) {
+					t.Fatalf("trial %d: group %d column %d statistics %v, %v, %v; standardizeChunk %+v, %v", trial, k, q, wantOut[12*k+q], wantOut[12*k+4+q], wantOut[12*k+8+q], st[q], f[q])
+				}
+			}
+			for i := range c {
+				if !same(c[i], want[dk+i]) {
+					t.Fatalf("trial %d (mode %d, m=%d, γ=%g): group %d value %d = %v, standardizeChunk %v", trial, mode, m, gamma, k, i, want[dk+i], c[i])
+				}
+			}
+		}
+	}
+	if plain < 2000 {
+		t.Errorf("only %d of 8000 groups took the plain route", plain)
+	}
+	// A sum of squares of exactly standardize.TinySumSquares (four values
+	// ±2⁻⁴⁵¹ about a mean of 0) is not rescaled: the group is plain.
+	a := math.Ldexp(1, -451)
+	rows := []float64{a, 1, 2, 3, -a, 2, 1, 5, a, 3, 3, 1, -a, 4, 0, 2}
+	var gotOut, wantOut [24]float64
+	got, want := make([]float64, 16), make([]float64, 16)
+	gotP := standardizePair(&rows[0], &rows[0], 4, 4, 0.25, 1, &got[0], &got[0], &gotOut)
+	wantP := standardizePairGo(&rows[0], &rows[0], 4, 4, 0.25, 1, &want[0], &want[0], &wantOut)
+	if gotP != 3 || wantP != 3 || !same(gotOut[4], wantOut[4]) || !same(got[0], want[0]) {
+		t.Errorf("sum of squares at the rescaling threshold: standardizePair's plain groups %b (divisor %v), standardizePairGo's %b (%v); want both 11 and equal", gotP, gotOut[4], wantP, wantOut[4])
 	}
 }
 
@@ -158,6 +265,41 @@ func TestGatherStandardize(t *testing.T) {
 				if !same(got[i], want[i]) {
 					t.Fatalf("trial %d (%T, m=%d): value %d = %v, want %v", trial, a, m, i, got[i], want[i])
 				}
+			}
+		}
+	}
+}
+
+// TestGatherColumns checks gatherColumns (the assembly kernel where there
+// is one) against its definition gatherColumnsGo, bit for bit (NaN
+// payloads and signed zeros included), over row counts, strides wider than
+// the rows, columns in any order with repeats, and blocks wider than the
+// columns (whose padding must be left alone).
+func TestGatherColumns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for trial := 0; trial < 2000; trial++ {
+		m, cols := 1+rng.IntN(25), 1+rng.IntN(40)
+		stride := cols + rng.IntN(3)
+		data := make([]float64, (m-1)*stride+cols)
+		for i := range data {
+			data[i] = math.Float64frombits(rng.Uint64()) // any bits, NaNs included
+		}
+		nc := 1 + rng.IntN(70)
+		js := make([]int, nc)
+		for k := range js {
+			js[k] = rng.IntN(cols)
+		}
+		w := nc + rng.IntN(4)
+		got, want := make([]float64, m*w), make([]float64, m*w)
+		for i := range got {
+			got[i] = float64(i)
+			want[i] = float64(i)
+		}
+		gatherColumns(data, stride, m, cols, js, got, w)
+		gatherColumnsGo(data, stride, m, cols, js, want, w)
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("trial %d (m=%d, nc=%d, w=%d): block[%d] = %#x, gatherColumnsGo %#x", trial, m, nc, w, i, math.Float64bits(got[i]), math.Float64bits(want[i]))
 			}
 		}
 	}
