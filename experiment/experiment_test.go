@@ -920,3 +920,48 @@ func TestRunRefusesOtherSources(t *testing.T) {
 		t.Errorf("the refused run wrote results (%v)", err)
 	}
 }
+
+// TestRunWarnsOfUnconvergedSources: Run's log says when the final fits of
+// some of its sources stopped at the solver's iteration cap (the converged
+// field of sources.json), and says nothing when every source converged.
+func TestRunWarnsOfUnconvergedSources(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	index := filepath.Join(src, source.IndexFile)
+	b, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ix source.Index
+	if err := json.Unmarshal(b, &ix); err != nil {
+		t.Fatal(err)
+	}
+	for i := range ix.Sources {
+		ix.Sources[i].Converged = true
+	}
+	run := func(name string) string {
+		b, err := json.MarshalIndent(&ix, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(index, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var log bytes.Buffer
+		cfg := testConfig(f, filepath.Join(t.TempDir(), name), src, allNegMethod)
+		cfg.Positives, cfg.Splits, cfg.Noise = []int{2}, 1, []int{0}
+		cfg.Log = &log
+		if _, err := Run(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		return log.String()
+	}
+	if log := run("converged"); strings.Contains(log, "warning") {
+		t.Errorf("every source converged, yet the log warns:\n%s", log)
+	}
+	ix.Sources[1].Converged = false
+	want := fmt.Sprintf("warning: 1 of %d sources stopped at the %s solver's iteration cap (see the converged field of %s)\n", len(ix.Sources), ix.Solver, index)
+	if log := run("capped"); !strings.Contains(log, want) {
+		t.Errorf("one source stopped at the cap; the log lacks %q:\n%s", want, log)
+	}
+}

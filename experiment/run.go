@@ -178,6 +178,9 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err != nil {
 		return nil, inputError{err}
 	}
+	if w := ix.CapWarning(filepath.Join(srcDir, source.IndexFile)); w != "" {
+		logf("warning: %s", w)
+	}
 	absDir, err := filepath.Abs(srcDir)
 	if err != nil {
 		return nil, err

@@ -74,6 +74,23 @@ type Entry struct {
 	SHA256 string `json:"sha256"`
 }
 
+// CapWarning returns, when the final fits of some sources stopped at the
+// solver's iteration cap (Entry.Converged false), a sentence saying how
+// many and where their record is (index: the path of the index file); ""
+// when every source converged. What train-sources and experiment print.
+func (ix *Index) CapWarning(index string) string {
+	n := 0
+	for _, e := range ix.Sources {
+		if !e.Converged {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d sources stopped at the %s solver's iteration cap (see the converged field of %s)", n, len(ix.Sources), ix.Solver, index)
+}
+
 // Config returns the TrainConfig the index records.
 func (ix *Index) Config() (TrainConfig, error) {
 	s, err := linear.ParseSolver(ix.Solver)

@@ -151,12 +151,8 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 func summarizeSources(s *streams, res *source.Result, index string, wall time.Duration) {
 	ix := res.Index
 	var cv float64
-	unconverged := 0
 	for _, e := range ix.Sources {
 		cv += e.CVScore
-		if !e.Converged {
-			unconverged++
-		}
 	}
 	line := fmt.Sprintf("%d sources in %s (%d trained, %d reused", len(ix.Sources), index, res.Trained, res.Reused)
 	if len(ix.Missing) > 0 {
@@ -167,7 +163,7 @@ func summarizeSources(s *streams, res *source.Result, index string, wall time.Du
 		line += "; mean CV balanced accuracy " + strconv.FormatFloat(cv/float64(len(ix.Sources)), 'f', 3, 64)
 	}
 	fmt.Fprintf(s.err, "%s; %s\n", line, wall.Round(time.Millisecond))
-	if unconverged > 0 {
-		fmt.Fprintf(s.err, "WARNING: %d sources stopped at the %s solver's iteration cap (see the converged field of %s)\n", unconverged, ix.Solver, index)
+	if w := ix.CapWarning(index); w != "" {
+		fmt.Fprintf(s.err, "WARNING: %s\n", w)
 	}
 }
