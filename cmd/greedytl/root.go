@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -30,7 +31,9 @@ const (
 
 // stopSignals are the signals that stop a command cleanly: Ctrl-C, and
 // the SIGTERM with which schedulers (Slurm, Kubernetes) stop or preempt
-// jobs.
+// jobs. One the process inherited ignored stays ignored (signalContext):
+// a shell script's background commands ignore SIGINT, so that Ctrl-C on
+// the script spares them, as it spares every other program.
 var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}
 
 // stoppedBy is the cause of the command's context when a stop signal
@@ -53,7 +56,11 @@ func (e stoppedBy) Unwrap() error { return context.Canceled }
 func signalContext() (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	ch := make(chan os.Signal, 2) // both signals, however quickly they come
-	signal.Notify(ch, stopSignals...)
+	// signal.Notify would turn an inherited "ignore" back on; and given no
+	// signal at all, it would relay every signal.
+	if sigs := slices.DeleteFunc(slices.Clone(stopSignals), signal.Ignored); len(sigs) > 0 {
+		signal.Notify(ch, sigs...)
+	}
 	done := make(chan struct{})
 	go func() {
 		stopped := false
@@ -225,7 +232,9 @@ Slurm and Kubernetes stop or preempt a job). A stopped command stops taking
 work, keeps what it finished (experiment: every finished cell; train-sources:
 every finished source), says so, and exits: run the same command again to
 resume. A second signal ends it at once, removing the temporary files of the
-outputs it was writing.`,
+outputs it was writing. A signal the command inherits ignored stays ignored (a
+shell script's background commands ignore SIGINT, so Ctrl-C on the script
+spares them; nohup's SIGHUP is never caught).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       buildinfo.Read().String(),

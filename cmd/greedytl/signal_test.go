@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -192,6 +193,9 @@ func TestTrainSourcesStopsOnSIGTERM(t *testing.T) {
 // is cancelled with a cause that names the signal, matches
 // context.Canceled, and maps to exit status 130.
 func TestSignalContext(t *testing.T) {
+	if signal.Ignored(syscall.SIGINT) {
+		t.Skip("this test process inherited SIGINT ignored (started in the background by a non-interactive shell), which signalContext keeps: TestInheritedIgnoredSIGINT covers that case")
+	}
 	ctx, stop := signalContext()
 	defer stop()
 	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
@@ -246,5 +250,25 @@ func TestExperimentStopsOnSIGTERMWhileTrainingSources(t *testing.T) {
 		if fi, err := os.Stat(p); err != nil || !fi.ModTime().Equal(mt) {
 			t.Errorf("%s was rewritten by the rerun (%v)", p, err)
 		}
+	}
+}
+
+// TestInheritedIgnoredSIGINT starts train-sources with SIGINT ignored, as
+// a shell script's background commands are: SIGINT must leave it running
+// (Ctrl-C on the script spares its background jobs), and SIGTERM, sent
+// after it, stop it (exit 143, saying so). Before, signal.Notify turned
+// the inherited "ignore" back on and SIGINT stopped it.
+func TestInheritedIgnoredSIGINT(t *testing.T) {
+	bin := buildGreedytl(t)
+	data := datasettest.WriteFolder(t, datasettest.Blobs(9, 40, 60, 40, 1)).Dir
+	out := filepath.Join(t.TempDir(), "sources")
+	models := func() int { m, _ := filepath.Glob(filepath.Join(out, "models", "*.model")); return len(m) }
+	// sh ignores SIGINT, then becomes greedytl (same process), which
+	// inherits the ignored disposition.
+	cmd := exec.Command("sh", "-c", `trap "" INT; exec "$0" "$@"`, bin, "train-sources", "--data", data,
+		"--negative-fraction", "0.25", "--workers", "1", "--out", out)
+	code, stderr, _ := signalWhen(t, cmd, func() bool { return models() >= 1 }, 300*time.Millisecond, syscall.SIGINT, syscall.SIGTERM)
+	if code != 143 || !strings.Contains(stderr, "stopped by SIGTERM") || strings.Contains(stderr, "stopped by SIGINT") {
+		t.Fatalf("exit %d, want 143 and \"stopped by SIGTERM\" (SIGINT ignored):\n%s", code, stderr)
 	}
 }
