@@ -106,7 +106,10 @@ tdone:
 //
 // out[q] = 1 + Σ_i z_q[i]·(Σ_{l≥i} gp_il·z_q[l]), the dual form's c, for the
 // packed rows gp (scorer.gp: row i holds m − i entries) and the columns
-// interleaved in z4 (t4AVX), every sum in order from zero (m ≥ 1).
+// interleaved in z4 (t4AVX), every sum in order from zero (m ≥ 1). Rows i
+// and i+1 are summed side by side, in two registers, so that one's
+// additions wait not on the other's; each row's sum, and the sum over the
+// rows, keep their order.
 TEXT ·q4AVX(SB), NOSPLIT, $0-32
 	MOVQ   gp+0(FP), SI
 	MOVQ   z4+8(FP), R13
@@ -115,42 +118,50 @@ TEXT ·q4AVX(SB), NOSPLIT, $0-32
 	VXORPD Y13, Y13, Y13
 	MOVQ   out+24(FP), DI
 
-qrow:
-	CMPQ   AX, CX
-	JGE    qdone
-	VXORPD Y12, Y12, Y12
+qpair:
 	MOVQ   CX, R12
 	SUBQ   AX, R12 // the m − i terms of row i
+	CMPQ   R12, $2
+	JLT    qlast
+	VXORPD Y12, Y12, Y12
+	VXORPD Y11, Y11, Y11
+	LEAQ   (SI)(R12*8), R10 // row i+1
+	DECQ   R12 // the terms of row i+1, and of row i but its last
 	MOVQ   R13, R14
 
-qterm2:
-	CMPQ         R12, $2
-	JLT          qterm1
+qterm:
 	VBROADCASTSD (SI), Y0
 	VMULPD       (R14), Y0, Y0
 	VADDPD       Y0, Y12, Y12
-	VBROADCASTSD 8(SI), Y1
+	VBROADCASTSD (R10), Y1
 	VMULPD       32(R14), Y1, Y1
-	VADDPD       Y1, Y12, Y12
-	ADDQ         $16, SI
-	ADDQ         $64, R14
-	SUBQ         $2, R12
-	JMP          qterm2
-
-qterm1:
-	TESTQ        R12, R12
-	JEQ          qsum
-	VBROADCASTSD (SI), Y0
+	VADDPD       Y1, Y11, Y11
+	ADDQ         $8, SI
+	ADDQ         $8, R10
+	ADDQ         $32, R14
+	DECQ         R12
+	JNE          qterm
+	VBROADCASTSD (SI), Y0 // row i's last term
 	VMULPD       (R14), Y0, Y0
 	VADDPD       Y0, Y12, Y12
-	ADDQ         $8, SI
+	MOVQ         R10, SI // row i+2
+	VMULPD       (R13), Y12, Y1
+	VADDPD       Y1, Y13, Y13
+	VMULPD       32(R13), Y11, Y1
+	VADDPD       Y1, Y13, Y13
+	ADDQ         $64, R13
+	ADDQ         $2, AX
+	JMP          qpair
 
-qsum:
-	VMULPD (R13), Y12, Y1
-	VADDPD Y1, Y13, Y13
-	ADDQ   $32, R13
-	INCQ   AX
-	JMP    qrow
+qlast:
+	TESTQ        R12, R12
+	JEQ          qdone
+	VBROADCASTSD (SI), Y0 // row m−1: one term
+	VMULPD       (R13), Y0, Y0
+	VXORPD       Y12, Y12, Y12
+	VADDPD       Y0, Y12, Y12
+	VMULPD       (R13), Y12, Y1
+	VADDPD       Y1, Y13, Y13
 
 qdone:
 	VBROADCASTSD ·scoreOne(SB), Y0
