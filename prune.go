@@ -133,7 +133,20 @@ func (e *sampleEngine) bestOfPruned(p *path, cand []int, half2 float64) (int, er
 	e.sc.load(p)
 	ps.t, ps.hi = grow(ps.t, n), grow(ps.hi, n)
 	ts, hi := ps.t[:n], ps.hi[:n]
+	// t eight candidates at a time; with the vector kernel a last group
+	// of fewer than eight too, its spare lanes repeating the last
+	// candidate (each lane is summed apart).
 	k := 0
+	if m > 0 {
+		var zs [8]*float64
+		for ; k+8 <= n || haveAVX && k < n; k += 8 {
+			for i := range zs {
+				zs[i] = &e.col(cand[min(k+i, n-1)])[0]
+			}
+			t := e.sc.t8(&zs)
+			copy(ts[k:min(k+8, n)], t[:])
+		}
+	}
 	for ; k+4 <= n; k += 4 {
 		s := cand[k : k+4]
 		t := e.sc.t4(e.col(s[0]), e.col(s[1]), e.col(s[2]), e.col(s[3]))

@@ -587,6 +587,23 @@ func (sc *scorer) t4(z0, z1, z2, z3 []float64) (t [4]float64) {
 	return t
 }
 
+// t8 returns t = aᵀz for the eight columns of zs, summed as score4 sums
+// it (t8Vec); each column holds at least m values.
+func (sc *scorer) t8(zs *[8]*float64) (t [8]float64) {
+	m := sc.m
+	if m == 0 {
+		return t
+	}
+	t8Vec(zs, &sc.a[:m][0], m, &t)
+	return t
+}
+
+// t8Go is t8Vec in Go: t4Go for the columns zs[0:4], then for zs[4:8].
+func t8Go(zs *[8]*float64, a *float64, m int, out *[8]float64) {
+	t4Go(zs[0], zs[1], zs[2], zs[3], a, m, (*[4]float64)(out[:4]))
+	t4Go(zs[4], zs[5], zs[6], zs[7], a, m, (*[4]float64)(out[4:]))
+}
+
 // t4Go is t4Vec in Go: out[q] = aᵀz_q for the four columns of m values at
 // z0, …, z3, each summed in order (dot4).
 func t4Go(z0, z1, z2, z3, a *float64, m int, out *[4]float64) {

@@ -9,11 +9,14 @@
 
 // TRANSPOSE4 loads elements AX, …, AX+3 of the columns R8–R11 and leaves
 // element AX+r of the four in Y8+r, lane q holding column q.
-#define TRANSPOSE4 \
-	VMOVUPD    (R8)(AX*8), Y0 \
-	VMOVUPD    (R9)(AX*8), Y1 \
-	VMOVUPD    (R10)(AX*8), Y2 \
-	VMOVUPD    (R11)(AX*8), Y3 \
+#define TRANSPOSE4 TRANSPOSE4OF(R8, R9, R10, R11)
+
+// TRANSPOSE4OF is TRANSPOSE4 for the columns c0–c3.
+#define TRANSPOSE4OF(c0, c1, c2, c3) \
+	VMOVUPD    (c0)(AX*8), Y0 \
+	VMOVUPD    (c1)(AX*8), Y1 \
+	VMOVUPD    (c2)(AX*8), Y2 \
+	VMOVUPD    (c3)(AX*8), Y3 \
 	VUNPCKLPD  Y1, Y0, Y4 \
 	VUNPCKHPD  Y1, Y0, Y5 \
 	VUNPCKLPD  Y3, Y2, Y6 \
@@ -32,18 +35,24 @@
 
 // LANES1 leaves element AX of the columns R8–R11 in Y8, lane q holding
 // column q.
-#define LANES1 \
-	VMOVSD      (R8)(AX*8), X8 \
-	VMOVHPD     (R9)(AX*8), X8, X8 \
-	VMOVSD      (R10)(AX*8), X1 \
-	VMOVHPD     (R11)(AX*8), X1, X1 \
+#define LANES1 LANES1OF(R8, R9, R10, R11)
+
+// LANES1OF is LANES1 for the columns c0–c3.
+#define LANES1OF(c0, c1, c2, c3) \
+	VMOVSD      (c0)(AX*8), X8 \
+	VMOVHPD     (c1)(AX*8), X8, X8 \
+	VMOVSD      (c2)(AX*8), X1 \
+	VMOVHPD     (c3)(AX*8), X1, X1 \
 	VINSERTF128 $1, X1, Y8, Y8
 
 // TERM adds a[AX+off]·Y to the sums Y12.
-#define TERM(off, Y) \
+#define TERM(off, Y) TERMTO(off, Y, Y12)
+
+// TERMTO adds a[AX+off]·Y to the sums acc.
+#define TERMTO(off, Y, acc) \
 	VBROADCASTSD off(SI)(AX*8), Y0 \
 	VMULPD       Y, Y0, Y0 \
-	VADDPD       Y0, Y12, Y12
+	VADDPD       Y0, acc, acc
 
 // func t4AVX(z0, z1, z2, z3, a *float64, m int, z4, out *[4]float64)
 //
@@ -99,6 +108,62 @@ ttailt:
 
 tdone:
 	VMOVUPD Y12, (DI)
+	VZEROUPPER
+	RET
+
+// func t8AVX(zs *[8]*float64, a *float64, m int, out *[8]float64)
+//
+// out[q] = Σ_l a[l]·z_q[l] for the eight columns zs[q], summed in order
+// from l = 0 (m ≥ 1): t4AVX's sums for zs[0:4] and zs[4:8], in two
+// registers whose additions do not wait on one another.
+TEXT ·t8AVX(SB), NOSPLIT, $0-32
+	MOVQ   zs+0(FP), DI
+	MOVQ   0(DI), R8
+	MOVQ   8(DI), R9
+	MOVQ   16(DI), R10
+	MOVQ   24(DI), R11
+	MOVQ   32(DI), R12
+	MOVQ   40(DI), R13
+	MOVQ   48(DI), R14
+	MOVQ   56(DI), R15
+	MOVQ   a+8(FP), SI
+	MOVQ   m+16(FP), CX
+	VXORPD Y12, Y12, Y12
+	VXORPD Y13, Y13, Y13
+	MOVQ   CX, DX
+	ANDQ   $-4, DX
+	XORQ   AX, AX
+
+t8block:
+	CMPQ AX, DX
+	JGE  t8tail
+	TRANSPOSE4
+	TERMTO(0, Y8, Y12)
+	TERMTO(8, Y9, Y12)
+	TERMTO(16, Y10, Y12)
+	TERMTO(24, Y11, Y12)
+	TRANSPOSE4OF(R12, R13, R14, R15)
+	TERMTO(0, Y8, Y13)
+	TERMTO(8, Y9, Y13)
+	TERMTO(16, Y10, Y13)
+	TERMTO(24, Y11, Y13)
+	ADDQ $4, AX
+	JMP  t8block
+
+t8tail:
+	CMPQ AX, CX
+	JGE  t8done
+	LANES1
+	TERMTO(0, Y8, Y12)
+	LANES1OF(R12, R13, R14, R15)
+	TERMTO(0, Y8, Y13)
+	INCQ AX
+	JMP  t8tail
+
+t8done:
+	MOVQ    out+24(FP), DI
+	VMOVUPD Y12, (DI)
+	VMOVUPD Y13, 32(DI)
 	VZEROUPPER
 	RET
 
