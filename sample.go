@@ -451,15 +451,17 @@ func (sc *scorer) load(p *path) {
 		sc.u, sc.il = p.U, 1/p.lambda
 		return
 	}
-	gp := sc.gp[:0]
+	sc.gp = grow(sc.gp, m*(m+1)/2)
+	gp := sc.gp
 	for i := 0; i < m; i++ {
-		row := p.G[i*m : i*m+m]
-		gp = append(gp, row[i])
-		for _, v := range row[i+1:] {
-			gp = append(gp, 2*v)
+		row := p.G[i*m+i : i*m+m]
+		dst := gp[:len(row)]
+		gp = gp[len(row):]
+		dst[0] = row[0]
+		for l := 1; l < len(dst); l++ {
+			dst[l] = 2 * row[l]
 		}
 	}
-	sc.gp = gp
 }
 
 // score4 returns c and t for four columns at once, one per lane of a
