@@ -328,11 +328,7 @@ func TestScore4Kernels(t *testing.T) {
 		}
 		var z [4][]float64
 		for q := range z {
-			z[q] = make([]float64, m+rng.IntN(3))
-			scale := math.Pow(10, float64(rng.IntN(7)-3))
-			for i := range z[q] {
-				z[q][i] = rng.NormFloat64() * scale
-			}
+			z[q] = scoreColumn(rng, m)
 		}
 		if rng.IntN(4) == 0 {
 			copy(z[3], z[1]) // equal columns in different lanes
@@ -382,6 +378,17 @@ func TestScore4Kernels(t *testing.T) {
 	}
 }
 
+// scoreColumn returns a random column of m to m+2 values (the kernels read
+// m) on a random scale, for the scoring kernels' tests.
+func scoreColumn(rng *rand.Rand, m int) []float64 {
+	z := make([]float64, m+rng.IntN(3))
+	scale := math.Pow(10, float64(rng.IntN(7)-3))
+	for i := range z {
+		z[i] = rng.NormFloat64() * scale
+	}
+	return z
+}
+
 // TestT8Kernel pins scorer.t8 (t8Vec: the vector kernel where there is
 // one) bit for bit to t8Go and to t4 and t1, the sums bestOfPruned's other
 // groups take, over lengths with and without a tail of fewer than four.
@@ -396,11 +403,7 @@ func TestT8Kernel(t *testing.T) {
 		var z [8][]float64
 		var zs [8]*float64
 		for q := range z {
-			z[q] = make([]float64, m+rng.IntN(3))
-			scale := math.Pow(10, float64(rng.IntN(7)-3))
-			for i := range z[q] {
-				z[q][i] = rng.NormFloat64() * scale
-			}
+			z[q] = scoreColumn(rng, m)
 		}
 		if rng.IntN(4) == 0 {
 			copy(z[6], z[1]) // equal columns in different groups
