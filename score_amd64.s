@@ -171,10 +171,10 @@ t8done:
 //
 // out[q] = 1 + Σ_i z_q[i]·(Σ_{l≥i} gp_il·z_q[l]), the dual form's c, for the
 // packed rows gp (scorer.gp: row i holds m − i entries) and the columns
-// interleaved in z4 (t4AVX), every sum in order from zero (m ≥ 1). Rows i
-// and i+1 are summed side by side, in two registers, so that one's
-// additions wait not on the other's; each row's sum, and the sum over the
-// rows, keep their order.
+// interleaved in z4 (t4AVX), every sum in order from zero (m ≥ 1). Rows i,
+// …, i+3 are summed side by side, in four registers (the last rows in two
+// and one), so that one's additions wait not on the others'; each row's
+// sum, and the sum over the rows, keep their order.
 TEXT ·q4AVX(SB), NOSPLIT, $0-32
 	MOVQ   gp+0(FP), SI
 	MOVQ   z4+8(FP), R13
@@ -182,6 +182,72 @@ TEXT ·q4AVX(SB), NOSPLIT, $0-32
 	XORQ   AX, AX
 	VXORPD Y13, Y13, Y13
 	MOVQ   out+24(FP), DI
+
+qquad:
+	MOVQ   CX, R12
+	SUBQ   AX, R12 // the m − i terms of row i
+	CMPQ   R12, $4
+	JLT    qpair
+	VXORPD Y12, Y12, Y12
+	VXORPD Y11, Y11, Y11
+	VXORPD Y10, Y10, Y10
+	VXORPD Y9, Y9, Y9
+	LEAQ   (SI)(R12*8), R10 // row i+1
+	LEAQ   -8(R10)(R12*8), R8 // row i+2
+	LEAQ   -16(R8)(R12*8), R9 // row i+3
+	SUBQ   $3, R12 // the terms of row i+3, and the first as many of rows i … i+2
+	MOVQ   R13, R14
+
+qterm4:
+	VBROADCASTSD (SI), Y0
+	VMULPD       (R14), Y0, Y0
+	VADDPD       Y0, Y12, Y12
+	VBROADCASTSD (R10), Y1
+	VMULPD       32(R14), Y1, Y1
+	VADDPD       Y1, Y11, Y11
+	VBROADCASTSD (R8), Y2
+	VMULPD       64(R14), Y2, Y2
+	VADDPD       Y2, Y10, Y10
+	VBROADCASTSD (R9), Y3
+	VMULPD       96(R14), Y3, Y3
+	VADDPD       Y3, Y9, Y9
+	ADDQ         $8, SI
+	ADDQ         $8, R10
+	ADDQ         $8, R8
+	ADDQ         $8, R9
+	ADDQ         $32, R14
+	DECQ         R12
+	JNE          qterm4
+	VBROADCASTSD (SI), Y0 // the last three terms of row i, two of row i+1, one of row i+2
+	VMULPD       (R14), Y0, Y0
+	VADDPD       Y0, Y12, Y12
+	VBROADCASTSD (R10), Y1
+	VMULPD       32(R14), Y1, Y1
+	VADDPD       Y1, Y11, Y11
+	VBROADCASTSD (R8), Y2
+	VMULPD       64(R14), Y2, Y2
+	VADDPD       Y2, Y10, Y10
+	VBROADCASTSD 8(SI), Y0
+	VMULPD       32(R14), Y0, Y0
+	VADDPD       Y0, Y12, Y12
+	VBROADCASTSD 8(R10), Y1
+	VMULPD       64(R14), Y1, Y1
+	VADDPD       Y1, Y11, Y11
+	VBROADCASTSD 16(SI), Y0
+	VMULPD       64(R14), Y0, Y0
+	VADDPD       Y0, Y12, Y12
+	MOVQ         R9, SI // row i+4
+	VMULPD       (R13), Y12, Y1
+	VADDPD       Y1, Y13, Y13
+	VMULPD       32(R13), Y11, Y1
+	VADDPD       Y1, Y13, Y13
+	VMULPD       64(R13), Y10, Y1
+	VADDPD       Y1, Y13, Y13
+	VMULPD       96(R13), Y9, Y1
+	VADDPD       Y1, Y13, Y13
+	ADDQ         $128, R13
+	ADDQ         $4, AX
+	JMP          qquad
 
 qpair:
 	MOVQ   CX, R12
