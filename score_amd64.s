@@ -167,6 +167,18 @@ t8done:
 	VZEROUPPER
 	RET
 
+// GTERM adds gp[g + goff/8]·z4[R14 + zoff/32] to the sums acc (q4AVX), T
+// its scratch.
+#define GTERM(goff, g, zoff, T, acc) \
+	VBROADCASTSD goff(g), T \
+	VMULPD       zoff(R14), T, T \
+	VADDPD       T, acc, acc
+
+// QROW adds z4[R13 + zoff/32]·acc, a row's sum, to q's sums Y13 (q4AVX).
+#define QROW(zoff, acc) \
+	VMULPD zoff(R13), acc, Y1 \
+	VADDPD Y1, Y13, Y13
+
 // func q4AVX(gp *float64, z4 *[4]float64, m int, out *[4]float64)
 //
 // out[q] = 1 + Σ_i z_q[i]·(Σ_{l≥i} gp_il·z_q[l]), the dual form's c, for the
@@ -199,18 +211,10 @@ qquad:
 	MOVQ   R13, R14
 
 qterm4:
-	VBROADCASTSD (SI), Y0
-	VMULPD       (R14), Y0, Y0
-	VADDPD       Y0, Y12, Y12
-	VBROADCASTSD (R10), Y1
-	VMULPD       32(R14), Y1, Y1
-	VADDPD       Y1, Y11, Y11
-	VBROADCASTSD (R8), Y2
-	VMULPD       64(R14), Y2, Y2
-	VADDPD       Y2, Y10, Y10
-	VBROADCASTSD (R9), Y3
-	VMULPD       96(R14), Y3, Y3
-	VADDPD       Y3, Y9, Y9
+	GTERM(0, SI, 0, Y0, Y12)
+	GTERM(0, R10, 32, Y1, Y11)
+	GTERM(0, R8, 64, Y2, Y10)
+	GTERM(0, R9, 96, Y3, Y9)
 	ADDQ         $8, SI
 	ADDQ         $8, R10
 	ADDQ         $8, R8
@@ -218,33 +222,18 @@ qterm4:
 	ADDQ         $32, R14
 	DECQ         R12
 	JNE          qterm4
-	VBROADCASTSD (SI), Y0 // the last three terms of row i, two of row i+1, one of row i+2
-	VMULPD       (R14), Y0, Y0
-	VADDPD       Y0, Y12, Y12
-	VBROADCASTSD (R10), Y1
-	VMULPD       32(R14), Y1, Y1
-	VADDPD       Y1, Y11, Y11
-	VBROADCASTSD (R8), Y2
-	VMULPD       64(R14), Y2, Y2
-	VADDPD       Y2, Y10, Y10
-	VBROADCASTSD 8(SI), Y0
-	VMULPD       32(R14), Y0, Y0
-	VADDPD       Y0, Y12, Y12
-	VBROADCASTSD 8(R10), Y1
-	VMULPD       64(R14), Y1, Y1
-	VADDPD       Y1, Y11, Y11
-	VBROADCASTSD 16(SI), Y0
-	VMULPD       64(R14), Y0, Y0
-	VADDPD       Y0, Y12, Y12
+	// The last three terms of row i, two of row i+1, one of row i+2.
+	GTERM(0, SI, 0, Y0, Y12)
+	GTERM(0, R10, 32, Y1, Y11)
+	GTERM(0, R8, 64, Y2, Y10)
+	GTERM(8, SI, 32, Y0, Y12)
+	GTERM(8, R10, 64, Y1, Y11)
+	GTERM(16, SI, 64, Y0, Y12)
 	MOVQ         R9, SI // row i+4
-	VMULPD       (R13), Y12, Y1
-	VADDPD       Y1, Y13, Y13
-	VMULPD       32(R13), Y11, Y1
-	VADDPD       Y1, Y13, Y13
-	VMULPD       64(R13), Y10, Y1
-	VADDPD       Y1, Y13, Y13
-	VMULPD       96(R13), Y9, Y1
-	VADDPD       Y1, Y13, Y13
+	QROW(0, Y12)
+	QROW(32, Y11)
+	QROW(64, Y10)
+	QROW(96, Y9)
 	ADDQ         $128, R13
 	ADDQ         $4, AX
 	JMP          qquad
@@ -261,25 +250,18 @@ qpair:
 	MOVQ   R13, R14
 
 qterm:
-	VBROADCASTSD (SI), Y0
-	VMULPD       (R14), Y0, Y0
-	VADDPD       Y0, Y12, Y12
-	VBROADCASTSD (R10), Y1
-	VMULPD       32(R14), Y1, Y1
-	VADDPD       Y1, Y11, Y11
+	GTERM(0, SI, 0, Y0, Y12)
+	GTERM(0, R10, 32, Y1, Y11)
 	ADDQ         $8, SI
 	ADDQ         $8, R10
 	ADDQ         $32, R14
 	DECQ         R12
 	JNE          qterm
-	VBROADCASTSD (SI), Y0 // row i's last term
-	VMULPD       (R14), Y0, Y0
-	VADDPD       Y0, Y12, Y12
+	// Row i's last term.
+	GTERM(0, SI, 0, Y0, Y12)
 	MOVQ         R10, SI // row i+2
-	VMULPD       (R13), Y12, Y1
-	VADDPD       Y1, Y13, Y13
-	VMULPD       32(R13), Y11, Y1
-	VADDPD       Y1, Y13, Y13
+	QROW(0, Y12)
+	QROW(32, Y11)
 	ADDQ         $64, R13
 	ADDQ         $2, AX
 	JMP          qpair
