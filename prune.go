@@ -121,16 +121,32 @@ func (e *sampleEngine) pruneBound(p *path) float64 {
 // bestOfPruned is bestOf with the candidates whose bound on the gain falls
 // below the best gain scored so far left unscored; half2 = μ/2 > 0 (see
 // pruneBound). It computes t for every candidate with the scalar kernel's
-// arithmetic, scores first the candidate with the largest bound, then, in
-// groups of four, every candidate whose bound reaches the best gain so
-// far, and returns what bestOfScalar returns.
+// arithmetic, scores first the four candidates with the largest bounds
+// (one call of the four-lane kernel, which scoring one alone costs too),
+// then, in groups of four, every candidate whose bound reaches the best
+// gain so far, and returns what bestOfScalar returns: a candidate scored
+// beyond need cannot change the selection, whose order of offers does not
+// matter either.
 func (e *sampleEngine) bestOfPruned(p *path, cand []int, half2 float64) (int, error) {
 	m, n := e.m, len(cand)
 	ps := &e.prune
 	e.sc.load(p)
 	ps.t, ps.hi = grow(ps.t, n), grow(ps.hi, n)
 	ts, hi := ps.t[:n], ps.hi[:n]
+	// t eight candidates at a time; with the vector kernel a last group
+	// of fewer than eight too, its spare lanes repeating the last
+	// candidate (each lane is summed apart).
 	k := 0
+	if m > 0 {
+		var zs [8]*float64
+		for ; k+8 <= n || haveAVX && k < n; k += 8 {
+			for i := range zs {
+				zs[i] = &e.col(cand[min(k+i, n-1)])[0]
+			}
+			t := e.sc.t8(&zs)
+			copy(ts[k:min(k+8, n)], t[:])
+		}
+	}
 	for ; k+4 <= n; k += 4 {
 		s := cand[k : k+4]
 		t := e.sc.t4(e.col(s[0]), e.col(s[1]), e.col(s[2]), e.col(s[3]))
@@ -150,7 +166,8 @@ func (e *sampleEngine) bestOfPruned(p *path, cand []int, half2 float64) (int, er
 	cf := 1 + half2*float64(m)*e.in.gamma*e.in.gamma
 	ws, wf := (1+6*unitRoundoff)/cs, (1+6*unitRoundoff)/cf
 	mixed := e.in.d > 0 && cf != cs
-	top, topH := 0, -1.0
+	var top [4]int // the candidates with the four largest bounds, largest first
+	nt := 0
 	for k, t := range ts {
 		c, w := cs, ws
 		if mixed && e.slots[cand[k]].glob < int32(e.in.d) {
@@ -161,8 +178,13 @@ func (e *sampleEngine) bestOfPruned(p *path, cand []int, half2 float64) (int, er
 			return e.bestOfScalar(p, cand) // NaN or overflow: no pruning
 		}
 		clo[k], hi[k] = c, h
-		if h > topH {
-			top, topH = k, h
+		if nt < 4 || h > hi[top[3]] {
+			j := min(nt, 3)
+			nt = min(nt+1, 4)
+			for ; j > 0 && hi[top[j-1]] < h; j-- {
+				top[j] = top[j-1]
+			}
+			top[j] = k
 		}
 	}
 	best, bestGain := -1, -1.0
@@ -178,14 +200,21 @@ func (e *sampleEngine) bestOfPruned(p *path, cand []int, half2 float64) (int, er
 			best, bestGain = s, gain
 		}
 	}
-	c, t := e.sc.score1(e.col(cand[top]))
-	offer(top, c, t)
 	group := ps.group[:0]
+	// flush scores the group; with the vector kernel, a group of fewer
+	// than four in one call, its last candidate repeated in the spare
+	// lanes (which compute each lane apart).
 	flush := func() {
-		if len(group) == 4 {
+		if len(group) == 4 || haveAVX && len(group) > 0 {
+			last := group[len(group)-1]
+			for len(group) < 4 {
+				group = append(group, last)
+			}
 			c, t := e.sc.score4(e.col(cand[group[0]]), e.col(cand[group[1]]), e.col(cand[group[2]]), e.col(cand[group[3]]))
 			for i, k := range group {
-				offer(k, c[i], t[i])
+				if i == 0 || k != group[i-1] {
+					offer(k, c[i], t[i])
+				}
 			}
 		} else {
 			for _, k := range group {
@@ -195,8 +224,13 @@ func (e *sampleEngine) bestOfPruned(p *path, cand []int, half2 float64) (int, er
 		}
 		group = group[:0]
 	}
+	group = append(group, top[:nt]...)
+	flush()
+	for _, k := range top[:nt] {
+		hi[k] = math.Inf(-1) // scored: below bestGain, which starts at −1
+	}
 	for k, h := range hi {
-		if k == top || h < bestGain {
+		if h < bestGain {
 			continue
 		}
 		if group = append(group, k); len(group) == 4 {

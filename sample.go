@@ -451,15 +451,17 @@ func (sc *scorer) load(p *path) {
 		sc.u, sc.il = p.U, 1/p.lambda
 		return
 	}
-	gp := sc.gp[:0]
+	sc.gp = grow(sc.gp, m*(m+1)/2)
+	gp := sc.gp
 	for i := 0; i < m; i++ {
-		row := p.G[i*m : i*m+m]
-		gp = append(gp, row[i])
-		for _, v := range row[i+1:] {
-			gp = append(gp, 2*v)
+		row := p.G[i*m+i : i*m+m]
+		dst := gp[:len(row)]
+		gp = gp[len(row):]
+		dst[0] = row[0]
+		for l := 1; l < len(dst); l++ {
+			dst[l] = 2 * row[l]
 		}
 	}
-	sc.gp = gp
 }
 
 // score4 returns c and t for four columns at once, one per lane of a
@@ -585,6 +587,23 @@ func (sc *scorer) t4(z0, z1, z2, z3 []float64) (t [4]float64) {
 	z0, z1, z2, z3 = z0[:m], z1[:m], z2[:m], z3[:m]
 	t4Vec(&z0[0], &z1[0], &z2[0], &z3[0], &a[0], m, &t)
 	return t
+}
+
+// t8 returns t = aᵀz for the eight columns of zs, summed as score4 sums
+// it (t8Vec); each column holds at least m values.
+func (sc *scorer) t8(zs *[8]*float64) (t [8]float64) {
+	m := sc.m
+	if m == 0 {
+		return t
+	}
+	t8Vec(zs, &sc.a[:m][0], m, &t)
+	return t
+}
+
+// t8Go is t8Vec in Go: t4Go for the columns zs[0:4], then for zs[4:8].
+func t8Go(zs *[8]*float64, a *float64, m int, out *[8]float64) {
+	t4Go(zs[0], zs[1], zs[2], zs[3], a, m, (*[4]float64)(out[:4]))
+	t4Go(zs[4], zs[5], zs[6], zs[7], a, m, (*[4]float64)(out[4:]))
 }
 
 // t4Go is t4Vec in Go: out[q] = aᵀz_q for the four columns of m values at

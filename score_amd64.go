@@ -10,6 +10,11 @@ import "unsafe"
 //go:noescape
 func t4AVX(z0, z1, z2, z3, a *float64, m int, z4, out *[4]float64)
 
+// t8AVX computes t for eight columns (score_amd64.s).
+//
+//go:noescape
+func t8AVX(zs *[8]*float64, a *float64, m int, out *[8]float64)
+
 // q4AVX computes the dual form's c for four interleaved columns
 // (score_amd64.s).
 //
@@ -30,6 +35,16 @@ func t4Vec(z0, z1, z2, z3, a *float64, m int, out *[4]float64) {
 		return
 	}
 	t4Go(z0, z1, z2, z3, a, m, out)
+}
+
+// t8Vec sets out[q] = aᵀz_q for the eight columns of m ≥ 1 values at
+// zs[q], as t8Go sums them.
+func t8Vec(zs *[8]*float64, a *float64, m int, out *[8]float64) {
+	if haveAVX {
+		t8AVX(zs, a, m, out)
+		return
+	}
+	t8Go(zs, a, m, out)
 }
 
 // score4Vec sets out[q] = c and out[4+q] = t for the four columns of m ≥ 1

@@ -9,11 +9,14 @@
 
 // TRANSPOSE4 loads elements AX, …, AX+3 of the columns R8–R11 and leaves
 // element AX+r of the four in Y8+r, lane q holding column q.
-#define TRANSPOSE4 \
-	VMOVUPD    (R8)(AX*8), Y0 \
-	VMOVUPD    (R9)(AX*8), Y1 \
-	VMOVUPD    (R10)(AX*8), Y2 \
-	VMOVUPD    (R11)(AX*8), Y3 \
+#define TRANSPOSE4 TRANSPOSE4OF(R8, R9, R10, R11)
+
+// TRANSPOSE4OF is TRANSPOSE4 for the columns c0–c3.
+#define TRANSPOSE4OF(c0, c1, c2, c3) \
+	VMOVUPD    (c0)(AX*8), Y0 \
+	VMOVUPD    (c1)(AX*8), Y1 \
+	VMOVUPD    (c2)(AX*8), Y2 \
+	VMOVUPD    (c3)(AX*8), Y3 \
 	VUNPCKLPD  Y1, Y0, Y4 \
 	VUNPCKHPD  Y1, Y0, Y5 \
 	VUNPCKLPD  Y3, Y2, Y6 \
@@ -32,18 +35,24 @@
 
 // LANES1 leaves element AX of the columns R8–R11 in Y8, lane q holding
 // column q.
-#define LANES1 \
-	VMOVSD      (R8)(AX*8), X8 \
-	VMOVHPD     (R9)(AX*8), X8, X8 \
-	VMOVSD      (R10)(AX*8), X1 \
-	VMOVHPD     (R11)(AX*8), X1, X1 \
+#define LANES1 LANES1OF(R8, R9, R10, R11)
+
+// LANES1OF is LANES1 for the columns c0–c3.
+#define LANES1OF(c0, c1, c2, c3) \
+	VMOVSD      (c0)(AX*8), X8 \
+	VMOVHPD     (c1)(AX*8), X8, X8 \
+	VMOVSD      (c2)(AX*8), X1 \
+	VMOVHPD     (c3)(AX*8), X1, X1 \
 	VINSERTF128 $1, X1, Y8, Y8
 
 // TERM adds a[AX+off]·Y to the sums Y12.
-#define TERM(off, Y) \
+#define TERM(off, Y) TERMTO(off, Y, Y12)
+
+// TERMTO adds a[AX+off]·Y to the sums acc.
+#define TERMTO(off, Y, acc) \
 	VBROADCASTSD off(SI)(AX*8), Y0 \
 	VMULPD       Y, Y0, Y0 \
-	VADDPD       Y0, Y12, Y12
+	VADDPD       Y0, acc, acc
 
 // func t4AVX(z0, z1, z2, z3, a *float64, m int, z4, out *[4]float64)
 //
@@ -102,11 +111,82 @@ tdone:
 	VZEROUPPER
 	RET
 
+// func t8AVX(zs *[8]*float64, a *float64, m int, out *[8]float64)
+//
+// out[q] = Σ_l a[l]·z_q[l] for the eight columns zs[q], summed in order
+// from l = 0 (m ≥ 1): t4AVX's sums for zs[0:4] and zs[4:8], in two
+// registers whose additions do not wait on one another.
+TEXT ·t8AVX(SB), NOSPLIT, $0-32
+	MOVQ   zs+0(FP), DI
+	MOVQ   0(DI), R8
+	MOVQ   8(DI), R9
+	MOVQ   16(DI), R10
+	MOVQ   24(DI), R11
+	MOVQ   32(DI), R12
+	MOVQ   40(DI), R13
+	MOVQ   48(DI), R14
+	MOVQ   56(DI), R15
+	MOVQ   a+8(FP), SI
+	MOVQ   m+16(FP), CX
+	VXORPD Y12, Y12, Y12
+	VXORPD Y13, Y13, Y13
+	MOVQ   CX, DX
+	ANDQ   $-4, DX
+	XORQ   AX, AX
+
+t8block:
+	CMPQ AX, DX
+	JGE  t8tail
+	TRANSPOSE4
+	TERMTO(0, Y8, Y12)
+	TERMTO(8, Y9, Y12)
+	TERMTO(16, Y10, Y12)
+	TERMTO(24, Y11, Y12)
+	TRANSPOSE4OF(R12, R13, R14, R15)
+	TERMTO(0, Y8, Y13)
+	TERMTO(8, Y9, Y13)
+	TERMTO(16, Y10, Y13)
+	TERMTO(24, Y11, Y13)
+	ADDQ $4, AX
+	JMP  t8block
+
+t8tail:
+	CMPQ AX, CX
+	JGE  t8done
+	LANES1
+	TERMTO(0, Y8, Y12)
+	LANES1OF(R12, R13, R14, R15)
+	TERMTO(0, Y8, Y13)
+	INCQ AX
+	JMP  t8tail
+
+t8done:
+	MOVQ    out+24(FP), DI
+	VMOVUPD Y12, (DI)
+	VMOVUPD Y13, 32(DI)
+	VZEROUPPER
+	RET
+
+// GTERM adds gp[g + goff/8]·z4[R14 + zoff/32] to the sums acc (q4AVX), T
+// its scratch.
+#define GTERM(goff, g, zoff, T, acc) \
+	VBROADCASTSD goff(g), T \
+	VMULPD       zoff(R14), T, T \
+	VADDPD       T, acc, acc
+
+// QROW adds z4[R13 + zoff/32]·acc, a row's sum, to q's sums Y13 (q4AVX).
+#define QROW(zoff, acc) \
+	VMULPD zoff(R13), acc, Y1 \
+	VADDPD Y1, Y13, Y13
+
 // func q4AVX(gp *float64, z4 *[4]float64, m int, out *[4]float64)
 //
 // out[q] = 1 + Σ_i z_q[i]·(Σ_{l≥i} gp_il·z_q[l]), the dual form's c, for the
 // packed rows gp (scorer.gp: row i holds m − i entries) and the columns
-// interleaved in z4 (t4AVX), every sum in order from zero (m ≥ 1).
+// interleaved in z4 (t4AVX), every sum in order from zero (m ≥ 1). Rows i,
+// …, i+3 are summed side by side, in four registers (the last rows in two
+// and one), so that one's additions wait not on the others'; each row's
+// sum, and the sum over the rows, keep their order.
 TEXT ·q4AVX(SB), NOSPLIT, $0-32
 	MOVQ   gp+0(FP), SI
 	MOVQ   z4+8(FP), R13
@@ -115,42 +195,86 @@ TEXT ·q4AVX(SB), NOSPLIT, $0-32
 	VXORPD Y13, Y13, Y13
 	MOVQ   out+24(FP), DI
 
-qrow:
-	CMPQ   AX, CX
-	JGE    qdone
-	VXORPD Y12, Y12, Y12
+qquad:
 	MOVQ   CX, R12
 	SUBQ   AX, R12 // the m − i terms of row i
+	CMPQ   R12, $4
+	JLT    qpair
+	VXORPD Y12, Y12, Y12
+	VXORPD Y11, Y11, Y11
+	VXORPD Y10, Y10, Y10
+	VXORPD Y9, Y9, Y9
+	LEAQ   (SI)(R12*8), R10 // row i+1
+	LEAQ   -8(R10)(R12*8), R8 // row i+2
+	LEAQ   -16(R8)(R12*8), R9 // row i+3
+	SUBQ   $3, R12 // the terms of row i+3, and the first as many of rows i … i+2
 	MOVQ   R13, R14
 
-qterm2:
-	CMPQ         R12, $2
-	JLT          qterm1
-	VBROADCASTSD (SI), Y0
-	VMULPD       (R14), Y0, Y0
-	VADDPD       Y0, Y12, Y12
-	VBROADCASTSD 8(SI), Y1
-	VMULPD       32(R14), Y1, Y1
-	VADDPD       Y1, Y12, Y12
-	ADDQ         $16, SI
-	ADDQ         $64, R14
-	SUBQ         $2, R12
-	JMP          qterm2
-
-qterm1:
-	TESTQ        R12, R12
-	JEQ          qsum
-	VBROADCASTSD (SI), Y0
-	VMULPD       (R14), Y0, Y0
-	VADDPD       Y0, Y12, Y12
+qterm4:
+	GTERM(0, SI, 0, Y0, Y12)
+	GTERM(0, R10, 32, Y1, Y11)
+	GTERM(0, R8, 64, Y2, Y10)
+	GTERM(0, R9, 96, Y3, Y9)
 	ADDQ         $8, SI
+	ADDQ         $8, R10
+	ADDQ         $8, R8
+	ADDQ         $8, R9
+	ADDQ         $32, R14
+	DECQ         R12
+	JNE          qterm4
+	// The last three terms of row i, two of row i+1, one of row i+2.
+	GTERM(0, SI, 0, Y0, Y12)
+	GTERM(0, R10, 32, Y1, Y11)
+	GTERM(0, R8, 64, Y2, Y10)
+	GTERM(8, SI, 32, Y0, Y12)
+	GTERM(8, R10, 64, Y1, Y11)
+	GTERM(16, SI, 64, Y0, Y12)
+	MOVQ         R9, SI // row i+4
+	QROW(0, Y12)
+	QROW(32, Y11)
+	QROW(64, Y10)
+	QROW(96, Y9)
+	ADDQ         $128, R13
+	ADDQ         $4, AX
+	JMP          qquad
 
-qsum:
-	VMULPD (R13), Y12, Y1
-	VADDPD Y1, Y13, Y13
-	ADDQ   $32, R13
-	INCQ   AX
-	JMP    qrow
+qpair:
+	MOVQ   CX, R12
+	SUBQ   AX, R12 // the m − i terms of row i
+	CMPQ   R12, $2
+	JLT    qlast
+	VXORPD Y12, Y12, Y12
+	VXORPD Y11, Y11, Y11
+	LEAQ   (SI)(R12*8), R10 // row i+1
+	DECQ   R12 // the terms of row i+1, and of row i but its last
+	MOVQ   R13, R14
+
+qterm:
+	GTERM(0, SI, 0, Y0, Y12)
+	GTERM(0, R10, 32, Y1, Y11)
+	ADDQ         $8, SI
+	ADDQ         $8, R10
+	ADDQ         $32, R14
+	DECQ         R12
+	JNE          qterm
+	// Row i's last term.
+	GTERM(0, SI, 0, Y0, Y12)
+	MOVQ         R10, SI // row i+2
+	QROW(0, Y12)
+	QROW(32, Y11)
+	ADDQ         $64, R13
+	ADDQ         $2, AX
+	JMP          qpair
+
+qlast:
+	TESTQ        R12, R12
+	JEQ          qdone
+	VBROADCASTSD (SI), Y0 // row m−1: one term
+	VMULPD       (R13), Y0, Y0
+	VXORPD       Y12, Y12, Y12
+	VADDPD       Y0, Y12, Y12
+	VMULPD       (R13), Y12, Y1
+	VADDPD       Y1, Y13, Y13
 
 qdone:
 	VBROADCASTSD ·scoreOne(SB), Y0

@@ -328,11 +328,7 @@ func TestScore4Kernels(t *testing.T) {
 		}
 		var z [4][]float64
 		for q := range z {
-			z[q] = make([]float64, m+rng.IntN(3))
-			scale := math.Pow(10, float64(rng.IntN(7)-3))
-			for i := range z[q] {
-				z[q][i] = rng.NormFloat64() * scale
-			}
+			z[q] = scoreColumn(rng, m)
 		}
 		if rng.IntN(4) == 0 {
 			copy(z[3], z[1]) // equal columns in different lanes
@@ -376,6 +372,58 @@ func TestScore4Kernels(t *testing.T) {
 			} {
 				if math.Float64bits(x.got) != math.Float64bits(x.want) {
 					t.Fatalf("trial %d (m=%d): %s of column %d = %v, the Go definition %v", trial, m, x.name, q, x.got, x.want)
+				}
+			}
+		}
+	}
+}
+
+// scoreColumn returns a random column of m to m+2 values (the kernels read
+// m) on a random scale, for the scoring kernels' tests.
+func scoreColumn(rng *rand.Rand, m int) []float64 {
+	z := make([]float64, m+rng.IntN(3))
+	scale := math.Pow(10, float64(rng.IntN(7)-3))
+	for i := range z {
+		z[i] = rng.NormFloat64() * scale
+	}
+	return z
+}
+
+// TestT8Kernel pins scorer.t8 (t8Vec: the vector kernel where there is
+// one) bit for bit to t8Go and to t4 and t1, the sums bestOfPruned's other
+// groups take, over lengths with and without a tail of fewer than four.
+func TestT8Kernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for trial := 0; trial < 2000; trial++ {
+		m := 1 + rng.IntN(45)
+		a := make([]float64, m)
+		for i := range a {
+			a[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(9)-4))
+		}
+		var z [8][]float64
+		var zs [8]*float64
+		for q := range z {
+			z[q] = scoreColumn(rng, m)
+		}
+		if rng.IntN(4) == 0 {
+			copy(z[6], z[1]) // equal columns in different groups
+		}
+		for q := range z {
+			zs[q] = &z[q][0]
+		}
+		sc := scorer{m: m, a: a}
+		got := sc.t8(&zs)
+		var want [8]float64
+		t8Go(&zs, &a[0], m, &want)
+		lo, hi := sc.t4(z[0], z[1], z[2], z[3]), sc.t4(z[4], z[5], z[6], z[7])
+		for q := range z {
+			t4 := lo[q%4]
+			if q >= 4 {
+				t4 = hi[q%4]
+			}
+			for _, w := range []float64{want[q], t4, sc.t1(z[q])} {
+				if math.Float64bits(got[q]) != math.Float64bits(w) {
+					t.Fatalf("trial %d (m=%d): t8 of column %d = %v, want %v (t8Go %v, t4 %v)", trial, m, q, got[q], w, want[q], t4)
 				}
 			}
 		}
