@@ -78,14 +78,13 @@ func (s *solverRuns) add(converged bool) {
 }
 
 // report returns the fit's report: nil when every run converged, else one
-// entry, Final set when the model's own run (whose convergence is final) did
-// not converge.
-func (s *solverRuns) report(final bool) []NotConverged {
+// entry, Final set unless the model's own run converged (finalConverged).
+func (s *solverRuns) report(finalConverged bool) []NotConverged {
 	stopped := int(s.stopped.Load())
 	if stopped == 0 {
 		return nil
 	}
-	return []NotConverged{{Solver: s.solver, Stopped: stopped, Runs: int(s.runs.Load()), Final: !final}}
+	return []NotConverged{{Solver: s.solver, Stopped: stopped, Runs: int(s.runs.Load()), Final: !finalConverged}}
 }
 
 // mergeNotConverged returns the reports of several fits whose models make
