@@ -194,6 +194,7 @@ func TestNotConvergedRecordErrors(t *testing.T) {
 		{cell, `[{"solver":"s","stopped":3,"runs":2}]`, "3 of 2 runs stopped"},
 		{cell, `[{"solver":"s","stopped":1,"runs":2},{"solver":"s","stopped":1,"runs":1}]`, `not_converged[1]: solver "s" is listed twice`},
 		{cell, `[{"solver":"s","stopped":1,"runs":2,"classes":["a"]}]`, "a binary cell's model is fitted as a whole"},
+		{cell, `[{"solver":"s","stopped":1,"runs":2,"classes":[]}]`, "not_converged[0].classes is empty"},
 		{cell, `[{"solver":"s","stopped":1,"runs":2,"final":null}]`, "null"},
 		{cell, `[{"solver":"s","stopped":1,"runs":2,"last":true}]`, `unknown field "last"`},
 		{episode, `[{"solver":"s","stopped":1,"runs":2,"classes":["c"]}]`, `class "c" is not one of the episode's`},

@@ -189,8 +189,9 @@ func checkRecord(r *Record) error {
 
 // checkNotConverged checks a record's not_converged entries: present only
 // with at least one entry, each of a named solver listed once, with
-// 1 ≤ stopped ≤ runs, and with classes only for an episode (a model fitted
-// one class against the rest), distinct classes of the episode.
+// 1 ≤ stopped ≤ runs, and with classes (not an empty list) only for an
+// episode (a model fitted one class against the rest), distinct classes of
+// the episode.
 func checkNotConverged(r *Record) error {
 	if r.NotConverged != nil && len(r.NotConverged) == 0 {
 		return errors.New("not_converged is empty: a record whose solver runs all converged leaves it out")
@@ -203,6 +204,8 @@ func checkNotConverged(r *Record) error {
 			return fmt.Errorf("not_converged[%d]: solver %q is listed twice", i, e.Solver)
 		case e.Stopped < 1 || e.Runs < e.Stopped:
 			return fmt.Errorf("not_converged[%d]: %d of %d runs stopped: want 1 ≤ stopped ≤ runs", i, e.Stopped, e.Runs)
+		case e.Classes != nil && len(e.Classes) == 0:
+			return fmt.Errorf("not_converged[%d].classes is empty: an entry without classes leaves it out", i)
 		case len(e.Classes) > 0 && r.Ways == 0:
 			return fmt.Errorf("not_converged[%d] names classes %q: a binary cell's model is fitted as a whole", i, e.Classes)
 		case firstDuplicate(e.Classes) != "":
