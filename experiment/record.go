@@ -83,22 +83,24 @@ type Record struct {
 // (ProtocolNWay): the members every such record has, then the optional
 // ones.
 type episodeRecord struct {
-	RunID            string                `json:"run_id,omitempty"`
-	Dataset          string                `json:"dataset"`
-	Ways             int                   `json:"ways"`
-	Shots            int                   `json:"shots"`
-	Episode          int                   `json:"episode"`
-	Method           string                `json:"method"`
-	Classes          []string              `json:"classes"`
-	ClassIdx         []int                 `json:"class_idx"`
-	Accuracy         float64               `json:"accuracy"`
-	BalancedAccuracy float64               `json:"balanced_accuracy"`
-	TestPerClass     int                   `json:"test_per_class"`
-	FitSeconds       float64               `json:"fit_seconds"`
-	Candidates       int                   `json:"candidates"`
-	Hyperparameters  map[string]float64    `json:"hyperparameters,omitempty"`
-	NotConverged     []method.NotConverged `json:"not_converged,omitempty"`
-	Error            string                `json:"error,omitempty"`
+	RunID            string             `json:"run_id,omitempty"`
+	Dataset          string             `json:"dataset"`
+	Ways             int                `json:"ways"`
+	Shots            int                `json:"shots"`
+	Episode          int                `json:"episode"`
+	Method           string             `json:"method"`
+	Classes          []string           `json:"classes"`
+	ClassIdx         []int              `json:"class_idx"`
+	Accuracy         float64            `json:"accuracy"`
+	BalancedAccuracy float64            `json:"balanced_accuracy"`
+	TestPerClass     int                `json:"test_per_class"`
+	FitSeconds       float64            `json:"fit_seconds"`
+	Candidates       int                `json:"candidates"`
+	Hyperparameters  map[string]float64 `json:"hyperparameters,omitempty"`
+
+	NotConverged []method.NotConverged `json:"not_converged,omitempty"` // Record.NotConverged
+
+	Error string `json:"error,omitempty"`
 }
 
 // binaryRecord is Record without its methods: its JSON form as a binary
