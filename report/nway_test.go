@@ -184,8 +184,8 @@ func TestReportNotConverged(t *testing.T) {
 	md, _ := writeReport(t, recs)
 	for _, want := range []string{
 		"toy l1-logistic, 2 positives, noise 0: 2 of the 11 cells averaged have a final fit whose solver stopped before its stopping rule held",
-		"; 1 of the 11 cells averaged have solver runs that stopped short only in choosing a hyperparameter",
-		"toy-nway greedytl-nway, 5-way, 1-shot: 1 of the 4 cells averaged have a final fit",
+		"; 1 of the 11 cells averaged has solver runs that stopped short only in choosing a hyperparameter",
+		"toy-nway greedytl-nway, 5-way, 1-shot: 1 of the 4 cells averaged has a final fit",
 		"| stopped short " + NotConvergedMark + " |",
 		"| 2 final, 1 selection |",
 	} {

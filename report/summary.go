@@ -77,12 +77,18 @@ func (r Row) ConvergenceNote() string {
 	if r.Ways > 0 {
 		where = fmt.Sprintf("%d-way, %d-shot", r.Ways, r.Shots)
 	}
+	have := func(n int) string {
+		if n == 1 {
+			return fmt.Sprintf("1 of the %d cells averaged has", r.N)
+		}
+		return fmt.Sprintf("%d of the %d cells averaged have", n, r.N)
+	}
 	var parts []string
 	if r.NotConverged > 0 {
-		parts = append(parts, fmt.Sprintf("%d of the %d cells averaged have a final fit whose solver stopped before its stopping rule held (its accuracy is that of the solver's last iterate, not of the method's solution)", r.NotConverged, r.N))
+		parts = append(parts, have(r.NotConverged)+" a final fit whose solver stopped before its stopping rule held (its accuracy is that of the solver's last iterate, not of the method's solution)")
 	}
 	if r.SelectionNotConverged > 0 {
-		parts = append(parts, fmt.Sprintf("%d of the %d cells averaged have solver runs that stopped short only in choosing a hyperparameter (it may not be the one converged runs choose)", r.SelectionNotConverged, r.N))
+		parts = append(parts, have(r.SelectionNotConverged)+" solver runs that stopped short only in choosing a hyperparameter (it may not be the one converged runs choose)")
 	}
 	return fmt.Sprintf("%s %s, %s: %s; the records' not_converged name the solvers", datasetTitle(r.Dataset), r.Method, where, strings.Join(parts, "; "))
 }
