@@ -64,7 +64,10 @@
 // append-only log, one write per line, synced every few seconds. A run
 // that is killed or cancelled loses only the cells in flight; run again
 // with the same settings it skips the cells done and cuts off a partial
-// last line. A run directory with other settings is refused with the
+// last line. A record of a fit whose iterative solver stopped before its
+// stopping rule held carries the model's report (Record.NotConverged,
+// "not_converged"), which reports mark; the records of fits whose runs
+// all converged have no such member. A run directory with other settings is refused with the
 // setting that differs, and so is a record that is malformed (a member
 // missing, a null, an impossible value) or of another run (its run_id).
 //

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
@@ -71,6 +72,14 @@ func FuzzResults(f *testing.F) {
 		strings.Replace(good, `"split":1`, `"split":9`, 1), // outside the grid
 		strings.Replace(good, `"weights":[0.5]`, `"weights":[0.5,1]`, 1),
 		good[:len(good)-1] + " 1\n", "\n\n", "{}\n", "[]\n", "null\n",
+		// A fit whose solver stopped short, and reports no fit makes.
+		fuzzRecord(f, func(r *Record) {
+			r.NotConverged = []method.NotConverged{{Solver: "s", Stopped: 1, Runs: 3, Final: true}, {Solver: "u", Stopped: 2, Runs: 2}}
+		}),
+		fuzzRecord(f, func(r *Record) { r.NotConverged = []method.NotConverged{{Solver: "s", Stopped: 4, Runs: 3}} }),
+		fuzzRecord(f, func(r *Record) {
+			r.NotConverged = []method.NotConverged{{Solver: "s", Stopped: 1, Runs: 3, Classes: []string{"c0"}}}
+		}),
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))

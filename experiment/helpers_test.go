@@ -14,9 +14,11 @@ import (
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/datasettest"
+	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/metric"
 	"github.com/greedytl/greedytl/source"
+	"github.com/greedytl/greedytl/sparse"
 )
 
 // The tiny synthetic dataset of the tests: 8 ordinary classes c0…c7 of 24
@@ -143,6 +145,11 @@ const (
 	allNegMethod  = "test-all-negative" // predicts −1: balanced accuracy 1/2
 	failingMethod = "test-failing"      // Fit fails
 	nanMethod     = "test-nan"          // predicts NaN
+	// Logistic regression (liblinear -s 0 on X) whose solver is capped at
+	// one iteration, in the final fit or only in a run that "chooses" a
+	// hyperparameter (cappedFit).
+	cappedMethod          = "test-capped"
+	cappedSelectionMethod = "test-capped-selection"
 )
 
 // paperMethods returns the registered methods but the tests' own.
@@ -177,7 +184,66 @@ func init() {
 	reg(nanMethod, method.Needs{}, func(method.Data, method.Extra) (method.Model, error) {
 		return constModel{math.NaN(), nil}, nil
 	})
+	reg(cappedMethod, method.Needs{}, func(train method.Data, _ method.Extra) (method.Model, error) {
+		return cappedFit(train, true)
+	})
+	reg(cappedSelectionMethod, method.Needs{}, func(train method.Data, _ method.Extra) (method.Model, error) {
+		return cappedFit(train, false)
+	})
 }
+
+// cappedSolver is the solver of cappedFit, as its reports name it.
+const cappedSolver = "L2R_LR (liblinear -s 0, C = 10⁴, at most 1 iteration in a capped run)"
+
+// cappedFit fits logistic regression (liblinear's L2R_LR, C = 10⁴) on
+// train.X twice — a run standing for one that chooses a hyperparameter,
+// then the final run, whose model it returns — the final run's solver
+// capped at one iteration when final is set, the other's otherwise, and
+// reports honestly (method.NotConverged) the runs whose solver reported
+// that it stopped short: a method forced to stop short without changing
+// method's caps.
+func cappedFit(train method.Data, final bool) (method.Model, error) {
+	prob := &linear.Problem{X: sparse.FromDense(train.X), Y: train.Y, Bias: 1}
+	run := func(capped bool) (*linear.Model, error) {
+		p := linear.Params{Solver: linear.L2RLR, C: 1e4}
+		if capped {
+			p.MaxIter = 1
+		}
+		return linear.Train(context.Background(), prob, p)
+	}
+	selection, err := run(!final)
+	if err != nil {
+		return nil, err
+	}
+	model, err := run(final)
+	if err != nil {
+		return nil, err
+	}
+	m := &cappedModel{model: model}
+	stopped := 0
+	for _, r := range []*linear.Model{selection, model} {
+		if !r.Converged {
+			stopped++
+		}
+	}
+	if stopped > 0 {
+		m.report = []method.NotConverged{{Solver: cappedSolver, Stopped: stopped, Runs: 2, Final: !model.Converged}}
+	}
+	return m, nil
+}
+
+// cappedModel is cappedFit's model.
+type cappedModel struct {
+	model  *linear.Model
+	report []method.NotConverged
+}
+
+func (*cappedModel) Method() string                             { return cappedMethod }
+func (*cappedModel) Hyperparameters() map[string]float64        { return map[string]float64{"C": 1e4} }
+func (*cappedModel) SourceWeights() []float64                   { return nil }
+func (*cappedModel) Selected() (method.Selection, bool)         { return method.Selection{}, false }
+func (m *cappedModel) NotConverged() []method.NotConverged      { return m.report }
+func (m *cappedModel) Predict(d method.Data) ([]float64, error) { return m.model.Scores(d.X), nil }
 
 // testMethod is a Method made of a fit function.
 type testMethod struct {

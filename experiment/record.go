@@ -3,6 +3,8 @@ package experiment
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/greedytl/greedytl/method"
 )
 
 // Record is one cell of the protocol grid: one method fitted on one training
@@ -44,6 +46,18 @@ type Record struct {
 	// Candidates is the number of candidate columns the method was given:
 	// features, noise dimensions and sources (d + D + n).
 	Candidates int `json:"candidates"`
+	// NotConverged is the fit's report of its solver runs that stopped
+	// before their stopping rule held (method.ConvergenceReporter: the
+	// solver, how many of the fit's runs stopped, whether the final fit's
+	// did — its weights are then the solver's last iterate, not the
+	// method's solution — and, for a model fitted one class against the
+	// rest, the classes), in method.NotConverged's JSON form. It is nil,
+	// and the member absent, when every run converged and for the methods
+	// without such solvers, so that the records of such fits are those of
+	// the greedytl versions before the member; those versions refuse a
+	// record that has it (an unknown member). A failed evaluation keeps it
+	// (it may be why); a failed fit has none.
+	NotConverged []method.NotConverged `json:"not_converged,omitempty"`
 	// Error is set when the method failed on this cell (the accuracy is
 	// then 0 and must not be averaged); empty on success.
 	Error string `json:"error,omitempty"`
@@ -83,7 +97,10 @@ type episodeRecord struct {
 	FitSeconds       float64            `json:"fit_seconds"`
 	Candidates       int                `json:"candidates"`
 	Hyperparameters  map[string]float64 `json:"hyperparameters,omitempty"`
-	Error            string             `json:"error,omitempty"`
+
+	NotConverged []method.NotConverged `json:"not_converged,omitempty"` // Record.NotConverged
+
+	Error string `json:"error,omitempty"`
 }
 
 // binaryRecord is Record without its methods: its JSON form as a binary
@@ -94,7 +111,7 @@ type binaryRecord Record
 // N-way episode's (Ways > 0) as the members of episodeRecord: dataset,
 // ways, shots, episode, method, classes, class_idx, accuracy,
 // balanced_accuracy, test_per_class, fit_seconds, candidates and the
-// optional run_id, hyperparameters and error.
+// optional run_id, hyperparameters, not_converged and error.
 func (r Record) MarshalJSON() ([]byte, error) {
 	if r.Ways == 0 {
 		return json.Marshal(binaryRecord(r))
@@ -103,7 +120,7 @@ func (r Record) MarshalJSON() ([]byte, error) {
 		RunID: r.RunID, Dataset: r.Dataset, Ways: r.Ways, Shots: r.Positives, Episode: r.Split, Method: r.Method,
 		Classes: r.Classes, ClassIdx: r.ClassIdx, Accuracy: r.Accuracy, BalancedAccuracy: r.BalancedAccuracy,
 		TestPerClass: r.TestPerClass, FitSeconds: r.FitSeconds, Candidates: r.Candidates,
-		Hyperparameters: r.Hyperparameters, Error: r.Error,
+		Hyperparameters: r.Hyperparameters, NotConverged: r.NotConverged, Error: r.Error,
 	})
 }
 
@@ -134,7 +151,7 @@ func (e *episodeRecord) record() Record {
 		RunID: e.RunID, Dataset: e.Dataset, Ways: e.Ways, Positives: e.Shots, Split: e.Episode, Method: e.Method,
 		Classes: e.Classes, ClassIdx: e.ClassIdx, Accuracy: e.Accuracy, BalancedAccuracy: e.BalancedAccuracy,
 		TestPerClass: e.TestPerClass, FitSeconds: e.FitSeconds, Candidates: e.Candidates,
-		Hyperparameters: e.Hyperparameters, Error: e.Error, Features: 0,
+		Hyperparameters: e.Hyperparameters, NotConverged: e.NotConverged, Error: e.Error, Features: 0,
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/greedytl/greedytl/internal/jsonfile"
+	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/shard"
 )
 
@@ -128,8 +129,9 @@ func decodeRecord(line []byte) (*Record, error) {
 // checkRecord rejects a record without a dataset or method, and one with
 // impossible values: negative indices or counts, sources and weights (or
 // source names) of different lengths, an episode (Ways > 0) of fewer than
-// two ways or whose classes are not Ways distinct names and indices, and,
-// for a cell that did not fail, an accuracy outside [0, 1], a negative or
+// two ways or whose classes are not Ways distinct names and indices,
+// not_converged entries that no fit reports (checkNotConverged), and, for
+// a cell that did not fail, an accuracy outside [0, 1], a negative or
 // non-finite time or a non-finite weight.
 func checkRecord(r *Record) error {
 	shots := "positives"
@@ -162,6 +164,9 @@ func checkRecord(r *Record) error {
 	if err := checkEpisode(r); err != nil {
 		return err
 	}
+	if err := checkNotConverged(r); err != nil {
+		return err
+	}
 	if r.Error != "" {
 		return nil // a failed cell's numbers are not used
 	}
@@ -177,6 +182,39 @@ func checkRecord(r *Record) error {
 	for i, w := range r.Weights {
 		if math.IsNaN(w) || math.IsInf(w, 0) {
 			return fmt.Errorf("weight %d is %v: must be finite", i, w)
+		}
+	}
+	return nil
+}
+
+// checkNotConverged checks a record's not_converged entries: present only
+// with at least one entry, each of a named solver listed once, with
+// 1 ≤ stopped ≤ runs, and with classes (not an empty list) only for an
+// episode (a model fitted one class against the rest), distinct classes of
+// the episode.
+func checkNotConverged(r *Record) error {
+	if r.NotConverged != nil && len(r.NotConverged) == 0 {
+		return errors.New("not_converged is empty: a record whose solver runs all converged leaves it out")
+	}
+	for i, e := range r.NotConverged {
+		switch {
+		case e.Solver == "":
+			return fmt.Errorf("not_converged[%d].solver is missing or empty", i)
+		case slices.ContainsFunc(r.NotConverged[:i], func(o method.NotConverged) bool { return o.Solver == e.Solver }):
+			return fmt.Errorf("not_converged[%d]: solver %q is listed twice", i, e.Solver)
+		case e.Stopped < 1 || e.Runs < e.Stopped:
+			return fmt.Errorf("not_converged[%d]: %d of %d runs stopped: want 1 ≤ stopped ≤ runs", i, e.Stopped, e.Runs)
+		case e.Classes != nil && len(e.Classes) == 0:
+			return fmt.Errorf("not_converged[%d].classes is empty: an entry without classes leaves it out", i)
+		case len(e.Classes) > 0 && r.Ways == 0:
+			return fmt.Errorf("not_converged[%d] names classes %q: a binary cell's model is fitted as a whole", i, e.Classes)
+		case firstDuplicate(e.Classes) != "":
+			return fmt.Errorf("not_converged[%d]: class %q is listed twice", i, firstDuplicate(e.Classes))
+		}
+		for _, c := range e.Classes {
+			if !slices.Contains(r.Classes, c) {
+				return fmt.Errorf("not_converged[%d]: class %q is not one of the episode's", i, c)
+			}
 		}
 	}
 	return nil

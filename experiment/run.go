@@ -706,9 +706,11 @@ func (r *runner) fit(ctx context.Context, g group, d *groupData, name string) (*
 }
 
 // recordFit fits a model for rec's cell or episode with fit, timing it into
-// rec.FitSeconds, and evaluates it with evaluate, which fills rec. A
-// failure of either is recorded in rec.Error (a failed evaluation leaves
-// none of its results in rec); the error is returned only when ctx is done.
+// rec.FitSeconds, records the model's report of solver runs that did not
+// converge (rec.NotConverged, when it is a method.ConvergenceReporter), and
+// evaluates it with evaluate, which fills rec. A failure of either is
+// recorded in rec.Error (a failed evaluation leaves none of its results in
+// rec, and the fit's report); the error is returned only when ctx is done.
 func recordFit[M any](ctx context.Context, rec *Record, fit func(context.Context) (M, error), evaluate func(M) error) (*Record, error) {
 	start := time.Now()
 	model, err := fit(ctx)
@@ -719,6 +721,11 @@ func recordFit[M any](ctx context.Context, rec *Record, fit func(context.Context
 		}
 		rec.Error = "fit: " + err.Error()
 		return rec, nil
+	}
+	if c, ok := any(model).(method.ConvergenceReporter); ok {
+		if r := c.NotConverged(); len(r) > 0 {
+			rec.NotConverged = r
+		}
 	}
 	if err := evaluate(model); err != nil {
 		rec.Error = err.Error()

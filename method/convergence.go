@@ -11,23 +11,29 @@ import (
 // that the numbers those runs returned are their last iterate, not the
 // minimiser the method states. A fit reports it without changing its model
 // (the model is the one it would be without the report); model files do not
-// record it.
+// record it; the records of the experiment protocols do, in this type's
+// JSON form (package experiment, Record.NotConverged):
+//
+//	{"solver": "…", "stopped": 3, "runs": 46, "final": true, "classes": ["a"]}
+//
+// with "final" and "classes" left out when false and empty.
 type NotConverged struct {
 	// Solver names the solver and its stopping rule, e.g. "L-BFGS (to a
 	// gradient tolerance, at most 1000 iterations)".
-	Solver string
+	Solver string `json:"solver"`
 	// Stopped runs of Solver, of Runs in the fit (the runs that chose a
 	// hyperparameter by cross-validation or leave-one-out included), did
 	// not converge.
-	Stopped, Runs int
+	Stopped int `json:"stopped"`
+	Runs    int `json:"runs"`
 	// Final reports whether a run that gave the model its weights is among
 	// them; when false, only runs that chose a hyperparameter are.
-	Final bool
+	Final bool `json:"final,omitempty"`
 	// Classes are the classes whose binary fits the runs belong to, for a
 	// model fitted one class against the rest (OneVsRest): only those with a
 	// run that did not converge, in the model's order. Nil for a model
 	// fitted as a whole.
-	Classes []string
+	Classes []string `json:"classes,omitempty"`
 }
 
 // ConvergenceReporter is implemented by the models of the methods that fit

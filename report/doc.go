@@ -24,7 +24,10 @@
 //	sqrt( Σ_s (m_s − m̄)² / (S − 1) ) / √S,   m̄ = (1/S) Σ_s m_s,
 //
 // and 0 (reported as such) when S = 1. The Row's Mean is the mean over all
-// successful cells, which equals m̄ on a complete grid.
+// successful cells, which equals m̄ on a complete grid. A Row counts the
+// cells it averages whose fit's solver stopped short (records with
+// not_converged: Row.NotConverged, Row.SelectionNotConverged); the tables
+// mark its accuracy (NotConvergedMark) and say how many (Row.ConvergenceNote).
 //
 // The records of an N-way run (experiment.ProtocolNWay) give one Row per
 // (dataset, method, ways, shots): the mean accuracy over episodes and its

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/method"
 )
 
 // nwayRecords returns N-way episode records of two methods at 5 and 20
@@ -85,33 +86,9 @@ func TestSummarizeNWay(t *testing.T) {
 // TestWriteNWay writes the report of N-way records: a table per number of
 // ways and the accuracy figure.
 func TestWriteNWay(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "results.jsonl")
-	var lines []string
-	for _, r := range nwayRecords() {
-		b, err := json.Marshal(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines = append(lines, string(b))
-	}
-	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res, err := Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "report")
-	if _, err := Write(out, res, Options{Markdown: true}); err != nil {
-		t.Fatal(err)
-	}
-	md, err := os.ReadFile(filepath.Join(out, "report.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	md, out := writeReport(t, nwayRecords())
 	for _, want := range []string{"## Dataset toy (N-way)", "### 5-way accuracy (%)", "### 20-way accuracy (%)", "| method | 1-shot | 5-shot |", "nway-accuracy-toy.png"} {
-		if !strings.Contains(string(md), want) {
+		if !strings.Contains(md, want) {
 			t.Errorf("report.md has no %q", want)
 		}
 	}
@@ -120,4 +97,169 @@ func TestWriteNWay(t *testing.T) {
 			t.Error(err)
 		}
 	}
+}
+
+// stoppedRecords returns binary records of two methods (4 targets, 2 and 5
+// positives, 3 splits), some of l1-logistic's with not_converged — final,
+// only in hyperparameter selection, and on a failed cell — and N-way
+// records (nwayRecords) some of greedytl-nway's with not_converged.
+func stoppedRecords() []experiment.Record {
+	var recs []experiment.Record
+	for _, m := range []string{"greedytl", "l1-logistic"} {
+		for _, p := range []int{2, 5} {
+			for s := range 3 {
+				for tg := range 4 {
+					r := experiment.Record{Dataset: "toy", Target: "c" + string(rune('0'+tg)), TargetIdx: tg, Positives: p, Negatives: 10,
+						Split: s, Method: m, BalancedAccuracy: 0.6 + 0.01*float64(tg+s+p), TestPositives: 5, TestNegatives: 5, FitSeconds: 0.01, Features: -1}
+					if m == "l1-logistic" && p == 2 {
+						switch {
+						case s == 0 && tg < 2:
+							r.NotConverged = []method.NotConverged{{Solver: "L1R_LR", Stopped: 2, Runs: 9, Final: true}}
+						case s == 1 && tg == 2:
+							r.NotConverged = []method.NotConverged{{Solver: "L1R_LR", Stopped: 1, Runs: 9}}
+						case s == 2 && tg == 3: // failed: not averaged, not counted
+							r.NotConverged = []method.NotConverged{{Solver: "L1R_LR", Stopped: 9, Runs: 9, Final: true}}
+							r.Error, r.BalancedAccuracy = "predict: score 0 is NaN", 0
+						}
+					}
+					recs = append(recs, r)
+				}
+			}
+		}
+	}
+	for _, r := range nwayRecords() {
+		if r.Method == "greedytl-nway" && r.Ways == 5 && r.Positives == 1 && r.Split < 3 {
+			r.NotConverged = []method.NotConverged{{Solver: "L-BFGS", Stopped: 1, Runs: 46, Final: r.Split == 0, Classes: r.Classes[:2]}}
+		}
+		r.Dataset = "toy-nway"
+		recs = append(recs, r)
+	}
+	return recs
+}
+
+// TestReportNotConverged: a summary row counts its successful cells whose
+// final fit's solver stopped short, and those whose only stopped runs chose
+// a hyperparameter (by their definition over the records); --json carries
+// the counts only when not 0, and report.md marks those rows' accuracy,
+// lists them under the tables and counts them in All summary rows. A
+// report of the same records without not_converged shows none of it.
+func TestReportNotConverged(t *testing.T) {
+	recs := stoppedRecords()
+	type counts struct{ final, selection int }
+	want := map[rowKey]counts{}
+	for _, r := range recs {
+		if r.Error != "" || len(r.NotConverged) == 0 {
+			continue
+		}
+		c := want[keyOf(&r)]
+		if r.NotConverged[0].Final {
+			c.final++
+		} else {
+			c.selection++
+		}
+		want[keyOf(&r)] = c
+	}
+	if len(want) != 2 {
+		t.Fatalf("the test's records have %d rows with stopped solvers, want 2", len(want))
+	}
+	rows := Summarize(recs)
+	for _, r := range rows {
+		w := want[rowKeyOf(r)]
+		if r.NotConverged != w.final || r.SelectionNotConverged != w.selection {
+			t.Errorf("%s %s %d/%d: %d final and %d selection-only, want %d and %d", r.Dataset, r.Method, r.Ways, r.Positives, r.NotConverged, r.SelectionNotConverged, w.final, w.selection)
+		}
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		has := strings.Contains(string(b), `"not_converged":`) || strings.Contains(string(b), `"selection_not_converged":`)
+		if has != (w != counts{}) {
+			t.Errorf("%s %s %d/%d: JSON %s", r.Dataset, r.Method, r.Ways, r.Positives, b)
+		}
+		if (r.ConvergenceNote() != "") != (w != counts{}) {
+			t.Errorf("%s %s %d/%d: note %q", r.Dataset, r.Method, r.Ways, r.Positives, r.ConvergenceNote())
+		}
+	}
+
+	md, _ := writeReport(t, recs)
+	for _, want := range []string{
+		"toy l1-logistic, 2 positives, noise 0: 2 of the 11 cells averaged have a final fit whose solver stopped before its stopping rule held",
+		"; 1 of the 11 cells averaged has solver runs that stopped short only in choosing a hyperparameter",
+		"toy-nway greedytl-nway, 5-way, 1-shot: 1 of the 4 cells averaged has a final fit",
+		"| stopped short " + NotConvergedMark + " |",
+		"| 2 final, 1 selection |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md has no %q:\n%s", want, md)
+		}
+	}
+	// The marked entries: L1-Logistic's at 2+10 (the first column) and
+	// GreedyTL N-way's 5-way, 1-shot (the first column of the first table).
+	var marked []string
+	for _, l := range strings.Split(md, "\n") {
+		cells := strings.Split(l, " | ")
+		for k, c := range cells {
+			if strings.HasSuffix(c, " "+NotConvergedMark) {
+				marked = append(marked, cells[0]+" column "+string(rune('0'+k)))
+			}
+		}
+	}
+	if want := "| L1-Logistic column 1; | GreedyTL N-way column 1"; strings.Join(marked, "; ") != want {
+		t.Errorf("report.md marks %q, want %q:\n%s", marked, want, md)
+	}
+
+	for i := range recs {
+		recs[i].NotConverged = nil
+	}
+	md, _ = writeReport(t, recs)
+	for _, no := range []string{NotConvergedMark, "stopped short", "not_converged"} {
+		if strings.Contains(md, no) {
+			t.Errorf("a report of converged fits mentions %q:\n%s", no, md)
+		}
+	}
+	for _, r := range Summarize(recs) {
+		if b, _ := json.Marshal(r); strings.Contains(string(b), "not_converged") {
+			t.Errorf("a row of converged fits: %s", b)
+		}
+	}
+}
+
+// writeReport writes recs to results files, one per dataset (a run
+// without run.json holds one dataset), loads them, writes the Markdown
+// report into dir/report and returns report.md and the report's
+// directory.
+func writeReport(t *testing.T, recs []experiment.Record) (md, out string) {
+	t.Helper()
+	dir := t.TempDir()
+	text := map[string]*strings.Builder{}
+	var paths []string
+	for _, r := range recs {
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text[r.Dataset] == nil {
+			text[r.Dataset] = &strings.Builder{}
+			paths = append(paths, filepath.Join(dir, r.Dataset+".jsonl"))
+		}
+		text[r.Dataset].Write(append(b, '\n'))
+	}
+	for _, p := range paths {
+		if err := os.WriteFile(p, []byte(text[strings.TrimSuffix(filepath.Base(p), ".jsonl")].String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Load(paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = filepath.Join(dir, "report")
+	if _, err := Write(out, res, Options{Markdown: true}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b), out
 }

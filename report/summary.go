@@ -2,10 +2,13 @@ package report
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/method"
 )
 
 // Row summarises the cells of one method at one training-set size and noise
@@ -42,6 +45,52 @@ type Row struct {
 	// (targets × splits), set by Results.Rows from run.json; 0 when
 	// unknown. N + Errors < Expected is a partial row.
 	Expected int `json:"expected,omitempty"`
+	// NotConverged counts the successful cells (of N) whose final fit — the
+	// run that gave the model its weights — stopped before its solver's
+	// stopping rule held (a not_converged entry with final in the record,
+	// experiment.Record.NotConverged): their accuracy is that of the
+	// solver's last iterate, not of the method's solution.
+	// SelectionNotConverged counts the other successful cells with runs
+	// that stopped, all of them runs that chose a hyperparameter. Such
+	// cells are averaged like the others, and reports mark the row
+	// (NotConvergedMark, ConvergenceNote); both are 0, and absent from the
+	// JSON, when every run converged.
+	NotConverged          int `json:"not_converged,omitempty"`
+	SelectionNotConverged int `json:"selection_not_converged,omitempty"`
+}
+
+// NotConvergedMark marks, in a report's tables, the accuracy of a row some
+// of whose cells come from fits with solver runs that stopped short
+// (Row.NotConverged, Row.SelectionNotConverged).
+const NotConvergedMark = "†"
+
+// ConvergenceNote returns what a report says of a row some of whose
+// averaged cells come from fits with solver runs that stopped before their
+// stopping rule held — how many had their final fit's run stop, how many
+// only runs that chose a hyperparameter — or "" when every run of the
+// row's averaged cells converged.
+func (r Row) ConvergenceNote() string {
+	if r.NotConverged == 0 && r.SelectionNotConverged == 0 {
+		return ""
+	}
+	where := fmt.Sprintf("%d positives, noise %d", r.Positives, r.Noise)
+	if r.Ways > 0 {
+		where = fmt.Sprintf("%d-way, %d-shot", r.Ways, r.Shots)
+	}
+	have := func(n int) string {
+		if n == 1 {
+			return fmt.Sprintf("1 of the %d cells averaged has", r.N)
+		}
+		return fmt.Sprintf("%d of the %d cells averaged have", n, r.N)
+	}
+	var parts []string
+	if r.NotConverged > 0 {
+		parts = append(parts, have(r.NotConverged)+" a final fit whose solver stopped before its stopping rule held (its accuracy is that of the solver's last iterate, not of the method's solution)")
+	}
+	if r.SelectionNotConverged > 0 {
+		parts = append(parts, have(r.SelectionNotConverged)+" solver runs that stopped short only in choosing a hyperparameter (it may not be the one converged runs choose)")
+	}
+	return fmt.Sprintf("%s %s, %s: %s; the records' not_converged name the solvers", datasetTitle(r.Dataset), r.Method, where, strings.Join(parts, "; "))
 }
 
 // rowKey identifies a summary row.
@@ -74,12 +123,15 @@ func compareRowKeys(a, b rowKey) int {
 // records, ordered by dataset, noise, positives and method (in the paper's
 // order). Failed records (non-empty Error) are counted in Errors and never
 // averaged; a row whose cells all failed has N = 0 and Mean, StdErr and
-// FitSecondsMean 0.
+// FitSecondsMean 0. Successful records with solver runs that stopped short
+// (not_converged) are averaged and counted (NotConverged,
+// SelectionNotConverged).
 func Summarize(records []experiment.Record) []Row {
 	type acc struct {
-		sum, fit float64
-		n, errs  int
-		split    map[int]*[2]float64 // split → (sum, count)
+		sum, fit                float64
+		n, errs                 int
+		notConverged, selection int
+		split                   map[int]*[2]float64 // split → (sum, count)
 	}
 	groups := map[rowKey]*acc{}
 	for i := range records {
@@ -101,6 +153,12 @@ func Summarize(records []experiment.Record) []Row {
 		a.sum += v
 		a.fit += r.FitSeconds
 		a.n++
+		switch {
+		case slices.ContainsFunc(r.NotConverged, func(e method.NotConverged) bool { return e.Final }):
+			a.notConverged++
+		case len(r.NotConverged) > 0:
+			a.selection++
+		}
 		s := a.split[r.Split]
 		if s == nil {
 			s = new([2]float64)
@@ -111,7 +169,8 @@ func Summarize(records []experiment.Record) []Row {
 	}
 	rows := make([]Row, 0, len(groups))
 	for k, a := range groups {
-		row := Row{Dataset: k.dataset, Method: k.method, Positives: k.positives, Noise: k.noise, N: a.n, Errors: a.errs, Splits: len(a.split)}
+		row := Row{Dataset: k.dataset, Method: k.method, Positives: k.positives, Noise: k.noise, N: a.n, Errors: a.errs, Splits: len(a.split),
+			NotConverged: a.notConverged, SelectionNotConverged: a.selection}
 		if k.ways > 0 {
 			row.Ways, row.Shots = k.ways, k.positives
 		}

@@ -132,6 +132,9 @@ func build(res *Results) (*document, []*figure, error) {
 	doc.add(heading{2, "All summary rows"},
 		paragraph{"Balanced accuracy in %: mean over targets and splits ± standard error over splits (the standard deviation of the per-split means over √splits); n successful cells; fit time in seconds, mean over successful cells."},
 		allRowsTable(rows))
+	if slices.ContainsFunc(rows, func(r Row) bool { return r.ConvergenceNote() != "" }) {
+		doc.add(paragraph{"Stopped short " + NotConvergedMark + ": of the n cells, those whose final fit's solver stopped before its stopping rule held (final), and those whose only runs that stopped chose a hyperparameter (selection)."})
+	}
 	return doc, figs, nil
 }
 
@@ -177,6 +180,7 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 		doc.add(heading{3, title})
 		doc.add(accuracyTable(d, n, negatives)...)
 	}
+	convergenceNotes(doc, d.rows)
 	base := noises[0]
 	f1, err := accuracyFigure("fig1-accuracy-"+slug, name, d, base, negatives)
 	if err != nil {
@@ -272,15 +276,38 @@ func sizeLabel(positives, negatives int) string {
 	return fmt.Sprintf("%d+%d", positives, negatives)
 }
 
-// formatAccuracy renders a row's accuracy as "mean ± stderr" in %.
+// formatAccuracy renders a row's accuracy as "mean ± stderr" in %, marked
+// (NotConvergedMark) when some of its cells come from fits whose solvers
+// stopped short.
 func formatAccuracy(r Row) string {
+	var s string
 	switch {
 	case r.N == 0:
 		return "—"
 	case r.Splits == 1:
-		return fmt.Sprintf("%.1f (1 split)", 100*r.Mean)
+		s = fmt.Sprintf("%.1f (1 split)", 100*r.Mean)
+	default:
+		s = fmt.Sprintf("%.1f ± %.2f", 100*r.Mean, 100*r.StdErr)
 	}
-	return fmt.Sprintf("%.1f ± %.2f", 100*r.Mean, 100*r.StdErr)
+	if r.ConvergenceNote() != "" {
+		s += " " + NotConvergedMark
+	}
+	return s
+}
+
+// convergenceNotes adds to doc, after a table of rows, the footnote of its
+// marked entries (formatAccuracy): each such row's ConvergenceNote. It adds
+// nothing when no row is marked.
+func convergenceNotes(doc *document, rows []Row) {
+	var notes []string
+	for _, r := range rows {
+		if n := r.ConvergenceNote(); n != "" {
+			notes = append(notes, n+".")
+		}
+	}
+	if len(notes) > 0 {
+		doc.add(paragraph{NotConvergedMark + " Solvers that stopped short — entries averaged over cells some of whose fits' solver runs stopped before their stopping rule held (at their iteration cap, or unable to progress):"}, bullets{notes})
+	}
 }
 
 // accuracyTable is a method × training-set size table at one noise level,
@@ -560,6 +587,11 @@ func allRowsTable(rows []Row) table {
 		t.header[3] = "positives (shots)"
 		t.right = slices.Insert(t.right, 2, true)
 	}
+	stopped := slices.ContainsFunc(rows, func(r Row) bool { return r.ConvergenceNote() != "" })
+	if stopped { // the cells with solver runs that stopped short
+		t.header = append(t.header, "stopped short "+NotConvergedMark)
+		t.right = append(t.right, false)
+	}
 	for _, r := range rows {
 		m, se := "—", "—"
 		if r.N > 0 {
@@ -570,9 +602,25 @@ func allRowsTable(rows []Row) table {
 		if ways {
 			cells = slices.Insert(cells, 2, strconv.Itoa(r.Ways))
 		}
+		if stopped {
+			cells = append(cells, stoppedShort(r))
+		}
 		t.rows = append(t.rows, cells)
 	}
 	return t
+}
+
+// stoppedShort renders a row's counts of cells with solver runs that
+// stopped short: "3 final, 1 selection", "" for none.
+func stoppedShort(r Row) string {
+	var parts []string
+	if r.NotConverged > 0 {
+		parts = append(parts, fmt.Sprintf("%d final", r.NotConverged))
+	}
+	if r.SelectionNotConverged > 0 {
+		parts = append(parts, fmt.Sprintf("%d selection", r.SelectionNotConverged))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // plural returns "1 thing" or "n things".

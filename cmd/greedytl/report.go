@@ -42,6 +42,14 @@ goes to standard output either way: objects with "dataset", "method",
 "fit_seconds_mean" (accuracies as fractions) and "expected", the cells of the
 run's grid for the row (absent without run.json).
 
+A row some of whose averaged cells come from fits whose iterative solver
+stopped before its stopping rule held (their records' "not_converged") has
+its accuracy marked † in the table and the documents, a warning (code
+not-converged) saying how many, and in --json "not_converged", the cells whose
+final fit stopped short (its weights are the solver's last iterate), and
+"selection_not_converged", those whose only stopped runs chose a
+hyperparameter; nothing is added when every run converged.
+
 Runs of one dataset must be the same run (as for merge), except that they may
 hold different methods, noise levels and numbers of splits: a method run on its
 own beside a finished run, or the noise study beside the main grid, is reported
@@ -93,6 +101,11 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 		fmt.Fprintln(s.err, "greedytl:", note)
 	}
 	rows := res.Rows()
+	for _, r := range rows {
+		if note := r.ConvergenceNote(); note != "" {
+			s.warn(warning{Code: "not-converged", Message: note})
+		}
+	}
 	switch {
 	case o.json:
 		if err := printJSON(s.out, rows); err != nil {
@@ -126,7 +139,8 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 
 // printSummary prints the summary rows as an aligned table; N-way rows
 // (--protocol nway) have a ways and a shots column instead of positives
-// and noise, and their accuracy is the episodes'.
+// and noise, and their accuracy is the episodes'. An accuracy averaged over
+// fits whose solvers stopped short is marked (report.NotConvergedMark).
 func printSummary(s *streams, rows []report.Row) error {
 	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', tabwriter.AlignRight)
 	header := ""
@@ -144,6 +158,9 @@ func printSummary(s *streams, rows []report.Row) error {
 		acc, se := "-", "-"
 		if r.N > 0 {
 			acc, se = fmt.Sprintf("%.2f", 100*r.Mean), fmt.Sprintf("%.2f", 100*r.StdErr)
+			if r.ConvergenceNote() != "" {
+				acc += report.NotConvergedMark
+			}
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%d\t%d\t%d\t%.4g\t\n",
 			r.Dataset, r.Method, a, b, acc, se, r.Splits, r.N, r.Errors, r.FitSecondsMean)

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/method"
+	"github.com/greedytl/greedytl/report"
 	"github.com/greedytl/greedytl/source"
 )
 
@@ -177,5 +179,67 @@ func TestReportBadInput(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr, tc.code, tc.msg)
 			}
 		})
+	}
+}
+
+// TestReportNotConverged: report marks (†) the accuracy of a row averaged
+// over fits whose solvers stopped short (records with not_converged),
+// warns of it (code not-converged, with the counts), and --json gives the
+// counts: the cells whose final fit stopped, and those stopped only in
+// hyperparameter selection; a row without such cells has none of it.
+func TestReportNotConverged(t *testing.T) {
+	run := reportRun(t)
+	path := filepath.Join(run, "results.jsonl")
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(strings.TrimSuffix(readFile(t, path), "\n"), "\n") {
+		var r experiment.Record
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Method == "greedytl-59" && r.Split < 2 {
+			r.NotConverged = []method.NotConverged{{Solver: "S", Stopped: 1, Runs: 3, Final: r.TargetIdx == 0}}
+		}
+		line, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	writeText(t, run, "results.jsonl", b.String())
+
+	code, out, stderr := cli(t, "", "report", run, "--json")
+	var rows []report.Row
+	if err := json.Unmarshal([]byte(out), &rows); code != 0 || err != nil {
+		t.Fatalf("exit %d, --json: %v\n%s\n%s", code, err, out, stderr)
+	}
+	for _, r := range rows {
+		want := [2]int{}
+		if r.Method == "greedytl-59" {
+			want = [2]int{2, 2}
+		}
+		if got := [2]int{r.NotConverged, r.SelectionNotConverged}; got != want {
+			t.Errorf("%s %d positives: not_converged, selection_not_converged %v, want %v", r.Method, r.Positives, got, want)
+		}
+	}
+	if n := strings.Count(out, `"not_converged"`) + strings.Count(out, `"selection_not_converged"`); n != 2 {
+		t.Errorf("--json has %d counts of stopped cells, want 2, in the one row with such cells:\n%s", n, out)
+	}
+	note := "toy greedytl-59, 2 positives, noise 0: 2 of the 6 cells averaged have a final fit whose solver stopped before its stopping rule held"
+	if n := strings.Count(stderr, "greedytl: warning: "+note); n != 1 || strings.Count(stderr, "stopping rule") != 1 {
+		t.Errorf("stderr: %d warnings %q…, want 1 and no other:\n%s", n, note, stderr)
+	}
+
+	code, out, stderr = cli(t, "", "report", run)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if marked := strings.Contains(l, report.NotConvergedMark); marked != strings.Contains(l, "greedytl-59") {
+			t.Errorf("table line %q: marked %v", l, marked)
+		}
+	}
+	if !strings.Contains(stderr, note) {
+		t.Errorf("the table's report does not warn %q:\n%s", note, stderr)
 	}
 }
