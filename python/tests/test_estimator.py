@@ -100,6 +100,20 @@ def test_sources_forms_agree(cli, zoo, synth):
     np.testing.assert_array_equal(again.decision_function(Xs), by_dir.decision_function(Xs))
 
 
+def test_sources_dir_relative_path(cli, synth, monkeypatch):
+    """A sources directory given by a path relative to the working directory
+    fits (greedytl fit runs in the fit's private directory: the relative path
+    reached it unchanged and named nothing there) and gives the model of the
+    same directory given by its absolute path."""
+    Xs, labels = synth["X"], synth["labels"]
+    ys = labels[:60] == labels[0]
+    monkeypatch.chdir(os.path.dirname(synth["sources"]))
+    rel = TransferClassifier(sources=os.path.basename(synth["sources"]), random_state=0).fit(Xs[:60], ys)
+    absolute = TransferClassifier(sources=synth["sources"], random_state=0).fit(Xs[:60], ys)
+    assert rel.model_["sources"] == absolute.model_["sources"]
+    np.testing.assert_array_equal(rel.decision_function(Xs), absolute.decision_function(Xs))
+
+
 def test_use_features_false(cli, zoo, synth):
     """Sources only: no feature is selected; with a directory the scores are
     passed as a matrix."""
