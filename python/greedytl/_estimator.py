@@ -1,19 +1,23 @@
 """TransferClassifier: a scikit-learn estimator over the greedytl engine."""
 
 import json
+import numbers
 import os
 
 import numpy as np
 
 from . import _cli, _model
-from ._compat import (BaseEstimator, ClassifierMixin, check_classification_targets, check_is_fitted,
-                      check_random_state, validate_data)
+from ._compat import (BaseEstimator, ClassifierMixin, InvalidParameterError, check_classification_targets,
+                      check_is_fitted, check_random_state, validate_data)
 from ._sources import Sources, SourcesDir, source_scores
 
 __all__ = ["TransferClassifier"]
 
 # The largest seed handed to greedytl fit --seed from a RandomState.
 _SEED_RANGE = 2 ** 31 - 1
+
+# The largest seed greedytl fit --seed takes (64 bits).
+_SEED_MAX = 2 ** 64 - 1
 
 
 class TransferClassifier(ClassifierMixin, BaseEstimator):
@@ -49,7 +53,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         sources' scores only (sources must then be given).
     random_state : None, int or numpy.random.RandomState, default=None
         Seed of every random choice of the fit (``greedytl fit --seed``): an
-        int gives the same model on every fit; None draws a seed from NumPy's
+        int (0 to 2**64 − 1) gives the same model on every fit; None draws a seed from NumPy's
         global random state, as scikit-learn's estimators do.
     greedytl_bin : None or str, default=None
         The greedytl command; None looks at ``$GREEDYTL_BIN``, then PATH.
@@ -132,19 +136,20 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         Raises
         ------
         ValueError
-            Invalid input, or greedytl rejected it (exit status 2; the
-            message is greedytl's).
+            Invalid input or parameter (a parameter of the wrong type or out
+            of range: scikit-learn's ``InvalidParameterError``, naming it), or
+            greedytl rejected the input (exit status 2; the message is
+            greedytl's).
         RuntimeError
             greedytl failed otherwise (exit status 1) or is missing.
         """
+        self._check_params()
         X, y = validate_data(self, X, y, reset=True, dtype=np.float64)
         check_classification_targets(y)
         classes, yi = np.unique(y, return_inverse=True)
         if len(classes) < 2:
             raise ValueError("greedytl needs samples of at least 2 classes in the data, but the data "
                              "contain only one class: {!r}".format(classes[0]))
-        if self.method is not None and (not isinstance(self.method, str) or not self.method):
-            raise ValueError("method must be None or a method name or spec (a string), got {!r}".format(self.method))
         if self.sources is None and not self.use_features:
             raise ValueError("use_features=False needs sources: give sources, or use the features")
         info = _cli.cli_info(self.greedytl_bin)
@@ -221,11 +226,31 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         _cli.warn(report["warnings"], self._class_namer(len(classes)), stacklevel=2)
         return self
 
+    def _check_params(self):
+        """Refuse a parameter of the wrong type or out of range before
+        anything runs, as scikit-learn's estimators do: an
+        InvalidParameterError (a ValueError and a TypeError) naming it, what
+        it must be and its value.  (sources is checked as it is resolved.)"""
+        def refuse(name, what):
+            raise InvalidParameterError("The {!r} parameter of {} must be {}. Got {!r} instead.".format(
+                name, type(self).__name__, what, getattr(self, name)))
+
+        if self.method is not None and (not isinstance(self.method, str) or not self.method):
+            refuse("method", "None or a method name or spec (a non-empty str)")
+        if not isinstance(self.use_features, (bool, np.bool_)):
+            refuse("use_features", "an instance of 'bool'")
+        rs = self.random_state
+        if not (rs is None or isinstance(rs, np.random.RandomState)
+                or (isinstance(rs, numbers.Integral) and 0 <= rs <= _SEED_MAX)):
+            refuse("random_state", "an int in the range [0, 2**64 - 1], an instance of 'numpy.random.RandomState' "
+                   "or None")
+        b = self.greedytl_bin
+        if not (b is None or isinstance(b, str) or (isinstance(b, os.PathLike) and isinstance(os.fspath(b), str))):
+            refuse("greedytl_bin", "None or a path (a str or os.PathLike) of the greedytl command")
+
     def _seed(self):
         rs = self.random_state
         if isinstance(rs, (int, np.integer)) and not isinstance(rs, bool):
-            if rs < 0:
-                raise ValueError("random_state must be a non-negative integer, got {}".format(rs))
             return int(rs)
         return int(check_random_state(rs).randint(_SEED_RANGE))
 

@@ -4,6 +4,7 @@ CLI's errors, and clean-up when a fit is interrupted or killed."""
 import json
 import os
 import pickle
+import re
 import signal
 import subprocess
 import sys
@@ -173,6 +174,48 @@ def test_errors(cli, tmp_path):
     clf = TransferClassifier(random_state=0).fit(X, y)
     with pytest.raises(ValueError, match="features"):
         clf.predict(X[:, :3])
+
+
+@pytest.mark.parametrize("param,value,want", [
+    ("use_features", "no", "an instance of 'bool'"),
+    ("use_features", "False", "an instance of 'bool'"),
+    ("use_features", 0, "an instance of 'bool'"),
+    ("use_features", None, "an instance of 'bool'"),
+    ("method", 3, "None or a method name or spec"),
+    ("method", "", "None or a method name or spec"),
+    ("random_state", -1, r"an int in the range \[0, 2\*\*64 - 1\]"),
+    ("random_state", 2 ** 64, r"an int in the range \[0, 2\*\*64 - 1\]"),
+    ("random_state", 1.0, "an int in the range"),
+    ("random_state", "3", "an int in the range"),
+    ("greedytl_bin", 3, "None or a path"),
+    ("greedytl_bin", b"/usr/bin/greedytl", "None or a path"),
+])
+def test_invalid_parameter(param, value, want):
+    """A parameter of the wrong type or out of range is refused at fit, as
+    scikit-learn's estimators refuse theirs: a ValueError (scikit-learn's
+    InvalidParameterError, also a TypeError) naming the parameter, what it
+    must be and the value, before any command runs; use_features="no" was
+    taken as true and fitted the features."""
+    X, y = _data()
+    clf = TransferClassifier(**{param: value})
+    with pytest.raises(ValueError, match="The '{}' parameter of TransferClassifier must be {}.* Got {} instead".format(
+            param, want, re.escape(repr(value)))) as e:
+        clf.fit(X, y)
+    assert isinstance(e.value, TypeError)
+    assert not hasattr(clf, "classes_")
+
+
+def test_valid_parameters_of_every_kind(cli):
+    """What the parameters take: numpy's bool and integers, a RandomState, a
+    seed up to 2**64 - 1 (greedytl fit --seed takes 64 bits), a path object
+    for the command."""
+    import pathlib
+    X, y = _data()
+    a = TransferClassifier(method="greedytl", use_features=np.bool_(True), random_state=np.uint64(2 ** 64 - 1),
+                           greedytl_bin=pathlib.Path(cli["path"])).fit(X, y)
+    b = TransferClassifier(method="greedytl", random_state=2 ** 64 - 1).fit(X, y)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    TransferClassifier(random_state=np.random.RandomState(0)).fit(X, y)
 
 
 def test_fit_warnings(multiclass_cli):
