@@ -47,7 +47,10 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         scores), a callable X → (n_samples, n_sources), or a
         :class:`greedytl.Sources` holding any of these (needed for a list of
         classifiers when the estimator is cloned: ``GridSearchCV``,
-        ``cross_val_score``).  None: the features alone.
+        ``cross_val_score``).  None: the features alone.  The classifiers
+        and the callable are given X as passed to ``fit``/``predict`` when it
+        is a pandas DataFrame (so that classifiers fitted on DataFrames see
+        their column names), else as a float64 array.
     use_features : bool, default=True
         Pass X's columns to greedytl as candidate features; False uses the
         sources' scores only (sources must then be given).
@@ -144,6 +147,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             greedytl failed otherwise (exit status 1) or is missing.
         """
         self._check_params()
+        given = X
         X, y = validate_data(self, X, y, reset=True, dtype=np.float64)
         check_classification_targets(y)
         classes, yi = np.unique(y, return_inverse=True)
@@ -165,12 +169,12 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             args = ["fit", "--seed", str(seed)]
             if self.method is not None:
                 args += ["--method", self.method]
-            args += self._data_args(save, "", X, resolved)
+            args += self._data_args(save, "", X, resolved, given)
             binary = len(classes) == 2
             args += ["--labels", save("y.npy", self._encode(yi, binary))]
             if X_unlabelled is not None:
                 Xu = validate_data(self, X_unlabelled, reset=False, dtype=np.float64)
-                args += self._data_args(save, "unlabelled-", Xu, resolved)
+                args += self._data_args(save, "unlabelled-", Xu, resolved, X_unlabelled)
             if X_oracle is not None or y_oracle is not None:
                 if X_oracle is None or y_oracle is None:
                     raise ValueError("give both X_oracle and y_oracle")
@@ -183,7 +187,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 pos = np.clip(pos, 0, len(classes) - 1)
                 if yo.shape != (Xo.shape[0],) or not np.all(classes[pos] == yo):
                     raise ValueError("y_oracle must hold one label of y's classes per row of X_oracle")
-                args += self._data_args(save, "oracle-", Xo, resolved)
+                args += self._data_args(save, "oracle-", Xo, resolved, X_oracle)
                 args += ["--oracle-labels", save("yo.npy", self._encode(pos, binary))]
             model_path = os.path.join(tmp, "model.json")
             args += ["--out", model_path, "--json"]
@@ -269,9 +273,10 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         class indices."""
         return ["-1", "1"] if k == 2 else [str(i) for i in range(k)]
 
-    def _data_args(self, save, prefix, X, resolved):
+    def _data_args(self, save, prefix, X, resolved, given):
         """The --PREFIXfeatures/--PREFIXsource-scores (or --sources) arguments
-        of one sample, its arrays saved as .npy."""
+        of one sample, its arrays saved as .npy; X is the sample validated,
+        given as the caller gave it (see _for_sources)."""
         tag = prefix.rstrip("-") or "train"
         args = []
         if self.use_features:
@@ -286,7 +291,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             elif prefix == "":
                 args += ["--sources", resolved.path]
             return args
-        H, names = source_scores(resolved, X)
+        H, names = source_scores(resolved, _for_sources(given, X))
         if prefix == "":
             self._source_names = names
         args += ["--" + prefix + "source-scores", save(tag + "-H.npy", H)]
@@ -333,13 +338,14 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
 
     def _inputs(self, X):
         check_is_fitted(self)
+        given = X
         X = validate_data(self, X, reset=False, dtype=np.float64)
         H = None
         if self.sources_ is not None:
             if isinstance(self.sources_, SourcesDir):
                 H = self.sources_.scores(X)
             else:
-                H, _ = source_scores(self.sources_, X)
+                H, _ = source_scores(self.sources_, _for_sources(given, X))
         return (X if self.use_features else None), H
 
     def _file_scores(self, X):
@@ -392,6 +398,13 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         # a greedytl that fits multi-class labels), so "_xfail_checks" names
         # none; the tests run check_estimator to keep it so.
         return {"requires_y": True, "_xfail_checks": {}}
+
+
+def _for_sources(given, X):
+    """What the sources' classifiers or callable score: a pandas DataFrame as
+    the caller gave it (classifiers fitted on DataFrames know their columns
+    by name), else X validated (float64)."""
+    return given if hasattr(given, "columns") and hasattr(given, "iloc") else X
 
 
 def _int_or_str(s):

@@ -115,6 +115,38 @@ def test_sources_dir_relative_path(cli, synth, monkeypatch):
     np.testing.assert_array_equal(rel.decision_function(Xs), absolute.decision_function(Xs))
 
 
+def test_dataframe_sources(cli):
+    """With X a pandas DataFrame, the sources are given the DataFrame (at
+    fit, for X_unlabelled and at predict): classifiers fitted on DataFrames
+    score it without scikit-learn's "X does not have valid feature names"
+    warning, and one that selects its columns by name (a ColumnTransformer)
+    works at all (both were given the bare array).  The model is the one of
+    the same scores computed from the array; feature_names_in_ is X's
+    columns, and other column names at predict are refused as scikit-learn
+    refuses them."""
+    pd = pytest.importorskip("pandas")
+    from sklearn.compose import make_column_transformer
+    X, y = _data()
+    df = pd.DataFrame(X, columns=["c{}".format(j) for j in range(X.shape[1])])
+    lr = LogisticRegression().fit(df, X[:, 0] > 0)
+    by_name = make_pipeline(make_column_transformer((StandardScaler(), ["c1", "c2"])),
+                            LogisticRegression()).fit(df, X[:, 1] + X[:, 2] > 0)
+    zoo = [lr, by_name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        clf = TransferClassifier(method="dam", sources=greedytl.Sources(zoo), random_state=0).fit(
+            df[:20], y[:20], X_unlabelled=df[20:])
+        D = clf.decision_function(df)
+    assert list(clf.feature_names_in_) == list(df.columns)
+
+    def H(A):
+        return np.column_stack([c.decision_function(pd.DataFrame(A, columns=df.columns)) for c in zoo])
+    ref = TransferClassifier(method="dam", sources=H, random_state=0).fit(X[:20], y[:20], X_unlabelled=X[20:])
+    np.testing.assert_array_equal(D, ref.decision_function(X))
+    with pytest.raises(ValueError, match="feature names should match"):
+        clf.predict(df.rename(columns={"c0": "z"}))
+
+
 def test_use_features_false(cli, zoo, synth):
     """Sources only: no feature is selected; with a directory the scores are
     passed as a matrix."""
