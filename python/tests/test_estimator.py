@@ -561,6 +561,35 @@ def test_killed_fit_cleans_up(tmp_path):
     assert os.listdir(tmpdir) == []
 
 
+def _dead_pid():
+    """A process id that no process has (the one of a process that ended)."""
+    p = subprocess.Popen([sys.executable, "-c", "pass"])
+    p.wait()
+    return p.pid
+
+
+def test_sweep_spares_other_hosts(tmp_path, monkeypatch):
+    """The sweep of stale fit directories removes those of this host's
+    Python processes that are gone, and no other host's: a TMPDIR shared by
+    several machines (a cluster's scratch) held the directories of fits
+    running elsewhere, whose process ids meant nothing here, and the next
+    fit on this machine removed them under the running fits."""
+    import socket
+    from greedytl import _cli
+    dead = _dead_pid()
+    monkeypatch.setattr(os, "getpid", lambda: dead)
+    monkeypatch.setattr(socket, "gethostname", lambda: "another-host")
+    elsewhere = _cli.private_dir(str(tmp_path)).__enter__()
+    monkeypatch.undo()
+    monkeypatch.setattr(os, "getpid", lambda: dead)
+    here = _cli.private_dir(str(tmp_path)).__enter__()
+    monkeypatch.undo()
+    assert _cli._alive(dead) is False
+    with _cli.private_dir(str(tmp_path)) as mine:
+        assert sorted(os.listdir(tmp_path)) == sorted(os.path.basename(p) for p in (elsewhere, mine))
+    assert os.listdir(tmp_path) == [os.path.basename(elsewhere)]
+
+
 _NO_SKLEARN = textwrap.dedent("""
     import sys
     sys.modules["sklearn"] = None  # import sklearn fails
