@@ -352,7 +352,8 @@ def _host_tag():
 
 def _sweep_stale(base=None):
     """Remove this user's fit directories of this host whose Python process
-    is gone (and those of an older package, whose names record no host)."""
+    is gone (and those of an older package, whose names record no host);
+    none on Windows (see _alive)."""
     base = base or tempfile.gettempdir()
     try:
         names = os.listdir(base)
@@ -380,7 +381,11 @@ def _sweep_stale(base=None):
 
 
 def _alive(pid):
-    """Whether a process of this id exists."""
+    """Whether a process of this id exists; assumed so where signal 0 does
+    not ask it (Windows, where os.kill(pid, 0) ends the process), so that
+    the sweep leaves fit directories alone there."""
+    if os.name != "posix":
+        return True
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

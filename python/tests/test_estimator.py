@@ -590,6 +590,26 @@ def test_sweep_spares_other_hosts(tmp_path, monkeypatch):
     assert os.listdir(tmp_path) == [os.path.basename(elsewhere)]
 
 
+def test_sweep_sends_no_signal_on_windows(tmp_path, monkeypatch):
+    """Where os.kill cannot ask whether a process exists (Windows: any
+    signal but Ctrl-C's ends the process, TerminateProcess), the sweep
+    leaves the directories alone instead of calling it: it "asked" with
+    os.kill(pid, 0), which on Windows ended the process of that id — a
+    sibling worker fitting beside it (cross_val_score with n_jobs=2), or
+    whatever process reused the id of one that was killed."""
+    from greedytl import _cli
+    dead = _dead_pid()
+    monkeypatch.setattr(os, "getpid", lambda: dead)
+    left = _cli.private_dir(str(tmp_path)).__enter__()
+    monkeypatch.undo()
+    sent = []
+    monkeypatch.setattr(os, "kill", lambda pid, sig: sent.append((pid, sig)))
+    monkeypatch.setattr(os, "name", "nt")
+    _cli._sweep_stale(str(tmp_path))
+    monkeypatch.undo()
+    assert sent == [] and os.listdir(tmp_path) == [os.path.basename(left)]
+
+
 _NO_SKLEARN = textwrap.dedent("""
     import sys
     sys.modules["sklearn"] = None  # import sklearn fails
