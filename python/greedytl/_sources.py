@@ -236,7 +236,10 @@ def source_scores(resolved, X):
     if isinstance(resolved, list):
         cols, names = [], []
         for i, c in enumerate(resolved):
-            s = np.asarray(c.decision_function(X), dtype=np.float64)
+            try:
+                s = np.asarray(c.decision_function(X), dtype=np.float64)
+            except ValueError as e:
+                raise ValueError("sources[{}] ({}) cannot score X: {}".format(i, type(c).__name__, e)) from e
             if s.ndim == 1:
                 s = s[:, None]
                 names.append("{}:{}".format(i, type(c).__name__))

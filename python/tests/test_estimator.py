@@ -147,6 +147,18 @@ def test_dataframe_sources(cli):
         clf.predict(df.rename(columns={"c0": "z"}))
 
 
+def test_source_error_names_the_source(cli, zoo):
+    """A source classifier that cannot score X (fitted on another number of
+    columns) fails the fit with a ValueError naming which of the sources it
+    is: scikit-learn's own message ("X has 5 features, but
+    LogisticRegression is expecting 8") named neither the source nor that
+    it was a source, not the TransferClassifier, that refused X."""
+    X, y = _data(d=5)
+    with pytest.raises(ValueError, match=r"sources\[0\] \(LogisticRegression\).*X has 5 features") as e:
+        TransferClassifier(sources=greedytl.Sources(zoo)).fit(X, y)
+    assert "expecting 8 features" in str(e.value.__cause__)
+
+
 def test_use_features_false(cli, zoo, synth):
     """Sources only: no feature is selected; with a directory the scores are
     passed as a matrix."""
