@@ -48,9 +48,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         :class:`greedytl.Sources` holding any of these (needed for a list of
         classifiers when the estimator is cloned: ``GridSearchCV``,
         ``cross_val_score``).  None: the features alone.  The classifiers
-        and the callable are given X as passed to ``fit``/``predict`` when it
-        is a pandas DataFrame (so that classifiers fitted on DataFrames see
-        their column names), else as a float64 array.
+        and the callable are given X in float64, as a pandas DataFrame with
+        the columns and index of X when X is one (so that classifiers fitted
+        on DataFrames see their column names), else as an array.
     use_features : bool, default=True
         Pass X's columns to greedytl as candidate features; False uses the
         sources' scores only (sources must then be given).
@@ -401,10 +401,14 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
 
 
 def _for_sources(given, X):
-    """What the sources' classifiers or callable score: a pandas DataFrame as
-    the caller gave it (classifiers fitted on DataFrames know their columns
-    by name), else X validated (float64)."""
-    return given if hasattr(given, "columns") and hasattr(given, "iloc") else X
+    """What the sources' classifiers or callable score: X validated
+    (float64), as a pandas DataFrame with the columns and index of the one
+    the caller gave (classifiers fitted on DataFrames know their columns by
+    name), else as an array."""
+    if not (hasattr(given, "columns") and hasattr(given, "iloc")):
+        return X
+    import pandas
+    return pandas.DataFrame(X, columns=given.columns, index=given.index)
 
 
 def _int_or_str(s):

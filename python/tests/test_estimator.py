@@ -116,8 +116,9 @@ def test_sources_dir_relative_path(cli, synth, monkeypatch):
 
 
 def test_dataframe_sources(cli):
-    """With X a pandas DataFrame, the sources are given the DataFrame (at
-    fit, for X_unlabelled and at predict): classifiers fitted on DataFrames
+    """With X a pandas DataFrame, the sources are given a DataFrame of its
+    columns (at fit, for X_unlabelled and at predict; float64 as the array
+    they were given, so the scores are the same): classifiers fitted on DataFrames
     score it without scikit-learn's "X does not have valid feature names"
     warning, and one that selects its columns by name (a ColumnTransformer)
     works at all (both were given the bare array).  The model is the one of
@@ -127,7 +128,8 @@ def test_dataframe_sources(cli):
     pd = pytest.importorskip("pandas")
     from sklearn.compose import make_column_transformer
     X, y = _data()
-    df = pd.DataFrame(X, columns=["c{}".format(j) for j in range(X.shape[1])])
+    df = pd.DataFrame(X, columns=["c{}".format(j) for j in range(X.shape[1])], dtype=np.float32)
+    X = df.to_numpy(dtype=np.float64)
     lr = LogisticRegression().fit(df, X[:, 0] > 0)
     by_name = make_pipeline(make_column_transformer((StandardScaler(), ["c1", "c2"])),
                             LogisticRegression()).fit(df, X[:, 1] + X[:, 2] > 0)
