@@ -161,6 +161,28 @@ def test_source_error_names_the_source(cli, zoo):
     assert "expecting 8 features" in str(e.value.__cause__)
 
 
+def test_unpickled_in_fresh_process(cli, synth, tmp_path):
+    """A fitted estimator unpickled in another Python process predicts as
+    the original without the greedytl command (not on PATH, GREEDYTL_BIN
+    unset), its sources directory (moved away) or the fit's files."""
+    import shutil
+    Xs, labels = synth["X"], synth["labels"]
+    ys = labels[:60] == labels[0]
+    src = tmp_path / "sources"
+    shutil.copytree(synth["sources"], src)
+    clf = TransferClassifier(sources=str(src), random_state=0).fit(Xs[:60], ys)
+    (tmp_path / "clf.pkl").write_bytes(pickle.dumps(clf))
+    np.save(tmp_path / "X.npy", Xs)
+    shutil.rmtree(src)
+    code = ("import pickle, numpy as np; c = pickle.load(open('clf.pkl', 'rb')); "
+            "np.save('D.npy', c.decision_function(np.load('X.npy')))")
+    env = {k: v for k, v in os.environ.items() if k != "GREEDYTL_BIN"}
+    env.update(PATH=os.path.dirname(sys.executable), PYTHONPATH=os.pathsep.join(sys.path))
+    p = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    np.testing.assert_array_equal(np.load(tmp_path / "D.npy"), clf.decision_function(Xs))
+
+
 def test_use_features_false(cli, zoo, synth):
     """Sources only: no feature is selected; with a directory the scores are
     passed as a matrix."""
