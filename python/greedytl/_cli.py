@@ -157,6 +157,9 @@ def _go_bin_candidate():
 
 _info_cache = {}
 
+#: Seconds cli_info waits for ``greedytl version --json``.
+_VERSION_TIMEOUT = 60
+
 
 def cli_info(path=None):
     """Return what ``greedytl version --json`` reports of the command at
@@ -175,9 +178,13 @@ def cli_info(path=None):
         return dict(_info_cache[key])
     try:
         proc = subprocess.run([path, "version", "--json"], stdin=subprocess.DEVNULL,
-                              capture_output=True, text=True, timeout=60)
+                              capture_output=True, text=True, timeout=_VERSION_TIMEOUT)
     except OSError as e:
         raise CommandNotFoundError("{path} does not run ({e}): {hint}".format(path=path, e=e, hint=_INSTALL_HINT))
+    except subprocess.TimeoutExpired:
+        raise CommandNotFoundError("{path} did not answer `greedytl version --json` within {t:g} s (stopped): it is "
+                                   "not a greedytl this package can drive: {hint}".format(
+                                       path=path, t=_VERSION_TIMEOUT, hint=_INSTALL_HINT)) from None
     try:
         info = json.loads(proc.stdout) if proc.returncode == 0 else None
     except ValueError:

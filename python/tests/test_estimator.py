@@ -511,6 +511,19 @@ def test_missing_and_old_command(tmp_path, monkeypatch):
         TransferClassifier(greedytl_bin=old).fit(*_data())
 
 
+def test_command_that_does_not_answer(tmp_path, monkeypatch):
+    """A command that does not answer `greedytl version --json` (not a
+    greedytl, or a hung one) is a CommandNotFoundError saying so and what to
+    do, as one that answers wrong is; it was subprocess.TimeoutExpired."""
+    from greedytl import _cli
+    monkeypatch.setattr(_cli, "_VERSION_TIMEOUT", 0.5, raising=False)
+    p = tmp_path / "greedytl"
+    p.write_text("#!/bin/sh\nexec sleep 30\n")
+    p.chmod(0o755)
+    with pytest.raises(greedytl.CommandNotFoundError, match=r"did not answer .*version --json.* within 0.5 s.*go install"):
+        TransferClassifier(greedytl_bin=str(p)).fit(*_data())
+
+
 def test_exit_status_1_is_runtime_error(tmp_path):
     fake = _fake(tmp_path, "echo 'greedytl: writing model.json: disk full' >&2; exit 1")
     with pytest.raises(RuntimeError, match="disk full") as e:
