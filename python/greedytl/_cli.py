@@ -13,10 +13,12 @@ standard error), so they reach the user as :class:`GreedyTLWarning` without
 the command's standard error, whose other lines are for people, being read.
 """
 
+import hashlib
 import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -50,7 +52,9 @@ MODEL_VERSION = 2
 FIT_REPORT = 1
 
 #: The prefix of the private directories of fits; stale ones, left by a
-#: Python process that was killed, are removed by the next fit.
+#: Python process that was killed, are removed by the next fit on the same
+#: host.  The name goes on with the process id, the host's tag and
+#: mkdtemp's letters: greedytl-fit-PID-HOST-XXXXXXXX.
 _DIR_PREFIX = "greedytl-fit-"
 
 _INSTALL_HINT = (
@@ -153,6 +157,9 @@ def _go_bin_candidate():
 
 _info_cache = {}
 
+#: Seconds cli_info waits for ``greedytl version --json``.
+_VERSION_TIMEOUT = 60
+
 
 def cli_info(path=None):
     """Return what ``greedytl version --json`` reports of the command at
@@ -171,9 +178,13 @@ def cli_info(path=None):
         return dict(_info_cache[key])
     try:
         proc = subprocess.run([path, "version", "--json"], stdin=subprocess.DEVNULL,
-                              capture_output=True, text=True, timeout=60)
+                              capture_output=True, text=True, timeout=_VERSION_TIMEOUT)
     except OSError as e:
         raise CommandNotFoundError("{path} does not run ({e}): {hint}".format(path=path, e=e, hint=_INSTALL_HINT))
+    except subprocess.TimeoutExpired:
+        raise CommandNotFoundError("{path} did not answer `greedytl version --json` within {t:g} s (stopped): it is "
+                                   "not a greedytl this package can drive: {hint}".format(
+                                       path=path, t=_VERSION_TIMEOUT, hint=_INSTALL_HINT)) from None
     try:
         info = json.loads(proc.stdout) if proc.returncode == 0 else None
     except ValueError:
@@ -318,10 +329,12 @@ class private_dir:
     """A private temporary directory (mode 0700) for one fit's files,
     removed on exit from the ``with`` block whatever happens.
 
-    Its name records the Python process's id; entering one first removes
-    the directories of this prefix whose process no longer exists (left by a
-    Python process that was killed), so files outlive a killed fit only
-    until the next fit.
+    Its name records the Python process's id and its host (_host_tag);
+    entering one first removes the directories of this prefix and host whose
+    process no longer exists (left by a Python process that was killed), so
+    files outlive a killed fit only until the next fit on that host.  Those
+    of other hosts (a TMPDIR shared by machines) are left alone: their
+    process ids mean nothing here.
     """
 
     def __init__(self, base=None):
@@ -330,7 +343,7 @@ class private_dir:
 
     def __enter__(self):
         _sweep_stale(self.base)
-        self.path = tempfile.mkdtemp(prefix="{}{}-".format(_DIR_PREFIX, os.getpid()), dir=self.base)
+        self.path = tempfile.mkdtemp(prefix="{}{}-{}-".format(_DIR_PREFIX, os.getpid(), _host_tag()), dir=self.base)
         return self.path
 
     def __exit__(self, *exc):
@@ -338,18 +351,30 @@ class private_dir:
         return False
 
 
+def _host_tag():
+    """This host in fit directories' names: 12 hex digits of the SHA-256 of
+    its name (no "-", which separates the name's parts)."""
+    return hashlib.sha256(socket.gethostname().encode("utf-8", "replace")).hexdigest()[:12]
+
+
 def _sweep_stale(base=None):
-    """Remove this user's fit directories whose Python process is gone."""
+    """Remove this user's fit directories of this host whose Python process
+    is gone (and those of an older package, whose names record no host);
+    none on Windows (see _alive)."""
     base = base or tempfile.gettempdir()
     try:
         names = os.listdir(base)
     except OSError:
         return
     uid = os.getuid() if hasattr(os, "getuid") else None
+    host = _host_tag()
     for name in names:
         if not name.startswith(_DIR_PREFIX):
             continue
-        pid = name[len(_DIR_PREFIX):].split("-", 1)[0]
+        parts = name[len(_DIR_PREFIX):].split("-")
+        pid = parts[0]
+        if len(parts) > 2 and parts[1] != host:
+            continue
         if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
             continue
         p = os.path.join(base, name)
@@ -363,7 +388,11 @@ def _sweep_stale(base=None):
 
 
 def _alive(pid):
-    """Whether a process of this id exists."""
+    """Whether a process of this id exists; assumed so where signal 0 does
+    not ask it (Windows, where os.kill(pid, 0) ends the process), so that
+    the sweep leaves fit directories alone there."""
+    if os.name != "posix":
+        return True
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -24,6 +24,12 @@ if HAVE_SKLEARN:
     from sklearn.utils.multiclass import check_classification_targets
     from sklearn.utils.validation import check_is_fitted
 
+    try:  # scikit-learn ≥ 1.2: the error of its estimators' parameter validation
+        from sklearn.utils._param_validation import InvalidParameterError
+    except ImportError:  # pragma: no cover - older scikit-learn
+        class InvalidParameterError(ValueError, TypeError):
+            """A parameter of the wrong type or out of range."""
+
     try:  # scikit-learn ≥ 1.6
         from sklearn.utils.validation import validate_data as _validate_data
 
@@ -39,6 +45,9 @@ else:  # pragma: no cover
 
     class ConvergenceWarning(UserWarning):
         """An iterative solver stopped before it converged."""
+
+    class InvalidParameterError(ValueError, TypeError):
+        """A parameter of the wrong type or out of range."""
 
     class BaseEstimator:
         """get_params/set_params from __init__'s signature."""
@@ -112,5 +121,6 @@ else:  # pragma: no cover
             raise ValueError("Found input variables with inconsistent numbers of samples")
         return X, y
 
-__all__ = ["HAVE_SKLEARN", "BaseEstimator", "ClassifierMixin", "NotFittedError", "check_random_state",
+__all__ = ["HAVE_SKLEARN", "BaseEstimator", "ClassifierMixin", "InvalidParameterError", "NotFittedError",
+           "check_random_state",
            "check_classification_targets", "check_is_fitted", "validate_data"]

@@ -1,19 +1,23 @@
 """TransferClassifier: a scikit-learn estimator over the greedytl engine."""
 
 import json
+import numbers
 import os
 
 import numpy as np
 
 from . import _cli, _model
-from ._compat import (BaseEstimator, ClassifierMixin, check_classification_targets, check_is_fitted,
-                      check_random_state, validate_data)
+from ._compat import (BaseEstimator, ClassifierMixin, InvalidParameterError, check_classification_targets,
+                      check_is_fitted, check_random_state, validate_data)
 from ._sources import Sources, SourcesDir, source_scores
 
 __all__ = ["TransferClassifier"]
 
 # The largest seed handed to greedytl fit --seed from a RandomState.
 _SEED_RANGE = 2 ** 31 - 1
+
+# The largest seed greedytl fit --seed takes (64 bits).
+_SEED_MAX = 2 ** 64 - 1
 
 
 class TransferClassifier(ClassifierMixin, BaseEstimator):
@@ -43,13 +47,16 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         scores), a callable X → (n_samples, n_sources), or a
         :class:`greedytl.Sources` holding any of these (needed for a list of
         classifiers when the estimator is cloned: ``GridSearchCV``,
-        ``cross_val_score``).  None: the features alone.
+        ``cross_val_score``).  None: the features alone.  The classifiers
+        and the callable are given X in float64, as a pandas DataFrame with
+        the columns and index of X when X is one (so that classifiers fitted
+        on DataFrames see their column names), else as an array.
     use_features : bool, default=True
         Pass X's columns to greedytl as candidate features; False uses the
         sources' scores only (sources must then be given).
     random_state : None, int or numpy.random.RandomState, default=None
         Seed of every random choice of the fit (``greedytl fit --seed``): an
-        int gives the same model on every fit; None draws a seed from NumPy's
+        int (0 to 2**64 − 1) gives the same model on every fit; None draws a seed from NumPy's
         global random state, as scikit-learn's estimators do.
     greedytl_bin : None or str, default=None
         The greedytl command; None looks at ``$GREEDYTL_BIN``, then PATH.
@@ -132,19 +139,21 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         Raises
         ------
         ValueError
-            Invalid input, or greedytl rejected it (exit status 2; the
-            message is greedytl's).
+            Invalid input or parameter (a parameter of the wrong type or out
+            of range: scikit-learn's ``InvalidParameterError``, naming it), or
+            greedytl rejected the input (exit status 2; the message is
+            greedytl's).
         RuntimeError
             greedytl failed otherwise (exit status 1) or is missing.
         """
+        self._check_params()
+        given = X
         X, y = validate_data(self, X, y, reset=True, dtype=np.float64)
         check_classification_targets(y)
         classes, yi = np.unique(y, return_inverse=True)
         if len(classes) < 2:
             raise ValueError("greedytl needs samples of at least 2 classes in the data, but the data "
                              "contain only one class: {!r}".format(classes[0]))
-        if self.method is not None and (not isinstance(self.method, str) or not self.method):
-            raise ValueError("method must be None or a method name or spec (a string), got {!r}".format(self.method))
         if self.sources is None and not self.use_features:
             raise ValueError("use_features=False needs sources: give sources, or use the features")
         info = _cli.cli_info(self.greedytl_bin)
@@ -160,12 +169,12 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             args = ["fit", "--seed", str(seed)]
             if self.method is not None:
                 args += ["--method", self.method]
-            args += self._data_args(save, "", X, resolved)
+            args += self._data_args(save, "", X, resolved, given)
             binary = len(classes) == 2
             args += ["--labels", save("y.npy", self._encode(yi, binary))]
             if X_unlabelled is not None:
                 Xu = validate_data(self, X_unlabelled, reset=False, dtype=np.float64)
-                args += self._data_args(save, "unlabelled-", Xu, resolved)
+                args += self._data_args(save, "unlabelled-", Xu, resolved, X_unlabelled)
             if X_oracle is not None or y_oracle is not None:
                 if X_oracle is None or y_oracle is None:
                     raise ValueError("give both X_oracle and y_oracle")
@@ -178,7 +187,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 pos = np.clip(pos, 0, len(classes) - 1)
                 if yo.shape != (Xo.shape[0],) or not np.all(classes[pos] == yo):
                     raise ValueError("y_oracle must hold one label of y's classes per row of X_oracle")
-                args += self._data_args(save, "oracle-", Xo, resolved)
+                args += self._data_args(save, "oracle-", Xo, resolved, X_oracle)
                 args += ["--oracle-labels", save("yo.npy", self._encode(pos, binary))]
             model_path = os.path.join(tmp, "model.json")
             args += ["--out", model_path, "--json"]
@@ -221,11 +230,31 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         _cli.warn(report["warnings"], self._class_namer(len(classes)), stacklevel=2)
         return self
 
+    def _check_params(self):
+        """Refuse a parameter of the wrong type or out of range before
+        anything runs, as scikit-learn's estimators do: an
+        InvalidParameterError (a ValueError and a TypeError) naming it, what
+        it must be and its value.  (sources is checked as it is resolved.)"""
+        def refuse(name, what):
+            raise InvalidParameterError("The {!r} parameter of {} must be {}. Got {!r} instead.".format(
+                name, type(self).__name__, what, getattr(self, name)))
+
+        if self.method is not None and (not isinstance(self.method, str) or not self.method):
+            refuse("method", "None or a method name or spec (a non-empty str)")
+        if not isinstance(self.use_features, (bool, np.bool_)):
+            refuse("use_features", "an instance of 'bool'")
+        rs = self.random_state
+        if not (rs is None or isinstance(rs, np.random.RandomState)
+                or (isinstance(rs, numbers.Integral) and 0 <= rs <= _SEED_MAX)):
+            refuse("random_state", "an int in the range [0, 2**64 - 1], an instance of 'numpy.random.RandomState' "
+                   "or None")
+        b = self.greedytl_bin
+        if not (b is None or isinstance(b, str) or (isinstance(b, os.PathLike) and isinstance(os.fspath(b), str))):
+            refuse("greedytl_bin", "None or a path (a str or os.PathLike) of the greedytl command")
+
     def _seed(self):
         rs = self.random_state
         if isinstance(rs, (int, np.integer)) and not isinstance(rs, bool):
-            if rs < 0:
-                raise ValueError("random_state must be a non-negative integer, got {}".format(rs))
             return int(rs)
         return int(check_random_state(rs).randint(_SEED_RANGE))
 
@@ -244,9 +273,10 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         class indices."""
         return ["-1", "1"] if k == 2 else [str(i) for i in range(k)]
 
-    def _data_args(self, save, prefix, X, resolved):
+    def _data_args(self, save, prefix, X, resolved, given):
         """The --PREFIXfeatures/--PREFIXsource-scores (or --sources) arguments
-        of one sample, its arrays saved as .npy."""
+        of one sample, its arrays saved as .npy; X is the sample validated,
+        given as the caller gave it (see _for_sources)."""
         tag = prefix.rstrip("-") or "train"
         args = []
         if self.use_features:
@@ -261,7 +291,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             elif prefix == "":
                 args += ["--sources", resolved.path]
             return args
-        H, names = source_scores(resolved, X)
+        H, names = source_scores(resolved, _for_sources(given, X))
         if prefix == "":
             self._source_names = names
         args += ["--" + prefix + "source-scores", save(tag + "-H.npy", H)]
@@ -308,13 +338,14 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
 
     def _inputs(self, X):
         check_is_fitted(self)
+        given = X
         X = validate_data(self, X, reset=False, dtype=np.float64)
         H = None
         if self.sources_ is not None:
             if isinstance(self.sources_, SourcesDir):
                 H = self.sources_.scores(X)
             else:
-                H, _ = source_scores(self.sources_, X)
+                H, _ = source_scores(self.sources_, _for_sources(given, X))
         return (X if self.use_features else None), H
 
     def _file_scores(self, X):
@@ -367,6 +398,17 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         # a greedytl that fits multi-class labels), so "_xfail_checks" names
         # none; the tests run check_estimator to keep it so.
         return {"requires_y": True, "_xfail_checks": {}}
+
+
+def _for_sources(given, X):
+    """What the sources' classifiers or callable score: X validated
+    (float64), as a pandas DataFrame with the columns and index of the one
+    the caller gave (classifiers fitted on DataFrames know their columns by
+    name), else as an array."""
+    if not (hasattr(given, "columns") and hasattr(given, "iloc")):
+        return X
+    import pandas
+    return pandas.DataFrame(X, columns=given.columns, index=given.index)
 
 
 def _int_or_str(s):

@@ -77,7 +77,9 @@ def read_liblinear(data, name="<model>"):
 class SourcesDir:
     """The sources of a greedytl sources directory, loaded into memory.
 
-    ``names`` are the sources in the index's order, ``W`` (d × n) and ``b``
+    ``path`` is the directory's absolute path (a relative one is taken from
+    the working directory when it is loaded: ``greedytl fit --sources``
+    runs elsewhere, in the fit's private directory).  ``names`` are the sources in the index's order, ``W`` (d × n) and ``b``
     (n) their oriented weights and intercepts (source.NewSet), ``identity``
     the digest greedytl records in a model fitted with ``--sources`` (the
     SHA-256 of a line "CLASS SHA256" per source, its class index and its
@@ -86,7 +88,7 @@ class SourcesDir:
     """
 
     def __init__(self, path):
-        self.path = os.fspath(path)
+        self.path = os.path.abspath(os.fspath(path))
         ipath = os.path.join(self.path, INDEX_FILE)
         try:
             with open(ipath, "rb") as f:
@@ -234,7 +236,10 @@ def source_scores(resolved, X):
     if isinstance(resolved, list):
         cols, names = [], []
         for i, c in enumerate(resolved):
-            s = np.asarray(c.decision_function(X), dtype=np.float64)
+            try:
+                s = np.asarray(c.decision_function(X), dtype=np.float64)
+            except ValueError as e:
+                raise ValueError("sources[{}] ({}) cannot score X: {}".format(i, type(c).__name__, e)) from e
             if s.ndim == 1:
                 s = s[:, None]
                 names.append("{}:{}".format(i, type(c).__name__))

@@ -4,6 +4,7 @@ CLI's errors, and clean-up when a fit is interrupted or killed."""
 import json
 import os
 import pickle
+import re
 import signal
 import subprocess
 import sys
@@ -100,6 +101,88 @@ def test_sources_forms_agree(cli, zoo, synth):
     np.testing.assert_array_equal(again.decision_function(Xs), by_dir.decision_function(Xs))
 
 
+def test_sources_dir_relative_path(cli, synth, monkeypatch):
+    """A sources directory given by a path relative to the working directory
+    fits (greedytl fit runs in the fit's private directory: the relative path
+    reached it unchanged and named nothing there) and gives the model of the
+    same directory given by its absolute path."""
+    Xs, labels = synth["X"], synth["labels"]
+    ys = labels[:60] == labels[0]
+    monkeypatch.chdir(os.path.dirname(synth["sources"]))
+    rel = TransferClassifier(sources=os.path.basename(synth["sources"]), random_state=0).fit(Xs[:60], ys)
+    absolute = TransferClassifier(sources=synth["sources"], random_state=0).fit(Xs[:60], ys)
+    assert rel.model_["sources"] == absolute.model_["sources"]
+    np.testing.assert_array_equal(rel.decision_function(Xs), absolute.decision_function(Xs))
+
+
+def test_dataframe_sources(cli):
+    """With X a pandas DataFrame, the sources are given a DataFrame of its
+    columns (at fit, for X_unlabelled and at predict; float64 as the array
+    they were given, so the scores are the same): classifiers fitted on DataFrames
+    score it without scikit-learn's "X does not have valid feature names"
+    warning, and one that selects its columns by name (a ColumnTransformer)
+    works at all (both were given the bare array).  The model is the one of
+    the same scores computed from the array; feature_names_in_ is X's
+    columns, and other column names at predict are refused as scikit-learn
+    refuses them."""
+    pd = pytest.importorskip("pandas")
+    from sklearn.compose import make_column_transformer
+    X, y = _data()
+    df = pd.DataFrame(X, columns=["c{}".format(j) for j in range(X.shape[1])], dtype=np.float32)
+    X = df.to_numpy(dtype=np.float64)
+    lr = LogisticRegression().fit(df, X[:, 0] > 0)
+    by_name = make_pipeline(make_column_transformer((StandardScaler(), ["c1", "c2"])),
+                            LogisticRegression()).fit(df, X[:, 1] + X[:, 2] > 0)
+    zoo = [lr, by_name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        clf = TransferClassifier(method="dam", sources=greedytl.Sources(zoo), random_state=0).fit(
+            df[:20], y[:20], X_unlabelled=df[20:])
+        D = clf.decision_function(df)
+    assert list(clf.feature_names_in_) == list(df.columns)
+
+    def H(A):
+        return np.column_stack([c.decision_function(pd.DataFrame(A, columns=df.columns)) for c in zoo])
+    ref = TransferClassifier(method="dam", sources=H, random_state=0).fit(X[:20], y[:20], X_unlabelled=X[20:])
+    np.testing.assert_array_equal(D, ref.decision_function(X))
+    with pytest.raises(ValueError, match="feature names should match"):
+        clf.predict(df.rename(columns={"c0": "z"}))
+
+
+def test_source_error_names_the_source(cli, zoo):
+    """A source classifier that cannot score X (fitted on another number of
+    columns) fails the fit with a ValueError naming which of the sources it
+    is: scikit-learn's own message ("X has 5 features, but
+    LogisticRegression is expecting 8") named neither the source nor that
+    it was a source, not the TransferClassifier, that refused X."""
+    X, y = _data(d=5)
+    with pytest.raises(ValueError, match=r"sources\[0\] \(LogisticRegression\).*X has 5 features") as e:
+        TransferClassifier(sources=greedytl.Sources(zoo)).fit(X, y)
+    assert "expecting 8 features" in str(e.value.__cause__)
+
+
+def test_unpickled_in_fresh_process(cli, synth, tmp_path):
+    """A fitted estimator unpickled in another Python process predicts as
+    the original without the greedytl command (not on PATH, GREEDYTL_BIN
+    unset), its sources directory (moved away) or the fit's files."""
+    import shutil
+    Xs, labels = synth["X"], synth["labels"]
+    ys = labels[:60] == labels[0]
+    src = tmp_path / "sources"
+    shutil.copytree(synth["sources"], src)
+    clf = TransferClassifier(sources=str(src), random_state=0).fit(Xs[:60], ys)
+    (tmp_path / "clf.pkl").write_bytes(pickle.dumps(clf))
+    np.save(tmp_path / "X.npy", Xs)
+    shutil.rmtree(src)
+    code = ("import pickle, numpy as np; c = pickle.load(open('clf.pkl', 'rb')); "
+            "np.save('D.npy', c.decision_function(np.load('X.npy')))")
+    env = {k: v for k, v in os.environ.items() if k != "GREEDYTL_BIN"}
+    env.update(PATH=os.path.dirname(sys.executable), PYTHONPATH=os.pathsep.join(sys.path))
+    p = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    np.testing.assert_array_equal(np.load(tmp_path / "D.npy"), clf.decision_function(Xs))
+
+
 def test_use_features_false(cli, zoo, synth):
     """Sources only: no feature is selected; with a directory the scores are
     passed as a matrix."""
@@ -159,6 +242,48 @@ def test_errors(cli, tmp_path):
     clf = TransferClassifier(random_state=0).fit(X, y)
     with pytest.raises(ValueError, match="features"):
         clf.predict(X[:, :3])
+
+
+@pytest.mark.parametrize("param,value,want", [
+    ("use_features", "no", "an instance of 'bool'"),
+    ("use_features", "False", "an instance of 'bool'"),
+    ("use_features", 0, "an instance of 'bool'"),
+    ("use_features", None, "an instance of 'bool'"),
+    ("method", 3, "None or a method name or spec"),
+    ("method", "", "None or a method name or spec"),
+    ("random_state", -1, r"an int in the range \[0, 2\*\*64 - 1\]"),
+    ("random_state", 2 ** 64, r"an int in the range \[0, 2\*\*64 - 1\]"),
+    ("random_state", 1.0, "an int in the range"),
+    ("random_state", "3", "an int in the range"),
+    ("greedytl_bin", 3, "None or a path"),
+    ("greedytl_bin", b"/usr/bin/greedytl", "None or a path"),
+])
+def test_invalid_parameter(param, value, want):
+    """A parameter of the wrong type or out of range is refused at fit, as
+    scikit-learn's estimators refuse theirs: a ValueError (scikit-learn's
+    InvalidParameterError, also a TypeError) naming the parameter, what it
+    must be and the value, before any command runs; use_features="no" was
+    taken as true and fitted the features."""
+    X, y = _data()
+    clf = TransferClassifier(**{param: value})
+    with pytest.raises(ValueError, match="The '{}' parameter of TransferClassifier must be {}.* Got {} instead".format(
+            param, want, re.escape(repr(value)))) as e:
+        clf.fit(X, y)
+    assert isinstance(e.value, TypeError)
+    assert not hasattr(clf, "classes_")
+
+
+def test_valid_parameters_of_every_kind(cli):
+    """What the parameters take: numpy's bool and integers, a RandomState, a
+    seed up to 2**64 - 1 (greedytl fit --seed takes 64 bits), a path object
+    for the command."""
+    import pathlib
+    X, y = _data()
+    a = TransferClassifier(method="greedytl", use_features=np.bool_(True), random_state=np.uint64(2 ** 64 - 1),
+                           greedytl_bin=pathlib.Path(cli["path"])).fit(X, y)
+    b = TransferClassifier(method="greedytl", random_state=2 ** 64 - 1).fit(X, y)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    TransferClassifier(random_state=np.random.RandomState(0)).fit(X, y)
 
 
 def test_fit_warnings(multiclass_cli):
@@ -386,6 +511,19 @@ def test_missing_and_old_command(tmp_path, monkeypatch):
         TransferClassifier(greedytl_bin=old).fit(*_data())
 
 
+def test_command_that_does_not_answer(tmp_path, monkeypatch):
+    """A command that does not answer `greedytl version --json` (not a
+    greedytl, or a hung one) is a CommandNotFoundError saying so and what to
+    do, as one that answers wrong is; it was subprocess.TimeoutExpired."""
+    from greedytl import _cli
+    monkeypatch.setattr(_cli, "_VERSION_TIMEOUT", 0.5, raising=False)
+    p = tmp_path / "greedytl"
+    p.write_text("#!/bin/sh\nexec sleep 30\n")
+    p.chmod(0o755)
+    with pytest.raises(greedytl.CommandNotFoundError, match=r"did not answer .*version --json.* within 0.5 s.*go install"):
+        TransferClassifier(greedytl_bin=str(p)).fit(*_data())
+
+
 def test_exit_status_1_is_runtime_error(tmp_path):
     fake = _fake(tmp_path, "echo 'greedytl: writing model.json: disk full' >&2; exit 1")
     with pytest.raises(RuntimeError, match="disk full") as e:
@@ -470,6 +608,55 @@ def test_killed_fit_cleans_up(tmp_path):
     env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONPATH=os.pathsep.join(sys.path))
     subprocess.run([sys.executable, "-c", _SLOW_FIT.format(fake=fake)], env=env, capture_output=True)
     assert os.listdir(tmpdir) == []
+
+
+def _dead_pid():
+    """A process id that no process has (the one of a process that ended)."""
+    p = subprocess.Popen([sys.executable, "-c", "pass"])
+    p.wait()
+    return p.pid
+
+
+def test_sweep_spares_other_hosts(tmp_path, monkeypatch):
+    """The sweep of stale fit directories removes those of this host's
+    Python processes that are gone, and no other host's: a TMPDIR shared by
+    several machines (a cluster's scratch) held the directories of fits
+    running elsewhere, whose process ids meant nothing here, and the next
+    fit on this machine removed them under the running fits."""
+    import socket
+    from greedytl import _cli
+    dead = _dead_pid()
+    monkeypatch.setattr(os, "getpid", lambda: dead)
+    monkeypatch.setattr(socket, "gethostname", lambda: "another-host")
+    elsewhere = _cli.private_dir(str(tmp_path)).__enter__()
+    monkeypatch.undo()
+    monkeypatch.setattr(os, "getpid", lambda: dead)
+    here = _cli.private_dir(str(tmp_path)).__enter__()
+    monkeypatch.undo()
+    assert _cli._alive(dead) is False
+    with _cli.private_dir(str(tmp_path)) as mine:
+        assert sorted(os.listdir(tmp_path)) == sorted(os.path.basename(p) for p in (elsewhere, mine))
+    assert os.listdir(tmp_path) == [os.path.basename(elsewhere)]
+
+
+def test_sweep_sends_no_signal_on_windows(tmp_path, monkeypatch):
+    """Where os.kill cannot ask whether a process exists (Windows: any
+    signal but Ctrl-C's ends the process, TerminateProcess), the sweep
+    leaves the directories alone instead of calling it: it "asked" with
+    os.kill(pid, 0), which on Windows ended the process of that id — a
+    sibling worker fitting beside it (cross_val_score with n_jobs=2), or
+    whatever process reused the id of one that was killed."""
+    from greedytl import _cli
+    dead = _dead_pid()
+    monkeypatch.setattr(os, "getpid", lambda: dead)
+    left = _cli.private_dir(str(tmp_path)).__enter__()
+    monkeypatch.undo()
+    sent = []
+    monkeypatch.setattr(os, "kill", lambda pid, sig: sent.append((pid, sig)))
+    monkeypatch.setattr(os, "name", "nt")
+    _cli._sweep_stale(str(tmp_path))
+    monkeypatch.undo()
+    assert sent == [] and os.listdir(tmp_path) == [os.path.basename(left)]
 
 
 _NO_SKLEARN = textwrap.dedent("""
