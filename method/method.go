@@ -134,6 +134,27 @@ func endFit(ctx context.Context, name string, model *Model, err *error) {
 	*model, *err = fitctx.Finish(ctx, *model, *err, "method: "+name)
 }
 
+// startFitMulti begins every MultiMethod's FitMulti, which defers
+// endFitMulti with its named results: it panics when ctx is nil and
+// returns ctx's error, wrapped and naming the method, when ctx is already
+// done (FitMulti follows Fit's rule on contexts; see startFit).
+func startFitMulti(ctx context.Context, name string) error {
+	return fitctx.Start(ctx, "method: "+name)
+}
+
+// endFitMulti ends every MultiMethod's FitMulti as endFit ends Fit: a fit
+// whose ctx is done by the time it has finished returns ctx's error and no
+// model, and a bare context error from an inner loop is wrapped to name the
+// method. A fit that fails returns a nil MultiModel, never an interface
+// holding a typed nil pointer (which a caller's model != nil would take for
+// a model).
+func endFitMulti(ctx context.Context, name string, model *MultiModel, err *error) {
+	*model, *err = fitctx.Finish(ctx, *model, *err, "method: "+name)
+	if *err != nil {
+		*model = nil
+	}
+}
+
 // classCounts returns the numbers of +1 and −1 labels in y, and an error
 // (without a package prefix) when a label is anything else
 // (validate.Labels).

@@ -93,7 +93,10 @@ type MultiMethod interface {
 	Name() string
 	// FitMulti trains a model on train's X and H (train.Y must be nil) with
 	// the class labels y. Extra is as for Method.Fit, except that
-	// Extra.Oracle.Y holds class indices (0 … K−1) as float64.
+	// Extra.Oracle.Y holds class indices (0 … K−1) as float64. Like
+	// Method.Fit, it returns an error (wrapping ctx.Err()) and a nil
+	// model when ctx is done before it has finished, and panics when ctx
+	// is nil.
 	FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error)
 }
 

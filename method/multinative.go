@@ -87,7 +87,11 @@ type nearestMean struct{}
 func (nearestMean) Name() string { return "nearest-mean" }
 
 // FitMulti fits the class means.
-func (nm nearestMean) FitMulti(_ context.Context, train Data, y ClassLabels, _ Extra) (MultiModel, error) {
+func (nm nearestMean) FitMulti(ctx context.Context, train Data, y ClassLabels, _ Extra) (result MultiModel, err error) {
+	if err := startFitMulti(ctx, nm.Name()); err != nil {
+		return nil, err
+	}
+	defer endFitMulti(ctx, nm.Name(), &result, &err)
 	s, Z, err := fitMultiBlocks(train, y, standardize.Fit)
 	if err != nil {
 		return nil, err
@@ -114,7 +118,11 @@ type nearestNeighbour struct{}
 func (nearestNeighbour) Name() string { return "nearest-neighbour" }
 
 // FitMulti keeps the standardised training rows.
-func (nn nearestNeighbour) FitMulti(_ context.Context, train Data, y ClassLabels, _ Extra) (MultiModel, error) {
+func (nn nearestNeighbour) FitMulti(ctx context.Context, train Data, y ClassLabels, _ Extra) (result MultiModel, err error) {
+	if err := startFitMulti(ctx, nn.Name()); err != nil {
+		return nil, err
+	}
+	defer endFitMulti(ctx, nn.Name(), &result, &err)
 	s, Z, err := fitMultiBlocks(train, y, standardize.Fit)
 	if err != nil {
 		return nil, err
@@ -136,7 +144,11 @@ type simpleShot struct{}
 func (simpleShot) Name() string { return "simpleshot" }
 
 // FitMulti fits the centroids of the normalised rows.
-func (ss simpleShot) FitMulti(_ context.Context, train Data, y ClassLabels, _ Extra) (MultiModel, error) {
+func (ss simpleShot) FitMulti(ctx context.Context, train Data, y ClassLabels, _ Extra) (result MultiModel, err error) {
+	if err := startFitMulti(ctx, ss.Name()); err != nil {
+		return nil, err
+	}
+	defer endFitMulti(ctx, ss.Name(), &result, &err)
 	s, Z, err := fitMultiBlocks(train, y, standardize.Fit)
 	if err != nil {
 		return nil, err
@@ -198,7 +210,11 @@ type greedyNWay struct{}
 func (greedyNWay) Name() string { return "greedytl-nway" }
 
 // FitMulti fits the members and averages them.
-func (g greedyNWay) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error) {
+func (g greedyNWay) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (result MultiModel, err error) {
+	if err := startFitMulti(ctx, g.Name()); err != nil {
+		return nil, err
+	}
+	defer endFitMulti(ctx, g.Name(), &result, &err)
 	s, Z, err := fitMultiBlocks(train, y, standardize.FitModerated)
 	if err != nil {
 		return nil, err

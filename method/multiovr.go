@@ -38,7 +38,15 @@ type OneVsRest struct {
 func (o OneVsRest) Name() string { return o.Binary.Name() }
 
 // FitMulti fits one binary model per class (see OneVsRest).
-func (o OneVsRest) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error) {
+func (o OneVsRest) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (result MultiModel, err error) {
+	name := "one-vs-rest"
+	if o.Binary != nil {
+		name = o.Binary.Name()
+	}
+	if err := startFitMulti(ctx, name); err != nil {
+		return nil, err
+	}
+	defer endFitMulti(ctx, name, &result, &err)
 	if o.Binary == nil {
 		return nil, fmt.Errorf("method: one-vs-rest without a binary method")
 	}
