@@ -2,6 +2,7 @@ package metric
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -51,5 +52,19 @@ func TestClassAccuracy(t *testing.T) {
 		if _, _, _, err := ClassAccuracy(bad[0], bad[1], 3); err == nil {
 			t.Errorf("predictions %v for labels %v: no error", bad[0], bad[1])
 		}
+	}
+	// A class count below one is an error, not a panic (make of a
+	// negative length) or an error blaming the example.
+	for _, K := range []int{0, -1} {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("K = %d: panic %v", K, r)
+				}
+			}()
+			if _, _, _, err := ClassAccuracy([]int{0}, []int{0}, K); err == nil || !strings.Contains(err.Error(), "classes") {
+				t.Errorf("K = %d: %v, want an error naming the class count", K, err)
+			}
+		}()
 	}
 }
