@@ -87,8 +87,9 @@ const (
 // intercept is true and m < 2 (no LOO fit is possible), and when the
 // regularised system is too ill-conditioned to solve accurately (λ tiny
 // relative to a singular XᵀX or XXᵀ), and ctx's error when ctx is done
-// before it has finished (it is checked between the phases of the fit);
-// it panics when ctx is nil. X and y are not modified.
+// before it has finished (it is checked between the phases of the fit and
+// once more at its end, so that it never returns a model after ctx is
+// done); it panics when ctx is nil. X and y are not modified.
 func FitRidge(ctx context.Context, X mat.Matrix, y []float64, lambda float64, intercept bool) (*RidgeModel, error) {
 	return fitRidge(ctx, X, y, lambda, intercept, ridgeAuto)
 }
@@ -114,7 +115,7 @@ func FitRidgeWeights(ctx context.Context, X mat.Matrix, y []float64, lambda floa
 	r.ctx = ctx
 	r.weightsOnly = true
 	model, err := r.fit(lambda, ridgeAuto)
-	if err != nil {
+	if model, err = fitctx.Finish(ctx, model, err, ridgeCaller); err != nil {
 		return nil, 0, err
 	}
 	return model.W, model.B, nil
@@ -343,7 +344,8 @@ func fitRidge(ctx context.Context, X mat.Matrix, y []float64, lambda float64, in
 		return nil, err
 	}
 	r.ctx = ctx
-	return r.fit(lambda, form)
+	model, err := r.fit(lambda, form)
+	return fitctx.Finish(ctx, model, err, ridgeCaller)
 }
 
 // fit fits the model at lambda (checked) in the form chosen by form; with
@@ -413,6 +415,9 @@ func (r *ridgeData) fitPrimal(lambda float64, model *RidgeModel) ([]float64, err
 	if err != nil {
 		return nil, err
 	}
+	if err := r.interrupted(); err != nil {
+		return nil, err
+	}
 	var rhs, w mat.VecDense
 	rhs.MulVec(r.x.T(), mat.NewVecDense(r.m, r.y))
 	if err := chol.SolveVecTo(&w, &rhs); err != nil {
@@ -430,6 +435,9 @@ func (r *ridgeData) fitPrimal(lambda float64, model *RidgeModel) ([]float64, err
 	var t mat.Dense
 	if err := u.SolveTo(&t, true, r.x.T()); err != nil {
 		return nil, fmt.Errorf("linear: ridge: %w", err)
+	}
+	if err := r.interrupted(); err != nil {
+		return nil, err
 	}
 	oneMinusH := make([]float64, r.m)
 	for i := range r.m {
@@ -465,6 +473,9 @@ func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) ([]float64, error
 	if err != nil {
 		return nil, err
 	}
+	if err := r.interrupted(); err != nil {
+		return nil, err
+	}
 	var alpha mat.VecDense
 	if err := chol.SolveVecTo(&alpha, yt); err != nil {
 		return nil, fmt.Errorf("linear: ridge: %w", err)
@@ -481,6 +492,9 @@ func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) ([]float64, error
 	var t mat.Dense
 	if err := u.SolveTo(&t, true, qt); err != nil {
 		return nil, fmt.Errorf("linear: ridge: %w", err)
+	}
+	if err := r.interrupted(); err != nil {
+		return nil, err
 	}
 	oneMinusH := make([]float64, r.m)
 	for i := range r.m {

@@ -407,7 +407,8 @@ func TestRidgeInputsUnmodified(t *testing.T) {
 
 // TestRidgeStopsWhenDone: FitRidge, FitRidgeWeights, RidgeLOOPath and RidgeLOO's methods check their context
 // between their phases (and RidgeLOOPath for every λ), in both forms;
-// cancelled at any check, they return context.Canceled and no result.
+// cancelled at any check, or during any matrix operation (BLAS call), they
+// return context.Canceled.
 func TestRidgeStopsWhenDone(t *testing.T) {
 	lambdas := []float64{0.1, 1, 10}
 	for _, shape := range [][2]int{{10, 4}, {4, 10}} { // primal, dual
@@ -450,6 +451,29 @@ func TestRidgeStopsWhenDone(t *testing.T) {
 					ctx := fitctxtest.NewCountdown(k)
 					if _, err := fit(ctx); !errors.Is(err, context.Canceled) {
 						t.Errorf("%s %v, intercept %v, cancelled at check %d of %d: err %v", name, shape, intercept, k+1, all.Calls(), err)
+					}
+				}
+				// Cancelled during any of its matrix operations — the
+				// work between two checks, however late in the fit — it
+				// notices: before the fix FitRidge and FitRidgeWeights
+				// did not check after forming the Gram matrix, and
+				// returned their results after a cancel during the
+				// Cholesky factorisation, the solve or the leverages'
+				// triangular solve (3 s of a 1500 × 1500 fit).
+				counted, restore := fitctxtest.UseBLASCountdown(0, func() {})
+				_, err := fit(context.Background())
+				restore()
+				if err != nil {
+					t.Fatal(err)
+				}
+				for at := int64(1); at <= counted.Calls(); at++ {
+					ctx, cancel := context.WithCancel(context.Background())
+					_, restore := fitctxtest.UseBLASCountdown(at, cancel)
+					_, err := fit(ctx)
+					restore()
+					cancel()
+					if !errors.Is(err, context.Canceled) {
+						t.Errorf("%s %v, intercept %v, cancelled in matrix operation %d of %d: err %v", name, shape, intercept, at, counted.Calls(), err)
 					}
 				}
 			}

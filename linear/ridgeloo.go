@@ -87,6 +87,9 @@ func newRidgeLOO(ctx context.Context, X mat.Matrix, y []float64, intercept bool,
 	var c mat.VecDense
 	c.MulVec(p.T(), mat.NewVecDense(r.m, r.y))
 	rl.p, rl.c = &p, c.RawVector().Data
+	if err := r.interrupted(); err != nil {
+		return nil, err
+	}
 	return rl, nil
 }
 
@@ -172,7 +175,7 @@ func (rl *RidgeLOO) Path(ctx context.Context, lambdas []float64) ([]RidgePathPoi
 			return nil, err
 		}
 	}
-	return path, nil
+	return fitctx.Finish(ctx, path, nil, ridgeCaller)
 }
 
 // Weights returns the weights and intercept of FitRidgeWeights(X, y,
@@ -207,6 +210,9 @@ func (rl *RidgeLOO) Weights(ctx context.Context, lambda float64) (w []float64, b
 		wv.MulVec(r.x.T(), &ug)
 	}
 	w = wv.RawVector().Data
+	if err := fitctx.Err(ctx, ridgeCaller); err != nil {
+		return nil, 0, err
+	}
 	if r.intercept {
 		b = r.yMean - floats.Dot(r.xMean, w)
 	}
