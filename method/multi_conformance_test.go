@@ -136,6 +136,23 @@ func TestMultiConformance(t *testing.T) {
 					t.Errorf("FitMulti with %s: %v", bc.what, err)
 				}
 			}
+			// A column of finite values too far apart to standardise
+			// (±1.7e308: its deviations overflow) is an error naming
+			// the matrix and the column (the native methods named only
+			// the column, so that column 2 of X and of H read alike).
+			for _, part := range []string{"X", "H"} {
+				X, H := mat.DenseCopyOf(train.X), mat.DenseCopyOf(train.H)
+				A := map[string]*mat.Dense{"X": X, "H": H}[part]
+				for i := range len(y.Y) {
+					A.Set(i, 2, math.Copysign(1.7e308, float64(i%2)-0.5))
+				}
+				_, err := mm.FitMulti(ctx, Data{X: X, H: H}, y, extra)
+				if err == nil {
+					t.Errorf("FitMulti accepted a column of %s whose deviations overflow", part)
+				} else if msg := err.Error(); !strings.Contains(msg, part+": column 2") && !strings.Contains(msg, "column 2 of "+part) {
+					t.Errorf("FitMulti with a column of %s whose deviations overflow: %q does not name %s's column 2", part, msg, part)
+				}
+			}
 		})
 	}
 }
