@@ -914,7 +914,8 @@ func permuteRows(d Data, perm []int) Data { return selectRows(d, perm) }
 // TestPredictInconsistentModels is issue 18's row 8 for models built or
 // changed by hand: for every method's model, a Linear whose fields
 // disagree, or a GreedyTL model whose root model does, makes Predict and
-// WriteModel return errors, never panic.
+// WriteModel return errors, never panic; so do the exported model types
+// (Linear, AutoModel, LinearMulti) nil or zero, and nil MultiModels.
 func TestPredictInconsistentModels(t *testing.T) {
 	base := newConformanceCase(7, 24, 6, 5, 8)
 	noPanic := func(t *testing.T, what string, f func() error) {
@@ -978,6 +979,21 @@ func TestPredictInconsistentModels(t *testing.T) {
 	if err := WriteModel(io.Discard, nil); err == nil {
 		t.Error("WriteModel of a nil Model: no error")
 	}
+	// The exported model types nil or zero, binary and multi-class: errors,
+	// not panics (WriteMulti of a nil MultiModel, a nil *LinearMulti's
+	// Scores, a nil *AutoModel's Predict and the zero AutoModel's file
+	// dereferenced nil pointers).
+	noPanic(t, "a nil *AutoModel: Predict", func() error { _, err := (*AutoModel)(nil).Predict(Data{X: base.test.X, H: base.test.H}); return err })
+	noPanic(t, "a nil *AutoModel: WriteModel", func() error { return WriteModel(io.Discard, (*AutoModel)(nil)) })
+	noPanic(t, "the zero AutoModel: Predict", func() error { _, err := (&AutoModel{}).Predict(Data{X: base.test.X, H: base.test.H}); return err })
+	noPanic(t, "the zero AutoModel: WriteModel", func() error { return WriteModel(io.Discard, &AutoModel{}) })
+	multi := Data{X: base.test.X, H: base.test.H}
+	noPanic(t, "WriteMulti of a nil MultiModel", func() error { return WriteMulti(io.Discard, nil, nil) })
+	noPanic(t, "a nil *LinearMulti: WriteMulti", func() error { return WriteMulti(io.Discard, (*LinearMulti)(nil), nil) })
+	noPanic(t, "a nil *LinearMulti: Scores", func() error { _, err := (*LinearMulti)(nil).Scores(multi); return err })
+	noPanic(t, "a nil *LinearMulti: Predict", func() error { _, err := (*LinearMulti)(nil).Predict(multi); return err })
+	noPanic(t, "the zero LinearMulti: Scores", func() error { _, err := (&LinearMulti{}).Scores(multi); return err })
+	noPanic(t, "the zero LinearMulti: WriteMulti", func() error { return WriteMulti(io.Discard, &LinearMulti{}, nil) })
 }
 
 // TestZeroValueMethods: the exported method types built by hand without
