@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 
 	"github.com/greedytl/greedytl/internal/fitctx"
@@ -137,6 +138,12 @@ func RidgeFromProducts(ctx context.Context, A mat.Symmetric, b []float64, lambda
 	if err := ridgeCheckLambda(lambda); err != nil {
 		return nil, err
 	}
+	if A == nil {
+		return nil, errors.New("linear: ridge: nil cross-products")
+	}
+	if v := reflect.ValueOf(A); v.Kind() == reflect.Pointer && v.IsNil() {
+		return nil, fmt.Errorf("linear: ridge: nil cross-products (%T)", A)
+	}
 	d := A.SymmetricDim()
 	if d == 0 || len(b) != d {
 		return nil, fmt.Errorf("linear: ridge: %d cross-products with the labels for a %d × %d matrix", len(b), d, d)
@@ -229,6 +236,9 @@ type ridgeData struct {
 func newRidgeData(X mat.Matrix, y []float64, intercept bool) (*ridgeData, error) {
 	if X == nil {
 		return nil, errors.New("linear: ridge: nil X")
+	}
+	if v := reflect.ValueOf(X); v.Kind() == reflect.Pointer && v.IsNil() {
+		return nil, fmt.Errorf("linear: ridge: nil X (%T)", X)
 	}
 	m, d := X.Dims()
 	switch {

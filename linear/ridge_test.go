@@ -303,6 +303,7 @@ func TestRidgeErrors(t *testing.T) {
 		want      string
 	}{
 		{"nil X", nil, y, 1, false, "nil"},
+		{"typed nil X", (*mat.Dense)(nil), y, 1, false, "nil X (*mat.Dense)"}, // panicked
 		{"NaN in X", nanX, y, 1, false, "linear: ridge: X row 2 column 3 is NaN"},
 		{"Inf in y", x, infY, 1, true, "linear: ridge: y row 5 is +Inf"},
 		{"short y", x, y[:9], 1, false, "targets"},
@@ -328,6 +329,31 @@ func TestRidgeErrors(t *testing.T) {
 	}
 	if _, err := RidgeLOOPath(context.Background(), x, y, nil, false); err == nil {
 		t.Error("RidgeLOOPath with no λ: no error")
+	}
+	// Nil cross-products and a RidgeLOO not built by NewRidgeLOO: errors,
+	// not the nil-pointer panics they were.
+	noPanic := func(what, want string, f func() error) {
+		t.Helper()
+		defer func() {
+			if r := recover(); r != nil {
+				t.Errorf("%s: panic %v", what, r)
+			}
+		}()
+		if err := f(); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want one mentioning %q", what, err, want)
+		}
+	}
+	ctx := context.Background()
+	noPanic("RidgeFromProducts of nil", "nil cross-products", func() error { _, err := RidgeFromProducts(ctx, nil, []float64{1}, 1); return err })
+	noPanic("RidgeFromProducts of a nil *SymDense", "nil cross-products", func() error {
+		_, err := RidgeFromProducts(ctx, (*mat.SymDense)(nil), []float64{1}, 1)
+		return err
+	})
+	for _, rl := range []*RidgeLOO{nil, {}} {
+		const want = "a RidgeLOO not built by NewRidgeLOO"
+		noPanic(fmt.Sprintf("%#v.Weights", rl), want, func() error { _, _, err := rl.Weights(ctx, 1); return err })
+		noPanic(fmt.Sprintf("%#v.Path", rl), want, func() error { _, err := rl.Path(ctx, []float64{1}); return err })
+		noPanic(fmt.Sprintf("%#v.SubsetWeights", rl), want, func() error { _, _, err := rl.SubsetWeights(ctx, []int{0, 1}, 1); return err })
 	}
 }
 

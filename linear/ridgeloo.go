@@ -18,7 +18,8 @@ import (
 // weights of the fit on a subset of the rows (SubsetWeights) cost a
 // fraction of a fit from scratch. Building it costs
 // O(m·d·min(m, d) + min(m, d)³) and holds O(m·d + min(m, d)²) numbers. Its
-// methods may be called concurrently.
+// methods may be called concurrently. Build it with NewRidgeLOO: a nil or
+// zero RidgeLOO's methods return an error.
 type RidgeLOO struct {
 	r          *ridgeData // the validated problem (its ctx unused)
 	primal     bool
@@ -93,6 +94,15 @@ func newRidgeLOO(ctx context.Context, X mat.Matrix, y []float64, intercept bool,
 	return rl, nil
 }
 
+// built returns an error for a nil or zero RidgeLOO (one not built by
+// NewRidgeLOO), which has no problem to work on: every method returns it.
+func (rl *RidgeLOO) built() error {
+	if rl == nil || rl.r == nil {
+		return errors.New("linear: ridge: a RidgeLOO not built by NewRidgeLOO")
+	}
+	return nil
+}
+
 // fullGram returns X_cX_cᵀ (m × m) from the dual's reduced Gram matrix
 // g = ZZᵀ, Z = QᵀX_c (see basis): g itself without an intercept; with one,
 // X_c = QQᵀX_c (its columns sum to 0), so X_cX_cᵀ = Q g Qᵀ = H g̃ H, H =
@@ -135,6 +145,9 @@ func (r *ridgeData) fullGram(g *mat.SymDense) *mat.SymDense {
 // checked for every λ.
 func (rl *RidgeLOO) Path(ctx context.Context, lambdas []float64) ([]RidgePathPoint, error) {
 	if err := startPath(ctx, lambdas); err != nil {
+		return nil, err
+	}
+	if err := rl.built(); err != nil {
 		return nil, err
 	}
 	for _, l := range lambdas {
@@ -184,6 +197,9 @@ func (rl *RidgeLOO) Path(ctx context.Context, lambdas []float64) ([]RidgePathPoi
 // FitRidgeWeights's that depend on λ, and ctx's.
 func (rl *RidgeLOO) Weights(ctx context.Context, lambda float64) (w []float64, b float64, err error) {
 	if err := fitctx.Start(ctx, ridgeCaller); err != nil {
+		return nil, 0, err
+	}
+	if err := rl.built(); err != nil {
 		return nil, 0, err
 	}
 	if err := ridgeCheckLambda(lambda); err != nil {
@@ -237,6 +253,9 @@ func (rl *RidgeLOO) Weights(ctx context.Context, lambda float64) (w []float64, b
 // error for other rows, FitRidgeWeights' errors, and ctx's.
 func (rl *RidgeLOO) SubsetWeights(ctx context.Context, rows []int, lambda float64) (w []float64, b float64, err error) {
 	if err := fitctx.Start(ctx, ridgeCaller); err != nil {
+		return nil, 0, err
+	}
+	if err := rl.built(); err != nil {
 		return nil, 0, err
 	}
 	if err := ridgeCheckLambda(lambda); err != nil {
