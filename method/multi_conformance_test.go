@@ -21,7 +21,8 @@ import (
 // and every binary method one against the rest) on a small 3-way problem
 // is deterministic, leaves its inputs alone, checks the column counts at
 // predict, predicts each row alike whatever the row order, survives its
-// file, and returns errors for bad input.
+// file, returns errors for bad input, and honours its context
+// (checkMultiContexts).
 func TestMultiConformance(t *testing.T) {
 	train, y, test, _ := multiProblem(5, 3, 3, 4, 6, 4)
 	Xtest := dense(test.X)
@@ -32,6 +33,7 @@ func TestMultiConformance(t *testing.T) {
 				t.Fatal(err)
 			}
 			extra := multiExtra(mm, test)
+			checkMultiContexts(t, name, mm, train, y, extra)
 			xCopy, hCopy, yCopy := mat.DenseCopyOf(train.X), mat.DenseCopyOf(train.H), slices.Clone(y.Y)
 			ctx := context.Background()
 			m1, err := mm.FitMulti(ctx, train, y, extra)
@@ -175,8 +177,8 @@ func multiExtra(mm MultiMethod, test Data) Extra {
 	return extra
 }
 
-// TestMultiContexts is checkCancelled and the nil-context check of
-// checkBadInputs for every multi-class method: FitMulti with a nil context
+// checkMultiContexts is checkCancelled and the nil-context check of
+// checkBadInputs for a multi-class method: FitMulti with a nil context
 // panics saying so; with a context done before it starts, or cancelled at
 // the first, a middle or the last read of its training matrices, it returns
 // the context's error, wrapped once and naming the method, and a nil
@@ -185,61 +187,51 @@ func multiExtra(mm MultiMethod, test Data) Extra {
 // nearest-neighbour) ignored the context and returned a model, and
 // multinomial-logistic returned a bare "context canceled" with a non-nil
 // MultiModel.
-func TestMultiContexts(t *testing.T) {
-	train, y, test, _ := multiProblem(5, 3, 3, 4, 6, 4)
-	for _, name := range MultiNames() {
-		t.Run(name, func(t *testing.T) {
-			mm, err := NewMulti(name)
-			if err != nil {
-				t.Fatal(err)
+func checkMultiContexts(t *testing.T, name string, mm MultiMethod, train Data, y ClassLabels, extra Extra) {
+	func() {
+		defer func() {
+			if msg := fmt.Sprint(recover()); !strings.Contains(msg, "nil context.Context") {
+				t.Errorf("FitMulti with a nil context: panic %q, want one that names the nil context.Context", msg)
 			}
-			extra := multiExtra(mm, test)
-			func() {
-				defer func() {
-					if msg := fmt.Sprint(recover()); !strings.Contains(msg, "nil context.Context") {
-						t.Errorf("FitMulti with a nil context: panic %q, want one that names the nil context.Context", msg)
-					}
-				}()
-				mm.FitMulti(nil, train, y, extra) //nolint:staticcheck // the nil context is the case under test
-			}()
-			check := func(what string, model MultiModel, err error) {
-				t.Helper()
-				switch {
-				case !errors.Is(err, context.Canceled):
-					t.Errorf("FitMulti %s: %v, want context.Canceled", what, err)
-				case model != nil:
-					t.Errorf("FitMulti %s: a %T model with the error", what, model)
-				case !strings.Contains(err.Error(), name):
-					t.Errorf("FitMulti %s: error %q does not name the method", what, err)
-				case name != greedytl.BaseMethod:
-					// (errtest reads the method name "greedytl" after
-					// "method: " as the root package's prefix.)
-					if err := errtest.OnePrefix(err.Error()); err != nil {
-						t.Errorf("FitMulti %s: %v", what, err)
-					}
-				}
+		}()
+		mm.FitMulti(nil, train, y, extra) //nolint:staticcheck // the nil context is the case under test
+	}()
+	check := func(what string, model MultiModel, err error) {
+		t.Helper()
+		switch {
+		case !errors.Is(err, context.Canceled):
+			t.Errorf("FitMulti %s: %v, want context.Canceled", what, err)
+		case model != nil:
+			t.Errorf("FitMulti %s: a %T model with the error", what, model)
+		case !strings.Contains(err.Error(), name):
+			t.Errorf("FitMulti %s: error %q does not name the method", what, err)
+		case name != greedytl.BaseMethod:
+			// (errtest reads the method name "greedytl" after
+			// "method: " as the root package's prefix.)
+			if err := errtest.OnePrefix(err.Error()); err != nil {
+				t.Errorf("FitMulti %s: %v", what, err)
 			}
-			ctx, cancel := context.WithCancel(context.Background())
-			cancel()
-			model, err := mm.FitMulti(ctx, train, y, extra)
-			check("with a cancelled context", model, err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	model, err := mm.FitMulti(ctx, train, y, extra)
+	check("with a cancelled context", model, err)
 
-			fitCancelledAt := func(at int64) (MultiModel, error, int64) {
-				ctx, cancel := context.WithCancel(context.Background())
-				defer cancel()
-				reads := new(atomic.Int64)
-				wrap := func(a mat.Matrix) mat.Matrix { return cancellingMatrix{m: a, reads: reads, at: at, cancel: cancel} }
-				model, err := mm.FitMulti(ctx, Data{X: wrap(train.X), H: wrap(train.H)}, y, extra)
-				return model, err, reads.Load()
-			}
-			if _, err, _ := fitCancelledAt(-1); err != nil {
-				t.Fatalf("FitMulti: %v", err)
-			}
-			_, _, total := fitCancelledAt(-1)
-			for _, at := range []int64{1, total / 2, total} {
-				model, err, _ := fitCancelledAt(at)
-				check(fmt.Sprintf("cancelled at read %d of %d", at, total), model, err)
-			}
-		})
+	fitCancelledAt := func(at int64) (MultiModel, error, int64) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		reads := new(atomic.Int64)
+		wrap := func(a mat.Matrix) mat.Matrix { return cancellingMatrix{m: a, reads: reads, at: at, cancel: cancel} }
+		model, err := mm.FitMulti(ctx, Data{X: wrap(train.X), H: wrap(train.H)}, y, extra)
+		return model, err, reads.Load()
+	}
+	if _, err, _ := fitCancelledAt(-1); err != nil {
+		t.Fatalf("FitMulti: %v", err)
+	}
+	_, _, total := fitCancelledAt(-1)
+	for _, at := range []int64{1, total / 2, total} {
+		model, err, _ := fitCancelledAt(at)
+		check(fmt.Sprintf("cancelled at read %d of %d", at, total), model, err)
 	}
 }
