@@ -553,6 +553,7 @@ func (g *Gram) fitOrHand(ctx context.Context, opts Options, loo bool, caller str
 type gramSearch struct {
 	n, m   int
 	lambda float64
+	gamma  float64   // the feature factor, for errSmallLambda
 	cg     []float64 // n×n cross-products of the γ-scaled slots, diagonal ‖z‖²
 	b, sq  []float64
 	c, t   []float64
@@ -609,7 +610,7 @@ func (g *Gram) fit(ctx context.Context, opts Options, loo bool) (*Model, bool, e
 	if n == 0 {
 		return nil, false, errNoCandidates
 	}
-	s := &gramSearch{n: n, m: m, lambda: lambda, cg: make([]float64, n*n), b: make([]float64, n), sq: make([]float64, n)}
+	s := &gramSearch{n: n, m: m, lambda: lambda, gamma: gamma, cg: make([]float64, n*n), b: make([]float64, n), sq: make([]float64, n)}
 	N := len(g.glob)
 	for a, ia := range idx {
 		src, dst := g.cs[ia*N:ia*N+N], s.cg[a*n:a*n+n]
@@ -700,7 +701,7 @@ func (g *Gram) column(a int, gamma float64, z []float64) {
 func (s *gramSearch) reset(y []float64) error {
 	n, m := s.n, s.m
 	s.c, s.t, s.p = make([]float64, n), make([]float64, n), make([]float64, n)
-	if err := startScores(s.c, s.t, s.sq, s.b, s.lambda); err != nil {
+	if err := startScores(s.c, s.t, s.sq, s.b, s.lambda, s.gamma); err != nil {
 		return err
 	}
 	s.y = y
