@@ -1006,3 +1006,56 @@ func TestZeroValueMethods(t *testing.T) {
 		}
 	}
 }
+
+// TestPowerOfTwoScaling follows from the package's standardisation rule
+// (doc.go, "Standardisation"): every method standardises each column with
+// its training mean and standard deviation, and multiplying a column by a
+// power of two (in training and at prediction, Extra included) scales
+// those statistics exactly, so the standardised values — and the model's
+// predictions — are the same bit for bit. A method that read a raw value
+// somewhere would fail it. greedytl-auto is the exception the package
+// documents: its committees' subsamples follow the order of a hash of the
+// features' bits (contentOrder), which the scaling changes, so it is
+// checked with single_fit=1 (one committee), whose rows still follow that
+// order, to within rounding.
+func TestPowerOfTwoScaling(t *testing.T) {
+	base := newConformanceCase(7, 24, 6, 5, 8)
+	scaled := func(c conformanceCase, part string, j int, s float64) conformanceCase {
+		scale := func(d Data) Data {
+			e := cloneData(d)
+			A := dense(e.X)
+			if part == "H" {
+				A = dense(e.H)
+			}
+			r, _ := A.Dims()
+			for i := range r {
+				A.Set(i, j, A.At(i, j)*s)
+			}
+			return e
+		}
+		c.train, c.test = scale(c.train), scale(c.test)
+		unl, orc := Data{X: c.test.X, H: c.test.H}, c.test
+		c.extra.Unlabelled, c.extra.Oracle = &unl, &orc
+		return c
+	}
+	names := slices.DeleteFunc(Names(), func(n string) bool { return n == "greedytl-auto" })
+	names = append(names, "greedytl-auto:single_fit=1")
+	for _, name := range names {
+		want := mustPredict(t, mustFit(t, name, base), base.test)
+		for _, tc := range []struct {
+			part string
+			j    int
+			s    float64
+		}{{"X", 1, 1024}, {"X", 3, 0x1p-6}, {"H", 2, 4096}, {"H", 0, 0.125}} {
+			c := scaled(base, tc.part, tc.j, tc.s)
+			got := mustPredict(t, mustFit(t, name, c), c.test)
+			for i := range got {
+				d := math.Abs(got[i] - want[i])
+				if d != 0 && (name != "greedytl-auto:single_fit=1" || d > 1e-12*math.Max(1, math.Abs(want[i]))) {
+					t.Errorf("%s: %s column %d × %g changes row %d's score from %v to %v", name, tc.part, tc.j, tc.s, i, want[i], got[i])
+					break
+				}
+			}
+		}
+	}
+}
