@@ -414,6 +414,19 @@ func ridgeFactorize(a *mat.SymDense, lambda float64) (*mat.Cholesky, error) {
 	return &chol, nil
 }
 
+// factorize is ridgeFactorize(g, lambda) followed by a check of the fit's
+// context: the factorisation is O(n³) of work without one.
+func (r *ridgeData) factorize(g *mat.SymDense, lambda float64) (*mat.Cholesky, error) {
+	chol, err := ridgeFactorize(g, lambda)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.interrupted(); err != nil {
+		return nil, err
+	}
+	return chol, nil
+}
+
 // fitPrimal solves (X_cᵀX_c + λI)w = X_cᵀy_c, sets W and Fitted and returns
 // 1 − H_ii, H_ii = [1/m] + x_ciᵀ(X_cᵀX_c + λI)⁻¹x_ci.
 func (r *ridgeData) fitPrimal(lambda float64, model *RidgeModel) ([]float64, error) {
@@ -421,11 +434,8 @@ func (r *ridgeData) fitPrimal(lambda float64, model *RidgeModel) ([]float64, err
 	if err != nil {
 		return nil, err
 	}
-	chol, err := ridgeFactorize(g, lambda)
+	chol, err := r.factorize(g, lambda)
 	if err != nil {
-		return nil, err
-	}
-	if err := r.interrupted(); err != nil {
 		return nil, err
 	}
 	var rhs, w mat.VecDense
@@ -479,11 +489,8 @@ func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) ([]float64, error
 	if err != nil {
 		return nil, err
 	}
-	chol, err := ridgeFactorize(g, lambda)
+	chol, err := r.factorize(g, lambda)
 	if err != nil {
-		return nil, err
-	}
-	if err := r.interrupted(); err != nil {
 		return nil, err
 	}
 	var alpha mat.VecDense

@@ -103,6 +103,18 @@ func (rl *RidgeLOO) built() error {
 	return nil
 }
 
+// start begins Weights and SubsetWeights: ctx's error when it is done
+// (panicking when it is nil), built's, and an error for an invalid lambda.
+func (rl *RidgeLOO) start(ctx context.Context, lambda float64) error {
+	if err := fitctx.Start(ctx, ridgeCaller); err != nil {
+		return err
+	}
+	if err := rl.built(); err != nil {
+		return err
+	}
+	return ridgeCheckLambda(lambda)
+}
+
 // fullGram returns X_cX_cᵀ (m × m) from the dual's reduced Gram matrix
 // g = ZZᵀ, Z = QᵀX_c (see basis): g itself without an intercept; with one,
 // X_c = QQᵀX_c (its columns sum to 0), so X_cX_cᵀ = Q g Qᵀ = H g̃ H, H =
@@ -196,13 +208,7 @@ func (rl *RidgeLOO) Path(ctx context.Context, lambdas []float64) ([]RidgePathPoi
 // tridiagonal form, in O(d·min(m, d) + m·d). Its errors are
 // FitRidgeWeights's that depend on λ, and ctx's.
 func (rl *RidgeLOO) Weights(ctx context.Context, lambda float64) (w []float64, b float64, err error) {
-	if err := fitctx.Start(ctx, ridgeCaller); err != nil {
-		return nil, 0, err
-	}
-	if err := rl.built(); err != nil {
-		return nil, 0, err
-	}
-	if err := ridgeCheckLambda(lambda); err != nil {
+	if err := rl.start(ctx, lambda); err != nil {
 		return nil, 0, err
 	}
 	if err := ridgeCheckCond(rl.smin, rl.smax, lambda); err != nil {
@@ -252,13 +258,7 @@ func (rl *RidgeLOO) Weights(ctx context.Context, lambda float64) (w []float64, b
 // intercept — in any order (the weights do not depend on it). It returns an
 // error for other rows, FitRidgeWeights' errors, and ctx's.
 func (rl *RidgeLOO) SubsetWeights(ctx context.Context, rows []int, lambda float64) (w []float64, b float64, err error) {
-	if err := fitctx.Start(ctx, ridgeCaller); err != nil {
-		return nil, 0, err
-	}
-	if err := rl.built(); err != nil {
-		return nil, 0, err
-	}
-	if err := ridgeCheckLambda(lambda); err != nil {
+	if err := rl.start(ctx, lambda); err != nil {
 		return nil, 0, err
 	}
 	r := rl.r

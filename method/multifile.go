@@ -2,7 +2,6 @@ package method
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -263,7 +262,7 @@ func normaliseRows(Z *mat.Dense, d int, norm string) {
 // *LinearMulti.
 func (l *LinearMulti) Scores(d Data) (*mat.Dense, error) {
 	if l == nil {
-		return nil, errors.New("method: predict: nil *LinearMulti")
+		return nil, fmt.Errorf("method: predict: nil *LinearMulti")
 	}
 	Z, err := l.s.transform(d)
 	if err != nil {

@@ -2,7 +2,6 @@ package metric
 
 import (
 	"math"
-	"strings"
 	"testing"
 )
 
@@ -55,15 +54,18 @@ func TestClassAccuracy(t *testing.T) {
 	}
 	// A class count below one is an error, not a panic (make of a
 	// negative length) or an error blaming the example.
-	for _, K := range []int{0, -1} {
+	for _, tc := range []struct {
+		K    int
+		want string
+	}{{0, "metric: 0 classes, want at least one"}, {-1, "metric: -1 classes, want at least one"}} {
 		func() {
 			defer func() {
 				if r := recover(); r != nil {
-					t.Errorf("K = %d: panic %v", K, r)
+					t.Errorf("K = %d: panic %v", tc.K, r)
 				}
 			}()
-			if _, _, _, err := ClassAccuracy([]int{0}, []int{0}, K); err == nil || !strings.Contains(err.Error(), "classes") {
-				t.Errorf("K = %d: %v, want an error naming the class count", K, err)
+			if _, _, _, err := ClassAccuracy([]int{0}, []int{0}, tc.K); err == nil || err.Error() != tc.want {
+				t.Errorf("K = %d: %v, want %q", tc.K, err, tc.want)
 			}
 		}()
 	}
