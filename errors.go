@@ -9,7 +9,12 @@ import "fmt"
 var errNoCandidates = fmt.Errorf("greedytl.Fit: no candidate columns: every column of X and H is constant on the training set")
 
 // errSmallLambda reports a λ so small that a candidate's zᵀz/λ (maxq)
-// makes the dual quantities unreliable.
-func errSmallLambda(lambda, maxq float64) error {
+// makes the dual quantities unreliable. gamma is the feature factor γ,
+// which multiplies a feature's zᵀz by γ²: when γ > 1 the message names it
+// too, since a γ too large for λ breaks down as a λ too small does.
+func errSmallLambda(lambda, gamma, maxq float64) error {
+	if gamma > 1 {
+		return fmt.Errorf("greedytl.Fit: λ = %g is too small for these data, or FeatureFactor γ = %g too large (zᵀz/λ reaches %g; γ multiplies a feature's zᵀz by γ²)", lambda, gamma, maxq)
+	}
 	return fmt.Errorf("greedytl.Fit: λ = %g is too small for these data (zᵀz/λ reaches %g)", lambda, maxq)
 }

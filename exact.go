@@ -324,7 +324,7 @@ func (e *exactEngine) release() {
 
 func (e *exactEngine) reset(lambda float64) error {
 	e.lambda = lambda
-	if err := startScores(e.c, e.t, e.sq, e.b, lambda); err != nil {
+	if err := startScores(e.c, e.t, e.sq, e.b, lambda, e.in.gamma); err != nil {
 		return err
 	}
 	if e.f32 {
@@ -337,8 +337,9 @@ func (e *exactEngine) reset(lambda float64) error {
 
 // startScores sets the running c_i = 1 + ‖z_i‖²/λ and t_i = z_iᵀy/λ of the
 // empty set from the squared norms sq and products b, or returns an error
-// when λ is so small that some ‖z_i‖²/λ is not usable.
-func startScores(c, t, sq, b []float64, lambda float64) error {
+// when λ is so small (or the feature factor gamma so large) that some
+// ‖z_i‖²/λ is not usable.
+func startScores(c, t, sq, b []float64, lambda, gamma float64) error {
 	maxq := 0.0
 	il := 1 / lambda
 	for s, sq := range sq {
@@ -348,7 +349,7 @@ func startScores(c, t, sq, b []float64, lambda float64) error {
 		maxq = math.Max(maxq, q)
 	}
 	if !(maxq < 1e100) {
-		return errSmallLambda(lambda, maxq)
+		return errSmallLambda(lambda, gamma, maxq)
 	}
 	return nil
 }

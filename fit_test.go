@@ -767,6 +767,9 @@ func TestFitErrors(t *testing.T) {
 		{"all constant", nil, const1, nil, y, DefaultOptions(), "every column of X and H is constant"},
 		{"all constant, sampled", nil, const1, nil, y, opt(func(o *Options) { o.Sample = 1 }), "every column of X and H is constant"},
 		{"λ too small", nil, X, H, y, opt(func(o *Options) { o.Lambda = 1e-300 }), "too small"},
+		// A γ too large for λ names γ (the message blamed λ = 1 alone).
+		{"γ too large", nil, X, H, y, opt(func(o *Options) { o.FeatureFactor = 1e300 }), "FeatureFactor γ = 1e+300 too large"},
+		{"γ too large, sampled", nil, X, H, y, opt(func(o *Options) { o.FeatureFactor, o.Sample = 1e300, 2 }), "FeatureFactor γ = 1e+300 too large"},
 		{"singular K + λI", nil, X, randDense(rng, m, 30), y, opt(func(o *Options) { o.Lambda, o.Delta = 1e-90, 0 }), "too small for these data"},
 		{"singular K + λI, sampled", nil, X, randDense(rng, m, 30), y, opt(func(o *Options) { o.Lambda, o.Delta, o.Sample = 1e-90, 0, 5 }), "too small for these data"},
 		{"cancelled", cancelled, X, H, y, DefaultOptions(), "interrupted"},

@@ -198,10 +198,14 @@ func sampleStats(ctx context.Context, in *inputs) ([]colStats, []float64, error)
 // two, both classes present): its Fit is Fit on those rows, X, H and y
 // alike. It costs O(N·m) for the statistics and O(N²·r) for the
 // cross-products, r = min(len(rows), m − len(rows)). It returns an error
-// when rows is empty, a row is out of range or repeated, or when ctx is
-// done, and Fit's errors for the rows' labels.
+// when rows is empty, a row is out of range or repeated, when g was not
+// built by NewGram or Subset, or when ctx is done, and Fit's errors for the
+// rows' labels.
 func (g *Gram) Subset(ctx context.Context, rows []int) (*Gram, error) {
 	if err := fitctx.Start(ctx, "greedytl.Gram.Subset"); err != nil {
+		return nil, err
+	}
+	if err := g.built("greedytl.Gram.Subset"); err != nil {
 		return nil, err
 	}
 	if len(rows) == 0 {
@@ -245,8 +249,23 @@ func (g *Gram) Subset(ctx context.Context, rows []int) (*Gram, error) {
 
 // Sample returns the Gram's training sample: the features X and source
 // scores H (nil when absent) and the labels y — for a subset, its rows
-// gathered in the order Subset was given. The caller must not modify them.
-func (g *Gram) Sample() (X, H mat.Matrix, y []float64) { return g.x, g.h, g.y }
+// gathered in the order Subset was given (all nil for a Gram not built by
+// NewGram or Subset). The caller must not modify them.
+func (g *Gram) Sample() (X, H mat.Matrix, y []float64) {
+	if g == nil {
+		return nil, nil, nil
+	}
+	return g.x, g.h, g.y
+}
+
+// built returns an error, naming caller, for a nil or zero Gram (one not
+// built by NewGram or Subset), whose methods have no sample to work on.
+func (g *Gram) built(caller string) error {
+	if g == nil || g.base == nil {
+		return fmt.Errorf("%s: a Gram not built by NewGram or Subset", caller)
+	}
+	return nil
+}
 
 // Products returns the cross-products of the Gram's sample: cols, the
 // candidate indices (features 0, …, d−1, then sources d, …) of the columns
@@ -255,10 +274,10 @@ func (g *Gram) Sample() (X, H mat.Matrix, y []float64) { return g.x, g.h, g.y }
 // by their population standard deviations, as package standardize does);
 // b, their products with the labels' deviations from their mean. ok is
 // false when the Gram hands its fits to the package's Fit (see Fit), whose
-// cross-products it does not keep. A and b are new: the caller may modify
-// them.
+// cross-products it does not keep, and for a Gram not built by NewGram or
+// Subset. A and b are new: the caller may modify them.
 func (g *Gram) Products() (cols []int, A *mat.SymDense, b []float64, ok bool) {
-	if g.fallback {
+	if g.built("") != nil || g.fallback {
 		return nil, nil, nil, false
 	}
 	n := len(g.glob)
@@ -472,7 +491,8 @@ func (g *Gram) subsetProducts(ctx context.Context) ([]float64, error) {
 // the columns (a column constant on the Gram's base sample but not on a
 // subset's, a subnormal standard deviation, a step or error that breaks
 // down numerically, weights whose conditioning is not clearly within
-// Fit's bound), it calls Fit itself, which also returns the errors.
+// Fit's bound), it calls Fit itself, which also returns the errors. A nil
+// or zero Gram (not built by NewGram or Subset) is an error.
 func (g *Gram) Fit(ctx context.Context, opts Options) (*Model, error) {
 	return g.fitOrHand(ctx, opts, true, "greedytl.Gram.Fit")
 }
@@ -493,6 +513,9 @@ func (g *Gram) FitSelection(ctx context.Context, opts Options) (*Model, error) {
 // or the package's Fit where the Gram hands over.
 func (g *Gram) fitOrHand(ctx context.Context, opts Options, loo bool, caller string) (*Model, error) {
 	if err := fitctx.Start(ctx, caller); err != nil {
+		return nil, err
+	}
+	if err := g.built(caller); err != nil {
 		return nil, err
 	}
 	if !loo && opts.StopAtMinLOO {
@@ -530,6 +553,7 @@ func (g *Gram) fitOrHand(ctx context.Context, opts Options, loo bool, caller str
 type gramSearch struct {
 	n, m   int
 	lambda float64
+	gamma  float64   // the feature factor, for errSmallLambda
 	cg     []float64 // n×n cross-products of the γ-scaled slots, diagonal ‖z‖²
 	b, sq  []float64
 	c, t   []float64
@@ -586,7 +610,7 @@ func (g *Gram) fit(ctx context.Context, opts Options, loo bool) (*Model, bool, e
 	if n == 0 {
 		return nil, false, errNoCandidates
 	}
-	s := &gramSearch{n: n, m: m, lambda: lambda, cg: make([]float64, n*n), b: make([]float64, n), sq: make([]float64, n)}
+	s := &gramSearch{n: n, m: m, lambda: lambda, gamma: gamma, cg: make([]float64, n*n), b: make([]float64, n), sq: make([]float64, n)}
 	N := len(g.glob)
 	for a, ia := range idx {
 		src, dst := g.cs[ia*N:ia*N+N], s.cg[a*n:a*n+n]
@@ -677,7 +701,7 @@ func (g *Gram) column(a int, gamma float64, z []float64) {
 func (s *gramSearch) reset(y []float64) error {
 	n, m := s.n, s.m
 	s.c, s.t, s.p = make([]float64, n), make([]float64, n), make([]float64, n)
-	if err := startScores(s.c, s.t, s.sq, s.b, s.lambda); err != nil {
+	if err := startScores(s.c, s.t, s.sq, s.b, s.lambda, s.gamma); err != nil {
 		return err
 	}
 	s.y = y

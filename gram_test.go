@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -449,5 +450,43 @@ func TestGramProducts(t *testing.T) {
 		if _, A2, b2, _ := s.Products(); A2.At(0, 0) == -1 || b2[0] == -1 {
 			t.Error("Products returned the Gram's own storage")
 		}
+	}
+}
+
+// TestGramNotBuilt: a nil or zero Gram (not built by NewGram or Subset) is
+// an error naming the method, not a nil-pointer panic (Fit, FitSelection
+// and Subset panicked; Products and Sample report nothing).
+func TestGramNotBuilt(t *testing.T) {
+	ctx := context.Background()
+	for _, g := range []*Gram{nil, {}} {
+		for name, call := range map[string]func() error{
+			"Fit":          func() error { _, err := g.Fit(ctx, DefaultOptions()); return err },
+			"FitSelection": func() error { _, err := g.FitSelection(ctx, DefaultOptions()); return err },
+			"Subset":       func() error { _, err := g.Subset(ctx, []int{0, 1}); return err },
+		} {
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("%s of %#v: panic %v", name, g, r)
+					}
+				}()
+				if err := call(); err == nil || !strings.Contains(err.Error(), "greedytl.Gram."+name+": a Gram not built by NewGram") {
+					t.Errorf("%s of %#v: %v, want an error naming it and the Gram", name, g, err)
+				}
+			}()
+		}
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("Products or Sample of %#v: panic %v", g, r)
+				}
+			}()
+			if _, _, _, ok := g.Products(); ok {
+				t.Errorf("Products of %#v: ok", g)
+			}
+			if X, H, y := g.Sample(); X != nil || H != nil || y != nil {
+				t.Errorf("Sample of %#v: %v %v %v", g, X, H, y)
+			}
+		}()
 	}
 }

@@ -143,7 +143,7 @@ func (e *sampleEngine) reset(lambda float64) error {
 	// Every non-constant column has zᵀz = m (γ²m for features).
 	maxq := float64(e.m) * math.Max(1, e.in.gamma*e.in.gamma) / lambda
 	if !(maxq < 1e100) {
-		return errSmallLambda(lambda, maxq)
+		return errSmallLambda(lambda, e.in.gamma, maxq)
 	}
 	e.gen++
 	e.nConst = e.lo

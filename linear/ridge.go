@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 
 	"github.com/greedytl/greedytl/internal/fitctx"
@@ -87,8 +88,9 @@ const (
 // intercept is true and m < 2 (no LOO fit is possible), and when the
 // regularised system is too ill-conditioned to solve accurately (λ tiny
 // relative to a singular XᵀX or XXᵀ), and ctx's error when ctx is done
-// before it has finished (it is checked between the phases of the fit);
-// it panics when ctx is nil. X and y are not modified.
+// before it has finished (it is checked between the phases of the fit and
+// once more at its end, so that it never returns a model after ctx is
+// done); it panics when ctx is nil. X and y are not modified.
 func FitRidge(ctx context.Context, X mat.Matrix, y []float64, lambda float64, intercept bool) (*RidgeModel, error) {
 	return fitRidge(ctx, X, y, lambda, intercept, ridgeAuto)
 }
@@ -114,7 +116,7 @@ func FitRidgeWeights(ctx context.Context, X mat.Matrix, y []float64, lambda floa
 	r.ctx = ctx
 	r.weightsOnly = true
 	model, err := r.fit(lambda, ridgeAuto)
-	if err != nil {
+	if model, err = fitctx.Finish(ctx, model, err, ridgeCaller); err != nil {
 		return nil, 0, err
 	}
 	return model.W, model.B, nil
@@ -135,6 +137,12 @@ func RidgeFromProducts(ctx context.Context, A mat.Symmetric, b []float64, lambda
 	}
 	if err := ridgeCheckLambda(lambda); err != nil {
 		return nil, err
+	}
+	if A == nil {
+		return nil, errors.New("linear: ridge: nil cross-products")
+	}
+	if v := reflect.ValueOf(A); v.Kind() == reflect.Pointer && v.IsNil() {
+		return nil, fmt.Errorf("linear: ridge: nil cross-products (%T)", A)
 	}
 	d := A.SymmetricDim()
 	if d == 0 || len(b) != d {
@@ -228,6 +236,9 @@ type ridgeData struct {
 func newRidgeData(X mat.Matrix, y []float64, intercept bool) (*ridgeData, error) {
 	if X == nil {
 		return nil, errors.New("linear: ridge: nil X")
+	}
+	if v := reflect.ValueOf(X); v.Kind() == reflect.Pointer && v.IsNil() {
+		return nil, fmt.Errorf("linear: ridge: nil X (%T)", X)
 	}
 	m, d := X.Dims()
 	switch {
@@ -343,7 +354,8 @@ func fitRidge(ctx context.Context, X mat.Matrix, y []float64, lambda float64, in
 		return nil, err
 	}
 	r.ctx = ctx
-	return r.fit(lambda, form)
+	model, err := r.fit(lambda, form)
+	return fitctx.Finish(ctx, model, err, ridgeCaller)
 }
 
 // fit fits the model at lambda (checked) in the form chosen by form; with
@@ -402,6 +414,19 @@ func ridgeFactorize(a *mat.SymDense, lambda float64) (*mat.Cholesky, error) {
 	return &chol, nil
 }
 
+// factorize is ridgeFactorize(g, lambda) followed by a check of the fit's
+// context: the factorisation is O(n³) of work without one.
+func (r *ridgeData) factorize(g *mat.SymDense, lambda float64) (*mat.Cholesky, error) {
+	chol, err := ridgeFactorize(g, lambda)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.interrupted(); err != nil {
+		return nil, err
+	}
+	return chol, nil
+}
+
 // fitPrimal solves (X_cᵀX_c + λI)w = X_cᵀy_c, sets W and Fitted and returns
 // 1 − H_ii, H_ii = [1/m] + x_ciᵀ(X_cᵀX_c + λI)⁻¹x_ci.
 func (r *ridgeData) fitPrimal(lambda float64, model *RidgeModel) ([]float64, error) {
@@ -409,7 +434,7 @@ func (r *ridgeData) fitPrimal(lambda float64, model *RidgeModel) ([]float64, err
 	if err != nil {
 		return nil, err
 	}
-	chol, err := ridgeFactorize(g, lambda)
+	chol, err := r.factorize(g, lambda)
 	if err != nil {
 		return nil, err
 	}
@@ -430,6 +455,9 @@ func (r *ridgeData) fitPrimal(lambda float64, model *RidgeModel) ([]float64, err
 	var t mat.Dense
 	if err := u.SolveTo(&t, true, r.x.T()); err != nil {
 		return nil, fmt.Errorf("linear: ridge: %w", err)
+	}
+	if err := r.interrupted(); err != nil {
+		return nil, err
 	}
 	oneMinusH := make([]float64, r.m)
 	for i := range r.m {
@@ -461,7 +489,7 @@ func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) ([]float64, error
 	if err != nil {
 		return nil, err
 	}
-	chol, err := ridgeFactorize(g, lambda)
+	chol, err := r.factorize(g, lambda)
 	if err != nil {
 		return nil, err
 	}
@@ -481,6 +509,9 @@ func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) ([]float64, error
 	var t mat.Dense
 	if err := u.SolveTo(&t, true, qt); err != nil {
 		return nil, fmt.Errorf("linear: ridge: %w", err)
+	}
+	if err := r.interrupted(); err != nil {
+		return nil, err
 	}
 	oneMinusH := make([]float64, r.m)
 	for i := range r.m {

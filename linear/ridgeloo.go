@@ -18,7 +18,8 @@ import (
 // weights of the fit on a subset of the rows (SubsetWeights) cost a
 // fraction of a fit from scratch. Building it costs
 // O(m·d·min(m, d) + min(m, d)³) and holds O(m·d + min(m, d)²) numbers. Its
-// methods may be called concurrently.
+// methods may be called concurrently. Build it with NewRidgeLOO: a nil or
+// zero RidgeLOO's methods return an error.
 type RidgeLOO struct {
 	r          *ridgeData // the validated problem (its ctx unused)
 	primal     bool
@@ -87,7 +88,31 @@ func newRidgeLOO(ctx context.Context, X mat.Matrix, y []float64, intercept bool,
 	var c mat.VecDense
 	c.MulVec(p.T(), mat.NewVecDense(r.m, r.y))
 	rl.p, rl.c = &p, c.RawVector().Data
+	if err := r.interrupted(); err != nil {
+		return nil, err
+	}
 	return rl, nil
+}
+
+// built returns an error for a nil or zero RidgeLOO (one not built by
+// NewRidgeLOO), which has no problem to work on: every method returns it.
+func (rl *RidgeLOO) built() error {
+	if rl == nil || rl.r == nil {
+		return errors.New("linear: ridge: a RidgeLOO not built by NewRidgeLOO")
+	}
+	return nil
+}
+
+// start begins Weights and SubsetWeights: ctx's error when it is done
+// (panicking when it is nil), built's, and an error for an invalid lambda.
+func (rl *RidgeLOO) start(ctx context.Context, lambda float64) error {
+	if err := fitctx.Start(ctx, ridgeCaller); err != nil {
+		return err
+	}
+	if err := rl.built(); err != nil {
+		return err
+	}
+	return ridgeCheckLambda(lambda)
 }
 
 // fullGram returns X_cX_cᵀ (m × m) from the dual's reduced Gram matrix
@@ -134,6 +159,9 @@ func (rl *RidgeLOO) Path(ctx context.Context, lambdas []float64) ([]RidgePathPoi
 	if err := startPath(ctx, lambdas); err != nil {
 		return nil, err
 	}
+	if err := rl.built(); err != nil {
+		return nil, err
+	}
 	for _, l := range lambdas {
 		if err := ridgeCheckCond(rl.smin, rl.smax, l); err != nil {
 			return nil, err
@@ -172,7 +200,7 @@ func (rl *RidgeLOO) Path(ctx context.Context, lambdas []float64) ([]RidgePathPoi
 			return nil, err
 		}
 	}
-	return path, nil
+	return fitctx.Finish(ctx, path, nil, ridgeCaller)
 }
 
 // Weights returns the weights and intercept of FitRidgeWeights(X, y,
@@ -180,10 +208,7 @@ func (rl *RidgeLOO) Path(ctx context.Context, lambdas []float64) ([]RidgePathPoi
 // tridiagonal form, in O(d·min(m, d) + m·d). Its errors are
 // FitRidgeWeights's that depend on λ, and ctx's.
 func (rl *RidgeLOO) Weights(ctx context.Context, lambda float64) (w []float64, b float64, err error) {
-	if err := fitctx.Start(ctx, ridgeCaller); err != nil {
-		return nil, 0, err
-	}
-	if err := ridgeCheckLambda(lambda); err != nil {
+	if err := rl.start(ctx, lambda); err != nil {
 		return nil, 0, err
 	}
 	if err := ridgeCheckCond(rl.smin, rl.smax, lambda); err != nil {
@@ -207,6 +232,9 @@ func (rl *RidgeLOO) Weights(ctx context.Context, lambda float64) (w []float64, b
 		wv.MulVec(r.x.T(), &ug)
 	}
 	w = wv.RawVector().Data
+	if err := fitctx.Err(ctx, ridgeCaller); err != nil {
+		return nil, 0, err
+	}
 	if r.intercept {
 		b = r.yMean - floats.Dot(r.xMean, w)
 	}
@@ -230,10 +258,7 @@ func (rl *RidgeLOO) Weights(ctx context.Context, lambda float64) (w []float64, b
 // intercept — in any order (the weights do not depend on it). It returns an
 // error for other rows, FitRidgeWeights' errors, and ctx's.
 func (rl *RidgeLOO) SubsetWeights(ctx context.Context, rows []int, lambda float64) (w []float64, b float64, err error) {
-	if err := fitctx.Start(ctx, ridgeCaller); err != nil {
-		return nil, 0, err
-	}
-	if err := ridgeCheckLambda(lambda); err != nil {
+	if err := rl.start(ctx, lambda); err != nil {
 		return nil, 0, err
 	}
 	r := rl.r

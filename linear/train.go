@@ -97,12 +97,13 @@ func dualStart(prob *Problem, p Params, def int) (Params, int, *design, []float6
 // the binary problem in which Labels[0] is the positive class. Use
 // Model.Scores for scores that always favour the greater label.
 //
-// Train returns an error for invalid parameters (see Params.Check), for the
-// for an empty or
-// malformed problem, non-finite or non-integer labels, labels that do not
-// form exactly two classes, non-finite feature values or bias, and when the
-// solver fails, and with ctx's error when ctx is done before training ends
-// (the solvers check it between their outer iterations). Reaching the
+// Train returns an error for invalid parameters (see Params.Check), for an
+// empty or malformed problem, non-finite or non-integer labels, labels
+// that do not form exactly two classes, non-finite feature values or bias,
+// and when the solver fails, and with ctx's error when ctx is done before
+// training ends (the solvers check it between their outer iterations; the
+// solvers that work on columns first convert a Dense problem to column
+// form, which is not interrupted). Reaching the
 // iteration cap is not an error: the model reports it with Converged =
 // false. Train does not modify prob. It panics when ctx is nil.
 func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {

@@ -914,7 +914,8 @@ func permuteRows(d Data, perm []int) Data { return selectRows(d, perm) }
 // TestPredictInconsistentModels is issue 18's row 8 for models built or
 // changed by hand: for every method's model, a Linear whose fields
 // disagree, or a GreedyTL model whose root model does, makes Predict and
-// WriteModel return errors, never panic.
+// WriteModel return errors, never panic; so do the exported model types
+// (Linear, AutoModel, LinearMulti) nil or zero, and nil MultiModels.
 func TestPredictInconsistentModels(t *testing.T) {
 	base := newConformanceCase(7, 24, 6, 5, 8)
 	noPanic := func(t *testing.T, what string, f func() error) {
@@ -978,6 +979,21 @@ func TestPredictInconsistentModels(t *testing.T) {
 	if err := WriteModel(io.Discard, nil); err == nil {
 		t.Error("WriteModel of a nil Model: no error")
 	}
+	// The exported model types nil or zero, binary and multi-class: errors,
+	// not panics (WriteMulti of a nil MultiModel, a nil *LinearMulti's
+	// Scores, a nil *AutoModel's Predict and the zero AutoModel's file
+	// dereferenced nil pointers).
+	noPanic(t, "a nil *AutoModel: Predict", func() error { _, err := (*AutoModel)(nil).Predict(Data{X: base.test.X, H: base.test.H}); return err })
+	noPanic(t, "a nil *AutoModel: WriteModel", func() error { return WriteModel(io.Discard, (*AutoModel)(nil)) })
+	noPanic(t, "the zero AutoModel: Predict", func() error { _, err := (&AutoModel{}).Predict(Data{X: base.test.X, H: base.test.H}); return err })
+	noPanic(t, "the zero AutoModel: WriteModel", func() error { return WriteModel(io.Discard, &AutoModel{}) })
+	multi := Data{X: base.test.X, H: base.test.H}
+	noPanic(t, "WriteMulti of a nil MultiModel", func() error { return WriteMulti(io.Discard, nil, nil) })
+	noPanic(t, "a nil *LinearMulti: WriteMulti", func() error { return WriteMulti(io.Discard, (*LinearMulti)(nil), nil) })
+	noPanic(t, "a nil *LinearMulti: Scores", func() error { _, err := (*LinearMulti)(nil).Scores(multi); return err })
+	noPanic(t, "a nil *LinearMulti: Predict", func() error { _, err := (*LinearMulti)(nil).Predict(multi); return err })
+	noPanic(t, "the zero LinearMulti: Scores", func() error { _, err := (&LinearMulti{}).Scores(multi); return err })
+	noPanic(t, "the zero LinearMulti: WriteMulti", func() error { return WriteMulti(io.Discard, &LinearMulti{}, nil) })
 }
 
 // TestZeroValueMethods: the exported method types built by hand without
@@ -987,6 +1003,59 @@ func TestZeroValueMethods(t *testing.T) {
 	for _, m := range []Method{&GreedyTL{}, &GreedyAuto{}} {
 		if _, err, panicked := fitNoPanic(m, context.Background(), c.train, c.extra); panicked || err == nil {
 			t.Errorf("%T{}: Fit: %v, want an error", m, err)
+		}
+	}
+}
+
+// TestPowerOfTwoScaling follows from the package's standardisation rule
+// (doc.go, "Standardisation"): every method standardises each column with
+// its training mean and standard deviation, and multiplying a column by a
+// power of two (in training and at prediction, Extra included) scales
+// those statistics exactly, so the standardised values — and the model's
+// predictions — are the same bit for bit. A method that read a raw value
+// somewhere would fail it. greedytl-auto is the exception the package
+// documents: its committees' subsamples follow the order of a hash of the
+// features' bits (contentOrder), which the scaling changes, so it is
+// checked with single_fit=1 (one committee), whose rows still follow that
+// order, to within rounding.
+func TestPowerOfTwoScaling(t *testing.T) {
+	base := newConformanceCase(7, 24, 6, 5, 8)
+	scaled := func(c conformanceCase, part string, j int, s float64) conformanceCase {
+		scale := func(d Data) Data {
+			e := cloneData(d)
+			A := dense(e.X)
+			if part == "H" {
+				A = dense(e.H)
+			}
+			r, _ := A.Dims()
+			for i := range r {
+				A.Set(i, j, A.At(i, j)*s)
+			}
+			return e
+		}
+		c.train, c.test = scale(c.train), scale(c.test)
+		unl, orc := Data{X: c.test.X, H: c.test.H}, c.test
+		c.extra.Unlabelled, c.extra.Oracle = &unl, &orc
+		return c
+	}
+	names := slices.DeleteFunc(Names(), func(n string) bool { return n == "greedytl-auto" })
+	names = append(names, "greedytl-auto:single_fit=1")
+	for _, name := range names {
+		want := mustPredict(t, mustFit(t, name, base), base.test)
+		for _, tc := range []struct {
+			part string
+			j    int
+			s    float64
+		}{{"X", 1, 1024}, {"X", 3, 0x1p-6}, {"H", 2, 4096}, {"H", 0, 0.125}} {
+			c := scaled(base, tc.part, tc.j, tc.s)
+			got := mustPredict(t, mustFit(t, name, c), c.test)
+			for i := range got {
+				d := math.Abs(got[i] - want[i])
+				if d != 0 && (name != "greedytl-auto:single_fit=1" || d > 1e-12*math.Max(1, math.Abs(want[i]))) {
+					t.Errorf("%s: %s column %d × %g changes row %d's score from %v to %v", name, tc.part, tc.j, tc.s, i, want[i], got[i])
+					break
+				}
+			}
 		}
 	}
 }

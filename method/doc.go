@@ -62,12 +62,13 @@
 // nil or inconsistent model (a Linear built by hand whose fields
 // disagree).
 //
-// Contexts. Every method's Fit follows the greedytl package's rule
-// ("Contexts and errors"): it checks its context every few milliseconds of
-// work and, once more, when it has finished, so that a fit that outlives
-// its context returns the context's error, never a model; a nil context
-// panics. (Every Fit begins with startFit and defers endFit, which hold
-// these checks.)
+// Contexts. Every method's Fit, and every MultiMethod's FitMulti, follows
+// the greedytl package's rule ("Contexts and errors"): it checks its
+// context every few milliseconds of work and, once more, when it has
+// finished, so that a fit that outlives its context returns the context's
+// error, never a model; a nil context panics. (Every Fit begins with
+// startFit and defers endFit, and every FitMulti runs its work through
+// fitMultiChecked, which hold these checks.)
 //
 // Solvers that stop short. A fit whose iterative solver stops before its
 // stopping rule holds — at its iteration cap, or unable to progress (the

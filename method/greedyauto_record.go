@@ -3,6 +3,7 @@ package method
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -206,6 +207,15 @@ func (t *selectionTally) list() []AutoTally {
 // compareTally orders tallies as AutoCommittee.Tally lists them.
 func compareTally(a, b AutoTally) int {
 	return cmp.Or(cmp.Compare(b.total(), a.total()), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Index, b.Index))
+}
+
+// Predict is Linear.Predict, and an error for a nil *AutoModel (whose
+// Linear cannot be reached).
+func (m *AutoModel) Predict(d Data) ([]float64, error) {
+	if m == nil {
+		return nil, errors.New("method: predict: nil *AutoModel")
+	}
+	return m.Linear.Predict(d)
 }
 
 // autoFile is the file form of an AutoModel.

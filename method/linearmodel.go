@@ -44,15 +44,30 @@ type Linear struct {
 	convergence
 }
 
-// Method returns l.Name.
-func (l *Linear) Method() string { return l.Name }
+// Method returns l.Name ("" for a nil *Linear).
+func (l *Linear) Method() string {
+	if l == nil {
+		return ""
+	}
+	return l.Name
+}
 
-// Hyperparameters returns a copy of l.Hyper.
-func (l *Linear) Hyperparameters() map[string]float64 { return maps.Clone(l.Hyper) }
+// Hyperparameters returns a copy of l.Hyper (nil for a nil *Linear).
+func (l *Linear) Hyperparameters() map[string]float64 {
+	if l == nil {
+		return nil
+	}
+	return maps.Clone(l.Hyper)
+}
 
 // SourceWeights returns a copy of WH, the weights of the standardised
-// sources (nil when the model has no sources).
-func (l *Linear) SourceWeights() []float64 { return slices.Clone(l.WH) }
+// sources (nil when the model has no sources, or is a nil *Linear).
+func (l *Linear) SourceWeights() []float64 {
+	if l == nil {
+		return nil
+	}
+	return slices.Clone(l.WH)
+}
 
 // Predict returns f for every row of d. It returns an error when X or H has
 // the wrong number of columns, when they disagree on the number of rows,
@@ -112,6 +127,9 @@ func addScores(f []float64, name string, A *mat.Dense, s standardize.Scaler, w [
 // check validates l's invariants: consistent lengths, finite numbers,
 // positive scales.
 func (l *Linear) check() error {
+	if l == nil {
+		return errors.New("nil *Linear")
+	}
 	if err := l.X.Check(); err != nil {
 		return fmt.Errorf("x: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/internal/validate"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -132,6 +133,38 @@ func startFit(ctx context.Context, name string, train Data) (m, d, n int, err er
 // the context's error whichever of the method's own checks it went past.
 func endFit(ctx context.Context, name string, model *Model, err *error) {
 	*model, *err = fitctx.Finish(ctx, *model, *err, "method: "+name)
+}
+
+// fitMultiChecked runs fit, the work of the FitMulti of the method named
+// name, under Fit's rule on contexts (see startFit and endFit): it panics
+// when ctx is nil, returns ctx's error, wrapped and naming the method, when
+// ctx is done before fit starts or by the time it has finished (and then
+// no model), and wraps a bare context error from an inner loop to name the
+// method. A fit that fails returns a nil MultiModel, never an interface
+// holding a typed nil pointer (which a caller's model != nil would take for
+// a model). Every FitMulti runs its work through it.
+func fitMultiChecked(ctx context.Context, name string, fit func() (MultiModel, error)) (MultiModel, error) {
+	if err := fitctx.Start(ctx, "method: "+name); err != nil {
+		return nil, err
+	}
+	model, err := fit()
+	if model, err = fitctx.Finish(ctx, model, err, "method: "+name); err != nil {
+		return nil, err
+	}
+	return model, nil
+}
+
+// fitMultiScaled is fitMultiChecked for a method that fits the training
+// sample's [X, H] standardised block by block with scale
+// (fitMultiBlocks): fit gets the scalers and the standardised columns.
+func fitMultiScaled(ctx context.Context, name string, train Data, y ClassLabels, scale func(mat.Matrix) standardize.Scaler, fit func(s blockScaler, Z *mat.Dense) (MultiModel, error)) (MultiModel, error) {
+	return fitMultiChecked(ctx, name, func() (MultiModel, error) {
+		s, Z, err := fitMultiBlocks(train, y, scale)
+		if err != nil {
+			return nil, err
+		}
+		return fit(s, Z)
+	})
 }
 
 // classCounts returns the numbers of +1 and −1 labels in y, and an error

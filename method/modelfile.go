@@ -3,7 +3,6 @@ package method
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -47,14 +46,11 @@ type FileInfo struct {
 // that wrote the file. The GreedyTL methods' files are the root package's
 // (greedytl.Model.Write), named by the method's canonical spec. Write
 // returns an error when m is not a model of this package's methods, when
-// it holds a non-finite number, and when w fails. It is the one writer of
+// it holds a non-finite number, when it is nil, and when w fails. It is the one writer of
 // every binary method's header (WriteMulti writes multi-class models).
 func Write(w io.Writer, m Model, info FileInfo) error {
-	if m == nil {
-		return errors.New("method: writing a nil Model")
-	}
-	if v := reflect.ValueOf(m); v.Kind() == reflect.Pointer && v.IsNil() {
-		return fmt.Errorf("method: writing a nil %T", m)
+	if err := nilModel(m, "Model"); err != nil {
+		return err
 	}
 	if err := checkHyper(m.Hyperparameters()); err != nil {
 		return fmt.Errorf("method: writing %s model: %w", m.Method(), err)
@@ -199,4 +195,17 @@ func checkFiniteParts(hp map[string]float64, parts ...named) error {
 		}
 	}
 	return checkHyper(hp)
+}
+
+// nilModel returns an error naming what when m, a Model or a MultiModel
+// to write, is nil or a nil pointer (a typed nil in the interface, whose
+// methods would dereference it).
+func nilModel(m any, what string) error {
+	if m == nil {
+		return fmt.Errorf("method: writing a nil %s", what)
+	}
+	if v := reflect.ValueOf(m); v.Kind() == reflect.Pointer && v.IsNil() {
+		return fmt.Errorf("method: writing a nil %T", m)
+	}
+	return nil
 }

@@ -93,7 +93,10 @@ type MultiMethod interface {
 	Name() string
 	// FitMulti trains a model on train's X and H (train.Y must be nil) with
 	// the class labels y. Extra is as for Method.Fit, except that
-	// Extra.Oracle.Y holds class indices (0 … K−1) as float64.
+	// Extra.Oracle.Y holds class indices (0 … K−1) as float64. Like
+	// Method.Fit, it returns an error (wrapping ctx.Err()) and a nil
+	// model when ctx is done before it has finished, and panics when ctx
+	// is nil.
 	FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error)
 }
 
@@ -264,23 +267,23 @@ func (b blockScaler) transform(data Data) (*mat.Dense, error) {
 		return nil, fmt.Errorf("method: no rows to predict")
 	}
 	Z := mat.NewDense(rows, d+n, nil)
-	put := func(A mat.Matrix, s standardize.Scaler, off int) error {
+	put := func(name string, A mat.Matrix, s standardize.Scaler, off int) error {
 		if s.Len() == 0 {
 			return nil
 		}
 		z, err := s.Transform(A)
 		if err != nil {
-			return fmt.Errorf("method: %w", err)
+			return fmt.Errorf("method: %s: %w", name, err)
 		}
 		for i := 0; i < rows; i++ {
 			copy(Z.RawRowView(i)[off:], z.RawRowView(i))
 		}
 		return nil
 	}
-	if err := put(data.X, b.X, 0); err != nil {
+	if err := put("X", data.X, b.X, 0); err != nil {
 		return nil, err
 	}
-	if err := put(data.H, b.H, d); err != nil {
+	if err := put("H", data.H, b.H, d); err != nil {
 		return nil, err
 	}
 	return Z, nil

@@ -3,10 +3,15 @@ package method
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/errtest"
 	"gonum.org/v1/gonum/mat"
 )
@@ -16,7 +21,8 @@ import (
 // and every binary method one against the rest) on a small 3-way problem
 // is deterministic, leaves its inputs alone, checks the column counts at
 // predict, predicts each row alike whatever the row order, survives its
-// file, and returns errors for bad input.
+// file, returns errors for bad input, and honours its context
+// (checkMultiContexts).
 func TestMultiConformance(t *testing.T) {
 	train, y, test, _ := multiProblem(5, 3, 3, 4, 6, 4)
 	Xtest := dense(test.X)
@@ -26,17 +32,8 @@ func TestMultiConformance(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			extra := Extra{Seed: 1}
-			if o, ok := mm.(OneVsRest); ok && o.Binary.Needs().Unlabelled {
-				extra.Unlabelled = &Data{X: test.X, H: test.H}
-			}
-			if o, ok := mm.(OneVsRest); ok && o.Binary.Needs().Oracle {
-				_, _, ot, oy := multiProblem(6, 3, 3, 4, 6, 4)
-				extra.Oracle = &Data{X: ot.X, H: ot.H, Y: make([]float64, len(oy))}
-				for i, k := range oy {
-					extra.Oracle.Y[i] = float64(k)
-				}
-			}
+			extra := multiExtra(mm, test)
+			checkMultiContexts(t, name, mm, train, y, extra)
 			xCopy, hCopy, yCopy := mat.DenseCopyOf(train.X), mat.DenseCopyOf(train.H), slices.Clone(y.Y)
 			ctx := context.Background()
 			m1, err := mm.FitMulti(ctx, train, y, extra)
@@ -141,6 +138,100 @@ func TestMultiConformance(t *testing.T) {
 					t.Errorf("FitMulti with %s: %v", bc.what, err)
 				}
 			}
+			// A column of finite values too far apart to standardise
+			// (±1.7e308: its deviations overflow) is an error naming
+			// the matrix and the column (the native methods named only
+			// the column, so that column 2 of X and of H read alike).
+			for _, part := range []string{"X", "H"} {
+				X, H := mat.DenseCopyOf(train.X), mat.DenseCopyOf(train.H)
+				A := map[string]*mat.Dense{"X": X, "H": H}[part]
+				for i := range len(y.Y) {
+					A.Set(i, 2, math.Copysign(1.7e308, float64(i%2)-0.5))
+				}
+				_, err := mm.FitMulti(ctx, Data{X: X, H: H}, y, extra)
+				if err == nil {
+					t.Errorf("FitMulti accepted a column of %s whose deviations overflow", part)
+				} else if msg := err.Error(); !strings.Contains(msg, part+": column 2") && !strings.Contains(msg, "column 2 of "+part) {
+					t.Errorf("FitMulti with a column of %s whose deviations overflow: %q does not name %s's column 2", part, msg, part)
+				}
+			}
 		})
+	}
+}
+
+// multiExtra returns the Extra mm needs on TestMultiConformance's problem:
+// the test inputs as Extra.Unlabelled for a transductive binary method, a
+// labelled held-out sample (class indices) as Extra.Oracle for an oracle.
+func multiExtra(mm MultiMethod, test Data) Extra {
+	extra := Extra{Seed: 1}
+	if o, ok := mm.(OneVsRest); ok && o.Binary.Needs().Unlabelled {
+		extra.Unlabelled = &Data{X: test.X, H: test.H}
+	}
+	if o, ok := mm.(OneVsRest); ok && o.Binary.Needs().Oracle {
+		_, _, ot, oy := multiProblem(6, 3, 3, 4, 6, 4)
+		extra.Oracle = &Data{X: ot.X, H: ot.H, Y: make([]float64, len(oy))}
+		for i, k := range oy {
+			extra.Oracle.Y[i] = float64(k)
+		}
+	}
+	return extra
+}
+
+// checkMultiContexts is checkCancelled and the nil-context check of
+// checkBadInputs for a multi-class method: FitMulti with a nil context
+// panics saying so; with a context done before it starts, or cancelled at
+// the first, a middle or the last read of its training matrices, it returns
+// the context's error, wrapped once and naming the method, and a nil
+// MultiModel (not an interface holding a nil pointer). Before the fix the
+// native methods without a solver (nearest-mean, simpleshot,
+// nearest-neighbour) ignored the context and returned a model, and
+// multinomial-logistic returned a bare "context canceled" with a non-nil
+// MultiModel.
+func checkMultiContexts(t *testing.T, name string, mm MultiMethod, train Data, y ClassLabels, extra Extra) {
+	func() {
+		defer func() {
+			if msg := fmt.Sprint(recover()); !strings.Contains(msg, "nil context.Context") {
+				t.Errorf("FitMulti with a nil context: panic %q, want one that names the nil context.Context", msg)
+			}
+		}()
+		mm.FitMulti(nil, train, y, extra) //nolint:staticcheck // the nil context is the case under test
+	}()
+	check := func(what string, model MultiModel, err error) {
+		t.Helper()
+		switch {
+		case !errors.Is(err, context.Canceled):
+			t.Errorf("FitMulti %s: %v, want context.Canceled", what, err)
+		case model != nil:
+			t.Errorf("FitMulti %s: a %T model with the error", what, model)
+		case !strings.Contains(err.Error(), name):
+			t.Errorf("FitMulti %s: error %q does not name the method", what, err)
+		case name != greedytl.BaseMethod:
+			// (errtest reads the method name "greedytl" after
+			// "method: " as the root package's prefix.)
+			if err := errtest.OnePrefix(err.Error()); err != nil {
+				t.Errorf("FitMulti %s: %v", what, err)
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	model, err := mm.FitMulti(ctx, train, y, extra)
+	check("with a cancelled context", model, err)
+
+	fitCancelledAt := func(at int64) (MultiModel, error, int64) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		reads := new(atomic.Int64)
+		wrap := func(a mat.Matrix) mat.Matrix { return cancellingMatrix{m: a, reads: reads, at: at, cancel: cancel} }
+		model, err := mm.FitMulti(ctx, Data{X: wrap(train.X), H: wrap(train.H)}, y, extra)
+		return model, err, reads.Load()
+	}
+	if _, err, _ := fitCancelledAt(-1); err != nil {
+		t.Fatalf("FitMulti: %v", err)
+	}
+	_, _, total := fitCancelledAt(-1)
+	for _, at := range []int64{1, total / 2, total} {
+		model, err, _ := fitCancelledAt(at)
+		check(fmt.Sprintf("cancelled at read %d of %d", at, total), model, err)
 	}
 }

@@ -62,9 +62,12 @@ type multiEncoder interface {
 // (docs/design.md, "Multi-class model files"), recording in the header's
 // "sources" member the sources directory its source scores are computed
 // from (nil: none). Numbers are written so that they read back exactly. It
-// returns an error when m is not a model of this package, holds a
+// returns an error when m is not a model of this package, is nil, holds a
 // non-finite number, or w fails.
 func WriteMulti(w io.Writer, m MultiModel, sources *source.ID) error {
+	if err := nilModel(m, "MultiModel"); err != nil {
+		return err
+	}
 	doc, err := multiFileDocument(m, sources)
 	if err == nil {
 		err = modelfile.Write(w, doc)
@@ -255,8 +258,12 @@ func normaliseRows(Z *mat.Dense, d int, norm string) {
 	}
 }
 
-// Scores returns W·z + B for every row of d.
+// Scores returns W·z + B for every row of d, and an error for a nil
+// *LinearMulti.
 func (l *LinearMulti) Scores(d Data) (*mat.Dense, error) {
+	if l == nil {
+		return nil, fmt.Errorf("method: predict: nil *LinearMulti")
+	}
 	Z, err := l.s.transform(d)
 	if err != nil {
 		return nil, err

@@ -87,11 +87,14 @@ type nearestMean struct{}
 func (nearestMean) Name() string { return "nearest-mean" }
 
 // FitMulti fits the class means.
-func (nm nearestMean) FitMulti(_ context.Context, train Data, y ClassLabels, _ Extra) (MultiModel, error) {
-	s, Z, err := fitMultiBlocks(train, y, standardize.Fit)
-	if err != nil {
-		return nil, err
-	}
+func (nm nearestMean) FitMulti(ctx context.Context, train Data, y ClassLabels, _ Extra) (MultiModel, error) {
+	return fitMultiScaled(ctx, nm.Name(), train, y, standardize.Fit, func(s blockScaler, Z *mat.Dense) (MultiModel, error) {
+		return nm.fit(s, Z, y), nil
+	})
+}
+
+// fit returns the model of the class means of Z's rows.
+func (nm nearestMean) fit(s blockScaler, Z *mat.Dense, y ClassLabels) MultiModel {
 	mu := classMeans(Z, y)
 	K, _ := mu.Dims()
 	w := mat.NewDense(K, Z.RawMatrix().Cols, nil)
@@ -101,7 +104,7 @@ func (nm nearestMean) FitMulti(_ context.Context, train Data, y ClassLabels, _ E
 		row := mu.RawRowView(k)
 		b[k] = -mat.Dot(mat.NewVecDense(len(row), row), mat.NewVecDense(len(row), row))
 	}
-	return &LinearMulti{multiBase: multiBase{nm.Name(), slices.Clone(y.Names), map[string]float64{}}, s: s, w: w, b: b}, nil
+	return &LinearMulti{multiBase: multiBase{nm.Name(), slices.Clone(y.Names), map[string]float64{}}, s: s, w: w, b: b}
 }
 
 // nearestNeighbour is the method "nearest-neighbour": 1-NN, Euclidean on
@@ -114,13 +117,11 @@ type nearestNeighbour struct{}
 func (nearestNeighbour) Name() string { return "nearest-neighbour" }
 
 // FitMulti keeps the standardised training rows.
-func (nn nearestNeighbour) FitMulti(_ context.Context, train Data, y ClassLabels, _ Extra) (MultiModel, error) {
-	s, Z, err := fitMultiBlocks(train, y, standardize.Fit)
-	if err != nil {
-		return nil, err
-	}
-	return &nearestNeighbourModel{multiBase: multiBase{nn.Name(), slices.Clone(y.Names), map[string]float64{}}, s: s,
-		rows: Z, class: slices.Clone(y.Y)}, nil
+func (nn nearestNeighbour) FitMulti(ctx context.Context, train Data, y ClassLabels, _ Extra) (MultiModel, error) {
+	return fitMultiScaled(ctx, nn.Name(), train, y, standardize.Fit, func(s blockScaler, Z *mat.Dense) (MultiModel, error) {
+		return &nearestNeighbourModel{multiBase: multiBase{nn.Name(), slices.Clone(y.Names), map[string]float64{}}, s: s,
+			rows: Z, class: slices.Clone(y.Y)}, nil
+	})
 }
 
 // simpleShot is the method "simpleshot" (Wang et al., SimpleShot, 2019):
@@ -136,17 +137,15 @@ type simpleShot struct{}
 func (simpleShot) Name() string { return "simpleshot" }
 
 // FitMulti fits the centroids of the normalised rows.
-func (ss simpleShot) FitMulti(_ context.Context, train Data, y ClassLabels, _ Extra) (MultiModel, error) {
-	s, Z, err := fitMultiBlocks(train, y, standardize.Fit)
-	if err != nil {
-		return nil, err
-	}
-	m, _ := Z.Dims()
-	for i := 0; i < m; i++ {
-		normaliseRow(Z.RawRowView(i))
-	}
-	return &centroidCosineModel{multiBase: multiBase{ss.Name(), slices.Clone(y.Names), map[string]float64{}}, s: s,
-		centroids: classMeans(Z, y)}, nil
+func (ss simpleShot) FitMulti(ctx context.Context, train Data, y ClassLabels, _ Extra) (MultiModel, error) {
+	return fitMultiScaled(ctx, ss.Name(), train, y, standardize.Fit, func(s blockScaler, Z *mat.Dense) (MultiModel, error) {
+		m, _ := Z.Dims()
+		for i := 0; i < m; i++ {
+			normaliseRow(Z.RawRowView(i))
+		}
+		return &centroidCosineModel{multiBase: multiBase{ss.Name(), slices.Clone(y.Names), map[string]float64{}}, s: s,
+			centroids: classMeans(Z, y)}, nil
+	})
 }
 
 // greedyNWay is the method "greedytl-nway", the recommended method for
@@ -199,13 +198,17 @@ func (greedyNWay) Name() string { return "greedytl-nway" }
 
 // FitMulti fits the members and averages them.
 func (g greedyNWay) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error) {
-	s, Z, err := fitMultiBlocks(train, y, standardize.FitModerated)
-	if err != nil {
-		return nil, err
-	}
+	return fitMultiScaled(ctx, g.Name(), train, y, standardize.FitModerated, func(s blockScaler, Z *mat.Dense) (MultiModel, error) {
+		return g.fit(ctx, s, Z, y, extra.Seed)
+	})
+}
+
+// fit fits the members on Z, the [X, H] standardised by s, and averages
+// them.
+func (g greedyNWay) fit(ctx context.Context, s blockScaler, Z *mat.Dense, y ClassLabels, seed uint64) (MultiModel, error) {
 	e := &ensembleModel{multiBase: multiBase{g.Name(), slices.Clone(y.Names), map[string]float64{}}}
 	if d, n := s.dims(); d == 0 || n == 0 {
-		rows, err := fitNormalised(ctx, s, Z, y, extra.Seed, NormaliseRows, false)
+		rows, err := fitNormalised(ctx, s, Z, y, seed, NormaliseRows, false)
 		if err != nil {
 			return nil, err
 		}
@@ -213,11 +216,11 @@ func (g greedyNWay) FitMulti(ctx context.Context, train Data, y ClassLabels, ext
 		e.hyper["C_rows"] = rows.hyper["C"]
 		return e, nil
 	}
-	features, err := fitNormalised(ctx, s, Z, y, extra.Seed, NormaliseBlocks, true)
+	features, err := fitNormalised(ctx, s, Z, y, seed, NormaliseBlocks, true)
 	if err != nil {
 		return nil, err
 	}
-	blocks, err := fitNormalised(ctx, s, Z, y, extra.Seed, NormaliseBlocks, false)
+	blocks, err := fitNormalised(ctx, s, Z, y, seed, NormaliseBlocks, false)
 	if err != nil {
 		return nil, err
 	}

@@ -77,11 +77,13 @@ func (multinomialLogistic) Name() string { return "multinomial-logistic" }
 
 // FitMulti fits the model (see multinomialLogistic).
 func (ml multinomialLogistic) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error) {
-	s, Z, err := fitMultiBlocks(train, y, standardize.Fit)
-	if err != nil {
-		return nil, err
-	}
-	return fitMultinomialModel(ctx, ml.Name(), s, Z, y, extra.Seed, 0)
+	return fitMultiScaled(ctx, ml.Name(), train, y, standardize.Fit, func(s blockScaler, Z *mat.Dense) (MultiModel, error) {
+		l, err := fitMultinomialModel(ctx, ml.Name(), s, Z, y, extra.Seed, 0)
+		if err != nil {
+			return nil, err // not l: a nil *LinearMulti in a MultiModel is not nil
+		}
+		return l, nil
+	})
 }
 
 // fitMultinomialModel fits the multinomial logistic model on the columns

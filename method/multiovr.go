@@ -39,6 +39,15 @@ func (o OneVsRest) Name() string { return o.Binary.Name() }
 
 // FitMulti fits one binary model per class (see OneVsRest).
 func (o OneVsRest) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error) {
+	name := "one-vs-rest"
+	if o.Binary != nil {
+		name = o.Binary.Name()
+	}
+	return fitMultiChecked(ctx, name, func() (MultiModel, error) { return o.fit(ctx, train, y, extra) })
+}
+
+// fit is FitMulti's work.
+func (o OneVsRest) fit(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error) {
 	if o.Binary == nil {
 		return nil, fmt.Errorf("method: one-vs-rest without a binary method")
 	}

@@ -67,8 +67,11 @@ func (g *greedyModel) Selected() (Selection, bool) {
 }
 
 // Selected returns the columns of non-zero weight, by decreasing |weight|
-// (features first on ties, then by index).
+// (features first on ties, then by index); ok is false for a nil *Linear.
 func (l *Linear) Selected() (Selection, bool) {
+	if l == nil {
+		return Selection{}, false
+	}
 	s := Selection{NumFeatures: len(l.WX), NumSources: len(l.WH)}
 	for _, part := range []struct {
 		source bool

@@ -70,6 +70,13 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (resu
 		return nil, err
 	}
 	defer endFit(ctx, "stacked-logistic", &result, &err)
+	// The model's standardisation, fitted first so that a column that
+	// cannot be standardised is named by its matrix and index (the folds
+	// standardise the columns of [X, H], whose indices run on into H's).
+	sx, sh := standardize.Fit(train.X), standardize.Fit(train.H)
+	if _, err := standardisedColumns(sx, sh, train); err != nil {
+		return nil, err
+	}
 	raw := concatColumns(dense(train.X), dense(train.H))
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -128,8 +135,8 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (resu
 	runs.add(converged)
 	lin := &Linear{
 		Name:  "stacked-logistic",
-		X:     standardize.Fit(train.X),
-		H:     standardize.Fit(train.H),
+		X:     sx,
+		H:     sh,
 		WX:    slices.Clone(w[:d]),
 		WH:    slices.Clone(w[d : d+n]),
 		B:     w[d+n],

@@ -44,9 +44,12 @@ func BalancedAccuracy(scores, y []float64) (float64, error) {
 // 0 … K−1): it returns the accuracy (the fraction of pred equal to y), the
 // balanced accuracy (the mean, over the classes present in y, of their
 // recall) and the confusion matrix (conf[t][p] counts the examples of true
-// class t predicted p). It returns an error when the lengths differ, y is
-// empty or an index is out of range.
+// class t predicted p). It returns an error when K < 1, the lengths differ,
+// y is empty or an index is out of range.
 func ClassAccuracy(pred, y []int, K int) (acc, balanced float64, conf [][]int, err error) {
+	if K < 1 {
+		return 0, 0, nil, fmt.Errorf("metric: %d classes, want at least one", K)
+	}
 	if len(pred) != len(y) {
 		return 0, 0, nil, fmt.Errorf("metric: %d predictions for %d labels", len(pred), len(y))
 	}

@@ -52,4 +52,21 @@ func TestClassAccuracy(t *testing.T) {
 			t.Errorf("predictions %v for labels %v: no error", bad[0], bad[1])
 		}
 	}
+	// A class count below one is an error, not a panic (make of a
+	// negative length) or an error blaming the example.
+	for _, tc := range []struct {
+		K    int
+		want string
+	}{{0, "metric: 0 classes, want at least one"}, {-1, "metric: -1 classes, want at least one"}} {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("K = %d: panic %v", tc.K, r)
+				}
+			}()
+			if _, _, _, err := ClassAccuracy([]int{0}, []int{0}, tc.K); err == nil || err.Error() != tc.want {
+				t.Errorf("K = %d: %v, want %q", tc.K, err, tc.want)
+			}
+		}()
+	}
 }

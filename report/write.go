@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -31,8 +32,12 @@ type Options struct {
 // the data) as PNG and SVG files, and report.md and report.html as opts
 // says. Every file is written atomically, the documents after the figures
 // they show. Write returns the paths written (on an error, those written
-// before it); nothing is written when drawing a figure fails.
+// before it); nothing is written when drawing a figure fails, or when res
+// is nil.
 func Write(dir string, res *Results, opts Options) ([]string, error) {
+	if res == nil {
+		return nil, errors.New("report: no results to write (nil *Results)")
+	}
 	doc, figs, err := build(res)
 	if err != nil {
 		return nil, err

@@ -341,3 +341,21 @@ func BenchmarkReportCLINCSize(b *testing.B) {
 		}
 	}
 }
+
+// TestWriteNil: Write of no results is an error that says so and writes
+// nothing (it dereferenced the nil *Results).
+func TestWriteNil(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "report")
+	defer func() {
+		if r := recover(); r != nil {
+			t.Errorf("Write(nil): panic %v", r)
+		}
+	}()
+	paths, err := Write(dir, nil, Options{Markdown: true, HTML: true})
+	if err == nil || !strings.Contains(err.Error(), "nil *Results") || paths != nil {
+		t.Errorf("Write(nil) = %v, %v; want no paths and an error naming the nil *Results", paths, err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("Write(nil) created %s (%v)", dir, err)
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/sparse"
+	"github.com/greedytl/greedytl/standardize"
 )
 
 // Set is an ordered set of linear source hypotheses h_j(x) = w_jᵀx + b_j.
@@ -129,6 +130,15 @@ func ReadModelFiles(paths ...string) (*Set, error) {
 	return NewSet(names, models)
 }
 
+// built returns an error for a nil or zero Set (one not built by NewSet,
+// ReadModelFiles or LoadDir), which has no sources to score with.
+func (s *Set) built() error {
+	if s == nil || len(s.models) == 0 {
+		return errors.New("source: a Set not built by NewSet, ReadModelFiles or LoadDir")
+	}
+	return nil
+}
+
 // Len returns the number of sources.
 func (s *Set) Len() int { return len(s.models) }
 
@@ -173,9 +183,16 @@ func (s *Set) Subset(idx []int) *Set {
 // Columns of X beyond a model's NrFeature are ignored, as liblinear does.
 //
 // It returns an error naming the source when X has fewer columns than a
-// source's model has features, when X has no rows, and when a score is not
-// finite (X held NaN or infinite values, or the product overflowed).
+// source's model has features, when X is nil or has no rows, when s was not
+// built by NewSet, ReadModelFiles or LoadDir, and when a score is not finite
+// (X held NaN or infinite values, or the product overflowed).
 func (s *Set) Scores(X mat.Matrix) (*mat.Dense, error) {
+	if err := s.built(); err != nil {
+		return nil, err
+	}
+	if standardize.Absent(X) {
+		return nil, errors.New("source: no examples to score (X is nil or empty)")
+	}
 	r, c := X.Dims()
 	if r == 0 {
 		return nil, errors.New("source: no examples to score")
@@ -228,9 +245,16 @@ func leadingColumns(X mat.Matrix, d int) mat.Matrix {
 // ScoresCSR is Scores for sparse rows. As in liblinear-predict, X may have
 // fewer columns than the models have features (an svmlight file only
 // bounds its column count by the largest index present): absent features
-// are zero. It returns an error when X is malformed or has no rows, and when
-// a score is not finite.
+// are zero. It returns an error when X is nil, malformed or has no rows,
+// when s was not built by NewSet, ReadModelFiles or LoadDir, and when a
+// score is not finite.
 func (s *Set) ScoresCSR(X *sparse.CSR) (*mat.Dense, error) {
+	if err := s.built(); err != nil {
+		return nil, err
+	}
+	if X == nil {
+		return nil, errors.New("source: no examples to score (X is nil)")
+	}
 	if err := X.Check(); err != nil {
 		return nil, fmt.Errorf("source: %w", err)
 	}

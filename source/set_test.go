@@ -176,6 +176,32 @@ func TestScoresErrors(t *testing.T) {
 	if _, err := s.ScoresCSR(sparse.FromDense(nan)); err == nil || !strings.Contains(err.Error(), "NaN") {
 		t.Errorf("ScoresCSR with NaN: error %v", err)
 	}
+	// Absent examples and a Set not built by NewSet: errors, not the
+	// nil-pointer (and gonum zero-length) panics they were.
+	x := randomDense(rng, 4, 7)
+	for _, tc := range []struct {
+		name string
+		call func() error
+		want string
+	}{
+		{"Scores of nil", func() error { _, err := s.Scores(nil); return err }, "X is nil"},
+		{"Scores of a nil *mat.Dense", func() error { _, err := s.Scores((*mat.Dense)(nil)); return err }, "X is nil"},
+		{"ScoresCSR of nil", func() error { _, err := s.ScoresCSR(nil); return err }, "X is nil"},
+		{"a nil Set's Scores", func() error { _, err := (*Set)(nil).Scores(x); return err }, "not built by NewSet"},
+		{"the zero Set's Scores", func() error { _, err := (&Set{}).Scores(x); return err }, "not built by NewSet"},
+		{"the zero Set's ScoresCSR", func() error { _, err := (&Set{}).ScoresCSR(sparse.FromDense(x)); return err }, "not built by NewSet"},
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s: panic %v", tc.name, r)
+				}
+			}()
+			if err := tc.call(); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+			}
+		}()
+	}
 }
 
 func TestNewSetErrors(t *testing.T) {
