@@ -203,6 +203,33 @@ func TestLabelsHeader(t *testing.T) {
 	}
 }
 
+// TestLabelsHeaderHint: a header above three or more classes of names
+// ("species") is a value seen once, which auto cannot tell from a class of
+// one example, so the file has one label more than the rows: the message
+// says that --labels-header yes reads it as a header, and with it the fit
+// succeeds. A file of one label too many whose first value is a class seen
+// again gets no such hint.
+func TestLabelsHeaderHint(t *testing.T) {
+	dir := t.TempDir()
+	X := mat.NewDense(5, 2, []float64{0, 1, 1, 0, 1, 1, 2, 0, 0, 2})
+	x := writeNPY(t, dir, "X.npy", X)
+	y := writeText(t, dir, "y.txt", "species\ncat\ncat\ndog\ndog\nowl\n")
+	code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--labels", y, "--out", filepath.Join(dir, "m.json"))
+	want := "greedytl: " + y + ` has 6 labels but the inputs have 5 rows (if its first line, "species", is a header: --labels-header yes)` + "\n"
+	if code != 2 || stderr != want {
+		t.Errorf("fit: exit %d, stderr %q; want 2, %q", code, stderr, want)
+	}
+	if code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--labels", y, "--labels-header", "yes", "--out", filepath.Join(dir, "m.json")); code != 0 {
+		t.Errorf("fit --labels-header yes: exit %d: %s", code, stderr)
+	}
+	extra := writeText(t, dir, "extra.txt", "cat\ncat\ndog\ndog\nowl\nowl\n")
+	code, _, stderr = cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--labels", extra, "--out", filepath.Join(dir, "m.json"))
+	want = "greedytl: " + extra + " has 6 labels but the inputs have 5 rows\n"
+	if code != 2 || stderr != want {
+		t.Errorf("fit: exit %d, stderr %q; want 2, %q", code, stderr, want)
+	}
+}
+
 // TestMultiIgnoredFlags: flags that cannot apply are input errors (exit 2,
 // nothing written) rather than silently ignored: --positive with a method
 // that fits several classes at once (even naming no label of the file) and
