@@ -535,3 +535,21 @@ func TestFitJSONNeedsOut(t *testing.T) {
 		}
 	}
 }
+
+// TestRootHelpNamesMultiClassLabels: "greedytl help", the first page a new
+// user reads, describes labels as fit takes them: fit takes three classes
+// of names (checked here), so the help must not say that labels are of two
+// classes only (it said "{-1,+1}, {0,1}, or any two values with --positive").
+func TestRootHelpNamesMultiClassLabels(t *testing.T) {
+	dir := t.TempDir()
+	X := mat.NewDense(6, 2, []float64{0, 1, 1, 0, 1, 1, 2, 0, 0, 2, 2, 2})
+	x := writeNPY(t, dir, "X.npy", X)
+	y := writeText(t, dir, "y.txt", "cat\ncat\ndog\ndog\nowl\nowl\n")
+	if code, _, stderr := cli(t, "", "fit", "--features", x, "--labels", y, "--out", filepath.Join(dir, "m.json")); code != 0 {
+		t.Fatalf("fit of three classes: exit %d: %s", code, stderr)
+	}
+	code, out, _ := cli(t, "", "help")
+	if code != 0 || !strings.Contains(out, "three or more") {
+		t.Errorf("greedytl help: exit %d; its description of the labels does not mention three or more classes:\n%s", code, out)
+	}
+}

@@ -222,8 +222,10 @@ examples by selecting, greedily and with L2 regularisation, the few source
 classifiers and feature dimensions that help (GreedyTL; its randomised variant
 GreedyTL-59 scores 59 random candidates a step).
 
-Inputs: features X (m×d) and source scores H (m×n) as NumPy .npy or CSV, labels
-as .npy or a text/CSV file ({-1,+1}, {0,1}, or any two values with --positive).
+Inputs: features X (m×d) and source scores H (m×n) as NumPy .npy or CSV/TSV
+(train reads LIBSVM/svmlight), labels as .npy (numbers) or a text/CSV file, one
+per example: two classes ({-1,+1}, {0,1}, or any two values with --positive)
+or three or more, names or numbers, fitted as one model.
 
 Exit status: 0 on success, 2 on bad usage or bad input (the message names the
 file and the problem), 1 when the work failed otherwise (a write failed), and
