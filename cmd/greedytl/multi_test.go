@@ -110,6 +110,12 @@ func TestFitPredictMulti(t *testing.T) {
 	if total != 15 || float64(diag)/15 != ev.Accuracy {
 		t.Errorf("confusion matrix %v does not give the accuracy %v", ev.Confusion, ev.Accuracy)
 	}
+	// Without --out, as its help says, the classes go to standard output
+	// and the report to standard error.
+	_, out, stderr = cli(t, "", "predict", "--model", model, "--features", xt, "--source-scores", ht, "--labels", yt, "--json")
+	if rows := strings.Split(strings.TrimSpace(out), "\n"); len(rows) != 15 || json.Unmarshal([]byte(stderr), &ev) != nil {
+		t.Errorf("predict --json without --out: %d lines of classes on standard output (want 15), standard error %q (want the JSON report)", len(rows), stderr)
+	}
 	// --method: a native method and a binary one (one against the rest).
 	for _, m := range []string{"nearest-mean", "no-transfer"} {
 		if code, _, stderr := cli(t, "", "fit", "--method", m, "--features", x, "--source-scores", h, "--labels", y, "--out", filepath.Join(dir, m+".json")); code != 0 {
