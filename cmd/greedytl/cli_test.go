@@ -497,3 +497,27 @@ func TestPredictLiblinearLabels(t *testing.T) {
 	wantInputError(t, `--positive 2: `+model+` was fitted with "4" as the positive label`, "predict", "--model", model, "--features", X, "--labels", y, "--positive", "2")
 	wantInputError(t, `pm.txt: label "-1" is not one of the labels `+model+` was fitted on (positive "4", negative "2")`, "predict", "--model", model, "--features", X, "--labels", pm)
 }
+
+// TestHelpUnknownTopic: "greedytl help TOPIC" shows TOPIC's help, and a
+// TOPIC that is no command is a usage error (exit 2) naming it, with a
+// suggestion, as "greedytl TOPIC" is; cobra's help command showed the
+// root's help with status 0 for it ("greedytl help fitt").
+func TestHelpUnknownTopic(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stdout string // a prefix of standard output
+		stderr string
+	}{
+		{[]string{"help"}, 0, "greedytl learns", ""},
+		{[]string{"help", "fit"}, 0, "Fit trains", ""},
+		{[]string{"help", "completion", "bash"}, 0, "Generate", ""},
+		{[]string{"help", "fitt"}, 2, "", `greedytl: no help topic: "greedytl" has no command "fitt"; did you mean "fit"? (see 'greedytl --help')` + "\n"},
+		{[]string{"help", "fit", "extra"}, 2, "", `greedytl: no help topic: "greedytl fit" has no command "extra" (see 'greedytl --help')` + "\n"},
+	} {
+		code, stdout, stderr := cli(t, "", tc.args...)
+		if code != tc.code || !strings.HasPrefix(stdout, tc.stdout) || stderr != tc.stderr {
+			t.Errorf("%v: exit %d, stdout %.40q, stderr %q; want %d, %q…, %q", tc.args, code, stdout, stderr, tc.code, tc.stdout, tc.stderr)
+		}
+	}
+}

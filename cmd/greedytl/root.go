@@ -270,6 +270,26 @@ spares them; nohup's SIGHUP is never caught).`,
 	for _, c := range root.Commands() {
 		c.Args = wrapArgs(c.Args)
 	}
+	// "greedytl help TOPIC" for a TOPIC that is no command is a usage error:
+	// cobra's help command finds the root for it (the root takes arguments,
+	// above) and showed the root's help with status 0.
+	root.InitDefaultHelpCmd()
+	if h, _, err := root.Find([]string{"help"}); err == nil && h != root {
+		h.Args = func(c *cobra.Command, args []string) error {
+			cmd, rest, err := c.Root().Find(args)
+			if err == nil && len(rest) == 0 {
+				return nil
+			}
+			if cmd == nil || len(rest) == 0 {
+				cmd, rest = c.Root(), args
+			}
+			e := fmt.Errorf("no help topic: %q has no command %q", cmd.CommandPath(), rest[0])
+			if sugg := cmd.SuggestionsFor(rest[0]); len(sugg) > 0 {
+				e = fmt.Errorf("%w; did you mean %q?", e, sugg[0])
+			}
+			return usage(c.Root(), e)
+		}
+	}
 	return root
 }
 
