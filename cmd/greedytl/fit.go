@@ -150,7 +150,7 @@ class-balanced leave-one-out on the training set):
 	o.unlabelled.labelSettings, o.oracle.labelSettings = o.data.labelSettings, o.data.labelSettings
 	c.Flags().StringVar(&o.oracle.labels, "oracle-labels", "", "held-out labels for the oracle best-source, of the training classes (with three or more classes, each class's oracle chooses its source on them, that class against the rest; - for stdin)")
 	fl := c.Flags()
-	fl.StringVar(&o.method, "method", "greedytl-auto", "the method (default: the recommended greedytl-auto; greedytl is the paper's): "+strings.Join(method.Names(), ", "))
+	fl.StringVar(&o.method, "method", "greedytl-auto", "the method (default: the recommended greedytl-auto, and greedytl-nway for three or more classes; greedytl is the paper's): "+strings.Join(method.Names(), ", ")+"; for three or more classes also "+strings.Join(nativeMultiNames(), ", "))
 	fl.Var(&o.lambda, "lambda", "ridge regularisation λ > 0, or auto (leave-one-out over 1e-4…1e4)")
 	fl.Float64Var(&o.delta, "delta", def.Delta, "stop when the mean regularised error improves by less than this")
 	fl.IntVar(&o.maxK, "max-k", 0, "select at most this many columns (0: no limit)")

@@ -9,7 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/method"
 )
 
 // multiFiles writes a 3-class sample (class names in labels.txt, 4 a class
@@ -557,5 +560,30 @@ func TestRootHelpNamesMultiClassLabels(t *testing.T) {
 	code, out, _ := cli(t, "", "help")
 	if code != 0 || !strings.Contains(out, "three or more") {
 		t.Errorf("greedytl help: exit %d; its description of the labels does not mention three or more classes:\n%s", code, out)
+	}
+}
+
+// TestFitMethodFlagNamesEveryMethod: fit's --method flag lists every method
+// fit accepts, the native multi-class ones too (it listed only the binary
+// ones and gave greedytl-auto as the default whatever the labels), and
+// each name it lists is accepted.
+func TestFitMethodFlagNamesEveryMethod(t *testing.T) {
+	var fit *cobra.Command
+	for _, c := range newRootCmd(&streams{}).Commands() {
+		if c.Name() == "fit" {
+			fit = c
+		}
+	}
+	usage := fit.Flags().Lookup("method").Usage
+	for _, n := range method.MultiNames() {
+		if !strings.Contains(usage, n) {
+			t.Errorf("fit --method's help does not name %s: %q", n, usage)
+		}
+		if _, err := method.NewMulti(n); err != nil {
+			t.Errorf("%s: %v", n, err)
+		}
+	}
+	if !strings.Contains(usage, method.RecommendedMulti+" for three or more classes") {
+		t.Errorf("fit --method's help does not give the default for three or more classes, %s: %q", method.RecommendedMulti, usage)
 	}
 }
