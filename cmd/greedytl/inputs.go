@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -379,8 +378,16 @@ func labelCountError(path string, cls *dataset.Classes, m int) error {
 	msg := fmt.Sprintf("%s has %d labels but the inputs have %d rows", displayName(path), len(cls.Y), m)
 	if h, ok := cls.Header(); ok {
 		msg += fmt.Sprintf(" (its first line, %q, was read as a header: --labels-header no reads it as a label)", h)
-	} else if len(cls.Y) == m+1 && !slices.Contains(cls.Y[1:], cls.Y[0]) {
-		msg += fmt.Sprintf(" (if its first line, %q, is a header: --labels-header yes)", cls.Names[cls.Y[0]])
+	} else if len(cls.Y) == m+1 {
+		seen := 0
+		for _, k := range cls.Y {
+			if k == cls.Y[0] {
+				seen++
+			}
+		}
+		if seen == 1 {
+			msg += fmt.Sprintf(" (if its first line, %q, is a header: --labels-header yes)", cls.Names[cls.Y[0]])
+		}
 	}
 	return badInputf("%s", msg)
 }
