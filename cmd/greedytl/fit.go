@@ -369,6 +369,12 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	}
 	y, pos, neg, err := cls.Binary(o.data.positive)
 	if err != nil {
+		if o.data.positive == "" && len(cls.Names) == 2 {
+			// Two names, neither of which is the positive class by itself:
+			// the flag, with the names in the message's order (the file's).
+			first := cls.Y[0]
+			return badInputf("%w (--positive %s or --positive %s)", err, cls.Names[first], cls.Names[1-first])
+		}
 		return badInput(err)
 	}
 	extra := method.Extra{Seed: o.seed}

@@ -239,6 +239,23 @@ func TestLabelsHeaderHint(t *testing.T) {
 	}
 }
 
+// TestFitTwoNamesNeedPositive: labels of two names, neither of which is the
+// positive class by itself, are refused naming the flag that says which is
+// (the message said "name the positive one" without the flag), and the
+// flag then fits.
+func TestFitTwoNamesNeedPositive(t *testing.T) {
+	dir := t.TempDir()
+	x := writeNPY(t, dir, "X.npy", mat.NewDense(4, 1, []float64{0, 1, 2, 3}))
+	y := writeText(t, dir, "y.txt", "owl\ncat\nowl\ncat\n")
+	code, _, stderr := cli(t, "", "fit", "--features", x, "--labels", y, "--out", filepath.Join(dir, "m.json"))
+	if want := `labels are "owl", "cat": name the positive one (--positive owl or --positive cat)`; code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("fit: exit %d, stderr %q; want 2 and %q", code, stderr, want)
+	}
+	if code, _, stderr := cli(t, "", "fit", "--features", x, "--labels", y, "--positive", "owl", "--out", filepath.Join(dir, "m.json")); code != 0 {
+		t.Errorf("fit --positive owl: exit %d: %s", code, stderr)
+	}
+}
+
 // TestMultiIgnoredFlags: flags that cannot apply are input errors (exit 2,
 // nothing written) rather than silently ignored: --positive with a method
 // that fits several classes at once (even naming no label of the file) and
