@@ -12,6 +12,12 @@
 //	model, err := greedytl.Fit(ctx, X, H, y, greedytl.DefaultOptions())
 //	scores, err := model.Predict(Xtest, Htest) // classify by sign
 //
+// The command's default method, greedytl-auto, every baseline of the paper
+// and the multi-class methods (greedytl-nway for three or more classes) are
+// in package method, by the names greedytl fit --method takes:
+// method.New("greedytl-auto") and method.NewMulti("greedytl-nway"); package
+// dataset reads the command's files (ReadMatrix, ReadLabels, ReadClasses).
+//
 // # Standardisation
 //
 // Every candidate column is standardised with its training mean and

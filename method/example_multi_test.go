@@ -33,3 +33,30 @@ func ExampleNewMulti() {
 	// large
 	// small
 }
+
+// ExampleNew fits greedytl-auto, the method greedytl fit uses by default for
+// two classes, to six labelled examples (two features, one source score)
+// and scores two new rows: a positive score is the positive class (+1).
+func ExampleNew() {
+	X := mat.NewDense(6, 2, []float64{1, 0.2, 0.9, 0.1, 1.1, 0.3, 0, 0.2, 0.1, 0.3, -0.1, 0.1})
+	H := mat.NewDense(6, 1, []float64{2, 1.5, 1.8, -1, -1.2, -0.8})
+	y := []float64{1, 1, 1, -1, -1, -1}
+	m, err := method.New("greedytl-auto")
+	if err != nil {
+		panic(err)
+	}
+	model, err := m.Fit(context.Background(), method.Data{X: X, H: H, Y: y}, method.Extra{})
+	if err != nil {
+		panic(err)
+	}
+	scores, err := model.Predict(method.Data{X: mat.NewDense(2, 2, []float64{1, 0.2, 0, 0.2}), H: mat.NewDense(2, 1, []float64{1.6, -1})})
+	if err != nil {
+		panic(err)
+	}
+	for _, s := range scores {
+		fmt.Println(s > 0)
+	}
+	// Output:
+	// true
+	// false
+}

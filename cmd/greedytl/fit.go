@@ -150,7 +150,7 @@ class-balanced leave-one-out on the training set):
 	o.unlabelled.labelSettings, o.oracle.labelSettings = o.data.labelSettings, o.data.labelSettings
 	c.Flags().StringVar(&o.oracle.labels, "oracle-labels", "", "held-out labels for the oracle best-source, of the training classes (with three or more classes, each class's oracle chooses its source on them, that class against the rest; - for stdin)")
 	fl := c.Flags()
-	fl.StringVar(&o.method, "method", "greedytl-auto", "the method (default: the recommended greedytl-auto; greedytl is the paper's): "+strings.Join(method.Names(), ", "))
+	fl.StringVar(&o.method, "method", "greedytl-auto", "the method (default: the recommended greedytl-auto, and greedytl-nway for three or more classes; greedytl is the paper's): "+strings.Join(method.Names(), ", ")+"; for three or more classes also "+strings.Join(nativeMultiNames(), ", "))
 	fl.Var(&o.lambda, "lambda", "ridge regularisation λ > 0, or auto (leave-one-out over 1e-4…1e4)")
 	fl.Float64Var(&o.delta, "delta", def.Delta, "stop when the mean regularised error improves by less than this")
 	fl.IntVar(&o.maxK, "max-k", 0, "select at most this many columns (0: no limit)")
@@ -369,6 +369,12 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	}
 	y, pos, neg, err := cls.Binary(o.data.positive)
 	if err != nil {
+		if o.data.positive == "" && len(cls.Names) == 2 {
+			// Two names, neither of which is the positive class by itself:
+			// the flag, with the names in the message's order (the file's).
+			first := cls.Y[0]
+			return badInputf("%w (--positive %s or --positive %s)", err, cls.Names[first], cls.Names[1-first])
+		}
 		return badInput(err)
 	}
 	extra := method.Extra{Seed: o.seed}

@@ -370,11 +370,24 @@ func (f *dataFlags) loadLabels(s *streams, m int) ([]float64, error) {
 
 // labelCountError is the input error for the label file path whose labels
 // cls are not one per row of m; it says when the file's first line was
-// read as a header (not a label), which --labels-header no changes.
+// read as a header (not a label), which --labels-header no changes, and,
+// when the file has one label too many and its first value occurs nowhere
+// else (a header that auto could not tell from a class, as "species"
+// above three classes of names), that --labels-header yes reads it as one.
 func labelCountError(path string, cls *dataset.Classes, m int) error {
 	msg := fmt.Sprintf("%s has %d labels but the inputs have %d rows", displayName(path), len(cls.Y), m)
 	if h, ok := cls.Header(); ok {
 		msg += fmt.Sprintf(" (its first line, %q, was read as a header: --labels-header no reads it as a label)", h)
+	} else if len(cls.Y) == m+1 {
+		seen := 0
+		for _, k := range cls.Y {
+			if k == cls.Y[0] {
+				seen++
+			}
+		}
+		if seen == 1 {
+			msg += fmt.Sprintf(" (if its first line, %q, is a header: --labels-header yes)", cls.Names[cls.Y[0]])
+		}
 	}
 	return badInputf("%s", msg)
 }

@@ -9,7 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/method"
 )
 
 // multiFiles writes a 3-class sample (class names in labels.txt, 4 a class
@@ -110,6 +113,12 @@ func TestFitPredictMulti(t *testing.T) {
 	if total != 15 || float64(diag)/15 != ev.Accuracy {
 		t.Errorf("confusion matrix %v does not give the accuracy %v", ev.Confusion, ev.Accuracy)
 	}
+	// Without --out, as its help says, the classes go to standard output
+	// and the report to standard error.
+	_, out, stderr = cli(t, "", "predict", "--model", model, "--features", xt, "--source-scores", ht, "--labels", yt, "--json")
+	if rows := strings.Split(strings.TrimSpace(out), "\n"); len(rows) != 15 || json.Unmarshal([]byte(stderr), &ev) != nil {
+		t.Errorf("predict --json without --out: %d lines of classes on standard output (want 15), standard error %q (want the JSON report)", len(rows), stderr)
+	}
 	// --method: a native method and a binary one (one against the rest).
 	for _, m := range []string{"nearest-mean", "no-transfer"} {
 		if code, _, stderr := cli(t, "", "fit", "--method", m, "--features", x, "--source-scores", h, "--labels", y, "--out", filepath.Join(dir, m+".json")); code != 0 {
@@ -200,6 +209,50 @@ func TestLabelsHeader(t *testing.T) {
 		if code != 0 || json.Unmarshal([]byte(out), &sum) != nil || strings.Join(sum.Classes, ",") != tc.classes {
 			t.Errorf("--labels-header %s: inspect exit %d (%s): classes %v, want %s", tc.header, code, stderr, sum.Classes, tc.classes)
 		}
+	}
+}
+
+// TestLabelsHeaderHint: a header above three or more classes of names
+// ("species") is a value seen once, which auto cannot tell from a class of
+// one example, so the file has one label more than the rows: the message
+// says that --labels-header yes reads it as a header, and with it the fit
+// succeeds. A file of one label too many whose first value is a class seen
+// again gets no such hint.
+func TestLabelsHeaderHint(t *testing.T) {
+	dir := t.TempDir()
+	X := mat.NewDense(5, 2, []float64{0, 1, 1, 0, 1, 1, 2, 0, 0, 2})
+	x := writeNPY(t, dir, "X.npy", X)
+	y := writeText(t, dir, "y.txt", "species\ncat\ncat\ndog\ndog\nowl\n")
+	code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--labels", y, "--out", filepath.Join(dir, "m.json"))
+	want := "greedytl: " + y + ` has 6 labels but the inputs have 5 rows (if its first line, "species", is a header: --labels-header yes)` + "\n"
+	if code != 2 || stderr != want {
+		t.Errorf("fit: exit %d, stderr %q; want 2, %q", code, stderr, want)
+	}
+	if code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--labels", y, "--labels-header", "yes", "--out", filepath.Join(dir, "m.json")); code != 0 {
+		t.Errorf("fit --labels-header yes: exit %d: %s", code, stderr)
+	}
+	extra := writeText(t, dir, "extra.txt", "cat\ncat\ndog\ndog\nowl\nowl\n")
+	code, _, stderr = cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--labels", extra, "--out", filepath.Join(dir, "m.json"))
+	want = "greedytl: " + extra + " has 6 labels but the inputs have 5 rows\n"
+	if code != 2 || stderr != want {
+		t.Errorf("fit: exit %d, stderr %q; want 2, %q", code, stderr, want)
+	}
+}
+
+// TestFitTwoNamesNeedPositive: labels of two names, neither of which is the
+// positive class by itself, are refused naming the flag that says which is
+// (the message said "name the positive one" without the flag), and the
+// flag then fits.
+func TestFitTwoNamesNeedPositive(t *testing.T) {
+	dir := t.TempDir()
+	x := writeNPY(t, dir, "X.npy", mat.NewDense(4, 1, []float64{0, 1, 2, 3}))
+	y := writeText(t, dir, "y.txt", "owl\ncat\nowl\ncat\n")
+	code, _, stderr := cli(t, "", "fit", "--features", x, "--labels", y, "--out", filepath.Join(dir, "m.json"))
+	if want := `labels are "owl", "cat": name the positive one (--positive owl or --positive cat)`; code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("fit: exit %d, stderr %q; want 2 and %q", code, stderr, want)
+	}
+	if code, _, stderr := cli(t, "", "fit", "--features", x, "--labels", y, "--positive", "owl", "--out", filepath.Join(dir, "m.json")); code != 0 {
+		t.Errorf("fit --positive owl: exit %d: %s", code, stderr)
 	}
 }
 
@@ -506,5 +559,48 @@ func TestFitJSONNeedsOut(t *testing.T) {
 		if want := "greedytl: --json prints a report on standard output: give the model file with --out FILE\n"; code != exitInput || stdout != "" || stderr != want {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %d and %q", args, code, stdout, stderr, exitInput, want)
 		}
+	}
+}
+
+// TestRootHelpNamesMultiClassLabels: "greedytl help", the first page a new
+// user reads, describes labels as fit takes them: fit takes three classes
+// of names (checked here), so the help must not say that labels are of two
+// classes only (it said "{-1,+1}, {0,1}, or any two values with --positive").
+func TestRootHelpNamesMultiClassLabels(t *testing.T) {
+	dir := t.TempDir()
+	X := mat.NewDense(6, 2, []float64{0, 1, 1, 0, 1, 1, 2, 0, 0, 2, 2, 2})
+	x := writeNPY(t, dir, "X.npy", X)
+	y := writeText(t, dir, "y.txt", "cat\ncat\ndog\ndog\nowl\nowl\n")
+	if code, _, stderr := cli(t, "", "fit", "--features", x, "--labels", y, "--out", filepath.Join(dir, "m.json")); code != 0 {
+		t.Fatalf("fit of three classes: exit %d: %s", code, stderr)
+	}
+	code, out, _ := cli(t, "", "help")
+	if code != 0 || !strings.Contains(out, "three or more") {
+		t.Errorf("greedytl help: exit %d; its description of the labels does not mention three or more classes:\n%s", code, out)
+	}
+}
+
+// TestFitMethodFlagNamesEveryMethod: fit's --method flag lists every method
+// fit accepts, the native multi-class ones too (it listed only the binary
+// ones and gave greedytl-auto as the default whatever the labels), and
+// each name it lists is accepted.
+func TestFitMethodFlagNamesEveryMethod(t *testing.T) {
+	var fit *cobra.Command
+	for _, c := range newRootCmd(&streams{}).Commands() {
+		if c.Name() == "fit" {
+			fit = c
+		}
+	}
+	usage := fit.Flags().Lookup("method").Usage
+	for _, n := range method.MultiNames() {
+		if !strings.Contains(usage, n) {
+			t.Errorf("fit --method's help does not name %s: %q", n, usage)
+		}
+		if _, err := method.NewMulti(n); err != nil {
+			t.Errorf("%s: %v", n, err)
+		}
+	}
+	if !strings.Contains(usage, method.RecommendedMulti+" for three or more classes") {
+		t.Errorf("fit --method's help does not give the default for three or more classes, %s: %q", method.RecommendedMulti, usage)
 	}
 }

@@ -222,8 +222,10 @@ examples by selecting, greedily and with L2 regularisation, the few source
 classifiers and feature dimensions that help (GreedyTL; its randomised variant
 GreedyTL-59 scores 59 random candidates a step).
 
-Inputs: features X (m×d) and source scores H (m×n) as NumPy .npy or CSV, labels
-as .npy or a text/CSV file ({-1,+1}, {0,1}, or any two values with --positive).
+Inputs: features X (m×d) and source scores H (m×n) as NumPy .npy or CSV/TSV
+(train reads LIBSVM/svmlight), labels as .npy (numbers) or a text/CSV file, one
+per example: two classes ({-1,+1}, {0,1}, or any two values with --positive)
+or three or more, names or numbers, fitted as one model.
 
 Exit status: 0 on success, 2 on bad usage or bad input (the message names the
 file and the problem), 1 when the work failed otherwise (a write failed), and
@@ -267,6 +269,26 @@ spares them; nohup's SIGHUP is never caught).`,
 	root.AddCommand(newDemoCmd(s), newFitCmd(s), newPredictCmd(s), newInspectCmd(s), newBenchCmd(s), newTrainCmd(s), newTrainSourcesCmd(s), newExperimentCmd(s), newMergeCmd(s), newReportCmd(s), newSynthCmd(s), newVersionCmd(s))
 	for _, c := range root.Commands() {
 		c.Args = wrapArgs(c.Args)
+	}
+	// "greedytl help TOPIC" for a TOPIC that is no command is a usage error:
+	// cobra's help command finds the root for it (the root takes arguments,
+	// above) and showed the root's help with status 0.
+	root.InitDefaultHelpCmd()
+	if h, _, err := root.Find([]string{"help"}); err == nil && h != root {
+		h.Args = func(c *cobra.Command, args []string) error {
+			cmd, rest, err := c.Root().Find(args)
+			if err == nil && len(rest) == 0 {
+				return nil
+			}
+			if cmd == nil || len(rest) == 0 {
+				cmd, rest = c.Root(), args
+			}
+			e := fmt.Errorf("no help topic: %q has no command %q", cmd.CommandPath(), rest[0])
+			if sugg := cmd.SuggestionsFor(rest[0]); len(sugg) > 0 {
+				e = fmt.Errorf("%w; did you mean %q?", e, sugg[0])
+			}
+			return usage(c.Root(), e)
+		}
 	}
 	return root
 }
