@@ -580,7 +580,8 @@ func majorityFolds(y []float64) [][]int {
 }
 
 // contentOrder returns the order of train's rows by a key of their content
-// alone: the 64-bit FNV-1a hash of the bits of their features (X's row),
+// alone: the 64-bit FNV-1a hash of the bits of their features (X's row; −0
+// read as +0),
 // ties — rows of equal features, or no features at all — broken by the
 // values themselves (X's row, then H's, compared in column order) and then
 // by the label and the row index, which only orders rows equal in every
@@ -606,6 +607,9 @@ func contentOrder(train Data) []int {
 	for r := range keys {
 		buf = buf[:0]
 		for _, v := range row(x, r) {
+			if v == 0 {
+				v = 0 // −0 hashes as +0: the tie-break below compares them equal too
+			}
 			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
 		}
 		hash := fnv.New64a()

@@ -406,7 +406,7 @@ func TestGreedyAutoSpec(t *testing.T) {
 }
 
 // hashOrder returns rows sorted by the 64-bit FNV-1a hash (hash/fnv) of
-// the little-endian bits of each row's features, ties (rows without
+// the little-endian bits of each row's features (−0 read as +0), ties (rows without
 // features) broken by the rows' source scores in column order.
 func hashOrder(train Data, rows []int) []int {
 	_, d := dims(train.X)
@@ -415,7 +415,11 @@ func hashOrder(train Data, rows []int) []int {
 		h := fnv.New64a()
 		for j := range d {
 			var b [8]byte
-			binary.LittleEndian.PutUint64(b[:], math.Float64bits(train.X.At(r, j)))
+			v := train.X.At(r, j)
+			if v == 0 {
+				v = 0
+			}
+			binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
 			h.Write(b[:])
 		}
 		return h.Sum64()
@@ -482,6 +486,30 @@ func TestGreedyAutoIgnoresRowOrder(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGreedyAutoIgnoresSignOfZero: features equal as numbers give the same
+// model whatever the sign of their zeros (−0 and +0 compare equal, and a
+// scaling by −1 writes −0 where another route writes +0): the content
+// order's hash reads −0 as +0, as its tie-break compares it.
+func TestGreedyAutoIgnoresSignOfZero(t *testing.T) {
+	c := newConformanceCase(52, 30, 5, 12, 8)
+	withZeros := func(z float64) conformanceCase {
+		x := mat.DenseCopyOf(c.train.X)
+		for r := 6; r < 24; r++ {
+			x.Set(r, 2, z)
+		}
+		out := c
+		out.train.X = x
+		return out
+	}
+	want := mustPredict(t, mustFit(t, "greedytl-auto", withZeros(0)), c.test)
+	got := mustPredict(t, mustFit(t, "greedytl-auto", withZeros(math.Copysign(0, -1))), c.test)
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("score %d: %v with −0 in the features, %v with +0", i, got[i], want[i])
+		}
 	}
 }
 
