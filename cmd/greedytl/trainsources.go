@@ -140,14 +140,18 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 	case err != nil:
 		return err
 	}
+	index := filepath.Join(o.out, source.IndexFile)
 	if !o.quiet {
-		summarizeSources(s, res, filepath.Join(o.out, source.IndexFile), time.Since(start))
+		summarizeSources(s, res, index, time.Since(start))
+	}
+	// A warning is not the summary: --quiet keeps it.
+	if w := res.Index.CapWarning(index); w != "" {
+		s.warn(warning{Code: "not-converged", Message: w})
 	}
 	return nil
 }
 
-// summarizeSources prints the end-of-run summary line (and a warning for
-// sources that stopped at the solver's iteration cap).
+// summarizeSources prints the end-of-run summary line.
 func summarizeSources(s *streams, res *source.Result, index string, wall time.Duration) {
 	ix := res.Index
 	var cv float64
@@ -163,7 +167,4 @@ func summarizeSources(s *streams, res *source.Result, index string, wall time.Du
 		line += "; mean CV balanced accuracy " + strconv.FormatFloat(cv/float64(len(ix.Sources)), 'f', 3, 64)
 	}
 	fmt.Fprintf(s.err, "%s; %s\n", line, wall.Round(time.Millisecond))
-	if w := ix.CapWarning(index); w != "" {
-		fmt.Fprintf(s.err, "WARNING: %s\n", w)
-	}
 }

@@ -107,6 +107,33 @@ func TestTrainSources(t *testing.T) {
 // TestTrainSourcesShardAuto runs the job as a two-task array job sharing
 // one directory, each task taking its shard from the environment: the
 // result equals a single run.
+// TestTrainSourcesWarnsOfCappedSources: sources whose final fits stop at
+// the solver's iteration cap (overlapping blobs at C = 10⁴) are reported as
+// every command's warnings are ("greedytl: warning: ", streams.warn), and
+// the run still succeeds, --quiet or not (it silences the summary, not
+// warnings); separable blobs give no warning.
+func TestTrainSourcesWarnsOfCappedSources(t *testing.T) {
+	for _, tc := range []struct {
+		sep    float64
+		capped bool
+		quiet  string
+	}{{0.5, true, "--quiet=false"}, {0.5, true, "-q"}, {3, false, "--quiet=false"}} {
+		data := datasettest.WriteFolder(t, datasettest.Blobs(5, 8, 20, 8, tc.sep)).Dir
+		out := filepath.Join(t.TempDir(), "sources")
+		code, _, stderr := cli(t, "", "train-sources", "--data", data, "--out", out, "--negative-fraction", "0.25", "--seed", "3", "--c-grid", "10000", tc.quiet)
+		if code != 0 {
+			t.Fatalf("separation %v: exit %d: %s", tc.sep, code, stderr)
+		}
+		want := "greedytl: warning: 6 of 6 sources stopped at the L2R_L2LOSS_SVC_DUAL solver's iteration cap (see the converged field of " + filepath.Join(out, source.IndexFile) + ")\n"
+		if got := strings.Contains(stderr, want); got != tc.capped {
+			t.Errorf("separation %v, %s: the warning %q in stderr: %v, want %v; stderr:\n%s", tc.sep, tc.quiet, want, got, tc.capped, stderr)
+		}
+		if !tc.capped && strings.Contains(stderr, "warning") {
+			t.Errorf("separation %v: every source converged, yet stderr warns:\n%s", tc.sep, stderr)
+		}
+	}
+}
+
 func TestTrainSourcesShardAuto(t *testing.T) {
 	data := blobDataset(t)
 	single := filepath.Join(t.TempDir(), "single")
