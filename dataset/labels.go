@@ -129,7 +129,7 @@ func DecodeClassesHeader(r io.Reader, name string, h LabelHeader) (*Classes, err
 // magic bytes, else text.
 func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 	if src.isNPY() || npyName {
-		a, err := decodeNPY(src.br, name, src.size)
+		a, err := src.npy(name)
 		if err != nil {
 			return nil, err
 		}
