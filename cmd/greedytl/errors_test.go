@@ -126,7 +126,7 @@ func TestBadInputMessages(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate" for "greedytl" (see 'greedytl --help')`},
 		{"unknown command, a suggestion", []string{"fitt"}, `unknown command "fitt" for "greedytl"; did you mean "fit"? (see 'greedytl --help')`},
 		{"unknown flag", []string{"fit", "--bogus"}, "unknown flag: --bogus (see 'greedytl fit --help')"},
-		{"bad flag value", fit("--lambda", "-1"), `invalid argument "-1" for "--lambda" flag: want a positive number or auto, got "-1" (see 'greedytl fit --help')`},
+		{"bad flag value", fit("--lambda", "one"), `invalid argument "one" for "--lambda" flag: want a positive number or auto, got "one" (see 'greedytl fit --help')`},
 		{"required flag", []string{"fit", "--features", d.X}, `required flag(s) "labels" not set (see 'greedytl fit --help')`},
 		{"missing argument", []string{"inspect"}, "accepts 1 arg(s), received 0 (see 'greedytl inspect --help')"},
 		{"extra argument", []string{"fit", "extra"}, `unknown command "extra" for "greedytl fit" (see 'greedytl fit --help')`},

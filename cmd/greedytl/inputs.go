@@ -388,7 +388,9 @@ func readMatrix(s *streams, path string) (*mat.Dense, error) {
 	return dataset.ReadMatrix(path)
 }
 
-// lambdaValue is the --lambda flag: a positive number or "auto".
+// lambdaValue is the --lambda flag: a number or "auto". Its range is
+// greedytl.Options.Set's, checked as the other GreedyTL flags' are
+// (fitOptions.spec), so that --lambda takes what lambda= in --method takes.
 type lambdaValue struct {
 	v    float64
 	auto bool
@@ -407,7 +409,7 @@ func (l *lambdaValue) Set(s string) error {
 		return nil
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || !(v > 0) || v > 1e300 {
+	if err != nil {
 		return fmt.Errorf("want a positive number or auto, got %q", s)
 	}
 	l.v, l.auto = v, false
