@@ -73,3 +73,19 @@ func TestBenchRows(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchFlagsOutOfRange: --repeats -1 failed with exit status 1 (a
+// failed run, not bad usage) and a message of the timing package's field,
+// --repeats 0 timed 5 fits a cell, and a negative --max-n or --max-m lifted
+// the cap (--scaling --max-n -1 times the 350 MB problem the cap avoids).
+func TestBenchFlagsOutOfRange(t *testing.T) {
+	for _, tc := range []struct{ flag, value, want string }{
+		{"--repeats", "-1", "--repeats -1: want at least 1 fit per cell"},
+		{"--repeats", "0", "--repeats 0: want at least 1 fit per cell"},
+		{"--max-n", "-1", "--max-n -1: want a number of candidates, or 0 for no cap"},
+		{"--max-m", "-1", "--max-m -1: want a number of examples, or 0 for no cap"},
+	} {
+		args := []string{"bench", "--repeats", "1", tc.flag, tc.value}
+		wantInputError(t, tc.want, args...)
+	}
+}
