@@ -495,5 +495,5 @@ func TestPredictLiblinearLabels(t *testing.T) {
 		}
 	}
 	wantInputError(t, `--positive 2: `+model+` was fitted with "4" as the positive label`, "predict", "--model", model, "--features", X, "--labels", y, "--positive", "2")
-	wantInputError(t, `pm.txt: label "-1" is not one of the labels `+model+` was fitted on (positive "4", negative "2")`, "predict", "--model", model, "--features", X, "--labels", pm)
+	wantInputError(t, `pm.txt:1: label "-1" is not one of the labels `+model+` was fitted on (positive "4", negative "2")`, "predict", "--model", model, "--features", X, "--labels", pm)
 }

@@ -108,7 +108,7 @@ func TestBadInputMessages(t *testing.T) {
 		{"predict: feature count", []string{"predict", "--model", model, "--features", X3},
 			"model " + model + " on X = " + X3 + ": method: predict: X has 2 columns, the model was trained on 6 features"},
 		{"predict: a label the model does not know", []string{"predict", "--model", model, "--features", d.Xtest, "--labels", bird},
-			bird + `: label "bird" is not one of the labels ` + model + ` was fitted on (positive "cat", negative "dog")`},
+			bird + `:200: label "bird" is not one of the labels ` + model + ` was fitted on (positive "cat", negative "dog")`},
 		{"predict: not a model", []string{"predict", "--model", nanCSV, "--features", d.X}, nanCSV + " is not a greedytl model (JSON) file"},
 		{"predict: a column of an unknown kind", []string{"predict", "--model", badKind, "--features", d.X},
 			badKind + `: method: reading greedytl model: unknown column kind "bogus" (want "feature" or "source")`},

@@ -491,8 +491,8 @@ func (o *fitOptions) loadOracle(s *streams, needed bool, cls *dataset.Classes, p
 	toTrain := make([]int, len(held.Names))
 	for k, n := range held.Names {
 		if toTrain[k] = cls.Lookup(n); toTrain[k] < 0 {
-			return nil, badInputf("%s: label %q is not one of the training labels of %s (%s): the held-out labels must be of the same classes",
-				name, n, trainName, strings.Join(quoteAll(cls.Names), ", "))
+			return nil, badInput(held.ErrorOf(k, fmt.Errorf("label %q is not one of the training labels of %s (%s): the held-out labels must be of the same classes",
+				n, trainName, strings.Join(quoteAll(cls.Names), ", "))))
 		}
 	}
 	d.Y = make([]float64, len(held.Y))

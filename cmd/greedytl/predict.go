@@ -177,10 +177,10 @@ func (o *predictOptions) loadLabels(s *streams, rec *modelfile.LabelNames, m int
 		return nil, err
 	}
 	known := &dataset.Classes{Names: append([]string{rec.Positive}, rec.Negative...)}
-	for _, n := range cls.Names {
+	for k, n := range cls.Names {
 		if known.Lookup(n) < 0 {
-			return nil, badInputf("%s: label %q is not one of the labels %s was fitted on (positive %q, negative %s)",
-				displayName(o.data.labels), n, o.modelName(), rec.Positive, strings.Join(quoteAll(rec.Negative), ", "))
+			return nil, badInput(cls.ErrorOf(k, fmt.Errorf("label %q is not one of the labels %s was fitted on (positive %q, negative %s)",
+				n, o.modelName(), rec.Positive, strings.Join(quoteAll(rec.Negative), ", "))))
 		}
 	}
 	positive := o.data.positive
