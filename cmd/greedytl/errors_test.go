@@ -110,6 +110,9 @@ func TestBadInputMessages(t *testing.T) {
 		{"predict: a label the model does not know", []string{"predict", "--model", model, "--features", d.Xtest, "--labels", bird},
 			bird + `:200: label "bird" is not one of the labels ` + model + ` was fitted on (positive "cat", negative "dog")`},
 		{"predict: not a model", []string{"predict", "--model", nanCSV, "--features", d.X}, nanCSV + " is not a greedytl model (JSON) file"},
+		// Not "(its scores are printed anyway)": predict prints nothing.
+		{"predict: --scores of a binary model", []string{"predict", "--model", model, "--features", d.Xtest, "--scores"},
+			"--scores and --json are for multi-class models; " + model + " is binary: predict prints its scores without them"},
 		{"predict: a column of an unknown kind", []string{"predict", "--model", badKind, "--features", d.X},
 			badKind + `: method: reading greedytl model: unknown column kind "bogus" (want "feature" or "source")`},
 		{"predict: a newer model file", []string{"predict", "--model", badVersion, "--features", d.X},

@@ -108,7 +108,7 @@ func runPredict(s *streams, o *predictOptions) error {
 			return runPredictMulti(s, o, f.Multi)
 		}
 		if o.scores || o.json {
-			return badInputf("--scores and --json are for multi-class models; %s is binary (its scores are printed anyway)", o.modelName())
+			return badInputf("--scores and --json are for multi-class models; %s is binary: predict prints its scores without them", o.modelName())
 		}
 		rec = f.Info.Labels
 		model := f.Model
