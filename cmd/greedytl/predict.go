@@ -35,8 +35,9 @@ func newPredictCmd(s *streams) *cobra.Command {
 class). MODEL is a model written by greedytl fit (any method) or a liblinear
 model file (from liblinear-train or greedytl train; then only --features is
 read, and the score favours the model's greater label, which --labels takes
-as the positive one). --model - reads the model from the standard input,
-which then no other input may read.
+as the positive one; columns of X beyond the model's features have weight 0,
+as in liblinear-predict, and a note on standard error says so). --model -
+reads the model from the standard input, which then no other input may read.
 
 A greedytl model reads only the columns it selected, but X and H must have
 the column counts it was trained with. A model fitted with --sources records
@@ -263,8 +264,15 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) ([]float64, *m
 	if len(m.Labels) != 2 {
 		return nil, nil, badInputf("%s: a model of %d classes; predict scores binary models only", o.modelName(), len(m.Labels))
 	}
-	if _, d := X.Dims(); d < m.NrFeature {
+	switch _, d := X.Dims(); {
+	case d < m.NrFeature:
 		return nil, nil, badInputf("%s has %d columns but the model %s needs %d features", displayName(o.data.features), d, o.modelName(), m.NrFeature)
+	case d > m.NrFeature:
+		// liblinear's rule, right for indices the training data never
+		// reached, and a shifted row for a CSV with a column of row
+		// numbers: say which columns count.
+		fmt.Fprintf(s.err, "note: %s has %d columns and the model %s %d features: columns %d to %d are read as features the training data never had (weight 0, as liblinear-predict reads them)\n",
+			displayName(o.data.features), d, o.modelName(), m.NrFeature, m.NrFeature+1, d)
 	}
 	f := m.Scores(X)
 	if err := standardize.CheckFiniteVector("the score of", f); err != nil {
