@@ -129,11 +129,11 @@ func DecodeClassesHeader(r io.Reader, name string, h LabelHeader) (*Classes, err
 // magic bytes, else text.
 func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 	if src.isNPY() || npyName {
+		var v []float64
 		a, err := src.npy(name)
-		if err != nil {
-			return nil, err
+		if err == nil {
+			v, err = a.vector(name)
 		}
-		v, err := a.vector(name)
 		if err != nil {
 			return nil, err
 		}
