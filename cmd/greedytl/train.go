@@ -159,6 +159,13 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	if o.maxFeat < 0 {
 		return badInputf("--max-features %d: give the largest index to accept, or 0 for train's rule", o.maxFeat)
 	}
+	// Flags the run would not use are refused, not dropped.
+	if o.findC && c.Flags().Changed("cost") {
+		return badInputf("-c %v with -C: -C chooses C itself (over 1e-4 … 1e4, unlike liblinear-train, which starts its search at -c): give one of them", o.cost)
+	}
+	if c.Flags().Changed("l1-ratio") && o.solver.s != linear.ElasticNetLR {
+		return badInputf("--l1-ratio applies to -s 100 (elastic-net), not -s %d", o.solver.s)
+	}
 	p := linear.Params{Solver: o.solver.s, C: o.cost, Eps: o.eps, Seed: o.seed}
 	if p.Solver == linear.ElasticNetLR {
 		p.L1Ratio = o.l1Ratio
