@@ -110,6 +110,11 @@ func TestBadInputMessages(t *testing.T) {
 		{"predict: a label the model does not know", []string{"predict", "--model", model, "--features", d.Xtest, "--labels", bird},
 			bird + `:200: label "bird" is not one of the labels ` + model + ` was fitted on (positive "cat", negative "dog")`},
 		{"predict: not a model", []string{"predict", "--model", nanCSV, "--features", d.X}, nanCSV + " is not a greedytl model (JSON) file"},
+		// Dropped before: the scores still favoured "cat".
+		{"predict: --positive without --labels", []string{"predict", "--model", model, "--features", d.Xtest, "--positive", "dog"},
+			"--positive dog applies to the evaluation against --labels: give --labels (the scores favour the positive class the model was fitted with, whatever --positive says)"},
+		{"predict: --labels-header without --labels", []string{"predict", "--model", model, "--features", d.Xtest, "--labels-header", "no"},
+			"--labels-header applies to the --labels file: give --labels"},
 		// Not "(its scores are printed anyway)": predict prints nothing.
 		{"predict: --scores of a binary model", []string{"predict", "--model", model, "--features", d.Xtest, "--scores"},
 			"--scores and --json are for multi-class models; " + model + " is binary: predict prints its scores without them"},

@@ -83,6 +83,14 @@ func runPredict(s *streams, o *predictOptions) error {
 	if err := checkOut(o.out, append(o.data.files(), o.model)...); err != nil {
 		return err
 	}
+	// Without --labels these flags have nothing to act on: --positive -1
+	// was dropped while the scores favoured the model's positive label, 1.
+	switch {
+	case o.data.labels == "" && o.data.positive != "":
+		return badInputf("--positive %s applies to the evaluation against --labels: give --labels (the scores favour the positive class the model was fitted with, whatever --positive says)", o.data.positive)
+	case o.data.labels == "" && o.data.header != "auto":
+		return badInputf("--labels-header applies to the --labels file: give --labels")
+	}
 	if err := checkOneStdin(append([]flagPath{{"--model", o.model}}, o.data.inputs()...)...); err != nil {
 		return err
 	}
