@@ -409,6 +409,8 @@ func TestNonsenseFlagsRejected(t *testing.T) {
 	} {
 		wantInputError(t, "want a value in (0, 1)", args...)
 	}
+	// demo --full ran every intent, dropping --targets-per-domain.
+	wantInputError(t, "--targets-per-domain applies without --full", "demo", "--full", "--targets-per-domain", "1", "--out", filepath.Join(t.TempDir(), "demo"))
 }
 
 // TestExperimentProtocolFlag runs --protocol skewed from the command line:
