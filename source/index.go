@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"hash"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -142,7 +141,7 @@ func (ix *Index) CheckDigest(f *dataset.Folder, digest string) error {
 // that running it again finishes it, and still matches fs.ErrNotExist.
 func ReadIndex(dir string) (*Index, error) {
 	ix, err := jsonfile.Read(filepath.Join(dir, IndexFile), "index object", (*Index).check)
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, os.ErrNotExist) {
 		if st, serr := os.Stat(filepath.Join(dir, modelDir)); serr == nil && st.IsDir() {
 			err = fmt.Errorf("%w: %s holds source models but no index, which train-sources writes last: a run killed before the end (run the same train-sources again to finish it)", err, dir)
 		}
