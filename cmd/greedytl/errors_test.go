@@ -41,6 +41,7 @@ func TestBadInputMessages(t *testing.T) {
 	y3c := writeText(t, dir, "y3c.txt", "a\nb\nc\na\nb\nc\n")
 	badSVM := writeText(t, dir, "bad.svm", "1 1:1\n-1 2:x\n")
 	bird := writeText(t, dir, "bird.txt", strings.Repeat("cat\ndog\n", 99)+"cat\nbird\n")
+	constant := writeText(t, dir, "constant.csv", strings.Repeat("0,1.5\n", 24))
 	empty := t.TempDir()
 	model := filepath.Join(dir, "m.json")
 	if code, _, e := cli(t, "", "fit", "--features", d.X, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
@@ -110,6 +111,12 @@ func TestBadInputMessages(t *testing.T) {
 		{"predict: a label the model does not know", []string{"predict", "--model", model, "--features", d.Xtest, "--labels", bird},
 			bird + `:200: label "bird" is not one of the labels ` + model + ` was fitted on (positive "cat", negative "dog")`},
 		{"predict: not a model", []string{"predict", "--model", nanCSV, "--features", d.X}, nanCSV + " is not a greedytl model (JSON) file"},
+		// Every column constant: greedytl refused it, the baselines wrote a
+		// model scoring every example 0 (or ±1e-17, the sign of rounding).
+		{"constant inputs", []string{"fit", "--features", constant, "--labels", d.ytext, "--positive", "cat", "--method", "no-transfer"},
+			"every column of X = " + constant + " holds one value on all 24 training examples: no method can tell the classes apart"},
+		{"constant inputs, several classes", []string{"fit", "--features", constant, "--labels", d.ytext, "--method", "nearest-mean"},
+			"every column of X = " + constant + " holds one value on all 24 training examples: no method can tell the classes apart"},
 		// Dropped before: the scores still favoured "cat".
 		{"predict: --positive without --labels", []string{"predict", "--model", model, "--features", d.Xtest, "--positive", "dog"},
 			"--positive dog applies to the evaluation against --labels: give --labels (the scores favour the positive class the model was fitted with, whatever --positive says)"},
