@@ -21,9 +21,22 @@ type Classes struct {
 	// Y holds the index in Names of each example's label, in file order.
 	Y []int
 
-	file   string   // the file, for messages
-	vals   []string // the labels as read
-	header *string  // the first value, when it was read as a header
+	file   string     // the file, for messages
+	vals   []string   // the labels as read
+	header *string    // the first value, when it was read as a header
+	src    *labelFile // the file's values and their places, a header included (nil when not read from a file)
+}
+
+// ErrorOf returns err as an *Error naming the file and where the first
+// label of class k was read: its line (and its column, when one line holds
+// every label) in a text file, its 0-based row in a .npy file. It is the
+// message for a class that does not fit (not one of a model's classes).
+func (c *Classes) ErrorOf(k int, err error) error {
+	i := slices.Index(c.Y, k)
+	if c.src == nil || i < 0 {
+		return &Error{File: c.file, Err: err}
+	}
+	return c.src.errorAt(i+len(c.src.vals)-len(c.vals), err)
 }
 
 // Header returns the first value of the file when it was read as a header
@@ -113,7 +126,7 @@ func (lf *labelFile) classes(h LabelHeader) (*Classes, error) {
 	if err := lf.checkLabels(len(all) - len(vals)); err != nil {
 		return nil, err
 	}
-	c := &Classes{file: lf.name, vals: vals}
+	c := &Classes{file: lf.name, vals: vals, src: lf}
 	if len(vals) < len(all) {
 		c.header = &all[0]
 	}

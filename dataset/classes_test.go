@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -181,6 +182,39 @@ func TestClassesLookup(t *testing.T) {
 // reader, gives what ReadClassesHeader gives for the file — text with and
 // without a header, .npy (told apart by its magic bytes alone), either
 // gzip-compressed —, and its errors name the reader as told.
+// TestClassesErrorOf: the error about a class names the file and where the
+// class's first label was read, counting the header and skipped lines.
+func TestClassesErrorOf(t *testing.T) {
+	dir := t.TempDir()
+	problem := errors.New("not known")
+	for _, tc := range []struct {
+		name    string
+		content []byte
+		class   string
+		want    string // with %s for the path
+	}{
+		{"one a line", []byte("cat\ndog\ncat\n\n# a comment\nbird\ndog\nbird\n"), "bird", "%s:6: not known"},
+		{"header", []byte("label\n1\n2\n2\n7\n1\n"), "7", "%s:5: not known"},
+		{"one line", []byte("# labels\ncat,dog,bird,cat,dog\n"), "bird", "%s:2: column 3: not known"},
+		{"npy", npyFile(1, dict("<i8", false, "(4,)"), encode(le, []int64{1, -1, 3, 3})), "3", "%s: row 2: not known"},
+	} {
+		p := filepath.Join(dir, "y")
+		if err := os.WriteFile(p, tc.content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := ReadClasses(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := c.Lookup(tc.class)
+		got := c.ErrorOf(k, problem)
+		var e *Error
+		if want := strings.ReplaceAll(tc.want, "%s", p); got.Error() != want || !errors.As(got, &e) || !errors.Is(got, problem) {
+			t.Errorf("%s: %v, want %q wrapping the problem", tc.name, got, want)
+		}
+	}
+}
+
 func TestDecodeClassesHeader(t *testing.T) {
 	dir := t.TempDir()
 	var npy bytes.Buffer

@@ -45,7 +45,7 @@ func DecodeMatrix(r io.Reader, name string) (*mat.Dense, error) {
 // delimited text.
 func (src *source) matrix(name string) (*mat.Dense, error) {
 	if src.isNPY() {
-		a, err := decodeNPY(src.br, name, src.size)
+		a, err := src.npy(name)
 		if err != nil {
 			return nil, err
 		}

@@ -129,11 +129,11 @@ func DecodeClassesHeader(r io.Reader, name string, h LabelHeader) (*Classes, err
 // magic bytes, else text.
 func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 	if src.isNPY() || npyName {
-		a, err := decodeNPY(src.br, name, src.size)
-		if err != nil {
-			return nil, err
+		var v []float64
+		a, err := src.npy(name)
+		if err == nil {
+			v, err = a.vector(name)
 		}
-		v, err := a.vector(name)
 		if err != nil {
 			return nil, err
 		}
@@ -159,20 +159,25 @@ func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 // "NaN" beside the numbers, or a class +Inf: silently a wrong model.
 func (lf *labelFile) checkLabels(skip int) error {
 	for i := skip; i < len(lf.vals); i++ {
-		err := CheckLabel(lf.vals[i])
-		if err == nil {
-			continue
+		if err := CheckLabel(lf.vals[i]); err != nil {
+			return lf.errorAt(i, err)
 		}
-		at := labelPos{}
-		if lf.at != nil {
-			at = lf.at[i]
-		}
-		if at.col > 0 {
-			err = fmt.Errorf("column %d: %w", at.col, err)
-		}
-		return &Error{File: lf.name, Line: at.line, Err: err}
 	}
 	return nil
+}
+
+// errorAt returns err as an *Error naming lf and the place of its value i
+// (a header counted): the line, and the column when one line holds every
+// label, of a text file; the 0-based row of a .npy file.
+func (lf *labelFile) errorAt(i int, err error) error {
+	if lf.npy {
+		return &Error{File: lf.name, Err: fmt.Errorf("row %d: %w", i, err)}
+	}
+	at := lf.at[i]
+	if at.col > 0 {
+		err = fmt.Errorf("column %d: %w", at.col, err)
+	}
+	return &Error{File: lf.name, Line: at.line, Err: err}
 }
 
 // decodeLabelText reads the text form of a label file: one label per line

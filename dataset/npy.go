@@ -537,7 +537,27 @@ func readNPYFile(path string) (*NPYArray, error) {
 		return nil, err
 	}
 	defer src.close()
-	return decodeNPY(src.br, displayName(path), src.size)
+	return src.npy(displayName(path))
+}
+
+// npy decodes src, the whole of an input, as one .npy array, named name in
+// messages. When its length was not known beforehand (gzip-compressed
+// content or a stream) it reads on to the end: bytes after the array are
+// an error, as in a regular file (readNPYHeader), and reaching the end of
+// a gzip stream is what checks its CRC-32 and length, so that a damaged
+// compressed file is refused instead of read as other numbers.
+func (src *source) npy(name string) (*NPYArray, error) {
+	a, err := decodeNPY(src.br, name, src.size)
+	if err != nil || src.size >= 0 {
+		return a, err
+	}
+	switch n, err := io.Copy(io.Discard, src.br); {
+	case err != nil:
+		return nil, &Error{File: name, Err: err}
+	case n > 0:
+		return nil, errorf(name, 0, "%d bytes of unexpected data after the array", n)
+	}
+	return a, nil
 }
 
 // ReadNPYMatrix reads a 2-D .npy file (optionally gzip-compressed) as a

@@ -321,6 +321,63 @@ func TestReadNPYMatrix(t *testing.T) {
 	}
 }
 
+// TestCompressedNPYReadToTheEnd: a gzip-compressed .npy file, whose
+// length is not known beforehand, is read to its end, as gzip -t reads it:
+// a file whose data no longer match its CRC-32, or whose trailer is cut
+// off, or with bytes after the array, is refused by every reader of .npy
+// files, as a regular file with bytes after the array is. A damaged stored
+// (uncompressed) block read as other numbers before.
+func TestCompressedNPYReadToTheEnd(t *testing.T) {
+	data := []float64{1, -1, -1, 1} // a matrix of one column, or binary labels
+	array := npyFile(1, dict("<f8", false, "(4, 1)"), encode(le, data))
+	var stored bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&stored, gzip.NoCompression)
+	zw.Write(array)
+	zw.Close()
+	damaged := bytes.Clone(stored.Bytes())
+	last := bytes.LastIndex(damaged, array[len(array)-8:]) + 7 // the last value's sign and exponent byte, stored as is
+	damaged[last] ^= 0x01                                      // 1 reads as 2⁻¹⁶
+	readers := map[string]func(path string) error{
+		"ReadNPYMatrix": func(path string) error { _, err := ReadNPYMatrix(path); return err },
+		"ReadMatrix":    func(path string) error { _, err := ReadMatrix(path); return err },
+		"ReadLabels":    func(path string) error { _, err := ReadLabels(path, ""); return err },
+		"ReadClasses":   func(path string) error { _, err := ReadClasses(path); return err },
+		"DecodeMatrix": func(path string) error {
+			f, err := os.Open(path)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			_, err = DecodeMatrix(f, path)
+			return err
+		},
+	}
+	for _, tt := range []struct {
+		name, file string
+		content    []byte
+		err        string // with %s for the path
+	}{
+		{"damaged data", "x.npy.gz", damaged, "%s: gzip: invalid checksum"},
+		{"trailer cut", "x.npy.gz", stored.Bytes()[:stored.Len()-8], "%s: unexpected end of compressed data"},
+		{"data after the array", "x.npy.gz", gzipped(append(bytes.Clone(array), 0, 0)), "%s: 2 bytes of unexpected data after the array"},
+	} {
+		for name, read := range readers {
+			path := writeFile(t, tt.file, tt.content)
+			err := read(path)
+			want := strings.ReplaceAll(tt.err, "%s", path)
+			var e *Error
+			if err == nil || err.Error() != want || !errors.As(err, &e) {
+				t.Errorf("%s, %s: error %v, want %q", tt.name, name, err, want)
+			}
+		}
+	}
+	// Intact, the same file reads.
+	got, err := ReadNPYMatrix(writeFile(t, "x.npy.gz", stored.Bytes()))
+	if err != nil || !mat.Equal(got, mat.NewDense(4, 1, data)) {
+		t.Errorf("intact: %v, %v", got, err)
+	}
+}
+
 func TestReadNPYInts(t *testing.T) {
 	checkReads(t, "y.npy", ReadNPYInts, equalInts, []readCase[[]int]{
 		{"int32", npyFile(1, dict("<i4", false, "(3,)"), encode(le, []int32{2, 0, -1})), []int{2, 0, -1}, ""},

@@ -35,7 +35,9 @@ func ReadSVMLight(path string) (*sparse.CSR, []float64, error) {
 //	label index:value index:value ... # comment
 //
 // with tokens separated by blanks, 1-based feature indices in strictly
-// increasing order (as liblinear requires), and finite numbers. "qid:"
+// increasing order (as liblinear requires), and finite numbers (in
+// strconv.ParseFloat's syntax without digit separators: what C's strtod,
+// and so liblinear, reads). "qid:"
 // tokens are ignored, as are blank lines and comments. Input starting with
 // the gzip magic bytes is decompressed. name is used in error messages,
 // which give the 1-based line, e.g. "x.svm:12: index 0: indices start at 1".
@@ -73,7 +75,7 @@ func decodeSVMLight(r io.Reader, name string, nFeatures, entries, rows int) (*sp
 		if len(label) == 0 {
 			continue
 		}
-		v, err := strconv.ParseFloat(string(label), 64)
+		v, err := parseNumber(label)
 		switch {
 		case err != nil:
 			return nil, nil, errorf(name, lr.line, "bad label %s", quoteField(label))
@@ -145,7 +147,7 @@ func parseFeature(tok []byte, prev int) (int, float64, error) {
 	case idx <= prev:
 		return 0, 0, fmt.Errorf("index %d after %d: indices must be strictly increasing", idx, prev)
 	}
-	val, err := strconv.ParseFloat(string(tok[k+1:]), 64)
+	val, err := parseNumber(tok[k+1:])
 	switch {
 	case errors.Is(err, strconv.ErrRange):
 		return 0, 0, fmt.Errorf("index %d: value %s is out of float64 range", idx, quoteField(tok[k+1:]))
@@ -155,6 +157,17 @@ func parseFeature(tok []byte, prev int) (int, float64, error) {
 		return 0, 0, fmt.Errorf("index %d: value is %v", idx, val)
 	}
 	return idx, val, nil
+}
+
+// parseNumber parses a label or a value as liblinear (C's strtod) reads
+// it: strconv.ParseFloat's syntax without Go's digit separators, which
+// liblinear-train refuses ("Wrong input format") and ParseFloat would read
+// ("1_0" as 10).
+func parseNumber(b []byte) (float64, error) {
+	if bytes.IndexByte(b, '_') >= 0 {
+		return 0, strconv.ErrSyntax
+	}
+	return strconv.ParseFloat(string(b), 64)
 }
 
 // WriteSVMLight writes the rows of x with labels y in LIBSVM/svmlight

@@ -79,6 +79,9 @@ func TestDecodeSVMLightErrors(t *testing.T) {
 		{"Inf value", "1 1:-inf\n", "x.svm:1: index 1: value is -Inf"},
 		{"overflow value", "1 4:1e400\n", "x.svm:1: index 4: value \"1e400\" is out of float64 range"},
 		{"space after colon", "1 1: 2\n", "x.svm:1: index 1: cannot parse value \"\""},
+		// Go's digit separators: liblinear-train refuses them (TestSVMLightPeers).
+		{"underscore in a value", "1 1:1_0\n", "x.svm:1: index 1: cannot parse value \"1_0\""},
+		{"underscore in a label", "1_0 1:1\n", "x.svm:1: bad label \"1_0\""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -240,6 +243,19 @@ np.save(sys.argv[2], np.column_stack([y, X.toarray()]))`
 		b, err := exec.Command(train, "-q", "-v", "2", data).CombinedOutput()
 		if err != nil || !strings.Contains(string(b), "Cross Validation Accuracy") {
 			t.Errorf("liblinear-train rejected our file: %v\n%s", err, b)
+		}
+		// What DecodeSVMLight refuses as not a number, liblinear-train
+		// refuses too (ParseFloat alone read "1_0" as 10).
+		for _, in := range []string{"1 1:1_0\n-1 1:1\n", "1_0 1:1\n-1 1:2\n"} {
+			if _, _, err := DecodeSVMLight(strings.NewReader(in), "x.svm", 0); err == nil {
+				t.Errorf("DecodeSVMLight read %q", in)
+			}
+			if err := os.WriteFile(data, []byte(in), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if b, err := exec.Command(train, "-q", "-v", "2", data).CombinedOutput(); err == nil {
+				t.Errorf("liblinear-train read %q: %s", in, b)
+			}
 		}
 	})
 }

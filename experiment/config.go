@@ -206,6 +206,9 @@ func (c *Config) check() error {
 		return err
 	}
 	for _, p := range c.Positives {
+		if p < 1 && c.Protocol == ProtocolNWay {
+			return inputErrorf("experiment: %d shots (training examples per class), want at least 1", p)
+		}
 		if p < 1 {
 			return inputErrorf("experiment: %d positives, want at least 1", p)
 		}

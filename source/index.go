@@ -134,8 +134,19 @@ func (ix *Index) CheckDigest(f *dataset.Folder, digest string) error {
 // version, or is inconsistent: a missing negative plan, an entry whose
 // class is out of range, repeated or named differently from the class list,
 // or whose file is not a plain path inside dir.
+//
+// A directory that holds source models but no index is a train-sources run
+// stopped before it wrote its index (killed: a run stopped by a signal
+// writes one, listing the classes still missing); the error says so and
+// that running it again finishes it, and still matches fs.ErrNotExist.
 func ReadIndex(dir string) (*Index, error) {
-	return jsonfile.Read(filepath.Join(dir, IndexFile), "index object", (*Index).check)
+	ix, err := jsonfile.Read(filepath.Join(dir, IndexFile), "index object", (*Index).check)
+	if errors.Is(err, os.ErrNotExist) {
+		if st, serr := os.Stat(filepath.Join(dir, modelDir)); serr == nil && st.IsDir() {
+			err = fmt.Errorf("%w: %s holds source models but no index, which train-sources writes last: a run killed before the end (run the same train-sources again to finish it)", err, dir)
+		}
+	}
+	return ix, err
 }
 
 // check validates an index read from a file.

@@ -540,3 +540,24 @@ func TestLoadDirErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestReadIndexOfAKilledRun: a sources directory with models but no
+// sources.json (train-sources killed before writing it) was reported as
+// "open DIR/sources.json: no such file or directory" by fit, predict and
+// experiment; the error now says what happened and how to finish, and
+// still matches fs.ErrNotExist. A directory without models gets no such
+// guess.
+func TestReadIndexOfAKilledRun(t *testing.T) {
+	killed := t.TempDir()
+	if err := os.Mkdir(filepath.Join(killed, modelDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadIndex(killed)
+	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), killed+" holds source models but no index, which train-sources writes last") {
+		t.Errorf("killed run: %v", err)
+	}
+	other := t.TempDir()
+	if _, err := ReadIndex(other); !errors.Is(err, fs.ErrNotExist) || strings.Contains(err.Error(), "train-sources") {
+		t.Errorf("not a sources directory: %v", err)
+	}
+}

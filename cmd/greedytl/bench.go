@@ -64,6 +64,18 @@ With --json it prints an array of rows with "table" ("paper", "scaling" or
   greedytl bench --scaling --max-n 100000 --json
   greedytl bench --rows --max-m 2000`,
 		RunE: func(c *cobra.Command, _ []string) error {
+			switch {
+			case o.repeats < 1:
+				return badInputf("--repeats %d: want at least 1 fit per cell", o.repeats)
+			case o.maxN < 0:
+				return badInputf("--max-n %d: want a number of candidates, or 0 for no cap", o.maxN)
+			case o.maxM < 0:
+				return badInputf("--max-m %d: want a number of examples, or 0 for no cap", o.maxM)
+			case o.maxN != 0 && !o.scaling:
+				return badInputf("--max-n caps the table of --scaling: give --scaling")
+			case o.maxM != 0 && !o.rows:
+				return badInputf("--max-m caps the table of --rows: give --rows")
+			}
 			opts := timing.Options{Repeats: o.repeats, Seed: o.seed, MaxN: o.maxN, MaxM: o.maxM}
 			var bar *progressbar.ProgressBar
 			if isTerminal(s.err) && !o.json {

@@ -73,3 +73,23 @@ func TestBenchRows(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchFlagsOutOfRange: --repeats -1 failed with exit status 1 (a
+// failed run, not bad usage) and a message of the timing package's field,
+// --repeats 0 timed 5 fits a cell, a negative --max-n or --max-m lifted
+// the cap (--scaling --max-n -1 times the 350 MB problem the cap avoids),
+// and either without its table was ignored.
+func TestBenchFlagsOutOfRange(t *testing.T) {
+	for _, tc := range []struct{ flag, value, want string }{
+		{"--repeats", "-1", "--repeats -1: want at least 1 fit per cell"},
+		{"--repeats", "0", "--repeats 0: want at least 1 fit per cell"},
+		{"--max-n", "-1", "--max-n -1: want a number of candidates, or 0 for no cap"},
+		{"--max-m", "-1", "--max-m -1: want a number of examples, or 0 for no cap"},
+		// Caps of the tables not asked for were dropped without a word.
+		{"--max-n", "1000", "--max-n caps the table of --scaling: give --scaling"},
+		{"--max-m", "200", "--max-m caps the table of --rows: give --rows"},
+	} {
+		args := []string{"bench", "--repeats", "1", tc.flag, tc.value}
+		wantInputError(t, tc.want, args...)
+	}
+}

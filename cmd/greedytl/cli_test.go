@@ -495,8 +495,16 @@ func TestPredictLiblinearLabels(t *testing.T) {
 			t.Errorf("%q: scores %q, stderr %q; want -1 1 -2 3 -2 and %q", args, lines, stderr, want)
 		}
 	}
+	// Wider X: its first columns are the model's features, the others
+	// have weight 0, as liblinear-predict reads them, and a note says so
+	// (an index column in front gave other scores without a word).
+	X3 := writeText(t, dir, "X3.csv", "1,0,7\n0,1,7\n2,0,7\n0,3,7\n3,1,7\n")
+	lines, stderr := predictLines(t, 5, "--model", model, "--features", X3)
+	if note := "note: " + X3 + " has 3 columns and the model " + model + " 2 features: columns 3 to 3 are read as features the training data never had (weight 0, as liblinear-predict reads them)\n"; strings.Join(lines, " ") != "-1 1 -2 3 -2" || stderr != note {
+		t.Errorf("3 columns: scores %q, stderr %q; want -1 1 -2 3 -2 and %q", lines, stderr, note)
+	}
 	wantInputError(t, `--positive 2: `+model+` was fitted with "4" as the positive label`, "predict", "--model", model, "--features", X, "--labels", y, "--positive", "2")
-	wantInputError(t, `pm.txt: label "-1" is not one of the labels `+model+` was fitted on (positive "4", negative "2")`, "predict", "--model", model, "--features", X, "--labels", pm)
+	wantInputError(t, `pm.txt:1: label "-1" is not one of the labels `+model+` was fitted on (positive "4", negative "2")`, "predict", "--model", model, "--features", X, "--labels", pm)
 }
 
 // TestHelpUnknownTopic: "greedytl help TOPIC" shows TOPIC's help, and a

@@ -41,6 +41,7 @@ func TestBadInputMessages(t *testing.T) {
 	y3c := writeText(t, dir, "y3c.txt", "a\nb\nc\na\nb\nc\n")
 	badSVM := writeText(t, dir, "bad.svm", "1 1:1\n-1 2:x\n")
 	bird := writeText(t, dir, "bird.txt", strings.Repeat("cat\ndog\n", 99)+"cat\nbird\n")
+	constant := writeText(t, dir, "constant.csv", strings.Repeat("0,1.5\n", 24))
 	empty := t.TempDir()
 	model := filepath.Join(dir, "m.json")
 	if code, _, e := cli(t, "", "fit", "--features", d.X, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
@@ -108,8 +109,22 @@ func TestBadInputMessages(t *testing.T) {
 		{"predict: feature count", []string{"predict", "--model", model, "--features", X3},
 			"model " + model + " on X = " + X3 + ": method: predict: X has 2 columns, the model was trained on 6 features"},
 		{"predict: a label the model does not know", []string{"predict", "--model", model, "--features", d.Xtest, "--labels", bird},
-			bird + `: label "bird" is not one of the labels ` + model + ` was fitted on (positive "cat", negative "dog")`},
+			bird + `:200: label "bird" is not one of the labels ` + model + ` was fitted on (positive "cat", negative "dog")`},
 		{"predict: not a model", []string{"predict", "--model", nanCSV, "--features", d.X}, nanCSV + " is not a greedytl model (JSON) file"},
+		// Every column constant: greedytl refused it, the baselines wrote a
+		// model scoring every example 0 (or ±1e-17, the sign of rounding).
+		{"constant inputs", []string{"fit", "--features", constant, "--labels", d.ytext, "--positive", "cat", "--method", "no-transfer"},
+			"every column of X = " + constant + " holds one value on all 24 training examples: no method can tell the classes apart"},
+		{"constant inputs, several classes", []string{"fit", "--features", constant, "--labels", d.ytext, "--method", "nearest-mean"},
+			"every column of X = " + constant + " holds one value on all 24 training examples: no method can tell the classes apart"},
+		// Dropped before: the scores still favoured "cat".
+		{"predict: --positive without --labels", []string{"predict", "--model", model, "--features", d.Xtest, "--positive", "dog"},
+			"--positive dog applies to the evaluation against --labels: give --labels (the scores favour the positive class the model was fitted with, whatever --positive says)"},
+		{"predict: --labels-header without --labels", []string{"predict", "--model", model, "--features", d.Xtest, "--labels-header", "no"},
+			"--labels-header applies to the --labels file: give --labels"},
+		// Not "(its scores are printed anyway)": predict prints nothing.
+		{"predict: --scores of a binary model", []string{"predict", "--model", model, "--features", d.Xtest, "--scores"},
+			"--scores and --json are for multi-class models; " + model + " is binary: predict prints its scores without them"},
 		{"predict: a column of an unknown kind", []string{"predict", "--model", badKind, "--features", d.X},
 			badKind + `: method: reading greedytl model: unknown column kind "bogus" (want "feature" or "source")`},
 		{"predict: a newer model file", []string{"predict", "--model", badVersion, "--features", d.X},
@@ -126,7 +141,7 @@ func TestBadInputMessages(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate" for "greedytl" (see 'greedytl --help')`},
 		{"unknown command, a suggestion", []string{"fitt"}, `unknown command "fitt" for "greedytl"; did you mean "fit"? (see 'greedytl --help')`},
 		{"unknown flag", []string{"fit", "--bogus"}, "unknown flag: --bogus (see 'greedytl fit --help')"},
-		{"bad flag value", fit("--lambda", "-1"), `invalid argument "-1" for "--lambda" flag: want a positive number or auto, got "-1" (see 'greedytl fit --help')`},
+		{"bad flag value", fit("--lambda", "one"), `invalid argument "one" for "--lambda" flag: want a positive number or auto, got "one" (see 'greedytl fit --help')`},
 		{"required flag", []string{"fit", "--features", d.X}, `required flag(s) "labels" not set (see 'greedytl fit --help')`},
 		{"missing argument", []string{"inspect"}, "accepts 1 arg(s), received 0 (see 'greedytl inspect --help')"},
 		{"extra argument", []string{"fit", "extra"}, `unknown command "extra" for "greedytl fit" (see 'greedytl fit --help')`},

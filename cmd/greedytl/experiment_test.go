@@ -409,6 +409,8 @@ func TestNonsenseFlagsRejected(t *testing.T) {
 	} {
 		wantInputError(t, "want a value in (0, 1)", args...)
 	}
+	// demo --full ran every intent, dropping --targets-per-domain.
+	wantInputError(t, "--targets-per-domain applies without --full", "demo", "--full", "--targets-per-domain", "1", "--out", filepath.Join(t.TempDir(), "demo"))
 }
 
 // TestExperimentProtocolFlag runs --protocol skewed from the command line:
@@ -476,6 +478,8 @@ func TestExperimentNWayFlags(t *testing.T) {
 	wantInputError(t, "--ways is a setting of --protocol nway", "experiment", "--data", data, "--ways", "5", "--out", filepath.Join(t.TempDir(), "r"))
 	wantInputError(t, "--positives is not a setting of --protocol nway", "experiment", "--data", data, "--protocol", "nway", "--positives", "2", "--out", filepath.Join(t.TempDir(), "r"))
 	wantInputError(t, "--test-per-class 0", "experiment", "--data", data, "--protocol", "nway", "--test-per-class", "0", "--out", filepath.Join(t.TempDir(), "r"))
+	// --shots 0 said "0 positives", the flag that nway refuses.
+	wantInputError(t, "experiment: 0 shots (training examples per class), want at least 1", "experiment", "--data", data, "--protocol", "nway", "--shots", "2,0", "--out", filepath.Join(t.TempDir(), "r"))
 }
 
 // TestExperimentOneProcessPerRun: an experiment on a run directory another

@@ -353,6 +353,11 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if err != nil {
 		return err
 	}
+	if allConstant(X, H) {
+		// greedytl refused such inputs, but the baselines fitted a model
+		// scoring every example alike: 0, or ±1e-17 whose sign is rounding.
+		return badInputf("every column of %s holds one value on all %d training examples: no method can tell the classes apart", o.data.describe(), rows(X, H))
+	}
 	if m == nil && o.data.positive != "" {
 		// A method that fits several classes at once: with two labels
 		// --positive only names one of them (the model is the same);
@@ -497,8 +502,8 @@ func (o *fitOptions) loadOracle(s *streams, needed bool, cls *dataset.Classes, p
 	toTrain := make([]int, len(held.Names))
 	for k, n := range held.Names {
 		if toTrain[k] = cls.Lookup(n); toTrain[k] < 0 {
-			return nil, badInputf("%s: label %q is not one of the training labels of %s (%s): the held-out labels must be of the same classes",
-				name, n, trainName, strings.Join(quoteAll(cls.Names), ", "))
+			return nil, badInput(held.ErrorOf(k, fmt.Errorf("label %q is not one of the training labels of %s (%s): the held-out labels must be of the same classes",
+				n, trainName, strings.Join(quoteAll(cls.Names), ", "))))
 		}
 	}
 	d.Y = make([]float64, len(held.Y))

@@ -351,6 +351,26 @@ func rows(X, H *mat.Dense) int {
 	return 0
 }
 
+// allConstant reports whether every column of the matrices (nil ones
+// skipped) holds one value on every row: training inputs from which no
+// method can learn anything.
+func allConstant(ms ...*mat.Dense) bool {
+	for _, m := range ms {
+		if m == nil {
+			continue
+		}
+		r, c := m.Dims()
+		for j := range c {
+			for i := 1; i < r; i++ {
+				if m.At(i, j) != m.At(0, j) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
 // loadLabels reads binary labels (two classes, or --positive against the
 // rest) and checks their count against m.
 func (f *dataFlags) loadLabels(s *streams, m int) ([]float64, error) {
@@ -401,7 +421,9 @@ func readMatrix(s *streams, path string) (*mat.Dense, error) {
 	return dataset.ReadMatrix(path)
 }
 
-// lambdaValue is the --lambda flag: a positive number or "auto".
+// lambdaValue is the --lambda flag: a number or "auto". Its range is
+// greedytl.Options.Set's, checked as the other GreedyTL flags' are
+// (fitOptions.spec), so that --lambda takes what lambda= in --method takes.
 type lambdaValue struct {
 	v    float64
 	auto bool
@@ -420,7 +442,7 @@ func (l *lambdaValue) Set(s string) error {
 		return nil
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || !(v > 0) || v > 1e300 {
+	if err != nil {
 		return fmt.Errorf("want a positive number or auto, got %q", s)
 	}
 	l.v, l.auto = v, false

@@ -218,6 +218,9 @@ func TestGreedyFlagsOutOfRange(t *testing.T) {
 	for _, tc := range []struct {
 		flag, value, want string
 	}{
+		{"--lambda", "-1", "--lambda -1: lambda must be positive"},
+		{"--lambda", "0", "--lambda 0: lambda must be positive"},
+		{"--lambda", "+Inf", "--lambda +Inf: lambda must be finite"},
 		{"--gamma", "-1", "--gamma -1: gamma (the feature factor) must be ≥ 0"},
 		{"--gamma", "NaN", "--gamma NaN: gamma must be finite"},
 		{"--feature-factor", "-1", "--gamma -1: gamma (the feature factor) must be ≥ 0"},
@@ -326,6 +329,7 @@ func TestGreedyFlagsAreASpec(t *testing.T) {
 	}{
 		{"greedytl", []string{"--lambda", "10", "--sample", "59"}, "greedytl:lambda=10,sample=59"},
 		{"greedytl", []string{"--lambda", "10"}, "greedytl:lambda=10"},
+		{"greedytl", []string{"--lambda", "1e301"}, "greedytl:lambda=1e301"}, // the flag refused λ > 1e300 ("want a positive number") that the spec takes
 		{"greedytl", []string{"--lambda", "auto"}, "greedytl:auto_lambda=1"},
 		{"greedytl", []string{"--delta", "0.01", "--max-k", "2"}, "greedytl:delta=0.01,max_k=2"},
 		{"greedytl", []string{"--gamma", "0.25", "--stop-at-min-loo"}, "greedytl:gamma=0.25,stop_at_min_loo=1"},

@@ -107,7 +107,6 @@ type multiEvaluation struct {
 // classes is an error naming it; the balanced accuracy is the mean recall
 // over the classes present in the labels.
 func evaluateMulti(s *streams, f *dataFlags, classes []string, pred []int) (*multiEvaluation, error) {
-	path := f.labels
 	cls, err := f.readClasses(s, len(pred))
 	if err != nil {
 		return nil, err
@@ -116,7 +115,7 @@ func evaluateMulti(s *streams, f *dataFlags, classes []string, pred []int) (*mul
 	toModel := make([]int, len(cls.Names))
 	for k, n := range cls.Names {
 		if toModel[k] = model.Lookup(n); toModel[k] < 0 {
-			return nil, badInputf("%s: label %q is not one of the model's classes (%s)", displayName(path), n, strings.Join(quoteAll(classes), ", "))
+			return nil, badInput(cls.ErrorOf(k, fmt.Errorf("label %q is not one of the model's classes (%s)", n, strings.Join(quoteAll(classes), ", "))))
 		}
 	}
 	y := make([]int, len(cls.Y))

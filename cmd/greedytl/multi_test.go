@@ -161,9 +161,9 @@ func TestPredictMultiBadLabels(t *testing.T) {
 	for _, tc := range []struct {
 		model, labels, want string
 	}{
-		{model, bad, `bad.txt: label "yak" is not one of the model's classes`},
+		{model, bad, `bad.txt:3: label "yak" is not one of the model's classes`},
 		{model, short, "short.txt has 4 labels but the inputs have 15 rows"},
-		{bin, bad, `bad.txt: label "yak" is not one of the labels`},
+		{bin, bad, `bad.txt:3: label "yak" is not one of the labels`},
 	} {
 		code, _, stderr := cli(t, "", "predict", "--model", tc.model, "--features", xt, "--source-scores", ht, "--labels", tc.labels)
 		if code != 2 || !strings.Contains(stderr, tc.want) {
@@ -417,7 +417,7 @@ func TestFitOracleOneVsRest(t *testing.T) {
 		want string
 	}{
 		{[]string{"--oracle-features", xo, "--oracle-source-scores", ho, "--oracle-labels", yak},
-			`yak.txt: label "yak" is not one of the training labels of ` + y + ` ("ant", "bee", "cow")`},
+			`yak.txt:3: label "yak" is not one of the training labels of ` + y + ` ("ant", "bee", "cow")`},
 		{[]string{"--oracle-features", xo, "--oracle-source-scores", ho, "--oracle-labels", noCow},
 			`nocow.txt holds no example of the class "cow": its oracle, "cow" against the rest, cannot score the sources`},
 		{[]string{"--positive", "bee", "--oracle-features", xo, "--oracle-source-scores", ho, "--oracle-labels", onlyAnt},

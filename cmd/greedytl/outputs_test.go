@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -170,6 +171,36 @@ func TestOutputPathCheckedFirst(t *testing.T) {
 			if code == exitInput && (strings.Contains(stderr, ".tmp-") || !strings.Contains(stderr, tc.out)) {
 				t.Errorf("%q: message %q: want it to name %s and no temporary file", args, stderr, tc.out)
 			}
+		}
+	}
+}
+
+// fullWriter fails every write, as a full disk (/dev/full) does.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+// TestLostStandardOutputFails: a command whose standard output cannot be
+// written exits 1 with one message, whether it checked its writes (predict)
+// or printed its result without looking (help, version, train -v's
+// accuracy, train -C's C, which exited 0 with the result lost).
+func TestLostStandardOutputFails(t *testing.T) {
+	d := newToy(t)
+	model := d.fitModel(t, "m.json")
+	svm := writeText(t, d.dir, "d.svm", strings.Repeat("+1 1:1 2:0.5\n-1 1:-1 2:0.25\n+1 1:0.8\n-1 2:-0.5\n", 3))
+	for _, args := range [][]string{
+		{"help"},
+		{"help", "fit"},
+		{"version"},
+		{"train", "-v", "3", svm},
+		{"train", "-q", "-C", svm, filepath.Join(d.dir, "c.model")},
+		{"predict", "--model", model, "--features", d.Xtest, "--source-scores", d.Htest},
+		{"inspect", model},
+	} {
+		var stderr strings.Builder
+		code := run(args, strings.NewReader(""), fullWriter{}, &stderr)
+		if code != exitFailure || strings.Count(stderr.String(), "no space left on device") != 1 || strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("%q: exit %d, stderr %q: want %d and one line saying why", args, code, stderr.String(), exitFailure)
 		}
 	}
 }

@@ -35,8 +35,9 @@ func newPredictCmd(s *streams) *cobra.Command {
 class). MODEL is a model written by greedytl fit (any method) or a liblinear
 model file (from liblinear-train or greedytl train; then only --features is
 read, and the score favours the model's greater label, which --labels takes
-as the positive one). --model - reads the model from the standard input,
-which then no other input may read.
+as the positive one; columns of X beyond the model's features have weight 0,
+as in liblinear-predict, and a note on standard error says so). --model -
+reads the model from the standard input, which then no other input may read.
 
 A greedytl model reads only the columns it selected, but X and H must have
 the column counts it was trained with. A model fitted with --sources records
@@ -82,6 +83,14 @@ func runPredict(s *streams, o *predictOptions) error {
 	if err := checkOut(o.out, append(o.data.files(), o.model)...); err != nil {
 		return err
 	}
+	// Without --labels these flags have nothing to act on: --positive -1
+	// was dropped while the scores favoured the model's positive label, 1.
+	switch {
+	case o.data.labels == "" && o.data.positive != "":
+		return badInputf("--positive %s applies to the evaluation against --labels: give --labels (the scores favour the positive class the model was fitted with, whatever --positive says)", o.data.positive)
+	case o.data.labels == "" && o.data.header != "auto":
+		return badInputf("--labels-header applies to the --labels file: give --labels")
+	}
 	if err := checkOneStdin(append([]flagPath{{"--model", o.model}}, o.data.inputs()...)...); err != nil {
 		return err
 	}
@@ -108,7 +117,7 @@ func runPredict(s *streams, o *predictOptions) error {
 			return runPredictMulti(s, o, f.Multi)
 		}
 		if o.scores || o.json {
-			return badInputf("--scores and --json are for multi-class models; %s is binary (its scores are printed anyway)", o.modelName())
+			return badInputf("--scores and --json are for multi-class models; %s is binary: predict prints its scores without them", o.modelName())
 		}
 		rec = f.Info.Labels
 		model := f.Model
@@ -177,10 +186,10 @@ func (o *predictOptions) loadLabels(s *streams, rec *modelfile.LabelNames, m int
 		return nil, err
 	}
 	known := &dataset.Classes{Names: append([]string{rec.Positive}, rec.Negative...)}
-	for _, n := range cls.Names {
+	for k, n := range cls.Names {
 		if known.Lookup(n) < 0 {
-			return nil, badInputf("%s: label %q is not one of the labels %s was fitted on (positive %q, negative %s)",
-				displayName(o.data.labels), n, o.modelName(), rec.Positive, strings.Join(quoteAll(rec.Negative), ", "))
+			return nil, badInput(cls.ErrorOf(k, fmt.Errorf("label %q is not one of the labels %s was fitted on (positive %q, negative %s)",
+				n, o.modelName(), rec.Positive, strings.Join(quoteAll(rec.Negative), ", "))))
 		}
 	}
 	positive := o.data.positive
@@ -263,8 +272,15 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) ([]float64, *m
 	if len(m.Labels) != 2 {
 		return nil, nil, badInputf("%s: a model of %d classes; predict scores binary models only", o.modelName(), len(m.Labels))
 	}
-	if _, d := X.Dims(); d < m.NrFeature {
+	switch _, d := X.Dims(); {
+	case d < m.NrFeature:
 		return nil, nil, badInputf("%s has %d columns but the model %s needs %d features", displayName(o.data.features), d, o.modelName(), m.NrFeature)
+	case d > m.NrFeature:
+		// liblinear's rule, right for indices the training data never
+		// reached, and a shifted row for a CSV with a column of row
+		// numbers: say which columns count.
+		fmt.Fprintf(s.err, "note: %s has %d columns and the model %s %d features: columns %d to %d are read as features the training data never had (weight 0, as liblinear-predict reads them)\n",
+			displayName(o.data.features), d, o.modelName(), m.NrFeature, m.NrFeature+1, d)
 	}
 	f := m.Scores(X)
 	if err := standardize.CheckFiniteVector("the score of", f); err != nil {

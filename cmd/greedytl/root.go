@@ -183,7 +183,32 @@ func isTerminal(w io.Writer) bool {
 
 // run executes the command line args and returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return execute(newRootCmd(&streams{in: stdin, out: stdout, err: stderr}), args, stdin, stdout, stderr)
+	out := &checkedWriter{w: stdout}
+	code := execute(newRootCmd(&streams{in: stdin, out: out, err: stderr}), args, stdin, out, stderr)
+	if code == exitOK && out.err != nil {
+		fmt.Fprintln(stderr, "greedytl: writing standard output:", out.err)
+		return exitFailure
+	}
+	return code
+}
+
+// checkedWriter is a command's standard output: it keeps the first write
+// error, so that a command whose output was lost (a full disk, a closed
+// descriptor) fails even where it printed without looking at the error —
+// help, train -v's accuracy, merge's count of missing cells — instead of
+// exiting 0. (A closed pipe is SIGPIPE's, as before: the write kills the
+// process.)
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return n, err
 }
 
 // execute runs root, a command tree of newRootCmd, on the command line args

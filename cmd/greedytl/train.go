@@ -156,6 +156,16 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	if c.Flags().Changed("cv") && o.folds < 2 {
 		return badInputf("-v %d: cross-validation needs at least 2 folds", o.folds)
 	}
+	if o.maxFeat < 0 {
+		return badInputf("--max-features %d: give the largest index to accept, or 0 for train's rule", o.maxFeat)
+	}
+	// Flags the run would not use are refused, not dropped.
+	if o.findC && c.Flags().Changed("cost") {
+		return badInputf("-c %v with -C: -C chooses C itself (over 1e-4 … 1e4, unlike liblinear-train, which starts its search at -c): give one of them", o.cost)
+	}
+	if c.Flags().Changed("l1-ratio") && o.solver.s != linear.ElasticNetLR {
+		return badInputf("--l1-ratio applies to -s 100 (elastic-net), not -s %d", o.solver.s)
+	}
 	p := linear.Params{Solver: o.solver.s, C: o.cost, Eps: o.eps, Seed: o.seed}
 	if p.Solver == linear.ElasticNetLR {
 		p.L1Ratio = o.l1Ratio
@@ -264,8 +274,12 @@ func checkModelSize(data string, x *sparse.CSR, maxFeatures int) error {
 	case maxFeatures > 0 && x.C > maxFeatures:
 		return badInputf("%s: the largest feature index is %d, above --max-features %d", data, x.C, maxFeatures)
 	case maxFeatures == 0 && x.C > autoMaxFeatures && x.C/featuresPerNNZ > nnz:
-		return badInputf("%s: the largest feature index is %d but the data hold %d non-zero values: a liblinear model has one weight line per index up to the largest (%d lines, at least %.1f GB, almost all zeros); re-index the features, or give --max-features %d to train it anyway",
-			data, x.C, nnz, x.C, 3*float64(x.C)/1e9, x.C)
+		size := fmt.Sprintf("%.1f GB", 3*float64(x.C)/1e9) // about 3 bytes a line
+		if x.C < 1e8 {
+			size = fmt.Sprintf("%.0f MB", 3*float64(x.C)/1e6)
+		}
+		return badInputf("%s: the largest feature index is %d but the data hold %d non-zero values: a liblinear model has one weight line per index up to the largest (%d lines, at least %s, almost all zeros); re-index the features, or give --max-features %d to train it anyway",
+			data, x.C, nnz, x.C, size, x.C)
 	}
 	return nil
 }

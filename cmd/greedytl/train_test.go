@@ -238,6 +238,9 @@ func TestTrainBadInput(t *testing.T) {
 		{"stdin without out", []string{"train", "-"}, "--out"},
 		{"empty stdin", []string{"train", "-", "x.model"}, "<stdin>: no rows"},
 		{"too many args", []string{"train", "a", "b", "c"}, "accepts at most 2 arg"},
+		// Flags the run did not use were dropped without a word.
+		{"cost with -C", []string{"train", "-C", "-c", "5", heartScale}, "-c 5 with -C: -C chooses C itself"},
+		{"l1-ratio without elastic-net", []string{"train", "-s", "6", "--l1-ratio", "0.3", heartScale}, "--l1-ratio applies to -s 100 (elastic-net), not -s 6"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { wantInputError(t, tc.want, tc.args...) })
 	}
@@ -267,6 +270,7 @@ func TestTrainHugeIndex(t *testing.T) {
 	writeText(t, dir, "huge.svm", hugeIndexData(2000000000))
 	writeText(t, dir, "wide.svm", hugeIndexData(1<<20))
 	writeText(t, dir, "small.svm", hugeIndexData(1001))
+	writeText(t, dir, "far.svm", hugeIndexData(5000000))
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -277,6 +281,11 @@ func TestTrainHugeIndex(t *testing.T) {
 		{"cross-validation", []string{"train", "-v", "3", "huge.svm"}, "largest feature index is 2000000000"},
 		{"find C", []string{"train", "-C", "huge.svm"}, "largest feature index is 2000000000"},
 		{"explicit limit", []string{"train", "--max-features", "1000", "small.svm"}, "small.svm: the largest feature index is 1001, above --max-features 1000"},
+		// A negative limit turned the rule off, without a word.
+		{"negative limit", []string{"train", "--max-features", "-1", "far.svm"}, "--max-features -1: give the largest index to accept, or 0 for train's rule"},
+		// 15,000,000 bytes were "at least 0.0 GB".
+		{"size in MB", []string{"train", "far.svm"}, "(5000000 lines, at least 15 MB, almost all zeros)"},
+		{"size in GB", []string{"train", "huge.svm"}, "(2000000000 lines, at least 6.0 GB, almost all zeros)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { wantInputError(t, tc.want, tc.args...) })
 	}
@@ -293,7 +302,7 @@ func TestTrainHugeIndex(t *testing.T) {
 	for _, e := range left {
 		names = append(names, e.Name())
 	}
-	if want := "huge.svm small.svm small.svm.model wide.svm wide.svm.model"; strings.Join(names, " ") != want {
+	if want := "far.svm huge.svm small.svm small.svm.model wide.svm wide.svm.model"; strings.Join(names, " ") != want {
 		t.Errorf("files left: %v, want %s", names, want)
 	}
 }
