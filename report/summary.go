@@ -2,6 +2,7 @@ package report
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -26,7 +27,9 @@ type Row struct {
 	Positives int    `json:"positives"`
 	Noise     int    `json:"noise"`
 	// Mean is the mean balanced accuracy of the successful cells, in [0,
-	// 1]; for an N-way row, the mean accuracy of its episodes.
+	// 1]; for an N-way row, the mean accuracy of its episodes. Mean, StdErr
+	// and FitSecondsMean are null in the JSON form of a row without a
+	// successful cell (N = 0, MarshalJSON), where they average nothing.
 	Mean float64 `json:"mean"`
 	// StdErr is the standard error of Mean over splits: the sample standard
 	// deviation of the per-split means (each the mean over that split's
@@ -57,6 +60,24 @@ type Row struct {
 	// JSON, when every run converged.
 	NotConverged          int `json:"not_converged,omitempty"`
 	SelectionNotConverged int `json:"selection_not_converged,omitempty"`
+}
+
+// MarshalJSON writes r as its fields' tags say, except that a row without
+// a successful cell (N = 0) has mean, stderr and fit_seconds_mean null:
+// they average nothing, and a 0 would read as an accuracy of 0.
+func (r Row) MarshalJSON() ([]byte, error) {
+	type plain Row // Row's fields without this method
+	if r.N > 0 {
+		return json.Marshal(plain(r))
+	}
+	// The outer fields hide plain's of the same name (encoding/json's rule
+	// for embedded fields).
+	return json.Marshal(struct {
+		plain
+		Mean           *float64 `json:"mean"`
+		StdErr         *float64 `json:"stderr"`
+		FitSecondsMean *float64 `json:"fit_seconds_mean"`
+	}{plain: plain(r)})
 }
 
 // NotConvergedMark marks, in a report's tables, the accuracy of a row some

@@ -39,8 +39,9 @@ GreedyTL-59, the source-weight matrices), report.md and a self-contained
 report.html (--format chooses the documents). With --json the summary array
 goes to standard output either way: objects with "dataset", "method",
 "positives", "noise", "mean", "stderr", "splits", "n", "errors",
-"fit_seconds_mean" (accuracies as fractions) and "expected", the cells of the
-run's grid for the row (absent without run.json).
+"fit_seconds_mean" (accuracies as fractions; "mean", "stderr" and
+"fit_seconds_mean" are null for a row none of whose cells succeeded, n = 0) and
+"expected", the cells of the run's grid for the row (absent without run.json).
 
 A row some of whose averaged cells come from fits whose iterative solver
 stopped before its stopping rule held (their records' "not_converged") has

@@ -71,9 +71,15 @@ func TestReportJSON(t *testing.T) {
 		math.Abs(r["mean"].(float64)-4.7/6) > 1e-12 || math.Abs(r["stderr"].(float64)-1.0/30) > 1e-12 || r["fit_seconds_mean"] != 0.5 {
 		t.Errorf("row 0 = %v", r)
 	}
-	// The failed cell is counted, not averaged.
-	if r := rows[2]; r["method"] != "greedytl" || r["positives"] != 5.0 || r["n"] != 0.0 || r["errors"] != 1.0 || r["mean"] != 0.0 {
+	// The failed cell is counted, not averaged: a row of no successful
+	// cell has no mean, standard error or fit time (null, not 0).
+	if r := rows[2]; r["method"] != "greedytl" || r["positives"] != 5.0 || r["n"] != 0.0 || r["errors"] != 1.0 {
 		t.Errorf("row 2 = %v", r)
+	}
+	for _, k := range []string{"mean", "stderr", "fit_seconds_mean"} {
+		if v, ok := rows[2][k]; !ok || v != nil {
+			t.Errorf("row 2 (no successful cell): %s = %v (present: %v), want null", k, v, ok)
+		}
 	}
 	// Each row says how many cells the grid expects (2 targets × 3 splits),
 	// and the partial run is announced first (issue: a run with cells
