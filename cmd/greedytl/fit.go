@@ -117,7 +117,9 @@ directory of linear source models written by train-sources (--sources). With
 their classes and model files, in order), which predict checks.
 
 A fit that succeeds may warn about its model, on standard error
-("greedytl: warning: ..."): constant-classes, per-class models of a fit one
+("greedytl: warning: ..."): constant-model, a binary model that keeps no
+column (its score is one constant: it tells no example from another);
+constant-classes, per-class models of a fit one
 class against the rest that keep no column (their scores tie, so one class
 takes the rows no other class scores higher); not-converged, runs of an
 iterative solver (the logistic baselines' liblinear solvers, the L-BFGS of
@@ -397,6 +399,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		}
 		return badInput(fmt.Errorf("fitting %s on %s: %w", m.Name(), o.data.describe(), err))
 	}
+	warnConstantModel(s, model, pos, neg)
 	warnNotConverged(s, model)
 	src, err := o.data.sourcesID()
 	if err != nil {
@@ -405,6 +408,24 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	info := method.FileInfo{Sources: src, Labels: &modelfile.LabelNames{Positive: pos, Negative: neg}}
 	write := func(w io.Writer) error { return method.Write(w, model, info) }
 	return o.writeModel(s, write, model.Method()+" model")
+}
+
+// warnConstantModel warns (code "constant-model") when the binary model
+// keeps no column (a linear model of no non-zero weight: with a handful of
+// examples, a method that chooses its own regularisation may choose the
+// empty model). Its score is then one constant: it ranks no example above
+// another and gives every example the one label pos or neg.
+func warnConstantModel(s *streams, model method.Model, pos string, neg []string) {
+	if sel, ok := model.Selected(); !ok || len(sel.Columns) > 0 {
+		return
+	}
+	to := "the negative label"
+	if len(neg) == 1 {
+		to = strconv.Quote(neg[0])
+	}
+	s.warn(warning{Code: "constant-model",
+		Message: fmt.Sprintf("the %s model keeps no column: its score is the same for every example, so it ranks none above another and predicts %q or %s for all of them alike; with so few examples, try the default method, greedytl-auto",
+			model.Method(), pos, to)})
 }
 
 // warnNotConverged warns (code "not-converged") of each solver of which

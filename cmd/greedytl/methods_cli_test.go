@@ -631,3 +631,68 @@ func TestWarnNotConvergedMessage(t *testing.T) {
 		t.Errorf("a model without a report warns: %s", errb.String())
 	}
 }
+
+// TestFitWarnsConstantModel: a binary fit whose model keeps no column
+// (l1-logistic on noise: its chosen C zeroes every weight) warns, code
+// "constant-model", naming the method and the two labels, on stderr and in
+// --json, and writes the model all the same; a model that keeps a column
+// does not warn.
+func TestFitWarnsConstantModel(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(5, 5))
+	noise := mat.NewDense(12, 5, nil)
+	for i := range 12 {
+		for j := range 5 {
+			noise.Set(i, j, rng.NormFloat64())
+		}
+	}
+	signal := mat.DenseCopyOf(noise)
+	var labels strings.Builder
+	for i := range 12 {
+		name := []string{"cat", "dog"}[i%2]
+		fmt.Fprintln(&labels, name)
+		signal.Set(i, 0, float64(2*(i%2)-1)*3+0.1*rng.NormFloat64())
+	}
+	y := writeText(t, dir, "y.txt", labels.String())
+	for _, tc := range []struct {
+		x    string
+		warn bool
+	}{
+		{writeNPY(t, dir, "noise.npy", noise), true},
+		{writeNPY(t, dir, "signal.npy", signal), false},
+	} {
+		out := filepath.Join(dir, "m.json")
+		code, stdout, stderr := cli(t, "", "fit", "--method", "l1-logistic", "--features", tc.x, "--labels", y, "--positive", "dog", "--out", out, "--json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.x, code, stderr)
+		}
+		var rep fitReport
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatal(err)
+		}
+		var found []warning
+		for _, w := range rep.Warnings {
+			if w.Code == "constant-model" {
+				found = append(found, w)
+			}
+		}
+		if !tc.warn {
+			if len(found) != 0 {
+				t.Errorf("%s: a model with a column warns %+v", tc.x, found)
+			}
+			continue
+		}
+		if len(found) != 1 {
+			t.Fatalf("%s: %d constant-model warnings in %+v, want 1; stderr:\n%s", tc.x, len(found), rep.Warnings, stderr)
+		}
+		msg := found[0].Message
+		if !strings.HasPrefix(msg, "the l1-logistic model keeps no column") || !strings.Contains(msg, `"dog" or "cat"`) ||
+			!strings.Contains(stderr, "greedytl: warning: "+msg+"\n") {
+			t.Errorf("%s: warning %q: want the method and both labels named, on stderr:\n%s", tc.x, msg, stderr)
+		}
+		if _, err := os.Stat(out); err != nil {
+			t.Errorf("%s: the model was not written: %v", tc.x, err)
+		}
+		os.Remove(out)
+	}
+}
