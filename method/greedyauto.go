@@ -582,9 +582,9 @@ func majorityFolds(y []float64) [][]int {
 // contentOrder returns the order of train's rows by a key of their content
 // alone: the 64-bit FNV-1a hash of the bits of their features (X's row; −0
 // read as +0), ties — rows of equal features, or no features at all —
-// broken by the values themselves (X's row, then H's, compared in column order) and then
-// by the label and the row index, which only orders rows equal in every
-// value, whose order changes nothing. Fitting on the rows in this order
+// broken by the values themselves (X's row, then H's, compared in column
+// order) and then by the label and the row index, which only orders rows
+// equal in every value, whose order changes nothing. Fitting on the rows in this order
 // makes the model a function of the set of rows: any permutation of them
 // gives the same model, bit for bit. The key is a hash rather than the
 // values, so that interleaved folds in this order are not sorted by one
