@@ -42,7 +42,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         method — greedytl-auto for two classes, greedytl-nway for more.
     sources : None, list of fitted classifiers, path or callable, default=None
         The source hypotheses: fitted scikit-learn classifiers (the columns of
-        their ``decision_function`` on X are the source scores), a greedytl
+        their ``decision_function`` on X are the source scores; for one that
+        has only ``predict_proba``, the log-odds of its probabilities, see
+        :class:`greedytl.Sources`), a greedytl
         sources directory (``greedytl train-sources``; greedytl computes its
         scores), a callable X → (n_samples, n_sources), or a
         :class:`greedytl.Sources` holding any of these (needed for a list of

@@ -149,6 +149,86 @@ def test_dataframe_sources(cli):
         clf.predict(df.rename(columns={"c0": "z"}))
 
 
+def _log_odds(P):
+    """The closed form of a probability-only source's scores: log(p/(1-p)) of
+    p clipped to [2**-53, 1 - 2**-53]; two classes: the second's only."""
+    P = np.clip(P[:, 1:] if P.shape[1] == 2 else P, 2.0 ** -53, 1 - 2.0 ** -53)
+    return np.log(P / (1 - P))
+
+
+def test_proba_sources(cli):
+    """Classifiers with predict_proba but no decision_function (a random
+    forest, naive Bayes, nearest neighbours, a Pipeline ending in a forest)
+    are sources: their scores are the log-odds of their probabilities — one
+    column for two classes (that of classes_[1]), one per class for more,
+    named as decision_function's columns — clipped away from 0 and 1, so
+    that a forest's probabilities of exactly 0 and 1 give ±53·ln 2, not
+    ±inf; the model is the one of those scores given as a callable.  They
+    were refused ("has no decision_function").  A classifier with both
+    methods is scored by decision_function."""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.neighbors import KNeighborsClassifier
+    from greedytl._sources import source_scores
+    rng = np.random.default_rng(4)
+    Xs = rng.normal(size=(200, 8))
+    rf = RandomForestClassifier(n_estimators=10, random_state=0).fit(Xs, Xs[:, 0] > 0)
+    nb = GaussianNB().fit(Xs, np.digitize(Xs[:, 1], [-0.5, 0.5]))
+    knn = KNeighborsClassifier(5).fit(Xs, Xs[:, 2] > 0)
+    pipe = make_pipeline(StandardScaler(), RandomForestClassifier(n_estimators=5, random_state=1)).fit(
+        Xs, np.digitize(Xs[:, 3], [-1, 0, 1]))
+    mlr = LogisticRegression(max_iter=500).fit(Xs, np.digitize(Xs[:, 4], [-0.5, 0.5]))
+    zoo = [rf, nb, knn, pipe, mlr]
+    assert not any(hasattr(c, "decision_function") for c in zoo[:4])
+
+    def closed(A):
+        return np.column_stack([_log_odds(c.predict_proba(A)) for c in zoo[:4]] + [mlr.decision_function(A)])
+
+    X, y = _data()
+    P = rf.predict_proba(X)
+    assert np.any(P == 0) and np.any(P == 1), "the test needs probabilities of exactly 0 and 1"
+    H, names = source_scores(zoo, X)
+    assert H.shape == (40, 1 + 3 + 1 + 4 + 3) and np.all(np.isfinite(H))
+    assert names[:5] == ["0:RandomForestClassifier", "1:GaussianNB=0", "1:GaussianNB=1", "1:GaussianNB=2",
+                         "2:KNeighborsClassifier"]
+    np.testing.assert_allclose(H, closed(X), rtol=1e-12, atol=1e-12)
+    # A few rows by hand: the forest's first column, 0 and 1 at ±53·ln 2.
+    for i in range(5):
+        p = P[i, 1]
+        want = 53 * np.log(2) if p == 1 else -53 * np.log(2) if p == 0 else np.log(p / (1 - p))
+        assert abs(H[i, 0] - want) <= 1e-12 * max(1, abs(want)), (i, p, H[i, 0], want)
+    assert set(np.abs(H[P[:, 1] == 1, 0])) == {53 * np.log(2)} and np.all(H[P[:, 1] == 0, 0] < 0)
+    np.testing.assert_array_equal(H[:, -3:], mlr.decision_function(X))
+    # Fit and predict, as with the scores given as a callable.
+    clf = TransferClassifier(sources=greedytl.Sources(zoo), random_state=0).fit(X[:20], y[:20])
+    ref = TransferClassifier(sources=closed, random_state=0).fit(X[:20], y[:20])
+    assert clf.n_sources_ == 12 and clf.source_names_ == names
+    assert [(c["kind"], c["index"]) for c in clf.selected_] == [(c["kind"], c["index"]) for c in ref.selected_]
+    np.testing.assert_allclose(clf.decision_function(X), ref.decision_function(X), rtol=1e-9, atol=1e-9)
+    assert clf.predict(X[20:]).shape == (20,)
+    # One classifier alone is a source too.
+    assert TransferClassifier(sources=nb, random_state=0).fit(X[:20], y[:20]).n_sources_ == 3
+
+
+def test_source_without_scores_is_refused(cli):
+    """A classifier with neither decision_function nor predict_proba is
+    refused by a message naming both."""
+    from sklearn.base import BaseEstimator, ClassifierMixin
+
+    class PredictOnly(ClassifierMixin, BaseEstimator):
+        def fit(self, X, y):
+            self.classes_ = np.unique(y)
+            return self
+
+        def predict(self, X):
+            return self.classes_[(np.asarray(X)[:, 0] > 0).astype(int)]
+
+    X, y = _data()
+    with pytest.raises(TypeError, match=r"sources\[1\] \(PredictOnly\) has neither decision_function nor "
+                       r"predict_proba"):
+        TransferClassifier(sources=greedytl.Sources([LogisticRegression().fit(X, y), PredictOnly().fit(X, y)])).fit(X, y)
+
+
 def test_source_error_names_the_source(cli, zoo):
     """A source classifier that cannot score X (fitted on another number of
     columns) fails the fit with a ValueError naming which of the sources it
