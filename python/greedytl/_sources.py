@@ -21,6 +21,8 @@ import os
 
 import numpy as np
 
+from ._compat import issparse
+
 __all__ = ["Sources", "SourcesDir", "read_liblinear", "LiblinearModel", "PROBA_EPS", "proba_scores"]
 
 INDEX_FILE = "sources.json"
@@ -148,15 +150,16 @@ class SourcesDir:
         return len(self.names)
 
     def scores(self, X):
-        """H = X[:, :d]·W + b (rows × sources), as source.Set.Scores."""
-        X = np.asarray(X, dtype=np.float64)
+        """H = X[:, :d]·W + b (rows × sources), as source.Set.Scores; X an
+        array or a SciPy sparse matrix (whose product is taken sparse)."""
+        X = X.tocsr().astype(np.float64) if issparse(X) else np.asarray(X, dtype=np.float64)
         if X.shape[0] == 0:
             raise ValueError("source: no examples to score")
         if X.shape[1] < self.d:
             j = int(np.argmax(np.asarray(self._nr_feature) > X.shape[1]))
             raise ValueError("source {!r}: model has {} features but the examples have {}".format(
                 self.names[j], self._nr_feature[j], X.shape[1]))
-        H = X[:, :self.d] @ self.W + self.b
+        H = np.asarray(X[:, :self.d] @ self.W) + self.b
         if not np.all(np.isfinite(H)):
             i, j = np.argwhere(~np.isfinite(H))[0]
             raise ValueError("source {!r}: score of example {} is {} (non-finite input?)".format(
