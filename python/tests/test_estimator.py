@@ -802,6 +802,27 @@ def test_killed_fit_cleans_up(tmp_path):
     assert os.listdir(tmpdir) == []
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_child_of_a_dead_parent_does_not_run(tmp_path, monkeypatch):
+    """A Python process that dies between the fork and the child's prctl
+    leaves a child that no parent-death signal will stop (the parent is
+    already gone): the child checks after the prctl that its parent is
+    still the Python process and ends before running greedytl.  The race is
+    made certain by a child that sees another parent (os.getppid, patched
+    before the fork); the fake greedytl ran and wrote its file."""
+    from greedytl import _cli
+    marker = tmp_path / "ran"
+    fake = _fake(tmp_path, "touch {}; exit 0".format(marker))
+    _cli.cli_info(fake)
+    monkeypatch.setattr(os, "getppid", lambda: 1)
+    with pytest.raises(greedytl.CLIError, match="exit status 143"):
+        _cli.run_cli(["fit"], fake)
+    monkeypatch.undo()
+    assert not marker.exists(), "greedytl ran although its parent was gone"
+    _cli.run_cli(["fit"], fake)
+    assert marker.exists()
+
+
 def _dead_pid():
     """A process id that no process has (the one of a process that ended)."""
     p = subprocess.Popen([sys.executable, "-c", "pass"])
