@@ -18,7 +18,6 @@ except ImportError:  # pragma: no cover - exercised only without scikit-learn
     HAVE_SKLEARN = False
 
 
-
 def issparse(X):
     """Whether X is a SciPy sparse matrix or array (False without SciPy)."""
     try:

@@ -152,7 +152,7 @@ class SourcesDir:
     def scores(self, X):
         """H = X[:, :d]·W + b (rows × sources), as source.Set.Scores; X an
         array or a SciPy sparse matrix (whose product is taken sparse)."""
-        X = X.tocsr().astype(np.float64) if issparse(X) else np.asarray(X, dtype=np.float64)
+        X = X.tocsr().astype(np.float64, copy=False) if issparse(X) else np.asarray(X, dtype=np.float64)
         if X.shape[0] == 0:
             raise ValueError("source: no examples to score")
         if X.shape[1] < self.d:
