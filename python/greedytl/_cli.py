@@ -13,6 +13,7 @@ standard error), so they reach the user as :class:`GreedyTLWarning` without
 the command's standard error, whose other lines are for people, being read.
 """
 
+import functools
 import hashlib
 import json
 import os
@@ -227,11 +228,17 @@ _prctl = _load_prctl()
 _PR_SET_PDEATHSIG = 1
 
 
-def _set_pdeathsig():
+def _set_pdeathsig(parent):
     """In the child, before exec: ask Linux to send SIGTERM to it when the
-    Python process dies (even by SIGKILL), so a killed fit stops its child.
-    prctl is resolved beforehand, so the child only makes the call."""
+    Python process (pid parent) dies (even by SIGKILL), so a killed fit
+    stops its child.  A parent that died between the fork and the prctl
+    sends no signal (the child has been handed to another process), so the
+    child checks its parent after the prctl and ends at once when it is no
+    longer the Python process.  prctl is resolved beforehand, so the child
+    only makes the call."""
     _prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(128 + int(signal.SIGTERM))
 
 
 def run_cli(args, path=None, cwd=None):
@@ -248,7 +255,7 @@ def run_cli(args, path=None, cwd=None):
     exe = cli_info(path)["path"]
     kw = {}
     if _prctl is not None:
-        kw["preexec_fn"] = _set_pdeathsig
+        kw["preexec_fn"] = functools.partial(_set_pdeathsig, os.getpid())
     proc = subprocess.Popen([exe] + [os.fspath(a) for a in args], cwd=cwd, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
     try:

@@ -17,6 +17,16 @@ try:
 except ImportError:  # pragma: no cover - exercised only without scikit-learn
     HAVE_SKLEARN = False
 
+
+def issparse(X):
+    """Whether X is a SciPy sparse matrix or array (False without SciPy)."""
+    try:
+        from scipy.sparse import issparse as _issparse
+    except ImportError:  # pragma: no cover - exercised only without SciPy
+        return False
+    return _issparse(X)
+
+
 if HAVE_SKLEARN:
     from sklearn.base import BaseEstimator, ClassifierMixin
     from sklearn.exceptions import ConvergenceWarning, NotFittedError
@@ -95,18 +105,24 @@ else:  # pragma: no cover
         if not any(k.endswith("_") and not k.startswith("__") for k in vars(est)):
             raise NotFittedError("This {} instance is not fitted yet. Call 'fit' first.".format(type(est).__name__))
 
-    def _check_X(X):
-        X = np.asarray(X, dtype=np.float64)
+    def _check_X(X, accept_sparse=False):
+        if issparse(X):
+            if not accept_sparse:
+                raise TypeError("A sparse matrix was passed, but dense data is required")
+            X = X.tocsr().astype(np.float64)
+            values = X.data
+        else:
+            X = values = np.asarray(X, dtype=np.float64)
         if X.ndim != 2:
             raise ValueError("Expected 2D array, got shape {}".format(X.shape))
         if X.shape[0] < 1 or X.shape[1] < 1:
             raise ValueError("Found array with shape {}: need at least 1 sample and 1 feature".format(X.shape))
-        if not np.all(np.isfinite(X)):
+        if not np.all(np.isfinite(values)):
             raise ValueError("Input contains NaN or infinity")
         return X
 
-    def validate_data(est, X, y="no_validation", reset=True, **kw):
-        X = _check_X(X)
+    def validate_data(est, X, y="no_validation", reset=True, accept_sparse=False, **kw):
+        X = _check_X(X, accept_sparse)
         if reset:
             est.n_features_in_ = X.shape[1]
         elif X.shape[1] != est.n_features_in_:
@@ -123,4 +139,4 @@ else:  # pragma: no cover
 
 __all__ = ["HAVE_SKLEARN", "BaseEstimator", "ClassifierMixin", "InvalidParameterError", "NotFittedError",
            "check_random_state",
-           "check_classification_targets", "check_is_fitted", "validate_data"]
+           "check_classification_targets", "check_is_fitted", "issparse", "validate_data"]

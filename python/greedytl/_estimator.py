@@ -8,7 +8,7 @@ import numpy as np
 
 from . import _cli, _model
 from ._compat import (BaseEstimator, ClassifierMixin, InvalidParameterError, check_classification_targets,
-                      check_is_fitted, check_random_state, validate_data)
+                      check_is_fitted, check_random_state, issparse, validate_data)
 from ._sources import Sources, SourcesDir, source_scores
 
 __all__ = ["TransferClassifier"]
@@ -18,6 +18,9 @@ _SEED_RANGE = 2 ** 31 - 1
 
 # The largest seed greedytl fit --seed takes (64 bits).
 _SEED_MAX = 2 ** 64 - 1
+
+# A mebibyte, the unit of max_dense_mb.
+_MIB = 2 ** 20
 
 
 class TransferClassifier(ClassifierMixin, BaseEstimator):
@@ -42,7 +45,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         method — greedytl-auto for two classes, greedytl-nway for more.
     sources : None, list of fitted classifiers, path or callable, default=None
         The source hypotheses: fitted scikit-learn classifiers (the columns of
-        their ``decision_function`` on X are the source scores), a greedytl
+        their ``decision_function`` on X are the source scores; for one that
+        has only ``predict_proba``, the log-odds of its probabilities, see
+        :class:`greedytl.Sources`), a greedytl
         sources directory (``greedytl train-sources``; greedytl computes its
         scores), a callable X → (n_samples, n_sources), or a
         :class:`greedytl.Sources` holding any of these (needed for a list of
@@ -60,6 +65,17 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         global random state, as scikit-learn's estimators do.
     greedytl_bin : None or str, default=None
         The greedytl command; None looks at ``$GREEDYTL_BIN``, then PATH.
+    max_dense_mb : float, default=1024
+        The largest dense copy (in MiB, 2**20 bytes) of a sparse X that the
+        estimator makes; it has no effect on dense X.  ``greedytl fit``
+        reads dense matrices, so ``fit`` densifies a sparse X (and
+        ``X_unlabelled``, ``X_oracle``) and refuses one whose dense form,
+        n_samples × n_features float64 values, is larger, saying how large
+        it is; raise it if the memory allows (``float("inf")``: no limit).
+        ``predict`` and ``decision_function`` densify a sparse X in blocks
+        of rows of at most this size (at least one row), so they take any
+        number of rows.  1024 MiB is scikit-learn's default
+        ``working_memory``.
 
     Attributes
     ----------
@@ -100,12 +116,13 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, method=None, sources=None, use_features=True, random_state=None,
-                 greedytl_bin=None):
+                 greedytl_bin=None, max_dense_mb=1024):
         self.method = method
         self.sources = sources
         self.use_features = use_features
         self.random_state = random_state
         self.greedytl_bin = greedytl_bin
+        self.max_dense_mb = max_dense_mb
 
     # -- fit -------------------------------------------------------------
 
@@ -114,7 +131,10 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            A sparse X is densified for ``greedytl fit`` (see
+            ``max_dense_mb``); the sources' classifiers and callable are
+            given it sparse (CSR).
         y : array-like of shape (n_samples,)
             Two classes (binary) or more (multi-class, as ``greedytl fit``).
         X_unlabelled : array-like, optional
@@ -148,7 +168,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         """
         self._check_params()
         given = X
-        X, y = validate_data(self, X, y, reset=True, dtype=np.float64)
+        X, y = validate_data(self, X, y, reset=True, dtype=np.float64, accept_sparse="csr")
+        self._check_dense(X, "X")
         check_classification_targets(y)
         classes, yi = np.unique(y, return_inverse=True)
         if len(classes) < 2:
@@ -173,12 +194,14 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             binary = len(classes) == 2
             args += ["--labels", save("y.npy", self._encode(yi, binary))]
             if X_unlabelled is not None:
-                Xu = validate_data(self, X_unlabelled, reset=False, dtype=np.float64)
+                Xu = validate_data(self, X_unlabelled, reset=False, dtype=np.float64, accept_sparse="csr")
+                self._check_dense(Xu, "X_unlabelled")
                 args += self._data_args(save, "unlabelled-", Xu, resolved, X_unlabelled)
             if X_oracle is not None or y_oracle is not None:
                 if X_oracle is None or y_oracle is None:
                     raise ValueError("give both X_oracle and y_oracle")
-                Xo = validate_data(self, X_oracle, reset=False, dtype=np.float64)
+                Xo = validate_data(self, X_oracle, reset=False, dtype=np.float64, accept_sparse="csr")
+                self._check_dense(Xo, "X_oracle")
                 yo = np.asarray(y_oracle)
                 if yo.dtype.kind in "fc" and not np.all(np.isfinite(yo)):
                     raise ValueError("Input y_oracle contains {}: a label must be finite".format(
@@ -251,6 +274,25 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         b = self.greedytl_bin
         if not (b is None or isinstance(b, str) or (isinstance(b, os.PathLike) and isinstance(os.fspath(b), str))):
             refuse("greedytl_bin", "None or a path (a str or os.PathLike) of the greedytl command")
+        mb = self.max_dense_mb
+        if not (isinstance(mb, numbers.Real) and not isinstance(mb, (bool, np.bool_)) and mb > 0):
+            refuse("max_dense_mb", "a float in the range (0, inf] (MiB)")
+
+    def _check_dense(self, X, name):
+        """Refuse a sparse X (the input called name) whose dense form, which
+        fit writes for greedytl when it uses the features, is larger than
+        max_dense_mb, naming that size; dense X and fits without features
+        pass."""
+        if not issparse(X) or not self.use_features:
+            return
+        m, d = X.shape
+        need = m * d * 8
+        if need > self.max_dense_mb * _MIB:
+            raise ValueError(
+                "{} is a sparse matrix of shape {}, whose dense form, which greedytl fit reads, takes "
+                "{} × {} × 8 bytes = {}, more than max_dense_mb={!r} MiB: raise max_dense_mb if the memory "
+                "allows, or reduce the columns first (e.g. scikit-learn's TruncatedSVD or SelectKBest in a "
+                "Pipeline)".format(name, (m, d), m, d, _bytes(need), self.max_dense_mb))
 
     def _seed(self):
         rs = self.random_state
@@ -275,12 +317,13 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
 
     def _data_args(self, save, prefix, X, resolved, given):
         """The --PREFIXfeatures/--PREFIXsource-scores (or --sources) arguments
-        of one sample, its arrays saved as .npy; X is the sample validated,
+        of one sample, its arrays saved as .npy; X is the sample validated
+        (densified for greedytl when sparse: _check_dense has passed it),
         given as the caller gave it (see _for_sources)."""
         tag = prefix.rstrip("-") or "train"
         args = []
         if self.use_features:
-            args += ["--" + prefix + "features", save(tag + "-X.npy", X)]
+            args += ["--" + prefix + "features", save(tag + "-X.npy", X.toarray() if issparse(X) else X)]
         if resolved is None:
             return args
         if isinstance(resolved, SourcesDir):
@@ -339,7 +382,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
     def _inputs(self, X):
         check_is_fitted(self)
         given = X
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, X, reset=False, dtype=np.float64, accept_sparse="csr")
         H = None
         if self.sources_ is not None:
             if isinstance(self.sources_, SourcesDir):
@@ -350,7 +393,15 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
 
     def _file_scores(self, X):
         Xf, H = self._inputs(X)
-        return self._scorer.scores(Xf, H)
+        if not issparse(Xf):
+            return self._scorer.scores(Xf, H)
+        # A sparse X is densified in blocks of rows of at most max_dense_mb
+        # (one block when the whole fits): each row's scores depend on that
+        # row alone.
+        m, d = Xf.shape
+        rows = m if m * d * 8 <= self.max_dense_mb * _MIB else max(1, int(self.max_dense_mb * _MIB // (8 * d)))
+        return np.concatenate([self._scorer.scores(Xf[a:a + rows].toarray(), None if H is None else H[a:a + rows])
+                               for a in range(0, m, rows)])
 
     def decision_function(self, X):
         """The model's scores of the rows of X, computed in NumPy from the
@@ -359,7 +410,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         Returns an array of shape (n_samples,) for two classes (positive:
         ``classes_[1]``; with a native multi-class method, the score of
         ``classes_[1]`` minus that of ``classes_[0]``), else (n_samples,
-        n_classes), column k for ``classes_[k]``.
+        n_classes), column k for ``classes_[k]``.  X may be sparse: it is
+        densified in blocks of rows of at most ``max_dense_mb``.
         """
         S = self._file_scores(X)
         if S.ndim == 1:
@@ -397,18 +449,32 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         # check_estimator applies and passes, multi-class ones included (with
         # a greedytl that fits multi-class labels), so "_xfail_checks" names
         # none; the tests run check_estimator to keep it so.
-        return {"requires_y": True, "_xfail_checks": {}}
+        # X_types: dense arrays and SciPy sparse matrices (densified for
+        # greedytl, see max_dense_mb), as TfidfTransformer declares it.
+        return {"requires_y": True, "X_types": ["2darray", "sparse"], "_xfail_checks": {}}
 
 
 def _for_sources(given, X):
     """What the sources' classifiers or callable score: X validated
-    (float64), as a pandas DataFrame with the columns and index of the one
-    the caller gave (classifiers fitted on DataFrames know their columns by
-    name), else as an array."""
+    (float64; a sparse X as a CSR matrix, as scikit-learn's meta-estimators
+    hand sparse data to theirs), as a pandas DataFrame with the columns and
+    index of the one the caller gave (classifiers fitted on DataFrames know
+    their columns by name; a sparse one stays sparse), else as it is."""
     if not (hasattr(given, "columns") and hasattr(given, "iloc")):
         return X
     import pandas
+    if issparse(X):
+        return pandas.DataFrame.sparse.from_spmatrix(X, index=given.index, columns=given.columns)
     return pandas.DataFrame(X, columns=given.columns, index=given.index)
+
+
+def _bytes(n):
+    """n bytes for people: in the largest binary unit it reaches."""
+    for unit in ("TiB", "GiB", "MiB", "KiB"):
+        scale = 1024 ** ("KMGT".index(unit[0]) + 1)
+        if n >= scale:
+            return "{:.1f} {}".format(n / scale, unit)
+    return "{} bytes".format(n)
 
 
 def _int_or_str(s):

@@ -5,6 +5,8 @@ computes their score matrix (rows × sources) on new X:
 
 * a list of fitted scikit-learn classifiers: their ``decision_function`` on
   X, one column per binary classifier, one per class of a multi-class one;
+  for a classifier without ``decision_function``, the log-odds of its
+  ``predict_proba`` (:func:`proba_scores`);
 * a greedytl sources directory (``greedytl train-sources``): the scores of
   its liblinear models, computed in NumPy as the Go package ``source``
   computes them (``Set.Scores``: H = X[:, :d]·W + b, each model oriented so
@@ -19,10 +21,19 @@ import os
 
 import numpy as np
 
-__all__ = ["Sources", "SourcesDir", "read_liblinear", "LiblinearModel"]
+from ._compat import issparse
+
+__all__ = ["Sources", "SourcesDir", "read_liblinear", "LiblinearModel", "PROBA_EPS", "proba_scores"]
 
 INDEX_FILE = "sources.json"
 INDEX_VERSION = 1
+
+#: How far from 0 and 1 :func:`proba_scores` clips probabilities: 2**-53,
+#: the spacing of float64 just below 1, so that 1 - PROBA_EPS is the
+#: largest float64 below 1.  No probability float64 tells from 1 is changed
+#: at the top, the bottom is clipped alike (so that the score of p is minus
+#: that of 1 - p), and no score exceeds 53·ln 2 ≈ 36.74 in magnitude.
+PROBA_EPS = 2.0 ** -53
 
 
 class LiblinearModel:
@@ -139,15 +150,16 @@ class SourcesDir:
         return len(self.names)
 
     def scores(self, X):
-        """H = X[:, :d]·W + b (rows × sources), as source.Set.Scores."""
-        X = np.asarray(X, dtype=np.float64)
+        """H = X[:, :d]·W + b (rows × sources), as source.Set.Scores; X an
+        array or a SciPy sparse matrix (whose product is taken sparse)."""
+        X = X.tocsr().astype(np.float64, copy=False) if issparse(X) else np.asarray(X, dtype=np.float64)
         if X.shape[0] == 0:
             raise ValueError("source: no examples to score")
         if X.shape[1] < self.d:
             j = int(np.argmax(np.asarray(self._nr_feature) > X.shape[1]))
             raise ValueError("source {!r}: model has {} features but the examples have {}".format(
                 self.names[j], self._nr_feature[j], X.shape[1]))
-        H = X[:, :self.d] @ self.W + self.b
+        H = np.asarray(X[:, :self.d] @ self.W) + self.b
         if not np.all(np.isfinite(H)):
             i, j = np.argwhere(~np.isfinite(H))[0]
             raise ValueError("source {!r}: score of example {} is {} (non-finite input?)".format(
@@ -164,6 +176,15 @@ class Sources:
     forms users have: a list (or tuple) of fitted scikit-learn classifiers,
     a greedytl sources directory (a path), or a callable from X to a
     (rows × sources) score matrix.
+
+    A classifier's scores are the columns of its ``decision_function`` on X
+    (one for two classes, positive for ``classes_[1]``; else one per class);
+    a classifier without it (a random forest, naive Bayes, nearest
+    neighbours, ``CalibratedClassifierCV``, a ``Pipeline`` ending in one)
+    gives the log-odds of its ``predict_proba`` instead, log(p / (1 - p)) of
+    the same columns' probabilities p, clipped to [2**-53, 1 - 2**-53]
+    (:data:`PROBA_EPS`) so that probabilities of 0 and 1 give finite scores.
+    ``decision_function`` is used wherever a classifier has both.
 
     Wrap a list of fitted classifiers in ``Sources`` when the estimator is
     cloned (``GridSearchCV``, ``cross_val_score``, ``clone``): scikit-learn
@@ -185,21 +206,23 @@ class Sources:
     def resolve(self):
         """Return the sources in their computing form: a :class:`SourcesDir`
         for a directory, the callable, or the list of classifiers (each
-        checked to be fitted and to have ``decision_function``)."""
+        checked to be fitted and to have ``decision_function`` or
+        ``predict_proba``)."""
         s = self.sources
         if _is_path(s):
             return SourcesDir(os.fsdecode(s))
         if isinstance(s, SourcesDir):
             return s
-        if hasattr(s, "decision_function"):
+        if _scorer_method(s) is not None:
             s = [s]
         if isinstance(s, (list, tuple)):
             if not s:
                 raise ValueError("sources is an empty list: give None for no sources")
             for i, c in enumerate(s):
-                if not hasattr(c, "decision_function"):
-                    raise TypeError("sources[{}] ({}) has no decision_function: give fitted classifiers, "
-                                    "a greedytl sources directory or a callable".format(i, type(c).__name__))
+                if _scorer_method(c) is None:
+                    raise TypeError("sources[{}] ({}) has neither decision_function nor predict_proba: give "
+                                    "fitted classifiers with one of them, a greedytl sources directory or a "
+                                    "callable".format(i, type(c).__name__))
                 if not _is_fitted(c):
                     raise ValueError(
                         "sources[{}] ({}) is not fitted. A list of classifiers in an estimator that "
@@ -228,6 +251,34 @@ def _is_fitted(est):
     return True
 
 
+def _scorer_method(c):
+    """The name of the method whose output gives classifier c's source
+    scores: "decision_function" when it has one (preferred), else
+    "predict_proba", else None."""
+    for m in ("decision_function", "predict_proba"):
+        if hasattr(c, m):
+            return m
+    return None
+
+
+def proba_scores(P):
+    """Source scores from a classifier's class probabilities P (rows ×
+    classes, from ``predict_proba``), on the footing of a decision function:
+    the log-odds log(p / (1 - p)) of each class's probability p, clipped to
+    [PROBA_EPS, 1 - PROBA_EPS] first so that probabilities of exactly 0 or
+    1 (a forest's unanimous votes) give finite scores (±36.74).  Two
+    classes give the log-odds of the second class, shape (n_samples,)
+    (positive favours ``classes_[1]``, as ``decision_function``); more give
+    one column per class."""
+    P = np.asarray(P, dtype=np.float64)
+    if P.ndim != 2 or P.shape[1] < 2:
+        raise ValueError("predict_proba returned shape {}, want (n_samples, n_classes ≥ 2)".format(P.shape))
+    if P.shape[1] == 2:
+        P = P[:, 1]
+    P = np.clip(P, PROBA_EPS, 1 - PROBA_EPS)
+    return np.log(P) - np.log1p(-P)
+
+
 def source_scores(resolved, X):
     """The score matrix (rows × sources) of resolved sources on X, and the
     names of its columns."""
@@ -236,8 +287,10 @@ def source_scores(resolved, X):
     if isinstance(resolved, list):
         cols, names = [], []
         for i, c in enumerate(resolved):
+            method = _scorer_method(c)
             try:
-                s = np.asarray(c.decision_function(X), dtype=np.float64)
+                s = getattr(c, method)(X)
+                s = proba_scores(s) if method == "predict_proba" else np.asarray(s, dtype=np.float64)
             except ValueError as e:
                 raise ValueError("sources[{}] ({}) cannot score X: {}".format(i, type(c).__name__, e)) from e
             if s.ndim == 1:
@@ -247,7 +300,7 @@ def source_scores(resolved, X):
                 labels = getattr(c, "classes_", range(s.shape[1]))
                 names.extend("{}:{}={}".format(i, type(c).__name__, k) for k in labels)
             else:
-                raise ValueError("sources[{}].decision_function returned shape {}".format(i, s.shape))
+                raise ValueError("sources[{}].{} returned shape {}".format(i, method, s.shape))
             cols.append(s)
         H = np.hstack(cols)
     else:

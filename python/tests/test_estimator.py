@@ -149,6 +149,86 @@ def test_dataframe_sources(cli):
         clf.predict(df.rename(columns={"c0": "z"}))
 
 
+def _log_odds(P):
+    """The closed form of a probability-only source's scores: log(p/(1-p)) of
+    p clipped to [2**-53, 1 - 2**-53]; two classes: the second's only."""
+    P = np.clip(P[:, 1:] if P.shape[1] == 2 else P, 2.0 ** -53, 1 - 2.0 ** -53)
+    return np.log(P / (1 - P))
+
+
+def test_proba_sources(cli):
+    """Classifiers with predict_proba but no decision_function (a random
+    forest, naive Bayes, nearest neighbours, a Pipeline ending in a forest)
+    are sources: their scores are the log-odds of their probabilities — one
+    column for two classes (that of classes_[1]), one per class for more,
+    named as decision_function's columns — clipped away from 0 and 1, so
+    that a forest's probabilities of exactly 0 and 1 give ±53·ln 2, not
+    ±inf; the model is the one of those scores given as a callable.  They
+    were refused ("has no decision_function").  A classifier with both
+    methods is scored by decision_function."""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.neighbors import KNeighborsClassifier
+    from greedytl._sources import source_scores
+    rng = np.random.default_rng(4)
+    Xs = rng.normal(size=(200, 8))
+    rf = RandomForestClassifier(n_estimators=10, random_state=0).fit(Xs, Xs[:, 0] > 0)
+    nb = GaussianNB().fit(Xs, np.digitize(Xs[:, 1], [-0.5, 0.5]))
+    knn = KNeighborsClassifier(5).fit(Xs, Xs[:, 2] > 0)
+    pipe = make_pipeline(StandardScaler(), RandomForestClassifier(n_estimators=5, random_state=1)).fit(
+        Xs, np.digitize(Xs[:, 3], [-1, 0, 1]))
+    mlr = LogisticRegression(max_iter=500).fit(Xs, np.digitize(Xs[:, 4], [-0.5, 0.5]))
+    zoo = [rf, nb, knn, pipe, mlr]
+    assert not any(hasattr(c, "decision_function") for c in zoo[:4])
+
+    def closed(A):
+        return np.column_stack([_log_odds(c.predict_proba(A)) for c in zoo[:4]] + [mlr.decision_function(A)])
+
+    X, y = _data()
+    P = rf.predict_proba(X)
+    assert np.any(P == 0) and np.any(P == 1), "the test needs probabilities of exactly 0 and 1"
+    H, names = source_scores(zoo, X)
+    assert H.shape == (40, 1 + 3 + 1 + 4 + 3) and np.all(np.isfinite(H))
+    assert names[:5] == ["0:RandomForestClassifier", "1:GaussianNB=0", "1:GaussianNB=1", "1:GaussianNB=2",
+                         "2:KNeighborsClassifier"]
+    np.testing.assert_allclose(H, closed(X), rtol=1e-12, atol=1e-12)
+    # A few rows by hand: the forest's first column, 0 and 1 at ±53·ln 2.
+    for i in range(5):
+        p = P[i, 1]
+        want = 53 * np.log(2) if p == 1 else -53 * np.log(2) if p == 0 else np.log(p / (1 - p))
+        assert abs(H[i, 0] - want) <= 1e-12 * max(1, abs(want)), (i, p, H[i, 0], want)
+    assert set(np.abs(H[P[:, 1] == 1, 0])) == {53 * np.log(2)} and np.all(H[P[:, 1] == 0, 0] < 0)
+    np.testing.assert_array_equal(H[:, -3:], mlr.decision_function(X))
+    # Fit and predict, as with the scores given as a callable.
+    clf = TransferClassifier(sources=greedytl.Sources(zoo), random_state=0).fit(X[:20], y[:20])
+    ref = TransferClassifier(sources=closed, random_state=0).fit(X[:20], y[:20])
+    assert clf.n_sources_ == 12 and clf.source_names_ == names
+    assert [(c["kind"], c["index"]) for c in clf.selected_] == [(c["kind"], c["index"]) for c in ref.selected_]
+    np.testing.assert_allclose(clf.decision_function(X), ref.decision_function(X), rtol=1e-9, atol=1e-9)
+    assert clf.predict(X[20:]).shape == (20,)
+    # One classifier alone is a source too.
+    assert TransferClassifier(sources=nb, random_state=0).fit(X[:20], y[:20]).n_sources_ == 3
+
+
+def test_source_without_scores_is_refused(cli):
+    """A classifier with neither decision_function nor predict_proba is
+    refused by a message naming both."""
+    from sklearn.base import BaseEstimator, ClassifierMixin
+
+    class PredictOnly(ClassifierMixin, BaseEstimator):
+        def fit(self, X, y):
+            self.classes_ = np.unique(y)
+            return self
+
+        def predict(self, X):
+            return self.classes_[(np.asarray(X)[:, 0] > 0).astype(int)]
+
+    X, y = _data()
+    with pytest.raises(TypeError, match=r"sources\[1\] \(PredictOnly\) has neither decision_function nor "
+                       r"predict_proba"):
+        TransferClassifier(sources=greedytl.Sources([LogisticRegression().fit(X, y), PredictOnly().fit(X, y)])).fit(X, y)
+
+
 def test_source_error_names_the_source(cli, zoo):
     """A source classifier that cannot score X (fitted on another number of
     columns) fails the fit with a ValueError naming which of the sources it
@@ -181,6 +261,111 @@ def test_unpickled_in_fresh_process(cli, synth, tmp_path):
     p = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     np.testing.assert_array_equal(np.load(tmp_path / "D.npy"), clf.decision_function(Xs))
+
+
+def _sparse_data(seed=0, m=40, d=30):
+    """X with most values 0 (a TF-IDF matrix's shape), labels, and X as CSR."""
+    from scipy import sparse
+    X, y = _data(seed, m, d)
+    X[np.random.default_rng(seed).uniform(size=X.shape) < 0.7] = 0
+    return X, y, sparse.csr_matrix(X)
+
+
+def _same_model(a, b):
+    ma, mb = (dict(c.model_) for c in (a, b))
+    ma.pop("build", None)
+    mb.pop("build", None)
+    assert ma == mb
+
+
+def test_sparse_X(cli, synth):
+    """A SciPy sparse X (CSR, CSC, COO, a sparse array, a pandas DataFrame of
+    sparse columns) fits and predicts as its dense form: the same model and
+    the same decision values; the sources are given it sparse (CSR, or the
+    sparse DataFrame), as scikit-learn's meta-estimators give their
+    estimators sparse data, so a source fitted on sparse data (a TF-IDF
+    classifier) scores it as it was fitted; X_unlabelled and X_oracle may be
+    sparse too.  It was refused ("dense data is required")."""
+    from scipy import sparse
+    pd = pytest.importorskip("pandas")
+    X, y, S = _sparse_data()
+    w = np.random.default_rng(1).normal(size=(X.shape[1], 2))
+    seen = []
+
+    def H(A):
+        seen.append(type(A).__name__ + (":sparse" if hasattr(A, "sparse") else ""))
+        return (A.toarray() if sparse.issparse(A) else A.sparse.to_dense().to_numpy() if hasattr(A, "sparse")
+                else np.asarray(A)) @ w
+
+    dense = TransferClassifier(method="dam", sources=H, random_state=0).fit(X[:20], y[:20], X_unlabelled=X[20:])
+    D, pred = dense.decision_function(X), list(dense.predict(X))
+    assert seen == ["ndarray"] * 4
+    cols = ["w{}".format(j) for j in range(X.shape[1])]
+    for form, want in ((S, "csr_matrix"), (S.tocsc(), "csr_matrix"), (S.tocoo(), "csr_matrix"),
+                       (sparse.csr_array(S), "csr_array"),
+                       (pd.DataFrame.sparse.from_spmatrix(S, columns=cols), "DataFrame:sparse")):
+        seen.clear()
+        rows = ((lambda a, b: form.iloc[a:b]) if hasattr(form, "iloc")
+                else (lambda a, b: form.tocsr()[a:b].asformat(form.format)))
+        c = TransferClassifier(method="dam", sources=H, random_state=0).fit(rows(0, 20), y[:20],
+                                                                          X_unlabelled=rows(20, 40))
+        _same_model(c, dense)
+        np.testing.assert_array_equal(c.decision_function(form), D)
+        assert list(c.predict(form)) == pred
+        assert seen == [want] * 4, seen
+    # A source fitted on sparse data is given sparse data; its scores are
+    # those of the dense rows to rounding.
+    lr = LogisticRegression().fit(sparse.csr_matrix(np.vstack([X, -X])), np.r_[X[:, 0] > 0, X[:, 0] <= 0])
+    a = TransferClassifier(method="best-source", sources=greedytl.Sources([lr])).fit(
+        S[:20], y[:20], X_oracle=S[20:], y_oracle=y[20:])
+    b = TransferClassifier(method="best-source", sources=greedytl.Sources([lr])).fit(
+        X[:20], y[:20], X_oracle=X[20:], y_oracle=y[20:])
+    np.testing.assert_allclose(a.decision_function(S), b.decision_function(X), rtol=1e-12, atol=1e-12)
+    # A sources directory scores sparse rows (its scores given as a matrix
+    # without the features).
+    Xs, labels = synth["X"], synth["labels"]
+    ys = labels[:60] == labels[0]
+    Xs = np.where(np.abs(Xs) < np.median(np.abs(Xs)), 0, Xs)
+    a = TransferClassifier(sources=synth["sources"], use_features=False, random_state=0).fit(
+        sparse.csr_matrix(Xs[:60]), ys)
+    b = TransferClassifier(sources=synth["sources"], use_features=False, random_state=0).fit(Xs[:60], ys)
+    np.testing.assert_allclose(a.decision_function(sparse.csr_matrix(Xs)), b.decision_function(Xs),
+                               rtol=1e-9, atol=1e-9)
+
+
+def test_sparse_X_dense_size(cli):
+    """fit refuses a sparse X whose dense form (which greedytl reads) is
+    larger than max_dense_mb, saying how large and what to do, before any
+    command runs; at the limit it fits, and without the features nothing is
+    densified.  predict densifies blocks of rows of at most max_dense_mb
+    (the decision values of one block)."""
+    X, y, S = _sparse_data()
+    need = 40 * 30 * 8 / 2 ** 20  # MiB
+    with pytest.raises(ValueError, match=r"X is a sparse matrix of shape \(40, 30\), whose dense form, which "
+                       r"greedytl fit reads, takes 40 × 30 × 8 bytes = 9\.4 KiB, more than max_dense_mb=.* MiB: "
+                       r"raise max_dense_mb"):
+        TransferClassifier(max_dense_mb=need * 0.99, greedytl_bin="/nonexistent/greedytl").fit(S, y)
+    with pytest.raises(ValueError, match=r"X_unlabelled is a sparse matrix of shape \(80, 30\)"):
+        TransferClassifier(method="dam", max_dense_mb=need * 1.5).fit(S, y, X_unlabelled=sparse_vstack(S, S))
+    at_limit = TransferClassifier(random_state=0, max_dense_mb=need).fit(S, y)
+    dense = TransferClassifier(random_state=0).fit(X, y)
+    _same_model(at_limit, dense)
+    TransferClassifier(sources=lambda A: A[:, :3].toarray(), use_features=False, max_dense_mb=need / 100).fit(S, y)
+    # Blocks of 3 rows: 13 of them and one of 1 row.
+    clf = TransferClassifier(random_state=0).fit(S, y)
+    whole = clf.decision_function(X)
+    clf.set_params(max_dense_mb=3 * 30 * 8 / 2 ** 20)
+    calls = []
+    scores = clf._scorer.scores
+    clf._scorer.scores = lambda A, H: calls.append(A.shape[0]) or scores(A, H)
+    np.testing.assert_allclose(clf.decision_function(S), whole, rtol=1e-12, atol=1e-12)
+    assert calls == [3] * 13 + [1]
+    assert list(clf.predict(S)) == list(np.array(clf.classes_)[(whole > 0).astype(int)])
+
+
+def sparse_vstack(*blocks):
+    from scipy import sparse
+    return sparse.vstack(blocks, format="csr")
 
 
 def test_use_features_false(cli, zoo, synth):
@@ -257,6 +442,11 @@ def test_errors(cli, tmp_path):
     ("random_state", "3", "an int in the range"),
     ("greedytl_bin", 3, "None or a path"),
     ("greedytl_bin", b"/usr/bin/greedytl", "None or a path"),
+    ("max_dense_mb", 0, r"a float in the range \(0, inf\]"),
+    ("max_dense_mb", -1.0, r"a float in the range \(0, inf\]"),
+    ("max_dense_mb", float("nan"), r"a float in the range \(0, inf\]"),
+    ("max_dense_mb", "1024", r"a float in the range \(0, inf\]"),
+    ("max_dense_mb", True, r"a float in the range \(0, inf\]"),
 ])
 def test_invalid_parameter(param, value, want):
     """A parameter of the wrong type or out of range is refused at fit, as
@@ -284,6 +474,8 @@ def test_valid_parameters_of_every_kind(cli):
     b = TransferClassifier(method="greedytl", random_state=2 ** 64 - 1).fit(X, y)
     np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
     TransferClassifier(random_state=np.random.RandomState(0)).fit(X, y)
+    for mb in (np.float32(1), 2, float("inf")):
+        TransferClassifier(max_dense_mb=mb).fit(X, y)
 
 
 def test_fit_warnings(multiclass_cli):
@@ -610,6 +802,27 @@ def test_killed_fit_cleans_up(tmp_path):
     assert os.listdir(tmpdir) == []
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_child_of_a_dead_parent_does_not_run(tmp_path, monkeypatch):
+    """A Python process that dies between the fork and the child's prctl
+    leaves a child that no parent-death signal will stop (the parent is
+    already gone): the child checks after the prctl that its parent is
+    still the Python process and ends before running greedytl.  The race is
+    made certain by a child that sees another parent (os.getppid, patched
+    before the fork); the fake greedytl ran and wrote its file."""
+    from greedytl import _cli
+    marker = tmp_path / "ran"
+    fake = _fake(tmp_path, "touch {}; exit 0".format(marker))
+    _cli.cli_info(fake)
+    monkeypatch.setattr(os, "getppid", lambda: 1)
+    with pytest.raises(greedytl.CLIError, match="exit status 143"):
+        _cli.run_cli(["fit"], fake)
+    monkeypatch.undo()
+    assert not marker.exists(), "greedytl ran although its parent was gone"
+    _cli.run_cli(["fit"], fake)
+    assert marker.exists()
+
+
 def _dead_pid():
     """A process id that no process has (the one of a process that ended)."""
     p = subprocess.Popen([sys.executable, "-c", "pass"])
@@ -670,6 +883,11 @@ _NO_SKLEARN = textwrap.dedent("""
     assert list(clf.classes_) == ["a", "b"] and clf.n_features_in_ == 4
     assert clf.get_params()["random_state"] == 1 and clf.set_params(random_state=2).random_state == 2
     print(clf.score(X[20:], y[20:]))
+    from scipy import sparse
+    S = sparse.csr_matrix(np.where(np.abs(X) < 0.5, 0, X))
+    a = greedytl.TransferClassifier(sources=lambda A: A[:, :2].toarray(), random_state=1).fit(S[:20], y[:20])
+    b = greedytl.TransferClassifier(sources=lambda A: A[:, :2], random_state=1).fit(S[:20].toarray(), y[:20])
+    assert (a.decision_function(S) == b.decision_function(S.toarray())).all()
     try:
         clf.predict(X[:, :3])
     except ValueError as e:
@@ -685,7 +903,8 @@ _NO_SKLEARN = textwrap.dedent("""
 
 def test_without_sklearn(cli):
     """NumPy only: the estimator fits, predicts and validates without
-    scikit-learn (its stand-ins in greedytl._compat)."""
+    scikit-learn (its stand-ins in greedytl._compat), a SciPy sparse X
+    included."""
     env = dict(os.environ, GREEDYTL_BIN=cli["path"], PYTHONPATH=os.pathsep.join(sys.path))
     p = subprocess.run([sys.executable, "-c", _NO_SKLEARN], capture_output=True, text=True, env=env)
     assert p.returncode == 0, p.stderr
