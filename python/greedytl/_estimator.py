@@ -453,6 +453,16 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         # greedytl, see max_dense_mb), as TfidfTransformer declares it.
         return {"requires_y": True, "X_types": ["2darray", "sparse"], "_xfail_checks": {}}
 
+    def __sklearn_tags__(self):
+        # scikit-learn >= 1.6 reads tags here (its Tags dataclasses) and no
+        # longer _more_tags: the same two tags, y required and sparse X
+        # accepted. Older versions never call it (their BaseEstimator has
+        # no __sklearn_tags__).
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.input_tags.sparse = True
+        return tags
+
 
 def _for_sources(given, X):
     """What the sources' classifiers or callable score: X validated

@@ -663,6 +663,29 @@ def test_check_estimator(multiclass_cli):
     check_estimator(TransferClassifier())
 
 
+def test_sklearn_tags_for_new_scikit_learn():
+    """scikit-learn >= 1.6 reads tags from __sklearn_tags__ (Tags objects with
+    input_tags and target_tags), not _more_tags: the estimator declares the
+    same tags there. Tested against a stand-in of those objects, since the
+    scikit-learn here is older."""
+    from types import SimpleNamespace
+
+    class NewBase:
+        def __sklearn_tags__(self):
+            return SimpleNamespace(estimator_type=None,
+                                   input_tags=SimpleNamespace(sparse=False, two_d_array=True),
+                                   target_tags=SimpleNamespace(required=False))
+
+    class Probe(TransferClassifier, NewBase):
+        pass
+
+    tags = Probe().__sklearn_tags__()
+    old = TransferClassifier()._more_tags()
+    assert tags.target_tags.required is old["requires_y"] is True
+    assert tags.input_tags.sparse is True and "sparse" in old["X_types"]
+    assert tags.input_tags.two_d_array is True
+
+
 # -- the command: missing, old, failing, interrupted, killed ----------------
 
 def _fake(tmp_path, body, version=None):
