@@ -558,16 +558,7 @@ func TestFitWarnsNotConverged(t *testing.T) {
 			t.Errorf("%s: the model was not written: %v", what, err)
 		}
 		os.Remove(out)
-		var rep fitReport
-		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
-			t.Fatal(err)
-		}
-		var found []warning
-		for _, w := range rep.Warnings {
-			if w.Code == "not-converged" {
-				found = append(found, w)
-			}
-		}
+		rep, found := fitWarnings(t, stdout, "not-converged")
 		if tc.solver == "" {
 			if len(found) != 0 || strings.Contains(stderr, "stopping rule") {
 				t.Errorf("%s: converged fit warns %+v:\n%s", what, found, stderr)
@@ -666,16 +657,7 @@ func TestFitWarnsConstantModel(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", tc.x, code, stderr)
 		}
-		var rep fitReport
-		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
-			t.Fatal(err)
-		}
-		var found []warning
-		for _, w := range rep.Warnings {
-			if w.Code == "constant-model" {
-				found = append(found, w)
-			}
-		}
+		rep, found := fitWarnings(t, stdout, "constant-model")
 		if !tc.warn {
 			if len(found) != 0 {
 				t.Errorf("%s: a model with a column warns %+v", tc.x, found)
@@ -695,4 +677,21 @@ func TestFitWarnsConstantModel(t *testing.T) {
 		}
 		os.Remove(out)
 	}
+}
+
+// fitWarnings decodes fit --json's report and returns it and its warnings
+// of the given code.
+func fitWarnings(t *testing.T, stdout, code string) (fitReport, []warning) {
+	t.Helper()
+	var rep fitReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("fit --json: %v\n%s", err, stdout)
+	}
+	var found []warning
+	for _, w := range rep.Warnings {
+		if w.Code == code {
+			found = append(found, w)
+		}
+	}
+	return rep, found
 }
