@@ -101,9 +101,9 @@ func dualStart(prob *Problem, p Params, def int) (Params, int, *design, []float6
 // empty or malformed problem, non-finite or non-integer labels, labels
 // that do not form exactly two classes, non-finite feature values or bias,
 // and when the solver fails, and with ctx's error when ctx is done before
-// training ends (the solvers check it between their outer iterations; the
-// solvers that work on columns first convert a Dense problem to column
-// form, which is not interrupted). Reaching the
+// training ends (the solvers check it between their outer iterations, and
+// the solvers that work on columns while they convert the problem to
+// column form, every block of about 65,536 values). Reaching the
 // iteration cap is not an error: the model reports it with Converged =
 // false. Train does not modify prob. It panics when ctx is nil.
 func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
@@ -121,14 +121,16 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	bin := (&Problem{X: prob.X, Dense: prob.Dense, Y: y, Bias: prob.Bias}).forSolver(p.Solver)
-	bin.ctx = ctx
+	bin := (&Problem{X: prob.X, Dense: prob.Dense, Y: y, Bias: prob.Bias}).forSolver(ctx, p.Solver)
+	if bin == nil {
+		return nil, fitctx.Err(ctx, trainCaller) // stopped in the conversion
+	}
 	w, converged, err := solvers[p.Solver](bin, p, nil)
+	if cerr := fitctx.Err(ctx, trainCaller); cerr != nil {
+		return nil, cerr // the solver stopped early (errStopped, or weights)
+	}
 	if err != nil {
 		return nil, err
-	}
-	if err := fitctx.Err(ctx, trainCaller); err != nil {
-		return nil, err // the solver stopped early
 	}
 	if err := checkWeights(w, bin); err != nil {
 		return nil, fmt.Errorf("linear: %v: %w", p.Solver, err)
