@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
 	"github.com/greedytl/greedytl/sparse"
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
 )
 
 // randomProblem returns a seeded random ±1 problem of m rows and n columns
@@ -503,5 +505,39 @@ func TestTrainStopsInConversion(t *testing.T) {
 				t.Errorf("%v cancelled at check %d of %d: err %v, model %v", s, k+1, all.Calls(), err, model != nil)
 			}
 		}
+	}
+}
+
+// TestTrainOverflowingScores: a model whose finite weights times the
+// training features overflow float64 (L2R_LR_DUAL on features near 1e300
+// left weights near 1e293, and every score of Model.Scores NaN) is an
+// error of Train and of the cross-validations, naming the row and the
+// overflow, not a model whose scores are NaN.
+func TestTrainOverflowingScores(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	const rows, cols = 40, 5
+	v := make([]float64, rows*cols)
+	y := make([]float64, rows)
+	for i := range rows {
+		y[i] = float64(2*(i%2) - 1)
+		for j := range cols {
+			v[i*cols+j] = 1e300 * (rng.NormFloat64() + 0.5*y[i])
+		}
+	}
+	d, err := NewDense64(v, cols, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prob := &Problem{Dense: d, Y: y, Bias: -1}
+	p := Params{Solver: L2RLRDual, C: 1}
+	model, err := Train(context.Background(), prob, p)
+	if err == nil {
+		t.Fatalf("Train: no error; largest |w| %g, scores %v", floats.Norm(model.W, math.Inf(1)), model.Scores(mat.NewDense(rows, cols, v))[:3])
+	}
+	if !strings.Contains(err.Error(), "overflow") || !strings.Contains(err.Error(), "training row") {
+		t.Errorf("Train: %v, want an error naming the training row and the overflow", err)
+	}
+	if _, err := CrossValidate(context.Background(), prob, p, 5, 1); err == nil || !strings.Contains(err.Error(), "overflow") {
+		t.Errorf("CrossValidate: %v, want an error naming the overflow", err)
 	}
 }
