@@ -4,7 +4,11 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"os"
 	"testing"
+	"time"
+
+	"github.com/greedytl/greedytl/internal/cputime"
 
 	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
 	"gonum.org/v1/gonum/mat"
@@ -80,6 +84,62 @@ func TestMultinomialStopsWhenDone(t *testing.T) {
 			}
 			if failed > 5 {
 				t.Errorf("… and %d more cases", failed-5)
+			}
+		})
+	}
+}
+
+// TestFitMultiDeadline is TestFitDeadline for every multi-class method
+// (MultiNames: the natives and every binary method one against the rest)
+// on a problem of 20 classes × 20 examples, 1,000 features and 20 source
+// scores, given 50 ms: each returns soon after the deadline (at most
+// cpuSlack of the process's CPU time, or wallSlack of wall time) and with
+// the context's error unless it finished first. Before the fix
+// multinomial-logistic and greedytl-nway returned 218–325 ms after it. A
+// timed test, opt-in as TestFitDeadline is (GREEDYTL_TIMING=1).
+func TestFitMultiDeadline(t *testing.T) {
+	if os.Getenv("GREEDYTL_TIMING") != "1" {
+		t.Skip("a timed test: set GREEDYTL_TIMING=1 to run it (on an idle machine)")
+	}
+	const deadline, cpuSlack, wallSlack = 50 * time.Millisecond, 100 * time.Millisecond, 250 * time.Millisecond
+	train, y, test, testY := multiProblem(43, 20, 20, 5, 1000, 20)
+	for _, name := range MultiNames() {
+		t.Run(name, func(t *testing.T) {
+			mm, err := NewMulti(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			extra := Extra{Seed: 1, Unlabelled: &Data{X: test.X, H: test.H}, Oracle: &Data{X: test.X, H: test.H, Y: make([]float64, len(testY))}}
+			for i, k := range testY {
+				extra.Oracle.Y[i] = float64(k)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), deadline)
+			defer cancel()
+			atDone := make(chan time.Duration, 1)
+			context.AfterFunc(ctx, func() {
+				cpu, _ := cputime.Process()
+				atDone <- cpu
+			})
+			start := time.Now()
+			model, err := mm.FitMulti(ctx, train, y, extra)
+			doneAtReturn := ctx.Err() != nil
+			took := time.Since(start)
+			end, ok := cputime.Process()
+			cancel()
+			over := end - <-atDone
+			t.Logf("returned %v after the deadline, %v of CPU time since", took-deadline, over)
+			if took > deadline+wallSlack && (!ok || over > cpuSlack) {
+				t.Errorf("returned %v after the deadline, having used %v of CPU time since (more than %v)", took-deadline, over, cpuSlack)
+			}
+			switch {
+			case err == nil && doneAtReturn:
+				t.Errorf("returned a model after %v, its context done", took)
+			case err == nil:
+				t.Logf("finished its work in %v, within the deadline", took)
+			case !errors.Is(err, context.DeadlineExceeded):
+				t.Errorf("after %v: %v, want context.DeadlineExceeded", took, err)
+			case model != nil:
+				t.Error("a model with an error")
 			}
 		})
 	}
