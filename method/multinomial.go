@@ -161,9 +161,9 @@ func fitMultinomialModel(ctx context.Context, name string, s blockScaler, Z *mat
 // (m × p) has more columns than rows, F = U S (m × r) and back = S⁻¹UᵀZ =
 // Vᵀ (r × p), r the numerical rank, so that Z = F·back and a weight matrix
 // B on F's columns is W = B·back on Z's, of the same norm. Otherwise F = Z
-// and back is nil. It checks ctx after each of its three matrix steps (the
-// Gram matrix, its eigendecomposition, back) and returns ctx.Err() once ctx
-// is done.
+// and back is nil. It checks ctx after each of its matrix steps (the Gram
+// matrix, the steps of its eigendecomposition, back) and returns ctx.Err()
+// once ctx is done.
 func reduceRows(ctx context.Context, Z *mat.Dense) (F, back *mat.Dense, err error) {
 	m, p := Z.Dims()
 	if p <= m {
@@ -174,17 +174,13 @@ func reduceRows(ctx context.Context, Z *mat.Dense) (F, back *mat.Dense, err erro
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	var eig mat.EigenSym
-	ok := eig.Factorize(&G, true)
-	if err := ctx.Err(); err != nil {
+	vals, U, ok, err := eigenSymChecked(ctx, &G)
+	if err != nil {
 		return nil, nil, err
 	}
 	if !ok {
 		return Z, nil, nil
 	}
-	vals := eig.Values(nil)
-	var U mat.Dense
-	eig.VectorsTo(&U)
 	top := slices.Max(vals)
 	var keep []int
 	for j, v := range vals {
