@@ -81,10 +81,10 @@ func trainWarm(ctx context.Context, prob *Problem, p Params, prev *warmStart) (*
 		w, _, err = solvers[p.Solver](prob, p, init)
 		next = &warmStart{c: p.C, w: w}
 	}
-	if err != nil {
-		return nil, err
+	if cerr := fitctx.Err(ctx, trainCaller); cerr != nil {
+		return nil, cerr // the solver stopped early (errStopped, or weights)
 	}
-	if err := fitctx.Err(ctx, trainCaller); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	if err := checkWeights(next.w, prob); err != nil {
@@ -134,7 +134,7 @@ func (s *cvSetup) values() int {
 
 // newCVSetup validates the arguments of a cross-validation and splits the
 // rows into folds.
-func newCVSetup(prob *Problem, p Params, folds int, seed uint64) (*cvSetup, error) {
+func newCVSetup(ctx context.Context, prob *Problem, p Params, folds int, seed uint64) (*cvSetup, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
@@ -148,8 +148,12 @@ func newCVSetup(prob *Problem, p Params, folds int, seed uint64) (*cvSetup, erro
 	if folds < 2 || folds > len(y) {
 		return nil, fmt.Errorf("linear: %d folds for %d examples, want 2 ≤ folds ≤ examples", folds, len(y))
 	}
+	bin := (&Problem{X: prob.X, Dense: prob.Dense, Y: y, Bias: prob.Bias}).forSolver(ctx, p.Solver)
+	if bin == nil {
+		return nil, fitctx.Err(ctx, trainCaller)
+	}
 	s := &cvSetup{
-		prob: (&Problem{X: prob.X, Dense: prob.Dense, Y: y, Bias: prob.Bias}).forSolver(p.Solver),
+		prob: bin,
 		p:    p.withDefaults(),
 		sign: 1,
 		fold: stratifiedFolds(y, folds, seed),
@@ -263,7 +267,7 @@ func (s *cvSetup) split(k int) (train *Problem, test []int) {
 // (ctx's error), and when a solver fails. It panics when ctx is nil.
 func CrossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed uint64) ([]float64, error) {
 	fitctx.Require(ctx, "linear: CrossValidate")
-	s, err := newCVSetup(prob, p, folds, seed)
+	s, err := newCVSetup(ctx, prob, p, folds, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -327,7 +331,7 @@ func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, fol
 	if metric == nil {
 		return 0, nil, errors.New("linear: nil metric")
 	}
-	s, err := newCVSetup(prob, p, folds, seed)
+	s, err := newCVSetup(ctx, prob, p, folds, seed)
 	if err != nil {
 		return 0, nil, err
 	}

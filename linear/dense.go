@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -160,10 +161,26 @@ func (d *Dense) storage(i int) int {
 
 // CSR returns the rows as a sparse matrix (zeros not stored), for the
 // solvers that work on columns.
-func (d *Dense) CSR() *sparse.CSR {
+func (d *Dense) CSR() *sparse.CSR { return d.csrUnless(nil) }
+
+// csrBlock is the number of values csrUnless copies between two calls of
+// its stop function.
+const csrBlock = 1 << 16
+
+// csrUnless is CSR for a caller that may give up: it calls stop (when not
+// nil) before every block of about 65,536 values and returns nil as soon as
+// stop returns true.
+func (d *Dense) csrUnless(stop func() bool) *sparse.CSR {
 	n := d.Rows()
 	a := &sparse.CSR{R: n, C: d.cols, Ptr: make([]int, n+1)}
+	copied := 0
 	for i := range n {
+		if stop != nil && len(a.Ind)-copied >= csrBlock {
+			if stop() {
+				return nil
+			}
+			copied = len(a.Ind)
+		}
 		r := d.storage(i)
 		switch {
 		case d.sp != nil:
@@ -306,15 +323,21 @@ func (prob *Problem) withRows(rows []int, y []float64) *Problem {
 	return &Problem{Dense: prob.Dense.Select(rows), Y: y, Bias: prob.Bias}
 }
 
-// forSolver returns prob in a form solver s reads: a Dense problem as CSR
-// for the solvers that work on columns, prob itself otherwise.
-func (prob *Problem) forSolver(s Solver) *Problem {
-	if prob.X != nil || prob.Dense == nil {
-		return prob
+// forSolver returns prob, with ctx set, in a form solver s reads: a Dense
+// problem as CSR for the solvers that work on columns, prob itself
+// otherwise. The conversion checks ctx every block of values (csrUnless)
+// and returns nil once ctx is done.
+func (prob *Problem) forSolver(ctx context.Context, s Solver) *Problem {
+	if prob.X == nil && prob.Dense != nil {
+		switch s {
+		case L1RL2LossSVC, L1RLR, ElasticNetLR:
+			x := prob.Dense.csrUnless(func() bool { return ctx.Err() != nil })
+			if x == nil {
+				return nil
+			}
+			prob = &Problem{X: x, Y: prob.Y, Bias: prob.Bias}
+		}
 	}
-	switch s {
-	case L1RL2LossSVC, L1RLR, ElasticNetLR:
-		return &Problem{X: prob.Dense.CSR(), Y: prob.Y, Bias: prob.Bias}
-	}
+	prob.ctx = ctx
 	return prob
 }

@@ -113,6 +113,9 @@ func newLRData(prob *Problem, p Params) (*lrData, error) {
 			}
 		}
 	}
+	if prob.stopped() {
+		return nil, errStopped
+	}
 	d := &lrData{stopped: prob.stopped, rows: x.R, cols: x.C, cost: make([]float64, x.R)}
 	for i, y := range prob.Y {
 		switch y {
@@ -126,10 +129,16 @@ func newLRData(prob *Problem, p Params) (*lrData, error) {
 			return nil, fmt.Errorf("linear: label %v of row %d is not +1 or -1", y, i)
 		}
 	}
-	t := x.Transpose()
+	t := x.TransposeUnless(prob.stopped)
+	if t == nil {
+		return nil, errStopped
+	}
 	d.ptr, d.ind, d.val = t.Ptr, t.Ind, t.Val
 	for k, i := range d.ind {
 		d.val[k] *= prob.Y[i]
+	}
+	if prob.stopped() {
+		return nil, errStopped
 	}
 	if prob.Bias > 0 {
 		d.cols++
@@ -141,6 +150,11 @@ func newLRData(prob *Problem, p Params) (*lrData, error) {
 	}
 	return d, nil
 }
+
+// errStopped is a solver's error when it stops because its problem's
+// context is done before it could return weights (newLRData, building the
+// column form); Train and trainWarm return the context's error instead.
+var errStopped = errors.New("linear: stopped: the context is done")
 
 // lrClassWeights returns the class cost multipliers (0 means 1).
 func lrClassWeights(p Params) (pos, neg float64, err error) {

@@ -93,6 +93,10 @@ func (s *l1svc) resetMargins() {
 	}
 }
 
+// l1svcCheckEvery is the number of columns a sweep of run visits between
+// two checks of the problem's context.
+const l1svcCheckEvery = 32
+
 // run sweeps until the stopping rule (relative tolerance eps) holds or
 // maxIter sweeps are done, and reports whether the rule held.
 func (s *l1svc) run(eps float64, maxIter int, rng shuffler) bool {
@@ -107,6 +111,9 @@ func (s *l1svc) run(eps float64, maxIter int, rng shuffler) bool {
 		gmaxNew, gnorm1New := 0.0, 0.0
 		shuffle(rng, s.index[:active])
 		for k := 0; k < active; k++ {
+			if k%l1svcCheckEvery == l1svcCheckEvery-1 && d.stopped() {
+				return false // a sweep of a tall problem takes a tenth of a second
+			}
 			j := s.index[k]
 			ind, val := d.col(j)
 			var gLoss, h float64

@@ -182,8 +182,11 @@ func (m *Model) scoreSign() float64 {
 // itself when Labels[0] is the greater label — always the case for models
 // trained by Train or liblinear ≥ 2.0 on ±1 labels — and its negation
 // otherwise. It is computed with one matrix–vector product; columns of X at
-// or beyond NrFeature are ignored. Scores does not inspect X: non-finite
-// entries give non-finite scores, so validate data read from files first.
+// or beyond NrFeature are ignored. Scores does not inspect X or the
+// scores: non-finite entries, or weights times features that overflow
+// float64, give non-finite scores (Train refuses a model whose scores of
+// its own training rows overflow; a model read from a file is not
+// checked), so validate data read from files first and check the scores.
 // It panics when the model is not binary or inconsistent (see Check) or X
 // has fewer than NrFeature columns.
 func (m *Model) Scores(X mat.Matrix) []float64 {

@@ -756,5 +756,28 @@ func (r *ridgeData) gram(a *mat.Dense, trans bool) (*mat.SymDense, error) {
 	if err := r.interrupted(); err != nil {
 		return nil, err
 	}
+	if err := gramFinite(g, trans); err != nil {
+		return nil, err
+	}
 	return g, nil
+}
+
+// gramFinite returns an error naming the Gram matrix g (XᵀX when trans,
+// else XXᵀ) and its first entry that overflowed to ±Inf (or is NaN), so
+// that an overflow is not reported as the ill-conditioning of a matrix of
+// infinite condition number.
+func gramFinite(g *mat.SymDense, trans bool) error {
+	name := "XXᵀ"
+	if trans {
+		name = "XᵀX"
+	}
+	raw := g.RawSymmetric()
+	for i := range raw.N {
+		for j := i; j < raw.N; j++ {
+			if v := raw.Data[i*raw.Stride+j]; math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("linear: ridge: the Gram matrix %s overflowed (entry %d, %d is %v): the features are too large for float64 products; rescale them", name, i, j, v)
+			}
+		}
+	}
+	return nil
 }

@@ -273,6 +273,13 @@ func TestFitRidgeInterceptShift(t *testing.T) {
 	}
 }
 
+// huge returns a copy of a times 1e300.
+func huge(a mat.Matrix) *mat.Dense {
+	var h mat.Dense
+	h.Scale(1e300, a)
+	return &h
+}
+
 func TestRidgeErrors(t *testing.T) {
 	x, y := ridgeRandom(1, 10, 4, 0)
 	nanX := mat.DenseCopyOf(x)
@@ -315,6 +322,11 @@ func TestRidgeErrors(t *testing.T) {
 		{"intercept, one row", mat.NewDense(1, 3, []float64{1, 2, 3}), []float64{1}, 1, true, "2 rows"},
 		{"leverage 1", lev, y, 1e-12, false, "leverage"},
 		{"singular Gram", dup, y[:5], 1e-13, false, "ill-conditioned"},
+		// XᵀX and XXᵀ overflow to +Inf: reported as an overflow of the
+		// matrix named, not as "ill-conditioned (condition number +Inf)".
+		{"X × 1e300, primal", huge(x), y, 1, false, "the Gram matrix XᵀX overflowed (entry 0, 0 is +Inf)"},
+		{"X × 1e300, primal, intercept", huge(x), y, 1, true, "the Gram matrix XᵀX overflowed"},
+		{"X × 1e300, dual", huge(dup), y[:5], 1, false, "the Gram matrix XXᵀ overflowed (entry 0, 0 is +Inf)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := FitRidge(context.Background(), tc.x, tc.y, tc.lambda, tc.intercept)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/standardize"
+	"gonum.org/v1/gonum/floats"
 )
 
 // defaultEps holds liblinear's default stopping tolerance of each of its
@@ -100,10 +101,11 @@ func dualStart(prob *Problem, p Params, def int) (Params, int, *design, []float6
 // Train returns an error for invalid parameters (see Params.Check), for an
 // empty or malformed problem, non-finite or non-integer labels, labels
 // that do not form exactly two classes, non-finite feature values or bias,
-// and when the solver fails, and with ctx's error when ctx is done before
-// training ends (the solvers check it between their outer iterations; the
-// solvers that work on columns first convert a Dense problem to column
-// form, which is not interrupted). Reaching the
+// when the solver fails or returns weights whose decision value of a
+// training row overflows float64 (features near 1e300), and with ctx's error when ctx is done before
+// training ends (the solvers check it between their outer iterations, and
+// the solvers that work on columns while they convert the problem to
+// column form, every block of about 65,536 values). Reaching the
 // iteration cap is not an error: the model reports it with Converged =
 // false. Train does not modify prob. It panics when ctx is nil.
 func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
@@ -121,14 +123,16 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	bin := (&Problem{X: prob.X, Dense: prob.Dense, Y: y, Bias: prob.Bias}).forSolver(p.Solver)
-	bin.ctx = ctx
+	bin := (&Problem{X: prob.X, Dense: prob.Dense, Y: y, Bias: prob.Bias}).forSolver(ctx, p.Solver)
+	if bin == nil {
+		return nil, fitctx.Err(ctx, trainCaller) // stopped in the conversion
+	}
 	w, converged, err := solvers[p.Solver](bin, p, nil)
+	if cerr := fitctx.Err(ctx, trainCaller); cerr != nil {
+		return nil, cerr // the solver stopped early (errStopped, or weights)
+	}
 	if err != nil {
 		return nil, err
-	}
-	if err := fitctx.Err(ctx, trainCaller); err != nil {
-		return nil, err // the solver stopped early
 	}
 	if err := checkWeights(w, bin); err != nil {
 		return nil, fmt.Errorf("linear: %v: %w", p.Solver, err)
@@ -246,7 +250,10 @@ func binaryLabels(y []float64) (labels []int, signed []float64, err error) {
 }
 
 // checkWeights verifies that a solver returned a finite weight vector of the
-// right length for prob.
+// right length for prob, whose decision values on prob's own rows are
+// finite: finite weights (1e293 on features near 1e300) whose products with
+// the features overflow would score every row, the training rows first,
+// ±Inf or NaN.
 func checkWeights(w []float64, prob *Problem) error {
 	if want := weightLen(prob); len(w) != want {
 		return fmt.Errorf("returned %d weights, want %d", len(w), want)
@@ -254,6 +261,12 @@ func checkWeights(w []float64, prob *Problem) error {
 	for j, v := range w {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("weight %d is %v; rescale the features or lower C", j, v)
+		}
+	}
+	d := newDesign(prob)
+	for i := range d.rows {
+		if v := d.dot(i, w); math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("the decision value of training row %d is %v: the weights (largest |w| %.3g) times its features overflow float64; rescale the features", i, v, floats.Norm(w, math.Inf(1)))
 		}
 	}
 	return nil

@@ -747,7 +747,6 @@ func TestFitDeadline(t *testing.T) {
 	if os.Getenv("GREEDYTL_TIMING") != "1" {
 		t.Skip("a timed test: set GREEDYTL_TIMING=1 to run it (on an idle machine)")
 	}
-	const deadline, cpuSlack, wallSlack = 50 * time.Millisecond, 100 * time.Millisecond, 250 * time.Millisecond
 	for _, shape := range []struct {
 		name           string
 		m, pos, d, n   int
@@ -764,38 +763,52 @@ func TestFitDeadline(t *testing.T) {
 		extra := Extra{Unlabelled: &unl, Oracle: &test, Seed: 41}
 		for _, name := range Names() {
 			t.Run(shape.name+"/"+name, func(t *testing.T) {
-				ctx, cancel := context.WithTimeout(context.Background(), deadline)
-				defer cancel()
-				// The process's CPU time when ctx is done: at the deadline,
-				// or at the cancel below when the fit returned first.
-				atDone := make(chan time.Duration, 1)
-				context.AfterFunc(ctx, func() {
-					cpu, _ := cputime.Process()
-					atDone <- cpu
+				checkDeadline(t, func(ctx context.Context) (bool, error) {
+					model, err := newConformanceMethod(t, name).Fit(ctx, train, extra)
+					return model != nil, err
 				})
-				start := time.Now()
-				model, err := newConformanceMethod(t, name).Fit(ctx, train, extra)
-				doneAtReturn := ctx.Err() != nil
-				took := time.Since(start)
-				end, ok := cputime.Process()
-				cancel()
-				over := end - <-atDone
-				t.Logf("returned %v after the deadline, %v of CPU time since", took-deadline, over)
-				if took > deadline+wallSlack && (!ok || over > cpuSlack) {
-					t.Errorf("returned %v after the deadline, having used %v of CPU time since (more than %v)", took-deadline, over, cpuSlack)
-				}
-				switch {
-				case err == nil && doneAtReturn:
-					t.Errorf("returned a model after %v, its context done", took)
-				case err == nil:
-					t.Logf("finished its work in %v, within the deadline", took)
-				case !errors.Is(err, context.DeadlineExceeded):
-					t.Errorf("after %v: %v, want context.DeadlineExceeded", took, err)
-				case model != nil:
-					t.Error("a model with an error")
-				}
 			})
 		}
+	}
+}
+
+// checkDeadline runs fit with a context of a 50 ms deadline and fails
+// unless it returns soon after the deadline (at most cpuSlack of the
+// process's CPU time since, or wallSlack of wall time) and, unless it
+// finished before the deadline, with context.DeadlineExceeded and no model
+// (fit reports whether it returned one). See TestFitDeadline.
+func checkDeadline(t *testing.T, fit func(ctx context.Context) (model bool, err error)) {
+	t.Helper()
+	const deadline, cpuSlack, wallSlack = 50 * time.Millisecond, 100 * time.Millisecond, 250 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	// The process's CPU time when ctx is done: at the deadline, or at the
+	// cancel below when the fit returned first.
+	atDone := make(chan time.Duration, 1)
+	context.AfterFunc(ctx, func() {
+		cpu, _ := cputime.Process()
+		atDone <- cpu
+	})
+	start := time.Now()
+	model, err := fit(ctx)
+	doneAtReturn := ctx.Err() != nil
+	took := time.Since(start)
+	end, ok := cputime.Process()
+	cancel()
+	over := end - <-atDone
+	t.Logf("returned %v after the deadline, %v of CPU time since", took-deadline, over)
+	if took > deadline+wallSlack && (!ok || over > cpuSlack) {
+		t.Errorf("returned %v after the deadline, having used %v of CPU time since (more than %v)", took-deadline, over, cpuSlack)
+	}
+	switch {
+	case err == nil && doneAtReturn:
+		t.Errorf("returned a model after %v, its context done", took)
+	case err == nil:
+		t.Logf("finished its work in %v, within the deadline", took)
+	case !errors.Is(err, context.DeadlineExceeded):
+		t.Errorf("after %v: %v, want context.DeadlineExceeded", took, err)
+	case model:
+		t.Error("a model with an error")
 	}
 }
 

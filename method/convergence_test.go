@@ -24,7 +24,7 @@ func TestLBFGSConvergence(t *testing.T) {
 		return f
 	}
 	x := make([]float64, len(a))
-	it, gn, ok := lbfgs(quad, x, 1e-9, 1000)
+	it, gn, ok, _ := lbfgs(context.Background(), quad, x, 1e-9, 1000)
 	if !ok || gn > 1e-9 || it >= 1000 {
 		t.Fatalf("converging run: %d iterations, gradient %g, converged %v; want converged with gradient ≤ 1e-9", it, gn, ok)
 	}
@@ -34,7 +34,7 @@ func TestLBFGSConvergence(t *testing.T) {
 		}
 	}
 	x = make([]float64, len(a))
-	it, gn, ok = lbfgs(quad, x, 1e-9, 2)
+	it, gn, ok, _ = lbfgs(context.Background(), quad, x, 1e-9, 2)
 	if ok || it != 2 || !(gn > 1e-9) {
 		t.Errorf("run capped at 2 iterations: %d iterations, gradient %g, converged %v; want 2, > 1e-9, false", it, gn, ok)
 	}
@@ -46,7 +46,7 @@ func TestLBFGSConvergence(t *testing.T) {
 		return f
 	}
 	x = make([]float64, len(a))
-	if it, gn, ok = lbfgs(uphill, x, 1e-9, 1000); ok || it >= 1000 {
+	if it, gn, ok, _ = lbfgs(context.Background(), uphill, x, 1e-9, 1000); ok || it >= 1000 {
 		t.Errorf("line search with an uphill gradient: %d iterations, gradient %g, converged %v; want a stop before the cap, not converged", it, gn, ok)
 	}
 }

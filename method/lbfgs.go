@@ -1,6 +1,7 @@
 package method
 
 import (
+	"context"
 	"math"
 
 	"gonum.org/v1/gonum/floats"
@@ -20,13 +21,14 @@ const lbfgsMemory = 10
 // last two cases, where x is the last iterate, not a point of gradient tol
 // (the fit reports it: NotConverged). A correction pair with sᵀy ≤ 0 is
 // skipped, and a direction that is not one of descent restarts from the
-// steepest descent.
-func lbfgs(fg func(x, grad []float64) float64, x []float64, tol float64, maxIter int) (iters int, gnorm float64, converged bool) {
+// steepest descent. It checks ctx before each iteration and returns
+// ctx.Err() (and x as it is) once ctx is done.
+func lbfgs(ctx context.Context, fg func(x, grad []float64) float64, x []float64, tol float64, maxIter int) (iters int, gnorm float64, converged bool, err error) {
 	n := len(x)
 	g := make([]float64, n)
 	f := fg(x, g)
 	if gn := floats.Norm(g, math.Inf(1)); gn <= tol {
-		return 0, gn, true
+		return 0, gn, true, nil
 	}
 	var S, Y [][]float64
 	var rho []float64
@@ -35,6 +37,9 @@ func lbfgs(fg func(x, grad []float64) float64, x []float64, tol float64, maxIter
 	xn := make([]float64, n)
 	gn := make([]float64, n)
 	for it := 1; it <= maxIter; it++ {
+		if err := ctx.Err(); err != nil {
+			return it - 1, floats.Norm(g, math.Inf(1)), false, err
+		}
 		// d = −H g by the two-loop recursion.
 		copy(d, g)
 		for i := len(S) - 1; i >= 0; i-- {
@@ -70,7 +75,7 @@ func lbfgs(fg func(x, grad []float64) float64, x []float64, tol float64, maxIter
 			t /= 2
 		}
 		if !ok {
-			return it, floats.Norm(g, math.Inf(1)), false
+			return it, floats.Norm(g, math.Inf(1)), false, nil
 		}
 		s := make([]float64, n)
 		y := make([]float64, n)
@@ -86,8 +91,8 @@ func lbfgs(fg func(x, grad []float64) float64, x []float64, tol float64, maxIter
 		copy(g, gn)
 		f = fn
 		if gn := floats.Norm(g, math.Inf(1)); gn <= tol {
-			return it, gn, true
+			return it, gn, true, nil
 		}
 	}
-	return maxIter, floats.Norm(g, math.Inf(1)), false
+	return maxIter, floats.Norm(g, math.Inf(1)), false, nil
 }

@@ -165,7 +165,10 @@ func TestMultinomialMatchesSklearn(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			F, back := reduceRows(Z)
+			F, back, err := reduceRows(context.Background(), Z)
+			if err != nil {
+				t.Fatal(err)
+			}
 			all := make([]int, len(y.Y))
 			for i := range all {
 				all[i] = i

@@ -98,12 +98,17 @@ func fitMultinomialModel(ctx context.Context, name string, s blockScaler, Z *mat
 	if first > 0 {
 		sub = Z.Slice(0, m, first, p).(*mat.Dense)
 	}
-	F, back := reduceRows(sub)
+	F, back, err := reduceRows(ctx, sub)
+	if err != nil {
+		return nil, err
+	}
 	Fcv, ycv := F, y
 	if rows := cvSubsample(y, seed); rows != nil {
 		// In the span of the subsample's rows, as F is in all the rows':
 		// the same held-out losses, at the subsample's cost.
-		Fcv, _ = reduceRows(rowsOf(sub, rows))
+		if Fcv, _, err = reduceRows(ctx, rowsOf(sub, rows)); err != nil {
+			return nil, err
+		}
 		ycv = ClassLabels{Names: y.Names, Y: make([]int, len(rows))}
 		for t, i := range rows {
 			ycv.Y[t] = y.Y[i]
@@ -129,6 +134,9 @@ func fitMultinomialModel(ctx context.Context, name string, s blockScaler, Z *mat
 	wsub := w.Slice(0, K, first, p).(*mat.Dense)
 	if back != nil {
 		wsub.Mul(beta, back)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 	} else {
 		wsub.Copy(beta)
 	}
@@ -153,21 +161,26 @@ func fitMultinomialModel(ctx context.Context, name string, s blockScaler, Z *mat
 // (m × p) has more columns than rows, F = U S (m × r) and back = S⁻¹UᵀZ =
 // Vᵀ (r × p), r the numerical rank, so that Z = F·back and a weight matrix
 // B on F's columns is W = B·back on Z's, of the same norm. Otherwise F = Z
-// and back is nil.
-func reduceRows(Z *mat.Dense) (F, back *mat.Dense) {
+// and back is nil. It checks ctx after each of its matrix steps (the Gram
+// matrix, the steps of its eigendecomposition, back) and returns ctx.Err()
+// once ctx is done.
+func reduceRows(ctx context.Context, Z *mat.Dense) (F, back *mat.Dense, err error) {
 	m, p := Z.Dims()
 	if p <= m {
-		return Z, nil
+		return Z, nil, nil
 	}
 	var G mat.SymDense
 	G.SymOuterK(1, Z)
-	var eig mat.EigenSym
-	if !eig.Factorize(&G, true) {
-		return Z, nil
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
 	}
-	vals := eig.Values(nil)
-	var U mat.Dense
-	eig.VectorsTo(&U)
+	vals, U, ok, err := eigenSymChecked(ctx, &G)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		return Z, nil, nil
+	}
 	top := slices.Max(vals)
 	var keep []int
 	for j, v := range vals {
@@ -176,7 +189,7 @@ func reduceRows(Z *mat.Dense) (F, back *mat.Dense) {
 		}
 	}
 	if len(keep) == 0 {
-		return Z, nil
+		return Z, nil, nil
 	}
 	r := len(keep)
 	F = mat.NewDense(m, r, nil)
@@ -191,7 +204,10 @@ func reduceRows(Z *mat.Dense) (F, back *mat.Dense) {
 	}
 	back = mat.NewDense(r, p, nil)
 	back.Mul(Us.T(), Z)
-	return F, back
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	return F, back, nil
 }
 
 // multinomialFoldsOf returns a stratified assignment of the examples to k
@@ -381,10 +397,10 @@ func fitMultinomial(ctx context.Context, F *mat.Dense, y []int, K int, rows []in
 	if x0 != nil {
 		copy(x, x0)
 	}
-	if err := ctx.Err(); err != nil {
+	_, _, converged, err := lbfgs(ctx, func(x, grad []float64) float64 { return fg(grad, x) }, x, tol, multinomialIters)
+	if err != nil {
 		return nil, false, err
 	}
-	_, _, converged := lbfgs(func(x, grad []float64) float64 { return fg(grad, x) }, x, tol, multinomialIters)
 	if lastErr != nil {
 		return nil, false, lastErr
 	}

@@ -135,7 +135,19 @@ func (a *CSR) SelectRows(rows []int) *CSR {
 
 // Transpose returns the c × r transpose of a (equivalently a in CSC form),
 // which column-wise solvers use.
-func (a *CSR) Transpose() *CSR {
+func (a *CSR) Transpose() *CSR { return a.TransposeUnless(nil) }
+
+// transposeBlock is the number of stored values TransposeUnless moves
+// between two calls of its stop function.
+const transposeBlock = 1 << 16
+
+// TransposeUnless is Transpose for a caller that may give up: it calls stop
+// (when not nil) before every block of about 65,536 stored values and
+// returns nil as soon as stop returns true.
+func (a *CSR) TransposeUnless(stop func() bool) *CSR {
+	if stop != nil && stop() {
+		return nil
+	}
 	t := &CSR{R: a.C, C: a.R, Ptr: make([]int, a.C+1), Ind: make([]int, len(a.Ind)), Val: make([]float64, len(a.Val))}
 	for _, j := range a.Ind {
 		t.Ptr[j+1]++
@@ -144,8 +156,15 @@ func (a *CSR) Transpose() *CSR {
 		t.Ptr[j+1] += t.Ptr[j]
 	}
 	next := append([]int(nil), t.Ptr[:a.C]...)
+	moved := 0
 	for i := 0; i < a.R; i++ {
 		ind, val := a.Row(i)
+		if moved += len(ind); stop != nil && moved >= transposeBlock {
+			if stop() {
+				return nil
+			}
+			moved = 0
+		}
 		for k, j := range ind {
 			p := next[j]
 			t.Ind[p] = i

@@ -1,0 +1,163 @@
+package method
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestMultinomialStopsWhenDone: multinomial-logistic and greedytl-nway,
+// cancelled during any of their matrix operations (BLAS calls), return the
+// context's error having done at most one uninterruptible step's worth of
+// matrix work after it: no more BLAS calls than the eigendecomposition of
+// the rows' Gram matrix makes alone, the longest step between two checks.
+// Before the fix the reduction to the rows' span ran its Gram matrix, its
+// eigendecomposition and its back-projection without a check, and L-BFGS
+// ran to its end (up to 1000 iterations) after a cancel: a fit at 20
+// classes × 20 shots, p = 1000, returned 218–325 ms after a 50 ms
+// deadline.
+func TestMultinomialStopsWhenDone(t *testing.T) {
+	train, y, _, _ := multiProblem(7, 3, 4, 1, 30, 3) // 12 rows, 33 columns: p > m
+	m := len(y.Y)
+	// The eigendecomposition's BLAS calls at this size (they depend on the
+	// size alone, not on the values).
+	rng := rand.New(rand.NewPCG(1, 1))
+	A := mat.NewDense(m, m, nil)
+	for i := range m {
+		for j := range m {
+			A.Set(i, j, rng.NormFloat64())
+		}
+	}
+	var G mat.SymDense
+	G.SymOuterK(1, A)
+	counted, restore := fitctxtest.UseBLASCountdown(0, func() {})
+	var eig mat.EigenSym
+	if !eig.Factorize(&G, true) {
+		restore()
+		t.Fatal("EigenSym.Factorize failed")
+	}
+	restore()
+	step := counted.Calls()
+	for _, name := range []string{"multinomial-logistic", "greedytl-nway"} {
+		t.Run(name, func(t *testing.T) {
+			mm, err := NewMulti(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counted, restore := fitctxtest.UseBLASCountdown(0, func() {})
+			_, err = mm.FitMulti(context.Background(), train, y, Extra{Seed: 3})
+			restore()
+			if err != nil {
+				t.Fatal(err)
+			}
+			total := counted.Calls()
+			// Every call of the first reduction, then about 60 spread
+			// over the rest (each case costs a fit up to its cancel).
+			stride := max(1, total/60)
+			failed := 0
+			for at := int64(1); at <= total; at++ {
+				if at > 3*step && at%stride != 0 {
+					continue
+				}
+				ctx, cancel := context.WithCancel(context.Background())
+				b, restore := fitctxtest.UseBLASCountdown(at, cancel)
+				model, err := mm.FitMulti(ctx, train, y, Extra{Seed: 3})
+				restore()
+				cancel()
+				after := b.Calls() - at
+				if !errors.Is(err, context.Canceled) || model != nil {
+					t.Errorf("cancelled in matrix operation %d of %d: err %v (model %v), want context.Canceled", at, total, err, model != nil)
+				} else if after > step {
+					failed++
+					if failed <= 5 {
+						t.Errorf("cancelled in matrix operation %d of %d: %d more after it, want at most %d (an eigendecomposition's)", at, total, after, step)
+					}
+				}
+			}
+			if failed > 5 {
+				t.Errorf("… and %d more cases", failed-5)
+			}
+		})
+	}
+}
+
+// TestFitMultiDeadline is TestFitDeadline for every multi-class method
+// (MultiNames: the natives and every binary method one against the rest)
+// on a problem of 20 classes × 20 examples, 1,000 features and 20 source
+// scores, given 50 ms: each returns soon after the deadline and with the
+// context's error unless it finished first (checkDeadline). Before the fix
+// multinomial-logistic and greedytl-nway returned 218–325 ms after it. A
+// timed test, opt-in as TestFitDeadline is (GREEDYTL_TIMING=1).
+func TestFitMultiDeadline(t *testing.T) {
+	if os.Getenv("GREEDYTL_TIMING") != "1" {
+		t.Skip("a timed test: set GREEDYTL_TIMING=1 to run it (on an idle machine)")
+	}
+	train, y, test, testY := multiProblem(43, 20, 20, 5, 1000, 20)
+	for _, name := range MultiNames() {
+		t.Run(name, func(t *testing.T) {
+			mm, err := NewMulti(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			extra := Extra{Seed: 1, Unlabelled: &Data{X: test.X, H: test.H}, Oracle: &Data{X: test.X, H: test.H, Y: make([]float64, len(testY))}}
+			for i, k := range testY {
+				extra.Oracle.Y[i] = float64(k)
+			}
+			checkDeadline(t, func(ctx context.Context) (bool, error) {
+				model, err := mm.FitMulti(ctx, train, y, extra)
+				return model != nil, err
+			})
+		})
+	}
+}
+
+// TestEigenSymChecked: eigenSymChecked's values and vectors are
+// mat.EigenSym's bit for bit — on random symmetric matrices of several
+// sizes, and on matrices scaled out of Dsyev's range both ways (1e-300 and
+// 1e300), which it rescales as Dsyev does — and it returns the context's
+// error, not a decomposition, when the context is done.
+func TestEigenSymChecked(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, n := range []int{1, 2, 5, 40, 130} {
+		for _, scale := range []float64{1, 1e-300, 1e300} {
+			a := mat.NewSymDense(n, nil)
+			for i := range n {
+				for j := i; j < n; j++ {
+					a.SetSym(i, j, scale*rng.NormFloat64())
+				}
+			}
+			var eig mat.EigenSym
+			wantOK := eig.Factorize(a, true)
+			vals, vecs, ok, err := eigenSymChecked(context.Background(), a)
+			if err != nil || ok != wantOK {
+				t.Fatalf("n = %d, scale %g: ok %v, err %v; want ok %v", n, scale, ok, err, wantOK)
+			}
+			if !ok {
+				continue
+			}
+			want := eig.Values(nil)
+			var wantVecs mat.Dense
+			eig.VectorsTo(&wantVecs)
+			for i, v := range want {
+				if math.Float64bits(v) != math.Float64bits(vals[i]) {
+					t.Fatalf("n = %d, scale %g: value %d is %v, EigenSym's %v", n, scale, i, vals[i], v)
+				}
+			}
+			if !mat.Equal(vecs, &wantVecs) {
+				t.Errorf("n = %d, scale %g: vectors differ from EigenSym's", n, scale)
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	a := mat.NewSymDense(3, []float64{2, 1, 0, 1, 2, 1, 0, 1, 2})
+	if vals, _, _, err := eigenSymChecked(ctx, a); err != context.Canceled || vals != nil {
+		t.Errorf("done context: values %v, err %v; want none and context.Canceled", vals, err)
+	}
+}
