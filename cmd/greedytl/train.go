@@ -285,10 +285,11 @@ func checkModelSize(data string, x *sparse.CSR, maxFeatures int) error {
 }
 
 // readSVMLight reads svmlight data from path, or from the command's
-// standard input for "-".
+// standard input for "-", refusing a label the linear learners cannot
+// take with its line.
 func readSVMLight(s *streams, path string) (*sparse.CSR, []float64, error) {
 	if r, ok := s.stdin(path); ok {
-		return dataset.DecodeSVMLight(r, displayName(path), 0)
+		return dataset.DecodeSVMLightChecked(r, displayName(path), 0, linear.CheckLabel)
 	}
-	return dataset.ReadSVMLight(path)
+	return dataset.ReadSVMLightChecked(path, linear.CheckLabel)
 }
