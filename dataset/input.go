@@ -10,6 +10,8 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
+
+	"github.com/greedytl/greedytl/internal/bom"
 )
 
 const bufSize = 1 << 16
@@ -155,7 +157,7 @@ func (lr *lineReader) next() ([]byte, bool) {
 		b = bytes.TrimSuffix(b, []byte{'\n'})
 		b = bytes.TrimSuffix(b, []byte{'\r'})
 		if lr.line == 1 {
-			b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+			b = bom.Trim(b)
 		}
 		return b, true
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/internal/bom"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
@@ -456,7 +457,7 @@ func (l *lambdaValue) Type() string { return "float|auto" }
 // closeModel releases it. Its errors are input errors naming the file.
 func openModel(s *streams, path string) (r *bufio.Reader, closeModel func(), err error) {
 	if r, ok := s.stdin(path); ok {
-		return bufio.NewReader(r), func() {}, nil
+		return bom.Skip(r), func() {}, nil
 	}
 	if path == "" {
 		return nil, nil, badInputf("the model file's name is empty: give a model file (or - for standard input)")
@@ -469,7 +470,7 @@ func openModel(s *streams, path string) (r *bufio.Reader, closeModel func(), err
 		f.Close()
 		return nil, nil, badInputf("%s is a directory: give a model file", path)
 	}
-	return bufio.NewReader(f), func() { f.Close() }, nil
+	return bom.Skip(f), func() { f.Close() }, nil
 }
 
 // isLiblinearModel reports whether the model r starts like a liblinear
