@@ -48,6 +48,16 @@ func TestBadInputMessages(t *testing.T) {
 	if code, _, e := cli(t, "", "fit", "--features", d.X, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
 		t.Fatalf("fit: %d %s", code, e)
 	}
+	// Models fitted with sources, binary and multi-class.
+	withH, withHMulti := filepath.Join(dir, "h.json"), filepath.Join(dir, "hmulti.json")
+	for _, args := range [][]string{
+		{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", withH},
+		{"fit", "--source-scores", d.H, "--labels", d.ytext, "--method", "nearest-mean", "--out", withHMulti},
+	} {
+		if code, _, e := cli(t, "", args...); code != 0 {
+			t.Fatalf("%q: %d %s", args, code, e)
+		}
+	}
 	fit := func(args ...string) []string {
 		return append([]string{"fit", "--features", d.X, "--labels", d.ytext, "--positive", "cat"}, args...)
 	}
@@ -111,6 +121,13 @@ func TestBadInputMessages(t *testing.T) {
 			"model " + model + " on X = " + X3 + ": method: predict: X has 2 columns, the model was trained on 6 features"},
 		{"predict: a label the model does not know", []string{"predict", "--model", model, "--features", d.Xtest, "--labels", bird},
 			bird + `:200: label "bird" is not one of the labels ` + model + ` was fitted on (positive "cat", negative "dog")`},
+		// "H has 0 columns, the model was trained on 20 sources" before.
+		{"predict: no source scores", []string{"predict", "--model", withH, "--features", d.Xtest},
+			withH + " was fitted with 20 sources: give their scores with --source-scores FILE or the sources with --sources DIR"},
+		{"predict: no source scores, multi-class", []string{"predict", "--model", withHMulti, "--features", d.Xtest},
+			withHMulti + " was fitted with 20 sources: give their scores with --source-scores FILE or the sources with --sources DIR"},
+		{"predict: no features", []string{"predict", "--model", withH, "--source-scores", d.Htest},
+			withH + " was fitted with 6 features: give them with --features FILE"},
 		{"predict: not a model", []string{"predict", "--model", nanCSV, "--features", d.X}, nanCSV + " is not a greedytl model (JSON) file"},
 		// Every column constant: greedytl refused it, the baselines wrote a
 		// model scoring every example 0 (or ±1e-17, the sign of rounding).
