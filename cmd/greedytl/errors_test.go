@@ -44,6 +44,9 @@ func TestBadInputMessages(t *testing.T) {
 	bird := writeText(t, dir, "bird.txt", strings.Repeat("cat\ndog\n", 99)+"cat\nbird\n")
 	constant := writeText(t, dir, "constant.csv", strings.Repeat("0,1.5\n", 24))
 	empty := t.TempDir()
+	run := reportRun(t)
+	manifest := filepath.Join(run, "run.json")
+	missing := filepath.Join(dir, "nonexistent")
 	model := filepath.Join(dir, "m.json")
 	if code, _, e := cli(t, "", "fit", "--features", d.X, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
 		t.Fatalf("fit: %d %s", code, e)
@@ -167,6 +170,19 @@ func TestBadInputMessages(t *testing.T) {
 		{"extra argument", []string{"fit", "extra"}, `unknown command "extra" for "greedytl fit" (see 'greedytl fit --help')`},
 		{"experiment without --data", []string{"experiment", "--out", dir}, "give both --data DIR and --out RUN (see 'greedytl experiment --help')"},
 		{"report of a directory that holds no run", []string{"report", empty}, "experiment: " + empty + ": no run.json and no results*.jsonl files: not a run directory"},
+		// Each said something else before: "--out -: this command writes a
+		// directory", "the result record is truncated", "stat …", "open …".
+		{"merge --out -", []string{"merge", run, "--out", "-"},
+			"--out -: merge writes a run directory or a FILE.jsonl, not standard output: give a directory name or a file name ending in .jsonl"},
+		{"report of a run's run.json", []string{"report", manifest},
+			"experiment: " + manifest + " is the run's description, not a results file: give the run directory " + run},
+		{"merge of a run's run.json", []string{"merge", manifest},
+			"experiment: " + manifest + " is the run's description, not a results file: give the run directory " + run},
+		{"report of a missing run", []string{"report", missing}, missing + ": no such file or directory"},
+		{"merge of a missing run", []string{"merge", missing}, missing + ": no such file or directory"},
+		{"merge of a directory that holds no run", []string{"merge", empty}, "experiment: " + empty + ": no run.json: not a run directory"},
+		{"predict: a missing model", []string{"predict", "--model", missing, "--features", d.X}, missing + ": no such file or directory"},
+		{"inspect: a missing model", []string{"inspect", missing}, missing + ": no such file or directory"},
 		{"merge into its input", []string{"merge", empty, "--out", filepath.Join(empty, "merged")},
 			"experiment: the output " + filepath.Join(empty, "merged", "results.jsonl") + " is inside the input " + empty + ": refusing to write there: merge into another directory"},
 	} {

@@ -17,6 +17,7 @@ import (
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/bom"
+	"github.com/greedytl/greedytl/internal/fileerr"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
@@ -166,11 +167,17 @@ func (j *dataJob) check(c *cobra.Command, outArg string) (shard.Shard, error) {
 // checkOutDir refuses, for the commands whose output is a directory, an
 // --out of - or naming a file that is not a directory.
 func checkOutDir(out string) error {
+	return checkOutTarget(out, "this command writes a directory", "a directory name")
+}
+
+// checkOutTarget is checkOutDir for a command that writes what writes says
+// (in its messages, with give the --out to give instead).
+func checkOutTarget(out, writes, give string) error {
 	if out == stdoutName {
-		return badInputf("--out -: this command writes a directory, not standard output: give a directory name")
+		return badInputf("--out -: %s, not standard output: give %s", writes, give)
 	}
 	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
-		return badInputf("--out %s is a file, not a directory: give a directory name", out)
+		return badInputf("--out %s is a file, not a directory: give %s", out, give)
 	}
 	return nil
 }
@@ -464,7 +471,7 @@ func openModel(s *streams, path string) (r *bufio.Reader, closeModel func(), err
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, badInput(err)
+		return nil, nil, badInputf("%s: %w", path, fileerr.Reason(err))
 	}
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
 		f.Close()
