@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/greedytl/greedytl/internal/number"
 	"github.com/greedytl/greedytl/sparse"
 	"github.com/greedytl/greedytl/standardize"
 )
@@ -182,12 +183,7 @@ func parseFeature(tok []byte, prev int) (int, float64, error) {
 // it: strconv.ParseFloat's syntax without Go's digit separators, which
 // liblinear-train refuses ("Wrong input format") and ParseFloat would read
 // ("1_0" as 10).
-func parseNumber(b []byte) (float64, error) {
-	if bytes.IndexByte(b, '_') >= 0 {
-		return 0, strconv.ErrSyntax
-	}
-	return strconv.ParseFloat(string(b), 64)
-}
+func parseNumber(b []byte) (float64, error) { return number.Parse(string(b)) }
 
 // WriteSVMLight writes the rows of x with labels y in LIBSVM/svmlight
 // format, 1-based indices, numbers in the shortest form that reads back

@@ -119,6 +119,16 @@ func TestBadInputMessages(t *testing.T) {
 		{"λ too small", fit("--method", "greedytl:lambda=1e-300"),
 			"fitting greedytl:lambda=1e-300 on X = " + d.X + ": greedytl:lambda=1e-300: greedytl.Fit: λ = 1e-300 is too small for these data (zᵀz/λ reaches 2.3999999999999997e+301)"},
 		// Every method --method takes, the multi-class ones too.
+		// Numbers a user types mean the number written: λ = 10 and δ = 0
+		// were fitted before, and -e 1e-400 trained with the default.
+		{"a digit separator in a spec", fit("--method", "greedytl:lambda=1_0"),
+			`--method: method: spec "greedytl:lambda=1_0": lambda: value "1_0" is not a number`},
+		{"a spec value that rounds to 0", fit("--method", "greedytl:delta=1e-400"),
+			`--method: method: spec "greedytl:delta=1e-400": delta: value "1e-400" is not zero but rounds to 0 in float64 (the smallest is 5e-324)`},
+		{"a flag value that rounds to 0", fit("--delta", "1e-400"),
+			`invalid argument "1e-400" for "--delta" flag: "1e-400" is not zero but rounds to 0 in float64 (the smallest is 5e-324) (see 'greedytl fit --help')`},
+		{"a digit separator in a flag", []string{"train", "-c", "1_0", badSVM},
+			`invalid argument "1_0" for "-c, --cost" flag: "1_0" is not a number (see 'greedytl train --help')`},
 		{"unknown method", fit("--method", "nope"), `--method: method: unknown method "nope" (known: ` + strings.Join(method.MultiNames(), ", ") + ")"},
 		{"predict: feature count", []string{"predict", "--model", model, "--features", X3},
 			"model " + model + " on X = " + X3 + ": method: predict: X has 2 columns, the model was trained on 6 features"},

@@ -18,6 +18,7 @@ import (
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/bom"
 	"github.com/greedytl/greedytl/internal/fileerr"
+	"github.com/greedytl/greedytl/internal/number"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
@@ -429,6 +430,32 @@ func readMatrix(s *streams, path string) (*mat.Dense, error) {
 	return dataset.ReadMatrix(path)
 }
 
+// numberValue is a float64 flag read by number.ParseSetting, the rule for
+// numbers a user types (no digit separators; 1e-400, which would be 0, and
+// 1e400 refused), shown as pflag shows a float64.
+type numberValue float64
+
+func (v *numberValue) String() string { return strconv.FormatFloat(float64(*v), 'g', -1, 64) }
+
+func (v *numberValue) Set(s string) error {
+	x, err := number.ParseSetting(s)
+	if err != nil {
+		return err
+	}
+	*v = numberValue(x)
+	return nil
+}
+
+func (v *numberValue) Type() string { return "float64" }
+
+// numberVarP defines the float64 flag name (shorthand short, or none when
+// "") of c, stored in p, with default def: pflag's Float64VarP, read by
+// number.ParseSetting.
+func numberVarP(c *cobra.Command, p *float64, name, short string, def float64, usage string) {
+	*p = def
+	c.Flags().VarP((*numberValue)(p), name, short, usage)
+}
+
 // lambdaValue is the --lambda flag: a number or "auto". Its range is
 // greedytl.Options.Set's, checked as the other GreedyTL flags' are
 // (fitOptions.spec), so that --lambda takes what lambda= in --method takes.
@@ -449,9 +476,12 @@ func (l *lambdaValue) Set(s string) error {
 		l.auto = true
 		return nil
 	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
+	if _, err := number.Parse(s); err != nil {
 		return fmt.Errorf("want a positive number or auto, got %q", s)
+	}
+	v, err := number.ParseSetting(s)
+	if err != nil {
+		return err
 	}
 	l.v, l.auto = v, false
 	return nil
