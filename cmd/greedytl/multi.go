@@ -187,7 +187,7 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel) err
 		if o.json {
 			return printJSON(report, eval)
 		}
-		fmt.Fprintf(report, "accuracy: %.4f, balanced accuracy: %.4f (%d examples, %d classes)\n", eval.Accuracy, eval.BalancedAccuracy, eval.Examples, len(classes))
+		return writeEvaluation(report, "accuracy: %.4f, balanced accuracy: %.4f (%d examples, %d classes)\n", eval.Accuracy, eval.BalancedAccuracy, eval.Examples, len(classes))
 	}
 	return nil
 }

@@ -157,7 +157,18 @@ func runPredict(s *streams, o *predictOptions) error {
 		if err != nil {
 			return badInput(err)
 		}
-		fmt.Fprintf(report, "balanced accuracy: %.4f (%d examples%s)\n", acc, len(y), oneClassNote(y))
+		return writeEvaluation(report, "balanced accuracy: %.4f (%d examples%s)\n", acc, len(y), oneClassNote(y))
+	}
+	return nil
+}
+
+// writeEvaluation prints predict's evaluation, a result, to report
+// (writePredictions's): standard error too is checked, where it is the
+// only copy of the result (2>/dev/full lost it with exit 0), unlike a
+// warning that cannot be written.
+func writeEvaluation(report io.Writer, format string, args ...any) error {
+	if _, err := fmt.Fprintf(report, format, args...); err != nil {
+		return fmt.Errorf("writing the evaluation: %w", err)
 	}
 	return nil
 }
