@@ -101,13 +101,11 @@ func checkInputs(data Data, d, n int) (rows int, err error) {
 	switch {
 	case cx == 0 && d > 0:
 		return 0, &MissingInputError{Input: "X", Columns: d}
+	case cx != d:
+		return 0, fmt.Errorf("X has %d columns, the model was trained on %d features", cx, d)
 	case ch == 0 && n > 0:
 		return 0, &MissingInputError{Input: "H", Columns: n}
-	}
-	if cx != d {
-		return 0, fmt.Errorf("X has %d columns, the model was trained on %d features", cx, d)
-	}
-	if ch != n {
+	case ch != n:
 		return 0, fmt.Errorf("H has %d columns, the model was trained on %d sources", ch, n)
 	}
 	switch {

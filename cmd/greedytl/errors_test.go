@@ -55,7 +55,7 @@ func TestBadInputMessages(t *testing.T) {
 	withH, withHMulti := filepath.Join(dir, "h.json"), filepath.Join(dir, "hmulti.json")
 	for _, args := range [][]string{
 		{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", withH},
-		{"fit", "--source-scores", d.H, "--labels", d.ytext, "--method", "nearest-mean", "--out", withHMulti},
+		{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--method", "nearest-mean", "--out", withHMulti},
 	} {
 		if code, _, e := cli(t, "", args...); code != 0 {
 			t.Fatalf("%q: %d %s", args, code, e)
