@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strconv"
+
+	"github.com/greedytl/greedytl/internal/bom"
+	"github.com/greedytl/greedytl/internal/fileerr"
 )
 
 const bufSize = 1 << 16
@@ -33,11 +35,7 @@ func openPath(path string) (*source, error) {
 	} else {
 		f, err := os.Open(path)
 		if err != nil {
-			var pe *fs.PathError
-			if errors.As(err, &pe) {
-				err = pe.Err
-			}
-			return nil, &Error{File: path, Err: err}
+			return nil, &Error{File: path, Err: fileerr.Reason(err)}
 		}
 		src.file = f
 		r = f
@@ -155,7 +153,7 @@ func (lr *lineReader) next() ([]byte, bool) {
 		b = bytes.TrimSuffix(b, []byte{'\n'})
 		b = bytes.TrimSuffix(b, []byte{'\r'})
 		if lr.line == 1 {
-			b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+			b = bom.Trim(b)
 		}
 		return b, true
 	}

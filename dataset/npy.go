@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/standardize"
 )
 
 const (
@@ -632,7 +634,12 @@ func (a *NPYArray) vector(name string) ([]float64, error) {
 
 // WriteNPY writes m to w in .npy format version 1.0: dtype '<f8', C order,
 // shape (r, c), the header padded to a multiple of 64 bytes as NumPy pads it.
+// It returns an error, writing nothing, when m is nil, a nil pointer or an
+// empty matrix (the zero mat.Dense), and when w fails.
 func WriteNPY(w io.Writer, m mat.Matrix) error {
+	if standardize.Absent(m) {
+		return errors.New("dataset: WriteNPY: no matrix (nil or empty)")
+	}
 	r, c := m.Dims()
 	if err := writeNPYHeader(w, "<f8", []int{r, c}); err != nil {
 		return err

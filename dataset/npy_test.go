@@ -225,6 +225,18 @@ func TestDecodeNPYStream(t *testing.T) {
 	}
 }
 
+// TestWriteNPYNoMatrix: nil, a nil *mat.Dense and the zero mat.Dense are
+// errors, with nothing written (nil panicked in Dims before).
+func TestWriteNPYNoMatrix(t *testing.T) {
+	for _, m := range []mat.Matrix{nil, (*mat.Dense)(nil), &mat.Dense{}} {
+		var buf bytes.Buffer
+		err := WriteNPY(&buf, m)
+		if err == nil || err.Error() != "dataset: WriteNPY: no matrix (nil or empty)" || buf.Len() > 0 {
+			t.Errorf("WriteNPY(%#v) = %v with %d bytes written; want the error \"no matrix\" and nothing written", m, err, buf.Len())
+		}
+	}
+}
+
 func TestWriteNPYRoundTrip(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 1))
 	for _, shape := range [][2]int{{1, 1}, {1, 7}, {9, 1}, {13, 5}, {100, 300}} {

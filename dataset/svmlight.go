@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/greedytl/greedytl/internal/number"
 	"github.com/greedytl/greedytl/sparse"
 	"github.com/greedytl/greedytl/standardize"
 )
@@ -21,13 +22,21 @@ const maxSVMLightIndex = math.MaxInt32
 // sparse rows and raw labels; see DecodeSVMLight. The column count is the
 // largest feature index in the file.
 func ReadSVMLight(path string) (*sparse.CSR, []float64, error) {
+	return ReadSVMLightChecked(path, nil)
+}
+
+// ReadSVMLightChecked is ReadSVMLight that also calls check, when not nil,
+// on every label, and returns its error as an *Error naming the label's
+// line: a learner's rule on labels (linear.CheckLabel: integers) reported
+// where the label is written rather than by its row.
+func ReadSVMLightChecked(path string, check func(label float64) error) (*sparse.CSR, []float64, error) {
 	src, err := openPath(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer src.close()
 	entries, rows := src.countSVMLight()
-	return decodeSVMLight(src.br, displayName(path), 0, entries, rows+1)
+	return decodeSVMLight(src.br, displayName(path), 0, entries, rows+1, check)
 }
 
 // DecodeSVMLight reads LIBSVM/svmlight text from r: one example per line,
@@ -47,18 +56,25 @@ func ReadSVMLight(path string) (*sparse.CSR, []float64, error) {
 // seen, or nFeatures if that is larger (nFeatures ≤ 0 means none given).
 // Labels are returned as written. Input without examples is an error.
 func DecodeSVMLight(r io.Reader, name string, nFeatures int) (*sparse.CSR, []float64, error) {
+	return DecodeSVMLightChecked(r, name, nFeatures, nil)
+}
+
+// DecodeSVMLightChecked is DecodeSVMLight that also calls check, when not
+// nil, on every label, as ReadSVMLightChecked does.
+func DecodeSVMLightChecked(r io.Reader, name string, nFeatures int, check func(label float64) error) (*sparse.CSR, []float64, error) {
 	br, _, err := maybeGunzip(r, name)
 	if err != nil {
 		return nil, nil, err
 	}
-	return decodeSVMLight(br, name, nFeatures, 0, 0)
+	return decodeSVMLight(br, name, nFeatures, 0, 0, check)
 }
 
 // decodeSVMLight is DecodeSVMLight on uncompressed text, with room made for
 // entries stored values and rows rows (bounds, or 0 when unknown): reading
 // into arrays of the right size saves copying them as they grow, and the
-// collections that the garbage of those copies would cause.
-func decodeSVMLight(r io.Reader, name string, nFeatures, entries, rows int) (*sparse.CSR, []float64, error) {
+// collections that the garbage of those copies would cause. check, when
+// not nil, is called on every label.
+func decodeSVMLight(r io.Reader, name string, nFeatures, entries, rows int, check func(float64) error) (*sparse.CSR, []float64, error) {
 	lr := newLineReader(r, name)
 	x := &sparse.CSR{Ptr: make([]int, 1, rows+1), Ind: make([]int, 0, entries), Val: make([]float64, 0, entries)}
 	y := make([]float64, 0, rows)
@@ -81,6 +97,10 @@ func decodeSVMLight(r io.Reader, name string, nFeatures, entries, rows int) (*sp
 			return nil, nil, errorf(name, lr.line, "bad label %s", quoteField(label))
 		case !isFinite(v):
 			return nil, nil, errorf(name, lr.line, "label is %v", v)
+		case check != nil:
+			if err := check(v); err != nil {
+				return nil, nil, &Error{File: name, Line: lr.line, Err: err}
+			}
 		}
 		y = append(y, v)
 		prev := 0
@@ -163,12 +183,7 @@ func parseFeature(tok []byte, prev int) (int, float64, error) {
 // it: strconv.ParseFloat's syntax without Go's digit separators, which
 // liblinear-train refuses ("Wrong input format") and ParseFloat would read
 // ("1_0" as 10).
-func parseNumber(b []byte) (float64, error) {
-	if bytes.IndexByte(b, '_') >= 0 {
-		return 0, strconv.ErrSyntax
-	}
-	return strconv.ParseFloat(string(b), 64)
-}
+func parseNumber(b []byte) (float64, error) { return number.Parse(string(b)) }
 
 // WriteSVMLight writes the rows of x with labels y in LIBSVM/svmlight
 // format, 1-based indices, numbers in the shortest form that reads back

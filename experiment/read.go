@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/greedytl/greedytl/internal/fileerr"
 	"github.com/greedytl/greedytl/shard"
 )
 
@@ -234,17 +235,23 @@ func (res *Results) gridCells(d string, cell func(k Key)) {
 func (res *Results) runOf(in string, opt ReadOptions) (*Manifest, []string, error) {
 	fi, err := os.Stat(in)
 	if err != nil {
-		return nil, nil, inputError{err}
+		return nil, nil, inputErrorf("%s: %w", in, fileerr.Reason(err))
 	}
 	dir, files := in, []string{in}
 	if !fi.IsDir() {
 		dir = filepath.Dir(in)
+		if filepath.Base(in) == ManifestFile {
+			// Read as results, its JSON object was "truncated".
+			return nil, nil, inputErrorf("experiment: %s is the run's description, not a results file: give the run directory %s", in, dir)
+		}
 	}
 	man, err := ReadManifest(dir)
 	tolerated := errors.Is(err, fs.ErrNotExist) && opt.Tolerant
 	switch {
 	case err != nil && !tolerated && !fi.IsDir():
-		return nil, nil, inputErrorf("%s: the run.json beside it: %w", in, err)
+		return nil, nil, inputErrorf("%s: the run.json beside it: %w", in, fileerr.Reason(err))
+	case errors.Is(err, fs.ErrNotExist) && !tolerated:
+		return nil, nil, inputErrorf("experiment: %s: no %s: not a run directory", in, ManifestFile)
 	case err != nil && !tolerated:
 		return nil, nil, inputError{err}
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/internal/bom"
 )
 
 // WriteModel writes m to w in liblinear's model file format, which
@@ -179,7 +180,7 @@ func ReadModel(r io.Reader) (*Model, error) { return readModel(r, "") }
 // readModel is ReadModel, naming the file name in its errors when name is
 // not empty: the header, then the weights it announces.
 func readModel(r io.Reader, name string) (*Model, error) {
-	mr := &modelReader{br: bufio.NewReader(r), name: name}
+	mr := &modelReader{br: bom.Skip(r), name: name}
 	m := &Model{Converged: true}
 	nrClass, err := mr.header(m)
 	if err != nil {

@@ -216,14 +216,25 @@ func checkRowsAndLabels(prob *Problem, rows int) error {
 	return nil
 }
 
+// CheckLabel returns an error when v cannot be a class label of Train,
+// CrossValidate or SelectC: labels are 32-bit integers, as liblinear's (C
+// ints). A reader of labels (dataset.ReadSVMLightChecked) may call it to
+// name the line of such a label.
+func CheckLabel(v float64) error {
+	if v != math.Trunc(v) || math.Abs(v) > math.MaxInt32 {
+		return fmt.Errorf("label %v is not a 32-bit integer", v)
+	}
+	return nil
+}
+
 // binaryLabels maps labels y to ±1 the way liblinear does for two classes:
 // the label seen first is the positive class, unless the labels are −1 and
 // +1, in which case +1 is. It returns the two labels in that order and the
 // ±1 labels. Labels must be integers (liblinear's are C ints).
 func binaryLabels(y []float64) (labels []int, signed []float64, err error) {
 	for i, v := range y {
-		if v != math.Trunc(v) || math.Abs(v) > math.MaxInt32 {
-			return nil, nil, fmt.Errorf("linear: label %v of row %d is not a 32-bit integer", v, i)
+		if err := CheckLabel(v); err != nil {
+			return nil, nil, fmt.Errorf("linear: row %d: %w", i, err)
 		}
 		l := int(v)
 		switch {

@@ -72,6 +72,24 @@ func selectRows(d Data, rows []int) Data {
 	return out
 }
 
+// MissingInputError is the error of a model's Predict or Scores (and of
+// the data a fit takes besides its training data) when an input the model
+// was trained on is absent: X (features) or H (source scores). A command
+// can so say which of its inputs to give.
+type MissingInputError struct {
+	Input   string // "X" or "H"
+	Columns int    // the columns of Input the model was trained on
+}
+
+// Error returns "no X given: the model was trained on 6 features" or "no
+// H (source scores) given: the model was trained on 20 sources".
+func (e *MissingInputError) Error() string {
+	if e.Input == "X" {
+		return fmt.Sprintf("no X given: the model was trained on %d features", e.Columns)
+	}
+	return fmt.Sprintf("no H (source scores) given: the model was trained on %d sources", e.Columns)
+}
+
 // checkInputs validates inputs for a model trained on d features and n
 // sources: X must have d columns (or be absent when d = 0), H n columns
 // (absent when n = 0), both the same number of rows, and every value must
@@ -80,10 +98,14 @@ func selectRows(d Data, rows []int) Data {
 func checkInputs(data Data, d, n int) (rows int, err error) {
 	rx, cx := dims(data.X)
 	rh, ch := dims(data.H)
-	if cx != d {
+	switch {
+	case cx == 0 && d > 0:
+		return 0, &MissingInputError{Input: "X", Columns: d}
+	case cx != d:
 		return 0, fmt.Errorf("X has %d columns, the model was trained on %d features", cx, d)
-	}
-	if ch != n {
+	case ch == 0 && n > 0:
+		return 0, &MissingInputError{Input: "H", Columns: n}
+	case ch != n:
 		return 0, fmt.Errorf("H has %d columns, the model was trained on %d sources", ch, n)
 	}
 	switch {

@@ -358,7 +358,7 @@ func TestBestSource(t *testing.T) {
 	}{
 		{"no oracle", c, Extra{}, "needs Extra.Oracle"},
 		{"no sources", c.withoutSources(), c.withoutSources().extra, "needs source scores"},
-		{"oracle without H", c, Extra{Oracle: &Data{X: orc.X, Y: orc.Y}}, "H has 0 columns"},
+		{"oracle without H", c, Extra{Oracle: &Data{X: orc.X, Y: orc.Y}}, "oracle data: no H (source scores) given: the model was trained on 9 sources"},
 		{"oracle labels missing", c, Extra{Oracle: &Data{X: orc.X, H: orc.H}}, "0 labels"},
 		{"oracle label 0", c, Extra{Oracle: &badLabels}, "method: best-source: oracle data: y row 0 is 0: labels must be +1 or -1"},
 	} {

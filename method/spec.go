@@ -13,8 +13,10 @@ import (
 //	name:key=value,key=value,…
 //
 // for example "greedytl-sp:gamma=0.25" or "greedytl:delta=0.001,lambda=10".
-// Values are numbers (strconv.ParseFloat syntax, finite); true and false
-// stand for 1 and 0. Which keys a method accepts, and their ranges, is the
+// Values are numbers (strconv.ParseFloat's syntax without digit
+// separators: "1_0" is refused, as is a literal that would not be the
+// number written — beyond ±MaxFloat64, or not zero but rounding to 0 as
+// 1e-400 does); true and false stand for 1 and 0. Which keys a method accepts, and their ranges, is the
 // method's business (see Registration.Configure); methods without a
 // Configure hook accept none.
 type Spec struct {

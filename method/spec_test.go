@@ -57,7 +57,10 @@ func TestParseSpecErrors(t *testing.T) {
 		{"greedytl:gamma=", `value "" is not a number`},
 		{"greedytl:gamma=NaN", "not finite"},
 		{"greedytl:gamma=-Inf", "not finite"},
-		{"greedytl:lambda=1e400", "not a number"},
+		{"greedytl:lambda=1e400", `method: spec "greedytl:lambda=1e400": lambda: value "1e400" is beyond the largest float64`},
+		// Read as λ = 10 and δ = 0 before (ParseFloat's syntax).
+		{"greedytl:lambda=1_0", `method: spec "greedytl:lambda=1_0": lambda: value "1_0" is not a number`},
+		{"greedytl:delta=1e-400", `method: spec "greedytl:delta=1e-400": delta: value "1e-400" is not zero but rounds to 0 in float64`},
 		{"greedytl=1", "after a colon"},
 		{"greedytl,greedytl-sp", "after a colon"},
 		{"greedytl:a b=1", "colon or a blank"},

@@ -128,7 +128,7 @@ func TestParseSpecRoundTrip(t *testing.T) {
 	if name, got, err := ParseSpec("x:a=true,b=false"); err != nil || name != "x" || got["a"] != 1 || got["b"] != 0 {
 		t.Errorf("true and false: %q, %v, %v", name, got, err)
 	}
-	for _, bad := range []string{"", ":a=1", "x=1", "x:", "x:a", "x:=1", "x:a b=1", "x:a=1,a=2", "x:a=NaN", "x:a=1e999", "x:a=one"} {
+	for _, bad := range []string{"", ":a=1", "x=1", "x:", "x:a", "x:=1", "x:a b=1", "x:a=1,a=2", "x:a=NaN", "x:a=1e999", "x:a=one", "x:a=1_0", "x:a=1e-400"} {
 		if _, _, err := ParseSpec(bad); err == nil || !strings.HasPrefix(err.Error(), "spec ") {
 			t.Errorf("ParseSpec(%q): %v, want an error naming the spec", bad, err)
 		}

@@ -3,10 +3,11 @@ package modelfile
 import (
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/greedytl/greedytl/internal/number"
 )
 
 // FormatSpec returns the canonical text form of a method spec, which a
@@ -37,10 +38,12 @@ func FormatSpec(name string, settings map[string]float64) string {
 //	name:key=value,key=value,…
 //
 // (FormatSpec's, for example "greedytl-sp:gamma=0.25"), into the name and
-// the settings by key (nil without a colon). Values are numbers
-// (strconv.ParseFloat syntax, finite); true and false stand for 1 and 0.
-// It returns an error naming the spec for an empty name or key, a missing
-// "=", a value that is not a finite number (or true, false), a key given
+// the settings by key (nil without a colon). Values are numbers a user
+// typed, read by number.ParseSetting (strconv.ParseFloat's syntax without
+// digit separators, finite, and the number written: 1e-400, which rounds
+// to 0, is refused); true and false stand for 1 and 0. It returns an error
+// naming the spec and the key for an empty name or key, a missing "=", a
+// value that ParseSetting refuses (and not true or false), a key given
 // twice, and a ":" with no settings after it. Which keys a method takes is
 // the method's business (package method).
 func ParseSpec(s string) (name string, settings map[string]float64, err error) {
@@ -80,8 +83,8 @@ func ParseSpec(s string) (name string, settings map[string]float64, err error) {
 	return name, settings, nil
 }
 
-// parseSpecValue parses a setting's value: a finite number, true (1) or
-// false (0).
+// parseSpecValue parses a setting's value: a number (number.ParseSetting),
+// true (1) or false (0).
 func parseSpecValue(v string) (float64, error) {
 	switch v {
 	case "true":
@@ -89,12 +92,9 @@ func parseSpecValue(v string) (float64, error) {
 	case "false":
 		return 0, nil
 	}
-	x, err := strconv.ParseFloat(v, 64)
+	x, err := number.ParseSetting(v)
 	if err != nil {
-		return 0, fmt.Errorf("value %q is not a number", v)
-	}
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return 0, fmt.Errorf("value %q is not finite", v)
+		return 0, fmt.Errorf("value %w", err)
 	}
 	return x, nil
 }

@@ -400,7 +400,7 @@ func TestModelFromStdin(t *testing.T) {
 		{"not JSON", "hello\n", []string{"inspect", "-"}, "greedytl: <stdin> is not a greedytl model (JSON) file"},
 		{"liblinear to inspect", "solver_type L2R_LR\n", []string{"inspect", "-"}, "greedytl: <stdin> is a liblinear model file"},
 		{"bad liblinear", "solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 6\nbias -1\nw\n0.5\n", []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin>: line 7: file ends after 1 of 6 weight lines"},
-		{"wrong columns", string(truncated), []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: model <stdin> on X = " + d.Xtest + ":"},
+		{"no source scores", string(truncated), []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin> was fitted with 20 sources: give their scores with --source-scores FILE or the sources with --sources DIR"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, stderr := cli(t, tc.stdin, tc.args...)

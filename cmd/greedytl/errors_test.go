@@ -40,12 +40,26 @@ func TestBadInputMessages(t *testing.T) {
 	huge6 := writeText(t, dir, "huge6.csv", "1,1.79e308\n2,1.79e308\n3,1.79e308\n4,-1.79e308\n5,1\n6,2\n")
 	y3c := writeText(t, dir, "y3c.txt", "a\nb\nc\na\nb\nc\n")
 	badSVM := writeText(t, dir, "bad.svm", "1 1:1\n-1 2:x\n")
+	fracSVM := writeText(t, dir, "frac.svm", "# a comment\n1 1:1\n\n1.5 1:-1\n-1 1:-1\n")
 	bird := writeText(t, dir, "bird.txt", strings.Repeat("cat\ndog\n", 99)+"cat\nbird\n")
 	constant := writeText(t, dir, "constant.csv", strings.Repeat("0,1.5\n", 24))
 	empty := t.TempDir()
+	run := reportRun(t)
+	manifest := filepath.Join(run, "run.json")
+	missing := filepath.Join(dir, "nonexistent")
 	model := filepath.Join(dir, "m.json")
 	if code, _, e := cli(t, "", "fit", "--features", d.X, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
 		t.Fatalf("fit: %d %s", code, e)
+	}
+	// Models fitted with sources, binary and multi-class.
+	withH, withHMulti := filepath.Join(dir, "h.json"), filepath.Join(dir, "hmulti.json")
+	for _, args := range [][]string{
+		{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", withH},
+		{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--method", "nearest-mean", "--out", withHMulti},
+	} {
+		if code, _, e := cli(t, "", args...); code != 0 {
+			t.Fatalf("%q: %d %s", args, code, e)
+		}
 	}
 	fit := func(args ...string) []string {
 		return append([]string{"fit", "--features", d.X, "--labels", d.ytext, "--positive", "cat"}, args...)
@@ -105,11 +119,28 @@ func TestBadInputMessages(t *testing.T) {
 		{"λ too small", fit("--method", "greedytl:lambda=1e-300"),
 			"fitting greedytl:lambda=1e-300 on X = " + d.X + ": greedytl:lambda=1e-300: greedytl.Fit: λ = 1e-300 is too small for these data (zᵀz/λ reaches 2.3999999999999997e+301)"},
 		// Every method --method takes, the multi-class ones too.
+		// Numbers a user types mean the number written: λ = 10 and δ = 0
+		// were fitted before, and -e 1e-400 trained with the default.
+		{"a digit separator in a spec", fit("--method", "greedytl:lambda=1_0"),
+			`--method: method: spec "greedytl:lambda=1_0": lambda: value "1_0" is not a number`},
+		{"a spec value that rounds to 0", fit("--method", "greedytl:delta=1e-400"),
+			`--method: method: spec "greedytl:delta=1e-400": delta: value "1e-400" is not zero but rounds to 0 in float64 (the smallest is 5e-324)`},
+		{"a flag value that rounds to 0", fit("--delta", "1e-400"),
+			`invalid argument "1e-400" for "--delta" flag: "1e-400" is not zero but rounds to 0 in float64 (the smallest is 5e-324) (see 'greedytl fit --help')`},
+		{"a digit separator in a flag", []string{"train", "-c", "1_0", badSVM},
+			`invalid argument "1_0" for "-c, --cost" flag: "1_0" is not a number (see 'greedytl train --help')`},
 		{"unknown method", fit("--method", "nope"), `--method: method: unknown method "nope" (known: ` + strings.Join(method.MultiNames(), ", ") + ")"},
 		{"predict: feature count", []string{"predict", "--model", model, "--features", X3},
 			"model " + model + " on X = " + X3 + ": method: predict: X has 2 columns, the model was trained on 6 features"},
 		{"predict: a label the model does not know", []string{"predict", "--model", model, "--features", d.Xtest, "--labels", bird},
 			bird + `:200: label "bird" is not one of the labels ` + model + ` was fitted on (positive "cat", negative "dog")`},
+		// "H has 0 columns, the model was trained on 20 sources" before.
+		{"predict: no source scores", []string{"predict", "--model", withH, "--features", d.Xtest},
+			withH + " was fitted with 20 sources: give their scores with --source-scores FILE or the sources with --sources DIR"},
+		{"predict: no source scores, multi-class", []string{"predict", "--model", withHMulti, "--features", d.Xtest},
+			withHMulti + " was fitted with 20 sources: give their scores with --source-scores FILE or the sources with --sources DIR"},
+		{"predict: no features", []string{"predict", "--model", withH, "--source-scores", d.Htest},
+			withH + " was fitted with 6 features: give them with --features FILE"},
 		{"predict: not a model", []string{"predict", "--model", nanCSV, "--features", d.X}, nanCSV + " is not a greedytl model (JSON) file"},
 		// Every column constant: greedytl refused it, the baselines wrote a
 		// model scoring every example 0 (or ±1e-17, the sign of rounding).
@@ -138,6 +169,8 @@ func TestBadInputMessages(t *testing.T) {
 		{"predict: a class named twice", []string{"predict", "--model", twiceA, "--features", X6},
 			twiceA + `: method: reading multi-class nearest-mean model: class name "a" is given twice`},
 		{"train: a bad line", []string{"train", badSVM, filepath.Join(dir, "o.model")}, badSVM + `:2: index 2: cannot parse value "x"`},
+		// Named its 0-based row before ("linear: label 1.5 of row 1 …").
+		{"train: a label that is not an integer", []string{"train", fracSVM, filepath.Join(dir, "o.model")}, fracSVM + `:4: label 1.5 is not a 32-bit integer`},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate" for "greedytl" (see 'greedytl --help')`},
 		{"unknown command, a suggestion", []string{"fitt"}, `unknown command "fitt" for "greedytl"; did you mean "fit"? (see 'greedytl --help')`},
 		{"unknown flag", []string{"fit", "--bogus"}, "unknown flag: --bogus (see 'greedytl fit --help')"},
@@ -147,6 +180,19 @@ func TestBadInputMessages(t *testing.T) {
 		{"extra argument", []string{"fit", "extra"}, `unknown command "extra" for "greedytl fit" (see 'greedytl fit --help')`},
 		{"experiment without --data", []string{"experiment", "--out", dir}, "give both --data DIR and --out RUN (see 'greedytl experiment --help')"},
 		{"report of a directory that holds no run", []string{"report", empty}, "experiment: " + empty + ": no run.json and no results*.jsonl files: not a run directory"},
+		// Each said something else before: "--out -: this command writes a
+		// directory", "the result record is truncated", "stat …", "open …".
+		{"merge --out -", []string{"merge", run, "--out", "-"},
+			"--out -: merge writes a run directory or a FILE.jsonl, not standard output: give a directory name or a file name ending in .jsonl"},
+		{"report of a run's run.json", []string{"report", manifest},
+			"experiment: " + manifest + " is the run's description, not a results file: give the run directory " + run},
+		{"merge of a run's run.json", []string{"merge", manifest},
+			"experiment: " + manifest + " is the run's description, not a results file: give the run directory " + run},
+		{"report of a missing run", []string{"report", missing}, missing + ": no such file or directory"},
+		{"merge of a missing run", []string{"merge", missing}, missing + ": no such file or directory"},
+		{"merge of a directory that holds no run", []string{"merge", empty}, "experiment: " + empty + ": no run.json: not a run directory"},
+		{"predict: a missing model", []string{"predict", "--model", missing, "--features", d.X}, missing + ": no such file or directory"},
+		{"inspect: a missing model", []string{"inspect", missing}, missing + ": no such file or directory"},
 		{"merge into its input", []string{"merge", empty, "--out", filepath.Join(empty, "merged")},
 			"experiment: the output " + filepath.Join(empty, "merged", "results.jsonl") + " is inside the input " + empty + ": refusing to write there: merge into another directory"},
 	} {

@@ -111,7 +111,7 @@ SIGINT or SIGTERM (the finished cells are kept).`,
 	fl.StringVar(&o.out, "out", "", "run directory (required; created if absent, resumed if present)")
 	fl.StringVar(&o.sources, "sources", "", "sources directory from train-sources (default: train into RUN/sources)")
 	fl.StringSliceVar(&o.negClasses, "negative-classes", nil, "names of the classes pooled as negatives (comma-separated)")
-	fl.Float64Var(&o.negFraction, "negative-fraction", source.DefaultNegativeFraction, "fraction of the classes drawn at random as negatives (without --negative-classes)")
+	numberVarP(c, &o.negFraction, "negative-fraction", "", source.DefaultNegativeFraction, "fraction of the classes drawn at random as negatives (without --negative-classes)")
 	fl.StringSliceVar(&o.targets, "targets", nil, "target classes (default: every class that is not a negative and has enough examples)")
 	fl.StringVar(&o.protocol, "protocol", def.Protocol, "how the training and test sets are drawn: "+strings.Join(experiment.Protocols, " or ")+" (see above)")
 	fl.IntSliceVar(&o.positives, "positives", def.Positives, "numbers of positive training examples; 1 with --protocol skewed")

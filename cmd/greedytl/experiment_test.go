@@ -402,13 +402,14 @@ func TestNonsenseFlagsRejected(t *testing.T) {
 	for _, args := range [][]string{
 		{"experiment", "--data", "d", "--out", "o", "--negative-fraction", "0"},
 		{"experiment", "--data", "d", "--out", "o", "--negative-fraction", "1"},
-		{"experiment", "--data", "d", "--out", "o", "--negative-fraction", "NaN"},
 		{"train-sources", "--data", "d", "--out", "o", "--negative-fraction", "0"},
 		{"train-sources", "--data", "d", "--out", "o", "--negative-fraction", "-0.5"},
 		{"experiment", "--data", experimentFolder(t), "--out", filepath.Join(t.TempDir(), "run"), "--negative-fraction", "0", "--splits", "1", "--methods", "no-transfer", "-q"},
 	} {
 		wantInputError(t, "want a value in (0, 1)", args...)
 	}
+	// Refused as the flag is read (number.ParseSetting).
+	wantInputError(t, `"NaN" is not finite`, "experiment", "--data", "d", "--out", "o", "--negative-fraction", "NaN")
 	// demo --full ran every intent, dropping --targets-per-domain.
 	wantInputError(t, "--targets-per-domain applies without --full", "demo", "--full", "--targets-per-domain", "1", "--out", filepath.Join(t.TempDir(), "demo"))
 }

@@ -16,6 +16,9 @@ import (
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/internal/bom"
+	"github.com/greedytl/greedytl/internal/fileerr"
+	"github.com/greedytl/greedytl/internal/number"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
@@ -165,11 +168,17 @@ func (j *dataJob) check(c *cobra.Command, outArg string) (shard.Shard, error) {
 // checkOutDir refuses, for the commands whose output is a directory, an
 // --out of - or naming a file that is not a directory.
 func checkOutDir(out string) error {
+	return checkOutTarget(out, "this command writes a directory", "a directory name")
+}
+
+// checkOutTarget is checkOutDir for a command that writes what writes says
+// (in its messages, with give the --out to give instead).
+func checkOutTarget(out, writes, give string) error {
 	if out == stdoutName {
-		return badInputf("--out -: this command writes a directory, not standard output: give a directory name")
+		return badInputf("--out -: %s, not standard output: give %s", writes, give)
 	}
 	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
-		return badInputf("--out %s is a file, not a directory: give a directory name", out)
+		return badInputf("--out %s is a file, not a directory: give %s", out, give)
 	}
 	return nil
 }
@@ -421,6 +430,32 @@ func readMatrix(s *streams, path string) (*mat.Dense, error) {
 	return dataset.ReadMatrix(path)
 }
 
+// numberValue is a float64 flag read by number.ParseSetting, the rule for
+// numbers a user types (no digit separators; 1e-400, which would be 0, and
+// 1e400 refused), shown as pflag shows a float64.
+type numberValue float64
+
+func (v *numberValue) String() string { return strconv.FormatFloat(float64(*v), 'g', -1, 64) }
+
+func (v *numberValue) Set(s string) error {
+	x, err := number.ParseSetting(s)
+	if err != nil {
+		return err
+	}
+	*v = numberValue(x)
+	return nil
+}
+
+func (v *numberValue) Type() string { return "float64" }
+
+// numberVarP defines the float64 flag name (shorthand short, or none when
+// "") of c, stored in p, with default def: pflag's Float64VarP, read by
+// number.ParseSetting.
+func numberVarP(c *cobra.Command, p *float64, name, short string, def float64, usage string) {
+	*p = def
+	c.Flags().VarP((*numberValue)(p), name, short, usage)
+}
+
 // lambdaValue is the --lambda flag: a number or "auto". Its range is
 // greedytl.Options.Set's, checked as the other GreedyTL flags' are
 // (fitOptions.spec), so that --lambda takes what lambda= in --method takes.
@@ -441,9 +476,12 @@ func (l *lambdaValue) Set(s string) error {
 		l.auto = true
 		return nil
 	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
+	if _, err := number.Parse(s); err != nil {
 		return fmt.Errorf("want a positive number or auto, got %q", s)
+	}
+	v, err := number.ParseSetting(s)
+	if err != nil {
+		return err
 	}
 	l.v, l.auto = v, false
 	return nil
@@ -456,20 +494,20 @@ func (l *lambdaValue) Type() string { return "float|auto" }
 // closeModel releases it. Its errors are input errors naming the file.
 func openModel(s *streams, path string) (r *bufio.Reader, closeModel func(), err error) {
 	if r, ok := s.stdin(path); ok {
-		return bufio.NewReader(r), func() {}, nil
+		return bom.Skip(r), func() {}, nil
 	}
 	if path == "" {
 		return nil, nil, badInputf("the model file's name is empty: give a model file (or - for standard input)")
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, badInput(err)
+		return nil, nil, badInputf("%s: %w", path, fileerr.Reason(err))
 	}
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
 		f.Close()
 		return nil, nil, badInputf("%s is a directory: give a model file", path)
 	}
-	return bufio.NewReader(f), func() { f.Close() }, nil
+	return bom.Skip(f), func() { f.Close() }, nil
 }
 
 // isLiblinearModel reports whether the model r starts like a liblinear

@@ -55,7 +55,7 @@ among the inputs.`,
 
 func runMerge(s *streams, o *mergeOptions, runs []string) error {
 	if !strings.HasSuffix(o.out, ".jsonl") {
-		if err := checkOutDir(o.out); err != nil {
+		if err := checkOutTarget(o.out, "merge writes a run directory or a FILE.jsonl", "a directory name or a file name ending in .jsonl"); err != nil {
 			return err
 		}
 	}

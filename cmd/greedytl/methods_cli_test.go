@@ -220,12 +220,13 @@ func TestGreedyFlagsOutOfRange(t *testing.T) {
 	}{
 		{"--lambda", "-1", "--lambda -1: lambda must be positive"},
 		{"--lambda", "0", "--lambda 0: lambda must be positive"},
-		{"--lambda", "+Inf", "--lambda +Inf: lambda must be finite"},
+		// Not finite: refused as the flag is read (number.ParseSetting).
+		{"--lambda", "+Inf", `invalid argument "+Inf" for "--lambda" flag: "+Inf" is not finite`},
 		{"--gamma", "-1", "--gamma -1: gamma (the feature factor) must be ≥ 0"},
-		{"--gamma", "NaN", "--gamma NaN: gamma must be finite"},
+		{"--gamma", "NaN", `invalid argument "NaN" for "--gamma" flag: "NaN" is not finite`},
 		{"--feature-factor", "-1", "--gamma -1: gamma (the feature factor) must be ≥ 0"},
 		{"--delta", "-1", "--delta -1: delta must be ≥ 0"},
-		{"--delta", "+Inf", "--delta +Inf: delta must be finite"},
+		{"--delta", "+Inf", `invalid argument "+Inf" for "--delta" flag: "+Inf" is not finite`},
 		{"--sample", "-5", "--sample -5: sample must be a whole number"},
 		{"--max-k", "-1", "--max-k -1: max_k must be a whole number"},
 	} {

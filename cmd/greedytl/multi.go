@@ -155,11 +155,11 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel) err
 	}
 	scores, err := model.Scores(*d)
 	if err != nil {
-		return badInput(fmt.Errorf("model %s on %s: %w", o.modelName(), o.data.describe(), err))
+		return o.predictError(err)
 	}
 	pred, err := model.Predict(*d)
 	if err != nil {
-		return badInput(fmt.Errorf("model %s on %s: %w", o.modelName(), o.data.describe(), err))
+		return o.predictError(err)
 	}
 	classes := model.Classes()
 	var eval *multiEvaluation
@@ -187,7 +187,7 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel) err
 		if o.json {
 			return printJSON(report, eval)
 		}
-		fmt.Fprintf(report, "accuracy: %.4f, balanced accuracy: %.4f (%d examples, %d classes)\n", eval.Accuracy, eval.BalancedAccuracy, eval.Examples, len(classes))
+		return writeEvaluation(report, "accuracy: %.4f, balanced accuracy: %.4f (%d examples, %d classes)\n", eval.Accuracy, eval.BalancedAccuracy, eval.Examples, len(classes))
 	}
 	return nil
 }

@@ -180,6 +180,31 @@ type fullWriter struct{}
 
 func (fullWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
 
+// TestLostEvaluationFails: predict's evaluation, printed on standard error
+// beside predictions on standard output, is a result: a standard error
+// that cannot be written fails the command (exit 0 before, the accuracy
+// lost), binary and multi-class; --json's, which failed already, too.
+func TestLostEvaluationFails(t *testing.T) {
+	d := newToy(t)
+	model := d.fitModel(t, "m.json")
+	X6 := writeText(t, d.dir, "x6.csv", "1,2\n3,1\n0,5\n2,2\n4,1\n1,6\n")
+	y3 := writeText(t, d.dir, "y3.txt", "a\nb\nc\na\nb\nc\n")
+	multi := filepath.Join(d.dir, "multi.json")
+	if code, _, e := cli(t, "", "fit", "--features", X6, "--labels", y3, "--method", "nearest-mean", "--out", multi); code != 0 {
+		t.Fatalf("fit: %d %s", code, e)
+	}
+	for _, args := range [][]string{
+		{"predict", "--model", model, "--features", d.Xtest, "--source-scores", d.Htest, "--labels", d.yte},
+		{"predict", "--model", multi, "--features", X6, "--labels", y3},
+		{"predict", "--model", multi, "--features", X6, "--labels", y3, "--json"},
+	} {
+		var stdout strings.Builder
+		if code := run(args, strings.NewReader(""), &stdout, fullWriter{}); code != exitFailure || stdout.Len() == 0 {
+			t.Errorf("%q: exit %d with %d bytes of predictions: want %d (the evaluation was lost) and the predictions", args, code, stdout.Len(), exitFailure)
+		}
+	}
+}
+
 // TestLostStandardOutputFails: a command whose standard output cannot be
 // written exits 1 with one message, whether it checked its writes (predict)
 // or printed its result without looking (help, version, train -v's

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/linear"
+	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/metric"
 	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/source"
@@ -126,7 +128,7 @@ func runPredict(s *streams, o *predictOptions) error {
 			return err
 		}
 		if scores, err = model.Predict(*d); err != nil {
-			return badInput(fmt.Errorf("model %s on %s: %w", o.modelName(), o.data.describe(), err))
+			return o.predictError(err)
 		}
 	}
 	var y []float64
@@ -155,9 +157,35 @@ func runPredict(s *streams, o *predictOptions) error {
 		if err != nil {
 			return badInput(err)
 		}
-		fmt.Fprintf(report, "balanced accuracy: %.4f (%d examples%s)\n", acc, len(y), oneClassNote(y))
+		return writeEvaluation(report, "balanced accuracy: %.4f (%d examples%s)\n", acc, len(y), oneClassNote(y))
 	}
 	return nil
+}
+
+// writeEvaluation prints predict's evaluation, a result, to report
+// (writePredictions's): standard error too is checked, where it is the
+// only copy of the result (2>/dev/full lost it with exit 0), unlike a
+// warning that cannot be written.
+func writeEvaluation(report io.Writer, format string, args ...any) error {
+	if _, err := fmt.Fprintf(report, format, args...); err != nil {
+		return fmt.Errorf("writing the evaluation: %w", err)
+	}
+	return nil
+}
+
+// predictError returns the input error of a model's Predict or Scores on
+// the inputs: for an input the model was fitted with and the command was
+// not given, which flag gives it; otherwise the error with the model and
+// the inputs named.
+func (o *predictOptions) predictError(err error) error {
+	var missing *method.MissingInputError
+	switch {
+	case errors.As(err, &missing) && missing.Input == "H":
+		return badInputf("%s was fitted with %d sources: give their scores with --source-scores FILE or the sources with --sources DIR", o.modelName(), missing.Columns)
+	case errors.As(err, &missing):
+		return badInputf("%s was fitted with %d features: give them with --features FILE", o.modelName(), missing.Columns)
+	}
+	return badInput(fmt.Errorf("model %s on %s: %w", o.modelName(), o.data.describe(), err))
 }
 
 // oneClassNote says, for the report of the balanced accuracy of the ±1

@@ -103,13 +103,13 @@ zeros, and as much memory to train): re-index the features, or give
 	fl := c.Flags()
 	fl.StringVar(&o.data, "data", "", "training data, LIBSVM/svmlight format (optionally gzip-compressed; - for stdin)")
 	fl.VarP(&o.solver, "solver", "s", solverHelp)
-	fl.Float64VarP(&o.cost, "cost", "c", 1, "the cost C of the loss term (> 0)")
-	fl.Float64VarP(&o.bias, "bias", "B", -1, "if > 0, append a constant feature of this value to every example (≤ 0: none)")
-	fl.Float64VarP(&o.eps, "eps", "e", 0, "stopping tolerance (0: liblinear's default for the solver)")
+	numberVarP(c, &o.cost, "cost", "c", 1, "the cost C of the loss term (> 0)")
+	numberVarP(c, &o.bias, "bias", "B", -1, "if > 0, append a constant feature of this value to every example (≤ 0: none)")
+	numberVarP(c, &o.eps, "eps", "e", 0, "stopping tolerance (0: liblinear's default for the solver)")
 	fl.IntVarP(&o.folds, "cv", "v", 0, "K-fold cross-validation: print the accuracy instead of training (K ≥ 2)")
 	fl.BoolVarP(&o.findC, "find-c", "C", false, "choose C by cross-validation, print it, and train with it")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "print nothing but results")
-	fl.Float64Var(&o.l1Ratio, "l1-ratio", 0.5, "elastic-net mixing: weight of the L1 penalty, in [0, 1]")
+	numberVarP(c, &o.l1Ratio, "l1-ratio", "", 0.5, "elastic-net mixing: weight of the L1 penalty, in [0, 1]")
 	fl.Uint64Var(&o.seed, "seed", 1, "seed of the coordinate order and of the cross-validation folds")
 	fl.StringVarP(&o.out, "out", "o", "", "model file to write (default: FILE's base name + .model)")
 	fl.IntVar(&o.maxFeat, "max-features", 0, "the largest feature index accepted (0: refuse an index above 1,048,576 that exceeds 100 × the data's non-zero values)")
@@ -285,10 +285,11 @@ func checkModelSize(data string, x *sparse.CSR, maxFeatures int) error {
 }
 
 // readSVMLight reads svmlight data from path, or from the command's
-// standard input for "-".
+// standard input for "-", refusing a label the linear learners cannot
+// take with its line.
 func readSVMLight(s *streams, path string) (*sparse.CSR, []float64, error) {
 	if r, ok := s.stdin(path); ok {
-		return dataset.DecodeSVMLight(r, displayName(path), 0)
+		return dataset.DecodeSVMLightChecked(r, displayName(path), 0, linear.CheckLabel)
 	}
-	return dataset.ReadSVMLight(path)
+	return dataset.ReadSVMLightChecked(path, linear.CheckLabel)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/greedytl/greedytl/internal/number"
 	"github.com/greedytl/greedytl/source"
 )
 
@@ -63,11 +64,11 @@ run (any shard, or none) trains nothing and writes the complete index.`,
 	fl.StringVar(&o.data, "data", "", "dataset folder (features.npy, labels.npy, classes.txt), or clinc150 for the embedded CLINC150 (required)")
 	fl.StringVar(&o.out, "out", "", "sources directory to write (required; created if absent)")
 	fl.StringSliceVar(&o.negClasses, "negative-classes", nil, "names of the classes pooled as negatives (comma-separated)")
-	fl.Float64Var(&o.negFraction, "negative-fraction", source.DefaultNegativeFraction, "fraction of the classes drawn at random as negatives (without --negative-classes)")
+	numberVarP(c, &o.negFraction, "negative-fraction", "", source.DefaultNegativeFraction, "fraction of the classes drawn at random as negatives (without --negative-classes)")
 	fl.Uint64Var(&o.seed, "seed", def.Seed, "seed of the negative pool, the folds and the solver")
 	fl.VarP(&o.solver, "solver", "s", solverHelp)
-	fl.Float64VarP(&o.bias, "bias", "B", def.Bias, "if > 0, append a constant feature of this value (liblinear -B; ≤ 0: none)")
-	fl.Float64VarP(&o.eps, "eps", "e", def.Eps, "stopping tolerance (0: liblinear's default for the solver)")
+	numberVarP(c, &o.bias, "bias", "B", def.Bias, "if > 0, append a constant feature of this value (liblinear -B; ≤ 0: none)")
+	numberVarP(c, &o.eps, "eps", "e", def.Eps, "stopping tolerance (0: liblinear's default for the solver)")
 	o.grid = def.Grid
 	fl.Var((*floatList)(&o.grid), "c-grid", "candidate values of C, comma-separated")
 	fl.IntVar(&o.folds, "folds", def.Folds, "cross-validation folds that choose C")
@@ -91,9 +92,9 @@ func (l *floatList) String() string {
 func (l *floatList) Set(arg string) error {
 	var vals []float64
 	for _, part := range strings.Split(arg, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
+		v, err := number.ParseSetting(strings.TrimSpace(part))
 		if err != nil {
-			return fmt.Errorf("%q is not a number", part)
+			return err
 		}
 		vals = append(vals, v)
 	}

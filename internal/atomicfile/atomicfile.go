@@ -19,6 +19,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/greedytl/greedytl/internal/fileerr"
 )
 
 // Write calls fill with a buffered writer and stores what it wrote at path.
@@ -43,10 +45,7 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	f, err := createTemp(dir, "."+filepath.Base(target)+".tmp-*")
 	if err != nil {
 		// Name path, not the temporary file the user never asked for.
-		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 	}
 	tmp := f.Name()
 	defer func() {

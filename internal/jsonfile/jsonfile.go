@@ -14,6 +14,7 @@ import (
 	"reflect"
 
 	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/internal/bom"
 )
 
 // Decode decodes one JSON value from r into v. Object members that v has no
@@ -92,7 +93,7 @@ func DecodeObject(b []byte, what string, choose func(members map[string]bool) an
 // end of r inside the value ("the <what> is truncated: unexpected EOF") and
 // no value at all ("the <what> is empty: EOF").
 func firstValue(r io.Reader, what string) (json.RawMessage, error) {
-	dec := json.NewDecoder(r)
+	dec := json.NewDecoder(bom.Skip(r))
 	var raw json.RawMessage
 	if err := dec.Decode(&raw); errors.Is(err, io.ErrUnexpectedEOF) {
 		return nil, fmt.Errorf("the %s is truncated: %w", what, err)

@@ -24,6 +24,9 @@ func TestDecode(t *testing.T) {
 	}{
 		{`{"name": "a", "vals": [1, 2.5]}`, ""},
 		{"  {\"name\": \"a\"}\n\n\t ", ""},
+		{"\xef\xbb\xbf{\"name\": \"a\"}", ""}, // a byte order mark (internal/bom)
+		{"{\"name\": \"a\"}\xef\xbb\xbf", "trailing data after the thing"},
+		{" \xef\xbb\xbf{\"name\": \"a\"}", "invalid character"}, // at the very start only
 		{`{"name": "a", "valz": [1]}`, `unknown field "valz"`},
 		{`{"name": "a"} {}`, "trailing data after the thing"},
 		{`{"name": "a"} x`, "trailing data after the thing"},
