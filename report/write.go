@@ -598,12 +598,13 @@ func allRowsTable(rows []Row) table {
 		t.right = append(t.right, false)
 	}
 	for _, r := range rows {
-		m, se := "—", "—"
+		m, se, fit := "—", "—", "—" // a row of no successful cell averages nothing
 		if r.N > 0 {
 			m, se = fmt.Sprintf("%.2f", 100*r.Mean), fmt.Sprintf("%.2f", 100*r.StdErr)
+			fit = strconv.FormatFloat(r.FitSecondsMean, 'g', 4, 64)
 		}
 		cells := []string{r.Dataset, r.Method, strconv.Itoa(r.Positives), strconv.Itoa(r.Noise), m, se,
-			strconv.Itoa(r.Splits), strconv.Itoa(r.N), strconv.Itoa(r.Errors), strconv.FormatFloat(r.FitSecondsMean, 'g', 4, 64)}
+			strconv.Itoa(r.Splits), strconv.Itoa(r.N), strconv.Itoa(r.Errors), fit}
 		if ways {
 			cells = slices.Insert(cells, 2, strconv.Itoa(r.Ways))
 		}

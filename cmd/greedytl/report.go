@@ -156,15 +156,16 @@ func printSummary(s *streams, rows []report.Row) error {
 			fmt.Fprintln(tw, h)
 			header = h
 		}
-		acc, se := "-", "-"
+		acc, se, fit := "-", "-", "-" // a row of no successful cell averages nothing
 		if r.N > 0 {
 			acc, se = fmt.Sprintf("%.2f", 100*r.Mean), fmt.Sprintf("%.2f", 100*r.StdErr)
+			fit = fmt.Sprintf("%.4g", r.FitSecondsMean)
 			if r.ConvergenceNote() != "" {
 				acc += report.NotConvergedMark
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%d\t%d\t%d\t%.4g\t\n",
-			r.Dataset, r.Method, a, b, acc, se, r.Splits, r.N, r.Errors, r.FitSecondsMean)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%d\t%d\t%d\t%s\t\n",
+			r.Dataset, r.Method, a, b, acc, se, r.Splits, r.N, r.Errors, fit)
 	}
 	return tw.Flush()
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -114,6 +115,19 @@ func TestReportTable(t *testing.T) {
 			t.Errorf("table has no %q:\n%s", want, out)
 		}
 	}
+	// greedytl at 5 positives, whose one cell failed, averages nothing:
+	// no accuracy, standard error or fit time (its JSON has null), where
+	// the fit time read 0.
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 10 && f[1] == "greedytl" && f[2] == "5" {
+			if got := []string{f[4], f[5], f[9]}; !slices.Equal(got, []string{"-", "-", "-"}) {
+				t.Errorf("row of no successful cell: accuracy, stderr, fit s = %q, want -:\n%s", got, out)
+			}
+			return
+		}
+	}
+	t.Errorf("no row of greedytl at 5 positives:\n%s", out)
 }
 
 func TestReportOut(t *testing.T) {
