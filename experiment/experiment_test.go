@@ -773,6 +773,71 @@ func TestMergeErrors(t *testing.T) {
 	}
 }
 
+// TestNoOrphanResults: a directory without run.json that holds the results
+// file a Run or a Merge would write is refused, the file untouched and no
+// run.json written (issue: a Run cut off a foreign file's "partial last
+// line" — all of a file without a newline — and appended to it, and a
+// Merge replaced it).
+func TestNoOrphanResults(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	const content = "precious data, no newline"
+	orphan := func(name string) (dir, path string) {
+		dir = t.TempDir()
+		path = filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir, path
+	}
+	check := func(what string, err error, dir, path string) {
+		t.Helper()
+		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), filepath.Base(path)+" but no run.json") {
+			t.Errorf("%s: error %v, want an input error naming %s", what, err, filepath.Base(path))
+		}
+		if b, err := os.ReadFile(path); err != nil || string(b) != content {
+			t.Errorf("%s: %s changed: %d bytes, want the %d of %q (%v)", what, path, len(b), len(content), content, err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, ManifestFile)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s: run.json written beside the foreign file (%v)", what, err)
+		}
+	}
+	dir, path := orphan("results.jsonl")
+	_, err := Run(context.Background(), testConfig(f, dir, src, allNegMethod))
+	check("run", err, dir, path)
+	dir, path = orphan("results-shard-1-of-2.jsonl")
+	cfg := testConfig(f, dir, src, allNegMethod)
+	cfg.Shard = shard.Shard{I: 1, N: 2}
+	_, err = Run(context.Background(), cfg)
+	check("shard", err, dir, path)
+
+	run := t.TempDir()
+	if _, err := Run(context.Background(), testConfig(f, run, src, allNegMethod)); err != nil {
+		t.Fatal(err)
+	}
+	dir, path = orphan("results.jsonl")
+	_, err = Merge([]string{run}, dir)
+	check("merge", err, dir, path)
+	// A run whose run.json was lost is resumed from its records (each
+	// checked to be of this run), its partial last line cut off.
+	recs, err := os.ReadFile(filepath.Join(run, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(run, ManifestFile)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(run, "results.jsonl"), append(slices.Clone(recs), `{"run_id":`...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if sum, err := Run(context.Background(), testConfig(f, run, src, allNegMethod)); err != nil || sum.Finished != 0 {
+		t.Errorf("resuming a run whose run.json was lost: %+v, %v", sum, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(run, "results.jsonl")); err != nil || !bytes.Equal(b, recs) {
+		t.Errorf("resumed a run whose run.json was lost: its records changed (%v)", err)
+	}
+}
+
 // TestRunLocksTheDirectory: a Run into a directory another Run holds fails
 // at once naming the holder and records nothing (issue: two experiments on
 // one run recorded every cell twice).

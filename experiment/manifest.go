@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -341,4 +342,38 @@ func existingManifest(dir string) (*Manifest, error) {
 		return nil, nil
 	}
 	return m, err
+}
+
+// checkNoOrphanResults returns an input error when dir, which has no
+// manifest, holds the results file results (a name in dir) that a run or a
+// merge would write, as such a file is not one they wrote (both write
+// run.json first): a merge would replace it. With resume (a run), a file
+// with a complete line is let through, to be resumed as the records of a
+// run whose run.json was lost — the resume refuses any line that is not a
+// record of this run — while one without a newline, which the resume would
+// cut off whole as a partial last line, is refused.
+func checkNoOrphanResults(dir, results string, resume bool) error {
+	path := filepath.Join(dir, results)
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	defer f.Close()
+	if resume {
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := f.Read(buf)
+			if bytes.IndexByte(buf[:n], '\n') >= 0 {
+				return nil
+			}
+			if err == io.EOF {
+				break
+			} else if err != nil {
+				return err
+			}
+		}
+	}
+	return inputErrorf("experiment: %s holds %s but no %s: not a run directory of greedytl experiment (or its %s was removed); give another directory, or move %s away", dir, results, ManifestFile, ManifestFile, path)
 }

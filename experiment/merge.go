@@ -200,9 +200,14 @@ func writeMerged(out string, man *Manifest, res *Results) error {
 		if d := old.differs(&merged, true); d != "" {
 			return inputErrorf("experiment: %s holds another run (%s): merge into another directory", out, d)
 		}
-	}
-	if err := write(filepath.Join(out, resultsName(shard.Shard{}))); err != nil {
+	} else if err := checkNoOrphanResults(out, resultsName(shard.Shard{}), false); err != nil {
 		return err
 	}
-	return merged.write(out)
+	// run.json first, as Run writes it: a merge stopped between the two
+	// leaves a run directory whose results are missing (a run computes
+	// them, a second merge writes them), never results without a run.json.
+	if err := merged.write(out); err != nil {
+		return err
+	}
+	return write(filepath.Join(out, resultsName(shard.Shard{})))
 }
