@@ -838,6 +838,66 @@ func TestNoOrphanResults(t *testing.T) {
 	}
 }
 
+// TestMergeKeepsWhatItDidNotRead: a Merge whose output file holds what the
+// merge would lose — cells it lacks, another run's records, lines that are
+// not records — is refused with the file untouched, while an earlier merge
+// of fewer shards is replaced (issue: merging one shard into a directory
+// holding the whole run dropped the other cells, and --out RUN/results.jsonl
+// of another run replaced that run's records).
+func TestMergeKeepsWhatItDidNotRead(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	whole := t.TempDir()
+	if _, err := Run(context.Background(), testConfig(f, whole, src, allNegMethod)); err != nil {
+		t.Fatal(err)
+	}
+	var shards []string
+	for i := range 2 {
+		cfg := testConfig(f, t.TempDir(), src, allNegMethod)
+		cfg.Shard = shard.Shard{I: i, N: 2}
+		if _, err := Run(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, cfg.Out)
+	}
+	other := t.TempDir()
+	cfg := testConfig(f, other, src, allNegMethod)
+	cfg.Seed = 9
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	foreign := filepath.Join(t.TempDir(), "notes.jsonl")
+	if err := os.WriteFile(foreign, []byte("{\"a\":1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, out, file, want string }{
+		{"the whole run's directory", whole, filepath.Join(whole, "results.jsonl"), "cells that the merge does not have"},
+		{"the whole run's results file", filepath.Join(whole, "results.jsonl"), filepath.Join(whole, "results.jsonl"), "cells that the merge does not have"},
+		{"another run's results file", filepath.Join(other, "results.jsonl"), filepath.Join(other, "results.jsonl"), "a record of run"},
+		{"a file of other lines", foreign, foreign, "not a result record"},
+	} {
+		before, err := os.ReadFile(tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Merge(shards[:1], tc.out)
+		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.file) {
+			t.Errorf("%s: error %v, want an input error naming %s and %q", tc.name, err, tc.file, tc.want)
+		}
+		if after, err := os.ReadFile(tc.file); err != nil || !bytes.Equal(after, before) {
+			t.Errorf("%s: %s changed (%v)", tc.name, tc.file, err)
+		}
+	}
+	// Merged again as more shards finish, a merge's output grows.
+	merged := filepath.Join(t.TempDir(), "merged")
+	for _, runs := range [][]string{shards[:1], shards, shards} {
+		if _, err := Merge(runs, merged); err != nil {
+			t.Errorf("merging %d shards into %s: %v", len(runs), merged, err)
+		}
+	}
+	sameRecords(t, readRecords(t, filepath.Join(merged, "results.jsonl")), readRecords(t, filepath.Join(whole, "results.jsonl")))
+}
+
 // TestRunLocksTheDirectory: a Run into a directory another Run holds fails
 // at once naming the holder and records nothing (issue: two experiments on
 // one run recorded every cell twice).

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -58,7 +59,11 @@ func (r *MergeSummary) Complete() bool { return len(r.Missing) == 0 }
 // reports read like any other. It refuses to overwrite a run directory of
 // another run, and an out that is one of the inputs, the run.json beside
 // one, or inside a run directory given (atomicfile.NotAnInput): a merge
-// never changes what it reads.
+// never changes what it reads. Nor does it drop what it did not read: an
+// out whose results file holds a cell the merge lacks, a record of another
+// run or a line that is not a record is refused (an earlier merge of fewer
+// shards is replaced), and so is a directory without run.json holding
+// results.jsonl.
 //
 // Merge returns the summary whenever the inputs could be read, with an error
 // matching ErrInput for unreadable, malformed or conflicting inputs and
@@ -160,6 +165,37 @@ func conflictError(res *Results) error {
 		n, strings.Join(res.ConflictAt[:min(show, n)], "; "), more)
 }
 
+// checkReplaced returns an input error when the existing file path, which
+// a merge of res (the run man) would replace, holds what the merge would
+// lose: a line that is not a results record, a record of another run, or a
+// cell the merge does not have (a merge of some shards into a run
+// directory holding the whole run). A file holding only cells of the merge
+// — an earlier merge of fewer shards, merged again — is replaced; a
+// partial last line is not counted.
+func checkReplaced(path string, man *Manifest, res *Results) error {
+	var lost []Key
+	var other error
+	_, _, err := scanResults(path, func(_ []byte, rec *Record, lineno int) error {
+		if rec.RunID != "" && rec.RunID != man.RunID {
+			other = inputErrorf("experiment: %s:%d: a record of run %s, not of the run merged (%s): merging would replace another run's records; merge into another file", path, lineno, rec.RunID, man.RunID)
+			return other
+		}
+		if k := rec.Key(); !res.has(k) {
+			lost = append(lost, k)
+		}
+		return nil
+	})
+	switch {
+	case err != nil && err != other && errors.Is(err, ErrInput): // a line that is not a record
+		return inputErrorf("experiment: %w: merging would replace it; merge into another file", err)
+	case err != nil:
+		return err
+	case len(lost) > 0:
+		return inputErrorf("experiment: %s holds %d cells that the merge does not have (the first: %s): merging would drop them: merge into another file or directory, giving %s as an input beside the others to keep them", path, len(lost), lost[0], path)
+	}
+	return nil
+}
+
 // writeMerged writes the records of res in grid order to out (see Merge).
 func writeMerged(out string, man *Manifest, res *Results) error {
 	g := newGrid(man)
@@ -183,6 +219,9 @@ func writeMerged(out string, man *Manifest, res *Results) error {
 		})
 	}
 	if strings.HasSuffix(out, ".jsonl") {
+		if err := checkReplaced(out, man, res); err != nil {
+			return err
+		}
 		return write(out)
 	}
 	lock, err := lockRun(out)
@@ -201,6 +240,9 @@ func writeMerged(out string, man *Manifest, res *Results) error {
 			return inputErrorf("experiment: %s holds another run (%s): merge into another directory", out, d)
 		}
 	} else if err := checkNoOrphanResults(out, resultsName(shard.Shard{}), false); err != nil {
+		return err
+	}
+	if err := checkReplaced(filepath.Join(out, resultsName(shard.Shard{})), man, res); err != nil {
 		return err
 	}
 	// run.json first, as Run writes it: a merge stopped between the two
