@@ -888,6 +888,19 @@ func TestMergeKeepsWhatItDidNotRead(t *testing.T) {
 			t.Errorf("%s: %s changed (%v)", tc.name, tc.file, err)
 		}
 	}
+	// A results file in a run directory is held as the directory is: a Run
+	// appending to it would go on writing to the file replaced.
+	held, err := dirlock.Acquire(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Merge(shards, filepath.Join(whole, "results.jsonl")); !errors.Is(err, dirlock.ErrLocked) {
+		t.Errorf("merging into the results file of a run in progress: %v, want ErrLocked", err)
+	}
+	held.Release()
+	if _, err := Merge(shards, filepath.Join(whole, "results.jsonl")); err != nil {
+		t.Errorf("merging every shard into the whole run's results file: %v", err)
+	}
 	// Merged again as more shards finish, a merge's output grows.
 	merged := filepath.Join(t.TempDir(), "merged")
 	for _, runs := range [][]string{shards[:1], shards, shards} {

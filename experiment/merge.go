@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/shard"
 )
 
@@ -54,7 +55,7 @@ func (r *MergeSummary) Complete() bool { return len(r.Missing) == 0 }
 // When out is not empty Merge writes the merged records, one line each in
 // grid order, atomically: to the file out when it ends in ".jsonl", and
 // otherwise to the run directory out (created if needed, and locked while
-// Merge writes it) as results.jsonl beside a run.json without a shard — a
+// Merge writes it, as is the run directory holding a file out) as results.jsonl beside a run.json without a shard — a
 // run directory that Run can resume to compute the missing cells, and that
 // reports read like any other. It refuses to overwrite a run directory of
 // another run, and an out that is one of the inputs, the run.json beside
@@ -219,6 +220,15 @@ func writeMerged(out string, man *Manifest, res *Results) error {
 		})
 	}
 	if strings.HasSuffix(out, ".jsonl") {
+		// A file in a run directory: held as the directory is, so that a
+		// Run appending to it is not left writing to a replaced file.
+		if _, err := os.Stat(filepath.Join(filepath.Dir(out), ManifestFile)); err == nil {
+			lock, err := dirlock.Acquire(filepath.Dir(out))
+			if err != nil {
+				return err
+			}
+			defer lock.Release()
+		}
 		if err := checkReplaced(out, man, res); err != nil {
 			return err
 		}
