@@ -805,6 +805,17 @@ func TestNoOrphanResults(t *testing.T) {
 	dir, path := orphan("results.jsonl")
 	_, err := Run(context.Background(), testConfig(f, dir, src, allNegMethod))
 	check("run", err, dir, path)
+	dir, path = orphan("results.jsonl")
+	if err := os.WriteFile(path, []byte("hi\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), testConfig(f, dir, src, allNegMethod))
+	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "not a result record") {
+		t.Errorf("a first line that is not a record: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ManifestFile)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a first line that is not a record: run.json written (%v)", err)
+	}
 	dir, path = orphan("results-shard-1-of-2.jsonl")
 	cfg := testConfig(f, dir, src, allNegMethod)
 	cfg.Shard = shard.Shard{I: 1, N: 2}

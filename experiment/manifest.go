@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -348,32 +347,32 @@ func existingManifest(dir string) (*Manifest, error) {
 // manifest, holds the results file results (a name in dir) that a run or a
 // merge would write, as such a file is not one they wrote (both write
 // run.json first): a merge would replace it. With resume (a run), a file
-// with a complete line is let through, to be resumed as the records of a
-// run whose run.json was lost — the resume refuses any line that is not a
-// record of this run — while one without a newline, which the resume would
-// cut off whole as a partial last line, is refused.
+// whose first line is a record is let through, to be resumed as the records
+// of a run whose run.json was lost — the resume checks that every record is
+// of this run — while one with no complete record line, which the resume
+// would cut off whole as a partial last line, or whose first line is not a
+// record, is refused before run.json is written beside it.
 func checkNoOrphanResults(dir, results string, resume bool) error {
 	path := filepath.Join(dir, results)
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	} else if err != nil {
 		return err
 	}
-	defer f.Close()
+	why := ""
 	if resume {
-		buf := make([]byte, 64<<10)
-		for {
-			n, err := f.Read(buf)
-			if bytes.IndexByte(buf[:n], '\n') >= 0 {
-				return nil
-			}
-			if err == io.EOF {
-				break
-			} else if err != nil {
-				return err
-			}
+		errRecord := errors.New("a record")
+		_, _, err := scanResults(path, func([]byte, *Record, int) error { return errRecord })
+		switch {
+		case err == errRecord:
+			return nil
+		case err != nil && !errors.Is(err, ErrInput):
+			return err
+		case err != nil:
+			why = fmt.Sprintf(" (%v)", err)
+		default:
+			why = " (no complete record line)"
 		}
 	}
-	return inputErrorf("experiment: %s holds %s but no %s: not a run directory of greedytl experiment (or its %s was removed); give another directory, or move %s away", dir, results, ManifestFile, ManifestFile, path)
+	return inputErrorf("experiment: %s holds %s but no %s%s: not a run directory of greedytl experiment (or its %s was removed); give another directory, or move %s away", dir, results, ManifestFile, why, ManifestFile, path)
 }
