@@ -858,10 +858,6 @@ func TestNoOrphanResults(t *testing.T) {
 func TestMergeKeepsWhatItDidNotRead(t *testing.T) {
 	f := testFolder(t)
 	src := testSources(t, f)
-	whole := t.TempDir()
-	if _, err := Run(context.Background(), testConfig(f, whole, src, allNegMethod)); err != nil {
-		t.Fatal(err)
-	}
 	var shards []string
 	for i := range 2 {
 		cfg := testConfig(f, t.TempDir(), src, allNegMethod)
@@ -870,6 +866,10 @@ func TestMergeKeepsWhatItDidNotRead(t *testing.T) {
 			t.Fatal(err)
 		}
 		shards = append(shards, cfg.Out)
+	}
+	whole := t.TempDir()
+	if _, err := Run(context.Background(), testConfig(f, whole, src, allNegMethod)); err != nil {
+		t.Fatal(err)
 	}
 	other := t.TempDir()
 	cfg := testConfig(f, other, src, allNegMethod)
