@@ -223,6 +223,14 @@ func (m *Manifest) write(dir string) error {
 	return jsonfile.Write(filepath.Join(dir, ManifestFile), m)
 }
 
+// setting is one of settings: a setting of a run, its name, value and
+// summary.
+type setting struct {
+	name string
+	get  func(*Manifest) any
+	show func(*Manifest) string
+}
+
 // settings lists the settings that define a run's results, by the name a
 // mismatch is reported under, in the order they are compared (a cause
 // before its consequences: the seed draws the negative plan). get returns
@@ -231,11 +239,7 @@ func (m *Manifest) write(dir string) error {
 // identity (Manifest.ID) digests: a setting added later must not change
 // the identity of the runs made before it, so its get returns nil at the
 // value those runs had implicitly (ID skips nil).
-var settings = []struct {
-	name string
-	get  func(*Manifest) any
-	show func(*Manifest) string
-}{
+var settings = []setting{
 	{"format", func(m *Manifest) any { return [2]any{m.Format, m.Version} }, nil},
 	{"greedytl version", func(m *Manifest) any { return m.GreedytlVersion }, nil},
 	{"dataset name", func(m *Manifest) any { return m.Dataset.Name }, nil},
@@ -284,7 +288,7 @@ var settings = []struct {
 // differ (ignoring the shard and the paths), or "" when they agree. The
 // sources are compared only when compareSources is set.
 func (m *Manifest) differs(o *Manifest, compareSources bool) string {
-	for _, s := range settings {
+	for _, s := range reportOrder {
 		if !compareSources && s.name == "sources" {
 			continue
 		}
@@ -293,13 +297,28 @@ func (m *Manifest) differs(o *Manifest, compareSources bool) string {
 		if bytes.Equal(a, b) {
 			continue
 		}
-		if s.show != nil {
-			return fmt.Sprintf("%s: %s vs %s", s.name, s.show(m), s.show(o))
+		name := s.name
+		if name == "positives" && m.Protocol == ProtocolNWay {
+			name = "shots" // what an N-way run's Positives hold (--shots)
 		}
-		return fmt.Sprintf("%s: %s vs %s", s.name, abbreviate(a), abbreviate(b))
+		if s.show != nil {
+			return fmt.Sprintf("%s: %s vs %s", name, s.show(m), s.show(o))
+		}
+		return fmt.Sprintf("%s: %s vs %s", name, abbreviate(a), abbreviate(b))
 	}
 	return ""
 }
+
+// reportOrder is settings in the order differs compares them: the protocol
+// before the targets and the grid, whose meaning it sets (an N-way run's
+// positives are its shots), where settings, whose order Manifest.ID
+// digests, has it after them.
+var reportOrder = func() []setting {
+	at := slices.IndexFunc(settings, func(s setting) bool { return s.name == "protocol" })
+	order := slices.Delete(slices.Clone(settings), at, at+1)
+	to := slices.IndexFunc(order, func(s setting) bool { return s.name == "targets" })
+	return slices.Insert(order, to, settings[at])
+}()
 
 // abbreviate shortens a JSON value for a message.
 func abbreviate(b []byte) string {
