@@ -82,6 +82,11 @@
 // reports missing cells and fails on conflicting ones, and writes one
 // results file. docs/cluster has recipes for Kubernetes and Slurm.
 //
+// A directory without run.json that holds the results file a run or a
+// merge would write is not a run directory, and both refuse it (a run
+// resumes one whose file has complete lines, as the records of a run whose
+// run.json was lost, each checked to be of this run).
+//
 // One process at a time writes a run directory: Run (and Merge writing a
 // directory) hold an flock(2) lock on RUN/.lock, which the kernel releases
 // when the process dies, and a second process fails naming the holder's

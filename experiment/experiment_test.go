@@ -773,6 +773,155 @@ func TestMergeErrors(t *testing.T) {
 	}
 }
 
+// TestNoOrphanResults: a directory without run.json that holds the results
+// file a Run or a Merge would write is refused, the file untouched and no
+// run.json written (issue: a Run cut off a foreign file's "partial last
+// line" — all of a file without a newline — and appended to it, and a
+// Merge replaced it).
+func TestNoOrphanResults(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	const content = "precious data, no newline"
+	orphan := func(name string) (dir, path string) {
+		dir = t.TempDir()
+		path = filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir, path
+	}
+	check := func(what string, err error, dir, path string) {
+		t.Helper()
+		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), filepath.Base(path)+" but no run.json") {
+			t.Errorf("%s: error %v, want an input error naming %s", what, err, filepath.Base(path))
+		}
+		if b, err := os.ReadFile(path); err != nil || string(b) != content {
+			t.Errorf("%s: %s changed: %d bytes, want the %d of %q (%v)", what, path, len(b), len(content), content, err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, ManifestFile)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s: run.json written beside the foreign file (%v)", what, err)
+		}
+	}
+	dir, path := orphan("results.jsonl")
+	_, err := Run(context.Background(), testConfig(f, dir, src, allNegMethod))
+	check("run", err, dir, path)
+	dir, path = orphan("results.jsonl")
+	if err := os.WriteFile(path, []byte("hi\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), testConfig(f, dir, src, allNegMethod))
+	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "not a result record") {
+		t.Errorf("a first line that is not a record: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ManifestFile)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a first line that is not a record: run.json written (%v)", err)
+	}
+	dir, path = orphan("results-shard-1-of-2.jsonl")
+	cfg := testConfig(f, dir, src, allNegMethod)
+	cfg.Shard = shard.Shard{I: 1, N: 2}
+	_, err = Run(context.Background(), cfg)
+	check("shard", err, dir, path)
+
+	run := t.TempDir()
+	if _, err := Run(context.Background(), testConfig(f, run, src, allNegMethod)); err != nil {
+		t.Fatal(err)
+	}
+	dir, path = orphan("results.jsonl")
+	_, err = Merge([]string{run}, dir)
+	check("merge", err, dir, path)
+	// A run whose run.json was lost is resumed from its records (each
+	// checked to be of this run), its partial last line cut off.
+	recs, err := os.ReadFile(filepath.Join(run, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(run, ManifestFile)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(run, "results.jsonl"), append(slices.Clone(recs), `{"run_id":`...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if sum, err := Run(context.Background(), testConfig(f, run, src, allNegMethod)); err != nil || sum.Finished != 0 {
+		t.Errorf("resuming a run whose run.json was lost: %+v, %v", sum, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(run, "results.jsonl")); err != nil || !bytes.Equal(b, recs) {
+		t.Errorf("resumed a run whose run.json was lost: its records changed (%v)", err)
+	}
+}
+
+// TestMergeKeepsWhatItDidNotRead: a Merge whose output file holds what the
+// merge would lose — cells it lacks, another run's records, lines that are
+// not records — is refused with the file untouched, while an earlier merge
+// of fewer shards is replaced (issue: merging one shard into a directory
+// holding the whole run dropped the other cells, and --out RUN/results.jsonl
+// of another run replaced that run's records).
+func TestMergeKeepsWhatItDidNotRead(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	var shards []string
+	for i := range 2 {
+		cfg := testConfig(f, t.TempDir(), src, allNegMethod)
+		cfg.Shard = shard.Shard{I: i, N: 2}
+		if _, err := Run(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, cfg.Out)
+	}
+	whole := t.TempDir()
+	if _, err := Run(context.Background(), testConfig(f, whole, src, allNegMethod)); err != nil {
+		t.Fatal(err)
+	}
+	other := t.TempDir()
+	cfg := testConfig(f, other, src, allNegMethod)
+	cfg.Seed = 9
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	foreign := filepath.Join(t.TempDir(), "notes.jsonl")
+	if err := os.WriteFile(foreign, []byte("{\"a\":1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, out, file, want string }{
+		{"the whole run's directory", whole, filepath.Join(whole, "results.jsonl"), "cells that the merge does not have"},
+		{"the whole run's results file", filepath.Join(whole, "results.jsonl"), filepath.Join(whole, "results.jsonl"), "cells that the merge does not have"},
+		{"another run's results file", filepath.Join(other, "results.jsonl"), filepath.Join(other, "results.jsonl"), "a record of run"},
+		{"a file of other lines", foreign, foreign, "not a result record"},
+	} {
+		before, err := os.ReadFile(tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Merge(shards[:1], tc.out)
+		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.file) {
+			t.Errorf("%s: error %v, want an input error naming %s and %q", tc.name, err, tc.file, tc.want)
+		}
+		if after, err := os.ReadFile(tc.file); err != nil || !bytes.Equal(after, before) {
+			t.Errorf("%s: %s changed (%v)", tc.name, tc.file, err)
+		}
+	}
+	// A results file in a run directory is held as the directory is: a Run
+	// appending to it would go on writing to the file replaced.
+	held, err := dirlock.Acquire(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Merge(shards, filepath.Join(whole, "results.jsonl")); !errors.Is(err, dirlock.ErrLocked) {
+		t.Errorf("merging into the results file of a run in progress: %v, want ErrLocked", err)
+	}
+	held.Release()
+	if _, err := Merge(shards, filepath.Join(whole, "results.jsonl")); err != nil {
+		t.Errorf("merging every shard into the whole run's results file: %v", err)
+	}
+	// Merged again as more shards finish, a merge's output grows.
+	merged := filepath.Join(t.TempDir(), "merged")
+	for _, runs := range [][]string{shards[:1], shards, shards} {
+		if _, err := Merge(runs, merged); err != nil {
+			t.Errorf("merging %d shards into %s: %v", len(runs), merged, err)
+		}
+	}
+	sameRecords(t, readRecords(t, filepath.Join(merged, "results.jsonl")), readRecords(t, filepath.Join(whole, "results.jsonl")))
+}
+
 // TestRunLocksTheDirectory: a Run into a directory another Run holds fails
 // at once naming the holder and records nothing (issue: two experiments on
 // one run recorded every cell twice).

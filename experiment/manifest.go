@@ -223,6 +223,14 @@ func (m *Manifest) write(dir string) error {
 	return jsonfile.Write(filepath.Join(dir, ManifestFile), m)
 }
 
+// setting is one of settings: a setting of a run, its name, value and
+// summary.
+type setting struct {
+	name string
+	get  func(*Manifest) any
+	show func(*Manifest) string
+}
+
 // settings lists the settings that define a run's results, by the name a
 // mismatch is reported under, in the order they are compared (a cause
 // before its consequences: the seed draws the negative plan). get returns
@@ -231,11 +239,7 @@ func (m *Manifest) write(dir string) error {
 // identity (Manifest.ID) digests: a setting added later must not change
 // the identity of the runs made before it, so its get returns nil at the
 // value those runs had implicitly (ID skips nil).
-var settings = []struct {
-	name string
-	get  func(*Manifest) any
-	show func(*Manifest) string
-}{
+var settings = []setting{
 	{"format", func(m *Manifest) any { return [2]any{m.Format, m.Version} }, nil},
 	{"greedytl version", func(m *Manifest) any { return m.GreedytlVersion }, nil},
 	{"dataset name", func(m *Manifest) any { return m.Dataset.Name }, nil},
@@ -284,7 +288,7 @@ var settings = []struct {
 // differ (ignoring the shard and the paths), or "" when they agree. The
 // sources are compared only when compareSources is set.
 func (m *Manifest) differs(o *Manifest, compareSources bool) string {
-	for _, s := range settings {
+	for _, s := range reportOrder {
 		if !compareSources && s.name == "sources" {
 			continue
 		}
@@ -293,13 +297,28 @@ func (m *Manifest) differs(o *Manifest, compareSources bool) string {
 		if bytes.Equal(a, b) {
 			continue
 		}
-		if s.show != nil {
-			return fmt.Sprintf("%s: %s vs %s", s.name, s.show(m), s.show(o))
+		name := s.name
+		if name == "positives" && m.Protocol == ProtocolNWay {
+			name = "shots" // what an N-way run's Positives hold (--shots)
 		}
-		return fmt.Sprintf("%s: %s vs %s", s.name, abbreviate(a), abbreviate(b))
+		if s.show != nil {
+			return fmt.Sprintf("%s: %s vs %s", name, s.show(m), s.show(o))
+		}
+		return fmt.Sprintf("%s: %s vs %s", name, abbreviate(a), abbreviate(b))
 	}
 	return ""
 }
+
+// reportOrder is settings in the order differs compares them: the protocol
+// before the targets and the grid, whose meaning it sets (an N-way run's
+// positives are its shots), where settings, whose order Manifest.ID
+// digests, has it after them.
+var reportOrder = func() []setting {
+	at := slices.IndexFunc(settings, func(s setting) bool { return s.name == "protocol" })
+	order := slices.Delete(slices.Clone(settings), at, at+1)
+	to := slices.IndexFunc(order, func(s setting) bool { return s.name == "targets" })
+	return slices.Insert(order, to, settings[at])
+}()
 
 // abbreviate shortens a JSON value for a message.
 func abbreviate(b []byte) string {
@@ -341,4 +360,38 @@ func existingManifest(dir string) (*Manifest, error) {
 		return nil, nil
 	}
 	return m, err
+}
+
+// checkNoOrphanResults returns an input error when dir, which has no
+// manifest, holds the results file results (a name in dir) that a run or a
+// merge would write, as such a file is not one they wrote (both write
+// run.json first): a merge would replace it. With resume (a run), a file
+// whose first line is a record is let through, to be resumed as the records
+// of a run whose run.json was lost — the resume checks that every record is
+// of this run — while one with no complete record line, which the resume
+// would cut off whole as a partial last line, or whose first line is not a
+// record, is refused before run.json is written beside it.
+func checkNoOrphanResults(dir, results string, resume bool) error {
+	path := filepath.Join(dir, results)
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	why := ""
+	if resume {
+		errRecord := errors.New("a record")
+		_, _, err := scanResults(path, func([]byte, *Record, int) error { return errRecord })
+		switch {
+		case err == errRecord:
+			return nil
+		case err != nil && !errors.Is(err, ErrInput):
+			return err
+		case err != nil:
+			why = fmt.Sprintf(" (%v)", err)
+		default:
+			why = " (no complete record line)"
+		}
+	}
+	return inputErrorf("experiment: %s holds %s but no %s%s: not a run directory of greedytl experiment (or its %s was removed); give another directory, or move %s away", dir, results, ManifestFile, why, ManifestFile, path)
 }

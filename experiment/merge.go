@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/shard"
 )
 
@@ -53,12 +55,16 @@ func (r *MergeSummary) Complete() bool { return len(r.Missing) == 0 }
 // When out is not empty Merge writes the merged records, one line each in
 // grid order, atomically: to the file out when it ends in ".jsonl", and
 // otherwise to the run directory out (created if needed, and locked while
-// Merge writes it) as results.jsonl beside a run.json without a shard — a
+// Merge writes it, as is the run directory holding a file out) as results.jsonl beside a run.json without a shard — a
 // run directory that Run can resume to compute the missing cells, and that
 // reports read like any other. It refuses to overwrite a run directory of
 // another run, and an out that is one of the inputs, the run.json beside
 // one, or inside a run directory given (atomicfile.NotAnInput): a merge
-// never changes what it reads.
+// never changes what it reads. Nor does it drop what it did not read: an
+// out whose results file holds a cell the merge lacks, a record of another
+// run or a line that is not a record is refused (an earlier merge of fewer
+// shards is replaced), and so is a directory without run.json holding
+// results.jsonl.
 //
 // Merge returns the summary whenever the inputs could be read, with an error
 // matching ErrInput for unreadable, malformed or conflicting inputs and
@@ -160,6 +166,37 @@ func conflictError(res *Results) error {
 		n, strings.Join(res.ConflictAt[:min(show, n)], "; "), more)
 }
 
+// checkReplaced returns an input error when the existing file path, which
+// a merge of res (the run man) would replace, holds what the merge would
+// lose: a line that is not a results record, a record of another run, or a
+// cell the merge does not have (a merge of some shards into a run
+// directory holding the whole run). A file holding only cells of the merge
+// — an earlier merge of fewer shards, merged again — is replaced; a
+// partial last line is not counted.
+func checkReplaced(path string, man *Manifest, res *Results) error {
+	var lost []Key
+	var other error
+	_, _, err := scanResults(path, func(_ []byte, rec *Record, lineno int) error {
+		if rec.RunID != "" && rec.RunID != man.RunID {
+			other = inputErrorf("experiment: %s:%d: a record of run %s, not of the run merged (%s): merging would replace another run's records; merge into another file", path, lineno, rec.RunID, man.RunID)
+			return other
+		}
+		if k := rec.Key(); !res.has(k) {
+			lost = append(lost, k)
+		}
+		return nil
+	})
+	switch {
+	case err != nil && err != other && errors.Is(err, ErrInput): // a line that is not a record
+		return inputErrorf("experiment: %w: merging would replace it; merge into another file", err)
+	case err != nil:
+		return err
+	case len(lost) > 0:
+		return inputErrorf("experiment: %s holds %d cells that the merge does not have (the first: %s): merging would drop them: merge into another file or directory, giving %s as an input beside the others to keep them", path, len(lost), lost[0], path)
+	}
+	return nil
+}
+
 // writeMerged writes the records of res in grid order to out (see Merge).
 func writeMerged(out string, man *Manifest, res *Results) error {
 	g := newGrid(man)
@@ -183,6 +220,18 @@ func writeMerged(out string, man *Manifest, res *Results) error {
 		})
 	}
 	if strings.HasSuffix(out, ".jsonl") {
+		// A file in a run directory: held as the directory is, so that a
+		// Run appending to it is not left writing to a replaced file.
+		if _, err := os.Stat(filepath.Join(filepath.Dir(out), ManifestFile)); err == nil {
+			lock, err := dirlock.Acquire(filepath.Dir(out))
+			if err != nil {
+				return err
+			}
+			defer lock.Release()
+		}
+		if err := checkReplaced(out, man, res); err != nil {
+			return err
+		}
 		return write(out)
 	}
 	lock, err := lockRun(out)
@@ -200,9 +249,17 @@ func writeMerged(out string, man *Manifest, res *Results) error {
 		if d := old.differs(&merged, true); d != "" {
 			return inputErrorf("experiment: %s holds another run (%s): merge into another directory", out, d)
 		}
-	}
-	if err := write(filepath.Join(out, resultsName(shard.Shard{}))); err != nil {
+	} else if err := checkNoOrphanResults(out, resultsName(shard.Shard{}), false); err != nil {
 		return err
 	}
-	return merged.write(out)
+	if err := checkReplaced(filepath.Join(out, resultsName(shard.Shard{})), man, res); err != nil {
+		return err
+	}
+	// run.json first, as Run writes it: a merge stopped between the two
+	// leaves a run directory whose results are missing (a run computes
+	// them, a second merge writes them), never results without a run.json.
+	if err := merged.write(out); err != nil {
+		return err
+	}
+	return write(filepath.Join(out, resultsName(shard.Shard{})))
 }

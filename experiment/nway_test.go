@@ -227,3 +227,36 @@ func TestRunNWayErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestDiffersNamesTheProtocol: runs of two protocols differ first in their
+// protocol, which sets what the grid's lists mean, and two N-way runs with
+// other shots differ in their shots (issue: both were said to differ in
+// "positives", a setting an N-way run is not given); differs compares
+// every setting of the table that Manifest.ID digests, each once.
+func TestDiffersNamesTheProtocol(t *testing.T) {
+	nway := &Manifest{Protocol: ProtocolNWay, Positives: []int{1, 2}, Ways: []int{3}, TestPerClass: 15}
+	std := &Manifest{Positives: []int{2}}
+	if d := nway.differs(std, true); !strings.HasPrefix(d, "protocol: ") {
+		t.Errorf("N-way against standard: %q, want the protocol named", d)
+	}
+	fewer := *nway
+	fewer.Positives = []int{1}
+	if d := nway.differs(&fewer, true); d != "shots: [1,2] vs [1]" {
+		t.Errorf("N-way runs of other shots: %q", d)
+	}
+	if d := std.differs(&Manifest{Positives: []int{5}}, true); d != "positives: [2] vs [5]" {
+		t.Errorf("standard runs of other positives: %q", d)
+	}
+	var a, b []string
+	for _, s := range settings {
+		a = append(a, s.name)
+	}
+	for _, s := range reportOrder {
+		b = append(b, s.name)
+	}
+	slices.Sort(a)
+	slices.Sort(b)
+	if !slices.Equal(a, b) {
+		t.Errorf("reportOrder's settings %q, want settings' %q", b, a)
+	}
+}

@@ -157,6 +157,11 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err := sameRun(cfg.Out, old, man, false); err != nil {
 		return nil, err
 	}
+	if old == nil {
+		if err := checkNoOrphanResults(cfg.Out, resultsName(cfg.Shard), true); err != nil {
+			return nil, err
+		}
+	}
 
 	srcDir := cfg.Sources
 	if ix == nil {

@@ -163,6 +163,14 @@ func TestMeanAbsWeights(t *testing.T) {
 	if meanAbsWeights([]experiment.Record{cell("dam", 0, 2, 0, 0, 0.7, 1)}, rowKey{dataset: "d", method: "dam", positives: 2}) != nil {
 		t.Error("weights for a method that records none")
 	}
+	// Weights whose sum overflows have a finite mean, at most the largest:
+	// it was +Inf, and drawing the matrix failed with a nil-pointer panic.
+	big := []experiment.Record{r0, r1}
+	big[0].Weights, big[1].Weights = []float64{-math.MaxFloat64}, []float64{math.MaxFloat64 / 2, 1}
+	w = meanAbsWeights(big, rowKey{dataset: "d", method: "greedytl", positives: 2})
+	if got, want := w.val[[2]int{1, 0}], math.MaxFloat64/2+math.MaxFloat64/4; got != want {
+		t.Errorf("weight of an overflowing sum = %v, want %v", got, want)
+	}
 }
 
 func TestAxisTicks(t *testing.T) {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,5 +54,28 @@ func TestFailedSections(t *testing.T) {
 	empty := render(func(*document) {})
 	if got := render(func(d *document) { failedTable(d, recs[4:]); failedEpisodes(d, recs[4:]) }); got != empty {
 		t.Errorf("no failures: %q, want %q", got, empty)
+	}
+}
+
+// TestAllRowsNoSuccess: in the All summary rows, a row none of whose cells
+// succeeded (N = 0) shows no mean, standard error or fit time — it averages
+// nothing, as its JSON form's nulls say (a fit time of 0 read as a
+// measured one) — and a row with a successful cell shows all three.
+func TestAllRowsNoSuccess(t *testing.T) {
+	rows := []Row{
+		{Dataset: "toy", Method: "greedytl", Positives: 2, Mean: 0.75, StdErr: 0.05, Splits: 2, N: 4, FitSecondsMean: 0.5},
+		{Dataset: "toy", Method: "greedytl", Positives: 5, Errors: 3},
+	}
+	got := allRowsTable(rows).rows
+	if len(got) != 2 {
+		t.Fatalf("%d rows, want 2", len(got))
+	}
+	if want := []string{"75.00", "5.00", "0.5"}; !slices.Equal([]string{got[0][4], got[0][5], got[0][9]}, want) {
+		t.Errorf("row with cells: mean, stderr, fit s = %q, want %q", []string{got[0][4], got[0][5], got[0][9]}, want)
+	}
+	for _, k := range []int{4, 5, 9} {
+		if got[1][k] != "—" {
+			t.Errorf("row of no successful cell: %s = %q, want —", allRowsTable(rows).header[k], got[1][k])
+		}
 	}
 }

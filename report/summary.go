@@ -198,6 +198,14 @@ func Summarize(records []experiment.Record) []Row {
 		if a.n > 0 {
 			row.Mean = a.sum / float64(a.n)
 			row.FitSecondsMean = a.fit / float64(a.n)
+			if math.IsInf(a.fit, 0) { // the sum overflowed, the mean does not
+				row.FitSecondsMean = 0
+				for i := range records {
+					if r := &records[i]; r.Error == "" && keyOf(r) == k {
+						row.FitSecondsMean += r.FitSeconds / float64(a.n)
+					}
+				}
+			}
 			means := make([]float64, 0, len(a.split))
 			for _, s := range a.split {
 				means = append(means, s[0]/s[1])
@@ -222,7 +230,15 @@ func mean(xs []float64) float64 {
 	for _, x := range xs {
 		s += x
 	}
-	return s / float64(len(xs))
+	if !math.IsInf(s, 0) {
+		return s / float64(len(xs))
+	}
+	// The sum overflowed, the mean of finite values does not.
+	s = 0
+	for _, x := range xs {
+		s += x / float64(len(xs))
+	}
+	return s
 }
 
 // stdDev returns the sample standard deviation of xs (n − 1 in the
@@ -236,7 +252,20 @@ func stdDev(xs []float64) float64 {
 	for _, x := range xs {
 		ss += (x - m) * (x - m)
 	}
-	return math.Sqrt(ss / float64(len(xs)-1))
+	if !math.IsInf(ss, 0) {
+		return math.Sqrt(ss / float64(len(xs)-1))
+	}
+	// The squares overflowed: scale the deviations by the largest.
+	var top float64
+	for _, x := range xs {
+		top = math.Max(top, math.Abs(x-m))
+	}
+	ss = 0
+	for _, x := range xs {
+		d := (x - m) / top
+		ss += d * d
+	}
+	return top * math.Sqrt(ss/float64(len(xs)-1))
 }
 
 // targetMeans returns, for the successful records of one row key, the mean

@@ -201,3 +201,29 @@ func TestNiceTicks(t *testing.T) {
 		}
 	}
 }
+
+// TestTimesThatOverflow: fit times whose sum (or squared deviations)
+// overflow float64 have a finite mean and standard deviation, as the
+// definitions give them, where the row's fit_seconds_mean was +Inf (the
+// table printed it, --json failed: "unsupported value: +Inf") and Table 1
+// read +Inf ± NaN.
+func TestTimesThatOverflow(t *testing.T) {
+	const m = math.MaxFloat64
+	rel := func(got, want float64) bool { return math.Abs(got-want) <= 1e-15*want }
+	if got := mean([]float64{m, m / 2}); !rel(got, 0.75*m) {
+		t.Errorf("mean(max, max/2) = %v, want %v", got, 0.75*m)
+	}
+	if got := stdDev([]float64{m, 0}); !rel(got, m/math.Sqrt2) {
+		t.Errorf("stdDev(max, 0) = %v, want %v", got, m/math.Sqrt2)
+	}
+	if got := stdDev([]float64{1, 2, 4}); !near(got, math.Sqrt(7.0/3)) {
+		t.Errorf("stdDev(1, 2, 4) = %v, want %v", got, math.Sqrt(7.0/3))
+	}
+	rows := Summarize([]experiment.Record{cell("greedytl", 0, 2, 0, 0, 0.5, m), cell("greedytl", 1, 2, 0, 0, 0.7, m/2)})
+	if len(rows) != 1 || !rel(rows[0].FitSecondsMean, 0.75*m) {
+		t.Fatalf("rows %+v, want one with fit_seconds_mean %v", rows, 0.75*m)
+	}
+	if _, err := json.Marshal(rows); err != nil {
+		t.Errorf("JSON: %v", err)
+	}
+}

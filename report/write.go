@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"math"
 	"os"
@@ -32,8 +33,10 @@ type Options struct {
 // the data) as PNG and SVG files, and report.md and report.html as opts
 // says. Every file is written atomically, the documents after the figures
 // they show. Write returns the paths written (on an error, those written
-// before it); nothing is written when drawing a figure fails, or when res
-// is nil.
+// before it); nothing is written when drawing a figure fails, when res
+// is nil, or when dir holds a report.md or report.html to be written that
+// is not a greedytl report (ErrNotAReport): a user's document is never
+// replaced, an earlier report is.
 func Write(dir string, res *Results, opts Options) ([]string, error) {
 	if res == nil {
 		return nil, errors.New("report: no results to write (nil *Results)")
@@ -76,6 +79,11 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 		doc.writeHTML(&buf)
 		files = append(files, file{"report.html", buf.Bytes()})
 	}
+	for _, f := range files {
+		if err := checkOwnDocument(filepath.Join(dir, f.name), doc.title); err != nil {
+			return nil, err
+		}
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
@@ -88,6 +96,40 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 		written = append(written, p)
 	}
 	return written, nil
+}
+
+// ErrNotAReport is matched (errors.Is) by Write's error for a directory
+// holding a report.md or report.html that is not a greedytl report.
+var ErrNotAReport = errors.New("is not a greedytl report")
+
+// checkOwnDocument returns an error when path is a report document
+// (report.md or report.html) that exists and does not begin as Write's of
+// a document titled title begins — a file of the user's that Write would
+// replace, as when --out names a directory of other documents. Figures and
+// absent files pass.
+func checkOwnDocument(path, title string) error {
+	var head bytes.Buffer
+	switch filepath.Ext(path) {
+	case ".md":
+		(&document{title: title}).writeMarkdown(&head)
+	case ".html":
+		(&document{title: title}).writeHTML(&head)
+		head.Truncate(strings.Index(head.String(), "</title>"))
+	default:
+		return nil
+	}
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	defer f.Close()
+	got := make([]byte, head.Len())
+	if n, _ := io.ReadFull(f, got); n == len(got) && bytes.Equal(got, head.Bytes()) {
+		return nil
+	}
+	return fmt.Errorf("report: %s exists and %w: give another directory, or remove it", path, ErrNotAReport)
 }
 
 // build composes the report's document and figures.
@@ -598,12 +640,13 @@ func allRowsTable(rows []Row) table {
 		t.right = append(t.right, false)
 	}
 	for _, r := range rows {
-		m, se := "—", "—"
+		m, se, fit := "—", "—", "—" // a row of no successful cell averages nothing
 		if r.N > 0 {
 			m, se = fmt.Sprintf("%.2f", 100*r.Mean), fmt.Sprintf("%.2f", 100*r.StdErr)
+			fit = strconv.FormatFloat(r.FitSecondsMean, 'g', 4, 64)
 		}
 		cells := []string{r.Dataset, r.Method, strconv.Itoa(r.Positives), strconv.Itoa(r.Noise), m, se,
-			strconv.Itoa(r.Splits), strconv.Itoa(r.N), strconv.Itoa(r.Errors), strconv.FormatFloat(r.FitSecondsMean, 'g', 4, 64)}
+			strconv.Itoa(r.Splits), strconv.Itoa(r.N), strconv.Itoa(r.Errors), fit}
 		if ways {
 			cells = slices.Insert(cells, 2, strconv.Itoa(r.Ways))
 		}

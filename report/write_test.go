@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/xml"
+	"errors"
 	"flag"
 	"image/png"
 	"io"
@@ -357,5 +358,47 @@ func TestWriteNil(t *testing.T) {
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("Write(nil) created %s (%v)", dir, err)
+	}
+}
+
+// TestWriteKeepsForeignDocuments: Write replaces an earlier report's
+// documents, but refuses a directory whose report.md or report.html is not
+// a greedytl report, with the file untouched and nothing written (issue:
+// report --out DIR replaced DIR/report.md, the user's document).
+func TestWriteKeepsForeignDocuments(t *testing.T) {
+	_, out := writeReport(t, nwayRecords())
+	files, err := filepath.Glob(filepath.Join(filepath.Dir(out), "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("results files: %v, %v", files, err)
+	}
+	res, err := Load(files...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Markdown: true, HTML: true}
+	if _, err := Write(out, res, opts); err != nil {
+		t.Fatalf("writing over an earlier report: %v", err)
+	}
+	if _, err := Write(out, res, opts); err != nil {
+		t.Errorf("writing over an earlier report, both documents: %v", err)
+	}
+	for _, name := range []string{"report.md", "report.html"} {
+		for _, content := range []string{"# my notes\n", "", "<!DOCTYPE html>\n", "# greedytl experiment report, by hand"} {
+			dir := t.TempDir()
+			path := filepath.Join(dir, name)
+			if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			paths, err := Write(dir, res, opts)
+			if !errors.Is(err, ErrNotAReport) || !strings.Contains(err.Error(), path) || paths != nil {
+				t.Errorf("%s holding %q: %v, %v; want ErrNotAReport naming it", name, content, paths, err)
+			}
+			if b, err := os.ReadFile(path); err != nil || string(b) != content {
+				t.Errorf("%s holding %q: now %q (%v)", name, content, b, err)
+			}
+			if ents, err := os.ReadDir(dir); err != nil || len(ents) != 1 {
+				t.Errorf("%s holding %q: %d files in the directory, want it alone (%v)", name, content, len(ents), err)
+			}
+		}
 	}
 }

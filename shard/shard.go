@@ -26,7 +26,8 @@ const (
 // submit it with --array=0-(n-1)). The empty string is the zero Shard. It
 // returns an error for any other form, an index out of range, and for
 // "auto/n" when neither variable is set, or both are set to different
-// values.
+// values; an index read from the environment that is not an integer or
+// not below n is named by its variable and value.
 func Parse(s string, getenv func(string) string) (Shard, error) {
 	if s == "" {
 		return Shard{}, nil
@@ -39,28 +40,38 @@ func Parse(s string, getenv func(string) string) (Shard, error) {
 	if n < 1 {
 		return Shard{}, fmt.Errorf("shard %q: want i/n with 0 ≤ i < n, and n ≥ 1", s)
 	}
-	if a == "auto" || a == "env" {
-		k, sl := getenv(EnvKubernetesIndex), getenv(EnvSlurmIndex)
-		switch {
-		case k == "" && sl == "":
-			return Shard{}, fmt.Errorf("shard %q: neither %s nor %s is set", s, EnvKubernetesIndex, EnvSlurmIndex)
-		case k != "" && sl != "" && k != sl:
-			return Shard{}, fmt.Errorf("shard %q: %s=%s and %s=%s disagree", s, EnvKubernetesIndex, k, EnvSlurmIndex, sl)
-		case k != "":
-			a = k
-		default:
-			a = sl
+	if a != "auto" && a != "env" {
+		i, err := strconv.Atoi(a)
+		if err != nil {
+			return Shard{}, fmt.Errorf("shard %q: index %q is not an integer", s, a)
 		}
+		sh := Shard{I: i, N: n}
+		if err := sh.Check(); err != nil {
+			return Shard{}, err
+		}
+		return sh, nil
 	}
-	i, err := strconv.Atoi(a)
+	k, sl := getenv(EnvKubernetesIndex), getenv(EnvSlurmIndex)
+	v, how := EnvKubernetesIndex, fmt.Sprintf("the Indexed Job's completions must be %d", n)
+	switch {
+	case k == "" && sl == "":
+		return Shard{}, fmt.Errorf("shard %q: neither %s nor %s is set", s, EnvKubernetesIndex, EnvSlurmIndex)
+	case k != "" && sl != "" && k != sl:
+		return Shard{}, fmt.Errorf("shard %q: %s=%s and %s=%s disagree", s, EnvKubernetesIndex, k, EnvSlurmIndex, sl)
+	case k == "":
+		v, how = EnvSlurmIndex, fmt.Sprintf("submit the array with --array=0-%d", n-1)
+	}
+	// The index is the environment's, not the user's: the errors name the
+	// variable and its value, and how the job gives n shards 0 to n-1.
+	val := getenv(v)
+	i, err := strconv.Atoi(val)
 	if err != nil {
-		return Shard{}, fmt.Errorf("shard %q: index %q is not an integer", s, a)
+		return Shard{}, fmt.Errorf("shard %q: %s=%q is not an integer", s, v, val)
 	}
-	sh := Shard{I: i, N: n}
-	if err := sh.Check(); err != nil {
-		return Shard{}, err
+	if i < 0 || i >= n {
+		return Shard{}, fmt.Errorf("shard %q: %s=%d is not a shard of %d (want 0 ≤ i < %d): %s", s, v, i, n, n, how)
 	}
-	return sh, nil
+	return Shard{I: i, N: n}, nil
 }
 
 // Check returns an error unless s is the zero Shard or 0 ≤ I < N.

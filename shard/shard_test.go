@@ -33,7 +33,12 @@ func TestParse(t *testing.T) {
 		{"env/4", env(EnvKubernetesIndex, "2", EnvSlurmIndex, "2"), Shard{2, 4}, "2/4", ""},
 		{"env/4", env(EnvKubernetesIndex, "2", EnvSlurmIndex, "1"), Shard{}, "", "disagree"},
 		{"env/4", env(), Shard{}, "", "neither"},
-		{"env/4", env(EnvSlurmIndex, "4"), Shard{}, "", "0 ≤ i < n"},
+		// An index read from the environment is named by its variable, with
+		// how the job must be set up (a 1-based Slurm array gives n).
+		{"env/4", env(EnvSlurmIndex, "4"), Shard{}, "", `shard "env/4": SLURM_ARRAY_TASK_ID=4 is not a shard of 4 (want 0 ≤ i < 4): submit the array with --array=0-3`},
+		{"auto/3", env(EnvKubernetesIndex, "-1"), Shard{}, "", `shard "auto/3": JOB_COMPLETION_INDEX=-1 is not a shard of 3 (want 0 ≤ i < 3): the Indexed Job's completions must be 3`},
+		{"auto/3", env(EnvSlurmIndex, "x"), Shard{}, "", `shard "auto/3": SLURM_ARRAY_TASK_ID="x" is not an integer`},
+		{"auto/3", env(EnvKubernetesIndex, "1e0"), Shard{}, "", `shard "auto/3": JOB_COMPLETION_INDEX="1e0" is not an integer`},
 		{"3/3", env(), Shard{}, "", "0 ≤ i < n"},
 		{"-1/3", env(), Shard{}, "", "0 ≤ i < n"},
 		{"1/0", env(), Shard{}, "", "0 ≤ i < n"},

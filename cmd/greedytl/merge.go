@@ -36,7 +36,10 @@ to a run directory RUN as results.jsonl with its run.json. Running
 "greedytl experiment" on that RUN, with the settings of the merged runs and no
 --shard, computes the missing cells. The output is never one of the inputs:
 an --out that is an input file, the run.json beside one, or inside a run
-directory given, is refused.
+directory given, is refused, and so is one whose results file holds records
+the merge would lose: cells it does not have (a run directory holding more
+of the run than the shards merged), records of another run, lines that are
+not records. An earlier merge of fewer shards is replaced.
 
 Exit status: 0 when every cell is present; 1 when cells are missing (the
 merged file is still written) or writing failed; 2 on bad usage or bad input:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -36,7 +37,9 @@ Without --out it prints the summary as a table (as JSON with --json). With
 --out it writes the report into the directory REPORT: the paper's figures as
 PNG and SVG (accuracy by training-set size, the noise study, GreedyTL against
 GreedyTL-59, the source-weight matrices), report.md and a self-contained
-report.html (--format chooses the documents). With --json the summary array
+report.html (--format chooses the documents), replacing an earlier report's
+files; a report.md or report.html there that is not a greedytl report is
+not replaced: the directory is refused. With --json the summary array
 goes to standard output either way: objects with "dataset", "method",
 "positives", "noise", "mean", "stderr", "splits", "n", "errors",
 "fit_seconds_mean" (accuracies as fractions; "mean", "stderr" and
@@ -121,6 +124,9 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 		return nil
 	}
 	written, err := report.Write(o.out, res, opts)
+	if errors.Is(err, report.ErrNotAReport) {
+		return badInput(err)
+	}
 	if err != nil {
 		return err
 	}
@@ -156,15 +162,16 @@ func printSummary(s *streams, rows []report.Row) error {
 			fmt.Fprintln(tw, h)
 			header = h
 		}
-		acc, se := "-", "-"
+		acc, se, fit := "-", "-", "-" // a row of no successful cell averages nothing
 		if r.N > 0 {
 			acc, se = fmt.Sprintf("%.2f", 100*r.Mean), fmt.Sprintf("%.2f", 100*r.StdErr)
+			fit = fmt.Sprintf("%.4g", r.FitSecondsMean)
 			if r.ConvergenceNote() != "" {
 				acc += report.NotConvergedMark
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%d\t%d\t%d\t%.4g\t\n",
-			r.Dataset, r.Method, a, b, acc, se, r.Splits, r.N, r.Errors, r.FitSecondsMean)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%d\t%d\t%d\t%s\t\n",
+			r.Dataset, r.Method, a, b, acc, se, r.Splits, r.N, r.Errors, fit)
 	}
 	return tw.Flush()
 }

@@ -114,6 +114,19 @@ func TestReportTable(t *testing.T) {
 			t.Errorf("table has no %q:\n%s", want, out)
 		}
 	}
+	// greedytl at 5 positives, whose one cell failed, averages nothing:
+	// no accuracy, standard error or fit time (its JSON has null), where
+	// the fit time read 0.
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 10 && f[1] == "greedytl" && f[2] == "5" {
+			if got := strings.Join([]string{f[4], f[5], f[9]}, " "); got != "- - -" {
+				t.Errorf("row of no successful cell: accuracy, stderr, fit s = %q, want - - -:\n%s", got, out)
+			}
+			return
+		}
+	}
+	t.Errorf("no row of greedytl at 5 positives:\n%s", out)
 }
 
 func TestReportOut(t *testing.T) {
@@ -247,5 +260,29 @@ func TestReportNotConverged(t *testing.T) {
 	}
 	if !strings.Contains(stderr, note) {
 		t.Errorf("the table's report does not warn %q:\n%s", note, stderr)
+	}
+}
+
+// TestReportOutKeepsForeignDocuments: report --out into a directory whose
+// report.md is not a greedytl report is bad usage (exit 2) naming the file,
+// which stays as it was; a second report into the first's directory
+// replaces it.
+func TestReportOutKeepsForeignDocuments(t *testing.T) {
+	run := reportRun(t)
+	dir := t.TempDir()
+	notes := filepath.Join(dir, "report.md")
+	writeText(t, dir, "report.md", "# my notes\n")
+	code, _, stderr := cli(t, "", "report", run, "--out", dir)
+	if code != 2 || !strings.Contains(stderr, notes+" exists and is not a greedytl report") {
+		t.Errorf("exit %d, stderr %q; want 2 naming %s", code, stderr, notes)
+	}
+	if b, err := os.ReadFile(notes); err != nil || string(b) != "# my notes\n" {
+		t.Errorf("%s now %q (%v)", notes, b, err)
+	}
+	out := filepath.Join(t.TempDir(), "rep")
+	for range 2 {
+		if code, _, stderr := cli(t, "", "report", run, "--out", out, "-q"); code != 0 {
+			t.Errorf("exit %d: %s", code, stderr)
+		}
 	}
 }
