@@ -6,10 +6,13 @@ import (
 	"math"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
+	"github.com/greedytl/greedytl/grid"
 	"github.com/greedytl/greedytl/internal/peertest"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -197,6 +200,135 @@ func TestNativeMultiAgainstScikitLearn(t *testing.T) {
 					}
 				}
 			}
+		})
+	}
+}
+
+// sklearnMultinomialCVScript runs multinomial-logistic's cross-validation
+// of C with scikit-learn: on the standardised training rows of the CSV file
+// argv[1] (class index first), with the folds of the JSON argv[2] (one fold
+// index a row) and the grid of argv[3], it fits LogisticRegression(
+// multi_class="multinomial", solver="newton-cg") on the other folds at
+// every C, to a gradient of 1e-8·max(1, C) (at most 1000 iterations), and
+// predicts each fold's probabilities; per C it prints the balanced error
+// 1 − balanced_accuracy_score of their argmax, the mean log-loss
+// (probabilities clipped at 1e-300, as ours) and whether every fit
+// stopped before the cap.
+const sklearnMultinomialCVScript = `
+import json, sys, warnings
+import numpy as np
+warnings.filterwarnings("ignore")
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import balanced_accuracy_score
+A = np.loadtxt(sys.argv[1], delimiter=",")
+Z, y = A[:, 1:], A[:, 0].astype(int)
+fold = np.array(json.loads(sys.argv[2]))
+cs = json.loads(sys.argv[3])
+K = y.max() + 1
+out = {"err": [], "loss": [], "converged": []}
+for c in cs:
+    P = np.zeros((len(y), K))
+    ok = True
+    for f in range(fold.max() + 1):
+        tr, te = fold != f, fold == f
+        m = LogisticRegression(multi_class="multinomial", solver="newton-cg", C=c, tol=1e-8 * max(1, c), max_iter=1000).fit(Z[tr], y[tr])
+        ok &= bool(m.n_iter_.max() < 1000)
+        P[te] = m.predict_proba(Z[te])
+    out["err"].append(1 - balanced_accuracy_score(y, P.argmax(axis=1)))
+    out["loss"].append(float(-np.log(np.maximum(P[np.arange(len(y)), y], 1e-300)).mean()))
+    out["converged"].append(ok)
+print(json.dumps(out))
+`
+
+// TestMultinomialCVAgainstScikitLearn checks the cross-validation that
+// chooses multinomial-logistic's C against the same search run with
+// scikit-learn on the same standardised rows and folds (multinomialFoldsOf,
+// pinned by TestMultinomialFoldsReference): per C of the grid up to 100,
+// the held-out balanced error of heldOutProbabilities' fits run to a
+// gradient of 1e-10 must equal scikit-learn's and the mean log-loss agree
+// within 1e-6 (relative), and bestHeldOut (the lowest balanced error, ties
+// to the lower log-loss, then to the smaller C) must choose scikit-learn's
+// C from both. C = 1e3 and 1e4 are left out: newton-cg, at the tolerances
+// it reaches within its cap there, stops short of the minimiser (its
+// held-out log-losses moved by 1e-5 between tolerances at 1e3; on "3 folds
+// p>m" at 1e4 its held-out balanced error was 0.5, the minimiser's 0.583).
+//
+// It also logs the C that FitMulti chooses, whose cross-validation fits
+// stop at multinomialCVTol = 1e-4 from the previous C's solution: at large
+// C that is short of the minimiser, and the choice may differ from the
+// exact search's (on "3 folds p>m": C = 100, where exact fits choose 0.1);
+// see multinomialLogistic.
+func TestMultinomialCVAgainstScikitLearn(t *testing.T) {
+	py := peertest.PythonWith(t, "numpy", "sklearn")
+	for _, tc := range []struct {
+		name            string
+		K, shots, d, n  int
+		seed, extraSeed uint64
+	}{
+		{"5 folds", 3, 6, 5, 3, 31, 1},
+		{"3 folds p>m", 4, 3, 20, 4, 32, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if testing.Short() && tc.name != "5 folds" {
+				t.Skip("one case with -short: each runs 9 C × k folds of scikit-learn")
+			}
+			ctx := context.Background()
+			train, y, _, _ := multiProblem(tc.seed, tc.K, tc.shots, 1, tc.d, tc.n)
+			mm, _ := NewMulti("multinomial-logistic")
+			model, err := mm.FitMulti(ctx, train, y, Extra{Seed: tc.extraSeed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, Z, err := fitMultiBlocks(train, y, standardize.Fit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			F, _, err := reduceRows(ctx, Z)
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := min(multinomialFolds, slices.Min(y.Counts()))
+			fold := multinomialFoldsOf(y, k, tc.extraSeed)
+			cs := grid.Regularization()
+			cs = cs[:len(cs)-2] // up to 100
+			prob, err := heldOutProbabilities(ctx, F, y, fold, k, cs, 1e-10, &solverRuns{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			errs, losses := make([]float64, len(cs)), make([]float64, len(cs))
+			for g := range cs {
+				errs[g], losses[g] = balancedErrorLogLoss(prob[g], y, y.Counts())
+			}
+
+			path := filepath.Join(t.TempDir(), "z.csv")
+			writeProblemCSV(t, path, Data{X: Z, Y: joinBlocks(train, y.Y).Y})
+			foldJSON, _ := json.Marshal(fold)
+			csJSON, _ := json.Marshal(cs)
+			out, err := exec.Command(py, "-c", sklearnMultinomialCVScript, path, string(foldJSON), string(csJSON)).Output()
+			if err != nil {
+				t.Fatalf("scikit-learn: %v", err)
+			}
+			var want struct {
+				Err, Loss []float64
+				Converged []bool
+			}
+			if err := json.Unmarshal(out, &want); err != nil || len(want.Err) != len(cs) {
+				t.Fatalf("scikit-learn's output: %v\n%s", err, out)
+			}
+			for g, c := range cs {
+				if !want.Converged[g] {
+					t.Fatalf("C = %g: a scikit-learn fit stopped at its cap of 1000 iterations: no reference", c)
+				}
+				if math.Abs(errs[g]-want.Err[g]) > 1e-12 || math.Abs(losses[g]-want.Loss[g]) > 1e-6*want.Loss[g] {
+					t.Errorf("C = %g: held-out balanced error %.6g, log-loss %.9g; scikit-learn's %.6g, %.9g", c, errs[g], losses[g], want.Err[g], want.Loss[g])
+				}
+			}
+			got, peer := cs[bestHeldOut(errs, losses)], cs[bestHeldOut(want.Err, want.Loss)]
+			if got != peer {
+				t.Errorf("exact search chooses C = %g, scikit-learn's %g", got, peer)
+			}
+			t.Logf("exact search and scikit-learn choose C = %g (balanced errors %.4g, log-losses %.4g); FitMulti, its search to %g, chose %g",
+				peer, want.Err, want.Loss, multinomialCVTol, model.Hyperparameters()["C"])
 		})
 	}
 }
