@@ -3,11 +3,11 @@ package method
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/greedytl/greedytl/grid"
@@ -140,7 +140,7 @@ func TestNativeMultiAgainstScikitLearn(t *testing.T) {
 					C = model.Hyperparameters()["C"]
 				}
 			}
-			out, err := exec.Command(py, "-c", sklearnNativeMultiScript, trainCSV, testCSV, strconv.FormatFloat(C, 'g', -1, 64)).Output()
+			out, err := exec.Command(py, "-c", sklearnNativeMultiScript, trainCSV, testCSV, fmt.Sprint(C)).Output()
 			if err != nil {
 				t.Fatalf("scikit-learn: %v", err)
 			}
@@ -261,21 +261,21 @@ print(json.dumps(out))
 func TestMultinomialCVAgainstScikitLearn(t *testing.T) {
 	py := peertest.PythonWith(t, "numpy", "sklearn")
 	for _, tc := range []struct {
-		name            string
-		K, shots, d, n  int
-		seed, extraSeed uint64
+		name           string
+		K, shots, d, n int
+		seeds          [2]uint64 // multiProblem's, Extra.Seed
 	}{
-		{"5 folds", 3, 6, 5, 3, 31, 1},
-		{"3 folds p>m", 4, 3, 20, 4, 32, 2},
+		{"5 folds", 3, 6, 5, 3, [2]uint64{31, 1}},
+		{"3 folds p>m", 4, 3, 20, 4, [2]uint64{32, 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if testing.Short() && tc.name != "5 folds" {
 				t.Skip("one case with -short: each runs 9 C × k folds of scikit-learn")
 			}
 			ctx := context.Background()
-			train, y, _, _ := multiProblem(tc.seed, tc.K, tc.shots, 1, tc.d, tc.n)
+			train, y, _, _ := multiProblem(tc.seeds[0], tc.K, tc.shots, 1, tc.d, tc.n)
 			mm, _ := NewMulti("multinomial-logistic")
-			model, err := mm.FitMulti(ctx, train, y, Extra{Seed: tc.extraSeed})
+			model, err := mm.FitMulti(ctx, train, y, Extra{Seed: tc.seeds[1]})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -288,7 +288,7 @@ func TestMultinomialCVAgainstScikitLearn(t *testing.T) {
 				t.Fatal(err)
 			}
 			k := min(multinomialFolds, slices.Min(y.Counts()))
-			fold := multinomialFoldsOf(y, k, tc.extraSeed)
+			fold := multinomialFoldsOf(y, k, tc.seeds[1])
 			cs := grid.Regularization()
 			cs = cs[:len(cs)-2] // up to 100
 			prob, err := heldOutProbabilities(ctx, F, y, fold, k, cs, 1e-10, &solverRuns{})

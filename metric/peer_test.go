@@ -1,20 +1,19 @@
 package metric
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/greedytl/greedytl/internal/peertest"
 )
 
-// sklearnMetricScript reads the cases of the JSON file argv[1] and prints,
-// per case, scikit-learn's balanced_accuracy_score of the signs of the
+// sklearnMetricScript reads the cases, JSON, from its standard input and
+// prints, per case, scikit-learn's balanced_accuracy_score of the signs of the
 // binary scores (positive when s > 0, so a NaN or 0 score is negative;
 // labels positive when > 0), and accuracy_score, balanced_accuracy_score
 // and confusion_matrix (labels 0 … K−1) of the multi-class predictions.
@@ -23,7 +22,7 @@ import json, sys, warnings
 import numpy as np
 warnings.filterwarnings("ignore")
 from sklearn.metrics import accuracy_score, balanced_accuracy_score, confusion_matrix
-cases = json.load(open(sys.argv[1]))
+cases = json.load(sys.stdin)
 out = {"binary": [], "multi": []}
 for c in cases["binary"]:
     s = np.array([np.nan if v is None else v for v in c["scores"]], dtype=float)
@@ -106,11 +105,9 @@ func TestAgainstScikitLearn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "cases.json")
-	if err := os.WriteFile(path, doc, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(py, "-c", sklearnMetricScript, path).Output()
+	cmd := exec.Command(py, "-c", sklearnMetricScript)
+	cmd.Stdin = bytes.NewReader(doc)
+	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("scikit-learn: %v", err)
 	}
