@@ -11,6 +11,8 @@ import (
 
 	"github.com/greedytl/greedytl/sparsecode"
 	"github.com/greedytl/greedytl/standardize"
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
 )
 
 func TestAdaptPath(t *testing.T) {
@@ -183,6 +185,76 @@ func TestDictionaryPredictOverflow(t *testing.T) {
 		}
 		if !strings.HasPrefix(err.Error(), "method: predict: the score of row ") || !strings.Contains(err.Error(), "overflow") {
 			t.Errorf("weights %g: %v; want the row whose score overflows", big, err)
+		}
+	}
+}
+
+// TestAdaptPathStepDefinition checks every step of adaptPath against its
+// definition, solved another way: ΔD_k = argmin ||J_k − Γ_k ΔD||² +
+// μ_k||ΔD||² is the least-squares solution of the stacked system
+// [Γ_k; √μ_k I] ΔD = [J_k; 0] (gonum's QR, where adaptPath solves the
+// normal equations by Cholesky), μ_k the mean diagonal of Γ_kᵀΓ_k, Γ_k the
+// OMP codes of the target signals on D_k and J_k = T − Γ_k D_k; D_{k+1} is
+// D_k + ΔD_k with every atom renormalised, and each residual is ||J_k||².
+// The dictionaries must agree within 1e-9.
+func TestAdaptPathStepDefinition(t *testing.T) {
+	data := syntheticTransfer(6, 16, 4, 12, 6, 1.5)
+	sx, sh := standardize.Fit(data.X), standardize.Fit(data.H)
+	target, _ := dictSignals(sx, sh, data, false)
+	source, _ := dictSignals(sx, sh, data, true)
+	const atoms, sparsity = 8, 3
+	d0, _, err := sparsecode.KSVD(context.Background(), source, atoms, sparsity, 10, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, resid, err := adaptPath(context.Background(), d0, target, sparsity, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(path) < 2 {
+		t.Fatalf("no adaptation step (residual %v)", resid)
+	}
+	N, p := target.Dims()
+	for k, D := range path {
+		codes, err := sparsecode.Codes(context.Background(), D, target, sparsity)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var J mat.Dense
+		J.Mul(codes, D)
+		J.Sub(target, &J)
+		if r := mat.Norm(&J, 2) * mat.Norm(&J, 2); math.Abs(r-resid[k]) > 1e-10*r {
+			t.Errorf("dictionary %d: residual %.17g, ||T − ΓD||² %.17g", k, resid[k], r)
+		}
+		if k+1 == len(path) {
+			break
+		}
+		var mu float64
+		for a := range atoms {
+			c := mat.Col(nil, a, codes)
+			mu += floats.Dot(c, c) / atoms
+		}
+		A := mat.NewDense(N+atoms, atoms, nil)
+		A.Slice(0, N, 0, atoms).(*mat.Dense).Copy(codes)
+		B := mat.NewDense(N+atoms, p, nil)
+		B.Slice(0, N, 0, p).(*mat.Dense).Copy(&J)
+		for a := range atoms {
+			A.Set(N+a, a, math.Sqrt(mu))
+		}
+		var delta mat.Dense
+		if err := delta.Solve(A, B); err != nil {
+			t.Fatal(err)
+		}
+		next := mat.NewDense(atoms, p, nil)
+		next.Add(D, &delta)
+		for a := range atoms {
+			row := next.RawRowView(a)
+			floats.Scale(1/floats.Norm(row, 2), row)
+		}
+		var diff mat.Dense
+		diff.Sub(next, path[k+1])
+		if e := mat.Norm(&diff, math.Inf(1)); e > 1e-9 {
+			t.Errorf("step %d: dictionary differs from the stacked least-squares step by %.3g", k+1, e)
 		}
 	}
 }
