@@ -67,8 +67,9 @@ type multinomialLogistic struct {
 const (
 	// multinomialTol is the final fit's gradient tolerance.
 	multinomialTol = 1e-7
-	// multinomialCVTol is the cross-validation fits' tolerance: coarser,
-	// since only the held-out predictions matter.
+	// multinomialCVTol is the cross-validation fits' tolerance, coarser
+	// than the final fit's for speed; at large C it moves the held-out
+	// predictions, and can move the choice (see multinomialLogistic).
 	multinomialCVTol = 1e-4
 	// multinomialFolds is the largest number of folds.
 	multinomialFolds = 5
