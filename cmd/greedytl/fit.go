@@ -15,6 +15,7 @@ import (
 	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/internal/validate"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/modelfile"
 )
@@ -355,9 +356,10 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if err != nil {
 		return err
 	}
-	if allConstant(X, H) {
-		// greedytl refused such inputs, but the baselines fitted a model
-		// scoring every example alike: 0, or ±1e-17 whose sign is rounding.
+	if validate.AllConstant(X, H) {
+		// greedytl refuses such inputs (no candidate), but the baselines of
+		// package method fit a model scoring every example alike: 0, or
+		// ±1e-17 whose sign is rounding.
 		return badInputf("every column of %s holds one value on all %d training examples: no method can tell the classes apart", o.data.describe(), rows(X, H))
 	}
 	if m == nil && o.data.positive != "" {

@@ -360,26 +360,6 @@ func rows(X, H *mat.Dense) int {
 	return 0
 }
 
-// allConstant reports whether every column of the matrices (nil ones
-// skipped) holds one value on every row: training inputs from which no
-// method can learn anything.
-func allConstant(ms ...*mat.Dense) bool {
-	for _, m := range ms {
-		if m == nil {
-			continue
-		}
-		r, c := m.Dims()
-		for j := range c {
-			for i := 1; i < r; i++ {
-				if m.At(i, j) != m.At(0, j) {
-					return false
-				}
-			}
-		}
-	}
-	return true
-}
-
 // loadLabels reads binary labels (two classes, or --positive against the
 // rest) and checks their count against m.
 func (f *dataFlags) loadLabels(s *streams, m int) ([]float64, error) {

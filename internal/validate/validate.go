@@ -100,3 +100,23 @@ func Finite(X, H mat.Matrix) error {
 	}
 	return standardize.CheckFinite("H", H)
 }
+
+// AllConstant reports whether every column of X and H (an absent or
+// zero-column one skipped) is constant on its rows by the rule every
+// standardisation applies (standardize.Constant): a sample from which no
+// method can tell the classes apart (greedytl.Fit finds no candidate in
+// it). It stops at the first column that varies, so a sample that can be
+// learnt costs a column or two.
+func AllConstant(X, H mat.Matrix) bool {
+	for _, a := range []mat.Matrix{X, H} {
+		r, c := Dims(a)
+		col := make([]float64, r)
+		for j := range c {
+			mat.Col(col, j, a)
+			if mean, std, ok := standardize.Moments(col); !ok || !standardize.Constant(mean, std) {
+				return false // a column that varies, or one Finite refuses
+			}
+		}
+	}
+	return true
+}
