@@ -197,6 +197,7 @@ func checkNotConverged(r *Record) error {
 		return errors.New("not_converged is empty: a record whose solver runs all converged leaves it out")
 	}
 	for i, e := range r.NotConverged {
+		dup := firstDuplicate(e.Classes)
 		switch {
 		case e.Solver == "":
 			return fmt.Errorf("not_converged[%d].solver is missing or empty", i)
@@ -208,8 +209,8 @@ func checkNotConverged(r *Record) error {
 			return fmt.Errorf("not_converged[%d].classes is empty: an entry without classes leaves it out", i)
 		case len(e.Classes) > 0 && r.Ways == 0:
 			return fmt.Errorf("not_converged[%d] names classes %q: a binary cell's model is fitted as a whole", i, e.Classes)
-		case firstDuplicate(e.Classes) != "":
-			return fmt.Errorf("not_converged[%d]: class %q is listed twice", i, firstDuplicate(e.Classes))
+		case dup != "":
+			return fmt.Errorf("not_converged[%d]: class %q is listed twice", i, dup)
 		}
 		for _, c := range e.Classes {
 			if !slices.Contains(r.Classes, c) {

@@ -52,18 +52,17 @@ func Parse(s string, getenv func(string) string) (Shard, error) {
 		return sh, nil
 	}
 	k, sl := getenv(EnvKubernetesIndex), getenv(EnvSlurmIndex)
-	v, how := EnvKubernetesIndex, fmt.Sprintf("the Indexed Job's completions must be %d", n)
+	v, val, how := EnvKubernetesIndex, k, fmt.Sprintf("the Indexed Job's completions must be %d", n)
 	switch {
 	case k == "" && sl == "":
 		return Shard{}, fmt.Errorf("shard %q: neither %s nor %s is set", s, EnvKubernetesIndex, EnvSlurmIndex)
 	case k != "" && sl != "" && k != sl:
 		return Shard{}, fmt.Errorf("shard %q: %s=%s and %s=%s disagree", s, EnvKubernetesIndex, k, EnvSlurmIndex, sl)
 	case k == "":
-		v, how = EnvSlurmIndex, fmt.Sprintf("submit the array with --array=0-%d", n-1)
+		v, val, how = EnvSlurmIndex, sl, fmt.Sprintf("submit the array with --array=0-%d", n-1)
 	}
 	// The index is the environment's, not the user's: the errors name the
 	// variable and its value, and how the job gives n shards 0 to n-1.
-	val := getenv(v)
 	i, err := strconv.Atoi(val)
 	if err != nil {
 		return Shard{}, fmt.Errorf("shard %q: %s=%q is not an integer", s, v, val)
