@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -156,6 +157,42 @@ func TestFitPredictInspect(t *testing.T) {
 	code, out, _ = cli(t, "", "inspect", model)
 	if code != 0 || !strings.Contains(out, "source") {
 		t.Fatalf("inspect table: exit %d\n%s", code, out)
+	}
+}
+
+// TestPredictModelArgument checks that predict takes the model as its
+// argument (as inspect and liblinear-predict do) exactly as --model, and
+// refuses it twice or not at all.
+func TestPredictModelArgument(t *testing.T) {
+	d := newToy(t)
+	model := d.fitModel(t, "model.json", "--max-k", "2")
+	in := []string{"--features", d.Xtest, "--source-scores", d.Htest}
+	byFlag, _ := predictLines(t, 200, append([]string{"--model", model}, in...)...)
+	byArg, _ := predictLines(t, 200, append([]string{model}, in...)...)
+	if !slices.Equal(byFlag, byArg) {
+		t.Fatal("predict MODEL and predict --model MODEL print different scores")
+	}
+	text, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := cli(t, string(text), append([]string{"predict", "-"}, in...)...)
+	if code != 0 || !slices.Equal(strings.Fields(out), byFlag) {
+		t.Fatalf("predict - (model on stdin): exit %d, stderr %q", code, stderr)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"twice", append([]string{model, "--model", model}, in...), "given twice"},
+		{"none", in, "no model: give it as the argument"},
+		{"two arguments", append([]string{model, model}, in...), "accepts at most 1 arg"},
+	} {
+		code, _, stderr := cli(t, "", append([]string{"predict"}, tc.args...)...)
+		if code != exitInput || !strings.Contains(stderr, tc.want) || !strings.Contains(stderr, "greedytl predict --help") {
+			t.Errorf("%s: exit %d, stderr %q, want exit %d and %q", tc.name, code, stderr, exitInput, tc.want)
+		}
 	}
 }
 

@@ -31,10 +31,11 @@ type predictOptions struct {
 func newPredictCmd(s *streams) *cobra.Command {
 	o := &predictOptions{}
 	c := &cobra.Command{
-		Use:   "predict --model MODEL --features X [--source-scores H | --sources DIR] [--labels Y] [--out scores.txt]",
+		Use:   "predict MODEL --features X [--source-scores H | --sources DIR] [--labels Y] [--out scores.txt]",
 		Short: "Score examples with a fitted model",
 		Long: `Predict writes one score per example, one per line (positive: the positive
-class). MODEL is a model written by greedytl fit (any method) or a liblinear
+class). MODEL, given as the argument or as --model (as inspect and
+liblinear-predict take it), is a model written by greedytl fit (any method) or a liblinear
 model file (from liblinear-train or greedytl train; then only --features is
 read, and the score favours the model's greater label, which --labels takes
 as the positive one; columns of X beyond the model's features have weight 0,
@@ -63,18 +64,37 @@ With --labels predict also prints the class-balanced accuracy, (TPR + TNR)/2,
 of the score signs — on standard output when the scores go to --out, else on
 standard error; labels of one class (for a model that records its label
 names) give that class's rate.`,
-		Example: `  greedytl predict --model model.json --features Xtest.npy --source-scores Htest.npy > scores.txt
+		Example: `  greedytl predict model.json --features Xtest.npy --source-scores Htest.npy > scores.txt
   greedytl predict --model model.json --features Xtest.npy --sources sources/ --labels ytest.txt --out scores.txt
   greedytl predict --model heart_scale.model --features X.csv`,
-		RunE: func(c *cobra.Command, _ []string) error { return runPredict(s, o) },
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := o.modelArg(c, args); err != nil {
+				return err
+			}
+			return runPredict(s, o)
+		},
 	}
 	o.data.register(c, "true labels (.npy or text/CSV; - for stdin); prints the class-balanced accuracy")
-	c.Flags().StringVarP(&o.model, "model", "m", "", "model file: greedytl fit's JSON or a liblinear model; - reads it from standard input (required)")
+	c.Flags().StringVarP(&o.model, "model", "m", "", "model file: greedytl fit's JSON or a liblinear model; - reads it from standard input (or give it as the argument)")
 	c.Flags().StringVarP(&o.out, "out", "o", "", "write the scores here (default: standard output)")
 	c.Flags().BoolVar(&o.scores, "scores", false, "multi-class models: print a tab-separated matrix of per-class scores (header: the class names) instead of class names")
 	c.Flags().BoolVar(&o.json, "json", false, "multi-class models with --labels: report accuracy, balanced accuracy and the confusion matrix as JSON (on standard output with --out, else on standard error)")
-	_ = c.MarkFlagRequired("model")
 	return c
+}
+
+// modelArg takes the model from the command's argument, which --model may
+// give instead but not as well.
+func (o *predictOptions) modelArg(c *cobra.Command, args []string) error {
+	switch {
+	case len(args) == 1 && c.Flags().Changed("model"):
+		return usage(c, fmt.Errorf("the model is given twice, as the argument %q and as --model %q: give one", args[0], o.model))
+	case len(args) == 1:
+		o.model = args[0]
+	case !c.Flags().Changed("model"):
+		return usage(c, errors.New("no model: give it as the argument (greedytl predict MODEL …) or as --model MODEL"))
+	}
+	return nil
 }
 
 // modelName is how messages name the model file: the standard input as
