@@ -61,7 +61,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         sources' scores only (sources must then be given).
     random_state : None, int or numpy.random.RandomState, default=None
         Seed of every random choice of the fit (``greedytl fit --seed``): an
-        int (0 to 2**64 − 1) gives the same model on every fit; None draws a seed from NumPy's
+        int (0 to 2**64 − 1) gives the same model on every fit (a bool is an
+        int, True seed 1, as in scikit-learn); None draws a seed from NumPy's
         global random state, as scikit-learn's estimators do.
     greedytl_bin : None or str, default=None
         The greedytl command; None looks at ``$GREEDYTL_BIN``, then PATH.
@@ -295,8 +296,13 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 "Pipeline)".format(name, (m, d), m, d, _bytes(need), self.max_dense_mb))
 
     def _seed(self):
+        """The seed handed to greedytl fit --seed: an int random_state itself
+        (a bool too, as scikit-learn takes it: True is seed 1, since its
+        validation admits bools as ints and check_random_state(True) is
+        RandomState(1)), else one drawn from the RandomState (None: NumPy's
+        global one)."""
         rs = self.random_state
-        if isinstance(rs, (int, np.integer)) and not isinstance(rs, bool):
+        if isinstance(rs, numbers.Integral):
             return int(rs)
         return int(check_random_state(rs).randint(_SEED_RANGE))
 

@@ -403,6 +403,26 @@ def test_params_pickle_determinism(cli, zoo):
     assert len(models) > 1
 
 
+def test_random_state_bool_is_its_int(cli):
+    """random_state=True is seed 1 and False seed 0, as in scikit-learn,
+    whose parameter validation takes a bool as an int (1.2:
+    Interval(Integral, ...); LogisticRegression and SGDClassifier accept
+    True) and whose check_random_state(True) is RandomState(1).  True passed
+    the validation as an int but was then drawn through check_random_state,
+    giving another seed."""
+    from sklearn.linear_model import SGDClassifier
+    from sklearn.utils import check_random_state
+    X, y = _data()
+    want = SGDClassifier(random_state=1).fit(X, y).coef_
+    np.testing.assert_array_equal(SGDClassifier(random_state=True).fit(X, y).coef_, want)
+    assert check_random_state(True).randint(2 ** 31 - 1) == check_random_state(1).randint(2 ** 31 - 1)
+    for rs, seed in ((True, 1), (False, 0)):
+        a = TransferClassifier(method="greedytl:sample=3", random_state=rs).fit(X[:20], y[:20])
+        b = TransferClassifier(method="greedytl:sample=3", random_state=seed).fit(X[:20], y[:20])
+        assert a.model_["options"]["seed"] == seed
+        np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+
+
 def test_errors(cli, tmp_path):
     """Exit status 2 is a ValueError with greedytl's message; unfitted use is
     NotFittedError; one class is an error naming the class."""
@@ -440,6 +460,7 @@ def test_errors(cli, tmp_path):
     ("random_state", 2 ** 64, r"an int in the range \[0, 2\*\*64 - 1\]"),
     ("random_state", 1.0, "an int in the range"),
     ("random_state", "3", "an int in the range"),
+    ("random_state", np.bool_(True), "an int in the range"),  # not Integral: scikit-learn refuses it too
     ("greedytl_bin", 3, "None or a path"),
     ("greedytl_bin", b"/usr/bin/greedytl", "None or a path"),
     ("max_dense_mb", 0, r"a float in the range \(0, inf\]"),
