@@ -475,13 +475,21 @@ def _for_sources(given, X):
     (float64; a sparse X as a CSR matrix, as scikit-learn's meta-estimators
     hand sparse data to theirs), as a pandas DataFrame with the columns and
     index of the one the caller gave (classifiers fitted on DataFrames know
-    their columns by name; a sparse one stays sparse), else as it is."""
+    their columns by name; a sparse one stays sparse), else as it is.
+
+    A DataFrame whose columns are all float64 already (dense, or sparse
+    with fill value 0, the form of X) is handed on as given: it holds X's
+    values.  Another is converted once, to the DataFrame of X (a view of
+    the dense X; a sparse one is rebuilt from it)."""
     if not (hasattr(given, "columns") and hasattr(given, "iloc")):
         return X
     import pandas
+    want = pandas.SparseDtype(np.float64, 0.0) if issparse(X) else np.dtype(np.float64)
+    if all(dt == want for dt in given.dtypes):
+        return given
     if issparse(X):
         return pandas.DataFrame.sparse.from_spmatrix(X, index=given.index, columns=given.columns)
-    return pandas.DataFrame(X, columns=given.columns, index=given.index)
+    return pandas.DataFrame(X, columns=given.columns, index=given.index, copy=False)
 
 
 def _bytes(n):

@@ -149,6 +149,40 @@ def test_dataframe_sources(cli):
         clf.predict(df.rename(columns={"c0": "z"}))
 
 
+def test_dataframe_sources_not_copied(cli):
+    """A DataFrame X of float64 columns (dense, or sparse with 0 as fill
+    value) is handed to the sources as the caller gave it, at fit and at
+    predict: it holds X's values as the sources are to see them, so it is
+    converted once (to the array greedytl reads), not to an array and back
+    to a second DataFrame (a copy of the data; for a sparse one, column by
+    column).  Another dtype (float32 here) is converted once, to float64,
+    and the sources see a DataFrame of X's columns and index."""
+    pd = pytest.importorskip("pandas")
+    from scipy import sparse
+    X, y, S = _sparse_data()
+    cols = ["c{}".format(j) for j in range(X.shape[1])]
+    idx = pd.RangeIndex(100, 100 + len(X))
+    w = np.random.default_rng(2).normal(size=(X.shape[1], 2))
+    for df in (pd.DataFrame(X, columns=cols, index=idx),
+               pd.DataFrame.sparse.from_spmatrix(S, columns=cols, index=idx)):
+        seen = []
+
+        def H(A):
+            seen.append(A)
+            return (A.sparse.to_dense() if hasattr(A, "sparse") else A).to_numpy() @ w
+
+        clf = TransferClassifier(sources=H, random_state=0).fit(df, y)
+        clf.decision_function(df)
+        assert len(seen) == 2 and all(A is df for A in seen), [type(A) for A in seen]
+    seen = []
+    df = pd.DataFrame(X, columns=cols, index=idx, dtype=np.float32)
+    clf = TransferClassifier(sources=lambda A: seen.append(A) or A.to_numpy() @ w, random_state=0).fit(df, y)
+    (A,) = seen
+    assert list(A.columns) == cols and A.index.equals(idx) and set(A.dtypes) == {np.dtype(np.float64)}
+    np.testing.assert_array_equal(A.to_numpy(), df.to_numpy(dtype=np.float64))
+    assert not sparse.issparse(A)
+
+
 def _log_odds(P):
     """The closed form of a probability-only source's scores: log(p/(1-p)) of
     p clipped to [2**-53, 1 - 2**-53]; two classes: the second's only."""
