@@ -1,6 +1,7 @@
 """TransferClassifier: a scikit-learn estimator over the greedytl engine."""
 
 import json
+import math
 import numbers
 import os
 
@@ -287,13 +288,24 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         if not issparse(X) or not self.use_features:
             return
         m, d = X.shape
-        need = m * d * 8
-        if need > self.max_dense_mb * _MIB:
+        rows = self._dense_rows(d)
+        if rows is not None and m > rows:
+            need = m * d * 8
             raise ValueError(
                 "{} is a sparse matrix of shape {}, whose dense form, which greedytl fit reads, takes "
                 "{} × {} × 8 bytes = {}, more than max_dense_mb={!r} MiB: raise max_dense_mb if the memory "
                 "allows, or reduce the columns first (e.g. scikit-learn's TruncatedSVD or SelectKBest in a "
                 "Pipeline)".format(name, (m, d), m, d, _bytes(need), self.max_dense_mb))
+
+    def _dense_rows(self, d):
+        """The most rows of d columns whose dense form, rows × d × 8 bytes,
+        max_dense_mb holds (0 when not one row), or None when it holds any
+        number (max_dense_mb infinite): the one rule of fit's refusal of a
+        sparse X and of predict's blocks."""
+        limit = self.max_dense_mb * _MIB
+        if limit == math.inf:
+            return None
+        return int(limit // (8 * d))
 
     def _seed(self):
         """The seed handed to greedytl fit --seed: an int random_state itself
@@ -405,7 +417,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         # (one block when the whole fits): each row's scores depend on that
         # row alone.
         m, d = Xf.shape
-        rows = m if m * d * 8 <= self.max_dense_mb * _MIB else max(1, int(self.max_dense_mb * _MIB // (8 * d)))
+        rows = self._dense_rows(d)
+        rows = m if rows is None else max(1, min(m, rows))
         return np.concatenate([self._scorer.scores(Xf[a:a + rows].toarray(), None if H is None else H[a:a + rows])
                                for a in range(0, m, rows)])
 

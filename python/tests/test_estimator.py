@@ -397,6 +397,36 @@ def test_sparse_X_dense_size(cli):
     assert list(clf.predict(S)) == list(np.array(clf.classes_)[(whole > 0).astype(int)])
 
 
+def test_dense_size_rule_has_one_owner(cli, monkeypatch):
+    """fit's refusal of a sparse X and predict's blocks of rows follow one
+    rule, _dense_rows (the most rows whose dense form max_dense_mb holds):
+    with that rule replaced, both follow the replacement (predict re-derived
+    the rule for itself).  With the real rule, predict's blocks are the
+    largest sparse X fit accepts: one more row is refused."""
+    X, y, S = _sparse_data(m=13)
+    clf = TransferClassifier(random_state=0).fit(S, y)
+    calls = []
+    scores = clf._scorer.scores
+    clf._scorer.scores = lambda A, H: calls.append(A.shape[0]) or scores(A, H)
+    for mb in (30 * 8 / 2 ** 20, 2.5 * 30 * 8 / 2 ** 20, 4 * 30 * 8 / 2 ** 20, 0.5 * 30 * 8 / 2 ** 20):
+        calls.clear()
+        clf.set_params(max_dense_mb=mb).decision_function(S)
+        r = calls[0]
+        assert calls == [r] * (13 // r) + ([13 % r] if 13 % r else []), (mb, calls)
+        probe = TransferClassifier(max_dense_mb=mb)
+        if mb >= 30 * 8 / 2 ** 20:
+            probe._check_dense(S[:r], "X")
+        with pytest.raises(ValueError, match="more than max_dense_mb"):
+            probe._check_dense(S[:r + 1], "X")
+    monkeypatch.setattr(TransferClassifier, "_dense_rows", lambda self, d: 5)
+    calls.clear()
+    clf.set_params(max_dense_mb=float("inf")).decision_function(S)
+    assert calls == [5, 5, 3]
+    TransferClassifier()._check_dense(S[:5], "X")
+    with pytest.raises(ValueError, match="more than max_dense_mb"):
+        TransferClassifier(max_dense_mb=float("inf"), greedytl_bin="/nonexistent/greedytl").fit(S[:6], y[:6])
+
+
 def sparse_vstack(*blocks):
     from scipy import sparse
     return sparse.vstack(blocks, format="csr")
