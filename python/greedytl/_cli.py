@@ -349,8 +349,9 @@ class private_dir:
         self.path = None
 
     def __enter__(self):
-        _sweep_stale(self.base)
-        self.path = tempfile.mkdtemp(prefix="{}{}-{}-".format(_DIR_PREFIX, os.getpid(), _host_tag()), dir=self.base)
+        host = _host_tag()
+        _sweep_stale(self.base, host)
+        self.path = tempfile.mkdtemp(prefix="{}{}-{}-".format(_DIR_PREFIX, os.getpid(), host), dir=self.base)
         return self.path
 
     def __exit__(self, *exc):
@@ -364,17 +365,19 @@ def _host_tag():
     return hashlib.sha256(socket.gethostname().encode("utf-8", "replace")).hexdigest()[:12]
 
 
-def _sweep_stale(base=None):
-    """Remove this user's fit directories of this host whose Python process
-    is gone (and those of an older package, whose names record no host);
-    none on Windows (see _alive)."""
+def _sweep_stale(base=None, host=None):
+    """Remove this user's fit directories of this host (host: its
+    _host_tag, computed when None) whose Python process is gone (and those
+    of an older package, whose names record no host); none on Windows (see
+    _alive)."""
     base = base or tempfile.gettempdir()
     try:
         names = os.listdir(base)
     except OSError:
         return
     uid = os.getuid() if hasattr(os, "getuid") else None
-    host = _host_tag()
+    if host is None:
+        host = _host_tag()
     for name in names:
         if not name.startswith(_DIR_PREFIX):
             continue

@@ -960,6 +960,20 @@ def test_sweep_spares_other_hosts(tmp_path, monkeypatch):
     assert os.listdir(tmp_path) == [os.path.basename(elsewhere)]
 
 
+def test_host_tag_once_per_fit(tmp_path, monkeypatch):
+    """Entering a fit's private directory asks the host's name (and hashes
+    it) once, for the sweep and the directory's name alike: it did twice."""
+    import socket
+    from greedytl import _cli
+    asked = []
+    real = socket.gethostname
+    monkeypatch.setattr(socket, "gethostname", lambda: asked.append(1) or real())
+    with _cli.private_dir(str(tmp_path)) as d:
+        assert os.path.basename(d).startswith("greedytl-fit-{}-{}-".format(os.getpid(), _cli._host_tag()))
+        assert len(asked) == 2  # the entry's one, and the line above's
+    assert os.listdir(tmp_path) == []
+
+
 def test_sweep_sends_no_signal_on_windows(tmp_path, monkeypatch):
     """Where os.kill cannot ask whether a process exists (Windows: any
     signal but Ctrl-C's ends the process, TerminateProcess), the sweep
