@@ -56,7 +56,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         ``cross_val_score``).  None: the features alone.  The classifiers
         and the callable are given X in float64, as a pandas DataFrame with
         the columns and index of X when X is one (so that classifiers fitted
-        on DataFrames see their column names), else as an array.
+        on DataFrames see their column names; a scikit-learn classifier
+        fitted on arrays, without ``feature_names_in_``, is given the array
+        instead, as it was fitted), else as an array.
     use_features : bool, default=True
         Pass X's columns to greedytl as candidate features; False uses the
         sources' scores only (sources must then be given).
@@ -337,7 +339,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         """The --PREFIXfeatures/--PREFIXsource-scores (or --sources) arguments
         of one sample, its arrays saved as .npy; X is the sample validated
         (densified for greedytl when sparse: _check_dense has passed it),
-        given as the caller gave it (see _for_sources)."""
+        given as the caller gave it (see _frame)."""
         tag = prefix.rstrip("-") or "train"
         args = []
         if self.use_features:
@@ -352,7 +354,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             elif prefix == "":
                 args += ["--sources", resolved.path]
             return args
-        H, names = source_scores(resolved, _for_sources(given, X))
+        H, names = source_scores(resolved, X, _frame(given, X))
         if prefix == "":
             self._source_names = names
         args += ["--" + prefix + "source-scores", save(tag + "-H.npy", H)]
@@ -406,7 +408,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             if isinstance(self.sources_, SourcesDir):
                 H = self.sources_.scores(X)
             else:
-                H, _ = source_scores(self.sources_, _for_sources(given, X))
+                H, _ = source_scores(self.sources_, X, _frame(given, X))
         return (X if self.use_features else None), H
 
     def _file_scores(self, X):
@@ -483,19 +485,18 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
 
-def _for_sources(given, X):
-    """What the sources' classifiers or callable score: X validated
-    (float64; a sparse X as a CSR matrix, as scikit-learn's meta-estimators
-    hand sparse data to theirs), as a pandas DataFrame with the columns and
-    index of the one the caller gave (classifiers fitted on DataFrames know
-    their columns by name; a sparse one stays sparse), else as it is.
+def _frame(given, X):
+    """X validated (float64; a sparse X as a CSR matrix) as a pandas
+    DataFrame with the columns and index of the one the caller gave, for the
+    sources that score DataFrames (see source_scores); None when the caller
+    gave no DataFrame.  A sparse one stays sparse.
 
     A DataFrame whose columns are all float64 already (dense, or sparse
-    with fill value 0, the form of X) is handed on as given: it holds X's
-    values.  Another is converted once, to the DataFrame of X (a view of
-    the dense X; a sparse one is rebuilt from it)."""
+    with fill value 0, the form of X) is the one given: it holds X's values.
+    Another is converted once, to the DataFrame of X (a view of the dense
+    X; a sparse one is rebuilt from it)."""
     if not (hasattr(given, "columns") and hasattr(given, "iloc")):
-        return X
+        return None
     import pandas
     want = pandas.SparseDtype(np.float64, 0.0) if issparse(X) else np.dtype(np.float64)
     if all(dt == want for dt in given.dtypes):

@@ -279,9 +279,19 @@ def proba_scores(P):
     return np.log(P) - np.log1p(-P)
 
 
-def source_scores(resolved, X):
+def _fitted_on_arrays(c):
+    """Whether classifier c was fitted without column names: scikit-learn's
+    estimators fitted on arrays record n_features_in_ but no
+    feature_names_in_ (and warn when given a DataFrame)."""
+    return hasattr(c, "n_features_in_") and not hasattr(c, "feature_names_in_")
+
+
+def source_scores(resolved, X, frame=None):
     """The score matrix (rows × sources) of resolved sources on X, and the
-    names of its columns."""
+    names of its columns.  frame, when not None, is X as a pandas DataFrame
+    of the caller's columns: the callable and the classifiers are given it,
+    but for those fitted on arrays (_fitted_on_arrays), which are given X
+    as they were fitted; a sources directory scores X."""
     if isinstance(resolved, SourcesDir):
         return resolved.scores(X), list(resolved.names)
     if isinstance(resolved, list):
@@ -289,7 +299,7 @@ def source_scores(resolved, X):
         for i, c in enumerate(resolved):
             method = _scorer_method(c)
             try:
-                s = getattr(c, method)(X)
+                s = getattr(c, method)(X if frame is None or _fitted_on_arrays(c) else frame)
                 s = proba_scores(s) if method == "predict_proba" else np.asarray(s, dtype=np.float64)
             except ValueError as e:
                 raise ValueError("sources[{}] ({}) cannot score X: {}".format(i, type(c).__name__, e)) from e
@@ -304,7 +314,7 @@ def source_scores(resolved, X):
             cols.append(s)
         H = np.hstack(cols)
     else:
-        H = np.asarray(resolved(X), dtype=np.float64)
+        H = np.asarray(resolved(X if frame is None else frame), dtype=np.float64)
         if H.ndim == 1:
             H = H[:, None]
         names = [str(j) for j in range(H.shape[1] if H.ndim == 2 else 0)]

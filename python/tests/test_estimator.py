@@ -183,6 +183,42 @@ def test_dataframe_sources_not_copied(cli):
     assert not sparse.issparse(A)
 
 
+class _Spy(LogisticRegression):
+    """A LogisticRegression that records the type of what it scores."""
+
+    def decision_function(self, X):
+        self.seen_.append(type(X).__name__)
+        return super().decision_function(X)
+
+
+def test_dataframe_to_sources_fitted_on_arrays(cli):
+    """With X a DataFrame, a source classifier fitted on arrays (it records
+    n_features_in_ but no feature_names_in_) is given the array it was
+    fitted on, at fit and predict, so scikit-learn does not warn at every
+    call that "X has feature names, but LogisticRegression was fitted
+    without feature names" (it did, per source and call); a source fitted on
+    a DataFrame is still given the DataFrame.  The model is the one of the
+    same scores given as a callable on the array."""
+    pd = pytest.importorskip("pandas")
+    X, y = _data()
+    cols = ["c{}".format(j) for j in range(X.shape[1])]
+    df = pd.DataFrame(X, columns=cols)
+    on_array = _Spy().fit(X, X[:, 0] > 0)
+    on_frame = _Spy().fit(df, X[:, 1] > 0)
+    on_array.seen_, on_frame.seen_ = [], []
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        clf = TransferClassifier(sources=greedytl.Sources([on_array, on_frame]), random_state=0).fit(df[:20], y[:20])
+        D = clf.decision_function(df)
+    assert clf.sources_[0].seen_ == ["ndarray"] * 2 and clf.sources_[1].seen_ == ["DataFrame"] * 2
+
+    def H(A):
+        return np.column_stack([LogisticRegression.decision_function(on_array, A),
+                                LogisticRegression.decision_function(on_frame, pd.DataFrame(A, columns=cols))])
+    ref = TransferClassifier(sources=H, random_state=0).fit(X[:20], y[:20])
+    np.testing.assert_array_equal(D, ref.decision_function(X))
+
+
 def _log_odds(P):
     """The closed form of a probability-only source's scores: log(p/(1-p)) of
     p clipped to [2**-53, 1 - 2**-53]; two classes: the second's only."""
