@@ -181,6 +181,19 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                              "contain only one class: {!r}".format(classes[0]))
         if self.sources is None and not self.use_features:
             raise ValueError("use_features=False needs sources: give sources, or use the features")
+        Xu = None if X_unlabelled is None else self._validate_other(X_unlabelled, "X_unlabelled")
+        if X_oracle is not None or y_oracle is not None:
+            if X_oracle is None or y_oracle is None:
+                raise ValueError("give both X_oracle and y_oracle")
+            Xo = self._validate_other(X_oracle, "X_oracle")
+            yo = np.asarray(y_oracle)
+            if yo.dtype.kind in "fc" and not np.all(np.isfinite(yo)):
+                raise ValueError("Input y_oracle contains {}: a label must be finite".format(
+                    "NaN" if np.any(np.isnan(yo)) else "infinity"))
+            pos = np.searchsorted(classes, yo)
+            pos = np.clip(pos, 0, len(classes) - 1)
+            if yo.shape != (Xo.shape[0],) or not np.all(classes[pos] == yo):
+                raise ValueError("y_oracle must hold one label of y's classes per row of X_oracle")
         info = _cli.cli_info(self.greedytl_bin)
         resolved = None if self.sources is None else Sources(self.sources).resolve()
         seed = self._seed()
@@ -198,22 +211,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             binary = len(classes) == 2
             args += ["--labels", save("y.npy", self._encode(yi, binary))]
             if X_unlabelled is not None:
-                Xu = validate_data(self, X_unlabelled, reset=False, dtype=np.float64, accept_sparse="csr")
-                self._check_dense(Xu, "X_unlabelled")
                 args += self._data_args(save, "unlabelled-", Xu, resolved, X_unlabelled)
-            if X_oracle is not None or y_oracle is not None:
-                if X_oracle is None or y_oracle is None:
-                    raise ValueError("give both X_oracle and y_oracle")
-                Xo = validate_data(self, X_oracle, reset=False, dtype=np.float64, accept_sparse="csr")
-                self._check_dense(Xo, "X_oracle")
-                yo = np.asarray(y_oracle)
-                if yo.dtype.kind in "fc" and not np.all(np.isfinite(yo)):
-                    raise ValueError("Input y_oracle contains {}: a label must be finite".format(
-                        "NaN" if np.any(np.isnan(yo)) else "infinity"))
-                pos = np.searchsorted(classes, yo)
-                pos = np.clip(pos, 0, len(classes) - 1)
-                if yo.shape != (Xo.shape[0],) or not np.all(classes[pos] == yo):
-                    raise ValueError("y_oracle must hold one label of y's classes per row of X_oracle")
+            if X_oracle is not None:
                 args += self._data_args(save, "oracle-", Xo, resolved, X_oracle)
                 args += ["--oracle-labels", save("yo.npy", self._encode(pos, binary))]
             model_path = os.path.join(tmp, "model.json")
@@ -281,6 +280,17 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         mb = self.max_dense_mb
         if not (isinstance(mb, numbers.Real) and not isinstance(mb, (bool, np.bool_)) and mb > 0):
             refuse("max_dense_mb", "a float in the range (0, inf] (MiB)")
+
+    def _validate_other(self, A, name):
+        """A further sample of fit (X_unlabelled, X_oracle) validated as X is
+        at predict; scikit-learn's messages, which call every input X, are
+        prefixed with its name."""
+        try:
+            A = validate_data(self, A, reset=False, dtype=np.float64, accept_sparse="csr")
+        except ValueError as e:
+            raise ValueError("{}: {}".format(name, e)) from e
+        self._check_dense(A, name)
+        return A
 
     def _check_dense(self, X, name):
         """Refuse a sparse X (the input called name) whose dense form, which

@@ -677,6 +677,34 @@ def test_transductive_and_oracle(cli, zoo):
         TransferClassifier(method="dam", sources=S).fit(X[:20], y[:20])
 
 
+def test_unlabelled_and_oracle_inputs_named(tmp_path):
+    """X_unlabelled, X_oracle and y_oracle are validated before anything
+    runs (here the command is missing, which fit would report first) and a
+    refusal names the input: scikit-learn's checks say "Input X contains
+    NaN" and "X has 3 features" of any input (the message named X for
+    X_unlabelled and X_oracle), so fit prefixes the input's name."""
+    X, y = _data()
+    absent = str(tmp_path / "no-greedytl")
+    bad = X[20:].copy()
+    bad[3, 1] = np.nan
+    with pytest.raises(ValueError, match=r"^X_unlabelled: Input X contains NaN"):
+        TransferClassifier(method="dam", greedytl_bin=absent).fit(X[:20], y[:20], X_unlabelled=bad)
+    with pytest.raises(ValueError, match=r"^X_oracle: Input X contains infinity"):
+        TransferClassifier(method="best-source", greedytl_bin=absent).fit(
+            X[:20], y[:20], X_oracle=np.where(np.isnan(bad), np.inf, bad), y_oracle=y[20:])
+    with pytest.raises(ValueError, match=r"^X_oracle: X has 3 features, but TransferClassifier is expecting 8"):
+        TransferClassifier(method="best-source", greedytl_bin=absent).fit(
+            X[:20], y[:20], X_oracle=X[20:, :3], y_oracle=y[20:])
+    with pytest.raises(ValueError, match=r"^X_unlabelled: Found array with 0 sample"):
+        TransferClassifier(method="dam", greedytl_bin=absent).fit(X[:20], y[:20], X_unlabelled=X[:0])
+    with pytest.raises(ValueError, match="y_oracle must hold one label of y's classes per row of X_oracle"):
+        TransferClassifier(method="best-source", greedytl_bin=absent).fit(
+            X[:20], y[:20], X_oracle=X[20:], y_oracle=np.r_[y[20:-1], ["maybe"]])
+    with pytest.raises(greedytl.CommandNotFoundError):
+        TransferClassifier(method="best-source", greedytl_bin=absent).fit(
+            X[:20], y[:20], X_oracle=X[20:], y_oracle=y[20:])
+
+
 def test_pipeline_gridsearch_cross_val(cli, zoo):
     """In a Pipeline, GridSearchCV (over methods) and cross_val_score; a list
     of classifiers is cloned unfitted by scikit-learn, which fit says, and
