@@ -286,6 +286,24 @@ def _fitted_on_arrays(c):
     return hasattr(c, "n_features_in_") and not hasattr(c, "feature_names_in_")
 
 
+def _column_labels(c, method, width):
+    """What each of the width columns of classifier c's 2-D scores is about,
+    as the suffix of its name: "=k" for each class k of classes_ (a column
+    per class), "=a vs b" for each pair of a one-vs-one decision_function
+    (SVC's decision_function_shape="ovo", also at the end of a Pipeline:
+    the pairs (0, 1), (0, 2), …, (1, 2), … of classes_, as scikit-learn
+    orders them), else "[j]", the column's index."""
+    classes = list(getattr(c, "classes_", []))
+    last = c.steps[-1][1] if isinstance(getattr(c, "steps", None), list) and c.steps else c
+    if method == "decision_function" and getattr(last, "decision_function_shape", None) == "ovo":
+        pairs = [(a, b) for j, a in enumerate(classes) for b in classes[j + 1:]]
+        if len(pairs) == width:
+            return ["={} vs {}".format(a, b) for a, b in pairs]
+    elif len(classes) == width:
+        return ["={}".format(k) for k in classes]
+    return ["[{}]".format(j) for j in range(width)]
+
+
 def source_scores(resolved, X, frame=None):
     """The score matrix (rows × sources) of resolved sources on X, and the
     names of its columns.  frame, when not None, is X as a pandas DataFrame
@@ -307,8 +325,7 @@ def source_scores(resolved, X, frame=None):
                 s = s[:, None]
                 names.append("{}:{}".format(i, type(c).__name__))
             elif s.ndim == 2:
-                labels = getattr(c, "classes_", range(s.shape[1]))
-                names.extend("{}:{}={}".format(i, type(c).__name__, k) for k in labels)
+                names.extend("{}:{}{}".format(i, type(c).__name__, k) for k in _column_labels(c, method, s.shape[1]))
             else:
                 raise ValueError("sources[{}].{} returned shape {}".format(i, method, s.shape))
             cols.append(s)

@@ -280,6 +280,46 @@ def test_proba_sources(cli):
     assert TransferClassifier(sources=nb, random_state=0).fit(X[:20], y[:20]).n_sources_ == 3
 
 
+def test_source_columns_named_one_vs_one(cli):
+    """A source whose decision_function has a column per pair of classes
+    (SVC(decision_function_shape="ovo"): 6 columns for 4 classes, 3 for 3)
+    gets a name per column, the pair as scikit-learn orders them, and the
+    sources after it keep theirs: its columns were named by its 4 classes, so
+    that the next source's column took the name of the SVC's fifth column
+    and the last column had none ("h[6]"), and with 3 classes the pairs
+    were named as classes.  A 2-D score of another width is named by
+    column index."""
+    from sklearn.base import BaseEstimator, ClassifierMixin
+    from sklearn.svm import SVC
+    from greedytl._sources import source_scores
+
+    class Wide(ClassifierMixin, BaseEstimator):
+        def fit(self, X, y):
+            self.classes_ = np.unique(y)
+            return self
+
+        def decision_function(self, X):
+            return np.asarray(X)[:, :3]
+
+    rng = np.random.default_rng(7)
+    Xs = rng.normal(size=(80, 8))
+    ovo4 = SVC(decision_function_shape="ovo").fit(Xs, np.digitize(Xs[:, 0], [-0.6, 0, 0.6]))
+    ovo3 = SVC(decision_function_shape="ovo").fit(Xs, np.array(["p", "q", "r"])[np.digitize(Xs[:, 1], [-0.4, 0.4])])
+    lr = LogisticRegression().fit(Xs, Xs[:, 2] > 0)
+    zoo = [ovo4, ovo3, Wide().fit(Xs, Xs[:, 3] > 0), lr]
+    X, y = _data()
+    H, names = source_scores(zoo, X)
+    assert H.shape == (40, 6 + 3 + 3 + 1) and len(names) == H.shape[1]
+    assert names == ["0:SVC=0 vs 1", "0:SVC=0 vs 2", "0:SVC=0 vs 3", "0:SVC=1 vs 2", "0:SVC=1 vs 3", "0:SVC=2 vs 3",
+                     "1:SVC=p vs q", "1:SVC=p vs r", "1:SVC=q vs r",
+                     "2:Wide[0]", "2:Wide[1]", "2:Wide[2]", "3:LogisticRegression"]
+    np.testing.assert_array_equal(H[:, :6], ovo4.decision_function(X))
+    np.testing.assert_array_equal(H[:, -1], lr.decision_function(X))
+    clf = TransferClassifier(sources=greedytl.Sources(zoo), use_features=False, random_state=0).fit(X[:20], y[:20])
+    assert clf.source_names_ == names and clf.n_sources_ == len(names)
+    assert all(c["name"] == names[c["index"]] for c in clf.selected_)
+
+
 def test_source_without_scores_is_refused(cli):
     """A classifier with neither decision_function nor predict_proba is
     refused by a message naming both."""
