@@ -419,6 +419,10 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 H = self.sources_.scores(X)
             else:
                 H, _ = source_scores(self.sources_, X, _frame(given, X))
+                if H.shape[1] != self.n_sources_:
+                    raise ValueError("the sources give {} score columns on X, but the model was fitted on {} ({}): "
+                                     "have the sources changed since fit?".format(
+                                         H.shape[1], self.n_sources_, ", ".join(self.source_names_)))
         return (X if self.use_features else None), H
 
     def _file_scores(self, X):

@@ -320,6 +320,27 @@ def test_source_columns_named_one_vs_one(cli):
     assert all(c["name"] == names[c["index"]] for c in clf.selected_)
 
 
+def test_sources_changed_since_fit(cli):
+    """Sources that give another number of score columns at predict than at
+    fit (a classifier refitted on three classes, a callable changed) are
+    refused by a message saying so in the user's terms, the sources and
+    their columns by name: it said "H has 3 columns, the model was trained
+    with 1", H being nothing the user had given."""
+    X, y = _data()
+    lr = LogisticRegression().fit(X, X[:, 0] > 0)
+    clf = TransferClassifier(sources=greedytl.Sources([lr]), random_state=0).fit(X, y)
+    lr.fit(X, np.digitize(X[:, 0], [-0.5, 0.5]))
+    with pytest.raises(ValueError, match=r"^the sources give 3 score columns on X, but the model was fitted on 1 "
+                       r"\(0:LogisticRegression\): have the sources changed since fit\?"):
+        clf.predict(X)
+    width = [3]
+    clf = TransferClassifier(sources=lambda A: A[:, :width[0]], random_state=0).fit(X, y)
+    width[0] = 2
+    with pytest.raises(ValueError, match=r"^the sources give 2 score columns on X, but the model was fitted on 3 "
+                       r"\(0, 1, 2\)"):
+        clf.decision_function(X)
+
+
 def test_source_without_scores_is_refused(cli):
     """A classifier with neither decision_function nor predict_proba is
     refused by a message naming both."""
