@@ -278,6 +278,28 @@ def run_cli(args, path=None, cwd=None):
                    proc.returncode, err)
 
 
+class naming_inputs:
+    """A ``with`` block whose CLIError or CLIInputError (a failure of
+    :func:`run_cli`) has each path of ``shown`` (path → name) in its message
+    replaced by the name: greedytl names its input files, which may be
+    files the caller made for it (a fit's .npy files) and that the user
+    knows by other names.  ``stderr`` stays the command's."""
+
+    def __init__(self, shown):
+        self.shown = shown
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, typ, e, tb):
+        if isinstance(e, (CLIError, CLIInputError)) and e.args and isinstance(e.args[0], str):
+            msg = e.args[0]
+            for path in sorted(self.shown, key=len, reverse=True):
+                msg = msg.replace(path, self.shown[path])
+            e.args = (msg,) + e.args[1:]
+        return False
+
+
 def fit_report(out):
     """The report ``greedytl fit --json`` printed (``out``, its standard
     output): a dict with ``"model"`` and ``"warnings"``, a list of dicts with

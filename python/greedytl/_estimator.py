@@ -23,6 +23,24 @@ _SEED_MAX = 2 ** 64 - 1
 # A mebibyte, the unit of max_dense_mb.
 _MIB = 2 ** 20
 
+# The model file fit has greedytl write in its private directory.
+_MODEL_FILE = "model.json"
+
+# What greedytl's messages name by the files of the fit's private directory
+# (_data_args' and fit's; removed when the fit ends): what the user gave,
+# in <>, as greedytl names the standard input <stdin>.
+_SHOWN = {
+    "train-X.npy": "<X given to fit>",
+    "train-H.npy": "<the sources' scores on X>",
+    "y.npy": "<y given to fit>",
+    "unlabelled-X.npy": "<X_unlabelled>",
+    "unlabelled-H.npy": "<the sources' scores on X_unlabelled>",
+    "oracle-X.npy": "<X_oracle>",
+    "oracle-H.npy": "<the sources' scores on X_oracle>",
+    "yo.npy": "<y_oracle>",
+    _MODEL_FILE: "<the model file>",
+}
+
 
 class TransferClassifier(ClassifierMixin, BaseEstimator):
     """Hypothesis transfer learning with greedytl, as a scikit-learn classifier.
@@ -200,6 +218,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
 
         with _cli.private_dir() as tmp:
             def save(name, a):
+                assert name in _SHOWN, name  # each file the fit saves has its name for messages
                 p = os.path.join(tmp, name)
                 np.save(p, np.ascontiguousarray(a))
                 return p
@@ -215,12 +234,14 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             if X_oracle is not None:
                 args += self._data_args(save, "oracle-", Xo, resolved, X_oracle)
                 args += ["--oracle-labels", save("yo.npy", self._encode(pos, binary))]
-            model_path = os.path.join(tmp, "model.json")
+            model_path = os.path.join(tmp, _MODEL_FILE)
             args += ["--out", model_path, "--json"]
-            report = _cli.fit_report(_cli.run_cli(args, info["path"], cwd=tmp))
-            with open(model_path, "rb") as f:
-                text = f.read()
-            inspection = json.loads(_cli.run_cli(["inspect", "--json", model_path], info["path"], cwd=tmp))
+            shown = {os.path.join(tmp, name): what for name, what in _SHOWN.items()}
+            with _cli.naming_inputs(shown):
+                report = _cli.fit_report(_cli.run_cli(args, info["path"], cwd=tmp))
+                with open(model_path, "rb") as f:
+                    text = f.read()
+                inspection = json.loads(_cli.run_cli(["inspect", "--json", model_path], info["path"], cwd=tmp))
 
         scorer = _model.parse_model(text)
         doc = scorer.doc

@@ -610,6 +610,26 @@ def test_errors(cli, tmp_path):
         clf.predict(X[:, :3])
 
 
+def test_cli_messages_name_the_inputs(cli):
+    """greedytl's refusals name its input files, which for a fit from
+    Python are the .npy files of the fit's private directory, removed when
+    it fails: the message names instead what the user gave (X, the sources'
+    scores on X, X_unlabelled, ...), as greedytl names the standard input
+    <stdin>.  It said "every column of X = /tmp/greedytl-fit-.../train-X.npy
+    holds one value"."""
+    X, y = _data()
+    flat = np.ones((20, 3))
+    with pytest.raises(ValueError, match=r"every column of X = <X given to fit> holds one value on all 20 training") as e:
+        TransferClassifier().fit(flat, y[:20])
+    assert "greedytl-fit-" not in str(e.value) and ".npy" not in str(e.value)
+    with pytest.raises(ValueError, match=r"every column of X = <X given to fit>, H = <the sources' scores on X> "
+                       r"holds one value"):
+        TransferClassifier(sources=lambda A: A[:, :2]).fit(flat, y[:20])
+    with pytest.raises(ValueError, match=r"--unlabelled-\* inputs are for transductive methods") as e:
+        TransferClassifier().fit(X[:20], y[:20], X_unlabelled=X[20:])
+    assert isinstance(e.value, greedytl.CLIInputError) and e.value.returncode == 2
+
+
 @pytest.mark.parametrize("param,value,want", [
     ("use_features", "no", "an instance of 'bool'"),
     ("use_features", "False", "an instance of 'bool'"),
