@@ -73,6 +73,82 @@ def test_binary_fit_predict(cli, zoo, tmp_path):
     assert any(s["kind"] == "source" and s["name"] == clf.source_names_[s["index"]] for s in clf.selected_)
 
 
+def _label_cases():
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(30, 4))
+    k2 = (X[:, 0] > 0).astype(int)
+    k3 = np.digitize(X[:, 0], [-0.4, 0.4])
+    return X, {
+        "int": np.array([3, 7])[k2], "int 3 classes": np.array([3, 7, -1])[k3],
+        "uint8": np.array([3, 7], dtype=np.uint8)[k2], "bool": k2.astype(bool),
+        "float": np.array([0.0, 2.0])[k2], "float 3 classes": np.array([1.0, 2.0, 3.0])[k3],
+        "str": np.array(["no", "yes"])[k2], "str 3 classes": np.array(["a", "b", "c"])[k3],
+        "object": np.array(["no", "yes"], dtype=object)[k2], "list": list(np.array(["a", "bb", "c"])[k3]),
+        "categorical Series": pd.Series(pd.Categorical(np.array(["x", "y", "z"])[k3])),
+        "column vector": np.array([3, 7])[k2][:, None],
+    }
+
+
+def test_label_types_as_logistic_regression(cli):
+    """Labels of every kind users have (ints, unsigned, bools, floats,
+    strings, objects, a list, a categorical Series, a column vector) give
+    the classes_ of LogisticRegression, of its dtype, and predict returns
+    labels of that dtype; decision_function is (n,) for two classes and
+    (n, n_classes) for three, as LogisticRegression's."""
+    from sklearn.exceptions import DataConversionWarning
+    X, cases = _label_cases()
+    for name, y in cases.items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DataConversionWarning)  # the column vector, as LogisticRegression
+            lr = LogisticRegression().fit(X, y)
+            clf = TransferClassifier(random_state=0).fit(X, y)
+        assert clf.classes_.dtype == lr.classes_.dtype and list(clf.classes_) == list(lr.classes_), name
+        p = clf.predict(X)
+        assert p.dtype == lr.predict(X).dtype and set(p) <= set(lr.classes_), name
+        assert clf.decision_function(X).shape == lr.decision_function(X).shape, name
+
+
+def test_inputs_refused_as_scikit_learn(cli):
+    """NaN, infinity and no rows in X are refused at fit and at predict
+    (dense and sparse) with scikit-learn's own messages, as
+    LogisticRegression refuses them; fit takes no sample_weight (greedytl
+    weighs no examples) and says so as scikit-learn's estimators without
+    weights do, by not having the parameter, which meta-estimators check;
+    score takes one, as every classifier's; there is no predict_proba
+    (greedytl's scores are not probabilities: CalibratedClassifierCV makes
+    them, its columns in the order of classes_)."""
+    from scipy import sparse
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.metrics import accuracy_score
+    from sklearn.utils.validation import has_fit_parameter
+    X, y = _data()
+    lr = LogisticRegression().fit(X, y)
+    clf = TransferClassifier(random_state=0).fit(X, y)
+    nan, inf = X.copy(), X.copy()
+    nan[3, 2], inf[5, 1] = np.nan, -np.inf
+    for bad in (nan, inf, X[:0], sparse.csr_matrix(nan)):
+        for call in ("fit", "predict", "decision_function"):
+            args = (bad, y[:bad.shape[0]]) if call == "fit" else (bad,)
+            with pytest.raises(ValueError) as want:
+                getattr(lr, call)(*args)
+            with pytest.raises(ValueError) as got:
+                getattr(TransferClassifier(random_state=0) if call == "fit" else clf, call)(*args)
+            assert str(got.value) == str(want.value).replace("LogisticRegression", "TransferClassifier"), call
+    assert has_fit_parameter(lr, "sample_weight") and not has_fit_parameter(clf, "sample_weight")
+    with pytest.raises(TypeError, match="sample_weight"):
+        TransferClassifier().fit(X, y, sample_weight=np.ones(len(y)))
+    w = np.linspace(0, 1, len(y))
+    assert clf.score(X, y, sample_weight=w) == accuracy_score(y, clf.predict(X), sample_weight=w)
+    assert not hasattr(clf, "predict_proba")
+    y3 = np.array(["c", "a", "b"])[np.digitize(X[:, 0], [-0.4, 0.4])]
+    cal = CalibratedClassifierCV(TransferClassifier(random_state=0), cv=3).fit(X, y3)
+    P = cal.predict_proba(X)
+    assert list(cal.classes_) == ["a", "b", "c"] and P.shape == (40, 3)
+    np.testing.assert_allclose(P.sum(axis=1), 1)
+    assert np.mean(cal.classes_[P.argmax(axis=1)] == y3) > 0.6
+
+
 def test_sources_forms_agree(cli, zoo, synth):
     """The same sources as classifiers, as Sources, and as a callable give the
     same model; a sources directory gives the model of its scores as a
@@ -392,6 +468,31 @@ def test_unpickled_in_fresh_process(cli, synth, tmp_path):
     p = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     np.testing.assert_array_equal(np.load(tmp_path / "D.npy"), clf.decision_function(Xs))
+
+
+def test_unpickled_multiclass_in_fresh_process(multiclass_cli, zoo, tmp_path):
+    """A 3-class estimator on string labels with classifier sources,
+    unpickled in another Python process without the greedytl command,
+    predicts the labels of the original, of the same dtype, and the same
+    decision values, columns in the order of classes_."""
+    rng = np.random.default_rng(9)
+    k = np.arange(45) % 3
+    X = 2 * rng.normal(size=(3, 8))[k] + rng.normal(size=(45, 8))
+    y = np.array(["emu", "cat", "dog"])[k]
+    clf = TransferClassifier(sources=greedytl.Sources(zoo), random_state=0).fit(X[:30], y[:30])
+    (tmp_path / "clf.pkl").write_bytes(pickle.dumps(clf))
+    np.save(tmp_path / "X.npy", X)
+    code = ("import pickle, numpy as np; c = pickle.load(open('clf.pkl', 'rb')); X = np.load('X.npy'); "
+            "np.save('P.npy', c.predict(X)); np.save('D.npy', c.decision_function(X)); np.save('C.npy', c.classes_)")
+    env = {k: v for k, v in os.environ.items() if k != "GREEDYTL_BIN"}
+    env.update(PATH=os.path.dirname(sys.executable), PYTHONPATH=os.pathsep.join(sys.path))
+    p = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    P, D, C = (np.load(tmp_path / n) for n in ("P.npy", "D.npy", "C.npy"))
+    assert C.dtype == clf.classes_.dtype and list(C) == ["cat", "dog", "emu"]
+    assert P.dtype == clf.predict(X).dtype and list(P) == list(clf.predict(X))
+    np.testing.assert_array_equal(D, clf.decision_function(X))
+    assert D.shape == (45, 3) and list(P) == list(C[D.argmax(axis=1)])
 
 
 def _sparse_data(seed=0, m=40, d=30):
@@ -802,6 +903,17 @@ def test_pipeline_gridsearch_cross_val(cli, zoo):
     assert gs.best_params_["method"] in ("greedytl", "greedytl-auto", "l1-logistic")
     scores = cross_val_score(TransferClassifier(sources=greedytl.Sources(zoo), random_state=0), X, y, cv=3)
     assert scores.shape == (3,) and scores.mean() > 0.6
+    # In worker processes (the estimator and its sources pickled, two fits
+    # at once, each in its private directory): the same scores and search.
+    twice = cross_val_score(TransferClassifier(sources=greedytl.Sources(zoo), random_state=0), X, y, cv=3, n_jobs=2)
+    np.testing.assert_array_equal(twice, scores)
+    gs2 = GridSearchCV(TransferClassifier(sources=greedytl.Sources(zoo), random_state=0),
+                       {"method": ["greedytl", "greedytl-auto", "l1-logistic"]}, cv=StratifiedKFold(3), n_jobs=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", greedytl.GreedyTLConvergenceWarning)  # raised in the workers
+        gs2.fit(X, y)
+    assert gs2.best_params_ == gs.best_params_
+    np.testing.assert_array_equal(gs2.cv_results_["mean_test_score"], gs.cv_results_["mean_test_score"])
     with pytest.raises(ValueError, match="greedytl.Sources"):
         cross_val_score(TransferClassifier(sources=zoo), X, y, cv=3, error_score="raise")
 
