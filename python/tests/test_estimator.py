@@ -461,13 +461,19 @@ def test_unpickled_in_fresh_process(cli, synth, tmp_path):
     (tmp_path / "clf.pkl").write_bytes(pickle.dumps(clf))
     np.save(tmp_path / "X.npy", Xs)
     shutil.rmtree(src)
-    code = ("import pickle, numpy as np; c = pickle.load(open('clf.pkl', 'rb')); "
-            "np.save('D.npy', c.decision_function(np.load('X.npy')))")
+    _without_greedytl(tmp_path, "import pickle, numpy as np; c = pickle.load(open('clf.pkl', 'rb')); "
+                      "np.save('D.npy', c.decision_function(np.load('X.npy')))")
+    np.testing.assert_array_equal(np.load(tmp_path / "D.npy"), clf.decision_function(Xs))
+
+
+def _without_greedytl(cwd, code):
+    """Run Python code in another process, in cwd, where the greedytl
+    command is neither on PATH nor in GREEDYTL_BIN; fail with its standard
+    error if it fails."""
     env = {k: v for k, v in os.environ.items() if k != "GREEDYTL_BIN"}
     env.update(PATH=os.path.dirname(sys.executable), PYTHONPATH=os.pathsep.join(sys.path))
-    p = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+    p = subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
-    np.testing.assert_array_equal(np.load(tmp_path / "D.npy"), clf.decision_function(Xs))
 
 
 def test_unpickled_multiclass_in_fresh_process(multiclass_cli, zoo, tmp_path):
@@ -482,12 +488,9 @@ def test_unpickled_multiclass_in_fresh_process(multiclass_cli, zoo, tmp_path):
     clf = TransferClassifier(sources=greedytl.Sources(zoo), random_state=0).fit(X[:30], y[:30])
     (tmp_path / "clf.pkl").write_bytes(pickle.dumps(clf))
     np.save(tmp_path / "X.npy", X)
-    code = ("import pickle, numpy as np; c = pickle.load(open('clf.pkl', 'rb')); X = np.load('X.npy'); "
-            "np.save('P.npy', c.predict(X)); np.save('D.npy', c.decision_function(X)); np.save('C.npy', c.classes_)")
-    env = {k: v for k, v in os.environ.items() if k != "GREEDYTL_BIN"}
-    env.update(PATH=os.path.dirname(sys.executable), PYTHONPATH=os.pathsep.join(sys.path))
-    p = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
-    assert p.returncode == 0, p.stderr
+    _without_greedytl(tmp_path, "import pickle, numpy as np; c = pickle.load(open('clf.pkl', 'rb')); "
+                      "X = np.load('X.npy'); np.save('P.npy', c.predict(X)); "
+                      "np.save('D.npy', c.decision_function(X)); np.save('C.npy', c.classes_)")
     P, D, C = (np.load(tmp_path / n) for n in ("P.npy", "D.npy", "C.npy"))
     assert C.dtype == clf.classes_.dtype and list(C) == ["cat", "dog", "emu"]
     assert P.dtype == clf.predict(X).dtype and list(P) == list(clf.predict(X))
