@@ -58,6 +58,9 @@ FIT_REPORT = 1
 #: mkdtemp's letters: greedytl-fit-PID-HOST-XXXXXXXX.
 _DIR_PREFIX = "greedytl-fit-"
 
+# How greedytl begins each line of its standard error.
+_CLI_PREFIX = "greedytl: "
+
 _INSTALL_HINT = (
     "build and install it from the greedytl repository with "
     "`go install ./cmd/greedytl` (it goes to $(go env GOPATH)/bin, which must be "
@@ -268,13 +271,16 @@ def run_cli(args, path=None, cwd=None):
     if proc.returncode == 0:
         return out
     cmd = "greedytl " + (args[0] if args else "")
+    # The message names the command once: without the "greedytl: " that
+    # greedytl begins each line of its standard error with.
+    said = "\n".join(line[len(_CLI_PREFIX):] if line.startswith(_CLI_PREFIX) else line for line in err.split("\n"))
     if proc.returncode == 2:
-        raise CLIInputError("{cmd}: {err}".format(cmd=cmd, err=err or "invalid input (exit status 2)"), 2, err)
+        raise CLIInputError("{cmd}: {said}".format(cmd=cmd, said=said or "invalid input (exit status 2)"), 2, err)
     if proc.returncode < 0:
         what = "was killed by signal {}".format(-proc.returncode)
     else:
         what = "failed (exit status {})".format(proc.returncode)
-    raise CLIError("{cmd} {what}{sep}{err}".format(cmd=cmd, what=what, sep=": " if err else "", err=err),
+    raise CLIError("{cmd} {what}{sep}{said}".format(cmd=cmd, what=what, sep=": " if said else "", said=said),
                    proc.returncode, err)
 
 

@@ -1094,6 +1094,23 @@ def test_exit_status_1_is_runtime_error(tmp_path):
         TransferClassifier(greedytl_bin=fake).fit(*_data())
 
 
+def test_cli_message_says_greedytl_once(tmp_path):
+    """A failure's message names the command once: greedytl prefixes each
+    line it prints with "greedytl: ", which the message, already "greedytl
+    fit: …", repeated ("greedytl fit: greedytl: every column of X …");
+    ``stderr`` keeps the command's own text."""
+    fake = _fake(tmp_path, "echo 'greedytl: writing model.json: disk full' >&2; exit 1")
+    with pytest.raises(greedytl.CLIError) as e:
+        TransferClassifier(greedytl_bin=fake).fit(*_data())
+    assert str(e.value) == "greedytl fit failed (exit status 1): writing model.json: disk full"
+    assert e.value.stderr == "greedytl: writing model.json: disk full"
+    fake = _fake(tmp_path, "echo 'greedytl: warning: odd' >&2; echo 'greedytl: --labels: bad' >&2; exit 2")
+    with pytest.raises(greedytl.CLIInputError) as e:
+        TransferClassifier(greedytl_bin=fake).fit(*_data())
+    assert str(e.value) == "greedytl fit: warning: odd\n--labels: bad"
+    assert e.value.stderr == "greedytl: warning: odd\ngreedytl: --labels: bad"
+
+
 # The fitting process handles SIGINT as an interactive Python does (raises
 # KeyboardInterrupt) even when it inherits SIGINT ignored, as every command
 # started in the background by a non-interactive shell does (a CI script
