@@ -58,6 +58,9 @@ FIT_REPORT = 1
 #: mkdtemp's letters: greedytl-fit-PID-HOST-XXXXXXXX.
 _DIR_PREFIX = "greedytl-fit-"
 
+# How greedytl begins each line of its standard error.
+_CLI_PREFIX = "greedytl: "
+
 _INSTALL_HINT = (
     "build and install it from the greedytl repository with "
     "`go install ./cmd/greedytl` (it goes to $(go env GOPATH)/bin, which must be "
@@ -268,14 +271,39 @@ def run_cli(args, path=None, cwd=None):
     if proc.returncode == 0:
         return out
     cmd = "greedytl " + (args[0] if args else "")
+    # The message names the command once: without the "greedytl: " that
+    # greedytl begins each line of its standard error with.
+    said = "\n".join(line[len(_CLI_PREFIX):] if line.startswith(_CLI_PREFIX) else line for line in err.split("\n"))
     if proc.returncode == 2:
-        raise CLIInputError("{cmd}: {err}".format(cmd=cmd, err=err or "invalid input (exit status 2)"), 2, err)
+        raise CLIInputError("{cmd}: {said}".format(cmd=cmd, said=said or "invalid input (exit status 2)"), 2, err)
     if proc.returncode < 0:
         what = "was killed by signal {}".format(-proc.returncode)
     else:
         what = "failed (exit status {})".format(proc.returncode)
-    raise CLIError("{cmd} {what}{sep}{err}".format(cmd=cmd, what=what, sep=": " if err else "", err=err),
+    raise CLIError("{cmd} {what}{sep}{said}".format(cmd=cmd, what=what, sep=": " if said else "", said=said),
                    proc.returncode, err)
+
+
+class naming_inputs:
+    """A ``with`` block whose CLIError or CLIInputError (a failure of
+    :func:`run_cli`) has each path of ``shown`` (path → name) in its message
+    replaced by the name: greedytl names its input files, which may be
+    files the caller made for it (a fit's .npy files) and that the user
+    knows by other names.  ``stderr`` stays the command's."""
+
+    def __init__(self, shown):
+        self.shown = shown
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, typ, e, tb):
+        if isinstance(e, (CLIError, CLIInputError)) and e.args and isinstance(e.args[0], str):
+            msg = e.args[0]
+            for path in sorted(self.shown, key=len, reverse=True):
+                msg = msg.replace(path, self.shown[path])
+            e.args = (msg,) + e.args[1:]
+        return False
 
 
 def fit_report(out):
@@ -349,8 +377,9 @@ class private_dir:
         self.path = None
 
     def __enter__(self):
-        _sweep_stale(self.base)
-        self.path = tempfile.mkdtemp(prefix="{}{}-{}-".format(_DIR_PREFIX, os.getpid(), _host_tag()), dir=self.base)
+        host = _host_tag()
+        _sweep_stale(self.base, host)
+        self.path = tempfile.mkdtemp(prefix="{}{}-{}-".format(_DIR_PREFIX, os.getpid(), host), dir=self.base)
         return self.path
 
     def __exit__(self, *exc):
@@ -364,17 +393,19 @@ def _host_tag():
     return hashlib.sha256(socket.gethostname().encode("utf-8", "replace")).hexdigest()[:12]
 
 
-def _sweep_stale(base=None):
-    """Remove this user's fit directories of this host whose Python process
-    is gone (and those of an older package, whose names record no host);
-    none on Windows (see _alive)."""
+def _sweep_stale(base=None, host=None):
+    """Remove this user's fit directories of this host (host: its
+    _host_tag, computed when None) whose Python process is gone (and those
+    of an older package, whose names record no host); none on Windows (see
+    _alive)."""
     base = base or tempfile.gettempdir()
     try:
         names = os.listdir(base)
     except OSError:
         return
     uid = os.getuid() if hasattr(os, "getuid") else None
-    host = _host_tag()
+    if host is None:
+        host = _host_tag()
     for name in names:
         if not name.startswith(_DIR_PREFIX):
             continue

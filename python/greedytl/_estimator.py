@@ -1,6 +1,7 @@
 """TransferClassifier: a scikit-learn estimator over the greedytl engine."""
 
 import json
+import math
 import numbers
 import os
 
@@ -21,6 +22,24 @@ _SEED_MAX = 2 ** 64 - 1
 
 # A mebibyte, the unit of max_dense_mb.
 _MIB = 2 ** 20
+
+# The model file fit has greedytl write in its private directory.
+_MODEL_FILE = "model.json"
+
+# What greedytl's messages name by the files of the fit's private directory
+# (_data_args' and fit's; removed when the fit ends): what the user gave,
+# in <>, as greedytl names the standard input <stdin>.
+_SHOWN = {
+    "train-X.npy": "<X given to fit>",
+    "train-H.npy": "<the sources' scores on X>",
+    "y.npy": "<y given to fit>",
+    "unlabelled-X.npy": "<X_unlabelled>",
+    "unlabelled-H.npy": "<the sources' scores on X_unlabelled>",
+    "oracle-X.npy": "<X_oracle>",
+    "oracle-H.npy": "<the sources' scores on X_oracle>",
+    "yo.npy": "<y_oracle>",
+    _MODEL_FILE: "<the model file>",
+}
 
 
 class TransferClassifier(ClassifierMixin, BaseEstimator):
@@ -55,13 +74,16 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         ``cross_val_score``).  None: the features alone.  The classifiers
         and the callable are given X in float64, as a pandas DataFrame with
         the columns and index of X when X is one (so that classifiers fitted
-        on DataFrames see their column names), else as an array.
+        on DataFrames see their column names; a scikit-learn classifier
+        fitted on arrays, without ``feature_names_in_``, is given the array
+        instead, as it was fitted), else as an array.
     use_features : bool, default=True
         Pass X's columns to greedytl as candidate features; False uses the
         sources' scores only (sources must then be given).
     random_state : None, int or numpy.random.RandomState, default=None
         Seed of every random choice of the fit (``greedytl fit --seed``): an
-        int (0 to 2**64 − 1) gives the same model on every fit; None draws a seed from NumPy's
+        int (0 to 2**64 − 1) gives the same model on every fit (a bool is an
+        int, True seed 1, as in scikit-learn); None draws a seed from NumPy's
         global random state, as scikit-learn's estimators do.
     greedytl_bin : None or str, default=None
         The greedytl command; None looks at ``$GREEDYTL_BIN``, then PATH.
@@ -177,12 +199,26 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                              "contain only one class: {!r}".format(classes[0]))
         if self.sources is None and not self.use_features:
             raise ValueError("use_features=False needs sources: give sources, or use the features")
+        Xu = None if X_unlabelled is None else self._validate_other(X_unlabelled, "X_unlabelled")
+        if X_oracle is not None or y_oracle is not None:
+            if X_oracle is None or y_oracle is None:
+                raise ValueError("give both X_oracle and y_oracle")
+            Xo = self._validate_other(X_oracle, "X_oracle")
+            yo = np.asarray(y_oracle)
+            if yo.dtype.kind in "fc" and not np.all(np.isfinite(yo)):
+                raise ValueError("Input y_oracle contains {}: a label must be finite".format(
+                    "NaN" if np.any(np.isnan(yo)) else "infinity"))
+            pos = np.searchsorted(classes, yo)
+            pos = np.clip(pos, 0, len(classes) - 1)
+            if yo.shape != (Xo.shape[0],) or not np.all(classes[pos] == yo):
+                raise ValueError("y_oracle must hold one label of y's classes per row of X_oracle")
         info = _cli.cli_info(self.greedytl_bin)
         resolved = None if self.sources is None else Sources(self.sources).resolve()
         seed = self._seed()
 
         with _cli.private_dir() as tmp:
             def save(name, a):
+                assert name in _SHOWN, name  # each file the fit saves has its name for messages
                 p = os.path.join(tmp, name)
                 np.save(p, np.ascontiguousarray(a))
                 return p
@@ -194,30 +230,18 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             binary = len(classes) == 2
             args += ["--labels", save("y.npy", self._encode(yi, binary))]
             if X_unlabelled is not None:
-                Xu = validate_data(self, X_unlabelled, reset=False, dtype=np.float64, accept_sparse="csr")
-                self._check_dense(Xu, "X_unlabelled")
                 args += self._data_args(save, "unlabelled-", Xu, resolved, X_unlabelled)
-            if X_oracle is not None or y_oracle is not None:
-                if X_oracle is None or y_oracle is None:
-                    raise ValueError("give both X_oracle and y_oracle")
-                Xo = validate_data(self, X_oracle, reset=False, dtype=np.float64, accept_sparse="csr")
-                self._check_dense(Xo, "X_oracle")
-                yo = np.asarray(y_oracle)
-                if yo.dtype.kind in "fc" and not np.all(np.isfinite(yo)):
-                    raise ValueError("Input y_oracle contains {}: a label must be finite".format(
-                        "NaN" if np.any(np.isnan(yo)) else "infinity"))
-                pos = np.searchsorted(classes, yo)
-                pos = np.clip(pos, 0, len(classes) - 1)
-                if yo.shape != (Xo.shape[0],) or not np.all(classes[pos] == yo):
-                    raise ValueError("y_oracle must hold one label of y's classes per row of X_oracle")
+            if X_oracle is not None:
                 args += self._data_args(save, "oracle-", Xo, resolved, X_oracle)
                 args += ["--oracle-labels", save("yo.npy", self._encode(pos, binary))]
-            model_path = os.path.join(tmp, "model.json")
+            model_path = os.path.join(tmp, _MODEL_FILE)
             args += ["--out", model_path, "--json"]
-            report = _cli.fit_report(_cli.run_cli(args, info["path"], cwd=tmp))
-            with open(model_path, "rb") as f:
-                text = f.read()
-            inspection = json.loads(_cli.run_cli(["inspect", "--json", model_path], info["path"], cwd=tmp))
+            shown = {os.path.join(tmp, name): what for name, what in _SHOWN.items()}
+            with _cli.naming_inputs(shown):
+                report = _cli.fit_report(_cli.run_cli(args, info["path"], cwd=tmp))
+                with open(model_path, "rb") as f:
+                    text = f.read()
+                inspection = json.loads(_cli.run_cli(["inspect", "--json", model_path], info["path"], cwd=tmp))
 
         scorer = _model.parse_model(text)
         doc = scorer.doc
@@ -278,6 +302,17 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         if not (isinstance(mb, numbers.Real) and not isinstance(mb, (bool, np.bool_)) and mb > 0):
             refuse("max_dense_mb", "a float in the range (0, inf] (MiB)")
 
+    def _validate_other(self, A, name):
+        """A further sample of fit (X_unlabelled, X_oracle) validated as X is
+        at predict; scikit-learn's messages, which call every input X, are
+        prefixed with its name."""
+        try:
+            A = validate_data(self, A, reset=False, dtype=np.float64, accept_sparse="csr")
+        except ValueError as e:
+            raise ValueError("{}: {}".format(name, e)) from e
+        self._check_dense(A, name)
+        return A
+
     def _check_dense(self, X, name):
         """Refuse a sparse X (the input called name) whose dense form, which
         fit writes for greedytl when it uses the features, is larger than
@@ -286,17 +321,33 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         if not issparse(X) or not self.use_features:
             return
         m, d = X.shape
-        need = m * d * 8
-        if need > self.max_dense_mb * _MIB:
+        rows = self._dense_rows(d)
+        if rows is not None and m > rows:
+            need = m * d * 8
             raise ValueError(
                 "{} is a sparse matrix of shape {}, whose dense form, which greedytl fit reads, takes "
                 "{} × {} × 8 bytes = {}, more than max_dense_mb={!r} MiB: raise max_dense_mb if the memory "
                 "allows, or reduce the columns first (e.g. scikit-learn's TruncatedSVD or SelectKBest in a "
                 "Pipeline)".format(name, (m, d), m, d, _bytes(need), self.max_dense_mb))
 
+    def _dense_rows(self, d):
+        """The most rows of d columns whose dense form, rows × d × 8 bytes,
+        max_dense_mb holds (0 when not one row), or None when it holds any
+        number (max_dense_mb infinite): the one rule of fit's refusal of a
+        sparse X and of predict's blocks."""
+        limit = self.max_dense_mb * _MIB
+        if limit == math.inf:
+            return None
+        return int(limit // (8 * d))
+
     def _seed(self):
+        """The seed handed to greedytl fit --seed: an int random_state itself
+        (a bool too, as scikit-learn takes it: True is seed 1, since its
+        validation admits bools as ints and check_random_state(True) is
+        RandomState(1)), else one drawn from the RandomState (None: NumPy's
+        global one)."""
         rs = self.random_state
-        if isinstance(rs, (int, np.integer)) and not isinstance(rs, bool):
+        if isinstance(rs, numbers.Integral):
             return int(rs)
         return int(check_random_state(rs).randint(_SEED_RANGE))
 
@@ -319,7 +370,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         """The --PREFIXfeatures/--PREFIXsource-scores (or --sources) arguments
         of one sample, its arrays saved as .npy; X is the sample validated
         (densified for greedytl when sparse: _check_dense has passed it),
-        given as the caller gave it (see _for_sources)."""
+        given as the caller gave it (see _frame)."""
         tag = prefix.rstrip("-") or "train"
         args = []
         if self.use_features:
@@ -334,7 +385,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             elif prefix == "":
                 args += ["--sources", resolved.path]
             return args
-        H, names = source_scores(resolved, _for_sources(given, X))
+        H, names = source_scores(resolved, X, _frame(given, X))
         if prefix == "":
             self._source_names = names
         args += ["--" + prefix + "source-scores", save(tag + "-H.npy", H)]
@@ -388,7 +439,11 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             if isinstance(self.sources_, SourcesDir):
                 H = self.sources_.scores(X)
             else:
-                H, _ = source_scores(self.sources_, _for_sources(given, X))
+                H, _ = source_scores(self.sources_, X, _frame(given, X))
+                if H.shape[1] != self.n_sources_:
+                    raise ValueError("the sources give {} score columns on X, but the model was fitted on {} ({}): "
+                                     "have the sources changed since fit?".format(
+                                         H.shape[1], self.n_sources_, ", ".join(self.source_names_)))
         return (X if self.use_features else None), H
 
     def _file_scores(self, X):
@@ -399,7 +454,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         # (one block when the whole fits): each row's scores depend on that
         # row alone.
         m, d = Xf.shape
-        rows = m if m * d * 8 <= self.max_dense_mb * _MIB else max(1, int(self.max_dense_mb * _MIB // (8 * d)))
+        rows = self._dense_rows(d)
+        rows = m if rows is None else max(1, min(m, rows))
         return np.concatenate([self._scorer.scores(Xf[a:a + rows].toarray(), None if H is None else H[a:a + rows])
                                for a in range(0, m, rows)])
 
@@ -464,18 +520,25 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
 
-def _for_sources(given, X):
-    """What the sources' classifiers or callable score: X validated
-    (float64; a sparse X as a CSR matrix, as scikit-learn's meta-estimators
-    hand sparse data to theirs), as a pandas DataFrame with the columns and
-    index of the one the caller gave (classifiers fitted on DataFrames know
-    their columns by name; a sparse one stays sparse), else as it is."""
+def _frame(given, X):
+    """X validated (float64; a sparse X as a CSR matrix) as a pandas
+    DataFrame with the columns and index of the one the caller gave, for the
+    sources that score DataFrames (see source_scores); None when the caller
+    gave no DataFrame.  A sparse one stays sparse.
+
+    A DataFrame whose columns are all float64 already (dense, or sparse
+    with fill value 0, the form of X) is the one given: it holds X's values.
+    Another is converted once, to the DataFrame of X (a view of the dense
+    X; a sparse one is rebuilt from it)."""
     if not (hasattr(given, "columns") and hasattr(given, "iloc")):
-        return X
+        return None
     import pandas
+    want = pandas.SparseDtype(np.float64, 0.0) if issparse(X) else np.dtype(np.float64)
+    if all(dt == want for dt in given.dtypes):
+        return given
     if issparse(X):
         return pandas.DataFrame.sparse.from_spmatrix(X, index=given.index, columns=given.columns)
-    return pandas.DataFrame(X, columns=given.columns, index=given.index)
+    return pandas.DataFrame(X, columns=given.columns, index=given.index, copy=False)
 
 
 def _bytes(n):

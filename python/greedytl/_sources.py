@@ -279,9 +279,37 @@ def proba_scores(P):
     return np.log(P) - np.log1p(-P)
 
 
-def source_scores(resolved, X):
+def _fitted_on_arrays(c):
+    """Whether classifier c was fitted without column names: scikit-learn's
+    estimators fitted on arrays record n_features_in_ but no
+    feature_names_in_ (and warn when given a DataFrame)."""
+    return hasattr(c, "n_features_in_") and not hasattr(c, "feature_names_in_")
+
+
+def _column_labels(c, method, width):
+    """What each of the width columns of classifier c's 2-D scores is about,
+    as the suffix of its name: "=k" for each class k of classes_ (a column
+    per class), "=a vs b" for each pair of a one-vs-one decision_function
+    (SVC's decision_function_shape="ovo", also at the end of a Pipeline:
+    the pairs (0, 1), (0, 2), …, (1, 2), … of classes_, as scikit-learn
+    orders them), else "[j]", the column's index."""
+    classes = list(getattr(c, "classes_", []))
+    last = c.steps[-1][1] if isinstance(getattr(c, "steps", None), list) and c.steps else c
+    if method == "decision_function" and getattr(last, "decision_function_shape", None) == "ovo":
+        pairs = [(a, b) for j, a in enumerate(classes) for b in classes[j + 1:]]
+        if len(pairs) == width:
+            return ["={} vs {}".format(a, b) for a, b in pairs]
+    elif len(classes) == width:
+        return ["={}".format(k) for k in classes]
+    return ["[{}]".format(j) for j in range(width)]
+
+
+def source_scores(resolved, X, frame=None):
     """The score matrix (rows × sources) of resolved sources on X, and the
-    names of its columns."""
+    names of its columns.  frame, when not None, is X as a pandas DataFrame
+    of the caller's columns: the callable and the classifiers are given it,
+    but for those fitted on arrays (_fitted_on_arrays), which are given X
+    as they were fitted; a sources directory scores X."""
     if isinstance(resolved, SourcesDir):
         return resolved.scores(X), list(resolved.names)
     if isinstance(resolved, list):
@@ -289,7 +317,7 @@ def source_scores(resolved, X):
         for i, c in enumerate(resolved):
             method = _scorer_method(c)
             try:
-                s = getattr(c, method)(X)
+                s = getattr(c, method)(X if frame is None or _fitted_on_arrays(c) else frame)
                 s = proba_scores(s) if method == "predict_proba" else np.asarray(s, dtype=np.float64)
             except ValueError as e:
                 raise ValueError("sources[{}] ({}) cannot score X: {}".format(i, type(c).__name__, e)) from e
@@ -297,14 +325,13 @@ def source_scores(resolved, X):
                 s = s[:, None]
                 names.append("{}:{}".format(i, type(c).__name__))
             elif s.ndim == 2:
-                labels = getattr(c, "classes_", range(s.shape[1]))
-                names.extend("{}:{}={}".format(i, type(c).__name__, k) for k in labels)
+                names.extend("{}:{}{}".format(i, type(c).__name__, k) for k in _column_labels(c, method, s.shape[1]))
             else:
                 raise ValueError("sources[{}].{} returned shape {}".format(i, method, s.shape))
             cols.append(s)
         H = np.hstack(cols)
     else:
-        H = np.asarray(resolved(X), dtype=np.float64)
+        H = np.asarray(resolved(X if frame is None else frame), dtype=np.float64)
         if H.ndim == 1:
             H = H[:, None]
         names = [str(j) for j in range(H.shape[1] if H.ndim == 2 else 0)]

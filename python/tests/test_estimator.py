@@ -73,6 +73,82 @@ def test_binary_fit_predict(cli, zoo, tmp_path):
     assert any(s["kind"] == "source" and s["name"] == clf.source_names_[s["index"]] for s in clf.selected_)
 
 
+def _label_cases():
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(30, 4))
+    k2 = (X[:, 0] > 0).astype(int)
+    k3 = np.digitize(X[:, 0], [-0.4, 0.4])
+    return X, {
+        "int": np.array([3, 7])[k2], "int 3 classes": np.array([3, 7, -1])[k3],
+        "uint8": np.array([3, 7], dtype=np.uint8)[k2], "bool": k2.astype(bool),
+        "float": np.array([0.0, 2.0])[k2], "float 3 classes": np.array([1.0, 2.0, 3.0])[k3],
+        "str": np.array(["no", "yes"])[k2], "str 3 classes": np.array(["a", "b", "c"])[k3],
+        "object": np.array(["no", "yes"], dtype=object)[k2], "list": list(np.array(["a", "bb", "c"])[k3]),
+        "categorical Series": pd.Series(pd.Categorical(np.array(["x", "y", "z"])[k3])),
+        "column vector": np.array([3, 7])[k2][:, None],
+    }
+
+
+def test_label_types_as_logistic_regression(cli):
+    """Labels of every kind users have (ints, unsigned, bools, floats,
+    strings, objects, a list, a categorical Series, a column vector) give
+    the classes_ of LogisticRegression, of its dtype, and predict returns
+    labels of that dtype; decision_function is (n,) for two classes and
+    (n, n_classes) for three, as LogisticRegression's."""
+    from sklearn.exceptions import DataConversionWarning
+    X, cases = _label_cases()
+    for name, y in cases.items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DataConversionWarning)  # the column vector, as LogisticRegression
+            lr = LogisticRegression().fit(X, y)
+            clf = TransferClassifier(random_state=0).fit(X, y)
+        assert clf.classes_.dtype == lr.classes_.dtype and list(clf.classes_) == list(lr.classes_), name
+        p = clf.predict(X)
+        assert p.dtype == lr.predict(X).dtype and set(p) <= set(lr.classes_), name
+        assert clf.decision_function(X).shape == lr.decision_function(X).shape, name
+
+
+def test_inputs_refused_as_scikit_learn(cli):
+    """NaN, infinity and no rows in X are refused at fit and at predict
+    (dense and sparse) with scikit-learn's own messages, as
+    LogisticRegression refuses them; fit takes no sample_weight (greedytl
+    weighs no examples) and says so as scikit-learn's estimators without
+    weights do, by not having the parameter, which meta-estimators check;
+    score takes one, as every classifier's; there is no predict_proba
+    (greedytl's scores are not probabilities: CalibratedClassifierCV makes
+    them, its columns in the order of classes_)."""
+    from scipy import sparse
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.metrics import accuracy_score
+    from sklearn.utils.validation import has_fit_parameter
+    X, y = _data()
+    lr = LogisticRegression().fit(X, y)
+    clf = TransferClassifier(random_state=0).fit(X, y)
+    nan, inf = X.copy(), X.copy()
+    nan[3, 2], inf[5, 1] = np.nan, -np.inf
+    for bad in (nan, inf, X[:0], sparse.csr_matrix(nan)):
+        for call in ("fit", "predict", "decision_function"):
+            args = (bad, y[:bad.shape[0]]) if call == "fit" else (bad,)
+            with pytest.raises(ValueError) as want:
+                getattr(lr, call)(*args)
+            with pytest.raises(ValueError) as got:
+                getattr(TransferClassifier(random_state=0) if call == "fit" else clf, call)(*args)
+            assert str(got.value) == str(want.value).replace("LogisticRegression", "TransferClassifier"), call
+    assert has_fit_parameter(lr, "sample_weight") and not has_fit_parameter(clf, "sample_weight")
+    with pytest.raises(TypeError, match="sample_weight"):
+        TransferClassifier().fit(X, y, sample_weight=np.ones(len(y)))
+    w = np.linspace(0, 1, len(y))
+    assert clf.score(X, y, sample_weight=w) == accuracy_score(y, clf.predict(X), sample_weight=w)
+    assert not hasattr(clf, "predict_proba")
+    y3 = np.array(["c", "a", "b"])[np.digitize(X[:, 0], [-0.4, 0.4])]
+    cal = CalibratedClassifierCV(TransferClassifier(random_state=0), cv=3).fit(X, y3)
+    P = cal.predict_proba(X)
+    assert list(cal.classes_) == ["a", "b", "c"] and P.shape == (40, 3)
+    np.testing.assert_allclose(P.sum(axis=1), 1)
+    assert np.mean(cal.classes_[P.argmax(axis=1)] == y3) > 0.6
+
+
 def test_sources_forms_agree(cli, zoo, synth):
     """The same sources as classifiers, as Sources, and as a callable give the
     same model; a sources directory gives the model of its scores as a
@@ -149,6 +225,76 @@ def test_dataframe_sources(cli):
         clf.predict(df.rename(columns={"c0": "z"}))
 
 
+def test_dataframe_sources_not_copied(cli):
+    """A DataFrame X of float64 columns (dense, or sparse with 0 as fill
+    value) is handed to the sources as the caller gave it, at fit and at
+    predict: it holds X's values as the sources are to see them, so it is
+    converted once (to the array greedytl reads), not to an array and back
+    to a second DataFrame (a copy of the data; for a sparse one, column by
+    column).  Another dtype (float32 here) is converted once, to float64,
+    and the sources see a DataFrame of X's columns and index."""
+    pd = pytest.importorskip("pandas")
+    from scipy import sparse
+    X, y, S = _sparse_data()
+    cols = ["c{}".format(j) for j in range(X.shape[1])]
+    idx = pd.RangeIndex(100, 100 + len(X))
+    w = np.random.default_rng(2).normal(size=(X.shape[1], 2))
+    for df in (pd.DataFrame(X, columns=cols, index=idx),
+               pd.DataFrame.sparse.from_spmatrix(S, columns=cols, index=idx)):
+        seen = []
+
+        def H(A):
+            seen.append(A)
+            return (A.sparse.to_dense() if hasattr(A, "sparse") else A).to_numpy() @ w
+
+        clf = TransferClassifier(sources=H, random_state=0).fit(df, y)
+        clf.decision_function(df)
+        assert len(seen) == 2 and all(A is df for A in seen), [type(A) for A in seen]
+    seen = []
+    df = pd.DataFrame(X, columns=cols, index=idx, dtype=np.float32)
+    clf = TransferClassifier(sources=lambda A: seen.append(A) or A.to_numpy() @ w, random_state=0).fit(df, y)
+    (A,) = seen
+    assert list(A.columns) == cols and A.index.equals(idx) and set(A.dtypes) == {np.dtype(np.float64)}
+    np.testing.assert_array_equal(A.to_numpy(), df.to_numpy(dtype=np.float64))
+    assert not sparse.issparse(A)
+
+
+class _Spy(LogisticRegression):
+    """A LogisticRegression that records the type of what it scores."""
+
+    def decision_function(self, X):
+        self.seen_.append(type(X).__name__)
+        return super().decision_function(X)
+
+
+def test_dataframe_to_sources_fitted_on_arrays(cli):
+    """With X a DataFrame, a source classifier fitted on arrays (it records
+    n_features_in_ but no feature_names_in_) is given the array it was
+    fitted on, at fit and predict, so scikit-learn does not warn at every
+    call that "X has feature names, but LogisticRegression was fitted
+    without feature names" (it did, per source and call); a source fitted on
+    a DataFrame is still given the DataFrame.  The model is the one of the
+    same scores given as a callable on the array."""
+    pd = pytest.importorskip("pandas")
+    X, y = _data()
+    cols = ["c{}".format(j) for j in range(X.shape[1])]
+    df = pd.DataFrame(X, columns=cols)
+    on_array = _Spy().fit(X, X[:, 0] > 0)
+    on_frame = _Spy().fit(df, X[:, 1] > 0)
+    on_array.seen_, on_frame.seen_ = [], []
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        clf = TransferClassifier(sources=greedytl.Sources([on_array, on_frame]), random_state=0).fit(df[:20], y[:20])
+        D = clf.decision_function(df)
+    assert clf.sources_[0].seen_ == ["ndarray"] * 2 and clf.sources_[1].seen_ == ["DataFrame"] * 2
+
+    def H(A):
+        return np.column_stack([LogisticRegression.decision_function(on_array, A),
+                                LogisticRegression.decision_function(on_frame, pd.DataFrame(A, columns=cols))])
+    ref = TransferClassifier(sources=H, random_state=0).fit(X[:20], y[:20])
+    np.testing.assert_array_equal(D, ref.decision_function(X))
+
+
 def _log_odds(P):
     """The closed form of a probability-only source's scores: log(p/(1-p)) of
     p clipped to [2**-53, 1 - 2**-53]; two classes: the second's only."""
@@ -210,6 +356,67 @@ def test_proba_sources(cli):
     assert TransferClassifier(sources=nb, random_state=0).fit(X[:20], y[:20]).n_sources_ == 3
 
 
+def test_source_columns_named_one_vs_one(cli):
+    """A source whose decision_function has a column per pair of classes
+    (SVC(decision_function_shape="ovo"): 6 columns for 4 classes, 3 for 3)
+    gets a name per column, the pair as scikit-learn orders them, and the
+    sources after it keep theirs: its columns were named by its 4 classes, so
+    that the next source's column took the name of the SVC's fifth column
+    and the last column had none ("h[6]"), and with 3 classes the pairs
+    were named as classes.  A 2-D score of another width is named by
+    column index."""
+    from sklearn.base import BaseEstimator, ClassifierMixin
+    from sklearn.svm import SVC
+    from greedytl._sources import source_scores
+
+    class Wide(ClassifierMixin, BaseEstimator):
+        def fit(self, X, y):
+            self.classes_ = np.unique(y)
+            return self
+
+        def decision_function(self, X):
+            return np.asarray(X)[:, :3]
+
+    rng = np.random.default_rng(7)
+    Xs = rng.normal(size=(80, 8))
+    ovo4 = SVC(decision_function_shape="ovo").fit(Xs, np.digitize(Xs[:, 0], [-0.6, 0, 0.6]))
+    ovo3 = SVC(decision_function_shape="ovo").fit(Xs, np.array(["p", "q", "r"])[np.digitize(Xs[:, 1], [-0.4, 0.4])])
+    lr = LogisticRegression().fit(Xs, Xs[:, 2] > 0)
+    zoo = [ovo4, ovo3, Wide().fit(Xs, Xs[:, 3] > 0), lr]
+    X, y = _data()
+    H, names = source_scores(zoo, X)
+    assert H.shape == (40, 6 + 3 + 3 + 1) and len(names) == H.shape[1]
+    assert names == ["0:SVC=0 vs 1", "0:SVC=0 vs 2", "0:SVC=0 vs 3", "0:SVC=1 vs 2", "0:SVC=1 vs 3", "0:SVC=2 vs 3",
+                     "1:SVC=p vs q", "1:SVC=p vs r", "1:SVC=q vs r",
+                     "2:Wide[0]", "2:Wide[1]", "2:Wide[2]", "3:LogisticRegression"]
+    np.testing.assert_array_equal(H[:, :6], ovo4.decision_function(X))
+    np.testing.assert_array_equal(H[:, -1], lr.decision_function(X))
+    clf = TransferClassifier(sources=greedytl.Sources(zoo), use_features=False, random_state=0).fit(X[:20], y[:20])
+    assert clf.source_names_ == names and clf.n_sources_ == len(names)
+    assert all(c["name"] == names[c["index"]] for c in clf.selected_)
+
+
+def test_sources_changed_since_fit(cli):
+    """Sources that give another number of score columns at predict than at
+    fit (a classifier refitted on three classes, a callable changed) are
+    refused by a message saying so in the user's terms, the sources and
+    their columns by name: it said "H has 3 columns, the model was trained
+    with 1", H being nothing the user had given."""
+    X, y = _data()
+    lr = LogisticRegression().fit(X, X[:, 0] > 0)
+    clf = TransferClassifier(sources=greedytl.Sources([lr]), random_state=0).fit(X, y)
+    lr.fit(X, np.digitize(X[:, 0], [-0.5, 0.5]))
+    with pytest.raises(ValueError, match=r"^the sources give 3 score columns on X, but the model was fitted on 1 "
+                       r"\(0:LogisticRegression\): have the sources changed since fit\?"):
+        clf.predict(X)
+    width = [3]
+    clf = TransferClassifier(sources=lambda A: A[:, :width[0]], random_state=0).fit(X, y)
+    width[0] = 2
+    with pytest.raises(ValueError, match=r"^the sources give 2 score columns on X, but the model was fitted on 3 "
+                       r"\(0, 1, 2\)"):
+        clf.decision_function(X)
+
+
 def test_source_without_scores_is_refused(cli):
     """A classifier with neither decision_function nor predict_proba is
     refused by a message naming both."""
@@ -254,13 +461,41 @@ def test_unpickled_in_fresh_process(cli, synth, tmp_path):
     (tmp_path / "clf.pkl").write_bytes(pickle.dumps(clf))
     np.save(tmp_path / "X.npy", Xs)
     shutil.rmtree(src)
-    code = ("import pickle, numpy as np; c = pickle.load(open('clf.pkl', 'rb')); "
-            "np.save('D.npy', c.decision_function(np.load('X.npy')))")
+    _without_greedytl(tmp_path, "import pickle, numpy as np; c = pickle.load(open('clf.pkl', 'rb')); "
+                      "np.save('D.npy', c.decision_function(np.load('X.npy')))")
+    np.testing.assert_array_equal(np.load(tmp_path / "D.npy"), clf.decision_function(Xs))
+
+
+def _without_greedytl(cwd, code):
+    """Run Python code in another process, in cwd, where the greedytl
+    command is neither on PATH nor in GREEDYTL_BIN; fail with its standard
+    error if it fails."""
     env = {k: v for k, v in os.environ.items() if k != "GREEDYTL_BIN"}
     env.update(PATH=os.path.dirname(sys.executable), PYTHONPATH=os.pathsep.join(sys.path))
-    p = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+    p = subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
-    np.testing.assert_array_equal(np.load(tmp_path / "D.npy"), clf.decision_function(Xs))
+
+
+def test_unpickled_multiclass_in_fresh_process(multiclass_cli, zoo, tmp_path):
+    """A 3-class estimator on string labels with classifier sources,
+    unpickled in another Python process without the greedytl command,
+    predicts the labels of the original, of the same dtype, and the same
+    decision values, columns in the order of classes_."""
+    rng = np.random.default_rng(9)
+    k = np.arange(45) % 3
+    X = 2 * rng.normal(size=(3, 8))[k] + rng.normal(size=(45, 8))
+    y = np.array(["emu", "cat", "dog"])[k]
+    clf = TransferClassifier(sources=greedytl.Sources(zoo), random_state=0).fit(X[:30], y[:30])
+    (tmp_path / "clf.pkl").write_bytes(pickle.dumps(clf))
+    np.save(tmp_path / "X.npy", X)
+    _without_greedytl(tmp_path, "import pickle, numpy as np; c = pickle.load(open('clf.pkl', 'rb')); "
+                      "X = np.load('X.npy'); np.save('P.npy', c.predict(X)); "
+                      "np.save('D.npy', c.decision_function(X)); np.save('C.npy', c.classes_)")
+    P, D, C = (np.load(tmp_path / n) for n in ("P.npy", "D.npy", "C.npy"))
+    assert C.dtype == clf.classes_.dtype and list(C) == ["cat", "dog", "emu"]
+    assert P.dtype == clf.predict(X).dtype and list(P) == list(clf.predict(X))
+    np.testing.assert_array_equal(D, clf.decision_function(X))
+    assert D.shape == (45, 3) and list(P) == list(C[D.argmax(axis=1)])
 
 
 def _sparse_data(seed=0, m=40, d=30):
@@ -363,6 +598,36 @@ def test_sparse_X_dense_size(cli):
     assert list(clf.predict(S)) == list(np.array(clf.classes_)[(whole > 0).astype(int)])
 
 
+def test_dense_size_rule_has_one_owner(cli, monkeypatch):
+    """fit's refusal of a sparse X and predict's blocks of rows follow one
+    rule, _dense_rows (the most rows whose dense form max_dense_mb holds):
+    with that rule replaced, both follow the replacement (predict re-derived
+    the rule for itself).  With the real rule, predict's blocks are the
+    largest sparse X fit accepts: one more row is refused."""
+    X, y, S = _sparse_data(m=13)
+    clf = TransferClassifier(random_state=0).fit(S, y)
+    calls = []
+    scores = clf._scorer.scores
+    clf._scorer.scores = lambda A, H: calls.append(A.shape[0]) or scores(A, H)
+    for mb in (30 * 8 / 2 ** 20, 2.5 * 30 * 8 / 2 ** 20, 4 * 30 * 8 / 2 ** 20, 0.5 * 30 * 8 / 2 ** 20):
+        calls.clear()
+        clf.set_params(max_dense_mb=mb).decision_function(S)
+        r = calls[0]
+        assert calls == [r] * (13 // r) + ([13 % r] if 13 % r else []), (mb, calls)
+        probe = TransferClassifier(max_dense_mb=mb)
+        if mb >= 30 * 8 / 2 ** 20:
+            probe._check_dense(S[:r], "X")
+        with pytest.raises(ValueError, match="more than max_dense_mb"):
+            probe._check_dense(S[:r + 1], "X")
+    monkeypatch.setattr(TransferClassifier, "_dense_rows", lambda self, d: 5)
+    calls.clear()
+    clf.set_params(max_dense_mb=float("inf")).decision_function(S)
+    assert calls == [5, 5, 3]
+    TransferClassifier()._check_dense(S[:5], "X")
+    with pytest.raises(ValueError, match="more than max_dense_mb"):
+        TransferClassifier(max_dense_mb=float("inf"), greedytl_bin="/nonexistent/greedytl").fit(S[:6], y[:6])
+
+
 def sparse_vstack(*blocks):
     from scipy import sparse
     return sparse.vstack(blocks, format="csr")
@@ -403,6 +668,26 @@ def test_params_pickle_determinism(cli, zoo):
     assert len(models) > 1
 
 
+def test_random_state_bool_is_its_int(cli):
+    """random_state=True is seed 1 and False seed 0, as in scikit-learn,
+    whose parameter validation takes a bool as an int (1.2:
+    Interval(Integral, ...); LogisticRegression and SGDClassifier accept
+    True) and whose check_random_state(True) is RandomState(1).  True passed
+    the validation as an int but was then drawn through check_random_state,
+    giving another seed."""
+    from sklearn.linear_model import SGDClassifier
+    from sklearn.utils import check_random_state
+    X, y = _data()
+    want = SGDClassifier(random_state=1).fit(X, y).coef_
+    np.testing.assert_array_equal(SGDClassifier(random_state=True).fit(X, y).coef_, want)
+    assert check_random_state(True).randint(2 ** 31 - 1) == check_random_state(1).randint(2 ** 31 - 1)
+    for rs, seed in ((True, 1), (False, 0)):
+        a = TransferClassifier(method="greedytl:sample=3", random_state=rs).fit(X[:20], y[:20])
+        b = TransferClassifier(method="greedytl:sample=3", random_state=seed).fit(X[:20], y[:20])
+        assert a.model_["options"]["seed"] == seed
+        np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+
+
 def test_errors(cli, tmp_path):
     """Exit status 2 is a ValueError with greedytl's message; unfitted use is
     NotFittedError; one class is an error naming the class."""
@@ -429,6 +714,26 @@ def test_errors(cli, tmp_path):
         clf.predict(X[:, :3])
 
 
+def test_cli_messages_name_the_inputs(cli):
+    """greedytl's refusals name its input files, which for a fit from
+    Python are the .npy files of the fit's private directory, removed when
+    it fails: the message names instead what the user gave (X, the sources'
+    scores on X, X_unlabelled, ...), as greedytl names the standard input
+    <stdin>.  It said "every column of X = /tmp/greedytl-fit-.../train-X.npy
+    holds one value"."""
+    X, y = _data()
+    flat = np.ones((20, 3))
+    with pytest.raises(ValueError, match=r"every column of X = <X given to fit> holds one value on all 20 training") as e:
+        TransferClassifier().fit(flat, y[:20])
+    assert "greedytl-fit-" not in str(e.value) and ".npy" not in str(e.value)
+    with pytest.raises(ValueError, match=r"every column of X = <X given to fit>, H = <the sources' scores on X> "
+                       r"holds one value"):
+        TransferClassifier(sources=lambda A: A[:, :2]).fit(flat, y[:20])
+    with pytest.raises(ValueError, match=r"--unlabelled-\* inputs are for transductive methods") as e:
+        TransferClassifier().fit(X[:20], y[:20], X_unlabelled=X[20:])
+    assert isinstance(e.value, greedytl.CLIInputError) and e.value.returncode == 2
+
+
 @pytest.mark.parametrize("param,value,want", [
     ("use_features", "no", "an instance of 'bool'"),
     ("use_features", "False", "an instance of 'bool'"),
@@ -440,6 +745,7 @@ def test_errors(cli, tmp_path):
     ("random_state", 2 ** 64, r"an int in the range \[0, 2\*\*64 - 1\]"),
     ("random_state", 1.0, "an int in the range"),
     ("random_state", "3", "an int in the range"),
+    ("random_state", np.bool_(True), "an int in the range"),  # not Integral: scikit-learn refuses it too
     ("greedytl_bin", 3, "None or a path"),
     ("greedytl_bin", b"/usr/bin/greedytl", "None or a path"),
     ("max_dense_mb", 0, r"a float in the range \(0, inf\]"),
@@ -556,6 +862,34 @@ def test_transductive_and_oracle(cli, zoo):
         TransferClassifier(method="dam", sources=S).fit(X[:20], y[:20])
 
 
+def test_unlabelled_and_oracle_inputs_named(tmp_path):
+    """X_unlabelled, X_oracle and y_oracle are validated before anything
+    runs (here the command is missing, which fit would report first) and a
+    refusal names the input: scikit-learn's checks say "Input X contains
+    NaN" and "X has 3 features" of any input (the message named X for
+    X_unlabelled and X_oracle), so fit prefixes the input's name."""
+    X, y = _data()
+    absent = str(tmp_path / "no-greedytl")
+    bad = X[20:].copy()
+    bad[3, 1] = np.nan
+    with pytest.raises(ValueError, match=r"^X_unlabelled: Input X contains NaN"):
+        TransferClassifier(method="dam", greedytl_bin=absent).fit(X[:20], y[:20], X_unlabelled=bad)
+    with pytest.raises(ValueError, match=r"^X_oracle: Input X contains infinity"):
+        TransferClassifier(method="best-source", greedytl_bin=absent).fit(
+            X[:20], y[:20], X_oracle=np.where(np.isnan(bad), np.inf, bad), y_oracle=y[20:])
+    with pytest.raises(ValueError, match=r"^X_oracle: X has 3 features, but TransferClassifier is expecting 8"):
+        TransferClassifier(method="best-source", greedytl_bin=absent).fit(
+            X[:20], y[:20], X_oracle=X[20:, :3], y_oracle=y[20:])
+    with pytest.raises(ValueError, match=r"^X_unlabelled: Found array with 0 sample"):
+        TransferClassifier(method="dam", greedytl_bin=absent).fit(X[:20], y[:20], X_unlabelled=X[:0])
+    with pytest.raises(ValueError, match="y_oracle must hold one label of y's classes per row of X_oracle"):
+        TransferClassifier(method="best-source", greedytl_bin=absent).fit(
+            X[:20], y[:20], X_oracle=X[20:], y_oracle=np.r_[y[20:-1], ["maybe"]])
+    with pytest.raises(greedytl.CommandNotFoundError):
+        TransferClassifier(method="best-source", greedytl_bin=absent).fit(
+            X[:20], y[:20], X_oracle=X[20:], y_oracle=y[20:])
+
+
 def test_pipeline_gridsearch_cross_val(cli, zoo):
     """In a Pipeline, GridSearchCV (over methods) and cross_val_score; a list
     of classifiers is cloned unfitted by scikit-learn, which fit says, and
@@ -566,12 +900,21 @@ def test_pipeline_gridsearch_cross_val(cli, zoo):
     alone = TransferClassifier(random_state=0).fit(sc.transform(X[:30]), y[:30])
     np.testing.assert_array_equal(pipe.predict(X[30:]), alone.predict(sc.transform(X[30:])))
     assert pipe.score(X[30:], y[30:]) > 0.6
-    gs = GridSearchCV(TransferClassifier(sources=greedytl.Sources(zoo), random_state=0),
-                      {"method": ["greedytl", "greedytl-auto", "l1-logistic"]}, cv=StratifiedKFold(3))
+    # The search in worker processes (the estimator and its sources
+    # pickled, two fits at once, each in its private directory) scores
+    # greedytl-auto on each fold as cross_val_score does in this process,
+    # and cross_val_score in workers as here.
+    methods = ["greedytl", "greedytl-auto", "l1-logistic"]
+    gs = GridSearchCV(TransferClassifier(sources=greedytl.Sources(zoo), random_state=0), {"method": methods},
+                      cv=StratifiedKFold(3), n_jobs=2)
     gs.fit(X, y)
-    assert gs.best_params_["method"] in ("greedytl", "greedytl-auto", "l1-logistic")
+    assert gs.best_params_["method"] in methods
     scores = cross_val_score(TransferClassifier(sources=greedytl.Sources(zoo), random_state=0), X, y, cv=3)
     assert scores.shape == (3,) and scores.mean() > 0.6
+    auto = methods.index("greedytl-auto")
+    np.testing.assert_array_equal([gs.cv_results_["split{}_test_score".format(i)][auto] for i in range(3)], scores)
+    twice = cross_val_score(TransferClassifier(sources=greedytl.Sources(zoo), random_state=0), X, y, cv=3, n_jobs=2)
+    np.testing.assert_array_equal(twice, scores)
     with pytest.raises(ValueError, match="greedytl.Sources"):
         cross_val_score(TransferClassifier(sources=zoo), X, y, cv=3, error_score="raise")
 
@@ -751,6 +1094,23 @@ def test_exit_status_1_is_runtime_error(tmp_path):
         TransferClassifier(greedytl_bin=fake).fit(*_data())
 
 
+def test_cli_message_says_greedytl_once(tmp_path):
+    """A failure's message names the command once: greedytl prefixes each
+    line it prints with "greedytl: ", which the message, already "greedytl
+    fit: …", repeated ("greedytl fit: greedytl: every column of X …");
+    ``stderr`` keeps the command's own text."""
+    fake = _fake(tmp_path, "echo 'greedytl: writing model.json: disk full' >&2; exit 1")
+    with pytest.raises(greedytl.CLIError) as e:
+        TransferClassifier(greedytl_bin=fake).fit(*_data())
+    assert str(e.value) == "greedytl fit failed (exit status 1): writing model.json: disk full"
+    assert e.value.stderr == "greedytl: writing model.json: disk full"
+    fake = _fake(tmp_path, "echo 'greedytl: warning: odd' >&2; echo 'greedytl: --labels: bad' >&2; exit 2")
+    with pytest.raises(greedytl.CLIInputError) as e:
+        TransferClassifier(greedytl_bin=fake).fit(*_data())
+    assert str(e.value) == "greedytl fit: warning: odd\n--labels: bad"
+    assert e.value.stderr == "greedytl: warning: odd\ngreedytl: --labels: bad"
+
+
 # The fitting process handles SIGINT as an interactive Python does (raises
 # KeyboardInterrupt) even when it inherits SIGINT ignored, as every command
 # started in the background by a non-interactive shell does (a CI script
@@ -873,6 +1233,20 @@ def test_sweep_spares_other_hosts(tmp_path, monkeypatch):
     with _cli.private_dir(str(tmp_path)) as mine:
         assert sorted(os.listdir(tmp_path)) == sorted(os.path.basename(p) for p in (elsewhere, mine))
     assert os.listdir(tmp_path) == [os.path.basename(elsewhere)]
+
+
+def test_host_tag_once_per_fit(tmp_path, monkeypatch):
+    """Entering a fit's private directory asks the host's name (and hashes
+    it) once, for the sweep and the directory's name alike: it did twice."""
+    import socket
+    from greedytl import _cli
+    asked = []
+    real = socket.gethostname
+    monkeypatch.setattr(socket, "gethostname", lambda: asked.append(1) or real())
+    with _cli.private_dir(str(tmp_path)) as d:
+        assert os.path.basename(d).startswith("greedytl-fit-{}-{}-".format(os.getpid(), _cli._host_tag()))
+        assert len(asked) == 2  # the entry's one, and the line above's
+    assert os.listdir(tmp_path) == []
 
 
 def test_sweep_sends_no_signal_on_windows(tmp_path, monkeypatch):
