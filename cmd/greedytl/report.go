@@ -39,7 +39,11 @@ PNG and SVG (accuracy by training-set size, the noise study, GreedyTL against
 GreedyTL-59, the source-weight matrices), report.md and a self-contained
 report.html (--format chooses the documents), replacing an earlier report's
 files; a report.md or report.html there that is not a greedytl report is
-not replaced: the directory is refused. With --json the summary array
+not replaced: the directory is refused. REPORT/report-files.json lists the
+files written, so that a later report into REPORT removes the earlier
+one's files that it no longer writes (the figures of a dataset no longer
+reported, a document no longer asked for); a file it did not write, or one
+changed since, is never removed. With --json the summary array
 goes to standard output either way: objects with "dataset", "method",
 "positives", "noise", "mean", "stderr", "splits", "n", "errors",
 "fit_seconds_mean" (accuracies as fractions; "mean", "stderr" and

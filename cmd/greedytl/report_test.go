@@ -285,4 +285,11 @@ func TestReportOutKeepsForeignDocuments(t *testing.T) {
 			t.Errorf("exit %d: %s", code, stderr)
 		}
 	}
+	// A report of fewer documents removes the earlier one's others.
+	if code, _, stderr := cli(t, "", "report", run, "--out", out, "-q", "--format", "md"); code != 0 {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "report.html")); err == nil {
+		t.Errorf("report --format md left the earlier report's report.html in %s", out)
+	}
 }
