@@ -305,7 +305,7 @@ func newManifest(cfg *Config, neg *source.Negatives, targets []string, digest st
 		name = filepath.Base(f.Dir)
 	}
 	r, c := f.Dims()
-	build := buildinfo.Read()
+	build := buildinfo.ReadIdentified()
 	sz, _ := protocolSizes(cfg.Protocol) // checked
 	m := &Manifest{
 		Format:          ManifestFormat,
