@@ -1,54 +1,14 @@
 package main
 
 import (
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/greedytl/greedytl/internal/errtest"
+	"github.com/greedytl/greedytl/internal/tmpfstest"
 )
-
-// mountTmpfs mounts a new tmpfs of size bytes on a new directory, read-only
-// when ro, unmounted when the test ends; it skips the test when this
-// process cannot mount (not root, no mount command, a container that
-// forbids it).
-func mountTmpfs(t *testing.T, size int, ro bool) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "fs")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	opts := fmt.Sprintf("size=%d", size)
-	if ro {
-		opts += ",ro"
-	}
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", opts, "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs here (%v: %s): the test needs root", err, strings.TrimSpace(string(out)))
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
-			t.Errorf("umount %s: %v: %s", dir, err, out)
-		}
-	})
-	return dir
-}
-
-// unwritableDir returns a directory that this process cannot write in: a
-// read-only tmpfs as root, a directory of mode 0555 otherwise.
-func unwritableDir(t *testing.T) string {
-	t.Helper()
-	if os.Geteuid() == 0 {
-		return mountTmpfs(t, 1<<20, true)
-	}
-	dir := filepath.Join(t.TempDir(), "ro")
-	if err := os.Mkdir(dir, 0o555); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
 
 // dirEntries returns the names in dir.
 func dirEntries(t *testing.T, dir string) []string {
@@ -69,7 +29,7 @@ func dirEntries(t *testing.T, dir string) []string {
 // no summary, exits 1 with one line naming the output, and leaves nothing.
 func TestMergeIntoUnwritableDirectory(t *testing.T) {
 	run := smallRun(t, experimentFolder(t))
-	ro := unwritableDir(t)
+	ro := tmpfstest.Unwritable(t)
 	for _, out := range []string{filepath.Join(ro, "merged"), filepath.Join(ro, "merged.jsonl"), ro} {
 		code, stdout, stderr := cli(t, "", "merge", run, "--out", out)
 		if code != exitFailure || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, out) {
@@ -102,7 +62,7 @@ func TestMergeOnAFullDisk(t *testing.T) {
 	if man.Size() > page || res.Size() <= page {
 		t.Fatalf("run.json %d bytes, results.jsonl %d: want at most and more than a page (%d)", man.Size(), res.Size(), page)
 	}
-	full := mountTmpfs(t, int(2*page), false)
+	full := tmpfstest.Mount(t, int(2*page), false)
 	out := filepath.Join(full, "merged")
 	code, stdout, stderr := cli(t, "", "merge", run, "--out", out)
 	if code != exitFailure || stdout != "" || !strings.Contains(stderr, out) || !strings.Contains(stderr, "no space left") {
