@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/greedytl/greedytl/internal/fileerr"
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/shard"
@@ -252,10 +253,15 @@ const syncInterval = 5 * time.Second
 // appender appends records to a results file, one write call per line, so
 // that a killed process leaves at most one partial last line; it syncs
 // the file every syncInterval and on close, so that a machine crash loses
-// at most that much.
+// at most that much. A write that fails (a full disk) is cut off, back to
+// the last complete line, and fails every later append: a record written
+// after a partial line would make one malformed line in the middle of the
+// file, which every reader refuses.
 type appender struct {
 	mu       sync.Mutex
 	f        *os.File
+	size     int64 // the bytes of complete lines
+	err      error // the first failed write's, after which nothing is written
 	lastSync time.Time
 	dirty    bool
 }
@@ -275,7 +281,7 @@ func openAppender(path string, size int64) (*appender, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return &appender{f: f, lastSync: time.Now()}, nil
+	return &appender{f: f, size: size, lastSync: time.Now()}, nil
 }
 
 // append writes rec as one line.
@@ -287,9 +293,19 @@ func (a *appender) append(rec *Record) error {
 	line = append(line, '\n')
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if _, err := a.f.Write(line); err != nil {
-		return fmt.Errorf("%s: %w", a.f.Name(), err)
+	if a.err != nil {
+		return a.err
 	}
+	if n, err := a.f.Write(line); err != nil {
+		a.err = fmt.Errorf("%s: %w", a.f.Name(), fileerr.Reason(err))
+		if n > 0 {
+			if terr := a.f.Truncate(a.size); terr != nil {
+				a.err = fmt.Errorf("%w; cutting off the partial line: %w", a.err, fileerr.Reason(terr))
+			}
+		}
+		return a.err
+	}
+	a.size += int64(len(line))
 	a.dirty = true
 	if time.Since(a.lastSync) >= syncInterval {
 		return a.sync()

@@ -31,8 +31,11 @@ func Mount(t testing.TB, size int, ro bool) string {
 		t.Skipf("cannot mount a tmpfs here (%v: %s): the test needs root", err, strings.TrimSpace(string(out)))
 	}
 	t.Cleanup(func() {
+		// A file the test left open keeps the file system busy: detach it
+		// then (umount -l), and say so.
 		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
-			t.Errorf("umount %s: %v: %s", dir, err, out)
+			t.Errorf("umount %s: %v: %s (a file left open?)", dir, err, strings.TrimSpace(string(out)))
+			exec.Command("umount", "-l", dir).Run()
 		}
 	})
 	return dir
