@@ -293,3 +293,38 @@ func TestReportOutKeepsForeignDocuments(t *testing.T) {
 		t.Errorf("report --format md left the earlier report's report.html in %s", out)
 	}
 }
+
+// A run with no record yet — a run directory whose run.json is written but
+// no cell, a shard whose part of the grid is empty — was refused as
+// "report: no records in " (an empty list of files): the refusal names
+// what was read, and what the grid expects.
+func TestReportOfAnEmptyRun(t *testing.T) {
+	run := reportRun(t)
+	results := filepath.Join(run, "results.jsonl")
+	if err := os.Remove(results); err != nil {
+		t.Fatal(err)
+	}
+	shard := t.TempDir()
+	empty := writeText(t, shard, "results-shard-3-of-8.jsonl", "")
+	if err := os.Link(filepath.Join(run, "run.json"), filepath.Join(shard, "run.json")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		run  string
+		want []string
+	}{
+		{run, []string{run + ": no results file", "24 cells expected"}},
+		{shard, []string{empty + " holds no record", "24 cells expected"}},
+	} {
+		for _, args := range [][]string{{"report", tc.run}, {"report", tc.run, "--json"}, {"report", tc.run, "--out", filepath.Join(t.TempDir(), "rep")}} {
+			code, stdout, stderr := cli(t, "", args...)
+			ok := code == exitInput && stdout == ""
+			for _, w := range tc.want {
+				ok = ok && strings.Contains(stderr, w)
+			}
+			if !ok {
+				t.Errorf("%q: exit %d, stdout %q, stderr %q; want %d, nothing and %q", args, code, stdout, stderr, exitInput, tc.want)
+			}
+		}
+	}
+}
