@@ -16,6 +16,7 @@ import (
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/buildinfo"
+	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/internal/parallel"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/metric"
@@ -146,6 +147,11 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, inputErrorf("experiment: %v", err)
 	}
 	lock, err := lockRun(cfg.Out)
+	if errors.Is(err, dirlock.ErrLocked) && cfg.Shard.N > 1 {
+		// The shards of an array all given one --out: the holder may be
+		// another shard, which a wait would not help.
+		return nil, fmt.Errorf("%w; if it is another shard of this run, give each shard its own run directory (as --out %s)", err, filepath.Join(filepath.Dir(filepath.Clean(cfg.Out)), fmt.Sprintf("shard-%d", cfg.Shard.I)))
+	}
 	if err != nil {
 		return nil, err
 	}
