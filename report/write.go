@@ -52,7 +52,7 @@ type Options struct {
 // user's, or one they changed since, is never removed, nor is anything in
 // a directory without a list (a report of a greedytl before lists). dir is
 // locked while Write works in it (internal/dirlock: another Write into it
-// fails, naming the holder).
+// fails, naming the holder), where its file system has locks.
 func Write(dir string, res *Results, opts Options) ([]string, error) {
 	if res == nil {
 		return nil, errors.New("report: no results to write (nil *Results)")
@@ -106,8 +106,10 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
+	// Another Write into dir is refused; a file system without locks (a
+	// Lustre mounted without flock) is written as before reports locked.
 	lock, err := dirlock.Acquire(dir)
-	if err != nil {
+	if errors.Is(err, dirlock.ErrLocked) {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	defer lock.Release()

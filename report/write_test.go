@@ -585,3 +585,24 @@ func TestWriteFileListStaysInItsDirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteOneAtATime: a report written into a directory that another
+// Write holds is refused, naming the holder, and writes nothing: two
+// reports into one directory at once would each remove the files the
+// other just wrote.
+func TestWriteOneAtATime(t *testing.T) {
+	res := loadRecords(t, t.TempDir(), nwayRecords())
+	dir := t.TempDir()
+	held, err := dirlock.Acquire(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+	paths, err := Write(dir, res, Options{Markdown: true})
+	if !errors.Is(err, dirlock.ErrLocked) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) || paths != nil {
+		t.Errorf("Write into a held directory: %v, %v; want ErrLocked naming the holder", paths, err)
+	}
+	if names := dirFiles(t, dir); len(names) != 0 {
+		t.Errorf("the refused Write wrote %v", names)
+	}
+}
