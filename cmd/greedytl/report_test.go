@@ -190,12 +190,14 @@ func TestReportBadInput(t *testing.T) {
 		{"format without out", []string{"report", run, "--format", "md"}, exitInput, "--format needs --out"},
 		{"unknown flag", []string{"report", run, "--bogus"}, exitInput, "unknown flag"},
 		{"unwritable out", []string{"report", run, "--out", filepath.Join(file, "sub")}, exitFailure, "report"},
+		// It printed the JSON summary before failing to write the report.
+		{"unwritable out, json", []string{"report", run, "--json", "--out", filepath.Join(file, "sub")}, exitFailure, "report"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			code, _, stderr := cli(t, "", tc.args...)
-			if code != tc.code || !strings.Contains(stderr, tc.msg) {
-				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr, tc.code, tc.msg)
+			code, stdout, stderr := cli(t, "", tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.msg) || stdout != "" {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, nothing and %q", code, stdout, stderr, tc.code, tc.msg)
 			}
 		})
 	}
