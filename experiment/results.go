@@ -60,13 +60,22 @@ func scanResults(path string, fn func(line []byte, rec *Record, lineno int) erro
 		}
 		rec, err := decodeRecord(line)
 		if err != nil {
-			return complete, false, inputErrorf("%s:%d: %v", path, lineno, err)
+			return complete, false, inputErrorf("%s:%d: %w", path, lineno, badLine{err})
 		}
 		if err := fn(line, rec, lineno); err != nil {
 			return complete, false, err
 		}
 	}
 }
+
+// badLine is scanResults's error for a complete line that is not a
+// record: a line that greedytl's writers never leave in a results file (a
+// line cut short on a full disk by a greedytl before they cut it off, an
+// edit), which the resume of a run says what to do about.
+type badLine struct{ err error }
+
+func (e badLine) Error() string { return e.err.Error() }
+func (e badLine) Unwrap() error { return e.err }
 
 // recordMembers lists, for each kind of results record, the members every
 // record of that kind has: those its writer always writes (Record's

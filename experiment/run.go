@@ -473,6 +473,9 @@ func (r *runner) plan(logf func(string, ...any)) (*Summary, []job, *appender, er
 		r.failures.add(rec)
 		return nil
 	})
+	if errors.As(err, new(badLine)) {
+		return nil, nil, nil, inputErrorf("%w: remove the line, and the resumed run computes its cell again", err)
+	}
 	if err != nil {
 		return nil, nil, nil, err
 	}

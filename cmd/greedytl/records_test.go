@@ -322,3 +322,34 @@ func TestMergeRefusesShardsOfTwoBuilds(t *testing.T) {
 		t.Errorf("merging the shards of one build: exit %d: %s%s", code, stdout, stderr)
 	}
 }
+
+// A run whose results file holds a line cut short in its middle (left by a
+// greedytl whose write failed on a full disk, then wrote on) could not be
+// resumed, and the refusal did not say what to do: it says to remove the
+// line, after which the resumed run computes that cell again.
+func TestResumeOfARunWithABadLine(t *testing.T) {
+	data := experimentFolder(t)
+	run := smallRun(t, data)
+	results := filepath.Join(run, "results.jsonl")
+	lines := strings.SplitAfter(readFile(t, results), "\n")
+	cut := slices.Clone(lines)
+	cut[2] = cut[2][:40] + "\n"
+	if err := os.WriteFile(results, []byte(strings.Join(cut, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"experiment", "--data", data, "--negative-classes", "n0,n1", "--positives", "2,5",
+		"--splits", "1", "--methods", "no-transfer", "--out", run, "--quiet"}
+	code, _, stderr := cli(t, "", args...)
+	if code != exitInput || !strings.Contains(stderr, results+":3: ") || !strings.Contains(stderr, "remove the line") {
+		t.Errorf("resuming a run with a bad line 3: exit %d, stderr %q; want %d naming the line and what to do", code, stderr, exitInput)
+	}
+	if err := os.WriteFile(results, []byte(strings.Join(slices.Delete(cut, 2, 3), "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := cli(t, "", args...); code != exitOK {
+		t.Fatalf("resuming without the line: exit %d: %s", code, stderr)
+	}
+	if got := strings.Count(readFile(t, results), "\n"); got != len(lines)-1 {
+		t.Errorf("the resumed run holds %d records, want %d", got, len(lines)-1)
+	}
+}
