@@ -619,7 +619,6 @@ func TestScanResultsErrors(t *testing.T) {
 		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
 		}
-
 	}
 	path := filepath.Join(dir, "ok.jsonl")
 	if err := os.WriteFile(path, []byte(good+"\n\n"+good+"\n"+good[:20]), 0o644); err != nil {
