@@ -12,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/internal/dirlock"
@@ -39,10 +41,11 @@ type Manifest struct {
 	Version int    `json:"version"` // 1
 	// GreedytlVersion is the version of the greedytl build that ran it
 	// (buildinfo.Info.ID: its module version, or "devel" and the VCS
-	// revision).
+	// revision; for a build that these do not identify, followed by the
+	// digest of its executable: "devel sha256:0123456789abcdef").
 	GreedytlVersion string `json:"greedytl_version"`
 	// Build describes that build in full (module version, commit, Go
-	// version); informational, not compared.
+	// version, the executable's digest); informational, not compared.
 	Build *buildinfo.Info `json:"build,omitempty"`
 	// Dataset identifies the data.
 	Dataset DatasetInfo `json:"dataset"`
@@ -241,7 +244,12 @@ type setting struct {
 // value those runs had implicitly (ID skips nil).
 var settings = []setting{
 	{"format", func(m *Manifest) any { return [2]any{m.Format, m.Version} }, nil},
-	{"greedytl version", func(m *Manifest) any { return m.GreedytlVersion }, nil},
+	{"greedytl version", func(m *Manifest) any { return m.GreedytlVersion }, func(m *Manifest) string {
+		if m.Build == nil {
+			return strconv.Quote(m.GreedytlVersion)
+		}
+		return fmt.Sprintf("%q (built by %s)", m.GreedytlVersion, m.Build.Go)
+	}},
 	{"dataset name", func(m *Manifest) any { return m.Dataset.Name }, nil},
 	{"dataset content", func(m *Manifest) any { return [3]any{m.Dataset.SHA256, m.Dataset.Examples, m.Dataset.Features} },
 		func(m *Manifest) string {
@@ -301,6 +309,9 @@ func (m *Manifest) differs(o *Manifest, compareSources bool) string {
 		if name == "positives" && m.Protocol == ProtocolNWay {
 			name = "shots" // what an N-way run's Positives hold (--shots)
 		}
+		if s.name == "greedytl version" && (!identifiedVersion(m.GreedytlVersion) || !identifiedVersion(o.GreedytlVersion)) {
+			return fmt.Sprintf("%s: %s vs %s — %s", name, s.show(m), s.show(o), unidentifiedBuilds)
+		}
 		if s.show != nil {
 			return fmt.Sprintf("%s: %s vs %s", name, s.show(m), s.show(o))
 		}
@@ -308,6 +319,19 @@ func (m *Manifest) differs(o *Manifest, compareSources bool) string {
 	}
 	return ""
 }
+
+// identifiedVersion reports whether a run's greedytl version (Manifest.
+// GreedytlVersion) names the code it was built from: not "devel" alone (a
+// run of an earlier greedytl that did not record the executable's digest)
+// nor a version followed by the digest (buildinfo.Info.ID of a build not
+// Identified).
+func identifiedVersion(v string) bool {
+	return v != "devel" && !strings.Contains(v, " sha256:")
+}
+
+// unidentifiedBuilds says, after two greedytl versions that differ of which
+// one at least is not identifiedVersion, why they differ and what to do.
+const unidentifiedBuilds = "builds without a VCS revision (go run, go test, -buildvcs=false, a modified tree) are told apart by the SHA-256 of their executable (sha256sum prints it), so another binary, even of the same code with another Go toolchain, is another build: run every shard, and resume it, with one binary (rerun with it, into new directories, the shards that another made), and build it in a clean git checkout with go build -buildvcs=true for builds of one commit to agree"
 
 // reportOrder is settings in the order differs compares them: the protocol
 // before the targets and the grid, whose meaning it sets (an N-way run's

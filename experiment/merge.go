@@ -68,8 +68,10 @@ func (r *MergeSummary) Complete() bool { return len(r.Missing) == 0 }
 //
 // Merge returns the summary whenever the inputs could be read, with an error
 // matching ErrInput for unreadable, malformed or conflicting inputs and
-// for runs that differ, and another error when writing fails. Missing
-// cells are not an error: see MergeSummary.Complete.
+// for runs that differ, and another error, naming out, when writing fails
+// (nothing of the merge is then left in out: a run.json it wrote into a
+// directory without one is removed). Missing cells are not an error: see
+// MergeSummary.Complete.
 func Merge(runs []string, out string) (*MergeSummary, error) {
 	if len(runs) == 0 {
 		return nil, inputErrorf("experiment: nothing to merge")
@@ -88,7 +90,12 @@ func Merge(runs []string, out string) (*MergeSummary, error) {
 	if out == "" {
 		return rep, nil
 	}
-	return rep, writeMerged(out, man, res)
+	if err := writeMerged(out, man, res); err != nil && !errors.Is(err, ErrInput) {
+		return rep, fmt.Errorf("experiment: the merge was not written to %s: %w", out, err)
+	} else if err != nil {
+		return rep, err
+	}
+	return rep, nil
 }
 
 // notAnInput returns an error when Merge's output out (see Merge) would
@@ -258,8 +265,16 @@ func writeMerged(out string, man *Manifest, res *Results) error {
 	// run.json first, as Run writes it: a merge stopped between the two
 	// leaves a run directory whose results are missing (a run computes
 	// them, a second merge writes them), never results without a run.json.
+	// A merge whose results could not be written removes the run.json it
+	// wrote into a directory that had none, leaving nothing half-written.
 	if err := merged.write(out); err != nil {
 		return err
 	}
-	return write(filepath.Join(out, resultsName(shard.Shard{})))
+	if err := write(filepath.Join(out, resultsName(shard.Shard{}))); err != nil {
+		if old == nil {
+			os.Remove(filepath.Join(out, ManifestFile))
+		}
+		return err
+	}
+	return nil
 }

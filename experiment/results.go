@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/greedytl/greedytl/internal/fileerr"
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/shard"
@@ -59,13 +60,22 @@ func scanResults(path string, fn func(line []byte, rec *Record, lineno int) erro
 		}
 		rec, err := decodeRecord(line)
 		if err != nil {
-			return complete, false, inputErrorf("%s:%d: %v", path, lineno, err)
+			return complete, false, inputErrorf("%s:%d: %w", path, lineno, badLine{err})
 		}
 		if err := fn(line, rec, lineno); err != nil {
 			return complete, false, err
 		}
 	}
 }
+
+// badLine is scanResults's error for a complete line that is not a
+// record: a line that greedytl's writers never leave in a results file (a
+// line cut short on a full disk by a greedytl before they cut it off, an
+// edit), which the resume of a run says what to do about.
+type badLine struct{ err error }
+
+func (e badLine) Error() string { return e.err.Error() }
+func (e badLine) Unwrap() error { return e.err }
 
 // recordMembers lists, for each kind of results record, the members every
 // record of that kind has: those its writer always writes (Record's
@@ -252,10 +262,15 @@ const syncInterval = 5 * time.Second
 // appender appends records to a results file, one write call per line, so
 // that a killed process leaves at most one partial last line; it syncs
 // the file every syncInterval and on close, so that a machine crash loses
-// at most that much.
+// at most that much. A write that fails (a full disk) is cut off, back to
+// the last complete line, and fails every later append: a record written
+// after a partial line would make one malformed line in the middle of the
+// file, which every reader refuses.
 type appender struct {
 	mu       sync.Mutex
 	f        *os.File
+	size     int64 // the bytes of complete lines
+	err      error // the first failed write's, after which nothing is written
 	lastSync time.Time
 	dirty    bool
 }
@@ -275,7 +290,7 @@ func openAppender(path string, size int64) (*appender, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return &appender{f: f, lastSync: time.Now()}, nil
+	return &appender{f: f, size: size, lastSync: time.Now()}, nil
 }
 
 // append writes rec as one line.
@@ -287,9 +302,19 @@ func (a *appender) append(rec *Record) error {
 	line = append(line, '\n')
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if _, err := a.f.Write(line); err != nil {
-		return fmt.Errorf("%s: %w", a.f.Name(), err)
+	if a.err != nil {
+		return a.err
 	}
+	if n, err := a.f.Write(line); err != nil {
+		a.err = fmt.Errorf("%s: %w", a.f.Name(), fileerr.Reason(err))
+		if n > 0 {
+			if terr := a.f.Truncate(a.size); terr != nil {
+				a.err = fmt.Errorf("%w; cutting off the partial line: %w", a.err, fileerr.Reason(terr))
+			}
+		}
+		return a.err
+	}
+	a.size += int64(len(line))
 	a.dirty = true
 	if time.Since(a.lastSync) >= syncInterval {
 		return a.sync()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/buildinfo"
+	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/internal/parallel"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/metric"
@@ -146,6 +147,11 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, inputErrorf("experiment: %v", err)
 	}
 	lock, err := lockRun(cfg.Out)
+	if errors.Is(err, dirlock.ErrLocked) && cfg.Shard.N > 1 {
+		// The shards of an array all given one --out: the holder may be
+		// another shard, which a wait would not help.
+		return nil, fmt.Errorf("%w; if it is another shard of this run, give each shard its own run directory (as --out %s)", err, filepath.Join(filepath.Dir(filepath.Clean(cfg.Out)), fmt.Sprintf("shard-%d", cfg.Shard.I)))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -305,7 +311,7 @@ func newManifest(cfg *Config, neg *source.Negatives, targets []string, digest st
 		name = filepath.Base(f.Dir)
 	}
 	r, c := f.Dims()
-	build := buildinfo.Read()
+	build := buildinfo.ReadIdentified()
 	sz, _ := protocolSizes(cfg.Protocol) // checked
 	m := &Manifest{
 		Format:          ManifestFormat,
@@ -467,6 +473,9 @@ func (r *runner) plan(logf func(string, ...any)) (*Summary, []job, *appender, er
 		r.failures.add(rec)
 		return nil
 	})
+	if errors.As(err, new(badLine)) {
+		return nil, nil, nil, inputErrorf("%w: remove the line, and the resumed run computes its cell again", err)
+	}
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -70,7 +70,8 @@ type ClassInfo struct {
 // are then taken from the records) are tolerated with a warning. Load
 // returns an error naming the file and line for unreadable files,
 // malformed lines, records with impossible values and records of another
-// run (experiment.ReadRuns), and when no record is found.
+// run (experiment.ReadRuns), and when no record is found (naming what was
+// read, and the cells the run's grid expects).
 func Load(paths ...string) (*Results, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("report: no run given")
@@ -85,7 +86,7 @@ func Load(paths ...string) (*Results, error) {
 		shapes: map[string]shape{}, runs: runs,
 	}
 	if len(res.Records) == 0 {
-		return nil, fmt.Errorf("report: no records in %s", strings.Join(res.Files, ", "))
+		return nil, noRecords(paths, res)
 	}
 	for d, mans := range runs.Manifests {
 		man := mans[0] // combined runs agree on all but methods, noise and splits
@@ -98,6 +99,29 @@ func Load(paths ...string) (*Results, error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// noRecords returns Load's error for runs at paths that hold no record
+// (res, as read): a run directory without results files (a run that has
+// not computed a cell), files that hold none (a shard of no cells), with
+// the cells the grids expect when run.json says.
+func noRecords(paths []string, res *Results) error {
+	what := strings.Join(paths, ", ") + ": no results file (results*.jsonl)"
+	switch len(res.Files) {
+	case 0:
+	case 1:
+		what = res.Files[0] + " holds no record"
+	default:
+		what = strings.Join(res.Files, ", ") + " hold no record"
+	}
+	expected := 0
+	for _, c := range res.Coverage {
+		expected += max(c.Expected, 0)
+	}
+	if expected > 0 {
+		what += fmt.Sprintf(" (%d cells expected by the run's grid)", expected)
+	}
+	return fmt.Errorf("report: no records to report: %s", what)
 }
 
 // Partial returns the coverage of the methods that miss cells of their

@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -16,7 +18,10 @@ import (
 
 	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/internal/dirlock"
+	"github.com/greedytl/greedytl/internal/fileerr"
 	"github.com/greedytl/greedytl/internal/filename"
+	"github.com/greedytl/greedytl/internal/jsonfile"
 )
 
 // Options choose the documents Write produces. The figures (PNG and SVG) are
@@ -32,11 +37,22 @@ type Options struct {
 // GreedyTL-59, Figs. 4–7 the source-weight matrices — each where the run has
 // the data) as PNG and SVG files, and report.md and report.html as opts
 // says. Every file is written atomically, the documents after the figures
-// they show. Write returns the paths written (on an error, those written
-// before it); nothing is written when drawing a figure fails, when res
-// is nil, or when dir holds a report.md or report.html to be written that
-// is not a greedytl report (ErrNotAReport): a user's document is never
+// they show. Write returns the paths of the figures and documents written
+// (on an error, those written before it); nothing is written when drawing
+// a figure fails, when res is nil, or when dir holds a report.md or
+// report.html to be written that is not a greedytl report, or a FileList
+// that is not a report's (ErrNotAReport): a user's document is never
 // replaced, an earlier report is.
+//
+// Write lists what it wrote in dir's FileList, and removes the files of
+// the earlier report's list that it does not write (its figures of a
+// dataset or a noise study no longer reported, a document no longer asked
+// for), so that every file of the report in dir is current — but only
+// those whose content is still what that report wrote: a file of the
+// user's, or one they changed since, is never removed, nor is anything in
+// a directory without a list (a report of a greedytl before lists). dir is
+// locked while Write works in it (internal/dirlock: another Write into it
+// fails, naming the holder), where its file system has locks.
 func Write(dir string, res *Results, opts Options) ([]string, error) {
 	if res == nil {
 		return nil, errors.New("report: no results to write (nil *Results)")
@@ -84,8 +100,40 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 			return nil, err
 		}
 	}
+	if _, err := readFileList(dir); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("report: %w", err)
+	}
+	// Another Write into dir is refused; a file system without locks (a
+	// Lustre mounted without flock) is written as before reports locked.
+	lock, err := dirlock.Acquire(dir)
+	if errors.Is(err, dirlock.ErrLocked) {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	defer lock.Release()
+	old, err := readFileList(dir) // again, now that no other Write changes it
+	if err != nil {
+		return nil, err
+	}
+	list := &fileList{Format: fileListFormat, Version: fileListVersion}
+	for _, f := range files {
+		sum := sha256.Sum256(f.data)
+		list.Files = append(list.Files, listedFile{Name: f.name, SHA256: hex.EncodeToString(sum[:])})
+	}
+	// The earlier list and this one first, then the files, then the
+	// earlier report's files that this one does not write are removed, and
+	// the list is this one's: wherever Write stops, the list names every
+	// file of a report in dir.
+	if old != nil {
+		union := *list
+		union.Files = slices.Concat(old.Files, list.Files)
+		if err := union.write(dir); err != nil {
+			return nil, err
+		}
+	} else if err := list.write(dir); err != nil {
+		return nil, err
 	}
 	var written []string
 	for _, f := range files {
@@ -95,7 +143,138 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 		}
 		written = append(written, p)
 	}
-	return written, nil
+	if old == nil {
+		return written, nil
+	}
+	if err := old.removeStale(dir, list); err != nil {
+		return written, err
+	}
+	return written, list.write(dir)
+}
+
+// FileList is the name of the file in a report's directory that lists the
+// files Write wrote there, each with the SHA-256 digest of what it wrote,
+// so that the next Write into the directory removes the files it no longer
+// writes — those whose content is still the listed one (see Write).
+const FileList = "report-files.json"
+
+// The FileList's "format" and "version".
+const (
+	fileListFormat  = "greedytl-report-files"
+	fileListVersion = 1
+)
+
+// fileList is the content of a FileList.
+type fileList struct {
+	Format  string       `json:"format"`
+	Version int          `json:"version"`
+	Files   []listedFile `json:"files"`
+}
+
+// listedFile is a file of a fileList: its name in the report's directory
+// and the digest of its content as written. A name may be listed twice,
+// with two digests, in the list of a Write that stopped before it
+// finished.
+type listedFile struct {
+	Name   string `json:"name"`
+	SHA256 string `json:"sha256"`
+}
+
+// check validates a list read from a file: its format and version, and
+// names of files of the directory alone — no path outside it or into a
+// subdirectory, not the list itself — so that removing a listed file can
+// never reach another.
+func (l *fileList) check() error {
+	if l.Format != fileListFormat || l.Version != fileListVersion {
+		return fmt.Errorf("format %q version %d, this greedytl reads %q version %d", l.Format, l.Version, fileListFormat, fileListVersion)
+	}
+	for i, f := range l.Files {
+		if !filepath.IsLocal(f.Name) || f.Name != filepath.Base(f.Name) || strings.ContainsAny(f.Name, `/\`) || f.Name == "." || f.Name == FileList {
+			return fmt.Errorf("files[%d].name %q is not the name of a report's file in its directory", i, f.Name)
+		}
+		if b, err := hex.DecodeString(f.SHA256); err != nil || len(b) != sha256.Size {
+			return fmt.Errorf("files[%d].sha256 %q is not a SHA-256 digest in hex", i, f.SHA256)
+		}
+	}
+	return nil
+}
+
+// readFileList returns the FileList of the directory dir, nil (and no
+// error) when there is none; one that is not a report's list is an error
+// matching ErrNotAReport.
+func readFileList(dir string) (*fileList, error) {
+	path := filepath.Join(dir, FileList)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	} else if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	l := &fileList{}
+	err = jsonfile.Decode(bytes.NewReader(b), l, "report file list")
+	if err == nil {
+		err = l.check()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("report: %s exists and %w's file list (%v): give another directory, or remove it", path, ErrNotAReport, err)
+	}
+	return l, nil
+}
+
+// write writes the list into dir atomically.
+func (l *fileList) write(dir string) error {
+	if err := jsonfile.Write(filepath.Join(dir, FileList), l); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	return nil
+}
+
+// removeStale removes from dir the files of l, an earlier report's list,
+// that the list now does not name and whose content is still what l says
+// (a regular file of that digest): a file changed since, or replaced by a
+// link or a directory, is the user's now, and kept.
+func (l *fileList) removeStale(dir string, now *fileList) error {
+	for _, f := range l.Files {
+		if slices.ContainsFunc(now.Files, func(n listedFile) bool { return n.Name == f.Name }) {
+			continue
+		}
+		p := filepath.Join(dir, f.Name)
+		same, err := hasDigest(p, f.SHA256)
+		if err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+		if !same {
+			continue
+		}
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("report: removing %s, a file of the earlier report that this one does not write: %w", p, fileerr.Reason(err))
+		}
+	}
+	return nil
+}
+
+// hasDigest reports whether path is a regular file (not a link) whose
+// SHA-256 digest, in hex, is digest; a missing file has none.
+func hasDigest(path, digest string) (bool, error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return false, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return false, fmt.Errorf("%s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)) == digest, nil
 }
 
 // ErrNotAReport is matched (errors.Is) by Write's error for a directory

@@ -2,10 +2,14 @@ package report
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"flag"
+	"fmt"
 	"image/png"
 	"io"
 	"os"
@@ -16,6 +20,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/internal/dirlock"
 )
 
 var keepDir = flag.String("report.dir", "", "write the synthetic test reports here (one subdirectory each) to look at them")
@@ -176,13 +181,13 @@ func TestWriteFullReport(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkSelfContained(t, html, len(tc.figs))
-			// No temporary files are left behind.
+			// No temporary files are left behind (the lock file stays).
 			entries, err := os.ReadDir(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, e := range entries {
-				if strings.HasPrefix(e.Name(), ".") {
+				if strings.HasPrefix(e.Name(), ".") && e.Name() != dirlock.LockFile {
 					t.Errorf("left over: %s", e.Name())
 				}
 			}
@@ -400,5 +405,204 @@ func TestWriteKeepsForeignDocuments(t *testing.T) {
 				t.Errorf("%s holding %q: %d files in the directory, want it alone (%v)", name, content, len(ents), err)
 			}
 		}
+	}
+}
+
+// loadRecords writes recs to results files in dir, one per dataset (a run
+// without run.json holds one dataset), and loads them.
+func loadRecords(t *testing.T, dir string, recs []experiment.Record) *Results {
+	t.Helper()
+	text := map[string][]byte{}
+	var paths []string
+	for _, r := range recs {
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, r.Dataset+".jsonl")
+		if text[p] == nil {
+			paths = append(paths, p)
+		}
+		text[p] = append(append(text[p], b...), '\n')
+	}
+	for _, p := range paths {
+		if err := os.WriteFile(p, text[p], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Load(paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// dirFiles returns the names of the regular files in dir but the lock
+// file, sorted.
+func dirFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		if e.Type().IsRegular() && e.Name() != dirlock.LockFile {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
+
+// TestWriteRemovesStaleFiles: a report written into the directory of an
+// earlier one leaves exactly its own files there (issue: the earlier
+// report's figures that it no longer draws stayed, looking current), and
+// never removes a file it did not write: a file of the user's, an earlier
+// report's file the user has since changed, a file an earlier greedytl
+// wrote before reports listed their files.
+func TestWriteRemovesStaleFiles(t *testing.T) {
+	var two []experiment.Record
+	for _, r := range nwayRecords() {
+		two = append(two, r)
+		r.Dataset = "other"
+		two = append(two, r)
+	}
+	both := loadRecords(t, t.TempDir(), two)
+	one := loadRecords(t, t.TempDir(), nwayRecords())
+	dir := filepath.Join(t.TempDir(), "report")
+
+	// The files a report of one dataset writes, into a directory of its own.
+	alone := filepath.Join(t.TempDir(), "alone")
+	if _, err := Write(alone, one, Options{Markdown: true}); err != nil {
+		t.Fatal(err)
+	}
+	want := dirFiles(t, alone)
+
+	if _, err := Write(dir, both, Options{Markdown: true, HTML: true}); err != nil {
+		t.Fatal(err)
+	}
+	first := dirFiles(t, dir)
+	var stale []string
+	for _, f := range first {
+		if !slices.Contains(want, f) {
+			stale = append(stale, f)
+		}
+	}
+	if len(stale) < 3 || !slices.Contains(stale, "report.html") {
+		t.Fatalf("the report of two datasets wrote %v, the report of one %v: want figures and report.html of the first alone", first, want)
+	}
+	// The user's files: one of their own, and a figure of the first report
+	// that they changed.
+	mine := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(mine, []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var changed string
+	for _, f := range stale {
+		if strings.HasSuffix(f, ".svg") {
+			changed = f
+			break
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, changed), []byte("<svg>edited</svg>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	if _, err := Write(dir, one, Options{Markdown: true}); err != nil {
+		t.Fatal(err)
+	}
+	got := dirFiles(t, dir)
+	for _, f := range want {
+		if !slices.Contains(got, f) {
+			t.Errorf("%s is missing after the second report", f)
+		}
+	}
+	for _, f := range got {
+		if !slices.Contains(want, f) && f != "notes.txt" && f != changed && f != FileList {
+			t.Errorf("%s, a file of the first report that the second does not write, is still there", f)
+		}
+	}
+	if b, err := os.ReadFile(mine); err != nil || string(b) != "mine\n" {
+		t.Errorf("the user's %s: %q, %v", mine, b, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, changed)); err != nil || string(b) != "<svg>edited</svg>\n" {
+		t.Errorf("%s, changed by the user, was removed or changed: %q, %v", changed, b, err)
+	}
+
+	// A directory of a report made before reports listed their files: its
+	// files are not known to be the report's, and are kept.
+	legacy := filepath.Join(t.TempDir(), "legacy")
+	if _, err := Write(legacy, both, Options{Markdown: true, HTML: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(legacy, FileList)); err != nil {
+		t.Fatal(err)
+	}
+	before := dirFiles(t, legacy)
+	if _, err := Write(legacy, one, Options{Markdown: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range before {
+		if _, err := os.Stat(filepath.Join(legacy, f)); err != nil {
+			t.Errorf("%s of a report without a file list was removed: %v", f, err)
+		}
+	}
+}
+
+// TestWriteFileListStaysInItsDirectory: a file list naming anything but a
+// file of its directory (a path outside it, a subdirectory's file, the
+// list itself) is refused as not a report's, and nothing is removed, even
+// where the named file's digest matches.
+func TestWriteFileListStaysInItsDirectory(t *testing.T) {
+	res := loadRecords(t, t.TempDir(), nwayRecords())
+	root := t.TempDir()
+	victim := filepath.Join(root, "victim.png")
+	if err := os.WriteFile(victim, []byte("victim"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte("victim"))
+	digest := hex.EncodeToString(sum[:])
+	dir := filepath.Join(root, "report")
+	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "sub", "victim.png"), []byte("victim"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"../victim.png", victim, "sub/victim.png", ".", "", FileList} {
+		list := fmt.Sprintf(`{"format": %q, "version": 1, "files": [{"name": %q, "sha256": %q}]}`, fileListFormat, name, digest)
+		if err := os.WriteFile(filepath.Join(dir, FileList), []byte(list), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Write(dir, res, Options{Markdown: true})
+		if !errors.Is(err, ErrNotAReport) || !strings.Contains(err.Error(), filepath.Join(dir, FileList)) {
+			t.Errorf("a file list naming %q: %v; want ErrNotAReport naming the list", name, err)
+		}
+		for _, p := range []string{victim, filepath.Join(dir, "sub", "victim.png")} {
+			if _, err := os.Stat(p); err != nil {
+				t.Errorf("a file list naming %q: %s removed", name, p)
+			}
+		}
+	}
+}
+
+// TestWriteOneAtATime: a report written into a directory that another
+// Write holds is refused, naming the holder, and writes nothing: two
+// reports into one directory at once would each remove the files the
+// other just wrote.
+func TestWriteOneAtATime(t *testing.T) {
+	res := loadRecords(t, t.TempDir(), nwayRecords())
+	dir := t.TempDir()
+	held, err := dirlock.Acquire(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+	paths, err := Write(dir, res, Options{Markdown: true})
+	if !errors.Is(err, dirlock.ErrLocked) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) || paths != nil {
+		t.Errorf("Write into a held directory: %v, %v; want ErrLocked naming the holder", paths, err)
+	}
+	if names := dirFiles(t, dir); len(names) != 0 {
+		t.Errorf("the refused Write wrote %v", names)
 	}
 }

@@ -507,4 +507,10 @@ func TestExperimentOneProcessPerRun(t *testing.T) {
 			t.Errorf("the refused experiment wrote %s", e.Name())
 		}
 	}
+	// The shards of an array given one --out: waiting for the holder, as
+	// the refusal said, ends in another refusal; it says what to do.
+	code, _, stderr = cli(t, "", "experiment", "--data", data, "--negative-classes", "n0,n1", "--out", run, "--methods", "greedytl", "--positives", "2", "--splits", "1", "--shard", "1/3", "-q")
+	if code == 0 || !strings.Contains(stderr, "in use") || !strings.Contains(stderr, "give each shard its own run directory") {
+		t.Errorf("shard 1/3: exit %d, stderr %q: want a failure saying to give each shard its own run directory", code, stderr)
+	}
 }

@@ -42,7 +42,8 @@ of the run than the shards merged), records of another run, lines that are
 not records. An earlier merge of fewer shards is replaced.
 
 Exit status: 0 when every cell is present; 1 when cells are missing (the
-merged file is still written) or writing failed; 2 on bad usage or bad input:
+merged file is still written) or writing failed (then no summary is
+printed, and nothing of the merge is left in --out); 2 on bad usage or bad input:
 unreadable or malformed files (a record with a member missing, a null, an
 unknown member or an impossible value), runs that differ, records of another
 run (each record carries its run's run_id), conflicting records, an --out
@@ -63,7 +64,10 @@ func runMerge(s *streams, o *mergeOptions, runs []string) error {
 		}
 	}
 	rep, err := experiment.Merge(runs, o.out)
-	if rep != nil {
+	// The summary of a merge that was written, or of conflicting inputs
+	// (which it lists, nothing written); not of a merge whose writing
+	// failed or was refused, which it would present as done.
+	if rep != nil && (err == nil || len(rep.Conflicts) > 0) {
 		printMergeReport(s, rep)
 	}
 	switch {

@@ -9,7 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/internal/datasettest"
+	"github.com/greedytl/greedytl/internal/errtest"
+	"github.com/greedytl/greedytl/internal/tmpfstest"
 )
 
 // smallRun runs a small experiment (6 targets × 2 positives × 1 split ×
@@ -212,4 +215,141 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// A merge into a read-only file system printed its summary, as if it had
+// merged, before failing: a merge whose output cannot be written prints
+// no summary, exits 1 with one line naming the output, and leaves nothing.
+func TestMergeIntoUnwritableDirectory(t *testing.T) {
+	run := smallRun(t, experimentFolder(t))
+	ro := tmpfstest.Unwritable(t)
+	for _, out := range []string{filepath.Join(ro, "merged"), filepath.Join(ro, "merged.jsonl"), ro} {
+		code, stdout, stderr := cli(t, "", "merge", run, "--out", out)
+		if code != exitFailure || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, out) {
+			t.Errorf("merge --out %s: exit %d, stdout %q, stderr %q; want exit %d, no summary and one line naming the output", out, code, stdout, stderr, exitFailure)
+		}
+		if err := errtest.CommandMessage(strings.TrimSuffix(stderr, "\n")); err != nil {
+			t.Error(err)
+		}
+	}
+	if ents, err := os.ReadDir(ro); err != nil || len(ents) != 0 {
+		t.Errorf("the failed merges left %v in %s (%v)", ents, ro, err)
+	}
+}
+
+// A merge into a new run directory on a full disk left run.json without
+// results: a merge that fails to write the results removes the run.json
+// it wrote, so that nothing of it is left half-written.
+func TestMergeOnAFullDisk(t *testing.T) {
+	run := smallRun(t, experimentFolder(t), "--splits", "2")
+	// Room for the lock file and run.json, a page each, but not results.jsonl.
+	page := os.Getpagesize()
+	if man, res := len(readFile(t, filepath.Join(run, "run.json"))), len(readFile(t, filepath.Join(run, "results.jsonl"))); man > page || res <= page {
+		t.Fatalf("run.json %d bytes, results.jsonl %d: want at most and more than a page (%d)", man, res, page)
+	}
+	full := tmpfstest.Mount(t, 2*page, false)
+	out := filepath.Join(full, "merged")
+	code, stdout, stderr := cli(t, "", "merge", run, "--out", out)
+	if code != exitFailure || stdout != "" || !strings.Contains(stderr, out) || !strings.Contains(stderr, "no space left") {
+		t.Errorf("merge onto a full disk: exit %d, stdout %q, stderr %q; want exit %d, no summary and a line naming %s", code, stdout, stderr, exitFailure, out)
+	}
+	for _, name := range []string{"run.json", "results.jsonl"} {
+		if _, err := os.Stat(filepath.Join(out, name)); err == nil {
+			t.Errorf("the failed merge left %s in %s", name, out)
+		}
+	}
+}
+
+// Shards run by two builds that carry no VCS revision (go run, go test,
+// -buildvcs=false) merged silently, both "devel": the build is now told
+// by its executable's digest, so that merge refuses them, naming both and
+// what to do, as the resume of a shard by the other build is refused; the
+// same binary resumes its own shard, and merges it with another of its
+// own. Here the two builds are this test binary (in-process) and the
+// greedytl command built from the same code.
+func TestMergeRefusesShardsOfTwoBuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds greedytl: skipped with -short")
+	}
+	bin := buildGreedytl(t)
+	data := experimentFolder(t)
+	work := t.TempDir()
+	args := func(i int) []string {
+		return []string{"experiment", "--data", data, "--negative-classes", "n0,n1", "--positives", "2,5", "--splits", "1",
+			"--methods", "no-transfer", "--shard", fmt.Sprintf("%d/2", i), "--out", filepath.Join(work, fmt.Sprintf("shard-%d", i)), "--quiet"}
+	}
+	if code, _, stderr := cli(t, "", args(0)...); code != exitOK {
+		t.Fatalf("shard 0, in-process: exit %d: %s", code, stderr)
+	}
+	if code, out := runBinary(t, bin, nil, args(1)...); code != exitOK {
+		t.Fatalf("shard 1, by %s: exit %d: %s", bin, code, out)
+	}
+	shards := []string{filepath.Join(work, "shard-0"), filepath.Join(work, "shard-1")}
+	var versions [2]string
+	for i, dir := range shards {
+		man, err := experiment.ReadManifest(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		versions[i] = man.GreedytlVersion
+	}
+	if versions[0] == versions[1] {
+		t.Errorf("two builds, one greedytl version %q", versions[0])
+	}
+	code, stdout, stderr := cli(t, "", "merge", shards[0], shards[1], "--out", filepath.Join(work, "merged"))
+	if code != exitInput || stdout != "" {
+		t.Errorf("merging the shards of two builds: exit %d, stdout %q; want %d and nothing", code, stdout, exitInput)
+	}
+	for _, want := range []string{versions[0], versions[1], "one binary"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("merging the shards of two builds: %q does not say %q", stderr, want)
+		}
+	}
+	// The build of shard 1 does not resume shard 0; this one does, and
+	// shard 0 merges with a shard 1 of its own.
+	if code, out := runBinary(t, bin, nil, args(0)...); code != exitInput || !strings.Contains(out, versions[0]) || !strings.Contains(out, versions[1]) {
+		t.Errorf("resuming shard 0 by the other build: exit %d: %s; want %d naming both builds", code, out, exitInput)
+	}
+	if code, _, stderr := cli(t, "", args(0)...); code != exitOK {
+		t.Errorf("resuming shard 0 by its build: exit %d: %s", code, stderr)
+	}
+	own := slices.Clone(args(1))
+	own[len(own)-2] = filepath.Join(work, "shard-1-again")
+	if code, _, stderr := cli(t, "", own...); code != exitOK {
+		t.Fatalf("shard 1, in-process: exit %d: %s", code, stderr)
+	}
+	if code, stdout, stderr := cli(t, "", "merge", shards[0], own[len(own)-2], "--out", filepath.Join(work, "merged")); code != exitOK {
+		t.Errorf("merging the shards of one build: exit %d: %s%s", code, stdout, stderr)
+	}
+}
+
+// A run whose results file holds a line cut short in its middle (left by a
+// greedytl whose write failed on a full disk, then wrote on) could not be
+// resumed, and the refusal did not say what to do: it says to remove the
+// line, after which the resumed run computes that cell again.
+func TestResumeOfARunWithABadLine(t *testing.T) {
+	data := experimentFolder(t)
+	run := smallRun(t, data)
+	results := filepath.Join(run, "results.jsonl")
+	lines := strings.SplitAfter(readFile(t, results), "\n")
+	cut := slices.Clone(lines)
+	cut[2] = cut[2][:40] + "\n"
+	if err := os.WriteFile(results, []byte(strings.Join(cut, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"experiment", "--data", data, "--negative-classes", "n0,n1", "--positives", "2,5",
+		"--splits", "1", "--methods", "no-transfer", "--out", run, "--quiet"}
+	code, _, stderr := cli(t, "", args...)
+	if code != exitInput || !strings.Contains(stderr, results+":3: ") || !strings.Contains(stderr, "remove the line") {
+		t.Errorf("resuming a run with a bad line 3: exit %d, stderr %q; want %d naming the line and what to do", code, stderr, exitInput)
+	}
+	if err := os.WriteFile(results, []byte(strings.Join(slices.Delete(cut, 2, 3), "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := cli(t, "", args...); code != exitOK {
+		t.Fatalf("resuming without the line: exit %d: %s", code, stderr)
+	}
+	if got := strings.Count(readFile(t, results), "\n"); got != len(lines)-1 {
+		t.Errorf("the resumed run holds %d records, want %d", got, len(lines)-1)
+	}
 }

@@ -39,8 +39,13 @@ PNG and SVG (accuracy by training-set size, the noise study, GreedyTL against
 GreedyTL-59, the source-weight matrices), report.md and a self-contained
 report.html (--format chooses the documents), replacing an earlier report's
 files; a report.md or report.html there that is not a greedytl report is
-not replaced: the directory is refused. With --json the summary array
-goes to standard output either way: objects with "dataset", "method",
+not replaced: the directory is refused. REPORT/report-files.json lists the
+files written, so that a later report into REPORT removes the earlier
+one's files that it no longer writes (the figures of a dataset no longer
+reported, a document no longer asked for); a file it did not write, or one
+changed since, is never removed. With --json the summary array
+goes to standard output either way (with --out, once the report is
+written: a report that fails prints none): objects with "dataset", "method",
 "positives", "noise", "mean", "stderr", "splits", "n", "errors",
 "fit_seconds_mean" (accuracies as fractions; "mean", "stderr" and
 "fit_seconds_mean" are null for a row none of whose cells succeeded, n = 0) and
@@ -110,18 +115,11 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 			s.warn(warning{Code: "not-converged", Message: note})
 		}
 	}
-	switch {
-	case o.json:
-		if err := printJSON(s.out, rows); err != nil {
-			return err
-		}
-	case o.out == "":
-		if err := printSummary(s, rows); err != nil {
-			return err
-		}
-	}
 	if o.out == "" {
-		return nil
+		if o.json {
+			return printJSON(s.out, rows)
+		}
+		return printSummary(s, rows)
 	}
 	written, err := report.Write(o.out, res, opts)
 	if errors.Is(err, report.ErrNotAReport) {
@@ -129,6 +127,13 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 	}
 	if err != nil {
 		return err
+	}
+	// The summary once the report is written, as merge prints its own: a
+	// report that failed prints none.
+	if o.json {
+		if err := printJSON(s.out, rows); err != nil {
+			return err
+		}
 	}
 	if o.quiet {
 		return nil

@@ -190,12 +190,14 @@ func TestReportBadInput(t *testing.T) {
 		{"format without out", []string{"report", run, "--format", "md"}, exitInput, "--format needs --out"},
 		{"unknown flag", []string{"report", run, "--bogus"}, exitInput, "unknown flag"},
 		{"unwritable out", []string{"report", run, "--out", filepath.Join(file, "sub")}, exitFailure, "report"},
+		// It printed the JSON summary before failing to write the report.
+		{"unwritable out, json", []string{"report", run, "--json", "--out", filepath.Join(file, "sub")}, exitFailure, "report"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			code, _, stderr := cli(t, "", tc.args...)
-			if code != tc.code || !strings.Contains(stderr, tc.msg) {
-				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr, tc.code, tc.msg)
+			code, stdout, stderr := cli(t, "", tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.msg) || stdout != "" {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, nothing and %q", code, stdout, stderr, tc.code, tc.msg)
 			}
 		})
 	}
@@ -283,6 +285,48 @@ func TestReportOutKeepsForeignDocuments(t *testing.T) {
 	for range 2 {
 		if code, _, stderr := cli(t, "", "report", run, "--out", out, "-q"); code != 0 {
 			t.Errorf("exit %d: %s", code, stderr)
+		}
+	}
+	// A report of fewer documents removes the earlier one's others.
+	if code, _, stderr := cli(t, "", "report", run, "--out", out, "-q", "--format", "md"); code != 0 {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "report.html")); err == nil {
+		t.Errorf("report --format md left the earlier report's report.html in %s", out)
+	}
+}
+
+// A run with no record yet — a run directory whose run.json is written but
+// no cell, a shard whose part of the grid is empty — was refused as
+// "report: no records in " (an empty list of files): the refusal names
+// what was read, and what the grid expects.
+func TestReportOfAnEmptyRun(t *testing.T) {
+	run := reportRun(t)
+	results := filepath.Join(run, "results.jsonl")
+	if err := os.Remove(results); err != nil {
+		t.Fatal(err)
+	}
+	shard := t.TempDir()
+	empty := writeText(t, shard, "results-shard-3-of-8.jsonl", "")
+	if err := os.Link(filepath.Join(run, "run.json"), filepath.Join(shard, "run.json")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		run  string
+		want []string
+	}{
+		{run, []string{run + ": no results file", "24 cells expected"}},
+		{shard, []string{empty + " holds no record", "24 cells expected"}},
+	} {
+		for _, args := range [][]string{{"report", tc.run}, {"report", tc.run, "--json"}, {"report", tc.run, "--out", filepath.Join(t.TempDir(), "rep")}} {
+			code, stdout, stderr := cli(t, "", args...)
+			ok := code == exitInput && stdout == ""
+			for _, w := range tc.want {
+				ok = ok && strings.Contains(stderr, w)
+			}
+			if !ok {
+				t.Errorf("%q: exit %d, stdout %q, stderr %q; want %d, nothing and %q", args, code, stdout, stderr, exitInput, tc.want)
+			}
 		}
 	}
 }

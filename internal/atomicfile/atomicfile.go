@@ -57,16 +57,21 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	}()
 	bw := bufio.NewWriter(f)
 	if err = fill(bw); err != nil {
+		// A write to the temporary file (a full disk) is the
+		// destination's failure: name path, as below.
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) && err == error(pe) && pe.Path == tmp {
+			err = fmt.Errorf("%s: %w", path, pe.Err)
+		}
 		return err
 	}
 	if err = bw.Flush(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 	}
 	if err = f.Sync(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 	}
 	if err = f.Close(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 	}
 	if err = os.Chmod(tmp, 0o644); err != nil {
 		return fmt.Errorf("%s: %w", path, err)

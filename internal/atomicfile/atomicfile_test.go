@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/greedytl/greedytl/internal/tmpfstest"
 )
 
 func TestWriteReplacesOnlyOnSuccess(t *testing.T) {
@@ -321,5 +323,35 @@ func TestRemoveTemporary(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("left %v", entries)
+	}
+}
+
+// A write that ran out of room named the temporary file ("write
+// dir/.out.tmp-123: no space left on device"), which the user never asked
+// for: on a full disk, whether the fill's writes or the last flush fail,
+// the error names the destination and no temporary file is left.
+func TestWriteOnAFullDisk(t *testing.T) {
+	page := os.Getpagesize()
+	for _, size := range []int{3 * page, 10} { // failing in the fill's writes, then in the final flush
+		dir := tmpfstest.Mount(t, page, false)
+		if size < page { // the one page taken: the first write fails
+			if err := os.WriteFile(filepath.Join(dir, "filler"), []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		path := filepath.Join(dir, "out.txt")
+		err := Write(path, func(w io.Writer) error {
+			_, err := w.Write(make([]byte, size))
+			return err
+		})
+		if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), ".tmp-") {
+			t.Errorf("writing %d bytes on a full disk: %v; want no space left, naming %s and no temporary file", size, err, path)
+		}
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			if strings.Contains(e.Name(), ".tmp-") {
+				t.Errorf("left %s", e.Name())
+			}
+		}
 	}
 }

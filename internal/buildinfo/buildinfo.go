@@ -2,13 +2,21 @@
 // toolchain's build information (runtime/debug.ReadBuildInfo): the module
 // version, the VCS revision and whether the tree was modified, and the Go
 // version. The CLI prints it (greedytl version) and model files and run.json
-// record it, so that a result or a bug report names the build that made it.
+// record it, so that a result or a bug report names the build that made it;
+// run.json records too, for a build that these do not identify (go run, go
+// test, -buildvcs=false, a modified tree), the digest of its executable
+// (ReadIdentified), so that runs of two such builds are not taken for one.
 package buildinfo
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 )
 
 // Info is the description of a build.
@@ -23,6 +31,11 @@ type Info struct {
 	Modified bool `json:"modified,omitempty"`
 	// Go is the Go version that built the binary.
 	Go string `json:"go"`
+	// Executable is the SHA-256 digest, in hex, of the executable, which
+	// ReadIdentified sets for a build that the fields above do not
+	// identify (Identified): without one, the builds of two commits made
+	// with go run, go test or -buildvcs=false would both be "devel".
+	Executable string `json:"executable_sha256,omitempty"`
 }
 
 // Read returns the running binary's build information. Fields the binary
@@ -50,6 +63,52 @@ func Read() Info {
 	return info
 }
 
+// ReadIdentified returns Read's information and, for a build that it does
+// not identify (Identified), the SHA-256 digest of the running executable
+// (computed once per process; left empty when the executable cannot be
+// read), so that ID tells two such builds apart: a build of other code, or
+// of the same code with another toolchain or flags, is another executable.
+func ReadIdentified() Info {
+	i := Read()
+	if !i.Identified() {
+		i.Executable = executableDigest()
+	}
+	return i
+}
+
+// Identified reports whether i's module version or VCS revision identifies
+// the code it was built from: a module version other than "(devel)" or
+// "(unknown)", or a revision, of a tree not modified ("+dirty").
+func (i Info) Identified() bool {
+	if i.Module != "" && i.Module != "(devel)" && i.Module != "(unknown)" {
+		return !strings.HasSuffix(i.Module, "+dirty")
+	}
+	return i.Revision != "" && !i.Modified
+}
+
+// executableDigest returns the SHA-256 digest, in hex, of the running
+// executable — on Linux /proc/self/exe, the file the process runs even if
+// its path was replaced since — or "" when it cannot be read; computed
+// once.
+var executableDigest = sync.OnceValue(func() string {
+	f, err := os.Open("/proc/self/exe")
+	if err != nil {
+		path, err := os.Executable()
+		if err != nil {
+			return ""
+		}
+		if f, err = os.Open(path); err != nil {
+			return ""
+		}
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
+})
+
 // String formats i on one line, for example
 //
 //	greedytl v1.2.0 (commit 0123abcd…, modified) go1.24.1
@@ -73,17 +132,21 @@ func (i Info) String() string {
 // ID returns the short identity of the build that run.json records and
 // compares: the module version when the build has a release or
 // pseudo-version, else "devel" followed by the VCS revision and "+dirty"
-// for a modified tree.
+// for a modified tree; then, when Executable is set (ReadIdentified, for a
+// build not Identified), " sha256:" and its first 16 hex digits, as in
+// "devel sha256:0123456789abcdef".
 func (i Info) ID() string {
-	if i.Module != "" && i.Module != "(devel)" && i.Module != "(unknown)" {
-		return i.Module
-	}
 	v := "devel"
-	if i.Revision != "" {
+	if i.Module != "" && i.Module != "(devel)" && i.Module != "(unknown)" {
+		v = i.Module
+	} else if i.Revision != "" {
 		v += " " + i.Revision
 		if i.Modified {
 			v += "+dirty"
 		}
+	}
+	if i.Executable != "" {
+		v += " sha256:" + i.Executable[:min(16, len(i.Executable))]
 	}
 	return v
 }

@@ -1,0 +1,65 @@
+package experiment
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/greedytl/greedytl/internal/tmpfstest"
+	"github.com/greedytl/greedytl/shard"
+)
+
+// A write of a record that failed part way (a full disk) left a partial
+// line, after which the next record — written once the disk had room
+// again, by another worker finishing its cell — made one malformed line in
+// the middle of the file, which every reader, and the resume, refused: the
+// appender cuts a failed write off, leaving complete lines only, and
+// writes nothing after a failure.
+func TestAppenderAfterAFailedWrite(t *testing.T) {
+	page := os.Getpagesize()
+	dir := tmpfstest.Mount(t, 2*page, false)
+	filler := filepath.Join(dir, "filler")
+	if err := os.WriteFile(filler, make([]byte, page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, resultsName(shard.Shard{}))
+	a, err := openAppender(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.close() })
+	rec := &Record{Dataset: "d", Target: "t", Positives: 2, Negatives: 10, Method: "m", BalancedAccuracy: 0.5,
+		TestPositives: 5, TestNegatives: 5, FitSeconds: 0.001, Features: 3, Candidates: 4}
+	written := 0
+	for ; written < 2*page; written++ {
+		rec.Split = written
+		if err = a.append(rec); err != nil {
+			break
+		}
+	}
+	if err == nil || !strings.Contains(err.Error(), "no space left") {
+		t.Fatalf("after %d records on a full disk: %v; want no space left", written, err)
+	}
+	if strings.Count(err.Error(), path) != 1 {
+		t.Errorf("%q: want it to name %s once", err, path)
+	}
+	if err := os.Remove(filler); err != nil { // room again
+		t.Fatal(err)
+	}
+	rec.Split = written + 1
+	if err := a.append(rec); err == nil {
+		t.Error("a record was appended after a failed write")
+	}
+	n := 0
+	_, partial, err := scanResults(path, func(_ []byte, r *Record, _ int) error {
+		if r.Split != n {
+			t.Errorf("record %d is of split %d", n, r.Split)
+		}
+		n++
+		return nil
+	})
+	if err != nil || partial || n != written {
+		t.Errorf("the results file after the failed write: %d records, partial last line %v, %v; want the %d written, complete", n, partial, err, written)
+	}
+}
