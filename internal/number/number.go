@@ -2,7 +2,9 @@
 // the syntax of a number in a data file (C's strtod's, which liblinear
 // reads), and ParseSetting, the rule for a number a user types as a
 // setting (a flag's value, a method spec's key=value), which must also
-// mean the number written.
+// mean the number written. Every reader of numbers in user files (the
+// svmlight, CSV and label readers of package dataset, linear's model-file
+// reader) reads them by Parse; docs/conventions.md states the syntax.
 package number
 
 import (
