@@ -74,20 +74,21 @@ func (p Params) withDefaults() Params {
 	return p
 }
 
-// maxIter returns p.MaxIter, or the solver's default def when it is 0.
-func (p Params) maxIter(def int) int {
+// maxIter returns p.MaxIter, or its solver's default
+// (Solver.DefaultMaxIter) when it is 0.
+func (p Params) maxIter() int {
 	if p.MaxIter == 0 {
-		return def
+		return p.Solver.DefaultMaxIter()
 	}
 	return p.MaxIter
 }
 
 // dualStart returns what the dual coordinate-descent solvers start from:
-// p with its defaults, the iteration bound (def when p.MaxIter is 0), the
-// design of prob and the rows' costs C_i.
-func dualStart(prob *Problem, p Params, def int) (Params, int, *design, []float64) {
+// p with its defaults, the iteration bound (Params.maxIter), the design of
+// prob and the rows' costs C_i.
+func dualStart(prob *Problem, p Params) (Params, int, *design, []float64) {
 	p = p.withDefaults()
-	return p, p.maxIter(def), newDesign(prob), classCosts(prob.Y, p)
+	return p, p.maxIter(), newDesign(prob), classCosts(prob.Y, p)
 }
 
 // Train fits a binary linear classifier to prob with the learner p.

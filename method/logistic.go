@@ -106,7 +106,7 @@ var (
 	sklearnL1MaxIter = 100
 	// enetMaxIter caps the exact solver's outer steps (linear.ElasticNetLR's
 	// default, given explicitly so that a NotConverged report names it).
-	enetMaxIter = 100
+	enetMaxIter = linear.ElasticNetLR.DefaultMaxIter()
 )
 
 // standardL1Params returns the parameters of scikit-learn's standard

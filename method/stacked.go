@@ -53,7 +53,7 @@ const stackedFolds = 5
 // stackedMaxIter caps the solver's iterations (linear.L2RLR's default, given
 // explicitly so that a NotConverged report names it); a variable only so
 // that a test can force the cap.
-var stackedMaxIter = 1000
+var stackedMaxIter = linear.L2RLR.DefaultMaxIter()
 
 // Name returns "stacked-logistic".
 func (stackedLogistic) Name() string { return "stacked-logistic" }
