@@ -74,7 +74,7 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (resu
 	// cannot be standardised is named by its matrix and index (the folds
 	// standardise the columns of [X, H], whose indices run on into H's).
 	sx, sh := standardize.Fit(train.X), standardize.Fit(train.H)
-	if _, err := standardisedColumns(sx, sh, train); err != nil {
+	if err := checkScalers(sx, sh); err != nil {
 		return nil, err
 	}
 	raw := concatColumns(dense(train.X), dense(train.H))
