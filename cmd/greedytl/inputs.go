@@ -456,11 +456,11 @@ func (l *lambdaValue) Set(s string) error {
 		l.auto = true
 		return nil
 	}
-	if _, err := number.Parse(s); err != nil {
-		return fmt.Errorf("want a positive number or auto, got %q", s)
-	}
 	v, err := number.ParseSetting(s)
-	if err != nil {
+	switch {
+	case errors.Is(err, strconv.ErrSyntax):
+		return fmt.Errorf("want a positive number or auto, got %q", s)
+	case err != nil:
 		return err
 	}
 	l.v, l.auto = v, false
