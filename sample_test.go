@@ -1,6 +1,7 @@
 package greedytl
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -10,8 +11,10 @@ import (
 // that are powers of two (a mask), small, odd, and so large that the
 // multiply-and-reject step rejects often (n just above 2⁶³), over several
 // seeds: the same seed draws the same candidates as before draw existed.
+// The large ranges are written from math.MaxInt (2⁶² + 1, 2⁶³ − 1 and
+// 3·2⁶¹ where int has 64 bits) so that the test builds where it has 32.
 func TestDrawIsIntN(t *testing.T) {
-	ns := []int{1, 2, 3, 7, 64, 1000, 4995, 1 << 20, 1<<31 - 1, 1<<62 + 1, 1<<63 - 1, 3 << 61}
+	ns := []int{1, 2, 3, 7, 64, 1000, 4995, 1 << 20, 1<<31 - 1, math.MaxInt/2 + 2, math.MaxInt, 3 * (math.MaxInt/4 + 1)}
 	for _, seed := range []uint64{0, 1, 59, 1 << 40} {
 		for _, n := range ns {
 			e := &sampleEngine{seed: seed}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/greedytl/greedytl/internal/number"
 )
 
 // Classes are the labels of a file read by ReadClasses: any number of
@@ -133,7 +135,7 @@ func (lf *labelFile) classes(h LabelHeader) (*Classes, error) {
 	numeric := true
 	nums := make([]float64, len(vals))
 	for i, v := range vals {
-		x, err := strconv.ParseFloat(v, 64)
+		x, err := number.Parse(v)
 		if err != nil || math.IsNaN(x) {
 			numeric = false
 			break
@@ -156,8 +158,8 @@ func (lf *labelFile) classes(h LabelHeader) (*Classes, error) {
 	}
 	if numeric {
 		slices.SortFunc(c.Names, func(a, b string) int {
-			x, _ := strconv.ParseFloat(a, 64)
-			y, _ := strconv.ParseFloat(b, 64)
+			x, _ := number.Parse(a)
+			y, _ := number.Parse(b)
 			return cmp.Compare(x, y)
 		})
 	} else {
@@ -229,7 +231,7 @@ func (c *Classes) Lookup(name string) int {
 	if k := slices.Index(c.Names, name); k >= 0 || !c.numeric() {
 		return k
 	}
-	if x, err := strconv.ParseFloat(name, 64); err == nil && isFinite(x) {
+	if x, err := number.Parse(name); err == nil && isFinite(x) {
 		return slices.Index(c.Names, formatFloat(x+0))
 	}
 	return -1
@@ -239,7 +241,7 @@ func (c *Classes) Lookup(name string) int {
 // were numbers, compared by value.
 func (c *Classes) numeric() bool {
 	for _, n := range c.Names {
-		if x, err := strconv.ParseFloat(n, 64); err != nil || !isFinite(x) {
+		if x, err := number.Parse(n); err != nil || !isFinite(x) {
 			return false
 		}
 	}
@@ -253,7 +255,7 @@ func (c *Classes) numeric() bool {
 // (which no label file holds, and which breaks predict's lines and columns:
 // a model file edited so printed two lines for one row); or when it reads
 // as a number but not as a finite one: NaN, ±Inf in any spelling
-// strconv.ParseFloat takes ("inf", "-Infinity", ...) and NaN with a sign
+// number.Parse takes ("inf", "-Infinity", ...) and NaN with a sign
 // ("-nan", as C's printf writes it), or a number beyond float64's range
 // ("1e400"). Such a label is neither a number nor a usable name: read as a
 // name, "NaN" would make a class beside the numbers (and a prediction that
@@ -267,11 +269,11 @@ func CheckLabel(label string) error {
 		return fmt.Errorf("label %s holds a tab or a line break: predict prints one class a line, and class names tab-separated", strconv.Quote(label))
 	}
 	t := strings.TrimSpace(label)
-	x, err := strconv.ParseFloat(t, 64)
+	x, err := number.Parse(t)
 	var problem string
 	switch {
 	case strings.EqualFold(strings.TrimLeft(t, "+-"), "nan"):
-		problem = "reads as NaN" // "-nan" as C's printf writes it, which ParseFloat does not take
+		problem = "reads as NaN" // "-nan" as C's printf writes it, which number.Parse does not take
 	case errors.Is(err, strconv.ErrRange):
 		problem = "is beyond the range of float64"
 	case err == nil && !isFinite(x):

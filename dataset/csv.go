@@ -66,7 +66,8 @@ func (src *source) matrix(name string) (*mat.Dense, error) {
 // ignored.
 //
 // Every data line must have the same number of fields, each a finite
-// number in any syntax strconv.ParseFloat accepts. Errors name the 1-based
+// number in the syntax of every data file (package internal/number's
+// Parse, C's strtod's: no digit separators). Errors name the 1-based
 // line and column, e.g. "x.csv:17: expected 5 values, got 4" or
 // "x.csv:3: column 2 is NaN". Input without data lines is an error ("no rows").
 //

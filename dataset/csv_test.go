@@ -35,7 +35,7 @@ func TestDecodeCSV(t *testing.T) {
 		{"comments and blank lines", "# c\n\n1,2,3\n  # indented comment\n\n4,5,6\n\n", 2, 3, m23},
 		{"single column", "1\n2\n3\n4\n5\n6\n", 6, 1, m23},
 		{"single row", "1 2 3 4 5 6", 1, 6, m23},
-		{"number syntax", "1e3,-.5,+2.\n0x1p-2,1_000,-0\n", 2, 3, []float64{1000, -0.5, 2, 0.25, 1000, math.Copysign(0, -1)}},
+		{"number syntax", "1e3,-.5,+2.\n0x1p-2,1000,-0\n", 2, 3, []float64{1000, -0.5, 2, 0.25, 1000, math.Copysign(0, -1)}},
 		{"underflow to zero", "1e-400\n", 1, 1, []float64{0}},
 	}
 	for _, tt := range tests {
@@ -77,6 +77,7 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"text after quote", "\"1\"x,2\n", "x.csv:1: column 1: unexpected 'x' after quoted field"},
 		{"long cell", "1," + strings.Repeat("z", 100) + "\n", "x.csv:1: column 2: cannot parse \"" + strings.Repeat("z", 40) + "\"... as a number"},
 		{"decimal comma", "1,5;2,5\n", "x.csv:1: column 2: cannot parse \"5;2\" as a number"},
+		{"digit separator", "1,2\n3,1_000\n", "x.csv:2: column 2: cannot parse \"1_000\" as a number"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

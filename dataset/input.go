@@ -305,14 +305,14 @@ func unquote(b []byte) []byte {
 // isNumber reports whether b parses as a float64 (including NaN, ±Inf and
 // out-of-range values): what tells data from a header.
 func isNumber(b []byte) bool {
-	_, err := strconv.ParseFloat(string(b), 64)
+	_, err := parseNumber(b)
 	return err == nil || errors.Is(err, strconv.ErrRange)
 }
 
 // parseValue parses a finite float64 from a text field; col is the 1-based
 // column used in the error message.
 func parseValue(b []byte, col int) (float64, error) {
-	v, err := strconv.ParseFloat(string(b), 64)
+	v, err := parseNumber(b)
 	if err != nil {
 		if errors.Is(err, strconv.ErrRange) {
 			return 0, fmt.Errorf("column %d: %s is out of float64 range", col, quoteField(b))

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/greedytl/greedytl/internal/number"
 )
 
 // ReadLabels reads binary class labels from path and maps them to ±1.
@@ -300,7 +302,7 @@ func binaryLabels(name string, vals []string, positive string) ([]float64, error
 	nums := make([]float64, len(vals))
 	numeric := true
 	for i, v := range vals {
-		x, err := strconv.ParseFloat(v, 64)
+		x, err := number.Parse(v)
 		if err != nil || math.IsNaN(x) {
 			numeric = false
 			break
@@ -341,7 +343,7 @@ func binaryLabels(name string, vals []string, positive string) ([]float64, error
 	}
 	pos := -1
 	if positive = strings.TrimSpace(positive); positive != "" {
-		p, err := strconv.ParseFloat(positive, 64)
+		p, err := number.Parse(positive)
 		for k, c := range classes {
 			if (numeric && err == nil && c.value == p) || c.text == positive {
 				pos = k

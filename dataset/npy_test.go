@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -92,7 +93,7 @@ func TestDecodeNPY(t *testing.T) {
 		{"Python 2 longs", npyFile(1, dict("<f8", false, "(1L, 2L)"), encode(le, 1.0, 2.0)), []int{1, 2}, []float64{1, 2}},
 		{"empty 1-D", npyFile(1, dict("<f8", false, "(0,)"), nil), []int{0}, []float64{}},
 		{"zero columns", npyFile(1, dict("<f8", false, "(4, 0)"), nil), []int{4, 0}, []float64{}},
-		{"huge and empty", npyFile(1, dict("<f8", false, "(4611686018427387904, 0)"), nil), []int{1 << 62, 0}, []float64{}},
+		{"huge and empty", npyFile(1, dict("<f8", false, fmt.Sprintf("(%d, 0)", int62)), nil), []int{int62, 0}, []float64{}},
 		{"NaN kept", npyFile(1, dict("<f8", false, "(1,)"), encode(le, math.NaN())), []int{1}, []float64{math.NaN()}},
 	}
 	for _, tt := range tests {
@@ -273,8 +274,17 @@ func TestWriteNPYRoundTrip(t *testing.T) {
 	}
 }
 
+// Integers beyond 32 bits (2⁴⁰, 2⁵³: every integer up to it is a float64,
+// 2⁶²) where int has 64 bits, math.MaxInt where it has 32, so that the
+// tests build there too (GOARCH=386 go vet).
+const (
+	int40 = min(1<<40, math.MaxInt)
+	int53 = min(1<<53, math.MaxInt)
+	int62 = min(1<<62, math.MaxInt)
+)
+
 func TestWriteNPYInts(t *testing.T) {
-	v := []int{0, -1, 1, 1 << 40, -(1 << 53), 1 << 53}
+	v := []int{0, -1, 1, int40, -int53, int53}
 	var buf bytes.Buffer
 	if err := WriteNPYInts(&buf, v); err != nil {
 		t.Fatal(err)

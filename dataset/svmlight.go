@@ -179,10 +179,11 @@ func parseFeature(tok []byte, prev int) (int, float64, error) {
 	return idx, val, nil
 }
 
-// parseNumber parses a label or a value as liblinear (C's strtod) reads
-// it: strconv.ParseFloat's syntax without Go's digit separators, which
-// liblinear-train refuses ("Wrong input format") and ParseFloat would read
-// ("1_0" as 10).
+// parseNumber parses a number of a text data file (an svmlight label or
+// value, a CSV field, a label) as liblinear (C's strtod) reads it:
+// number.Parse, strconv.ParseFloat's syntax without Go's digit separators,
+// which liblinear-train refuses ("Wrong input format") and ParseFloat
+// would read ("1_0" as 10).
 func parseNumber(b []byte) (float64, error) { return number.Parse(string(b)) }
 
 // WriteSVMLight writes the rows of x with labels y in LIBSVM/svmlight

@@ -138,18 +138,15 @@ func newCVSetup(ctx context.Context, prob *Problem, p Params, folds int, seed ui
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	if err := checkProblem(prob); err != nil {
-		return nil, err
-	}
-	labels, y, err := binaryLabels(prob.Y)
+	labels, bin, err := binaryProblem(prob)
 	if err != nil {
 		return nil, err
 	}
+	y := bin.Y
 	if folds < 2 || folds > len(y) {
 		return nil, fmt.Errorf("linear: %d folds for %d examples, want 2 ≤ folds ≤ examples", folds, len(y))
 	}
-	bin := (&Problem{X: prob.X, Dense: prob.Dense, Y: y, Bias: prob.Bias}).forSolver(ctx, p.Solver)
-	if bin == nil {
+	if bin = bin.forSolver(ctx, p.Solver); bin == nil {
 		return nil, fitctx.Err(ctx, trainCaller)
 	}
 	s := &cvSetup{

@@ -33,6 +33,8 @@ type Dense struct {
 	// sp holds the storage rows instead of f32 and f64 when the block has
 	// zeros.
 	sp *compact
+	// rowL1 is the largest ℓ1 norm of a storage row (Problem.rowL1).
+	rowL1 float64
 }
 
 // compact is a CSR form of a block's storage rows: row r's values are
@@ -76,9 +78,9 @@ func (d *Dense) prepare(n int) error {
 	var nnz int
 	var err error
 	if d.f32 != nil {
-		nnz, err = checkValues(d.f32, d.cols)
+		nnz, d.rowL1, err = checkValues(d.f32, d.cols)
 	} else {
-		nnz, err = checkValues(d.f64, d.cols)
+		nnz, d.rowL1, err = checkValues(d.f64, d.cols)
 	}
 	if err != nil || nnz == n {
 		return err
@@ -93,19 +95,24 @@ func (d *Dense) prepare(n int) error {
 	return nil
 }
 
-// checkValues returns the number of non-zero values of x, or an error for
-// the first that is not finite.
-func checkValues[T float32 | float64](x []T, cols int) (int, error) {
-	nnz := 0
-	for k, v := range x {
-		if v-v != 0 {
-			return 0, fmt.Errorf("linear: storage %w", &standardize.NonFiniteError{Row: k / cols, Col: k % cols, Value: float64(v)})
+// checkValues returns the number of non-zero values of x and the largest
+// ℓ1 norm of its rows of cols values, or an error for the first value that
+// is not finite.
+func checkValues[T float32 | float64](x []T, cols int) (nnz int, rowL1 float64, err error) {
+	for lo := 0; lo < len(x); lo += cols {
+		var l1 float64
+		for j, v := range x[lo : lo+cols] {
+			if v-v != 0 {
+				return 0, 0, fmt.Errorf("linear: storage %w", &standardize.NonFiniteError{Row: lo / cols, Col: j, Value: float64(v)})
+			}
+			if v != 0 {
+				nnz++
+				l1 += math.Abs(float64(v))
+			}
 		}
-		if v != 0 {
-			nnz++
-		}
+		rowL1 = max(rowL1, l1)
 	}
-	return nnz, nil
+	return nnz, rowL1, nil
 }
 
 // compactRows appends the rows of x to sp's pointers and indices and
@@ -317,10 +324,13 @@ func (prob *Problem) dims() (rows, cols int) {
 
 // withRows returns the problem of prob's rows rows, with labels y.
 func (prob *Problem) withRows(rows []int, y []float64) *Problem {
+	sub := &Problem{Y: y, Bias: prob.Bias, rowL1: prob.rowL1, rowL1Known: prob.rowL1Known}
 	if prob.X != nil {
-		return &Problem{X: prob.X.SelectRows(rows), Y: y, Bias: prob.Bias}
+		sub.X = prob.X.SelectRows(rows)
+	} else {
+		sub.Dense = prob.Dense.Select(rows)
 	}
-	return &Problem{Dense: prob.Dense.Select(rows), Y: y, Bias: prob.Bias}
+	return sub
 }
 
 // forSolver returns prob, with ctx set, in a form solver s reads: a Dense
@@ -335,7 +345,7 @@ func (prob *Problem) forSolver(ctx context.Context, s Solver) *Problem {
 			if x == nil {
 				return nil
 			}
-			prob = &Problem{X: x, Y: prob.Y, Bias: prob.Bias}
+			prob = &Problem{X: x, Y: prob.Y, Bias: prob.Bias, rowL1: prob.rowL1, rowL1Known: prob.rowL1Known}
 		}
 	}
 	prob.ctx = ctx

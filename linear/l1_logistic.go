@@ -304,7 +304,7 @@ func (d *lrData) tolerance(eps, ref float64) float64 {
 
 // lrSettings resolves Eps and MaxIter defaults and rejects bad values.
 func lrSettings(p Params) (eps float64, maxIter int, err error) {
-	eps, maxIter = p.Eps, p.maxIter(lrDefaultMaxNewton)
+	eps, maxIter = p.Eps, p.maxIter()
 	if eps == 0 {
 		eps = lrDefaultEps
 	}

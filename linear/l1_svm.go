@@ -44,9 +44,6 @@ func solveL1RL2SVC(prob *Problem, p Params, init []float64) ([]float64, bool, er
 	if err != nil {
 		return nil, false, err
 	}
-	if p.MaxIter == 0 {
-		maxIter = l1svcMaxIter
-	}
 	s := newL1SVC(d, w)
 	converged := s.run(eps*float64(max(min(d.pos, d.neg), 1))/float64(d.rows), maxIter, newShuffler(p.Seed))
 	if err := lrFinite(w); err != nil {

@@ -98,7 +98,7 @@ func newTRONObjective(prob *Problem, p Params) tronObjective {
 // (nil: w = 0) and reports whether the gradient test was met.
 func tron(prob *Problem, p Params, init []float64) ([]float64, bool) {
 	p = p.withDefaults()
-	eps, maxIter := p.Eps, p.maxIter(tronDefaultMaxIter)
+	eps, maxIter := p.Eps, p.maxIter()
 	var pos int
 	for _, v := range prob.Y {
 		if v > 0 {
@@ -377,7 +377,7 @@ const (
 // orders drawn from rng. It returns w, α and whether the stopping rule was
 // met within MaxIter outer iterations.
 func lrDual(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha []float64, converged bool) {
-	p, maxIter, d, cost := dualStart(prob, p, lrDualDefaultMaxIter)
+	p, maxIter, d, cost := dualStart(prob, p)
 	eps, l, y := p.Eps, d.rows, prob.Y
 	innerEpsMin := min(1e-8, eps)
 	innerEps := lrDualInnerEps

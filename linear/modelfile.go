@@ -13,6 +13,7 @@ import (
 
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/bom"
+	"github.com/greedytl/greedytl/internal/number"
 )
 
 // WriteModel writes m to w in liblinear's model file format, which
@@ -321,7 +322,7 @@ func (mr *modelReader) headerKey(m *Model, key string, args []string, nrClass *i
 		}
 		m.NrFeature = n
 	case "bias":
-		b, err := strconv.ParseFloat(args[0], 64)
+		b, err := number.Parse(args[0])
 		if err != nil || math.IsNaN(b) || math.IsInf(b, 0) {
 			return mr.fail("bias %q is not a finite number", args[0])
 		}
@@ -357,7 +358,7 @@ func (mr *modelReader) weights(m *Model) error {
 			return mr.fail("weight line has %d values, want %d", len(f), m.NrW)
 		default:
 			for _, a := range f {
-				v, perr := strconv.ParseFloat(a, 64)
+				v, perr := number.Parse(a)
 				if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 					return mr.fail("weight %q is not a finite number", a)
 				}

@@ -46,6 +46,28 @@ func (s Solver) String() string {
 	return fmt.Sprintf("%s(%d)", unknownSolverName, int(s))
 }
 
+// DefaultMaxIter returns the cap on s's outer iterations when
+// Params.MaxIter is 0 (liblinear's for liblinear's solvers): 1000 (TRON's
+// iterations, the dual solvers' and L1R_L2LOSS_SVC's sweeps), 100 (the
+// Newton steps of L1R_LR and ELASTICNET_LR), 0 for a solver linear does not
+// implement. Every solver stops there; a caller that reports the cap of a
+// fit that did not converge asks here for it.
+func (s Solver) DefaultMaxIter() int {
+	switch s {
+	case L2RLR, L2RL2LossSVC:
+		return tronDefaultMaxIter
+	case L2RLRDual:
+		return lrDualDefaultMaxIter
+	case L2RL2LossSVCDual, L2RL1LossSVCDual:
+		return dualDefaultMaxIter
+	case L1RL2LossSVC:
+		return l1svcMaxIter
+	case L1RLR, ElasticNetLR:
+		return lrDefaultMaxNewton
+	}
+	return 0
+}
+
 // ParseSolver returns the solver whose liblinear name is name.
 func ParseSolver(name string) (Solver, error) {
 	for s, n := range solverNames {
@@ -72,6 +94,13 @@ type Problem struct {
 	// solver stops early once it is done, and its caller returns ctx's
 	// error. nil never stops.
 	ctx context.Context
+	// rowL1, when rowL1Known, bounds the ℓ1 norm of every row's features
+	// (the bias feature aside): checkProblem's, set on the solvers' own
+	// copy of a problem and kept by its folds, whose rows are among its
+	// rows. checkWeights skips the decision values when it shows that
+	// none can overflow.
+	rowL1      float64
+	rowL1Known bool
 }
 
 // stopped reports whether prob's context is done (see Problem.ctx).

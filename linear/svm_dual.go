@@ -37,7 +37,7 @@ const (
 // rng. It returns w, the final α and whether the stopping rule was met
 // within MaxIter iterations.
 func dualSVM(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha []float64, converged bool) {
-	p, maxIter, d, cost := dualStart(prob, p, dualDefaultMaxIter)
+	p, maxIter, d, cost := dualStart(prob, p)
 	eps, l, y := p.Eps, d.rows, prob.Y
 
 	// Per coordinate: the diagonal D_ii of the dual Hessian's loss part,

@@ -74,20 +74,21 @@ func (p Params) withDefaults() Params {
 	return p
 }
 
-// maxIter returns p.MaxIter, or the solver's default def when it is 0.
-func (p Params) maxIter(def int) int {
+// maxIter returns p.MaxIter, or its solver's default
+// (Solver.DefaultMaxIter) when it is 0.
+func (p Params) maxIter() int {
 	if p.MaxIter == 0 {
-		return def
+		return p.Solver.DefaultMaxIter()
 	}
 	return p.MaxIter
 }
 
 // dualStart returns what the dual coordinate-descent solvers start from:
-// p with its defaults, the iteration bound (def when p.MaxIter is 0), the
-// design of prob and the rows' costs C_i.
-func dualStart(prob *Problem, p Params, def int) (Params, int, *design, []float64) {
+// p with its defaults, the iteration bound (Params.maxIter), the design of
+// prob and the rows' costs C_i.
+func dualStart(prob *Problem, p Params) (Params, int, *design, []float64) {
 	p = p.withDefaults()
-	return p, p.maxIter(def), newDesign(prob), classCosts(prob.Y, p)
+	return p, p.maxIter(), newDesign(prob), classCosts(prob.Y, p)
 }
 
 // Train fits a binary linear classifier to prob with the learner p.
@@ -116,15 +117,11 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 		return nil, err
 	}
 	p = p.withDefaults()
-	if err := checkProblem(prob); err != nil {
-		return nil, err
-	}
-	labels, y, err := binaryLabels(prob.Y)
+	labels, bin, err := binaryProblem(prob)
 	if err != nil {
 		return nil, err
 	}
-	bin := (&Problem{X: prob.X, Dense: prob.Dense, Y: y, Bias: prob.Bias}).forSolver(ctx, p.Solver)
-	if bin == nil {
+	if bin = bin.forSolver(ctx, p.Solver); bin == nil {
 		return nil, fitctx.Err(ctx, trainCaller) // stopped in the conversion
 	}
 	w, converged, err := solvers[p.Solver](bin, p, nil)
@@ -156,44 +153,68 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 // trainCaller names training in context errors.
 const trainCaller = "linear: training"
 
+// binaryProblem checks prob (checkProblem) and its labels (binaryLabels)
+// and returns its two labels, in binaryLabels's order, and the problem of
+// its rows with the labels mapped to ±1, which records the rows' bound
+// (Problem.rowL1): the solvers' copy, before forSolver.
+func binaryProblem(prob *Problem) (labels []int, bin *Problem, err error) {
+	rowL1, err := checkProblem(prob)
+	if err != nil {
+		return nil, nil, err
+	}
+	labels, y, err := binaryLabels(prob.Y)
+	if err != nil {
+		return nil, nil, err
+	}
+	return labels, &Problem{X: prob.X, Dense: prob.Dense, Y: y, Bias: prob.Bias, rowL1: rowL1, rowL1Known: true}, nil
+}
+
 // checkProblem validates the structure of prob and the finiteness of its
-// values; it does not look at the label values beyond finiteness.
-func checkProblem(prob *Problem) error {
+// values; it does not look at the label values beyond finiteness. It
+// returns the largest ℓ1 norm of a row's features (Problem.rowL1), which
+// may be +Inf.
+func checkProblem(prob *Problem) (rowL1 float64, err error) {
 	if prob == nil || prob.X == nil && prob.Dense == nil {
-		return errNoRows
+		return 0, errNoRows
 	}
 	if prob.X == nil {
-		// Dense values were checked by NewDense32/NewDense64.
-		return checkRowsAndLabels(prob, prob.Dense.Rows())
+		// Dense values were checked by NewDense32/NewDense64, which
+		// recorded the norm.
+		return prob.Dense.rowL1, checkRowsAndLabels(prob, prob.Dense.Rows())
 	}
 	x := prob.X
 	if x.R < 0 || x.C < 0 || len(x.Ptr) != x.R+1 || x.Ptr[0] != 0 || x.Ptr[x.R] != len(x.Ind) || len(x.Ind) != len(x.Val) {
 		// Let sparse describe the broken header.
-		return fmt.Errorf("linear: feature matrix: %w", x.Check())
+		return 0, fmt.Errorf("linear: feature matrix: %w", x.Check())
 	}
 	if err := checkRowsAndLabels(prob, x.R); err != nil {
-		return err
+		return 0, err
 	}
 	// One pass over the entries checks both the index order of the rows
-	// and the values (the solvers' cost is a few such passes).
+	// and the values (the solvers' cost is a few such passes), and sums
+	// the rows' |values|.
 	for i := 0; i < x.R; i++ {
 		lo, hi := x.Ptr[i], x.Ptr[i+1]
 		if lo > hi {
-			return fmt.Errorf("linear: feature matrix: row %d has negative length", i)
+			return 0, fmt.Errorf("linear: feature matrix: row %d has negative length", i)
 		}
 		prev := -1
 		val := x.Val[lo:hi]
+		var l1 float64
 		for k, j := range x.Ind[lo:hi] {
 			if j <= prev || j >= x.C {
-				return fmt.Errorf("linear: feature matrix: row %d has column index %d out of order or range", i, j)
+				return 0, fmt.Errorf("linear: feature matrix: row %d has column index %d out of order or range", i, j)
 			}
 			prev = j
-			if v := val[k]; v-v != 0 {
-				return fmt.Errorf("linear: %w", &standardize.NonFiniteError{Name: "X", Row: i, Col: j, Value: v})
+			v := val[k]
+			if v-v != 0 {
+				return 0, fmt.Errorf("linear: %w", &standardize.NonFiniteError{Name: "X", Row: i, Col: j, Value: v})
 			}
+			l1 += math.Abs(v)
 		}
+		rowL1 = max(rowL1, l1)
 	}
-	return nil
+	return rowL1, nil
 }
 
 // checkRowsAndLabels checks that prob has rows rows, one finite label per
@@ -264,15 +285,21 @@ func binaryLabels(y []float64) (labels []int, signed []float64, err error) {
 // right length for prob, whose decision values on prob's own rows are
 // finite: finite weights (1e293 on features near 1e300) whose products with
 // the features overflow would score every row, the training rows first,
-// ±Inf or NaN.
+// ±Inf or NaN. It computes the decision values only when cannotOverflow
+// does not rule the overflow out.
 func checkWeights(w []float64, prob *Problem) error {
 	if want := weightLen(prob); len(w) != want {
 		return fmt.Errorf("returned %d weights, want %d", len(w), want)
 	}
+	var wMax float64
 	for j, v := range w {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("weight %d is %v; rescale the features or lower C", j, v)
 		}
+		wMax = max(wMax, math.Abs(v))
+	}
+	if cannotOverflow(wMax, prob) {
+		return nil
 	}
 	d := newDesign(prob)
 	for i := range d.rows {
@@ -281,6 +308,24 @@ func checkWeights(w []float64, prob *Problem) error {
 		}
 	}
 	return nil
+}
+
+// cannotOverflow reports whether no decision value of prob's rows can
+// overflow with weights of largest magnitude wMax: |x_iᵀw + b·w_b| ≤
+// wMax·(‖x_i‖₁ + b) ≤ wMax·(rowL1 + b), b the bias feature's value, when
+// prob records rowL1 (checkProblem's bound). The computed sums of n terms
+// exceed their exact bound by a relative n·2⁻⁵³ at most, far below the
+// factor 2 this bound keeps from MaxFloat64. A bound that fails (+Inf
+// norms included) says nothing: the caller computes the values.
+func cannotOverflow(wMax float64, prob *Problem) bool {
+	if !prob.rowL1Known {
+		return false
+	}
+	b := 0.0
+	if prob.Bias > 0 {
+		b = prob.Bias
+	}
+	return wMax*(prob.rowL1+b) <= math.MaxFloat64/2
 }
 
 // weightLen is the number of weights of a model of prob: one per column,

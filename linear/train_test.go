@@ -541,3 +541,49 @@ func TestTrainOverflowingScores(t *testing.T) {
 		t.Errorf("CrossValidate: %v, want an error naming the overflow", err)
 	}
 }
+
+// TestDefaultMaxIter: with MaxIter 0 every solver stops at the cap
+// Solver.DefaultMaxIter names (what a not-converged report quotes): a fit
+// that cannot meet its tolerance gives the same weights, bit for bit, as
+// one with MaxIter set to that cap, and other weights with one iteration
+// fewer. TRON (L2R_LR, L2R_L2LOSS_SVC), L1R_LR and ELASTICNET_LR meet any
+// tolerance on these data (they stop when no step makes progress), so only
+// DefaultMaxIter's value is checked for them.
+func TestDefaultMaxIter(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every solver to its cap")
+	}
+	prob := randomProblem(7, 200, 20, 0.5, 1)
+	for _, s := range []Solver{L2RLR, L2RL2LossSVC, ElasticNetLR, L2RL2LossSVCDual, L2RL1LossSVCDual, L2RLRDual, L1RL2LossSVC, L1RLR} {
+		cap := s.DefaultMaxIter()
+		if cap <= 0 {
+			t.Errorf("%v: DefaultMaxIter %d", s, cap)
+			continue
+		}
+		if s == L2RLR || s == L2RL2LossSVC || s == ElasticNetLR || s == L1RLR {
+			continue
+		}
+		fit := func(maxIter int) *Model {
+			m, err := Train(context.Background(), prob, Params{Solver: s, C: 1e4, Eps: 1e-300, MaxIter: maxIter})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m
+		}
+		def, at, before := fit(0), fit(cap), fit(cap-1)
+		if def.Converged || at.Converged {
+			t.Errorf("%v: converged at Eps 1e-300: the cap is not reached", s)
+		}
+		if !slices.Equal(def.W, at.W) || slices.Equal(def.W, before.W) {
+			t.Errorf("%v: MaxIter 0 gives the weights of MaxIter %d: %v; of MaxIter %d: %v; want the first only", s, cap, slices.Equal(def.W, at.W), cap-1, slices.Equal(def.W, before.W))
+		}
+	}
+	for s, want := range map[Solver]int{L2RLR: 1000, L2RL2LossSVC: 1000, ElasticNetLR: 100, L1RLR: 100, L2RL2LossSVCDual: 1000, L1RL2LossSVC: 1000} {
+		if got := s.DefaultMaxIter(); got != want {
+			t.Errorf("%v: DefaultMaxIter %d, want liblinear's %d", s, got, want)
+		}
+	}
+	if got := Solver(4).DefaultMaxIter(); got != 0 {
+		t.Errorf("an unimplemented solver's DefaultMaxIter is %d, want 0", got)
+	}
+}

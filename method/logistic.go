@@ -106,7 +106,7 @@ var (
 	sklearnL1MaxIter = 100
 	// enetMaxIter caps the exact solver's outer steps (linear.ElasticNetLR's
 	// default, given explicitly so that a NotConverged report names it).
-	enetMaxIter = 100
+	enetMaxIter = linear.ElasticNetLR.DefaultMaxIter()
 )
 
 // standardL1Params returns the parameters of scikit-learn's standard
@@ -569,6 +569,9 @@ func sigmoid(t float64) float64 {
 // (m × (d+n)), either part possibly empty. Its errors name the matrix,
 // with this package's prefix.
 func standardisedColumns(sx, sh standardize.Scaler, data Data) (*mat.Dense, error) {
+	if err := checkScalers(sx, sh); err != nil {
+		return nil, err
+	}
 	zx, err := sx.Transform(data.X)
 	if err != nil {
 		return nil, fmt.Errorf("method: X: %w", err)
@@ -578,4 +581,20 @@ func standardisedColumns(sx, sh standardize.Scaler, data Data) (*mat.Dense, erro
 		return nil, fmt.Errorf("method: H: %w", err)
 	}
 	return concatColumns(zx, zh), nil
+}
+
+// checkScalers returns the error standardisedColumns returns for scalers
+// fitted on the data they standardise (finite, as checkTrain requires,
+// whose values their own means and deviations standardise to at most
+// √m), without standardising: a column of X, then of H, that cannot be
+// standardised (Scaler.Check), the matrix named with this package's
+// prefix.
+func checkScalers(sx, sh standardize.Scaler) error {
+	if err := sx.Check(); err != nil {
+		return fmt.Errorf("method: X: %w", err)
+	}
+	if err := sh.Check(); err != nil {
+		return fmt.Errorf("method: H: %w", err)
+	}
+	return nil
 }

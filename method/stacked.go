@@ -53,7 +53,7 @@ const stackedFolds = 5
 // stackedMaxIter caps the solver's iterations (linear.L2RLR's default, given
 // explicitly so that a NotConverged report names it); a variable only so
 // that a test can force the cap.
-var stackedMaxIter = 1000
+var stackedMaxIter = linear.L2RLR.DefaultMaxIter()
 
 // Name returns "stacked-logistic".
 func (stackedLogistic) Name() string { return "stacked-logistic" }
@@ -74,7 +74,7 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (resu
 	// cannot be standardised is named by its matrix and index (the folds
 	// standardise the columns of [X, H], whose indices run on into H's).
 	sx, sh := standardize.Fit(train.X), standardize.Fit(train.H)
-	if _, err := standardisedColumns(sx, sh, train); err != nil {
+	if err := checkScalers(sx, sh); err != nil {
 		return nil, err
 	}
 	raw := concatColumns(dense(train.X), dense(train.H))

@@ -3,6 +3,7 @@ package method
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -72,5 +73,41 @@ func TestStackedLogisticScikitLearn(t *testing.T) {
 		if bound := 1e-4 * math.Sqrt(n0); math.Sqrt(dist) > bound {
 			t.Errorf("C = %g: weights %v, scikit-learn %v (distance %.3g > %.3g)", tc.c, w, tc.want, math.Sqrt(dist), bound)
 		}
+	}
+}
+
+// TestStackedLogisticUnstandardisable: a column whose deviations overflow
+// is refused before any fold is fitted, naming its matrix and its index
+// in it (not in [X, H]), with the words of the methods that standardise
+// [X, H] (elastic-net's).
+func TestStackedLogisticUnstandardisable(t *testing.T) {
+	const m = 8
+	X, H := mat.NewDense(m, 2, nil), mat.NewDense(m, 3, nil)
+	y := make([]float64, m)
+	for i := range m {
+		X.Set(i, 0, float64(i%3))
+		X.Set(i, 1, float64(i*i%5))
+		for k := range 3 {
+			H.Set(i, k, math.Sin(float64(i+3*k)))
+		}
+		y[i] = float64(2*(i%2) - 1)
+	}
+	// Deviations from the mean beyond MaxFloat64: Max, Max, then −Max.
+	bad := []float64{math.MaxFloat64, math.MaxFloat64, -math.MaxFloat64, 0, 1, 2, 3, 4}
+	for _, tc := range []struct {
+		matrix *mat.Dense
+		col    int
+		want   string
+	}{{X, 1, "method: X: column 1 cannot be standardised"}, {H, 2, "method: H: column 2 cannot be standardised"}} {
+		saved := mat.Col(nil, tc.col, tc.matrix)
+		tc.matrix.SetCol(tc.col, bad)
+		train := Data{X: X, H: H, Y: y}
+		_, err := stackedLogistic{}.Fit(context.Background(), train, Extra{Seed: 1})
+		_, lerr := logistic{name: "elastic-net", l1Ratio: 0.5}.Fit(context.Background(), train, Extra{Seed: 1})
+		if err == nil || !strings.Contains(err.Error(), tc.want) || lerr == nil ||
+			strings.TrimPrefix(err.Error(), "method: stacked-logistic: ") != strings.TrimPrefix(lerr.Error(), "method: elastic-net: ") {
+			t.Errorf("stacked-logistic's error %v; want %q, as elastic-net's %v", err, tc.want, lerr)
+		}
+		tc.matrix.SetCol(tc.col, saved)
 	}
 }

@@ -176,8 +176,8 @@ func TestReportNotConverged(t *testing.T) {
 		if has != (w != counts{}) {
 			t.Errorf("%s %s %d/%d: JSON %s", r.Dataset, r.Method, r.Ways, r.Positives, b)
 		}
-		if (r.ConvergenceNote() != "") != (w != counts{}) {
-			t.Errorf("%s %s %d/%d: note %q", r.Dataset, r.Method, r.Ways, r.Positives, r.ConvergenceNote())
+		if (r.ConvergenceNote() != "") != (w != counts{}) || r.StoppedShort() != (w != counts{}) {
+			t.Errorf("%s %s %d/%d: note %q, stopped short %v", r.Dataset, r.Method, r.Ways, r.Positives, r.ConvergenceNote(), r.StoppedShort())
 		}
 	}
 

@@ -85,13 +85,19 @@ func (r Row) MarshalJSON() ([]byte, error) {
 // (Row.NotConverged, Row.SelectionNotConverged).
 const NotConvergedMark = "†"
 
+// StoppedShort reports whether some of the row's averaged cells come from
+// fits with solver runs that stopped before their stopping rule held (a
+// final fit's or a hyperparameter choice's): the rows reports mark
+// (NotConvergedMark) and ConvergenceNote describes.
+func (r Row) StoppedShort() bool { return r.NotConverged != 0 || r.SelectionNotConverged != 0 }
+
 // ConvergenceNote returns what a report says of a row some of whose
 // averaged cells come from fits with solver runs that stopped before their
 // stopping rule held — how many had their final fit's run stop, how many
 // only runs that chose a hyperparameter — or "" when every run of the
-// row's averaged cells converged.
+// row's averaged cells converged (StoppedShort is false).
 func (r Row) ConvergenceNote() string {
-	if r.NotConverged == 0 && r.SelectionNotConverged == 0 {
+	if !r.StoppedShort() {
 		return ""
 	}
 	where := fmt.Sprintf("%d positives, noise %d", r.Positives, r.Noise)

@@ -227,3 +227,18 @@ func TestTimesThatOverflow(t *testing.T) {
 		t.Errorf("JSON: %v", err)
 	}
 }
+
+// TestRowStoppedShort: a row is marked when a final fit's or only a
+// hyperparameter choice's solver runs stopped short, and then only has a
+// note.
+func TestRowStoppedShort(t *testing.T) {
+	for _, tc := range []struct {
+		final, selection int
+		want             bool
+	}{{0, 0, false}, {2, 0, true}, {0, 1, true}, {3, 4, true}} {
+		r := Row{Dataset: "toy", Method: "m", Positives: 2, N: 9, NotConverged: tc.final, SelectionNotConverged: tc.selection}
+		if got, note := r.StoppedShort(), r.ConvergenceNote(); got != tc.want || (note != "") != tc.want {
+			t.Errorf("final %d, selection %d: StoppedShort %v, note %q; want %v", tc.final, tc.selection, got, note, tc.want)
+		}
+	}
+}

@@ -358,7 +358,7 @@ func build(res *Results) (*document, []*figure, error) {
 	doc.add(heading{2, "All summary rows"},
 		paragraph{"Balanced accuracy in %: mean over targets and splits ± standard error over splits (the standard deviation of the per-split means over √splits); n successful cells; fit time in seconds, mean over successful cells."},
 		allRowsTable(rows))
-	if slices.ContainsFunc(rows, func(r Row) bool { return r.ConvergenceNote() != "" }) {
+	if slices.ContainsFunc(rows, Row.StoppedShort) {
 		doc.add(paragraph{"Stopped short " + NotConvergedMark + ": of the n cells, those whose final fit's solver stopped before its stopping rule held (final), and those whose only runs that stopped chose a hyperparameter (selection)."})
 	}
 	return doc, figs, nil
@@ -515,7 +515,7 @@ func formatAccuracy(r Row) string {
 	default:
 		s = fmt.Sprintf("%.1f ± %.2f", 100*r.Mean, 100*r.StdErr)
 	}
-	if r.ConvergenceNote() != "" {
+	if r.StoppedShort() {
 		s += " " + NotConvergedMark
 	}
 	return s
@@ -813,7 +813,7 @@ func allRowsTable(rows []Row) table {
 		t.header[3] = "positives (shots)"
 		t.right = slices.Insert(t.right, 2, true)
 	}
-	stopped := slices.ContainsFunc(rows, func(r Row) bool { return r.ConvergenceNote() != "" })
+	stopped := slices.ContainsFunc(rows, Row.StoppedShort)
 	if stopped { // the cells with solver runs that stopped short
 		t.header = append(t.header, "stopped short "+NotConvergedMark)
 		t.right = append(t.right, false)

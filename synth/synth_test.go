@@ -178,7 +178,7 @@ func TestWriteRefuses(t *testing.T) {
 		{"no dims", Config{Classes: 3, PerClass: 3, Dims: 0, Groups: 1}},
 		{"no groups", Config{Classes: 3, PerClass: 3, Dims: 2, Groups: 0}},
 		{"more groups than classes", Config{Classes: 3, PerClass: 3, Dims: 2, Groups: 4}},
-		{"too large", Config{Classes: 1 << 20, PerClass: 1 << 10, Dims: 1 << 40, Groups: 1}},
+		{"too large", Config{Classes: 1 << 20, PerClass: 1 << 10, Dims: min(1<<40, math.MaxInt), Groups: 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -266,8 +266,11 @@ func TestWriteChecksSpace(t *testing.T) {
 	if _, ok := freeBytes(t.TempDir()); !ok {
 		t.Skip("this system does not tell the free disk space")
 	}
+	if math.MaxInt < 1<<40 {
+		t.Skip("a data set of 2⁴⁰ dims needs a 64-bit int")
+	}
 	dir := filepath.Join(t.TempDir(), "s")
-	cfg := Config{Classes: 2, PerClass: 1, Dims: 1 << 40, Groups: 1}
+	cfg := Config{Classes: 2, PerClass: 1, Dims: min(1<<40, math.MaxInt), Groups: 1}
 	err := Write(context.Background(), dir, cfg)
 	if !errors.Is(err, ErrNoSpace) || !strings.Contains(err.Error(), "the data set needs 8.8 TB") {
 		t.Fatalf("error %v, want ErrNoSpace saying 8.8 TB", err)

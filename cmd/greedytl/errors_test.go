@@ -244,3 +244,34 @@ func TestExitCodeFollowsTheErrorType(t *testing.T) {
 		})
 	}
 }
+
+// TestLambdaValueSet: --lambda takes "auto" or a setting (number.ParseSetting);
+// what is not a number gets the flag's own words (it also takes a word),
+// and every other refusal ParseSetting's.
+func TestLambdaValueSet(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		v        float64
+		auto     bool
+	}{
+		{in: "auto", auto: true},
+		{in: "AUTO", auto: true},
+		{in: "0.5", v: 0.5},
+		{in: "1e301", v: 1e301},
+		{in: "one", want: `want a positive number or auto, got "one"`},
+		{in: "1_0", want: `want a positive number or auto, got "1_0"`},
+		{in: "", want: `want a positive number or auto, got ""`},
+		{in: "NaN", want: `"NaN" is not finite`},
+		{in: "1e400", want: `"1e400" is beyond the largest float64`},
+		{in: "1e-400", want: `"1e-400" is not zero but rounds to 0 in float64`},
+	} {
+		l := lambdaValue{v: 7}
+		err := l.Set(tc.in)
+		switch {
+		case tc.want == "" && (err != nil || l.v != tc.v && !tc.auto || l.auto != tc.auto):
+			t.Errorf("Set(%q): %v, value %v auto %v; want %v auto %v", tc.in, err, l.v, l.auto, tc.v, tc.auto)
+		case tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)):
+			t.Errorf("Set(%q): %v; want an error starting %q", tc.in, err, tc.want)
+		}
+	}
+}

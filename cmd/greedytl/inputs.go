@@ -456,11 +456,11 @@ func (l *lambdaValue) Set(s string) error {
 		l.auto = true
 		return nil
 	}
-	if _, err := number.Parse(s); err != nil {
-		return fmt.Errorf("want a positive number or auto, got %q", s)
-	}
 	v, err := number.ParseSetting(s)
-	if err != nil {
+	switch {
+	case errors.Is(err, strconv.ErrSyntax):
+		return fmt.Errorf("want a positive number or auto, got %q", s)
+	case err != nil:
 		return err
 	}
 	l.v, l.auto = v, false
@@ -471,10 +471,11 @@ func (l *lambdaValue) Type() string { return "float|auto" }
 
 // openModel opens the model file path for reading, or with "-" the
 // command's standard input (which messages name <stdin>, displayName);
-// closeModel releases it. Its errors are input errors naming the file.
+// closeModel releases it. Its errors are input errors naming the file. A
+// byte-order mark is left for the model readers to skip (internal/bom).
 func openModel(s *streams, path string) (r *bufio.Reader, closeModel func(), err error) {
 	if r, ok := s.stdin(path); ok {
-		return bom.Skip(r), func() {}, nil
+		return bufio.NewReader(r), func() {}, nil
 	}
 	if path == "" {
 		return nil, nil, badInputf("the model file's name is empty: give a model file (or - for standard input)")
@@ -487,23 +488,36 @@ func openModel(s *streams, path string) (r *bufio.Reader, closeModel func(), err
 		f.Close()
 		return nil, nil, badInputf("%s is a directory: give a model file", path)
 	}
-	return bom.Skip(f), func() { f.Close() }, nil
+	return bufio.NewReader(f), func() { f.Close() }, nil
 }
 
-// isLiblinearModel reports whether the model r starts like a liblinear
-// model file ("solver_type ...", after any blank space) rather than JSON.
-// It reads nothing from r.
-func isLiblinearModel(r *bufio.Reader) bool {
+// modelHead returns the start of the model r, reading nothing from r: its
+// first bytes after the byte-order mark that the model readers skip
+// (internal/bom) and blank space. A second mark, which no reader skips, is
+// an input error naming the file (name, displayName).
+func modelHead(name string, r *bufio.Reader) ([]byte, error) {
 	head, _ := r.Peek(64)
-	return bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("solver_type"))
+	head = bom.Trim(head)
+	if bytes.HasPrefix(head, []byte(bom.Mark)) {
+		return nil, badInputf("%s starts with two byte-order marks (EF BB BF): a model file may start with one, which is skipped", name)
+	}
+	return bytes.TrimLeft(head, " \t\r\n"), nil
+}
+
+// isLiblinearModel reports whether a model whose start is head (modelHead)
+// is a liblinear model file ("solver_type ...") rather than JSON.
+func isLiblinearModel(head []byte) bool {
+	return bytes.HasPrefix(head, []byte("solver_type"))
 }
 
 // readAnyModel decodes a model file written by greedytl fit, binary or
 // multi-class, from r; name names it in messages (displayName).
 func readAnyModel(name string, r *bufio.Reader) (method.File, error) {
-	head, _ := r.Peek(64)
-	switch head = bytes.TrimLeft(head, " \t\r\n"); {
-	case isLiblinearModel(r):
+	head, err := modelHead(name, r)
+	switch {
+	case err != nil:
+		return method.File{}, err
+	case isLiblinearModel(head):
 		return method.File{}, badInputf("%s is a liblinear model file: inspect reads the JSON models of greedytl fit (predict reads both)", name)
 	case len(head) > 0 && head[0] != '{':
 		return method.File{}, badInputf("%s is not a greedytl model (JSON) file", name)

@@ -123,7 +123,11 @@ func runPredict(s *streams, o *predictOptions) error {
 	defer closeModel()
 	var scores []float64
 	var rec *modelfile.LabelNames // the label names a binary model records
-	if isLiblinearModel(r) {
+	head, err := modelHead(o.modelName(), r)
+	if err != nil {
+		return err
+	}
+	if isLiblinearModel(head) {
 		if scores, rec, err = predictLiblinear(s, o, r); err != nil {
 			return err
 		}

@@ -171,7 +171,7 @@ func printSummary(s *streams, rows []report.Row) error {
 		if r.N > 0 {
 			acc, se = fmt.Sprintf("%.2f", 100*r.Mean), fmt.Sprintf("%.2f", 100*r.StdErr)
 			fit = fmt.Sprintf("%.4g", r.FitSecondsMean)
-			if r.ConvergenceNote() != "" {
+			if r.StoppedShort() {
 				acc += report.NotConvergedMark
 			}
 		}

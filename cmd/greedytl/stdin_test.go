@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -108,7 +109,8 @@ func TestEveryStdinInput(t *testing.T) {
 // byte order mark — a greedytl (JSON) model and a liblinear one — is read
 // as the same file without it, by predict (from a file and from standard
 // input) and by inspect, as the data readers read a CSV or label file
-// with one ("is not a greedytl model (JSON) file" before).
+// with one ("is not a greedytl model (JSON) file" before); a file with two
+// marks is refused, naming it (the mark is skipped once, by the readers).
 func TestModelFileWithBOM(t *testing.T) {
 	d := newToy(t)
 	dir := d.dir
@@ -124,12 +126,12 @@ func TestModelFileWithBOM(t *testing.T) {
 			t.Fatalf("%q: exit %d: %s", args, code, e)
 		}
 	}
-	withBOM := func(path string) string {
+	withBOM := func(path string, marks int) string {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return writeText(t, dir, "bom-"+filepath.Base(path), "\xef\xbb\xbf"+string(b))
+		return writeText(t, dir, fmt.Sprintf("bom%d-%s", marks, filepath.Base(path)), strings.Repeat("\xef\xbb\xbf", marks)+string(b))
 	}
 	for _, tc := range []struct {
 		model string
@@ -143,15 +145,21 @@ func TestModelFileWithBOM(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%q %s: exit %d: %s", tc.args, tc.model, code, e)
 		}
-		marked := withBOM(tc.model)
-		content, err := os.ReadFile(marked)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, run := range []struct{ stdin, model string }{{"", marked}, {string(content), "-"}} {
-			code, got, e := cli(t, run.stdin, append(tc.args, run.model)...)
-			if code != 0 || got != want {
-				t.Errorf("%q %s: exit %d, stdout\n%s\nstderr %s\nwant exit 0 and\n%s", tc.args, run.model, code, got, e, want)
+		for marks := 1; marks <= 2; marks++ {
+			marked := withBOM(tc.model, marks)
+			content, err := os.ReadFile(marked)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, run := range []struct{ stdin, model, name string }{{"", marked, marked}, {string(content), "-", "<stdin>"}} {
+				code, got, e := cli(t, run.stdin, append(tc.args, run.model)...)
+				switch {
+				case marks == 1 && (code != 0 || got != want):
+					t.Errorf("%q %s: exit %d, stdout\n%s\nstderr %s\nwant exit 0 and\n%s", tc.args, run.model, code, got, e, want)
+				case marks == 2 && (code != 2 || got != "" || !strings.Contains(e, run.name+" starts with two byte-order marks")):
+					// One mark is skipped, once: not a second.
+					t.Errorf("%q %s with two marks: exit %d, stdout\n%s\nstderr %s\nwant exit 2 and %q", tc.args, run.model, code, got, e, run.name+" starts with two byte-order marks")
+				}
 			}
 		}
 	}

@@ -2,7 +2,9 @@
 // the syntax of a number in a data file (C's strtod's, which liblinear
 // reads), and ParseSetting, the rule for a number a user types as a
 // setting (a flag's value, a method spec's key=value), which must also
-// mean the number written.
+// mean the number written. Every reader of numbers in user files (the
+// svmlight, CSV and label readers of package dataset, linear's model-file
+// reader) reads them by Parse; docs/conventions.md states the syntax.
 package number
 
 import (
@@ -31,14 +33,16 @@ func Parse(s string) (float64, error) {
 // rounds to 0 in float64"), for anything but a finite number that is
 // the one written: not a number, NaN or an infinity, a literal beyond
 // ±MaxFloat64 (which would be ±Inf) and a literal that is not zero but
-// rounds to 0 (1e-400: delta=1e-400 would silently be delta=0).
+// rounds to 0 (1e-400: delta=1e-400 would silently be delta=0). Only the
+// error of a string that is not a number (in Parse's syntax) wraps
+// strconv.ErrSyntax.
 func ParseSetting(s string) (float64, error) {
 	x, err := Parse(s)
 	switch {
 	case errors.Is(err, strconv.ErrRange) && math.IsInf(x, 0):
 		return 0, fmt.Errorf("%q is beyond the largest float64 (%g)", s, math.MaxFloat64)
 	case err != nil:
-		return 0, fmt.Errorf("%q is not a number", s)
+		return 0, &notNumberError{s}
 	case math.IsNaN(x) || math.IsInf(x, 0):
 		return 0, fmt.Errorf("%q is not finite", s)
 	case x == 0 && !zeroLiteral(s):
@@ -46,6 +50,16 @@ func ParseSetting(s string) (float64, error) {
 	}
 	return x, nil
 }
+
+// notNumberError is ParseSetting's error for a string that is not a
+// number: it quotes the string and wraps strconv.ErrSyntax, so that a
+// caller can word a syntax error its own way (a flag that also takes a
+// word: "want a positive number or auto").
+type notNumberError struct{ s string }
+
+func (e *notNumberError) Error() string { return fmt.Sprintf("%q is not a number", e.s) }
+
+func (e *notNumberError) Unwrap() error { return strconv.ErrSyntax }
 
 // zeroLiteral reports whether the number literal s (that ParseFloat took)
 // writes zero: no digit of its mantissa is other than 0.

@@ -1,6 +1,7 @@
 package number
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -46,8 +47,13 @@ func TestParseSetting(t *testing.T) {
 		{"0x1p-1080", `"0x1p-1080" is not zero but rounds to 0 in float64`},
 		{"0.0001e-330", `"0.0001e-330" is not zero but rounds to 0 in float64`},
 	} {
-		if x, err := ParseSetting(tc.in); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+		x, err := ParseSetting(tc.in)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("ParseSetting(%q) = %v, %v; want an error starting %q", tc.in, x, err, tc.want)
+		}
+		// Only "not a number" is a syntax error (a caller words it).
+		if syntax := strings.HasSuffix(tc.want, "is not a number"); errors.Is(err, strconv.ErrSyntax) != syntax {
+			t.Errorf("ParseSetting(%q): errors.Is(%v, strconv.ErrSyntax) = %v, want %v", tc.in, err, !syntax, syntax)
 		}
 	}
 }
