@@ -331,7 +331,7 @@ func identifiedVersion(v string) bool {
 
 // unidentifiedBuilds says, after two greedytl versions that differ of which
 // one at least is not identifiedVersion, why they differ and what to do.
-const unidentifiedBuilds = "builds without a VCS revision (go run, go test, -buildvcs=false, a modified tree) are told apart by the SHA-256 of their executable (sha256sum prints it), so another binary, even of the same code with another Go toolchain, is another build: run every shard, and resume it, with one binary (rerun with it, into new directories, the shards that another made), and build it in a clean git checkout with go build -buildvcs=true for builds of one commit to agree"
+const unidentifiedBuilds = "a build that no commit identifies (go run, go test, -buildvcs=false, which GOFLAGS may set, a modified tree) is told apart by the SHA-256 of its executable (greedytl version prints it), so the same code built by another Go, with other flags or in another directory (unless -trimpath) is another build: run and resume every shard with one binary (go build -o greedytl ./cmd/greedytl once), or build from a clean git checkout with VCS stamping on so that the builds of one commit agree"
 
 // reportOrder is settings in the order differs compares them: the protocol
 // before the targets and the grid, whose meaning it sets (an N-way run's

@@ -50,16 +50,19 @@ func newVersionCmd(s *streams) *cobra.Command {
 		Short: "Print greedytl's version: module version, commit and Go version",
 		Long: `Version prints the build's module version, the commit it was built from (and
 whether the tree was modified) and the Go version, as model files and run.json
-record them. 'greedytl --version' prints the same line.
+record them; for a build that no commit identifies (go run, -buildvcs=false,
+a modified tree) also the SHA-256 of its executable, which run.json records
+to tell such builds apart (experiment resumes and merge merges only runs of
+one build). 'greedytl --version' prints the same line.
 
 With --json it prints them as a JSON object ("module", "revision",
-"modified", "go") with, for programs that drive greedytl, the model file
+"modified", "go", and "executable_sha256" for such a build) with, for programs that drive greedytl, the model file
 format and version that fit writes ("model_format", "model_version") and the
 registered methods that fit --method accepts ("methods", the binary ones, and
 "multiclass_methods", the native multi-class ones), and the version of the
 report fit --json prints ("fit_report").`,
 		RunE: func(*cobra.Command, []string) error {
-			info := buildinfo.Read()
+			info := buildinfo.ReadIdentified()
 			if asJSON {
 				return printJSON(s.out, versionJSON{Info: info, ModelFormat: modelfile.Format,
 					ModelVersion: modelfile.Version, Methods: method.Names(),

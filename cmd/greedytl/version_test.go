@@ -26,6 +26,16 @@ func TestVersion(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &info) != nil || info.Go != runtime.Version() || info.Module == "" {
 		t.Errorf("version --json: exit %d, %q", code, out)
 	}
+	// A build that no commit identifies (a test binary is one) shows the
+	// digest by which run.json tells it apart, in both forms.
+	if want := buildinfo.ReadIdentified(); !want.Identified() {
+		if info.Executable == "" || info.Executable != want.Executable {
+			t.Errorf("version --json: executable_sha256 %q, want run.json's %q", info.Executable, want.Executable)
+		}
+		if _, line, _ := cli(t, "", "version"); !strings.Contains(line, "sha256:"+want.Executable[:16]) {
+			t.Errorf("version: %q lacks the executable's digest %s…", line, want.Executable[:16])
+		}
+	}
 	// What the Python package checks: the model file format fit writes, the
 	// methods fit accepts and the version of fit --json's report.
 	var caps struct {

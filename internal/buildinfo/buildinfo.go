@@ -112,6 +112,10 @@ var executableDigest = sync.OnceValue(func() string {
 // String formats i on one line, for example
 //
 //	greedytl v1.2.0 (commit 0123abcd…, modified) go1.24.1
+//
+// and, when Executable is set, the digest that ID and run.json give too:
+//
+//	greedytl (devel) go1.24.1 (executable sha256:0123456789abcdef)
 func (i Info) String() string {
 	var b strings.Builder
 	b.WriteString("greedytl ")
@@ -126,8 +130,17 @@ func (i Info) String() string {
 	}
 	b.WriteString(" ")
 	b.WriteString(i.Go)
+	if i.Executable != "" {
+		b.WriteString(" (executable sha256:")
+		b.WriteString(i.shortDigest())
+		b.WriteString(")")
+	}
 	return b.String()
 }
+
+// shortDigest is the first 16 hex digits of Executable, as ID and String
+// show it.
+func (i Info) shortDigest() string { return i.Executable[:min(16, len(i.Executable))] }
 
 // ID returns the short identity of the build that run.json records and
 // compares: the module version when the build has a release or
@@ -146,7 +159,7 @@ func (i Info) ID() string {
 		}
 	}
 	if i.Executable != "" {
-		v += " sha256:" + i.Executable[:min(16, len(i.Executable))]
+		v += " sha256:" + i.shortDigest()
 	}
 	return v
 }

@@ -30,9 +30,9 @@ func TestStringAndID(t *testing.T) {
 		{Info{Module: "(devel)", Revision: "abc", Go: "go1.24.1"}, "greedytl (devel) (commit abc) go1.24.1", "devel abc"},
 		{Info{Module: "(devel)", Revision: "abc", Modified: true, Go: "go1.24.1"}, "greedytl (devel) (commit abc, modified) go1.24.1", "devel abc+dirty"},
 		{Info{Module: "(unknown)", Go: "go1.24.1"}, "greedytl (unknown) go1.24.1", "devel"},
-		{Info{Module: "(devel)", Go: "go1.24.1", Executable: "0123456789abcdef0123"}, "greedytl (devel) go1.24.1", "devel sha256:0123456789abcdef"},
-		{Info{Module: "(devel)", Revision: "abc", Modified: true, Go: "go1.24.1", Executable: "0123456789abcdef0123"}, "greedytl (devel) (commit abc, modified) go1.24.1", "devel abc+dirty sha256:0123456789abcdef"},
-		{Info{Module: "v0.0.0-20260101000000-abc+dirty", Go: "go1.24.1", Executable: "0123456789abcdef0123"}, "greedytl v0.0.0-20260101000000-abc+dirty go1.24.1", "v0.0.0-20260101000000-abc+dirty sha256:0123456789abcdef"},
+		{Info{Module: "(devel)", Go: "go1.24.1", Executable: "0123456789abcdef0123"}, "greedytl (devel) go1.24.1 (executable sha256:0123456789abcdef)", "devel sha256:0123456789abcdef"},
+		{Info{Module: "(devel)", Revision: "abc", Modified: true, Go: "go1.24.1", Executable: "0123456789abcdef0123"}, "greedytl (devel) (commit abc, modified) go1.24.1 (executable sha256:0123456789abcdef)", "devel abc+dirty sha256:0123456789abcdef"},
+		{Info{Module: "v0.0.0-20260101000000-abc+dirty", Go: "go1.24.1", Executable: "0123456789abcdef0123"}, "greedytl v0.0.0-20260101000000-abc+dirty go1.24.1 (executable sha256:0123456789abcdef)", "v0.0.0-20260101000000-abc+dirty sha256:0123456789abcdef"},
 	} {
 		if got := c.in.String(); got != c.str {
 			t.Errorf("%+v.String() = %q, want %q", c.in, got, c.str)
