@@ -1,11 +1,14 @@
 package experiment
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/tmpfstest"
 	"github.com/greedytl/greedytl/shard"
 )
@@ -61,5 +64,42 @@ func TestAppenderAfterAFailedWrite(t *testing.T) {
 	})
 	if err != nil || partial || n != written {
 		t.Errorf("the results file after the failed write: %d records, partial last line %v, %v; want the %d written, complete", n, partial, err, written)
+	}
+}
+
+// The appender syncs the directory of a results file it creates (it did
+// not: a power loss could lose the file, with every record synced into
+// it), and only then; a failing directory sync is an error naming the
+// file.
+func TestAppenderSyncsTheDirectoryOfANewFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, resultsName(shard.Shard{}))
+	var synced []string
+	fail := error(nil)
+	syncDir = func(d string) error { synced = append(synced, d); return fail }
+	t.Cleanup(func() { syncDir = atomicfile.SyncDir })
+	a, err := openAppender(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.close()
+	if !slices.Equal(synced, []string{dir}) {
+		t.Errorf("creating %s synced %q; want %s", path, synced, dir)
+	}
+	synced = nil
+	if a, err = openAppender(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	a.close()
+	if synced != nil {
+		t.Errorf("reopening %s synced %q; want nothing", path, synced)
+	}
+	fail = errors.New("syncing the directory: input/output error")
+	other := filepath.Join(dir, resultsName(shard.Shard{I: 1, N: 2}))
+	if a, err = openAppender(other, 0); !errors.Is(err, fail) || !strings.Contains(err.Error(), other) {
+		t.Errorf("a failing directory sync: %v; want its error naming %s", err, other)
+		if a != nil {
+			a.close()
+		}
 	}
 }

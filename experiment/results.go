@@ -10,10 +10,12 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/fileerr"
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/method"
@@ -256,6 +258,9 @@ func checkEpisode(r *Record) error {
 	return nil
 }
 
+// syncDir is atomicfile.SyncDir, replaced by tests to record its calls.
+var syncDir = atomicfile.SyncDir
+
 // syncInterval is how often an appender syncs the results file to disk.
 const syncInterval = 5 * time.Second
 
@@ -276,8 +281,12 @@ type appender struct {
 }
 
 // openAppender opens path for appending after truncating it to its first
-// size bytes (cutting off a partial last line), creating it if needed.
+// size bytes (cutting off a partial last line), creating it if needed —
+// and then syncing its directory, so that the records synced into it do
+// not vanish with its name in a power loss.
 func openAppender(path string, size int64) (*appender, error) {
+	_, err := os.Lstat(path)
+	created := errors.Is(err, fs.ErrNotExist)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, err
@@ -289,6 +298,12 @@ func openAppender(path string, size int64) (*appender, error) {
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if created {
+		if err := syncDir(filepath.Dir(path)); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	return &appender{f: f, size: size, lastSync: time.Now()}, nil
 }
