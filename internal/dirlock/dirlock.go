@@ -72,6 +72,10 @@ func lockFile(dir, name string, shared bool) (*os.File, error) {
 		return nil, fmt.Errorf("locking %s: %w", dir, err)
 	}
 	held, err := tryLock(f, shared)
+	if noLocks(err) {
+		f.Close()
+		return nil, fmt.Errorf("locking %s: its file system does not support flock(2) locks (%w), which greedytl takes so that two processes never write one directory at once: mount it with flock support (Lustre: the mount option flock; NFS: with its lock service, lockd/NLM, running) or use a directory on another file system (a local disk)", dir, err)
+	}
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("locking %s: %w", dir, err)
