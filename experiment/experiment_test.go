@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -923,7 +922,7 @@ func TestMergeKeepsWhatItDidNotRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Merge(shards, file)
-	if msg := fmt.Sprint(err); !errors.Is(err, dirlock.ErrLocked) || !strings.Contains(msg, file+" is in use by pid "+strconv.Itoa(os.Getpid())) {
+	if msg := fmt.Sprint(err); !errors.Is(err, dirlock.ErrLocked) || !strings.Contains(msg, fmt.Sprintf("%s is in use by pid %d", file, os.Getpid())) {
 		t.Errorf("merging into a file another merge writes: %v; want ErrLocked naming %s and pid %d", err, file, os.Getpid())
 	}
 	if _, err := os.Stat(file); !errors.Is(err, fs.ErrNotExist) {

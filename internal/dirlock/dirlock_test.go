@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -108,41 +106,4 @@ func TestAcquirePart(t *testing.T) {
 	} else {
 		l.Release()
 	}
-}
-
-// AcquireFile locks a file (an output, existing or not) through a lock
-// file beside it: a second holder is refused naming the file and the
-// holder, other files of the directory and the directory itself are not.
-func TestAcquireFile(t *testing.T) {
-	dir := t.TempDir()
-	out := filepath.Join(dir, "merged.jsonl")
-	l, err := AcquireFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = AcquireFile(out)
-	if msg := fmt.Sprint(err); !errors.Is(err, ErrLocked) || !strings.HasPrefix(msg, out+" is in use by pid "+strconv.Itoa(os.Getpid())) || !strings.Contains(msg, "one process per file") {
-		t.Errorf("a second AcquireFile: %v; want ErrLocked naming %s and pid %d", err, out, os.Getpid())
-	}
-	if _, err := os.Stat(filepath.Join(dir, ".merged.jsonl.lock")); err != nil {
-		t.Errorf("the lock file beside %s: %v", out, err)
-	}
-	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("AcquireFile created %s (%v)", out, err)
-	}
-	other, err := AcquireFile(filepath.Join(dir, "other.jsonl"))
-	if err != nil {
-		t.Errorf("another file of the directory: %v", err)
-	}
-	whole, err := Acquire(dir)
-	if err != nil {
-		t.Errorf("the directory: %v", err)
-	}
-	other.Release()
-	whole.Release()
-	l.Release()
-	if l, err = AcquireFile(out); err != nil {
-		t.Fatalf("after Release: %v", err)
-	}
-	l.Release()
 }

@@ -4,6 +4,9 @@ package dirlock
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -41,4 +44,41 @@ func TestAcquireWithoutFlock(t *testing.T) {
 	if _, err := Acquire(dir); !errors.Is(err, syscall.EBADF) || strings.Contains(err.Error(), "flock") {
 		t.Errorf("Acquire with flock failing with EBADF: %v; want it, without the hint", err)
 	}
+}
+
+// AcquireFile locks a file (an output, existing or not) through a lock
+// file beside it: a second holder is refused naming the file and the
+// holder, other files of the directory and the directory itself are not.
+func TestAcquireFile(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "merged.jsonl")
+	l, err := AcquireFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = AcquireFile(out)
+	if msg := fmt.Sprint(err); !errors.Is(err, ErrLocked) || !strings.HasPrefix(msg, fmt.Sprintf("%s is in use by pid %d", out, os.Getpid())) || !strings.Contains(msg, "one process per file") {
+		t.Errorf("a second AcquireFile: %v; want ErrLocked naming %s and pid %d", err, out, os.Getpid())
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".merged.jsonl.lock")); err != nil {
+		t.Errorf("the lock file beside %s: %v", out, err)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("AcquireFile created %s (%v)", out, err)
+	}
+	other, err := AcquireFile(filepath.Join(dir, "other.jsonl"))
+	if err != nil {
+		t.Errorf("another file of the directory: %v", err)
+	}
+	whole, err := Acquire(dir)
+	if err != nil {
+		t.Errorf("the directory: %v", err)
+	}
+	other.Release()
+	whole.Release()
+	l.Release()
+	if l, err = AcquireFile(out); err != nil {
+		t.Fatalf("after Release: %v", err)
+	}
+	l.Release()
 }
