@@ -89,7 +89,7 @@ func decodeNPY(r io.Reader, name string, size int64) (*NPYArray, error) {
 type npyLayout struct {
 	npyHeader
 	typ    npyType
-	count  int   // number of elements
+	count  int64 // number of elements
 	offset int64 // bytes before the data
 	nbytes int64 // bytes of data
 }
@@ -155,30 +155,62 @@ func readNPYHeader(r io.Reader, name string, size int64) (*npyLayout, error) {
 	if err != nil {
 		return nil, &Error{File: name, Err: err}
 	}
-	if len(h.shape) == 0 || len(h.shape) > 2 {
-		return nil, errorf(name, 0, "unsupported shape %s: expected a 1-D or 2-D array", shapeString(h.shape))
+	if len(h.dims) == 0 || len(h.dims) > 2 {
+		return nil, errorf(name, 0, "unsupported shape %s: expected a 1-D or 2-D array", shapeString(h.dims))
 	}
-	count := 0
-	if !slices.Contains(h.shape, 0) {
-		count = 1
+	// The shape is checked in 64 bits first, then against this
+	// platform's int, so that a file is refused alike on 32 and 64 bits
+	// unless its size is all that differs.
+	count, ok := shapeCount(h.dims, math.MaxInt64)
+	if !ok {
+		return nil, errorf(name, 0, "shape %s is too large", shapeString(h.dims))
 	}
-	for _, d := range h.shape {
-		if count != 0 && count > math.MaxInt/8/d {
-			return nil, errorf(name, 0, "shape %s is too large", shapeString(h.shape))
-		}
-		count *= d
-	}
-	l := &npyLayout{npyHeader: h, typ: typ, count: count, offset: int64(8 + lenBytes + hlen), nbytes: int64(count) * int64(typ.size)}
+	l := &npyLayout{npyHeader: h, typ: typ, count: count, offset: int64(8 + lenBytes + hlen), nbytes: count * int64(typ.size)}
 	if size >= 0 {
 		left := size - l.offset
 		if left < l.nbytes {
-			return nil, errorf(name, 0, "truncated: shape %s of %s needs %d data bytes, found %d", shapeString(h.shape), h.descr, l.nbytes, left)
+			return nil, errorf(name, 0, "truncated: shape %s of %s needs %d data bytes, found %d", shapeString(h.dims), h.descr, l.nbytes, left)
 		}
 		if left > l.nbytes {
 			return nil, errorf(name, 0, "%d bytes of unexpected data after the array", left-l.nbytes)
 		}
 	}
+	if _, ok := shapeCount(h.dims, math.MaxInt); !ok {
+		if size >= 0 {
+			return nil, l.tooLarge(name)
+		}
+		// A stream: readData refuses it once it holds more values
+		// than fit, or finds it truncated, as on 64 bits.
+		return l, nil
+	}
+	l.shape = make([]int, len(h.dims))
+	for i, d := range h.dims {
+		l.shape[i] = int(d)
+	}
 	return l, nil
+}
+
+// tooLarge is the error of an array whose shape fits 64 bits but not this
+// platform's int (a 32-bit one).
+func (l *npyLayout) tooLarge(name string) error {
+	return errorf(name, 0, "shape %s is too large for a %d-bit platform", shapeString(l.dims), strconv.IntSize)
+}
+
+// shapeCount returns the number of values of an array of the given shape
+// and whether they fit where int has at most maxInt: every dimension
+// (an empty array's too, as its Shape) and the bytes of the values as
+// float64 (the number times 8) at most maxInt. It never overflows.
+func shapeCount(shape []int64, maxInt int64) (count int64, ok bool) {
+	if !slices.Contains(shape, 0) {
+		count = 1
+	}
+	for _, d := range shape {
+		if d > maxInt || count != 0 && count > maxInt/8/d {
+			return 0, false
+		}
+		count *= d
+	}
+	return count, true
 }
 
 // readData reads the array's values, in file order, from r (positioned at
@@ -186,25 +218,31 @@ func readNPYHeader(r io.Reader, name string, size int64) (*npyLayout, error) {
 // checked (readNPYHeader with a size), so that the values can be allocated
 // at once.
 func (l *npyLayout) readData(r io.Reader, name string, sized bool) ([]float64, error) {
-	prealloc := l.count
+	prealloc := l.count // fits int: readNPYHeader checked it, sized
 	if !sized {
 		prealloc = min(l.count, maxPrealloc)
 	}
-	data := make([]float64, 0, prealloc)
+	data := make([]float64, 0, int(prealloc))
 	buf := make([]byte, min(l.nbytes, 1<<20/int64(l.typ.size)*int64(l.typ.size)))
 	for read := int64(0); read < l.nbytes; {
 		chunk := buf[:min(int64(len(buf)), l.nbytes-read)]
 		if k, err := io.ReadFull(r, chunk); err != nil {
 			if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
-				return nil, errorf(name, 0, "truncated: shape %s of %s needs %d data bytes, found %d", shapeString(l.shape), l.descr, l.nbytes, read+int64(k))
+				return nil, errorf(name, 0, "truncated: shape %s of %s needs %d data bytes, found %d", shapeString(l.dims), l.descr, l.nbytes, read+int64(k))
 			}
 			return nil, &Error{File: name, Err: err}
+		}
+		if l.shape == nil && (read+int64(len(chunk)))/int64(l.typ.size) > math.MaxInt/8 {
+			return nil, l.tooLarge(name)
 		}
 		var err error
 		if data, err = appendValues(data, chunk, l.typ); err != nil {
 			return nil, &Error{File: name, Err: err}
 		}
 		read += int64(len(chunk))
+	}
+	if l.shape == nil {
+		return nil, l.tooLarge(name) // an empty array of a dimension beyond int
 	}
 	return data, nil
 }
@@ -344,7 +382,8 @@ func (t npyType) integer(b []byte) (float64, error) {
 type npyHeader struct {
 	descr   string
 	fortran bool
-	shape   []int
+	dims    []int64 // the shape as written
+	shape   []int   // the shape, once readNPYHeader checked that it fits int
 }
 
 // parseNPYHeader parses the Python dict literal of a .npy header, e.g.
@@ -395,7 +434,7 @@ func parseNPYHeader(s string) (npyHeader, error) {
 				return h, p.errorf("fortran_order must be True or False")
 			}
 		case "shape":
-			if h.shape, err = p.tuple(); err != nil {
+			if h.dims, err = p.tuple(); err != nil {
 				return h, err
 			}
 		default:
@@ -472,11 +511,11 @@ func (p *pyParser) str() (string, error) {
 
 // tuple scans a tuple of non-negative integers such as "(3, 4)", "(3,)" or
 // "()"; Python 2's long suffix ("3L") is accepted.
-func (p *pyParser) tuple() ([]int, error) {
+func (p *pyParser) tuple() ([]int64, error) {
 	if !p.eat('(') {
 		return nil, p.errorf("shape must be a tuple")
 	}
-	dims := []int{}
+	dims := []int64{}
 	for {
 		p.space()
 		if p.eat(')') {
@@ -489,7 +528,7 @@ func (p *pyParser) tuple() ([]int, error) {
 		if p.i == start {
 			return nil, p.errorf("expected a non-negative integer in shape")
 		}
-		d, err := strconv.Atoi(p.s[start:p.i])
+		d, err := strconv.ParseInt(p.s[start:p.i], 10, 64)
 		if err != nil {
 			return nil, fmt.Errorf("shape dimension %s is too large", p.s[start:p.i])
 		}
@@ -516,14 +555,14 @@ func (p *pyParser) tuple() ([]int, error) {
 }
 
 // shapeString formats a shape the way Python prints a tuple.
-func shapeString(shape []int) string {
+func shapeString[T int | int64](shape []T) string {
 	var b strings.Builder
 	b.WriteByte('(')
 	for i, d := range shape {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(strconv.Itoa(d))
+		b.WriteString(strconv.FormatInt(int64(d), 10))
 	}
 	if len(shape) == 1 {
 		b.WriteByte(',')

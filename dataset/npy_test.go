@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -511,3 +512,61 @@ func sameFloats(a, b []float64) bool {
 var _ io.Reader = (*bytes.Reader)(nil)
 
 func nan() float64 { return math.NaN() }
+
+// shapeCount agrees with its definition, computed in big integers: the
+// product of the dimensions, accepted when every dimension is at most
+// maxInt and the product's float64 bytes (8 a value) too, for the int of
+// 32 and of 64 bits; it never overflows (the shapes reach 2⁶³−1).
+func TestShapeCount(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	dims := []int64{0, 1, 2, 3, 1 << 20, 1<<28 - 1, 1 << 28, math.MaxInt32 / 8, math.MaxInt32/8 + 1, math.MaxInt32,
+		math.MaxInt32 + 1, 1 << 40, math.MaxInt64 / 8, math.MaxInt64/8 + 1, math.MaxInt64}
+	for range 2000 {
+		shape := make([]int64, 1+rng.IntN(3))
+		for i := range shape {
+			if rng.IntN(2) == 0 {
+				shape[i] = dims[rng.IntN(len(dims))]
+			} else {
+				shape[i] = rng.Int64N(1 << uint(1+rng.IntN(62)))
+			}
+		}
+		for _, maxInt := range []int64{math.MaxInt32, math.MaxInt64} {
+			prod, ok := big.NewInt(1), true
+			for _, d := range shape {
+				prod.Mul(prod, big.NewInt(d))
+				ok = ok && d <= maxInt
+			}
+			ok = ok && new(big.Int).Mul(prod, big.NewInt(8)).Cmp(big.NewInt(maxInt)) <= 0
+			count, gotOK := shapeCount(shape, maxInt)
+			if gotOK != ok || ok && count != prod.Int64() {
+				t.Fatalf("shapeCount(%v, %d) = %d, %v; want %v, %v", shape, maxInt, count, gotOK, prod, ok)
+			}
+		}
+	}
+}
+
+// A shape that fits 64 bits but not a 32-bit int was "malformed header:
+// shape dimension … is too large" on 32 bits, where the header is well
+// formed: the file is now refused as on 64 bits (truncated, in
+// TestDecodeNPYErrors) or, where only the platform differs, as too large
+// for it — from a file (sized) or a stream alike. On 64 bits these decode.
+func TestDecodeNPYShapeBeyondInt32(t *testing.T) {
+	file := npyFile(1, dict("<f8", false, "(0, 1099511627776)"), nil)
+	path := filepath.Join(t.TempDir(), "x.npy")
+	if err := os.WriteFile(path, file, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, decode := range map[string]func() (*NPYArray, error){
+		"x.npy":           func() (*NPYArray, error) { return DecodeNPY(bytes.NewReader(file), "x.npy") },
+		displayName(path): func() (*NPYArray, error) { return readNPYFile(path) },
+	} {
+		a, err := decode()
+		if math.MaxInt == math.MaxInt32 {
+			checkError(t, a, err, name+": shape (0, 1099511627776) is too large for a 32-bit platform")
+			continue
+		}
+		if err != nil || len(a.Shape) != 2 || a.Shape[0] != 0 || int64(a.Shape[1]) != 1<<40 || len(a.Data) != 0 {
+			t.Errorf("%s: %+v, %v; want an empty array of shape (0, 1099511627776)", name, a, err)
+		}
+	}
+}

@@ -90,7 +90,8 @@
 // One process at a time writes a run directory: Run (and Merge writing a
 // directory) hold an flock(2) lock on RUN/.lock, which the kernel releases
 // when the process dies, and a second process fails naming the holder's
-// pid and host. ReadRuns is the one reader of run directories, for Merge
+// pid and host; Merge writing a results file outside a run directory
+// holds DIR/.FILE.lock beside it the same way. ReadRuns is the one reader of run directories, for Merge
 // and for reports (package report): strict by default, tolerant on
 // request, with each method's coverage of its grid.
 //

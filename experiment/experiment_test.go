@@ -912,6 +912,27 @@ func TestMergeKeepsWhatItDidNotRead(t *testing.T) {
 	if _, err := Merge(shards, filepath.Join(whole, "results.jsonl")); err != nil {
 		t.Errorf("merging every shard into the whole run's results file: %v", err)
 	}
+	// A results file outside a run directory is held too (it was not: two
+	// merges into it each checked what it held, and the last to write
+	// dropped the cells of the other): a second merge is refused while
+	// the first writes, naming the file and the holder, and writes
+	// nothing.
+	file := filepath.Join(t.TempDir(), "merged.jsonl")
+	if held, err = dirlock.AcquireFile(file); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Merge(shards, file)
+	if msg := fmt.Sprint(err); !errors.Is(err, dirlock.ErrLocked) || !strings.Contains(msg, fmt.Sprintf("%s is in use by pid %d", file, os.Getpid())) {
+		t.Errorf("merging into a file another merge writes: %v; want ErrLocked naming %s and pid %d", err, file, os.Getpid())
+	}
+	if _, err := os.Stat(file); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the refused merge wrote %s (%v)", file, err)
+	}
+	held.Release()
+	if _, err := Merge(shards, file); err != nil {
+		t.Errorf("merging into %s once it is free: %v", file, err)
+	}
+	sameRecords(t, readRecords(t, file), readRecords(t, filepath.Join(whole, "results.jsonl")))
 	// Merged again as more shards finish, a merge's output grows.
 	merged := filepath.Join(t.TempDir(), "merged")
 	for _, runs := range [][]string{shards[:1], shards, shards} {

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/internal/jsonfile"
@@ -366,11 +367,12 @@ func (m *Manifest) shardOf() shard.Shard {
 	return *m.Shard
 }
 
-// lockRun creates the run directory dir if needed and locks it for this
-// process (see dirlock): two processes writing one run would record cells
-// twice. The error names the holder.
+// lockRun creates the run directory dir if needed (durably:
+// atomicfile.MkdirAll) and locks it for this process (see dirlock): two
+// processes writing one run would record cells twice. The error names the
+// holder.
 func lockRun(dir string) (*dirlock.Lock, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := atomicfile.MkdirAll(dir); err != nil {
 		return nil, err
 	}
 	return dirlock.Acquire(dir)

@@ -229,13 +229,19 @@ func writeMerged(out string, man *Manifest, res *Results) error {
 	if strings.HasSuffix(out, ".jsonl") {
 		// A file in a run directory: held as the directory is, so that a
 		// Run appending to it is not left writing to a replaced file.
-		if _, err := os.Stat(filepath.Join(filepath.Dir(out), ManifestFile)); err == nil {
-			lock, err := dirlock.Acquire(filepath.Dir(out))
-			if err != nil {
-				return err
-			}
-			defer lock.Release()
+		// Another file: held itself, so that two merges into it do not
+		// both check what it holds and the last one drop the first's.
+		var lock *dirlock.Lock
+		var err error
+		if _, serr := os.Stat(filepath.Join(filepath.Dir(out), ManifestFile)); serr == nil {
+			lock, err = dirlock.Acquire(filepath.Dir(out))
+		} else {
+			lock, err = dirlock.AcquireFile(out)
 		}
+		if err != nil {
+			return err
+		}
+		defer lock.Release()
 		if err := checkReplaced(out, man, res); err != nil {
 			return err
 		}

@@ -10,10 +10,12 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/fileerr"
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/method"
@@ -256,8 +258,12 @@ func checkEpisode(r *Record) error {
 	return nil
 }
 
-// syncInterval is how often an appender syncs the results file to disk.
-const syncInterval = 5 * time.Second
+// syncDir is atomicfile.SyncDir, replaced by tests to record its calls.
+var syncDir = atomicfile.SyncDir
+
+// syncInterval is how often an appender syncs the results file to disk (a
+// variable for tests).
+var syncInterval = 5 * time.Second
 
 // appender appends records to a results file, one write call per line, so
 // that a killed process leaves at most one partial last line; it syncs
@@ -265,19 +271,25 @@ const syncInterval = 5 * time.Second
 // at most that much. A write that fails (a full disk) is cut off, back to
 // the last complete line, and fails every later append: a record written
 // after a partial line would make one malformed line in the middle of the
-// file, which every reader refuses.
+// file, which every reader refuses. A sync that fails fails every later
+// append too (see sync).
 type appender struct {
 	mu       sync.Mutex
 	f        *os.File
 	size     int64 // the bytes of complete lines
-	err      error // the first failed write's, after which nothing is written
+	err      error // the first failed write's or sync's, after which nothing is written
+	unsynced bool  // a sync failed: the file is not synced again
 	lastSync time.Time
 	dirty    bool
 }
 
 // openAppender opens path for appending after truncating it to its first
-// size bytes (cutting off a partial last line), creating it if needed.
+// size bytes (cutting off a partial last line), creating it if needed —
+// and then syncing its directory, so that the records synced into it do
+// not vanish with its name in a power loss.
 func openAppender(path string, size int64) (*appender, error) {
+	_, err := os.Lstat(path)
+	created := errors.Is(err, fs.ErrNotExist)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, err
@@ -289,6 +301,12 @@ func openAppender(path string, size int64) (*appender, error) {
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if created {
+		if err := syncDir(filepath.Dir(path)); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	return &appender{f: f, size: size, lastSync: time.Now()}, nil
 }
@@ -322,18 +340,33 @@ func (a *appender) append(rec *Record) error {
 	return nil
 }
 
-// sync syncs the file if anything was written since the last sync. The
-// caller holds a.mu.
+// sync syncs the file if anything was written since the last sync (after
+// a failed write too: the complete lines before it). A failed sync fails
+// every later append and sync: the records written before it may be lost
+// in a crash, so one written after it could be kept without them, and a
+// second sync may succeed without having written them (Linux drops the
+// pages whose writeback failed). The caller holds a.mu.
 func (a *appender) sync() error {
+	if a.unsynced {
+		return a.err
+	}
 	if !a.dirty {
 		return nil
 	}
-	if err := a.f.Sync(); err != nil {
-		return fmt.Errorf("%s: %w", a.f.Name(), err)
+	if err := syncFile(a.f); err != nil {
+		err = fmt.Errorf("%s: syncing to disk: %w (the records appended since the last sync may be lost)", a.f.Name(), fileerr.Reason(err))
+		a.unsynced = true
+		if a.err == nil {
+			a.err = err
+		}
+		return err
 	}
 	a.dirty, a.lastSync = false, time.Now()
 	return nil
 }
+
+// syncFile is (*os.File).Sync, replaced by tests to fail.
+var syncFile = (*os.File).Sync
 
 // close syncs and closes the file.
 func (a *appender) close() error {

@@ -103,7 +103,7 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 	if _, err := readFileList(dir); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := atomicfile.MkdirAll(dir); err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	// Another Write into dir is refused; a file system without locks (a

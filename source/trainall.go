@@ -126,7 +126,7 @@ func TrainAll(ctx context.Context, f *dataset.Folder, neg *Negatives, out string
 	if err := neg.Check(f); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Join(out, modelDir), 0o755); err != nil {
+	if err := atomicfile.MkdirAll(filepath.Join(out, modelDir)); err != nil {
 		return nil, err
 	}
 	lock, err := lockDir(out, opts.Shard)

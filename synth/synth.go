@@ -161,7 +161,7 @@ func Write(ctx context.Context, dir string, cfg Config) (err error) {
 	}
 	_, statErr := os.Stat(dir)
 	created := errors.Is(statErr, fs.ErrNotExist)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := atomicfile.MkdirAll(dir); err != nil {
 		return err
 	}
 	if created {
@@ -205,7 +205,8 @@ func Write(ctx context.Context, dir string, cfg Config) (err error) {
 		}
 		moved = append(moved, p)
 	}
-	return nil
+	// The renames out of tmp, durable (each file was synced in tmp).
+	return atomicfile.SyncDir(dir)
 }
 
 // byteSize formats n bytes for a message: "6.6 GB".

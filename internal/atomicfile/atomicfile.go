@@ -1,6 +1,8 @@
 // Package atomicfile writes files so that readers never see a half-written
 // result: the content goes to a temporary file in the same directory, which
-// is synced and renamed over the destination only when writing succeeded.
+// is synced and renamed over the destination only when writing succeeded;
+// the directory is then synced too, so that the new name survives a power
+// loss (SyncDir).
 // Only regular files are replaced that way: a device, a FIFO or a socket
 // (/dev/null, a named pipe) and an open descriptor (/dev/stdout,
 // /dev/fd/N, /proc/self/fd/N, whatever its file) are written to directly, and
@@ -27,8 +29,10 @@ import (
 // When path is a regular file or does not exist, fill writes onto a
 // temporary file beside path (beside the final target of a symbolic
 // link) which, if fill and every flush, sync and close succeed, is renamed
-// to path; on any error the temporary file is removed, path is left
-// untouched and the error is returned. When path is, or links to, a device,
+// to path, and the directory is synced (SyncDir); on any error before the
+// rename the temporary file is removed, path is left untouched and the
+// error is returned. An error syncing the directory is returned too: path
+// has the new content but might lose it in a crash. When path is, or links to, a device,
 // a FIFO, a socket or an open descriptor, fill writes to it directly. A
 // directory is refused.
 func Write(path string, fill func(w io.Writer) error) (err error) {
@@ -67,7 +71,7 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	if err = bw.Flush(); err != nil {
 		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 	}
-	if err = f.Sync(); err != nil {
+	if err = fsync(f); err != nil {
 		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 	}
 	if err = f.Close(); err != nil {
@@ -78,6 +82,55 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	}
 	if err = os.Rename(tmp, target); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	if derr := SyncDir(dir); derr != nil {
+		// Renamed (the deferred removal finds no temporary file), but
+		// not durable: the caller must know.
+		return fmt.Errorf("%s: %w", path, derr)
+	}
+	return nil
+}
+
+// fsync syncs f to its storage: (*os.File).Sync, replaced by tests to fail
+// or to record the order of the syncs.
+var fsync = (*os.File).Sync
+
+// SyncDir syncs the directory dir, so that an entry just created, renamed
+// into or out of it survives a power loss: fsync(2) of a file does not
+// make its name durable, the directory's does. Where directories cannot
+// be synced (Windows; file systems that answer EINVAL or ENOTSUP; a
+// directory this process cannot read) it does nothing. The error names
+// dir.
+func SyncDir(dir string) error {
+	if err := syncDir(dir); err != nil {
+		return fmt.Errorf("syncing the directory %s: %w", dir, fileerr.Reason(err))
+	}
+	return nil
+}
+
+// MkdirAll creates the directory dir and any parents it lacks, as
+// os.MkdirAll does, and syncs the parent of each directory it created
+// (SyncDir), so that the directories survive a power loss with the files
+// later written into them.
+func MkdirAll(dir string) error {
+	// The directories to create, deepest first.
+	var missing []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil {
+			break
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		if err := SyncDir(filepath.Dir(missing[i])); err != nil {
+			return err
+		}
 	}
 	return nil
 }

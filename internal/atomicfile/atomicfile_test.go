@@ -355,3 +355,79 @@ func TestWriteOnAFullDisk(t *testing.T) {
 		}
 	}
 }
+
+// Write syncs the directory after the rename, so that the new name
+// survives a power loss (it synced only the file, whose name could be
+// lost): the syncs are the temporary file's, then the directory's, once
+// the destination holds the new content. A directory sync that fails is
+// Write's error, naming path; one that the file system does not support
+// (EINVAL, ENOTSUP) is not.
+func TestWriteSyncsTheDirectory(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.txt")
+	var synced []string
+	var content []string
+	fail := error(nil)
+	fsync = func(f *os.File) error {
+		synced = append(synced, f.Name())
+		b, _ := os.ReadFile(path)
+		content = append(content, string(b))
+		if f.Name() == dir {
+			return fail
+		}
+		return f.Sync()
+	}
+	t.Cleanup(func() { fsync = (*os.File).Sync })
+	write := func(s string) error {
+		return Write(path, func(w io.Writer) error { _, err := io.WriteString(w, s); return err })
+	}
+	if err := write("new"); err != nil {
+		t.Fatal(err)
+	}
+	if len(synced) != 2 || !strings.Contains(synced[0], ".out.txt.tmp-") || synced[1] != dir || content[1] != "new" {
+		t.Fatalf("synced %q holding %q; want the temporary file, then %s holding the new content", synced, content, dir)
+	}
+	for _, c := range []struct {
+		err  error
+		fail bool
+	}{{syscall.EIO, true}, {syscall.EINVAL, false}, {syscall.ENOTSUP, false}} {
+		fail = &fs.PathError{Op: "sync", Path: dir, Err: c.err}
+		err := write(c.err.Error())
+		switch {
+		case c.fail && (!errors.Is(err, c.err) || !strings.HasPrefix(err.Error(), path+": ") || !strings.Contains(err.Error(), dir)):
+			t.Errorf("a directory sync failing with %v: Write's error %v; want it naming %s and its directory", c.err, err, path)
+		case !c.fail && err != nil:
+			t.Errorf("a file system without directory syncs (%v): %v; want no error", c.err, err)
+		}
+		if b, _ := os.ReadFile(path); string(b) != c.err.Error() {
+			t.Errorf("%s holds %q after the directory sync failed with %v; want the new content, renamed", path, b, c.err)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("files left behind: %v", entries)
+	}
+}
+
+// MkdirAll syncs the parent of every directory it creates, outermost
+// first, and nothing when the directory exists.
+func TestMkdirAllSyncsParents(t *testing.T) {
+	root := t.TempDir()
+	var synced []string
+	fsync = func(f *os.File) error { synced = append(synced, f.Name()); return f.Sync() }
+	t.Cleanup(func() { fsync = (*os.File).Sync })
+	a := filepath.Join(root, "a")
+	deep := filepath.Join(a, "b", "c")
+	if err := MkdirAll(deep); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{root, a, filepath.Join(a, "b")}; strings.Join(synced, "\n") != strings.Join(want, "\n") {
+		t.Errorf("synced %q; want %q", synced, want)
+	}
+	if fi, err := os.Stat(deep); err != nil || !fi.IsDir() {
+		t.Fatalf("%s: %v", deep, err)
+	}
+	synced = nil
+	if err := MkdirAll(deep); err != nil || synced != nil {
+		t.Errorf("MkdirAll of an existing directory: %v, synced %q", err, synced)
+	}
+}

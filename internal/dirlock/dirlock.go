@@ -3,7 +3,9 @@
 // an exclusive flock(2) on the file LockFile inside it — or, for one part of
 // a directory that several processes fill at once (the shards of
 // train-sources), a shared flock on LockFile and an exclusive one on the
-// part's own lock file (AcquirePart). The kernel releases
+// part's own lock file (AcquirePart) — or one output file that is not in
+// such a directory (a merged results file: AcquireFile, through a lock
+// file beside it). The kernel releases
 // the lock when the holder exits, however it exits (kill -9 included), so
 // a lock left by a dead process never blocks the next one. The file holds
 // the holder's pid, host and start time, which the refusal reports.
@@ -23,7 +25,7 @@ const LockFile = ".lock"
 
 // ErrLocked is matched (errors.Is) by the error of Acquire when another
 // process holds the directory.
-var ErrLocked = errors.New("directory in use by another process")
+var ErrLocked = errors.New("in use by another process")
 
 // Lock is a held directory lock.
 type Lock struct {
@@ -36,7 +38,7 @@ type Lock struct {
 // returns an error matching ErrLocked that names the holder (pid, host and
 // since when) as recorded in the lock file.
 func Acquire(dir string) (*Lock, error) {
-	whole, err := lockFile(dir, LockFile, false)
+	whole, err := lockFile(dir, LockFile, false, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -50,11 +52,11 @@ func Acquire(dir string) (*Lock, error) {
 // (LockFile + "." + part), which excludes a second process for the same
 // part. Its errors are Acquire's.
 func AcquirePart(dir, part string) (*Lock, error) {
-	whole, err := lockFile(dir, LockFile, true)
+	whole, err := lockFile(dir, LockFile, true, dir)
 	if err != nil {
 		return nil, err
 	}
-	own, err := lockFile(dir, LockFile+"."+part, false)
+	own, err := lockFile(dir, LockFile+"."+part, false, dir)
 	if err != nil {
 		unlock(whole)
 		whole.Close()
@@ -63,18 +65,35 @@ func AcquirePart(dir, part string) (*Lock, error) {
 	return &Lock{f: own, whole: whole}, nil
 }
 
+// AcquireFile locks the file path (which need not exist: an output about
+// to be written) for this process without waiting, through the lock file
+// beside it, "." + its name + ".lock", which stays. Its errors are
+// Acquire's, naming path.
+func AcquireFile(path string) (*Lock, error) {
+	f, err := lockFile(filepath.Dir(path), "."+filepath.Base(path)+".lock", false, path)
+	if err != nil {
+		return nil, err
+	}
+	return &Lock{f: f}, nil
+}
+
 // lockFile locks dir/name, exclusive or shared, and records this process
-// in it when exclusive.
-func lockFile(dir, name string, shared bool) (*os.File, error) {
+// in it when exclusive; what is the directory or file the lock is for,
+// which errors name.
+func lockFile(dir, name string, shared bool, what string) (*os.File, error) {
 	path := filepath.Join(dir, name)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("locking %s: %w", dir, err)
+		return nil, fmt.Errorf("locking %s: %w", what, err)
 	}
 	held, err := tryLock(f, shared)
+	if noLocks(err) {
+		f.Close()
+		return nil, fmt.Errorf("locking %s: its file system does not support flock(2) locks (%w), which greedytl takes so that two processes never write one output at once: mount it with flock support (Lustre: the mount option flock; NFS: with its lock service, lockd/NLM, running) or write to another file system (a local disk)", what, err)
+	}
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("locking %s: %w", dir, err)
+		return nil, fmt.Errorf("locking %s: %w", what, err)
 	}
 	if held {
 		b, _ := os.ReadFile(path)
@@ -86,7 +105,11 @@ func lockFile(dir, name string, shared bool) (*os.File, error) {
 				who = "processes working on parts of it (lock files " + LockFile + ".*)"
 			}
 		}
-		return nil, fmt.Errorf("%s is in use by %s (lock file %s): one process per directory; wait for it or stop it: %w", dir, who, path, ErrLocked)
+		per := "directory"
+		if what != dir {
+			per = "file"
+		}
+		return nil, fmt.Errorf("%s is in use by %s (lock file %s): one process per %s; wait for it or stop it: %w", what, who, path, per, ErrLocked)
 	}
 	if !shared {
 		host, _ := os.Hostname()

@@ -8,6 +8,10 @@ import (
 	"syscall"
 )
 
+// flock is syscall.Flock, replaced by tests to fail as a file system
+// without locks does.
+var flock = syscall.Flock
+
 // tryLock takes an exclusive (or, with shared, a shared) flock on f without
 // waiting; held reports that another process holds a conflicting one.
 func tryLock(f *os.File, shared bool) (held bool, err error) {
@@ -16,7 +20,7 @@ func tryLock(f *os.File, shared bool) (held bool, err error) {
 		how = syscall.LOCK_SH
 	}
 	for {
-		err = syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
+		err = flock(int(f.Fd()), how|syscall.LOCK_NB)
 		if !errors.Is(err, syscall.EINTR) {
 			break
 		}
@@ -27,4 +31,12 @@ func tryLock(f *os.File, shared bool) (held bool, err error) {
 	return false, err
 }
 
-func unlock(f *os.File) error { return syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
+func unlock(f *os.File) error { return flock(int(f.Fd()), syscall.LOCK_UN) }
+
+// noLocks reports whether err, of tryLock, says that the file system has
+// no flock locks: ENOSYS, ENOTSUP or EOPNOTSUPP (errors.ErrUnsupported:
+// Lustre mounted without -o flock, FUSE file systems) or ENOLCK (NFS
+// without its lock service).
+func noLocks(err error) bool {
+	return errors.Is(err, errors.ErrUnsupported) || errors.Is(err, syscall.ENOLCK)
+}
