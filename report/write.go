@@ -29,6 +29,12 @@ import (
 type Options struct {
 	Markdown bool // report.md, whose figures link to the PNG and SVG files
 	HTML     bool // report.html, self-contained: inline CSS and PNG figures
+	// Removed, when set, is called for each file of an earlier report in
+	// the directory that Write removes (err nil: a file it no longer
+	// writes) or could not remove (err says why; the file stays listed,
+	// for the next Write to remove). A file that could not be removed is
+	// not an error of Write's.
+	Removed func(path string, err error)
 }
 
 // Write renders the report of res into the directory dir, creating it if
@@ -51,8 +57,10 @@ type Options struct {
 // those whose content is still what that report wrote: a file of the
 // user's, or one they changed since, is never removed, nor is anything in
 // a directory without a list (a report of a greedytl before lists). dir is
-// locked while Write works in it (internal/dirlock: another Write into it
-// fails, naming the holder), where its file system has locks.
+// locked while Write works in it (internal/dirlock, through the lock file
+// of its FileList, so that a report into a run's directory does not wait
+// for the run: another Write into it fails, naming the holder), where its
+// file system has locks.
 func Write(dir string, res *Results, opts Options) ([]string, error) {
 	if res == nil {
 		return nil, errors.New("report: no results to write (nil *Results)")
@@ -108,7 +116,7 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 	}
 	// Another Write into dir is refused; a file system without locks (a
 	// Lustre mounted without flock) is written as before reports locked.
-	lock, err := dirlock.Acquire(dir)
+	lock, err := dirlock.AcquireFile(filepath.Join(dir, FileList))
 	if errors.Is(err, dirlock.ErrLocked) {
 		return nil, fmt.Errorf("report: %w", err)
 	}
@@ -146,10 +154,9 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 	if old == nil {
 		return written, nil
 	}
-	if err := old.removeStale(dir, list); err != nil {
-		return written, err
-	}
-	return written, list.write(dir)
+	final := *list
+	final.Files = slices.Concat(list.Files, old.removeStale(dir, list, opts.Removed))
+	return written, final.write(dir)
 }
 
 // FileList is the name of the file in a report's directory that lists the
@@ -232,25 +239,36 @@ func (l *fileList) write(dir string) error {
 // removeStale removes from dir the files of l, an earlier report's list,
 // that the list now does not name and whose content is still what l says
 // (a regular file of that digest): a file changed since, or replaced by a
-// link or a directory, is the user's now, and kept.
-func (l *fileList) removeStale(dir string, now *fileList) error {
+// link or a directory, is the user's now, and kept. It tells removed
+// (when set) of each file removed, and of each it could not remove, which
+// it returns, to stay listed.
+func (l *fileList) removeStale(dir string, now *fileList, removed func(string, error)) (kept []listedFile) {
+	tell := func(p string, err error) {
+		if removed != nil {
+			removed(p, err)
+		}
+	}
 	for _, f := range l.Files {
 		if slices.ContainsFunc(now.Files, func(n listedFile) bool { return n.Name == f.Name }) {
 			continue
 		}
 		p := filepath.Join(dir, f.Name)
 		same, err := hasDigest(p, f.SHA256)
-		if err != nil {
-			return fmt.Errorf("report: %w", err)
-		}
-		if !same {
+		if err == nil && !same {
 			continue
 		}
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("report: removing %s, a file of the earlier report that this one does not write: %w", p, fileerr.Reason(err))
+		if err == nil {
+			err = os.Remove(p)
+		}
+		switch {
+		case err == nil:
+			tell(p, nil)
+		case !errors.Is(err, fs.ErrNotExist):
+			tell(p, fmt.Errorf("a file of the earlier report that this one does not write, kept: %w", fileerr.Reason(err)))
+			kept = append(kept, f)
 		}
 	}
-	return nil
+	return kept
 }
 
 // hasDigest reports whether path is a regular file (not a link) whose

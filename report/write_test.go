@@ -187,7 +187,7 @@ func TestWriteFullReport(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, e := range entries {
-				if strings.HasPrefix(e.Name(), ".") && e.Name() != dirlock.LockFile {
+				if strings.HasPrefix(e.Name(), ".") && e.Name() != dirlock.FileLockName(FileList) {
 					t.Errorf("left over: %s", e.Name())
 				}
 			}
@@ -508,8 +508,19 @@ func TestWriteRemovesStaleFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if _, err := Write(dir, one, Options{Markdown: true}); err != nil {
+	var told []string // the files Write says it removed
+	tell := func(path string, err error) {
+		if err != nil || filepath.Dir(path) != dir {
+			t.Errorf("Removed(%s, %v): want files of %s removed", path, err, dir)
+		}
+		told = append(told, filepath.Base(path))
+	}
+	if _, err := Write(dir, one, Options{Markdown: true, Removed: tell}); err != nil {
 		t.Fatal(err)
+	}
+	slices.Sort(told)
+	if wantTold := slices.DeleteFunc(slices.Clone(stale), func(f string) bool { return f == changed }); !slices.Equal(told, wantTold) {
+		t.Errorf("Write told of removing %v, want %v (the first report's files but the one changed)", told, wantTold)
 	}
 	got := dirFiles(t, dir)
 	for _, f := range want {
@@ -592,8 +603,19 @@ func TestWriteFileListStaysInItsDirectory(t *testing.T) {
 // other just wrote.
 func TestWriteOneAtATime(t *testing.T) {
 	res := loadRecords(t, t.TempDir(), nwayRecords())
+	// A run working in a directory (experiment's lock) does not hold a
+	// report written into it.
+	run := t.TempDir()
+	running, err := dirlock.Acquire(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer running.Release()
+	if _, err := Write(run, res, Options{Markdown: true}); err != nil {
+		t.Errorf("Write into a directory a run holds: %v", err)
+	}
 	dir := t.TempDir()
-	held, err := dirlock.Acquire(dir)
+	held, err := dirlock.AcquireFile(filepath.Join(dir, FileList))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -602,7 +624,7 @@ func TestWriteOneAtATime(t *testing.T) {
 	if !errors.Is(err, dirlock.ErrLocked) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) || paths != nil {
 		t.Errorf("Write into a held directory: %v, %v; want ErrLocked naming the holder", paths, err)
 	}
-	if names := dirFiles(t, dir); len(names) != 0 {
+	if names := slices.DeleteFunc(dirFiles(t, dir), func(n string) bool { return n == dirlock.FileLockName(FileList) }); len(names) != 0 {
 		t.Errorf("the refused Write wrote %v", names)
 	}
 }

@@ -42,8 +42,12 @@ files; a report.md or report.html there that is not a greedytl report is
 not replaced: the directory is refused. REPORT/report-files.json lists the
 files written, so that a later report into REPORT removes the earlier
 one's files that it no longer writes (the figures of a dataset no longer
-reported, a document no longer asked for); a file it did not write, or one
-changed since, is never removed. With --json the summary array
+reported, a document no longer asked for), saying so on standard error
+(unless -q); a file it did not write, or one changed since, is never
+removed, and one it cannot remove is kept, with a warning (code
+report-files). A second report into REPORT while one is written there is
+refused; a run writing into the same directory is not waited for. With
+--json the summary array
 goes to standard output either way (with --out, once the report is
 written: a report that fails prints none): objects with "dataset", "method",
 "positives", "noise", "mean", "stderr", "splits", "n", "errors",
@@ -120,6 +124,14 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 			return printJSON(s.out, rows)
 		}
 		return printSummary(s, rows)
+	}
+	opts.Removed = func(path string, err error) {
+		switch {
+		case err != nil:
+			s.warn(warning{Code: "report-files", Message: fmt.Sprintf("%s: %v", path, err)})
+		case !o.quiet:
+			fmt.Fprintf(s.err, "greedytl: removed %s, a file of the earlier report that this one does not write\n", path)
+		}
 	}
 	written, err := report.Write(o.out, res, opts)
 	if errors.Is(err, report.ErrNotAReport) {

@@ -67,15 +67,19 @@ func AcquirePart(dir, part string) (*Lock, error) {
 
 // AcquireFile locks the file path (which need not exist: an output about
 // to be written) for this process without waiting, through the lock file
-// beside it, "." + its name + ".lock", which stays. Its errors are
-// Acquire's, naming path.
+// beside it, FileLockName(path), which stays. Its errors are Acquire's,
+// naming path.
 func AcquireFile(path string) (*Lock, error) {
-	f, err := lockFile(filepath.Dir(path), "."+filepath.Base(path)+".lock", false, path)
+	f, err := lockFile(filepath.Dir(path), FileLockName(path), false, path)
 	if err != nil {
 		return nil, err
 	}
 	return &Lock{f: f}, nil
 }
+
+// FileLockName is the name of AcquireFile's lock file for path, in path's
+// directory: "." + its name + ".lock".
+func FileLockName(path string) string { return "." + filepath.Base(path) + ".lock" }
 
 // lockFile locks dir/name, exclusive or shared, and records this process
 // in it when exclusive; what is the directory or file the lock is for,
