@@ -77,11 +77,12 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	if err = f.Close(); err != nil {
 		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 	}
+	// Errors name the destination, not the temporary file.
 	if err = os.Chmod(tmp, 0o644); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 	}
 	if err = os.Rename(tmp, target); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: replacing it: %w", path, fileerr.Reason(err))
 	}
 	if derr := SyncDir(dir); derr != nil {
 		// Renamed (the deferred removal finds no temporary file), but

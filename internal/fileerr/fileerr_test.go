@@ -13,6 +13,7 @@ func TestReason(t *testing.T) {
 	for _, op := range []func(string) error{
 		func(p string) error { _, err := os.Open(p); return err },
 		func(p string) error { _, err := os.Stat(p); return err },
+		func(p string) error { return os.Rename(p, p+".new") }, // an *os.LinkError naming both
 	} {
 		err := Reason(op(missing))
 		if err == nil || err.Error() != "no such file or directory" || !errors.Is(err, os.ErrNotExist) {
