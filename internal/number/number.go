@@ -1,6 +1,6 @@
 // Package number holds greedytl's rules for numbers written as text: Parse,
 // the syntax of a number in a data file (C's strtod's, which liblinear
-// reads), and ParseSetting, the rule for a number a user types as a
+// reads, for every number a program writes), and ParseSetting, the rule for a number a user types as a
 // setting (a flag's value, a method spec's key=value), which must also
 // mean the number written. Every reader of numbers in user files (the
 // svmlight, CSV and label readers of package dataset, linear's model-file
@@ -17,7 +17,9 @@ import (
 
 // Parse parses s as C's strtod, and so liblinear, reads a number:
 // strconv.ParseFloat's syntax without Go's digit separators ("1_0", which
-// ParseFloat reads as 10 and strtod stops at), for a 64-bit float. Its
+// ParseFloat reads as 10 and strtod stops at), for a 64-bit float. (Two
+// forms strtod reads and no program writes for a float are refused:
+// hexadecimal without a p exponent, "0x10", and "nan(…)".) Its
 // error is ParseFloat's (strconv.ErrSyntax for a separator, ErrRange for
 // a literal beyond ±MaxFloat64, with ±Inf). NaN and infinities are
 // accepted, as by ParseFloat: what they mean is the caller's business.
