@@ -49,7 +49,10 @@ type compact struct {
 // NewDense32 returns the problem rows index (nil: every row) of data, a
 // row-major matrix of len(data)/cols rows. It returns an error for cols < 1,
 // a length that is not a multiple of cols, an index out of range, a value
-// that is not finite, and more than 2³¹ columns.
+// that is not finite, and more than 2³¹ columns. data must not change
+// afterwards: the Dense may keep it, and what NewDense32 checked and
+// recorded of it (its values finite, its rows' ℓ1 norms, by which Train
+// knows when no decision value can overflow) stands for the problem's life.
 func NewDense32(data []float32, cols int, index []int) (*Dense, error) {
 	d := &Dense{f32: data, cols: cols, index: index}
 	return d, d.prepare(len(data))
