@@ -71,7 +71,15 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         scores), a callable X → (n_samples, n_sources), or a
         :class:`greedytl.Sources` holding any of these (needed for a list of
         classifiers when the estimator is cloned: ``GridSearchCV``,
-        ``cross_val_score``).  None: the features alone.  The classifiers
+        ``cross_val_score``).  None: the features alone.  The sources are
+        held by reference, not copied: refitting a source classifier after
+        ``fit`` changes what the estimator predicts.  ``clone`` shares a
+        ``Sources`` (the same object, with the fitted classifiers or the
+        callable it holds) rather than copying the model zoo for every
+        candidate and fold; it clones the classifiers of a plain list
+        unfitted (``fit`` refuses them) and deep-copies a callable object or
+        bound method, with what it holds.  Pickling stores the sources with
+        the estimator.  The classifiers
         and the callable are given X in float64, as a pandas DataFrame with
         the columns and index of X when X is one (so that classifiers fitted
         on DataFrames see their column names; a scikit-learn classifier
@@ -130,7 +138,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         The number of source score columns (0 without sources).
     sources_ : object
         The sources as used to compute scores at predict (a loaded sources
-        directory, the classifiers or the callable), or None.
+        directory, or the user's classifiers or callable themselves, not
+        copies), or None.
     model_ : dict
         The model file, decoded (JSON).
     greedytl_ : dict

@@ -186,16 +186,33 @@ class Sources:
     (:data:`PROBA_EPS`) so that probabilities of 0 and 1 give finite scores.
     ``decision_function`` is used wherever a classifier has both.
 
+    A ``Sources`` holds the sources by reference, as the estimator does:
+    refitting one of them after ``fit`` changes what the fitted estimator
+    predicts.  Copying it gives the same object (``copy.deepcopy`` and
+    ``copy.copy`` return it), so that ``clone`` (which ``GridSearchCV`` and
+    ``cross_val_score`` call for every candidate and fold) shares the
+    sources, fitted, with the estimator it clones rather than copying the
+    whole model zoo each time, as scikit-learn's ``FrozenEstimator``
+    (1.6) is shared by its clones.  Pickling stores the sources with it.
+
     Wrap a list of fitted classifiers in ``Sources`` when the estimator is
-    cloned (``GridSearchCV``, ``cross_val_score``, ``clone``): scikit-learn
-    clones the estimators of a list parameter as unfitted copies, but copies
-    a ``Sources`` whole, fitted state included.
+    cloned: scikit-learn clones the estimators of a list parameter as
+    unfitted copies (which ``fit`` refuses, saying so).
     """
 
     def __init__(self, sources):
         if isinstance(sources, Sources):
             sources = sources.sources
         self.sources = sources
+
+    # sklearn.base.clone deep-copies a parameter that is not an estimator
+    # (one without get_params), on every version: these make that copy the
+    # object itself.  Pickling is not copying and stores the sources.
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
 
     def __repr__(self):
         s = self.sources
@@ -227,8 +244,8 @@ class Sources:
                     raise ValueError(
                         "sources[{}] ({}) is not fitted. A list of classifiers in an estimator that "
                         "scikit-learn clones (GridSearchCV, cross_val_score, clone) is cloned unfitted: "
-                        "wrap the list as sources=greedytl.Sources([...]), which is copied with its "
-                        "fitted state".format(i, type(c).__name__))
+                        "wrap the list as sources=greedytl.Sources([...]), which clones share, "
+                        "fitted".format(i, type(c).__name__))
             return list(s)
         if callable(s):
             return s

@@ -919,6 +919,82 @@ def test_pipeline_gridsearch_cross_val(cli, zoo):
         cross_val_score(TransferClassifier(sources=zoo), X, y, cv=3, error_score="raise")
 
 
+class _ZooScores:
+    """A callable source holding fitted classifiers (its scores: theirs)."""
+
+    def __init__(self, zoo):
+        self.zoo = zoo
+
+    def __call__(self, X):
+        return _zoo_scores(self.zoo, X)
+
+
+def test_clone_shares_sources(cli, zoo):
+    """clone shares a Sources, the very object and the fitted classifiers or
+    callable it holds, instead of deep-copying the model zoo for every
+    candidate and fold (GridSearchCV, cross_val_score); a fit through a
+    clone is the original's fit, the user's sources are left as they were,
+    get_params/set_params give the same object back, and pickling (what
+    process workers, n_jobs=2, are sent) still stores the sources."""
+    import copy
+    X, y = _data(m=60)
+    S = greedytl.Sources(zoo)
+    stored = pickle.dumps(zoo)
+    assert copy.deepcopy(S) is S and copy.copy(S) is S
+    est = TransferClassifier(method="greedytl", sources=S, random_state=0)
+    c = clone(est)
+    assert c.sources is S and c.sources.sources is zoo
+    assert est.get_params()["sources"] is S and TransferClassifier().set_params(**est.get_params()).sources is S
+    want = clone(est).fit(X[:30], y[:30]).decision_function(X[30:])
+    c.fit(X[:30], y[:30])
+    assert all(a is b for a, b in zip(c.sources_, zoo)) and len(c.sources_) == len(zoo)
+    np.testing.assert_array_equal(c.decision_function(X[30:]), want)
+    # The same estimator fitted on the sources as a plain callable (which
+    # clone deep-copies) gives the same scores.
+    fn = TransferClassifier(method="greedytl", sources=lambda A: _zoo_scores(zoo, A), random_state=0)
+    np.testing.assert_array_equal(fn.fit(X[:30], y[:30]).decision_function(X[30:]), want)
+
+    # Every candidate and fold of a search in this process fits on the
+    # user's sources themselves, the refitted best estimator too; so do
+    # joblib's threads (n_jobs=2 in the threading backend), with the same
+    # scores.
+    import joblib
+    seen = []
+
+    def scoring(e, Xt, yt):
+        seen.append((e.sources, e.sources_))
+        return e.score(Xt, yt)
+
+    def search(n_jobs):
+        gs = GridSearchCV(est, {"method": ["greedytl", "greedytl-auto"]}, cv=StratifiedKFold(3), scoring=scoring,
+                          n_jobs=n_jobs).fit(X, y)
+        seen.append((gs.best_estimator_.sources, gs.best_estimator_.sources_))
+        return [gs.cv_results_["split{}_test_score".format(i)] for i in range(3)]
+    alone = search(1)
+    with joblib.parallel_backend("threading"):
+        np.testing.assert_array_equal(search(2), alone)
+    assert len(seen) == 14
+    for s, used in seen:
+        assert s is S and len(used) == len(zoo) and all(a is b for a, b in zip(used, zoo))
+    assert S.sources is zoo and pickle.dumps(zoo) == stored
+
+    # A callable holding the zoo is shared alike.
+    Z = greedytl.Sources(_ZooScores(zoo))
+    cz = clone(TransferClassifier(method="greedytl", sources=Z, random_state=0)).fit(X[:30], y[:30])
+    assert cz.sources is Z and cz.sources_ is Z.sources and Z.sources.zoo is zoo
+    np.testing.assert_array_equal(cz.decision_function(X[30:]), want)
+
+    # Pickled, the estimator carries copies of the sources, fitted, which
+    # score as the user's.
+    p = pickle.loads(pickle.dumps(est))
+    assert isinstance(p.sources, greedytl.Sources) and p.sources is not S
+    assert pickle.dumps(p.sources.sources) == stored
+    np.testing.assert_array_equal(p.fit(X[:30], y[:30]).decision_function(X[30:]), want)
+    q = pickle.loads(pickle.dumps(c))
+    assert all(a is b for a, b in zip(q.sources_, q.sources.sources))  # one copy of the zoo, not two
+    np.testing.assert_array_equal(q.decision_function(X[30:]), want)
+
+
 def test_multiclass(multiclass_cli, zoo, tmp_path):
     """Three or more classes: classes_ sorted, decision_function's column k
     is classes_[k] and equals greedytl predict --scores' column of that class
