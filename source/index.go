@@ -121,12 +121,26 @@ func (ix *Index) CheckDigest(f *dataset.Folder, digest string) error {
 		return fmt.Errorf("source: dataset %s has other classes than the one the sources were trained on (%s)", f.Dir, ix.Dataset)
 	case digest != ix.DataSHA256:
 		return fmt.Errorf("source: dataset %s is not the one the sources were trained on (%s): its content differs", f.Dir, ix.Dataset)
+	}
+	if err := ix.CheckComplete(); err != nil {
+		return err
+	}
+	return ix.Negatives.Check(f)
+}
+
+// CheckComplete returns an error when the index names classes that have no
+// model yet (Missing: a sharded train-sources whose other shards have not
+// finished, or a run stopped before the end) or lists no sources: such a
+// directory loads (LoadDir reads the sources it has), but scores computed
+// from it lack the missing classes' columns.
+func (ix *Index) CheckComplete() error {
+	switch {
 	case len(ix.Missing) > 0:
 		return fmt.Errorf("source: the sources are incomplete: %d classes (%s, …) have no model yet; finish train-sources first", len(ix.Missing), ix.Missing[0])
 	case len(ix.Sources) == 0:
 		return errors.New("source: the index lists no sources")
 	}
-	return ix.Negatives.Check(f)
+	return nil
 }
 
 // ReadIndex reads and validates the index of the sources directory dir. It
