@@ -75,6 +75,12 @@ With --json it prints an array of rows with "table" ("paper", "scaling" or
 				return badInputf("--max-n caps the table of --scaling: give --scaling")
 			case o.maxM != 0 && !o.rows:
 				return badInputf("--max-m caps the table of --rows: give --rows")
+			// A cap below every size would leave the table asked for
+			// empty, after the paper's table was timed.
+			case o.maxN != 0 && o.maxN < timing.MinScalingN():
+				return badInputf("--max-n %d skips every N of --scaling, the smallest being %d", o.maxN, timing.MinScalingN())
+			case o.maxM != 0 && o.maxM < timing.MinRowsM():
+				return badInputf("--max-m %d skips every m of --rows, the smallest being %d", o.maxM, timing.MinRowsM())
 			}
 			opts := timing.Options{Repeats: o.repeats, Seed: o.seed, MaxN: o.maxN, MaxM: o.maxM}
 			var bar *progressbar.ProgressBar

@@ -92,4 +92,8 @@ func TestBenchFlagsOutOfRange(t *testing.T) {
 		args := []string{"bench", "--repeats", "1", tc.flag, tc.value}
 		wantInputError(t, tc.want, args...)
 	}
+	// A cap below every size of its table timed the paper's table and
+	// printed it without the table asked for, exit status 0.
+	wantInputError(t, "--max-n 999 skips every N of --scaling, the smallest being 1000", "bench", "--scaling", "--max-n", "999")
+	wantInputError(t, "--max-m 199 skips every m of --rows, the smallest being 200", "bench", "--rows", "--max-m", "199")
 }
