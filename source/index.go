@@ -150,14 +150,15 @@ func (ix *Index) CheckComplete() error {
 // or whose file is not a plain path inside dir.
 //
 // A directory that holds source models but no index is a train-sources run
-// stopped before it wrote its index (killed: a run stopped by a signal
-// writes one, listing the classes still missing); the error says so and
-// that running it again finishes it, and still matches fs.ErrNotExist.
+// stopped before it wrote its index, which it writes only when its classes
+// are all done (killed, or stopped by a signal: TrainAll writes no index
+// when ctx is done); the error says so and that running it again finishes
+// it, and still matches fs.ErrNotExist.
 func ReadIndex(dir string) (*Index, error) {
 	ix, err := jsonfile.Read(filepath.Join(dir, IndexFile), "index object", (*Index).check)
 	if errors.Is(err, os.ErrNotExist) {
 		if st, serr := os.Stat(filepath.Join(dir, modelDir)); serr == nil && st.IsDir() {
-			err = fmt.Errorf("%w: %s holds source models but no index, which train-sources writes last: a run killed before the end (run the same train-sources again to finish it)", err, dir)
+			err = fmt.Errorf("%w: %s holds source models but no index, which train-sources writes last: a run stopped before the end, killed or interrupted (run the same train-sources again to finish it)", err, dir)
 		}
 	}
 	return ix, err
