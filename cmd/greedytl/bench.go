@@ -131,7 +131,10 @@ With --json it prints an array of rows with "table" ("paper", "scaling" or
 }
 
 func printBench(s *streams, rows []timing.Row) error {
-	fmt.Fprintf(s.out, "GreedyTL training time on %s/%s, Go %s (median of repeats; the paper's mean beside it)\n\n", runtime.GOOS, runtime.GOARCH, runtime.Version())
+	// The seconds are wall-clock time, which greedytl-auto's and
+	// greedytl-nway's parallel fits shorten with more cores: say how many.
+	fmt.Fprintf(s.out, "GreedyTL training time on %s/%s, Go %s, GOMAXPROCS %d (wall-clock seconds, median of repeats; the paper's mean beside it)\n\n",
+		runtime.GOOS, runtime.GOARCH, runtime.Version(), runtime.GOMAXPROCS(0))
 	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "method\trow\tm\tN\tsteps\tseconds\tpaper s\tspeed-up\t")
 	for _, r := range rows {

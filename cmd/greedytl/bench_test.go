@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -96,4 +99,20 @@ func TestBenchFlagsOutOfRange(t *testing.T) {
 	// printed it without the table asked for, exit status 0.
 	wantInputError(t, "--max-n 999 skips every N of --scaling, the smallest being 1000", "bench", "--scaling", "--max-n", "999")
 	wantInputError(t, "--max-m 199 skips every m of --rows, the smallest being 200", "bench", "--rows", "--max-m", "199")
+}
+
+// TestBenchTableSaysWhatItMeasures: the table's seconds are wall-clock
+// time (timing.Row.Seconds), which depends on the cores the parallel fits
+// may use; its header said neither.
+func TestBenchTableSaysWhatItMeasures(t *testing.T) {
+	code, out, stderr := cli(t, "", "bench", "--repeats", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	header, _, _ := strings.Cut(out, "\n")
+	for _, want := range []string{"wall-clock seconds", fmt.Sprintf("GOMAXPROCS %d", runtime.GOMAXPROCS(0))} {
+		if !strings.Contains(header, want) {
+			t.Errorf("header %q does not say %q", header, want)
+		}
+	}
 }
