@@ -152,6 +152,11 @@ func (j *dataJob) check(c *cobra.Command, outArg string) (shard.Shard, error) {
 		return shard.Shard{}, err
 	}
 	fracSet := c.Flags().Changed("negative-fraction")
+	// An empty list (--negative-classes "$UNSET") would fall back to the
+	// default pool, a random one, without a word.
+	if c.Flags().Changed("negative-classes") && len(j.negClasses) == 0 {
+		return shard.Shard{}, badInputf("--negative-classes names no class: give class names, or leave the flag out for the default pool")
+	}
 	if len(j.negClasses) > 0 && fracSet {
 		return shard.Shard{}, badInputf("give --negative-classes or --negative-fraction, not both")
 	}

@@ -230,6 +230,8 @@ func TestTrainSourcesBadInput(t *testing.T) {
 		{"missing folder", []string{"train-sources", "--data", filepath.Join(data, "nope"), "--out", out}, "nope"},
 		{"unknown negative class", append(base, "--negative-classes", "c1,zebra"), `no class named "zebra"`},
 		{"both negative flags", append(base, "--negative-classes", "c1", "--negative-fraction", "0.3"), "not both"},
+		// It trained against a random pool, the default, without a word.
+		{"empty negative classes", append(base, "--negative-classes", ""), "--negative-classes names no class"},
 		{"fraction", append(base, "--negative-fraction", "1.5"), "--negative-fraction 1.5: want a value in (0, 1)"},
 		{"shard", append(base, "--shard", "2/2"), "shard 2/2"},
 		{"auto shard without environment", append(base, "--shard", "auto/4"), "JOB_COMPLETION_INDEX"},
