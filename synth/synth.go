@@ -139,7 +139,10 @@ func pad(prefix string, k, n int) string {
 // The files are written into a temporary directory inside dir and moved
 // into dir together at the end, so that dir never holds some of them: an
 // interrupted Write (an error, ctx done, a second stop signal — see
-// atomicfile.RemoveTemporary) leaves dir as it was. Write refuses to
+// atomicfile.RemoveTemporary) leaves dir as it was; the temporary
+// directory of a Write killed outright, which nothing could remove, is
+// removed by the next Write into dir (where flock(2) tells it from one at
+// work). Write refuses to
 // overwrite: it returns an error, before writing anything, when dir
 // already holds one of Files (an error matching fs.ErrExist). It also
 // returns an error, before writing, for an invalid cfg and when the files
@@ -171,14 +174,20 @@ func Write(ctx context.Context, dir string, cfg Config) (err error) {
 			}
 		}()
 	}
+	removeStale(dir)
 	if free, ok := freeBytes(dir); ok && cfg.DiskBytes() > free {
 		return fmt.Errorf("synth: %s: %w: the data set needs %s but its file system has %s free", dir, ErrNoSpace, byteSize(cfg.DiskBytes()), byteSize(free))
 	}
-	tmp, err := atomicfile.MkdirTemp(dir, ".synth-tmp-*")
+	tmp, err := atomicfile.MkdirTemp(dir, tempPrefix+"*")
 	if err != nil {
 		return fmt.Errorf("synth: %w", err)
 	}
 	defer atomicfile.RemoveTempDir(tmp)
+	lock, err := holdTemp(tmp)
+	if err != nil {
+		return fmt.Errorf("synth: %w", err)
+	}
+	defer lock.Release()
 	write := func(name string, fill func(io.Writer) error) error {
 		return atomicfile.Write(filepath.Join(tmp, name), fill)
 	}
@@ -208,6 +217,10 @@ func Write(ctx context.Context, dir string, cfg Config) (err error) {
 	// The renames out of tmp, durable (each file was synced in tmp).
 	return atomicfile.SyncDir(dir)
 }
+
+// tempPrefix begins the names of Write's temporary directories inside the
+// dataset folder.
+const tempPrefix = ".synth-tmp-"
 
 // byteSize formats n bytes for a message: "6.6 GB".
 func byteSize(n int64) string {

@@ -325,3 +325,39 @@ func TestWriteIsAllOrNothing(t *testing.T) {
 		t.Errorf("folder holds %v", names)
 	}
 }
+
+// TestWriteRemovesAKilledWritesTemporary: the temporary directory of a
+// Write killed outright (SIGKILL: nothing removes it) stayed in the folder
+// for good, its partial features counted against the free space of every
+// rerun; the next Write removes it, but not the temporary directory of a
+// Write at work (whose lock is held: here by this test).
+func TestWriteRemovesAKilledWritesTemporary(t *testing.T) {
+	if !locksWork {
+		t.Skip("no flock(2) here: a killed Write's directory cannot be told from a running one's")
+	}
+	dir := t.TempDir()
+	killed := filepath.Join(dir, tempPrefix+"123")
+	running := filepath.Join(dir, tempPrefix+"456")
+	for _, d := range []string{killed, running} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "features.npy"), make([]byte, 1000), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	held, err := holdTemp(running)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+	if err := Write(context.Background(), dir, Config{Classes: 4, PerClass: 3, Dims: 5, Groups: 2, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(killed); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the killed Write's directory is still there (stat: %v)", err)
+	}
+	if _, err := os.Stat(filepath.Join(running, "features.npy")); err != nil {
+		t.Errorf("the running Write's directory was touched: %v", err)
+	}
+}
