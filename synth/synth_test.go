@@ -361,3 +361,32 @@ func TestWriteRemovesAKilledWritesTemporary(t *testing.T) {
 		t.Errorf("the running Write's directory was touched: %v", err)
 	}
 }
+
+// TestWriteDoesNotReplaceAnotherWritesFiles: a Write checks that the
+// folder holds no data set before it starts, but another Write into it may
+// finish meanwhile; the move at the end replaced that one's files without a
+// word (exit status 0 for both). It now fails, matching fs.ErrExist, and
+// leaves the other files as they are.
+func TestWriteDoesNotReplaceAnotherWritesFiles(t *testing.T) {
+	dir := t.TempDir()
+	other := filepath.Join(dir, "groups.txt")
+	cfg := Config{Classes: 4, PerClass: 3, Dims: 5, Groups: 2, Seed: 1}
+	cfg.Progress = func(done, _ int) {
+		if done == 1 { // another synth's file appears while this one writes
+			if err := os.WriteFile(other, []byte("theirs\n"), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	err := Write(context.Background(), dir, cfg)
+	if !errors.Is(err, fs.ErrExist) || !strings.Contains(err.Error(), other) {
+		t.Fatalf("error %v, want one matching fs.ErrExist naming %s", err, other)
+	}
+	if b, _ := os.ReadFile(other); string(b) != "theirs\n" {
+		t.Errorf("%s holds %q, want the other synth's", other, b)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("the folder holds %v, want the other synth's file alone", entries)
+	}
+}
