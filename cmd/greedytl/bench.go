@@ -58,8 +58,10 @@ of CPU on one core on these random scores (15 times), 0.72 s → 7.6 s on the
 clustered classes of go test ./method -bench NWay (10.5 times).
 
 With --json it prints an array of rows with "table" ("paper", "scaling" or
-"rows"), "m", "n", "method" ("exact", "sample59", "greedytl-auto" or "greedytl-nway"), "steps", "seconds",
-"repeats" and "paper_seconds" (0 where the paper has no number).`,
+"rows"), "dataset" (the paper's row, in its table only), "m", "n", "method"
+("exact", "sample59", "greedytl-auto" or "greedytl-nway"), "steps",
+"seconds" (wall-clock), "repeats" and "paper_seconds" (0 where the paper
+has no number).`,
 		Example: `  greedytl bench
   greedytl bench --scaling --max-n 100000 --json
   greedytl bench --rows --max-m 2000`,

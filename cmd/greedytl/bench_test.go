@@ -116,3 +116,22 @@ func TestBenchTableSaysWhatItMeasures(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchJSONFieldsDocumented: every field of bench --json's rows is
+// named in its help; "dataset" was not.
+func TestBenchJSONFieldsDocumented(t *testing.T) {
+	code, out, stderr := cli(t, "", "bench", "--repeats", "1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	help := newBenchCmd(&streams{}).Long
+	for key := range rows[0] {
+		if !strings.Contains(help, `"`+key+`"`) {
+			t.Errorf("bench --json field %q is not in its help", key)
+		}
+	}
+}
