@@ -121,12 +121,26 @@ func (ix *Index) CheckDigest(f *dataset.Folder, digest string) error {
 		return fmt.Errorf("source: dataset %s has other classes than the one the sources were trained on (%s)", f.Dir, ix.Dataset)
 	case digest != ix.DataSHA256:
 		return fmt.Errorf("source: dataset %s is not the one the sources were trained on (%s): its content differs", f.Dir, ix.Dataset)
+	}
+	if err := ix.CheckComplete(); err != nil {
+		return err
+	}
+	return ix.Negatives.Check(f)
+}
+
+// CheckComplete returns an error when the index names classes that have no
+// model yet (Missing: a sharded train-sources whose other shards have not
+// finished, or a run stopped before the end) or lists no sources: such a
+// directory loads (LoadDir reads the sources it has), but scores computed
+// from it lack the missing classes' columns.
+func (ix *Index) CheckComplete() error {
+	switch {
 	case len(ix.Missing) > 0:
 		return fmt.Errorf("source: the sources are incomplete: %d classes (%s, …) have no model yet; finish train-sources first", len(ix.Missing), ix.Missing[0])
 	case len(ix.Sources) == 0:
 		return errors.New("source: the index lists no sources")
 	}
-	return ix.Negatives.Check(f)
+	return nil
 }
 
 // ReadIndex reads and validates the index of the sources directory dir. It
@@ -136,14 +150,15 @@ func (ix *Index) CheckDigest(f *dataset.Folder, digest string) error {
 // or whose file is not a plain path inside dir.
 //
 // A directory that holds source models but no index is a train-sources run
-// stopped before it wrote its index (killed: a run stopped by a signal
-// writes one, listing the classes still missing); the error says so and
-// that running it again finishes it, and still matches fs.ErrNotExist.
+// stopped before it wrote its index, which it writes only when its classes
+// are all done (killed, or stopped by a signal: TrainAll writes no index
+// when ctx is done); the error says so and that running it again finishes
+// it, and still matches fs.ErrNotExist.
 func ReadIndex(dir string) (*Index, error) {
 	ix, err := jsonfile.Read(filepath.Join(dir, IndexFile), "index object", (*Index).check)
 	if errors.Is(err, os.ErrNotExist) {
 		if st, serr := os.Stat(filepath.Join(dir, modelDir)); serr == nil && st.IsDir() {
-			err = fmt.Errorf("%w: %s holds source models but no index, which train-sources writes last: a run killed before the end (run the same train-sources again to finish it)", err, dir)
+			err = fmt.Errorf("%w: %s holds source models but no index, which train-sources writes last: a run stopped before the end, killed or interrupted (run the same train-sources again to finish it)", err, dir)
 		}
 	}
 	return ix, err

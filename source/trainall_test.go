@@ -546,14 +546,15 @@ func TestLoadDirErrors(t *testing.T) {
 // "open DIR/sources.json: no such file or directory" by fit, predict and
 // experiment; the error now says what happened and how to finish, and
 // still matches fs.ErrNotExist. A directory without models gets no such
-// guess.
+// guess. It said "a run killed before the end" of a run that SIGTERM or
+// Ctrl-C stopped too, which write no index either (TestTrainAllResume).
 func TestReadIndexOfAKilledRun(t *testing.T) {
 	killed := t.TempDir()
 	if err := os.Mkdir(filepath.Join(killed, modelDir), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	_, err := ReadIndex(killed)
-	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), killed+" holds source models but no index, which train-sources writes last") {
+	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), killed+" holds source models but no index, which train-sources writes last: a run stopped before the end, killed or interrupted") {
 		t.Errorf("killed run: %v", err)
 	}
 	other := t.TempDir()

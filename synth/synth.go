@@ -139,9 +139,14 @@ func pad(prefix string, k, n int) string {
 // The files are written into a temporary directory inside dir and moved
 // into dir together at the end, so that dir never holds some of them: an
 // interrupted Write (an error, ctx done, a second stop signal — see
-// atomicfile.RemoveTemporary) leaves dir as it was. Write refuses to
+// atomicfile.RemoveTemporary) leaves dir as it was; the temporary
+// directory of a Write killed outright, which nothing could remove, is
+// removed by the next Write into dir (where flock(2) tells it from one at
+// work). Write refuses to
 // overwrite: it returns an error, before writing anything, when dir
-// already holds one of Files (an error matching fs.ErrExist). It also
+// already holds one of Files (an error matching fs.ErrExist), and so it
+// does at the end, moving nothing, when another Write into dir has put
+// one there meanwhile. It also
 // returns an error, before writing, for an invalid cfg and when the files
 // would not fit in the space left on dir's file system (DiskBytes, where
 // the system tells it: Linux, macOS, FreeBSD; an error matching
@@ -171,14 +176,20 @@ func Write(ctx context.Context, dir string, cfg Config) (err error) {
 			}
 		}()
 	}
+	removeStale(dir)
 	if free, ok := freeBytes(dir); ok && cfg.DiskBytes() > free {
 		return fmt.Errorf("synth: %s: %w: the data set needs %s but its file system has %s free", dir, ErrNoSpace, byteSize(cfg.DiskBytes()), byteSize(free))
 	}
-	tmp, err := atomicfile.MkdirTemp(dir, ".synth-tmp-*")
+	tmp, err := atomicfile.MkdirTemp(dir, tempPrefix+"*")
 	if err != nil {
 		return fmt.Errorf("synth: %w", err)
 	}
 	defer atomicfile.RemoveTempDir(tmp)
+	lock, err := holdTemp(tmp)
+	if err != nil {
+		return fmt.Errorf("synth: %w", err)
+	}
+	defer lock.Release()
 	write := func(name string, fill func(io.Writer) error) error {
 		return atomicfile.Write(filepath.Join(tmp, name), fill)
 	}
@@ -197,7 +208,7 @@ func Write(ctx context.Context, dir string, cfg Config) (err error) {
 	var moved []string
 	for _, name := range []string{"classes.txt", "groups.txt", "labels.npy", "features.npy"} {
 		p := filepath.Join(dir, name)
-		if err := os.Rename(filepath.Join(tmp, name), p); err != nil {
+		if err := moveNew(filepath.Join(tmp, name), p); err != nil {
 			for _, q := range moved {
 				os.Remove(q)
 			}
@@ -208,6 +219,30 @@ func Write(ctx context.Context, dir string, cfg Config) (err error) {
 	// The renames out of tmp, durable (each file was synced in tmp).
 	return atomicfile.SyncDir(dir)
 }
+
+// moveNew moves the file src to dst, which must not exist: another Write
+// into the same folder may have filled it since Write checked, and a
+// rename would replace its files without a word. It links dst to src
+// (which fails if dst exists) and unlinks src; where the file system has
+// no hard links, it renames after checking that dst does not exist.
+func moveNew(src, dst string) error {
+	err := os.Link(src, dst)
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("synth: %s: %w: another synth wrote into the folder meanwhile", dst, fs.ErrExist)
+	}
+	if err == nil {
+		os.Remove(src) // else Write's removal of its temporary directory does
+		return nil
+	}
+	if _, err := os.Lstat(dst); err == nil {
+		return fmt.Errorf("synth: %s: %w: another synth wrote into the folder meanwhile", dst, fs.ErrExist)
+	}
+	return os.Rename(src, dst)
+}
+
+// tempPrefix begins the names of Write's temporary directories inside the
+// dataset folder.
+const tempPrefix = ".synth-tmp-"
 
 // byteSize formats n bytes for a message: "6.6 GB".
 func byteSize(n int64) string {

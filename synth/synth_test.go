@@ -325,3 +325,68 @@ func TestWriteIsAllOrNothing(t *testing.T) {
 		t.Errorf("folder holds %v", names)
 	}
 }
+
+// TestWriteRemovesAKilledWritesTemporary: the temporary directory of a
+// Write killed outright (SIGKILL: nothing removes it) stayed in the folder
+// for good, its partial features counted against the free space of every
+// rerun; the next Write removes it, but not the temporary directory of a
+// Write at work (whose lock is held: here by this test).
+func TestWriteRemovesAKilledWritesTemporary(t *testing.T) {
+	if !locksWork {
+		t.Skip("no flock(2) here: a killed Write's directory cannot be told from a running one's")
+	}
+	dir := t.TempDir()
+	killed := filepath.Join(dir, tempPrefix+"123")
+	running := filepath.Join(dir, tempPrefix+"456")
+	for _, d := range []string{killed, running} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "features.npy"), make([]byte, 1000), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	held, err := holdTemp(running)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+	if err := Write(context.Background(), dir, Config{Classes: 4, PerClass: 3, Dims: 5, Groups: 2, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(killed); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the killed Write's directory is still there (stat: %v)", err)
+	}
+	if _, err := os.Stat(filepath.Join(running, "features.npy")); err != nil {
+		t.Errorf("the running Write's directory was touched: %v", err)
+	}
+}
+
+// TestWriteDoesNotReplaceAnotherWritesFiles: a Write checks that the
+// folder holds no data set before it starts, but another Write into it may
+// finish meanwhile; the move at the end replaced that one's files without a
+// word (exit status 0 for both). It now fails, matching fs.ErrExist, and
+// leaves the other files as they are.
+func TestWriteDoesNotReplaceAnotherWritesFiles(t *testing.T) {
+	dir := t.TempDir()
+	other := filepath.Join(dir, "groups.txt")
+	cfg := Config{Classes: 4, PerClass: 3, Dims: 5, Groups: 2, Seed: 1}
+	cfg.Progress = func(done, _ int) {
+		if done == 1 { // another synth's file appears while this one writes
+			if err := os.WriteFile(other, []byte("theirs\n"), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	err := Write(context.Background(), dir, cfg)
+	if !errors.Is(err, fs.ErrExist) || !strings.Contains(err.Error(), other) {
+		t.Fatalf("error %v, want one matching fs.ErrExist naming %s", err, other)
+	}
+	if b, _ := os.ReadFile(other); string(b) != "theirs\n" {
+		t.Errorf("%s holds %q, want the other synth's", other, b)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("the folder holds %v, want the other synth's file alone", entries)
+	}
+}

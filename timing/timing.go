@@ -124,12 +124,48 @@ func paperCells() []cell {
 	return cells
 }
 
+// scalingSizes are the sizes N of Scaling, increasing.
+var scalingSizes = []int{1e3, 1e4, 1e5, 1e6}
+
+// MinScalingN returns the smallest N of Scaling: a MaxN below it skips
+// every size.
+func MinScalingN() int { return scalingSizes[0] }
+
+// MinRowsM returns the smallest m of Rows: a MaxM below it skips every
+// size.
+func MinRowsM() int { return rowSizes[0][0] }
+
+// CheckCaps returns an error when opts.MaxN or opts.MaxM is negative, or
+// is a cap below every size of Scaling (MinScalingN) or Rows (MinRowsM),
+// whose table would then be empty. Scaling and Rows return it.
+func (opts Options) CheckCaps() error {
+	for _, c := range []struct {
+		name, table, size string
+		cap, smallest     int
+	}{
+		{"MaxN", "Scaling", "N", opts.MaxN, MinScalingN()},
+		{"MaxM", "Rows", "m", opts.MaxM, MinRowsM()},
+	} {
+		switch {
+		case c.cap < 0:
+			return fmt.Errorf("timing: %s = %d, want ≥ 0 (0: no cap)", c.name, c.cap)
+		case c.cap > 0 && c.cap < c.smallest:
+			return fmt.Errorf("timing: %s = %d skips every size of %s, whose smallest %s is %d", c.name, c.cap, c.table, c.size, c.smallest)
+		}
+	}
+	return nil
+}
+
 // Scaling times exact GreedyTL and GreedyTL-59 at m = 20 (10 + 10
 // examples) for N = 10³, 10⁴, 10⁵ and 10⁶ (those ≤ opts.MaxN), 60 steps
-// each (δ = 0). N = 10⁶ holds about 350 MB of data.
+// each (δ = 0). N = 10⁶ holds about 350 MB of data. It returns
+// opts.CheckCaps's error.
 func Scaling(ctx context.Context, opts Options) ([]Row, error) {
+	if err := opts.CheckCaps(); err != nil {
+		return nil, err
+	}
 	var cells []cell
-	for _, n := range []int{1e3, 1e4, 1e5, 1e6} {
+	for _, n := range scalingSizes {
 		if opts.MaxN > 0 && n > opts.MaxN {
 			continue
 		}
@@ -152,8 +188,12 @@ var rowSizes = [][2]int{{200, 1000}, {2000, 1000}, {200, 5000}, {2000, 5000}, {2
 // recommended multi-class method greedytl-nway (NWay: the problem's rows
 // dealt to nwayClasses classes in turn, its first 800 columns as features
 // and the other 200 as source scores). m = 20,000, N = 5,000 holds 800 MB
-// of data, and the exact search as much again.
+// of data, and the exact search as much again. It returns opts.CheckCaps's
+// error.
 func Rows(ctx context.Context, opts Options) ([]Row, error) {
+	if err := opts.CheckCaps(); err != nil {
+		return nil, err
+	}
 	var cells []cell
 	for _, s := range rowSizes {
 		m, n := s[0], s[1]

@@ -3,6 +3,8 @@ package timing
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/greedytl/greedytl/internal/validate"
@@ -158,5 +160,27 @@ func TestMedian(t *testing.T) {
 		if got := median(c.in); got != c.want {
 			t.Errorf("median(%v) = %v, want %v", c.in, got, c.want)
 		}
+	}
+}
+
+// TestCapsBelowEverySize: a cap below the smallest size of Scaling or Rows
+// is an error naming that size, rather than an empty table, and the
+// smallest sizes are the tables' (TestScalingCap and TestRowsCap time
+// them with the cap at these sizes).
+func TestCapsBelowEverySize(t *testing.T) {
+	if MinScalingN() != slices.Min(scalingSizes) || MinRowsM() != 200 {
+		t.Fatalf("MinScalingN %d, MinRowsM %d", MinScalingN(), MinRowsM())
+	}
+	for _, s := range rowSizes {
+		if s[0] < MinRowsM() {
+			t.Fatalf("row size %v below MinRowsM %d", s, MinRowsM())
+		}
+	}
+	ctx := context.Background()
+	if _, err := Scaling(ctx, Options{Repeats: 1, MaxN: 999}); err == nil || !strings.Contains(err.Error(), "smallest N is 1000") {
+		t.Errorf("Scaling with MaxN 999: err = %v", err)
+	}
+	if _, err := Rows(ctx, Options{Repeats: 1, MaxM: 199}); err == nil || !strings.Contains(err.Error(), "smallest m is 200") {
+		t.Errorf("Rows with MaxM 199: err = %v", err)
 	}
 }

@@ -58,8 +58,10 @@ of CPU on one core on these random scores (15 times), 0.72 s → 7.6 s on the
 clustered classes of go test ./method -bench NWay (10.5 times).
 
 With --json it prints an array of rows with "table" ("paper", "scaling" or
-"rows"), "m", "n", "method" ("exact", "sample59", "greedytl-auto" or "greedytl-nway"), "steps", "seconds",
-"repeats" and "paper_seconds" (0 where the paper has no number).`,
+"rows"), "dataset" (the paper's row, in its table only), "m", "n", "method"
+("exact", "sample59", "greedytl-auto" or "greedytl-nway"), "steps",
+"seconds" (wall-clock), "repeats" and "paper_seconds" (0 where the paper
+has no number).`,
 		Example: `  greedytl bench
   greedytl bench --scaling --max-n 100000 --json
   greedytl bench --rows --max-m 2000`,
@@ -75,6 +77,12 @@ With --json it prints an array of rows with "table" ("paper", "scaling" or
 				return badInputf("--max-n caps the table of --scaling: give --scaling")
 			case o.maxM != 0 && !o.rows:
 				return badInputf("--max-m caps the table of --rows: give --rows")
+			// A cap below every size would leave the table asked for
+			// empty, after the paper's table was timed.
+			case o.maxN != 0 && o.maxN < timing.MinScalingN():
+				return badInputf("--max-n %d skips every N of --scaling, the smallest being %d", o.maxN, timing.MinScalingN())
+			case o.maxM != 0 && o.maxM < timing.MinRowsM():
+				return badInputf("--max-m %d skips every m of --rows, the smallest being %d", o.maxM, timing.MinRowsM())
 			}
 			opts := timing.Options{Repeats: o.repeats, Seed: o.seed, MaxN: o.maxN, MaxM: o.maxM}
 			var bar *progressbar.ProgressBar
@@ -125,7 +133,10 @@ With --json it prints an array of rows with "table" ("paper", "scaling" or
 }
 
 func printBench(s *streams, rows []timing.Row) error {
-	fmt.Fprintf(s.out, "GreedyTL training time on %s/%s, Go %s (median of repeats; the paper's mean beside it)\n\n", runtime.GOOS, runtime.GOARCH, runtime.Version())
+	// The seconds are wall-clock time, which greedytl-auto's and
+	// greedytl-nway's parallel fits shorten with more cores: say how many.
+	fmt.Fprintf(s.out, "GreedyTL training time on %s/%s, Go %s, GOMAXPROCS %d (wall-clock seconds, median of repeats; the paper's mean beside it)\n\n",
+		runtime.GOOS, runtime.GOARCH, runtime.Version(), runtime.GOMAXPROCS(0))
 	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "method\trow\tm\tN\tsteps\tseconds\tpaper s\tspeed-up\t")
 	for _, r := range rows {

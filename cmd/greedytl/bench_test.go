@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -91,5 +94,44 @@ func TestBenchFlagsOutOfRange(t *testing.T) {
 	} {
 		args := []string{"bench", "--repeats", "1", tc.flag, tc.value}
 		wantInputError(t, tc.want, args...)
+	}
+	// A cap below every size of its table timed the paper's table and
+	// printed it without the table asked for, exit status 0.
+	wantInputError(t, "--max-n 999 skips every N of --scaling, the smallest being 1000", "bench", "--scaling", "--max-n", "999")
+	wantInputError(t, "--max-m 199 skips every m of --rows, the smallest being 200", "bench", "--rows", "--max-m", "199")
+}
+
+// TestBenchTableSaysWhatItMeasures: the table's seconds are wall-clock
+// time (timing.Row.Seconds), which depends on the cores the parallel fits
+// may use; its header said neither.
+func TestBenchTableSaysWhatItMeasures(t *testing.T) {
+	code, out, stderr := cli(t, "", "bench", "--repeats", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	header, _, _ := strings.Cut(out, "\n")
+	for _, want := range []string{"wall-clock seconds", fmt.Sprintf("GOMAXPROCS %d", runtime.GOMAXPROCS(0))} {
+		if !strings.Contains(header, want) {
+			t.Errorf("header %q does not say %q", header, want)
+		}
+	}
+}
+
+// TestBenchJSONFieldsDocumented: every field of bench --json's rows is
+// named in its help; "dataset" was not.
+func TestBenchJSONFieldsDocumented(t *testing.T) {
+	code, out, stderr := cli(t, "", "bench", "--repeats", "1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	help := newBenchCmd(&streams{}).Long
+	for key := range rows[0] {
+		if !strings.Contains(help, `"`+key+`"`) {
+			t.Errorf("bench --json field %q is not in its help", key)
+		}
 	}
 }

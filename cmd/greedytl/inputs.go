@@ -152,6 +152,11 @@ func (j *dataJob) check(c *cobra.Command, outArg string) (shard.Shard, error) {
 		return shard.Shard{}, err
 	}
 	fracSet := c.Flags().Changed("negative-fraction")
+	// An empty list (--negative-classes "$UNSET") would fall back to the
+	// default pool, a random one, without a word.
+	if c.Flags().Changed("negative-classes") && len(j.negClasses) == 0 {
+		return shard.Shard{}, badInputf("--negative-classes names no class: give class names, or leave the flag out for the default pool")
+	}
 	if len(j.negClasses) > 0 && fracSet {
 		return shard.Shard{}, badInputf("give --negative-classes or --negative-fraction, not both")
 	}
@@ -243,9 +248,16 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, err error) {
 		}
 	}
 	if srcDir != "" {
-		_, set, err := f.sources.load()
+		ix, set, err := f.sources.load()
 		if err != nil {
 			return nil, nil, err
+		}
+		// The models ignore columns beyond their features, as liblinear
+		// does; X with more columns than the sources' dataset is features
+		// of another dataset, whose scores would be meaningless.
+		if c := X.RawMatrix().Cols; ix.NumFeatures > 0 && c != ix.NumFeatures {
+			return nil, nil, badInputf("%s has %d columns but the sources of %s were trained on %d features (num_features of %s): --sources needs the features of their dataset",
+				displayName(f.features), c, srcDir, ix.NumFeatures, filepath.Join(srcDir, source.IndexFile))
 		}
 		if H, err = set.Scores(X); err != nil {
 			return nil, nil, badInputf("%s: %w", f.features, err)
@@ -330,6 +342,11 @@ func (s *sourcesDir) load() (*source.Index, *source.Set, error) {
 	ix, err := source.ReadIndex(s.dir)
 	if err != nil {
 		return nil, nil, badInput(err)
+	}
+	// A shard's part of the sources loads, but the scores would lack the
+	// other shards' columns: experiment refuses it too (Index.CheckData).
+	if err := ix.CheckComplete(); err != nil {
+		return nil, nil, badInputf("%s: %w", filepath.Join(s.dir, source.IndexFile), err)
 	}
 	set, err := ix.Load(s.dir)
 	if err != nil {

@@ -44,8 +44,9 @@ million dimensions is kept in memory; beyond that it is drawn again for every
 example, which takes about three times as long). The same flags give the same
 files. Synth checks that the files fit in the free disk space before it
 starts, writes them into a temporary directory inside --out and moves them
-into place at the end, so an interrupted or failed run leaves nothing behind.
-It refuses to overwrite an existing dataset folder.`,
+into place at the end, so an interrupted or failed run leaves nothing behind
+(the temporary directory of a run killed outright, by SIGKILL, is removed by
+the next synth into --out). It refuses to overwrite an existing dataset folder.`,
 		Example: `  greedytl synth --out synth100
   greedytl synth --out imagenet-shape --classes 1000 --per-class 130 --dims 4096 --groups 50   # 2.1 GB
   greedytl train-sources --data synth100 --out synth100-sources`,

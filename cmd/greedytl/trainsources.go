@@ -46,7 +46,8 @@ SOURCES receives models/<class>-<name>.model (liblinear model files named by
 the class index and name, e.g. models/1-obj2.model), a sidecar
 record per model, and the index sources.json (the negative plan with its
 target-negative rows, the settings, and per source its C and CV score).
-Everything is seeded by --seed: the same command gives the same files.
+Everything is seeded by --seed: the same command gives the same model files
+and index (the sidecars record timings too), on any number of --workers.
 
 The job resumes: rerun the same command after an interruption and only
 unfinished classes are trained. It shards: --shard i/n trains the classes c

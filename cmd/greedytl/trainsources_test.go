@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/greedytl/greedytl/clinc150"
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/datasettest"
@@ -228,6 +230,8 @@ func TestTrainSourcesBadInput(t *testing.T) {
 		{"missing folder", []string{"train-sources", "--data", filepath.Join(data, "nope"), "--out", out}, "nope"},
 		{"unknown negative class", append(base, "--negative-classes", "c1,zebra"), `no class named "zebra"`},
 		{"both negative flags", append(base, "--negative-classes", "c1", "--negative-fraction", "0.3"), "not both"},
+		// It trained against a random pool, the default, without a word.
+		{"empty negative classes", append(base, "--negative-classes", ""), "--negative-classes names no class"},
 		{"fraction", append(base, "--negative-fraction", "1.5"), "--negative-fraction 1.5: want a value in (0, 1)"},
 		{"shard", append(base, "--shard", "2/2"), "shard 2/2"},
 		{"auto shard without environment", append(base, "--shard", "auto/4"), "JOB_COMPLETION_INDEX"},
@@ -275,5 +279,58 @@ func TestTrainSourcesOneJobPerDirectory(t *testing.T) {
 	}
 	if code, _, stderr := cli(t, "", args...); code != 0 {
 		t.Errorf("the same job again: exit %d: %s", code, stderr)
+	}
+}
+
+// TestFitSourcesChecksTheDirectory: fit and predict --sources refuse a
+// sources directory that a sharded job has only partly filled (its index
+// names missing classes: the scores would lack their columns, and
+// experiment refuses it too) and features whose column count is not the
+// sources' dataset's — wider ones too, which the models would score on
+// their leading columns alone; the dataset's own features are taken.
+func TestFitSourcesChecksTheDirectory(t *testing.T) {
+	data := blobDataset(t)
+	f, err := dataset.LoadFolder(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	X := writeNPY(t, dir, "x.npy", f.X)
+	r, c := f.X.Dims()
+	wide := mat.NewDense(r, c+1, nil)
+	wide.Slice(0, r, 0, c).(*mat.Dense).Copy(f.X)
+	Xwide := writeNPY(t, dir, "xwide.npy", wide)
+	Xnarrow := writeNPY(t, dir, "xnarrow.npy", f.X.Slice(0, r, 0, c-1))
+	var y strings.Builder
+	for i := range r {
+		fmt.Fprintln(&y, min(f.Labels[i]/4, 1))
+	}
+	labels := writeText(t, dir, "y.txt", y.String())
+	train := []string{"train-sources", "-q", "--data", data, "--out", filepath.Join(dir, "src"), "--negative-fraction", "0.25"}
+
+	if code, _, stderr := cli(t, "", append(train, "--shard", "0/2")...); code != 0 {
+		t.Fatalf("shard 0/2: exit %d: %s", code, stderr)
+	}
+	fit := []string{"fit", "--sources", filepath.Join(dir, "src"), "--labels", labels, "--out", filepath.Join(dir, "m.json"), "--features"}
+	code, _, stderr := cli(t, "", append(fit, X)...)
+	if want := filepath.Join(dir, "src", "sources.json") + ": source: the sources are incomplete"; code != exitInput || !strings.Contains(stderr, want) {
+		t.Errorf("fit with a shard's sources: exit %d, stderr %q; want %d and %q", code, stderr, exitInput, want)
+	}
+
+	if code, _, stderr := cli(t, "", train...); code != 0 {
+		t.Fatalf("train-sources: exit %d: %s", code, stderr)
+	}
+	for _, x := range []string{Xwide, Xnarrow} {
+		code, _, stderr := cli(t, "", append(fit, x)...)
+		if want := fmt.Sprintf("but the sources of %s were trained on %d features", filepath.Join(dir, "src"), c); code != exitInput || !strings.Contains(stderr, x) || !strings.Contains(stderr, want) {
+			t.Errorf("fit --features %s: exit %d, stderr %q; want %d and %q", filepath.Base(x), code, stderr, exitInput, want)
+		}
+	}
+	if code, _, stderr := cli(t, "", append(fit, X)...); code != 0 {
+		t.Fatalf("fit with the dataset's features: exit %d: %s", code, stderr)
+	}
+	predict := []string{"predict", "--model", filepath.Join(dir, "m.json"), "--sources", filepath.Join(dir, "src"), "--features", Xwide}
+	if code, _, stderr := cli(t, "", predict...); code != exitInput || !strings.Contains(stderr, "trained on") {
+		t.Errorf("predict on wider features: exit %d, stderr %q; want a refusal", code, stderr)
 	}
 }
