@@ -528,12 +528,10 @@ func isLiblinearModel(head []byte) bool {
 }
 
 // readAnyModel decodes a model file written by greedytl fit, binary or
-// multi-class, from r; name names it in messages (displayName).
-func readAnyModel(name string, r *bufio.Reader) (method.File, error) {
-	head, err := modelHead(name, r)
+// multi-class, from r, whose start modelHead returned as head; name names
+// it in messages (displayName).
+func readAnyModel(name string, r *bufio.Reader, head []byte) (method.File, error) {
 	switch {
-	case err != nil:
-		return method.File{}, err
 	case isLiblinearModel(head):
 		return method.File{}, badInputf("%s is a liblinear model file: inspect reads the JSON models of greedytl fit (predict reads both)", name)
 	case len(head) > 0 && head[0] != '{':

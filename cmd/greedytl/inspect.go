@@ -137,7 +137,11 @@ func runInspect(s *streams, o *inspectOptions, path string) error {
 		return err
 	}
 	defer closeModel()
-	f, err := readAnyModel(displayName(path), r)
+	head, err := modelHead(displayName(path), r)
+	if err != nil {
+		return err
+	}
+	f, err := readAnyModel(displayName(path), r, head)
 	if err != nil {
 		return err
 	}

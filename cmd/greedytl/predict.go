@@ -132,7 +132,7 @@ func runPredict(s *streams, o *predictOptions) error {
 			return err
 		}
 	} else {
-		f, err := readAnyModel(o.modelName(), r)
+		f, err := readAnyModel(o.modelName(), r, head)
 		if err != nil {
 			return err
 		}
