@@ -578,7 +578,7 @@ func TestDefaultMaxIter(t *testing.T) {
 			t.Errorf("%v: MaxIter 0 gives the weights of MaxIter %d: %v; of MaxIter %d: %v; want the first only", s, cap, slices.Equal(def.W, at.W), cap-1, slices.Equal(def.W, before.W))
 		}
 	}
-	for s, want := range map[Solver]int{L2RLR: 1000, L2RL2LossSVC: 1000, ElasticNetLR: 100, L1RLR: 100, L2RL2LossSVCDual: 1000, L1RL2LossSVC: 1000} {
+	for s, want := range map[Solver]int{L2RLR: 1000, L2RL2LossSVC: 1000, ElasticNetLR: 100, L1RLR: 100, L2RL2LossSVCDual: 1000, L2RL1LossSVCDual: 1000, L2RLRDual: 1000, L1RL2LossSVC: 1000} {
 		if got := s.DefaultMaxIter(); got != want {
 			t.Errorf("%v: DefaultMaxIter %d, want liblinear's %d", s, got, want)
 		}
