@@ -68,7 +68,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         has only ``predict_proba``, the log-odds of its probabilities, see
         :class:`greedytl.Sources`), a greedytl
         sources directory (``greedytl train-sources``; greedytl computes its
-        scores), a callable X → (n_samples, n_sources), or a
+        scores; X must have the columns of the dataset its sources were
+        trained on, and a directory a sharded ``train-sources`` has only
+        partly filled is refused), a callable X → (n_samples, n_sources), or a
         :class:`greedytl.Sources` holding any of these (needed for a list of
         classifiers when the estimator is cloned: ``GridSearchCV``,
         ``cross_val_score``).  None: the features alone.  The sources are
@@ -221,8 +223,13 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             pos = np.clip(pos, 0, len(classes) - 1)
             if yo.shape != (Xo.shape[0],) or not np.all(classes[pos] == yo):
                 raise ValueError("y_oracle must hold one label of y's classes per row of X_oracle")
-        info = _cli.cli_info(self.greedytl_bin)
         resolved = None if self.sources is None else Sources(self.sources).resolve()
+        if isinstance(resolved, SourcesDir):
+            # Before greedytl runs (which refuses it too, naming its own
+            # files): a sources directory scores the features of its dataset
+            # only; X_unlabelled and X_oracle have X's columns (validated).
+            resolved.check_columns(X.shape[1], "X")
+        info = _cli.cli_info(self.greedytl_bin)
         seed = self._seed()
 
         with _cli.private_dir() as tmp:

@@ -96,6 +96,14 @@ class SourcesDir:
     SHA-256 of a line "CLASS SHA256" per source, its class index and its
     model file's digest, in the index's order: source.Index.Identity).
     Each model file is checked against the digest the index records.
+    ``num_features`` is the column count of the dataset the sources were
+    trained on (the index's; 0 when it records none): :meth:`scores` takes
+    features of that many columns only (:meth:`check_columns`).
+
+    As ``greedytl fit`` and ``predict --sources``, it refuses (ValueError) a
+    directory that a sharded ``train-sources`` has only partly filled (its
+    index names classes with no model yet: the scores would lack their
+    columns).
     """
 
     def __init__(self, path):
@@ -111,9 +119,21 @@ class SourcesDir:
         if ix.get("version") != INDEX_VERSION:
             raise ValueError("{}: index version {!r}, this package reads version {}".format(
                 ipath, ix.get("version"), INDEX_VERSION))
+        # As greedytl fit and predict --sources (source.Index.CheckComplete):
+        # a sharded train-sources's part of the sources loads, but its scores
+        # would lack the other shards' columns.
+        missing = ix.get("missing") or []
+        if missing:
+            raise ValueError(
+                "{} is incomplete: {} lists {} classes with no model yet ({}): a train-sources --shard whose other "
+                "shards have not finished, or a run stopped before the end; finish train-sources first".format(
+                    self.path, ipath, len(missing), _some(missing)))
         entries = ix.get("sources") or []
         if not entries:
             raise ValueError("{}: the index lists no sources".format(ipath))
+        nf = ix.get("num_features", 0)
+        if not isinstance(nf, int) or isinstance(nf, bool):
+            raise ValueError("{}: num_features is {!r}, not a count of columns".format(ipath, nf))
         models, self.names, h = [], [], hashlib.sha256()
         for e in entries:
             name, file, digest = e["name"], e["file"], e["sha256"]
@@ -135,6 +155,7 @@ class SourcesDir:
             h.update("{:d} {}\n".format(int(e["class"]), digest).encode("utf-8"))
         self.identity = h.hexdigest()
         self.data_sha256 = ix.get("data_sha256")
+        self.num_features = nf
         self.d = max(m.nr_feature for m in models)
         n = len(models)
         self.W = np.zeros((self.d, n))
@@ -149,10 +170,29 @@ class SourcesDir:
     def __len__(self):
         return len(self.names)
 
+    def check_columns(self, cols, what="X"):
+        """Refuse features of cols columns (the input called what) unless
+        they are num_features of the index, the column count of the dataset
+        the sources were trained on, as greedytl fit and predict --sources
+        do: the models ignore the columns beyond theirs, so features of
+        another dataset, wider, would be scored on their leading columns
+        without a word.  An index that records no num_features (0) passes;
+        scores then needs at least d columns."""
+        nf = getattr(self, "num_features", 0)  # 0 too in a SourcesDir pickled before it was recorded
+        if nf > 0 and cols != nf:  # as Go, which reads no num_features as 0
+            raise ValueError(
+                "{} has {} columns but the sources of {} were trained on {} features (num_features of {}): "
+                "a sources directory needs the features of its dataset".format(
+                    what, cols, self.path, nf, os.path.join(self.path, INDEX_FILE)))
+
     def scores(self, X):
         """H = X[:, :d]·W + b (rows × sources), as source.Set.Scores; X an
-        array or a SciPy sparse matrix (whose product is taken sparse)."""
+        array or a SciPy sparse matrix (whose product is taken sparse) of
+        num_features columns (check_columns)."""
         X = X.tocsr().astype(np.float64, copy=False) if issparse(X) else np.asarray(X, dtype=np.float64)
+        if X.ndim != 2:
+            raise ValueError("source: X has shape {}, want (n_samples, n_features)".format(X.shape))
+        self.check_columns(X.shape[1])
         if X.shape[0] == 0:
             raise ValueError("source: no examples to score")
         if X.shape[1] < self.d:
@@ -165,6 +205,11 @@ class SourcesDir:
             raise ValueError("source {!r}: score of example {} is {} (non-finite input?)".format(
                 self.names[j], i, H[i, j]))
         return H
+
+
+def _some(names, k=5):
+    """The first k of names, comma-separated, with "…" when there are more."""
+    return ", ".join(str(n) for n in names[:k]) + (", …" if len(names) > k else "")
 
 
 def _is_path(x):

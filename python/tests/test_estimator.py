@@ -17,6 +17,7 @@ import pytest
 
 import greedytl
 from greedytl import TransferClassifier
+from greedytl._sources import read_liblinear
 
 from conftest import run
 
@@ -189,6 +190,131 @@ def test_sources_dir_relative_path(cli, synth, monkeypatch):
     absolute = TransferClassifier(sources=synth["sources"], random_state=0).fit(Xs[:60], ys)
     assert rel.model_["sources"] == absolute.model_["sources"]
     np.testing.assert_array_equal(rel.decision_function(Xs), absolute.decision_function(Xs))
+
+
+def _brute_scores(sources_dir, X):
+    """The sources' scores on X by their definition, model by model from the
+    liblinear files the index lists: each model's decision value on the
+    model's own leading nr_feature columns of X (plus its bias term),
+    negated when its first label is the smaller, so that a positive score
+    favours the greater label."""
+    with open(os.path.join(sources_dir, "sources.json")) as f:
+        ix = json.load(f)
+    H = np.empty((len(X), len(ix["sources"])))
+    for j, e in enumerate(ix["sources"]):
+        with open(os.path.join(sources_dir, e["file"]), "rb") as f:
+            m = read_liblinear(f.read())
+        sign = -1.0 if m.labels[0] < m.labels[1] else 1.0
+        for i, x in enumerate(X):
+            v = sum(x[k] * m.w[k, 0] for k in range(m.nr_feature))
+            if m.bias >= 0:
+                v += m.w[m.nr_feature, 0] * m.bias
+            H[i, j] = sign * v
+    return H
+
+
+def test_sources_dir_needs_its_datasets_columns(cli, synth, tmp_path):
+    """As greedytl fit and predict --sources: features whose column count is
+    not num_features of the directory's sources.json are refused before
+    greedytl runs (a greedytl_bin that does not exist is never reached),
+    naming the directory, the index and both counts — one column wider too,
+    which the models would score on their leading columns without a word —
+    at fit, with or without the features, and when the directory scores at
+    predict; the dataset's own features give the scores of the models'
+    definition."""
+    Xs, labels = synth["X"], synth["labels"]
+    ys = labels[:60] == labels[0]
+    m, d = Xs.shape
+    index = os.path.join(synth["sources"], "sources.json")
+    for A in (np.hstack([Xs, np.ones((m, 1))]), Xs[:, :-1]):
+        want = re.escape("X has {} columns but the sources of {} were trained on {} features "
+                         "(num_features of {})".format(A.shape[1], synth["sources"], d, index))
+        for use_features in (True, False):
+            est = TransferClassifier(sources=synth["sources"], use_features=use_features, random_state=0,
+                                     greedytl_bin=str(tmp_path / "no-greedytl"))
+            with pytest.raises(ValueError, match=want):
+                est.fit(A[:60], ys)
+        with pytest.raises(ValueError, match=want):
+            greedytl.SourcesDir(synth["sources"]).scores(A)
+
+    src = greedytl.SourcesDir(synth["sources"])
+    assert src.num_features == d
+    np.testing.assert_allclose(src.scores(Xs), _brute_scores(synth["sources"], Xs), rtol=1e-12, atol=1e-12)
+    wide = np.hstack([Xs, np.ones((m, 1))])
+    for use_features in (True, False):
+        clf = TransferClassifier(sources=synth["sources"], use_features=use_features,
+                                 random_state=0).fit(Xs[:60], ys)
+        by_fn = TransferClassifier(sources=lambda A: _brute_scores(synth["sources"], A), use_features=use_features,
+                                   random_state=0).fit(Xs[:60], ys)
+        np.testing.assert_allclose(clf.decision_function(Xs), by_fn.decision_function(Xs), rtol=1e-9, atol=1e-9)
+        with pytest.raises(ValueError, match="X has {} features".format(d + 1)):
+            clf.decision_function(wide)
+        with pytest.raises(ValueError, match=re.escape("X has {} columns but the sources of".format(d + 1))):
+            clf.sources_.scores(wide)
+
+
+def test_sources_dir_model_of_fewer_features(cli, synth, tmp_path):
+    """A source model whose nr_feature is below num_features (liblinear
+    records the last feature with a non-zero value in its training data:
+    trailing zero features) is accepted as greedytl fit --sources accepts
+    it, on the dataset's num_features columns, and scores those of its
+    features."""
+    import hashlib
+    import shutil
+    Xs, labels = synth["X"], synth["labels"]
+    ys = labels[:60] == labels[0]
+    d = Xs.shape[1]
+    src = tmp_path / "sources"
+    shutil.copytree(synth["sources"], src)
+    ix = json.loads((src / "sources.json").read_text())
+    e = ix["sources"][0]
+    lines = (src / e["file"]).read_text().split("\n")
+    w = lines.index("w")
+    assert lines[1 + w + d] and ("nr_feature {}".format(d) in lines), "a model of d features and a bias row"
+    lines = [("nr_feature {}".format(d - 1) if ln == "nr_feature {}".format(d) else ln) for ln in lines]
+    del lines[w + d]  # the weight of feature d (the last), keeping the bias row after it
+    data = "\n".join(lines).encode()
+    (src / e["file"]).write_bytes(data)
+    e["sha256"] = hashlib.sha256(data).hexdigest()
+    (src / "sources.json").write_text(json.dumps(ix))
+
+    loaded = greedytl.SourcesDir(src)
+    assert loaded.num_features == d and loaded.d == d
+    H = loaded.scores(Xs)
+    np.testing.assert_allclose(H, _brute_scores(str(src), Xs), rtol=1e-12, atol=1e-12)
+    clf = TransferClassifier(sources=str(src), random_state=0).fit(Xs[:60], ys)  # greedytl computes H itself
+    by_fn = TransferClassifier(sources=lambda A: _brute_scores(str(src), A), random_state=0).fit(Xs[:60], ys)
+    np.testing.assert_allclose(clf.decision_function(Xs), by_fn.decision_function(Xs), rtol=1e-9, atol=1e-9)
+
+
+def test_partly_trained_sources_dir_refused(cli, synth, tmp_path):
+    """As greedytl fit and predict --sources: a sources directory that a
+    sharded train-sources has only partly filled (its index names classes
+    with no model yet: the scores would lack their columns) is refused by
+    SourcesDir, Sources.resolve and fit (before greedytl runs), naming the
+    directory, sources.json and the missing classes; the same job run again
+    without --shard finishes it, and it is taken."""
+    Xs, labels = synth["X"], synth["labels"]
+    ys = labels[:60] == labels[0]
+    part = tmp_path / "part"
+    data = os.path.join(synth["dir"], "data")
+    run(cli, "train-sources", "-q", "--data", data, "--out", part, "--shard", "0/3")
+    missing = json.loads((part / "sources.json").read_text()).get("missing")
+    assert missing, "a shard leaves the other shards' classes missing"
+    want = "{} is incomplete: {} lists {} classes with no model yet ({})".format(
+        part, part / "sources.json", len(missing), ", ".join(missing[:5]) + (", …" if len(missing) > 5 else ""))
+    for load in (lambda: greedytl.SourcesDir(part), lambda: greedytl.SourcesDir(str(part)),
+                 lambda: greedytl.Sources(str(part)).resolve(),
+                 lambda: TransferClassifier(sources=str(part), greedytl_bin=str(tmp_path / "no-greedytl")).fit(
+                     Xs[:60], ys),
+                 lambda: TransferClassifier(sources=str(part), use_features=False,
+                                            greedytl_bin=str(tmp_path / "no-greedytl")).fit(Xs[:60], ys)):
+        with pytest.raises(ValueError, match=re.escape(want)):
+            load()
+    run(cli, "train-sources", "-q", "--data", data, "--out", part)
+    done = greedytl.SourcesDir(part)
+    assert len(done) == len(greedytl.SourcesDir(synth["sources"]))
+    TransferClassifier(sources=str(part), random_state=0).fit(Xs[:60], ys)
 
 
 def test_dataframe_sources(cli):
