@@ -1,5 +1,6 @@
 """TransferClassifier: a scikit-learn estimator over the greedytl engine."""
 
+import copy
 import json
 import math
 import numbers
@@ -524,6 +525,26 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         # X_types: dense arrays and SciPy sparse matrices (densified for
         # greedytl, see max_dense_mb), as TfidfTransformer declares it.
         return {"requires_y": True, "X_types": ["2darray", "sparse"], "_xfail_checks": {}}
+
+    def __sklearn_clone__(self):
+        # scikit-learn >= 1.3 clones an estimator through this hook (older
+        # versions never call it): as BaseEstimator's, but a list (or tuple)
+        # of classifiers as sources is shared, fitted, where the default
+        # clones the estimators of a list parameter unfitted (which fit
+        # refuses). Every other parameter is cloned as scikit-learn clones
+        # it; a Sources is shared either way (its __deepcopy__).
+        sources = self.sources
+        if not isinstance(sources, (list, tuple)):
+            return super().__sklearn_clone__()
+        from sklearn.base import clone
+        params = {k: clone(v, safe=False) for k, v in self.get_params(deep=False).items() if k != "sources"}
+        new = type(self)(sources=sources, **params)
+        # What scikit-learn's clone carries besides the parameters: metadata
+        # requests (set_fit_request, ...) and set_output's configuration.
+        for attr in ("_metadata_request", "_sklearn_output_config"):
+            if attr in self.__dict__:
+                setattr(new, attr, copy.deepcopy(self.__dict__[attr]))
+        return new
 
     def __sklearn_tags__(self):
         # scikit-learn >= 1.6 reads tags here (its Tags dataclasses) and no

@@ -241,8 +241,10 @@ class Sources:
     (1.6) is shared by its clones.  Pickling stores the sources with it.
 
     Wrap a list of fitted classifiers in ``Sources`` when the estimator is
-    cloned: scikit-learn clones the estimators of a list parameter as
-    unfitted copies (which ``fit`` refuses, saying so).
+    cloned by a scikit-learn before 1.3, which clones the estimators of a
+    list parameter as unfitted copies (which ``fit`` refuses, saying so);
+    from 1.3 on the estimator's own clone (``__sklearn_clone__``) shares
+    the list too.
     """
 
     def __init__(self, sources):
@@ -287,10 +289,10 @@ class Sources:
                                     "callable".format(i, type(c).__name__))
                 if not _is_fitted(c):
                     raise ValueError(
-                        "sources[{}] ({}) is not fitted. A list of classifiers in an estimator that "
-                        "scikit-learn clones (GridSearchCV, cross_val_score, clone) is cloned unfitted: "
-                        "wrap the list as sources=greedytl.Sources([...]), which clones share, "
-                        "fitted".format(i, type(c).__name__))
+                        "sources[{}] ({}) is not fitted. Before 1.3, scikit-learn clones the "
+                        "classifiers of a list in an estimator it clones (GridSearchCV, "
+                        "cross_val_score, clone) unfitted: wrap the list as "
+                        "sources=greedytl.Sources([...]), which clones share, fitted".format(i, type(c).__name__))
             return list(s)
         if callable(s):
             return s

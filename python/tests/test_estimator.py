@@ -22,7 +22,7 @@ from greedytl._sources import read_liblinear
 from conftest import run
 
 sklearn = pytest.importorskip("sklearn")
-from sklearn.base import clone  # noqa: E402
+from sklearn.base import BaseEstimator, clone  # noqa: E402
 from sklearn.exceptions import NotFittedError  # noqa: E402
 from sklearn.linear_model import LogisticRegression  # noqa: E402
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score  # noqa: E402
@@ -1041,8 +1041,36 @@ def test_pipeline_gridsearch_cross_val(cli, zoo):
     np.testing.assert_array_equal([gs.cv_results_["split{}_test_score".format(i)][auto] for i in range(3)], scores)
     twice = cross_val_score(TransferClassifier(sources=greedytl.Sources(zoo), random_state=0), X, y, cv=3, n_jobs=2)
     np.testing.assert_array_equal(twice, scores)
-    with pytest.raises(ValueError, match="greedytl.Sources"):
-        cross_val_score(TransferClassifier(sources=zoo), X, y, cv=3, error_score="raise")
+    plain = TransferClassifier(sources=zoo, random_state=0)
+    if hasattr(BaseEstimator, "__sklearn_clone__"):  # scikit-learn >= 1.3: the estimator's own clone
+        np.testing.assert_array_equal(cross_val_score(plain, X, y, cv=3, error_score="raise"), scores)
+    else:
+        with pytest.raises(ValueError, match="greedytl.Sources"):
+            cross_val_score(plain, X, y, cv=3, error_score="raise")
+
+
+def test_sklearn_clone_shares_a_list(cli, zoo):
+    """scikit-learn >= 1.3 clones through __sklearn_clone__ (1.2, here, never
+    calls it, so it is called as clone would): a list of classifiers as
+    sources is shared, the very list and its fitted classifiers, where the
+    default would clone them unfitted; the other parameters are cloned and
+    equal, the clone is unfitted, and it fits as the original does."""
+    X, y = _data(m=40)
+    est = TransferClassifier(sources=zoo, method="greedytl", random_state=3)
+    est.set_params(max_dense_mb=64)
+    c = est.__sklearn_clone__()
+    assert type(c) is TransferClassifier and c is not est
+    assert c.sources is zoo and all(a is b for a, b in zip(c.sources, zoo))
+    got, want = c.get_params(deep=False), est.get_params(deep=False)
+    assert got.keys() == want.keys() and all(got[k] == want[k] for k in want)
+    assert not hasattr(c, "classes_")
+    np.testing.assert_array_equal(c.fit(X, y).decision_function(X), est.fit(X, y).decision_function(X))
+    # What scikit-learn's clone carries besides the parameters goes along,
+    # copied (set_output's configuration, metadata requests).
+    est._sklearn_output_config = {"transform": "default"}
+    c2 = est.__sklearn_clone__()
+    assert c2._sklearn_output_config == est._sklearn_output_config
+    assert c2._sklearn_output_config is not est._sklearn_output_config
 
 
 class _ZooScores:
