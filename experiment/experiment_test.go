@@ -1135,3 +1135,38 @@ func TestRunWarnsOfUnconvergedSources(t *testing.T) {
 		t.Errorf("one source stopped at the cap; the log lacks %q:\n%s", want, log)
 	}
 }
+
+// TestRunNotesSourcesSeed: with a sources directory trained with another
+// seed than the run's, Run's log says that the negative pool and the
+// sources are the directory's, of that seed, and that the run's seed seeds
+// the rest; with the same seed it says nothing of seeds. run.json records
+// both seeds.
+func TestRunNotesSourcesSeed(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f) // pool and training seed 1
+	run := func(seed uint64) (string, *Manifest) {
+		var log bytes.Buffer
+		cfg := testConfig(f, filepath.Join(t.TempDir(), fmt.Sprint("seed", seed)), src, allNegMethod)
+		cfg.Positives, cfg.Splits, cfg.Noise = []int{2}, 1, []int{0}
+		cfg.Seed, cfg.Log = seed, &log
+		if _, err := Run(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		man, err := ReadManifest(cfg.Out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return log.String(), man
+	}
+	if log, _ := run(1); strings.Contains(log, "seed") {
+		t.Errorf("the run's seed is the sources', yet the log speaks of seeds:\n%s", log)
+	}
+	log, man := run(7)
+	want := fmt.Sprintf("note: the negative pool and the sources are those of %s, drawn and trained with seed 1; seed 7 seeds the rest (the splits, the noise and the methods), and run.json records both\n", src)
+	if !strings.Contains(log, want) {
+		t.Errorf("seed 7 on sources of seed 1: the log lacks %q:\n%s", want, log)
+	}
+	if man.Seed != 7 || man.Negatives.Seed != 1 || man.Sources.Seed != 1 {
+		t.Errorf("run.json records seed %d, negative pool seed %d, sources seed %d; want 7, 1, 1", man.Seed, man.Negatives.Seed, man.Sources.Seed)
+	}
+}
