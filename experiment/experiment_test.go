@@ -1093,7 +1093,8 @@ func TestRunRefusesOtherSources(t *testing.T) {
 
 // TestRunWarnsOfUnconvergedSources: Run's log says when the final fits of
 // some of its sources stopped at the solver's iteration cap (the converged
-// field of sources.json), and says nothing when every source converged.
+// field of sources.json), and says nothing when every source converged;
+// and likewise when a source's class has a single example (its positives).
 func TestRunWarnsOfUnconvergedSources(t *testing.T) {
 	f := testFolder(t)
 	src := testSources(t, f)
@@ -1129,6 +1130,14 @@ func TestRunWarnsOfUnconvergedSources(t *testing.T) {
 	if log := run("converged"); strings.Contains(log, "warning") {
 		t.Errorf("every source converged, yet the log warns:\n%s", log)
 	}
+	if log := run("two-examples-each"); strings.Contains(log, "single example") {
+		t.Errorf("every source has %d positives, yet the log warns:\n%s", ix.Sources[0].Positives, log)
+	}
+	ix.Sources[2].Positives = 1
+	if log := run("single"); !strings.Contains(log, fmt.Sprintf("warning: 1 of %d sources were trained on a class with a single example (%q)", len(ix.Sources), ix.Sources[2].Name)) {
+		t.Errorf("source %q has 1 positive; the log lacks its warning:\n%s", ix.Sources[2].Name, log)
+	}
+	ix.Sources[2].Positives = testPerClass
 	ix.Sources[1].Converged = false
 	want := fmt.Sprintf("warning: 1 of %d sources stopped at the %s solver's iteration cap (see the converged field of %s)\n", len(ix.Sources), ix.Solver, index)
 	if log := run("capped"); !strings.Contains(log, want) {

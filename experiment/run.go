@@ -195,6 +195,9 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if w := ix.CapWarning(filepath.Join(srcDir, source.IndexFile)); w != "" {
 		logf("warning: %s", w)
 	}
+	if w, _ := ix.SingleExampleWarning(filepath.Join(srcDir, source.IndexFile)); w != "" {
+		logf("warning: %s", w)
+	}
 	absDir, err := filepath.Abs(srcDir)
 	if err != nil {
 		return nil, err

@@ -45,7 +45,11 @@ refitted on all of them.
 SOURCES receives models/<class>-<name>.model (liblinear model files named by
 the class index and name, e.g. models/1-obj2.model), a sidecar
 record per model, and the index sources.json (the negative plan with its
-target-negative rows, the settings, and per source its C and CV score).
+target-negative rows, the settings, and per source its C, CV score and
+number of positives). A class with a single example still gets a source,
+trained on it, but cross-validation cannot score it (its one example is
+tested only by a fit trained on negatives alone): its C and CV score mean
+nothing, and train-sources and experiment warn of such classes, naming them.
 Everything is seeded by --seed: the same command gives the same model files
 and index (the sidecars record timings too), on any number of --workers.
 
@@ -149,6 +153,9 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 	// A warning is not the summary: --quiet keeps it.
 	if w := res.Index.CapWarning(index); w != "" {
 		s.warn(warning{Code: "not-converged", Message: w})
+	}
+	if w, names := res.Index.SingleExampleWarning(index); w != "" {
+		s.warn(warning{Code: "single-example", Message: w, Classes: names})
 	}
 	return nil
 }
