@@ -107,3 +107,35 @@ func TestAcquirePart(t *testing.T) {
 		l.Release()
 	}
 }
+
+// HeldParts reports the parts held now, but the one excepted, with their
+// holder; a released part is not held.
+func TestHeldParts(t *testing.T) {
+	dir := t.TempDir()
+	a, err := AcquirePart(dir, "shard-0-of-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := AcquirePart(dir, "shard-1-of-3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := HeldParts(dir, "shard-1-of-3")
+	if err != nil || len(held) != 1 || !strings.HasPrefix(held["shard-0-of-2"], fmt.Sprintf("pid %d on host ", os.Getpid())) {
+		t.Errorf("HeldParts beside shard-0-of-2: %v, %v; want shard-0-of-2 held by pid %d", held, err, os.Getpid())
+	}
+	a.Release()
+	if held, err := HeldParts(dir, "shard-1-of-3"); err != nil || len(held) != 0 {
+		t.Errorf("HeldParts after shard-0-of-2's release: %v, %v; want none", held, err)
+	}
+	if held, err := HeldParts(dir, ""); err != nil || len(held) != 1 || held["shard-1-of-3"] == "" {
+		t.Errorf("HeldParts excepting none: %v, %v; want shard-1-of-3", held, err)
+	}
+	b.Release()
+	// The probe left no lock behind: the part is free to take.
+	if l, err := AcquirePart(dir, "shard-0-of-2"); err != nil {
+		t.Errorf("shard-0-of-2 after the probes: %v", err)
+	} else {
+		l.Release()
+	}
+}
