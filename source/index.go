@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/greedytl/greedytl/dataset"
@@ -115,7 +114,7 @@ func (ix *Index) SingleExampleWarning(index string) (string, []string) {
 	}
 	quoted := make([]string, 0, 6)
 	for _, n := range names[:min(5, len(names))] {
-		quoted = append(quoted, strconv.Quote(n))
+		quoted = append(quoted, fmt.Sprintf("%q", n))
 	}
 	if len(names) > 5 {
 		quoted = append(quoted, "…")

@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -457,7 +457,7 @@ func TestTrainAllShardCounts(t *testing.T) {
 	}
 	for _, sh := range []shard.Shard{{I: 0, N: 3}, {I: 2, N: 3}, {I: 1, N: 4}} {
 		_, err := j.run(t, context.Background(), out, RunOptions{Shard: sh})
-		want := fmt.Sprintf("is being trained by shard 0/2 (pid %d", os.Getpid())
+		want := "is being trained by shard 0/2 (pid " + strconv.Itoa(os.Getpid())
 		if !errors.Is(err, dirlock.ErrLocked) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "this is shard "+sh.String()) {
 			t.Errorf("shard %v beside shard 0/2: %v, want ErrLocked containing %q", sh, err, want)
 		}

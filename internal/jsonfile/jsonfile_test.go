@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -383,10 +382,19 @@ func TestReadPosition(t *testing.T) {
 			// encoding/json reports the end of the wrong value.
 			col += len(strings.TrimRight(tc.at, "}")) - 1
 		}
-		prefix := fmt.Sprintf("%s:%d:%d: ", path, line, col)
+		prefix := path + ":" + itoa(t, line) + ":" + itoa(t, col) + ": "
 		var pe *PositionError
 		if err == nil || !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), tc.want) || errors.As(err, &pe) {
 			t.Errorf("%q: error %v, want %q followed by %q (and no *PositionError left in it)", tc.in, err, prefix, tc.want)
 		}
 	}
+}
+
+// itoa returns n in decimal (as JSON writes an integer).
+func itoa(t *testing.T, n int) string {
+	b, err := json.Marshal(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
