@@ -143,7 +143,9 @@ type Config struct {
 	// Methods names the methods (package method's registry).
 	Methods []string
 	// Seed seeds the negative plan (when the sources are trained here),
-	// the splits, the noise and the methods' own randomness.
+	// the splits, the noise and the methods' own randomness. With Sources,
+	// the plan and the sources are the directory's, of the seed it was
+	// trained with; when that differs from Seed, Run says so on Log.
 	Seed uint64
 	// Workers is the number of groups worked on at once; ≤ 0 means
 	// GOMAXPROCS.

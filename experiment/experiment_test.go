@@ -1093,7 +1093,8 @@ func TestRunRefusesOtherSources(t *testing.T) {
 
 // TestRunWarnsOfUnconvergedSources: Run's log says when the final fits of
 // some of its sources stopped at the solver's iteration cap (the converged
-// field of sources.json), and says nothing when every source converged.
+// field of sources.json), and says nothing when every source converged;
+// and likewise when a source's class has a single example (its positives).
 func TestRunWarnsOfUnconvergedSources(t *testing.T) {
 	f := testFolder(t)
 	src := testSources(t, f)
@@ -1129,9 +1130,52 @@ func TestRunWarnsOfUnconvergedSources(t *testing.T) {
 	if log := run("converged"); strings.Contains(log, "warning") {
 		t.Errorf("every source converged, yet the log warns:\n%s", log)
 	}
+	if log := run("two-examples-each"); strings.Contains(log, "single example") {
+		t.Errorf("every source has %d positives, yet the log warns:\n%s", ix.Sources[0].Positives, log)
+	}
+	ix.Sources[2].Positives = 1
+	if log := run("single"); !strings.Contains(log, fmt.Sprintf("warning: 1 of %d sources were trained on a class with a single example (%q)", len(ix.Sources), ix.Sources[2].Name)) {
+		t.Errorf("source %q has 1 positive; the log lacks its warning:\n%s", ix.Sources[2].Name, log)
+	}
+	ix.Sources[2].Positives = testPerClass
 	ix.Sources[1].Converged = false
 	want := fmt.Sprintf("warning: 1 of %d sources stopped at the %s solver's iteration cap (see the converged field of %s)\n", len(ix.Sources), ix.Solver, index)
 	if log := run("capped"); !strings.Contains(log, want) {
 		t.Errorf("one source stopped at the cap; the log lacks %q:\n%s", want, log)
+	}
+}
+
+// TestRunNotesSourcesSeed: with a sources directory trained with another
+// seed than the run's, Run's log says that the negative pool and the
+// sources are the directory's, of that seed, and that the run's seed seeds
+// the rest; with the same seed it says nothing of seeds. run.json records
+// both seeds.
+func TestRunNotesSourcesSeed(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f) // pool and training seed 1
+	run := func(seed uint64) (string, *Manifest) {
+		var log bytes.Buffer
+		cfg := testConfig(f, filepath.Join(t.TempDir(), fmt.Sprint("seed", seed)), src, allNegMethod)
+		cfg.Positives, cfg.Splits, cfg.Noise = []int{2}, 1, []int{0}
+		cfg.Seed, cfg.Log = seed, &log
+		if _, err := Run(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		man, err := ReadManifest(cfg.Out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return log.String(), man
+	}
+	if log, _ := run(1); strings.Contains(log, "seed") {
+		t.Errorf("the run's seed is the sources', yet the log speaks of seeds:\n%s", log)
+	}
+	log, man := run(7)
+	want := fmt.Sprintf("note: the negative pool and the sources are those of %s, drawn and trained with seed 1; seed 7 seeds the rest (the splits, the noise and the methods), and run.json records both\n", src)
+	if !strings.Contains(log, want) {
+		t.Errorf("seed 7 on sources of seed 1: the log lacks %q:\n%s", want, log)
+	}
+	if man.Seed != 7 || man.Negatives.Seed != 1 || man.Sources.Seed != 1 {
+		t.Errorf("run.json records seed %d, negative pool seed %d, sources seed %d; want 7, 1, 1", man.Seed, man.Negatives.Seed, man.Sources.Seed)
 	}
 }

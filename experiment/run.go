@@ -133,6 +133,9 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n := seedNote(ix, cfg.Sources, cfg.Seed); n != "" {
+		logf("note: %s", n)
+	}
 	var targets []string
 	if cfg.Protocol == ProtocolNWay {
 		targets, err = choosePool(&cfg, neg)
@@ -192,6 +195,9 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if w := ix.CapWarning(filepath.Join(srcDir, source.IndexFile)); w != "" {
 		logf("warning: %s", w)
 	}
+	if w, _ := ix.SingleExampleWarning(filepath.Join(srcDir, source.IndexFile)); w != "" {
+		logf("warning: %s", w)
+	}
 	absDir, err := filepath.Abs(srcDir)
 	if err != nil {
 		return nil, err
@@ -217,6 +223,22 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, err
 	}
 	return r.run(ctx, logf)
+}
+
+// seedNote returns, when seed (the run's) differs from the seeds that drew
+// the negative pool of the sources directory dir (index ix) or trained its
+// sources, a sentence saying that the pool and the sources are dir's and
+// what seed seeds; "" when they agree or ix is nil (the sources are
+// trained here, with seed).
+func seedNote(ix *source.Index, dir string, seed uint64) string {
+	if ix == nil || (ix.Seed == seed && ix.Negatives.Seed == seed) {
+		return ""
+	}
+	from := fmt.Sprintf("seed %d", ix.Seed)
+	if ix.Negatives.Seed != ix.Seed {
+		from = fmt.Sprintf("seeds %d (negative pool) and %d (training)", ix.Negatives.Seed, ix.Seed)
+	}
+	return fmt.Sprintf("the negative pool and the sources are those of %s, drawn and trained with %s; seed %d seeds the rest (the splits, the noise and the methods), and run.json records both", dir, from, seed)
 }
 
 // negativePlan returns the run's negative pool: the sources directory's,

@@ -91,6 +91,37 @@ func (ix *Index) CapWarning(index string) string {
 	return fmt.Sprintf("%d of %d sources stopped at the %s solver's iteration cap (see the converged field of %s)", n, len(ix.Sources), ix.Solver, index)
 }
 
+// SingleExampleWarning returns, when some sources were trained on a class
+// with a single example (Entry.Positives 1), a sentence naming them (up to
+// five) and saying that their C and cv_score (in index, the path of the
+// index file) measure nothing, with the names of all of them; "" and nil
+// when every source's class had at least two examples. Cross-validation
+// tests such a class's one example only in the fold whose fit was trained
+// without it, on negatives alone, so its cv_score (0.5 or less, or by
+// chance more) does not measure the source and its C is not chosen on
+// evidence. The source itself is trained, on that example and the source
+// negatives, and used as any other. What train-sources and experiment
+// print.
+func (ix *Index) SingleExampleWarning(index string) (string, []string) {
+	var names []string
+	for _, e := range ix.Sources {
+		if e.Positives == 1 {
+			names = append(names, e.Name)
+		}
+	}
+	if len(names) == 0 {
+		return "", nil
+	}
+	quoted := make([]string, 0, 6)
+	for _, n := range names[:min(5, len(names))] {
+		quoted = append(quoted, fmt.Sprintf("%q", n))
+	}
+	if len(names) > 5 {
+		quoted = append(quoted, "…")
+	}
+	return fmt.Sprintf("%d of %d sources were trained on a class with a single example (%s): cross-validation cannot score them (their one example is tested only by a fit trained without it, on negatives alone), so their cv_score in %s measures nothing and their C was not chosen on evidence; give such classes more examples, or leave them out of the data", len(names), len(ix.Sources), strings.Join(quoted, ", "), index), names
+}
+
 // Config returns the TrainConfig the index records.
 func (ix *Index) Config() (TrainConfig, error) {
 	s, err := linear.ParseSolver(ix.Solver)

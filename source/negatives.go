@@ -56,13 +56,24 @@ type Negatives struct {
 // both sides. Everything is drawn from seed: the same seed gives the same
 // plan.
 //
-// It returns an error for an unknown or repeated class name, a fraction
-// outside (0, 1) when no classes are named, a draw of no class, a pool
-// that leaves no class with examples to train a source on, and a pool of
-// fewer than two examples.
+// It returns an error for a dataset with fewer than two classes with
+// examples, an unknown or repeated class name, a fraction outside (0, 1)
+// when no classes are named, a fraction that draws no class (saying the
+// least that draws one), a pool that leaves no class with examples to
+// train a source on, and a pool of fewer than two examples; those about
+// the dataset's classes name its folder (f.Dir).
 func PlanNegatives(f *dataset.Folder, named []string, fraction float64, seed uint64) (*Negatives, error) {
 	rng := rand.New(rand.NewPCG(seed, seed))
 	counts := f.ClassCounts()
+	var candidates []int // the classes with examples
+	for c, n := range counts {
+		if n > 0 {
+			candidates = append(candidates, c)
+		}
+	}
+	if len(candidates) < 2 {
+		return nil, fmt.Errorf("source: dataset %s: labels.npy gives examples to %d of the %d classes of classes.txt; the protocol needs at least 2 classes with examples, one held out as negatives and the others each trained as a source (are the labels right?)", f.Dir, len(candidates), len(f.Classes))
+	}
 	neg := &Negatives{Seed: seed}
 	if len(named) > 0 {
 		neg.Named = true
@@ -80,15 +91,10 @@ func PlanNegatives(f *dataset.Folder, named []string, fraction float64, seed uin
 		if !(fraction > 0 && fraction < 1) {
 			return nil, fmt.Errorf("source: negative fraction %v, want a value in (0, 1)", fraction)
 		}
-		var candidates []int
-		for c, n := range counts {
-			if n > 0 {
-				candidates = append(candidates, c)
-			}
-		}
 		k := int(math.Round(float64(len(candidates)) * fraction))
 		if k == 0 {
-			return nil, fmt.Errorf("source: negative fraction %v of %d classes holds out no class", fraction, len(candidates))
+			// round(n·f) ≥ 1 when f ≥ 0.5/n.
+			return nil, fmt.Errorf("source: dataset %s: negative fraction %v of its %d classes with examples holds out no class (it rounds to 0): give a fraction of at least %.3g, or name the negative classes (--negative-classes)", f.Dir, fraction, len(candidates), math.Ceil(0.5/float64(len(candidates))*1000)/1000)
 		}
 		neg.Fraction = fraction
 		for _, p := range rng.Perm(len(candidates))[:k] {
@@ -97,7 +103,7 @@ func PlanNegatives(f *dataset.Folder, named []string, fraction float64, seed uin
 	}
 	slices.Sort(neg.Classes)
 	if len(sourceClasses(counts, neg.Classes)) == 0 {
-		return nil, errors.New("source: the negative pool leaves no class with examples to train a source on")
+		return nil, fmt.Errorf("source: dataset %s: the negative pool holds out all its %d classes with examples, leaving no class with examples to train a source on: hold out fewer", f.Dir, len(candidates))
 	}
 	pool := neg.poolRows(f)
 	if len(pool) < 2 {

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -163,5 +164,47 @@ func TestNegativesCheck(t *testing.T) {
 				t.Fatalf("Check error %v, want one containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestPlanNegativesTooFewClasses: a fraction that rounds to no class is
+// refused with a message naming the dataset folder and the least fraction
+// that holds one out — which, given, does hold out one class, while a
+// fraction just below it still holds out none; a dataset whose labels
+// give examples to one class only is refused whatever the plan, naming the
+// folder and the count of classes with examples and in classes.txt.
+func TestPlanNegativesTooFewClasses(t *testing.T) {
+	for _, counts := range [][]int{{20, 20, 20, 20}, {20, 0, 20, 20, 0}, slices.Repeat([]int{5}, 7), slices.Repeat([]int{5}, 30)} {
+		f := memFolder(counts)
+		f.Dir = "data/few"
+		_, err := PlanNegatives(f, nil, 0.01, 1)
+		if err == nil {
+			t.Fatalf("counts %v: fraction 0.01 held out a class", counts)
+		}
+		msg := err.Error()
+		var least float64
+		i := strings.Index(msg, "at least ")
+		if i < 0 || !strings.Contains(msg, "dataset data/few:") || !strings.Contains(msg, "holds out no class") {
+			t.Fatalf("counts %v: error %q names no folder or no least fraction", counts, msg)
+		}
+		if _, err := fmt.Sscanf(msg[i:], "at least %g,", &least); err != nil {
+			t.Fatalf("counts %v: %q: %v", counts, msg, err)
+		}
+		neg, err := PlanNegatives(f, nil, least, 1)
+		if err != nil || len(neg.Classes) != 1 {
+			t.Errorf("counts %v: the suggested fraction %v: %v, %v; want one class held out", counts, least, neg, err)
+		}
+		if _, err := PlanNegatives(f, nil, least-0.001, 1); err == nil {
+			t.Errorf("counts %v: fraction %v, below the suggested %v, held out a class", counts, least-0.001, least)
+		}
+	}
+	f := memFolder([]int{0, 30, 0})
+	f.Dir = "data/one"
+	for _, named := range [][]string{nil, {"c1"}} {
+		_, err := PlanNegatives(f, named, 0.2, 1)
+		want := "dataset data/one: labels.npy gives examples to 1 of the 3 classes of classes.txt"
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("one class with examples (named %v): error %v, want one containing %q", named, err, want)
+		}
 	}
 }

@@ -82,7 +82,10 @@ an interruption and only the missing cells are computed; a RUN with other
 settings is refused, and so is a results file with a malformed record or a
 record of another run (each record carries its run's run_id). Everything is seeded by --seed: the same command gives
 the same records, but for their fit_seconds, on any number of workers or
-shards. --shard i/n runs a disjoint part of the grid (by a hash of each
+shards. With --sources, the negative pool and the sources are those of the
+directory, drawn and trained with its train-sources --seed, and --seed seeds
+the rest (the splits, the noise and the methods): when the two differ, a note
+on stderr says so (run.json records both, the pool's seed under negatives). --shard i/n runs a disjoint part of the grid (by a hash of each
 group of cells) and writes results-shard-i-of-n.jsonl; --shard auto/n takes i
 from JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID
 (Slurm, with --array=0-(n-1)). Give each shard its own RUN, then combine them
@@ -121,7 +124,7 @@ SIGINT or SIGTERM (the finished cells are kept).`,
 	fl.IntVar(&o.splits, "splits", def.Splits, "random splits per target and number of positives (episodes per ways and shots with --protocol nway)")
 	fl.IntSliceVar(&o.noise, "noise", def.Noise, "numbers of N(0,1) noise dimensions appended to the features (e.g. 0,10,100,1000)")
 	fl.StringSliceVar(&o.methods, "methods", nil, "methods to run (default: all: "+strings.Join(method.Names(), ",")+"; with --protocol nway the multi-class ones too)")
-	fl.Uint64Var(&o.seed, "seed", def.Seed, "seed of the negative pool, the splits, the noise and the methods")
+	fl.Uint64Var(&o.seed, "seed", def.Seed, "seed of the splits, the noise, the methods and, without --sources, the negative pool and the sources")
 	addWorkersFlag(c, &o.workers, "groups of cells worked on at once (0: one per CPU)")
 	fl.StringVar(&o.shard, "shard", "", "run only shard i of n: i/n, or auto/n to read i from the environment")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar, messages or summary")

@@ -45,7 +45,11 @@ refitted on all of them.
 SOURCES receives models/<class>-<name>.model (liblinear model files named by
 the class index and name, e.g. models/1-obj2.model), a sidecar
 record per model, and the index sources.json (the negative plan with its
-target-negative rows, the settings, and per source its C and CV score).
+target-negative rows, the settings, and per source its C, CV score and
+number of positives). A class with a single example still gets a source,
+trained on it, but cross-validation cannot score it (its one example is
+tested only by a fit trained on negatives alone): its C and CV score mean
+nothing, and train-sources and experiment warn of such classes, naming them.
 Everything is seeded by --seed: the same command gives the same model files
 and index (the sidecars record timings too), on any number of --workers.
 
@@ -53,9 +57,12 @@ The job resumes: rerun the same command after an interruption and only
 unfinished classes are trained. It shards: --shard i/n trains the classes c
 with c mod n = i, so n processes (on one machine or a cluster, sharing SOURCES)
 split the work; --shard auto/n takes i from JOB_COMPLETION_INDEX (Kubernetes
-Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm, with --array=0-(n-1)). Each shard
-writes the index of the sources done so far; after all shards finish, one more
-run (any shard, or none) trains nothing and writes the complete index.`,
+Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm, with --array=0-(n-1)). The shards
+working in SOURCES at once must agree on n: a shard is refused while one of
+another n works there (the two would train some classes twice); the models
+of a finished run, of any n, are reused. Each shard writes the index of the
+sources done so far; after all shards finish, one more run (any shard, or
+none) trains nothing and writes the complete index.`,
 		Example: `  greedytl train-sources --data coil100/hog --out coil100-sources
   greedytl train-sources --data clinc150 --out clinc-sources          # "oos" is the negative pool
   greedytl train-sources --data coil100/hog --out src --shard auto/8   # in each of 8 array tasks`,
@@ -149,6 +156,9 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 	// A warning is not the summary: --quiet keeps it.
 	if w := res.Index.CapWarning(index); w != "" {
 		s.warn(warning{Code: "not-converged", Message: w})
+	}
+	if w, names := res.Index.SingleExampleWarning(index); w != "" {
+		s.warn(warning{Code: "single-example", Message: w, Classes: names})
 	}
 	return nil
 }

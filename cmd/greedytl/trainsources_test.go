@@ -136,6 +136,22 @@ func TestTrainSourcesWarnsOfCappedSources(t *testing.T) {
 	}
 }
 
+// TestTrainSourcesWarnsOfSingleExamples: train-sources warns, even with
+// -q, of the sources of classes with a single example, naming them and
+// the index whose cv_score measures nothing.
+func TestTrainSourcesWarnsOfSingleExamples(t *testing.T) {
+	data := datasettest.WriteFolder(t, datasettest.Shuffled(5, []int{20, 1, 20, 30}, []float64{4, 4, 4, 0})).Dir
+	out := filepath.Join(t.TempDir(), "sources")
+	code, _, stderr := cli(t, "", "train-sources", "--data", data, "--out", out, "--negative-classes", "c3", "--c-grid", "1", "-q")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := `greedytl: warning: 1 of 3 sources were trained on a class with a single example ("c1"): cross-validation cannot score them`
+	if !strings.Contains(stderr, want) || !strings.Contains(stderr, filepath.Join(out, source.IndexFile)) {
+		t.Errorf("stderr lacks %q naming %s:\n%s", want, filepath.Join(out, source.IndexFile), stderr)
+	}
+}
+
 func TestTrainSourcesShardAuto(t *testing.T) {
 	data := blobDataset(t)
 	single := filepath.Join(t.TempDir(), "single")

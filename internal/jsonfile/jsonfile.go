@@ -41,9 +41,15 @@ func DecodeComplete(r io.Reader, v any, what string) error {
 	return decode(r, v, what, true)
 }
 
-// decode is Decode, and DecodeComplete when complete is set.
+// decode is Decode, and DecodeComplete when complete is set. A syntax
+// error, and a value of the wrong type, is a *PositionError.
 func decode(r io.Reader, v any, what string, complete bool) error {
-	raw, err := firstValue(r, what)
+	var read bytes.Buffer
+	raw, err := firstValue(io.TeeReader(r, &read), what)
+	if se := (*json.SyntaxError)(nil); errors.As(err, &se) {
+		// se.Offset counts from after the byte order mark, if any.
+		return newPositionError(bom.Trim(read.Bytes()), se.Offset, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -57,7 +63,43 @@ func decode(r io.Reader, v any, what string, complete bool) error {
 	if err := c.value(destination(v)); err != nil {
 		return err
 	}
-	return strictDecode(raw, v)
+	err = strictDecode(raw, v)
+	if te := (*json.UnmarshalTypeError)(nil); errors.As(err, &te) {
+		// te.Offset counts from raw, which follows the white space read
+		// before it; only white space follows it.
+		doc := bom.Trim(read.Bytes())
+		return newPositionError(doc, int64(bytes.LastIndex(doc, raw))+te.Offset, err)
+	}
+	return err
+}
+
+// PositionError is the error of a document that is not valid JSON, or
+// whose value has the wrong type somewhere: it says where, by the 1-based
+// line and column (in bytes) of the byte at which the problem was seen.
+// Read prefixes it as "path:line:column: problem".
+type PositionError struct {
+	Line, Column int
+	// Err is encoding/json's error.
+	Err error
+}
+
+// Error returns "line L, column C: problem".
+func (e *PositionError) Error() string {
+	return fmt.Sprintf("line %d, column %d: %v", e.Line, e.Column, e.Err)
+}
+
+// Unwrap returns Err.
+func (e *PositionError) Unwrap() error { return e.Err }
+
+// newPositionError returns the *PositionError of err at the byte offset
+// off of doc (clamped to doc); encoding/json's offsets point just past the
+// byte at fault, which is the column reported.
+func newPositionError(doc []byte, off int64, err error) *PositionError {
+	off = max(0, min(off, int64(len(doc))))
+	before := doc[:off]
+	line := 1 + bytes.Count(before, []byte{'\n'})
+	col := int(off) - (bytes.LastIndexByte(before, '\n') + 1)
+	return &PositionError{Line: line, Column: max(1, col), Err: err}
 }
 
 // DecodeObject decodes the JSON object b strictly, as Decode does (members
@@ -143,7 +185,9 @@ func destination(v any) reflect.Type {
 // Read decodes the file at path into a new T with Decode, then validates
 // it with check (if not nil). It returns the error of opening the file as
 // it is (so that errors.Is(err, fs.ErrNotExist) tells a missing file), and
-// the others, check's included, prefixed with the path.
+// the others, check's included, prefixed with the path — and, for a syntax
+// error or a value of the wrong type, the line and column, as
+// "path:line:column: problem".
 func Read[T any](path, what string, check func(*T) error) (*T, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -152,6 +196,9 @@ func Read[T any](path, what string, check func(*T) error) (*T, error) {
 	defer f.Close()
 	v := new(T)
 	if err := Decode(f, v, what); err != nil {
+		if pe := (*PositionError)(nil); errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s:%d:%d: %w", path, pe.Line, pe.Column, pe.Err)
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if check != nil {

@@ -110,8 +110,8 @@ func TestWriteRead(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"name": 1}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Read[doc](path, "doc", nil); err == nil || !strings.HasPrefix(err.Error(), path+": ") {
-		t.Errorf("malformed file: error %v, want one starting with the path", err)
+	if _, err := Read[doc](path, "doc", nil); err == nil || !strings.HasPrefix(err.Error(), path+":1:10: ") {
+		t.Errorf("malformed file: error %v, want one starting with the path, line and column", err)
 	}
 	// check runs on what was read, and its error names the file too.
 	if err := os.WriteFile(path, []byte(`{"name": "y"}`), 0o644); err != nil {
@@ -346,4 +346,55 @@ func TestDecodeObject(t *testing.T) {
 			t.Errorf("%s: decoded %+v / %+v, want the %v form", tc.in, d, w, tc.kind)
 		}
 	}
+}
+
+// TestReadPosition: Read names the file, line and column of a syntax error
+// and of a value of the wrong type ("path:line:column: problem"), counted
+// from the file's first byte after a byte order mark; the column is that
+// of the byte at fault, found here by searching the text for it.
+func TestReadPosition(t *testing.T) {
+	for _, tc := range []struct {
+		in, at string // the document; the text at the fault, found in it
+		want   string
+	}{
+		{"{\n  \"name\": \"a\",,\n  \"vals\": [1]\n}\n", ",,", "invalid character ','"},
+		{"{\n  \"name\": \"a\",\n  \"vals\": [1, x]\n}\n", "x]", "invalid character 'x'"},
+		{"\xef\xbb\xbf{\"name\": \"a\",,}", ",,", "invalid character ','"},
+		{"\n\n  {\n \"name\": \"a\",\n  \"vals\": [1, \"2\"]}", `"2"`, "cannot unmarshal string"},
+		{"{\"name\": 5}", "5}", "cannot unmarshal number"},
+	} {
+		path := filepath.Join(t.TempDir(), "doc.json")
+		if err := os.WriteFile(path, []byte(tc.in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Read[doc](path, "thing", nil)
+		// The fault's line and column, by brute force: the byte after the
+		// text's first byte that starts tc.at (","+"," faults at the
+		// second comma, "x" at x), from the document without its mark.
+		text := strings.TrimPrefix(tc.in, "\xef\xbb\xbf")
+		off := strings.Index(text, tc.at)
+		if strings.HasPrefix(tc.at, ",,") {
+			off++
+		}
+		line := 1 + strings.Count(text[:off], "\n")
+		col := off - strings.LastIndex(text[:off], "\n")
+		if strings.HasPrefix(tc.want, "cannot unmarshal") {
+			// encoding/json reports the end of the wrong value.
+			col += len(strings.TrimRight(tc.at, "}")) - 1
+		}
+		prefix := path + ":" + itoa(t, line) + ":" + itoa(t, col) + ": "
+		var pe *PositionError
+		if err == nil || !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), tc.want) || errors.As(err, &pe) {
+			t.Errorf("%q: error %v, want %q followed by %q (and no *PositionError left in it)", tc.in, err, prefix, tc.want)
+		}
+	}
+}
+
+// itoa returns n in decimal (as JSON writes an integer).
+func itoa(t *testing.T, n int) string {
+	b, err := json.Marshal(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
