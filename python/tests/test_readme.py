@@ -14,6 +14,7 @@ time it cannot provide) are listed in SKIP with the reason.
 
 import contextlib
 import io
+import json
 import os
 import re
 import subprocess
@@ -21,6 +22,8 @@ import warnings
 
 import numpy as np
 import pytest
+
+import greedytl
 
 pytest.importorskip("sklearn")
 
@@ -114,6 +117,13 @@ def check_use(ns, monkeypatch):
     for cols in clf.selected_.values():
         assert cols and all(set(c) == {"kind", "index", "weight", "name"} for c in cols), cols
     assert all(a is b for a, b in zip(clf.sources_, zoo)) and len(clf.sources_) == len(zoo)
+    # The scores are the model's on X_new and the sources' scores recomputed
+    # from X_new (one column per binary classifier), as read_model scores
+    # the model file.
+    with open("model.json", "w") as f:
+        json.dump(clf.model_, f)
+    H = np.column_stack([s.decision_function(X_new) for s in zoo])
+    np.testing.assert_allclose(scores, greedytl.read_model("model.json").scores(X_new, H), rtol=1e-12, atol=0)
 
 
 # Checks beyond running a block and matching its output: a distinctive line
