@@ -8,11 +8,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -93,8 +91,7 @@ func (e otherJobError) Is(target error) bool { return target == ErrOtherJob }
 // TrainAll holds the directory for the run (package dirlock): the whole
 // of it, or with opts.Shard the shard's part, beside which other shards of
 // the job may work; a directory held by another process is an error
-// naming the holder, and so is, for a shard, a shard of another count
-// working there (both match dirlock.ErrLocked). It refuses a directory whose index is another job's
+// naming the holder. It refuses a directory whose index is another job's
 // (an error matching ErrOtherJob, naming the first setting that differs)
 // and trains nothing there.
 //
@@ -165,39 +162,12 @@ type trainJob struct {
 // lockDir holds the sources directory out for this process: shards of
 // one job fill one directory at once, each holding its own part (and
 // sharing the directory); an unsharded run holds all of it.
-//
-// A shard is refused (an error matching dirlock.ErrLocked) while a shard of
-// another count works in out: shards i/n and j/m with m ≠ n would train
-// some classes twice at once (the same models: wasted work). Shards of
-// another count that ran before are no obstacle (their models are reused).
 func lockDir(out string, sh shard.Shard) (*dirlock.Lock, error) {
 	if sh == (shard.Shard{}) {
 		return dirlock.Acquire(out)
 	}
-	part := shardPart(sh)
-	lock, err := dirlock.AcquirePart(out, part)
-	if err != nil {
-		return nil, err
-	}
-	held, err := dirlock.HeldParts(out, part)
-	if err != nil {
-		lock.Release()
-		return nil, err
-	}
-	parts := slices.Sorted(maps.Keys(held))
-	for _, p := range parts {
-		var i, n int
-		if _, err := fmt.Sscanf(p, "shard-%d-of-%d", &i, &n); err != nil || n == sh.N {
-			continue
-		}
-		lock.Release()
-		return nil, fmt.Errorf("source: %s is being trained by shard %d/%d (%s) and this is shard %v: the shards of one job must split it into the same number of shards, or they train some classes twice at once; wait for the %d-shard run to finish (its models are then reused) or run as one of its shards: %w", out, i, n, held[p], sh, n, dirlock.ErrLocked)
-	}
-	return lock, nil
+	return dirlock.AcquirePart(out, fmt.Sprintf("shard-%d-of-%d", sh.I, sh.N))
 }
-
-// shardPart names the part of a sources directory that shard sh holds.
-func shardPart(sh shard.Shard) string { return fmt.Sprintf("shard-%d-of-%d", sh.I, sh.N) }
 
 // planTrainAll checks that the directory out, which this process holds,
 // holds no other job, and finds the shard's classes still to train; the

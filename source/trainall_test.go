@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -440,50 +439,6 @@ func TestTrainAllLocks(t *testing.T) {
 	}
 	if res, err := j.run(t, context.Background(), out, RunOptions{Shard: shard.Shard{I: 0, N: 2}}); err != nil || res.Trained == 0 {
 		t.Errorf("shard 0/2 beside a holder of shard 1/2: %v", err)
-	}
-}
-
-// TestTrainAllShardCounts: a shard is refused (dirlock.ErrLocked, naming
-// the other shard and its holder) while a shard of another count works in
-// the directory — the two would train some classes twice at once — and
-// trains nothing; beside a shard of its own count it trains, and once the
-// other count's shard has finished its models are reused.
-func TestTrainAllShardCounts(t *testing.T) {
-	j := newJob(t)
-	out := t.TempDir()
-	part, err := dirlock.AcquirePart(out, "shard-0-of-2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, sh := range []shard.Shard{{I: 0, N: 3}, {I: 2, N: 3}, {I: 1, N: 4}} {
-		_, err := j.run(t, context.Background(), out, RunOptions{Shard: sh})
-		want := "is being trained by shard 0/2 (pid " + strconv.Itoa(os.Getpid())
-		if !errors.Is(err, dirlock.ErrLocked) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "this is shard "+sh.String()) {
-			t.Errorf("shard %v beside shard 0/2: %v, want ErrLocked containing %q", sh, err, want)
-		}
-	}
-	if paths, _ := filepath.Glob(filepath.Join(out, "models", "*.model")); len(paths) > 0 {
-		t.Errorf("the refused shards trained %v", paths)
-	}
-	if _, err := j.run(t, context.Background(), out, RunOptions{Shard: shard.Shard{I: 1, N: 2}}); err != nil {
-		t.Errorf("shard 1/2 beside shard 0/2: %v", err)
-	}
-	part.Release()
-	res, err := j.run(t, context.Background(), out, RunOptions{Shard: shard.Shard{I: 1, N: 3}})
-	if err != nil {
-		t.Fatalf("shard 1/3 after shard 0/2 was released: %v", err)
-	}
-	var reused, trained int // shard 1/3's classes that shard 1/2 trained, and the others
-	for _, c := range j.sources() {
-		switch {
-		case c%3 == 1 && c%2 == 1:
-			reused++
-		case c%3 == 1:
-			trained++
-		}
-	}
-	if res.Reused != reused || res.Trained != trained {
-		t.Errorf("shard 1/3 after shard 1/2 reused %d and trained %d classes, want %d and %d", res.Reused, res.Trained, reused, trained)
 	}
 }
 

@@ -57,12 +57,9 @@ The job resumes: rerun the same command after an interruption and only
 unfinished classes are trained. It shards: --shard i/n trains the classes c
 with c mod n = i, so n processes (on one machine or a cluster, sharing SOURCES)
 split the work; --shard auto/n takes i from JOB_COMPLETION_INDEX (Kubernetes
-Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm, with --array=0-(n-1)). The shards
-working in SOURCES at once must agree on n: a shard is refused while one of
-another n works there (the two would train some classes twice); the models
-of a finished run, of any n, are reused. Each shard writes the index of the
-sources done so far; after all shards finish, one more run (any shard, or
-none) trains nothing and writes the complete index.`,
+Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm, with --array=0-(n-1)). Each shard
+writes the index of the sources done so far; after all shards finish, one more
+run (any shard, or none) trains nothing and writes the complete index.`,
 		Example: `  greedytl train-sources --data coil100/hog --out coil100-sources
   greedytl train-sources --data clinc150 --out clinc-sources          # "oos" is the negative pool
   greedytl train-sources --data coil100/hog --out src --shard auto/8   # in each of 8 array tasks`,

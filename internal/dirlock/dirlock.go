@@ -65,46 +65,6 @@ func AcquirePart(dir, part string) (*Lock, error) {
 	return &Lock{f: own, whole: whole}, nil
 }
 
-// HeldParts returns the parts of dir (as named to AcquirePart) but except
-// that a process holds now, each with its holder as its lock file records
-// it ("pid … on host … since …"). It tells a holder whether processes that
-// must agree with it (shards that split one job the same way) work beside
-// it. It probes each other part's lock file with a shared lock taken and
-// released at once, so a process acquiring that part at that very moment
-// may be refused with ErrLocked; a part is reported held only when its
-// holder's exclusive lock refuses the probe.
-func HeldParts(dir, except string) (map[string]string, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	held := map[string]string{}
-	for _, e := range entries {
-		part, ok := strings.CutPrefix(e.Name(), LockFile+".")
-		if !ok || part == except || !e.Type().IsRegular() {
-			continue
-		}
-		path := filepath.Join(dir, e.Name())
-		f, err := os.Open(path)
-		if err != nil {
-			continue // removed since the listing
-		}
-		locked, err := tryLock(f, true)
-		if err == nil && !locked {
-			unlock(f)
-		}
-		f.Close()
-		if err != nil && !noLocks(err) {
-			return nil, fmt.Errorf("probing %s: %w", path, err)
-		}
-		if locked {
-			b, _ := os.ReadFile(path)
-			held[part] = strings.TrimSpace(string(b))
-		}
-	}
-	return held, nil
-}
-
 // AcquireFile locks the file path (which need not exist: an output about
 // to be written) for this process without waiting, through the lock file
 // beside it, FileLockName(path), which stays. Its errors are Acquire's,

@@ -107,35 +107,3 @@ func TestAcquirePart(t *testing.T) {
 		l.Release()
 	}
 }
-
-// HeldParts reports the parts held now, but the one excepted, with their
-// holder; a released part is not held.
-func TestHeldParts(t *testing.T) {
-	dir := t.TempDir()
-	locks := map[string]*Lock{}
-	for _, part := range []string{"shard-0-of-2", "shard-1-of-3"} {
-		l, err := AcquirePart(dir, part)
-		if err != nil {
-			t.Fatal(err)
-		}
-		locks[part] = l
-	}
-	held, err := HeldParts(dir, "shard-1-of-3")
-	if err != nil || len(held) != 1 || !strings.HasPrefix(held["shard-0-of-2"], fmt.Sprintf("pid %d on host ", os.Getpid())) {
-		t.Errorf("HeldParts beside shard-0-of-2: %v, %v; want shard-0-of-2 held by pid %d", held, err, os.Getpid())
-	}
-	locks["shard-0-of-2"].Release()
-	if held, err := HeldParts(dir, "shard-1-of-3"); err != nil || len(held) != 0 {
-		t.Errorf("HeldParts after shard-0-of-2's release: %v, %v; want none", held, err)
-	}
-	if held, err := HeldParts(dir, ""); err != nil || len(held) != 1 || held["shard-1-of-3"] == "" {
-		t.Errorf("HeldParts excepting none: %v, %v; want shard-1-of-3", held, err)
-	}
-	locks["shard-1-of-3"].Release()
-	// The probe left no lock behind: the part is free to take.
-	if l, err := AcquirePart(dir, "shard-0-of-2"); err != nil {
-		t.Errorf("shard-0-of-2 after the probes: %v", err)
-	} else {
-		l.Release()
-	}
-}
