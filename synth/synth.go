@@ -139,10 +139,7 @@ func pad(prefix string, k, n int) string {
 // The files are written into a temporary directory inside dir and moved
 // into dir together at the end, so that dir never holds some of them: an
 // interrupted Write (an error, ctx done, a second stop signal — see
-// atomicfile.RemoveTemporary) leaves dir as it was; the temporary
-// directory of a Write killed outright, which nothing could remove, is
-// removed by the next Write into dir (where flock(2) tells it from one at
-// work). Write refuses to
+// atomicfile.RemoveTemporary) leaves dir as it was. Write refuses to
 // overwrite: it returns an error, before writing anything, when dir
 // already holds one of Files (an error matching fs.ErrExist), and so it
 // does at the end, moving nothing, when another Write into dir has put
@@ -176,7 +173,6 @@ func Write(ctx context.Context, dir string, cfg Config) (err error) {
 			}
 		}()
 	}
-	removeStale(dir)
 	if free, ok := freeBytes(dir); ok && cfg.DiskBytes() > free {
 		return fmt.Errorf("synth: %s: %w: the data set needs %s but its file system has %s free", dir, ErrNoSpace, byteSize(cfg.DiskBytes()), byteSize(free))
 	}
@@ -185,11 +181,6 @@ func Write(ctx context.Context, dir string, cfg Config) (err error) {
 		return fmt.Errorf("synth: %w", err)
 	}
 	defer atomicfile.RemoveTempDir(tmp)
-	lock, err := holdTemp(tmp)
-	if err != nil {
-		return fmt.Errorf("synth: %w", err)
-	}
-	defer lock.Release()
 	write := func(name string, fill func(io.Writer) error) error {
 		return atomicfile.Write(filepath.Join(tmp, name), fill)
 	}
@@ -243,6 +234,30 @@ func moveNew(src, dst string) error {
 // tempPrefix begins the names of Write's temporary directories inside the
 // dataset folder.
 const tempPrefix = ".synth-tmp-"
+
+// Leftovers describes the temporary directories of Writes in dir, each as
+// its path and the size of its files ("d/.synth-tmp-123 (6.6 GB)"): those
+// of Writes at work, and of Writes killed outright (SIGKILL), which nothing
+// removes and whose partial features count against the free space Write
+// needs. It never removes one: a directory at work cannot be told from a
+// killed Write's where locks are not shared between machines.
+func Leftovers(dir string) []string {
+	var out []string
+	found, _ := filepath.Glob(filepath.Join(dir, tempPrefix+"*"))
+	for _, p := range found {
+		var n int64
+		_ = filepath.WalkDir(p, func(_ string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() {
+				if fi, err := d.Info(); err == nil {
+					n += fi.Size()
+				}
+			}
+			return nil
+		})
+		out = append(out, fmt.Sprintf("%s (%s)", p, byteSize(n)))
+	}
+	return out
+}
 
 // byteSize formats n bytes for a message: "6.6 GB".
 func byteSize(n int64) string {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -326,42 +327,6 @@ func TestWriteIsAllOrNothing(t *testing.T) {
 	}
 }
 
-// TestWriteRemovesAKilledWritesTemporary: the temporary directory of a
-// Write killed outright (SIGKILL: nothing removes it) stayed in the folder
-// for good, its partial features counted against the free space of every
-// rerun; the next Write removes it, but not the temporary directory of a
-// Write at work (whose lock is held: here by this test).
-func TestWriteRemovesAKilledWritesTemporary(t *testing.T) {
-	if !locksWork {
-		t.Skip("no flock(2) here: a killed Write's directory cannot be told from a running one's")
-	}
-	dir := t.TempDir()
-	killed := filepath.Join(dir, tempPrefix+"123")
-	running := filepath.Join(dir, tempPrefix+"456")
-	for _, d := range []string{killed, running} {
-		if err := os.Mkdir(d, 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(d, "features.npy"), make([]byte, 1000), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	held, err := holdTemp(running)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer held.Release()
-	if err := Write(context.Background(), dir, Config{Classes: 4, PerClass: 3, Dims: 5, Groups: 2, Seed: 1}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(killed); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("the killed Write's directory is still there (stat: %v)", err)
-	}
-	if _, err := os.Stat(filepath.Join(running, "features.npy")); err != nil {
-		t.Errorf("the running Write's directory was touched: %v", err)
-	}
-}
-
 // TestWriteDoesNotReplaceAnotherWritesFiles: a Write checks that the
 // folder holds no data set before it starts, but another Write into it may
 // finish meanwhile; the move at the end replaced that one's files without a
@@ -388,5 +353,31 @@ func TestWriteDoesNotReplaceAnotherWritesFiles(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Errorf("the folder holds %v, want the other synth's file alone", entries)
+	}
+}
+
+// TestLeftovers: a killed Write's temporary directory is named with the
+// size of its files, and left where it is; a folder without one has none.
+func TestLeftovers(t *testing.T) {
+	dir := t.TempDir()
+	if got := Leftovers(dir); len(got) != 0 {
+		t.Fatalf("Leftovers of an empty folder: %v", got)
+	}
+	killed := filepath.Join(dir, tempPrefix+"123")
+	if err := os.Mkdir(killed, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(killed, "features.npy"), make([]byte, 2_500_000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := Leftovers(dir)
+	if want := []string{killed + " (2.5 MB)"}; !slices.Equal(got, want) {
+		t.Errorf("Leftovers = %q, want %q", got, want)
+	}
+	if err := Write(context.Background(), dir, Config{Classes: 4, PerClass: 3, Dims: 5, Groups: 2, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(killed, "features.npy")); err != nil {
+		t.Errorf("a Write removed another's temporary directory: %v", err)
 	}
 }

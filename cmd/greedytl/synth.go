@@ -45,8 +45,10 @@ example, which takes about three times as long). The same flags give the same
 files. Synth checks that the files fit in the free disk space before it
 starts, writes them into a temporary directory inside --out and moves them
 into place at the end, so an interrupted or failed run leaves nothing behind
-(the temporary directory of a run killed outright, by SIGKILL, is removed by
-the next synth into --out). It refuses to overwrite an existing dataset folder.`,
+(but a run killed outright, by SIGKILL, leaves its temporary directory,
+which a later synth into --out names on standard error, with its size, and
+never removes: it cannot tell it from a run at work). It refuses to
+overwrite an existing dataset folder.`,
 		Example: `  greedytl synth --out synth100
   greedytl synth --out imagenet-shape --classes 1000 --per-class 130 --dims 4096 --groups 50   # 2.1 GB
   greedytl train-sources --data synth100 --out synth100-sources`,
@@ -78,6 +80,11 @@ func runSynth(ctx context.Context, s *streams, o *synthOptions) error {
 	cfg := o.cfg
 	if err := cfg.Check(); err != nil {
 		return badInput(err)
+	}
+	if !o.quiet {
+		for _, l := range synth.Leftovers(o.out) {
+			fmt.Fprintf(s.err, "greedytl: note: %s is the temporary folder of a synth at work or killed outright (SIGKILL): remove it if no synth is writing into %s\n", l, o.out)
+		}
 	}
 	var bar *progressbar.ProgressBar
 	if !o.quiet && isTerminal(s.err) {
