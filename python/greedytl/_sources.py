@@ -289,10 +289,12 @@ class Sources:
                                     "callable".format(i, type(c).__name__))
                 if not _is_fitted(c):
                     raise ValueError(
-                        "sources[{}] ({}) is not fitted. Before 1.3, scikit-learn clones the "
-                        "classifiers of a list in an estimator it clones (GridSearchCV, "
-                        "cross_val_score, clone) unfitted: wrap the list as "
-                        "sources=greedytl.Sources([...]), which clones share, fitted".format(i, type(c).__name__))
+                        "sources[{}] ({}) is not fitted. scikit-learn clones the classifiers of a "
+                        "list unfitted where it clones the list itself: a list given as a search's "
+                        "parameter value (GridSearchCV's param_grid), on every version, and before "
+                        "1.3 the list of an estimator it clones (GridSearchCV, cross_val_score, "
+                        "clone): wrap the list as greedytl.Sources([...]), which clones share, "
+                        "fitted".format(i, type(c).__name__))
             return list(s)
         if callable(s):
             return s

@@ -1049,6 +1049,19 @@ def test_pipeline_gridsearch_cross_val(cli, zoo):
             cross_val_score(plain, X, y, cv=3, error_score="raise")
 
 
+def test_sources_as_a_search_value(cli, zoo):
+    """A list of classifiers given as a search's parameter value is cloned
+    unfitted by scikit-learn itself (not through the estimator), on every
+    version: fit says to wrap it in Sources, which the search shares."""
+    X, y = _data(m=40)
+    with pytest.raises(ValueError, match=r"param_grid.*greedytl\.Sources"):
+        GridSearchCV(TransferClassifier(random_state=0), {"sources": [zoo]}, cv=StratifiedKFold(2),
+                     error_score="raise").fit(X, y)
+    gs = GridSearchCV(TransferClassifier(random_state=0), {"sources": [greedytl.Sources(zoo)]},
+                      cv=StratifiedKFold(2), error_score="raise").fit(X, y)
+    assert all(a is b for a, b in zip(gs.best_estimator_.sources_, zoo))
+
+
 def test_sklearn_clone_shares_a_list(cli, zoo):
     """scikit-learn >= 1.3 clones through __sklearn_clone__ (1.2, here, never
     calls it, so it is called as clone would): a list of classifiers as
