@@ -115,7 +115,9 @@ loaded 2-core machine; p = 1,000, K = 20): 0.7 s at 10 examples a class,
 Source scores come from a matrix (--source-scores) or are computed from a
 directory of linear source models written by train-sources (--sources). With
 --sources the model file records the identity of those sources (a digest of
-their classes and model files, in order), which predict checks.
+their classes and model files, in order), which predict checks; X must then
+have the columns of the sources' dataset (num_features of its sources.json),
+and a directory that a sharded train-sources has not finished is refused.
 
 A fit that succeeds may warn about its model, on standard error
 ("greedytl: warning: ..."): constant-model, a binary model that keeps no

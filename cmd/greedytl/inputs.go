@@ -256,7 +256,7 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, err error) {
 		// does; X with more columns than the sources' dataset is features
 		// of another dataset, whose scores would be meaningless.
 		if c := X.RawMatrix().Cols; ix.NumFeatures > 0 && c != ix.NumFeatures {
-			return nil, nil, badInputf("%s has %d columns but the sources of %s were trained on %d features (num_features of %s): --sources needs the features of their dataset",
+			return nil, nil, badInputf("%s has %d columns but the sources of %s were trained on %d features (num_features of %s): --sources needs the features of their dataset (for X with other columns, give the sources' scores with --source-scores)",
 				displayName(f.features), c, srcDir, ix.NumFeatures, filepath.Join(srcDir, source.IndexFile))
 		}
 		if H, err = set.Scores(X); err != nil {

@@ -43,7 +43,8 @@ as in liblinear-predict, and a note on standard error says so). --model -
 reads the model from the standard input, which then no other input may read.
 
 A greedytl model reads only the columns it selected, but X and H must have
-the column counts it was trained with. A model fitted with --sources records
+the column counts it was trained with (with --sources, X the columns of the
+sources' dataset; an unfinished sources directory is refused, as by fit). A model fitted with --sources records
 those sources' identity (a digest of their classes and model files, in order,
 as experiment's run.json records it; files written before it record a digest
 of their names and model files, which predict accepts as well):
