@@ -9,7 +9,6 @@ import (
 
 	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/standardize"
-	"gonum.org/v1/gonum/floats"
 )
 
 // defaultEps holds liblinear's default stopping tolerance of each of its
@@ -304,7 +303,7 @@ func checkWeights(w []float64, prob *Problem) error {
 	d := newDesign(prob)
 	for i := range d.rows {
 		if v := d.dot(i, w); math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("the decision value of training row %d is %v: the weights (largest |w| %.3g) times its features overflow float64; rescale the features", i, v, floats.Norm(w, math.Inf(1)))
+			return fmt.Errorf("the decision value of training row %d is %v: the weights (largest |w| %.3g) times its features overflow float64; rescale the features", i, v, wMax)
 		}
 	}
 	return nil
