@@ -235,11 +235,10 @@ func writeMerged(out string, man *Manifest, res *Results) error {
 		var err error
 		if _, serr := os.Stat(filepath.Join(filepath.Dir(out), ManifestFile)); serr == nil {
 			lock, err = dirlock.Acquire(filepath.Dir(out))
-		} else if lock, err = dirlock.AcquireFile(out); err != nil && !errors.Is(err, dirlock.ErrLocked) {
+		} else {
 			// A file system without locks (Lustre without flock): the
-			// file is merged into as before merges locked it, as report
-			// writes there.
-			lock, err = nil, nil
+			// file is merged into as before merges locked it.
+			lock, err = dirlock.TryAcquireFile(out)
 		}
 		if err != nil {
 			return err

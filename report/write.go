@@ -116,8 +116,8 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 	}
 	// Another Write into dir is refused; a file system without locks (a
 	// Lustre mounted without flock) is written as before reports locked.
-	lock, err := dirlock.AcquireFile(filepath.Join(dir, FileList))
-	if errors.Is(err, dirlock.ErrLocked) {
+	lock, err := dirlock.TryAcquireFile(filepath.Join(dir, FileList))
+	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	defer lock.Release()

@@ -77,6 +77,20 @@ func AcquireFile(path string) (*Lock, error) {
 	return &Lock{f: f}, nil
 }
 
+// TryAcquireFile is AcquireFile for an output that was written without a
+// lock before it took one: it returns an error only when another process
+// holds the lock (matching ErrLocked), and a nil Lock (whose Release does
+// nothing) where the lock cannot be taken otherwise — a file system
+// without flock, as Lustre mounted without it — so that the output is
+// written there as before.
+func TryAcquireFile(path string) (*Lock, error) {
+	l, err := AcquireFile(path)
+	if err != nil && !errors.Is(err, ErrLocked) {
+		return nil, nil
+	}
+	return l, err
+}
+
 // FileLockName is the name of AcquireFile's lock file for path, in path's
 // directory: "." + its name + ".lock".
 func FileLockName(path string) string { return "." + filepath.Base(path) + ".lock" }
