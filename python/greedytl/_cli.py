@@ -393,19 +393,17 @@ def _host_tag():
     return hashlib.sha256(socket.gethostname().encode("utf-8", "replace")).hexdigest()[:12]
 
 
-def _sweep_stale(base=None, host=None):
+def _sweep_stale(base, host):
     """Remove this user's fit directories of this host (host: its
-    _host_tag, computed when None) whose Python process is gone (and those
-    of an older package, whose names record no host); none on Windows (see
-    _alive)."""
+    _host_tag) in base (None: the temporary directory) whose Python process
+    is gone (and those of an older package, whose names record no host);
+    none on Windows (see _alive)."""
     base = base or tempfile.gettempdir()
     try:
         names = os.listdir(base)
     except OSError:
         return
     uid = os.getuid() if hasattr(os, "getuid") else None
-    if host is None:
-        host = _host_tag()
     for name in names:
         if not name.startswith(_DIR_PREFIX):
             continue

@@ -27,6 +27,11 @@ def issparse(X):
     return _issparse(X)
 
 
+class _InvalidParameterError(ValueError, TypeError):
+    """A parameter of the wrong type or out of range (scikit-learn's
+    InvalidParameterError where it has none)."""
+
+
 if HAVE_SKLEARN:
     from sklearn.base import BaseEstimator, ClassifierMixin
     from sklearn.exceptions import ConvergenceWarning, NotFittedError
@@ -37,8 +42,7 @@ if HAVE_SKLEARN:
     try:  # scikit-learn ≥ 1.2: the error of its estimators' parameter validation
         from sklearn.utils._param_validation import InvalidParameterError
     except ImportError:  # pragma: no cover - older scikit-learn
-        class InvalidParameterError(ValueError, TypeError):
-            """A parameter of the wrong type or out of range."""
+        InvalidParameterError = _InvalidParameterError
 
     try:  # scikit-learn ≥ 1.6
         from sklearn.utils.validation import validate_data as _validate_data
@@ -56,8 +60,7 @@ else:  # pragma: no cover
     class ConvergenceWarning(UserWarning):
         """An iterative solver stopped before it converged."""
 
-    class InvalidParameterError(ValueError, TypeError):
-        """A parameter of the wrong type or out of range."""
+    InvalidParameterError = _InvalidParameterError
 
     class BaseEstimator:
         """get_params/set_params from __init__'s signature."""

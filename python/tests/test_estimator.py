@@ -1507,7 +1507,7 @@ def test_sweep_sends_no_signal_on_windows(tmp_path, monkeypatch):
     sent = []
     monkeypatch.setattr(os, "kill", lambda pid, sig: sent.append((pid, sig)))
     monkeypatch.setattr(os, "name", "nt")
-    _cli._sweep_stale(str(tmp_path))
+    _cli._sweep_stale(str(tmp_path), _cli._host_tag())
     monkeypatch.undo()
     assert sent == [] and os.listdir(tmp_path) == [os.path.basename(left)]
 
