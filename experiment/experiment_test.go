@@ -19,6 +19,7 @@ import (
 
 	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/internal/errtest"
+	"github.com/greedytl/greedytl/internal/tmpfstest"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
@@ -741,7 +742,7 @@ func TestMergeErrors(t *testing.T) {
 	changed := copyRun(bytes.Replace(lines, []byte(`"balanced_accuracy":0.5`), []byte(`"balanced_accuracy":0.75`), 1))
 	out := filepath.Join(t.TempDir(), "out")
 	rep, err := Merge([]string{runDir, changed}, out)
-	if !errors.Is(err, ErrInput) || rep == nil || len(rep.Conflicts) != 1 || !strings.Contains(err.Error(), "1 cells have different records") {
+	if !errors.Is(err, ErrInput) || !errors.Is(err, ErrConflict) || rep == nil || len(rep.Conflicts) != 1 || !strings.Contains(err.Error(), "1 cells have different records") {
 		t.Errorf("conflict: %v, %+v", err, rep)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
@@ -760,8 +761,17 @@ func TestMergeErrors(t *testing.T) {
 	if _, err := Merge([]string{runDir, otherSeed}, ""); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "seed") {
 		t.Errorf("runs with different seeds: %v", err)
 	}
-	if _, err := Merge([]string{runDir}, otherSeed); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "holds another run") {
-		t.Errorf("merging over another run: %v", err)
+	// A summary only of a merge or of conflicting records: not of a merge
+	// refused, nor of inputs that do not merge.
+	if rep, err := Merge([]string{runDir}, otherSeed); !errors.Is(err, ErrInput) || errors.Is(err, ErrConflict) || rep != nil || !strings.Contains(err.Error(), "holds another run") {
+		t.Errorf("merging over another run: %v, summary %+v", err, rep)
+	}
+	if rep, err := Merge([]string{runDir, otherSeed}, ""); errors.Is(err, ErrConflict) || rep != nil {
+		t.Errorf("runs that differ: %v, summary %+v", err, rep)
+	}
+	ro := tmpfstest.Unwritable(t)
+	if rep, err := Merge([]string{runDir}, filepath.Join(ro, "merged")); err == nil || errors.Is(err, ErrInput) || rep != nil {
+		t.Errorf("a merge that cannot be written: %v, summary %+v", err, rep)
 	}
 	if _, err := Merge([]string{t.TempDir()}, ""); !errors.Is(err, ErrInput) {
 		t.Errorf("a directory without run.json: %v", err)

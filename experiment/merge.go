@@ -66,12 +66,15 @@ func (r *MergeSummary) Complete() bool { return len(r.Missing) == 0 }
 // shards is replaced), and so is a directory without run.json holding
 // results.jsonl.
 //
-// Merge returns the summary whenever the inputs could be read, with an error
-// matching ErrInput for unreadable, malformed or conflicting inputs and
-// for runs that differ, and another error, naming out, when writing fails
-// (nothing of the merge is then left in out: a run.json it wrote into a
-// directory without one is removed). Missing cells are not an error: see
-// MergeSummary.Complete.
+// Merge returns a summary in two cases only: with a nil error when it
+// merged (and wrote out, if given), and with an error matching
+// ErrConflict (and ErrInput) when records conflict, which the summary
+// lists in Conflicts (nothing is then written). Otherwise it returns no
+// summary, with an error matching ErrInput for unreadable or malformed
+// inputs, runs that differ and an out it refuses, or another error,
+// naming out, when writing fails (nothing of the merge is then left in
+// out: a run.json it wrote into a directory without one is removed).
+// Missing cells are not an error: see MergeSummary.Complete.
 func Merge(runs []string, out string) (*MergeSummary, error) {
 	if len(runs) == 0 {
 		return nil, inputErrorf("experiment: nothing to merge")
@@ -91,12 +94,23 @@ func Merge(runs []string, out string) (*MergeSummary, error) {
 		return rep, nil
 	}
 	if err := writeMerged(out, man, res); err != nil && !errors.Is(err, ErrInput) {
-		return rep, fmt.Errorf("experiment: the merge was not written to %s: %w", out, err)
+		return nil, fmt.Errorf("experiment: the merge was not written to %s: %w", out, err)
 	} else if err != nil {
-		return rep, err
+		return nil, err
 	}
 	return rep, nil
 }
+
+// ErrConflict is matched (errors.Is) by Merge's error when a cell has
+// records that differ otherwise than in fit_seconds: Merge then returns
+// its summary too, listing them in Conflicts, and writes nothing. The
+// error matches ErrInput as well.
+var ErrConflict = errors.New("experiment: conflicting records")
+
+// conflictsError is the input error of conflicting records (ErrConflict).
+type conflictsError struct{ inputError }
+
+func (e conflictsError) Is(target error) bool { return target == ErrConflict || target == ErrInput }
 
 // notAnInput returns an error when Merge's output out (see Merge) would
 // overwrite or change what it reads from runs: a results file given, the
@@ -158,7 +172,7 @@ func mergeReport(res *Results, man *Manifest) *MergeSummary {
 }
 
 // conflictError returns an error listing the cells recorded differently in
-// different places (the first ten), or nil.
+// different places (the first ten), matching ErrConflict, or nil.
 func conflictError(res *Results) error {
 	n := len(res.ConflictAt)
 	if n == 0 {
@@ -169,8 +183,8 @@ func conflictError(res *Results) error {
 	if n > show {
 		more = fmt.Sprintf("; and %d more", n-show)
 	}
-	return inputErrorf("experiment: %d cells have different records in different places: %s%s",
-		n, strings.Join(res.ConflictAt[:min(show, n)], "; "), more)
+	return conflictsError{inputError{fmt.Errorf("experiment: %d cells have different records in different places: %s%s",
+		n, strings.Join(res.ConflictAt[:min(show, n)], "; "), more)}}
 }
 
 // checkReplaced returns an input error when the existing file path, which

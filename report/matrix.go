@@ -48,25 +48,19 @@ func meanAbsWeights(records []experiment.Record, k rowKey) *weights {
 		return nil
 	}
 	for st := range w.val {
-		n := float64(splits[st[1]])
-		if !math.IsInf(w.val[st], 0) {
-			w.val[st] /= n
-			continue
-		}
-		// The sum overflowed, the mean (at most the largest |w|) does not:
-		// sum |w|/n instead.
-		w.val[st] = 0
-		for i := range records {
-			r := &records[i]
-			if r.Error != "" || r.TargetIdx != st[1] || keyOf(r) != k {
-				continue
-			}
-			for j, s := range r.Sources {
-				if s == st[0] {
-					w.val[st] += math.Abs(r.Weights[j]) / n
+		w.val[st] = overflowSafeMean(w.val[st], splits[st[1]], func(yield func(float64) bool) {
+			for i := range records {
+				r := &records[i]
+				if r.Error != "" || r.TargetIdx != st[1] || keyOf(r) != k {
+					continue
+				}
+				for j, s := range r.Sources {
+					if s == st[0] && !yield(math.Abs(r.Weights[j])) {
+						return
+					}
 				}
 			}
-		}
+		})
 	}
 	return w
 }

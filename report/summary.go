@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"strings"
@@ -203,15 +204,13 @@ func Summarize(records []experiment.Record) []Row {
 		}
 		if a.n > 0 {
 			row.Mean = a.sum / float64(a.n)
-			row.FitSecondsMean = a.fit / float64(a.n)
-			if math.IsInf(a.fit, 0) { // the sum overflowed, the mean does not
-				row.FitSecondsMean = 0
+			row.FitSecondsMean = overflowSafeMean(a.fit, a.n, func(yield func(float64) bool) {
 				for i := range records {
-					if r := &records[i]; r.Error == "" && keyOf(r) == k {
-						row.FitSecondsMean += r.FitSeconds / float64(a.n)
+					if r := &records[i]; r.Error == "" && keyOf(r) == k && !yield(r.FitSeconds) {
+						return
 					}
 				}
-			}
+			})
 			means := make([]float64, 0, len(a.split))
 			for _, s := range a.split {
 				means = append(means, s[0]/s[1])
@@ -236,13 +235,20 @@ func mean(xs []float64) float64 {
 	for _, x := range xs {
 		s += x
 	}
-	if !math.IsInf(s, 0) {
-		return s / float64(len(xs))
+	return overflowSafeMean(s, len(xs), slices.Values(xs))
+}
+
+// overflowSafeMean returns the mean of the n > 0 values that values
+// yields, given sum, their sum in that order: sum/n, or, when the sum
+// overflowed (±Inf), Σ x/n in that order, which the mean of finite values
+// (at most the largest |x|) does not overflow. values is read only then.
+func overflowSafeMean(sum float64, n int, values iter.Seq[float64]) float64 {
+	if !math.IsInf(sum, 0) {
+		return sum / float64(n)
 	}
-	// The sum overflowed, the mean of finite values does not.
-	s = 0
-	for _, x := range xs {
-		s += x / float64(len(xs))
+	var s float64
+	for x := range values {
+		s += x / float64(n)
 	}
 	return s
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -241,4 +242,81 @@ func TestRowStoppedShort(t *testing.T) {
 			t.Errorf("final %d, selection %d: StoppedShort %v, note %q; want %v", tc.final, tc.selection, got, note, tc.want)
 		}
 	}
+}
+
+// formerMean is the overflow fallback that mean, Summarize's
+// fit_seconds_mean and meanAbsWeights each wrote out before they shared
+// overflowSafeMean: the sum in order over n, or, when it overflowed, the
+// sum of x/n in order.
+func formerMean(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	if !math.IsInf(s, 0) {
+		return s / float64(len(xs))
+	}
+	s = 0
+	for _, x := range xs {
+		s += x / float64(len(xs))
+	}
+	return s
+}
+
+// TestOverflowSafeMeanKeepsTheBits: the three means of package report
+// that fall back to Σ x/n when their sum overflows give the bits they
+// gave when each wrote the fallback out (formerMean), on values near the
+// float64 maximum (most sums overflow) and small ones, in the records'
+// order.
+func TestOverflowSafeMeanKeepsTheBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 1))
+	overflowed := 0
+	for trial := range 300 {
+		n := 1 + rng.IntN(9)
+		xs := make([]float64, n)
+		for i := range xs {
+			switch rng.IntN(4) {
+			case 0:
+				xs[i] = rng.Float64() * 10
+			default:
+				xs[i] = math.MaxFloat64 * (1 - rng.Float64()*0.7)
+			}
+			if rng.IntN(3) == 0 {
+				xs[i] = -xs[i]
+			}
+		}
+		abs := make([]float64, n)
+		var recs []experiment.Record
+		for i, x := range xs {
+			abs[i] = math.Abs(x)
+			r := cell("greedytl", 0, 2, 0, i, 0.5, abs[i])
+			r.Sources, r.Weights = []int{1}, []float64{x}
+			recs = append(recs, r)
+		}
+		if math.IsInf(formerSum(abs), 0) {
+			overflowed++
+		}
+		if got, want := mean(xs), formerMean(xs); math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("trial %d: mean(%v) = %v, want %v", trial, xs, got, want)
+		}
+		rows := Summarize(recs)
+		if got, want := rows[0].FitSecondsMean, formerMean(abs); len(rows) != 1 || math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("trial %d: fit_seconds_mean of %v = %v, want %v", trial, abs, got, want)
+		}
+		w := meanAbsWeights(recs, rowKey{dataset: "d", method: "greedytl", positives: 2})
+		if got, want := w.val[[2]int{1, 0}], formerMean(abs); math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("trial %d: mean |weight| of %v = %v, want %v", trial, xs, got, want)
+		}
+	}
+	if overflowed < 100 {
+		t.Fatalf("%d of 300 sums overflowed: the test does not test the fallback", overflowed)
+	}
+}
+
+// formerSum is the sum of xs in order.
+func formerSum(xs []float64) (s float64) {
+	for _, x := range xs {
+		s += x
+	}
+	return s
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/dirlock"
+	"github.com/greedytl/greedytl/internal/filedigest"
 	"github.com/greedytl/greedytl/internal/fileerr"
 	"github.com/greedytl/greedytl/internal/filename"
 	"github.com/greedytl/greedytl/internal/jsonfile"
@@ -283,16 +284,8 @@ func hasDigest(path, digest string) (bool, error) {
 	if !fi.Mode().IsRegular() {
 		return false, nil
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return false, fmt.Errorf("%s: %w", path, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)) == digest, nil
+	got, err := filedigest.SHA256(path)
+	return err == nil && got == digest, err
 }
 
 // ErrNotAReport is matched (errors.Is) by Write's error for a directory

@@ -628,3 +628,31 @@ func TestWriteOneAtATime(t *testing.T) {
 		t.Errorf("the refused Write wrote %v", names)
 	}
 }
+
+// TestHasDigest: hasDigest (now on filedigest.SHA256) reports a regular
+// file whose SHA-256 is the digest, and nothing else: not a file of other
+// content, a missing file, a link to the file or a directory.
+func TestHasDigest(t *testing.T) {
+	content := []byte("<svg/>\n")
+	sum, other := sha256.Sum256(content), sha256.Sum256([]byte("<svg>other</svg>\n"))
+	digest := hex.EncodeToString(sum[:])
+	dir := t.TempDir()
+	path, link := filepath.Join(dir, "fig.svg"), filepath.Join(dir, "link.svg")
+	if err := errors.Join(os.WriteFile(path, content, 0o644), os.Symlink(path, link)); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path, digest string
+		want         bool
+	}{
+		{path, digest, true},
+		{path, hex.EncodeToString(other[:]), false},
+		{filepath.Join(dir, "missing.svg"), digest, false},
+		{link, digest, false},
+		{dir, digest, false},
+	} {
+		if got, err := hasDigest(tc.path, tc.digest); err != nil || got != tc.want {
+			t.Errorf("hasDigest(%s, %.12s…) = %v, %v; want %v", filepath.Base(tc.path), tc.digest, got, err, tc.want)
+		}
+	}
+}

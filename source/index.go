@@ -161,9 +161,9 @@ func (ix *Index) CheckDigest(f *dataset.Folder, digest string) error {
 
 // CheckComplete returns an error when the index names classes that have no
 // model yet (Missing: a sharded train-sources whose other shards have not
-// finished, or a run stopped before the end) or lists no sources: such a
-// directory loads (LoadDir reads the sources it has), but scores computed
-// from it lack the missing classes' columns.
+// finished, or a run stopped before the end) or lists no sources: scores
+// computed from such a directory would lack the missing classes' columns,
+// so Load and LoadDir refuse it (LoadPartial reads the sources it has).
 func (ix *Index) CheckComplete() error {
 	switch {
 	case len(ix.Missing) > 0:
@@ -231,9 +231,10 @@ func (ix *Index) check() error {
 // corrupted or replaced file is an error rather than a silently different
 // source.
 //
-// It returns ReadIndex's errors, an error naming the file of a listed model
-// that is missing, altered or unreadable, and an error when the index lists
-// no sources.
+// It returns ReadIndex's errors, an error naming the index when the
+// directory is incomplete (Index.CheckComplete: a shard's part of the
+// sources, or no sources), and an error naming the file of a listed model
+// that is missing, altered or unreadable.
 func LoadDir(dir string) (*Set, error) {
 	ix, err := ReadIndex(dir)
 	if err != nil {
@@ -247,6 +248,18 @@ func LoadDir(dir string) (*Set, error) {
 // that has read the index already reads it only once. It returns LoadDir's
 // errors but those of ReadIndex.
 func (ix *Index) Load(dir string) (*Set, error) {
+	if err := ix.CheckComplete(); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, IndexFile), err)
+	}
+	return ix.LoadPartial(dir)
+}
+
+// LoadPartial is Load for a directory that may be incomplete: it reads the
+// models the index lists, even when it names classes that have none yet
+// (Index.Missing: a shard's part of the sources), whose columns the
+// scores then lack. It returns an error when the index lists no sources,
+// and Load's errors for the models.
+func (ix *Index) LoadPartial(dir string) (*Set, error) {
 	if len(ix.Sources) == 0 {
 		return nil, fmt.Errorf("%s: the index lists no sources", filepath.Join(dir, IndexFile))
 	}

@@ -468,9 +468,21 @@ func TestTrainAllShards(t *testing.T) {
 	if res.Trained != len(even) || !slices.Equal(listed, even) || !slices.Equal(res.Index.Missing, odd) {
 		t.Errorf("shard 0/2 trained %d, lists %v, misses %v; want %d, %v, %v", res.Trained, listed, res.Index.Missing, len(even), even, odd)
 	}
-	set, err := LoadDir(out)
-	if err != nil || set.Len() != len(even) {
-		t.Errorf("LoadDir after shard 0/2: %v", err)
+	// LoadDir refuses the shard's part of the sources, naming the index;
+	// LoadPartial reads it.
+	if _, err := LoadDir(out); err == nil || !strings.Contains(err.Error(), filepath.Join(out, IndexFile)+": source: the sources are incomplete") {
+		t.Errorf("LoadDir after shard 0/2: error %v, want one naming the index and the missing classes", err)
+	}
+	set, err := res.Index.LoadPartial(out)
+	if err != nil {
+		t.Fatalf("LoadPartial after shard 0/2: %v", err)
+	}
+	var loaded []string
+	for j := range set.Len() {
+		loaded = append(loaded, set.Name(j))
+	}
+	if !slices.Equal(loaded, even) {
+		t.Errorf("LoadPartial after shard 0/2 read %v, want %v", loaded, even)
 	}
 	res, err = j.run(t, context.Background(), out, RunOptions{Shard: shard.Shard{I: 1, N: 2}})
 	if err != nil {
@@ -524,6 +536,11 @@ func TestLoadDirErrors(t *testing.T) {
 		{"class name", edit(func(m map[string]any) { firstSource(m)["name"] = "other" }), `is named "c`},
 		{"escape", edit(func(m map[string]any) { firstSource(m)["file"] = "../x.model" }), "not a path inside"},
 		{"no sources", edit(func(m map[string]any) { m["sources"] = []any{} }), "lists no sources"},
+		{"incomplete", edit(func(m map[string]any) {
+			name := firstSource(m)["name"]
+			m["sources"] = m["sources"].([]any)[1:]
+			m["missing"] = []any{name}
+		}), "sources.json: source: the sources are incomplete: 1 classes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := copyDir(t, refDir)

@@ -135,22 +135,48 @@ func MinScalingN() int { return scalingSizes[0] }
 // size.
 func MinRowsM() int { return rowSizes[0][0] }
 
-// CheckCaps returns an error when opts.MaxN or opts.MaxM is negative, or
-// is a cap below every size of Scaling (MinScalingN) or Rows (MinRowsM),
-// whose table would then be empty. Scaling and Rows return it.
+// CapError is CheckCaps's error: the cap Field of Options ("MaxN" or
+// "MaxM") is Value, which is negative (Negative), or is a cap below
+// Smallest, the smallest size of the field's table (Scaling's N, Rows'
+// m), which it would leave empty.
+type CapError struct {
+	Field    string
+	Value    int
+	Smallest int
+
+	table, size string // the field's table and what its sizes count
+}
+
+// Negative reports whether the cap is negative (rather than below every
+// size of its table).
+func (e *CapError) Negative() bool { return e.Value < 0 }
+
+// Error says which cap is wrong and why.
+func (e *CapError) Error() string {
+	if e.Negative() {
+		return fmt.Sprintf("timing: %s = %d, want ≥ 0 (0: no cap)", e.Field, e.Value)
+	}
+	return fmt.Sprintf("timing: %s = %d skips every size of %s, whose smallest %s is %d", e.Field, e.Value, e.table, e.size, e.Smallest)
+}
+
+// CheckCaps returns a *CapError when opts.MaxN or opts.MaxM is negative,
+// or is a cap below every size of Scaling (MinScalingN) or Rows
+// (MinRowsM), whose table would then be empty: for the first negative cap
+// (MaxN before MaxM), else for the first cap below its table. Scaling and
+// Rows return it.
 func (opts Options) CheckCaps() error {
-	for _, c := range []struct {
-		name, table, size string
-		cap, smallest     int
-	}{
-		{"MaxN", "Scaling", "N", opts.MaxN, MinScalingN()},
-		{"MaxM", "Rows", "m", opts.MaxM, MinRowsM()},
-	} {
-		switch {
-		case c.cap < 0:
-			return fmt.Errorf("timing: %s = %d, want ≥ 0 (0: no cap)", c.name, c.cap)
-		case c.cap > 0 && c.cap < c.smallest:
-			return fmt.Errorf("timing: %s = %d skips every size of %s, whose smallest %s is %d", c.name, c.cap, c.table, c.size, c.smallest)
+	caps := []*CapError{
+		{Field: "MaxN", Value: opts.MaxN, Smallest: MinScalingN(), table: "Scaling", size: "N"},
+		{Field: "MaxM", Value: opts.MaxM, Smallest: MinRowsM(), table: "Rows", size: "m"},
+	}
+	for _, c := range caps {
+		if c.Negative() {
+			return c
+		}
+	}
+	for _, c := range caps {
+		if c.Value > 0 && c.Value < c.Smallest {
+			return c
 		}
 	}
 	return nil

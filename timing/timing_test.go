@@ -184,3 +184,55 @@ func TestCapsBelowEverySize(t *testing.T) {
 		t.Errorf("Rows with MaxM 199: err = %v", err)
 	}
 }
+
+// TestCheckCapsError: CheckCaps's error is a *CapError naming the field,
+// its value and its table's smallest size, for the first negative cap,
+// else the first cap below its table, as the rule written out here says
+// (the CLI maps it to its flags and no longer tests the caps itself).
+func TestCheckCapsError(t *testing.T) {
+	smallest := map[string]int{"MaxN": MinScalingN(), "MaxM": MinRowsM()}
+	for _, maxN := range []int{-1, 0, 1, MinScalingN() - 1, MinScalingN(), 1e6} {
+		for _, maxM := range []int{-5, 0, 1, MinRowsM() - 1, MinRowsM(), 20000} {
+			type field struct {
+				name  string
+				value int
+			}
+			fields := []field{{"MaxN", maxN}, {"MaxM", maxM}}
+			var want *field
+			for i := range fields { // a negative cap first
+				if want == nil && fields[i].value < 0 {
+					want = &fields[i]
+				}
+			}
+			for i := range fields { // then one below every size
+				if want == nil && fields[i].value > 0 && fields[i].value < smallest[fields[i].name] {
+					want = &fields[i]
+				}
+			}
+			err := Options{MaxN: maxN, MaxM: maxM}.CheckCaps()
+			var ce *CapError
+			switch {
+			case want == nil && err != nil:
+				t.Errorf("MaxN %d, MaxM %d: error %v, want none", maxN, maxM, err)
+			case want == nil:
+			case !errors.As(err, &ce):
+				t.Errorf("MaxN %d, MaxM %d: error %v, want a *CapError", maxN, maxM, err)
+			case ce.Field != want.name || ce.Value != want.value || ce.Smallest != smallest[want.name] || ce.Negative() != (want.value < 0):
+				t.Errorf("MaxN %d, MaxM %d: %+v (negative %v), want field %s = %d, smallest %d", maxN, maxM, *ce, ce.Negative(), want.name, want.value, smallest[want.name])
+			}
+		}
+	}
+	for _, c := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{MaxN: -1}, "timing: MaxN = -1, want ≥ 0 (0: no cap)"},
+		{Options{MaxM: -2}, "timing: MaxM = -2, want ≥ 0 (0: no cap)"},
+		{Options{MaxN: 999}, "timing: MaxN = 999 skips every size of Scaling, whose smallest N is 1000"},
+		{Options{MaxM: 199}, "timing: MaxM = 199 skips every size of Rows, whose smallest m is 200"},
+	} {
+		if err := c.opts.CheckCaps(); err == nil || err.Error() != c.want {
+			t.Errorf("%+v: error %v, want %q", c.opts, err, c.want)
+		}
+	}
+}

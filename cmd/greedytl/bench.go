@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"text/tabwriter"
@@ -66,25 +67,23 @@ has no number).`,
   greedytl bench --scaling --max-n 100000 --json
   greedytl bench --rows --max-m 2000`,
 		RunE: func(c *cobra.Command, _ []string) error {
+			opts := timing.Options{Repeats: o.repeats, Seed: o.seed, MaxN: o.maxN, MaxM: o.maxM}
+			var capErr *timing.CapError
+			errors.As(opts.CheckCaps(), &capErr)
 			switch {
 			case o.repeats < 1:
 				return badInputf("--repeats %d: want at least 1 fit per cell", o.repeats)
-			case o.maxN < 0:
-				return badInputf("--max-n %d: want a number of candidates, or 0 for no cap", o.maxN)
-			case o.maxM < 0:
-				return badInputf("--max-m %d: want a number of examples, or 0 for no cap", o.maxM)
+			case capErr != nil && capErr.Negative():
+				return capFlagError(capErr)
 			case o.maxN != 0 && !o.scaling:
 				return badInputf("--max-n caps the table of --scaling: give --scaling")
 			case o.maxM != 0 && !o.rows:
 				return badInputf("--max-m caps the table of --rows: give --rows")
 			// A cap below every size would leave the table asked for
 			// empty, after the paper's table was timed.
-			case o.maxN != 0 && o.maxN < timing.MinScalingN():
-				return badInputf("--max-n %d skips every N of --scaling, the smallest being %d", o.maxN, timing.MinScalingN())
-			case o.maxM != 0 && o.maxM < timing.MinRowsM():
-				return badInputf("--max-m %d skips every m of --rows, the smallest being %d", o.maxM, timing.MinRowsM())
+			case capErr != nil:
+				return capFlagError(capErr)
 			}
-			opts := timing.Options{Repeats: o.repeats, Seed: o.seed, MaxN: o.maxN, MaxM: o.maxM}
 			var bar *progressbar.ProgressBar
 			if isTerminal(s.err) && !o.json {
 				bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(s.err), progressbar.OptionSetDescription("timing"),
@@ -130,6 +129,27 @@ has no number).`,
 	fl.IntVar(&o.maxM, "max-m", 0, "with --rows: skip m above this (0: no cap)")
 	fl.BoolVar(&o.json, "json", false, "print JSON rows instead of a table")
 	return c
+}
+
+// capFlags are the bench flags that set timing.Options's caps, by field
+// (timing.CapError.Field): the flag, what its value counts, the size it
+// caps and the flag of the table.
+var capFlags = map[string]struct{ flag, counts, size, table string }{
+	"MaxN": {"--max-n", "candidates", "N", "--scaling"},
+	"MaxM": {"--max-m", "examples", "m", "--rows"},
+}
+
+// capFlagError returns e, the error of timing.Options.CheckCaps, as the
+// input error of the flag that set the cap.
+func capFlagError(e *timing.CapError) error {
+	f, ok := capFlags[e.Field]
+	switch {
+	case !ok:
+		return badInput(e)
+	case e.Negative():
+		return badInputf("%s %d: want a number of %s, or 0 for no cap", f.flag, e.Value, f.counts)
+	}
+	return badInputf("%s %d skips every %s of %s, the smallest being %d", f.flag, e.Value, f.size, f.table, e.Smallest)
 }
 
 func printBench(s *streams, rows []timing.Row) error {

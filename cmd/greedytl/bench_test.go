@@ -99,6 +99,25 @@ func TestBenchFlagsOutOfRange(t *testing.T) {
 	// printed it without the table asked for, exit status 0.
 	wantInputError(t, "--max-n 999 skips every N of --scaling, the smallest being 1000", "bench", "--scaling", "--max-n", "999")
 	wantInputError(t, "--max-m 199 skips every m of --rows, the smallest being 200", "bench", "--rows", "--max-m", "199")
+	// With several faults, the first of: --repeats, a negative cap
+	// (--max-n before --max-m), a cap without its table, a cap below its
+	// table (timing.Options.CheckCaps owns the caps' rule; this pins the
+	// messages' precedence the CLI had when it tested the caps itself).
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--repeats", "0", "--max-n", "-1"}, "--repeats 0: want at least 1 fit per cell"},
+		{[]string{"--max-n", "-1", "--max-m", "-1"}, "--max-n -1: want a number of candidates"},
+		{[]string{"--scaling", "--max-n", "5", "--max-m", "-1"}, "--max-m -1: want a number of examples"},
+		{[]string{"--max-n", "-1"}, "--max-n -1: want a number of candidates"},
+		{[]string{"--max-n", "5"}, "--max-n caps the table of --scaling: give --scaling"},
+		{[]string{"--scaling", "--max-n", "5", "--max-m", "5"}, "--max-m caps the table of --rows: give --rows"},
+		{[]string{"--scaling", "--rows", "--max-n", "5", "--max-m", "5"}, "--max-n 5 skips every N of --scaling, the smallest being 1000"},
+		{[]string{"--scaling", "--rows", "--max-n", "1000", "--max-m", "5"}, "--max-m 5 skips every m of --rows, the smallest being 200"},
+	} {
+		wantInputError(t, tc.want, append([]string{"bench"}, tc.args...)...)
+	}
 }
 
 // TestBenchTableSaysWhatItMeasures: the table's seconds are wall-clock

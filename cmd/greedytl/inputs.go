@@ -343,11 +343,8 @@ func (s *sourcesDir) load() (*source.Index, *source.Set, error) {
 	if err != nil {
 		return nil, nil, badInput(err)
 	}
-	// A shard's part of the sources loads, but the scores would lack the
-	// other shards' columns: experiment refuses it too (Index.CheckData).
-	if err := ix.CheckComplete(); err != nil {
-		return nil, nil, badInputf("%s: %w", filepath.Join(s.dir, source.IndexFile), err)
-	}
+	// Load refuses a shard's part of the sources, whose scores would lack
+	// the other shards' columns.
 	set, err := ix.Load(s.dir)
 	if err != nil {
 		return nil, nil, badInput(err)

@@ -63,11 +63,11 @@ func runMerge(s *streams, o *mergeOptions, runs []string) error {
 			return err
 		}
 	}
+	// Merge returns the summary of a merge that was written, or of
+	// conflicting inputs (which it lists, nothing written); not of a merge
+	// whose writing failed or was refused, which it would present as done.
 	rep, err := experiment.Merge(runs, o.out)
-	// The summary of a merge that was written, or of conflicting inputs
-	// (which it lists, nothing written); not of a merge whose writing
-	// failed or was refused, which it would present as done.
-	if rep != nil && (err == nil || len(rep.Conflicts) > 0) {
+	if rep != nil {
 		printMergeReport(s, rep)
 	}
 	switch {

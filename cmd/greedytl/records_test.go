@@ -353,3 +353,75 @@ func TestResumeOfARunWithABadLine(t *testing.T) {
 		t.Errorf("the resumed run holds %d records, want %d", got, len(lines)-1)
 	}
 }
+
+// TestMergePrintsTheSummaryOfAMergeOrAConflict pins what greedytl merge
+// prints and returns in each case, now that experiment.Merge returns a
+// summary only of a merge or of conflicting records (the CLI used to
+// sort this out from the summary and the error itself): the summary of a
+// merge (exit 0 when complete, 1 when cells are missing), of conflicting
+// records (listed; exit 2, nothing written), and none with exit 2 for an
+// output refused (TestMergeIntoUnwritableDirectory: none with exit 1 for
+// an output that cannot be written).
+func TestMergePrintsTheSummaryOfAMergeOrAConflict(t *testing.T) {
+	data := experimentFolder(t)
+	run := smallRun(t, data)
+	again := smallRun(t, data)
+	other := smallRun(t, data, "--seed", "2")
+	// The same run without its third record: a cell missing.
+	lines := strings.SplitAfter(readFile(t, filepath.Join(run, "results.jsonl")), "\n")
+	short := filepath.Join(t.TempDir(), "short.jsonl")
+	if err := os.WriteFile(short, []byte(strings.Join(slices.Delete(slices.Clone(lines), 2, 3), "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(short), "run.json"), []byte(readFile(t, filepath.Join(run, "run.json"))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// again's first record scoring otherwise: a conflict.
+	conflicting := filepath.Join(t.TempDir(), "conflicting")
+	if err := os.CopyFS(conflicting, os.DirFS(again)); err != nil {
+		t.Fatal(err)
+	}
+	editLine(t, filepath.Join(conflicting, "results.jsonl"), 1, `"balanced_accuracy":[^,]*,`, `"balanced_accuracy":0.123,`)
+
+	// summary is the summary printed, but for the lines listing missing
+	// cells.
+	summary := func(files, present, missing, duplicates int) string {
+		return fmt.Sprintf("files:      %d\nexpected:   12 cells\npresent:    %d cells (0 failed: their records carry an error)\n", files, present) +
+			fmt.Sprintf("missing:    %d cells\nduplicates: %d cells (identical but for fit_seconds: kept once)\n", missing, duplicates)
+	}
+	missingCells := regexp.MustCompile(`(?m)^            .*\n`)
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string
+		stderr string
+		out    string // written, or not when the merge fails
+	}{
+		{name: "check", args: []string{run}, code: exitOK, stdout: summary(1, 12, 0, 0)},
+		{name: "merged", args: []string{run, again}, code: exitOK, stdout: summary(2, 12, 0, 12), out: filepath.Join(t.TempDir(), "m")},
+		{name: "missing", args: []string{short}, code: exitFailure, stdout: summary(1, 11, 1, 0), stderr: "1 of 12 cells are missing", out: filepath.Join(t.TempDir(), "m.jsonl")},
+		{name: "conflict", args: []string{run, conflicting}, code: exitInput,
+			stdout: summary(2, 12, 0, 11) + "conflicts:  1 cells (different records: nothing written)\n",
+			stderr: "1 cells have different records in different places", out: filepath.Join(t.TempDir(), "c")},
+		{name: "refused", args: []string{run}, code: exitInput, stderr: "holds another run", out: other},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"merge"}, tc.args...)
+			if tc.out != "" {
+				args = append(args, "--out", tc.out)
+			}
+			code, stdout, stderr := cli(t, "", args...)
+			stdout = missingCells.ReplaceAllString(stdout, "")
+			if code != tc.code || stdout != tc.stdout || !strings.Contains(stderr, tc.stderr) || (tc.stderr == "") != (stderr == "") {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stdout %q, stderr containing %q", code, stdout, stderr, tc.code, tc.stdout, tc.stderr)
+			}
+			if _, err := os.Stat(tc.out); tc.out != "" && tc.out != other && (err == nil) != (tc.code != exitInput) {
+				t.Errorf("%s: exists %v (%v), want it written unless the merge failed", tc.out, err == nil, err)
+			}
+		})
+	}
+	if readFile(t, filepath.Join(other, "results.jsonl")) == readFile(t, filepath.Join(run, "results.jsonl")) {
+		t.Errorf("the refused merge replaced %s", other)
+	}
+}

@@ -9,14 +9,13 @@
 package buildinfo
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"io"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
+
+	"github.com/greedytl/greedytl/internal/filedigest"
 )
 
 // Info is the description of a build.
@@ -88,25 +87,18 @@ func (i Info) Identified() bool {
 
 // executableDigest returns the SHA-256 digest, in hex, of the running
 // executable — on Linux /proc/self/exe, the file the process runs even if
-// its path was replaced since — or "" when it cannot be read; computed
-// once.
+// its path was replaced since, and where that cannot be read the file at
+// its path (os.Executable) — or "" when it cannot be read; computed once.
 var executableDigest = sync.OnceValue(func() string {
-	f, err := os.Open("/proc/self/exe")
+	d, err := filedigest.SHA256("/proc/self/exe")
 	if err != nil {
 		path, err := os.Executable()
 		if err != nil {
 			return ""
 		}
-		if f, err = os.Open(path); err != nil {
-			return ""
-		}
+		d, _ = filedigest.SHA256(path) // "" on an error
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return ""
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	return d
 })
 
 // String formats i on one line, for example
