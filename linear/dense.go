@@ -33,7 +33,7 @@ type Dense struct {
 	// sp holds the storage rows instead of f32 and f64 when the block has
 	// zeros.
 	sp *compact
-	// rowL1 is the largest ℓ1 norm of a storage row (Problem.rowL1).
+	// rowL1 is the largest ℓ1 norm of a storage row (checkProblem's bound).
 	rowL1 float64
 }
 
@@ -327,7 +327,7 @@ func (prob *Problem) dims() (rows, cols int) {
 
 // withRows returns the problem of prob's rows rows, with labels y.
 func (prob *Problem) withRows(rows []int, y []float64) *Problem {
-	sub := &Problem{Y: y, Bias: prob.Bias, rowL1: prob.rowL1, rowL1Known: prob.rowL1Known}
+	sub := &Problem{Y: y, Bias: prob.Bias}
 	if prob.X != nil {
 		sub.X = prob.X.SelectRows(rows)
 	} else {
@@ -348,7 +348,7 @@ func (prob *Problem) forSolver(ctx context.Context, s Solver) *Problem {
 			if x == nil {
 				return nil
 			}
-			prob = &Problem{X: x, Y: prob.Y, Bias: prob.Bias, rowL1: prob.rowL1, rowL1Known: prob.rowL1Known}
+			prob = &Problem{X: x, Y: prob.Y, Bias: prob.Bias}
 		}
 	}
 	prob.ctx = ctx
