@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"reflect"
 
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/source"
+	"github.com/greedytl/greedytl/standardize"
 )
 
 // fileEncoder is implemented by the models of this package: fileDocument
@@ -201,10 +201,10 @@ func checkFiniteParts(hp map[string]float64, parts ...named) error {
 // to write, is nil or a nil pointer (a typed nil in the interface, whose
 // methods would dereference it).
 func nilModel(m any, what string) error {
-	if m == nil {
+	switch {
+	case m == nil:
 		return fmt.Errorf("method: writing a nil %s", what)
-	}
-	if v := reflect.ValueOf(m); v.Kind() == reflect.Pointer && v.IsNil() {
+	case standardize.IsNil(m):
 		return fmt.Errorf("method: writing a nil %T", m)
 	}
 	return nil
