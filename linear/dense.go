@@ -173,23 +173,16 @@ func (d *Dense) storage(i int) int {
 // solvers that work on columns.
 func (d *Dense) CSR() *sparse.CSR { return d.csrUnless(nil) }
 
-// csrBlock is the number of values csrUnless copies between two calls of
-// its stop function.
-const csrBlock = 1 << 16
-
 // csrUnless is CSR for a caller that may give up: it calls stop (when not
-// nil) before every block of about 65,536 values and returns nil as soon as
-// stop returns true.
+// nil) after every block of about 65,536 values copied (sparse.Stopper) and
+// returns nil as soon as stop returns true.
 func (d *Dense) csrUnless(stop func() bool) *sparse.CSR {
 	n := d.Rows()
 	a := &sparse.CSR{R: n, C: d.cols, Ptr: make([]int, n+1)}
-	copied := 0
+	stopper := sparse.NewStopper(stop)
 	for i := range n {
-		if stop != nil && len(a.Ind)-copied >= csrBlock {
-			if stop() {
-				return nil
-			}
-			copied = len(a.Ind)
+		if stopper.Stop(len(a.Ind)) {
+			return nil
 		}
 		r := d.storage(i)
 		switch {
