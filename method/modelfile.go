@@ -1,7 +1,6 @@
 package method
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -155,7 +154,7 @@ func decodeFile(f modelfile.File) (File, error) {
 // as zero when it is missing) and trailing data: what a method's Decode
 // uses for its file type.
 func decodeStrict(doc []byte, v any) error {
-	return jsonfile.DecodeComplete(bytes.NewReader(doc), v, "model")
+	return jsonfile.DecodeComplete(doc, v, "model")
 }
 
 // checkHyper returns an error when a hyperparameter is not finite.
