@@ -199,7 +199,7 @@ func DecodeFile(f modelfile.File) (*Model, error) {
 		if mf, err = v1.upgrade(); err != nil {
 			return nil, err
 		}
-	} else if err := jsonfile.DecodeComplete(bytes.NewReader(f.Doc), &mf, "model"); err != nil {
+	} else if err := jsonfile.DecodeComplete(f.Doc, &mf, "model"); err != nil {
 		return nil, err
 	}
 	m := newModel(len(mf.Columns), mf.NumFeatures, mf.NumSources, mf.Options)

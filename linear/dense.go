@@ -33,7 +33,7 @@ type Dense struct {
 	// sp holds the storage rows instead of f32 and f64 when the block has
 	// zeros.
 	sp *compact
-	// rowL1 is the largest ℓ1 norm of a storage row (Problem.rowL1).
+	// rowL1 is the largest ℓ1 norm of a storage row (checkProblem's bound).
 	rowL1 float64
 }
 
@@ -173,23 +173,16 @@ func (d *Dense) storage(i int) int {
 // solvers that work on columns.
 func (d *Dense) CSR() *sparse.CSR { return d.csrUnless(nil) }
 
-// csrBlock is the number of values csrUnless copies between two calls of
-// its stop function.
-const csrBlock = 1 << 16
-
 // csrUnless is CSR for a caller that may give up: it calls stop (when not
-// nil) before every block of about 65,536 values and returns nil as soon as
-// stop returns true.
+// nil) after every block of about 65,536 values copied (sparse.Stopper) and
+// returns nil as soon as stop returns true.
 func (d *Dense) csrUnless(stop func() bool) *sparse.CSR {
 	n := d.Rows()
 	a := &sparse.CSR{R: n, C: d.cols, Ptr: make([]int, n+1)}
-	copied := 0
+	stopper := sparse.NewStopper(stop)
 	for i := range n {
-		if stop != nil && len(a.Ind)-copied >= csrBlock {
-			if stop() {
-				return nil
-			}
-			copied = len(a.Ind)
+		if stopper.Stop(len(a.Ind)) {
+			return nil
 		}
 		r := d.storage(i)
 		switch {
@@ -327,7 +320,7 @@ func (prob *Problem) dims() (rows, cols int) {
 
 // withRows returns the problem of prob's rows rows, with labels y.
 func (prob *Problem) withRows(rows []int, y []float64) *Problem {
-	sub := &Problem{Y: y, Bias: prob.Bias, rowL1: prob.rowL1, rowL1Known: prob.rowL1Known}
+	sub := &Problem{Y: y, Bias: prob.Bias}
 	if prob.X != nil {
 		sub.X = prob.X.SelectRows(rows)
 	} else {
@@ -348,7 +341,7 @@ func (prob *Problem) forSolver(ctx context.Context, s Solver) *Problem {
 			if x == nil {
 				return nil
 			}
-			prob = &Problem{X: x, Y: prob.Y, Bias: prob.Bias, rowL1: prob.rowL1, rowL1Known: prob.rowL1Known}
+			prob = &Problem{X: x, Y: prob.Y, Bias: prob.Bias}
 		}
 	}
 	prob.ctx = ctx

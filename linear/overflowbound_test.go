@@ -34,17 +34,14 @@ func TestCheckWeightsBound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		exact := *tc.prob
-		bounded := *tc.prob
-		bounded.rowL1, bounded.rowL1Known = rowL1, true
 		wMax := slices.Max(abs(tc.w))
-		if got := cannotOverflow(wMax, &bounded); got != tc.skip {
+		if got := cannotOverflow(wMax, tc.prob.Bias, rowL1); got != tc.skip {
 			t.Errorf("%s: cannotOverflow %v, want %v", tc.name, got, tc.skip)
 		}
-		if cannotOverflow(wMax, &exact) {
-			t.Errorf("%s: cannotOverflow without a recorded bound", tc.name)
+		if cannotOverflow(wMax, tc.prob.Bias, math.Inf(1)) {
+			t.Errorf("%s: cannotOverflow without a bound (+Inf)", tc.name)
 		}
-		e1, e2 := checkWeights(tc.w, &bounded), checkWeights(tc.w, &exact)
+		e1, e2 := checkWeights(tc.w, tc.prob, rowL1), checkWeights(tc.w, tc.prob, math.Inf(1))
 		if (e1 == nil) != tc.ok || (e2 == nil) != tc.ok || e1 != nil && e1.Error() != e2.Error() {
 			t.Errorf("%s: checkWeights %v with the bound, %v without; want ok %v", tc.name, e1, e2, tc.ok)
 		}
@@ -106,6 +103,42 @@ func TestTrainBoundFails(t *testing.T) {
 		}
 		if !slices.Equal(a.W, b.W) || !slices.Equal(ca, cb) {
 			t.Errorf("%v: weights equal %v, cross-validated values equal %v; want both", s, slices.Equal(a.W, b.W), slices.Equal(ca, cb))
+		}
+	}
+}
+
+// TestFoldBound: the bound the cross-validations pass to checkWeights for
+// every fold, that of the whole problem, holds for each fold's rows (their
+// own bound, checkProblem's, is no larger), for sparse rows and for Dense
+// rows selected from a larger storage.
+func TestFoldBound(t *testing.T) {
+	src := randomProblem(9, 40, 5, 0.6, 1)
+	dense := src.X.Dense().RawMatrix().Data
+	index := make([]int, 30)
+	for i := range index {
+		index[i] = 39 - i
+	}
+	d, err := NewDense64(dense, 5, index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, prob := range []*Problem{src, {Dense: d, Y: src.Y[:30], Bias: 1}} {
+		for _, s := range []Solver{L2RLR, L1RLR} {
+			setup, err := newCVSetup(context.Background(), prob, Params{Solver: s}, 4, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole, err := checkProblem(prob)
+			if err != nil || setup.rowL1 != whole {
+				t.Fatalf("%v: the setup's bound %v, the problem's %v (%v)", s, setup.rowL1, whole, err)
+			}
+			for k := range 4 {
+				train, _ := setup.split(k)
+				own, err := checkProblem(train)
+				if err != nil || !(own <= setup.rowL1) || own == 0 {
+					t.Errorf("%v: fold %d's rows have bound %v (%v), over the %v passed for them", s, k, own, err, setup.rowL1)
+				}
+			}
 		}
 	}
 }

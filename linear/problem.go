@@ -94,13 +94,6 @@ type Problem struct {
 	// solver stops early once it is done, and its caller returns ctx's
 	// error. nil never stops.
 	ctx context.Context
-	// rowL1, when rowL1Known, bounds the ℓ1 norm of every row's features
-	// (the bias feature aside): checkProblem's, set on the solvers' own
-	// copy of a problem and kept by its folds, whose rows are among its
-	// rows. checkWeights skips the decision values when it shows that
-	// none can overflow.
-	rowL1      float64
-	rowL1Known bool
 }
 
 // stopped reports whether prob's context is done (see Problem.ctx).

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"reflect"
 	"slices"
 
 	"github.com/greedytl/greedytl/internal/fitctx"
@@ -138,11 +137,8 @@ func RidgeFromProducts(ctx context.Context, A mat.Symmetric, b []float64, lambda
 	if err := ridgeCheckLambda(lambda); err != nil {
 		return nil, err
 	}
-	if A == nil {
-		return nil, errors.New("linear: ridge: nil cross-products")
-	}
-	if v := reflect.ValueOf(A); v.Kind() == reflect.Pointer && v.IsNil() {
-		return nil, fmt.Errorf("linear: ridge: nil cross-products (%T)", A)
+	if standardize.IsNil(A) {
+		return nil, ridgeNil("cross-products", A)
 	}
 	d := A.SymmetricDim()
 	if d == 0 || len(b) != d {
@@ -233,12 +229,18 @@ type ridgeData struct {
 	weightsOnly bool
 }
 
-func newRidgeData(X mat.Matrix, y []float64, intercept bool) (*ridgeData, error) {
-	if X == nil {
-		return nil, errors.New("linear: ridge: nil X")
+// ridgeNil is the error of the nil argument what, v: "linear: ridge: nil
+// X", and with a typed nil its type, "nil X (*mat.Dense)".
+func ridgeNil(what string, v any) error {
+	if v == nil {
+		return fmt.Errorf("linear: ridge: nil %s", what)
 	}
-	if v := reflect.ValueOf(X); v.Kind() == reflect.Pointer && v.IsNil() {
-		return nil, fmt.Errorf("linear: ridge: nil X (%T)", X)
+	return fmt.Errorf("linear: ridge: nil %s (%T)", what, v)
+}
+
+func newRidgeData(X mat.Matrix, y []float64, intercept bool) (*ridgeData, error) {
+	if standardize.IsNil(X) {
+		return nil, ridgeNil("X", X)
 	}
 	m, d := X.Dims()
 	switch {

@@ -309,8 +309,8 @@ func TestRidgeErrors(t *testing.T) {
 		intercept bool
 		want      string
 	}{
-		{"nil X", nil, y, 1, false, "nil"},
-		{"typed nil X", (*mat.Dense)(nil), y, 1, false, "nil X (*mat.Dense)"}, // panicked
+		{"nil X", nil, y, 1, false, "linear: ridge: nil X"},
+		{"typed nil X", (*mat.Dense)(nil), y, 1, false, "linear: ridge: nil X (*mat.Dense)"}, // panicked
 		{"NaN in X", nanX, y, 1, false, "linear: ridge: X row 2 column 3 is NaN"},
 		{"Inf in y", x, infY, 1, true, "linear: ridge: y row 5 is +Inf"},
 		{"short y", x, y[:9], 1, false, "targets"},
@@ -356,11 +356,22 @@ func TestRidgeErrors(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	noPanic("RidgeFromProducts of nil", "nil cross-products", func() error { _, err := RidgeFromProducts(ctx, nil, []float64{1}, 1); return err })
-	noPanic("RidgeFromProducts of a nil *SymDense", "nil cross-products", func() error {
+	noPanic("RidgeFromProducts of nil", "linear: ridge: nil cross-products", func() error { _, err := RidgeFromProducts(ctx, nil, []float64{1}, 1); return err })
+	noPanic("RidgeFromProducts of a nil *SymDense", "linear: ridge: nil cross-products (*mat.SymDense)", func() error {
 		_, err := RidgeFromProducts(ctx, (*mat.SymDense)(nil), []float64{1}, 1)
 		return err
 	})
+	// A nil argument's message, exactly: with its type when it is a typed
+	// nil (standardize.IsNil).
+	_, errX := FitRidge(ctx, nil, y, 1, false)
+	_, errTypedX := FitRidge(ctx, (*mat.Dense)(nil), y, 1, false)
+	_, errA := RidgeFromProducts(ctx, nil, []float64{1}, 1)
+	_, errTypedA := RidgeFromProducts(ctx, (*mat.SymDense)(nil), []float64{1}, 1)
+	for i, want := range []string{"linear: ridge: nil X", "linear: ridge: nil X (*mat.Dense)", "linear: ridge: nil cross-products", "linear: ridge: nil cross-products (*mat.SymDense)"} {
+		if err := []error{errX, errTypedX, errA, errTypedA}[i]; err == nil || err.Error() != want {
+			t.Errorf("error %v, want %q", err, want)
+		}
+	}
 	for _, rl := range []*RidgeLOO{nil, {}} {
 		const want = "a RidgeLOO not built by NewRidgeLOO"
 		noPanic(fmt.Sprintf("%#v.Weights", rl), want, func() error { _, _, err := rl.Weights(ctx, 1); return err })

@@ -116,7 +116,7 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 		return nil, err
 	}
 	p = p.withDefaults()
-	labels, bin, err := binaryProblem(prob)
+	labels, bin, rowL1, err := binaryProblem(prob)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkWeights(w, bin); err != nil {
+	if err := checkWeights(w, bin, rowL1); err != nil {
 		return nil, fmt.Errorf("linear: %v: %w", p.Solver, err)
 	}
 	bias := -1.0
@@ -153,25 +153,27 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 const trainCaller = "linear: training"
 
 // binaryProblem checks prob (checkProblem) and its labels (binaryLabels)
-// and returns its two labels, in binaryLabels's order, and the problem of
-// its rows with the labels mapped to ±1, which records the rows' bound
-// (Problem.rowL1): the solvers' copy, before forSolver.
-func binaryProblem(prob *Problem) (labels []int, bin *Problem, err error) {
-	rowL1, err := checkProblem(prob)
+// and returns its two labels, in binaryLabels's order, the problem of its
+// rows with the labels mapped to ±1 (the solvers' copy, before forSolver)
+// and checkProblem's bound on its rows' ℓ1 norms, which holds for every
+// problem of some of its rows too (its folds), for checkWeights.
+func binaryProblem(prob *Problem) (labels []int, bin *Problem, rowL1 float64, err error) {
+	rowL1, err = checkProblem(prob)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	labels, y, err := binaryLabels(prob.Y)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
-	return labels, &Problem{X: prob.X, Dense: prob.Dense, Y: y, Bias: prob.Bias, rowL1: rowL1, rowL1Known: true}, nil
+	return labels, &Problem{X: prob.X, Dense: prob.Dense, Y: y, Bias: prob.Bias}, rowL1, nil
 }
 
 // checkProblem validates the structure of prob and the finiteness of its
 // values; it does not look at the label values beyond finiteness. It
-// returns the largest ℓ1 norm of a row's features (Problem.rowL1), which
-// may be +Inf.
+// returns a bound on the ℓ1 norms of the rows' features (the bias feature
+// aside), which may be +Inf: the largest, or for Dense rows the largest of
+// its storage rows (NewDense32, NewDense64).
 func checkProblem(prob *Problem) (rowL1 float64, err error) {
 	if prob == nil || prob.X == nil && prob.Dense == nil {
 		return 0, errNoRows
@@ -284,9 +286,11 @@ func binaryLabels(y []float64) (labels []int, signed []float64, err error) {
 // right length for prob, whose decision values on prob's own rows are
 // finite: finite weights (1e293 on features near 1e300) whose products with
 // the features overflow would score every row, the training rows first,
-// ±Inf or NaN. It computes the decision values only when cannotOverflow
-// does not rule the overflow out.
-func checkWeights(w []float64, prob *Problem) error {
+// ±Inf or NaN. rowL1 bounds the ℓ1 norms of prob's rows (checkProblem's
+// bound, of prob or of a problem whose rows include prob's; +Inf when none
+// is known). It computes the decision values only when cannotOverflow does
+// not rule the overflow out.
+func checkWeights(w []float64, prob *Problem, rowL1 float64) error {
 	if want := weightLen(prob); len(w) != want {
 		return fmt.Errorf("returned %d weights, want %d", len(w), want)
 	}
@@ -297,7 +301,7 @@ func checkWeights(w []float64, prob *Problem) error {
 		}
 		wMax = max(wMax, math.Abs(v))
 	}
-	if cannotOverflow(wMax, prob) {
+	if cannotOverflow(wMax, prob.Bias, rowL1) {
 		return nil
 	}
 	d := newDesign(prob)
@@ -309,22 +313,20 @@ func checkWeights(w []float64, prob *Problem) error {
 	return nil
 }
 
-// cannotOverflow reports whether no decision value of prob's rows can
+// cannotOverflow reports whether no decision value of a problem's rows can
 // overflow with weights of largest magnitude wMax: |x_iᵀw + b·w_b| ≤
-// wMax·(‖x_i‖₁ + b) ≤ wMax·(rowL1 + b), b the bias feature's value, when
-// prob records rowL1 (checkProblem's bound). The computed sums of n terms
-// exceed their exact bound by a relative n·2⁻⁵³ at most, far below the
-// factor 2 this bound keeps from MaxFloat64. A bound that fails (+Inf
-// norms included) says nothing: the caller computes the values.
-func cannotOverflow(wMax float64, prob *Problem) bool {
-	if !prob.rowL1Known {
-		return false
-	}
+// wMax·(‖x_i‖₁ + b) ≤ wMax·(rowL1 + b), b the bias feature's value (the
+// problem's bias when positive), rowL1 a bound on the rows' ℓ1 norms
+// (checkProblem's). The computed sums of n terms exceed their exact bound
+// by a relative n·2⁻⁵³ at most, far below the factor 2 this bound keeps
+// from MaxFloat64. A bound that fails (+Inf norms included) says nothing:
+// the caller computes the values.
+func cannotOverflow(wMax, bias, rowL1 float64) bool {
 	b := 0.0
-	if prob.Bias > 0 {
-		b = prob.Bias
+	if bias > 0 {
+		b = bias
 	}
-	return wMax*(prob.rowL1+b) <= math.MaxFloat64/2
+	return wMax*(rowL1+b) <= math.MaxFloat64/2
 }
 
 // weightLen is the number of weights of a model of prob: one per column,

@@ -1,16 +1,15 @@
 package method
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
-	"reflect"
 
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/source"
+	"github.com/greedytl/greedytl/standardize"
 )
 
 // fileEncoder is implemented by the models of this package: fileDocument
@@ -155,7 +154,7 @@ func decodeFile(f modelfile.File) (File, error) {
 // as zero when it is missing) and trailing data: what a method's Decode
 // uses for its file type.
 func decodeStrict(doc []byte, v any) error {
-	return jsonfile.DecodeComplete(bytes.NewReader(doc), v, "model")
+	return jsonfile.DecodeComplete(doc, v, "model")
 }
 
 // checkHyper returns an error when a hyperparameter is not finite.
@@ -201,10 +200,10 @@ func checkFiniteParts(hp map[string]float64, parts ...named) error {
 // to write, is nil or a nil pointer (a typed nil in the interface, whose
 // methods would dereference it).
 func nilModel(m any, what string) error {
-	if m == nil {
+	switch {
+	case m == nil:
 		return fmt.Errorf("method: writing a nil %s", what)
-	}
-	if v := reflect.ValueOf(m); v.Kind() == reflect.Pointer && v.IsNil() {
+	case standardize.IsNil(m):
 		return fmt.Errorf("method: writing a nil %T", m)
 	}
 	return nil

@@ -262,3 +262,21 @@ func TestModelFileSources(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteNil: writing a nil model, binary or multi-class, is an error
+// naming what was nil, its type for a typed nil (standardize.IsNil).
+func TestWriteNil(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{Write(io.Discard, nil, FileInfo{}), "method: writing a nil Model"},
+		{Write(io.Discard, (*Linear)(nil), FileInfo{}), "method: writing a nil *method.Linear"},
+		{WriteMulti(io.Discard, nil, nil), "method: writing a nil MultiModel"},
+		{WriteMulti(io.Discard, (*LinearMulti)(nil), nil), "method: writing a nil *method.LinearMulti"},
+	} {
+		if tc.err == nil || tc.err.Error() != tc.want {
+			t.Errorf("error %v, want %q", tc.err, tc.want)
+		}
+	}
+}

@@ -174,8 +174,8 @@ func fitMultinomialModel(ctx context.Context, name string, s blockScaler, Z *mat
 // Vᵀ (r × p), r the numerical rank, so that Z = F·back and a weight matrix
 // B on F's columns is W = B·back on Z's, of the same norm. Otherwise F = Z
 // and back is nil. It checks ctx after each of its matrix steps (the Gram
-// matrix, the steps of its eigendecomposition, back) and returns ctx.Err()
-// once ctx is done.
+// matrix, its eigendecomposition, back) and returns ctx.Err() once ctx is
+// done.
 func reduceRows(ctx context.Context, Z *mat.Dense) (F, back *mat.Dense, err error) {
 	m, p := Z.Dims()
 	if p <= m {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
@@ -118,40 +119,82 @@ func TestFitMultiDeadline(t *testing.T) {
 }
 
 // TestEigenSymChecked: eigenSymChecked's values and vectors are
-// mat.EigenSym's bit for bit — on random symmetric matrices of several
-// sizes, and on matrices scaled out of Dsyev's range both ways (1e-300 and
-// 1e300), which it rescales as Dsyev does — and it returns the context's
-// error, not a decomposition, when the context is done.
+// mat.EigenSym's bit for bit (signed zeros and all), and it returns the
+// context's error, not a decomposition, when the context is done before or
+// during the decomposition. The matrices: random symmetric ones of sizes 1
+// to 160, at scales from 1e-300 to 1e300 (out of the range of gonum's
+// Dsyev both ways: it rescales them), the Gram matrices reduceRows
+// decomposes (of full and of deficient rank), ones of repeated eigenvalues
+// (I, a block of ones) and the zero matrix. It was written against the copy
+// of Dsyev's steps that eigenSymChecked was before it called EigenSym, on
+// which it passed too.
 func TestEigenSymChecked(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
-	for _, n := range []int{1, 2, 5, 40, 130} {
-		for _, scale := range []float64{1, 1e-300, 1e300} {
-			a := mat.NewSymDense(n, nil)
-			for i := range n {
-				for j := i; j < n; j++ {
-					a.SetSym(i, j, scale*rng.NormFloat64())
-				}
+	random := func(n int, scale float64) *mat.SymDense {
+		a := mat.NewSymDense(n, nil)
+		for i := range n {
+			for j := i; j < n; j++ {
+				a.SetSym(i, j, scale*rng.NormFloat64())
 			}
-			var eig mat.EigenSym
-			wantOK := eig.Factorize(a, true)
-			vals, vecs, ok, err := eigenSymChecked(context.Background(), a)
-			if err != nil || ok != wantOK {
-				t.Fatalf("n = %d, scale %g: ok %v, err %v; want ok %v", n, scale, ok, err, wantOK)
+		}
+		return a
+	}
+	gram := func(m, p, rank int) *mat.SymDense {
+		L, R := mat.NewDense(m, rank, nil), mat.NewDense(rank, p, nil)
+		for _, d := range [][]float64{L.RawMatrix().Data, R.RawMatrix().Data} {
+			for i := range d {
+				d[i] = rng.NormFloat64()
 			}
-			if !ok {
-				continue
-			}
-			want := eig.Values(nil)
-			var wantVecs mat.Dense
-			eig.VectorsTo(&wantVecs)
-			for i, v := range want {
-				if math.Float64bits(v) != math.Float64bits(vals[i]) {
-					t.Fatalf("n = %d, scale %g: value %d is %v, EigenSym's %v", n, scale, i, vals[i], v)
-				}
-			}
-			if !mat.Equal(vecs, &wantVecs) {
-				t.Errorf("n = %d, scale %g: vectors differ from EigenSym's", n, scale)
-			}
+		}
+		var Z mat.Dense
+		Z.Mul(L, R)
+		var G mat.SymDense
+		G.SymOuterK(1, &Z)
+		return &G
+	}
+	sameBits := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
+	type named struct {
+		kind  string
+		a     *mat.SymDense
+		size  [3]int // n, or Z's m × p and rank
+		scale float64
+	}
+	var cases []named
+	for _, n := range []int{1, 2, 3, 5, 8, 13, 21, 40, 64, 100, 130, 160} {
+		for _, scale := range []float64{1, 1e-300, 1e300, 1e-160, 3e160} {
+			cases = append(cases, named{"random", random(n, scale), [3]int{n}, scale})
+		}
+	}
+	for range 200 {
+		n, scale := 1+rng.IntN(50), math.Exp(rng.NormFloat64()*5)
+		cases = append(cases, named{"random", random(n, scale), [3]int{n}, scale})
+	}
+	for _, s := range [][3]int{{12, 33, 12}, {50, 400, 50}, {100, 1020, 100}, {30, 60, 7}, {80, 200, 1}} {
+		cases = append(cases, named{"gram", gram(s[0], s[1], s[2]), s, 1})
+	}
+	ones := mat.NewSymDense(20, nil)
+	eye := mat.NewSymDense(20, nil)
+	for i := range 20 {
+		eye.SetSym(i, i, 1)
+		for j := i; j < 20; j++ {
+			ones.SetSym(i, j, 1)
+		}
+	}
+	cases = append(cases, named{"identity", eye, [3]int{20}, 1}, named{"ones", ones, [3]int{20}, 1}, named{"zero", mat.NewSymDense(9, nil), [3]int{9}, 1})
+	for _, tc := range cases {
+		var eig mat.EigenSym
+		wantOK := eig.Factorize(tc.a, true)
+		vals, vecs, ok, err := eigenSymChecked(context.Background(), tc.a)
+		if err != nil || ok != wantOK {
+			t.Fatalf("%s %v scale %g: ok %v, err %v; want ok %v", tc.kind, tc.size, tc.scale, ok, err, wantOK)
+		}
+		if !ok {
+			continue
+		}
+		var wantVecs mat.Dense
+		eig.VectorsTo(&wantVecs)
+		if !slices.EqualFunc(vals, eig.Values(nil), sameBits) || !slices.EqualFunc(vecs.RawMatrix().Data, wantVecs.RawMatrix().Data, sameBits) {
+			t.Errorf("%s %v scale %g: values or vectors differ from EigenSym's", tc.kind, tc.size, tc.scale)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -159,5 +202,22 @@ func TestEigenSymChecked(t *testing.T) {
 	a := mat.NewSymDense(3, []float64{2, 1, 0, 1, 2, 1, 0, 1, 2})
 	if vals, _, _, err := eigenSymChecked(ctx, a); err != context.Canceled || vals != nil {
 		t.Errorf("done context: values %v, err %v; want none and context.Canceled", vals, err)
+	}
+	// Cancelled during the decomposition (at its first, middle and last
+	// matrix operation): the context's error after it.
+	a = random(40, 1)
+	counted, restore := fitctxtest.UseBLASCountdown(0, func() {})
+	eigenSymChecked(context.Background(), a)
+	restore()
+	total := counted.Calls()
+	for _, at := range []int64{1, total / 2, total} {
+		ctx, cancel := context.WithCancel(context.Background())
+		_, restore := fitctxtest.UseBLASCountdown(at, cancel)
+		vals, _, _, err := eigenSymChecked(ctx, a)
+		restore()
+		cancel()
+		if err != context.Canceled || vals != nil {
+			t.Errorf("cancelled in matrix operation %d of %d: values %v, err %v; want none and context.Canceled", at, total, vals != nil, err)
+		}
 	}
 }

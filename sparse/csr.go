@@ -137,13 +137,37 @@ func (a *CSR) SelectRows(rows []int) *CSR {
 // which column-wise solvers use.
 func (a *CSR) Transpose() *CSR { return a.TransposeUnless(nil) }
 
-// transposeBlock is the number of stored values TransposeUnless moves
-// between two calls of its stop function.
-const transposeBlock = 1 << 16
+// stopBlock is the number of values a Stopper lets a loop do between two
+// calls of its stop function.
+const stopBlock = 1 << 16
+
+// Stopper lets a long loop over a matrix's values give up without a call
+// per value: it calls its stop function once per block of 65,536 values
+// done (TransposeUnless, and package linear's copy of its dense rows). A
+// Stopper of a nil function never stops.
+type Stopper struct {
+	stop func() bool
+	last int // done at the last call of stop
+}
+
+// NewStopper returns the Stopper of stop.
+func NewStopper(stop func() bool) Stopper { return Stopper{stop: stop} }
+
+// Stop reports whether the loop should give up, having done done values in
+// all: it calls stop and returns its answer when done is at least 65,536
+// past where it last called stop (past 0 at first), and returns false
+// otherwise.
+func (s *Stopper) Stop(done int) bool {
+	if s.stop == nil || done-s.last < stopBlock {
+		return false
+	}
+	s.last = done
+	return s.stop()
+}
 
 // TransposeUnless is Transpose for a caller that may give up: it calls stop
-// (when not nil) before every block of about 65,536 stored values and
-// returns nil as soon as stop returns true.
+// (when not nil) first and then before every block of about 65,536 stored
+// values (Stopper), and returns nil as soon as stop returns true.
 func (a *CSR) TransposeUnless(stop func() bool) *CSR {
 	if stop != nil && stop() {
 		return nil
@@ -156,14 +180,11 @@ func (a *CSR) TransposeUnless(stop func() bool) *CSR {
 		t.Ptr[j+1] += t.Ptr[j]
 	}
 	next := append([]int(nil), t.Ptr[:a.C]...)
-	moved := 0
+	stopper, done := NewStopper(stop), 0
 	for i := 0; i < a.R; i++ {
 		ind, val := a.Row(i)
-		if moved += len(ind); stop != nil && moved >= transposeBlock {
-			if stop() {
-				return nil
-			}
-			moved = 0
+		if done += len(ind); stopper.Stop(done) {
+			return nil
 		}
 		for k, j := range ind {
 			p := next[j]

@@ -2,6 +2,7 @@ package sparse
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -94,6 +95,71 @@ func TestCheckRejectsMalformed(t *testing.T) {
 	} {
 		if err := a.Check(); err == nil {
 			t.Errorf("%s: Check accepted it", name)
+		}
+	}
+}
+
+// TestStopper: a Stopper calls its function at the first count of values
+// done that is at least 65,536 past its last call (past 0 at first), and
+// only there, and returns the function's answer; one of nil never stops.
+func TestStopper(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	for range 50 {
+		done := make([]int, 200) // counts of values done, rising by 0 to 40,000
+		for i := 1; i < len(done); i++ {
+			done[i] = done[i-1] + rng.IntN(40001)
+		}
+		answer := rng.IntN(2) == 0
+		var called []int
+		s := NewStopper(func() bool { called = append(called, len(called)); return answer })
+		var want, got []int // the indices of done at which it is to call, and calls
+		last := 0
+		for i, d := range done {
+			if d-last >= 1<<16 {
+				want = append(want, i)
+				last = d
+			}
+			n := len(called)
+			if stop := s.Stop(d); len(called) > n {
+				got = append(got, i)
+				if stop != answer {
+					t.Fatalf("Stop returned %v, its function %v", stop, answer)
+				}
+			} else if stop {
+				t.Fatal("Stop returned true without calling its function")
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("calls at %v, want %v", got, want)
+		}
+		nilStop := NewStopper(nil)
+		for _, d := range done {
+			if nilStop.Stop(d) {
+				t.Fatal("a Stopper of nil stopped")
+			}
+		}
+	}
+}
+
+// TestTransposeUnless: TransposeUnless gives the transpose (Dense's) when
+// its function never stops, having called it first and then once per
+// 65,536 values moved (Stopper), and nil when it stops at any call.
+func TestTransposeUnless(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	d := randomDense(rng, 500, 400) // about 100,000 values: a block and a half
+	a := FromDense(d)
+	calls := 0
+	tr := a.TransposeUnless(func() bool { calls++; return false })
+	if !mat.Equal(tr.Dense(), d.T()) || tr.Check() != nil {
+		t.Fatal("TransposeUnless is not the transpose")
+	}
+	if want := 1 + len(a.Val)/(1<<16); calls != want {
+		t.Errorf("%d calls of its function for %d values, want %d", calls, len(a.Val), want)
+	}
+	for k := 1; k <= calls; k++ {
+		n := 0
+		if a.TransposeUnless(func() bool { n++; return n == k }) != nil || n != k {
+			t.Errorf("stopped at call %d: a transpose, or %d calls", k, n)
 		}
 	}
 }

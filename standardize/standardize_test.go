@@ -301,3 +301,35 @@ func TestTransformContext(t *testing.T) {
 		t.Errorf("small block, done context: %v", err)
 	}
 }
+
+// TestIsNil: IsNil is true for nil and for a nil pointer in an interface
+// (a typed nil), false for any other value, nil maps, slices and
+// functions included; Absent agrees for matrices.
+func TestIsNil(t *testing.T) {
+	var nilMap map[string]int
+	var nilFunc func()
+	for _, tc := range []struct {
+		v    any
+		want bool
+	}{
+		{nil, true},
+		{(*mat.Dense)(nil), true},
+		{(*int)(nil), true},
+		{mat.NewDense(1, 1, nil), false},
+		{&mat.Dense{}, false},
+		{0, false},
+		{"", false},
+		{nilMap, false},
+		{[]float64(nil), false},
+		{nilFunc, false},
+	} {
+		if got := IsNil(tc.v); got != tc.want {
+			t.Errorf("IsNil(%#v) = %v, want %v", tc.v, got, tc.want)
+		}
+	}
+	for _, m := range []mat.Matrix{nil, (*mat.Dense)(nil), (*mat.SymDense)(nil)} {
+		if !Absent(m) {
+			t.Errorf("Absent(%#v) = false", m)
+		}
+	}
+}

@@ -17,7 +17,8 @@ import (
 	"github.com/greedytl/greedytl/internal/bom"
 )
 
-// Decode decodes one JSON value from r into v. Object members that v has no
+// Decode decodes one JSON value from r, which it reads to its end, into v
+// (a byte order mark before it is skipped). Object members that v has no
 // field for are an error, as is anything but white space after the value
 // ("trailing data after the <what>"), and so is a null where v's type
 // holds a value that has no nil — a number, string, bool, struct or array
@@ -30,25 +31,37 @@ func Decode(r io.Reader, v any, what string) error {
 	return decode(r, v, what, false)
 }
 
-// DecodeComplete decodes as Decode does, and also returns an error for a
-// member missing from an object decoded into a struct ("columns[0].weight
-// is missing; want a number"), which encoding/json would leave at its zero
-// value, when its field is one that encoding/json always writes: any but a
-// pointer (an optional member), a map (one older writers left out) or a
-// field tagged omitempty or omitzero. It is for the documents whose one
-// writer is encoding/json with the same types, such as model files.
-func DecodeComplete(r io.Reader, v any, what string) error {
-	return decode(r, v, what, true)
+// DecodeComplete decodes the document doc as Decode decodes a reader's,
+// and also returns an error for a member missing from an object decoded
+// into a struct ("columns[0].weight is missing; want a number"), which
+// encoding/json would leave at its zero value, when its field is one that
+// encoding/json always writes: any but a pointer (an optional member), a
+// map (one older writers left out) or a field tagged omitempty or
+// omitzero. It is for the documents whose one writer is encoding/json with
+// the same types, such as model files, which their readers hold already
+// (modelfile.File.Doc).
+func DecodeComplete(doc []byte, v any, what string) error {
+	return decodeBytes(bom.Trim(doc), v, what, true)
 }
 
-// decode is Decode, and DecodeComplete when complete is set. A syntax
-// error, and a value of the wrong type, is a *PositionError.
+// decode is Decode, and DecodeComplete when complete is set: it reads r to
+// its end, its one copy of the document, and decodes that (decodeBytes).
 func decode(r io.Reader, v any, what string, complete bool) error {
-	var read bytes.Buffer
-	raw, err := firstValue(io.TeeReader(r, &read), what)
+	doc, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	return decodeBytes(bom.Trim(doc), v, what, complete)
+}
+
+// decodeBytes decodes the document doc, without its byte order mark, as
+// Decode does. A syntax error, and a value of the wrong type, is a
+// *PositionError, placed in doc. A *json.RawMessage gets a part of doc,
+// not a copy.
+func decodeBytes(doc []byte, v any, what string, complete bool) error {
+	raw, err := firstValue(doc, what)
 	if se := (*json.SyntaxError)(nil); errors.As(err, &se) {
-		// se.Offset counts from after the byte order mark, if any.
-		return newPositionError(bom.Trim(read.Bytes()), se.Offset, err)
+		return newPositionError(doc, se.Offset, err)
 	}
 	if err != nil {
 		return err
@@ -65,9 +78,8 @@ func decode(r io.Reader, v any, what string, complete bool) error {
 	}
 	err = strictDecode(raw, v)
 	if te := (*json.UnmarshalTypeError)(nil); errors.As(err, &te) {
-		// te.Offset counts from raw, which follows the white space read
+		// te.Offset counts from raw, which follows the white space
 		// before it; only white space follows it.
-		doc := bom.Trim(read.Bytes())
 		return newPositionError(doc, int64(bytes.LastIndex(doc, raw))+te.Offset, err)
 	}
 	return err
@@ -110,7 +122,7 @@ func newPositionError(doc []byte, off int64, err error) *PositionError {
 // documents whose writer writes none. Its other errors read "not a <what>:
 // …". b is walked once for its members and nulls and decoded once.
 func DecodeObject(b []byte, what string, choose func(members map[string]bool) any) (map[string]bool, error) {
-	raw, err := firstValue(bytes.NewReader(b), what)
+	raw, err := firstValue(bom.Trim(b), what)
 	if errors.Is(err, errTrailing) {
 		return nil, err
 	}
@@ -130,12 +142,20 @@ func DecodeObject(b []byte, what string, choose func(members map[string]bool) an
 	return c.members, nil
 }
 
-// firstValue returns the one JSON value r holds: anything but white space
-// after it is an error ("trailing data after the <what>"), and so are the
-// end of r inside the value ("the <what> is truncated: unexpected EOF") and
-// no value at all ("the <what> is empty: EOF").
-func firstValue(r io.Reader, what string) (json.RawMessage, error) {
-	dec := json.NewDecoder(bom.Skip(r))
+// firstValue returns the one JSON value the document doc (without its byte
+// order mark) holds, a part of doc: anything but white space after it is
+// an error ("trailing data after the <what>"), and so are the end of doc
+// inside the value ("the <what> is truncated: unexpected EOF") and no
+// value at all ("the <what> is empty: EOF"). A valid document (json.Valid)
+// is not copied; the others get encoding/json's Decoder's error.
+func firstValue(doc []byte, what string) (json.RawMessage, error) {
+	if json.Valid(doc) {
+		const space = " \t\r\n" // JSON's white space
+		start := len(doc) - len(bytes.TrimLeft(doc, space))
+		end := len(bytes.TrimRight(doc, space))
+		return doc[start:end:end], nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(doc))
 	var raw json.RawMessage
 	if err := dec.Decode(&raw); errors.Is(err, io.ErrUnexpectedEOF) {
 		return nil, fmt.Errorf("the %s is truncated: %w", what, err)

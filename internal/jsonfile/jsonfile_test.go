@@ -49,7 +49,8 @@ func TestDecode(t *testing.T) {
 
 // TestDecodeRaw checks that decoding into a json.RawMessage, which takes
 // the value as it is, gives what encoding/json gives (the value's bytes,
-// nulls and all) and still refuses trailing data and a truncated value.
+// nulls and all), for a document of megabytes too, and still refuses
+// trailing data and a truncated value.
 func TestDecodeRaw(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
@@ -62,14 +63,16 @@ func TestDecodeRaw(t *testing.T) {
 		{`{"name": "a"`, "the thing is truncated: unexpected EOF"},
 		{``, "the thing is empty: EOF"},
 		{" \n\t", "the thing is empty: EOF"},
+		{"\r\n\t {\"vals\": [" + strings.Repeat("1.5, ", 1e6) + "2]} \r\n", ""}, // megabytes
+		{"\"x\"\n" + strings.Repeat(" ", 1e6) + "1", "trailing data after the thing"},
 	} {
 		var raw json.RawMessage
 		err := Decode(strings.NewReader(tc.in), &raw, "thing")
 		switch {
 		case tc.want == "" && err != nil:
-			t.Errorf("%q: %v", tc.in, err)
+			t.Errorf("%.80q: %v", tc.in, err)
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-			t.Errorf("%q: error %v, want one containing %q", tc.in, err, tc.want)
+			t.Errorf("%.80q: error %v, want one containing %q", tc.in, err, tc.want)
 		}
 		if tc.want != "" {
 			continue
@@ -79,7 +82,7 @@ func TestDecodeRaw(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(raw, std) {
-			t.Errorf("%q: raw %q, encoding/json %q", tc.in, raw, std)
+			t.Errorf("%.80q: raw %.80q, encoding/json %.80q", tc.in, raw, std)
 		}
 	}
 }
@@ -253,7 +256,7 @@ func TestDecodeComplete(t *testing.T) {
 		{`{}`, "weight is missing; want a number"}, // shallowest first
 	} {
 		var d completeDoc
-		err := DecodeComplete(strings.NewReader(tc.in), &d, "thing")
+		err := DecodeComplete([]byte(tc.in), &d, "thing")
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || err.Error() != tc.want) {
 			t.Errorf("DecodeComplete(%s): %v, want %q", tc.in, err, tc.want)
 		}
@@ -351,8 +354,11 @@ func TestDecodeObject(t *testing.T) {
 // TestReadPosition: Read names the file, line and column of a syntax error
 // and of a value of the wrong type ("path:line:column: problem"), counted
 // from the file's first byte after a byte order mark; the column is that
-// of the byte at fault, found here by searching the text for it.
+// of the byte at fault, found here by searching the text for it. Large
+// documents (megabytes, far more than one read) are placed alike, the fault
+// near their end or near their start.
 func TestReadPosition(t *testing.T) {
+	long := strings.Repeat("  1.25,\n", 300000)
 	for _, tc := range []struct {
 		in, at string // the document; the text at the fault, found in it
 		want   string
@@ -362,6 +368,10 @@ func TestReadPosition(t *testing.T) {
 		{"\xef\xbb\xbf{\"name\": \"a\",,}", ",,", "invalid character ','"},
 		{"\n\n  {\n \"name\": \"a\",\n  \"vals\": [1, \"2\"]}", `"2"`, "cannot unmarshal string"},
 		{"{\"name\": 5}", "5}", "cannot unmarshal number"},
+		{"\n {\"vals\": [\n" + long + "  x]}\n", "x]", "invalid character 'x'"},
+		{"\xef\xbb\xbf\n{\"vals\": [\n" + long + "  \"2\"]}\n", `"2"`, "cannot unmarshal string"},
+		{"{\"name\": \"a\",,\n\"vals\": [\n" + long + "  1]}\n", ",,", "invalid character ','"},
+		{"{\"name\": 5,\n\"vals\": [\n" + long + "  1]}\n", "5,", "cannot unmarshal number"},
 	} {
 		path := filepath.Join(t.TempDir(), "doc.json")
 		if err := os.WriteFile(path, []byte(tc.in), 0o644); err != nil {
@@ -380,12 +390,12 @@ func TestReadPosition(t *testing.T) {
 		col := off - strings.LastIndex(text[:off], "\n")
 		if strings.HasPrefix(tc.want, "cannot unmarshal") {
 			// encoding/json reports the end of the wrong value.
-			col += len(strings.TrimRight(tc.at, "}")) - 1
+			col += len(strings.TrimRight(tc.at, "},")) - 1
 		}
 		prefix := path + ":" + itoa(t, line) + ":" + itoa(t, col) + ": "
 		var pe *PositionError
 		if err == nil || !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), tc.want) || errors.As(err, &pe) {
-			t.Errorf("%q: error %v, want %q followed by %q (and no *PositionError left in it)", tc.in, err, prefix, tc.want)
+			t.Errorf("%.80q: error %v, want %q followed by %q (and no *PositionError left in it)", tc.in, err, prefix, tc.want)
 		}
 	}
 }
