@@ -1,7 +1,6 @@
 """TransferClassifier: a scikit-learn estimator over the greedytl engine."""
 
 import copy
-import json
 import math
 import numbers
 import os
@@ -134,7 +133,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         of ``classes_`` to its list (empty for the models without per-column
         weights: nearest neighbour, centroids).
     inspection_ : dict
-        All that ``greedytl inspect --json`` prints of the model.
+        All that ``greedytl inspect --json`` prints of the model (computed
+        from the model file, as inspect computes it).
     source_names_ : list of str
         The names of the source score columns.
     n_sources_ : int
@@ -258,16 +258,19 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 report = _cli.fit_report(_cli.run_cli(args, info["path"], cwd=tmp))
                 with open(model_path, "rb") as f:
                     text = f.read()
-                inspection = json.loads(_cli.run_cli(["inspect", "--json", model_path], info["path"], cwd=tmp))
 
         scorer = _model.parse_model(text)
         doc = scorer.doc
+        recorded = None  # the source names greedytl inspect reads from the directory the file records
         if isinstance(resolved, SourcesDir) and self.use_features:
-            rec = (doc.get("sources") or {}).get("sha256")
-            if rec != resolved.identity:
+            rec = doc.get("sources") or {}
+            if rec.get("sha256") != resolved.identity:
                 raise RuntimeError("the model records sources {} but {} holds {}: the directory changed "
-                                   "during the fit".format(rec, resolved.path, resolved.identity))
+                                   "during the fit".format(rec.get("sha256"), resolved.path, resolved.identity))
+            if rec.get("data_sha256") == resolved.data_sha256:
+                recorded = list(resolved.names)
         self._check_classes(scorer, len(classes))
+        inspection = scorer.inspection(recorded)
         if resolved is None:
             names = []
         elif isinstance(resolved, SourcesDir):

@@ -1196,6 +1196,51 @@ def test_multiclass(multiclass_cli, zoo, tmp_path):
     assert clf.score(X[44:], y[44:]) > 0.5  # chance: 1/11
 
 
+def test_fit_inspects_the_model_file_itself(multiclass_cli, zoo, synth, tmp_path, monkeypatch):
+    """fit runs one greedytl command, fit: what it learns of the model
+    (inspection_, selected_) it takes from the model file, and it is what
+    greedytl inspect --json prints of that file (the peer), for binary and
+    multi-class models, with sources as classifiers and as a directory
+    (whose columns inspect names from it); selected_ is inspect's columns
+    each named by its source or feature. fit ran greedytl inspect --json
+    as a second process for it."""
+    from greedytl import _cli
+    cli = multiclass_cli
+    X, labels = synth["X"], synth["labels"]
+    rng = np.random.default_rng(7)
+    cases = []
+    for k in (2, 3):
+        classes = np.unique(labels)[-k:]
+        tr = np.concatenate([rng.choice(np.flatnonzero(labels == c), 4, replace=False) for c in classes])
+        for method in (None, "greedytl", "l1-logistic", "dictionary", "nearest-mean"):
+            cases.append((X[tr], labels[tr], method, synth["sources"]))
+            cases.append((X[tr], labels[tr], method, greedytl.Sources([LogisticRegression().fit(X, labels == 0)])))
+    ran = []
+    real = _cli.run_cli
+    monkeypatch.setattr(_cli, "run_cli", lambda args, *a, **kw: ran.append(args[0]) or real(args, *a, **kw))
+    named_dir = 0
+    for Xtr, ytr, method, sources in cases:
+        ran.clear()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", greedytl.GreedyTLWarning)
+            clf = TransferClassifier(method=method, sources=sources, random_state=1).fit(Xtr, ytr)
+        assert ran == ["fit"], "fit ran greedytl {}".format(ran)
+        (tmp_path / "m.json").write_text(json.dumps(clf.model_))
+        want = json.loads(run(cli, "inspect", "--json", tmp_path / "m.json"))
+        assert clf.inspection_ == want, (method, sources)
+        per_class = {str(i): c for i, c in enumerate(clf.classes_)} if len(clf.classes_) > 2 else {"-1": clf.classes_[0], "1": clf.classes_[1]}
+
+        def named(cols):
+            return [dict(c, name=clf.source_names_[c["index"]] if c["kind"] == "source" else "x[{}]".format(c["index"]))
+                    for c in cols]
+        if "per_class" in want:
+            assert clf.selected_ == {per_class[pc["class"]]: named(pc["selected"]) for pc in want["per_class"]}
+        else:
+            assert clf.selected_ == named(want["selected"])
+        named_dir += any("name" in c for c in want.get("selected", []))
+    assert named_dir > 0  # inspect named some source columns from the directory
+
+
 def test_multiclass_oracle(multiclass_cli):
     """best-source on three classes: each class's oracle keeps, on the
     held-out labels of that class against the rest, the source trained to

@@ -65,6 +65,16 @@ def _saver(tmp):
     return save
 
 
+def _check_inspection(cli, scorer, model, names=None):
+    """The model's inspection, computed from its file, is what greedytl
+    inspect --json prints of it (source columns named as inspect names them
+    from the sources directory the file records)."""
+    want = json.loads(run(cli, "inspect", "--json", model))
+    assert scorer.inspection(names) == want
+    # The same once more through JSON: only JSON's types (no NumPy scalars).
+    assert json.loads(json.dumps(scorer.inspection(names))) == want
+
+
 METHOD_VARIANTS = ["greedytl:sample=5,lambda=0.5", "greedytl-sp:gamma=0.25", "greedytl:stop_at_min_loo=true",
                    "greedytl-auto:single_fit=1"]
 
@@ -88,6 +98,7 @@ def test_every_method_matrix(cli, tmp_path):
         scorer = greedytl.read_model(model)
         seen.append(type(scorer).__name__)
         _check(scorer.scores(Xte, Hte), _predict(cli, tmp_path, model, **tfiles))
+        _check_inspection(cli, scorer, model)
     # Every kind of file is covered.
     assert {"LinearScorer", "GreedyScorer", "DictionaryScorer"} <= set(seen)
 
@@ -119,6 +130,7 @@ def test_every_method_one_block(cli, tmp_path, blocks):
         scorer = greedytl.read_model(model)
         got = scorer.scores(te, None) if blocks == "features" else scorer.scores(None, te)
         _check(got, _predict(cli, tmp_path, model, **{flag.replace("-", "_"): save("te.npy", te)}))
+        _check_inspection(cli, scorer, model)
         checked.append(method)
     assert len(refused) <= 4, "methods refusing {} alone: {}".format(blocks, refused)
     assert {"greedytl", "greedytl-auto", "dictionary"} <= set(checked)
@@ -146,6 +158,7 @@ def test_every_method_sources_dir(cli, synth, tmp_path):
         assert scorer.doc["sources"]["sha256"] == src.identity
         _check(scorer.scores(X[te], src.scores(X[te])),
                _predict(cli, tmp_path, model, features=Xte, sources=synth["sources"]))
+        _check_inspection(cli, scorer, model, src.names)
 
 
 def test_sources_dir_scores(cli, synth, tmp_path):
@@ -209,6 +222,7 @@ def test_multiclass_parity(multiclass_cli, synth, tmp_path):
             names, want = _predict_scores(cli, tmp_path, model, features=files["Xt"], **hp)
             assert names == scorer.classes
             _check(scorer.scores(X[te], src.scores(X[te])), want)
+            _check_inspection(cli, scorer, model, src.names if how == "dir" else None)
     assert forms == {"linear", "nearest-neighbour", "centroid-cosine", "one-vs-rest", "ensemble"}
     # Rows far outside the training range, whose sums of squares overflow:
     # the models that normalise rows still score their directions, as
