@@ -531,22 +531,27 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
 
     def __sklearn_clone__(self):
         # scikit-learn >= 1.3 clones an estimator through this hook (older
-        # versions never call it): as BaseEstimator's, but a list (or tuple)
-        # of classifiers as sources is shared, fitted, where the default
-        # clones the estimators of a list parameter unfitted (which fit
-        # refuses). Every other parameter is cloned as scikit-learn clones
-        # it; a Sources is shared either way (its __deepcopy__).
-        sources = self.sources
-        if not isinstance(sources, (list, tuple)):
-            return super().__sklearn_clone__()
-        from sklearn.base import clone
-        params = {k: clone(v, safe=False) for k, v in self.get_params(deep=False).items() if k != "sources"}
-        new = type(self)(sources=sources, **params)
-        # What scikit-learn's clone carries besides the parameters: metadata
-        # requests (set_fit_request, ...) and set_output's configuration.
-        for attr in ("_metadata_request", "_sklearn_output_config"):
-            if attr in self.__dict__:
-                setattr(new, attr, copy.deepcopy(self.__dict__[attr]))
+        # versions never call it). Its default clones the estimators of a
+        # list parameter unfitted, which fit refuses: a list (or tuple) of
+        # classifiers as sources is set aside instead (on a shallow copy, so
+        # that clones made at once in threads do not race), the copy is
+        # cloned by scikit-learn's own logic (every other parameter, the
+        # metadata requests, set_output's configuration) and the clone given
+        # the very list, fitted. A Sources is shared by that logic itself
+        # (its __deepcopy__). Without the hook in the base class
+        # (scikit-learn < 1.3), clone is that logic.
+        est = self
+        if isinstance(self.sources, (list, tuple)):
+            est = copy.copy(self)
+            est.sources = None
+        default = getattr(super(TransferClassifier, est), "__sklearn_clone__", None)
+        if default is not None:
+            new = default()
+        else:
+            from sklearn.base import clone
+            new = clone(est)
+        if est is not self:
+            new.sources = self.sources
         return new
 
     def __sklearn_tags__(self):

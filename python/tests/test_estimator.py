@@ -1084,6 +1084,38 @@ def test_sklearn_clone_shares_a_list(cli, zoo):
     c2 = est.__sklearn_clone__()
     assert c2._sklearn_output_config == est._sklearn_output_config
     assert c2._sklearn_output_config is not est._sklearn_output_config
+    assert est.sources is zoo and est.get_params(deep=False)["sources"] is zoo  # the original's, left as it was
+
+
+def _top_level_source(A):
+    return A[:, :2]
+
+
+def test_sklearn_clone_hook_every_form(cli, zoo, synth):
+    """The hook, called as scikit-learn >= 1.3's clone calls it
+    (est.__sklearn_clone__(), on an instance), clones as scikit-learn's own
+    clone does (here 1.2's, which never calls the hook) for every form of
+    sources but a list or tuple of classifiers, which it shares: a Sources
+    (shared either way), None, a function, a directory's path. It raised
+    AttributeError on scikit-learn < 1.3 for every form but a list."""
+    S = greedytl.Sources(zoo)
+    for sources in (None, S, _top_level_source, synth["sources"], zoo, tuple(zoo)):
+        est = TransferClassifier(sources=sources, method="greedytl", random_state=2, max_dense_mb=8)
+        est._sklearn_output_config = {"transform": "pandas"}
+        hook, plain = est.__sklearn_clone__(), clone(est)
+        assert type(hook) is TransferClassifier and hook is not est
+        got, want = hook.get_params(deep=False), plain.get_params(deep=False)
+        assert got.keys() == want.keys()
+        assert all(got[k] == want[k] for k in want if k != "sources")
+        if isinstance(sources, (list, tuple)):
+            assert hook.sources is sources and not all(a is b for a, b in zip(plain.sources, sources))
+        elif sources is S:
+            assert hook.sources is S and plain.sources is S
+        else:
+            assert hook.sources == plain.sources
+        assert hook._sklearn_output_config == {"transform": "pandas"}
+        assert hook._sklearn_output_config is not est._sklearn_output_config
+        assert est.sources is sources
 
 
 class _ZooScores:
