@@ -106,6 +106,17 @@ def _describe(e):
     return str(e)
 
 
+def _count(doc, name):
+    """The column count doc[name] (num_features, num_sources): a JSON
+    integer ≥ 0, which is what greedytl's reader takes (an int; a member
+    the writer always writes, so a null is refused: docs/design.md §10), not
+    a null, a bool, a string or a number with a fraction or exponent (4.0)."""
+    v = doc[name]
+    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+        raise ModelFileError("{} is {}; want a count of columns (an integer, 0 or more)".format(name, json.dumps(v)))
+    return v
+
+
 def _vector(v, name, length=None):
     if v is None:  # Go writes an empty slice as null
         v = []
@@ -310,9 +321,9 @@ class GreedyScorer(Scorer):
 
     def __init__(self, doc):
         super().__init__(doc)
-        self.num_features = int(doc["num_features"])
-        self.num_sources = int(doc["num_sources"])
-        if self.num_features < 0 or self.num_sources < 0 or self.num_features + self.num_sources == 0:
+        self.num_features = _count(doc, "num_features")
+        self.num_sources = _count(doc, "num_sources")
+        if self.num_features + self.num_sources == 0:
             raise ModelFileError("invalid column counts: {} features, {} sources".format(
                 self.num_features, self.num_sources))
         self.columns = []
@@ -480,8 +491,8 @@ class MultiScorer(Scorer):
             raise ModelFileError("classes must be at least 2 distinct non-empty names, got {!r}".format(classes))
         self.classes = list(classes)
         K = len(classes)
-        self.num_features = int(doc["num_features"])
-        self.num_sources = int(doc["num_sources"])
+        self.num_features = _count(doc, "num_features")
+        self.num_sources = _count(doc, "num_sources")
         self.form = doc["form"]
         if self.form in ("linear", "nearest-neighbour", "centroid-cosine"):
             self.x = Standardiser(doc["x"], "x")
@@ -540,6 +551,9 @@ class MultiScorer(Scorer):
             for i, m in enumerate(self.members):
                 if m.classes != self.classes:
                     raise ModelFileError("members[{}] has classes {!r}, the file {!r}".format(i, m.classes, self.classes))
+                if (m.num_features, m.num_sources) != (self.num_features, self.num_sources):
+                    raise ModelFileError("members[{}] has {} features and {} sources, the file {} and {}".format(
+                        i, m.num_features, m.num_sources, self.num_features, self.num_sources))
             self.weights = _vector(doc["weights"], "weights", len(self.members))
             if np.any(self.weights <= 0):
                 raise ModelFileError("ensemble weights must be positive")

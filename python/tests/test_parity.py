@@ -252,3 +252,57 @@ def test_multiclass_parity(multiclass_cli, synth, tmp_path):
         p = subprocess.run([cli["path"], "predict", "--model", tmp_path / "bad.json", "--features", files["Xt"],
                             "--source-scores", files["Ht"]], capture_output=True, text=True)
         assert p.returncode == 2 and "models[0]: is fitted for" in p.stderr, p.stderr
+
+
+def test_column_counts_read_as_greedytl_reads_them(multiclass_cli, tmp_path):
+    """num_features and num_sources, which every GreedyTL and multi-class
+    file holds (an ensemble's members too): a JSON integer, which greedytl
+    reads into an int; a null, a bool, a string, a number written with a
+    fraction (4.0, as Python's json writes a float), a negative one, a
+    member missing, and an ensemble's member of other counts than the file
+    are refused by both readers (greedytl inspect exits 2; read_model raises
+    ModelFileError), and the file as written is read by both; a count
+    larger than the model's columns is taken or refused by both alike.
+    read_model took 4.0, 4.5, "4" and true, and an ensemble's counts
+    unchecked."""
+    cli = multiclass_cli
+    (Xtr, Htr, ytr), _ = _problem(3)
+    save = _saver(tmp_path)
+    y3 = np.arange(len(ytr)) % 3
+    fits = {"greedytl": save("y.npy", ytr), "greedytl-nway": save("y3.npy", y3),
+            "nearest-mean": save("y3.npy", y3), "l1-logistic": save("y3.npy", y3)}
+    X, H = save("X.npy", Xtr), save("H.npy", Htr)
+    checked = 0
+    for method, labels in fits.items():
+        model = tmp_path / "m.json"
+        run(cli, "fit", "--method", method, "--features", X, "--source-scores", H, "--labels", labels, "--out", model)
+        doc = json.loads(model.read_text())
+        places = [doc] + [m for m in doc.get("members", [])[:1]]
+        for place in places:
+            for name in ("num_features", "num_sources"):
+                good = place[name]
+                for bad in (None, True, str(good), float(good), good + 0.5, -1, good + 1, "missing"):
+                    if bad == "missing":
+                        del place[name]
+                    else:
+                        place[name] = bad
+                    (tmp_path / "bad.json").write_text(json.dumps(doc))
+                    place[name] = good
+                    p = subprocess.run([cli["path"], "inspect", "--json", tmp_path / "bad.json"], capture_output=True,
+                                       text=True)
+                    try:
+                        greedytl.read_model(tmp_path / "bad.json")
+                        read = True
+                    except greedytl.ModelFileError:
+                        read = False
+                    # A count one more than the model's columns is refused
+                    # where the count must match the scalers' or the
+                    # members', and taken by a GreedyTL file (whose columns
+                    # it bounds): both readers alike.
+                    assert (p.returncode == 0) == read, (method, name, bad, p.stderr)
+                    assert p.returncode in (0, 2) and (read is False or bad == good + 1), (method, name, bad)
+                    checked += 1
+        (tmp_path / "good.json").write_text(json.dumps(doc))
+        assert greedytl.read_model(tmp_path / "good.json").inspection() == \
+            json.loads(run(cli, "inspect", "--json", tmp_path / "good.json"))
+    assert checked == 8 * 2 * 5
