@@ -464,7 +464,10 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                     raise ValueError("the sources give {} score columns on X, but the model was fitted on {} ({}): "
                                      "have the sources changed since fit?".format(
                                          H.shape[1], self.n_sources_, ", ".join(self.source_names_)))
-        return (X if self.use_features else None), H
+        # Whether the model takes X's columns is the fitted model's (its
+        # file's num_features), not use_features', which set_params may
+        # have changed since fit.
+        return (X if self._scorer.num_features else None), H
 
     def _file_scores(self, X):
         Xf, H = self._inputs(X)

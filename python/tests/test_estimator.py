@@ -774,6 +774,23 @@ def test_use_features_false(cli, zoo, synth):
         TransferClassifier(use_features=False).fit(X, y)
 
 
+def test_predict_follows_the_fitted_model_not_later_params(cli, zoo):
+    """predict and decision_function depend on what was fitted: use_features
+    changed by set_params after fit (say while trying settings before the
+    next fit) leaves them as they were, as a scikit-learn estimator's
+    predictions do not move with its parameters until it is refitted. They
+    passed X by the current parameter, and the model refused it ("the model
+    was fitted on 8 columns of X, which is not given", "X has 8 columns, the
+    model was trained with 0")."""
+    X, y = _data()
+    for fitted in (True, False):
+        clf = TransferClassifier(sources=greedytl.Sources(zoo), use_features=fitted, random_state=0).fit(X[:20], y[:20])
+        want, pred = clf.decision_function(X[20:]), clf.predict(X[20:])
+        clf.set_params(use_features=not fitted)
+        np.testing.assert_array_equal(clf.decision_function(X[20:]), want)
+        np.testing.assert_array_equal(clf.predict(X[20:]), pred)
+
+
 def test_params_pickle_determinism(cli, zoo):
     """get_params/set_params, clone, pickling, the same model under the same
     random_state (the seed of greedytl's random choices)."""
