@@ -207,7 +207,10 @@ class Scorer:
         the file alone.  ``source_names`` names the source columns
         (``"name"``) as inspect names them from the sources directory the
         file records when that directory still holds those sources; None:
-        the columns are not named."""
+        the columns are not named.  The method and hyperparameters are the
+        file's: those of a version 1 GreedyTL file, which inspect gives
+        their version 2 names (``greedytl:gamma=0.25``, ``gamma`` for
+        ``feature_factor``), are as that older file names them."""
         doc = self.doc
 
         def named(cols, keys):

@@ -306,3 +306,24 @@ def test_column_counts_read_as_greedytl_reads_them(multiclass_cli, tmp_path):
         assert greedytl.read_model(tmp_path / "good.json").inspection() == \
             json.loads(run(cli, "inspect", "--json", tmp_path / "good.json"))
     assert checked == 8 * 2 * 5
+
+
+def test_inspection_of_a_version_1_file(cli, tmp_path):
+    """A version 1 GreedyTL file (γ under its old key feature_factor, the
+    method named greedytl whatever the options): its inspection is
+    inspect's but for the method and hyperparameters, which it gives as the
+    file names them and inspect by their version 2 names, as documented."""
+    v1 = {"format": "greedytl-model", "version": 1, "method": "greedytl",
+          "hyperparameters": {"lambda": 1, "delta": 0.0001, "feature_factor": 0.25, "sample": 59},
+          "num_features": 2, "num_sources": 1,
+          "options": {"lambda": 1, "auto_lambda": False, "delta": 0.0001, "max_k": 0, "sample": 59, "seed": 7,
+                      "feature_factor": 0.25, "stop_at_min_loo": False},
+          "columns": [{"kind": "source", "index": 0, "weight": 0.5, "mean": 0.1, "scale": 2, "score": 3,
+                       "reg_error": 0.4, "loo_error": 0.6}]}
+    (tmp_path / "v1.json").write_text(json.dumps(v1))
+    want = json.loads(run(cli, "inspect", "--json", tmp_path / "v1.json"))
+    got = greedytl.read_model(tmp_path / "v1.json").inspection()
+    assert (got.pop("method"), got.pop("hyperparameters")) == ("greedytl", v1["hyperparameters"])
+    assert (want.pop("method"), want.pop("hyperparameters")) == (
+        "greedytl:gamma=0.25,sample=59", {"lambda": 1, "delta": 0.0001, "gamma": 0.25, "sample": 59})
+    assert got == want
