@@ -54,8 +54,8 @@ FIT_REPORT = 1
 
 #: The prefix of the private directories of fits; stale ones, left by a
 #: Python process that was killed, are removed when the package is next
-#: imported, or fits, on the same host.  The name goes on with the process id, the host's tag and
-#: mkdtemp's letters: greedytl-fit-PID-HOST-XXXXXXXX.
+#: imported, or fits, on the same host.  The name goes on with the process
+#: id, the host's tag and mkdtemp's letters: greedytl-fit-PID-HOST-XXXXXXXX.
 _DIR_PREFIX = "greedytl-fit-"
 
 # How greedytl begins each line of its standard error.
