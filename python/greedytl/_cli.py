@@ -289,10 +289,14 @@ class naming_inputs:
     :func:`run_cli`) has each path of ``shown`` (path → name) in its message
     replaced by the name: greedytl names its input files, which may be
     files the caller made for it (a fit's .npy files) and that the user
-    knows by other names.  ``stderr`` stays the command's."""
+    knows by other names.  ``flags`` (text → note) adds, after a message
+    that holds the text (a flag of greedytl's, such as ``--oracle-``), the
+    note in parentheses: what the caller calls that input.  ``stderr``
+    stays the command's."""
 
-    def __init__(self, shown):
+    def __init__(self, shown, flags=None):
         self.shown = shown
+        self.flags = flags or {}
 
     def __enter__(self):
         return self
@@ -302,6 +306,9 @@ class naming_inputs:
             msg = e.args[0]
             for path in sorted(self.shown, key=len, reverse=True):
                 msg = msg.replace(path, self.shown[path])
+            notes = [note for text, note in self.flags.items() if text in msg]
+            if notes:
+                msg += " ({})".format("; ".join(notes))
             e.args = (msg,) + e.args[1:]
         return False
 

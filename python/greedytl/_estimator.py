@@ -41,6 +41,14 @@ _SHOWN = {
     _MODEL_FILE: "<the model file>",
 }
 
+# What greedytl's messages call by its flags (a transductive or oracle
+# method without its inputs, or those inputs for another method), as fit's
+# arguments name them.
+_FLAGS = {
+    "--unlabelled-": "greedytl's --unlabelled-* inputs are fit's X_unlabelled",
+    "--oracle-": "greedytl's --oracle-* inputs are fit's X_oracle and y_oracle",
+}
+
 
 class TransferClassifier(ClassifierMixin, BaseEstimator):
     """Hypothesis transfer learning with greedytl, as a scikit-learn classifier.
@@ -254,7 +262,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             model_path = os.path.join(tmp, _MODEL_FILE)
             args += ["--out", model_path, "--json"]
             shown = {os.path.join(tmp, name): what for name, what in _SHOWN.items()}
-            with _cli.naming_inputs(shown):
+            with _cli.naming_inputs(shown, _FLAGS):
                 report = _cli.fit_report(_cli.run_cli(args, info["path"], cwd=tmp))
                 with open(model_path, "rb") as f:
                     text = f.read()

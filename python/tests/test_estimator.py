@@ -877,6 +877,27 @@ def test_cli_messages_name_the_inputs(cli):
     assert isinstance(e.value, greedytl.CLIInputError) and e.value.returncode == 2
 
 
+def test_cli_messages_name_fits_arguments(cli, zoo):
+    """A transductive or oracle method fitted without its inputs (or those
+    inputs given to another method): greedytl's message names them by its
+    flags (--unlabelled-features, --oracle-labels, ...), which a Python user
+    does not give, so fit's message says which of its arguments they are.
+    It named the flags alone."""
+    X, y = _data()
+    S = greedytl.Sources(zoo)
+    unlabelled = r"\(greedytl's --unlabelled-\* inputs are fit's X_unlabelled\)$"
+    oracle = r"\(greedytl's --oracle-\* inputs are fit's X_oracle and y_oracle\)$"
+    for est, kw, want in (
+            (TransferClassifier(method="dam", sources=S), {}, r"dam is transductive: .*" + unlabelled),
+            (TransferClassifier(method="dam", sources=S, use_features=False), {}, unlabelled),
+            (TransferClassifier(method="best-source", sources=S), {}, r"best-source is an oracle: .*" + oracle),
+            (TransferClassifier(), {"X_unlabelled": X[20:]}, r"for transductive methods .*" + unlabelled),
+            (TransferClassifier(sources=S), {"X_oracle": X[20:], "y_oracle": y[20:]}, oracle)):
+        with pytest.raises(ValueError, match=want) as e:
+            est.fit(X[:20], y[:20], **kw)
+        assert isinstance(e.value, greedytl.CLIInputError)
+
+
 @pytest.mark.parametrize("param,value,want", [
     ("use_features", "no", "an instance of 'bool'"),
     ("use_features", "False", "an instance of 'bool'"),
