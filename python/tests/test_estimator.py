@@ -1298,7 +1298,9 @@ def test_fit_inspects_the_model_file_itself(multiclass_cli, zoo, synth, tmp_path
         (tmp_path / "m.json").write_text(json.dumps(clf.model_))
         want = json.loads(run(cli, "inspect", "--json", tmp_path / "m.json"))
         assert clf.inspection_ == want, (method, sources)
-        per_class = {str(i): c for i, c in enumerate(clf.classes_)} if len(clf.classes_) > 2 else {"-1": clf.classes_[0], "1": clf.classes_[1]}
+        # How the file names the classes: -1 and 1 for two, else their indices.
+        k = len(clf.classes_)
+        per_class = dict(zip(["-1", "1"] if k == 2 else [str(i) for i in range(k)], clf.classes_))
 
         def named(cols):
             return [dict(c, name=clf.source_names_[c["index"]] if c["kind"] == "source" else "x[{}]".format(c["index"]))
