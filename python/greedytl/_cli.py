@@ -53,9 +53,9 @@ MODEL_VERSION = 2
 FIT_REPORT = 1
 
 #: The prefix of the private directories of fits; stale ones, left by a
-#: Python process that was killed, are removed by the next fit on the same
-#: host.  The name goes on with the process id, the host's tag and
-#: mkdtemp's letters: greedytl-fit-PID-HOST-XXXXXXXX.
+#: Python process that was killed, are removed when the package is next
+#: imported, or fits, on the same host.  The name goes on with the process
+#: id, the host's tag and mkdtemp's letters: greedytl-fit-PID-HOST-XXXXXXXX.
 _DIR_PREFIX = "greedytl-fit-"
 
 # How greedytl begins each line of its standard error.
@@ -289,10 +289,14 @@ class naming_inputs:
     :func:`run_cli`) has each path of ``shown`` (path → name) in its message
     replaced by the name: greedytl names its input files, which may be
     files the caller made for it (a fit's .npy files) and that the user
-    knows by other names.  ``stderr`` stays the command's."""
+    knows by other names.  ``flags`` (text → note) adds, after a message
+    that holds the text (a flag of greedytl's, such as ``--oracle-``), the
+    note in parentheses: what the caller calls that input.  ``stderr``
+    stays the command's."""
 
-    def __init__(self, shown):
+    def __init__(self, shown, flags=None):
         self.shown = shown
+        self.flags = flags or {}
 
     def __enter__(self):
         return self
@@ -302,6 +306,9 @@ class naming_inputs:
             msg = e.args[0]
             for path in sorted(self.shown, key=len, reverse=True):
                 msg = msg.replace(path, self.shown[path])
+            notes = [note for text, note in self.flags.items() if text in msg]
+            if notes:
+                msg += " ({})".format("; ".join(notes))
             e.args = (msg,) + e.args[1:]
         return False
 
@@ -366,8 +373,9 @@ class private_dir:
 
     Its name records the Python process's id and its host (_host_tag);
     entering one first removes the directories of this prefix and host whose
-    process no longer exists (left by a Python process that was killed), so
-    files outlive a killed fit only until the next fit on that host.  Those
+    process no longer exists (left by a Python process that was killed), as
+    importing the package does (_sweep_at_import), so files outlive a killed
+    fit only until the package is next imported, or fits, on that host.  Those
     of other hosts (a TMPDIR shared by machines) are left alone: their
     process ids mean nothing here.
     """
@@ -438,3 +446,20 @@ def _alive(pid):
     except OSError:
         return True
     return True
+
+
+def _sweep_at_import():
+    """The sweep of private_dir, run once as the package is imported: the
+    directories a killed fit left go when a Python process next imports
+    greedytl on that host (a restarted session, a worker), not only when
+    one fits.  It judges as a fit's sweep does (this user's directories of
+    this host whose process is gone) and costs a listing of the temporary
+    directory; an error (no usable temporary directory) leaves the
+    directories as they are and does not fail the import."""
+    try:
+        _sweep_stale(None, _host_tag())
+    except OSError:
+        pass
+
+
+_sweep_at_import()

@@ -1,7 +1,6 @@
 """TransferClassifier: a scikit-learn estimator over the greedytl engine."""
 
 import copy
-import json
 import math
 import numbers
 import os
@@ -40,6 +39,14 @@ _SHOWN = {
     "oracle-H.npy": "<the sources' scores on X_oracle>",
     "yo.npy": "<y_oracle>",
     _MODEL_FILE: "<the model file>",
+}
+
+# What greedytl's messages call by its flags (a transductive or oracle
+# method without its inputs, or those inputs for another method), as fit's
+# arguments name them.
+_FLAGS = {
+    "--unlabelled-": "greedytl's --unlabelled-* inputs are fit's X_unlabelled",
+    "--oracle-": "greedytl's --oracle-* inputs are fit's X_oracle and y_oracle",
 }
 
 
@@ -134,7 +141,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         of ``classes_`` to its list (empty for the models without per-column
         weights: nearest neighbour, centroids).
     inspection_ : dict
-        All that ``greedytl inspect --json`` prints of the model.
+        All that ``greedytl inspect --json`` prints of the model (computed
+        from the model file, as inspect computes it).
     source_names_ : list of str
         The names of the source score columns.
     n_sources_ : int
@@ -254,20 +262,23 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             model_path = os.path.join(tmp, _MODEL_FILE)
             args += ["--out", model_path, "--json"]
             shown = {os.path.join(tmp, name): what for name, what in _SHOWN.items()}
-            with _cli.naming_inputs(shown):
+            with _cli.naming_inputs(shown, _FLAGS):
                 report = _cli.fit_report(_cli.run_cli(args, info["path"], cwd=tmp))
                 with open(model_path, "rb") as f:
                     text = f.read()
-                inspection = json.loads(_cli.run_cli(["inspect", "--json", model_path], info["path"], cwd=tmp))
 
         scorer = _model.parse_model(text)
         doc = scorer.doc
+        recorded = None  # the source names greedytl inspect reads from the directory the file records
         if isinstance(resolved, SourcesDir) and self.use_features:
-            rec = (doc.get("sources") or {}).get("sha256")
-            if rec != resolved.identity:
+            rec = doc.get("sources") or {}
+            if rec.get("sha256") != resolved.identity:
                 raise RuntimeError("the model records sources {} but {} holds {}: the directory changed "
-                                   "during the fit".format(rec, resolved.path, resolved.identity))
+                                   "during the fit".format(rec.get("sha256"), resolved.path, resolved.identity))
+            if rec.get("data_sha256") == resolved.data_sha256:
+                recorded = list(resolved.names)
         self._check_classes(scorer, len(classes))
+        inspection = scorer.inspection(recorded)
         if resolved is None:
             names = []
         elif isinstance(resolved, SourcesDir):
@@ -461,7 +472,10 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                     raise ValueError("the sources give {} score columns on X, but the model was fitted on {} ({}): "
                                      "have the sources changed since fit?".format(
                                          H.shape[1], self.n_sources_, ", ".join(self.source_names_)))
-        return (X if self.use_features else None), H
+        # Whether the model takes X's columns is the fitted model's (its
+        # file's num_features), not use_features', which set_params may
+        # have changed since fit.
+        return (X if self._scorer.num_features else None), H
 
     def _file_scores(self, X):
         Xf, H = self._inputs(X)
@@ -528,22 +542,27 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
 
     def __sklearn_clone__(self):
         # scikit-learn >= 1.3 clones an estimator through this hook (older
-        # versions never call it): as BaseEstimator's, but a list (or tuple)
-        # of classifiers as sources is shared, fitted, where the default
-        # clones the estimators of a list parameter unfitted (which fit
-        # refuses). Every other parameter is cloned as scikit-learn clones
-        # it; a Sources is shared either way (its __deepcopy__).
-        sources = self.sources
-        if not isinstance(sources, (list, tuple)):
-            return super().__sklearn_clone__()
-        from sklearn.base import clone
-        params = {k: clone(v, safe=False) for k, v in self.get_params(deep=False).items() if k != "sources"}
-        new = type(self)(sources=sources, **params)
-        # What scikit-learn's clone carries besides the parameters: metadata
-        # requests (set_fit_request, ...) and set_output's configuration.
-        for attr in ("_metadata_request", "_sklearn_output_config"):
-            if attr in self.__dict__:
-                setattr(new, attr, copy.deepcopy(self.__dict__[attr]))
+        # versions never call it). Its default clones the estimators of a
+        # list parameter unfitted, which fit refuses: a list (or tuple) of
+        # classifiers as sources is set aside instead (on a shallow copy, so
+        # that clones made at once in threads do not race), the copy is
+        # cloned by scikit-learn's own logic (every other parameter, the
+        # metadata requests, set_output's configuration) and the clone given
+        # the very list, fitted. A Sources is shared by that logic itself
+        # (its __deepcopy__). Without the hook in the base class
+        # (scikit-learn < 1.3), clone is that logic.
+        est = self
+        if isinstance(self.sources, (list, tuple)):
+            est = copy.copy(self)
+            est.sources = None
+        default = getattr(super(TransferClassifier, est), "__sklearn_clone__", None)
+        if default is not None:
+            new = default()
+        else:
+            from sklearn.base import clone
+            new = clone(est)
+        if est is not self:
+            new.sources = self.sources
         return new
 
     def __sklearn_tags__(self):

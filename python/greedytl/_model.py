@@ -19,8 +19,11 @@ agree to rounding:
 
 Binary scorers return one score a row (positive: the positive class),
 multi-class ones a (rows × K) matrix whose column k is ``classes[k]``.
+A scorer's ``inspection()`` is what ``greedytl inspect --json`` prints of
+its file, from the Go models' selections mirrored as their scores are.
 """
 
+import copy
 import json
 import math
 
@@ -103,6 +106,17 @@ def _describe(e):
     return str(e)
 
 
+def _count(doc, name):
+    """The column count doc[name] (num_features, num_sources): a JSON
+    integer ≥ 0, which is what greedytl's reader takes (an int; a member
+    the writer always writes, so a null is refused: docs/design.md §10), not
+    a null, a bool, a string or a number with a fraction or exponent (4.0)."""
+    v = doc[name]
+    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+        raise ModelFileError("{} is {}; want a count of columns (an integer, 0 or more)".format(name, json.dumps(v)))
+    return v
+
+
 def _vector(v, name, length=None):
     if v is None:  # Go writes an empty slice as null
         v = []
@@ -169,10 +183,66 @@ class Scorer:
     """
 
     classes = None
+    # Whether selection() lists the columns in selection order (the greedy
+    # methods) rather than by decreasing |weight|.
+    greedy = False
 
     def __init__(self, doc):
         self.doc = doc
         self.method = doc["method"]
+
+    def selection(self):
+        """The columns the model uses, as the Go model's ``Selected``: a
+        list of ``{"kind", "index", "weight"}`` (the greedy methods' also
+        with ``"reg_error"`` and ``"loo_error"``, their path after the
+        column was added), in selection order for the greedy methods, else
+        the columns of non-zero weight by decreasing |weight|; a
+        multi-class model gives one such list per class.  None when the
+        model has no per-column weights (the dictionary method, nearest
+        neighbour, centroids)."""
+        return None
+
+    def inspection(self, source_names=None):
+        """What ``greedytl inspect --json`` prints of the model file, from
+        the file alone.  ``source_names`` names the source columns
+        (``"name"``) as inspect names them from the sources directory the
+        file records when that directory still holds those sources; None:
+        the columns are not named.  The method and hyperparameters are the
+        file's: those of a version 1 GreedyTL file, which inspect gives
+        their version 2 names (``greedytl:gamma=0.25``, ``gamma`` for
+        ``feature_factor``), are as that older file names them."""
+        doc = self.doc
+
+        def named(cols, keys):
+            out = []
+            for c in cols:
+                col = {k: c[k] for k in keys if k in c}
+                if source_names is not None and c["kind"] == "source" and 0 <= c["index"] < len(source_names) \
+                        and source_names[c["index"]]:
+                    col["name"] = source_names[c["index"]]
+                out.append(col)
+            return out
+
+        sel = self.selection()
+        # The file's own members are copied: the inspection shares nothing
+        # with the document.
+        out = {"method": self.method, "hyperparameters": copy.deepcopy(doc.get("hyperparameters"))}
+        if self.classes is not None:
+            out["classes"] = list(self.classes)
+            out["per_class"] = [] if sel is None else [
+                {"class": c, "selected": named(cols, ("kind", "index", "weight"))}
+                for c, cols in zip(self.classes, sel)]
+        else:
+            if sel is not None:
+                for k in ("num_features", "num_sources"):
+                    if getattr(self, k):
+                        out[k] = getattr(self, k)
+            out["greedy"] = sel is not None and self.greedy
+            out["selected"] = named(sel or [], ("kind", "index", "weight", "reg_error", "loo_error"))
+        for k in ("sources", "committee"):
+            if doc.get(k) is not None:
+                out[k] = copy.deepcopy(doc[k])
+        return out
 
     def scores(self, X=None, H=None):
         """Return the scores of the rows of X (features) and H (source
@@ -231,6 +301,9 @@ class LinearScorer(Scorer):
         if self.num_features + self.num_sources == 0:
             raise ModelFileError("the model has no columns")
 
+    def selection(self):
+        return _linear_selection(self.wx, self.wh)
+
     def _scores(self, X, H, rows):
         f = np.full(rows, self.b)
         for A, s, w in ((X, self.x, self.wx), (H, self.h, self.wh)):
@@ -247,14 +320,17 @@ class GreedyScorer(Scorer):
     """The root package's GreedyTL model: f = Σ over the selected columns,
     in selection order, of weight·((v − mean)/scale)."""
 
+    greedy = True
+
     def __init__(self, doc):
         super().__init__(doc)
-        self.num_features = int(doc["num_features"])
-        self.num_sources = int(doc["num_sources"])
-        if self.num_features < 0 or self.num_sources < 0 or self.num_features + self.num_sources == 0:
+        self.num_features = _count(doc, "num_features")
+        self.num_sources = _count(doc, "num_sources")
+        if self.num_features + self.num_sources == 0:
             raise ModelFileError("invalid column counts: {} features, {} sources".format(
                 self.num_features, self.num_sources))
         self.columns = []
+        self.steps = []  # each column's (reg_error, loo_error)
         seen = set()
         for j, c in enumerate(doc["columns"]):
             kind, index = c["kind"], int(c["index"])
@@ -269,6 +345,11 @@ class GreedyScorer(Scorer):
                 raise ModelFileError("column {} ({} {}): weight {}, mean {}, scale {}".format(
                     j, kind, index, w, mean, scale))
             self.columns.append((kind, index, w, mean, scale))
+            self.steps.append((float(c["reg_error"]), float(c["loo_error"])))
+
+    def selection(self):
+        return [{"kind": kind, "index": index, "weight": w, "reg_error": reg, "loo_error": loo}
+                for (kind, index, w, _, _), (reg, loo) in zip(self.columns, self.steps)]
 
     def _scores(self, X, H, rows):
         f = np.zeros(rows)
@@ -413,8 +494,8 @@ class MultiScorer(Scorer):
             raise ModelFileError("classes must be at least 2 distinct non-empty names, got {!r}".format(classes))
         self.classes = list(classes)
         K = len(classes)
-        self.num_features = int(doc["num_features"])
-        self.num_sources = int(doc["num_sources"])
+        self.num_features = _count(doc, "num_features")
+        self.num_sources = _count(doc, "num_sources")
         self.form = doc["form"]
         if self.form in ("linear", "nearest-neighbour", "centroid-cosine"):
             self.x = Standardiser(doc["x"], "x")
@@ -473,11 +554,36 @@ class MultiScorer(Scorer):
             for i, m in enumerate(self.members):
                 if m.classes != self.classes:
                     raise ModelFileError("members[{}] has classes {!r}, the file {!r}".format(i, m.classes, self.classes))
+                if (m.num_features, m.num_sources) != (self.num_features, self.num_sources):
+                    raise ModelFileError("members[{}] has {} features and {} sources, the file {} and {}".format(
+                        i, m.num_features, m.num_sources, self.num_features, self.num_sources))
             self.weights = _vector(doc["weights"], "weights", len(self.members))
             if np.any(self.weights <= 0):
                 raise ModelFileError("ensemble weights must be positive")
         else:
             raise ModelFileError("unknown multi-class form {!r} (a newer greedytl wrote it?)".format(self.form))
+
+    def selection(self):
+        if self.form == "linear":
+            return [_linear_selection(wx, wh) for wx, wh in zip(self.wx, self.wh)]
+        if self.form == "one-vs-rest":
+            sel = [m.selection() for m in self.models]
+            return None if any(s is None for s in sel) else sel
+        if self.form == "ensemble":
+            # method.ensembleModel.Selected: per class, the members' weights
+            # scaled by the member weights and summed, in member order.
+            sums = None
+            for w, m in zip(self.weights, self.members):
+                sel = m.selection()
+                if sel is None:
+                    return None
+                if sums is None:
+                    sums = [(np.zeros(m.num_features), np.zeros(m.num_sources)) for _ in sel]
+                for (sx, sh), cols in zip(sums, sel):
+                    for c in cols:
+                        (sh if c["kind"] == "source" else sx)[c["index"]] += w * c["weight"]
+            return [_linear_selection(sx, sh) for sx, sh in sums]
+        return None  # nearest-neighbour, centroid-cosine: whole rows compared
 
     def _z(self, X, H, rows):
         parts = []
@@ -518,6 +624,16 @@ class MultiScorer(Scorer):
         for w, m in zip(self.weights, self.members):
             S += w * _softmax_rows(m.scores(X, H))
         return S
+
+
+def _linear_selection(wx, wh):
+    """The columns of non-zero weight of the weights wx (features) and wh
+    (sources), by decreasing |weight|, features first on ties, then by
+    index (method.Linear.Selected)."""
+    cols = [{"kind": kind, "index": j, "weight": float(v)}
+            for kind, w in (("feature", wx), ("source", wh)) for j, v in enumerate(w) if v != 0]
+    cols.sort(key=lambda c: -abs(c["weight"]))
+    return cols
 
 
 def _squares(z):

@@ -774,6 +774,23 @@ def test_use_features_false(cli, zoo, synth):
         TransferClassifier(use_features=False).fit(X, y)
 
 
+def test_predict_follows_the_fitted_model_not_later_params(cli, zoo):
+    """predict and decision_function depend on what was fitted: use_features
+    changed by set_params after fit (say while trying settings before the
+    next fit) leaves them as they were, as a scikit-learn estimator's
+    predictions do not move with its parameters until it is refitted. They
+    passed X by the current parameter, and the model refused it ("the model
+    was fitted on 8 columns of X, which is not given", "X has 8 columns, the
+    model was trained with 0")."""
+    X, y = _data()
+    for fitted in (True, False):
+        clf = TransferClassifier(sources=greedytl.Sources(zoo), use_features=fitted, random_state=0).fit(X[:20], y[:20])
+        want, pred = clf.decision_function(X[20:]), clf.predict(X[20:])
+        clf.set_params(use_features=not fitted)
+        np.testing.assert_array_equal(clf.decision_function(X[20:]), want)
+        np.testing.assert_array_equal(clf.predict(X[20:]), pred)
+
+
 def test_params_pickle_determinism(cli, zoo):
     """get_params/set_params, clone, pickling, the same model under the same
     random_state (the seed of greedytl's random choices)."""
@@ -858,6 +875,27 @@ def test_cli_messages_name_the_inputs(cli):
     with pytest.raises(ValueError, match=r"--unlabelled-\* inputs are for transductive methods") as e:
         TransferClassifier().fit(X[:20], y[:20], X_unlabelled=X[20:])
     assert isinstance(e.value, greedytl.CLIInputError) and e.value.returncode == 2
+
+
+def test_cli_messages_name_fits_arguments(cli, zoo):
+    """A transductive or oracle method fitted without its inputs (or those
+    inputs given to another method): greedytl's message names them by its
+    flags (--unlabelled-features, --oracle-labels, ...), which a Python user
+    does not give, so fit's message says which of its arguments they are.
+    It named the flags alone."""
+    X, y = _data()
+    S = greedytl.Sources(zoo)
+    unlabelled = r"\(greedytl's --unlabelled-\* inputs are fit's X_unlabelled\)$"
+    oracle = r"\(greedytl's --oracle-\* inputs are fit's X_oracle and y_oracle\)$"
+    for est, kw, want in (
+            (TransferClassifier(method="dam", sources=S), {}, r"dam is transductive: .*" + unlabelled),
+            (TransferClassifier(method="dam", sources=S, use_features=False), {}, unlabelled),
+            (TransferClassifier(method="best-source", sources=S), {}, r"best-source is an oracle: .*" + oracle),
+            (TransferClassifier(), {"X_unlabelled": X[20:]}, r"for transductive methods .*" + unlabelled),
+            (TransferClassifier(sources=S), {"X_oracle": X[20:], "y_oracle": y[20:]}, oracle)):
+        with pytest.raises(ValueError, match=want) as e:
+            est.fit(X[:20], y[:20], **kw)
+        assert isinstance(e.value, greedytl.CLIInputError)
 
 
 @pytest.mark.parametrize("param,value,want", [
@@ -1084,6 +1122,38 @@ def test_sklearn_clone_shares_a_list(cli, zoo):
     c2 = est.__sklearn_clone__()
     assert c2._sklearn_output_config == est._sklearn_output_config
     assert c2._sklearn_output_config is not est._sklearn_output_config
+    assert est.sources is zoo and est.get_params(deep=False)["sources"] is zoo  # the original's, left as it was
+
+
+def _top_level_source(A):
+    return A[:, :2]
+
+
+def test_sklearn_clone_hook_every_form(cli, zoo, synth):
+    """The hook, called as scikit-learn >= 1.3's clone calls it
+    (est.__sklearn_clone__(), on an instance), clones as scikit-learn's own
+    clone does (here 1.2's, which never calls the hook) for every form of
+    sources but a list or tuple of classifiers, which it shares: a Sources
+    (shared either way), None, a function, a directory's path. It raised
+    AttributeError on scikit-learn < 1.3 for every form but a list."""
+    S = greedytl.Sources(zoo)
+    for sources in (None, S, _top_level_source, synth["sources"], zoo, tuple(zoo)):
+        est = TransferClassifier(sources=sources, method="greedytl", random_state=2, max_dense_mb=8)
+        est._sklearn_output_config = {"transform": "pandas"}
+        hook, plain = est.__sklearn_clone__(), clone(est)
+        assert type(hook) is TransferClassifier and hook is not est
+        got, want = hook.get_params(deep=False), plain.get_params(deep=False)
+        assert got.keys() == want.keys()
+        assert all(got[k] == want[k] for k in want if k != "sources")
+        if isinstance(sources, (list, tuple)):
+            assert hook.sources is sources and not all(a is b for a, b in zip(plain.sources, sources))
+        elif sources is S:
+            assert hook.sources is S and plain.sources is S
+        else:
+            assert hook.sources == plain.sources
+        assert hook._sklearn_output_config == {"transform": "pandas"}
+        assert hook._sklearn_output_config is not est._sklearn_output_config
+        assert est.sources is sources
 
 
 class _ZooScores:
@@ -1194,6 +1264,53 @@ def test_multiclass(multiclass_cli, zoo, tmp_path):
     pred = run(cli, "predict", *common).split()
     assert list(clf.predict(X[44:])) == [clf.classes_[int(k)] for k in pred]
     assert clf.score(X[44:], y[44:]) > 0.5  # chance: 1/11
+
+
+def test_fit_inspects_the_model_file_itself(multiclass_cli, zoo, synth, tmp_path, monkeypatch):
+    """fit runs one greedytl command, fit: what it learns of the model
+    (inspection_, selected_) it takes from the model file, and it is what
+    greedytl inspect --json prints of that file (the peer), for binary and
+    multi-class models, with sources as classifiers and as a directory
+    (whose columns inspect names from it); selected_ is inspect's columns
+    each named by its source or feature. fit ran greedytl inspect --json
+    as a second process for it."""
+    from greedytl import _cli
+    cli = multiclass_cli
+    X, labels = synth["X"], synth["labels"]
+    rng = np.random.default_rng(7)
+    cases = []
+    for k in (2, 3):
+        classes = np.unique(labels)[-k:]
+        tr = np.concatenate([rng.choice(np.flatnonzero(labels == c), 4, replace=False) for c in classes])
+        for method in (None, "greedytl", "l1-logistic", "dictionary", "nearest-mean"):
+            cases.append((X[tr], labels[tr], method, synth["sources"]))
+            cases.append((X[tr], labels[tr], method, greedytl.Sources([LogisticRegression().fit(X, labels == 0)])))
+    ran = []
+    real = _cli.run_cli
+    monkeypatch.setattr(_cli, "run_cli", lambda args, *a, **kw: ran.append(args[0]) or real(args, *a, **kw))
+    named_dir = 0
+    for Xtr, ytr, method, sources in cases:
+        ran.clear()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", greedytl.GreedyTLWarning)
+            clf = TransferClassifier(method=method, sources=sources, random_state=1).fit(Xtr, ytr)
+        assert ran == ["fit"], "fit ran greedytl {}".format(ran)
+        (tmp_path / "m.json").write_text(json.dumps(clf.model_))
+        want = json.loads(run(cli, "inspect", "--json", tmp_path / "m.json"))
+        assert clf.inspection_ == want, (method, sources)
+        # How the file names the classes: -1 and 1 for two, else their indices.
+        k = len(clf.classes_)
+        per_class = dict(zip(["-1", "1"] if k == 2 else [str(i) for i in range(k)], clf.classes_))
+
+        def named(cols):
+            return [dict(c, name=clf.source_names_[c["index"]] if c["kind"] == "source" else "x[{}]".format(c["index"]))
+                    for c in cols]
+        if "per_class" in want:
+            assert clf.selected_ == {per_class[pc["class"]]: named(pc["selected"]) for pc in want["per_class"]}
+        else:
+            assert clf.selected_ == named(want["selected"])
+        named_dir += any("name" in c for c in want.get("selected", []))
+    assert named_dir > 0  # inspect named some source columns from the directory
 
 
 def test_multiclass_oracle(multiclass_cli):
@@ -1426,6 +1543,28 @@ def test_killed_fit_cleans_up(tmp_path):
     env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONPATH=os.pathsep.join(sys.path))
     subprocess.run([sys.executable, "-c", _SLOW_FIT.format(fake=fake)], env=env, capture_output=True)
     assert os.listdir(tmpdir) == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG and /proc are Linux's")
+def test_killed_fit_swept_at_import(tmp_path):
+    """The directory a killed fit left goes when a Python process next
+    imports greedytl on the host, without fitting (a restarted session that
+    only predicts): it stayed until the next fit. That of a live process
+    (this one's) and that of a gone process of another host stay."""
+    from greedytl import _cli
+    proc, child, tmpdir = _start_slow_fit(tmp_path)
+    proc.kill()
+    proc.communicate()
+    assert _gone(child)
+    (stale,) = os.listdir(tmpdir)
+    live = tmpdir / "greedytl-fit-{}-{}-x".format(os.getpid(), _cli._host_tag())
+    elsewhere = tmpdir / "greedytl-fit-{}-0123456789ab-x".format(_dead_pid())
+    live.mkdir()
+    elsewhere.mkdir()
+    env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONPATH=os.pathsep.join(sys.path))
+    p = subprocess.run([sys.executable, "-c", "import greedytl"], env=env, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert sorted(os.listdir(tmpdir)) == sorted([live.name, elsewhere.name])
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")

@@ -65,6 +65,16 @@ def _saver(tmp):
     return save
 
 
+def _check_inspection(cli, scorer, model, names=None):
+    """The model's inspection, computed from its file, is what greedytl
+    inspect --json prints of it (source columns named as inspect names them
+    from the sources directory the file records)."""
+    want = json.loads(run(cli, "inspect", "--json", model))
+    assert scorer.inspection(names) == want
+    # The same once more through JSON: only JSON's types (no NumPy scalars).
+    assert json.loads(json.dumps(scorer.inspection(names))) == want
+
+
 METHOD_VARIANTS = ["greedytl:sample=5,lambda=0.5", "greedytl-sp:gamma=0.25", "greedytl:stop_at_min_loo=true",
                    "greedytl-auto:single_fit=1"]
 
@@ -88,6 +98,7 @@ def test_every_method_matrix(cli, tmp_path):
         scorer = greedytl.read_model(model)
         seen.append(type(scorer).__name__)
         _check(scorer.scores(Xte, Hte), _predict(cli, tmp_path, model, **tfiles))
+        _check_inspection(cli, scorer, model)
     # Every kind of file is covered.
     assert {"LinearScorer", "GreedyScorer", "DictionaryScorer"} <= set(seen)
 
@@ -119,6 +130,7 @@ def test_every_method_one_block(cli, tmp_path, blocks):
         scorer = greedytl.read_model(model)
         got = scorer.scores(te, None) if blocks == "features" else scorer.scores(None, te)
         _check(got, _predict(cli, tmp_path, model, **{flag.replace("-", "_"): save("te.npy", te)}))
+        _check_inspection(cli, scorer, model)
         checked.append(method)
     assert len(refused) <= 4, "methods refusing {} alone: {}".format(blocks, refused)
     assert {"greedytl", "greedytl-auto", "dictionary"} <= set(checked)
@@ -146,6 +158,7 @@ def test_every_method_sources_dir(cli, synth, tmp_path):
         assert scorer.doc["sources"]["sha256"] == src.identity
         _check(scorer.scores(X[te], src.scores(X[te])),
                _predict(cli, tmp_path, model, features=Xte, sources=synth["sources"]))
+        _check_inspection(cli, scorer, model, src.names)
 
 
 def test_sources_dir_scores(cli, synth, tmp_path):
@@ -209,6 +222,7 @@ def test_multiclass_parity(multiclass_cli, synth, tmp_path):
             names, want = _predict_scores(cli, tmp_path, model, features=files["Xt"], **hp)
             assert names == scorer.classes
             _check(scorer.scores(X[te], src.scores(X[te])), want)
+            _check_inspection(cli, scorer, model, src.names if how == "dir" else None)
     assert forms == {"linear", "nearest-neighbour", "centroid-cosine", "one-vs-rest", "ensemble"}
     # Rows far outside the training range, whose sums of squares overflow:
     # the models that normalise rows still score their directions, as
@@ -238,3 +252,78 @@ def test_multiclass_parity(multiclass_cli, synth, tmp_path):
         p = subprocess.run([cli["path"], "predict", "--model", tmp_path / "bad.json", "--features", files["Xt"],
                             "--source-scores", files["Ht"]], capture_output=True, text=True)
         assert p.returncode == 2 and "models[0]: is fitted for" in p.stderr, p.stderr
+
+
+def test_column_counts_read_as_greedytl_reads_them(multiclass_cli, tmp_path):
+    """num_features and num_sources, which every GreedyTL and multi-class
+    file holds (an ensemble's members too): a JSON integer, which greedytl
+    reads into an int; a null, a bool, a string, a number written with a
+    fraction (4.0, as Python's json writes a float), a negative one, a
+    member missing, and an ensemble's member of other counts than the file
+    are refused by both readers (greedytl inspect exits 2; read_model raises
+    ModelFileError), and the file as written is read by both; a count
+    larger than the model's columns is taken or refused by both alike.
+    read_model took 4.0, 4.5, "4" and true, and an ensemble's counts
+    unchecked."""
+    cli = multiclass_cli
+    (Xtr, Htr, ytr), _ = _problem(3)
+    save = _saver(tmp_path)
+    y3 = np.arange(len(ytr)) % 3
+    fits = {"greedytl": save("y.npy", ytr), "greedytl-nway": save("y3.npy", y3),
+            "nearest-mean": save("y3.npy", y3), "l1-logistic": save("y3.npy", y3)}
+    X, H = save("X.npy", Xtr), save("H.npy", Htr)
+    checked = 0
+    for method, labels in fits.items():
+        model = tmp_path / "m.json"
+        run(cli, "fit", "--method", method, "--features", X, "--source-scores", H, "--labels", labels, "--out", model)
+        doc = json.loads(model.read_text())
+        places = [doc] + [m for m in doc.get("members", [])[:1]]
+        for place in places:
+            for name in ("num_features", "num_sources"):
+                good = place[name]
+                for bad in (None, True, str(good), float(good), good + 0.5, -1, good + 1, "missing"):
+                    if bad == "missing":
+                        del place[name]
+                    else:
+                        place[name] = bad
+                    (tmp_path / "bad.json").write_text(json.dumps(doc))
+                    place[name] = good
+                    p = subprocess.run([cli["path"], "inspect", "--json", tmp_path / "bad.json"], capture_output=True,
+                                       text=True)
+                    try:
+                        greedytl.read_model(tmp_path / "bad.json")
+                        read = True
+                    except greedytl.ModelFileError:
+                        read = False
+                    # A count one more than the model's columns is refused
+                    # where the count must match the scalers' or the
+                    # members', and taken by a GreedyTL file (whose columns
+                    # it bounds): both readers alike.
+                    assert (p.returncode == 0) == read, (method, name, bad, p.stderr)
+                    assert p.returncode in (0, 2) and (read is False or bad == good + 1), (method, name, bad)
+                    checked += 1
+        (tmp_path / "good.json").write_text(json.dumps(doc))
+        assert greedytl.read_model(tmp_path / "good.json").inspection() == \
+            json.loads(run(cli, "inspect", "--json", tmp_path / "good.json"))
+    assert checked == 8 * 2 * 5
+
+
+def test_inspection_of_a_version_1_file(cli, tmp_path):
+    """A version 1 GreedyTL file (γ under its old key feature_factor, the
+    method named greedytl whatever the options): its inspection is
+    inspect's but for the method and hyperparameters, which it gives as the
+    file names them and inspect by their version 2 names, as documented."""
+    v1 = {"format": "greedytl-model", "version": 1, "method": "greedytl",
+          "hyperparameters": {"lambda": 1, "delta": 0.0001, "feature_factor": 0.25, "sample": 59},
+          "num_features": 2, "num_sources": 1,
+          "options": {"lambda": 1, "auto_lambda": False, "delta": 0.0001, "max_k": 0, "sample": 59, "seed": 7,
+                      "feature_factor": 0.25, "stop_at_min_loo": False},
+          "columns": [{"kind": "source", "index": 0, "weight": 0.5, "mean": 0.1, "scale": 2, "score": 3,
+                       "reg_error": 0.4, "loo_error": 0.6}]}
+    (tmp_path / "v1.json").write_text(json.dumps(v1))
+    want = json.loads(run(cli, "inspect", "--json", tmp_path / "v1.json"))
+    got = greedytl.read_model(tmp_path / "v1.json").inspection()
+    assert (got.pop("method"), got.pop("hyperparameters")) == ("greedytl", v1["hyperparameters"])
+    assert (want.pop("method"), want.pop("hyperparameters")) == (
+        "greedytl:gamma=0.25,sample=59", {"lambda": 1, "delta": 0.0001, "gamma": 0.25, "sample": 59})
+    assert got == want
