@@ -192,7 +192,7 @@ func DecodeFile(f modelfile.File) (*Model, error) {
 	if f.Version == modelfile.Version1 {
 		var v1 modelFileV1
 		v1.Options.Options.FeatureFactor = math.NaN() // JSON cannot set a NaN: still NaN means absent
-		if err := jsonfile.Decode(bytes.NewReader(f.Doc), &v1, "model"); err != nil {
+		if err := jsonfile.Decode(f.Doc, &v1, "model"); err != nil {
 			return nil, fmt.Errorf("version 1 file: %w", err)
 		}
 		var err error

@@ -144,8 +144,12 @@ type File struct {
 // space after it, whose header it checks as Parse does. Its errors do not
 // name the reader; callers prefix them.
 func Read(r io.Reader) (File, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return File{}, err
+	}
 	var doc json.RawMessage
-	if err := jsonfile.Decode(r, &doc, "model"); err != nil {
+	if err := jsonfile.Decode(b, &doc, "model"); err != nil {
 		return File{}, err
 	}
 	return Parse(doc)

@@ -219,7 +219,7 @@ func readFileList(dir string) (*fileList, error) {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	l := &fileList{}
-	err = jsonfile.Decode(bytes.NewReader(b), l, "report file list")
+	err = jsonfile.Decode(b, l, "report file list")
 	if err == nil {
 		err = l.check()
 	}

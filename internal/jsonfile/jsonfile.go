@@ -17,22 +17,21 @@ import (
 	"github.com/greedytl/greedytl/internal/bom"
 )
 
-// Decode decodes one JSON value from r, which it reads to its end, into v
-// (a byte order mark before it is skipped). Object members that v has no
+// Decode decodes the one JSON value of the document doc into v (a byte
+// order mark before it is skipped). Object members that v has no
 // field for are an error, as is anything but white space after the value
 // ("trailing data after the <what>"), and so is a null where v's type
 // holds a value that has no nil — a number, string, bool, struct or array
 // ("columns[3].weight is null; want a number"), which encoding/json would
 // silently leave at its zero value. A null is accepted where the type is a
 // pointer (an optional member), a slice, a map or an interface, and
-// decodes to nil. Into a *json.RawMessage it checks only that r holds one
-// value and nothing after it.
-func Decode(r io.Reader, v any, what string) error {
-	return decode(r, v, what, false)
+// decodes to nil. Into a *json.RawMessage it checks only that doc holds
+// one value and nothing after it, and gives v a part of doc, not a copy.
+func Decode(doc []byte, v any, what string) error {
+	return decodeBytes(bom.Trim(doc), v, what, false)
 }
 
-// DecodeComplete decodes the document doc as Decode decodes a reader's,
-// and also returns an error for a member missing from an object decoded
+// DecodeComplete decodes the document doc as Decode does, and also returns an error for a member missing from an object decoded
 // into a struct ("columns[0].weight is missing; want a number"), which
 // encoding/json would leave at its zero value, when its field is one that
 // encoding/json always writes: any but a pointer (an optional member), a
@@ -42,16 +41,6 @@ func Decode(r io.Reader, v any, what string) error {
 // (modelfile.File.Doc).
 func DecodeComplete(doc []byte, v any, what string) error {
 	return decodeBytes(bom.Trim(doc), v, what, true)
-}
-
-// decode is Decode, and DecodeComplete when complete is set: it reads r to
-// its end, its one copy of the document, and decodes that (decodeBytes).
-func decode(r io.Reader, v any, what string, complete bool) error {
-	doc, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
-	return decodeBytes(bom.Trim(doc), v, what, complete)
 }
 
 // decodeBytes decodes the document doc, without its byte order mark, as
@@ -214,8 +203,12 @@ func Read[T any](path, what string, check func(*T) error) (*T, error) {
 		return nil, err
 	}
 	defer f.Close()
+	doc, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	v := new(T)
-	if err := Decode(f, v, what); err != nil {
+	if err := Decode(doc, v, what); err != nil {
 		if pe := (*PositionError)(nil); errors.As(err, &pe) {
 			return nil, fmt.Errorf("%s:%d:%d: %w", path, pe.Line, pe.Column, pe.Err)
 		}

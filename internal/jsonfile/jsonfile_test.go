@@ -37,7 +37,7 @@ func TestDecode(t *testing.T) {
 		{`{"vals": [NaN]}`, "invalid character"},
 	} {
 		var d doc
-		err := Decode(strings.NewReader(tc.in), &d, "thing")
+		err := Decode([]byte(tc.in), &d, "thing")
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%q: %v", tc.in, err)
@@ -67,7 +67,7 @@ func TestDecodeRaw(t *testing.T) {
 		{"\"x\"\n" + strings.Repeat(" ", 1e6) + "1", "trailing data after the thing"},
 	} {
 		var raw json.RawMessage
-		err := Decode(strings.NewReader(tc.in), &raw, "thing")
+		err := Decode([]byte(tc.in), &raw, "thing")
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%.80q: %v", tc.in, err)
@@ -198,7 +198,7 @@ func TestDecodeNull(t *testing.T) {
 		{`{"unknown": null}`, `unknown field "unknown"`},
 	} {
 		var d nullDoc
-		err := Decode(strings.NewReader(tc.in), &d, "thing")
+		err := Decode([]byte(tc.in), &d, "thing")
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%s: %v", tc.in, err)
@@ -208,7 +208,7 @@ func TestDecodeNull(t *testing.T) {
 	}
 	// A top-level number must not be null either.
 	var x float64
-	if err := Decode(strings.NewReader("null"), &x, "number"); err == nil || err.Error() != "the document is null; want a number" {
+	if err := Decode([]byte("null"), &x, "number"); err == nil || err.Error() != "the document is null; want a number" {
 		t.Errorf("null into a float64: %v", err)
 	}
 }
@@ -260,7 +260,7 @@ func TestDecodeComplete(t *testing.T) {
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || err.Error() != tc.want) {
 			t.Errorf("DecodeComplete(%s): %v, want %q", tc.in, err, tc.want)
 		}
-		if err := Decode(strings.NewReader(tc.in), &d, "thing"); err != nil {
+		if err := Decode([]byte(tc.in), &d, "thing"); err != nil {
 			t.Errorf("Decode(%s): %v", tc.in, err)
 		}
 	}
@@ -278,7 +278,7 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var d, ref nullDoc
-		err := Decode(bytes.NewReader(b), &d, "thing")
+		err := Decode(b, &d, "thing")
 		dec := json.NewDecoder(bytes.NewReader(b))
 		dec.DisallowUnknownFields()
 		if dec.Decode(&ref) != nil && err == nil {

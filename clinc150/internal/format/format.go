@@ -69,7 +69,7 @@ func Decode(data []byte) (*File, error) {
 		return nil, fmt.Errorf("clinc150 data: %w", err)
 	}
 	var f File
-	if err := jsonfile.Decode(bytes.NewReader(raw), &f, "JSON object"); err != nil {
+	if err := jsonfile.Decode(raw, &f, "JSON object"); err != nil {
 		return nil, fmt.Errorf("clinc150 data: %w", err)
 	}
 	return &f, nil
