@@ -52,8 +52,8 @@
 // ReadIndex reads a directory's index, whose Negatives.Target rows are the
 // target negatives of the experiments; Index.CheckData confirms first that
 // a dataset folder is the one the sources were trained on, and Index.Load
-// reads its models (refusing a directory that is incomplete, a shard's
-// part of the sources: Index.LoadPartial reads that). Index.ID identifies the sources (by one digest,
+// reads its models (refusing a directory that is incomplete, such as a
+// shard's part of the sources). Index.ID identifies the sources (by one digest,
 // Index.Identity) wherever a result computed from them is recorded: in a
 // model file fitted with them and in an experiment's run.json;
 // Index.Differences says how a recorded ID differs from a directory's.

@@ -163,7 +163,7 @@ func (ix *Index) CheckDigest(f *dataset.Folder, digest string) error {
 // model yet (Missing: a sharded train-sources whose other shards have not
 // finished, or a run stopped before the end) or lists no sources: scores
 // computed from such a directory would lack the missing classes' columns,
-// so Load and LoadDir refuse it (LoadPartial reads the sources it has).
+// so Load and LoadDir refuse it.
 func (ix *Index) CheckComplete() error {
 	switch {
 	case len(ix.Missing) > 0:
@@ -251,18 +251,13 @@ func (ix *Index) Load(dir string) (*Set, error) {
 	if err := ix.CheckComplete(); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, IndexFile), err)
 	}
-	return ix.LoadPartial(dir)
+	return ix.loadModels(dir)
 }
 
-// LoadPartial is Load for a directory that may be incomplete: it reads the
-// models the index lists, even when it names classes that have none yet
-// (Index.Missing: a shard's part of the sources), whose columns the
-// scores then lack. It returns an error when the index lists no sources,
-// and Load's errors for the models.
-func (ix *Index) LoadPartial(dir string) (*Set, error) {
-	if len(ix.Sources) == 0 {
-		return nil, fmt.Errorf("%s: the index lists no sources", filepath.Join(dir, IndexFile))
-	}
+// loadModels reads the models the index lists, even when it names classes
+// that have none yet (Index.Missing: a shard's part of the sources), which
+// Load refuses before it calls loadModels.
+func (ix *Index) loadModels(dir string) (*Set, error) {
 	names := make([]string, len(ix.Sources))
 	models := make([]*linear.Model, len(ix.Sources))
 	for j, e := range ix.Sources {

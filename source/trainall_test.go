@@ -469,20 +469,20 @@ func TestTrainAllShards(t *testing.T) {
 		t.Errorf("shard 0/2 trained %d, lists %v, misses %v; want %d, %v, %v", res.Trained, listed, res.Index.Missing, len(even), even, odd)
 	}
 	// LoadDir refuses the shard's part of the sources, naming the index;
-	// LoadPartial reads it.
+	// loadModels reads it.
 	if _, err := LoadDir(out); err == nil || !strings.Contains(err.Error(), filepath.Join(out, IndexFile)+": source: the sources are incomplete") {
 		t.Errorf("LoadDir after shard 0/2: error %v, want one naming the index and the missing classes", err)
 	}
-	set, err := res.Index.LoadPartial(out)
+	set, err := res.Index.loadModels(out)
 	if err != nil {
-		t.Fatalf("LoadPartial after shard 0/2: %v", err)
+		t.Fatalf("loadModels after shard 0/2: %v", err)
 	}
 	var loaded []string
 	for j := range set.Len() {
 		loaded = append(loaded, set.Name(j))
 	}
 	if !slices.Equal(loaded, even) {
-		t.Errorf("LoadPartial after shard 0/2 read %v, want %v", loaded, even)
+		t.Errorf("loadModels after shard 0/2 read %v, want %v", loaded, even)
 	}
 	res, err = j.run(t, context.Background(), out, RunOptions{Shard: shard.Shard{I: 1, N: 2}})
 	if err != nil {
