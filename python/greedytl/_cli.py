@@ -53,9 +53,9 @@ MODEL_VERSION = 2
 FIT_REPORT = 1
 
 #: The prefix of the private directories of fits; stale ones, left by a
-#: Python process that was killed, are removed when the package is next
-#: imported, or fits, on the same host.  The name goes on with the process
-#: id, the host's tag and mkdtemp's letters: greedytl-fit-PID-HOST-XXXXXXXX.
+#: Python process that was killed, are removed by the next fit on the same
+#: host.  The name goes on with the process id, the host's tag and
+#: mkdtemp's letters: greedytl-fit-PID-HOST-XXXXXXXX.
 _DIR_PREFIX = "greedytl-fit-"
 
 # How greedytl begins each line of its standard error.
@@ -373,9 +373,8 @@ class private_dir:
 
     Its name records the Python process's id and its host (_host_tag);
     entering one first removes the directories of this prefix and host whose
-    process no longer exists (left by a Python process that was killed), as
-    importing the package does (_sweep_at_import), so files outlive a killed
-    fit only until the package is next imported, or fits, on that host.  Those
+    process no longer exists (left by a Python process that was killed), so
+    files outlive a killed fit only until the next fit on that host.  Those
     of other hosts (a TMPDIR shared by machines) are left alone: their
     process ids mean nothing here.
     """
@@ -446,20 +445,3 @@ def _alive(pid):
     except OSError:
         return True
     return True
-
-
-def _sweep_at_import():
-    """The sweep of private_dir, run once as the package is imported: the
-    directories a killed fit left go when a Python process next imports
-    greedytl on that host (a restarted session, a worker), not only when
-    one fits.  It judges as a fit's sweep does (this user's directories of
-    this host whose process is gone) and costs a listing of the temporary
-    directory; an error (no usable temporary directory) leaves the
-    directories as they are and does not fail the import."""
-    try:
-        _sweep_stale(None, _host_tag())
-    except OSError:
-        pass
-
-
-_sweep_at_import()

@@ -1545,26 +1545,34 @@ def test_killed_fit_cleans_up(tmp_path):
     assert os.listdir(tmpdir) == []
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG and /proc are Linux's")
-def test_killed_fit_swept_at_import(tmp_path):
-    """The directory a killed fit left goes when a Python process next
-    imports greedytl on the host, without fitting (a restarted session that
-    only predicts): it stayed until the next fit. That of a live process
-    (this one's) and that of a gone process of another host stay."""
+_IMPORT_ONLY = textwrap.dedent("""
+    import os, sys, tempfile
+    import greedytl
+    assert os.path.isdir(sys.argv[1]), "import removed " + sys.argv[1]
+    os.environ["TMPDIR"] = sys.argv[2]
+    print(tempfile.gettempdir())
+""")
+
+
+def test_import_leaves_tempfile_and_directories_alone(tmp_path):
+    """Importing greedytl removes no file and leaves tempfile's state as it
+    was: a sweep at import (since reverted) removed the directory of a gone
+    process of this host, and its tempfile.gettempdir() fixed
+    tempfile.tempdir, so a TMPDIR set after the import (the package's own
+    later fits included) was not used.  The fit sweeps that directory
+    (test_killed_fit_cleans_up)."""
     from greedytl import _cli
-    proc, child, tmpdir = _start_slow_fit(tmp_path)
-    proc.kill()
-    proc.communicate()
-    assert _gone(child)
-    (stale,) = os.listdir(tmpdir)
-    live = tmpdir / "greedytl-fit-{}-{}-x".format(os.getpid(), _cli._host_tag())
-    elsewhere = tmpdir / "greedytl-fit-{}-0123456789ab-x".format(_dead_pid())
-    live.mkdir()
-    elsewhere.mkdir()
-    env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONPATH=os.pathsep.join(sys.path))
-    p = subprocess.run([sys.executable, "-c", "import greedytl"], env=env, capture_output=True, text=True)
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    stale = first / "{}{}-{}-x".format(_cli._DIR_PREFIX, _dead_pid(), _cli._host_tag())
+    stale.mkdir()
+    env = dict(os.environ, TMPDIR=str(first), PYTHONPATH=os.pathsep.join(sys.path))
+    p = subprocess.run([sys.executable, "-c", _IMPORT_ONLY, str(stale), str(second)], env=env,
+                       capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
-    assert sorted(os.listdir(tmpdir)) == sorted([live.name, elsewhere.name])
+    assert p.stdout.strip() == str(second)
+    assert os.listdir(first) == [stale.name]
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
