@@ -20,6 +20,7 @@ import os
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -404,7 +405,11 @@ def _sweep_stale(base, host):
     """Remove this user's fit directories of this host (host: its
     _host_tag) in base (None: the temporary directory) whose Python process
     is gone (and those of an older package, whose names record no host);
-    none on Windows (see _alive)."""
+    none on Windows (see _alive).  Other names of the prefix, which anyone
+    may make in a shared directory, are left alone without an error: one
+    that records no pid a process could have (_pid_of), a file or a
+    symbolic link, another user's directory (the owner is checked before
+    the pid is asked about)."""
     base = base or tempfile.gettempdir()
     try:
         names = os.listdir(base)
@@ -415,19 +420,36 @@ def _sweep_stale(base, host):
         if not name.startswith(_DIR_PREFIX):
             continue
         parts = name[len(_DIR_PREFIX):].split("-")
-        pid = parts[0]
-        if len(parts) > 2 and parts[1] != host:
-            continue
-        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+        pid = _pid_of(parts[0])
+        if pid is None or pid == os.getpid() or len(parts) > 2 and parts[1] != host:
             continue
         p = os.path.join(base, name)
         try:
             st = os.lstat(p)
         except OSError:
             continue
-        if uid is not None and st.st_uid != uid:
+        if not stat.S_ISDIR(st.st_mode) or uid is not None and st.st_uid != uid:
             continue
-        shutil.rmtree(p, ignore_errors=True)
+        if not _alive(pid):
+            shutil.rmtree(p, ignore_errors=True)
+
+
+# The greatest process id of any system this runs on: pid_t is a C int
+# (Linux's PID_MAX_LIMIT is 2**22, macOS's 99998).
+_PID_MAX = 2 ** 31 - 1
+
+
+def _pid_of(text):
+    """The process id a fit directory's name records (text: its part after
+    the prefix), or None when it is not one that os.getpid() formats: a
+    positive decimal of ASCII digits, no leading zero, that fits a pid_t.
+    Anyone may name a directory in a shared /tmp, and str.isdigit() and
+    int() take other digits ("²", "٣"), and os.kill refuses (OverflowError)
+    a number beyond a C long."""
+    if not 0 < len(text) <= len(str(_PID_MAX)) or not text.isascii() or not text.isdigit() or text[0] == "0":
+        return None
+    pid = int(text)
+    return pid if pid <= _PID_MAX else None
 
 
 def _alive(pid):

@@ -1625,6 +1625,48 @@ def test_sweep_spares_other_hosts(tmp_path, monkeypatch):
     assert os.listdir(tmp_path) == [os.path.basename(elsewhere)]
 
 
+def test_sweep_leaves_odd_names_alone(tmp_path, monkeypatch):
+    """The temporary directory is anyone's: the sweep meets names of its
+    prefix that no fit made, and a fit must neither fail on them nor remove
+    them.  A pid of 20 digits made os.kill raise OverflowError, "²" (which
+    str.isdigit takes) int() raise ValueError, each out of fit; a pid is
+    asked about only for this user's directories (the owner is checked
+    first), and a file or a symbolic link of such a name is no fit's."""
+    from greedytl import _cli
+    host = _cli._host_tag()
+    dead = _dead_pid()
+    odd = ["99999999999999999999-abc", "\u00b2-abc", "\u0663-abc", "2147483648-abc", "0-abc", "00{}-abc".format(dead),
+           "{}-{}-\u00b2".format("9" * 30, host), "-{}-x".format(dead), "abc", ""]
+    for name in odd:
+        (tmp_path / (_cli._DIR_PREFIX + name)).mkdir()
+    target = tmp_path / "target"
+    target.mkdir()
+    (target / "kept").write_text("")
+    (tmp_path / "{}{}-{}-link".format(_cli._DIR_PREFIX, dead, host)).symlink_to(target)
+    (tmp_path / "{}{}-{}-file".format(_cli._DIR_PREFIX, dead, host)).write_text("")
+    theirs = tmp_path / "{}{}-{}-theirs".format(_cli._DIR_PREFIX, os.getppid(), host)
+    theirs.mkdir()
+    mine = tmp_path / "{}{}-{}-mine".format(_cli._DIR_PREFIX, dead, host)
+    mine.mkdir()
+    uid = os.getuid()
+    real_lstat, asked = os.lstat, []
+    def lstat(p, *a, **k):
+        st = real_lstat(p, *a, **k)
+        if os.path.basename(p) == theirs.name:  # another user's directory
+            st = os.stat_result(st[:4] + (uid + 1,) + st[5:])
+        return st
+    monkeypatch.setattr(os, "lstat", lstat)
+    monkeypatch.setattr(_cli, "_alive", lambda pid: asked.append(pid) or False)
+    before = sorted(os.listdir(tmp_path))
+    _cli._sweep_stale(str(tmp_path), host)
+    monkeypatch.undo()
+    assert sorted(os.listdir(tmp_path)) == sorted(set(before) - {mine.name})
+    assert asked == [dead] and os.listdir(target) == ["kept"]  # not theirs: its owner is not this user
+    # A fit sweeps alike and succeeds.
+    with _cli.private_dir(str(tmp_path)) as d:
+        assert sorted(os.listdir(tmp_path)) == sorted(set(before) - {mine.name} | {os.path.basename(d)})
+
+
 def test_host_tag_once_per_fit(tmp_path, monkeypatch):
     """Entering a fit's private directory asks the host's name (and hashes
     it) once, for the sweep and the directory's name alike: it did twice."""
