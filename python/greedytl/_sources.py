@@ -94,8 +94,10 @@ class SourcesDir:
     (n) their oriented weights and intercepts (source.NewSet), ``identity``
     the digest greedytl records in a model fitted with ``--sources`` (the
     SHA-256 of a line "CLASS SHA256" per source, its class index and its
-    model file's digest, in the index's order: source.Index.Identity).
-    Each model file is checked against the digest the index records.
+    model file's digest, in the index's order: source.Index.Identity);
+    ``data_sha256`` the digest of the data they were trained on ("" when
+    the index records none, as greedytl reads it).  Each model file is
+    checked against the digest the index records.
     ``num_features`` is the column count of the dataset the sources were
     trained on (the index's; 0 when it records none): :meth:`scores` takes
     features of that many columns only (:meth:`check_columns`).
@@ -154,7 +156,7 @@ class SourcesDir:
             self.names.append(name)
             h.update("{:d} {}\n".format(int(e["class"]), digest).encode("utf-8"))
         self.identity = h.hexdigest()
-        self.data_sha256 = ix.get("data_sha256")
+        self.data_sha256 = ix.get("data_sha256", "")  # as greedytl, which reads a missing member as ""
         self.num_features = nf
         self.d = max(m.nr_feature for m in models)
         n = len(models)

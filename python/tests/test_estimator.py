@@ -5,6 +5,7 @@ import json
 import os
 import pickle
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -1311,6 +1312,27 @@ def test_fit_inspects_the_model_file_itself(multiclass_cli, zoo, synth, tmp_path
             assert clf.selected_ == named(want["selected"])
         named_dir += any("name" in c for c in want.get("selected", []))
     assert named_dir > 0  # inspect named some source columns from the directory
+
+
+def test_inspection_names_sources_of_an_index_without_data_digest(cli, synth, tmp_path):
+    """A sources index without data_sha256 (train-sources given no data
+    digest): greedytl reads the missing member as "" in the index and in
+    the model's record of it, so they agree and inspect names the source
+    columns; inspection_ is inspect's.  Python read the index's as None,
+    which differed from the record's "", and left the names out."""
+    src = tmp_path / "sources"
+    shutil.copytree(synth["sources"], src)
+    ix = json.loads((src / "sources.json").read_text())
+    del ix["data_sha256"]
+    (src / "sources.json").write_text(json.dumps(ix))
+    X, labels = synth["X"], synth["labels"]
+    keep = np.isin(labels, np.unique(labels)[:2])
+    clf = TransferClassifier(sources=greedytl.Sources(str(src)), random_state=1).fit(X[keep][::3], labels[keep][::3])
+    assert clf.model_["sources"]["data_sha256"] == ""
+    (tmp_path / "m.json").write_text(json.dumps(clf.model_))
+    want = json.loads(run(cli, "inspect", "--json", tmp_path / "m.json"))
+    assert any("name" in c for c in want["selected"])
+    assert clf.inspection_ == want
 
 
 def test_multiclass_oracle(multiclass_cli):
