@@ -22,6 +22,7 @@ import os
 import numpy as np
 
 from ._compat import issparse
+from ._model import is_go_int
 
 __all__ = ["Sources", "SourcesDir", "read_liblinear", "LiblinearModel", "PROBA_EPS", "proba_scores"]
 
@@ -134,7 +135,7 @@ class SourcesDir:
         if not entries:
             raise ValueError("{}: the index lists no sources".format(ipath))
         nf = ix.get("num_features", 0)
-        if not isinstance(nf, int) or isinstance(nf, bool):
+        if not is_go_int(nf):  # as greedytl reads it; 0 or less: none recorded (check_columns)
             raise ValueError("{}: num_features is {!r}, not a count of columns".format(ipath, nf))
         models, self.names, h = [], [], hashlib.sha256()
         for e in entries:

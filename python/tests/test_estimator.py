@@ -254,6 +254,38 @@ def test_sources_dir_needs_its_datasets_columns(cli, synth, tmp_path):
             clf.sources_.scores(wide)
 
 
+def test_sources_index_num_features_read_as_greedytl_reads_it(cli, synth, tmp_path):
+    """The index's num_features is read as greedytl fit --sources reads it,
+    into a Go int (is_go_int, the model files' rule): the dataset's count,
+    none (missing, 0 or negative: not checked) are taken by both; a number
+    with a fraction, a string, a bool, a null, another count and an
+    integer beyond an int are refused by both.  SourcesDir took
+    -2**63-1, which greedytl cannot read, as "none recorded"."""
+    Xs, labels = synth["X"], synth["labels"]
+    d = Xs.shape[1]
+    np.save(tmp_path / "X.npy", Xs[:40])
+    np.save(tmp_path / "y.npy", np.where(labels[:40] == labels[0], 1.0, -1.0))
+    src = tmp_path / "sources"
+    shutil.copytree(synth["sources"], src)
+    ix = json.loads((src / "sources.json").read_text())
+    big = 2 ** 63
+    taken = (d, "missing", 0, -1, -big)
+    for v in taken + (float(d), str(d), True, None, d + 1, big - 1, big, -big - 1):
+        doc = dict(ix, num_features=v)
+        if v == "missing":
+            del doc["num_features"]
+        (src / "sources.json").write_text(json.dumps(doc))
+        p = subprocess.run([cli["path"], "fit", "--features", tmp_path / "X.npy", "--sources", src, "--labels",
+                            tmp_path / "y.npy", "--out", tmp_path / "m.json"], capture_output=True, text=True)
+        try:
+            greedytl.SourcesDir(src).scores(Xs[:40])
+            read = True
+        except ValueError:
+            read = False
+        assert p.returncode in (0, 2) and (p.returncode == 0) == read, (v, p.stderr)
+        assert read == (v in taken and type(v) is not float), v
+
+
 def test_sources_dir_model_of_fewer_features(cli, synth, tmp_path):
     """A source model whose nr_feature is below num_features (liblinear
     records the last feature with a non-zero value in its training data:
@@ -261,7 +293,6 @@ def test_sources_dir_model_of_fewer_features(cli, synth, tmp_path):
     it, on the dataset's num_features columns, and scores those of its
     features."""
     import hashlib
-    import shutil
     Xs, labels = synth["X"], synth["labels"]
     ys = labels[:60] == labels[0]
     d = Xs.shape[1]
