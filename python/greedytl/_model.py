@@ -77,7 +77,7 @@ def decode(doc):
         raise ModelFileError("the model file is not a JSON object")
     if doc.get("format") != FORMAT:
         raise ModelFileError("format is {!r}, want {!r}".format(doc.get("format"), FORMAT))
-    if doc.get("version") not in VERSIONS:
+    if not is_go_int(doc.get("version")) or doc["version"] not in VERSIONS:  # 2.0 and true (1) too
         raise ModelFileError("unsupported version {!r}: this package reads model file versions {}".format(
             doc.get("version"), " and ".join(map(str, VERSIONS))))
     method = doc.get("method")
@@ -539,7 +539,8 @@ class MultiScorer(Scorer):
             self.b = _vector(doc["b"], "b", K)
         elif self.form == "nearest-neighbour":
             self.rows = _matrix(doc["rows"], "rows", (len(doc["rows"]), p))
-            rc = np.asarray(doc["row_classes"], dtype=np.int64)
+            rc = np.array([_int(c, "row_classes[{}]".format(i)) for i, c in enumerate(doc["row_classes"] or [])],
+                          dtype=np.int64)
             if rc.shape != (self.rows.shape[0],) or np.any(rc < 0) or np.any(rc >= K):
                 raise ModelFileError("row_classes must hold one class index (0 to {}) per row".format(K - 1))
             missing = sorted(set(range(K)) - set(rc.tolist()))

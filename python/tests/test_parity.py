@@ -322,25 +322,34 @@ def _both_read(cli, path, what):
     return read
 
 
-def test_column_index_and_sparsity_read_as_greedytl_reads_them(cli, tmp_path):
-    """A GreedyTL file's columns[j].index and a dictionary file's sparsity,
-    which greedytl reads into an int as it reads the column counts: a
-    number written with a fraction (4.0), a string, a bool, a null and an
-    integer beyond an int are refused by both readers, and a negative or
-    too large one by both (its range checked after reading); the file as
-    written, and a sparsity of 1 and of the atoms' count, read by both.
-    read_model took each through int(): 4.0, "4" and true passed."""
+def test_integer_members_read_as_greedytl_reads_them(multiclass_cli, tmp_path):
+    """The members greedytl reads into an int as it reads the column
+    counts — the file's version, a GreedyTL file's columns[j].index, a
+    dictionary file's sparsity and a nearest-neighbour file's
+    row_classes[i]: a number written with a fraction (4.0), a string, a
+    bool, a null and an integer beyond an int are refused by both readers,
+    and a negative or too large one by both (its range checked after
+    reading); the file as written, and a sparsity of 1 and of the atoms'
+    count, read by both.  read_model took 4.0, "4" and true for an index
+    or the sparsity (int()), 2.0 and true (as 1) for the version, 1.0 and
+    true for a row's class (NumPy's int64), and raised OverflowError, not
+    ModelFileError, for a row's class beyond an int."""
+    cli = multiclass_cli
     (Xtr, Htr, ytr), _ = _problem(3)
     save = _saver(tmp_path)
-    X, H, y = save("X.npy", Xtr), save("H.npy", Htr), save("y.npy", ytr)
+    X, H = save("X.npy", Xtr), save("H.npy", Htr)
+    y, y3 = save("y.npy", ytr), save("y3.npy", np.arange(len(ytr)) % 3)
     docs = {}
-    for method in ("greedytl", "dictionary"):
-        run(cli, "fit", "--method", method, "--features", X, "--source-scores", H, "--labels", y, "--out",
+    for method, labels in (("greedytl", y), ("dictionary", y), ("nearest-neighbour", y3)):
+        run(cli, "fit", "--method", method, "--features", X, "--source-scores", H, "--labels", labels, "--out",
             tmp_path / "m.json")
         docs[method] = json.loads((tmp_path / "m.json").read_text())
     atoms = len(docs["dictionary"]["dictionaries"][0])
     places = [(docs["greedytl"], c, "index") for c in docs["greedytl"]["columns"]]
+    places.append((docs["greedytl"], docs["greedytl"], "version"))
     places.append((docs["dictionary"], docs["dictionary"], "sparsity"))
+    nn = docs["nearest-neighbour"]
+    places += [(nn, nn["row_classes"], i) for i in range(4)]
     tried_bool = False
     for doc, place, name in places:
         good = place[name]
