@@ -119,7 +119,7 @@ class SourcesDir:
             raise ValueError("{} is not a greedytl sources directory: {}".format(self.path, e)) from None
         except ValueError as e:
             raise ValueError("{}: {}".format(ipath, e)) from None
-        if ix.get("version") != INDEX_VERSION:
+        if not is_go_int(ix.get("version")) or ix["version"] != INDEX_VERSION:  # 1.0 and true too
             raise ValueError("{}: index version {!r}, this package reads version {}".format(
                 ipath, ix.get("version"), INDEX_VERSION))
         # As greedytl fit and predict --sources (source.Index.CheckComplete):
@@ -137,9 +137,20 @@ class SourcesDir:
         nf = ix.get("num_features", 0)
         if not is_go_int(nf):  # as greedytl reads it; 0 or less: none recorded (check_columns)
             raise ValueError("{}: num_features is {!r}, not a count of columns".format(ipath, nf))
-        models, self.names, h = [], [], hashlib.sha256()
+        classes = ix.get("classes") or []
+        models, self.names, h, seen = [], [], hashlib.sha256(), set()
         for e in entries:
-            name, file, digest = e["name"], e["file"], e["sha256"]
+            name, file, digest, cls = e["name"], e["file"], e["sha256"], e["class"]
+            # As greedytl reads and checks it (source.Index.check): the
+            # index of the source's class among the index's classes, once.
+            if not is_go_int(cls) or not isinstance(classes, list) or not 0 <= cls < len(classes):
+                raise ValueError("{}: source {!r}: class {} out of range: the index lists {} classes".format(
+                    ipath, name, json.dumps(cls), len(classes) if isinstance(classes, list) else "no"))
+            if classes[cls] != name:
+                raise ValueError("{}: source {!r}: class {} is named {!r}".format(ipath, name, cls, classes[cls]))
+            if cls in seen:
+                raise ValueError("{}: source {!r} listed twice".format(ipath, name))
+            seen.add(cls)
             if os.path.isabs(file) or ".." in file.split("/") or "\\" in file:
                 raise ValueError("{}: source {!r}: file {!r} is not a path inside the directory".format(ipath, name, file))
             mpath = os.path.join(self.path, *file.split("/"))
@@ -155,7 +166,7 @@ class SourcesDir:
                     name, len(m.labels)))
             models.append(m)
             self.names.append(name)
-            h.update("{:d} {}\n".format(int(e["class"]), digest).encode("utf-8"))
+            h.update("{:d} {}\n".format(cls, digest).encode("utf-8"))
         self.identity = h.hexdigest()
         self.data_sha256 = ix.get("data_sha256", "")  # as greedytl, which reads a missing member as ""
         self.num_features = nf

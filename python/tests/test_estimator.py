@@ -254,26 +254,18 @@ def test_sources_dir_needs_its_datasets_columns(cli, synth, tmp_path):
             clf.sources_.scores(wide)
 
 
-def test_sources_index_num_features_read_as_greedytl_reads_it(cli, synth, tmp_path):
-    """The index's num_features is read as greedytl fit --sources reads it,
-    into a Go int (is_go_int, the model files' rule): the dataset's count,
-    none (missing, 0 or negative: not checked) are taken by both; a number
-    with a fraction, a string, a bool, a null, another count and an
-    integer beyond an int are refused by both.  SourcesDir took
-    -2**63-1, which greedytl cannot read, as "none recorded"."""
+def _index_read_alike(cli, synth, tmp_path, edit):
+    """A copy of synth's sources directory whose index edit(ix) changed in
+    place, each in turn (edit yields what it changed, to name the case), and
+    whether greedytl fit --sources and SourcesDir (and its scores of the
+    dataset's features) take it, asserting that they agree."""
     Xs, labels = synth["X"], synth["labels"]
-    d = Xs.shape[1]
     np.save(tmp_path / "X.npy", Xs[:40])
     np.save(tmp_path / "y.npy", np.where(labels[:40] == labels[0], 1.0, -1.0))
     src = tmp_path / "sources"
     shutil.copytree(synth["sources"], src)
     ix = json.loads((src / "sources.json").read_text())
-    big = 2 ** 63
-    taken = (d, "missing", 0, -1, -big)
-    for v in taken + (float(d), str(d), True, None, d + 1, big - 1, big, -big - 1):
-        doc = dict(ix, num_features=v)
-        if v == "missing":
-            del doc["num_features"]
+    for what, doc in edit(ix):
         (src / "sources.json").write_text(json.dumps(doc))
         p = subprocess.run([cli["path"], "fit", "--features", tmp_path / "X.npy", "--sources", src, "--labels",
                             tmp_path / "y.npy", "--out", tmp_path / "m.json"], capture_output=True, text=True)
@@ -282,8 +274,56 @@ def test_sources_index_num_features_read_as_greedytl_reads_it(cli, synth, tmp_pa
             read = True
         except ValueError:
             read = False
-        assert p.returncode in (0, 2) and (p.returncode == 0) == read, (v, p.stderr)
+        assert p.returncode in (0, 2) and (p.returncode == 0) == read, (what, p.stderr)
+        yield what, read
+
+
+def test_sources_index_num_features_read_as_greedytl_reads_it(cli, synth, tmp_path):
+    """The index's num_features is read as greedytl fit --sources reads it,
+    into a Go int (is_go_int, the model files' rule): the dataset's count,
+    none (missing, 0 or negative: not checked) are taken by both; a number
+    with a fraction, a string, a bool, a null, another count and an
+    integer beyond an int are refused by both.  SourcesDir took
+    -2**63-1, which greedytl cannot read, as "none recorded"."""
+    d = synth["X"].shape[1]
+    big = 2 ** 63
+    taken = (d, "missing", 0, -1, -big)
+
+    def edit(ix):
+        for v in taken + (float(d), str(d), True, None, d + 1, big - 1, big, -big - 1):
+            doc = dict(ix, num_features=v)
+            if v == "missing":
+                del doc["num_features"]
+            yield v, doc
+    for v, read in _index_read_alike(cli, synth, tmp_path, edit):
         assert read == (v in taken and type(v) is not float), v
+
+
+def test_sources_index_version_and_classes_read_as_greedytl_reads_them(cli, synth, tmp_path):
+    """The index's version and each source's class, which greedytl reads
+    into an int (is_go_int) and checks (source.Index.check: the index of
+    the source's name among the index's classes, each listed once): the
+    index as written is taken by greedytl fit --sources and SourcesDir,
+    and by both refused a version or a class written with a fraction (1.0),
+    a string, a bool, a null, beyond an int, a class out of range, of
+    another name, and a source listed twice.  SourcesDir took the version
+    1.0 and true, and any class int() took, unchecked."""
+    def edit(ix):
+        yield "as written", ix
+        for v in (1.0, True, "1", None, 2, 2 ** 63):
+            yield ("version", v), dict(ix, version=v)
+        for j in (0, 1):
+            good = ix["sources"][j]["class"]
+            other = ix["sources"][1 - j]["class"]
+            bools = [good == 1] if good in (0, 1) else []
+            for v in [float(good), str(good), None, *bools, -1, len(ix["classes"]), other, 2 ** 63]:
+                sources = [dict(e) for e in ix["sources"]]
+                sources[j]["class"] = v
+                yield ("class", j, v), dict(ix, sources=sources)
+        yield "twice", dict(ix, sources=ix["sources"] + ix["sources"][:1])
+    cases = list(_index_read_alike(cli, synth, tmp_path, edit))
+    assert [what for what, read in cases if read] == ["as written"] and len(cases) > 20
+    assert any(what[-1] is False for what, _ in cases if what[0] == "class")
 
 
 def test_sources_dir_model_of_fewer_features(cli, synth, tmp_path):
