@@ -443,9 +443,9 @@ def _pid_of(text):
     """The process id a fit directory's name records (text: its part after
     the prefix), or None when it is not one that os.getpid() formats: a
     positive decimal of ASCII digits, no leading zero, that fits a pid_t.
-    Anyone may name a directory in a shared /tmp, and str.isdigit() and
-    int() take other digits ("²", "٣"), and os.kill refuses (OverflowError)
-    a number beyond a C long."""
+    Anyone may name a directory in a shared /tmp: str.isdigit() takes other
+    digits ("²", which int() refuses; "٣", which it reads as 3), and
+    os.kill raises OverflowError for a number beyond a C long."""
     if not 0 < len(text) <= len(str(_PID_MAX)) or not text.isascii() or not text.isdigit() or text[0] == "0":
         return None
     pid = int(text)
