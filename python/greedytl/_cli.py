@@ -20,6 +20,7 @@ import os
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -53,9 +54,9 @@ MODEL_VERSION = 2
 FIT_REPORT = 1
 
 #: The prefix of the private directories of fits; stale ones, left by a
-#: Python process that was killed, are removed when the package is next
-#: imported, or fits, on the same host.  The name goes on with the process
-#: id, the host's tag and mkdtemp's letters: greedytl-fit-PID-HOST-XXXXXXXX.
+#: Python process that was killed, are removed by the next fit on the same
+#: host.  The name goes on with the process id, the host's tag and
+#: mkdtemp's letters: greedytl-fit-PID-HOST-XXXXXXXX.
 _DIR_PREFIX = "greedytl-fit-"
 
 # How greedytl begins each line of its standard error.
@@ -373,9 +374,8 @@ class private_dir:
 
     Its name records the Python process's id and its host (_host_tag);
     entering one first removes the directories of this prefix and host whose
-    process no longer exists (left by a Python process that was killed), as
-    importing the package does (_sweep_at_import), so files outlive a killed
-    fit only until the package is next imported, or fits, on that host.  Those
+    process no longer exists (left by a Python process that was killed), so
+    files outlive a killed fit only until the next fit on that host.  Those
     of other hosts (a TMPDIR shared by machines) are left alone: their
     process ids mean nothing here.
     """
@@ -405,7 +405,11 @@ def _sweep_stale(base, host):
     """Remove this user's fit directories of this host (host: its
     _host_tag) in base (None: the temporary directory) whose Python process
     is gone (and those of an older package, whose names record no host);
-    none on Windows (see _alive)."""
+    none on Windows (see _alive).  Other names of the prefix, which anyone
+    may make in a shared directory, are left alone without an error: one
+    that records no pid a process could have (_pid_of), a file or a
+    symbolic link, another user's directory (the owner is checked before
+    the pid is asked about)."""
     base = base or tempfile.gettempdir()
     try:
         names = os.listdir(base)
@@ -416,19 +420,36 @@ def _sweep_stale(base, host):
         if not name.startswith(_DIR_PREFIX):
             continue
         parts = name[len(_DIR_PREFIX):].split("-")
-        pid = parts[0]
-        if len(parts) > 2 and parts[1] != host:
-            continue
-        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+        pid = _pid_of(parts[0])
+        if pid is None or pid == os.getpid() or len(parts) > 2 and parts[1] != host:
             continue
         p = os.path.join(base, name)
         try:
             st = os.lstat(p)
         except OSError:
             continue
-        if uid is not None and st.st_uid != uid:
+        if not stat.S_ISDIR(st.st_mode) or uid is not None and st.st_uid != uid:
             continue
-        shutil.rmtree(p, ignore_errors=True)
+        if not _alive(pid):
+            shutil.rmtree(p, ignore_errors=True)
+
+
+# The greatest process id of any system this runs on: pid_t is a C int
+# (Linux's PID_MAX_LIMIT is 2**22, macOS's 99998).
+_PID_MAX = 2 ** 31 - 1
+
+
+def _pid_of(text):
+    """The process id a fit directory's name records (text: its part after
+    the prefix), or None when it is not one that os.getpid() formats: a
+    positive decimal of ASCII digits, no leading zero, that fits a pid_t.
+    Anyone may name a directory in a shared /tmp: str.isdigit() takes other
+    digits ("²", which int() refuses; "٣", which it reads as 3), and
+    os.kill raises OverflowError for a number beyond a C long."""
+    if not 0 < len(text) <= len(str(_PID_MAX)) or not text.isascii() or not text.isdigit() or text[0] == "0":
+        return None
+    pid = int(text)
+    return pid if pid <= _PID_MAX else None
 
 
 def _alive(pid):
@@ -446,20 +467,3 @@ def _alive(pid):
     except OSError:
         return True
     return True
-
-
-def _sweep_at_import():
-    """The sweep of private_dir, run once as the package is imported: the
-    directories a killed fit left go when a Python process next imports
-    greedytl on that host (a restarted session, a worker), not only when
-    one fits.  It judges as a fit's sweep does (this user's directories of
-    this host whose process is gone) and costs a listing of the temporary
-    directory; an error (no usable temporary directory) leaves the
-    directories as they are and does not fail the import."""
-    try:
-        _sweep_stale(None, _host_tag())
-    except OSError:
-        pass
-
-
-_sweep_at_import()

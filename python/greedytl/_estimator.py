@@ -275,7 +275,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             if rec.get("sha256") != resolved.identity:
                 raise RuntimeError("the model records sources {} but {} holds {}: the directory changed "
                                    "during the fit".format(rec.get("sha256"), resolved.path, resolved.identity))
-            if rec.get("data_sha256") == resolved.data_sha256:
+            if rec.get("data_sha256", "") == resolved.data_sha256:  # missing: "", as greedytl reads it
                 recorded = list(resolved.names)
         self._check_classes(scorer, len(classes))
         inspection = scorer.inspection(recorded)

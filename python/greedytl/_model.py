@@ -77,7 +77,7 @@ def decode(doc):
         raise ModelFileError("the model file is not a JSON object")
     if doc.get("format") != FORMAT:
         raise ModelFileError("format is {!r}, want {!r}".format(doc.get("format"), FORMAT))
-    if doc.get("version") not in VERSIONS:
+    if not is_go_int(doc.get("version")) or doc["version"] not in VERSIONS:  # 2.0 and true (1) too
         raise ModelFileError("unsupported version {!r}: this package reads model file versions {}".format(
             doc.get("version"), " and ".join(map(str, VERSIONS))))
     method = doc.get("method")
@@ -106,14 +106,37 @@ def _describe(e):
     return str(e)
 
 
+# The range of Go's int (64 bits), into which greedytl reads its files'
+# integers.
+_GO_INT_MIN, _GO_INT_MAX = -2 ** 63, 2 ** 63 - 1
+
+
+def is_go_int(v):
+    """Whether v, a value json.loads returned, is one greedytl's reader
+    takes into a Go int (encoding/json): a JSON integer from -2**63 to
+    2**63-1.  It refuses one beyond ("cannot unmarshal number"), a number
+    written with a fraction or an exponent (4.0, 4e0: json.loads gives a
+    float), a bool, a string and a null.  The one test of it, for model
+    files (_int) and a sources directory's index alike."""
+    return isinstance(v, int) and not isinstance(v, bool) and _GO_INT_MIN <= v <= _GO_INT_MAX
+
+
+def _int(v, name):
+    """Return v, the value of the member called name, when greedytl reads
+    it into an int (is_go_int), else raise ModelFileError naming the
+    member; the caller checks its range, as greedytl does after reading."""
+    if not is_go_int(v):
+        raise ModelFileError("{} is {}; want an integer (-2**63 to 2**63-1)".format(name, json.dumps(v)))
+    return v
+
+
 def _count(doc, name):
-    """The column count doc[name] (num_features, num_sources): a JSON
-    integer ≥ 0, which is what greedytl's reader takes (an int; a member
-    the writer always writes, so a null is refused: docs/design.md §10), not
-    a null, a bool, a string or a number with a fraction or exponent (4.0)."""
-    v = doc[name]
-    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-        raise ModelFileError("{} is {}; want a count of columns (an integer, 0 or more)".format(name, json.dumps(v)))
+    """The column count doc[name] (num_features, num_sources): an integer
+    greedytl reads into an int (_int; a member the writer always writes, so
+    a null is refused: docs/design.md §10), 0 or more."""
+    v = _int(doc[name], name)
+    if v < 0:
+        raise ModelFileError("{} is {}; want a count of columns (0 or more)".format(name, v))
     return v
 
 
@@ -333,7 +356,7 @@ class GreedyScorer(Scorer):
         self.steps = []  # each column's (reg_error, loo_error)
         seen = set()
         for j, c in enumerate(doc["columns"]):
-            kind, index = c["kind"], int(c["index"])
+            kind, index = c["kind"], _int(c["index"], "columns[{}].index".format(j))
             limit = {"feature": self.num_features, "source": self.num_sources}.get(kind)
             if limit is None:
                 raise ModelFileError("column {} has invalid kind {!r}".format(j, kind))
@@ -440,7 +463,7 @@ class DictionaryScorer(Scorer):
             raise ModelFileError("no dictionaries")
         K = len(dicts[0])
         self.path = [_matrix(d, "dictionaries[{}]".format(k), (K, p)) for k, d in enumerate(dicts)]
-        self.sparsity = int(doc["sparsity"])
+        self.sparsity = _int(doc["sparsity"], "sparsity")
         if not 1 <= self.sparsity <= K:
             raise ModelFileError("sparsity {}, want 1 to {}".format(self.sparsity, K))
         self.codes = Standardiser(doc["codes"], "codes")
@@ -516,7 +539,8 @@ class MultiScorer(Scorer):
             self.b = _vector(doc["b"], "b", K)
         elif self.form == "nearest-neighbour":
             self.rows = _matrix(doc["rows"], "rows", (len(doc["rows"]), p))
-            rc = np.asarray(doc["row_classes"], dtype=np.int64)
+            rc = np.array([_int(c, "row_classes[{}]".format(i)) for i, c in enumerate(doc["row_classes"] or [])],
+                          dtype=np.int64)
             if rc.shape != (self.rows.shape[0],) or np.any(rc < 0) or np.any(rc >= K):
                 raise ModelFileError("row_classes must hold one class index (0 to {}) per row".format(K - 1))
             missing = sorted(set(range(K)) - set(rc.tolist()))

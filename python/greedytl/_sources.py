@@ -22,6 +22,7 @@ import os
 import numpy as np
 
 from ._compat import issparse
+from ._model import is_go_int
 
 __all__ = ["Sources", "SourcesDir", "read_liblinear", "LiblinearModel", "PROBA_EPS", "proba_scores"]
 
@@ -94,8 +95,10 @@ class SourcesDir:
     (n) their oriented weights and intercepts (source.NewSet), ``identity``
     the digest greedytl records in a model fitted with ``--sources`` (the
     SHA-256 of a line "CLASS SHA256" per source, its class index and its
-    model file's digest, in the index's order: source.Index.Identity).
-    Each model file is checked against the digest the index records.
+    model file's digest, in the index's order: source.Index.Identity);
+    ``data_sha256`` the digest of the data they were trained on ("" when
+    the index records none, as greedytl reads it).  Each model file is
+    checked against the digest the index records.
     ``num_features`` is the column count of the dataset the sources were
     trained on (the index's; 0 when it records none): :meth:`scores` takes
     features of that many columns only (:meth:`check_columns`).
@@ -116,7 +119,7 @@ class SourcesDir:
             raise ValueError("{} is not a greedytl sources directory: {}".format(self.path, e)) from None
         except ValueError as e:
             raise ValueError("{}: {}".format(ipath, e)) from None
-        if ix.get("version") != INDEX_VERSION:
+        if not is_go_int(ix.get("version")) or ix["version"] != INDEX_VERSION:  # 1.0 and true too
             raise ValueError("{}: index version {!r}, this package reads version {}".format(
                 ipath, ix.get("version"), INDEX_VERSION))
         # As greedytl fit and predict --sources (source.Index.CheckComplete):
@@ -132,11 +135,22 @@ class SourcesDir:
         if not entries:
             raise ValueError("{}: the index lists no sources".format(ipath))
         nf = ix.get("num_features", 0)
-        if not isinstance(nf, int) or isinstance(nf, bool):
+        if not is_go_int(nf):  # as greedytl reads it; 0 or less: none recorded (check_columns)
             raise ValueError("{}: num_features is {!r}, not a count of columns".format(ipath, nf))
-        models, self.names, h = [], [], hashlib.sha256()
+        classes = ix.get("classes") or []
+        models, self.names, h, seen = [], [], hashlib.sha256(), set()
         for e in entries:
-            name, file, digest = e["name"], e["file"], e["sha256"]
+            name, file, digest, cls = e["name"], e["file"], e["sha256"], e["class"]
+            # As greedytl reads and checks it (source.Index.check): the
+            # index of the source's class among the index's classes, once.
+            if not is_go_int(cls) or not isinstance(classes, list) or not 0 <= cls < len(classes):
+                raise ValueError("{}: source {!r}: class {} out of range: the index lists {} classes".format(
+                    ipath, name, json.dumps(cls), len(classes) if isinstance(classes, list) else "no"))
+            if classes[cls] != name:
+                raise ValueError("{}: source {!r}: class {} is named {!r}".format(ipath, name, cls, classes[cls]))
+            if cls in seen:
+                raise ValueError("{}: source {!r} listed twice".format(ipath, name))
+            seen.add(cls)
             if os.path.isabs(file) or ".." in file.split("/") or "\\" in file:
                 raise ValueError("{}: source {!r}: file {!r} is not a path inside the directory".format(ipath, name, file))
             mpath = os.path.join(self.path, *file.split("/"))
@@ -152,9 +166,9 @@ class SourcesDir:
                     name, len(m.labels)))
             models.append(m)
             self.names.append(name)
-            h.update("{:d} {}\n".format(int(e["class"]), digest).encode("utf-8"))
+            h.update("{:d} {}\n".format(cls, digest).encode("utf-8"))
         self.identity = h.hexdigest()
-        self.data_sha256 = ix.get("data_sha256")
+        self.data_sha256 = ix.get("data_sha256", "")  # as greedytl, which reads a missing member as ""
         self.num_features = nf
         self.d = max(m.nr_feature for m in models)
         n = len(models)

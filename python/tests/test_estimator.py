@@ -5,6 +5,7 @@ import json
 import os
 import pickle
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -253,6 +254,78 @@ def test_sources_dir_needs_its_datasets_columns(cli, synth, tmp_path):
             clf.sources_.scores(wide)
 
 
+def _index_read_alike(cli, synth, tmp_path, edit):
+    """A copy of synth's sources directory whose index edit(ix) changed in
+    place, each in turn (edit yields what it changed, to name the case), and
+    whether greedytl fit --sources and SourcesDir (and its scores of the
+    dataset's features) take it, asserting that they agree."""
+    Xs, labels = synth["X"], synth["labels"]
+    np.save(tmp_path / "X.npy", Xs[:40])
+    np.save(tmp_path / "y.npy", np.where(labels[:40] == labels[0], 1.0, -1.0))
+    src = tmp_path / "sources"
+    shutil.copytree(synth["sources"], src)
+    ix = json.loads((src / "sources.json").read_text())
+    for what, doc in edit(ix):
+        (src / "sources.json").write_text(json.dumps(doc))
+        p = subprocess.run([cli["path"], "fit", "--features", tmp_path / "X.npy", "--sources", src, "--labels",
+                            tmp_path / "y.npy", "--out", tmp_path / "m.json"], capture_output=True, text=True)
+        try:
+            greedytl.SourcesDir(src).scores(Xs[:40])
+            read = True
+        except ValueError:
+            read = False
+        assert p.returncode in (0, 2) and (p.returncode == 0) == read, (what, p.stderr)
+        yield what, read
+
+
+def test_sources_index_num_features_read_as_greedytl_reads_it(cli, synth, tmp_path):
+    """The index's num_features is read as greedytl fit --sources reads it,
+    into a Go int (is_go_int, the model files' rule): the dataset's count,
+    none (missing, 0 or negative: not checked) are taken by both; a number
+    with a fraction, a string, a bool, a null, another count and an
+    integer beyond an int are refused by both.  SourcesDir took
+    -2**63-1, which greedytl cannot read, as "none recorded"."""
+    d = synth["X"].shape[1]
+    big = 2 ** 63
+    taken = (d, "missing", 0, -1, -big)
+
+    def edit(ix):
+        for v in taken + (float(d), str(d), True, None, d + 1, big - 1, big, -big - 1):
+            doc = dict(ix, num_features=v)
+            if v == "missing":
+                del doc["num_features"]
+            yield v, doc
+    for v, read in _index_read_alike(cli, synth, tmp_path, edit):
+        assert read == (v in taken and type(v) is not float), v
+
+
+def test_sources_index_version_and_classes_read_as_greedytl_reads_them(cli, synth, tmp_path):
+    """The index's version and each source's class, which greedytl reads
+    into an int (is_go_int) and checks (source.Index.check: the index of
+    the source's name among the index's classes, each listed once): the
+    index as written is taken by greedytl fit --sources and SourcesDir,
+    and by both refused a version or a class written with a fraction (1.0),
+    a string, a bool, a null, beyond an int, a class out of range, of
+    another name, and a source listed twice.  SourcesDir took the version
+    1.0 and true, and any class int() took, unchecked."""
+    def edit(ix):
+        yield "as written", ix
+        for v in (1.0, True, "1", None, 2, 2 ** 63):
+            yield ("version", v), dict(ix, version=v)
+        for j in (0, 1):
+            good = ix["sources"][j]["class"]
+            other = ix["sources"][1 - j]["class"]
+            bools = [good == 1] if good in (0, 1) else []
+            for v in [float(good), str(good), None, *bools, -1, len(ix["classes"]), other, 2 ** 63]:
+                sources = [dict(e) for e in ix["sources"]]
+                sources[j]["class"] = v
+                yield ("class", j, v), dict(ix, sources=sources)
+        yield "twice", dict(ix, sources=ix["sources"] + ix["sources"][:1])
+    cases = list(_index_read_alike(cli, synth, tmp_path, edit))
+    assert [what for what, read in cases if read] == ["as written"] and len(cases) > 20
+    assert any(what[-1] is False for what, _ in cases if what[0] == "class")
+
+
 def test_sources_dir_model_of_fewer_features(cli, synth, tmp_path):
     """A source model whose nr_feature is below num_features (liblinear
     records the last feature with a non-zero value in its training data:
@@ -260,7 +333,6 @@ def test_sources_dir_model_of_fewer_features(cli, synth, tmp_path):
     it, on the dataset's num_features columns, and scores those of its
     features."""
     import hashlib
-    import shutil
     Xs, labels = synth["X"], synth["labels"]
     ys = labels[:60] == labels[0]
     d = Xs.shape[1]
@@ -1313,6 +1385,27 @@ def test_fit_inspects_the_model_file_itself(multiclass_cli, zoo, synth, tmp_path
     assert named_dir > 0  # inspect named some source columns from the directory
 
 
+def test_inspection_names_sources_of_an_index_without_data_digest(cli, synth, tmp_path):
+    """A sources index without data_sha256 (train-sources given no data
+    digest): greedytl reads the missing member as "" in the index and in
+    the model's record of it, so they agree and inspect names the source
+    columns; inspection_ is inspect's.  Python read the index's as None,
+    which differed from the record's "", and left the names out."""
+    src = tmp_path / "sources"
+    shutil.copytree(synth["sources"], src)
+    ix = json.loads((src / "sources.json").read_text())
+    del ix["data_sha256"]
+    (src / "sources.json").write_text(json.dumps(ix))
+    X, labels = synth["X"], synth["labels"]
+    keep = np.isin(labels, np.unique(labels)[:2])
+    clf = TransferClassifier(sources=greedytl.Sources(str(src)), random_state=1).fit(X[keep][::3], labels[keep][::3])
+    assert clf.model_["sources"]["data_sha256"] == ""
+    (tmp_path / "m.json").write_text(json.dumps(clf.model_))
+    want = json.loads(run(cli, "inspect", "--json", tmp_path / "m.json"))
+    assert any("name" in c for c in want["selected"])
+    assert clf.inspection_ == want
+
+
 def test_multiclass_oracle(multiclass_cli):
     """best-source on three classes: each class's oracle keeps, on the
     held-out labels of that class against the rest, the source trained to
@@ -1545,26 +1638,34 @@ def test_killed_fit_cleans_up(tmp_path):
     assert os.listdir(tmpdir) == []
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG and /proc are Linux's")
-def test_killed_fit_swept_at_import(tmp_path):
-    """The directory a killed fit left goes when a Python process next
-    imports greedytl on the host, without fitting (a restarted session that
-    only predicts): it stayed until the next fit. That of a live process
-    (this one's) and that of a gone process of another host stay."""
+_IMPORT_ONLY = textwrap.dedent("""
+    import os, sys, tempfile
+    import greedytl
+    assert os.path.isdir(sys.argv[1]), "import removed " + sys.argv[1]
+    os.environ["TMPDIR"] = sys.argv[2]
+    print(tempfile.gettempdir())
+""")
+
+
+def test_import_leaves_tempfile_and_directories_alone(tmp_path):
+    """Importing greedytl removes no file and leaves tempfile's state as it
+    was: a sweep at import (since reverted) removed the directory of a gone
+    process of this host, and its tempfile.gettempdir() fixed
+    tempfile.tempdir, so a TMPDIR set after the import (the package's own
+    later fits included) was not used.  The fit sweeps that directory
+    (test_killed_fit_cleans_up)."""
     from greedytl import _cli
-    proc, child, tmpdir = _start_slow_fit(tmp_path)
-    proc.kill()
-    proc.communicate()
-    assert _gone(child)
-    (stale,) = os.listdir(tmpdir)
-    live = tmpdir / "greedytl-fit-{}-{}-x".format(os.getpid(), _cli._host_tag())
-    elsewhere = tmpdir / "greedytl-fit-{}-0123456789ab-x".format(_dead_pid())
-    live.mkdir()
-    elsewhere.mkdir()
-    env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONPATH=os.pathsep.join(sys.path))
-    p = subprocess.run([sys.executable, "-c", "import greedytl"], env=env, capture_output=True, text=True)
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    stale = first / "{}{}-{}-x".format(_cli._DIR_PREFIX, _dead_pid(), _cli._host_tag())
+    stale.mkdir()
+    env = dict(os.environ, TMPDIR=str(first), PYTHONPATH=os.pathsep.join(sys.path))
+    p = subprocess.run([sys.executable, "-c", _IMPORT_ONLY, str(stale), str(second)], env=env,
+                       capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
-    assert sorted(os.listdir(tmpdir)) == sorted([live.name, elsewhere.name])
+    assert p.stdout.strip() == str(second)
+    assert os.listdir(first) == [stale.name]
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
@@ -1615,6 +1716,48 @@ def test_sweep_spares_other_hosts(tmp_path, monkeypatch):
     with _cli.private_dir(str(tmp_path)) as mine:
         assert sorted(os.listdir(tmp_path)) == sorted(os.path.basename(p) for p in (elsewhere, mine))
     assert os.listdir(tmp_path) == [os.path.basename(elsewhere)]
+
+
+def test_sweep_leaves_odd_names_alone(tmp_path, monkeypatch):
+    """The temporary directory is anyone's: the sweep meets names of its
+    prefix that no fit made, and a fit must neither fail on them nor remove
+    them.  A pid of 20 digits made os.kill raise OverflowError, "²" (which
+    str.isdigit takes) int() raise ValueError, each out of fit; a pid is
+    asked about only for this user's directories (the owner is checked
+    first), and a file or a symbolic link of such a name is no fit's."""
+    from greedytl import _cli
+    host = _cli._host_tag()
+    dead = _dead_pid()
+    odd = ["99999999999999999999-abc", "\u00b2-abc", "\u0663-abc", "2147483648-abc", "0-abc", "00{}-abc".format(dead),
+           "{}-{}-\u00b2".format("9" * 30, host), "-{}-x".format(dead), "abc", ""]
+    for name in odd:
+        (tmp_path / (_cli._DIR_PREFIX + name)).mkdir()
+    target = tmp_path / "target"
+    target.mkdir()
+    (target / "kept").write_text("")
+    (tmp_path / "{}{}-{}-link".format(_cli._DIR_PREFIX, dead, host)).symlink_to(target)
+    (tmp_path / "{}{}-{}-file".format(_cli._DIR_PREFIX, dead, host)).write_text("")
+    theirs = tmp_path / "{}{}-{}-theirs".format(_cli._DIR_PREFIX, os.getppid(), host)
+    theirs.mkdir()
+    mine = tmp_path / "{}{}-{}-mine".format(_cli._DIR_PREFIX, dead, host)
+    mine.mkdir()
+    uid = os.getuid()
+    real_lstat, asked = os.lstat, []
+    def lstat(p, *a, **k):
+        st = real_lstat(p, *a, **k)
+        if os.path.basename(p) == theirs.name:  # another user's directory
+            st = os.stat_result(st[:4] + (uid + 1,) + st[5:])
+        return st
+    monkeypatch.setattr(os, "lstat", lstat)
+    monkeypatch.setattr(_cli, "_alive", lambda pid: asked.append(pid) or False)
+    before = sorted(os.listdir(tmp_path))
+    _cli._sweep_stale(str(tmp_path), host)
+    monkeypatch.undo()
+    assert sorted(os.listdir(tmp_path)) == sorted(set(before) - {mine.name})
+    assert asked == [dead] and os.listdir(target) == ["kept"]  # not theirs: its owner is not this user
+    # A fit sweeps alike and succeeds.
+    with _cli.private_dir(str(tmp_path)) as d:
+        assert sorted(os.listdir(tmp_path)) == sorted(set(before) - {mine.name} | {os.path.basename(d)})
 
 
 def test_host_tag_once_per_fit(tmp_path, monkeypatch):

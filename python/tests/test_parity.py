@@ -281,31 +281,88 @@ def test_column_counts_read_as_greedytl_reads_them(multiclass_cli, tmp_path):
         for place in places:
             for name in ("num_features", "num_sources"):
                 good = place[name]
-                for bad in (None, True, str(good), float(good), good + 0.5, -1, good + 1, "missing"):
+                for bad in (None, True, str(good), float(good), good + 0.5, -1, good + 1, "missing", *_BEYOND_INT):
                     if bad == "missing":
                         del place[name]
                     else:
                         place[name] = bad
                     (tmp_path / "bad.json").write_text(json.dumps(doc))
                     place[name] = good
-                    p = subprocess.run([cli["path"], "inspect", "--json", tmp_path / "bad.json"], capture_output=True,
-                                       text=True)
-                    try:
-                        greedytl.read_model(tmp_path / "bad.json")
-                        read = True
-                    except greedytl.ModelFileError:
-                        read = False
-                    # A count one more than the model's columns is refused
+                    read = _both_read(cli, tmp_path / "bad.json", (method, name, bad))
+                    # A count greater than the model's columns is refused
                     # where the count must match the scalers' or the
                     # members', and taken by a GreedyTL file (whose columns
                     # it bounds): both readers alike.
-                    assert (p.returncode == 0) == read, (method, name, bad, p.stderr)
-                    assert p.returncode in (0, 2) and (read is False or bad == good + 1), (method, name, bad)
+                    assert read is False or bad in (good + 1, _GO_INT_MAX), (method, name, bad)
                     checked += 1
         (tmp_path / "good.json").write_text(json.dumps(doc))
         assert greedytl.read_model(tmp_path / "good.json").inspection() == \
             json.loads(run(cli, "inspect", "--json", tmp_path / "good.json"))
-    assert checked == 8 * 2 * 5
+    assert checked == 11 * 2 * 5
+
+
+# The greatest Go int, and the integers beyond an int, which greedytl's
+# reader refuses ("cannot unmarshal number") and Python's json reads.
+_GO_INT_MAX = 2 ** 63 - 1
+_BEYOND_INT = (_GO_INT_MAX, _GO_INT_MAX + 1, -_GO_INT_MAX - 2)
+
+
+def _both_read(cli, path, what):
+    """Whether greedytl inspect and read_model read the model file at path,
+    asserting that they agree (inspect exits 0 or 2; read_model returns or
+    raises ModelFileError); what names the case in the assertions."""
+    p = subprocess.run([cli["path"], "inspect", "--json", path], capture_output=True, text=True)
+    assert p.returncode in (0, 2), (what, p.stderr)
+    try:
+        greedytl.read_model(path)
+        read = True
+    except greedytl.ModelFileError:
+        read = False
+    assert (p.returncode == 0) == read, (what, p.stderr)
+    return read
+
+
+def test_integer_members_read_as_greedytl_reads_them(multiclass_cli, tmp_path):
+    """The members greedytl reads into an int as it reads the column
+    counts — the file's version, a GreedyTL file's columns[j].index, a
+    dictionary file's sparsity and a nearest-neighbour file's
+    row_classes[i]: a number written with a fraction (4.0), a string, a
+    bool, a null and an integer beyond an int are refused by both readers,
+    and a negative or too large one by both (its range checked after
+    reading); the file as written, and a sparsity of 1 and of the atoms'
+    count, read by both.  read_model took 4.0, "4" and true for an index
+    or the sparsity (int()), 2.0 and true (as 1) for the version, 1.0 and
+    true for a row's class (NumPy's int64), and raised OverflowError, not
+    ModelFileError, for a row's class beyond an int."""
+    cli = multiclass_cli
+    (Xtr, Htr, ytr), _ = _problem(3)
+    save = _saver(tmp_path)
+    X, H = save("X.npy", Xtr), save("H.npy", Htr)
+    y, y3 = save("y.npy", ytr), save("y3.npy", np.arange(len(ytr)) % 3)
+    docs = {}
+    for method, labels in (("greedytl", y), ("dictionary", y), ("nearest-neighbour", y3)):
+        run(cli, "fit", "--method", method, "--features", X, "--source-scores", H, "--labels", labels, "--out",
+            tmp_path / "m.json")
+        docs[method] = json.loads((tmp_path / "m.json").read_text())
+    atoms = len(docs["dictionary"]["dictionaries"][0])
+    places = [(docs["greedytl"], c, "index") for c in docs["greedytl"]["columns"]]
+    places.append((docs["greedytl"], docs["greedytl"], "version"))
+    places.append((docs["dictionary"], docs["dictionary"], "sparsity"))
+    nn = docs["nearest-neighbour"]
+    places += [(nn, nn["row_classes"], i) for i in range(4)]
+    tried_bool = False
+    for doc, place, name in places:
+        good = place[name]
+        bools = [good == 1] if good in (0, 1) else []
+        tried_bool |= bool(bools)
+        ok = [1, atoms] if name == "sparsity" else []
+        for v in [float(good), str(good), None, -1, *bools, *_BEYOND_INT, -_GO_INT_MAX - 1, good, *ok]:
+            place[name] = v
+            (tmp_path / "v.json").write_text(json.dumps(doc))
+            place[name] = good
+            read = _both_read(cli, tmp_path / "v.json", (name, good, v))
+            assert read == (type(v) is int and (v == good or v in ok)), (name, good, v)
+    assert tried_bool
 
 
 def test_inspection_of_a_version_1_file(cli, tmp_path):
