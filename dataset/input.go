@@ -309,6 +309,25 @@ func isNumber(b []byte) bool {
 	return err == nil || errors.Is(err, strconv.ErrRange)
 }
 
+// isSVMLightPair reports whether a field that is not a number reads as a
+// LIBSVM/svmlight token, index:value or qid:value (a file for train, or
+// for liblinear-predict, given as a matrix).
+func isSVMLightPair(b []byte) bool {
+	k := bytes.IndexByte(b, ':')
+	if k <= 0 || k == len(b)-1 {
+		return false
+	}
+	if string(b[:k]) == "qid" {
+		return true
+	}
+	for _, c := range b[:k] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return isNumber(b[k+1:])
+}
+
 // parseValue parses a finite float64 from a text field; col is the 1-based
 // column used in the error message.
 func parseValue(b []byte, col int) (float64, error) {
@@ -319,6 +338,9 @@ func parseValue(b []byte, col int) (float64, error) {
 		}
 		if len(b) == 0 {
 			return 0, fmt.Errorf("column %d: empty value", col)
+		}
+		if isSVMLightPair(b) {
+			return 0, fmt.Errorf("column %d: %s is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's load_svmlight_file(path, zero_based=False), then np.save)", col, quoteField(b))
 		}
 		return 0, fmt.Errorf("column %d: cannot parse %s as a number", col, quoteField(b))
 	}
