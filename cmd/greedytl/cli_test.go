@@ -437,7 +437,7 @@ func TestModelFromStdin(t *testing.T) {
 		{"truncated", string(truncated[:len(truncated)/2]), []string{"inspect", "-"}, "greedytl: <stdin>: method: reading model: the model is truncated"},
 		{"not JSON", "hello\n", []string{"inspect", "-"}, "greedytl: <stdin> is not a greedytl model (JSON) file"},
 		{"liblinear to inspect", "solver_type L2R_LR\n", []string{"inspect", "-"}, "greedytl: <stdin> is a liblinear model file"},
-		{"bad liblinear", "solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 6\nbias -1\nw\n0.5\n", []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin>: line 7: file ends after 1 of 6 weight lines"},
+		{"bad liblinear", "solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 6\nbias -1\nw\n0.5\n", []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin>:7: file ends after 1 of 6 weight lines"},
 		{"no source scores", string(truncated), []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin> was fitted with 20 sources: give their scores with --source-scores FILE or the sources with --sources DIR"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -571,6 +571,32 @@ func TestPredictLiblinearTies(t *testing.T) {
 	runTool(t, "liblinear-predict", svm, model, pred)
 	if got, _ := os.ReadFile(pred); string(got) != "1\n1\n1\n0\n" {
 		t.Errorf("liblinear-predict predicts %q, want 1 1 1 0", got)
+	}
+}
+
+// TestPredictLiblinearFromPipe: a liblinear model read from a pipe by
+// name (bash's <(zcat m.model.gz), /dev/stdin) is read once: predict
+// opened the file again after reading its first line to tell the format,
+// and from a pipe got the rest alone ("file ends before the "w" line").
+func TestPredictLiblinearFromPipe(t *testing.T) {
+	if _, err := os.Stat("/dev/fd"); err != nil {
+		t.Skip("no /dev/fd on this system")
+	}
+	dir := t.TempDir()
+	text := "solver_type L2R_LR\nnr_class 2\nlabel 2 4\nnr_feature 2\nbias -1\nw\n1\n-1\n"
+	X := writeText(t, dir, "X.csv", "1,0\n0,1\n")
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	if _, err := pw.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	lines, _ := predictLines(t, 2, "--model", "/dev/fd/"+strconv.Itoa(int(pr.Fd())), "--features", X)
+	if got := strings.Join(lines, " "); got != "-1 1" {
+		t.Errorf("scores %q, want -1 1", got)
 	}
 }
 

@@ -320,16 +320,10 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model
 	if o.data.features == "" || o.data.scores != "" || o.data.sources.given() {
 		return nil, nil, nil, badInputf("%s is a liblinear model: give --features only", o.modelName())
 	}
-	var m *linear.Model
-	var err error
-	if o.model == stdinName {
-		// ReadModel's errors name the line; the standard input is named here.
-		if m, err = linear.ReadModel(r); err != nil {
-			err = fmt.Errorf("%s: %w", o.modelName(), err)
-		}
-	} else {
-		m, err = linear.ReadModelFile(o.model)
-	}
+	// r is open on the model, its first line read to tell the format: the
+	// file is read on from r, not opened again, which a pipe given by name
+	// (<(zcat m.model.gz), /dev/stdin) could not be.
+	m, err := linear.DecodeModel(r, o.modelName())
 	if err != nil {
 		return nil, nil, nil, badInput(err)
 	}
