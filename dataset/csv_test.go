@@ -49,6 +49,11 @@ func TestDecodeCSV(t *testing.T) {
 		{"0,1,2 alone is data", "0,1,2\n", 1, 3, []float64{0, 1, 2}},
 		{"1,2,3 is data", "1,2,3\n4.0,5.0,6.0\n", 2, 3, m23},
 		{"0,2,1 is data", "0,2,1\n1.0,2.0,3.0\n", 2, 3, []float64{0, 2, 1, 1, 2, 3}},
+		// Classic Mac OS line ends (Excel's "CSV (Macintosh)"), as NumPy's
+		// loadtxt and pandas read them, alone or mixed with the others.
+		{"CR line ends", "a,b,c\r1,2,3\r4,5,6\r", 2, 3, m23},
+		{"CR line ends, BOM, no final end", "\ufeff1,2,3\r4,5,6", 2, 3, m23},
+		{"mixed line ends", "1,2,3\r\r\n4,5,6\n", 2, 3, m23},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -90,6 +95,7 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"long cell", "1," + strings.Repeat("z", 100) + "\n", "x.csv:1: column 2: cannot parse \"" + strings.Repeat("z", 40) + "\"... as a number"},
 		{"decimal comma", "1,5;2,5\n", "x.csv:1: column 2: cannot parse \"5;2\" as a number"},
 		{"digit separator", "1,2\n3,1_000\n", "x.csv:2: column 2: cannot parse \"1_000\" as a number"},
+		{"CR line ends count lines", "1,2\r3,4\r5,x\r", "x.csv:3: column 2: cannot parse \"x\" as a number"},
 		// liblinear-predict's test files: the message says what the file is.
 		{"svmlight", "+1 1:0.708333 2:1\n-1 1:0.5\n", "x.csv:1: column 2: \"1:0.708333\" is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's load_svmlight_file(path, zero_based=False), then np.save)"},
 		{"svmlight qid", "1 qid:3 1:2\n", "x.csv:1: column 2: \"qid:3\" is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's load_svmlight_file(path, zero_based=False), then np.save)"},
