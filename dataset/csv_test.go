@@ -92,14 +92,13 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"overflow", "1e999 2\n", "x.csv:1: column 1: \"1e999\" is out of float64 range"},
 		{"unterminated quote", "\"1,2\n", "x.csv:1: column 1: unterminated quoted field"},
 		{"text after quote", "\"1\"x,2\n", "x.csv:1: column 1: unexpected 'x' after quoted field"},
+		{"CR line ends count lines", "1,2\r3,4\r5,x\r", "x.csv:3: column 2: cannot parse \"x\" as a number"},
+		{"svmlight (liblinear-predict's test file)", "+1 1:0.708333 2:1\n-1 1:0.5\n", "x.csv:1: column 2: \"1:0.708333\" is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's load_svmlight_file(path, zero_based=False), then np.save)"},
+		{"svmlight qid", "1 qid:3 1:2\n", "x.csv:1: column 2: \"qid:3\" is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's load_svmlight_file(path, zero_based=False), then np.save)"},
+		{"colon in text", "1,a:b\n", "x.csv:1: column 2: cannot parse \"a:b\" as a number"},
 		{"long cell", "1," + strings.Repeat("z", 100) + "\n", "x.csv:1: column 2: cannot parse \"" + strings.Repeat("z", 40) + "\"... as a number"},
 		{"decimal comma", "1,5;2,5\n", "x.csv:1: column 2: cannot parse \"5;2\" as a number"},
 		{"digit separator", "1,2\n3,1_000\n", "x.csv:2: column 2: cannot parse \"1_000\" as a number"},
-		{"CR line ends count lines", "1,2\r3,4\r5,x\r", "x.csv:3: column 2: cannot parse \"x\" as a number"},
-		// liblinear-predict's test files: the message says what the file is.
-		{"svmlight", "+1 1:0.708333 2:1\n-1 1:0.5\n", "x.csv:1: column 2: \"1:0.708333\" is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's load_svmlight_file(path, zero_based=False), then np.save)"},
-		{"svmlight qid", "1 qid:3 1:2\n", "x.csv:1: column 2: \"qid:3\" is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's load_svmlight_file(path, zero_based=False), then np.save)"},
-		{"colon in text", "1,a:b\n", "x.csv:1: column 2: cannot parse \"a:b\" as a number"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
