@@ -65,8 +65,8 @@ With --labels predict also prints the class-balanced accuracy, (TPR + TNR)/2,
 of the score signs (of a liblinear model, of its predictions as
 liblinear-predict makes them, which give a score of exactly 0 to the label
 the model file lists second) — on standard output when the scores go to
---out, else on standard error; labels of one class (for a model that records its label
-names) give that class's rate.`,
+--out, else on standard error; labels of one class (for a model that
+records its label names) give that class's rate.`,
 		Example: `  greedytl predict model.json --features Xtest.npy --source-scores Htest.npy > scores.txt
   greedytl predict --model model.json --features Xtest.npy --sources sources/ --labels ytest.txt --out scores.txt
   greedytl predict --model heart_scale.model --features X.csv`,
