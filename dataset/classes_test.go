@@ -97,6 +97,9 @@ func TestReadClasses(t *testing.T) {
 		{"label\ncat\ndog\ncat\ndog\n", []string{"cat", "dog"}, []int{0, 1, 0, 1}},
 		{"label\n3\n1\n2\n", []string{"1", "2", "3"}, []int{2, 0, 1}},
 		{"a,b,c,a\n", []string{"a", "b", "c"}, []int{0, 1, 2, 0}},
+		// Classic Mac OS line ends (Excel's "CSV (Macintosh)"), and mixed.
+		{"owl\rcat\rdog\rcat\r", []string{"cat", "dog", "owl"}, []int{2, 0, 1, 0}},
+		{"owl\r\ncat\rdog\ncat", []string{"cat", "dog", "owl"}, []int{2, 0, 1, 0}},
 	} {
 		p := filepath.Join(dir, "y.txt")
 		if err := os.WriteFile(p, []byte(tc.text), 0o644); err != nil {

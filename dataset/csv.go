@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"io"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -62,7 +63,12 @@ func (src *source) matrix(name string) (*mat.Dense, error) {
 // and tabs. Blank lines and lines whose first non-blank character is '#'
 // are skipped. A first content line none of whose fields is a number (and
 // not all empty) is a header and is skipped; its field count must match
-// the data's. Fields may be double-quoted, and blanks around them are
+// the data's. So is a first line of the integers 0, 1, …, n−1, the column
+// names pandas gives a DataFrame made from an array (to_csv(path,
+// index=False) writes them), when the lines below it are what pandas writes
+// under them: either n ≥ 3 or no value below it is a bare integer (pandas
+// writes floats as 1.0, never 1); otherwise, and alone in the input, it is a
+// row of data. Fields may be double-quoted, and blanks around them are
 // ignored.
 //
 // Every data line must have the same number of fields, each a finite
@@ -87,12 +93,16 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 		sep        byte
 		started    bool
 		headerLine int
-		cols       = -1
-		rows       int
-		data       []float64
-		fields     [][]byte
-		scratch    []byte
-		err        error
+		// rangeHeader: the first line reads 0, 1, …, n−1 and was kept as
+		// a row, to be dropped at the end if the rows below show it was
+		// pandas' header; bareInt: a value below it is a bare integer.
+		rangeHeader, bareInt bool
+		cols                 = -1
+		rows                 int
+		data                 []float64
+		fields               [][]byte
+		scratch              []byte
+		err                  error
 	)
 	for line, ok := lr.content(); ok; line, ok = lr.content() {
 		if !started {
@@ -108,6 +118,14 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 				headerLine = lr.line
 				cols = len(fields)
 				continue
+			}
+			rangeHeader = isRangeHeader(fields)
+		} else if rangeHeader && !bareInt {
+			for _, f := range fields {
+				if isBareInteger(f) {
+					bareInt = true
+					break
+				}
 			}
 		}
 		if cols < 0 {
@@ -136,7 +154,39 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 		}
 		return nil, errorf(name, 0, "no rows")
 	}
+	if rangeHeader && rows > 1 && (cols >= 3 || !bareInt) {
+		rows--
+		data = data[cols:]
+	}
 	return mat.NewDense(rows, cols, data), nil
+}
+
+// isRangeHeader reports whether a first line's fields are the integers
+// 0, 1, …, n−1 written as pandas writes a RangeIndex of column names.
+func isRangeHeader(fields [][]byte) bool {
+	for j, f := range fields {
+		if string(f) != strconv.Itoa(j) {
+			return false
+		}
+	}
+	return len(fields) > 0
+}
+
+// isBareInteger reports whether a field is an integer written without a
+// decimal point or exponent (an optional sign and digits).
+func isBareInteger(f []byte) bool {
+	if len(f) > 0 && (f[0] == '+' || f[0] == '-') {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return false
+	}
+	for _, c := range f {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // isHeader reports whether a first line's fields are column names: none is

@@ -37,6 +37,23 @@ func TestDecodeCSV(t *testing.T) {
 		{"single row", "1 2 3 4 5 6", 1, 6, m23},
 		{"number syntax", "1e3,-.5,+2.\n0x1p-2,1000,-0\n", 2, 3, []float64{1000, -0.5, 2, 0.25, 1000, math.Copysign(0, -1)}},
 		{"underflow to zero", "1e-400\n", 1, 1, []float64{0}},
+		// pandas.DataFrame(X).to_csv(path, index=False) names the columns
+		// 0, 1, …, n−1 and writes floats with a decimal point (repr).
+		{"pandas default header", "0,1,2\n1.0,2.0,3.0\n4.0,5.0,6.0\n", 2, 3, m23},
+		{"pandas default header, tab", "0\t1\t2\n1.0\t2.0\t3.0\n4.0\t5.0\t6.0\n", 2, 3, m23},
+		{"pandas default header, one column", "0\n1.0\n2.0\n3.0\n4.0\n5.0\n6.0\n", 6, 1, m23},
+		{"pandas default header, two float columns", "0,1\n1.0,2.0\n3.0,4.0\n5.0,6.0\n", 3, 2, m23},
+		{"pandas default header, integers", "0,1,2\n1,2,3\n4,5,6\n", 2, 3, m23},
+		{"0,1 above bare integers is data", "0,1\n2,3\n", 2, 2, []float64{0, 1, 2, 3}},
+		{"0 above a bare integer is data", "0\n1.5\n2\n", 3, 1, []float64{0, 1.5, 2}},
+		{"0,1,2 alone is data", "0,1,2\n", 1, 3, []float64{0, 1, 2}},
+		{"1,2,3 is data", "1,2,3\n4.0,5.0,6.0\n", 2, 3, m23},
+		{"0,2,1 is data", "0,2,1\n1.0,2.0,3.0\n", 2, 3, []float64{0, 2, 1, 1, 2, 3}},
+		// Classic Mac OS line ends (Excel's "CSV (Macintosh)"), as NumPy's
+		// loadtxt and pandas read them, alone or mixed with the others.
+		{"CR line ends", "a,b,c\r1,2,3\r4,5,6\r", 2, 3, m23},
+		{"CR line ends, BOM, no final end", "\ufeff1,2,3\r4,5,6", 2, 3, m23},
+		{"mixed line ends", "1,2,3\r\r\n4,5,6\n", 2, 3, m23},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,6 +92,10 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"overflow", "1e999 2\n", "x.csv:1: column 1: \"1e999\" is out of float64 range"},
 		{"unterminated quote", "\"1,2\n", "x.csv:1: column 1: unterminated quoted field"},
 		{"text after quote", "\"1\"x,2\n", "x.csv:1: column 1: unexpected 'x' after quoted field"},
+		{"CR line ends count lines", "1,2\r3,4\r5,x\r", "x.csv:3: column 2: cannot parse \"x\" as a number"},
+		{"svmlight (liblinear-predict's test file)", "+1 1:0.708333 2:1\n-1 1:0.5\n", "x.csv:1: column 2: \"1:0.708333\" is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's load_svmlight_file(path, zero_based=False), then np.save)"},
+		{"svmlight qid", "1 qid:3 1:2\n", "x.csv:1: column 2: \"qid:3\" is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's load_svmlight_file(path, zero_based=False), then np.save)"},
+		{"colon in text", "1,a:b\n", "x.csv:1: column 2: cannot parse \"a:b\" as a number"},
 		{"long cell", "1," + strings.Repeat("z", 100) + "\n", "x.csv:1: column 2: cannot parse \"" + strings.Repeat("z", 40) + "\"... as a number"},
 		{"decimal comma", "1,5;2,5\n", "x.csv:1: column 2: cannot parse \"5;2\" as a number"},
 		{"digit separator", "1,2\n3,1_000\n", "x.csv:2: column 2: cannot parse \"1_000\" as a number"},

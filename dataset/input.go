@@ -103,13 +103,16 @@ func maybeGunzip(r io.Reader, name string) (*bufio.Reader, bool, error) {
 }
 
 // lineReader yields the lines of a text input without their line endings
-// ("\n" or "\r\n"), counting them from 1. A UTF-8 byte order mark at the
-// start is dropped. Lines may be arbitrarily long.
+// ("\n", "\r\n", or a lone "\r" as classic Mac OS and Excel's "CSV
+// (Macintosh)" end lines, which NumPy's loadtxt and pandas read too),
+// counting them from 1. A UTF-8 byte order mark at the start is dropped.
+// Lines may be arbitrarily long.
 type lineReader struct {
 	br   *bufio.Reader
 	name string
 	line int    // number of the line last returned
 	long []byte // accumulates lines longer than the reader's buffer
+	rest []byte // the lines after a lone "\r" of the text last read, not yet returned (nil: none)
 	done bool
 	err  error // read error, an *Error; nil at a clean end of input
 }
@@ -125,6 +128,9 @@ func newLineReader(r io.Reader, name string) *lineReader {
 // next returns the next line, valid until the following call, and false at
 // the end of input or on a read error (then lr.err is set).
 func (lr *lineReader) next() ([]byte, bool) {
+	if lr.rest != nil {
+		return lr.split(lr.rest)
+	}
 	if lr.done {
 		return nil, false
 	}
@@ -149,14 +155,25 @@ func (lr *lineReader) next() ([]byte, bool) {
 				return nil, false
 			}
 		}
-		lr.line++
 		b = bytes.TrimSuffix(b, []byte{'\n'})
-		b = bytes.TrimSuffix(b, []byte{'\r'})
-		if lr.line == 1 {
-			b = bom.Trim(b)
-		}
-		return b, true
+		return lr.split(bytes.TrimSuffix(b, []byte{'\r'}))
 	}
+}
+
+// split returns the first line of b, text read up to a "\n" without its
+// line ending, which ends at a lone "\r" if b has one; the lines after it
+// are kept for the next calls (it aliases the reader's buffer, which is not
+// read again until they are returned).
+func (lr *lineReader) split(b []byte) ([]byte, bool) {
+	lr.line++
+	lr.rest = nil
+	if k := bytes.IndexByte(b, '\r'); k >= 0 {
+		b, lr.rest = b[:k], b[k+1:]
+	}
+	if lr.line == 1 {
+		b = bom.Trim(b)
+	}
+	return b, true
 }
 
 // errGzipTruncated replaces io.ErrUnexpectedEOF from a gzip stream, which
@@ -309,6 +326,25 @@ func isNumber(b []byte) bool {
 	return err == nil || errors.Is(err, strconv.ErrRange)
 }
 
+// isSVMLightPair reports whether a field that is not a number reads as a
+// LIBSVM/svmlight token, index:value or qid:value (a file for train, or
+// for liblinear-predict, given as a matrix).
+func isSVMLightPair(b []byte) bool {
+	k := bytes.IndexByte(b, ':')
+	if k <= 0 || k == len(b)-1 {
+		return false
+	}
+	if string(b[:k]) == "qid" {
+		return true
+	}
+	for _, c := range b[:k] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return isNumber(b[k+1:])
+}
+
 // parseValue parses a finite float64 from a text field; col is the 1-based
 // column used in the error message.
 func parseValue(b []byte, col int) (float64, error) {
@@ -319,6 +355,9 @@ func parseValue(b []byte, col int) (float64, error) {
 		}
 		if len(b) == 0 {
 			return 0, fmt.Errorf("column %d: empty value", col)
+		}
+		if isSVMLightPair(b) {
+			return 0, fmt.Errorf("column %d: %s is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's load_svmlight_file(path, zero_based=False), then np.save)", col, quoteField(b))
 		}
 		return 0, fmt.Errorf("column %d: cannot parse %s as a number", col, quoteField(b))
 	}

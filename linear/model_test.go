@@ -161,6 +161,37 @@ func TestScoresOrientation(t *testing.T) {
 	}
 }
 
+// TestPredictsGreater checks PredictsGreater against liblinear's rule
+// (Predict: Labels[0] when the decision value is > 0, else Labels[1]) on
+// every order of the labels, ties included: a row of zeros without a bias
+// and a row on zero weights only (an L1 model's) score exactly 0, which
+// liblinear gives Labels[1], the greater label when it comes second (0/1
+// labels whose first training example is a 0). The sign of the score alone
+// called such rows negative, so predict's balanced accuracy of a
+// liblinear model disagreed with liblinear-predict's predictions.
+func TestPredictsGreater(t *testing.T) {
+	// Columns: w = (2, 0, -1); rows: zeros, the zero-weight feature only,
+	// a positive and a negative decision value, and a tie of two terms.
+	x := mat.NewDense(5, 3, []float64{
+		0, 0, 0,
+		0, 5, 0,
+		1, 0, 0,
+		0, 0, 1,
+		1, 0, 2,
+	})
+	for _, labels := range [][]int{{1, -1}, {-1, 1}, {1, 0}, {0, 1}, {7, 3}, {3, 7}} {
+		m := &Model{Labels: labels, NrFeature: 3, Bias: -1, NrW: 1, W: []float64{2, 0, -1}}
+		scores := m.Scores(x)
+		_, want := m.Predict(sparse.FromDense(x))
+		greater := max(labels[0], labels[1])
+		for i, s := range scores {
+			if got := m.PredictsGreater(s); got != (want[i] == greater) {
+				t.Errorf("labels %v, row %d: score %v, PredictsGreater %v, but liblinear predicts %d", labels, i, s, got, want[i])
+			}
+		}
+	}
+}
+
 func TestModelPanics(t *testing.T) {
 	bin := randomModel(35, 2, 3, 1)
 	multi := randomModel(36, 3, 3, 1)

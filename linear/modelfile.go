@@ -178,6 +178,11 @@ const (
 // The model reports Converged = true (files do not record convergence).
 func ReadModel(r io.Reader) (*Model, error) { return readModel(r, "") }
 
+// DecodeModel is ReadModel naming name in its errors as ReadModelFile
+// names its path ("name:line: …"): for a model file already open (read
+// once, as a pipe must be), or standard input named as the caller names it.
+func DecodeModel(r io.Reader, name string) (*Model, error) { return readModel(r, name) }
+
 // readModel is ReadModel, naming the file name in its errors when name is
 // not empty: the header, then the weights it announces.
 func readModel(r io.Reader, name string) (*Model, error) {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -436,7 +437,7 @@ func TestModelFromStdin(t *testing.T) {
 		{"truncated", string(truncated[:len(truncated)/2]), []string{"inspect", "-"}, "greedytl: <stdin>: method: reading model: the model is truncated"},
 		{"not JSON", "hello\n", []string{"inspect", "-"}, "greedytl: <stdin> is not a greedytl model (JSON) file"},
 		{"liblinear to inspect", "solver_type L2R_LR\n", []string{"inspect", "-"}, "greedytl: <stdin> is a liblinear model file"},
-		{"bad liblinear", "solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 6\nbias -1\nw\n0.5\n", []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin>: line 7: file ends after 1 of 6 weight lines"},
+		{"bad liblinear", "solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 6\nbias -1\nw\n0.5\n", []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin>:7: file ends after 1 of 6 weight lines"},
 		{"no source scores", string(truncated), []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin> was fitted with 20 sources: give their scores with --source-scores FILE or the sources with --sources DIR"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -542,6 +543,61 @@ func TestPredictLiblinearLabels(t *testing.T) {
 	}
 	wantInputError(t, `--positive 2: `+model+` was fitted with "4" as the positive label`, "predict", "--model", model, "--features", X, "--labels", y, "--positive", "2")
 	wantInputError(t, `pm.txt:1: label "-1" is not one of the labels `+model+` was fitted on (positive "4", negative "2")`, "predict", "--model", model, "--features", X, "--labels", pm)
+}
+
+// TestPredictLiblinearTies: predict's balanced accuracy of a liblinear
+// model counts the predictions liblinear-predict makes, ties included. The
+// model lists its smaller label first ("label 0 1", as liblinear writes it
+// for 0/1 labels whose first example is a 0), w = (1, −1), no bias: rows of
+// decision value 0 (a row of zeros, a tie) are predicted 1 by liblinear
+// (Labels[1] when the value is not > 0), and their score 0 was counted as
+// a prediction of 0, giving 0.6667 where liblinear-predict is right on
+// every row. With liblinear-predict installed, its predictions are
+// compared too.
+func TestPredictLiblinearTies(t *testing.T) {
+	dir := t.TempDir()
+	model := writeText(t, dir, "m.model", "solver_type L2R_LR\nnr_class 2\nlabel 0 1\nnr_feature 2\nbias -1\nw\n1\n-1\n")
+	X := writeText(t, dir, "X.csv", "0,0\n1,1\n0,1\n1,0\n") // decision values 0, 0, -1, 1
+	y := writeText(t, dir, "y.txt", "1\n1\n1\n0\n")
+	lines, stderr := predictLines(t, 4, "--model", model, "--features", X, "--labels", y)
+	if want := "balanced accuracy: 1.0000 (4 examples)\n"; strings.Join(lines, " ") != "0 0 1 -1" || stderr != want {
+		t.Errorf("scores %q, stderr %q; want 0 0 1 -1 and %q", lines, stderr, want)
+	}
+	if _, err := exec.LookPath("liblinear-predict"); err != nil {
+		return
+	}
+	svm := writeText(t, dir, "test.svm", "1\n1 1:1 2:1\n1 2:1\n0 1:1\n")
+	pred := filepath.Join(dir, "pred.txt")
+	runTool(t, "liblinear-predict", svm, model, pred)
+	if got, _ := os.ReadFile(pred); string(got) != "1\n1\n1\n0\n" {
+		t.Errorf("liblinear-predict predicts %q, want 1 1 1 0", got)
+	}
+}
+
+// TestPredictLiblinearFromPipe: a liblinear model read from a pipe by
+// name (bash's <(zcat m.model.gz), /dev/stdin) is read once: predict
+// opened the file again after reading its first line to tell the format,
+// and from a pipe got the rest alone ("file ends before the "w" line").
+func TestPredictLiblinearFromPipe(t *testing.T) {
+	if _, err := os.Stat("/dev/fd"); err != nil {
+		t.Skip("no /dev/fd on this system")
+	}
+	dir := t.TempDir()
+	text := "solver_type L2R_LR\nnr_class 2\nlabel 2 4\nnr_feature 2\nbias -1\nw\n1\n-1\n"
+	X := writeText(t, dir, "X.csv", "1,0\n0,1\n")
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	if _, err := pw.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	lines, _ := predictLines(t, 2, "--model", "/dev/fd/"+strconv.Itoa(int(pr.Fd())), "--features", X)
+	if got := strings.Join(lines, " "); got != "-1 1" {
+		t.Errorf("scores %q, want -1 1", got)
+	}
 }
 
 // TestHelpUnknownTopic: "greedytl help TOPIC" shows TOPIC's help, and a

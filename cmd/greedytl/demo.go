@@ -152,7 +152,8 @@ func targetCount(t []string) string {
 }
 
 // printDemoTable prints mean balanced accuracy (± standard error over
-// splits) per method and number of positives: the recommended method
+// splits, or "(1 split)" where one split gives none, as report's tables
+// mark it) per method and number of positives: the recommended method
 // (greedytl-auto) first, then the others in the paper's order.
 func printDemoTable(s *streams, rows []report.Row) error {
 	type key struct {
@@ -192,6 +193,10 @@ func printDemoTable(s *streams, rows []report.Row) error {
 			r, ok := cell[key{name, p}]
 			if !ok || r.N == 0 {
 				fmt.Fprint(tw, "–\t")
+				continue
+			}
+			if r.Splits < 2 { // no spread to estimate: StdErr is 0, not a measurement
+				fmt.Fprintf(tw, "%.1f (1 split)\t", 100*r.Mean)
 				continue
 			}
 			fmt.Fprintf(tw, "%.1f ± %.1f\t", 100*r.Mean, 100*r.StdErr)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/greedytl/greedytl/report"
 )
 
 // TestDemoSmall runs the demo end to end on a small grid (one intent per
@@ -46,5 +48,35 @@ func TestDemoSmall(t *testing.T) {
 	after, _ := os.ReadFile(filepath.Join(dir, "run/results.jsonl"))
 	if string(after) != string(before) {
 		t.Error("the rerun changed the results file: it should have resumed with every cell done")
+	}
+}
+
+// TestDemoTableOneSplit checks that the demo's table gives no standard error
+// for a row of one split, where there is none (report.Row's StdErr is 0
+// then, not an estimate), and gives it for a row of several.
+func TestDemoTableOneSplit(t *testing.T) {
+	rows := []report.Row{
+		{Method: "greedytl", Positives: 2, Mean: 0.862, StdErr: 0, Splits: 1, N: 10},
+		{Method: "no-transfer", Positives: 2, Mean: 0.75, StdErr: 0.0125, Splits: 3, N: 30},
+	}
+	var out strings.Builder
+	if err := printDemoTable(&streams{out: &out}, rows); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(out.String(), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		switch f[0] {
+		case "greedytl":
+			if strings.Contains(line, "±") || !strings.Contains(line, "86.2 (1 split)") {
+				t.Errorf("one split: %q, want 86.2 (1 split) without a standard error", line)
+			}
+		case "no-transfer":
+			if !strings.Contains(line, "75.0 ± 1.2") {
+				t.Errorf("three splits: %q, want 75.0 ± 1.2", line)
+			}
+		}
 	}
 }

@@ -66,8 +66,15 @@ func (f *dataFlags) registerUnlabelled(c *cobra.Command, prefix, help string) {
 	fl.StringVar(&f.scores, prefix+"source-scores", "", help+": source scores (- for stdin)")
 }
 
-// files returns the files the flags name (some may be empty or "-").
-func (f *dataFlags) files() []string { return []string{f.features, f.scores, f.labels} }
+// files returns the files the flags name (some may be empty or "-"), and
+// the --sources directory, whose index and models are inputs too.
+func (f *dataFlags) files() []string {
+	files := []string{f.features, f.scores, f.labels}
+	if f.sources.given() {
+		files = append(files, f.sources.dir)
+	}
+	return files
+}
 
 // inputs returns the sample's input flags with the paths they name, for
 // checkOneStdin.

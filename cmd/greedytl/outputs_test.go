@@ -44,6 +44,39 @@ func TestOutputIsNeverAnInput(t *testing.T) {
 	}
 }
 
+// TestOutputNotInSources: fit's and predict's --out inside the --sources
+// directory they read is refused before anything is read, and the
+// directory is left as it was (issue: fit --out DIR/sources.json and
+// --out DIR/models/1-….model wrote the model over the index or a source,
+// which the next command refused as altered: the sources, hours of
+// training at the paper's sizes, were lost).
+func TestOutputNotInSources(t *testing.T) {
+	st := newSourcesToy(t)
+	model := filepath.Join(st.dir, "m.json")
+	if code, _, stderr := cli(t, "", "fit", "--method", "greedytl", "--features", st.X, "--labels", st.y, "--positive", "cat", "--sources", st.A, "--out", model); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	srcModels, err := filepath.Glob(filepath.Join(st.A, "models", "*.model"))
+	if err != nil || len(srcModels) == 0 {
+		t.Fatalf("no source models in %s: %v", st.A, err)
+	}
+	for _, out := range []string{filepath.Join(st.A, "sources.json"), srcModels[0], filepath.Join(st.A, "models", "new.json")} {
+		for _, args := range [][]string{
+			{"fit", "--method", "greedytl", "--features", st.X, "--labels", st.y, "--positive", "cat", "--sources", st.A, "--out", out},
+			{"predict", "--model", model, "--features", st.Xt, "--sources", st.A, "--out", out},
+		} {
+			before, _ := os.ReadFile(out)
+			wantInputError(t, "refusing to", args...)
+			if after, _ := os.ReadFile(out); string(after) != string(before) {
+				t.Errorf("%q changed %s", args, out)
+			}
+		}
+	}
+	if code, _, stderr := cli(t, "", "predict", "--model", model, "--features", st.Xt, "--sources", st.A); code != 0 {
+		t.Errorf("the sources directory no longer reads: exit %d: %s", code, stderr)
+	}
+}
+
 // TestOutputToSpecialFiles: --out naming a link to a device writes through
 // it and leaves it in place (issue: the temporary-file rename replaced
 // /dev/null-like nodes and links to /proc/self/fd/1; FIFOs are tested in

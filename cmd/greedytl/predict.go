@@ -62,9 +62,11 @@ confusion matrix (rows: true classes, columns: predicted) as JSON. A binary
 model that records its label names checks that every label is one of them.
 
 With --labels predict also prints the class-balanced accuracy, (TPR + TNR)/2,
-of the score signs — on standard output when the scores go to --out, else on
-standard error; labels of one class (for a model that records its label
-names) give that class's rate.`,
+of the score signs (of a liblinear model, of its predictions as
+liblinear-predict makes them, which give a score of exactly 0 to the label
+the model file lists second) — on standard output when the scores go to
+--out, else on standard error; labels of one class (for a model that
+records its label names) give that class's rate.`,
 		Example: `  greedytl predict model.json --features Xtest.npy --source-scores Htest.npy > scores.txt
   greedytl predict --model model.json --features Xtest.npy --sources sources/ --labels ytest.txt --out scores.txt
   greedytl predict --model heart_scale.model --features X.csv`,
@@ -124,14 +126,20 @@ func runPredict(s *streams, o *predictOptions) error {
 	defer closeModel()
 	var scores []float64
 	var rec *modelfile.LabelNames // the label names a binary model records
+	// positive says which scores the evaluation counts as positive
+	// predictions: those > 0, but for a liblinear model liblinear's
+	// predictions, which differ from the signs at a score of 0.
+	positive := func(i int) bool { return scores[i] > 0 }
 	head, err := modelHead(o.modelName(), r)
 	if err != nil {
 		return err
 	}
 	if isLiblinearModel(head) {
-		if scores, rec, err = predictLiblinear(s, o, r); err != nil {
+		var m *linear.Model
+		if m, scores, rec, err = predictLiblinear(s, o, r); err != nil {
 			return err
 		}
+		positive = func(i int) bool { return m.PredictsGreater(scores[i]) }
 	} else {
 		f, err := readAnyModel(o.modelName(), r, head)
 		if err != nil {
@@ -178,7 +186,14 @@ func runPredict(s *streams, o *predictOptions) error {
 		return err
 	}
 	if y != nil {
-		acc, err := metric.BalancedAccuracy(scores, y)
+		pred := make([]float64, len(scores)) // ±1: the predicted classes
+		for i := range pred {
+			pred[i] = -1
+			if positive(i) {
+				pred[i] = 1
+			}
+		}
+		acc, err := metric.BalancedAccuracy(pred, y)
 		if err != nil {
 			return badInput(err)
 		}
@@ -297,37 +312,31 @@ func (o *predictOptions) checkSources(s *streams, rec *source.ID) error {
 }
 
 // predictLiblinear scores --features with the liblinear model file r
-// (--model, open). It returns the scores and the model's labels as a
-// greedytl model records them: the scores favour the greater label, which
-// is so the positive one, and --labels must be of the two labels (a
+// (--model, open). It returns the model, the scores and the model's labels
+// as a greedytl model records them: the scores favour the greater label,
+// which is so the positive one, and --labels must be of the two labels (a
 // --positive naming the other inverted the balanced accuracy).
-func predictLiblinear(s *streams, o *predictOptions, r io.Reader) ([]float64, *modelfile.LabelNames, error) {
+func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model, []float64, *modelfile.LabelNames, error) {
 	if o.data.features == "" || o.data.scores != "" || o.data.sources.given() {
-		return nil, nil, badInputf("%s is a liblinear model: give --features only", o.modelName())
+		return nil, nil, nil, badInputf("%s is a liblinear model: give --features only", o.modelName())
 	}
-	var m *linear.Model
-	var err error
-	if o.model == stdinName {
-		// ReadModel's errors name the line; the standard input is named here.
-		if m, err = linear.ReadModel(r); err != nil {
-			err = fmt.Errorf("%s: %w", o.modelName(), err)
-		}
-	} else {
-		m, err = linear.ReadModelFile(o.model)
-	}
+	// r is open on the model, its first line read to tell the format: the
+	// file is read on from r, not opened again, which a pipe given by name
+	// (<(zcat m.model.gz), /dev/stdin) could not be.
+	m, err := linear.DecodeModel(r, o.modelName())
 	if err != nil {
-		return nil, nil, badInput(err)
+		return nil, nil, nil, badInput(err)
 	}
 	X, err := readMatrix(s, o.data.features)
 	if err != nil {
-		return nil, nil, badInput(err)
+		return nil, nil, nil, badInput(err)
 	}
 	if len(m.Labels) != 2 {
-		return nil, nil, badInputf("%s: a model of %d classes; predict scores binary models only", o.modelName(), len(m.Labels))
+		return nil, nil, nil, badInputf("%s: a model of %d classes; predict scores binary models only", o.modelName(), len(m.Labels))
 	}
 	switch _, d := X.Dims(); {
 	case d < m.NrFeature:
-		return nil, nil, badInputf("%s has %d columns but the model %s needs %d features", displayName(o.data.features), d, o.modelName(), m.NrFeature)
+		return nil, nil, nil, badInputf("%s has %d columns but the model %s needs %d features", displayName(o.data.features), d, o.modelName(), m.NrFeature)
 	case d > m.NrFeature:
 		// liblinear's rule, right for indices the training data never
 		// reached, and a shifted row for a CSV with a column of row
@@ -337,10 +346,10 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) ([]float64, *m
 	}
 	f := m.Scores(X)
 	if err := standardize.CheckFiniteVector("the score of", f); err != nil {
-		return nil, nil, badInputf("model %s on X = %s: %w: the row's features times the model's weights overflow float64", o.modelName(), displayName(o.data.features), err)
+		return nil, nil, nil, badInputf("model %s on X = %s: %w: the row's features times the model's weights overflow float64", o.modelName(), displayName(o.data.features), err)
 	}
 	lo, hi := min(m.Labels[0], m.Labels[1]), max(m.Labels[0], m.Labels[1])
-	return f, &modelfile.LabelNames{Positive: strconv.Itoa(hi), Negative: []string{strconv.Itoa(lo)}}, nil
+	return m, f, &modelfile.LabelNames{Positive: strconv.Itoa(hi), Negative: []string{strconv.Itoa(lo)}}, nil
 }
 
 // writePredictions writes predict's output with write: to standard output,
