@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -11,7 +12,6 @@ import (
 	"github.com/greedytl/greedytl/clinc150"
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/experiment"
-	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/report"
 )
 
@@ -152,8 +152,10 @@ func targetCount(t []string) string {
 }
 
 // printDemoTable prints mean balanced accuracy (± standard error over
-// splits) per method and number of positives: the recommended method
-// (greedytl-auto) first, then the others in the paper's order.
+// splits) per method and number of positives, one line for each method of
+// rows (a method the run did not hold has none): the recommended method
+// (greedytl-auto) first, then the others in rows' order (report.Summarize's:
+// the paper's, then specs with settings by name).
 func printDemoTable(s *streams, rows []report.Row) error {
 	type key struct {
 		method string
@@ -162,6 +164,7 @@ func printDemoTable(s *streams, rows []report.Row) error {
 	cell := map[key]report.Row{}
 	var positives []int
 	seen := map[int]bool{}
+	var names []string
 	for _, r := range rows {
 		if r.Noise != 0 {
 			continue
@@ -171,6 +174,13 @@ func printDemoTable(s *streams, rows []report.Row) error {
 			seen[r.Positives] = true
 			positives = append(positives, r.Positives)
 		}
+		if !slices.Contains(names, r.Method) {
+			names = append(names, r.Method)
+		}
+	}
+	const recommended = "greedytl-auto"
+	if i := slices.Index(names, recommended); i > 0 {
+		names = slices.Insert(slices.Delete(names, i, i+1), 0, recommended)
 	}
 	fmt.Fprintln(s.out, "CLINC150, class-balanced accuracy % (mean ± standard error over splits)")
 	fmt.Fprintln(s.out)
@@ -180,12 +190,6 @@ func printDemoTable(s *streams, rows []report.Row) error {
 		fmt.Fprintf(tw, "%d+10\t", p)
 	}
 	fmt.Fprintln(tw)
-	names := []string{"greedytl-auto"}
-	for _, n := range method.Names() {
-		if n != names[0] {
-			names = append(names, n)
-		}
-	}
 	for _, name := range names {
 		fmt.Fprintf(tw, "%s\t", name)
 		for _, p := range positives {
