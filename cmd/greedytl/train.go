@@ -49,6 +49,25 @@ func (v *solverValue) Set(arg string) error {
 	return nil
 }
 
+// addL1RatioFlag adds --l1-ratio, the elastic-net mixing of -s 100, to c.
+func addL1RatioFlag(c *cobra.Command, l1Ratio *float64) {
+	numberVarP(c, l1Ratio, "l1-ratio", "", 0.5, "elastic-net mixing (-s 100): weight of the L1 penalty, in [0, 1]")
+}
+
+// solverL1Ratio returns the L1 ratio of solver's linear.Params: the
+// --l1-ratio flag's value for -s 100 (elastic-net), 0 for the other
+// solvers, which have none; an input error when the flag was given with
+// one of them.
+func solverL1Ratio(c *cobra.Command, solver linear.Solver, l1Ratio float64) (float64, error) {
+	switch {
+	case solver == linear.ElasticNetLR:
+		return l1Ratio, nil
+	case c.Flags().Changed("l1-ratio"):
+		return 0, badInputf("--l1-ratio applies to -s 100 (elastic-net), not -s %d", solver)
+	}
+	return 0, nil
+}
+
 // solverHelp lists the solvers for the help texts.
 const solverHelp = `solver: 0 L2R_LR (logistic), 1 L2R_L2LOSS_SVC_DUAL (squared hinge, dual),
 2 L2R_L2LOSS_SVC (squared hinge, primal), 3 L2R_L1LOSS_SVC_DUAL (hinge, dual),
@@ -109,7 +128,7 @@ zeros, and as much memory to train): re-index the features, or give
 	fl.IntVarP(&o.folds, "cv", "v", 0, "K-fold cross-validation: print the accuracy instead of training (K ≥ 2)")
 	fl.BoolVarP(&o.findC, "find-c", "C", false, "choose C by cross-validation, print it, and train with it")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "print nothing but results")
-	numberVarP(c, &o.l1Ratio, "l1-ratio", "", 0.5, "elastic-net mixing: weight of the L1 penalty, in [0, 1]")
+	addL1RatioFlag(c, &o.l1Ratio)
 	fl.Uint64Var(&o.seed, "seed", 1, "seed of the coordinate order and of the cross-validation folds")
 	fl.StringVarP(&o.out, "out", "o", "", "model file to write (default: FILE's base name + .model)")
 	fl.IntVar(&o.maxFeat, "max-features", 0, "the largest feature index accepted (0: refuse an index above 1,048,576 that exceeds 100 × the data's non-zero values)")
@@ -163,13 +182,11 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	if o.findC && c.Flags().Changed("cost") {
 		return badInputf("-c %v with -C: -C chooses C itself (over 1e-4 … 1e4, unlike liblinear-train, which starts its search at -c): give one of them", o.cost)
 	}
-	if c.Flags().Changed("l1-ratio") && o.solver.s != linear.ElasticNetLR {
-		return badInputf("--l1-ratio applies to -s 100 (elastic-net), not -s %d", o.solver.s)
+	l1Ratio, err := solverL1Ratio(c, o.solver.s, o.l1Ratio)
+	if err != nil {
+		return err
 	}
-	p := linear.Params{Solver: o.solver.s, C: o.cost, Eps: o.eps, Seed: o.seed}
-	if p.Solver == linear.ElasticNetLR {
-		p.L1Ratio = o.l1Ratio
-	}
+	p := linear.Params{Solver: o.solver.s, C: o.cost, Eps: o.eps, Seed: o.seed, L1Ratio: l1Ratio}
 	if err := p.Check(); err != nil {
 		return badInput(err)
 	}
