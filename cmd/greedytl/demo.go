@@ -64,7 +64,7 @@ how many and why.`,
 	fl.BoolVar(&o.full, "full", false, "every intent as a target and the paper's 10 splits")
 	fl.IntVar(&o.perDom, "targets-per-domain", demoTargetsPerDomain, "target intents per domain (without --full)")
 	fl.IntVar(&o.splits, "splits", demoSplits, "random splits per target and number of positives (--full: 10)")
-	fl.StringSliceVar(&o.methods, "methods", nil, "methods to run (default: all)")
+	methodsVar(c, &o.methods, "methods to run, comma-separated specs (default: all)")
 	fl.Uint64Var(&o.seed, "seed", 1, "seed of the negative split, the splits and the methods")
 	addWorkersFlag(c, &o.workers, "cells worked on at once (0: one per core)")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
