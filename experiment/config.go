@@ -140,7 +140,10 @@ type Config struct {
 	// Noise lists the numbers D of N(0,1) dimensions appended to the
 	// features (0: none).
 	Noise []int
-	// Methods names the methods (package method's registry).
+	// Methods names the methods: specs of package method's registry. The
+	// run (its manifest and records) names each by its canonical spec
+	// (method.CanonicalSpec), so that the spellings of one method
+	// ("greedytl:lambda=1", greedytl's default, and "greedytl") are one.
 	Methods []string
 	// Seed seeds the negative plan (when the sources are trained here),
 	// the splits, the noise and the methods' own randomness. With Sources,
@@ -244,6 +247,16 @@ func (c *Config) check() error {
 		canonical[name] = m
 	}
 	return nil
+}
+
+// canonicalMethods returns the canonical specs of c.Methods
+// (canonicalSpec), which check has validated: the run's names for them.
+func (c *Config) canonicalMethods() []string {
+	out := make([]string, len(c.Methods))
+	for k, m := range c.Methods {
+		out[k], _ = canonicalSpec(m, c.Protocol) // checked
+	}
+	return out
 }
 
 // canonicalSpec returns the canonical form of the method spec m for

@@ -348,7 +348,7 @@ func newManifest(cfg *Config, neg *source.Negatives, targets []string, digest st
 		Positives:       cfg.Positives,
 		Splits:          cfg.Splits,
 		Noise:           cfg.Noise,
-		Methods:         cfg.Methods,
+		Methods:         cfg.canonicalMethods(),
 		Seed:            cfg.Seed,
 		Protocol:        cfg.Protocol,
 
