@@ -71,7 +71,8 @@ func solverL1Ratio(c *cobra.Command, solver linear.Solver, l1Ratio float64) (flo
 // solverHelp lists the solvers for the help texts.
 const solverHelp = `solver: 0 L2R_LR (logistic), 1 L2R_L2LOSS_SVC_DUAL (squared hinge, dual),
 2 L2R_L2LOSS_SVC (squared hinge, primal), 3 L2R_L1LOSS_SVC_DUAL (hinge, dual),
-5 L1R_L2LOSS_SVC (L1 squared hinge), 6 L1R_LR (L1 logistic), 7 L2R_LR_DUAL (logistic, dual), 100 or elastic-net (ELASTICNET_LR)`
+5 L1R_L2LOSS_SVC (L1 squared hinge), 6 L1R_LR (L1 logistic), 7 L2R_LR_DUAL (logistic, dual),
+100 or elastic-net (ELASTICNET_LR, greedytl's own: liblinear-predict cannot read its model)`
 
 type trainOptions struct {
 	data    string
@@ -94,8 +95,9 @@ func newTrainCmd(s *streams) *cobra.Command {
 		Use:   "train [flags] --data FILE [--out MODEL]   (or: train [flags] FILE [MODEL])",
 		Short: "Train a linear classifier like liblinear-train",
 		Long: `Train fits a binary linear classifier to a LIBSVM/svmlight file (gzip-compressed
-files are read too) and writes a liblinear model file, which liblinear-predict,
-greedytl predict and greedytl's source sets read. The flags mean what they
+files are read too) and writes a liblinear model file, which liblinear-predict
+(but for -s 100's, a solver liblinear lacks), greedytl predict and greedytl's
+source sets read. The flags mean what they
 mean to liblinear-train: -s solver, -c cost, -B bias, -e tolerance, -v folds,
 -C, -q; the arguments may be given as liblinear-train takes them (FILE [MODEL])
 or with --data and --out. MODEL defaults to FILE's base name plus ".model", in

@@ -306,3 +306,29 @@ func TestTrainHugeIndex(t *testing.T) {
 		t.Errorf("files left: %v, want %s", names, want)
 	}
 }
+
+// TestTrainHelpSaysWhichModelsLiblinearReads: train's help promises model
+// files liblinear-predict reads; for every solver of -s, liblinear-predict
+// must read the model train writes, or the solver's entry in the help must
+// say that it cannot (-s 100, ELASTICNET_LR, is greedytl's own: its file,
+// which liblinear-predict refuses as of an unknown solver type, was
+// promised to it).
+func TestTrainHelpSaysWhichModelsLiblinearReads(t *testing.T) {
+	needHeartScale(t)
+	predict := liblinear(t, "liblinear-predict")
+	dir := t.TempDir()
+	for _, solver := range []string{"0", "1", "2", "3", "5", "6", "7", "100"} {
+		model := filepath.Join(dir, solver+".model")
+		if code, _, stderr := cli(t, "", "train", "-q", "-s", solver, "--data", heartScale, "--out", model); code != 0 {
+			t.Fatalf("-s %s: exit %d: %s", solver, code, stderr)
+		}
+		reads := exec.Command(predict, heartScale, model, filepath.Join(dir, "pred")).Run() == nil
+		entry := regexp.MustCompile(`(?:^|[\s,])` + solver + ` [^\n]*?\)`).FindString(solverHelp)
+		if entry == "" {
+			t.Fatalf("-s %s is not in the solvers' help:\n%s", solver, solverHelp)
+		}
+		if says := strings.Contains(entry, "liblinear-predict cannot read"); says == reads {
+			t.Errorf("-s %s: liblinear-predict reads its model: %v, but its help entry is %q", solver, reads, entry)
+		}
+	}
+}
