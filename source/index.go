@@ -47,16 +47,17 @@ type Index struct {
 	// Negatives is the negative pool the sources were trained against;
 	// its Target rows are those reserved for the targets.
 	Negatives *Negatives `json:"negatives"`
-	// Solver is the learner's liblinear name; Bias, Eps, Grid, Folds,
-	// Seed and L1Ratio (absent but for ELASTICNET_LR) are the rest of the
-	// TrainConfig.
-	Solver  string    `json:"solver"`
-	Bias    float64   `json:"bias"`
-	Eps     float64   `json:"eps"`
-	Grid    []float64 `json:"c_grid"`
-	Folds   int       `json:"folds"`
-	Seed    uint64    `json:"seed"`
-	L1Ratio float64   `json:"l1_ratio,omitempty"`
+	// Solver is the learner's liblinear name; Bias, Eps, Grid, Folds and
+	// Seed are the rest of the TrainConfig.
+	Solver string    `json:"solver"`
+	Bias   float64   `json:"bias"`
+	Eps    float64   `json:"eps"`
+	Grid   []float64 `json:"c_grid"`
+	Folds  int       `json:"folds"`
+	Seed   uint64    `json:"seed"`
+
+	L1Ratio float64 `json:"l1_ratio,omitempty"` // the TrainConfig's; absent but for ELASTICNET_LR
+
 	// Sources lists the trained sources in class order; LoadDir returns
 	// them in this order.
 	Sources []Entry `json:"sources"`
