@@ -167,6 +167,13 @@ type Config struct {
 	SourceProgress func(done, total int)
 	// Log, if not nil, receives one-line status messages.
 	Log io.Writer
+	// Warn, if not nil, receives the run's warnings about its sources
+	// instead of Log (which gets them as "warning: " lines): code
+	// "not-converged" when final fits stopped at the solver's iteration
+	// cap (source.Index.CapWarning), "single-example" when classes with a
+	// single example have sources (source.Index.SingleExampleWarning,
+	// whose classes are given).
+	Warn func(code, message string, classes []string)
 }
 
 // DefaultConfig returns the paper's grid: positives 2, 5 and 10, 10 splits,

@@ -263,8 +263,12 @@ func failedCellsError(sum *experiment.Summary) error {
 
 // runWithProgress runs the experiment cfg with its log and, on a terminal,
 // progress bars for the source training and the cells on s.err (none when
-// quiet). Errors caused by the inputs are input errors (exit status 2).
+// quiet), and its warnings, quiet or not, as the commands' (s.warn).
+// Errors caused by the inputs are input errors (exit status 2).
 func runWithProgress(c *cobra.Command, s *streams, cfg experiment.Config, quiet bool) (*experiment.Summary, error) {
+	cfg.Warn = func(code, message string, classes []string) {
+		s.warn(warning{Code: code, Message: message, Classes: classes})
+	}
 	var bars [2]*progressbar.ProgressBar
 	if !quiet {
 		cfg.Log = s.err

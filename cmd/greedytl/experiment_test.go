@@ -569,3 +569,40 @@ func TestSpecList(t *testing.T) {
 		t.Errorf("records of methods %q, want %q", methods, want)
 	}
 }
+
+// TestExperimentWarnsWhenQuiet: experiment's warnings about its sources
+// (one stopped at its solver's iteration cap, here) take the commands' one
+// route (greedytl: warning: …, as train-sources prints the same warning),
+// with --quiet too, which drops messages and the summary, not warnings;
+// they were log lines, "warning: …", that -q dropped.
+func TestExperimentWarnsWhenQuiet(t *testing.T) {
+	data := experimentFolder(t)
+	src := filepath.Join(t.TempDir(), "sources")
+	if code, _, stderr := cli(t, "", "train-sources", "--data", data, "--out", src, "--negative-classes", "n0,n1", "-q"); code != exitOK {
+		t.Fatalf("train-sources: exit %d: %s", code, stderr)
+	}
+	index := filepath.Join(src, "sources.json")
+	b, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ix map[string]any
+	if err := json.Unmarshal(b, &ix); err != nil {
+		t.Fatal(err)
+	}
+	ix["sources"].([]any)[0].(map[string]any)["converged"] = false
+	if b, err = json.Marshal(ix); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(index, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "greedytl: warning: 1 of 6 sources stopped at the L2R_L2LOSS_SVC_DUAL solver's iteration cap (see the converged field of " + index + ")\n"
+	for _, quiet := range []string{"--quiet=false", "-q"} {
+		code, _, stderr := cli(t, "", "experiment", "--data", data, "--sources", src, "--positives", "2", "--splits", "1", "--targets", "c0",
+			"--methods", "no-transfer", "--out", filepath.Join(t.TempDir(), "run"), quiet)
+		if code != exitOK || !strings.Contains(stderr, want) {
+			t.Errorf("%s: exit %d, stderr %q; want 0 and %q", quiet, code, stderr, want)
+		}
+	}
+}
