@@ -138,6 +138,8 @@ zeros, and as much memory to train): re-index the features, or give
 }
 
 // paths resolves the data and model paths from the flags and arguments.
+// A cross-validation alone (-v without -C) writes no model: it needs no
+// model path, and none is derived.
 func (o *trainOptions) paths(args []string) (data, model string, err error) {
 	data, model = o.data, o.out
 	if len(args) > 0 {
@@ -155,6 +157,8 @@ func (o *trainOptions) paths(args []string) (data, model string, err error) {
 	switch {
 	case data == "":
 		return "", "", badInputf("no training data: give --data FILE (see 'greedytl train --help')")
+	case model == "" && o.folds > 0 && !o.findC:
+		return data, "", nil
 	case model == "" && data == stdinName:
 		return "", "", badInputf("reading standard input: give the model file with --out")
 	case model == "":

@@ -162,6 +162,17 @@ func TestTrainCrossValidation(t *testing.T) {
 	if diff := acc - ref; diff < -4 || diff > 4 {
 		t.Errorf("5-fold accuracy %.2f%%, liblinear's %.2f%%: want within 4 points", acc, ref)
 	}
+	// The data on standard input: -v writes no model, so it needs no
+	// --out (it was refused, "give the model file with --out"), and gives
+	// the same accuracy.
+	data, err := os.ReadFile(heartScale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdinOut, stderr := cli(t, string(data), "train", "-v", "5", "-")
+	if code != 0 || stdinOut != out {
+		t.Errorf("-v 5 of standard input: exit %d, output %q (stderr %q); want 0 and %q", code, stdinOut, stderr, out)
+	}
 }
 
 var bestLine = regexp.MustCompile(`Best C = (\S+)  CV accuracy = ([0-9.]+)%\n$`)
