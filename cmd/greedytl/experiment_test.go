@@ -19,6 +19,7 @@ import (
 	"github.com/greedytl/greedytl/internal/datasettest"
 	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/shard"
+	"github.com/greedytl/greedytl/source"
 )
 
 // built is the greedytl command built once for the test process (the
@@ -581,21 +582,18 @@ func TestExperimentWarnsWhenQuiet(t *testing.T) {
 	if code, _, stderr := cli(t, "", "train-sources", "--data", data, "--out", src, "--negative-classes", "n0,n1", "-q"); code != exitOK {
 		t.Fatalf("train-sources: exit %d: %s", code, stderr)
 	}
-	index := filepath.Join(src, "sources.json")
-	b, err := os.ReadFile(index)
+	ix, err := source.ReadIndex(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ix map[string]any
-	if err := json.Unmarshal(b, &ix); err != nil {
-		t.Fatal(err)
+	ix.Sources[0].Converged = false
+	index := filepath.Join(src, source.IndexFile)
+	b, err := json.Marshal(ix)
+	if err == nil {
+		err = os.WriteFile(index, b, 0o644)
 	}
-	ix["sources"].([]any)[0].(map[string]any)["converged"] = false
-	if b, err = json.Marshal(ix); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(index, b, 0o644); err != nil {
-		t.Fatal(err)
+	if err != nil {
+		t.Fatalf("rewriting %s: %v", index, err)
 	}
 	want := "greedytl: warning: 1 of 6 sources stopped at the L2R_L2LOSS_SVC_DUAL solver's iteration cap (see the converged field of " + index + ")\n"
 	for _, quiet := range []string{"--quiet=false", "-q"} {
