@@ -188,6 +188,9 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	if o.findC && c.Flags().Changed("cost") {
 		return badInputf("-c %v with -C: -C chooses C itself (over 1e-4 … 1e4, unlike liblinear-train, which starts its search at -c): give one of them", o.cost)
 	}
+	if c.Flags().Changed("out") && o.folds > 0 && !o.findC {
+		return badInputf("--out %s with -v: -v writes no model, it prints the cross-validation accuracy (-C with -v writes one): give one of them", o.out)
+	}
 	l1Ratio, err := solverL1Ratio(c, o.solver.s, o.l1Ratio)
 	if err != nil {
 		return err

@@ -252,6 +252,7 @@ func TestTrainBadInput(t *testing.T) {
 		// Flags the run did not use were dropped without a word.
 		{"cost with -C", []string{"train", "-C", "-c", "5", heartScale}, "-c 5 with -C: -C chooses C itself"},
 		{"l1-ratio without elastic-net", []string{"train", "-s", "6", "--l1-ratio", "0.3", heartScale}, "--l1-ratio applies to -s 100 (elastic-net), not -s 6"},
+		{"out with -v", []string{"train", "-v", "5", "--out", "cv.model", heartScale}, "--out cv.model with -v: -v writes no model"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { wantInputError(t, tc.want, tc.args...) })
 	}
