@@ -152,10 +152,12 @@ func targetCount(t []string) string {
 }
 
 // printDemoTable prints mean balanced accuracy (± standard error over
-// splits) per method and number of positives, one line for each method of
-// rows (a method the run did not hold has none): the recommended method
-// (greedytl-auto) first, then the others in rows' order (report.Summarize's:
-// the paper's, then specs with settings by name).
+// splits) per method and number of positives: the recommended method
+// (greedytl-auto) first, then the others in the paper's order.
+//
+// It prints one line for each method of rows, none for a method the run did
+// not hold; specs with settings follow the paper's methods, by name (rows'
+// order, report.Summarize's).
 func printDemoTable(s *streams, rows []report.Row) error {
 	type key struct {
 		method string
