@@ -140,7 +140,10 @@ type Config struct {
 	// Noise lists the numbers D of N(0,1) dimensions appended to the
 	// features (0: none).
 	Noise []int
-	// Methods names the methods (package method's registry).
+	// Methods names the methods: specs of package method's registry. The
+	// run (its manifest and records) names each by its canonical spec
+	// (method.CanonicalSpec), so that the spellings of one method
+	// ("greedytl:lambda=1", greedytl's default, and "greedytl") are one.
 	Methods []string
 	// Seed seeds the negative plan (when the sources are trained here),
 	// the splits, the noise and the methods' own randomness. With Sources,
@@ -164,6 +167,13 @@ type Config struct {
 	SourceProgress func(done, total int)
 	// Log, if not nil, receives one-line status messages.
 	Log io.Writer
+	// Warn, if not nil, receives the run's warnings about its sources
+	// instead of Log (which gets them as "warning: " lines): code
+	// "not-converged" when final fits stopped at the solver's iteration
+	// cap (source.Index.CapWarning), "single-example" when classes with a
+	// single example have sources (source.Index.SingleExampleWarning,
+	// whose classes are given).
+	Warn func(code, message string, classes []string)
 }
 
 // DefaultConfig returns the paper's grid: positives 2, 5 and 10, 10 splits,
@@ -244,6 +254,16 @@ func (c *Config) check() error {
 		canonical[name] = m
 	}
 	return nil
+}
+
+// canonicalMethods returns the canonical specs of c.Methods
+// (canonicalSpec), which check has validated: the run's names for them.
+func (c *Config) canonicalMethods() []string {
+	out := make([]string, len(c.Methods))
+	for k, m := range c.Methods {
+		out[k], _ = canonicalSpec(m, c.Protocol) // checked
+	}
+	return out
 }
 
 // canonicalSpec returns the canonical form of the method spec m for

@@ -192,11 +192,18 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err != nil {
 		return nil, inputError{err}
 	}
-	if w := ix.CapWarning(filepath.Join(srcDir, source.IndexFile)); w != "" {
-		logf("warning: %s", w)
+	warn := func(code, message string, classes []string) {
+		if cfg.Warn != nil {
+			cfg.Warn(code, message, classes)
+			return
+		}
+		logf("warning: %s", message)
 	}
-	if w, _ := ix.SingleExampleWarning(filepath.Join(srcDir, source.IndexFile)); w != "" {
-		logf("warning: %s", w)
+	if w := ix.CapWarning(filepath.Join(srcDir, source.IndexFile)); w != "" {
+		warn("not-converged", w, nil)
+	}
+	if w, names := ix.SingleExampleWarning(filepath.Join(srcDir, source.IndexFile)); w != "" {
+		warn("single-example", w, names)
 	}
 	absDir, err := filepath.Abs(srcDir)
 	if err != nil {
@@ -348,7 +355,7 @@ func newManifest(cfg *Config, neg *source.Negatives, targets []string, digest st
 		Positives:       cfg.Positives,
 		Splits:          cfg.Splits,
 		Noise:           cfg.Noise,
-		Methods:         cfg.Methods,
+		Methods:         cfg.canonicalMethods(),
 		Seed:            cfg.Seed,
 		Protocol:        cfg.Protocol,
 

@@ -122,6 +122,12 @@ func tron(prob *Problem, p Params, init []float64) ([]float64, bool) {
 	if init != nil {
 		copy(w, init)
 	}
+	if math.IsInf(gnorm0, 0) || math.IsNaN(gnorm0) {
+		// The gradient at 0 overflows (values whose products with the
+		// labels' weights sum beyond float64): the stopping rule, relative
+		// to it, can neither hold nor fail, and every step's model is NaN.
+		return w, false
+	}
 	f := obj.fun(w)
 	obj.grad(w, g)
 	if floats.Norm(g, 2) <= tol*gnorm0 {
@@ -179,8 +185,11 @@ func tron(prob *Problem, p Params, init []float64) ([]float64, bool) {
 				return w, true
 			}
 		}
-		if prered <= 0 {
-			// No model decrease is possible: numerically stuck.
+		if !(prered > 0) || math.IsNaN(actred) {
+			// No model decrease is possible, or the model or the objective
+			// is NaN (values whose squares overflow): numerically stuck.
+			// liblinear's test, prered <= 0, is false for NaN, and so no
+			// step is ever accepted and the iteration count never grows.
 			return w, false
 		}
 		if math.Abs(actred) <= 1e-12*math.Abs(f) && math.Abs(prered) <= 1e-12*math.Abs(f) {

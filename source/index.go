@@ -55,6 +55,9 @@ type Index struct {
 	Grid   []float64 `json:"c_grid"`
 	Folds  int       `json:"folds"`
 	Seed   uint64    `json:"seed"`
+
+	L1Ratio float64 `json:"l1_ratio,omitempty"` // the TrainConfig's; absent but for ELASTICNET_LR
+
 	// Sources lists the trained sources in class order; LoadDir returns
 	// them in this order.
 	Sources []Entry `json:"sources"`
@@ -128,7 +131,7 @@ func (ix *Index) Config() (TrainConfig, error) {
 	if err != nil {
 		return TrainConfig{}, err
 	}
-	return TrainConfig{Solver: s, Bias: ix.Bias, Eps: ix.Eps, Grid: ix.Grid, Folds: ix.Folds, Seed: ix.Seed}, nil
+	return TrainConfig{Solver: s, Bias: ix.Bias, Eps: ix.Eps, Grid: ix.Grid, Folds: ix.Folds, Seed: ix.Seed, L1Ratio: ix.L1Ratio}, nil
 }
 
 // CheckData returns an error unless f is the dataset the index was made

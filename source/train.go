@@ -28,6 +28,10 @@ type TrainConfig struct {
 	Folds int
 	// Seed seeds the folds and the solver's coordinate order.
 	Seed uint64
+	// L1Ratio is the elastic-net mixing of linear.ElasticNetLR
+	// (linear.Params.L1Ratio), in [0, 1]; it must be 0 for the other
+	// solvers, which have no such setting.
+	L1Ratio float64
 }
 
 // DefaultTrainConfig returns the paper's setup: a liblinear L2-regularised
@@ -48,11 +52,16 @@ func DefaultTrainConfig() TrainConfig {
 func DefaultGrid() []float64 { return grid.Regularization() }
 
 // Check returns an error when the solver is not a classifier package
-// linear implements, Eps or Bias is not finite, Eps is negative, the grid
-// is empty or holds a value that is not finite and positive, or Folds < 2.
+// linear implements, Eps or Bias is not finite, Eps is negative, L1Ratio
+// is outside [0, 1] or not 0 with a solver other than ElasticNetLR, the
+// grid is empty or holds a value that is not finite and positive, or
+// Folds < 2. The solver's, Eps's and L1Ratio's errors are linear's.
 func (c TrainConfig) Check() error {
-	if err := (linear.Params{Solver: c.Solver, Eps: c.Eps}).Check(); err != nil {
-		return fmt.Errorf("source: %w", err)
+	if err := (linear.Params{Solver: c.Solver, Eps: c.Eps, L1Ratio: c.L1Ratio}).Check(); err != nil {
+		return err // linear's, which names its package
+	}
+	if c.L1Ratio != 0 && c.Solver != linear.ElasticNetLR {
+		return fmt.Errorf("source: L1 ratio %v applies to %v, not %v", c.L1Ratio, linear.ElasticNetLR, c.Solver)
 	}
 	if math.IsNaN(c.Bias) || math.IsInf(c.Bias, 0) {
 		return fmt.Errorf("source: bias %v is not finite", c.Bias)
@@ -73,7 +82,7 @@ func (c TrainConfig) Check() error {
 
 // params returns the learner's parameters for cost C.
 func (c TrainConfig) params(cost float64) linear.Params {
-	return linear.Params{Solver: c.Solver, C: cost, Eps: c.Eps, Seed: c.Seed}
+	return linear.Params{Solver: c.Solver, C: cost, Eps: c.Eps, Seed: c.Seed, L1Ratio: c.L1Ratio}
 }
 
 // Info describes the training of one source, without its timing: the

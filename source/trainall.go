@@ -195,6 +195,7 @@ func planTrainAll(f *dataset.Folder, neg *Negatives, out string, cfg TrainConfig
 		Grid:        cfg.Grid,
 		Folds:       cfg.Folds,
 		Seed:        cfg.Seed,
+		L1Ratio:     cfg.L1Ratio,
 	}
 	var err error
 	if job.fp, err = fingerprint(job.ix); err != nil {
@@ -411,6 +412,7 @@ func (job *trainJob) checkDir() error {
 		{"C grid", old.Grid, ix.Grid},
 		{"folds", old.Folds, ix.Folds},
 		{"seed", old.Seed, ix.Seed},
+		{"L1 ratio", old.L1Ratio, ix.L1Ratio},
 	} {
 		a, _ := json.Marshal(s.was)
 		b, _ := json.Marshal(s.now)

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -11,7 +12,6 @@ import (
 	"github.com/greedytl/greedytl/clinc150"
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/experiment"
-	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/report"
 )
 
@@ -64,7 +64,7 @@ how many and why.`,
 	fl.BoolVar(&o.full, "full", false, "every intent as a target and the paper's 10 splits")
 	fl.IntVar(&o.perDom, "targets-per-domain", demoTargetsPerDomain, "target intents per domain (without --full)")
 	fl.IntVar(&o.splits, "splits", demoSplits, "random splits per target and number of positives (--full: 10)")
-	fl.StringSliceVar(&o.methods, "methods", nil, "methods to run (default: all)")
+	methodsVar(c, &o.methods, "methods to run, comma-separated specs (default: all)")
 	fl.Uint64Var(&o.seed, "seed", 1, "seed of the negative split, the splits and the methods")
 	addWorkersFlag(c, &o.workers, "cells worked on at once (0: one per core)")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
@@ -155,6 +155,10 @@ func targetCount(t []string) string {
 // splits, or "(1 split)" where one split gives none, as report's tables
 // mark it) per method and number of positives: the recommended method
 // (greedytl-auto) first, then the others in the paper's order.
+//
+// It prints one line for each method of rows, none for a method the run did
+// not hold; specs with settings follow the paper's methods, by name (rows'
+// order, report.Summarize's).
 func printDemoTable(s *streams, rows []report.Row) error {
 	type key struct {
 		method string
@@ -163,6 +167,7 @@ func printDemoTable(s *streams, rows []report.Row) error {
 	cell := map[key]report.Row{}
 	var positives []int
 	seen := map[int]bool{}
+	var names []string
 	for _, r := range rows {
 		if r.Noise != 0 {
 			continue
@@ -172,6 +177,13 @@ func printDemoTable(s *streams, rows []report.Row) error {
 			seen[r.Positives] = true
 			positives = append(positives, r.Positives)
 		}
+		if !slices.Contains(names, r.Method) {
+			names = append(names, r.Method)
+		}
+	}
+	const recommended = "greedytl-auto"
+	if i := slices.Index(names, recommended); i > 0 {
+		names = slices.Insert(slices.Delete(names, i, i+1), 0, recommended)
 	}
 	fmt.Fprintln(s.out, "CLINC150, class-balanced accuracy % (mean ± standard error over splits)")
 	fmt.Fprintln(s.out)
@@ -181,12 +193,6 @@ func printDemoTable(s *streams, rows []report.Row) error {
 		fmt.Fprintf(tw, "%d+10\t", p)
 	}
 	fmt.Fprintln(tw)
-	names := []string{"greedytl-auto"}
-	for _, n := range method.Names() {
-		if n != names[0] {
-			names = append(names, n)
-		}
-	}
 	for _, name := range names {
 		fmt.Fprintf(tw, "%s\t", name)
 		for _, p := range positives {

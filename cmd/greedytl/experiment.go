@@ -123,7 +123,7 @@ SIGINT or SIGTERM (the finished cells are kept).`,
 	fl.IntVar(&o.testPer, "test-per-class", experiment.DefaultTestPerClass, "test examples per class of an episode (--protocol nway)")
 	fl.IntVar(&o.splits, "splits", def.Splits, "random splits per target and number of positives (episodes per ways and shots with --protocol nway)")
 	fl.IntSliceVar(&o.noise, "noise", def.Noise, "numbers of N(0,1) noise dimensions appended to the features (e.g. 0,10,100,1000)")
-	fl.StringSliceVar(&o.methods, "methods", nil, "methods to run (default: all: "+strings.Join(method.Names(), ",")+"; with --protocol nway the multi-class ones too)")
+	methodsVar(c, &o.methods, "methods to run, comma-separated specs (default: all: "+strings.Join(method.Names(), ",")+"; with --protocol nway the multi-class ones too)")
 	fl.Uint64Var(&o.seed, "seed", def.Seed, "seed of the splits, the noise, the methods and, without --sources, the negative pool and the sources")
 	addWorkersFlag(c, &o.workers, "groups of cells worked on at once (0: one per CPU)")
 	fl.StringVar(&o.shard, "shard", "", "run only shard i of n: i/n, or auto/n to read i from the environment")
@@ -263,8 +263,12 @@ func failedCellsError(sum *experiment.Summary) error {
 
 // runWithProgress runs the experiment cfg with its log and, on a terminal,
 // progress bars for the source training and the cells on s.err (none when
-// quiet). Errors caused by the inputs are input errors (exit status 2).
+// quiet), and its warnings, quiet or not, as the commands' (s.warn).
+// Errors caused by the inputs are input errors (exit status 2).
 func runWithProgress(c *cobra.Command, s *streams, cfg experiment.Config, quiet bool) (*experiment.Summary, error) {
+	cfg.Warn = func(code, message string, classes []string) {
+		s.warn(warning{Code: code, Message: message, Classes: classes})
+	}
 	var bars [2]*progressbar.ProgressBar
 	if !quiet {
 		cfg.Log = s.err

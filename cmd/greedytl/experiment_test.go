@@ -19,6 +19,7 @@ import (
 	"github.com/greedytl/greedytl/internal/datasettest"
 	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/shard"
+	"github.com/greedytl/greedytl/source"
 )
 
 // built is the greedytl command built once for the test process (the
@@ -512,5 +513,94 @@ func TestExperimentOneProcessPerRun(t *testing.T) {
 	code, _, stderr = cli(t, "", "experiment", "--data", data, "--negative-classes", "n0,n1", "--out", run, "--methods", "greedytl", "--positives", "2", "--splits", "1", "--shard", "1/3", "-q")
 	if code == 0 || !strings.Contains(stderr, "in use") || !strings.Contains(stderr, "give each shard its own run directory") {
 		t.Errorf("shard 1/3: exit %d, stderr %q: want a failure saying to give each shard its own run directory", code, stderr)
+	}
+}
+
+// TestSpecList: --methods splits on commas but keeps the settings of a spec
+// together ("greedytl:delta=0.001,lambda=10" has two), so that a spec with
+// several settings — the form modelfile.ParseSpec and fit --method take —
+// can be run by experiment and demo; it was cut into "greedytl:delta=0.001"
+// and "lambda=10", refused as a spec without a name. CSV quoting still
+// works, and each use of the flag appends.
+func TestSpecList(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"greedytl,no-transfer"}, []string{"greedytl", "no-transfer"}},
+		{[]string{"greedytl:delta=0.001,lambda=10,no-transfer"}, []string{"greedytl:delta=0.001,lambda=10", "no-transfer"}},
+		{[]string{"no-transfer,greedytl-sp:gamma=0.25,delta=0.01,lambda=2,greedytl:lambda=3"}, []string{"no-transfer", "greedytl-sp:gamma=0.25,delta=0.01,lambda=2", "greedytl:lambda=3"}},
+		{[]string{`"greedytl:delta=0.001,lambda=10",no-transfer`}, []string{"greedytl:delta=0.001,lambda=10", "no-transfer"}},
+		{[]string{"greedytl", "lambda=10"}, []string{"greedytl", "lambda=10"}}, // a setting of no spec: ParseSpec refuses it
+		{[]string{"lambda=10,greedytl"}, []string{"lambda=10", "greedytl"}},
+		{[]string{""}, nil},
+	} {
+		var l specList
+		for _, a := range tc.args {
+			if err := l.Set(a); err != nil {
+				t.Fatalf("%q: %v", a, err)
+			}
+		}
+		if !slices.Equal(l, tc.want) {
+			t.Errorf("%q: %q, want %q", tc.args, l, tc.want)
+		}
+	}
+
+	// experiment runs such a spec.
+	run := filepath.Join(t.TempDir(), "run")
+	code, _, stderr := cli(t, "", "experiment", "--data", experimentFolder(t), "--negative-classes", "n0,n1", "--positives", "2", "--splits", "1",
+		"--targets", "c0", "--methods", "greedytl:delta=0.001,lambda=10,no-transfer", "--out", run, "-q")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(run, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var methods []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var r struct{ Method string }
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		methods = append(methods, r.Method)
+	}
+	slices.Sort(methods)
+	if want := []string{"greedytl:delta=0.001,lambda=10", "no-transfer"}; !slices.Equal(methods, want) {
+		t.Errorf("records of methods %q, want %q", methods, want)
+	}
+}
+
+// TestExperimentWarnsWhenQuiet: experiment's warnings about its sources
+// (one stopped at its solver's iteration cap, here) take the commands' one
+// route (greedytl: warning: …, as train-sources prints the same warning),
+// with --quiet too, which drops messages and the summary, not warnings;
+// they were log lines, "warning: …", that -q dropped.
+func TestExperimentWarnsWhenQuiet(t *testing.T) {
+	data := experimentFolder(t)
+	src := filepath.Join(t.TempDir(), "sources")
+	if code, _, stderr := cli(t, "", "train-sources", "--data", data, "--out", src, "--negative-classes", "n0,n1", "-q"); code != exitOK {
+		t.Fatalf("train-sources: exit %d: %s", code, stderr)
+	}
+	ix, err := source.ReadIndex(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.Sources[0].Converged = false
+	index := filepath.Join(src, source.IndexFile)
+	b, err := json.Marshal(ix)
+	if err == nil {
+		err = os.WriteFile(index, b, 0o644)
+	}
+	if err != nil {
+		t.Fatalf("rewriting %s: %v", index, err)
+	}
+	want := "greedytl: warning: 1 of 6 sources stopped at the L2R_L2LOSS_SVC_DUAL solver's iteration cap (see the converged field of " + index + ")\n"
+	for _, quiet := range []string{"--quiet=false", "-q"} {
+		code, _, stderr := cli(t, "", "experiment", "--data", data, "--sources", src, "--positives", "2", "--splits", "1", "--targets", "c0",
+			"--methods", "no-transfer", "--out", filepath.Join(t.TempDir(), "run"), quiet)
+		if code != exitOK || !strings.Contains(stderr, want) {
+			t.Errorf("%s: exit %d, stderr %q; want 0 and %q", quiet, code, stderr, want)
+		}
 	}
 }

@@ -330,3 +330,38 @@ func TestReportOfAnEmptyRun(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoTableRowsAreTheRunsMethods checks the demo's table against the
+// records it summarises: one line per method of the run, greedytl-auto
+// first, a method given with settings (a spec, which the registry does not
+// list) among them with its accuracies, and no line for a method the run
+// did not hold.
+func TestDemoTableRowsAreTheRunsMethods(t *testing.T) {
+	var recs []experiment.Record
+	acc := map[string]float64{"greedytl": 0.5, "greedytl:lambda=0.5": 0.75, "greedytl-auto": 0.625}
+	for _, m := range []string{"greedytl", "greedytl:lambda=0.5", "greedytl-auto"} {
+		for _, pos := range []int{2, 5} {
+			for split := range 2 {
+				recs = append(recs, experiment.Record{Dataset: "clinc150", Target: "a", Positives: pos, Split: split, Method: m, BalancedAccuracy: acc[m]})
+			}
+		}
+	}
+	var out, stderr strings.Builder
+	if err := printDemoTable(&streams{out: &out, err: &stderr}, report.Summarize(recs)); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, line := range strings.Split(out.String(), "\n")[3:] {
+		if f := strings.Fields(line); len(f) > 0 {
+			got = append(got, strings.Join(f, " "))
+		}
+	}
+	want := []string{
+		"greedytl-auto 62.5 ± 0.0 62.5 ± 0.0",
+		"greedytl 50.0 ± 0.0 50.0 ± 0.0",
+		"greedytl:lambda=0.5 75.0 ± 0.0 75.0 ± 0.0",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("table lines\n%s\nwant\n%s\n(the whole table:\n%s)", strings.Join(got, "\n"), strings.Join(want, "\n"), out.String())
+	}
+}

@@ -83,3 +83,26 @@ func TestSynthTooLarge(t *testing.T) {
 		t.Errorf("%s was created", out)
 	}
 }
+
+// TestSynthNamesLeftoversWhenQuiet: the temporary folder a killed synth
+// left in --out is named on standard error with or without --quiet, which
+// drops the progress bar and the summary, not this note (it was dropped
+// too, so that scripts, which pass --quiet, never heard of gigabytes left
+// behind).
+func TestSynthNamesLeftoversWhenQuiet(t *testing.T) {
+	for _, quiet := range []bool{false, true} {
+		out := filepath.Join(t.TempDir(), "data")
+		left := filepath.Join(out, ".synth-tmp-1")
+		if err := os.MkdirAll(left, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"synth", "--out", out, "--classes", "2", "--per-class", "2", "--dims", "2"}
+		if quiet {
+			args = append(args, "-q")
+		}
+		code, _, stderr := cli(t, "", args...)
+		if want := "greedytl: note: " + left + " (0 bytes) is the temporary folder of a synth"; code != 0 || !strings.Contains(stderr, want) {
+			t.Errorf("quiet %v: exit %d, stderr %q; want 0 and %q", quiet, code, stderr, want)
+		}
+	}
+}

@@ -49,10 +49,30 @@ func (v *solverValue) Set(arg string) error {
 	return nil
 }
 
+// addL1RatioFlag adds --l1-ratio, the elastic-net mixing of -s 100, to c.
+func addL1RatioFlag(c *cobra.Command, l1Ratio *float64) {
+	numberVarP(c, l1Ratio, "l1-ratio", "", 0.5, "elastic-net mixing (-s 100): weight of the L1 penalty, in [0, 1]")
+}
+
+// solverL1Ratio returns the L1 ratio of solver's linear.Params: the
+// --l1-ratio flag's value for -s 100 (elastic-net), 0 for the other
+// solvers, which have none; an input error when the flag was given with
+// one of them.
+func solverL1Ratio(c *cobra.Command, solver linear.Solver, l1Ratio float64) (float64, error) {
+	switch {
+	case solver == linear.ElasticNetLR:
+		return l1Ratio, nil
+	case c.Flags().Changed("l1-ratio"):
+		return 0, badInputf("--l1-ratio applies to -s 100 (elastic-net), not -s %d", solver)
+	}
+	return 0, nil
+}
+
 // solverHelp lists the solvers for the help texts.
 const solverHelp = `solver: 0 L2R_LR (logistic), 1 L2R_L2LOSS_SVC_DUAL (squared hinge, dual),
 2 L2R_L2LOSS_SVC (squared hinge, primal), 3 L2R_L1LOSS_SVC_DUAL (hinge, dual),
-5 L1R_L2LOSS_SVC (L1 squared hinge), 6 L1R_LR (L1 logistic), 7 L2R_LR_DUAL (logistic, dual), 100 or elastic-net (ELASTICNET_LR)`
+5 L1R_L2LOSS_SVC (L1 squared hinge), 6 L1R_LR (L1 logistic), 7 L2R_LR_DUAL (logistic, dual),
+100 or elastic-net (ELASTICNET_LR, greedytl's own: liblinear-predict cannot read its model)`
 
 type trainOptions struct {
 	data    string
@@ -75,8 +95,9 @@ func newTrainCmd(s *streams) *cobra.Command {
 		Use:   "train [flags] --data FILE [--out MODEL]   (or: train [flags] FILE [MODEL])",
 		Short: "Train a linear classifier like liblinear-train",
 		Long: `Train fits a binary linear classifier to a LIBSVM/svmlight file (gzip-compressed
-files are read too) and writes a liblinear model file, which liblinear-predict,
-greedytl predict and greedytl's source sets read. The flags mean what they
+files are read too) and writes a liblinear model file, which liblinear-predict
+(but for -s 100's, a solver liblinear lacks), greedytl predict and greedytl's
+source sets read. The flags mean what they
 mean to liblinear-train: -s solver, -c cost, -B bias, -e tolerance, -v folds,
 -C, -q; the arguments may be given as liblinear-train takes them (FILE [MODEL])
 or with --data and --out. MODEL defaults to FILE's base name plus ".model", in
@@ -109,7 +130,7 @@ zeros, and as much memory to train): re-index the features, or give
 	fl.IntVarP(&o.folds, "cv", "v", 0, "K-fold cross-validation: print the accuracy instead of training (K ≥ 2)")
 	fl.BoolVarP(&o.findC, "find-c", "C", false, "choose C by cross-validation, print it, and train with it")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "print nothing but results")
-	numberVarP(c, &o.l1Ratio, "l1-ratio", "", 0.5, "elastic-net mixing: weight of the L1 penalty, in [0, 1]")
+	addL1RatioFlag(c, &o.l1Ratio)
 	fl.Uint64Var(&o.seed, "seed", 1, "seed of the coordinate order and of the cross-validation folds")
 	fl.StringVarP(&o.out, "out", "o", "", "model file to write (default: FILE's base name + .model)")
 	fl.IntVar(&o.maxFeat, "max-features", 0, "the largest feature index accepted (0: refuse an index above 1,048,576 that exceeds 100 × the data's non-zero values)")
@@ -117,6 +138,8 @@ zeros, and as much memory to train): re-index the features, or give
 }
 
 // paths resolves the data and model paths from the flags and arguments.
+// A cross-validation alone (-v without -C) writes no model: it needs no
+// model path, and none is derived.
 func (o *trainOptions) paths(args []string) (data, model string, err error) {
 	data, model = o.data, o.out
 	if len(args) > 0 {
@@ -134,6 +157,8 @@ func (o *trainOptions) paths(args []string) (data, model string, err error) {
 	switch {
 	case data == "":
 		return "", "", badInputf("no training data: give --data FILE (see 'greedytl train --help')")
+	case model == "" && o.folds > 0 && !o.findC:
+		return data, "", nil
 	case model == "" && data == stdinName:
 		return "", "", badInputf("reading standard input: give the model file with --out")
 	case model == "":
@@ -163,13 +188,14 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	if o.findC && c.Flags().Changed("cost") {
 		return badInputf("-c %v with -C: -C chooses C itself (over 1e-4 … 1e4, unlike liblinear-train, which starts its search at -c): give one of them", o.cost)
 	}
-	if c.Flags().Changed("l1-ratio") && o.solver.s != linear.ElasticNetLR {
-		return badInputf("--l1-ratio applies to -s 100 (elastic-net), not -s %d", o.solver.s)
+	if c.Flags().Changed("out") && o.folds > 0 && !o.findC {
+		return badInputf("--out %s with -v: -v writes no model, it prints the cross-validation accuracy (-C with -v writes one): give one of them", o.out)
 	}
-	p := linear.Params{Solver: o.solver.s, C: o.cost, Eps: o.eps, Seed: o.seed}
-	if p.Solver == linear.ElasticNetLR {
-		p.L1Ratio = o.l1Ratio
+	l1Ratio, err := solverL1Ratio(c, o.solver.s, o.l1Ratio)
+	if err != nil {
+		return err
 	}
+	p := linear.Params{Solver: o.solver.s, C: o.cost, Eps: o.eps, Seed: o.seed, L1Ratio: l1Ratio}
 	if err := p.Check(); err != nil {
 		return badInput(err)
 	}

@@ -23,6 +23,7 @@ type trainSourcesOptions struct {
 	eps     float64
 	grid    []float64
 	folds   int
+	l1Ratio float64
 }
 
 func newTrainSourcesCmd(s *streams) *cobra.Command {
@@ -77,6 +78,7 @@ run (any shard, or none) trains nothing and writes the complete index.`,
 	o.grid = def.Grid
 	fl.Var((*floatList)(&o.grid), "c-grid", "candidate values of C, comma-separated")
 	fl.IntVar(&o.folds, "folds", def.Folds, "cross-validation folds that choose C")
+	addL1RatioFlag(c, &o.l1Ratio)
 	addWorkersFlag(c, &o.workers, "classes trained at once (0: one per CPU)")
 	fl.StringVar(&o.shard, "shard", "", "train only shard i of n: i/n, or auto/n to read i from the environment")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar or summary")
@@ -114,7 +116,11 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 	if err != nil {
 		return err
 	}
-	cfg := source.TrainConfig{Solver: o.solver.s, Bias: o.bias, Eps: o.eps, Grid: o.grid, Folds: o.folds, Seed: o.seed}
+	l1Ratio, err := solverL1Ratio(c, o.solver.s, o.l1Ratio)
+	if err != nil {
+		return err
+	}
+	cfg := source.TrainConfig{Solver: o.solver.s, Bias: o.bias, Eps: o.eps, Grid: o.grid, Folds: o.folds, Seed: o.seed, L1Ratio: l1Ratio}
 	if err := cfg.Check(); err != nil {
 		return badInput(err)
 	}

@@ -255,6 +255,8 @@ func TestTrainSourcesBadInput(t *testing.T) {
 		{"folds", append(base, "--folds", "1"), "1 cross-validation folds"},
 		{"grid", append(base, "--c-grid", "1,0"), "C = 0"},
 		{"grid syntax", append(base, "--c-grid", "1,x"), "c-grid"},
+		{"l1 ratio without elastic-net", append(base, "--l1-ratio", "0.2"), "--l1-ratio applies to -s 100 (elastic-net), not -s 1"},
+		{"l1 ratio", append(base, "-s", "100", "--l1-ratio", "1.5"), "L1Ratio = 1.5"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { wantInputError(t, tc.want, tc.args...) })
 	}
@@ -348,5 +350,33 @@ func TestFitSourcesChecksTheDirectory(t *testing.T) {
 	predict := []string{"predict", "--model", filepath.Join(dir, "m.json"), "--sources", filepath.Join(dir, "src"), "--features", Xwide}
 	if code, _, stderr := cli(t, "", predict...); code != exitInput || !strings.Contains(stderr, "trained on") {
 		t.Errorf("predict on wider features: exit %d, stderr %q; want a refusal", code, stderr)
+	}
+}
+
+// TestTrainSourcesElasticNetL1Ratio: train-sources -s 100 trains the
+// elastic-net of --l1-ratio, by default train's 0.5 — it trained the pure
+// L2 ratio 0, which it neither said nor recorded — and the index records
+// the ratio, so that a rerun with another is refused.
+func TestTrainSourcesElasticNetL1Ratio(t *testing.T) {
+	data := blobDataset(t)
+	// 0.5 is the default: that run does not give the flag.
+	for _, want := range []float64{0.5, 0.25} {
+		out := filepath.Join(t.TempDir(), "sources")
+		base := []string{"train-sources", "--data", data, "--out", out, "--negative-fraction", "0.25", "-s", "100", "--c-grid", "1", "-q"}
+		args := base
+		if want != 0.5 {
+			args = append(slices.Clone(base), "--l1-ratio", fmt.Sprint(want))
+		}
+		if code, _, stderr := cli(t, "", args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		ix, err := source.ReadIndex(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ix.Solver != "ELASTICNET_LR" || ix.L1Ratio != want {
+			t.Errorf("%v: the index records solver %s, L1 ratio %v; want ELASTICNET_LR, %v", args, ix.Solver, ix.L1Ratio, want)
+		}
+		wantInputError(t, "trained with another L1 ratio", append(slices.Clone(base), "--l1-ratio", "0.75")...)
 	}
 }
