@@ -63,7 +63,7 @@ submit() {
   local id
   id=$(sbatch --parsable --job-name="$name" --export=ALL,GREEDYTL_SHARDS="$N" \
     --cpus-per-task="$CPUS" --mem="$MEM" --time="$TIME" --requeue --open-mode=append \
-    "${SBATCH_ARGS[@]}" "${opts[@]}" "$SCRIPT" "$@")
+    ${SBATCH_ARGS[@]+"${SBATCH_ARGS[@]}"} ${opts[@]+"${opts[@]}"} "$SCRIPT" "$@")
   id=${id%%;*}
   echo "$name $id" >>"$RESULTS/jobs.txt"
   echo "$id"
@@ -75,7 +75,7 @@ submit_experiment() {
   local tasks=$1 after=$2 dep=()
   [ -z "$after" ] || dep=(--dependency="afterok:$after")
   local arr mrg rep
-  arr=$(submit greedytl-shards --array="$tasks" "${dep[@]}" --output="$RESULTS/logs/shard-%a.log" -- shard)
+  arr=$(submit greedytl-shards --array="$tasks" ${dep[@]+"${dep[@]}"} --output="$RESULTS/logs/shard-%a.log" -- shard)
   mrg=$(submit greedytl-merge --dependency="afterany:$arr" --output="$RESULTS/logs/merge.log" -- merge)
   rep=$(submit greedytl-report --dependency="afterok:$mrg" --output="$RESULTS/logs/report.log" -- report)
   echo "submitted: shards $arr, merge $mrg, report $rep"
@@ -101,15 +101,15 @@ submit | rerun)
 # In the jobs. --shard auto/N reads the task's index from SLURM_ARRAY_TASK_ID.
 sources)
   export GOMAXPROCS=${SLURM_CPUS_PER_TASK:-1}
-  exec greedytl train-sources --data "$DATA" --seed "$SEED" "${SOURCES_ARGS[@]}" \
+  exec greedytl train-sources --data "$DATA" --seed "$SEED" ${SOURCES_ARGS[@]+"${SOURCES_ARGS[@]}"} \
     --shard "auto/$N" --out "$RESULTS/sources"
   ;;
 index)
-  exec greedytl train-sources --data "$DATA" --seed "$SEED" "${SOURCES_ARGS[@]}" --out "$RESULTS/sources"
+  exec greedytl train-sources --data "$DATA" --seed "$SEED" ${SOURCES_ARGS[@]+"${SOURCES_ARGS[@]}"} --out "$RESULTS/sources"
   ;;
 shard)
   export GOMAXPROCS=${SLURM_CPUS_PER_TASK:-1}
-  exec greedytl experiment --data "$DATA" --sources "$RESULTS/sources" --seed "$SEED" "${EXPERIMENT_ARGS[@]}" \
+  exec greedytl experiment --data "$DATA" --sources "$RESULTS/sources" --seed "$SEED" ${EXPERIMENT_ARGS[@]+"${EXPERIMENT_ARGS[@]}"} \
     --shard "auto/$N" --out "$RESULTS/shard-$SLURM_ARRAY_TASK_ID"
   ;;
 merge)

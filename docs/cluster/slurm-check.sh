@@ -88,8 +88,8 @@ grep -q '"shard"' results/shard-0/run.json || fail "shard-0 ran no shard"
 # The same settings in one process.
 read -r -a sources_args <<<"$GREEDYTL_SOURCES_ARGS"
 read -r -a experiment_args <<<"$GREEDYTL_EXPERIMENT_ARGS"
-greedytl train-sources --data data --seed "$GREEDYTL_SEED" "${sources_args[@]}" --out single/sources --quiet
-greedytl experiment --data data --sources single/sources --seed "$GREEDYTL_SEED" "${experiment_args[@]}" \
+greedytl train-sources --data data --seed "$GREEDYTL_SEED" ${sources_args[@]+"${sources_args[@]}"} --out single/sources --quiet
+greedytl experiment --data data --sources single/sources --seed "$GREEDYTL_SEED" ${experiment_args[@]+"${experiment_args[@]}"} \
   --out single/run --quiet
 
 # Compare: the models byte for byte, the records but for fit_seconds.
