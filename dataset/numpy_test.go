@@ -132,3 +132,50 @@ func TestNumPyInterop(t *testing.T) {
 		t.Errorf("ReadNPYInts(i8.npy) = %v, %v", got, err)
 	}
 }
+
+// pandasScript writes with pandas' to_csv the CSV files TestPandasCSV reads:
+// with the default index=True (named and unnamed columns) and with
+// index=False, of one 3×2 matrix.
+const pandasScript = `
+import os, sys
+import numpy as np, pandas as pd
+d = sys.argv[1]
+x = np.array([[0.5, -1.0], [2.0, 1e-3], [3.25, 7.0]])
+pd.DataFrame(x, columns=['a', 'b']).to_csv(os.path.join(d, 'index-named.csv'))
+pd.DataFrame(x).to_csv(os.path.join(d, 'index-range.csv'))
+pd.DataFrame(x).to_csv(os.path.join(d, 'index-tab.tsv'), sep='\t')
+pd.DataFrame(x, columns=['a', 'b']).to_csv(os.path.join(d, 'named.csv'), index=False)
+pd.DataFrame(x).to_csv(os.path.join(d, 'range.csv'), index=False)
+print('ok')
+`
+
+// TestPandasCSV reads the CSV files pandas writes: to_csv's default, which
+// writes the row index as a first column under an empty name, is refused
+// naming line 1 and index=False; with index=False the matrix is read as
+// written. It skips without pandas (CI installs it only for the Python
+// package's tests, after the Go tests).
+func TestPandasCSV(t *testing.T) {
+	python := peertest.PythonWith(t, "numpy")
+	if err := exec.Command(python, "-c", "import pandas").Run(); err != nil {
+		t.Skipf("%s -c 'import pandas': %v (Debian: python3-pandas)", python, err)
+	}
+	dir := t.TempDir()
+	out, err := exec.Command(python, "-c", pandasScript, dir).CombinedOutput()
+	if err != nil || string(out) != "ok\n" {
+		t.Fatalf("python: %v\n%s", err, out)
+	}
+	want := mat.NewDense(3, 2, []float64{0.5, -1, 2, 1e-3, 3.25, 7})
+	for _, name := range []string{"index-named.csv", "index-range.csv", "index-tab.tsv"} {
+		path := filepath.Join(dir, name)
+		m, err := ReadMatrix(path)
+		checkError(t, m, err, path+indexHeader[len("x.csv"):])
+	}
+	for _, name := range []string{"named.csv", "range.csv"} {
+		m, err := ReadMatrix(filepath.Join(dir, name))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+		} else if !mat.Equal(m, want) {
+			t.Errorf("%s: read\n%v\nwant\n%v", name, mat.Formatted(m), mat.Formatted(want))
+		}
+	}
+}
