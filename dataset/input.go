@@ -83,7 +83,11 @@ func (s *source) close() {
 
 // maybeGunzip returns a buffered reader over r's content, decompressed when
 // it starts with the gzip magic bytes 1f 8b, and whether it was.
+// A nil r is an error.
 func maybeGunzip(r io.Reader, name string) (*bufio.Reader, bool, error) {
+	if r == nil {
+		return nil, false, &Error{File: name, Err: errNoReader}
+	}
 	br := bufio.NewReaderSize(r, bufSize)
 	magic, err := br.Peek(2)
 	if err != nil && err != io.EOF {
@@ -175,6 +179,9 @@ func (lr *lineReader) split(b []byte) ([]byte, bool) {
 	}
 	return b, true
 }
+
+// errNoReader is the error of a decoder given a nil io.Reader.
+var errNoReader = errors.New("no reader (nil)")
 
 // errGzipTruncated replaces io.ErrUnexpectedEOF from a gzip stream, which
 // decoders would otherwise take for a truncation of their own format.
