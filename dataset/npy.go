@@ -54,7 +54,8 @@ type npyType struct {
 // error messages.
 //
 // Supported dtypes, little- or big-endian: float32, float64, int8 to int64,
-// uint8 to uint64 and bool. Integers of magnitude above 2⁵³, which float64
+// uint8 to uint64 and bool; a type spelt without a byte order ('f8',
+// '|f8', '=f8') is in the machine's, as NumPy reads it. Integers of magnitude above 2⁵³, which float64
 // cannot hold exactly, are an error. Arrays must be 1-D or 2-D; Fortran-order
 // arrays are transposed into row-major order. Values are returned as they
 // are, NaN and infinities included.
@@ -279,16 +280,25 @@ func transpose(a []float64, r, c int) []float64 {
 	return t
 }
 
-// parseDescr parses a dtype string such as "<f8" or "|b1".
+// parseDescr parses a dtype string such as "<f8" or "|b1". A type without
+// a byte order ('f8', as NumPy's own dtype('f8') is spelt, or '=f8') or
+// with '|' ("not applicable", which NumPy writes for single bytes) is in
+// the machine's byte order, as NumPy's descr_to_dtype reads it (np.load
+// takes '|f8' as dtype('float64'), native): little-endian on amd64 and
+// arm64.
 func parseDescr(s string) (npyType, error) {
 	bad := fmt.Errorf("unsupported dtype %s", quoteDescr(s))
 	if len(s) < 2 {
 		return npyType{}, bad
 	}
-	t := npyType{order: binary.LittleEndian}
-	order := byte('|')
+	t := npyType{order: binary.NativeEndian}
 	if strings.IndexByte("<>|=", s[0]) >= 0 {
-		order = s[0]
+		switch s[0] {
+		case '<':
+			t.order = binary.LittleEndian
+		case '>':
+			t.order = binary.BigEndian
+		}
 		s = s[1:]
 	}
 	if len(s) != 2 {
@@ -302,12 +312,6 @@ func parseDescr(s string) (npyType, error) {
 	case t.kind == 'b' && t.size == 1:
 	default:
 		return npyType{}, bad
-	}
-	switch {
-	case order == '>':
-		t.order = binary.BigEndian
-	case order == '|' && t.size > 1:
-		return npyType{}, fmt.Errorf("unsupported dtype %s: no byte order for a multi-byte type", quoteDescr(string(order)+s))
 	}
 	return t, nil
 }

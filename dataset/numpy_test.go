@@ -46,6 +46,14 @@ np.save(os.path.join(d, 'i2be.npy'), np.array([-300, 7], dtype='>i2'))
 np.save(os.path.join(d, 'u1.npy'), np.array([0, 255], dtype=np.uint8))
 np.save(os.path.join(d, 'bool.npy'), np.array([True, False, True]))
 np.save(os.path.join(d, 'column.npy'), np.array([[1.5], [2.5]]))
+# Headers without a byte order ('f8', '|f8', '=f4'), as other writers
+# spell them: np.load reads them in the machine's order.
+for descr in ['f8', '|f8', '=f4']:
+    p = os.path.join(d, 'descr%s.npy' % descr.replace('|', 'bar').replace('=', 'eq'))
+    with open(p, 'wb') as f:
+        fmt.write_array_header_1_0(f, {'descr': descr, 'fortran_order': False, 'shape': (3, 4)})
+        f.write(m.astype(np.dtype(descr)).tobytes())
+    assert np.array_equal(np.load(p), m.astype(np.dtype(descr))), descr
 for v in [(2, 0), (3, 0)]:
     with open(os.path.join(d, 'v%d.npy' % v[0]), 'wb') as f:
         fmt.write_array(f, m, version=v)
@@ -90,6 +98,10 @@ func TestNumPyInterop(t *testing.T) {
 	for k := range f4 {
 		f4[k] = float64(float32(float64(k) / 3))
 	}
+	m4 := make([]float64, len(mData))
+	for k, v := range mData {
+		m4[k] = float64(float32(v))
+	}
 	tests := []struct {
 		file  string
 		shape []int
@@ -107,6 +119,9 @@ func TestNumPyInterop(t *testing.T) {
 		{"u1.npy", []int{2}, []float64{0, 255}},
 		{"bool.npy", []int{3}, []float64{1, 0, 1}},
 		{"column.npy", []int{2, 1}, []float64{1.5, 2.5}},
+		{"descrf8.npy", []int{3, 4}, mData},
+		{"descrbarf8.npy", []int{3, 4}, mData},
+		{"descreqf4.npy", []int{3, 4}, m4},
 	}
 	for _, tt := range tests {
 		path := filepath.Join(dir, tt.file)
