@@ -20,6 +20,7 @@ import (
 	"github.com/greedytl/greedytl/internal/fileerr"
 	"github.com/greedytl/greedytl/internal/number"
 	"github.com/greedytl/greedytl/method"
+	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
@@ -473,7 +474,7 @@ func (l *lambdaValue) String() string {
 }
 
 func (l *lambdaValue) Set(s string) error {
-	if strings.EqualFold(s, "auto") {
+	if modelfile.IsAuto(s) {
 		l.auto = true
 		return nil
 	}
