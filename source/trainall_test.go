@@ -565,6 +565,10 @@ func TestLoadDirErrors(t *testing.T) {
 // still matches fs.ErrNotExist. A directory without models gets no such
 // guess. It said "a run killed before the end" of a run that SIGTERM or
 // Ctrl-C stopped too, which write no index either (TestTrainAllResume).
+// Of a directory without models or index, a missing one and a file, which
+// got "open DIR/sources.json: no such file or directory" (or "not a
+// directory"), the error says that it is not a sources directory and how
+// to make one; the first two match fs.ErrNotExist too.
 func TestReadIndexOfAKilledRun(t *testing.T) {
 	killed := t.TempDir()
 	if err := os.Mkdir(filepath.Join(killed, modelDir), 0o755); err != nil {
@@ -575,7 +579,25 @@ func TestReadIndexOfAKilledRun(t *testing.T) {
 		t.Errorf("killed run: %v", err)
 	}
 	other := t.TempDir()
-	if _, err := ReadIndex(other); !errors.Is(err, fs.ErrNotExist) || strings.Contains(err.Error(), "train-sources") {
-		t.Errorf("not a sources directory: %v", err)
+	missing := filepath.Join(other, "nope")
+	file := filepath.Join(other, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		dir, want string
+		notExist  bool
+	}{
+		{other, other + " is not a sources directory (sources.json: no such file or directory): train-sources makes one: greedytl train-sources --data DATA --out " + other, true},
+		{missing, "sources directory " + missing + ": no such file or directory (train-sources makes one: greedytl train-sources --data DATA --out " + missing + ")", true},
+		{file, file + " is a file, not a sources directory (train-sources makes one: greedytl train-sources --data DATA --out " + file + ")", false},
+	} {
+		_, err := ReadIndex(tc.dir)
+		if err == nil || err.Error() != tc.want || errors.Is(err, fs.ErrNotExist) != tc.notExist {
+			t.Errorf("ReadIndex(%s): %v; want %q, matching fs.ErrNotExist: %v", tc.dir, err, tc.want, tc.notExist)
+		}
+		if _, lerr := LoadDir(tc.dir); lerr == nil || !strings.Contains(lerr.Error(), tc.want) {
+			t.Errorf("LoadDir(%s): %v; want an error containing %q", tc.dir, lerr, tc.want)
+		}
 	}
 }
