@@ -121,7 +121,7 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 		if !started {
 			started = true
 			if isIndexHeader(fields) {
-				return nil, errorf(name, lr.line, "a header with an empty first name, as pandas' to_csv writes above its row index and R's write.csv above row names: that column would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: write.csv(x, path, row.names=FALSE))")
+				return nil, indexHeaderError(name, lr.line)
 			}
 			if isHeader(fields) {
 				headerLine = lr.line
@@ -214,6 +214,13 @@ func isIndexHeader(fields [][]byte) bool {
 		}
 	}
 	return isHeader(names) || isRangeHeader(names)
+}
+
+// indexHeaderError is the error of a header isIndexHeader recognises, on
+// line line of the text file name: the matrix and label readers' one
+// message.
+func indexHeaderError(name string, line int) error {
+	return errorf(name, line, "a header with an empty first name, as pandas' to_csv writes above its row index and R's write.csv above row names: that column would be read as data; write the file without it (pandas: to_csv(path, index=False); R: write.csv(x, path, row.names=FALSE))")
 }
 
 // isHeader reports whether a first line's fields are column names: none is

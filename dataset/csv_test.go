@@ -73,7 +73,7 @@ func TestDecodeCSV(t *testing.T) {
 // indexHeader is DecodeCSV's error for a header above an index column
 // (pandas' to_csv with index=True, R's write.csv with row names) on line 1
 // of x.csv.
-const indexHeader = "x.csv:1: a header with an empty first name, as pandas' to_csv writes above its row index and R's write.csv above row names: that column would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: write.csv(x, path, row.names=FALSE))"
+const indexHeader = "x.csv:1: a header with an empty first name, as pandas' to_csv writes above its row index and R's write.csv above row names: that column would be read as data; write the file without it (pandas: to_csv(path, index=False); R: write.csv(x, path, row.names=FALSE))"
 
 func TestDecodeCSVErrors(t *testing.T) {
 	tests := []struct {

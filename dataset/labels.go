@@ -207,6 +207,10 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, error) {
 			continue
 		}
 		if bytes.ContainsAny(line, ",\t") || bytes.ContainsAny(firstLine, ",\t") {
+			var scratch []byte
+			if f, err := splitFields(nil, firstLine, detectSep(firstLine), &scratch); err == nil && isIndexHeader(f) {
+				return nil, nil, indexHeaderError(name, firstNum) // pandas' Series.to_csv(path): ",y" above "0,1"
+			}
 			return nil, nil, errorf(name, lr.line, "expected one label per line or all labels on line %d", firstNum)
 		}
 		if vals, err = appendLabels(vals, line, ',', name, lr.line); err != nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -161,13 +162,16 @@ pd.DataFrame(x).to_csv(os.path.join(d, 'index-range.csv'))
 pd.DataFrame(x).to_csv(os.path.join(d, 'index-tab.tsv'), sep='\t')
 pd.DataFrame(x, columns=['a', 'b']).to_csv(os.path.join(d, 'named.csv'), index=False)
 pd.DataFrame(x).to_csv(os.path.join(d, 'range.csv'), index=False)
+y = pd.Series([1, -1, 1], name='y')
+y.to_csv(os.path.join(d, 'y-index.csv'))
+y.to_csv(os.path.join(d, 'y.csv'), index=False)
 print('ok')
 `
 
 // TestPandasCSV reads the CSV files pandas writes: to_csv's default, which
 // writes the row index as a first column under an empty name, is refused
-// naming line 1 and index=False; with index=False the matrix is read as
-// written. It skips without pandas (CI installs it only for the Python
+// naming line 1 and index=False, for a matrix and for labels; with
+// index=False the matrix and the labels are read as written. It skips without pandas (CI installs it only for the Python
 // package's tests, after the Go tests).
 func TestPandasCSV(t *testing.T) {
 	python := peertest.PythonWith(t, "numpy")
@@ -184,6 +188,12 @@ func TestPandasCSV(t *testing.T) {
 		path := filepath.Join(dir, name)
 		m, err := ReadMatrix(path)
 		checkError(t, m, err, path+indexHeader[len("x.csv"):])
+	}
+	path := filepath.Join(dir, "y-index.csv")
+	y, err := ReadLabels(path, "")
+	checkError(t, y, err, path+indexHeader[len("x.csv"):])
+	if y, err := ReadLabels(filepath.Join(dir, "y.csv"), ""); err != nil || !slices.Equal(y, []float64{1, -1, 1}) {
+		t.Errorf("y.csv: %v, %v; want [1 -1 1]", y, err)
 	}
 	for _, name := range []string{"named.csv", "range.csv"} {
 		m, err := ReadMatrix(filepath.Join(dir, name))
