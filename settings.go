@@ -15,7 +15,7 @@ import (
 // the method.
 const (
 	KeyLambda       = "lambda"
-	KeyAutoLambda   = "auto_lambda"
+	KeyAutoLambda   = modelfile.AutoPrefix + KeyLambda // lambda=auto in a spec (modelfile.IsAuto)
 	KeyDelta        = "delta"
 	KeyGamma        = "gamma"
 	KeyMaxK         = "max_k"
@@ -83,6 +83,8 @@ func isBool(v float64) bool  { return v == 0 || v == 1 }
 func (o *Options) Set(key string, v float64) error {
 	r, known := settingRules[key]
 	switch {
+	case !known && strings.HasPrefix(key, modelfile.AutoPrefix) && settingRules[key[len(modelfile.AutoPrefix):]].name != "":
+		return fmt.Errorf("%s=auto (%s): GreedyTL chooses only lambda itself (lambda=auto)", key[len(modelfile.AutoPrefix):], key)
 	case !known:
 		return fmt.Errorf("unknown key %q (GreedyTL takes %s)", key, strings.Join(SettingKeys, ", "))
 	case math.IsNaN(v) || math.IsInf(v, 0):

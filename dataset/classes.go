@@ -18,7 +18,8 @@ import (
 type Classes struct {
 	// Names are the distinct labels in order: numerically increasing when
 	// every label is a number (written in the shortest form that reads back
-	// exactly: "3", "0.5"), else sorted as strings.
+	// exactly: "3", "0.5"; a float32 .npy's values in float32's, so that
+	// float32(0.1) is "0.1"), else sorted as strings.
 	Names []string
 	// Y holds the index in Names of each example's label, in file order.
 	Y []int

@@ -3,9 +3,12 @@ package dataset
 import (
 	"bytes"
 	"errors"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -267,5 +270,74 @@ func TestDecodeClassesHeader(t *testing.T) {
 		if _, err := DecodeClassesHeader(strings.NewReader(tc.content), "<stdin>", h); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want one starting %q", tc.content, err, tc.want)
 		}
+	}
+}
+
+// TestFloat32LabelNames: the classes of a float32 .npy label file are
+// named by float32's shortest form ("0.1", not float64's
+// "0.10000000149011612" of the same bits), which the user's --positive
+// 0.1 matches; a float64 file keeps float64's; and distinct float32 values,
+// neighbours included, never share a name, each name reading back as its
+// value.
+func TestFloat32LabelNames(t *testing.T) {
+	f4 := writeFile(t, "y4.npy", npyFile(1, dict("<f4", false, "(4,)"), encode(le, float32(0.1), float32(0.2), float32(0.1), float32(0.2))))
+	c, err := ReadClasses(f4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"0.1", "0.2"}; !slices.Equal(c.Names, want) {
+		t.Errorf("float32 classes %q, want %q", c.Names, want)
+	}
+	if y, pos, _, err := c.Binary("0.1"); err != nil || pos != "0.1" || !slices.Equal(y, []float64{1, -1, 1, -1}) {
+		t.Errorf("Binary(0.1) = %v, %q, %v", y, pos, err)
+	}
+	if y, err := ReadLabels(f4, "0.1"); err != nil || !slices.Equal(y, []float64{1, -1, 1, -1}) {
+		t.Errorf("ReadLabels(--positive 0.1) = %v, %v", y, err)
+	}
+	f8 := writeFile(t, "y8.npy", npyFile(1, dict("<f8", false, "(2,)"), encode(le, float64(float32(0.1)), 0.2)))
+	if c, err := ReadClasses(f8); err != nil || !slices.Equal(c.Names, []string{"0.10000000149011612", "0.2"}) {
+		t.Errorf("float64 classes %q, %v", c.Names, err)
+	}
+
+	rnd := rand.New(rand.NewPCG(4, 4))
+	var vals []float32
+	for len(vals) < 2000 {
+		v := math.Float32frombits(rnd.Uint32())
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			continue
+		}
+		vals = append(vals, v, math.Nextafter32(v, float32(math.Inf(1))), math.Nextafter32(v, float32(math.Inf(-1))))
+	}
+	vals = append(vals, 0.1, 16777216, 16777217, math.MaxFloat32, math.SmallestNonzeroFloat32, 1e-45, 3.4028235e38)
+	var b bytes.Buffer
+	if err := WriteNPYHeader(&b, "<f4", []int{len(vals)}); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range vals {
+		b.Write(encode(le, v))
+	}
+	got, err := ReadLabelValues(writeFile(t, "many.npy", b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := map[float32]string{}
+	value := map[string]float32{}
+	for i, s := range got {
+		v := vals[i] + 0 // −0 and 0 are one class
+		x, err := strconv.ParseFloat(s, 32)
+		if err != nil || float32(x) != v {
+			t.Fatalf("%v is named %q, which reads as float32 %v, %v", vals[i], s, float32(x), err)
+		}
+		if w, ok := value[s]; ok && w != v {
+			t.Fatalf("%v and %v are both named %q", w, v, s)
+		}
+		name[v], value[s] = s, v
+	}
+	c, err = ReadClasses(writeFile(t, "many.npy", b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Names) != len(name) {
+		t.Errorf("%d classes of %d distinct float32 values", len(c.Names), len(name))
 	}
 }

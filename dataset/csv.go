@@ -61,15 +61,21 @@ func (src *source) matrix(name string) (*mat.Dense, error) {
 // The separator is detected once per input from its first content line: a
 // comma if that line has one, else a tab if it has one, else runs of spaces
 // and tabs. Blank lines and lines whose first non-blank character is '#'
-// are skipped. A first content line none of whose fields is a number (and
-// not all empty) is a header and is skipped; its field count must match
-// the data's. So is a first line of the integers 0, 1, …, n−1, the column
-// names pandas gives a DataFrame made from an array (to_csv(path,
-// index=False) writes them), when the lines below it are what pandas writes
-// under them: either n ≥ 3 or no value below it is a bare integer (pandas
-// writes floats as 1.0, never 1); otherwise, and alone in the input, it is a
-// row of data. Fields may be double-quoted, and blanks around them are
+// are skipped. Fields may be double-quoted, and blanks around them are
 // ignored.
+//
+// The first content line may be a header of column names, which is
+// skipped; its field count must match the data's. Names are fields none of
+// which is a number (not all empty), or the integers 0, 1, …, n−1 that
+// pandas names the columns of a DataFrame made from an array (to_csv(path,
+// index=False) writes them): those are a header when the lines below them
+// are what pandas writes under them, either n ≥ 3 or no value below a bare
+// integer (pandas writes floats as 1.0, never 1), and else, as when alone
+// in the input, a row of data. Names after an empty first field (",a,b",
+// ",0,1", `"","V1","V2"`) are refused: that is the header pandas' to_csv
+// writes with its default index=True, and R's write.csv with its row names,
+// above a first column of row labels that would be read as a feature; the
+// error says to write the file with index=False (row.names=FALSE).
 //
 // Every data line must have the same number of fields, each a finite
 // number in the syntax of every data file (package internal/number's
@@ -114,6 +120,9 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 		}
 		if !started {
 			started = true
+			if isIndexHeader(fields) {
+				return nil, indexHeaderError(name, lr.line)
+			}
 			if isHeader(fields) {
 				headerLine = lr.line
 				cols = len(fields)
@@ -187,6 +196,31 @@ func isBareInteger(f []byte) bool {
 		}
 	}
 	return true
+}
+
+// isIndexHeader reports whether a first line's fields are column names
+// after an empty first field: the header pandas' to_csv (index=True) and
+// R's write.csv write above a column of row labels. The names are either
+// isHeader's or isRangeHeader's, none empty; an empty field before
+// numbers that are not 0, 1, …, n−2 is a data row missing its first value.
+func isIndexHeader(fields [][]byte) bool {
+	if len(fields) < 2 || len(fields[0]) > 0 {
+		return false
+	}
+	names := fields[1:]
+	for _, f := range names {
+		if len(f) == 0 {
+			return false
+		}
+	}
+	return isHeader(names) || isRangeHeader(names)
+}
+
+// indexHeaderError is the error of a header isIndexHeader recognises, on
+// line line of the text file name: the matrix and label readers' one
+// message.
+func indexHeaderError(name string, line int) error {
+	return errorf(name, line, "a header with an empty first name, as pandas' to_csv writes above its row index and R's write.csv above row names: that column would be read as data; write the file without it (pandas: to_csv(path, index=False); R: write.csv(x, path, row.names=FALSE))")
 }
 
 // isHeader reports whether a first line's fields are column names: none is

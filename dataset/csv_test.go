@@ -29,7 +29,6 @@ func TestDecodeCSV(t *testing.T) {
 		{"CRLF and BOM", "\ufeff1,2,3\r\n4,5,6\r\n", 2, 3, m23},
 		{"header", "a,b,c\n1,2,3\n4,5,6\n", 2, 3, m23},
 		{"quoted header", "\"x, y\",\"b\"\"\",c\n1,2,3\n4,5,6\n", 2, 3, m23},
-		{"pandas header with empty name", ",a,b\n1,2,3\n4,5,6\n", 2, 3, m23},
 		{"whitespace header", "# made by hand\nx y z\n1 2 3\n\n4 5 6\n", 2, 3, m23},
 		{"quoted values", "\"1\",2,\" 3\"\n4,\"5\",6\n", 2, 3, m23},
 		{"comments and blank lines", "# c\n\n1,2,3\n  # indented comment\n\n4,5,6\n\n", 2, 3, m23},
@@ -71,6 +70,11 @@ func TestDecodeCSV(t *testing.T) {
 	}
 }
 
+// indexHeader is DecodeCSV's error for a header above an index column
+// (pandas' to_csv with index=True, R's write.csv with row names) on line 1
+// of x.csv.
+const indexHeader = "x.csv:1: a header with an empty first name, as pandas' to_csv writes above its row index and R's write.csv above row names: that column would be read as data; write the file without it (pandas: to_csv(path, index=False); R: write.csv(x, path, row.names=FALSE))"
+
 func TestDecodeCSVErrors(t *testing.T) {
 	tests := []struct {
 		name, in, want string
@@ -99,6 +103,22 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"long cell", "1," + strings.Repeat("z", 100) + "\n", "x.csv:1: column 2: cannot parse \"" + strings.Repeat("z", 40) + "\"... as a number"},
 		{"decimal comma", "1,5;2,5\n", "x.csv:1: column 2: cannot parse \"5;2\" as a number"},
 		{"digit separator", "1,2\n3,1_000\n", "x.csv:2: column 2: cannot parse \"1_000\" as a number"},
+		// The header above an index column, as pandas' to_csv writes it by
+		// default (pd.DataFrame(X, columns=["a", "b"]).to_csv(path), and
+		// pd.DataFrame(X).to_csv(path) with its columns 0, 1) and R's
+		// write.csv(x, path) with its row names: byte for byte.
+		{"pandas index", ",a,b\n0,1.0,2.0\n1,3.0,4.0\n", indexHeader},
+		{"pandas index, default column names", ",0,1\n0,1.0,2.0\n1,3.0,4.0\n", indexHeader},
+		{"pandas index, one column", ",0\n0,1.0\n1,3.0\n", indexHeader},
+		{"pandas index, tab", "\ta\tb\n0\t1.0\t2.0\n", indexHeader},
+		{"R row names", "\"\",\"V1\",\"V2\"\n\"1\",1,2\n\"2\",3,4\n", indexHeader},
+		{"R row names, Windows", "\"\",\"x\",\"y\"\r\n\"a\",1.5,2\r\n", indexHeader},
+		{"index header after comments", "# from pandas\n\n,a,b\n0,1.0,2.0\n", "x.csv:3: " + indexHeader[len("x.csv:1: "):]},
+		// An empty first field before numbers other than 0, 1, …: a row
+		// missing its first value, not a header.
+		{"row missing its first value", ",1.5,2\n3,4,5\n", "x.csv:1: column 1: empty value"},
+		{"row missing its first value before 1, 2", ",1,2\n3,4,5\n", "x.csv:1: column 1: empty value"},
+		{"empty names", ",,\n1,2,3\n", "x.csv:1: column 1: empty value"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -44,8 +44,10 @@
 // them. NaN and infinite values are rejected wherever a matrix, a label or a
 // feature is read (DecodeNPY alone returns values as stored), with the
 // message of standardize.NonFiniteError, the module's one check of it
-// (standardize.CheckFinite applies it to any matrix). Only caller mistakes panic, as
-// documented on each function.
+// (standardize.CheckFinite applies it to any matrix). Caller mistakes are
+// errors too, never panics: a nil reader, writer or matrix, labels that do
+// not match the rows, a negative shape, a dtype the readers do not read;
+// only a method called on a nil *Classes, *Folder or *NPYRowWriter panics.
 //
 // # Design notes
 //

@@ -83,7 +83,11 @@ func (s *source) close() {
 
 // maybeGunzip returns a buffered reader over r's content, decompressed when
 // it starts with the gzip magic bytes 1f 8b, and whether it was.
+// A nil r is an error.
 func maybeGunzip(r io.Reader, name string) (*bufio.Reader, bool, error) {
+	if r == nil {
+		return nil, false, &Error{File: name, Err: errNoReader}
+	}
 	br := bufio.NewReaderSize(r, bufSize)
 	magic, err := br.Peek(2)
 	if err != nil && err != io.EOF {
@@ -105,7 +109,8 @@ func maybeGunzip(r io.Reader, name string) (*bufio.Reader, bool, error) {
 // lineReader yields the lines of a text input without their line endings
 // ("\n", "\r\n", or a lone "\r" as classic Mac OS and Excel's "CSV
 // (Macintosh)" end lines, which NumPy's loadtxt and pandas read too),
-// counting them from 1. A UTF-8 byte order mark at the start is dropped.
+// counting them from 1. A UTF-8 byte order mark at the start is dropped; a
+// UTF-16 one is an error (bom.CheckUTF16).
 // Lines may be arbitrarily long.
 type lineReader struct {
 	br   *bufio.Reader
@@ -171,10 +176,17 @@ func (lr *lineReader) split(b []byte) ([]byte, bool) {
 		b, lr.rest = b[:k], b[k+1:]
 	}
 	if lr.line == 1 {
+		if err := bom.CheckUTF16(b); err != nil {
+			lr.rest, lr.done, lr.err = nil, true, &Error{File: lr.name, Err: err}
+			return nil, false
+		}
 		b = bom.Trim(b)
 	}
 	return b, true
 }
+
+// errNoReader is the error of a decoder given a nil io.Reader.
+var errNoReader = errors.New("no reader (nil)")
 
 // errGzipTruncated replaces io.ErrUnexpectedEOF from a gzip stream, which
 // decoders would otherwise take for a truncation of their own format.

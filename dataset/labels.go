@@ -62,7 +62,8 @@ func SignedLabels(pos, neg int) []float64 {
 // ReadLabelValues reads the labels of path as strings, in order, from the
 // files ReadLabels accepts: the text values as written (trimmed, a header
 // above numeric labels dropped), or the .npy values formatted in the
-// shortest form that reads back exactly ("3", "0.5").
+// shortest form that reads back exactly as the array's type ("3", "0.5";
+// a float32 0.1 is "0.1", which names no other float32).
 func ReadLabelValues(path string) ([]string, error) {
 	lf, err := readLabelFile(path)
 	if err != nil {
@@ -143,8 +144,12 @@ func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 			return nil, errorf(name, 0, "no labels")
 		}
 		vals := make([]string, len(v))
+		bits := 64
+		if t, err := parseDescr(a.Descr); err == nil && t.kind == 'f' && t.size == 4 {
+			bits = 32 // 0.1 as float32 is the class "0.1", not "0.10000000149011612"
+		}
 		for i, x := range v {
-			vals[i] = formatFloat(x)
+			vals[i] = strconv.FormatFloat(x, 'g', -1, bits)
 		}
 		return &labelFile{name: name, vals: vals, npy: true}, nil
 	}
@@ -202,6 +207,10 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, error) {
 			continue
 		}
 		if bytes.ContainsAny(line, ",\t") || bytes.ContainsAny(firstLine, ",\t") {
+			var scratch []byte
+			if f, err := splitFields(nil, firstLine, detectSep(firstLine), &scratch); err == nil && isIndexHeader(f) {
+				return nil, nil, indexHeaderError(name, firstNum) // pandas' Series.to_csv(path): ",y" above "0,1"
+			}
 			return nil, nil, errorf(name, lr.line, "expected one label per line or all labels on line %d", firstNum)
 		}
 		if vals, err = appendLabels(vals, line, ',', name, lr.line); err != nil {

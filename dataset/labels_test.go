@@ -83,6 +83,13 @@ func TestReadLabelsErrors(t *testing.T) {
 		{"empty quoted label", "y.csv", []byte("1\n\"\"\n"), "", "2: empty label"},
 		{"unterminated quote", "y.csv", []byte("1\n\"2\n"), "", "2: column 1: unterminated quoted field"},
 		{"empty label", "y.csv", []byte("1,,2\n"), "", "1: column 2: empty label"},
+		// pandas' Series.to_csv(path) and DataFrame.to_csv(path), with the
+		// row index, and R's write.csv with row names: the index header's
+		// message, not the table's.
+		{"pandas Series index", "y.csv", []byte(",0\n0,1\n1,-1\n"), "", indexHeader[len("x.csv:"):]},
+		{"pandas named index", "y.csv", []byte(",y\n0,cat\n1,dog\n"), "cat", indexHeader[len("x.csv:"):]},
+		{"R row names", "y.csv", []byte("\"\",\"y\"\n\"1\",1\n\"2\",-1\n"), "", indexHeader[len("x.csv:"):]},
+		{"index header after a comment", "y.csv", []byte("# y\n,0\n0,1\n"), "", "2" + indexHeader[len("x.csv:1"):]},
 		{"npy NaN", "y.npy", npyFile(1, dict("<f8", false, "(2,)"), encode(le, 1.0, nan())), "", " row 1 is NaN"},
 		{"npy +Inf", "y.npy", npyFile(1, dict("<f8", false, "(3,)"), encode(le, 1.0, -1.0, math.Inf(1))), "", " row 2 is +Inf"},
 		{"npy matrix", "y.npy", npyFile(1, dict("<f8", false, "(1, 2)"), encode(le, 1.0, 0.0)), "", " expected a 1-D array or a single column, got shape (1, 2)"},

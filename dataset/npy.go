@@ -54,7 +54,8 @@ type npyType struct {
 // error messages.
 //
 // Supported dtypes, little- or big-endian: float32, float64, int8 to int64,
-// uint8 to uint64 and bool. Integers of magnitude above 2⁵³, which float64
+// uint8 to uint64 and bool; a type spelt without a byte order ('f8',
+// '|f8', '=f8') is in the machine's, as NumPy reads it. Integers of magnitude above 2⁵³, which float64
 // cannot hold exactly, are an error. Arrays must be 1-D or 2-D; Fortran-order
 // arrays are transposed into row-major order. Values are returned as they
 // are, NaN and infinities included.
@@ -62,7 +63,12 @@ type npyType struct {
 // The data is read in bounded chunks, so a header announcing a huge shape
 // over a short input fails with "truncated" instead of allocating memory for
 // the announced size.
+//
+// A nil r is an error.
 func DecodeNPY(r io.Reader, name string) (*NPYArray, error) {
+	if r == nil {
+		return nil, &Error{File: name, Err: errNoReader}
+	}
 	return decodeNPY(r, name, -1)
 }
 
@@ -274,16 +280,25 @@ func transpose(a []float64, r, c int) []float64 {
 	return t
 }
 
-// parseDescr parses a dtype string such as "<f8" or "|b1".
+// parseDescr parses a dtype string such as "<f8" or "|b1". A type without
+// a byte order ('f8', as NumPy's own dtype('f8') is spelt, or '=f8') or
+// with '|' ("not applicable", which NumPy writes for single bytes) is in
+// the machine's byte order, as NumPy's descr_to_dtype reads it (np.load
+// takes '|f8' as dtype('float64'), native): little-endian on amd64 and
+// arm64.
 func parseDescr(s string) (npyType, error) {
 	bad := fmt.Errorf("unsupported dtype %s", quoteDescr(s))
 	if len(s) < 2 {
 		return npyType{}, bad
 	}
-	t := npyType{order: binary.LittleEndian}
-	order := byte('|')
+	t := npyType{order: binary.NativeEndian}
 	if strings.IndexByte("<>|=", s[0]) >= 0 {
-		order = s[0]
+		switch s[0] {
+		case '<':
+			t.order = binary.LittleEndian
+		case '>':
+			t.order = binary.BigEndian
+		}
 		s = s[1:]
 	}
 	if len(s) != 2 {
@@ -297,12 +312,6 @@ func parseDescr(s string) (npyType, error) {
 	case t.kind == 'b' && t.size == 1:
 	default:
 		return npyType{}, bad
-	}
-	switch {
-	case order == '>':
-		t.order = binary.BigEndian
-	case order == '|' && t.size > 1:
-		return npyType{}, fmt.Errorf("unsupported dtype %s: no byte order for a multi-byte type", quoteDescr(string(order)+s))
 	}
 	return t, nil
 }
@@ -673,8 +682,8 @@ func (a *NPYArray) vector(name string) ([]float64, error) {
 
 // WriteNPY writes m to w in .npy format version 1.0: dtype '<f8', C order,
 // shape (r, c), the header padded to a multiple of 64 bytes as NumPy pads it.
-// It returns an error, writing nothing, when m is nil, a nil pointer or an
-// empty matrix (the zero mat.Dense), and when w fails.
+// It returns an error, writing nothing, when w or m is nil, m is a nil
+// pointer or an empty matrix (the zero mat.Dense), and when w fails.
 func WriteNPY(w io.Writer, m mat.Matrix) error {
 	if standardize.Absent(m) {
 		return errors.New("dataset: WriteNPY: no matrix (nil or empty)")
@@ -702,7 +711,8 @@ func WriteNPY(w io.Writer, m mat.Matrix) error {
 }
 
 // WriteNPYInts writes v to w as a 1-D .npy array of dtype '<i8' (version
-// 1.0), the form NumPy gives integer labels by default.
+// 1.0), the form NumPy gives integer labels by default. It returns an error,
+// writing nothing, when w is nil, and when w fails.
 func WriteNPYInts(w io.Writer, v []int) error {
 	if err := writeNPYHeader(w, "<i8", []int{len(v)}); err != nil {
 		return err
@@ -724,14 +734,27 @@ func WriteNPYInts(w io.Writer, v []int) error {
 // WriteNPYHeader writes the magic, version and header of a C-order .npy
 // array of the NumPy type descr ("<f4", "<i8") and the given shape, for a
 // writer that streams the data after it (row by row, never holding the
-// array); the data must then be exactly the shape's number of values.
+// array); the data must then be exactly the shape's number of values. It
+// returns an error, writing nothing, when w is nil, descr is not a type
+// DecodeNPY reads or a dimension is negative.
 func WriteNPYHeader(w io.Writer, descr string, shape []int) error {
+	if _, err := parseDescr(descr); err != nil {
+		return fmt.Errorf("dataset: WriteNPYHeader: %w", err)
+	}
 	return writeNPYHeader(w, descr, shape)
 }
 
 // writeNPYHeader writes the magic, version and header of a C-order array.
-// Version 1.0 is used unless the header needs more than 65535 bytes.
+// Version 1.0 is used unless the header needs more than 65535 bytes. It
+// returns an error, writing nothing, when w is nil or a dimension is
+// negative.
 func writeNPYHeader(w io.Writer, descr string, shape []int) error {
+	if w == nil {
+		return errors.New("dataset: no writer (nil)")
+	}
+	if slices.ContainsFunc(shape, func(d int) bool { return d < 0 }) {
+		return fmt.Errorf("dataset: .npy shape %s has a negative dimension", shapeString(shape))
+	}
 	dict := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': %s, }", descr, shapeString(shape))
 	pre := []byte(npyMagic + "\x01\x00\x00\x00")
 	total := len(pre) + len(dict) + 1 // +1 for the final newline

@@ -61,7 +61,7 @@ func encode(order binary.ByteOrder, vals ...any) []byte {
 	return buf.Bytes()
 }
 
-var le, be = binary.LittleEndian, binary.BigEndian
+var le, be, native = binary.LittleEndian, binary.BigEndian, binary.NativeEndian
 
 func TestDecodeNPY(t *testing.T) {
 	tests := []struct {
@@ -96,6 +96,15 @@ func TestDecodeNPY(t *testing.T) {
 		{"zero columns", npyFile(1, dict("<f8", false, "(4, 0)"), nil), []int{4, 0}, []float64{}},
 		{"huge and empty", npyFile(1, dict("<f8", false, fmt.Sprintf("(%d, 0)", int62)), nil), []int{int62, 0}, []float64{}},
 		{"NaN kept", npyFile(1, dict("<f8", false, "(1,)"), encode(le, math.NaN())), []int{1}, []float64{math.NaN()}},
+		// No byte order, or '|' or '=' ("native"): the machine's, as
+		// NumPy's descr_to_dtype reads them (np.dtype('|f8') is float64).
+		{"f8 without byte order", npyFile(1, dict("f8", false, "(2,)"), encode(native, 0.1, -7.0)), []int{2}, []float64{0.1, -7}},
+		{"|f8", npyFile(1, dict("|f8", false, "(2,)"), encode(native, 0.1, -7.0)), []int{2}, []float64{0.1, -7}},
+		{"=f4", npyFile(1, dict("=f4", false, "(1,)"), encode(native, float32(1.5))), []int{1}, []float64{1.5}},
+		{"|i4", npyFile(1, dict("|i4", false, "(2,)"), encode(native, int32(-3), int32(70000))), []int{2}, []float64{-3, 70000}},
+		{"u2 without byte order", npyFile(1, dict("u2", false, "(1,)"), encode(native, uint16(65535))), []int{1}, []float64{65535}},
+		{"i1 without byte order", npyFile(1, dict("i1", false, "(1,)"), encode(native, int8(-1))), []int{1}, []float64{-1}},
+		{"<b1", npyFile(1, dict("<b1", false, "(2,)"), []byte{1, 0}), []int{2}, []float64{1, 0}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -145,7 +154,12 @@ func TestDecodeNPYErrors(t *testing.T) {
 		{"half", f8(dict("<f2", false, "(1,)")), "x.npy: unsupported dtype '<f2'"},
 		{"unicode", f8(dict("<U3", false, "(1,)")), "x.npy: unsupported dtype '<U3'"},
 		{"object", f8(dict("|O", false, "(1,)")), "x.npy: unsupported dtype '|O'"},
-		{"no byte order", f8(dict("|f8", false, "(2,)")), "x.npy: unsupported dtype '|f8': no byte order for a multi-byte type"},
+		// What NumPy refuses too (descr_to_dtype: "data type ... not
+		// understood").
+		{"odd size", f8(dict("<i3", false, "(1,)")), "x.npy: unsupported dtype '<i3'"},
+		{"blank after", f8(dict("f8 ", false, "(2,)")), "x.npy: unsupported dtype 'f8 '"},
+		{"upper-case kind", f8(dict("<F8", false, "(2,)")), "x.npy: unsupported dtype '<F8'"},
+		{"order alone", f8(dict("|", false, "(2,)")), "x.npy: unsupported dtype '|'"},
 		{"0-d", f8(dict("<f8", false, "()")), "x.npy: unsupported shape (): expected a 1-D or 2-D array"},
 		{"3-D", f8(dict("<f8", false, "(1, 1, 2)")), "x.npy: unsupported shape (1, 1, 2): expected a 1-D or 2-D array"},
 		{"shape overflow", f8(dict("<f8", false, "(4611686018427387904, 4611686018427387904)")),

@@ -20,8 +20,8 @@ type NPYRowWriter struct {
 }
 
 // NewNPYRowWriter writes the header of a rows × cols float32 array to w
-// and returns the writer of its rows. It returns an error for a negative
-// shape or when the header cannot be written.
+// and returns the writer of its rows. It returns an error for a nil w, a
+// negative shape or when the header cannot be written.
 func NewNPYRowWriter(w io.Writer, rows, cols int) (*NPYRowWriter, error) {
 	if rows < 0 || cols < 0 {
 		return nil, fmt.Errorf("dataset: .npy shape (%d, %d) is negative", rows, cols)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -46,6 +47,14 @@ np.save(os.path.join(d, 'i2be.npy'), np.array([-300, 7], dtype='>i2'))
 np.save(os.path.join(d, 'u1.npy'), np.array([0, 255], dtype=np.uint8))
 np.save(os.path.join(d, 'bool.npy'), np.array([True, False, True]))
 np.save(os.path.join(d, 'column.npy'), np.array([[1.5], [2.5]]))
+# Headers without a byte order ('f8', '|f8', '=f4'), as other writers
+# spell them: np.load reads them in the machine's order.
+for descr in ['f8', '|f8', '=f4']:
+    p = os.path.join(d, 'descr%s.npy' % descr.replace('|', 'bar').replace('=', 'eq'))
+    with open(p, 'wb') as f:
+        fmt.write_array_header_1_0(f, {'descr': descr, 'fortran_order': False, 'shape': (3, 4)})
+        f.write(m.astype(np.dtype(descr)).tobytes())
+    assert np.array_equal(np.load(p), m.astype(np.dtype(descr))), descr
 for v in [(2, 0), (3, 0)]:
     with open(os.path.join(d, 'v%d.npy' % v[0]), 'wb') as f:
         fmt.write_array(f, m, version=v)
@@ -90,6 +99,10 @@ func TestNumPyInterop(t *testing.T) {
 	for k := range f4 {
 		f4[k] = float64(float32(float64(k) / 3))
 	}
+	m4 := make([]float64, len(mData))
+	for k, v := range mData {
+		m4[k] = float64(float32(v))
+	}
 	tests := []struct {
 		file  string
 		shape []int
@@ -107,6 +120,9 @@ func TestNumPyInterop(t *testing.T) {
 		{"u1.npy", []int{2}, []float64{0, 255}},
 		{"bool.npy", []int{3}, []float64{1, 0, 1}},
 		{"column.npy", []int{2, 1}, []float64{1.5, 2.5}},
+		{"descrf8.npy", []int{3, 4}, mData},
+		{"descrbarf8.npy", []int{3, 4}, mData},
+		{"descreqf4.npy", []int{3, 4}, m4},
 	}
 	for _, tt := range tests {
 		path := filepath.Join(dir, tt.file)
@@ -130,5 +146,61 @@ func TestNumPyInterop(t *testing.T) {
 	}
 	if got, err := ReadNPYInts(filepath.Join(dir, "i8.npy")); err != nil || !equalInts(got, ints) {
 		t.Errorf("ReadNPYInts(i8.npy) = %v, %v", got, err)
+	}
+}
+
+// pandasScript writes with pandas' to_csv the CSV files TestPandasCSV reads:
+// with the default index=True (named and unnamed columns) and with
+// index=False, of one 3×2 matrix.
+const pandasScript = `
+import os, sys
+import numpy as np, pandas as pd
+d = sys.argv[1]
+x = np.array([[0.5, -1.0], [2.0, 1e-3], [3.25, 7.0]])
+pd.DataFrame(x, columns=['a', 'b']).to_csv(os.path.join(d, 'index-named.csv'))
+pd.DataFrame(x).to_csv(os.path.join(d, 'index-range.csv'))
+pd.DataFrame(x).to_csv(os.path.join(d, 'index-tab.tsv'), sep='\t')
+pd.DataFrame(x, columns=['a', 'b']).to_csv(os.path.join(d, 'named.csv'), index=False)
+pd.DataFrame(x).to_csv(os.path.join(d, 'range.csv'), index=False)
+y = pd.Series([1, -1, 1], name='y')
+y.to_csv(os.path.join(d, 'y-index.csv'))
+y.to_csv(os.path.join(d, 'y.csv'), index=False)
+print('ok')
+`
+
+// TestPandasCSV reads the CSV files pandas writes: to_csv's default, which
+// writes the row index as a first column under an empty name, is refused
+// naming line 1 and index=False, for a matrix and for labels; with
+// index=False the matrix and the labels are read as written. It skips without pandas (CI installs it only for the Python
+// package's tests, after the Go tests).
+func TestPandasCSV(t *testing.T) {
+	python := peertest.PythonWith(t, "numpy")
+	if err := exec.Command(python, "-c", "import pandas").Run(); err != nil {
+		t.Skipf("%s -c 'import pandas': %v (Debian: python3-pandas)", python, err)
+	}
+	dir := t.TempDir()
+	out, err := exec.Command(python, "-c", pandasScript, dir).CombinedOutput()
+	if err != nil || string(out) != "ok\n" {
+		t.Fatalf("python: %v\n%s", err, out)
+	}
+	want := mat.NewDense(3, 2, []float64{0.5, -1, 2, 1e-3, 3.25, 7})
+	for _, name := range []string{"index-named.csv", "index-range.csv", "index-tab.tsv"} {
+		path := filepath.Join(dir, name)
+		m, err := ReadMatrix(path)
+		checkError(t, m, err, path+indexHeader[len("x.csv"):])
+	}
+	path := filepath.Join(dir, "y-index.csv")
+	y, err := ReadLabels(path, "")
+	checkError(t, y, err, path+indexHeader[len("x.csv"):])
+	if y, err := ReadLabels(filepath.Join(dir, "y.csv"), ""); err != nil || !slices.Equal(y, []float64{1, -1, 1}) {
+		t.Errorf("y.csv: %v, %v; want [1 -1 1]", y, err)
+	}
+	for _, name := range []string{"named.csv", "range.csv"} {
+		m, err := ReadMatrix(filepath.Join(dir, name))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+		} else if !mat.Equal(m, want) {
+			t.Errorf("%s: read\n%v\nwant\n%v", name, mat.Formatted(m), mat.Formatted(want))
+		}
 	}
 }

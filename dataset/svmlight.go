@@ -189,12 +189,17 @@ func parseNumber(b []byte) (float64, error) { return number.Parse(string(b)) }
 // WriteSVMLight writes the rows of x with labels y in LIBSVM/svmlight
 // format, 1-based indices, numbers in the shortest form that reads back
 // exactly (the round trip through DecodeSVMLight is exact). Every stored
-// entry is written, explicit zeros included. It returns an error if x is
-// malformed or holds a non-finite label or value, and panics if
-// len(y) != x.R.
+// entry is written, explicit zeros included. It returns an error, writing
+// nothing, when w or x is nil, x is malformed or len(y) != x.R, and an
+// error when a label or value is not finite.
 func WriteSVMLight(w io.Writer, x *sparse.CSR, y []float64) error {
-	if len(y) != x.R {
-		panic(fmt.Sprintf("dataset: WriteSVMLight with %d labels for %d rows", len(y), x.R))
+	switch {
+	case w == nil:
+		return errors.New("dataset: WriteSVMLight: no writer (nil)")
+	case x == nil:
+		return errors.New("dataset: WriteSVMLight: no matrix (nil)")
+	case len(y) != x.R:
+		return fmt.Errorf("dataset: WriteSVMLight: %d labels for %d rows", len(y), x.R)
 	}
 	if err := x.Check(); err != nil {
 		return err

@@ -3,6 +3,7 @@ package dataset
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -13,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/internal/peertest"
 	"github.com/greedytl/greedytl/internal/validate"
@@ -147,12 +150,73 @@ func TestWriteSVMLightErrors(t *testing.T) {
 	if err := WriteSVMLight(&bytes.Buffer{}, x, []float64{1}); err == nil {
 		t.Error("malformed CSR accepted")
 	}
-	defer func() {
-		if recover() == nil {
-			t.Error("no panic for a label count mismatch")
-		}
-	}()
-	WriteSVMLight(&bytes.Buffer{}, x, nil)
+}
+
+// TestCallerMistakes: the package's exported readers and writers given a
+// nil reader, writer or matrix, labels that do not match the rows, a
+// negative shape or a dtype DecodeNPY does not read return an error
+// saying so, and the writers write nothing: none panics.
+func TestCallerMistakes(t *testing.T) {
+	var (
+		buf      bytes.Buffer
+		nilCSR   *sparse.CSR
+		nilDense *mat.Dense
+	)
+	x := &sparse.CSR{R: 2, C: 1, Ptr: []int{0, 1, 1}, Ind: []int{0}, Val: []float64{1}}
+	one := mat.NewDense(1, 1, []float64{1})
+	in := func() io.Reader { return strings.NewReader("1 1:1\n") }
+	tests := []struct {
+		name string
+		call func() error
+		want string
+	}{
+		{"WriteSVMLight nil, nil", func() error { return WriteSVMLight(&buf, nil, nil) }, "dataset: WriteSVMLight: no matrix (nil)"},
+		{"WriteSVMLight typed nil", func() error { return WriteSVMLight(&buf, nilCSR, []float64{1}) }, "dataset: WriteSVMLight: no matrix (nil)"},
+		{"WriteSVMLight nil writer", func() error { return WriteSVMLight(nil, x, []float64{1, -1}) }, "dataset: WriteSVMLight: no writer (nil)"},
+		{"WriteSVMLight no labels", func() error { return WriteSVMLight(&buf, x, nil) }, "dataset: WriteSVMLight: 0 labels for 2 rows"},
+		{"WriteSVMLight labels for no rows", func() error { return WriteSVMLight(&buf, &sparse.CSR{}, []float64{1}) }, "dataset: WriteSVMLight: 1 labels for 0 rows"},
+		{"WriteNPY nil", func() error { return WriteNPY(&buf, nil) }, "dataset: WriteNPY: no matrix (nil or empty)"},
+		{"WriteNPY typed nil", func() error { return WriteNPY(&buf, nilDense) }, "dataset: WriteNPY: no matrix (nil or empty)"},
+		{"WriteNPY nil writer", func() error { return WriteNPY(nil, one) }, "dataset: no writer (nil)"},
+		{"WriteNPYInts nil writer", func() error { return WriteNPYInts(nil, []int{1}) }, "dataset: no writer (nil)"},
+		{"WriteNPYHeader nil writer", func() error { return WriteNPYHeader(nil, "<f4", []int{1}) }, "dataset: no writer (nil)"},
+		{"WriteNPYHeader negative", func() error { return WriteNPYHeader(&buf, "<f4", []int{3, -1}) }, "dataset: .npy shape (3, -1) has a negative dimension"},
+		{"WriteNPYHeader dtype", func() error { return WriteNPYHeader(&buf, "<c16", []int{1}) }, "dataset: WriteNPYHeader: unsupported dtype '<c16'"},
+		{"NewNPYRowWriter nil writer", func() error { _, err := NewNPYRowWriter(nil, 1, 1); return err }, "dataset: no writer (nil)"},
+		{"DecodeNPY nil", func() error { _, err := DecodeNPY(nil, "x.npy"); return err }, "x.npy: no reader (nil)"},
+		{"DecodeCSV nil", func() error { _, err := DecodeCSV(nil, "x.csv"); return err }, "x.csv: no reader (nil)"},
+		{"DecodeMatrix nil", func() error { _, err := DecodeMatrix(nil, "x"); return err }, "x: no reader (nil)"},
+		{"DecodeSVMLight nil", func() error { _, _, err := DecodeSVMLight(nil, "x.svm", 0); return err }, "x.svm: no reader (nil)"},
+		{"DecodeSVMLightChecked nil", func() error { _, _, err := DecodeSVMLightChecked(nil, "x.svm", 0, nil); return err }, "x.svm: no reader (nil)"},
+		{"DecodeClassesHeader nil", func() error { _, err := DecodeClassesHeader(nil, "y.txt", HeaderAuto); return err }, "y.txt: no reader (nil)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			buf.Reset()
+			var err error
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Fatalf("panic: %v", r)
+					}
+				}()
+				err = tt.call()
+			}()
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("error %v, want %q", err, tt.want)
+			}
+			if buf.Len() > 0 {
+				t.Errorf("wrote %d bytes", buf.Len())
+			}
+		})
+	}
+	// The same calls with their arguments right succeed.
+	if err := WriteSVMLight(&buf, x, []float64{1, -1}); err != nil {
+		t.Error(err)
+	}
+	if _, _, err := DecodeSVMLight(in(), "x.svm", 0); err != nil {
+		t.Error(err)
+	}
 }
 
 // readHeartScale reads liblinear's heart_scale, skipping the test when the

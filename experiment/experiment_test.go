@@ -1104,7 +1104,7 @@ func TestRunRefusesOtherSources(t *testing.T) {
 	cfg := testConfig(f, out, "", allNegMethod)
 	cfg.Seed = 1
 	_, err = Run(context.Background(), cfg)
-	if !errors.Is(err, ErrInput) || !errors.Is(err, source.ErrOtherJob) || !strings.Contains(err.Error(), "another seed") {
+	if !errors.Is(err, ErrInput) || !errors.Is(err, source.ErrOtherJob) || !strings.Contains(err.Error(), "(seed there: 2; this job: 1)") {
 		t.Fatalf("Run over another job's sources: %v, want ErrInput and source.ErrOtherJob naming the seed", err)
 	}
 	if _, err := os.Stat(filepath.Join(out, resultsName(cfg.Shard))); !errors.Is(err, fs.ErrNotExist) {

@@ -16,7 +16,9 @@ import (
 // Values are numbers (strconv.ParseFloat's syntax without digit
 // separators: "1_0" is refused, as is a literal that would not be the
 // number written — beyond ±MaxFloat64, or not zero but rounding to 0 as
-// 1e-400 does); true and false stand for 1 and 0. Which keys a method accepts, and their ranges, is the
+// 1e-400 does); true and false stand for 1 and 0, and key=auto for
+// auto_key=1 ("greedytl:lambda=auto" is "greedytl:auto_lambda=1", as
+// fit's --lambda auto is). Which keys a method accepts, and their ranges, is the
 // method's business (see Registration.Configure); methods without a
 // Configure hook accept none.
 type Spec struct {

@@ -25,6 +25,9 @@ func TestParseSpec(t *testing.T) {
 		{"greedytl:stop_at_min_loo=false", "greedytl:stop_at_min_loo=0", Spec{"greedytl", map[string]float64{"stop_at_min_loo": 0}}},
 		{"greedytl-59:sample=30", "greedytl-59:sample=30", Spec{"greedytl-59", map[string]float64{"sample": 30}}},
 		{"x:a=-0,b=1e-300,c=123456789012", "x:a=-0,b=1e-300,c=1.23456789012e+11", Spec{"x", map[string]float64{"a": 0, "b": 1e-300, "c": 123456789012}}},
+		// key=auto is auto_key=1, as --lambda auto is (modelfile.IsAuto).
+		{"greedytl:lambda=auto", "greedytl:auto_lambda=1", Spec{"greedytl", map[string]float64{"auto_lambda": 1}}},
+		{"greedytl:delta=0.1,lambda=AUTO", "greedytl:auto_lambda=1,delta=0.1", Spec{"greedytl", map[string]float64{"auto_lambda": 1, "delta": 0.1}}},
 	} {
 		got, err := ParseSpec(tc.in)
 		if err != nil {
@@ -65,6 +68,8 @@ func TestParseSpecErrors(t *testing.T) {
 		{"greedytl,greedytl-sp", "after a colon"},
 		{"greedytl:a b=1", "colon or a blank"},
 		{"greedytl:a=1:b=2", `value "1:b=2" is not a number`},
+		{"greedytl:lambda=auto,auto_lambda=1", "auto_lambda is set twice"},
+		{"greedytl:lambda=autox", `value "autox" is not a number`},
 	} {
 		_, err := ParseSpec(tc.in)
 		if err == nil || !strings.Contains(err.Error(), tc.msg) {
@@ -206,6 +211,8 @@ func TestNewSpecErrors(t *testing.T) {
 		{"greedytl-auto:gamma=1", "greedytl-auto takes single_fit"},
 		{"lasso:alpha=1", `unknown method "lasso"`},
 		{"greedytl:lambda", "not key=value"},
+		{"greedytl:gamma=auto", "gamma=auto (auto_gamma): GreedyTL chooses only lambda itself (lambda=auto)"},
+		{"greedytl:lambda=auto,lambda=2", "lambda and auto_lambda=true exclude each other"},
 	} {
 		if _, err := New(tc.spec); err == nil || !strings.Contains(err.Error(), tc.msg) {
 			t.Errorf("New(%q): error %v, want one containing %q", tc.spec, err, tc.msg)

@@ -41,7 +41,9 @@ func FormatSpec(name string, settings map[string]float64) string {
 // the settings by key (nil without a colon). Values are numbers a user
 // typed, read by number.ParseSetting (strconv.ParseFloat's syntax without
 // digit separators, finite, and the number written: 1e-400, which rounds
-// to 0, is refused); true and false stand for 1 and 0. It returns an error
+// to 0, is refused); true and false stand for 1 and 0; and key=auto (IsAuto)
+// is the setting AutoKey(key) = 1, the method choosing key's value itself
+// ("greedytl:lambda=auto" is "greedytl:auto_lambda=1"). It returns an error
 // naming the spec and the key for an empty name or key, a missing "=", a
 // value that ParseSetting refuses (and not true or false), a key given
 // twice, and a ":" with no settings after it. Which keys a method takes is
@@ -71,12 +73,14 @@ func ParseSpec(s string) (name string, settings map[string]float64, err error) {
 		case strings.ContainsAny(k, ": \t"):
 			return "", nil, fmt.Errorf("spec %q: key %q holds a colon or a blank", s, k)
 		}
+		x, err := 1.0, error(nil)
+		if IsAuto(v) {
+			k = AutoKey(k)
+		} else if x, err = parseSpecValue(v); err != nil {
+			return "", nil, fmt.Errorf("spec %q: %s: %w", s, k, err)
+		}
 		if _, dup := settings[k]; dup {
 			return "", nil, fmt.Errorf("spec %q: %s is set twice", s, k)
-		}
-		x, err := parseSpecValue(v)
-		if err != nil {
-			return "", nil, fmt.Errorf("spec %q: %s: %w", s, k, err)
 		}
 		settings[k] = x
 	}
@@ -98,3 +102,16 @@ func parseSpecValue(v string) (float64, error) {
 	}
 	return x, nil
 }
+
+// AutoPrefix starts the key of a setting that asks a method to choose the
+// setting after it by itself: auto_lambda asks GreedyTL to choose lambda.
+const AutoPrefix = "auto_"
+
+// IsAuto reports whether a setting's value v is "auto", in any case: in a
+// spec, key=auto stands for AutoKey(key) = 1 (ParseSpec), as the CLI's
+// --lambda auto stands for auto_lambda=1; the one spelling of both.
+func IsAuto(v string) bool { return strings.EqualFold(v, "auto") }
+
+// AutoKey returns the key of the setting that key=auto stands for:
+// AutoPrefix + key ("auto_lambda" for "lambda").
+func AutoKey(key string) string { return AutoPrefix + key }

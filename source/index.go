@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/fileerr"
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/linear"
 )
@@ -187,15 +188,29 @@ func (ix *Index) CheckComplete() error {
 // stopped before it wrote its index, which it writes only when its classes
 // are all done (killed, or stopped by a signal: TrainAll writes no index
 // when ctx is done); the error says so and that running it again finishes
-// it, and still matches fs.ErrNotExist.
+// it, and still matches fs.ErrNotExist. Of a directory that does not
+// exist, or holds neither an index nor models, or of a file, the error says
+// that dir is not a sources directory and how to make one (train-sources);
+// the first two match fs.ErrNotExist too.
 func ReadIndex(dir string) (*Index, error) {
 	ix, err := jsonfile.Read(filepath.Join(dir, IndexFile), "index object", (*Index).check)
-	if errors.Is(err, os.ErrNotExist) {
-		if st, serr := os.Stat(filepath.Join(dir, modelDir)); serr == nil && st.IsDir() {
-			err = fmt.Errorf("%w: %s holds source models but no index, which train-sources writes last: a run stopped before the end, killed or interrupted (run the same train-sources again to finish it)", err, dir)
-		}
+	if err == nil {
+		return ix, nil
 	}
-	return ix, err
+	makeOne := "train-sources makes one: greedytl train-sources --data DATA --out " + dir
+	st, serr := os.Stat(dir)
+	switch {
+	case serr != nil:
+		return nil, fmt.Errorf("sources directory %s: %w (%s)", dir, fileerr.Reason(serr), makeOne)
+	case !st.IsDir():
+		return nil, fmt.Errorf("%s is a file, not a sources directory (%s)", dir, makeOne)
+	case !errors.Is(err, os.ErrNotExist):
+		return nil, err
+	}
+	if st, serr := os.Stat(filepath.Join(dir, modelDir)); serr == nil && st.IsDir() {
+		return nil, fmt.Errorf("%w: %s holds source models but no index, which train-sources writes last: a run stopped before the end, killed or interrupted (run the same train-sources again to finish it)", err, dir)
+	}
+	return nil, fmt.Errorf("%s is not a sources directory (%s: %w): %s", dir, IndexFile, fileerr.Reason(err), makeOne)
 }
 
 // check validates an index read from a file.

@@ -12,8 +12,10 @@ import (
 	"path"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
@@ -403,7 +405,7 @@ func (job *trainJob) checkDir() error {
 		name     string
 		was, now any
 	}{
-		{"data", [2]any{old.DataSHA256, old.NumFeatures}, [2]any{ix.DataSHA256, ix.NumFeatures}},
+		{"data", dataID{old.DataSHA256, old.NumFeatures}, dataID{ix.DataSHA256, ix.NumFeatures}},
 		{"classes", old.Classes, ix.Classes},
 		{"negative pool", old.Negatives, ix.Negatives},
 		{"solver", old.Solver, ix.Solver},
@@ -417,21 +419,42 @@ func (job *trainJob) checkDir() error {
 		a, _ := json.Marshal(s.was)
 		b, _ := json.Marshal(s.now)
 		if !bytes.Equal(a, b) {
-			return otherJobError{fmt.Errorf("%s holds the sources of another job, trained with another %s (%s, now %s): %s",
+			return otherJobError{fmt.Errorf("%s holds the sources of another job (%s there: %s; this job: %s): %s",
 				job.out, s.name, abbrev(s.was), abbrev(s.now), remedy)}
 		}
 	}
 	return otherJobError{fmt.Errorf("%s holds the sources of another job: %s", job.out, remedy)}
 }
 
-// abbrev formats a setting for a message, at most 60 characters.
+// dataID is a dataset as an index records it, compared in full by
+// checkDir and shown by its String.
+type dataID struct {
+	SHA256   string
+	Features int
+}
+
+// String shows the digest abbreviated (short, as Index.Differences does)
+// and the feature count.
+func (d dataID) String() string {
+	return fmt.Sprintf("digest %s, %d features", short(d.SHA256), d.Features)
+}
+
+// abbrev formats a setting for a message in at most 60 characters (a
+// negative pool: its classes so, and its seed), a long one cut between its
+// words with "…", and the brackets it opened before the cut closed.
 func abbrev(v any) string {
-	s := fmt.Sprint(v)
 	if p, ok := v.(*Negatives); ok && p != nil {
-		s = fmt.Sprintf("classes %v, seed %d", p.Classes, p.Seed)
+		return fmt.Sprintf("classes %s, seed %d", abbrev(p.Classes), p.Seed)
 	}
-	if len(s) > 60 {
-		s = s[:57] + "..."
+	s := fmt.Sprint(v)
+	if len(s) <= 60 {
+		return s
 	}
-	return s
+	cut := strings.LastIndexByte(s[:56], ' ')
+	if cut <= 0 {
+		for cut = 56; !utf8.RuneStart(s[cut]); cut-- {
+		}
+	}
+	s = s[:cut] + " …"
+	return s + strings.Repeat("]", max(0, strings.Count(s, "[")-strings.Count(s, "]")))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,10 +13,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/datasettest"
 	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/linear"
@@ -354,21 +357,33 @@ func TestTrainAllOtherJob(t *testing.T) {
 	j := newJob(t)
 	refDir := j.reference(t)
 	ref := snapshot(t, refDir)
-	otherSeed, otherBias, otherPlan := j, j, j
+	refIx, err := ReadIndex(refDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherSeed, otherBias, otherPlan, otherData := j, j, j, j
 	otherSeed.cfg.Seed = 2
 	otherBias.cfg.Bias = -1
-	var err error
 	if otherPlan.neg, err = PlanNegatives(j.f, nil, 0.25, 2); err != nil {
 		t.Fatal(err)
 	}
+	otherData.f = datasettest.WriteFolder(t, datasettest.Blobs(8, 8, 20, 8, 3))
+	// The settings there and here, whole: the data's digest abbreviated
+	// without cutting the brackets (it read "([57191769…, now [099cf2eb…)").
+	dataThere := fmt.Sprintf("digest %s, %d features", refIx.DataSHA256[:12], refIx.NumFeatures)
 	for _, tc := range []struct {
 		name, setting string
 		job           job
-	}{{"seed", "another seed", otherSeed}, {"bias", "another bias", otherBias}, {"plan", "another negative pool", otherPlan}} {
+	}{
+		{"seed", fmt.Sprintf("(seed there: %d; this job: 2)", j.cfg.Seed), otherSeed},
+		{"bias", fmt.Sprintf("(bias there: %v; this job: -1)", j.cfg.Bias), otherBias},
+		{"plan", fmt.Sprintf("(negative pool there: classes %v, seed %d; this job: classes %v, seed 2)", j.neg.Classes, j.neg.Seed, otherPlan.neg.Classes), otherPlan},
+		{"data", "(data there: " + dataThere + "; this job: digest ", otherData},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := copyDir(t, refDir)
 			_, err := tc.job.run(t, context.Background(), dir, RunOptions{})
-			if !errors.Is(err, ErrOtherJob) || !strings.Contains(err.Error(), tc.setting) {
+			if !errors.Is(err, ErrOtherJob) || !strings.Contains(err.Error(), dir+" holds the sources of another job "+tc.setting) {
 				t.Fatalf("TrainAll over another job's directory: %v, want ErrOtherJob naming %s", err, tc.setting)
 			}
 			sameFiles(t, snapshot(t, dir), ref)
@@ -565,6 +580,10 @@ func TestLoadDirErrors(t *testing.T) {
 // still matches fs.ErrNotExist. A directory without models gets no such
 // guess. It said "a run killed before the end" of a run that SIGTERM or
 // Ctrl-C stopped too, which write no index either (TestTrainAllResume).
+// Of a directory without models or index, a missing one and a file, which
+// got "open DIR/sources.json: no such file or directory" (or "not a
+// directory"), the error says that it is not a sources directory and how
+// to make one; the first two match fs.ErrNotExist too.
 func TestReadIndexOfAKilledRun(t *testing.T) {
 	killed := t.TempDir()
 	if err := os.Mkdir(filepath.Join(killed, modelDir), 0o755); err != nil {
@@ -575,7 +594,60 @@ func TestReadIndexOfAKilledRun(t *testing.T) {
 		t.Errorf("killed run: %v", err)
 	}
 	other := t.TempDir()
-	if _, err := ReadIndex(other); !errors.Is(err, fs.ErrNotExist) || strings.Contains(err.Error(), "train-sources") {
-		t.Errorf("not a sources directory: %v", err)
+	missing := filepath.Join(other, "nope")
+	file := filepath.Join(other, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		dir, want string
+		notExist  bool
+	}{
+		{other, other + " is not a sources directory (sources.json: no such file or directory): train-sources makes one: greedytl train-sources --data DATA --out " + other, true},
+		{missing, "sources directory " + missing + ": no such file or directory (train-sources makes one: greedytl train-sources --data DATA --out " + missing + ")", true},
+		{file, file + " is a file, not a sources directory (train-sources makes one: greedytl train-sources --data DATA --out " + file + ")", false},
+	} {
+		_, err := ReadIndex(tc.dir)
+		if err == nil || err.Error() != tc.want || errors.Is(err, fs.ErrNotExist) != tc.notExist {
+			t.Errorf("ReadIndex(%s): %v; want %q, matching fs.ErrNotExist: %v", tc.dir, err, tc.want, tc.notExist)
+		}
+		if _, lerr := LoadDir(tc.dir); lerr == nil || !strings.Contains(lerr.Error(), tc.want) {
+			t.Errorf("LoadDir(%s): %v; want an error containing %q", tc.dir, lerr, tc.want)
+		}
+	}
+}
+
+// TestAbbrev: a setting too long for a message is cut between its words,
+// with "…" and the brackets it opened closed, in 60 characters at most; a
+// negative pool keeps its seed; a dataset shows 12 hex digits of its
+// digest. The message read "([57191769…, now [099cf2eb…)" before.
+func TestAbbrev(t *testing.T) {
+	grid := make([]float64, 30)
+	classes := make([]string, 40)
+	for k := range grid {
+		grid[k] = float64(k) + 0.125
+	}
+	for k := range classes {
+		classes[k] = fmt.Sprintf("class%d", k)
+	}
+	digest := strings.Repeat("0123456789abcdef", 4)
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{[]float64{1, 2}, "[1 2]"},
+		{grid, "[0.125 1.125 2.125 3.125 4.125 5.125 6.125 7.125 8.125 …]"},
+		{&Negatives{Classes: []int{3}, Seed: 1}, "classes [3], seed 1"},
+		{&Negatives{Classes: make([]int, 40), Seed: 4}, "classes [" + strings.Repeat("0 ", 27) + "…], seed 4"},
+		{dataID{digest, 10}, "digest 0123456789ab, 10 features"},
+		{classes, "[class0 class1 class2 class3 class4 class5 class6 …]"},
+		{strings.Repeat("x", 70), strings.Repeat("x", 56) + " …"},
+		{strings.Repeat("é", 40), strings.Repeat("é", 28) + " …"}, // not inside a character
+	} {
+		got := abbrev(tc.v)
+		_, pool := tc.v.(*Negatives)
+		if got != tc.want || (!pool && utf8.RuneCountInString(got) > 60) {
+			t.Errorf("abbrev(%v) = %q, want %q", tc.v, got, tc.want)
+		}
 	}
 }

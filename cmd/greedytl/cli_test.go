@@ -436,6 +436,8 @@ func TestModelFromStdin(t *testing.T) {
 		{"empty", "", []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin>: method: reading model: the model is empty"},
 		{"truncated", string(truncated[:len(truncated)/2]), []string{"inspect", "-"}, "greedytl: <stdin>: method: reading model: the model is truncated"},
 		{"not JSON", "hello\n", []string{"inspect", "-"}, "greedytl: <stdin> is not a greedytl model (JSON) file"},
+		{"UTF-16", "\xff\xfe{\x00\n\x00", []string{"inspect", "-"}, "greedytl: <stdin>: UTF-16 text (it starts with UTF-16's byte order mark, as Windows Notepad and Excel save \"Unicode\" text): save it as UTF-8"},
+		{"UTF-16 features", "\xff\xfe1\x00,\x002\x00", []string{"predict", "--model", binary, "--features", "-"}, "greedytl: <stdin>: UTF-16 text"},
 		{"liblinear to inspect", "solver_type L2R_LR\n", []string{"inspect", "-"}, "greedytl: <stdin> is a liblinear model file"},
 		{"bad liblinear", "solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 6\nbias -1\nw\n0.5\n", []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin>:7: file ends after 1 of 6 weight lines"},
 		{"no source scores", string(truncated), []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin> was fitted with 20 sources: give their scores with --source-scores FILE or the sources with --sources DIR"},

@@ -191,6 +191,11 @@ func TestBadInputMessages(t *testing.T) {
 		{"report of a missing run", []string{"report", missing}, missing + ": no such file or directory"},
 		{"merge of a missing run", []string{"merge", missing}, missing + ": no such file or directory"},
 		{"merge of a directory that holds no run", []string{"merge", empty}, "experiment: " + empty + ": no run.json: not a run directory"},
+		// "open DIR/sources.json: no such file or directory" before.
+		{"fit --sources of a directory that holds no sources", []string{"fit", "--features", d.X, "--labels", d.ytext, "--positive", "cat", "--sources", empty, "--out", filepath.Join(dir, "o.json")},
+			empty + " is not a sources directory (sources.json: no such file or directory): train-sources makes one: greedytl train-sources --data DATA --out " + empty},
+		{"predict --sources of a missing directory", []string{"predict", "--model", model, "--features", d.Xtest, "--sources", missing},
+			"sources directory " + missing + ": no such file or directory (train-sources makes one: greedytl train-sources --data DATA --out " + missing + ")"},
 		{"predict: a missing model", []string{"predict", "--model", missing, "--features", d.X}, missing + ": no such file or directory"},
 		{"inspect: a missing model", []string{"inspect", missing}, missing + ": no such file or directory"},
 		{"merge into its input", []string{"merge", empty, "--out", filepath.Join(empty, "merged")},

@@ -88,8 +88,9 @@ features and source scores) that most reduce the L2-regularised squared error
 on the training examples. Columns are standardised with the training mean and
 standard deviation; --gamma scales feature columns relative to source columns
 (1 = the paper, 0 = sources only). These GreedyTL flags are settings of
-the method's spec (--lambda 10 is --method greedytl:lambda=10; a flag and
-the spec may not give one setting two values), and, given without
+the method's spec (--lambda 10 is --method greedytl:lambda=10, --lambda auto
+is greedytl:lambda=auto, which the model file names greedytl:auto_lambda=1;
+a flag and the spec may not give one setting two values), and, given without
 --method, select --method greedytl. Selection stops when the mean
 regularised error improves by less than --delta, after --max-k columns, or at
 the step with the lowest leave-one-out error (--stop-at-min-loo). --sample 59

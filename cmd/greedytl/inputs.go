@@ -20,6 +20,7 @@ import (
 	"github.com/greedytl/greedytl/internal/fileerr"
 	"github.com/greedytl/greedytl/internal/number"
 	"github.com/greedytl/greedytl/method"
+	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
@@ -473,7 +474,7 @@ func (l *lambdaValue) String() string {
 }
 
 func (l *lambdaValue) Set(s string) error {
-	if strings.EqualFold(s, "auto") {
+	if modelfile.IsAuto(s) {
 		l.auto = true
 		return nil
 	}
@@ -514,10 +515,13 @@ func openModel(s *streams, path string) (r *bufio.Reader, closeModel func(), err
 
 // modelHead returns the start of the model r, reading nothing from r: its
 // first bytes after the byte-order mark that the model readers skip
-// (internal/bom) and blank space. A second mark, which no reader skips, is
-// an input error naming the file (name, displayName).
+// (internal/bom) and blank space. A second mark, which no reader skips, and
+// UTF-16 text are input errors naming the file (name, displayName).
 func modelHead(name string, r *bufio.Reader) ([]byte, error) {
 	head, _ := r.Peek(64)
+	if err := bom.CheckUTF16(head); err != nil {
+		return nil, badInputf("%s: %w", name, err)
+	}
 	head = bom.Trim(head)
 	if bytes.HasPrefix(head, []byte(bom.Mark)) {
 		return nil, badInputf("%s starts with two byte-order marks (EF BB BF): a model file may start with one, which is skipped", name)

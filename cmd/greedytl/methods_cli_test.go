@@ -281,6 +281,8 @@ func TestModelFlagsRoundTrip(t *testing.T) {
 		{[]string{"--stop-at-min-loo"}, "greedytl:stop_at_min_loo=1"},
 		{[]string{"--method", "greedytl:lambda=10", "--lambda", "10"}, "greedytl:lambda=10"},
 		{[]string{"--method", "greedytl:auto_lambda=0", "--lambda", "5"}, "greedytl:lambda=5"},
+		{[]string{"--method", "greedytl:lambda=auto"}, "greedytl:auto_lambda=1"},
+		{[]string{"--method", "greedytl-sp:lambda=Auto", "--lambda", "AUTO"}, "greedytl-sp:auto_lambda=1"},
 		{[]string{"--method", "greedytl-59", "--sample", "0"}, "greedytl-59:sample=0"},
 		{[]string{"--method", "greedytl-59", "--seed", "3"}, "greedytl-59"},
 		{[]string{"--method", "greedytl-sp", "--gamma", "1"}, "greedytl-sp:gamma=1"},

@@ -285,11 +285,18 @@ func TestTrainSourcesOneJobPerDirectory(t *testing.T) {
 		t.Errorf("while the directory is held: exit %d, stderr %q; want exit %d naming pid %d", code, stderr, exitFailure, os.Getpid())
 	}
 	held.Release()
-	for _, change := range [][]string{{"--seed", "4"}, {"--c-grid", "1,10"}, {"--negative-fraction", "0.5"}} {
-		other := append(append([]string{}, args...), change...)
+	for _, tc := range []struct {
+		change []string
+		want   string // the first setting that differs, there and in this job
+	}{
+		{[]string{"--seed", "4"}, "(negative pool there: classes "}, // the seed draws the pool first
+		{[]string{"--c-grid", "1,10"}, "(C grid there: [0.0001 0.001 0.01 0.1 1 10 100 1000 10000]; this job: [1 10])"},
+		{[]string{"--negative-fraction", "0.5"}, "(negative pool there: classes "},
+	} {
+		other := append(append([]string{}, args...), tc.change...)
 		code, _, stderr := cli(t, "", other...)
-		if code != exitInput || !strings.Contains(stderr, "trained with another") {
-			t.Errorf("%v: exit %d, stderr %q; want a refusal", change, code, stderr)
+		if code != exitInput || !strings.Contains(stderr, out+" holds the sources of another job "+tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want a refusal saying %q", tc.change, code, stderr, tc.want)
 		}
 	}
 	if after := modelFiles(t, out); !maps.Equal(before, after) {

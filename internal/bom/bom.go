@@ -3,14 +3,38 @@
 // mark at the very start of a text file is skipped, by the data readers
 // (package dataset) and by the model readers (JSON documents through
 // internal/jsonfile, liblinear model files through package linear), and
-// is an error nowhere else.
+// is an error nowhere else. A UTF-16 mark (FF FE or FE FF), which Windows
+// Notepad and Excel write at the start of "Unicode" text, is an error
+// (CheckUTF16) where the data and JSON readers would skip a UTF-8 one:
+// greedytl reads UTF-8 text, and read as bytes UTF-16 text fails later,
+// with a message about its second line or a label "\xff\xfe1\x00".
 package bom
 
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 )
+
+// UTF16LE and UTF16BE are UTF-16's byte order marks, little-endian (as
+// Windows writes it) and big-endian.
+const (
+	UTF16LE = "\xff\xfe"
+	UTF16BE = "\xfe\xff"
+)
+
+// ErrUTF16 is CheckUTF16's error: the text is UTF-16, not UTF-8.
+var ErrUTF16 = errors.New(`UTF-16 text (it starts with UTF-16's byte order mark, as Windows Notepad and Excel save "Unicode" text): save it as UTF-8`)
+
+// CheckUTF16 returns ErrUTF16 when b, the start of a text file, starts
+// with a UTF-16 byte order mark, else nil.
+func CheckUTF16(b []byte) error {
+	if bytes.HasPrefix(b, []byte(UTF16LE)) || bytes.HasPrefix(b, []byte(UTF16BE)) {
+		return ErrUTF16
+	}
+	return nil
+}
 
 // Mark is the UTF-8 byte order mark.
 const Mark = "\xef\xbb\xbf"

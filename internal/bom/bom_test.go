@@ -23,3 +23,27 @@ func TestSkip(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckUTF16: either UTF-16 mark at the start is ErrUTF16; UTF-8 text,
+// with its mark or without, a mark cut short and a mark after the start are
+// not.
+func TestCheckUTF16(t *testing.T) {
+	for _, tc := range []struct {
+		in  string
+		bad bool
+	}{
+		{UTF16LE + "1\x00\n\x00", true},
+		{UTF16BE + "\x001\x00\n", true},
+		{UTF16LE, true},
+		{"\xff\xfe\x00\x00", true}, // UTF-32LE's mark starts as UTF-16LE's: not UTF-8 either
+		{"", false},
+		{"\xff", false},
+		{Mark + "1\n", false},
+		{"1,2\n", false},
+		{"a" + UTF16LE, false},
+	} {
+		if err := CheckUTF16([]byte(tc.in)); (err != nil) != tc.bad || (err != nil && err != ErrUTF16) {
+			t.Errorf("CheckUTF16(%q) = %v, want an error: %v", tc.in, err, tc.bad)
+		}
+	}
+}

@@ -135,9 +135,13 @@ func DecodeObject(b []byte, what string, choose func(members map[string]bool) an
 // order mark) holds, a part of doc: anything but white space after it is
 // an error ("trailing data after the <what>"), and so are the end of doc
 // inside the value ("the <what> is truncated: unexpected EOF") and no
-// value at all ("the <what> is empty: EOF"). A valid document (json.Valid)
+// value at all ("the <what> is empty: EOF"), and UTF-16 text
+// (bom.ErrUTF16). A valid document (json.Valid)
 // is not copied; the others get encoding/json's Decoder's error.
 func firstValue(doc []byte, what string) (json.RawMessage, error) {
+	if err := bom.CheckUTF16(doc); err != nil {
+		return nil, err
+	}
 	if json.Valid(doc) {
 		const space = " \t\r\n" // JSON's white space
 		start := len(doc) - len(bytes.TrimLeft(doc, space))

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/greedytl/greedytl/internal/bom"
 )
 
 type doc struct {
@@ -27,6 +29,9 @@ func TestDecode(t *testing.T) {
 		{"\xef\xbb\xbf{\"name\": \"a\"}", ""}, // a byte order mark (internal/bom)
 		{"{\"name\": \"a\"}\xef\xbb\xbf", "trailing data after the thing"},
 		{" \xef\xbb\xbf{\"name\": \"a\"}", "invalid character"}, // at the very start only
+		// UTF-16, as Windows Notepad saves "Unicode" text (bom.ErrUTF16).
+		{"\xff\xfe{\x00}\x00", "UTF-16 text"},
+		{"\xfe\xff\x00{\x00}", "UTF-16 text"},
 		{`{"name": "a", "valz": [1]}`, `unknown field "valz"`},
 		{`{"name": "a"} {}`, "trailing data after the thing"},
 		{`{"name": "a"} x`, "trailing data after the thing"},
@@ -315,6 +320,7 @@ func TestDecodeObject(t *testing.T) {
 		{`null`, false, "", "not a thing: not a JSON object"},
 		{`{"name": "a"`, false, "", "not a thing: the thing is truncated: unexpected EOF"},
 		{`{"name": 1}`, false, "", "not a thing: json: cannot unmarshal number"},
+		{"\xff\xfe{\x00}\x00", false, "", "not a thing: " + bom.ErrUTF16.Error()},
 	} {
 		var (
 			d doc
