@@ -384,6 +384,6 @@ func TestTrainSourcesElasticNetL1Ratio(t *testing.T) {
 		if ix.Solver != "ELASTICNET_LR" || ix.L1Ratio != want {
 			t.Errorf("%v: the index records solver %s, L1 ratio %v; want ELASTICNET_LR, %v", args, ix.Solver, ix.L1Ratio, want)
 		}
-		wantInputError(t, "trained with another L1 ratio", append(slices.Clone(base), "--l1-ratio", "0.75")...)
+		wantInputError(t, fmt.Sprintf("(L1 ratio there: %v; this job: 0.75)", want), append(slices.Clone(base), "--l1-ratio", "0.75")...)
 	}
 }
