@@ -348,14 +348,15 @@ func TestClusterRecipes(t *testing.T) {
 		t.Errorf("slurm-array.sh submits %d arrays of tasks 0-$((N - 1)), want 2 (sources and experiment)", n)
 	}
 	// The greedytl command lines, continuations joined; a list of extra
-	// flags ("${X[@]}") dropped, other shell variables replaced by "1", a
+	// flags (${X[@]+"${X[@]}"}, as bash before 4.4 needs an empty list
+	// under set -u) dropped, other shell variables replaced by "1", a
 	// valid path and number.
 	text := strings.ReplaceAll(string(script), "\\\n", " ")
 	seen := map[string]int{}
 	for _, m := range regexp.MustCompile(`(?m)exec greedytl ((?:train-sources|experiment|merge|report)\b.*)$`).FindAllStringSubmatch(text, -1) {
 		var args []string
 		for _, f := range strings.Fields(m[1]) {
-			if strings.HasSuffix(f, `[@]}"`) {
+			if strings.HasSuffix(f, `[@]}"}`) {
 				continue
 			}
 			f = strings.ReplaceAll(f, `"`, "")
