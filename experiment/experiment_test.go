@@ -1241,3 +1241,47 @@ func TestRunRecordsCanonicalMethods(t *testing.T) {
 		t.Errorf("rerun under the canonical names: %v, summary %+v", err, s)
 	}
 }
+
+// TestRunRefusesHugeNoise checks that a noise level whose draws would not
+// fit in memory is an input error, given before run.json is written, that
+// names the size and its memory; and that checkNoise's bound is on the rows
+// drawSplit does take (brute force over the targets and splits): the
+// largest level within maxNoiseBytes passes, one more dimension does not.
+func TestRunRefusesHugeNoise(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	out := filepath.Join(t.TempDir(), "run")
+	cfg := testConfig(f, out, src, allNegMethod)
+	cfg.Noise = []int{0, 100_000_000}
+	_, err := Run(context.Background(), cfg)
+	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "100000000 noise dimensions would take 76.8 GB on a group's 48 rows") {
+		t.Fatalf("error %v, want an input error naming the size and its memory", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, ManifestFile)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("run.json written for a refused run: %v", err)
+	}
+	neg, err := source.PlanNegatives(f, testNegativeNames, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := f.Classes[:testClasses]
+	for _, protocol := range []string{ProtocolStandard, ProtocolSkewed} {
+		sz, _ := protocolSizes(protocol)
+		positives := []int{1, 3}
+		rows := 0
+		for c := range testClasses {
+			for sp := range 3 {
+				s := drawSplit(1, group{Target: c, Positives: 3, Split: sp}, f.Rows(c), neg.Target, sz)
+				rows = max(rows, len(s.trainPos)+len(s.testPos)+len(s.trainNeg)+len(s.testNeg))
+			}
+		}
+		most := int(maxNoiseBytes / (16 * float64(rows)))
+		for _, d := range []int{most, most + 1} {
+			c := Config{Data: f, Protocol: protocol, Positives: positives, Noise: []int{d, 0}}
+			err := checkNoise(&c, neg, targets)
+			if want := fmt.Sprintf("%d noise dimensions would take %.3g GB on a group's %d rows", d, 16*float64(d*rows)/1e9, rows); (err == nil) != (d == most) || err != nil && !strings.Contains(err.Error(), want) {
+				t.Errorf("%s, %d rows, %d noise dimensions: error %v, want one (%q) only above %d", protocol, rows, d, err, want, most)
+			}
+		}
+	}
+}
