@@ -766,6 +766,26 @@ func TestMergeErrors(t *testing.T) {
 	if rep, err := Merge([]string{runDir}, otherSeed); !errors.Is(err, ErrInput) || errors.Is(err, ErrConflict) || rep != nil || !strings.Contains(err.Error(), "holds another run") {
 		t.Errorf("merging over another run: %v, summary %+v", err, rep)
 	}
+	// A file out in another run's directory: refused, as the directory
+	// is (its records would be read as the other run's: not in its grid);
+	// in the merged run's own directory, taken.
+	into := filepath.Join(otherSeed, "results-x.jsonl")
+	if rep, err := Merge([]string{runDir}, into); !errors.Is(err, ErrInput) || rep != nil || !strings.Contains(err.Error(), into+": "+otherSeed+" holds another run (seed") {
+		t.Errorf("merging into a file of another run's directory: %v, summary %+v", err, rep)
+	}
+	if _, err := os.Stat(into); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a refused merge wrote %s: %v", into, err)
+	}
+	if _, err := Merge([]string{otherSeed}, ""); err != nil {
+		t.Errorf("the other run after a merge was refused in it: %v", err)
+	}
+	same := copyRun(lines)
+	if _, err := Merge([]string{runDir}, filepath.Join(same, "results-x.jsonl")); err != nil {
+		t.Errorf("merging into a file of the run's own directory: %v", err)
+	}
+	if rep, err := Merge([]string{same}, ""); err != nil || len(rep.Files) != 2 || rep.Present != sum.Cells {
+		t.Errorf("the run's directory with the merged file: %+v, %v", rep, err)
+	}
 	if rep, err := Merge([]string{runDir, otherSeed}, ""); errors.Is(err, ErrConflict) || rep != nil {
 		t.Errorf("runs that differ: %v, summary %+v", err, rep)
 	}
@@ -887,6 +907,10 @@ func TestMergeKeepsWhatItDidNotRead(t *testing.T) {
 	if _, err := Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
+	otherCopy := filepath.Join(t.TempDir(), "other.jsonl") // its records, outside a run directory
+	if b, err := os.ReadFile(filepath.Join(other, "results.jsonl")); err != nil || os.WriteFile(otherCopy, b, 0o644) != nil {
+		t.Fatalf("copying %s's results: %v", other, err)
+	}
 	foreign := filepath.Join(t.TempDir(), "notes.jsonl")
 	if err := os.WriteFile(foreign, []byte("{\"a\":1}\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -894,7 +918,8 @@ func TestMergeKeepsWhatItDidNotRead(t *testing.T) {
 	for _, tc := range []struct{ name, out, file, want string }{
 		{"the whole run's directory", whole, filepath.Join(whole, "results.jsonl"), "cells that the merge does not have"},
 		{"the whole run's results file", filepath.Join(whole, "results.jsonl"), filepath.Join(whole, "results.jsonl"), "cells that the merge does not have"},
-		{"another run's results file", filepath.Join(other, "results.jsonl"), filepath.Join(other, "results.jsonl"), "a record of run"},
+		{"another run's results file", filepath.Join(other, "results.jsonl"), filepath.Join(other, "results.jsonl"), other + " holds another run (seed: 9 vs 1)"},
+		{"another run's records elsewhere", otherCopy, otherCopy, "a record of run"},
 		{"a file of other lines", foreign, foreign, "not a result record"},
 	} {
 		before, err := os.ReadFile(tc.file)
