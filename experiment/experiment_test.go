@@ -705,10 +705,31 @@ func TestMergeShards(t *testing.T) {
 	sameRecords(t, readRecords(t, single.File), readRecords(t, sum.File))
 
 	// Identical duplicates are kept once.
-	rep, err = Merge([]string{single.File, shards[0]}, filepath.Join(t.TempDir(), "all.jsonl"))
+	all := filepath.Join(t.TempDir(), "all.jsonl")
+	rep, err = Merge([]string{single.File, shards[0]}, all)
 	first := readRecords(t, filepath.Join(shards[0], resultsName(shard.Shard{I: 0, N: 3})))
 	if err != nil || !rep.Complete() || len(rep.Duplicates) != len(first) || rep.Present != single.Cells {
 		t.Fatalf("merging a run with its shard: %+v, %v", rep, err)
+	}
+
+	// A merged FILE.jsonl has no run.json: merging it again says what it
+	// is and what to do, and the advice works — with a shard's run.json
+	// beside it, it reads as the whole run.
+	_, err = Merge([]string{all}, "")
+	for _, want := range []string{all + ": no run.json beside it", "merge --out FILE.jsonl wrote", "--out DIR"} {
+		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), want) {
+			t.Errorf("merging a merged file again: %v, want an input error containing %q", err, want)
+		}
+	}
+	man1, err := os.ReadFile(filepath.Join(shards[1], ManifestFile))
+	if err == nil {
+		err = os.WriteFile(filepath.Join(filepath.Dir(all), ManifestFile), man1, 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := Merge([]string{all}, ""); err != nil || !rep.Complete() || rep.Present != single.Cells {
+		t.Errorf("a merged file with a shard's run.json beside it: %+v, %v", rep, err)
 	}
 }
 

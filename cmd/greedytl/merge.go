@@ -32,7 +32,9 @@ writes nothing. A partial last line (a shard killed, or still running) is
 ignored.
 
 With --out, the merged records are written in grid order: to FILE.jsonl, or
-to a run directory RUN as results.jsonl with its run.json. Running
+to a run directory RUN as results.jsonl with its run.json. FILE.jsonl is the
+records alone (no run.json is written beside it): merge reads it again with a
+run.json of the run put beside it; merging into a RUN keeps both. Running
 "greedytl experiment" on that RUN, with the settings of the merged runs and no
 --shard, computes the missing cells. The output is never one of the inputs:
 an --out that is an input file, the run.json beside one, or inside a run
