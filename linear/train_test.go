@@ -169,6 +169,42 @@ func TestBinaryLabels(t *testing.T) {
 	}
 }
 
+// TestWithLabelWeights: a label's weight goes to the class Train makes of
+// it — WeightPos for Model.Labels[0] (binaryLabels), WeightNeg for the
+// other — and weights that cannot apply are errors.
+func TestWithLabelWeights(t *testing.T) {
+	for _, c := range []struct {
+		y        []float64
+		weights  map[int]float64
+		pos, neg float64
+	}{
+		{[]float64{-1, 1, 1}, map[int]float64{1: 5, -1: 2}, 5, 2},
+		{[]float64{-1, 1}, map[int]float64{-1: 3}, 0.5, 3},
+		{[]float64{4, 2, 2}, map[int]float64{2: 3}, 0.5, 3},
+		{[]float64{2, 4, 2}, map[int]float64{2: 3, 4: 0.25}, 3, 0.25},
+	} {
+		p, err := Params{WeightPos: 0.5}.WithLabelWeights(c.y, c.weights)
+		labels, _, _ := binaryLabels(c.y)
+		if err != nil || p.WeightPos != c.pos || p.WeightNeg != c.neg {
+			t.Errorf("labels %v, weights %v: WeightPos %v, WeightNeg %v, %v; want %v, %v", labels, c.weights, p.WeightPos, p.WeightNeg, err, c.pos, c.neg)
+		}
+	}
+	for _, c := range []struct {
+		y       []float64
+		weights map[int]float64
+		want    string
+	}{
+		{[]float64{1, -1}, map[int]float64{3: 2}, "a weight for class 3, which the data lack (their labels are 1 and -1)"},
+		{[]float64{1, -1}, map[int]float64{1: 0}, "weight 0 for class 1"},
+		{[]float64{1, -1}, map[int]float64{-1: math.Inf(1)}, "weight +Inf for class -1"},
+		{[]float64{1, 1}, map[int]float64{1: 2}, "need two classes"},
+	} {
+		if _, err := (Params{}).WithLabelWeights(c.y, c.weights); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("labels %v, weights %v: %v, want an error containing %q", c.y, c.weights, err, c.want)
+		}
+	}
+}
+
 // closedForm1D is the optimum w of the one-feature problem x = ±1 with
 // labels ±1, no bias, and per-class costs cp, cn: the objective is
 // ½w² + (cp + cn)·ξ(w) for loss ξ.
