@@ -31,6 +31,9 @@ var defaultEps = map[Solver]float64{
 // default), L1Ratio in [0, 1], MaxIter ≥ 0 and the class weights finite and
 // ≥ 0 (0 selects 1).
 func (p Params) Check() error {
+	if err := unsupported(p.Solver); err != nil {
+		return err
+	}
 	if _, ok := solverNames[p.Solver]; !ok {
 		return fmt.Errorf("linear: unknown solver %d", int(p.Solver))
 	}

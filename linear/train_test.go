@@ -65,7 +65,9 @@ func TestParamsCheck(t *testing.T) {
 		p    Params
 		want string
 	}{
-		{Params{Solver: Solver(4)}, "unknown solver"},
+		{Params{Solver: Solver(4)}, "solver 4 is liblinear's MCSVM_CS, Crammer and Singer's multi-class SVM, which linear does not implement"},
+		{Params{Solver: Solver(21)}, "ONECLASS_SVM"},
+		{Params{Solver: Solver(9)}, "unknown solver 9"},
 		{Params{Solver: L2RLR, C: -1}, "C ="},
 		{Params{Solver: L2RLR, C: math.NaN()}, "C ="},
 		{Params{Solver: L2RLR, C: math.Inf(1)}, "C ="},
@@ -82,6 +84,18 @@ func TestParamsCheck(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want one mentioning %q", c.p, err, c.want)
 		}
+		if _, lacked := liblinearOnly[c.p.Solver]; errors.Is(err, ErrNotImplemented) != lacked {
+			t.Errorf("%+v: error %v matches ErrNotImplemented: %v, want %v", c.p, err, !lacked, lacked)
+		}
+	}
+	// By name: liblinear's solvers that linear lacks are named as such.
+	for s, o := range liblinearOnly {
+		if _, err := ParseSolver(o.name); !errors.Is(err, ErrNotImplemented) || err.Error() != unsupported(s).Error() {
+			t.Errorf("ParseSolver(%q): %v, want %v", o.name, err, unsupported(s))
+		}
+	}
+	if _, err := ParseSolver("NOPE"); err == nil || errors.Is(err, ErrNotImplemented) {
+		t.Errorf("ParseSolver(NOPE): %v", err)
 	}
 }
 

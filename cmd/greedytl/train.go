@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -42,7 +43,9 @@ func (v *solverValue) Set(arg string) error {
 		s = linear.Solver(n)
 	} else if a, ok := solverAliases[strings.ToLower(arg)]; ok {
 		s = a
-	} else if s, err = linear.ParseSolver(strings.ToUpper(strings.ReplaceAll(arg, "-", "_"))); err != nil {
+	} else if s, err = linear.ParseSolver(strings.ToUpper(strings.ReplaceAll(arg, "-", "_"))); errors.Is(err, linear.ErrNotImplemented) {
+		return fmt.Errorf("solver %q: %w", arg, err)
+	} else if err != nil {
 		return fmt.Errorf("unknown solver %q (see --help)", arg)
 	}
 	if err := (linear.Params{Solver: s}).Check(); err != nil {
