@@ -138,7 +138,8 @@ type Config struct {
 	// ProtocolNWay, the number of episodes per ways and shots.
 	Splits int
 	// Noise lists the numbers D of N(0,1) dimensions appended to the
-	// features (0: none).
+	// features (0: none). Run refuses a D whose draws would take more
+	// than 4 GB on a group's rows.
 	Noise []int
 	// Methods names the methods: specs of package method's registry. The
 	// run (its manifest and records) names each by its canonical spec

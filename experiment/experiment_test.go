@@ -705,10 +705,31 @@ func TestMergeShards(t *testing.T) {
 	sameRecords(t, readRecords(t, single.File), readRecords(t, sum.File))
 
 	// Identical duplicates are kept once.
-	rep, err = Merge([]string{single.File, shards[0]}, filepath.Join(t.TempDir(), "all.jsonl"))
+	all := filepath.Join(t.TempDir(), "all.jsonl")
+	rep, err = Merge([]string{single.File, shards[0]}, all)
 	first := readRecords(t, filepath.Join(shards[0], resultsName(shard.Shard{I: 0, N: 3})))
 	if err != nil || !rep.Complete() || len(rep.Duplicates) != len(first) || rep.Present != single.Cells {
 		t.Fatalf("merging a run with its shard: %+v, %v", rep, err)
+	}
+
+	// A merged FILE.jsonl has no run.json: merging it again says what it
+	// is and what to do, and the advice works — with a shard's run.json
+	// beside it, it reads as the whole run.
+	_, err = Merge([]string{all}, "")
+	for _, want := range []string{all + ": no run.json beside it", "merge --out FILE.jsonl wrote", "--out DIR"} {
+		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), want) {
+			t.Errorf("merging a merged file again: %v, want an input error containing %q", err, want)
+		}
+	}
+	man1, err := os.ReadFile(filepath.Join(shards[1], ManifestFile))
+	if err == nil {
+		err = os.WriteFile(filepath.Join(filepath.Dir(all), ManifestFile), man1, 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := Merge([]string{all}, ""); err != nil || !rep.Complete() || rep.Present != single.Cells {
+		t.Errorf("a merged file with a shard's run.json beside it: %+v, %v", rep, err)
 	}
 }
 
@@ -765,6 +786,26 @@ func TestMergeErrors(t *testing.T) {
 	// refused, nor of inputs that do not merge.
 	if rep, err := Merge([]string{runDir}, otherSeed); !errors.Is(err, ErrInput) || errors.Is(err, ErrConflict) || rep != nil || !strings.Contains(err.Error(), "holds another run") {
 		t.Errorf("merging over another run: %v, summary %+v", err, rep)
+	}
+	// A file out in another run's directory: refused, as the directory
+	// is (its records would be read as the other run's: not in its grid);
+	// in the merged run's own directory, taken.
+	into := filepath.Join(otherSeed, "results-x.jsonl")
+	if rep, err := Merge([]string{runDir}, into); !errors.Is(err, ErrInput) || rep != nil || !strings.Contains(err.Error(), into+": "+otherSeed+" holds another run (seed") {
+		t.Errorf("merging into a file of another run's directory: %v, summary %+v", err, rep)
+	}
+	if _, err := os.Stat(into); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a refused merge wrote %s: %v", into, err)
+	}
+	if _, err := Merge([]string{otherSeed}, ""); err != nil {
+		t.Errorf("the other run after a merge was refused in it: %v", err)
+	}
+	same := copyRun(lines)
+	if _, err := Merge([]string{runDir}, filepath.Join(same, "results-x.jsonl")); err != nil {
+		t.Errorf("merging into a file of the run's own directory: %v", err)
+	}
+	if rep, err := Merge([]string{same}, ""); err != nil || len(rep.Files) != 2 || rep.Present != sum.Cells {
+		t.Errorf("the run's directory with the merged file: %+v, %v", rep, err)
 	}
 	if rep, err := Merge([]string{runDir, otherSeed}, ""); errors.Is(err, ErrConflict) || rep != nil {
 		t.Errorf("runs that differ: %v, summary %+v", err, rep)
@@ -887,6 +928,10 @@ func TestMergeKeepsWhatItDidNotRead(t *testing.T) {
 	if _, err := Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
+	otherCopy := filepath.Join(t.TempDir(), "other.jsonl") // its records, outside a run directory
+	if b, err := os.ReadFile(filepath.Join(other, "results.jsonl")); err != nil || os.WriteFile(otherCopy, b, 0o644) != nil {
+		t.Fatalf("copying %s's results: %v", other, err)
+	}
 	foreign := filepath.Join(t.TempDir(), "notes.jsonl")
 	if err := os.WriteFile(foreign, []byte("{\"a\":1}\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -894,7 +939,8 @@ func TestMergeKeepsWhatItDidNotRead(t *testing.T) {
 	for _, tc := range []struct{ name, out, file, want string }{
 		{"the whole run's directory", whole, filepath.Join(whole, "results.jsonl"), "cells that the merge does not have"},
 		{"the whole run's results file", filepath.Join(whole, "results.jsonl"), filepath.Join(whole, "results.jsonl"), "cells that the merge does not have"},
-		{"another run's results file", filepath.Join(other, "results.jsonl"), filepath.Join(other, "results.jsonl"), "a record of run"},
+		{"another run's results file", filepath.Join(other, "results.jsonl"), filepath.Join(other, "results.jsonl"), other + " holds another run (seed: 9 vs 1)"},
+		{"another run's records elsewhere", otherCopy, otherCopy, "a record of run"},
 		{"a file of other lines", foreign, foreign, "not a result record"},
 	} {
 		before, err := os.ReadFile(tc.file)
@@ -1239,5 +1285,49 @@ func TestRunRecordsCanonicalMethods(t *testing.T) {
 	cfg.Methods = []string{"greedytl", "greedytl-sp:gamma=0.25,lambda=10"}
 	if s, err := Run(context.Background(), cfg); err != nil || s.Finished != 0 {
 		t.Errorf("rerun under the canonical names: %v, summary %+v", err, s)
+	}
+}
+
+// TestRunRefusesHugeNoise checks that a noise level whose draws would not
+// fit in memory is an input error, given before run.json is written, that
+// names the size and its memory; and that checkNoise's bound is on the rows
+// drawSplit does take (brute force over the targets and splits): the
+// largest level within maxNoiseBytes passes, one more dimension does not.
+func TestRunRefusesHugeNoise(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	out := filepath.Join(t.TempDir(), "run")
+	cfg := testConfig(f, out, src, allNegMethod)
+	cfg.Noise = []int{0, 100_000_000}
+	_, err := Run(context.Background(), cfg)
+	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "100000000 noise dimensions would take 76.8 GB on a group's 48 rows") {
+		t.Fatalf("error %v, want an input error naming the size and its memory", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, ManifestFile)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("run.json written for a refused run: %v", err)
+	}
+	neg, err := source.PlanNegatives(f, testNegativeNames, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := f.Classes[:testClasses]
+	for _, protocol := range []string{ProtocolStandard, ProtocolSkewed} {
+		sz, _ := protocolSizes(protocol)
+		positives := []int{1, 3}
+		rows := 0
+		for c := range testClasses {
+			for sp := range 3 {
+				s := drawSplit(1, group{Target: c, Positives: 3, Split: sp}, f.Rows(c), neg.Target, sz)
+				rows = max(rows, len(s.trainPos)+len(s.testPos)+len(s.trainNeg)+len(s.testNeg))
+			}
+		}
+		most := int(maxNoiseBytes / (16 * float64(rows)))
+		for _, d := range []int{most, most + 1} {
+			c := Config{Data: f, Protocol: protocol, Positives: positives, Noise: []int{d, 0}}
+			err := checkNoise(&c, neg, targets)
+			if want := fmt.Sprintf("%d noise dimensions would take %.3g GB on a group's %d rows", d, 16*float64(d*rows)/1e9, rows); (err == nil) != (d == most) || err != nil && !strings.Contains(err.Error(), want) {
+				t.Errorf("%s, %d rows, %d noise dimensions: error %v, want one (%q) only above %d", protocol, rows, d, err, want, most)
+			}
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/shard"
+	"github.com/greedytl/greedytl/source"
 )
 
 // group is the unit of work: one target, number of positives, noise level
@@ -156,11 +157,7 @@ func drawSplit(seed uint64, g group, pos, neg []int, sz setSizes) split {
 	rng := stream(seed, fmt.Sprintf("split target=%d positives=%d split=%d", g.Target, g.Positives, g.Split))
 	pick := func(rows []int, n, test int) (train, rest []int) {
 		perm := rng.Perm(len(rows))
-		size := len(rows)
-		if test > 0 {
-			size = min(size, n+test)
-		}
-		out := make([]int, size)
+		out := make([]int, splitRows(len(rows), n, test))
 		for k := range out {
 			out[k] = rows[perm[k]]
 		}
@@ -170,6 +167,15 @@ func drawSplit(seed uint64, g group, pos, neg []int, sz setSizes) split {
 	s.trainPos, s.testPos = pick(pos, g.Positives, sz.testPos)
 	s.trainNeg, s.testNeg = pick(neg, sz.trainNeg, sz.testNeg)
 	return s
+}
+
+// splitRows returns how many of have rows drawSplit takes: n for training
+// and up to test further ones, or every one left when test is 0.
+func splitRows(have, n, test int) int {
+	if test > 0 {
+		return min(have, n+test)
+	}
+	return have
 }
 
 // episode holds the classes of an N-way episode and the dataset rows of
@@ -208,6 +214,38 @@ func drawEpisode(seed uint64, g group, pool []int, rowsOf func(class int) []int,
 		e.classes[k], e.train[k], e.test[k] = c, pick[:g.Positives], pick[g.Positives:]
 	}
 	return e
+}
+
+// maxNoiseBytes bounds the memory of a group's noise: its N(0,1) columns
+// (noiseColumns) and their copy in the features (runner.features), 16
+// bytes a row and dimension. It allows some two million dimensions on the
+// 120 rows of a standard group, and makes a --noise whose draws would not
+// fit in memory an error (checkNoise) rather than a crash.
+const maxNoiseBytes = 4e9
+
+// checkNoise returns an input error when the largest noise level of cfg
+// would take more than maxNoiseBytes on the largest group: the largest
+// number of positives of the target (classes of cfg.Data named in targets)
+// with the most examples, its test positives, and the training and test
+// negatives of the pool neg — as many rows as drawSplit takes.
+func checkNoise(cfg *Config, neg *source.Negatives, targets []string) error {
+	d := slices.Max(cfg.Noise)
+	if d == 0 {
+		return nil
+	}
+	sz, _ := protocolSizes(cfg.Protocol) // checked
+	p := slices.Max(cfg.Positives)
+	counts := cfg.Data.ClassCounts()
+	pos := 0
+	for _, name := range targets {
+		c, _ := cfg.Data.ClassIndex(name) // chosen among the classes
+		pos = max(pos, splitRows(counts[c], p, sz.testPos))
+	}
+	rows := pos + splitRows(len(neg.Target), sz.trainNeg, sz.testNeg)
+	if b := 16 * float64(rows) * float64(d); b > maxNoiseBytes {
+		return inputErrorf("experiment: %d noise dimensions would take %.3g GB on a group's %d rows (the N(0,1) draws and their copy in the features), more than the %.0f GB allowed: give a smaller --noise", d, b/1e9, rows, maxNoiseBytes/1e9)
+	}
+	return nil
 }
 
 // noiseColumns returns g.Noise independent N(0,1) columns for the train

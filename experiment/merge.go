@@ -57,8 +57,9 @@ func (r *MergeSummary) Complete() bool { return len(r.Missing) == 0 }
 // otherwise to the run directory out (created if needed, and locked while
 // Merge writes it, as is the run directory holding a file out) as results.jsonl beside a run.json without a shard — a
 // run directory that Run can resume to compute the missing cells, and that
-// reports read like any other. It refuses to overwrite a run directory of
-// another run, and an out that is one of the inputs, the run.json beside
+// reports read like any other. It refuses to write into a run directory of
+// another run (a directory out, or the one holding a file out), and an out
+// that is one of the inputs, the run.json beside
 // one, or inside a run directory given (atomicfile.NotAnInput): a merge
 // never changes what it reads. Nor does it drop what it did not read: an
 // out whose results file holds a cell the merge lacks, a record of another
@@ -218,6 +219,28 @@ func checkReplaced(path string, man *Manifest, res *Results) error {
 	return nil
 }
 
+// mergedRunIn returns the manifest of the directory dir that a merge of
+// the run man writes into (nil when it has none), or an input error when
+// it is another run's, naming out (dir, or a file in it): the merged
+// records, in its results file or in another, would be read as records of
+// a run they are not of.
+func mergedRunIn(dir, out string, man *Manifest) (*Manifest, error) {
+	old, err := existingManifest(dir)
+	if err != nil {
+		return nil, inputError{err}
+	}
+	if old == nil {
+		return nil, nil
+	}
+	if d := old.differs(man, true); d == "" {
+		return old, nil
+	} else if out == dir {
+		return nil, inputErrorf("experiment: %s holds another run (%s): merge into another directory", dir, d)
+	} else {
+		return nil, inputErrorf("experiment: %s: %s holds another run (%s), which would read the merged records as its own: merge into a file or directory elsewhere", out, dir, d)
+	}
+}
+
 // writeMerged writes the records of res in grid order to out (see Merge).
 func writeMerged(out string, man *Manifest, res *Results) error {
 	g := newGrid(man)
@@ -258,6 +281,9 @@ func writeMerged(out string, man *Manifest, res *Results) error {
 			return err
 		}
 		defer lock.Release()
+		if _, err := mergedRunIn(filepath.Dir(out), out, man); err != nil {
+			return err
+		}
 		if err := checkReplaced(out, man, res); err != nil {
 			return err
 		}
@@ -270,16 +296,14 @@ func writeMerged(out string, man *Manifest, res *Results) error {
 	defer lock.Release()
 	merged := *man
 	merged.Shard = nil
-	old, err := existingManifest(out)
+	old, err := mergedRunIn(out, out, man)
 	if err != nil {
-		return inputError{err}
-	}
-	if old != nil {
-		if d := old.differs(&merged, true); d != "" {
-			return inputErrorf("experiment: %s holds another run (%s): merge into another directory", out, d)
-		}
-	} else if err := checkNoOrphanResults(out, resultsName(shard.Shard{}), false); err != nil {
 		return err
+	}
+	if old == nil {
+		if err := checkNoOrphanResults(out, resultsName(shard.Shard{}), false); err != nil {
+			return err
+		}
 	}
 	if err := checkReplaced(filepath.Join(out, resultsName(shard.Shard{})), man, res); err != nil {
 		return err

@@ -248,6 +248,8 @@ func (res *Results) runOf(in string, opt ReadOptions) (*Manifest, []string, erro
 	man, err := ReadManifest(dir)
 	tolerated := errors.Is(err, fs.ErrNotExist) && opt.Tolerant
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && !tolerated && !fi.IsDir():
+		return nil, nil, inputErrorf("experiment: %s: no %s beside it, which a results file is read with: a file that merge --out FILE.jsonl wrote has none (it holds the merged records alone); put the %s of its run (any of its runs' or shards') beside it, or merge the runs into a run directory (merge … --out DIR), which has one", in, ManifestFile, ManifestFile)
 	case err != nil && !tolerated && !fi.IsDir():
 		return nil, nil, inputErrorf("%s: the run.json beside it: %w", in, fileerr.Reason(err))
 	case errors.Is(err, fs.ErrNotExist) && !tolerated:

@@ -149,6 +149,9 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err := man.checkGrid(); err != nil {
 		return nil, inputErrorf("experiment: %v", err)
 	}
+	if err := checkNoise(&cfg, neg, targets); err != nil {
+		return nil, err
+	}
 	lock, err := lockRun(cfg.Out)
 	if errors.Is(err, dirlock.ErrLocked) && cfg.Shard.N > 1 {
 		// The shards of an array all given one --out: the holder may be

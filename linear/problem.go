@@ -2,6 +2,7 @@ package linear
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/greedytl/greedytl/sparse"
@@ -38,6 +39,42 @@ var solverNames = map[Solver]string{
 	ElasticNetLR:     "ELASTICNET_LR",
 }
 
+// liblinearOnly lists liblinear's solvers that linear does not implement,
+// by number: liblinear's name, what it fits and why linear lacks it, for
+// the errors that refuse them (Params.Check, ParseSolver).
+var liblinearOnly = map[Solver]struct{ name, what, why string }{
+	4:  {"MCSVM_CS", "Crammer and Singer's multi-class SVM", "linear's classifiers are binary (train one per class)"},
+	11: {"L2R_L2LOSS_SVR", "a support vector regression", "linear's solvers are classifiers"},
+	12: {"L2R_L2LOSS_SVR_DUAL", "a support vector regression", "linear's solvers are classifiers"},
+	13: {"L2R_L1LOSS_SVR_DUAL", "a support vector regression", "linear's solvers are classifiers"},
+	21: {"ONECLASS_SVM", "a one-class SVM", "linear's classifiers are binary"},
+}
+
+// ErrNotImplemented is matched (errors.Is) by the errors of Params.Check
+// and ParseSolver that refuse one of liblinear's solvers that linear does
+// not implement, such as -s 4 (MCSVM_CS).
+var ErrNotImplemented = errors.New("linear: solver not implemented")
+
+// notImplemented is the error of a solver of liblinear's that linear
+// lacks: it matches ErrNotImplemented.
+type notImplemented struct{ s Solver }
+
+func (e notImplemented) Error() string {
+	o := liblinearOnly[e.s]
+	return fmt.Sprintf("linear: solver %d is liblinear's %s, %s, which linear does not implement: %s", int(e.s), o.name, o.what, o.why)
+}
+
+func (e notImplemented) Is(target error) bool { return target == ErrNotImplemented }
+
+// unsupported returns the error of a solver of liblinear's that linear
+// lacks (liblinearOnly), or nil when s is not one.
+func unsupported(s Solver) error {
+	if _, ok := liblinearOnly[s]; !ok {
+		return nil
+	}
+	return notImplemented{s}
+}
+
 // String returns liblinear's name for s (the solver_type of a model file).
 func (s Solver) String() string {
 	if n, ok := solverNames[s]; ok {
@@ -68,11 +105,17 @@ func (s Solver) DefaultMaxIter() int {
 	return 0
 }
 
-// ParseSolver returns the solver whose liblinear name is name.
+// ParseSolver returns the solver whose liblinear name is name; the error
+// of one of liblinear's that linear lacks says so.
 func ParseSolver(name string) (Solver, error) {
 	for s, n := range solverNames {
 		if n == name {
 			return s, nil
+		}
+	}
+	for s, o := range liblinearOnly {
+		if o.name == name {
+			return 0, unsupported(s)
 		}
 	}
 	return 0, fmt.Errorf("linear: unknown solver %q", name)

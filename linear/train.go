@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/standardize"
@@ -29,6 +31,9 @@ var defaultEps = map[Solver]float64{
 // default), L1Ratio in [0, 1], MaxIter ≥ 0 and the class weights finite and
 // ≥ 0 (0 selects 1).
 func (p Params) Check() error {
+	if err := unsupported(p.Solver); err != nil {
+		return err
+	}
 	if _, ok := solverNames[p.Solver]; !ok {
 		return fmt.Errorf("linear: unknown solver %d", int(p.Solver))
 	}
@@ -53,6 +58,37 @@ func (p Params) Check() error {
 		}
 	}
 	return nil
+}
+
+// WithLabelWeights returns p with its class weights set from weights,
+// which maps class labels of y to the factor of their C (liblinear
+// -wLABEL WEIGHT): the label Train makes the positive class
+// (Model.Labels[0]) sets WeightPos, the other WeightNeg, and a class
+// weights does not name keeps p's weight. It returns an error when y does
+// not hold two integer labels (as Train does), when weights names a label
+// y lacks (liblinear ignores it, with a warning), or a weight that is not
+// finite and > 0.
+func (p Params) WithLabelWeights(y []float64, weights map[int]float64) (Params, error) {
+	labels, _, err := binaryLabels(y)
+	if err != nil {
+		return p, err
+	}
+	keys := slices.Sorted(maps.Keys(weights))
+	for _, l := range keys {
+		w := weights[l]
+		if !(w > 0) || math.IsInf(w, 0) {
+			return p, fmt.Errorf("linear: weight %v for class %d, want a finite weight > 0", w, l)
+		}
+		switch l {
+		case labels[0]:
+			p.WeightPos = w
+		case labels[1]:
+			p.WeightNeg = w
+		default:
+			return p, fmt.Errorf("linear: a weight for class %d, which the data lack (their labels are %d and %d)", l, labels[0], labels[1])
+		}
+	}
+	return p, nil
 }
 
 // withDefaults returns p with zero C, Eps and class weights replaced by

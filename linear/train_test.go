@@ -65,7 +65,9 @@ func TestParamsCheck(t *testing.T) {
 		p    Params
 		want string
 	}{
-		{Params{Solver: Solver(4)}, "unknown solver"},
+		{Params{Solver: Solver(4)}, "solver 4 is liblinear's MCSVM_CS, Crammer and Singer's multi-class SVM, which linear does not implement"},
+		{Params{Solver: Solver(21)}, "ONECLASS_SVM"},
+		{Params{Solver: Solver(9)}, "unknown solver 9"},
 		{Params{Solver: L2RLR, C: -1}, "C ="},
 		{Params{Solver: L2RLR, C: math.NaN()}, "C ="},
 		{Params{Solver: L2RLR, C: math.Inf(1)}, "C ="},
@@ -82,6 +84,18 @@ func TestParamsCheck(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want one mentioning %q", c.p, err, c.want)
 		}
+		if _, lacked := liblinearOnly[c.p.Solver]; errors.Is(err, ErrNotImplemented) != lacked {
+			t.Errorf("%+v: error %v matches ErrNotImplemented: %v, want %v", c.p, err, !lacked, lacked)
+		}
+	}
+	// By name: liblinear's solvers that linear lacks are named as such.
+	for s, o := range liblinearOnly {
+		if _, err := ParseSolver(o.name); !errors.Is(err, ErrNotImplemented) || err.Error() != unsupported(s).Error() {
+			t.Errorf("ParseSolver(%q): %v, want %v", o.name, err, unsupported(s))
+		}
+	}
+	if _, err := ParseSolver("NOPE"); err == nil || errors.Is(err, ErrNotImplemented) {
+		t.Errorf("ParseSolver(NOPE): %v", err)
 	}
 }
 
@@ -165,6 +179,42 @@ func TestBinaryLabels(t *testing.T) {
 		labels, signed, err := binaryLabels(c.y)
 		if err != nil || !slices.Equal(labels, c.labels) || !slices.Equal(signed, c.signed) {
 			t.Errorf("binaryLabels(%v) = %v, %v, %v; want %v, %v", c.y, labels, signed, err, c.labels, c.signed)
+		}
+	}
+}
+
+// TestWithLabelWeights: a label's weight goes to the class Train makes of
+// it — WeightPos for Model.Labels[0] (binaryLabels), WeightNeg for the
+// other — and weights that cannot apply are errors.
+func TestWithLabelWeights(t *testing.T) {
+	for _, c := range []struct {
+		y        []float64
+		weights  map[int]float64
+		pos, neg float64
+	}{
+		{[]float64{-1, 1, 1}, map[int]float64{1: 5, -1: 2}, 5, 2},
+		{[]float64{-1, 1}, map[int]float64{-1: 3}, 0.5, 3},
+		{[]float64{4, 2, 2}, map[int]float64{2: 3}, 0.5, 3},
+		{[]float64{2, 4, 2}, map[int]float64{2: 3, 4: 0.25}, 3, 0.25},
+	} {
+		p, err := Params{WeightPos: 0.5}.WithLabelWeights(c.y, c.weights)
+		labels, _, _ := binaryLabels(c.y)
+		if err != nil || p.WeightPos != c.pos || p.WeightNeg != c.neg {
+			t.Errorf("labels %v, weights %v: WeightPos %v, WeightNeg %v, %v; want %v, %v", labels, c.weights, p.WeightPos, p.WeightNeg, err, c.pos, c.neg)
+		}
+	}
+	for _, c := range []struct {
+		y       []float64
+		weights map[int]float64
+		want    string
+	}{
+		{[]float64{1, -1}, map[int]float64{3: 2}, "a weight for class 3, which the data lack (their labels are 1 and -1)"},
+		{[]float64{1, -1}, map[int]float64{1: 0}, "weight 0 for class 1"},
+		{[]float64{1, -1}, map[int]float64{-1: math.Inf(1)}, "weight +Inf for class -1"},
+		{[]float64{1, 1}, map[int]float64{1: 2}, "need two classes"},
+	} {
+		if _, err := (Params{}).WithLabelWeights(c.y, c.weights); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("labels %v, weights %v: %v, want an error containing %q", c.y, c.weights, err, c.want)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/internal/plural"
 )
 
 // isNWay reports whether rows are the summary of an N-way run
@@ -80,7 +81,7 @@ func nwaySection(doc *document, recs []experiment.Record, dataset, slug string, 
 	shots := d.values(func(r Row) int { return r.Shots })
 	doc.add(heading{2, "Dataset " + name + " (N-way)"}, paragraph{fmt.Sprintf(
 		"N-way few-shot episodes: %s ways, %s shots, %s per ways and shots, %d test examples per class; %d classes appear in the episodes; %s.",
-		joinInts(ways), joinInts(shots), plural(len(episodes), "episode", "episodes"), test, len(classes), plural(len(ms), "method", "methods"))})
+		joinInts(ways), joinInts(shots), plural.Count(len(episodes), "episode", "episodes"), test, len(classes), plural.Count(len(ms), "method", "methods"))})
 	for _, w := range ways {
 		doc.add(heading{3, fmt.Sprintf("%d-way accuracy (%%)", w)})
 		doc.add(nwayTable(d, ms, w, shots)...)

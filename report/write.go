@@ -23,6 +23,7 @@ import (
 	"github.com/greedytl/greedytl/internal/fileerr"
 	"github.com/greedytl/greedytl/internal/filename"
 	"github.com/greedytl/greedytl/internal/jsonfile"
+	"github.com/greedytl/greedytl/internal/plural"
 )
 
 // Options choose the documents Write produces. The figures (PNG and SVG) are
@@ -336,9 +337,9 @@ func build(res *Results) (*document, []*figure, error) {
 		}
 	}
 	intro := fmt.Sprintf("%s read from %s: %d succeeded, %d failed (failed cells are counted, never averaged).",
-		plural(len(res.Records), "cell", "cells"), plural(len(res.Files), "results file", "results files"), len(res.Records)-failed, failed)
+		plural.Count(len(res.Records), "cell", "cells"), plural.Count(len(res.Files), "results file", "results files"), len(res.Records)-failed, failed)
 	if res.Duplicates > 0 {
-		intro += fmt.Sprintf(" Ignored: %s of cells already read.", plural(res.Duplicates, "duplicate record", "duplicate records"))
+		intro += fmt.Sprintf(" Ignored: %s of cells already read.", plural.Count(res.Duplicates, "duplicate record", "duplicate records"))
 	}
 	doc.add(paragraph{intro}, bullets{slices.Clone(res.Files)})
 	if len(res.Warnings) > 0 {
@@ -467,7 +468,7 @@ func datasetOverview(recs []experiment.Record, ci ClassInfo, d *datasetRows) str
 		pos, noise = append(pos, r.Positives), append(noise, r.Noise)
 	}
 	s := fmt.Sprintf("%s, %s, %s; training positives %s; noise dimensions %s; methods: %s.",
-		plural(len(ci.Names), "class", "classes"), plural(len(targets), "target", "targets"), plural(len(splits), "split", "splits"),
+		plural.Count(len(ci.Names), "class", "classes"), plural.Count(len(targets), "target", "targets"), plural.Count(len(splits), "split", "splits"),
 		joinInts(pos), joinInts(noise), strings.Join(ms, ", "))
 	if ci.Groups != nil {
 		g := map[string]bool{}
@@ -859,14 +860,6 @@ func stoppedShort(r Row) string {
 		parts = append(parts, fmt.Sprintf("%d selection", r.SelectionNotConverged))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// plural returns "1 thing" or "n things".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }
 
 // uniqueSlug returns a slug of s not in used, and marks it used.

@@ -32,11 +32,15 @@ writes nothing. A partial last line (a shard killed, or still running) is
 ignored.
 
 With --out, the merged records are written in grid order: to FILE.jsonl, or
-to a run directory RUN as results.jsonl with its run.json. Running
+to a run directory RUN as results.jsonl with its run.json. FILE.jsonl is the
+records alone (no run.json is written beside it): merge reads it again with a
+run.json of the run put beside it; merging into a RUN keeps both. Running
 "greedytl experiment" on that RUN, with the settings of the merged runs and no
 --shard, computes the missing cells. The output is never one of the inputs:
 an --out that is an input file, the run.json beside one, or inside a run
-directory given, is refused, and so is one whose results file holds records
+directory given, is refused, and so is one in another run's directory (a RUN
+whose run.json is another run's, or FILE.jsonl beside such a run.json: that
+run would read the merged records as its own) or one whose results file holds records
 the merge would lose: cells it does not have (a run directory holding more
 of the run than the shards merged), records of another run, lines that are
 not records. An earlier merge of fewer shards is replaced.
@@ -47,7 +51,7 @@ printed, and nothing of the merge is left in --out); 2 on bad usage or bad input
 unreadable or malformed files (a record with a member missing, a null, an
 unknown member or an impossible value), runs that differ, records of another
 run (each record carries its run's run_id), conflicting records, an --out
-among the inputs.`,
+among the inputs or in another run's directory.`,
 		Example: `  greedytl merge runs/shard-* --out runs/merged
   greedytl merge runs/coil100                  # check a run: what is missing?`,
 		Args: cobra.MinimumNArgs(1),

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/report"
 )
 
@@ -153,7 +154,7 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 	docs := slices.DeleteFunc(slices.Clone(written), func(p string) bool {
 		return strings.HasSuffix(p, ".png") || strings.HasSuffix(p, ".svg")
 	})
-	fmt.Fprintf(s.err, "report written to %s: %d figures (PNG and SVG)", o.out, (len(written)-len(docs))/2)
+	fmt.Fprintf(s.err, "report written to %s: %s (PNG and SVG)", o.out, plural.Count((len(written)-len(docs))/2, "figure", "figures"))
 	if len(docs) > 0 {
 		fmt.Fprintf(s.err, ", %s", strings.Join(docs, ", "))
 	}

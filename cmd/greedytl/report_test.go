@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -363,5 +364,42 @@ func TestDemoTableRowsAreTheRunsMethods(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("table lines\n%s\nwant\n%s\n(the whole table:\n%s)", strings.Join(got, "\n"), strings.Join(want, "\n"), out.String())
+	}
+}
+
+// TestReportCountsFigures: report's last line counts the figures it wrote
+// (the PNG files), in English: "1 figure" for a run of one method other
+// than GreedyTL (its accuracy figure alone), "N figures" otherwise.
+func TestReportCountsFigures(t *testing.T) {
+	run := reportRun(t)
+	b, err := os.ReadFile(filepath.Join(run, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var one strings.Builder // greedytl-59's records, as another method's, without run.json
+	for _, line := range strings.SplitAfter(string(b), "\n") {
+		if strings.Contains(line, `"method":"greedytl-59"`) {
+			one.WriteString(strings.Replace(line, `"method":"greedytl-59"`, `"method":"no-transfer"`, 1))
+		}
+	}
+	oneMethod := t.TempDir()
+	writeText(t, oneMethod, "results.jsonl", one.String())
+	for _, dir := range []string{oneMethod, run} {
+		out := filepath.Join(t.TempDir(), "rep")
+		code, _, stderr := cli(t, "", "report", dir, "--out", out)
+		pngs, _ := filepath.Glob(filepath.Join(out, "*.png"))
+		if code != 0 || len(pngs) == 0 {
+			t.Fatalf("report %s: exit %d, %d PNG files: %s", dir, code, len(pngs), stderr)
+		}
+		want := fmt.Sprintf("report written to %s: %d figures (PNG and SVG)", out, len(pngs))
+		if len(pngs) == 1 {
+			want = fmt.Sprintf("report written to %s: 1 figure (PNG and SVG)", out)
+		}
+		if !strings.Contains(stderr, want) {
+			t.Errorf("report %s: stderr %q, want %q", dir, stderr, want)
+		}
+		if dir == oneMethod && len(pngs) != 1 {
+			t.Errorf("a run of one method other than GreedyTL: %d figures, want 1 (the test needs one)", len(pngs))
+		}
 	}
 }

@@ -218,6 +218,9 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signalContext()
 	defer stop()
+	if c, _, err := root.Find(args); err == nil && c.Name() == "train" {
+		args = liblinearWeightArgs(args)
+	}
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)

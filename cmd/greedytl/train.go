@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/number"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/source"
 	"github.com/greedytl/greedytl/sparse"
@@ -39,7 +43,9 @@ func (v *solverValue) Set(arg string) error {
 		s = linear.Solver(n)
 	} else if a, ok := solverAliases[strings.ToLower(arg)]; ok {
 		s = a
-	} else if s, err = linear.ParseSolver(strings.ToUpper(strings.ReplaceAll(arg, "-", "_"))); err != nil {
+	} else if s, err = linear.ParseSolver(strings.ToUpper(strings.ReplaceAll(arg, "-", "_"))); errors.Is(err, linear.ErrNotImplemented) {
+		return fmt.Errorf("solver %q: %w", arg, err)
+	} else if err != nil {
 		return fmt.Errorf("unknown solver %q (see --help)", arg)
 	}
 	if err := (linear.Params{Solver: s}).Check(); err != nil {
@@ -47,6 +53,76 @@ func (v *solverValue) Set(arg string) error {
 	}
 	v.s = s
 	return nil
+}
+
+// classWeights is train's --weight flag, liblinear-train's -wLABEL WEIGHT
+// (liblinearWeightArgs rewrites that spelling into this one): the factor
+// of C for each class label given.
+type classWeights map[int]float64
+
+func (w *classWeights) String() string {
+	var parts []string
+	for _, l := range slices.Sorted(maps.Keys(*w)) {
+		parts = append(parts, fmt.Sprintf("%d:%g", l, (*w)[l]))
+	}
+	return strings.Join(parts, ",")
+}
+
+func (w *classWeights) Type() string { return "LABEL:WEIGHT" }
+
+func (w *classWeights) Set(arg string) error {
+	label, weight, ok := strings.Cut(arg, ":")
+	if !ok {
+		return fmt.Errorf("no weight for class %s: give -w%s WEIGHT, as liblinear-train takes it, or --weight %s:WEIGHT", arg, arg, arg)
+	}
+	l, err := strconv.Atoi(strings.TrimPrefix(label, "+"))
+	if err != nil {
+		return fmt.Errorf("class label %q is not an integer", label)
+	}
+	v, err := number.ParseSetting(weight)
+	if err != nil {
+		return fmt.Errorf("weight of class %d: %w", l, err)
+	}
+	if _, dup := (*w)[l]; dup {
+		return fmt.Errorf("class %d given a weight twice", l)
+	}
+	if *w == nil {
+		*w = classWeights{}
+	}
+	(*w)[l] = v
+	return nil
+}
+
+// liblinearWeight matches liblinear-train's class weight option, -wLABEL
+// (its label an integer, as liblinear's atoi reads it), followed by the
+// weight as the next argument.
+var liblinearWeight = regexp.MustCompile(`^-w([+-]?[0-9]+)$`)
+
+// liblinearWeightArgs returns train's command line args with liblinear's
+// class weights, "-wLABEL WEIGHT" (-w1 5, -w-1 2), rewritten as
+// "--weight=LABEL:WEIGHT": pflag would read -w1 as a shorthand -w of value
+// 1 and the weight as an argument. Arguments after "--" are left alone; a
+// -wLABEL without a weight after it becomes --weight=LABEL, which
+// classWeights refuses saying so.
+func liblinearWeightArgs(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		m := liblinearWeight.FindStringSubmatch(a)
+		switch {
+		case m == nil:
+			out = append(out, a)
+		case i+1 == len(args):
+			out = append(out, "--weight="+m[1])
+		default:
+			out = append(out, "--weight="+m[1]+":"+args[i+1])
+			i++
+		}
+	}
+	return out
 }
 
 // addL1RatioFlag adds --l1-ratio, the elastic-net mixing of -s 100, to c.
@@ -87,6 +163,7 @@ type trainOptions struct {
 	seed    uint64
 	out     string
 	maxFeat int
+	weights classWeights
 }
 
 func newTrainCmd(s *streams) *cobra.Command {
@@ -99,7 +176,8 @@ files are read too) and writes a liblinear model file, which liblinear-predict
 (but for -s 100's, a solver liblinear lacks), greedytl predict and greedytl's
 source sets read. The flags mean what they
 mean to liblinear-train: -s solver, -c cost, -B bias, -e tolerance, -v folds,
--C, -q; the arguments may be given as liblinear-train takes them (FILE [MODEL])
+-C, -q, -wLABEL weight (-w1 5 -w-1 2: C times 5 for class 1, times 2 for
+class -1; also --weight 1:5); the arguments may be given as liblinear-train takes them (FILE [MODEL])
 or with --data and --out. MODEL defaults to FILE's base name plus ".model", in
 the current directory, as with liblinear.
 
@@ -130,6 +208,7 @@ zeros, and as much memory to train): re-index the features, or give
 	fl.IntVarP(&o.folds, "cv", "v", 0, "K-fold cross-validation: print the accuracy instead of training (K ≥ 2)")
 	fl.BoolVarP(&o.findC, "find-c", "C", false, "choose C by cross-validation, print it, and train with it")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "print nothing but results")
+	fl.Var(&o.weights, "weight", "multiply C for the class LABEL by WEIGHT (> 0); repeat for each class; liblinear's -wLABEL WEIGHT (as -w1 5 -w-1 2) is read as this")
 	addL1RatioFlag(c, &o.l1Ratio)
 	fl.Uint64Var(&o.seed, "seed", 1, "seed of the coordinate order and of the cross-validation folds")
 	fl.StringVarP(&o.out, "out", "o", "", "model file to write (default: FILE's base name + .model)")
@@ -205,6 +284,11 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	}
 	if err := checkModelSize(data, x, o.maxFeat); err != nil {
 		return err
+	}
+	if len(o.weights) > 0 {
+		if p, err = p.WithLabelWeights(y, o.weights); err != nil {
+			return badInputf("%s: %w", data, err)
+		}
 	}
 	prob := &linear.Problem{X: x, Y: y, Bias: o.bias}
 	ctx := c.Context()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -85,6 +86,128 @@ func TestTrainMatchesLiblinear(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestTrainClassWeights trains with liblinear-train's class weights,
+// -wLABEL WEIGHT, on heart_scale and on a copy labelled 4 and 2 (4 first,
+// so that the weight of class 2 is that of liblinear's second class), and
+// requires, for the primal solvers -s 0 and -s 2 (which agree with
+// liblinear to rounding), the model liblinear-train writes — header and
+// weights to 1e-9 — and liblinear-predict's labels; the --weight spelling
+// gives the same file, and weights that cannot apply are input errors.
+func TestTrainClassWeights(t *testing.T) {
+	needHeartScale(t)
+	train, predict := liblinear(t, "liblinear-train"), liblinear(t, "liblinear-predict")
+	dir := t.TempDir()
+	plain, err := os.ReadFile(heartScale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	relabelled := filepath.Join(dir, "heart42")
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(strings.TrimSuffix(string(plain), "\n"), "\n") {
+		label, rest, _ := strings.Cut(line, " ")
+		switch label {
+		case "+1", "1":
+			label = "4"
+		case "-1":
+			label = "2"
+		}
+		b.WriteString(label + " " + rest)
+	}
+	if err := os.WriteFile(relabelled, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		data    string
+		weights []string
+	}{
+		{heartScale, []string{"-w1", "5", "-w-1", "2"}},
+		{heartScale, []string{"-w-1", "3"}},
+		{relabelled, []string{"-w4", "5", "-w2", "2"}},
+		{relabelled, []string{"-w2", "0.25"}},
+	} {
+		for _, solver := range []string{"0", "2"} {
+			flags := append([]string{"-s", solver, "-e", "1e-5"}, tc.weights...)
+			name := filepath.Base(tc.data) + strings.Join(flags, "")
+			ours, theirs := filepath.Join(dir, name+".ours"), filepath.Join(dir, name+".theirs")
+			if code, _, stderr := cli(t, "", append(append([]string{"train", "-q"}, flags...), tc.data, ours)...); code != 0 {
+				t.Fatalf("greedytl train %v: exit %d: %s", flags, code, stderr)
+			}
+			runTool(t, train, append(append([]string{"-q"}, flags...), tc.data, theirs)...)
+			a, errA := os.ReadFile(ours)
+			b, errB := os.ReadFile(theirs)
+			if errA != nil || errB != nil {
+				t.Fatal(errA, errB)
+			}
+			headA, wA, _ := strings.Cut(string(a), "w\n")
+			headB, wB, _ := strings.Cut(string(b), "w\n")
+			fa, fb := strings.Fields(wA), strings.Fields(wB)
+			if headA != headB || len(fa) != len(fb) || len(fa) == 0 {
+				t.Fatalf("%s %v: model header\n%s\nliblinear's\n%s", tc.data, flags, headA, headB)
+			}
+			for j := range fa {
+				x, _ := strconv.ParseFloat(fa[j], 64)
+				y, _ := strconv.ParseFloat(fb[j], 64)
+				if math.Abs(x-y) > 1e-9*(1+math.Abs(y)) {
+					t.Errorf("%s %v: w_%d = %s, liblinear's %s", tc.data, flags, j, fa[j], fb[j])
+				}
+			}
+			predOurs, predTheirs := filepath.Join(dir, "ours.pred"), filepath.Join(dir, "theirs.pred")
+			runTool(t, predict, tc.data, ours, predOurs)
+			runTool(t, predict, tc.data, theirs, predTheirs)
+			pa, _ := os.ReadFile(predOurs)
+			pb, _ := os.ReadFile(predTheirs)
+			if len(pa) == 0 || !bytes.Equal(pa, pb) {
+				t.Errorf("%s %v: liblinear-predict's labels differ", tc.data, flags)
+			}
+			// The --weight spelling: the same model.
+			long := filepath.Join(dir, name+".long")
+			args := []string{"train", "-q", "-s", solver, "-e", "1e-5"}
+			for k := 0; k < len(tc.weights); k += 2 {
+				args = append(args, "--weight", strings.TrimPrefix(tc.weights[k], "-w")+":"+tc.weights[k+1])
+			}
+			if code, _, stderr := cli(t, "", append(args, tc.data, long)...); code != 0 {
+				t.Fatalf("%v: exit %d: %s", args, code, stderr)
+			}
+			if c, _ := os.ReadFile(long); !bytes.Equal(c, a) {
+				t.Errorf("%v: another model than with -w", args)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		args []string // then the data, unless given with --data
+		want string
+	}{
+		{[]string{"-w3", "2", heartScale}, "a weight for class 3, which the data lack (their labels are 1 and -1)"},
+		{[]string{"-w1", "0", heartScale}, "weight 0 for class 1, want a finite weight > 0"},
+		{[]string{"-w1", "-2", heartScale}, "weight -2 for class 1, want a finite weight > 0"},
+		{[]string{"-w1", "2", "-w1", "3", heartScale}, "class 1 given a weight twice"},
+		{[]string{"-w1", "x", heartScale}, "weight of class 1"},
+		{[]string{"--data", heartScale, "-w1"}, "no weight for class 1: give -w1 WEIGHT"},
+	} {
+		args := append([]string{"train", "--out", filepath.Join(dir, "refused.model")}, tc.args...)
+		code, _, stderr := cli(t, "", args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "refused.model")); err == nil {
+		t.Error("a refused train wrote its model")
+	}
+}
+
+// TestLiblinearWeightArgs: only -wLABEL followed by a weight, before "--",
+// is rewritten.
+func TestLiblinearWeightArgs(t *testing.T) {
+	got := liblinearWeightArgs([]string{"train", "-s", "1", "-w1", "5", "-w-1", "0.5", "-w+2", "3", "-wx", "1", "data", "--", "-w1", "5"})
+	want := []string{"train", "-s", "1", "--weight=1:5", "--weight=-1:0.5", "--weight=+2:3", "-wx", "1", "data", "--", "-w1", "5"}
+	if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := fmt.Sprintf("%q", liblinearWeightArgs([]string{"train", "-w1"})); got != `["train" "--weight=1"]` {
+		t.Errorf("a trailing -w1: %s", got)
 	}
 }
 
@@ -239,7 +362,9 @@ func TestTrainBadInput(t *testing.T) {
 		{"three classes", []string{"train", "three.svm"}, "more than two classes"},
 		{"one class", []string{"train", "one.svm"}, "need two classes"},
 		{"unknown solver", []string{"train", "-s", "9", heartScale}, "unknown solver"},
-		{"solver greedytl lacks (Crammer–Singer)", []string{"train", "-s", "4", heartScale}, "unknown solver 4"},
+		{"solver greedytl lacks (Crammer–Singer)", []string{"train", "-s", "4", heartScale}, "solver 4 is liblinear's MCSVM_CS, Crammer and Singer's multi-class SVM, which linear does not implement"},
+		{"solver greedytl lacks, by name", []string{"train", "-s", "mcsvm-cs", heartScale}, "solver \"mcsvm-cs\": linear: solver 4 is liblinear's MCSVM_CS"},
+		{"a regression solver of liblinear's", []string{"train", "-s", "12", heartScale}, "L2R_L2LOSS_SVR_DUAL, a support vector regression"},
 		{"regressor", []string{"train", "-s", "ridge", heartScale}, "regressor"},
 		{"zero cost", []string{"train", "-c", "0", heartScale}, "cost must be > 0"},
 		{"one fold", []string{"train", "-v", "1", heartScale}, "at least 2 folds"},

@@ -1,0 +1,11 @@
+package plural
+
+import "testing"
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0 figures", 1: "1 figure", 2: "2 figures", -1: "-1 figures"} {
+		if got := Count(n, "figure", "figures"); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
