@@ -68,10 +68,13 @@ func (src *source) matrix(name string) (*mat.Dense, error) {
 // skipped; its field count must match the data's. Names are fields none of
 // which is a number (not all empty), or the integers 0, 1, …, n−1 that
 // pandas names the columns of a DataFrame made from an array (to_csv(path,
-// index=False) writes them): those are a header when the lines below them
-// are what pandas writes under them, either n ≥ 3 or no value below a bare
-// integer (pandas writes floats as 1.0, never 1), and else, as when alone
-// in the input, a row of data. Names after an empty first field (",a,b",
+// index=False) writes them) when n ≥ 3, they are separated by commas or
+// tabs (pandas writes no other separator) and rows follow: a row of data
+// that reads so is unlikely. With one or two columns, separated by spaces,
+// or alone in the input, they are a row of data: "0" or "0,1" is as likely
+// a first row as a header (pandas writes an integer frame's values bare),
+// so a one- or two-column DataFrame must be written with header=False.
+// Names after an empty first field (",a,b",
 // ",0,1", `"","V1","V2"`) are refused: that is the header pandas' to_csv
 // writes with its default index=True, and R's write.csv with its row names,
 // above a first column of row labels that would be read as a feature; the
@@ -99,16 +102,16 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 		sep        byte
 		started    bool
 		headerLine int
-		// rangeHeader: the first line reads 0, 1, …, n−1 and was kept as
-		// a row, to be dropped at the end if the rows below show it was
-		// pandas' header; bareInt: a value below it is a bare integer.
-		rangeHeader, bareInt bool
-		cols                 = -1
-		rows                 int
-		data                 []float64
-		fields               [][]byte
-		scratch              []byte
-		err                  error
+		// rangeHeader: the first line is pandas' column names 0, 1, …,
+		// n−1 (n ≥ 3, commas or tabs), kept as a row and dropped at the
+		// end if rows follow.
+		rangeHeader bool
+		cols        = -1
+		rows        int
+		data        []float64
+		fields      [][]byte
+		scratch     []byte
+		err         error
 	)
 	for line, ok := lr.content(); ok; line, ok = lr.content() {
 		if !started {
@@ -128,14 +131,7 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 				cols = len(fields)
 				continue
 			}
-			rangeHeader = isRangeHeader(fields)
-		} else if rangeHeader && !bareInt {
-			for _, f := range fields {
-				if isBareInteger(f) {
-					bareInt = true
-					break
-				}
-			}
+			rangeHeader = (sep == ',' || sep == '\t') && len(fields) >= 3 && isRangeHeader(fields)
 		}
 		if cols < 0 {
 			cols = len(fields)
@@ -163,7 +159,7 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 		}
 		return nil, errorf(name, 0, "no rows")
 	}
-	if rangeHeader && rows > 1 && (cols >= 3 || !bareInt) {
+	if rangeHeader && rows > 1 {
 		rows--
 		data = data[cols:]
 	}
@@ -179,23 +175,6 @@ func isRangeHeader(fields [][]byte) bool {
 		}
 	}
 	return len(fields) > 0
-}
-
-// isBareInteger reports whether a field is an integer written without a
-// decimal point or exponent (an optional sign and digits).
-func isBareInteger(f []byte) bool {
-	if len(f) > 0 && (f[0] == '+' || f[0] == '-') {
-		f = f[1:]
-	}
-	if len(f) == 0 {
-		return false
-	}
-	for _, c := range f {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // isIndexHeader reports whether a first line's fields are column names

@@ -40,11 +40,13 @@ func TestDecodeCSV(t *testing.T) {
 		// 0, 1, …, n−1 and writes floats with a decimal point (repr).
 		{"pandas default header", "0,1,2\n1.0,2.0,3.0\n4.0,5.0,6.0\n", 2, 3, m23},
 		{"pandas default header, tab", "0\t1\t2\n1.0\t2.0\t3.0\n4.0\t5.0\t6.0\n", 2, 3, m23},
-		{"pandas default header, one column", "0\n1.0\n2.0\n3.0\n4.0\n5.0\n6.0\n", 6, 1, m23},
-		{"pandas default header, two float columns", "0,1\n1.0,2.0\n3.0,4.0\n5.0,6.0\n", 3, 2, m23},
 		{"pandas default header, integers", "0,1,2\n1,2,3\n4,5,6\n", 2, 3, m23},
+		// With one or two columns, or spaces between them, 0, 1 is as
+		// likely a first row (np.savetxt(fmt='%g'), R) as pandas' names.
+		{"0 above floats is data", "0\n0.5\n0.25\n", 3, 1, []float64{0, 0.5, 0.25}},
+		{"0,1 above floats is data", "0,1\n0.5,0.25\n", 2, 2, []float64{0, 1, 0.5, 0.25}},
 		{"0,1 above bare integers is data", "0,1\n2,3\n", 2, 2, []float64{0, 1, 2, 3}},
-		{"0 above a bare integer is data", "0\n1.5\n2\n", 3, 1, []float64{0, 1.5, 2}},
+		{"0 1 2 separated by spaces is data", "0 1 2\n3 4 5\n", 2, 3, []float64{0, 1, 2, 3, 4, 5}},
 		{"0,1,2 alone is data", "0,1,2\n", 1, 3, []float64{0, 1, 2}},
 		{"1,2,3 is data", "1,2,3\n4.0,5.0,6.0\n", 2, 3, m23},
 		{"0,2,1 is data", "0,2,1\n1.0,2.0,3.0\n", 2, 3, []float64{0, 2, 1, 1, 2, 3}},

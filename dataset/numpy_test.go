@@ -151,7 +151,8 @@ func TestNumPyInterop(t *testing.T) {
 
 // pandasScript writes with pandas' to_csv the CSV files TestPandasCSV reads:
 // with the default index=True (named and unnamed columns) and with
-// index=False, of one 3×2 matrix.
+// index=False, of one 3×2 matrix (without a header, which a DataFrame of
+// one or two columns needs) and one 3×3 one.
 const pandasScript = `
 import os, sys
 import numpy as np, pandas as pd
@@ -161,7 +162,9 @@ pd.DataFrame(x, columns=['a', 'b']).to_csv(os.path.join(d, 'index-named.csv'))
 pd.DataFrame(x).to_csv(os.path.join(d, 'index-range.csv'))
 pd.DataFrame(x).to_csv(os.path.join(d, 'index-tab.tsv'), sep='\t')
 pd.DataFrame(x, columns=['a', 'b']).to_csv(os.path.join(d, 'named.csv'), index=False)
-pd.DataFrame(x).to_csv(os.path.join(d, 'range.csv'), index=False)
+pd.DataFrame(x).to_csv(os.path.join(d, 'range2.csv'), index=False, header=False)
+x3 = np.array([[0.5, -1.0, 4.0], [2.0, 1e-3, 5.5], [3.25, 7.0, -2.0]])
+pd.DataFrame(x3).to_csv(os.path.join(d, 'range.csv'), index=False)
 y = pd.Series([1, -1, 1], name='y')
 y.to_csv(os.path.join(d, 'y-index.csv'))
 y.to_csv(os.path.join(d, 'y.csv'), index=False)
@@ -195,7 +198,8 @@ func TestPandasCSV(t *testing.T) {
 	if y, err := ReadLabels(filepath.Join(dir, "y.csv"), ""); err != nil || !slices.Equal(y, []float64{1, -1, 1}) {
 		t.Errorf("y.csv: %v, %v; want [1 -1 1]", y, err)
 	}
-	for _, name := range []string{"named.csv", "range.csv"} {
+	want3 := mat.NewDense(3, 3, []float64{0.5, -1, 4, 2, 1e-3, 5.5, 3.25, 7, -2})
+	for name, want := range map[string]*mat.Dense{"named.csv": want, "range2.csv": want, "range.csv": want3} {
 		m, err := ReadMatrix(filepath.Join(dir, name))
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
