@@ -381,7 +381,7 @@ func lookup(spec string) (Registration, error) {
 		return Registration{}, err
 	}
 	if len(s.Params) > 0 {
-		if _, err := configure(r, s); err != nil {
+		if _, err := configure(r, s, spec); err != nil {
 			return Registration{}, err
 		}
 	}
@@ -423,7 +423,7 @@ func New(spec string) (Method, error) {
 				return r.New(), nil
 			}
 			var m Method
-			if m, err = configure(r, s); err == nil {
+			if m, err = configure(r, s, spec); err == nil {
 				return m, nil
 			}
 		}
@@ -431,16 +431,18 @@ func New(spec string) (Method, error) {
 	return nil, fmt.Errorf("method: %w", err)
 }
 
-// configure applies the settings of s with r.Configure. Its errors carry
-// no package prefix. It panics (a programming error) when the configured
-// method's name is not a spec of s.Name.
-func configure(r Registration, s Spec) (Method, error) {
+// configure applies the settings of s, parsed from typed, with
+// r.Configure. Its errors quote typed, as the user wrote it (s.String()
+// spells key=auto as auto_key=1), and carry no package prefix. It panics
+// (a programming error) when the configured method's name is not a spec
+// of s.Name.
+func configure(r Registration, s Spec, typed string) (Method, error) {
 	if r.Configure == nil {
-		return nil, fmt.Errorf("%s takes no settings (spec %q)", s.Name, s.String())
+		return nil, fmt.Errorf("%s takes no settings (spec %q)", s.Name, typed)
 	}
 	m, err := r.Configure(s)
 	if err != nil {
-		return nil, fmt.Errorf("spec %q: %w", s.String(), err)
+		return nil, fmt.Errorf("spec %q: %w", typed, err)
 	}
 	if got, err := ParseSpec(m.Name()); err != nil || got.Name != s.Name {
 		panic(fmt.Sprintf("method: %s's Configure returned a method named %q, want a spec of %s", s.Name, m.Name(), s.Name))

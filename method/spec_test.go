@@ -211,7 +211,10 @@ func TestNewSpecErrors(t *testing.T) {
 		{"greedytl-auto:gamma=1", "greedytl-auto takes single_fit"},
 		{"lasso:alpha=1", `unknown method "lasso"`},
 		{"greedytl:lambda", "not key=value"},
-		{"greedytl:gamma=auto", "gamma=auto (auto_gamma): GreedyTL chooses only lambda itself (lambda=auto)"},
+		{"greedytl:gamma=auto", `spec "greedytl:gamma=auto": gamma=auto (auto_gamma): GreedyTL chooses only lambda itself (lambda=auto)`},
+		{"l1-logistic:C=auto", `spec "l1-logistic:C=auto": unknown key "auto_C"`},
+		{"greedytl:auto_lambda=auto", `spec "greedytl:auto_lambda=auto": auto_lambda=auto: write lambda=auto or auto_lambda=1`},
+		{"no-transfer:lambda=auto", `no-transfer takes no settings (spec "no-transfer:lambda=auto")`},
 		{"greedytl:lambda=auto,lambda=2", "lambda and auto_lambda=true exclude each other"},
 	} {
 		if _, err := New(tc.spec); err == nil || !strings.Contains(err.Error(), tc.msg) {
@@ -274,5 +277,5 @@ func TestConfigureMustNameTheSpec(t *testing.T) {
 			t.Error("no panic")
 		}
 	}()
-	_, _ = configure(r, Spec{Name: "zz-bad", Params: map[string]float64{"k": 1}})
+	_, _ = configure(r, Spec{Name: "zz-bad", Params: map[string]float64{"k": 1}}, "zz-bad:k=1")
 }

@@ -74,7 +74,9 @@ func ParseSpec(s string) (name string, settings map[string]float64, err error) {
 			return "", nil, fmt.Errorf("spec %q: key %q holds a colon or a blank", s, k)
 		}
 		x, err := 1.0, error(nil)
-		if IsAuto(v) {
+		if IsAuto(v) && strings.HasPrefix(k, AutoPrefix) {
+			return "", nil, fmt.Errorf("spec %q: %s=%s: write %s=%s or %s=1", s, k, v, k[len(AutoPrefix):], v, k)
+		} else if IsAuto(v) {
 			k = AutoKey(k)
 		} else if x, err = parseSpecValue(v); err != nil {
 			return "", nil, fmt.Errorf("spec %q: %s: %w", s, k, err)

@@ -698,3 +698,16 @@ func fitWarnings(t *testing.T, stdout, code string) (fitReport, []warning) {
 	}
 	return rep, found
 }
+
+// A spec's errors quote it as typed, not as its canonical form, which
+// spells key=auto as auto_key=1 (the user never typed "auto_gamma").
+func TestFitSpecErrorQuotesTheSpec(t *testing.T) {
+	d := newToy(t)
+	for _, tc := range []struct{ spec, want string }{
+		{"greedytl:gamma=auto", `--method: method: spec "greedytl:gamma=auto": gamma=auto (auto_gamma)`},
+		{"l1-logistic:C=auto", `--method: method: spec "l1-logistic:C=auto": unknown key "auto_C"`},
+	} {
+		wantInputError(t, tc.want, "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat",
+			"--out", filepath.Join(d.dir, "m.json"), "--method", tc.spec)
+	}
+}
