@@ -219,7 +219,7 @@ func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 	ctx, stop := signalContext()
 	defer stop()
 	if c, _, err := root.Find(args); err == nil && c.Name() == "train" {
-		args = liblinearWeightArgs(args)
+		args = liblinearWeightArgs(args, c.Flags())
 	}
 	root.SetArgs(args)
 	root.SetIn(stdin)

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/number"
@@ -101,10 +102,11 @@ var liblinearWeight = regexp.MustCompile(`^-w([+-]?[0-9]+)$`)
 // liblinearWeightArgs returns train's command line args with liblinear's
 // class weights, "-wLABEL WEIGHT" (-w1 5, -w-1 2), rewritten as
 // "--weight=LABEL:WEIGHT": pflag would read -w1 as a shorthand -w of value
-// 1 and the weight as an argument. Arguments after "--" are left alone; a
-// -wLABEL without a weight after it becomes --weight=LABEL, which
+// 1 and the weight as an argument. Arguments after "--" are left alone, and
+// so is the value of a flag of fl that takes one (--out -w1 names a file);
+// a -wLABEL without a weight after it becomes --weight=LABEL, which
 // classWeights refuses saying so.
-func liblinearWeightArgs(args []string) []string {
+func liblinearWeightArgs(args []string, fl *pflag.FlagSet) []string {
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -113,6 +115,9 @@ func liblinearWeightArgs(args []string) []string {
 		}
 		m := liblinearWeight.FindStringSubmatch(a)
 		switch {
+		case m == nil && takesValue(fl, a) && i+1 < len(args):
+			out = append(out, a, args[i+1])
+			i++
 		case m == nil:
 			out = append(out, a)
 		case i+1 == len(args):
@@ -123,6 +128,20 @@ func liblinearWeightArgs(args []string) []string {
 		}
 	}
 	return out
+}
+
+// takesValue reports whether the argument a is a flag of fl that takes
+// its value from the next argument: --name or -x without "=", of a flag
+// that is not a bool.
+func takesValue(fl *pflag.FlagSet, a string) bool {
+	var f *pflag.Flag
+	switch {
+	case strings.HasPrefix(a, "--") && !strings.Contains(a, "="):
+		f = fl.Lookup(a[2:])
+	case len(a) == 2 && a[0] == '-' && a[1] != '-':
+		f = fl.ShorthandLookup(a[1:])
+	}
+	return f != nil && f.NoOptDefVal == ""
 }
 
 // addL1RatioFlag adds --l1-ratio, the elastic-net mixing of -s 100, to c.

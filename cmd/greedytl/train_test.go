@@ -199,15 +199,28 @@ func TestTrainClassWeights(t *testing.T) {
 }
 
 // TestLiblinearWeightArgs: only -wLABEL followed by a weight, before "--",
-// is rewritten.
+// is rewritten, and not where it is the value of a flag (--out -w1, -s
+// -w1: a file or a solver named so, which the flag then reads or refuses).
 func TestLiblinearWeightArgs(t *testing.T) {
-	got := liblinearWeightArgs([]string{"train", "-s", "1", "-w1", "5", "-w-1", "0.5", "-w+2", "3", "-wx", "1", "data", "--", "-w1", "5"})
-	want := []string{"train", "-s", "1", "--weight=1:5", "--weight=-1:0.5", "--weight=+2:3", "-wx", "1", "data", "--", "-w1", "5"}
-	if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
-		t.Errorf("got %q, want %q", got, want)
+	train, _, err := newRootCmd(&streams{}).Find([]string{"train"})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got := fmt.Sprintf("%q", liblinearWeightArgs([]string{"train", "-w1"})); got != `["train" "--weight=1"]` {
-		t.Errorf("a trailing -w1: %s", got)
+	fl := train.Flags()
+	for _, tc := range []struct{ args, want []string }{
+		{
+			[]string{"train", "-s", "1", "-w1", "5", "-w-1", "0.5", "-w+2", "3", "-wx", "1", "data", "--", "-w1", "5"},
+			[]string{"train", "-s", "1", "--weight=1:5", "--weight=-1:0.5", "--weight=+2:3", "-wx", "1", "data", "--", "-w1", "5"},
+		},
+		{[]string{"train", "-w1"}, []string{"train", "--weight=1"}},
+		{[]string{"train", "--out", "-w1", "data"}, []string{"train", "--out", "-w1", "data"}},
+		{[]string{"train", "-s", "-w1", "5", "data"}, []string{"train", "-s", "-w1", "5", "data"}},
+		{[]string{"train", "--out=m", "-w1", "5", "data"}, []string{"train", "--out=m", "--weight=1:5", "data"}},
+		{[]string{"train", "-q", "-w1", "5", "data"}, []string{"train", "-q", "--weight=1:5", "data"}},
+	} {
+		if got := liblinearWeightArgs(tc.args, fl); fmt.Sprintf("%q", got) != fmt.Sprintf("%q", tc.want) {
+			t.Errorf("%q: got %q, want %q", tc.args, got, tc.want)
+		}
 	}
 }
 
