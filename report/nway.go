@@ -118,7 +118,7 @@ func nwayTable(d *nwayRows, ms []string, w int, shots []int) []element {
 				cells, bold = append(cells, ""), append(bold, false)
 				continue
 			}
-			cells = append(cells, formatAccuracy(r))
+			cells = append(cells, r.Accuracy())
 			bold = append(bold, r.N > 0 && !isOracle(m) && r.Mean == best[i])
 		}
 		t.rows, t.bold = append(t.rows, cells), append(t.bold, bold)

@@ -514,10 +514,12 @@ func sizeLabel(positives, negatives int) string {
 	return fmt.Sprintf("%d+%d", positives, negatives)
 }
 
-// formatAccuracy renders a row's accuracy as "mean ± stderr" in %, marked
+// Accuracy renders the row's accuracy as the report's tables give it:
+// "mean ± stderr" in %, "mean (1 split)" for one split (whose StdErr of 0
+// is no measurement), "—" for a row of no cells, marked
 // (NotConvergedMark) when some of its cells come from fits whose solvers
 // stopped short.
-func formatAccuracy(r Row) string {
+func (r Row) Accuracy() string {
 	var s string
 	switch {
 	case r.N == 0:
@@ -534,7 +536,7 @@ func formatAccuracy(r Row) string {
 }
 
 // convergenceNotes adds to doc, after a table of rows, the footnote of its
-// marked entries (formatAccuracy): each such row's ConvergenceNote. It adds
+// marked entries (Row.Accuracy): each such row's ConvergenceNote. It adds
 // nothing when no row is marked.
 func convergenceNotes(doc *document, rows []Row) {
 	var notes []string
@@ -584,7 +586,7 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 				bold = append(bold, false)
 				continue
 			}
-			cells = append(cells, formatAccuracy(r))
+			cells = append(cells, r.Accuracy())
 			bold = append(bold, r.N > 0 && !isOracle(m) && r.Mean == best[i])
 			nmin, nmax = min(nmin, r.N), max(nmax, r.N)
 			oneSplit = oneSplit || (r.N > 0 && r.Splits == 1)

@@ -201,11 +201,7 @@ func printDemoTable(s *streams, rows []report.Row) error {
 				fmt.Fprint(tw, "–\t")
 				continue
 			}
-			if r.Splits < 2 { // no spread to estimate: StdErr is 0, not a measurement
-				fmt.Fprintf(tw, "%.1f (1 split)\t", 100*r.Mean)
-				continue
-			}
-			fmt.Fprintf(tw, "%.1f ± %.1f\t", 100*r.Mean, 100*r.StdErr)
+			fmt.Fprintf(tw, "%s\t", r.Accuracy())
 		}
 		fmt.Fprintln(tw)
 	}

@@ -358,9 +358,9 @@ func TestDemoTableRowsAreTheRunsMethods(t *testing.T) {
 		}
 	}
 	want := []string{
-		"greedytl-auto 62.5 ± 0.0 62.5 ± 0.0",
-		"greedytl 50.0 ± 0.0 50.0 ± 0.0",
-		"greedytl:lambda=0.5 75.0 ± 0.0 75.0 ± 0.0",
+		"greedytl-auto 62.5 ± 0.00 62.5 ± 0.00",
+		"greedytl 50.0 ± 0.00 50.0 ± 0.00",
+		"greedytl:lambda=0.5 75.0 ± 0.00 75.0 ± 0.00",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("table lines\n%s\nwant\n%s\n(the whole table:\n%s)", strings.Join(got, "\n"), strings.Join(want, "\n"), out.String())
