@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/buildinfo"
@@ -345,11 +346,15 @@ var reportOrder = func() []setting {
 	return slices.Insert(order, to, settings[at])
 }()
 
-// abbreviate shortens a JSON value for a message.
+// abbreviate shortens a JSON value for a message to at most 80 bytes and
+// "…", cut at the start of a character (class names may be any UTF-8).
 func abbreviate(b []byte) string {
-	const n = 80
+	n := 80
 	if len(b) <= n {
 		return string(b)
+	}
+	for n > 0 && !utf8.RuneStart(b[n]) {
+		n--
 	}
 	return string(b[:n]) + "…"
 }
