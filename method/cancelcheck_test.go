@@ -1,0 +1,109 @@
+package method
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// checkCountingContext is a context that is never done until its at-th
+// call of Err (counting every call, from every goroutine), from which on
+// it is cancelled: a fit given it is cancelled at its at-th check of its
+// context, wherever in the solvers below the method that check is, which
+// the conformance test's cancellingMatrix (cancelling at a read of the
+// training matrices, all of which come before the solvers) does not reach.
+// With at = 0 it is never done and counts the checks of a whole fit.
+type checkCountingContext struct {
+	context.Context
+	checks *atomic.Int64
+	at     int64
+	once   sync.Once
+	done   chan struct{}
+}
+
+func newCheckCountingContext(at int64) *checkCountingContext {
+	return &checkCountingContext{Context: context.Background(), checks: new(atomic.Int64), at: at, done: make(chan struct{})}
+}
+
+func (c *checkCountingContext) Err() error {
+	if n := c.checks.Add(1); c.at > 0 && n >= c.at {
+		c.once.Do(func() { close(c.done) })
+		return context.Canceled
+	}
+	return nil
+}
+
+func (c *checkCountingContext) Done() <-chan struct{} { return c.done }
+
+// checkPoints returns the checks, of total, at which a fit is cancelled:
+// every one of a few, and otherwise about 40 spread over them, the first
+// and the last included.
+func checkPoints(total int64) []int64 {
+	const most = 40
+	var at []int64
+	for i := int64(1); i <= total; i++ {
+		if total <= most || (i-1)%((total+most-1)/most) == 0 || i == total {
+			at = append(at, i)
+		}
+	}
+	return at
+}
+
+// checkCancelledError fails unless err is what a fit of the method named
+// name returns when its context is cancelled: context.Canceled, wrapped in
+// a message that names the method, and no model.
+func checkCancelledError(t *testing.T, name string, at, total int64, err error, model bool) {
+	t.Helper()
+	switch {
+	case !errors.Is(err, context.Canceled) || model:
+		t.Errorf("cancelled at check %d of %d: %v (model %v), want context.Canceled and no model", at, total, err, model)
+	case !strings.Contains(err.Error(), name):
+		t.Errorf("cancelled at check %d of %d: error %q does not name the method", at, total, err)
+	}
+}
+
+// TestFitCancelledAtEachCheck cancels every method's Fit and every
+// multi-class method's FitMulti at its checks of the context, those of
+// the solvers below it included (lssvm, hinge, sparsecode, linear, the
+// root package), and checks that the error is the context's, names the
+// method (as docs/conventions.md's "Errors" asks of the layers that pass a
+// solver's error on), and comes without a model.
+func TestFitCancelledAtEachCheck(t *testing.T) {
+	base := newConformanceCase(7, 24, 6, 5, 8)
+	for _, name := range Names() {
+		t.Run(name, func(t *testing.T) {
+			meth := newConformanceMethod(t, name)
+			count := newCheckCountingContext(0)
+			if _, err := meth.Fit(count, base.train, base.extra); err != nil {
+				t.Fatal(err)
+			}
+			total := count.checks.Load()
+			for _, at := range checkPoints(total) {
+				model, err := meth.Fit(newCheckCountingContext(at), base.train, base.extra)
+				checkCancelledError(t, meth.Name(), at, total, err, model != nil)
+			}
+		})
+	}
+	train, y, test, _ := multiProblem(5, 3, 3, 4, 6, 4)
+	for _, name := range MultiNames() {
+		t.Run("multi/"+name, func(t *testing.T) {
+			mm, err := NewMulti(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			extra := multiExtra(mm, test)
+			count := newCheckCountingContext(0)
+			if _, err := mm.FitMulti(count, train, y, extra); err != nil {
+				t.Fatal(err)
+			}
+			total := count.checks.Load()
+			for _, at := range checkPoints(total) {
+				model, err := mm.FitMulti(newCheckCountingContext(at), train, y, extra)
+				checkCancelledError(t, mm.Name(), at, total, err, model != nil)
+			}
+		})
+	}
+}
