@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/greedytl/greedytl/internal/errtest"
 )
 
 // checkCountingContext is a context that is never done until its at-th
@@ -54,7 +56,8 @@ func checkPoints(total int64) []int64 {
 
 // checkCancelledError fails unless err is what a fit of the method named
 // name returns when its context is cancelled: context.Canceled, wrapped in
-// a message that names the method, and no model.
+// a message that names the method and follows the one-prefix rule
+// (errtest.OnePrefix), and no model.
 func checkCancelledError(t *testing.T, name string, at, total int64, err error, model bool) {
 	t.Helper()
 	switch {
@@ -62,6 +65,10 @@ func checkCancelledError(t *testing.T, name string, at, total int64, err error, 
 		t.Errorf("cancelled at check %d of %d: %v (model %v), want context.Canceled and no model", at, total, err, model)
 	case !strings.Contains(err.Error(), name):
 		t.Errorf("cancelled at check %d of %d: error %q does not name the method", at, total, err)
+	default:
+		if perr := errtest.OnePrefix(err.Error()); perr != nil {
+			t.Errorf("cancelled at check %d of %d: %v", at, total, perr)
+		}
 	}
 }
 
@@ -70,7 +77,8 @@ func checkCancelledError(t *testing.T, name string, at, total int64, err error, 
 // the solvers below it included (lssvm, hinge, sparsecode, linear, the
 // root package), and checks that the error is the context's, names the
 // method (as docs/conventions.md's "Errors" asks of the layers that pass a
-// solver's error on), and comes without a model.
+// solver's error on) with one package prefix (not "method: greedytl: …"
+// for the method greedytl), and comes without a model.
 func TestFitCancelledAtEachCheck(t *testing.T) {
 	base := newConformanceCase(7, 24, 6, 5, 8)
 	for _, name := range Names() {
