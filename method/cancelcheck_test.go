@@ -3,42 +3,13 @@ package method
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/greedytl/greedytl/internal/errtest"
+	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
 )
-
-// checkCountingContext is a context that is never done until its at-th
-// call of Err (counting every call, from every goroutine), from which on
-// it is cancelled: a fit given it is cancelled at its at-th check of its
-// context, wherever in the solvers below the method that check is, which
-// the conformance test's cancellingMatrix (cancelling at a read of the
-// training matrices, all of which come before the solvers) does not reach.
-// With at = 0 it is never done and counts the checks of a whole fit.
-type checkCountingContext struct {
-	context.Context
-	checks *atomic.Int64
-	at     int64
-	once   sync.Once
-	done   chan struct{}
-}
-
-func newCheckCountingContext(at int64) *checkCountingContext {
-	return &checkCountingContext{Context: context.Background(), checks: new(atomic.Int64), at: at, done: make(chan struct{})}
-}
-
-func (c *checkCountingContext) Err() error {
-	if n := c.checks.Add(1); c.at > 0 && n >= c.at {
-		c.once.Do(func() { close(c.done) })
-		return context.Canceled
-	}
-	return nil
-}
-
-func (c *checkCountingContext) Done() <-chan struct{} { return c.done }
 
 // checkPoints returns the checks, of total, at which a fit is cancelled:
 // every one of a few, and otherwise about 40 spread over them, the first
@@ -73,7 +44,8 @@ func checkCancelledError(t *testing.T, name string, at, total int64, err error, 
 }
 
 // TestFitCancelledAtEachCheck cancels every method's Fit and every
-// multi-class method's FitMulti at its checks of the context, those of
+// multi-class method's FitMulti at its checks of the context (a
+// fitctxtest.Countdown), those of
 // the solvers below it included (lssvm, hinge, sparsecode, linear, the
 // root package), and checks that the error is the context's, names the
 // method (as docs/conventions.md's "Errors" asks of the layers that pass a
@@ -84,13 +56,13 @@ func TestFitCancelledAtEachCheck(t *testing.T) {
 	for _, name := range Names() {
 		t.Run(name, func(t *testing.T) {
 			meth := newConformanceMethod(t, name)
-			count := newCheckCountingContext(0)
+			count := fitctxtest.NewCountdown(math.MaxInt64)
 			if _, err := meth.Fit(count, base.train, base.extra); err != nil {
 				t.Fatal(err)
 			}
-			total := count.checks.Load()
+			total := count.Calls()
 			for _, at := range checkPoints(total) {
-				model, err := meth.Fit(newCheckCountingContext(at), base.train, base.extra)
+				model, err := meth.Fit(fitctxtest.NewCountdown(at-1), base.train, base.extra)
 				checkCancelledError(t, meth.Name(), at, total, err, model != nil)
 			}
 		})
@@ -103,13 +75,13 @@ func TestFitCancelledAtEachCheck(t *testing.T) {
 				t.Fatal(err)
 			}
 			extra := multiExtra(mm, test)
-			count := newCheckCountingContext(0)
+			count := fitctxtest.NewCountdown(math.MaxInt64)
 			if _, err := mm.FitMulti(count, train, y, extra); err != nil {
 				t.Fatal(err)
 			}
-			total := count.checks.Load()
+			total := count.Calls()
 			for _, at := range checkPoints(total) {
-				model, err := mm.FitMulti(newCheckCountingContext(at), train, y, extra)
+				model, err := mm.FitMulti(fitctxtest.NewCountdown(at-1), train, y, extra)
 				checkCancelledError(t, mm.Name(), at, total, err, model != nil)
 			}
 		})
