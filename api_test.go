@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
+	"gonum.org/v1/gonum/mat"
 )
 
 // Issue 18, row 8: the Go API's entry points. A nil context is the one
@@ -132,6 +133,51 @@ func TestFitCancelledAtEachCheck(t *testing.T) {
 			case err != nil && mod != nil:
 				t.Errorf("%+v: a model with an error", o)
 			}
+		}
+	}
+}
+
+// TestFitSetupChecksContext: the exact search's setup, which reads every
+// candidate column twice (its statistics, then the standardised block it
+// writes), checks its context about once per setupCheck values on each
+// pass, so that a fit of a tall sample stops soon after a cancel during its
+// setup. (Row-major statistics are gathered statBlock columns at a time,
+// statBlock·m values a check: setupCheck at the m = 1024 of this test.)
+// Before, writing the block (m·N values, half a second at m = 20,000 and
+// N = 5,000 on a loaded machine) ran without a check, and reading columns
+// laid out contiguously checked every 16,384 columns whatever m. It counts
+// the checks whose cancellation the setup reports ("while standardising"),
+// cancelling the fit at each check in turn (fitctxtest.Countdown).
+func TestFitSetupChecksContext(t *testing.T) {
+	rng := rand.New(rand.NewPCG(34, 34))
+	m, N := 1024, 4096 // 2²² values: 4 checks a pass
+	X := randDense(rng, m, N)
+	y := randLabels(rng, m)
+	o := DefaultOptions()
+	o.MaxK = 1
+	for _, layout := range []struct {
+		name string
+		X    mat.Matrix
+	}{
+		{"row-major", X},
+		{"column-major (the transpose of an N×m matrix)", mat.DenseCopyOf(X.T()).T()},
+	} {
+		all := fitctxtest.NewCountdown(math.MaxInt64)
+		if _, err := Fit(all, layout.X, nil, y, o); err != nil {
+			t.Fatal(err)
+		}
+		setup := 0
+		for k := range all.Calls() {
+			_, err := Fit(fitctxtest.NewCountdown(k), layout.X, nil, y, o)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("%s, cancelled at check %d: %v", layout.name, k+1, err)
+			}
+			if strings.Contains(err.Error(), "while standardising") {
+				setup++
+			}
+		}
+		if want := 2 * m * N / setupCheck; setup < want {
+			t.Errorf("%s: the setup of %d × %d values checked its context %d times, want at least %d (one per %d values read or written)", layout.name, m, N, setup, want, setupCheck)
 		}
 	}
 }

@@ -234,7 +234,7 @@ func TestBatchedPicksScalarWinner(t *testing.T) {
 	}{{8, 40, 1}, {12, 120, 1e-4}, {20, 300, 1}, {20, 300, 1e-8}, {20, 200, 1e-12}, {30, 100, 10}} {
 		t.Run(fmt.Sprintf("m=%d/n=%d/λ=%g", c.m, c.n, c.lambda), func(t *testing.T) {
 			H, y := dupProblem(rng, c.m, c.n)
-			in, err := newInputs(nil, H, y, 1)
+			in, err := newInputs("greedytl.Fit", nil, H, y, 1)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -94,6 +94,21 @@ func getExactBuffers(N int) *exactBuffers {
 // together, row by row (a few tens of kilobytes of accumulators).
 const statBlock = 1024
 
+// setupCheck is the number of values the setup reads or writes, column by
+// column or row by row, between two checks of its context (about a
+// millisecond of work): the standardised block of a tall sample is written
+// in stretches of about this size, not in one pass of m·N values.
+const setupCheck = 1 << 20
+
+// setupInterrupted returns ctx's error, wrapped as Fit's setup reports it,
+// when ctx is done.
+func setupInterrupted(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("greedytl.Fit: fit interrupted while standardising: %w", err)
+	}
+	return nil
+}
+
 // newExact standardises every candidate column into the m×N' block,
 // dropping constant columns, and checks that every input is finite.
 func newExact(ctx context.Context, in *inputs, y []float64) (*exactEngine, error) {
@@ -156,10 +171,15 @@ func newExact(ctx context.Context, in *inputs, y []float64) (*exactEngine, error
 			w1++
 		}
 		if w1 > w0 {
+			var err error
 			if e.f32 {
-				writeBlock(e, e.z32, part.b, part.off, w0, w1)
+				err = writeBlock(ctx, e, e.z32, part.b, part.off, w0, w1)
 			} else {
-				writeBlock(e, e.z, part.b, part.off, w0, w1)
+				err = writeBlock(ctx, e, e.z, part.b, part.off, w0, w1)
+			}
+			if err != nil {
+				e.release()
+				return nil, err
 			}
 		}
 		w0 = w1
@@ -186,8 +206,8 @@ func (e *exactEngine) columnStats(ctx context.Context, b *inputMatrix, gamma flo
 		return e.columnStatsByColumn(ctx, b, gamma, st, f, sq)
 	}
 	for j0 := 0; j0 < b.cols; j0 += statBlock {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("greedytl.Fit: fit interrupted while standardising: %w", err)
+		if err := setupInterrupted(ctx); err != nil {
+			return err
 		}
 		j1 := min(j0+statBlock, b.cols)
 		if err := e.blockStats(b, j0, gamma, st[j0:j1], f[j0:j1], sq[j0:j1]); err != nil {
@@ -205,10 +225,11 @@ func (e *exactEngine) columnStatsByColumn(ctx context.Context, b *inputMatrix, g
 	var sts [1]colStats
 	var tmp [1]float64
 	sqNorm := float64(m) * gamma * gamma
+	every := max(1, setupCheck/m) // columns between two checks
 	for j := range st {
-		if j%(1<<14) == 0 {
-			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("greedytl.Fit: fit interrupted while standardising: %w", err)
+		if j%every == 0 {
+			if err := setupInterrupted(ctx); err != nil {
+				return err
 			}
 		}
 		b.column(j, v)
@@ -241,18 +262,26 @@ func (e *exactEngine) blockStats(b *inputMatrix, j0 int, gamma float64, st []col
 
 // writeBlock stores the standardised slots w0, …, w1−1, all columns of b
 // (whose first column is candidate off), into the block z (e.z, or e.z32
-// rounded to float32 from the same float64 values).
-func writeBlock[T float32 | float64](e *exactEngine, z []T, b *inputMatrix, off, w0, w1 int) {
+// rounded to float32 from the same float64 values). It checks ctx every
+// setupCheck values or so and returns its error when ctx is done.
+func writeBlock[T float32 | float64](ctx context.Context, e *exactEngine, z []T, b *inputMatrix, off, w0, w1 int) error {
 	m, n := e.m, e.n
 	st, f, glob := e.st[w0:w1], e.f[w0:w1], e.glob[w0:w1]
+	every := max(1, setupCheck/m) // columns between two checks
 	if b.hasRaw && !b.trans {
 		mean := e.means[:0]
 		for k := range st {
 			mean = append(mean, st[k].mean)
 		}
 		e.means = mean
-		all := w1-w0 == b.cols // no constant column: no gather needed
+		all := w1-w0 == b.cols             // no constant column: no gather needed
+		rows := max(1, setupCheck/(w1-w0)) // rows between two checks
 		for i := 0; i < m; i++ {
+			if i%rows == 0 {
+				if err := setupInterrupted(ctx); err != nil {
+					return err
+				}
+			}
 			row := b.raw.Data[i*b.raw.Stride : i*b.raw.Stride+b.cols]
 			zrow := z[i*n+w0 : i*n+w1]
 			if all {
@@ -274,11 +303,17 @@ func writeBlock[T float32 | float64](e *exactEngine, z []T, b *inputMatrix, off,
 				writeColumn(e, z, b, int(j)-off, w0+k)
 			}
 		}
-		return
+		return nil
 	}
 	for k, j := range glob {
+		if k%every == 0 {
+			if err := setupInterrupted(ctx); err != nil {
+				return err
+			}
+		}
 		writeColumn(e, z, b, int(j)-off, w0+k)
 	}
+	return nil
 }
 
 // writeColumn stores column j of b, standardised with the statistics of

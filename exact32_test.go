@@ -80,7 +80,7 @@ func TestBlock32Bounds(t *testing.T) {
 			rng := rand.New(rand.NewPCG(7, uint64(c.m)))
 			X, H := randDense(rng, c.m, 20), randDense(rng, c.m, c.n)
 			y := randLabels(rng, c.m)
-			in, err := newInputs(X, H, y, c.gamma)
+			in, err := newInputs("greedytl.Fit", X, H, y, c.gamma)
 			if err != nil {
 				t.Fatal(err)
 			}

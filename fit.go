@@ -42,7 +42,7 @@ func Fit(ctx context.Context, X, H mat.Matrix, y []float64, opts Options) (*Mode
 	if err := opts.check(); err != nil {
 		return nil, fmt.Errorf("greedytl.Fit: invalid options: %w", err)
 	}
-	in, err := newInputs(X, H, y, opts.FeatureFactor)
+	in, err := newInputs("greedytl.Fit", X, H, y, opts.FeatureFactor)
 	if err != nil {
 		return nil, err
 	}

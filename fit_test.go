@@ -944,7 +944,7 @@ func TestEngineReuse(t *testing.T) {
 	for _, sample := range []int{0, 5} {
 		o := DefaultOptions()
 		o.Sample, o.Seed, o.Delta = sample, 4, 0
-		in, err := newInputs(X, H, y, 1)
+		in, err := newInputs("greedytl.Fit", X, H, y, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1017,7 +1017,7 @@ func TestEnginesStandardizeAlike(t *testing.T) {
 			H.Set(i, 10, 1e6+rng.NormFloat64())
 		}
 		y := randLabels(rng, m)
-		in, err := newInputs(X, H, y, 0.5)
+		in, err := newInputs("greedytl.Fit", X, H, y, 0.5)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1056,7 +1056,7 @@ func TestSampleDraws(t *testing.T) {
 		}
 	}
 	y := randLabels(rng, m)
-	in, err := newInputs(nil, H, y, 1)
+	in, err := newInputs("greedytl.Fit", nil, H, y, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,7 +85,7 @@ func NewGram(ctx context.Context, X, H mat.Matrix, y []float64) (*Gram, error) {
 	if err := fitctx.Start(ctx, "greedytl.NewGram"); err != nil {
 		return nil, err
 	}
-	in, err := newInputs(X, H, y, 1)
+	in, err := newInputs("greedytl.Fit", X, H, y, 1) // Fit's errors (see NewGram)
 	if err != nil {
 		return nil, err
 	}
@@ -234,8 +234,8 @@ func (g *Gram) Subset(ctx context.Context, rows []int) (*Gram, error) {
 	}
 	s.x, s.h = gatherRows(&b.in.x, base), gatherRows(&b.in.h, base)
 	var err error
-	if s.in, err = newInputs(s.x, s.h, s.y, 1); err != nil {
-		return nil, fmt.Errorf("greedytl.Gram.Subset: %w", err)
+	if s.in, err = newInputs("greedytl.Gram.Subset", s.x, s.h, s.y, 1); err != nil {
+		return nil, err
 	}
 	st, f, err := sampleStats(ctx, s.in)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
 	"github.com/greedytl/greedytl/internal/shareddata"
 	"github.com/greedytl/greedytl/standardize"
@@ -287,6 +288,19 @@ func TestGramFitDelegates(t *testing.T) {
 		if _, err := g.Subset(ctx, rows); err == nil {
 			t.Errorf("Subset(%v): no error", rows)
 		}
+	}
+	// Rows of one class: Fit's words for the labels, behind Subset's name
+	// alone (not "greedytl.Gram.Subset: greedytl.Fit: …").
+	var pos []int
+	for i, v := range y {
+		if v > 0 {
+			pos = append(pos, i)
+		}
+	}
+	if _, err := g.Subset(ctx, pos); err == nil || !strings.HasPrefix(err.Error(), "greedytl.Gram.Subset: y holds one class only") {
+		t.Errorf("Subset of the positives: %v, want Subset's error for one class", err)
+	} else if perr := errtest.OnePrefix(err.Error()); perr != nil {
+		t.Error(perr)
 	}
 	// Every column constant: Fit's error.
 	c, err := NewGram(ctx, mat.NewDense(m, 2, nil), nil, y)

@@ -19,11 +19,12 @@ func (in *inputs) numCand() int { return in.d + in.n }
 
 // newInputs validates shapes and labels (validate.Sample, the check every
 // method of package method applies too) but not the finiteness of X and H,
-// which the engines check as they read.
-func newInputs(X, H mat.Matrix, y []float64, gamma float64) (*inputs, error) {
+// which the engines check as they read. Its errors start with caller, the
+// entry point that was given the sample ("greedytl.Fit").
+func newInputs(caller string, X, H mat.Matrix, y []float64, gamma float64) (*inputs, error) {
 	m, d, n, err := validate.Sample(X, H, y)
 	if err != nil {
-		return nil, fmt.Errorf("greedytl.Fit: %w", err)
+		return nil, fmt.Errorf("%s: %w", caller, err)
 	}
 	in := &inputs{m: m, d: d, n: n, gamma: gamma, x: inputMatrix{name: "X", rows: m}, h: inputMatrix{name: "H", rows: m}}
 	if d > 0 {

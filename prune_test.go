@@ -39,7 +39,7 @@ func TestPrunedPicksScalarWinner(t *testing.T) {
 			if c.d > 0 {
 				X = randDense(rng, c.m, c.d)
 			}
-			in, err := newInputs(X, H, y, c.gamma)
+			in, err := newInputs("greedytl.Fit", X, H, y, c.gamma)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -480,6 +480,24 @@ func TestRunResumes(t *testing.T) {
 	}
 }
 
+// TestRunCancelledBefore: a run whose context is done before it starts
+// returns the context's error and writes nothing: no run directory, no
+// run.json, no results file (it used to write them, and take the lock,
+// before noticing).
+func TestRunCancelledBefore(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	out := filepath.Join(t.TempDir(), "run")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, testConfig(f, out, src, "greedytl")); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run with a cancelled context: %v, want context.Canceled", err)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a run cancelled before it started created %s (stat: %v)", out, err)
+	}
+}
+
 func TestRunRefusesAnotherRun(t *testing.T) {
 	f := testFolder(t)
 	src := testSources(t, f)

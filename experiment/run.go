@@ -114,10 +114,15 @@ func (c failureCounts) list() []Failure {
 // Run returns an error, with the summary of the cells done so far, when ctx
 // is done (ctx's error) or writing fails; and an error without a summary
 // when the sources cannot be trained, and for invalid settings or inputs
-// (errors matching ErrInput), detected before any cell is run.
+// (errors matching ErrInput), detected before any cell is run. A ctx done
+// before Run starts gives ctx's error without a summary (after the checks of
+// cfg's own settings), and nothing is read or written.
 func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // done before it started: nothing read or written
 	}
 	f := cfg.Data
 	logf := func(format string, a ...any) {

@@ -147,7 +147,7 @@ func (dc dictionary) represent(ctx context.Context, train Data, seed uint64) (*d
 	if sh.Len() == 0 {
 		d0, _, err := sparsecode.KSVD(ctx, target, atoms, sparsity, dc.ksvdIters, rng)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, fmt.Errorf("method: dictionary: %w", err)
 		}
 		path = []*mat.Dense{d0}
 	} else {
@@ -160,15 +160,15 @@ func (dc dictionary) represent(ctx context.Context, train Data, seed uint64) (*d
 		}
 		d0, _, err := sparsecode.KSVD(ctx, source, atoms, sparsity, dc.ksvdIters, rng)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, fmt.Errorf("method: dictionary: %w", err)
 		}
 		if path, _, err = adaptPath(ctx, d0, target, sparsity, dc.pathSteps); err != nil {
-			return nil, nil, err
+			return nil, nil, fmt.Errorf("method: dictionary: %w", err)
 		}
 	}
 	codes, err := pathCodes(ctx, path, target, sparsity)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("method: dictionary: %w", err)
 	}
 	cs := standardize.Fit(codes)
 	zc, err := cs.TransformContext(ctx, codes)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/internal/validate"
 	"github.com/greedytl/greedytl/standardize"
@@ -137,13 +138,27 @@ func checkTrain(data Data) (m, d, n int, err error) {
 	return m, d, n, nil
 }
 
+// fitCaller returns the name the context errors of a fit of the method
+// named name start with: "method: NAME", except for the root package's
+// GreedyTL, the method "greedytl", whose fit's errors greedytl.Fit names
+// already (fitGreedy passes them on as they are), and for which "method:
+// greedytl: " would put the root package's name behind this package's
+// (docs/conventions.md, "Errors"): its start and end checks say
+// "greedytl.Fit", as its checks inside greedytl.Fit do.
+func fitCaller(name string) string {
+	if name == greedytl.BaseMethod {
+		return "greedytl.Fit"
+	}
+	return "method: " + name
+}
+
 // startFit begins every method's Fit, which defers endFit with its named
 // results: it panics when ctx is nil (see the greedytl package
 // documentation, "Contexts and errors"), returns ctx's error when ctx is
 // already done, and validates train (checkTrain), returning its numbers of
 // examples m, features d and sources n. name is the method's Name.
 func startFit(ctx context.Context, name string, train Data) (m, d, n int, err error) {
-	if err := fitctx.Start(ctx, "method: "+name); err != nil {
+	if err := fitctx.Start(ctx, fitCaller(name)); err != nil {
 		return 0, 0, 0, err
 	}
 	return checkTrain(train)
@@ -154,7 +169,7 @@ func startFit(ctx context.Context, name string, train Data) (m, d, n int, err er
 // and the error is ctx's, so that a fit that outlives its context returns
 // the context's error whichever of the method's own checks it went past.
 func endFit(ctx context.Context, name string, model *Model, err *error) {
-	*model, *err = fitctx.Finish(ctx, *model, *err, "method: "+name)
+	*model, *err = fitctx.Finish(ctx, *model, *err, fitCaller(name))
 }
 
 // fitMultiChecked runs fit, the work of the FitMulti of the method named
@@ -166,11 +181,11 @@ func endFit(ctx context.Context, name string, model *Model, err *error) {
 // holding a typed nil pointer (which a caller's model != nil would take for
 // a model). Every FitMulti runs its work through it.
 func fitMultiChecked(ctx context.Context, name string, fit func() (MultiModel, error)) (MultiModel, error) {
-	if err := fitctx.Start(ctx, "method: "+name); err != nil {
+	if err := fitctx.Start(ctx, fitCaller(name)); err != nil {
 		return nil, err
 	}
 	model, err := fit()
-	if model, err = fitctx.Finish(ctx, model, err, "method: "+name); err != nil {
+	if model, err = fitctx.Finish(ctx, model, err, fitCaller(name)); err != nil {
 		return nil, err
 	}
 	return model, nil

@@ -129,7 +129,7 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (result Model, er
 		}
 		loo, err := newLOOHinge(ctx, sys, y, zeta, zh)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("method: %s: %w", k.name, err)
 		}
 		if n == 0 {
 			settings = append(settings, setting{c: c})
@@ -139,7 +139,7 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (result Model, er
 		beta := make([]float64, n)
 		for _, tau := range tauGrid { // increasing: each τ warm-starts the next
 			if beta, _, _, err = loo.Minimise(ctx, beta, tau, k.l1, k.steps); err != nil {
-				return nil, err
+				return nil, fmt.Errorf("method: %s: %w", k.name, err)
 			}
 			settings = append(settings, setting{c: c, tau: tau, beta: beta})
 			cands = append(cands, looCandidate{Strength: 1 / c, Pred: loo.Predict(nil, beta)})

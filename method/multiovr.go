@@ -28,7 +28,8 @@ import (
 // from the threshold as a typical training example".
 //
 // For a transductive method Extra.Unlabelled is passed to every fit; for an
-// oracle Extra.Oracle.Y holds class indices, turned into ±1 per class.
+// oracle Extra.Oracle.Y holds class indices, turned into ±1 per class (so
+// every class must occur in it, as best-source needs both of its classes).
 type OneVsRest struct {
 	// Binary is the method fitted once per class.
 	Binary Method

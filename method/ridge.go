@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/greedytl/greedytl/internal/validate"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/metric"
 	"github.com/greedytl/greedytl/standardize"
@@ -174,8 +175,9 @@ func (averageKT) Fit(ctx context.Context, train Data, extra Extra) (result Model
 // hyperparameter "source" is the index of the source kept.
 //
 // Fit returns an error when Extra.Oracle is absent or invalid (column
-// counts, non-finite values, labels other than ±1) and when there are no
-// sources. A source constant on the training set gets a_j = 0, b_j = 0:
+// counts, non-finite values, labels other than ±1 or of one class only: the
+// balanced accuracy of one class is that class's rate alone, which a source
+// predicting it everywhere maximises) and when there are no sources. A source constant on the training set gets a_j = 0, b_j = 0:
 // it predicts the negative class everywhere (balanced accuracy 1/2).
 type bestSource struct{}
 
@@ -205,7 +207,7 @@ func (bestSource) Fit(ctx context.Context, train Data, extra Extra) (result Mode
 	if len(extra.Oracle.Y) != orows {
 		return nil, fmt.Errorf("method: best-source: oracle data has %d labels for %d rows", len(extra.Oracle.Y), orows)
 	}
-	if _, _, err := classCounts(extra.Oracle.Y); err != nil {
+	if _, _, err := validate.Binary(extra.Oracle.Y); err != nil {
 		return nil, fmt.Errorf("method: best-source: oracle data: %w", err)
 	}
 	if err := ctx.Err(); err != nil {

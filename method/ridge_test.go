@@ -350,6 +350,10 @@ func TestBestSource(t *testing.T) {
 	}
 	badLabels := cloneData(orc)
 	badLabels.Y[0] = 0
+	oneClass := cloneData(orc)
+	for i := range oneClass.Y {
+		oneClass.Y[i] = -1
+	}
 	for _, tc := range []struct {
 		name  string
 		c     conformanceCase
@@ -361,6 +365,9 @@ func TestBestSource(t *testing.T) {
 		{"oracle without H", c, Extra{Oracle: &Data{X: orc.X, Y: orc.Y}}, "oracle data: no H (source scores) given: the model was trained on 9 sources"},
 		{"oracle labels missing", c, Extra{Oracle: &Data{X: orc.X, H: orc.H}}, "0 labels"},
 		{"oracle label 0", c, Extra{Oracle: &badLabels}, "method: best-source: oracle data: y row 0 is 0: labels must be +1 or -1"},
+		// Balanced accuracy on one class is that class's rate alone: every
+		// source that predicts it everywhere would be best.
+		{"oracle of one class", c, Extra{Oracle: &oneClass}, "method: best-source: oracle data: y holds one class only"},
 	} {
 		_, err := meth.Fit(context.Background(), tc.c.train, tc.extra)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -117,7 +117,8 @@ func (e otherJobError) Is(target error) bool { return target == ErrOtherJob }
 // TrainAll returns an error for an invalid cfg or shard, a plan that does
 // not fit f, a directory held by another process or holding another job,
 // when a class fails to train or a file cannot be written (the
-// classes finished before are kept), and when ctx is done (ctx's error).
+// classes finished before are kept), and when ctx is done (ctx's error;
+// when it is done before TrainAll starts, nothing is written, not even out).
 func TrainAll(ctx context.Context, f *dataset.Folder, neg *Negatives, out string, cfg TrainConfig, opts RunOptions) (*Result, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
@@ -127,6 +128,9 @@ func TrainAll(ctx context.Context, f *dataset.Folder, neg *Negatives, out string
 	}
 	if err := neg.Check(f); err != nil {
 		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // done before it started: nothing written
 	}
 	if err := atomicfile.MkdirAll(filepath.Join(out, modelDir)); err != nil {
 		return nil, err

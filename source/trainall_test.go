@@ -651,3 +651,20 @@ func TestAbbrev(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainAllCancelledBefore: a run whose context is done before it
+// starts returns the context's error and leaves nothing behind: no
+// directory, no lock file, no model (it used to create the directory and
+// its models folder and take the lock first).
+func TestTrainAllCancelledBefore(t *testing.T) {
+	j := newJob(t)
+	out := filepath.Join(t.TempDir(), "sources")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := j.run(t, ctx, out, RunOptions{Workers: 1}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled run returned %v, want context.Canceled", err)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a run cancelled before it started created %s (stat: %v)", out, err)
+	}
+}
