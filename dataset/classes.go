@@ -224,18 +224,65 @@ func (c *Classes) Binary(positive string) (y []float64, pos string, neg []string
 }
 
 // Lookup returns the index of the class named name — compared numerically
-// when the labels are numbers, else as a trimmed string — or −1. Labels
-// are numbers when every class name is one (as ReadClasses writes them):
-// among names, "01" and "1" are two classes, and "01" names the first.
+// when the labels are numbers (as matchNumber compares them: a float32
+// value's two spellings, "0.1" and "0.10000000149011612", name one class),
+// else as a trimmed string — or −1. Labels are numbers when every class
+// name is one (as ReadClasses writes them): among names, "01" and "1" are
+// two classes, and "01" names the first.
 func (c *Classes) Lookup(name string) int {
 	name = strings.TrimSpace(name)
 	if k := slices.Index(c.Names, name); k >= 0 || !c.numeric() {
 		return k
 	}
-	if x, err := number.Parse(name); err == nil && isFinite(x) {
-		return slices.Index(c.Names, formatFloat(x+0))
+	x, err := number.Parse(name)
+	if err != nil || !isFinite(x) {
+		return -1
+	}
+	vals := make([]float64, len(c.Names))
+	for k, n := range c.Names {
+		vals[k], _ = number.Parse(n)
+	}
+	return matchNumber(vals, x)
+}
+
+// matchNumber returns the index in vals of the label value x, or −1: the
+// value equal to x, else the one that is the same float32 value as x under
+// its other name. A float32 .npy label file names its values by float32's
+// shortest form ("0.1"), as it did not before (float64's spelling of the
+// same bits, "0.10000000149011612", which models fitted then record and
+// scripts pass as --positive); either name reads as the other, and only
+// as the other: float32Alias maps each float32 value to a value of its
+// own, so distinct float32 values never match. It is the one rule by which
+// a label name is matched against class names (Classes.Lookup, ReadLabels's
+// positive label).
+func matchNumber(vals []float64, x float64) int {
+	x += 0 // −0 is the class of 0
+	if k := slices.Index(vals, x); k >= 0 {
+		return k
+	}
+	for k, v := range vals {
+		if a, ok := float32Alias(v); ok && a == x {
+			return k
+		}
+		if a, ok := float32Alias(x); ok && a == v {
+			return k
+		}
 	}
 	return -1
+}
+
+// float32Alias returns, for x a float32 value (float64(float32(x)) == x),
+// the value of its float32 shortest spelling read as a float64: for the
+// float32 nearest 0.1, whose float64 spelling is "0.10000000149011612",
+// the float64 0.1. The alias reads back (as a float32) as x, so two float32
+// values have two aliases, and it differs from x unless x's two spellings
+// agree. ok is false when x is no float32 value.
+func float32Alias(x float64) (a float64, ok bool) {
+	if float64(float32(x)) != x || !isFinite(x) {
+		return 0, false
+	}
+	a, err := strconv.ParseFloat(strconv.FormatFloat(x, 'g', -1, 32), 64)
+	return a, err == nil
 }
 
 // numeric reports whether every class name is a finite number: the labels

@@ -341,3 +341,70 @@ func TestFloat32LabelNames(t *testing.T) {
 		t.Errorf("%d classes of %d distinct float32 values", len(c.Names), len(name))
 	}
 }
+
+// TestFloat32LabelOldNames: a float32 value's float64 spelling
+// ("0.10000000149011612", its class name before float32 .npy files were
+// named by float32's shortest form, which models fitted then record and
+// scripts pass as --positive) names the same class as its float32 name,
+// either way round — Lookup, Binary and ReadLabels's positive label — and
+// a name matches a class exactly when both are one float32 value: for
+// random float32 values and their neighbours, in every pair of spellings.
+func TestFloat32LabelOldNames(t *testing.T) {
+	old1, old2 := strconv.FormatFloat(float64(float32(0.1)), 'g', -1, 64), strconv.FormatFloat(float64(float32(0.2)), 'g', -1, 64)
+	f4 := writeFile(t, "y4.npy", npyFile(1, dict("<f4", false, "(4,)"), encode(le, float32(0.1), float32(0.2), float32(0.1), float32(0.2))))
+	c, err := ReadClasses(f4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k1, k2 := c.Lookup(old1), c.Lookup(old2); k1 != 0 || k2 != 1 {
+		t.Errorf("Lookup(%s), Lookup(%s) = %d, %d; want 0, 1", old1, old2, k1, k2)
+	}
+	if y, pos, _, err := c.Binary(old1); err != nil || pos != "0.1" || !slices.Equal(y, []float64{1, -1, 1, -1}) {
+		t.Errorf("Binary(%s) = %v, %q, %v", old1, y, pos, err)
+	}
+	if y, err := ReadLabels(f4, old2); err != nil || !slices.Equal(y, []float64{-1, 1, -1, 1}) {
+		t.Errorf("ReadLabels(--positive %s) = %v, %v", old2, y, err)
+	}
+	recorded := &Classes{Names: []string{old1, old2}} // a model's names, written before
+	if k1, k2 := recorded.Lookup("0.1"), recorded.Lookup("0.2"); k1 != 0 || k2 != 1 {
+		t.Errorf("recorded old names: Lookup(0.1), Lookup(0.2) = %d, %d; want 0, 1", k1, k2)
+	}
+	// A float64 file holding both values keeps them two classes, each
+	// found by its own name.
+	both := &Classes{Names: []string{"0.1", old1}}
+	if k1, k2 := both.Lookup("0.1"), both.Lookup(old1); k1 != 0 || k2 != 1 {
+		t.Errorf("classes 0.1 and %s: Lookup = %d, %d; want 0, 1", old1, k1, k2)
+	}
+
+	rnd := rand.New(rand.NewPCG(5, 5))
+	var vals []float32
+	for len(vals) < 3000 {
+		v := math.Float32frombits(rnd.Uint32())
+		if rnd.IntN(2) == 0 { // labels people use: short decimals
+			v = float32(float64(rnd.IntN(2000)-1000) / 100)
+		}
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			continue
+		}
+		vals = append(vals, v, math.Nextafter32(v, float32(math.Inf(1))), math.Nextafter32(v, float32(math.Inf(-1))))
+	}
+	spell := func(v float32) []string {
+		return []string{strconv.FormatFloat(float64(v), 'g', -1, 32), strconv.FormatFloat(float64(v), 'g', -1, 64)}
+	}
+	for i := 0; i+1 < len(vals); i++ {
+		a, b := vals[i], vals[i+1]
+		if i%3 == 2 {
+			b = vals[i-2] // the lower neighbour against the value
+		}
+		for _, b := range []float32{b, a} { // a neighbour, and a itself
+			for _, sa := range spell(a) {
+				for _, sb := range spell(b) {
+					got := (&Classes{Names: []string{sa}}).Lookup(sb) == 0
+					if want := a+0 == b+0; got != want {
+						t.Fatalf("class %q, name %q (float32 %v and %v): matched %v, want %v", sa, sb, a, b, got, want)
+					}
+				}
+			}
+		}
+	}
+}

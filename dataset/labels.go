@@ -26,7 +26,9 @@ import (
 //
 // The labels must take exactly two distinct values. positive names the one
 // mapped to +1 (the other becomes −1): compared numerically when the labels
-// and positive are numbers (so "1" matches "+1" and "1.0"), else as trimmed
+// and positive are numbers (so "1" matches "+1" and "1.0", and a float32
+// value's float64 spelling, "0.10000000149011612", matches its float32
+// name, "0.1": see matchNumber), else as trimmed
 // strings. When positive is "" and the values are {−1, +1} or {0, 1}, +1 and
 // 1 are positive; any other pair requires positive. Errors list the distinct
 // values found (up to five).
@@ -352,11 +354,14 @@ func binaryLabels(name string, vals []string, positive string) ([]float64, error
 	}
 	pos := -1
 	if positive = strings.TrimSpace(positive); positive != "" {
-		p, err := number.Parse(positive)
 		for k, c := range classes {
-			if (numeric && err == nil && c.value == p) || c.text == positive {
+			if c.text == positive {
 				pos = k
 			}
+		}
+		if p, err := number.Parse(positive); pos < 0 && numeric && err == nil {
+			vals := []float64{classes[0].value, classes[1].value}
+			pos = matchNumber(vals, p)
 		}
 		if pos < 0 {
 			return nil, errorf(name, 0, "positive label %q is not one of the labels %s", positive, listClasses(classes))

@@ -138,8 +138,9 @@ type Config struct {
 	// ProtocolNWay, the number of episodes per ways and shots.
 	Splits int
 	// Noise lists the numbers D of N(0,1) dimensions appended to the
-	// features (0: none). Run refuses a D whose draws would take more
-	// than 4 GB on a group's rows.
+	// features (0: none). Run refuses a D whose draws, on a group's rows,
+	// times the workers that hold them at once would take more than the
+	// machine's physical memory (4 GB where it cannot be read).
 	Noise []int
 	// Methods names the methods: specs of package method's registry. The
 	// run (its manifest and records) names each by its canonical spec

@@ -1308,18 +1308,25 @@ func TestRunRecordsCanonicalMethods(t *testing.T) {
 
 // TestRunRefusesHugeNoise checks that a noise level whose draws would not
 // fit in memory is an input error, given before run.json is written, that
-// names the size and its memory; and that checkNoise's bound is on the rows
+// names the size, its memory, the machine's and what to do; and that
+// checkNoise's bound is the machine's memory (physicalMemory, here given)
+// over the workers holding a group's draws at once (--workers, no more
+// than the groups with noise, counted here over the grid) and the rows
 // drawSplit does take (brute force over the targets and splits): the
-// largest level within maxNoiseBytes passes, one more dimension does not.
+// largest level within it passes, one more dimension does not. Where the
+// memory cannot be read, the bound is maxNoiseBytes.
 func TestRunRefusesHugeNoise(t *testing.T) {
 	f := testFolder(t)
 	src := testSources(t, f)
 	out := filepath.Join(t.TempDir(), "run")
 	cfg := testConfig(f, out, src, allNegMethod)
 	cfg.Noise = []int{0, 100_000_000}
+	cfg.Workers = 1
+	defer func(m func() (float64, bool)) { physicalMemory = m }(physicalMemory)
+	physicalMemory = func() (float64, bool) { return 24 << 30, true }
 	_, err := Run(context.Background(), cfg)
-	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "100000000 noise dimensions would take 76.8 GB on a group's 48 rows") {
-		t.Fatalf("error %v, want an input error naming the size and its memory", err)
+	if want := "100000000 noise dimensions would take 76.8 GB on a group's 48 rows (the N(0,1) draws and their copy in the features), 76.8 GB on the 1 worker that holds a group's at once, more than the machine's 25.8 GB of memory: give a smaller --noise or fewer --workers"; !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %v, want an input error with %q", err, want)
 	}
 	if _, err := os.Stat(filepath.Join(out, ManifestFile)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("run.json written for a refused run: %v", err)
@@ -1329,23 +1336,45 @@ func TestRunRefusesHugeNoise(t *testing.T) {
 		t.Fatal(err)
 	}
 	targets := f.Classes[:testClasses]
+	const splits = 3
+	positives := []int{1, 3}
+	noisy := testClasses * len(positives) * 1 * splits
 	for _, protocol := range []string{ProtocolStandard, ProtocolSkewed} {
 		sz, _ := protocolSizes(protocol)
-		positives := []int{1, 3}
 		rows := 0
 		for c := range testClasses {
-			for sp := range 3 {
+			for sp := range splits {
 				s := drawSplit(1, group{Target: c, Positives: 3, Split: sp}, f.Rows(c), neg.Target, sz)
 				rows = max(rows, len(s.trainPos)+len(s.testPos)+len(s.trainNeg)+len(s.testNeg))
 			}
 		}
-		most := int(maxNoiseBytes / (16 * float64(rows)))
-		for _, d := range []int{most, most + 1} {
-			c := Config{Data: f, Protocol: protocol, Positives: positives, Noise: []int{d, 0}}
-			err := checkNoise(&c, neg, targets)
-			if want := fmt.Sprintf("%d noise dimensions would take %.3g GB on a group's %d rows", d, 16*float64(d*rows)/1e9, rows); (err == nil) != (d == most) || err != nil && !strings.Contains(err.Error(), want) {
-				t.Errorf("%s, %d rows, %d noise dimensions: error %v, want one (%q) only above %d", protocol, rows, d, err, want, most)
+		for _, tc := range []struct {
+			workers, holding int     // --workers, and the workers holding draws at once
+			mem              float64 // the machine's memory; 0: unread
+		}{
+			{1, 1, 4e9}, {3, 3, 4e9}, {0, runtime.GOMAXPROCS(0), 4e9}, {1000, noisy, 4e9},
+			{2, 2, 24 << 30}, {1, 1, 0}, {4, 4, 0},
+		} {
+			physicalMemory = func() (float64, bool) { return tc.mem, tc.mem > 0 }
+			bound, there := tc.mem, fmt.Sprintf("the machine's %.3g GB of memory", tc.mem/1e9)
+			if tc.mem == 0 {
+				bound, there = maxNoiseBytes, "the 4 GB allowed where the machine's memory cannot be read"
+			}
+			most := int(bound / (16 * float64(rows) * float64(tc.holding)))
+			for _, d := range []int{most, most + 1} {
+				c := Config{Data: f, Protocol: protocol, Positives: positives, Noise: []int{d, 0}, Splits: splits, Workers: tc.workers}
+				err := checkNoise(&c, newManifest(&c, neg, targets, "digest"), neg, targets)
+				want := fmt.Sprintf("%d noise dimensions would take %.3g GB on a group's %d rows (the N(0,1) draws and their copy in the features), %.3g GB on the %d ",
+					d, 16*float64(d*rows)/1e9, rows, 16*float64(d*rows*tc.holding)/1e9, tc.holding)
+				if (err == nil) != (d == most) || err != nil && (!strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "more than "+there+": give a smaller --noise or fewer --workers")) {
+					t.Errorf("%s, %d rows, --workers %d, memory %.4g: %d noise dimensions: error %v, want one (%q, %s) only above %d", protocol, rows, tc.workers, tc.mem, d, err, want, there, most)
+				}
 			}
 		}
+	}
+	if mem, ok := memTotal(); ok != (mem > 0) {
+		t.Errorf("memTotal() = %v, %v", mem, ok)
+	} else if _, err := os.Stat("/proc/meminfo"); err == nil && !(ok && mem >= 1<<20) {
+		t.Errorf("memTotal() = %v, %v with /proc/meminfo present", mem, ok)
 	}
 }

@@ -4,7 +4,11 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"os"
+	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -216,19 +220,47 @@ func drawEpisode(seed uint64, g group, pool []int, rowsOf func(class int) []int,
 	return e
 }
 
-// maxNoiseBytes bounds the memory of a group's noise: its N(0,1) columns
-// (noiseColumns) and their copy in the features (runner.features), 16
-// bytes a row and dimension. It allows some two million dimensions on the
-// 120 rows of a standard group, and makes a --noise whose draws would not
-// fit in memory an error (checkNoise) rather than a crash.
+// maxNoiseBytes bounds the memory of the noise of the groups worked on at
+// once where the machine's memory cannot be read (physicalMemory): some
+// two million dimensions on the 120 rows of a standard group, on one
+// worker.
 const maxNoiseBytes = 4e9
 
-// checkNoise returns an input error when the largest noise level of cfg
-// would take more than maxNoiseBytes on the largest group: the largest
-// number of positives of the target (classes of cfg.Data named in targets)
-// with the most examples, its test positives, and the training and test
-// negatives of the pool neg — as many rows as drawSplit takes.
-func checkNoise(cfg *Config, neg *source.Negatives, targets []string) error {
+// physicalMemory returns the machine's physical memory in bytes, and
+// false where it cannot be read. It is a variable for tests, which give a
+// memory of their own.
+var physicalMemory = memTotal
+
+// memTotal reads MemTotal of /proc/meminfo (Linux): the physical memory,
+// in bytes. ok is false where there is no such file or line.
+func memTotal() (bytes float64, ok bool) {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0, false
+	}
+	for line := range strings.Lines(string(b)) {
+		f := strings.Fields(line)
+		if len(f) == 3 && f[0] == "MemTotal:" && f[2] == "kB" {
+			kb, err := strconv.ParseUint(f[1], 10, 64)
+			return float64(kb) * 1024, err == nil && kb > 0
+		}
+	}
+	return 0, false
+}
+
+// checkNoise returns an input error when the largest noise level of cfg,
+// on the largest group, times the workers that hold a group's draws at
+// once would take more memory than the machine has (physicalMemory;
+// maxNoiseBytes where it cannot be read), rather than crash with Go's
+// out-of-memory error: a group's noise, its N(0,1) columns (noiseColumns)
+// and their copy in the features (runner.features), is 16 bytes a row and
+// dimension; the largest group is the largest number of positives of the
+// target (classes of cfg.Data named in targets) with the most examples,
+// its test positives, and the training and test negatives of the pool
+// neg — as many rows as drawSplit takes; the workers are cfg.Workers
+// (GOMAXPROCS when ≤ 0) but no more than the groups of man's grid in
+// cfg.Shard with noise.
+func checkNoise(cfg *Config, man *Manifest, neg *source.Negatives, targets []string) error {
 	d := slices.Max(cfg.Noise)
 	if d == 0 {
 		return nil
@@ -242,8 +274,30 @@ func checkNoise(cfg *Config, neg *source.Negatives, targets []string) error {
 		pos = max(pos, splitRows(counts[c], p, sz.testPos))
 	}
 	rows := pos + splitRows(len(neg.Target), sz.trainNeg, sz.testNeg)
-	if b := 16 * float64(rows) * float64(d); b > maxNoiseBytes {
-		return inputErrorf("experiment: %d noise dimensions would take %.3g GB on a group's %d rows (the N(0,1) draws and their copy in the features), more than the %.0f GB allowed: give a smaller --noise", d, b/1e9, rows, maxNoiseBytes/1e9)
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	noisy := 0
+	for _, g := range newGrid(man).groups(cfg.Shard) {
+		if g.Noise > 0 {
+			noisy++
+		}
+	}
+	workers = max(1, min(workers, noisy))
+	b := 16 * float64(rows) * float64(d)
+	mem, ok := physicalMemory()
+	there := fmt.Sprintf("the machine's %.3g GB of memory", mem/1e9)
+	if !ok {
+		mem, there = maxNoiseBytes, fmt.Sprintf("the %.0f GB allowed where the machine's memory cannot be read", maxNoiseBytes/1e9)
+	}
+	noun := "workers that hold"
+	if workers == 1 {
+		noun = "worker that holds"
+	}
+	if need := b * float64(workers); need > mem {
+		return inputErrorf("experiment: %d noise dimensions would take %.3g GB on a group's %d rows (the N(0,1) draws and their copy in the features), %.3g GB on the %d %s a group's at once, more than %s: give a smaller --noise or fewer --workers",
+			d, b/1e9, rows, need/1e9, workers, noun, there)
 	}
 	return nil
 }

@@ -154,7 +154,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err := man.checkGrid(); err != nil {
 		return nil, inputErrorf("experiment: %v", err)
 	}
-	if err := checkNoise(&cfg, neg, targets); err != nil {
+	if err := checkNoise(&cfg, man, neg, targets); err != nil {
 		return nil, err
 	}
 	lock, err := lockRun(cfg.Out)

@@ -39,9 +39,9 @@ type dualSolver func(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w
 // solve is the solveFunc of a dual solver. A primal warm start cannot be
 // turned into dual variables, so init is ignored; cross-validation
 // warm-starts through warm instead.
-func (s dualSolver) solve(prob *Problem, p Params, _ []float64) ([]float64, bool, error) {
+func (s dualSolver) solve(prob *Problem, p Params, _ []float64) ([]float64, stop, error) {
 	w, _, conv := s(prob, p, nil, newShuffler(p.Seed))
-	return w, conv, nil
+	return w, stopOf(conv), nil
 }
 
 // warm is the warmFunc of a dual solver: it continues from the dual

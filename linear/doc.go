@@ -70,7 +70,10 @@
 // solvers visit the coordinates in a random order drawn from Params.Seed,
 // so a fit is reproducible. MaxIter caps the outer iterations (default 1000
 // for -s 0, 1, 2, 3 and 7); reaching it is not an error but leaves
-// Model.Converged false, where liblinear prints a warning. PrimalObjective
+// Model.Converged false, where liblinear prints a warning. A solver that
+// stops short of it unable to progress (TRON's objective overflowing, a
+// line search finding no decrease) leaves Model.Stuck true as well, which
+// liblinear reports as the cap. PrimalObjective
 // evaluates each objective, so that solutions can be compared across
 // solvers and tools.
 //

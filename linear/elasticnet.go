@@ -45,8 +45,8 @@ import (
 // rule can stop at several times the optimal value. The solver also stops,
 // as converged, when the line search finds no decrease and the predicted one
 // is below 1e-12·F(w) (the floating-point floor), and as not converged after
-// Params.MaxIter outer steps (default 100) or when the line search fails
-// otherwise.
+// Params.MaxIter outer steps (default 100) or, as numerically stuck
+// (Model.Stuck), when the line search fails otherwise.
 
 func init() {
 	register(ElasticNetLR, solveElasticNet)
@@ -62,37 +62,37 @@ const (
 )
 
 // solveElasticNet trains ElasticNetLR; see the comment at the top of the file.
-func solveElasticNet(prob *Problem, p Params, init []float64) ([]float64, bool, error) {
+func solveElasticNet(prob *Problem, p Params, init []float64) ([]float64, stop, error) {
 	if !(p.L1Ratio >= 0 && p.L1Ratio <= 1) {
-		return nil, false, fmt.Errorf("linear: L1Ratio = %v, want it in [0, 1]", p.L1Ratio)
+		return nil, stopMaxIter, fmt.Errorf("linear: L1Ratio = %v, want it in [0, 1]", p.L1Ratio)
 	}
 	d, err := newLRData(prob, p)
 	if err != nil {
-		return nil, false, err
+		return nil, stopMaxIter, err
 	}
 	if p.Eps == 0 {
 		p.Eps = enetDefaultEps
 	}
 	eps, maxIter, err := lrSettings(p)
 	if err != nil {
-		return nil, false, err
+		return nil, stopMaxIter, err
 	}
 	w, err := d.start(init)
 	if err != nil {
-		return nil, false, err
+		return nil, stopMaxIter, err
 	}
 	l1, l2 := p.L1Ratio, 1-p.L1Ratio
 	ref := d.zeroViolation(l1)
 	if ref == 0 {
 		// w = 0 satisfies the optimality conditions exactly.
-		return make([]float64, d.cols), true, nil
+		return make([]float64, d.cols), stopConverged, nil
 	}
 	s := newEnetSolver(d, w, l1, l2)
-	converged := s.run(eps, maxIter)
+	why := s.run(eps, maxIter)
 	if err := lrFinite(s.w); err != nil {
-		return nil, false, err
+		return nil, stopMaxIter, err
 	}
-	return s.w, converged, nil
+	return s.w, why, nil
 }
 
 // enetSolver holds the state of the elastic-net solver.
@@ -106,12 +106,12 @@ func newEnetSolver(d *lrData, w []float64, l1, l2 float64) *enetSolver {
 }
 
 // run performs outer steps until the relative duality gap is at most eps or
-// maxIter steps are done; it reports convergence.
-func (s *enetSolver) run(eps float64, maxIter int) bool {
+// maxIter steps are done, and says why it stopped.
+func (s *enetSolver) run(eps float64, maxIter int) stop {
 	d := s.d
 	for range maxIter {
 		if d.stopped() {
-			return false
+			return stopMaxIter
 		}
 		var gnorm1 float64
 		for j := range d.cols {
@@ -119,17 +119,17 @@ func (s *enetSolver) run(eps float64, maxIter int) bool {
 			gnorm1 += lrViolation(s.w[j], g+s.l2*s.w[j], s.l1)
 		}
 		if f, gap := s.gap(); gap <= eps*f {
-			return true
+			return stopConverged
 		}
 		s.innerCD(enetForcing * gnorm1)
 		switch s.lineSearch() {
 		case lrStepFailed:
-			return false
+			return stopStuck
 		case lrStepAtResolution:
-			return true
+			return stopConverged
 		}
 	}
-	return false
+	return stopMaxIter
 }
 
 // gap returns the objective F(w) and the duality gap F(w) − D(α) for the

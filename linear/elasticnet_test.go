@@ -77,7 +77,7 @@ func TestElasticNetSklearn(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if !conv {
+					if conv != stopConverged {
 						t.Errorf("%s: not converged", sname)
 					}
 					f := lrRefObjective(prob, p, w, fit.L1Ratio, 1-fit.L1Ratio)
@@ -139,7 +139,7 @@ func TestElasticNetKKT(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !conv {
+			if conv != stopConverged {
 				t.Error("not converged")
 			}
 			f := lrRefObjective(prob, p, w, tc.l1Ratio, 1-tc.l1Ratio)
@@ -177,8 +177,8 @@ func TestElasticNetLimits(t *testing.T) {
 
 		p.L1Ratio = 0
 		w0, conv, err := solveElasticNet(prob, p, nil)
-		if err != nil || !conv {
-			t.Fatalf("err %v converged %v", err, conv)
+		if err != nil || conv != stopConverged {
+			t.Fatalf("err %v stopped %v", err, conv)
 		}
 		// F = L + ½||w||² is (β+1)-smooth: ||∇F||² ≤ 2(β+1)(F − F*).
 		f := lrRefObjective(prob, p, w0, 0, 1)
@@ -205,8 +205,8 @@ func TestElasticNetWarmPath(t *testing.T) {
 	for _, c := range []float64{1e-3, 1e-2, 0.1, 1, 10, 100} {
 		p := Params{C: c, L1Ratio: rho, Eps: eps}
 		warm, conv, err := solveElasticNet(prob, p, prev)
-		if err != nil || !conv {
-			t.Fatalf("C=%g: err %v converged %v", c, err, conv)
+		if err != nil || conv != stopConverged {
+			t.Fatalf("C=%g: err %v stopped %v", c, err, conv)
 		}
 		cold, _, err := solveElasticNet(prob, p, nil)
 		if err != nil {
@@ -266,7 +266,7 @@ func TestSparseLogisticTrain(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if model.Converged != conv {
+		if model.Converged != (conv == stopConverged) {
 			t.Errorf("%v: Converged %v, want %v", p.Solver, model.Converged, conv)
 		}
 		// heart_scale's first label is +1, so the model scores +1 as the

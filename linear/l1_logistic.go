@@ -33,8 +33,8 @@ import (
 // solver also stops, as converged, when ten Newton steps in a row move no
 // coordinate (liblinear's rule) or when the line search finds no decrease
 // and the predicted one is below 1e-12·F(w) (the floating-point floor), and
-// as not converged after Params.MaxIter Newton steps (default 100) or when
-// the line search fails otherwise.
+// as not converged after Params.MaxIter Newton steps (default 100) or, as
+// numerically stuck (Model.Stuck), when the line search fails otherwise.
 //
 // Beware that the rule is relative to the subgradient at 0, which grows with
 // C: on separable data with a large C the default ε can stop at several
@@ -345,22 +345,22 @@ func lrSetup(prob *Problem, p Params, init []float64) (d *lrData, eps float64, m
 
 // solveL1RLR trains L1R_LR by newGLMNET; see the comment at the top of the
 // file for the objective and the stopping rule.
-func solveL1RLR(prob *Problem, p Params, init []float64) ([]float64, bool, error) {
+func solveL1RLR(prob *Problem, p Params, init []float64) ([]float64, stop, error) {
 	d, eps, maxNewton, w, err := lrSetup(prob, p, init)
 	if err != nil {
-		return nil, false, err
+		return nil, stopMaxIter, err
 	}
 	ref := d.zeroViolation(1)
 	if ref == 0 {
 		// w = 0 satisfies the optimality conditions exactly.
-		return make([]float64, d.cols), true, nil
+		return make([]float64, d.cols), stopConverged, nil
 	}
 	s := newL1LRSolver(d, w, p.Seed)
-	converged := s.run(d.tolerance(eps, ref), ref, maxNewton)
+	why := s.run(d.tolerance(eps, ref), ref, maxNewton)
 	if err := lrFinite(s.w); err != nil {
-		return nil, false, err
+		return nil, stopMaxIter, err
 	}
-	return s.w, converged, nil
+	return s.w, why, nil
 }
 
 // lrNewton is the state the newGLMNET-type solvers (L1R_LR and
@@ -485,8 +485,8 @@ func newL1LRSolver(d *lrData, w []float64, seed uint64) *l1lrSolver {
 
 // run performs Newton steps until the violation is at most tol (ref is the
 // violation at w = 0, scaling the inner tolerance) or maxNewton steps are
-// done; it reports convergence.
-func (s *l1lrSolver) run(tol, ref float64, maxNewton int) bool {
+// done, and says why it stopped.
+func (s *l1lrSolver) run(tol, ref float64, maxNewton int) stop {
 	d := s.d
 	l := float64(d.rows)
 	gmaxOld := math.Inf(1)
@@ -494,7 +494,7 @@ func (s *l1lrSolver) run(tol, ref float64, maxNewton int) bool {
 	qpNoChange := 0
 	for newton := 0; newton < maxNewton; newton++ {
 		if d.stopped() {
-			return false
+			return stopMaxIter
 		}
 		// Gradient, Hessian diagonal and violation; outer shrinking drops
 		// zero weights that sit well inside their optimality interval.
@@ -514,7 +514,7 @@ func (s *l1lrSolver) run(tol, ref float64, maxNewton int) bool {
 			gnorm1 += v
 		}
 		if gnorm1 <= tol || qpNoChange >= lrMaxQPNoChange {
-			return true
+			return stopConverged
 		}
 		qpNoChange++
 
@@ -527,13 +527,13 @@ func (s *l1lrSolver) run(tol, ref float64, maxNewton int) bool {
 		}
 		switch s.lineSearch() {
 		case lrStepFailed:
-			return false
+			return stopStuck
 		case lrStepAtResolution:
-			return true
+			return stopConverged
 		}
 		gmaxOld = gmax
 	}
-	return false
+	return stopMaxIter
 }
 
 // innerCD minimises the quadratic model over wpd by randomly permuted

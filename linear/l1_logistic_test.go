@@ -150,7 +150,7 @@ func TestL1RLRKKT(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !conv {
+			if conv != stopConverged {
 				t.Error("not converged")
 			}
 			// The stopping rule bounds the sum of violations by
@@ -167,8 +167,8 @@ func TestL1RLRZeroSolution(t *testing.T) {
 	// With C small enough every |∂L/∂w_j(0)| ≤ 1 and w = 0 is optimal.
 	for _, init := range [][]float64{nil, {1, -1, 0, 0, 0, 0, 0, 0, 3}} {
 		w, conv, err := solveL1RLR(prob, Params{C: 1e-3}, init)
-		if err != nil || !conv {
-			t.Fatalf("err %v, converged %v", err, conv)
+		if err != nil || conv != stopConverged {
+			t.Fatalf("err %v, stopped %v", err, conv)
 		}
 		for j, v := range w {
 			if v != 0 {
@@ -196,8 +196,8 @@ func TestL1RLRWarmStartAndDeterminism(t *testing.T) {
 		t.Fatal(err)
 	}
 	warm, conv, err := solveL1RLR(prob, p, prev)
-	if err != nil || !conv {
-		t.Fatalf("err %v, converged %v", err, conv)
+	if err != nil || conv != stopConverged {
+		t.Fatalf("err %v, stopped %v", err, conv)
 	}
 	fc, fw := lrRefObjective(prob, p, cold, 1, 0), lrRefObjective(prob, p, warm, 1, 0)
 	if math.Abs(fc-fw) > 1e-6*fc {
@@ -321,7 +321,7 @@ func TestL1RLRMaxIter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if conv {
+	if conv == stopConverged {
 		t.Error("converged in one Newton step at eps 1e-12")
 	}
 	if len(w) != 31 {
@@ -373,9 +373,9 @@ func TestL1RLRAgainstLiblinear(t *testing.T) {
 						t.Fatalf("%d weights, liblinear %d", len(ours), len(theirs))
 					}
 					fo, ft := lrRefObjective(prob, p, ours, 1, 0), lrRefObjective(prob, p, theirs, 1, 0)
-					t.Logf("C=%g eps=%g: objective ours %.10g liblinear %.10g (ours/liblinear − 1 = %.2g), nnz ours %d liblinear %d, converged %v",
+					t.Logf("C=%g eps=%g: objective ours %.10g liblinear %.10g (ours/liblinear − 1 = %.2g), nnz ours %d liblinear %d, stopped %v",
 						c, eps, fo, ft, fo/ft-1, nnz(ours), nnz(theirs), conv)
-					if !conv {
+					if conv != stopConverged {
 						t.Errorf("C=%g eps=%g: not converged", c, eps)
 					}
 					if fo > ft*(1+1e-3) {

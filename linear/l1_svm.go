@@ -39,17 +39,17 @@ const (
 
 // solveL1RL2SVC trains L1R_L2LOSS_SVC; see the comment at the top of the
 // file.
-func solveL1RL2SVC(prob *Problem, p Params, init []float64) ([]float64, bool, error) {
+func solveL1RL2SVC(prob *Problem, p Params, init []float64) ([]float64, stop, error) {
 	d, eps, maxIter, w, err := lrSetup(prob, p, init)
 	if err != nil {
-		return nil, false, err
+		return nil, stopMaxIter, err
 	}
 	s := newL1SVC(d, w)
 	converged := s.run(eps*float64(max(min(d.pos, d.neg), 1))/float64(d.rows), maxIter, newShuffler(p.Seed))
 	if err := lrFinite(w); err != nil {
-		return nil, false, err
+		return nil, stopMaxIter, err
 	}
-	return w, converged, nil
+	return w, stopOf(converged), nil
 }
 
 // l1svc is the state of solve_l1r_l2_svc.

@@ -67,9 +67,9 @@ type tronObjective interface {
 }
 
 // solveTRON is the solveFunc of -s 0 and -s 2.
-func solveTRON(prob *Problem, p Params, init []float64) ([]float64, bool, error) {
-	w, conv := tron(prob, p, init)
-	return w, conv, nil
+func solveTRON(prob *Problem, p Params, init []float64) ([]float64, stop, error) {
+	w, why := tron(prob, p, init)
+	return w, why, nil
 }
 
 // warmTRON continues from the previous weights, as liblinear's parameter
@@ -79,8 +79,8 @@ func warmTRON(prob *Problem, p Params, prev *warmStart) (*warmStart, bool, error
 	if prev != nil {
 		init = prev.w
 	}
-	w, conv := tron(prob, p, init)
-	return &warmStart{c: p.C, w: w}, conv, nil
+	w, why := tron(prob, p, init)
+	return &warmStart{c: p.C, w: w}, why == stopConverged, nil
 }
 
 // newTRONObjective returns the primal objective of -s 0 or -s 2 on the ±1
@@ -95,8 +95,9 @@ func newTRONObjective(prob *Problem, p Params) tronObjective {
 }
 
 // tron minimises the objective of p.Solver on the ±1 problem prob from init
-// (nil: w = 0) and reports whether the gradient test was met.
-func tron(prob *Problem, p Params, init []float64) ([]float64, bool) {
+// (nil: w = 0) and says why it stopped: the gradient test (or machine
+// precision) met, the iteration cap, or numerically stuck.
+func tron(prob *Problem, p Params, init []float64) ([]float64, stop) {
 	p = p.withDefaults()
 	eps, maxIter := p.Eps, p.maxIter()
 	var pos int
@@ -126,12 +127,12 @@ func tron(prob *Problem, p Params, init []float64) ([]float64, bool) {
 		// The gradient at 0 overflows (values whose products with the
 		// labels' weights sum beyond float64): the stopping rule, relative
 		// to it, can neither hold nor fail, and every step's model is NaN.
-		return w, false
+		return w, stopStuck
 	}
 	f := obj.fun(w)
 	obj.grad(w, g)
 	if floats.Norm(g, 2) <= tol*gnorm0 {
-		return w, true
+		return w, stopConverged
 	}
 
 	t := &trustRegion{obj: obj, epsCG: epsCG, s: make([]float64, n), r: make([]float64, n),
@@ -142,7 +143,7 @@ func tron(prob *Problem, p Params, init []float64) ([]float64, bool) {
 	deltaAdjusted := false
 	for iter := 1; iter <= maxIter; {
 		if prob.stopped() {
-			return w, false
+			return w, stopMaxIter
 		}
 		reachBoundary := t.cg(delta, g)
 		floats.AddTo(wNew, w, t.s)
@@ -182,7 +183,7 @@ func tron(prob *Problem, p Params, init []float64) ([]float64, bool) {
 			obj.grad(w, g)
 			t.setPrecond()
 			if floats.Norm(g, 2) <= tol*gnorm0 {
-				return w, true
+				return w, stopConverged
 			}
 		}
 		if !(prered > 0) || math.IsNaN(actred) {
@@ -190,14 +191,14 @@ func tron(prob *Problem, p Params, init []float64) ([]float64, bool) {
 			// is NaN (values whose squares overflow): numerically stuck.
 			// liblinear's test, prered <= 0, is false for NaN, and so no
 			// step is ever accepted and the iteration count never grows.
-			return w, false
+			return w, stopStuck
 		}
 		if math.Abs(actred) <= 1e-12*math.Abs(f) && math.Abs(prered) <= 1e-12*math.Abs(f) {
 			// Converged to machine precision.
-			return w, true
+			return w, stopConverged
 		}
 	}
-	return w, false
+	return w, stopMaxIter
 }
 
 // trustRegion holds TRON's work vectors for the preconditioned CG.

@@ -85,7 +85,7 @@ func TestTRONStoppingRule(t *testing.T) {
 			prob := randomProblem(13, 150, 12, 0.5, 1)
 			p := Params{Solver: s, C: 2, Eps: eps}
 			w, conv := tron(prob, p.withDefaults(), nil)
-			if !conv {
+			if conv != stopConverged {
 				t.Fatalf("%v: not converged", s)
 			}
 			gradNorm := func(w []float64) float64 {
@@ -130,8 +130,8 @@ func TestLRDualMatchesPrimal(t *testing.T) {
 		}
 		q := p
 		q.Solver, q.Eps = L2RLR, 1e-8
-		wp, conv := tron(prob, q, nil)
-		if !conv {
+		wp, why := tron(prob, q, nil)
+		if why != stopConverged {
 			t.Fatal("TRON did not converge")
 		}
 		for j := range wd {
@@ -166,7 +166,7 @@ func TestTRONWarmStart(t *testing.T) {
 		q.C = 2
 		prev, _ := tron(prob, q, nil)
 		warm, conv := tron(prob, p, prev)
-		if !conv {
+		if conv != stopConverged {
 			t.Fatalf("%v: warm start did not converge", s)
 		}
 		fc, fw := PrimalObjective(prob, p, cold), PrimalObjective(prob, p, warm)

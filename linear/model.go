@@ -36,9 +36,17 @@ type Model struct {
 	W []float64
 	// NrW is the number of decision functions: 1 for two classes.
 	NrW int
-	// Converged is false when the solver stopped at its iteration cap.
-	// Models read from files report true (the files do not record it).
+	// Converged is false when the solver stopped at its iteration cap or,
+	// short of it, numerically stuck (Stuck). Models read from files
+	// report true (the files do not record it).
 	Converged bool
+	// Stuck is true when the solver stopped short of its iteration cap,
+	// unable to make progress: no decrease of its model possible, its
+	// model or objective NaN (values whose squares overflow float64), or
+	// a line search that found no decrease above the rounding floor.
+	// Converged is then false; liblinear reports such a stop as reaching
+	// the iteration cap. Models read from files report false.
+	Stuck bool
 }
 
 // hasBias reports whether the model has a bias feature.

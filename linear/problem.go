@@ -167,9 +167,46 @@ type Params struct {
 
 // solveFunc trains one binary problem (labels ±1) and returns the weight
 // vector: length X.C, plus one for the bias feature when prob.Bias > 0.
-// init is a warm start of the same length, or nil. The returned bool reports
-// convergence before MaxIter.
-type solveFunc func(prob *Problem, p Params, init []float64) (w []float64, converged bool, err error)
+// init is a warm start of the same length, or nil. The returned stop says
+// why the solver stopped: converged, at MaxIter, or numerically stuck.
+type solveFunc func(prob *Problem, p Params, init []float64) (w []float64, why stop, err error)
+
+// stop says why a solver stopped (Model.Converged, Model.Stuck).
+type stop int
+
+const (
+	// stopConverged: its stopping rule held.
+	stopConverged stop = iota
+	// stopMaxIter: it reached its cap on iterations (Params.MaxIter), or
+	// its context was done (which Train and CrossValidate return instead).
+	stopMaxIter
+	// stopStuck: short of its cap, it could make no further progress —
+	// no decrease of its model possible, its model or objective NaN, a
+	// line search that found no decrease above the rounding floor.
+	stopStuck
+)
+
+// String names why the solver stopped, for messages.
+func (s stop) String() string {
+	switch s {
+	case stopConverged:
+		return "converged"
+	case stopMaxIter:
+		return "at the iteration cap"
+	case stopStuck:
+		return "numerically stuck"
+	}
+	return fmt.Sprintf("stop(%d)", int(s))
+}
+
+// stopOf returns the stop of a solver whose only way out short of its
+// stopping rule is its cap: stopConverged when converged, else stopMaxIter.
+func stopOf(converged bool) stop {
+	if converged {
+		return stopConverged
+	}
+	return stopMaxIter
+}
 
 // solvers maps each implemented solver to its training function; each
 // solver's file registers itself in an init function.

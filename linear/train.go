@@ -142,8 +142,9 @@ func dualStart(prob *Problem, p Params) (Params, int, *design, []float64) {
 // training ends (the solvers check it between their outer iterations, and
 // the solvers that work on columns while they convert the problem to
 // column form, every block of about 65,536 values). Reaching the
-// iteration cap is not an error: the model reports it with Converged =
-// false. Train does not modify prob. It panics when ctx is nil.
+// iteration cap, or stopping short of it numerically stuck, is not an
+// error: the model reports it with Converged = false (and Stuck = true
+// for the latter). Train does not modify prob. It panics when ctx is nil.
 func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 	if err := fitctx.Start(ctx, trainCaller); err != nil {
 		return nil, err
@@ -159,7 +160,7 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 	if bin = bin.forSolver(ctx, p.Solver); bin == nil {
 		return nil, fitctx.Err(ctx, trainCaller) // stopped in the conversion
 	}
-	w, converged, err := solvers[p.Solver](bin, p, nil)
+	w, why, err := solvers[p.Solver](bin, p, nil)
 	if cerr := fitctx.Err(ctx, trainCaller); cerr != nil {
 		return nil, cerr // the solver stopped early (errStopped, or weights)
 	}
@@ -181,7 +182,8 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 		Bias:      bias,
 		W:         w,
 		NrW:       1,
-		Converged: converged,
+		Converged: why == stopConverged,
+		Stuck:     why == stopStuck,
 	}, nil
 }
 

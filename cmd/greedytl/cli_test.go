@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -675,4 +676,85 @@ func TestFitSameFileOnAnyCores(t *testing.T) {
 	if bytes.Equal(fit(1, "s7.json", "--sample", "59", "--seed", "7"), fit(1, "s8.json", "--sample", "59", "--seed", "8")) {
 		t.Error("GreedyTL-59 with --seed 7 and --seed 8 wrote the same model file: the seed is not used")
 	}
+}
+
+// TestFloat32OldLabelNames: a model fitted before float32 .npy labels were
+// named by float32's shortest form records float64's spelling of them
+// ("0.10000000149011612" for float32 0.1); predict accepts such a model's
+// own float32 labels (it refused them: 'label "0.1" is not one of the
+// labels') and scores them as a model recording the new names does, and
+// --positive takes either spelling, in fit and predict; a float32 value
+// the model was not fitted on is still refused.
+func TestFloat32OldLabelNames(t *testing.T) {
+	d := newToy(t)
+	f32 := func(name, textFile string) string {
+		text, err := os.ReadFile(textFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		labels := strings.Fields(string(text))
+		var b bytes.Buffer
+		if err := dataset.WriteNPYHeader(&b, "<f4", []int{len(labels)}); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range labels {
+			v := float32(0.2)
+			switch l {
+			case "cat":
+				v = 0.1
+			case "other":
+				v = 0.3
+			}
+			b.Write(binary.LittleEndian.AppendUint32(nil, math.Float32bits(v)))
+		}
+		return writeText(t, d.dir, name, b.String())
+	}
+	y32, yt32 := f32("y32.npy", d.ytext), f32("yt32.npy", d.yte)
+	old1, old2 := strconv.FormatFloat(float64(float32(0.1)), 'g', -1, 64), strconv.FormatFloat(float64(float32(0.2)), 'g', -1, 64)
+	model := filepath.Join(d.dir, "new.json")
+	for _, positive := range []string{"0.1", old1} {
+		if code, _, stderr := cli(t, "", "fit", "--features", d.X, "--source-scores", d.H, "--labels", y32, "--positive", positive, "--out", model); code != 0 {
+			t.Fatalf("fit --positive %s: exit %d: %s", positive, code, stderr)
+		}
+	}
+	text, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(text, &m); err != nil {
+		t.Fatal(err)
+	}
+	var rec struct {
+		Positive string   `json:"positive"`
+		Negative []string `json:"negative"`
+	}
+	if err := json.Unmarshal(m["labels"], &rec); err != nil || rec.Positive != "0.1" || !slices.Equal(rec.Negative, []string{"0.2"}) {
+		t.Fatalf("labels recorded %s (%v), want positive 0.1, negative 0.2", m["labels"], err)
+	}
+	m["labels"] = json.RawMessage(`{"positive":"` + old1 + `","negative":["` + old2 + `"]}`)
+	text, err = json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldModel := writeText(t, d.dir, "old.json", string(text))
+	inputs := []string{"--features", d.Xtest, "--source-scores", d.Htest, "--labels", yt32}
+	_, want := predictLines(t, 200, append([]string{"--model", model}, inputs...)...)
+	if !strings.HasPrefix(want, "balanced accuracy: ") {
+		t.Fatalf("predict new.json: stderr %q", want)
+	}
+	for _, mf := range []string{model, oldModel} {
+		for _, positive := range [][]string{nil, {"--positive", "0.1"}, {"--positive", old1}} {
+			args := append(append([]string{"--model", mf}, inputs...), positive...)
+			if _, stderr := predictLines(t, 200, args...); stderr != want {
+				t.Errorf("predict %s %q: stderr %q, want %q", filepath.Base(mf), positive, stderr, want)
+			}
+		}
+		for _, positive := range []string{"0.2", old2} {
+			wantInputError(t, "--positive "+positive+": "+mf+" was fitted with", append(append([]string{"predict", "--model", mf}, inputs...), "--positive", positive)...)
+		}
+	}
+	other := writeText(t, d.dir, "other.txt", strings.Repeat("cat\nother\n", 100))
+	wantInputError(t, `label "0.3" is not one of the labels `+oldModel+" was fitted on", "predict", "--model", oldModel,
+		"--features", d.Xtest, "--source-scores", d.Htest, "--labels", f32("other32.npy", other))
 }

@@ -362,8 +362,12 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	if err != nil {
 		return failed(err)
 	}
-	if !model.Converged && !o.quiet {
-		fmt.Fprintln(s.err, "WARNING: reaching max number of iterations")
+	switch {
+	case o.quiet || model.Converged:
+	case model.Stuck:
+		fmt.Fprintf(s.err, "WARNING: %v stopped numerically stuck, short of the max number of iterations: it could make no further progress (its objective overflows float64, or no decrease is possible); the model is its last iterate, not the minimiser: check the scale of the features and of -B\n", p.Solver)
+	default:
+		fmt.Fprintln(s.err, "WARNING: reaching max number of iterations") // liblinear's words, which its users grep for
 	}
 	where := modelPath
 	if modelPath == stdoutName {

@@ -482,3 +482,34 @@ func TestTrainHelpSaysWhichModelsLiblinearReads(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainStopWarnings: train warns, on standard error, why a solver
+// stopped short of its tolerance: at the iteration cap in liblinear's exact
+// words, which its users grep for (-s 3 at -e 1e-6 on heart_scale, which
+// liblinear too stops at its cap); numerically stuck in words of its own,
+// not the cap's (-s 2 -B 1e308 and -s 0 -B 1e305: TRON's objective
+// overflows at its first iteration, and train printed liblinear's
+// cap warning); and not at all with -q.
+func TestTrainStopWarnings(t *testing.T) {
+	needHeartScale(t)
+	dir := t.TempDir()
+	const capWarning = "WARNING: reaching max number of iterations\n"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-s", "3", "-e", "1e-6"}, capWarning},
+		{[]string{"-s", "2", "-B", "1e308"}, "WARNING: L2R_L2LOSS_SVC stopped numerically stuck, short of the max number of iterations: it could make no further progress"},
+		{[]string{"-s", "0", "-B", "1e305"}, "WARNING: L2R_LR stopped numerically stuck, short of the max number of iterations: it could make no further progress"},
+	} {
+		model := filepath.Join(dir, "m.model")
+		code, _, stderr := cli(t, "", append(append([]string{"train"}, tc.args...), heartScale, model)...)
+		if code != 0 || !strings.HasPrefix(stderr, tc.want) || (tc.want != capWarning) == strings.Contains(stderr, capWarning) {
+			t.Errorf("train %q: exit %d, stderr %q; want exit 0 and a warning starting %q", tc.args, code, stderr, tc.want)
+		}
+		code, _, stderr = cli(t, "", append(append([]string{"train", "-q"}, tc.args...), heartScale, model)...)
+		if code != 0 || stderr != "" {
+			t.Errorf("train -q %q: exit %d, stderr %q; want no warning", tc.args, code, stderr)
+		}
+	}
+}
