@@ -131,17 +131,30 @@ func liblinearWeightArgs(args []string, fl *pflag.FlagSet) []string {
 }
 
 // takesValue reports whether the argument a is a flag of fl that takes
-// its value from the next argument: --name or -x without "=", of a flag
-// that is not a bool.
+// its value from the next argument: --name without "=" of a flag that
+// takes a value, or shorthands -xyz read as pflag reads them (each letter
+// a flag; the first that takes a value takes the rest of a as its value,
+// or the next argument when it is the last letter).
 func takesValue(fl *pflag.FlagSet, a string) bool {
-	var f *pflag.Flag
 	switch {
-	case strings.HasPrefix(a, "--") && !strings.Contains(a, "="):
-		f = fl.Lookup(a[2:])
-	case len(a) == 2 && a[0] == '-' && a[1] != '-':
-		f = fl.ShorthandLookup(a[1:])
+	case strings.HasPrefix(a, "--"):
+		f := fl.Lookup(a[2:])
+		return !strings.Contains(a, "=") && f != nil && f.NoOptDefVal == ""
+	case len(a) < 2 || a[0] != '-':
+		return false
 	}
-	return f != nil && f.NoOptDefVal == ""
+	for k := 1; k < len(a); k++ {
+		f := fl.ShorthandLookup(a[k : k+1])
+		switch {
+		case f == nil:
+			return false
+		case f.NoOptDefVal == "":
+			return k == len(a)-1
+		case k+1 < len(a) && a[k+1] == '=':
+			return false
+		}
+	}
+	return false
 }
 
 // addL1RatioFlag adds --l1-ratio, the elastic-net mixing of -s 100, to c.

@@ -217,6 +217,9 @@ func TestLiblinearWeightArgs(t *testing.T) {
 		{[]string{"train", "-s", "-w1", "5", "data"}, []string{"train", "-s", "-w1", "5", "data"}},
 		{[]string{"train", "--out=m", "-w1", "5", "data"}, []string{"train", "--out=m", "--weight=1:5", "data"}},
 		{[]string{"train", "-q", "-w1", "5", "data"}, []string{"train", "-q", "--weight=1:5", "data"}},
+		{[]string{"train", "-qo", "-w1", "5", "data"}, []string{"train", "-qo", "-w1", "5", "data"}},
+		{[]string{"train", "-qom", "-w1", "5", "data"}, []string{"train", "-qom", "--weight=1:5", "data"}},
+		{[]string{"train", "-q=true", "-w1", "5", "data"}, []string{"train", "-q=true", "--weight=1:5", "data"}},
 	} {
 		if got := liblinearWeightArgs(tc.args, fl); fmt.Sprintf("%q", got) != fmt.Sprintf("%q", tc.want) {
 			t.Errorf("%q: got %q, want %q", tc.args, got, tc.want)
