@@ -331,6 +331,13 @@ func newOfSpec[M any](o *fitOptions, c *cobra.Command, newMethod func(spec strin
 	}
 	m, err := newMethod(spec)
 	if err != nil {
+		// A --method that is wrong alone is quoted as typed, not as the
+		// spec the flags' settings joined.
+		if typed := c.Flags().Lookup("method"); typed.Changed && typed.Value.String() != spec {
+			if _, typedErr := newMethod(typed.Value.String()); typedErr != nil {
+				err = typedErr
+			}
+		}
 		return none, badInputf("--method: %w", err)
 	}
 	return m, nil

@@ -703,11 +703,19 @@ func fitWarnings(t *testing.T, stdout, code string) (fitReport, []warning) {
 // spells key=auto as auto_key=1 (the user never typed "auto_gamma").
 func TestFitSpecErrorQuotesTheSpec(t *testing.T) {
 	d := newToy(t)
-	for _, tc := range []struct{ spec, want string }{
-		{"greedytl:gamma=auto", `--method: method: spec "greedytl:gamma=auto": gamma=auto (auto_gamma)`},
-		{"l1-logistic:C=auto", `--method: method: spec "l1-logistic:C=auto": unknown key "auto_C"`},
+	for _, tc := range []struct {
+		spec  string
+		flags []string
+		want  string
+	}{
+		{"greedytl:gamma=auto", nil, `--method: method: spec "greedytl:gamma=auto": gamma=auto (auto_gamma)`},
+		{"l1-logistic:C=auto", nil, `--method: method: spec "l1-logistic:C=auto": unknown key "auto_C"`},
+		// With a GreedyTL flag joining its setting: still as typed.
+		{"greedytl:gamma=auto", []string{"--delta", "0.01"}, `--method: method: spec "greedytl:gamma=auto": gamma=auto (auto_gamma)`},
+		{"greedytl:C=auto", []string{"--delta", "0.1"}, `--method: method: spec "greedytl:C=auto": unknown key "auto_C"`},
 	} {
-		wantInputError(t, tc.want, "fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat",
-			"--out", filepath.Join(d.dir, "m.json"), "--method", tc.spec)
+		args := []string{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat",
+			"--out", filepath.Join(d.dir, "m.json"), "--method", tc.spec}
+		wantInputError(t, tc.want, append(args, tc.flags...)...)
 	}
 }
