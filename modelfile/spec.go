@@ -46,7 +46,8 @@ func FormatSpec(name string, settings map[string]float64) string {
 // ("greedytl:lambda=auto" is "greedytl:auto_lambda=1"). It returns an error
 // naming the spec and the key for an empty name or key, a missing "=", a
 // value that ParseSetting refuses (and not true or false), a key given
-// twice, and a ":" with no settings after it. Which keys a method takes is
+// twice, auto given to a key that is already an AutoKey
+// ("auto_lambda=auto"), and a ":" with no settings after it. Which keys a method takes is
 // the method's business (package method).
 func ParseSpec(s string) (name string, settings map[string]float64, err error) {
 	name, rest, hasParams := strings.Cut(s, ":")
