@@ -353,7 +353,6 @@ class GreedyScorer(Scorer):
             raise ModelFileError("invalid column counts: {} features, {} sources".format(
                 self.num_features, self.num_sources))
         self.columns = []
-        self.steps = []  # each column's (reg_error, loo_error)
         seen = set()
         for j, c in enumerate(doc["columns"]):
             kind, index = c["kind"], _int(c["index"], "columns[{}].index".format(j))
@@ -368,11 +367,13 @@ class GreedyScorer(Scorer):
                 raise ModelFileError("column {} ({} {}): weight {}, mean {}, scale {}".format(
                     j, kind, index, w, mean, scale))
             self.columns.append((kind, index, w, mean, scale))
-            self.steps.append((float(c["reg_error"]), float(c["loo_error"])))
 
     def selection(self):
-        return [{"kind": kind, "index": index, "weight": w, "reg_error": reg, "loo_error": loo}
-                for (kind, index, w, _, _), (reg, loo) in zip(self.columns, self.steps)]
+        # Each column's path after it, read only here: scoring needs none of
+        # it, and a version 1 file may lack it (0, as greedytl reads it).
+        return [{"kind": kind, "index": index, "weight": w,
+                 "reg_error": float(c.get("reg_error", 0)), "loo_error": float(c.get("loo_error", 0))}
+                for (kind, index, w, _, _), c in zip(self.columns, self.doc["columns"])]
 
     def _scores(self, X, H, rows):
         f = np.zeros(rows)

@@ -384,3 +384,22 @@ def test_inspection_of_a_version_1_file(cli, tmp_path):
     assert (want.pop("method"), want.pop("hyperparameters")) == (
         "greedytl:gamma=0.25,sample=59", {"lambda": 1, "delta": 0.0001, "gamma": 0.25, "sample": 59})
     assert got == want
+
+
+def test_version_1_file_without_its_path(cli, tmp_path):
+    """A version 1 GreedyTL file whose columns lack reg_error and
+    loo_error (greedytl reads them as 0) scores, and its inspection is
+    inspect's but for the method and hyperparameters (as above): the path
+    is read only for the inspection, not required to score."""
+    v1 = {"format": "greedytl-model", "version": 1, "method": "greedytl",
+          "hyperparameters": {"lambda": 1, "delta": 0.0001, "feature_factor": 0.25, "sample": 59},
+          "num_features": 2, "num_sources": 1,
+          "options": {"lambda": 1, "auto_lambda": False, "delta": 0.0001, "max_k": 0, "sample": 59, "seed": 7,
+                      "feature_factor": 0.25, "stop_at_min_loo": False},
+          "columns": [{"kind": "source", "index": 0, "weight": 0.5, "mean": 0.1, "scale": 2, "score": 3}]}
+    (tmp_path / "v1.json").write_text(json.dumps(v1))
+    want = json.loads(run(cli, "inspect", "--json", tmp_path / "v1.json"))
+    got = greedytl.read_model(tmp_path / "v1.json").inspection()
+    for d in (got, want):
+        d.pop("method"), d.pop("hyperparameters")
+    assert got == want
