@@ -269,6 +269,12 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
 
         scorer = _model.parse_model(text)
         doc = scorer.doc
+        if resolved is None:
+            names = []
+        elif isinstance(resolved, SourcesDir):
+            names = list(resolved.names)
+        else:
+            names = self._source_names
         recorded = None  # the source names greedytl inspect reads from the directory the file records
         if isinstance(resolved, SourcesDir) and self.use_features:
             rec = doc.get("sources") or {}
@@ -276,15 +282,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 raise RuntimeError("the model records sources {} but {} holds {}: the directory changed "
                                    "during the fit".format(rec.get("sha256"), resolved.path, resolved.identity))
             if rec.get("data_sha256", "") == resolved.data_sha256:  # missing: "", as greedytl reads it
-                recorded = list(resolved.names)
+                recorded = names
         self._check_classes(scorer, len(classes))
         inspection = scorer.inspection(recorded)
-        if resolved is None:
-            names = []
-        elif isinstance(resolved, SourcesDir):
-            names = list(resolved.names)
-        else:
-            names = self._source_names
         self.classes_ = classes
         self.sources_ = resolved
         self.source_names_ = names
