@@ -12,6 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
@@ -291,13 +292,9 @@ func checkNoise(cfg *Config, man *Manifest, neg *source.Negatives, targets []str
 	if !ok {
 		mem, there = maxNoiseBytes, fmt.Sprintf("the %.0f GB allowed where the machine's memory cannot be read", maxNoiseBytes/1e9)
 	}
-	noun := "workers that hold"
-	if workers == 1 {
-		noun = "worker that holds"
-	}
 	if need := b * float64(workers); need > mem {
-		return inputErrorf("experiment: %d noise dimensions would take %.3g GB on a group's %d rows (the N(0,1) draws and their copy in the features), %.3g GB on the %d %s a group's at once, more than %s: give a smaller --noise or fewer --workers",
-			d, b/1e9, rows, need/1e9, workers, noun, there)
+		return inputErrorf("experiment: %d noise dimensions would take %.3g GB on a group's %d rows (the N(0,1) draws and their copy in the features), %.3g GB on the %s a group's at once, more than %s: give a smaller --noise or fewer --workers",
+			d, b/1e9, rows, need/1e9, plural.Count(workers, "worker that holds", "workers that hold"), there)
 	}
 	return nil
 }
