@@ -247,9 +247,6 @@ func (o *fitOptions) spec(c *cobra.Command) (string, error) {
 		}
 		params[f.key] = f.v
 	}
-	if maps.Equal(params, s.Params) {
-		return name, nil // as typed, which the method's errors quote
-	}
 	return method.Spec{Name: s.Name, Params: params}.String(), nil
 }
 
