@@ -129,8 +129,7 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 	}
 	list := &fileList{Format: fileListFormat, Version: fileListVersion}
 	for _, f := range files {
-		sum := sha256.Sum256(f.data)
-		list.Files = append(list.Files, listedFile{Name: f.name, SHA256: hex.EncodeToString(sum[:])})
+		list.Files = append(list.Files, listedFile{Name: f.name, SHA256: filedigest.Bytes(f.data)})
 	}
 	// The earlier list and this one first, then the files, then the
 	// earlier report's files that this one does not write are removed, and

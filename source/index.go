@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/filedigest"
 	"github.com/greedytl/greedytl/internal/fileerr"
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/linear"
@@ -295,7 +296,7 @@ func readModelChecked(path, sum string) (*linear.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if got := digest(b); got != sum {
+	if got := filedigest.Bytes(b); got != sum {
 		return nil, fmt.Errorf("%s: SHA-256 %s differs from the recorded %s: the file was altered", path, got, sum)
 	}
 	m, err := linear.ReadModel(bytes.NewReader(b))
@@ -303,12 +304,6 @@ func readModelChecked(path, sum string) (*linear.Model, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return m, nil
-}
-
-// digest returns the hex SHA-256 digest of b.
-func digest(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
 }
 
 // DataDigest returns the hex SHA-256 digest of the dataset's content: the

@@ -20,6 +20,7 @@ import (
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/dirlock"
+	"github.com/greedytl/greedytl/internal/filedigest"
 	"github.com/greedytl/greedytl/internal/filename"
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/internal/parallel"
@@ -337,7 +338,7 @@ func saveModel(out string, m *linear.Model, info Info, seconds float64, fp strin
 	if err := linear.WriteModel(&buf, m); err != nil {
 		return fmt.Errorf("source %q: %w", info.Name, err)
 	}
-	rec := record{Info: info, Seconds: seconds, Fingerprint: fp, ModelSHA256: digest(buf.Bytes())}
+	rec := record{Info: info, Seconds: seconds, Fingerprint: fp, ModelSHA256: filedigest.Bytes(buf.Bytes())}
 	err := atomicfile.Write(filepath.Join(out, filepath.FromSlash(modelFile(info.Class, info.Name))), func(w io.Writer) error {
 		_, err := w.Write(buf.Bytes())
 		return err
@@ -385,7 +386,7 @@ func fingerprint(ix *Index) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return digest(b), nil
+	return filedigest.Bytes(b), nil
 }
 
 // checkDir returns an error matching ErrOtherJob when the directory holds

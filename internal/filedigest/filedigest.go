@@ -26,3 +26,11 @@ func SHA256(path string) (string, error) {
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
+
+// Bytes returns the SHA-256 digest, in lower-case hex, of b: the name
+// SHA256 gives a file holding b, for content not yet written or read
+// whole already.
+func Bytes(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}

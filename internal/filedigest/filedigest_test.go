@@ -26,6 +26,9 @@ func TestSHA256(t *testing.T) {
 		if got, err := SHA256(path); err != nil || got != want {
 			t.Errorf("%d bytes: %q, %v; want %q", len(content), got, err, want)
 		}
+		if got := Bytes([]byte(content)); got != want {
+			t.Errorf("Bytes of %d bytes: %q; want %q", len(content), got, want)
+		}
 		link := filepath.Join(dir, "link")
 		os.Remove(link)
 		if err := os.Symlink(path, link); err != nil {
