@@ -131,25 +131,18 @@ has no number).`,
 	return c
 }
 
-// capFlags are the bench flags that set timing.Options's caps, by field
-// (timing.CapError.Field): the flag, what its value counts, the size it
-// caps and the flag of the table.
-var capFlags = map[string]struct{ flag, counts, size, table string }{
-	"MaxN": {"--max-n", "candidates", "N", "--scaling"},
-	"MaxM": {"--max-m", "examples", "m", "--rows"},
-}
-
 // capFlagError returns e, the error of timing.Options.CheckCaps, as the
-// input error of the flag that set the cap.
+// input error of the bench flag that set the cap (MaxN: --max-n, of
+// --scaling's N candidates; MaxM: --max-m, of --rows' m examples).
 func capFlagError(e *timing.CapError) error {
-	f, ok := capFlags[e.Field]
-	switch {
-	case !ok:
-		return badInput(e)
-	case e.Negative():
-		return badInputf("%s %d: want a number of %s, or 0 for no cap", f.flag, e.Value, f.counts)
+	flag, counts, size, table := "--max-n", "candidates", "N", "--scaling"
+	if e.Field == "MaxM" {
+		flag, counts, size, table = "--max-m", "examples", "m", "--rows"
 	}
-	return badInputf("%s %d skips every %s of %s, the smallest being %d", f.flag, e.Value, f.size, f.table, e.Smallest)
+	if e.Negative() {
+		return badInputf("%s %d: want a number of %s, or 0 for no cap", flag, e.Value, counts)
+	}
+	return badInputf("%s %d skips every %s of %s, the smallest being %d", flag, e.Value, size, table, e.Smallest)
 }
 
 func printBench(s *streams, rows []timing.Row) error {
