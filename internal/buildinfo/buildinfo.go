@@ -79,10 +79,16 @@ func ReadIdentified() Info {
 // the code it was built from: a module version other than "(devel)" or
 // "(unknown)", or a revision, of a tree not modified ("+dirty").
 func (i Info) Identified() bool {
-	if i.Module != "" && i.Module != "(devel)" && i.Module != "(unknown)" {
+	if i.hasModuleVersion() {
 		return !strings.HasSuffix(i.Module, "+dirty")
 	}
 	return i.Revision != "" && !i.Modified
+}
+
+// hasModuleVersion reports whether i's module version is one: not empty,
+// "(devel)" (a build in the module's own tree) or "(unknown)".
+func (i Info) hasModuleVersion() bool {
+	return i.Module != "" && i.Module != "(devel)" && i.Module != "(unknown)"
 }
 
 // executableDigest returns the SHA-256 digest, in hex, of the running
@@ -142,7 +148,7 @@ func (i Info) shortDigest() string { return i.Executable[:min(16, len(i.Executab
 // "devel sha256:0123456789abcdef".
 func (i Info) ID() string {
 	v := "devel"
-	if i.Module != "" && i.Module != "(devel)" && i.Module != "(unknown)" {
+	if i.hasModuleVersion() {
 		v = i.Module
 	} else if i.Revision != "" {
 		v += " " + i.Revision
