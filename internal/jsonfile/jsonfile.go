@@ -48,7 +48,7 @@ func DecodeComplete(doc []byte, v any, what string) error {
 // *PositionError, placed in doc. A *json.RawMessage gets a part of doc,
 // not a copy.
 func decodeBytes(doc []byte, v any, what string, complete bool) error {
-	raw, err := firstValue(doc, what)
+	raw, start, err := firstValue(doc, what)
 	if se := (*json.SyntaxError)(nil); errors.As(err, &se) {
 		return newPositionError(doc, se.Offset, err)
 	}
@@ -67,9 +67,8 @@ func decodeBytes(doc []byte, v any, what string, complete bool) error {
 	}
 	err = strictDecode(raw, v)
 	if te := (*json.UnmarshalTypeError)(nil); errors.As(err, &te) {
-		// te.Offset counts from raw, which follows the white space
-		// before it; only white space follows it.
-		return newPositionError(doc, int64(bytes.LastIndex(doc, raw))+te.Offset, err)
+		// te.Offset counts from raw, which starts at start of doc.
+		return newPositionError(doc, start+te.Offset, err)
 	}
 	return err
 }
@@ -111,7 +110,7 @@ func newPositionError(doc []byte, off int64, err error) *PositionError {
 // documents whose writer writes none. Its other errors read "not a <what>:
 // …". b is walked once for its members and nulls and decoded once.
 func DecodeObject(b []byte, what string, choose func(members map[string]bool) any) (map[string]bool, error) {
-	raw, err := firstValue(bom.Trim(b), what)
+	raw, _, err := firstValue(bom.Trim(b), what)
 	if errors.Is(err, errTrailing) {
 		return nil, err
 	}
@@ -132,35 +131,36 @@ func DecodeObject(b []byte, what string, choose func(members map[string]bool) an
 }
 
 // firstValue returns the one JSON value the document doc (without its byte
-// order mark) holds, a part of doc: anything but white space after it is
-// an error ("trailing data after the <what>"), and so are the end of doc
-// inside the value ("the <what> is truncated: unexpected EOF") and no
-// value at all ("the <what> is empty: EOF"), and UTF-16 text
-// (bom.ErrUTF16). A valid document (json.Valid)
-// is not copied; the others get encoding/json's Decoder's error.
-func firstValue(doc []byte, what string) (json.RawMessage, error) {
+// order mark) holds, and the offset in doc at which it starts: anything
+// but white space after it is an error ("trailing data after the <what>"),
+// and so are the end of doc inside the value ("the <what> is truncated:
+// unexpected EOF") and no value at all ("the <what> is empty: EOF"), and
+// UTF-16 text (bom.ErrUTF16). The value of a valid document (json.Valid)
+// is a part of doc, not a copy; the others get encoding/json's Decoder's
+// error.
+func firstValue(doc []byte, what string) (raw json.RawMessage, start int64, err error) {
 	if err := bom.CheckUTF16(doc); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if json.Valid(doc) {
 		const space = " \t\r\n" // JSON's white space
 		start := len(doc) - len(bytes.TrimLeft(doc, space))
 		end := len(bytes.TrimRight(doc, space))
-		return doc[start:end:end], nil
+		return doc[start:end:end], int64(start), nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(doc))
-	var raw json.RawMessage
 	if err := dec.Decode(&raw); errors.Is(err, io.ErrUnexpectedEOF) {
-		return nil, fmt.Errorf("the %s is truncated: %w", what, err)
+		return nil, 0, fmt.Errorf("the %s is truncated: %w", what, err)
 	} else if err == io.EOF {
-		return nil, fmt.Errorf("the %s is empty: %w", what, err)
+		return nil, 0, fmt.Errorf("the %s is empty: %w", what, err)
 	} else if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	start = dec.InputOffset() - int64(len(raw)) // the decoder stops after the value
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("%w after the %s", errTrailing, what)
+		return nil, 0, fmt.Errorf("%w after the %s", errTrailing, what)
 	}
-	return raw, nil
+	return raw, start, nil
 }
 
 // errTrailing is the error of data after a document's one value.
