@@ -170,18 +170,18 @@ func (ix *Index) CheckDigest(f *dataset.Folder, digest string) error {
 	case digest != ix.DataSHA256:
 		return fmt.Errorf("source: dataset %s is not the one the sources were trained on (%s): its content differs", f.Dir, ix.Dataset)
 	}
-	if err := ix.CheckComplete(); err != nil {
+	if err := ix.checkComplete(); err != nil {
 		return err
 	}
 	return ix.Negatives.Check(f)
 }
 
-// CheckComplete returns an error when the index names classes that have no
+// checkComplete returns an error when the index names classes that have no
 // model yet (Missing: a sharded train-sources whose other shards have not
 // finished, or a run stopped before the end) or lists no sources: scores
 // computed from such a directory would lack the missing classes' columns,
 // so Load and LoadDir refuse it.
-func (ix *Index) CheckComplete() error {
+func (ix *Index) checkComplete() error {
 	switch {
 	case len(ix.Missing) > 0:
 		return fmt.Errorf("source: the sources are incomplete: %d classes (%s, …) have no model yet; finish train-sources first", len(ix.Missing), ix.Missing[0])
@@ -266,9 +266,9 @@ func (ix *Index) check() error {
 // source.
 //
 // It returns ReadIndex's errors, an error naming the index when the
-// directory is incomplete (Index.CheckComplete: a shard's part of the
-// sources, or no sources), and an error naming the file of a listed model
-// that is missing, altered or unreadable.
+// directory is incomplete (a shard's part of the sources, or no sources),
+// and an error naming the file of a listed model that is missing, altered
+// or unreadable.
 func LoadDir(dir string) (*Set, error) {
 	ix, err := ReadIndex(dir)
 	if err != nil {
@@ -282,7 +282,7 @@ func LoadDir(dir string) (*Set, error) {
 // that has read the index already reads it only once. It returns LoadDir's
 // errors but those of ReadIndex.
 func (ix *Index) Load(dir string) (*Set, error) {
-	if err := ix.CheckComplete(); err != nil {
+	if err := ix.checkComplete(); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, IndexFile), err)
 	}
 	return ix.loadModels(dir)
