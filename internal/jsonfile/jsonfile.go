@@ -45,7 +45,7 @@ func DecodeComplete(doc []byte, v any, what string) error {
 
 // decodeBytes decodes the document doc, without its byte order mark, as
 // Decode does. A syntax error, and a value of the wrong type, is a
-// *PositionError, placed in doc. A *json.RawMessage gets a part of doc,
+// *positionError, placed in doc. A *json.RawMessage gets a part of doc,
 // not a copy.
 func decodeBytes(doc []byte, v any, what string, complete bool) error {
 	raw, start, err := firstValue(doc, what)
@@ -73,33 +73,33 @@ func decodeBytes(doc []byte, v any, what string, complete bool) error {
 	return err
 }
 
-// PositionError is the error of a document that is not valid JSON, or
+// positionError is the error of a document that is not valid JSON, or
 // whose value has the wrong type somewhere: it says where, by the 1-based
 // line and column (in bytes) of the byte at which the problem was seen.
 // Read prefixes it as "path:line:column: problem".
-type PositionError struct {
+type positionError struct {
 	Line, Column int
 	// Err is encoding/json's error.
 	Err error
 }
 
 // Error returns "line L, column C: problem".
-func (e *PositionError) Error() string {
+func (e *positionError) Error() string {
 	return fmt.Sprintf("line %d, column %d: %v", e.Line, e.Column, e.Err)
 }
 
 // Unwrap returns Err.
-func (e *PositionError) Unwrap() error { return e.Err }
+func (e *positionError) Unwrap() error { return e.Err }
 
-// newPositionError returns the *PositionError of err at the byte offset
+// newPositionError returns the *positionError of err at the byte offset
 // off of doc (clamped to doc); encoding/json's offsets point just past the
 // byte at fault, which is the column reported.
-func newPositionError(doc []byte, off int64, err error) *PositionError {
+func newPositionError(doc []byte, off int64, err error) *positionError {
 	off = max(0, min(off, int64(len(doc))))
 	before := doc[:off]
 	line := 1 + bytes.Count(before, []byte{'\n'})
 	col := int(off) - (bytes.LastIndexByte(before, '\n') + 1)
-	return &PositionError{Line: line, Column: max(1, col), Err: err}
+	return &positionError{Line: line, Column: max(1, col), Err: err}
 }
 
 // DecodeObject decodes the JSON object b strictly, as Decode does (members
@@ -213,7 +213,7 @@ func Read[T any](path, what string, check func(*T) error) (*T, error) {
 	}
 	v := new(T)
 	if err := Decode(doc, v, what); err != nil {
-		if pe := (*PositionError)(nil); errors.As(err, &pe) {
+		if pe := (*positionError)(nil); errors.As(err, &pe) {
 			return nil, fmt.Errorf("%s:%d:%d: %w", path, pe.Line, pe.Column, pe.Err)
 		}
 		return nil, fmt.Errorf("%s: %w", path, err)
