@@ -231,16 +231,16 @@ func (c *Classes) Binary(positive string) (y []float64, pos string, neg []string
 // two classes, and "01" names the first.
 func (c *Classes) Lookup(name string) int {
 	name = strings.TrimSpace(name)
-	if k := slices.Index(c.Names, name); k >= 0 || !c.numeric() {
+	if k := slices.Index(c.Names, name); k >= 0 {
 		return k
 	}
 	x, err := number.Parse(name)
 	if err != nil || !isFinite(x) {
 		return -1
 	}
-	vals := make([]float64, len(c.Names))
-	for k, n := range c.Names {
-		vals[k], _ = number.Parse(n)
+	vals, ok := c.values()
+	if !ok {
+		return -1
 	}
 	return matchNumber(vals, x)
 }
@@ -285,15 +285,18 @@ func float32Alias(x float64) (a float64, ok bool) {
 	return a, err == nil
 }
 
-// numeric reports whether every class name is a finite number: the labels
-// were numbers, compared by value.
-func (c *Classes) numeric() bool {
-	for _, n := range c.Names {
-		if x, err := number.Parse(n); err != nil || !isFinite(x) {
-			return false
+// values returns the class names' values, and whether every name is a
+// finite number: the labels were numbers, compared by value.
+func (c *Classes) values() ([]float64, bool) {
+	vals := make([]float64, len(c.Names))
+	for k, n := range c.Names {
+		x, err := number.Parse(n)
+		if err != nil || !isFinite(x) {
+			return nil, false
 		}
+		vals[k] = x
 	}
-	return true
+	return vals, true
 }
 
 // CheckLabel returns an error when label, a class label or name, cannot be

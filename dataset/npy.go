@@ -84,10 +84,11 @@ func decodeNPY(r io.Reader, name string, size int64) (*NPYArray, error) {
 	if err != nil {
 		return nil, err
 	}
-	if hd.fortran && len(hd.shape) == 2 && hd.shape[0] > 1 && hd.shape[1] > 1 {
-		data = transpose(data, hd.shape[1], hd.shape[0])
+	shape := hd.intShape()
+	if hd.fortran && len(shape) == 2 && shape[0] > 1 && shape[1] > 1 {
+		data = transpose(data, shape[1], shape[0])
 	}
-	return &NPYArray{Descr: hd.descr, Shape: hd.shape, Data: data}, nil
+	return &NPYArray{Descr: hd.descr, Shape: shape, Data: data}, nil
 }
 
 // npyLayout is a parsed and checked .npy header: the array's dtype and
@@ -181,17 +182,10 @@ func readNPYHeader(r io.Reader, name string, size int64) (*npyLayout, error) {
 			return nil, errorf(name, 0, "%d bytes of unexpected data after the array", left-l.nbytes)
 		}
 	}
-	if _, ok := shapeCount(h.dims, math.MaxInt); !ok {
-		if size >= 0 {
-			return nil, l.tooLarge(name)
-		}
-		// A stream: readData refuses it once it holds more values
-		// than fit, or finds it truncated, as on 64 bits.
-		return l, nil
-	}
-	l.shape = make([]int, len(h.dims))
-	for i, d := range h.dims {
-		l.shape[i] = int(d)
+	// Of a stream, readData refuses a shape beyond int once it holds more
+	// values than fit, or finds it truncated, as on 64 bits.
+	if _, ok := shapeCount(h.dims, math.MaxInt); !ok && size >= 0 {
+		return nil, l.tooLarge(name)
 	}
 	return l, nil
 }
@@ -224,7 +218,8 @@ func shapeCount(shape []int64, maxInt int64) (count int64, ok bool) {
 // checked (readNPYHeader with a size), so that the values can be allocated
 // at once.
 func (l *npyLayout) readData(r io.Reader, name string, sized bool) ([]float64, error) {
-	prealloc := l.count // fits int: readNPYHeader checked it, sized
+	_, fits := shapeCount(l.dims, math.MaxInt) // sized: readNPYHeader checked it
+	prealloc := l.count
 	if !sized {
 		prealloc = min(l.count, maxPrealloc)
 	}
@@ -238,7 +233,7 @@ func (l *npyLayout) readData(r io.Reader, name string, sized bool) ([]float64, e
 			}
 			return nil, &Error{File: name, Err: err}
 		}
-		if l.shape == nil && (read+int64(len(chunk)))/int64(l.typ.size) > math.MaxInt/8 {
+		if !fits && (read+int64(len(chunk)))/int64(l.typ.size) > math.MaxInt/8 {
 			return nil, l.tooLarge(name)
 		}
 		var err error
@@ -247,7 +242,7 @@ func (l *npyLayout) readData(r io.Reader, name string, sized bool) ([]float64, e
 		}
 		read += int64(len(chunk))
 	}
-	if l.shape == nil {
+	if !fits {
 		return nil, l.tooLarge(name) // an empty array of a dimension beyond int
 	}
 	return data, nil
@@ -392,7 +387,16 @@ type npyHeader struct {
 	descr   string
 	fortran bool
 	dims    []int64 // the shape as written
-	shape   []int   // the shape, once readNPYHeader checked that it fits int
+}
+
+// intShape returns the shape as ints. It must fit int (shapeCount), as it
+// does once readNPYHeader with a known size, or readData, accepted it.
+func (h *npyHeader) intShape() []int {
+	shape := make([]int, len(h.dims))
+	for i, d := range h.dims {
+		shape[i] = int(d)
+	}
+	return shape
 }
 
 // parseNPYHeader parses the Python dict literal of a .npy header, e.g.

@@ -54,18 +54,19 @@ func openNPYRows(path string) (*npyRows, error) {
 		src.close()
 		return nil, err
 	}
-	if len(l.shape) != 2 || l.fortran && l.shape[0] > 1 && l.shape[1] > 1 {
+	shape := l.intShape() // it fits: readNPYHeader knew the size
+	if len(shape) != 2 || l.fortran && shape[0] > 1 && shape[1] > 1 {
 		src.close()
 		return nil, errNotRowReadable
 	}
-	a := &npyRows{file: src.file, name: name, l: l, rows: l.shape[0], cols: l.shape[1]}
+	a := &npyRows{file: src.file, name: name, l: l, rows: shape[0], cols: shape[1]}
 	switch {
 	case a.rows == 0:
 		src.close()
-		return nil, errorf(name, 0, "no rows (shape %s)", shapeString(l.shape))
+		return nil, errorf(name, 0, "no rows (shape %s)", shapeString(shape))
 	case a.cols == 0:
 		src.close()
-		return nil, errorf(name, 0, "no columns (shape %s)", shapeString(l.shape))
+		return nil, errorf(name, 0, "no columns (shape %s)", shapeString(shape))
 	}
 	if err := a.check(src.br); err != nil {
 		src.close()

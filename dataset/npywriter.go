@@ -23,9 +23,6 @@ type NPYRowWriter struct {
 // and returns the writer of its rows. It returns an error for a nil w, a
 // negative shape or when the header cannot be written.
 func NewNPYRowWriter(w io.Writer, rows, cols int) (*NPYRowWriter, error) {
-	if rows < 0 || cols < 0 {
-		return nil, fmt.Errorf("dataset: .npy shape (%d, %d) is negative", rows, cols)
-	}
 	if err := writeNPYHeader(w, "<f4", []int{rows, cols}); err != nil {
 		return nil, err
 	}

@@ -183,6 +183,7 @@ func TestCallerMistakes(t *testing.T) {
 		{"WriteNPYHeader negative", func() error { return WriteNPYHeader(&buf, "<f4", []int{3, -1}) }, "dataset: .npy shape (3, -1) has a negative dimension"},
 		{"WriteNPYHeader dtype", func() error { return WriteNPYHeader(&buf, "<c16", []int{1}) }, "dataset: WriteNPYHeader: unsupported dtype '<c16'"},
 		{"NewNPYRowWriter nil writer", func() error { _, err := NewNPYRowWriter(nil, 1, 1); return err }, "dataset: no writer (nil)"},
+		{"NewNPYRowWriter negative", func() error { _, err := NewNPYRowWriter(&buf, 2, -1); return err }, "dataset: .npy shape (2, -1) has a negative dimension"},
 		{"DecodeNPY nil", func() error { _, err := DecodeNPY(nil, "x.npy"); return err }, "x.npy: no reader (nil)"},
 		{"DecodeCSV nil", func() error { _, err := DecodeCSV(nil, "x.csv"); return err }, "x.csv: no reader (nil)"},
 		{"DecodeMatrix nil", func() error { _, err := DecodeMatrix(nil, "x"); return err }, "x: no reader (nil)"},

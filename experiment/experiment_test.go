@@ -1007,16 +1007,19 @@ func TestMergeKeepsWhatItDidNotRead(t *testing.T) {
 		t.Errorf("merging into %s once it is free: %v", file, err)
 	}
 	sameRecords(t, readRecords(t, file), readRecords(t, filepath.Join(whole, "results.jsonl")))
-	// A file whose lock cannot be taken for another reason than a holder
-	// (a file system without flock; here the lock file's name is taken by
-	// a directory) is merged into as before merges locked it, as report
-	// writes there.
+	// A file whose lock file cannot be opened (its name taken by a
+	// directory) is refused, naming the file, and not written: only a file
+	// system without flock is merged into unlocked (dirlock.TryAcquireFile,
+	// whose tests cover that case), as report writes there.
 	unlockable := filepath.Join(t.TempDir(), "merged.jsonl")
 	if err := os.Mkdir(filepath.Join(filepath.Dir(unlockable), dirlock.FileLockName(unlockable)), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Merge(shards, unlockable); err != nil {
-		t.Errorf("merging into a file whose lock cannot be taken: %v", err)
+	if _, err := Merge(shards, unlockable); err == nil || !strings.Contains(err.Error(), "locking "+unlockable+": ") {
+		t.Errorf("merging into a file whose lock file cannot be opened: %v; want an error naming %s", err, unlockable)
+	}
+	if _, err := os.Stat(unlockable); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the refused merge wrote %s (%v)", unlockable, err)
 	}
 	// Merged again as more shards finish, a merge's output grows.
 	merged := filepath.Join(t.TempDir(), "merged")

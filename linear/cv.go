@@ -62,10 +62,9 @@ func (s dualSolver) warm(prob *Problem, p Params, prev *warmStart) (*warmStart, 
 }
 
 // trainWarm trains the ±1 problem prob (a fold's own copy, whose context
-// it sets) continuing from prev; rowL1 bounds its rows' ℓ1 norms
-// (checkWeights). It returns ctx's error when ctx is done before the
-// solver has finished.
-func trainWarm(ctx context.Context, prob *Problem, rowL1 float64, p Params, prev *warmStart) (*warmStart, error) {
+// it sets) continuing from prev. It returns ctx's error when ctx is done
+// before the solver has finished.
+func trainWarm(ctx context.Context, prob *Problem, p Params, prev *warmStart) (*warmStart, error) {
 	prob.ctx = ctx
 	var (
 		next *warmStart
@@ -88,7 +87,7 @@ func trainWarm(ctx context.Context, prob *Problem, rowL1 float64, p Params, prev
 	if err != nil {
 		return nil, err
 	}
-	if err := checkWeights(next.w, prob, rowL1); err != nil {
+	if err := checkWeights(next.w, prob); err != nil {
 		return nil, fmt.Errorf("linear: %v: %w", p.Solver, err)
 	}
 	return next, nil
@@ -119,8 +118,7 @@ func Accuracy(scores, y []float64) (float64, error) {
 
 // cvSetup is the validated input of the cross-validation functions.
 type cvSetup struct {
-	prob   *Problem  // the problem with labels mapped to ±1 (Labels[0] → +1)
-	rowL1  float64   // bounds the ℓ1 norms of prob's rows (checkProblem's)
+	prob   *Problem  // the solvers' copy, labels mapped to ±1 (Labels[0] → +1)
 	p      Params    // with defaults applied
 	sign   float64   // orients decision values towards the greater label
 	target []float64 // ±1 labels, +1 for the greater label
@@ -140,7 +138,7 @@ func newCVSetup(ctx context.Context, prob *Problem, p Params, folds int, seed ui
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	labels, bin, rowL1, err := binaryProblem(prob)
+	labels, bin, err := solverProblem(ctx, prob, p.Solver)
 	if err != nil {
 		return nil, err
 	}
@@ -148,15 +146,11 @@ func newCVSetup(ctx context.Context, prob *Problem, p Params, folds int, seed ui
 	if folds < 2 || folds > len(y) {
 		return nil, fmt.Errorf("linear: %d folds for %d examples, want 2 ≤ folds ≤ examples", folds, len(y))
 	}
-	if bin = bin.forSolver(ctx, p.Solver); bin == nil {
-		return nil, fitctx.Err(ctx, trainCaller)
-	}
 	s := &cvSetup{
-		prob:  bin,
-		rowL1: rowL1,
-		p:     p.withDefaults(),
-		sign:  1,
-		fold:  stratifiedFolds(y, folds, seed),
+		prob: bin,
+		p:    p.withDefaults(),
+		sign: 1,
+		fold: stratifiedFolds(y, folds, seed),
 	}
 	if labels[0] < labels[1] {
 		s.sign = -1
@@ -275,7 +269,7 @@ func CrossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed
 	dec := make([]float64, len(s.fold))
 	err = parallel.For(ctx, folds, parallel.Workers(s.values(), 0), func(ctx context.Context, k int) error {
 		train, test := s.split(k)
-		ws, err := trainWarm(ctx, train, s.rowL1, s.p, nil)
+		ws, err := trainWarm(ctx, train, s.p, nil)
 		if err != nil {
 			return err
 		}
@@ -356,7 +350,7 @@ func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, fol
 			q := s.p
 			q.C = grid[g]
 			var err error
-			if ws, err = trainWarm(ctx, train, s.rowL1, q, ws); err != nil {
+			if ws, err = trainWarm(ctx, train, q, ws); err != nil {
 				return err
 			}
 			for _, i := range test {

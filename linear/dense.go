@@ -320,7 +320,7 @@ func (prob *Problem) dims() (rows, cols int) {
 
 // withRows returns the problem of prob's rows rows, with labels y.
 func (prob *Problem) withRows(rows []int, y []float64) *Problem {
-	sub := &Problem{Y: y, Bias: prob.Bias}
+	sub := &Problem{Y: y, Bias: prob.Bias, rowL1: prob.rowL1}
 	if prob.X != nil {
 		sub.X = prob.X.SelectRows(rows)
 	} else {
@@ -341,7 +341,7 @@ func (prob *Problem) forSolver(ctx context.Context, s Solver) *Problem {
 			if x == nil {
 				return nil
 			}
-			prob = &Problem{X: x, Y: prob.Y, Bias: prob.Bias}
+			prob = &Problem{X: x, Y: prob.Y, Bias: prob.Bias, rowL1: prob.rowL1}
 		}
 	}
 	prob.ctx = ctx

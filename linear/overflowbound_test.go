@@ -41,7 +41,9 @@ func TestCheckWeightsBound(t *testing.T) {
 		if cannotOverflow(wMax, tc.prob.Bias, math.Inf(1)) {
 			t.Errorf("%s: cannotOverflow without a bound (+Inf)", tc.name)
 		}
-		e1, e2 := checkWeights(tc.w, tc.prob, rowL1), checkWeights(tc.w, tc.prob, math.Inf(1))
+		bound, unknown := *tc.prob, *tc.prob
+		bound.rowL1, unknown.rowL1 = rowL1, math.Inf(1)
+		e1, e2 := checkWeights(tc.w, &bound), checkWeights(tc.w, &unknown)
 		if (e1 == nil) != tc.ok || (e2 == nil) != tc.ok || e1 != nil && e1.Error() != e2.Error() {
 			t.Errorf("%s: checkWeights %v with the bound, %v without; want ok %v", tc.name, e1, e2, tc.ok)
 		}
@@ -129,14 +131,14 @@ func TestFoldBound(t *testing.T) {
 				t.Fatal(err)
 			}
 			whole, err := checkProblem(prob)
-			if err != nil || setup.rowL1 != whole {
-				t.Fatalf("%v: the setup's bound %v, the problem's %v (%v)", s, setup.rowL1, whole, err)
+			if err != nil || setup.prob.rowL1 != whole {
+				t.Fatalf("%v: the setup's bound %v, the problem's %v (%v)", s, setup.prob.rowL1, whole, err)
 			}
 			for k := range 4 {
 				train, _ := setup.split(k)
 				own, err := checkProblem(train)
-				if err != nil || !(own <= setup.rowL1) || own == 0 {
-					t.Errorf("%v: fold %d's rows have bound %v (%v), over the %v passed for them", s, k, own, err, setup.rowL1)
+				if err != nil || !(own <= train.rowL1) || own == 0 || train.rowL1 != whole {
+					t.Errorf("%v: fold %d's rows have bound %v (%v), over the %v they carry (want the whole's %v)", s, k, own, err, train.rowL1, whole)
 				}
 			}
 		}

@@ -137,6 +137,11 @@ type Problem struct {
 	// solver stops early once it is done, and its caller returns ctx's
 	// error. nil never stops.
 	ctx context.Context
+	// rowL1 is set on the solvers' copy too (by solverProblem; withRows
+	// and forSolver copy it): a bound on the ℓ1 norms of its rows'
+	// features, checkProblem's of the caller's problem, which holds for a
+	// selection of its rows (a fold) as well. checkWeights relies on it.
+	rowL1 float64
 }
 
 // stopped reports whether prob's context is done (see Problem.ctx).

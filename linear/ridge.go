@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/greedytl/greedytl/internal/fitctx"
+	"github.com/greedytl/greedytl/internal/typednil"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -137,7 +138,7 @@ func RidgeFromProducts(ctx context.Context, A mat.Symmetric, b []float64, lambda
 	if err := ridgeCheckLambda(lambda); err != nil {
 		return nil, err
 	}
-	if standardize.IsNil(A) {
+	if typednil.Is(A) {
 		return nil, ridgeNil("cross-products", A)
 	}
 	d := A.SymmetricDim()
@@ -239,7 +240,7 @@ func ridgeNil(what string, v any) error {
 }
 
 func newRidgeData(X mat.Matrix, y []float64, intercept bool) (*ridgeData, error) {
-	if standardize.IsNil(X) {
+	if typednil.Is(X) {
 		return nil, ridgeNil("X", X)
 	}
 	m, d := X.Dims()

@@ -362,7 +362,7 @@ func TestRidgeErrors(t *testing.T) {
 		return err
 	})
 	// A nil argument's message, exactly: with its type when it is a typed
-	// nil (standardize.IsNil).
+	// nil (typednil.Is).
 	_, errX := FitRidge(ctx, nil, y, 1, false)
 	_, errTypedX := FitRidge(ctx, (*mat.Dense)(nil), y, 1, false)
 	_, errA := RidgeFromProducts(ctx, nil, []float64{1}, 1)

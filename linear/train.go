@@ -153,12 +153,9 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 		return nil, err
 	}
 	p = p.withDefaults()
-	labels, bin, rowL1, err := binaryProblem(prob)
+	labels, bin, err := solverProblem(ctx, prob, p.Solver)
 	if err != nil {
 		return nil, err
-	}
-	if bin = bin.forSolver(ctx, p.Solver); bin == nil {
-		return nil, fitctx.Err(ctx, trainCaller) // stopped in the conversion
 	}
 	w, why, err := solvers[p.Solver](bin, p, nil)
 	if cerr := fitctx.Err(ctx, trainCaller); cerr != nil {
@@ -167,7 +164,7 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkWeights(w, bin, rowL1); err != nil {
+	if err := checkWeights(w, bin); err != nil {
 		return nil, fmt.Errorf("linear: %v: %w", p.Solver, err)
 	}
 	bias := -1.0
@@ -190,21 +187,26 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 // trainCaller names training in context errors.
 const trainCaller = "linear: training"
 
-// binaryProblem checks prob (checkProblem) and its labels (binaryLabels)
-// and returns its two labels, in binaryLabels's order, the problem of its
-// rows with the labels mapped to ±1 (the solvers' copy, before forSolver)
-// and checkProblem's bound on its rows' ℓ1 norms, which holds for every
-// problem of some of its rows too (its folds), for checkWeights.
-func binaryProblem(prob *Problem) (labels []int, bin *Problem, rowL1 float64, err error) {
-	rowL1, err = checkProblem(prob)
+// solverProblem checks prob (checkProblem) and its labels (binaryLabels)
+// and returns its two labels, in binaryLabels's order, and the solvers'
+// copy of it for solver s: its rows with the labels mapped to ±1, in the
+// form s reads (forSolver), with ctx and checkProblem's bound on its rows'
+// ℓ1 norms (Problem.rowL1) set. It returns ctx's error when ctx is done
+// during the conversion.
+func solverProblem(ctx context.Context, prob *Problem, s Solver) (labels []int, bin *Problem, err error) {
+	rowL1, err := checkProblem(prob)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, err
 	}
 	labels, y, err := binaryLabels(prob.Y)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, err
 	}
-	return labels, &Problem{X: prob.X, Dense: prob.Dense, Y: y, Bias: prob.Bias}, rowL1, nil
+	bin = &Problem{X: prob.X, Dense: prob.Dense, Y: y, Bias: prob.Bias, rowL1: rowL1}
+	if bin = bin.forSolver(ctx, s); bin == nil {
+		return nil, nil, fitctx.Err(ctx, trainCaller) // stopped in the conversion
+	}
+	return labels, bin, nil
 }
 
 // checkProblem validates the structure of prob and the finiteness of its
@@ -324,11 +326,11 @@ func binaryLabels(y []float64) (labels []int, signed []float64, err error) {
 // right length for prob, whose decision values on prob's own rows are
 // finite: finite weights (1e293 on features near 1e300) whose products with
 // the features overflow would score every row, the training rows first,
-// ±Inf or NaN. rowL1 bounds the ℓ1 norms of prob's rows (checkProblem's
-// bound, of prob or of a problem whose rows include prob's; +Inf when none
-// is known). It computes the decision values only when cannotOverflow does
-// not rule the overflow out.
-func checkWeights(w []float64, prob *Problem, rowL1 float64) error {
+// ±Inf or NaN. prob.rowL1 bounds the ℓ1 norms of prob's rows
+// (checkProblem's bound, of prob or of a problem whose rows include prob's;
+// +Inf when none is known). It computes the decision values only when
+// cannotOverflow does not rule the overflow out.
+func checkWeights(w []float64, prob *Problem) error {
 	if want := weightLen(prob); len(w) != want {
 		return fmt.Errorf("returned %d weights, want %d", len(w), want)
 	}
@@ -339,7 +341,7 @@ func checkWeights(w []float64, prob *Problem, rowL1 float64) error {
 		}
 		wMax = max(wMax, math.Abs(v))
 	}
-	if cannotOverflow(wMax, prob.Bias, rowL1) {
+	if cannotOverflow(wMax, prob.Bias, prob.rowL1) {
 		return nil
 	}
 	d := newDesign(prob)

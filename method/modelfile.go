@@ -7,9 +7,9 @@ import (
 	"math"
 
 	"github.com/greedytl/greedytl/internal/jsonfile"
+	"github.com/greedytl/greedytl/internal/typednil"
 	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/source"
-	"github.com/greedytl/greedytl/standardize"
 )
 
 // fileEncoder is implemented by the models of this package: fileDocument
@@ -203,7 +203,7 @@ func nilModel(m any, what string) error {
 	switch {
 	case m == nil:
 		return fmt.Errorf("method: writing a nil %s", what)
-	case standardize.IsNil(m):
+	case typednil.Is(m):
 		return fmt.Errorf("method: writing a nil %T", m)
 	}
 	return nil

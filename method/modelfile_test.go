@@ -264,7 +264,7 @@ func TestModelFileSources(t *testing.T) {
 }
 
 // TestWriteNil: writing a nil model, binary or multi-class, is an error
-// naming what was nil, its type for a typed nil (standardize.IsNil).
+// naming what was nil, its type for a typed nil (typednil.Is).
 func TestWriteNil(t *testing.T) {
 	for _, tc := range []struct {
 		err  error

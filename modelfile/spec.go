@@ -42,11 +42,11 @@ func FormatSpec(name string, settings map[string]float64) string {
 // typed, read by number.ParseSetting (strconv.ParseFloat's syntax without
 // digit separators, finite, and the number written: 1e-400, which rounds
 // to 0, is refused); true and false stand for 1 and 0; and key=auto (IsAuto)
-// is the setting AutoKey(key) = 1, the method choosing key's value itself
+// is the setting AutoPrefix+key = 1, the method choosing key's value itself
 // ("greedytl:lambda=auto" is "greedytl:auto_lambda=1"). It returns an error
 // naming the spec and the key for an empty name or key, a missing "=", a
 // value that ParseSetting refuses (and not true or false), a key given
-// twice, auto given to a key that is already an AutoKey
+// twice, auto given to a key that starts with AutoPrefix already
 // ("auto_lambda=auto"), and a ":" with no settings after it. Which keys a method takes is
 // the method's business (package method).
 func ParseSpec(s string) (name string, settings map[string]float64, err error) {
@@ -78,7 +78,7 @@ func ParseSpec(s string) (name string, settings map[string]float64, err error) {
 		if IsAuto(v) && strings.HasPrefix(k, AutoPrefix) {
 			return "", nil, fmt.Errorf("spec %q: %s=%s: write %s=%s or %s=1", s, k, v, k[len(AutoPrefix):], v, k)
 		} else if IsAuto(v) {
-			k = AutoKey(k)
+			k = AutoPrefix + k
 		} else if x, err = parseSpecValue(v); err != nil {
 			return "", nil, fmt.Errorf("spec %q: %s: %w", s, k, err)
 		}
@@ -111,10 +111,6 @@ func parseSpecValue(v string) (float64, error) {
 const AutoPrefix = "auto_"
 
 // IsAuto reports whether a setting's value v is "auto", in any case: in a
-// spec, key=auto stands for AutoKey(key) = 1 (ParseSpec), as the CLI's
+// spec, key=auto stands for AutoPrefix+key = 1 (ParseSpec), as the CLI's
 // --lambda auto stands for auto_lambda=1; the one spelling of both.
 func IsAuto(v string) bool { return strings.EqualFold(v, "auto") }
-
-// AutoKey returns the key of the setting that key=auto stands for:
-// AutoPrefix + key ("auto_lambda" for "lambda").
-func AutoKey(key string) string { return AutoPrefix + key }

@@ -627,6 +627,20 @@ func TestWriteOneAtATime(t *testing.T) {
 	if names := slices.DeleteFunc(dirFiles(t, dir), func(n string) bool { return n == dirlock.FileLockName(FileList) }); len(names) != 0 {
 		t.Errorf("the refused Write wrote %v", names)
 	}
+	// A lock file that cannot be opened (a directory in its place) is
+	// refused too, naming the file list, rather than writing unlocked.
+	blocked := t.TempDir()
+	list := filepath.Join(blocked, FileList)
+	if err := os.Mkdir(filepath.Join(blocked, dirlock.FileLockName(FileList)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	paths, err = Write(blocked, res, Options{Markdown: true})
+	if err == nil || !strings.HasPrefix(err.Error(), "report: locking "+list+": ") || paths != nil {
+		t.Errorf("Write with a directory as its lock file: %v, %v; want an error naming %s", paths, err, list)
+	}
+	if names := slices.DeleteFunc(dirFiles(t, blocked), func(n string) bool { return n == dirlock.FileLockName(FileList) }); len(names) != 0 {
+		t.Errorf("the refused Write wrote %v", names)
+	}
 }
 
 // TestHasDigest: hasDigest (now on filedigest.SHA256) reports a regular

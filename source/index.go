@@ -79,21 +79,33 @@ type Entry struct {
 	SHA256 string `json:"sha256"`
 }
 
-// CapWarning returns, when the final fits of some sources stopped at the
-// solver's iteration cap (Entry.Converged false), a sentence saying how
-// many and where their record is (index: the path of the index file); ""
-// when every source converged. What train-sources and experiment print.
+// CapWarning returns, when the final fits of some sources did not
+// converge (Entry.Converged false), a sentence saying how many stopped at
+// the solver's iteration cap, how many short of it numerically stuck
+// (Entry.Stuck), and where their record is (index: the path of the index
+// file); "" when every source converged. What train-sources and experiment
+// print.
 func (ix *Index) CapWarning(index string) string {
-	n := 0
+	capped, stuck := 0, 0
 	for _, e := range ix.Sources {
-		if !e.Converged {
-			n++
+		switch {
+		case e.Converged:
+		case e.Stuck:
+			stuck++
+		default:
+			capped++
 		}
 	}
-	if n == 0 {
+	of := fmt.Sprintf("of %d sources", len(ix.Sources))
+	switch {
+	case stuck == 0 && capped == 0:
 		return ""
+	case stuck == 0:
+		return fmt.Sprintf("%d %s stopped at the %s solver's iteration cap (see the converged field of %s)", capped, of, ix.Solver, index)
+	case capped == 0:
+		return fmt.Sprintf("%d %s stopped numerically stuck, short of the %s solver's iteration cap: no further progress was possible (see the converged and stuck fields of %s)", stuck, of, ix.Solver, index)
 	}
-	return fmt.Sprintf("%d of %d sources stopped at the %s solver's iteration cap (see the converged field of %s)", n, len(ix.Sources), ix.Solver, index)
+	return fmt.Sprintf("%d %s stopped at the %s solver's iteration cap, and %d numerically stuck short of it (see the converged and stuck fields of %s)", capped, of, ix.Solver, stuck, index)
 }
 
 // SingleExampleWarning returns, when some sources were trained on a class
@@ -158,18 +170,18 @@ func (ix *Index) CheckDigest(f *dataset.Folder, digest string) error {
 	case digest != ix.DataSHA256:
 		return fmt.Errorf("source: dataset %s is not the one the sources were trained on (%s): its content differs", f.Dir, ix.Dataset)
 	}
-	if err := ix.CheckComplete(); err != nil {
+	if err := ix.checkComplete(); err != nil {
 		return err
 	}
 	return ix.Negatives.Check(f)
 }
 
-// CheckComplete returns an error when the index names classes that have no
+// checkComplete returns an error when the index names classes that have no
 // model yet (Missing: a sharded train-sources whose other shards have not
 // finished, or a run stopped before the end) or lists no sources: scores
 // computed from such a directory would lack the missing classes' columns,
 // so Load and LoadDir refuse it.
-func (ix *Index) CheckComplete() error {
+func (ix *Index) checkComplete() error {
 	switch {
 	case len(ix.Missing) > 0:
 		return fmt.Errorf("source: the sources are incomplete: %d classes (%s, …) have no model yet; finish train-sources first", len(ix.Missing), ix.Missing[0])
@@ -237,6 +249,9 @@ func (ix *Index) check() error {
 			return fmt.Errorf("source %q listed twice", e.Name)
 		}
 		seen[e.Class] = true
+		if e.Stuck && e.Converged {
+			return fmt.Errorf("source %q: stuck and converged at once", e.Name)
+		}
 		if !filepath.IsLocal(filepath.FromSlash(e.File)) || strings.Contains(e.File, `\`) {
 			return fmt.Errorf("source %q: file %q is not a path inside the directory", e.Name, e.File)
 		}
@@ -251,9 +266,9 @@ func (ix *Index) check() error {
 // source.
 //
 // It returns ReadIndex's errors, an error naming the index when the
-// directory is incomplete (Index.CheckComplete: a shard's part of the
-// sources, or no sources), and an error naming the file of a listed model
-// that is missing, altered or unreadable.
+// directory is incomplete (a shard's part of the sources, or no sources),
+// and an error naming the file of a listed model that is missing, altered
+// or unreadable.
 func LoadDir(dir string) (*Set, error) {
 	ix, err := ReadIndex(dir)
 	if err != nil {
@@ -267,7 +282,7 @@ func LoadDir(dir string) (*Set, error) {
 // that has read the index already reads it only once. It returns LoadDir's
 // errors but those of ReadIndex.
 func (ix *Index) Load(dir string) (*Set, error) {
-	if err := ix.CheckComplete(); err != nil {
+	if err := ix.checkComplete(); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, IndexFile), err)
 	}
 	return ix.loadModels(dir)

@@ -94,3 +94,27 @@ func TestIndexIdentity(t *testing.T) {
 		}
 	}
 }
+
+// TestCapWarning: the warning counts the sources that stopped at the
+// iteration cap and those that stopped short of it numerically stuck
+// (Entry.Stuck) apart — it called both "stopped at the iteration cap" —
+// and is "" when every source converged.
+func TestCapWarning(t *testing.T) {
+	const index = "/s/sources.json"
+	entry := func(converged, stuck bool) Entry { return Entry{Info: Info{Converged: converged, Stuck: stuck}} }
+	ok, capped, stuck := entry(true, false), entry(false, false), entry(false, true)
+	for _, tc := range []struct {
+		sources []Entry
+		want    string
+	}{
+		{[]Entry{ok, ok}, ""},
+		{[]Entry{ok, capped, capped}, "2 of 3 sources stopped at the L2R_LR solver's iteration cap (see the converged field of " + index + ")"},
+		{[]Entry{stuck, ok, ok}, "1 of 3 sources stopped numerically stuck, short of the L2R_LR solver's iteration cap: no further progress was possible (see the converged and stuck fields of " + index + ")"},
+		{[]Entry{capped, stuck, stuck, ok}, "1 of 4 sources stopped at the L2R_LR solver's iteration cap, and 2 numerically stuck short of it (see the converged and stuck fields of " + index + ")"},
+	} {
+		ix := &Index{Solver: "L2R_LR", Sources: tc.sources}
+		if got := ix.CapWarning(index); got != tc.want {
+			t.Errorf("sources %+v: %q, want %q", tc.sources, got, tc.want)
+		}
+	}
+}

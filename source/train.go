@@ -103,8 +103,12 @@ type Info struct {
 	Positives int `json:"positives"`
 	Negatives int `json:"negatives"`
 	// Converged is false when the final fit stopped at the solver's
-	// iteration cap.
+	// iteration cap or, short of it, numerically stuck (Stuck).
 	Converged bool `json:"converged"`
+	// Stuck is true when the final fit stopped short of the cap,
+	// numerically stuck (linear.Model.Stuck); absent from the file when
+	// false.
+	Stuck bool `json:"stuck,omitempty"`
 }
 
 // TrainOne trains the source of class: a linear classifier of the class's
@@ -166,7 +170,7 @@ func trainOne(ctx context.Context, f *dataset.Folder, b *sharedRows, class int, 
 	info.C = best
 	info.CVScores = scores
 	info.CVScore = scores[slices.Index(cfg.Grid, best)]
-	info.Converged = model.Converged
+	info.Converged, info.Stuck = model.Converged, model.Stuck
 	return model, info, nil
 }
 

@@ -176,3 +176,30 @@ func TestTrainOneErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestTrainOneRecordsStuck: a final fit that stopped numerically stuck
+// (TRON with a bias and C whose gradient at 0 overflows: linear's
+// TestTRONStopsWhenItsModelIsNaN) is recorded as such in Info, which
+// CapWarning tells from the iteration cap; a converged one is not.
+func TestTrainOneRecordsStuck(t *testing.T) {
+	f := blobFolder(t, 8)
+	neg, err := PlanNegatives(f, nil, 0.25, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := 0
+	for c < len(f.Classes) && neg.IsHeldOut(c) {
+		c++
+	}
+	for _, bias := range []float64{1, 1e308} {
+		cfg := DefaultTrainConfig()
+		cfg.Solver, cfg.Bias, cfg.Grid = linear.L2RLR, bias, []float64{1}
+		m, info, err := TrainOne(context.Background(), f, c, neg, cfg)
+		if err != nil {
+			t.Fatalf("bias %g: %v", bias, err)
+		}
+		if info.Converged != m.Converged || info.Stuck != m.Stuck || m.Stuck != (bias != 1) {
+			t.Errorf("bias %g: info converged %v stuck %v, model converged %v stuck %v; want the model's, stuck only with bias 1e308", bias, info.Converged, info.Stuck, m.Converged, m.Stuck)
+		}
+	}
+}

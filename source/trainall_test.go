@@ -550,6 +550,7 @@ func TestLoadDirErrors(t *testing.T) {
 		{"class range", edit(func(m map[string]any) { firstSource(m)["class"] = 99 }), "class 99 out of range"},
 		{"class name", edit(func(m map[string]any) { firstSource(m)["name"] = "other" }), `is named "c`},
 		{"escape", edit(func(m map[string]any) { firstSource(m)["file"] = "../x.model" }), "not a path inside"},
+		{"stuck converged", edit(func(m map[string]any) { firstSource(m)["converged"], firstSource(m)["stuck"] = true, true }), "stuck and converged at once"},
 		{"no sources", edit(func(m map[string]any) { m["sources"] = []any{} }), "lists no sources"},
 		{"incomplete", edit(func(m map[string]any) {
 			name := firstSource(m)["name"]

@@ -4,9 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"reflect"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/internal/typednil"
 )
 
 // Scaler holds the training statistics of the columns of a matrix:
@@ -151,7 +152,7 @@ func (s Scaler) check() error {
 // package and package method read an absent X or H as "no features" or "no
 // sources".
 func Absent(A mat.Matrix) bool {
-	if IsNil(A) {
+	if typednil.Is(A) {
 		return true
 	}
 	if e, ok := A.(interface{ IsEmpty() bool }); ok && e.IsEmpty() {
@@ -159,18 +160,6 @@ func Absent(A mat.Matrix) bool {
 	}
 	r, c := A.Dims()
 	return r == 0 && c == 0
-}
-
-// IsNil reports whether v is nil or holds a nil pointer (a typed nil, such
-// as a nil *mat.Dense passed as a mat.Matrix, whose methods would
-// dereference it): the one test of both, which Absent and the checks of
-// other packages' arguments use.
-func IsNil(v any) bool {
-	if v == nil {
-		return true
-	}
-	rv := reflect.ValueOf(v)
-	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
 // dims returns the dimensions of A, or (0, 0) when A is absent.

@@ -302,31 +302,9 @@ func TestTransformContext(t *testing.T) {
 	}
 }
 
-// TestIsNil: IsNil is true for nil and for a nil pointer in an interface
-// (a typed nil), false for any other value, nil maps, slices and
-// functions included; Absent agrees for matrices.
-func TestIsNil(t *testing.T) {
-	var nilMap map[string]int
-	var nilFunc func()
-	for _, tc := range []struct {
-		v    any
-		want bool
-	}{
-		{nil, true},
-		{(*mat.Dense)(nil), true},
-		{(*int)(nil), true},
-		{mat.NewDense(1, 1, nil), false},
-		{&mat.Dense{}, false},
-		{0, false},
-		{"", false},
-		{nilMap, false},
-		{[]float64(nil), false},
-		{nilFunc, false},
-	} {
-		if got := IsNil(tc.v); got != tc.want {
-			t.Errorf("IsNil(%#v) = %v, want %v", tc.v, got, tc.want)
-		}
-	}
+// TestAbsentNil: Absent is true for nil and for a typed nil matrix
+// (typednil.Is).
+func TestAbsentNil(t *testing.T) {
 	for _, m := range []mat.Matrix{nil, (*mat.Dense)(nil), (*mat.SymDense)(nil)} {
 		if !Absent(m) {
 			t.Errorf("Absent(%#v) = false", m)

@@ -127,13 +127,13 @@ func paperCells() []cell {
 // scalingSizes are the sizes N of Scaling, increasing.
 var scalingSizes = []int{1e3, 1e4, 1e5, 1e6}
 
-// MinScalingN returns the smallest N of Scaling: a MaxN below it skips
+// minScalingN returns the smallest N of Scaling: a MaxN below it skips
 // every size.
-func MinScalingN() int { return scalingSizes[0] }
+func minScalingN() int { return scalingSizes[0] }
 
-// MinRowsM returns the smallest m of Rows: a MaxM below it skips every
+// minRowsM returns the smallest m of Rows: a MaxM below it skips every
 // size.
-func MinRowsM() int { return rowSizes[0][0] }
+func minRowsM() int { return rowSizes[0][0] }
 
 // CapError is CheckCaps's error: the cap Field of Options ("MaxN" or
 // "MaxM") is Value, which is negative (Negative), or is a cap below
@@ -160,14 +160,14 @@ func (e *CapError) Error() string {
 }
 
 // CheckCaps returns a *CapError when opts.MaxN or opts.MaxM is negative,
-// or is a cap below every size of Scaling (MinScalingN) or Rows
-// (MinRowsM), whose table would then be empty: for the first negative cap
+// or is a cap below every size of Scaling (minScalingN) or Rows
+// (minRowsM), whose table would then be empty: for the first negative cap
 // (MaxN before MaxM), else for the first cap below its table. Scaling and
 // Rows return it.
 func (opts Options) CheckCaps() error {
 	caps := []*CapError{
-		{Field: "MaxN", Value: opts.MaxN, Smallest: MinScalingN(), table: "Scaling", size: "N"},
-		{Field: "MaxM", Value: opts.MaxM, Smallest: MinRowsM(), table: "Rows", size: "m"},
+		{Field: "MaxN", Value: opts.MaxN, Smallest: minScalingN(), table: "Scaling", size: "N"},
+		{Field: "MaxM", Value: opts.MaxM, Smallest: minRowsM(), table: "Rows", size: "m"},
 	}
 	for _, c := range caps {
 		if c.Negative() {

@@ -168,12 +168,12 @@ func TestMedian(t *testing.T) {
 // smallest sizes are the tables' (TestScalingCap and TestRowsCap time
 // them with the cap at these sizes).
 func TestCapsBelowEverySize(t *testing.T) {
-	if MinScalingN() != slices.Min(scalingSizes) || MinRowsM() != 200 {
-		t.Fatalf("MinScalingN %d, MinRowsM %d", MinScalingN(), MinRowsM())
+	if minScalingN() != slices.Min(scalingSizes) || minRowsM() != 200 {
+		t.Fatalf("minScalingN %d, minRowsM %d", minScalingN(), minRowsM())
 	}
 	for _, s := range rowSizes {
-		if s[0] < MinRowsM() {
-			t.Fatalf("row size %v below MinRowsM %d", s, MinRowsM())
+		if s[0] < minRowsM() {
+			t.Fatalf("row size %v below minRowsM %d", s, minRowsM())
 		}
 	}
 	ctx := context.Background()
@@ -190,9 +190,9 @@ func TestCapsBelowEverySize(t *testing.T) {
 // else the first cap below its table, as the rule written out here says
 // (the CLI maps it to its flags and no longer tests the caps itself).
 func TestCheckCapsError(t *testing.T) {
-	smallest := map[string]int{"MaxN": MinScalingN(), "MaxM": MinRowsM()}
-	for _, maxN := range []int{-1, 0, 1, MinScalingN() - 1, MinScalingN(), 1e6} {
-		for _, maxM := range []int{-5, 0, 1, MinRowsM() - 1, MinRowsM(), 20000} {
+	smallest := map[string]int{"MaxN": minScalingN(), "MaxM": minRowsM()}
+	for _, maxN := range []int{-1, 0, 1, minScalingN() - 1, minScalingN(), 1e6} {
+		for _, maxM := range []int{-5, 0, 1, minRowsM() - 1, minRowsM(), 20000} {
 			type field struct {
 				name  string
 				value int

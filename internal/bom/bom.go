@@ -17,11 +17,11 @@ import (
 	"io"
 )
 
-// UTF16LE and UTF16BE are UTF-16's byte order marks, little-endian (as
+// utf16LE and utf16BE are UTF-16's byte order marks, little-endian (as
 // Windows writes it) and big-endian.
 const (
-	UTF16LE = "\xff\xfe"
-	UTF16BE = "\xfe\xff"
+	utf16LE = "\xff\xfe"
+	utf16BE = "\xfe\xff"
 )
 
 // ErrUTF16 is CheckUTF16's error: the text is UTF-16, not UTF-8.
@@ -30,7 +30,7 @@ var ErrUTF16 = errors.New(`UTF-16 text (it starts with UTF-16's byte order mark,
 // CheckUTF16 returns ErrUTF16 when b, the start of a text file, starts
 // with a UTF-16 byte order mark, else nil.
 func CheckUTF16(b []byte) error {
-	if bytes.HasPrefix(b, []byte(UTF16LE)) || bytes.HasPrefix(b, []byte(UTF16BE)) {
+	if bytes.HasPrefix(b, []byte(utf16LE)) || bytes.HasPrefix(b, []byte(utf16BE)) {
 		return ErrUTF16
 	}
 	return nil

@@ -32,15 +32,15 @@ func TestCheckUTF16(t *testing.T) {
 		in  string
 		bad bool
 	}{
-		{UTF16LE + "1\x00\n\x00", true},
-		{UTF16BE + "\x001\x00\n", true},
-		{UTF16LE, true},
+		{utf16LE + "1\x00\n\x00", true},
+		{utf16BE + "\x001\x00\n", true},
+		{utf16LE, true},
 		{"\xff\xfe\x00\x00", true}, // UTF-32LE's mark starts as UTF-16LE's: not UTF-8 either
 		{"", false},
 		{"\xff", false},
 		{Mark + "1\n", false},
 		{"1,2\n", false},
-		{"a" + UTF16LE, false},
+		{"a" + utf16LE, false},
 	} {
 		if err := CheckUTF16([]byte(tc.in)); (err != nil) != tc.bad || (err != nil && err != ErrUTF16) {
 			t.Errorf("CheckUTF16(%q) = %v, want an error: %v", tc.in, err, tc.bad)

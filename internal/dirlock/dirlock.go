@@ -78,14 +78,16 @@ func AcquireFile(path string) (*Lock, error) {
 }
 
 // TryAcquireFile is AcquireFile for an output that was written without a
-// lock before it took one: it returns an error only when another process
-// holds the lock (matching ErrLocked), and a nil Lock (whose Release does
-// nothing) where the lock cannot be taken otherwise — a file system
-// without flock, as Lustre mounted without it — so that the output is
-// written there as before.
+// lock before it took one: on a file system without flock (Lustre mounted
+// without it, NFS without its lock service) it returns a nil Lock, whose
+// Release does nothing, and no error, so that the output is written there
+// as before. Its other errors are AcquireFile's: another holder (matching
+// ErrLocked), and a lock file that cannot be opened (a directory in its
+// place, a directory this process may not write), which would otherwise
+// leave the output written unlocked where locks work.
 func TryAcquireFile(path string) (*Lock, error) {
 	l, err := AcquireFile(path)
-	if err != nil && !errors.Is(err, ErrLocked) {
+	if _, ok := errors.AsType[*noFlockError](err); ok {
 		return nil, nil
 	}
 	return l, err
@@ -107,7 +109,7 @@ func lockFile(dir, name string, shared bool, what string) (*os.File, error) {
 	held, err := tryLock(f, shared)
 	if noLocks(err) {
 		f.Close()
-		return nil, fmt.Errorf("locking %s: its file system does not support flock(2) locks (%w), which greedytl takes so that two processes never write one output at once: mount it with flock support (Lustre: the mount option flock; NFS: with its lock service, lockd/NLM, running) or write to another file system (a local disk)", what, err)
+		return nil, &noFlockError{what, err}
 	}
 	if err != nil {
 		f.Close()
@@ -137,6 +139,19 @@ func lockFile(dir, name string, shared bool, what string) (*os.File, error) {
 	}
 	return f, nil
 }
+
+// noFlockError is lockFile's error on a file system without flock(2)
+// locks, err being tryLock's; TryAcquireFile tells it from the others.
+type noFlockError struct {
+	what string
+	err  error
+}
+
+func (e *noFlockError) Error() string {
+	return fmt.Sprintf("locking %s: its file system does not support flock(2) locks (%v), which greedytl takes so that two processes never write one output at once: mount it with flock support (Lustre: the mount option flock; NFS: with its lock service, lockd/NLM, running) or write to another file system (a local disk)", e.what, e.err)
+}
+
+func (e *noFlockError) Unwrap() error { return e.err }
 
 // Release unlocks the directory. The lock file stays (removing it would
 // race with a process opening it).

@@ -82,3 +82,39 @@ func TestAcquireFile(t *testing.T) {
 	}
 	l.Release()
 }
+
+// TryAcquireFile writes unlocked (a nil Lock, no error) only on a file
+// system without flock. A lock file it cannot open — here a directory in
+// its place, which root cannot open for writing either — is an error naming
+// the output, not a licence to write it unlocked; a holder is ErrLocked.
+func TestTryAcquireFile(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "merged.jsonl")
+	flock = func(int, int) error { return syscall.ENOLCK }
+	l, err := TryAcquireFile(out)
+	flock = syscall.Flock
+	if l != nil || err != nil {
+		t.Errorf("TryAcquireFile without flock: %v, %v; want nil, nil", l, err)
+	}
+	held, err := AcquireFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := TryAcquireFile(out); !errors.Is(err, ErrLocked) {
+		t.Errorf("TryAcquireFile of a held file: %v; want ErrLocked", err)
+	}
+	held.Release()
+
+	blocked := filepath.Join(dir, "blocked.jsonl")
+	if err := os.Mkdir(filepath.Join(dir, FileLockName(blocked)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l, err = TryAcquireFile(blocked)
+	if err == nil {
+		l.Release()
+		t.Fatalf("TryAcquireFile with a directory as its lock file: no error")
+	}
+	if msg := err.Error(); l != nil || errors.Is(err, ErrLocked) || !strings.HasPrefix(msg, "locking "+blocked+": ") || !strings.Contains(msg, FileLockName(blocked)) {
+		t.Errorf("TryAcquireFile with a directory as its lock file: %v, %q; want an error naming %s and its lock file", l, msg, blocked)
+	}
+}

@@ -45,10 +45,10 @@ func DecodeComplete(doc []byte, v any, what string) error {
 
 // decodeBytes decodes the document doc, without its byte order mark, as
 // Decode does. A syntax error, and a value of the wrong type, is a
-// *PositionError, placed in doc. A *json.RawMessage gets a part of doc,
+// *positionError, placed in doc. A *json.RawMessage gets a part of doc,
 // not a copy.
 func decodeBytes(doc []byte, v any, what string, complete bool) error {
-	raw, err := firstValue(doc, what)
+	raw, start, err := firstValue(doc, what)
 	if se := (*json.SyntaxError)(nil); errors.As(err, &se) {
 		return newPositionError(doc, se.Offset, err)
 	}
@@ -67,40 +67,39 @@ func decodeBytes(doc []byte, v any, what string, complete bool) error {
 	}
 	err = strictDecode(raw, v)
 	if te := (*json.UnmarshalTypeError)(nil); errors.As(err, &te) {
-		// te.Offset counts from raw, which follows the white space
-		// before it; only white space follows it.
-		return newPositionError(doc, int64(bytes.LastIndex(doc, raw))+te.Offset, err)
+		// te.Offset counts from raw, which starts at start of doc.
+		return newPositionError(doc, start+te.Offset, err)
 	}
 	return err
 }
 
-// PositionError is the error of a document that is not valid JSON, or
+// positionError is the error of a document that is not valid JSON, or
 // whose value has the wrong type somewhere: it says where, by the 1-based
 // line and column (in bytes) of the byte at which the problem was seen.
 // Read prefixes it as "path:line:column: problem".
-type PositionError struct {
+type positionError struct {
 	Line, Column int
 	// Err is encoding/json's error.
 	Err error
 }
 
 // Error returns "line L, column C: problem".
-func (e *PositionError) Error() string {
+func (e *positionError) Error() string {
 	return fmt.Sprintf("line %d, column %d: %v", e.Line, e.Column, e.Err)
 }
 
 // Unwrap returns Err.
-func (e *PositionError) Unwrap() error { return e.Err }
+func (e *positionError) Unwrap() error { return e.Err }
 
-// newPositionError returns the *PositionError of err at the byte offset
+// newPositionError returns the *positionError of err at the byte offset
 // off of doc (clamped to doc); encoding/json's offsets point just past the
 // byte at fault, which is the column reported.
-func newPositionError(doc []byte, off int64, err error) *PositionError {
+func newPositionError(doc []byte, off int64, err error) *positionError {
 	off = max(0, min(off, int64(len(doc))))
 	before := doc[:off]
 	line := 1 + bytes.Count(before, []byte{'\n'})
 	col := int(off) - (bytes.LastIndexByte(before, '\n') + 1)
-	return &PositionError{Line: line, Column: max(1, col), Err: err}
+	return &positionError{Line: line, Column: max(1, col), Err: err}
 }
 
 // DecodeObject decodes the JSON object b strictly, as Decode does (members
@@ -111,7 +110,7 @@ func newPositionError(doc []byte, off int64, err error) *PositionError {
 // documents whose writer writes none. Its other errors read "not a <what>:
 // …". b is walked once for its members and nulls and decoded once.
 func DecodeObject(b []byte, what string, choose func(members map[string]bool) any) (map[string]bool, error) {
-	raw, err := firstValue(bom.Trim(b), what)
+	raw, _, err := firstValue(bom.Trim(b), what)
 	if errors.Is(err, errTrailing) {
 		return nil, err
 	}
@@ -132,35 +131,36 @@ func DecodeObject(b []byte, what string, choose func(members map[string]bool) an
 }
 
 // firstValue returns the one JSON value the document doc (without its byte
-// order mark) holds, a part of doc: anything but white space after it is
-// an error ("trailing data after the <what>"), and so are the end of doc
-// inside the value ("the <what> is truncated: unexpected EOF") and no
-// value at all ("the <what> is empty: EOF"), and UTF-16 text
-// (bom.ErrUTF16). A valid document (json.Valid)
-// is not copied; the others get encoding/json's Decoder's error.
-func firstValue(doc []byte, what string) (json.RawMessage, error) {
+// order mark) holds, and the offset in doc at which it starts: anything
+// but white space after it is an error ("trailing data after the <what>"),
+// and so are the end of doc inside the value ("the <what> is truncated:
+// unexpected EOF") and no value at all ("the <what> is empty: EOF"), and
+// UTF-16 text (bom.ErrUTF16). The value of a valid document (json.Valid)
+// is a part of doc, not a copy; the others get encoding/json's Decoder's
+// error.
+func firstValue(doc []byte, what string) (raw json.RawMessage, start int64, err error) {
 	if err := bom.CheckUTF16(doc); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if json.Valid(doc) {
 		const space = " \t\r\n" // JSON's white space
 		start := len(doc) - len(bytes.TrimLeft(doc, space))
 		end := len(bytes.TrimRight(doc, space))
-		return doc[start:end:end], nil
+		return doc[start:end:end], int64(start), nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(doc))
-	var raw json.RawMessage
 	if err := dec.Decode(&raw); errors.Is(err, io.ErrUnexpectedEOF) {
-		return nil, fmt.Errorf("the %s is truncated: %w", what, err)
+		return nil, 0, fmt.Errorf("the %s is truncated: %w", what, err)
 	} else if err == io.EOF {
-		return nil, fmt.Errorf("the %s is empty: %w", what, err)
+		return nil, 0, fmt.Errorf("the %s is empty: %w", what, err)
 	} else if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	start = dec.InputOffset() - int64(len(raw)) // the decoder stops after the value
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("%w after the %s", errTrailing, what)
+		return nil, 0, fmt.Errorf("%w after the %s", errTrailing, what)
 	}
-	return raw, nil
+	return raw, start, nil
 }
 
 // errTrailing is the error of data after a document's one value.
@@ -213,7 +213,7 @@ func Read[T any](path, what string, check func(*T) error) (*T, error) {
 	}
 	v := new(T)
 	if err := Decode(doc, v, what); err != nil {
-		if pe := (*PositionError)(nil); errors.As(err, &pe) {
+		if pe := (*positionError)(nil); errors.As(err, &pe) {
 			return nil, fmt.Errorf("%s:%d:%d: %w", path, pe.Line, pe.Column, pe.Err)
 		}
 		return nil, fmt.Errorf("%s: %w", path, err)

@@ -399,9 +399,9 @@ func TestReadPosition(t *testing.T) {
 			col += len(strings.TrimRight(tc.at, "},")) - 1
 		}
 		prefix := path + ":" + itoa(t, line) + ":" + itoa(t, col) + ": "
-		var pe *PositionError
+		var pe *positionError
 		if err == nil || !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), tc.want) || errors.As(err, &pe) {
-			t.Errorf("%.80q: error %v, want %q followed by %q (and no *PositionError left in it)", tc.in, err, prefix, tc.want)
+			t.Errorf("%.80q: error %v, want %q followed by %q (and no *positionError left in it)", tc.in, err, prefix, tc.want)
 		}
 	}
 }

@@ -122,7 +122,7 @@ class SourcesDir:
         if not is_go_int(ix.get("version")) or ix["version"] != INDEX_VERSION:  # 1.0 and true too
             raise ValueError("{}: index version {!r}, this package reads version {}".format(
                 ipath, ix.get("version"), INDEX_VERSION))
-        # As greedytl fit and predict --sources (source.Index.CheckComplete):
+        # As greedytl fit and predict --sources (source.LoadDir):
         # a sharded train-sources's part of the sources loads, but its scores
         # would lack the other shards' columns.
         missing = ix.get("missing") or []

@@ -1,0 +1,19 @@
+// Package typednil owns the test of an argument that is nil, or a nil
+// pointer held in an interface (a typed nil, such as a nil *mat.Dense
+// passed as a mat.Matrix), whose methods would dereference it: the one
+// test of both, which the packages' argument checks use
+// (standardize.Absent, linear's ridge, method's model writers).
+package typednil
+
+import "reflect"
+
+// Is reports whether v is nil or holds a nil pointer. Nil maps, slices,
+// functions and channels are not: their methods, if any, do not
+// dereference them.
+func Is(v any) bool {
+	if v == nil {
+		return true
+	}
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
+}

@@ -1,0 +1,34 @@
+package typednil
+
+import (
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestIs: Is is true for nil and for a nil pointer in an interface (a
+// typed nil), false for any other value, nil maps, slices and functions
+// included.
+func TestIs(t *testing.T) {
+	var nilMap map[string]int
+	var nilFunc func()
+	for _, tc := range []struct {
+		v    any
+		want bool
+	}{
+		{nil, true},
+		{(*mat.Dense)(nil), true},
+		{(*int)(nil), true},
+		{mat.NewDense(1, 1, nil), false},
+		{&mat.Dense{}, false},
+		{0, false},
+		{"", false},
+		{nilMap, false},
+		{[]float64(nil), false},
+		{nilFunc, false},
+	} {
+		if got := Is(tc.v); got != tc.want {
+			t.Errorf("Is(%#v) = %v, want %v", tc.v, got, tc.want)
+		}
+	}
+}
