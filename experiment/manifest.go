@@ -14,12 +14,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/internal/jsonfile"
+	"github.com/greedytl/greedytl/internal/textcut"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
@@ -349,14 +349,10 @@ var reportOrder = func() []setting {
 // abbreviate shortens a JSON value for a message to at most 80 bytes and
 // "…", cut at the start of a character (class names may be any UTF-8).
 func abbreviate(b []byte) string {
-	n := 80
-	if len(b) <= n {
+	if len(b) <= 80 {
 		return string(b)
 	}
-	for n > 0 && !utf8.RuneStart(b[n]) {
-		n--
-	}
-	return string(b[:n]) + "…"
+	return textcut.Prefix(string(b), 80) + "…"
 }
 
 // sizes returns the manifest's set sizes.
