@@ -78,7 +78,7 @@ func flagSetting(s Spec, key string) (bool, error) {
 	on := false
 	for k, v := range s.Params {
 		if k != key {
-			return false, fmt.Errorf("unknown key %q (%s takes %s=0 or %s=1)", k, s.Name, key, key)
+			return false, fmt.Errorf("unknown key %s; %s takes %s=0 or %s=1", modelfile.KeyAsTyped(k), s.Name, key, key)
 		}
 		switch v {
 		case 0:
