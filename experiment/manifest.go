@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/buildinfo"
@@ -311,7 +310,7 @@ func (m *Manifest) differs(o *Manifest, compareSources bool) string {
 		if name == "positives" && m.Protocol == ProtocolNWay {
 			name = "shots" // what an N-way run's Positives hold (--shots)
 		}
-		if s.name == "greedytl version" && (!identifiedVersion(m.GreedytlVersion) || !identifiedVersion(o.GreedytlVersion)) {
+		if s.name == "greedytl version" && (!buildinfo.IdentifiedID(m.GreedytlVersion) || !buildinfo.IdentifiedID(o.GreedytlVersion)) {
 			return fmt.Sprintf("%s: %s vs %s — %s", name, s.show(m), s.show(o), unidentifiedBuilds)
 		}
 		if s.show != nil {
@@ -322,17 +321,8 @@ func (m *Manifest) differs(o *Manifest, compareSources bool) string {
 	return ""
 }
 
-// identifiedVersion reports whether a run's greedytl version (Manifest.
-// GreedytlVersion) names the code it was built from: not "devel" alone (a
-// run of an earlier greedytl that did not record the executable's digest)
-// nor a version followed by the digest (buildinfo.Info.ID of a build not
-// Identified).
-func identifiedVersion(v string) bool {
-	return v != "devel" && !strings.Contains(v, " sha256:")
-}
-
 // unidentifiedBuilds says, after two greedytl versions that differ of which
-// one at least is not identifiedVersion, why they differ and what to do.
+// one at least is not identified (buildinfo.IdentifiedID), why they differ and what to do.
 const unidentifiedBuilds = "a build that no commit identifies (go run, go test, -buildvcs=false, which GOFLAGS may set, a modified tree) is told apart by the SHA-256 of its executable (greedytl version prints it), so the same code built by another Go, with other flags or in another directory (unless -trimpath) is another build: run and resume every shard with one binary (go build -o greedytl ./cmd/greedytl once), or build from a clean git checkout with VCS stamping on so that the builds of one commit agree"
 
 // reportOrder is settings in the order differs compares them: the protocol
