@@ -118,7 +118,8 @@ func (c failureCounts) list() []Failure {
 // before Run starts gives ctx's error without a summary (after the checks of
 // cfg's own settings), and nothing is read or written.
 func Run(ctx context.Context, cfg Config) (*Summary, error) {
-	if err := cfg.check(); err != nil {
+	methods, err := cfg.check()
+	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -150,7 +151,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	man := newManifest(&cfg, neg, targets, digest)
+	man := newManifest(&cfg, methods, neg, targets, digest)
 	if err := man.checkGrid(); err != nil {
 		return nil, inputErrorf("experiment: %v", err)
 	}
@@ -340,8 +341,9 @@ func chooseTargets(cfg *Config, neg *source.Negatives, logf func(string, ...any)
 }
 
 // newManifest returns the manifest of cfg's run, without its sources;
-// digest is the data's source.DataDigest.
-func newManifest(cfg *Config, neg *source.Negatives, targets []string, digest string) *Manifest {
+// methods are the canonical specs of cfg.Methods (Config.check), digest
+// the data's source.DataDigest.
+func newManifest(cfg *Config, methods []string, neg *source.Negatives, targets []string, digest string) *Manifest {
 	f := cfg.Data
 	name := cfg.Name
 	if name == "" {
@@ -363,7 +365,7 @@ func newManifest(cfg *Config, neg *source.Negatives, targets []string, digest st
 		Positives:       cfg.Positives,
 		Splits:          cfg.Splits,
 		Noise:           cfg.Noise,
-		Methods:         cfg.canonicalMethods(),
+		Methods:         methods,
 		Seed:            cfg.Seed,
 		Protocol:        cfg.Protocol,
 
