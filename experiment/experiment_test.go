@@ -163,7 +163,8 @@ func loadRunner(tb testing.TB, cfg *Config, choose func(*source.Negatives) ([]st
 	if err != nil {
 		tb.Fatal(err)
 	}
-	r, err := newRunner(cfg, newManifest(cfg, methods, neg, targets, digest), neg, ix, set)
+	man := newManifest(cfg, methods, neg, targets, digest)
+	r, err := newRunner(cfg, man, newGrid(man), neg, ix, set)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -1367,7 +1368,7 @@ func TestRunRefusesHugeNoise(t *testing.T) {
 			most := int(bound / (16 * float64(rows) * float64(tc.holding)))
 			for _, d := range []int{most, most + 1} {
 				c := Config{Data: f, Protocol: protocol, Positives: positives, Noise: []int{d, 0}, Splits: splits, Workers: tc.workers}
-				err := checkNoise(&c, newManifest(&c, nil, neg, targets, "digest"), neg, targets)
+				err := checkNoise(&c, newGrid(newManifest(&c, nil, neg, targets, "digest")), neg, targets)
 				want := fmt.Sprintf("%d noise dimensions would take %.3g GB on a group's %d rows (the N(0,1) draws and their copy in the features), %.3g GB on the %d ",
 					d, 16*float64(d*rows)/1e9, rows, 16*float64(d*rows*tc.holding)/1e9, tc.holding)
 				if (err == nil) != (d == most) || err != nil && (!strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "more than "+there+": give a smaller --noise or fewer --workers")) {

@@ -155,7 +155,8 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err := man.checkGrid(); err != nil {
 		return nil, inputErrorf("experiment: %v", err)
 	}
-	if err := checkNoise(&cfg, man, neg, targets); err != nil {
+	g := newGrid(man)
+	if err := checkNoise(&cfg, g, neg, targets); err != nil {
 		return nil, err
 	}
 	lock, err := lockRun(cfg.Out)
@@ -234,7 +235,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		}
 	}
 
-	r, err := newRunner(&cfg, man, neg, ix, set)
+	r, err := newRunner(&cfg, man, g, neg, ix, set)
 	if err != nil {
 		return nil, err
 	}
@@ -428,10 +429,11 @@ type runner struct {
 	failures failureCounts
 }
 
-// newRunner prepares the per-target tables.
-func newRunner(cfg *Config, man *Manifest, neg *source.Negatives, ix *source.Index, set *source.Set) (*runner, error) {
+// newRunner prepares the per-target tables of the run of man, whose grid
+// is g (newGrid).
+func newRunner(cfg *Config, man *Manifest, g *grid, neg *source.Negatives, ix *source.Index, set *source.Set) (*runner, error) {
 	r := &runner{
-		cfg: cfg, man: man, grid: newGrid(man), set: set,
+		cfg: cfg, man: man, grid: g, set: set,
 		srcCols: make(map[int][]int), posRows: make(map[int][]int), negRows: neg.Target,
 	}
 	if set.Len() != len(ix.Sources) {
