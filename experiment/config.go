@@ -170,11 +170,10 @@ type Config struct {
 	// Log, if not nil, receives one-line status messages.
 	Log io.Writer
 	// Warn, if not nil, receives the run's warnings about its sources
-	// instead of Log (which gets them as "warning: " lines): code
-	// "not-converged" when final fits stopped at the solver's iteration
-	// cap (source.Index.CapWarning), "single-example" when classes with a
-	// single example have sources (source.Index.SingleExampleWarning,
-	// whose classes are given).
+	// (source.Index.Warnings: code source.WarnNotConverged when final fits
+	// stopped at the solver's iteration cap, source.WarnSingleExample,
+	// with the classes, when classes with a single example have sources)
+	// instead of Log, which gets them as "warning: " lines.
 	Warn func(code, message string, classes []string)
 }
 

@@ -209,11 +209,8 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		}
 		logf("warning: %s", message)
 	}
-	if w := ix.CapWarning(filepath.Join(srcDir, source.IndexFile)); w != "" {
-		warn("not-converged", w, nil)
-	}
-	if w, names := ix.SingleExampleWarning(filepath.Join(srcDir, source.IndexFile)); w != "" {
-		warn("single-example", w, names)
+	for _, w := range ix.Warnings(filepath.Join(srcDir, source.IndexFile)) {
+		warn(w.Code, w.Message, w.Classes)
 	}
 	absDir, err := filepath.Abs(srcDir)
 	if err != nil {
