@@ -124,6 +124,10 @@ func TestNewSpecGreedy(t *testing.T) {
 		{"greedytl-59:sample=30", "greedytl-59:sample=30", with(func(o *greedytl.Options) { o.Sample = 30 })},
 		{"greedytl-59:lambda=0.5", "greedytl-59:lambda=0.5", with(func(o *greedytl.Options) { o.Sample, o.Lambda = 59, 0.5 })},
 		{"greedytl-sp:gamma=0.25,lambda=100", "greedytl-sp:gamma=0.25,lambda=100", with(func(o *greedytl.Options) { o.FeatureFactor, o.Lambda = 0.25, 100 })},
+		// Relative to the registration named, even with another's options
+		// (see CanonicalSpec): the root package's name for the model.
+		{"greedytl:sample=59", "greedytl:sample=59", with(func(o *greedytl.Options) { o.Sample = 59 })},
+		{"greedytl-sp:gamma=1", "greedytl-sp:gamma=1", def},
 	} {
 		t.Run(tc.spec, func(t *testing.T) {
 			meth, err := New(tc.spec)
