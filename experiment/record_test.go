@@ -257,10 +257,9 @@ func TestDiffersNamesBuilds(t *testing.T) {
 		{"devel sha256:0123456789abcdef", "devel sha256:fedcba9876543210", true},
 		{"devel", "devel sha256:0123456789abcdef", true},
 		{"devel abc+dirty sha256:0123456789abcdef", "devel abc", true},
-		// An earlier greedytl's build of a modified tree, recorded without
-		// the digest: its revision does not name its code.
-		{"devel abc+dirty", "v1.2.0", true},
-		{"v0.0.0-20260101000000-abc+dirty", "v1.2.0", true},
+		// Earlier greedytls' builds of a modified tree, recorded without
+		// the digest: their revision does not name their code.
+		{"devel abc+dirty", "v1.2.0", true}, {"v0.0.0-20260101000000-abc+dirty", "v1.2.0", true},
 		{"v1.2.0", "devel abc", false},
 		{"v1.2.0", "v1.3.0", false},
 	} {

@@ -8,7 +8,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/modelfile"
@@ -226,8 +225,11 @@ func greedyErrorPrefix(name string) string {
 // a spec with settings) names passes greedytl.Fit's errors on (fitGreedy):
 // a GreedyTL registration or forward-reg.
 func passesFitErrors(name string) bool {
-	base, _, _ := strings.Cut(name, ":")
-	r, ok := registry[base]
+	s, err := parseSpec(name)
+	if err != nil {
+		return false
+	}
+	r, ok := registry[s.Name]
 	if !ok || r.New == nil {
 		return false
 	}
