@@ -171,9 +171,9 @@ type Config struct {
 	Log io.Writer
 	// Warn, if not nil, receives the run's warnings about its sources
 	// (source.Index.Warnings: code source.WarnNotConverged when final fits
-	// stopped at the solver's iteration cap, source.WarnSingleExample,
-	// with the classes, when classes with a single example have sources)
-	// instead of Log, which gets them as "warning: " lines.
+	// did not converge, source.WarnSingleExample, with the classes, when
+	// classes with a single example have sources) instead of Log, which
+	// gets them as "warning: " lines.
 	Warn func(code, message string, classes []string)
 }
 
