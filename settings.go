@@ -84,9 +84,9 @@ func (o *Options) Set(key string, v float64) error {
 	r, known := settingRules[key]
 	switch {
 	case !known && strings.HasPrefix(key, modelfile.AutoPrefix) && settingRules[key[len(modelfile.AutoPrefix):]].name != "":
-		return fmt.Errorf("%s=auto (%s): GreedyTL chooses only lambda itself (lambda=auto)", key[len(modelfile.AutoPrefix):], key)
+		return fmt.Errorf("%s: GreedyTL chooses only lambda itself (lambda=auto)", modelfile.KeyAsTyped(key))
 	case !known:
-		return fmt.Errorf("unknown key %q (GreedyTL takes %s)", key, strings.Join(SettingKeys, ", "))
+		return fmt.Errorf("unknown key %s; GreedyTL takes %s", modelfile.KeyAsTyped(key), strings.Join(SettingKeys, ", "))
 	case math.IsNaN(v) || math.IsInf(v, 0):
 		return fmt.Errorf("%s must be finite, got %v", key, v)
 	case !r.ok(v):

@@ -170,11 +170,10 @@ type Config struct {
 	// Log, if not nil, receives one-line status messages.
 	Log io.Writer
 	// Warn, if not nil, receives the run's warnings about its sources
-	// instead of Log (which gets them as "warning: " lines): code
-	// "not-converged" when final fits stopped at the solver's iteration
-	// cap (source.Index.CapWarning), "single-example" when classes with a
-	// single example have sources (source.Index.SingleExampleWarning,
-	// whose classes are given).
+	// (source.Index.Warnings: code source.WarnNotConverged when final fits
+	// did not converge, source.WarnSingleExample, with the classes, when
+	// classes with a single example have sources) instead of Log, which
+	// gets them as "warning: " lines.
 	Warn func(code, message string, classes []string)
 }
 
@@ -192,80 +191,72 @@ func DefaultConfig() Config {
 	}
 }
 
-// check validates the settings that do not depend on the sources.
-func (c *Config) check() error {
+// check validates the settings that do not depend on the sources and
+// returns the canonical specs of c.Methods (canonicalSpec), in their
+// order: the run's names for them.
+func (c *Config) check() ([]string, error) {
 	switch {
 	case c.Data == nil:
-		return inputErrorf("experiment: no dataset")
+		return nil, inputErrorf("experiment: no dataset")
 	case c.Out == "":
-		return inputErrorf("experiment: no run directory")
+		return nil, inputErrorf("experiment: no run directory")
 	case len(c.Positives) == 0:
-		return inputErrorf("experiment: no numbers of positives")
+		return nil, inputErrorf("experiment: no numbers of positives")
 	case c.Splits < 1:
-		return inputErrorf("experiment: %d splits, want at least 1", c.Splits)
+		return nil, inputErrorf("experiment: %d splits, want at least 1", c.Splits)
 	case len(c.Noise) == 0:
-		return inputErrorf("experiment: no noise levels (0 means no noise)")
+		return nil, inputErrorf("experiment: no noise levels (0 means no noise)")
 	case len(c.Methods) == 0:
-		return inputErrorf("experiment: no methods")
+		return nil, inputErrorf("experiment: no methods")
 	case c.NegativeFraction < 0 || c.NegativeFraction >= 1:
-		return inputErrorf("experiment: negative fraction %v, want a value in (0, 1)", c.NegativeFraction)
+		return nil, inputErrorf("experiment: negative fraction %v, want a value in (0, 1)", c.NegativeFraction)
 	}
 	if _, ok := protocolSizes(c.Protocol); !ok {
-		return inputErrorf("experiment: unknown protocol %q (known: %s)", c.Protocol, strings.Join(Protocols, ", "))
+		return nil, inputErrorf("experiment: unknown protocol %q (known: %s)", c.Protocol, strings.Join(Protocols, ", "))
 	}
 	if err := c.Shard.Check(); err != nil {
-		return inputError{err}
+		return nil, inputError{err}
 	}
 	if err := c.checkNWay(); err != nil {
-		return err
+		return nil, err
 	}
 	for _, p := range c.Positives {
 		if p < 1 && c.Protocol == ProtocolNWay {
-			return inputErrorf("experiment: %d shots (training examples per class), want at least 1", p)
+			return nil, inputErrorf("experiment: %d shots (training examples per class), want at least 1", p)
 		}
 		if p < 1 {
-			return inputErrorf("experiment: %d positives, want at least 1", p)
+			return nil, inputErrorf("experiment: %d positives, want at least 1", p)
 		}
 	}
 	for _, d := range c.Noise {
 		if d < 0 {
-			return inputErrorf("experiment: %d noise dimensions, want 0 or more", d)
+			return nil, inputErrorf("experiment: %d noise dimensions, want 0 or more", d)
 		}
 	}
 	for name, list := range map[string][]string{"method": c.Methods, "target": c.Targets, "negative class": c.NegativeClasses} {
 		if dup := firstDuplicate(list); dup != "" {
-			return inputErrorf("experiment: %s %q listed twice", name, dup)
+			return nil, inputErrorf("experiment: %s %q listed twice", name, dup)
 		}
 	}
 	for name, list := range map[string][]int{"number of positives": c.Positives, "noise level": c.Noise} {
 		for k, v := range list {
 			if slices.Contains(list[:k], v) {
-				return inputErrorf("experiment: %s %d listed twice", name, v)
+				return nil, inputErrorf("experiment: %s %d listed twice", name, v)
 			}
 		}
 	}
-	canonical := map[string]string{} // canonical spec → the method as listed
-	for _, m := range c.Methods {
+	methods := make([]string, len(c.Methods))
+	for k, m := range c.Methods {
 		name, err := canonicalSpec(m, c.Protocol)
 		if err != nil {
-			return inputError{err}
+			return nil, inputError{err}
 		}
-		if prev, dup := canonical[name]; dup {
-			return inputErrorf("experiment: methods %q and %q are the same method (%s)", prev, m, name)
+		if at := slices.Index(methods[:k], name); at >= 0 {
+			return nil, inputErrorf("experiment: methods %q and %q are the same method (%s)", c.Methods[at], m, name)
 		}
-		canonical[name] = m
+		methods[k] = name
 	}
-	return nil
-}
-
-// canonicalMethods returns the canonical specs of c.Methods
-// (canonicalSpec), which check has validated: the run's names for them.
-func (c *Config) canonicalMethods() []string {
-	out := make([]string, len(c.Methods))
-	for k, m := range c.Methods {
-		out[k], _ = canonicalSpec(m, c.Protocol) // checked
-	}
-	return out
+	return methods, nil
 }
 
 // canonicalSpec returns the canonical form of the method spec m for

@@ -159,7 +159,12 @@ func loadRunner(tb testing.TB, cfg *Config, choose func(*source.Negatives) ([]st
 	if err != nil {
 		tb.Fatal(err)
 	}
-	r, err := newRunner(cfg, newManifest(cfg, neg, targets, digest), neg, ix, set)
+	methods, err := cfg.check()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	man := newManifest(cfg, methods, neg, targets, digest)
+	r, err := newRunner(cfg, man, newGrid(man), neg, ix, set)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -1182,7 +1187,8 @@ func TestRunRefusesOtherSources(t *testing.T) {
 // TestRunWarnsOfUnconvergedSources: Run's log says when the final fits of
 // some of its sources stopped at the solver's iteration cap (the converged
 // field of sources.json), and says nothing when every source converged;
-// and likewise when a source's class has a single example (its positives).
+// and likewise when a source's class has a single example (its positives);
+// Config.Warn gets both, with their codes and the single example's class.
 func TestRunWarnsOfUnconvergedSources(t *testing.T) {
 	f := testFolder(t)
 	src := testSources(t, f)
@@ -1198,7 +1204,8 @@ func TestRunWarnsOfUnconvergedSources(t *testing.T) {
 	for i := range ix.Sources {
 		ix.Sources[i].Converged = true
 	}
-	run := func(name string) string {
+	var warned []source.Warning
+	run := func(name string, warn bool) string {
 		b, err := json.MarshalIndent(&ix, "", "  ")
 		if err != nil {
 			t.Fatal(err)
@@ -1210,26 +1217,37 @@ func TestRunWarnsOfUnconvergedSources(t *testing.T) {
 		cfg := testConfig(f, filepath.Join(t.TempDir(), name), src, allNegMethod)
 		cfg.Positives, cfg.Splits, cfg.Noise = []int{2}, 1, []int{0}
 		cfg.Log = &log
+		if warn {
+			cfg.Warn = func(code, message string, classes []string) {
+				warned = append(warned, source.Warning{Code: code, Message: message, Classes: classes})
+			}
+		}
 		if _, err := Run(context.Background(), cfg); err != nil {
 			t.Fatal(err)
 		}
 		return log.String()
 	}
-	if log := run("converged"); strings.Contains(log, "warning") {
+	if log := run("converged", false); strings.Contains(log, "warning") {
 		t.Errorf("every source converged, yet the log warns:\n%s", log)
 	}
-	if log := run("two-examples-each"); strings.Contains(log, "single example") {
+	if log := run("two-examples-each", false); strings.Contains(log, "single example") {
 		t.Errorf("every source has %d positives, yet the log warns:\n%s", ix.Sources[0].Positives, log)
 	}
 	ix.Sources[2].Positives = 1
-	if log := run("single"); !strings.Contains(log, fmt.Sprintf("warning: 1 of %d sources were trained on a class with a single example (%q)", len(ix.Sources), ix.Sources[2].Name)) {
+	if log := run("single", false); !strings.Contains(log, fmt.Sprintf("warning: 1 of %d sources were trained on a class with a single example (%q)", len(ix.Sources), ix.Sources[2].Name)) {
 		t.Errorf("source %q has 1 positive; the log lacks its warning:\n%s", ix.Sources[2].Name, log)
 	}
 	ix.Sources[2].Positives = testPerClass
 	ix.Sources[1].Converged = false
 	want := fmt.Sprintf("warning: 1 of %d sources stopped at the %s solver's iteration cap (see the converged field of %s)\n", len(ix.Sources), ix.Solver, index)
-	if log := run("capped"); !strings.Contains(log, want) {
+	if log := run("capped", false); !strings.Contains(log, want) {
 		t.Errorf("one source stopped at the cap; the log lacks %q:\n%s", want, log)
+	}
+	ix.Sources[2].Positives = 1
+	if log := run("both", true); strings.Contains(log, "warning") || len(warned) != 2 ||
+		warned[0].Code != "not-converged" || warned[0].Message+"\n" != strings.TrimPrefix(want, "warning: ") || warned[0].Classes != nil ||
+		warned[1].Code != "single-example" || !slices.Equal(warned[1].Classes, []string{ix.Sources[2].Name}) {
+		t.Errorf("Config.Warn got %+v (and the log %q), want not-converged then single-example of %q", warned, log, ix.Sources[2].Name)
 	}
 }
 
@@ -1366,7 +1384,7 @@ func TestRunRefusesHugeNoise(t *testing.T) {
 			most := int(bound / (16 * float64(rows) * float64(tc.holding)))
 			for _, d := range []int{most, most + 1} {
 				c := Config{Data: f, Protocol: protocol, Positives: positives, Noise: []int{d, 0}, Splits: splits, Workers: tc.workers}
-				err := checkNoise(&c, newManifest(&c, neg, targets, "digest"), neg, targets)
+				err := checkNoise(&c, newGrid(newManifest(&c, nil, neg, targets, "digest")), neg, targets)
 				want := fmt.Sprintf("%d noise dimensions would take %.3g GB on a group's %d rows (the N(0,1) draws and their copy in the features), %.3g GB on the %d ",
 					d, 16*float64(d*rows)/1e9, rows, 16*float64(d*rows*tc.holding)/1e9, tc.holding)
 				if (err == nil) != (d == most) || err != nil && (!strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "more than "+there+": give a smaller --noise or fewer --workers")) {

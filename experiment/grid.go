@@ -259,9 +259,9 @@ func memTotal() (bytes float64, ok bool) {
 // target (classes of cfg.Data named in targets) with the most examples,
 // its test positives, and the training and test negatives of the pool
 // neg — as many rows as drawSplit takes; the workers are cfg.Workers
-// (GOMAXPROCS when ≤ 0) but no more than the groups of man's grid in
+// (GOMAXPROCS when ≤ 0) but no more than the groups of the run's grid g in
 // cfg.Shard with noise.
-func checkNoise(cfg *Config, man *Manifest, neg *source.Negatives, targets []string) error {
+func checkNoise(cfg *Config, g *grid, neg *source.Negatives, targets []string) error {
 	d := slices.Max(cfg.Noise)
 	if d == 0 {
 		return nil
@@ -280,8 +280,8 @@ func checkNoise(cfg *Config, man *Manifest, neg *source.Negatives, targets []str
 		workers = runtime.GOMAXPROCS(0)
 	}
 	noisy := 0
-	for _, g := range newGrid(man).groups(cfg.Shard) {
-		if g.Noise > 0 {
+	for _, gr := range g.groups(cfg.Shard) {
+		if gr.Noise > 0 {
 			noisy++
 		}
 	}

@@ -13,13 +13,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/internal/jsonfile"
+	"github.com/greedytl/greedytl/internal/textcut"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
@@ -311,7 +310,7 @@ func (m *Manifest) differs(o *Manifest, compareSources bool) string {
 		if name == "positives" && m.Protocol == ProtocolNWay {
 			name = "shots" // what an N-way run's Positives hold (--shots)
 		}
-		if s.name == "greedytl version" && (!identifiedVersion(m.GreedytlVersion) || !identifiedVersion(o.GreedytlVersion)) {
+		if s.name == "greedytl version" && (!buildinfo.IdentifiedID(m.GreedytlVersion) || !buildinfo.IdentifiedID(o.GreedytlVersion)) {
 			return fmt.Sprintf("%s: %s vs %s — %s", name, s.show(m), s.show(o), unidentifiedBuilds)
 		}
 		if s.show != nil {
@@ -322,17 +321,8 @@ func (m *Manifest) differs(o *Manifest, compareSources bool) string {
 	return ""
 }
 
-// identifiedVersion reports whether a run's greedytl version (Manifest.
-// GreedytlVersion) names the code it was built from: not "devel" alone (a
-// run of an earlier greedytl that did not record the executable's digest)
-// nor a version followed by the digest (buildinfo.Info.ID of a build not
-// Identified).
-func identifiedVersion(v string) bool {
-	return v != "devel" && !strings.Contains(v, " sha256:")
-}
-
 // unidentifiedBuilds says, after two greedytl versions that differ of which
-// one at least is not identifiedVersion, why they differ and what to do.
+// one at least is not identified (buildinfo.IdentifiedID), why they differ and what to do.
 const unidentifiedBuilds = "a build that no commit identifies (go run, go test, -buildvcs=false, which GOFLAGS may set, a modified tree) is told apart by the SHA-256 of its executable (greedytl version prints it), so the same code built by another Go, with other flags or in another directory (unless -trimpath) is another build: run and resume every shard with one binary (go build -o greedytl ./cmd/greedytl once), or build from a clean git checkout with VCS stamping on so that the builds of one commit agree"
 
 // reportOrder is settings in the order differs compares them: the protocol
@@ -349,14 +339,10 @@ var reportOrder = func() []setting {
 // abbreviate shortens a JSON value for a message to at most 80 bytes and
 // "…", cut at the start of a character (class names may be any UTF-8).
 func abbreviate(b []byte) string {
-	n := 80
-	if len(b) <= n {
+	if len(b) <= 80 {
 		return string(b)
 	}
-	for n > 0 && !utf8.RuneStart(b[n]) {
-		n--
-	}
-	return string(b[:n]) + "…"
+	return textcut.Prefix(string(b), 80) + "…"
 }
 
 // sizes returns the manifest's set sizes.

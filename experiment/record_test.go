@@ -246,8 +246,9 @@ func TestRunIDReadsAnAbsentProtocolAsStandard(t *testing.T) {
 // TestDiffersNamesBuilds: runs of two greedytl versions differ in the
 // greedytl version, whose message names both (and the Go that built
 // each, when run.json says); when one of them is a build that its version
-// does not identify (an executable's digest, or "devel" alone from an
-// earlier greedytl), it also says why and what to do.
+// does not identify (an executable's digest, or "devel" alone or a
+// modified tree's "+dirty" from an earlier greedytl), it also says why and
+// what to do.
 func TestDiffersNamesBuilds(t *testing.T) {
 	for _, c := range []struct {
 		a, b string
@@ -256,6 +257,9 @@ func TestDiffersNamesBuilds(t *testing.T) {
 		{"devel sha256:0123456789abcdef", "devel sha256:fedcba9876543210", true},
 		{"devel", "devel sha256:0123456789abcdef", true},
 		{"devel abc+dirty sha256:0123456789abcdef", "devel abc", true},
+		// Earlier greedytls' builds of a modified tree, recorded without
+		// the digest: their revision does not name their code.
+		{"devel abc+dirty", "v1.2.0", true}, {"v0.0.0-20260101000000-abc+dirty", "v1.2.0", true},
 		{"v1.2.0", "devel abc", false},
 		{"v1.2.0", "v1.3.0", false},
 	} {

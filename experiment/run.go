@@ -118,7 +118,8 @@ func (c failureCounts) list() []Failure {
 // before Run starts gives ctx's error without a summary (after the checks of
 // cfg's own settings), and nothing is read or written.
 func Run(ctx context.Context, cfg Config) (*Summary, error) {
-	if err := cfg.check(); err != nil {
+	methods, err := cfg.check()
+	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -150,11 +151,12 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	man := newManifest(&cfg, neg, targets, digest)
+	man := newManifest(&cfg, methods, neg, targets, digest)
 	if err := man.checkGrid(); err != nil {
 		return nil, inputErrorf("experiment: %v", err)
 	}
-	if err := checkNoise(&cfg, man, neg, targets); err != nil {
+	g := newGrid(man)
+	if err := checkNoise(&cfg, g, neg, targets); err != nil {
 		return nil, err
 	}
 	lock, err := lockRun(cfg.Out)
@@ -207,11 +209,8 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		}
 		logf("warning: %s", message)
 	}
-	if w := ix.CapWarning(filepath.Join(srcDir, source.IndexFile)); w != "" {
-		warn("not-converged", w, nil)
-	}
-	if w, names := ix.SingleExampleWarning(filepath.Join(srcDir, source.IndexFile)); w != "" {
-		warn("single-example", w, names)
+	for _, w := range ix.Warnings(filepath.Join(srcDir, source.IndexFile)) {
+		warn(w.Code, w.Message, w.Classes)
 	}
 	absDir, err := filepath.Abs(srcDir)
 	if err != nil {
@@ -233,7 +232,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		}
 	}
 
-	r, err := newRunner(&cfg, man, neg, ix, set)
+	r, err := newRunner(&cfg, man, g, neg, ix, set)
 	if err != nil {
 		return nil, err
 	}
@@ -340,8 +339,9 @@ func chooseTargets(cfg *Config, neg *source.Negatives, logf func(string, ...any)
 }
 
 // newManifest returns the manifest of cfg's run, without its sources;
-// digest is the data's source.DataDigest.
-func newManifest(cfg *Config, neg *source.Negatives, targets []string, digest string) *Manifest {
+// methods are the canonical specs of cfg.Methods (Config.check), digest
+// the data's source.DataDigest.
+func newManifest(cfg *Config, methods []string, neg *source.Negatives, targets []string, digest string) *Manifest {
 	f := cfg.Data
 	name := cfg.Name
 	if name == "" {
@@ -363,7 +363,7 @@ func newManifest(cfg *Config, neg *source.Negatives, targets []string, digest st
 		Positives:       cfg.Positives,
 		Splits:          cfg.Splits,
 		Noise:           cfg.Noise,
-		Methods:         cfg.canonicalMethods(),
+		Methods:         methods,
 		Seed:            cfg.Seed,
 		Protocol:        cfg.Protocol,
 
@@ -426,10 +426,11 @@ type runner struct {
 	failures failureCounts
 }
 
-// newRunner prepares the per-target tables.
-func newRunner(cfg *Config, man *Manifest, neg *source.Negatives, ix *source.Index, set *source.Set) (*runner, error) {
+// newRunner prepares the per-target tables of the run of man, whose grid
+// is g (newGrid).
+func newRunner(cfg *Config, man *Manifest, g *grid, neg *source.Negatives, ix *source.Index, set *source.Set) (*runner, error) {
 	r := &runner{
-		cfg: cfg, man: man, grid: newGrid(man), set: set,
+		cfg: cfg, man: man, grid: g, set: set,
 		srcCols: make(map[int][]int), posRows: make(map[int][]int), negRows: neg.Target,
 	}
 	if set.Len() != len(ix.Sources) {

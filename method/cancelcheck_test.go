@@ -28,8 +28,13 @@ func checkPoints(total int64) []int64 {
 // checkCancelledError fails unless err is what a fit of the method named
 // name returns when its context is cancelled: context.Canceled, wrapped in
 // a message that names the method and follows the one-prefix rule
-// (errtest.OnePrefix), and no model.
-func checkCancelledError(t *testing.T, name string, at, total int64, err error, model bool) {
+// (errtest.OnePrefix), and no model. head holds the text up to the method's
+// name of the first such error (after a one-against-the-rest fit's class
+// context, "NAME, class … against the rest: "), which every later one must
+// repeat: the errors of one method's checks carry one prefix, not "method:
+// greedytl-59: fit interrupted" at the fit's start and "greedytl-59:
+// greedytl.Fit: fit interrupted" inside greedytl.Fit.
+func checkCancelledError(t *testing.T, name string, at, total int64, err error, model bool, head *string) {
 	t.Helper()
 	switch {
 	case !errors.Is(err, context.Canceled) || model:
@@ -39,6 +44,21 @@ func checkCancelledError(t *testing.T, name string, at, total int64, err error, 
 	default:
 		if perr := errtest.OnePrefix(err.Error()); perr != nil {
 			t.Errorf("cancelled at check %d of %d: %v", at, total, perr)
+		}
+		msg := err.Error()
+		if _, inner, ok := strings.Cut(msg, " against the rest: "); ok && strings.HasPrefix(msg, name+", class ") {
+			msg = inner
+		}
+		i := strings.Index(msg, name)
+		if i < 0 {
+			t.Errorf("cancelled at check %d of %d: error %q does not name the method after its class", at, total, err)
+			return
+		}
+		h := msg[:i+len(name)]
+		if *head == "" {
+			*head = h
+		} else if h != *head {
+			t.Errorf("cancelled at check %d of %d: error %q names the method behind %q, the earlier checks' behind %q", at, total, err, h, *head)
 		}
 	}
 }
@@ -50,7 +70,8 @@ func checkCancelledError(t *testing.T, name string, at, total int64, err error, 
 // root package), and checks that the error is the context's, names the
 // method (as docs/conventions.md's "Errors" asks of the layers that pass a
 // solver's error on) with one package prefix (not "method: greedytl: …"
-// for the method greedytl), and comes without a model.
+// for the method greedytl), the same at every check, and comes without a
+// model.
 func TestFitCancelledAtEachCheck(t *testing.T) {
 	base := newConformanceCase(7, 24, 6, 5, 8)
 	for _, name := range Names() {
@@ -61,9 +82,10 @@ func TestFitCancelledAtEachCheck(t *testing.T) {
 				t.Fatal(err)
 			}
 			total := count.Calls()
+			head := ""
 			for _, at := range checkPoints(total) {
 				model, err := meth.Fit(fitctxtest.NewCountdown(at-1), base.train, base.extra)
-				checkCancelledError(t, meth.Name(), at, total, err, model != nil)
+				checkCancelledError(t, meth.Name(), at, total, err, model != nil, &head)
 			}
 		})
 	}
@@ -80,9 +102,10 @@ func TestFitCancelledAtEachCheck(t *testing.T) {
 				t.Fatal(err)
 			}
 			total := count.Calls()
+			head := ""
 			for _, at := range checkPoints(total) {
 				model, err := mm.FitMulti(fitctxtest.NewCountdown(at-1), train, y, extra)
-				checkCancelledError(t, mm.Name(), at, total, err, model != nil)
+				checkCancelledError(t, mm.Name(), at, total, err, model != nil, &head)
 			}
 		})
 	}

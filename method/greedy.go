@@ -203,16 +203,41 @@ func (forwardReg) Fit(ctx context.Context, train Data, extra Extra) (result Mode
 func fitGreedy(ctx context.Context, name string, train Data, o greedytl.Options) (Model, error) {
 	gm, err := greedytl.Fit(ctx, matrixOrNil(train.X), matrixOrNil(train.H), train.Y, o)
 	if err != nil {
-		// greedytl.Fit's error has the root package's prefix, "greedytl: ",
-		// which names the method greedytl already; other names (a spec with
-		// settings, forward-reg) are added in front of it, without a
-		// package prefix of this package's.
-		if name != greedytl.BaseMethod {
-			err = fmt.Errorf("%s: %w", name, err)
-		}
-		return nil, err
+		return nil, fmt.Errorf("%s%w", greedyErrorPrefix(name), err)
 	}
 	return &greedyModel{name: name, m: gm}, nil
+}
+
+// greedyErrorPrefix returns what a GreedyTL method named name puts in front
+// of greedytl.Fit's errors (fitGreedy) and of its own context checks'
+// "greedytl.Fit" (fitCaller): nothing for the method greedytl, which the
+// root package's prefix names already, and otherwise the name (a spec with
+// settings, greedytl-59, forward-reg) and ": ", without a package prefix of
+// this package's (docs/conventions.md, "Errors").
+func greedyErrorPrefix(name string) string {
+	if name == greedytl.BaseMethod {
+		return ""
+	}
+	return name + ": "
+}
+
+// passesFitErrors reports whether the method that name (a registry name or
+// a spec with settings) names passes greedytl.Fit's errors on (fitGreedy):
+// a GreedyTL registration or forward-reg.
+func passesFitErrors(name string) bool {
+	s, err := parseSpec(name)
+	if err != nil {
+		return false
+	}
+	r, ok := registry[s.Name]
+	if !ok || r.New == nil {
+		return false
+	}
+	switch r.New().(type) {
+	case *GreedyTL, forwardReg:
+		return true
+	}
+	return false
 }
 
 // matrixOrNil returns a as a mat.Matrix, or a nil interface when a is absent.

@@ -567,11 +567,9 @@ func sigmoid(t float64) float64 {
 
 // standardisedColumns returns [X.Transform(data.X), H.Transform(data.H)]
 // (m × (d+n)), either part possibly empty. Its errors name the matrix,
-// with this package's prefix.
+// with this package's prefix; Transform checks each scaler (Scaler.Check)
+// before its matrix.
 func standardisedColumns(sx, sh standardize.Scaler, data Data) (*mat.Dense, error) {
-	if err := checkScalers(sx, sh); err != nil {
-		return nil, err
-	}
 	zx, err := sx.Transform(data.X)
 	if err != nil {
 		return nil, fmt.Errorf("method: X: %w", err)

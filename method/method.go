@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/internal/validate"
 	"github.com/greedytl/greedytl/standardize"
@@ -139,15 +138,17 @@ func checkTrain(data Data) (m, d, n int, err error) {
 }
 
 // fitCaller returns the name the context errors of a fit of the method
-// named name start with: "method: NAME", except for the root package's
-// GreedyTL, the method "greedytl", whose fit's errors greedytl.Fit names
-// already (fitGreedy passes them on as they are), and for which "method:
-// greedytl: " would put the root package's name behind this package's
-// (docs/conventions.md, "Errors"): its start and end checks say
-// "greedytl.Fit", as its checks inside greedytl.Fit do.
+// named name start with: "method: NAME", except for the GreedyTL methods
+// that pass greedytl.Fit's errors on (fitGreedy), whose start and end
+// checks name greedytl.Fit as their checks inside it do, behind the
+// method's name when it is not plain "greedytl" (greedyErrorPrefix):
+// "greedytl.Fit", "greedytl-59: greedytl.Fit". "method: greedytl: " would
+// put the root package's name behind this package's (docs/conventions.md,
+// "Errors"), and "method: greedytl-59" at the start but "greedytl-59:
+// greedytl.Fit" inside would be two prefixes for one fit.
 func fitCaller(name string) string {
-	if name == greedytl.BaseMethod {
-		return "greedytl.Fit"
+	if passesFitErrors(name) {
+		return greedyErrorPrefix(name) + "greedytl.Fit"
 	}
 	return "method: " + name
 }

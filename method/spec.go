@@ -63,6 +63,16 @@ func (s Spec) String() string {
 // after checking that the registry's method accepts its settings; for
 // example "greedytl-sp:gamma=.25" gives "greedytl-sp:gamma=0.25". It
 // returns the errors of New.
+//
+// The form is relative to the registration s names, whose defaults its
+// settings change: "greedytl:sample=59" stays itself, though its options
+// are greedytl-59's, and "greedytl-sp:gamma=1" is not "greedytl". The root
+// package, which knows no registry, names the same model
+// "greedytl:sample=59" (greedytl.Options.MethodName relative to
+// greedytl.BaseMethod); an experiment seeds each method's fits by this
+// form, so another spelling would change the records of a run that lists
+// one; and runs list such twins on purpose (docs/results/gamma ran
+// "greedytl" beside "greedytl-sp:gamma=1" as a control).
 func CanonicalSpec(s string) (string, error) {
 	m, err := New(s)
 	if err != nil {
@@ -78,7 +88,7 @@ func flagSetting(s Spec, key string) (bool, error) {
 	on := false
 	for k, v := range s.Params {
 		if k != key {
-			return false, fmt.Errorf("unknown key %q (%s takes %s=0 or %s=1)", k, s.Name, key, key)
+			return false, fmt.Errorf("unknown key %s; %s takes %s=0 or %s=1", modelfile.KeyAsTyped(k), s.Name, key, key)
 		}
 		switch v {
 		case 0:

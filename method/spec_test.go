@@ -124,6 +124,10 @@ func TestNewSpecGreedy(t *testing.T) {
 		{"greedytl-59:sample=30", "greedytl-59:sample=30", with(func(o *greedytl.Options) { o.Sample = 30 })},
 		{"greedytl-59:lambda=0.5", "greedytl-59:lambda=0.5", with(func(o *greedytl.Options) { o.Sample, o.Lambda = 59, 0.5 })},
 		{"greedytl-sp:gamma=0.25,lambda=100", "greedytl-sp:gamma=0.25,lambda=100", with(func(o *greedytl.Options) { o.FeatureFactor, o.Lambda = 0.25, 100 })},
+		// Relative to the registration named, even with another's options
+		// (see CanonicalSpec): the root package's name for the model.
+		{"greedytl:sample=59", "greedytl:sample=59", with(func(o *greedytl.Options) { o.Sample = 59 })},
+		{"greedytl-sp:gamma=1", "greedytl-sp:gamma=1", def},
 	} {
 		t.Run(tc.spec, func(t *testing.T) {
 			meth, err := New(tc.spec)
@@ -212,7 +216,11 @@ func TestNewSpecErrors(t *testing.T) {
 		{"lasso:alpha=1", `unknown method "lasso"`},
 		{"greedytl:lambda", "not key=value"},
 		{"greedytl:gamma=auto", `spec "greedytl:gamma=auto": gamma=auto (auto_gamma): GreedyTL chooses only lambda itself (lambda=auto)`},
-		{"l1-logistic:C=auto", `spec "l1-logistic:C=auto": unknown key "auto_C"`},
+		// key=auto named as typed, with the key it stands for, by every
+		// method: not "auto_C", which the user did not type.
+		{"l1-logistic:C=auto", `spec "l1-logistic:C=auto": unknown key C=auto (auto_C); l1-logistic takes exact=0 or exact=1`},
+		{"greedytl:C=auto", `spec "greedytl:C=auto": unknown key C=auto (auto_C); GreedyTL takes auto_lambda, delta`},
+		{"l1-logistic:Cs=1", `spec "l1-logistic:Cs=1": unknown key "Cs"; l1-logistic takes exact=0 or exact=1`},
 		{"greedytl:auto_lambda=auto", `spec "greedytl:auto_lambda=auto": auto_lambda=auto: write lambda=auto or auto_lambda=1`},
 		{"no-transfer:lambda=auto", `no-transfer takes no settings (spec "no-transfer:lambda=auto")`},
 		{"greedytl:lambda=auto,lambda=2", "lambda and auto_lambda=true exclude each other"},

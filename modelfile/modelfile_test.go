@@ -115,6 +115,26 @@ func TestFormatSpec(t *testing.T) {
 	}
 }
 
+// TestKeyAsTyped: a key that key=auto stands for is named as typed, with
+// the key itself; ParseSpec of the typed form gives that key back.
+func TestKeyAsTyped(t *testing.T) {
+	for _, tc := range []struct{ key, want string }{
+		{"auto_C", "C=auto (auto_C)"},
+		{"auto_lambda", "lambda=auto (auto_lambda)"},
+		{"exact", `"exact"`},
+		{"auto_", `"auto_"`},
+	} {
+		if got := KeyAsTyped(tc.key); got != tc.want {
+			t.Errorf("KeyAsTyped(%q) = %q, want %q", tc.key, got, tc.want)
+		}
+		if typed, _, ok := strings.Cut(tc.want, " ("); ok {
+			if _, settings, err := ParseSpec("m:" + typed); err != nil || settings[tc.key] != 1 {
+				t.Errorf("ParseSpec(%q) = %v, %v; want %s=1", "m:"+typed, settings, err, tc.key)
+			}
+		}
+	}
+}
+
 // TestParseSpecRoundTrip: ParseSpec reads back what FormatSpec writes,
 // name and settings exactly, and refuses what is not a spec.
 func TestParseSpecRoundTrip(t *testing.T) {

@@ -106,6 +106,18 @@ func parseSpecValue(v string) (float64, error) {
 	return x, nil
 }
 
+// KeyAsTyped returns how a message names the key of a setting that
+// ParseSpec returned: a key that key=auto may stand for (AutoPrefix and a
+// name) as the user may have typed it, followed by the key itself
+// ("C=auto (auto_C)" for "auto_C"), any other key quoted (`"exact"`). A
+// method's error about a setting names it so, whichever method.
+func KeyAsTyped(key string) string {
+	if base, ok := strings.CutPrefix(key, AutoPrefix); ok && base != "" {
+		return base + "=auto (" + key + ")"
+	}
+	return strconv.Quote(key)
+}
+
 // AutoPrefix starts the key of a setting that asks a method to choose the
 // setting after it by itself: auto_lambda asks GreedyTL to choose lambda.
 const AutoPrefix = "auto_"

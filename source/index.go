@@ -117,8 +117,7 @@ func (ix *Index) CapWarning(index string) string {
 // without it, on negatives alone, so its cv_score (0.5 or less, or by
 // chance more) does not measure the source and its C is not chosen on
 // evidence. The source itself is trained, on that example and the source
-// negatives, and used as any other. What train-sources and experiment
-// print.
+// negatives, and used as any other. Warnings gives it, with its code.
 func (ix *Index) SingleExampleWarning(index string) (string, []string) {
 	var names []string
 	for _, e := range ix.Sources {
@@ -137,6 +136,41 @@ func (ix *Index) SingleExampleWarning(index string) (string, []string) {
 		quoted = append(quoted, "…")
 	}
 	return fmt.Sprintf("%d of %d sources were trained on a class with a single example (%s): cross-validation cannot score them (their one example is tested only by a fit trained without it, on negatives alone), so their cv_score in %s measures nothing and their C was not chosen on evidence; give such classes more examples, or leave them out of the data", len(names), len(ix.Sources), strings.Join(quoted, ", "), index), names
+}
+
+// The codes of the warnings about a sources directory (Warning.Code):
+// words that programs match, which stay when a message is reworded.
+const (
+	// WarnNotConverged is CapWarning's code: the final fits of sources
+	// did not converge.
+	WarnNotConverged = "not-converged"
+	// WarnSingleExample is SingleExampleWarning's code: sources were
+	// trained on a class with a single example.
+	WarnSingleExample = "single-example"
+)
+
+// Warning is a warning about a sources directory, as train-sources and
+// experiment give it: its code (WarnNotConverged, WarnSingleExample), the
+// sentence, and the classes it is about (by name; nil when none).
+type Warning struct {
+	Code    string
+	Message string
+	Classes []string
+}
+
+// Warnings returns the warnings about the sources of ix, whose index file
+// is index: CapWarning's, then SingleExampleWarning's with its classes,
+// each when it applies; none when every source converged on a class of two
+// examples or more. What train-sources and experiment print.
+func (ix *Index) Warnings(index string) []Warning {
+	var ws []Warning
+	if w := ix.CapWarning(index); w != "" {
+		ws = append(ws, Warning{Code: WarnNotConverged, Message: w})
+	}
+	if w, names := ix.SingleExampleWarning(index); w != "" {
+		ws = append(ws, Warning{Code: WarnSingleExample, Message: w, Classes: names})
+	}
+	return ws
 }
 
 // Config returns the TrainConfig the index records.

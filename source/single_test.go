@@ -3,6 +3,7 @@ package source
 import (
 	"context"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -49,6 +50,17 @@ func TestSingleExampleWarning(t *testing.T) {
 			t.Errorf("warning %q lacks %q", msg, want)
 		}
 	}
+	// Warnings gives it with its code, after the cap's warning when final
+	// fits stopped at the cap.
+	if got, want := res.Index.Warnings(index), []Warning{{WarnSingleExample, msg, names}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Warnings = %+v, want %+v", got, want)
+	}
+	capped := *res.Index
+	capped.Sources = slices.Clone(capped.Sources)
+	capped.Sources[0].Converged = false
+	if got, want := capped.Warnings(index), []Warning{{WarnNotConverged, capped.CapWarning(index), nil}, {WarnSingleExample, msg, names}}; !reflect.DeepEqual(got, want) || want[0].Message == "" {
+		t.Errorf("Warnings with a source at the cap = %+v, want %+v", got, want)
+	}
 
 	ok := blobFolder(t, 4)
 	neg, err = PlanNegatives(ok, []string{"c3"}, 0, 1)
@@ -61,5 +73,11 @@ func TestSingleExampleWarning(t *testing.T) {
 	}
 	if msg, names := res.Index.SingleExampleWarning(index); msg != "" || names != nil {
 		t.Errorf("every class has 20 examples, yet the warning reads %q (%v)", msg, names)
+	}
+	if slices.ContainsFunc(res.Index.Sources, func(e Entry) bool { return !e.Converged }) {
+		t.Fatal("a source stopped at the cap")
+	}
+	if ws := res.Index.Warnings(index); ws != nil {
+		t.Errorf("every source converged on 20 examples, yet Warnings = %+v", ws)
 	}
 }

@@ -15,7 +15,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
@@ -24,6 +23,7 @@ import (
 	"github.com/greedytl/greedytl/internal/filename"
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/internal/parallel"
+	"github.com/greedytl/greedytl/internal/textcut"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/shard"
 )
@@ -457,8 +457,7 @@ func abbrev(v any) string {
 	}
 	cut := strings.LastIndexByte(s[:56], ' ')
 	if cut <= 0 {
-		for cut = 56; !utf8.RuneStart(s[cut]); cut-- {
-		}
+		cut = len(textcut.Prefix(s, 56))
 	}
 	s = s[:cut] + " …"
 	return s + strings.Repeat("]", max(0, strings.Count(s, "[")-strings.Count(s, "]")))

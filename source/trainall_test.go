@@ -621,7 +621,8 @@ func TestReadIndexOfAKilledRun(t *testing.T) {
 // TestAbbrev: a setting too long for a message is cut between its words,
 // with "…" and the brackets it opened closed, in 60 characters at most; a
 // negative pool keeps its seed; a dataset shows 12 hex digits of its
-// digest. The message read "([57191769…, now [099cf2eb…)" before.
+// digest. The message read "([57191769…, now [099cf2eb…)" before; a value
+// whose first 56 bytes start no character (not UTF-8) made it index s[-1].
 func TestAbbrev(t *testing.T) {
 	grid := make([]float64, 30)
 	classes := make([]string, 40)
@@ -644,6 +645,7 @@ func TestAbbrev(t *testing.T) {
 		{classes, "[class0 class1 class2 class3 class4 class5 class6 …]"},
 		{strings.Repeat("x", 70), strings.Repeat("x", 56) + " …"},
 		{strings.Repeat("é", 40), strings.Repeat("é", 28) + " …"}, // not inside a character
+		{strings.Repeat("\x80", 70), " …"},                        // no character starts before the cut: no panic
 	} {
 		got := abbrev(tc.v)
 		_, pool := tc.v.(*Negatives)

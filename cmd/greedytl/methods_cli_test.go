@@ -700,7 +700,8 @@ func fitWarnings(t *testing.T, stdout, code string) (fitReport, []warning) {
 }
 
 // A spec's errors quote it as typed, not as its canonical form, which
-// spells key=auto as auto_key=1 (the user never typed "auto_gamma").
+// spells key=auto as auto_key=1 (the user never typed "auto_gamma" or
+// "auto_C": a key=auto is named as typed, with the key it stands for).
 func TestFitSpecErrorQuotesTheSpec(t *testing.T) {
 	d := newToy(t)
 	for _, tc := range []struct {
@@ -709,10 +710,10 @@ func TestFitSpecErrorQuotesTheSpec(t *testing.T) {
 		want  string
 	}{
 		{"greedytl:gamma=auto", nil, `--method: method: spec "greedytl:gamma=auto": gamma=auto (auto_gamma)`},
-		{"l1-logistic:C=auto", nil, `--method: method: spec "l1-logistic:C=auto": unknown key "auto_C"`},
+		{"l1-logistic:C=auto", nil, `--method: method: spec "l1-logistic:C=auto": unknown key C=auto (auto_C); l1-logistic takes`},
 		// With a GreedyTL flag joining its setting: still as typed.
 		{"greedytl:gamma=auto", []string{"--delta", "0.01"}, `--method: method: spec "greedytl:gamma=auto": gamma=auto (auto_gamma)`},
-		{"greedytl:C=auto", []string{"--delta", "0.1"}, `--method: method: spec "greedytl:C=auto": unknown key "auto_C"`},
+		{"greedytl:C=auto", []string{"--delta", "0.1"}, `--method: method: spec "greedytl:C=auto": unknown key C=auto (auto_C); GreedyTL takes`},
 	} {
 		args := []string{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat",
 			"--out", filepath.Join(d.dir, "m.json"), "--method", tc.spec}

@@ -157,11 +157,8 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 		summarizeSources(s, res, index, time.Since(start))
 	}
 	// A warning is not the summary: --quiet keeps it.
-	if w := res.Index.CapWarning(index); w != "" {
-		s.warn(warning{Code: "not-converged", Message: w})
-	}
-	if w, names := res.Index.SingleExampleWarning(index); w != "" {
-		s.warn(warning{Code: "single-example", Message: w, Classes: names})
+	for _, w := range res.Index.Warnings(index) {
+		s.warn(warning(w)) // the same fields: code, message, classes
 	}
 	return nil
 }

@@ -80,9 +80,29 @@ func ReadIdentified() Info {
 // "(unknown)", or a revision, of a tree not modified ("+dirty").
 func (i Info) Identified() bool {
 	if i.hasModuleVersion() {
-		return !strings.HasSuffix(i.Module, "+dirty")
+		return !strings.HasSuffix(i.Module, dirty)
 	}
 	return i.Revision != "" && !i.Modified
+}
+
+// dirty ends the module version of a build from a modified tree (the Go
+// toolchain's pseudo-version, v0.0.0-…+dirty) and ID's revision for one.
+const dirty = "+dirty"
+
+// digestMark starts, in ID, the executable's digest.
+const digestMark = " sha256:"
+
+// IdentifiedID reports whether id, an ID that run.json recorded (by this
+// greedytl or an earlier one), names the code its build was made from, as
+// Identified says of an Info: not when it is "devel" alone (an earlier
+// greedytl's for a build without version or revision, before ID carried
+// the executable's digest), holds the digest (a build not Identified,
+// ReadIdentified), or is of a modified tree ("+dirty", which an earlier
+// greedytl recorded without the digest: two modifications of one commit
+// had one ID). For every Info i with its digest set as ReadIdentified sets
+// it, IdentifiedID(i.ID()) is i.Identified().
+func IdentifiedID(id string) bool {
+	return id != "devel" && !strings.Contains(id, digestMark) && !strings.Contains(id, dirty)
 }
 
 // hasModuleVersion reports whether i's module version is one: not empty,
@@ -153,11 +173,11 @@ func (i Info) ID() string {
 	} else if i.Revision != "" {
 		v += " " + i.Revision
 		if i.Modified {
-			v += "+dirty"
+			v += dirty
 		}
 	}
 	if i.Executable != "" {
-		v += " sha256:" + i.shortDigest()
+		v += digestMark + i.shortDigest()
 	}
 	return v
 }

@@ -65,6 +65,40 @@ func TestIdentified(t *testing.T) {
 	}
 }
 
+// TestIdentifiedID: an ID names the code exactly when its Info is
+// Identified, for the Infos of TestIdentified with the digest set as
+// ReadIdentified sets it; and the IDs of earlier greedytls, which recorded
+// no digest, are identified only with a version or a revision of an
+// unmodified tree.
+func TestIdentifiedID(t *testing.T) {
+	for _, i := range []Info{
+		{Module: "v1.2.0"}, {Module: "v0.0.0-20260101000000-abc"}, {Module: "v0.0.0-20260101000000-abc+dirty"},
+		{Module: "(devel)", Revision: "abc"}, {Module: "(devel)", Revision: "abc", Modified: true},
+		{Module: "(devel)"}, {Module: "(unknown)"}, {},
+	} {
+		if !i.Identified() {
+			i.Executable = "0123456789abcdef0123"
+		}
+		if got := IdentifiedID(i.ID()); got != i.Identified() {
+			t.Errorf("IdentifiedID(%q) = %v, want %+v.Identified(), %v", i.ID(), got, i, i.Identified())
+		}
+	}
+	for _, c := range []struct {
+		id   string
+		want bool
+	}{
+		{"devel", false},
+		{"devel abc", true},
+		{"devel abc+dirty", false},
+		{"v0.0.0-20260101000000-abc+dirty", false},
+		{"v1.2.0", true},
+	} {
+		if got := IdentifiedID(c.id); got != c.want {
+			t.Errorf("IdentifiedID(%q) = %v, want %v (an earlier greedytl's ID)", c.id, got, c.want)
+		}
+	}
+}
+
 // TestReadIdentified: for a build that Read does not identify, as a test
 // binary's, ReadIdentified adds the SHA-256 of the executable file,
 // computed here from the file itself; its ID says so.
