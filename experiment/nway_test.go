@@ -260,3 +260,26 @@ func TestDiffersNamesTheProtocol(t *testing.T) {
 		t.Errorf("reportOrder's settings %q, want settings' %q", b, a)
 	}
 }
+
+// TestCombineRunsNamesWhatForbidsIt: runs of one dataset read together
+// (CombineRuns, as report reads them) may differ in their methods, but
+// not in their test examples per class; the error names that setting, not
+// the methods that a combined read allows (it named the methods).
+func TestCombineRunsNamesWhatForbidsIt(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	var runs []string
+	for k, m := range []string{"simpleshot", "nearest-mean"} {
+		cfg := nwayConfig(t.TempDir(), src, m)(t)
+		cfg.Data, cfg.Ways, cfg.Positives, cfg.Splits = f, []int{2}, []int{1}, 1
+		cfg.TestPerClass = 4 + k
+		if _, err := Run(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, cfg.Out)
+	}
+	_, err := ReadRuns(runs, ReadOptions{CombineRuns: true})
+	if want := "(test per class: 4 vs 5)"; err == nil || !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), want) {
+		t.Errorf("runs of other methods and test sizes read together: %v, want an input error with %q", err, want)
+	}
+}
