@@ -209,6 +209,7 @@ func TestRunNWayErrors(t *testing.T) {
 		{"too many ways", func(c *Config) { c.Ways = []int{9} }, "9 ways, but only 8 classes"},
 		{"one way", func(c *Config) { c.Ways = []int{1, 2} }, "1 ways, want at least 2"},
 		{"ways repeated", func(c *Config) { c.Ways = []int{2, 2} }, "2 ways listed twice"},
+		{"shots repeated", func(c *Config) { c.Positives = []int{1, 3, 1} }, "number of shots 1 listed twice"},
 		{"noise", func(c *Config) { c.Noise = []int{0, 5} }, "appends no noise"},
 		{"a negative class in the pool", func(c *Config) { c.Targets = []string{"c0", "n1"} }, `"n1" is a negative class`},
 		{"ways without nway", func(c *Config) { c.Protocol = ProtocolStandard }, "settings of --protocol nway"},
@@ -281,5 +282,33 @@ func TestCombineRunsNamesWhatForbidsIt(t *testing.T) {
 	_, err := ReadRuns(runs, ReadOptions{CombineRuns: true})
 	if want := "(test per class: 4 vs 5)"; err == nil || !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), want) {
 		t.Errorf("runs of other methods and test sizes read together: %v, want an input error with %q", err, want)
+	}
+}
+
+// TestCheckNamesTheFirstRepeatedList: settings with repeats in several
+// lists are refused naming the first of them in the flags' order, the same
+// one every time (the lists were visited in a map's random order).
+func TestCheckNamesTheFirstRepeatedList(t *testing.T) {
+	cfg := Config{Data: testFolder(t), Out: "run", Splits: 1, Noise: []int{0, 0}, Positives: []int{2, 2},
+		Methods: []string{"greedytl", "greedytl"}, Targets: []string{"c0", "c0"}, NegativeClasses: []string{"n1", "n1"}}
+	for range 20 {
+		err := cfg.check()
+		if want := `method "greedytl" listed twice`; err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("%v, want %q", err, want)
+		}
+	}
+	cfg.Methods = []string{"greedytl"}
+	for range 20 {
+		err := cfg.check()
+		if want := `target "c0" listed twice`; err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("%v, want %q", err, want)
+		}
+	}
+	cfg.Targets, cfg.NegativeClasses = []string{"c0"}, nil
+	for range 20 {
+		err := cfg.check()
+		if want := "number of positives 2 listed twice"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("%v, want %q", err, want)
+		}
 	}
 }
