@@ -4,12 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/shard"
+	"github.com/greedytl/greedytl/source"
 )
 
 // TestDrawEpisode checks an episode's draw: ways distinct classes of the
@@ -110,6 +116,9 @@ func TestRunNWay(t *testing.T) {
 	}
 	if len(man.Targets) != testClasses || !slices.Equal(man.Ways, []int{2, 4}) || man.TestPerClass != 5 {
 		t.Errorf("run.json: pool %v, ways %v, %d test examples per class", man.Targets, man.Ways, man.TestPerClass)
+	}
+	if n := checkEpisodesBruteForce(t, f, src, man, recs); n != 2*2*3 {
+		t.Errorf("%d nearest-mean records recomputed, want 12", n)
 	}
 	_, d := f.Dims()
 	episodes := map[Key][]int{}
@@ -311,4 +320,132 @@ func TestCheckNamesTheFirstRepeatedList(t *testing.T) {
 			t.Fatalf("%v, want %q", err, want)
 		}
 	}
+}
+
+// checkEpisodesBruteForce recomputes the nearest-mean episodes of recs,
+// the records of an N-way run (run.json man, dataset f, sources in src),
+// from the definitions alone: the episode's rows of each class (as the
+// draw makes them), X beside the scores of every source but the episode
+// classes' own (found by name), the columns standardised by the training
+// rows' mean and population standard deviation (a constant column to 0),
+// then the nearest class mean by Euclidean distance and the fraction of
+// test rows whose class is right. The records' accuracies must be these;
+// it returns how many it checked.
+func checkEpisodesBruteForce(t *testing.T, f *dataset.Folder, src string, man *Manifest, recs []*Record) int {
+	t.Helper()
+	set, err := source.LoadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pool []int
+	for _, name := range man.Targets {
+		pool = append(pool, slices.Index(f.Classes, name))
+	}
+	rowsOf := func(c int) []int {
+		var rows []int
+		for i, l := range f.Labels {
+			if l == c {
+				rows = append(rows, i)
+			}
+		}
+		return rows
+	}
+	checked := 0
+	for _, r := range recs {
+		if r.Method != "nearest-mean" {
+			continue
+		}
+		checked++
+		ep := drawEpisode(man.Seed, group{Ways: r.Ways, Positives: r.Positives, Split: r.Split}, pool, rowsOf, man.TestPerClass)
+		if !slices.Equal(ep.classes, r.ClassIdx) {
+			t.Fatalf("%v: classes %v, want %v", r.Key(), r.ClassIdx, ep.classes)
+		}
+		var others []int // the sources of the classes not in the episode
+		for j := range set.Len() {
+			if !slices.Contains(ep.classes, slices.Index(f.Classes, set.Name(j))) {
+				others = append(others, j)
+			}
+		}
+		rowsAndY := func(sets [][]int) (*mat.Dense, []int) {
+			var rows, y []int
+			for k, s := range sets {
+				rows = append(rows, s...)
+				for range s {
+					y = append(y, k)
+				}
+			}
+			_, d := f.X.Dims()
+			X := mat.NewDense(len(rows), d, nil)
+			for i, row := range rows {
+				for j := range d {
+					X.Set(i, j, f.X.At(row, j))
+				}
+			}
+			H, err := set.Subset(others).Scores(X)
+			if err != nil {
+				t.Fatal(err)
+			}
+			Z := mat.NewDense(len(rows), d+len(others), nil)
+			Z.Augment(X, H)
+			return Z, y
+		}
+		train, ytr := rowsAndY(ep.train)
+		test, yte := rowsAndY(ep.test)
+		m, p := train.Dims()
+		for j := range p { // standardise both by the training column
+			mean, ss := 0.0, 0.0
+			for i := range m {
+				mean += train.At(i, j) / float64(m)
+			}
+			for i := range m {
+				ss += (train.At(i, j) - mean) * (train.At(i, j) - mean)
+			}
+			sd := math.Sqrt(ss / float64(m))
+			for _, z := range []*mat.Dense{train, test} {
+				for i := range z.RawMatrix().Rows {
+					v := 0.0
+					if sd > 0 {
+						v = (z.At(i, j) - mean) / sd
+					}
+					z.Set(i, j, v)
+				}
+			}
+		}
+		dist := func(a, b []float64) float64 {
+			s := 0.0
+			for j := range a {
+				s += (a[j] - b[j]) * (a[j] - b[j])
+			}
+			return s
+		}
+		var means [][]float64
+		for k := range r.Ways {
+			mu := make([]float64, p)
+			n := 0
+			for i, y := range ytr {
+				if y == k {
+					floats.Add(mu, train.RawRowView(i))
+					n++
+				}
+			}
+			floats.Scale(1/float64(n), mu)
+			means = append(means, mu)
+		}
+		right := 0
+		for i, y := range yte {
+			best := 0
+			for k := range means {
+				if dist(test.RawRowView(i), means[k]) < dist(test.RawRowView(i), means[best]) {
+					best = k
+				}
+			}
+			if best == y {
+				right++
+			}
+		}
+		if want := float64(right) / float64(len(yte)); math.Abs(r.Accuracy-want) > 1e-12 {
+			t.Errorf("%v: accuracy %v, brute force %v", r.Key(), r.Accuracy, want)
+		}
+	}
+	return checked
 }
