@@ -298,24 +298,28 @@ func TestCombineRunsNamesWhatForbidsIt(t *testing.T) {
 // lists are refused naming the first of them in the flags' order, the same
 // one every time (the lists were visited in a map's random order).
 func TestCheckNamesTheFirstRepeatedList(t *testing.T) {
-	cfg := Config{Data: testFolder(t), Out: "run", Splits: 1, Noise: []int{0, 0}, Positives: []int{2, 2},
+	cfg := Config{Data: testFolder(t), Out: filepath.Join(t.TempDir(), "run"), Splits: 1, Noise: []int{0, 0}, Positives: []int{2, 2},
 		Methods: []string{"greedytl", "greedytl"}, Targets: []string{"c0", "c0"}, NegativeClasses: []string{"n1", "n1"}}
+	check := func() error { // Run checks the settings first
+		_, err := Run(context.Background(), cfg)
+		return err
+	}
 	for range 20 {
-		err := cfg.check()
+		err := check()
 		if want := `method "greedytl" listed twice`; err == nil || !strings.Contains(err.Error(), want) {
 			t.Fatalf("%v, want %q", err, want)
 		}
 	}
 	cfg.Methods = []string{"greedytl"}
 	for range 20 {
-		err := cfg.check()
+		err := check()
 		if want := `target "c0" listed twice`; err == nil || !strings.Contains(err.Error(), want) {
 			t.Fatalf("%v, want %q", err, want)
 		}
 	}
 	cfg.Targets, cfg.NegativeClasses = []string{"c0"}, nil
 	for range 20 {
-		err := cfg.check()
+		err := check()
 		if want := "number of positives 2 listed twice"; err == nil || !strings.Contains(err.Error(), want) {
 			t.Fatalf("%v, want %q", err, want)
 		}
