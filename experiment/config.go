@@ -233,15 +233,26 @@ func (c *Config) check() ([]string, error) {
 			return nil, inputErrorf("experiment: %d noise dimensions, want 0 or more", d)
 		}
 	}
-	for name, list := range map[string][]string{"method": c.Methods, "target": c.Targets, "negative class": c.NegativeClasses} {
-		if dup := firstDuplicate(list); dup != "" {
-			return nil, inputErrorf("experiment: %s %q listed twice", name, dup)
+	// In a fixed order: the first list with a repeat is named, every time.
+	for _, l := range []struct {
+		name string
+		list []string
+	}{{"method", c.Methods}, {"target", c.Targets}, {"negative class", c.NegativeClasses}} {
+		if dup := firstDuplicate(l.list); dup != "" {
+			return nil, inputErrorf("experiment: %s %q listed twice", l.name, dup)
 		}
 	}
-	for name, list := range map[string][]int{"number of positives": c.Positives, "noise level": c.Noise} {
-		for k, v := range list {
-			if slices.Contains(list[:k], v) {
-				return nil, inputErrorf("experiment: %s %d listed twice", name, v)
+	sizes := "number of positives"
+	if c.Protocol == ProtocolNWay {
+		sizes = "number of shots" // what an N-way run's Positives hold (--shots)
+	}
+	for _, l := range []struct {
+		name string
+		list []int
+	}{{sizes, c.Positives}, {"noise level", c.Noise}} {
+		for k, v := range l.list {
+			if slices.Contains(l.list[:k], v) {
+				return nil, inputErrorf("experiment: %s %d listed twice", l.name, v)
 			}
 		}
 	}

@@ -255,3 +255,27 @@ func TestManifestGridChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestManifestGridNamesTheFirstRepeatedList: a run.json with repeats in
+// several of its grid's lists is refused naming the first of them, the
+// same one every time (the lists were visited in a map's random order).
+func TestManifestGridNamesTheFirstRepeatedList(t *testing.T) {
+	m := fuzzManifest()
+	m.Methods, m.Targets, m.Positives, m.Noise = []string{"m", "m"}, []string{"c0", "c0"}, []int{2, 2}, []int{0, 0}
+	for _, step := range []struct {
+		want string
+		fix  func() // removes that repeat
+	}{
+		{`method "m" listed twice`, func() { m.Methods = []string{"m"} }},
+		{`target "c0" listed twice`, func() { m.Targets = []string{"c0", "c1"} }},
+		{"number of positives 2 listed twice", func() { m.Positives = []int{2} }},
+		{"noise level 0 listed twice", func() {}},
+	} {
+		for range 20 {
+			if err := m.checkGrid(); err == nil || err.Error() != step.want {
+				t.Fatalf("%v, want %q", err, step.want)
+			}
+		}
+		step.fix()
+	}
+}

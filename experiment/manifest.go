@@ -183,12 +183,20 @@ const maxGridCells = 100_000_000
 // checkGrid checks the lists that span the grid: each without repeats,
 // positives ≥ 1, noise levels ≥ 0, and at most maxGridCells cells.
 func (m *Manifest) checkGrid() error {
-	for name, list := range map[string][]string{"method": m.Methods, "target": m.Targets} {
-		if dup := firstDuplicate(list); dup != "" {
-			return fmt.Errorf("%s %q listed twice", name, dup)
+	// In a fixed order: the first list with a repeat is named, every time.
+	for _, l := range []struct {
+		name string
+		list []string
+	}{{"method", m.Methods}, {"target", m.Targets}} {
+		if dup := firstDuplicate(l.list); dup != "" {
+			return fmt.Errorf("%s %q listed twice", l.name, dup)
 		}
 	}
-	for name, list := range map[string][]int{"number of positives": m.Positives, "noise level": m.Noise, "number of ways": m.Ways} {
+	for _, l := range []struct {
+		name string
+		list []int
+	}{{"number of positives", m.Positives}, {"noise level", m.Noise}, {"number of ways", m.Ways}} {
+		name, list := l.name, l.list
 		for k, v := range list {
 			switch {
 			case slices.Contains(list[:k], v):

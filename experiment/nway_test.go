@@ -4,12 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/shard"
+	"github.com/greedytl/greedytl/source"
 )
 
 // TestDrawEpisode checks an episode's draw: ways distinct classes of the
@@ -111,6 +117,9 @@ func TestRunNWay(t *testing.T) {
 	if len(man.Targets) != testClasses || !slices.Equal(man.Ways, []int{2, 4}) || man.TestPerClass != 5 {
 		t.Errorf("run.json: pool %v, ways %v, %d test examples per class", man.Targets, man.Ways, man.TestPerClass)
 	}
+	if n := checkEpisodesBruteForce(t, f, src, man, recs); n != 2*2*3 {
+		t.Errorf("%d nearest-mean records recomputed, want 12", n)
+	}
 	_, d := f.Dims()
 	episodes := map[Key][]int{}
 	for _, r := range recs {
@@ -209,6 +218,7 @@ func TestRunNWayErrors(t *testing.T) {
 		{"too many ways", func(c *Config) { c.Ways = []int{9} }, "9 ways, but only 8 classes"},
 		{"one way", func(c *Config) { c.Ways = []int{1, 2} }, "1 ways, want at least 2"},
 		{"ways repeated", func(c *Config) { c.Ways = []int{2, 2} }, "2 ways listed twice"},
+		{"shots repeated", func(c *Config) { c.Positives = []int{1, 3, 1} }, "number of shots 1 listed twice"},
 		{"noise", func(c *Config) { c.Noise = []int{0, 5} }, "appends no noise"},
 		{"a negative class in the pool", func(c *Config) { c.Targets = []string{"c0", "n1"} }, `"n1" is a negative class`},
 		{"ways without nway", func(c *Config) { c.Protocol = ProtocolStandard }, "settings of --protocol nway"},
@@ -259,4 +269,187 @@ func TestDiffersNamesTheProtocol(t *testing.T) {
 	if !slices.Equal(a, b) {
 		t.Errorf("reportOrder's settings %q, want settings' %q", b, a)
 	}
+}
+
+// TestCombineRunsNamesWhatForbidsIt: runs of one dataset read together
+// (CombineRuns, as report reads them) may differ in their methods, but
+// not in their test examples per class; the error names that setting, not
+// the methods that a combined read allows (it named the methods).
+func TestCombineRunsNamesWhatForbidsIt(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	var runs []string
+	for k, m := range []string{"simpleshot", "nearest-mean"} {
+		cfg := nwayConfig(t.TempDir(), src, m)(t)
+		cfg.Data, cfg.Ways, cfg.Positives, cfg.Splits = f, []int{2}, []int{1}, 1
+		cfg.TestPerClass = 4 + k
+		if _, err := Run(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, cfg.Out)
+	}
+	_, err := ReadRuns(runs, ReadOptions{CombineRuns: true})
+	if want := "(test per class: 4 vs 5)"; err == nil || !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), want) {
+		t.Errorf("runs of other methods and test sizes read together: %v, want an input error with %q", err, want)
+	}
+}
+
+// TestCheckNamesTheFirstRepeatedList: settings with repeats in several
+// lists are refused naming the first of them in the flags' order, the same
+// one every time (the lists were visited in a map's random order).
+func TestCheckNamesTheFirstRepeatedList(t *testing.T) {
+	cfg := Config{Data: testFolder(t), Out: filepath.Join(t.TempDir(), "run"), Splits: 1, Noise: []int{0, 0}, Positives: []int{2, 2},
+		Methods: []string{"greedytl", "greedytl"}, Targets: []string{"c0", "c0"}, NegativeClasses: []string{"n1", "n1"}}
+	check := func() error { // Run checks the settings first
+		_, err := Run(context.Background(), cfg)
+		return err
+	}
+	for range 20 {
+		err := check()
+		if want := `method "greedytl" listed twice`; err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("%v, want %q", err, want)
+		}
+	}
+	cfg.Methods = []string{"greedytl"}
+	for range 20 {
+		err := check()
+		if want := `target "c0" listed twice`; err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("%v, want %q", err, want)
+		}
+	}
+	cfg.Targets, cfg.NegativeClasses = []string{"c0"}, nil
+	for range 20 {
+		err := check()
+		if want := "number of positives 2 listed twice"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("%v, want %q", err, want)
+		}
+	}
+}
+
+// checkEpisodesBruteForce recomputes the nearest-mean episodes of recs,
+// the records of an N-way run (run.json man, dataset f, sources in src),
+// from the definitions alone: the episode's rows of each class (as the
+// draw makes them), X beside the scores of every source but the episode
+// classes' own (found by name), the columns standardised by the training
+// rows' mean and population standard deviation (a constant column to 0),
+// then the nearest class mean by Euclidean distance and the fraction of
+// test rows whose class is right. The records' accuracies must be these;
+// it returns how many it checked.
+func checkEpisodesBruteForce(t *testing.T, f *dataset.Folder, src string, man *Manifest, recs []*Record) int {
+	t.Helper()
+	set, err := source.LoadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pool []int
+	for _, name := range man.Targets {
+		pool = append(pool, slices.Index(f.Classes, name))
+	}
+	rowsOf := func(c int) []int {
+		var rows []int
+		for i, l := range f.Labels {
+			if l == c {
+				rows = append(rows, i)
+			}
+		}
+		return rows
+	}
+	checked := 0
+	for _, r := range recs {
+		if r.Method != "nearest-mean" {
+			continue
+		}
+		checked++
+		ep := drawEpisode(man.Seed, group{Ways: r.Ways, Positives: r.Positives, Split: r.Split}, pool, rowsOf, man.TestPerClass)
+		if !slices.Equal(ep.classes, r.ClassIdx) {
+			t.Fatalf("%v: classes %v, want %v", r.Key(), r.ClassIdx, ep.classes)
+		}
+		var others []int // the sources of the classes not in the episode
+		for j := range set.Len() {
+			if !slices.Contains(ep.classes, slices.Index(f.Classes, set.Name(j))) {
+				others = append(others, j)
+			}
+		}
+		rowsAndY := func(sets [][]int) (*mat.Dense, []int) {
+			var rows, y []int
+			for k, s := range sets {
+				rows = append(rows, s...)
+				for range s {
+					y = append(y, k)
+				}
+			}
+			_, d := f.X.Dims()
+			X := mat.NewDense(len(rows), d, nil)
+			for i, row := range rows {
+				for j := range d {
+					X.Set(i, j, f.X.At(row, j))
+				}
+			}
+			H, err := set.Subset(others).Scores(X)
+			if err != nil {
+				t.Fatal(err)
+			}
+			Z := mat.NewDense(len(rows), d+len(others), nil)
+			Z.Augment(X, H)
+			return Z, y
+		}
+		train, ytr := rowsAndY(ep.train)
+		test, yte := rowsAndY(ep.test)
+		m, p := train.Dims()
+		for j := range p { // standardise both by the training column
+			mean, ss := 0.0, 0.0
+			for i := range m {
+				mean += train.At(i, j) / float64(m)
+			}
+			for i := range m {
+				ss += (train.At(i, j) - mean) * (train.At(i, j) - mean)
+			}
+			sd := math.Sqrt(ss / float64(m))
+			for _, z := range []*mat.Dense{train, test} {
+				for i := range z.RawMatrix().Rows {
+					v := 0.0
+					if sd > 0 {
+						v = (z.At(i, j) - mean) / sd
+					}
+					z.Set(i, j, v)
+				}
+			}
+		}
+		dist := func(a, b []float64) float64 {
+			s := 0.0
+			for j := range a {
+				s += (a[j] - b[j]) * (a[j] - b[j])
+			}
+			return s
+		}
+		var means [][]float64
+		for k := range r.Ways {
+			mu := make([]float64, p)
+			n := 0
+			for i, y := range ytr {
+				if y == k {
+					floats.Add(mu, train.RawRowView(i))
+					n++
+				}
+			}
+			floats.Scale(1/float64(n), mu)
+			means = append(means, mu)
+		}
+		right := 0
+		for i, y := range yte {
+			best := 0
+			for k := range means {
+				if dist(test.RawRowView(i), means[k]) < dist(test.RawRowView(i), means[best]) {
+					best = k
+				}
+			}
+			if best == y {
+				right++
+			}
+		}
+		if want := float64(right) / float64(len(yte)); math.Abs(r.Accuracy-want) > 1e-12 {
+			t.Errorf("%v: accuracy %v, brute force %v", r.Key(), r.Accuracy, want)
+		}
+	}
+	return checked
 }

@@ -111,8 +111,10 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 				prev := prevs[0]
 				d := prev.differs(man, true)
 				if d != "" && opt.CombineRuns {
-					if list, version := combineRuns(prevs, man); list != nil {
-						res.Manifests[name], d = list, ""
+					list, version, why := combineRuns(prevs, man)
+					d = why // what forbids it, not a difference combining allows
+					if list != nil {
+						res.Manifests[name] = list
 						if version {
 							res.Warnings = append(res.Warnings, fmt.Sprintf("%s and %s were made by different greedytl versions (%s, %s): each method is reported from the run that holds it",
 								firstOf[name], in, prev.GreedytlVersion, man.GreedytlVersion))
@@ -153,13 +155,14 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 // b differs from them at most in its methods, noise levels, splits and
 // greedytl version (version reports the latter): b's methods join the
 // grid with the same noise levels and splits, or b is a grid of its own.
-// It returns nil when b differs otherwise.
-func combineRuns(runs []*Manifest, b *Manifest) (list []*Manifest, version bool) {
+// When b differs otherwise it returns a nil list and why, the first such
+// setting (Manifest.differs).
+func combineRuns(runs []*Manifest, b *Manifest) (list []*Manifest, version bool, why string) {
 	a := runs[0]
 	o := *b
 	o.Methods, o.GreedytlVersion, o.Noise, o.Splits = a.Methods, a.GreedytlVersion, a.Noise, a.Splits
-	if a.differs(&o, true) != "" {
-		return nil, false
+	if why := a.differs(&o, true); why != "" {
+		return nil, false, why
 	}
 	for _, r := range runs {
 		version = version || r.GreedytlVersion != b.GreedytlVersion
@@ -177,10 +180,10 @@ func combineRuns(runs []*Manifest, b *Manifest) (list []*Manifest, version bool)
 				}
 			}
 			list[i] = &u
-			return list, version
+			return list, version, ""
 		}
 	}
-	return append(list, b), version
+	return append(list, b), version, ""
 }
 
 // Expected returns the number of cells of one row of a summary — a

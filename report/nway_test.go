@@ -263,3 +263,26 @@ func writeReport(t *testing.T, recs []experiment.Record) (md, out string) {
 	}
 	return string(b), out
 }
+
+// TestAllRowsSaysWhatItAverages: the note above All summary rows says what
+// its means are — of an N-way report, accuracy over episodes (it said
+// balanced accuracy over targets and splits); with both kinds of rows, both.
+func TestAllRowsSaysWhatItAverages(t *testing.T) {
+	note := func(md string) string {
+		_, after, ok := strings.Cut(md, "## All summary rows\n\n")
+		if !ok {
+			t.Fatalf("report.md has no All summary rows:\n%s", md)
+		}
+		p, _, _ := strings.Cut(after, "\n")
+		return p
+	}
+	const binary, nway = "Balanced accuracy in %: mean over targets and splits", "accuracy in %: mean over episodes"
+	md, _ := writeReport(t, nwayRecords())
+	if p := note(md); strings.Contains(p, binary) || !strings.Contains(strings.ToLower(p), strings.ToLower(nway)) {
+		t.Errorf("N-way report: All summary rows says %q", p)
+	}
+	md, _ = writeReport(t, stoppedRecords()) // binary and N-way datasets
+	if p := note(md); !strings.Contains(p, binary) || !strings.Contains(strings.ToLower(p), strings.ToLower(nway)) {
+		t.Errorf("report of both protocols: All summary rows says %q", p)
+	}
+}

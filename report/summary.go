@@ -156,10 +156,11 @@ func compareRowKeys(a, b rowKey) int {
 // SelectionNotConverged).
 func Summarize(records []experiment.Record) []Row {
 	type acc struct {
-		sum, fit                float64
-		n, errs                 int
+		fit                     float64
+		errs                    int
 		notConverged, selection int
-		split                   map[int]*[2]float64 // split → (sum, count)
+		vals                    []float64
+		split                   map[int][]float64 // split → its values
 	}
 	groups := map[rowKey]*acc{}
 	for i := range records {
@@ -167,7 +168,7 @@ func Summarize(records []experiment.Record) []Row {
 		k := keyOf(r)
 		a := groups[k]
 		if a == nil {
-			a = &acc{split: map[int]*[2]float64{}}
+			a = &acc{split: map[int][]float64{}}
 			groups[k] = a
 		}
 		if r.Error != "" {
@@ -178,33 +179,29 @@ func Summarize(records []experiment.Record) []Row {
 		if r.Ways > 0 {
 			v = r.Accuracy
 		}
-		a.sum += v
+		a.vals = append(a.vals, v)
 		a.fit += r.FitSeconds
-		a.n++
 		switch {
 		case slices.ContainsFunc(r.NotConverged, func(e method.NotConverged) bool { return e.Final }):
 			a.notConverged++
 		case len(r.NotConverged) > 0:
 			a.selection++
 		}
-		s := a.split[r.Split]
-		if s == nil {
-			s = new([2]float64)
-			a.split[r.Split] = s
-		}
-		s[0] += v
-		s[1]++
+		a.split[r.Split] = append(a.split[r.Split], v)
 	}
 	rows := make([]Row, 0, len(groups))
 	for k, a := range groups {
-		row := Row{Dataset: k.dataset, Method: k.method, Positives: k.positives, Noise: k.noise, N: a.n, Errors: a.errs, Splits: len(a.split),
+		n := len(a.vals)
+		row := Row{Dataset: k.dataset, Method: k.method, Positives: k.positives, Noise: k.noise, N: n, Errors: a.errs, Splits: len(a.split),
 			NotConverged: a.notConverged, SelectionNotConverged: a.selection}
 		if k.ways > 0 {
 			row.Ways, row.Shots = k.ways, k.positives
 		}
-		if a.n > 0 {
-			row.Mean = a.sum / float64(a.n)
-			row.FitSecondsMean = overflowSafeMean(a.fit, a.n, func(yield func(float64) bool) {
+		if n > 0 {
+			// Every sum in a fixed order, the values' sorted one: the same
+			// bits whatever the order of the records (workers, shards).
+			row.Mean = sortedMean(a.vals)
+			row.FitSecondsMean = overflowSafeMean(a.fit, n, func(yield func(float64) bool) {
 				for i := range records {
 					if r := &records[i]; r.Error == "" && keyOf(r) == k && !yield(r.FitSeconds) {
 						return
@@ -212,10 +209,10 @@ func Summarize(records []experiment.Record) []Row {
 				}
 			})
 			means := make([]float64, 0, len(a.split))
-			for _, s := range a.split {
-				means = append(means, s[0]/s[1])
+			for _, vs := range a.split {
+				means = append(means, sortedMean(vs))
 			}
-			slices.Sort(means) // a fixed summation order: the same bits every run
+			slices.Sort(means)
 			row.StdErr = stdDev(means) / math.Sqrt(float64(len(means)))
 		}
 		rows = append(rows, row)
@@ -236,6 +233,13 @@ func mean(xs []float64) float64 {
 		s += x
 	}
 	return overflowSafeMean(s, len(xs), slices.Values(xs))
+}
+
+// sortedMean returns the mean of xs summed in increasing order, which
+// does not depend on the order of xs; it sorts xs in place.
+func sortedMean(xs []float64) float64 {
+	slices.Sort(xs)
+	return mean(xs)
 }
 
 // overflowSafeMean returns the mean of the n > 0 values that values

@@ -320,3 +320,29 @@ func formerSum(xs []float64) (s float64) {
 	}
 	return s
 }
+
+// TestSummarizeIgnoresRecordOrder checks that the summary of a run does not
+// depend on the order of its records — the order in which workers finished
+// them, or shards were given to report — down to the last bit of every mean
+// and standard error: report of the shards and of their merge (grid order)
+// print the same numbers.
+func TestSummarizeIgnoresRecordOrder(t *testing.T) {
+	s := synth{dataset: "d", classes: 9, positives: []int{2, 5}, splits: 4, noise: []int{0}, methods: []string{"greedytl", "dam"}, failEvery: 11, seed: 3}
+	recs := s.records()
+	for i := range recs {
+		recs[i].FitSeconds = 0 // timings are not reproducible anyway
+	}
+	want := Summarize(recs)
+	rng := rand.New(rand.NewPCG(5, 5))
+	for trial := range 20 {
+		shuffled := slices.Clone(recs)
+		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		got := Summarize(shuffled)
+		for k := range want {
+			if got[k].Mean != want[k].Mean || got[k].StdErr != want[k].StdErr {
+				t.Fatalf("trial %d, %s %d positives: mean %v ± %v after shuffling the records, %v ± %v before",
+					trial, want[k].Method, want[k].Positives, got[k].Mean, got[k].StdErr, want[k].Mean, want[k].StdErr)
+			}
+		}
+	}
+}

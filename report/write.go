@@ -366,9 +366,7 @@ func build(res *Results) (*document, []*figure, error) {
 		}
 		figs = append(figs, f...)
 	}
-	doc.add(heading{2, "All summary rows"},
-		paragraph{"Balanced accuracy in %: mean over targets and splits ± standard error over splits (the standard deviation of the per-split means over √splits); n successful cells; fit time in seconds, mean over successful cells."},
-		allRowsTable(rows))
+	doc.add(heading{2, "All summary rows"}, paragraph{allRowsNote(rows)}, allRowsTable(rows))
 	if slices.ContainsFunc(rows, Row.StoppedShort) {
 		doc.add(paragraph{"Stopped short " + NotConvergedMark + ": of the n cells, those whose final fit's solver stopped before its stopping rule held (final), and those whose only runs that stopped chose a hyperparameter (selection)."})
 	}
@@ -812,6 +810,20 @@ func failedTable(doc *document, recs []experiment.Record) {
 		func(x, y failedKey) int {
 			return compareRowKeys(rowKey{method: x.method, positives: x.a, noise: x.b}, rowKey{method: y.method, positives: y.a, noise: y.b})
 		})
+}
+
+// allRowsNote says what the columns of allRowsTable(rows) hold: the
+// binary protocols' balanced accuracy over targets and splits, N-way rows'
+// accuracy over episodes, or both.
+func allRowsNote(rows []Row) string {
+	var means []string
+	if slices.ContainsFunc(rows, func(r Row) bool { return r.Ways == 0 }) {
+		means = append(means, "Balanced accuracy in %: mean over targets and splits ± standard error over splits (the standard deviation of the per-split means over √splits)")
+	}
+	if slices.ContainsFunc(rows, func(r Row) bool { return r.Ways > 0 }) {
+		means = append(means, "N-way rows (a number of ways): accuracy in %: mean over episodes (splits) ± standard error over episodes")
+	}
+	return strings.Join(means, "; ") + "; n successful cells; fit time in seconds, mean over successful cells."
 }
 
 // allRowsTable lists every summary row.

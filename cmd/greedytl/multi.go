@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/metric"
 )
@@ -129,6 +130,18 @@ func evaluateMulti(s *streams, f *dataFlags, classes []string, pred []int) (*mul
 	return e, nil
 }
 
+// present returns the number of classes that the labels hold: those the
+// balanced accuracy averages over.
+func (e *multiEvaluation) present() int {
+	n := 0
+	for _, row := range e.Confusion {
+		if slices.ContainsFunc(row, func(v int) bool { return v > 0 }) {
+			n++
+		}
+	}
+	return n
+}
+
 // quoteAll quotes every name.
 func quoteAll(names []string) []string {
 	q := make([]string, len(names))
@@ -187,7 +200,11 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel) err
 		if o.json {
 			return printJSON(report, eval)
 		}
-		return writeEvaluation(report, "accuracy: %.4f, balanced accuracy: %.4f (%d examples, %d classes)\n", eval.Accuracy, eval.BalancedAccuracy, eval.Examples, len(classes))
+		over := plural.Count(len(classes), "class", "classes")
+		if n := eval.present(); n < len(classes) { // the balanced accuracy's mean is over these
+			over = fmt.Sprintf("%d of the model's %d classes", n, len(classes))
+		}
+		return writeEvaluation(report, "accuracy: %.4f, balanced accuracy: %.4f (%d examples, %s)\n", eval.Accuracy, eval.BalancedAccuracy, eval.Examples, over)
 	}
 	return nil
 }

@@ -604,3 +604,40 @@ func TestFitMethodFlagNamesEveryMethod(t *testing.T) {
 		t.Errorf("fit --method's help does not give the default for three or more classes, %s: %q", method.RecommendedMulti, usage)
 	}
 }
+
+// TestPredictMultiLabelsOfSomeClasses: test labels of only some of the
+// model's classes give the balanced accuracy over the classes present (as
+// scikit-learn's balanced_accuracy_score, by its definition here), and the
+// line that reports it says over how many of the model's classes (it said
+// the model's count, as if averaged over every class).
+func TestPredictMultiLabelsOfSomeClasses(t *testing.T) {
+	dir, model, _, _, _, xt, ht, _ := nearestMeanFiles(t)
+	labels := strings.Repeat("ant\nbee\nbee\n", 5) // no cow
+	yt := writeText(t, dir, "some.txt", labels)
+	code, out, stderr := cli(t, "", "predict", "--model", model, "--features", xt, "--source-scores", ht, "--labels", yt)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	pred := strings.Fields(out)
+	truth := strings.Fields(labels)
+	hit, seen := map[string]int{}, map[string]int{}
+	for i, c := range truth {
+		seen[c]++
+		if pred[i] == c {
+			hit[c]++
+		}
+	}
+	balanced := 0.0
+	for c, n := range seen {
+		balanced += float64(hit[c]) / float64(n)
+	}
+	balanced /= float64(len(seen))
+	want := fmt.Sprintf("balanced accuracy: %.4f (15 examples, 2 of the model's 3 classes)", balanced)
+	if !strings.Contains(stderr, want) {
+		t.Errorf("predict --labels of 2 classes: %q, want %q", stderr, want)
+	}
+	_, _, stderr = cli(t, "", "predict", "--model", model, "--features", xt, "--source-scores", ht, "--labels", writeText(t, dir, "all.txt", strings.Repeat("ant\nbee\ncow\n", 5)))
+	if !strings.Contains(stderr, "(15 examples, 3 classes)") {
+		t.Errorf("predict --labels of every class: %q", stderr)
+	}
+}

@@ -57,8 +57,10 @@ from --source-scores, and older files, record no sources and are not checked.
 A multi-class model prints one predicted class name per example; --scores
 prints instead a tab-separated matrix of per-class scores under a header row
 of the class names. With --labels it reports the accuracy and the balanced
-accuracy (the mean recall over the classes), and with --json these and the
-confusion matrix (rows: true classes, columns: predicted) as JSON. A binary
+accuracy (the mean recall over the classes the labels hold, as scikit-learn's
+balanced_accuracy_score; the line says how many of the model's classes that
+is), and with --json these and the confusion matrix (rows: true classes,
+columns: predicted; every class of the model) as JSON. A binary
 model that records its label names checks that every label is one of them.
 
 With --labels predict also prints the class-balanced accuracy, (TPR + TNR)/2,

@@ -32,12 +32,15 @@ each dataset, method, number of positives and noise level, the balanced
 accuracy averaged over targets and splits, its standard error over splits (the
 standard deviation of the per-split means over √splits; 0 with one split), the
 number of cells and the mean fit time. A cell read twice counts once; failed
-cells are counted and listed, never averaged.
+cells are counted and listed, never averaged. Runs of --protocol nway are
+summarised for each dataset, method, number of ways and of shots: the
+accuracy averaged over episodes and its standard error over episodes.
 
 Without --out it prints the summary as a table (as JSON with --json). With
 --out it writes the report into the directory REPORT: the paper's figures as
 PNG and SVG (accuracy by training-set size, the noise study, GreedyTL against
-GreedyTL-59, the source-weight matrices), report.md and a self-contained
+GreedyTL-59, the source-weight matrices; of N-way runs, accuracy by shots, a
+panel per number of ways), report.md and a self-contained
 report.html (--format chooses the documents), replacing an earlier report's
 files; a report.md or report.html there that is not a greedytl report is
 not replaced: the directory is refused. REPORT/report-files.json lists the
@@ -55,6 +58,9 @@ written: a report that fails prints none): objects with "dataset", "method",
 "fit_seconds_mean" (accuracies as fractions; "mean", "stderr" and
 "fit_seconds_mean" are null for a row none of whose cells succeeded, n = 0) and
 "expected", the cells of the run's grid for the row (absent without run.json).
+An N-way row has "ways" and "shots" besides (absent for the other
+protocols), "positives" as "shots", "noise" 0, and "splits" and "expected"
+counting episodes.
 
 A row some of whose averaged cells come from fits whose iterative solver
 stopped before its stopping rule held (their records' "not_converged") has

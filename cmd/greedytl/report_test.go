@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -400,6 +401,27 @@ func TestReportCountsFigures(t *testing.T) {
 		}
 		if dir == oneMethod && len(pngs) != 1 {
 			t.Errorf("a run of one method other than GreedyTL: %d figures, want 1 (the test needs one)", len(pngs))
+		}
+	}
+}
+
+// TestReportHelpNamesEveryJSONMember: report's help describes --json's
+// objects member by member; every member a row may carry (report.Row's
+// JSON names, those of N-way rows too) is named there.
+func TestReportHelpNamesEveryJSONMember(t *testing.T) {
+	code, help, stderr := cli(t, "", "help", "report")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	help = strings.Join(strings.Fields(help), " ")
+	rt := reflect.TypeFor[report.Row]()
+	for i := range rt.NumField() {
+		name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		if !strings.Contains(help, `"`+name+`"`) {
+			t.Errorf("greedytl help report does not name the JSON member %q", name)
 		}
 	}
 }
