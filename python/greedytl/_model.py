@@ -34,8 +34,9 @@ __all__ = ["ModelFileError", "read_model", "parse_model", "Scorer"]
 FORMAT = "greedytl-model"
 VERSIONS = (1, 2)
 
-# standardize.MinStd: the least positive scale a scaler holds.
-_MIN_STD = 2.0 ** -1022
+# The least positive normal float64 (method.normaliseRow's 0x1p-1022): a
+# sum of squares below it is recomputed in units of the row's largest value.
+_MIN_NORMAL = 2.0 ** -1022
 # sparsecode's ompTol and ompDependent.
 _OMP_TOL = 1e-12
 _OMP_DEPENDENT = 1e-12
@@ -167,14 +168,16 @@ def _matrix(v, name, shape):
 class Standardiser:
     """A scaler (standardize.Scaler): the training mean and population
     standard deviation of each column; a scale of 0 marks a constant column,
-    whose standardised value is 0."""
+    whose standardised value is 0.  As Scaler.Check, any other scale is
+    finite and positive, a subnormal one too (that of a column of subnormal
+    values)."""
 
     def __init__(self, doc, name):
         if doc is None:
             doc = {"mean": [], "scale": []}
         self.mean = _vector(doc.get("mean") or [], name + ".mean")
         self.scale = _vector(doc.get("scale") or [], name + ".scale", len(self.mean))
-        bad = ~((self.scale == 0) | (self.scale >= _MIN_STD))
+        bad = ~(self.scale >= 0)
         if np.any(bad):
             raise ModelFileError("{}.scale[{}] is {}: want 0 or a positive number".format(
                 name, int(np.argmax(bad)), self.scale[np.argmax(bad)]))
@@ -679,7 +682,7 @@ def _unit_rows(z):
     if z.shape[1] == 0:
         return z
     ss = _squares(z)
-    odd = np.flatnonzero(~(ss < np.inf) | (ss < _MIN_STD))
+    odd = np.flatnonzero(~(ss < np.inf) | (ss < _MIN_NORMAL))
     if len(odd):
         a = np.abs(z[odd]).max(axis=1)
         odd, a = odd[a > 0], a[a > 0]

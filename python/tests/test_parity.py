@@ -136,6 +136,45 @@ def test_every_method_one_block(cli, tmp_path, blocks):
     assert {"greedytl", "greedytl-auto", "dictionary"} <= set(checked)
 
 
+def test_subnormal_columns(multiclass_cli, tmp_path):
+    """Columns of subnormal values (docs/design.md: standardised like columns
+    near 1, their scales subnormal too): the model files greedytl writes for
+    them are read, and score as greedytl predict scores them, for every
+    binary method and every multi-class form with scalers.  read_model
+    refused every scale below 2**-1022 (a minimum greedytl's scaler no
+    longer has), so a TransferClassifier fitted on such features failed."""
+    cli = multiclass_cli
+    (Xtr, Htr, ytr), (Xte, Hte, yte) = _problem(6)
+    Xtr, Xte = 1e-310 * Xtr, 1e-310 * Xte
+    save = _saver(tmp_path)
+    X, H, Xt, Ht = save("X.npy", Xtr), save("H.npy", Htr), save("Xt.npy", Xte), save("Ht.npy", Hte)
+    y3 = save("y3.npy", np.arange(len(ytr)) % 3)
+    fits = [(m, save("y.npy", ytr), _extra(m, save, Xte, Hte, yte)) for m in _methods(cli)]
+    fits += [(m, y3, []) for m in ("greedytl-nway", "multinomial-logistic", "nearest-neighbour", "simpleshot")]
+    forms = set()
+    for method, labels, extra in fits:
+        model = tmp_path / "m.json"
+        run(cli, "fit", "--method", method, "--features", X, "--source-scores", H, "--labels", labels, "--seed", 5,
+            *extra, "--out", model)
+        scorer = greedytl.read_model(model)
+        forms.add(getattr(scorer, "form", type(scorer).__name__))
+        if scorer.classes is None:
+            _check(scorer.scores(Xte, Hte), _predict(cli, tmp_path, model, features=Xt, source_scores=Ht))
+        else:
+            _, want = _predict_scores(cli, tmp_path, model, features=Xt, source_scores=Ht)
+            _check(scorer.scores(Xte, Hte), want)
+    assert {"LinearScorer", "DictionaryScorer", "linear", "ensemble", "nearest-neighbour", "centroid-cosine"} <= forms
+    # A subnormal scale is read by both readers, a negative one by neither.
+    model = tmp_path / "m.json"
+    run(cli, "fit", "--method", "l1-logistic", "--features", X, "--source-scores", H, "--labels", y3, "--out", model)
+    doc = json.loads(model.read_text())
+    assert 0 < doc["models"][0]["x"]["scale"][0] < 2.0 ** -1022
+    for scale, readable in ((5e-324, True), (-1e-310, False), (-1.0, False)):
+        doc["models"][0]["x"]["scale"][0] = scale
+        (tmp_path / "v.json").write_text(json.dumps(doc))
+        assert _both_read(cli, tmp_path / "v.json", scale) == readable, scale
+
+
 def test_every_method_sources_dir(cli, synth, tmp_path):
     """--sources DIR: the NumPy source scores of the directory's liblinear
     models, then the model, equal greedytl predict --sources."""
