@@ -565,31 +565,35 @@ class MultiScorer(Scorer):
                 if not isinstance(lab, dict) or lab.get("positive") != self.classes[k] or lab.get("negative") != rest:
                     raise ModelFileError("models[{}] is fitted for labels {!r}, but it is the model of class {!r} "
                                          "against {!r}".format(k, lab, self.classes[k], rest))
-            self.models = [decode(m) for m in models]
-            for k, m in enumerate(self.models):
-                if m.classes is not None:
-                    raise ModelFileError("models[{}] is not a binary model".format(k))
-                if (m.num_features, m.num_sources) != (self.num_features, self.num_sources):
-                    raise ModelFileError("models[{}] has {} features and {} sources, the file {} and {}".format(
-                        k, m.num_features, m.num_sources, self.num_features, self.num_sources))
+            self.models = self._parts(models, "models", None)
             self.score_scale = _vector(doc["score_scale"], "score_scale", K)
             if np.any(self.score_scale <= 0):
                 raise ModelFileError("score_scale must be positive")
         elif self.form == "ensemble":
-            self.members = [decode(m) for m in doc["members"]]
+            self.members = self._parts(doc["members"], "members", self.classes)
             if not self.members:
                 raise ModelFileError("an ensemble without members")
-            for i, m in enumerate(self.members):
-                if m.classes != self.classes:
-                    raise ModelFileError("members[{}] has classes {!r}, the file {!r}".format(i, m.classes, self.classes))
-                if (m.num_features, m.num_sources) != (self.num_features, self.num_sources):
-                    raise ModelFileError("members[{}] has {} features and {} sources, the file {} and {}".format(
-                        i, m.num_features, m.num_sources, self.num_features, self.num_sources))
             self.weights = _vector(doc["weights"], "weights", len(self.members))
             if np.any(self.weights <= 0):
                 raise ModelFileError("ensemble weights must be positive")
         else:
             raise ModelFileError("unknown multi-class form {!r} (a newer greedytl wrote it?)".format(self.form))
+
+    def _parts(self, docs, name, classes):
+        """The nested model files docs (the file's member called name),
+        decoded, each checked to have the given classes (None: a binary
+        model, as a one-vs-rest file's models; an ensemble's members have
+        the file's) and the file's column counts."""
+        parts = [decode(d) for d in docs]
+        for i, m in enumerate(parts):
+            if m.classes != classes:
+                if classes is None:
+                    raise ModelFileError("{}[{}] is not a binary model".format(name, i))
+                raise ModelFileError("{}[{}] has classes {!r}, the file {!r}".format(name, i, m.classes, classes))
+            if (m.num_features, m.num_sources) != (self.num_features, self.num_sources):
+                raise ModelFileError("{}[{}] has {} features and {} sources, the file {} and {}".format(
+                    name, i, m.num_features, m.num_sources, self.num_features, self.num_sources))
+        return parts
 
     def selection(self):
         if self.form == "linear":

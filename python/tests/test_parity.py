@@ -361,6 +361,38 @@ def _both_read(cli, path, what):
     return read
 
 
+def test_nested_models_checked_alike(multiclass_cli, tmp_path):
+    """A one-vs-rest file's binary models and an ensemble's members (one
+    check of both, MultiScorer._parts): one of other column counts than the
+    file, a multi-class model among one-vs-rest's, and a member of other
+    classes are refused by both readers, read_model naming the member."""
+    cli = multiclass_cli
+    (Xtr, Htr, ytr), _ = _problem(3)
+    save = _saver(tmp_path)
+    X, H, y3 = save("X.npy", Xtr), save("H.npy", Htr), save("y3.npy", np.arange(len(ytr)) % 3)
+    docs = {}
+    for method in ("greedytl-auto", "greedytl-nway"):
+        run(cli, "fit", "--method", method, "--features", X, "--source-scores", H, "--labels", y3, "--out",
+            tmp_path / "m.json")
+        docs[method] = json.loads((tmp_path / "m.json").read_text())
+    ovr, ens = docs["greedytl-auto"], docs["greedytl-nway"]
+    assert (ovr["form"], ens["form"]) == ("one-vs-rest", "ensemble")
+    narrow = json.loads(json.dumps(ovr))
+    m = narrow["models"][1]
+    m["wx"], m["x"] = m["wx"][:-1], {k: v[:-1] for k, v in m["x"].items()}
+    multi = json.loads(json.dumps(ovr))
+    multi["models"][1] = dict(ens["members"][0], labels=ovr["models"][1]["labels"])
+    other = json.loads(json.dumps(ens))
+    other["members"][1]["classes"] = ["0", "2", "1"]
+    for doc, want in ((narrow, r"models\[1\] has {} features and".format(len(ovr["models"][1]["wx"]) - 1)),
+                      (multi, r"models\[1\] is not a binary model"),
+                      (other, r"members\[1\] has classes \['0', '2', '1'\]")):
+        (tmp_path / "v.json").write_text(json.dumps(doc))
+        assert _both_read(cli, tmp_path / "v.json", want) is False
+        with pytest.raises(greedytl.ModelFileError, match=want):
+            greedytl.read_model(tmp_path / "v.json")
+
+
 def test_integer_members_read_as_greedytl_reads_them(multiclass_cli, tmp_path):
     """The members greedytl reads into an int as it reads the column
     counts — the file's version, a GreedyTL file's columns[j].index, a
