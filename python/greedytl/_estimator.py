@@ -10,7 +10,7 @@ import numpy as np
 from . import _cli, _model
 from ._compat import (BaseEstimator, ClassifierMixin, InvalidParameterError, check_classification_targets,
                       check_is_fitted, check_random_state, issparse, validate_data)
-from ._sources import Sources, SourcesDir, source_scores
+from ._sources import Sources, SourcesDir, classifiers, source_scores
 
 __all__ = ["TransferClassifier"]
 
@@ -70,7 +70,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         multi-class method fits two classes too. None: what
         ``greedytl fit`` chooses without ``--method``, the recommended
         method — greedytl-auto for two classes, greedytl-nway for more.
-    sources : None, list of fitted classifiers, path or callable, default=None
+    sources : None, fitted classifier or list of them, path or callable, default=None
         The source hypotheses: fitted scikit-learn classifiers (the columns of
         their ``decision_function`` on X are the source scores; for one that
         has only ``predict_proba``, the log-odds of its probabilities, see
@@ -86,8 +86,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         ``fit`` changes what the estimator predicts.  ``clone`` shares a
         ``Sources`` (the same object, with the fitted classifiers or the
         callable it holds) rather than copying the model zoo for every
-        candidate and fold; it clones the classifiers of a plain list
-        unfitted (``fit`` refuses them) and deep-copies a callable object or
+        candidate and fold; before scikit-learn 1.3 it clones the classifiers
+        of a plain list, or a classifier, unfitted (``fit`` refuses them) and deep-copies a callable object or
         bound method, with what it holds.  Pickling stores the sources with
         the estimator.  The classifiers
         and the callable are given X in float64, as a pandas DataFrame with
@@ -543,16 +543,16 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
     def __sklearn_clone__(self):
         # scikit-learn >= 1.3 clones an estimator through this hook (older
         # versions never call it). Its default clones the estimators of a
-        # list parameter unfitted, which fit refuses: a list (or tuple) of
-        # classifiers as sources is set aside instead (on a shallow copy, so
-        # that clones made at once in threads do not race), the copy is
-        # cloned by scikit-learn's own logic (every other parameter, the
-        # metadata requests, set_output's configuration) and the clone given
-        # the very list, fitted. A Sources is shared by that logic itself
-        # (its __deepcopy__). Without the hook in the base class
-        # (scikit-learn < 1.3), clone is that logic.
+        # parameter unfitted, which fit refuses: classifiers as sources (a
+        # list, a tuple or one classifier) are set aside instead (on a
+        # shallow copy, so that clones made at once in threads do not race),
+        # the copy is cloned by scikit-learn's own logic (every other
+        # parameter, the metadata requests, set_output's configuration) and
+        # the clone given the very sources, fitted. A Sources is shared by
+        # that logic itself (its __deepcopy__). Without the hook in the base
+        # class (scikit-learn < 1.3), clone is that logic.
         est = self
-        if isinstance(self.sources, (list, tuple)):
+        if classifiers(self.sources) is not None:
             est = copy.copy(self)
             est.sources = None
         default = getattr(super(TransferClassifier, est), "__sklearn_clone__", None)

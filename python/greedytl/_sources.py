@@ -291,29 +291,43 @@ class Sources:
             return SourcesDir(os.fsdecode(s))
         if isinstance(s, SourcesDir):
             return s
-        if _scorer_method(s) is not None:
-            s = [s]
-        if isinstance(s, (list, tuple)):
-            if not s:
+        clfs = classifiers(s)
+        if clfs is not None:
+            if not clfs:
                 raise ValueError("sources is an empty list: give None for no sources")
-            for i, c in enumerate(s):
+            one = not isinstance(s, (list, tuple))
+            for i, c in enumerate(clfs):
+                name = "sources" if one else "sources[{}]".format(i)
                 if _scorer_method(c) is None:
-                    raise TypeError("sources[{}] ({}) has neither decision_function nor predict_proba: give "
+                    raise TypeError("{} ({}) has neither decision_function nor predict_proba: give "
                                     "fitted classifiers with one of them, a greedytl sources directory or a "
-                                    "callable".format(i, type(c).__name__))
+                                    "callable".format(name, type(c).__name__))
                 if not _is_fitted(c):
                     raise ValueError(
-                        "sources[{}] ({}) is not fitted. scikit-learn clones the classifiers of a "
-                        "list unfitted where it clones the list itself: a list given as a search's "
-                        "parameter value (GridSearchCV's param_grid), on every version, and before "
-                        "1.3 the list of an estimator it clones (GridSearchCV, cross_val_score, "
-                        "clone): wrap the list as greedytl.Sources([...]), which clones share, "
-                        "fitted".format(i, type(c).__name__))
-            return list(s)
+                        "{} ({}) is not fitted. scikit-learn clones the classifiers of a "
+                        "parameter unfitted where it clones the parameter itself: a list or a classifier "
+                        "given as a search's parameter value (GridSearchCV's param_grid), on every version, "
+                        "and before 1.3 the sources of an estimator it clones (GridSearchCV, cross_val_score, "
+                        "clone): wrap {} as greedytl.Sources({}), which clones share, fitted".format(
+                            name, type(c).__name__, "it" if one else "the list", "..." if one else "[...]"))
+            return clfs
         if callable(s):
             return s
         raise TypeError("sources must be None, a list of fitted classifiers, a greedytl sources directory "
                         "or a callable X -> (n_samples, n_sources), got {}".format(type(s).__name__))
+
+
+def classifiers(s):
+    """The classifiers of sources s (not a :class:`Sources`) as
+    :meth:`Sources.resolve` scores them: a list of those of a list or
+    tuple, [s] for one classifier (an object with ``decision_function`` or
+    ``predict_proba``), else None (a path, a sources directory, a callable,
+    None).  scikit-learn's clone would clone them unfitted."""
+    if isinstance(s, (list, tuple)):
+        return list(s)
+    if not _is_path(s) and not isinstance(s, (Sources, SourcesDir)) and _scorer_method(s) is not None:
+        return [s]
+    return None
 
 
 def _is_fitted(est):

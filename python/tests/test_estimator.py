@@ -1197,6 +1197,24 @@ def test_sklearn_clone_shares_a_list(cli, zoo):
     assert est.sources is zoo and est.get_params(deep=False)["sources"] is zoo  # the original's, left as it was
 
 
+def test_one_classifier_as_sources(cli, zoo):
+    """One fitted classifier as sources (a list of one, as fit takes it) is
+    shared by the estimator's clone (scikit-learn >= 1.3's hook) as a list
+    is, not cloned unfitted; the clone fits as the original does.  Cloned
+    unfitted by scikit-learn < 1.3 (or as a search's parameter value), fit
+    says so naming it as given, not as a list's sources[0]."""
+    X, y = _data(m=40)
+    est = TransferClassifier(sources=zoo[2], method="greedytl", random_state=3)
+    c = est.__sklearn_clone__()
+    assert c.sources is zoo[2] and est.sources is zoo[2]
+    want = TransferClassifier(sources=greedytl.Sources([zoo[2]]), method="greedytl", random_state=3)
+    np.testing.assert_array_equal(c.fit(X, y).decision_function(X), want.fit(X, y).decision_function(X))
+    with pytest.raises(ValueError) as e:
+        TransferClassifier(sources=clone(zoo[2])).fit(X, y)
+    msg = str(e.value)
+    assert msg.startswith("sources (LogisticRegression) is not fitted") and "greedytl.Sources" in msg, msg
+
+
 def _top_level_source(A):
     return A[:, :2]
 
@@ -1209,7 +1227,7 @@ def test_sklearn_clone_hook_every_form(cli, zoo, synth):
     (shared either way), None, a function, a directory's path. It raised
     AttributeError on scikit-learn < 1.3 for every form but a list."""
     S = greedytl.Sources(zoo)
-    for sources in (None, S, _top_level_source, synth["sources"], zoo, tuple(zoo)):
+    for sources in (None, S, _top_level_source, synth["sources"], zoo, tuple(zoo), zoo[0]):
         est = TransferClassifier(sources=sources, method="greedytl", random_state=2, max_dense_mb=8)
         est._sklearn_output_config = {"transform": "pandas"}
         hook, plain = est.__sklearn_clone__(), clone(est)
@@ -1219,6 +1237,8 @@ def test_sklearn_clone_hook_every_form(cli, zoo, synth):
         assert all(got[k] == want[k] for k in want if k != "sources")
         if isinstance(sources, (list, tuple)):
             assert hook.sources is sources and not all(a is b for a, b in zip(plain.sources, sources))
+        elif sources is zoo[0]:
+            assert hook.sources is sources and plain.sources is not sources and not hasattr(plain.sources, "coef_")
         elif sources is S:
             assert hook.sources is S and plain.sources is S
         else:
