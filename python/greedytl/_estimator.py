@@ -228,10 +228,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             if yo.dtype.kind in "fc" and not np.all(np.isfinite(yo)):
                 raise ValueError("Input y_oracle contains {}: a label must be finite".format(
                     "NaN" if np.any(np.isnan(yo)) else "infinity"))
-            pos = np.searchsorted(classes, yo)
-            pos = np.clip(pos, 0, len(classes) - 1)
-            if yo.shape != (Xo.shape[0],) or not np.all(classes[pos] == yo):
-                raise ValueError("y_oracle must hold one label of y's classes per row of X_oracle")
+            pos = _positions(classes, yo, Xo.shape[0])
         resolved = None if self.sources is None else Sources(self.sources).resolve()
         if isinstance(resolved, SourcesDir):
             # Before greedytl runs (which refuses it too, naming its own
@@ -595,6 +592,25 @@ def _frame(given, X):
     if issparse(X):
         return pandas.DataFrame.sparse.from_spmatrix(X, index=given.index, columns=given.columns)
     return pandas.DataFrame(X, columns=given.columns, index=given.index, copy=False)
+
+
+def _positions(classes, yo, rows):
+    """The index into classes (y's, sorted) of each label of y_oracle (yo,
+    an array), which must hold one of them for each of the rows of
+    X_oracle: a label equal to a class (as == tells, 1.0 and True are the
+    class 1) is that class; any other (a string among int classes, None, a
+    label y lacks) is refused, naming the first."""
+    what = "y_oracle must hold one label of y's classes per row of X_oracle"
+    if yo.shape != (rows,):
+        raise ValueError("{}: y_oracle has shape {}, X_oracle {} rows".format(what, yo.shape, rows))
+    index = {c: i for i, c in enumerate(classes.tolist())}
+    pos = np.empty(rows, dtype=np.intp)
+    for k, v in enumerate(yo.tolist()):
+        try:
+            pos[k] = index[v]
+        except (KeyError, TypeError):  # TypeError: unhashable, no label
+            raise ValueError("{}: y_oracle[{}] is {!r}, not one of {!r}".format(what, k, v, classes.tolist())) from None
+    return pos
 
 
 def _bytes(n):

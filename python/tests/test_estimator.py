@@ -1121,9 +1121,25 @@ def test_unlabelled_and_oracle_inputs_named(tmp_path):
     with pytest.raises(ValueError, match="y_oracle must hold one label of y's classes per row of X_oracle"):
         TransferClassifier(method="best-source", greedytl_bin=absent).fit(
             X[:20], y[:20], X_oracle=X[20:], y_oracle=np.r_[y[20:-1], ["maybe"]])
+    # Labels of another type than y's, or not labels at all (None), are
+    # refused alike, naming the first, without NumPy's FutureWarning of a
+    # failed comparison (ints against strings) or a TypeError (None
+    # against None, which np.searchsorted cannot order).
+    yi = (y == "yes").astype(int)
+    for yo, first in ((y[20:], "'{}'".format(y[20])), (np.array([None] * 20, dtype=object), "None"),
+                      (np.r_[yi[20:-1], [2]], "2")):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(ValueError, match=r"y_oracle must hold one label of y's classes per row of "
+                                                 r"X_oracle: y_oracle\[\d+\] is {}, not one of \[0, 1\]$".format(first)):
+                TransferClassifier(method="best-source", greedytl_bin=absent).fit(
+                    X[:20], yi[:20], X_oracle=X[20:], y_oracle=yo)
     with pytest.raises(greedytl.CommandNotFoundError):
         TransferClassifier(method="best-source", greedytl_bin=absent).fit(
             X[:20], y[:20], X_oracle=X[20:], y_oracle=y[20:])
+    with pytest.raises(greedytl.CommandNotFoundError):  # labels of y's classes in another type: the same labels
+        TransferClassifier(method="best-source", greedytl_bin=absent).fit(
+            X[:20], yi[:20], X_oracle=X[20:], y_oracle=yi[20:].astype(float))
 
 
 def test_pipeline_gridsearch_cross_val(cli, zoo):
