@@ -138,8 +138,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         after each step, else by decreasing |weight|; each with ``name``
         (a source's name, or ``"x[i]"``). For a multi-class model (three or
         more classes, or a native multi-class method), a dict from each class
-        of ``classes_`` to its list (empty for the models without per-column
-        weights: nearest neighbour, centroids).
+        of ``classes_`` (as a Python value: ``classes_.tolist()``) to its
+        list (empty for the models without per-column weights: nearest
+        neighbour, centroids).
     inspection_ : dict
         All that ``greedytl inspect --json`` prints of the model (computed
         from the model file, as inspect computes it).
@@ -293,7 +294,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             return [dict(c, name=self._column_name(c, names)) for c in (cols or [])]
         if "per_class" in inspection:  # multi-class: the file names classes by their labels as given
             index = self._class_index(scorer.classes, len(classes))
-            self.selected_ = {classes[index[pc["class"]]]: named(pc.get("selected")) for pc in inspection["per_class"]}
+            labels = classes.tolist()  # Python values, as inspection_ holds JSON's types
+            self.selected_ = {labels[index[pc["class"]]]: named(pc.get("selected")) for pc in inspection["per_class"]}
         else:
             self.selected_ = named(inspection.get("selected"))
         self.inspection_ = inspection

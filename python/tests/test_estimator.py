@@ -1128,10 +1128,11 @@ def test_unlabelled_and_oracle_inputs_named(tmp_path):
     yi = (y == "yes").astype(int)
     for yo, first in ((y[20:], "'{}'".format(y[20])), (np.array([None] * 20, dtype=object), "None"),
                       (np.r_[yi[20:-1], [2]], "2")):
+        want = r"y_oracle must hold one label of y's classes per row of X_oracle: y_oracle\[\d+\] is {}, " \
+               r"not one of \[0, 1\]$".format(first)
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            with pytest.raises(ValueError, match=r"y_oracle must hold one label of y's classes per row of "
-                                                 r"X_oracle: y_oracle\[\d+\] is {}, not one of \[0, 1\]$".format(first)):
+            with pytest.raises(ValueError, match=want):
                 TransferClassifier(method="best-source", greedytl_bin=absent).fit(
                     X[:20], yi[:20], X_oracle=X[20:], y_oracle=yo)
     with pytest.raises(greedytl.CommandNotFoundError):
@@ -1372,6 +1373,24 @@ def test_multiclass(multiclass_cli, zoo, tmp_path):
     pred = run(cli, "predict", *common).split()
     assert list(clf.predict(X[44:])) == [clf.classes_[int(k)] for k in pred]
     assert clf.score(X[44:], y[44:]) > 0.5  # chance: 1/11
+
+
+def test_selected_keyed_by_python_labels(multiclass_cli):
+    """A multi-class selected_ is keyed by the labels of classes_ as Python
+    values (classes_.tolist(): int, float, bool, str), as inspection_ holds
+    JSON's types, so that json.dumps takes it as it takes inspection_, and
+    classes_[k] still finds its list; it was keyed by NumPy scalars, which
+    json.dumps refuses (numpy.int64)."""
+    X, cases = _label_cases()
+    for name, y, method in (("int 3 classes", cases["int 3 classes"], None),
+                            ("float 3 classes", cases["float 3 classes"], None),
+                            ("str 3 classes", cases["str 3 classes"], None),
+                            ("bool", cases["bool"], "nearest-mean")):
+        clf = TransferClassifier(method=method, random_state=0).fit(X, y)
+        assert list(clf.selected_) == clf.classes_.tolist(), name
+        assert [type(k) for k in clf.selected_] == [type(v) for v in clf.classes_.tolist()], name
+        assert all(clf.selected_[c] is clf.selected_[k] for c, k in zip(clf.classes_, clf.selected_)), name
+        json.dumps(clf.selected_)
 
 
 def test_fit_inspects_the_model_file_itself(multiclass_cli, zoo, synth, tmp_path, monkeypatch):
