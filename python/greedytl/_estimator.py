@@ -564,6 +564,14 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             new.sources = self.sources
         return new
 
+    def __sklearn_is_fitted__(self):
+        # check_is_fitted asks this before it looks for attributes ending in
+        # "_": a fit that failed after validating X (n_features_in_ set) —
+        # greedytl refused the method, the command is missing — leaves the
+        # estimator unfitted, so predict raises NotFittedError, not
+        # AttributeError.  _scorer is the fit's last product.
+        return hasattr(self, "_scorer")
+
     def __sklearn_tags__(self):
         # scikit-learn >= 1.6 reads tags here (its Tags dataclasses) and no
         # longer _more_tags: the same two tags, y required and sparse X

@@ -913,6 +913,16 @@ def test_errors(cli, tmp_path):
         TransferClassifier(method="greedytl:lambda=-1").fit(X, y)
     with pytest.raises(NotFittedError):
         TransferClassifier().predict(X)
+    # A first fit that failed (after X was validated, which sets
+    # n_features_in_) leaves an estimator that is not fitted, as before it:
+    # predict said AttributeError 'sources_'.
+    failed = TransferClassifier(method="no-such-method")
+    with pytest.raises(ValueError, match="no-such-method"):
+        failed.fit(X, y)
+    assert failed.n_features_in_ == X.shape[1]
+    for call in (failed.predict, failed.decision_function, lambda A: failed.score(A, y)):
+        with pytest.raises(NotFittedError, match="This TransferClassifier instance is not fitted yet"):
+            call(X)
     with pytest.raises(ValueError, match="class"):
         TransferClassifier().fit(X, np.zeros(len(X)))
     # A non-finite label is refused by name (y by scikit-learn's check; the
@@ -1871,10 +1881,20 @@ _NO_SKLEARN = textwrap.dedent("""
         assert "features" in str(e)
     else:
         raise AssertionError("3 columns accepted")
+    failed = greedytl.TransferClassifier(method="no-such-method")
     try:
-        greedytl.TransferClassifier().predict(X)
-    except greedytl._compat.NotFittedError:
+        failed.fit(X, y)
+    except ValueError:
         pass
+    else:
+        raise AssertionError("no-such-method fitted")
+    for est in (greedytl.TransferClassifier(), failed):
+        try:
+            est.predict(X)
+        except greedytl._compat.NotFittedError:
+            pass
+        else:
+            raise AssertionError("predict before a fit")
 """)
 
 
