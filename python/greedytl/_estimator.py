@@ -138,8 +138,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         after each step, else by decreasing |weight|; each with ``name``
         (a source's name, or ``"x[i]"``). For a multi-class model (three or
         more classes, or a native multi-class method), a dict from each class
-        of ``classes_`` (as a Python value: ``classes_.tolist()``) to its
-        list (empty for the models without per-column weights: nearest
+        of ``classes_`` (a Python int, float, bool or str for labels of those
+        kinds) to its list (empty for the models without per-column weights: nearest
         neighbour, centroids).
     inspection_ : dict
         All that ``greedytl inspect --json`` prints of the model (computed
@@ -294,8 +294,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             return [dict(c, name=self._column_name(c, names)) for c in (cols or [])]
         if "per_class" in inspection:  # multi-class: the file names classes by their labels as given
             index = self._class_index(scorer.classes, len(classes))
-            labels = classes.tolist()  # Python values, as inspection_ holds JSON's types
-            self.selected_ = {labels[index[pc["class"]]]: named(pc.get("selected")) for pc in inspection["per_class"]}
+            self.selected_ = {_key(classes[index[pc["class"]]]): named(pc.get("selected"))
+                              for pc in inspection["per_class"]}
         else:
             self.selected_ = named(inspection.get("selected"))
         self.inspection_ = inspection
@@ -613,14 +613,26 @@ def _positions(classes, yo, rows):
     what = "y_oracle must hold one label of y's classes per row of X_oracle"
     if yo.shape != (rows,):
         raise ValueError("{}: y_oracle has shape {}, X_oracle {} rows".format(what, yo.shape, rows))
-    index = {c: i for i, c in enumerate(classes.tolist())}
+    index = {c: i for i, c in enumerate(classes)}
     pos = np.empty(rows, dtype=np.intp)
-    for k, v in enumerate(yo.tolist()):
+    for k, v in enumerate(yo):
         try:
             pos[k] = index[v]
         except (KeyError, TypeError):  # TypeError: unhashable, no label
-            raise ValueError("{}: y_oracle[{}] is {!r}, not one of {!r}".format(what, k, v, classes.tolist())) from None
+            raise ValueError("{}: y_oracle[{}] is {!r}, not one of {!r}".format(
+                what, k, _key(v), [_key(c) for c in classes])) from None
     return pos
+
+
+def _key(label):
+    """A label of classes_ as a Python value (bool, int, float, str) where
+    it is a NumPy scalar of those kinds, which hashes and compares as that
+    value (so a dict keyed by it is found by classes_[k] too) and which
+    json.dumps takes, unlike numpy.int64; another label as it is (a
+    numpy.datetime64, whose .item() would no longer equal it)."""
+    if isinstance(label, np.generic) and label.dtype.kind in "biufU":
+        return label.item()
+    return label
 
 
 def _bytes(n):
