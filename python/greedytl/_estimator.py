@@ -437,7 +437,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 return repr(c)
             i = given.index(c)
             v = self.classes_[i]
-            return "classes_[{}] = {!r}".format(i, v.item() if isinstance(v, np.generic) else v)
+            return "classes_[{}] = {!r}".format(i, _key(v))
         return name
 
     @staticmethod
