@@ -87,9 +87,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         ``Sources`` (the same object, with the fitted classifiers or the
         callable it holds) rather than copying the model zoo for every
         candidate and fold; before scikit-learn 1.3 it clones the classifiers
-        of a plain list, or a classifier, unfitted (``fit`` refuses them) and deep-copies a callable object or
-        bound method, with what it holds.  Pickling stores the sources with
-        the estimator.  The classifiers
+        of a plain list, or a classifier, unfitted (``fit`` refuses them);
+        on every version it deep-copies a callable object or bound method,
+        with what it holds.  Pickling stores the sources with the estimator.  The classifiers
         and the callable are given X in float64, as a pandas DataFrame with
         the columns and index of X when X is one (so that classifiers fitted
         on DataFrames see their column names; a scikit-learn classifier
@@ -139,8 +139,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         (a source's name, or ``"x[i]"``). For a multi-class model (three or
         more classes, or a native multi-class method), a dict from each class
         of ``classes_`` (a Python int, float, bool or str for labels of those
-        kinds) to its list (empty for the models without per-column weights: nearest
-        neighbour, centroids).
+        kinds) to its list (empty for the models without per-column weights:
+        nearest neighbour, centroids).
     inspection_ : dict
         All that ``greedytl inspect --json`` prints of the model (computed
         from the model file, as inspect computes it).
