@@ -37,6 +37,8 @@ VERSIONS = (1, 2)
 # The least positive normal float64 (method.normaliseRow's 0x1p-1022): a
 # sum of squares below it is recomputed in units of the row's largest value.
 _MIN_NORMAL = 2.0 ** -1022
+# The most floats a linear file's scores hold as terms at once (32 MiB).
+_BLOCK = 2 ** 22
 # sparsecode's ompTol and ompDependent.
 _OMP_TOL = 1e-12
 _OMP_DEPENDENT = 1e-12
@@ -185,14 +187,9 @@ class Standardiser:
     def __len__(self):
         return len(self.mean)
 
-    def column(self, A, j):
-        """The standardised column j of A (Scaler.Value)."""
-        if self.scale[j] == 0:
-            return np.zeros(A.shape[0])
-        return (A[:, j] - self.mean[j]) / self.scale[j]
-
     def transform(self, A):
-        """The standardised A (Scaler.Transform)."""
+        """The standardised A (Scaler.Transform; each element as
+        Scaler.Value computes it)."""
         safe = np.where(self.scale == 0, 1.0, self.scale)
         Z = (A - self.mean) / safe
         Z[:, self.scale == 0] = 0.0
@@ -335,9 +332,16 @@ class LinearScorer(Scorer):
         for A, s, w in ((X, self.x, self.wx), (H, self.h, self.wh)):
             if len(s) == 0:
                 continue
-            acc = np.zeros(rows)
-            for j in range(len(s)):
-                acc += w[j] * s.column(A, j)
+            # Linear.Predict's acc = 0, acc += w_j·z_j column by column:
+            # np.add.accumulate adds along a row in that order, from the
+            # first term rather than from 0, which differs only in the sign
+            # of a zero (0 + -0.0 is 0.0), which the + 0.0 restores.  In
+            # blocks of rows, so that the terms take at most _BLOCK floats.
+            acc = np.empty(rows)
+            step = max(1, _BLOCK // len(s))
+            for a in range(0, rows, step):
+                terms = s.transform(A[a:a + step]) * w
+                acc[a:a + step] = np.add.accumulate(terms, axis=1)[:, -1] + 0.0
             f += acc
         return f
 

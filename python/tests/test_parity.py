@@ -175,6 +175,59 @@ def test_subnormal_columns(multiclass_cli, tmp_path):
         assert _both_read(cli, tmp_path / "v.json", scale) == readable, scale
 
 
+def _linear_doc(mean, scale, wx, b):
+    """A linear model file of features only (method/linearmodel.go)."""
+    return {"format": "greedytl-model", "version": 2, "method": "l1-logistic", "hyperparameters": {},
+            "x": {"mean": list(mean), "scale": list(scale)}, "h": None, "wx": list(wx), "wh": None, "b": b}
+
+
+def _sequential_scores(doc, X):
+    """Linear.Predict's scores by its definition, in Python floats: for
+    each row, acc = 0, then acc += w_j·z_j column by column (z_j = 0 for a
+    constant column), then b + acc."""
+    mean, scale, w = doc["x"]["mean"], doc["x"]["scale"], doc["wx"]
+    out = []
+    for row in X.tolist():
+        acc = 0.0
+        for j, v in enumerate(row):
+            acc += w[j] * ((v - mean[j]) / scale[j] if scale[j] != 0 else 0.0)
+        out.append(doc["b"] + acc)
+    return np.array(out)
+
+
+def test_linear_scores_sequential_and_fast(monkeypatch):
+    """A linear file's scores are Linear.Predict's sums, column by column,
+    bit for bit (signed zeros too: a row whose terms are all -0.0 with b =
+    -0.0 scores 0.0, as 0 + -0.0 + … does), in one block of rows or many,
+    and are computed in array operations: column by column in Python, one
+    model of 100000 features took about 0.5 s of CPU for 20 rows (2.4 s
+    for 5 rows of a 10-class one-vs-rest model of 50000 features)."""
+    import time
+    rng = np.random.default_rng(9)
+    d = 300
+    mean, scale = rng.normal(size=d), np.abs(rng.normal(size=d))
+    scale[::7] = 0.0
+    wx = rng.normal(size=d) * (rng.random(d) < 0.5)
+    X = rng.normal(size=(50, d)) * 3
+    X[0] = mean  # every term w_j·0: -0.0 where w_j < 0
+    for block in (greedytl._model._BLOCK, 7 * d):  # one block; blocks of 7 rows
+        monkeypatch.setattr(greedytl._model, "_BLOCK", block)
+        for w, b in ((wx, 0.7), (-np.abs(wx) - 1, -0.0), (np.zeros(d), 0.0)):
+            doc = _linear_doc(mean, scale, w, b)
+            got, want = greedytl._model.decode(doc).scores(X), _sequential_scores(doc, X)
+            assert np.array_equal(got, want) and np.array_equal(np.signbit(got), np.signbit(want)), block
+    monkeypatch.undo()
+    d = 100000
+    doc = _linear_doc(np.zeros(d), np.ones(d), rng.normal(size=d), 0.1)
+    scorer, X = greedytl._model.decode(doc), rng.normal(size=(20, d))
+    best = float("inf")
+    for _ in range(3):
+        t = time.process_time()
+        scorer.scores(X)
+        best = min(best, time.process_time() - t)
+    assert best < 0.1, "{:.3f} s of CPU to score 20 rows of 100000 features".format(best)
+
+
 def test_every_method_sources_dir(cli, synth, tmp_path):
     """--sources DIR: the NumPy source scores of the directory's liblinear
     models, then the model, equal greedytl predict --sources."""
