@@ -37,7 +37,8 @@ VERSIONS = (1, 2)
 # The least positive normal float64 (method.normaliseRow's 0x1p-1022): a
 # sum of squares below it is recomputed in units of the row's largest value.
 _MIN_NORMAL = 2.0 ** -1022
-# The most floats a linear file's scores hold as terms at once (32 MiB).
+# The most floats the terms of a score's sums take at once (32 MiB): the
+# rows of X are scored in blocks of that many terms.
 _BLOCK = 2 ** 22
 # sparsecode's ompTol and ompDependent.
 _OMP_TOL = 1e-12
@@ -332,16 +333,12 @@ class LinearScorer(Scorer):
         for A, s, w in ((X, self.x, self.wx), (H, self.h, self.wh)):
             if len(s) == 0:
                 continue
-            # Linear.Predict's acc = 0, acc += w_j·z_j column by column:
-            # np.add.accumulate adds along a row in that order, from the
-            # first term rather than from 0, which differs only in the sign
-            # of a zero (0 + -0.0 is 0.0), which the + 0.0 restores.  In
-            # blocks of rows, so that the terms take at most _BLOCK floats.
+            # Linear.Predict's acc = 0, acc += w_j·z_j column by column, in
+            # blocks of rows so that the terms take at most _BLOCK floats.
             acc = np.empty(rows)
             step = max(1, _BLOCK // len(s))
             for a in range(0, rows, step):
-                terms = s.transform(A[a:a + step]) * w
-                acc[a:a + step] = np.add.accumulate(terms, axis=1)[:, -1] + 0.0
+                acc[a:a + step] = _ordered_sum(s.transform(A[a:a + step]) * w)
             f += acc
         return f
 
@@ -503,13 +500,25 @@ def _softmax_rows(S):
     return E / E.sum(axis=1, keepdims=True)
 
 
+def _ordered_sum(T):
+    """The sums over the last axis of T, each added term by term from 0 as
+    the Go loops add (s = 0; s += t): np.add.accumulate adds in that order,
+    from the first term rather than from 0, which differs only in the sign
+    of a zero sum (0 + -0.0 is 0.0), which the + 0.0 restores."""
+    if T.shape[-1] == 0:
+        return np.zeros(T.shape[:-1])
+    return np.add.accumulate(T, axis=-1)[..., -1] + 0.0
+
+
 def _sq_dist(Z, R):
     """Squared Euclidean distances between the rows of Z and of R (rows × |R|),
-    accumulated column by column as method.sqDist."""
-    out = np.zeros((Z.shape[0], R.shape[0]))
-    for j in range(Z.shape[1]):
-        e = Z[:, j:j + 1] - R[None, :, j]
-        out += e * e
+    accumulated column by column as method.sqDist, in blocks of rows of Z
+    whose differences take at most _BLOCK floats."""
+    out = np.empty((Z.shape[0], R.shape[0]))
+    step = max(1, _BLOCK // max(1, R.size))
+    for a in range(0, Z.shape[0], step):
+        E = Z[a:a + step, None, :] - R[None, :, :]
+        out[a:a + step] = _ordered_sum(E * E)
     return out
 
 
@@ -674,11 +683,8 @@ def _linear_selection(wx, wh):
 
 def _squares(z):
     """The sum of squares of each row of z, column by column."""
-    ss = np.zeros(z.shape[0])
     with np.errstate(over="ignore", under="ignore"):
-        for j in range(z.shape[1]):
-            ss += z[:, j] * z[:, j]
-    return ss
+        return _ordered_sum(z * z)
 
 
 def _unit_rows(z):
