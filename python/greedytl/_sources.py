@@ -12,7 +12,7 @@ computes their score matrix (rows × sources) on new X:
   computes them (``Set.Scores``: H = X[:, :d]·W + b, each model oriented so
   that a positive score favours its greater label); ``greedytl fit
   --sources DIR`` computes the same scores at fit time;
-* any callable X → (rows × sources) array.
+* any callable X → (rows × sources) array (or SciPy sparse matrix).
 """
 
 import hashlib
@@ -425,7 +425,10 @@ def source_scores(resolved, X, frame=None):
             cols.append(s)
         H = np.hstack(cols)
     else:
-        H = np.asarray(resolved(X if frame is None else frame), dtype=np.float64)
+        H = resolved(X if frame is None else frame)
+        # A callable given sparse X may keep its scores sparse (a slice of
+        # X); they are the dense scores, as decision_function's are.
+        H = np.asarray(H.toarray() if issparse(H) else H, dtype=np.float64)
         if H.ndim == 1:
             H = H[:, None]
         names = [str(j) for j in range(H.shape[1] if H.ndim == 2 else 0)]

@@ -766,6 +766,22 @@ def test_sparse_X(cli, synth):
                                rtol=1e-9, atol=1e-9)
 
 
+def test_callable_source_sparse_scores(cli):
+    """A callable source handed sparse X may return its scores sparse (a
+    column slice of X, a product with a sparse matrix: SciPy keeps them
+    sparse): they are the dense scores, as a classifier's decision_function
+    on sparse X is dense; the fit and the decision values are those of the
+    same callable on the dense X.  np.asarray made them an object array
+    ("setting an array element with a sequence")."""
+    from scipy import sparse
+    X, y, S = _sparse_data()
+    for form in (S, sparse.csr_array(S)):
+        sliced = TransferClassifier(sources=lambda A: A[:, :2] * 2.0, random_state=0).fit(form[:20], y[:20])
+        dense = TransferClassifier(sources=lambda A: A[:, :2] * 2.0, random_state=0).fit(X[:20], y[:20])
+        _same_model(sliced, dense)
+        np.testing.assert_array_equal(sliced.decision_function(form), dense.decision_function(X))
+
+
 def test_sparse_X_dense_size(cli):
     """fit refuses a sparse X whose dense form (which greedytl reads) is
     larger than max_dense_mb, saying how large and what to do, before any
