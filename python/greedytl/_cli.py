@@ -13,6 +13,7 @@ standard error), so they reach the user as :class:`GreedyTLWarning` without
 the command's standard error, whose other lines are for people, being read.
 """
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -285,7 +286,8 @@ def run_cli(args, path=None, cwd=None):
                    proc.returncode, err)
 
 
-class naming_inputs:
+@contextlib.contextmanager
+def naming_inputs(shown, flags=None):
     """A ``with`` block whose CLIError or CLIInputError (a failure of
     :func:`run_cli`) has each path of ``shown`` (path → name) in its message
     replaced by the name: greedytl names its input files, which may be
@@ -294,24 +296,18 @@ class naming_inputs:
     that holds the text (a flag of greedytl's, such as ``--oracle-``), the
     note in parentheses: what the caller calls that input.  ``stderr``
     stays the command's."""
-
-    def __init__(self, shown, flags=None):
-        self.shown = shown
-        self.flags = flags or {}
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, typ, e, tb):
-        if isinstance(e, (CLIError, CLIInputError)) and e.args and isinstance(e.args[0], str):
+    try:
+        yield
+    except (CLIError, CLIInputError) as e:
+        if e.args and isinstance(e.args[0], str):
             msg = e.args[0]
-            for path in sorted(self.shown, key=len, reverse=True):
-                msg = msg.replace(path, self.shown[path])
-            notes = [note for text, note in self.flags.items() if text in msg]
+            for path in sorted(shown, key=len, reverse=True):
+                msg = msg.replace(path, shown[path])
+            notes = [note for text, note in (flags or {}).items() if text in msg]
             if notes:
                 msg += " ({})".format("; ".join(notes))
             e.args = (msg,) + e.args[1:]
-        return False
+        raise
 
 
 def fit_report(out):

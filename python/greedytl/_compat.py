@@ -105,7 +105,11 @@ else:  # pragma: no cover
             raise ValueError("Unknown label type: continuous labels")
 
     def check_is_fitted(est, attributes=None):
-        if not any(k.endswith("_") and not k.startswith("__") for k in vars(est)):
+        if hasattr(est, "__sklearn_is_fitted__"):
+            fitted = est.__sklearn_is_fitted__()
+        else:
+            fitted = any(k.endswith("_") and not k.startswith("__") for k in vars(est))
+        if not fitted:
             raise NotFittedError("This {} instance is not fitted yet. Call 'fit' first.".format(type(est).__name__))
 
     def _check_X(X, accept_sparse=False):

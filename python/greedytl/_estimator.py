@@ -10,7 +10,7 @@ import numpy as np
 from . import _cli, _model
 from ._compat import (BaseEstimator, ClassifierMixin, InvalidParameterError, check_classification_targets,
                       check_is_fitted, check_random_state, issparse, validate_data)
-from ._sources import Sources, SourcesDir, source_scores
+from ._sources import Sources, SourcesDir, classifiers, source_scores
 
 __all__ = ["TransferClassifier"]
 
@@ -70,7 +70,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         multi-class method fits two classes too. None: what
         ``greedytl fit`` chooses without ``--method``, the recommended
         method — greedytl-auto for two classes, greedytl-nway for more.
-    sources : None, list of fitted classifiers, path or callable, default=None
+    sources : None, fitted classifier or list of them, path or callable, default=None
         The source hypotheses: fitted scikit-learn classifiers (the columns of
         their ``decision_function`` on X are the source scores; for one that
         has only ``predict_proba``, the log-odds of its probabilities, see
@@ -86,10 +86,10 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         ``fit`` changes what the estimator predicts.  ``clone`` shares a
         ``Sources`` (the same object, with the fitted classifiers or the
         callable it holds) rather than copying the model zoo for every
-        candidate and fold; it clones the classifiers of a plain list
-        unfitted (``fit`` refuses them) and deep-copies a callable object or
-        bound method, with what it holds.  Pickling stores the sources with
-        the estimator.  The classifiers
+        candidate and fold; before scikit-learn 1.3 it clones the classifiers
+        of a plain list, or a classifier, unfitted (``fit`` refuses them);
+        on every version it deep-copies a callable object or bound method,
+        with what it holds.  Pickling stores the sources with the estimator.  The classifiers
         and the callable are given X in float64, as a pandas DataFrame with
         the columns and index of X when X is one (so that classifiers fitted
         on DataFrames see their column names; a scikit-learn classifier
@@ -138,8 +138,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         after each step, else by decreasing |weight|; each with ``name``
         (a source's name, or ``"x[i]"``). For a multi-class model (three or
         more classes, or a native multi-class method), a dict from each class
-        of ``classes_`` to its list (empty for the models without per-column
-        weights: nearest neighbour, centroids).
+        of ``classes_`` (a Python int, float, bool or str for labels of those
+        kinds) to its list (empty for the models without per-column weights:
+        nearest neighbour, centroids).
     inspection_ : dict
         All that ``greedytl inspect --json`` prints of the model (computed
         from the model file, as inspect computes it).
@@ -228,10 +229,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             if yo.dtype.kind in "fc" and not np.all(np.isfinite(yo)):
                 raise ValueError("Input y_oracle contains {}: a label must be finite".format(
                     "NaN" if np.any(np.isnan(yo)) else "infinity"))
-            pos = np.searchsorted(classes, yo)
-            pos = np.clip(pos, 0, len(classes) - 1)
-            if yo.shape != (Xo.shape[0],) or not np.all(classes[pos] == yo):
-                raise ValueError("y_oracle must hold one label of y's classes per row of X_oracle")
+            pos = _positions(classes, yo, Xo.shape[0])
         resolved = None if self.sources is None else Sources(self.sources).resolve()
         if isinstance(resolved, SourcesDir):
             # Before greedytl runs (which refuses it too, naming its own
@@ -296,7 +294,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             return [dict(c, name=self._column_name(c, names)) for c in (cols or [])]
         if "per_class" in inspection:  # multi-class: the file names classes by their labels as given
             index = self._class_index(scorer.classes, len(classes))
-            self.selected_ = {classes[index[pc["class"]]]: named(pc.get("selected")) for pc in inspection["per_class"]}
+            self.selected_ = {_key(classes[index[pc["class"]]]): named(pc.get("selected"))
+                              for pc in inspection["per_class"]}
         else:
             self.selected_ = named(inspection.get("selected"))
         self.inspection_ = inspection
@@ -438,7 +437,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 return repr(c)
             i = given.index(c)
             v = self.classes_[i]
-            return "classes_[{}] = {!r}".format(i, v.item() if isinstance(v, np.generic) else v)
+            return "classes_[{}] = {!r}".format(i, _key(v))
         return name
 
     @staticmethod
@@ -543,16 +542,16 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
     def __sklearn_clone__(self):
         # scikit-learn >= 1.3 clones an estimator through this hook (older
         # versions never call it). Its default clones the estimators of a
-        # list parameter unfitted, which fit refuses: a list (or tuple) of
-        # classifiers as sources is set aside instead (on a shallow copy, so
-        # that clones made at once in threads do not race), the copy is
-        # cloned by scikit-learn's own logic (every other parameter, the
-        # metadata requests, set_output's configuration) and the clone given
-        # the very list, fitted. A Sources is shared by that logic itself
-        # (its __deepcopy__). Without the hook in the base class
-        # (scikit-learn < 1.3), clone is that logic.
+        # parameter unfitted, which fit refuses: classifiers as sources (a
+        # list, a tuple or one classifier) are set aside instead (on a
+        # shallow copy, so that clones made at once in threads do not race),
+        # the copy is cloned by scikit-learn's own logic (every other
+        # parameter, the metadata requests, set_output's configuration) and
+        # the clone given the very sources, fitted. A Sources is shared by
+        # that logic itself (its __deepcopy__). Without the hook in the base
+        # class (scikit-learn < 1.3), clone is that logic.
         est = self
-        if isinstance(self.sources, (list, tuple)):
+        if classifiers(self.sources) is not None:
             est = copy.copy(self)
             est.sources = None
         default = getattr(super(TransferClassifier, est), "__sklearn_clone__", None)
@@ -564,6 +563,14 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         if est is not self:
             new.sources = self.sources
         return new
+
+    def __sklearn_is_fitted__(self):
+        # check_is_fitted asks this before it looks for attributes ending in
+        # "_": a fit that failed after validating X (n_features_in_ set) —
+        # greedytl refused the method, the command is missing — leaves the
+        # estimator unfitted, so predict raises NotFittedError, not
+        # AttributeError.  _scorer is the fit's last product.
+        return hasattr(self, "_scorer")
 
     def __sklearn_tags__(self):
         # scikit-learn >= 1.6 reads tags here (its Tags dataclasses) and no
@@ -595,6 +602,37 @@ def _frame(given, X):
     if issparse(X):
         return pandas.DataFrame.sparse.from_spmatrix(X, index=given.index, columns=given.columns)
     return pandas.DataFrame(X, columns=given.columns, index=given.index, copy=False)
+
+
+def _positions(classes, yo, rows):
+    """The index into classes (y's, sorted) of each label of y_oracle (yo,
+    an array), which must hold one of them for each of the rows of
+    X_oracle: a label equal to a class (as == tells, 1.0 and True are the
+    class 1) is that class; any other (a string among int classes, None, a
+    label y lacks) is refused, naming the first."""
+    what = "y_oracle must hold one label of y's classes per row of X_oracle"
+    if yo.shape != (rows,):
+        raise ValueError("{}: y_oracle has shape {}, X_oracle {} rows".format(what, yo.shape, rows))
+    index = {c: i for i, c in enumerate(classes)}
+    pos = np.empty(rows, dtype=np.intp)
+    for k, v in enumerate(yo):
+        try:
+            pos[k] = index[v]
+        except (KeyError, TypeError):  # TypeError: unhashable, no label
+            raise ValueError("{}: y_oracle[{}] is {!r}, not one of {!r}".format(
+                what, k, _key(v), [_key(c) for c in classes])) from None
+    return pos
+
+
+def _key(label):
+    """A label of classes_ as a Python value (bool, int, float, str) where
+    it is a NumPy scalar of those kinds, which hashes and compares as that
+    value (so a dict keyed by it is found by classes_[k] too) and which
+    json.dumps takes, unlike numpy.int64; another label as it is (a
+    numpy.datetime64, whose .item() would no longer equal it)."""
+    if isinstance(label, np.generic) and label.dtype.kind in "biufU":
+        return label.item()
+    return label
 
 
 def _bytes(n):

@@ -34,8 +34,12 @@ __all__ = ["ModelFileError", "read_model", "parse_model", "Scorer"]
 FORMAT = "greedytl-model"
 VERSIONS = (1, 2)
 
-# standardize.MinStd: the least positive scale a scaler holds.
-_MIN_STD = 2.0 ** -1022
+# The least positive normal float64 (method.normaliseRow's 0x1p-1022): a
+# sum of squares below it is recomputed in units of the row's largest value.
+_MIN_NORMAL = 2.0 ** -1022
+# The most floats the terms of a score's sums take at once (32 MiB): the
+# rows of X are scored in blocks of that many terms.
+_BLOCK = 2 ** 22
 # sparsecode's ompTol and ompDependent.
 _OMP_TOL = 1e-12
 _OMP_DEPENDENT = 1e-12
@@ -167,14 +171,16 @@ def _matrix(v, name, shape):
 class Standardiser:
     """A scaler (standardize.Scaler): the training mean and population
     standard deviation of each column; a scale of 0 marks a constant column,
-    whose standardised value is 0."""
+    whose standardised value is 0.  As Scaler.Check, any other scale is
+    finite and positive, a subnormal one too (that of a column of subnormal
+    values)."""
 
     def __init__(self, doc, name):
         if doc is None:
             doc = {"mean": [], "scale": []}
         self.mean = _vector(doc.get("mean") or [], name + ".mean")
         self.scale = _vector(doc.get("scale") or [], name + ".scale", len(self.mean))
-        bad = ~((self.scale == 0) | (self.scale >= _MIN_STD))
+        bad = ~(self.scale >= 0)
         if np.any(bad):
             raise ModelFileError("{}.scale[{}] is {}: want 0 or a positive number".format(
                 name, int(np.argmax(bad)), self.scale[np.argmax(bad)]))
@@ -182,14 +188,9 @@ class Standardiser:
     def __len__(self):
         return len(self.mean)
 
-    def column(self, A, j):
-        """The standardised column j of A (Scaler.Value)."""
-        if self.scale[j] == 0:
-            return np.zeros(A.shape[0])
-        return (A[:, j] - self.mean[j]) / self.scale[j]
-
     def transform(self, A):
-        """The standardised A (Scaler.Transform)."""
+        """The standardised A (Scaler.Transform; each element as
+        Scaler.Value computes it)."""
         safe = np.where(self.scale == 0, 1.0, self.scale)
         Z = (A - self.mean) / safe
         Z[:, self.scale == 0] = 0.0
@@ -332,9 +333,12 @@ class LinearScorer(Scorer):
         for A, s, w in ((X, self.x, self.wx), (H, self.h, self.wh)):
             if len(s) == 0:
                 continue
-            acc = np.zeros(rows)
-            for j in range(len(s)):
-                acc += w[j] * s.column(A, j)
+            # Linear.Predict's acc = 0, acc += w_j·z_j column by column, in
+            # blocks of rows so that the terms take at most _BLOCK floats.
+            acc = np.empty(rows)
+            step = max(1, _BLOCK // len(s))
+            for a in range(0, rows, step):
+                acc[a:a + step] = _ordered_sum(s.transform(A[a:a + step]) * w)
             f += acc
         return f
 
@@ -496,13 +500,25 @@ def _softmax_rows(S):
     return E / E.sum(axis=1, keepdims=True)
 
 
+def _ordered_sum(T):
+    """The sums over the last axis of T, each added term by term from 0 as
+    the Go loops add (s = 0; s += t): np.add.accumulate adds in that order,
+    from the first term rather than from 0, which differs only in the sign
+    of a zero sum (0 + -0.0 is 0.0), which the + 0.0 restores."""
+    if T.shape[-1] == 0:
+        return np.zeros(T.shape[:-1])
+    return np.add.accumulate(T, axis=-1)[..., -1] + 0.0
+
+
 def _sq_dist(Z, R):
     """Squared Euclidean distances between the rows of Z and of R (rows × |R|),
-    accumulated column by column as method.sqDist."""
-    out = np.zeros((Z.shape[0], R.shape[0]))
-    for j in range(Z.shape[1]):
-        e = Z[:, j:j + 1] - R[None, :, j]
-        out += e * e
+    accumulated column by column as method.sqDist, in blocks of rows of Z
+    whose differences take at most _BLOCK floats."""
+    out = np.empty((Z.shape[0], R.shape[0]))
+    step = max(1, _BLOCK // max(1, R.size))
+    for a in range(0, Z.shape[0], step):
+        E = Z[a:a + step, None, :] - R[None, :, :]
+        out[a:a + step] = _ordered_sum(E * E)
     return out
 
 
@@ -562,31 +578,35 @@ class MultiScorer(Scorer):
                 if not isinstance(lab, dict) or lab.get("positive") != self.classes[k] or lab.get("negative") != rest:
                     raise ModelFileError("models[{}] is fitted for labels {!r}, but it is the model of class {!r} "
                                          "against {!r}".format(k, lab, self.classes[k], rest))
-            self.models = [decode(m) for m in models]
-            for k, m in enumerate(self.models):
-                if m.classes is not None:
-                    raise ModelFileError("models[{}] is not a binary model".format(k))
-                if (m.num_features, m.num_sources) != (self.num_features, self.num_sources):
-                    raise ModelFileError("models[{}] has {} features and {} sources, the file {} and {}".format(
-                        k, m.num_features, m.num_sources, self.num_features, self.num_sources))
+            self.models = self._parts(models, "models", None)
             self.score_scale = _vector(doc["score_scale"], "score_scale", K)
             if np.any(self.score_scale <= 0):
                 raise ModelFileError("score_scale must be positive")
         elif self.form == "ensemble":
-            self.members = [decode(m) for m in doc["members"]]
+            self.members = self._parts(doc["members"], "members", self.classes)
             if not self.members:
                 raise ModelFileError("an ensemble without members")
-            for i, m in enumerate(self.members):
-                if m.classes != self.classes:
-                    raise ModelFileError("members[{}] has classes {!r}, the file {!r}".format(i, m.classes, self.classes))
-                if (m.num_features, m.num_sources) != (self.num_features, self.num_sources):
-                    raise ModelFileError("members[{}] has {} features and {} sources, the file {} and {}".format(
-                        i, m.num_features, m.num_sources, self.num_features, self.num_sources))
             self.weights = _vector(doc["weights"], "weights", len(self.members))
             if np.any(self.weights <= 0):
                 raise ModelFileError("ensemble weights must be positive")
         else:
             raise ModelFileError("unknown multi-class form {!r} (a newer greedytl wrote it?)".format(self.form))
+
+    def _parts(self, docs, name, classes):
+        """The nested model files docs (the file's member called name),
+        decoded, each checked to have the given classes (None: a binary
+        model, as a one-vs-rest file's models; an ensemble's members have
+        the file's) and the file's column counts."""
+        parts = [decode(d) for d in docs]
+        for i, m in enumerate(parts):
+            if m.classes != classes:
+                if classes is None:
+                    raise ModelFileError("{}[{}] is not a binary model".format(name, i))
+                raise ModelFileError("{}[{}] has classes {!r}, the file {!r}".format(name, i, m.classes, classes))
+            if (m.num_features, m.num_sources) != (self.num_features, self.num_sources):
+                raise ModelFileError("{}[{}] has {} features and {} sources, the file {} and {}".format(
+                    name, i, m.num_features, m.num_sources, self.num_features, self.num_sources))
+        return parts
 
     def selection(self):
         if self.form == "linear":
@@ -663,11 +683,8 @@ def _linear_selection(wx, wh):
 
 def _squares(z):
     """The sum of squares of each row of z, column by column."""
-    ss = np.zeros(z.shape[0])
     with np.errstate(over="ignore", under="ignore"):
-        for j in range(z.shape[1]):
-            ss += z[:, j] * z[:, j]
-    return ss
+        return _ordered_sum(z * z)
 
 
 def _unit_rows(z):
@@ -679,7 +696,7 @@ def _unit_rows(z):
     if z.shape[1] == 0:
         return z
     ss = _squares(z)
-    odd = np.flatnonzero(~(ss < np.inf) | (ss < _MIN_STD))
+    odd = np.flatnonzero(~(ss < np.inf) | (ss < _MIN_NORMAL))
     if len(odd):
         a = np.abs(z[odd]).max(axis=1)
         odd, a = odd[a > 0], a[a > 0]

@@ -12,7 +12,7 @@ computes their score matrix (rows × sources) on new X:
   computes them (``Set.Scores``: H = X[:, :d]·W + b, each model oriented so
   that a positive score favours its greater label); ``greedytl fit
   --sources DIR`` computes the same scores at fit time;
-* any callable X → (rows × sources) array.
+* any callable X → (rows × sources) array (or SciPy sparse matrix).
 """
 
 import hashlib
@@ -291,29 +291,43 @@ class Sources:
             return SourcesDir(os.fsdecode(s))
         if isinstance(s, SourcesDir):
             return s
-        if _scorer_method(s) is not None:
-            s = [s]
-        if isinstance(s, (list, tuple)):
-            if not s:
+        clfs = classifiers(s)
+        if clfs is not None:
+            if not clfs:
                 raise ValueError("sources is an empty list: give None for no sources")
-            for i, c in enumerate(s):
+            one = not isinstance(s, (list, tuple))
+            for i, c in enumerate(clfs):
+                name = "sources" if one else "sources[{}]".format(i)
                 if _scorer_method(c) is None:
-                    raise TypeError("sources[{}] ({}) has neither decision_function nor predict_proba: give "
+                    raise TypeError("{} ({}) has neither decision_function nor predict_proba: give "
                                     "fitted classifiers with one of them, a greedytl sources directory or a "
-                                    "callable".format(i, type(c).__name__))
+                                    "callable".format(name, type(c).__name__))
                 if not _is_fitted(c):
                     raise ValueError(
-                        "sources[{}] ({}) is not fitted. scikit-learn clones the classifiers of a "
-                        "list unfitted where it clones the list itself: a list given as a search's "
-                        "parameter value (GridSearchCV's param_grid), on every version, and before "
-                        "1.3 the list of an estimator it clones (GridSearchCV, cross_val_score, "
-                        "clone): wrap the list as greedytl.Sources([...]), which clones share, "
-                        "fitted".format(i, type(c).__name__))
-            return list(s)
+                        "{} ({}) is not fitted. scikit-learn clones the classifiers of a "
+                        "parameter unfitted where it clones the parameter itself: a list or a classifier "
+                        "given as a search's parameter value (GridSearchCV's param_grid), on every version, "
+                        "and before 1.3 the sources of an estimator it clones (GridSearchCV, cross_val_score, "
+                        "clone): wrap {} as greedytl.Sources({}), which clones share, fitted".format(
+                            name, type(c).__name__, "it" if one else "the list", "..." if one else "[...]"))
+            return clfs
         if callable(s):
             return s
         raise TypeError("sources must be None, a list of fitted classifiers, a greedytl sources directory "
                         "or a callable X -> (n_samples, n_sources), got {}".format(type(s).__name__))
+
+
+def classifiers(s):
+    """The classifiers of sources s (not a :class:`Sources`) as
+    :meth:`Sources.resolve` scores them: a list of those of a list or
+    tuple, [s] for one classifier (an object with ``decision_function`` or
+    ``predict_proba``), else None (a path, a sources directory, a callable,
+    None).  scikit-learn's clone would clone them unfitted."""
+    if isinstance(s, (list, tuple)):
+        return list(s)
+    if not _is_path(s) and not isinstance(s, (Sources, SourcesDir)) and _scorer_method(s) is not None:
+        return [s]
+    return None
 
 
 def _is_fitted(est):
@@ -411,7 +425,10 @@ def source_scores(resolved, X, frame=None):
             cols.append(s)
         H = np.hstack(cols)
     else:
-        H = np.asarray(resolved(X if frame is None else frame), dtype=np.float64)
+        H = resolved(X if frame is None else frame)
+        # A callable given sparse X may keep its scores sparse (a slice of
+        # X); they are the dense scores, as decision_function's are.
+        H = np.asarray(H.toarray() if issparse(H) else H, dtype=np.float64)
         if H.ndim == 1:
             H = H[:, None]
         names = [str(j) for j in range(H.shape[1] if H.ndim == 2 else 0)]

@@ -766,6 +766,22 @@ def test_sparse_X(cli, synth):
                                rtol=1e-9, atol=1e-9)
 
 
+def test_callable_source_sparse_scores(cli):
+    """A callable source handed sparse X may return its scores sparse (a
+    column slice of X, a product with a sparse matrix: SciPy keeps them
+    sparse): they are the dense scores, as a classifier's decision_function
+    on sparse X is dense; the fit and the decision values are those of the
+    same callable on the dense X.  np.asarray made them an object array
+    ("setting an array element with a sequence")."""
+    from scipy import sparse
+    X, y, S = _sparse_data()
+    for form in (S, sparse.csr_array(S)):
+        sliced = TransferClassifier(sources=lambda A: A[:, :2] * 2.0, random_state=0).fit(form[:20], y[:20])
+        dense = TransferClassifier(sources=lambda A: A[:, :2] * 2.0, random_state=0).fit(X[:20], y[:20])
+        _same_model(sliced, dense)
+        np.testing.assert_array_equal(sliced.decision_function(form), dense.decision_function(X))
+
+
 def test_sparse_X_dense_size(cli):
     """fit refuses a sparse X whose dense form (which greedytl reads) is
     larger than max_dense_mb, saying how large and what to do, before any
@@ -913,6 +929,16 @@ def test_errors(cli, tmp_path):
         TransferClassifier(method="greedytl:lambda=-1").fit(X, y)
     with pytest.raises(NotFittedError):
         TransferClassifier().predict(X)
+    # A first fit that failed (after X was validated, which sets
+    # n_features_in_) leaves an estimator that is not fitted, as before it:
+    # predict said AttributeError 'sources_'.
+    failed = TransferClassifier(method="no-such-method")
+    with pytest.raises(ValueError, match="no-such-method"):
+        failed.fit(X, y)
+    assert failed.n_features_in_ == X.shape[1]
+    for call in (failed.predict, failed.decision_function, lambda A: failed.score(A, y)):
+        with pytest.raises(NotFittedError, match="This TransferClassifier instance is not fitted yet"):
+            call(X)
     with pytest.raises(ValueError, match="class"):
         TransferClassifier().fit(X, np.zeros(len(X)))
     # A non-finite label is refused by name (y by scikit-learn's check; the
@@ -1121,9 +1147,26 @@ def test_unlabelled_and_oracle_inputs_named(tmp_path):
     with pytest.raises(ValueError, match="y_oracle must hold one label of y's classes per row of X_oracle"):
         TransferClassifier(method="best-source", greedytl_bin=absent).fit(
             X[:20], y[:20], X_oracle=X[20:], y_oracle=np.r_[y[20:-1], ["maybe"]])
+    # Labels of another type than y's, or not labels at all (None), are
+    # refused alike, naming the first, without NumPy's FutureWarning of a
+    # failed comparison (ints against strings) or a TypeError (None
+    # against None, which np.searchsorted cannot order).
+    yi = (y == "yes").astype(int)
+    for yo, first in ((y[20:], "'{}'".format(y[20])), (np.array([None] * 20, dtype=object), "None"),
+                      (np.r_[yi[20:-1], [2]], "2")):
+        want = r"y_oracle must hold one label of y's classes per row of X_oracle: y_oracle\[\d+\] is {}, " \
+               r"not one of \[0, 1\]$".format(first)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(ValueError, match=want):
+                TransferClassifier(method="best-source", greedytl_bin=absent).fit(
+                    X[:20], yi[:20], X_oracle=X[20:], y_oracle=yo)
     with pytest.raises(greedytl.CommandNotFoundError):
         TransferClassifier(method="best-source", greedytl_bin=absent).fit(
             X[:20], y[:20], X_oracle=X[20:], y_oracle=y[20:])
+    with pytest.raises(greedytl.CommandNotFoundError):  # labels of y's classes in another type: the same labels
+        TransferClassifier(method="best-source", greedytl_bin=absent).fit(
+            X[:20], yi[:20], X_oracle=X[20:], y_oracle=yi[20:].astype(float))
 
 
 def test_pipeline_gridsearch_cross_val(cli, zoo):
@@ -1197,6 +1240,24 @@ def test_sklearn_clone_shares_a_list(cli, zoo):
     assert est.sources is zoo and est.get_params(deep=False)["sources"] is zoo  # the original's, left as it was
 
 
+def test_one_classifier_as_sources(cli, zoo):
+    """One fitted classifier as sources (a list of one, as fit takes it) is
+    shared by the estimator's clone (scikit-learn >= 1.3's hook) as a list
+    is, not cloned unfitted; the clone fits as the original does.  Cloned
+    unfitted by scikit-learn < 1.3 (or as a search's parameter value), fit
+    says so naming it as given, not as a list's sources[0]."""
+    X, y = _data(m=40)
+    est = TransferClassifier(sources=zoo[2], method="greedytl", random_state=3)
+    c = est.__sklearn_clone__()
+    assert c.sources is zoo[2] and est.sources is zoo[2]
+    want = TransferClassifier(sources=greedytl.Sources([zoo[2]]), method="greedytl", random_state=3)
+    np.testing.assert_array_equal(c.fit(X, y).decision_function(X), want.fit(X, y).decision_function(X))
+    with pytest.raises(ValueError) as e:
+        TransferClassifier(sources=clone(zoo[2])).fit(X, y)
+    msg = str(e.value)
+    assert msg.startswith("sources (LogisticRegression) is not fitted") and "greedytl.Sources" in msg, msg
+
+
 def _top_level_source(A):
     return A[:, :2]
 
@@ -1209,7 +1270,7 @@ def test_sklearn_clone_hook_every_form(cli, zoo, synth):
     (shared either way), None, a function, a directory's path. It raised
     AttributeError on scikit-learn < 1.3 for every form but a list."""
     S = greedytl.Sources(zoo)
-    for sources in (None, S, _top_level_source, synth["sources"], zoo, tuple(zoo)):
+    for sources in (None, S, _top_level_source, synth["sources"], zoo, tuple(zoo), zoo[0]):
         est = TransferClassifier(sources=sources, method="greedytl", random_state=2, max_dense_mb=8)
         est._sklearn_output_config = {"transform": "pandas"}
         hook, plain = est.__sklearn_clone__(), clone(est)
@@ -1219,6 +1280,8 @@ def test_sklearn_clone_hook_every_form(cli, zoo, synth):
         assert all(got[k] == want[k] for k in want if k != "sources")
         if isinstance(sources, (list, tuple)):
             assert hook.sources is sources and not all(a is b for a, b in zip(plain.sources, sources))
+        elif sources is zoo[0]:
+            assert hook.sources is sources and plain.sources is not sources and not hasattr(plain.sources, "coef_")
         elif sources is S:
             assert hook.sources is S and plain.sources is S
         else:
@@ -1336,6 +1399,28 @@ def test_multiclass(multiclass_cli, zoo, tmp_path):
     pred = run(cli, "predict", *common).split()
     assert list(clf.predict(X[44:])) == [clf.classes_[int(k)] for k in pred]
     assert clf.score(X[44:], y[44:]) > 0.5  # chance: 1/11
+
+
+def test_selected_keyed_by_python_labels(multiclass_cli):
+    """A multi-class selected_ is keyed by the labels of classes_ as Python
+    values (int, float, bool, str), as inspection_ holds JSON's types, so
+    that json.dumps takes it as it takes inspection_, and classes_[k] still
+    finds its list; it was keyed by NumPy scalars, which json.dumps refuses
+    (numpy.int64).  Labels of other kinds (dates) stay as classes_ holds
+    them: a date's .item() is not equal to it."""
+    X, cases = _label_cases()
+    dates = np.array(["2020-01-01", "2021-01-01", "2022-01-01"], dtype="datetime64[D]")
+    for name, y, method in (("int 3 classes", cases["int 3 classes"], None),
+                            ("float 3 classes", cases["float 3 classes"], None),
+                            ("str 3 classes", cases["str 3 classes"], None),
+                            ("bool", cases["bool"], "nearest-mean"),
+                            ("dates", dates[np.unique(cases["int 3 classes"], return_inverse=True)[1]], None)):
+        clf = TransferClassifier(method=method, random_state=0).fit(X, y)
+        assert list(clf.selected_) == list(clf.classes_), name
+        assert all(clf.selected_[c] is clf.selected_[k] for c, k in zip(clf.classes_, clf.selected_)), name
+        if name != "dates":
+            assert [type(k) for k in clf.selected_] == [type(v) for v in clf.classes_.tolist()], name
+            json.dumps(clf.selected_)
 
 
 def test_fit_inspects_the_model_file_itself(multiclass_cli, zoo, synth, tmp_path, monkeypatch):
@@ -1816,10 +1901,20 @@ _NO_SKLEARN = textwrap.dedent("""
         assert "features" in str(e)
     else:
         raise AssertionError("3 columns accepted")
+    failed = greedytl.TransferClassifier(method="no-such-method")
     try:
-        greedytl.TransferClassifier().predict(X)
-    except greedytl._compat.NotFittedError:
+        failed.fit(X, y)
+    except ValueError:
         pass
+    else:
+        raise AssertionError("no-such-method fitted")
+    for est in (greedytl.TransferClassifier(), failed):
+        try:
+            est.predict(X)
+        except greedytl._compat.NotFittedError:
+            pass
+        else:
+            raise AssertionError("predict before a fit")
 """)
 
 

@@ -136,6 +136,108 @@ def test_every_method_one_block(cli, tmp_path, blocks):
     assert {"greedytl", "greedytl-auto", "dictionary"} <= set(checked)
 
 
+def test_subnormal_columns(multiclass_cli, tmp_path):
+    """Columns of subnormal values (docs/design.md: standardised like columns
+    near 1, their scales subnormal too): the model files greedytl writes for
+    them are read, and score as greedytl predict scores them, for every
+    binary method and every multi-class form with scalers.  read_model
+    refused every scale below 2**-1022 (a minimum greedytl's scaler no
+    longer has), so a TransferClassifier fitted on such features failed."""
+    cli = multiclass_cli
+    (Xtr, Htr, ytr), (Xte, Hte, yte) = _problem(6)
+    Xtr, Xte = 1e-310 * Xtr, 1e-310 * Xte
+    save = _saver(tmp_path)
+    X, H, Xt, Ht = save("X.npy", Xtr), save("H.npy", Htr), save("Xt.npy", Xte), save("Ht.npy", Hte)
+    y3 = save("y3.npy", np.arange(len(ytr)) % 3)
+    fits = [(m, save("y.npy", ytr), _extra(m, save, Xte, Hte, yte)) for m in _methods(cli)]
+    fits += [(m, y3, []) for m in ("greedytl-nway", "multinomial-logistic", "nearest-neighbour", "simpleshot")]
+    forms = set()
+    for method, labels, extra in fits:
+        model = tmp_path / "m.json"
+        run(cli, "fit", "--method", method, "--features", X, "--source-scores", H, "--labels", labels, "--seed", 5,
+            *extra, "--out", model)
+        scorer = greedytl.read_model(model)
+        forms.add(getattr(scorer, "form", type(scorer).__name__))
+        if scorer.classes is None:
+            _check(scorer.scores(Xte, Hte), _predict(cli, tmp_path, model, features=Xt, source_scores=Ht))
+        else:
+            _, want = _predict_scores(cli, tmp_path, model, features=Xt, source_scores=Ht)
+            _check(scorer.scores(Xte, Hte), want)
+    assert {"LinearScorer", "DictionaryScorer", "linear", "ensemble", "nearest-neighbour", "centroid-cosine"} <= forms
+    # A subnormal scale is read by both readers, a negative one by neither.
+    model = tmp_path / "m.json"
+    run(cli, "fit", "--method", "l1-logistic", "--features", X, "--source-scores", H, "--labels", y3, "--out", model)
+    doc = json.loads(model.read_text())
+    assert 0 < doc["models"][0]["x"]["scale"][0] < 2.0 ** -1022
+    for scale, readable in ((5e-324, True), (-1e-310, False), (-1.0, False)):
+        doc["models"][0]["x"]["scale"][0] = scale
+        (tmp_path / "v.json").write_text(json.dumps(doc))
+        assert _both_read(cli, tmp_path / "v.json", scale) == readable, scale
+
+
+def _linear_doc(mean, scale, wx, b):
+    """A linear model file of features only (method/linearmodel.go)."""
+    return {"format": "greedytl-model", "version": 2, "method": "l1-logistic", "hyperparameters": {},
+            "x": {"mean": list(mean), "scale": list(scale)}, "h": None, "wx": list(wx), "wh": None, "b": b}
+
+
+def _sequential_scores(doc, X):
+    """Linear.Predict's scores by its definition, in Python floats: for
+    each row, acc = 0, then acc += w_j·z_j column by column (z_j = 0 for a
+    constant column), then b + acc."""
+    mean, scale, w = doc["x"]["mean"], doc["x"]["scale"], doc["wx"]
+    return np.array([doc["b"] + _sum_ordered(w[j] * ((v - mean[j]) / scale[j] if scale[j] != 0 else 0.0)
+                                             for j, v in enumerate(row)) for row in X.tolist()])
+
+
+def test_linear_scores_sequential(monkeypatch):
+    """A linear file's scores are Linear.Predict's sums, column by column,
+    bit for bit (signed zeros too: a row whose terms are all -0.0 with b =
+    -0.0 scores 0.0, as 0 + -0.0 + … does), in one block of rows or many.
+    (Their speed is measured by python/benchmarks/score_wide.py.)"""
+    rng = np.random.default_rng(9)
+    d = 300
+    mean, scale = rng.normal(size=d), np.abs(rng.normal(size=d))
+    scale[::7] = 0.0
+    wx = rng.normal(size=d) * (rng.random(d) < 0.5)
+    X = rng.normal(size=(50, d)) * 3
+    X[0] = mean  # every term w_j·0: -0.0 where w_j < 0
+    for block in (greedytl._model._BLOCK, 7 * d):  # one block; blocks of 7 rows
+        monkeypatch.setattr(greedytl._model, "_BLOCK", block)
+        for w, b in ((wx, 0.7), (-np.abs(wx) - 1, -0.0), (np.zeros(d), 0.0)):
+            doc = _linear_doc(mean, scale, w, b)
+            got, want = greedytl._model.decode(doc).scores(X), _sequential_scores(doc, X)
+            assert np.array_equal(got, want) and np.array_equal(np.signbit(got), np.signbit(want)), block
+
+
+def test_row_sums_sequential(monkeypatch):
+    """The sums of the multi-class forms that compare whole rows — a row's
+    sum of squares (method.normaliseRow) and the squared distance of two
+    rows (method.sqDist) — are the Go loops' sums, column by column, bit
+    for bit (in one block of rows or many).  (Their speed is measured by
+    python/benchmarks/score_wide.py.)"""
+    from greedytl._model import _sq_dist, _squares
+    rng = np.random.default_rng(10)
+    Z, R = rng.normal(size=(9, 40)) * 1e150, rng.normal(size=(4, 40)) * 1e150
+    Z[0, :] = 0.0
+    R[1] = Z[1]
+    want_sq = [[_sum_ordered((a - b) * (a - b) for a, b in zip(z, r)) for r in R.tolist()] for z in Z.tolist()]
+    for block in (greedytl._model._BLOCK, 2 * R.size):  # one block; blocks of 2 rows
+        monkeypatch.setattr(greedytl._model, "_BLOCK", block)
+        assert np.array_equal(_sq_dist(Z, R), np.array(want_sq)), block
+    monkeypatch.undo()
+    with np.errstate(over="ignore"):
+        assert np.array_equal(_squares(Z), np.array([_sum_ordered(v * v for v in z) for z in Z.tolist()]))
+
+
+def _sum_ordered(terms):
+    """acc = 0; acc += t for each term, in order (Python floats)."""
+    acc = 0.0
+    for t in terms:
+        acc += t
+    return acc
+
+
 def test_every_method_sources_dir(cli, synth, tmp_path):
     """--sources DIR: the NumPy source scores of the directory's liblinear
     models, then the model, equal greedytl predict --sources."""
@@ -320,6 +422,38 @@ def _both_read(cli, path, what):
         read = False
     assert (p.returncode == 0) == read, (what, p.stderr)
     return read
+
+
+def test_nested_models_checked_alike(multiclass_cli, tmp_path):
+    """A one-vs-rest file's binary models and an ensemble's members (one
+    check of both, MultiScorer._parts): one of other column counts than the
+    file, a multi-class model among one-vs-rest's, and a member of other
+    classes are refused by both readers, read_model naming the member."""
+    cli = multiclass_cli
+    (Xtr, Htr, ytr), _ = _problem(3)
+    save = _saver(tmp_path)
+    X, H, y3 = save("X.npy", Xtr), save("H.npy", Htr), save("y3.npy", np.arange(len(ytr)) % 3)
+    docs = {}
+    for method in ("greedytl-auto", "greedytl-nway"):
+        run(cli, "fit", "--method", method, "--features", X, "--source-scores", H, "--labels", y3, "--out",
+            tmp_path / "m.json")
+        docs[method] = json.loads((tmp_path / "m.json").read_text())
+    ovr, ens = docs["greedytl-auto"], docs["greedytl-nway"]
+    assert (ovr["form"], ens["form"]) == ("one-vs-rest", "ensemble")
+    narrow = json.loads(json.dumps(ovr))
+    m = narrow["models"][1]
+    m["wx"], m["x"] = m["wx"][:-1], {k: v[:-1] for k, v in m["x"].items()}
+    multi = json.loads(json.dumps(ovr))
+    multi["models"][1] = dict(ens["members"][0], labels=ovr["models"][1]["labels"])
+    other = json.loads(json.dumps(ens))
+    other["members"][1]["classes"] = ["0", "2", "1"]
+    for doc, want in ((narrow, r"models\[1\] has {} features and".format(len(ovr["models"][1]["wx"]) - 1)),
+                      (multi, r"models\[1\] is not a binary model"),
+                      (other, r"members\[1\] has classes \['0', '2', '1'\]")):
+        (tmp_path / "v.json").write_text(json.dumps(doc))
+        assert _both_read(cli, tmp_path / "v.json", want) is False
+        with pytest.raises(greedytl.ModelFileError, match=want):
+            greedytl.read_model(tmp_path / "v.json")
 
 
 def test_integer_members_read_as_greedytl_reads_them(multiclass_cli, tmp_path):
