@@ -34,7 +34,8 @@ import (
 // coordinate (liblinear's rule) or when the line search finds no decrease
 // and the predicted one is below 1e-12·F(w) (the floating-point floor), and
 // as not converged after Params.MaxIter Newton steps (default 100) or, as
-// numerically stuck (Model.Stuck), when the line search fails otherwise.
+// numerically stuck (Model.Stuck), when the line search fails otherwise
+// or, at once, when the reference overflows float64 (finiteReference).
 //
 // Beware that the rule is relative to the subgradient at 0, which grows with
 // C: on separable data with a large C the default ε can stop at several
@@ -296,6 +297,15 @@ func (d *lrData) zeroViolation(l1 float64) float64 {
 	return s
 }
 
+// finiteReference reports whether ref, the violation of the optimality
+// conditions that a primal L1 solver's stopping rule is relative to (at
+// w = 0, or over the first sweep), is finite. It is not when C or the
+// features are so large that the loss gradient overflows float64; the rule
+// would then hold at once (Inf ≤ ε·Inf) and the start, which violates the
+// conditions, would pass for converged: the solvers report such a run
+// stuck instead.
+func finiteReference(ref float64) bool { return ref < math.Inf(1) }
+
 // tolerance returns liblinear's stopping threshold for the primal L1
 // solvers: eps·max(min(#pos, #neg), 1)/l times the reference violation.
 func (d *lrData) tolerance(eps, ref float64) float64 {
@@ -354,6 +364,9 @@ func solveL1RLR(prob *Problem, p Params, init []float64) ([]float64, stop, error
 	if ref == 0 {
 		// w = 0 satisfies the optimality conditions exactly.
 		return make([]float64, d.cols), stopConverged, nil
+	}
+	if !finiteReference(ref) {
+		return w, stopStuck, nil
 	}
 	s := newL1LRSolver(d, w, p.Seed)
 	why := s.run(d.tolerance(eps, ref), ref, maxNewton)

@@ -1,10 +1,12 @@
 package linear
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -427,6 +429,47 @@ func TestLogisticSolversInputsUnmodified(t *testing.T) {
 		}
 		if init[3] != 0.5 || nnz(init) != 1 {
 			t.Errorf("%s modified the warm start", name)
+		}
+	}
+}
+
+// TestL1SolversStuckWhenTheLossGradientOverflows: with C = 1e308 the loss
+// gradient at w = 0, ∂L/∂w_j(0) = −k·C·Σ_i y_i x_ij (k = ½ for the
+// logistic loss, 2 for the squared hinge), overflows float64 on
+// heart_scale, and so does the violation at the start that the primal L1
+// solvers' stopping rules are relative to: the rules held at once
+// (Inf ≤ ε·Inf) and train -s 5 or -s 6 -c 1e308 wrote w = 0 as converged,
+// without a warning, though w = 0 violates the optimality condition
+// |∂L/∂w_j(0)| ≤ 1. A model that does not meet it must not be reported
+// converged; the solvers could make no progress, so stuck.
+func TestL1SolversStuckWhenTheLossGradientOverflows(t *testing.T) {
+	x, y := readHeartScale(t)
+	prob := &Problem{X: x, Y: y, Bias: 1}
+	const c = 1e308
+	for _, tc := range []struct {
+		s Solver
+		k float64
+	}{{L1RLR, 0.5}, {L1RL2LossSVC, 2}} {
+		m, err := Train(context.Background(), prob, Params{Solver: tc.s, C: c})
+		if err != nil {
+			t.Fatalf("%v: %v", tc.s, err)
+		}
+		w := primalWeights(m, x.C)
+		if slices.ContainsFunc(w, func(v float64) bool { return v != 0 }) {
+			t.Fatalf("%v: weights %v, the test expects the solver's start, 0", tc.s, w)
+		}
+		g := make([]float64, x.C+1) // Σ_i y_i x_ij, the bias column last
+		for i := range x.R {
+			for k := x.Ptr[i]; k < x.Ptr[i+1]; k++ {
+				g[x.Ind[k]] += y[i] * x.Val[k]
+			}
+			g[x.C] += y[i]
+		}
+		if worst := tc.k * c * slices.Max(abs(g)); !(worst > 1) {
+			t.Fatalf("%v: max |∂L/∂w_j(0)| = %g ≤ 1: w = 0 is optimal, the test needs a C that makes it not", tc.s, worst)
+		}
+		if m.Converged || !m.Stuck {
+			t.Errorf("%v, C = %g: w = 0 violates the optimality condition, yet Converged %v, Stuck %v; want stuck", tc.s, c, m.Converged, m.Stuck)
 		}
 	}
 }
