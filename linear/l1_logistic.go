@@ -30,12 +30,14 @@ import (
 // ∇^S the minimum-norm subgradient, ε = Params.Eps (default 0.01). The
 // reference is always the subgradient at w = 0, also under a warm start, so
 // that the solution's accuracy does not depend on the starting point. The
-// solver also stops, as converged, when ten Newton steps in a row move no
-// coordinate (liblinear's rule) or when the line search finds no decrease
+// solver also stops, as converged, when the line search finds no decrease
 // and the predicted one is below 1e-12·F(w) (the floating-point floor), and
 // as not converged after Params.MaxIter Newton steps (default 100) or, as
-// numerically stuck (Model.Stuck), when the line search fails otherwise
-// or, at once, when the reference overflows float64 (finiteReference).
+// numerically stuck (Model.Stuck), when the line search fails otherwise,
+// when ten Newton steps in a row move no coordinate (liblinear's rule, which
+// calls it convergence: every step is then below 1e-12, an absolute floor
+// that weights near 1e-150, of features near 1e150, never pass) or, at
+// once, when the reference overflows float64 (finiteReference).
 //
 // Beware that the rule is relative to the subgradient at 0, which grows with
 // C: on separable data with a large C the default ε can stop at several
@@ -526,8 +528,15 @@ func (s *l1lrSolver) run(tol, ref float64, maxNewton int) stop {
 			gmax = max(gmax, v)
 			gnorm1 += v
 		}
-		if gnorm1 <= tol || qpNoChange >= lrMaxQPNoChange {
+		if gnorm1 <= tol {
 			return stopConverged
+		}
+		if qpNoChange >= lrMaxQPNoChange {
+			// liblinear's rule takes this for convergence; but every
+			// step was below lrMinStep, an absolute floor, with the
+			// stopping rule unmet: weights that small (features near
+			// 1e150) the solver cannot reach.
+			return stopStuck
 		}
 		qpNoChange++
 

@@ -114,21 +114,25 @@ func checkKKT(t *testing.T, prob *Problem, p Params, w []float64, l1, l2, tol fl
 	g := lrRefGrad(prob, p, w)
 	worst := 0.0
 	for j, wj := range w {
-		var v float64
-		switch {
-		case wj > 0:
-			v = math.Abs(g[j] + l2*wj + l1)
-		case wj < 0:
-			v = math.Abs(g[j] + l2*wj - l1)
-		default:
-			v = math.Max(math.Abs(g[j])-l1, 0)
-		}
+		v := kktViolation(g[j], wj, l1, l2)
 		worst = max(worst, v)
 		if v > tol {
 			t.Errorf("KKT violated at w[%d] = %g: ∂L = %g, violation %g > %g", j, wj, g[j], v, tol)
 		}
 	}
 	t.Logf("worst KKT violation %.3g (tol %.3g)", worst, tol)
+}
+
+// kktViolation returns by how much coordinate j, of weight wj and loss
+// gradient g, violates the optimality conditions of checkKKT's objective.
+func kktViolation(g, wj, l1, l2 float64) float64 {
+	switch {
+	case wj > 0:
+		return math.Abs(g + l2*wj + l1)
+	case wj < 0:
+		return math.Abs(g + l2*wj - l1)
+	}
+	return math.Max(math.Abs(g)-l1, 0)
 }
 
 func TestL1RLRKKT(t *testing.T) {
@@ -445,31 +449,77 @@ func TestLogisticSolversInputsUnmodified(t *testing.T) {
 func TestL1SolversStuckWhenTheLossGradientOverflows(t *testing.T) {
 	x, y := readHeartScale(t)
 	prob := &Problem{X: x, Y: y, Bias: 1}
-	const c = 1e308
-	for _, tc := range []struct {
-		s Solver
-		k float64
-	}{{L1RLR, 0.5}, {L1RL2LossSVC, 2}} {
-		m, err := Train(context.Background(), prob, Params{Solver: tc.s, C: c})
-		if err != nil {
-			t.Fatalf("%v: %v", tc.s, err)
+	for _, s := range []Solver{L1RLR, L1RL2LossSVC} {
+		checkStuckAtZero(t, prob, Params{Solver: s, C: 1e308})
+	}
+}
+
+// TestL1RLRStuckWhenTheWeightsAreBelowItsSteps: with heart_scale's features
+// times 1e150 the optimal feature weights of L1R_LR are about 1e-150, so
+// every step of its inner descent on them is below lrMinStep (1e-12, an
+// absolute floor, liblinear's): after ten Newton steps in which no
+// coordinate moved (the bias's weight aside), liblinear's rule stopped the
+// run as converged with the feature weights 0, which violates the
+// optimality conditions by about 1e150 (train -s 6 wrote it without a
+// warning). With its stopping rule unmet the run is stuck.
+func TestL1RLRStuckWhenTheWeightsAreBelowItsSteps(t *testing.T) {
+	x, y := readHeartScale(t)
+	big := *x
+	big.Val = slices.Clone(x.Val)
+	for k := range big.Val {
+		big.Val[k] *= 1e150
+	}
+	prob := &Problem{X: &big, Y: y, Bias: 1}
+	p := Params{Solver: L1RLR, C: 1}
+	m, err := Train(context.Background(), prob, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := primalWeights(m, x.C)
+	g := lrRefGrad(prob, p, w)
+	var worst float64
+	for j, wj := range w {
+		worst = max(worst, kktViolation(g[j], wj, 1, 0))
+	}
+	if worst <= 1 {
+		t.Fatalf("worst KKT violation %g at w = %v: the test needs a run that stops far from the optimum", worst, w)
+	}
+	if m.Converged || !m.Stuck {
+		t.Errorf("worst KKT violation %g, yet Converged %v, Stuck %v; want stuck", worst, m.Converged, m.Stuck)
+	}
+}
+
+// checkStuckAtZero trains prob with p (an L1 solver, L1R_LR or
+// L1R_L2LOSS_SVC) and checks that the model is the solver's start, w = 0,
+// that w = 0 violates the optimality condition |∂L/∂w_j(0)| ≤ 1, where
+// ∂L/∂w_j(0) = −k·C·Σ_i y_i x_ij (k = ½ for the logistic loss, 2 for the
+// squared hinge), and so that the model is reported stuck, not converged.
+func checkStuckAtZero(t *testing.T, prob *Problem, p Params) {
+	t.Helper()
+	m, err := Train(context.Background(), prob, p)
+	if err != nil {
+		t.Fatalf("%v: %v", p.Solver, err)
+	}
+	x, y := prob.X, prob.Y
+	w := primalWeights(m, x.C)
+	if slices.ContainsFunc(w, func(v float64) bool { return v != 0 }) {
+		t.Fatalf("%v: weights %v, the test expects the solver's start, 0", p.Solver, w)
+	}
+	g := make([]float64, x.C+1) // Σ_i y_i x_ij, the bias column last
+	for i := range x.R {
+		for k := x.Ptr[i]; k < x.Ptr[i+1]; k++ {
+			g[x.Ind[k]] += y[i] * x.Val[k]
 		}
-		w := primalWeights(m, x.C)
-		if slices.ContainsFunc(w, func(v float64) bool { return v != 0 }) {
-			t.Fatalf("%v: weights %v, the test expects the solver's start, 0", tc.s, w)
-		}
-		g := make([]float64, x.C+1) // Σ_i y_i x_ij, the bias column last
-		for i := range x.R {
-			for k := x.Ptr[i]; k < x.Ptr[i+1]; k++ {
-				g[x.Ind[k]] += y[i] * x.Val[k]
-			}
-			g[x.C] += y[i]
-		}
-		if worst := tc.k * c * slices.Max(abs(g)); !(worst > 1) {
-			t.Fatalf("%v: max |∂L/∂w_j(0)| = %g ≤ 1: w = 0 is optimal, the test needs a C that makes it not", tc.s, worst)
-		}
-		if m.Converged || !m.Stuck {
-			t.Errorf("%v, C = %g: w = 0 violates the optimality condition, yet Converged %v, Stuck %v; want stuck", tc.s, c, m.Converged, m.Stuck)
-		}
+		g[x.C] += y[i] * prob.Bias
+	}
+	k := 0.5
+	if p.Solver == L1RL2LossSVC {
+		k = 2
+	}
+	if worst := k * p.C * slices.Max(abs(g)); !(worst > 1) {
+		t.Fatalf("%v: max |∂L/∂w_j(0)| = %g ≤ 1: w = 0 is optimal, the test needs a problem that makes it not", p.Solver, worst)
+	}
+	if m.Converged || !m.Stuck {
+		t.Errorf("%v, C = %g: w = 0 violates the optimality condition, yet Converged %v, Stuck %v; want stuck", p.Solver, p.C, m.Converged, m.Stuck)
 	}
 }
