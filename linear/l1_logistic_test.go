@@ -446,11 +446,22 @@ func TestLogisticSolversInputsUnmodified(t *testing.T) {
 // without a warning, though w = 0 violates the optimality condition
 // |∂L/∂w_j(0)| ≤ 1. A model that does not meet it must not be reported
 // converged; the solvers could make no progress, so stuck.
+//
+// With the features times 1e150 and C = 1e300 the terms C·y_i·x_ij
+// themselves overflow, to +Inf and −Inf, whose sum is NaN: the violation of
+// a NaN derivative read as 0, so the reference was 0 ("w = 0 is exactly
+// optimal") or the first sweep's sum 0, and the three solvers, elastic net
+// too, wrote w = 0 as converged.
 func TestL1SolversStuckWhenTheLossGradientOverflows(t *testing.T) {
 	x, y := readHeartScale(t)
-	prob := &Problem{X: x, Y: y, Bias: 1}
-	for _, s := range []Solver{L1RLR, L1RL2LossSVC} {
-		checkStuckAtZero(t, prob, Params{Solver: s, C: 1e308})
+	big := *x
+	big.Val = slices.Clone(x.Val)
+	for k := range big.Val {
+		big.Val[k] *= 1e150
+	}
+	for _, s := range []Solver{L1RLR, L1RL2LossSVC, ElasticNetLR} {
+		checkStuckAtZero(t, &Problem{X: x, Y: y, Bias: 1}, Params{Solver: s, C: 1e308})
+		checkStuckAtZero(t, &Problem{X: &big, Y: y, Bias: 1}, Params{Solver: s, C: 1e300})
 	}
 }
 
@@ -489,22 +500,15 @@ func TestL1RLRStuckWhenTheWeightsAreBelowItsSteps(t *testing.T) {
 	}
 }
 
-// checkStuckAtZero trains prob with p (an L1 solver, L1R_LR or
-// L1R_L2LOSS_SVC) and checks that the model is the solver's start, w = 0,
-// that w = 0 violates the optimality condition |∂L/∂w_j(0)| ≤ 1, where
+// checkStuckAtZero trains prob with p (an L1 solver: L1R_LR,
+// L1R_L2LOSS_SVC or ElasticNetLR), where w = 0 violates the optimality
+// condition |∂L/∂w_j(0)| ≤ 1 (≤ L1Ratio ≤ 1 for the elastic net), with
 // ∂L/∂w_j(0) = −k·C·Σ_i y_i x_ij (k = ½ for the logistic loss, 2 for the
-// squared hinge), and so that the model is reported stuck, not converged.
+// squared hinge) overflowing float64, and checks that the solver stops
+// at its start, w = 0, reported stuck, not converged.
 func checkStuckAtZero(t *testing.T, prob *Problem, p Params) {
 	t.Helper()
-	m, err := Train(context.Background(), prob, p)
-	if err != nil {
-		t.Fatalf("%v: %v", p.Solver, err)
-	}
 	x, y := prob.X, prob.Y
-	w := primalWeights(m, x.C)
-	if slices.ContainsFunc(w, func(v float64) bool { return v != 0 }) {
-		t.Fatalf("%v: weights %v, the test expects the solver's start, 0", p.Solver, w)
-	}
 	g := make([]float64, x.C+1) // Σ_i y_i x_ij, the bias column last
 	for i := range x.R {
 		for k := x.Ptr[i]; k < x.Ptr[i+1]; k++ {
@@ -516,10 +520,17 @@ func checkStuckAtZero(t *testing.T, prob *Problem, p Params) {
 	if p.Solver == L1RL2LossSVC {
 		k = 2
 	}
-	if worst := k * p.C * slices.Max(abs(g)); !(worst > 1) {
+	if worst := k * p.C * slices.Max(abs(g)); !(worst > 1) { // +Inf too
 		t.Fatalf("%v: max |∂L/∂w_j(0)| = %g ≤ 1: w = 0 is optimal, the test needs a problem that makes it not", p.Solver, worst)
+	}
+	m, err := Train(context.Background(), prob, p)
+	if err != nil {
+		t.Fatalf("%v: %v", p.Solver, err)
 	}
 	if m.Converged || !m.Stuck {
 		t.Errorf("%v, C = %g: w = 0 violates the optimality condition, yet Converged %v, Stuck %v; want stuck", p.Solver, p.C, m.Converged, m.Stuck)
+	}
+	if w := primalWeights(m, x.C); slices.ContainsFunc(w, func(v float64) bool { return v != 0 }) {
+		t.Errorf("%v, C = %g: weights %v, want the start, 0, where the gradient overflows", p.Solver, p.C, w)
 	}
 }

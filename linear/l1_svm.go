@@ -23,8 +23,9 @@ import "math"
 // ε·max(min(#pos, #neg), 1)/l times that of the first sweep, ε = Params.Eps
 // (default 0.01), with every coordinate active; or, as not converged, after
 // Params.MaxIter sweeps (default 1000, liblinear's cap), or as numerically
-// stuck (Model.Stuck) after the first sweep when its sum overflows float64
-// (finiteReference).
+// stuck (Model.Stuck) at once when the loss gradient at 0 may overflow
+// float64 (gradientOverflows), or after the first sweep when its sum
+// overflows (finiteReference: a warm start's gradient).
 
 func init() {
 	register(L1RL2LossSVC, solveL1RL2SVC)
@@ -45,6 +46,9 @@ func solveL1RL2SVC(prob *Problem, p Params, init []float64) ([]float64, stop, er
 	d, eps, maxIter, w, err := lrSetup(prob, p, init)
 	if err != nil {
 		return nil, stopMaxIter, err
+	}
+	if d.gradientOverflows(2) {
+		return w, stopStuck, nil
 	}
 	s := newL1SVC(d, w)
 	why := s.run(eps*float64(max(min(d.pos, d.neg), 1))/float64(d.rows), maxIter, newShuffler(p.Seed))
