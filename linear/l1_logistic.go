@@ -361,8 +361,11 @@ func lrFinite(w []float64) error {
 
 // lrSetup validates and prepares a primal L1 solver's run: the column
 // form of prob, the stopping tolerance and iteration cap of p (lrSettings)
-// and the starting point (init, or zeros).
-func lrSetup(prob *Problem, p Params, init []float64) (d *lrData, eps float64, maxIter int, w []float64, err error) {
+// and the starting point (init, or zeros). d is nil when the run cannot
+// start: with an error, or, err nil and w the start, when the loss
+// gradient at 0 may overflow float64 (gradientOverflows, k as there), a
+// run its caller reports stuck.
+func lrSetup(prob *Problem, p Params, init []float64, k float64) (d *lrData, eps float64, maxIter int, w []float64, err error) {
 	if d, err = newLRData(prob, p); err != nil {
 		return nil, 0, 0, nil, err
 	}
@@ -372,18 +375,18 @@ func lrSetup(prob *Problem, p Params, init []float64) (d *lrData, eps float64, m
 	if w, err = d.start(init); err != nil {
 		return nil, 0, 0, nil, err
 	}
+	if d.gradientOverflows(k) {
+		return nil, 0, 0, w, nil
+	}
 	return d, eps, maxIter, w, nil
 }
 
 // solveL1RLR trains L1R_LR by newGLMNET; see the comment at the top of the
 // file for the objective and the stopping rule.
 func solveL1RLR(prob *Problem, p Params, init []float64) ([]float64, stop, error) {
-	d, eps, maxNewton, w, err := lrSetup(prob, p, init)
-	if err != nil {
-		return nil, stopMaxIter, err
-	}
-	if d.gradientOverflows(0.5) {
-		return w, stopStuck, nil
+	d, eps, maxNewton, w, err := lrSetup(prob, p, init, 0.5)
+	if d == nil {
+		return w, stopStuck, err // w nil with an error
 	}
 	ref := d.zeroViolation(1)
 	if ref == 0 {

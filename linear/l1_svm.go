@@ -43,12 +43,9 @@ const (
 // solveL1RL2SVC trains L1R_L2LOSS_SVC; see the comment at the top of the
 // file.
 func solveL1RL2SVC(prob *Problem, p Params, init []float64) ([]float64, stop, error) {
-	d, eps, maxIter, w, err := lrSetup(prob, p, init)
-	if err != nil {
-		return nil, stopMaxIter, err
-	}
-	if d.gradientOverflows(2) {
-		return w, stopStuck, nil
+	d, eps, maxIter, w, err := lrSetup(prob, p, init, 2)
+	if d == nil {
+		return w, stopStuck, err // w nil with an error
 	}
 	s := newL1SVC(d, w)
 	why := s.run(eps*float64(max(min(d.pos, d.neg), 1))/float64(d.rows), maxIter, newShuffler(p.Seed))

@@ -218,19 +218,14 @@ func TestFitModeratedAnyMagnitude(t *testing.T) {
 // smallest subnormal, 2^−1074), and, since every moderated scale depends
 // on every column's scale, the rounding of the smallest of Fit's scales to
 // a multiple of 2^−1074 (a relative 2^−1074/s_min; 3e-7 at 2^−1050). Go's
-// math.Log on amd64
-// reads a subnormal's exponent wrongly (golang.org/issue/56600), which
-// made the log variances of subnormal columns almost equal and so every
-// scale one.
+// math.Log on amd64 reads a subnormal's exponent wrongly
+// (golang.org/issue/56600), which made the log variances of subnormal
+// columns almost equal and so every scale one.
 func TestFitModeratedScaleEquivariant(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	const m, c = 12, 5
-	A := mat.NewDense(m, c, nil)
-	for i := range m {
-		for j := range c {
-			A.Set(i, j, math.Floor(float64(int(1)<<(3*j+1))*rng.Float64()))
-		}
-	}
+	A := mat.NewDense(m, c, nil) // column j: integers below 2^(3j+1)
+	A.Apply(func(_, j int, _ float64) float64 { return math.Floor(float64(int(1)<<(3*j+1)) * rng.Float64()) }, A)
 	if slices.Min(Fit(A).Scale) == 0 {
 		t.Fatal("a column of the test is constant")
 	}
