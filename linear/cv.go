@@ -33,15 +33,15 @@ var warmSolvers = map[Solver]warmFunc{}
 // dualSolver is a dual coordinate-descent solver (-s 1, -s 3, -s 7): it
 // runs from the dual point alpha0 (nil: the solver's own start), visiting
 // the coordinates in orders drawn from rng, and returns w, the final α and
-// whether the stopping rule was met.
-type dualSolver func(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha []float64, converged bool)
+// why it stopped.
+type dualSolver func(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha []float64, why stop)
 
 // solve is the solveFunc of a dual solver. A primal warm start cannot be
 // turned into dual variables, so init is ignored; cross-validation
 // warm-starts through warm instead.
 func (s dualSolver) solve(prob *Problem, p Params, _ []float64) ([]float64, stop, error) {
-	w, _, conv := s(prob, p, nil, newShuffler(p.Seed))
-	return w, stopOf(conv), nil
+	w, _, why := s(prob, p, nil, newShuffler(p.Seed))
+	return w, why, nil
 }
 
 // warm is the warmFunc of a dual solver: it continues from the dual
@@ -57,8 +57,8 @@ func (s dualSolver) warm(prob *Problem, p Params, prev *warmStart) (*warmStart, 
 			alpha[i] = a * r
 		}
 	}
-	w, alpha, conv := s(prob, p, alpha, newShuffler(p.Seed))
-	return &warmStart{c: p.C, w: w, alpha: alpha}, conv, nil
+	w, alpha, why := s(prob, p, alpha, newShuffler(p.Seed))
+	return &warmStart{c: p.C, w: w, alpha: alpha}, why == stopConverged, nil
 }
 
 // trainWarm trains the ±1 problem prob (a fold's own copy, whose context

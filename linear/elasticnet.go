@@ -46,7 +46,8 @@ import (
 // as converged, when the line search finds no decrease and the predicted one
 // is below 1e-12·F(w) (the floating-point floor), and as not converged after
 // Params.MaxIter outer steps (default 100) or, as numerically stuck
-// (Model.Stuck), when the line search fails otherwise.
+// (Model.Stuck), when the line search fails otherwise or, at once, when
+// the loss gradient at 0 may overflow float64 (gradientOverflows).
 
 func init() {
 	register(ElasticNetLR, solveElasticNet)
@@ -80,6 +81,9 @@ func solveElasticNet(prob *Problem, p Params, init []float64) ([]float64, stop, 
 	w, err := d.start(init)
 	if err != nil {
 		return nil, stopMaxIter, err
+	}
+	if d.gradientOverflows(0.5) {
+		return w, stopStuck, nil
 	}
 	l1, l2 := p.L1Ratio, 1-p.L1Ratio
 	ref := d.zeroViolation(l1)

@@ -37,6 +37,16 @@ func readHeartScale(tb testing.TB) (*sparse.CSR, []float64) {
 	return x, y
 }
 
+// scaled returns a copy of x with every value times f.
+func scaled(x *sparse.CSR, f float64) *sparse.CSR {
+	c := *x
+	c.Val = make([]float64, len(x.Val))
+	for k, v := range x.Val {
+		c.Val[k] = v * f
+	}
+	return &c
+}
+
 // coilFeatures is the number of COIL-100 HOG features.
 const coilFeatures = 800
 

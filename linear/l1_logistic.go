@@ -30,11 +30,14 @@ import (
 // ∇^S the minimum-norm subgradient, ε = Params.Eps (default 0.01). The
 // reference is always the subgradient at w = 0, also under a warm start, so
 // that the solution's accuracy does not depend on the starting point. The
-// solver also stops, as converged, when ten Newton steps in a row move no
-// coordinate (liblinear's rule) or when the line search finds no decrease
+// solver also stops, as converged, when the line search finds no decrease
 // and the predicted one is below 1e-12·F(w) (the floating-point floor), and
 // as not converged after Params.MaxIter Newton steps (default 100) or, as
-// numerically stuck (Model.Stuck), when the line search fails otherwise.
+// numerically stuck (Model.Stuck), when the line search fails otherwise,
+// when ten Newton steps in a row move no coordinate (liblinear's rule, which
+// calls it convergence: every step is then below 1e-12, an absolute floor
+// that weights near 1e-150, of features near 1e150, never pass) or, at
+// once, when the reference may overflow float64 (gradientOverflows).
 //
 // Beware that the rule is relative to the subgradient at 0, which grows with
 // C: on separable data with a large C the default ε can stop at several
@@ -296,6 +299,35 @@ func (d *lrData) zeroViolation(l1 float64) float64 {
 	return s
 }
 
+// finiteReference reports whether ref, the violation of the optimality
+// conditions that a primal L1 solver's stopping rule is relative to (at
+// w = 0, or over the first sweep), is finite. It is not when C or the
+// features are so large that the loss gradient overflows float64; the rule
+// would then hold at once (Inf ≤ ε·Inf) and the start, which violates the
+// conditions, would pass for converged: the solvers report such a run
+// stuck instead.
+func finiteReference(ref float64) bool { return ref < math.Inf(1) }
+
+// gradientOverflows reports whether the loss gradient at w = 0 may
+// overflow float64: whether k·Σ_j Σ_i C_i·|x̃_ij| does, k the magnitude of
+// the loss's derivative at margin 0 per unit of C_i (½ for the logistic
+// loss, 2 for the squared hinge). That sum bounds Σ_j |∂L/∂w_j(0)|, the
+// reference of the primal L1 solvers' stopping rules, and every partial
+// sum of a derivative, so that when it is finite no derivative at 0 is
+// ±Inf or NaN (Inf − Inf, whose violation, every comparison false, reads as
+// 0: w = 0 passed for optimal). The solvers report a run from w = 0 whose
+// gradient may overflow stuck at its start (finiteReference).
+func (d *lrData) gradientOverflows(k float64) bool {
+	var s float64
+	for j := range d.cols {
+		ind, val := d.col(j)
+		for t, i := range ind {
+			s += d.cost[i] * math.Abs(val[t])
+		}
+	}
+	return !finiteReference(k * s)
+}
+
 // tolerance returns liblinear's stopping threshold for the primal L1
 // solvers: eps·max(min(#pos, #neg), 1)/l times the reference violation.
 func (d *lrData) tolerance(eps, ref float64) float64 {
@@ -329,8 +361,11 @@ func lrFinite(w []float64) error {
 
 // lrSetup validates and prepares a primal L1 solver's run: the column
 // form of prob, the stopping tolerance and iteration cap of p (lrSettings)
-// and the starting point (init, or zeros).
-func lrSetup(prob *Problem, p Params, init []float64) (d *lrData, eps float64, maxIter int, w []float64, err error) {
+// and the starting point (init, or zeros). d is nil when the run cannot
+// start: with an error, or, err nil and w the start, when the loss
+// gradient at 0 may overflow float64 (gradientOverflows, k as there), a
+// run its caller reports stuck.
+func lrSetup(prob *Problem, p Params, init []float64, k float64) (d *lrData, eps float64, maxIter int, w []float64, err error) {
 	if d, err = newLRData(prob, p); err != nil {
 		return nil, 0, 0, nil, err
 	}
@@ -340,15 +375,18 @@ func lrSetup(prob *Problem, p Params, init []float64) (d *lrData, eps float64, m
 	if w, err = d.start(init); err != nil {
 		return nil, 0, 0, nil, err
 	}
+	if d.gradientOverflows(k) {
+		return nil, 0, 0, w, nil
+	}
 	return d, eps, maxIter, w, nil
 }
 
 // solveL1RLR trains L1R_LR by newGLMNET; see the comment at the top of the
 // file for the objective and the stopping rule.
 func solveL1RLR(prob *Problem, p Params, init []float64) ([]float64, stop, error) {
-	d, eps, maxNewton, w, err := lrSetup(prob, p, init)
-	if err != nil {
-		return nil, stopMaxIter, err
+	d, eps, maxNewton, w, err := lrSetup(prob, p, init, 0.5)
+	if d == nil {
+		return w, stopStuck, err // w nil with an error
 	}
 	ref := d.zeroViolation(1)
 	if ref == 0 {
@@ -513,8 +551,15 @@ func (s *l1lrSolver) run(tol, ref float64, maxNewton int) stop {
 			gmax = max(gmax, v)
 			gnorm1 += v
 		}
-		if gnorm1 <= tol || qpNoChange >= lrMaxQPNoChange {
+		if gnorm1 <= tol {
 			return stopConverged
+		}
+		if qpNoChange >= lrMaxQPNoChange {
+			// liblinear's rule takes this for convergence; but every
+			// step was below lrMinStep, an absolute floor, with the
+			// stopping rule unmet: weights that small (features near
+			// 1e150) the solver cannot reach.
+			return stopStuck
 		}
 		qpNoChange++
 

@@ -112,21 +112,25 @@ func checkKKT(t *testing.T, prob *Problem, p Params, w []float64, l1, l2, tol fl
 	g := lrRefGrad(prob, p, w)
 	worst := 0.0
 	for j, wj := range w {
-		var v float64
-		switch {
-		case wj > 0:
-			v = math.Abs(g[j] + l2*wj + l1)
-		case wj < 0:
-			v = math.Abs(g[j] + l2*wj - l1)
-		default:
-			v = math.Max(math.Abs(g[j])-l1, 0)
-		}
+		v := kktViolation(g[j], wj, l1, l2)
 		worst = max(worst, v)
 		if v > tol {
 			t.Errorf("KKT violated at w[%d] = %g: ∂L = %g, violation %g > %g", j, wj, g[j], v, tol)
 		}
 	}
 	t.Logf("worst KKT violation %.3g (tol %.3g)", worst, tol)
+}
+
+// kktViolation returns by how much coordinate j, of weight wj and loss
+// gradient g, violates the optimality conditions of checkKKT's objective.
+func kktViolation(g, wj, l1, l2 float64) float64 {
+	switch {
+	case wj > 0:
+		return math.Abs(g + l2*wj + l1)
+	case wj < 0:
+		return math.Abs(g + l2*wj - l1)
+	}
+	return math.Max(math.Abs(g)-l1, 0)
 }
 
 func TestL1RLRKKT(t *testing.T) {

@@ -22,7 +22,10 @@ import "math"
 // coordinates' minimum-norm subgradients is at most
 // ε·max(min(#pos, #neg), 1)/l times that of the first sweep, ε = Params.Eps
 // (default 0.01), with every coordinate active; or, as not converged, after
-// Params.MaxIter sweeps (default 1000, liblinear's cap).
+// Params.MaxIter sweeps (default 1000, liblinear's cap), or as numerically
+// stuck (Model.Stuck) at once when the loss gradient at 0 may overflow
+// float64 (gradientOverflows), or after the first sweep when its sum
+// overflows (finiteReference: a warm start's gradient).
 
 func init() {
 	register(L1RL2LossSVC, solveL1RL2SVC)
@@ -40,16 +43,16 @@ const (
 // solveL1RL2SVC trains L1R_L2LOSS_SVC; see the comment at the top of the
 // file.
 func solveL1RL2SVC(prob *Problem, p Params, init []float64) ([]float64, stop, error) {
-	d, eps, maxIter, w, err := lrSetup(prob, p, init)
-	if err != nil {
-		return nil, stopMaxIter, err
+	d, eps, maxIter, w, err := lrSetup(prob, p, init, 2)
+	if d == nil {
+		return w, stopStuck, err // w nil with an error
 	}
 	s := newL1SVC(d, w)
-	converged := s.run(eps*float64(max(min(d.pos, d.neg), 1))/float64(d.rows), maxIter, newShuffler(p.Seed))
+	why := s.run(eps*float64(max(min(d.pos, d.neg), 1))/float64(d.rows), maxIter, newShuffler(p.Seed))
 	if err := lrFinite(w); err != nil {
 		return nil, stopMaxIter, err
 	}
-	return w, stopOf(converged), nil
+	return w, why, nil
 }
 
 // l1svc is the state of solve_l1r_l2_svc.
@@ -95,21 +98,24 @@ func (s *l1svc) resetMargins() {
 const l1svcCheckEvery = 32
 
 // run sweeps until the stopping rule (relative tolerance eps) holds or
-// maxIter sweeps are done, and reports whether the rule held.
-func (s *l1svc) run(eps float64, maxIter int, rng shuffler) bool {
+// maxIter sweeps are done, and says why it stopped: stuck after the first
+// sweep when its sum of violations, which the rule is relative to,
+// overflows float64 (a C or features so large that the loss gradient
+// does: no rule could hold but by Inf ≤ ε·Inf).
+func (s *l1svc) run(eps float64, maxIter int, rng shuffler) stop {
 	d, w, b := s.d, s.w, s.b
 	active := d.cols
 	gmaxOld := math.Inf(1)
 	gnorm1Init := -1.0
 	for iter := 0; iter < maxIter; {
 		if d.stopped() {
-			return false
+			return stopMaxIter
 		}
 		gmaxNew, gnorm1New := 0.0, 0.0
 		shuffle(rng, s.index[:active])
 		for k := 0; k < active; k++ {
 			if k%l1svcCheckEvery == l1svcCheckEvery-1 && d.stopped() {
-				return false // a sweep of a tall problem takes a tenth of a second
+				return stopMaxIter // a sweep of a tall problem takes a tenth of a second
 			}
 			j := s.index[k]
 			ind, val := d.col(j)
@@ -166,11 +172,14 @@ func (s *l1svc) run(eps float64, maxIter int, rng shuffler) bool {
 		}
 		if iter == 0 {
 			gnorm1Init = gnorm1New
+			if !finiteReference(gnorm1Init) {
+				return stopStuck
+			}
 		}
 		iter++
 		if gnorm1New <= eps*gnorm1Init {
 			if active == d.cols {
-				return true
+				return stopConverged
 			}
 			active = d.cols
 			gmaxOld = math.Inf(1)
@@ -178,7 +187,7 @@ func (s *l1svc) run(eps float64, maxIter int, rng shuffler) bool {
 		}
 		gmaxOld = gmaxNew
 	}
-	return false
+	return stopMaxIter
 }
 
 // lineSearch moves coordinate j along dir, halving the step until the

@@ -384,9 +384,9 @@ const (
 
 // lrDual runs the dual coordinate descent of -s 7 from alpha0 (nil: α_i =
 // min(0.001·C_i, 1e-8), liblinear's start), visiting the coordinates in
-// orders drawn from rng. It returns w, α and whether the stopping rule was
-// met within MaxIter outer iterations.
-func lrDual(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha []float64, converged bool) {
+// orders drawn from rng. It returns w, α and why it stopped: converged
+// when the stopping rule was met within MaxIter outer iterations.
+func lrDual(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha []float64, why stop) {
 	p, maxIter, d, cost := dualStart(prob, p)
 	eps, l, y := p.Eps, d.rows, prob.Y
 	innerEpsMin := min(1e-8, eps)
@@ -455,11 +455,11 @@ func lrDual(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha [
 			}
 		}
 		if gMax < eps {
-			return w, alpha, true
+			return w, alpha, stopConverged
 		}
 		if newtonIter <= l/10 {
 			innerEps = max(innerEpsMin, 0.1*innerEps)
 		}
 	}
-	return w, alpha, false
+	return w, alpha, stopMaxIter
 }

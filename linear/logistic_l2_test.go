@@ -125,7 +125,7 @@ func TestLRDualMatchesPrimal(t *testing.T) {
 		prob := randomProblem(14, 120, 8, 0.6, bias)
 		p := Params{Solver: L2RLRDual, C: 1.5, WeightPos: 2, Eps: 1e-8}.withDefaults()
 		wd, alpha, conv := lrDual(prob, p, nil, newShuffler(0))
-		if !conv {
+		if conv != stopConverged {
 			t.Fatal("dual solver did not converge")
 		}
 		q := p

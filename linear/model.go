@@ -42,10 +42,13 @@ type Model struct {
 	Converged bool
 	// Stuck is true when the solver stopped short of its iteration cap,
 	// unable to make progress: no decrease of its model possible, its
-	// model or objective NaN (values whose squares overflow float64), or
-	// a line search that found no decrease above the rounding floor.
-	// Converged is then false; liblinear reports such a stop as reaching
-	// the iteration cap. Models read from files report false.
+	// model or objective NaN (values whose squares overflow float64), a
+	// line search that found no decrease above the rounding floor, a loss
+	// gradient or a row's squared norm that overflows float64 (the run
+	// stops at its start), or steps all below an L1 solver's absolute
+	// floor. Converged is then false; liblinear reports such a stop as
+	// reaching the iteration cap, or some of them as convergence. Models
+	// read from files report false.
 	Stuck bool
 }
 

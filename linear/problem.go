@@ -204,15 +204,6 @@ func (s stop) String() string {
 	return fmt.Sprintf("stop(%d)", int(s))
 }
 
-// stopOf returns the stop of a solver whose only way out short of its
-// stopping rule is its cap: stopConverged when converged, else stopMaxIter.
-func stopOf(converged bool) stop {
-	if converged {
-		return stopConverged
-	}
-	return stopMaxIter
-}
-
 // solvers maps each implemented solver to its training function; each
 // solver's file registers itself in an init function.
 var solvers = map[Solver]solveFunc{}

@@ -1,6 +1,9 @@
 package linear
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Dual coordinate descent for the L2-regularised SVMs (liblinear -s 1 and
 // -s 3; Hsieh, Chang, Lin, Keerthi and Sundararajan, "A dual coordinate
@@ -34,9 +37,13 @@ const (
 
 // dualSVM runs dual coordinate descent on the ±1 problem prob from the dual
 // point alpha0 (nil: α = 0), visiting the coordinates in orders drawn from
-// rng. It returns w, the final α and whether the stopping rule was met
-// within MaxIter iterations.
-func dualSVM(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha []float64, converged bool) {
+// rng. It returns w, the final α and why it stopped: converged when the
+// stopping rule was met within MaxIter iterations; stuck, at its start,
+// when a row's Q_ii = ‖x_i‖² overflows float64 (features beyond about
+// 1e154), since its coordinate's Newton step g/Q_ii is then 0 whatever
+// its gradient: α_i could never move, and from α = 0, with every row's
+// projected gradient −1, the spread rule held at once with w = 0.
+func dualSVM(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha []float64, why stop) {
 	p, maxIter, d, cost := dualStart(prob, p)
 	eps, l, y := p.Eps, d.rows, prob.Y
 
@@ -66,6 +73,10 @@ func dualSVM(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha 
 				d.axpy(i, a*y[i], w)
 			}
 		}
+	}
+
+	if slices.ContainsFunc(qd, func(q float64) bool { return math.IsInf(q, 1) }) {
+		return w, alpha, stopStuck
 	}
 
 	index := make([]int, l)
@@ -120,7 +131,7 @@ func dualSVM(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha 
 
 		if pgMax-pgMin <= eps {
 			if active == l {
-				return w, alpha, true
+				return w, alpha, stopConverged
 			}
 			// Verify on all coordinates before stopping.
 			active = l
@@ -135,5 +146,5 @@ func dualSVM(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha 
 			pgMinOld = math.Inf(-1)
 		}
 	}
-	return w, alpha, false
+	return w, alpha, stopMaxIter
 }

@@ -65,7 +65,7 @@ func TestDualSVM(t *testing.T) {
 			// this nearly separable problem (liblinear's too).
 			p := Params{Solver: s, C: c.c, WeightPos: c.wp, WeightNeg: c.wn, Eps: c.eps, Seed: 3, MaxIter: 100000}.withDefaults()
 			w, alpha, conv := dualSVM(prob, p, nil, newShuffler(p.Seed))
-			if !conv {
+			if conv != stopConverged {
 				t.Fatalf("%v %+v: not converged", s, c)
 			}
 			// w is Σ α_i y_i x_i.

@@ -50,11 +50,16 @@ func FitModerated(A mat.Matrix) Scaler {
 	if len(cols) < 2 || m < 2 {
 		return s
 	}
+	shift := normalShift(s.Scale, cols)
 	l := make([]float64, len(cols))
 	v := make([]float64, m)
 	var lbar, kbar float64
 	for t, j := range cols {
-		l[t] = 2 * math.Log(s.Scale[j])
+		sc := math.Ldexp(s.Scale[j], shift)
+		if math.IsInf(sc, 0) { // scales spanning more than float64's range
+			return s
+		}
+		l[t] = 2 * math.Log(sc)
 		lbar += l[t]
 		mat.Col(v, j, A)
 		var m4 float64
@@ -83,7 +88,7 @@ func FitModerated(A mat.Matrix) Scaler {
 	t := make([]float64, len(cols))
 	for i, j := range cols {
 		t[i] = math.Exp((lbar + B*(l[i]-lbar)) / 2)
-		r := s.Scale[j] / t[i]
+		r := math.Ldexp(s.Scale[j], shift) / t[i]
 		ratio += r * r
 	}
 	f := math.Sqrt(ratio / J)
@@ -91,9 +96,30 @@ func FitModerated(A mat.Matrix) Scaler {
 		return s // Fit's scaler, not yet changed
 	}
 	for i, j := range cols {
-		s.Scale[j] = f * t[i]
+		s.Scale[j] = math.Ldexp(f*t[i], -shift)
 	}
 	return s
+}
+
+// normalShift returns the power of two, 2^shift, that FitModerated works
+// with the scales s[j] (j in cols, all positive) multiplied by: 0, unless
+// the smallest of them is subnormal, and then the least shift that makes it
+// normal. A subnormal scale has lost precision and would lose more in the
+// moderated scales t_j, which lie between the smallest and the largest
+// scale; and math.Log on amd64 reads the exponent of a subnormal wrongly
+// (golang.org/issue/56600: math.Log(1e-310) is −709.08, not −713.8), which
+// made the log variances of subnormal columns almost equal. Multiplying by
+// a power of two is exact when the result is normal.
+func normalShift(s []float64, cols []int) int {
+	lo := math.Inf(1)
+	for _, j := range cols {
+		lo = min(lo, s[j])
+	}
+	if lo >= 0x1p-1022 { // the smallest normal float64
+		return 0
+	}
+	_, e := math.Frexp(lo) // lo = f·2^e, ½ ≤ f < 1, e ≤ −1022
+	return -1021 - e       // lo·2^shift = f·2^−1021
 }
 
 // trigamma returns ψ₁(x), the derivative of the digamma function, for

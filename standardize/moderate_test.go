@@ -3,6 +3,7 @@ package standardize
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -203,5 +204,42 @@ func TestFitModeratedAnyMagnitude(t *testing.T) {
 	}
 	if err := CheckFinite("Z", Z); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestFitModeratedScaleEquivariant checks the documented property that
+// scaling A by a factor scales every moderated scale by it, for factors
+// 2^k that take the columns down to subnormal values. The columns hold
+// integers below 2^16 of different spreads, so A·2^k is exact down to
+// k = −1058 (multiples of 2^−1074, the smallest subnormal), and the
+// moderated scales of A·2^k can differ from those of A, times 2^k, only by
+// rounding: relative rounding as in the normal range (1e-12, a thousand
+// times float64's), the rounding of a subnormal result (a few units of the
+// smallest subnormal, 2^−1074), and, since every moderated scale depends
+// on every column's scale, the rounding of the smallest of Fit's scales to
+// a multiple of 2^−1074 (a relative 2^−1074/s_min; 3e-7 at 2^−1050). Go's
+// math.Log on amd64 reads a subnormal's exponent wrongly
+// (golang.org/issue/56600), which made the log variances of subnormal
+// columns almost equal and so every scale one.
+func TestFitModeratedScaleEquivariant(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	const m, c = 12, 5
+	A := mat.NewDense(m, c, nil) // column j: integers below 2^(3j+1)
+	A.Apply(func(_, j int, _ float64) float64 { return math.Floor(float64(int(1)<<(3*j+1)) * rng.Float64()) }, A)
+	if slices.Min(Fit(A).Scale) == 0 {
+		t.Fatal("a column of the test is constant")
+	}
+	want := FitModerated(A)
+	for _, k := range []int{-1000, -1030, -1040, -1050} {
+		B := mat.NewDense(m, c, nil)
+		B.Apply(func(_, _ int, v float64) float64 { return math.Ldexp(v, k) }, A)
+		got := FitModerated(B)
+		tol := 1e-12 + 2*math.SmallestNonzeroFloat64/slices.Min(Fit(B).Scale)
+		for j := range c {
+			w := math.Ldexp(want.Scale[j], k)
+			if math.Abs(got.Scale[j]-w) > tol*w+4*math.SmallestNonzeroFloat64 {
+				t.Errorf("2^%d·A: column %d: scale %v, want 2^%d times A's scale %v = %v", k, j, got.Scale[j], k, want.Scale[j], w)
+			}
+		}
 	}
 }

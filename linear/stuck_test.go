@@ -1,0 +1,141 @@
+package linear
+
+import (
+	"context"
+	"math"
+	"slices"
+	"testing"
+)
+
+// Runs that cannot make progress, because a quantity of the solver
+// overflows float64 or its steps fall below an absolute floor, are reported
+// stuck (Model.Stuck), never converged: the model at their start violates
+// the optimality conditions.
+
+// TestL1SolversStuckWhenTheLossGradientOverflows: with C = 1e308 the loss
+// gradient at w = 0, ∂L/∂w_j(0) = −k·C·Σ_i y_i x_ij (k = ½ for the
+// logistic loss, 2 for the squared hinge), overflows float64 on
+// heart_scale, and so does the violation at the start that the primal L1
+// solvers' stopping rules are relative to: the rules held at once
+// (Inf ≤ ε·Inf) and train -s 5 or -s 6 -c 1e308 wrote w = 0 as converged,
+// without a warning, though w = 0 violates the optimality condition
+// |∂L/∂w_j(0)| ≤ 1. A model that does not meet it must not be reported
+// converged; the solvers could make no progress, so stuck.
+//
+// With the features times 1e150 and C = 1e300 the terms C·y_i·x_ij
+// themselves overflow, to +Inf and −Inf, whose sum is NaN: the violation of
+// a NaN derivative read as 0, so the reference was 0 ("w = 0 is exactly
+// optimal") or the first sweep's sum 0, and the three solvers, elastic net
+// too, wrote w = 0 as converged.
+func TestL1SolversStuckWhenTheLossGradientOverflows(t *testing.T) {
+	x, y := readHeartScale(t)
+	big := scaled(x, 1e150)
+	for _, s := range []Solver{L1RLR, L1RL2LossSVC, ElasticNetLR} {
+		checkStuckAtZero(t, &Problem{X: x, Y: y, Bias: 1}, Params{Solver: s, C: 1e308})
+		checkStuckAtZero(t, &Problem{X: big, Y: y, Bias: 1}, Params{Solver: s, C: 1e300})
+	}
+}
+
+// TestL1RLRStuckWhenTheWeightsAreBelowItsSteps: with heart_scale's features
+// times 1e150 the optimal feature weights of L1R_LR are about 1e-150, so
+// every step of its inner descent on them is below lrMinStep (1e-12, an
+// absolute floor, liblinear's): after ten Newton steps in which no
+// coordinate moved (the bias's weight aside), liblinear's rule stopped the
+// run as converged with the feature weights 0, which violates the
+// optimality conditions by about 1e150 (train -s 6 wrote it without a
+// warning). With its stopping rule unmet the run is stuck.
+func TestL1RLRStuckWhenTheWeightsAreBelowItsSteps(t *testing.T) {
+	x, y := readHeartScale(t)
+	big := scaled(x, 1e150)
+	prob := &Problem{X: big, Y: y, Bias: 1}
+	p := Params{Solver: L1RLR, C: 1}
+	m, err := Train(context.Background(), prob, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := primalWeights(m, x.C)
+	g := lrRefGrad(prob, p, w)
+	var worst float64
+	for j, wj := range w {
+		worst = max(worst, kktViolation(g[j], wj, 1, 0))
+	}
+	if worst <= 1 {
+		t.Fatalf("worst KKT violation %g at w = %v: the test needs a run that stops far from the optimum", worst, w)
+	}
+	if m.Converged || !m.Stuck {
+		t.Errorf("worst KKT violation %g, yet Converged %v, Stuck %v; want stuck", worst, m.Converged, m.Stuck)
+	}
+}
+
+// checkStuckAtZero trains prob with p (an L1 solver: L1R_LR,
+// L1R_L2LOSS_SVC or ElasticNetLR), where w = 0 violates the optimality
+// condition |∂L/∂w_j(0)| ≤ 1 (≤ L1Ratio ≤ 1 for the elastic net), with
+// ∂L/∂w_j(0) = −k·C·Σ_i y_i x_ij (k = ½ for the logistic loss, 2 for the
+// squared hinge) overflowing float64, and checks that the solver stops
+// at its start, w = 0, reported stuck, not converged.
+func checkStuckAtZero(t *testing.T, prob *Problem, p Params) {
+	t.Helper()
+	x, y := prob.X, prob.Y
+	g := make([]float64, x.C+1) // Σ_i y_i x_ij, the bias column last
+	for i := range x.R {
+		for k := x.Ptr[i]; k < x.Ptr[i+1]; k++ {
+			g[x.Ind[k]] += y[i] * x.Val[k]
+		}
+		g[x.C] += y[i] * prob.Bias
+	}
+	k := 0.5
+	if p.Solver == L1RL2LossSVC {
+		k = 2
+	}
+	if worst := k * p.C * slices.Max(abs(g)); !(worst > 1) { // +Inf too
+		t.Fatalf("%v: max |∂L/∂w_j(0)| = %g ≤ 1: w = 0 is optimal, the test needs a problem that makes it not", p.Solver, worst)
+	}
+	m, err := Train(context.Background(), prob, p)
+	if err != nil {
+		t.Fatalf("%v: %v", p.Solver, err)
+	}
+	if m.Converged || !m.Stuck {
+		t.Errorf("%v, C = %g: w = 0 violates the optimality condition, yet Converged %v, Stuck %v; want stuck", p.Solver, p.C, m.Converged, m.Stuck)
+	}
+	if w := primalWeights(m, x.C); slices.ContainsFunc(w, func(v float64) bool { return v != 0 }) {
+		t.Errorf("%v, C = %g: weights %v, want the start, 0, where the gradient overflows", p.Solver, p.C, w)
+	}
+}
+
+// TestDualSVMStuckWhenARowNormOverflows: with heart_scale's features times
+// 1e160 every row's Q_ii = ‖x_i‖² overflows float64, so no coordinate's
+// Newton step g/Q_ii can move α_i from 0; every projected gradient stays
+// y_i wᵀx_i − 1 = −1, their spread 0, and train -s 1 or -s 3 wrote w = 0
+// as converged without a warning, though α = 0 violates the dual's
+// optimality condition (α_i = 0 needs a gradient ≥ 0; checked here from
+// the definition, in units where the features are heart_scale's). The run
+// must be reported stuck.
+func TestDualSVMStuckWhenARowNormOverflows(t *testing.T) {
+	x, y := readHeartScale(t)
+	big := scaled(x, 1e160)
+	prob := &Problem{X: big, Y: y, Bias: 1}
+	for _, s := range []Solver{L2RL2LossSVCDual, L2RL1LossSVCDual} {
+		m, err := Train(context.Background(), prob, Params{Solver: s, C: 1})
+		if err != nil {
+			t.Fatalf("%v: %v", s, err)
+		}
+		w := primalWeights(m, x.C)
+		if slices.ContainsFunc(w, func(v float64) bool { return v != 0 }) {
+			t.Fatalf("%v: weights %v, the test expects the solver's start, 0", s, w)
+		}
+		// At α = 0 (w = 0) the dual gradient of every row is y_i·0 − 1 = −1
+		// < 0: not optimal. The overflow itself, from the definition:
+		for i := range x.R {
+			var ss float64
+			for k := x.Ptr[i]; k < x.Ptr[i+1]; k++ {
+				ss += big.Val[k] * big.Val[k]
+			}
+			if !math.IsInf(ss, 1) {
+				t.Fatalf("row %d: ‖x_i‖² = %g, the test needs every row's to overflow", i, ss)
+			}
+		}
+		if m.Converged || !m.Stuck {
+			t.Errorf("%v: w = 0 is not optimal, yet Converged %v, Stuck %v; want stuck", s, m.Converged, m.Stuck)
+		}
+	}
+}
