@@ -142,7 +142,9 @@ func (ix *Index) SingleExampleWarning(index string) (string, []string) {
 // words that programs match, which stay when a message is reworded.
 const (
 	// WarnNotConverged is CapWarning's code: the final fits of sources
-	// did not converge.
+	// did not converge. It is the word of method.WarnNotConverged, the
+	// code of a fit's report of the same kind, so that a program matches
+	// both alike.
 	WarnNotConverged = "not-converged"
 	// WarnSingleExample is SingleExampleWarning's code: sources were
 	// trained on a class with a single example.
