@@ -90,6 +90,9 @@ func runDemo(c *cobra.Command, s *streams, o *demoOptions) error {
 	if err := checkOutDir(o.out); err != nil {
 		return err
 	}
+	if err := emptyMethods(c, o.methods); err != nil {
+		return err
+	}
 	if o.full && c.Flags().Changed("targets-per-domain") {
 		return badInputf("--targets-per-domain applies without --full, which takes every intent as a target: give one of them")
 	}

@@ -136,6 +136,12 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := emptyList(c, "targets", o.targets, "class", "class names", "for the default: every class that is not a negative and has enough examples"); err != nil {
+		return err
+	}
+	if err := emptyMethods(c, o.methods); err != nil {
+		return err
+	}
 	fracSet := c.Flags().Changed("negative-fraction")
 	cfg := experiment.DefaultConfig()
 	cfg.Name, cfg.Out, cfg.Sources = o.name, o.out, o.sources

@@ -160,10 +160,8 @@ func (j *dataJob) check(c *cobra.Command, outArg string) (shard.Shard, error) {
 		return shard.Shard{}, err
 	}
 	fracSet := c.Flags().Changed("negative-fraction")
-	// An empty list (--negative-classes "$UNSET") would fall back to the
-	// default pool, a random one, without a word.
-	if c.Flags().Changed("negative-classes") && len(j.negClasses) == 0 {
-		return shard.Shard{}, badInputf("--negative-classes names no class: give class names, or leave the flag out for the default pool")
+	if err := emptyList(c, "negative-classes", j.negClasses, "class", "class names", "for the default pool"); err != nil {
+		return shard.Shard{}, err
 	}
 	if len(j.negClasses) > 0 && fracSet {
 		return shard.Shard{}, badInputf("give --negative-classes or --negative-fraction, not both")
@@ -176,6 +174,26 @@ func (j *dataJob) check(c *cobra.Command, outArg string) (shard.Shard, error) {
 		return shard.Shard{}, badInputf("--shard: %w", err)
 	}
 	return sh, nil
+}
+
+// emptyList returns an input error when the list flag --name was given but
+// lists nothing (its items are blank: --name "$UNSET" in a script, or only
+// commas), which would otherwise run as if the flag were left out — its
+// default, which omitted describes ("to run every method") — without a
+// word; nil when the flag was left out or lists something. The error says
+// what to give (give: "class names") and that leaving the flag out
+// means the default. Each list flag whose empty list has no meaning of its
+// own goes through it (pflag refuses an empty list of numbers itself).
+func emptyList(c *cobra.Command, name string, items []string, noun, give, omitted string) error {
+	if !c.Flags().Changed(name) {
+		return nil
+	}
+	for _, it := range items {
+		if strings.TrimSpace(it) != "" {
+			return nil
+		}
+	}
+	return badInputf("--%s names no %s: give %s, or leave the flag out %s", name, noun, give, omitted)
 }
 
 // checkOutDir refuses, for the commands whose output is a directory, an
