@@ -15,6 +15,7 @@ import (
 	"github.com/greedytl/greedytl/clinc150"
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/source"
 )
@@ -174,15 +175,15 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 		switch {
 		case o.quiet || errors.Is(err, experiment.ErrInput):
 		case sum != nil:
-			fmt.Fprintf(s.err, "stopped after %d new cells, kept with the earlier ones in %s; rerun the same command to resume\n", sum.Finished, sum.File)
+			fmt.Fprintf(s.err, "stopped after %s, kept with the earlier ones in %s; rerun the same command to resume\n", plural.Count(sum.Finished, "new cell", "new cells"), sum.File)
 		case errors.Is(err, context.Canceled) && o.sources == "":
 			fmt.Fprintf(s.err, "stopped while training the sources; the finished ones are kept in %s; rerun the same command to resume\n", filepath.Join(o.out, "sources"))
 		}
 		return err
 	}
 	if !o.quiet {
-		fmt.Fprintf(s.err, "%d cells (shard %v): %d computed (%d failed), %d already present; results in %s; %s\n",
-			sum.Cells, sh, sum.Finished, sum.Failed, sum.Present, sum.File, time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(s.err, "%s (shard %v): %d computed (%d failed), %d already present; results in %s; %s\n",
+			plural.Count(sum.Cells, "cell", "cells"), sh, sum.Finished, sum.Failed, sum.Present, sum.File, time.Since(start).Round(time.Millisecond))
 	}
 	return failedCellsError(sum)
 }
@@ -262,9 +263,9 @@ func failedCellsError(sum *experiment.Summary) error {
 		for _, g := range rest {
 			cells += g.cells
 		}
-		parts = append(parts, fmt.Sprintf("%d cells with %d other messages", cells, len(rest)))
+		parts = append(parts, fmt.Sprintf("%s with %s", plural.Count(cells, "cell", "cells"), plural.Count(len(rest), "other message", "other messages")))
 	}
-	return fmt.Errorf("%d of %d cells failed (their records in %s carry the error): %s", n, sum.Cells, sum.File, strings.Join(parts, "; "))
+	return fmt.Errorf("%d of %s failed (%s in %s %s the error): %s", n, plural.Count(sum.Cells, "cell", "cells"), plural.Word(n, "its record", "their records"), sum.File, plural.Word(n, "carries", "carry"), strings.Join(parts, "; "))
 }
 
 // runWithProgress runs the experiment cfg with its log and, on a terminal,

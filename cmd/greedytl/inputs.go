@@ -19,6 +19,7 @@ import (
 	"github.com/greedytl/greedytl/internal/bom"
 	"github.com/greedytl/greedytl/internal/fileerr"
 	"github.com/greedytl/greedytl/internal/number"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/shard"
@@ -282,8 +283,8 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, err error) {
 		// does; X with more columns than the sources' dataset is features
 		// of another dataset, whose scores would be meaningless.
 		if c := X.RawMatrix().Cols; ix.NumFeatures > 0 && c != ix.NumFeatures {
-			return nil, nil, badInputf("%s has %d columns but the sources of %s were trained on %d features (num_features of %s): --sources needs the features of their dataset (for X with other columns, give the sources' scores with --source-scores)",
-				displayName(f.features), c, srcDir, ix.NumFeatures, filepath.Join(srcDir, source.IndexFile))
+			return nil, nil, badInputf("%s has %s but the sources of %s were trained on %s (num_features of %s): --sources needs the features of their dataset (for X with other columns, give the sources' scores with --source-scores)",
+				displayName(f.features), plural.Count(c, "column", "columns"), srcDir, plural.Count(ix.NumFeatures, "feature", "features"), filepath.Join(srcDir, source.IndexFile))
 		}
 		if H, err = set.Scores(X); err != nil {
 			return nil, nil, badInputf("%s: %w", f.features, err)
@@ -291,7 +292,7 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, err error) {
 	}
 	if X != nil && H != nil {
 		if mx, mh := X.RawMatrix().Rows, H.RawMatrix().Rows; mx != mh {
-			return nil, nil, badInputf("%s has %d rows but %s has %d: both need one row per example", displayName(f.features), mx, displayName(f.scores), mh)
+			return nil, nil, badInputf("%s has %s but %s has %d: both need one row per example", displayName(f.features), plural.Count(mx, "row", "rows"), displayName(f.scores), mh)
 		}
 	}
 	return X, H, nil
@@ -321,7 +322,7 @@ func (f *dataFlags) checkColumns(train *dataFlags, X, H, trainX, trainH *mat.Den
 		if b.path == "" {
 			return badInputf("--%s%s is not given but %s columns: the %s examples need the training sample's columns", f.prefix, b.flag, trainSide, strings.TrimSuffix(f.prefix, "-"))
 		}
-		return badInputf("--%s%s %s has %d columns but %s: the %s examples need the training sample's columns", f.prefix, b.flag, displayName(b.path), c, trainSide, strings.TrimSuffix(f.prefix, "-"))
+		return badInputf("--%s%s %s has %s but %s: the %s examples need the training sample's columns", f.prefix, b.flag, displayName(b.path), plural.Count(c, "column", "columns"), trainSide, strings.TrimSuffix(f.prefix, "-"))
 	}
 	return nil
 }
@@ -424,7 +425,7 @@ func (f *dataFlags) loadLabels(s *streams, m int) ([]float64, error) {
 // else (a header that auto could not tell from a class, as "species"
 // above three classes of names), that --labels-header yes reads it as one.
 func labelCountError(path string, cls *dataset.Classes, m int) error {
-	msg := fmt.Sprintf("%s has %d labels but the inputs have %d rows", displayName(path), len(cls.Y), m)
+	msg := fmt.Sprintf("%s has %s but the inputs have %s", displayName(path), plural.Count(len(cls.Y), "label", "labels"), plural.Count(m, "row", "rows"))
 	if h, ok := cls.Header(); ok {
 		msg += fmt.Sprintf(" (its first line, %q, was read as a header: --labels-header no reads it as a label)", h)
 	} else if len(cls.Y) == m+1 {
