@@ -77,6 +77,10 @@ the default is every one of them. --splits is the number of episodes per
 ways and shots. The episodes depend on --seed, ways, shots and episode
 number alone: a method added later sees the same episodes.
 
+A list flag given but empty (--methods "" or --targets ",", as a script's
+unset variable gives) is refused: leave it out for its default (every
+method, every target).
+
 RUN receives run.json (the settings) and results.jsonl, one JSON record per
 cell, appended as cells finish. The run resumes: rerun the same command after
 an interruption and only the missing cells are computed; a RUN with other
