@@ -215,7 +215,7 @@ func checkReplaced(path string, man *Manifest, res *Results) error {
 	case err != nil:
 		return err
 	case len(lost) > 0:
-		return inputErrorf("experiment: %s holds %s that the merge does not have (the first: %s): merging would drop them: merge into another file or directory, giving %s as an input beside the others to keep them", path, plural.Count(len(lost), "cell", "cells"), lost[0], path)
+		return inputErrorf("experiment: %s holds %s that the merge does not have (the first: %s): merging would drop %[4]s: merge into another file or directory, giving %[1]s as an input beside the others to keep %[4]s", path, plural.Count(len(lost), "cell", "cells"), lost[0], plural.Word(len(lost), "it", "them"))
 	}
 	return nil
 }
