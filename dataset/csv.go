@@ -48,7 +48,7 @@ func (src *source) matrix(name string) (*mat.Dense, error) {
 	if src.isNPY() {
 		a, err := src.npy(name)
 		if err != nil {
-			return nil, err
+			return nil, hintText(err, matrixTextHint)
 		}
 		return a.matrix(name)
 	}

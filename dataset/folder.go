@@ -78,7 +78,7 @@ func loadFolder(dir string, lazy bool) (f *Folder, err error) {
 	}
 	labelPath := filepath.Join(dir, "labels.npy")
 	if f.Labels, err = ReadNPYInts(labelPath); err != nil {
-		return nil, err
+		return nil, hintText(err, folderTextHint)
 	}
 	classPath := filepath.Join(dir, "classes.txt")
 	if f.Classes, err = readNames(classPath, "class"); err != nil {

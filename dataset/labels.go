@@ -140,7 +140,7 @@ func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 			v, err = a.vector(name)
 		}
 		if err != nil {
-			return nil, err
+			return nil, hintText(err, labelTextHint)
 		}
 		if len(v) == 0 {
 			return nil, errorf(name, 0, "no labels")

@@ -282,7 +282,7 @@ func transpose(a []float64, r, c int) []float64 {
 // takes '|f8' as dtype('float64'), native): little-endian on amd64 and
 // arm64.
 func parseDescr(s string) (npyType, error) {
-	bad := fmt.Errorf("unsupported dtype %s", quoteDescr(s))
+	bad := &dtypeError{descr: s}
 	if len(s) < 2 {
 		return npyType{}, bad
 	}
@@ -309,6 +309,45 @@ func parseDescr(s string) (npyType, error) {
 		return npyType{}, bad
 	}
 	return t, nil
+}
+
+// dtypeError is parseDescr's error, "unsupported dtype '<U3'", followed,
+// for an array of strings or objects read where the reader knows what the
+// file should hold (hintText), by what to write instead.
+type dtypeError struct {
+	descr, hint string
+}
+
+func (e *dtypeError) Error() string {
+	msg := "unsupported dtype " + quoteDescr(e.descr)
+	if e.hint != "" {
+		msg += ": " + e.hint
+	}
+	return msg
+}
+
+// The hints (hintText) of an array of strings or objects read as a
+// matrix, as a label file and as a dataset folder's labels.npy, each
+// with the README's advice.
+const (
+	matrixTextHint = "features and source scores must be numbers (float32 or float64), not strings or objects"
+	labelTextHint  = `a .npy label file holds numbers; write labels that are names as text, one per line: np.savetxt("y.txt", y, fmt="%s") (README: Using it on your data, Input files)`
+	folderTextHint = `labels.npy holds integer class indices 0…C−1, and classes.txt the names, one per line: names, idx = np.unique(labels, return_inverse=True), then np.save("DIR/labels.npy", idx) and np.savetxt("DIR/classes.txt", names, fmt="%s") (README: Using it on your data, the dataset folder)`
+)
+
+// hintText returns err, the error of reading a .npy array, with hint
+// added to its message when the array's dtype is one of strings or Python
+// objects (NumPy's kinds 'U', 'S', 'a' and 'O': what np.save writes of an
+// array of names), which no reader of this package takes; other errors
+// are returned as they are.
+func hintText(err error, hint string) error {
+	var de *dtypeError
+	if errors.As(err, &de) {
+		if k := strings.TrimLeft(de.descr, "<>|="); k != "" && strings.IndexByte("USaO", k[0]) >= 0 {
+			de.hint = hint
+		}
+	}
+	return err
 }
 
 // quoteDescr quotes a dtype for messages the way NumPy prints it.
@@ -621,7 +660,7 @@ func (src *source) npy(name string) (*NPYArray, error) {
 func ReadNPYMatrix(path string) (*mat.Dense, error) {
 	a, err := readNPYFile(path)
 	if err != nil {
-		return nil, err
+		return nil, hintText(err, matrixTextHint)
 	}
 	return a.matrix(displayName(path))
 }

@@ -182,6 +182,81 @@ func TestDecodeNPYErrors(t *testing.T) {
 	}
 }
 
+// TestTextDtypeHint: a .npy array of strings or objects (np.save of an
+// array of names: '<U3', '|S5', '|O') is refused with what the file should
+// hold, by what read it: a label file says to write names as text, one
+// per line; a dataset folder's labels.npy, that it holds class indices
+// beside classes.txt; a matrix, that features must be numbers. They said
+// only "unsupported dtype '<U3'". Another unsupported dtype ('<f2') and
+// DecodeNPY, which knows no use, get no hint.
+func TestTextDtypeHint(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	var feat, lab bytes.Buffer
+	if err := WriteNPY(&feat, mat.NewDense(2, 1, []float64{1, 2})); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteNPYInts(&lab, []int{0, 1}); err != nil {
+		t.Fatal(err)
+	}
+	folder := func(features, labels []byte) string {
+		t.Helper()
+		d := t.TempDir()
+		for name, b := range map[string][]byte{"features.npy": features, "labels.npy": labels, "classes.txt": []byte("a\nb\n")} {
+			if err := os.WriteFile(filepath.Join(d, name), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return d
+	}
+	for _, descr := range []string{"<U3", ">U1", "|S5", "|O", "<f2"} {
+		b := npyFile(1, dict(descr, false, "(2,)"), make([]byte, 24))
+		b2 := npyFile(1, dict(descr, false, "(2, 1)"), make([]byte, 24))
+		bad := "unsupported dtype '" + descr + "'"
+		hint := func(h string) string {
+			if descr == "<f2" {
+				return bad
+			}
+			return bad + ": " + h
+		}
+		y, x := write("y.npy", b), write("x.npy", b2)
+		fy, fx := folder(feat.Bytes(), b), folder(b2, lab.Bytes())
+		for _, tc := range []struct {
+			what, file, want string
+			read             func() error
+		}{
+			{"ReadLabels", y, hint(labelTextHint), func() error { _, err := ReadLabels(y, ""); return err }},
+			{"ReadLabelValues", y, hint(labelTextHint), func() error { _, err := ReadLabelValues(y); return err }},
+			{"ReadClasses", y, hint(labelTextHint), func() error { _, err := ReadClasses(y); return err }},
+			{"DecodeClassesHeader", "<stdin>", hint(labelTextHint), func() error {
+				_, err := DecodeClassesHeader(bytes.NewReader(b), "<stdin>", HeaderAuto)
+				return err
+			}},
+			{"ReadNPYMatrix", x, hint(matrixTextHint), func() error { _, err := ReadNPYMatrix(x); return err }},
+			{"DecodeMatrix", "<stdin>", hint(matrixTextHint), func() error { _, err := DecodeMatrix(bytes.NewReader(b2), "<stdin>"); return err }},
+			{"LoadFolder labels", filepath.Join(fy, "labels.npy"), hint(folderTextHint), func() error { _, err := LoadFolder(fy); return err }},
+			{"LoadFolder features", filepath.Join(fx, "features.npy"), hint(matrixTextHint), func() error { _, err := LoadFolder(fx); return err }},
+			{"OpenFolder features", filepath.Join(fx, "features.npy"), hint(matrixTextHint), func() error {
+				f, err := OpenFolder(fx)
+				if err == nil {
+					f.Close()
+				}
+				return err
+			}},
+			{"DecodeNPY", "y.npy", bad, func() error { _, err := DecodeNPY(bytes.NewReader(b), "y.npy"); return err }},
+		} {
+			t.Run(descr+" "+tc.what, func(t *testing.T) { checkError(t, nil, tc.read(), tc.file+": "+tc.want) })
+		}
+	}
+}
+
 // checkError fails unless err is an *Error whose message is want.
 func checkError(t *testing.T, got any, err error, want string) {
 	t.Helper()

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/shard"
 )
@@ -307,7 +308,7 @@ func (c *Config) checkNWay() error {
 	for k, w := range c.Ways {
 		switch {
 		case w < 2:
-			return inputErrorf("experiment: %d ways, want at least 2", w)
+			return inputErrorf("experiment: %s, want at least 2", plural.Count(w, "way", "ways"))
 		case slices.Contains(c.Ways[:k], w):
 			return inputErrorf("experiment: %d ways listed twice", w)
 		}

@@ -569,7 +569,7 @@ func TestRunInputErrors(t *testing.T) {
 		{"small named target", func(c *Config) { c.Positives, c.Targets = []int{24}, []string{"c1"} }, "has 24 examples"},
 		{"other data", func(c *Config) { c.Data = other }, "content differs"},
 		{"other classes", func(c *Config) { c.Data = renamed }, "has other classes"},
-		{"incomplete sources", func(c *Config) { c.Sources = incomplete }, "incomplete: 1 classes (c1, …) have no model yet"},
+		{"incomplete sources", func(c *Config) { c.Sources = incomplete }, "incomplete: 1 class (c1) has no model yet"},
 		{"other negatives", func(c *Config) { c.NegativeClasses = []string{"n0"} }, "trained against"},
 		{"fraction with named sources", func(c *Config) { c.NegativeFraction = 0.2 }, "another plan"},
 		{"bad shard", func(c *Config) { c.Shard = shard.Shard{I: 2, N: 2} }, "shard"},
@@ -756,6 +756,23 @@ func TestMergeShards(t *testing.T) {
 	}
 }
 
+// TestConflictErrorCounts: the error of conflicting records counts 0, 1
+// and 2 cells in English (none is no error); it said "1 cells have".
+func TestConflictErrorCounts(t *testing.T) {
+	for n, want := range map[int]string{
+		1: "experiment: 1 cell has different records in different places: a",
+		2: "experiment: 2 cells have different records in different places: a; b",
+	} {
+		err := conflictError(&Results{ConflictAt: []string{"a", "b"}[:n]})
+		if err == nil || err.Error() != want || !errors.Is(err, ErrConflict) {
+			t.Errorf("%d conflicts: %v, want %q", n, err, want)
+		}
+	}
+	if err := conflictError(&Results{}); err != nil {
+		t.Errorf("no conflict: %v", err)
+	}
+}
+
 func TestMergeErrors(t *testing.T) {
 	f := testFolder(t)
 	src := testSources(t, f)
@@ -786,7 +803,7 @@ func TestMergeErrors(t *testing.T) {
 	changed := copyRun(bytes.Replace(lines, []byte(`"balanced_accuracy":0.5`), []byte(`"balanced_accuracy":0.75`), 1))
 	out := filepath.Join(t.TempDir(), "out")
 	rep, err := Merge([]string{runDir, changed}, out)
-	if !errors.Is(err, ErrInput) || !errors.Is(err, ErrConflict) || rep == nil || len(rep.Conflicts) != 1 || !strings.Contains(err.Error(), "1 cells have different records") {
+	if !errors.Is(err, ErrInput) || !errors.Is(err, ErrConflict) || rep == nil || len(rep.Conflicts) != 1 || !strings.Contains(err.Error(), "1 cell has different records") {
 		t.Errorf("conflict: %v, %+v", err, rep)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
@@ -1234,7 +1251,7 @@ func TestRunWarnsOfUnconvergedSources(t *testing.T) {
 		t.Errorf("every source has %d positives, yet the log warns:\n%s", ix.Sources[0].Positives, log)
 	}
 	ix.Sources[2].Positives = 1
-	if log := run("single", false); !strings.Contains(log, fmt.Sprintf("warning: 1 of %d sources were trained on a class with a single example (%q)", len(ix.Sources), ix.Sources[2].Name)) {
+	if log := run("single", false); !strings.Contains(log, fmt.Sprintf("warning: 1 of %d sources was trained on a class with a single example (%q): cross-validation cannot score it (its one example", len(ix.Sources), ix.Sources[2].Name)) {
 		t.Errorf("source %q has 1 positive; the log lacks its warning:\n%s", ix.Sources[2].Name, log)
 	}
 	ix.Sources[2].Positives = testPerClass

@@ -18,6 +18,7 @@ import (
 	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/internal/jsonfile"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/internal/textcut"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
@@ -136,7 +137,7 @@ func (m *Manifest) check() error {
 		return fmt.Errorf("protocol %s with ways %v and test_per_class %d: ways and test_per_class (≥ 1) are given for the %s protocol alone", m.Protocol, m.Ways, m.TestPerClass, ProtocolNWay)
 	}
 	if m.Groups != nil && len(m.Groups) != len(m.Classes) {
-		return fmt.Errorf("%d groups for %d classes", len(m.Groups), len(m.Classes))
+		return fmt.Errorf("%s for %s", plural.Count(len(m.Groups), "group", "groups"), plural.Count(len(m.Classes), "class", "classes"))
 	}
 	for _, t := range m.Targets {
 		if classIndex(m.Classes, t) < 0 {
@@ -204,7 +205,7 @@ func (m *Manifest) checkGrid() error {
 			case v < 0 || (v == 0 && name == "number of positives") || (v < 2 && name == "number of ways"):
 				return fmt.Errorf("%s %d is out of range", name, v)
 			case name == "number of ways" && v > len(m.Targets):
-				return fmt.Errorf("%d ways but a pool of %d classes", v, len(m.Targets))
+				return fmt.Errorf("%d ways but a pool of %s", v, plural.Count(len(m.Targets), "class", "classes"))
 			}
 		}
 	}
@@ -275,7 +276,7 @@ var settings = []setting{
 		}},
 	{"sources", func(m *Manifest) any { return [2]any{m.Sources.SHA256, m.Sources.Count} },
 		func(m *Manifest) string {
-			return fmt.Sprintf("%d sources, sha256 %.12s…", m.Sources.Count, m.Sources.SHA256)
+			return fmt.Sprintf("%s, sha256 %.12s…", plural.Count(m.Sources.Count, "source", "sources"), m.Sources.SHA256)
 		}},
 	{"targets", func(m *Manifest) any { return m.Targets }, nil},
 	// The lists of sizes, noise levels and methods are sets: the order they

@@ -11,6 +11,7 @@ import (
 
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/dirlock"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/shard"
 )
 
@@ -184,8 +185,8 @@ func conflictError(res *Results) error {
 	if n > show {
 		more = fmt.Sprintf("; and %d more", n-show)
 	}
-	return conflictsError{inputError{fmt.Errorf("experiment: %d cells have different records in different places: %s%s",
-		n, strings.Join(res.ConflictAt[:min(show, n)], "; "), more)}}
+	return conflictsError{inputError{fmt.Errorf("experiment: %s different records in different places: %s%s",
+		plural.Count(n, "cell has", "cells have"), strings.Join(res.ConflictAt[:min(show, n)], "; "), more)}}
 }
 
 // checkReplaced returns an input error when the existing file path, which
@@ -214,7 +215,7 @@ func checkReplaced(path string, man *Manifest, res *Results) error {
 	case err != nil:
 		return err
 	case len(lost) > 0:
-		return inputErrorf("experiment: %s holds %d cells that the merge does not have (the first: %s): merging would drop them: merge into another file or directory, giving %s as an input beside the others to keep them", path, len(lost), lost[0], path)
+		return inputErrorf("experiment: %s holds %s that the merge does not have (the first: %s): merging would drop %[4]s: merge into another file or directory, giving %[1]s as an input beside the others to keep %[4]s", path, plural.Count(len(lost), "cell", "cells"), lost[0], plural.Word(len(lost), "it", "them"))
 	}
 	return nil
 }

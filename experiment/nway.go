@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/metric"
 	"github.com/greedytl/greedytl/source"
@@ -38,12 +39,12 @@ func choosePool(cfg *Config, neg *source.Negatives) ([]string, error) {
 	for _, name := range pool {
 		c, _ := f.ClassIndex(name)
 		if counts[c] < need {
-			return nil, inputErrorf("experiment: class %q has %d examples, but an episode needs %d of each class (%d shots and %d test examples): give fewer --test-per-class or shots, or leave it out of the pool with --targets",
-				name, counts[c], need, slices.Max(cfg.Positives), cfg.testPerClass())
+			return nil, inputErrorf("experiment: class %q has %s, but an episode needs %d of each class (%s and %s): give fewer --test-per-class or shots, or leave it out of the pool with --targets",
+				name, plural.Count(counts[c], "example", "examples"), need, plural.Count(slices.Max(cfg.Positives), "shot", "shots"), plural.Count(cfg.testPerClass(), "test example", "test examples"))
 		}
 	}
 	if w := slices.Max(cfg.Ways); w > len(pool) {
-		return nil, inputErrorf("experiment: %d ways, but only %d classes have a source to draw from", w, len(pool))
+		return nil, inputErrorf("experiment: %d ways, but only %s a source to draw from", w, plural.Count(len(pool), "class has", "classes have"))
 	}
 	return pool, nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/fileerr"
 	"github.com/greedytl/greedytl/internal/jsonfile"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/shard"
 )
@@ -164,9 +165,9 @@ func checkRecord(r *Record) error {
 	case r.Split < 0:
 		return fmt.Errorf("split is %d: must be ≥ 0", r.Split)
 	case len(r.Sources) != len(r.Weights):
-		return fmt.Errorf("%d sources but %d weights", len(r.Sources), len(r.Weights))
+		return fmt.Errorf("%s but %s", plural.Count(len(r.Sources), "source", "sources"), plural.Count(len(r.Weights), "weight", "weights"))
 	case len(r.SourceNames) != 0 && len(r.SourceNames) != len(r.Sources):
-		return fmt.Errorf("%d sources but %d source names", len(r.Sources), len(r.SourceNames))
+		return fmt.Errorf("%s but %s", plural.Count(len(r.Sources), "source", "sources"), plural.Count(len(r.SourceNames), "source name", "source names"))
 	}
 	for i, s := range r.Sources {
 		if s < 0 {
@@ -244,7 +245,7 @@ func checkEpisode(r *Record) error {
 	case r.Ways < 2:
 		return fmt.Errorf("ways is %d: must be ≥ 2", r.Ways)
 	case len(r.Classes) != r.Ways || len(r.ClassIdx) != r.Ways:
-		return fmt.Errorf("%d classes and %d class indices for %d ways", len(r.Classes), len(r.ClassIdx), r.Ways)
+		return fmt.Errorf("%s and %s for %d ways", plural.Count(len(r.Classes), "class", "classes"), plural.Count(len(r.ClassIdx), "class index", "class indices"), r.Ways)
 	case r.TestPerClass < 1:
 		return fmt.Errorf("test_per_class is %d: must be ≥ 1", r.TestPerClass)
 	case firstDuplicate(r.Classes) != "":

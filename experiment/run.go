@@ -18,6 +18,7 @@ import (
 	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/internal/parallel"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/metric"
 	"github.com/greedytl/greedytl/source"
@@ -304,7 +305,7 @@ func chooseTargets(cfg *Config, neg *source.Negatives, logf func(string, ...any)
 	counts := f.ClassCounts()
 	need := slices.Max(cfg.Positives) + 1
 	if len(neg.Target) <= TrainNegatives {
-		return nil, inputErrorf("experiment: the negative pool leaves %d target negatives, want more than %d (the training negatives) to have a test set", len(neg.Target), TrainNegatives)
+		return nil, inputErrorf("experiment: the negative pool leaves %s, want more than %d (the training negatives) to have a test set", plural.Count(len(neg.Target), "target negative", "target negatives"), TrainNegatives)
 	}
 	var targets []string
 	if len(cfg.Targets) == 0 {
@@ -319,7 +320,7 @@ func chooseTargets(cfg *Config, neg *source.Negatives, logf func(string, ...any)
 			}
 		}
 		if len(skipped) > 0 {
-			logf("skipping %d classes with fewer than %d examples: %v", len(skipped), need, skipped)
+			logf("skipping %s with fewer than %s: %v", plural.Count(len(skipped), "class", "classes"), plural.Count(need, "example", "examples"), skipped)
 		}
 	}
 	for _, name := range cfg.Targets {
@@ -328,7 +329,7 @@ func chooseTargets(cfg *Config, neg *source.Negatives, logf func(string, ...any)
 			return nil, err
 		}
 		if counts[c] < need {
-			return nil, inputErrorf("experiment: target %q has %d examples, want at least %d (the largest number of positives and a test positive)", name, counts[c], need)
+			return nil, inputErrorf("experiment: target %q has %s, want at least %d (the largest number of positives and a test positive)", name, plural.Count(counts[c], "example", "examples"), need)
 		}
 		targets = append(targets, name)
 	}
@@ -522,7 +523,7 @@ func (r *runner) plan(logf func(string, ...any)) (*Summary, []job, *appender, er
 	}
 	sum.Present = len(done)
 	if sum.Present > 0 {
-		logf("resuming: %d of %d cells already done", sum.Present, sum.Cells)
+		logf("resuming: %d of %s already done", sum.Present, plural.Count(sum.Cells, "cell", "cells"))
 	}
 	var jobs []job
 	for _, g := range groups {
@@ -579,7 +580,7 @@ func (r *runner) load(jobs []job, logf func(string, ...any)) error {
 		return err
 	}
 	r.x = x
-	logf("read %d rows (%.1f MB of features) for %d groups of cells; scoring %d sources on them", len(rows), float64(x.Bytes())/1e6, len(jobs), r.set.Len())
+	logf("read %s (%.1f MB of features) for %s of cells; scoring %s on them", plural.Count(len(rows), "row", "rows"), float64(x.Bytes())/1e6, plural.Count(len(jobs), "group", "groups"), plural.Count(r.set.Len(), "source", "sources"))
 	r.h = mat.NewDense(len(rows), r.set.Len(), nil)
 	for lo := 0; lo < len(rows); lo += scoreChunk {
 		n := min(scoreChunk, len(rows)-lo)

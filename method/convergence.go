@@ -46,6 +46,14 @@ type ConvergenceReporter interface {
 	NotConverged() []NotConverged
 }
 
+// WarnNotConverged is the code of the warning that a fit's NotConverged
+// report gives (greedytl fit and report, in --json "warnings"): a word that
+// programs match, which stays when a message is reworded. The Python
+// wrapper issues the warnings of this code as GreedyTLConvergenceWarning;
+// source.WarnNotConverged, the code of the sources' own warning, is the
+// same word.
+const WarnNotConverged = "not-converged"
+
 // convergence holds a fitted model's NotConverged report; the models of
 // the methods whose solvers can stop short embed it.
 type convergence struct {

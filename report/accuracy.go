@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/greedytl/greedytl/internal/plural"
 )
 
 // series is one method's line in an accuracy panel: y ± e (in %) at
@@ -218,7 +220,7 @@ func accuracyFigure(name, dataset string, d *datasetRows, noise, negatives int) 
 	ms := d.methods(noise)
 	title := fmt.Sprintf("%s: balanced accuracy vs training positives", dataset)
 	if noise > 0 {
-		title += fmt.Sprintf(" (%d noise dimensions)", noise)
+		title += " (" + plural.Count(noise, "noise dimension", "noise dimensions") + ")"
 	}
 	p, err := accuracyPanel(title, positivesLabel(negatives), ticks, ms, func(m string, i int) (Row, bool) {
 		return d.get(m, ps[i], noise)
@@ -277,7 +279,7 @@ func noiseFigure(name, dataset string, d *datasetRows, negatives int) (*figure, 
 	for _, pos := range positives {
 		title := fmt.Sprintf("%d+%d", pos, negatives)
 		if negatives == 0 {
-			title = fmt.Sprintf("%d positives", pos)
+			title = plural.Count(pos, "positive", "positives")
 		}
 		p, err := accuracyPanel(title, "noise dimensions", ticks, ms, func(m string, i int) (Row, bool) {
 			return d.get(m, pos, ns[i])
@@ -353,7 +355,7 @@ func approxFigure(name, dataset string, a approximation, d *datasetRows, res *Re
 		right.Add(s)
 		label := fmt.Sprintf("target, %d+%d", pos, negatives)
 		if negatives == 0 {
-			label = fmt.Sprintf("target, %d positives", pos)
+			label = "target, " + plural.Count(pos, "positive", "positives")
 		}
 		leg.Add(label, s)
 	}

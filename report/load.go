@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/internal/plural"
 )
 
 // Results holds the records of one or more experiment runs, deduplicated and
@@ -119,7 +120,7 @@ func noRecords(paths []string, res *Results) error {
 		expected += max(c.Expected, 0)
 	}
 	if expected > 0 {
-		what += fmt.Sprintf(" (%d cells expected by the run's grid)", expected)
+		what += fmt.Sprintf(" (%s expected by the run's grid)", plural.Count(expected, "cell", "cells"))
 	}
 	return fmt.Errorf("report: no records to report: %s", what)
 }
@@ -148,9 +149,9 @@ func (res *Results) PartialNote() string {
 	parts := make([]string, len(partial))
 	for i, c := range partial {
 		if c.Expected < 0 {
-			parts[i] = fmt.Sprintf("%s %s: %d cells of an unknown number (no run.json)", c.Dataset, c.Method, c.Present)
+			parts[i] = fmt.Sprintf("%s %s: %s of an unknown number (no run.json)", c.Dataset, c.Method, plural.Count(c.Present, "cell", "cells"))
 		} else {
-			parts[i] = fmt.Sprintf("%s %s: %d of %d cells", c.Dataset, c.Method, c.Present, c.Expected)
+			parts[i] = fmt.Sprintf("%s %s: %d of %s", c.Dataset, c.Method, c.Present, plural.Count(c.Expected, "cell", "cells"))
 		}
 	}
 	return "Partial results — averages are over the cells present, which may differ between methods: " +

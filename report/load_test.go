@@ -120,7 +120,7 @@ func TestLoad(t *testing.T) {
 		{
 			name:    "sources without weights",
 			files:   map[string]string{"results.jsonl": strings.Replace(jsonl(t, []experiment.Record{withSources}), `"weights":[0.5]`, `"weights":[]`, 1)},
-			wantErr: "1 sources but 0 weights",
+			wantErr: "1 source but 0 weights",
 		},
 		{
 			name:    "no method",
@@ -198,7 +198,7 @@ func TestLoad(t *testing.T) {
 				"results.jsonl": jsonl(t, []experiment.Record{a}),
 				"run.json":      string(runJSON(t, grid([]string{"t", "u"}, []string{"g"}, "t"), false)),
 			},
-			wantErr: "1 groups for 2 classes",
+			wantErr: "1 group for 2 classes",
 		},
 		{
 			name:     "class names from the records",

@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/internal/plural"
 )
 
 // weights is the mean absolute source weight of each (source, target) pair
@@ -317,7 +318,7 @@ func matrixFigure(name, dataset, method string, ci ClassInfo, l layout, ws []*we
 		}
 		title := fmt.Sprintf("%d+%d", positives[i], negatives)
 		if negatives == 0 {
-			title = fmt.Sprintf("%d positives", positives[i])
+			title = plural.Count(positives[i], "positive", "positives")
 		}
 		title += fmt.Sprintf(" (max %.3g)", hi)
 		if hi == 0 {

@@ -80,8 +80,8 @@ func nwaySection(doc *document, recs []experiment.Record, dataset, slug string, 
 	ways := d.values(func(r Row) int { return r.Ways })
 	shots := d.values(func(r Row) int { return r.Shots })
 	doc.add(heading{2, "Dataset " + name + " (N-way)"}, paragraph{fmt.Sprintf(
-		"N-way few-shot episodes: %s ways, %s shots, %s per ways and shots, %d test examples per class; %d classes appear in the episodes; %s.",
-		joinInts(ways), joinInts(shots), plural.Count(len(episodes), "episode", "episodes"), test, len(classes), plural.Count(len(ms), "method", "methods"))})
+		"N-way few-shot episodes: %s ways, %s shots, %s per ways and shots, %s per class; %d classes appear in the episodes; %s.",
+		joinInts(ways), joinInts(shots), plural.Count(len(episodes), "episode", "episodes"), plural.Count(test, "test example", "test examples"), len(classes), plural.Count(len(ms), "method", "methods"))})
 	for _, w := range ways {
 		doc.add(heading{3, fmt.Sprintf("%d-way accuracy (%%)", w)})
 		doc.add(nwayTable(d, ms, w, shots)...)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 )
 
@@ -101,7 +102,7 @@ func (r Row) ConvergenceNote() string {
 	if !r.StoppedShort() {
 		return ""
 	}
-	where := fmt.Sprintf("%d positives, noise %d", r.Positives, r.Noise)
+	where := fmt.Sprintf("%s, noise %d", plural.Count(r.Positives, "positive", "positives"), r.Noise)
 	if r.Ways > 0 {
 		where = fmt.Sprintf("%d-way, %d-shot", r.Ways, r.Shots)
 	}

@@ -410,7 +410,7 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 	for _, n := range noises {
 		title := "Balanced accuracy (%)"
 		if n > 0 {
-			title += fmt.Sprintf(", %d noise dimensions", n)
+			title += ", " + plural.Count(n, "noise dimension", "noise dimensions")
 		}
 		doc.add(heading{3, title})
 		doc.add(accuracyTable(d, n, negatives)...)
@@ -472,7 +472,7 @@ func datasetOverview(recs []experiment.Record, ci ClassInfo, d *datasetRows) str
 		for _, x := range ci.Groups {
 			g[x] = true
 		}
-		s += fmt.Sprintf(" Classes fall in %d semantic groups.", len(g))
+		s += " Classes fall in " + plural.Count(len(g), "semantic group", "semantic groups") + "."
 	}
 	return s
 }
@@ -593,7 +593,7 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 	}
 	note := "Mean over targets and splits ± standard error over splits; bold: the best method of each column (the oracle Best source excluded)."
 	if nmin == nmax {
-		note += fmt.Sprintf(" Each entry averages %d cells.", nmin)
+		note += " Each entry averages " + plural.Count(nmin, "cell", "cells") + "."
 	} else if nmax > 0 {
 		note += fmt.Sprintf(" Entries average %d to %d cells (see the failed cells and All summary rows).", nmin, nmax)
 	}

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+
+	"github.com/greedytl/greedytl/internal/plural"
 )
 
 // ID identifies the sources of a sources directory wherever something
@@ -89,7 +91,7 @@ func (ix *Index) Differences(rec *ID) []string {
 	}
 	var d []string
 	if n := len(ix.Sources); n != rec.Count {
-		d = append(d, fmt.Sprintf("%d sources, not %d", n, rec.Count))
+		d = append(d, fmt.Sprintf("%s, not %d", plural.Count(n, "source", "sources"), rec.Count))
 	}
 	if ix.DataSHA256 != rec.DataSHA256 {
 		d = append(d, fmt.Sprintf("trained on other data (data digest %s, not %s)", short(ix.DataSHA256), short(rec.DataSHA256)))

@@ -18,6 +18,7 @@ import (
 	"github.com/greedytl/greedytl/internal/filedigest"
 	"github.com/greedytl/greedytl/internal/fileerr"
 	"github.com/greedytl/greedytl/internal/jsonfile"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/linear"
 )
 
@@ -96,7 +97,7 @@ func (ix *Index) CapWarning(index string) string {
 			capped++
 		}
 	}
-	of := fmt.Sprintf("of %d sources", len(ix.Sources))
+	of := "of " + plural.Count(len(ix.Sources), "source", "sources")
 	switch {
 	case stuck == 0 && capped == 0:
 		return ""
@@ -135,14 +136,19 @@ func (ix *Index) SingleExampleWarning(index string) (string, []string) {
 	if len(names) > 5 {
 		quoted = append(quoted, "…")
 	}
-	return fmt.Sprintf("%d of %d sources were trained on a class with a single example (%s): cross-validation cannot score them (their one example is tested only by a fit trained without it, on negatives alone), so their cv_score in %s measures nothing and their C was not chosen on evidence; give such classes more examples, or leave them out of the data", len(names), len(ix.Sources), strings.Join(quoted, ", "), index), names
+	n := len(names)
+	them, their := plural.Word(n, "it", "them"), plural.Word(n, "its", "their")
+	return fmt.Sprintf("%d of %s %s trained on a class with a single example (%s): cross-validation cannot score %s (%s one example is tested only by a fit trained without it, on negatives alone), so %s cv_score in %s measures nothing and %s C was not chosen on evidence; give such classes more examples, or leave them out of the data",
+		n, plural.Count(len(ix.Sources), "source", "sources"), plural.Word(n, "was", "were"), strings.Join(quoted, ", "), them, their, their, index, their), names
 }
 
 // The codes of the warnings about a sources directory (Warning.Code):
 // words that programs match, which stay when a message is reworded.
 const (
 	// WarnNotConverged is CapWarning's code: the final fits of sources
-	// did not converge.
+	// did not converge. It is the word of method.WarnNotConverged, the
+	// code of a fit's report of the same kind, so that a program matches
+	// both alike.
 	WarnNotConverged = "not-converged"
 	// WarnSingleExample is SingleExampleWarning's code: sources were
 	// trained on a class with a single example.
@@ -218,7 +224,11 @@ func (ix *Index) CheckDigest(f *dataset.Folder, digest string) error {
 func (ix *Index) checkComplete() error {
 	switch {
 	case len(ix.Missing) > 0:
-		return fmt.Errorf("source: the sources are incomplete: %d classes (%s, …) have no model yet; finish train-sources first", len(ix.Missing), ix.Missing[0])
+		first := ix.Missing[0]
+		if len(ix.Missing) > 1 {
+			first += ", …"
+		}
+		return fmt.Errorf("source: the sources are incomplete: %s (%s) %s no model yet; finish train-sources first", plural.Count(len(ix.Missing), "class", "classes"), first, plural.Word(len(ix.Missing), "has", "have"))
 	case len(ix.Sources) == 0:
 		return errors.New("source: the index lists no sources")
 	}

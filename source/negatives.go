@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/plural"
 )
 
 // The negative pool's defaults (docs/design.md §6 item 1, the paper's "Datasets").
@@ -107,7 +108,7 @@ func PlanNegatives(f *dataset.Folder, named []string, fraction float64, seed uin
 	}
 	pool := neg.poolRows(f)
 	if len(pool) < 2 {
-		return nil, fmt.Errorf("source: the negative pool has %d examples, want at least 2 (source and target negatives)", len(pool))
+		return nil, fmt.Errorf("source: the negative pool has %s, want at least 2 (source and target negatives)", plural.Count(len(pool), "example", "examples"))
 	}
 	rng.Shuffle(len(pool), func(a, b int) { pool[a], pool[b] = pool[b], pool[a] })
 	nTarget := max(1, int(math.Round(float64(len(pool))*(1-SourceNegativeShare))))

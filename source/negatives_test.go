@@ -126,7 +126,7 @@ func TestPlanNegativesErrors(t *testing.T) {
 		{"NaN fraction", nil, math.NaN(), "want a value in (0, 1)"},
 		{"fraction too small", nil, 0.05, "holds out no class"},
 		{"all held out", []string{"c0", "c1", "c2", "c3", "c4"}, 0, "no class with examples"},
-		{"pool too small", []string{"c3"}, 0, "has 1 examples"},
+		{"pool too small", []string{"c3"}, 0, "has 1 example,"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := PlanNegatives(f, tc.named, tc.fraction, 1)

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/sparse"
 	"github.com/greedytl/greedytl/standardize"
@@ -83,7 +84,7 @@ func checkModel(m *linear.Model) error {
 	case m == nil:
 		return errors.New("nil model")
 	case m.NrW != 1 || len(m.Labels) != 2:
-		return fmt.Errorf("model has %d labels and %d decision functions; a source needs a binary model", len(m.Labels), m.NrW)
+		return fmt.Errorf("model has %s and %s; a source needs a binary model", plural.Count(len(m.Labels), "label", "labels"), plural.Count(m.NrW, "decision function", "decision functions"))
 	case m.NrFeature < 0:
 		return fmt.Errorf("model has NrFeature = %d", m.NrFeature)
 	case math.IsNaN(m.Bias) || math.IsInf(m.Bias, 0):
@@ -94,7 +95,7 @@ func checkModel(m *linear.Model) error {
 		want++
 	}
 	if len(m.W) != want {
-		return fmt.Errorf("model has %d weights, want %d for %d features (bias %v)", len(m.W), want, m.NrFeature, m.Bias)
+		return fmt.Errorf("model has %s, want %d for %s (bias %v)", plural.Count(len(m.W), "weight", "weights"), want, plural.Count(m.NrFeature, "feature", "features"), m.Bias)
 	}
 	for k, v := range m.W {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -200,7 +201,7 @@ func (s *Set) Scores(X mat.Matrix) (*mat.Dense, error) {
 	if c < s.d {
 		for j, m := range s.models {
 			if c < m.NrFeature {
-				return nil, fmt.Errorf("source %q: model has %d features but the examples have %d", s.names[j], m.NrFeature, c)
+				return nil, fmt.Errorf("source %q: model has %s but the examples have %d", s.names[j], plural.Count(m.NrFeature, "feature", "features"), c)
 			}
 		}
 	}

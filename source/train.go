@@ -9,6 +9,7 @@ import (
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/grid"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/metric"
 )
@@ -75,7 +76,7 @@ func (c TrainConfig) Check() error {
 		}
 	}
 	if c.Folds < 2 {
-		return fmt.Errorf("source: %d cross-validation folds, want at least 2", c.Folds)
+		return fmt.Errorf("source: %s, want at least 2", plural.Count(c.Folds, "cross-validation fold", "cross-validation folds"))
 	}
 	return nil
 }

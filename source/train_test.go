@@ -42,7 +42,7 @@ func TestTrainConfigCheck(t *testing.T) {
 		{"empty grid", func(c *TrainConfig) { c.Grid = nil }, "empty C grid"},
 		{"zero C", func(c *TrainConfig) { c.Grid = []float64{1, 0} }, "C = 0"},
 		{"infinite C", func(c *TrainConfig) { c.Grid = []float64{math.Inf(1)} }, "C = +Inf"},
-		{"one fold", func(c *TrainConfig) { c.Folds = 1 }, "1 cross-validation folds"},
+		{"one fold", func(c *TrainConfig) { c.Folds = 1 }, "1 cross-validation fold,"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := DefaultTrainConfig()

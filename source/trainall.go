@@ -23,6 +23,7 @@ import (
 	"github.com/greedytl/greedytl/internal/filename"
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/internal/parallel"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/internal/textcut"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/shard"
@@ -441,7 +442,7 @@ type dataID struct {
 // String shows the digest abbreviated (short, as Index.Differences does)
 // and the feature count.
 func (d dataID) String() string {
-	return fmt.Sprintf("digest %s, %d features", short(d.SHA256), d.Features)
+	return fmt.Sprintf("digest %s, %s", short(d.SHA256), plural.Count(d.Features, "feature", "features"))
 }
 
 // abbrev formats a setting for a message in at most 60 characters (a

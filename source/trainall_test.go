@@ -183,7 +183,7 @@ func TestTrainAllIndex(t *testing.T) {
 		want   string
 	}{
 		{"other classes", &renamed, func(*Index) {}, "has other classes"},
-		{"incomplete", j.f, func(ix *Index) { ix.Missing = []string{j.f.Classes[1]} }, "incomplete: 1 classes"},
+		{"incomplete", j.f, func(ix *Index) { ix.Missing = []string{j.f.Classes[1]} }, "incomplete: 1 class (c1) has no model yet"},
 		{"no sources", j.f, func(ix *Index) { ix.Sources = nil }, "lists no sources"},
 		{"no negative plan", j.f, func(ix *Index) { ix.Negatives = &Negatives{} }, "negative plan has no classes"},
 	} {
@@ -556,7 +556,7 @@ func TestLoadDirErrors(t *testing.T) {
 			name := firstSource(m)["name"]
 			m["sources"] = m["sources"].([]any)[1:]
 			m["missing"] = []any{name}
-		}), "sources.json: source: the sources are incomplete: 1 classes"},
+		}), "sources.json: source: the sources are incomplete: 1 class ("},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := copyDir(t, refDir)

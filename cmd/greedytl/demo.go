@@ -12,6 +12,7 @@ import (
 	"github.com/greedytl/greedytl/clinc150"
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/report"
 )
 
@@ -90,6 +91,9 @@ func runDemo(c *cobra.Command, s *streams, o *demoOptions) error {
 	if err := checkOutDir(o.out); err != nil {
 		return err
 	}
+	if err := emptyMethods(c, o.methods); err != nil {
+		return err
+	}
 	if o.full && c.Flags().Changed("targets-per-domain") {
 		return badInputf("--targets-per-domain applies without --full, which takes every intent as a target: give one of them")
 	}
@@ -122,8 +126,8 @@ func runDemo(c *cobra.Command, s *streams, o *demoOptions) error {
 	if len(o.methods) > 0 {
 		cfg.Methods = o.methods
 	}
-	log("running %d methods on %s targets × positives %v × %d splits into %s",
-		len(cfg.Methods), targetCount(cfg.Targets), cfg.Positives, cfg.Splits, cfg.Out)
+	log("running %s on %s targets × positives %v × %d splits into %s",
+		plural.Count(len(cfg.Methods), "method", "methods"), targetCount(cfg.Targets), cfg.Positives, cfg.Splits, cfg.Out)
 	sum, err := runWithProgress(c, s, cfg, o.quiet)
 	if err != nil {
 		return err
@@ -139,8 +143,8 @@ func runDemo(c *cobra.Command, s *streams, o *demoOptions) error {
 	if _, err := report.Write(dir, res, report.Options{Markdown: true, HTML: true}); err != nil {
 		return err
 	}
-	log("%d cells (%d failed) in %s; report: %s, %s",
-		sum.Cells, sum.FailedCells(), time.Since(start).Round(time.Second), filepath.Join(dir, "report.html"), filepath.Join(dir, "report.md"))
+	log("%s (%d failed) in %s; report: %s, %s",
+		plural.Count(sum.Cells, "cell", "cells"), sum.FailedCells(), time.Since(start).Round(time.Second), filepath.Join(dir, "report.html"), filepath.Join(dir, "report.md"))
 	return failedCellsError(sum)
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/greedytl/greedytl/clinc150"
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/source"
 )
@@ -76,6 +77,10 @@ the default is every one of them. --splits is the number of episodes per
 ways and shots. The episodes depend on --seed, ways, shots and episode
 number alone: a method added later sees the same episodes.
 
+A list flag given but empty (--methods "" or --targets ",", as a script's
+unset variable gives) is refused: leave it out for its default (every
+method, every target).
+
 RUN receives run.json (the settings) and results.jsonl, one JSON record per
 cell, appended as cells finish. The run resumes: rerun the same command after
 an interruption and only the missing cells are computed; a RUN with other
@@ -136,6 +141,12 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := emptyList(c, "targets", o.targets, "class", "class names", "for the default: every class that is not a negative and has enough examples"); err != nil {
+		return err
+	}
+	if err := emptyMethods(c, o.methods); err != nil {
+		return err
+	}
 	fracSet := c.Flags().Changed("negative-fraction")
 	cfg := experiment.DefaultConfig()
 	cfg.Name, cfg.Out, cfg.Sources = o.name, o.out, o.sources
@@ -168,15 +179,15 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 		switch {
 		case o.quiet || errors.Is(err, experiment.ErrInput):
 		case sum != nil:
-			fmt.Fprintf(s.err, "stopped after %d new cells, kept with the earlier ones in %s; rerun the same command to resume\n", sum.Finished, sum.File)
+			fmt.Fprintf(s.err, "stopped after %s, kept with the earlier ones in %s; rerun the same command to resume\n", plural.Count(sum.Finished, "new cell", "new cells"), sum.File)
 		case errors.Is(err, context.Canceled) && o.sources == "":
 			fmt.Fprintf(s.err, "stopped while training the sources; the finished ones are kept in %s; rerun the same command to resume\n", filepath.Join(o.out, "sources"))
 		}
 		return err
 	}
 	if !o.quiet {
-		fmt.Fprintf(s.err, "%d cells (shard %v): %d computed (%d failed), %d already present; results in %s; %s\n",
-			sum.Cells, sh, sum.Finished, sum.Failed, sum.Present, sum.File, time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(s.err, "%s (shard %v): %d computed (%d failed), %d already present; results in %s; %s\n",
+			plural.Count(sum.Cells, "cell", "cells"), sh, sum.Finished, sum.Failed, sum.Present, sum.File, time.Since(start).Round(time.Millisecond))
 	}
 	return failedCellsError(sum)
 }
@@ -256,9 +267,9 @@ func failedCellsError(sum *experiment.Summary) error {
 		for _, g := range rest {
 			cells += g.cells
 		}
-		parts = append(parts, fmt.Sprintf("%d cells with %d other messages", cells, len(rest)))
+		parts = append(parts, fmt.Sprintf("%s with %s", plural.Count(cells, "cell", "cells"), plural.Count(len(rest), "other message", "other messages")))
 	}
-	return fmt.Errorf("%d of %d cells failed (their records in %s carry the error): %s", n, sum.Cells, sum.File, strings.Join(parts, "; "))
+	return fmt.Errorf("%d of %s failed (%s in %s %s the error): %s", n, plural.Count(sum.Cells, "cell", "cells"), plural.Word(n, "its record", "their records"), sum.File, plural.Word(n, "carries", "carry"), strings.Join(parts, "; "))
 }
 
 // runWithProgress runs the experiment cfg with its log and, on a terminal,

@@ -534,7 +534,7 @@ func TestSpecList(t *testing.T) {
 		{[]string{`"greedytl:delta=0.001,lambda=10",no-transfer`}, []string{"greedytl:delta=0.001,lambda=10", "no-transfer"}},
 		{[]string{"greedytl", "lambda=10"}, []string{"greedytl", "lambda=10"}}, // a setting of no spec: ParseSpec refuses it
 		{[]string{"lambda=10,greedytl"}, []string{"lambda=10", "greedytl"}},
-		{[]string{""}, nil},
+		{[]string{""}, nil}, // appends nothing: experiment and demo refuse a --methods that names no method (TestEmptyListFlags)
 	} {
 		var l specList
 		for _, a := range tc.args {
@@ -569,6 +569,47 @@ func TestSpecList(t *testing.T) {
 	slices.Sort(methods)
 	if want := []string{"greedytl:delta=0.001,lambda=10", "no-transfer"}; !slices.Equal(methods, want) {
 		t.Errorf("records of methods %q, want %q", methods, want)
+	}
+}
+
+// TestEmptyListFlags: a list flag given but listing nothing (empty,
+// blank, only commas: a script's unset variable) is refused, naming the
+// flag and saying that leaving it out means the default, before anything
+// is run or written. --methods "" ran all the methods (hours of work),
+// --targets "" every target, --negative-classes "," went on to a class
+// named ""; the lists of numbers were refused by pflag already.
+func TestEmptyListFlags(t *testing.T) {
+	data := experimentFolder(t)
+	out := filepath.Join(t.TempDir(), "out")
+	exp := []string{"experiment", "--data", data, "--out", out, "--negative-classes", "n0,n1", "-q"}
+	ts := []string{"train-sources", "--data", data, "--out", out, "-q"}
+	for _, tc := range []struct {
+		args []string
+		flag string
+		want string // "" for pflag's refusal of a list of numbers
+	}{
+		{exp, "methods", "--methods names no method: give method specs, or leave the flag out to run every method"},
+		{exp, "targets", "--targets names no class: give class names, or leave the flag out for the default: every class"},
+		{[]string{"experiment", "--data", data, "--out", out, "-q"}, "negative-classes", "--negative-classes names no class: give class names, or leave the flag out for the default pool"},
+		{exp, "positives", ""},
+		{exp, "noise", ""},
+		{append(exp, "--protocol", "nway"), "ways", ""},
+		{append(exp, "--protocol", "nway"), "shots", ""},
+		{ts, "negative-classes", "--negative-classes names no class"},
+		{ts, "c-grid", ""},
+		{[]string{"demo", "--out", out, "-q"}, "methods", "--methods names no method"},
+	} {
+		for _, v := range []string{"", " ", ",", " , ,"} {
+			args := append(slices.Clone(tc.args), "--"+tc.flag+"="+v)
+			want := tc.want
+			if want == "" {
+				want = "for \"--" + tc.flag + "\" flag"
+			}
+			wantInputError(t, want, args...)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused command created its output directory")
 	}
 }
 

@@ -440,7 +440,7 @@ func warnConstantModel(s *streams, model method.Model, pos string, neg []string)
 			model.Method(), pos, to)})
 }
 
-// warnNotConverged warns (code "not-converged") of each solver of which
+// warnNotConverged warns (code method.WarnNotConverged) of each solver of which
 // runs of the fit that made model stopped before their stopping rule held
 // (method.ConvergenceReporter): the method, the solver and its limit, how
 // many runs, whether the final fit's is one of them and, for a model fitted
@@ -461,7 +461,7 @@ func warnNotConverged(s *streams, model interface{ Method() string }) {
 		if e.Final {
 			what = "the final fit's among them, so the model's weights are where the solver stopped, not the method's solution"
 		}
-		s.warn(warning{Code: "not-converged", Classes: e.Classes,
+		s.warn(warning{Code: method.WarnNotConverged, Classes: e.Classes,
 			Message: fmt.Sprintf("%s: %d of the %d solver runs%s stopped before their stopping rule held (at their cap, or unable to progress), %s; solver: %s",
 				model.Method(), e.Stopped, e.Runs, where, what, e.Solver)})
 	}

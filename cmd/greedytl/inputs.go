@@ -19,6 +19,7 @@ import (
 	"github.com/greedytl/greedytl/internal/bom"
 	"github.com/greedytl/greedytl/internal/fileerr"
 	"github.com/greedytl/greedytl/internal/number"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/shard"
@@ -160,10 +161,8 @@ func (j *dataJob) check(c *cobra.Command, outArg string) (shard.Shard, error) {
 		return shard.Shard{}, err
 	}
 	fracSet := c.Flags().Changed("negative-fraction")
-	// An empty list (--negative-classes "$UNSET") would fall back to the
-	// default pool, a random one, without a word.
-	if c.Flags().Changed("negative-classes") && len(j.negClasses) == 0 {
-		return shard.Shard{}, badInputf("--negative-classes names no class: give class names, or leave the flag out for the default pool")
+	if err := emptyList(c, "negative-classes", j.negClasses, "class", "class names", "for the default pool"); err != nil {
+		return shard.Shard{}, err
 	}
 	if len(j.negClasses) > 0 && fracSet {
 		return shard.Shard{}, badInputf("give --negative-classes or --negative-fraction, not both")
@@ -176,6 +175,26 @@ func (j *dataJob) check(c *cobra.Command, outArg string) (shard.Shard, error) {
 		return shard.Shard{}, badInputf("--shard: %w", err)
 	}
 	return sh, nil
+}
+
+// emptyList returns an input error when the list flag --name was given but
+// lists nothing (its items are blank: --name "$UNSET" in a script, or only
+// commas), which would otherwise run as if the flag were left out — its
+// default, which omitted describes ("to run every method") — without a
+// word; nil when the flag was left out or lists something. The error says
+// what to give (give: "class names") and that leaving the flag out
+// means the default. Each list flag whose empty list has no meaning of its
+// own goes through it (pflag refuses an empty list of numbers itself).
+func emptyList(c *cobra.Command, name string, items []string, noun, give, omitted string) error {
+	if !c.Flags().Changed(name) {
+		return nil
+	}
+	for _, it := range items {
+		if strings.TrimSpace(it) != "" {
+			return nil
+		}
+	}
+	return badInputf("--%s names no %s: give %s, or leave the flag out %s", name, noun, give, omitted)
 }
 
 // checkOutDir refuses, for the commands whose output is a directory, an
@@ -264,8 +283,8 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, err error) {
 		// does; X with more columns than the sources' dataset is features
 		// of another dataset, whose scores would be meaningless.
 		if c := X.RawMatrix().Cols; ix.NumFeatures > 0 && c != ix.NumFeatures {
-			return nil, nil, badInputf("%s has %d columns but the sources of %s were trained on %d features (num_features of %s): --sources needs the features of their dataset (for X with other columns, give the sources' scores with --source-scores)",
-				displayName(f.features), c, srcDir, ix.NumFeatures, filepath.Join(srcDir, source.IndexFile))
+			return nil, nil, badInputf("%s has %s but the sources of %s were trained on %s (num_features of %s): --sources needs the features of their dataset (for X with other columns, give the sources' scores with --source-scores)",
+				displayName(f.features), plural.Count(c, "column", "columns"), srcDir, plural.Count(ix.NumFeatures, "feature", "features"), filepath.Join(srcDir, source.IndexFile))
 		}
 		if H, err = set.Scores(X); err != nil {
 			return nil, nil, badInputf("%s: %w", f.features, err)
@@ -273,7 +292,7 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, err error) {
 	}
 	if X != nil && H != nil {
 		if mx, mh := X.RawMatrix().Rows, H.RawMatrix().Rows; mx != mh {
-			return nil, nil, badInputf("%s has %d rows but %s has %d: both need one row per example", displayName(f.features), mx, displayName(f.scores), mh)
+			return nil, nil, badInputf("%s has %s but %s has %d: both need one row per example", displayName(f.features), plural.Count(mx, "row", "rows"), displayName(f.scores), mh)
 		}
 	}
 	return X, H, nil
@@ -303,7 +322,7 @@ func (f *dataFlags) checkColumns(train *dataFlags, X, H, trainX, trainH *mat.Den
 		if b.path == "" {
 			return badInputf("--%s%s is not given but %s columns: the %s examples need the training sample's columns", f.prefix, b.flag, trainSide, strings.TrimSuffix(f.prefix, "-"))
 		}
-		return badInputf("--%s%s %s has %d columns but %s: the %s examples need the training sample's columns", f.prefix, b.flag, displayName(b.path), c, trainSide, strings.TrimSuffix(f.prefix, "-"))
+		return badInputf("--%s%s %s has %s but %s: the %s examples need the training sample's columns", f.prefix, b.flag, displayName(b.path), plural.Count(c, "column", "columns"), trainSide, strings.TrimSuffix(f.prefix, "-"))
 	}
 	return nil
 }
@@ -406,7 +425,7 @@ func (f *dataFlags) loadLabels(s *streams, m int) ([]float64, error) {
 // else (a header that auto could not tell from a class, as "species"
 // above three classes of names), that --labels-header yes reads it as one.
 func labelCountError(path string, cls *dataset.Classes, m int) error {
-	msg := fmt.Sprintf("%s has %d labels but the inputs have %d rows", displayName(path), len(cls.Y), m)
+	msg := fmt.Sprintf("%s has %s but the inputs have %s", displayName(path), plural.Count(len(cls.Y), "label", "labels"), plural.Count(m, "row", "rows"))
 	if h, ok := cls.Header(); ok {
 		msg += fmt.Sprintf(" (its first line, %q, was read as a header: --labels-header no reads it as a label)", h)
 	} else if len(cls.Y) == m+1 {

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/source"
 )
@@ -159,9 +160,9 @@ func runInspect(s *streams, o *inspectOptions, path string) error {
 	for _, k := range slices.Sorted(maps.Keys(sum.Hyperparameters)) {
 		fmt.Fprintf(s.out, "  %s = %g\n", k, sum.Hyperparameters[k])
 	}
-	fmt.Fprintf(s.out, "trained on %d features and %d sources; %d of the %d columns with non-zero weight\n", sum.NumFeatures, sum.NumSources, len(sum.Selected), sum.NumFeatures+sum.NumSources)
+	fmt.Fprintf(s.out, "trained on %s and %s; %d of the %s with non-zero weight\n", plural.Count(sum.NumFeatures, "feature", "features"), plural.Count(sum.NumSources, "source", "sources"), len(sum.Selected), plural.Count(sum.NumFeatures+sum.NumSources, "column", "columns"))
 	if src := sum.Sources; src != nil {
-		fmt.Fprintf(s.out, "sources: %s (%d sources, identity %s, data %s, seed %d)\n", src.Dir, src.Count, src.SHA256, src.DataSHA256, src.Seed)
+		fmt.Fprintf(s.out, "sources: %s (%s, identity %s, data %s, seed %d)\n", src.Dir, plural.Count(src.Count, "source", "sources"), src.SHA256, src.DataSHA256, src.Seed)
 	}
 	if note != "" {
 		fmt.Fprintln(s.out, note)

@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 )
 
@@ -31,7 +32,7 @@ func inspectAuto(s *streams, o *inspectOptions, sum inspectSummary, names []stri
 	total := sum.NumFeatures + sum.NumSources
 	fmt.Fprintf(w, "greedytl-auto: the mean of %g members (least-squares fits of the labels), fitted on the whole sample", hp["members"])
 	if fits > 1 {
-		fmt.Fprintf(w, " and on %d subsamples, averaged over the %d fits", fits-1, fits)
+		fmt.Fprintf(w, " and on %s, averaged over the %d fits", plural.Count(fits-1, "subsample", "subsamples"), fits)
 	}
 	fmt.Fprint(w, ".\n\n")
 	if c := sum.Committee; c == nil {
@@ -43,7 +44,7 @@ func inspectAuto(s *streams, o *inspectOptions, sum inspectSummary, names []stri
 	if o.topSet {
 		top = o.top
 	}
-	fmt.Fprintf(w, "combined model: %d of the %d columns have non-zero weight (dense: the ridge member weights every column that is not constant); largest |weight| on the standardised column first:\n", len(combined), total)
+	fmt.Fprintf(w, "combined model: %d of the %s non-zero weight (dense: the ridge member weights every column that is not constant); largest |weight| on the standardised column first:\n", len(combined), plural.Count(total, "column", "columns")+" "+plural.Word(len(combined), "has", "have"))
 	return printColumns(w, combined, false, top)
 }
 
@@ -58,7 +59,7 @@ func printCommittee(w io.Writer, o *inspectOptions, sum inspectSummary, c *metho
 	for i, sel := range c.MemberSelections(sum.NumFeatures, sum.NumSources) {
 		k++
 		g := c.Greedy[i]
-		fmt.Fprintf(w, "member %d: GreedyTL, γ = %g (λ = %g, δ = %g): %d columns selected\n", k, g.Gamma, hp["lambda"], hp["delta"], len(g.Path))
+		fmt.Fprintf(w, "member %d: GreedyTL, γ = %g (λ = %g, δ = %g): %s selected\n", k, g.Gamma, hp["lambda"], hp["delta"], plural.Count(len(g.Path), "column", "columns"))
 		cols := inspectColumns(sel)
 		nameColumns(cols, names)
 		if err := printColumns(w, cols, true, o.top); err != nil {
@@ -86,7 +87,7 @@ func printCommittee(w io.Writer, o *inspectOptions, sum inspectSummary, c *metho
 	if len(c.Tally) == 0 {
 		return nil
 	}
-	fmt.Fprintf(w, "columns chosen over the %d fits (in how many fits each member chose the column):\n", fits)
+	fmt.Fprintf(w, "columns chosen over the %s (in how many fits each member chose the column):\n", plural.Count(fits, "fit", "fits"))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "kind\tindex\t")
 	if names != nil {

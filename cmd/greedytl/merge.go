@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/internal/plural"
 )
 
 type mergeOptions struct {
@@ -80,10 +81,13 @@ func runMerge(s *streams, o *mergeOptions, runs []string) error {
 	case err != nil:
 		return err
 	case !rep.Complete():
-		return fmt.Errorf("%d of %d cells are missing", len(rep.Missing), rep.Expected)
+		return fmt.Errorf("%d of %s missing", len(rep.Missing), plural.Count(rep.Expected, "cell", "cells")+" "+plural.Word(len(rep.Missing), "is", "are"))
 	}
 	return nil
 }
+
+// cellCount returns n cells in words ("1 cell", "2 cells").
+func cellCount(n int) string { return plural.Count(n, "cell", "cells") }
 
 // printMergeReport prints the summary of a merge to standard output.
 func printMergeReport(s *streams, rep *experiment.MergeSummary) {
@@ -91,9 +95,9 @@ func printMergeReport(s *streams, rep *experiment.MergeSummary) {
 	for _, f := range rep.Partial {
 		fmt.Fprintf(s.out, "            %s: partial last line ignored\n", f)
 	}
-	fmt.Fprintf(s.out, "expected:   %d cells\n", rep.Expected)
-	fmt.Fprintf(s.out, "present:    %d cells (%d failed: their records carry an error)\n", rep.Present, rep.Failed)
-	fmt.Fprintf(s.out, "missing:    %d cells\n", len(rep.Missing))
+	fmt.Fprintf(s.out, "expected:   %s\n", cellCount(rep.Expected))
+	fmt.Fprintf(s.out, "present:    %s (%d failed: %s)\n", cellCount(rep.Present), rep.Failed, plural.Word(rep.Failed, "its record carries an error", "their records carry an error"))
+	fmt.Fprintf(s.out, "missing:    %s\n", cellCount(len(rep.Missing)))
 	const show = 10
 	for _, k := range rep.Missing[:min(show, len(rep.Missing))] {
 		fmt.Fprintf(s.out, "            %v\n", k)
@@ -101,8 +105,8 @@ func printMergeReport(s *streams, rep *experiment.MergeSummary) {
 	if len(rep.Missing) > show {
 		fmt.Fprintf(s.out, "            … and %d more\n", len(rep.Missing)-show)
 	}
-	fmt.Fprintf(s.out, "duplicates: %d cells (identical but for fit_seconds: kept once)\n", len(rep.Duplicates))
+	fmt.Fprintf(s.out, "duplicates: %s (identical but for fit_seconds: kept once)\n", cellCount(len(rep.Duplicates)))
 	if len(rep.Conflicts) > 0 {
-		fmt.Fprintf(s.out, "conflicts:  %d cells (different records: nothing written)\n", len(rep.Conflicts))
+		fmt.Fprintf(s.out, "conflicts:  %s (different records: nothing written)\n", cellCount(len(rep.Conflicts)))
 	}
 }

@@ -586,6 +586,31 @@ func TestFitWarnsNotConverged(t *testing.T) {
 	}
 }
 
+// TestNotConvergedCode: fit and report warn of solvers that stopped short
+// with method.WarnNotConverged, the code the Python wrapper turns into
+// GreedyTLConvergenceWarning (python/greedytl/_cli.py matches it as a
+// literal) and the word of the sources' own warning
+// (source.WarnNotConverged), which the wrapper treats alike.
+func TestNotConvergedCode(t *testing.T) {
+	if method.WarnNotConverged != source.WarnNotConverged {
+		t.Errorf("method.WarnNotConverged %q, source.WarnNotConverged %q: want one word", method.WarnNotConverged, source.WarnNotConverged)
+	}
+	py, err := os.ReadFile(filepath.Join("..", "..", "python", "greedytl", "_cli.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	match := `GreedyTLConvergenceWarning if w.get("code") == ` + strconv.Quote(method.WarnNotConverged)
+	if !strings.Contains(string(py), match) {
+		t.Errorf("python/greedytl/_cli.py has no %s: the wrapper does not match the code fit writes", match)
+	}
+	var errb bytes.Buffer
+	s := &streams{err: &errb}
+	warnNotConverged(s, reporter{{Solver: "S", Stopped: 1, Runs: 2}})
+	if len(s.warnings) != 1 || s.warnings[0].Code != method.WarnNotConverged {
+		t.Errorf("fit's warnings %+v, want one of code %q", s.warnings, method.WarnNotConverged)
+	}
+}
+
 // reporter is a model that reports solver runs that did not converge.
 type reporter []method.NotConverged
 

@@ -204,7 +204,7 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel) err
 		if n := eval.present(); n < len(classes) { // the balanced accuracy's mean is over these
 			over = fmt.Sprintf("%d of the model's %d classes", n, len(classes))
 		}
-		return writeEvaluation(report, "accuracy: %.4f, balanced accuracy: %.4f (%d examples, %s)\n", eval.Accuracy, eval.BalancedAccuracy, eval.Examples, over)
+		return writeEvaluation(report, "accuracy: %.4f, balanced accuracy: %.4f (%s, %s)\n", eval.Accuracy, eval.BalancedAccuracy, plural.Count(eval.Examples, "example", "examples"), over)
 	}
 	return nil
 }
@@ -278,7 +278,7 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 		fmt.Fprintf(s.out, "  %s = %g\n", k, sum.Hyperparameters[k])
 	}
 	if src := f.Info.Sources; src != nil {
-		fmt.Fprintf(s.out, "sources: %s (%d sources, identity %s)\n", src.Dir, src.Count, src.SHA256)
+		fmt.Fprintf(s.out, "sources: %s (%s, identity %s)\n", src.Dir, plural.Count(src.Count, "source", "sources"), src.SHA256)
 	}
 	if note != "" {
 		fmt.Fprintln(s.out, note)
@@ -288,7 +288,7 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 		return nil
 	}
 	for _, ic := range sum.PerClass {
-		fmt.Fprintf(s.out, "\nclass %s: %d columns\n", strconv.Quote(ic.Class), len(ic.Selected))
+		fmt.Fprintf(s.out, "\nclass %s: %s\n", strconv.Quote(ic.Class), plural.Count(len(ic.Selected), "column", "columns"))
 		if err := printColumns(s.out, ic.Selected, false, o.top); err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/metric"
@@ -199,7 +200,7 @@ func runPredict(s *streams, o *predictOptions) error {
 		if err != nil {
 			return badInput(err)
 		}
-		return writeEvaluation(report, "balanced accuracy: %.4f (%d examples%s)\n", acc, len(y), oneClassNote(y))
+		return writeEvaluation(report, "balanced accuracy: %.4f (%s%s)\n", acc, plural.Count(len(y), "example", "examples"), oneClassNote(y))
 	}
 	return nil
 }
@@ -223,9 +224,9 @@ func (o *predictOptions) predictError(err error) error {
 	var missing *method.MissingInputError
 	switch {
 	case errors.As(err, &missing) && missing.Input == "H":
-		return badInputf("%s was fitted with %d sources: give their scores with --source-scores FILE or the sources with --sources DIR", o.modelName(), missing.Columns)
+		return badInputf("%s was fitted with %s: give their scores with --source-scores FILE or the sources with --sources DIR", o.modelName(), plural.Count(missing.Columns, "source", "sources"))
 	case errors.As(err, &missing):
-		return badInputf("%s was fitted with %d features: give them with --features FILE", o.modelName(), missing.Columns)
+		return badInputf("%s was fitted with %s: give them with --features FILE", o.modelName(), plural.Count(missing.Columns, "feature", "features"))
 	}
 	return badInput(fmt.Errorf("model %s on %s: %w", o.modelName(), o.data.describe(), err))
 }
@@ -338,13 +339,13 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model
 	}
 	switch _, d := X.Dims(); {
 	case d < m.NrFeature:
-		return nil, nil, nil, badInputf("%s has %d columns but the model %s needs %d features", displayName(o.data.features), d, o.modelName(), m.NrFeature)
+		return nil, nil, nil, badInputf("%s has %s but the model %s needs %s", displayName(o.data.features), plural.Count(d, "column", "columns"), o.modelName(), plural.Count(m.NrFeature, "feature", "features"))
 	case d > m.NrFeature:
 		// liblinear's rule, right for indices the training data never
 		// reached, and a shifted row for a CSV with a column of row
 		// numbers: say which columns count.
-		fmt.Fprintf(s.err, "note: %s has %d columns and the model %s %d features: columns %d to %d are read as features the training data never had (weight 0, as liblinear-predict reads them)\n",
-			displayName(o.data.features), d, o.modelName(), m.NrFeature, m.NrFeature+1, d)
+		fmt.Fprintf(s.err, "note: %s has %d columns and the model %s %s: columns %d to %d are read as features the training data never had (weight 0, as liblinear-predict reads them)\n",
+			displayName(o.data.features), d, o.modelName(), plural.Count(m.NrFeature, "feature", "features"), m.NrFeature+1, d)
 	}
 	f := m.Scores(X)
 	if err := standardize.CheckFiniteVector("the score of", f); err != nil {

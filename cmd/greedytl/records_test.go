@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -354,6 +355,38 @@ func TestResumeOfARunWithABadLine(t *testing.T) {
 	}
 }
 
+// TestMergeSummaryCounts: merge's summary writes its counts of 0, 1 and 2
+// cells in English: "1 cell", "1 failed: its record carries an error"; it
+// wrote "1 cells" (TestMergePrintsTheSummaryOfAMergeOrAConflict has the
+// error beside it).
+func TestMergeSummaryCounts(t *testing.T) {
+	for n, w := range map[int]struct{ cells, failed string }{
+		0: {"0 cells", "0 failed: their records carry an error"},
+		1: {"1 cell", "1 failed: its record carries an error"},
+		2: {"2 cells", "2 failed: their records carry an error"},
+	} {
+		keys := make([]experiment.Key, n)
+		rep := &experiment.MergeSummary{Files: []string{"r"}, Expected: n, Present: n, Failed: n, Missing: keys, Duplicates: keys, Conflicts: keys}
+		var out bytes.Buffer
+		printMergeReport(&streams{out: &out}, rep)
+		got := missingCells(out.String())
+		want := "files:      1\nexpected:   " + w.cells + "\npresent:    " + w.cells + " (" + w.failed + ")\nmissing:    " + w.cells +
+			"\nduplicates: " + w.cells + " (identical but for fit_seconds: kept once)\n"
+		if n > 0 {
+			want += "conflicts:  " + w.cells + " (different records: nothing written)\n"
+		}
+		if got != want {
+			t.Errorf("%d cells: summary\n%s\nwant\n%s", n, got, want)
+		}
+	}
+}
+
+// missingCells returns merge's summary without its lines listing the
+// missing cells.
+func missingCells(summary string) string {
+	return regexp.MustCompile(`(?m)^            .*\n`).ReplaceAllString(summary, "")
+}
+
 // TestMergePrintsTheSummaryOfAMergeOrAConflict pins what greedytl merge
 // prints and returns in each case, now that experiment.Merge returns a
 // summary only of a merge or of conflicting records (the CLI used to
@@ -385,11 +418,10 @@ func TestMergePrintsTheSummaryOfAMergeOrAConflict(t *testing.T) {
 
 	// summary is the summary printed, but for the lines listing missing
 	// cells.
-	summary := func(files, present, missing, duplicates int) string {
+	summary := func(files, present int, missing string, duplicates int) string {
 		return fmt.Sprintf("files:      %d\nexpected:   12 cells\npresent:    %d cells (0 failed: their records carry an error)\n", files, present) +
-			fmt.Sprintf("missing:    %d cells\nduplicates: %d cells (identical but for fit_seconds: kept once)\n", missing, duplicates)
+			fmt.Sprintf("missing:    %s\nduplicates: %d cells (identical but for fit_seconds: kept once)\n", missing, duplicates)
 	}
-	missingCells := regexp.MustCompile(`(?m)^            .*\n`)
 	for _, tc := range []struct {
 		name   string
 		args   []string
@@ -398,12 +430,12 @@ func TestMergePrintsTheSummaryOfAMergeOrAConflict(t *testing.T) {
 		stderr string
 		out    string // written, or not when the merge fails
 	}{
-		{name: "check", args: []string{run}, code: exitOK, stdout: summary(1, 12, 0, 0)},
-		{name: "merged", args: []string{run, again}, code: exitOK, stdout: summary(2, 12, 0, 12), out: filepath.Join(t.TempDir(), "m")},
-		{name: "missing", args: []string{short}, code: exitFailure, stdout: summary(1, 11, 1, 0), stderr: "1 of 12 cells are missing", out: filepath.Join(t.TempDir(), "m.jsonl")},
+		{name: "check", args: []string{run}, code: exitOK, stdout: summary(1, 12, "0 cells", 0)},
+		{name: "merged", args: []string{run, again}, code: exitOK, stdout: summary(2, 12, "0 cells", 12), out: filepath.Join(t.TempDir(), "m")},
+		{name: "missing", args: []string{short}, code: exitFailure, stdout: summary(1, 11, "1 cell", 0), stderr: "1 of 12 cells is missing", out: filepath.Join(t.TempDir(), "m.jsonl")},
 		{name: "conflict", args: []string{run, conflicting}, code: exitInput,
-			stdout: summary(2, 12, 0, 11) + "conflicts:  1 cells (different records: nothing written)\n",
-			stderr: "1 cells have different records in different places", out: filepath.Join(t.TempDir(), "c")},
+			stdout: summary(2, 12, "0 cells", 11) + "conflicts:  1 cell (different records: nothing written)\n",
+			stderr: "1 cell has different records in different places", out: filepath.Join(t.TempDir(), "c")},
 		{name: "refused", args: []string{run}, code: exitInput, stderr: "holds another run", out: other},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -412,7 +444,7 @@ func TestMergePrintsTheSummaryOfAMergeOrAConflict(t *testing.T) {
 				args = append(args, "--out", tc.out)
 			}
 			code, stdout, stderr := cli(t, "", args...)
-			stdout = missingCells.ReplaceAllString(stdout, "")
+			stdout = missingCells(stdout)
 			if code != tc.code || stdout != tc.stdout || !strings.Contains(stderr, tc.stderr) || (tc.stderr == "") != (stderr == "") {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stdout %q, stderr containing %q", code, stdout, stderr, tc.code, tc.stdout, tc.stderr)
 			}

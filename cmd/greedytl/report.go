@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/greedytl/greedytl/internal/plural"
+	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/report"
 )
 
@@ -123,7 +124,7 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 	rows := res.Rows()
 	for _, r := range rows {
 		if note := r.ConvergenceNote(); note != "" {
-			s.warn(warning{Code: "not-converged", Message: note})
+			s.warn(warning{Code: method.WarnNotConverged, Message: note})
 		}
 	}
 	if o.out == "" {

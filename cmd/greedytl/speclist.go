@@ -42,6 +42,13 @@ func (l *specList) Set(arg string) error {
 	return nil
 }
 
+// emptyMethods returns an input error when --methods was given but names
+// no method (emptyList): left out, it means every method, which takes
+// hours, not what a script's unset variable should start.
+func emptyMethods(c *cobra.Command, methods []string) error {
+	return emptyList(c, "methods", methods, "method", "method specs", "to run every method")
+}
+
 // methodsVar adds the --methods flag, a specList, to c.
 func methodsVar(c *cobra.Command, methods *[]string, usage string) {
 	c.Flags().Var((*specList)(methods), "methods", usage)

@@ -10,6 +10,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/synth"
 )
 
@@ -104,8 +105,8 @@ func runSynth(ctx context.Context, s *streams, o *synthOptions) error {
 		return err
 	}
 	if !o.quiet {
-		fmt.Fprintf(s.err, "%s: %d classes in %d groups, %d examples × %d dimensions (%.1f MB of float32 features); %s\n",
-			o.out, cfg.Classes, cfg.Groups, cfg.Rows(), cfg.Dims, float64(cfg.FeatureBytes())/1e6, time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(s.err, "%s: %s in %s, %s × %s (%.1f MB of float32 features); %s\n",
+			o.out, plural.Count(cfg.Classes, "class", "classes"), plural.Count(cfg.Groups, "group", "groups"), plural.Count(cfg.Rows(), "example", "examples"), plural.Count(cfg.Dims, "dimension", "dimensions"), float64(cfg.FeatureBytes())/1e6, time.Since(start).Round(time.Millisecond))
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/number"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/source"
 	"github.com/greedytl/greedytl/sparse"
@@ -392,7 +393,7 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 		return err
 	}
 	if !o.quiet {
-		fmt.Fprintf(s.err, "trained %v (C = %g) on %d examples with %d features; model written to %s\n", p.Solver, p.C, x.R, x.C, where)
+		fmt.Fprintf(s.err, "trained %v (C = %g) on %s with %s; model written to %s\n", p.Solver, p.C, plural.Count(x.R, "example", "examples"), plural.Count(x.C, "feature", "features"), where)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/greedytl/greedytl/internal/number"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/source"
 )
 
@@ -170,9 +171,9 @@ func summarizeSources(s *streams, res *source.Result, index string, wall time.Du
 	for _, e := range ix.Sources {
 		cv += e.CVScore
 	}
-	line := fmt.Sprintf("%d sources in %s (%d trained, %d reused", len(ix.Sources), index, res.Trained, res.Reused)
+	line := fmt.Sprintf("%s in %s (%d trained, %d reused", plural.Count(len(ix.Sources), "source", "sources"), index, res.Trained, res.Reused)
 	if len(ix.Missing) > 0 {
-		line += fmt.Sprintf(", %d classes still missing", len(ix.Missing))
+		line += fmt.Sprintf(", %s still missing", plural.Count(len(ix.Missing), "class", "classes"))
 	}
 	line += ")"
 	if len(ix.Sources) > 0 {

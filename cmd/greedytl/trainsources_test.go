@@ -146,7 +146,7 @@ func TestTrainSourcesWarnsOfSingleExamples(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	want := `greedytl: warning: 1 of 3 sources were trained on a class with a single example ("c1"): cross-validation cannot score them`
+	want := `greedytl: warning: 1 of 3 sources was trained on a class with a single example ("c1"): cross-validation cannot score it (its one example`
 	if !strings.Contains(stderr, want) || !strings.Contains(stderr, filepath.Join(out, source.IndexFile)) {
 		t.Errorf("stderr lacks %q naming %s:\n%s", want, filepath.Join(out, source.IndexFile), stderr)
 	}
@@ -252,7 +252,7 @@ func TestTrainSourcesBadInput(t *testing.T) {
 		{"shard", append(base, "--shard", "2/2"), "shard 2/2"},
 		{"auto shard without environment", append(base, "--shard", "auto/4"), "JOB_COMPLETION_INDEX"},
 		{"solver", append(base, "--solver", "ridge"), "regressor"},
-		{"folds", append(base, "--folds", "1"), "1 cross-validation folds"},
+		{"folds", append(base, "--folds", "1"), "1 cross-validation fold,"},
 		{"grid", append(base, "--c-grid", "1,0"), "C = 0"},
 		{"grid syntax", append(base, "--c-grid", "1,x"), "c-grid"},
 		{"l1 ratio without elastic-net", append(base, "--l1-ratio", "0.2"), "--l1-ratio applies to -s 100 (elastic-net), not -s 1"},

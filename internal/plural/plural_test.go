@@ -9,3 +9,11 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+func TestWord(t *testing.T) {
+	for n, want := range map[int]string{0: "are", 1: "is", 2: "are", -1: "are"} {
+		if got := Word(n, "is", "are"); got != want {
+			t.Errorf("Word(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
