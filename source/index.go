@@ -283,8 +283,8 @@ func (ix *Index) check() error {
 			return fmt.Errorf("source %q listed twice", e.Name)
 		}
 		seen[e.Class] = true
-		if e.Stuck && e.Converged {
-			return fmt.Errorf("source %q: stuck and converged at once", e.Name)
+		if err := e.Info.check(); err != nil {
+			return err
 		}
 		if !filepath.IsLocal(filepath.FromSlash(e.File)) || strings.Contains(e.File, `\`) {
 			return fmt.Errorf("source %q: file %q is not a path inside the directory", e.Name, e.File)

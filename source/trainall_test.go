@@ -21,6 +21,7 @@ import (
 	"github.com/greedytl/greedytl/internal/datasettest"
 	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/internal/errtest"
+	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/shard"
 )
@@ -346,6 +347,45 @@ func TestTrainAllRepairs(t *testing.T) {
 	if _, err := LoadDir(out); err != nil {
 		t.Errorf("LoadDir after the repair: %v", err)
 	}
+}
+
+// A sidecar record that says its model stopped stuck and converged at once
+// (which ReadIndex refuses in an index) is a bad record like the others: a
+// rerun retrains its class rather than copying it into the index, which
+// the next run would refuse.
+func TestTrainAllStuckConvergedSidecar(t *testing.T) {
+	j := newJob(t)
+	refDir := j.reference(t)
+	ref := snapshot(t, refDir)
+	out := copyDir(t, refDir)
+	ix, err := ReadIndex(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	side := filepath.Join(out, filepath.FromSlash(sidecarFile(ix.Sources[0].Class, ix.Sources[0].Name)))
+	b, err := os.ReadFile(side)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec map[string]any
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatal(err)
+	}
+	rec["converged"], rec["stuck"] = true, true
+	if err := jsonfile.Write(side, rec); err != nil {
+		t.Fatal(err)
+	}
+	res, err := j.run(t, context.Background(), out, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Trained != 1 || res.Reused != len(j.sources())-1 {
+		t.Errorf("rerun with a stuck and converged sidecar trained %d and reused %d, want 1 and %d", res.Trained, res.Reused, len(j.sources())-1)
+	}
+	if _, err := ReadIndex(out); err != nil {
+		t.Errorf("the index after the rerun: %v", err)
+	}
+	sameFiles(t, snapshot(t, out), ref)
 }
 
 // TestTrainAllOtherJob reruns a finished directory with another seed,
