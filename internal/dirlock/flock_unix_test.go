@@ -5,6 +5,7 @@ package dirlock
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -187,16 +188,8 @@ func acquireAsOtherUser(t *testing.T, dir, out string) func() string {
 		}
 	}
 	// The test binary, where uid 65534 may run it.
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(exe)
-	if err != nil {
-		t.Fatal(err)
-	}
 	bin := filepath.Join(dir, "dirlock.test")
-	if err := os.WriteFile(bin, b, 0o755); err != nil {
+	if err := copyExecutable(bin); err != nil {
 		t.Fatal(err)
 	}
 	return func() string {
@@ -213,6 +206,28 @@ func acquireAsOtherUser(t *testing.T, dir, out string) func() string {
 		}
 		return string(got)
 	}
+}
+
+// copyExecutable copies this process's executable to path, mode 0o755.
+func copyExecutable(path string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	src, err := os.Open(exe)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		dst.Close()
+		return err
+	}
+	return dst.Close()
 }
 
 // otherUserMode is the mode that makes a lock file of mode another
