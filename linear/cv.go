@@ -133,19 +133,21 @@ func (s *cvSetup) values() int {
 }
 
 // newCVSetup validates the arguments of a cross-validation and splits the
-// rows into folds.
+// rows into folds. The fold count, a caller's mistake, is checked against
+// the labels before the solvers' copy of prob is made (which may convert
+// Dense rows and stop there when ctx is done).
 func newCVSetup(ctx context.Context, prob *Problem, p Params, folds int, seed uint64) (*cvSetup, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
+	}
+	if prob != nil && (folds < 2 || folds > len(prob.Y)) {
+		return nil, fmt.Errorf("linear: %d folds for %d examples, want 2 ≤ folds ≤ examples", folds, len(prob.Y))
 	}
 	labels, bin, err := solverProblem(ctx, prob, p.Solver)
 	if err != nil {
 		return nil, err
 	}
 	y := bin.Y
-	if folds < 2 || folds > len(y) {
-		return nil, fmt.Errorf("linear: %d folds for %d examples, want 2 ≤ folds ≤ examples", folds, len(y))
-	}
 	s := &cvSetup{
 		prob: bin,
 		p:    p.withDefaults(),

@@ -350,6 +350,37 @@ func TestCrossValidateCancelled(t *testing.T) {
 	}
 }
 
+// A bad fold count is refused whatever the problem's size, before the
+// solvers' copy of a Dense problem is converted (which checks ctx every
+// 65,536 values): with a cancelled context, the fold error comes first.
+func TestCVFoldCountBeforeConversion(t *testing.T) {
+	const rows, cols = 300, 300 // more values than one block of the conversion
+	x := make([]float64, rows*cols)
+	y := make([]float64, rows)
+	for i := range x {
+		x[i] = float64(i%7) - 3
+	}
+	for i := range y {
+		y[i] = float64(i%2*2 - 1)
+	}
+	d, err := NewDense64(x, cols, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prob := &Problem{Dense: d, Y: y, Bias: 1}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, folds := range []int{1, rows + 1} {
+		want := fmt.Sprintf("linear: %d folds for %d examples", folds, rows)
+		if _, err := CrossValidate(ctx, prob, Params{Solver: L1RLR}, folds, 0); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("CrossValidate of %d folds with a cancelled context: %v; want %q first", folds, err, want)
+		}
+		if _, _, err := SelectC(ctx, prob, Params{Solver: L1RLR}, []float64{1, 2}, folds, 0); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("SelectC of %d folds with a cancelled context: %v; want %q first", folds, err, want)
+		}
+	}
+}
+
 // TestSelectCMatchesColdCV checks SelectC's scores against the accuracy of
 // a cold-started CrossValidate at each C: the warm start along the grid
 // must not change the solutions (tight tolerance), and the returned C must

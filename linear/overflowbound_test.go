@@ -2,6 +2,7 @@ package linear
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -13,7 +14,10 @@ import (
 // may skip the decision values by cannotOverflow's bound or must compute
 // them, and the bound skips them for ordinary data (the point of it) but
 // not where it fails: a row of large features with a small weight on them
-// (no overflow, the bound alone would refuse), an overflowing row.
+// (no overflow, the bound alone would refuse), an overflowing row. A
+// problem built without the bound (the caller's, as a solver path that
+// forgot to set it would pass) bounds nothing: its decision values are
+// computed.
 func TestCheckWeightsBound(t *testing.T) {
 	small := &sparse.CSR{R: 3, C: 2, Ptr: []int{0, 1, 2, 4}, Ind: []int{0, 1, 0, 1}, Val: []float64{1, 1, -3, 0.5}}
 	big := &sparse.CSR{R: 3, C: 2, Ptr: []int{0, 1, 2, 4}, Ind: []int{0, 1, 0, 1}, Val: []float64{1e300, 1, -3, 0.5}}
@@ -42,10 +46,13 @@ func TestCheckWeightsBound(t *testing.T) {
 			t.Errorf("%s: cannotOverflow without a bound (+Inf)", tc.name)
 		}
 		bound, unknown := *tc.prob, *tc.prob
-		bound.rowL1, unknown.rowL1 = rowL1, math.Inf(1)
-		e1, e2 := checkWeights(tc.w, &bound), checkWeights(tc.w, &unknown)
+		bound.rowL1, unknown.rowL1 = knownL1(rowL1), knownL1(math.Inf(1))
+		e1, e2, e3 := checkWeights(tc.w, &bound), checkWeights(tc.w, &unknown), checkWeights(tc.w, tc.prob)
 		if (e1 == nil) != tc.ok || (e2 == nil) != tc.ok || e1 != nil && e1.Error() != e2.Error() {
 			t.Errorf("%s: checkWeights %v with the bound, %v without; want ok %v", tc.name, e1, e2, tc.ok)
+		}
+		if fmt.Sprint(e3) != fmt.Sprint(e2) {
+			t.Errorf("%s: checkWeights of a problem whose bound was never set: %v; want %v, as with no bound (+Inf)", tc.name, e3, e2)
 		}
 	}
 }
@@ -131,13 +138,13 @@ func TestFoldBound(t *testing.T) {
 				t.Fatal(err)
 			}
 			whole, err := checkProblem(prob)
-			if err != nil || setup.prob.rowL1 != whole {
+			if err != nil || setup.prob.rowL1 != knownL1(whole) {
 				t.Fatalf("%v: the setup's bound %v, the problem's %v (%v)", s, setup.prob.rowL1, whole, err)
 			}
 			for k := range 4 {
 				train, _ := setup.split(k)
 				own, err := checkProblem(train)
-				if err != nil || !(own <= train.rowL1) || own == 0 || train.rowL1 != whole {
+				if err != nil || !(own <= train.rowL1.value()) || own == 0 || train.rowL1 != knownL1(whole) {
 					t.Errorf("%v: fold %d's rows have bound %v (%v), over the %v they carry (want the whole's %v)", s, k, own, err, train.rowL1, whole)
 				}
 			}

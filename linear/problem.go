@@ -140,8 +140,10 @@ type Problem struct {
 	// rowL1 is set on the solvers' copy too (by solverProblem; withRows
 	// and forSolver copy it): a bound on the ℓ1 norms of its rows'
 	// features, checkProblem's of the caller's problem, which holds for a
-	// selection of its rows (a fold) as well. checkWeights relies on it.
-	rowL1 float64
+	// selection of its rows (a fold) as well. checkWeights relies on it;
+	// unset (a problem built without it), it bounds nothing (+Inf), so
+	// that checkWeights computes every decision value.
+	rowL1 l1Bound
 }
 
 // stopped reports whether prob's context is done (see Problem.ctx).

@@ -202,7 +202,7 @@ func solverProblem(ctx context.Context, prob *Problem, s Solver) (labels []int, 
 	if err != nil {
 		return nil, nil, err
 	}
-	bin = &Problem{X: prob.X, Dense: prob.Dense, Y: y, Bias: prob.Bias, rowL1: rowL1}
+	bin = &Problem{X: prob.X, Dense: prob.Dense, Y: y, Bias: prob.Bias, rowL1: knownL1(rowL1)}
 	if bin = bin.forSolver(ctx, s); bin == nil {
 		return nil, nil, fitctx.Err(ctx, trainCaller) // stopped in the conversion
 	}
@@ -328,7 +328,7 @@ func binaryLabels(y []float64) (labels []int, signed []float64, err error) {
 // the features overflow would score every row, the training rows first,
 // ±Inf or NaN. prob.rowL1 bounds the ℓ1 norms of prob's rows
 // (checkProblem's bound, of prob or of a problem whose rows include prob's;
-// +Inf when none is known). It computes the decision values only when
+// +Inf when none is known, unset included). It computes the decision values only when
 // cannotOverflow does not rule the overflow out.
 func checkWeights(w []float64, prob *Problem) error {
 	if want := weightLen(prob); len(w) != want {
@@ -341,7 +341,7 @@ func checkWeights(w []float64, prob *Problem) error {
 		}
 		wMax = max(wMax, math.Abs(v))
 	}
-	if cannotOverflow(wMax, prob.Bias, prob.rowL1) {
+	if cannotOverflow(wMax, prob.Bias, prob.rowL1.value()) {
 		return nil
 	}
 	d := newDesign(prob)
@@ -351,6 +351,24 @@ func checkWeights(w []float64, prob *Problem) error {
 		}
 	}
 	return nil
+}
+
+// l1Bound is Problem.rowL1: a bound on the ℓ1 norms of rows, known only
+// when made by knownL1, so that its zero value bounds nothing.
+type l1Bound struct {
+	v     float64
+	known bool
+}
+
+// knownL1 returns the bound v.
+func knownL1(v float64) l1Bound { return l1Bound{v: v, known: true} }
+
+// value returns the bound, +Inf when it is not known.
+func (b l1Bound) value() float64 {
+	if !b.known {
+		return math.Inf(1)
+	}
+	return b.v
 }
 
 // cannotOverflow reports whether no decision value of a problem's rows can

@@ -215,11 +215,13 @@ func TestNewSpecErrors(t *testing.T) {
 		{"greedytl-auto:gamma=1", "greedytl-auto takes single_fit"},
 		{"lasso:alpha=1", `unknown method "lasso"`},
 		{"greedytl:lambda", "not key=value"},
-		{"greedytl:gamma=auto", `spec "greedytl:gamma=auto": gamma=auto (auto_gamma): GreedyTL chooses only lambda itself (lambda=auto)`},
-		// key=auto named as typed, with the key it stands for, by every
-		// method: not "auto_C", which the user did not type.
-		{"l1-logistic:C=auto", `spec "l1-logistic:C=auto": unknown key C=auto (auto_C); l1-logistic takes exact=0 or exact=1`},
-		{"greedytl:C=auto", `spec "greedytl:C=auto": unknown key C=auto (auto_C); GreedyTL takes auto_lambda, delta`},
+		{"greedytl:gamma=auto", `spec "greedytl:gamma=auto": "auto_gamma" (gamma=auto): GreedyTL chooses only lambda itself (lambda=auto)`},
+		// auto_C named with its spelling key=auto, by every method, since
+		// the user may have typed either.
+		{"l1-logistic:C=auto", `spec "l1-logistic:C=auto": unknown key "auto_C" (C=auto); l1-logistic takes exact=0 or exact=1`},
+		{"l1-logistic:auto_C=1", `spec "l1-logistic:auto_C=1": unknown key "auto_C" (C=auto); l1-logistic takes exact=0 or exact=1`},
+		{"greedytl:C=auto", `spec "greedytl:C=auto": unknown key "auto_C" (C=auto); GreedyTL takes auto_lambda, delta`},
+		{"l1-logistic:auto_auto_x=1", `spec "l1-logistic:auto_auto_x=1": unknown key "auto_auto_x"; l1-logistic takes`},
 		{"l1-logistic:Cs=1", `spec "l1-logistic:Cs=1": unknown key "Cs"; l1-logistic takes exact=0 or exact=1`},
 		{"greedytl:auto_lambda=auto", `spec "greedytl:auto_lambda=auto": auto_lambda=auto: write lambda=auto or auto_lambda=1`},
 		{"no-transfer:lambda=auto", `no-transfer takes no settings (spec "no-transfer:lambda=auto")`},

@@ -115,21 +115,36 @@ func TestFormatSpec(t *testing.T) {
 	}
 }
 
-// TestKeyAsTyped: a key that key=auto stands for is named as typed, with
-// the key itself; ParseSpec of the typed form gives that key back.
+// TestKeyAsTyped: a key is named quoted, and one that key=auto stands for
+// with that spelling too, since ParseSpec gives both alike: each spelling
+// the name shows, given to ParseSpec (key=1 for the quoted key), gives that
+// key back. A key whose name starts with AutoPrefix again has no key=auto
+// spelling (ParseSpec refuses auto_x=auto), so none is shown.
 func TestKeyAsTyped(t *testing.T) {
 	for _, tc := range []struct{ key, want string }{
-		{"auto_C", "C=auto (auto_C)"},
-		{"auto_lambda", "lambda=auto (auto_lambda)"},
+		{"auto_C", `"auto_C" (C=auto)`},
+		{"auto_lambda", `"auto_lambda" (lambda=auto)`},
 		{"exact", `"exact"`},
 		{"auto_", `"auto_"`},
+		{"auto_auto_x", `"auto_auto_x"`},
 	} {
-		if got := KeyAsTyped(tc.key); got != tc.want {
+		got := KeyAsTyped(tc.key)
+		if got != tc.want {
 			t.Errorf("KeyAsTyped(%q) = %q, want %q", tc.key, got, tc.want)
 		}
-		if typed, _, ok := strings.Cut(tc.want, " ("); ok {
-			if _, settings, err := ParseSpec("m:" + typed); err != nil || settings[tc.key] != 1 {
-				t.Errorf("ParseSpec(%q) = %v, %v; want %s=1", "m:"+typed, settings, err, tc.key)
+		quoted, auto, hasAuto := strings.Cut(got, " (")
+		typed := []string{strings.Trim(quoted, `"`) + "=1"}
+		if hasAuto {
+			typed = append(typed, strings.TrimSuffix(auto, ")"))
+		}
+		for _, s := range typed {
+			if _, settings, err := ParseSpec("m:" + s); err != nil || settings[tc.key] != 1 || len(settings) != 1 {
+				t.Errorf("ParseSpec(%q) = %v, %v; want %s=1", "m:"+s, settings, err, tc.key)
+			}
+		}
+		if base, ok := strings.CutPrefix(tc.key, AutoPrefix); ok && !hasAuto {
+			if _, _, err := ParseSpec("m:" + base + "=auto"); err == nil {
+				t.Errorf("KeyAsTyped(%q) = %q leaves out the spelling %s=auto, which ParseSpec takes", tc.key, got, base)
 			}
 		}
 	}

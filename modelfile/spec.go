@@ -107,13 +107,14 @@ func parseSpecValue(v string) (float64, error) {
 }
 
 // KeyAsTyped returns how a message names the key of a setting that
-// ParseSpec returned: a key that key=auto may stand for (AutoPrefix and a
-// name) as the user may have typed it, followed by the key itself
-// ("C=auto (auto_C)" for "auto_C"), any other key quoted (`"exact"`). A
-// method's error about a setting names it so, whichever method.
+// ParseSpec returned: quoted (`"exact"`), and a key that key=auto may stand
+// for (AutoPrefix and a name that does not start with AutoPrefix itself)
+// followed by that spelling (`"auto_C" (C=auto)`), since ParseSpec gives
+// auto_C=1 and C=auto alike and the message must show what the user typed.
+// A method's error about a setting names it so, whichever method.
 func KeyAsTyped(key string) string {
-	if base, ok := strings.CutPrefix(key, AutoPrefix); ok && base != "" {
-		return base + "=auto (" + key + ")"
+	if base, ok := strings.CutPrefix(key, AutoPrefix); ok && base != "" && !strings.HasPrefix(base, AutoPrefix) {
+		return strconv.Quote(key) + " (" + base + "=auto)"
 	}
 	return strconv.Quote(key)
 }

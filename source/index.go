@@ -80,13 +80,13 @@ type Entry struct {
 	SHA256 string `json:"sha256"`
 }
 
-// CapWarning returns, when the final fits of some sources did not
+// capWarning returns, when the final fits of some sources did not
 // converge (Entry.Converged false), a sentence saying how many stopped at
 // the solver's iteration cap, how many short of it numerically stuck
 // (Entry.Stuck), and where their record is (index: the path of the index
 // file); "" when every source converged. What train-sources and experiment
-// print.
-func (ix *Index) CapWarning(index string) string {
+// print, through Warnings.
+func (ix *Index) capWarning(index string) string {
 	capped, stuck := 0, 0
 	for _, e := range ix.Sources {
 		switch {
@@ -109,7 +109,7 @@ func (ix *Index) CapWarning(index string) string {
 	return fmt.Sprintf("%d %s stopped at the %s solver's iteration cap, and %d numerically stuck short of it (see the converged and stuck fields of %s)", capped, of, ix.Solver, stuck, index)
 }
 
-// SingleExampleWarning returns, when some sources were trained on a class
+// singleExampleWarning returns, when some sources were trained on a class
 // with a single example (Entry.Positives 1), a sentence naming them (up to
 // five) and saying that their C and cv_score (in index, the path of the
 // index file) measure nothing, with the names of all of them; "" and nil
@@ -119,7 +119,7 @@ func (ix *Index) CapWarning(index string) string {
 // chance more) does not measure the source and its C is not chosen on
 // evidence. The source itself is trained, on that example and the source
 // negatives, and used as any other. Warnings gives it, with its code.
-func (ix *Index) SingleExampleWarning(index string) (string, []string) {
+func (ix *Index) singleExampleWarning(index string) (string, []string) {
 	var names []string
 	for _, e := range ix.Sources {
 		if e.Positives == 1 {
@@ -145,12 +145,12 @@ func (ix *Index) SingleExampleWarning(index string) (string, []string) {
 // The codes of the warnings about a sources directory (Warning.Code):
 // words that programs match, which stay when a message is reworded.
 const (
-	// WarnNotConverged is CapWarning's code: the final fits of sources
-	// did not converge. It is the word of method.WarnNotConverged, the
-	// code of a fit's report of the same kind, so that a program matches
-	// both alike.
+	// WarnNotConverged is the code of the warning that the final fits
+	// of sources did not converge (stopped at the iteration cap or stuck).
+	// It is the word of method.WarnNotConverged, the code of a fit's
+	// report of the same kind, so that a program matches both alike.
 	WarnNotConverged = "not-converged"
-	// WarnSingleExample is SingleExampleWarning's code: sources were
+	// WarnSingleExample is the code of the warning that sources were
 	// trained on a class with a single example.
 	WarnSingleExample = "single-example"
 )
@@ -165,15 +165,18 @@ type Warning struct {
 }
 
 // Warnings returns the warnings about the sources of ix, whose index file
-// is index: CapWarning's, then SingleExampleWarning's with its classes,
-// each when it applies; none when every source converged on a class of two
-// examples or more. What train-sources and experiment print.
+// is index: how many sources stopped at the solver's iteration cap or
+// numerically stuck (WarnNotConverged), then which were trained on a class
+// with a single example, whose C and cv_score measure nothing
+// (WarnSingleExample, with their classes), each when it applies; none when
+// every source converged on a class of two examples or more. What
+// train-sources and experiment print.
 func (ix *Index) Warnings(index string) []Warning {
 	var ws []Warning
-	if w := ix.CapWarning(index); w != "" {
+	if w := ix.capWarning(index); w != "" {
 		ws = append(ws, Warning{Code: WarnNotConverged, Message: w})
 	}
-	if w, names := ix.SingleExampleWarning(index); w != "" {
+	if w, names := ix.singleExampleWarning(index); w != "" {
 		ws = append(ws, Warning{Code: WarnSingleExample, Message: w, Classes: names})
 	}
 	return ws
@@ -293,8 +296,8 @@ func (ix *Index) check() error {
 			return fmt.Errorf("source %q listed twice", e.Name)
 		}
 		seen[e.Class] = true
-		if e.Stuck && e.Converged {
-			return fmt.Errorf("source %q: stuck and converged at once", e.Name)
+		if err := e.Info.check(); err != nil {
+			return err
 		}
 		if !filepath.IsLocal(filepath.FromSlash(e.File)) || strings.Contains(e.File, `\`) {
 			return fmt.Errorf("source %q: file %q is not a path inside the directory", e.Name, e.File)

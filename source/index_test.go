@@ -113,7 +113,7 @@ func TestCapWarning(t *testing.T) {
 		{[]Entry{capped, stuck, stuck, ok}, "1 of 4 sources stopped at the L2R_LR solver's iteration cap, and 2 numerically stuck short of it (see the converged and stuck fields of " + index + ")"},
 	} {
 		ix := &Index{Solver: "L2R_LR", Sources: tc.sources}
-		if got := ix.CapWarning(index); got != tc.want {
+		if got := ix.capWarning(index); got != tc.want {
 			t.Errorf("sources %+v: %q, want %q", tc.sources, got, tc.want)
 		}
 	}

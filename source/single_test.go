@@ -11,7 +11,7 @@ import (
 	"github.com/greedytl/greedytl/internal/datasettest"
 )
 
-// TestSingleExampleWarning: the index's SingleExampleWarning names the
+// TestSingleExampleWarning: the index's singleExampleWarning names the
 // sources whose class has a single example (by the dataset's counts, and
 // as their entries count their positives), and says how many; a dataset
 // whose classes all have two or more examples gets none.
@@ -41,9 +41,9 @@ func TestSingleExampleWarning(t *testing.T) {
 		}
 		single = append(single, e.Name)
 	}
-	msg, names := res.Index.SingleExampleWarning(index)
+	msg, names := res.Index.singleExampleWarning(index)
 	if !slices.Equal(names, []string{"c1", "c4"}) || !slices.Equal(names, single) {
-		t.Errorf("SingleExampleWarning names %v, want [c1 c4]", names)
+		t.Errorf("singleExampleWarning names %v, want [c1 c4]", names)
 	}
 	for _, want := range []string{`2 of 5 sources`, `single example ("c1", "c4")`, index} {
 		if !strings.Contains(msg, want) {
@@ -58,7 +58,7 @@ func TestSingleExampleWarning(t *testing.T) {
 	capped := *res.Index
 	capped.Sources = slices.Clone(capped.Sources)
 	capped.Sources[0].Converged = false
-	if got, want := capped.Warnings(index), []Warning{{WarnNotConverged, capped.CapWarning(index), nil}, {WarnSingleExample, msg, names}}; !reflect.DeepEqual(got, want) || want[0].Message == "" {
+	if got, want := capped.Warnings(index), []Warning{{WarnNotConverged, capped.capWarning(index), nil}, {WarnSingleExample, msg, names}}; !reflect.DeepEqual(got, want) || want[0].Message == "" {
 		t.Errorf("Warnings with a source at the cap = %+v, want %+v", got, want)
 	}
 
@@ -71,7 +71,7 @@ func TestSingleExampleWarning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if msg, names := res.Index.SingleExampleWarning(index); msg != "" || names != nil {
+	if msg, names := res.Index.singleExampleWarning(index); msg != "" || names != nil {
 		t.Errorf("every class has 20 examples, yet the warning reads %q (%v)", msg, names)
 	}
 	if slices.ContainsFunc(res.Index.Sources, func(e Entry) bool { return !e.Converged }) {

@@ -112,6 +112,15 @@ type Info struct {
 	Stuck bool `json:"stuck,omitempty"`
 }
 
+// check validates the fields of an Info read from a file (an index entry,
+// a sidecar record) that its other fields constrain.
+func (info *Info) check() error {
+	if info.Stuck && info.Converged {
+		return fmt.Errorf("source %q: stuck and converged at once", info.Name)
+	}
+	return nil
+}
+
 // TrainOne trains the source of class: a linear classifier of the class's
 // examples (label +1) against the source negatives of neg (label −1), with
 // the learner of cfg. C is the value of cfg.Grid with the best

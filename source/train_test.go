@@ -180,7 +180,7 @@ func TestTrainOneErrors(t *testing.T) {
 // TestTrainOneRecordsStuck: a final fit that stopped numerically stuck
 // (TRON with a bias and C whose gradient at 0 overflows: linear's
 // TestTRONStopsWhenItsModelIsNaN) is recorded as such in Info, which
-// CapWarning tells from the iteration cap; a converged one is not.
+// capWarning tells from the iteration cap; a converged one is not.
 func TestTrainOneRecordsStuck(t *testing.T) {
 	f := blobFolder(t, 8)
 	neg, err := PlanNegatives(f, nil, 0.25, 1)

@@ -368,7 +368,7 @@ func checkRecord(side, model string, c int, name, fp string) (*record, bool) {
 		return nil, false
 	}
 	var rec record
-	if json.Unmarshal(b, &rec) != nil || rec.Fingerprint != fp || rec.Class != c || rec.Name != name {
+	if json.Unmarshal(b, &rec) != nil || rec.Fingerprint != fp || rec.Class != c || rec.Name != name || rec.Info.check() != nil {
 		return nil, false
 	}
 	m, err := readModelChecked(model, rec.ModelSHA256)

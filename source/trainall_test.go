@@ -21,6 +21,7 @@ import (
 	"github.com/greedytl/greedytl/internal/datasettest"
 	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/internal/errtest"
+	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/shard"
 )
@@ -266,6 +267,20 @@ func TestTrainAllResume(t *testing.T) {
 	sameFiles(t, snapshot(t, out), ref)
 }
 
+// finishedCopy returns a job, the snapshot of its finished directory, a
+// copy of that directory to damage, and the copy's index.
+func finishedCopy(t *testing.T) (j job, ref map[string]string, out string, ix *Index) {
+	t.Helper()
+	j = newJob(t)
+	refDir := j.reference(t)
+	out = copyDir(t, refDir)
+	ix, err := ReadIndex(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j, snapshot(t, refDir), out, ix
+}
+
 // copyDir copies the regular files of src into a new temporary directory.
 func copyDir(t *testing.T, src string) string {
 	t.Helper()
@@ -293,14 +308,7 @@ func copyDir(t *testing.T, src string) string {
 // TestTrainAllRepairs damages a finished directory in three ways; LoadDir
 // refuses it, and a rerun retrains exactly the damaged classes.
 func TestTrainAllRepairs(t *testing.T) {
-	j := newJob(t)
-	refDir := j.reference(t)
-	ref := snapshot(t, refDir)
-	out := copyDir(t, refDir)
-	ix, err := ReadIndex(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	j, ref, out, ix := finishedCopy(t)
 	altered := filepath.Join(out, ix.Sources[0].File)
 	b, err := os.ReadFile(altered)
 	if err != nil {
@@ -334,18 +342,43 @@ func TestTrainAllRepairs(t *testing.T) {
 	if err := os.WriteFile(altered, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	repair(t, j, out, ref, 3)
+}
 
+// repair reruns j on its damaged directory out: it must train retrain
+// classes, reuse the others, give the files of the reference run (ref)
+// and a directory LoadDir reads.
+func repair(t *testing.T, j job, out string, ref map[string]string, retrain int) {
+	t.Helper()
 	res, err := j.run(t, context.Background(), out, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Trained != 3 || res.Reused != len(j.sources())-3 {
-		t.Errorf("repair run trained %d and reused %d, want 3 and %d", res.Trained, res.Reused, len(j.sources())-3)
+	if res.Trained != retrain || res.Reused != len(j.sources())-retrain {
+		t.Errorf("repair run trained %d and reused %d, want %d and %d", res.Trained, res.Reused, retrain, len(j.sources())-retrain)
 	}
 	sameFiles(t, snapshot(t, out), ref)
 	if _, err := LoadDir(out); err != nil {
 		t.Errorf("LoadDir after the repair: %v", err)
 	}
+}
+
+// A sidecar record that says its model stopped stuck and converged at once
+// (which ReadIndex refuses in an index) is a bad record like the others: a
+// rerun retrains its class rather than copying it into the index, which
+// the next run would refuse.
+func TestTrainAllStuckConvergedSidecar(t *testing.T) {
+	j, ref, out, ix := finishedCopy(t)
+	side := filepath.Join(out, filepath.FromSlash(sidecarFile(ix.Sources[0].Class, ix.Sources[0].Name)))
+	rec, err := jsonfile.Read[record](side, "sidecar record", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Converged, rec.Stuck = true, true
+	if err := jsonfile.Write(side, rec); err != nil {
+		t.Fatal(err)
+	}
+	repair(t, j, out, ref, 1)
 }
 
 // TestTrainAllOtherJob reruns a finished directory with another seed,

@@ -8,12 +8,16 @@
 // file beside it). The kernel releases
 // the lock when the holder exits, however it exits (kill -9 included), so
 // a lock left by a dead process never blocks the next one. The file holds
-// the holder's pid, host and start time, which the refusal reports.
+// the holder's pid, host and start time, which the refusal reports. Lock
+// files are made with mode 0o666 less the umask; another user's lock file
+// that this one may not write is locked read-only (its holder then cannot
+// record itself, and a refusal names the last holder that could).
 package dirlock
 
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,7 +106,7 @@ func FileLockName(path string) string { return "." + filepath.Base(path) + ".loc
 // which errors name.
 func lockFile(dir, name string, shared bool, what string) (*os.File, error) {
 	path := filepath.Join(dir, name)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, readOnly, err := openLockFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("locking %s: %w", what, err)
 	}
@@ -113,6 +117,9 @@ func lockFile(dir, name string, shared bool, what string) (*os.File, error) {
 	}
 	if err != nil {
 		f.Close()
+		if readOnly { // an exclusive flock emulated by fcntl (NFS) wants a writable descriptor
+			return nil, fmt.Errorf("locking %s: %w", what, notOwnLockFile(path, dir, err))
+		}
 		return nil, fmt.Errorf("locking %s: %w", what, err)
 	}
 	if held {
@@ -131,13 +138,42 @@ func lockFile(dir, name string, shared bool, what string) (*os.File, error) {
 		}
 		return nil, fmt.Errorf("%s is in use by %s (lock file %s): one process per %s; wait for it or stop it: %w", what, who, path, per, ErrLocked)
 	}
-	if !shared {
+	if !shared && !readOnly {
 		host, _ := os.Hostname()
 		if err := f.Truncate(0); err == nil {
 			fmt.Fprintf(f, "pid %d on host %s since %s\n", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))
 		}
 	}
 	return f, nil
+}
+
+// openLockFile opens (creating it) the lock file path for writing, with mode
+// 0o666 less the umask, so that in a directory a group shares (umask 002)
+// every member can record itself in it. Another user's lock file that this
+// one may not write (a umask of 022 made it 0o644) is opened read-only,
+// readOnly true: flock(2) locks a read-only descriptor as well (on Linux's
+// local file systems), though the holder cannot record itself in it. When
+// even that is refused, the error names the lock file, says whose it is and
+// that it may be deleted.
+func openLockFile(path string) (f *os.File, readOnly bool, err error) {
+	f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
+	if err == nil || !errors.Is(err, fs.ErrPermission) {
+		return f, false, err
+	}
+	f, rerr := os.Open(path)
+	if rerr == nil {
+		return f, true, nil
+	}
+	if errors.Is(rerr, fs.ErrNotExist) { // a directory this user may not write: say so as it is
+		return nil, false, err
+	}
+	return nil, false, notOwnLockFile(path, filepath.Dir(path), rerr)
+}
+
+// notOwnLockFile is the error for the lock file path, in dir, that this
+// user cannot lock (err): another user's, or one whose permissions forbid it.
+func notOwnLockFile(path, dir string, err error) error {
+	return fmt.Errorf("cannot lock the lock file %s (%w): it belongs to another user or its permissions forbid this one; it is safe to delete when no greedytl is running on %s", path, err, dir)
 }
 
 // noFlockError is lockFile's error on a file system without flock(2)

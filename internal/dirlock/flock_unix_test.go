@@ -5,7 +5,9 @@ package dirlock
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -116,5 +118,162 @@ func TestTryAcquireFile(t *testing.T) {
 	}
 	if msg := err.Error(); l != nil || errors.Is(err, ErrLocked) || !strings.HasPrefix(msg, "locking "+blocked+": ") || !strings.Contains(msg, FileLockName(blocked)) {
 		t.Errorf("TryAcquireFile with a directory as its lock file: %v, %q; want an error naming %s and its lock file", l, msg, blocked)
+	}
+}
+
+// A lock file another user made (mode 0o644 under umask 022) in a
+// directory a group shares: this user could replace the output (the
+// directory is writable) but not open the lock file for writing, and was
+// refused ("permission denied"). It is now locked through a read-only
+// descriptor, still excluding a holder; a lock file this user cannot open
+// at all is an error naming it, whose it is and that it may be deleted.
+// As root (CI) the other user is a copy of this test binary run as uid
+// 65534; otherwise the lock file loses its owner's write bit, which a
+// non-root owner cannot write past either.
+func TestLockFileOfAnotherUser(t *testing.T) {
+	if path := os.Getenv("DIRLOCK_ACQUIRE_FILE"); path != "" {
+		l, err := AcquireFile(path)
+		fmt.Print(describeAcquire(err))
+		l.Release()
+		os.Exit(0)
+	}
+	dir, err := os.MkdirTemp("", "dirlock-shared")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "report-files.json")
+	lockPath := filepath.Join(dir, FileLockName(out))
+	first, err := AcquireFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Release()
+	other := acquireAsOtherUser(t, dir, out)
+	if err := os.Chmod(lockPath, otherUserMode(0o644)); err != nil {
+		t.Fatal(err)
+	}
+	if got := other(); got != "ok" {
+		t.Errorf("AcquireFile of a lock file another user made with mode 0o644: %s; want it held", got)
+	}
+	held, err := AcquireFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := other(); !strings.HasPrefix(got, "locked: ") {
+		t.Errorf("AcquireFile through a read-only lock file while another holds it: %s; want ErrLocked", got)
+	}
+	held.Release()
+	if err := os.Chmod(lockPath, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got := other(); !strings.HasPrefix(got, "error: locking "+out+": ") || !strings.Contains(got, lockPath) ||
+		!strings.Contains(got, "another user") || !strings.Contains(got, "safe to delete when no greedytl is running on "+dir) {
+		t.Errorf("AcquireFile of a lock file this user cannot open: %s; want an error naming %s and %s, its owner, and that it may be deleted", got, out, lockPath)
+	}
+}
+
+// acquireAsOtherUser returns a function that calls AcquireFile(out) as a
+// user who does not own the lock files of dir and describes its result
+// (describeAcquire).
+func acquireAsOtherUser(t *testing.T, dir, out string) func() string {
+	if os.Geteuid() != 0 {
+		return func() string {
+			l, err := AcquireFile(out)
+			l.Release()
+			return describeAcquire(err)
+		}
+	}
+	// The test binary, where uid 65534 may run it.
+	bin := filepath.Join(dir, "dirlock.test")
+	if err := copyExecutable(bin); err != nil {
+		t.Fatal(err)
+	}
+	return func() string {
+		cmd := exec.Command(bin, "-test.run=^TestLockFileOfAnotherUser$")
+		cmd.Dir = "/"
+		cmd.Env = append(os.Environ(), "DIRLOCK_ACQUIRE_FILE="+out)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		got, err := cmd.Output()
+		if errors.Is(err, syscall.EPERM) {
+			t.Skipf("running a process as uid 65534: %v (root without CAP_SETUID)", err)
+		}
+		if err != nil {
+			t.Fatalf("the process as uid 65534: %v: %s", err, got)
+		}
+		return string(got)
+	}
+}
+
+// copyExecutable copies this process's executable to path, mode 0o755.
+func copyExecutable(path string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	src, err := os.Open(exe)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		dst.Close()
+		return err
+	}
+	return dst.Close()
+}
+
+// otherUserMode is the mode that makes a lock file of mode another
+// user's for this one: mode itself as root, whose helper runs as another
+// user; without its owner's write bit otherwise.
+func otherUserMode(mode os.FileMode) os.FileMode {
+	if os.Geteuid() == 0 {
+		return mode
+	}
+	return mode &^ 0o200
+}
+
+func describeAcquire(err error) string {
+	switch {
+	case err == nil:
+		return "ok"
+	case errors.Is(err, ErrLocked):
+		return "locked: " + err.Error()
+	}
+	return "error: " + err.Error()
+}
+
+// Lock files are created with mode 0o666 less the umask, so that under the
+// umask 002 of a shared group directory every member may write them.
+func TestLockFileMode(t *testing.T) {
+	old := syscall.Umask(0o002)
+	defer syscall.Umask(old)
+	dir := t.TempDir()
+	for _, acquire := range []func() (*Lock, error){
+		func() (*Lock, error) { return Acquire(dir) },
+		func() (*Lock, error) { return AcquirePart(dir, "shard-0-of-2") },
+		func() (*Lock, error) { return AcquireFile(filepath.Join(dir, "merged.jsonl")) },
+	} {
+		l, err := acquire()
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Release()
+	}
+	for _, name := range []string{LockFile, LockFile + ".shard-0-of-2", FileLockName("merged.jsonl")} {
+		fi, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fi.Mode().Perm(); got != 0o664 {
+			t.Errorf("%s: mode %o under umask 002; want 664", name, got)
+		}
 	}
 }
