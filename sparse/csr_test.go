@@ -92,10 +92,20 @@ func TestCheckRejectsMalformed(t *testing.T) {
 		"index too large":  {R: 1, C: 2, Ptr: []int{0, 1}, Ind: []int{2}, Val: []float64{1}},
 		"Val length":       {R: 1, C: 2, Ptr: []int{0, 1}, Ind: []int{0}, Val: nil},
 		"decreasing Ptr":   {R: 2, C: 2, Ptr: []int{0, 2, 1}, Ind: []int{0, 1}, Val: []float64{1, 2}},
+		// a row ending past the stored values: Check must say so, not
+		// slice past len(Ind) and panic
+		"Ptr past Ind": {R: 2, C: 3, Ptr: []int{0, 5, 2}, Ind: []int{0, 1}, Val: []float64{1, 2}},
 	} {
-		if err := a.Check(); err == nil {
-			t.Errorf("%s: Check accepted it", name)
-		}
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s: Check panicked: %v", name, r)
+				}
+			}()
+			if err := a.Check(); err == nil {
+				t.Errorf("%s: Check accepted it", name)
+			}
+		}()
 	}
 }
 
