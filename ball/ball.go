@@ -3,11 +3,21 @@ package ball
 import (
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/floats"
 )
+
+// minSafeSumSquares bounds a sum of squares below which squares may have
+// underflowed (a component below 2^-511 squares to a subnormal or 0):
+// ProjectL2 then computes the norm by scaling (floats.Norm), which is
+// slower, and above it by the plain sum, whose bits its callers' results
+// were recorded with.
+const minSafeSumSquares = 0x1p-900
 
 // ProjectL2 writes into dst the Euclidean projection of v onto the ball
 // {x : ||x||₂ ≤ tau}: v itself when it lies in the ball, v·tau/||v||₂
-// otherwise. dst may be v. It panics when the lengths differ or tau is
+// otherwise, at any magnitude (a norm whose square overflows or underflows
+// float64 is computed by scaling). dst may be v. It panics when the lengths differ or tau is
 // negative or NaN (programmer errors).
 func ProjectL2(dst, v []float64, tau float64) {
 	checkProjectArgs("ProjectL2", dst, v, tau)
@@ -16,6 +26,9 @@ func ProjectL2(dst, v []float64, tau float64) {
 		ss += x * x
 	}
 	norm := math.Sqrt(ss)
+	if ss > math.MaxFloat64 || ss < minSafeSumSquares {
+		norm = floats.Norm(v, 2) // the squares overflowed or underflowed: scale them
+	}
 	if norm <= tau {
 		copy(dst, v)
 		return
