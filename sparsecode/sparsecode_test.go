@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
@@ -343,6 +344,32 @@ func TestKSVDStopsWhenDone(t *testing.T) {
 		ctx := fitctxtest.NewCountdown(k)
 		if dict, _, err := KSVD(ctx, signals, 5, 2, 3, rand.New(rand.NewPCG(1, 1))); !errors.Is(err, context.Canceled) || dict != nil {
 			t.Errorf("cancelled at check %d: err %v", k+1, err)
+		}
+	}
+}
+
+// TestNormaliseScaleEquivariant: Normalise(2^k·v) is Normalise(v), and
+// reports v not zero, at magnitudes whose squares overflow (k = 600, 1000)
+// or underflow (k = −600, −1000) float64.
+func TestNormaliseScaleEquivariant(t *testing.T) {
+	v := []float64{3, -4, 1.5}
+	want := slices.Clone(v)
+	if !Normalise(want) {
+		t.Fatal("Normalise calls v zero")
+	}
+	for _, k := range []int{600, 1000, -600, -1000} {
+		got := slices.Clone(v)
+		for i := range got {
+			got[i] = math.Ldexp(got[i], k)
+		}
+		if !Normalise(got) {
+			t.Errorf("k = %d: Normalise calls 2^k·v zero", k)
+			continue
+		}
+		for i := range got {
+			if math.Abs(got[i]-want[i]) > 1e-15*math.Abs(want[i]) {
+				t.Errorf("k = %d: component %d is %v, want %v", k, i, got[i], want[i])
+			}
 		}
 	}
 }
