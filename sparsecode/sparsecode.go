@@ -2,11 +2,13 @@ package sparsecode
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 
 	"github.com/greedytl/greedytl/internal/fitctx"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -171,14 +173,22 @@ type KSVDStep struct{ Before, After float64 }
 // coefficients by the best rank-one approximation of the error without it
 // on the signals that use it, which cannot increase the error; an unused
 // atom becomes the normalised residual of the worst-represented signal.
-// atoms must not exceed the number of signals. KSVD returns ctx's error,
-// checked before each signal's code, each atom's update and each error
-// evaluation, when ctx is done, and panics when ctx is nil.
+// KSVD returns an error when atoms is not between 1 and the number of
+// signals, when a signal holds a NaN or ±Inf value
+// (standardize.NonFiniteError: "signals row 3 column 7 is NaN"), and ctx's
+// error, checked before each signal's code, each atom's update and each
+// error evaluation, when ctx is done; it panics when ctx is nil.
 func KSVD(ctx context.Context, signals *mat.Dense, atoms, sparsity, iters int, rng *rand.Rand) (*mat.Dense, []KSVDStep, error) {
 	if err := fitctx.Start(ctx, caller); err != nil {
 		return nil, nil, err
 	}
 	N, p := signals.Dims()
+	if atoms < 1 || atoms > N {
+		return nil, nil, fmt.Errorf("%s: KSVD of %d atoms for %d signals: want 1 to %[3]d atoms", caller, atoms, N)
+	}
+	if err := standardize.CheckFinite("signals", signals); err != nil {
+		return nil, nil, fmt.Errorf("%s: KSVD: %w", caller, err)
+	}
 	dict := mat.NewDense(atoms, p, nil)
 	for k, i := range rng.Perm(N)[:atoms] {
 		row := dict.RawRowView(k)

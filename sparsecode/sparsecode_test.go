@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
@@ -371,5 +372,39 @@ func TestNormaliseScaleEquivariant(t *testing.T) {
 				t.Errorf("k = %d: component %d is %v, want %v", k, i, got[i], want[i])
 			}
 		}
+	}
+}
+
+// TestKSVDRejectsBadInput: KSVD returns an error, not a panic or a trace of
+// NaN, for more atoms than signals, no atoms, and a NaN or +Inf signal
+// value (named by row and column).
+func TestKSVDRejectsBadInput(t *testing.T) {
+	signals := mat.NewDense(3, 4, []float64{1, 2, 0, 1, 0, 1, 3, 1, 2, 0, 1, 1})
+	nan := mat.DenseCopyOf(signals)
+	nan.Set(1, 2, math.NaN())
+	inf := mat.DenseCopyOf(signals)
+	inf.Set(2, 0, math.Inf(1))
+	for _, tc := range []struct {
+		name    string
+		signals *mat.Dense
+		atoms   int
+		want    string
+	}{
+		{"more atoms than signals", signals, 4, "4 atoms for 3 signals"},
+		{"no atoms", signals, 0, "0 atoms for 3 signals"},
+		{"NaN", nan, 2, "signals row 1 column 2 is NaN"},
+		{"Inf", inf, 2, "signals row 2 column 0 is +Inf"},
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s: KSVD panicked: %v", tc.name, r)
+				}
+			}()
+			_, trace, err := KSVD(context.Background(), tc.signals, tc.atoms, 1, 2, rand.New(rand.NewPCG(1, 1)))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s: KSVD returned trace %v, error %v; want an error containing %q", tc.name, trace, err, tc.want)
+			}
+		}()
 	}
 }
