@@ -30,6 +30,20 @@ func BalanceWeights(y []float64) []float64 {
 	return zeta
 }
 
+// checkWeights returns an error unless w holds m positive, finite row
+// weights; name is the argument's.
+func checkWeights(name string, w []float64, m int) error {
+	if len(w) != m {
+		return fmt.Errorf("LS-SVM: %d weights %s for %d rows", len(w), name, m)
+	}
+	for i, v := range w {
+		if !(v > 0 && v <= math.MaxFloat64) {
+			return fmt.Errorf("LS-SVM: weight %s[%d] is %g: want a positive, finite weight", name, i, v)
+		}
+	}
+	return nil
+}
+
 // Gram returns ZZᵀ (m × m), the zero matrix when Z is nil.
 func Gram(z *mat.Dense, m int) *mat.SymDense {
 	g := mat.NewSymDense(m, nil)
@@ -59,10 +73,17 @@ type System struct {
 }
 
 // NewSystem factorises the system of the class-weighted LS-SVM with kernel
-// gram, weights zeta and cost c. It returns an error when the system is
-// numerically singular.
+// gram, weights zeta and cost c. It returns an error when zeta does not
+// hold one positive, finite weight per row of gram, when c is not positive
+// and finite, and when the system is numerically singular.
 func NewSystem(gram *mat.SymDense, zeta []float64, c float64) (*System, error) {
 	m := gram.SymmetricDim()
+	if err := checkWeights("zeta", zeta, m); err != nil {
+		return nil, err
+	}
+	if !(c > 0 && c <= math.MaxFloat64) {
+		return nil, fmt.Errorf("LS-SVM cost C = %g: want a positive, finite C", c)
+	}
 	q := mat.NewSymDense(m, nil)
 	q.CopySym(gram)
 	for i := range m {

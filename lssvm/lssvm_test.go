@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/greedytl/greedytl/internal/kerneltest"
@@ -217,5 +218,39 @@ func TestLOOBlocks(t *testing.T) {
 	cancel()
 	if _, _, err := sys.LOO(ctx, y, h); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: err = %v", err)
+	}
+}
+
+// TestRejectsBadWeights: NewSystem and NewWeightedRidge return an error,
+// not an index panic or a system whose leave-one-out divides by a zero
+// weight, for weights of the wrong length or not positive and finite, a
+// cost that is not positive and finite, and targets of the wrong length.
+func TestRejectsBadWeights(t *testing.T) {
+	gram := mat.NewSymDense(3, []float64{2, 1, 0, 1, 2, 1, 0, 1, 2})
+	y := []float64{1, -1, 1}
+	for _, tc := range []struct {
+		name string
+		f    func() error
+		want string
+	}{
+		{"system short zeta", func() error { _, err := NewSystem(gram, []float64{1, 1}, 1); return err }, "2 weights zeta for 3 rows"},
+		{"system zero zeta", func() error { _, err := NewSystem(gram, []float64{1, 0, 1}, 1); return err }, "zeta[1] is 0"},
+		{"system NaN zeta", func() error { _, err := NewSystem(gram, []float64{1, 1, math.NaN()}, 1); return err }, "zeta[2] is NaN"},
+		{"system Inf C", func() error { _, err := NewSystem(gram, []float64{1, 1, 1}, math.Inf(1)); return err }, "C = +Inf"},
+		{"ridge short omega", func() error { _, err := NewWeightedRidge(gram, y, []float64{1, 1}); return err }, "2 weights omega for 3 rows"},
+		{"ridge zero omega", func() error { _, err := NewWeightedRidge(gram, y, []float64{0, 1, 1}); return err }, "omega[0] is 0"},
+		{"ridge negative omega", func() error { _, err := NewWeightedRidge(gram, y, []float64{1, -1, 1}); return err }, "omega[1] is -1"},
+		{"ridge short targets", func() error { _, err := NewWeightedRidge(gram, y[:2], []float64{1, 1}); return err }, "2 targets for 3 rows"},
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s: panicked: %v", tc.name, r)
+				}
+			}()
+			if err := tc.f(); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+			}
+		}()
 	}
 }

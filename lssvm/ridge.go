@@ -2,6 +2,7 @@ package lssvm
 
 import (
 	"errors"
+	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -28,10 +29,18 @@ type WeightedRidge struct {
 }
 
 // NewWeightedRidge prepares the regression of targets t (kept, not copied)
-// with row weights omega (positive) on the rows whose Gram matrix is gram.
-// It returns an error when the eigendecomposition fails.
+// with row weights omega on the rows whose Gram matrix is gram. It returns
+// an error when t and omega do not have one element per row of gram, when
+// a weight is not positive and finite, and when the eigendecomposition
+// fails.
 func NewWeightedRidge(gram *mat.SymDense, t, omega []float64) (*WeightedRidge, error) {
 	N := len(t)
+	if n := gram.SymmetricDim(); N != n {
+		return nil, fmt.Errorf("weighted ridge: %d targets for %d rows", N, n)
+	}
+	if err := checkWeights("omega", omega, N); err != nil {
+		return nil, err
+	}
 	var sum float64
 	for _, w := range omega {
 		sum += w
