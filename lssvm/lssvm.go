@@ -10,7 +10,8 @@ import (
 )
 
 // BalanceWeights returns the class-balancing weights ζ_i: m/(2m₊) for
-// the positives, m/(2m₋) for the negatives (both classes must be present).
+// the positives (y_i > 0), m/(2m₋) for the others. Both classes should be
+// present: with one class only, every weight is 1/2.
 func BalanceWeights(y []float64) []float64 {
 	var pos float64
 	for _, v := range y {

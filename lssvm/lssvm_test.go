@@ -31,6 +31,14 @@ func TestBalanceWeights(t *testing.T) {
 	if math.Abs(sp-6) > 1e-12 || math.Abs(sn-6) > 1e-12 || math.Abs(zeta[0]-3) > 1e-12 {
 		t.Errorf("class weight sums %g, %g (want 6, 6), ζ₀ = %g (want 3)", sp, sn, zeta[0])
 	}
+	// One class only (as documented): every weight is 1/2.
+	for _, one := range [][]float64{{1, 1, 1}, {-1, -1}} {
+		for i, z := range BalanceWeights(one) {
+			if z != 0.5 {
+				t.Errorf("BalanceWeights(%v)[%d] = %g, want 1/2", one, i, z)
+			}
+		}
+	}
 }
 
 // TestSystem checks Solve against a direct solve of the bordered system
