@@ -83,8 +83,12 @@ func (p *L1Projector) Project(dst, v []float64, tau float64) {
 
 // SoftThreshold writes into dst the soft-thresholding of v at θ ≥ 0:
 // dst_i = sign(v_i)·max(|v_i| − θ, 0), exactly 0 where |v_i| ≤ θ. dst may
-// be v.
+// be v. It panics when the lengths differ (a programmer error, as in
+// ProjectL1); θ is not checked.
 func SoftThreshold(dst, v []float64, theta float64) {
+	if len(dst) != len(v) {
+		panic(fmt.Sprintf("ball: SoftThreshold: len(dst) = %d, len(v) = %d", len(dst), len(v)))
+	}
 	for i, x := range v {
 		a := math.Abs(x) - theta
 		if a <= 0 {

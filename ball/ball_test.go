@@ -277,6 +277,9 @@ func TestProjectPanics(t *testing.T) {
 		{"L1 length", func() { ProjectL1(make([]float64, 2), make([]float64, 3), 1) }},
 		{"L1 negative", func() { ProjectL1(make([]float64, 2), make([]float64, 2), -1) }},
 		{"L2 NaN", func() { ProjectL2(make([]float64, 2), make([]float64, 2), math.NaN()) }},
+		// a longer dst would keep stale values past len(v)
+		{"SoftThreshold longer dst", func() { SoftThreshold(make([]float64, 3), make([]float64, 2), 0.5) }},
+		{"SoftThreshold shorter dst", func() { SoftThreshold(make([]float64, 1), make([]float64, 2), 0.5) }},
 	} {
 		func() {
 			defer func() {
