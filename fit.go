@@ -10,10 +10,11 @@ import (
 
 // Fit runs GreedyTL on the m training examples: X (m×d) holds the target
 // features and H (m×n) the source hypotheses' scores on the same examples;
-// either may be nil (no features, or no sources). y holds the labels, +1 or
-// −1, with both classes present. Fit does not modify its inputs. *mat.Dense
-// inputs (and their transposes via T()) are read directly; other
-// mat.Matrix implementations through At.
+// either may be absent (no features, or no sources): nil, a typed nil or
+// an empty matrix such as the zero mat.Dense (standardize.Absent). y holds
+// the labels, +1 or −1, with both classes present. Fit does not modify its
+// inputs. *mat.Dense inputs (and their transposes via T()) are read
+// directly; other mat.Matrix implementations through At.
 //
 // Every column is standardised with its training mean and population
 // standard deviation, feature columns are then multiplied by

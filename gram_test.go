@@ -504,3 +504,36 @@ func TestGramNotBuilt(t *testing.T) {
 		}()
 	}
 }
+
+// TestGramSampleAbsentIsNil: Sample gives nil for an absent X or H, as its
+// doc says, however the absence was passed (nil, a typed nil, the zero
+// mat.Dense), on the base Gram and on a subset alike, and Fit on the Gram
+// equals Fit on the sample.
+func TestGramSampleAbsentIsNil(t *testing.T) {
+	ctx := context.Background()
+	H := mat.NewDense(6, 2, []float64{1, -1, 2, 0, 1, 1, -1, 2, -2, 1, -1, 0})
+	y := []float64{1, 1, 1, -1, -1, -1}
+	want, err := Fit(ctx, nil, H, y, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, X := range map[string]mat.Matrix{"nil": nil, "typed nil": (*mat.Dense)(nil), "zero Dense": &mat.Dense{}} {
+		g, err := NewGram(ctx, X, H, y)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		sub, err := g.Subset(ctx, []int{0, 1, 3, 4})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for which, s := range map[string]*Gram{"base": g, "subset": sub} {
+			if X, H, _ := s.Sample(); X != nil || H == nil {
+				t.Errorf("%s X, %s Gram: Sample gives X %#v, H %v; want X nil", name, which, X, H)
+			}
+		}
+		got, err := g.Fit(ctx, DefaultOptions())
+		if err != nil || !slices.Equal(got.Selected, want.Selected) {
+			t.Errorf("%s X: Gram.Fit selects %v (%v), Fit %v", name, got.Selected, err, want.Selected)
+		}
+	}
+}
