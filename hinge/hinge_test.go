@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/greedytl/greedytl/ball"
@@ -338,6 +339,52 @@ func TestMinimiseStopsWhenDone(t *testing.T) {
 			if best, _, _, err := l.Minimise(fitctxtest.NewCountdown(k), beta, 1, l1, steps); !errors.Is(err, context.Canceled) || best != nil {
 				t.Errorf("l1=%v, cancelled at check %d: err %v", l1, k+1, err)
 			}
+		}
+	}
+}
+
+// TestMinimiseArguments: without sources (G nil, as New allows) Minimise
+// returns an empty β and the constant L(0); a start of the wrong length or
+// holding NaN, and a negative or NaN radius, are errors, not a panic in
+// package ball or a NaN β reported with objective 0.
+func TestMinimiseArguments(t *testing.T) {
+	ctx := context.Background()
+	y, zeta, c := []float64{1, -1, 1, -1}, []float64{1, 1, 1, 1}, []float64{0.5, -0.2, -0.1, 0.3}
+	// L(0) by its definition: (1/m) Σ ζ_i max(0, 1 − y_i c_i).
+	var want float64
+	for i := range y {
+		want += zeta[i] * math.Max(0, 1-y[i]*c[i]) / float64(len(y))
+	}
+	for _, l1 := range []bool{true, false} {
+		best, val, trace, err := New(y, zeta, c, nil).Minimise(ctx, nil, 1, l1, 10)
+		if err != nil || len(best) != 0 || val != want || len(trace) != 1 || trace[0] != want {
+			t.Errorf("no sources, l1 %v: β %v, L %v, trace %v, err %v; want β empty, L %v", l1, best, val, trace, err, want)
+		}
+	}
+	g := mat.NewDense(4, 2, []float64{1, 0, 0, 1, 1, 1, -1, 0})
+	for _, tc := range []struct {
+		name  string
+		beta0 []float64
+		tau   float64
+		want  string
+	}{
+		{"short start", []float64{0}, 1, "1 start weights for 2 sources"},
+		{"NaN start", []float64{math.NaN(), 0}, 1, "start weight row 0 is NaN"},
+		{"negative radius", []float64{0, 0}, -1, "radius τ = -1"},
+		{"NaN radius", []float64{0, 0}, math.NaN(), "radius τ = NaN"},
+	} {
+		for _, l1 := range []bool{true, false} {
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("%s, l1 %v: panic %v", tc.name, l1, r)
+					}
+				}()
+				best, val, _, err := New(y, zeta, c, g).Minimise(ctx, tc.beta0, tc.tau, l1, 10)
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("%s, l1 %v: β %v, L %v, err %v; want an error containing %q", tc.name, l1, best, val, err, tc.want)
+				}
+			}()
 		}
 	}
 }
