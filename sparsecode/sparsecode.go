@@ -31,7 +31,8 @@ const (
 // gram is dict·dictᵀ. It uses the residual correlations
 // Dᵀr = Dᵀx − G_{:,S}γ_S (Rubinstein, Zibulevsky and Elad's batch OMP), with
 // the Cholesky factor of G_SS extended by one row per chosen atom, and
-// stops early when they are all below ompTol·||x||.
+// stops early when they are all below ompTol·||x||. x must be finite: OMP
+// does not check it (a NaN gives the zero code; Codes checks its signals).
 func OMP(dict *mat.Dense, gram *mat.SymDense, x []float64, sparsity int) []float64 {
 	K, p := dict.Dims()
 	gamma := make([]float64, K)
@@ -120,14 +121,22 @@ func Gram(dict *mat.Dense) *mat.SymDense {
 }
 
 // Codes returns the OMP codes (rows) of the signals (rows) on dict. It
-// returns ctx's error, checked before each signal, when ctx is done, and
-// panics when ctx is nil.
+// returns an error when the signals' length differs from the atoms' and
+// when a signal holds a NaN or ±Inf value (standardize.NonFiniteError:
+// OMP would code it as 0), and ctx's error, checked before each signal,
+// when ctx is done; it panics when ctx is nil.
 func Codes(ctx context.Context, dict, signals *mat.Dense, sparsity int) (*mat.Dense, error) {
 	if err := fitctx.Start(ctx, caller); err != nil {
 		return nil, err
 	}
-	K, _ := dict.Dims()
-	N, _ := signals.Dims()
+	K, p := dict.Dims()
+	N, q := signals.Dims()
+	if p != q {
+		return nil, fmt.Errorf("%s: signals of length %d on atoms of length %d", caller, q, p)
+	}
+	if err := standardize.CheckFinite("signals", signals); err != nil {
+		return nil, fmt.Errorf("%s: %w", caller, err)
+	}
 	gram := Gram(dict)
 	codes := mat.NewDense(N, K, nil)
 	for i := range N {

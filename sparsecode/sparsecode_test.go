@@ -408,3 +408,31 @@ func TestKSVDRejectsBadInput(t *testing.T) {
 		}()
 	}
 }
+
+// TestCodesRejectsBadSignals: Codes returns an error, not a panic or a
+// zero code, for signals of another length than the atoms' and for a NaN
+// or ±Inf signal value.
+func TestCodesRejectsBadSignals(t *testing.T) {
+	dict := mat.NewDense(2, 2, []float64{1, 0, 0, 1})
+	for _, tc := range []struct {
+		name    string
+		signals *mat.Dense
+		want    string
+	}{
+		{"length", mat.NewDense(1, 3, []float64{1, 1, 1}), "signals of length 3 on atoms of length 2"},
+		{"NaN", mat.NewDense(2, 2, []float64{1, 0, 0, math.NaN()}), "signals row 1 column 1 is NaN"},
+		{"Inf", mat.NewDense(1, 2, []float64{math.Inf(-1), 0}), "signals row 0 column 0 is -Inf"},
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s: Codes panicked: %v", tc.name, r)
+				}
+			}()
+			codes, err := Codes(context.Background(), dict, tc.signals, 1)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s: codes %v, error %v; want an error containing %q", tc.name, codes, err, tc.want)
+			}
+		}()
+	}
+}
