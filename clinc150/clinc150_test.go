@@ -11,9 +11,11 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/internal/shareddata"
 	"github.com/greedytl/greedytl/sparse"
 	"github.com/greedytl/greedytl/standardize"
+	"github.com/greedytl/greedytl/text"
 )
 
 func TestRawCounts(t *testing.T) {
@@ -370,5 +372,29 @@ func TestSeparability(t *testing.T) {
 	}
 	if ridge < 0.795 {
 		t.Errorf("ridge test accuracy %.4f, measured 0.8027", ridge)
+	}
+}
+
+// TestOptionsErrors: Load and Vectorizer refuse negative options and a Dim
+// above text.MaxDim with one message of their own (no "clinc150: text: "
+// double prefix), before reading the data.
+func TestOptionsErrors(t *testing.T) {
+	for _, tc := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{Dim: -1}, "negative option"},
+		{Options{OOS: -1}, "negative option"},
+		{Options{Dim: text.MaxDim + 1, PerClass: 1, OOS: 1}, "Dim 16777217 is above text.MaxDim (16777216)"},
+	} {
+		_, err := Load(tc.opts)
+		_, verr := Vectorizer(tc.opts)
+		for which, err := range map[string]error{"Load": err, "Vectorizer": verr} {
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s(%+v): %v, want an error containing %q", which, tc.opts, err, tc.want)
+			} else if perr := errtest.OnePrefix(err.Error()); perr != nil {
+				t.Errorf("%s(%+v): %v", which, tc.opts, perr)
+			}
+		}
 	}
 }
