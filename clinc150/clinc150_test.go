@@ -249,13 +249,19 @@ func TestLoadErrors(t *testing.T) {
 		{Options{PerClass: -1}, "negative option"},
 		{Options{OOS: -5}, "negative option"},
 		{Options{Dim: 1 << 20}, "too large a dense matrix"},
-		{Options{Dim: 1 << 25, PerClass: 1, OOS: 1}, "out of range"},
+		// its own message, not text's behind a second package prefix
+		{Options{Dim: text.MaxDim + 1, PerClass: 1, OOS: 1}, "Dim 16777217 is above text.MaxDim (16777216)"},
 	}
 	for _, tc := range tests {
 		_, err := Load(tc.opts)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Load(%+v): error %v, want one containing %q", tc.opts, err, tc.want)
+		} else if perr := errtest.OnePrefix(err.Error()); perr != nil {
+			t.Errorf("Load(%+v): %v", tc.opts, perr)
 		}
+	}
+	if _, err := Vectorizer(Options{Dim: text.MaxDim + 1}); err == nil || errtest.OnePrefix(err.Error()) != nil {
+		t.Errorf("Vectorizer(Dim = MaxDim+1): %v, want Load's error", err)
 	}
 	if _, err := Vectorizer(Options{Dim: -3}); err == nil {
 		t.Error("Vectorizer accepted a negative Dim")
@@ -372,29 +378,5 @@ func TestSeparability(t *testing.T) {
 	}
 	if ridge < 0.795 {
 		t.Errorf("ridge test accuracy %.4f, measured 0.8027", ridge)
-	}
-}
-
-// TestOptionsErrors: Load and Vectorizer refuse negative options and a Dim
-// above text.MaxDim with one message of their own (no "clinc150: text: "
-// double prefix), before reading the data.
-func TestOptionsErrors(t *testing.T) {
-	for _, tc := range []struct {
-		opts Options
-		want string
-	}{
-		{Options{Dim: -1}, "negative option"},
-		{Options{OOS: -1}, "negative option"},
-		{Options{Dim: text.MaxDim + 1, PerClass: 1, OOS: 1}, "Dim 16777217 is above text.MaxDim (16777216)"},
-	} {
-		_, err := Load(tc.opts)
-		_, verr := Vectorizer(tc.opts)
-		for which, err := range map[string]error{"Load": err, "Vectorizer": verr} {
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("%s(%+v): %v, want an error containing %q", which, tc.opts, err, tc.want)
-			} else if perr := errtest.OnePrefix(err.Error()); perr != nil {
-				t.Errorf("%s(%+v): %v", which, tc.opts, perr)
-			}
-		}
 	}
 }
