@@ -3,12 +3,14 @@ package greedytl
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -534,6 +536,70 @@ func TestGramSampleAbsentIsNil(t *testing.T) {
 		got, err := g.Fit(ctx, DefaultOptions())
 		if err != nil || !slices.Equal(got.Selected, want.Selected) {
 			t.Errorf("%s X: Gram.Fit selects %v (%v), Fit %v", name, got.Selected, err, want.Selected)
+		}
+	}
+}
+
+// TestGramConcurrentUse: as its doc says, goroutines may call Fit,
+// FitSelection and Subset on one Gram at once; each gets what a lone call
+// gets (run under -race to check that none writes the Gram).
+func TestGramConcurrentUse(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(3, 9))
+	X, H := randDense(rng, 12, 4), randDense(rng, 12, 6)
+	y := []float64{1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1}
+	g, err := NewGram(ctx, X, H, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := []int{0, 1, 2, 3, 5, 6, 8, 9, 10}
+	want, err := g.Fit(ctx, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := g.Subset(ctx, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSub, err := sub.Fit(ctx, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const workers = 8
+	errs := make(chan error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			var got *Model
+			var err error
+			switch w % 3 {
+			case 0:
+				got, err = g.Fit(ctx, DefaultOptions())
+				if err == nil && !reflect.DeepEqual(got, want) {
+					err = fmt.Errorf("worker %d: Fit differs from a lone Fit", w)
+				}
+			case 1:
+				got, err = g.FitSelection(ctx, DefaultOptions())
+				if err == nil && !slices.Equal(got.Selected, want.Selected) {
+					err = fmt.Errorf("worker %d: FitSelection selects %v, Fit %v", w, got.Selected, want.Selected)
+				}
+			default:
+				var s *Gram
+				if s, err = g.Subset(ctx, rows); err == nil {
+					got, err = s.Fit(ctx, DefaultOptions())
+					if err == nil && !reflect.DeepEqual(got, wantSub) {
+						err = fmt.Errorf("worker %d: the subset's Fit differs from a lone one", w)
+					}
+				}
+			}
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
 		}
 	}
 }
