@@ -3,14 +3,12 @@ package greedytl
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -566,40 +564,32 @@ func TestGramConcurrentUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	const workers = 8
-	errs := make(chan error, workers)
-	var wg sync.WaitGroup
+	done := make(chan struct{})
 	for w := range workers {
-		wg.Go(func() {
-			var got *Model
-			var err error
+		go func() {
+			defer func() { done <- struct{}{} }()
 			switch w % 3 {
 			case 0:
-				got, err = g.Fit(ctx, DefaultOptions())
-				if err == nil && !reflect.DeepEqual(got, want) {
-					err = fmt.Errorf("worker %d: Fit differs from a lone Fit", w)
+				if got, err := g.Fit(ctx, DefaultOptions()); err != nil || !reflect.DeepEqual(got, want) {
+					t.Errorf("worker %d: Fit differs from a lone Fit (%v)", w, err)
 				}
 			case 1:
-				got, err = g.FitSelection(ctx, DefaultOptions())
-				if err == nil && !slices.Equal(got.Selected, want.Selected) {
-					err = fmt.Errorf("worker %d: FitSelection selects %v, Fit %v", w, got.Selected, want.Selected)
+				if got, err := g.FitSelection(ctx, DefaultOptions()); err != nil || !slices.Equal(got.Selected, want.Selected) {
+					t.Errorf("worker %d: FitSelection (%v) selects otherwise than Fit %v", w, err, want.Selected)
 				}
 			default:
-				var s *Gram
-				if s, err = g.Subset(ctx, rows); err == nil {
-					got, err = s.Fit(ctx, DefaultOptions())
-					if err == nil && !reflect.DeepEqual(got, wantSub) {
-						err = fmt.Errorf("worker %d: the subset's Fit differs from a lone one", w)
-					}
+				s, err := g.Subset(ctx, rows)
+				if err != nil {
+					t.Errorf("worker %d: %v", w, err)
+					return
+				}
+				if got, err := s.Fit(ctx, DefaultOptions()); err != nil || !reflect.DeepEqual(got, wantSub) {
+					t.Errorf("worker %d: the subset's Fit differs from a lone one (%v)", w, err)
 				}
 			}
-			errs <- err
-		})
+		}()
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Error(err)
-		}
+	for range workers {
+		<-done
 	}
 }

@@ -269,29 +269,6 @@ func dist(a, b []float64) float64 {
 	return math.Sqrt(s)
 }
 
-func TestProjectPanics(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		f    func()
-	}{
-		{"L1 length", func() { ProjectL1(make([]float64, 2), make([]float64, 3), 1) }},
-		{"L1 negative", func() { ProjectL1(make([]float64, 2), make([]float64, 2), -1) }},
-		{"L2 NaN", func() { ProjectL2(make([]float64, 2), make([]float64, 2), math.NaN()) }},
-		// a longer dst would keep stale values past len(v)
-		{"SoftThreshold longer dst", func() { SoftThreshold(make([]float64, 3), make([]float64, 2), 0.5) }},
-		{"SoftThreshold shorter dst", func() { SoftThreshold(make([]float64, 1), make([]float64, 2), 0.5) }},
-	} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("%s: no panic", tc.name)
-				}
-			}()
-			tc.f()
-		}()
-	}
-}
-
 // TestProjectL2ScaleEquivariant: projecting 2^k·v onto the ball of radius
 // 2^k·tau gives 2^k times the projection of v, at magnitudes whose squares
 // overflow (k = 600, 1000) or underflow (k = −600, −1000) float64: the
@@ -314,5 +291,40 @@ func TestProjectL2ScaleEquivariant(t *testing.T) {
 				t.Errorf("k = %d: component %d is 2^k·%v, want 2^k·%v", k, i, g, want[i])
 			}
 		}
+	}
+}
+
+// TestSoftThresholdLengths: SoftThreshold panics, as documented, when dst
+// is longer than v (it would keep stale values past len(v)) or shorter.
+func TestSoftThresholdLengths(t *testing.T) {
+	for _, n := range []int{1, 3} {
+		panicked := false
+		func() {
+			defer func() { panicked = recover() != nil }()
+			SoftThreshold(make([]float64, n), []float64{1, -1}, 0.5)
+		}()
+		if !panicked {
+			t.Errorf("len(dst) = %d, len(v) = 2: no panic", n)
+		}
+	}
+}
+
+func TestProjectPanics(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		f    func()
+	}{
+		{"L1 length", func() { ProjectL1(make([]float64, 2), make([]float64, 3), 1) }},
+		{"L1 negative", func() { ProjectL1(make([]float64, 2), make([]float64, 2), -1) }},
+		{"L2 NaN", func() { ProjectL2(make([]float64, 2), make([]float64, 2), math.NaN()) }},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", tc.name)
+				}
+			}()
+			tc.f()
+		}()
 	}
 }

@@ -250,15 +250,8 @@ func TestRejectsBadWeights(t *testing.T) {
 		{"ridge negative omega", func() error { _, err := NewWeightedRidge(gram, y, []float64{1, -1, 1}); return err }, "omega[1] is -1"},
 		{"ridge short targets", func() error { _, err := NewWeightedRidge(gram, y[:2], []float64{1, 1}); return err }, "2 targets for 3 rows"},
 	} {
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					t.Errorf("%s: panicked: %v", tc.name, r)
-				}
-			}()
-			if err := tc.f(); err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
-			}
-		}()
+		if err := tc.f(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
 	}
 }
