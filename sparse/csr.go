@@ -110,12 +110,13 @@ func FromDense(m mat.Matrix) *CSR {
 	return a
 }
 
-// Dense returns a as a dense matrix.
+// Dense returns a as a dense matrix: the zero mat.Dense (gonum's empty
+// matrix) when a has no rows or no columns.
 func (a *CSR) Dense() *mat.Dense {
-	d := mat.NewDense(max(a.R, 1), max(a.C, 1), nil)
 	if a.R == 0 || a.C == 0 {
 		return &mat.Dense{}
 	}
+	d := mat.NewDense(a.R, a.C, nil)
 	for i := 0; i < a.R; i++ {
 		ind, val := a.Row(i)
 		for k, j := range ind {

@@ -173,3 +173,16 @@ func TestTransposeUnless(t *testing.T) {
 		}
 	}
 }
+
+// TestDenseEmpty: a CSR without rows (or columns) is the empty mat.Dense,
+// and Dense does not first allocate a 1 × C (or R × 1) matrix it throws
+// away (8 MB for C = 2^20).
+func TestDenseEmpty(t *testing.T) {
+	for _, a := range []*CSR{{R: 0, C: 1 << 20, Ptr: []int{0}}, {R: 1 << 20, C: 0, Ptr: make([]int, 1<<20+1)}} {
+		var d *mat.Dense
+		allocs := testing.AllocsPerRun(3, func() { d = a.Dense() })
+		if !d.IsEmpty() || allocs > 1 {
+			t.Errorf("%d × %d: Dense is empty %v, %v allocations; want empty, 1", a.R, a.C, d.IsEmpty(), allocs)
+		}
+	}
+}
