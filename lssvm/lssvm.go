@@ -127,7 +127,8 @@ func NewSystem(gram *mat.SymDense, zeta []float64, c float64) (*System, error) {
 	return &System{a: a, p: pv}, nil
 }
 
-// Solve returns the LS-SVM solution [α; b] = M⁻¹[r; 0] for the targets r.
+// Solve returns the LS-SVM solution [α; b] = M⁻¹[r; 0] for the targets r,
+// one per row of the system (it panics otherwise: a programmer error).
 func (s *System) Solve(r []float64) (alpha []float64, b float64) {
 	m := len(r)
 	alpha = make([]float64, m)
@@ -145,13 +146,22 @@ func (s *System) Solve(r []float64) (alpha []float64, b float64) {
 // Talbot's closed form), whatever the example's weight.
 //
 // G is computed looBlock columns at a time, with ctx checked before each
-// block (each column's values do not depend on the blocking); LOO returns
-// ctx's error when ctx is done, and panics when ctx is nil.
+// block (each column's values do not depend on the blocking). LOO returns
+// an error when y or H does not have one row per row of the system, ctx's
+// error when ctx is done, and panics when ctx is nil.
 func (s *System) LOO(ctx context.Context, y []float64, h *mat.Dense) (c []float64, g *mat.Dense, err error) {
 	if err := fitctx.Start(ctx, "lssvm"); err != nil {
 		return nil, nil, err
 	}
 	m := len(y)
+	if n := len(s.p); m != n {
+		return nil, nil, fmt.Errorf("LS-SVM: %d targets for a system of %d rows", m, n)
+	}
+	if h != nil {
+		if r, _ := h.Dims(); r != m {
+			return nil, nil, fmt.Errorf("LS-SVM: H has %d rows for a system of %d", r, m)
+		}
+	}
 	ay := make([]float64, m)
 	mat.NewVecDense(m, ay).MulVec(s.a, mat.NewVecDense(m, y))
 	c = make([]float64, m)

@@ -255,3 +255,42 @@ func TestRejectsBadWeights(t *testing.T) {
 		}
 	}
 }
+
+// TestLOOShapesAndLambda: LOO returns an error for targets or H of another
+// number of rows than the system's (it panicked in gonum), and
+// WeightedRidge's LOOPredictions and Primal panic, naming λ, at a λ that
+// is not positive and finite, where λ = 0 gave NaN predictions.
+func TestLOOShapesAndLambda(t *testing.T) {
+	gram := mat.NewSymDense(3, []float64{2, 1, 0, 1, 2, 1, 0, 1, 2})
+	s, err := NewSystem(gram, []float64{1, 1, 1}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, _, err := s.LOO(ctx, []float64{1, -1}, nil); err == nil || err.Error() != "LS-SVM: 2 targets for a system of 3 rows" {
+		t.Errorf("short y: %v", err)
+	}
+	if _, _, err := s.LOO(ctx, []float64{1, -1, 1}, mat.NewDense(2, 2, nil)); err == nil || err.Error() != "LS-SVM: H has 2 rows for a system of 3" {
+		t.Errorf("short H: %v", err)
+	}
+	wr, err := NewWeightedRidge(gram, []float64{1, -1, 1}, []float64{1, 1, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	z := mat.NewDense(3, 2, []float64{1, 0, 0, 1, 1, 1})
+	for _, lambda := range []float64{0, -1, math.NaN(), math.Inf(1)} {
+		for name, f := range map[string]func(){
+			"LOOPredictions": func() { wr.LOOPredictions(3, lambda) },
+			"Primal":         func() { wr.Primal(z, lambda) },
+		} {
+			var msg any
+			func() {
+				defer func() { msg = recover() }()
+				f()
+			}()
+			if s, ok := msg.(string); !ok || !strings.Contains(s, "want a positive, finite λ") {
+				t.Errorf("%s at λ = %v: recovered %v, want the λ panic", name, lambda, msg)
+			}
+		}
+	}
+}

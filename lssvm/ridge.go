@@ -125,7 +125,13 @@ func NewWeightedRidge(gram *mat.SymDense, t, omega []float64) (*WeightedRidge, e
 
 // LOOPredictions returns the leave-one-out predictions of the first m rows
 // at lambda: t_i − r_i/(1 − h_ii), r_i = (√ω∘e)_i/√ω_i the residual of row i.
+// It panics (a programmer error) when lambda is not positive and finite,
+// which would give NaN, or m exceeds the number of rows.
 func (wr *WeightedRidge) LOOPredictions(m int, lambda float64) []float64 {
+	checkLambda("LOOPredictions", lambda)
+	if m > len(wr.t) {
+		panic(fmt.Sprintf("lssvm: LOOPredictions of %d rows of %d", m, len(wr.t)))
+	}
 	shrink := make([]float64, len(wr.eig))
 	for k, e := range wr.eig {
 		shrink[k] = lambda / (e + lambda)
@@ -144,8 +150,10 @@ func (wr *WeightedRidge) LOOPredictions(m int, lambda float64) []float64 {
 
 // Primal returns the weights w = Σ_i √ω_i a_i (z_i − z̄),
 // a = U diag(1/(Λ+λ)) Uᵀs, and the intercept b = pᵀt − z̄ᵀw of the
-// regression at lambda, z̄ = Σ_i p_i z_i (z holds the rows z_i).
+// regression at lambda, z̄ = Σ_i p_i z_i (z holds the rows z_i). It panics
+// (a programmer error) when lambda is not positive and finite.
 func (wr *WeightedRidge) Primal(z *mat.Dense, lambda float64) (w []float64, b float64) {
+	checkLambda("Primal", lambda)
 	N, d := z.Dims()
 	coef := make([]float64, len(wr.eig))
 	for k, e := range wr.eig {
@@ -168,4 +176,11 @@ func (wr *WeightedRidge) Primal(z *mat.Dense, lambda float64) (w []float64, b fl
 		b -= zbar[j] * w[j]
 	}
 	return w, b
+}
+
+// checkLambda panics, naming fn, unless lambda is positive and finite.
+func checkLambda(fn string, lambda float64) {
+	if !(lambda > 0 && lambda <= math.MaxFloat64) {
+		panic(fmt.Sprintf("lssvm: WeightedRidge.%s at λ = %v: want a positive, finite λ", fn, lambda))
+	}
 }
