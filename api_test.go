@@ -181,3 +181,20 @@ func TestFitSetupChecksContext(t *testing.T) {
 		}
 	}
 }
+
+// TestKindText: a Kind prints and encodes as "feature" or "source"; any
+// other value prints as Kind(n) and does not encode, as the docs say.
+func TestKindText(t *testing.T) {
+	for k, want := range map[Kind]string{Feature: "feature", Source: "source"} {
+		b, err := k.MarshalText()
+		if k.String() != want || string(b) != want || err != nil {
+			t.Errorf("Kind %d: String %q, MarshalText %q, %v; want %q", int(k), k.String(), b, err, want)
+		}
+	}
+	if s := Kind(5).String(); s != "Kind(5)" {
+		t.Errorf("Kind(5).String() = %q", s)
+	}
+	if _, err := Kind(5).MarshalText(); err == nil {
+		t.Error("Kind(5).MarshalText: no error")
+	}
+}

@@ -13,7 +13,8 @@ const (
 	Source              // a column of the source scores H
 )
 
-// String returns "feature" or "source".
+// String returns "feature" or "source" ("Kind(5)" for a value that is
+// neither).
 func (k Kind) String() string {
 	switch k {
 	case Feature:
@@ -24,7 +25,8 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
 
-// MarshalText encodes k as "feature" or "source" (so JSON holds a string).
+// MarshalText encodes k as "feature" or "source" (so JSON holds a string),
+// and returns an error for any other value.
 func (k Kind) MarshalText() ([]byte, error) {
 	if k != Feature && k != Source {
 		return nil, fmt.Errorf("invalid column kind %d", int(k))

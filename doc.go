@@ -175,13 +175,18 @@
 // modelfile's). The search: engine.go (the engine
 // interface and the main loop), path.go (Ĝ and a in the primal or the dual
 // form, the record of each step, leave-one-out), exact.go and sample.go (the
-// exact and randomised engines), prune.go (the randomised engine's bound on
-// a candidate's gain), batch.go (the randomised engine's batched scoring),
-// errors.go (the engines' shared errors). The inputs: input.go
-// (X, H and y, checked by package internal/validate), inputmatrix.go (column access to X and H),
-// colstats.go (column statistics and standardisation, with package
-// standardize's rule). openblas.go switches on batched scoring in the
-// openblas build.
+// exact and randomised engines), exact32.go and kernel32* (the exact
+// search's float32 block beyond the cache, and its product), prune.go (the
+// randomised engine's bound on a candidate's gain), batch.go (the
+// randomised engine's batched scoring), errors.go (the engines' shared
+// errors). The inputs: input.go (X, H and y, checked by package
+// internal/validate), inputmatrix.go (column access to X and H),
+// colstats.go and moments*.go (column statistics and standardisation, with
+// package standardize's rule). The vector kernels: moments_amd64.s and
+// score_amd64.s (AVX) and kernel32_amd64.s (AVX2 and FMA), with their Go
+// fallbacks in vec_other.go and kernel32_other.go (other architectures, or
+// the build tag purego). openblas.go switches on batched
+// scoring in the openblas build.
 //
 // # Model files
 //

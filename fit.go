@@ -10,10 +10,11 @@ import (
 
 // Fit runs GreedyTL on the m training examples: X (m×d) holds the target
 // features and H (m×n) the source hypotheses' scores on the same examples;
-// either may be nil (no features, or no sources). y holds the labels, +1 or
-// −1, with both classes present. Fit does not modify its inputs. *mat.Dense
-// inputs (and their transposes via T()) are read directly; other
-// mat.Matrix implementations through At.
+// either may be absent (no features, or no sources): nil, a typed nil or
+// an empty matrix such as the zero mat.Dense (standardize.Absent). y holds
+// the labels, +1 or −1, with both classes present. Fit does not modify its
+// inputs. *mat.Dense inputs (and their transposes via T()) are read
+// directly; other mat.Matrix implementations through At.
 //
 // Every column is standardised with its training mean and population
 // standard deviation, feature columns are then multiplied by
@@ -29,8 +30,9 @@ import (
 // have len(y) rows; y is not ±1 or holds one class only; len(y) < 2; X or
 // H holds a NaN or ±Inf value (the error names the matrix, row and column;
 // with opts.Sample > 0 only the columns the search reads are checked); an
-// option is invalid (λ ≤ 0 or NaN without AutoLambda, δ < 0, γ < 0,
-// Sample < 0, MaxK < 0); every column is constant; λ is too small for the
+// option is invalid (λ not positive and finite without AutoLambda; δ or γ
+// negative, NaN or ±Inf; Sample < 0; MaxK < 0); every column is constant;
+// λ is too small (or γ too large) for the
 // data to be factorised reliably; or ctx is done before Fit returns (the
 // error wraps ctx.Err(); ctx is checked during setup, once per step, and
 // once more at the end, so no model is returned after ctx is done). It

@@ -757,6 +757,8 @@ func TestFitErrors(t *testing.T) {
 		{"λ Inf", nil, X, H, y, opt(func(o *Options) { o.Lambda = math.Inf(1) }), "Lambda must be positive"},
 		{"δ < 0", nil, X, H, y, opt(func(o *Options) { o.Delta = -1e-3 }), "Delta must be"},
 		{"δ NaN", nil, X, H, y, opt(func(o *Options) { o.Delta = math.NaN() }), "Delta must be"},
+		{"δ Inf", nil, X, H, y, opt(func(o *Options) { o.Delta = math.Inf(1) }), "Delta must be"},
+		{"γ Inf", nil, X, H, y, opt(func(o *Options) { o.FeatureFactor = math.Inf(1) }), "FeatureFactor must be"},
 		{"γ < 0", nil, X, H, y, opt(func(o *Options) { o.FeatureFactor = -1 }), "FeatureFactor must be"},
 		{"γ NaN", nil, X, H, y, opt(func(o *Options) { o.FeatureFactor = math.NaN() }), "FeatureFactor must be"},
 		{"Sample < 0", nil, X, H, y, opt(func(o *Options) { o.Sample = -59 }), "Sample must be"},

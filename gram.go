@@ -78,7 +78,8 @@ type gramBase struct {
 
 // NewGram computes the cross-products of the training sample (X, H, y), with
 // Fit's arguments and checks: X (m×d) holds the target features, H (m×n)
-// the source scores, either may be nil, y the ±1 labels. It returns Fit's
+// the source scores, either may be absent (nil, a typed nil or an empty
+// matrix, as for Fit), y the ±1 labels. It returns Fit's
 // errors for invalid inputs (shapes, labels, non-finite values) and an
 // error when ctx is done. It costs O(N²·m) time for N = d + n candidates.
 func NewGram(ctx context.Context, X, H mat.Matrix, y []float64) (*Gram, error) {
@@ -124,6 +125,12 @@ func NewGram(ctx context.Context, X, H mat.Matrix, y []float64) (*Gram, error) {
 		return nil, fmt.Errorf("greedytl.NewGram: interrupted: %w", err)
 	}
 	g := &Gram{base: b, m: m, x: X, h: H, y: b.y, in: in}
+	if in.x.cols == 0 {
+		g.x = nil // absent, however it was passed (Sample's nil)
+	}
+	if in.h.cols == 0 {
+		g.h = nil
+	}
 	if err := g.prepare(ctx, st, f); err != nil {
 		return nil, fmt.Errorf("greedytl.NewGram: interrupted: %w", err)
 	}

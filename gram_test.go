@@ -504,3 +504,92 @@ func TestGramNotBuilt(t *testing.T) {
 		}()
 	}
 }
+
+// TestGramSampleAbsentIsNil: Sample gives nil for an absent X or H, as its
+// doc says, however the absence was passed (nil, a typed nil, the zero
+// mat.Dense), on the base Gram and on a subset alike, and Fit on the Gram
+// equals Fit on the sample.
+func TestGramSampleAbsentIsNil(t *testing.T) {
+	ctx := context.Background()
+	H := mat.NewDense(6, 2, []float64{1, -1, 2, 0, 1, 1, -1, 2, -2, 1, -1, 0})
+	y := []float64{1, 1, 1, -1, -1, -1}
+	want, err := Fit(ctx, nil, H, y, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, X := range map[string]mat.Matrix{"nil": nil, "typed nil": (*mat.Dense)(nil), "zero Dense": &mat.Dense{}} {
+		g, err := NewGram(ctx, X, H, y)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		sub, err := g.Subset(ctx, []int{0, 1, 3, 4})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for which, s := range map[string]*Gram{"base": g, "subset": sub} {
+			if X, H, _ := s.Sample(); X != nil || H == nil {
+				t.Errorf("%s X, %s Gram: Sample gives X %#v, H %v; want X nil", name, which, X, H)
+			}
+		}
+		got, err := g.Fit(ctx, DefaultOptions())
+		if err != nil || !slices.Equal(got.Selected, want.Selected) {
+			t.Errorf("%s X: Gram.Fit selects %v (%v), Fit %v", name, got.Selected, err, want.Selected)
+		}
+	}
+}
+
+// TestGramConcurrentUse: as its doc says, goroutines may call Fit,
+// FitSelection and Subset on one Gram at once; each gets what a lone call
+// gets (run under -race to check that none writes the Gram).
+func TestGramConcurrentUse(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(3, 9))
+	X, H := randDense(rng, 12, 4), randDense(rng, 12, 6)
+	y := []float64{1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1}
+	g, err := NewGram(ctx, X, H, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := []int{0, 1, 2, 3, 5, 6, 8, 9, 10}
+	want, err := g.Fit(ctx, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := g.Subset(ctx, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSub, err := sub.Fit(ctx, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const workers = 8
+	done := make(chan struct{})
+	for w := range workers {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			switch w % 3 {
+			case 0:
+				if got, err := g.Fit(ctx, DefaultOptions()); err != nil || !reflect.DeepEqual(got, want) {
+					t.Errorf("worker %d: Fit differs from a lone Fit (%v)", w, err)
+				}
+			case 1:
+				if got, err := g.FitSelection(ctx, DefaultOptions()); err != nil || !slices.Equal(got.Selected, want.Selected) {
+					t.Errorf("worker %d: FitSelection (%v) selects otherwise than Fit %v", w, err, want.Selected)
+				}
+			default:
+				s, err := g.Subset(ctx, rows)
+				if err != nil {
+					t.Errorf("worker %d: %v", w, err)
+					return
+				}
+				if got, err := s.Fit(ctx, DefaultOptions()); err != nil || !reflect.DeepEqual(got, wantSub) {
+					t.Errorf("worker %d: the subset's Fit differs from a lone one (%v)", w, err)
+				}
+			}
+		}()
+	}
+	for range workers {
+		<-done
+	}
+}

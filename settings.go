@@ -78,8 +78,9 @@ func isBool(v float64) bool  { return v == 0 || v == 1 }
 
 // Set sets the option that key names to v, checking its range as Fit
 // would: lambda > 0, delta ≥ 0, gamma ≥ 0 (all finite), max_k and sample
-// whole numbers ≥ 0, auto_lambda and stop_at_min_loo 1 or 0. The error
-// names the key and the rule.
+// whole numbers ≥ 0 — and, unlike Fit, at most 2³¹−1 (math.MaxInt32), so
+// that a spec means the same on every platform —, auto_lambda and
+// stop_at_min_loo 1 or 0. The error names the key and the rule.
 func (o *Options) Set(key string, v float64) error {
 	r, known := settingRules[key]
 	switch {

@@ -45,3 +45,17 @@ func TestSetAgreesWithFit(t *testing.T) {
 		}
 	}
 }
+
+// TestSetCountsCap: Set takes max_k and sample up to 2³¹−1 and no further,
+// as its doc says.
+func TestSetCountsCap(t *testing.T) {
+	for _, key := range []string{KeyMaxK, KeySample} {
+		var o Options
+		if err := o.Set(key, math.MaxInt32); err != nil {
+			t.Errorf("Set(%s, 2³¹−1): %v", key, err)
+		}
+		if err := o.Set(key, math.MaxInt32+1); err == nil {
+			t.Errorf("Set(%s, 2³¹): no error", key)
+		}
+	}
+}

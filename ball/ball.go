@@ -3,11 +3,21 @@ package ball
 import (
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/floats"
 )
+
+// minSafeSumSquares bounds a sum of squares below which squares may have
+// underflowed (a component below 2^-511 squares to a subnormal or 0):
+// ProjectL2 then computes the norm by scaling (floats.Norm), which is
+// slower, and above it by the plain sum, whose bits its callers' results
+// were recorded with.
+const minSafeSumSquares = 0x1p-900
 
 // ProjectL2 writes into dst the Euclidean projection of v onto the ball
 // {x : ||x||₂ ≤ tau}: v itself when it lies in the ball, v·tau/||v||₂
-// otherwise. dst may be v. It panics when the lengths differ or tau is
+// otherwise, at any magnitude (a norm whose square overflows or underflows
+// float64 is computed by scaling). dst may be v. It panics when the lengths differ or tau is
 // negative or NaN (programmer errors).
 func ProjectL2(dst, v []float64, tau float64) {
 	checkProjectArgs("ProjectL2", dst, v, tau)
@@ -16,6 +26,9 @@ func ProjectL2(dst, v []float64, tau float64) {
 		ss += x * x
 	}
 	norm := math.Sqrt(ss)
+	if ss > math.MaxFloat64 || ss < minSafeSumSquares {
+		norm = floats.Norm(v, 2) // the squares overflowed or underflowed: scale them
+	}
 	if norm <= tau {
 		copy(dst, v)
 		return
@@ -70,8 +83,12 @@ func (p *L1Projector) Project(dst, v []float64, tau float64) {
 
 // SoftThreshold writes into dst the soft-thresholding of v at θ ≥ 0:
 // dst_i = sign(v_i)·max(|v_i| − θ, 0), exactly 0 where |v_i| ≤ θ. dst may
-// be v.
+// be v. It panics when the lengths differ (a programmer error, as in
+// ProjectL1); θ is not checked.
 func SoftThreshold(dst, v []float64, theta float64) {
+	if len(dst) != len(v) {
+		panic(fmt.Sprintf("ball: SoftThreshold: len(dst) = %d, len(v) = %d", len(dst), len(v)))
+	}
 	for i, x := range v {
 		a := math.Abs(x) - theta
 		if a <= 0 {

@@ -269,6 +269,46 @@ func dist(a, b []float64) float64 {
 	return math.Sqrt(s)
 }
 
+// TestProjectL2ScaleEquivariant: projecting 2^k·v onto the ball of radius
+// 2^k·tau gives 2^k times the projection of v, at magnitudes whose squares
+// overflow (k = 600, 1000) or underflow (k = −600, −1000) float64: the
+// norm must not become +Inf (every component projected to 0) or 0 (v,
+// outside the ball, returned as it is).
+func TestProjectL2ScaleEquivariant(t *testing.T) {
+	v, tau := []float64{3, -4, 1.5}, 2.0
+	want := make([]float64, len(v))
+	ProjectL2(want, v, tau)
+	for _, k := range []int{600, 1000, -600, -1000} {
+		s := math.Ldexp(1, k)
+		sv := make([]float64, len(v))
+		for i, x := range v {
+			sv[i] = x * s
+		}
+		got := make([]float64, len(v))
+		ProjectL2(got, sv, tau*s)
+		for i := range got {
+			if g := got[i] / s; math.Abs(g-want[i]) > 1e-15*math.Abs(want[i]) {
+				t.Errorf("k = %d: component %d is 2^k·%v, want 2^k·%v", k, i, g, want[i])
+			}
+		}
+	}
+}
+
+// TestSoftThresholdLengths: SoftThreshold panics, as documented, when dst
+// is longer than v (it would keep stale values past len(v)) or shorter.
+func TestSoftThresholdLengths(t *testing.T) {
+	for _, n := range []int{1, 3} {
+		panicked := false
+		func() {
+			defer func() { panicked = recover() != nil }()
+			SoftThreshold(make([]float64, n), []float64{1, -1}, 0.5)
+		}()
+		if !panicked {
+			t.Errorf("len(dst) = %d, len(v) = 2: no panic", n)
+		}
+	}
+}
+
 func TestProjectPanics(t *testing.T) {
 	for _, tc := range []struct {
 		name string

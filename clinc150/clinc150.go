@@ -125,8 +125,9 @@ type Options struct {
 //   - Dir: "embedded:clinc150".
 //
 // X is dense: the full set at DefaultDim takes 23,700 × 1,024 × 8 B ≈ 194 MB.
-// Load returns an error for negative options, for a result of more than
-// 2^29 matrix entries, and if the embedded file is damaged.
+// Load returns an error for negative options, a Dim above text.MaxDim, a
+// result of more than 2^29 matrix entries, and if the embedded file is
+// damaged.
 func Load(opts Options) (*dataset.Folder, error) {
 	f, _, err := load(opts)
 	return f, err
@@ -139,7 +140,8 @@ func Load(opts Options) (*dataset.Folder, error) {
 //
 // Fitting the IDF on every query, test split included, uses no labels; it
 // only makes a query's features independent of how the data set is later
-// split or cut.
+// split or cut. It returns Load's errors for invalid options and a damaged
+// embedded file.
 func Vectorizer(opts Options) (*text.Vectorizer, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
@@ -154,6 +156,9 @@ func Vectorizer(opts Options) (*text.Vectorizer, error) {
 func (o Options) check() error {
 	if o.Dim < 0 || o.PerClass < 0 || o.OOS < 0 {
 		return fmt.Errorf("clinc150: negative option in %+v", o)
+	}
+	if o.Dim > text.MaxDim {
+		return fmt.Errorf("clinc150: Dim %d is above text.MaxDim (%d)", o.Dim, text.MaxDim)
 	}
 	return nil
 }

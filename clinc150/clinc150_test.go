@@ -11,9 +11,11 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/internal/shareddata"
 	"github.com/greedytl/greedytl/sparse"
 	"github.com/greedytl/greedytl/standardize"
+	"github.com/greedytl/greedytl/text"
 )
 
 func TestRawCounts(t *testing.T) {
@@ -247,13 +249,19 @@ func TestLoadErrors(t *testing.T) {
 		{Options{PerClass: -1}, "negative option"},
 		{Options{OOS: -5}, "negative option"},
 		{Options{Dim: 1 << 20}, "too large a dense matrix"},
-		{Options{Dim: 1 << 25, PerClass: 1, OOS: 1}, "out of range"},
+		// its own message, not text's behind a second package prefix
+		{Options{Dim: text.MaxDim + 1, PerClass: 1, OOS: 1}, "Dim 16777217 is above text.MaxDim (16777216)"},
 	}
 	for _, tc := range tests {
 		_, err := Load(tc.opts)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Load(%+v): error %v, want one containing %q", tc.opts, err, tc.want)
+		} else if perr := errtest.OnePrefix(err.Error()); perr != nil {
+			t.Errorf("Load(%+v): %v", tc.opts, perr)
 		}
+	}
+	if _, err := Vectorizer(Options{Dim: text.MaxDim + 1}); err == nil || errtest.OnePrefix(err.Error()) != nil {
+		t.Errorf("Vectorizer(Dim = MaxDim+1): %v, want Load's error", err)
 	}
 	if _, err := Vectorizer(Options{Dim: -3}); err == nil {
 		t.Error("Vectorizer accepted a negative Dim")

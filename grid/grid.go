@@ -1,6 +1,6 @@
 package grid
 
-import "math"
+import "strconv"
 
 // Regularization returns the paper's grid of regularisation parameters,
 // {1e-4, 1e-3, …, 1e4}, searched for ridge's λ and for the C of SVMs and
@@ -11,11 +11,16 @@ func Regularization() []float64 { return PowersOfTen(-4, 4) }
 func Tau() []float64 { return PowersOfTen(-3, 3) }
 
 // PowersOfTen returns 10^lo, 10^(lo+1), …, 10^hi (empty when hi < lo), each
-// the float64 nearest to the power (math.Pow10).
+// the float64 nearest to the power, as the literal 1e<e> reads (0 below
+// float64's range, +Inf above it). (math.Pow10 is not always the nearest:
+// math.Pow10(-307) is one ulp above 1e-307.)
 func PowersOfTen(lo, hi int) []float64 {
 	g := make([]float64, 0, max(0, hi-lo+1))
 	for e := lo; e <= hi; e++ {
-		g = append(g, math.Pow10(e))
+		// ParseFloat rounds correctly; its only error here is ErrRange,
+		// beyond ±MaxFloat64, with the +Inf meant.
+		v, _ := strconv.ParseFloat("1e"+strconv.Itoa(e), 64)
+		g = append(g, v)
 	}
 	return g
 }

@@ -2,10 +2,12 @@ package hinge
 
 import (
 	"context"
+	"fmt"
 	"math"
 
 	"github.com/greedytl/greedytl/ball"
 	"github.com/greedytl/greedytl/internal/fitctx"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
@@ -142,11 +144,31 @@ func (l *Loss) stepScale(tau float64) float64 {
 // tracks ỹ = c + αGβ₀ + Ka, ||g||² = vᵀKv and ||β||² = α²||β₀||² +
 // 2α·aᵀGβ₀ + aᵀKa in O(m²) a step, and forms β for the best iterate only.
 //
-// Minimise returns ctx's error, checked before every step, when ctx is
-// done, and panics when ctx is nil.
+// Without sources (G nil) β is empty and L is constant: Minimise returns
+// an empty β and L(0). It returns an error when beta0 does not have one
+// value per column of G or holds a NaN or ±Inf value, and when tau is
+// negative or NaN; ctx's error, checked before every step, when ctx is
+// done; and it panics when ctx is nil.
 func (l *Loss) Minimise(ctx context.Context, beta0 []float64, tau float64, l1 bool, steps int) (best []float64, bestVal float64, trace []float64, err error) {
 	if err := fitctx.Start(ctx, "hinge"); err != nil {
 		return nil, 0, nil, err
+	}
+	n := 0
+	if l.g != nil {
+		_, n = l.g.Dims()
+	}
+	switch {
+	case len(beta0) != n:
+		return nil, 0, nil, fmt.Errorf("hinge: %d start weights for %d sources", len(beta0), n)
+	case !(tau >= 0):
+		return nil, 0, nil, fmt.Errorf("hinge: radius τ = %v: want τ ≥ 0", tau)
+	}
+	if err := standardize.CheckFiniteVector("start weight", beta0); err != nil {
+		return nil, 0, nil, fmt.Errorf("hinge: %w", err)
+	}
+	if n == 0 {
+		v := l.Value(l.Predict(nil, nil))
+		return []float64{}, v, []float64{v}, nil
 	}
 	if best, val, ok := l.linearMinimum(tau, l1); ok {
 		_, n := l.g.Dims()

@@ -341,3 +341,42 @@ func TestMinimiseStopsWhenDone(t *testing.T) {
 		}
 	}
 }
+
+// TestMinimiseArguments: without sources (G nil, as New allows) Minimise
+// returns an empty β and the constant L(0); a start of the wrong length or
+// holding NaN, and a negative or NaN radius, are errors, not a panic (in
+// package ball) or a NaN β reported with objective 0.
+func TestMinimiseArguments(t *testing.T) {
+	ctx := context.Background()
+	y, zeta, c := []float64{1, -1, 1, -1}, []float64{1, 1, 1, 1}, []float64{0.5, -0.2, -0.1, 0.3}
+	// L(0) by its definition: (1/m) Σ ζ_i max(0, 1 − y_i c_i).
+	var want float64
+	for i := range y {
+		want += zeta[i] * math.Max(0, 1-y[i]*c[i]) / float64(len(y))
+	}
+	for _, l1 := range []bool{true, false} {
+		best, val, trace, err := New(y, zeta, c, nil).Minimise(ctx, nil, 1, l1, 10)
+		if err != nil || len(best) != 0 || val != want || len(trace) != 1 || trace[0] != want {
+			t.Errorf("no sources, l1 %v: β %v, L %v, trace %v, err %v; want β empty, L %v", l1, best, val, trace, err, want)
+		}
+	}
+	g := mat.NewDense(4, 2, []float64{1, 0, 0, 1, 1, 1, -1, 0})
+	for _, tc := range []struct {
+		name  string
+		beta0 []float64
+		tau   float64
+		want  string
+	}{
+		{"short start", []float64{0}, 1, "hinge: 1 start weights for 2 sources"},
+		{"NaN start", []float64{math.NaN(), 0}, 1, "hinge: start weight row 0 is NaN"},
+		{"negative radius", []float64{0, 0}, -1, "hinge: radius τ = -1: want τ ≥ 0"},
+		{"NaN radius", []float64{0, 0}, math.NaN(), "hinge: radius τ = NaN: want τ ≥ 0"},
+	} {
+		for _, l1 := range []bool{true, false} {
+			best, val, _, err := New(y, zeta, c, g).Minimise(ctx, tc.beta0, tc.tau, l1, 10)
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("%s, l1 %v: β %v, L %v, err %v; want the error %q", tc.name, l1, best, val, err, tc.want)
+			}
+		}
+	}
+}

@@ -10,7 +10,8 @@ import (
 )
 
 // BalanceWeights returns the class-balancing weights ζ_i: m/(2m₊) for
-// the positives, m/(2m₋) for the negatives (both classes must be present).
+// the positives (y_i > 0), m/(2m₋) for the others. Both classes should be
+// present: with one class only, every weight is 1/2.
 func BalanceWeights(y []float64) []float64 {
 	var pos float64
 	for _, v := range y {
@@ -28,6 +29,20 @@ func BalanceWeights(y []float64) []float64 {
 		}
 	}
 	return zeta
+}
+
+// checkWeights returns an error unless w holds m positive, finite row
+// weights; name is the argument's.
+func checkWeights(name string, w []float64, m int) error {
+	if len(w) != m {
+		return fmt.Errorf("LS-SVM: %d weights %s for %d rows", len(w), name, m)
+	}
+	for i, v := range w {
+		if !(v > 0 && v <= math.MaxFloat64) {
+			return fmt.Errorf("LS-SVM: weight %s[%d] is %g: want a positive, finite weight", name, i, v)
+		}
+	}
+	return nil
 }
 
 // Gram returns ZZᵀ (m × m), the zero matrix when Z is nil.
@@ -59,10 +74,17 @@ type System struct {
 }
 
 // NewSystem factorises the system of the class-weighted LS-SVM with kernel
-// gram, weights zeta and cost c. It returns an error when the system is
-// numerically singular.
+// gram, weights zeta and cost c. It returns an error when zeta does not
+// hold one positive, finite weight per row of gram, when c is not positive
+// and finite, and when the system is numerically singular.
 func NewSystem(gram *mat.SymDense, zeta []float64, c float64) (*System, error) {
 	m := gram.SymmetricDim()
+	if err := checkWeights("zeta", zeta, m); err != nil {
+		return nil, err
+	}
+	if !(c > 0 && c <= math.MaxFloat64) {
+		return nil, fmt.Errorf("LS-SVM cost C = %g: want a positive, finite C", c)
+	}
 	q := mat.NewSymDense(m, nil)
 	q.CopySym(gram)
 	for i := range m {
@@ -105,7 +127,8 @@ func NewSystem(gram *mat.SymDense, zeta []float64, c float64) (*System, error) {
 	return &System{a: a, p: pv}, nil
 }
 
-// Solve returns the LS-SVM solution [α; b] = M⁻¹[r; 0] for the targets r.
+// Solve returns the LS-SVM solution [α; b] = M⁻¹[r; 0] for the targets r,
+// one per row of the system (it panics otherwise: a programmer error).
 func (s *System) Solve(r []float64) (alpha []float64, b float64) {
 	m := len(r)
 	alpha = make([]float64, m)
@@ -123,13 +146,22 @@ func (s *System) Solve(r []float64) (alpha []float64, b float64) {
 // Talbot's closed form), whatever the example's weight.
 //
 // G is computed looBlock columns at a time, with ctx checked before each
-// block (each column's values do not depend on the blocking); LOO returns
-// ctx's error when ctx is done, and panics when ctx is nil.
+// block (each column's values do not depend on the blocking). LOO returns
+// an error when y or H does not have one row per row of the system, ctx's
+// error when ctx is done, and panics when ctx is nil.
 func (s *System) LOO(ctx context.Context, y []float64, h *mat.Dense) (c []float64, g *mat.Dense, err error) {
 	if err := fitctx.Start(ctx, "lssvm"); err != nil {
 		return nil, nil, err
 	}
 	m := len(y)
+	if n := len(s.p); m != n {
+		return nil, nil, fmt.Errorf("LS-SVM: %d targets for a system of %d rows", m, n)
+	}
+	if h != nil {
+		if r, _ := h.Dims(); r != m {
+			return nil, nil, fmt.Errorf("LS-SVM: H has %d rows for a system of %d", r, m)
+		}
+	}
 	ay := make([]float64, m)
 	mat.NewVecDense(m, ay).MulVec(s.a, mat.NewVecDense(m, y))
 	c = make([]float64, m)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/greedytl/greedytl/internal/kerneltest"
@@ -29,6 +30,14 @@ func TestBalanceWeights(t *testing.T) {
 	}
 	if math.Abs(sp-6) > 1e-12 || math.Abs(sn-6) > 1e-12 || math.Abs(zeta[0]-3) > 1e-12 {
 		t.Errorf("class weight sums %g, %g (want 6, 6), ζ₀ = %g (want 3)", sp, sn, zeta[0])
+	}
+	// One class only (as documented): every weight is 1/2.
+	for _, one := range [][]float64{{1, 1, 1}, {-1, -1}} {
+		for i, z := range BalanceWeights(one) {
+			if z != 0.5 {
+				t.Errorf("BalanceWeights(%v)[%d] = %g, want 1/2", one, i, z)
+			}
+		}
 	}
 }
 
@@ -217,5 +226,71 @@ func TestLOOBlocks(t *testing.T) {
 	cancel()
 	if _, _, err := sys.LOO(ctx, y, h); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: err = %v", err)
+	}
+}
+
+// TestRejectsBadWeights: NewSystem and NewWeightedRidge return an error,
+// not an index panic or a system whose leave-one-out divides by a zero
+// weight, for weights of the wrong length or not positive and finite, a
+// cost that is not positive and finite, and targets of the wrong length.
+func TestRejectsBadWeights(t *testing.T) {
+	gram := mat.NewSymDense(3, []float64{2, 1, 0, 1, 2, 1, 0, 1, 2})
+	y := []float64{1, -1, 1}
+	for _, tc := range []struct {
+		name string
+		f    func() error
+		want string
+	}{
+		{"system short zeta", func() error { _, err := NewSystem(gram, []float64{1, 1}, 1); return err }, "2 weights zeta for 3 rows"},
+		{"system zero zeta", func() error { _, err := NewSystem(gram, []float64{1, 0, 1}, 1); return err }, "zeta[1] is 0"},
+		{"system NaN zeta", func() error { _, err := NewSystem(gram, []float64{1, 1, math.NaN()}, 1); return err }, "zeta[2] is NaN"},
+		{"system Inf C", func() error { _, err := NewSystem(gram, []float64{1, 1, 1}, math.Inf(1)); return err }, "C = +Inf"},
+		{"ridge short omega", func() error { _, err := NewWeightedRidge(gram, y, []float64{1, 1}); return err }, "2 weights omega for 3 rows"},
+		{"ridge zero omega", func() error { _, err := NewWeightedRidge(gram, y, []float64{0, 1, 1}); return err }, "omega[0] is 0"},
+		{"ridge negative omega", func() error { _, err := NewWeightedRidge(gram, y, []float64{1, -1, 1}); return err }, "omega[1] is -1"},
+		{"ridge short targets", func() error { _, err := NewWeightedRidge(gram, y[:2], []float64{1, 1}); return err }, "2 targets for 3 rows"},
+	} {
+		if err := tc.f(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestLOOShapesAndLambda: LOO returns an error for targets or H of another
+// number of rows than the system's (it panicked in gonum), and
+// WeightedRidge's LOOPredictions and Primal panic, naming λ, at a λ that
+// is not positive and finite, where λ = 0 gave NaN predictions.
+func TestLOOShapesAndLambda(t *testing.T) {
+	gram := mat.NewSymDense(3, []float64{2, 1, 0, 1, 2, 1, 0, 1, 2})
+	s, err := NewSystem(gram, []float64{1, 1, 1}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, _, err := s.LOO(ctx, []float64{1, -1}, nil); err == nil || err.Error() != "LS-SVM: 2 targets for a system of 3 rows" {
+		t.Errorf("short y: %v", err)
+	}
+	if _, _, err := s.LOO(ctx, []float64{1, -1, 1}, mat.NewDense(2, 2, nil)); err == nil || err.Error() != "LS-SVM: H has 2 rows for a system of 3" {
+		t.Errorf("short H: %v", err)
+	}
+	wr, err := NewWeightedRidge(gram, []float64{1, -1, 1}, []float64{1, 1, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	z := mat.NewDense(3, 2, []float64{1, 0, 0, 1, 1, 1})
+	for _, lambda := range []float64{0, -1, math.NaN(), math.Inf(1)} {
+		for name, f := range map[string]func(){
+			"LOOPredictions": func() { wr.LOOPredictions(3, lambda) },
+			"Primal":         func() { wr.Primal(z, lambda) },
+		} {
+			var msg any
+			func() {
+				defer func() { msg = recover() }()
+				f()
+			}()
+			if s, ok := msg.(string); !ok || !strings.Contains(s, "want a positive, finite λ") {
+				t.Errorf("%s at λ = %v: recovered %v, want the λ panic", name, lambda, msg)
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package lssvm
 
 import (
 	"errors"
+	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -28,10 +29,18 @@ type WeightedRidge struct {
 }
 
 // NewWeightedRidge prepares the regression of targets t (kept, not copied)
-// with row weights omega (positive) on the rows whose Gram matrix is gram.
-// It returns an error when the eigendecomposition fails.
+// with row weights omega on the rows whose Gram matrix is gram. It returns
+// an error when t and omega do not have one element per row of gram, when
+// a weight is not positive and finite, and when the eigendecomposition
+// fails.
 func NewWeightedRidge(gram *mat.SymDense, t, omega []float64) (*WeightedRidge, error) {
 	N := len(t)
+	if n := gram.SymmetricDim(); N != n {
+		return nil, fmt.Errorf("weighted ridge: %d targets for %d rows", N, n)
+	}
+	if err := checkWeights("omega", omega, N); err != nil {
+		return nil, err
+	}
 	var sum float64
 	for _, w := range omega {
 		sum += w
@@ -116,7 +125,13 @@ func NewWeightedRidge(gram *mat.SymDense, t, omega []float64) (*WeightedRidge, e
 
 // LOOPredictions returns the leave-one-out predictions of the first m rows
 // at lambda: t_i − r_i/(1 − h_ii), r_i = (√ω∘e)_i/√ω_i the residual of row i.
+// It panics (a programmer error) when lambda is not positive and finite,
+// which would give NaN, or m exceeds the number of rows.
 func (wr *WeightedRidge) LOOPredictions(m int, lambda float64) []float64 {
+	checkLambda("LOOPredictions", lambda)
+	if m > len(wr.t) {
+		panic(fmt.Sprintf("lssvm: LOOPredictions of %d rows of %d", m, len(wr.t)))
+	}
 	shrink := make([]float64, len(wr.eig))
 	for k, e := range wr.eig {
 		shrink[k] = lambda / (e + lambda)
@@ -135,8 +150,10 @@ func (wr *WeightedRidge) LOOPredictions(m int, lambda float64) []float64 {
 
 // Primal returns the weights w = Σ_i √ω_i a_i (z_i − z̄),
 // a = U diag(1/(Λ+λ)) Uᵀs, and the intercept b = pᵀt − z̄ᵀw of the
-// regression at lambda, z̄ = Σ_i p_i z_i (z holds the rows z_i).
+// regression at lambda, z̄ = Σ_i p_i z_i (z holds the rows z_i). It panics
+// (a programmer error) when lambda is not positive and finite.
 func (wr *WeightedRidge) Primal(z *mat.Dense, lambda float64) (w []float64, b float64) {
+	checkLambda("Primal", lambda)
 	N, d := z.Dims()
 	coef := make([]float64, len(wr.eig))
 	for k, e := range wr.eig {
@@ -159,4 +176,11 @@ func (wr *WeightedRidge) Primal(z *mat.Dense, lambda float64) (w []float64, b fl
 		b -= zbar[j] * w[j]
 	}
 	return w, b
+}
+
+// checkLambda panics, naming fn, unless lambda is positive and finite.
+func checkLambda(fn string, lambda float64) {
+	if !(lambda > 0 && lambda <= math.MaxFloat64) {
+		panic(fmt.Sprintf("lssvm: WeightedRidge.%s at λ = %v: want a positive, finite λ", fn, lambda))
+	}
 }

@@ -7,7 +7,8 @@ package metric
 import "fmt"
 
 // BalancedAccuracy returns the class-balanced accuracy (TPR + TNR)/2 of the
-// signs of scores against labels y (+1 positive, anything else negative).
+// signs of scores against labels y (a label > 0, +1, is positive; any other,
+// −1 or 0 of {0, 1} labels, negative; so is a NaN score, which is not > 0).
 // When y holds only one class the result is that class's rate alone. It
 // returns an error when the lengths differ or y is empty.
 func BalancedAccuracy(scores, y []float64) (float64, error) {

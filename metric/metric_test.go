@@ -20,6 +20,8 @@ func TestBalancedAccuracy(t *testing.T) {
 		{"imbalanced", []float64{1, -1, -1, -1, 1}, []float64{1, -1, -1, -1, -1}, (1 + 0.75) / 2},
 		{"positives only", []float64{1, -1, 1}, []float64{1, 1, 1}, 2.0 / 3},
 		{"NaN score is negative", []float64{math.NaN(), -1}, []float64{1, -1}, 0.5},
+		{"{0, 1} labels", []float64{1, -1, 1}, []float64{1, 0, 0}, (1 + 0.5) / 2},
+		{"label 2 is positive", []float64{1, -1}, []float64{2, -1}, 1},
 	} {
 		got, err := BalancedAccuracy(tc.scores, tc.y)
 		if err != nil || math.Abs(got-tc.want) > 1e-15 {

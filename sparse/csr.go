@@ -69,8 +69,9 @@ func (a *CSR) At(i, j int) float64 {
 	return 0
 }
 
-// Check verifies the structural invariants and returns a descriptive error
-// when one is broken.
+// Check verifies the structural invariants (the ones CSR's doc states, and
+// 0 ≤ Ptr[i] ≤ Ptr[i+1] ≤ len(Ind)) and returns a descriptive error when one
+// is broken; it does not panic on a malformed a (a nil a aside).
 func (a *CSR) Check() error {
 	if a.R < 0 || a.C < 0 || len(a.Ptr) != a.R+1 || a.Ptr[0] != 0 || a.Ptr[a.R] != len(a.Ind) || len(a.Ind) != len(a.Val) {
 		return fmt.Errorf("sparse: malformed CSR header (R=%d C=%d len(Ptr)=%d len(Ind)=%d len(Val)=%d)", a.R, a.C, len(a.Ptr), len(a.Ind), len(a.Val))
@@ -78,6 +79,9 @@ func (a *CSR) Check() error {
 	for i := 0; i < a.R; i++ {
 		if a.Ptr[i] > a.Ptr[i+1] {
 			return fmt.Errorf("sparse: row %d has negative length", i)
+		}
+		if a.Ptr[i+1] > len(a.Ind) {
+			return fmt.Errorf("sparse: row %d ends at %d, past the %d stored values", i, a.Ptr[i+1], len(a.Ind))
 		}
 		prev := -1
 		for _, j := range a.Ind[a.Ptr[i]:a.Ptr[i+1]] {
@@ -106,12 +110,13 @@ func FromDense(m mat.Matrix) *CSR {
 	return a
 }
 
-// Dense returns a as a dense matrix.
+// Dense returns a as a dense matrix: the zero mat.Dense (gonum's empty
+// matrix) when a has no rows or no columns.
 func (a *CSR) Dense() *mat.Dense {
-	d := mat.NewDense(max(a.R, 1), max(a.C, 1), nil)
 	if a.R == 0 || a.C == 0 {
 		return &mat.Dense{}
 	}
+	d := mat.NewDense(a.R, a.C, nil)
 	for i := 0; i < a.R; i++ {
 		ind, val := a.Row(i)
 		for k, j := range ind {

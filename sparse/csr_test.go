@@ -92,10 +92,20 @@ func TestCheckRejectsMalformed(t *testing.T) {
 		"index too large":  {R: 1, C: 2, Ptr: []int{0, 1}, Ind: []int{2}, Val: []float64{1}},
 		"Val length":       {R: 1, C: 2, Ptr: []int{0, 1}, Ind: []int{0}, Val: nil},
 		"decreasing Ptr":   {R: 2, C: 2, Ptr: []int{0, 2, 1}, Ind: []int{0, 1}, Val: []float64{1, 2}},
+		// a row ending past the stored values: Check must say so, not
+		// slice past len(Ind) and panic
+		"Ptr past Ind": {R: 2, C: 3, Ptr: []int{0, 5, 2}, Ind: []int{0, 1}, Val: []float64{1, 2}},
 	} {
-		if err := a.Check(); err == nil {
-			t.Errorf("%s: Check accepted it", name)
-		}
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s: Check panicked: %v", name, r)
+				}
+			}()
+			if err := a.Check(); err == nil {
+				t.Errorf("%s: Check accepted it", name)
+			}
+		}()
 	}
 }
 
@@ -160,6 +170,19 @@ func TestTransposeUnless(t *testing.T) {
 		n := 0
 		if a.TransposeUnless(func() bool { n++; return n == k }) != nil || n != k {
 			t.Errorf("stopped at call %d: a transpose, or %d calls", k, n)
+		}
+	}
+}
+
+// TestDenseEmpty: a CSR without rows (or columns) is the empty mat.Dense,
+// and Dense does not first allocate a 1 × C (or R × 1) matrix it throws
+// away (8 MB for C = 2^20).
+func TestDenseEmpty(t *testing.T) {
+	for _, a := range []*CSR{{R: 0, C: 1 << 20, Ptr: []int{0}}, {R: 1 << 20, C: 0, Ptr: make([]int, 1<<20+1)}} {
+		var d *mat.Dense
+		allocs := testing.AllocsPerRun(3, func() { d = a.Dense() })
+		if !d.IsEmpty() || allocs > 1 {
+			t.Errorf("%d × %d: Dense is empty %v, %v allocations; want empty, 1", a.R, a.C, d.IsEmpty(), allocs)
 		}
 	}
 }

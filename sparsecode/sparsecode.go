@@ -2,11 +2,13 @@ package sparsecode
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 
 	"github.com/greedytl/greedytl/internal/fitctx"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -29,7 +31,8 @@ const (
 // gram is dict·dictᵀ. It uses the residual correlations
 // Dᵀr = Dᵀx − G_{:,S}γ_S (Rubinstein, Zibulevsky and Elad's batch OMP), with
 // the Cholesky factor of G_SS extended by one row per chosen atom, and
-// stops early when they are all below ompTol·||x||.
+// stops early when they are all below ompTol·||x||. x must be finite: OMP
+// does not check it (a NaN gives the zero code; Codes checks its signals).
 func OMP(dict *mat.Dense, gram *mat.SymDense, x []float64, sparsity int) []float64 {
 	K, p := dict.Dims()
 	gamma := make([]float64, K)
@@ -118,14 +121,22 @@ func Gram(dict *mat.Dense) *mat.SymDense {
 }
 
 // Codes returns the OMP codes (rows) of the signals (rows) on dict. It
-// returns ctx's error, checked before each signal, when ctx is done, and
-// panics when ctx is nil.
+// returns an error when the signals' length differs from the atoms' and
+// when a signal holds a NaN or ±Inf value (standardize.NonFiniteError:
+// OMP would code it as 0), and ctx's error, checked before each signal,
+// when ctx is done; it panics when ctx is nil.
 func Codes(ctx context.Context, dict, signals *mat.Dense, sparsity int) (*mat.Dense, error) {
 	if err := fitctx.Start(ctx, caller); err != nil {
 		return nil, err
 	}
-	K, _ := dict.Dims()
-	N, _ := signals.Dims()
+	K, p := dict.Dims()
+	N, q := signals.Dims()
+	if p != q {
+		return nil, fmt.Errorf("%s: signals of length %d on atoms of length %d", caller, q, p)
+	}
+	if err := standardize.CheckFinite("signals", signals); err != nil {
+		return nil, fmt.Errorf("%s: %w", caller, err)
+	}
 	gram := Gram(dict)
 	codes := mat.NewDense(N, K, nil)
 	for i := range N {
@@ -171,14 +182,22 @@ type KSVDStep struct{ Before, After float64 }
 // coefficients by the best rank-one approximation of the error without it
 // on the signals that use it, which cannot increase the error; an unused
 // atom becomes the normalised residual of the worst-represented signal.
-// atoms must not exceed the number of signals. KSVD returns ctx's error,
-// checked before each signal's code, each atom's update and each error
-// evaluation, when ctx is done, and panics when ctx is nil.
+// KSVD returns an error when atoms is not between 1 and the number of
+// signals, when a signal holds a NaN or ±Inf value
+// (standardize.NonFiniteError: "signals row 3 column 7 is NaN"), and ctx's
+// error, checked before each signal's code, each atom's update and each
+// error evaluation, when ctx is done; it panics when ctx is nil.
 func KSVD(ctx context.Context, signals *mat.Dense, atoms, sparsity, iters int, rng *rand.Rand) (*mat.Dense, []KSVDStep, error) {
 	if err := fitctx.Start(ctx, caller); err != nil {
 		return nil, nil, err
 	}
 	N, p := signals.Dims()
+	if atoms < 1 || atoms > N {
+		return nil, nil, fmt.Errorf("%s: KSVD of %d atoms for %d signals: want 1 to %[3]d atoms", caller, atoms, N)
+	}
+	if err := standardize.CheckFinite("signals", signals); err != nil {
+		return nil, nil, fmt.Errorf("%s: KSVD: %w", caller, err)
+	}
 	dict := mat.NewDense(atoms, p, nil)
 	for k, i := range rng.Perm(N)[:atoms] {
 		row := dict.RawRowView(k)
@@ -296,16 +315,21 @@ func replaceUnused(dict *mat.Dense, k int, res *mat.Dense) {
 }
 
 // Normalise scales v to unit norm in place and reports whether v was not
-// zero (a zero v is left unchanged).
+// zero (a zero v is left unchanged), at any magnitude: a norm whose square
+// overflows or underflows float64 is computed by scaling.
 func Normalise(v []float64) bool {
 	var s float64
 	for _, x := range v {
 		s += x * x
 	}
-	if s == 0 {
+	norm := math.Sqrt(s)
+	if s > math.MaxFloat64 || s < 0x1p-900 {
+		norm = floats.Norm(v, 2) // the squares overflowed or underflowed: scale them
+	}
+	if norm == 0 {
 		return false
 	}
-	f := 1 / math.Sqrt(s)
+	f := 1 / norm
 	for j := range v {
 		v[j] *= f
 	}

@@ -346,3 +346,77 @@ func TestKSVDStopsWhenDone(t *testing.T) {
 		}
 	}
 }
+
+// TestNormaliseScaleEquivariant: Normalise(2^k·v) is Normalise(v), and
+// reports v not zero, at magnitudes whose squares overflow (k = 600, 1000)
+// or underflow (k = −600, −1000) float64.
+func TestNormaliseScaleEquivariant(t *testing.T) {
+	v := []float64{3, -4, 1.5}
+	want := append([]float64(nil), v...)
+	if !Normalise(want) {
+		t.Fatal("Normalise calls v zero")
+	}
+	for _, k := range []int{600, 1000, -600, -1000} {
+		got := append([]float64(nil), v...)
+		for i := range got {
+			got[i] = math.Ldexp(got[i], k)
+		}
+		if !Normalise(got) {
+			t.Errorf("k = %d: Normalise calls 2^k·v zero", k)
+			continue
+		}
+		for i := range got {
+			if math.Abs(got[i]-want[i]) > 1e-15*math.Abs(want[i]) {
+				t.Errorf("k = %d: component %d is %v, want %v", k, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestKSVDRejectsBadInput: KSVD returns an error, not a panic or a trace of
+// NaN, for more atoms than signals, no atoms, and a NaN or +Inf signal
+// value (named by row and column).
+func TestKSVDRejectsBadInput(t *testing.T) {
+	signals := mat.NewDense(3, 4, []float64{1, 2, 0, 1, 0, 1, 3, 1, 2, 0, 1, 1})
+	nan := mat.DenseCopyOf(signals)
+	nan.Set(1, 2, math.NaN())
+	inf := mat.DenseCopyOf(signals)
+	inf.Set(2, 0, math.Inf(1))
+	for _, tc := range []struct {
+		name    string
+		signals *mat.Dense
+		atoms   int
+		want    string
+	}{
+		{"more atoms than signals", signals, 4, "sparsecode: KSVD of 4 atoms for 3 signals: want 1 to 3 atoms"},
+		{"no atoms", signals, 0, "sparsecode: KSVD of 0 atoms for 3 signals: want 1 to 3 atoms"},
+		{"NaN", nan, 2, "sparsecode: KSVD: signals row 1 column 2 is NaN"},
+		{"Inf", inf, 2, "sparsecode: KSVD: signals row 2 column 0 is +Inf"},
+	} {
+		_, trace, err := KSVD(context.Background(), tc.signals, tc.atoms, 1, 2, rand.New(rand.NewPCG(1, 1)))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s: KSVD returned trace %v, error %v; want the error %q", tc.name, trace, err, tc.want)
+		}
+	}
+}
+
+// TestCodesRejectsBadSignals: Codes returns an error, not a panic or a
+// zero code, for signals of another length than the atoms' and for a NaN
+// or ±Inf signal value.
+func TestCodesRejectsBadSignals(t *testing.T) {
+	dict := mat.NewDense(2, 2, []float64{1, 0, 0, 1})
+	for _, tc := range []struct {
+		name    string
+		signals *mat.Dense
+		want    string
+	}{
+		{"length", mat.NewDense(1, 3, []float64{1, 1, 1}), "sparsecode: signals of length 3 on atoms of length 2"},
+		{"NaN", mat.NewDense(2, 2, []float64{1, 0, 0, math.NaN()}), "sparsecode: signals row 1 column 1 is NaN"},
+		{"Inf", mat.NewDense(1, 2, []float64{math.Inf(-1), 0}), "sparsecode: signals row 0 column 0 is -Inf"},
+	} {
+		codes, err := Codes(context.Background(), dict, tc.signals, 1)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s: codes %v, error %v; want the error %q", tc.name, codes, err, tc.want)
+		}
+	}
+}

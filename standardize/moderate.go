@@ -35,9 +35,9 @@ import (
 // scale for the whole block (centring only, up to that factor). Constant
 // columns keep scale 0; with fewer than two non-constant columns, or fewer
 // than two rows, it is Fit (and so it is, as a safeguard, if the rescaling
-// left float64's range). The result does not depend on the order of the
-// rows or of the columns, and scaling A by a factor scales every scale by
-// it.
+// left float64's range). Up to rounding, the result does not depend on
+// the order of the rows or of the columns (the sums run in row order, so
+// the last bits may), and scaling A by a factor scales every scale by it.
 func FitModerated(A mat.Matrix) Scaler {
 	s := Fit(A)
 	m, c := dims(A)

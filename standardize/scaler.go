@@ -74,9 +74,12 @@ func (s Scaler) Transform(A mat.Matrix) (*mat.Dense, error) {
 // between two checks of its context: a few milliseconds of work.
 const transformCheck = 1 << 19
 
-// TransformContext is Transform, returning ctx's error when ctx is done
-// before it has finished (it is checked every few milliseconds of work:
-// standardising a large block is one of a fit's longest phases).
+// TransformContext is Transform, returning ctx's error when ctx is found
+// done: it is checked after every few milliseconds of work (a block of
+// about half a million values), not before the first, so a smaller A is
+// standardised even with ctx done — its callers check ctx themselves
+// between their phases. Standardising a large block is one of a fit's
+// longest phases.
 func (s Scaler) TransformContext(ctx context.Context, A mat.Matrix) (*mat.Dense, error) {
 	if err := s.check(); err != nil {
 		return nil, err

@@ -125,8 +125,9 @@ func (c Config) GroupOf(k int) int { return k * c.Groups / c.Classes }
 // width of the largest class number, e.g. "class007" of 1,000 classes.
 func (c Config) ClassName(k int) string { return pad("class", k, c.Classes) }
 
-// GroupName returns the name of group g, e.g. "group03" of 10 to 99
-// groups.
+// GroupName returns the name of group g, "group" and g zero-padded to the
+// width of the largest group number, as ClassName: "group03" of 11 to 100
+// groups, "group3" of 10 (group0 … group9).
 func (c Config) GroupName(g int) string { return pad("group", g, c.Groups) }
 
 func pad(prefix string, k, n int) string {

@@ -380,3 +380,22 @@ func TestLeftovers(t *testing.T) {
 		t.Errorf("a Write removed another's temporary directory: %v", err)
 	}
 }
+
+// TestNames: class and group names are zero-padded to the width of the
+// largest index, as their docs' examples say.
+func TestNames(t *testing.T) {
+	for _, tc := range []struct {
+		cfg   Config
+		class string // of ClassName(7)
+		group string // of GroupName(3)
+	}{
+		{Config{Classes: 1000, Groups: 10}, "class007", "group3"},
+		{Config{Classes: 100, Groups: 11}, "class07", "group03"},
+		{Config{Classes: 10, Groups: 100}, "class7", "group03"},
+		{Config{Classes: 101, Groups: 101}, "class007", "group003"},
+	} {
+		if c, g := tc.cfg.ClassName(7), tc.cfg.GroupName(3); c != tc.class || g != tc.group {
+			t.Errorf("%d classes, %d groups: ClassName(7) %q, GroupName(3) %q; want %q, %q", tc.cfg.Classes, tc.cfg.Groups, c, g, tc.class, tc.group)
+		}
+	}
+}

@@ -17,12 +17,14 @@
 // showing the exact search's linear growth in N and the sampled search's
 // independence of it.
 //
-// Rows times both methods over the number of training examples, m = 200,
-// 2,000 and 20,000 at N = 1,000 and 5,000 candidates, with a fixed 60
-// steps, showing that a fit grows linearly in m (the primal form of the
-// search, docs/design.md §3).
+// Rows times both methods over the number of training examples, m = 200
+// and 2,000 at N = 1,000 candidates and m = 200, 2,000 and 20,000 at
+// N = 5,000, with a fixed 60 steps, showing that a fit grows linearly in m
+// (the primal form of the search, docs/design.md §3); at N = 1,000 it also
+// times the recommended methods greedytl-auto and greedytl-nway.
 //
-// Times are wall-clock seconds of greedytl.Fit (standardisation included,
-// data generation excluded) in the calling goroutine, the median of
+// Times are wall-clock seconds of greedytl.Fit (for greedytl-auto and
+// greedytl-nway, of the method's Fit), standardisation included and data
+// generation excluded, in the calling goroutine, the median of
 // Options.Repeats runs.
 package timing

@@ -56,7 +56,8 @@ type Row struct {
 
 // Options control a timing run.
 type Options struct {
-	// Repeats is the number of runs per cell; 0 means 5.
+	// Repeats is the number of runs per cell; 0 means 5, and a negative
+	// count is an error.
 	Repeats int
 	// Seed seeds the random problems and GreedyTL-59's sampling.
 	Seed uint64

@@ -236,3 +236,16 @@ func TestCheckCapsError(t *testing.T) {
 		}
 	}
 }
+
+// TestNegativeRepeats: a negative Options.Repeats is an error (as its doc
+// says), returned before any fit, by every table.
+func TestNegativeRepeats(t *testing.T) {
+	opts := Options{Repeats: -1, Progress: func(done, total int) { t.Fatalf("a fit ran (%d of %d)", done, total) }}
+	for name, table := range map[string]func(context.Context, Options) ([]Row, error){
+		"PaperTable": PaperTable, "Scaling": Scaling, "Rows": Rows,
+	} {
+		if rows, err := table(context.Background(), opts); err == nil || !strings.Contains(err.Error(), "Repeats must be ≥ 0, got -1") {
+			t.Errorf("%s: rows %v, error %v; want the Repeats error", name, rows, err)
+		}
+	}
+}

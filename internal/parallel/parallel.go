@@ -53,7 +53,8 @@ feed:
 const MinWork = 100_000
 
 // Workers returns the number of workers For should use for a job over
-// values input values: 1 below MinWork, else workers (≤ 0: GOMAXPROCS).
+// values input values: 1 below MinWork, else workers as given — a count ≤ 0
+// is returned as it is, for For to read as GOMAXPROCS.
 func Workers(values, workers int) int {
 	if values < MinWork {
 		return 1
