@@ -13,8 +13,8 @@ const (
 	Source              // a column of the source scores H
 )
 
-// String returns "feature" or "source" ("Kind(5)" for a value that is
-// neither).
+// String returns "feature" or "source" ("Kind(n)", n the value, for a
+// value that is neither).
 func (k Kind) String() string {
 	switch k {
 	case Feature:

@@ -3,40 +3,90 @@ package ball
 import (
 	"fmt"
 	"math"
-
-	"gonum.org/v1/gonum/floats"
 )
 
 // minSafeSumSquares bounds a sum of squares below which squares may have
 // underflowed (a component below 2^-511 squares to a subnormal or 0):
-// ProjectL2 then computes the norm by scaling (floats.Norm), which is
-// slower, and above it by the plain sum, whose bits its callers' results
-// were recorded with.
+// scaledNorm then computes the norm by scaling, which is slower, and above it
+// by the plain sum, whose bits its callers' results were recorded with.
 const minSafeSumSquares = 0x1p-900
 
-// ProjectL2 writes into dst the Euclidean projection of v onto the ball
-// {x : ||x||₂ ≤ tau}: v itself when it lies in the ball, v·tau/||v||₂
-// otherwise, at any magnitude (a norm whose square overflows or underflows
-// float64 is computed by scaling). dst may be v. It panics when the lengths differ or tau is
-// negative or NaN (programmer errors).
-func ProjectL2(dst, v []float64, tau float64) {
-	checkProjectArgs("ProjectL2", dst, v, tau)
+// scaledNorm returns ||v||₂ as nu·2^e. When v's sum of squares, in order,
+// neither overflows nor underflows float64 (the usual case), nu is its
+// square root and e = 0. Otherwise e is the exponent of v's largest
+// magnitude (math.Frexp) and nu the norm of 2^-e·v, whose components are
+// below 1 in magnitude, the largest at least ½: nu lies in [½, √len(v)],
+// whatever v's magnitude, even where ||v||₂ itself is not a float64
+// (above math.MaxFloat64, or below the smallest subnormal).
+func scaledNorm(v []float64) (nu float64, e int) {
 	var ss float64
 	for _, x := range v {
 		ss += x * x
 	}
-	norm := math.Sqrt(ss)
-	if ss > math.MaxFloat64 || ss < minSafeSumSquares {
-		norm = floats.Norm(v, 2) // the squares overflowed or underflowed: scale them
+	if !(ss > math.MaxFloat64 || ss < minSafeSumSquares) {
+		return math.Sqrt(ss), 0 // NaN too
 	}
-	if norm <= tau {
+	var big float64
+	for _, x := range v {
+		big = max(big, math.Abs(x))
+	}
+	if big == 0 || math.IsInf(big, 1) {
+		return big, 0
+	}
+	_, e = math.Frexp(big)
+	ss = 0
+	for _, x := range v {
+		u := math.Ldexp(x, -e)
+		ss += u * u
+	}
+	return math.Sqrt(ss), e
+}
+
+// rescale writes into dst v·tau/||v||₂, ||v||₂ = nu·2^e as scaledNorm gives it
+// (nu > 0): with e = 0 as tau/nu times each component, the plain route's
+// bits; otherwise from 2^-e·v, so that neither the norm nor the factor
+// tau/||v||₂ need be a float64.
+func rescale(dst, v []float64, tau, nu float64, e int) {
+	if e == 0 {
+		f := tau / nu
+		for i, x := range v {
+			dst[i] = f * x
+		}
+		return
+	}
+	for i, x := range v {
+		dst[i] = math.Ldexp(x, -e) / nu * tau
+	}
+}
+
+// Rescale writes into dst v scaled to Euclidean norm tau (v·tau/||v||₂)
+// and reports whether v was not zero (a zero v leaves dst unchanged), at
+// any magnitude: a norm whose square overflows or underflows float64, or
+// that is itself beyond float64's range, is computed by scaling v by a
+// power of two. dst may be v. It panics when the lengths differ or tau is
+// negative or NaN (programmer errors).
+func Rescale(dst, v []float64, tau float64) bool {
+	checkProjectArgs("Rescale", dst, v, tau)
+	nu, e := scaledNorm(v)
+	if nu == 0 {
+		return false
+	}
+	rescale(dst, v, tau, nu, e)
+	return true
+}
+
+// ProjectL2 writes into dst the Euclidean projection of v onto the ball
+// {x : ||x||₂ ≤ tau}: v itself when it lies in the ball, v·tau/||v||₂
+// otherwise, at any magnitude (as Rescale). dst may be v. It panics when
+// the lengths differ or tau is negative or NaN (programmer errors).
+func ProjectL2(dst, v []float64, tau float64) {
+	checkProjectArgs("ProjectL2", dst, v, tau)
+	nu, e := scaledNorm(v)
+	if nu <= math.Ldexp(tau, -e) { // ||v||₂ = nu·2^e ≤ tau
 		copy(dst, v)
 		return
 	}
-	f := tau / norm
-	for i, x := range v {
-		dst[i] = f * x
-	}
+	rescale(dst, v, tau, nu, e)
 }
 
 // ProjectL1 writes into dst the Euclidean projection of v onto the ball

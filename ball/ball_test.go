@@ -271,14 +271,15 @@ func dist(a, b []float64) float64 {
 
 // TestProjectL2ScaleEquivariant: projecting 2^k·v onto the ball of radius
 // 2^k·tau gives 2^k times the projection of v, at magnitudes whose squares
-// overflow (k = 600, 1000) or underflow (k = −600, −1000) float64: the
-// norm must not become +Inf (every component projected to 0) or 0 (v,
-// outside the ball, returned as it is).
+// overflow (k = 600, 1000) or underflow (k = −600, −1000) float64, down to
+// subnormal components (k = −1030, −1070, whose norm's reciprocal
+// overflows): the norm must not become +Inf (every component projected to
+// 0) or 0 (v, outside the ball, returned as it is), nor the factor +Inf.
 func TestProjectL2ScaleEquivariant(t *testing.T) {
 	v, tau := []float64{3, -4, 1.5}, 2.0
 	want := make([]float64, len(v))
 	ProjectL2(want, v, tau)
-	for _, k := range []int{600, 1000, -600, -1000} {
+	for _, k := range []int{600, 1000, -600, -1000, -1030, -1070} {
 		s := math.Ldexp(1, k)
 		sv := make([]float64, len(v))
 		for i, x := range v {
@@ -287,10 +288,48 @@ func TestProjectL2ScaleEquivariant(t *testing.T) {
 		got := make([]float64, len(v))
 		ProjectL2(got, sv, tau*s)
 		for i := range got {
-			if g := got[i] / s; math.Abs(g-want[i]) > 1e-15*math.Abs(want[i]) {
+			// The projection's components are subnormal from k = −1030 on:
+			// rounded to a multiple of 2^-1074 besides the relative error.
+			if g := got[i] / s; math.Abs(got[i]-want[i]*s) > 1e-15*math.Abs(want[i]*s)+0x1p-1074 {
 				t.Errorf("k = %d: component %d is 2^k·%v, want 2^k·%v", k, i, g, want[i])
 			}
 		}
+	}
+}
+
+// TestProjectL2BeyondFloat64: a norm that is not a float64 itself, above
+// math.MaxFloat64 (v = (Max, Max): the projection onto the unit ball is
+// (1/√2, 1/√2), not 0) or a radius whose ratio to the norm underflows
+// (v = (1e308, 1e308), tau = 1e-320: each component tau/√2, a subnormal,
+// not 0).
+func TestProjectL2BeyondFloat64(t *testing.T) {
+	for _, tc := range []struct {
+		v    []float64
+		tau  float64
+		want float64 // each component
+	}{
+		{[]float64{math.MaxFloat64, math.MaxFloat64}, 1, 1 / math.Sqrt2},
+		{[]float64{-math.MaxFloat64, -math.MaxFloat64}, 3, -3 / math.Sqrt2},
+		{[]float64{1e308, 1e308}, 1e-320, 1e-320 / math.Sqrt2},
+	} {
+		got := make([]float64, len(tc.v))
+		ProjectL2(got, tc.v, tc.tau)
+		for i, g := range got {
+			if math.Abs(g-tc.want) > 4e-16*math.Abs(tc.want)+0x1p-1074 {
+				t.Errorf("ProjectL2(%v, %g): component %d is %v, want %v", tc.v, tc.tau, i, g, tc.want)
+			}
+		}
+	}
+}
+
+// TestRescaleZero: Rescale reports a zero v and leaves dst as it was.
+func TestRescaleZero(t *testing.T) {
+	dst := []float64{7, 8}
+	if Rescale(dst, []float64{0, 0}, 1) {
+		t.Error("Rescale of a zero vector reports it not zero")
+	}
+	if dst[0] != 7 || dst[1] != 8 {
+		t.Errorf("Rescale of a zero vector wrote %v", dst)
 	}
 }
 

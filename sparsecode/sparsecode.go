@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/greedytl/greedytl/ball"
 	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/floats"
@@ -315,23 +316,7 @@ func replaceUnused(dict *mat.Dense, k int, res *mat.Dense) {
 }
 
 // Normalise scales v to unit norm in place and reports whether v was not
-// zero (a zero v is left unchanged), at any magnitude: a norm whose square
-// overflows or underflows float64 is computed by scaling.
+// zero (a zero v is left unchanged), at any magnitude (ball.Rescale).
 func Normalise(v []float64) bool {
-	var s float64
-	for _, x := range v {
-		s += x * x
-	}
-	norm := math.Sqrt(s)
-	if s > math.MaxFloat64 || s < 0x1p-900 {
-		norm = floats.Norm(v, 2) // the squares overflowed or underflowed: scale them
-	}
-	if norm == 0 {
-		return false
-	}
-	f := 1 / norm
-	for j := range v {
-		v[j] *= f
-	}
-	return true
+	return ball.Rescale(v, v, 1)
 }

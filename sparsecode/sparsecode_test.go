@@ -349,14 +349,16 @@ func TestKSVDStopsWhenDone(t *testing.T) {
 
 // TestNormaliseScaleEquivariant: Normalise(2^k·v) is Normalise(v), and
 // reports v not zero, at magnitudes whose squares overflow (k = 600, 1000)
-// or underflow (k = −600, −1000) float64.
+// or underflow (k = −600, −1000) float64, down to subnormal components
+// (k = −1030, −1070: the norm's reciprocal overflows), and at the top of
+// float64's range (k = 1021: 4·2^1021 = 2^1023).
 func TestNormaliseScaleEquivariant(t *testing.T) {
 	v := []float64{3, -4, 1.5}
 	want := append([]float64(nil), v...)
 	if !Normalise(want) {
 		t.Fatal("Normalise calls v zero")
 	}
-	for _, k := range []int{600, 1000, -600, -1000} {
+	for _, k := range []int{600, 1000, 1021, -600, -1000, -1030, -1070} {
 		got := append([]float64(nil), v...)
 		for i := range got {
 			got[i] = math.Ldexp(got[i], k)

@@ -75,11 +75,11 @@ func (s Scaler) Transform(A mat.Matrix) (*mat.Dense, error) {
 const transformCheck = 1 << 19
 
 // TransformContext is Transform, returning ctx's error when ctx is found
-// done: it is checked after every few milliseconds of work (a block of
-// about half a million values), not before the first, so a smaller A is
-// standardised even with ctx done — its callers check ctx themselves
-// between their phases. Standardising a large block is one of a fit's
-// longest phases.
+// done: it is checked before a row once about half a million values
+// (a few milliseconds of work) have been counted since the last check,
+// the row's own included, so an A of fewer values is standardised even
+// with ctx done — its callers check ctx themselves between their phases.
+// Standardising a large block is one of a fit's longest phases.
 func (s Scaler) TransformContext(ctx context.Context, A mat.Matrix) (*mat.Dense, error) {
 	if err := s.check(); err != nil {
 		return nil, err
