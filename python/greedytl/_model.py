@@ -280,7 +280,10 @@ class Scorer:
         multi-class one.  Raises ``ValueError`` for column counts other than
         the model's, non-finite values and scores that overflow."""
         X, H, rows = self._inputs(X, H)
-        f = self._scores(X, H, rows)
+        # An overflow (to ±Inf, or Inf − Inf to NaN) is the ValueError below,
+        # naming its row, without NumPy's RuntimeWarning before it.
+        with np.errstate(over="ignore", invalid="ignore"):
+            f = self._scores(X, H, rows)
         if not np.all(np.isfinite(f)):
             i = int(np.argmax(~np.isfinite(f).reshape(rows, -1).all(axis=1)))
             raise ValueError("the score of row {} overflows: the inputs are too far "
@@ -526,18 +529,18 @@ def _add_columns(acc, cols, terms):
     12,000 × 300 0.038 / 0.033, 20,000 × 100 0.013 / 0.019, 20,000 × 2,000
     0.36 / 0.44; nearest-neighbour distances of 100 rows to 2,000 rows
     (200,000 sums) of 500 features 0.25 / 0.84; 20 rows × 20,000 features
-    0.26 / 0.004.  The crossover lies between 12,000 and 20,000 sums."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        if acc.size >= _TALL:
-            for j in range(cols):
-                acc += terms(j, j + 1)[..., 0]
-            return
-        step = max(1, _BLOCK // max(1, acc.size))
-        for j in range(0, cols, step):
-            T = terms(j, min(cols, j + step))
-            T[..., 0] += acc  # from the running sum: acc + t_j + t_j+1 + …
-            np.add.accumulate(T, axis=-1, out=T)
-            acc[...] = T[..., -1]
+    0.26 / 0.004.  The crossover lies between 12,000 and 20,000 sums.
+    Overflows are Scorer.scores's to report (and to silence)."""
+    if acc.size >= _TALL:
+        for j in range(cols):
+            acc += terms(j, j + 1)[..., 0]
+        return
+    step = max(1, _BLOCK // max(1, acc.size))
+    for j in range(0, cols, step):
+        T = terms(j, min(cols, j + step))
+        T[..., 0] += acc  # from the running sum: acc + t_j + t_j+1 + …
+        np.add.accumulate(T, axis=-1, out=T)
+        acc[...] = T[..., -1]
 
 
 def _sq_dist(Z, R):
@@ -719,7 +722,7 @@ def _linear_selection(wx, wh):
 
 def _squares(z):
     """The sum of squares of each row of z, column by column, in blocks of
-    at most _BLOCK rows (an overflow to +Inf is the caller's to handle)."""
+    at most _BLOCK rows (an overflow gives +Inf, which _unit_rows handles)."""
     ss = np.zeros(z.shape[0])
     for a in range(0, z.shape[0], _BLOCK):
         zb = z[a:a + _BLOCK]

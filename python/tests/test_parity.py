@@ -237,6 +237,32 @@ def test_row_sums_sequential(monkeypatch):
             assert np.array_equal(_squares(Z), np.array(want_ss)), (block, tall)
 
 
+def test_overflow_reported_without_warning(monkeypatch):
+    """A score that overflows — a sum to ±Inf, or +Inf from the features
+    and -Inf from the sources (NaN), or a squared distance to +Inf — is the
+    ValueError naming its row, with no NumPy RuntimeWarning ("overflow
+    encountered in accumulate") before it, whichever order of work the sums
+    take."""
+    import warnings
+    big = 1e308
+    lin = _linear_doc([0.0, 0.0], [1.0, 1.0], [1.0, 1.0], 0.5)
+    lin.update(h={"mean": [0.0, 0.0], "scale": [1.0, 1.0]}, wh=[1.0, 1.0])
+    nn = {"format": "greedytl-model", "version": 2, "method": "nearest-neighbour", "hyperparameters": {},
+          "classes": ["a", "b"], "num_features": 2, "num_sources": 0, "form": "nearest-neighbour",
+          "x": {"mean": [0.0, 0.0], "scale": [1.0, 1.0]}, "h": None,
+          "rows": [[0.0, 0.0], [1.0, 1.0]], "row_classes": [0, 1]}
+    cases = ((lin, [[1, 2], [big, big]], [[0, 0], [0, 0]], 1),
+             (lin, [[1, 2], [3, 4], [big, big]], [[0, 0], [0, 0], [-big, -big]], 2),
+             (nn, [[1, 2], [big, 0]], None, 1))
+    for tall in (0, 10 ** 9):
+        monkeypatch.setattr(greedytl._model, "_TALL", tall)
+        for doc, X, H, row in cases:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                with pytest.raises(ValueError, match="the score of row {} overflows".format(row)):
+                    greedytl._model.decode(doc).scores(np.array(X, float), None if H is None else np.array(H, float))
+
+
 def _sum_ordered(terms):
     """acc = 0; acc += t for each term, in order (Python floats)."""
     acc = 0.0
