@@ -210,6 +210,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             greedytl failed otherwise (exit status 1) or is missing.
         """
         self._check_params()
+        self._forget_fit()
         given = X
         X, y = validate_data(self, X, y, reset=True, dtype=np.float64, accept_sparse="csr")
         self._check_dense(X, "X")
@@ -303,6 +304,14 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         self._scorer = scorer
         _cli.warn(report["warnings"], self._class_namer(len(classes)), stacklevel=2)
         return self
+
+    def _forget_fit(self):
+        """Drop what an earlier fit left (the attributes ending in "_" and
+        the scorer), as a refit starts: one that fails leaves the estimator
+        unfitted, not n_features_in_ of the new X beside the old model."""
+        for k in list(vars(self)):
+            if (k.endswith("_") and not k.startswith("_")) or k in ("_scorer", "_source_names"):
+                delattr(self, k)
 
     def _check_params(self):
         """Refuse a parameter of the wrong type or out of range before

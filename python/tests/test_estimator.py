@@ -953,6 +953,16 @@ def test_errors(cli, tmp_path):
     clf = TransferClassifier(random_state=0).fit(X, y)
     with pytest.raises(ValueError, match="features"):
         clf.predict(X[:, :3])
+    # A refit that fails leaves the estimator unfitted too, not the earlier
+    # fit's model beside n_features_in_ of the new X (it reported itself
+    # fitted and refused X of either width).
+    clf.set_params(method="no-such-method")
+    with pytest.raises(ValueError, match="no-such-method"):
+        clf.fit(X[:, :3], y)
+    assert clf.n_features_in_ == 3 and not hasattr(clf, "classes_") and not hasattr(clf, "model_")
+    for A in (X, X[:, :3]):
+        with pytest.raises(NotFittedError, match="This TransferClassifier instance is not fitted yet"):
+            clf.predict(A)
 
 
 def test_cli_messages_name_the_inputs(cli):
