@@ -1936,13 +1936,32 @@ _NO_SKLEARN = textwrap.dedent("""
             pass
         else:
             raise AssertionError("predict before a fit")
+    # A classifier's own word on whether it is fitted (__sklearn_is_fitted__)
+    # counts before its attributes ending in "_", as with scikit-learn.
+    class Clf:
+        def __init__(self, fitted):
+            self.fitted, self.offset_ = fitted, 0.0
+        def fit(self, X, y):
+            return self
+        def decision_function(self, A):
+            return A[:, 0]
+        def __sklearn_is_fitted__(self):
+            return self.fitted
+    try:
+        greedytl.TransferClassifier(sources=Clf(False)).fit(X[:20], y[:20])
+    except ValueError as e:
+        assert "sources (Clf) is not fitted" in str(e), e
+    else:
+        raise AssertionError("an unfitted classifier (by __sklearn_is_fitted__) taken")
+    greedytl.TransferClassifier(sources=Clf(True)).fit(X[:20], y[:20])
 """)
 
 
 def test_without_sklearn(cli):
     """NumPy only: the estimator fits, predicts and validates without
     scikit-learn (its stand-ins in greedytl._compat), a SciPy sparse X
-    included."""
+    included, and a classifier as sources is fitted by its
+    __sklearn_is_fitted__ (an attribute ending in "_" was taken for it)."""
     env = dict(os.environ, GREEDYTL_BIN=cli["path"], PYTHONPATH=os.pathsep.join(sys.path))
     p = subprocess.run([sys.executable, "-c", _NO_SKLEARN], capture_output=True, text=True, env=env)
     assert p.returncode == 0, p.stderr
