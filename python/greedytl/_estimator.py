@@ -622,14 +622,23 @@ def _positions(classes, yo, rows):
     what = "y_oracle must hold one label of y's classes per row of X_oracle"
     if yo.shape != (rows,):
         raise ValueError("{}: y_oracle has shape {}, X_oracle {} rows".format(what, yo.shape, rows))
-    index = {c: i for i, c in enumerate(classes)}
+    keys = classes
+    if yo.dtype.kind in "mM" and classes.dtype.kind == yo.dtype.kind and yo.dtype != classes.dtype:
+        # Dates (or durations) in another unit than y's (days against
+        # seconds) are equal but hash apart: both in the finer unit, so that
+        # a label equal to a class finds it and no other does.
+        common = np.promote_types(classes.dtype, yo.dtype)
+        keys, yo_keys = classes.astype(common), yo.astype(common)
+    else:
+        yo_keys = yo
+    index = {c: i for i, c in enumerate(keys)}
     pos = np.empty(rows, dtype=np.intp)
-    for k, v in enumerate(yo):
+    for k, v in enumerate(yo_keys):
         try:
             pos[k] = index[v]
         except (KeyError, TypeError):  # TypeError: unhashable, no label
             raise ValueError("{}: y_oracle[{}] is {!r}, not one of {!r}".format(
-                what, k, _key(v), [_key(c) for c in classes])) from None
+                what, k, _key(yo[k]), [_key(c) for c in classes])) from None
     return pos
 
 

@@ -1134,6 +1134,27 @@ def test_transductive_and_oracle(cli, zoo):
         TransferClassifier(method="dam", sources=S).fit(X[:20], y[:20])
 
 
+def test_oracle_dates_in_another_unit(cli, zoo):
+    """Labels that are dates (or durations) in y_oracle are y's classes when
+    they equal them in another unit (days in y, seconds in y_oracle), as ==
+    tells: the dict lookup refused them (equal, they hash apart); a date
+    between two classes is still refused, naming it as given."""
+    from greedytl._estimator import _positions
+    X, y = _data()
+    S = greedytl.Sources(zoo)
+    days = np.where(y == y[0], np.datetime64("2020-01-01", "D"), np.datetime64("2021-06-30", "D"))
+    want = TransferClassifier(method="best-source", sources=S).fit(X[:20], days[:20], X_oracle=X[20:],
+                                                                    y_oracle=days[20:])
+    got = TransferClassifier(method="best-source", sources=S).fit(X[:20], days[:20], X_oracle=X[20:],
+                                                                   y_oracle=days[20:].astype("datetime64[s]"))
+    assert got.selected_ == want.selected_ and got.model_ == want.model_
+    classes = np.array([1, 3], dtype="timedelta64[D]")
+    assert list(_positions(classes, np.array([72, 24], dtype="timedelta64[h]"), 2)) == [1, 0]
+    noon = np.array(["2020-01-01T12:00"], dtype="datetime64[s]")
+    with pytest.raises(ValueError, match=r"y_oracle\[0\] is numpy.datetime64\('2020-01-01T12:00:00'\)"):
+        _positions(np.unique(days), noon, 1)
+
+
 def test_unlabelled_and_oracle_inputs_named(tmp_path):
     """X_unlabelled, X_oracle and y_oracle are validated before anything
     runs (here the command is missing, which fit would report first) and a
