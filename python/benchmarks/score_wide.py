@@ -2,7 +2,8 @@
 and for tall inputs (many rows).
 
 read_model's scorers sum each row in the Go loops' order (so that scores
-equal greedytl predict's bit for bit) with array operations over blocks of
+equal greedytl predict's bit for bit, with greedytl built for amd64 at the
+default GOAMD64: see greedytl._model) with array operations over blocks of
 rows.  This measures the least CPU time of --repeat scorings of --rows rows
 by a linear file (an l1-logistic model of --features columns) and a
 simpleshot (centroid-cosine) file of 3 classes, both built in memory from

@@ -56,7 +56,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
     ``fit`` runs ``greedytl fit`` (the Go engine) on the features X and the
     sources' scores H on X; ``predict`` and ``decision_function`` compute
     the fitted model's scores in NumPy from its model file, with the same
-    result as ``greedytl predict`` (to rounding), without starting a process.
+    result as ``greedytl predict`` (to rounding; bit for bit but for matrix
+    products with a greedytl built for amd64, see greedytl._model), without
+    starting a process.
 
     Parameters
     ----------

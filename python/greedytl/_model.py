@@ -5,7 +5,13 @@ envelope ``{"format": "greedytl-model", "version": 2, "method": …,
 "hyperparameters": …}`` and a method's own members.  :func:`read_model`
 decodes one into a scorer whose ``scores(X, H)`` mirrors the Go decoder
 that ``greedytl predict`` uses, operation by operation, so that the two
-agree to rounding:
+agree to rounding: bit for bit, but for the matrix products (whose NumPy
+order is BLAS's), where greedytl was built for amd64 at the default
+GOAMD64=v1 (the tests check the sums against the Go loops' definition bit
+for bit, and the scores against greedytl predict's to 1e-12).  Go fuses a
+multiply and an add (acc += w·z) into one rounding on arm64, ppc64le,
+s390x and riscv64, and on amd64 from GOAMD64=v3 on, where the sums can
+differ in their last bits:
 
 * a **linear** file (``"x"``, ``"h"``, ``"wx"``, ``"wh"``, ``"b"``;
   method/linearmodel.go): most baselines and greedytl-auto;
