@@ -219,7 +219,8 @@ def test_row_sums_sequential(monkeypatch):
     """The sums of the multi-class forms that compare whole rows — a row's
     sum of squares (method.normaliseRow) and the squared distance of two
     rows (method.sqDist) — are the Go loops' sums, column by column, bit
-    for bit (in one block of rows or many).  (Their speed is measured by
+    for bit (in one block of rows or many, of columns or many, whichever
+    order of work _add_columns takes).  (Their speed is measured by
     python/benchmarks/score_wide.py.)"""
     from greedytl._model import _sq_dist, _squares
     rng = np.random.default_rng(10)
