@@ -1,7 +1,9 @@
-"""What scoring costs in Python for wide model files (many feature columns).
+"""What scoring costs in Python for wide model files (many feature columns)
+and for tall inputs (many rows).
 
 read_model's scorers sum each row in the Go loops' order (so that scores
-equal greedytl predict's bit for bit) with array operations over blocks of
+equal greedytl predict's bit for bit, with greedytl built for amd64 at the
+default GOAMD64: see greedytl._model) with array operations over blocks of
 rows.  This measures the least CPU time of --repeat scorings of --rows rows
 by a linear file (an l1-logistic model of --features columns) and a
 simpleshot (centroid-cosine) file of 3 classes, both built in memory from
@@ -52,17 +54,27 @@ def main():
     ap.add_argument("--rows", type=int, default=20)
     ap.add_argument("--features", type=int, default=100000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--tall", action="store_true", help="also the tall shapes")
     a = ap.parse_args()
     rng = np.random.default_rng(1)
-    d = a.features
-    X = rng.normal(size=(a.rows, d))
-    cases = [("linear", _linear(rng, d))]
-    cases.append(("centroid-cosine (simpleshot)", _native(
-        rng, d, "centroid-cosine", "simpleshot",
-        lambda r, K, d: {"centroids": (r.normal(size=(K, d)) / np.sqrt(d)).tolist()})))
-    for name, doc in cases:
-        scorer = _model.decode(doc)
-        print("{:32s} {:8.4f} s of CPU for {} rows of {} features".format(name, _cpu(scorer, X, a.repeat), a.rows, d))
+    shapes = [(a.rows, a.features, 3)]
+    if a.tall:
+        shapes += [(20000, 2000, 3), (200, 500, 2000)]
+    for rows, d, refs in shapes:
+        X = rng.normal(size=(rows, d))
+        cases = [("linear", _linear(rng, d))]
+        cases.append(("centroid-cosine (simpleshot)", _native(
+            rng, d, "centroid-cosine", "simpleshot",
+            lambda r, K, d: {"centroids": (r.normal(size=(K, d)) / np.sqrt(d)).tolist()})))
+        cases.append(("nearest-neighbour ({} rows)".format(refs), _native(
+            rng, d, "nearest-neighbour", "nearest-neighbour",
+            lambda r, K, d: {"rows": r.normal(size=(refs, d)).tolist(), "row_classes": [i % K for i in range(refs)]})))
+        if refs > 3:
+            cases = cases[2:]
+        for name, doc in cases:
+            scorer = _model.decode(doc)
+            print("{:32s} {:8.4f} s of CPU for {} rows of {} features".format(
+                name, _cpu(scorer, X, a.repeat), rows, d), flush=True)
 
 
 if __name__ == "__main__":

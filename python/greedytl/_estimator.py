@@ -56,7 +56,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
     ``fit`` runs ``greedytl fit`` (the Go engine) on the features X and the
     sources' scores H on X; ``predict`` and ``decision_function`` compute
     the fitted model's scores in NumPy from its model file, with the same
-    result as ``greedytl predict`` (to rounding), without starting a process.
+    result as ``greedytl predict`` (to rounding; bit for bit but for matrix
+    products with a greedytl built for amd64, see greedytl._model), without
+    starting a process.
 
     Parameters
     ----------
@@ -210,6 +212,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             greedytl failed otherwise (exit status 1) or is missing.
         """
         self._check_params()
+        self._forget_fit()
         given = X
         X, y = validate_data(self, X, y, reset=True, dtype=np.float64, accept_sparse="csr")
         self._check_dense(X, "X")
@@ -303,6 +306,14 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         self._scorer = scorer
         _cli.warn(report["warnings"], self._class_namer(len(classes)), stacklevel=2)
         return self
+
+    def _forget_fit(self):
+        """Drop what an earlier fit left (the attributes ending in "_" and
+        the scorer), as a refit starts: one that fails leaves the estimator
+        unfitted, not n_features_in_ of the new X beside the old model."""
+        for k in list(vars(self)):
+            if (k.endswith("_") and not k.startswith("_")) or k in ("_scorer", "_source_names"):
+                delattr(self, k)
 
     def _check_params(self):
         """Refuse a parameter of the wrong type or out of range before
@@ -613,14 +624,23 @@ def _positions(classes, yo, rows):
     what = "y_oracle must hold one label of y's classes per row of X_oracle"
     if yo.shape != (rows,):
         raise ValueError("{}: y_oracle has shape {}, X_oracle {} rows".format(what, yo.shape, rows))
-    index = {c: i for i, c in enumerate(classes)}
+    keys = classes
+    if yo.dtype.kind in "mM" and classes.dtype.kind == yo.dtype.kind and yo.dtype != classes.dtype:
+        # Dates (or durations) in another unit than y's (days against
+        # seconds) are equal but hash apart: both in the finer unit, so that
+        # a label equal to a class finds it and no other does.
+        common = np.promote_types(classes.dtype, yo.dtype)
+        keys, yo_keys = classes.astype(common), yo.astype(common)
+    else:
+        yo_keys = yo
+    index = {c: i for i, c in enumerate(keys)}
     pos = np.empty(rows, dtype=np.intp)
-    for k, v in enumerate(yo):
+    for k, v in enumerate(yo_keys):
         try:
             pos[k] = index[v]
         except (KeyError, TypeError):  # TypeError: unhashable, no label
             raise ValueError("{}: y_oracle[{}] is {!r}, not one of {!r}".format(
-                what, k, _key(v), [_key(c) for c in classes])) from None
+                what, k, _key(yo[k]), [_key(c) for c in classes])) from None
     return pos
 
 

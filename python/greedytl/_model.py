@@ -5,7 +5,13 @@ envelope ``{"format": "greedytl-model", "version": 2, "method": …,
 "hyperparameters": …}`` and a method's own members.  :func:`read_model`
 decodes one into a scorer whose ``scores(X, H)`` mirrors the Go decoder
 that ``greedytl predict`` uses, operation by operation, so that the two
-agree to rounding:
+agree to rounding: bit for bit, but for the matrix products (whose NumPy
+order is BLAS's), where greedytl was built for amd64 at the default
+GOAMD64=v1 (the tests check the sums against the Go loops' definition bit
+for bit, and the scores against greedytl predict's to 1e-12).  Go fuses a
+multiply and an add (acc += w·z) into one rounding on arm64, ppc64le,
+s390x and riscv64, and on amd64 from GOAMD64=v3 on, where the sums can
+differ in their last bits:
 
 * a **linear** file (``"x"``, ``"h"``, ``"wx"``, ``"wh"``, ``"b"``;
   method/linearmodel.go): most baselines and greedytl-auto;
@@ -38,8 +44,12 @@ VERSIONS = (1, 2)
 # sum of squares below it is recomputed in units of the row's largest value.
 _MIN_NORMAL = 2.0 ** -1022
 # The most floats the terms of a score's sums take at once (32 MiB): the
-# rows of X are scored in blocks of that many terms.
+# sums are taken in blocks of rows and columns of at most that many terms
+# (_add_columns).
 _BLOCK = 2 ** 22
+# From how many running sums on _add_columns adds column by column rather
+# than with np.add.accumulate (measured there).
+_TALL = 2 ** 14
 # sparsecode's ompTol and ompDependent.
 _OMP_TOL = 1e-12
 _OMP_DEPENDENT = 1e-12
@@ -188,12 +198,14 @@ class Standardiser:
     def __len__(self):
         return len(self.mean)
 
-    def transform(self, A):
+    def transform(self, A, j=0, k=None):
         """The standardised A (Scaler.Transform; each element as
-        Scaler.Value computes it)."""
-        safe = np.where(self.scale == 0, 1.0, self.scale)
-        Z = (A - self.mean) / safe
-        Z[:, self.scale == 0] = 0.0
+        Scaler.Value computes it); given j and k, A holds the columns j:k
+        of the scaler's only."""
+        mean, scale = self.mean[j:k], self.scale[j:k]
+        safe = np.where(scale == 0, 1.0, scale)
+        Z = (A - mean) / safe
+        Z[:, scale == 0] = 0.0
         return Z
 
 
@@ -274,7 +286,10 @@ class Scorer:
         multi-class one.  Raises ``ValueError`` for column counts other than
         the model's, non-finite values and scores that overflow."""
         X, H, rows = self._inputs(X, H)
-        f = self._scores(X, H, rows)
+        # An overflow (to ±Inf, or Inf − Inf to NaN) is the ValueError below,
+        # naming its row, without NumPy's RuntimeWarning before it.
+        with np.errstate(over="ignore", invalid="ignore"):
+            f = self._scores(X, H, rows)
         if not np.all(np.isfinite(f)):
             i = int(np.argmax(~np.isfinite(f).reshape(rows, -1).all(axis=1)))
             raise ValueError("the score of row {} overflows: the inputs are too far "
@@ -334,11 +349,11 @@ class LinearScorer(Scorer):
             if len(s) == 0:
                 continue
             # Linear.Predict's acc = 0, acc += w_j·z_j column by column, in
-            # blocks of rows so that the terms take at most _BLOCK floats.
-            acc = np.empty(rows)
-            step = max(1, _BLOCK // len(s))
-            for a in range(0, rows, step):
-                acc[a:a + step] = _ordered_sum(s.transform(A[a:a + step]) * w)
+            # blocks of rows whose running sums take at most _BLOCK floats.
+            acc = np.zeros(rows)
+            for a in range(0, rows, _BLOCK):
+                Ab = A[a:a + _BLOCK]
+                _add_columns(acc[a:a + _BLOCK], len(s), lambda j, k: s.transform(Ab[:, j:k], j, k) * w[j:k])
             f += acc
         return f
 
@@ -500,26 +515,56 @@ def _softmax_rows(S):
     return E / E.sum(axis=1, keepdims=True)
 
 
-def _ordered_sum(T):
-    """The sums over the last axis of T, each added term by term from 0 as
-    the Go loops add (s = 0; s += t): np.add.accumulate adds in that order,
-    from the first term rather than from 0, which differs only in the sign
-    of a zero sum (0 + -0.0 is 0.0), which the + 0.0 restores."""
-    if T.shape[-1] == 0:
-        return np.zeros(T.shape[:-1])
-    return np.add.accumulate(T, axis=-1)[..., -1] + 0.0
+def _add_columns(acc, cols, terms):
+    """Add to each running sum in acc, in place, its terms of the columns 0
+    to cols − 1 one by one in that order, as the Go loops add (s = 0;
+    s += t_j), with the sum of acc's sign of zero (0 + -0.0 is 0.0).
+    terms(j, k) gives the terms of the columns j:k, of shape acc.shape +
+    (k − j,), a new array that this overwrites.
+
+    Both orders of work below add the same terms in the same order, so they
+    give the same sums bit for bit; they differ in speed.  Column by column
+    (acc += t_j), each addition is vectorised across acc but costs a few
+    NumPy calls a column (terms(j, j + 1) among them); np.add.accumulate
+    along a row is latency-bound (each sum waits for the one before) but
+    takes a block of columns in one call.  So accumulate for fewer than
+    _TALL sums, column by column from there on.  Measured (CPU seconds,
+    python/benchmarks/score_wide.py and the same scorers with _TALL forced,
+    loaded 2-core machine), column by column / accumulate: a linear file of
+    2,000 × 2,000 rows × features 0.11 / 0.047, 5,000 × 1,000 0.082 / 0.057,
+    12,000 × 300 0.038 / 0.033, 20,000 × 100 0.013 / 0.019, 20,000 × 2,000
+    0.36 / 0.44; nearest-neighbour distances of 100 rows to 2,000 rows
+    (200,000 sums) of 500 features 0.25 / 0.84; 20 rows × 20,000 features
+    0.26 / 0.004.  The crossover lies between 12,000 and 20,000 sums.
+    Overflows are Scorer.scores's to report (and to silence)."""
+    if acc.size >= _TALL:
+        for j in range(cols):
+            acc += terms(j, j + 1)[..., 0]
+        return
+    step = max(1, _BLOCK // max(1, acc.size))
+    for j in range(0, cols, step):
+        T = terms(j, min(cols, j + step))
+        T[..., 0] += acc  # from the running sum: acc + t_j + t_j+1 + …
+        np.add.accumulate(T, axis=-1, out=T)
+        acc[...] = T[..., -1]
 
 
 def _sq_dist(Z, R):
     """Squared Euclidean distances between the rows of Z and of R (rows × |R|),
     accumulated column by column as method.sqDist, in blocks of rows of Z
-    whose differences take at most _BLOCK floats."""
-    out = np.empty((Z.shape[0], R.shape[0]))
-    step = max(1, _BLOCK // max(1, R.size))
+    whose |R| sums take at most _BLOCK floats (and their differences, too, a
+    block of columns at a time)."""
+    out = np.zeros((Z.shape[0], R.shape[0]))
+    step = max(1, _BLOCK // max(1, R.shape[0]))
     for a in range(0, Z.shape[0], step):
-        E = Z[a:a + step, None, :] - R[None, :, :]
-        out[a:a + step] = _ordered_sum(E * E)
+        Zb = Z[a:a + step]
+        _add_columns(out[a:a + step], Z.shape[1], lambda j, k: _square(Zb[:, None, j:k] - R[None, :, j:k]))
     return out
+
+
+def _square(E):
+    """E squared, in place."""
+    return np.multiply(E, E, out=E)
 
 
 class MultiScorer(Scorer):
@@ -682,9 +727,13 @@ def _linear_selection(wx, wh):
 
 
 def _squares(z):
-    """The sum of squares of each row of z, column by column."""
-    with np.errstate(over="ignore", under="ignore"):
-        return _ordered_sum(z * z)
+    """The sum of squares of each row of z, column by column, in blocks of
+    at most _BLOCK rows (an overflow gives +Inf, which _unit_rows handles)."""
+    ss = np.zeros(z.shape[0])
+    for a in range(0, z.shape[0], _BLOCK):
+        zb = z[a:a + _BLOCK]
+        _add_columns(ss[a:a + _BLOCK], z.shape[1], lambda j, k: zb[:, j:k] * zb[:, j:k])
+    return ss
 
 
 def _unit_rows(z):

@@ -331,16 +331,16 @@ def classifiers(s):
 
 
 def _is_fitted(est):
-    try:
-        from sklearn.utils.validation import check_is_fitted
-        from sklearn.exceptions import NotFittedError
-    except ImportError:
-        return any(k.endswith("_") and not k.startswith("__") for k in vars(est))
+    """Whether classifier est is fitted, by check_is_fitted (scikit-learn's,
+    or greedytl._compat's stand-in without it: est's __sklearn_is_fitted__
+    first, then its attributes ending in "_"); an object that is not an
+    estimator (scikit-learn's TypeError) is trusted."""
+    from ._compat import NotFittedError, check_is_fitted
     try:
         check_is_fitted(est)
     except NotFittedError:
         return False
-    except TypeError:  # not an estimator: trust it
+    except TypeError:
         return True
     return True
 

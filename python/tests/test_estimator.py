@@ -953,6 +953,16 @@ def test_errors(cli, tmp_path):
     clf = TransferClassifier(random_state=0).fit(X, y)
     with pytest.raises(ValueError, match="features"):
         clf.predict(X[:, :3])
+    # A refit that fails leaves the estimator unfitted too, not the earlier
+    # fit's model beside n_features_in_ of the new X (it reported itself
+    # fitted and refused X of either width).
+    clf.set_params(method="no-such-method")
+    with pytest.raises(ValueError, match="no-such-method"):
+        clf.fit(X[:, :3], y)
+    assert clf.n_features_in_ == 3 and not hasattr(clf, "classes_") and not hasattr(clf, "model_")
+    for A in (X, X[:, :3]):
+        with pytest.raises(NotFittedError, match="This TransferClassifier instance is not fitted yet"):
+            clf.predict(A)
 
 
 def test_cli_messages_name_the_inputs(cli):
@@ -1124,6 +1134,27 @@ def test_transductive_and_oracle(cli, zoo):
         TransferClassifier(method="dam", sources=S).fit(X[:20], y[:20])
 
 
+def test_oracle_dates_in_another_unit(cli, zoo):
+    """Labels that are dates (or durations) in y_oracle are y's classes when
+    they equal them in another unit (days in y, seconds in y_oracle), as ==
+    tells: the dict lookup refused them (equal, they hash apart); a date
+    between two classes is still refused, naming it as given."""
+    from greedytl._estimator import _positions
+    X, y = _data()
+    S = greedytl.Sources(zoo)
+    days = np.where(y == y[0], np.datetime64("2020-01-01", "D"), np.datetime64("2021-06-30", "D"))
+    want = TransferClassifier(method="best-source", sources=S).fit(X[:20], days[:20], X_oracle=X[20:],
+                                                                    y_oracle=days[20:])
+    got = TransferClassifier(method="best-source", sources=S).fit(X[:20], days[:20], X_oracle=X[20:],
+                                                                   y_oracle=days[20:].astype("datetime64[s]"))
+    assert got.selected_ == want.selected_ and got.model_ == want.model_
+    classes = np.array([1, 3], dtype="timedelta64[D]")
+    assert list(_positions(classes, np.array([72, 24], dtype="timedelta64[h]"), 2)) == [1, 0]
+    noon = np.array(["2020-01-01T12:00"], dtype="datetime64[s]")
+    with pytest.raises(ValueError, match=r"y_oracle\[0\] is numpy.datetime64\('2020-01-01T12:00:00'\)"):
+        _positions(np.unique(days), noon, 1)
+
+
 def test_unlabelled_and_oracle_inputs_named(tmp_path):
     """X_unlabelled, X_oracle and y_oracle are validated before anything
     runs (here the command is missing, which fit would report first) and a
@@ -1262,10 +1293,21 @@ def _top_level_source(A):
     return A[:, :2]
 
 
+def _default_clone(est):
+    """scikit-learn's own clone of est, which never asks the estimator's
+    hook: sklearn.base._clone_parametrized where clone calls the hook
+    (scikit-learn >= 1.3: BaseEstimator has __sklearn_clone__, which is
+    that), clone itself before."""
+    import sklearn.base
+    if hasattr(BaseEstimator, "__sklearn_clone__"):
+        return sklearn.base._clone_parametrized(est)
+    return sklearn.base.clone(est)
+
+
 def test_sklearn_clone_hook_every_form(cli, zoo, synth):
     """The hook, called as scikit-learn >= 1.3's clone calls it
     (est.__sklearn_clone__(), on an instance), clones as scikit-learn's own
-    clone does (here 1.2's, which never calls the hook) for every form of
+    clone logic does without the hook (_default_clone) for every form of
     sources but a list or tuple of classifiers, which it shares: a Sources
     (shared either way), None, a function, a directory's path. It raised
     AttributeError on scikit-learn < 1.3 for every form but a list."""
@@ -1273,7 +1315,7 @@ def test_sklearn_clone_hook_every_form(cli, zoo, synth):
     for sources in (None, S, _top_level_source, synth["sources"], zoo, tuple(zoo), zoo[0]):
         est = TransferClassifier(sources=sources, method="greedytl", random_state=2, max_dense_mb=8)
         est._sklearn_output_config = {"transform": "pandas"}
-        hook, plain = est.__sklearn_clone__(), clone(est)
+        hook, plain = est.__sklearn_clone__(), _default_clone(est)
         assert type(hook) is TransferClassifier and hook is not est
         got, want = hook.get_params(deep=False), plain.get_params(deep=False)
         assert got.keys() == want.keys()
@@ -1915,13 +1957,32 @@ _NO_SKLEARN = textwrap.dedent("""
             pass
         else:
             raise AssertionError("predict before a fit")
+    # A classifier's own word on whether it is fitted (__sklearn_is_fitted__)
+    # counts before its attributes ending in "_", as with scikit-learn.
+    class Clf:
+        def __init__(self, fitted):
+            self.fitted, self.offset_ = fitted, 0.0
+        def fit(self, X, y):
+            return self
+        def decision_function(self, A):
+            return A[:, 0]
+        def __sklearn_is_fitted__(self):
+            return self.fitted
+    try:
+        greedytl.TransferClassifier(sources=Clf(False)).fit(X[:20], y[:20])
+    except ValueError as e:
+        assert "sources (Clf) is not fitted" in str(e), e
+    else:
+        raise AssertionError("an unfitted classifier (by __sklearn_is_fitted__) taken")
+    greedytl.TransferClassifier(sources=Clf(True)).fit(X[:20], y[:20])
 """)
 
 
 def test_without_sklearn(cli):
     """NumPy only: the estimator fits, predicts and validates without
     scikit-learn (its stand-ins in greedytl._compat), a SciPy sparse X
-    included."""
+    included, and a classifier as sources is fitted by its
+    __sklearn_is_fitted__ (an attribute ending in "_" was taken for it)."""
     env = dict(os.environ, GREEDYTL_BIN=cli["path"], PYTHONPATH=os.pathsep.join(sys.path))
     p = subprocess.run([sys.executable, "-c", _NO_SKLEARN], capture_output=True, text=True, env=env)
     assert p.returncode == 0, p.stderr

@@ -2,6 +2,7 @@
 registered method (greedytl version --json lists them), with source scores
 given as a matrix and computed from a sources directory."""
 
+import itertools
 import json
 import subprocess
 
@@ -193,8 +194,10 @@ def _sequential_scores(doc, X):
 def test_linear_scores_sequential(monkeypatch):
     """A linear file's scores are Linear.Predict's sums, column by column,
     bit for bit (signed zeros too: a row whose terms are all -0.0 with b =
-    -0.0 scores 0.0, as 0 + -0.0 + … does), in one block of rows or many.
-    (Their speed is measured by python/benchmarks/score_wide.py.)"""
+    -0.0 scores 0.0, as 0 + -0.0 + … does), in one block of rows or many,
+    of columns or many (the running sums carried), whichever of its two
+    orders of work _add_columns takes.  (Their speed is measured by
+    python/benchmarks/score_wide.py.)"""
     rng = np.random.default_rng(9)
     d = 300
     mean, scale = rng.normal(size=d), np.abs(rng.normal(size=d))
@@ -202,19 +205,22 @@ def test_linear_scores_sequential(monkeypatch):
     wx = rng.normal(size=d) * (rng.random(d) < 0.5)
     X = rng.normal(size=(50, d)) * 3
     X[0] = mean  # every term w_j·0: -0.0 where w_j < 0
-    for block in (greedytl._model._BLOCK, 7 * d):  # one block; blocks of 7 rows
+    # one block; one of rows and 8 of 42 columns; blocks of 5 rows of 1 column
+    for block, tall in itertools.product((greedytl._model._BLOCK, 7 * d, 5), (0, 10 ** 9)):
         monkeypatch.setattr(greedytl._model, "_BLOCK", block)
+        monkeypatch.setattr(greedytl._model, "_TALL", tall)
         for w, b in ((wx, 0.7), (-np.abs(wx) - 1, -0.0), (np.zeros(d), 0.0)):
             doc = _linear_doc(mean, scale, w, b)
             got, want = greedytl._model.decode(doc).scores(X), _sequential_scores(doc, X)
-            assert np.array_equal(got, want) and np.array_equal(np.signbit(got), np.signbit(want)), block
+            assert np.array_equal(got, want) and np.array_equal(np.signbit(got), np.signbit(want)), (block, tall)
 
 
 def test_row_sums_sequential(monkeypatch):
     """The sums of the multi-class forms that compare whole rows — a row's
     sum of squares (method.normaliseRow) and the squared distance of two
     rows (method.sqDist) — are the Go loops' sums, column by column, bit
-    for bit (in one block of rows or many).  (Their speed is measured by
+    for bit (in one block of rows or many, of columns or many, whichever
+    order of work _add_columns takes).  (Their speed is measured by
     python/benchmarks/score_wide.py.)"""
     from greedytl._model import _sq_dist, _squares
     rng = np.random.default_rng(10)
@@ -222,12 +228,40 @@ def test_row_sums_sequential(monkeypatch):
     Z[0, :] = 0.0
     R[1] = Z[1]
     want_sq = [[_sum_ordered((a - b) * (a - b) for a, b in zip(z, r)) for r in R.tolist()] for z in Z.tolist()]
-    for block in (greedytl._model._BLOCK, 2 * R.size):  # one block; blocks of 2 rows
+    want_ss = [_sum_ordered(v * v for v in z) for z in Z.tolist()]
+    # one block; one of rows and 5 of 8 columns; blocks of 3 rows of 1 column
+    for block, tall in itertools.product((greedytl._model._BLOCK, 2 * R.size, 12), (0, 10 ** 9)):
         monkeypatch.setattr(greedytl._model, "_BLOCK", block)
-        assert np.array_equal(_sq_dist(Z, R), np.array(want_sq)), block
-    monkeypatch.undo()
-    with np.errstate(over="ignore"):
-        assert np.array_equal(_squares(Z), np.array([_sum_ordered(v * v for v in z) for z in Z.tolist()]))
+        monkeypatch.setattr(greedytl._model, "_TALL", tall)
+        assert np.array_equal(_sq_dist(Z, R), np.array(want_sq)), (block, tall)
+        with np.errstate(over="ignore"):
+            assert np.array_equal(_squares(Z), np.array(want_ss)), (block, tall)
+
+
+def test_overflow_reported_without_warning(monkeypatch):
+    """A score that overflows — a sum to ±Inf, or +Inf from the features
+    and -Inf from the sources (NaN), or a squared distance to +Inf — is the
+    ValueError naming its row, with no NumPy RuntimeWarning ("overflow
+    encountered in accumulate") before it, whichever order of work the sums
+    take."""
+    import warnings
+    big = 1e308
+    lin = _linear_doc([0.0, 0.0], [1.0, 1.0], [1.0, 1.0], 0.5)
+    lin.update(h={"mean": [0.0, 0.0], "scale": [1.0, 1.0]}, wh=[1.0, 1.0])
+    nn = {"format": "greedytl-model", "version": 2, "method": "nearest-neighbour", "hyperparameters": {},
+          "classes": ["a", "b"], "num_features": 2, "num_sources": 0, "form": "nearest-neighbour",
+          "x": {"mean": [0.0, 0.0], "scale": [1.0, 1.0]}, "h": None,
+          "rows": [[0.0, 0.0], [1.0, 1.0]], "row_classes": [0, 1]}
+    cases = ((lin, [[1, 2], [big, big]], [[0, 0], [0, 0]], 1),
+             (lin, [[1, 2], [3, 4], [big, big]], [[0, 0], [0, 0], [-big, -big]], 2),
+             (nn, [[1, 2], [big, 0]], None, 1))
+    for tall in (0, 10 ** 9):
+        monkeypatch.setattr(greedytl._model, "_TALL", tall)
+        for doc, X, H, row in cases:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                with pytest.raises(ValueError, match="the score of row {} overflows".format(row)):
+                    greedytl._model.decode(doc).scores(np.array(X, float), None if H is None else np.array(H, float))
 
 
 def _sum_ordered(terms):
