@@ -201,6 +201,9 @@ func acquireAsOtherUser(t *testing.T, dir, out string) func() string {
 		if errors.Is(err, syscall.EPERM) {
 			t.Skipf("running a process as uid 65534: %v (root without CAP_SETUID)", err)
 		}
+		if errors.Is(err, syscall.EACCES) {
+			t.Skipf("running a process as uid 65534: %v (uid 65534 may not reach %s: a TMPDIR under a directory only root may enter, such as /root)", err, bin)
+		}
 		if err != nil {
 			t.Fatalf("the process as uid 65534: %v: %s", err, got)
 		}
@@ -252,6 +255,8 @@ func describeAcquire(err error) string {
 
 // Lock files are created with mode 0o666 less the umask, so that under the
 // umask 002 of a shared group directory every member may write them.
+// It sets the process's umask, which every goroutine shares: no test of
+// this package may call t.Parallel, lest its files be made under this one.
 func TestLockFileMode(t *testing.T) {
 	old := syscall.Umask(0o002)
 	defer syscall.Umask(old)
