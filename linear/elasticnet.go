@@ -47,7 +47,8 @@ import (
 // is below 1e-12·F(w) (the floating-point floor), and as not converged after
 // Params.MaxIter outer steps (default 100) or, as numerically stuck
 // (Model.Stuck), when the line search fails otherwise or, at once, when
-// the loss gradient at 0 may overflow float64 (gradientOverflows).
+// a derivative of the loss at 0 may overflow float64 (gradientOverflows)
+// or the objective does.
 
 func init() {
 	register(ElasticNetLR, solveElasticNet)
@@ -122,7 +123,13 @@ func (s *enetSolver) run(eps float64, maxIter int) stop {
 			g := s.derivatives(j)
 			gnorm1 += lrViolation(s.w[j], g+s.l2*s.w[j], s.l1)
 		}
-		if f, gap := s.gap(); gap <= eps*f {
+		f, gap := s.gap()
+		if !finiteReference(f) {
+			// The objective overflows (C·l·log 2 at w = 0 can): the gap
+			// rule would hold as Inf ≤ ε·Inf.
+			return stopStuck
+		}
+		if gap <= eps*f {
 			return stopConverged
 		}
 		s.innerCD(enetForcing * gnorm1)

@@ -37,7 +37,8 @@ import (
 // when ten Newton steps in a row move no coordinate (liblinear's rule, which
 // calls it convergence: every step is then below 1e-12, an absolute floor
 // that weights near 1e-150, of features near 1e150, never pass) or, at
-// once, when the reference may overflow float64 (gradientOverflows).
+// once, when a derivative at 0 may overflow float64 (gradientOverflows) or
+// the reference does (finiteReference).
 //
 // Beware that the rule is relative to the subgradient at 0, which grows with
 // C: on separable data with a large C the default ε can stop at several
@@ -308,24 +309,30 @@ func (d *lrData) zeroViolation(l1 float64) float64 {
 // stuck instead.
 func finiteReference(ref float64) bool { return ref < math.Inf(1) }
 
-// gradientOverflows reports whether the loss gradient at w = 0 may
-// overflow float64: whether k·Σ_j Σ_i C_i·|x̃_ij| does, k the magnitude of
-// the loss's derivative at margin 0 per unit of C_i (½ for the logistic
-// loss, 2 for the squared hinge). That sum bounds Σ_j |∂L/∂w_j(0)|, the
-// reference of the primal L1 solvers' stopping rules, and every partial
-// sum of a derivative, so that when it is finite no derivative at 0 is
-// ±Inf or NaN (Inf − Inf, whose violation, every comparison false, reads as
-// 0: w = 0 passed for optimal). The solvers report a run from w = 0 whose
-// gradient may overflow stuck at its start (finiteReference).
+// gradientOverflows reports whether a derivative of the loss at w = 0 may
+// overflow float64: whether k·Σ_i C_i·|x̃_ij| does for some column j, k the
+// magnitude of the loss's derivative at margin 0 per unit of C_i (½ for
+// the logistic loss, 2 for the squared hinge). That column sum bounds
+// |∂L/∂w_j(0)| and every partial sum of it, so that when it is finite for
+// every j no derivative at 0 is ±Inf or NaN (Inf − Inf, whose violation,
+// every comparison false, reads as 0: w = 0 passed for optimal). The
+// solvers report a run from w = 0 whose gradient may overflow stuck at its
+// start. A gradient whose derivatives are finite but whose sum, the
+// reference of the stopping rules, overflows is told by finiteReference on
+// the reference itself (summing every column's bound would refuse problems
+// such as heart_scale at C = 1e305, whose reference is finite).
 func (d *lrData) gradientOverflows(k float64) bool {
-	var s float64
 	for j := range d.cols {
 		ind, val := d.col(j)
+		var s float64
 		for t, i := range ind {
-			s += d.cost[i] * math.Abs(val[t])
+			s += k * d.cost[i] * math.Abs(val[t])
+		}
+		if !finiteReference(s) {
+			return true
 		}
 	}
-	return !finiteReference(k * s)
+	return false
 }
 
 // tolerance returns liblinear's stopping threshold for the primal L1
@@ -392,6 +399,9 @@ func solveL1RLR(prob *Problem, p Params, init []float64) ([]float64, stop, error
 	if ref == 0 {
 		// w = 0 satisfies the optimality conditions exactly.
 		return make([]float64, d.cols), stopConverged, nil
+	}
+	if !finiteReference(ref) {
+		return w, stopStuck, nil
 	}
 	s := newL1LRSolver(d, w, p.Seed)
 	why := s.run(d.tolerance(eps, ref), ref, maxNewton)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/greedytl/greedytl/sparse"
 )
 
 // Runs that cannot make progress, because a quantity of the solver
@@ -33,6 +35,66 @@ func TestL1SolversStuckWhenTheLossGradientOverflows(t *testing.T) {
 	for _, s := range []Solver{L1RLR, L1RL2LossSVC, ElasticNetLR} {
 		checkStuckAtZero(t, &Problem{X: x, Y: y, Bias: 1}, Params{Solver: s, C: 1e308})
 		checkStuckAtZero(t, &Problem{X: big, Y: y, Bias: 1}, Params{Solver: s, C: 1e300})
+	}
+}
+
+// TestL1SolversAtAHugeCWhoseDerivativesAreFinite: on heart_scale at
+// C = 1e305 every derivative of the loss at w = 0 is finite (each
+// column's k·C·Σ_i |x_ij| is), though their bound summed over all columns
+// overflows float64. The overflow check summed over every column, so
+// train -s 5, -s 6 and -s 100 -c 1e305 wrote w = 0 "numerically stuck",
+// where they had trained what they train at C = 1e304. At such a C the
+// penalty is negligible beside the loss (heart_scale is not separable, so
+// the loss has a finite minimiser, which both fits approach to O(1/C)): the
+// fit must be the C = 1e304 one, not stuck, finite. (Elastic net's
+// duality gap does not close at either C; at 1e305 it stops at MaxIter,
+// as it did before the check.)
+func TestL1SolversAtAHugeCWhoseDerivativesAreFinite(t *testing.T) {
+	x, y := readHeartScale(t)
+	const c = 1e305
+	col := make([]float64, x.C) // Σ_i |x_ij|
+	for k, j := range x.Ind {
+		col[j] += math.Abs(x.Val[k])
+	}
+	var total float64 // Σ_j Σ_i C·|x_ij|, the bound the check summed
+	for k := range x.Val {
+		total += c * math.Abs(x.Val[k])
+	}
+	for _, s := range []Solver{L1RLR, L1RL2LossSVC, ElasticNetLR} {
+		k := 0.5
+		if s == L1RL2LossSVC {
+			k = 2
+		}
+		if b := k * c * slices.Max(col); math.IsInf(b, 0) || !math.IsInf(k*total, 1) {
+			t.Fatalf("%v: a column's bound %g, the sum over all %g: the test needs every column's finite and their sum not", s, b, k*total)
+		}
+		prob := &Problem{X: x, Y: y}
+		ref, err := Train(context.Background(), prob, Params{Solver: s, C: c / 10})
+		if err != nil {
+			t.Fatalf("%v, C = %g: %v", s, c/10, err)
+		}
+		m, err := Train(context.Background(), prob, Params{Solver: s, C: c})
+		if err != nil {
+			t.Fatalf("%v, C = %g: %v", s, c, err)
+		}
+		if m.Stuck {
+			t.Errorf("%v, C = %g: stuck; want it trained", s, c)
+		}
+		w, wRef := primalWeights(m, x.C), primalWeights(ref, x.C)
+		scale := slices.Max(abs(wRef))
+		for j := range w {
+			if math.IsNaN(w[j]) || math.IsInf(w[j], 0) || !(math.Abs(w[j]-wRef[j]) <= 1e-9*scale) {
+				t.Errorf("%v: w_%d = %v at C = %g, %v at C = %g; want them equal (to 1e-9 of max |w|)", s, j, w[j], c, wRef[j], c/10)
+			}
+		}
+	}
+	// Derivatives that are finite (−C each) but whose sum, L1R_LR's
+	// reference, overflows, and so does the objective at 0, 3·C·log 2,
+	// elastic net's: their rules would hold at once (Inf ≤ ε·Inf) at
+	// w = 0, which violates the optimality conditions; stuck.
+	two := &sparse.CSR{R: 3, C: 2, Ptr: []int{0, 2, 4, 4}, Ind: []int{0, 1, 0, 1}, Val: []float64{1, 1, 1, 1}}
+	for _, s := range []Solver{L1RLR, ElasticNetLR} {
+		checkStuckAtZero(t, &Problem{X: two, Y: []float64{1, 1, -1}}, Params{Solver: s, C: 1e308})
 	}
 }
 

@@ -3,6 +3,8 @@ package method
 import (
 	"slices"
 	"sync/atomic"
+
+	"github.com/greedytl/greedytl/source"
 )
 
 // NotConverged is what a fit reports of an iterative solver some of whose
@@ -49,10 +51,10 @@ type ConvergenceReporter interface {
 // WarnNotConverged is the code of the warning that a fit's NotConverged
 // report gives (greedytl fit and report, in --json "warnings"): a word that
 // programs match, which stays when a message is reworded. The Python
-// wrapper issues the warnings of this code as GreedyTLConvergenceWarning;
-// source.WarnNotConverged, the code of the sources' own warning, is the
-// same word.
-const WarnNotConverged = "not-converged"
+// wrapper issues the warnings of this code as GreedyTLConvergenceWarning.
+// It is source.WarnNotConverged, the code of the sources' own warning, so
+// that a program matches both alike.
+const WarnNotConverged = source.WarnNotConverged
 
 // convergence holds a fitted model's NotConverged report; the models of
 // the methods whose solvers can stop short embed it.

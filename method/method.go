@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/greedytl/greedytl/internal/fitctx"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/internal/validate"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
@@ -85,9 +86,9 @@ type MissingInputError struct {
 // H (source scores) given: the model was trained on 20 sources".
 func (e *MissingInputError) Error() string {
 	if e.Input == "X" {
-		return fmt.Sprintf("no X given: the model was trained on %d features", e.Columns)
+		return "no X given: the model was trained on " + plural.Count(e.Columns, "feature", "features")
 	}
-	return fmt.Sprintf("no H (source scores) given: the model was trained on %d sources", e.Columns)
+	return "no H (source scores) given: the model was trained on " + plural.Count(e.Columns, "source", "sources")
 }
 
 // checkInputs validates inputs for a model trained on d features and n
@@ -102,11 +103,11 @@ func checkInputs(data Data, d, n int) (rows int, err error) {
 	case cx == 0 && d > 0:
 		return 0, &MissingInputError{Input: "X", Columns: d}
 	case cx != d:
-		return 0, fmt.Errorf("X has %d columns, the model was trained on %d features", cx, d)
+		return 0, fmt.Errorf("X has %s, the model was trained on %s", plural.Count(cx, "column", "columns"), plural.Count(d, "feature", "features"))
 	case ch == 0 && n > 0:
 		return 0, &MissingInputError{Input: "H", Columns: n}
 	case ch != n:
-		return 0, fmt.Errorf("H has %d columns, the model was trained on %d sources", ch, n)
+		return 0, fmt.Errorf("H has %s, the model was trained on %s", plural.Count(ch, "column", "columns"), plural.Count(n, "source", "sources"))
 	}
 	switch {
 	case d > 0 && n > 0 && rx != rh:

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 func TestNamesPaperOrder(t *testing.T) {
@@ -99,5 +101,28 @@ func TestRegistryOrder(t *testing.T) {
 	}
 	if _, ok := Registered("greedytl:lambda=10"); ok {
 		t.Error("Registered accepts a spec with settings")
+	}
+}
+
+// TestInputErrorsCountOne: the errors of inputs that are not the model's
+// say "1 feature", "1 column", "1 source" (they said "1 features", "X has
+// 1 columns").
+func TestInputErrorsCountOne(t *testing.T) {
+	one, two := mat.NewDense(3, 1, nil), mat.NewDense(3, 2, nil)
+	for _, c := range []struct {
+		data Data
+		d, n int
+		want string
+	}{
+		{Data{X: one}, 2, 0, "X has 1 column, the model was trained on 2 features"},
+		{Data{X: two}, 1, 0, "X has 2 columns, the model was trained on 1 feature"},
+		{Data{H: one}, 0, 2, "H has 1 column, the model was trained on 2 sources"},
+		{Data{H: two}, 0, 1, "H has 2 columns, the model was trained on 1 source"},
+		{Data{H: one}, 1, 1, "no X given: the model was trained on 1 feature"},
+		{Data{X: one}, 1, 1, "no H (source scores) given: the model was trained on 1 source"},
+	} {
+		if _, err := checkInputs(c.data, c.d, c.n); err == nil || err.Error() != c.want {
+			t.Errorf("checkInputs for d = %d, n = %d: %v; want %q", c.d, c.n, err, c.want)
+		}
 	}
 }

@@ -147,8 +147,8 @@ func (ix *Index) singleExampleWarning(index string) (string, []string) {
 const (
 	// WarnNotConverged is the code of the warning that the final fits
 	// of sources did not converge (stopped at the iteration cap or stuck).
-	// It is the word of method.WarnNotConverged, the code of a fit's
-	// report of the same kind, so that a program matches both alike.
+	// method.WarnNotConverged, the code of a fit's report of the same
+	// kind, is defined as this word, so that a program matches both alike.
 	WarnNotConverged = "not-converged"
 	// WarnSingleExample is the code of the warning that sources were
 	// trained on a class with a single example.

@@ -73,7 +73,7 @@ func PlanNegatives(f *dataset.Folder, named []string, fraction float64, seed uin
 		}
 	}
 	if len(candidates) < 2 {
-		return nil, fmt.Errorf("source: dataset %s: labels.npy gives examples to %d of the %d classes of classes.txt; the protocol needs at least 2 classes with examples, one held out as negatives and the others each trained as a source (are the labels right?)", f.Dir, len(candidates), len(f.Classes))
+		return nil, fmt.Errorf("source: dataset %s: labels.npy gives examples to %d of the %s of classes.txt; the protocol needs at least 2 classes with examples, one held out as negatives and the others each trained as a source (are the labels right?)", f.Dir, len(candidates), plural.Count(len(f.Classes), "class", "classes"))
 	}
 	neg := &Negatives{Seed: seed}
 	if len(named) > 0 {

@@ -207,4 +207,11 @@ func TestPlanNegativesTooFewClasses(t *testing.T) {
 			t.Errorf("one class with examples (named %v): error %v, want one containing %q", named, err, want)
 		}
 	}
+	// classes.txt of a single class: "of the 1 class", not "1 classes".
+	f = memFolder([]int{30})
+	f.Dir = "data/single"
+	want := "dataset data/single: labels.npy gives examples to 1 of the 1 class of classes.txt"
+	if _, err := PlanNegatives(f, nil, 0.2, 1); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a single class: error %v, want one containing %q", err, want)
+	}
 }

@@ -11,7 +11,8 @@
 // the holder's pid, host and start time, which the refusal reports. Lock
 // files are made with mode 0o666 less the umask; another user's lock file
 // that this one may not write is locked read-only (its holder then cannot
-// record itself, and a refusal names the last holder that could).
+// record itself, and a refusal says so when the last holder that could has
+// exited, or names it).
 package dirlock
 
 import (
@@ -136,6 +137,13 @@ func lockFile(dir, name string, shared bool, what string) (*os.File, error) {
 		if what != dir {
 			per = "file"
 		}
+		if pid, ok := exitedHolder(who); ok {
+			// The holder opened the lock file read-only (openLockFile) and
+			// could not record itself: the file is not stale, so the
+			// message neither names the dead pid as the holder nor
+			// suggests deleting or stopping anything.
+			return nil, fmt.Errorf("%s is in use by a process that could not record itself in its lock file %s (another user's greedytl, whose lock file this one cannot write; the last recorded holder, pid %d on this host, has exited): one process per %s; wait for it: %w", what, path, pid, per, ErrLocked)
+		}
 		return nil, fmt.Errorf("%s is in use by %s (lock file %s): one process per %s; wait for it or stop it: %w", what, who, path, per, ErrLocked)
 	}
 	if !shared && !readOnly {
@@ -145,6 +153,21 @@ func lockFile(dir, name string, shared bool, what string) (*os.File, error) {
 		}
 	}
 	return f, nil
+}
+
+// exitedHolder reports whether who, a lock file's record ("pid N on host
+// H since T"), names a process of this host that has exited, and its pid.
+// A lock that is held all the same has a holder that could not record
+// itself (a read-only lock file, another user's).
+func exitedHolder(who string) (pid int, ok bool) {
+	var host string
+	if _, err := fmt.Sscanf(who, "pid %d on host %s since", &pid, &host); err != nil || pid <= 0 {
+		return 0, false
+	}
+	if h, err := os.Hostname(); err != nil || h != host {
+		return 0, false
+	}
+	return pid, processExited(pid)
 }
 
 // openLockFile opens (creating it) the lock file path for writing, with mode

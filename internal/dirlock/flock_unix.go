@@ -40,3 +40,7 @@ func unlock(f *os.File) error { return flock(int(f.Fd()), syscall.LOCK_UN) }
 func noLocks(err error) bool {
 	return errors.Is(err, errors.ErrUnsupported) || errors.Is(err, syscall.ENOLCK)
 }
+
+// processExited reports whether no process pid exists (kill(pid, 0) fails
+// with ESRCH); a process of another user (EPERM) exists.
+func processExited(pid int) bool { return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) }

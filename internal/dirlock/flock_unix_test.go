@@ -201,6 +201,9 @@ func acquireAsOtherUser(t *testing.T, dir, out string) func() string {
 		if errors.Is(err, syscall.EPERM) {
 			t.Skipf("running a process as uid 65534: %v (root without CAP_SETUID)", err)
 		}
+		if errors.Is(err, syscall.EACCES) {
+			t.Skipf("running a process as uid 65534: %v (uid 65534 may not reach %s: a TMPDIR under a directory only root may enter, such as /root)", err, bin)
+		}
 		if err != nil {
 			t.Fatalf("the process as uid 65534: %v: %s", err, got)
 		}
@@ -252,6 +255,8 @@ func describeAcquire(err error) string {
 
 // Lock files are created with mode 0o666 less the umask, so that under the
 // umask 002 of a shared group directory every member may write them.
+// It sets the process's umask, which every goroutine shares: no test of
+// this package may call t.Parallel, lest its files be made under this one.
 func TestLockFileMode(t *testing.T) {
 	old := syscall.Umask(0o002)
 	defer syscall.Umask(old)
@@ -274,6 +279,71 @@ func TestLockFileMode(t *testing.T) {
 		}
 		if got := fi.Mode().Perm(); got != 0o664 {
 			t.Errorf("%s: mode %o under umask 002; want 664", name, got)
+		}
+	}
+}
+
+// A holder that opened another user's lock file read-only cannot record
+// itself, so the file still names the last holder that could. When that
+// one has exited, the refusal named its dead pid and said "stop it", and
+// a user who then deleted the lock file (safe, the docs say, when no
+// greedytl runs) let a second process lock a new inode beside the first:
+// the refusal now says the holder could not record itself and that the
+// recorded one has exited, advising neither. A recorded holder that is
+// alive, or of another host, is named as before.
+func TestRefusalWhenTheRecordedHolderExited(t *testing.T) {
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Skipf("running true: %v", err)
+	}
+	dead := cmd.Process.Pid
+	host, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		pid    int
+		host   string
+		exited bool
+	}{
+		{"an exited holder of this host", dead, host, true},
+		{"a running holder of this host", os.Getpid(), host, false},
+		{"a holder of another host", dead, host + "-elsewhere", false},
+	} {
+		dir := t.TempDir()
+		out := filepath.Join(dir, "merged.jsonl")
+		lockPath := filepath.Join(dir, FileLockName(out))
+		record := fmt.Sprintf("pid %d on host %s since 2026-11-26T12:00:00Z", c.pid, c.host)
+		if err := os.WriteFile(lockPath, []byte(record+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// The holder: a descriptor that holds the flock without recording.
+		holder, err := os.Open(lockPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := syscall.Flock(int(holder.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+			t.Fatal(err)
+		}
+		l, err := AcquireFile(out)
+		holder.Close()
+		if err == nil {
+			l.Release()
+			t.Errorf("%s: AcquireFile while the flock is held: no error", c.name)
+			continue
+		}
+		msg := err.Error()
+		if !errors.Is(err, ErrLocked) || !strings.HasPrefix(msg, out+" is in use by ") || !strings.Contains(msg, lockPath) {
+			t.Errorf("%s: %q; want ErrLocked naming %s and %s", c.name, msg, out, lockPath)
+		}
+		if c.exited {
+			if !strings.Contains(msg, "could not record itself") || !strings.Contains(msg, fmt.Sprintf("pid %d on this host, has exited", dead)) ||
+				strings.Contains(msg, "stop it") || strings.Contains(msg, "delete") || strings.Contains(msg, record) {
+				t.Errorf("%s: %q; want it saying the holder could not record itself and pid %d has exited, advising neither stopping nor deleting", c.name, msg, dead)
+			}
+		} else if !strings.Contains(msg, "in use by "+record+" (lock file ") || !strings.Contains(msg, "wait for it or stop it") {
+			t.Errorf("%s: %q; want it naming %q as the holder", c.name, msg, record)
 		}
 	}
 }

@@ -195,9 +195,10 @@ class SourcesDir:
         nf = getattr(self, "num_features", 0)  # 0 too in a SourcesDir pickled before it was recorded
         if nf > 0 and cols != nf:  # as Go, which reads no num_features as 0
             raise ValueError(
-                "{} has {} columns but the sources of {} were trained on {} features (num_features of {}): "
+                "{} has {} but the sources of {} were trained on {} (num_features of {}): "
                 "a sources directory needs the features of its dataset".format(
-                    what, cols, self.path, nf, os.path.join(self.path, INDEX_FILE)))
+                    what, _count(cols, "column", "columns"), self.path, _count(nf, "feature", "features"),
+                    os.path.join(self.path, INDEX_FILE)))
 
     def scores(self, X):
         """H = X[:, :d]·W + b (rows × sources), as source.Set.Scores; X an
@@ -211,14 +212,20 @@ class SourcesDir:
             raise ValueError("source: no examples to score")
         if X.shape[1] < self.d:
             j = int(np.argmax(np.asarray(self._nr_feature) > X.shape[1]))
-            raise ValueError("source {!r}: model has {} features but the examples have {}".format(
-                self.names[j], self._nr_feature[j], X.shape[1]))
+            raise ValueError("source {!r}: model has {} but the examples have {}".format(
+                self.names[j], _count(self._nr_feature[j], "feature", "features"), X.shape[1]))
         H = np.asarray(X[:, :self.d] @ self.W) + self.b
         if not np.all(np.isfinite(H)):
             i, j = np.argwhere(~np.isfinite(H))[0]
             raise ValueError("source {!r}: score of example {} is {} (non-finite input?)".format(
                 self.names[j], i, H[i, j]))
         return H
+
+
+def _count(n, one, many):
+    """n and the noun for it, one or many, as Go's internal/plural.Count:
+    "1 column", "2 columns"."""
+    return "{} {}".format(n, one if n == 1 else many)
 
 
 def _some(names, k=5):

@@ -1987,3 +1987,22 @@ def test_without_sklearn(cli):
     p = subprocess.run([sys.executable, "-c", _NO_SKLEARN], capture_output=True, text=True, env=env)
     assert p.returncode == 0, p.stderr
     assert float(p.stdout) > 0.7
+
+
+def test_sources_dir_messages_count_one():
+    """SourcesDir's refusals word a count of 1 as Go's (cmd/greedytl's
+    --sources check, source.Set.Scores): "1 column", "1 feature", where
+    they said "1 columns", "1 features"."""
+    src = object.__new__(greedytl.SourcesDir)
+    src.path, src.num_features = "srcs", 2
+    index = os.path.join("srcs", "sources.json")
+    with pytest.raises(ValueError, match=re.escape(
+            "X has 1 column but the sources of srcs were trained on 2 features (num_features of {})".format(index))):
+        src.check_columns(1)
+    src.num_features = 1
+    with pytest.raises(ValueError, match=re.escape(
+            "X has 2 columns but the sources of srcs were trained on 1 feature (num_features of {})".format(index))):
+        src.check_columns(2)
+    src.num_features, src.d, src.names, src._nr_feature = 0, 1, ["s"], [1]
+    with pytest.raises(ValueError, match=re.escape("source 's': model has 1 feature but the examples have 0")):
+        src.scores(np.zeros((1, 0)))
