@@ -43,12 +43,11 @@ func scaledNorm(v []float64) (nu float64, e int) {
 }
 
 // rescale writes into dst v·tau/||v||₂, ||v||₂ = nu·2^e as scaledNorm gives it
-// (nu > 0): with e = 0 as tau/nu times each component, the plain route's
-// bits; otherwise from 2^-e·v, so that neither the norm nor the factor
-// tau/||v||₂ need be a float64.
+// (nu > 0): as f = tau/||v||₂ times each component when f is a normal
+// float64 (with e = 0 the plain route's bits), otherwise from 2^-e·v, so
+// that neither the norm nor the factor need be a float64.
 func rescale(dst, v []float64, tau, nu float64, e int) {
-	if e == 0 {
-		f := tau / nu
+	if f := math.Ldexp(tau/nu, -e); e == 0 || (f >= 0x1p-1022 && f <= math.MaxFloat64) {
 		for i, x := range v {
 			dst[i] = f * x
 		}
@@ -64,9 +63,12 @@ func rescale(dst, v []float64, tau, nu float64, e int) {
 // any magnitude: a norm whose square overflows or underflows float64, or
 // that is itself beyond float64's range, is computed by scaling v by a
 // power of two. dst may be v. It panics when the lengths differ or tau is
-// negative or NaN (programmer errors).
+// negative, NaN or +Inf (programmer errors: no vector has norm +Inf).
 func Rescale(dst, v []float64, tau float64) bool {
 	checkProjectArgs("Rescale", dst, v, tau)
+	if math.IsInf(tau, 1) {
+		panic("ball: Rescale: tau is +Inf")
+	}
 	nu, e := scaledNorm(v)
 	if nu == 0 {
 		return false

@@ -322,6 +322,26 @@ func TestProjectL2BeyondFloat64(t *testing.T) {
 	}
 }
 
+// TestProjectL2ScaledKeepsSmallComponents: on the scaled route (v's sum
+// of squares overflows) with a large radius, a small component keeps its
+// precision: projecting (1e300, x) onto the ball of radius 1e299 gives
+// (1e299, x/10) — to a few ulps, or to the last subnormal step — where
+// scaling each component down by v's exponent first lost x's low bits or,
+// subnormal, x itself.
+func TestProjectL2ScaledKeepsSmallComponents(t *testing.T) {
+	for _, x := range []float64{1e-10, 1e-300, 1e-320} {
+		v := []float64{1e300, x}
+		got := make([]float64, 2)
+		ProjectL2(got, v, 1e299)
+		if want := x / 10; math.Abs(got[1]-want) > 4e-16*want+0x1p-1074 {
+			t.Errorf("ProjectL2((1e300, %g), 1e299)[1] = %v, want %v", x, got[1], want)
+		}
+		if math.Abs(got[0]-1e299) > 4e-16*1e299 {
+			t.Errorf("ProjectL2((1e300, %g), 1e299)[0] = %v, want 1e299", x, got[0])
+		}
+	}
+}
+
 // TestRescaleZero: Rescale reports a zero v and leaves dst as it was.
 func TestRescaleZero(t *testing.T) {
 	dst := []float64{7, 8}
@@ -356,6 +376,7 @@ func TestProjectPanics(t *testing.T) {
 		{"L1 length", func() { ProjectL1(make([]float64, 2), make([]float64, 3), 1) }},
 		{"L1 negative", func() { ProjectL1(make([]float64, 2), make([]float64, 2), -1) }},
 		{"L2 NaN", func() { ProjectL2(make([]float64, 2), make([]float64, 2), math.NaN()) }},
+		{"Rescale +Inf", func() { Rescale(make([]float64, 2), []float64{1, 0}, math.Inf(1)) }},
 	} {
 		func() {
 			defer func() {
