@@ -138,11 +138,17 @@ func lockFile(dir, name string, shared bool, what string) (*os.File, error) {
 			per = "file"
 		}
 		if pid, ok := exitedHolder(who); ok {
-			// The holder opened the lock file read-only (openLockFile) and
-			// could not record itself: the file is not stale, so the
-			// message neither names the dead pid as the holder nor
+			// The record is a crashed holder's (Release empties it), and
+			// the holder now records nothing: it opened the lock file
+			// read-only (openLockFile), holds a part (shared), or has
+			// just locked and not yet written. The file is not stale, so
+			// the message neither names the dead pid as the holder nor
 			// suggests deleting or stopping anything.
-			return nil, fmt.Errorf("%s is in use by a process that could not record itself in its lock file %s (another user's greedytl, whose lock file this one cannot write; the last recorded holder, pid %d on this host, has exited): one process per %s; wait for it: %w", what, path, pid, per, ErrLocked)
+			how := "another user's greedytl, whose lock file this one cannot write"
+			if name == LockFile && !shared {
+				how += ", or processes working on parts of it (lock files " + LockFile + ".*)"
+			}
+			return nil, fmt.Errorf("%s is in use by a process that has not recorded itself in its lock file %s (%s; the last recorded holder, pid %d on this host, has exited): one process per %s; wait for it: %w", what, path, how, pid, per, ErrLocked)
 		}
 		return nil, fmt.Errorf("%s is in use by %s (lock file %s): one process per %s; wait for it or stop it: %w", what, who, path, per, ErrLocked)
 	}
@@ -218,6 +224,10 @@ func (l *Lock) Release() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
+	// Its record goes first (an error: a read-only descriptor, which
+	// recorded nothing), so that a record beside a lock that is held names
+	// that holder, or, after a crash, one that has exited.
+	_ = l.f.Truncate(0)
 	err := unlock(l.f)
 	if cerr := l.f.Close(); err == nil {
 		err = cerr

@@ -338,12 +338,63 @@ func TestRefusalWhenTheRecordedHolderExited(t *testing.T) {
 			t.Errorf("%s: %q; want ErrLocked naming %s and %s", c.name, msg, out, lockPath)
 		}
 		if c.exited {
-			if !strings.Contains(msg, "could not record itself") || !strings.Contains(msg, fmt.Sprintf("pid %d on this host, has exited", dead)) ||
+			if !strings.Contains(msg, "has not recorded itself") || !strings.Contains(msg, fmt.Sprintf("pid %d on this host, has exited", dead)) ||
 				strings.Contains(msg, "stop it") || strings.Contains(msg, "delete") || strings.Contains(msg, record) {
-				t.Errorf("%s: %q; want it saying the holder could not record itself and pid %d has exited, advising neither stopping nor deleting", c.name, msg, dead)
+				t.Errorf("%s: %q; want it saying the holder has not recorded itself and pid %d has exited, advising neither stopping nor deleting", c.name, msg, dead)
 			}
 		} else if !strings.Contains(msg, "in use by "+record+" (lock file ") || !strings.Contains(msg, "wait for it or stop it") {
 			t.Errorf("%s: %q; want it naming %q as the holder", c.name, msg, record)
 		}
+	}
+}
+
+// TestReleaseEmptiesTheRecord: Release empties the record of a holder that
+// wrote one, so that a record beside a held lock is its holder's, or a
+// crashed one's; and Acquire refused while shards hold parts of a
+// directory whose record names an exited process says that parts may be
+// the holders (they record nothing in the directory's lock file), not
+// only another user's greedytl.
+func TestReleaseEmptiesTheRecord(t *testing.T) {
+	dir := t.TempDir()
+	l, err := Acquire(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, LockFile)
+	if b, _ := os.ReadFile(path); !strings.HasPrefix(string(b), fmt.Sprintf("pid %d on host ", os.Getpid())) {
+		t.Fatalf("lock file while held: %q; want this process's record", b)
+	}
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); len(b) != 0 {
+		t.Errorf("lock file after Release: %q; want it empty", b)
+	}
+
+	// A crashed holder's record, then a shard's part.
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Skipf("no process to take a dead pid from: %v", err)
+	}
+	host, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
+	}
+	record := fmt.Sprintf("pid %d on host %s since 2026-11-26T12:00:00Z\n", cmd.Process.Pid, host)
+	if err := os.WriteFile(path, []byte(record), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	part, err := AcquirePart(dir, "shard-1-of-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer part.Release()
+	whole, err := Acquire(dir)
+	if err == nil {
+		whole.Release()
+		t.Fatal("Acquire while a part is held: no error")
+	}
+	if msg := err.Error(); !errors.Is(err, ErrLocked) || !strings.Contains(msg, "processes working on parts of it") {
+		t.Errorf("Acquire while a part is held beside a crashed holder's record: %q; want it naming parts as possible holders", msg)
 	}
 }
