@@ -615,6 +615,12 @@ def _frame(given, X):
     return pandas.DataFrame(X, columns=given.columns, index=given.index, copy=False)
 
 
+def _same_times(a, b):
+    """Whether two datetime64 (or timedelta64) arrays of one unit hold the
+    same values, NaT matching NaT."""
+    return bool(np.all((a == b) | (np.isnat(a) & np.isnat(b))))
+
+
 def _positions(classes, yo, rows):
     """The index into classes (y's, sorted) of each label of y_oracle (yo,
     an array), which must hold one of them for each of the rows of
@@ -629,8 +635,18 @@ def _positions(classes, yo, rows):
         # Dates (or durations) in another unit than y's (days against
         # seconds) are equal but hash apart: both in the finer unit, so that
         # a label equal to a class finds it and no other does.
-        common = np.promote_types(classes.dtype, yo.dtype)
-        keys, yo_keys = classes.astype(common), yo.astype(common)
+        # Units with no common one (months against days) or a finer unit
+        # that cannot hold a label (a cast that wraps) keep their own: the
+        # refusal below then names the label.
+        keys, yo_keys = classes, yo
+        try:
+            common = np.promote_types(classes.dtype, yo.dtype)
+            k2, y2 = classes.astype(common), yo.astype(common)
+        except (TypeError, OverflowError):
+            pass
+        else:
+            if _same_times(k2.astype(classes.dtype), classes) and _same_times(y2.astype(yo.dtype), yo):
+                keys, yo_keys = k2, y2
     else:
         yo_keys = yo
     index = {c: i for i, c in enumerate(keys)}

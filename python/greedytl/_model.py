@@ -125,6 +125,12 @@ def _describe(e):
 _GO_INT_MIN, _GO_INT_MAX = -2 ** 63, 2 ** 63 - 1
 
 
+def count_of(n, one, many):
+    """n and the noun for it, one or many, as Go's internal/plural.Count:
+    "1 column", "2 columns"."""
+    return "{} {}".format(n, one if n == 1 else many)
+
+
 def is_go_int(v):
     """Whether v, a value json.loads returned, is one greedytl's reader
     takes into a Go int (encoding/json): a JSON integer from -2**63 to
@@ -288,7 +294,7 @@ class Scorer:
         X, H, rows = self._inputs(X, H)
         # An overflow (to ±Inf, or Inf − Inf to NaN) is the ValueError below,
         # naming its row, without NumPy's RuntimeWarning before it.
-        with np.errstate(over="ignore", invalid="ignore"):
+        with np.errstate(over="ignore", invalid="ignore", under="ignore"):
             f = self._scores(X, H, rows)
         if not np.all(np.isfinite(f)):
             i = int(np.argmax(~np.isfinite(f).reshape(rows, -1).all(axis=1)))
@@ -302,14 +308,16 @@ class Scorer:
         for name, A, want in (("X", X, self.num_features), ("H", H, self.num_sources)):
             if A is None:
                 if want:
-                    raise ValueError("the model was fitted on {} columns of {}, which is not given".format(want, name))
+                    raise ValueError("the model was fitted on {} of {}, which is not given".format(
+                        count_of(want, "column", "columns"), name))
                 out.append(None)
                 continue
             A = np.asarray(A, dtype=np.float64)
             if A.ndim != 2:
                 raise ValueError("{} must be 2-D, has shape {}".format(name, A.shape))
             if A.shape[1] != want:
-                raise ValueError("{} has {} columns, the model was trained with {}".format(name, A.shape[1], want))
+                raise ValueError("{} has {}, the model was trained with {}".format(
+                    name, count_of(A.shape[1], "column", "columns"), want))
             if rows is not None and A.shape[0] != rows:
                 raise ValueError("X has {} rows but H has {}".format(rows, A.shape[0]))
             rows = A.shape[0]

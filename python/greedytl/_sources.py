@@ -22,7 +22,7 @@ import os
 import numpy as np
 
 from ._compat import issparse
-from ._model import is_go_int
+from ._model import count_of, is_go_int
 
 __all__ = ["Sources", "SourcesDir", "read_liblinear", "LiblinearModel", "PROBA_EPS", "proba_scores"]
 
@@ -197,7 +197,7 @@ class SourcesDir:
             raise ValueError(
                 "{} has {} but the sources of {} were trained on {} (num_features of {}): "
                 "a sources directory needs the features of its dataset".format(
-                    what, _count(cols, "column", "columns"), self.path, _count(nf, "feature", "features"),
+                    what, count_of(cols, "column", "columns"), self.path, count_of(nf, "feature", "features"),
                     os.path.join(self.path, INDEX_FILE)))
 
     def scores(self, X):
@@ -213,19 +213,13 @@ class SourcesDir:
         if X.shape[1] < self.d:
             j = int(np.argmax(np.asarray(self._nr_feature) > X.shape[1]))
             raise ValueError("source {!r}: model has {} but the examples have {}".format(
-                self.names[j], _count(self._nr_feature[j], "feature", "features"), X.shape[1]))
+                self.names[j], count_of(self._nr_feature[j], "feature", "features"), X.shape[1]))
         H = np.asarray(X[:, :self.d] @ self.W) + self.b
         if not np.all(np.isfinite(H)):
             i, j = np.argwhere(~np.isfinite(H))[0]
             raise ValueError("source {!r}: score of example {} is {} (non-finite input?)".format(
                 self.names[j], i, H[i, j]))
         return H
-
-
-def _count(n, one, many):
-    """n and the noun for it, one or many, as Go's internal/plural.Count:
-    "1 column", "2 columns"."""
-    return "{} {}".format(n, one if n == 1 else many)
 
 
 def _some(names, k=5):

@@ -1153,6 +1153,16 @@ def test_oracle_dates_in_another_unit(cli, zoo):
     noon = np.array(["2020-01-01T12:00"], dtype="datetime64[s]")
     with pytest.raises(ValueError, match=r"y_oracle\[0\] is numpy.datetime64\('2020-01-01T12:00:00'\)"):
         _positions(np.unique(days), noon, 1)
+    # Units with no common unit (months, days) and a finer unit that cannot
+    # hold a class (the year 2300 in attoseconds wraps) are refused as any
+    # other label, not with NumPy's TypeError or OverflowError, nor matched
+    # after a cast that wrapped.
+    months = np.array([1, 3], dtype="timedelta64[M]")
+    with pytest.raises(ValueError, match=r"y_oracle\[0\] is numpy.timedelta64\(30,'D'\)"):
+        _positions(months, np.array([30], dtype="timedelta64[D]"), 1)
+    far = np.array(["2300-01-01", "2301-01-01"], dtype="datetime64[D]")
+    with pytest.raises(ValueError, match=r"y_oracle\[0\] is "):
+        _positions(far, np.array([0], dtype="datetime64[as]"), 1)
 
 
 def test_unlabelled_and_oracle_inputs_named(tmp_path):

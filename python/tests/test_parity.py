@@ -264,6 +264,35 @@ def test_overflow_reported_without_warning(monkeypatch):
                     greedytl._model.decode(doc).scores(np.array(X, float), None if H is None else np.array(H, float))
 
 
+def test_underflow_is_no_error():
+    """Scores underflow gradually, as Go's do, also where NumPy is asked to
+    raise on underflow (np.seterr(under="raise")): a standardised value
+    whose square or product with a weight underflows scored as a
+    FloatingPointError."""
+    lin = _linear_doc([0.0, 0.0], [1.0, 1.0], [1e-170, 1.0], 0.5)
+    cos = {"format": "greedytl-model", "version": 2, "method": "simpleshot", "hyperparameters": {},
+           "classes": ["a", "b"], "num_features": 2, "num_sources": 0, "form": "centroid-cosine",
+           "x": {"mean": [0.0, 0.0], "scale": [1.0, 1.0]}, "h": None, "centroids": [[1.0, 0.0], [0.0, 1.0]]}
+    X = np.array([[1e-170, 1.0], [1e-170, 1e-170]])
+    with np.errstate(all="ignore"):
+        want = [greedytl._model.decode(doc).scores(X) for doc in (lin, cos)]
+    with np.errstate(under="raise"):
+        got = [greedytl._model.decode(doc).scores(X) for doc in (lin, cos)]
+    for g, w in zip(got, want):
+        assert np.array_equal(g, w)
+
+
+def test_input_messages_count_one():
+    """The column counts of read_model's input errors are Go's (internal/
+    plural): "1 column", not "1 columns"."""
+    lin = _linear_doc([0.0, 0.0], [1.0, 1.0], [1.0, 1.0], 0.5)
+    with pytest.raises(ValueError, match=r"^X has 1 column, the model was trained with 2$"):
+        greedytl._model.decode(lin).scores(np.zeros((3, 1)))
+    one = _linear_doc([0.0], [1.0], [1.0], 0.5)
+    with pytest.raises(ValueError, match=r"^the model was fitted on 1 column of X, which is not given$"):
+        greedytl._model.decode(one).scores(None)
+
+
 def _sum_ordered(terms):
     """acc = 0; acc += t for each term, in order (Python floats)."""
     acc = 0.0
