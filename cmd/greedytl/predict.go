@@ -344,12 +344,15 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model
 		// liblinear's rule, right for indices the training data never
 		// reached, and a shifted row for a CSV with a column of row
 		// numbers: say which columns count.
-		extra := fmt.Sprintf("columns %d to %d are read as features", m.NrFeature+1, d)
-		if d == m.NrFeature+1 {
-			extra = fmt.Sprintf("column %d is read as a feature", d)
+		extra, them := fmt.Sprintf("columns %d to %d are read as features", m.NrFeature+1, d), "them"
+		switch d - m.NrFeature {
+		case 1:
+			extra, them = fmt.Sprintf("column %d is read as a feature", d), "it"
+		case 2:
+			extra = fmt.Sprintf("columns %d and %d are read as features", d-1, d)
 		}
-		fmt.Fprintf(s.err, "note: %s has %s and the model %s has %s: %s the training data never had (weight 0, as liblinear-predict reads them)\n",
-			displayName(o.data.features), plural.Count(d, "column", "columns"), o.modelName(), plural.Count(m.NrFeature, "feature", "features"), extra)
+		fmt.Fprintf(s.err, "note: %s has %s and the model %s has %s: %s the training data never had (weight 0, as liblinear-predict reads %s)\n",
+			displayName(o.data.features), plural.Count(d, "column", "columns"), o.modelName(), plural.Count(m.NrFeature, "feature", "features"), extra, them)
 	}
 	f := m.Scores(X)
 	if err := standardize.CheckFiniteVector("the score of", f); err != nil {

@@ -379,7 +379,7 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	switch {
 	case o.quiet || model.Converged:
 	case model.Stuck:
-		fmt.Fprintf(s.err, "WARNING: %v stopped numerically stuck, short of the max number of iterations: it could make no further progress (its objective overflows float64, no decrease is possible, or -e is tighter than float64 allows); the model is its last iterate, not the minimiser: check the scale of the features and of -B, and -e\n", p.Solver)
+		fmt.Fprintf(s.err, "WARNING: %v stopped numerically stuck, short of the max number of iterations: it could make no further progress (its objective overflows float64, no decrease is possible, or -e is tighter than float64 allows); the model is its last iterate, not the minimiser: check the scale of the features and of -B, and the tolerance -e\n", p.Solver)
 	default:
 		fmt.Fprintln(s.err, "WARNING: reaching max number of iterations") // liblinear's words, which its users grep for
 	}

@@ -506,7 +506,7 @@ func TestTrainStopWarnings(t *testing.T) {
 		{[]string{"-s", "3", "-e", "1e-6"}, capWarning},
 		{[]string{"-s", "2", "-B", "1e308"}, "WARNING: L2R_L2LOSS_SVC stopped numerically stuck, short of the max number of iterations: it could make no further progress"},
 		{[]string{"-s", "0", "-B", "1e305"}, "WARNING: L2R_LR stopped numerically stuck, short of the max number of iterations: it could make no further progress"},
-		{[]string{"-s", "6", "-c", "1e4", "-e", "1e-13"}, "WARNING: L1R_LR stopped numerically stuck, short of the max number of iterations: it could make no further progress (its objective overflows float64, no decrease is possible, or -e is tighter than float64 allows); the model is its last iterate, not the minimiser: check the scale of the features and of -B, and -e\n"},
+		{[]string{"-s", "6", "-c", "1e4", "-e", "1e-13"}, "WARNING: L1R_LR stopped numerically stuck, short of the max number of iterations: it could make no further progress (its objective overflows float64, no decrease is possible, or -e is tighter than float64 allows); the model is its last iterate, not the minimiser: check the scale of the features and of -B, and the tolerance -e\n"},
 	} {
 		model := filepath.Join(dir, "m.model")
 		code, _, stderr := cli(t, "", append(append([]string{"train"}, tc.args...), heartScale, model)...)
