@@ -79,14 +79,7 @@ func TestLockOfKilledProcessIsReleased(t *testing.T) {
 // part is refused while the whole is held.
 func TestAcquirePart(t *testing.T) {
 	dir := t.TempDir()
-	a, err := AcquirePart(dir, "2-shards", "shard-0-of-2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := AcquirePart(dir, "2-shards", "shard-1-of-2")
-	if err != nil {
-		t.Fatalf("a second part: %v", err)
-	}
+	a, b := twoParts(t, dir)
 	if _, err := AcquirePart(dir, "2-shards", "shard-0-of-2"); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
 		t.Errorf("the same part again: %v, want ErrLocked naming pid %d", err, os.Getpid())
 	}
@@ -99,15 +92,48 @@ func TestAcquirePart(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the whole after the parts' release: %v", err)
 	}
-	if _, err := AcquirePart(dir, "2-shards", "shard-0-of-2"); !errors.Is(err, ErrLocked) {
-		t.Errorf("a part while the whole is held: %v, want ErrLocked", err)
+	excludes(t, "a part", "the whole", w, func() (*Lock, error) { return AcquirePart(dir, "2-shards", "shard-0-of-2") })
+}
+
+// twoParts acquires the parts shard-0-of-2 and shard-1-of-2, of group
+// 2-shards, of dir.
+func twoParts(t *testing.T, dir string) (a, b *Lock) {
+	t.Helper()
+	a, err := AcquirePart(dir, "2-shards", "shard-0-of-2")
+	if err != nil {
+		t.Fatal(err)
 	}
-	w.Release()
-	if l, err := AcquirePart(dir, "2-shards", "shard-0-of-2"); err != nil {
-		t.Errorf("a part after the whole's release: %v", err)
+	b, err = AcquirePart(dir, "2-shards", "shard-1-of-2")
+	if err != nil {
+		t.Fatalf("a second part of the group: %v", err)
+	}
+	return a, b
+}
+
+// excludes checks that acquire (of what) is refused with ErrLocked, its
+// message holding each of want, while held (of holder) is held, and
+// succeeds once held is released.
+func excludes(t *testing.T, what, holder string, held *Lock, acquire func() (*Lock, error), want ...string) {
+	t.Helper()
+	if _, err := acquire(); !errors.Is(err, ErrLocked) || !containsAll(err.Error(), want) {
+		t.Errorf("%s while %s is held: %v; want ErrLocked naming %q", what, holder, err, want)
+	}
+	held.Release()
+	if l, err := acquire(); err != nil {
+		t.Errorf("%s after %s's release: %v", what, holder, err)
 	} else {
 		l.Release()
 	}
+}
+
+// containsAll reports whether s contains each of subs.
+func containsAll(s string, subs []string) bool {
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			return false
+		}
+	}
+	return true
 }
 
 // Parts of two groups (shards of 2 and shards of 3) split a directory's
@@ -117,18 +143,11 @@ func TestAcquirePart(t *testing.T) {
 // released (their lock files, which stay, block no one).
 func TestAcquirePartGroups(t *testing.T) {
 	dir := t.TempDir()
-	a, err := AcquirePart(dir, "2-shards", "shard-0-of-2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := AcquirePart(dir, "2-shards", "shard-1-of-2")
-	if err != nil {
-		t.Fatalf("a second part of the group: %v", err)
-	}
+	a, b := twoParts(t, dir)
 	want := filepath.Join(dir, LockFile+".group-2-shards")
 	for _, held := range []*Lock{a, b} {
 		_, err := AcquirePart(dir, "3-shards", "shard-0-of-3")
-		if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "group 2-shards") || !strings.Contains(err.Error(), want) {
+		if !errors.Is(err, ErrLocked) || !containsAll(err.Error(), []string{"group 2-shards", want}) {
 			t.Errorf("a part of another group: %v; want ErrLocked naming group 2-shards and %s", err, want)
 		}
 		held.Release()
@@ -137,15 +156,8 @@ func TestAcquirePartGroups(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a part of another group after the first group's release: %v", err)
 	}
-	if _, err := AcquirePart(dir, "2-shards", "shard-1-of-2"); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "group 3-shards") {
-		t.Errorf("the first group again while the second holds a part: %v; want ErrLocked naming group 3-shards", err)
-	}
-	c.Release()
-	if l, err := AcquirePart(dir, "2-shards", "shard-1-of-2"); err != nil {
-		t.Errorf("the first group again after the second's release: %v", err)
-	} else {
-		l.Release()
-	}
+	excludes(t, "the first group again", "a part of the second", c, func() (*Lock, error) { return AcquirePart(dir, "2-shards", "shard-1-of-2") },
+		"group 3-shards", filepath.Join(dir, LockFile+".group-3-shards"))
 }
 
 // Parts of two groups that start at the same moment never both hold the
