@@ -94,8 +94,10 @@ func (e otherJobError) Is(target error) bool { return target == ErrOtherJob }
 //
 // TrainAll holds the directory for the run (package dirlock): the whole
 // of it, or with opts.Shard the shard's part, beside which other shards of
-// the job may work; a directory held by another process is an error
-// naming the holder. It refuses a directory whose index is another job's
+// the job, of the same count, may work; a directory held by another
+// process (a whole run, the same shard, a shard of another count) is an
+// error matching dirlock.ErrLocked naming the holder. Shards of another
+// count may resume the directory once those have finished. It refuses a directory whose index is another job's
 // (an error matching ErrOtherJob, naming the first setting that differs)
 // and trains nothing there.
 //
@@ -169,12 +171,15 @@ type trainJob struct {
 
 // lockDir holds the sources directory out for this process: shards of
 // one job fill one directory at once, each holding its own part (and
-// sharing the directory); an unsharded run holds all of it.
+// sharing the directory), the shards of one count N being a group
+// ("N-shards"): shards of two counts split the classes differently, and
+// would train some twice at once, so a shard of another count is refused
+// while one runs. An unsharded run holds all of it.
 func lockDir(out string, sh shard.Shard) (*dirlock.Lock, error) {
 	if sh == (shard.Shard{}) {
 		return dirlock.Acquire(out)
 	}
-	return dirlock.AcquirePart(out, fmt.Sprintf("shard-%d-of-%d", sh.I, sh.N))
+	return dirlock.AcquirePart(out, fmt.Sprintf("%d-shards", sh.N), fmt.Sprintf("shard-%d-of-%d", sh.I, sh.N))
 }
 
 // planTrainAll checks that the directory out, which this process holds,

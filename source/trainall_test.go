@@ -456,7 +456,7 @@ func TestTrainAllOtherJob(t *testing.T) {
 // TestTrainAllLocks: TrainAll holds its directory for the run, so another
 // process (here another lock holder) in the directory makes it fail with
 // dirlock.ErrLocked before it trains anything; a shard holds its part only,
-// beside another shard, but not beside a whole run.
+// beside another shard of its count, but not beside a whole run.
 func TestTrainAllLocks(t *testing.T) {
 	j := newJob(t)
 	out := t.TempDir()
@@ -474,7 +474,7 @@ func TestTrainAllLocks(t *testing.T) {
 		t.Errorf("TrainAll wrote an index in a held directory: %v", err)
 	}
 	held.Release()
-	part, err := dirlock.AcquirePart(out, "shard-1-of-2")
+	part, err := lockDir(out, shard.Shard{I: 1, N: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -487,6 +487,55 @@ func TestTrainAllLocks(t *testing.T) {
 	}
 	if res, err := j.run(t, context.Background(), out, RunOptions{Shard: shard.Shard{I: 0, N: 2}}); err != nil || res.Trained == 0 {
 		t.Errorf("shard 0/2 beside a holder of shard 1/2: %v", err)
+	}
+}
+
+// TestTrainAllShardCounts: shards of 2 and shards of 3 split the classes
+// differently, so one of each running at once trained some classes twice,
+// both writing their files: while a shard of 2 runs, a shard of 3 is
+// refused (dirlock.ErrLocked, naming the shards of 2 and their lock file)
+// and writes nothing, and a shard of 2 is not. Once the shards of 2 have
+// finished, shards of 3 resume the directory, reusing their models (shard
+// 1/3 after shard 0/2: the classes c with c mod 3 = 1 and c even).
+func TestTrainAllShardCounts(t *testing.T) {
+	j := newJob(t)
+	out := t.TempDir()
+	part, err := lockDir(out, shard.Shard{I: 1, N: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(out, dirlock.LockFile+".group-2-shards")
+	_, err = j.run(t, context.Background(), out, RunOptions{Shard: shard.Shard{I: 0, N: 3}})
+	if !errors.Is(err, dirlock.ErrLocked) || !strings.Contains(err.Error(), "2-shards") || !strings.Contains(err.Error(), want) {
+		t.Errorf("shard 0/3 beside a holder of shard 1/2: %v; want ErrLocked naming the shards of 2 and %s", err, want)
+	}
+	if models, err := os.ReadDir(filepath.Join(out, modelDir)); err != nil || len(models) != 0 {
+		t.Errorf("shard 0/3 refused beside shard 1/2 wrote %d models (%v)", len(models), err)
+	}
+	count := func(in func(c int) bool) int {
+		n := 0
+		for _, c := range j.sources() {
+			if in(c) {
+				n++
+			}
+		}
+		return n
+	}
+	res, err := j.run(t, context.Background(), out, RunOptions{Shard: shard.Shard{I: 0, N: 2}})
+	if err != nil {
+		t.Fatalf("shard 0/2 beside a holder of shard 1/2: %v", err)
+	}
+	if n := count(func(c int) bool { return c%2 == 0 }); res.Trained != n || res.Reused != 0 {
+		t.Errorf("shard 0/2 trained %d, reused %d; want %d, 0", res.Trained, res.Reused, n)
+	}
+	part.Release()
+	res, err = j.run(t, context.Background(), out, RunOptions{Shard: shard.Shard{I: 1, N: 3}})
+	if err != nil {
+		t.Fatalf("shard 1/3 after the shards of 2: %v", err)
+	}
+	reused, trained := count(func(c int) bool { return c%3 == 1 && c%2 == 0 }), count(func(c int) bool { return c%3 == 1 && c%2 != 0 })
+	if res.Trained != trained || res.Reused != reused || reused == 0 || trained == 0 {
+		t.Errorf("shard 1/3 after shard 0/2 trained %d, reused %d; want %d, %d (both > 0)", res.Trained, res.Reused, trained, reused)
 	}
 }
 

@@ -61,7 +61,9 @@ with c mod n = i, so n processes (on one machine or a cluster, sharing SOURCES)
 split the work; --shard auto/n takes i from JOB_COMPLETION_INDEX (Kubernetes
 Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm, with --array=0-(n-1)). Each shard
 writes the index of the sources done so far; after all shards finish, one more
-run (any shard, or none) trains nothing and writes the complete index.`,
+run (any shard, or none) trains nothing and writes the complete index. Shards
+of one n run side by side; a run without --shard, or a shard of another n
+(which splits the classes otherwise), is refused while they run.`,
 		Example: `  greedytl train-sources --data coil100/hog --out coil100-sources
   greedytl train-sources --data clinc150 --out clinc-sources          # "oos" is the negative pool
   greedytl train-sources --data coil100/hog --out src --shard auto/8   # in each of 8 array tasks`,

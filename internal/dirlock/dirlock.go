@@ -2,7 +2,8 @@
 // of greedytl experiment, a sources directory of greedytl train-sources):
 // an exclusive flock(2) on the file LockFile inside it — or, for one part of
 // a directory that several processes fill at once (the shards of
-// train-sources), a shared flock on LockFile and an exclusive one on the
+// train-sources, one count of shards at a time), shared flocks on LockFile
+// and on the lock file of the part's group and an exclusive one on the
 // part's own lock file (AcquirePart) — or one output file that is not in
 // such a directory (a merged results file: AcquireFile, through a lock
 // file beside it). The kernel releases
@@ -34,8 +35,8 @@ var ErrLocked = errors.New("in use by another process")
 
 // Lock is a held directory lock.
 type Lock struct {
-	f     *os.File
-	whole *os.File // AcquirePart's shared lock on the whole directory
+	f      *os.File
+	shared []*os.File // AcquirePart's shared locks: the whole directory's, the group's
 }
 
 // Acquire locks dir, which must exist, for this process without waiting.
@@ -43,31 +44,102 @@ type Lock struct {
 // returns an error matching ErrLocked that names the holder (pid, host and
 // since when) as recorded in the lock file.
 func Acquire(dir string) (*Lock, error) {
-	whole, err := lockFile(dir, LockFile, false, dir)
+	whole, err := lockFile(dir, LockFile, false, false, dir)
 	if err != nil {
 		return nil, err
 	}
 	return &Lock{f: whole}, nil
 }
 
-// AcquirePart locks the part named part of dir (a shard of a sources
-// directory that several shards fill at once) without waiting: a shared
-// lock on the whole directory, which excludes Acquire's holder but not the
-// other parts, and an exclusive one on the part's own lock file
-// (LockFile + "." + part), which excludes a second process for the same
-// part. Its errors are Acquire's.
-func AcquirePart(dir, part string) (*Lock, error) {
-	whole, err := lockFile(dir, LockFile, true, dir)
+// AcquirePart locks the part named part, of the group named group, of dir
+// (shard I of N of a sources directory, the group being the shards of N)
+// without waiting: a shared lock on the whole directory, which excludes
+// Acquire's holder but not the other parts; a shared one on the group's
+// lock file (LockFile + ".group-" + group), which the parts of that group
+// share; and an exclusive one on the part's own lock file (LockFile + "."
+// + part), which excludes a second process for the same part. Parts of one
+// group work side by side; a part is refused while a part of another group
+// is held (while that group's lock file is, which a probe with an
+// exclusive lock finds), so that two groups never split the directory's
+// work two ways at once (shards of 2 and of 3 would do some of it twice).
+// A group's lock files stay after its parts finish, and block no one.
+// Checking the other groups and taking the group's lock happen under the
+// gate, an exclusive lock on LockFile + ".gate" that AcquirePart waits for
+// and holds only while it takes its locks, so that parts of two groups
+// starting at once never both pass the check. Its errors are Acquire's; a
+// held part of another group is refused with an error matching ErrLocked
+// naming that group and its lock file. A part's name must not be "gate"
+// or begin with "group-".
+func AcquirePart(dir, group, part string) (*Lock, error) {
+	gate, err := lockFile(dir, gateFile, false, true, dir)
 	if err != nil {
 		return nil, err
 	}
-	own, err := lockFile(dir, LockFile+"."+part, false, dir)
+	defer (&Lock{f: gate}).Release()
+	whole, err := lockFile(dir, LockFile, true, false, dir)
 	if err != nil {
-		unlock(whole)
-		whole.Close()
 		return nil, err
 	}
-	return &Lock{f: own, whole: whole}, nil
+	l := &Lock{shared: []*os.File{whole}}
+	if err := checkGroups(dir, group, part); err != nil {
+		l.Release()
+		return nil, err
+	}
+	grp, err := lockFile(dir, groupPrefix+group, true, false, dir)
+	if err != nil {
+		l.Release()
+		return nil, err
+	}
+	l.shared = append(l.shared, grp)
+	if l.f, err = lockFile(dir, LockFile+"."+part, false, false, dir); err != nil {
+		l.Release()
+		return nil, err
+	}
+	return l, nil
+}
+
+// gateFile is the name of the lock file AcquirePart holds while it takes
+// its locks, and groupPrefix the prefix of its groups' lock files.
+const (
+	gateFile    = LockFile + ".gate"
+	groupPrefix = LockFile + ".group-"
+)
+
+// checkGroups returns an error matching ErrLocked when a part of another
+// group than group holds dir: when a group lock file of dir other than
+// group's is locked, which a probe with an exclusive lock (released at
+// once) finds; part, this process's, is named in the error. The caller
+// holds the gate, so no group's lock is being taken meanwhile.
+func checkGroups(dir, group, part string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("locking %s: %w", dir, err)
+	}
+	for _, e := range entries {
+		other, ok := strings.CutPrefix(e.Name(), groupPrefix)
+		if !ok || other == group {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		f, readOnly, err := openLockFile(path)
+		if err != nil {
+			return fmt.Errorf("locking %s: %w", dir, err)
+		}
+		held, err := tryLock(f, false, false)
+		if err == nil && !held {
+			err = unlock(f)
+		}
+		f.Close()
+		switch {
+		case held:
+			return fmt.Errorf("%s is in use by the parts of group %s (lock file %s), which this process's part %s, of group %s, may not join: one group of parts at a time; wait for them or stop them: %w", dir, other, path, part, group, ErrLocked)
+		case err != nil && readOnly:
+			return fmt.Errorf("locking %s: %w", dir, notOwnLockFile(path, dir, err))
+		case err != nil:
+			return fmt.Errorf("locking %s: %w", dir, err)
+		}
+	}
+	return nil
 }
 
 // AcquireFile locks the file path (which need not exist: an output about
@@ -75,7 +147,7 @@ func AcquirePart(dir, part string) (*Lock, error) {
 // beside it, FileLockName(path), which stays. Its errors are Acquire's,
 // naming path.
 func AcquireFile(path string) (*Lock, error) {
-	f, err := lockFile(filepath.Dir(path), FileLockName(path), false, path)
+	f, err := lockFile(filepath.Dir(path), FileLockName(path), false, false, path)
 	if err != nil {
 		return nil, err
 	}
@@ -102,16 +174,16 @@ func TryAcquireFile(path string) (*Lock, error) {
 // directory: "." + its name + ".lock".
 func FileLockName(path string) string { return "." + filepath.Base(path) + ".lock" }
 
-// lockFile locks dir/name, exclusive or shared, and records this process
-// in it when exclusive; what is the directory or file the lock is for,
-// which errors name.
-func lockFile(dir, name string, shared bool, what string) (*os.File, error) {
+// lockFile locks dir/name, exclusive or shared, without waiting unless
+// wait, and records this process in it when exclusive; what is the
+// directory or file the lock is for, which errors name.
+func lockFile(dir, name string, shared, wait bool, what string) (*os.File, error) {
 	path := filepath.Join(dir, name)
 	f, readOnly, err := openLockFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("locking %s: %w", what, err)
 	}
-	held, err := tryLock(f, shared)
+	held, err := tryLock(f, shared, wait)
 	if noLocks(err) {
 		f.Close()
 		return nil, &noFlockError{what, err}
@@ -221,26 +293,29 @@ func (e *noFlockError) Unwrap() error { return e.err }
 // Release unlocks the directory. The lock file stays (removing it would
 // race with a process opening it).
 func (l *Lock) Release() error {
-	if l == nil || l.f == nil {
+	if l == nil {
 		return nil
 	}
-	// Its record goes first (an error: a read-only descriptor, which
-	// recorded nothing), so that a record beside a lock that is held names
-	// that holder, or, after a crash, one that has exited.
-	_ = l.f.Truncate(0)
-	err := unlock(l.f)
-	if cerr := l.f.Close(); err == nil {
-		err = cerr
-	}
-	l.f = nil
-	if l.whole != nil {
-		if uerr := unlock(l.whole); err == nil {
-			err = uerr
-		}
-		if cerr := l.whole.Close(); err == nil {
+	var err error
+	if l.f != nil {
+		// Its record goes first (an error: a read-only descriptor, which
+		// recorded nothing), so that a record beside a lock that is held
+		// names that holder, or, after a crash, one that has exited.
+		_ = l.f.Truncate(0)
+		err = unlock(l.f)
+		if cerr := l.f.Close(); err == nil {
 			err = cerr
 		}
-		l.whole = nil
 	}
+	l.f = nil
+	for _, f := range l.shared {
+		if uerr := unlock(f); err == nil {
+			err = uerr
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	l.shared = nil
 	return err
 }

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -77,15 +79,8 @@ func TestLockOfKilledProcessIsReleased(t *testing.T) {
 // part is refused while the whole is held.
 func TestAcquirePart(t *testing.T) {
 	dir := t.TempDir()
-	a, err := AcquirePart(dir, "shard-0-of-2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := AcquirePart(dir, "shard-1-of-2")
-	if err != nil {
-		t.Fatalf("a second part: %v", err)
-	}
-	if _, err := AcquirePart(dir, "shard-0-of-2"); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
+	a, b := twoParts(t, dir)
+	if _, err := AcquirePart(dir, "2-shards", "shard-0-of-2"); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
 		t.Errorf("the same part again: %v, want ErrLocked naming pid %d", err, os.Getpid())
 	}
 	if _, err := Acquire(dir); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "parts") {
@@ -97,13 +92,116 @@ func TestAcquirePart(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the whole after the parts' release: %v", err)
 	}
-	if _, err := AcquirePart(dir, "shard-0-of-2"); !errors.Is(err, ErrLocked) {
-		t.Errorf("a part while the whole is held: %v, want ErrLocked", err)
+	excludes(t, "a part", "the whole", w, func() (*Lock, error) { return AcquirePart(dir, "2-shards", "shard-0-of-2") })
+}
+
+// twoParts acquires the parts shard-0-of-2 and shard-1-of-2, of group
+// 2-shards, of dir.
+func twoParts(t *testing.T, dir string) (a, b *Lock) {
+	t.Helper()
+	a, err := AcquirePart(dir, "2-shards", "shard-0-of-2")
+	if err != nil {
+		t.Fatal(err)
 	}
-	w.Release()
-	if l, err := AcquirePart(dir, "shard-0-of-2"); err != nil {
-		t.Errorf("a part after the whole's release: %v", err)
+	b, err = AcquirePart(dir, "2-shards", "shard-1-of-2")
+	if err != nil {
+		t.Fatalf("a second part of the group: %v", err)
+	}
+	return a, b
+}
+
+// excludes checks that acquire (of what) is refused with ErrLocked, its
+// message holding each of want, while held (of holder) is held, and
+// succeeds once held is released.
+func excludes(t *testing.T, what, holder string, held *Lock, acquire func() (*Lock, error), want ...string) {
+	t.Helper()
+	if _, err := acquire(); !errors.Is(err, ErrLocked) || !containsAll(err.Error(), want) {
+		t.Errorf("%s while %s is held: %v; want ErrLocked naming %q", what, holder, err, want)
+	}
+	held.Release()
+	if l, err := acquire(); err != nil {
+		t.Errorf("%s after %s's release: %v", what, holder, err)
 	} else {
 		l.Release()
+	}
+}
+
+// containsAll reports whether s contains each of subs.
+func containsAll(s string, subs []string) bool {
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			return false
+		}
+	}
+	return true
+}
+
+// Parts of two groups (shards of 2 and shards of 3) split a directory's
+// work two ways, so that both holding it at once did the work twice: a
+// part of another group is refused, naming that group and its lock file,
+// while any part of a group is held, and allowed once they are all
+// released (their lock files, which stay, block no one).
+func TestAcquirePartGroups(t *testing.T) {
+	dir := t.TempDir()
+	a, b := twoParts(t, dir)
+	want := filepath.Join(dir, LockFile+".group-2-shards")
+	for _, held := range []*Lock{a, b} {
+		_, err := AcquirePart(dir, "3-shards", "shard-0-of-3")
+		if !errors.Is(err, ErrLocked) || !containsAll(err.Error(), []string{"group 2-shards", want}) {
+			t.Errorf("a part of another group: %v; want ErrLocked naming group 2-shards and %s", err, want)
+		}
+		held.Release()
+	}
+	c, err := AcquirePart(dir, "3-shards", "shard-0-of-3")
+	if err != nil {
+		t.Fatalf("a part of another group after the first group's release: %v", err)
+	}
+	excludes(t, "the first group again", "a part of the second", c, func() (*Lock, error) { return AcquirePart(dir, "2-shards", "shard-1-of-2") },
+		"group 3-shards", filepath.Join(dir, LockFile+".group-3-shards"))
+}
+
+// Parts of two groups that start at the same moment never both hold the
+// directory: at any time the parts held are of one group. (Each checking
+// the other groups' lock files and then taking its own, without the gate,
+// let two that checked before either took its lock both pass.)
+func TestAcquirePartGroupsAtOnce(t *testing.T) {
+	rounds := 200
+	if testing.Short() {
+		rounds = 50
+	}
+	for range rounds {
+		dir := t.TempDir()
+		var mu sync.Mutex
+		holders := map[string]int{} // group → parts held
+		var wg sync.WaitGroup
+		for k := range 6 {
+			group := fmt.Sprintf("%d-shards", 2+k%2)
+			wg.Go(func() {
+				l, err := AcquirePart(dir, group, fmt.Sprintf("shard-%d-of-%s", k/2, group))
+				if err != nil {
+					if !errors.Is(err, ErrLocked) {
+						t.Error(err)
+					}
+					return
+				}
+				mu.Lock()
+				holders[group]++
+				if len(holders) > 1 {
+					t.Errorf("parts of groups %v held at once", holders)
+				}
+				mu.Unlock()
+				time.Sleep(time.Millisecond)
+				mu.Lock()
+				if holders[group]--; holders[group] == 0 {
+					delete(holders, group)
+				}
+				mu.Unlock()
+				l.Release()
+			})
+		}
+		wg.Wait()
+		if t.Failed() {
+			return
+		}
 	}
 }

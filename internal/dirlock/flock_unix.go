@@ -13,14 +13,18 @@ import (
 var flock = syscall.Flock
 
 // tryLock takes an exclusive (or, with shared, a shared) flock on f without
-// waiting; held reports that another process holds a conflicting one.
-func tryLock(f *os.File, shared bool) (held bool, err error) {
+// waiting (unless wait); held reports that another process holds a
+// conflicting one.
+func tryLock(f *os.File, shared, wait bool) (held bool, err error) {
 	how := syscall.LOCK_EX
 	if shared {
 		how = syscall.LOCK_SH
 	}
+	if !wait {
+		how |= syscall.LOCK_NB
+	}
 	for {
-		err = flock(int(f.Fd()), how|syscall.LOCK_NB)
+		err = flock(int(f.Fd()), how)
 		if !errors.Is(err, syscall.EINTR) {
 			break
 		}

@@ -24,7 +24,7 @@ func TestAcquireWithoutFlock(t *testing.T) {
 		dir := t.TempDir()
 		for name, acquire := range map[string]func() (*Lock, error){
 			"Acquire":     func() (*Lock, error) { return Acquire(dir) },
-			"AcquirePart": func() (*Lock, error) { return AcquirePart(dir, "shard-0-of-2") },
+			"AcquirePart": func() (*Lock, error) { return AcquirePart(dir, "2-shards", "shard-0-of-2") },
 		} {
 			l, err := acquire()
 			if err == nil {
@@ -263,7 +263,7 @@ func TestLockFileMode(t *testing.T) {
 	dir := t.TempDir()
 	for _, acquire := range []func() (*Lock, error){
 		func() (*Lock, error) { return Acquire(dir) },
-		func() (*Lock, error) { return AcquirePart(dir, "shard-0-of-2") },
+		func() (*Lock, error) { return AcquirePart(dir, "2-shards", "shard-0-of-2") },
 		func() (*Lock, error) { return AcquireFile(filepath.Join(dir, "merged.jsonl")) },
 	} {
 		l, err := acquire()
@@ -384,7 +384,7 @@ func TestReleaseEmptiesTheRecord(t *testing.T) {
 	if err := os.WriteFile(path, []byte(record), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	part, err := AcquirePart(dir, "shard-1-of-2")
+	part, err := AcquirePart(dir, "2-shards", "shard-1-of-2")
 	if err != nil {
 		t.Fatal(err)
 	}
