@@ -44,7 +44,7 @@ type Lock struct {
 // returns an error matching ErrLocked that names the holder (pid, host and
 // since when) as recorded in the lock file.
 func Acquire(dir string) (*Lock, error) {
-	whole, err := lockFile(dir, LockFile, false, false, dir)
+	whole, err := lockFile(dir, LockFile, false, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -65,18 +65,19 @@ func Acquire(dir string) (*Lock, error) {
 // A group's lock files stay after its parts finish, and block no one.
 // Checking the other groups and taking the group's lock happen under the
 // gate, an exclusive lock on LockFile + ".gate" that AcquirePart waits for
-// and holds only while it takes its locks, so that parts of two groups
+// (polling, at most gateWait) and holds only while it takes its locks, so
+// that parts of two groups
 // starting at once never both pass the check. Its errors are Acquire's; a
 // held part of another group is refused with an error matching ErrLocked
 // naming that group and its lock file. A part's name must not be "gate"
 // or begin with "group-".
 func AcquirePart(dir, group, part string) (*Lock, error) {
-	gate, err := lockFile(dir, gateFile, false, true, dir)
+	gate, err := acquireGate(dir)
 	if err != nil {
 		return nil, err
 	}
 	defer (&Lock{f: gate}).Release()
-	whole, err := lockFile(dir, LockFile, true, false, dir)
+	whole, err := lockFile(dir, LockFile, true, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -85,17 +86,36 @@ func AcquirePart(dir, group, part string) (*Lock, error) {
 		l.Release()
 		return nil, err
 	}
-	grp, err := lockFile(dir, groupPrefix+group, true, false, dir)
+	grp, err := lockFile(dir, groupPrefix+group, true, dir)
 	if err != nil {
 		l.Release()
 		return nil, err
 	}
 	l.shared = append(l.shared, grp)
-	if l.f, err = lockFile(dir, LockFile+"."+part, false, false, dir); err != nil {
+	if l.f, err = lockFile(dir, LockFile+"."+part, false, dir); err != nil {
 		l.Release()
 		return nil, err
 	}
 	return l, nil
+}
+
+// gateWait bounds AcquirePart's wait for the gate, which a holder keeps for
+// a few calls: a holder stopped (SIGSTOP, a suspended job) or a lock a dead
+// node left on NFS refuses the part, naming the gate's holder, instead of
+// blocking it for ever without a word.
+var gateWait = 30 * time.Second
+
+// acquireGate takes the gate of dir, retrying every few milliseconds while
+// another process holds it, for at most gateWait.
+func acquireGate(dir string) (*os.File, error) {
+	deadline := time.Now().Add(gateWait)
+	for {
+		f, err := lockFile(dir, gateFile, false, dir)
+		if !errors.Is(err, ErrLocked) || time.Now().After(deadline) {
+			return f, err
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // gateFile is the name of the lock file AcquirePart holds while it takes
@@ -106,40 +126,53 @@ const (
 )
 
 // checkGroups returns an error matching ErrLocked when a part of another
-// group than group holds dir: when a group lock file of dir other than
-// group's is locked, which a probe with an exclusive lock (released at
-// once) finds; part, this process's, is named in the error. The caller
-// holds the gate, so no group's lock is being taken meanwhile.
+// group than group holds dir (heldGroup); part, this process's, is named
+// in the error. The caller holds the gate, so no group's lock is being
+// taken meanwhile.
 func checkGroups(dir, group, part string) error {
-	entries, err := os.ReadDir(dir)
+	other, path, err := heldGroup(dir, group)
 	if err != nil {
 		return fmt.Errorf("locking %s: %w", dir, err)
 	}
+	if other != "" {
+		return fmt.Errorf("%s is in use by the parts of group %s (lock file %s), which this process's part %s, of group %s, may not join: one group of parts at a time; wait for them or stop them: %w", dir, other, path, part, group, ErrLocked)
+	}
+	return nil
+}
+
+// heldGroup returns a group of dir other than except whose parts hold it
+// (whose lock file is locked, which a probe with an exclusive lock,
+// released at once, finds) and that lock file; "" when there is none.
+func heldGroup(dir, except string) (group, path string, err error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", "", err
+	}
 	for _, e := range entries {
 		other, ok := strings.CutPrefix(e.Name(), groupPrefix)
-		if !ok || other == group {
+		if !ok || other == except {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
 		f, readOnly, err := openLockFile(path)
 		if err != nil {
-			return fmt.Errorf("locking %s: %w", dir, err)
+			return "", "", err
 		}
-		held, err := tryLock(f, false, false)
+		held, err := tryLock(f, false)
 		if err == nil && !held {
 			err = unlock(f)
 		}
 		f.Close()
 		switch {
 		case held:
-			return fmt.Errorf("%s is in use by the parts of group %s (lock file %s), which this process's part %s, of group %s, may not join: one group of parts at a time; wait for them or stop them: %w", dir, other, path, part, group, ErrLocked)
+			return other, path, nil
 		case err != nil && readOnly:
-			return fmt.Errorf("locking %s: %w", dir, notOwnLockFile(path, dir, err))
+			return "", "", notOwnLockFile(path, dir, err)
 		case err != nil:
-			return fmt.Errorf("locking %s: %w", dir, err)
+			return "", "", err
 		}
 	}
-	return nil
+	return "", "", nil
 }
 
 // AcquireFile locks the file path (which need not exist: an output about
@@ -147,7 +180,7 @@ func checkGroups(dir, group, part string) error {
 // beside it, FileLockName(path), which stays. Its errors are Acquire's,
 // naming path.
 func AcquireFile(path string) (*Lock, error) {
-	f, err := lockFile(filepath.Dir(path), FileLockName(path), false, false, path)
+	f, err := lockFile(filepath.Dir(path), FileLockName(path), false, path)
 	if err != nil {
 		return nil, err
 	}
@@ -174,16 +207,16 @@ func TryAcquireFile(path string) (*Lock, error) {
 // directory: "." + its name + ".lock".
 func FileLockName(path string) string { return "." + filepath.Base(path) + ".lock" }
 
-// lockFile locks dir/name, exclusive or shared, without waiting unless
-// wait, and records this process in it when exclusive; what is the
+// lockFile locks dir/name, exclusive or shared, without waiting, and
+// records this process in it when exclusive; what is the
 // directory or file the lock is for, which errors name.
-func lockFile(dir, name string, shared, wait bool, what string) (*os.File, error) {
+func lockFile(dir, name string, shared bool, what string) (*os.File, error) {
 	path := filepath.Join(dir, name)
 	f, readOnly, err := openLockFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("locking %s: %w", what, err)
 	}
-	held, err := tryLock(f, shared, wait)
+	held, err := tryLock(f, shared)
 	if noLocks(err) {
 		f.Close()
 		return nil, &noFlockError{what, err}
@@ -199,10 +232,18 @@ func lockFile(dir, name string, shared, wait bool, what string) (*os.File, error
 		b, _ := os.ReadFile(path)
 		f.Close()
 		who := strings.TrimSpace(string(b))
+		// Parts record nothing in the directory's lock file: a held
+		// group says who holds it.
+		var parts string
+		if name == LockFile && !shared {
+			if g, gpath, err := heldGroup(dir, ""); err == nil && g != "" {
+				parts = fmt.Sprintf("the parts of group %s (lock file %s)", g, gpath)
+			}
+		}
 		if who == "" {
-			who = "another process"
-			if name == LockFile && !shared {
-				who = "processes working on parts of it (lock files " + LockFile + ".*)"
+			who = "a process that has not recorded itself (another user's greedytl, whose lock file this one cannot write, or one that has just taken the lock)"
+			if parts != "" {
+				who = parts
 			}
 		}
 		per := "directory"
@@ -216,10 +257,10 @@ func lockFile(dir, name string, shared, wait bool, what string) (*os.File, error
 			// just locked and not yet written. The file is not stale, so
 			// the message neither names the dead pid as the holder nor
 			// suggests deleting or stopping anything.
-			how := "another user's greedytl, whose lock file this one cannot write"
-			if name == LockFile && !shared {
-				how += ", or processes working on parts of it (lock files " + LockFile + ".*)"
+			if parts != "" {
+				return nil, fmt.Errorf("%s is in use by %s, which record themselves in their own lock files, not in %s (its last recorded holder, pid %d on this host, has exited): one process per %s; wait for them: %w", what, parts, path, pid, per, ErrLocked)
 			}
+			how := "another user's greedytl, whose lock file this one cannot write"
 			return nil, fmt.Errorf("%s is in use by a process that has not recorded itself in its lock file %s (%s; the last recorded holder, pid %d on this host, has exited): one process per %s; wait for it: %w", what, path, how, pid, per, ErrLocked)
 		}
 		return nil, fmt.Errorf("%s is in use by %s (lock file %s): one process per %s; wait for it or stop it: %w", what, who, path, per, ErrLocked)

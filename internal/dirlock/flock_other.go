@@ -6,7 +6,7 @@ import "os"
 
 // tryLock does not lock where flock(2) is missing: one process per
 // directory is then the user's responsibility.
-func tryLock(*os.File, bool, bool) (bool, error) { return false, nil }
+func tryLock(*os.File, bool) (bool, error) { return false, nil }
 
 func unlock(*os.File) error { return nil }
 

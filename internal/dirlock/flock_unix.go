@@ -13,18 +13,14 @@ import (
 var flock = syscall.Flock
 
 // tryLock takes an exclusive (or, with shared, a shared) flock on f without
-// waiting (unless wait); held reports that another process holds a
-// conflicting one.
-func tryLock(f *os.File, shared, wait bool) (held bool, err error) {
+// waiting; held reports that another process holds a conflicting one.
+func tryLock(f *os.File, shared bool) (held bool, err error) {
 	how := syscall.LOCK_EX
 	if shared {
 		how = syscall.LOCK_SH
 	}
-	if !wait {
-		how |= syscall.LOCK_NB
-	}
 	for {
-		err = flock(int(f.Fd()), how)
+		err = flock(int(f.Fd()), how|syscall.LOCK_NB)
 		if !errors.Is(err, syscall.EINTR) {
 			break
 		}

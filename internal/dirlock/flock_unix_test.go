@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // On a file system without flock (Lustre mounted without -o flock, NFS
@@ -350,10 +351,10 @@ func TestRefusalWhenTheRecordedHolderExited(t *testing.T) {
 
 // TestReleaseEmptiesTheRecord: Release empties the record of a holder that
 // wrote one, so that a record beside a held lock is its holder's, or a
-// crashed one's; and Acquire refused while shards hold parts of a
-// directory whose record names an exited process says that parts may be
-// the holders (they record nothing in the directory's lock file), not
-// only another user's greedytl.
+// crashed one's; Acquire refused while shards hold parts of a directory
+// whose record names an exited process names the parts' group (they
+// record nothing in the directory's lock file); and refused by a holder
+// that records nothing, with no part held, it does not speak of parts.
 func TestReleaseEmptiesTheRecord(t *testing.T) {
 	dir := t.TempDir()
 	l, err := Acquire(dir)
@@ -394,7 +395,65 @@ func TestReleaseEmptiesTheRecord(t *testing.T) {
 		whole.Release()
 		t.Fatal("Acquire while a part is held: no error")
 	}
-	if msg := err.Error(); !errors.Is(err, ErrLocked) || !strings.Contains(msg, "processes working on parts of it") {
-		t.Errorf("Acquire while a part is held beside a crashed holder's record: %q; want it naming parts as possible holders", msg)
+	if msg := err.Error(); !errors.Is(err, ErrLocked) || !strings.Contains(msg, "in use by the parts of group 2-shards (lock file "+filepath.Join(dir, ".lock.group-2-shards")+")") ||
+		!strings.Contains(msg, fmt.Sprintf("pid %d on this host, has exited", cmd.Process.Pid)) {
+		t.Errorf("Acquire while a part is held beside a crashed holder's record: %q; want it naming the parts' group as the holder and the record's pid as exited", msg)
+	}
+	part.Release()
+
+	// A holder that records nothing (another user's greedytl, through a
+	// read-only lock file) with no part held: not said to be parts.
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	holder, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	if err := syscall.Flock(int(holder.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	whole, err = Acquire(dir)
+	if err == nil {
+		whole.Release()
+		t.Fatal("Acquire while another descriptor holds the lock: no error")
+	}
+	if msg := err.Error(); !errors.Is(err, ErrLocked) || !strings.Contains(msg, "in use by a process that has not recorded itself") || strings.Contains(msg, "parts") {
+		t.Errorf("Acquire while an unrecorded holder holds the lock, no part held: %q; want it naming an unrecorded holder, not parts", msg)
+	}
+}
+
+// TestGateWaitIsBounded: AcquirePart waits for the gate only gateWait,
+// then refuses naming it, where a gate's holder that never lets go (a
+// stopped process, a dead node's lock on NFS) blocked every shard for
+// ever without a word.
+func TestGateWaitIsBounded(t *testing.T) {
+	defer func(w time.Duration) { gateWait = w }(gateWait)
+	gateWait = 50 * time.Millisecond
+	dir := t.TempDir()
+	gate, err := os.OpenFile(filepath.Join(dir, gateFile), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gate.Close()
+	if err := syscall.Flock(int(gate.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		l, err := AcquirePart(dir, "2-shards", "shard-0-of-2")
+		if err == nil {
+			l.Release()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), filepath.Join(dir, gateFile)) {
+			t.Errorf("AcquirePart while the gate is held: %v; want ErrLocked naming %s", err, gateFile)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("AcquirePart still waiting for the gate after 10 s")
 	}
 }
