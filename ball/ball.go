@@ -43,11 +43,14 @@ func scaledNorm(v []float64) (nu float64, e int) {
 }
 
 // rescale writes into dst v·tau/||v||₂, ||v||₂ = nu·2^e as scaledNorm gives it
-// (nu > 0): as f = tau/||v||₂ times each component when f is a normal
-// float64 (with e = 0 the plain route's bits), otherwise from 2^-e·v, so
-// that neither the norm nor the factor need be a float64.
+// (nu > 0): as f = tau/||v||₂ times each component when f and tau/nu are
+// normal float64s (with e = 0 the plain route's bits), otherwise from
+// 2^-e·v, so that neither the norm nor the factor need be a float64.
 func rescale(dst, v []float64, tau, nu float64, e int) {
-	if f := math.Ldexp(tau/nu, -e); e == 0 || (f >= 0x1p-1022 && f <= math.MaxFloat64) {
+	// tau/nu itself must be normal too: a subnormal quotient has lost
+	// bits that scaling it up by 2^-e does not restore.
+	if q := tau / nu; e == 0 || (q >= 0x1p-1022 && math.Ldexp(q, -e) >= 0x1p-1022 && math.Ldexp(q, -e) <= math.MaxFloat64) {
+		f := math.Ldexp(q, -e)
 		for i, x := range v {
 			dst[i] = f * x
 		}

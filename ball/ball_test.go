@@ -342,6 +342,39 @@ func TestProjectL2ScaledKeepsSmallComponents(t *testing.T) {
 	}
 }
 
+// TestRescaleSubnormalRadius: with a subnormal radius on the scaled
+// route, each component is the exact one rounded to the nearest subnormal
+// (within half a step of 2^-1074): Rescale((1e-200, 1e-200), 1e-323) gave
+// (1e-323, 1e-323), two steps where the exact components are 1.43, and
+// (1e-160, 7e-161, 3e-161) onto 5e-324 lost its second component (0.56
+// steps), when tau/nu, already subnormal, was scaled back up.
+func TestRescaleSubnormalRadius(t *testing.T) {
+	for _, tc := range []struct {
+		v   []float64
+		tau float64
+	}{
+		{[]float64{1e-200, 1e-200}, 1e-323},
+		{[]float64{1e-160, 7e-161, 3e-161}, 5e-324},
+	} {
+		got := make([]float64, len(tc.v))
+		if !Rescale(got, tc.v, tc.tau) {
+			t.Fatalf("Rescale(%v) calls v zero", tc.v)
+		}
+		// In steps of 2^-1074, computed in the normal range: v scaled by
+		// its first component, tau counted in steps.
+		var ss float64
+		for _, x := range tc.v {
+			ss += (x / tc.v[0]) * (x / tc.v[0])
+		}
+		for i, x := range tc.v {
+			want := (tc.tau / 0x1p-1074) * (x / tc.v[0]) / math.Sqrt(ss)
+			if d := math.Abs(got[i]/0x1p-1074 - want); d > 0.5+1e-9 {
+				t.Errorf("Rescale(%v, %g)[%d] = %v, %.3f steps of 2^-1074 from the exact %.3f", tc.v, tc.tau, i, got[i], d, want)
+			}
+		}
+	}
+}
+
 // TestRescaleZero: Rescale reports a zero v and leaves dst as it was.
 func TestRescaleZero(t *testing.T) {
 	dst := []float64{7, 8}
