@@ -5,13 +5,13 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"os"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl/internal/parallel"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
@@ -275,10 +275,7 @@ func checkNoise(cfg *Config, g *grid, neg *source.Negatives, targets []string) e
 		pos = max(pos, splitRows(counts[c], p, sz.testPos))
 	}
 	rows := pos + splitRows(len(neg.Target), sz.trainNeg, sz.testNeg)
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := parallel.Count(cfg.Workers)
 	noisy := 0
 	for _, gr := range g.groups(cfg.Shard) {
 		if gr.Noise > 0 {

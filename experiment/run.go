@@ -203,15 +203,12 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err != nil {
 		return nil, inputError{err}
 	}
-	warn := func(code, message string, classes []string) {
-		if cfg.Warn != nil {
-			cfg.Warn(code, message, classes)
-			return
-		}
-		logf("warning: %s", message)
-	}
 	for _, w := range ix.Warnings(filepath.Join(srcDir, source.IndexFile)) {
-		warn(w.Code, w.Message, w.Classes)
+		if cfg.Warn != nil {
+			cfg.Warn(w.Code, w.Message, w.Classes)
+		} else {
+			logf("warning: %s", w.Message)
+		}
 	}
 	absDir, err := filepath.Abs(srcDir)
 	if err != nil {

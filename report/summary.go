@@ -107,10 +107,7 @@ func (r Row) ConvergenceNote() string {
 		where = fmt.Sprintf("%d-way, %d-shot", r.Ways, r.Shots)
 	}
 	have := func(n int) string {
-		if n == 1 {
-			return fmt.Sprintf("1 of the %d cells averaged has", r.N)
-		}
-		return fmt.Sprintf("%d of the %d cells averaged have", n, r.N)
+		return fmt.Sprintf("%d of the %d cells averaged %s", n, r.N, plural.Word(n, "has", "have"))
 	}
 	var parts []string
 	if r.NotConverged > 0 {

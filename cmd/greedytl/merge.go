@@ -86,18 +86,15 @@ func runMerge(s *streams, o *mergeOptions, runs []string) error {
 	return nil
 }
 
-// cellCount returns n cells in words ("1 cell", "2 cells").
-func cellCount(n int) string { return plural.Count(n, "cell", "cells") }
-
 // printMergeReport prints the summary of a merge to standard output.
 func printMergeReport(s *streams, rep *experiment.MergeSummary) {
 	fmt.Fprintf(s.out, "files:      %d\n", len(rep.Files))
 	for _, f := range rep.Partial {
 		fmt.Fprintf(s.out, "            %s: partial last line ignored\n", f)
 	}
-	fmt.Fprintf(s.out, "expected:   %s\n", cellCount(rep.Expected))
-	fmt.Fprintf(s.out, "present:    %s (%d failed: %s)\n", cellCount(rep.Present), rep.Failed, plural.Word(rep.Failed, "its record carries an error", "their records carry an error"))
-	fmt.Fprintf(s.out, "missing:    %s\n", cellCount(len(rep.Missing)))
+	fmt.Fprintf(s.out, "expected:   %s\n", plural.Count(rep.Expected, "cell", "cells"))
+	fmt.Fprintf(s.out, "present:    %s (%d failed: %s)\n", plural.Count(rep.Present, "cell", "cells"), rep.Failed, plural.Word(rep.Failed, "its record carries an error", "their records carry an error"))
+	fmt.Fprintf(s.out, "missing:    %s\n", plural.Count(len(rep.Missing), "cell", "cells"))
 	const show = 10
 	for _, k := range rep.Missing[:min(show, len(rep.Missing))] {
 		fmt.Fprintf(s.out, "            %v\n", k)
@@ -105,8 +102,8 @@ func printMergeReport(s *streams, rep *experiment.MergeSummary) {
 	if len(rep.Missing) > show {
 		fmt.Fprintf(s.out, "            … and %d more\n", len(rep.Missing)-show)
 	}
-	fmt.Fprintf(s.out, "duplicates: %s (identical but for fit_seconds: kept once)\n", cellCount(len(rep.Duplicates)))
+	fmt.Fprintf(s.out, "duplicates: %s (identical but for fit_seconds: kept once)\n", plural.Count(len(rep.Duplicates), "cell", "cells"))
 	if len(rep.Conflicts) > 0 {
-		fmt.Fprintf(s.out, "conflicts:  %s (different records: nothing written)\n", cellCount(len(rep.Conflicts)))
+		fmt.Fprintf(s.out, "conflicts:  %s (different records: nothing written)\n", plural.Count(len(rep.Conflicts), "cell", "cells"))
 	}
 }

@@ -159,10 +159,7 @@ func heldGroup(dir, except string) (group, path string, err error) {
 			return "", "", err
 		}
 		held, err := tryLock(f, false)
-		if err == nil && !held {
-			err = unlock(f)
-		}
-		f.Close()
+		f.Close() // releases the probe's lock, if it took one
 		switch {
 		case held:
 			return other, path, nil

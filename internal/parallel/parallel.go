@@ -14,9 +14,7 @@ import (
 // given to work; it waits for the calls in progress and returns that error
 // (ctx's cause, if ctx was cancelled), or nil when every call returned nil.
 func For(ctx context.Context, n, workers int, work func(ctx context.Context, i int) error) error {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers = Count(workers)
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	items := make(chan int)
@@ -51,6 +49,15 @@ feed:
 // and handing its items to other cores costs more than it saves when the
 // cores are busy (issue 16: a second core slowed small fits down).
 const MinWork = 100_000
+
+// Count returns the number of workers a count of workers stands for, as
+// For reads it: the count itself, or GOMAXPROCS for a count ≤ 0.
+func Count(workers int) int {
+	if workers <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return workers
+}
 
 // Workers returns the number of workers For should use for a job over
 // values input values: 1 below MinWork, else workers as given — a count ≤ 0
