@@ -49,8 +49,8 @@ func scaledNorm(v []float64) (nu float64, e int) {
 func rescale(dst, v []float64, tau, nu float64, e int) {
 	// tau/nu itself must be normal too: a subnormal quotient has lost
 	// bits that scaling it up by 2^-e does not restore.
-	if q := tau / nu; e == 0 || (q >= 0x1p-1022 && math.Ldexp(q, -e) >= 0x1p-1022 && math.Ldexp(q, -e) <= math.MaxFloat64) {
-		f := math.Ldexp(q, -e)
+	q := tau / nu
+	if f := math.Ldexp(q, -e); e == 0 || (q >= 0x1p-1022 && f >= 0x1p-1022 && f <= math.MaxFloat64) {
 		for i, x := range v {
 			dst[i] = f * x
 		}

@@ -171,7 +171,6 @@ func (l *Loss) Minimise(ctx context.Context, beta0 []float64, tau float64, l1 bo
 		return []float64{}, v, []float64{v}, nil
 	}
 	if best, val, ok := l.linearMinimum(tau, l1); ok {
-		_, n := l.g.Dims()
 		start := make([]float64, n)
 		if l1 {
 			l.proj.Project(start, beta0, tau)

@@ -68,23 +68,12 @@ func solveElasticNet(prob *Problem, p Params, init []float64) ([]float64, stop, 
 	if !(p.L1Ratio >= 0 && p.L1Ratio <= 1) {
 		return nil, stopMaxIter, fmt.Errorf("linear: L1Ratio = %v, want it in [0, 1]", p.L1Ratio)
 	}
-	d, err := newLRData(prob, p)
-	if err != nil {
-		return nil, stopMaxIter, err
-	}
 	if p.Eps == 0 {
 		p.Eps = enetDefaultEps
 	}
-	eps, maxIter, err := lrSettings(p)
-	if err != nil {
-		return nil, stopMaxIter, err
-	}
-	w, err := d.start(init)
-	if err != nil {
-		return nil, stopMaxIter, err
-	}
-	if d.gradientOverflows(0.5) {
-		return w, stopStuck, nil
+	d, eps, maxIter, w, err := lrSetup(prob, p, init, 0.5)
+	if d == nil {
+		return w, stopStuck, err // w nil with an error
 	}
 	l1, l2 := p.L1Ratio, 1-p.L1Ratio
 	ref := d.zeroViolation(l1)

@@ -123,7 +123,7 @@ func tron(prob *Problem, p Params, init []float64) ([]float64, stop) {
 	if init != nil {
 		copy(w, init)
 	}
-	if math.IsInf(gnorm0, 0) || math.IsNaN(gnorm0) {
+	if !finiteReference(gnorm0) {
 		// The gradient at 0 overflows (values whose products with the
 		// labels' weights sum beyond float64): the stopping rule, relative
 		// to it, can neither hold nor fail, and every step's model is NaN.
