@@ -630,7 +630,7 @@ def _positions(classes, yo, rows):
     what = "y_oracle must hold one label of y's classes per row of X_oracle"
     if yo.shape != (rows,):
         raise ValueError("{}: y_oracle has shape {}, X_oracle {} rows".format(what, yo.shape, rows))
-    keys = classes
+    keys, yo_keys = classes, yo
     if yo.dtype.kind in "mM" and classes.dtype.kind == yo.dtype.kind and yo.dtype != classes.dtype:
         # Dates (or durations) in another unit than y's (days against
         # seconds) are equal but hash apart: both in the finer unit, so that
@@ -638,7 +638,6 @@ def _positions(classes, yo, rows):
         # Units with no common one (months against days) or a finer unit
         # that cannot hold a label (a cast that wraps) keep their own: the
         # refusal below then names the label.
-        keys, yo_keys = classes, yo
         try:
             common = np.promote_types(classes.dtype, yo.dtype)
             k2, y2 = classes.astype(common), yo.astype(common)
@@ -647,8 +646,6 @@ def _positions(classes, yo, rows):
         else:
             if _same_times(k2.astype(classes.dtype), classes) and _same_times(y2.astype(yo.dtype), yo):
                 keys, yo_keys = k2, y2
-    else:
-        yo_keys = yo
     index = {c: i for i, c in enumerate(keys)}
     pos = np.empty(rows, dtype=np.intp)
     for k, v in enumerate(yo_keys):

@@ -21,7 +21,7 @@ import os
 
 import numpy as np
 
-from ._compat import issparse
+from ._compat import NotFittedError, check_is_fitted, issparse
 from ._model import count_of, is_go_int
 
 __all__ = ["Sources", "SourcesDir", "read_liblinear", "LiblinearModel", "PROBA_EPS", "proba_scores"]
@@ -326,7 +326,7 @@ def classifiers(s):
     None).  scikit-learn's clone would clone them unfitted."""
     if isinstance(s, (list, tuple)):
         return list(s)
-    if not _is_path(s) and not isinstance(s, (Sources, SourcesDir)) and _scorer_method(s) is not None:
+    if _scorer_method(s) is not None:  # a path, Sources or SourcesDir has neither method
         return [s]
     return None
 
@@ -336,7 +336,6 @@ def _is_fitted(est):
     or greedytl._compat's stand-in without it: est's __sklearn_is_fitted__
     first, then its attributes ending in "_"); an object that is not an
     estimator (scikit-learn's TypeError) is trusted."""
-    from ._compat import NotFittedError, check_is_fitted
     try:
         check_is_fitted(est)
     except NotFittedError:
