@@ -55,7 +55,10 @@ type npyType struct {
 //
 // Supported dtypes, little- or big-endian: float32, float64, int8 to int64,
 // uint8 to uint64 and bool; a type spelt without a byte order ('f8',
-// '|f8', '=f8') is in the machine's, as NumPy reads it. Integers of magnitude above 2⁵³, which float64
+// '|f8', '=f8') is in the machine's, as NumPy reads it, and NumPy's other
+// spellings of them are read too ('d', '<d', 'float64', '?'), but for the
+// names of C's long and of pointer-sized integers ('l', 'int', 'intp'),
+// whose size the file does not record. Integers of magnitude above 2⁵³, which float64
 // cannot hold exactly, are an error. Arrays must be 1-D or 2-D; Fortran-order
 // arrays are transposed into row-major order. Values are returned as they
 // are, NaN and infinities included.
@@ -280,14 +283,18 @@ func transpose(a []float64, r, c int) []float64 {
 // with '|' ("not applicable", which NumPy writes for single bytes) is in
 // the machine's byte order, as NumPy's descr_to_dtype reads it (np.load
 // takes '|f8' as dtype('float64'), native): little-endian on amd64 and
-// arm64.
+// arm64. The other spellings np.load reads (whatever numpy.dtype takes) of
+// the types read here are read too: a one-character code ('d', '<d', '?';
+// npyCodes) and a name without a byte order ('float64', 'double'; npyNames).
+// A code or name of C's long or of a pointer ('l', 'int', 'intp';
+// npyPlatformTypes), whose size is the writing platform's and not in the
+// file, is refused saying so: np.save writes its size ('<i8').
 func parseDescr(s string) (npyType, error) {
 	bad := &dtypeError{descr: s}
-	if len(s) < 2 {
-		return npyType{}, bad
-	}
 	t := npyType{order: binary.NativeEndian}
-	if strings.IndexByte("<>|=", s[0]) >= 0 {
+	if name, ok := npyNames[s]; ok {
+		s = name
+	} else if s != "" && strings.IndexByte("<>|=", s[0]) >= 0 {
 		switch s[0] {
 		case '<':
 			t.order = binary.LittleEndian
@@ -295,6 +302,13 @@ func parseDescr(s string) (npyType, error) {
 			t.order = binary.BigEndian
 		}
 		s = s[1:]
+	}
+	if code, ok := npyCodes[s]; ok {
+		s = code
+	}
+	if slices.Contains(npyPlatformTypes, s) {
+		bad.hint = "the size of this NumPy type (C's long or a pointer) is the platform's that wrote the file, which the file does not record: save the array with np.save, which writes its size ('<i8' or '<i4')"
+		return npyType{}, bad
 	}
 	if len(s) != 2 {
 		return npyType{}, bad
@@ -310,6 +324,32 @@ func parseDescr(s string) (npyType, error) {
 	}
 	return t, nil
 }
+
+// npyCodes maps NumPy's one-character type codes (numpy.dtype('d'), which
+// may carry a byte order: '<d') of the types DecodeNPY reads to their kind
+// and size: the C types of the same size on every platform NumPy runs on.
+var npyCodes = map[string]string{
+	"d": "f8", "f": "f4", "?": "b1",
+	"b": "i1", "h": "i2", "i": "i4", "q": "i8",
+	"B": "u1", "H": "u2", "I": "u4", "Q": "u8",
+}
+
+// npyNames maps the names numpy.dtype takes (without a byte order, as
+// NumPy takes them) of the types DecodeNPY reads to their kind and size.
+var npyNames = map[string]string{
+	"float64": "f8", "double": "f8", "float": "f8", "float_": "f8",
+	"float32": "f4", "single": "f4",
+	"int8": "i1", "byte": "i1", "int16": "i2", "short": "i2",
+	"int32": "i4", "intc": "i4", "int64": "i8", "longlong": "i8",
+	"uint8": "u1", "ubyte": "u1", "uint16": "u2", "ushort": "u2",
+	"uint32": "u4", "uintc": "u4", "uint64": "u8", "ulonglong": "u8",
+	"bool": "b1", "bool_": "b1", "bool8": "b1",
+}
+
+// npyPlatformTypes are the codes and names numpy.dtype takes for C's long
+// and pointer-sized integers, whose size depends on the platform (C's long
+// is 4 bytes on Windows, 8 on Linux and macOS; NumPy 1's int_ is a long).
+var npyPlatformTypes = []string{"l", "L", "p", "P", "long", "ulong", "int", "int_", "uint", "intp", "uintp", "int0", "uint0"}
 
 // dtypeError is parseDescr's error, "unsupported dtype '<U3'", followed,
 // for an array of strings or objects read where the reader knows what the

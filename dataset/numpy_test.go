@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -207,4 +209,112 @@ func TestPandasCSV(t *testing.T) {
 			t.Errorf("%s: read\n%v\nwant\n%v", name, mat.Formatted(m), mat.Formatted(want))
 		}
 	}
+}
+
+// descrScript writes, for each dtype spelling in its arguments, a .npy file
+// whose header's descr is that spelling (k.npy, the k-th) holding 1, 0 and
+// 2 of that type, loads it with np.load, and prints the spelling, the dtype
+// NumPy read and the values it read, tab-separated; or "refused" when
+// numpy.dtype or np.load refuses the spelling.
+const descrScript = `
+import os, sys
+import numpy as np
+from numpy.lib import format as fmt
+d = sys.argv[1]
+for k, descr in enumerate(sys.argv[2:]):
+    p = os.path.join(d, '%d.npy' % k)
+    try:
+        dt = np.dtype(descr)
+        with open(p, 'wb') as f:
+            fmt.write_array_header_1_0(f, {'descr': descr, 'fortran_order': False, 'shape': (3,)})
+            f.write(np.array([1, 0, 2]).astype(dt).tobytes())
+        a = np.load(p, allow_pickle=False)
+        print('%s\t%s\t%s' % (descr, a.dtype.str, ' '.join(repr(float(v)) for v in a)))
+    except Exception as e:
+        print('%s\trefused\t%s' % (descr, type(e).__name__))
+`
+
+// TestNumPyDescrSpellings: DecodeNPY reads a .npy file whose header spells
+// its dtype in any way np.load reads — one-character codes ('d', '<d',
+// '?'), names ('float64', 'double', 'uint8') as well as '<f8' — as NumPy
+// reads it, for the types it reads (float32, float64, integers, bool); it
+// refuses what np.load refuses and the types it does not read; and it
+// refuses C's long and pointer-sized integers ('l', 'int', 'intp'), whose
+// size is the platform's, saying so. The table is NumPy's: the script
+// reports what np.load makes of each spelling. It skips without NumPy.
+func TestNumPyDescrSpellings(t *testing.T) {
+	python := peertest.PythonWith(t, "numpy")
+	descrs := []string{
+		"<f8", "f8", "=f8", "|f8", ">f8", "d", "<d", ">d", "=d", "|d", "float64", "double", "float", "float_",
+		"<f4", "f4", ">f4", "f", "<f", ">f", "float32", "single",
+		"<i8", "i8", "q", "<q", ">q", "int64", "longlong", "<i4", "i", "<i", ">i", "int32", "intc",
+		"<i2", "h", ">h", "int16", "short", "|i1", "b", "<b", "int8", "byte",
+		"<u8", "Q", "uint64", "ulonglong", "<u4", "I", "uint32", "uintc", "<u2", "H", "uint16", "ushort",
+		"|u1", "B", "<B", "uint8", "ubyte",
+		"|b1", "b1", "<b1", "?", "<?", "|?", "=?", "bool", "bool_", "bool8",
+		// C's long and pointer-sized integers: the platform's size.
+		"l", "<l", "L", "p", "P", "long", "ulong", "int", "int_", "uint", "intp", "uintp",
+		// Types DecodeNPY does not read, and spellings NumPy refuses.
+		"<f2", "e", "float16", "<c16", "D", "U3", "<M8[s]", "|S3",
+		"<float64", "Float64", " f8", "f8 ", "<<f8", "f9", "i3", "u", "x", "",
+	}
+	dir := t.TempDir()
+	out, err := exec.Command(python, append([]string{"-W", "ignore", "-c", descrScript, dir}, descrs...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("python: %v\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != len(descrs) {
+		t.Fatalf("python printed %d lines for %d spellings:\n%s", len(lines), len(descrs), out)
+	}
+	platform := []string{"l", "<l", "L", "p", "P", "long", "ulong", "int", "int_", "uint", "intp", "uintp"}
+	for k, line := range lines {
+		f := strings.Split(line, "\t")
+		descr := descrs[k]
+		if len(f) != 3 || f[0] != descr {
+			t.Fatalf("python's line %d: %q, want the spelling %q and two fields", k, line, descr)
+		}
+		arr, err := DecodeNPY(bytes.NewReader(npyHeaderOnly(t, descr, dir, k)), descr)
+		_, readable := parseDescr(f[1]) // a type DecodeNPY reads, as NumPy spells it
+		switch {
+		case slices.Contains(platform, descr):
+			if f[1] == "refused" || err == nil || !strings.Contains(err.Error(), "C's long or a pointer") {
+				t.Errorf("%q (NumPy: %s): %v; want a refusal naming the platform's size", descr, f[1], err)
+			}
+		case f[1] == "refused" || readable != nil:
+			if err == nil {
+				t.Errorf("%q: read %v, but NumPy reads it as %s, a type DecodeNPY does not read", descr, arr.Data, f[1])
+			}
+		case err != nil:
+			t.Errorf("%q: %v; NumPy reads it as %s", descr, err, f[1])
+		default:
+			var want []float64
+			for _, v := range strings.Fields(f[2]) {
+				x, err := strconv.ParseFloat(v, 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = append(want, x)
+			}
+			if !sameFloats(arr.Data, want) {
+				t.Errorf("%q: read %v, NumPy %v (%s)", descr, arr.Data, want, f[1])
+			}
+		}
+	}
+}
+
+// npyHeaderOnly returns the k-th file descrScript wrote into dir, or, where
+// it wrote none (NumPy refused the spelling), a header with descr and the
+// bytes of three float64s.
+func npyHeaderOnly(t *testing.T, descr, dir string, k int) []byte {
+	t.Helper()
+	if b, err := os.ReadFile(filepath.Join(dir, strconv.Itoa(k)+".npy")); err == nil {
+		return b
+	}
+	var buf bytes.Buffer
+	if err := writeNPYHeader(&buf, descr, []int{3}); err != nil {
+		t.Fatal(err)
+	}
+	buf.Write(make([]byte, 24))
+	return buf.Bytes()
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -289,4 +290,42 @@ func maskedLines(text string) []string {
 	}
 	slices.Sort(lines)
 	return lines
+}
+
+// TestEpisodeAccuracyPossible: an episode's accuracy and balanced accuracy
+// count correct predictions among ways × test_per_class test examples, so
+// the readers refuse, naming the file and line, one that is no multiple of
+// 1/(ways × test_per_class) — 0.5 of 3 ways × 5 — and read records as
+// experiment writes them (counts over 15, their float64 rounding included,
+// and failed episodes, whose numbers are not used).
+func TestEpisodeAccuracyPossible(t *testing.T) {
+	episode := func(acc, bal string) string {
+		return `{"dataset":"d","ways":3,"shots":1,"episode":0,"method":"m","classes":["a","b","c"],"class_idx":[0,1,2],` +
+			`"accuracy":` + acc + `,"balanced_accuracy":` + bal + `,"test_per_class":5,"fit_seconds":0.1,"candidates":3}` + "\n"
+	}
+	good := episode("0.7333333333333333", "0.7333333333333334") // 11 of 15, as TestRecordsAsBefore's
+	for _, tc := range []struct{ line, want string }{
+		{episode("0.5", "0.5"), "accuracy is 0.5: not a possible accuracy of 3 ways × 5 test examples per class (a multiple of 1/15)"},
+		{episode("0.7333333333333333", "0.74"), "balanced_accuracy is 0.74: not a possible accuracy"},
+	} {
+		path := filepath.Join(t.TempDir(), "results.jsonl")
+		writeText(t, path, good+tc.line)
+		_, _, err := scanResults(path, func([]byte, *Record, int) error { return nil })
+		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), path+":2: ") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v; want an input error at %s:2 containing %q", strings.TrimSpace(tc.line), err, path, tc.want)
+		}
+	}
+	var lines strings.Builder
+	lines.WriteString(good)
+	for k := range 16 {
+		a := float64(k) / 15
+		lines.WriteString(episode(strconv.FormatFloat(a, 'g', -1, 64), strconv.FormatFloat(a, 'g', -1, 64)))
+	}
+	lines.WriteString(strings.Replace(episode("0.5", "0.5"), `"candidates":3`, `"candidates":3,"error":"fit: no"`, 1))
+	path := filepath.Join(t.TempDir(), "results.jsonl")
+	writeText(t, path, lines.String())
+	n := 0
+	if _, _, err := scanResults(path, func([]byte, *Record, int) error { n++; return nil }); err != nil || n != 18 {
+		t.Errorf("possible accuracies: %d records read, %v; want 18 and no error", n, err)
+	}
 }

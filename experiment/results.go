@@ -144,8 +144,9 @@ func decodeRecord(line []byte) (*Record, error) {
 // source names) of different lengths, an episode (Ways > 0) of fewer than
 // two ways or whose classes are not Ways distinct names and indices,
 // not_converged entries that no fit reports (checkNotConverged), and, for
-// a cell that did not fail, an accuracy outside [0, 1], a negative or
-// non-finite time or a non-finite weight.
+// a cell that did not fail, an accuracy outside [0, 1], an episode's
+// accuracy that its test set cannot give (checkEpisodeAccuracy), a
+// negative or non-finite time or a non-finite weight.
 func checkRecord(r *Record) error {
 	shots := "positives"
 	if r.Ways != 0 {
@@ -188,6 +189,9 @@ func checkRecord(r *Record) error {
 	}
 	if a := r.Accuracy; math.IsNaN(a) || a < 0 || a > 1 {
 		return fmt.Errorf("accuracy is %v: must be in [0, 1]", a)
+	}
+	if err := checkEpisodeAccuracy(r); err != nil {
+		return err
 	}
 	if t := r.FitSeconds; math.IsNaN(t) || math.IsInf(t, 0) || t < 0 {
 		return fmt.Errorf("fit_seconds is %v: must be finite and ≥ 0", t)
@@ -254,6 +258,37 @@ func checkEpisode(r *Record) error {
 	for k, c := range r.ClassIdx {
 		if c < 0 || slices.Contains(r.ClassIdx[:k], c) {
 			return fmt.Errorf("class index %d at position %d: must be ≥ 0 and distinct", c, k)
+		}
+	}
+	return nil
+}
+
+// checkEpisodeAccuracy refuses an episode's accuracies (both in [0, 1])
+// that its test set cannot give: it holds TestPerClass examples of each of
+// its Ways classes, so the accuracy counts its correct predictions in
+// Ways × TestPerClass, and the balanced accuracy, the mean of the classes'
+// recalls over TestPerClass each, counts correct predictions too: each is
+// a multiple of 1/(Ways × TestPerClass), to rounding. (Both count the same
+// predictions, and so are equal, in the records experiment writes; that is
+// not required.) A binary cell's (Ways 0) has nothing to check.
+func checkEpisodeAccuracy(r *Record) error {
+	if r.Ways == 0 {
+		return nil
+	}
+	n := float64(r.Ways) * float64(r.TestPerClass)
+	// counts reports whether a is a count of correct predictions over n: a
+	// count over n, written as a float64 and read back, times n is within
+	// far less than 1e-9·n of it (rounding), and tests of more than 2.5e8
+	// examples are not told apart to less than a quarter.
+	counts := func(a float64) bool {
+		return math.Abs(a*n-math.Round(a*n)) <= math.Min(1e-9*n, 0.25)
+	}
+	for _, a := range []struct {
+		name  string
+		value float64
+	}{{"accuracy", r.Accuracy}, {"balanced_accuracy", r.BalancedAccuracy}} {
+		if !counts(a.value) {
+			return fmt.Errorf("%s is %v: not a possible accuracy of %d ways × %s per class (a multiple of 1/%v)", a.name, a.value, r.Ways, plural.Count(r.TestPerClass, "test example", "test examples"), n)
 		}
 	}
 	return nil

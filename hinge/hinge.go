@@ -163,8 +163,10 @@ func (l *Loss) Minimise(ctx context.Context, beta0 []float64, tau float64, l1 bo
 	case !(tau >= 0):
 		return nil, 0, nil, fmt.Errorf("hinge: radius τ = %v: want τ ≥ 0", tau)
 	}
-	if err := standardize.CheckFiniteVector("start weight", beta0); err != nil {
-		return nil, 0, nil, fmt.Errorf("hinge: %w", err)
+	for j, b := range beta0 {
+		if !standardize.Finite(b) { // a weight per source, not per row
+			return nil, 0, nil, fmt.Errorf("hinge: %w", &standardize.NonFiniteError{Name: "start weight", Row: -1, Col: j, Value: b})
+		}
 	}
 	if n == 0 {
 		v := l.Value(l.Predict(nil, nil))

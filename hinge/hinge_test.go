@@ -368,7 +368,8 @@ func TestMinimiseArguments(t *testing.T) {
 		want  string
 	}{
 		{"short start", []float64{0}, 1, "hinge: 1 start weights for 2 sources"},
-		{"NaN start", []float64{math.NaN(), 0}, 1, "hinge: start weight row 0 is NaN"},
+		{"NaN start", []float64{math.NaN(), 0}, 1, "hinge: start weight 0 is NaN"},
+		{"Inf start", []float64{0, math.Inf(-1)}, 1, "hinge: start weight 1 is -Inf"},
 		{"negative radius", []float64{0, 0}, -1, "hinge: radius τ = -1: want τ ≥ 0"},
 		{"NaN radius", []float64{0, 0}, math.NaN(), "hinge: radius τ = NaN: want τ ≥ 0"},
 	} {

@@ -189,13 +189,13 @@ func (m *Model) scoreSign() float64 {
 
 // PredictsGreater reports whether liblinear predicts the greater of a
 // binary model's two labels for a row of score s (Scores's): when s > 0,
-// and also when s = 0 and Labels[0] is the smaller label, since liblinear
-// predicts Labels[1] for a decision value that is not > 0 (a row of zeros
-// without a bias, or on features of zero weight only, scores exactly 0).
-// The sign of s alone classifies every row as liblinear does but those
-// ties.
+// and also when s = 0 or NaN and Labels[0] is the smaller label, since
+// liblinear predicts Labels[1] for a decision value that is not > 0 (a row
+// of zeros without a bias, or on features of zero weight only, scores
+// exactly 0; a NaN feature gives a NaN score). The sign of s alone
+// classifies every row as liblinear does but those.
 func (m *Model) PredictsGreater(s float64) bool {
-	return s > 0 || (s == 0 && m.scoreSign() < 0)
+	return s > 0 || (!(s < 0) && m.scoreSign() < 0)
 }
 
 // Scores returns the score of each row of the dense matrix X: the decision

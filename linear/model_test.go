@@ -171,13 +171,15 @@ func TestScoresOrientation(t *testing.T) {
 // liblinear model disagreed with liblinear-predict's predictions.
 func TestPredictsGreater(t *testing.T) {
 	// Columns: w = (2, 0, -1); rows: zeros, the zero-weight feature only,
-	// a positive and a negative decision value, and a tie of two terms.
-	x := mat.NewDense(5, 3, []float64{
+	// a positive and a negative decision value, a tie of two terms, and a
+	// NaN feature (a NaN decision value, not > 0: Labels[1], as a 0).
+	x := mat.NewDense(6, 3, []float64{
 		0, 0, 0,
 		0, 5, 0,
 		1, 0, 0,
 		0, 0, 1,
 		1, 0, 2,
+		math.NaN(), 0, 0,
 	})
 	for _, labels := range [][]int{{1, -1}, {-1, 1}, {1, 0}, {0, 1}, {7, 3}, {3, 7}} {
 		m := &Model{Labels: labels, NrFeature: 3, Bias: -1, NrW: 1, W: []float64{2, 0, -1}}

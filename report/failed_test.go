@@ -2,7 +2,9 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -77,5 +79,34 @@ func TestAllRowsNoSuccess(t *testing.T) {
 		if got[1][k] != "—" {
 			t.Errorf("row of no successful cell: %s = %q, want —", allRowsTable(rows).header[k], got[1][k])
 		}
+	}
+}
+
+// TestOneSplitNoStdErr: a row of one split has no standard error — one
+// split measures no spread — so its JSON form has stderr null and the All
+// summary rows table "—", where both gave 0, which claims certainty; its
+// mean and fit time stay, and a row of two splits keeps its standard
+// error.
+func TestOneSplitNoStdErr(t *testing.T) {
+	rows := []Row{
+		{Dataset: "toy", Method: "greedytl", Positives: 2, Mean: 0.75, StdErr: 0, Splits: 1, N: 2, FitSecondsMean: 0.5},
+		{Dataset: "toy", Method: "greedytl", Positives: 5, Mean: 0.8, StdErr: 0.05, Splits: 2, N: 4, FitSecondsMean: 0.5},
+	}
+	for i, want := range []string{"null", "0.05"} {
+		b, err := json.Marshal(rows[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got map[string]json.RawMessage
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatal(err)
+		}
+		if string(got["stderr"]) != want || string(got["mean"]) != strconv.FormatFloat(rows[i].Mean, 'g', -1, 64) || string(got["fit_seconds_mean"]) != "0.5" {
+			t.Errorf("%d split(s): %s, want stderr %s and the mean and fit time", rows[i].Splits, b, want)
+		}
+	}
+	got := allRowsTable(rows).rows
+	if got[0][5] != "—" || got[0][4] != "75.00" || got[1][5] != "5.00" {
+		t.Errorf("one split: mean, stderr = %q, %q, want 75.00, —; two: stderr %q, want 5.00", got[0][4], got[0][5], got[1][5])
 	}
 }

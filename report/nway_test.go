@@ -26,10 +26,13 @@ func nwayRecords() []experiment.Record {
 						r.ClassIdx = append(r.ClassIdx, (k+e)%30)
 						r.Classes = append(r.Classes, "c"+string(rune('A'+(k+e)%30)))
 					}
-					r.Accuracy = 0.3 + 0.01*float64(w%7+s) + 0.02*float64(e)
-					r.BalancedAccuracy = r.Accuracy / 2
+					// Counts of correct predictions among w × 3 test
+					// examples, as the readers require.
+					n := float64(3 * w)
+					correct := math.Round(n * (0.3 + 0.01*float64(w%7+s) + 0.02*float64(e)))
+					r.Accuracy, r.BalancedAccuracy = correct/n, math.Round(correct/2)/n
 					if m == "simpleshot" {
-						r.Accuracy += 0.05
+						r.Accuracy = (correct + math.Round(0.05*n)) / n
 					}
 					recs = append(recs, r)
 				}

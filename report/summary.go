@@ -35,8 +35,9 @@ type Row struct {
 	Mean float64 `json:"mean"`
 	// StdErr is the standard error of Mean over splits: the sample standard
 	// deviation of the per-split means (each the mean over that split's
-	// targets) divided by √Splits. It is 0 when Splits is 1: one split
-	// gives no estimate of the spread.
+	// targets) divided by √Splits. It is 0 when Splits is 1, where one
+	// split gives no estimate of the spread: the JSON form has null there
+	// (MarshalJSON), and the tables no standard error.
 	StdErr float64 `json:"stderr"`
 	// Splits is the number of splits with at least one successful cell.
 	Splits int `json:"splits"`
@@ -66,20 +67,26 @@ type Row struct {
 
 // MarshalJSON writes r as its fields' tags say, except that a row without
 // a successful cell (N = 0) has mean, stderr and fit_seconds_mean null:
-// they average nothing, and a 0 would read as an accuracy of 0.
+// they average nothing, and a 0 would read as an accuracy of 0; and a row
+// of one split has stderr null: one split measures no spread, and a 0
+// would claim certainty.
 func (r Row) MarshalJSON() ([]byte, error) {
 	type plain Row // Row's fields without this method
-	if r.N > 0 {
+	if r.N > 0 && r.Splits > 1 {
 		return json.Marshal(plain(r))
 	}
 	// The outer fields hide plain's of the same name (encoding/json's rule
 	// for embedded fields).
-	return json.Marshal(struct {
+	out := struct {
 		plain
 		Mean           *float64 `json:"mean"`
 		StdErr         *float64 `json:"stderr"`
 		FitSecondsMean *float64 `json:"fit_seconds_mean"`
-	}{plain: plain(r)})
+	}{plain: plain(r)}
+	if r.N > 0 {
+		out.Mean, out.FitSecondsMean = &r.Mean, &r.FitSecondsMean
+	}
+	return json.Marshal(out)
 }
 
 // NotConvergedMark marks, in a report's tables, the accuracy of a row some

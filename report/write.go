@@ -846,7 +846,10 @@ func allRowsTable(rows []Row) table {
 	for _, r := range rows {
 		m, se, fit := "—", "—", "—" // a row of no successful cell averages nothing
 		if r.N > 0 {
-			m, se = fmt.Sprintf("%.2f", 100*r.Mean), fmt.Sprintf("%.2f", 100*r.StdErr)
+			m = fmt.Sprintf("%.2f", 100*r.Mean)
+			if r.Splits > 1 { // one split measures no spread
+				se = fmt.Sprintf("%.2f", 100*r.StdErr)
+			}
 			fit = strconv.FormatFloat(r.FitSecondsMean, 'g', 4, 64)
 		}
 		cells := []string{r.Dataset, r.Method, strconv.Itoa(r.Positives), strconv.Itoa(r.Noise), m, se,

@@ -174,13 +174,77 @@ type trainJob struct {
 // sharing the directory), the shards of one count N being a group
 // ("N-shards"): shards of two counts split the classes differently, and
 // would train some twice at once, so a shard of another count is refused
-// while one runs. An unsharded run holds all of it.
+// while one runs. An unsharded run holds all of it. A refusal because
+// shards of another count run is worded in shards (otherCountError), not
+// in dirlock's groups and parts.
 func lockDir(out string, sh shard.Shard) (*dirlock.Lock, error) {
+	var l *dirlock.Lock
+	var err error
 	if sh == (shard.Shard{}) {
-		return dirlock.Acquire(out)
+		l, err = dirlock.Acquire(out)
+	} else {
+		l, err = dirlock.AcquirePart(out, shardGroup(sh.N), fmt.Sprintf("shard-%d-of-%d", sh.I, sh.N))
 	}
-	return dirlock.AcquirePart(out, fmt.Sprintf("%d-shards", sh.N), fmt.Sprintf("shard-%d-of-%d", sh.I, sh.N))
+	if errors.Is(err, dirlock.ErrLocked) {
+		if n, lockFile, ok := otherCountHolding(out, sh.N, err); ok {
+			return nil, &otherCountError{dir: out, lockFile: lockFile, held: n, sh: sh, err: err}
+		}
+	}
+	return l, err
 }
+
+// shardGroup is the dirlock group of the shards of n.
+func shardGroup(n int) string { return fmt.Sprintf("%d-shards", n) }
+
+// otherCountHolding returns the count n ≠ count of the shards whose group
+// holds out, and their group's lock file, when err, dirlock's refusal of
+// out, names that lock file (as a refusal because parts of another group
+// hold the directory does); ok is false for the other refusals (a whole
+// run, the same shard, the gate).
+func otherCountHolding(out string, count int, err error) (n int, lockFile string, ok bool) {
+	entries, rerr := os.ReadDir(out)
+	if rerr != nil {
+		return 0, "", false
+	}
+	prefix := dirlock.LockFile + ".group-"
+	for _, e := range entries {
+		s, found := strings.CutPrefix(e.Name(), prefix)
+		if !found {
+			continue
+		}
+		s, found = strings.CutSuffix(s, "-shards")
+		k, cerr := strconv.Atoi(s)
+		if !found || cerr != nil || k == count || e.Name() != dirlock.LockFile+".group-"+shardGroup(k) {
+			continue
+		}
+		if p := filepath.Join(out, e.Name()); strings.Contains(err.Error(), p) {
+			return k, p, true
+		}
+	}
+	return 0, "", false
+}
+
+// otherCountError refuses a run of the sources directory dir while shards
+// of another count (held) train into it, in the user's terms: "shards of
+// train-sources --shard i/2 are training into DIR (…); a --shard 0/3 may
+// not join them until they finish". It matches dirlock.ErrLocked, and
+// unwraps to dirlock's refusal.
+type otherCountError struct {
+	dir, lockFile string
+	held          int         // the count of the shards that hold dir
+	sh            shard.Shard // this run's; the zero Shard for a whole run
+	err           error
+}
+
+func (e *otherCountError) Error() string {
+	this := fmt.Sprintf("a --shard %s may not join them", e.sh)
+	if e.sh == (shard.Shard{}) {
+		this = "training every source here may not start"
+	}
+	return fmt.Sprintf("source: shards of train-sources --shard i/%d are training into %s (lock file %s); %s until they finish, since shards of two counts split the sources differently: wait for them or stop them, then run it again", e.held, e.dir, e.lockFile, this)
+}
+
+func (e *otherCountError) Unwrap() error { return e.err }
 
 // planTrainAll checks that the directory out, which this process holds,
 // holds no other job, and finds the shard's classes still to train; the

@@ -504,10 +504,21 @@ func TestTrainAllShardCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := filepath.Join(out, dirlock.LockFile+".group-2-shards")
-	_, err = j.run(t, context.Background(), out, RunOptions{Shard: shard.Shard{I: 0, N: 3}})
-	if !errors.Is(err, dirlock.ErrLocked) || !strings.Contains(err.Error(), "2-shards") || !strings.Contains(err.Error(), want) {
-		t.Errorf("shard 0/3 beside a holder of shard 1/2: %v; want ErrLocked naming the shards of 2 and %s", err, want)
+	lockFile := filepath.Join(out, dirlock.LockFile+".group-2-shards")
+	// The refusal speaks of shards as the user gives them (--shard i/N),
+	// not of dirlock's groups and parts ("the parts of group 2-shards …
+	// this process's part shard-0-of-3, of group 3-shards, may not join").
+	for _, tc := range []struct {
+		sh   shard.Shard
+		want string
+	}{
+		{shard.Shard{I: 0, N: 3}, "source: shards of train-sources --shard i/2 are training into " + out + " (lock file " + lockFile + "); a --shard 0/3 may not join them until they finish"},
+		{shard.Shard{}, "source: shards of train-sources --shard i/2 are training into " + out + " (lock file " + lockFile + "); training every source here may not start until they finish"},
+	} {
+		_, err = j.run(t, context.Background(), out, RunOptions{Shard: tc.sh})
+		if !errors.Is(err, dirlock.ErrLocked) || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "of group") {
+			t.Errorf("shard %v beside a holder of shard 1/2: %v; want ErrLocked, %q …, without dirlock's groups", tc.sh, err, tc.want)
+		}
 	}
 	if models, err := os.ReadDir(filepath.Join(out, modelDir)); err != nil || len(models) != 0 {
 		t.Errorf("shard 0/3 refused beside shard 1/2 wrote %d models (%v)", len(models), err)

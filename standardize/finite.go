@@ -16,19 +16,27 @@ type NonFiniteError struct {
 	// Name is the input ("X", "H", "y"), or "" when the caller does not
 	// name it.
 	Name string
-	// Row and Col locate the element (0-based); Col is −1 for a vector,
-	// whose message then names the row only.
+	// Row and Col locate the element (0-based); Col is −1 for a vector of
+	// one value per row (y), whose message then names the row only, and
+	// Row is −1 for a vector of other values (weights), whose message
+	// names its index Col alone: "start weight 3 is NaN".
 	Row, Col int
 	// Value is the element: NaN, +Inf or −Inf.
 	Value float64
 }
 
-// Error returns "X row 3 column 7 is NaN" ("y row 3 is +Inf" for a vector;
-// without the name when Name is "").
+// Error returns "X row 3 column 7 is NaN" ("y row 3 is +Inf" for a vector
+// of rows, "start weight 3 is -Inf" for another; without the name when
+// Name is "").
 func (e *NonFiniteError) Error() string {
-	s := "row " + strconv.Itoa(e.Row)
-	if e.Col >= 0 {
-		s += " column " + strconv.Itoa(e.Col)
+	var s string
+	switch {
+	case e.Row < 0:
+		s = strconv.Itoa(e.Col)
+	case e.Col < 0:
+		s = "row " + strconv.Itoa(e.Row)
+	default:
+		s = "row " + strconv.Itoa(e.Row) + " column " + strconv.Itoa(e.Col)
 	}
 	if e.Name != "" {
 		s = e.Name + " " + s

@@ -77,6 +77,7 @@ func TestCheckFiniteMessages(t *testing.T) {
 		{CheckFinite("", mat.NewDense(1, 2, []float64{0, math.NaN()})), "row 0 column 1 is NaN"},
 		{CheckFinite("H", m.T()), "H row 1 column 2 is +Inf"},
 		{CheckFiniteVector("y", []float64{1, -1, math.Inf(-1)}), "y row 2 is -Inf"},
+		{&NonFiniteError{Name: "start weight", Row: -1, Col: 3, Value: math.NaN()}, "start weight 3 is NaN"},
 	} {
 		if tc.err == nil || tc.err.Error() != tc.want {
 			t.Errorf("error %v, want %q", tc.err, tc.want)

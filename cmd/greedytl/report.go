@@ -31,7 +31,7 @@ its results*.jsonl files, shards and merged files alike, and its run.json for
 class names and groups) or a results .jsonl file — and summarises them: for
 each dataset, method, number of positives and noise level, the balanced
 accuracy averaged over targets and splits, its standard error over splits (the
-standard deviation of the per-split means over √splits; 0 with one split), the
+standard deviation of the per-split means over √splits; none with one split), the
 number of cells and the mean fit time. A cell read twice counts once; failed
 cells are counted and listed, never averaged. Runs of --protocol nway are
 summarised for each dataset, method, number of ways and of shots: the
@@ -57,7 +57,8 @@ goes to standard output either way (with --out, once the report is
 written: a report that fails prints none): objects with "dataset", "method",
 "positives", "noise", "mean", "stderr", "splits", "n", "errors",
 "fit_seconds_mean" (accuracies as fractions; "mean", "stderr" and
-"fit_seconds_mean" are null for a row none of whose cells succeeded, n = 0) and
+"fit_seconds_mean" are null for a row none of whose cells succeeded, n = 0, and
+"stderr" is null for a row of one split, which measures no spread) and
 "expected", the cells of the run's grid for the row (absent without run.json).
 An N-way row has "ways" and "shots" besides (absent for the other
 protocols), "positives" as "shots", "noise" 0, and "splits" and "expected"
@@ -189,7 +190,10 @@ func printSummary(s *streams, rows []report.Row) error {
 		}
 		acc, se, fit := "-", "-", "-" // a row of no successful cell averages nothing
 		if r.N > 0 {
-			acc, se = fmt.Sprintf("%.2f", 100*r.Mean), fmt.Sprintf("%.2f", 100*r.StdErr)
+			acc = fmt.Sprintf("%.2f", 100*r.Mean)
+			if r.Splits > 1 { // one split measures no spread
+				se = fmt.Sprintf("%.2f", 100*r.StdErr)
+			}
 			fit = fmt.Sprintf("%.4g", r.FitSecondsMean)
 			if r.StoppedShort() {
 				acc += report.NotConvergedMark

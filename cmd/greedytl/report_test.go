@@ -425,3 +425,53 @@ func TestReportHelpNamesEveryJSONMember(t *testing.T) {
 		}
 	}
 }
+
+// TestReportOneSplit: report of a run of one split gives no standard
+// error — --json's stderr is null and the table's "-" — where both gave
+// 0, which claims a certainty one split cannot measure.
+func TestReportOneSplit(t *testing.T) {
+	run := reportRun(t)
+	data, err := os.ReadFile(filepath.Join(run, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var one []string
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		if strings.Contains(line, `"split":0,`) && !strings.Contains(line, `"error"`) {
+			one = append(one, line)
+		}
+	}
+	path := writeText(t, t.TempDir(), "results.jsonl", strings.Join(one, ""))
+	code, out, stderr := cli(t, "", "report", path, "--json", "-q")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("--json: %v\n%s", err, out)
+	}
+	if len(rows) != 2 {
+		t.Fatalf("%d rows, want 2:\n%s", len(rows), out)
+	}
+	for _, r := range rows {
+		if v, ok := r["stderr"]; !ok || v != nil || r["splits"] != 1.0 || r["mean"] == nil {
+			t.Errorf("row of one split: stderr = %v (present: %v), want null, beside its mean: %v", v, ok, r)
+		}
+	}
+	code, out, stderr = cli(t, "", "report", path, "-q")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	n := 0
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) == 10 && f[0] == "toy" {
+			n++
+			if f[5] != "-" || f[4] == "-" {
+				t.Errorf("row of one split: accuracy, stderr = %s %s, want a mean and -:\n%s", f[4], f[5], out)
+			}
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d rows of toy, want 2:\n%s", n, out)
+	}
+}

@@ -193,11 +193,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // checkedWriter is a command's standard output: it keeps the first write
-// error, so that a command whose output was lost (a full disk, a closed
-// descriptor) fails even where it printed without looking at the error —
-// help, train -v's accuracy, merge's count of missing cells — instead of
-// exiting 0. (A closed pipe is SIGPIPE's, as before: the write kills the
-// process.)
+// error, so that a command whose output was lost (a full disk, a
+// descriptor that refuses writes) fails even where it printed without
+// looking at the error — help, train -v's accuracy, merge's count of
+// missing cells — instead of exiting 0. (A closed pipe is SIGPIPE's, as
+// before: the write kills the process.) A standard output closed when the
+// command starts (greedytl … >&-) is no error it sees: Go's runtime opens
+// /dev/null on a closed descriptor 0, 1 or 2 before main runs (Go 1.22,
+// runtime.checkfds), so the output is discarded as with >/dev/null, which
+// nothing tells apart (its one difference, a read-write descriptor, is
+// Python's subprocess.DEVNULL's too).
 type checkedWriter struct {
 	w   io.Writer
 	err error

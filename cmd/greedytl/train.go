@@ -236,7 +236,7 @@ zeros, and as much memory to train): re-index the features, or give
 	fl.StringVar(&o.data, "data", "", "training data, LIBSVM/svmlight format (optionally gzip-compressed; - for stdin)")
 	fl.VarP(&o.solver, "solver", "s", solverHelp)
 	numberVarP(c, &o.cost, "cost", "c", 1, "the cost C of the loss term (> 0)")
-	numberVarP(c, &o.bias, "bias", "B", -1, "if > 0, append a constant feature of this value to every example (≤ 0: none)")
+	numberVarP(c, &o.bias, "bias", "B", -1, "if ≥ 0, append a constant feature of this value to every example, as liblinear (0: a feature of zeros, weight 0; < 0: none)")
 	numberVarP(c, &o.eps, "eps", "e", 0, "stopping tolerance (0: liblinear's default for the solver)")
 	fl.IntVarP(&o.folds, "cv", "v", 0, "K-fold cross-validation: print the accuracy instead of training (K ≥ 2)")
 	fl.BoolVarP(&o.findC, "find-c", "C", false, "choose C by cross-validation, print it, and train with it")
@@ -376,6 +376,9 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	if err != nil {
 		return failed(err)
 	}
+	if o.bias == 0 {
+		zeroBiasFeature(model)
+	}
 	switch {
 	case o.quiet || model.Converged:
 	case model.Stuck:
@@ -396,6 +399,17 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 		fmt.Fprintf(s.err, "trained %v (C = %g) on %s with %s; model written to %s\n", p.Solver, p.C, plural.Count(x.R, "example", "examples"), plural.Count(x.C, "feature", "features"), where)
 	}
 	return nil
+}
+
+// zeroBiasFeature gives m, trained without a bias feature, the form of
+// liblinear-train -B 0's model: liblinear appends a bias feature whenever
+// -B ≥ 0, here one of value 0 in every example, whose weights are 0 (every
+// solver regularises it and no loss sees it), and writes "bias 0" and its
+// weight line; linear.Problem takes Bias ≤ 0 as no bias feature, which
+// scores every row alike.
+func zeroBiasFeature(m *linear.Model) {
+	m.Bias = 0
+	m.W = append(m.W, make([]float64, m.NrW)...)
 }
 
 // Train's rule for data whose feature indices are far sparser than their

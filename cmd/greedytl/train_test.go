@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -85,6 +86,52 @@ func TestTrainMatchesLiblinear(t *testing.T) {
 					t.Errorf("liblinear-predict labels differ: ours %q, liblinear's %q", strings.TrimSpace(accOurs), strings.TrimSpace(accTheirs))
 				}
 			})
+		}
+	}
+}
+
+// TestTrainBiasZero: -B 0 appends a bias feature, as liblinear-train's
+// (which appends one for any -B ≥ 0), of value 0: the model file says
+// "bias 0" and lists its weight, 0, after the features' — liblinear-train
+// -B 0's header and layout — with the weights of a model without a bias
+// before it, and liblinear-predict predicts the labels of liblinear's
+// model with it. greedytl wrote "bias -1" and no bias weight.
+func TestTrainBiasZero(t *testing.T) {
+	needHeartScale(t)
+	train, predict := liblinear(t, "liblinear-train"), liblinear(t, "liblinear-predict")
+	dir := t.TempDir()
+	for _, solver := range []string{"1", "2"} {
+		flags := []string{"-s", solver, "-e", "1e-5"}
+		ours, none, theirs := filepath.Join(dir, "ours"+solver), filepath.Join(dir, "none"+solver), filepath.Join(dir, "theirs"+solver)
+		for _, run := range []struct {
+			bias, out string
+		}{{"0", ours}, {"-1", none}} {
+			if code, _, stderr := cli(t, "", append(append([]string{"train", "-q", "-B", run.bias}, flags...), heartScale, run.out)...); code != 0 {
+				t.Fatalf("greedytl train -B %s: exit %d: %s", run.bias, code, stderr)
+			}
+		}
+		runTool(t, train, append(append([]string{"-q", "-B", "0"}, flags...), heartScale, theirs)...)
+		read := func(path string) []string {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+		}
+		a, b, n := read(ours), read(theirs), read(none)
+		if len(a) != len(b) || len(a) != len(n)+1 || !slices.Equal(a[:6], b[:6]) || a[4] != "bias 0" || strings.TrimSpace(a[len(a)-1]) != "0" {
+			t.Errorf("-s %s -B 0: model\n%s\nwant liblinear-train's header and layout (bias 0, a last weight 0):\n%s", solver, strings.Join(a, "\n"), strings.Join(b, "\n"))
+		}
+		if len(a) == len(n)+1 && !slices.Equal(a[6:len(a)-1], n[6:]) {
+			t.Errorf("-s %s: -B 0's feature weights differ from those without a bias", solver)
+		}
+		ourPred, theirPred := filepath.Join(dir, "ours.pred"), filepath.Join(dir, "theirs.pred")
+		runTool(t, predict, heartScale, ours, ourPred)
+		runTool(t, predict, heartScale, theirs, theirPred)
+		p, _ := os.ReadFile(ourPred)
+		q, _ := os.ReadFile(theirPred)
+		if len(p) == 0 || !bytes.Equal(p, q) {
+			t.Errorf("-s %s -B 0: liblinear-predict's labels differ with the two models", solver)
 		}
 	}
 }
