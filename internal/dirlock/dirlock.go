@@ -167,6 +167,25 @@ func heldGroup(dir, except string) (group, path string, err error) {
 	return "", "", nil
 }
 
+// partsHolding names the parts of a group that hold dir ("the parts of
+// group G (lock file F)", heldGroup), or is "" when none does, the probe
+// fails, or another process holds the gate: it probes only while it holds
+// the gate, which it does not wait for, since parts take their group's
+// lock under the gate and a part taking it while the probe held it
+// exclusively would be refused.
+func partsHolding(dir string) string {
+	gate, err := lockFile(dir, gateFile, false, dir)
+	if err != nil {
+		return ""
+	}
+	defer (&Lock{f: gate}).Release()
+	g, path, err := heldGroup(dir, "")
+	if err != nil || g == "" {
+		return ""
+	}
+	return fmt.Sprintf("the parts of group %s (lock file %s)", g, path)
+}
+
 // AcquireFile locks the file path (which need not exist: an output about
 // to be written) for this process without waiting, through the lock file
 // beside it, FileLockName(path), which stays. Its errors are Acquire's,
@@ -211,13 +230,13 @@ func lockFile(dir, name string, shared bool, what string) (*os.File, error) {
 	if held {
 		b, _ := os.ReadFile(path)
 		who := strings.TrimSpace(string(b))
-		// Parts record nothing in the directory's lock file: a held
-		// group says who holds it.
+		pid, exited := exitedHolder(who)
+		// Parts record nothing in the directory's lock file: when it
+		// names no live holder, a held group says who holds Acquire's
+		// lock.
 		var parts string
-		if name == LockFile && !shared {
-			if g, gpath, err := heldGroup(dir, ""); err == nil && g != "" {
-				parts = fmt.Sprintf("the parts of group %s (lock file %s)", g, gpath)
-			}
+		if (who == "" || exited) && name == LockFile && !shared {
+			parts = partsHolding(dir)
 		}
 		if who == "" {
 			who = "a process that has not recorded itself (another user's greedytl, whose lock file this one cannot write, or one that has just taken the lock)"
@@ -229,7 +248,7 @@ func lockFile(dir, name string, shared bool, what string) (*os.File, error) {
 		if what != dir {
 			per = "file"
 		}
-		if pid, ok := exitedHolder(who); ok {
+		if exited {
 			// The record is a crashed holder's (Release empties it), and
 			// the holder now records nothing: it opened the lock file
 			// read-only (openLockFile), holds a part (shared), or has
