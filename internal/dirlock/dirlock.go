@@ -238,28 +238,26 @@ func lockFile(dir, name string, shared bool, what string) (*os.File, error) {
 		if (who == "" || exited) && name == LockFile && !shared {
 			parts = partsHolding(dir)
 		}
-		if who == "" {
-			who = "a process that has not recorded itself (another user's greedytl, whose lock file this one cannot write, or one that has just taken the lock)"
-			if parts != "" {
-				who = parts
-			}
-		}
 		per := "directory"
 		if what != dir {
 			per = "file"
 		}
-		if exited {
-			// The record is a crashed holder's (Release empties it), and
-			// the holder now records nothing: it opened the lock file
-			// read-only (openLockFile), holds a part (shared), or has
-			// just locked and not yet written. The file is not stale, so
-			// the message neither names the dead pid as the holder nor
-			// suggests deleting or stopping anything.
-			if parts != "" {
-				return nil, fmt.Errorf("%s is in use by %s, which record themselves in their own lock files, not in %s (its last recorded holder, pid %d on this host, has exited): one process per %s; wait for them: %w", what, parts, path, pid, per, ErrLocked)
-			}
+		// An exited record is a crashed holder's (Release empties it), and
+		// the holder now records nothing: it opened the lock file
+		// read-only (openLockFile), holds a part (shared), or has just
+		// locked and not yet written. The file is not stale, so the
+		// message neither names the dead pid as the holder nor suggests
+		// deleting or stopping anything.
+		switch {
+		case parts != "" && exited:
+			return nil, fmt.Errorf("%s is in use by %s, which record themselves in their own lock files, not in %s (its last recorded holder, pid %d on this host, has exited): one process per %s; wait for them: %w", what, parts, path, pid, per, ErrLocked)
+		case parts != "": // the record is empty
+			return nil, fmt.Errorf("%s is in use by %s: one process per %s; wait for them or stop them: %w", what, parts, per, ErrLocked)
+		case exited:
 			how := "another user's greedytl, whose lock file this one cannot write"
 			return nil, fmt.Errorf("%s is in use by a process that has not recorded itself in its lock file %s (%s; the last recorded holder, pid %d on this host, has exited): one process per %s; wait for it: %w", what, path, how, pid, per, ErrLocked)
+		case who == "":
+			who = "a process that has not recorded itself (another user's greedytl, whose lock file this one cannot write, or one that has just taken the lock)"
 		}
 		return nil, fmt.Errorf("%s is in use by %s (lock file %s): one process per %s; wait for it or stop it: %w", what, who, path, per, ErrLocked)
 	}

@@ -353,8 +353,9 @@ func TestRefusalWhenTheRecordedHolderExited(t *testing.T) {
 // wrote one, so that a record beside a held lock is its holder's, or a
 // crashed one's; Acquire refused while shards hold parts of a directory
 // whose record names an exited process names the parts' group (they
-// record nothing in the directory's lock file); and refused by a holder
-// that records nothing, with no part held, it does not speak of parts.
+// record nothing in the directory's lock file), as when the record is
+// empty; and refused by a holder that records nothing, with no part held,
+// it does not speak of parts.
 func TestReleaseEmptiesTheRecord(t *testing.T) {
 	dir := t.TempDir()
 	l, err := Acquire(dir)
@@ -398,6 +399,19 @@ func TestReleaseEmptiesTheRecord(t *testing.T) {
 	if msg := err.Error(); !errors.Is(err, ErrLocked) || !strings.Contains(msg, "in use by the parts of group 2-shards (lock file "+filepath.Join(dir, ".lock.group-2-shards")+")") ||
 		!strings.Contains(msg, fmt.Sprintf("pid %d on this host, has exited", cmd.Process.Pid)) {
 		t.Errorf("Acquire while a part is held beside a crashed holder's record: %q; want it naming the parts' group as the holder and the record's pid as exited", msg)
+	}
+	// The usual case, an empty record: the parts' group is the holder,
+	// named once with its lock file, where the refusal added the
+	// directory's lock file and asked to wait for "it or stop it".
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if whole, err = Acquire(dir); err == nil {
+		whole.Release()
+		t.Fatal("Acquire while a part is held: no error")
+	}
+	if msg, want := err.Error(), dir+" is in use by the parts of group 2-shards (lock file "+filepath.Join(dir, ".lock.group-2-shards")+"): one process per directory; wait for them or stop them: "; !errors.Is(err, ErrLocked) || !strings.HasPrefix(msg, want) {
+		t.Errorf("Acquire while a part is held, the record empty: %q; want %q", msg, want+ErrLocked.Error())
 	}
 	part.Release()
 
