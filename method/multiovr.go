@@ -40,11 +40,11 @@ func (o OneVsRest) Name() string { return o.Binary.Name() }
 
 // FitMulti fits one binary model per class (see OneVsRest).
 func (o OneVsRest) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error) {
-	name := "one-vs-rest"
+	caller := methodCaller("one-vs-rest")
 	if o.Binary != nil {
-		name = o.Binary.Name()
+		caller = fitCaller(o.Binary)
 	}
-	return fitMultiChecked(ctx, name, func() (MultiModel, error) { return o.fit(ctx, train, y, extra) })
+	return fitMultiChecked(ctx, caller, func() (MultiModel, error) { return o.fit(ctx, train, y, extra) })
 }
 
 // fit is FitMulti's work.

@@ -164,7 +164,6 @@ func Summarize(records []experiment.Record) []Row {
 		fit                     float64
 		errs                    int
 		notConverged, selection int
-		vals                    []float64
 		split                   map[int][]float64 // split → its values
 	}
 	groups := map[rowKey]*acc{}
@@ -184,7 +183,7 @@ func Summarize(records []experiment.Record) []Row {
 		if r.Ways > 0 {
 			v = r.Accuracy
 		}
-		a.vals = append(a.vals, v)
+		a.split[r.Split] = append(a.split[r.Split], v)
 		a.fit += r.FitSeconds
 		switch {
 		case slices.ContainsFunc(r.NotConverged, func(e method.NotConverged) bool { return e.Final }):
@@ -192,11 +191,14 @@ func Summarize(records []experiment.Record) []Row {
 		case len(r.NotConverged) > 0:
 			a.selection++
 		}
-		a.split[r.Split] = append(a.split[r.Split], v)
 	}
 	rows := make([]Row, 0, len(groups))
 	for k, a := range groups {
-		n := len(a.vals)
+		var vals []float64 // every split's, in the map's order: sortedMean sorts them
+		for _, vs := range a.split {
+			vals = append(vals, vs...)
+		}
+		n := len(vals)
 		row := Row{Dataset: k.dataset, Method: k.method, Positives: k.positives, Noise: k.noise, N: n, Errors: a.errs, Splits: len(a.split),
 			NotConverged: a.notConverged, SelectionNotConverged: a.selection}
 		if k.ways > 0 {
@@ -205,7 +207,7 @@ func Summarize(records []experiment.Record) []Row {
 		if n > 0 {
 			// Every sum in a fixed order, the values' sorted one: the same
 			// bits whatever the order of the records (workers, shards).
-			row.Mean = sortedMean(a.vals)
+			row.Mean = sortedMean(vals)
 			row.FitSecondsMean = overflowSafeMean(a.fit, n, func(yield func(float64) bool) {
 				for i := range records {
 					if r := &records[i]; r.Error == "" && keyOf(r) == k && !yield(r.FitSeconds) {

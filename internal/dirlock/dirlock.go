@@ -132,7 +132,7 @@ const (
 func checkGroups(dir, group, part string) error {
 	other, path, err := heldGroup(dir, group)
 	if err != nil {
-		return fmt.Errorf("locking %s: %w", dir, err)
+		return err
 	}
 	if other != "" {
 		return fmt.Errorf("%s is in use by the parts of group %s (lock file %s), which this process's part %s, of group %s, may not join: one group of parts at a time; wait for them or stop them: %w", dir, other, path, part, group, ErrLocked)
@@ -142,11 +142,12 @@ func checkGroups(dir, group, part string) error {
 
 // heldGroup returns a group of dir other than except whose parts hold it
 // (whose lock file is locked, which a probe with an exclusive lock,
-// released at once, finds) and that lock file; "" when there is none.
+// released at once, finds) and that lock file; "" when there is none. Its
+// errors name dir, as lockFile's.
 func heldGroup(dir, except string) (group, path string, err error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return "", "", err
+		return "", "", fmt.Errorf("locking %s: %w", dir, err)
 	}
 	for _, e := range entries {
 		other, ok := strings.CutPrefix(e.Name(), groupPrefix)
@@ -154,22 +155,35 @@ func heldGroup(dir, except string) (group, path string, err error) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		f, readOnly, err := openLockFile(path)
+		f, held, err := tryLockFile(path, dir, false, dir)
 		if err != nil {
 			return "", "", err
 		}
-		held, err := tryLock(f, false)
-		f.Close() // releases the probe's lock, if it took one
-		switch {
-		case held:
+		if held {
 			return other, path, nil
-		case err != nil && readOnly:
-			return "", "", notOwnLockFile(path, dir, err)
-		case err != nil:
-			return "", "", err
 		}
+		f.Close() // releases the probe's lock
 	}
 	return "", "", nil
+}
+
+// partsHolding names the parts of a group that hold dir ("the parts of
+// group G (lock file F)", heldGroup), or is "" when none does, the probe
+// fails, or another process holds the gate: it probes only while it holds
+// the gate, which it does not wait for, since parts take their group's
+// lock under the gate and a part taking it while the probe held it
+// exclusively would be refused.
+func partsHolding(dir string) string {
+	gate, err := lockFile(dir, gateFile, false, dir)
+	if err != nil {
+		return ""
+	}
+	defer (&Lock{f: gate}).Release()
+	g, path, err := heldGroup(dir, "")
+	if err != nil || g == "" {
+		return ""
+	}
+	return fmt.Sprintf("the parts of group %s (lock file %s)", g, path)
 }
 
 // AcquireFile locks the file path (which need not exist: an output about
@@ -209,66 +223,82 @@ func FileLockName(path string) string { return "." + filepath.Base(path) + ".loc
 // directory or file the lock is for, which errors name.
 func lockFile(dir, name string, shared bool, what string) (*os.File, error) {
 	path := filepath.Join(dir, name)
-	f, readOnly, err := openLockFile(path)
+	f, held, err := tryLockFile(path, dir, shared, what)
 	if err != nil {
-		return nil, fmt.Errorf("locking %s: %w", what, err)
-	}
-	held, err := tryLock(f, shared)
-	if noLocks(err) {
-		f.Close()
-		return nil, &noFlockError{what, err}
-	}
-	if err != nil {
-		f.Close()
-		if readOnly { // an exclusive flock emulated by fcntl (NFS) wants a writable descriptor
-			return nil, fmt.Errorf("locking %s: %w", what, notOwnLockFile(path, dir, err))
-		}
-		return nil, fmt.Errorf("locking %s: %w", what, err)
+		return nil, err
 	}
 	if held {
 		b, _ := os.ReadFile(path)
-		f.Close()
 		who := strings.TrimSpace(string(b))
-		// Parts record nothing in the directory's lock file: a held
-		// group says who holds it.
+		pid, exited := exitedHolder(who)
+		// Parts record nothing in the directory's lock file: when it
+		// names no live holder, a held group says who holds Acquire's
+		// lock.
 		var parts string
-		if name == LockFile && !shared {
-			if g, gpath, err := heldGroup(dir, ""); err == nil && g != "" {
-				parts = fmt.Sprintf("the parts of group %s (lock file %s)", g, gpath)
-			}
-		}
-		if who == "" {
-			who = "a process that has not recorded itself (another user's greedytl, whose lock file this one cannot write, or one that has just taken the lock)"
-			if parts != "" {
-				who = parts
-			}
+		if (who == "" || exited) && name == LockFile && !shared {
+			parts = partsHolding(dir)
 		}
 		per := "directory"
 		if what != dir {
 			per = "file"
 		}
-		if pid, ok := exitedHolder(who); ok {
-			// The record is a crashed holder's (Release empties it), and
-			// the holder now records nothing: it opened the lock file
-			// read-only (openLockFile), holds a part (shared), or has
-			// just locked and not yet written. The file is not stale, so
-			// the message neither names the dead pid as the holder nor
-			// suggests deleting or stopping anything.
-			if parts != "" {
-				return nil, fmt.Errorf("%s is in use by %s, which record themselves in their own lock files, not in %s (its last recorded holder, pid %d on this host, has exited): one process per %s; wait for them: %w", what, parts, path, pid, per, ErrLocked)
-			}
+		// An exited record is a crashed holder's (Release empties it), and
+		// the holder now records nothing: it opened the lock file
+		// read-only (openLockFile), holds a part (shared), or has just
+		// locked and not yet written. The file is not stale, so the
+		// message neither names the dead pid as the holder nor suggests
+		// deleting or stopping anything.
+		switch {
+		case parts != "" && exited:
+			return nil, fmt.Errorf("%s is in use by %s, which record themselves in their own lock files, not in %s (its last recorded holder, pid %d on this host, has exited): one process per %s; wait for them: %w", what, parts, path, pid, per, ErrLocked)
+		case parts != "": // the record is empty
+			return nil, fmt.Errorf("%s is in use by %s: one process per %s; wait for them or stop them: %w", what, parts, per, ErrLocked)
+		case exited:
 			how := "another user's greedytl, whose lock file this one cannot write"
 			return nil, fmt.Errorf("%s is in use by a process that has not recorded itself in its lock file %s (%s; the last recorded holder, pid %d on this host, has exited): one process per %s; wait for it: %w", what, path, how, pid, per, ErrLocked)
+		case who == "":
+			who = "a process that has not recorded itself (another user's greedytl, whose lock file this one cannot write, or one that has just taken the lock)"
 		}
 		return nil, fmt.Errorf("%s is in use by %s (lock file %s): one process per %s; wait for it or stop it: %w", what, who, path, per, ErrLocked)
 	}
-	if !shared && !readOnly {
+	if !shared {
+		// A read-only descriptor (another user's lock file, openLockFile)
+		// cannot be truncated: its holder records nothing.
 		host, _ := os.Hostname()
 		if err := f.Truncate(0); err == nil {
 			fmt.Fprintf(f, "pid %d on host %s since %s\n", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))
 		}
 	}
 	return f, nil
+}
+
+// tryLockFile opens the lock file path, in dir (openLockFile), and tries
+// its lock, exclusive or shared, without waiting (tryLock). f is the open
+// file holding the lock, or nil when held reports another holder or err an
+// error, which names what, the directory or file the lock is for: a file
+// system without flock locks is a *noFlockError, and a lock refused to a
+// read-only descriptor (an exclusive flock emulated by fcntl, NFS, wants a
+// writable one) is notOwnLockFile's error.
+func tryLockFile(path, dir string, shared bool, what string) (f *os.File, held bool, err error) {
+	f, readOnly, err := openLockFile(path)
+	if err != nil {
+		return nil, false, fmt.Errorf("locking %s: %w", what, err)
+	}
+	held, err = tryLock(f, shared)
+	if held || err != nil {
+		f.Close()
+	}
+	switch {
+	case noLocks(err):
+		return nil, false, &noFlockError{what, err}
+	case err != nil && readOnly:
+		return nil, false, fmt.Errorf("locking %s: %w", what, notOwnLockFile(path, dir, err))
+	case err != nil:
+		return nil, false, fmt.Errorf("locking %s: %w", what, err)
+	case held:
+		return nil, true, nil
+	}
+	return f, false, nil
 }
 
 // exitedHolder reports whether who, a lock file's record ("pid N on host
