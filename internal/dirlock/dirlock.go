@@ -42,7 +42,8 @@ type Lock struct {
 // Acquire locks dir, which must exist, for this process without waiting.
 // When another process holds it, or a part of it (AcquirePart), Acquire
 // returns an error matching ErrLocked that names the holder (pid, host and
-// since when) as recorded in the lock file.
+// since when) as recorded in the lock file, or, when the parts of a group
+// hold it, a *GroupError naming that group.
 func Acquire(dir string) (*Lock, error) {
 	whole, err := lockFile(dir, LockFile, false, dir)
 	if err != nil {
@@ -68,8 +69,8 @@ func Acquire(dir string) (*Lock, error) {
 // (polling, at most gateWait) and holds only while it takes its locks, so
 // that parts of two groups
 // starting at once never both pass the check. Its errors are Acquire's; a
-// held part of another group is refused with an error matching ErrLocked
-// naming that group and its lock file. A part's name must not be "gate"
+// held part of another group is refused with a *GroupError (matching
+// ErrLocked) naming that group and its lock file. A part's name must not be "gate"
 // or begin with "group-".
 func AcquirePart(dir, group, part string) (*Lock, error) {
 	gate, err := acquireGate(dir)
@@ -135,10 +136,27 @@ func checkGroups(dir, group, part string) error {
 		return err
 	}
 	if other != "" {
-		return fmt.Errorf("%s is in use by the parts of group %s (lock file %s), which this process's part %s, of group %s, may not join: one group of parts at a time; wait for them or stop them: %w", dir, other, path, part, group, ErrLocked)
+		return &GroupError{Group: other, LockFile: path, err: fmt.Errorf("%s is in use by the parts of group %s (lock file %s), which this process's part %s, of group %s, may not join: one group of parts at a time; wait for them or stop them: %w", dir, other, path, part, group, ErrLocked)}
 	}
 	return nil
 }
+
+// GroupError is the refusal, matching ErrLocked, of Acquire or
+// AcquirePart because the parts of a group (of another group, for
+// AcquirePart) hold the directory: it names that group and its lock file,
+// so that a caller can say who holds the directory in its own terms.
+type GroupError struct {
+	Group    string // the group whose parts hold the directory
+	LockFile string // the path of that group's lock file
+	err      error
+}
+
+// Error returns the refusal's message, which names the group and its lock
+// file.
+func (e *GroupError) Error() string { return e.err.Error() }
+
+// Unwrap returns the refusal, which matches ErrLocked.
+func (e *GroupError) Unwrap() error { return e.err }
 
 // heldGroup returns a group of dir other than except whose parts hold it
 // (whose lock file is locked, which a probe with an exclusive lock,
@@ -167,23 +185,22 @@ func heldGroup(dir, except string) (group, path string, err error) {
 	return "", "", nil
 }
 
-// partsHolding names the parts of a group that hold dir ("the parts of
-// group G (lock file F)", heldGroup), or is "" when none does, the probe
-// fails, or another process holds the gate: it probes only while it holds
-// the gate, which it does not wait for, since parts take their group's
-// lock under the gate and a part taking it while the probe held it
-// exclusively would be refused.
-func partsHolding(dir string) string {
+// partsHolding returns the group whose parts hold dir and its lock file
+// (heldGroup), or "" when none does, the probe fails, or another process
+// holds the gate: it probes only while it holds the gate, which it does
+// not wait for, since parts take their group's lock under the gate and a
+// part taking it while the probe held it exclusively would be refused.
+func partsHolding(dir string) (group, path string) {
 	gate, err := lockFile(dir, gateFile, false, dir)
 	if err != nil {
-		return ""
+		return "", ""
 	}
 	defer (&Lock{f: gate}).Release()
 	g, path, err := heldGroup(dir, "")
-	if err != nil || g == "" {
-		return ""
+	if err != nil {
+		return "", ""
 	}
-	return fmt.Sprintf("the parts of group %s (lock file %s)", g, path)
+	return g, path
 }
 
 // AcquireFile locks the file path (which need not exist: an output about
@@ -234,9 +251,11 @@ func lockFile(dir, name string, shared bool, what string) (*os.File, error) {
 		// Parts record nothing in the directory's lock file: when it
 		// names no live holder, a held group says who holds Acquire's
 		// lock.
-		var parts string
+		var group, groupPath, parts string
 		if (who == "" || exited) && name == LockFile && !shared {
-			parts = partsHolding(dir)
+			if group, groupPath = partsHolding(dir); group != "" {
+				parts = fmt.Sprintf("the parts of group %s (lock file %s)", group, groupPath)
+			}
 		}
 		per := "directory"
 		if what != dir {
@@ -250,9 +269,9 @@ func lockFile(dir, name string, shared bool, what string) (*os.File, error) {
 		// deleting or stopping anything.
 		switch {
 		case parts != "" && exited:
-			return nil, fmt.Errorf("%s is in use by %s, which record themselves in their own lock files, not in %s (its last recorded holder, pid %d on this host, has exited): one process per %s; wait for them: %w", what, parts, path, pid, per, ErrLocked)
+			return nil, &GroupError{Group: group, LockFile: groupPath, err: fmt.Errorf("%s is in use by %s, which record themselves in their own lock files, not in %s (its last recorded holder, pid %d on this host, has exited): one process per %s; wait for them: %w", what, parts, path, pid, per, ErrLocked)}
 		case parts != "": // the record is empty
-			return nil, fmt.Errorf("%s is in use by %s: one process per %s; wait for them or stop them: %w", what, parts, per, ErrLocked)
+			return nil, &GroupError{Group: group, LockFile: groupPath, err: fmt.Errorf("%s is in use by %s: one process per %s; wait for them or stop them: %w", what, parts, per, ErrLocked)}
 		case exited:
 			how := "another user's greedytl, whose lock file this one cannot write"
 			return nil, fmt.Errorf("%s is in use by a process that has not recorded itself in its lock file %s (%s; the last recorded holder, pid %d on this host, has exited): one process per %s; wait for it: %w", what, path, how, pid, per, ErrLocked)
