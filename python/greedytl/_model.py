@@ -27,6 +27,13 @@ Binary scorers return one score a row (positive: the positive class),
 multi-class ones a (rows × K) matrix whose column k is ``classes[k]``.
 A scorer's ``inspection()`` is what ``greedytl inspect --json`` prints of
 its file, from the Go models' selections mirrored as their scores are.
+
+A file is refused (:class:`ModelFileError`) where greedytl's reader refuses
+a member null, missing or of the wrong kind (greedytl._schema, with its
+messages: ``h is null; want an object``), and where the scorers find it
+inconsistent; greedytl's checks of members that no score uses against one
+another (a GreedyTL file's options and hyperparameters, greedytl-auto's
+committee) are not repeated.
 """
 
 import copy
@@ -34,6 +41,8 @@ import json
 import math
 
 import numpy as np
+
+from . import _schema
 
 __all__ = ["ModelFileError", "read_model", "parse_model", "Scorer"]
 
@@ -153,8 +162,10 @@ def _int(v, name):
 def _count(doc, name):
     """The column count doc[name] (num_features, num_sources): an integer
     greedytl reads into an int (_int; a member the writer always writes, so
-    a null is refused: docs/design.md §10), 0 or more."""
-    v = _int(doc[name], name)
+    a null is refused: docs/design.md §10), 0 or more; missing, 0, as
+    greedytl reads the version 1 GreedyTL files that lack it (the schema
+    refuses it missing from every other file)."""
+    v = _int(doc.get(name, 0), name)
     if v < 0:
         raise ModelFileError("{} is {}; want a count of columns (0 or more)".format(name, v))
     return v
@@ -192,8 +203,8 @@ class Standardiser:
     values)."""
 
     def __init__(self, doc, name):
-        if doc is None:
-            doc = {"mean": [], "scale": []}
+        # doc is an object (the schema refuses a null scaler, as greedytl);
+        # a null mean or scale is empty, as greedytl reads it.
         self.mean = _vector(doc.get("mean") or [], name + ".mean")
         self.scale = _vector(doc.get("scale") or [], name + ".scale", len(self.mean))
         bad = ~(self.scale >= 0)
@@ -229,9 +240,33 @@ class Scorer:
     # methods) rather than by decreasing |weight|.
     greedy = False
 
+    # The file's type in greedytl's reader (greedytl._schema), and whether
+    # that reader requires a "hyperparameters" member (the linear, the
+    # dictionary and the multi-class files; a GreedyTL file's options give
+    # its own).
+    schema = None
+    needs_hyperparameters = True
+
     def __init__(self, doc):
         self.doc = doc
         self.method = doc["method"]
+        self._check_members(doc)
+
+    def _check_members(self, doc):
+        """Refuse a member null, missing or of the wrong kind where
+        greedytl's reader does (greedytl._schema), and the header's members
+        that modelfile.Parse refuses."""
+        _schema.check(self.schema, doc)
+        if self.needs_hyperparameters and doc.get("hyperparameters") is None:
+            raise ModelFileError("the file has no hyperparameters")
+        sources, labels = doc.get("sources"), doc.get("labels")
+        if sources is not None and not sources["sha256"]:
+            raise ModelFileError('"sources" has no sha256 digest')
+        if labels is not None:
+            if not labels["positive"]:
+                raise ModelFileError('"labels" has no positive label')
+            if not labels["negative"]:
+                raise ModelFileError('"labels" has no negative label')
 
     def selection(self):
         """The columns the model uses, as the Go model's ``Selected``: a
@@ -335,6 +370,8 @@ class LinearScorer(Scorer):
     """method.Linear: f = b + Σ_j wx_j·zx_j + Σ_j wh_j·zh_j, the two sums
     accumulated column by column as Linear.Predict does."""
 
+    schema = _schema.LINEAR
+
     def __init__(self, doc):
         super().__init__(doc)
         self.x = Standardiser(doc["x"], "x")
@@ -371,6 +408,17 @@ class GreedyScorer(Scorer):
     in selection order, of weight·((v − mean)/scale)."""
 
     greedy = True
+    needs_hyperparameters = False
+    schema = _schema.GREEDY
+
+    def _check_members(self, doc):
+        if doc["version"] == 1:
+            # Version 1 is read without the check of missing members (but
+            # for the header's) and has options.feature_factor too.
+            _schema.check(_schema.HEADER, doc)
+            _schema.check(_schema.GREEDY_V1, doc, complete=False)
+        else:
+            super()._check_members(doc)
 
     def __init__(self, doc):
         super().__init__(doc)
@@ -381,15 +429,19 @@ class GreedyScorer(Scorer):
                 self.num_features, self.num_sources))
         self.columns = []
         seen = set()
-        for j, c in enumerate(doc["columns"]):
-            kind, index = c["kind"], _int(c["index"], "columns[{}].index".format(j))
+        # A null "columns" is no column, and a member missing (as only a
+        # version 1 file may have it: the schema refuses it in version 2)
+        # is its zero value, a kind "feature" (greedytl.Kind's zero), as
+        # greedytl reads them.
+        for j, c in enumerate(doc.get("columns") or []):
+            kind, index = c.get("kind", "feature"), _int(c.get("index", 0), "columns[{}].index".format(j))
             limit = {"feature": self.num_features, "source": self.num_sources}.get(kind)
             if limit is None:
                 raise ModelFileError("column {} has invalid kind {!r}".format(j, kind))
             if not 0 <= index < limit or (kind, index) in seen:
                 raise ModelFileError("column {} ({} {}) is out of range or repeated".format(j, kind, index))
             seen.add((kind, index))
-            w, mean, scale = (float(c[k]) for k in ("weight", "mean", "scale"))
+            w, mean, scale = (float(c.get(k, 0)) for k in ("weight", "mean", "scale"))
             if not (math.isfinite(w) and math.isfinite(mean) and math.isfinite(scale) and scale > 0):
                 raise ModelFileError("column {} ({} {}): weight {}, mean {}, scale {}".format(
                     j, kind, index, w, mean, scale))
@@ -400,7 +452,7 @@ class GreedyScorer(Scorer):
         # it, and a version 1 file may lack it (0, as greedytl reads it).
         return [{"kind": kind, "index": index, "weight": w,
                  "reg_error": float(c.get("reg_error", 0)), "loo_error": float(c.get("loo_error", 0))}
-                for (kind, index, w, _, _), c in zip(self.columns, self.doc["columns"])]
+                for (kind, index, w, _, _), c in zip(self.columns, self.doc.get("columns") or [])]
 
     def _scores(self, X, H, rows):
         f = np.zeros(rows)
@@ -477,6 +529,8 @@ class DictionaryScorer(Scorer):
     """The dictionary baseline (method/dictionary.go): signals
     [zx/√d, zh/√n], their OMP codes on every dictionary of the path,
     standardised, then a linear function."""
+
+    schema = _schema.DICTIONARY
 
     def __init__(self, doc):
         super().__init__(doc)
@@ -579,6 +633,11 @@ class MultiScorer(Scorer):
     """A multi-class model file (docs/design.md, "Multi-class model files"):
     scores of shape (rows × K), column k for ``classes[k]``."""
 
+    @property
+    def schema(self):
+        # An unknown form is refused after the members every form has.
+        return _schema.MULTI_FORMS.get(self.doc.get("form"), _schema.MULTI)
+
     def __init__(self, doc):
         super().__init__(doc)
         classes = doc["classes"]
@@ -650,7 +709,12 @@ class MultiScorer(Scorer):
         decoded, each checked to have the given classes (None: a binary
         model, as a one-vs-rest file's models; an ensemble's members have
         the file's) and the file's column counts."""
-        parts = [decode(d) for d in docs]
+        parts = []
+        for i, d in enumerate(docs):
+            try:
+                parts.append(decode(d))
+            except ModelFileError as e:
+                raise ModelFileError("{}[{}]: {}".format(name, i, e)) from None
         for i, m in enumerate(parts):
             if m.classes != classes:
                 if classes is None:
