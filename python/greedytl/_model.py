@@ -52,9 +52,13 @@ VERSIONS = (1, 2)
 # The least positive normal float64 (method.normaliseRow's 0x1p-1022): a
 # sum of squares below it is recomputed in units of the row's largest value.
 _MIN_NORMAL = 2.0 ** -1022
-# The most floats the terms of a score's sums take at once (32 MiB): the
-# sums are taken in blocks of rows and columns of at most that many terms
-# (_add_columns).
+# The most floats the terms of a score's sums take at once (32 MiB), but
+# for one column of terms: _add_columns asks for blocks of columns of at
+# most that many terms, and _sq_dist, whose terms of one column are as many
+# as the distances it returns (rows × training rows: far more than its
+# inputs hold), takes blocks of rows whose distances fit in it.  (A column
+# of a linear score's terms, or of a row's squares, is one column of the
+# input, which the caller holds already: their rows are not blocked.)
 _BLOCK = 2 ** 22
 # From how many running sums on _add_columns adds column by column rather
 # than with np.add.accumulate (measured there).
@@ -393,12 +397,9 @@ class LinearScorer(Scorer):
         for A, s, w in ((X, self.x, self.wx), (H, self.h, self.wh)):
             if len(s) == 0:
                 continue
-            # Linear.Predict's acc = 0, acc += w_j·z_j column by column, in
-            # blocks of rows whose running sums take at most _BLOCK floats.
+            # Linear.Predict's acc = 0, acc += w_j·z_j column by column.
             acc = np.zeros(rows)
-            for a in range(0, rows, _BLOCK):
-                Ab = A[a:a + _BLOCK]
-                _add_columns(acc[a:a + _BLOCK], len(s), lambda j, k: s.transform(Ab[:, j:k], j, k) * w[j:k])
+            _add_columns(acc, len(s), lambda j, k: s.transform(A[:, j:k], j, k) * w[j:k])
             f += acc
         return f
 
@@ -582,7 +583,8 @@ def _add_columns(acc, cols, terms):
     to cols − 1 one by one in that order, as the Go loops add (s = 0;
     s += t_j), with the sum of acc's sign of zero (0 + -0.0 is 0.0).
     terms(j, k) gives the terms of the columns j:k, of shape acc.shape +
-    (k − j,), a new array that this overwrites.
+    (k − j,), a new array that this overwrites; it is asked for at most
+    _BLOCK terms at once, or one column's.
 
     Both orders of work below add the same terms in the same order, so they
     give the same sums bit for bit; they differ in speed.  Column by column
@@ -799,12 +801,10 @@ def _linear_selection(wx, wh):
 
 
 def _squares(z):
-    """The sum of squares of each row of z, column by column, in blocks of
-    at most _BLOCK rows (an overflow gives +Inf, which _unit_rows handles)."""
+    """The sum of squares of each row of z, column by column (an overflow
+    gives +Inf, which _unit_rows handles)."""
     ss = np.zeros(z.shape[0])
-    for a in range(0, z.shape[0], _BLOCK):
-        zb = z[a:a + _BLOCK]
-        _add_columns(ss[a:a + _BLOCK], z.shape[1], lambda j, k: zb[:, j:k] * zb[:, j:k])
+    _add_columns(ss, z.shape[1], lambda j, k: z[:, j:k] * z[:, j:k])
     return ss
 
 

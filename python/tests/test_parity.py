@@ -200,9 +200,9 @@ def _sequential_scores(doc, X):
 def test_linear_scores_sequential(monkeypatch):
     """A linear file's scores are Linear.Predict's sums, column by column,
     bit for bit (signed zeros too: a row whose terms are all -0.0 with b =
-    -0.0 scores 0.0, as 0 + -0.0 + … does), in one block of rows or many,
-    of columns or many (the running sums carried), whichever of its two
-    orders of work _add_columns takes.  (Their speed is measured by
+    -0.0 scores 0.0, as 0 + -0.0 + … does), in one block of columns or
+    many (the running sums carried), whichever of its two orders of work
+    _add_columns takes.  (Their speed is measured by
     python/benchmarks/score_wide.py.)"""
     rng = np.random.default_rng(9)
     d = 300
@@ -211,7 +211,7 @@ def test_linear_scores_sequential(monkeypatch):
     wx = rng.normal(size=d) * (rng.random(d) < 0.5)
     X = rng.normal(size=(50, d)) * 3
     X[0] = mean  # every term w_j·0: -0.0 where w_j < 0
-    # one block; one of rows and 8 of 42 columns; blocks of 5 rows of 1 column
+    # one block; 8 blocks of at most 42 columns (of 50 rows); one column at a time
     for block, tall in itertools.product((greedytl._model._BLOCK, 7 * d, 5), (0, 10 ** 9)):
         monkeypatch.setattr(greedytl._model, "_BLOCK", block)
         monkeypatch.setattr(greedytl._model, "_TALL", tall)
@@ -225,8 +225,8 @@ def test_row_sums_sequential(monkeypatch):
     """The sums of the multi-class forms that compare whole rows — a row's
     sum of squares (method.normaliseRow) and the squared distance of two
     rows (method.sqDist) — are the Go loops' sums, column by column, bit
-    for bit (in one block of rows or many, of columns or many, whichever
-    order of work _add_columns takes).  (Their speed is measured by
+    for bit (the distances in one block of rows or many; both in one
+    block of columns or many, whichever order of work _add_columns takes).  (Their speed is measured by
     python/benchmarks/score_wide.py.)"""
     from greedytl._model import _sq_dist, _squares
     rng = np.random.default_rng(10)
