@@ -215,6 +215,11 @@ class Standardiser:
         if np.any(bad):
             raise ModelFileError("{}.scale[{}] is {}: want 0 or a positive number".format(
                 name, int(np.argmax(bad)), self.scale[np.argmax(bad)]))
+        # The constant columns, and the scale each column is divided by
+        # (1 for a constant one, whose quotient is then set to 0): made once,
+        # for transform, which the linear scorer calls column by column.
+        self._constant = self.scale == 0
+        self._divisor = np.where(self._constant, 1.0, self.scale)
 
     def __len__(self):
         return len(self.mean)
@@ -223,10 +228,8 @@ class Standardiser:
         """The standardised A (Scaler.Transform; each element as
         Scaler.Value computes it); given j and k, A holds the columns j:k
         of the scaler's only."""
-        mean, scale = self.mean[j:k], self.scale[j:k]
-        safe = np.where(scale == 0, 1.0, scale)
-        Z = (A - mean) / safe
-        Z[:, scale == 0] = 0.0
+        Z = (A - self.mean[j:k]) / self._divisor[j:k]
+        Z[:, self._constant[j:k]] = 0.0
         return Z
 
 
