@@ -334,6 +334,12 @@ class Scorer:
         multi-class one.  Raises ``ValueError`` for column counts other than
         the model's, non-finite values and scores that overflow."""
         X, H, rows = self._inputs(X, H)
+        return self._finite_scores(X, H, rows)
+
+    def _finite_scores(self, X, H, rows):
+        """The scores of the validated inputs (_inputs), as scores returns
+        them: a file's nested models are given its inputs so, validated
+        once."""
         # An overflow (to ±Inf, or Inf − Inf to NaN) is the ValueError below,
         # naming its row, without NumPy's RuntimeWarning before it.
         with np.errstate(over="ignore", invalid="ignore", under="ignore"):
@@ -785,11 +791,12 @@ class MultiScorer(Scorer):
         if self.form == "centroid-cosine":
             return -np.sqrt(_sq_dist(_unit_rows(self._z(X, H, rows)), self.centroids))
         if self.form == "one-vs-rest":
-            return np.column_stack([m.scores(X, H) / self.score_scale[k] for k, m in enumerate(self.models)])
+            return np.column_stack([m._finite_scores(X, H, rows) / self.score_scale[k]
+                                    for k, m in enumerate(self.models)])
         # ensemble
         S = np.zeros((rows, K))
         for w, m in zip(self.weights, self.members):
-            S += w * _softmax_rows(m.scores(X, H))
+            S += w * _softmax_rows(m._finite_scores(X, H, rows))
         return S
 
 

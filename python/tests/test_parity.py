@@ -525,6 +525,33 @@ def test_nested_models_checked_alike(multiclass_cli, tmp_path):
             greedytl.read_model(tmp_path / "v.json")
 
 
+def test_nested_models_take_the_inputs_validated_once(multiclass_cli, tmp_path, monkeypatch):
+    """A one-vs-rest file's binary models and an ensemble's members score
+    the inputs the file validated (Scorer._inputs once a scoring, not once
+    more a model), with the same scores: every model validated them again."""
+    cli = multiclass_cli
+    (Xtr, Htr, ytr), (Xte, Hte, _) = _problem(3)
+    save = _saver(tmp_path)
+    X, H, y3 = save("X.npy", Xtr), save("H.npy", Htr), save("y3.npy", np.arange(len(ytr)) % 3)
+    calls = []
+    inputs = greedytl._model.Scorer._inputs
+    def counted(self, *a):
+        calls.append(self)
+        return inputs(self, *a)
+    for method, form in (("l1-logistic", "one-vs-rest"), ("greedytl-nway", "ensemble")):
+        model = tmp_path / "m.json"
+        run(cli, "fit", "--method", method, "--features", X, "--source-scores", H, "--labels", y3, "--out", model)
+        scorer = greedytl.read_model(model)
+        assert scorer.form == form
+        monkeypatch.setattr(greedytl._model.Scorer, "_inputs", counted)
+        calls.clear()
+        got = scorer.scores(Xte, Hte)
+        assert calls == [scorer], method
+        monkeypatch.undo()
+        _check(got, _predict_scores(cli, tmp_path, model, features=save("Xt.npy", Xte),
+                                    source_scores=save("Ht.npy", Hte))[1])
+
+
 def test_integer_members_read_as_greedytl_reads_them(multiclass_cli, tmp_path):
     """The members greedytl reads into an int as it reads the column
     counts — the file's version, a GreedyTL file's columns[j].index, a
