@@ -25,9 +25,9 @@ class SchemaError(ValueError):
 
 
 class _Spec:
-    """A Go type: what a null of it is refused as wanting (None: a null is
-    nil), what a missing member of it should have been, and whether a
-    member of it may be missing."""
+    """A Go type: whether a null of it is nil (nullable; else refused as
+    wanting ``what``), whether a member of it may be missing (optional; else
+    refused as wanting ``missing``), and check, its test of a value."""
 
     nullable = False
     optional = False
@@ -38,12 +38,15 @@ class _Spec:
 
 
 class _Scalar(_Spec):
+    """A number, string, bool or column kind: a value for which test is
+    true, else refused as wanting want."""
+
     def __init__(self, what, want, test):
         self.what, self.missing, self.want, self.test = what, what, want, test
 
     def check(self, v, path, complete):
         if not self.test(v):
-            raise SchemaError("{} is {}; want {}".format(_name(path), _show(v), self.want))
+            _refuse(v, path, self.want)
 
 
 def _is_number(v):
@@ -74,8 +77,7 @@ class Slice(_Spec):
         self.elem = elem
 
     def check(self, v, path, complete):
-        if type(v) is not list:
-            raise SchemaError("{} is {}; want an array".format(_name(path), _show(v)))
+        _expect(v, list, path, "an array")
         # An array of numbers (the bulk of a file) is checked at once.
         if self.elem is NUMBER and set(map(type, v)) <= {int, float}:
             return
@@ -93,8 +95,7 @@ class Map(_Spec):
         self.elem = elem
 
     def check(self, v, path, complete):
-        if type(v) is not dict:
-            raise SchemaError("{} is {}; want an object".format(_name(path), _show(v)))
+        _expect(v, dict, path, "an object")
         for k, x in v.items():
             _value(self.elem, x, path + (k,), complete)
 
@@ -112,8 +113,7 @@ class Object(_Spec):
         self.fields.update(fields)
 
     def check(self, v, path, complete):
-        if type(v) is not dict:
-            raise SchemaError("{} is {}; want an object".format(_name(path), _show(v)))
+        _expect(v, dict, path, "an object")
         for k, x in v.items():
             if k in self.fields:
                 _value(self.fields[k], x, path + (k,), complete)
@@ -153,6 +153,16 @@ class Raw(_Spec):
 
     nullable = True
     missing = "a value"
+
+
+def _expect(v, kind, path, want):
+    """Refuse v unless it is of the Python type kind (list, dict)."""
+    if type(v) is not kind:
+        _refuse(v, path, want)
+
+
+def _refuse(v, path, want):
+    raise SchemaError("{} is {}; want {}".format(_name(path), _show(v), want))
 
 
 def _value(spec, v, path, complete):
