@@ -264,9 +264,16 @@ class Scorer:
         greedytl's reader does (greedytl._schema), and the header's members
         that modelfile.Parse refuses."""
         _schema.check(self.schema, doc)
+        self._check_header(doc)
+
+    def _check_header(self, doc):
+        """Refuse what modelfile.Parse and the decoders refuse of the
+        header's members beyond their kinds."""
         if self.needs_hyperparameters and doc.get("hyperparameters") is None:
             raise ModelFileError("the file has no hyperparameters")
         sources, labels = doc.get("sources"), doc.get("labels")
+        if labels is not None and "classes" in doc:
+            raise ModelFileError('a multi-class file names its classes in "classes", not "labels"')
         if sources is not None and not sources["sha256"]:
             raise ModelFileError('"sources" has no sha256 digest')
         if labels is not None:
@@ -383,7 +390,10 @@ class LinearScorer(Scorer):
     """method.Linear: f = b + Σ_j wx_j·zx_j + Σ_j wh_j·zh_j, the two sums
     accumulated column by column as Linear.Predict does."""
 
-    schema = _schema.LINEAR
+    @property
+    def schema(self):
+        # greedytl-auto's file may hold its committee; the others' may not.
+        return _schema.AUTO if self.method.split(":")[0] == "greedytl-auto" else _schema.LINEAR
 
     def __init__(self, doc):
         super().__init__(doc)
@@ -424,9 +434,11 @@ class GreedyScorer(Scorer):
     def _check_members(self, doc):
         if doc["version"] == 1:
             # Version 1 is read without the check of missing members (but
-            # for the header's) and has options.feature_factor too.
-            _schema.check(_schema.HEADER, doc)
+            # for the header's, modelfile.Parse's) and has
+            # options.feature_factor too.
             _schema.check(_schema.GREEDY_V1, doc, complete=False)
+            _schema.check(_schema.HEADER, {k: v for k, v in doc.items() if k in _schema.HEADER.fields})
+            self._check_header(doc)
         else:
             super()._check_members(doc)
 

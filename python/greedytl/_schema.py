@@ -9,7 +9,8 @@ version 2 file, a member missing where encoding/json always writes it
 refuses a value of another kind (a string for a number, 4.0 for an int).
 The specs below mirror those types, member for member and in their order,
 so that :func:`check` refuses what that reader refuses on these grounds,
-with its messages.  A slice, a map or a pointer member may be null (a slice
+with its messages, and a member that the type has no field for ('unknown
+field "foo"').  A slice, a map or a pointer member may be null (a slice
 reads as empty, a pointer as absent); a pointer, a map and a member tagged
 omitempty may be missing.  What the types do not say (lengths, ranges,
 finiteness, consistency) is the scorers' to check (greedytl._model).
@@ -17,7 +18,7 @@ finiteness, consistency) is the scorers' to check (greedytl._model).
 
 import json
 
-__all__ = ["SchemaError", "check", "HEADER", "LINEAR", "GREEDY", "GREEDY_V1", "DICTIONARY", "MULTI", "MULTI_FORMS"]
+__all__ = ["SchemaError", "check", "HEADER", "LINEAR", "AUTO", "GREEDY", "GREEDY_V1", "DICTIONARY", "MULTI", "MULTI_FORMS"]
 
 
 class SchemaError(ValueError):
@@ -101,8 +102,10 @@ class Map(_Spec):
 
 
 class Object(_Spec):
-    """A Go struct: an object (not null) holding its required members.
-    Members it has no field for are not checked here."""
+    """A Go struct: an object (not null) holding its required members and
+    no member it has no field for (encoding/json's DisallowUnknownFields:
+    'unknown field "foo"'; greedytl matches a member to a field ignoring
+    case too, which this does not)."""
 
     what = missing = "an object"
 
@@ -115,8 +118,9 @@ class Object(_Spec):
     def check(self, v, path, complete):
         _expect(v, dict, path, "an object")
         for k, x in v.items():
-            if k in self.fields:
-                _value(self.fields[k], x, path + (k,), complete)
+            if k not in self.fields:
+                raise SchemaError('unknown field "{}"'.format(_name(path + (k,))))
+            _value(self.fields[k], x, path + (k,), complete)
         if complete:
             for k, spec in self.fields.items():
                 if k not in v and not spec.optional:
@@ -215,9 +219,9 @@ COMMITTEE = Object(
     ridge=Object(**{"lambda": NUMBER, "shared": OmitEmpty(BOOL), "lambda_rows": OmitEmpty(INT)}),
     tally=Slice(Object(COLUMN, greedy=Slice(INT), source=INT)))
 
-# method.linearFile (and greedytl-auto's autoFile).
-LINEAR = Object(HEADER, x=SCALER, h=SCALER, wx=Slice(NUMBER), wh=Slice(NUMBER), b=NUMBER,
-                committee=Pointer(COMMITTEE))
+# method.linearFile, and greedytl-auto's autoFile.
+LINEAR = Object(HEADER, x=SCALER, h=SCALER, wx=Slice(NUMBER), wh=Slice(NUMBER), b=NUMBER)
+AUTO = Object(LINEAR, committee=Pointer(COMMITTEE))
 
 # The root package's modelFile; version 1's (read without the missing
 # members' check) also has options.feature_factor.

@@ -496,8 +496,10 @@ def _both_read(cli, path, what):
 def test_nested_models_checked_alike(multiclass_cli, tmp_path):
     """A one-vs-rest file's binary models and an ensemble's members (one
     check of both, MultiScorer._parts): one of other column counts than the
-    file, a multi-class model among one-vs-rest's, and a member of other
-    classes are refused by both readers, read_model naming the member."""
+    file, a multi-class model among one-vs-rest's (with the labels it
+    records: a multi-class file with "labels", as greedytl names it), and a
+    member of other classes are refused by both readers, read_model naming
+    the member."""
     cli = multiclass_cli
     (Xtr, Htr, ytr), _ = _problem(3)
     save = _saver(tmp_path)
@@ -517,7 +519,7 @@ def test_nested_models_checked_alike(multiclass_cli, tmp_path):
     other = json.loads(json.dumps(ens))
     other["members"][1]["classes"] = ["0", "2", "1"]
     for doc, want in ((narrow, r"models\[1\] has {} features and".format(len(ovr["models"][1]["wx"]) - 1)),
-                      (multi, r"models\[1\] is not a binary model"),
+                      (multi, r'models\[1\]: a multi-class file names its classes in "classes", not "labels"'),
                       (other, r"members\[1\] has classes \['0', '2', '1'\]")):
         (tmp_path / "v.json").write_text(json.dumps(doc))
         assert _both_read(cli, tmp_path / "v.json", want) is False
@@ -646,6 +648,7 @@ def _another_kind(v):
 # cannot score.
 _NOT_MIRRORED = {(m, ("hyperparameters", k), "missing") for m in ("greedytl", "greedytl v1")
                  for k in ("lambda", "delta", "gamma", "feature_factor", "sample")} | {
+    (m, ("hyperparameters",), "unknown member") for m in ("greedytl", "greedytl v1")} | {
     ("greedytl v1", ("options",) + k, "missing") for k in ((), ("lambda",), ("delta",), ("sample",),
                                                              ("feature_factor",))} | {
     ("greedytl v1", ("columns",), "missing")} | {
@@ -659,11 +662,13 @@ def test_members_null_missing_or_of_another_kind_read_alike(multiclass_cli, synt
     """Every member of a model file of each kind (linear, GreedyTL, version
     1 GreedyTL, dictionary, greedytl-auto's committee, every multi-class
     form, the nested models, the header's build, labels and sources), at
-    every depth, made null, left out or given a value of another kind, is
-    read or refused by read_model as greedytl inspect reads or refuses it
+    every depth, made null, left out or given a value of another kind, and
+    every object given a member its type lacks, is read or refused by
+    read_model as greedytl inspect reads or refuses it
     (but for _NOT_MIRRORED), read_model refusing with greedytl's message
     ("h is null; want an object", "columns[0].weight is missing; want a
-    number").  read_model took a null h or x of a model without those
+    number", 'unknown field "x.foo"').  read_model took unknown members, a
+    null h or x of a model without those
     columns, a null or missing member it does not score with (the header's
     build and labels, a GreedyTL file's options, a column's reg_error, the
     committee), a number written as a string or a bool (b "1", mean true),
@@ -690,17 +695,23 @@ def test_members_null_missing_or_of_another_kind_read_alike(multiclass_cli, synt
     assert all(any(k in d for _, d in docs) for k in ("build", "labels", "sources", "committee", "options"))
     refused = {}
     for method, doc in docs:
+        doc["unknown_member"] = 1
+        assert not _both_read(cli, _write(tmp_path / "v.json", doc), (method, "unknown member"))
+        del doc["unknown_member"]
         for path, member in list(_member_paths(doc)):
             parent = doc
             for k in path[:-1]:
                 parent = parent[k]
             good = parent[path[-1]]
-            for change in (None, "missing", "another kind") if member else (None, "another kind"):
+            changes = [None, "missing", "another kind"] if member else [None, "another kind"]
+            for change in changes + (["unknown member"] if isinstance(good, dict) else []):
                 if (method, tuple(k for k in path if not isinstance(k, int)), change) in _NOT_MIRRORED:
                     continue
                 items = list(parent.items()) if member else None
                 if change == "missing":
                     del parent[path[-1]]
+                elif change == "unknown member":
+                    parent[path[-1]] = dict(good, unknown_member=1)
                 else:
                     parent[path[-1]] = _another_kind(good) if change else None
                 (tmp_path / "v.json").write_text(json.dumps(doc))
@@ -718,6 +729,7 @@ def test_members_null_missing_or_of_another_kind_read_alike(multiclass_cli, synt
     assert refused["l1-logistic", ("x", "mean", 0), "another kind"].endswith(name + 'x.mean[0] is "1"; want a number')
     assert refused["greedytl", ("columns", 0, "weight"), "missing"].endswith("columns[0].weight is missing; want a number")
     assert refused["greedytl", ("options",), None].endswith("options is null; want an object")
+    assert refused["l1-logistic", ("x",), "unknown member"].endswith(name + 'unknown field "x.unknown_member"')
     assert ("greedytl", ("columns",), None) not in refused
     assert len(refused) > 500
 
