@@ -22,6 +22,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -42,8 +43,8 @@ type Lock struct {
 // Acquire locks dir, which must exist, for this process without waiting.
 // When another process holds it, or a part of it (AcquirePart), Acquire
 // returns an error matching ErrLocked that names the holder (pid, host and
-// since when) as recorded in the lock file, or, when the parts of a group
-// hold it, a *GroupError naming that group.
+// since when) as recorded in the lock file, or, when it finds that the
+// parts of a group hold it, a *GroupError naming that group.
 func Acquire(dir string) (*Lock, error) {
 	whole, err := lockFile(dir, LockFile, false, dir)
 	if err != nil {
@@ -73,7 +74,7 @@ func Acquire(dir string) (*Lock, error) {
 // ErrLocked) naming that group and its lock file. A part's name must not be "gate"
 // or begin with "group-".
 func AcquirePart(dir, group, part string) (*Lock, error) {
-	gate, err := acquireGate(dir)
+	gate, err := acquireGate(dir, gateWait)
 	if err != nil {
 		return nil, err
 	}
@@ -106,10 +107,16 @@ func AcquirePart(dir, group, part string) (*Lock, error) {
 // blocking it for ever without a word.
 var gateWait = 30 * time.Second
 
+// probeWait bounds the wait of Acquire's refusal for the gate, under which
+// it looks for the group whose parts hold the directory (partsHolding):
+// long enough for the few calls a starting part holds it for, short for a
+// command that is being refused anyway.
+var probeWait = time.Second
+
 // acquireGate takes the gate of dir, retrying every few milliseconds while
-// another process holds it, for at most gateWait.
-func acquireGate(dir string) (*os.File, error) {
-	deadline := time.Now().Add(gateWait)
+// another process holds it, for at most wait.
+func acquireGate(dir string, wait time.Duration) (*os.File, error) {
+	deadline := time.Now().Add(wait)
 	for {
 		f, err := lockFile(dir, gateFile, false, dir)
 		if !errors.Is(err, ErrLocked) || time.Now().After(deadline) {
@@ -153,7 +160,12 @@ type GroupError struct {
 
 // Error returns the refusal's message, which names the group and its lock
 // file.
-func (e *GroupError) Error() string { return e.err.Error() }
+func (e *GroupError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("in use by the parts of group %s (lock file %s)", e.Group, e.LockFile)
+	}
+	return e.err.Error()
+}
 
 // Unwrap returns the refusal, which matches ErrLocked.
 func (e *GroupError) Unwrap() error { return e.err }
@@ -186,12 +198,18 @@ func heldGroup(dir, except string) (group, path string, err error) {
 }
 
 // partsHolding returns the group whose parts hold dir and its lock file
-// (heldGroup), or "" when none does, the probe fails, or another process
-// holds the gate: it probes only while it holds the gate, which it does
-// not wait for, since parts take their group's lock under the gate and a
-// part taking it while the probe held it exclusively would be refused.
+// (heldGroup), or "" when none does or it cannot tell (the probe fails, or
+// the gate stays busy for probeWait). It looks only where a group has
+// taken a part (a group's lock file stays), and only while it holds the
+// gate, which it waits for: parts take their group's lock under the gate,
+// and a part taking it while the probe held it exclusively would be
+// refused.
 func partsHolding(dir string) (group, path string) {
-	gate, err := lockFile(dir, gateFile, false, dir)
+	entries, err := os.ReadDir(dir)
+	if err != nil || !slices.ContainsFunc(entries, func(e os.DirEntry) bool { return strings.HasPrefix(e.Name(), groupPrefix) }) {
+		return "", ""
+	}
+	gate, err := acquireGate(dir, probeWait)
 	if err != nil {
 		return "", ""
 	}

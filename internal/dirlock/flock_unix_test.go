@@ -488,6 +488,8 @@ func TestRefusalProbeSparesAStartingPart(t *testing.T) {
 		t.Fatal(err)
 	}
 	earlier.Release() // its group's lock file stays
+	defer func(w time.Duration) { probeWait = w }(probeWait)
+	probeWait = 50 * time.Millisecond // the starting part keeps the gate
 	gate := hold(t, filepath.Join(dir, gateFile), syscall.LOCK_EX)
 	defer gate.Close()
 	whole := hold(t, filepath.Join(dir, LockFile), syscall.LOCK_SH)
@@ -534,4 +536,37 @@ func hold(t *testing.T, path string, how int) *os.File {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// Acquire's refusal waits for the gate a starting part holds before it
+// looks for the group whose parts hold the directory, so that the refusal
+// still names them (a *GroupError) rather than an unrecorded holder; and
+// in a directory where no group ever took a part it does not look (nor
+// create the gate's lock file).
+func TestRefusalWaitsForTheGate(t *testing.T) {
+	dir := t.TempDir()
+	p, err := AcquirePart(dir, "2-shards", "shard-0-of-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	gate := hold(t, filepath.Join(dir, gateFile), syscall.LOCK_EX) // a starting part
+	go func() { time.Sleep(50 * time.Millisecond); gate.Close() }()
+	_, err = Acquire(dir)
+	if ge, ok := errors.AsType[*GroupError](err); !ok || ge.Group != "2-shards" {
+		t.Errorf("Acquire while a part holds the directory and another starts: %v; want a *GroupError naming group 2-shards", err)
+	}
+
+	plain := t.TempDir()
+	whole := hold(t, filepath.Join(plain, LockFile), syscall.LOCK_EX) // no record
+	defer whole.Close()
+	if _, err := Acquire(plain); !errors.Is(err, ErrLocked) {
+		t.Errorf("Acquire while an unrecorded process holds the directory: %v; want ErrLocked", err)
+	}
+	if _, err := os.Stat(filepath.Join(plain, gateFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused Acquire in a directory no part ever took: %s: %v; want no such file", gateFile, err)
+	}
+	if got := (&GroupError{Group: "2-shards", LockFile: "D/.lock.group-2-shards"}).Error(); !strings.Contains(got, "2-shards") {
+		t.Errorf("a GroupError's zero err: %q", got)
+	}
 }
