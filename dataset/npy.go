@@ -307,7 +307,7 @@ func parseDescr(s string) (npyType, error) {
 		s = code
 	}
 	if slices.Contains(npyPlatformTypes, s) {
-		bad.hint = "the size of this NumPy type (C's long or a pointer) is the platform's that wrote the file, which the file does not record: save the array with np.save, which writes its size ('<i8' or '<i4')"
+		bad.hint = "the size of this NumPy type (C's long or a pointer) is that of the platform that wrote the file, which the file does not record: save the array with np.save, which writes its size ('<i8' or '<i4')"
 		return npyType{}, bad
 	}
 	if len(s) != 2 {

@@ -683,7 +683,7 @@ func TestNPYVersionedSpellings(t *testing.T) {
 	}
 	for _, descr := range []string{"int0", "uint0", "n", "N", "<n", ">N", "=n", "|N"} {
 		_, err := DecodeNPY(bytes.NewReader(npyFile(1, dict(descr, false, "(1,)"), encode(le, int64(1)))), "x.npy")
-		want := "x.npy: unsupported dtype '" + descr + "': the size of this NumPy type (C's long or a pointer) is the platform's that wrote the file, which the file does not record: save the array with np.save, which writes its size ('<i8' or '<i4')"
+		want := "x.npy: unsupported dtype '" + descr + "': the size of this NumPy type (C's long or a pointer) is that of the platform that wrote the file, which the file does not record: save the array with np.save, which writes its size ('<i8' or '<i4')"
 		if err == nil || err.Error() != want {
 			t.Errorf("%q: %v; want %s", descr, err, want)
 		}
