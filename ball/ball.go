@@ -83,7 +83,8 @@ func Rescale(dst, v []float64, tau float64) bool {
 // {x : ||x||₂ ≤ tau}: v itself when it lies in the ball, v·tau/||v||₂
 // otherwise, at any magnitude (as Rescale). dst may be v. It panics when
 // the lengths differ or tau is negative or NaN (programmer errors); v must
-// be finite, as for ProjectL1.
+// be finite, as for ProjectL1 (for a finite tau, 0 included, a NaN or ±Inf
+// component gives NaN components: see the package's doc).
 func ProjectL2(dst, v []float64, tau float64) {
 	checkProjectArgs("ProjectL2", dst, v, tau)
 	nu, e := scaledNorm(v)
@@ -101,8 +102,8 @@ func ProjectL2(dst, v []float64, tau float64) {
 // projections onto the l1-ball for learning in high dimensions", ICML 2008).
 // θ is found by Condat's algorithm (see L1Projector). dst may be v. It
 // panics when the lengths differ or tau is negative or NaN (programmer
-// errors); v must be finite (a NaN or ±Inf component gives NaN components,
-// see the package's doc).
+// errors); v must be finite (for τ > 0 finite, a NaN or ±Inf component
+// gives NaN components; τ = 0 gives zeros: see the package's doc).
 func ProjectL1(dst, v []float64, tau float64) {
 	var p L1Projector
 	p.Project(dst, v, tau)
