@@ -111,6 +111,8 @@ func maybeGunzip(r io.Reader, name string) (*bufio.Reader, bool, error) {
 // (Macintosh)" end lines, which NumPy's loadtxt and pandas read too),
 // counting them from 1. A UTF-8 byte order mark at the start is dropped; a
 // UTF-16 one is an error (bom.CheckUTF16).
+// Input that cannot be text (checkText: a zip archive, a pickle, any NUL
+// byte among its first sniffSize bytes) is an error before the first line.
 // Lines may be arbitrarily long.
 type lineReader struct {
 	br   *bufio.Reader
@@ -138,6 +140,16 @@ func (lr *lineReader) next() ([]byte, bool) {
 	}
 	if lr.done {
 		return nil, false
+	}
+	if lr.line == 0 {
+		// Before the first line: binary input is refused by its format
+		// (checkText), where its bytes read as lines failed on a
+		// made-up line.
+		head, _ := lr.br.Peek(sniffSize)
+		if err := checkText(head, lr.name); err != nil {
+			lr.done, lr.err = true, err
+			return nil, false
+		}
 	}
 	lr.long = lr.long[:0]
 	for {

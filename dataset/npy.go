@@ -114,7 +114,7 @@ func readNPYHeader(r io.Reader, name string, size int64) (*npyLayout, error) {
 		if n == 0 {
 			return nil, errorf(name, 0, "empty file: not a .npy file")
 		}
-		return nil, errorf(name, 0, "not a .npy file (bad magic bytes)")
+		return nil, notNPY(pre[:n], name)
 	}
 	if n < 8 {
 		return nil, errorf(name, 0, "truncated .npy header")
