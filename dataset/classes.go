@@ -51,6 +51,13 @@ func (c *Classes) Header() (string, bool) {
 	return *c.header, true
 }
 
+// FromText reports whether the labels were read from a text file, whose
+// first line may be a header (LabelHeader), rather than from a .npy array
+// or given directly.
+func (c *Classes) FromText() bool {
+	return c.src != nil && !c.src.npy
+}
+
 // LabelHeader says whether the first value of a text label file is a
 // header. It does not apply to .npy files, which have none.
 type LabelHeader int

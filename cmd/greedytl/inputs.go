@@ -420,26 +420,44 @@ func (f *dataFlags) loadLabels(s *streams, m int) ([]float64, error) {
 
 // labelCountError is the input error for the label file path whose labels
 // cls are not one per row of m; it says when the file's first line was
-// read as a header (not a label), which --labels-header no changes, and,
-// when the file has one label too many and its first value occurs nowhere
-// else (a header that auto could not tell from a class, as "species"
-// above three classes of names), that --labels-header yes reads it as one.
+// read as a header (not a label), which --labels-header no changes, and
+// when it could be one (headerHint).
 func labelCountError(path string, cls *dataset.Classes, m int) error {
 	msg := fmt.Sprintf("%s has %s but the inputs have %s", displayName(path), plural.Count(len(cls.Y), "label", "labels"), plural.Count(m, "row", "rows"))
 	if h, ok := cls.Header(); ok {
 		msg += fmt.Sprintf(" (its first line, %q, was read as a header: --labels-header no reads it as a label)", h)
-	} else if len(cls.Y) == m+1 {
-		seen := 0
-		for _, k := range cls.Y {
-			if k == cls.Y[0] {
-				seen++
-			}
-		}
-		if seen == 1 {
-			msg += fmt.Sprintf(" (if its first line, %q, is a header: --labels-header yes)", cls.Names[cls.Y[0]])
-		}
+	} else {
+		msg += headerHint(cls, m)
 	}
 	return badInputf("%s", msg)
+}
+
+// headerHint returns, for the labels cls of a text file that has one label
+// more than the m rows and whose first line was read as a label, the note
+// that --labels-header yes reads that line as a header when it could be
+// one that auto could not tell from a class: a value that occurs nowhere
+// else ("species" above three classes of names), or "0", the name pandas'
+// to_csv(path, index=False) writes above an unnamed Series (of labels 0
+// and 1 too, where "0" is a class). Otherwise, and for a .npy file, which
+// has no header, it returns "".
+func headerHint(cls *dataset.Classes, m int) string {
+	if len(cls.Y) != m+1 || !cls.FromText() {
+		return ""
+	}
+	first := cls.Names[cls.Y[0]]
+	seen := 0
+	for _, k := range cls.Y {
+		if k == cls.Y[0] {
+			seen++
+		}
+	}
+	switch {
+	case seen == 1:
+		return fmt.Sprintf(" (if its first line, %q, is a header: --labels-header yes)", first)
+	case first == "0":
+		return ` (if its first line, "0", is a header, as pandas' to_csv writes above an unnamed Series: --labels-header yes)`
+	}
+	return ""
 }
 
 // readMatrix reads a matrix file (.npy or text); "-" reads it from the

@@ -259,8 +259,12 @@ func (o *predictOptions) loadLabels(s *streams, rec *modelfile.LabelNames, m int
 	known := &dataset.Classes{Names: append([]string{rec.Positive}, rec.Negative...)}
 	for k, n := range cls.Names {
 		if known.Lookup(n) < 0 {
-			return nil, badInput(cls.ErrorOf(k, fmt.Errorf("label %q is not one of the labels %s was fitted on (positive %q, negative %s)",
-				n, o.modelName(), rec.Positive, strings.Join(quoteAll(rec.Negative), ", "))))
+			hint := "" // a header on the first line, the one place of its value, is no label
+			if k == cls.Y[0] && !slices.Contains(cls.Y[1:], k) {
+				hint = headerHint(cls, m)
+			}
+			return nil, badInput(cls.ErrorOf(k, fmt.Errorf("label %q is not one of the labels %s was fitted on (positive %q, negative %s)%s",
+				n, o.modelName(), rec.Positive, strings.Join(quoteAll(rec.Negative), ", "), hint)))
 		}
 	}
 	positive := o.data.positive
