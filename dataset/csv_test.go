@@ -78,6 +78,10 @@ func TestDecodeCSV(t *testing.T) {
 const indexHeader = "x.csv:1: a header with an empty first name, as pandas' to_csv writes above its row index and R's write.csv above row names: that column would be read as data; write the file without it (pandas: to_csv(path, index=False); R: write.csv(x, path, row.names=FALSE))"
 
 func TestDecodeCSVErrors(t *testing.T) {
+	const (
+		semicolons = ": fields separated by ';', as Excel and R's write.csv2 write CSV where the decimal separator is a comma, are not read: separate them by commas or tabs, with '.' decimal points (pandas: read_csv(path, sep=';', decimal=','), then to_csv(path, index=False))"
+		missing    = ", a missing value (as R, pandas and Excel write them), is not a number: fill or drop the missing values first"
+	)
 	tests := []struct {
 		name, in, want string
 	}{
@@ -103,7 +107,16 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"svmlight qid", "1 qid:3 1:2\n", "x.csv:1: column 2: \"qid:3\" is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's load_svmlight_file(path, zero_based=False), then np.save)"},
 		{"colon in text", "1,a:b\n", "x.csv:1: column 2: cannot parse \"a:b\" as a number"},
 		{"long cell", "1," + strings.Repeat("z", 100) + "\n", "x.csv:1: column 2: cannot parse \"" + strings.Repeat("z", 40) + "\"... as a number"},
-		{"decimal comma", "1,5;2,5\n", "x.csv:1: column 2: cannot parse \"5;2\" as a number"},
+		// Excel's CSV where the decimal separator is a comma, and R's
+		// write.csv2: fields separated by ';'.
+		{"decimal comma", "1,5;2,5\n", "x.csv:1: column 2: cannot parse \"5;2\" as a number" + semicolons},
+		{"semicolons, header", "\"V1\";\"V2\"\n1,5;2\n", "x.csv:2: column 1: cannot parse \"1,5;2\" as a number" + semicolons},
+		{"semicolons, decimal points", "a;b\n1.5;2\n", "x.csv:2: column 1: cannot parse \"1.5;2\" as a number" + semicolons},
+		// Missing values as R (NA), pandas (<NA>, None) and Excel (#N/A)
+		// write them.
+		{"R's NA", "\"V1\",\"V2\"\n1.5,NA\n", "x.csv:2: column 2: \"NA\"" + missing},
+		{"pandas' <NA>", "a,b\n<NA>,2\n", "x.csv:2: column 1: \"<NA>\"" + missing},
+		{"Excel's #N/A", "1\t#N/A\n", "x.csv:1: column 2: \"#N/A\"" + missing},
 		{"digit separator", "1,2\n3,1_000\n", "x.csv:2: column 2: cannot parse \"1_000\" as a number"},
 		// The header above an index column, as pandas' to_csv writes it by
 		// default (pd.DataFrame(X, columns=["a", "b"]).to_csv(path), and

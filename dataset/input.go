@@ -383,12 +383,29 @@ func parseValue(b []byte, col int) (float64, error) {
 		if isSVMLightPair(b) {
 			return 0, fmt.Errorf("column %d: %s is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's load_svmlight_file(path, zero_based=False), then np.save)", col, quoteField(b))
 		}
+		if bytes.IndexByte(b, ';') >= 0 {
+			return 0, fmt.Errorf("column %d: cannot parse %s as a number: fields separated by ';', as Excel and R's write.csv2 write CSV where the decimal separator is a comma, are not read: separate them by commas or tabs, with '.' decimal points (pandas: read_csv(path, sep=';', decimal=','), then to_csv(path, index=False))", col, quoteField(b))
+		}
+		if missingValue(b) {
+			return 0, fmt.Errorf("column %d: %s, a missing value (as R, pandas and Excel write them), is not a number: fill or drop the missing values first", col, quoteField(b))
+		}
 		return 0, fmt.Errorf("column %d: cannot parse %s as a number", col, quoteField(b))
 	}
 	if !isFinite(v) {
 		return 0, fmt.Errorf("column %d is %v", col, v)
 	}
 	return v, nil
+}
+
+// missingValue reports whether the text field b is one of the marks of a
+// missing value that R (NA), pandas (NA, <NA>, None, null, N/A, as its
+// read_csv takes them) and Excel (#N/A) write.
+func missingValue(b []byte) bool {
+	switch string(b) {
+	case "NA", "<NA>", "N/A", "n/a", "#N/A", "None", "null", "NULL":
+		return true
+	}
+	return false
 }
 
 // quoteField quotes a field for a message, shortening long ones.

@@ -166,11 +166,32 @@ func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 // for the first label, after the header (the first skip values: 0 or 1),
 // that CheckLabel refuses. Read as a class name such a label made a class
 // "NaN" beside the numbers, or a class +Inf: silently a wrong model.
+//
+// A mark of a missing value (missingValue: "NA", "None", ...) among labels
+// that are otherwise all numbers (but for the first, which may be a
+// header) is refused too: R's write.csv writes NA
+// for a missing label and pandas reads it back as NaN, where it made a
+// class "NA" of its own (three classes of labels 0 and 1, and a
+// greedytl-nway model fitted silently).
 func (lf *labelFile) checkLabels(skip int) error {
+	missing, numbers, names := -1, 0, 0
 	for i := skip; i < len(lf.vals); i++ {
 		if err := CheckLabel(lf.vals[i]); err != nil {
 			return lf.errorAt(i, err)
 		}
+		switch {
+		case missingValue([]byte(lf.vals[i])):
+			if missing < 0 {
+				missing = i
+			}
+		case isNumber([]byte(lf.vals[i])):
+			numbers++
+		case i > 0: // the first value may be a header ("x" of R's write.csv), which auto drops only above numbers alone
+			names++
+		}
+	}
+	if missing >= 0 && numbers > 0 && names == 0 {
+		return lf.errorAt(missing, fmt.Errorf("label %q among numbers is a missing value (as R writes NA, and pandas reads it as NaN): give only the examples that have a label", lf.vals[missing]))
 	}
 	return nil
 }

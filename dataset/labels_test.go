@@ -172,8 +172,29 @@ func TestNonFiniteLabels(t *testing.T) {
 			checkError(t, vals, err, want)
 		})
 	}
+	// A mark of a missing value among numbers (R's NA, which pandas reads as
+	// NaN) is refused as one, where it made a class "NA": three classes of
+	// labels 0 and 1. Among names it may be a class.
+	const missing = ` among numbers is a missing value (as R writes NA, and pandas reads it as NaN): give only the examples that have a label`
+	for _, tc := range []struct{ text, want string }{
+		{"\"x\"\n0\n1\nNA\n1\n0\n", `4: label "NA"` + missing},
+		{"1\n-1\nNone\n1\nNA\n", `3: label "None"` + missing},
+		{"0,1,<NA>,1\n", `1: column 3: label "<NA>"` + missing},
+	} {
+		path := writeFile(t, "y.txt", []byte(tc.text))
+		c, err := ReadClasses(path)
+		checkError(t, c, err, path+":"+tc.want)
+		y, err := ReadLabels(path, "")
+		checkError(t, y, err, path+":"+tc.want)
+		vals, err := ReadLabelValues(path)
+		checkError(t, vals, err, path+":"+tc.want)
+	}
+	path := writeFile(t, "y.txt", []byte("cat\nNA\ndog\nNA\n"))
+	if c, err := ReadClasses(path); err != nil || !slices.Equal(c.Names, []string{"NA", "cat", "dog"}) {
+		t.Errorf("names with NA: %v, %v; want the classes NA, cat, dog", c, err)
+	}
 	// A header is not a label: --labels-header yes drops a non-finite one.
-	path := writeFile(t, "y.txt", []byte("inf\ncat\ndog\n"))
+	path = writeFile(t, "y.txt", []byte("inf\ncat\ndog\n"))
 	c, err := ReadClassesHeader(path, HeaderYes)
 	if err != nil || !slices.Equal(c.Names, []string{"cat", "dog"}) {
 		t.Errorf("a header inf above cat, dog: %v, %v; want the classes cat, dog", c, err)
