@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -110,6 +111,11 @@ func (o *predictOptions) modelName() string { return displayName(o.model) }
 func runPredict(s *streams, o *predictOptions) error {
 	if err := checkOut(o.out, append(o.data.files(), o.model)...); err != nil {
 		return err
+	}
+	if strings.EqualFold(filepath.Ext(o.out), ".npy") {
+		// Text under a .npy name: np.load refuses it ("pickled data"), and
+		// so does greedytl's matrix reader, which a .npy name forces.
+		return badInputf("--out %s: predict writes text (one score or class a line; with --scores a tab-separated matrix), not a .npy array: name it .txt or .tsv (np.loadtxt reads it)", o.out)
 	}
 	// Without --labels these flags have nothing to act on: --positive -1
 	// was dropped while the scores favoured the model's positive label, 1.
