@@ -58,6 +58,17 @@ func (c *Classes) FromText() bool {
 	return c.src != nil && !c.src.npy
 }
 
+// BlankLine returns the first blank line of the text file between two
+// lines of labels, or 0 when there is none: it holds no label, as a
+// missing label does where pandas' to_csv writes NaN as nothing, so a file
+// of labels with a blank line has fewer labels than it has lines.
+func (c *Classes) BlankLine() int {
+	if c.src == nil {
+		return 0
+	}
+	return c.src.blank
+}
+
 // LabelHeader says whether the first value of a text label file is a
 // header. It does not apply to .npy files, which have none.
 type LabelHeader int

@@ -88,6 +88,9 @@ type labelFile struct {
 	vals []string   // the values, a header included
 	at   []labelPos // text: the place of each value; nil for .npy
 	npy  bool       // a .npy file (its non-finite values are refused on reading)
+	// blank is the first blank line between two lines of labels (0: none),
+	// which holds no label: a missing one, as pandas writes NaN.
+	blank int
 }
 
 // labelPos is the place of a label in a text file: its 1-based line and,
@@ -155,11 +158,11 @@ func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 		}
 		return &labelFile{name: name, vals: vals, npy: true}, nil
 	}
-	vals, at, err := decodeLabelText(src.br, name)
+	vals, at, blank, err := decodeLabelText(src.br, name)
 	if err != nil {
 		return nil, err
 	}
-	return &labelFile{name: name, vals: vals, at: at}, nil
+	return &labelFile{name: name, vals: vals, at: at, blank: blank}, nil
 }
 
 // checkLabels returns an error naming the file, the line and the value
@@ -213,8 +216,9 @@ func (lf *labelFile) errorAt(i int, err error) error {
 // decodeLabelText reads the text form of a label file: one label per line
 // (the whole trimmed line, so labels may contain spaces), or all labels on
 // a single content line, separated as DecodeCSV separates fields. It
-// returns the labels and the place of each.
-func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, error) {
+// returns the labels, the place of each and the first blank line between
+// two lines of labels (0: none). Blank lines and comments hold no label.
+func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, int, error) {
 	lr := newLineReader(r, name)
 	var (
 		vals      []string   // the labels after the first content line
@@ -223,8 +227,20 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, error) {
 		firstNum  int        // line number of the first content line
 		firstLine []byte     // the first content line, split at the end
 		err       error
+		blank     int // the first blank line between content lines
+		pending   int // the first blank line since the last content line
 	)
-	for line, ok := lr.content(); ok; line, ok = lr.content() {
+	for line, ok := lr.next(); ok; line, ok = lr.next() {
+		if isSkippable(line) {
+			if pending == 0 && lines > 0 && len(bytes.TrimLeft(line, " \t")) == 0 {
+				pending = lr.line
+			}
+			continue
+		}
+		if blank == 0 {
+			blank = pending
+		}
+		pending = 0
 		if lines++; lines == 1 {
 			firstNum, firstLine = lr.line, bytes.Clone(line)
 			continue
@@ -232,20 +248,20 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, error) {
 		if bytes.ContainsAny(line, ",\t") || bytes.ContainsAny(firstLine, ",\t") {
 			var scratch []byte
 			if f, err := splitFields(nil, firstLine, detectSep(firstLine), &scratch); err == nil && isIndexHeader(f) {
-				return nil, nil, indexHeaderError(name, firstNum) // pandas' Series.to_csv(path): ",y" above "0,1"
+				return nil, nil, 0, indexHeaderError(name, firstNum) // pandas' Series.to_csv(path): ",y" above "0,1"
 			}
-			return nil, nil, errorf(name, lr.line, "expected one label per line or all labels on line %d", firstNum)
+			return nil, nil, 0, errorf(name, lr.line, "expected one label per line or all labels on line %d", firstNum)
 		}
 		if vals, err = appendLabels(vals, line, ',', name, lr.line); err != nil {
-			return nil, nil, err
+			return nil, nil, 0, err
 		}
 		at = append(at, labelPos{line: lr.line})
 	}
 	if lr.err != nil {
-		return nil, nil, lr.err
+		return nil, nil, 0, lr.err
 	}
 	if lines == 0 {
-		return nil, nil, errorf(name, 0, "no labels")
+		return nil, nil, 0, errorf(name, 0, "no labels")
 	}
 	// A single content line holds all the labels; otherwise it is the
 	// first of one label per line and has no separator.
@@ -255,7 +271,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, error) {
 	}
 	first, err := appendLabels(nil, firstLine, sep, name, firstNum)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	firstAt := make([]labelPos, len(first), len(first)+len(at))
 	for j := range first {
@@ -264,7 +280,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, error) {
 			firstAt[j].col = j + 1
 		}
 	}
-	return append(first, vals...), append(firstAt, at...), nil
+	return append(first, vals...), append(firstAt, at...), blank, nil
 }
 
 // dropNumericHeader drops a first value that is not a number above labels

@@ -260,3 +260,31 @@ func TestDropBinaryHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestBlankLine: the first blank line between two lines of labels (where
+// pandas' to_csv writes a missing label) is reported, not a blank line
+// before the first label or after the last, nor a comment; a .npy file
+// has none.
+func TestBlankLine(t *testing.T) {
+	for text, want := range map[string]int{
+		"1\n-1\n\n1\n":         3,
+		"1\n-1\n\n\n1\n\n-1\n": 3,
+		"\n\n1\n-1\n1\n":       0,
+		"1\n-1\n1\n\n\n":       0,
+		"1\n# c\n-1\n":         0,
+		"1\n  \n-1\n":          2,
+		"1,-1,1\n":             0,
+	} {
+		c, err := ReadClasses(writeFile(t, "y.txt", []byte(text)))
+		if err != nil || c.BlankLine() != want {
+			t.Errorf("%q: BlankLine %d, %v; want %d", text, c.BlankLine(), err, want)
+		}
+	}
+	var b bytes.Buffer
+	if err := WriteNPYInts(&b, []int{0, 1, 0}); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := ReadClasses(writeFile(t, "y.npy", b.Bytes())); err != nil || c.BlankLine() != 0 {
+		t.Errorf(".npy: %v", err)
+	}
+}

@@ -429,6 +429,9 @@ func labelCountError(path string, cls *dataset.Classes, m int) error {
 	} else {
 		msg += headerHint(cls, m)
 	}
+	if b := cls.BlankLine(); b > 0 && len(cls.Y) < m {
+		msg += fmt.Sprintf(" (line %d, between labels, is blank and holds none: a missing label, as pandas' to_csv writes NaN? give only the examples that have a label)", b)
+	}
 	return badInputf("%s", msg)
 }
 
