@@ -22,7 +22,7 @@ import (
 	"github.com/greedytl/greedytl/sparse"
 )
 
-const heartScale = "/usr/share/doc/liblinear-tools/examples/heart_scale"
+const heartScale = peertest.HeartScale
 
 func TestDecodeSVMLight(t *testing.T) {
 	tests := []struct {
@@ -229,10 +229,7 @@ func TestCallerMistakes(t *testing.T) {
 // file is absent.
 func readHeartScale(t *testing.T) (*sparse.CSR, []float64) {
 	t.Helper()
-	if _, err := os.Stat(heartScale); err != nil {
-		t.Skipf("%s absent (Debian package liblinear-tools): skipping", heartScale)
-	}
-	x, y, err := ReadSVMLight(heartScale)
+	x, y, err := ReadSVMLight(peertest.File(t, heartScale))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,10 +294,7 @@ np.save(sys.argv[2], np.column_stack([y, X.toarray()]))`
 		}
 	})
 	t.Run("liblinear-train", func(t *testing.T) {
-		train, err := exec.LookPath("liblinear-train")
-		if err != nil {
-			t.Skip("liblinear-train not installed")
-		}
+		train := peertest.Tool(t, "liblinear-train")
 		var buf bytes.Buffer
 		if err := WriteSVMLight(&buf, x, y); err != nil {
 			t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/errtest"
+	"github.com/greedytl/greedytl/internal/peertest"
 )
 
 // cli runs the command line and returns its exit status, stdout and stderr.
@@ -571,9 +571,7 @@ func TestPredictLiblinearTies(t *testing.T) {
 	if want := "balanced accuracy: 1.0000 (4 examples)\n"; strings.Join(lines, " ") != "0 0 1 -1" || stderr != want {
 		t.Errorf("scores %q, stderr %q; want 0 0 1 -1 and %q", lines, stderr, want)
 	}
-	if _, err := exec.LookPath("liblinear-predict"); err != nil {
-		return
-	}
+	peertest.Tool(t, "liblinear-predict")
 	svm := writeText(t, dir, "test.svm", "1\n1 1:1 2:1\n1 2:1\n0 1:1\n")
 	pred := filepath.Join(dir, "pred.txt")
 	runTool(t, "liblinear-predict", svm, model, pred)
