@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"unicode/utf8"
 
 	"github.com/greedytl/greedytl/internal/bom"
 )
@@ -29,12 +30,13 @@ var binaryFormats = []struct {
 // binaryFormat returns the description of the binary format whose first
 // bytes head holds (binaryFormats), or "" if none: a Python pickle
 // (protocols 2 to 5, which start with the byte 0x80 and the protocol)
-// included.
-func binaryFormat(head []byte) string {
+// included. Where the input may be text (text), a printable magic ("PAR1",
+// "BZh9") counts only when head is no UTF-8 text (notUTF8).
+func binaryFormat(head []byte, text bool) string {
 	for _, f := range binaryFormats {
 		if bytes.HasPrefix(head, []byte(f.magic)) {
-			if f.magic == "BZh" && (len(head) < 4 || head[3] < '1' || head[3] > '9') {
-				continue // "BZh" alone could start text
+			if text && isPrintable(f.magic) && !notUTF8(head) {
+				continue // "PAR1", "BZh9" could start text: a label file's first class
 			}
 			return f.what
 		}
@@ -45,13 +47,42 @@ func binaryFormat(head []byte) string {
 	return ""
 }
 
+// isPrintable reports whether the magic s is printable ASCII, which text
+// may start with too.
+func isPrintable(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] > '~' {
+			return false
+		}
+	}
+	return true
+}
+
+// notUTF8 reports whether head, the first bytes of an input, holds a NUL or
+// is not UTF-8 (a rune cut at its end aside): bytes that a format with a
+// printable magic holds and text starting like it does not.
+func notUTF8(head []byte) bool {
+	if bytes.IndexByte(head, 0) >= 0 {
+		return true
+	}
+	for k := 1; k <= utf8.UTFMax && k <= len(head); k++ {
+		if utf8.RuneStart(head[len(head)-k]) {
+			if !utf8.FullRune(head[len(head)-k:]) {
+				head = head[:len(head)-k]
+			}
+			break
+		}
+	}
+	return !utf8.Valid(head)
+}
+
 // checkText returns the error, naming the file name, of input that starts
 // with head (its first bytes, gunzipped) and cannot be text: a binary format
 // of binaryFormats, or any byte 0 (NUL), which no text holds. UTF-16 text
 // with its byte order mark, which holds NULs, is left to bom.CheckUTF16's
 // own message.
 func checkText(head []byte, name string) error {
-	if what := binaryFormat(head); what != "" {
+	if what := binaryFormat(head, true); what != "" {
 		return errorf(name, 0, "%s", what)
 	}
 	if bom.CheckUTF16(head) != nil {
@@ -67,7 +98,7 @@ func checkText(head []byte, name string) error {
 // head do not start with the .npy magic: it names the binary format when
 // head is one of binaryFormat's.
 func notNPY(head []byte, name string) error {
-	if what := binaryFormat(head); what != "" {
+	if what := binaryFormat(head, false); what != "" {
 		return errorf(name, 0, "not a .npy file: %s", what)
 	}
 	return errorf(name, 0, "not a .npy file (bad magic bytes)")

@@ -56,7 +56,7 @@ func TestBinaryInput(t *testing.T) {
 		{"x.csv.zst", "\x28\xb5\x2f\xfd\x24\x2e", "zstd-compressed: greedytl reads gzip-compressed input only: decompress it (unzstd) or compress it with gzip", ""},
 		{"x.h5", "\x89HDF\r\n\x1a\n\x00\x00\x00", "an HDF5 file (h5py, pandas' to_hdf, MATLAB -v7.3): save the array with np.save (.npy) or as CSV text", ""},
 		{"x.mat", "MATLAB 5.0 MAT-file, Platform: GLNXA64\n\x00\x01IM", "a MATLAB .mat file: save the array as CSV text (writematrix) or, from Python, with np.save (.npy)", ""},
-		{"x.parquet", "PAR1\x15\x04\x15", "a Parquet file (pandas' to_parquet): save the table with to_csv(path, index=False) or the array with np.save (.npy)", ""},
+		{"x.parquet", "PAR1\x15\x04\x15\x80\x01\x15\x00", "a Parquet file (pandas' to_parquet): save the table with to_csv(path, index=False) or the array with np.save (.npy)", ""},
 		{"x.feather", "ARROW1\x00\x00", "an Arrow/Feather file (pandas' to_feather): save the table with to_csv(path, index=False) or the array with np.save (.npy)", ""},
 		{"x.bin", "\x9a\x99\x99\x99\x99\x99\xf1?\x00\x00\x00\x00\x00\x00\x00@", "binary data, not text: byte 8 is 0 (NUL), which text never holds (UTF-16 text without its byte order mark holds them too: save it as UTF-8)", ""},
 		{"x.csv", "1\x00,\x002\x00\n\x00", "binary data, not text: byte 1 is 0 (NUL), which text never holds (UTF-16 text without its byte order mark holds them too: save it as UTF-8)", ""},
@@ -92,14 +92,17 @@ func TestBinaryInput(t *testing.T) {
 	_, err := LoadFolder(dir)
 	checkError(t, nil, err, filepath.Join(dir, "classes.txt")+": a NumPy .npy array, not text")
 
-	// Text that starts like a magic is text.
-	path := writeFile(t, "y.txt", []byte("BZh\nPAR\nBZh\nPAR\n"))
-	if cls, err := ReadClasses(path); err != nil || len(cls.Names) != 2 {
-		t.Errorf("labels BZh, PAR: %v", err)
+	// Text that starts like a printable magic is text, a rune cut at the
+	// end of the bytes sniffed too.
+	for _, text := range []string{"BZh\nPAR\nBZh\nPAR\n", "BZh9\nPAR1\nBZh9\nPAR1\n", "PAR1\n" + strings.Repeat("é\nPAR1\n", sniffSize/5), "PAR1\n" + strings.Repeat("a", sniffSize-6) + "é\nPAR1\n", "MATLAB 5.0 MAT-file\nARROW1\nMATLAB 5.0 MAT-file\nARROW1\n"} {
+		path := writeFile(t, "y.txt", []byte(text))
+		if cls, err := ReadClasses(path); err != nil || len(cls.Names) < 2 {
+			t.Errorf("labels %.20q: %v", text, err)
+		}
 	}
 	// A text file whose NUL comes after the bytes sniffed fails on its line.
 	long := strings.Repeat("1,2\n", sniffSize/4+1) + "3,\x00\n"
-	path = writeFile(t, "late.csv", []byte(long))
+	path := writeFile(t, "late.csv", []byte(long))
 	if _, err := ReadMatrix(path); err == nil || !strings.HasPrefix(err.Error(), path+":") {
 		t.Errorf("late NUL: %v", err)
 	}
