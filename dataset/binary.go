@@ -16,7 +16,7 @@ var binaryFormats = []struct {
 	magic string
 	what  string
 }{
-	{"PK\x03\x04", "a zip archive (NumPy's np.savez writes .npz archives, which are zip files, as are Excel's .xlsx workbooks and torch.save's files): save each array with np.save (.npy) or as CSV text"},
+	{"PK\x03\x04", "a zip archive (an .npz of np.savez, an Excel .xlsx workbook, a torch.save file, or zipped files such as data.csv.zip): unzip a zipped file (greedytl reads gzip-compressed input), and save an array with np.save (.npy) or as CSV text"},
 	{npyMagic, "a NumPy .npy array, not text"},
 	{"BZh", "bzip2-compressed: greedytl reads gzip-compressed input only: decompress it (bunzip2) or compress it with gzip"},
 	{"\xfd7zXZ\x00", "xz-compressed: greedytl reads gzip-compressed input only: decompress it (unxz) or compress it with gzip"},

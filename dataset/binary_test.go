@@ -44,7 +44,7 @@ var binaryReaders = []struct {
 // file named .npy. Text that merely starts like a magic ("BZh" then a
 // newline, as a label file of names may) is still read.
 func TestBinaryInput(t *testing.T) {
-	zip := "a zip archive (NumPy's np.savez writes .npz archives, which are zip files, as are Excel's .xlsx workbooks and torch.save's files): save each array with np.save (.npy) or as CSV text"
+	zip := "a zip archive (an .npz of np.savez, an Excel .xlsx workbook, a torch.save file, or zipped files such as data.csv.zip): unzip a zipped file (greedytl reads gzip-compressed input), and save an array with np.save (.npy) or as CSV text"
 	for _, tc := range []struct {
 		name, content, want string
 		skip                string // a reader that reads the content (npy)
