@@ -66,7 +66,18 @@ func (c *Classes) BlankLine() int {
 	if c.src == nil {
 		return 0
 	}
-	return c.src.blank
+	return c.src.gaps.blank
+}
+
+// CommentLine returns the first line of the text file between two lines
+// of labels that is read as a comment (its first non-blank character is
+// '#'), or 0 when there is none: it holds no label, as a class "#tag"
+// written unquoted (np.savetxt(path, y, fmt="%s")) does not.
+func (c *Classes) CommentLine() int {
+	if c.src == nil {
+		return 0
+	}
+	return c.src.gaps.comment
 }
 
 // LabelHeader says whether the first value of a text label file is a

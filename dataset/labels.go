@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -88,10 +89,16 @@ type labelFile struct {
 	vals []string   // the values, a header included
 	at   []labelPos // text: the place of each value; nil for .npy
 	npy  bool       // a .npy file (its non-finite values are refused on reading)
-	// blank is the first blank line between two lines of labels (0: none),
-	// which holds no label: a missing one, as pandas writes NaN.
-	blank int
+	// gaps are the first blank and comment lines between two lines of
+	// labels, which hold none.
+	gaps labelGaps
 }
+
+// labelGaps are the first blank line and the first comment line between
+// two lines of labels of a text file (0: none): they hold no label, where
+// pandas writes a missing label (NaN) as a blank line and np.savetxt a
+// class "#tag" as a line that reads as a comment.
+type labelGaps struct{ blank, comment int }
 
 // labelPos is the place of a label in a text file: its 1-based line and,
 // when a line holds all the labels, its 1-based column (else 0).
@@ -158,11 +165,11 @@ func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 		}
 		return &labelFile{name: name, vals: vals, npy: true}, nil
 	}
-	vals, at, blank, err := decodeLabelText(src.br, name)
+	vals, at, gaps, err := decodeLabelText(src.br, name)
 	if err != nil {
 		return nil, err
 	}
-	return &labelFile{name: name, vals: vals, at: at, blank: blank}, nil
+	return &labelFile{name: name, vals: vals, at: at, gaps: gaps}, nil
 }
 
 // checkLabels returns an error naming the file, the line and the value
@@ -216,9 +223,10 @@ func (lf *labelFile) errorAt(i int, err error) error {
 // decodeLabelText reads the text form of a label file: one label per line
 // (the whole trimmed line, so labels may contain spaces), or all labels on
 // a single content line, separated as DecodeCSV separates fields. It
-// returns the labels, the place of each and the first blank line between
-// two lines of labels (0: none). Blank lines and comments hold no label.
-func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, int, error) {
+// returns the labels, the place of each and the first blank and comment
+// lines between two lines of labels. Blank lines and comments hold no
+// label.
+func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps, error) {
 	lr := newLineReader(r, name)
 	var (
 		vals      []string   // the labels after the first content line
@@ -227,20 +235,23 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, int, error
 		firstNum  int        // line number of the first content line
 		firstLine []byte     // the first content line, split at the end
 		err       error
-		blank     int // the first blank line between content lines
-		pending   int // the first blank line since the last content line
+		gaps      labelGaps // between content lines
+		pending   labelGaps // since the last content line
 	)
 	for line, ok := lr.next(); ok; line, ok = lr.next() {
 		if isSkippable(line) {
-			if pending == 0 && lines > 0 && len(bytes.TrimLeft(line, " \t")) == 0 {
-				pending = lr.line
+			switch {
+			case lines == 0:
+			case len(bytes.TrimLeft(line, " \t")) == 0:
+				pending.blank = cmp.Or(pending.blank, lr.line)
+			default:
+				pending.comment = cmp.Or(pending.comment, lr.line)
 			}
 			continue
 		}
-		if blank == 0 {
-			blank = pending
-		}
-		pending = 0
+		gaps.blank = cmp.Or(gaps.blank, pending.blank)
+		gaps.comment = cmp.Or(gaps.comment, pending.comment)
+		pending = labelGaps{}
 		if lines++; lines == 1 {
 			firstNum, firstLine = lr.line, bytes.Clone(line)
 			continue
@@ -248,20 +259,20 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, int, error
 		if bytes.ContainsAny(line, ",\t") || bytes.ContainsAny(firstLine, ",\t") {
 			var scratch []byte
 			if f, err := splitFields(nil, firstLine, detectSep(firstLine), &scratch); err == nil && isIndexHeader(f) {
-				return nil, nil, 0, indexHeaderError(name, firstNum) // pandas' Series.to_csv(path): ",y" above "0,1"
+				return nil, nil, labelGaps{}, indexHeaderError(name, firstNum) // pandas' Series.to_csv(path): ",y" above "0,1"
 			}
-			return nil, nil, 0, errorf(name, lr.line, "expected one label per line or all labels on line %d", firstNum)
+			return nil, nil, labelGaps{}, errorf(name, lr.line, "expected one label per line or all labels on line %d", firstNum)
 		}
 		if vals, err = appendLabels(vals, line, ',', name, lr.line); err != nil {
-			return nil, nil, 0, err
+			return nil, nil, labelGaps{}, err
 		}
 		at = append(at, labelPos{line: lr.line})
 	}
 	if lr.err != nil {
-		return nil, nil, 0, lr.err
+		return nil, nil, labelGaps{}, lr.err
 	}
 	if lines == 0 {
-		return nil, nil, 0, errorf(name, 0, "no labels")
+		return nil, nil, labelGaps{}, errorf(name, 0, "no labels")
 	}
 	// A single content line holds all the labels; otherwise it is the
 	// first of one label per line and has no separator.
@@ -271,7 +282,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, int, error
 	}
 	first, err := appendLabels(nil, firstLine, sep, name, firstNum)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, labelGaps{}, err
 	}
 	firstAt := make([]labelPos, len(first), len(first)+len(at))
 	for j := range first {
@@ -280,7 +291,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, int, error
 			firstAt[j].col = j + 1
 		}
 	}
-	return append(first, vals...), append(firstAt, at...), blank, nil
+	return append(first, vals...), append(firstAt, at...), gaps, nil
 }
 
 // dropNumericHeader drops a first value that is not a number above labels

@@ -263,8 +263,9 @@ func TestDropBinaryHeader(t *testing.T) {
 
 // TestBlankLine: the first blank line between two lines of labels (where
 // pandas' to_csv writes a missing label) is reported, not a blank line
-// before the first label or after the last, nor a comment; a .npy file
-// has none.
+// before the first label or after the last, nor a comment; the first
+// comment line between labels (a class "#tag" written unquoted) is
+// reported by CommentLine; a .npy file has neither.
 func TestBlankLine(t *testing.T) {
 	for text, want := range map[string]int{
 		"1\n-1\n\n1\n":         3,
@@ -280,11 +281,23 @@ func TestBlankLine(t *testing.T) {
 			t.Errorf("%q: BlankLine %d, %v; want %d", text, c.BlankLine(), err, want)
 		}
 	}
+	for text, want := range map[string]int{
+		"1\n-1\n#tag\n1\n":      3,
+		"# labels\n1\n-1\n1\n":  0,
+		"1\n-1\n1\n# end\n":     0,
+		"1\n\n  # c\n# d\n-1\n": 3,
+		"1\n-1\n\"#tag\"\n":     0,
+	} {
+		c, err := ReadClasses(writeFile(t, "y.txt", []byte(text)))
+		if err != nil || c.CommentLine() != want {
+			t.Errorf("%q: CommentLine %d, %v; want %d", text, c.CommentLine(), err, want)
+		}
+	}
 	var b bytes.Buffer
 	if err := WriteNPYInts(&b, []int{0, 1, 0}); err != nil {
 		t.Fatal(err)
 	}
-	if c, err := ReadClasses(writeFile(t, "y.npy", b.Bytes())); err != nil || c.BlankLine() != 0 {
+	if c, err := ReadClasses(writeFile(t, "y.npy", b.Bytes())); err != nil || c.BlankLine() != 0 || c.CommentLine() != 0 {
 		t.Errorf(".npy: %v", err)
 	}
 }

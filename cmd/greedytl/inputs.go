@@ -432,6 +432,9 @@ func labelCountError(path string, cls *dataset.Classes, m int) error {
 	if b := cls.BlankLine(); b > 0 && len(cls.Y) < m {
 		msg += fmt.Sprintf(" (line %d, between labels, is blank and holds none: a missing label, as pandas' to_csv writes NaN? give only the examples that have a label)", b)
 	}
+	if c := cls.CommentLine(); c > 0 && len(cls.Y) < m {
+		msg += fmt.Sprintf(` (line %d, between labels, starts with '#' and is read as a comment: a label that starts with '#' is written quoted, "#tag")`, c)
+	}
 	return badInputf("%s", msg)
 }
 

@@ -292,8 +292,9 @@ func TestLabelsPandasSeriesHeader(t *testing.T) {
 // TestLabelsBlankLine: pandas' to_csv writes a missing label (NaN) as an
 // empty line, which holds no label, so the file has one label fewer than
 // the rows: the count error names the blank line, where it said only
-// "has 3 labels but the inputs have 4 rows". Blank lines after the last
-// label are no such hint.
+// "has 3 labels but the inputs have 4 rows"; so does a class "#tag"
+// written unquoted (np.savetxt), which reads as a comment. Blank lines
+// after the last label are no such hint.
 func TestLabelsBlankLine(t *testing.T) {
 	dir := t.TempDir()
 	x := writeNPY(t, dir, "X.npy", mat.NewDense(4, 1, []float64{0, 1, 2, 3}))
@@ -302,6 +303,12 @@ func TestLabelsBlankLine(t *testing.T) {
 	want := "greedytl: " + y + " has 3 labels but the inputs have 4 rows (line 3, between labels, is blank and holds none: a missing label, as pandas' to_csv writes NaN? give only the examples that have a label)\n"
 	if code != 2 || stderr != want {
 		t.Errorf("fit: exit %d, stderr %q; want 2, %q", code, stderr, want)
+	}
+	tag := writeText(t, dir, "tag.txt", "dog\n#tag\ncat\ncat\n")
+	code, _, stderr = cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--labels", tag, "--out", filepath.Join(dir, "m.json"))
+	want = "greedytl: " + tag + " has 3 labels but the inputs have 4 rows (line 2, between labels, starts with '#' and is read as a comment: a label that starts with '#' is written quoted, \"#tag\")\n"
+	if code != 2 || stderr != want {
+		t.Errorf("fit #tag: exit %d, stderr %q; want 2, %q", code, stderr, want)
 	}
 	short := writeText(t, dir, "short.csv", "1\n-1\n-1\n\n\n")
 	code, _, stderr = cli(t, "", "fit", "--method", "greedytl", "--features", x, "--labels", short, "--out", filepath.Join(dir, "m.json"))
