@@ -141,6 +141,9 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 			}
 			return nil, errorf(name, lr.line, "expected %d values, got %d", cols, len(fields))
 		}
+		if rows > 0 && len(fields) > 1 && allEmpty(fields) {
+			return nil, errorf(name, lr.line, "a row of %d empty fields (Excel writes them below the data where cells were formatted or cleared): delete the rows below the data", len(fields))
+		}
 		for j, f := range fields {
 			v, err := parseValue(f, j+1)
 			if err != nil {
@@ -213,4 +216,14 @@ func isHeader(fields [][]byte) bool {
 		nonEmpty = nonEmpty || len(f) > 0
 	}
 	return nonEmpty
+}
+
+// allEmpty reports whether every field is empty.
+func allEmpty(fields [][]byte) bool {
+	for _, f := range fields {
+		if len(f) > 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -134,6 +134,9 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"row missing its first value", ",1.5,2\n3,4,5\n", "x.csv:1: column 1: empty value"},
 		{"row missing its first value before 1, 2", ",1,2\n3,4,5\n", "x.csv:1: column 1: empty value"},
 		{"empty names", ",,\n1,2,3\n", "x.csv:1: column 1: empty value"},
+		// Excel's "CSV" of a sheet with formatted cells below the data.
+		{"Excel's empty rows", "a,b,c\r\n1,2,3\r\n,,\r\n,,\r\n", "x.csv:3: a row of 3 empty fields (Excel writes them below the data where cells were formatted or cleared): delete the rows below the data"},
+		{"empty first row", ",,\n1,2,\n", "x.csv:1: column 1: empty value"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
