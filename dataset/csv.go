@@ -136,6 +136,10 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 		if cols < 0 {
 			cols = len(fields)
 		} else if len(fields) != cols {
+			if rows == 0 && headerLine > 0 && len(fields) == cols+1 {
+				// R's write.table names no column above its row names.
+				return nil, errorf(name, lr.line, "expected %d values as in the header on line %d, got %d (one more: row names below a header that names the data columns alone, as R's write.table writes by default? write the file without them: write.table(x, path, row.names=FALSE))", cols, headerLine, len(fields))
+			}
 			if rows == 0 {
 				return nil, errorf(name, lr.line, "expected %d values as in the header on line %d, got %d", cols, headerLine, len(fields))
 			}

@@ -81,6 +81,7 @@ func TestDecodeCSVErrors(t *testing.T) {
 	const (
 		semicolons = ": fields separated by ';', as Excel and R's write.csv2 write CSV where the decimal separator is a comma, are not read: separate them by commas or tabs, with '.' decimal points (pandas: read_csv(path, sep=';', decimal=','), then to_csv(path, index=False))"
 		missing    = ", a missing value (as R, pandas and Excel write them), is not a number: fill or drop the missing values first"
+		rowNames   = " (one more: row names below a header that names the data columns alone, as R's write.table writes by default? write the file without them: write.table(x, path, row.names=FALSE))"
 	)
 	tests := []struct {
 		name, in, want string
@@ -90,7 +91,8 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"header only", "a,b\n", "x.csv: no rows after the header on line 1"},
 		{"ragged", "1,2,3\n4,5,6\n7,8\n", "x.csv:3: expected 3 values, got 2"},
 		{"ragged whitespace", "1 2\n\n3 4 5\n", "x.csv:3: expected 2 values, got 3"},
-		{"header width", "a,b\n1,2,3\n", "x.csv:2: expected 2 values as in the header on line 1, got 3"},
+		{"header width", "a,b\n1,2,3\n", "x.csv:2: expected 2 values as in the header on line 1, got 3" + rowNames},
+		{"header width, two more", "a,b\n1,2,3,4\n", "x.csv:2: expected 2 values as in the header on line 1, got 4"},
 		{"text cell", "1,2\n3,abc\n", "x.csv:2: column 2: cannot parse \"abc\" as a number"},
 		{"mixed first line", "id,1\n", "x.csv:1: column 1: cannot parse \"id\" as a number"},
 		{"second header", "a,b\nc,d\n", "x.csv:2: column 1: cannot parse \"c\" as a number"},
@@ -134,6 +136,11 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"row missing its first value", ",1.5,2\n3,4,5\n", "x.csv:1: column 1: empty value"},
 		{"row missing its first value before 1, 2", ",1,2\n3,4,5\n", "x.csv:1: column 1: empty value"},
 		{"empty names", ",,\n1,2,3\n", "x.csv:1: column 1: empty value"},
+		// R's write.table: row names below a header that names the data
+		// columns alone (by default quoted and separated by spaces).
+		{"R's write.table", "\"V1\" \"V2\"\n\"1\" 1.5 -2\n\"2\" 0 4\n", "x.csv:2: expected 2 values as in the header on line 1, got 3" + rowNames},
+		{"R's write.table, tabs", "V1\tV2\n1\t1.5\t-2\n", "x.csv:2: expected 2 values as in the header on line 1, got 3" + rowNames},
+		{"header one short of a later row", "a,b\n1,2\n3,4,5\n", "x.csv:3: expected 2 values, got 3"},
 		// Excel's "CSV" of a sheet with formatted cells below the data.
 		{"Excel's empty rows", "a,b,c\r\n1,2,3\r\n,,\r\n,,\r\n", "x.csv:3: a row of 3 empty fields (Excel writes them below the data where cells were formatted or cleared): delete the rows below the data"},
 		{"empty first row", ",,\n1,2,\n", "x.csv:1: column 1: empty value"},
