@@ -261,9 +261,17 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 			if f, err := splitFields(nil, firstLine, detectSep(firstLine), &scratch); err == nil && isIndexHeader(f) {
 				return nil, nil, labelGaps{}, indexHeaderError(name, firstNum) // pandas' Series.to_csv(path): ",y" above "0,1"
 			}
+			if n, ok := rowNumbered(line); ok && n >= lines-2 && n <= lines {
+				return nil, nil, labelGaps{}, rowNamesError(name, lr.line)
+			}
 			return nil, nil, labelGaps{}, errorf(name, lr.line, "expected one label per line or all labels on line %d", firstNum)
 		}
 		if vals, err = appendLabels(vals, line, ',', name, lr.line); err != nil {
+			if n, ok := rowNumbered(line); ok && n >= lines-2 && n <= lines {
+				// `"2" -1` on the second or third line: a quoted row
+				// name (counting from 0 or 1, below a header or not)
+				err = rowNamesError(name, lr.line)
+			}
 			return nil, nil, labelGaps{}, err
 		}
 		at = append(at, labelPos{line: lr.line})
@@ -291,7 +299,63 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 			firstAt[j].col = j + 1
 		}
 	}
-	return append(first, vals...), append(firstAt, at...), gaps, nil
+	all, allAt := append(first, vals...), append(firstAt, at...)
+	if lines > 2 {
+		// "1 -1", "2 1", …: each label read whole, every one a class of
+		// its own. A header may stand above them.
+		for k := range 2 {
+			if rowNamed(all[k:]) {
+				return nil, nil, labelGaps{}, rowNamesError(name, allAt[k].line)
+			}
+		}
+	}
+	return all, allAt, gaps, nil
+}
+
+// rowNumbered returns the row number n of a label line that starts with
+// one, quoted or not, followed by blanks and more text: `1 -1`, `"1" -1`,
+// "1\t-1", as R's write.table writes a vector with its row names.
+func rowNumbered(line []byte) (int, bool) {
+	f := bytes.Fields(line)
+	if len(f) != 2 {
+		return 0, false
+	}
+	num := f[0]
+	if len(num) > 2 && num[0] == '"' && num[len(num)-1] == '"' {
+		num = num[1 : len(num)-1]
+	}
+	n, err := strconv.Atoi(string(num))
+	return n, err == nil && n >= 0 && num[0] >= '0' && num[0] <= '9'
+}
+
+// rowNamed reports whether every label of vals (at least two) is a row
+// number and a value, the row numbers counting 0, 1, … or 1, 2, … down the
+// lines: row names, not labels.
+func rowNamed(vals []string) bool {
+	if len(vals) < 2 {
+		return false
+	}
+	base := -1
+	for i, v := range vals {
+		n, ok := rowNumbered([]byte(v))
+		if !ok {
+			return false
+		}
+		if i == 0 {
+			base = n
+		}
+		if (base != 0 && base != 1) || n != base+i {
+			return false
+		}
+	}
+	return true
+}
+
+// rowNamesError is the error of a label file whose lines, from line on,
+// start with their row number: read whole, each label made a class of its
+// own (a model of as many classes as rows).
+func rowNamesError(name string, line int) error {
+	return errorf(name, line, "a row number and a label on each line, as R's write.table writes a vector with its row names: read so, every line would be a class of its own; write the labels alone, one a line (R: write.table(y, path, row.names=FALSE, col.names=FALSE, quote=FALSE) or writeLines(as.character(y), path))")
 }
 
 // dropNumericHeader drops a first value that is not a number above labels

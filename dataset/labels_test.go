@@ -301,3 +301,30 @@ func TestBlankLine(t *testing.T) {
 		t.Errorf(".npy: %v", err)
 	}
 }
+
+// TestRowNamedLabels: R's write.table writes a vector with its row names
+// ("1 -1", `"1" -1`, tab-separated, under a header "x" or not); read whole,
+// every line was a label of its own, and fit made a model of as many
+// classes as rows (or the quoted form failed on "unexpected '1' after
+// quoted field"). They are refused naming write.table's row.names=FALSE.
+// Labels that hold a number and a word but do not count the rows are read.
+func TestRowNamedLabels(t *testing.T) {
+	const why = ": a row number and a label on each line, as R's write.table writes a vector with its row names: read so, every line would be a class of its own; write the labels alone, one a line (R: write.table(y, path, row.names=FALSE, col.names=FALSE, quote=FALSE) or writeLines(as.character(y), path))"
+	for text, line := range map[string]int{
+		"1 1\n2 -1\n3 1\n":                    1,
+		"x\n1 1\n2 -1\n3 1\n":                 2,
+		"0 cat\n1 dog\n2 cat\n":               1,
+		"\"x\"\n\"1\" 1\n\"2\" -1\n\"3\" 1\n": 2,
+		"\"1\" 1\n\"2\" -1\n\"3\" 1\n":        2,
+		"x\n1\t1\n2\t-1\n":                    2,
+	} {
+		path := writeFile(t, "y.txt", []byte(text))
+		c, err := ReadClasses(path)
+		checkError(t, c, err, path+":"+strconv.Itoa(line)+why)
+	}
+	for _, text := range []string{"1 star\n2 stars\n1 star\n", "class 1\nclass 2\nclass 1\n", "1 a\n3 b\n1 a\n"} {
+		if c, err := ReadClasses(writeFile(t, "y.txt", []byte(text))); err != nil || len(c.Names) != 2 {
+			t.Errorf("%q: %v, %v; want two classes", text, c, err)
+		}
+	}
+}
