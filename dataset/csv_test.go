@@ -81,6 +81,7 @@ func TestDecodeCSVErrors(t *testing.T) {
 	const (
 		semicolons = ": fields separated by ';', as Excel and R's write.csv2 write CSV where the decimal separator is a comma, are not read: separate them by commas or tabs, with '.' decimal points (pandas: read_csv(path, sep=';', decimal=','), then to_csv(path, index=False))"
 		missing    = ", a missing value (as R, pandas and Excel write them), is not a number: fill or drop the missing values first"
+		rowIndex   = ": a row index, as pandas' to_csv writes by default (index=True; header=False leaves no name to mark it) and R's write.table its row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE)"
 		rowNames   = " (one more: row names below a header that names the data columns alone, as R's write.table writes by default? write the file without them: write.table(x, path, row.names=FALSE))"
 	)
 	tests := []struct {
@@ -141,6 +142,13 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"R's write.table", "\"V1\" \"V2\"\n\"1\" 1.5 -2\n\"2\" 0 4\n", "x.csv:2: expected 2 values as in the header on line 1, got 3" + rowNames},
 		{"R's write.table, tabs", "V1\tV2\n1\t1.5\t-2\n", "x.csv:2: expected 2 values as in the header on line 1, got 3" + rowNames},
 		{"header one short of a later row", "a,b\n1,2\n3,4,5\n", "x.csv:3: expected 2 values, got 3"},
+		// A row index without a header to mark it: pandas' to_csv(path,
+		// header=False) and R's write.table(x, col.names=FALSE), from 0 or 1,
+		// and under a header naming it.
+		{"pandas index, header=False", indexRows(0, ",", ""), "x.csv:1: column 1 counts the rows (0, 1, …, 9)" + rowIndex},
+		{"R row names, col.names=FALSE", indexRows(1, " ", ""), "x.csv:1: column 1 counts the rows (1, 2, …, 10)" + rowIndex},
+		{"named index", indexRows(0, ",", "id,a,b\n"), "x.csv:2: column 1 counts the rows (0, 1, …, 9)" + rowIndex},
+		{"index under pandas' range header", indexRows(0, ",", "0,1,2\n"), "x.csv:2: column 1 counts the rows (0, 1, …, 9)" + rowIndex},
 		// Excel's "CSV" of a sheet with formatted cells below the data.
 		{"Excel's empty rows", "a,b,c\r\n1,2,3\r\n,,\r\n,,\r\n", "x.csv:3: a row of 3 empty fields (Excel writes them below the data where cells were formatted or cleared): delete the rows below the data"},
 		{"empty first row", ",,\n1,2,\n", "x.csv:1: column 1: empty value"},
@@ -303,6 +311,36 @@ func BenchmarkDecodeCSV(b *testing.B) {
 	for b.Loop() {
 		if _, err := DecodeCSV(bytes.NewReader(data), "bench.csv"); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// indexRows returns header and 10 rows of 3 values whose first counts the
+// rows from from, separated by sep.
+func indexRows(from int, sep, header string) string {
+	var b strings.Builder
+	b.WriteString(header)
+	for i := 0; i < 10; i++ {
+		fmt.Fprintf(&b, "%d%s%g%s%g\n", from+i, sep, float64(i)/4, sep, float64(i*i)/3)
+	}
+	return b.String()
+}
+
+// TestDecodeCSVCountingColumn: a first column that counts the rows is read
+// as data where it may be a feature: in fewer than minIndexRows rows, alone,
+// counting from 2 or with a gap.
+func TestDecodeCSVCountingColumn(t *testing.T) {
+	nine := strings.Join(strings.Split(indexRows(0, ",", ""), "\n")[:9], "\n") + "\n"
+	alone := "0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n"
+	for name, in := range map[string]string{
+		"nine rows":   nine,
+		"alone":       alone,
+		"from 2":      strings.Replace(indexRows(1, ",", ""), "1,0,0\n", "2,0,0\n", 1),
+		"with a gap":  strings.Replace(indexRows(0, ",", ""), "\n5,", "\n6,", 1),
+		"non-integer": strings.Replace(indexRows(0, ",", ""), "\n5,", "\n5.5,", 1),
+	} {
+		if _, err := DecodeCSV(strings.NewReader(in), "x.csv"); err != nil {
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 }
