@@ -261,16 +261,14 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 			if f, err := splitFields(nil, firstLine, detectSep(firstLine), &scratch); err == nil && isIndexHeader(f) {
 				return nil, nil, labelGaps{}, indexHeaderError(name, firstNum) // pandas' Series.to_csv(path): ",y" above "0,1"
 			}
-			if n, ok := rowNumbered(line); ok && n >= lines-2 && n <= lines {
+			if lines == 2 && secondRowNumbered(firstLine, line) {
 				return nil, nil, labelGaps{}, rowNamesError(name, lr.line)
 			}
 			return nil, nil, labelGaps{}, errorf(name, lr.line, "expected one label per line or all labels on line %d", firstNum)
 		}
 		if vals, err = appendLabels(vals, line, ',', name, lr.line); err != nil {
-			if n, ok := rowNumbered(line); ok && n >= lines-2 && n <= lines {
-				// `"2" -1` on the second or third line: a quoted row
-				// name (counting from 0 or 1, below a header or not)
-				err = rowNamesError(name, lr.line)
+			if lines == 2 && secondRowNumbered(firstLine, line) {
+				err = rowNamesError(name, lr.line) // `"1" -1`: a quoted row name
 			}
 			return nil, nil, labelGaps{}, err
 		}
@@ -313,11 +311,16 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 }
 
 // rowNumbered returns the row number n of a label line that starts with
-// one, quoted or not, followed by blanks and more text: `1 -1`, `"1" -1`,
-// "1\t-1", as R's write.table writes a vector with its row names.
+// one, quoted or not, followed by blanks or a comma and more text: `1 -1`,
+// `"1" -1`, "1\t-1", as R's write.table writes a vector with its row
+// names, and "0,-1", as pandas' to_csv(path, header=False) a Series with
+// its index.
 func rowNumbered(line []byte) (int, bool) {
 	f := bytes.Fields(line)
-	if len(f) != 2 {
+	if len(f) == 1 { // "0,-1": pandas' to_csv(path, header=False) of a Series
+		f = bytes.Split(f[0], []byte{','})
+	}
+	if len(f) != 2 || len(f[1]) == 0 {
 		return 0, false
 	}
 	num := f[0]
@@ -326,6 +329,21 @@ func rowNumbered(line []byte) (int, bool) {
 	}
 	n, err := strconv.Atoi(string(num))
 	return n, err == nil && n >= 0 && num[0] >= '0' && num[0] <= '9'
+}
+
+// secondRowNumbered reports whether the second content line of a label
+// file, line, starts with the number of its row, and so does the first
+// one, first (0 or 1, then one more), unless first is a header: that row
+// then is 0 or 1.
+func secondRowNumbered(first, line []byte) bool {
+	n, ok := rowNumbered(line)
+	if !ok {
+		return false
+	}
+	if n0, ok := rowNumbered(first); ok {
+		return (n0 == 0 || n0 == 1) && n == n0+1
+	}
+	return n == 0 || n == 1
 }
 
 // rowNamed reports whether every label of vals (at least two) is a row
@@ -355,7 +373,7 @@ func rowNamed(vals []string) bool {
 // start with their row number: read whole, each label made a class of its
 // own (a model of as many classes as rows).
 func rowNamesError(name string, line int) error {
-	return errorf(name, line, "a row number and a label on each line, as R's write.table writes a vector with its row names: read so, every line would be a class of its own; write the labels alone, one a line (R: write.table(y, path, row.names=FALSE, col.names=FALSE, quote=FALSE) or writeLines(as.character(y), path))")
+	return errorf(name, line, "a row number and a label on each line, as R's write.table writes a vector with its row names and pandas' to_csv a Series with its index: write the labels alone, one a line (R: write.table(y, path, row.names=FALSE, col.names=FALSE, quote=FALSE); pandas: to_csv(path, index=False, header=False))")
 }
 
 // dropNumericHeader drops a first value that is not a number above labels

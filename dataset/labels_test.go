@@ -303,13 +303,15 @@ func TestBlankLine(t *testing.T) {
 }
 
 // TestRowNamedLabels: R's write.table writes a vector with its row names
-// ("1 -1", `"1" -1`, tab-separated, under a header "x" or not); read whole,
+// ("1 -1", `"1" -1`, tab-separated, under a header "x" or not), and pandas'
+// to_csv(path, header=False) a Series with its index ("0,1"); read whole,
 // every line was a label of its own, and fit made a model of as many
 // classes as rows (or the quoted form failed on "unexpected '1' after
-// quoted field"). They are refused naming write.table's row.names=FALSE.
+// quoted field", the pandas form on "expected one label per line"). They
+// are refused naming row.names=FALSE and index=False.
 // Labels that hold a number and a word but do not count the rows are read.
 func TestRowNamedLabels(t *testing.T) {
-	const why = ": a row number and a label on each line, as R's write.table writes a vector with its row names: read so, every line would be a class of its own; write the labels alone, one a line (R: write.table(y, path, row.names=FALSE, col.names=FALSE, quote=FALSE) or writeLines(as.character(y), path))"
+	const why = ": a row number and a label on each line, as R's write.table writes a vector with its row names and pandas' to_csv a Series with its index: write the labels alone, one a line (R: write.table(y, path, row.names=FALSE, col.names=FALSE, quote=FALSE); pandas: to_csv(path, index=False, header=False))"
 	for text, line := range map[string]int{
 		"1 1\n2 -1\n3 1\n":                    1,
 		"x\n1 1\n2 -1\n3 1\n":                 2,
@@ -317,6 +319,7 @@ func TestRowNamedLabels(t *testing.T) {
 		"\"x\"\n\"1\" 1\n\"2\" -1\n\"3\" 1\n": 2,
 		"\"1\" 1\n\"2\" -1\n\"3\" 1\n":        2,
 		"x\n1\t1\n2\t-1\n":                    2,
+		"0,1\n1,-1\n2,1\n":                    2,
 	} {
 		path := writeFile(t, "y.txt", []byte(text))
 		c, err := ReadClasses(path)
