@@ -267,30 +267,26 @@ func TestDropBinaryHeader(t *testing.T) {
 // comment line between labels (a class "#tag" written unquoted) is
 // reported by CommentLine; a .npy file has neither.
 func TestBlankLine(t *testing.T) {
-	for text, want := range map[string]int{
-		"1\n-1\n\n1\n":         3,
-		"1\n-1\n\n\n1\n\n-1\n": 3,
-		"\n\n1\n-1\n1\n":       0,
-		"1\n-1\n1\n\n\n":       0,
-		"1\n# c\n-1\n":         0,
-		"1\n  \n-1\n":          2,
-		"1,-1,1\n":             0,
+	for text, want := range map[string][2]int{ // BlankLine, CommentLine
+		"1\n-1\n\n1\n":          {3, 0},
+		"1\n-1\n\n\n1\n\n-1\n":  {3, 0},
+		"\n\n1\n-1\n1\n":        {0, 0},
+		"1\n-1\n1\n\n\n":        {0, 0},
+		"1\n# c\n-1\n":          {0, 2},
+		"1\n  \n-1\n":           {2, 0},
+		"1,-1,1\n":              {0, 0},
+		"1\n-1\n#tag\n1\n":      {0, 3},
+		"# labels\n1\n-1\n1\n":  {0, 0},
+		"1\n-1\n1\n# end\n":     {0, 0},
+		"1\n\n  # c\n# d\n-1\n": {2, 3},
+		"1\n-1\n\"#tag\"\n":     {0, 0},
 	} {
 		c, err := ReadClasses(writeFile(t, "y.txt", []byte(text)))
-		if err != nil || c.BlankLine() != want {
-			t.Errorf("%q: BlankLine %d, %v; want %d", text, c.BlankLine(), err, want)
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
 		}
-	}
-	for text, want := range map[string]int{
-		"1\n-1\n#tag\n1\n":      3,
-		"# labels\n1\n-1\n1\n":  0,
-		"1\n-1\n1\n# end\n":     0,
-		"1\n\n  # c\n# d\n-1\n": 3,
-		"1\n-1\n\"#tag\"\n":     0,
-	} {
-		c, err := ReadClasses(writeFile(t, "y.txt", []byte(text)))
-		if err != nil || c.CommentLine() != want {
-			t.Errorf("%q: CommentLine %d, %v; want %d", text, c.CommentLine(), err, want)
+		if got := [2]int{c.BlankLine(), c.CommentLine()}; got != want {
+			t.Errorf("%q: BlankLine, CommentLine %v; want %v", text, got, want)
 		}
 	}
 	var b bytes.Buffer
