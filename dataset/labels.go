@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/greedytl/greedytl/internal/number"
 )
@@ -187,6 +188,9 @@ func (lf *labelFile) checkLabels(skip int) error {
 	missing, numbers, names := -1, 0, 0
 	for i := skip; i < len(lf.vals); i++ {
 		if err := CheckLabel(lf.vals[i]); err != nil {
+			if !utf8.ValidString(lf.vals[i]) { // the file's, not a label's, encoding
+				err = fmt.Errorf("%w: save the file as UTF-8 (Excel's \"CSV (Comma delimited)\" writes Windows-1252: save as \"CSV UTF-8\")", err)
+			}
 			return lf.errorAt(i, err)
 		}
 		switch {

@@ -155,7 +155,7 @@ func TestNonFiniteLabels(t *testing.T) {
 		{"first line", "NaN\n1\n-1\n", `1: label "NaN" reads as NaN` + why},
 		{"quoted", "1\n\"-Inf\"\n", `2: label "-Inf" reads as -Inf` + why},
 		// Not a number, but a name the model file could not record.
-		{"not UTF-8", "cat\ndog\ncat\xff\n", `3: label "cat\xff" is not valid UTF-8: a label is text, which the model file records as JSON`},
+		{"not UTF-8", "cat\ndog\ncat\xff\n", `3: label "cat\xff" is not valid UTF-8: a label is text, which the model file records as JSON` + utf8Hint},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeFile(t, "y.txt", []byte(tc.text))
@@ -327,3 +327,7 @@ func TestRowNamedLabels(t *testing.T) {
 		}
 	}
 }
+
+// utf8Hint ends the message of a label of a file that is not UTF-8 (as
+// Excel writes a CSV in Windows-1252).
+const utf8Hint = `: save the file as UTF-8 (Excel's "CSV (Comma delimited)" writes Windows-1252: save as "CSV UTF-8")`
