@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -133,6 +135,13 @@ func readNames(path, what string) ([]string, error) {
 		}
 		if blank > 0 {
 			return nil, errorf(path, blank, "empty %s name", what)
+		}
+		if !utf8.ValidString(name) {
+			// Read on, a name of Windows-1252 bytes ("caf\xe9") was
+			// recorded in sources.json as JSON, which replaced the byte,
+			// and experiment then found the folder's classes other than
+			// its sources', naming one folder twice.
+			return nil, errorf(path, lr.line, "%s name %s is not valid UTF-8: save the file as UTF-8 (Windows tools may write Windows-1252)", what, strconv.Quote(name))
 		}
 		names = append(names, name)
 	}

@@ -130,6 +130,9 @@ func TestLoadFolderErrors(t *testing.T) {
 		{"duplicate class", map[string][]byte{"classes.txt": []byte("cup\nduck\ncup\n")}, "%d/classes.txt:3: duplicate class name \"cup\" (also on line 1)"},
 		{"too few groups", map[string][]byte{"groups.txt": []byte("kitchen\ntoy\n")}, "%d/groups.txt: has 2 groups but classes.txt has 3 classes"},
 		{"blank group", map[string][]byte{"groups.txt": []byte("kitchen\n  \ntoy\n")}, "%d/groups.txt:2: empty group name"},
+		// Windows-1252, as a Windows tool writes "café".
+		{"class not UTF-8", map[string][]byte{"classes.txt": []byte("cup\ncaf\xe9\ncar\n")}, "%d/classes.txt:2: class name \"caf\\xe9\" is not valid UTF-8: save the file as UTF-8 (Windows tools may write Windows-1252)"},
+		{"group not UTF-8", map[string][]byte{"groups.txt": []byte("k\xfcche\ntoy\ntoy\n")}, "%d/groups.txt:1: group name \"k\\xfcche\" is not valid UTF-8: save the file as UTF-8 (Windows tools may write Windows-1252)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
