@@ -440,6 +440,8 @@ func TestModelFromStdin(t *testing.T) {
 		{"UTF-16", "\xff\xfe{\x00\n\x00", []string{"inspect", "-"}, "greedytl: <stdin>: UTF-16 text (it starts with UTF-16's byte order mark, as Windows Notepad and Excel save \"Unicode\" text): save it as UTF-8"},
 		{"UTF-16 features", "\xff\xfe1\x00,\x002\x00", []string{"predict", "--model", binary, "--features", "-"}, "greedytl: <stdin>: UTF-16 text"},
 		{"liblinear to inspect", "solver_type L2R_LR\n", []string{"inspect", "-"}, "greedytl: <stdin> is a liblinear model file"},
+		{"LIBSVM to predict", "svm_type c_svc\nkernel_type linear\nnr_class 2\ntotal_sv 1\nrho 0\nlabel 1 -1\nnr_sv 1 0\nSV\n1 1:0.5\n", []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin> is a LIBSVM model (svm-train's, of support vectors), not liblinear's: greedytl reads the JSON models of greedytl fit and, in predict, liblinear's model files (liblinear-train, greedytl train)\n"},
+		{"LIBSVM to inspect", "svm_type c_svc\n", []string{"inspect", "-"}, "greedytl: <stdin> is a LIBSVM model"},
 		{"bad liblinear", "solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 6\nbias -1\nw\n0.5\n", []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin>:7: file ends after 1 of 6 weight lines"},
 		{"no source scores", string(truncated), []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin> was fitted with 20 sources: give their scores with --source-scores FILE or the sources with --sources DIR"},
 	} {

@@ -585,6 +585,9 @@ func readAnyModel(name string, r *bufio.Reader, head []byte) (method.File, error
 	switch {
 	case isLiblinearModel(head):
 		return method.File{}, badInputf("%s is a liblinear model file: inspect reads the JSON models of greedytl fit (predict reads both)", name)
+	case bytes.HasPrefix(head, []byte("svm_type")):
+		// LIBSVM's svm-train, which liblinear's users have beside it.
+		return method.File{}, badInputf("%s is a LIBSVM model (svm-train's, of support vectors), not liblinear's: greedytl reads the JSON models of greedytl fit and, in predict, liblinear's model files (liblinear-train, greedytl train)", name)
 	case len(head) > 0 && head[0] != '{':
 		return method.File{}, badInputf("%s is not a greedytl model (JSON) file", name)
 	}
