@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -94,7 +95,11 @@ func loadFolder(dir string, lazy bool) (f *Folder, err error) {
 	}
 	for i, l := range f.Labels {
 		if l < 0 || l >= len(f.Classes) {
-			return nil, errorf(labelPath, 0, "row %d: label %d out of range: classes.txt names %d classes (0..%d)", i, l, len(f.Classes), len(f.Classes)-1)
+			oneBased := "" // R's factor codes and MATLAB's indices count from 1
+			if l == len(f.Classes) && !slices.Contains(f.Labels, 0) {
+				oneBased = fmt.Sprintf("; the labels count 1..%d, as R and MATLAB count: save them minus 1", len(f.Classes))
+			}
+			return nil, errorf(labelPath, 0, "row %d: label %d out of range: classes.txt names %d classes (0..%d)%s", i, l, len(f.Classes), len(f.Classes)-1, oneBased)
 		}
 	}
 	groupPath := filepath.Join(dir, "groups.txt")

@@ -120,6 +120,8 @@ func TestLoadFolderErrors(t *testing.T) {
 			"%d: labels.npy has 4 labels but features.npy has 5 rows"},
 		{"label out of range", map[string][]byte{"labels.npy": npyFile(1, dict("<i4", false, "(5,)"), encode(le, []int32{0, 1, 2, 3, 0}))},
 			"%d/labels.npy: row 3: label 3 out of range: classes.txt names 3 classes (0..2)"},
+		{"labels from 1", map[string][]byte{"labels.npy": npyFile(1, dict("<i4", false, "(5,)"), encode(le, []int32{3, 1, 2, 1, 2}))},
+			"%d/labels.npy: row 0: label 3 out of range: classes.txt names 3 classes (0..2); the labels count 1..3, as R and MATLAB count: save them minus 1"},
 		{"negative label", map[string][]byte{"labels.npy": npyFile(1, dict("<i4", false, "(5,)"), encode(le, []int32{0, 1, -1, 2, 0}))},
 			"%d/labels.npy: row 2: label -1 out of range: classes.txt names 3 classes (0..2)"},
 		{"fractional label", map[string][]byte{"labels.npy": npyFile(1, dict("<f8", false, "(5,)"), encode(le, []float64{0, 1, 2, 0.5, 0}))},
