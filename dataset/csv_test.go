@@ -101,6 +101,8 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"trailing comma", "1,2,\n", "x.csv:1: column 3: empty value"},
 		{"tab file with spaces", "1\t2 3\n", "x.csv:1: column 2: cannot parse \"2 3\" as a number"},
 		{"NaN", "1,2\n3,nan\n", "x.csv:2: column 2 is NaN"},
+		{"-nan", "1,2\n3,-nan\n", "x.csv:2: column 2 is NaN (\"-nan\")"},
+		{"+NaN", "+NaN 2\n", "x.csv:1: column 1 is NaN (\"+NaN\")"},
 		{"Inf", "-inf,2\n", "x.csv:1: column 1 is -Inf"},
 		{"overflow", "1e999 2\n", "x.csv:1: column 1: \"1e999\" is out of float64 range"},
 		{"unterminated quote", "\"1,2\n", "x.csv:1: column 1: unterminated quoted field"},

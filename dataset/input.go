@@ -386,6 +386,9 @@ func parseValue(b []byte, col int) (float64, error) {
 		if bytes.IndexByte(b, ';') >= 0 {
 			return 0, fmt.Errorf("column %d: cannot parse %s as a number: fields separated by ';', as Excel and R's write.csv2 write CSV where the decimal separator is a comma, are not read: separate them by commas or tabs, with '.' decimal points (pandas: read_csv(path, sep=';', decimal=','), then to_csv(path, index=False))", col, quoteField(b))
 		}
+		if signedNaN(b) {
+			return 0, fmt.Errorf("column %d is NaN (%s)", col, quoteField(b))
+		}
 		if missingValue(b) {
 			return 0, fmt.Errorf("column %d: %s, a missing value (as R, pandas and Excel write them), is not a number: fill or drop the missing values first", col, quoteField(b))
 		}
@@ -395,6 +398,12 @@ func parseValue(b []byte, col int) (float64, error) {
 		return 0, fmt.Errorf("column %d is %v", col, v)
 	}
 	return v, nil
+}
+
+// signedNaN reports whether b is NaN with a sign ("-nan", as glibc's printf
+// writes 0.0/0.0, or "+NaN"), which strtod reads and ParseFloat does not.
+func signedNaN(b []byte) bool {
+	return len(b) == 4 && (b[0] == '-' || b[0] == '+') && bytes.EqualFold(b[1:], []byte("nan"))
 }
 
 // missingValue reports whether the text field b is one of the marks of a

@@ -80,6 +80,7 @@ func TestDecodeSVMLightErrors(t *testing.T) {
 		{"bad value", "1 1:x\n", "x.svm:1: index 1: cannot parse value \"x\""},
 		{"empty value", "1 1:\n", "x.svm:1: index 1: cannot parse value \"\""},
 		{"Inf value", "1 1:-inf\n", "x.svm:1: index 1: value is -Inf"},
+		{"-nan value", "1 1:-nan\n", "x.svm:1: index 1: value is NaN (\"-nan\")"},
 		{"overflow value", "1 4:1e400\n", "x.svm:1: index 4: value \"1e400\" is out of float64 range"},
 		{"space after colon", "1 1: 2\n", "x.svm:1: index 1: cannot parse value \"\""},
 		// Go's digit separators: liblinear-train refuses them (TestSVMLightPeers).
