@@ -352,7 +352,7 @@ func CheckLabel(label string) error {
 	x, err := number.Parse(t)
 	var problem string
 	switch {
-	case strings.EqualFold(strings.TrimLeft(t, "+-"), "nan"):
+	case nanText(t):
 		problem = "reads as NaN" // "-nan" as C's printf writes it, which number.Parse does not take
 	case errors.Is(err, strconv.ErrRange):
 		problem = "is beyond the range of float64"

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/greedytl/greedytl/internal/bom"
 	"github.com/greedytl/greedytl/internal/fileerr"
@@ -386,7 +387,7 @@ func parseValue(b []byte, col int) (float64, error) {
 		if bytes.IndexByte(b, ';') >= 0 {
 			return 0, fmt.Errorf("column %d: cannot parse %s as a number: fields separated by ';', as Excel and R's write.csv2 write CSV where the decimal separator is a comma, are not read: separate them by commas or tabs, with '.' decimal points (pandas: read_csv(path, sep=';', decimal=','), then to_csv(path, index=False))", col, quoteField(b))
 		}
-		if signedNaN(b) {
+		if nanText(string(b)) {
 			return 0, fmt.Errorf("column %d is NaN (%s)", col, quoteField(b))
 		}
 		if missingValue(b) {
@@ -400,10 +401,11 @@ func parseValue(b []byte, col int) (float64, error) {
 	return v, nil
 }
 
-// signedNaN reports whether b is NaN with a sign ("-nan", as glibc's printf
-// writes 0.0/0.0, or "+NaN"), which strtod reads and ParseFloat does not.
-func signedNaN(b []byte) bool {
-	return len(b) == 4 && (b[0] == '-' || b[0] == '+') && bytes.EqualFold(b[1:], []byte("nan"))
+// nanText reports whether s spells NaN, in any case and with or without a
+// sign: "-nan", as glibc's printf writes 0.0/0.0, is one that strtod reads
+// and ParseFloat (number.Parse) does not.
+func nanText(s string) bool {
+	return strings.EqualFold(strings.TrimLeft(s, "+-"), "nan")
 }
 
 // missingValue reports whether the text field b is one of the marks of a

@@ -181,7 +181,7 @@ func parseFeature(tok []byte, prev int) (int, float64, error) {
 	switch {
 	case errors.Is(err, strconv.ErrRange):
 		return 0, 0, fmt.Errorf("index %d: value %s is out of float64 range", idx, quoteField(tok[k+1:]))
-	case err != nil && signedNaN(tok[k+1:]):
+	case err != nil && nanText(string(tok[k+1:])):
 		return 0, 0, fmt.Errorf("index %d: value is NaN (%s)", idx, quoteField(tok[k+1:]))
 	case err != nil:
 		return 0, 0, fmt.Errorf("index %d: cannot parse value %s", idx, quoteField(tok[k+1:]))
