@@ -58,6 +58,20 @@ func isPrintable(s string) bool {
 	return true
 }
 
+// isText reports whether head, the first bytes of an input, are printable
+// UTF-8 text: tabs and line ends, no other control byte.
+func isText(head []byte) bool {
+	if len(head) == 0 || notUTF8(head) {
+		return false
+	}
+	for _, c := range head {
+		if c < ' ' && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
 // notUTF8 reports whether head, the first bytes of an input, holds a NUL or
 // is not UTF-8 (a rune cut at its end aside): bytes that a format with a
 // printable magic holds and text starting like it does not.
@@ -100,6 +114,10 @@ func checkText(head []byte, name string) error {
 func notNPY(head []byte, name string) error {
 	if what := binaryFormat(head, false); what != "" {
 		return errorf(name, 0, "not a .npy file: %s", what)
+	}
+	if isText(head) {
+		// A CSV renamed, or np.savetxt given a .npy name.
+		return errorf(name, 0, "not a .npy file: it holds text (it starts %s): save the array with np.save, or give the text a .csv or .txt name", quoteField(head))
 	}
 	return errorf(name, 0, "not a .npy file (bad magic bytes)")
 }

@@ -106,8 +106,11 @@ func TestBinaryInput(t *testing.T) {
 	if _, err := ReadMatrix(path); err == nil || !strings.HasPrefix(err.Error(), path+":") {
 		t.Errorf("late NUL: %v", err)
 	}
-	if got := notNPY([]byte("1,2\n"), "x.npy").Error(); got != "x.npy: not a .npy file (bad magic bytes)" {
+	if got := notNPY([]byte("1,2\n"), "x.npy").Error(); got != `x.npy: not a .npy file: it holds text (it starts "1,2\n"): save the array with np.save, or give the text a .csv or .txt name` {
 		t.Errorf("text named .npy: %q", got)
+	}
+	if got := notNPY([]byte("\x01\x02"), "x.npy").Error(); got != "x.npy: not a .npy file (bad magic bytes)" {
+		t.Errorf("bytes named .npy: %q", got)
 	}
 }
 

@@ -131,7 +131,7 @@ func TestDecodeNPYErrors(t *testing.T) {
 	}{
 		{"empty", nil, "x.npy: empty file: not a .npy file"},
 		{"bad magic", []byte("\x93NUMPX\x01\x00"), "x.npy: not a .npy file (bad magic bytes)"},
-		{"text", []byte("1,2,3\n"), "x.npy: not a .npy file (bad magic bytes)"},
+		{"text", []byte("1,2,3\n"), `x.npy: not a .npy file: it holds text (it starts "1,2,3\n"): save the array with np.save, or give the text a .csv or .txt name`},
 		{"magic only", []byte(npyMagic), "x.npy: truncated .npy header"},
 		{"no header length", []byte(npyMagic + "\x01\x00\x10"), "x.npy: truncated .npy header"},
 		{"short header", []byte(npyMagic + "\x01\x00\x40\x00{'descr'"), "x.npy: truncated .npy header"},
