@@ -81,6 +81,7 @@ func TestDecodeCSVErrors(t *testing.T) {
 	const (
 		semicolons = ": fields separated by ';', as Excel and R's write.csv2 write CSV where the decimal separator is a comma, are not read: separate them by commas or tabs, with '.' decimal points (pandas: read_csv(path, sep=';', decimal=','), then to_csv(path, index=False))"
 		missing    = ", a missing value (as R, pandas and Excel write them), is not a number: fill or drop the missing values first"
+		boolean    = " is a boolean, not a number: write booleans as 1 and 0 (pandas: df.astype(float).to_csv(path, index=False); pd.get_dummies(..., dtype=float))"
 		rowIndex   = ": a row index, as pandas' to_csv writes by default (index=True; header=False leaves no name to mark it) and R's write.table its row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE)"
 		rowNames   = " (one more: row names below a header that names the data columns alone, as R's write.table writes by default? write the file without them: write.table(x, path, row.names=FALSE))"
 	)
@@ -122,6 +123,9 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"R's NA", "\"V1\",\"V2\"\n1.5,NA\n", "x.csv:2: column 2: \"NA\"" + missing},
 		{"pandas' <NA>", "a,b\n<NA>,2\n", "x.csv:2: column 1: \"<NA>\"" + missing},
 		{"Excel's #N/A", "1\t#N/A\n", "x.csv:1: column 2: \"#N/A\"" + missing},
+		// pandas' bool columns (pd.get_dummies' default) and R's logicals.
+		{"pandas' True", "a,b\n1.5,True\n", "x.csv:2: column 2: \"True\"" + boolean},
+		{"R's FALSE", "\"a\",\"b\"\nFALSE,2\n", "x.csv:2: column 1: \"FALSE\"" + boolean},
 		{"digit separator", "1,2\n3,1_000\n", "x.csv:2: column 2: cannot parse \"1_000\" as a number"},
 		// The header above an index column, as pandas' to_csv writes it by
 		// default (pd.DataFrame(X, columns=["a", "b"]).to_csv(path), and

@@ -390,6 +390,9 @@ func parseValue(b []byte, col int) (float64, error) {
 		if nanText(string(b)) {
 			return 0, fmt.Errorf("column %d is NaN (%s)", col, quoteField(b))
 		}
+		if booleanValue(b) {
+			return 0, fmt.Errorf("column %d: %s is a boolean, not a number: write booleans as 1 and 0 (pandas: df.astype(float).to_csv(path, index=False); pd.get_dummies(..., dtype=float))", col, quoteField(b))
+		}
 		if missingValue(b) {
 			return 0, fmt.Errorf("column %d: %s, a missing value (as R, pandas and Excel write them), is not a number: fill or drop the missing values first", col, quoteField(b))
 		}
@@ -406,6 +409,13 @@ func parseValue(b []byte, col int) (float64, error) {
 // and ParseFloat (number.Parse) does not.
 func nanText(s string) bool {
 	return strings.EqualFold(strings.TrimLeft(s, "+-"), "nan")
+}
+
+// booleanValue reports whether the text field b is a boolean as pandas
+// (True, False: a bool column, which pd.get_dummies makes by default), R
+// (TRUE, FALSE) and Excel write one.
+func booleanValue(b []byte) bool {
+	return bytes.EqualFold(b, []byte("true")) || bytes.EqualFold(b, []byte("false"))
 }
 
 // missingValue reports whether the text field b is one of the marks of a
