@@ -302,6 +302,13 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 		}
 	}
 	all, allAt := append(first, vals...), append(firstAt, at...)
+	for k := 0; k < 2 && k < len(all); k++ { // a header may stand above
+		if isSVMLightRow(all[k]) {
+			// An svmlight file given as labels: each row read whole
+			// was a class of its own.
+			return nil, nil, labelGaps{}, errorf(name, allAt[k].line, "a LIBSVM/svmlight row (label index:value …), not a label: a label file holds the labels alone, one a line (the rows' first fields: cut -d' ' -f1 %s)", name)
+		}
+	}
 	if lines > 2 {
 		// "1 -1", "2 1", …: each label read whole, every one a class of
 		// its own. A header may stand above them.
@@ -312,6 +319,21 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 		}
 	}
 	return all, allAt, gaps, nil
+}
+
+// isSVMLightRow reports whether the label v is a whole LIBSVM/svmlight
+// row: a number, then index:value pairs.
+func isSVMLightRow(v string) bool {
+	f := strings.Fields(v)
+	if len(f) < 2 || !isNumber([]byte(f[0])) {
+		return false
+	}
+	for _, p := range f[1:] {
+		if !isSVMLightPair([]byte(p)) {
+			return false
+		}
+	}
+	return true
 }
 
 // rowNumbered returns the row number n of a label line that starts with

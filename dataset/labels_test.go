@@ -298,6 +298,24 @@ func TestBlankLine(t *testing.T) {
 	}
 }
 
+// TestSVMLightAsLabels: an svmlight file given as labels (liblinear's
+// heart_scale, "+1 1:0.708333 2:1 …") is refused saying what it is, where
+// each row read whole was a class of its own (fit made a 270-class model).
+func TestSVMLightAsLabels(t *testing.T) {
+	for text, line := range map[string]int{
+		"+1 1:0.7 2:1\n-1 1:0.5 3:1\n+1 2:1\n": 1,
+		"y\n1 qid:3 1:2\n-1 qid:3 2:1\n":       2,
+		"# svmlight\n1 1:1\n-1 2:1\n1 1:1\n":   2,
+	} {
+		path := writeFile(t, "y.txt", []byte(text))
+		c, err := ReadClasses(path)
+		checkError(t, c, err, path+":"+strconv.Itoa(line)+": a LIBSVM/svmlight row (label index:value …), not a label: a label file holds the labels alone, one a line (the rows' first fields: cut -d' ' -f1 "+path+")")
+	}
+	if c, err := ReadClasses(writeFile(t, "y.txt", []byte("a 1:2\nb\na 1:2\n"))); err != nil || len(c.Names) != 2 {
+		t.Errorf("names with a colon: %v, %v", c, err)
+	}
+}
+
 // TestRowNamedLabels: R's write.table writes a vector with its row names
 // ("1 -1", `"1" -1`, tab-separated, under a header "x" or not), and pandas'
 // to_csv(path, header=False) a Series with its index ("0,1"); read whole,
