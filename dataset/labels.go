@@ -317,8 +317,30 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 				return nil, nil, labelGaps{}, rowNamesError(name, allAt[k].line)
 			}
 		}
+		// Rows of numbers ("1.5 2.0 3.0": np.savetxt's matrix, one-hot
+		// labels): read whole, each distinct row was a class.
+		for k := range 2 {
+			if n := numberRow(all[k]); n > 0 && numberRow(all[k+1]) == n {
+				return nil, nil, labelGaps{}, errorf(name, allAt[k].line, "a row of %d numbers, not a label: a label file holds one label a line (a matrix given as labels? one-hot labels Y are written as y = Y.argmax(axis=1))", n)
+			}
+		}
 	}
 	return all, allAt, gaps, nil
+}
+
+// numberRow returns how many numbers the label v holds when it is two or
+// more numbers separated by blanks (a row of a matrix), else 0.
+func numberRow(v string) int {
+	f := strings.Fields(v)
+	if len(f) < 2 {
+		return 0
+	}
+	for _, x := range f {
+		if !isNumber([]byte(x)) {
+			return 0
+		}
+	}
+	return len(f)
 }
 
 // isSVMLightRow reports whether the label v is a whole LIBSVM/svmlight

@@ -316,6 +316,28 @@ func TestSVMLightAsLabels(t *testing.T) {
 	}
 }
 
+// TestNumberRowLabels: a matrix given as labels (np.savetxt's rows, one-hot
+// labels) is refused, where each distinct row read whole was a class (X's
+// 270 rows made a 270-class model); a header may stand above, and labels
+// of one number, or words and numbers, are read.
+func TestNumberRowLabels(t *testing.T) {
+	const why = " numbers, not a label: a label file holds one label a line (a matrix given as labels? one-hot labels Y are written as y = Y.argmax(axis=1))"
+	for text, want := range map[string]string{
+		"1.5 2 3\n4 5 6\n7 8 9\n": "1: a row of 3" + why,
+		"1.000000000000000000e+00 0.000000000000000000e+00\n0.000000000000000000e+00 1.000000000000000000e+00\n1.000000000000000000e+00 0.000000000000000000e+00\n": "1: a row of 2" + why,
+		"y\n0.5 1\n1.5 2\n0.5 1\n": "2: a row of 2" + why,
+	} {
+		path := writeFile(t, "y.txt", []byte(text))
+		c, err := ReadClasses(path)
+		checkError(t, c, err, path+":"+want)
+	}
+	for _, text := range []string{"1\n2\n1\n", "size 1\nsize 2\nsize 1\n", "1 2\ncat\n1 2\n"} {
+		if _, err := ReadClasses(writeFile(t, "y.txt", []byte(text))); err != nil {
+			t.Errorf("%q: %v", text, err)
+		}
+	}
+}
+
 // TestRowNamedLabels: R's write.table writes a vector with its row names
 // ("1 -1", `"1" -1`, tab-separated, under a header "x" or not), and pandas'
 // to_csv(path, header=False) a Series with its index ("0,1"); read whole,
