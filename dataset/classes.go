@@ -51,6 +51,35 @@ func (c *Classes) Header() (string, bool) {
 	return *c.header, true
 }
 
+// FromText reports whether the labels were read from a text file, whose
+// first line may be a header (LabelHeader), rather than from a .npy array
+// or given directly.
+func (c *Classes) FromText() bool {
+	return c.src != nil && !c.src.npy
+}
+
+// BlankLine returns the first blank line of the text file between two
+// lines of labels, or 0 when there is none: it holds no label, as a
+// missing label does where pandas' to_csv writes NaN as nothing, so a file
+// of labels with a blank line has fewer labels than it has lines.
+func (c *Classes) BlankLine() int {
+	if c.src == nil {
+		return 0
+	}
+	return c.src.gaps.blank
+}
+
+// CommentLine returns the first line of the text file between two lines
+// of labels that is read as a comment (its first non-blank character is
+// '#'), or 0 when there is none: it holds no label, as a class "#tag"
+// written unquoted (np.savetxt(path, y, fmt="%s")) does not.
+func (c *Classes) CommentLine() int {
+	if c.src == nil {
+		return 0
+	}
+	return c.src.gaps.comment
+}
+
 // LabelHeader says whether the first value of a text label file is a
 // header. It does not apply to .npy files, which have none.
 type LabelHeader int
@@ -323,7 +352,7 @@ func CheckLabel(label string) error {
 	x, err := number.Parse(t)
 	var problem string
 	switch {
-	case strings.EqualFold(strings.TrimLeft(t, "+-"), "nan"):
+	case nanText(t):
 		problem = "reads as NaN" // "-nan" as C's printf writes it, which number.Parse does not take
 	case errors.Is(err, strconv.ErrRange):
 		problem = "is beyond the range of float64"

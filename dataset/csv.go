@@ -112,6 +112,7 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 		fields      [][]byte
 		scratch     []byte
 		err         error
+		dataLine    [2]int // the lines of the first two rows
 	)
 	for line, ok := lr.content(); ok; line, ok = lr.content() {
 		if !started {
@@ -136,10 +137,17 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 		if cols < 0 {
 			cols = len(fields)
 		} else if len(fields) != cols {
+			if rows == 0 && headerLine > 0 && len(fields) == cols+1 {
+				// R's write.table names no column above its row names.
+				return nil, errorf(name, lr.line, "expected %d values as in the header on line %d, got %d (one more: row names below a header that names the data columns alone, as R's write.table writes by default? write the file without them: write.table(x, path, row.names=FALSE))", cols, headerLine, len(fields))
+			}
 			if rows == 0 {
 				return nil, errorf(name, lr.line, "expected %d values as in the header on line %d, got %d", cols, headerLine, len(fields))
 			}
 			return nil, errorf(name, lr.line, "expected %d values, got %d", cols, len(fields))
+		}
+		if rows > 0 && len(fields) > 1 && allEmpty(fields) {
+			return nil, errorf(name, lr.line, "a row of %d empty fields (Excel writes them below the data where cells were formatted or cleared): delete the rows below the data", len(fields))
 		}
 		for j, f := range fields {
 			v, err := parseValue(f, j+1)
@@ -147,6 +155,9 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 				return nil, &Error{File: name, Line: lr.line, Err: err}
 			}
 			data = append(data, v)
+		}
+		if rows < 2 {
+			dataLine[rows] = lr.line
 		}
 		rows++
 	}
@@ -162,8 +173,37 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 	if rangeHeader && rows > 1 {
 		rows--
 		data = data[cols:]
+		dataLine[0] = dataLine[1]
+	}
+	if from, ok := countsRows(data, rows, cols); ok {
+		return nil, errorf(name, dataLine[0], "column 1 counts the rows (%d, %d, …, %d): a row index, as pandas' to_csv writes by default (index=True; header=False leaves no name to mark it) and R's write.table its row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE)", from, from+1, from+rows-1)
 	}
 	return mat.NewDense(rows, cols, data), nil
+}
+
+// minIndexRows is the fewest rows whose first column, counting them, is
+// taken for a row index (countsRows): a feature of a few rows may count
+// 0, 1, 2 by chance.
+const minIndexRows = 10
+
+// countsRows reports whether the first of the cols columns of data, a
+// row-major matrix of rows rows, counts the rows from 0 or from 1 (and from
+// which), as a row index pandas or R wrote does, with at least
+// minIndexRows rows and one more column.
+func countsRows(data []float64, rows, cols int) (int, bool) {
+	if rows < minIndexRows || cols < 2 {
+		return 0, false
+	}
+	from := data[0]
+	if from != 0 && from != 1 {
+		return 0, false
+	}
+	for i := 0; i < rows; i++ {
+		if data[i*cols] != from+float64(i) {
+			return 0, false
+		}
+	}
+	return int(from), true
 }
 
 // isRangeHeader reports whether a first line's fields are the integers
@@ -213,4 +253,14 @@ func isHeader(fields [][]byte) bool {
 		nonEmpty = nonEmpty || len(f) > 0
 	}
 	return nonEmpty
+}
+
+// allEmpty reports whether every field is empty.
+func allEmpty(fields [][]byte) bool {
+	for _, f := range fields {
+		if len(f) > 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -78,6 +78,13 @@ func TestDecodeCSV(t *testing.T) {
 const indexHeader = "x.csv:1: a header with an empty first name, as pandas' to_csv writes above its row index and R's write.csv above row names: that column would be read as data; write the file without it (pandas: to_csv(path, index=False); R: write.csv(x, path, row.names=FALSE))"
 
 func TestDecodeCSVErrors(t *testing.T) {
+	const (
+		semicolons = ": fields separated by ';', as Excel and R's write.csv2 write CSV where the decimal separator is a comma, are not read: separate them by commas or tabs, with '.' decimal points (pandas: read_csv(path, sep=';', decimal=','), then to_csv(path, index=False))"
+		missing    = ", a missing value (as R, pandas and Excel write them), is not a number: fill or drop the missing values first"
+		boolean    = " is a boolean, not a number: write booleans as 1 and 0 (pandas: df.astype(float).to_csv(path, index=False); pd.get_dummies(..., dtype=float))"
+		rowIndex   = ": a row index, as pandas' to_csv writes by default (index=True; header=False leaves no name to mark it) and R's write.table its row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE)"
+		rowNames   = " (one more: row names below a header that names the data columns alone, as R's write.table writes by default? write the file without them: write.table(x, path, row.names=FALSE))"
+	)
 	tests := []struct {
 		name, in, want string
 	}{
@@ -86,7 +93,8 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"header only", "a,b\n", "x.csv: no rows after the header on line 1"},
 		{"ragged", "1,2,3\n4,5,6\n7,8\n", "x.csv:3: expected 3 values, got 2"},
 		{"ragged whitespace", "1 2\n\n3 4 5\n", "x.csv:3: expected 2 values, got 3"},
-		{"header width", "a,b\n1,2,3\n", "x.csv:2: expected 2 values as in the header on line 1, got 3"},
+		{"header width", "a,b\n1,2,3\n", "x.csv:2: expected 2 values as in the header on line 1, got 3" + rowNames},
+		{"header width, two more", "a,b\n1,2,3,4\n", "x.csv:2: expected 2 values as in the header on line 1, got 4"},
 		{"text cell", "1,2\n3,abc\n", "x.csv:2: column 2: cannot parse \"abc\" as a number"},
 		{"mixed first line", "id,1\n", "x.csv:1: column 1: cannot parse \"id\" as a number"},
 		{"second header", "a,b\nc,d\n", "x.csv:2: column 1: cannot parse \"c\" as a number"},
@@ -94,6 +102,8 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"trailing comma", "1,2,\n", "x.csv:1: column 3: empty value"},
 		{"tab file with spaces", "1\t2 3\n", "x.csv:1: column 2: cannot parse \"2 3\" as a number"},
 		{"NaN", "1,2\n3,nan\n", "x.csv:2: column 2 is NaN"},
+		{"-nan", "1,2\n3,-nan\n", "x.csv:2: column 2 is NaN (\"-nan\")"},
+		{"+NaN", "+NaN 2\n", "x.csv:1: column 1 is NaN (\"+NaN\")"},
 		{"Inf", "-inf,2\n", "x.csv:1: column 1 is -Inf"},
 		{"overflow", "1e999 2\n", "x.csv:1: column 1: \"1e999\" is out of float64 range"},
 		{"unterminated quote", "\"1,2\n", "x.csv:1: column 1: unterminated quoted field"},
@@ -103,7 +113,19 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"svmlight qid", "1 qid:3 1:2\n", "x.csv:1: column 2: \"qid:3\" is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's load_svmlight_file(path, zero_based=False), then np.save)"},
 		{"colon in text", "1,a:b\n", "x.csv:1: column 2: cannot parse \"a:b\" as a number"},
 		{"long cell", "1," + strings.Repeat("z", 100) + "\n", "x.csv:1: column 2: cannot parse \"" + strings.Repeat("z", 40) + "\"... as a number"},
-		{"decimal comma", "1,5;2,5\n", "x.csv:1: column 2: cannot parse \"5;2\" as a number"},
+		// Excel's CSV where the decimal separator is a comma, and R's
+		// write.csv2: fields separated by ';'.
+		{"decimal comma", "1,5;2,5\n", "x.csv:1: column 2: cannot parse \"5;2\" as a number" + semicolons},
+		{"semicolons, header", "\"V1\";\"V2\"\n1,5;2\n", "x.csv:2: column 1: cannot parse \"1,5;2\" as a number" + semicolons},
+		{"semicolons, decimal points", "a;b\n1.5;2\n", "x.csv:2: column 1: cannot parse \"1.5;2\" as a number" + semicolons},
+		// Missing values as R (NA), pandas (<NA>, None) and Excel (#N/A)
+		// write them.
+		{"R's NA", "\"V1\",\"V2\"\n1.5,NA\n", "x.csv:2: column 2: \"NA\"" + missing},
+		{"pandas' <NA>", "a,b\n<NA>,2\n", "x.csv:2: column 1: \"<NA>\"" + missing},
+		{"Excel's #N/A", "1\t#N/A\n", "x.csv:1: column 2: \"#N/A\"" + missing},
+		// pandas' bool columns (pd.get_dummies' default) and R's logicals.
+		{"pandas' True", "a,b\n1.5,True\n", "x.csv:2: column 2: \"True\"" + boolean},
+		{"R's FALSE", "\"a\",\"b\"\nFALSE,2\n", "x.csv:2: column 1: \"FALSE\"" + boolean},
 		{"digit separator", "1,2\n3,1_000\n", "x.csv:2: column 2: cannot parse \"1_000\" as a number"},
 		// The header above an index column, as pandas' to_csv writes it by
 		// default (pd.DataFrame(X, columns=["a", "b"]).to_csv(path), and
@@ -121,6 +143,21 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"row missing its first value", ",1.5,2\n3,4,5\n", "x.csv:1: column 1: empty value"},
 		{"row missing its first value before 1, 2", ",1,2\n3,4,5\n", "x.csv:1: column 1: empty value"},
 		{"empty names", ",,\n1,2,3\n", "x.csv:1: column 1: empty value"},
+		// R's write.table: row names below a header that names the data
+		// columns alone (by default quoted and separated by spaces).
+		{"R's write.table", "\"V1\" \"V2\"\n\"1\" 1.5 -2\n\"2\" 0 4\n", "x.csv:2: expected 2 values as in the header on line 1, got 3" + rowNames},
+		{"R's write.table, tabs", "V1\tV2\n1\t1.5\t-2\n", "x.csv:2: expected 2 values as in the header on line 1, got 3" + rowNames},
+		{"header one short of a later row", "a,b\n1,2\n3,4,5\n", "x.csv:3: expected 2 values, got 3"},
+		// A row index without a header to mark it: pandas' to_csv(path,
+		// header=False) and R's write.table(x, col.names=FALSE), from 0 or 1,
+		// and under a header naming it.
+		{"pandas index, header=False", indexRows(0, ",", ""), "x.csv:1: column 1 counts the rows (0, 1, …, 9)" + rowIndex},
+		{"R row names, col.names=FALSE", indexRows(1, " ", ""), "x.csv:1: column 1 counts the rows (1, 2, …, 10)" + rowIndex},
+		{"named index", indexRows(0, ",", "id,a,b\n"), "x.csv:2: column 1 counts the rows (0, 1, …, 9)" + rowIndex},
+		{"index under pandas' range header", indexRows(0, ",", "0,1,2\n"), "x.csv:2: column 1 counts the rows (0, 1, …, 9)" + rowIndex},
+		// Excel's "CSV" of a sheet with formatted cells below the data.
+		{"Excel's empty rows", "a,b,c\r\n1,2,3\r\n,,\r\n,,\r\n", "x.csv:3: a row of 3 empty fields (Excel writes them below the data where cells were formatted or cleared): delete the rows below the data"},
+		{"empty first row", ",,\n1,2,\n", "x.csv:1: column 1: empty value"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -233,7 +270,7 @@ func TestReadMatrix(t *testing.T) {
 	// A .npy name forces the .npy reader, whose error says so.
 	bad := filepath.Join(dir, "bad.npy")
 	os.WriteFile(bad, csv, 0o644)
-	if _, err := ReadMatrix(bad); err == nil || err.Error() != bad+": not a .npy file (bad magic bytes)" {
+	if _, err := ReadMatrix(bad); err == nil || err.Error() != bad+`: not a .npy file: it holds text (it starts "a,b\n1,2\n"): save the array with np.save, or give the text a .csv or .txt name` {
 		t.Errorf("CSV named .npy: error %v", err)
 	}
 	// Errors name the path as given.
@@ -280,6 +317,36 @@ func BenchmarkDecodeCSV(b *testing.B) {
 	for b.Loop() {
 		if _, err := DecodeCSV(bytes.NewReader(data), "bench.csv"); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// indexRows returns header and 10 rows of 3 values whose first counts the
+// rows from from, separated by sep.
+func indexRows(from int, sep, header string) string {
+	var b strings.Builder
+	b.WriteString(header)
+	for i := 0; i < 10; i++ {
+		fmt.Fprintf(&b, "%d%s%g%s%g\n", from+i, sep, float64(i)/4, sep, float64(i*i)/3)
+	}
+	return b.String()
+}
+
+// TestDecodeCSVCountingColumn: a first column that counts the rows is read
+// as data where it may be a feature: in fewer than minIndexRows rows, alone,
+// counting from 2 or with a gap.
+func TestDecodeCSVCountingColumn(t *testing.T) {
+	nine := strings.Join(strings.Split(indexRows(0, ",", ""), "\n")[:9], "\n") + "\n"
+	alone := "0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n"
+	for name, in := range map[string]string{
+		"nine rows":   nine,
+		"alone":       alone,
+		"from 2":      strings.Replace(indexRows(1, ",", ""), "1,0,0\n", "2,0,0\n", 1),
+		"with a gap":  strings.Replace(indexRows(0, ",", ""), "\n5,", "\n6,", 1),
+		"non-integer": strings.Replace(indexRows(0, ",", ""), "\n5,", "\n5.5,", 1),
+	} {
+		if _, err := DecodeCSV(strings.NewReader(in), "x.csv"); err != nil {
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 }

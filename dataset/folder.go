@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -92,7 +95,11 @@ func loadFolder(dir string, lazy bool) (f *Folder, err error) {
 	}
 	for i, l := range f.Labels {
 		if l < 0 || l >= len(f.Classes) {
-			return nil, errorf(labelPath, 0, "row %d: label %d out of range: classes.txt names %d classes (0..%d)", i, l, len(f.Classes), len(f.Classes)-1)
+			oneBased := "" // R's factor codes and MATLAB's indices count from 1
+			if l == len(f.Classes) && !slices.Contains(f.Labels, 0) {
+				oneBased = fmt.Sprintf("; the labels count 1..%d, as R and MATLAB count: save them minus 1", len(f.Classes))
+			}
+			return nil, errorf(labelPath, 0, "row %d: label %d out of range: classes.txt names %d classes (0..%d)%s", i, l, len(f.Classes), len(f.Classes)-1, oneBased)
 		}
 	}
 	groupPath := filepath.Join(dir, "groups.txt")
@@ -133,6 +140,13 @@ func readNames(path, what string) ([]string, error) {
 		}
 		if blank > 0 {
 			return nil, errorf(path, blank, "empty %s name", what)
+		}
+		if !utf8.ValidString(name) {
+			// Read on, a name of Windows-1252 bytes ("caf\xe9") was
+			// recorded in sources.json as JSON, which replaced the byte,
+			// and experiment then found the folder's classes other than
+			// its sources', naming one folder twice.
+			return nil, errorf(path, lr.line, "%s name %s is not valid UTF-8: save the file as UTF-8 (Windows tools may write Windows-1252)", what, strconv.Quote(name))
 		}
 		names = append(names, name)
 	}

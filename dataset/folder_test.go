@@ -120,6 +120,8 @@ func TestLoadFolderErrors(t *testing.T) {
 			"%d: labels.npy has 4 labels but features.npy has 5 rows"},
 		{"label out of range", map[string][]byte{"labels.npy": npyFile(1, dict("<i4", false, "(5,)"), encode(le, []int32{0, 1, 2, 3, 0}))},
 			"%d/labels.npy: row 3: label 3 out of range: classes.txt names 3 classes (0..2)"},
+		{"labels from 1", map[string][]byte{"labels.npy": npyFile(1, dict("<i4", false, "(5,)"), encode(le, []int32{3, 1, 2, 1, 2}))},
+			"%d/labels.npy: row 0: label 3 out of range: classes.txt names 3 classes (0..2); the labels count 1..3, as R and MATLAB count: save them minus 1"},
 		{"negative label", map[string][]byte{"labels.npy": npyFile(1, dict("<i4", false, "(5,)"), encode(le, []int32{0, 1, -1, 2, 0}))},
 			"%d/labels.npy: row 2: label -1 out of range: classes.txt names 3 classes (0..2)"},
 		{"fractional label", map[string][]byte{"labels.npy": npyFile(1, dict("<f8", false, "(5,)"), encode(le, []float64{0, 1, 2, 0.5, 0}))},
@@ -130,6 +132,9 @@ func TestLoadFolderErrors(t *testing.T) {
 		{"duplicate class", map[string][]byte{"classes.txt": []byte("cup\nduck\ncup\n")}, "%d/classes.txt:3: duplicate class name \"cup\" (also on line 1)"},
 		{"too few groups", map[string][]byte{"groups.txt": []byte("kitchen\ntoy\n")}, "%d/groups.txt: has 2 groups but classes.txt has 3 classes"},
 		{"blank group", map[string][]byte{"groups.txt": []byte("kitchen\n  \ntoy\n")}, "%d/groups.txt:2: empty group name"},
+		// Windows-1252, as a Windows tool writes "café".
+		{"class not UTF-8", map[string][]byte{"classes.txt": []byte("cup\ncaf\xe9\ncar\n")}, "%d/classes.txt:2: class name \"caf\\xe9\" is not valid UTF-8: save the file as UTF-8 (Windows tools may write Windows-1252)"},
+		{"group not UTF-8", map[string][]byte{"groups.txt": []byte("k\xfcche\ntoy\ntoy\n")}, "%d/groups.txt:1: group name \"k\\xfcche\" is not valid UTF-8: save the file as UTF-8 (Windows tools may write Windows-1252)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

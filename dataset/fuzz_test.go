@@ -245,7 +245,7 @@ func FuzzDecodeLabelText(f *testing.F) {
 	f.Add([]byte("cat\ndog\n"), "dog")
 	f.Add([]byte("2\n7\n"), "7.0")
 	f.Fuzz(func(t *testing.T, data []byte, positive string) {
-		vals, at, err := decodeLabelText(bytes.NewReader(data), "f.txt")
+		vals, at, _, err := decodeLabelText(bytes.NewReader(data), "f.txt")
 		if err != nil {
 			checkFuzzError(t, err, "f.txt")
 			return

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/greedytl/greedytl/internal/bom"
 	"github.com/greedytl/greedytl/internal/fileerr"
@@ -111,6 +112,8 @@ func maybeGunzip(r io.Reader, name string) (*bufio.Reader, bool, error) {
 // (Macintosh)" end lines, which NumPy's loadtxt and pandas read too),
 // counting them from 1. A UTF-8 byte order mark at the start is dropped; a
 // UTF-16 one is an error (bom.CheckUTF16).
+// Input that cannot be text (checkText: a zip archive, a pickle, any NUL
+// byte among its first sniffSize bytes) is an error before the first line.
 // Lines may be arbitrarily long.
 type lineReader struct {
 	br   *bufio.Reader
@@ -138,6 +141,16 @@ func (lr *lineReader) next() ([]byte, bool) {
 	}
 	if lr.done {
 		return nil, false
+	}
+	if lr.line == 0 {
+		// Before the first line: binary input is refused by its format
+		// (checkText), where its bytes read as lines failed on a
+		// made-up line.
+		head, _ := lr.br.Peek(sniffSize)
+		if err := checkText(head, lr.name); err != nil {
+			lr.done, lr.err = true, err
+			return nil, false
+		}
 	}
 	lr.long = lr.long[:0]
 	for {
@@ -371,12 +384,49 @@ func parseValue(b []byte, col int) (float64, error) {
 		if isSVMLightPair(b) {
 			return 0, fmt.Errorf("column %d: %s is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's load_svmlight_file(path, zero_based=False), then np.save)", col, quoteField(b))
 		}
+		if bytes.IndexByte(b, ';') >= 0 {
+			return 0, fmt.Errorf("column %d: cannot parse %s as a number: fields separated by ';', as Excel and R's write.csv2 write CSV where the decimal separator is a comma, are not read: separate them by commas or tabs, with '.' decimal points (pandas: read_csv(path, sep=';', decimal=','), then to_csv(path, index=False))", col, quoteField(b))
+		}
+		if nanText(string(b)) {
+			return 0, fmt.Errorf("column %d is NaN (%s)", col, quoteField(b))
+		}
+		if booleanValue(b) {
+			return 0, fmt.Errorf("column %d: %s is a boolean, not a number: write booleans as 1 and 0 (pandas: df.astype(float).to_csv(path, index=False); pd.get_dummies(..., dtype=float))", col, quoteField(b))
+		}
+		if missingValue(b) {
+			return 0, fmt.Errorf("column %d: %s, a missing value (as R, pandas and Excel write them), is not a number: fill or drop the missing values first", col, quoteField(b))
+		}
 		return 0, fmt.Errorf("column %d: cannot parse %s as a number", col, quoteField(b))
 	}
 	if !isFinite(v) {
 		return 0, fmt.Errorf("column %d is %v", col, v)
 	}
 	return v, nil
+}
+
+// nanText reports whether s spells NaN, in any case and with or without a
+// sign: "-nan", as glibc's printf writes 0.0/0.0, is one that strtod reads
+// and ParseFloat (number.Parse) does not.
+func nanText(s string) bool {
+	return strings.EqualFold(strings.TrimLeft(s, "+-"), "nan")
+}
+
+// booleanValue reports whether the text field b is a boolean as pandas
+// (True, False: a bool column, which pd.get_dummies makes by default), R
+// (TRUE, FALSE) and Excel write one.
+func booleanValue(b []byte) bool {
+	return bytes.EqualFold(b, []byte("true")) || bytes.EqualFold(b, []byte("false"))
+}
+
+// missingValue reports whether the text field b is one of the marks of a
+// missing value that R (NA), pandas (NA, <NA>, None, null, N/A, as its
+// read_csv takes them) and Excel (#N/A) write.
+func missingValue(b []byte) bool {
+	switch string(b) {
+	case "NA", "<NA>", "N/A", "n/a", "#N/A", "None", "null", "NULL":
+		return true
+	}
+	return false
 }
 
 // quoteField quotes a field for a message, shortening long ones.

@@ -2,11 +2,13 @@ package dataset
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/greedytl/greedytl/internal/number"
 )
@@ -88,7 +90,16 @@ type labelFile struct {
 	vals []string   // the values, a header included
 	at   []labelPos // text: the place of each value; nil for .npy
 	npy  bool       // a .npy file (its non-finite values are refused on reading)
+	// gaps are the first blank and comment lines between two lines of
+	// labels, which hold none.
+	gaps labelGaps
 }
+
+// labelGaps are the first blank line and the first comment line between
+// two lines of labels of a text file (0: none): they hold no label, where
+// pandas writes a missing label (NaN) as a blank line and np.savetxt a
+// class "#tag" as a line that reads as a comment.
+type labelGaps struct{ blank, comment int }
 
 // labelPos is the place of a label in a text file: its 1-based line and,
 // when a line holds all the labels, its 1-based column (else 0).
@@ -155,22 +166,46 @@ func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 		}
 		return &labelFile{name: name, vals: vals, npy: true}, nil
 	}
-	vals, at, err := decodeLabelText(src.br, name)
+	vals, at, gaps, err := decodeLabelText(src.br, name)
 	if err != nil {
 		return nil, err
 	}
-	return &labelFile{name: name, vals: vals, at: at}, nil
+	return &labelFile{name: name, vals: vals, at: at, gaps: gaps}, nil
 }
 
 // checkLabels returns an error naming the file, the line and the value
 // for the first label, after the header (the first skip values: 0 or 1),
 // that CheckLabel refuses. Read as a class name such a label made a class
 // "NaN" beside the numbers, or a class +Inf: silently a wrong model.
+//
+// A mark of a missing value (missingValue: "NA", "None", ...) among labels
+// that are otherwise all numbers (but for the first, which may be a
+// header) is refused too: R's write.csv writes NA
+// for a missing label and pandas reads it back as NaN, where it made a
+// class "NA" of its own (three classes of labels 0 and 1, and a
+// greedytl-nway model fitted silently).
 func (lf *labelFile) checkLabels(skip int) error {
+	missing, numbers, names := -1, 0, 0
 	for i := skip; i < len(lf.vals); i++ {
 		if err := CheckLabel(lf.vals[i]); err != nil {
+			if !utf8.ValidString(lf.vals[i]) { // the file's, not a label's, encoding
+				err = fmt.Errorf("%w: save the file as UTF-8 (Excel's \"CSV (Comma delimited)\" writes Windows-1252: save as \"CSV UTF-8\")", err)
+			}
 			return lf.errorAt(i, err)
 		}
+		switch {
+		case missingValue([]byte(lf.vals[i])):
+			if missing < 0 {
+				missing = i
+			}
+		case isNumber([]byte(lf.vals[i])):
+			numbers++
+		case i > 0: // the first value may be a header ("x" of R's write.csv), which auto drops only above numbers alone
+			names++
+		}
+	}
+	if missing >= 0 && numbers > 0 && names == 0 {
+		return lf.errorAt(missing, fmt.Errorf("label %q among numbers is a missing value (as R writes NA, and pandas reads it as NaN): give only the examples that have a label", lf.vals[missing]))
 	}
 	return nil
 }
@@ -192,8 +227,10 @@ func (lf *labelFile) errorAt(i int, err error) error {
 // decodeLabelText reads the text form of a label file: one label per line
 // (the whole trimmed line, so labels may contain spaces), or all labels on
 // a single content line, separated as DecodeCSV separates fields. It
-// returns the labels and the place of each.
-func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, error) {
+// returns the labels, the place of each and the first blank and comment
+// lines between two lines of labels. Blank lines and comments hold no
+// label.
+func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps, error) {
 	lr := newLineReader(r, name)
 	var (
 		vals      []string   // the labels after the first content line
@@ -202,8 +239,23 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, error) {
 		firstNum  int        // line number of the first content line
 		firstLine []byte     // the first content line, split at the end
 		err       error
+		gaps      labelGaps // between content lines
+		pending   labelGaps // since the last content line
 	)
-	for line, ok := lr.content(); ok; line, ok = lr.content() {
+	for line, ok := lr.next(); ok; line, ok = lr.next() {
+		if isSkippable(line) {
+			switch {
+			case lines == 0:
+			case len(bytes.TrimLeft(line, " \t")) == 0:
+				pending.blank = cmp.Or(pending.blank, lr.line)
+			default:
+				pending.comment = cmp.Or(pending.comment, lr.line)
+			}
+			continue
+		}
+		gaps.blank = cmp.Or(gaps.blank, pending.blank)
+		gaps.comment = cmp.Or(gaps.comment, pending.comment)
+		pending = labelGaps{}
 		if lines++; lines == 1 {
 			firstNum, firstLine = lr.line, bytes.Clone(line)
 			continue
@@ -211,20 +263,26 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, error) {
 		if bytes.ContainsAny(line, ",\t") || bytes.ContainsAny(firstLine, ",\t") {
 			var scratch []byte
 			if f, err := splitFields(nil, firstLine, detectSep(firstLine), &scratch); err == nil && isIndexHeader(f) {
-				return nil, nil, indexHeaderError(name, firstNum) // pandas' Series.to_csv(path): ",y" above "0,1"
+				return nil, nil, labelGaps{}, indexHeaderError(name, firstNum) // pandas' Series.to_csv(path): ",y" above "0,1"
 			}
-			return nil, nil, errorf(name, lr.line, "expected one label per line or all labels on line %d", firstNum)
+			if lines == 2 && secondRowNumbered(firstLine, line) {
+				return nil, nil, labelGaps{}, rowNamesError(name, lr.line)
+			}
+			return nil, nil, labelGaps{}, errorf(name, lr.line, "expected one label per line or all labels on line %d", firstNum)
 		}
 		if vals, err = appendLabels(vals, line, ',', name, lr.line); err != nil {
-			return nil, nil, err
+			if lines == 2 && secondRowNumbered(firstLine, line) {
+				err = rowNamesError(name, lr.line) // `"1" -1`: a quoted row name
+			}
+			return nil, nil, labelGaps{}, err
 		}
 		at = append(at, labelPos{line: lr.line})
 	}
 	if lr.err != nil {
-		return nil, nil, lr.err
+		return nil, nil, labelGaps{}, lr.err
 	}
 	if lines == 0 {
-		return nil, nil, errorf(name, 0, "no labels")
+		return nil, nil, labelGaps{}, errorf(name, 0, "no labels")
 	}
 	// A single content line holds all the labels; otherwise it is the
 	// first of one label per line and has no separator.
@@ -234,7 +292,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, error) {
 	}
 	first, err := appendLabels(nil, firstLine, sep, name, firstNum)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, labelGaps{}, err
 	}
 	firstAt := make([]labelPos, len(first), len(first)+len(at))
 	for j := range first {
@@ -243,7 +301,127 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, error) {
 			firstAt[j].col = j + 1
 		}
 	}
-	return append(first, vals...), append(firstAt, at...), nil
+	all, allAt := append(first, vals...), append(firstAt, at...)
+	for k := 0; k < 2 && k < len(all); k++ { // a header may stand above
+		if isSVMLightRow(all[k]) {
+			// An svmlight file given as labels: each row read whole
+			// was a class of its own.
+			return nil, nil, labelGaps{}, errorf(name, allAt[k].line, "a LIBSVM/svmlight row (label index:value …), not a label: a label file holds the labels alone, one a line (the rows' first fields: cut -d' ' -f1 %s)", name)
+		}
+	}
+	if lines > 2 {
+		// "1 -1", "2 1", …: each label read whole, every one a class of
+		// its own. A header may stand above them.
+		for k := range 2 {
+			if rowNamed(all[k:]) {
+				return nil, nil, labelGaps{}, rowNamesError(name, allAt[k].line)
+			}
+		}
+		// Rows of numbers ("1.5 2.0 3.0": np.savetxt's matrix, one-hot
+		// labels): read whole, each distinct row was a class.
+		for k := range 2 {
+			if n := numberRow(all[k]); n > 0 && numberRow(all[k+1]) == n {
+				return nil, nil, labelGaps{}, errorf(name, allAt[k].line, "a row of %d numbers, not a label: a label file holds one label a line (a matrix given as labels? one-hot labels Y are written as y = Y.argmax(axis=1))", n)
+			}
+		}
+	}
+	return all, allAt, gaps, nil
+}
+
+// numberRow returns how many numbers the label v holds when it is two or
+// more numbers separated by blanks (a row of a matrix), else 0.
+func numberRow(v string) int {
+	f := strings.Fields(v)
+	if len(f) < 2 {
+		return 0
+	}
+	for _, x := range f {
+		if !isNumber([]byte(x)) {
+			return 0
+		}
+	}
+	return len(f)
+}
+
+// isSVMLightRow reports whether the label v is a whole LIBSVM/svmlight
+// row: a number, then index:value pairs.
+func isSVMLightRow(v string) bool {
+	f := strings.Fields(v)
+	if len(f) < 2 || !isNumber([]byte(f[0])) {
+		return false
+	}
+	for _, p := range f[1:] {
+		if !isSVMLightPair([]byte(p)) {
+			return false
+		}
+	}
+	return true
+}
+
+// rowNumbered returns the row number n of a label line that starts with
+// one, quoted or not, followed by blanks or a comma and more text: `1 -1`,
+// `"1" -1`, "1\t-1", as R's write.table writes a vector with its row
+// names, and "0,-1", as pandas' to_csv(path, header=False) a Series with
+// its index.
+func rowNumbered(line []byte) (int, bool) {
+	f := bytes.Fields(line)
+	if len(f) == 1 { // "0,-1": pandas' to_csv(path, header=False) of a Series
+		f = bytes.Split(f[0], []byte{','})
+	}
+	if len(f) != 2 || len(f[1]) == 0 {
+		return 0, false
+	}
+	num := f[0]
+	if len(num) > 2 && num[0] == '"' && num[len(num)-1] == '"' {
+		num = num[1 : len(num)-1]
+	}
+	n, err := strconv.Atoi(string(num))
+	return n, err == nil && n >= 0 && num[0] >= '0' && num[0] <= '9'
+}
+
+// secondRowNumbered reports whether the second content line of a label
+// file, line, starts with the number of its row, and so does the first
+// one, first (0 or 1, then one more), unless first is a header: that row
+// then is 0 or 1.
+func secondRowNumbered(first, line []byte) bool {
+	n, ok := rowNumbered(line)
+	if !ok {
+		return false
+	}
+	if n0, ok := rowNumbered(first); ok {
+		return (n0 == 0 || n0 == 1) && n == n0+1
+	}
+	return n == 0 || n == 1
+}
+
+// rowNamed reports whether every label of vals (at least two) is a row
+// number and a value, the row numbers counting 0, 1, … or 1, 2, … down the
+// lines: row names, not labels.
+func rowNamed(vals []string) bool {
+	if len(vals) < 2 {
+		return false
+	}
+	base := -1
+	for i, v := range vals {
+		n, ok := rowNumbered([]byte(v))
+		if !ok {
+			return false
+		}
+		if i == 0 {
+			base = n
+		}
+		if (base != 0 && base != 1) || n != base+i {
+			return false
+		}
+	}
+	return true
+}
+
+// rowNamesError is the error of a label file whose lines, from line on,
+// start with their row number: read whole, each label made a class of its
+// own (a model of as many classes as rows).
+func rowNamesError(name string, line int) error {
+	return errorf(name, line, "a row number and a label on each line, as R's write.table writes a vector with its row names and pandas' to_csv a Series with its index: write the labels alone, one a line (R: write.table(y, path, row.names=FALSE, col.names=FALSE, quote=FALSE); pandas: to_csv(path, index=False, header=False))")
 }
 
 // dropNumericHeader drops a first value that is not a number above labels

@@ -155,7 +155,7 @@ func TestNonFiniteLabels(t *testing.T) {
 		{"first line", "NaN\n1\n-1\n", `1: label "NaN" reads as NaN` + why},
 		{"quoted", "1\n\"-Inf\"\n", `2: label "-Inf" reads as -Inf` + why},
 		// Not a number, but a name the model file could not record.
-		{"not UTF-8", "cat\ndog\ncat\xff\n", `3: label "cat\xff" is not valid UTF-8: a label is text, which the model file records as JSON`},
+		{"not UTF-8", "cat\ndog\ncat\xff\n", `3: label "cat\xff" is not valid UTF-8: a label is text, which the model file records as JSON` + utf8Hint},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeFile(t, "y.txt", []byte(tc.text))
@@ -172,8 +172,29 @@ func TestNonFiniteLabels(t *testing.T) {
 			checkError(t, vals, err, want)
 		})
 	}
+	// A mark of a missing value among numbers (R's NA, which pandas reads as
+	// NaN) is refused as one, where it made a class "NA": three classes of
+	// labels 0 and 1. Among names it may be a class.
+	const missing = ` among numbers is a missing value (as R writes NA, and pandas reads it as NaN): give only the examples that have a label`
+	for _, tc := range []struct{ text, want string }{
+		{"\"x\"\n0\n1\nNA\n1\n0\n", `4: label "NA"` + missing},
+		{"1\n-1\nNone\n1\nNA\n", `3: label "None"` + missing},
+		{"0,1,<NA>,1\n", `1: column 3: label "<NA>"` + missing},
+	} {
+		path := writeFile(t, "y.txt", []byte(tc.text))
+		c, err := ReadClasses(path)
+		checkError(t, c, err, path+":"+tc.want)
+		y, err := ReadLabels(path, "")
+		checkError(t, y, err, path+":"+tc.want)
+		vals, err := ReadLabelValues(path)
+		checkError(t, vals, err, path+":"+tc.want)
+	}
+	path := writeFile(t, "y.txt", []byte("cat\nNA\ndog\nNA\n"))
+	if c, err := ReadClasses(path); err != nil || !slices.Equal(c.Names, []string{"NA", "cat", "dog"}) {
+		t.Errorf("names with NA: %v, %v; want the classes NA, cat, dog", c, err)
+	}
 	// A header is not a label: --labels-header yes drops a non-finite one.
-	path := writeFile(t, "y.txt", []byte("inf\ncat\ndog\n"))
+	path = writeFile(t, "y.txt", []byte("inf\ncat\ndog\n"))
 	c, err := ReadClassesHeader(path, HeaderYes)
 	if err != nil || !slices.Equal(c.Names, []string{"cat", "dog"}) {
 		t.Errorf("a header inf above cat, dog: %v, %v; want the classes cat, dog", c, err)
@@ -239,3 +260,114 @@ func TestDropBinaryHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestBlankLine: the first blank line between two lines of labels (where
+// pandas' to_csv writes a missing label) is reported, not a blank line
+// before the first label or after the last, nor a comment; the first
+// comment line between labels (a class "#tag" written unquoted) is
+// reported by CommentLine; a .npy file has neither.
+func TestBlankLine(t *testing.T) {
+	for text, want := range map[string][2]int{ // BlankLine, CommentLine
+		"1\n-1\n\n1\n":          {3, 0},
+		"1\n-1\n\n\n1\n\n-1\n":  {3, 0},
+		"\n\n1\n-1\n1\n":        {0, 0},
+		"1\n-1\n1\n\n\n":        {0, 0},
+		"1\n# c\n-1\n":          {0, 2},
+		"1\n  \n-1\n":           {2, 0},
+		"1,-1,1\n":              {0, 0},
+		"1\n-1\n#tag\n1\n":      {0, 3},
+		"# labels\n1\n-1\n1\n":  {0, 0},
+		"1\n-1\n1\n# end\n":     {0, 0},
+		"1\n\n  # c\n# d\n-1\n": {2, 3},
+		"1\n-1\n\"#tag\"\n":     {0, 0},
+	} {
+		c, err := ReadClasses(writeFile(t, "y.txt", []byte(text)))
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if got := [2]int{c.BlankLine(), c.CommentLine()}; got != want {
+			t.Errorf("%q: BlankLine, CommentLine %v; want %v", text, got, want)
+		}
+	}
+	var b bytes.Buffer
+	if err := WriteNPYInts(&b, []int{0, 1, 0}); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := ReadClasses(writeFile(t, "y.npy", b.Bytes())); err != nil || c.BlankLine() != 0 || c.CommentLine() != 0 {
+		t.Errorf(".npy: %v", err)
+	}
+}
+
+// TestSVMLightAsLabels: an svmlight file given as labels (liblinear's
+// heart_scale, "+1 1:0.708333 2:1 …") is refused saying what it is, where
+// each row read whole was a class of its own (fit made a 270-class model).
+func TestSVMLightAsLabels(t *testing.T) {
+	for text, line := range map[string]int{
+		"+1 1:0.7 2:1\n-1 1:0.5 3:1\n+1 2:1\n": 1,
+		"y\n1 qid:3 1:2\n-1 qid:3 2:1\n":       2,
+		"# svmlight\n1 1:1\n-1 2:1\n1 1:1\n":   2,
+	} {
+		path := writeFile(t, "y.txt", []byte(text))
+		c, err := ReadClasses(path)
+		checkError(t, c, err, path+":"+strconv.Itoa(line)+": a LIBSVM/svmlight row (label index:value …), not a label: a label file holds the labels alone, one a line (the rows' first fields: cut -d' ' -f1 "+path+")")
+	}
+	if c, err := ReadClasses(writeFile(t, "y.txt", []byte("a 1:2\nb\na 1:2\n"))); err != nil || len(c.Names) != 2 {
+		t.Errorf("names with a colon: %v, %v", c, err)
+	}
+}
+
+// TestNumberRowLabels: a matrix given as labels (np.savetxt's rows, one-hot
+// labels) is refused, where each distinct row read whole was a class (X's
+// 270 rows made a 270-class model); a header may stand above, and labels
+// of one number, or words and numbers, are read.
+func TestNumberRowLabels(t *testing.T) {
+	const why = " numbers, not a label: a label file holds one label a line (a matrix given as labels? one-hot labels Y are written as y = Y.argmax(axis=1))"
+	for text, want := range map[string]string{
+		"1.5 2 3\n4 5 6\n7 8 9\n": "1: a row of 3" + why,
+		"1.000000000000000000e+00 0.000000000000000000e+00\n0.000000000000000000e+00 1.000000000000000000e+00\n1.000000000000000000e+00 0.000000000000000000e+00\n": "1: a row of 2" + why,
+		"y\n0.5 1\n1.5 2\n0.5 1\n": "2: a row of 2" + why,
+	} {
+		path := writeFile(t, "y.txt", []byte(text))
+		c, err := ReadClasses(path)
+		checkError(t, c, err, path+":"+want)
+	}
+	for _, text := range []string{"1\n2\n1\n", "size 1\nsize 2\nsize 1\n", "1 2\ncat\n1 2\n"} {
+		if _, err := ReadClasses(writeFile(t, "y.txt", []byte(text))); err != nil {
+			t.Errorf("%q: %v", text, err)
+		}
+	}
+}
+
+// TestRowNamedLabels: R's write.table writes a vector with its row names
+// ("1 -1", `"1" -1`, tab-separated, under a header "x" or not), and pandas'
+// to_csv(path, header=False) a Series with its index ("0,1"); read whole,
+// every line was a label of its own, and fit made a model of as many
+// classes as rows (or the quoted form failed on "unexpected '1' after
+// quoted field", the pandas form on "expected one label per line"). They
+// are refused naming row.names=FALSE and index=False.
+// Labels that hold a number and a word but do not count the rows are read.
+func TestRowNamedLabels(t *testing.T) {
+	const why = ": a row number and a label on each line, as R's write.table writes a vector with its row names and pandas' to_csv a Series with its index: write the labels alone, one a line (R: write.table(y, path, row.names=FALSE, col.names=FALSE, quote=FALSE); pandas: to_csv(path, index=False, header=False))"
+	for text, line := range map[string]int{
+		"1 1\n2 -1\n3 1\n":                    1,
+		"x\n1 1\n2 -1\n3 1\n":                 2,
+		"0 cat\n1 dog\n2 cat\n":               1,
+		"\"x\"\n\"1\" 1\n\"2\" -1\n\"3\" 1\n": 2,
+		"\"1\" 1\n\"2\" -1\n\"3\" 1\n":        2,
+		"x\n1\t1\n2\t-1\n":                    2,
+		"0,1\n1,-1\n2,1\n":                    2,
+	} {
+		path := writeFile(t, "y.txt", []byte(text))
+		c, err := ReadClasses(path)
+		checkError(t, c, err, path+":"+strconv.Itoa(line)+why)
+	}
+	for _, text := range []string{"1 star\n2 stars\n1 star\n", "class 1\nclass 2\nclass 1\n", "1 a\n3 b\n1 a\n"} {
+		if c, err := ReadClasses(writeFile(t, "y.txt", []byte(text))); err != nil || len(c.Names) != 2 {
+			t.Errorf("%q: %v, %v; want two classes", text, c, err)
+		}
+	}
+}
+
+// utf8Hint ends the message of a label of a file that is not UTF-8 (as
+// Excel writes a CSV in Windows-1252).
+const utf8Hint = `: save the file as UTF-8 (Excel's "CSV (Comma delimited)" writes Windows-1252: save as "CSV UTF-8")`

@@ -117,7 +117,7 @@ func readNPYHeader(r io.Reader, name string, size int64) (*npyLayout, error) {
 		if n == 0 {
 			return nil, errorf(name, 0, "empty file: not a .npy file")
 		}
-		return nil, errorf(name, 0, "not a .npy file (bad magic bytes)")
+		return nil, notNPY(pre[:n], name)
 	}
 	if n < 8 {
 		return nil, errorf(name, 0, "truncated .npy header")
@@ -715,7 +715,12 @@ func ReadNPYMatrix(path string) (*mat.Dense, error) {
 // matrix returns a 2-D array as a matrix sharing a.Data, checking that it
 // is non-empty and finite.
 func (a *NPYArray) matrix(name string) (*mat.Dense, error) {
-	if len(a.Shape) != 2 {
+	switch {
+	case len(a.Shape) == 1:
+		// What scikit-learn's decision_function of one classifier
+		// returns: refused as scikit-learn refuses a 1-D X, with its advice.
+		return nil, errorf(name, 0, "expected a 2-D array, got shape %s: save one column (one source's scores, as a decision_function returns them) as np.save(path, a.reshape(-1, 1)), one row as a.reshape(1, -1)", shapeString(a.Shape))
+	case len(a.Shape) != 2:
 		return nil, errorf(name, 0, "expected a 2-D array, got shape %s", shapeString(a.Shape))
 	}
 	r, c := a.Shape[0], a.Shape[1]

@@ -85,6 +85,9 @@ func decodeSVMLight(r io.Reader, name string, nFeatures, entries, rows int, chec
 			break
 		}
 		if k := bytes.IndexByte(line, '#'); k >= 0 {
+			if len(y) == 0 && bytes.Equal(bytes.TrimSpace(line[k:]), []byte(sklearnZeroBased)) {
+				return nil, nil, errorf(name, lr.line, "%q: scikit-learn's dump_svmlight_file wrote it with zero_based=True, where liblinear's indices, and so train's, start at 1 (read so, every feature would move one column): write it with zero_based=False", sklearnZeroBased)
+			}
 			line = line[:k]
 		}
 		label, rest := nextToken(line)
@@ -93,6 +96,8 @@ func decodeSVMLight(r io.Reader, name string, nFeatures, entries, rows int, chec
 		}
 		v, err := parseNumber(label)
 		switch {
+		case err != nil && bytes.IndexByte(label, ',') >= 0:
+			return nil, nil, errorf(name, lr.line, "bad label %s: several labels, as scikit-learn's dump_svmlight_file writes with multilabel=True; train takes one label an example", quoteField(label))
 		case err != nil:
 			return nil, nil, errorf(name, lr.line, "bad label %s", quoteField(label))
 		case !isFinite(v):
@@ -135,6 +140,11 @@ func decodeSVMLight(r io.Reader, name string, nFeatures, entries, rows int, chec
 	return x, y, nil
 }
 
+// sklearnZeroBased is the comment line scikit-learn's dump_svmlight_file
+// writes in the header it adds when given a comment, of a file written
+// with zero_based=True (its default): indices from 0.
+const sklearnZeroBased = "# Column indices are zero-based"
+
 // nextToken splits off the first blank-separated token of b.
 func nextToken(b []byte) (tok, rest []byte) {
 	i := 0
@@ -163,7 +173,7 @@ func parseFeature(tok []byte, prev int) (int, float64, error) {
 	case err != nil:
 		return 0, 0, fmt.Errorf("bad index in %s", quoteField(tok))
 	case idx <= 0:
-		return 0, 0, fmt.Errorf("index %d: indices start at 1", idx)
+		return 0, 0, fmt.Errorf("index %d: indices start at 1, as liblinear's (scikit-learn's dump_svmlight_file writes them from 0 unless given zero_based=False)", idx)
 	case idx <= prev:
 		return 0, 0, fmt.Errorf("index %d after %d: indices must be strictly increasing", idx, prev)
 	}
@@ -171,6 +181,8 @@ func parseFeature(tok []byte, prev int) (int, float64, error) {
 	switch {
 	case errors.Is(err, strconv.ErrRange):
 		return 0, 0, fmt.Errorf("index %d: value %s is out of float64 range", idx, quoteField(tok[k+1:]))
+	case err != nil && nanText(string(tok[k+1:])):
+		return 0, 0, fmt.Errorf("index %d: value is NaN (%s)", idx, quoteField(tok[k+1:]))
 	case err != nil:
 		return 0, 0, fmt.Errorf("index %d: cannot parse value %s", idx, quoteField(tok[k+1:]))
 	case !isFinite(val):

@@ -13,6 +13,7 @@ import (
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/internal/peertest"
 	"github.com/greedytl/greedytl/internal/shareddata"
 	"github.com/greedytl/greedytl/sparse"
 )
@@ -21,16 +22,13 @@ import (
 // compare with. The data are read with package dataset.
 
 // heartScale is liblinear's example data set (270 rows, 13 features).
-const heartScale = "/usr/share/doc/liblinear-tools/examples/heart_scale"
+const heartScale = peertest.HeartScale
 
 // readHeartScale returns heart_scale's rows and labels, skipping when the
 // file is absent.
 func readHeartScale(tb testing.TB) (*sparse.CSR, []float64) {
 	tb.Helper()
-	if _, err := os.Stat(heartScale); err != nil {
-		tb.Skipf("%s absent (it comes with liblinear-tools): skipping", heartScale)
-	}
-	x, y, err := dataset.ReadSVMLight(heartScale)
+	x, y, err := dataset.ReadSVMLight(peertest.File(tb, heartScale))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -105,13 +103,12 @@ func writeSVMLight(tb testing.TB, path string, x *sparse.CSR, y []float64) {
 	}
 }
 
-// needLiblinear skips the test when the liblinear tools are not installed.
+// needLiblinear skips the test when the liblinear tools are not installed
+// (fails it under GREEDYTL_REQUIRE_PEERS=1: peertest.Tool).
 func needLiblinear(tb testing.TB) {
 	tb.Helper()
 	for _, tool := range []string{"liblinear-train", "liblinear-predict"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			tb.Skipf("%s not on PATH (Debian/Ubuntu: apt-get install liblinear-tools): skipping the comparison with liblinear", tool)
-		}
+		peertest.Tool(tb, tool)
 	}
 }
 

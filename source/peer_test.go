@@ -14,6 +14,7 @@ import (
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/internal/peertest"
 	"github.com/greedytl/greedytl/linear"
 )
 
@@ -24,10 +25,7 @@ import (
 // It tests how TrainOne builds the problem, against the peer.
 func checkAgainstLiblinear(t *testing.T, f *dataset.Folder, class int, neg *Negatives) {
 	t.Helper()
-	train, err := exec.LookPath("liblinear-train")
-	if err != nil {
-		t.Skip("liblinear-train not found (Debian package liblinear-tools): skipping the peer comparison")
-	}
+	train := peertest.Tool(t, "liblinear-train")
 	cfg := DefaultTrainConfig()
 	cfg.Eps = 1e-5
 	ours, info, err := TrainOne(context.Background(), f, class, neg, cfg)

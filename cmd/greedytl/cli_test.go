@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/errtest"
+	"github.com/greedytl/greedytl/internal/peertest"
 )
 
 // cli runs the command line and returns its exit status, stdout and stderr.
@@ -440,6 +440,8 @@ func TestModelFromStdin(t *testing.T) {
 		{"UTF-16", "\xff\xfe{\x00\n\x00", []string{"inspect", "-"}, "greedytl: <stdin>: UTF-16 text (it starts with UTF-16's byte order mark, as Windows Notepad and Excel save \"Unicode\" text): save it as UTF-8"},
 		{"UTF-16 features", "\xff\xfe1\x00,\x002\x00", []string{"predict", "--model", binary, "--features", "-"}, "greedytl: <stdin>: UTF-16 text"},
 		{"liblinear to inspect", "solver_type L2R_LR\n", []string{"inspect", "-"}, "greedytl: <stdin> is a liblinear model file"},
+		{"LIBSVM to predict", "svm_type c_svc\nkernel_type linear\nnr_class 2\ntotal_sv 1\nrho 0\nlabel 1 -1\nnr_sv 1 0\nSV\n1 1:0.5\n", []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin> is a LIBSVM model (svm-train's, of support vectors), not liblinear's: greedytl reads the JSON models of greedytl fit and, in predict, liblinear's model files (liblinear-train, greedytl train)\n"},
+		{"LIBSVM to inspect", "svm_type c_svc\n", []string{"inspect", "-"}, "greedytl: <stdin> is a LIBSVM model"},
 		{"bad liblinear", "solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 6\nbias -1\nw\n0.5\n", []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin>:7: file ends after 1 of 6 weight lines"},
 		{"no source scores", string(truncated), []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin> was fitted with 20 sources: give their scores with --source-scores FILE or the sources with --sources DIR"},
 	} {
@@ -571,9 +573,7 @@ func TestPredictLiblinearTies(t *testing.T) {
 	if want := "balanced accuracy: 1.0000 (4 examples)\n"; strings.Join(lines, " ") != "0 0 1 -1" || stderr != want {
 		t.Errorf("scores %q, stderr %q; want 0 0 1 -1 and %q", lines, stderr, want)
 	}
-	if _, err := exec.LookPath("liblinear-predict"); err != nil {
-		return
-	}
+	peertest.Tool(t, "liblinear-predict")
 	svm := writeText(t, dir, "test.svm", "1\n1 1:1 2:1\n1 2:1\n0 1:1\n")
 	pred := filepath.Join(dir, "pred.txt")
 	runTool(t, "liblinear-predict", svm, model, pred)

@@ -420,26 +420,50 @@ func (f *dataFlags) loadLabels(s *streams, m int) ([]float64, error) {
 
 // labelCountError is the input error for the label file path whose labels
 // cls are not one per row of m; it says when the file's first line was
-// read as a header (not a label), which --labels-header no changes, and,
-// when the file has one label too many and its first value occurs nowhere
-// else (a header that auto could not tell from a class, as "species"
-// above three classes of names), that --labels-header yes reads it as one.
+// read as a header (not a label), which --labels-header no changes, and
+// when it could be one (headerHint).
 func labelCountError(path string, cls *dataset.Classes, m int) error {
 	msg := fmt.Sprintf("%s has %s but the inputs have %s", displayName(path), plural.Count(len(cls.Y), "label", "labels"), plural.Count(m, "row", "rows"))
 	if h, ok := cls.Header(); ok {
 		msg += fmt.Sprintf(" (its first line, %q, was read as a header: --labels-header no reads it as a label)", h)
-	} else if len(cls.Y) == m+1 {
-		seen := 0
-		for _, k := range cls.Y {
-			if k == cls.Y[0] {
-				seen++
-			}
-		}
-		if seen == 1 {
-			msg += fmt.Sprintf(" (if its first line, %q, is a header: --labels-header yes)", cls.Names[cls.Y[0]])
-		}
+	} else {
+		msg += headerHint(cls, m)
+	}
+	if b := cls.BlankLine(); b > 0 && len(cls.Y) < m {
+		msg += fmt.Sprintf(" (line %d, between labels, is blank and holds none: a missing label, as pandas' to_csv writes NaN? give only the examples that have a label)", b)
+	}
+	if c := cls.CommentLine(); c > 0 && len(cls.Y) < m {
+		msg += fmt.Sprintf(` (line %d, between labels, starts with '#' and is read as a comment: a label that starts with '#' is written quoted, "#tag")`, c)
 	}
 	return badInputf("%s", msg)
+}
+
+// headerHint returns, for the labels cls of a text file that has one label
+// more than the m rows and whose first line was read as a label, the note
+// that --labels-header yes reads that line as a header when it could be
+// one that auto could not tell from a class: a value that occurs nowhere
+// else ("species" above three classes of names), or "0", the name pandas'
+// to_csv(path, index=False) writes above an unnamed Series (of labels 0
+// and 1 too, where "0" is a class). Otherwise, and for a .npy file, which
+// has no header, it returns "".
+func headerHint(cls *dataset.Classes, m int) string {
+	if len(cls.Y) != m+1 || !cls.FromText() {
+		return ""
+	}
+	first := cls.Names[cls.Y[0]]
+	seen := 0
+	for _, k := range cls.Y {
+		if k == cls.Y[0] {
+			seen++
+		}
+	}
+	switch {
+	case seen == 1:
+		return fmt.Sprintf(" (if its first line, %q, is a header: --labels-header yes)", first)
+	case first == "0":
+		return ` (if its first line, "0", is a header, as pandas' to_csv writes above an unnamed Series: --labels-header yes)`
+	}
+	return ""
 }
 
 // readMatrix reads a matrix file (.npy or text); "-" reads it from the
@@ -561,6 +585,9 @@ func readAnyModel(name string, r *bufio.Reader, head []byte) (method.File, error
 	switch {
 	case isLiblinearModel(head):
 		return method.File{}, badInputf("%s is a liblinear model file: inspect reads the JSON models of greedytl fit (predict reads both)", name)
+	case bytes.HasPrefix(head, []byte("svm_type")):
+		// LIBSVM's svm-train, which liblinear's users have beside it.
+		return method.File{}, badInputf("%s is a LIBSVM model (svm-train's, of support vectors), not liblinear's: greedytl reads the JSON models of greedytl fit and, in predict, liblinear's model files (liblinear-train, greedytl train)", name)
 	case len(head) > 0 && head[0] != '{':
 		return method.File{}, badInputf("%s is not a greedytl model (JSON) file", name)
 	}

@@ -239,6 +239,71 @@ func TestLabelsHeaderHint(t *testing.T) {
 	}
 }
 
+// TestLabelsPandasSeriesHeader: pandas' Series.to_csv(path, index=False)
+// writes "0" above an unnamed Series; above labels 0 and 1, where "0" is a
+// class too, auto reads it as a label, and the message about the count
+// said nothing of a header (fit), or predict called it a label the model
+// was not fitted on. Both now name --labels-header yes, which reads it;
+// labels 0/1 against a ±1 model, and a .npy file of one label too many,
+// which has no header, get no hint.
+func TestLabelsPandasSeriesHeader(t *testing.T) {
+	dir := t.TempDir()
+	x := writeNPY(t, dir, "X.npy", mat.NewDense(4, 1, []float64{0, 1, 2, 3}))
+	y01 := writeText(t, dir, "y01.csv", "0\n0\n1\n0\n1\n")
+	model := filepath.Join(dir, "m.json")
+	ypm := writeText(t, dir, "ypm.csv", "-1\n-1\n1\n1\n")
+	if code, _, stderr := cli(t, "", "fit", "--method", "greedytl", "--features", x, "--labels", ypm, "--out", model); code != 0 {
+		t.Fatalf("fit ±1: exit %d: %s", code, stderr)
+	}
+	ypmHeader := writeText(t, dir, "ypm0.csv", "0\n-1\n-1\n1\n1\n")
+	y01b := writeText(t, dir, "y01b.csv", "0\n0\n1\n1\n")
+	ynpy := writeNPY(t, dir, "y.npy", mat.NewDense(5, 1, []float64{2, -1, -1, 1, 1}))
+	notFitted := ` is not one of the labels ` + model + ` was fitted on (positive "1", negative "-1")`
+	checkStderr(t, y01+` has 5 labels but the inputs have 4 rows (if its first line, "0", is a header, as pandas' to_csv writes above an unnamed Series: --labels-header yes)`,
+		"fit", "--method", "nearest-mean", "--features", x, "--labels", y01, "--out", filepath.Join(dir, "m01.json"))
+	checkStderr(t, ypmHeader+`:1: label "0"`+notFitted+` (if its first line, "0", is a header: --labels-header yes)`, "predict", model, "--features", x, "--labels", ypmHeader)
+	checkStderr(t, y01b+`:1: label "0"`+notFitted, "predict", model, "--features", x, "--labels", y01b)
+	checkStderr(t, ynpy+" has 5 labels but the inputs have 4 rows", "fit", "--method", "nearest-mean", "--features", x, "--labels", ynpy, "--out", model)
+	for _, args := range [][]string{
+		{"fit", "--method", "nearest-mean", "--features", x, "--labels", y01, "--labels-header", "yes", "--out", filepath.Join(dir, "m01.json")},
+		{"predict", model, "--features", x, "--labels", ypmHeader, "--labels-header", "yes"},
+	} {
+		if code, _, stderr := cli(t, "", args...); code != 0 {
+			t.Errorf("%q: exit %d: %s", args, code, stderr)
+		}
+	}
+}
+
+// checkStderr runs the command line args and checks that it fails with
+// exitInput and the message "greedytl: " + want, exactly.
+func checkStderr(t *testing.T, want string, args ...string) {
+	t.Helper()
+	code, _, stderr := cli(t, "", args...)
+	if want = "greedytl: " + want + "\n"; code != exitInput || stderr != want {
+		t.Errorf("%q: exit %d, stderr %q; want %d, %q", args, code, stderr, exitInput, want)
+	}
+}
+
+// TestLabelsBlankLine: pandas' to_csv writes a missing label (NaN) as an
+// empty line, which holds no label, so the file has one label fewer than
+// the rows: the count error names the blank line, where it said only
+// "has 3 labels but the inputs have 4 rows"; so does a class "#tag"
+// written unquoted (np.savetxt), which reads as a comment. Blank lines
+// after the last label are no such hint.
+func TestLabelsBlankLine(t *testing.T) {
+	dir := t.TempDir()
+	x := writeNPY(t, dir, "X.npy", mat.NewDense(4, 1, []float64{0, 1, 2, 3}))
+	out := filepath.Join(dir, "m.json")
+	y := writeText(t, dir, "y.csv", "1\n-1\n\n-1\n")
+	checkStderr(t, y+" has 3 labels but the inputs have 4 rows (line 3, between labels, is blank and holds none: a missing label, as pandas' to_csv writes NaN? give only the examples that have a label)",
+		"fit", "--method", "greedytl", "--features", x, "--labels", y, "--out", out)
+	tag := writeText(t, dir, "tag.txt", "dog\n#tag\ncat\ncat\n")
+	checkStderr(t, tag+` has 3 labels but the inputs have 4 rows (line 2, between labels, starts with '#' and is read as a comment: a label that starts with '#' is written quoted, "#tag")`,
+		"fit", "--method", "nearest-mean", "--features", x, "--labels", tag, "--out", out)
+	short := writeText(t, dir, "short.csv", "1\n-1\n-1\n\n\n")
+	checkStderr(t, short+" has 3 labels but the inputs have 4 rows", "fit", "--method", "greedytl", "--features", x, "--labels", short, "--out", out)
+}
+
 // TestFitTwoNamesNeedPositive: labels of two names, neither of which is the
 // positive class by itself, are refused naming the flag that says which is
 // (the message said "name the positive one" without the flag), and the

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestOutputIsNeverAnInput: --out naming an input (directly, through a
@@ -260,5 +262,30 @@ func TestLostStandardOutputFails(t *testing.T) {
 		if code != exitFailure || strings.Count(stderr.String(), "no space left on device") != 1 || strings.Count(stderr.String(), "\n") != 1 {
 			t.Errorf("%q: exit %d, stderr %q: want %d and one line saying why", args, code, stderr.String(), exitFailure)
 		}
+	}
+}
+
+// TestPredictOutNPY: predict writes text, which under a .npy name neither
+// np.load (it takes the text for pickled data) nor greedytl's matrix
+// reader (a .npy name forces the .npy reader) can read back: --out x.npy
+// is refused before any work, writing nothing, where it wrote the scores
+// as text.
+func TestPredictOutNPY(t *testing.T) {
+	dir := t.TempDir()
+	model := writeText(t, dir, "m.model", "solver_type L2R_L2LOSS_SVC_DUAL\nnr_class 2\nlabel 1 -1\nnr_feature 2\nbias -1\nw\n1\n-1\n")
+	x := writeNPY(t, dir, "X.npy", mat.NewDense(2, 2, []float64{1, 0, 0, 1}))
+	for _, name := range []string{"s.npy", "S.NPY"} {
+		out := filepath.Join(dir, name)
+		code, _, stderr := cli(t, "", "predict", model, "--features", x, "--out", out)
+		want := "greedytl: --out " + out + ": predict writes text (one score or class a line; with --scores a tab-separated matrix), not a .npy array: name it .txt or .tsv (np.loadtxt reads it)\n"
+		if code != 2 || stderr != want {
+			t.Errorf("--out %s: exit %d, stderr %q; want 2, %q", name, code, stderr, want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("--out %s: written", name)
+		}
+	}
+	if code, _, stderr := cli(t, "", "predict", model, "--features", x, "--out", filepath.Join(dir, "s.txt")); code != 0 {
+		t.Errorf("--out s.txt: exit %d: %s", code, stderr)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -110,6 +111,11 @@ func (o *predictOptions) modelName() string { return displayName(o.model) }
 func runPredict(s *streams, o *predictOptions) error {
 	if err := checkOut(o.out, append(o.data.files(), o.model)...); err != nil {
 		return err
+	}
+	if strings.EqualFold(filepath.Ext(o.out), ".npy") {
+		// Text under a .npy name: np.load refuses it ("pickled data"), and
+		// so does greedytl's matrix reader, which a .npy name forces.
+		return badInputf("--out %s: predict writes text (one score or class a line; with --scores a tab-separated matrix), not a .npy array: name it .txt or .tsv (np.loadtxt reads it)", o.out)
 	}
 	// Without --labels these flags have nothing to act on: --positive -1
 	// was dropped while the scores favoured the model's positive label, 1.
@@ -259,8 +265,12 @@ func (o *predictOptions) loadLabels(s *streams, rec *modelfile.LabelNames, m int
 	known := &dataset.Classes{Names: append([]string{rec.Positive}, rec.Negative...)}
 	for k, n := range cls.Names {
 		if known.Lookup(n) < 0 {
-			return nil, badInput(cls.ErrorOf(k, fmt.Errorf("label %q is not one of the labels %s was fitted on (positive %q, negative %s)",
-				n, o.modelName(), rec.Positive, strings.Join(quoteAll(rec.Negative), ", "))))
+			hint := "" // a header on the first line, the one place of its value, is no label
+			if k == cls.Y[0] && !slices.Contains(cls.Y[1:], k) {
+				hint = headerHint(cls, m)
+			}
+			return nil, badInput(cls.ErrorOf(k, fmt.Errorf("label %q is not one of the labels %s was fitted on (positive %q, negative %s)%s",
+				n, o.modelName(), rec.Positive, strings.Join(quoteAll(rec.Negative), ", "), hint)))
 		}
 	}
 	positive := o.data.positive
@@ -339,7 +349,9 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model
 	}
 	switch _, d := X.Dims(); {
 	case d < m.NrFeature:
-		return nil, nil, nil, badInputf("%s has %s but the model %s needs %s", displayName(o.data.features), plural.Count(d, "column", "columns"), o.modelName(), plural.Count(m.NrFeature, "feature", "features"))
+		// An svmlight test file that uses none of the last indices gives
+		// load_svmlight_file fewer columns: its n_features says how many.
+		return nil, nil, nil, badInputf("%s has %s but the model %s needs %s (from svmlight, whose rows need not reach the last index: load_svmlight_file(path, n_features=%d, zero_based=False))", displayName(o.data.features), plural.Count(d, "column", "columns"), o.modelName(), plural.Count(m.NrFeature, "feature", "features"), m.NrFeature)
 	case d > m.NrFeature:
 		// liblinear's rule, right for indices the training data never
 		// reached, and a shifted row for a CSV with a column of row

@@ -13,28 +13,24 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/greedytl/greedytl/internal/peertest"
 )
 
 // heartScale is liblinear's example data set (270 rows, 13 features, ±1).
-const heartScale = "/usr/share/doc/liblinear-tools/examples/heart_scale"
+const heartScale = peertest.HeartScale
 
 // needHeartScale skips the test when liblinear's example data is absent.
 func needHeartScale(t *testing.T) {
 	t.Helper()
-	if _, err := os.Stat(heartScale); err != nil {
-		t.Skipf("%s is absent (Debian package liblinear-tools): skipping", heartScale)
-	}
+	peertest.File(t, heartScale)
 }
 
 // liblinear returns the path of a liblinear tool, skipping the test when
 // it is not installed.
 func liblinear(t *testing.T, tool string) string {
 	t.Helper()
-	p, err := exec.LookPath(tool)
-	if err != nil {
-		t.Skipf("%s not found (Debian package liblinear-tools): skipping the peer comparison", tool)
-	}
-	return p
+	return peertest.Tool(t, tool)
 }
 
 // runTool runs an external command and returns its standard output.

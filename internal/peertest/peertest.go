@@ -44,3 +44,30 @@ func PythonWith(t testing.TB, modules ...string) string {
 	}
 	return Python
 }
+
+// HeartScale is liblinear's example data set (270 rows, 13 features,
+// labels ±1), which Debian's liblinear-tools installs.
+const HeartScale = "/usr/share/doc/liblinear-tools/examples/heart_scale"
+
+// Tool returns the path of the peer command name on PATH (liblinear-train,
+// liblinear-predict: Debian's liblinear-tools); otherwise it calls
+// Missing, so that under RequireEnv=1 a test comparing with liblinear
+// fails rather than skips.
+func Tool(t testing.TB, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		Missing(t, "%s not on PATH (Debian: apt-get install liblinear-tools): skipping the comparison with it", name)
+	}
+	return p
+}
+
+// File returns path, a peer's data file (HeartScale), after checking
+// that it exists; otherwise it calls Missing.
+func File(t testing.TB, path string) string {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		Missing(t, "%s absent (Debian: apt-get install liblinear-tools): skipping", path)
+	}
+	return path
+}

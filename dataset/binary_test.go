@@ -1,0 +1,162 @@
+package dataset
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/greedytl/greedytl/internal/peertest"
+)
+
+// binaryReaders are every reader of text input, each reading the file at
+// path, and the readers of standard input; the .npy-only reader is tested
+// apart (its message starts "not a .npy file").
+var binaryReaders = []struct {
+	name string
+	read func(path string) error
+}{
+	{"ReadMatrix", func(p string) error { _, err := ReadMatrix(p); return err }},
+	{"ReadLabels", func(p string) error { _, err := ReadLabels(p, ""); return err }},
+	{"ReadClasses", func(p string) error { _, err := ReadClasses(p); return err }},
+	{"ReadSVMLight", func(p string) error { _, _, err := ReadSVMLight(p); return err }},
+	{"DecodeMatrix", func(p string) error {
+		b, _ := os.ReadFile(p)
+		_, err := DecodeMatrix(bytes.NewReader(b), p)
+		return err
+	}},
+	{"DecodeSVMLight", func(p string) error {
+		b, _ := os.ReadFile(p)
+		_, _, err := DecodeSVMLight(bytes.NewReader(b), p, 0)
+		return err
+	}},
+}
+
+// TestBinaryInput: a file of a binary format that users have at hand (an
+// .npz of np.savez, an Excel workbook, a pickle, a bzip2/xz/zstd file, HDF5,
+// a MATLAB .mat, Parquet, raw bytes of tofile) given where text is read is
+// refused by what it is, naming the file, where it was read as lines and
+// failed on "x.npz:2: expected 5 values as in the header on line 1, got 1"
+// or on a label of binary bytes. A .npy array given to a text-only reader
+// (train's svmlight, a folder's classes.txt) says so; so does a binary
+// file named .npy. Text that merely starts like a magic ("BZh" then a
+// newline, as a label file of names may) is still read.
+func TestBinaryInput(t *testing.T) {
+	zip := "a zip archive (an .npz of np.savez, an Excel .xlsx workbook, a torch.save file, or zipped files such as data.csv.zip): unzip a zipped file (greedytl reads gzip-compressed input), and save an array with np.save (.npy) or as CSV text"
+	for _, tc := range []struct {
+		name, content, want string
+		skip                string // a reader that reads the content (npy)
+	}{
+		{"x.npz", "PK\x03\x04\x14\x00\x00\x00\x00\x00", zip, ""},
+		{"x.pkl", "\x80\x04\x95\x9b\x00\x00\x00\x00\x00\x00\x00\x8c\x15numpy", "a Python pickle (pickle.dump, joblib.dump, pandas' to_pickle): save the array with np.save (.npy) or as CSV text", ""},
+		{"x.csv.bz2", "BZh91AY&SY\xf5\x04\x13\x1a\x00\x00", "bzip2-compressed: greedytl reads gzip-compressed input only: decompress it (bunzip2) or compress it with gzip", ""},
+		{"x.csv.xz", "\xfd7zXZ\x00\x00\x04\xe6\xd6", "xz-compressed: greedytl reads gzip-compressed input only: decompress it (unxz) or compress it with gzip", ""},
+		{"x.csv.zst", "\x28\xb5\x2f\xfd\x24\x2e", "zstd-compressed: greedytl reads gzip-compressed input only: decompress it (unzstd) or compress it with gzip", ""},
+		{"x.h5", "\x89HDF\r\n\x1a\n\x00\x00\x00", "an HDF5 file (h5py, pandas' to_hdf, MATLAB -v7.3): save the array with np.save (.npy) or as CSV text", ""},
+		{"x.mat", "MATLAB 5.0 MAT-file, Platform: GLNXA64\n\x00\x01IM", "a MATLAB .mat file: save the array as CSV text (writematrix) or, from Python, with np.save (.npy)", ""},
+		{"x.parquet", "PAR1\x15\x04\x15\x80\x01\x15\x00", "a Parquet file (pandas' to_parquet): save the table with to_csv(path, index=False) or the array with np.save (.npy)", ""},
+		{"x.feather", "ARROW1\x00\x00", "an Arrow/Feather file (pandas' to_feather): save the table with to_csv(path, index=False) or the array with np.save (.npy)", ""},
+		{"x.bin", "\x9a\x99\x99\x99\x99\x99\xf1?\x00\x00\x00\x00\x00\x00\x00@", "binary data, not text: byte 8 is 0 (NUL), which text never holds (UTF-16 text without its byte order mark holds them too: save it as UTF-8)", ""},
+		{"x.csv", "1\x00,\x002\x00\n\x00", "binary data, not text: byte 1 is 0 (NUL), which text never holds (UTF-16 text without its byte order mark holds them too: save it as UTF-8)", ""},
+		{"x.npy", npyMagic + "\x01\x00", "a NumPy .npy array, not text", "npy"},
+	} {
+		for _, gz := range []bool{false, true} {
+			content, name := []byte(tc.content), tc.name
+			if gz {
+				content, name = gzipped(content), name+".gz"
+			}
+			path := writeFile(t, name, content)
+			for _, r := range binaryReaders {
+				if tc.skip == "npy" && r.name != "ReadSVMLight" && r.name != "DecodeSVMLight" {
+					continue // matrices and labels read .npy
+				}
+				t.Run(name+"/"+r.name, func(t *testing.T) {
+					checkError(t, nil, r.read(path), path+": "+tc.want)
+				})
+			}
+			if tc.skip == "" && !strings.HasPrefix(tc.want, "binary data") {
+				// Named .npy, the .npy reader says what it is (of a
+				// format it knows: raw bytes stay "bad magic bytes").
+				npyPath := writeFile(t, "x.npy", content)
+				_, err := ReadNPYMatrix(npyPath)
+				checkError(t, nil, err, npyPath+": not a .npy file: "+tc.want)
+			}
+		}
+	}
+	// A dataset folder's names and a .npy read as classes.txt.
+	files := folderFiles(t)
+	files["classes.txt"] = files["labels.npy"]
+	dir := writeFolder(t, files)
+	_, err := LoadFolder(dir)
+	checkError(t, nil, err, filepath.Join(dir, "classes.txt")+": a NumPy .npy array, not text")
+
+	// Text that starts like a printable magic is text, a rune cut at the
+	// end of the bytes sniffed too.
+	for _, text := range []string{"BZh\nPAR\nBZh\nPAR\n", "BZh9\nPAR1\nBZh9\nPAR1\n", "PAR1\n" + strings.Repeat("é\nPAR1\n", sniffSize/5), "PAR1\n" + strings.Repeat("a", sniffSize-6) + "é\nPAR1\n", "MATLAB 5.0 MAT-file\nARROW1\nMATLAB 5.0 MAT-file\nARROW1\n"} {
+		path := writeFile(t, "y.txt", []byte(text))
+		if cls, err := ReadClasses(path); err != nil || len(cls.Names) < 2 {
+			t.Errorf("labels %.20q: %v", text, err)
+		}
+	}
+	// A text file whose NUL comes after the bytes sniffed fails on its line.
+	long := strings.Repeat("1,2\n", sniffSize/4+1) + "3,\x00\n"
+	path := writeFile(t, "late.csv", []byte(long))
+	if _, err := ReadMatrix(path); err == nil || !strings.HasPrefix(err.Error(), path+":") {
+		t.Errorf("late NUL: %v", err)
+	}
+	if got := notNPY([]byte("1,2\n"), "x.npy").Error(); got != `x.npy: not a .npy file: it holds text (it starts "1,2\n"): save the array with np.save, or give the text a .csv or .txt name` {
+		t.Errorf("text named .npy: %q", got)
+	}
+	if got := notNPY([]byte("\x01\x02"), "x.npy").Error(); got != "x.npy: not a .npy file (bad magic bytes)" {
+		t.Errorf("bytes named .npy: %q", got)
+	}
+}
+
+// binaryPeerScript writes what NumPy, pickle and bz2 write of one array.
+const binaryPeerScript = `
+import sys, os, pickle, bz2, lzma
+import numpy as np
+d = sys.argv[1]
+x = np.arange(6, dtype=np.float64).reshape(2, 3) / 4
+np.savez(os.path.join(d, 'savez.npz'), x)
+np.savez_compressed(os.path.join(d, 'compressed.npz'), x=x)
+with open(os.path.join(d, 'x.pkl'), 'wb') as f:
+    pickle.dump(x, f)
+x.tofile(os.path.join(d, 'tofile.bin'))
+with open(os.path.join(d, 'x.csv.bz2'), 'wb') as f:
+    f.write(bz2.compress(b'1,2,3\n4,5,6\n'))
+with open(os.path.join(d, 'x.csv.xz'), 'wb') as f:
+    f.write(lzma.compress(b'1,2,3\n4,5,6\n'))
+with open(os.path.join(d, 'utf16.csv'), 'wb') as f:
+    f.write('1,2,3\n4,5,6\n'.encode('utf-16-le'))
+`
+
+// TestBinaryInputPeers: the files NumPy and Python's own modules write
+// (np.savez, np.savez_compressed, pickle.dump, ndarray.tofile, bz2, lzma,
+// UTF-16 without a byte order mark) are refused by what they are. It skips
+// without NumPy (fails under GREEDYTL_REQUIRE_PEERS=1).
+func TestBinaryInputPeers(t *testing.T) {
+	python := peertest.PythonWith(t, "numpy")
+	dir := t.TempDir()
+	if out, err := exec.Command(python, "-c", binaryPeerScript, dir).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", python, err, out)
+	}
+	for file, start := range map[string]string{
+		"savez.npz":      "a zip archive",
+		"compressed.npz": "a zip archive",
+		"x.pkl":          "a Python pickle",
+		"tofile.bin":     "binary data, not text: byte 0 is 0 (NUL)",
+		"x.csv.bz2":      "bzip2-compressed",
+		"x.csv.xz":       "xz-compressed",
+		"utf16.csv":      "binary data, not text: byte 1 is 0 (NUL)",
+	} {
+		path := filepath.Join(dir, file)
+		for _, r := range binaryReaders {
+			if err := r.read(path); err == nil || !strings.HasPrefix(err.Error(), path+": "+start) {
+				t.Errorf("%s %s: %v, want %q…", r.name, file, err, start)
+			}
+		}
+	}
+}
