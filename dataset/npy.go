@@ -53,7 +53,7 @@ type npyType struct {
 // written one after another to a stream can be read in turn. name is used in
 // error messages.
 //
-// Supported dtypes, little- or big-endian: float32, float64, int8 to int64,
+// Supported dtypes, little- or big-endian: float16, float32, float64, int8 to int64,
 // uint8 to uint64 and bool; a type spelt without a byte order ('f8',
 // '|f8', '=f8') is in the machine's, as NumPy reads it, and NumPy's other
 // spellings of them are read too ('d', '<d', 'float64', '?'), but for the
@@ -316,7 +316,7 @@ func parseDescr(s string) (npyType, error) {
 	t.kind = s[0]
 	t.size = int(s[1] - '0')
 	switch {
-	case t.kind == 'f' && (t.size == 4 || t.size == 8):
+	case t.kind == 'f' && (t.size == 2 || t.size == 4 || t.size == 8):
 	case (t.kind == 'i' || t.kind == 'u') && (t.size == 1 || t.size == 2 || t.size == 4 || t.size == 8):
 	case t.kind == 'b' && t.size == 1:
 	default:
@@ -329,7 +329,7 @@ func parseDescr(s string) (npyType, error) {
 // may carry a byte order: '<d') of the types DecodeNPY reads to their kind
 // and size: the C types of the same size on every platform NumPy runs on.
 var npyCodes = map[string]string{
-	"d": "f8", "f": "f4", "?": "b1",
+	"d": "f8", "f": "f4", "e": "f2", "?": "b1",
 	"b": "i1", "h": "i2", "i": "i4", "q": "i8",
 	"B": "u1", "H": "u2", "I": "u4", "Q": "u8",
 }
@@ -341,7 +341,7 @@ var npyCodes = map[string]string{
 // hand holds one, and what NumPy 1 read it as is kept.
 var npyNames = map[string]string{
 	"float64": "f8", "double": "f8", "float": "f8", "float_": "f8",
-	"float32": "f4", "single": "f4",
+	"float32": "f4", "single": "f4", "float16": "f2", "half": "f2",
 	"int8": "i1", "byte": "i1", "int16": "i2", "short": "i2",
 	"int32": "i4", "intc": "i4", "int64": "i8", "longlong": "i8",
 	"uint8": "u1", "ubyte": "u1", "uint16": "u2", "ushort": "u2",
@@ -397,6 +397,27 @@ func hintText(err error, hint string) error {
 	return err
 }
 
+// halfToFloat64 returns the IEEE 754 half-precision number (NumPy's
+// float16) whose bits are h, exactly: 1 sign bit, 5 exponent bits (bias
+// 15) and 10 fraction bits.
+func halfToFloat64(h uint16) float64 {
+	sign := 1.0
+	if h&0x8000 != 0 {
+		sign = -1
+	}
+	exp, frac := int(h>>10&0x1f), float64(h&0x3ff)
+	switch exp {
+	case 0: // zero and subnormals: frac × 2⁻²⁴
+		return sign * math.Ldexp(frac, -24)
+	case 0x1f:
+		if frac == 0 {
+			return math.Inf(int(sign))
+		}
+		return math.NaN()
+	}
+	return sign * math.Ldexp(1024+frac, exp-25) // (1 + frac/2¹⁰) × 2^(exp−15)
+}
+
 // quoteDescr quotes a dtype for messages the way NumPy prints it.
 func quoteDescr(s string) string {
 	if len(s) > 20 {
@@ -412,11 +433,16 @@ func appendValues(dst []float64, b []byte, t npyType) ([]float64, error) {
 	first := len(dst)
 	switch t.kind {
 	case 'f':
-		if t.size == 4 {
+		switch t.size {
+		case 2:
+			for k := 0; k+2 <= len(b); k += 2 {
+				dst = append(dst, halfToFloat64(t.order.Uint16(b[k:])))
+			}
+		case 4:
 			for k := 0; k+4 <= len(b); k += 4 {
 				dst = append(dst, float64(math.Float32frombits(t.order.Uint32(b[k:]))))
 			}
-		} else {
+		default:
 			for k := 0; k+8 <= len(b); k += 8 {
 				dst = append(dst, math.Float64frombits(t.order.Uint64(b[k:])))
 			}

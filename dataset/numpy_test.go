@@ -237,7 +237,8 @@ for k, descr in enumerate(sys.argv[2:]):
 // TestNumPyDescrSpellings: DecodeNPY reads a .npy file whose header spells
 // its dtype in any way np.load reads — one-character codes ('d', '<d',
 // '?'), names ('float64', 'double', 'uint8') as well as '<f8' — as NumPy
-// reads it, for the types it reads (float32, float64, integers, bool); it
+// reads it, for the types it reads (float16, float32, float64, integers,
+// bool); it
 // refuses what np.load refuses and the types it does not read; and it
 // refuses C's long and pointer-sized integers ('l', 'int', 'intp'), whose
 // size is the platform's, saying so. The table is NumPy's: the script
@@ -250,6 +251,7 @@ func TestNumPyDescrSpellings(t *testing.T) {
 	descrs := []string{
 		"<f8", "f8", "=f8", "|f8", ">f8", "d", "<d", ">d", "=d", "|d", "float64", "double", "float",
 		"<f4", "f4", ">f4", "f", "<f", ">f", "float32", "single",
+		"<f2", "f2", ">f2", "e", "<e", ">e", "float16", "half",
 		"<i8", "i8", "q", "<q", ">q", "int64", "longlong", "<i4", "i", "<i", ">i", "int32", "intc",
 		"<i2", "h", ">h", "int16", "short", "|i1", "b", "<b", "int8", "byte",
 		"<u8", "Q", "uint64", "ulonglong", "<u4", "I", "uint32", "uintc", "<u2", "H", "uint16", "ushort",
@@ -258,7 +260,7 @@ func TestNumPyDescrSpellings(t *testing.T) {
 		// C's long and pointer-sized integers: the platform's size.
 		"l", "<l", "L", "p", "P", "long", "ulong", "int", "int_", "uint", "intp", "uintp",
 		// Types DecodeNPY does not read, and spellings NumPy refuses.
-		"<f2", "e", "float16", "<c16", "D", "U3", "<M8[s]", "|S3",
+		"<c16", "D", "U3", "<M8[s]", "|S3",
 		"<float64", "Float64", " f8", "f8 ", "<<f8", "f9", "i3", "u", "x", "",
 	}
 	dir := t.TempDir()
@@ -320,4 +322,60 @@ func npyHeaderOnly(t *testing.T, descr, dir string, k int) []byte {
 	}
 	buf.Write(make([]byte, 24))
 	return buf.Bytes()
+}
+
+// halfScript writes x.npy, float16 values of every kind (zeros, the
+// smallest subnormal and normal, the largest finite, ±Inf, values that
+// float16 rounds), little- and big-endian, and prints them as float64,
+// one per line.
+const halfScript = `
+import os, sys
+import numpy as np
+d = sys.argv[1]
+x = np.array([0.0, -0.0, 1.0, -2.5, 0.1, 1/3, 2**-24, 2**-14, 65504.0, np.inf, -np.inf, 1e-6, 3.14159, -7e4], dtype=np.float16)
+np.save(os.path.join(d, 'le.npy'), x.astype('<f2'))
+np.save(os.path.join(d, 'be.npy'), x.astype('>f2').reshape(2, 7))
+for v in x.astype(np.float64):
+    print(repr(float(v)))
+`
+
+// TestNumPyHalf: a float16 .npy (np.save of half-precision embeddings),
+// little- or big-endian, is read exactly as NumPy's astype(float64) gives
+// its values: subnormals, the largest finite value, ±Inf and signed zeros
+// included. It skips without NumPy.
+func TestNumPyHalf(t *testing.T) {
+	python := peertest.PythonWith(t, "numpy")
+	dir := t.TempDir()
+	out, err := exec.Command(python, "-W", "ignore", "-c", halfScript, dir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("python: %v\n%s", err, out)
+	}
+	var want []float64
+	for _, v := range strings.Fields(string(out)) {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, x)
+	}
+	for _, name := range []string{"le.npy", "be.npy"} {
+		f, err := os.Open(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		arr, err := DecodeNPY(f, name)
+		f.Close()
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if !sameFloats(arr.Data, want) {
+			t.Errorf("%s: read %v, NumPy %v", name, arr.Data, want)
+		}
+		for k, v := range arr.Data {
+			if math.Signbit(v) != math.Signbit(want[k]) {
+				t.Errorf("%s: element %d: %v, NumPy %v (sign)", name, k, v, want[k])
+			}
+		}
+	}
 }
