@@ -215,3 +215,49 @@ func TestREADMEListsEveryCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestREADMELayoutListsEveryPackage: the README's layout table names every
+// top-level directory that holds Go packages (it lacked sparse/ and
+// modelfile/), and names none that does not exist.
+func TestREADMELayoutListsEveryPackage(t *testing.T) {
+	root := filepath.Join("..", "..")
+	b, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(b), "| package | what |")
+	if !ok {
+		t.Fatal("README.md has no layout table (| package | what |)")
+	}
+	table, _, _ = strings.Cut(table, "\n\n")
+	listed := map[string]bool{}
+	for _, row := range strings.Split(table, "\n") {
+		first, _, _ := strings.Cut(strings.TrimPrefix(row, "|"), "|")
+		for _, name := range strings.Split(first, ",") {
+			name = strings.Trim(strings.TrimSpace(name), "`")
+			if dir, ok := strings.CutSuffix(name, "/"); ok {
+				listed[strings.SplitN(dir, "/", 2)[0]] = true
+			}
+		}
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !e.IsDir() || strings.HasPrefix(name, ".") || name == "docs" || name == "testdata" {
+			continue
+		}
+		goFiles, _ := filepath.Glob(filepath.Join(root, name, "*.go"))
+		sub, _ := filepath.Glob(filepath.Join(root, name, "*", "*.go"))
+		if len(goFiles)+len(sub) > 0 && !listed[name] {
+			t.Errorf("README.md's layout table does not list %s/", name)
+		}
+		delete(listed, name)
+	}
+	delete(listed, "python")
+	for name := range listed {
+		t.Errorf("README.md's layout table lists %s/, which is not a directory of the repository", name)
+	}
+}
