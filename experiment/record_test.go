@@ -17,29 +17,33 @@ import (
 )
 
 // TestRecordMembersAreWhatTheWriterWrites: the members every record must
-// have (recordMembers) are exactly those the writer always writes — every
-// member of Record but the omitempty ones and run_id, which the reader of
-// a run checks against its run.json.
+// have (recordMembers) are exactly those the writer always writes — for a
+// binary cell every member of Record but the omitempty ones and run_id,
+// which the reader of a run checks against its run.json, and for an N-way
+// episode (Ways > 0) every member of episodeRecord but those — and
+// recordKind tells the two apart.
 func TestRecordMembersAreWhatTheWriterWrites(t *testing.T) {
-	b, err := json.Marshal(Record{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var written map[string]any
-	if err := json.Unmarshal(b, &written); err != nil {
-		t.Fatal(err)
-	}
-	delete(written, "run_id")
-	got := slices.Sorted(slices.Values(recordMembers["cell"]))
-	if want := slices.Sorted(maps.Keys(written)); !slices.Equal(got, want) {
-		t.Errorf("a cell's record must have %v; the writer always writes %v", got, want)
-	}
-	members := map[string]bool{}
-	for name := range written {
-		members[name] = true
-	}
-	if k := recordKind(members); k != "cell" {
-		t.Errorf("a record's kind is %q, want cell", k)
+	for kind, r := range map[string]Record{"cell": {}, "episode": {Ways: 5}} {
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var written map[string]any
+		if err := json.Unmarshal(b, &written); err != nil {
+			t.Fatal(err)
+		}
+		delete(written, "run_id")
+		got := slices.Sorted(slices.Values(recordMembers[kind]))
+		if want := slices.Sorted(maps.Keys(written)); !slices.Equal(got, want) {
+			t.Errorf("a %s's record must have %v; the writer always writes %v", kind, got, want)
+		}
+		members := map[string]bool{}
+		for name := range written {
+			members[name] = true
+		}
+		if k := recordKind(members); k != kind {
+			t.Errorf("a %s's record is of kind %q", kind, k)
+		}
 	}
 }
 

@@ -215,8 +215,8 @@ var rowSizes = [][2]int{{200, 1000}, {2000, 1000}, {200, 5000}, {2000, 5000}, {2
 // recommended multi-class method greedytl-nway (NWay: the problem's rows
 // dealt to nwayClasses classes in turn, its first 800 columns as features
 // and the other 200 as source scores). m = 20,000, N = 5,000 holds 800 MB
-// of data, and the exact search as much again. It returns opts.CheckCaps's
-// error.
+// of data, and the exact search's float32 block half as much again. It
+// returns opts.CheckCaps's error.
 func Rows(ctx context.Context, opts Options) ([]Row, error) {
 	if err := opts.CheckCaps(); err != nil {
 		return nil, err

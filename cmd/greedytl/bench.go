@@ -35,12 +35,14 @@ and 10 negatives) and N = 1899, 4995, 4492 candidate columns, stopping by
 printed beside the paper's mean and the speed-up.
 
 --scaling adds a run over N = 10³ … 10⁶ candidates at m = 20, 60 steps each
-(--max-n caps N; 10⁶ candidates hold about 350 MB).
+(--max-n caps N; 10⁶ candidates hold about 350 MB, a process of about
+450 MB).
 
 --rows adds a run over the number of training examples: m = 200 and 2,000
 at N = 1,000 candidates, and m = 200, 2,000 and 20,000 at N = 5,000, 60
 steps each (--max-m caps m; m = 20,000, N = 5,000 holds 800 MB of data and
-the exact search as much again). A fit costs O(m·N + m·k) a step (k columns
+the exact search's float32 block half as much again: a process of about
+1.2 GB). A fit costs O(m·N + m·k) a step (k columns
 selected), so ten times the rows should cost about ten times the time. At
 N = 1,000 it times the default method greedytl-auto too (method
 "greedytl-auto", steps: its GreedyTL member's selections), whose ridge

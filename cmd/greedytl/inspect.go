@@ -45,7 +45,9 @@ or H, weight, and the mean regularised and leave-one-out errors after each
 step. For linear baselines they are the columns with non-zero weight, largest
 |weight| first (--top limits the table). With --json it prints a JSON object
 whose "selected" array holds {"kind","index","weight"} objects in that order
-and whose "sources" member, when present, is the recorded sources.
+(with "reg_error" and "loo_error" after each step of a greedy method, and a
+source column's "name") and whose "sources" member, when present, is the
+recorded sources.
 
 A model fitted with --sources shows the sources directory it records (its
 path at fit time and the identity predict checks), and names each source

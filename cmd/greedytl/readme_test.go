@@ -190,21 +190,9 @@ func TestREADMECommands(t *testing.T) {
 // TestREADMEListsEveryCommand: the README's table of commands names every
 // command "greedytl help" lists (it lacked synth and version).
 func TestREADMEListsEveryCommand(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, table, ok := strings.Cut(string(b), "| command | what |")
-	if !ok {
-		t.Fatal("README.md has no table of commands (| command | what |)")
-	}
-	table, _, _ = strings.Cut(table, "\n\n")
 	listed := map[string]bool{}
-	for _, row := range strings.Split(table, "\n") {
-		first, _, _ := strings.Cut(strings.TrimPrefix(row, "|"), "|")
-		for _, name := range strings.Split(first, ",") {
-			listed[strings.Trim(strings.TrimSpace(name), "`")] = true
-		}
+	for _, name := range readmeTableNames(t, "| command | what |") {
+		listed[name] = true
 	}
 	for _, c := range newRootCmd(&streams{}).Commands() {
 		if c.Name() == "help" || c.Name() == "completion" || c.Hidden {
@@ -214,4 +202,61 @@ func TestREADMEListsEveryCommand(t *testing.T) {
 			t.Errorf("README.md's table of commands does not list %s", c.Name())
 		}
 	}
+}
+
+// TestREADMELayoutListsEveryPackage: the README's layout table names every
+// top-level directory that holds Go packages (it lacked sparse/ and
+// modelfile/), and names none that does not exist.
+func TestREADMELayoutListsEveryPackage(t *testing.T) {
+	root := filepath.Join("..", "..")
+	listed := map[string]bool{}
+	for _, name := range readmeTableNames(t, "| package | what |") {
+		if dir, ok := strings.CutSuffix(name, "/"); ok {
+			listed[strings.SplitN(dir, "/", 2)[0]] = true
+		}
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !e.IsDir() || strings.HasPrefix(name, ".") || name == "docs" || name == "testdata" {
+			continue
+		}
+		goFiles, _ := filepath.Glob(filepath.Join(root, name, "*.go"))
+		sub, _ := filepath.Glob(filepath.Join(root, name, "*", "*.go"))
+		if len(goFiles)+len(sub) > 0 && !listed[name] {
+			t.Errorf("README.md's layout table does not list %s/", name)
+		}
+		delete(listed, name)
+	}
+	delete(listed, "python")
+	for name := range listed {
+		t.Errorf("README.md's layout table lists %s/, which is not a directory of the repository", name)
+	}
+}
+
+// readmeTableNames returns the names in the first column of README.md's
+// table under the header row header: each cell split at commas, without
+// blanks and backquotes.
+func readmeTableNames(t *testing.T, header string) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(b), header)
+	if !ok {
+		t.Fatalf("README.md has no table %s", header)
+	}
+	table, _, _ = strings.Cut(table, "\n\n")
+	var names []string
+	for _, row := range strings.Split(table, "\n") {
+		first, _, _ := strings.Cut(strings.TrimPrefix(row, "|"), "|")
+		for _, name := range strings.Split(first, ",") {
+			names = append(names, strings.Trim(strings.TrimSpace(name), "`"))
+		}
+	}
+	return names
 }

@@ -274,7 +274,11 @@ spares them; nohup's SIGHUP is never caught).`,
 		SilenceErrors: true,
 		Version:       buildinfo.Read().String(),
 	}
-	root.SetVersionTemplate("{{.Version}}\n")
+	// --version prints greedytl version's line: the executable's digest
+	// too for a build that no commit identifies, computed only when asked
+	// (Version, which cobra needs to add the flag, has Read's line).
+	cobra.AddTemplateFunc("identifiedVersion", func() string { return buildinfo.ReadIdentified().String() })
+	root.SetVersionTemplate("{{identifiedVersion}}\n")
 	root.SetFlagErrorFunc(usage)
 	// An unknown command is an argument of the root command, which shows
 	// the help when it has none: with Args set, cobra leaves the check to

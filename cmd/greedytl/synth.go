@@ -40,9 +40,10 @@ Use it to try train-sources, experiment and a cluster set-up before the real
 features exist, or to measure cost at a given size: the files are streamed to
 disk as they are drawn, so the memory needed does not grow with the data set —
 about a megabyte for the paper's ImageNet shape (1,000 classes, 4,096
-dimensions), at most about 70 MB for any --dims (a class mean of up to 8
-million dimensions is kept in memory; beyond that it is drawn again for every
-example, which takes about three times as long). The same flags give the same
+dimensions; a process of about 15 MB), at most 64 MiB for any --dims: a
+class mean of up to 8,388,608 dimensions is kept in memory (a process of
+about 85 MB at that size); beyond that it is drawn again for every example,
+which takes about three times as long. The same flags give the same
 files. Synth checks that the files fit in the free disk space before it
 starts, writes them into a temporary directory inside --out and moves them
 into place at the end, so an interrupted or failed run leaves nothing behind

@@ -36,6 +36,14 @@ func TestVersion(t *testing.T) {
 			t.Errorf("version: %q lacks the executable's digest %s…", line, want.Executable[:16])
 		}
 	}
+	// greedytl --version (and -v) print the same line as greedytl version,
+	// as version's help says (they lacked the executable's digest).
+	_, line, _ := cli(t, "", "version")
+	for _, flag := range []string{"--version", "-v"} {
+		if _, got, _ := cli(t, "", flag); got != line {
+			t.Errorf("greedytl %s printed %q, greedytl version %q", flag, got, line)
+		}
+	}
 	// What the Python package checks: the model file format fit writes, the
 	// methods fit accepts and the version of fit --json's report.
 	var caps struct {

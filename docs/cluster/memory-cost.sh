@@ -23,8 +23,9 @@ go build -o "$bin" ./cmd/greedytl
 data="$work/synth-$classes-$per-$dims"
 [ -e "$data/features.npy" ] || nice "$bin" synth --out "$data" --classes "$classes" --per-class "$per" --dims "$dims" --groups $((classes / 20 > 0 ? classes / 20 : 1))
 
-# peak FILE: the peak RSS in MB that /usr/bin/time -v wrote to FILE.
-peak() { awk '/Maximum resident/ {printf "%.0f", $6 / 1024}' "$1"; }
+# peak FILE: the peak RSS in MB (10⁶ bytes, as the rows' MB below) that
+# /usr/bin/time -v wrote to FILE (in kilobytes of 1,024 bytes).
+peak() { awk '/Maximum resident/ {printf "%.0f", $6 * 1024 / 1e6}' "$1"; }
 # cpu FILE: user + system seconds.
 cpu() { awk '/User time|System time/ {s += $4} END {printf "%.1f", s}' "$1"; }
 fail=0
