@@ -215,11 +215,22 @@ class Standardiser:
         if np.any(bad):
             raise ModelFileError("{}.scale[{}] is {}: want 0 or a positive number".format(
                 name, int(np.argmax(bad)), self.scale[np.argmax(bad)]))
+        self._derive()
+
+    def _derive(self):
         # The constant columns, and the scale each column is divided by
         # (1 for a constant one, whose quotient is then set to 0): made once,
         # for transform, which the linear scorer calls column by column.
         self._constant = self.scale == 0
         self._divisor = np.where(self._constant, 1.0, self.scale)
+
+    def __setstate__(self, state):
+        # A Standardiser pickled before _constant and _divisor were kept
+        # (unpickling skips __init__) has neither: they are made again, from
+        # the scale it has.
+        self.__dict__.update(state)
+        if "_constant" not in state or "_divisor" not in state:
+            self._derive()
 
     def __len__(self):
         return len(self.mean)
