@@ -119,7 +119,7 @@ def decode(doc):
             return DictionaryScorer(doc)
         if "wx" in doc:
             return LinearScorer(doc)
-    except (KeyError, TypeError, ValueError) as e:
+    except (KeyError, TypeError, ValueError, OverflowError) as e:
         if isinstance(e, ModelFileError):
             raise
         raise ModelFileError("{} model: {}".format(method, _describe(e))) from None
@@ -130,6 +130,8 @@ def decode(doc):
 def _describe(e):
     if isinstance(e, KeyError):
         return "member {} is missing".format(e)
+    if isinstance(e, OverflowError):  # a number beyond a float64 the schema missed
+        return "cannot unmarshal number into a float64: {}".format(e)
     return str(e)
 
 

@@ -4,6 +4,7 @@ given as a matrix and computed from a sources directory."""
 
 import itertools
 import json
+import re
 import subprocess
 
 import numpy as np
@@ -732,6 +733,43 @@ def test_members_null_missing_or_of_another_kind_read_alike(multiclass_cli, synt
     assert refused["l1-logistic", ("x",), "unknown member"].endswith(name + 'unknown field "x.unknown_member"')
     assert ("greedytl", ("columns",), None) not in refused
     assert len(refused) > 500
+
+
+def test_numbers_beyond_a_float64_read_alike(cli, tmp_path):
+    """A number beyond a float64's range (an integer of 400 digits, which
+    json.loads keeps whole, 1e400, which it reads as inf, and 2**1024 −
+    2**970, the least integer that rounds to 2**1024) in a member greedytl
+    reads into a float64 — a linear file's b, wx[0], x.mean[1] and a
+    hyperparameter, a version 1 GreedyTL file's columns[0].weight and
+    columns[0].score — is refused by both readers, read_model saying
+    greedytl's "cannot unmarshal number" and naming the member; the
+    greatest integer that rounds to a finite float64 (2**1024 − 2**970 − 1)
+    and 1e-400 (0) are read by both.  read_model raised a bare
+    OverflowError for the integers in b or a weight, and took any of them
+    in a hyperparameter or a column's score, which it does not score with."""
+    lin = _linear_doc([0.0, 1.0], [1.0, 2.0], [0.5, -0.5], 0.25)
+    lin["hyperparameters"] = {"c": 1}
+    places = [(lin, ("b",)), (lin, ("wx", 0)), (lin, ("x", "mean", 1)), (lin, ("hyperparameters", "c")),
+              (_v1_doc(), ("columns", 0, "weight")), (_v1_doc(), ("columns", 0, "score"))]
+    beyond = ["9" * 400, "-" + "9" * 400, "1e400", "-1e400", str(2 ** 1024 - 2 ** 970)]
+    within = [str(2 ** 1024 - 2 ** 970 - 1), "1e-400"]
+    for doc, path in places:
+        parent = doc
+        for k in path[:-1]:
+            parent = parent[k]
+        good = parent[path[-1]]
+        parent[path[-1]] = "@NUMBER@"
+        text = json.dumps(doc)
+        parent[path[-1]] = good
+        for v in beyond + within:
+            (tmp_path / "v.json").write_text(text.replace('"@NUMBER@"', v))
+            read = _both_read(cli, tmp_path / "v.json", (path, v[:20]))
+            assert read == (v in within), (path, v[:20])
+            if not read:
+                name = "".join("[{}]".format(k) if isinstance(k, int) else "." + k for k in path).lstrip(".")
+                with pytest.raises(greedytl.ModelFileError, match=r"cannot unmarshal number .*into {} of type "
+                                   r"float64".format(re.escape(name))):
+                    greedytl.read_model(tmp_path / "v.json")
 
 
 def test_null_scaler_of_no_columns_refused(cli, tmp_path):
