@@ -39,6 +39,8 @@ committee) are not repeated.
 import copy
 import json
 import math
+import re
+import unicodedata
 
 import numpy as np
 
@@ -201,6 +203,135 @@ def _matrix(v, name, shape):
     return a
 
 
+def _check_labels(positive, negative):
+    """Refuse a binary file's "labels" as modelfile.LabelNames.Check does:
+    an empty positive label, a label that cannot be one (_label_problem), no
+    negative label, an empty one or the positive one among them, or one
+    given twice."""
+    if not positive:
+        raise ModelFileError('"labels" has no positive label')
+    for n in [positive] + negative:
+        problem = _label_problem(n)
+        if problem:
+            raise ModelFileError('"labels": ' + problem)
+    if not negative:
+        raise ModelFileError('"labels" has no negative label')
+    for i, n in enumerate(negative):
+        if n == "" or n == positive:
+            raise ModelFileError('"labels": negative label {} is empty or the positive one'.format(_go_quote(n)))
+        if n in negative[:i]:
+            raise ModelFileError('"labels": negative label {} is given twice'.format(_go_quote(n)))
+
+
+def _check_class_names(names):
+    """Refuse a multi-class file's classes as method.ClassLabels.checkNames
+    does: fewer than two, an empty one, one given twice or one that cannot
+    be a label (_label_problem)."""
+    if len(names) < 2:
+        raise ModelFileError("{} class names: at least two classes are needed".format(len(names)))
+    seen = set()
+    for k, n in enumerate(names):
+        if n == "":
+            raise ModelFileError("class {} has an empty name".format(k))
+        if n in seen:
+            raise ModelFileError("class name {} is given twice".format(_go_quote(n)))
+        problem = _label_problem(n)
+        if problem:
+            raise ModelFileError("class {}: {}".format(k, problem))
+        seen.add(n)
+
+
+# Go's strconv.Quote's escapes of the control characters it names.
+_GO_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t",
+               "\v": "\\v", '"': '\\"', "\\": "\\\\"}
+
+
+def _go_quote(s):
+    """s quoted as Go's strconv.Quote quotes it (for messages): in double
+    quotes, with a backslash before a quote or a backslash, the control
+    characters Go names (\\t) so written, other characters that do not
+    print as \\xhh (below 0x80), \\uhhhh or \\Uhhhhhhhh."""
+    out = []
+    for c in s:
+        o = ord(c)
+        if c in _GO_ESCAPES:
+            out.append(_GO_ESCAPES[c])
+        elif c == " " or c.isprintable():
+            out.append(c)
+        elif o < 0x80:
+            out.append("\\x{:02x}".format(o))
+        elif o < 0x10000:
+            out.append("\\u{:04x}".format(o))
+        else:
+            out.append("\\U{:08x}".format(o))
+    return '"' + "".join(out) + '"'
+
+
+# The white space Go's strings.TrimSpace trims (unicode.IsSpace): these and
+# the separators (category Z).
+_GO_SPACE = "\t\n\v\f\r \x85\xa0"
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+_HEX = re.compile(r"[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+\Z")
+_INFINITY = re.compile(r"[+-]?(?:inf|infinity)\Z", re.IGNORECASE)
+
+
+def _go_trim_space(s):
+    def space(c):
+        return c in _GO_SPACE or unicodedata.category(c).startswith("Z")
+    i, j = 0, len(s)
+    while i < j and space(s[i]):
+        i += 1
+    while j > i and space(s[j - 1]):
+        j -= 1
+    return s[i:j]
+
+
+def _parse_go_float(t):
+    """t read as greedytl's number.Parse reads it (strconv.ParseFloat's
+    syntax, without digit separators): (value, beyond) where beyond is
+    whether it is a literal beyond float64's range (ParseFloat's ErrRange),
+    or None when t is not a number in that syntax."""
+    if not t.isascii():
+        return None
+    if _INFINITY.match(t):
+        return (-math.inf if t[0] == "-" else math.inf), False
+    if t.lower() == "nan":
+        return math.nan, False
+    if _DECIMAL.match(t):
+        x = float(t)
+        return x, math.isinf(x)
+    if _HEX.match(t):
+        try:
+            return float.fromhex(t), False
+        except OverflowError:
+            return (-math.inf if t[0] == "-" else math.inf), True
+    return None
+
+
+def _label_problem(label):
+    """Why label cannot be a class label, in greedytl's words
+    (dataset.CheckLabel), or None: a label holding a tab or a line break,
+    or one that reads as a number (number.Parse, after trimming white
+    space) but not a finite one — NaN (with a sign too), ±Inf in any
+    spelling, a literal beyond float64's range.  (A str from JSON is
+    valid text: the check of UTF-8 is the decoder's.)"""
+    if any(c in label for c in "\t\n\r"):
+        return ("label {} holds a tab or a line break: predict prints one class a line, and class names "
+                "tab-separated".format(_go_quote(label)))
+    t = _go_trim_space(label)
+    parsed = _parse_go_float(t)
+    if t.lstrip("+-").lower() == "nan":
+        problem = "reads as NaN"
+    elif parsed is not None and parsed[1]:
+        problem = "is beyond the range of float64"
+    elif parsed is not None and not math.isfinite(parsed[0]):
+        problem = "reads as +Inf" if parsed[0] > 0 else "reads as -Inf"
+    else:
+        return None
+    return ("label {} {}, not a finite number: a label is a finite number or a name that does not read as "
+            "a number".format(_go_quote(label), problem))
+
+
 class Standardiser:
     """A scaler (standardize.Scaler): the training mean and population
     standard deviation of each column; a scale of 0 marks a constant column,
@@ -290,10 +421,7 @@ class Scorer:
         if sources is not None and not sources["sha256"]:
             raise ModelFileError('"sources" has no sha256 digest')
         if labels is not None:
-            if not labels["positive"]:
-                raise ModelFileError('"labels" has no positive label')
-            if not labels["negative"]:
-                raise ModelFileError('"labels" has no negative label')
+            _check_labels(labels["positive"], labels["negative"] or [])
 
     def selection(self):
         """The columns the model uses, as the Go model's ``Selected``: a
@@ -452,6 +580,11 @@ class GreedyScorer(Scorer):
             _schema.check(_schema.GREEDY_V1, doc, complete=False)
             _schema.check(_schema.HEADER, {k: v for k, v in doc.items() if k in _schema.HEADER.fields})
             self._check_header(doc)
+            # Its options are version 2's but for γ, feature_factor: one
+            # with version 2's key (json.go's upgrade) is refused.
+            if (doc.get("options") or {}).get("gamma") is not None:
+                raise ModelFileError('version 1 file: options has version 2\'s "gamma"; version 1 calls it '
+                                     '"feature_factor"')
         else:
             super()._check_members(doc)
 
@@ -676,10 +809,8 @@ class MultiScorer(Scorer):
 
     def __init__(self, doc):
         super().__init__(doc)
-        classes = doc["classes"]
-        if not isinstance(classes, list) or len(classes) < 2 or len(set(classes)) != len(classes) \
-                or not all(isinstance(c, str) and c for c in classes):
-            raise ModelFileError("classes must be at least 2 distinct non-empty names, got {!r}".format(classes))
+        classes = doc["classes"] or []
+        _check_class_names(classes)
         self.classes = list(classes)
         K = len(classes)
         self.num_features = _count(doc, "num_features")

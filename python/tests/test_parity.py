@@ -772,6 +772,63 @@ def test_numbers_beyond_a_float64_read_alike(cli, tmp_path):
                     greedytl.read_model(tmp_path / "v.json")
 
 
+# Labels greedytl refuses (dataset.CheckLabel) or takes, as a binary
+# file's positive or negative label and as a class name.
+_BAD_LABELS = ["NaN", "-nan", "+-NaN", " inf ", "Infinity", "-INF", "1e400", "-0x1p2000", "a\tb", "x\n", "\r"]
+_GOOD_LABELS = ["infinit", "nan(1)", "1_0", "0x10", "1e-400", "-0x1.8p1", "\x1cNaN", "\u0661", "nanny", "−inf"]
+
+
+def _refused_alike(cli, path, what):
+    """Assert that both readers refuse the model file at path, read_model
+    with greedytl's message (the tail of greedytl inspect's after "model:
+    "); what names the case."""
+    p = subprocess.run([cli["path"], "inspect", "--json", path], capture_output=True, text=True)
+    assert p.returncode == 2, (what, p.stdout)
+    with pytest.raises(greedytl.ModelFileError) as e:
+        greedytl.read_model(path)
+    tail = str(e.value)[len(str(path)) + 2:].split(" model: ", 1)[-1]  # after the path and "… model: "
+    assert p.stderr.strip().endswith(tail), (what, str(e.value), p.stderr)
+
+
+def test_labels_checked_as_greedytl_checks_them(multiclass_cli, tmp_path):
+    """A binary file's "labels" and a multi-class file's "classes" are
+    checked as greedytl checks them (modelfile.LabelNames.Check,
+    method.ClassLabels.checkNames, dataset.CheckLabel), refused by both
+    readers with greedytl's message: a negative label given twice, empty or
+    the positive one; a label or class name holding a tab or a line break
+    or reading as a number that is not finite (NaN with a sign too, ±Inf in
+    any spelling, a literal beyond float64's range); fewer than two
+    classes, an empty one or one given twice.  Labels that do not read so
+    (_GOOD_LABELS: "infinit", "1_0", a non-ASCII digit) are read by both.
+    And a version 1 GreedyTL file whose options have version 2's "gamma" is
+    refused by both.  read_model took all of these but the empty and the
+    repeated class names and fewer than two classes (which it refused with
+    its own message)."""
+    cli = multiclass_cli
+    (Xtr, Htr, ytr), _ = _problem(3)
+    save = _saver(tmp_path)
+    run(cli, "fit", "--method", "nearest-mean", "--features", save("X.npy", Xtr), "--source-scores",
+        save("H.npy", Htr), "--labels", save("y3.npy", np.arange(len(ytr)) % 3), "--out", tmp_path / "m.json")
+    multi = json.loads((tmp_path / "m.json").read_text())
+    lin = _linear_doc([0.0, 1.0], [1.0, 2.0], [0.5, -0.5], 0.25)
+    cases = [(dict(lin, labels={"positive": "yes", "negative": neg}), neg)
+             for neg in (["no", "maybe", "no"], ["no", ""], ["no", "yes"])]
+    cases += [(dict(lin, labels={"positive": bad, "negative": ["no"]}), bad) for bad in _BAD_LABELS]
+    cases += [(dict(lin, labels={"positive": "yes", "negative": ["no", bad]}), bad) for bad in _BAD_LABELS]
+    cases += [(dict(multi, classes=["0", bad, "2"]), bad) for bad in _BAD_LABELS]
+    cases += [(dict(multi, classes=c), c) for c in (["0", "1", "1"], ["0", "", "2"], ["0"], [])]
+    v1 = _v1_doc()
+    v1["options"]["gamma"] = 0.25
+    cases.append((v1, "version 1 with gamma"))
+    for doc, what in cases:
+        _refused_alike(cli, _write(tmp_path / "v.json", doc), what)
+    for good in _GOOD_LABELS:
+        for doc in (dict(lin, labels={"positive": good, "negative": ["no"]}),
+                    dict(lin, labels={"positive": "yes", "negative": ["no", good]}),
+                    dict(multi, classes=["0", good, "2"])):
+            assert _both_read(cli, _write(tmp_path / "v.json", doc), good)
+
+
 def test_null_scaler_of_no_columns_refused(cli, tmp_path):
     """A linear file of features only whose "h" (the scaler of no source
     columns) is null, or left out, is refused by both readers with
