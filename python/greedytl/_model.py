@@ -23,6 +23,10 @@ differ in their last bits:
   model files"): the forms ``linear``, ``nearest-neighbour``,
   ``centroid-cosine``, ``one-vs-rest`` and ``ensemble``.
 
+A file's type is its method's, as greedytl decides it (a multi-class
+file has a "classes" member): a file whose members are another type's is
+refused, as greedytl refuses it.
+
 Binary scorers return one score a row (positive: the positive class),
 multi-class ones a (rows × K) matrix whose column k is ``classes[k]``.
 A scorer's ``inspection()`` is what ``greedytl inspect --json`` prints of
@@ -112,21 +116,37 @@ def decode(doc):
     method = doc.get("method")
     if not isinstance(method, str) or not method:
         raise ModelFileError("the file names no method")
+    # The file's type is its method's, as greedytl's method.Read decides
+    # it: a multi-class file (a "classes" member, not null) is of the form
+    # of its native multi-class method, else one-vs-rest of a binary
+    # method; a binary file is of the type its method's Decode reads.  The
+    # method is named by its spec's name, before any settings.
+    name = method.split(":", 1)[0]
+    if doc.get("classes") is not None:
+        form = _MULTI_FORMS.get(name)
+        if form is not None and name != method:
+            raise ModelFileError("{} takes no settings (spec {})".format(name, _go_quote(method)))
+        if form is None and name in _BINARY_SCORERS:
+            form = "one-vs-rest"
+        if form is None:
+            raise ModelFileError("unknown multi-class method {} (known: {})".format(
+                _go_quote(name), ", ".join(list(_MULTI_FORMS) + list(_BINARY_SCORERS))))
+        make = lambda: MultiScorer(doc, form)  # noqa: E731
+    else:
+        scorer = _BINARY_SCORERS.get(name)
+        if scorer is None and name in _MULTI_FORMS:
+            raise ModelFileError("{} fits three or more classes only, not ±1 labels (binary methods: {})".format(
+                name, ", ".join(_BINARY_SCORERS)))
+        if scorer is None:
+            raise ModelFileError("unknown method {} (known: {})".format(
+                _go_quote(name), ", ".join(_BINARY_SCORERS)))
+        make = lambda: scorer(doc)  # noqa: E731
     try:
-        if "classes" in doc:
-            return MultiScorer(doc)
-        if "columns" in doc:
-            return GreedyScorer(doc)
-        if "dictionaries" in doc:
-            return DictionaryScorer(doc)
-        if "wx" in doc:
-            return LinearScorer(doc)
+        return make()
     except (KeyError, TypeError, ValueError, OverflowError) as e:
         if isinstance(e, ModelFileError):
             raise
         raise ModelFileError("{} model: {}".format(method, _describe(e))) from None
-    raise ModelFileError("{} model: no members this package knows how to score with "
-                         "(a newer greedytl wrote it?)".format(method))
 
 
 def _describe(e):
@@ -804,11 +824,16 @@ class MultiScorer(Scorer):
 
     @property
     def schema(self):
-        # An unknown form is refused after the members every form has.
-        return _schema.MULTI_FORMS.get(self.doc.get("form"), _schema.MULTI)
+        return _schema.MULTI_FORMS[self._method_form]
 
-    def __init__(self, doc):
+    def __init__(self, doc, form):
+        # form: that of the file's method (decode), whose type the file is
+        # read into (method's DecodeMulti); a file of another form is
+        # refused after that type's members are checked, as greedytl does.
+        self._method_form = form
         super().__init__(doc)
+        if doc["form"] != form:
+            raise ModelFileError("form is {}, want {}".format(_go_quote(doc["form"]), _go_quote(form)))
         classes = doc["classes"] or []
         _check_class_names(classes)
         self.classes = list(classes)
@@ -868,8 +893,6 @@ class MultiScorer(Scorer):
             self.weights = _vector(doc["weights"], "weights", len(self.members))
             if np.any(self.weights <= 0):
                 raise ModelFileError("ensemble weights must be positive")
-        else:
-            raise ModelFileError("unknown multi-class form {!r} (a newer greedytl wrote it?)".format(self.form))
 
     def _parts(self, docs, name, classes):
         """The nested model files docs (the file's member called name),
@@ -887,6 +910,11 @@ class MultiScorer(Scorer):
                 if classes is None:
                     raise ModelFileError("{}[{}] is not a binary model".format(name, i))
                 raise ModelFileError("{}[{}] has classes {!r}, the file {!r}".format(name, i, m.classes, classes))
+            if classes is None and m.method != self.method:
+                raise ModelFileError("{}[{}] is a {} model, not {}".format(name, i, m.method, self.method))
+            if classes is not None and m.form != "linear":
+                raise ModelFileError("{}[{}] has form {}: an ensemble's members are linear (their scores are "
+                                     "logits)".format(name, i, _go_quote(m.form)))
             if (m.num_features, m.num_sources) != (self.num_features, self.num_sources):
                 raise ModelFileError("{}[{}] has {} features and {} sources, the file {} and {}".format(
                     name, i, m.num_features, m.num_sources, self.num_features, self.num_sources))
@@ -993,3 +1021,19 @@ def _unit_rows(z):
     inv = np.ones(z.shape[0])
     np.divide(1.0, np.sqrt(ss), out=inv, where=ss > 0)
     return z * inv[:, None]
+
+
+# The scorer of each binary method's files, by the method's name, as
+# greedytl's registry gives each its Decode (method/*.go's register calls),
+# in the registry's order; and the form of each native multi-class method's
+# files (its DecodeMulti).  A method neither table names is one greedytl
+# does not know either (test_parity checks the tables against greedytl
+# version --json's lists).
+_BINARY_SCORERS = dict(
+    [(n, GreedyScorer) for n in ("greedytl", "greedytl-59", "greedytl-sp")]
+    + [("greedytl-auto", LinearScorer), ("forward-reg", GreedyScorer)]
+    + [(n, LinearScorer) for n in ("no-transfer", "rls-srcfeat", "average-kt", "best-source", "multikt-l2",
+                                   "multikt-l1", "dam", "l1-logistic", "elastic-net")]
+    + [("dictionary", DictionaryScorer), ("logme-source", LinearScorer), ("stacked-logistic", LinearScorer)])
+_MULTI_FORMS = {"greedytl-nway": "ensemble", "multinomial-logistic": "linear", "nearest-mean": "linear",
+                "simpleshot": "centroid-cosine", "nearest-neighbour": "nearest-neighbour"}

@@ -642,17 +642,12 @@ def _another_kind(v):
 # version 1 file's options left out read as zeros: λ = 0 is invalid), and
 # greedytl-auto's committee against the model (AutoCommittee.check: its
 # GreedyTL members, its source member when the model has sources, the
-# tally's counts against them and the hyperparameter "fits"); and a
-# version 1 file without "columns", which greedytl reads by its method
-# (registered as a GreedyTL method) as a model of no column, and
-# read_model, which knows a file's kind by its members, refuses as one it
-# cannot score.
+# tally's counts against them and the hyperparameter "fits").
 _NOT_MIRRORED = {(m, ("hyperparameters", k), "missing") for m in ("greedytl", "greedytl v1")
                  for k in ("lambda", "delta", "gamma", "feature_factor", "sample")} | {
     (m, ("hyperparameters",), "unknown member") for m in ("greedytl", "greedytl v1")} | {
     ("greedytl v1", ("options",) + k, "missing") for k in ((), ("lambda",), ("delta",), ("sample",),
                                                              ("feature_factor",))} | {
-    ("greedytl v1", ("columns",), "missing")} | {
     ("greedytl-auto", p, change) for p, change in (
         (("hyperparameters", "fits"), "missing"), (("committee", "greedy"), None),
         (("committee", "source"), None), (("committee", "source"), "missing"),
@@ -827,6 +822,55 @@ def test_labels_checked_as_greedytl_checks_them(multiclass_cli, tmp_path):
                     dict(lin, labels={"positive": "yes", "negative": ["no", good]}),
                     dict(multi, classes=["0", good, "2"])):
             assert _both_read(cli, _write(tmp_path / "v.json", doc), good)
+
+
+def test_file_type_is_the_methods(multiclass_cli, tmp_path):
+    """A file's type is its method's, as greedytl decides it: files whose
+    members are those of another method's type — a greedytl-auto file of
+    GreedyTL "columns" (as greedytl-auto wrote before its committee), a
+    linear file named greedytl, a dictionary file named l1-logistic, a
+    nearest-mean file named simpleshot, a binary file with a null
+    "classes" — are refused by both readers, and so are a binary file of a
+    multi-class method, a multi-class file of an unknown method or of a
+    native one with settings, a file of an unknown method, a one-vs-rest
+    file one of whose models is another method's, and an ensemble with a
+    member of a form other than linear (with greedytl's message, where the
+    reason is not a member's kind).  greedytl's method tables are
+    read_model's (version --json).  read_model read all of these files but
+    the unknown methods' (by their members), and a version 1 GreedyTL file
+    without "columns" as a file it cannot score, which greedytl reads (as
+    this test's own case shows, read alike)."""
+    cli = multiclass_cli
+    from greedytl import _model
+    assert list(_model._BINARY_SCORERS) == cli["methods"]
+    assert list(_model._MULTI_FORMS) == cli["multiclass_methods"]
+    (Xtr, Htr, ytr), _ = _problem(3)
+    save = _saver(tmp_path)
+    X, H = save("X.npy", Xtr), save("H.npy", Htr)
+    y, y3 = save("y.npy", ytr), save("y3.npy", np.arange(len(ytr)) % 3)
+    docs = {}
+    for method, labels in (("greedytl", y), ("l1-logistic", y), ("dictionary", y), ("nearest-mean", y3),
+                           ("simpleshot", y3), ("l1-logistic 3", y3), ("greedytl-nway", y3)):
+        run(cli, "fit", "--method", method.split()[0], "--features", X, "--source-scores", H, "--labels", labels,
+            "--out", tmp_path / "m.json")
+        docs[method] = json.loads((tmp_path / "m.json").read_text())
+    ovr, ens = docs["l1-logistic 3"], docs["greedytl-nway"]
+    other_model = json.loads(json.dumps(ovr))
+    other_model["models"][1]["method"] = "elastic-net"
+    other_member = json.loads(json.dumps(ens))
+    other_member["members"][0] = dict(docs["simpleshot"], hyperparameters=ens["members"][0]["hyperparameters"])
+    kinds = [dict(docs["greedytl"], method="greedytl-auto"), dict(docs["l1-logistic"], method="greedytl"),
+             dict(docs["dictionary"], method="l1-logistic"), dict(docs["nearest-mean"], method="simpleshot"),
+             dict(docs["l1-logistic"], classes=None)]
+    for doc in kinds:
+        assert not _both_read(cli, _write(tmp_path / "v.json", doc), (doc["method"], "classes" in doc))
+    for doc in (dict(docs["l1-logistic"], method="nearest-mean"), dict(docs["nearest-mean"], method="foo"),
+                dict(docs["nearest-mean"], method="nearest-mean:k=1"), dict(docs["l1-logistic"], method="foo"),
+                other_model, other_member):
+        _refused_alike(cli, _write(tmp_path / "v.json", doc), doc["method"])
+    v1 = _v1_doc()
+    del v1["columns"]
+    assert _both_read(cli, _write(tmp_path / "v.json", v1), "version 1 without columns")
 
 
 def test_null_scaler_of_no_columns_refused(cli, tmp_path):
