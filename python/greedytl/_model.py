@@ -40,6 +40,7 @@ another (a GreedyTL file's options and hyperparameters, greedytl-auto's
 committee) are not repeated.
 """
 
+import codecs
 import copy
 import json
 import math
@@ -93,15 +94,41 @@ def _reject_constant(name):
     raise ValueError("{} is not a JSON number".format(name))
 
 
+def _go_replace(e):
+    """The codecs error handler "greedytl-go": each byte of invalid UTF-8
+    is one U+FFFD, as Go's encoding/json reads it in a string (where
+    outside one it is a syntax error, as json.loads finds it)."""
+    return "\ufffd", e.start + 1
+
+
+codecs.register_error("greedytl-go", _go_replace)
+
+
 def parse_model(text):
-    """Decode a model file's text (str or bytes) and return its scorer."""
+    """Decode a model file's text (str or bytes) and return its scorer.
+
+    As greedytl reads a file: a byte order mark before it is skipped, and
+    invalid UTF-8 in a string reads as U+FFFD (one a byte).  A member given
+    twice in an object keeps its last value, and each of its values is
+    checked as the member's type wants (_schema)."""
     if isinstance(text, bytes):
-        text = text.decode("utf-8")
+        text = text.decode("utf-8", "greedytl-go")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    repeated = {}
+
+    def members(pairs):
+        d = dict(pairs)
+        if len(d) < len(pairs):
+            repeated[id(d)] = (d, _schema.earlier_values(pairs))
+        return d
+
     try:
-        doc = json.loads(text, parse_constant=_reject_constant)
+        doc = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=members)
     except ValueError as e:
         raise ModelFileError("not a JSON model file: {}".format(e)) from None
-    return decode(doc)
+    with _schema.repeated_members(repeated):
+        return decode(doc)
 
 
 def decode(doc):

@@ -16,10 +16,12 @@ omitempty may be missing.  What the types do not say (lengths, ranges,
 finiteness, consistency) is the scorers' to check (greedytl._model).
 """
 
+import contextlib
 import json
 import math
+import threading
 
-__all__ = ["SchemaError", "check", "HEADER", "LINEAR", "AUTO", "GREEDY", "GREEDY_V1", "DICTIONARY", "MULTI", "MULTI_FORMS"]
+__all__ = ["SchemaError", "check", "repeated_members", "earlier_values", "HEADER", "LINEAR", "AUTO", "GREEDY", "GREEDY_V1", "DICTIONARY", "MULTI", "MULTI_FORMS"]
 
 
 class SchemaError(ValueError):
@@ -127,6 +129,44 @@ class Slice(_Spec):
             _value(self.elem, x, path + (i,), complete)
 
 
+# The objects of the document being checked that give a member twice or
+# more, by id: (the object, [(member, an earlier value), ...]) — the object
+# holds the last value, as encoding/json keeps it, and greedytl's reader
+# checks each value as it decodes it.  Set by repeated_members, for the
+# thread that parses.
+_REPEATED = threading.local()
+
+
+@contextlib.contextmanager
+def repeated_members(repeated):
+    """Have check check, in this thread, the earlier values of the repeated
+    members in repeated (id(object) -> (object, earlier_values(...)))."""
+    outer = getattr(_REPEATED, "map", None)
+    _REPEATED.map = repeated
+    try:
+        yield
+    finally:
+        _REPEATED.map = outer
+
+
+def earlier_values(pairs):
+    """The (member, value) pairs of an object's members (pairs, in order)
+    that a later pair of the same member overrides."""
+    last = {k: i for i, (k, _) in enumerate(pairs)}
+    return [(k, v) for i, (k, v) in enumerate(pairs) if last[k] != i]
+
+
+def _members(v):
+    """The members of the object v for check: its own, and the earlier
+    values of those it gives more than once (repeated_members)."""
+    m = getattr(_REPEATED, "map", None)
+    if m:
+        hit = m.get(id(v))
+        if hit is not None and hit[0] is v:
+            return list(v.items()) + hit[1]
+    return v.items()
+
+
 class Map(_Spec):
     """A Go map from strings to elem: an object, null or missing."""
 
@@ -138,7 +178,7 @@ class Map(_Spec):
 
     def check(self, v, path, complete):
         _expect(v, dict, path, "an object")
-        for k, x in v.items():
+        for k, x in _members(v):
             _value(self.elem, x, path + (k,), complete)
 
 
@@ -158,7 +198,7 @@ class Object(_Spec):
 
     def check(self, v, path, complete):
         _expect(v, dict, path, "an object")
-        for k, x in v.items():
+        for k, x in _members(v):
             if k not in self.fields:
                 raise SchemaError('unknown field "{}"'.format(_name(path + (k,))))
             _value(self.fields[k], x, path + (k,), complete)

@@ -873,6 +873,54 @@ def test_file_type_is_the_methods(multiclass_cli, tmp_path):
     assert _both_read(cli, _write(tmp_path / "v.json", v1), "version 1 without columns")
 
 
+def test_encoding_and_repeated_members_read_alike(multiclass_cli, tmp_path):
+    """A file's bytes as greedytl reads them: a UTF-8 byte order mark
+    before the document is skipped; invalid UTF-8 in a string reads as
+    U+FFFD a byte (the inspection, a hyperparameter's name, is inspect's),
+    outside one it is refused; a member given twice keeps its last value
+    and each of its values is checked as the member's type wants ({"b":
+    null, "b": 0.25} refused, {"b": 0.5, "b": 0.25} read), at any depth, in
+    a nested model too.  read_model refused the byte order mark, raised
+    UnicodeDecodeError for invalid UTF-8, and kept the last of a repeated
+    member without checking the others."""
+    cli = multiclass_cli
+    lin = _linear_doc([0.0, 1.0], [1.0, 2.0], [0.5, -0.5], 0.25)
+    lin["hyperparameters"] = {"c": 1}
+    lin["labels"] = {"positive": "yes", "negative": ["no"]}
+    text = json.dumps(lin).encode()
+    (Xtr, Htr, ytr), _ = _problem(3)
+    save = _saver(tmp_path)
+    run(cli, "fit", "--method", "l1-logistic", "--features", save("X.npy", Xtr), "--source-scores",
+        save("H.npy", Htr), "--labels", save("y3.npy", np.arange(len(ytr)) % 3), "--out", tmp_path / "m.json")
+    ovr = (tmp_path / "m.json").read_bytes()
+    b = re.search(rb'"b": ([^,\n]+)', ovr).group(0)  # the first model's b
+    cases = [
+        (b"\xef\xbb\xbf" + text, True, "byte order mark"),
+        (text.replace(b'"yes"', b'"y\xff\xe2\x82s"'), True, "invalid UTF-8 in a label"),
+        (text.replace(b'{"c": 1}', b'{"c\xed\xa0\x80": 1}'), True, "invalid UTF-8 in a member's name"),
+        (text.replace(b'"b": 0.25', b'"b": 0.25\xff'), False, "invalid UTF-8 outside a string"),
+        (text.replace(b'"b": 0.25', b'"b": null, "b": 0.25'), False, "an earlier null"),
+        (text.replace(b'"b": 0.25', b'"b": "1", "b": 0.25'), False, "an earlier string"),
+        (text.replace(b'"b": 0.25', b'"b": 0.5, "b": 0.25'), True, "an earlier number"),
+        (text.replace(b'{"c": 1}', b'{"c": null, "c": 1}'), False, "a hyperparameter's earlier null"),
+        (text.replace(b'"x": {', b'"x": {"foo": 1}, "x": {'), False, "an earlier object's unknown member"),
+        (text.replace(b'"x": {', b'"x": {"mean": []}, "x": {'), False, "an earlier object's missing member"),
+        (ovr.replace(b, b'"b": null, ' + b, 1), False, "a nested model's earlier null"),
+        (ovr.replace(b, b + b", " + b, 1), True, "a nested model's member twice"),
+    ]
+    for data, readable, what in cases:
+        (tmp_path / "v.json").write_bytes(data)
+        assert _both_read(cli, tmp_path / "v.json", what) is readable, what
+    (tmp_path / "v.json").write_bytes(cases[2][0])
+    got = greedytl.read_model(tmp_path / "v.json")
+    assert got.inspection() == json.loads(run(cli, "inspect", "--json", tmp_path / "v.json"))
+    assert list(got.doc["hyperparameters"]) == ["c\ufffd\ufffd\ufffd"]
+    (tmp_path / "v.json").write_bytes(cases[1][0])
+    assert greedytl.read_model(tmp_path / "v.json").doc["labels"]["positive"] == "y\ufffd\ufffd\ufffds"
+    (tmp_path / "v.json").write_bytes(cases[6][0])
+    assert greedytl.read_model(tmp_path / "v.json").b == 0.25
+
+
 def test_null_scaler_of_no_columns_refused(cli, tmp_path):
     """A linear file of features only whose "h" (the scaler of no source
     columns) is null, or left out, is refused by both readers with
