@@ -23,6 +23,10 @@ differ in their last bits:
   model files"): the forms ``linear``, ``nearest-neighbour``,
   ``centroid-cosine``, ``one-vs-rest`` and ``ensemble``.
 
+A file's type is its method's, as greedytl decides it (a multi-class
+file has a "classes" member): a file whose members are another type's is
+refused, as greedytl refuses it.
+
 Binary scorers return one score a row (positive: the positive class),
 multi-class ones a (rows × K) matrix whose column k is ``classes[k]``.
 A scorer's ``inspection()`` is what ``greedytl inspect --json`` prints of
@@ -36,9 +40,12 @@ another (a GreedyTL file's options and hyperparameters, greedytl-auto's
 committee) are not repeated.
 """
 
+import codecs
 import copy
 import json
 import math
+import re
+import unicodedata
 
 import numpy as np
 
@@ -87,15 +94,41 @@ def _reject_constant(name):
     raise ValueError("{} is not a JSON number".format(name))
 
 
+def _go_replace(e):
+    """The codecs error handler "greedytl-go": each byte of invalid UTF-8
+    is one U+FFFD, as Go's encoding/json reads it in a string (where
+    outside one it is a syntax error, as json.loads finds it)."""
+    return "\ufffd", e.start + 1
+
+
+codecs.register_error("greedytl-go", _go_replace)
+
+
 def parse_model(text):
-    """Decode a model file's text (str or bytes) and return its scorer."""
+    """Decode a model file's text (str or bytes) and return its scorer.
+
+    As greedytl reads a file: a byte order mark before it is skipped, and
+    invalid UTF-8 in a string reads as U+FFFD (one a byte).  A member given
+    twice in an object keeps its last value, and each of its values is
+    checked as the member's type wants (_schema)."""
     if isinstance(text, bytes):
-        text = text.decode("utf-8")
+        text = text.decode("utf-8", "greedytl-go")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    repeated = {}
+
+    def members(pairs):
+        d = dict(pairs)
+        if len(d) < len(pairs):
+            repeated[id(d)] = (d, _schema.earlier_values(pairs))
+        return d
+
     try:
-        doc = json.loads(text, parse_constant=_reject_constant)
+        doc = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=members)
     except ValueError as e:
         raise ModelFileError("not a JSON model file: {}".format(e)) from None
-    return decode(doc)
+    with _schema.repeated_members(repeated):
+        return decode(doc)
 
 
 def decode(doc):
@@ -110,26 +143,44 @@ def decode(doc):
     method = doc.get("method")
     if not isinstance(method, str) or not method:
         raise ModelFileError("the file names no method")
+    # The file's type is its method's, as greedytl's method.Read decides
+    # it: a multi-class file (a "classes" member, not null) is of the form
+    # of its native multi-class method, else one-vs-rest of a binary
+    # method; a binary file is of the type its method's Decode reads.  The
+    # method is named by its spec's name, before any settings.
+    name = method.split(":", 1)[0]
+    if doc.get("classes") is not None:
+        form = _MULTI_FORMS.get(name)
+        if form is not None and name != method:
+            raise ModelFileError("{} takes no settings (spec {})".format(name, _go_quote(method)))
+        if form is None and name in _BINARY_SCORERS:
+            form = "one-vs-rest"
+        if form is None:
+            raise ModelFileError("unknown multi-class method {} (known: {})".format(
+                _go_quote(name), ", ".join(list(_MULTI_FORMS) + list(_BINARY_SCORERS))))
+        make = lambda: MultiScorer(doc, form)  # noqa: E731
+    else:
+        scorer = _BINARY_SCORERS.get(name)
+        if scorer is None and name in _MULTI_FORMS:
+            raise ModelFileError("{} fits three or more classes only, not ±1 labels (binary methods: {})".format(
+                name, ", ".join(_BINARY_SCORERS)))
+        if scorer is None:
+            raise ModelFileError("unknown method {} (known: {})".format(
+                _go_quote(name), ", ".join(_BINARY_SCORERS)))
+        make = lambda: scorer(doc)  # noqa: E731
     try:
-        if "classes" in doc:
-            return MultiScorer(doc)
-        if "columns" in doc:
-            return GreedyScorer(doc)
-        if "dictionaries" in doc:
-            return DictionaryScorer(doc)
-        if "wx" in doc:
-            return LinearScorer(doc)
-    except (KeyError, TypeError, ValueError) as e:
+        return make()
+    except (KeyError, TypeError, ValueError, OverflowError) as e:
         if isinstance(e, ModelFileError):
             raise
         raise ModelFileError("{} model: {}".format(method, _describe(e))) from None
-    raise ModelFileError("{} model: no members this package knows how to score with "
-                         "(a newer greedytl wrote it?)".format(method))
 
 
 def _describe(e):
     if isinstance(e, KeyError):
         return "member {} is missing".format(e)
+    if isinstance(e, OverflowError):  # a number beyond a float64 the schema missed
+        return "cannot unmarshal number into a float64: {}".format(e)
     return str(e)
 
 
@@ -199,6 +250,135 @@ def _matrix(v, name, shape):
     return a
 
 
+def _check_labels(positive, negative):
+    """Refuse a binary file's "labels" as modelfile.LabelNames.Check does:
+    an empty positive label, a label that cannot be one (_label_problem), no
+    negative label, an empty one or the positive one among them, or one
+    given twice."""
+    if not positive:
+        raise ModelFileError('"labels" has no positive label')
+    for n in [positive] + negative:
+        problem = _label_problem(n)
+        if problem:
+            raise ModelFileError('"labels": ' + problem)
+    if not negative:
+        raise ModelFileError('"labels" has no negative label')
+    for i, n in enumerate(negative):
+        if n == "" or n == positive:
+            raise ModelFileError('"labels": negative label {} is empty or the positive one'.format(_go_quote(n)))
+        if n in negative[:i]:
+            raise ModelFileError('"labels": negative label {} is given twice'.format(_go_quote(n)))
+
+
+def _check_class_names(names):
+    """Refuse a multi-class file's classes as method.ClassLabels.checkNames
+    does: fewer than two, an empty one, one given twice or one that cannot
+    be a label (_label_problem)."""
+    if len(names) < 2:
+        raise ModelFileError("{} class names: at least two classes are needed".format(len(names)))
+    seen = set()
+    for k, n in enumerate(names):
+        if n == "":
+            raise ModelFileError("class {} has an empty name".format(k))
+        if n in seen:
+            raise ModelFileError("class name {} is given twice".format(_go_quote(n)))
+        problem = _label_problem(n)
+        if problem:
+            raise ModelFileError("class {}: {}".format(k, problem))
+        seen.add(n)
+
+
+# Go's strconv.Quote's escapes of the control characters it names.
+_GO_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t",
+               "\v": "\\v", '"': '\\"', "\\": "\\\\"}
+
+
+def _go_quote(s):
+    """s quoted as Go's strconv.Quote quotes it (for messages): in double
+    quotes, with a backslash before a quote or a backslash, the control
+    characters Go names (\\t) so written, other characters that do not
+    print as \\xhh (below 0x80), \\uhhhh or \\Uhhhhhhhh."""
+    out = []
+    for c in s:
+        o = ord(c)
+        if c in _GO_ESCAPES:
+            out.append(_GO_ESCAPES[c])
+        elif c == " " or c.isprintable():
+            out.append(c)
+        elif o < 0x80:
+            out.append("\\x{:02x}".format(o))
+        elif o < 0x10000:
+            out.append("\\u{:04x}".format(o))
+        else:
+            out.append("\\U{:08x}".format(o))
+    return '"' + "".join(out) + '"'
+
+
+# The white space Go's strings.TrimSpace trims (unicode.IsSpace): these and
+# the separators (category Z).
+_GO_SPACE = "\t\n\v\f\r \x85\xa0"
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+_HEX = re.compile(r"[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+\Z")
+_INFINITY = re.compile(r"[+-]?(?:inf|infinity)\Z", re.IGNORECASE)
+
+
+def _go_trim_space(s):
+    def space(c):
+        return c in _GO_SPACE or unicodedata.category(c).startswith("Z")
+    i, j = 0, len(s)
+    while i < j and space(s[i]):
+        i += 1
+    while j > i and space(s[j - 1]):
+        j -= 1
+    return s[i:j]
+
+
+def _parse_go_float(t):
+    """t read as greedytl's number.Parse reads it (strconv.ParseFloat's
+    syntax, without digit separators): (value, beyond) where beyond is
+    whether it is a literal beyond float64's range (ParseFloat's ErrRange),
+    or None when t is not a number in that syntax."""
+    if not t.isascii():
+        return None
+    if _INFINITY.match(t):
+        return (-math.inf if t[0] == "-" else math.inf), False
+    if t.lower() == "nan":
+        return math.nan, False
+    if _DECIMAL.match(t):
+        x = float(t)
+        return x, math.isinf(x)
+    if _HEX.match(t):
+        try:
+            return float.fromhex(t), False
+        except OverflowError:
+            return (-math.inf if t[0] == "-" else math.inf), True
+    return None
+
+
+def _label_problem(label):
+    """Why label cannot be a class label, in greedytl's words
+    (dataset.CheckLabel), or None: a label holding a tab or a line break,
+    or one that reads as a number (number.Parse, after trimming white
+    space) but not a finite one — NaN (with a sign too), ±Inf in any
+    spelling, a literal beyond float64's range.  (A str from JSON is
+    valid text: the check of UTF-8 is the decoder's.)"""
+    if any(c in label for c in "\t\n\r"):
+        return ("label {} holds a tab or a line break: predict prints one class a line, and class names "
+                "tab-separated".format(_go_quote(label)))
+    t = _go_trim_space(label)
+    parsed = _parse_go_float(t)
+    if t.lstrip("+-").lower() == "nan":
+        problem = "reads as NaN"
+    elif parsed is not None and parsed[1]:
+        problem = "is beyond the range of float64"
+    elif parsed is not None and not math.isfinite(parsed[0]):
+        problem = "reads as +Inf" if parsed[0] > 0 else "reads as -Inf"
+    else:
+        return None
+    return ("label {} {}, not a finite number: a label is a finite number or a name that does not read as "
+            "a number".format(_go_quote(label), problem))
+
+
 class Standardiser:
     """A scaler (standardize.Scaler): the training mean and population
     standard deviation of each column; a scale of 0 marks a constant column,
@@ -215,11 +395,22 @@ class Standardiser:
         if np.any(bad):
             raise ModelFileError("{}.scale[{}] is {}: want 0 or a positive number".format(
                 name, int(np.argmax(bad)), self.scale[np.argmax(bad)]))
+        self._derive()
+
+    def _derive(self):
         # The constant columns, and the scale each column is divided by
         # (1 for a constant one, whose quotient is then set to 0): made once,
         # for transform, which the linear scorer calls column by column.
         self._constant = self.scale == 0
         self._divisor = np.where(self._constant, 1.0, self.scale)
+
+    def __setstate__(self, state):
+        # A Standardiser pickled before _constant and _divisor were kept
+        # (unpickling skips __init__) has neither: they are made again, from
+        # the scale it has.
+        self.__dict__.update(state)
+        if "_constant" not in state or "_divisor" not in state:
+            self._derive()
 
     def __len__(self):
         return len(self.mean)
@@ -277,10 +468,7 @@ class Scorer:
         if sources is not None and not sources["sha256"]:
             raise ModelFileError('"sources" has no sha256 digest')
         if labels is not None:
-            if not labels["positive"]:
-                raise ModelFileError('"labels" has no positive label')
-            if not labels["negative"]:
-                raise ModelFileError('"labels" has no negative label')
+            _check_labels(labels["positive"], labels["negative"] or [])
 
     def selection(self):
         """The columns the model uses, as the Go model's ``Selected``: a
@@ -439,6 +627,11 @@ class GreedyScorer(Scorer):
             _schema.check(_schema.GREEDY_V1, doc, complete=False)
             _schema.check(_schema.HEADER, {k: v for k, v in doc.items() if k in _schema.HEADER.fields})
             self._check_header(doc)
+            # Its options are version 2's but for γ, feature_factor: one
+            # with version 2's key (json.go's upgrade) is refused.
+            if (doc.get("options") or {}).get("gamma") is not None:
+                raise ModelFileError('version 1 file: options has version 2\'s "gamma"; version 1 calls it '
+                                     '"feature_factor"')
         else:
             super()._check_members(doc)
 
@@ -658,15 +851,18 @@ class MultiScorer(Scorer):
 
     @property
     def schema(self):
-        # An unknown form is refused after the members every form has.
-        return _schema.MULTI_FORMS.get(self.doc.get("form"), _schema.MULTI)
+        return _schema.MULTI_FORMS[self._method_form]
 
-    def __init__(self, doc):
+    def __init__(self, doc, form):
+        # form: that of the file's method (decode), whose type the file is
+        # read into (method's DecodeMulti); a file of another form is
+        # refused after that type's members are checked, as greedytl does.
+        self._method_form = form
         super().__init__(doc)
-        classes = doc["classes"]
-        if not isinstance(classes, list) or len(classes) < 2 or len(set(classes)) != len(classes) \
-                or not all(isinstance(c, str) and c for c in classes):
-            raise ModelFileError("classes must be at least 2 distinct non-empty names, got {!r}".format(classes))
+        if doc["form"] != form:
+            raise ModelFileError("form is {}, want {}".format(_go_quote(doc["form"]), _go_quote(form)))
+        classes = doc["classes"] or []
+        _check_class_names(classes)
         self.classes = list(classes)
         K = len(classes)
         self.num_features = _count(doc, "num_features")
@@ -724,8 +920,6 @@ class MultiScorer(Scorer):
             self.weights = _vector(doc["weights"], "weights", len(self.members))
             if np.any(self.weights <= 0):
                 raise ModelFileError("ensemble weights must be positive")
-        else:
-            raise ModelFileError("unknown multi-class form {!r} (a newer greedytl wrote it?)".format(self.form))
 
     def _parts(self, docs, name, classes):
         """The nested model files docs (the file's member called name),
@@ -743,6 +937,11 @@ class MultiScorer(Scorer):
                 if classes is None:
                     raise ModelFileError("{}[{}] is not a binary model".format(name, i))
                 raise ModelFileError("{}[{}] has classes {!r}, the file {!r}".format(name, i, m.classes, classes))
+            if classes is None and m.method != self.method:
+                raise ModelFileError("{}[{}] is a {} model, not {}".format(name, i, m.method, self.method))
+            if classes is not None and m.form != "linear":
+                raise ModelFileError("{}[{}] has form {}: an ensemble's members are linear (their scores are "
+                                     "logits)".format(name, i, _go_quote(m.form)))
             if (m.num_features, m.num_sources) != (self.num_features, self.num_sources):
                 raise ModelFileError("{}[{}] has {} features and {} sources, the file {} and {}".format(
                     name, i, m.num_features, m.num_sources, self.num_features, self.num_sources))
@@ -849,3 +1048,19 @@ def _unit_rows(z):
     inv = np.ones(z.shape[0])
     np.divide(1.0, np.sqrt(ss), out=inv, where=ss > 0)
     return z * inv[:, None]
+
+
+# The scorer of each binary method's files, by the method's name, as
+# greedytl's registry gives each its Decode (method/*.go's register calls),
+# in the registry's order; and the form of each native multi-class method's
+# files (its DecodeMulti).  A method neither table names is one greedytl
+# does not know either (test_parity checks the tables against greedytl
+# version --json's lists).
+_BINARY_SCORERS = dict(
+    [(n, GreedyScorer) for n in ("greedytl", "greedytl-59", "greedytl-sp")]
+    + [("greedytl-auto", LinearScorer), ("forward-reg", GreedyScorer)]
+    + [(n, LinearScorer) for n in ("no-transfer", "rls-srcfeat", "average-kt", "best-source", "multikt-l2",
+                                   "multikt-l1", "dam", "l1-logistic", "elastic-net")]
+    + [("dictionary", DictionaryScorer), ("logme-source", LinearScorer), ("stacked-logistic", LinearScorer)])
+_MULTI_FORMS = {"greedytl-nway": "ensemble", "multinomial-logistic": "linear", "nearest-mean": "linear",
+                "simpleshot": "centroid-cosine", "nearest-neighbour": "nearest-neighbour"}

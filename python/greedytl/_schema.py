@@ -16,9 +16,12 @@ omitempty may be missing.  What the types do not say (lengths, ranges,
 finiteness, consistency) is the scorers' to check (greedytl._model).
 """
 
+import contextlib
 import json
+import math
+import threading
 
-__all__ = ["SchemaError", "check", "HEADER", "LINEAR", "AUTO", "GREEDY", "GREEDY_V1", "DICTIONARY", "MULTI", "MULTI_FORMS"]
+__all__ = ["SchemaError", "check", "repeated_members", "earlier_values", "HEADER", "LINEAR", "AUTO", "GREEDY", "GREEDY_V1", "DICTIONARY", "MULTI", "MULTI_FORMS"]
 
 
 class SchemaError(ValueError):
@@ -54,13 +57,51 @@ def _is_number(v):
     return type(v) in (int, float)
 
 
+class _Number(_Scalar):
+    """Go's float64: a JSON number (int or float, as json.loads gives it)
+    within a float64's range.  A number beyond it (1e400, which json.loads
+    reads as inf, or an integer of 400 digits, which it keeps whole) is
+    refused as greedytl's reader refuses it ('cannot unmarshal number')."""
+
+    def __init__(self):
+        super().__init__("a number", "a number", _is_number)
+
+    def check(self, v, path, complete):
+        super().check(v, path, complete)
+        if not _fits_float64(v):
+            raise SchemaError("cannot unmarshal number {}into {} of type float64: beyond "
+                              "±1.7976931348623157e308".format(_show(v) + " " if type(v) is int else "", _name(path)))
+
+
+def _fits_float64(v):
+    """Whether the number v (int or float) is a finite float64 once rounded
+    (as Go's strconv.ParseFloat rounds its digits)."""
+    try:
+        return math.isfinite(v)  # an int is converted, rounded to nearest
+    except OverflowError:
+        return False
+
+
+def _all_fit_float64(v):
+    """Whether the numbers in the list v all fit a float64 (_fits_float64),
+    at the cost of one sum: a sum from 0.0 raises OverflowError at an
+    integer too large for a float64 and is inf or NaN when an element is;
+    a sum of finite values that overflows is checked element by element."""
+    try:
+        if math.isfinite(sum(v, 0.0)):
+            return True
+    except OverflowError:
+        return False
+    return all(map(_fits_float64, v))
+
+
 def _int_test(lo, hi):
     return lambda v: type(v) is int and lo <= v <= hi
 
 
 # Go's float64, int (64 bits), uint64, string and bool, and a column's kind
 # (greedytl.Kind, which decodes itself: jsonfile names it "a value").
-NUMBER = _Scalar("a number", "a number", _is_number)
+NUMBER = _Number()
 INT = _Scalar("a number", "an integer (-2**63 to 2**63-1)", _int_test(-2 ** 63, 2 ** 63 - 1))
 UINT64 = _Scalar("a number", "an integer (0 to 2**64-1)", _int_test(0, 2 ** 64 - 1))
 STRING = _Scalar("a string", "a string", lambda v: type(v) is str)
@@ -79,11 +120,51 @@ class Slice(_Spec):
 
     def check(self, v, path, complete):
         _expect(v, list, path, "an array")
-        # An array of numbers (the bulk of a file) is checked at once.
-        if self.elem is NUMBER and set(map(type, v)) <= {int, float}:
+        # An array of numbers (the bulk of a file) is checked at once; one
+        # holding a number beyond a float64's range, element by element below
+        # to name it.
+        if self.elem is NUMBER and set(map(type, v)) <= {int, float} and _all_fit_float64(v):
             return
         for i, x in enumerate(v):
             _value(self.elem, x, path + (i,), complete)
+
+
+# The objects of the document being checked that give a member twice or
+# more, by id: (the object, [(member, an earlier value), ...]) — the object
+# holds the last value, as encoding/json keeps it, and greedytl's reader
+# checks each value as it decodes it.  Set by repeated_members, for the
+# thread that parses.
+_REPEATED = threading.local()
+
+
+@contextlib.contextmanager
+def repeated_members(repeated):
+    """Have check check, in this thread, the earlier values of the repeated
+    members in repeated (id(object) -> (object, earlier_values(...)))."""
+    outer = getattr(_REPEATED, "map", None)
+    _REPEATED.map = repeated
+    try:
+        yield
+    finally:
+        _REPEATED.map = outer
+
+
+def earlier_values(pairs):
+    """The (member, value) pairs of an object's members (pairs, in order)
+    that a later pair of the same member overrides."""
+    last = {k: i for i, (k, _) in enumerate(pairs)}
+    return [(k, v) for i, (k, v) in enumerate(pairs) if last[k] != i]
+
+
+def _members(v):
+    """The members of the object v for check: its own, and the earlier
+    values of those it gives more than once (repeated_members)."""
+    m = getattr(_REPEATED, "map", None)
+    if m:
+        hit = m.get(id(v))
+        if hit is not None and hit[0] is v:
+            return list(v.items()) + hit[1]
+    return v.items()
 
 
 class Map(_Spec):
@@ -97,7 +178,7 @@ class Map(_Spec):
 
     def check(self, v, path, complete):
         _expect(v, dict, path, "an object")
-        for k, x in v.items():
+        for k, x in _members(v):
             _value(self.elem, x, path + (k,), complete)
 
 
@@ -117,7 +198,7 @@ class Object(_Spec):
 
     def check(self, v, path, complete):
         _expect(v, dict, path, "an object")
-        for k, x in v.items():
+        for k, x in _members(v):
             if k not in self.fields:
                 raise SchemaError('unknown field "{}"'.format(_name(path + (k,))))
             _value(self.fields[k], x, path + (k,), complete)

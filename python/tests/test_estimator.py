@@ -646,6 +646,24 @@ def test_source_error_names_the_source(cli, zoo):
     assert "expecting 8 features" in str(e.value.__cause__)
 
 
+def test_standardiser_pickled_before_its_divisor():
+    """A Standardiser pickled before it kept _constant and _divisor (py10:
+    an estimator pickled by an older package, whose l1-logistic or
+    nearest-mean model then failed to predict with AttributeError) is
+    unpickled with them made again: it transforms as one made now, bit for
+    bit, a constant column's values 0 too."""
+    from greedytl._model import Standardiser
+
+    s = Standardiser({"mean": [0.5, -2.0, 3.0], "scale": [1.5, 0.0, 0.3]}, "x")
+    old = pickle.loads(pickle.dumps(s))
+    del old._constant, old._divisor  # the state an older package pickled
+    again = pickle.loads(pickle.dumps(old))
+    A = np.random.default_rng(0).normal(size=(5, 3)) * 1e3
+    want = s.transform(A)
+    assert np.array_equal(again.transform(A), want) and np.array_equal(again.transform(A[:, 1:], 1, 3), want[:, 1:])
+    assert (want[:, 1] == 0).all()
+
+
 def test_unpickled_in_fresh_process(cli, synth, tmp_path):
     """A fitted estimator unpickled in another Python process predicts as
     the original without the greedytl command (not on PATH, GREEDYTL_BIN

@@ -2,8 +2,10 @@
 registered method (greedytl version --json lists them), with source scores
 given as a matrix and computed from a sources directory."""
 
+import concurrent.futures
 import itertools
 import json
+import re
 import subprocess
 
 import numpy as np
@@ -482,7 +484,16 @@ def _both_read(cli, path, what):
     """Whether greedytl inspect and read_model read the model file at path,
     asserting that they agree (inspect exits 0 or 2; read_model returns or
     raises ModelFileError); what names the case in the assertions."""
-    p = subprocess.run([cli["path"], "inspect", "--json", path], capture_output=True, text=True)
+    return _agree(_inspect(cli, path), path, what)
+
+
+def _inspect(cli, path):
+    """The finished greedytl inspect --json of the model file at path."""
+    return subprocess.run([cli["path"], "inspect", "--json", path], capture_output=True, text=True)
+
+
+def _agree(p, path, what):
+    """_both_read of the model file at path, given p, its _inspect."""
     assert p.returncode in (0, 2), (what, p.stderr)
     try:
         greedytl.read_model(path)
@@ -491,6 +502,14 @@ def _both_read(cli, path, what):
         read = False
     assert (p.returncode == 0) == read, (what, p.stderr)
     return read
+
+
+def _all_read_alike(cli, cases):
+    """_both_read of each (path, what) of cases, in order, the greedytl
+    inspect processes run two at a time."""
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        done = list(pool.map(lambda case: _inspect(cli, case[0]), cases))
+    return [_agree(p, path, what) for p, (path, what) in zip(done, cases)]
 
 
 def test_nested_models_checked_alike(multiclass_cli, tmp_path):
@@ -641,21 +660,54 @@ def _another_kind(v):
 # version 1 file's options left out read as zeros: λ = 0 is invalid), and
 # greedytl-auto's committee against the model (AutoCommittee.check: its
 # GreedyTL members, its source member when the model has sources, the
-# tally's counts against them and the hyperparameter "fits"); and a
-# version 1 file without "columns", which greedytl reads by its method
-# (registered as a GreedyTL method) as a model of no column, and
-# read_model, which knows a file's kind by its members, refuses as one it
-# cannot score.
+# tally's counts against them and the hyperparameter "fits").
 _NOT_MIRRORED = {(m, ("hyperparameters", k), "missing") for m in ("greedytl", "greedytl v1")
                  for k in ("lambda", "delta", "gamma", "feature_factor", "sample")} | {
     (m, ("hyperparameters",), "unknown member") for m in ("greedytl", "greedytl v1")} | {
     ("greedytl v1", ("options",) + k, "missing") for k in ((), ("lambda",), ("delta",), ("sample",),
                                                              ("feature_factor",))} | {
-    ("greedytl v1", ("columns",), "missing")} | {
     ("greedytl-auto", p, change) for p, change in (
         (("hyperparameters", "fits"), "missing"), (("committee", "greedy"), None),
         (("committee", "source"), None), (("committee", "source"), "missing"),
         (("committee", "tally", "greedy"), None))}
+
+
+# The members of the Go types every file shares — modelfile.Header's but
+# for hyperparameters (whose keys and checks are each method's), and the
+# scalers x and h (standardize.Scaler, whose members are changed in x only)
+# — which the test below changes in the first file that has each at its top
+# level and in the first that has it in a nested model, not in every file;
+# and each other member of a file's type, in the first file of that type at
+# each level (_owner_key).
+_SHARED = {"format", "version", "method", "build", "sources", "labels", "x", "h"}
+# The members every multi-class file has besides (method.multiHeader's),
+# shared so too.
+_MULTI_HEADER = {"classes", "num_features", "num_sources", "form"}
+
+
+def _owner_key(doc, path):
+    """What the change of the member at path in doc tests: ("top" or
+    "nested", m) for a member in m of _SHARED, of the file or of a model
+    nested in it (a one-vs-rest file's models, an ensemble's members),
+    (level, "multi-class", m) for one in m of a multi-class file's
+    _MULTI_HEADER, None for a member of h (whose type, a scaler, is x's),
+    else (level, the method's name, the form, the path without the array
+    indices) of the file or model it is in, without the method's name in a
+    multi-class file but for its hyperparameters."""
+    level = "top"
+    if len(path) > 2 and path[0] in ("models", "members"):
+        level, doc, path = "nested", doc[path[0]][path[1]], path[2:]
+    if path[0] == "h" and len(path) > 1:
+        return None  # a member of a scaler: x's stand for h's (one Go type)
+    if path[0] in _SHARED:
+        return level, path[0]
+    if "form" in doc and path[0] in _MULTI_HEADER:
+        return level, "multi-class", path[0]
+    # A multi-class file's type is its form's (multinomial-logistic's and
+    # nearest-mean's are one), a binary one's its method's; the
+    # hyperparameters are each method's.
+    kind = doc["method"].split(":")[0] if "form" not in doc or path[0] == "hyperparameters" else None
+    return level, kind, doc.get("form"), tuple(k for k in path if not isinstance(k, int))
 
 
 def test_members_null_missing_or_of_another_kind_read_alike(multiclass_cli, synth, tmp_path):
@@ -672,7 +724,12 @@ def test_members_null_missing_or_of_another_kind_read_alike(multiclass_cli, synt
     columns, a null or missing member it does not score with (the header's
     build and labels, a GreedyTL file's options, a column's reg_error, the
     committee), a number written as a string or a bool (b "1", mean true),
-    and refused a null "columns", which greedytl reads as no column."""
+    and refused a null "columns", which greedytl reads as no column.  The
+    members of the types every file shares (_SHARED: the header's but for
+    hyperparameters, the scalers, whose members x's stand for) are changed
+    in one file at the top level and in one nested model, the others' in
+    one file of each type at each level (_owner_key), the version 1 file's
+    all; the greedytl inspect processes run two at a time."""
     cli = multiclass_cli
     (Xtr, Htr, ytr), _ = _problem(3)
     save = _saver(tmp_path)
@@ -693,12 +750,23 @@ def test_members_null_missing_or_of_another_kind_read_alike(multiclass_cli, synt
     assert {d.get("form") for _, d in docs} >= {"one-vs-rest", "ensemble", "linear", "nearest-neighbour",
                                                 "centroid-cosine"}
     assert all(any(k in d for _, d in docs) for k in ("build", "labels", "sources", "committee", "options"))
-    refused = {}
-    for method, doc in docs:
+    cases = []  # (file, (method, path, change)), inspected at the end
+
+    def case(doc, what):
+        cases.append((_write(tmp_path / "v{}.json".format(len(cases)), doc), what))
+
+    owner = {}
+    for i, (method, doc) in enumerate(docs):
+        # The file's name in the cases: its method's, the second of a method
+        # "#2" (a multi-class l1-logistic, a GreedyTL file of sources).
+        label = method + " #2" * any(m == method for m, _ in docs[:i])
         doc["unknown_member"] = 1
-        assert not _both_read(cli, _write(tmp_path / "v.json", doc), (method, "unknown member"))
+        case(doc, (label, (), "unknown member"))
         del doc["unknown_member"]
         for path, member in list(_member_paths(doc)):
+            key = _owner_key(doc, path)
+            if method != "greedytl v1" and (key is None or owner.setdefault(key, i) != i):
+                continue
             parent = doc
             for k in path[:-1]:
                 parent = parent[k]
@@ -714,24 +782,224 @@ def test_members_null_missing_or_of_another_kind_read_alike(multiclass_cli, synt
                     parent[path[-1]] = dict(good, unknown_member=1)
                 else:
                     parent[path[-1]] = _another_kind(good) if change else None
-                (tmp_path / "v.json").write_text(json.dumps(doc))
+                case(doc, (label, path, change))
                 if member:  # the members back, in their order
                     parent.clear()
                     parent.update(items)
                 else:
                     parent[path[-1]] = good
-                if not _both_read(cli, tmp_path / "v.json", (method, path, change)):
-                    with pytest.raises(greedytl.ModelFileError) as e:
-                        greedytl.read_model(tmp_path / "v.json")
-                    refused[(method, path, change)] = str(e.value)
-    name = "v.json: l1-logistic model: "
-    assert refused["l1-logistic", ("h",), None].endswith(name + "h is null; want an object")
-    assert refused["l1-logistic", ("x", "mean", 0), "another kind"].endswith(name + 'x.mean[0] is "1"; want a number')
+    refused = {}
+    for (path, what), read in zip(cases, _all_read_alike(cli, cases)):
+        assert not read or what[1:] != ((), "unknown member"), what
+        if not read:
+            with pytest.raises(greedytl.ModelFileError) as e:
+                greedytl.read_model(path)
+            refused[what] = str(e.value)[len(str(path)) + 2:]
+    # Every shared member changed at both levels (a nested model records no
+    # sources: the file does).
+    assert set(owner) >= {(level, k) for level in ("top", "nested") for k in _SHARED} - {("nested", "sources")}
+    assert set(owner) >= {(level, "multi-class", k) for level in ("top", "nested") for k in _MULTI_HEADER}
+    assert len(cases) == len(set(what for _, what in cases))
+    name = "l1-logistic model: "
+    assert refused["l1-logistic", ("h",), None] == name + "h is null; want an object"
+    assert refused["l1-logistic", ("x", "mean", 0), "another kind"] == name + 'x.mean[0] is "1"; want a number'
     assert refused["greedytl", ("columns", 0, "weight"), "missing"].endswith("columns[0].weight is missing; want a number")
     assert refused["greedytl", ("options",), None].endswith("options is null; want an object")
-    assert refused["l1-logistic", ("x",), "unknown member"].endswith(name + 'unknown field "x.unknown_member"')
+    assert refused["l1-logistic", ("x",), "unknown member"] == name + 'unknown field "x.unknown_member"'
     assert ("greedytl", ("columns",), None) not in refused
-    assert len(refused) > 500
+    assert len(refused) > 250, len(refused)
+    assert len(cases) < 650, len(cases)  # some 1,185 when every file changed all
+
+
+def test_numbers_beyond_a_float64_read_alike(cli, tmp_path):
+    """A number beyond a float64's range (an integer of 400 digits, which
+    json.loads keeps whole, 1e400, which it reads as inf, and 2**1024 −
+    2**970, the least integer that rounds to 2**1024) in a member greedytl
+    reads into a float64 — a linear file's b, wx[0], x.mean[1] and a
+    hyperparameter, a version 1 GreedyTL file's columns[0].weight and
+    columns[0].score — is refused by both readers, read_model saying
+    greedytl's "cannot unmarshal number" and naming the member; the
+    greatest integer that rounds to a finite float64 (2**1024 − 2**970 − 1)
+    and 1e-400 (0) are read by both.  read_model raised a bare
+    OverflowError for the integers in b or a weight, and took any of them
+    in a hyperparameter or a column's score, which it does not score with."""
+    lin = _linear_doc([0.0, 1.0], [1.0, 2.0], [0.5, -0.5], 0.25)
+    lin["hyperparameters"] = {"c": 1}
+    places = [(lin, ("b",)), (lin, ("wx", 0)), (lin, ("x", "mean", 1)), (lin, ("hyperparameters", "c")),
+              (_v1_doc(), ("columns", 0, "weight")), (_v1_doc(), ("columns", 0, "score"))]
+    beyond = ["9" * 400, "-" + "9" * 400, "1e400", "-1e400", str(2 ** 1024 - 2 ** 970)]
+    within = [str(2 ** 1024 - 2 ** 970 - 1), "1e-400"]
+    for doc, path in places:
+        parent = doc
+        for k in path[:-1]:
+            parent = parent[k]
+        good = parent[path[-1]]
+        parent[path[-1]] = "@NUMBER@"
+        text = json.dumps(doc)
+        parent[path[-1]] = good
+        for v in beyond + within:
+            (tmp_path / "v.json").write_text(text.replace('"@NUMBER@"', v))
+            read = _both_read(cli, tmp_path / "v.json", (path, v[:20]))
+            assert read == (v in within), (path, v[:20])
+            if not read:
+                name = "".join("[{}]".format(k) if isinstance(k, int) else "." + k for k in path).lstrip(".")
+                with pytest.raises(greedytl.ModelFileError, match=r"cannot unmarshal number .*into {} of type "
+                                   r"float64".format(re.escape(name))):
+                    greedytl.read_model(tmp_path / "v.json")
+
+
+# Labels greedytl refuses (dataset.CheckLabel) or takes, as a binary
+# file's positive or negative label and as a class name.
+_BAD_LABELS = ["NaN", "-nan", "+-NaN", " inf ", "Infinity", "-INF", "1e400", "-0x1p2000", "a\tb", "x\n", "\r"]
+_GOOD_LABELS = ["infinit", "nan(1)", "1_0", "0x10", "1e-400", "-0x1.8p1", "\x1cNaN", "\u0661", "nanny", "−inf"]
+
+
+def _refused_alike(cli, path, what):
+    """Assert that both readers refuse the model file at path, read_model
+    with greedytl's message (the tail of greedytl inspect's after "model:
+    "); what names the case."""
+    p = subprocess.run([cli["path"], "inspect", "--json", path], capture_output=True, text=True)
+    assert p.returncode == 2, (what, p.stdout)
+    with pytest.raises(greedytl.ModelFileError) as e:
+        greedytl.read_model(path)
+    tail = str(e.value)[len(str(path)) + 2:].split(" model: ", 1)[-1]  # after the path and "… model: "
+    assert p.stderr.strip().endswith(tail), (what, str(e.value), p.stderr)
+
+
+def test_labels_checked_as_greedytl_checks_them(multiclass_cli, tmp_path):
+    """A binary file's "labels" and a multi-class file's "classes" are
+    checked as greedytl checks them (modelfile.LabelNames.Check,
+    method.ClassLabels.checkNames, dataset.CheckLabel), refused by both
+    readers with greedytl's message: a negative label given twice, empty or
+    the positive one; a label or class name holding a tab or a line break
+    or reading as a number that is not finite (NaN with a sign too, ±Inf in
+    any spelling, a literal beyond float64's range); fewer than two
+    classes, an empty one or one given twice.  Labels that do not read so
+    (_GOOD_LABELS: "infinit", "1_0", a non-ASCII digit) are read by both.
+    And a version 1 GreedyTL file whose options have version 2's "gamma" is
+    refused by both.  read_model took all of these but the empty and the
+    repeated class names and fewer than two classes (which it refused with
+    its own message)."""
+    cli = multiclass_cli
+    (Xtr, Htr, ytr), _ = _problem(3)
+    save = _saver(tmp_path)
+    run(cli, "fit", "--method", "nearest-mean", "--features", save("X.npy", Xtr), "--source-scores",
+        save("H.npy", Htr), "--labels", save("y3.npy", np.arange(len(ytr)) % 3), "--out", tmp_path / "m.json")
+    multi = json.loads((tmp_path / "m.json").read_text())
+    lin = _linear_doc([0.0, 1.0], [1.0, 2.0], [0.5, -0.5], 0.25)
+    cases = [(dict(lin, labels={"positive": "yes", "negative": neg}), neg)
+             for neg in (["no", "maybe", "no"], ["no", ""], ["no", "yes"])]
+    cases += [(dict(lin, labels={"positive": bad, "negative": ["no"]}), bad) for bad in _BAD_LABELS]
+    cases += [(dict(lin, labels={"positive": "yes", "negative": ["no", bad]}), bad) for bad in _BAD_LABELS]
+    cases += [(dict(multi, classes=["0", bad, "2"]), bad) for bad in _BAD_LABELS]
+    cases += [(dict(multi, classes=c), c) for c in (["0", "1", "1"], ["0", "", "2"], ["0"], [])]
+    v1 = _v1_doc()
+    v1["options"]["gamma"] = 0.25
+    cases.append((v1, "version 1 with gamma"))
+    for doc, what in cases:
+        _refused_alike(cli, _write(tmp_path / "v.json", doc), what)
+    for good in _GOOD_LABELS:
+        for doc in (dict(lin, labels={"positive": good, "negative": ["no"]}),
+                    dict(lin, labels={"positive": "yes", "negative": ["no", good]}),
+                    dict(multi, classes=["0", good, "2"])):
+            assert _both_read(cli, _write(tmp_path / "v.json", doc), good)
+
+
+def test_file_type_is_the_methods(multiclass_cli, tmp_path):
+    """A file's type is its method's, as greedytl decides it: files whose
+    members are those of another method's type — a greedytl-auto file of
+    GreedyTL "columns" (as greedytl-auto wrote before its committee), a
+    linear file named greedytl, a dictionary file named l1-logistic, a
+    nearest-mean file named simpleshot, a binary file with a null
+    "classes" — are refused by both readers, and so are a binary file of a
+    multi-class method, a multi-class file of an unknown method or of a
+    native one with settings, a file of an unknown method, a one-vs-rest
+    file one of whose models is another method's, and an ensemble with a
+    member of a form other than linear (with greedytl's message, where the
+    reason is not a member's kind).  greedytl's method tables are
+    read_model's (version --json).  read_model read all of these files but
+    the unknown methods' (by their members), and a version 1 GreedyTL file
+    without "columns" as a file it cannot score, which greedytl reads (as
+    this test's own case shows, read alike)."""
+    cli = multiclass_cli
+    from greedytl import _model
+    assert list(_model._BINARY_SCORERS) == cli["methods"]
+    assert list(_model._MULTI_FORMS) == cli["multiclass_methods"]
+    (Xtr, Htr, ytr), _ = _problem(3)
+    save = _saver(tmp_path)
+    X, H = save("X.npy", Xtr), save("H.npy", Htr)
+    y, y3 = save("y.npy", ytr), save("y3.npy", np.arange(len(ytr)) % 3)
+    docs = {}
+    for method, labels in (("greedytl", y), ("l1-logistic", y), ("dictionary", y), ("nearest-mean", y3),
+                           ("simpleshot", y3), ("l1-logistic 3", y3), ("greedytl-nway", y3)):
+        run(cli, "fit", "--method", method.split()[0], "--features", X, "--source-scores", H, "--labels", labels,
+            "--out", tmp_path / "m.json")
+        docs[method] = json.loads((tmp_path / "m.json").read_text())
+    ovr, ens = docs["l1-logistic 3"], docs["greedytl-nway"]
+    other_model = json.loads(json.dumps(ovr))
+    other_model["models"][1]["method"] = "elastic-net"
+    other_member = json.loads(json.dumps(ens))
+    other_member["members"][0] = dict(docs["simpleshot"], hyperparameters=ens["members"][0]["hyperparameters"])
+    kinds = [dict(docs["greedytl"], method="greedytl-auto"), dict(docs["l1-logistic"], method="greedytl"),
+             dict(docs["dictionary"], method="l1-logistic"), dict(docs["nearest-mean"], method="simpleshot"),
+             dict(docs["l1-logistic"], classes=None)]
+    for doc in kinds:
+        assert not _both_read(cli, _write(tmp_path / "v.json", doc), (doc["method"], "classes" in doc))
+    for doc in (dict(docs["l1-logistic"], method="nearest-mean"), dict(docs["nearest-mean"], method="foo"),
+                dict(docs["nearest-mean"], method="nearest-mean:k=1"), dict(docs["l1-logistic"], method="foo"),
+                other_model, other_member):
+        _refused_alike(cli, _write(tmp_path / "v.json", doc), doc["method"])
+    v1 = _v1_doc()
+    del v1["columns"]
+    assert _both_read(cli, _write(tmp_path / "v.json", v1), "version 1 without columns")
+
+
+def test_encoding_and_repeated_members_read_alike(multiclass_cli, tmp_path):
+    """A file's bytes as greedytl reads them: a UTF-8 byte order mark
+    before the document is skipped; invalid UTF-8 in a string reads as
+    U+FFFD a byte (the inspection, a hyperparameter's name, is inspect's),
+    outside one it is refused; a member given twice keeps its last value
+    and each of its values is checked as the member's type wants ({"b":
+    null, "b": 0.25} refused, {"b": 0.5, "b": 0.25} read), at any depth, in
+    a nested model too.  read_model refused the byte order mark, raised
+    UnicodeDecodeError for invalid UTF-8, and kept the last of a repeated
+    member without checking the others."""
+    cli = multiclass_cli
+    lin = _linear_doc([0.0, 1.0], [1.0, 2.0], [0.5, -0.5], 0.25)
+    lin["hyperparameters"] = {"c": 1}
+    lin["labels"] = {"positive": "yes", "negative": ["no"]}
+    text = json.dumps(lin).encode()
+    (Xtr, Htr, ytr), _ = _problem(3)
+    save = _saver(tmp_path)
+    run(cli, "fit", "--method", "l1-logistic", "--features", save("X.npy", Xtr), "--source-scores",
+        save("H.npy", Htr), "--labels", save("y3.npy", np.arange(len(ytr)) % 3), "--out", tmp_path / "m.json")
+    ovr = (tmp_path / "m.json").read_bytes()
+    b = re.search(rb'"b": ([^,\n]+)', ovr).group(0)  # the first model's b
+    cases = [
+        (b"\xef\xbb\xbf" + text, True, "byte order mark"),
+        (text.replace(b'"yes"', b'"y\xff\xe2\x82s"'), True, "invalid UTF-8 in a label"),
+        (text.replace(b'{"c": 1}', b'{"c\xed\xa0\x80": 1}'), True, "invalid UTF-8 in a member's name"),
+        (text.replace(b'"b": 0.25', b'"b": 0.25\xff'), False, "invalid UTF-8 outside a string"),
+        (text.replace(b'"b": 0.25', b'"b": null, "b": 0.25'), False, "an earlier null"),
+        (text.replace(b'"b": 0.25', b'"b": "1", "b": 0.25'), False, "an earlier string"),
+        (text.replace(b'"b": 0.25', b'"b": 0.5, "b": 0.25'), True, "an earlier number"),
+        (text.replace(b'{"c": 1}', b'{"c": null, "c": 1}'), False, "a hyperparameter's earlier null"),
+        (text.replace(b'"x": {', b'"x": {"foo": 1}, "x": {'), False, "an earlier object's unknown member"),
+        (text.replace(b'"x": {', b'"x": {"mean": []}, "x": {'), False, "an earlier object's missing member"),
+        (ovr.replace(b, b'"b": null, ' + b, 1), False, "a nested model's earlier null"),
+        (ovr.replace(b, b + b", " + b, 1), True, "a nested model's member twice"),
+    ]
+    for data, readable, what in cases:
+        (tmp_path / "v.json").write_bytes(data)
+        assert _both_read(cli, tmp_path / "v.json", what) is readable, what
+    (tmp_path / "v.json").write_bytes(cases[2][0])
+    got = greedytl.read_model(tmp_path / "v.json")
+    assert got.inspection() == json.loads(run(cli, "inspect", "--json", tmp_path / "v.json"))
+    assert list(got.doc["hyperparameters"]) == ["c\ufffd\ufffd\ufffd"]
+    (tmp_path / "v.json").write_bytes(cases[1][0])
+    assert greedytl.read_model(tmp_path / "v.json").doc["labels"]["positive"] == "y\ufffd\ufffd\ufffds"
+    (tmp_path / "v.json").write_bytes(cases[6][0])
+    assert greedytl.read_model(tmp_path / "v.json").b == 0.25
 
 
 def test_null_scaler_of_no_columns_refused(cli, tmp_path):
