@@ -111,8 +111,10 @@ func (l *Loss) subgradient(grad, pred []float64, v []float64) {
 func (l *Loss) stepScale(tau float64) float64 {
 	m, _ := l.g.Dims()
 	var ss float64
-	for _, x := range l.g.RawMatrix().Data {
-		ss += x * x
+	for i := range m { // row by row: a view's Data holds other values between its rows
+		for _, x := range l.g.RawRowView(i) {
+			ss += x * x
+		}
 	}
 	if rms := math.Sqrt(ss / float64(m)); rms > 0 {
 		return math.Min(tau, stepScaleFactor/rms)

@@ -381,3 +381,36 @@ func TestMinimiseArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestMinimiseView: G may be a view into a larger matrix (its rows Stride
+// apart, other values between them): Minimise reads only G's own
+// elements, so a view whose surroundings are NaN gives bit for bit the
+// result of a contiguous copy.
+func TestMinimiseView(t *testing.T) {
+	l := setup(t, 3, 30, 10, 6, 5, 1)
+	m, n := l.g.Dims()
+	big := mat.NewDense(m+2, n+3, nil)
+	for i := range m + 2 {
+		for j := range n + 3 {
+			big.Set(i, j, math.NaN())
+		}
+	}
+	view := big.Slice(1, m+1, 1, n+1).(*mat.Dense)
+	view.Copy(l.g)
+	ctx := context.Background()
+	for _, l1 := range []bool{true, false} {
+		for _, tau := range []float64{0.5, 5} {
+			want, wantVal, wantTrace, err := New(l.y, l.zeta, l.c, mat.DenseCopyOf(l.g)).Minimise(ctx, make([]float64, n), tau, l1, 50)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, gotVal, gotTrace, err := New(l.y, l.zeta, l.c, view).Minimise(ctx, make([]float64, n), tau, l1, 50)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) || gotVal != wantVal || !slices.Equal(gotTrace, wantTrace) {
+				t.Errorf("l1 %v, τ = %v: on a view β = %v (L = %v), on a copy β = %v (L = %v)", l1, tau, got, gotVal, want, wantVal)
+			}
+		}
+	}
+}
