@@ -398,8 +398,26 @@ func TestRidgePredictErrors(t *testing.T) {
 	if _, err := nilModel.Predict(x); err == nil {
 		t.Error("nil model: no error")
 	}
-	if _, err := model.Predict(nil); err == nil {
-		t.Error("nil X: no error")
+	// A nil X, untyped or typed, is FitRidge's error (a typed nil
+	// panicked).
+	for _, tc := range []struct {
+		x    mat.Matrix
+		want string
+	}{
+		{nil, "linear: ridge: nil X"},
+		{(*mat.Dense)(nil), "linear: ridge: nil X (*mat.Dense)"},
+		{(*mat.VecDense)(nil), "linear: ridge: nil X (*mat.VecDense)"},
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("Predict(%#v): panic %v", tc.x, r)
+				}
+			}()
+			if _, err := model.Predict(tc.x); err == nil || err.Error() != tc.want {
+				t.Errorf("Predict(%#v): error %v, want %q", tc.x, err, tc.want)
+			}
+		}()
 	}
 	handBuilt := &RidgeModel{W: []float64{1, math.NaN(), 0, 0}}
 	if _, err := handBuilt.Predict(x); err == nil {
