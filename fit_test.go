@@ -766,6 +766,7 @@ func TestFitErrors(t *testing.T) {
 		{"no matrices", nil, nil, nil, y, DefaultOptions(), "no candidate columns"},
 		{"empty Dense", nil, &mat.Dense{}, nil, y, DefaultOptions(), "no candidate columns"},
 		{"typed nil", nil, (*mat.Dense)(nil), nil, y, DefaultOptions(), "no candidate columns"},
+		{"transposed typed nil", nil, (*mat.Dense)(nil).T(), (*mat.Dense)(nil).T(), y, DefaultOptions(), "no candidate columns"}, // panicked
 		{"all constant", nil, const1, nil, y, DefaultOptions(), "every column of X and H is constant"},
 		{"all constant, sampled", nil, const1, nil, y, opt(func(o *Options) { o.Sample = 1 }), "every column of X and H is constant"},
 		{"λ too small", nil, X, H, y, opt(func(o *Options) { o.Lambda = 1e-300 }), "too small"},

@@ -310,7 +310,8 @@ func TestRidgeErrors(t *testing.T) {
 		want      string
 	}{
 		{"nil X", nil, y, 1, false, "linear: ridge: nil X"},
-		{"typed nil X", (*mat.Dense)(nil), y, 1, false, "linear: ridge: nil X (*mat.Dense)"}, // panicked
+		{"typed nil X", (*mat.Dense)(nil), y, 1, false, "linear: ridge: nil X (*mat.Dense)"},                   // panicked
+		{"transposed typed nil X", (*mat.Dense)(nil).T(), y, 1, false, "linear: ridge: nil X (mat.Transpose)"}, // panicked
 		{"NaN in X", nanX, y, 1, false, "linear: ridge: X row 2 column 3 is NaN"},
 		{"Inf in y", x, infY, 1, true, "linear: ridge: y row 5 is +Inf"},
 		{"short y", x, y[:9], 1, false, "targets"},
@@ -407,6 +408,7 @@ func TestRidgePredictErrors(t *testing.T) {
 		{nil, "linear: ridge: nil X"},
 		{(*mat.Dense)(nil), "linear: ridge: nil X (*mat.Dense)"},
 		{(*mat.VecDense)(nil), "linear: ridge: nil X (*mat.VecDense)"},
+		{(*mat.Dense)(nil).T(), "linear: ridge: nil X (mat.Transpose)"},
 	} {
 		func() {
 			defer func() {
