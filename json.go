@@ -101,7 +101,11 @@ func (m *Model) Write(w io.Writer, h modelfile.Header) error {
 }
 
 // MarshalJSON encodes m in the format of WriteJSON, without indentation,
-// so that a model can be embedded in other JSON documents.
+// so that a model can be embedded in other JSON documents. Embed a *Model,
+// as encoding/json calls a pointer method only on what it can address: a
+// Model held by value in a struct or map passed to json.Marshal by value is
+// encoded field by field instead, in a form UnmarshalJSON refuses
+// ("format is missing").
 func (m *Model) MarshalJSON() ([]byte, error) {
 	f, err := m.document(modelfile.NewHeader(m.methodName(), nil, nil))
 	if err != nil {
