@@ -209,6 +209,9 @@ func (m *Model) PredictsGreater(s float64) bool {
 // float64, give non-finite scores (Train refuses a model whose scores of
 // its own training rows overflow; a model read from a file is not
 // checked), so validate data read from files first and check the scores.
+// The scores are the same, bit for bit, whatever X's type (a mat.Dense, a
+// view into a larger one, a transpose, another mat.Matrix); a matrix that
+// is not row-major raw data (mat.RawMatrixer) is copied first.
 // It panics when the model is not binary or inconsistent (see Check) or X
 // has fewer than NrFeature columns.
 func (m *Model) Scores(X mat.Matrix) []float64 {
@@ -228,6 +231,12 @@ func (m *Model) Scores(X mat.Matrix) []float64 {
 	}
 	dst := mat.NewVecDense(r, out)
 	if c > 0 {
+		if _, ok := X.(mat.RawMatrixer); !ok {
+			// A transpose or another matrix type: its product would sum
+			// each row in another order (gonum's Dgemv Trans, or At), so
+			// copy it, to score as the same rows in a mat.Dense score.
+			X = mat.DenseCopyOf(X)
+		}
 		dst.MulVec(X, mat.NewVecDense(c, w))
 	}
 	if m.hasBias() {

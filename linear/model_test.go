@@ -230,6 +230,48 @@ func TestScoresZeroFeatures(t *testing.T) {
 	}
 }
 
+// TestScoresLayouts: Scores gives the same bits for the same rows held as
+// a mat.Dense, a view into a larger one, a transpose and a matrix type of
+// the caller's (the transpose and the caller's type were summed in
+// another order, differing in the last bits).
+func TestScoresLayouts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	const r, c = 60, 8
+	X := mat.NewDense(r, c, nil)
+	for i := range r {
+		for j := range c {
+			X.Set(i, j, rng.NormFloat64())
+		}
+	}
+	big := mat.NewDense(r+2, c+3, nil)
+	view := big.Slice(1, r+1, 2, c+2).(*mat.Dense)
+	view.Copy(X)
+	for _, bias := range []float64{-1, 1} {
+		m := randomModel(3, 2, c, bias)
+		want := m.Scores(X)
+		for name, A := range map[string]mat.Matrix{
+			"view":      view,
+			"transpose": mat.DenseCopyOf(X.T()).T(),
+			"opaque":    opaque{X},
+		} {
+			got := m.Scores(A)
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Errorf("bias %v, %s: row %d scores %v, %v as a mat.Dense", bias, name, i, got[i], want[i])
+					break
+				}
+			}
+		}
+	}
+}
+
+// opaque hides a matrix's type: only mat.Matrix's methods.
+type opaque struct{ m mat.Matrix }
+
+func (o opaque) Dims() (r, c int)    { return o.m.Dims() }
+func (o opaque) At(i, j int) float64 { return o.m.At(i, j) }
+func (o opaque) T() mat.Matrix       { return mat.Transpose{Matrix: o} }
+
 // ExampleTrain fits a linear SVM to four points and predicts two new ones.
 func ExampleTrain() {
 	x := mat.NewDense(4, 2, []float64{
