@@ -220,8 +220,9 @@ func TestPredictErrors(t *testing.T) {
 		X, H mat.Matrix
 		want string
 	}{
-		{"X columns", randDense(rng, 3, 5), randDense(rng, 3, 6), "X has 5 columns"},
-		{"H columns", randDense(rng, 3, 4), randDense(rng, 3, 7), "H has 7 columns"},
+		{"X columns", randDense(rng, 3, 5), randDense(rng, 3, 6), "X has 5 columns, the model was trained with 4 features"},
+		{"H columns", randDense(rng, 3, 4), randDense(rng, 3, 7), "H has 7 columns, the model was trained with 6 sources"},
+		{"one column", randDense(rng, 3, 1), randDense(rng, 3, 6), "X has 1 column, the model was trained with 4 features"}, // "1 columns", "with 4"
 		{"rows", randDense(rng, 3, 4), randDense(rng, 4, 6), "X has 3 rows but H has 4"},
 		{"nil X", nil, randDense(rng, 3, 6), "X is nil but the model uses feature"},
 		{"nil H", randDense(rng, 3, 4), nil, "H is nil but the model uses source"},
