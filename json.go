@@ -70,7 +70,7 @@ type fileColumn struct {
 // DefaultOptions()): "greedytl" for the paper's settings,
 // "greedytl:sample=59" for the randomised search of r = 59. Numbers are
 // written so that they read back exactly. WriteJSON returns an error if m
-// is inconsistent (see ReadModel) or w fails.
+// is inconsistent (see ReadModel), or w is nil or fails.
 func (m *Model) WriteJSON(w io.Writer) error {
 	if err := m.Write(w, modelfile.NewHeader(m.methodName(), nil, nil)); err != nil {
 		return fmt.Errorf("greedytl.Model.WriteJSON: %w", err)
@@ -151,7 +151,7 @@ func (m *Model) document(h modelfile.Header) (*modelFile, error) {
 }
 
 // ReadModel reads a model written by WriteJSON (or MarshalJSON). It
-// returns an error for anything else: malformed JSON, unknown fields or
+// returns an error for a nil r and for anything else: malformed JSON, unknown fields or
 // trailing data, another format or version (modelfile.Read), a method
 // other than the canonical spec of the options (a file of package method's
 // GreedyTL variants is read by package method), or inconsistent content

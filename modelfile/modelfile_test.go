@@ -169,3 +169,15 @@ func TestParseSpecRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestNilReaderWriter: Read of a nil io.Reader and Write to a nil
+// io.Writer are errors, as package dataset's readers and writers make
+// them (they panicked in io.ReadAll and w.Write).
+func TestNilReaderWriter(t *testing.T) {
+	if _, err := Read(nil); err == nil || err.Error() != "no reader (nil)" {
+		t.Errorf("Read(nil): error %v", err)
+	}
+	if err := Write(nil, NewHeader("m", nil, nil)); err == nil || err.Error() != "no writer (nil)" {
+		t.Errorf("Write(nil, …): error %v", err)
+	}
+}
