@@ -380,6 +380,38 @@ func TestMinimiseArguments(t *testing.T) {
 			}
 		}
 	}
+	// New's arguments: lengths that disagree panicked (index out of
+	// range), a NaN or ±Inf value gave a NaN β with L = 0 and no error.
+	nanAt := func(v []float64, i int, x float64) []float64 { v = slices.Clone(v); v[i] = x; return v }
+	gBad := mat.DenseCopyOf(g)
+	gBad.Set(2, 1, math.NaN())
+	for _, tc := range []struct {
+		name string
+		loss *Loss
+		want string
+	}{
+		{"short y", New(y[:1], zeta, c, g), "hinge: 1 labels and 4 weights for 4 offsets c"},
+		{"short ζ", New(y, zeta[:3], c, g), "hinge: 4 labels and 3 weights for 4 offsets c"},
+		{"G rows", New(y[:3], zeta[:3], c[:3], g), "hinge: G has 4 rows for 3 offsets c"},
+		{"NaN in G", New(y, zeta, c, gBad), "hinge: G row 2 column 1 is NaN"},
+		{"Inf offset", New(y, zeta, nanAt(c, 1, math.Inf(1)), g), "hinge: offset row 1 is +Inf"},
+		{"NaN weight", New(y, nanAt(zeta, 0, math.NaN()), c, g), "hinge: weight row 0 is NaN"},
+		{"NaN label", New(nanAt(y, 3, math.NaN()), zeta, c, g), "hinge: label row 3 is NaN"},
+	} {
+		for _, l1 := range []bool{true, false} {
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("%s, l1 %v: panic %v", tc.name, l1, r)
+					}
+				}()
+				best, val, _, err := tc.loss.Minimise(ctx, []float64{0, 0}, 1, l1, 10)
+				if err == nil || err.Error() != tc.want {
+					t.Errorf("%s, l1 %v: β %v, L %v, err %v; want the error %q", tc.name, l1, best, val, err, tc.want)
+				}
+			}()
+		}
+	}
 }
 
 // TestMinimiseView: G may be a view into a larger matrix (its rows Stride
