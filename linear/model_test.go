@@ -235,14 +235,8 @@ func TestScoresZeroFeatures(t *testing.T) {
 // the caller's (the transpose and the caller's type were summed in
 // another order, differing in the last bits).
 func TestScoresLayouts(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 5))
 	const r, c = 60, 8
-	X := mat.NewDense(r, c, nil)
-	for i := range r {
-		for j := range c {
-			X.Set(i, j, rng.NormFloat64())
-		}
-	}
+	X, _ := ridgeRandom(5, r, c, 0)
 	big := mat.NewDense(r+2, c+3, nil)
 	view := big.Slice(1, r+1, 2, c+2).(*mat.Dense)
 	view.Copy(X)
