@@ -54,6 +54,10 @@ func TestParseChecksTheHeader(t *testing.T) {
 		{`{"format": "greedytl-model", "version": 0, "method": "m"}`, "unsupported version 0"},
 		{`{"format": "greedytl-model", "version": 2, "method": null}`, "null"},
 		{`{"format": "greedytl-model", "version": "2", "method": "m"}`, "cannot unmarshal"},
+		// Not a JSON object (a user's wrong file): the message named
+		// Parse's Go type, "struct { modelfile.Header; Classes … }".
+		{`[{"format": "greedytl-model"}]`, "the document is an array; want an object"},
+		{`2`, "the document is a number; want an object"},
 		{`{"format": "greedytl-model", "method": "m"}`, "version is missing; want a number"},
 		{`{"version": 2, "method": "m"}`, "format is missing; want a string"},
 		{`{"format": "greedytl-model", "version": 2}`, "method is missing; want a string"},
