@@ -3,17 +3,16 @@ package ball
 import (
 	"fmt"
 	"math"
+
+	"github.com/greedytl/greedytl/standardize"
 )
 
-// minSafeSumSquares bounds a sum of squares below which squares may have
-// underflowed (a component below 2^-511 squares to a subnormal or 0):
-// scaledNorm then computes the norm by scaling, which is slower, and above it
-// by the plain sum, whose bits its callers' results were recorded with.
-const minSafeSumSquares = 0x1p-900
-
 // scaledNorm returns ||v||₂ as nu·2^e. When v's sum of squares, in order,
-// neither overflows nor underflows float64 (the usual case), nu is its
-// square root and e = 0. Otherwise e is the exponent of v's largest
+// neither overflows nor may have underflowed float64 (the usual case: it is
+// at least standardize.TinySumSquares, the bound below which squares may
+// have underflowed, that Std rescales below too), nu is its square root, the
+// plain sum's bits that ball's callers' results were recorded with, and
+// e = 0. Otherwise e is the exponent of v's largest
 // magnitude (math.Frexp) and nu the norm of 2^-e·v, whose components are
 // below 1 in magnitude, the largest at least ½: nu lies in [½, √len(v)],
 // whatever v's magnitude, even where ||v||₂ itself is not a float64
@@ -23,7 +22,7 @@ func scaledNorm(v []float64) (nu float64, e int) {
 	for _, x := range v {
 		ss += x * x
 	}
-	if !(ss > math.MaxFloat64 || ss < minSafeSumSquares) {
+	if !(ss > math.MaxFloat64 || ss < standardize.TinySumSquares) {
 		return math.Sqrt(ss), 0 // NaN too
 	}
 	var big float64
@@ -84,7 +83,8 @@ func Rescale(dst, v []float64, tau float64) bool {
 // {x : ||x||₂ ≤ tau}: v itself when it lies in the ball, v·tau/||v||₂
 // otherwise, at any magnitude (as Rescale). dst may be v. It panics when
 // the lengths differ or tau is negative or NaN (programmer errors); v must
-// be finite, as for ProjectL1.
+// be finite, as for ProjectL1 (for a finite tau, 0 included, a NaN or ±Inf
+// component gives NaN components: see the package's doc).
 func ProjectL2(dst, v []float64, tau float64) {
 	checkProjectArgs("ProjectL2", dst, v, tau)
 	nu, e := scaledNorm(v)
@@ -102,8 +102,8 @@ func ProjectL2(dst, v []float64, tau float64) {
 // projections onto the l1-ball for learning in high dimensions", ICML 2008).
 // θ is found by Condat's algorithm (see L1Projector). dst may be v. It
 // panics when the lengths differ or tau is negative or NaN (programmer
-// errors); v must be finite (a NaN or ±Inf component gives NaN components,
-// see the package's doc).
+// errors); v must be finite (for τ > 0 finite, a NaN or ±Inf component
+// gives NaN components; τ = 0 gives zeros: see the package's doc).
 func ProjectL1(dst, v []float64, tau float64) {
 	var p L1Projector
 	p.Project(dst, v, tau)

@@ -7,6 +7,9 @@
 // The vectors projected must be finite, as the callers' checked inputs make
 // them (hinge.Minimise refuses a non-finite start, and its steps combine
 // finite data): the kernels do not scan for NaN or ±Inf, and a vector
-// holding one gives a result with NaN components — a NaN, not a projection
-// — without an error.
+// holding one gives, without an error, a result that is not its projection.
+// For a finite τ > 0 (and for ProjectL2 with τ = 0 too) the result has
+// NaN components, at least one; other components may be finite. ProjectL1
+// with τ = 0 gives zeros, the ball's one point. With τ = +Inf a vector
+// with ±Inf components and no NaN is returned as it is.
 package ball

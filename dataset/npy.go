@@ -307,7 +307,7 @@ func parseDescr(s string) (npyType, error) {
 		s = code
 	}
 	if slices.Contains(npyPlatformTypes, s) {
-		bad.hint = "the size of this NumPy type (C's long or a pointer) is the platform's that wrote the file, which the file does not record: save the array with np.save, which writes its size ('<i8' or '<i4')"
+		bad.hint = "the size of this NumPy type (C's long or a pointer) is that of the platform that wrote the file, which the file does not record: save the array with np.save, which writes its size ('<i8' or '<i4')"
 		return npyType{}, bad
 	}
 	if len(s) != 2 {
@@ -336,6 +336,9 @@ var npyCodes = map[string]string{
 
 // npyNames maps the names numpy.dtype takes (without a byte order, as
 // NumPy takes them) of the types DecodeNPY reads to their kind and size.
+// Among them are NumPy 1's aliases float_ and bool8, which NumPy 2 no
+// longer takes: np.save never writes a name, so only a header written by
+// hand holds one, and what NumPy 1 read it as is kept.
 var npyNames = map[string]string{
 	"float64": "f8", "double": "f8", "float": "f8", "float_": "f8",
 	"float32": "f4", "single": "f4",
@@ -348,8 +351,12 @@ var npyNames = map[string]string{
 
 // npyPlatformTypes are the codes and names numpy.dtype takes for C's long
 // and pointer-sized integers, whose size depends on the platform (C's long
-// is 4 bytes on Windows, 8 on Linux and macOS; NumPy 1's int_ is a long).
-var npyPlatformTypes = []string{"l", "L", "p", "P", "long", "ulong", "int", "int_", "uint", "intp", "uintp", "int0", "uint0"}
+// is 4 bytes on Windows, 8 on Linux and macOS; NumPy 1's int_ is a long,
+// NumPy 2's a pointer's size): those of NumPy 1 and 2, with NumPy 1's
+// aliases int0 and uint0 (of intp and uintp), which NumPy 2 no longer
+// takes, and NumPy 2's codes 'n' and 'N' (of intp and uintp), which NumPy 1
+// does not.
+var npyPlatformTypes = []string{"l", "L", "p", "P", "n", "N", "long", "ulong", "int", "int_", "uint", "intp", "uintp", "int0", "uint0"}
 
 // dtypeError is parseDescr's error, "unsupported dtype '<U3'", followed,
 // for an array of strings or objects read where the reader knows what the

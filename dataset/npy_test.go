@@ -659,3 +659,33 @@ func TestDecodeNPYShapeBeyondInt32(t *testing.T) {
 		}
 	}
 }
+
+// TestNPYVersionedSpellings pins the dtype spellings that only one major
+// version of NumPy takes, which TestNumPyDescrSpellings, asking the NumPy
+// installed, leaves out: NumPy 1's aliases float_ and bool8 (removed in
+// NumPy 2) are read as NumPy 1 reads them, float64 and bool; NumPy 1's
+// aliases int0 and uint0 (of intp and uintp, removed in NumPy 2) and NumPy
+// 2's codes 'n' and 'N' (of intp and uintp, new in NumPy 2) are refused
+// saying that their size is the writing platform's.
+func TestNPYVersionedSpellings(t *testing.T) {
+	for _, tt := range []struct {
+		descr string
+		data  []byte
+		want  []float64
+	}{
+		{"float_", encode(native, 1.5, -2.0), []float64{1.5, -2}},
+		{"bool8", []byte{1, 0}, []float64{1, 0}},
+	} {
+		a, err := DecodeNPY(bytes.NewReader(npyFile(1, dict(tt.descr, false, "(2,)"), tt.data)), "x.npy")
+		if err != nil || !sameFloats(a.Data, tt.want) {
+			t.Errorf("%q: %v, %v; want %v", tt.descr, a, err, tt.want)
+		}
+	}
+	for _, descr := range []string{"int0", "uint0", "n", "N", "<n", ">N", "=n", "|N"} {
+		_, err := DecodeNPY(bytes.NewReader(npyFile(1, dict(descr, false, "(1,)"), encode(le, int64(1)))), "x.npy")
+		want := "x.npy: unsupported dtype '" + descr + "': the size of this NumPy type (C's long or a pointer) is that of the platform that wrote the file, which the file does not record: save the array with np.save, which writes its size ('<i8' or '<i4')"
+		if err == nil || err.Error() != want {
+			t.Errorf("%q: %v; want %s", descr, err, want)
+		}
+	}
+}

@@ -241,17 +241,20 @@ for k, descr in enumerate(sys.argv[2:]):
 // refuses what np.load refuses and the types it does not read; and it
 // refuses C's long and pointer-sized integers ('l', 'int', 'intp'), whose
 // size is the platform's, saying so. The table is NumPy's: the script
-// reports what np.load makes of each spelling. It skips without NumPy.
+// reports what np.load makes of each spelling. Its spellings are those
+// NumPy 1 and NumPy 2 read alike (or both refuse); those only one of them
+// takes (float_, bool8, int0, 'n') are TestNPYVersionedSpellings'. It
+// skips without NumPy.
 func TestNumPyDescrSpellings(t *testing.T) {
 	python := peertest.PythonWith(t, "numpy")
 	descrs := []string{
-		"<f8", "f8", "=f8", "|f8", ">f8", "d", "<d", ">d", "=d", "|d", "float64", "double", "float", "float_",
+		"<f8", "f8", "=f8", "|f8", ">f8", "d", "<d", ">d", "=d", "|d", "float64", "double", "float",
 		"<f4", "f4", ">f4", "f", "<f", ">f", "float32", "single",
 		"<i8", "i8", "q", "<q", ">q", "int64", "longlong", "<i4", "i", "<i", ">i", "int32", "intc",
 		"<i2", "h", ">h", "int16", "short", "|i1", "b", "<b", "int8", "byte",
 		"<u8", "Q", "uint64", "ulonglong", "<u4", "I", "uint32", "uintc", "<u2", "H", "uint16", "ushort",
 		"|u1", "B", "<B", "uint8", "ubyte",
-		"|b1", "b1", "<b1", "?", "<?", "|?", "=?", "bool", "bool_", "bool8",
+		"|b1", "b1", "<b1", "?", "<?", "|?", "=?", "bool", "bool_",
 		// C's long and pointer-sized integers: the platform's size.
 		"l", "<l", "L", "p", "P", "long", "ulong", "int", "int_", "uint", "intp", "uintp",
 		// Types DecodeNPY does not read, and spellings NumPy refuses.

@@ -135,7 +135,9 @@ func newTestRunner(t *testing.T, noise []int) (*runner, *source.Index) {
 	f := testFolder(t)
 	cfg := testConfig(f, t.TempDir(), testSources(t, f), "greedytl")
 	cfg.Noise = noise
-	return loadRunner(t, &cfg, func(neg *source.Negatives) ([]string, error) { return chooseTargets(&cfg, neg, t.Logf) })
+	return loadRunner(t, &cfg, func(neg *source.Negatives) ([]string, error) {
+		return chooseTargets(&cfg, neg, f.ClassCounts(), t.Logf)
+	})
 }
 
 // loadRunner sets up the runner of cfg on the targets that choose picks
@@ -164,7 +166,8 @@ func loadRunner(tb testing.TB, cfg *Config, choose func(*source.Negatives) ([]st
 		tb.Fatal(err)
 	}
 	man := newManifest(cfg, methods, neg, targets, digest)
-	r, err := newRunner(cfg, man, newGrid(man), neg, ix, set)
+	g := newGrid(man)
+	r, err := newRunner(cfg, man, g, g.groups(cfg.Shard), neg, ix, set)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -1401,7 +1404,8 @@ func TestRunRefusesHugeNoise(t *testing.T) {
 			most := int(bound / (16 * float64(rows) * float64(tc.holding)))
 			for _, d := range []int{most, most + 1} {
 				c := Config{Data: f, Protocol: protocol, Positives: positives, Noise: []int{d, 0}, Splits: splits, Workers: tc.workers}
-				err := checkNoise(&c, newGrid(newManifest(&c, nil, neg, targets, "digest")), neg, targets)
+				g := newGrid(newManifest(&c, nil, neg, targets, "digest"))
+				err := checkNoise(&c, g, g.groups(c.Shard), f.ClassCounts(), neg)
 				want := fmt.Sprintf("%d noise dimensions would take %.3g GB on a group's %d rows (the N(0,1) draws and their copy in the features), %.3g GB on the %d ",
 					d, 16*float64(d*rows)/1e9, rows, 16*float64(d*rows*tc.holding)/1e9, tc.holding)
 				if (err == nil) != (d == most) || err != nil && (!strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "more than "+there+": give a smaller --noise or fewer --workers")) {

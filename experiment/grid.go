@@ -256,28 +256,26 @@ func memTotal() (bytes float64, ok bool) {
 // out-of-memory error: a group's noise, its N(0,1) columns (noiseColumns)
 // and their copy in the features (runner.features), is 16 bytes a row and
 // dimension; the largest group is the largest number of positives of the
-// target (classes of cfg.Data named in targets) with the most examples,
-// its test positives, and the training and test negatives of the pool
-// neg — as many rows as drawSplit takes; the workers are cfg.Workers
-// (GOMAXPROCS when ≤ 0) but no more than the groups of the run's grid g in
-// cfg.Shard with noise.
-func checkNoise(cfg *Config, g *grid, neg *source.Negatives, targets []string) error {
+// target of the run's grid g with the most examples (counts, cfg.Data's
+// class counts), its test positives, and the training and test negatives
+// of the pool neg — as many rows as drawSplit takes; the workers are
+// cfg.Workers (GOMAXPROCS when ≤ 0) but no more than the groups of g in
+// cfg.Shard (groups) with noise.
+func checkNoise(cfg *Config, g *grid, groups []group, counts []int, neg *source.Negatives) error {
 	d := slices.Max(cfg.Noise)
 	if d == 0 {
 		return nil
 	}
 	sz, _ := protocolSizes(cfg.Protocol) // checked
 	p := slices.Max(cfg.Positives)
-	counts := cfg.Data.ClassCounts()
 	pos := 0
-	for _, name := range targets {
-		c, _ := cfg.Data.ClassIndex(name) // chosen among the classes
+	for _, c := range g.targets {
 		pos = max(pos, splitRows(counts[c], p, sz.testPos))
 	}
 	rows := pos + splitRows(len(neg.Target), sz.trainNeg, sz.testNeg)
 	workers := parallel.Count(cfg.Workers)
 	noisy := 0
-	for _, gr := range g.groups(cfg.Shard) {
+	for _, gr := range groups {
 		if gr.Noise > 0 {
 			noisy++
 		}

@@ -305,7 +305,9 @@ func TestEpisodeAccuracyPossible(t *testing.T) {
 	}
 	good := episode("0.7333333333333333", "0.7333333333333334") // 11 of 15, as TestRecordsAsBefore's
 	for _, tc := range []struct{ line, want string }{
-		{episode("0.5", "0.5"), "accuracy is 0.5: not a possible accuracy of 3 ways × 5 test examples per class (a multiple of 1/15)"},
+		{episode("0.5", "0.5"), "accuracy is 0.5: not a possible accuracy of 3 ways × 5 test examples per class (must be a multiple of 1/15)"},
+		{strings.NewReplacer(`"ways":3`, `"ways":2`, `["a","b","c"]`, `["a","b"]`, `[0,1,2]`, `[0,1]`, `"test_per_class":5`, `"test_per_class":500000`).Replace(episode("0.1234567", "0.1234567")),
+			"accuracy is 0.1234567: not a possible accuracy of 2 ways × 500000 test examples per class (must be a multiple of 1/1000000)"},
 		{episode("0.7333333333333333", "0.74"), "balanced_accuracy is 0.74: not a possible accuracy"},
 	} {
 		path := filepath.Join(t.TempDir(), "results.jsonl")

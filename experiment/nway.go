@@ -18,9 +18,8 @@ import (
 // examples per class; a class with fewer is an error naming it (name the
 // pool with Config.Targets to leave it out), and so is a pool smaller than
 // the largest number of ways.
-func choosePool(cfg *Config, neg *source.Negatives) ([]string, error) {
+func choosePool(cfg *Config, neg *source.Negatives, counts []int) ([]string, error) {
 	f := cfg.Data
-	counts := f.ClassCounts()
 	need := slices.Max(cfg.Positives) + cfg.testPerClass()
 	var pool []string
 	if len(cfg.Targets) == 0 {

@@ -288,7 +288,7 @@ func checkEpisodeAccuracy(r *Record) error {
 		value float64
 	}{{"accuracy", r.Accuracy}, {"balanced_accuracy", r.BalancedAccuracy}} {
 		if !counts(a.value) {
-			return fmt.Errorf("%s is %v: not a possible accuracy of %d ways × %s per class (a multiple of 1/%v)", a.name, a.value, r.Ways, plural.Count(r.TestPerClass, "test example", "test examples"), n)
+			return fmt.Errorf("%s is %v: not a possible accuracy of %d ways × %s per class (must be a multiple of 1/%.0f)", a.name, a.value, r.Ways, plural.Count(r.TestPerClass, "test example", "test examples"), n)
 		}
 	}
 	return nil

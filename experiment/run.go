@@ -143,11 +143,12 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if n := seedNote(ix, cfg.Sources, cfg.Seed); n != "" {
 		logf("note: %s", n)
 	}
+	counts := f.ClassCounts()
 	var targets []string
 	if cfg.Protocol == ProtocolNWay {
-		targets, err = choosePool(&cfg, neg)
+		targets, err = choosePool(&cfg, neg, counts)
 	} else {
-		targets, err = chooseTargets(&cfg, neg, logf)
+		targets, err = chooseTargets(&cfg, neg, counts, logf)
 	}
 	if err != nil {
 		return nil, err
@@ -157,7 +158,8 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, inputErrorf("experiment: %v", err)
 	}
 	g := newGrid(man)
-	if err := checkNoise(&cfg, g, neg, targets); err != nil {
+	groups := g.groups(cfg.Shard)
+	if err := checkNoise(&cfg, g, groups, counts, neg); err != nil {
 		return nil, err
 	}
 	lock, err := lockRun(cfg.Out)
@@ -230,7 +232,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		}
 	}
 
-	r, err := newRunner(&cfg, man, g, neg, ix, set)
+	r, err := newRunner(&cfg, man, g, groups, neg, ix, set)
 	if err != nil {
 		return nil, err
 	}
@@ -296,10 +298,9 @@ func negativePlan(cfg *Config, digest string) (*source.Negatives, *source.Index,
 }
 
 // chooseTargets returns the names of the target classes (see
-// Config.Targets).
-func chooseTargets(cfg *Config, neg *source.Negatives, logf func(string, ...any)) ([]string, error) {
+// Config.Targets); counts are cfg.Data's class counts.
+func chooseTargets(cfg *Config, neg *source.Negatives, counts []int, logf func(string, ...any)) ([]string, error) {
 	f := cfg.Data
-	counts := f.ClassCounts()
 	need := slices.Max(cfg.Positives) + 1
 	if len(neg.Target) <= TrainNegatives {
 		return nil, inputErrorf("experiment: the negative pool leaves %s, want more than %d (the training negatives) to have a test set", plural.Count(len(neg.Target), "target negative", "target negatives"), TrainNegatives)
@@ -405,7 +406,9 @@ type runner struct {
 	cfg  *Config
 	man  *Manifest
 	grid *grid
-	set  *source.Set
+	// groups are the groups of the run's shard, in grid order.
+	groups []group
+	set    *source.Set
 	// x holds the features of the rows the cells to run use, and h every
 	// source's score on them (columns: the sources in index order); at[row]
 	// is a dataset row's place in both.
@@ -425,10 +428,10 @@ type runner struct {
 }
 
 // newRunner prepares the per-target tables of the run of man, whose grid
-// is g (newGrid).
-func newRunner(cfg *Config, man *Manifest, g *grid, neg *source.Negatives, ix *source.Index, set *source.Set) (*runner, error) {
+// is g (newGrid) and whose shard has the groups groups (g.groups).
+func newRunner(cfg *Config, man *Manifest, g *grid, groups []group, neg *source.Negatives, ix *source.Index, set *source.Set) (*runner, error) {
 	r := &runner{
-		cfg: cfg, man: man, grid: g, set: set,
+		cfg: cfg, man: man, grid: g, groups: groups, set: set,
 		srcCols: make(map[int][]int), posRows: make(map[int][]int), negRows: neg.Target,
 	}
 	if set.Len() != len(ix.Sources) {
@@ -485,7 +488,7 @@ func (r *runner) run(ctx context.Context, logf func(string, ...any)) (*Summary, 
 func (r *runner) plan(logf func(string, ...any)) (*Summary, []job, *appender, error) {
 	cfg := r.cfg
 	sum := &Summary{File: filepath.Join(cfg.Out, resultsName(cfg.Shard))}
-	groups := r.grid.groups(cfg.Shard)
+	groups := r.groups
 	sum.Cells = len(groups) * len(r.grid.methods)
 	inShard := make(map[group]bool, len(groups))
 	for _, g := range groups {

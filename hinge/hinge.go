@@ -169,10 +169,8 @@ func (l *Loss) Minimise(ctx context.Context, beta0 []float64, tau float64, l1 bo
 	case !(tau >= 0):
 		return nil, 0, nil, fmt.Errorf("hinge: radius τ = %v: want τ ≥ 0", tau)
 	}
-	for j, b := range beta0 {
-		if !standardize.Finite(b) { // a weight per source, not per row
-			return nil, 0, nil, fmt.Errorf("hinge: %w", &standardize.NonFiniteError{Name: "start weight", Row: -1, Col: j, Value: b})
-		}
+	if err := standardize.CheckFiniteValues("start weight", beta0); err != nil { // a weight per source, not per row
+		return nil, 0, nil, fmt.Errorf("hinge: %w", err)
 	}
 	if n == 0 {
 		v := l.Value(l.Predict(nil, nil))

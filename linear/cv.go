@@ -22,8 +22,11 @@ type warmStart struct {
 }
 
 // warmFunc trains one binary (±1) problem continuing from prev (nil: cold
-// start). p has its defaults applied.
-type warmFunc func(prob *Problem, p Params, prev *warmStart) (*warmStart, bool, error)
+// start). p has its defaults applied. It does not say whether the solver
+// converged: a cross-validation fit's convergence is reported nowhere (nor
+// is solveFunc's, which trainWarm discards too), only the final fit's
+// (Model.Converged).
+type warmFunc func(prob *Problem, p Params, prev *warmStart) *warmStart
 
 // warmSolvers holds the solvers with a warm start better than the primal
 // one of solveFunc (the dual solvers restart from their dual variables).
@@ -48,7 +51,7 @@ func (s dualSolver) solve(prob *Problem, p Params, _ []float64) ([]float64, stop
 // variables of the previous C on a path scaled by the ratio of the C
 // values, which keeps them feasible (strictly inside (0, C_i) for the
 // logistic dual) and keeps coordinates at the bound C at the new bound.
-func (s dualSolver) warm(prob *Problem, p Params, prev *warmStart) (*warmStart, bool, error) {
+func (s dualSolver) warm(prob *Problem, p Params, prev *warmStart) *warmStart {
 	var alpha []float64
 	if prev != nil && prev.alpha != nil {
 		alpha = make([]float64, len(prev.alpha))
@@ -57,8 +60,8 @@ func (s dualSolver) warm(prob *Problem, p Params, prev *warmStart) (*warmStart, 
 			alpha[i] = a * r
 		}
 	}
-	w, alpha, why := s(prob, p, alpha, newShuffler(p.Seed))
-	return &warmStart{c: p.C, w: w, alpha: alpha}, why == stopConverged, nil
+	w, alpha, _ := s(prob, p, alpha, newShuffler(p.Seed))
+	return &warmStart{c: p.C, w: w, alpha: alpha}
 }
 
 // trainWarm trains the ±1 problem prob (a fold's own copy, whose context
@@ -71,7 +74,7 @@ func trainWarm(ctx context.Context, prob *Problem, p Params, prev *warmStart) (*
 		err  error
 	)
 	if f, ok := warmSolvers[p.Solver]; ok {
-		next, _, err = f(prob, p, prev)
+		next = f(prob, p, prev)
 	} else {
 		var init []float64
 		if prev != nil {

@@ -74,13 +74,13 @@ func solveTRON(prob *Problem, p Params, init []float64) ([]float64, stop, error)
 
 // warmTRON continues from the previous weights, as liblinear's parameter
 // search does.
-func warmTRON(prob *Problem, p Params, prev *warmStart) (*warmStart, bool, error) {
+func warmTRON(prob *Problem, p Params, prev *warmStart) *warmStart {
 	var init []float64
 	if prev != nil {
 		init = prev.w
 	}
-	w, why := tron(prob, p, init)
-	return &warmStart{c: p.C, w: w}, why == stopConverged, nil
+	w, _ := tron(prob, p, init)
+	return &warmStart{c: p.C, w: w}
 }
 
 // newTRONObjective returns the primal objective of -s 0 or -s 2 on the ±1

@@ -126,7 +126,9 @@ func ParseSolver(name string) (Solver, error) {
 // classifiers, real values for regression), and
 // liblinear's bias convention: when Bias > 0 every row gets an extra constant
 // feature of value Bias, whose weight is regularised like the others (-B).
-// Bias <= 0 means no bias feature.
+// Bias <= 0, 0 included, means no bias feature, and Train's model records
+// Bias −1 (liblinear-train -B 0 instead appends a feature of zeros, whose
+// weight is 0).
 type Problem struct {
 	X     *sparse.CSR
 	Dense *Dense

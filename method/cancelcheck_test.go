@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
 )
@@ -71,12 +72,17 @@ func checkCancelledError(t *testing.T, name string, at, total int64, err error, 
 // method (as docs/conventions.md's "Errors" asks of the layers that pass a
 // solver's error on) with one package prefix (not "method: greedytl: …"
 // for the method greedytl), the same at every check, and comes without a
-// model.
+// model. A GreedyTL under a base name no registration has (a library
+// user's) is checked too: its start and end checks said "method: NAME"
+// where its checks inside greedytl.Fit said "NAME: greedytl.Fit".
 func TestFitCancelledAtEachCheck(t *testing.T) {
 	base := newConformanceCase(7, 24, 6, 5, 8)
-	for _, name := range Names() {
+	for _, name := range append(Names(), "unregistered-greedytl") {
 		t.Run(name, func(t *testing.T) {
-			meth := newConformanceMethod(t, name)
+			var meth Method = &GreedyTL{Base: "my-greedytl", Defaults: greedytl.DefaultOptions(), Options: greedytl.DefaultOptions()}
+			if name != "unregistered-greedytl" {
+				meth = newConformanceMethod(t, name)
+			}
 			count := fitctxtest.NewCountdown(math.MaxInt64)
 			if _, err := meth.Fit(count, base.train, base.extra); err != nil {
 				t.Fatal(err)

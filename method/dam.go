@@ -85,11 +85,11 @@ func (dam) Needs() Needs { return Needs{Unlabelled: true} }
 
 // Fit trains DAM (see the type's comment).
 func (dam) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
-	_, d, n, err := startFit(ctx, "dam", train)
+	_, d, n, err := startFit(ctx, dam{}, train)
 	if err != nil {
 		return nil, err
 	}
-	defer endFit(ctx, "dam", &result, &err)
+	defer endFit(ctx, dam{}, &result, &err)
 	if d == 0 {
 		return nil, errors.New("method: dam: no target features (X is absent or has no columns)")
 	}

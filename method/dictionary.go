@@ -106,10 +106,10 @@ func (dictionary) Needs() Needs { return Needs{} }
 // Fit trains the dictionary baseline (see the type's comment). It returns
 // an error for the inputs checkTrain rejects and when ctx is done.
 func (dc dictionary) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
-	if _, _, _, err := startFit(ctx, "dictionary", train); err != nil {
+	if _, _, _, err := startFit(ctx, dc, train); err != nil {
 		return nil, err
 	}
-	defer endFit(ctx, "dictionary", &result, &err)
+	defer endFit(ctx, dc, &result, &err)
 	model, zc, err := dc.represent(ctx, train, extra.Seed)
 	if err != nil {
 		return nil, err

@@ -151,14 +151,13 @@ func (g *GreedyTL) Needs() Needs { return Needs{} }
 // Fit runs greedytl.Fit on train. It returns greedytl.Fit's errors and those
 // of invalid training data (see the package doc).
 func (g *GreedyTL) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
-	name := g.Name()
-	if _, _, _, err := startFit(ctx, name, train); err != nil {
+	if _, _, _, err := startFit(ctx, g, train); err != nil {
 		return nil, err
 	}
-	defer endFit(ctx, name, &result, &err)
+	defer endFit(ctx, g, &result, &err)
 	o := g.Options
 	o.Seed = extra.Seed
-	return fitGreedy(ctx, name, train, o)
+	return fitGreedy(ctx, g.Name(), train, o)
 }
 
 // forwardReg is forward regression, the paper's classical greedy feature
@@ -187,11 +186,11 @@ func (forwardReg) Name() string { return "forward-reg" }
 func (forwardReg) Needs() Needs { return Needs{} }
 
 func (forwardReg) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
-	m, _, _, err := startFit(ctx, "forward-reg", train)
+	m, _, _, err := startFit(ctx, forwardReg{}, train)
 	if err != nil {
 		return nil, err
 	}
-	defer endFit(ctx, "forward-reg", &result, &err)
+	defer endFit(ctx, forwardReg{}, &result, &err)
 	o := greedytl.DefaultOptions()
 	o.Lambda = forwardRelLambda * float64(m)
 	o.MaxK = m - 1
@@ -219,25 +218,6 @@ func greedyErrorPrefix(name string) string {
 		return ""
 	}
 	return name + ": "
-}
-
-// passesFitErrors reports whether the method that name (a registry name or
-// a spec with settings) names passes greedytl.Fit's errors on (fitGreedy):
-// a GreedyTL registration or forward-reg.
-func passesFitErrors(name string) bool {
-	s, err := parseSpec(name)
-	if err != nil {
-		return false
-	}
-	r, ok := registry[s.Name]
-	if !ok || r.New == nil {
-		return false
-	}
-	switch r.New().(type) {
-	case *GreedyTL, forwardReg:
-		return true
-	}
-	return false
 }
 
 // matrixOrNil returns a as a mat.Matrix, or a nil interface when a is absent.

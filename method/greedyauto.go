@@ -184,11 +184,11 @@ func (a *GreedyAuto) Needs() Needs { return Needs{} }
 // subsamples without some examples of the larger class, and returns the
 // mean (see GreedyAuto).
 func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model, err error) {
-	m, d, n, err := startFit(ctx, a.Name(), train)
+	m, d, n, err := startFit(ctx, a, train)
 	if err != nil {
 		return nil, err
 	}
-	defer endFit(ctx, a.Name(), &result, &err)
+	defer endFit(ctx, a, &result, &err)
 	if err := a.check(); err != nil {
 		return nil, err
 	}

@@ -164,11 +164,11 @@ func (l logistic) solverName() string {
 // solve a run.
 func (l logistic) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
 	l.seed = extra.Seed
-	_, d, n, err := startFit(ctx, l.name, train)
+	_, d, n, err := startFit(ctx, l, train)
 	if err != nil {
 		return nil, err
 	}
-	defer endFit(ctx, l.name, &result, &err)
+	defer endFit(ctx, l, &result, &err)
 	sx, sh := standardize.Fit(train.X), standardize.Fit(train.H)
 	z, err := standardisedColumns(sx, sh, train)
 	if err != nil {

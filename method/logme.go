@@ -48,10 +48,10 @@ func (logmeSource) Needs() Needs { return Needs{} }
 
 // Fit chooses and rescales the source (see logmeSource).
 func (logmeSource) Fit(ctx context.Context, train Data, _ Extra) (result Model, err error) {
-	if _, _, _, err := startFit(ctx, "logme-source", train); err != nil {
+	if _, _, _, err := startFit(ctx, logmeSource{}, train); err != nil {
 		return nil, err
 	}
-	defer endFit(ctx, "logme-source", &result, &err)
+	defer endFit(ctx, logmeSource{}, &result, &err)
 	st, err := standardizeData(train)
 	if err != nil {
 		return nil, err

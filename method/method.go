@@ -138,29 +138,37 @@ func checkTrain(data Data) (m, d, n int, err error) {
 	return m, d, n, nil
 }
 
-// fitCaller returns the name the context errors of a fit of the method
-// named name start with: "method: NAME", except for the GreedyTL methods
-// that pass greedytl.Fit's errors on (fitGreedy), whose start and end
-// checks name greedytl.Fit as their checks inside it do, behind the
-// method's name when it is not plain "greedytl" (greedyErrorPrefix):
-// "greedytl.Fit", "greedytl-59: greedytl.Fit". "method: greedytl: " would
-// put the root package's name behind this package's (docs/conventions.md,
-// "Errors"), and "method: greedytl-59" at the start but "greedytl-59:
-// greedytl.Fit" inside would be two prefixes for one fit.
-func fitCaller(name string) string {
-	if passesFitErrors(name) {
-		return greedyErrorPrefix(name) + "greedytl.Fit"
+// fitCaller returns the name the context errors of a fit of meth start
+// with: "method: NAME" (methodCaller), except for the GreedyTL methods
+// that pass greedytl.Fit's errors on (fitGreedy: *GreedyTL, forwardReg),
+// whose start and end checks name greedytl.Fit as their checks inside it
+// do, behind the method's name when it is not plain "greedytl"
+// (greedyErrorPrefix): "greedytl.Fit", "greedytl-59: greedytl.Fit".
+// "method: greedytl: " would put the root package's name behind this
+// package's (docs/conventions.md, "Errors"), and "method: greedytl-59" at
+// the start but "greedytl-59: greedytl.Fit" inside would be two prefixes
+// for one fit.
+func fitCaller(meth Method) string {
+	switch meth.(type) {
+	case *GreedyTL, forwardReg:
+		return greedyErrorPrefix(meth.Name()) + "greedytl.Fit"
 	}
-	return "method: " + name
+	return methodCaller(meth.Name())
 }
+
+// methodCaller returns "method: NAME", what the context errors of a fit of
+// the method named name start with when it does not pass greedytl.Fit's
+// errors on (fitCaller).
+func methodCaller(name string) string { return "method: " + name }
 
 // startFit begins every method's Fit, which defers endFit with its named
 // results: it panics when ctx is nil (see the greedytl package
 // documentation, "Contexts and errors"), returns ctx's error when ctx is
 // already done, and validates train (checkTrain), returning its numbers of
-// examples m, features d and sources n. name is the method's Name.
-func startFit(ctx context.Context, name string, train Data) (m, d, n int, err error) {
-	if err := fitctx.Start(ctx, fitCaller(name)); err != nil {
+// examples m, features d and sources n. meth is the method (its receiver),
+// which names the errors (fitCaller).
+func startFit(ctx context.Context, meth Method, train Data) (m, d, n int, err error) {
+	if err := fitctx.Start(ctx, fitCaller(meth)); err != nil {
 		return 0, 0, 0, err
 	}
 	return checkTrain(train)
@@ -170,24 +178,25 @@ func startFit(ctx context.Context, name string, train Data) (m, d, n int, err er
 // results): when the fit has a model but ctx is done, the model is dropped
 // and the error is ctx's, so that a fit that outlives its context returns
 // the context's error whichever of the method's own checks it went past.
-func endFit(ctx context.Context, name string, model *Model, err *error) {
-	*model, *err = fitctx.Finish(ctx, *model, *err, fitCaller(name))
+func endFit(ctx context.Context, meth Method, model *Model, err *error) {
+	*model, *err = fitctx.Finish(ctx, *model, *err, fitCaller(meth))
 }
 
-// fitMultiChecked runs fit, the work of the FitMulti of the method named
-// name, under Fit's rule on contexts (see startFit and endFit): it panics
+// fitMultiChecked runs fit, the work of a FitMulti whose context errors
+// start with caller (fitCaller), under Fit's rule on contexts (see
+// startFit and endFit): it panics
 // when ctx is nil, returns ctx's error, wrapped and naming the method, when
 // ctx is done before fit starts or by the time it has finished (and then
 // no model), and wraps a bare context error from an inner loop to name the
 // method. A fit that fails returns a nil MultiModel, never an interface
 // holding a typed nil pointer (which a caller's model != nil would take for
 // a model). Every FitMulti runs its work through it.
-func fitMultiChecked(ctx context.Context, name string, fit func() (MultiModel, error)) (MultiModel, error) {
-	if err := fitctx.Start(ctx, fitCaller(name)); err != nil {
+func fitMultiChecked(ctx context.Context, caller string, fit func() (MultiModel, error)) (MultiModel, error) {
+	if err := fitctx.Start(ctx, caller); err != nil {
 		return nil, err
 	}
 	model, err := fit()
-	if model, err = fitctx.Finish(ctx, model, err, fitCaller(name)); err != nil {
+	if model, err = fitctx.Finish(ctx, model, err, caller); err != nil {
 		return nil, err
 	}
 	return model, nil
@@ -196,8 +205,9 @@ func fitMultiChecked(ctx context.Context, name string, fit func() (MultiModel, e
 // fitMultiScaled is fitMultiChecked for a method that fits the training
 // sample's [X, H] standardised block by block with scale
 // (fitMultiBlocks): fit gets the scalers and the standardised columns.
+// name is the method's.
 func fitMultiScaled(ctx context.Context, name string, train Data, y ClassLabels, scale func(mat.Matrix) standardize.Scaler, fit func(s blockScaler, Z *mat.Dense) (MultiModel, error)) (MultiModel, error) {
-	return fitMultiChecked(ctx, name, func() (MultiModel, error) {
+	return fitMultiChecked(ctx, methodCaller(name), func() (MultiModel, error) {
 		s, Z, err := fitMultiBlocks(train, y, scale)
 		if err != nil {
 			return nil, err

@@ -95,11 +95,11 @@ func (multiKT) Needs() Needs { return Needs{} }
 // system is numerically singular at every C (a C at which it is singular is
 // skipped).
 func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (result Model, err error) {
-	m, _, n, err := startFit(ctx, k.name, train)
+	m, _, n, err := startFit(ctx, k, train)
 	if err != nil {
 		return nil, err
 	}
-	defer endFit(ctx, k.name, &result, &err)
+	defer endFit(ctx, k, &result, &err)
 	st, err := standardizeData(train)
 	if err != nil {
 		return nil, err

@@ -40,11 +40,17 @@ func (o OneVsRest) Name() string { return o.Binary.Name() }
 
 // FitMulti fits one binary model per class (see OneVsRest).
 func (o OneVsRest) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error) {
-	name := "one-vs-rest"
+	caller := methodCaller("one-vs-rest")
 	if o.Binary != nil {
-		name = o.Binary.Name()
+		caller = fitCaller(o.Binary)
+		// A method of another type under a registered name (a library
+		// user's wrapper of a registered method) has its fits name what
+		// the registered method's name: its checks here do too.
+		if m, err := New(o.Binary.Name()); err == nil {
+			caller = fitCaller(m)
+		}
 	}
-	return fitMultiChecked(ctx, name, func() (MultiModel, error) { return o.fit(ctx, train, y, extra) })
+	return fitMultiChecked(ctx, caller, func() (MultiModel, error) { return o.fit(ctx, train, y, extra) })
 }
 
 // fit is FitMulti's work.

@@ -67,10 +67,10 @@ func (noTransfer) Name() string { return "no-transfer" }
 func (noTransfer) Needs() Needs { return Needs{} }
 
 func (noTransfer) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
-	if _, _, _, err := startFit(ctx, "no-transfer", train); err != nil {
+	if _, _, _, err := startFit(ctx, noTransfer{}, train); err != nil {
 		return nil, err
 	}
-	defer endFit(ctx, "no-transfer", &result, &err)
+	defer endFit(ctx, noTransfer{}, &result, &err)
 	st, err := standardizeData(train)
 	if err != nil {
 		return nil, err
@@ -95,10 +95,10 @@ func (rlsSrcFeat) Name() string { return "rls-srcfeat" }
 func (rlsSrcFeat) Needs() Needs { return Needs{} }
 
 func (rlsSrcFeat) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
-	if _, _, _, err := startFit(ctx, "rls-srcfeat", train); err != nil {
+	if _, _, _, err := startFit(ctx, rlsSrcFeat{}, train); err != nil {
 		return nil, err
 	}
-	defer endFit(ctx, "rls-srcfeat", &result, &err)
+	defer endFit(ctx, rlsSrcFeat{}, &result, &err)
 	st, err := standardizeData(train)
 	if err != nil {
 		return nil, err
@@ -132,10 +132,10 @@ func (averageKT) Name() string { return "average-kt" }
 func (averageKT) Needs() Needs { return Needs{} }
 
 func (averageKT) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
-	if _, _, _, err := startFit(ctx, "average-kt", train); err != nil {
+	if _, _, _, err := startFit(ctx, averageKT{}, train); err != nil {
 		return nil, err
 	}
-	defer endFit(ctx, "average-kt", &result, &err)
+	defer endFit(ctx, averageKT{}, &result, &err)
 	st, err := standardizeData(train)
 	if err != nil {
 		return nil, err
@@ -185,10 +185,10 @@ func (bestSource) Name() string { return "best-source" }
 func (bestSource) Needs() Needs { return Needs{Oracle: true} }
 
 func (bestSource) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
-	if _, _, _, err := startFit(ctx, "best-source", train); err != nil {
+	if _, _, _, err := startFit(ctx, bestSource{}, train); err != nil {
 		return nil, err
 	}
-	defer endFit(ctx, "best-source", &result, &err)
+	defer endFit(ctx, bestSource{}, &result, &err)
 	st, err := standardizeData(train)
 	if err != nil {
 		return nil, err

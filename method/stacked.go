@@ -65,11 +65,11 @@ func (stackedLogistic) Needs() Needs { return Needs{} }
 // Fit trains the model (see stackedLogistic). The model reports the fits
 // that stopped at the solver's cap (NotConverged).
 func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
-	m, d, n, err := startFit(ctx, "stacked-logistic", train)
+	m, d, n, err := startFit(ctx, s, train)
 	if err != nil {
 		return nil, err
 	}
-	defer endFit(ctx, "stacked-logistic", &result, &err)
+	defer endFit(ctx, s, &result, &err)
 	// The model's standardisation, fitted first so that a column that
 	// cannot be standardised is named by its matrix and index (the folds
 	// standardise the columns of [X, H], whose indices run on into H's).

@@ -36,8 +36,8 @@ type Row struct {
 	// StdErr is the standard error of Mean over splits: the sample standard
 	// deviation of the per-split means (each the mean over that split's
 	// targets) divided by √Splits. It is 0 when Splits is 1, where one
-	// split gives no estimate of the spread: the JSON form has null there
-	// (MarshalJSON), and the tables no standard error.
+	// split gives no estimate of the spread (HasStdErr is false): the JSON
+	// form has null there (MarshalJSON), and the tables no standard error.
 	StdErr float64 `json:"stderr"`
 	// Splits is the number of splits with at least one successful cell.
 	Splits int `json:"splits"`
@@ -72,7 +72,7 @@ type Row struct {
 // would claim certainty.
 func (r Row) MarshalJSON() ([]byte, error) {
 	type plain Row // Row's fields without this method
-	if r.N > 0 && r.Splits > 1 {
+	if r.HasStdErr() {
 		return json.Marshal(plain(r))
 	}
 	// The outer fields hide plain's of the same name (encoding/json's rule
@@ -88,6 +88,12 @@ func (r Row) MarshalJSON() ([]byte, error) {
 	}
 	return json.Marshal(out)
 }
+
+// HasStdErr reports whether the row has a standard error: successful cells
+// (N > 0) from more than one split. One split measures no spread: its
+// StdErr of 0 is no measurement, and the JSON (null) and the tables (none,
+// or "(1 split)") give none. A row with N > 0 has Splits ≥ 1.
+func (r Row) HasStdErr() bool { return r.N > 0 && r.Splits > 1 }
 
 // NotConvergedMark marks, in a report's tables, the accuracy of a row some
 // of whose cells come from fits with solver runs that stopped short
@@ -164,7 +170,6 @@ func Summarize(records []experiment.Record) []Row {
 		fit                     float64
 		errs                    int
 		notConverged, selection int
-		vals                    []float64
 		split                   map[int][]float64 // split → its values
 	}
 	groups := map[rowKey]*acc{}
@@ -184,7 +189,7 @@ func Summarize(records []experiment.Record) []Row {
 		if r.Ways > 0 {
 			v = r.Accuracy
 		}
-		a.vals = append(a.vals, v)
+		a.split[r.Split] = append(a.split[r.Split], v)
 		a.fit += r.FitSeconds
 		switch {
 		case slices.ContainsFunc(r.NotConverged, func(e method.NotConverged) bool { return e.Final }):
@@ -192,11 +197,14 @@ func Summarize(records []experiment.Record) []Row {
 		case len(r.NotConverged) > 0:
 			a.selection++
 		}
-		a.split[r.Split] = append(a.split[r.Split], v)
 	}
 	rows := make([]Row, 0, len(groups))
 	for k, a := range groups {
-		n := len(a.vals)
+		var vals []float64 // every split's, in the map's order: sortedMean sorts them
+		for _, vs := range a.split {
+			vals = append(vals, vs...)
+		}
+		n := len(vals)
 		row := Row{Dataset: k.dataset, Method: k.method, Positives: k.positives, Noise: k.noise, N: n, Errors: a.errs, Splits: len(a.split),
 			NotConverged: a.notConverged, SelectionNotConverged: a.selection}
 		if k.ways > 0 {
@@ -205,7 +213,7 @@ func Summarize(records []experiment.Record) []Row {
 		if n > 0 {
 			// Every sum in a fixed order, the values' sorted one: the same
 			// bits whatever the order of the records (workers, shards).
-			row.Mean = sortedMean(a.vals)
+			row.Mean = sortedMean(vals)
 			row.FitSecondsMean = overflowSafeMean(a.fit, n, func(yield func(float64) bool) {
 				for i := range records {
 					if r := &records[i]; r.Error == "" && keyOf(r) == k && !yield(r.FitSeconds) {

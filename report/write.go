@@ -512,8 +512,8 @@ func sizeLabel(positives, negatives int) string {
 }
 
 // Accuracy renders the row's accuracy as the report's tables give it:
-// "mean ± stderr" in %, "mean (1 split)" for one split (whose StdErr of 0
-// is no measurement), "—" for a row of no cells, marked
+// "mean ± stderr" in %, "mean (1 split)" for one split (no standard error:
+// HasStdErr), "—" for a row of no cells, marked
 // (NotConvergedMark) when some of its cells come from fits whose solvers
 // stopped short.
 func (r Row) Accuracy() string {
@@ -521,10 +521,10 @@ func (r Row) Accuracy() string {
 	switch {
 	case r.N == 0:
 		return "—"
-	case r.Splits == 1:
-		s = fmt.Sprintf("%.1f (1 split)", 100*r.Mean)
-	default:
+	case r.HasStdErr():
 		s = fmt.Sprintf("%.1f ± %.2f", 100*r.Mean, 100*r.StdErr)
+	default:
+		s = fmt.Sprintf("%.1f (1 split)", 100*r.Mean)
 	}
 	if r.StoppedShort() {
 		s += " " + NotConvergedMark
@@ -586,7 +586,7 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 			cells = append(cells, r.Accuracy())
 			bold = append(bold, r.N > 0 && !isOracle(m) && r.Mean == best[i])
 			nmin, nmax = min(nmin, r.N), max(nmax, r.N)
-			oneSplit = oneSplit || (r.N > 0 && r.Splits == 1)
+			oneSplit = oneSplit || (r.N > 0 && !r.HasStdErr())
 		}
 		t.rows = append(t.rows, cells)
 		t.bold = append(t.bold, bold)
@@ -847,7 +847,7 @@ func allRowsTable(rows []Row) table {
 		m, se, fit := "—", "—", "—" // a row of no successful cell averages nothing
 		if r.N > 0 {
 			m = fmt.Sprintf("%.2f", 100*r.Mean)
-			if r.Splits > 1 { // one split measures no spread
+			if r.HasStdErr() {
 				se = fmt.Sprintf("%.2f", 100*r.StdErr)
 			}
 			fit = strconv.FormatFloat(r.FitSecondsMean, 'g', 4, 64)

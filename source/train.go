@@ -19,7 +19,9 @@ import (
 type TrainConfig struct {
 	// Solver is the linear learner; a classifier of package linear.
 	Solver linear.Solver
-	// Bias is the value of liblinear's bias feature (-B); ≤ 0: none.
+	// Bias is the value of liblinear's bias feature (-B); ≤ 0, 0 included:
+	// none, and the models record bias −1 (not liblinear -B 0's feature of
+	// zeros).
 	Bias float64
 	// Eps is the solver's stopping tolerance (-e); 0: liblinear's default.
 	Eps float64

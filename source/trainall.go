@@ -185,9 +185,9 @@ func lockDir(out string, sh shard.Shard) (*dirlock.Lock, error) {
 	} else {
 		l, err = dirlock.AcquirePart(out, shardGroup(sh.N), fmt.Sprintf("shard-%d-of-%d", sh.I, sh.N))
 	}
-	if errors.Is(err, dirlock.ErrLocked) {
-		if n, lockFile, ok := otherCountHolding(out, sh.N, err); ok {
-			return nil, &otherCountError{dir: out, lockFile: lockFile, held: n, sh: sh, err: err}
+	if ge, ok := errors.AsType[*dirlock.GroupError](err); ok {
+		if n, ok := shardCount(ge.Group); ok && n != sh.N {
+			return nil, &otherCountError{dir: out, lockFile: ge.LockFile, held: n, sh: sh, err: err}
 		}
 	}
 	return l, err
@@ -196,32 +196,15 @@ func lockDir(out string, sh shard.Shard) (*dirlock.Lock, error) {
 // shardGroup is the dirlock group of the shards of n.
 func shardGroup(n int) string { return fmt.Sprintf("%d-shards", n) }
 
-// otherCountHolding returns the count n ≠ count of the shards whose group
-// holds out, and their group's lock file, when err, dirlock's refusal of
-// out, names that lock file (as a refusal because parts of another group
-// hold the directory does); ok is false for the other refusals (a whole
-// run, the same shard, the gate).
-func otherCountHolding(out string, count int, err error) (n int, lockFile string, ok bool) {
-	entries, rerr := os.ReadDir(out)
-	if rerr != nil {
-		return 0, "", false
+// shardCount is the count n of the shards whose dirlock group is group
+// (shardGroup's inverse); ok is false for a group no shardGroup names.
+func shardCount(group string) (n int, ok bool) {
+	s, found := strings.CutSuffix(group, "-shards")
+	n, err := strconv.Atoi(s)
+	if !found || err != nil || group != shardGroup(n) {
+		return 0, false
 	}
-	prefix := dirlock.LockFile + ".group-"
-	for _, e := range entries {
-		s, found := strings.CutPrefix(e.Name(), prefix)
-		if !found {
-			continue
-		}
-		s, found = strings.CutSuffix(s, "-shards")
-		k, cerr := strconv.Atoi(s)
-		if !found || cerr != nil || k == count || e.Name() != dirlock.LockFile+".group-"+shardGroup(k) {
-			continue
-		}
-		if p := filepath.Join(out, e.Name()); strings.Contains(err.Error(), p) {
-			return k, p, true
-		}
-	}
-	return 0, "", false
+	return n, true
 }
 
 // otherCountError refuses a run of the sources directory dir while shards

@@ -91,12 +91,31 @@ func CheckFinite(name string, A mat.Matrix) error {
 }
 
 // CheckFiniteVector returns a *NonFiniteError (Col −1) naming the first NaN
-// or ±Inf element of v, or nil.
+// or ±Inf element of v, a vector of one value per row ("y row 2 is -Inf"),
+// or nil.
 func CheckFiniteVector(name string, v []float64) error {
-	for i, x := range v {
-		if !Finite(x) {
-			return &NonFiniteError{Name: name, Row: i, Col: -1, Value: x}
-		}
+	if i := firstNonFinite(v); i >= 0 {
+		return &NonFiniteError{Name: name, Row: i, Col: -1, Value: v[i]}
 	}
 	return nil
+}
+
+// CheckFiniteValues returns a *NonFiniteError (Row −1) naming the first NaN
+// or ±Inf element of v, a vector of values that are not one per row (a
+// weight per source), by its index alone ("start weight 0 is NaN"), or nil.
+func CheckFiniteValues(name string, v []float64) error {
+	if i := firstNonFinite(v); i >= 0 {
+		return &NonFiniteError{Name: name, Row: -1, Col: i, Value: v[i]}
+	}
+	return nil
+}
+
+// firstNonFinite returns the index of v's first NaN or ±Inf element, or −1.
+func firstNonFinite(v []float64) int {
+	for i, x := range v {
+		if !Finite(x) {
+			return i
+		}
+	}
+	return -1
 }

@@ -78,6 +78,7 @@ func TestCheckFiniteMessages(t *testing.T) {
 		{CheckFinite("H", m.T()), "H row 1 column 2 is +Inf"},
 		{CheckFiniteVector("y", []float64{1, -1, math.Inf(-1)}), "y row 2 is -Inf"},
 		{&NonFiniteError{Name: "start weight", Row: -1, Col: 3, Value: math.NaN()}, "start weight 3 is NaN"},
+		{CheckFiniteValues("start weight", []float64{0, 1, 2, math.NaN(), math.Inf(1)}), "start weight 3 is NaN"},
 	} {
 		if tc.err == nil || tc.err.Error() != tc.want {
 			t.Errorf("error %v, want %q", tc.err, tc.want)
@@ -91,5 +92,8 @@ func TestCheckFiniteMessages(t *testing.T) {
 	}
 	if err := CheckFiniteVector("y", []float64{1, -1e308, 5e-324}); err != nil {
 		t.Errorf("CheckFiniteVector(finite) = %v", err)
+	}
+	if err := CheckFiniteValues("w", []float64{1, -1e308, 5e-324}); err != nil {
+		t.Errorf("CheckFiniteValues(finite) = %v", err)
 	}
 }

@@ -6,8 +6,11 @@ import "math"
 // deviation is at most ConstTol times the magnitude of its mean is constant.
 const ConstTol = 1e-12
 
-// TinySumSquares is the sum of squared deviations below which Std
-// recomputes the standard deviation in units of the largest deviation.
+// TinySumSquares bounds a sum of squares below which squares may have
+// underflowed (a value below 2^-511 squares to a subnormal or 0), and
+// above which those that did weigh less than its rounding: below it Std
+// recomputes the standard deviation in units of the largest deviation (and
+// package ball a norm in units of the largest component).
 const TinySumSquares = 0x1p-900
 
 // Constant reports whether a column with the given mean and population

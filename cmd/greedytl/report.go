@@ -191,7 +191,7 @@ func printSummary(s *streams, rows []report.Row) error {
 		acc, se, fit := "-", "-", "-" // a row of no successful cell averages nothing
 		if r.N > 0 {
 			acc = fmt.Sprintf("%.2f", 100*r.Mean)
-			if r.Splits > 1 { // one split measures no spread
+			if r.HasStdErr() {
 				se = fmt.Sprintf("%.2f", 100*r.StdErr)
 			}
 			fit = fmt.Sprintf("%.4g", r.FitSecondsMean)

@@ -22,6 +22,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -42,7 +43,8 @@ type Lock struct {
 // Acquire locks dir, which must exist, for this process without waiting.
 // When another process holds it, or a part of it (AcquirePart), Acquire
 // returns an error matching ErrLocked that names the holder (pid, host and
-// since when) as recorded in the lock file.
+// since when) as recorded in the lock file, or, when it finds that the
+// parts of a group hold it, a *GroupError naming that group.
 func Acquire(dir string) (*Lock, error) {
 	whole, err := lockFile(dir, LockFile, false, dir)
 	if err != nil {
@@ -68,11 +70,11 @@ func Acquire(dir string) (*Lock, error) {
 // (polling, at most gateWait) and holds only while it takes its locks, so
 // that parts of two groups
 // starting at once never both pass the check. Its errors are Acquire's; a
-// held part of another group is refused with an error matching ErrLocked
-// naming that group and its lock file. A part's name must not be "gate"
+// held part of another group is refused with a *GroupError (matching
+// ErrLocked) naming that group and its lock file. A part's name must not be "gate"
 // or begin with "group-".
 func AcquirePart(dir, group, part string) (*Lock, error) {
-	gate, err := acquireGate(dir)
+	gate, err := acquireGate(dir, gateWait)
 	if err != nil {
 		return nil, err
 	}
@@ -105,10 +107,16 @@ func AcquirePart(dir, group, part string) (*Lock, error) {
 // blocking it for ever without a word.
 var gateWait = 30 * time.Second
 
+// probeWait bounds the wait of Acquire's refusal for the gate, under which
+// it looks for the group whose parts hold the directory (partsHolding):
+// long enough for the few calls a starting part holds it for, short for a
+// command that is being refused anyway.
+var probeWait = time.Second
+
 // acquireGate takes the gate of dir, retrying every few milliseconds while
-// another process holds it, for at most gateWait.
-func acquireGate(dir string) (*os.File, error) {
-	deadline := time.Now().Add(gateWait)
+// another process holds it, for at most wait.
+func acquireGate(dir string, wait time.Duration) (*os.File, error) {
+	deadline := time.Now().Add(wait)
 	for {
 		f, err := lockFile(dir, gateFile, false, dir)
 		if !errors.Is(err, ErrLocked) || time.Now().After(deadline) {
@@ -132,21 +140,44 @@ const (
 func checkGroups(dir, group, part string) error {
 	other, path, err := heldGroup(dir, group)
 	if err != nil {
-		return fmt.Errorf("locking %s: %w", dir, err)
+		return err
 	}
 	if other != "" {
-		return fmt.Errorf("%s is in use by the parts of group %s (lock file %s), which this process's part %s, of group %s, may not join: one group of parts at a time; wait for them or stop them: %w", dir, other, path, part, group, ErrLocked)
+		return &GroupError{Group: other, LockFile: path, err: fmt.Errorf("%s is in use by the parts of group %s (lock file %s), which this process's part %s, of group %s, may not join: one group of parts at a time; wait for them or stop them: %w", dir, other, path, part, group, ErrLocked)}
 	}
 	return nil
 }
 
+// GroupError is the refusal, matching ErrLocked, of Acquire or
+// AcquirePart because the parts of a group (of another group, for
+// AcquirePart) hold the directory: it names that group and its lock file,
+// so that a caller can say who holds the directory in its own terms.
+type GroupError struct {
+	Group    string // the group whose parts hold the directory
+	LockFile string // the path of that group's lock file
+	err      error
+}
+
+// Error returns the refusal's message, which names the group and its lock
+// file.
+func (e *GroupError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("in use by the parts of group %s (lock file %s)", e.Group, e.LockFile)
+	}
+	return e.err.Error()
+}
+
+// Unwrap returns the refusal, which matches ErrLocked.
+func (e *GroupError) Unwrap() error { return e.err }
+
 // heldGroup returns a group of dir other than except whose parts hold it
 // (whose lock file is locked, which a probe with an exclusive lock,
-// released at once, finds) and that lock file; "" when there is none.
+// released at once, finds) and that lock file; "" when there is none. Its
+// errors name dir, as lockFile's.
 func heldGroup(dir, except string) (group, path string, err error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return "", "", err
+		return "", "", fmt.Errorf("locking %s: %w", dir, err)
 	}
 	for _, e := range entries {
 		other, ok := strings.CutPrefix(e.Name(), groupPrefix)
@@ -154,22 +185,40 @@ func heldGroup(dir, except string) (group, path string, err error) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		f, readOnly, err := openLockFile(path)
+		f, held, err := tryLockFile(path, dir, false, dir)
 		if err != nil {
 			return "", "", err
 		}
-		held, err := tryLock(f, false)
-		f.Close() // releases the probe's lock, if it took one
-		switch {
-		case held:
+		if held {
 			return other, path, nil
-		case err != nil && readOnly:
-			return "", "", notOwnLockFile(path, dir, err)
-		case err != nil:
-			return "", "", err
 		}
+		f.Close() // releases the probe's lock
 	}
 	return "", "", nil
+}
+
+// partsHolding returns the group whose parts hold dir and its lock file
+// (heldGroup), or "" when none does or it cannot tell (the probe fails, or
+// the gate stays busy for probeWait). It looks only where a group has
+// taken a part (a group's lock file stays), and only while it holds the
+// gate, which it waits for: parts take their group's lock under the gate,
+// and a part taking it while the probe held it exclusively would be
+// refused.
+func partsHolding(dir string) (group, path string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil || !slices.ContainsFunc(entries, func(e os.DirEntry) bool { return strings.HasPrefix(e.Name(), groupPrefix) }) {
+		return "", ""
+	}
+	gate, err := acquireGate(dir, probeWait)
+	if err != nil {
+		return "", ""
+	}
+	defer (&Lock{f: gate}).Release()
+	g, path, err := heldGroup(dir, "")
+	if err != nil {
+		return "", ""
+	}
+	return g, path
 }
 
 // AcquireFile locks the file path (which need not exist: an output about
@@ -209,66 +258,84 @@ func FileLockName(path string) string { return "." + filepath.Base(path) + ".loc
 // directory or file the lock is for, which errors name.
 func lockFile(dir, name string, shared bool, what string) (*os.File, error) {
 	path := filepath.Join(dir, name)
-	f, readOnly, err := openLockFile(path)
+	f, held, err := tryLockFile(path, dir, shared, what)
 	if err != nil {
-		return nil, fmt.Errorf("locking %s: %w", what, err)
-	}
-	held, err := tryLock(f, shared)
-	if noLocks(err) {
-		f.Close()
-		return nil, &noFlockError{what, err}
-	}
-	if err != nil {
-		f.Close()
-		if readOnly { // an exclusive flock emulated by fcntl (NFS) wants a writable descriptor
-			return nil, fmt.Errorf("locking %s: %w", what, notOwnLockFile(path, dir, err))
-		}
-		return nil, fmt.Errorf("locking %s: %w", what, err)
+		return nil, err
 	}
 	if held {
 		b, _ := os.ReadFile(path)
-		f.Close()
 		who := strings.TrimSpace(string(b))
-		// Parts record nothing in the directory's lock file: a held
-		// group says who holds it.
-		var parts string
-		if name == LockFile && !shared {
-			if g, gpath, err := heldGroup(dir, ""); err == nil && g != "" {
-				parts = fmt.Sprintf("the parts of group %s (lock file %s)", g, gpath)
-			}
-		}
-		if who == "" {
-			who = "a process that has not recorded itself (another user's greedytl, whose lock file this one cannot write, or one that has just taken the lock)"
-			if parts != "" {
-				who = parts
+		pid, exited := exitedHolder(who)
+		// Parts record nothing in the directory's lock file: when it
+		// names no live holder, a held group says who holds Acquire's
+		// lock.
+		var group, groupPath, parts string
+		if (who == "" || exited) && name == LockFile && !shared {
+			if group, groupPath = partsHolding(dir); group != "" {
+				parts = fmt.Sprintf("the parts of group %s (lock file %s)", group, groupPath)
 			}
 		}
 		per := "directory"
 		if what != dir {
 			per = "file"
 		}
-		if pid, ok := exitedHolder(who); ok {
-			// The record is a crashed holder's (Release empties it), and
-			// the holder now records nothing: it opened the lock file
-			// read-only (openLockFile), holds a part (shared), or has
-			// just locked and not yet written. The file is not stale, so
-			// the message neither names the dead pid as the holder nor
-			// suggests deleting or stopping anything.
-			if parts != "" {
-				return nil, fmt.Errorf("%s is in use by %s, which record themselves in their own lock files, not in %s (its last recorded holder, pid %d on this host, has exited): one process per %s; wait for them: %w", what, parts, path, pid, per, ErrLocked)
-			}
+		// An exited record is a crashed holder's (Release empties it), and
+		// the holder now records nothing: it opened the lock file
+		// read-only (openLockFile), holds a part (shared), or has just
+		// locked and not yet written. The file is not stale, so the
+		// message neither names the dead pid as the holder nor suggests
+		// deleting or stopping anything.
+		switch {
+		case parts != "" && exited:
+			return nil, &GroupError{Group: group, LockFile: groupPath, err: fmt.Errorf("%s is in use by %s, which record themselves in their own lock files, not in %s (its last recorded holder, pid %d on this host, has exited): one process per %s; wait for them: %w", what, parts, path, pid, per, ErrLocked)}
+		case parts != "": // the record is empty
+			return nil, &GroupError{Group: group, LockFile: groupPath, err: fmt.Errorf("%s is in use by %s: one process per %s; wait for them or stop them: %w", what, parts, per, ErrLocked)}
+		case exited:
 			how := "another user's greedytl, whose lock file this one cannot write"
 			return nil, fmt.Errorf("%s is in use by a process that has not recorded itself in its lock file %s (%s; the last recorded holder, pid %d on this host, has exited): one process per %s; wait for it: %w", what, path, how, pid, per, ErrLocked)
+		case who == "":
+			who = "a process that has not recorded itself (another user's greedytl, whose lock file this one cannot write, or one that has just taken the lock)"
 		}
 		return nil, fmt.Errorf("%s is in use by %s (lock file %s): one process per %s; wait for it or stop it: %w", what, who, path, per, ErrLocked)
 	}
-	if !shared && !readOnly {
+	if !shared {
+		// A read-only descriptor (another user's lock file, openLockFile)
+		// cannot be truncated: its holder records nothing.
 		host, _ := os.Hostname()
 		if err := f.Truncate(0); err == nil {
 			fmt.Fprintf(f, "pid %d on host %s since %s\n", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))
 		}
 	}
 	return f, nil
+}
+
+// tryLockFile opens the lock file path, in dir (openLockFile), and tries
+// its lock, exclusive or shared, without waiting (tryLock). f is the open
+// file holding the lock, or nil when held reports another holder or err an
+// error, which names what, the directory or file the lock is for: a file
+// system without flock locks is a *noFlockError, and a lock refused to a
+// read-only descriptor (an exclusive flock emulated by fcntl, NFS, wants a
+// writable one) is notOwnLockFile's error.
+func tryLockFile(path, dir string, shared bool, what string) (f *os.File, held bool, err error) {
+	f, readOnly, err := openLockFile(path)
+	if err != nil {
+		return nil, false, fmt.Errorf("locking %s: %w", what, err)
+	}
+	held, err = tryLock(f, shared)
+	if held || err != nil {
+		f.Close()
+	}
+	switch {
+	case noLocks(err):
+		return nil, false, &noFlockError{what, err}
+	case err != nil && readOnly:
+		return nil, false, fmt.Errorf("locking %s: %w", what, notOwnLockFile(path, dir, err))
+	case err != nil:
+		return nil, false, fmt.Errorf("locking %s: %w", what, err)
+	case held:
+		return nil, true, nil
+	}
+	return f, false, nil
 }
 
 // exitedHolder reports whether who, a lock file's record ("pid N on host

@@ -205,3 +205,32 @@ func TestAcquirePartGroupsAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// A refusal because the parts of a group hold the directory is a
+// *GroupError naming that group and its lock file, for a part of another
+// group (AcquirePart) and for the whole directory (Acquire), so that a
+// caller can word it in its own terms without reading the message.
+func TestGroupError(t *testing.T) {
+	dir := t.TempDir()
+	a, b := twoParts(t, dir)
+	defer a.Release()
+	defer b.Release()
+	want := GroupError{Group: "2-shards", LockFile: filepath.Join(dir, LockFile+".group-2-shards")}
+	for name, acquire := range map[string]func() (*Lock, error){
+		"AcquirePart": func() (*Lock, error) { return AcquirePart(dir, "3-shards", "shard-0-of-3") },
+		"Acquire":     func() (*Lock, error) { return Acquire(dir) },
+	} {
+		_, err := acquire()
+		ge, ok := errors.AsType[*GroupError](err)
+		if !ok || !errors.Is(err, ErrLocked) || ge.Group != want.Group || ge.LockFile != want.LockFile || ge.Error() != err.Error() {
+			t.Errorf("%s while the parts of group 2-shards hold the directory: %#v (%v); want a *GroupError matching ErrLocked, group %q, lock file %s", name, err, err, want.Group, want.LockFile)
+		}
+	}
+	// A part of its own group is refused for holding the same part, not by
+	// a group.
+	if _, err := AcquirePart(dir, "2-shards", "shard-0-of-2"); !errors.Is(err, ErrLocked) {
+		t.Errorf("the same part again: %v; want ErrLocked", err)
+	} else if _, ok := errors.AsType[*GroupError](err); ok {
+		t.Errorf("the same part again: %v is a *GroupError", err)
+	}
+}

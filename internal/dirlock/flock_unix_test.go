@@ -353,8 +353,9 @@ func TestRefusalWhenTheRecordedHolderExited(t *testing.T) {
 // wrote one, so that a record beside a held lock is its holder's, or a
 // crashed one's; Acquire refused while shards hold parts of a directory
 // whose record names an exited process names the parts' group (they
-// record nothing in the directory's lock file); and refused by a holder
-// that records nothing, with no part held, it does not speak of parts.
+// record nothing in the directory's lock file), as when the record is
+// empty; and refused by a holder that records nothing, with no part held,
+// it does not speak of parts.
 func TestReleaseEmptiesTheRecord(t *testing.T) {
 	dir := t.TempDir()
 	l, err := Acquire(dir)
@@ -398,6 +399,19 @@ func TestReleaseEmptiesTheRecord(t *testing.T) {
 	if msg := err.Error(); !errors.Is(err, ErrLocked) || !strings.Contains(msg, "in use by the parts of group 2-shards (lock file "+filepath.Join(dir, ".lock.group-2-shards")+")") ||
 		!strings.Contains(msg, fmt.Sprintf("pid %d on this host, has exited", cmd.Process.Pid)) {
 		t.Errorf("Acquire while a part is held beside a crashed holder's record: %q; want it naming the parts' group as the holder and the record's pid as exited", msg)
+	}
+	// The usual case, an empty record: the parts' group is the holder,
+	// named once with its lock file, where the refusal added the
+	// directory's lock file and asked to wait for "it or stop it".
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if whole, err = Acquire(dir); err == nil {
+		whole.Release()
+		t.Fatal("Acquire while a part is held: no error")
+	}
+	if msg, want := err.Error(), dir+" is in use by the parts of group 2-shards (lock file "+filepath.Join(dir, ".lock.group-2-shards")+"): one process per directory; wait for them or stop them: "; !errors.Is(err, ErrLocked) || !strings.HasPrefix(msg, want) {
+		t.Errorf("Acquire while a part is held, the record empty: %q; want %q", msg, want+ErrLocked.Error())
 	}
 	part.Release()
 
@@ -455,5 +469,104 @@ func TestGateWaitIsBounded(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("AcquirePart still waiting for the gate after 10 s")
+	}
+}
+
+// TestRefusalProbeSparesAStartingPart: Acquire refused while parts hold
+// the directory probes the groups' lock files, with an exclusive lock
+// released at once, to name the holders. A part takes its group's lock
+// under the gate, and the probe took it without: a part of a group whose
+// lock file stayed from an earlier run, starting at that instant, found
+// its group's lock taken and was refused (the collision 329fd0f reverted
+// HeldParts for). Here a part holds the gate and the directory's shared
+// lock, about to take its group's, and takes it when the probe locks the
+// group's file (the flock hook): it must not be refused.
+func TestRefusalProbeSparesAStartingPart(t *testing.T) {
+	dir := t.TempDir()
+	earlier, err := AcquirePart(dir, "2-shards", "shard-0-of-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	earlier.Release() // its group's lock file stays
+	defer func(w time.Duration) { probeWait = w }(probeWait)
+	probeWait = 50 * time.Millisecond // the starting part keeps the gate
+	gate := hold(t, filepath.Join(dir, gateFile), syscall.LOCK_EX)
+	defer gate.Close()
+	whole := hold(t, filepath.Join(dir, LockFile), syscall.LOCK_SH)
+	defer whole.Close()
+
+	group := filepath.Join(dir, groupPrefix+"2-shards")
+	var partErr error
+	probed := false
+	flock = func(fd, how int) error {
+		err := syscall.Flock(fd, how)
+		if p, _ := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd)); p == group && how&syscall.LOCK_EX != 0 && err == nil && !probed {
+			probed = true
+			var f *os.File
+			if f, partErr = lockFile(dir, groupPrefix+"2-shards", true, dir); partErr == nil {
+				f.Close()
+			}
+		}
+		return err
+	}
+	defer func() { flock = syscall.Flock }()
+	l, err := Acquire(dir)
+	if err == nil {
+		l.Release()
+		t.Fatal("Acquire while a part holds the directory: no error")
+	}
+	if !errors.Is(err, ErrLocked) {
+		t.Errorf("Acquire while a part holds the directory: %v; want ErrLocked", err)
+	}
+	if partErr != nil {
+		t.Errorf("a part taking its group's lock while Acquire's refusal probed it: %v; want no refusal", partErr)
+	}
+}
+
+// hold opens path (creating it) and locks it with how (LOCK_EX, LOCK_SH)
+// through a descriptor of its own, as another process would.
+func hold(t *testing.T, path string, how int) *os.File {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB); err != nil {
+		f.Close()
+		t.Fatal(err)
+	}
+	return f
+}
+
+// Acquire's refusal waits for the gate a starting part holds before it
+// looks for the group whose parts hold the directory, so that the refusal
+// still names them (a *GroupError) rather than an unrecorded holder; and
+// in a directory where no group ever took a part it does not look (nor
+// create the gate's lock file).
+func TestRefusalWaitsForTheGate(t *testing.T) {
+	dir := t.TempDir()
+	p, err := AcquirePart(dir, "2-shards", "shard-0-of-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	gate := hold(t, filepath.Join(dir, gateFile), syscall.LOCK_EX) // a starting part
+	go func() { time.Sleep(50 * time.Millisecond); gate.Close() }()
+	_, err = Acquire(dir)
+	if ge, ok := errors.AsType[*GroupError](err); !ok || ge.Group != "2-shards" {
+		t.Errorf("Acquire while a part holds the directory and another starts: %v; want a *GroupError naming group 2-shards", err)
+	}
+
+	plain := t.TempDir()
+	whole := hold(t, filepath.Join(plain, LockFile), syscall.LOCK_EX) // no record
+	defer whole.Close()
+	if _, err := Acquire(plain); !errors.Is(err, ErrLocked) {
+		t.Errorf("Acquire while an unrecorded process holds the directory: %v; want ErrLocked", err)
+	}
+	if _, err := os.Stat(filepath.Join(plain, gateFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused Acquire in a directory no part ever took: %s: %v; want no such file", gateFile, err)
+	}
+	if got := (&GroupError{Group: "2-shards", LockFile: "D/.lock.group-2-shards"}).Error(); !strings.Contains(got, "2-shards") {
+		t.Errorf("a GroupError's zero err: %q", got)
 	}
 }

@@ -646,6 +646,10 @@ def _positions(classes, yo, rows):
         else:
             if _same_times(k2.astype(classes.dtype), classes) and _same_times(y2.astype(yo.dtype), yo):
                 keys, yo_keys = k2, y2
+    # One lookup for every kind of label (not np.searchsorted on the sorted
+    # classes: on dates of two units NumPy 1.24 falls back to comparing
+    # Python objects, TypeError for days against attoseconds, and it
+    # refuses mixed kinds, a str among int classes, that the dict names).
     index = {c: i for i, c in enumerate(keys)}
     pos = np.empty(rows, dtype=np.intp)
     for k, v in enumerate(yo_keys):

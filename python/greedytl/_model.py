@@ -27,6 +27,13 @@ Binary scorers return one score a row (positive: the positive class),
 multi-class ones a (rows × K) matrix whose column k is ``classes[k]``.
 A scorer's ``inspection()`` is what ``greedytl inspect --json`` prints of
 its file, from the Go models' selections mirrored as their scores are.
+
+A file is refused (:class:`ModelFileError`) where greedytl's reader refuses
+a member null, missing or of the wrong kind (greedytl._schema, with its
+messages: ``h is null; want an object``), and where the scorers find it
+inconsistent; greedytl's checks of members that no score uses against one
+another (a GreedyTL file's options and hyperparameters, greedytl-auto's
+committee) are not repeated.
 """
 
 import copy
@@ -34,6 +41,8 @@ import json
 import math
 
 import numpy as np
+
+from . import _schema
 
 __all__ = ["ModelFileError", "read_model", "parse_model", "Scorer"]
 
@@ -43,9 +52,13 @@ VERSIONS = (1, 2)
 # The least positive normal float64 (method.normaliseRow's 0x1p-1022): a
 # sum of squares below it is recomputed in units of the row's largest value.
 _MIN_NORMAL = 2.0 ** -1022
-# The most floats the terms of a score's sums take at once (32 MiB): the
-# sums are taken in blocks of rows and columns of at most that many terms
-# (_add_columns).
+# The most floats the terms of a score's sums take at once (32 MiB), but
+# for one column of terms: _add_columns asks for blocks of columns of at
+# most that many terms, and _sq_dist, whose terms of one column are as many
+# as the distances it returns (rows × training rows: far more than its
+# inputs hold), takes blocks of rows whose distances fit in it.  (A column
+# of a linear score's terms, or of a row's squares, is one column of the
+# input, which the caller holds already: their rows are not blocked.)
 _BLOCK = 2 ** 22
 # From how many running sums on _add_columns adds column by column rather
 # than with np.add.accumulate (measured there).
@@ -153,8 +166,10 @@ def _int(v, name):
 def _count(doc, name):
     """The column count doc[name] (num_features, num_sources): an integer
     greedytl reads into an int (_int; a member the writer always writes, so
-    a null is refused: docs/design.md §10), 0 or more."""
-    v = _int(doc[name], name)
+    a null is refused: docs/design.md §10), 0 or more; missing, 0, as
+    greedytl reads the version 1 GreedyTL files that lack it (the schema
+    refuses it missing from every other file)."""
+    v = _int(doc.get(name, 0), name)
     if v < 0:
         raise ModelFileError("{} is {}; want a count of columns (0 or more)".format(name, v))
     return v
@@ -192,14 +207,19 @@ class Standardiser:
     values)."""
 
     def __init__(self, doc, name):
-        if doc is None:
-            doc = {"mean": [], "scale": []}
+        # doc is an object (the schema refuses a null scaler, as greedytl);
+        # a null mean or scale is empty, as greedytl reads it.
         self.mean = _vector(doc.get("mean") or [], name + ".mean")
         self.scale = _vector(doc.get("scale") or [], name + ".scale", len(self.mean))
         bad = ~(self.scale >= 0)
         if np.any(bad):
             raise ModelFileError("{}.scale[{}] is {}: want 0 or a positive number".format(
                 name, int(np.argmax(bad)), self.scale[np.argmax(bad)]))
+        # The constant columns, and the scale each column is divided by
+        # (1 for a constant one, whose quotient is then set to 0): made once,
+        # for transform, which the linear scorer calls column by column.
+        self._constant = self.scale == 0
+        self._divisor = np.where(self._constant, 1.0, self.scale)
 
     def __len__(self):
         return len(self.mean)
@@ -208,10 +228,8 @@ class Standardiser:
         """The standardised A (Scaler.Transform; each element as
         Scaler.Value computes it); given j and k, A holds the columns j:k
         of the scaler's only."""
-        mean, scale = self.mean[j:k], self.scale[j:k]
-        safe = np.where(scale == 0, 1.0, scale)
-        Z = (A - mean) / safe
-        Z[:, scale == 0] = 0.0
+        Z = (A - self.mean[j:k]) / self._divisor[j:k]
+        Z[:, self._constant[j:k]] = 0.0
         return Z
 
 
@@ -229,9 +247,40 @@ class Scorer:
     # methods) rather than by decreasing |weight|.
     greedy = False
 
+    # The file's type in greedytl's reader (greedytl._schema), and whether
+    # that reader requires a "hyperparameters" member (the linear, the
+    # dictionary and the multi-class files; a GreedyTL file's options give
+    # its own).
+    schema = None
+    needs_hyperparameters = True
+
     def __init__(self, doc):
         self.doc = doc
         self.method = doc["method"]
+        self._check_members(doc)
+
+    def _check_members(self, doc):
+        """Refuse a member null, missing or of the wrong kind where
+        greedytl's reader does (greedytl._schema), and the header's members
+        that modelfile.Parse refuses."""
+        _schema.check(self.schema, doc)
+        self._check_header(doc)
+
+    def _check_header(self, doc):
+        """Refuse what modelfile.Parse and the decoders refuse of the
+        header's members beyond their kinds."""
+        if self.needs_hyperparameters and doc.get("hyperparameters") is None:
+            raise ModelFileError("the file has no hyperparameters")
+        sources, labels = doc.get("sources"), doc.get("labels")
+        if labels is not None and "classes" in doc:
+            raise ModelFileError('a multi-class file names its classes in "classes", not "labels"')
+        if sources is not None and not sources["sha256"]:
+            raise ModelFileError('"sources" has no sha256 digest')
+        if labels is not None:
+            if not labels["positive"]:
+                raise ModelFileError('"labels" has no positive label')
+            if not labels["negative"]:
+                raise ModelFileError('"labels" has no negative label')
 
     def selection(self):
         """The columns the model uses, as the Go model's ``Selected``: a
@@ -292,6 +341,12 @@ class Scorer:
         multi-class one.  Raises ``ValueError`` for column counts other than
         the model's, non-finite values and scores that overflow."""
         X, H, rows = self._inputs(X, H)
+        return self._finite_scores(X, H, rows)
+
+    def _finite_scores(self, X, H, rows):
+        """The scores of the validated inputs (_inputs), as scores returns
+        them: a file's nested models are given its inputs so, validated
+        once."""
         # An overflow (to ±Inf, or Inf − Inf to NaN) is the ValueError below,
         # naming its row, without NumPy's RuntimeWarning before it.
         with np.errstate(over="ignore", invalid="ignore", under="ignore"):
@@ -335,6 +390,11 @@ class LinearScorer(Scorer):
     """method.Linear: f = b + Σ_j wx_j·zx_j + Σ_j wh_j·zh_j, the two sums
     accumulated column by column as Linear.Predict does."""
 
+    @property
+    def schema(self):
+        # greedytl-auto's file may hold its committee; the others' may not.
+        return _schema.AUTO if self.method.split(":")[0] == "greedytl-auto" else _schema.LINEAR
+
     def __init__(self, doc):
         super().__init__(doc)
         self.x = Standardiser(doc["x"], "x")
@@ -356,12 +416,9 @@ class LinearScorer(Scorer):
         for A, s, w in ((X, self.x, self.wx), (H, self.h, self.wh)):
             if len(s) == 0:
                 continue
-            # Linear.Predict's acc = 0, acc += w_j·z_j column by column, in
-            # blocks of rows whose running sums take at most _BLOCK floats.
+            # Linear.Predict's acc = 0, acc += w_j·z_j column by column.
             acc = np.zeros(rows)
-            for a in range(0, rows, _BLOCK):
-                Ab = A[a:a + _BLOCK]
-                _add_columns(acc[a:a + _BLOCK], len(s), lambda j, k: s.transform(Ab[:, j:k], j, k) * w[j:k])
+            _add_columns(acc, len(s), lambda j, k: s.transform(A[:, j:k], j, k) * w[j:k])
             f += acc
         return f
 
@@ -371,6 +428,19 @@ class GreedyScorer(Scorer):
     in selection order, of weight·((v − mean)/scale)."""
 
     greedy = True
+    needs_hyperparameters = False
+    schema = _schema.GREEDY
+
+    def _check_members(self, doc):
+        if doc["version"] == 1:
+            # Version 1 is read without the check of missing members (but
+            # for the header's, modelfile.Parse's) and has
+            # options.feature_factor too.
+            _schema.check(_schema.GREEDY_V1, doc, complete=False)
+            _schema.check(_schema.HEADER, {k: v for k, v in doc.items() if k in _schema.HEADER.fields})
+            self._check_header(doc)
+        else:
+            super()._check_members(doc)
 
     def __init__(self, doc):
         super().__init__(doc)
@@ -381,15 +451,19 @@ class GreedyScorer(Scorer):
                 self.num_features, self.num_sources))
         self.columns = []
         seen = set()
-        for j, c in enumerate(doc["columns"]):
-            kind, index = c["kind"], _int(c["index"], "columns[{}].index".format(j))
+        # A null "columns" is no column, and a member missing (as only a
+        # version 1 file may have it: the schema refuses it in version 2)
+        # is its zero value, a kind "feature" (greedytl.Kind's zero), as
+        # greedytl reads them.
+        for j, c in enumerate(doc.get("columns") or []):
+            kind, index = c.get("kind", "feature"), _int(c.get("index", 0), "columns[{}].index".format(j))
             limit = {"feature": self.num_features, "source": self.num_sources}.get(kind)
             if limit is None:
                 raise ModelFileError("column {} has invalid kind {!r}".format(j, kind))
             if not 0 <= index < limit or (kind, index) in seen:
                 raise ModelFileError("column {} ({} {}) is out of range or repeated".format(j, kind, index))
             seen.add((kind, index))
-            w, mean, scale = (float(c[k]) for k in ("weight", "mean", "scale"))
+            w, mean, scale = (float(c.get(k, 0)) for k in ("weight", "mean", "scale"))
             if not (math.isfinite(w) and math.isfinite(mean) and math.isfinite(scale) and scale > 0):
                 raise ModelFileError("column {} ({} {}): weight {}, mean {}, scale {}".format(
                     j, kind, index, w, mean, scale))
@@ -400,7 +474,7 @@ class GreedyScorer(Scorer):
         # it, and a version 1 file may lack it (0, as greedytl reads it).
         return [{"kind": kind, "index": index, "weight": w,
                  "reg_error": float(c.get("reg_error", 0)), "loo_error": float(c.get("loo_error", 0))}
-                for (kind, index, w, _, _), c in zip(self.columns, self.doc["columns"])]
+                for (kind, index, w, _, _), c in zip(self.columns, self.doc.get("columns") or [])]
 
     def _scores(self, X, H, rows):
         f = np.zeros(rows)
@@ -478,6 +552,8 @@ class DictionaryScorer(Scorer):
     [zx/√d, zh/√n], their OMP codes on every dictionary of the path,
     standardised, then a linear function."""
 
+    schema = _schema.DICTIONARY
+
     def __init__(self, doc):
         super().__init__(doc)
         self.x = Standardiser(doc["x"], "x")
@@ -528,7 +604,8 @@ def _add_columns(acc, cols, terms):
     to cols − 1 one by one in that order, as the Go loops add (s = 0;
     s += t_j), with the sum of acc's sign of zero (0 + -0.0 is 0.0).
     terms(j, k) gives the terms of the columns j:k, of shape acc.shape +
-    (k − j,), a new array that this overwrites.
+    (k − j,), a new array that this overwrites; it is asked for at most
+    _BLOCK terms at once, or one column's.
 
     Both orders of work below add the same terms in the same order, so they
     give the same sums bit for bit; they differ in speed.  Column by column
@@ -578,6 +655,11 @@ def _square(E):
 class MultiScorer(Scorer):
     """A multi-class model file (docs/design.md, "Multi-class model files"):
     scores of shape (rows × K), column k for ``classes[k]``."""
+
+    @property
+    def schema(self):
+        # An unknown form is refused after the members every form has.
+        return _schema.MULTI_FORMS.get(self.doc.get("form"), _schema.MULTI)
 
     def __init__(self, doc):
         super().__init__(doc)
@@ -650,7 +732,12 @@ class MultiScorer(Scorer):
         decoded, each checked to have the given classes (None: a binary
         model, as a one-vs-rest file's models; an ensemble's members have
         the file's) and the file's column counts."""
-        parts = [decode(d) for d in docs]
+        parts = []
+        for i, d in enumerate(docs):
+            try:
+                parts.append(decode(d))
+            except ModelFileError as e:
+                raise ModelFileError("{}[{}]: {}".format(name, i, e)) from None
         for i, m in enumerate(parts):
             if m.classes != classes:
                 if classes is None:
@@ -716,11 +803,12 @@ class MultiScorer(Scorer):
         if self.form == "centroid-cosine":
             return -np.sqrt(_sq_dist(_unit_rows(self._z(X, H, rows)), self.centroids))
         if self.form == "one-vs-rest":
-            return np.column_stack([m.scores(X, H) / self.score_scale[k] for k, m in enumerate(self.models)])
+            return np.column_stack([m._finite_scores(X, H, rows) / self.score_scale[k]
+                                    for k, m in enumerate(self.models)])
         # ensemble
         S = np.zeros((rows, K))
         for w, m in zip(self.weights, self.members):
-            S += w * _softmax_rows(m.scores(X, H))
+            S += w * _softmax_rows(m._finite_scores(X, H, rows))
         return S
 
 
@@ -735,12 +823,10 @@ def _linear_selection(wx, wh):
 
 
 def _squares(z):
-    """The sum of squares of each row of z, column by column, in blocks of
-    at most _BLOCK rows (an overflow gives +Inf, which _unit_rows handles)."""
+    """The sum of squares of each row of z, column by column (an overflow
+    gives +Inf, which _unit_rows handles)."""
     ss = np.zeros(z.shape[0])
-    for a in range(0, z.shape[0], _BLOCK):
-        zb = z[a:a + _BLOCK]
-        _add_columns(ss[a:a + _BLOCK], z.shape[1], lambda j, k: zb[:, j:k] * zb[:, j:k])
+    _add_columns(ss, z.shape[1], lambda j, k: z[:, j:k] * z[:, j:k])
     return ss
 
 

@@ -76,7 +76,7 @@ def paired(runs):
             means = [sum(v) / len(v) for v in per_split.values()]
             k = len(means)
             mean = sum(means) / k
-            se = math.sqrt(sum((x - mean) ** 2 for x in means) / (k - 1) / k) if k > 1 else 0.0
+            se = math.sqrt(sum((x - mean) ** 2 for x in means) / (k - 1) / k) if k > 1 else None
             out.append({"dataset": ds, "positives": pos, "noise": noise, "a": a, "b": b,
                         "mean_diff": mean, "stderr": se, "splits": k,
                         "cells": wins + losses + ties, "wins": wins, "ties": ties, "losses": losses})
@@ -84,7 +84,13 @@ def paired(runs):
 
 
 def pct(x):
-    return f"{100 * x:.2f}"
+    """x as a percentage with two decimals; "—" for None, the standard error
+    of a row of one split (report --json's "stderr": null, paired's too).
+
+    >>> pct(0.12345), pct(None)
+    ('12.35', '—')
+    """
+    return "—" if x is None else f"{100 * x:.2f}"
 
 
 def tables(summary, pairs):
@@ -146,7 +152,7 @@ def tables(summary, pairs):
             if r is None:
                 row.append("—")
                 continue
-            row.append(f"{100 * r['mean_diff']:+.2f} ± {100 * r['stderr']:.2f} ({r['wins']}/{r['ties']}/{r['losses']})")
+            row.append(f"{100 * r['mean_diff']:+.2f} ± {pct(r['stderr'])} ({r['wins']}/{r['ties']}/{r['losses']})")
         print(f"| {d} | {p} | " + " | ".join(row) + " |")
 
 

@@ -1,0 +1,250 @@
+"""The members of greedytl's model files and the JSON kinds of their values,
+as greedytl's reader requires them.
+
+greedytl reads a model file into Go types (modelfile.Header, the methods'
+file types) with internal/jsonfile, which refuses a null where the type
+holds a value that has no nil ("h is null; want an object") and, in a
+version 2 file, a member missing where encoding/json always writes it
+("columns[0].weight is missing; want a number"); encoding/json itself
+refuses a value of another kind (a string for a number, 4.0 for an int).
+The specs below mirror those types, member for member and in their order,
+so that :func:`check` refuses what that reader refuses on these grounds,
+with its messages, and a member that the type has no field for ('unknown
+field "foo"').  A slice, a map or a pointer member may be null (a slice
+reads as empty, a pointer as absent); a pointer, a map and a member tagged
+omitempty may be missing.  What the types do not say (lengths, ranges,
+finiteness, consistency) is the scorers' to check (greedytl._model).
+"""
+
+import json
+
+__all__ = ["SchemaError", "check", "HEADER", "LINEAR", "AUTO", "GREEDY", "GREEDY_V1", "DICTIONARY", "MULTI", "MULTI_FORMS"]
+
+
+class SchemaError(ValueError):
+    """A member null, missing or of the wrong kind."""
+
+
+class _Spec:
+    """A Go type: whether a null of it is nil (nullable; else refused as
+    wanting ``what``), whether a member of it may be missing (optional; else
+    refused as wanting ``missing``), and check, its test of a value."""
+
+    nullable = False
+    optional = False
+
+    def check(self, v, path, complete):
+        """Raise SchemaError when v (not None) is not of this type (complete:
+        nor a struct of it missing a required member)."""
+
+
+class _Scalar(_Spec):
+    """A number, string, bool or column kind: a value for which test is
+    true, else refused as wanting want."""
+
+    def __init__(self, what, want, test):
+        self.what, self.missing, self.want, self.test = what, what, want, test
+
+    def check(self, v, path, complete):
+        if not self.test(v):
+            _refuse(v, path, self.want)
+
+
+def _is_number(v):
+    return type(v) in (int, float)
+
+
+def _int_test(lo, hi):
+    return lambda v: type(v) is int and lo <= v <= hi
+
+
+# Go's float64, int (64 bits), uint64, string and bool, and a column's kind
+# (greedytl.Kind, which decodes itself: jsonfile names it "a value").
+NUMBER = _Scalar("a number", "a number", _is_number)
+INT = _Scalar("a number", "an integer (-2**63 to 2**63-1)", _int_test(-2 ** 63, 2 ** 63 - 1))
+UINT64 = _Scalar("a number", "an integer (0 to 2**64-1)", _int_test(0, 2 ** 64 - 1))
+STRING = _Scalar("a string", "a string", lambda v: type(v) is str)
+BOOL = _Scalar("true or false", "true or false", lambda v: type(v) is bool)
+KIND = _Scalar("a value", '"feature" or "source"', lambda v: v in ("feature", "source"))
+
+
+class Slice(_Spec):
+    """A Go slice: an array whose elements are of elem, or null."""
+
+    nullable = True
+    missing = "an array"
+
+    def __init__(self, elem):
+        self.elem = elem
+
+    def check(self, v, path, complete):
+        _expect(v, list, path, "an array")
+        # An array of numbers (the bulk of a file) is checked at once.
+        if self.elem is NUMBER and set(map(type, v)) <= {int, float}:
+            return
+        for i, x in enumerate(v):
+            _value(self.elem, x, path + (i,), complete)
+
+
+class Map(_Spec):
+    """A Go map from strings to elem: an object, null or missing."""
+
+    nullable = optional = True
+    missing = "an object"
+
+    def __init__(self, elem):
+        self.elem = elem
+
+    def check(self, v, path, complete):
+        _expect(v, dict, path, "an object")
+        for k, x in v.items():
+            _value(self.elem, x, path + (k,), complete)
+
+
+class Object(_Spec):
+    """A Go struct: an object (not null) holding its required members and
+    no member it has no field for (encoding/json's DisallowUnknownFields:
+    'unknown field "foo"'; greedytl matches a member to a field ignoring
+    case too, which this does not)."""
+
+    what = missing = "an object"
+
+    def __init__(self, *parts, **fields):
+        self.fields = {}
+        for p in parts:
+            self.fields.update(p.fields)
+        self.fields.update(fields)
+
+    def check(self, v, path, complete):
+        _expect(v, dict, path, "an object")
+        for k, x in v.items():
+            if k not in self.fields:
+                raise SchemaError('unknown field "{}"'.format(_name(path + (k,))))
+            _value(self.fields[k], x, path + (k,), complete)
+        if complete:
+            for k, spec in self.fields.items():
+                if k not in v and not spec.optional:
+                    raise SchemaError("{} is missing; want {}".format(_name(path + (k,)), spec.missing))
+
+
+class Optional(_Spec):
+    """A member that may be missing: a pointer (nullable) or a field tagged
+    omitempty (nullable as its type is)."""
+
+    optional = True
+
+    def __init__(self, spec, pointer):
+        self.spec = spec
+        self.nullable = pointer or spec.nullable
+        self.what, self.missing = getattr(spec, "what", None), spec.missing
+
+    def check(self, v, path, complete):
+        self.spec.check(v, path, complete)
+
+
+def Pointer(spec):
+    """A Go pointer member: null or missing reads as nil."""
+    return Optional(spec, True)
+
+
+def OmitEmpty(spec):
+    """A field tagged omitempty: it may be missing."""
+    return Optional(spec, False)
+
+
+class Raw(_Spec):
+    """A json.RawMessage (a nested model file, decoded on its own)."""
+
+    nullable = True
+    missing = "a value"
+
+
+def _expect(v, kind, path, want):
+    """Refuse v unless it is of the Python type kind (list, dict)."""
+    if type(v) is not kind:
+        _refuse(v, path, want)
+
+
+def _refuse(v, path, want):
+    raise SchemaError("{} is {}; want {}".format(_name(path), _show(v), want))
+
+
+def _value(spec, v, path, complete):
+    if v is None:
+        if not spec.nullable:
+            raise SchemaError("{} is null; want {}".format(_name(path), spec.what))
+        return
+    spec.check(v, path, complete)
+
+
+def _name(path):
+    """A member's path as jsonfile names it: "columns[0].weight"."""
+    out = ""
+    for k in path:
+        out += "[{}]".format(k) if isinstance(k, int) else ("." + k if out else k)
+    return out or "the document"
+
+
+def _show(v):
+    s = json.dumps(v)
+    return s if len(s) <= 40 else s[:37] + "..."
+
+
+def check(spec, doc, complete=True):
+    """Raise SchemaError when the decoded model file doc (a dict) is not one
+    greedytl's reader takes into spec's type: a member null where it may
+    not be, of the wrong kind, or (complete: a version 2 file) missing."""
+    spec.check(doc, (), complete)
+
+
+# modelfile.Header and what it points to (buildinfo.Info, source.ID,
+# modelfile.LabelNames).
+BUILD = Object(module=STRING, revision=OmitEmpty(STRING), modified=OmitEmpty(BOOL), go=STRING,
+               executable_sha256=OmitEmpty(STRING))
+SOURCES = Object(dir=STRING, sha256=STRING, count=INT, data_sha256=STRING, seed=UINT64)
+LABELS = Object(positive=STRING, negative=Slice(STRING))
+HEADER = Object(format=STRING, version=INT, method=STRING, hyperparameters=Map(NUMBER), build=Pointer(BUILD),
+                sources=Pointer(SOURCES), labels=Pointer(LABELS))
+
+# standardize.Scaler.
+SCALER = Object(mean=Slice(NUMBER), scale=Slice(NUMBER))
+
+# greedytl.Column and greedytl.Step; method.AutoCommittee (greedytl-auto's
+# optional "committee").
+COLUMN = Object(kind=KIND, index=INT)
+STEP = Object(column=COLUMN, score=NUMBER, reg_error=NUMBER, loo_error=NUMBER)
+COMMITTEE = Object(
+    greedy=Slice(Object(gamma=NUMBER, path=Slice(Object(STEP, weight=NUMBER)))),
+    source=Pointer(Object(index=INT, auc=NUMBER, slope=NUMBER, intercept=NUMBER)),
+    ridge=Object(**{"lambda": NUMBER, "shared": OmitEmpty(BOOL), "lambda_rows": OmitEmpty(INT)}),
+    tally=Slice(Object(COLUMN, greedy=Slice(INT), source=INT)))
+
+# method.linearFile, and greedytl-auto's autoFile.
+LINEAR = Object(HEADER, x=SCALER, h=SCALER, wx=Slice(NUMBER), wh=Slice(NUMBER), b=NUMBER)
+AUTO = Object(LINEAR, committee=Pointer(COMMITTEE))
+
+# The root package's modelFile; version 1's (read without the missing
+# members' check) also has options.feature_factor.
+_OPTIONS = dict([("lambda", NUMBER), ("auto_lambda", BOOL), ("delta", NUMBER), ("max_k", INT), ("sample", INT),
+                 ("seed", UINT64), ("gamma", NUMBER), ("stop_at_min_loo", BOOL)])
+_FILE_COLUMN = Object(kind=KIND, index=INT, weight=NUMBER, mean=NUMBER, scale=NUMBER, score=NUMBER,
+                      reg_error=NUMBER, loo_error=NUMBER)
+GREEDY = Object(HEADER, num_features=INT, num_sources=INT, options=Object(**_OPTIONS), columns=Slice(_FILE_COLUMN))
+GREEDY_V1 = Object(GREEDY, options=Object(feature_factor=NUMBER, **_OPTIONS))
+
+# method.dictionaryFile.
+DICTIONARY = Object(HEADER, x=SCALER, h=SCALER, sparsity=INT, dictionaries=Slice(Slice(Slice(NUMBER))),
+                    codes=SCALER, w=Slice(NUMBER), b=NUMBER)
+
+# method.multiHeader (MULTI), the scaled forms' blockScaler, and each form's
+# file.
+MULTI = Object(HEADER, classes=Slice(STRING), num_features=INT, num_sources=INT, form=STRING)
+_SCALED = Object(MULTI, x=SCALER, h=SCALER)
+MULTI_FORMS = {
+    "linear": Object(_SCALED, wx=Slice(Slice(NUMBER)), wh=Slice(Slice(NUMBER)), b=Slice(NUMBER),
+                     normalise=OmitEmpty(STRING)),
+    "nearest-neighbour": Object(_SCALED, rows=Slice(Slice(NUMBER)), row_classes=Slice(INT)),
+    "centroid-cosine": Object(_SCALED, centroids=Slice(Slice(NUMBER))),
+    "one-vs-rest": Object(MULTI, models=Slice(Raw()), score_scale=Slice(NUMBER)),
+    "ensemble": Object(MULTI, members=Slice(Raw()), weights=Slice(NUMBER)),
+}
