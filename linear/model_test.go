@@ -231,13 +231,18 @@ func TestScoresZeroFeatures(t *testing.T) {
 }
 
 // TestScoresLayouts: Scores gives the same bits for the same rows held as
-// a mat.Dense, a view into a larger one, a transpose and a matrix type of
+// a mat.Dense, a view into a larger one of NaN, a transpose and a matrix type of
 // the caller's (the transpose and the caller's type were summed in
 // another order, differing in the last bits).
 func TestScoresLayouts(t *testing.T) {
 	const r, c = 60, 8
 	X, _ := ridgeRandom(5, r, c, 0)
 	big := mat.NewDense(r+2, c+3, nil)
+	for i := range r + 2 {
+		for j := range c + 3 {
+			big.Set(i, j, math.NaN()) // outside the view: must not be read
+		}
+	}
 	view := big.Slice(1, r+1, 2, c+2).(*mat.Dense)
 	view.Copy(X)
 	for _, bias := range []float64{-1, 1} {
