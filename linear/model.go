@@ -3,6 +3,7 @@ package linear
 import (
 	"fmt"
 
+	"github.com/greedytl/greedytl/internal/typednil"
 	"github.com/greedytl/greedytl/sparse"
 	"gonum.org/v1/gonum/mat"
 )
@@ -213,10 +214,14 @@ func (m *Model) PredictsGreater(s float64) bool {
 // view into a larger one, a transpose, another mat.Matrix); a matrix that
 // is not row-major raw data (mat.RawMatrixer) is copied first.
 // It panics when the model is not binary or inconsistent (see Check) or X
-// has fewer than NrFeature columns.
+// has fewer than NrFeature columns; no matrix (nil, or a nil *mat.Dense)
+// has none, and no rows.
 func (m *Model) Scores(X mat.Matrix) []float64 {
 	m.binary("Scores")
-	r, c := X.Dims()
+	var r, c int
+	if !typednil.Is(X) { // no matrix (nil, a nil *mat.Dense): no rows, no columns
+		r, c = X.Dims()
+	}
 	if c < m.NrFeature {
 		panic(fmt.Sprintf("linear: matrix has %d columns, model has %d features", c, m.NrFeature))
 	}

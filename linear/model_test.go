@@ -218,6 +218,19 @@ func TestModelPanics(t *testing.T) {
 			c.f()
 		}()
 	}
+	// No matrix has no columns: Scores's panic for too few, which names
+	// them (a nil *mat.Dense panicked in its Dims, a nil dereference).
+	for _, X := range []mat.Matrix{nil, (*mat.Dense)(nil)} {
+		func() {
+			defer func() {
+				const want = "linear: matrix has 0 columns, model has 3 features"
+				if r := recover(); fmt.Sprint(r) != want {
+					t.Errorf("Scores(%#v): panic %v, want %q", X, r, want)
+				}
+			}()
+			bin.Scores(X)
+		}()
+	}
 }
 
 func TestScoresZeroFeatures(t *testing.T) {
@@ -227,6 +240,10 @@ func TestScoresZeroFeatures(t *testing.T) {
 	got := m.Scores(mat.NewDense(3, 2, []float64{1, 2, 3, 4, 5, 6}))
 	if !slices.Equal(got, []float64{0.5, 0.5, 0.5}) {
 		t.Errorf("Scores = %v, want 0.5 each", got)
+	}
+	// No matrix: no rows to score (a nil *mat.Dense panicked in Dims).
+	if got := m.Scores((*mat.Dense)(nil)); len(got) != 0 {
+		t.Errorf("Scores of a nil *mat.Dense = %v, want none", got)
 	}
 }
 
