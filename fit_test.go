@@ -220,8 +220,9 @@ func TestPredictErrors(t *testing.T) {
 		X, H mat.Matrix
 		want string
 	}{
-		{"X columns", randDense(rng, 3, 5), randDense(rng, 3, 6), "X has 5 columns"},
-		{"H columns", randDense(rng, 3, 4), randDense(rng, 3, 7), "H has 7 columns"},
+		{"X columns", randDense(rng, 3, 5), randDense(rng, 3, 6), "X has 5 columns, the model was trained with 4 features"},
+		{"H columns", randDense(rng, 3, 4), randDense(rng, 3, 7), "H has 7 columns, the model was trained with 6 sources"},
+		{"one column", randDense(rng, 3, 1), randDense(rng, 3, 6), "X has 1 column, the model was trained with 4 features"}, // "1 columns", "with 4"
 		{"rows", randDense(rng, 3, 4), randDense(rng, 4, 6), "X has 3 rows but H has 4"},
 		{"nil X", nil, randDense(rng, 3, 6), "X is nil but the model uses feature"},
 		{"nil H", randDense(rng, 3, 4), nil, "H is nil but the model uses source"},
@@ -664,8 +665,10 @@ func TestSampleUniform(t *testing.T) {
 }
 
 // TestInputForms checks that Fit gives identical models for a *mat.Dense,
-// its transpose's transpose (the T() fast path) and a generic mat.Matrix,
-// and does not modify its inputs.
+// its transpose's transpose (the T() fast path), a generic mat.Matrix and
+// views into larger matrices (Stride > Cols; the transpose of one) whose
+// other elements are NaN or ±Inf, which Fit must not read, and does not
+// modify its inputs.
 func TestInputForms(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 13))
 	m := 10
@@ -679,8 +682,10 @@ func TestInputForms(t *testing.T) {
 		tX := mat.DenseCopyOf(X.T())
 		tH := mat.DenseCopyOf(H.T())
 		for name, in := range map[string][2]mat.Matrix{
-			"transpose": {tX.T(), tH.T()},
-			"generic":   {generic{X}, generic{H}},
+			"transpose":      {tX.T(), tH.T()},
+			"generic":        {generic{X}, generic{H}},
+			"view":           {viewIn(X, math.NaN()), viewIn(H, math.Inf(1))},
+			"transpose view": {viewIn(tX, math.Inf(-1)).T(), viewIn(tH, math.NaN()).T()},
 		} {
 			got := fitT(t, in[0], in[1], y, o)
 			if !reflect.DeepEqual(got, want) {
@@ -696,6 +701,22 @@ func TestInputForms(t *testing.T) {
 	if !mat.Equal(X, X0) || !mat.Equal(H, H0) || !reflect.DeepEqual(y, y0) {
 		t.Errorf("Fit modified its inputs")
 	}
+}
+
+// viewIn returns a copy of a as a view into a larger matrix (two rows and
+// three columns more, a's block at row 1, column 2) whose other elements
+// are pad.
+func viewIn(a *mat.Dense, pad float64) *mat.Dense {
+	r, c := a.Dims()
+	big := mat.NewDense(r+2, c+3, nil)
+	for i := range r + 2 {
+		for j := range c + 3 {
+			big.Set(i, j, pad)
+		}
+	}
+	v := big.Slice(1, r+1, 2, c+2).(*mat.Dense)
+	v.Copy(a)
+	return v
 }
 
 // generic hides the raw-data fast paths of a matrix.
@@ -766,6 +787,7 @@ func TestFitErrors(t *testing.T) {
 		{"no matrices", nil, nil, nil, y, DefaultOptions(), "no candidate columns"},
 		{"empty Dense", nil, &mat.Dense{}, nil, y, DefaultOptions(), "no candidate columns"},
 		{"typed nil", nil, (*mat.Dense)(nil), nil, y, DefaultOptions(), "no candidate columns"},
+		{"transposed typed nil", nil, (*mat.Dense)(nil).T(), (*mat.Dense)(nil).T(), y, DefaultOptions(), "no candidate columns"}, // panicked
 		{"all constant", nil, const1, nil, y, DefaultOptions(), "every column of X and H is constant"},
 		{"all constant, sampled", nil, const1, nil, y, opt(func(o *Options) { o.Sample = 1 }), "every column of X and H is constant"},
 		{"λ too small", nil, X, H, y, opt(func(o *Options) { o.Lambda = 1e-300 }), "too small"},

@@ -82,6 +82,12 @@ type gramBase struct {
 // matrix, as for Fit), y the ±1 labels. It returns Fit's
 // errors for invalid inputs (shapes, labels, non-finite values) and an
 // error when ctx is done. It costs O(N²·m) time for N = d + n candidates.
+//
+// The Gram keeps X and H, not copies of them (y is copied): Sample returns
+// them, Subset reads its rows from them and Fit hands some fits to the
+// package's Fit on them (see Fit). They must not be modified while the Gram, or any Gram
+// Subset made from it, is in use: a Subset of modified rows would mix
+// their new values with cross-products of the old ones.
 func NewGram(ctx context.Context, X, H mat.Matrix, y []float64) (*Gram, error) {
 	if err := fitctx.Start(ctx, "greedytl.NewGram"); err != nil {
 		return nil, err

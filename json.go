@@ -70,7 +70,7 @@ type fileColumn struct {
 // DefaultOptions()): "greedytl" for the paper's settings,
 // "greedytl:sample=59" for the randomised search of r = 59. Numbers are
 // written so that they read back exactly. WriteJSON returns an error if m
-// is inconsistent (see ReadModel) or w fails.
+// is inconsistent (see ReadModel), or w is nil or fails.
 func (m *Model) WriteJSON(w io.Writer) error {
 	if err := m.Write(w, modelfile.NewHeader(m.methodName(), nil, nil)); err != nil {
 		return fmt.Errorf("greedytl.Model.WriteJSON: %w", err)
@@ -101,7 +101,11 @@ func (m *Model) Write(w io.Writer, h modelfile.Header) error {
 }
 
 // MarshalJSON encodes m in the format of WriteJSON, without indentation,
-// so that a model can be embedded in other JSON documents.
+// so that a model can be embedded in other JSON documents. Embed a *Model,
+// as encoding/json calls a pointer method only on what it can address: a
+// Model held by value in a struct or map passed to json.Marshal by value is
+// encoded field by field instead, in a form UnmarshalJSON refuses
+// ("format is missing").
 func (m *Model) MarshalJSON() ([]byte, error) {
 	f, err := m.document(modelfile.NewHeader(m.methodName(), nil, nil))
 	if err != nil {
@@ -147,7 +151,7 @@ func (m *Model) document(h modelfile.Header) (*modelFile, error) {
 }
 
 // ReadModel reads a model written by WriteJSON (or MarshalJSON). It
-// returns an error for anything else: malformed JSON, unknown fields or
+// returns an error for a nil r and for anything else: malformed JSON, unknown fields or
 // trailing data, another format or version (modelfile.Read), a method
 // other than the canonical spec of the options (a file of package method's
 // GreedyTL variants is read by package method), or inconsistent content

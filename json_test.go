@@ -372,3 +372,15 @@ func TestMethodNameRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestModelNilReaderWriter: WriteJSON to a nil io.Writer and ReadModel of
+// a nil io.Reader are errors, not the panics they were.
+func TestModelNilReaderWriter(t *testing.T) {
+	mod := jsonModel(t, 0)
+	if err := mod.WriteJSON(nil); err == nil || err.Error() != "greedytl.Model.WriteJSON: no writer (nil)" {
+		t.Errorf("WriteJSON(nil): error %v", err)
+	}
+	if _, err := ReadModel(nil); err == nil || err.Error() != "greedytl.ReadModel: no reader (nil)" {
+		t.Errorf("ReadModel(nil): error %v", err)
+	}
+}

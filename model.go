@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
@@ -169,7 +170,8 @@ func (m *Model) Predict(X, H mat.Matrix) ([]float64, error) {
 		a    mat.Matrix
 		want int
 		kind Kind
-	}{{"X", X, m.NumFeatures, Feature}, {"H", H, m.NumSources, Source}} {
+		unit string
+	}{{"X", X, m.NumFeatures, Feature, "feature"}, {"H", H, m.NumSources, Source, "source"}} {
 		if standardize.Absent(p.a) {
 			for _, c := range m.Selected {
 				if c.Kind == p.kind {
@@ -180,7 +182,7 @@ func (m *Model) Predict(X, H mat.Matrix) ([]float64, error) {
 		}
 		b := newInputMatrix(p.name, p.a)
 		if b.cols != p.want {
-			return nil, fmt.Errorf("greedytl.Model.Predict: %s has %d columns, the model was trained with %d", p.name, b.cols, p.want)
+			return nil, fmt.Errorf("greedytl.Model.Predict: %s has %s, the model was trained with %s", p.name, plural.Count(b.cols, "column", "columns"), plural.Count(p.want, p.unit, p.unit+"s"))
 		}
 		if rows >= 0 && b.rows != rows {
 			return nil, fmt.Errorf("greedytl.Model.Predict: X has %d rows but H has %d", rows, b.rows)

@@ -111,8 +111,10 @@ func (l *Loss) subgradient(grad, pred []float64, v []float64) {
 func (l *Loss) stepScale(tau float64) float64 {
 	m, _ := l.g.Dims()
 	var ss float64
-	for _, x := range l.g.RawMatrix().Data {
-		ss += x * x
+	for i := range m { // row by row: a view's Data holds other values between its rows
+		for _, x := range l.g.RawRowView(i) {
+			ss += x * x
+		}
 	}
 	if rms := math.Sqrt(ss / float64(m)); rms > 0 {
 		return math.Min(tau, stepScaleFactor/rms)
@@ -146,11 +148,15 @@ func (l *Loss) stepScale(tau float64) float64 {
 //
 // Without sources (G nil) β is empty and L is constant: Minimise returns
 // an empty β and L(0). It returns an error when beta0 does not have one
-// value per column of G or holds a NaN or ±Inf value, and when tau is
-// negative or NaN; ctx's error, checked before every step, when ctx is
+// value per column of G or holds a NaN or ±Inf value, when tau is
+// negative or NaN, and when New's arguments disagree in length (one
+// label, weight and offset per row of G) or hold a NaN or ±Inf value; ctx's error, checked before every step, when ctx is
 // done; and it panics when ctx is nil.
 func (l *Loss) Minimise(ctx context.Context, beta0 []float64, tau float64, l1 bool, steps int) (best []float64, bestVal float64, trace []float64, err error) {
 	if err := fitctx.Start(ctx, "hinge"); err != nil {
+		return nil, 0, nil, err
+	}
+	if err := l.check(); err != nil {
 		return nil, 0, nil, err
 	}
 	n := 0
@@ -183,6 +189,33 @@ func (l *Loss) Minimise(ctx context.Context, beta0 []float64, tau float64, l1 bo
 		return l.minimiseL1(ctx, beta0, tau, steps)
 	}
 	return l.minimiseL2(ctx, beta0, tau, steps)
+}
+
+// check returns an error when the loss's arguments (New's) disagree in
+// length — one label, weight and offset per row of G — or hold a NaN or
+// ±Inf value, from which Minimise would return a NaN β, or panic.
+func (l *Loss) check() error {
+	m := len(l.c)
+	if len(l.y) != m || len(l.zeta) != m {
+		return fmt.Errorf("hinge: %d labels and %d weights for %d offsets c", len(l.y), len(l.zeta), m)
+	}
+	if l.g != nil {
+		if r, _ := l.g.Dims(); r != m {
+			return fmt.Errorf("hinge: G has %d rows for %d offsets c", r, m)
+		}
+	}
+	for _, v := range []struct {
+		name string
+		v    []float64
+	}{{"label", l.y}, {"weight", l.zeta}, {"offset", l.c}} {
+		if err := standardize.CheckFiniteVector(v.name, v.v); err != nil {
+			return fmt.Errorf("hinge: %w", err)
+		}
+	}
+	if err := standardize.CheckFinite("G", l.g); err != nil {
+		return fmt.Errorf("hinge: %w", err)
+	}
+	return nil
 }
 
 // linearMinimum returns the exact minimiser of L over the ball of radius

@@ -380,4 +380,69 @@ func TestMinimiseArguments(t *testing.T) {
 			}
 		}
 	}
+	// New's arguments: lengths that disagree panicked (index out of
+	// range), a NaN or ±Inf value gave a NaN β with L = 0 and no error.
+	nanAt := func(v []float64, i int, x float64) []float64 { v = slices.Clone(v); v[i] = x; return v }
+	gBad := mat.DenseCopyOf(g)
+	gBad.Set(2, 1, math.NaN())
+	for _, tc := range []struct {
+		name string
+		loss *Loss
+		want string
+	}{
+		{"short y", New(y[:1], zeta, c, g), "hinge: 1 labels and 4 weights for 4 offsets c"},
+		{"short ζ", New(y, zeta[:3], c, g), "hinge: 4 labels and 3 weights for 4 offsets c"},
+		{"G rows", New(y[:3], zeta[:3], c[:3], g), "hinge: G has 4 rows for 3 offsets c"},
+		{"NaN in G", New(y, zeta, c, gBad), "hinge: G row 2 column 1 is NaN"},
+		{"Inf offset", New(y, zeta, nanAt(c, 1, math.Inf(1)), g), "hinge: offset row 1 is +Inf"},
+		{"NaN weight", New(y, nanAt(zeta, 0, math.NaN()), c, g), "hinge: weight row 0 is NaN"},
+		{"NaN label", New(nanAt(y, 3, math.NaN()), zeta, c, g), "hinge: label row 3 is NaN"},
+	} {
+		for _, l1 := range []bool{true, false} {
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("%s, l1 %v: panic %v", tc.name, l1, r)
+					}
+				}()
+				best, val, _, err := tc.loss.Minimise(ctx, []float64{0, 0}, 1, l1, 10)
+				if err == nil || err.Error() != tc.want {
+					t.Errorf("%s, l1 %v: β %v, L %v, err %v; want the error %q", tc.name, l1, best, val, err, tc.want)
+				}
+			}()
+		}
+	}
+}
+
+// TestMinimiseView: G may be a view into a larger matrix (its rows Stride
+// apart, other values between them): Minimise reads only G's own
+// elements, so a view whose surroundings are NaN gives bit for bit the
+// result of a contiguous copy.
+func TestMinimiseView(t *testing.T) {
+	l := setup(t, 3, 30, 10, 6, 5, 1)
+	m, n := l.g.Dims()
+	big := mat.NewDense(m+2, n+3, nil)
+	for i := range m + 2 {
+		for j := range n + 3 {
+			big.Set(i, j, math.NaN())
+		}
+	}
+	view := big.Slice(1, m+1, 1, n+1).(*mat.Dense)
+	view.Copy(l.g)
+	ctx := context.Background()
+	for _, l1 := range []bool{true, false} {
+		for _, tau := range []float64{0.5, 5} {
+			want, wantVal, wantTrace, err := New(l.y, l.zeta, l.c, mat.DenseCopyOf(l.g)).Minimise(ctx, make([]float64, n), tau, l1, 50)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, gotVal, gotTrace, err := New(l.y, l.zeta, l.c, view).Minimise(ctx, make([]float64, n), tau, l1, 50)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) || gotVal != wantVal || !slices.Equal(gotTrace, wantTrace) {
+				t.Errorf("l1 %v, τ = %v: on a view β = %v (L = %v), on a copy β = %v (L = %v)", l1, tau, got, gotVal, want, wantVal)
+			}
+		}
+	}
 }

@@ -3,6 +3,7 @@ package linear
 import (
 	"fmt"
 
+	"github.com/greedytl/greedytl/internal/typednil"
 	"github.com/greedytl/greedytl/sparse"
 	"gonum.org/v1/gonum/mat"
 )
@@ -209,11 +210,18 @@ func (m *Model) PredictsGreater(s float64) bool {
 // float64, give non-finite scores (Train refuses a model whose scores of
 // its own training rows overflow; a model read from a file is not
 // checked), so validate data read from files first and check the scores.
+// The scores are the same, bit for bit, whatever X's type (a mat.Dense, a
+// view into a larger one, a transpose, another mat.Matrix); a matrix that
+// is not row-major raw data (mat.RawMatrixer) is copied first.
 // It panics when the model is not binary or inconsistent (see Check) or X
-// has fewer than NrFeature columns.
+// has fewer than NrFeature columns; no matrix (nil, or a nil *mat.Dense)
+// has none, and no rows.
 func (m *Model) Scores(X mat.Matrix) []float64 {
 	m.binary("Scores")
-	r, c := X.Dims()
+	var r, c int
+	if !typednil.Is(X) { // no matrix (nil, a nil *mat.Dense): no rows, no columns
+		r, c = X.Dims()
+	}
 	if c < m.NrFeature {
 		panic(fmt.Sprintf("linear: matrix has %d columns, model has %d features", c, m.NrFeature))
 	}
@@ -228,6 +236,12 @@ func (m *Model) Scores(X mat.Matrix) []float64 {
 	}
 	dst := mat.NewVecDense(r, out)
 	if c > 0 {
+		if _, ok := X.(mat.RawMatrixer); !ok {
+			// A transpose or another matrix type: its product would sum
+			// each row in another order (gonum's Dgemv Trans, or At), so
+			// copy it, to score as the same rows in a mat.Dense score.
+			X = mat.DenseCopyOf(X)
+		}
 		dst.MulVec(X, mat.NewVecDense(c, w))
 	}
 	if m.hasBias() {

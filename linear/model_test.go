@@ -218,6 +218,19 @@ func TestModelPanics(t *testing.T) {
 			c.f()
 		}()
 	}
+	// No matrix has no columns: Scores's panic for too few, which names
+	// them (a nil *mat.Dense panicked in its Dims, a nil dereference).
+	for _, X := range []mat.Matrix{nil, (*mat.Dense)(nil)} {
+		func() {
+			defer func() {
+				const want = "linear: matrix has 0 columns, model has 3 features"
+				if r := recover(); fmt.Sprint(r) != want {
+					t.Errorf("Scores(%#v): panic %v, want %q", X, r, want)
+				}
+			}()
+			bin.Scores(X)
+		}()
+	}
 }
 
 func TestScoresZeroFeatures(t *testing.T) {
@@ -228,7 +241,52 @@ func TestScoresZeroFeatures(t *testing.T) {
 	if !slices.Equal(got, []float64{0.5, 0.5, 0.5}) {
 		t.Errorf("Scores = %v, want 0.5 each", got)
 	}
+	// No matrix: no rows to score (a nil *mat.Dense panicked in Dims).
+	if got := m.Scores((*mat.Dense)(nil)); len(got) != 0 {
+		t.Errorf("Scores of a nil *mat.Dense = %v, want none", got)
+	}
 }
+
+// TestScoresLayouts: Scores gives the same bits for the same rows held as
+// a mat.Dense, a view into a larger one of NaN, a transpose and a matrix type of
+// the caller's (the transpose and the caller's type were summed in
+// another order, differing in the last bits).
+func TestScoresLayouts(t *testing.T) {
+	const r, c = 60, 8
+	X, _ := ridgeRandom(5, r, c, 0)
+	big := mat.NewDense(r+2, c+3, nil)
+	for i := range r + 2 {
+		for j := range c + 3 {
+			big.Set(i, j, math.NaN()) // outside the view: must not be read
+		}
+	}
+	view := big.Slice(1, r+1, 2, c+2).(*mat.Dense)
+	view.Copy(X)
+	for _, bias := range []float64{-1, 1} {
+		m := randomModel(3, 2, c, bias)
+		want := m.Scores(X)
+		for name, A := range map[string]mat.Matrix{
+			"view":      view,
+			"transpose": mat.DenseCopyOf(X.T()).T(),
+			"opaque":    opaque{X},
+		} {
+			got := m.Scores(A)
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Errorf("bias %v, %s: row %d scores %v, %v as a mat.Dense", bias, name, i, got[i], want[i])
+					break
+				}
+			}
+		}
+	}
+}
+
+// opaque hides a matrix's type: only mat.Matrix's methods.
+type opaque struct{ m mat.Matrix }
+
+func (o opaque) Dims() (r, c int)    { return o.m.Dims() }
+func (o opaque) At(i, j int) float64 { return o.m.At(i, j) }
+func (o opaque) T() mat.Matrix       { return mat.Transpose{Matrix: o} }
 
 // ExampleTrain fits a linear SVM to four points and predicts two new ones.
 func ExampleTrain() {

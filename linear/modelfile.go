@@ -32,8 +32,8 @@ import (
 // weights, each printed with C's "%.17g " (so they round-trip exactly),
 // trailing space included. Solvers liblinear lacks are written under their
 // greedytl names, which liblinear does not read. WriteModel returns an error
-// for an inconsistent model (see ReadModel for the invariants) and for a
-// failed write.
+// for an inconsistent model (see ReadModel for the invariants), for a nil
+// w and for a failed write.
 func WriteModel(w io.Writer, m *Model) error {
 	return WriteModelContext(context.Background(), w, m)
 }
@@ -44,6 +44,9 @@ func WriteModel(w io.Writer, m *Model) error {
 func WriteModelContext(ctx context.Context, w io.Writer, m *Model) error {
 	if err := m.check(); err != nil {
 		return err
+	}
+	if w == nil {
+		return errors.New("linear: writing the model: no writer (nil)")
 	}
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "solver_type %s\n", m.Solver)
@@ -174,7 +177,8 @@ const (
 // It returns an error for solvers greedytl does not know (regression,
 // Crammer–Singer and one-class models, which also carry a "rho" line),
 // missing, repeated or unknown keys, malformed numbers, non-finite weights,
-// fewer than two or repeated labels, and missing or extra weight lines.
+// fewer than two or repeated labels, missing or extra weight lines, and a
+// nil r.
 // The model reports Converged = true (files do not record convergence).
 func ReadModel(r io.Reader) (*Model, error) { return readModel(r, "") }
 
@@ -186,6 +190,12 @@ func DecodeModel(r io.Reader, name string) (*Model, error) { return readModel(r,
 // readModel is ReadModel, naming the file name in its errors when name is
 // not empty: the header, then the weights it announces.
 func readModel(r io.Reader, name string) (*Model, error) {
+	if r == nil {
+		if name != "" {
+			return nil, fmt.Errorf("%s: no reader (nil)", name)
+		}
+		return nil, errors.New("no reader (nil)")
+	}
 	mr := &modelReader{br: bom.Skip(r), name: name}
 	m := &Model{Converged: true}
 	nrClass, err := mr.header(m)

@@ -287,3 +287,29 @@ func (c *cancelAfter) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// TestModelFileNilReaderWriter: WriteModel to a nil io.Writer and
+// ReadModel or DecodeModel of a nil io.Reader are errors, not the panics
+// they were.
+func TestModelFileNilReaderWriter(t *testing.T) {
+	m := &Model{Solver: L2RLR, Labels: []int{1, -1}, NrFeature: 1, Bias: -1, W: []float64{0.5}, NrW: 1}
+	for _, c := range []struct {
+		what, want string
+		f          func() error
+	}{
+		{"WriteModel", "linear: writing the model: no writer (nil)", func() error { return WriteModel(nil, m) }},
+		{"ReadModel", "no reader (nil)", func() error { _, err := ReadModel(nil); return err }},
+		{"DecodeModel", "<stdin>: no reader (nil)", func() error { _, err := DecodeModel(nil, "<stdin>"); return err }},
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s: panic %v", c.what, r)
+				}
+			}()
+			if err := c.f(); err == nil || err.Error() != c.want {
+				t.Errorf("%s: error %v, want %q", c.what, err, c.want)
+			}
+		}()
+	}
+}

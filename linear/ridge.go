@@ -166,14 +166,15 @@ func RidgeFromProducts(ctx context.Context, A mat.Symmetric, b []float64, lambda
 }
 
 // Predict returns wᵀx + b for every row x of X. It returns an error when X
-// has the wrong number of columns or holds NaN or ±Inf, when X is nil, and
+// has the wrong number of columns or holds NaN or ±Inf, when X is nil (an
+// untyped or a typed nil, such as a nil *mat.Dense, as for FitRidge), and
 // when m is nil or (built by hand) holds a non-finite weight or intercept.
 func (m *RidgeModel) Predict(X mat.Matrix) ([]float64, error) {
 	if m == nil {
 		return nil, errors.New("linear: nil ridge model")
 	}
-	if X == nil {
-		return nil, errors.New("linear: ridge: nil X")
+	if typednil.Is(X) {
+		return nil, ridgeNil("X", X)
 	}
 	if finiteRidge(m.W, []float64{m.B}) != nil {
 		return nil, errors.New("linear: ridge model: a weight or the intercept is not finite")

@@ -310,7 +310,8 @@ func TestRidgeErrors(t *testing.T) {
 		want      string
 	}{
 		{"nil X", nil, y, 1, false, "linear: ridge: nil X"},
-		{"typed nil X", (*mat.Dense)(nil), y, 1, false, "linear: ridge: nil X (*mat.Dense)"}, // panicked
+		{"typed nil X", (*mat.Dense)(nil), y, 1, false, "linear: ridge: nil X (*mat.Dense)"},                   // panicked
+		{"transposed typed nil X", (*mat.Dense)(nil).T(), y, 1, false, "linear: ridge: nil X (mat.Transpose)"}, // panicked
 		{"NaN in X", nanX, y, 1, false, "linear: ridge: X row 2 column 3 is NaN"},
 		{"Inf in y", x, infY, 1, true, "linear: ridge: y row 5 is +Inf"},
 		{"short y", x, y[:9], 1, false, "targets"},
@@ -398,8 +399,27 @@ func TestRidgePredictErrors(t *testing.T) {
 	if _, err := nilModel.Predict(x); err == nil {
 		t.Error("nil model: no error")
 	}
-	if _, err := model.Predict(nil); err == nil {
-		t.Error("nil X: no error")
+	// A nil X, untyped or typed, is FitRidge's error (a typed nil
+	// panicked).
+	for _, tc := range []struct {
+		x    mat.Matrix
+		want string
+	}{
+		{nil, "linear: ridge: nil X"},
+		{(*mat.Dense)(nil), "linear: ridge: nil X (*mat.Dense)"},
+		{(*mat.VecDense)(nil), "linear: ridge: nil X (*mat.VecDense)"},
+		{(*mat.Dense)(nil).T(), "linear: ridge: nil X (mat.Transpose)"},
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("Predict(%#v): panic %v", tc.x, r)
+				}
+			}()
+			if _, err := model.Predict(tc.x); err == nil || err.Error() != tc.want {
+				t.Errorf("Predict(%#v): error %v, want %q", tc.x, err, tc.want)
+			}
+		}()
 	}
 	handBuilt := &RidgeModel{W: []float64{1, math.NaN(), 0, 0}}
 	if _, err := handBuilt.Predict(x); err == nil {

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/greedytl/greedytl/internal/fitctx"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -76,11 +77,15 @@ type System struct {
 // NewSystem factorises the system of the class-weighted LS-SVM with kernel
 // gram, weights zeta and cost c. It returns an error when zeta does not
 // hold one positive, finite weight per row of gram, when c is not positive
-// and finite, and when the system is numerically singular.
+// and finite, when gram holds a NaN or ±Inf value, and when the system is
+// numerically singular.
 func NewSystem(gram *mat.SymDense, zeta []float64, c float64) (*System, error) {
 	m := gram.SymmetricDim()
 	if err := checkWeights("zeta", zeta, m); err != nil {
 		return nil, err
+	}
+	if err := standardize.CheckFinite("Gram matrix", gram); err != nil {
+		return nil, fmt.Errorf("LS-SVM: %w", err)
 	}
 	if !(c > 0 && c <= math.MaxFloat64) {
 		return nil, fmt.Errorf("LS-SVM cost C = %g: want a positive, finite C", c)
@@ -147,8 +152,9 @@ func (s *System) Solve(r []float64) (alpha []float64, b float64) {
 //
 // G is computed looBlock columns at a time, with ctx checked before each
 // block (each column's values do not depend on the blocking). LOO returns
-// an error when y or H does not have one row per row of the system, ctx's
-// error when ctx is done, and panics when ctx is nil.
+// an error when y or H does not have one row per row of the system or
+// holds a NaN or ±Inf value, ctx's error when ctx is done, and panics
+// when ctx is nil.
 func (s *System) LOO(ctx context.Context, y []float64, h *mat.Dense) (c []float64, g *mat.Dense, err error) {
 	if err := fitctx.Start(ctx, "lssvm"); err != nil {
 		return nil, nil, err
@@ -161,6 +167,12 @@ func (s *System) LOO(ctx context.Context, y []float64, h *mat.Dense) (c []float6
 		if r, _ := h.Dims(); r != m {
 			return nil, nil, fmt.Errorf("LS-SVM: H has %d rows for a system of %d", r, m)
 		}
+	}
+	if err := standardize.CheckFiniteVector("y", y); err != nil {
+		return nil, nil, fmt.Errorf("LS-SVM: %w", err)
+	}
+	if err := standardize.CheckFinite("H", h); err != nil {
+		return nil, nil, fmt.Errorf("LS-SVM: %w", err)
 	}
 	ay := make([]float64, m)
 	mat.NewVecDense(m, ay).MulVec(s.a, mat.NewVecDense(m, y))

@@ -235,6 +235,7 @@ func TestLOOBlocks(t *testing.T) {
 // cost that is not positive and finite, and targets of the wrong length.
 func TestRejectsBadWeights(t *testing.T) {
 	gram := mat.NewSymDense(3, []float64{2, 1, 0, 1, 2, 1, 0, 1, 2})
+	nanGram := mat.NewSymDense(3, []float64{2, 1, 0, 1, math.NaN(), 1, 0, 1, 2})
 	y := []float64{1, -1, 1}
 	for _, tc := range []struct {
 		name string
@@ -249,6 +250,14 @@ func TestRejectsBadWeights(t *testing.T) {
 		{"ridge zero omega", func() error { _, err := NewWeightedRidge(gram, y, []float64{0, 1, 1}); return err }, "omega[0] is 0"},
 		{"ridge negative omega", func() error { _, err := NewWeightedRidge(gram, y, []float64{1, -1, 1}); return err }, "omega[1] is -1"},
 		{"ridge short targets", func() error { _, err := NewWeightedRidge(gram, y[:2], []float64{1, 1}); return err }, "2 targets for 3 rows"},
+		// A NaN or ±Inf value: NewWeightedRidge returned a ridge of NaN
+		// predictions, NewSystem called the system not positive definite.
+		{"system NaN Gram", func() error { _, err := NewSystem(nanGram, []float64{1, 1, 1}, 1); return err }, "LS-SVM: Gram matrix row 1 column 1 is NaN"},
+		{"ridge NaN Gram", func() error { _, err := NewWeightedRidge(nanGram, y, []float64{1, 1, 1}); return err }, "weighted ridge: Gram matrix row 1 column 1 is NaN"},
+		{"ridge Inf target", func() error {
+			_, err := NewWeightedRidge(gram, []float64{1, math.Inf(-1), 1}, []float64{1, 1, 1})
+			return err
+		}, "weighted ridge: target row 1 is -Inf"},
 	} {
 		if err := tc.f(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
@@ -272,6 +281,13 @@ func TestLOOShapesAndLambda(t *testing.T) {
 	}
 	if _, _, err := s.LOO(ctx, []float64{1, -1, 1}, mat.NewDense(2, 2, nil)); err == nil || err.Error() != "LS-SVM: H has 2 rows for a system of 3" {
 		t.Errorf("short H: %v", err)
+	}
+	// A NaN or ±Inf target or value of H made NaN predictions, silently.
+	if _, _, err := s.LOO(ctx, []float64{1, math.NaN(), 1}, nil); err == nil || err.Error() != "LS-SVM: y row 1 is NaN" {
+		t.Errorf("NaN target: %v", err)
+	}
+	if _, _, err := s.LOO(ctx, []float64{1, -1, 1}, mat.NewDense(3, 2, []float64{0, 0, 0, 0, math.Inf(1), 0})); err == nil || err.Error() != "LS-SVM: H row 2 column 0 is +Inf" {
+		t.Errorf("Inf in H: %v", err)
 	}
 	wr, err := NewWeightedRidge(gram, []float64{1, -1, 1}, []float64{1, 1, 1})
 	if err != nil {

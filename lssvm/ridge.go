@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -31,8 +32,8 @@ type WeightedRidge struct {
 // NewWeightedRidge prepares the regression of targets t (kept, not copied)
 // with row weights omega on the rows whose Gram matrix is gram. It returns
 // an error when t and omega do not have one element per row of gram, when
-// a weight is not positive and finite, and when the eigendecomposition
-// fails.
+// a weight is not positive and finite, when t or gram holds a NaN or ±Inf
+// value, and when the eigendecomposition fails.
 func NewWeightedRidge(gram *mat.SymDense, t, omega []float64) (*WeightedRidge, error) {
 	N := len(t)
 	if n := gram.SymmetricDim(); N != n {
@@ -40,6 +41,12 @@ func NewWeightedRidge(gram *mat.SymDense, t, omega []float64) (*WeightedRidge, e
 	}
 	if err := checkWeights("omega", omega, N); err != nil {
 		return nil, err
+	}
+	if err := standardize.CheckFiniteVector("target", t); err != nil {
+		return nil, fmt.Errorf("weighted ridge: %w", err)
+	}
+	if err := standardize.CheckFinite("Gram matrix", gram); err != nil {
+		return nil, fmt.Errorf("weighted ridge: %w", err)
 	}
 	var sum float64
 	for _, w := range omega {

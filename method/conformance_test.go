@@ -395,24 +395,30 @@ func checkContract(t *testing.T, name string, c conformanceCase) {
 		}
 	}
 
-	// Data takes any mat.Matrix: the same values behind another type fit
-	// the same model and predict the same scores.
-	opaque := func(d Data) Data {
-		wrap := func(a mat.Matrix) mat.Matrix {
-			if standardize.Absent(a) {
-				return a
+	// Data takes any mat.Matrix: the same values behind another type, or
+	// in a view into a larger *mat.Dense (Stride > Cols) whose other
+	// elements are NaN, fit the same model and predict the same scores.
+	for what, wrap := range map[string]func(mat.Matrix) mat.Matrix{
+		"matrices that are not *mat.Dense":           func(a mat.Matrix) mat.Matrix { return opaqueMatrix{a} },
+		"views into matrices of NaN (Stride > Cols)": func(a mat.Matrix) mat.Matrix { return nanView(a) },
+	} {
+		wrapped := func(d Data) Data {
+			w := func(a mat.Matrix) mat.Matrix {
+				if standardize.Absent(a) {
+					return a
+				}
+				return wrap(a)
 			}
-			return opaqueMatrix{a}
+			return Data{X: w(d.X), H: w(d.H), Y: d.Y}
 		}
-		return Data{X: wrap(d.X), H: wrap(d.H), Y: d.Y}
-	}
-	oExtra := c.extra
-	unl, orc := opaque(*c.extra.Unlabelled), opaque(*c.extra.Oracle)
-	oExtra.Unlabelled, oExtra.Oracle = &unl, &orc
-	if mo, err := newConformanceMethod(t, name).Fit(context.Background(), opaque(c.train), oExtra); err != nil {
-		t.Errorf("Fit on matrices that are not *mat.Dense: %v", err)
-	} else if fo, err := mo.Predict(opaque(c.test)); err != nil || !slices.Equal(fo, f) {
-		t.Errorf("Fit and Predict on matrices that are not *mat.Dense: %v (scores equal: %v)", err, slices.Equal(fo, f))
+		oExtra := c.extra
+		unl, orc := wrapped(*c.extra.Unlabelled), wrapped(*c.extra.Oracle)
+		oExtra.Unlabelled, oExtra.Oracle = &unl, &orc
+		if mo, err := newConformanceMethod(t, name).Fit(context.Background(), wrapped(c.train), oExtra); err != nil {
+			t.Errorf("Fit on %s: %v", what, err)
+		} else if fo, err := mo.Predict(wrapped(c.test)); err != nil || !slices.Equal(fo, f) {
+			t.Errorf("Fit and Predict on %s: %v (scores equal: %v)", what, err, slices.Equal(fo, f))
+		}
 	}
 
 	// A batch predicts each row as that row alone does.
@@ -920,6 +926,22 @@ type opaqueMatrix struct{ m mat.Matrix }
 func (o opaqueMatrix) Dims() (r, c int)    { return o.m.Dims() }
 func (o opaqueMatrix) At(i, j int) float64 { return o.m.At(i, j) }
 func (o opaqueMatrix) T() mat.Matrix       { return mat.Transpose{Matrix: o} }
+
+// nanView returns a copy of a as a view into a larger *mat.Dense (a row
+// and three columns more, a's block at row 1, column 2) whose other
+// elements are NaN.
+func nanView(a mat.Matrix) *mat.Dense {
+	r, c := a.Dims()
+	big := mat.NewDense(r+1, c+3, nil)
+	for i := range r + 1 {
+		for j := range c + 3 {
+			big.Set(i, j, math.NaN())
+		}
+	}
+	v := big.Slice(1, r+1, 2, c+2).(*mat.Dense)
+	v.Copy(a)
+	return v
+}
 
 // permuteRows returns the rows perm[0], perm[1], … of d.
 func permuteRows(d Data, perm []int) Data { return selectRows(d, perm) }

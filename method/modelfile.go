@@ -45,7 +45,7 @@ type FileInfo struct {
 // that wrote the file. The GreedyTL methods' files are the root package's
 // (greedytl.Model.Write), named by the method's canonical spec. Write
 // returns an error when m is not a model of this package's methods, when
-// it holds a non-finite number, when it is nil, and when w fails. It is the one writer of
+// it holds a non-finite number, when it or w is nil, and when w fails. It is the one writer of
 // every binary method's header (WriteMulti writes multi-class models).
 func Write(w io.Writer, m Model, info FileInfo) error {
 	if err := nilModel(m, "Model"); err != nil {
@@ -92,7 +92,7 @@ type File struct {
 // the format, the version and the "sources" and "labels" records; Read
 // looks the method up in the registry and lets the method decode the
 // document (a multi-class file of a binary method's spec is one-vs-rest).
-// It returns an error for malformed JSON (including NaN or infinite
+// It returns an error for a nil r, for malformed JSON (including NaN or infinite
 // numbers, which JSON cannot hold), trailing data, another format or
 // version, an unknown method (Lookup's error) and whatever the decoder
 // rejects, a member missing included. Each error carries the package's

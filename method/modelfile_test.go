@@ -280,3 +280,38 @@ func TestWriteNil(t *testing.T) {
 		}
 	}
 }
+
+// TestNilReaderWriter: every model written to a nil io.Writer, binary or
+// multi-class, and Read of a nil io.Reader are errors, not the panics they
+// were.
+func TestNilReaderWriter(t *testing.T) {
+	noPanic := func(what, wantSuffix string, f func() error) {
+		t.Helper()
+		defer func() {
+			if r := recover(); r != nil {
+				t.Errorf("%s: panic %v", what, r)
+			}
+		}()
+		if err := f(); err == nil || !strings.HasSuffix(err.Error(), wantSuffix) {
+			t.Errorf("%s: error %v, want one ending %q", what, err, wantSuffix)
+		}
+	}
+	base := newConformanceCase(7, 24, 6, 5, 8)
+	for _, name := range Names() {
+		model := mustFit(t, name, base)
+		noPanic(name+": Write", ": no writer (nil)", func() error { return Write(nil, model, FileInfo{}) })
+	}
+	train, y, test, _ := multiProblem(5, 3, 3, 4, 6, 4)
+	for _, name := range MultiNames() {
+		meth, err := NewMulti(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mm, err := meth.FitMulti(context.Background(), train, y, multiExtra(meth, test))
+		if err != nil {
+			t.Fatal(err)
+		}
+		noPanic(name+": WriteMulti", ": no writer (nil)", func() error { return WriteMulti(nil, mm, nil) })
+	}
+	noPanic("Read", "method: reading model: no reader (nil)", func() error { _, err := Read(nil); return err })
+}

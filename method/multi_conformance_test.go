@@ -119,6 +119,14 @@ func TestMultiConformance(t *testing.T) {
 			if !mat.EqualApprox(s1, s3, 1e-12) {
 				t.Error("the model read back scores differently")
 			}
+			// Views into larger matrices of NaN (Stride > Cols) fit and
+			// score as the same values in a *mat.Dense of their own.
+			view := func(d Data) Data { return Data{X: nanView(d.X), H: nanView(d.H)} }
+			if mv, err := mm.FitMulti(ctx, view(train), y, extra); err != nil {
+				t.Errorf("FitMulti on views: %v", err)
+			} else if sv, err := mv.Scores(view(test)); err != nil || !mat.Equal(sv, s1) {
+				t.Errorf("FitMulti and Scores on views: %v (scores equal: %v)", err, err == nil && mat.Equal(sv, s1))
+			}
 			// Bad input.
 			for _, bc := range []struct {
 				what  string

@@ -63,7 +63,7 @@ type multiEncoder interface {
 // "sources" member the sources directory its source scores are computed
 // from (nil: none). Numbers are written so that they read back exactly. It
 // returns an error when m is not a model of this package, is nil, holds a
-// non-finite number, or w fails.
+// non-finite number, or w is nil or fails.
 func WriteMulti(w io.Writer, m MultiModel, sources *source.ID) error {
 	if err := nilModel(m, "MultiModel"); err != nil {
 		return err

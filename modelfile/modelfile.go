@@ -115,8 +115,12 @@ func NewHeader(method string, hp map[string]float64, sources *source.ID) Header 
 // Write writes doc, a whole model file (a method's file type, which embeds
 // a Header), to w as an indented JSON document ending in a newline: the
 // form of every model file. Numbers are written so that they read back
-// exactly. It returns encoding/json's error, or w's.
+// exactly. It returns encoding/json's error, or w's, and an error when w
+// is nil.
 func Write(w io.Writer, doc any) error {
+	if w == nil {
+		return errNoWriter
+	}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return err
@@ -124,6 +128,13 @@ func Write(w io.Writer, doc any) error {
 	_, err = w.Write(append(b, '\n'))
 	return err
 }
+
+// errNoReader and errNoWriter are the errors of Read given a nil
+// io.Reader and of Write given a nil io.Writer (package dataset's words).
+var (
+	errNoReader = errors.New("no reader (nil)")
+	errNoWriter = errors.New("no writer (nil)")
+)
 
 // File is a model file as Read and Parse return it: its header, checked,
 // and the whole JSON document, which the method the header names decodes
@@ -141,9 +152,12 @@ type File struct {
 }
 
 // Read reads one model file from r: a JSON document with nothing but white
-// space after it, whose header it checks as Parse does. Its errors do not
-// name the reader; callers prefix them.
+// space after it, whose header it checks as Parse does. A nil r is an
+// error. Its errors do not name the reader; callers prefix them.
 func Read(r io.Reader) (File, error) {
+	if r == nil {
+		return File{}, errNoReader
+	}
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return File{}, err

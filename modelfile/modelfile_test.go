@@ -54,6 +54,10 @@ func TestParseChecksTheHeader(t *testing.T) {
 		{`{"format": "greedytl-model", "version": 0, "method": "m"}`, "unsupported version 0"},
 		{`{"format": "greedytl-model", "version": 2, "method": null}`, "null"},
 		{`{"format": "greedytl-model", "version": "2", "method": "m"}`, "cannot unmarshal"},
+		// Not a JSON object (a user's wrong file): the message named
+		// Parse's Go type, "struct { modelfile.Header; Classes … }".
+		{`[{"format": "greedytl-model"}]`, "the document is an array; want an object"},
+		{`2`, "the document is a number; want an object"},
 		{`{"format": "greedytl-model", "method": "m"}`, "version is missing; want a number"},
 		{`{"version": 2, "method": "m"}`, "format is missing; want a string"},
 		{`{"format": "greedytl-model", "version": 2}`, "method is missing; want a string"},
@@ -167,5 +171,17 @@ func TestParseSpecRoundTrip(t *testing.T) {
 		if _, _, err := ParseSpec(bad); err == nil || !strings.HasPrefix(err.Error(), "spec ") {
 			t.Errorf("ParseSpec(%q): %v, want an error naming the spec", bad, err)
 		}
+	}
+}
+
+// TestNilReaderWriter: Read of a nil io.Reader and Write to a nil
+// io.Writer are errors, as package dataset's readers and writers make
+// them (they panicked in io.ReadAll and w.Write).
+func TestNilReaderWriter(t *testing.T) {
+	if _, err := Read(nil); err == nil || err.Error() != "no reader (nil)" {
+		t.Errorf("Read(nil): error %v", err)
+	}
+	if err := Write(nil, NewHeader("m", nil, nil)); err == nil || err.Error() != "no writer (nil)" {
+		t.Errorf("Write(nil, …): error %v", err)
 	}
 }

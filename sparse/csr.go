@@ -5,6 +5,7 @@ package sparse
 import (
 	"fmt"
 
+	"github.com/greedytl/greedytl/internal/typednil"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -94,8 +95,13 @@ func (a *CSR) Check() error {
 	return nil
 }
 
-// FromDense returns the CSR form of m, storing only its non-zero entries.
+// FromDense returns the CSR form of m, storing only its non-zero entries;
+// that of no matrix (nil, or a nil *mat.Dense or other typed nil, whose
+// Dims would dereference it) is the 0 × 0 CSR.
 func FromDense(m mat.Matrix) *CSR {
+	if typednil.Is(m) {
+		return &CSR{Ptr: []int{0}}
+	}
 	r, c := m.Dims()
 	a := &CSR{R: r, C: c, Ptr: make([]int, r+1)}
 	for i := 0; i < r; i++ {

@@ -186,3 +186,22 @@ func TestDenseEmpty(t *testing.T) {
 		}
 	}
 }
+
+// TestFromDenseNil: FromDense of no matrix — nil, a nil *mat.Dense, the
+// transpose of one — is the valid 0 × 0 CSR, as that of the empty
+// mat.Dense is (they panicked in Dims).
+func TestFromDenseNil(t *testing.T) {
+	for _, m := range []mat.Matrix{nil, (*mat.Dense)(nil), (*mat.VecDense)(nil), (*mat.Dense)(nil).T(), &mat.Dense{}} {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("FromDense(%#v): panic %v", m, r)
+				}
+			}()
+			a := FromDense(m)
+			if r, c := a.Dims(); r != 0 || c != 0 || a.Check() != nil {
+				t.Errorf("FromDense(%#v) = %d × %d, Check %v; want the valid 0 × 0 CSR", m, r, c, a.Check())
+			}
+		}()
+	}
+}

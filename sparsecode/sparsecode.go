@@ -124,7 +124,8 @@ func Gram(dict *mat.Dense) *mat.SymDense {
 // Codes returns the OMP codes (rows) of the signals (rows) on dict. It
 // returns an error when the signals' length differs from the atoms' and
 // when a signal holds a NaN or ±Inf value (standardize.NonFiniteError:
-// OMP would code it as 0), and ctx's error, checked before each signal,
+// OMP would code it as 0), or an atom does (OMP would never choose it),
+// and ctx's error, checked before each signal,
 // when ctx is done; it panics when ctx is nil.
 func Codes(ctx context.Context, dict, signals *mat.Dense, sparsity int) (*mat.Dense, error) {
 	if err := fitctx.Start(ctx, caller); err != nil {
@@ -136,6 +137,9 @@ func Codes(ctx context.Context, dict, signals *mat.Dense, sparsity int) (*mat.De
 		return nil, fmt.Errorf("%s: signals of length %d on atoms of length %d", caller, q, p)
 	}
 	if err := standardize.CheckFinite("signals", signals); err != nil {
+		return nil, fmt.Errorf("%s: %w", caller, err)
+	}
+	if err := standardize.CheckFinite("dictionary", dict); err != nil {
 		return nil, fmt.Errorf("%s: %w", caller, err)
 	}
 	gram := Gram(dict)

@@ -404,19 +404,23 @@ func TestKSVDRejectsBadInput(t *testing.T) {
 
 // TestCodesRejectsBadSignals: Codes returns an error, not a panic or a
 // zero code, for signals of another length than the atoms' and for a NaN
-// or ±Inf signal value.
+// or ±Inf signal value or atom value (an atom holding one was never
+// chosen: the codes came back without an error, on the other atoms).
 func TestCodesRejectsBadSignals(t *testing.T) {
 	dict := mat.NewDense(2, 2, []float64{1, 0, 0, 1})
+	good := mat.NewDense(2, 2, []float64{1, 2, 3, 4})
 	for _, tc := range []struct {
-		name    string
-		signals *mat.Dense
-		want    string
+		name          string
+		dict, signals *mat.Dense
+		want          string
 	}{
-		{"length", mat.NewDense(1, 3, []float64{1, 1, 1}), "sparsecode: signals of length 3 on atoms of length 2"},
-		{"NaN", mat.NewDense(2, 2, []float64{1, 0, 0, math.NaN()}), "sparsecode: signals row 1 column 1 is NaN"},
-		{"Inf", mat.NewDense(1, 2, []float64{math.Inf(-1), 0}), "sparsecode: signals row 0 column 0 is -Inf"},
+		{"length", dict, mat.NewDense(1, 3, []float64{1, 1, 1}), "sparsecode: signals of length 3 on atoms of length 2"},
+		{"NaN", dict, mat.NewDense(2, 2, []float64{1, 0, 0, math.NaN()}), "sparsecode: signals row 1 column 1 is NaN"},
+		{"Inf", dict, mat.NewDense(1, 2, []float64{math.Inf(-1), 0}), "sparsecode: signals row 0 column 0 is -Inf"},
+		{"NaN atom", mat.NewDense(2, 2, []float64{1, 0, 0, math.NaN()}), good, "sparsecode: dictionary row 1 column 1 is NaN"},
+		{"Inf atom", mat.NewDense(2, 2, []float64{1, 0, math.Inf(1), 0}), good, "sparsecode: dictionary row 1 column 0 is +Inf"},
 	} {
-		codes, err := Codes(context.Background(), dict, tc.signals, 1)
+		codes, err := Codes(context.Background(), tc.dict, tc.signals, 1)
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("%s: codes %v, error %v; want the error %q", tc.name, codes, err, tc.want)
 		}

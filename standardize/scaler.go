@@ -63,7 +63,8 @@ func (s Scaler) Len() int { return len(s.Mean) }
 
 // Transform returns the standardised copy of A; A is not modified. A nil or
 // empty A is accepted when s has no columns, and gives nil. Transform
-// returns an error when A's column count differs from s's, when A holds a
+// returns an error when A's column count differs from s's, when A has
+// columns but no rows (a mat.Dense cannot), when A holds a
 // NaN or ±Inf value or a value whose standardised value overflows (naming
 // its row and column), or when s itself is invalid.
 func (s Scaler) Transform(A mat.Matrix) (*mat.Dense, error) {
@@ -90,6 +91,9 @@ func (s Scaler) TransformContext(ctx context.Context, A mat.Matrix) (*mat.Dense,
 	}
 	if c == 0 {
 		return nil, nil
+	}
+	if m == 0 { // a mat.Matrix of columns but no rows: no mat.Dense holds it
+		return nil, fmt.Errorf("standardising %d columns of no rows", c)
 	}
 	Z := mat.NewDense(m, c, nil)
 	done := 0

@@ -241,11 +241,12 @@ func TestScalerErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		s    Scaler
-		A    *mat.Dense
+		A    mat.Matrix
 		want string
 	}{
+		{"no rows", s, noRows{2}, "standardising 2 columns of no rows"}, // panicked in mat.NewDense
 		{"too few columns", s, mat.NewDense(1, 1, []float64{1}), "1 columns with statistics of 2"},
-		{"absent matrix", s, nil, "0 columns"},
+		{"absent matrix", s, (*mat.Dense)(nil), "0 columns"},
 		{"columns for an empty scaler", empty, mat.NewDense(1, 1, []float64{1}), "1 columns with statistics of 0"},
 		{"NaN", s, nan, "row 0 column 1 is NaN"},
 		{"+Inf", s, mat.NewDense(1, 2, []float64{math.Inf(1), 0}), "row 0 column 0 is +Inf"},
@@ -255,10 +256,17 @@ func TestScalerErrors(t *testing.T) {
 		{"NaN mean", Scaler{Mean: []float64{math.NaN()}, Scale: []float64{1}}, mat.NewDense(1, 1, nil), "mean 0 is NaN"},
 		{"ragged", Scaler{Mean: []float64{0}}, mat.NewDense(1, 1, nil), "1 means but 0 scales"},
 	} {
-		_, err := tc.s.Transform(tc.A)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
-		}
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s: panic %v", tc.name, r)
+				}
+			}()
+			_, err := tc.s.Transform(tc.A)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+			}
+		}()
 	}
 	if _, _, err := FitTransform(nan); err == nil || err.Error() != "row 0 column 1 is NaN" {
 		t.Errorf("FitTransform(NaN) error %v", err)
@@ -303,11 +311,18 @@ func TestTransformContext(t *testing.T) {
 }
 
 // TestAbsentNil: Absent is true for nil and for a typed nil matrix
-// (typednil.Is).
+// (typednil.Is), and for its transpose (which panicked).
 func TestAbsentNil(t *testing.T) {
-	for _, m := range []mat.Matrix{nil, (*mat.Dense)(nil), (*mat.SymDense)(nil)} {
+	for _, m := range []mat.Matrix{nil, (*mat.Dense)(nil), (*mat.SymDense)(nil), (*mat.Dense)(nil).T()} {
 		if !Absent(m) {
 			t.Errorf("Absent(%#v) = false", m)
 		}
 	}
 }
+
+// noRows is a matrix of c columns and no rows (a mat.Dense cannot be one).
+type noRows struct{ c int }
+
+func (z noRows) Dims() (r, c int)    { return 0, z.c }
+func (z noRows) At(i, j int) float64 { panic(mat.ErrIndexOutOfRange) }
+func (z noRows) T() mat.Matrix       { return mat.Transpose{Matrix: z} }

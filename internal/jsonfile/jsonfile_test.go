@@ -187,6 +187,12 @@ func TestDecodeNull(t *testing.T) {
 		{`{"weight": 1, "columns": [{"index": 1, "mean": 2}], "opt": null, "any": null, "raw": null, "hyper": null}`, ""},
 		{`{"columns": null, "any": {"x": null}, "raw": {"y": [null]}}`, ""},
 		{`null`, "the document is null; want an object"},
+		// A document of another kind: encoding/json named the Go type
+		// ("cannot unmarshal array into Go value of type jsonfile.nullDoc").
+		{`[{"weight": 1}]`, "the document is an array; want an object"},
+		{` "x"`, "the document is a string; want an object"},
+		{`-2`, "the document is a number; want an object"},
+		{`false`, "the document is false; want an object"},
 		{`{"weight": null}`, "weight is null; want a number"},
 		{`{"WEIGHT": null}`, "WEIGHT is null; want a number"},
 		{`{"version": null}`, "version is null; want a number"},

@@ -86,6 +86,13 @@ func (c *nullChecker) value(t reflect.Type) error {
 	if c.i >= len(c.b) {
 		return nil
 	}
+	if len(c.path) == 0 && !strings.ContainsRune("{n", rune(c.b[c.i])) {
+		if t := inner(t); t != nil && t.Kind() == reflect.Struct {
+			// A document of another kind than the object a struct
+			// decodes: encoding/json would name the Go type.
+			return fmt.Errorf("the document is %s; want an object", jsonKind(c.b[c.i]))
+		}
+	}
 	switch c.b[c.i] {
 	case 'n':
 		c.i += len("null")
@@ -200,6 +207,22 @@ func nillable(t reflect.Type) bool {
 		return true
 	}
 	return false
+}
+
+// jsonKind names the kind of the JSON value that starts with the byte b
+// (not null, not an object).
+func jsonKind(b byte) string {
+	switch b {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't':
+		return "true"
+	case 'f':
+		return "false"
+	}
+	return "a number"
 }
 
 // describe names what a value of t is, for the error.

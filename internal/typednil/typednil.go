@@ -5,15 +5,26 @@
 // (standardize.Absent, linear's ridge, method's model writers).
 package typednil
 
-import "reflect"
+import (
+	"reflect"
 
-// Is reports whether v is nil or holds a nil pointer. Nil maps, slices,
-// functions and channels are not: their methods, if any, do not
-// dereference them.
+	"gonum.org/v1/gonum/mat"
+)
+
+// Is reports whether v is nil or holds a nil pointer, or is the transpose
+// of one (a mat.Untransposer whose Untranspose is: the T() of a nil
+// *mat.Dense, whose Dims dereferences it). Nil maps, slices, functions and
+// channels are not: their methods, if any, do not dereference them.
 func Is(v any) bool {
 	if v == nil {
 		return true
 	}
 	rv := reflect.ValueOf(v)
-	return rv.Kind() == reflect.Pointer && rv.IsNil()
+	if rv.Kind() == reflect.Pointer && rv.IsNil() {
+		return true
+	}
+	if t, ok := v.(mat.Untransposer); ok {
+		return Is(t.Untranspose())
+	}
+	return false
 }

@@ -20,6 +20,15 @@ func TestIs(t *testing.T) {
 		{(*mat.Dense)(nil), true},
 		{(*int)(nil), true},
 		{mat.NewDense(1, 1, nil), false},
+		// The transpose of a typed nil dereferences it as the nil does
+		// (Dims panicked); that of a matrix does not.
+		{(*mat.Dense)(nil).T(), true},
+		{mat.Transpose{Matrix: (*mat.VecDense)(nil)}, true},
+		{mat.Transpose{Matrix: (*mat.Dense)(nil).T()}, true},
+		{mat.Transpose{}, true},
+		{mat.NewDense(1, 1, nil).T(), false},
+		{mat.NewVecDense(2, nil).T(), false},
+		{(&mat.Dense{}).T(), false},
 		{&mat.Dense{}, false},
 		{0, false},
 		{"", false},

@@ -30,8 +30,20 @@ func Dims(a mat.Matrix) (r, c int) {
 
 // Shapes checks that X and H, either of which may be absent, have m rows
 // each and together at least one column, and returns their numbers of
-// columns d and n.
+// columns d and n. A matrix with columns but no rows is not absent: for
+// m > 0 its rows are wrong.
 func Shapes(X, H mat.Matrix, m int) (d, n int, err error) {
+	for _, a := range []struct {
+		name string
+		A    mat.Matrix
+	}{{"X", X}, {"H", H}} {
+		if standardize.Absent(a.A) {
+			continue
+		}
+		if r, c := a.A.Dims(); r == 0 && c > 0 && m > 0 {
+			return 0, 0, fmt.Errorf("%s has 0 rows but y has %d labels", a.name, m)
+		}
+	}
 	rx, d := Dims(X)
 	rh, n := Dims(H)
 	switch {

@@ -28,6 +28,11 @@ func TestSample(t *testing.T) {
 		{"X rows", mat.NewDense(3, 3, nil), H, y, "X has 3 rows but y has 4 labels"},
 		{"H rows", X, mat.NewDense(5, 2, nil), y, "H has 5 rows but y has 4 labels"},
 		{"H rows, X absent", nil, mat.NewDense(5, 2, nil), y, "H has 5 rows but y has 4 labels"},
+		// A matrix of columns but no rows (not a mat.Dense: it cannot be
+		// one) was read as absent, as one without columns is, and
+		// Sample accepted it beside a good X.
+		{"H no rows", X, zeroRows{2}, y, "H has 0 rows but y has 4 labels"},
+		{"X no rows, H absent", zeroRows{3}, nil, y, "X has 0 rows but y has 4 labels"},
 	} {
 		_, _, _, err := Sample(tc.X, tc.H, tc.y)
 		if err == nil || err.Error() != tc.want {
@@ -52,3 +57,10 @@ func TestSample(t *testing.T) {
 		t.Errorf("Finite = %v", err)
 	}
 }
+
+// zeroRows is a matrix of c columns and no rows.
+type zeroRows struct{ c int }
+
+func (z zeroRows) Dims() (r, c int)    { return 0, z.c }
+func (z zeroRows) At(i, j int) float64 { panic(mat.ErrIndexOutOfRange) }
+func (z zeroRows) T() mat.Matrix       { return mat.Transpose{Matrix: z} }
