@@ -305,7 +305,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 	}
 	all, allAt := append(first, vals...), append(firstAt, at...)
 	for k := 0; k < 2 && k < len(all); k++ { // a header may stand above
-		if isSVMLightRow(all[k]) {
+		if !allAt[k].quoted && isSVMLightRow(all[k]) {
 			// An svmlight file given as labels: each row read whole
 			// was a class of its own.
 			return nil, nil, labelGaps{}, errorf(name, allAt[k].line, "a LIBSVM/svmlight row (label index:value …), not a label: a label file holds the labels alone, one a line (the rows' first fields: cut -d' ' -f1 %s)", name)
@@ -322,7 +322,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 		// Rows of numbers ("1.5 2.0 3.0": np.savetxt's matrix, one-hot
 		// labels): read whole, each distinct row was a class.
 		for k := range 2 {
-			if n := numberRow(all[k]); n > 0 && numberRow(all[k+1]) == n {
+			if n := numberRow(all[k]); n > 0 && !allAt[k].quoted && !allAt[k+1].quoted && numberRow(all[k+1]) == n {
 				return nil, nil, labelGaps{}, errorf(name, allAt[k].line, "a row of %d numbers, not a label: a label file holds one label a line (a matrix given as labels? one-hot labels Y are written as y = Y.argmax(axis=1))", n)
 			}
 		}
@@ -330,17 +330,27 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 	return all, allAt, gaps, nil
 }
 
-// numberRow returns how many numbers the label v holds when it is two or
-// more numbers separated by blanks (a row of a matrix), else 0.
+// numberRow returns how many numbers the label v holds when it is a row of
+// a matrix as np.savetxt writes one: three or more numbers separated by
+// blanks, or two where one is not an integer (np.savetxt's default format,
+// %.18e, writes every number with a point and an exponent) or that are one
+// of one-hot labels (0 and 1, or 1 and 0); else 0. Two integers ("10 19",
+// an age band) are a label.
 func numberRow(v string) int {
 	f := strings.Fields(v)
 	if len(f) < 2 {
 		return 0
 	}
+	integers := true
 	for _, x := range f {
 		if !isNumber([]byte(x)) {
 			return 0
 		}
+		n, err := number.Parse(x)
+		integers = integers && err == nil && n == math.Trunc(n) && !strings.ContainsAny(x, ".eE")
+	}
+	if len(f) == 2 && integers && !(f[0] == "0" && f[1] == "1" || f[0] == "1" && f[1] == "0") {
+		return 0
 	}
 	return len(f)
 }

@@ -314,6 +314,10 @@ func TestSVMLightAsLabels(t *testing.T) {
 	if c, err := ReadClasses(writeFile(t, "y.txt", []byte("a 1:2\nb\na 1:2\n"))); err != nil || len(c.Names) != 2 {
 		t.Errorf("names with a colon: %v, %v", c, err)
 	}
+	// Quoted, an svmlight-shaped label is taken as written (review10).
+	if c, err := ReadClasses(writeFile(t, "y.txt", []byte("\"3 1:2\"\n\"4 2:1\"\n\"5 1:1\"\n\"3 1:2\"\n"))); err != nil || len(c.Names) != 3 {
+		t.Errorf("quoted svmlight-shaped labels: %v, %v", c, err)
+	}
 }
 
 // TestNumberRowLabels: a matrix given as labels (np.savetxt's rows, one-hot
@@ -326,12 +330,17 @@ func TestNumberRowLabels(t *testing.T) {
 		"1.5 2 3\n4 5 6\n7 8 9\n": "1: a row of 3" + why,
 		"1.000000000000000000e+00 0.000000000000000000e+00\n0.000000000000000000e+00 1.000000000000000000e+00\n1.000000000000000000e+00 0.000000000000000000e+00\n": "1: a row of 2" + why,
 		"y\n0.5 1\n1.5 2\n0.5 1\n": "2: a row of 2" + why,
+		"0 1\n1 0\n0 1\n":          "1: a row of 2" + why,
 	} {
 		path := writeFile(t, "y.txt", []byte(text))
 		c, err := ReadClasses(path)
 		checkError(t, c, err, path+":"+want)
 	}
-	for _, text := range []string{"1\n2\n1\n", "size 1\nsize 2\nsize 1\n", "1 2\ncat\n1 2\n"} {
+	// Two integers (age bands "10 19", review10 found them refused) are a
+	// label, and quoted labels are taken as written.
+	for _, text := range []string{"1\n2\n1\n", "size 1\nsize 2\nsize 1\n", "1 2\ncat\n1 2\n",
+		"10 19\n20 29\n30 39\n10 19\n20 29\n", "age\n10 19\n20 29\n10 19\n",
+		"\"10 19\"\n\"20 29\"\n\"30 39\"\n\"10 19\"\n", "\"1.5 2 3\"\n\"4 5 6\"\n\"1.5 2 3\"\n"} {
 		if _, err := ReadClasses(writeFile(t, "y.txt", []byte(text))); err != nil {
 			t.Errorf("%q: %v", text, err)
 		}
