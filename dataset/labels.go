@@ -188,7 +188,9 @@ func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 // header) is refused too: R's write.csv writes NA
 // for a missing label and pandas reads it back as NaN, where it made a
 // class "NA" of its own (three classes of labels 0 and 1, and a
-// greedytl-nway model fitted silently).
+// greedytl-nway model fitted silently). A quoted mark ("NA") is a label:
+// R's write.csv quotes the string "NA" (Namibia's code) and leaves a
+// missing value unquoted.
 func (lf *labelFile) checkLabels(skip int) error {
 	missing, numbers, names := -1, 0, 0
 	for i := skip; i < len(lf.vals); i++ {
@@ -199,7 +201,7 @@ func (lf *labelFile) checkLabels(skip int) error {
 			return lf.errorAt(i, err)
 		}
 		switch {
-		case missingValue([]byte(lf.vals[i])):
+		case missingValue([]byte(lf.vals[i])) && !(lf.at != nil && lf.at[i].quoted): // R quotes a string "NA", not its NA
 			if missing < 0 {
 				missing = i
 			}

@@ -189,6 +189,13 @@ func TestNonFiniteLabels(t *testing.T) {
 		vals, err := ReadLabelValues(path)
 		checkError(t, vals, err, path+":"+tc.want)
 	}
+	// Quoted, "NA" is a class (review10): R quotes the string and not a
+	// missing value.
+	for _, text := range []string{"0\n1\n\"NA\"\n0\n1\n", "\"1\"\n\"0\"\n\"NA\"\n\"1\"\n", "1,0,\"None\",1\n"} {
+		if c, err := ReadClasses(writeFile(t, "y.txt", []byte(text))); err != nil || len(c.Names) != 3 {
+			t.Errorf("%q: %v, %v; want three classes", text, c, err)
+		}
+	}
 	path := writeFile(t, "y.txt", []byte("cat\nNA\ndog\nNA\n"))
 	if c, err := ReadClasses(path); err != nil || !slices.Equal(c.Names, []string{"NA", "cat", "dog"}) {
 		t.Errorf("names with NA: %v, %v; want the classes NA, cat, dog", c, err)
