@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -115,8 +116,9 @@ func TestBinaryInput(t *testing.T) {
 	// A text file whose NUL comes after the bytes sniffed fails on its line.
 	long := strings.Repeat("1,2\n", sniffSize/4+1) + "3,\x00\n"
 	path := writeFile(t, "late.csv", []byte(long))
-	if _, err := ReadMatrix(path); err == nil || !strings.HasPrefix(err.Error(), path+":") {
-		t.Errorf("late NUL: %v", err)
+	lateLine := strings.Count(long, "\n") // the line of the NUL, the last
+	if _, err := ReadMatrix(path); err == nil || !strings.HasPrefix(err.Error(), fmt.Sprintf("%s:%d: ", path, lateLine)) || strings.Contains(err.Error(), "binary data") {
+		t.Errorf("late NUL: %v, want an error on line %d, not \"binary data\"", err, lateLine)
 	}
 	if got := notNPY([]byte("1,2\n"), "x.npy").Error(); got != `x.npy: not a .npy file: it holds text (it starts "1,2\n"): save the array with np.save, or give the text a .csv or .txt name` {
 		t.Errorf("text named .npy: %q", got)
