@@ -12,29 +12,61 @@ import (
 // other than gzip), told apart by their first bytes, each with what to do
 // instead. Read as text, their bytes failed on a made-up "line 2" ("expected
 // 5 values as in the header on line 1, got 1") or a label of binary bytes.
+//
+// A magic of printable bytes ("BZh", "MATLAB ", "PAR1", "ARROW1") is
+// matched with the bytes that follow it in the format (rest), so that text
+// starting like it ("BZh caf\xe9", a Windows-1252 header "MATLAB r\xe9sultat")
+// is not taken for it.
 var binaryFormats = []struct {
 	magic string
 	what  string
+	rest  func(after []byte) bool // nil: the magic alone
 }{
-	{"PK\x03\x04", "a zip archive (an .npz of np.savez, an Excel .xlsx workbook, a torch.save file, or zipped files such as data.csv.zip): unzip a zipped file (greedytl reads gzip-compressed input), and save an array with np.save (.npy) or as CSV text"},
-	{npyMagic, "a NumPy .npy array, not text"},
-	{"BZh", "bzip2-compressed: greedytl reads gzip-compressed input only: decompress it (bunzip2) or compress it with gzip"},
-	{"\xfd7zXZ\x00", "xz-compressed: greedytl reads gzip-compressed input only: decompress it (unxz) or compress it with gzip"},
-	{"\x28\xb5\x2f\xfd", "zstd-compressed: greedytl reads gzip-compressed input only: decompress it (unzstd) or compress it with gzip"},
-	{"\x89HDF\r\n\x1a\n", "an HDF5 file (h5py, pandas' to_hdf, MATLAB -v7.3): save the array with np.save (.npy) or as CSV text"},
-	{"MATLAB ", "a MATLAB .mat file: save the array as CSV text (writematrix) or, from Python, with np.save (.npy)"},
-	{"PAR1", "a Parquet file (pandas' to_parquet): save the table with to_csv(path, index=False) or the array with np.save (.npy)"},
-	{"ARROW1", "an Arrow/Feather file (pandas' to_feather): save the table with to_csv(path, index=False) or the array with np.save (.npy)"},
+	{"PK\x03\x04", "a zip archive (an .npz of np.savez, an Excel .xlsx workbook, a torch.save file, or zipped files such as data.csv.zip): unzip a zipped file (greedytl reads gzip-compressed input), and save an array with np.save (.npy) or as CSV text", nil},
+	{npyMagic, "a NumPy .npy array, not text", nil},
+	{"BZh", "bzip2-compressed: greedytl reads gzip-compressed input only: decompress it (bunzip2) or compress it with gzip", bzip2Rest},
+	{"\xfd7zXZ\x00", "xz-compressed: greedytl reads gzip-compressed input only: decompress it (unxz) or compress it with gzip", nil},
+	{"\x28\xb5\x2f\xfd", "zstd-compressed: greedytl reads gzip-compressed input only: decompress it (unzstd) or compress it with gzip", nil},
+	{"\x89HDF\r\n\x1a\n", "an HDF5 file (h5py, pandas' to_hdf, MATLAB -v7.3): save the array with np.save (.npy) or as CSV text", nil},
+	{"MATLAB ", "a MATLAB .mat file: save the array as CSV text (writematrix) or, from Python, with np.save (.npy)", matRest},
+	// Parquet's first page header, Thrift's compact encoding, starts with
+	// field 1, an i32: the byte 0x15.
+	{"PAR1", "a Parquet file (pandas' to_parquet): save the table with to_csv(path, index=False) or the array with np.save (.npy)", func(b []byte) bool { return len(b) > 0 && b[0] == 0x15 }},
+	// The Arrow file magic is padded to 8 bytes with NULs.
+	{"ARROW1", "an Arrow/Feather file (pandas' to_feather): save the table with to_csv(path, index=False) or the array with np.save (.npy)", func(b []byte) bool { return bytes.HasPrefix(b, []byte{0, 0}) }},
+}
+
+// bzip2Rest reports whether after, what follows "BZh" in a bzip2 stream,
+// is a block size '1'..'9' and the magic of a block (1AY&SY, π's digits) or
+// of the stream's end (an empty stream).
+func bzip2Rest(after []byte) bool {
+	if len(after) < 7 || after[0] < '1' || after[0] > '9' {
+		return false
+	}
+	return bytes.HasPrefix(after[1:], []byte("1AY&SY")) || bytes.HasPrefix(after[1:], []byte("\x17rE8P\x90"))
+}
+
+// matRest reports whether after, what follows "MATLAB " in a .mat file, is
+// its header text's version and "MAT-file" ("5.0 MAT-file", "7.3 MAT-file").
+func matRest(after []byte) bool {
+	return len(after) >= 12 && '0' <= after[0] && after[0] <= '9' && after[1] == '.' &&
+		'0' <= after[2] && after[2] <= '9' && string(after[3:12]) == " MAT-file"
 }
 
 // binaryFormat returns the description of the binary format whose first
 // bytes head holds (binaryFormats), or "" if none: a Python pickle
 // (protocols 2 to 5, which start with the byte 0x80 and the protocol)
 // included. Where the input may be text (text), a printable magic ("PAR1",
-// "BZh9") counts only when head is no UTF-8 text (notUTF8).
+// "BZh9") counts only with the bytes that follow it in the format (rest) and
+// when head is no UTF-8 text (notUTF8); where it may not (the .npy reader,
+// which sniffs 8 bytes, too few for rest), the magic alone names the format
+// of input refused either way.
 func binaryFormat(head []byte, text bool) string {
 	for _, f := range binaryFormats {
 		if bytes.HasPrefix(head, []byte(f.magic)) {
+			if text && f.rest != nil && !f.rest(head[len(f.magic):]) {
+				continue
+			}
 			if text && isPrintable(f.magic) && !notUTF8(head) {
 				continue // "PAR1", "BZh9" could start text: a label file's first class
 			}

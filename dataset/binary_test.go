@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -100,11 +101,24 @@ func TestBinaryInput(t *testing.T) {
 			t.Errorf("labels %.20q: %v", text, err)
 		}
 	}
+	// Windows-1252 text (not UTF-8) that starts like a printable magic but
+	// not its format's next bytes is text (review10 found it refused as a
+	// .mat file, bzip2): a header is read, a label names the encoding.
+	if m, err := ReadMatrix(writeFile(t, "x.csv", []byte("MATLAB r\xe9sultat,b\n1,2\n3,4\n"))); err != nil || m.RawMatrix().Rows != 2 {
+		t.Errorf("Windows-1252 header MATLAB r\\xe9sultat: %v", err)
+	}
+	for _, text := range []string{"BZh caf\xe9\nth\xe9\nBZh caf\xe9\n", "BZh9 caf\xe9\nth\xe9\n", "PAR1 caf\xe9\nth\xe9\n", "ARROW1 caf\xe9\nth\xe9\n", "MATLAB r\xe9sultat\nth\xe9\n"} {
+		_, err := ReadClasses(writeFile(t, "y.txt", []byte(text)))
+		if err == nil || !strings.Contains(err.Error(), "is not valid UTF-8") {
+			t.Errorf("Windows-1252 labels %.12q: %v, want the UTF-8 message", text, err)
+		}
+	}
 	// A text file whose NUL comes after the bytes sniffed fails on its line.
 	long := strings.Repeat("1,2\n", sniffSize/4+1) + "3,\x00\n"
 	path := writeFile(t, "late.csv", []byte(long))
-	if _, err := ReadMatrix(path); err == nil || !strings.HasPrefix(err.Error(), path+":") {
-		t.Errorf("late NUL: %v", err)
+	lateLine := strings.Count(long, "\n") // the line of the NUL, the last
+	if _, err := ReadMatrix(path); err == nil || !strings.HasPrefix(err.Error(), fmt.Sprintf("%s:%d: ", path, lateLine)) || strings.Contains(err.Error(), "binary data") {
+		t.Errorf("late NUL: %v, want an error on line %d, not \"binary data\"", err, lateLine)
 	}
 	if got := notNPY([]byte("1,2\n"), "x.npy").Error(); got != `x.npy: not a .npy file: it holds text (it starts "1,2\n"): save the array with np.save, or give the text a .csv or .txt name` {
 		t.Errorf("text named .npy: %q", got)

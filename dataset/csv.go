@@ -106,6 +106,7 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 		// n−1 (n ≥ 3, commas or tabs), kept as a row and dropped at the
 		// end if rows follow.
 		rangeHeader bool
+		firstName   string // the header's name of column 1
 		cols        = -1
 		rows        int
 		data        []float64
@@ -130,6 +131,7 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 			if isHeader(fields) {
 				headerLine = lr.line
 				cols = len(fields)
+				firstName = string(fields[0])
 				continue
 			}
 			rangeHeader = (sep == ',' || sep == '\t') && len(fields) >= 3 && isRangeHeader(fields)
@@ -176,7 +178,17 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 		dataLine[0] = dataLine[1]
 	}
 	if from, ok := countsRows(data, rows, cols); ok {
-		return nil, errorf(name, dataLine[0], "column 1 counts the rows (%d, %d, …, %d): a row index, as pandas' to_csv writes by default (index=True; header=False leaves no name to mark it) and R's write.table its row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE)", from, from+1, from+rows-1)
+		switch {
+		case headerLine == 0:
+			// A range header (pandas' default names 0, 1, …) names no column either.
+			unnamed := "header=False leaves no name to mark it"
+			if rangeHeader {
+				unnamed = "pandas' default column names 0, 1, … name none"
+			}
+			return nil, errorf(name, dataLine[0], "column 1 counts the rows (%d, %d, …, %d): a row index, as pandas' to_csv writes by default (index=True; %s) and R's write.table its row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, give the file a header naming it (or save X with np.save, .npy)", from, from+1, from+rows-1, unnamed)
+		case isIndexName(firstName):
+			return nil, errorf(name, dataLine[0], "column 1, named %q, counts the rows (%d, %d, …, %d): a row index, as pandas writes it (to_csv of a named index, or of reset_index's column) and R's read.csv names row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, name it in the header (or save X with np.save, .npy)", firstName, from, from+1, from+rows-1)
+		}
 	}
 	return mat.NewDense(rows, cols, data), nil
 }
@@ -204,6 +216,21 @@ func countsRows(data []float64, rows, cols int) (int, bool) {
 		}
 	}
 	return int(from), true
+}
+
+// isIndexName reports whether a header's first name is one that pandas or R
+// gives a row index written as a column, so that a column of it counting
+// the rows is read as an index (countsRows): pandas' reset_index ("index",
+// "level_0"), read_csv of a file with an index ("Unnamed: 0"), R's read.csv
+// of a file with row names ("X"), an index named as an identifier ("id"), or
+// no name. Any other name is the user's own: a month 1..12, an hour 0..23
+// or a time step counting the rows is a feature.
+func isIndexName(s string) bool {
+	switch s {
+	case "", "index", "level_0", "Unnamed: 0", "X", "id", "ID", "Id":
+		return true
+	}
+	return false
 }
 
 // isRangeHeader reports whether a first line's fields are the integers

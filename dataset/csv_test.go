@@ -82,7 +82,9 @@ func TestDecodeCSVErrors(t *testing.T) {
 		semicolons = ": fields separated by ';', as Excel and R's write.csv2 write CSV where the decimal separator is a comma, are not read: separate them by commas or tabs, with '.' decimal points (pandas: read_csv(path, sep=';', decimal=','), then to_csv(path, index=False))"
 		missing    = ", a missing value (as R, pandas and Excel write them), is not a number: fill or drop the missing values first"
 		boolean    = " is a boolean, not a number: write booleans as 1 and 0 (pandas: df.astype(float).to_csv(path, index=False); pd.get_dummies(..., dtype=float))"
-		rowIndex   = ": a row index, as pandas' to_csv writes by default (index=True; header=False leaves no name to mark it) and R's write.table its row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE)"
+		rowIndex   = ": a row index, as pandas' to_csv writes by default (index=True; header=False leaves no name to mark it) and R's write.table its row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, give the file a header naming it (or save X with np.save, .npy)"
+		rangeIndex = ": a row index, as pandas' to_csv writes by default (index=True; pandas' default column names 0, 1, … name none) and R's write.table its row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, give the file a header naming it (or save X with np.save, .npy)"
+		namedIndex = " counts the rows (0, 1, …, 9): a row index, as pandas writes it (to_csv of a named index, or of reset_index's column) and R's read.csv names row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, name it in the header (or save X with np.save, .npy)"
 		rowNames   = " (one more: row names below a header that names the data columns alone, as R's write.table writes by default? write the file without them: write.table(x, path, row.names=FALSE))"
 	)
 	tests := []struct {
@@ -153,8 +155,10 @@ func TestDecodeCSVErrors(t *testing.T) {
 		// and under a header naming it.
 		{"pandas index, header=False", indexRows(0, ",", ""), "x.csv:1: column 1 counts the rows (0, 1, …, 9)" + rowIndex},
 		{"R row names, col.names=FALSE", indexRows(1, " ", ""), "x.csv:1: column 1 counts the rows (1, 2, …, 10)" + rowIndex},
-		{"named index", indexRows(0, ",", "id,a,b\n"), "x.csv:2: column 1 counts the rows (0, 1, …, 9)" + rowIndex},
-		{"index under pandas' range header", indexRows(0, ",", "0,1,2\n"), "x.csv:2: column 1 counts the rows (0, 1, …, 9)" + rowIndex},
+		{"named index", indexRows(0, ",", "id,a,b\n"), "x.csv:2: column 1, named \"id\"," + namedIndex},
+		{"reset_index's column", indexRows(0, ",", "index,a,b\n"), "x.csv:2: column 1, named \"index\"," + namedIndex},
+		{"pandas' Unnamed: 0", indexRows(0, ",", "Unnamed: 0,a,b\n"), "x.csv:2: column 1, named \"Unnamed: 0\"," + namedIndex},
+		{"index under pandas' range header", indexRows(0, ",", "0,1,2\n"), "x.csv:2: column 1 counts the rows (0, 1, …, 9)" + rangeIndex},
 		// Excel's "CSV" of a sheet with formatted cells below the data.
 		{"Excel's empty rows", "a,b,c\r\n1,2,3\r\n,,\r\n,,\r\n", "x.csv:3: a row of 3 empty fields (Excel writes them below the data where cells were formatted or cleared): delete the rows below the data"},
 		{"empty first row", ",,\n1,2,\n", "x.csv:1: column 1: empty value"},
@@ -334,7 +338,9 @@ func indexRows(from int, sep, header string) string {
 
 // TestDecodeCSVCountingColumn: a first column that counts the rows is read
 // as data where it may be a feature: in fewer than minIndexRows rows, alone,
-// counting from 2 or with a gap.
+// counting from 2 or with a gap, or named in a header by a name of the
+// user's (a month 1..12, an hour 0..23, a time step), as review10 found
+// refused.
 func TestDecodeCSVCountingColumn(t *testing.T) {
 	nine := strings.Join(strings.Split(indexRows(0, ",", ""), "\n")[:9], "\n") + "\n"
 	alone := "0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n"
@@ -344,6 +350,10 @@ func TestDecodeCSVCountingColumn(t *testing.T) {
 		"from 2":      strings.Replace(indexRows(1, ",", ""), "1,0,0\n", "2,0,0\n", 1),
 		"with a gap":  strings.Replace(indexRows(0, ",", ""), "\n5,", "\n6,", 1),
 		"non-integer": strings.Replace(indexRows(0, ",", ""), "\n5,", "\n5.5,", 1),
+		"month":       indexRows(1, ",", "month,temp,rain\n"),
+		"hour, tabs":  indexRows(0, "\t", "hour\ta\tb\n"),
+		"time step":   indexRows(0, " ", "t a b\n"),
+		"quoted name": indexRows(1, ",", "\"frame\",\"a\",\"b\"\n"),
 	} {
 		if _, err := DecodeCSV(strings.NewReader(in), "x.csv"); err != nil {
 			t.Errorf("%s: %v", name, err)

@@ -254,7 +254,21 @@ func detectSep(line []byte) byte {
 // quote; quoted fields are unescaped into *scratch and trimmed too). With sep 0, fields are
 // runs of non-blank bytes and a surrounding pair of quotes is dropped.
 func splitFields(dst [][]byte, line []byte, sep byte, scratch *[]byte) ([][]byte, error) {
+	return splitQuoted(dst, line, sep, scratch, nil)
+}
+
+// splitQuoted is splitFields that, when quoted is not nil, also sets
+// *quoted[:0] to whether each field was quoted.
+func splitQuoted(dst [][]byte, line []byte, sep byte, scratch *[]byte, quoted *[]bool) ([][]byte, error) {
 	dst = dst[:0]
+	mark := func(q bool) {
+		if quoted != nil {
+			*quoted = append(*quoted, q)
+		}
+	}
+	if quoted != nil {
+		*quoted = (*quoted)[:0]
+	}
 	if sep == 0 {
 		for i := 0; i < len(line); {
 			for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
@@ -267,7 +281,9 @@ func splitFields(dst [][]byte, line []byte, sep byte, scratch *[]byte) ([][]byte
 			for j < len(line) && line[j] != ' ' && line[j] != '\t' {
 				j++
 			}
-			dst = append(dst, unquote(line[i:j]))
+			f := unquote(line[i:j])
+			mark(len(f) < j-i)
+			dst = append(dst, f)
 			i = j
 		}
 		return dst, nil
@@ -275,6 +291,7 @@ func splitFields(dst [][]byte, line []byte, sep byte, scratch *[]byte) ([][]byte
 	if bytes.IndexByte(line, '"') < 0 {
 		for {
 			k := bytes.IndexByte(line, sep)
+			mark(false)
 			if k < 0 {
 				return append(dst, trimBlank(line)), nil
 			}
@@ -313,6 +330,7 @@ func splitFields(dst [][]byte, line []byte, sep byte, scratch *[]byte) ([][]byte
 			if !closed {
 				return dst, fmt.Errorf("column %d: unterminated quoted field", len(dst)+1)
 			}
+			mark(true)
 			dst = append(dst, trimBlank(buf[start:len(buf):len(buf)]))
 			for i < len(line) && line[i] == ' ' {
 				i++
@@ -327,6 +345,7 @@ func splitFields(dst [][]byte, line []byte, sep byte, scratch *[]byte) ([][]byte
 			continue
 		}
 		k := bytes.IndexByte(line[i:], sep)
+		mark(false)
 		if k < 0 {
 			return append(dst, trimBlank(line[i:])), nil
 		}

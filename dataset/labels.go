@@ -102,8 +102,13 @@ type labelFile struct {
 type labelGaps struct{ blank, comment int }
 
 // labelPos is the place of a label in a text file: its 1-based line and,
-// when a line holds all the labels, its 1-based column (else 0).
-type labelPos struct{ line, col int }
+// when a line holds all the labels, its 1-based column (else 0); and
+// whether it was quoted (R's write.table quotes strings, and a quoted label
+// is taken as written: "1 star", "10 19", "NA").
+type labelPos struct {
+	line, col int
+	quoted    bool
+}
 
 // readLabelFile returns a label file's values, where each was read and
 // whether it was .npy; a .npy file's values are finite (NPYArray.vector).
@@ -183,7 +188,9 @@ func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 // header) is refused too: R's write.csv writes NA
 // for a missing label and pandas reads it back as NaN, where it made a
 // class "NA" of its own (three classes of labels 0 and 1, and a
-// greedytl-nway model fitted silently).
+// greedytl-nway model fitted silently). A quoted mark ("NA") is a label:
+// R's write.csv quotes the string "NA" (Namibia's code) and leaves a
+// missing value unquoted.
 func (lf *labelFile) checkLabels(skip int) error {
 	missing, numbers, names := -1, 0, 0
 	for i := skip; i < len(lf.vals); i++ {
@@ -194,7 +201,7 @@ func (lf *labelFile) checkLabels(skip int) error {
 			return lf.errorAt(i, err)
 		}
 		switch {
-		case missingValue([]byte(lf.vals[i])):
+		case missingValue([]byte(lf.vals[i])) && !(lf.at != nil && lf.at[i].quoted): // R quotes a string "NA", not its NA
 			if missing < 0 {
 				missing = i
 			}
@@ -270,13 +277,12 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 			}
 			return nil, nil, labelGaps{}, errorf(name, lr.line, "expected one label per line or all labels on line %d", firstNum)
 		}
-		if vals, err = appendLabels(vals, line, ',', name, lr.line); err != nil {
+		if vals, at, err = appendLabels(vals, at, line, ',', name, lr.line); err != nil {
 			if lines == 2 && secondRowNumbered(firstLine, line) {
 				err = rowNamesError(name, lr.line) // `"1" -1`: a quoted row name
 			}
 			return nil, nil, labelGaps{}, err
 		}
-		at = append(at, labelPos{line: lr.line})
 	}
 	if lr.err != nil {
 		return nil, nil, labelGaps{}, lr.err
@@ -290,20 +296,18 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 	if lines == 1 {
 		sep = detectSep(firstLine)
 	}
-	first, err := appendLabels(nil, firstLine, sep, name, firstNum)
+	first, firstAt, err := appendLabels(nil, make([]labelPos, 0, len(at)+1), firstLine, sep, name, firstNum)
 	if err != nil {
 		return nil, nil, labelGaps{}, err
 	}
-	firstAt := make([]labelPos, len(first), len(first)+len(at))
-	for j := range first {
-		firstAt[j] = labelPos{line: firstNum}
+	for j := range firstAt {
 		if lines == 1 && len(first) > 1 {
 			firstAt[j].col = j + 1
 		}
 	}
 	all, allAt := append(first, vals...), append(firstAt, at...)
 	for k := 0; k < 2 && k < len(all); k++ { // a header may stand above
-		if isSVMLightRow(all[k]) {
+		if !allAt[k].quoted && isSVMLightRow(all[k]) {
 			// An svmlight file given as labels: each row read whole
 			// was a class of its own.
 			return nil, nil, labelGaps{}, errorf(name, allAt[k].line, "a LIBSVM/svmlight row (label index:value …), not a label: a label file holds the labels alone, one a line (the rows' first fields: cut -d' ' -f1 %s)", name)
@@ -313,14 +317,14 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 		// "1 -1", "2 1", …: each label read whole, every one a class of
 		// its own. A header may stand above them.
 		for k := range 2 {
-			if rowNamed(all[k:]) {
+			if rowNamed(all[k:], allAt[k:]) {
 				return nil, nil, labelGaps{}, rowNamesError(name, allAt[k].line)
 			}
 		}
 		// Rows of numbers ("1.5 2.0 3.0": np.savetxt's matrix, one-hot
 		// labels): read whole, each distinct row was a class.
 		for k := range 2 {
-			if n := numberRow(all[k]); n > 0 && numberRow(all[k+1]) == n {
+			if n := numberRow(all[k]); n > 0 && !allAt[k].quoted && !allAt[k+1].quoted && numberRow(all[k+1]) == n {
 				return nil, nil, labelGaps{}, errorf(name, allAt[k].line, "a row of %d numbers, not a label: a label file holds one label a line (a matrix given as labels? one-hot labels Y are written as y = Y.argmax(axis=1))", n)
 			}
 		}
@@ -328,17 +332,27 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 	return all, allAt, gaps, nil
 }
 
-// numberRow returns how many numbers the label v holds when it is two or
-// more numbers separated by blanks (a row of a matrix), else 0.
+// numberRow returns how many numbers the label v holds when it is a row of
+// a matrix as np.savetxt writes one: three or more numbers separated by
+// blanks, or two where one is not an integer (np.savetxt's default format,
+// %.18e, writes every number with a point and an exponent) or that are one
+// of one-hot labels (0 and 1, or 1 and 0); else 0. Two integers ("10 19",
+// an age band) are a label.
 func numberRow(v string) int {
 	f := strings.Fields(v)
 	if len(f) < 2 {
 		return 0
 	}
+	integers := true
 	for _, x := range f {
 		if !isNumber([]byte(x)) {
 			return 0
 		}
+		n, err := number.Parse(x)
+		integers = integers && err == nil && n == math.Trunc(n) && !strings.ContainsAny(x, ".eE")
+	}
+	if len(f) == 2 && integers && !(f[0] == "0" && f[1] == "1" || f[0] == "1" && f[1] == "0") {
+		return 0
 	}
 	return len(f)
 }
@@ -359,24 +373,24 @@ func isSVMLightRow(v string) bool {
 }
 
 // rowNumbered returns the row number n of a label line that starts with
-// one, quoted or not, followed by blanks or a comma and more text: `1 -1`,
-// `"1" -1`, "1\t-1", as R's write.table writes a vector with its row
-// names, and "0,-1", as pandas' to_csv(path, header=False) a Series with
+// one, quoted or not, followed by blanks or a comma and more text (rest):
+// `1 -1`, `"1" -1`, "1\t-1", as R's write.table writes a vector with its
+// row names, and "0,-1", as pandas' to_csv(path, header=False) a Series with
 // its index.
-func rowNumbered(line []byte) (int, bool) {
+func rowNumbered(line []byte) (n int, rest []byte, ok bool) {
 	f := bytes.Fields(line)
 	if len(f) == 1 { // "0,-1": pandas' to_csv(path, header=False) of a Series
 		f = bytes.Split(f[0], []byte{','})
 	}
 	if len(f) != 2 || len(f[1]) == 0 {
-		return 0, false
+		return 0, nil, false
 	}
 	num := f[0]
 	if len(num) > 2 && num[0] == '"' && num[len(num)-1] == '"' {
 		num = num[1 : len(num)-1]
 	}
 	n, err := strconv.Atoi(string(num))
-	return n, err == nil && n >= 0 && num[0] >= '0' && num[0] <= '9'
+	return n, f[1], err == nil && n >= 0 && num[0] >= '0' && num[0] <= '9'
 }
 
 // secondRowNumbered reports whether the second content line of a label
@@ -384,27 +398,31 @@ func rowNumbered(line []byte) (int, bool) {
 // one, first (0 or 1, then one more), unless first is a header: that row
 // then is 0 or 1.
 func secondRowNumbered(first, line []byte) bool {
-	n, ok := rowNumbered(line)
+	n, _, ok := rowNumbered(line)
 	if !ok {
 		return false
 	}
-	if n0, ok := rowNumbered(first); ok {
+	if n0, _, ok := rowNumbered(first); ok {
 		return (n0 == 0 || n0 == 1) && n == n0+1
 	}
 	return n == 0 || n == 1
 }
 
-// rowNamed reports whether every label of vals (at least two) is a row
-// number and a value, the row numbers counting 0, 1, … or 1, 2, … down the
-// lines: row names, not labels.
-func rowNamed(vals []string) bool {
+// rowNamed reports whether every label of vals (at least two), none quoted
+// (at: their places), is a row number and a value, the row numbers counting
+// 0, 1, … or 1, 2, … down the lines, and the values repeat: row names, not
+// labels. Where the values are all distinct ("1 star", "2 stars", …; an
+// N-way one-shot file's "0 airplane", "1 automobile", …), each line read
+// whole is a class of its own just as each value is, so nothing is misread.
+func rowNamed(vals []string, at []labelPos) bool {
 	if len(vals) < 2 {
 		return false
 	}
 	base := -1
+	values := map[string]bool{}
 	for i, v := range vals {
-		n, ok := rowNumbered([]byte(v))
-		if !ok {
+		n, rest, ok := rowNumbered([]byte(v))
+		if !ok || at[i].quoted {
 			return false
 		}
 		if i == 0 {
@@ -413,15 +431,16 @@ func rowNamed(vals []string) bool {
 		if (base != 0 && base != 1) || n != base+i {
 			return false
 		}
+		values[string(rest)] = true
 	}
-	return true
+	return len(values) < len(vals)
 }
 
 // rowNamesError is the error of a label file whose lines, from line on,
 // start with their row number: read whole, each label made a class of its
 // own (a model of as many classes as rows).
 func rowNamesError(name string, line int) error {
-	return errorf(name, line, "a row number and a label on each line, as R's write.table writes a vector with its row names and pandas' to_csv a Series with its index: write the labels alone, one a line (R: write.table(y, path, row.names=FALSE, col.names=FALSE, quote=FALSE); pandas: to_csv(path, index=False, header=False))")
+	return errorf(name, line, "a row number and a label on each line, as R's write.table writes a vector with its row names and pandas' to_csv a Series with its index: write the labels alone, one a line (R: write.table(y, path, row.names=FALSE, col.names=FALSE, quote=FALSE); pandas: to_csv(path, index=False, header=False)), or, if the numbers belong to the labels, quote each label (\"1 star\")")
 }
 
 // dropNumericHeader drops a first value that is not a number above labels
@@ -438,23 +457,28 @@ func dropNumericHeader(vals []string) []string {
 	return vals[1:]
 }
 
-// appendLabels appends the labels on one line, split at sep, to vals.
-func appendLabels(vals []string, line []byte, sep byte, name string, lineNum int) ([]string, error) {
-	var scratch []byte
-	fields, err := splitFields(nil, line, sep, &scratch)
+// appendLabels appends the labels on one line, split at sep, to vals, and
+// their places, on line lineNum, to at.
+func appendLabels(vals []string, at []labelPos, line []byte, sep byte, name string, lineNum int) ([]string, []labelPos, error) {
+	var (
+		scratch []byte
+		quoted  []bool
+	)
+	fields, err := splitQuoted(nil, line, sep, &scratch, &quoted)
 	if err != nil {
-		return nil, &Error{File: name, Line: lineNum, Err: err}
+		return nil, nil, &Error{File: name, Line: lineNum, Err: err}
 	}
 	for j, f := range fields {
 		if len(f) == 0 {
 			if len(fields) == 1 {
-				return nil, errorf(name, lineNum, "empty label")
+				return nil, nil, errorf(name, lineNum, "empty label")
 			}
-			return nil, errorf(name, lineNum, "column %d: empty label", j+1)
+			return nil, nil, errorf(name, lineNum, "column %d: empty label", j+1)
 		}
 		vals = append(vals, string(f))
+		at = append(at, labelPos{line: lineNum, quoted: quoted[j]})
 	}
-	return vals, nil
+	return vals, at, nil
 }
 
 // dropBinaryHeader drops a first value that is not a number, occurs nowhere

@@ -189,6 +189,13 @@ func TestNonFiniteLabels(t *testing.T) {
 		vals, err := ReadLabelValues(path)
 		checkError(t, vals, err, path+":"+tc.want)
 	}
+	// Quoted, "NA" is a class (review10): R quotes the string and not a
+	// missing value.
+	for _, text := range []string{"0\n1\n\"NA\"\n0\n1\n", "\"1\"\n\"0\"\n\"NA\"\n\"1\"\n", "1,0,\"None\",1\n"} {
+		if c, err := ReadClasses(writeFile(t, "y.txt", []byte(text))); err != nil || len(c.Names) != 3 {
+			t.Errorf("%q: %v, %v; want three classes", text, c, err)
+		}
+	}
 	path := writeFile(t, "y.txt", []byte("cat\nNA\ndog\nNA\n"))
 	if c, err := ReadClasses(path); err != nil || !slices.Equal(c.Names, []string{"NA", "cat", "dog"}) {
 		t.Errorf("names with NA: %v, %v; want the classes NA, cat, dog", c, err)
@@ -314,6 +321,10 @@ func TestSVMLightAsLabels(t *testing.T) {
 	if c, err := ReadClasses(writeFile(t, "y.txt", []byte("a 1:2\nb\na 1:2\n"))); err != nil || len(c.Names) != 2 {
 		t.Errorf("names with a colon: %v, %v", c, err)
 	}
+	// Quoted, an svmlight-shaped label is taken as written (review10).
+	if c, err := ReadClasses(writeFile(t, "y.txt", []byte("\"3 1:2\"\n\"4 2:1\"\n\"5 1:1\"\n\"3 1:2\"\n"))); err != nil || len(c.Names) != 3 {
+		t.Errorf("quoted svmlight-shaped labels: %v, %v", c, err)
+	}
 }
 
 // TestNumberRowLabels: a matrix given as labels (np.savetxt's rows, one-hot
@@ -326,12 +337,17 @@ func TestNumberRowLabels(t *testing.T) {
 		"1.5 2 3\n4 5 6\n7 8 9\n": "1: a row of 3" + why,
 		"1.000000000000000000e+00 0.000000000000000000e+00\n0.000000000000000000e+00 1.000000000000000000e+00\n1.000000000000000000e+00 0.000000000000000000e+00\n": "1: a row of 2" + why,
 		"y\n0.5 1\n1.5 2\n0.5 1\n": "2: a row of 2" + why,
+		"0 1\n1 0\n0 1\n":          "1: a row of 2" + why,
 	} {
 		path := writeFile(t, "y.txt", []byte(text))
 		c, err := ReadClasses(path)
 		checkError(t, c, err, path+":"+want)
 	}
-	for _, text := range []string{"1\n2\n1\n", "size 1\nsize 2\nsize 1\n", "1 2\ncat\n1 2\n"} {
+	// Two integers (age bands "10 19", review10 found them refused) are a
+	// label, and quoted labels are taken as written.
+	for _, text := range []string{"1\n2\n1\n", "size 1\nsize 2\nsize 1\n", "1 2\ncat\n1 2\n",
+		"10 19\n20 29\n30 39\n10 19\n20 29\n", "age\n10 19\n20 29\n10 19\n",
+		"\"10 19\"\n\"20 29\"\n\"30 39\"\n\"10 19\"\n", "\"1.5 2 3\"\n\"4 5 6\"\n\"1.5 2 3\"\n"} {
 		if _, err := ReadClasses(writeFile(t, "y.txt", []byte(text))); err != nil {
 			t.Errorf("%q: %v", text, err)
 		}
@@ -345,9 +361,10 @@ func TestNumberRowLabels(t *testing.T) {
 // classes as rows (or the quoted form failed on "unexpected '1' after
 // quoted field", the pandas form on "expected one label per line"). They
 // are refused naming row.names=FALSE and index=False.
-// Labels that hold a number and a word but do not count the rows are read.
+// Labels that hold a number and a word but do not count the rows, whose
+// words are all distinct, or that are quoted, are read.
 func TestRowNamedLabels(t *testing.T) {
-	const why = ": a row number and a label on each line, as R's write.table writes a vector with its row names and pandas' to_csv a Series with its index: write the labels alone, one a line (R: write.table(y, path, row.names=FALSE, col.names=FALSE, quote=FALSE); pandas: to_csv(path, index=False, header=False))"
+	const why = ": a row number and a label on each line, as R's write.table writes a vector with its row names and pandas' to_csv a Series with its index: write the labels alone, one a line (R: write.table(y, path, row.names=FALSE, col.names=FALSE, quote=FALSE); pandas: to_csv(path, index=False, header=False)), or, if the numbers belong to the labels, quote each label (\"1 star\")"
 	for text, line := range map[string]int{
 		"1 1\n2 -1\n3 1\n":                    1,
 		"x\n1 1\n2 -1\n3 1\n":                 2,
@@ -356,14 +373,28 @@ func TestRowNamedLabels(t *testing.T) {
 		"\"1\" 1\n\"2\" -1\n\"3\" 1\n":        2,
 		"x\n1\t1\n2\t-1\n":                    2,
 		"0,1\n1,-1\n2,1\n":                    2,
+		// "1 star", "2 stars", … counts the rows and its words repeat: the
+		// shape of R's row names above the labels star, stars, stars;
+		// quoted, it is read (below).
+		"1 star\n2 stars\n3 stars\n4 stars\n5 stars\n": 1,
 	} {
 		path := writeFile(t, "y.txt", []byte(text))
 		c, err := ReadClasses(path)
 		checkError(t, c, err, path+":"+strconv.Itoa(line)+why)
 	}
-	for _, text := range []string{"1 star\n2 stars\n1 star\n", "class 1\nclass 2\nclass 1\n", "1 a\n3 b\n1 a\n"} {
-		if c, err := ReadClasses(writeFile(t, "y.txt", []byte(text))); err != nil || len(c.Names) != 2 {
-			t.Errorf("%q: %v, %v; want two classes", text, c, err)
+	for text, classes := range map[string]int{
+		"1 star\n2 stars\n1 star\n": 2, "class 1\nclass 2\nclass 1\n": 2, "1 a\n3 b\n1 a\n": 2,
+		// An N-way one-shot file, one example of each class in order, counts
+		// down the lines, but its values are distinct: each line read whole
+		// is one class as each value is (review10 found them refused).
+		"0 airplane\n1 automobile\n2 bird\n3 cat\n4 deer\n": 5,
+		"rating\n0 airplane\n1 automobile\n2 bird\n":        4,
+		// Quoted labels are taken as written, repeating or not.
+		"\"1 star\"\n\"2 stars\"\n\"3 stars\"\n\"4 stars\"\n\"5 stars\"\n": 5,
+		"\"1 a\"\n\"2 b\"\n\"3 a\"\n":                                      3,
+	} {
+		if c, err := ReadClasses(writeFile(t, "y.txt", []byte(text))); err != nil || len(c.Names) != classes {
+			t.Errorf("%q: %v, %v; want %d classes", text, c, err, classes)
 		}
 	}
 }

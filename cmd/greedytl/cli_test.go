@@ -209,6 +209,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 	short := writeText(t, dir, "short.txt", "1\n-1\n1\n")
 	X3 := writeText(t, dir, "x3.csv", "1,2\n3,4\n5,7\n")
 	libHuge := writeText(t, dir, "huge.model", "solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 2\nbias -1\nw\n1e308\n-1e308\n") // row 0: 1e308 - 2·1e308
+	lib3 := writeText(t, dir, "three.model", "solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 3\nbias -1\nw\n1\n-1\n0.5\n")
 	nanLabel := writeText(t, dir, "nanlabel.txt", strings.Repeat("1\n-1\n", 5)+"NaN\n"+strings.Repeat("1\n-1\n", 6)+"1\n")
 	infName := writeText(t, dir, "infname.txt", strings.Repeat("cat\ndog\n", 11)+"-inf\ncat\n")
 	notUTF8 := writeText(t, dir, "notutf8.txt", strings.Repeat("cat\ndog\xff\n", 12))
@@ -231,6 +232,9 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"one class, multi-class method", []string{"fit", "--method", "nearest-mean", "--features", d.X, "--labels", oneClass}, "one.txt: only one class (all labels are \"1\")"},
 		{"inspect --top -1", []string{"inspect", "--top", "-1", model}, "--top -1: want the number of columns to show, or 0 for all"},
 		{"row mismatch X/H", []string{"fit", "--features", X3, "--source-scores", d.H, "--labels", short}, "rows"},
+		// A CSV of fewer columns than a liblinear model's: the svmlight hint
+		// is a conditional, not a claim that the CSV came from svmlight.
+		{"liblinear model, CSV of fewer columns", []string{"predict", lib3, "--features", X3}, "x3.csv has 2 columns but the model " + lib3 + " needs 3 features (if converted from svmlight, whose rows need not reach the last index: load_svmlight_file(path, n_features=3, zero_based=False))"},
 		{"label count", []string{"fit", "--features", d.X, "--labels", short}, "labels"},
 		{"three labels need --positive", []string{"fit", "--features", d.X, "--labels", d.ytext}, "y.txt"},
 		{"no inputs", []string{"fit", "--labels", short}, "--features"},

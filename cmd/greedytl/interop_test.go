@@ -47,7 +47,7 @@ func TestPredictSVMLightTestSplit(t *testing.T) {
 	}
 	x12 := filepath.Join(dir, "X12.npy")
 	code, _, stderr := cli(t, "", "predict", model, "--features", x12)
-	want := "greedytl: " + x12 + " has 12 columns but the model " + model + " needs 13 features (from svmlight, whose rows need not reach the last index: load_svmlight_file(path, n_features=13, zero_based=False))\n"
+	want := "greedytl: " + x12 + " has 12 columns but the model " + model + " needs 13 features (if converted from svmlight, whose rows need not reach the last index: load_svmlight_file(path, n_features=13, zero_based=False))\n"
 	if code != 2 || stderr != want {
 		t.Errorf("predict X12: exit %d, stderr %q; want 2, %q", code, stderr, want)
 	}

@@ -351,7 +351,8 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model
 	case d < m.NrFeature:
 		// An svmlight test file that uses none of the last indices gives
 		// load_svmlight_file fewer columns: its n_features says how many.
-		return nil, nil, nil, badInputf("%s has %s but the model %s needs %s (from svmlight, whose rows need not reach the last index: load_svmlight_file(path, n_features=%d, zero_based=False))", displayName(o.data.features), plural.Count(d, "column", "columns"), o.modelName(), plural.Count(m.NrFeature, "feature", "features"), m.NrFeature)
+		// The matrix may be any CSV or .npy, hence "if".
+		return nil, nil, nil, badInputf("%s has %s but the model %s needs %s (if converted from svmlight, whose rows need not reach the last index: load_svmlight_file(path, n_features=%d, zero_based=False))", displayName(o.data.features), plural.Count(d, "column", "columns"), o.modelName(), plural.Count(m.NrFeature, "feature", "features"), m.NrFeature)
 	case d > m.NrFeature:
 		// liblinear's rule, right for indices the training data never
 		// reached, and a shifted row for a CSV with a column of row
