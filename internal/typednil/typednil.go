@@ -23,8 +23,24 @@ func Is(v any) bool {
 	if rv.Kind() == reflect.Pointer && rv.IsNil() {
 		return true
 	}
-	if t, ok := v.(mat.Untransposer); ok {
-		return Is(t.Untranspose())
+	// A transpose of a transpose …, at most a few deep: a caller's type
+	// whose Untranspose returns itself (or another that returns it) is not
+	// unwrapped for ever.
+	for range maxUntranspose {
+		t, ok := v.(mat.Untransposer)
+		if !ok {
+			return false
+		}
+		if v = t.Untranspose(); v == nil {
+			return true
+		}
+		if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
+			return true
+		}
 	}
 	return false
 }
+
+// maxUntranspose bounds Is's unwrapping of transposes: gonum's are one
+// deep.
+const maxUntranspose = 8

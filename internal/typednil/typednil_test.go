@@ -35,9 +35,21 @@ func TestIs(t *testing.T) {
 		{nilMap, false},
 		{[]float64(nil), false},
 		{nilFunc, false},
+		// A caller's type whose Untranspose returns itself: not unwrapped
+		// for ever (a stack overflow).
+		{selfT{}, false},
 	} {
 		if got := Is(tc.v); got != tc.want {
 			t.Errorf("Is(%#v) = %v, want %v", tc.v, got, tc.want)
 		}
 	}
 }
+
+// selfT is a caller's matrix type whose transpose, and untranspose, is
+// itself.
+type selfT struct{}
+
+func (selfT) Dims() (int, int)          { return 1, 1 }
+func (selfT) At(int, int) float64       { return 0 }
+func (s selfT) T() mat.Matrix           { return s }
+func (s selfT) Untranspose() mat.Matrix { return s }
