@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"syscall"
 	"testing"
 	"unsafe"
@@ -74,8 +75,27 @@ func TestFitReadsOnlyItsInputs(t *testing.T) {
 		m, c := X.Dims()
 		for _, o := range opts {
 			var want bytes.Buffer
-			if err := fitT(t, X, H, y, o).WriteJSON(&want); err != nil {
+			wantMod := fitT(t, X, H, y, o)
+			if err := wantMod.WriteJSON(&want); err != nil {
 				t.Fatal(err)
+			}
+			wantPred, err := wantMod.Predict(X, H)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var wantGram bytes.Buffer
+			if gram && o.Sample == 0 {
+				g, err := NewGram(ctx, X, H, y)
+				if err != nil {
+					t.Fatal(err)
+				}
+				gm, err := g.Fit(ctx, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := gm.WriteJSON(&wantGram); err != nil {
+					t.Fatal(err)
+				}
 			}
 			for _, atEnd := range []bool{true, false} {
 				for _, pad := range pads {
@@ -90,8 +110,12 @@ func TestFitReadsOnlyItsInputs(t *testing.T) {
 						if !bytes.Equal(got.Bytes(), want.Bytes()) {
 							t.Errorf("m = %d, %d columns, %+v, at end %v, pad %d, %T: another model than on a contiguous copy", m, c, o, atEnd, pad, x)
 						}
-						if _, err := mod.Predict(x, hv); err != nil {
+						pred, err := mod.Predict(x, hv)
+						if err != nil {
 							t.Fatal(err)
+						}
+						if !slices.Equal(pred, wantPred) {
+							t.Errorf("m = %d, %d columns, %+v, at end %v, pad %d, %T: other predictions than on a contiguous copy", m, c, o, atEnd, pad, x)
 						}
 					}
 					if gram && o.Sample == 0 {
@@ -99,8 +123,16 @@ func TestFitReadsOnlyItsInputs(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						if _, err := g.Fit(ctx, o); err != nil {
+						gm, err := g.Fit(ctx, o)
+						if err != nil {
 							t.Fatal(err)
+						}
+						var got bytes.Buffer
+						if err := gm.WriteJSON(&got); err != nil {
+							t.Fatal(err)
+						}
+						if !bytes.Equal(got.Bytes(), wantGram.Bytes()) {
+							t.Errorf("m = %d, %d columns, %+v, at end %v, pad %d: a Gram's fit other than on a contiguous copy", m, c, o, atEnd, pad)
 						}
 					}
 				}
