@@ -198,7 +198,9 @@ func stratifiedFolds(y []float64, k int, seed uint64) []int {
 // rng.Shuffle per class, in order (none for a class of fewer than two
 // rows), so the same rng state and classes give the same folds; it shuffles
 // copies and leaves classes unchanged. StratifiedFolds and the multi-class
-// methods' cross-validation fold with it.
+// methods' cross-validation fold with it. A nil rng stands for
+// rand.New(rand.NewPCG(0, 0)), the generator StratifiedFolds draws from
+// with seed 0, so a nil rng gives reproducible folds too.
 //
 // It panics when k < 1 or when classes do not partition 0 … n−1 (a row
 // outside it, or one listed twice).
@@ -209,6 +211,9 @@ func DealFolds(classes [][]int, k int, rng *rand.Rand) []int {
 	n := 0
 	for _, rows := range classes {
 		n += len(rows)
+	}
+	if rng == nil {
+		rng = rand.New(rand.NewPCG(0, 0))
 	}
 	fold := make([]int, n)
 	for i := range fold {

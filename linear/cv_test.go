@@ -115,6 +115,16 @@ func TestDealFolds(t *testing.T) {
 	}
 }
 
+// TestDealFoldsNilRNG: a nil rng is PCG(0, 0), StratifiedFolds' generator
+// for seed 0, not a nil-pointer crash.
+func TestDealFoldsNilRNG(t *testing.T) {
+	classes := [][]int{{0, 2, 4, 6, 8}, {1, 3, 5, 7}, {9}}
+	got := DealFolds(classes, 3, nil)
+	if want := DealFolds(classes, 3, rand.New(rand.NewPCG(0, 0))); !slices.Equal(got, want) {
+		t.Errorf("DealFolds(…, nil) = %v, want PCG(0, 0)'s %v", got, want)
+	}
+}
+
 func TestStratifiedFolds(t *testing.T) {
 	y := make([]float64, 53)
 	var pos, neg []int
