@@ -1,7 +1,6 @@
 package greedytl
 
 import (
-	"fmt"
 	"math"
 )
 
@@ -211,8 +210,8 @@ func (s3 *screen32) pick(e *exactEngine, p *path) error {
 	best, bestGain := -1, 0.0
 	for _, i := range cand {
 		c, t := s3.sc.score1(s3.column(e, i))
-		if !(c > 0) || math.IsInf(c, 0) || math.IsNaN(t) || math.IsInf(t*t, 0) {
-			return fmt.Errorf("greedytl: numerical breakdown at step %d (pivot %v, aᵀz = %v): λ = %g is too small for these data", len(p.sel)+1, c, t, p.lambda)
+		if err := p.usable(c, t); err != nil {
+			return err
 		}
 		// cand ascends: a later candidate wins only with a larger gain.
 		if gain := t * t / c; gain > bestGain {

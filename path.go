@@ -222,10 +222,21 @@ func (p *path) score(z []float64) (c, t float64, err error) {
 	}
 	c = 1 + dot(z, p.g)
 	t = dot(z, p.a)
-	if !(c > 0) || math.IsInf(c, 0) || math.IsNaN(t) || math.IsInf(t, 0) || math.IsInf(t*t, 0) {
-		return 0, 0, fmt.Errorf("greedytl.Fit: numerical breakdown at step %d (pivot %v, aᵀz = %v): λ = %g is too small for these data", len(p.sel)+1, c, t, p.lambda)
+	if err := p.usable(c, t); err != nil {
+		return 0, 0, err
 	}
 	return c, t, nil
+}
+
+// usable returns greedytl.Fit's numerical-breakdown error when a
+// candidate's pivot c or aᵀz t (see score) is not a usable number, and nil
+// otherwise. score and the float32 screen's exact rescoring share it, so
+// their check and message cannot drift apart.
+func (p *path) usable(c, t float64) error {
+	if !(c > 0) || math.IsInf(c, 0) || math.IsNaN(t) || math.IsInf(t, 0) || math.IsInf(t*t, 0) {
+		return fmt.Errorf("greedytl.Fit: numerical breakdown at step %d (pivot %v, aᵀz = %v): λ = %g is too small for these data", len(p.sel)+1, c, t, p.lambda)
+	}
+	return nil
 }
 
 // gPrimal sets p.g = Ĝz = z/λ − Uᵀ(Uz) in the primal form.

@@ -571,7 +571,7 @@ func TestRunInputErrors(t *testing.T) {
 		{"small target", func(c *Config) { c.Positives = []int{24} }, "no class can be a target"},
 		{"small named target", func(c *Config) { c.Positives, c.Targets = []int{24}, []string{"c1"} }, "has 24 examples"},
 		{"other data", func(c *Config) { c.Data = other }, "content differs"},
-		{"other classes", func(c *Config) { c.Data = renamed }, "has other classes"},
+		{"other classes", func(c *Config) { c.Data = renamed }, "its class "},
 		{"incomplete sources", func(c *Config) { c.Sources = incomplete }, "incomplete: 1 class (c1) has no model yet"},
 		{"other negatives", func(c *Config) { c.NegativeClasses = []string{"n0"} }, "trained against"},
 		{"fraction with named sources", func(c *Config) { c.NegativeFraction = 0.2 }, "another plan"},

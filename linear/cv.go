@@ -14,18 +14,19 @@ import (
 )
 
 // warmStart carries a solution from one C to the next along an ascending C
-// grid: the weights and, for the dual solvers, the dual variables.
+// grid: the weights and, for the dual solvers, the dual variables, and why
+// the solver stopped.
 type warmStart struct {
 	c     float64
 	w     []float64
 	alpha []float64
+	why   stop
 }
 
 // warmFunc trains one binary (±1) problem continuing from prev (nil: cold
-// start). p has its defaults applied. It does not say whether the solver
-// converged: a cross-validation fit's convergence is reported nowhere (nor
-// is solveFunc's, which trainWarm discards too), only the final fit's
-// (Model.Converged).
+// start). p has its defaults applied. It records why the solver stopped
+// (warmStart.why), which CrossValidateStops reports fold by fold; SelectCBy's
+// path fits report it nowhere, only the final fit does (Model.Converged).
 type warmFunc func(prob *Problem, p Params, prev *warmStart) *warmStart
 
 // warmSolvers holds the solvers with a warm start better than the primal
@@ -60,8 +61,8 @@ func (s dualSolver) warm(prob *Problem, p Params, prev *warmStart) *warmStart {
 			alpha[i] = a * r
 		}
 	}
-	w, alpha, _ := s(prob, p, alpha, newShuffler(p.Seed))
-	return &warmStart{c: p.C, w: w, alpha: alpha}
+	w, alpha, why := s(prob, p, alpha, newShuffler(p.Seed))
+	return &warmStart{c: p.C, w: w, alpha: alpha, why: why}
 }
 
 // trainWarm trains the ±1 problem prob (a fold's own copy, whose context
@@ -80,9 +81,12 @@ func trainWarm(ctx context.Context, prob *Problem, p Params, prev *warmStart) (*
 		if prev != nil {
 			init = prev.w
 		}
-		var w []float64
-		w, _, err = solvers[p.Solver](prob, p, init)
-		next = &warmStart{c: p.C, w: w}
+		var (
+			w   []float64
+			why stop
+		)
+		w, why, err = solvers[p.Solver](prob, p, init)
+		next = &warmStart{c: p.C, w: w, why: why}
 	}
 	if cerr := fitctx.Err(ctx, trainCaller); cerr != nil {
 		return nil, cerr // the solver stopped early (errStopped, or weights)
@@ -198,7 +202,9 @@ func stratifiedFolds(y []float64, k int, seed uint64) []int {
 // rng.Shuffle per class, in order (none for a class of fewer than two
 // rows), so the same rng state and classes give the same folds; it shuffles
 // copies and leaves classes unchanged. StratifiedFolds and the multi-class
-// methods' cross-validation fold with it.
+// methods' cross-validation fold with it. A nil rng stands for
+// rand.New(rand.NewPCG(0, 0)), the generator StratifiedFolds draws from
+// with seed 0, so a nil rng gives reproducible folds too.
 //
 // It panics when k < 1 or when classes do not partition 0 … n−1 (a row
 // outside it, or one listed twice).
@@ -209,6 +215,9 @@ func DealFolds(classes [][]int, k int, rng *rand.Rand) []int {
 	n := 0
 	for _, rows := range classes {
 		n += len(rows)
+	}
+	if rng == nil {
+		rng = rand.New(rand.NewPCG(0, 0))
 	}
 	fold := make([]int, n)
 	for i := range fold {
@@ -266,12 +275,36 @@ func (s *cvSetup) split(k int) (train *Problem, test []int) {
 // (ctx's error), and when a solver fails. It panics when ctx is nil.
 func CrossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed uint64) ([]float64, error) {
 	fitctx.Require(ctx, "linear: CrossValidate")
+	dec, _, err := crossValidate(ctx, prob, p, folds, seed)
+	return dec, err
+}
+
+// FoldStop says how one cross-validation fold's solver stopped, as
+// Model.Converged and Model.Stuck say it of a fit: Converged when its
+// stopping rule held; otherwise at the iteration cap (Params.MaxIter), or,
+// with Stuck, short of it unable to progress.
+type FoldStop struct {
+	Converged, Stuck bool
+}
+
+// CrossValidateStops is CrossValidate that also says how each fold's
+// solver stopped (stops[k] is fold k's), for a caller that warns of folds
+// stopped short, as liblinear-train -v does once per fold at the cap. The
+// decision values are CrossValidate's.
+func CrossValidateStops(ctx context.Context, prob *Problem, p Params, folds int, seed uint64) (dec []float64, stops []FoldStop, err error) {
+	fitctx.Require(ctx, "linear: CrossValidateStops")
+	return crossValidate(ctx, prob, p, folds, seed)
+}
+
+// crossValidate is CrossValidateStops for a non-nil ctx.
+func crossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed uint64) ([]float64, []FoldStop, error) {
 	s, err := newCVSetup(ctx, prob, p, folds, seed)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	d := newDesign(s.prob)
 	dec := make([]float64, len(s.fold))
+	stops := make([]FoldStop, folds)
 	err = parallel.For(ctx, folds, parallel.Workers(s.values(), 0), func(ctx context.Context, k int) error {
 		train, test := s.split(k)
 		ws, err := trainWarm(ctx, train, s.p, nil)
@@ -281,12 +314,13 @@ func CrossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed
 		for _, i := range test {
 			dec[i] = s.sign * d.dot(i, ws.w)
 		}
+		stops[k] = FoldStop{Converged: ws.why == stopConverged, Stuck: ws.why == stopStuck}
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return dec, nil
+	return dec, stops, nil
 }
 
 // LeaveOneOut returns the leave-one-out decision values of the learner p on

@@ -115,6 +115,16 @@ func TestDealFolds(t *testing.T) {
 	}
 }
 
+// TestDealFoldsNilRNG: a nil rng is PCG(0, 0), StratifiedFolds' generator
+// for seed 0, not a nil-pointer crash.
+func TestDealFoldsNilRNG(t *testing.T) {
+	classes := [][]int{{0, 2, 4, 6, 8}, {1, 3, 5, 7}, {9}}
+	got := DealFolds(classes, 3, nil)
+	if want := DealFolds(classes, 3, rand.New(rand.NewPCG(0, 0))); !slices.Equal(got, want) {
+		t.Errorf("DealFolds(…, nil) = %v, want PCG(0, 0)'s %v", got, want)
+	}
+}
+
 func TestStratifiedFolds(t *testing.T) {
 	y := make([]float64, 53)
 	var pos, neg []int
@@ -452,5 +462,54 @@ func TestAccuracy(t *testing.T) {
 	}
 	if _, err := Accuracy(nil, nil); err == nil {
 		t.Error("empty input accepted")
+	}
+}
+
+// TestCrossValidateStops: CrossValidateStops's values are CrossValidate's,
+// and fold k's stop is that of Train on the other folds (Converged,
+// Stuck), for every solver with its default cap and with a cap of 2
+// iterations, at which some folds must stop short.
+func TestCrossValidateStops(t *testing.T) {
+	prob := randomProblem(51, 90, 8, 0.6, 1)
+	const folds = 3
+	fold := stratifiedFolds(prob.Y, folds, 4)
+	short := 0
+	for _, s := range classifiers {
+		for _, maxIter := range []int{0, 2} {
+			p := Params{Solver: s, C: 10, Eps: 1e-6, Seed: 9, MaxIter: maxIter}
+			dec, stops, err := CrossValidateStops(context.Background(), prob, p, folds, 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := CrossValidate(context.Background(), prob, p, folds, 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(dec, want) || len(stops) != folds {
+				t.Fatalf("%v MaxIter %d: CrossValidateStops %v with %d stops, CrossValidate %v", s, maxIter, dec, len(stops), want)
+			}
+			for k := range folds {
+				var train []int
+				for i, f := range fold {
+					if f != k {
+						train = append(train, i)
+					}
+				}
+				x, y := subset(prob.X, prob.Y, train)
+				m, err := Train(context.Background(), &Problem{X: x, Y: y, Bias: prob.Bias}, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := (FoldStop{Converged: m.Converged, Stuck: m.Stuck}); stops[k] != got {
+					t.Errorf("%v MaxIter %d fold %d: stop %+v, Train on the other folds %+v", s, maxIter, k, stops[k], got)
+				}
+				if !stops[k].Converged {
+					short++
+				}
+			}
+		}
+	}
+	if short == 0 {
+		t.Error("no fold stopped short: the test checks nothing")
 	}
 }

@@ -79,8 +79,8 @@ func warmTRON(prob *Problem, p Params, prev *warmStart) *warmStart {
 	if prev != nil {
 		init = prev.w
 	}
-	w, _ := tron(prob, p, init)
-	return &warmStart{c: p.C, w: w}
+	w, why := tron(prob, p, init)
+	return &warmStart{c: p.C, w: w, why: why}
 }
 
 // newTRONObjective returns the primal objective of -s 0 or -s 2 on the ±1

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/internal/plural"
@@ -348,6 +349,8 @@ var order = []string{
 // ordered returns the registered names whose registrations keep says to
 // keep: those of order in its order, then the others sorted by name.
 func ordered(keep func(Registration) bool) []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
 	var names, rest []string
 	for _, n := range order {
 		if r, ok := registry[n]; ok && keep(r) {
@@ -363,11 +366,20 @@ func ordered(keep func(Registration) bool) []string {
 	return append(names, rest...)
 }
 
-var registry = map[string]Registration{}
+// registry holds the registered methods by name; registryMu guards it, so
+// that Register may run while other goroutines call New, Lookup or the
+// listings. Reads go through Registered (or take the read lock, as ordered
+// does); only Register writes.
+var (
+	registryMu sync.RWMutex
+	registry   = map[string]Registration{}
+)
 
-// Register adds a method to the registry. It panics (a programming error)
-// on a duplicate or empty name, a name holding a character that a spec
-// reserves (":", "=", ","), and on a nil New or Decode.
+// Register adds a method to the registry. It is safe to call from several
+// goroutines and while others call New, Lookup, Read or the listings;
+// usually a method's package calls it from init. It panics (a programming
+// error) on a duplicate or empty name, a name holding a character that a
+// spec reserves (":", "=", ","), and on a nil New or Decode.
 func Register(r Registration) {
 	binary, multi := r.New != nil && r.Decode != nil, r.NewMulti != nil && r.DecodeMulti != nil
 	if r.Name == "" || (r.New == nil) != (r.Decode == nil) || (r.NewMulti == nil) != (r.DecodeMulti == nil) || !(binary || multi) {
@@ -376,6 +388,8 @@ func Register(r Registration) {
 	if strings.ContainsAny(r.Name, ":=,") {
 		panic("method: the name " + strconv.Quote(r.Name) + " holds a character that specs reserve (: = ,)")
 	}
+	registryMu.Lock()
+	defer registryMu.Unlock()
 	if _, dup := registry[r.Name]; dup {
 		panic("method: duplicate registration of " + r.Name)
 	}
@@ -418,6 +432,8 @@ func lookup(spec string) (Registration, error) {
 // Registered returns the registration of a registry name (not a spec
 // with settings), and whether there is one.
 func Registered(name string) (Registration, bool) {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
 	r, ok := registry[name]
 	return r, ok
 }
@@ -425,7 +441,7 @@ func Registered(name string) (Registration, bool) {
 // lookupName returns the registration of the binary method name. Its
 // errors carry no package prefix.
 func lookupName(name string) (Registration, error) {
-	r, ok := registry[name]
+	r, ok := Registered(name)
 	if !ok {
 		return Registration{}, fmt.Errorf("unknown method %q (known: %s)", name, strings.Join(Names(), ", "))
 	}

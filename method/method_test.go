@@ -2,8 +2,10 @@ package method
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -124,5 +126,46 @@ func TestInputErrorsCountOne(t *testing.T) {
 		if _, err := checkInputs(c.data, c.d, c.n); err == nil || err.Error() != c.want {
 			t.Errorf("checkInputs for d = %d, n = %d: %v; want %q", c.d, c.n, err, c.want)
 		}
+	}
+}
+
+// TestRegisterConcurrent: Register may run while other goroutines call New,
+// Lookup, Registered and the listings; under -race an unguarded registry
+// is reported as a data race.
+func TestRegisterConcurrent(t *testing.T) {
+	decode := func(json.RawMessage) (Model, error) { return nil, nil }
+	newM := func() Method { return noTransfer{} }
+	const n = 50
+	t.Cleanup(func() {
+		registryMu.Lock()
+		defer registryMu.Unlock()
+		for i := range n {
+			delete(registry, fmt.Sprintf("race-test-%d", i))
+		}
+	})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i := range n {
+			Register(Registration{Name: fmt.Sprintf("race-test-%d", i), Description: "test", New: newM, Decode: decode})
+		}
+	})
+	for range 2 {
+		wg.Go(func() {
+			for range n {
+				if _, err := New("greedytl"); err != nil {
+					t.Error(err)
+				}
+				if _, err := Lookup("no-transfer"); err != nil {
+					t.Error(err)
+				}
+				Registered("race-test-0")
+				Names()
+				MultiNames()
+			}
+		})
+	}
+	wg.Wait()
+	if _, ok := Registered(fmt.Sprintf("race-test-%d", n-1)); !ok {
+		t.Error("a method registered concurrently is missing")
 	}
 }

@@ -174,7 +174,7 @@ func NewMulti(spec string) (MultiMethod, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, ok := registry[s.Name]
+	r, ok := Registered(s.Name)
 	if !ok {
 		return nil, fmt.Errorf("method: unknown method %q (known: %s)", s.Name, strings.Join(MultiNames(), ", "))
 	}

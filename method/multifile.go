@@ -111,7 +111,7 @@ func multiDecoder(method string) (func(json.RawMessage) (MultiModel, error), err
 	if err != nil {
 		return nil, err
 	}
-	r, ok := registry[s.Name]
+	r, ok := Registered(s.Name)
 	if !ok {
 		return nil, fmt.Errorf("unknown multi-class method %q (known: %s)", s.Name, strings.Join(MultiNames(), ", "))
 	}

@@ -209,14 +209,39 @@ func (ix *Index) CheckData(f *dataset.Folder) error {
 func (ix *Index) CheckDigest(f *dataset.Folder, digest string) error {
 	switch {
 	case !slices.Equal(ix.Classes, f.Classes):
-		return fmt.Errorf("source: dataset %s has other classes than the one the sources were trained on (%s)", f.Dir, ix.Dataset)
+		return ix.otherData(f, classDifference(f.Classes, ix.Classes))
 	case digest != ix.DataSHA256:
-		return fmt.Errorf("source: dataset %s is not the one the sources were trained on (%s): its content differs", f.Dir, ix.Dataset)
+		return ix.otherData(f, "its content differs")
 	}
 	if err := ix.checkComplete(); err != nil {
 		return err
 	}
 	return ix.Negatives.Check(f)
+}
+
+// otherData returns CheckDigest's error for a folder f that is not the data
+// the sources were trained on, why saying how it differs. It names the
+// index's dataset folder only when it is not f's (the usual case is the
+// same folder, changed since).
+func (ix *Index) otherData(f *dataset.Folder, why string) error {
+	if filepath.Clean(f.Dir) == filepath.Clean(ix.Dataset) {
+		return fmt.Errorf("source: dataset %s has changed since the sources were trained on it: %s", f.Dir, why)
+	}
+	return fmt.Errorf("source: dataset %s is not the one the sources were trained on (%s): %s", f.Dir, ix.Dataset, why)
+}
+
+// classDifference says how have, the dataset's class names, differ from
+// was, the sources' (the two are not equal): their numbers, or the first
+// class whose name differs.
+func classDifference(have, was []string) string {
+	if len(have) != len(was) {
+		return fmt.Sprintf("it has %s, the sources' %d", plural.Count(len(have), "class", "classes"), len(was))
+	}
+	i := 0
+	for have[i] == was[i] {
+		i++
+	}
+	return fmt.Sprintf("its class %d is %q, the sources' %q", i, have[i], was[i])
 }
 
 // checkComplete returns an error when the index names classes that have no

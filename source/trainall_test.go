@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -177,13 +178,16 @@ func TestTrainAllIndex(t *testing.T) {
 	renamed := *j.f
 	renamed.Classes = slices.Clone(j.f.Classes)
 	renamed.Classes[0] = "renamed"
+	movedRenamed := moved
+	movedRenamed.Classes = []string{"c0"}
 	for _, tc := range []struct {
 		name   string
 		f      *dataset.Folder
 		change func(*Index)
 		want   string
 	}{
-		{"other classes", &renamed, func(*Index) {}, "has other classes"},
+		{"other classes", &renamed, func(*Index) {}, "dataset " + j.f.Dir + ` has changed since the sources were trained on it: its class 0 is "renamed", the sources' "c0"`},
+		{"other classes, moved", &movedRenamed, func(*Index) {}, "dataset elsewhere is not the one the sources were trained on (" + ix.Dataset + "): it has 1 class, the sources' " + strconv.Itoa(len(j.f.Classes))},
 		{"incomplete", j.f, func(ix *Index) { ix.Missing = []string{j.f.Classes[1]} }, "incomplete: 1 class (c1) has no model yet"},
 		{"no sources", j.f, func(ix *Index) { ix.Sources = nil }, "lists no sources"},
 		{"no negative plan", j.f, func(ix *Index) { ix.Negatives = &Negatives{} }, "negative plan has no classes"},

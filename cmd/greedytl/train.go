@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"path/filepath"
 	"regexp"
@@ -214,7 +215,9 @@ class -1; also --weight 1:5); the arguments may be given as liblinear-train take
 or with --data and --out. MODEL defaults to FILE's base name plus ".model", in
 the current directory, as with liblinear.
 
--v K prints the K-fold cross-validation accuracy instead of training. -C
+-v K prints the K-fold cross-validation accuracy instead of training, and,
+as liblinear-train does, "WARNING: reaching max number of iterations" on
+standard error once per fold whose solver stopped at its cap (-q: not). -C
 chooses C by cross-validation accuracy (5 folds, or K with -v K) over
 {1e-4, 1e-3, …, 1e4}, prints it, and — unlike liblinear, which only prints it —
 trains and writes the model with that C. The data must hold exactly two label
@@ -352,9 +355,14 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 		fmt.Fprintf(s.out, "Best C = %g  CV accuracy = %.6g%%\n", best, 100*acc[slices.Index(grid, best)])
 		p.C = best
 	} else if o.folds > 0 {
-		dec, err := linear.CrossValidate(ctx, prob, p, o.folds, o.seed)
+		dec, stops, err := linear.CrossValidateStops(ctx, prob, p, o.folds, o.seed)
 		if err != nil {
 			return failed(err)
+		}
+		if !o.quiet {
+			for _, st := range stops { // liblinear-train -v warns once per fold at the cap
+				warnStop(s.err, p.Solver, st.Converged, st.Stuck)
+			}
 		}
 		greater := slices.Max(y)
 		target := make([]float64, len(y))
@@ -379,12 +387,8 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	if o.bias == 0 {
 		zeroBiasFeature(model)
 	}
-	switch {
-	case o.quiet || model.Converged:
-	case model.Stuck:
-		fmt.Fprintf(s.err, "WARNING: %v stopped numerically stuck, short of the max number of iterations: it could make no further progress (its objective overflows float64, no decrease is possible, or -e is tighter than float64 allows); the model is its last iterate, not the minimiser: check the scale of the features and of -B, and the tolerance -e\n", p.Solver)
-	default:
-		fmt.Fprintln(s.err, "WARNING: reaching max number of iterations") // liblinear's words, which its users grep for
+	if !o.quiet {
+		warnStop(s.err, p.Solver, model.Converged, model.Stuck)
 	}
 	where := modelPath
 	if modelPath == stdoutName {
@@ -399,6 +403,20 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 		fmt.Fprintf(s.err, "trained %v (C = %g) on %s with %s; model written to %s\n", p.Solver, p.C, plural.Count(x.R, "example", "examples"), plural.Count(x.C, "feature", "features"), where)
 	}
 	return nil
+}
+
+// warnStop writes to w train's warning for a fit of solver that stopped
+// short of its tolerance (converged false): at the iteration cap, or, when
+// stuck, short of it unable to progress. It writes nothing for a fit that
+// converged.
+func warnStop(w io.Writer, solver linear.Solver, converged, stuck bool) {
+	switch {
+	case converged:
+	case stuck:
+		fmt.Fprintf(w, "WARNING: %v stopped numerically stuck, short of the max number of iterations: it could make no further progress (its objective overflows float64, no decrease is possible, or -e is tighter than float64 allows); the model is its last iterate, not the minimiser: check the scale of the features and of -B, and the tolerance -e\n", solver)
+	default:
+		fmt.Fprintln(w, "WARNING: reaching max number of iterations") // liblinear's words, which its users grep for
+	}
 }
 
 // zeroBiasFeature gives m, trained without a bias feature, the form of

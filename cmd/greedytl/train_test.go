@@ -529,6 +529,24 @@ func TestTrainHelpSaysWhichModelsLiblinearReads(t *testing.T) {
 	}
 }
 
+// TestTrainCVStopWarnings: train -v K warns once per fold whose solver
+// stops at the iteration cap, in liblinear's words, as liblinear-train -v
+// does (-s 3 -e 1e-6 on heart_scale: liblinear-train -v 5 warns for 4 of
+// its 5 folds); not at all when every fold converges or with -q.
+func TestTrainCVStopWarnings(t *testing.T) {
+	needHeartScale(t)
+	const capWarning = "WARNING: reaching max number of iterations\n"
+	code, stdout, stderr := cli(t, "", "train", "-v", "5", "-s", "3", "-e", "1e-6", heartScale)
+	if n := strings.Count(stderr, capWarning); code != 0 || n == 0 || n > 5 || stderr != strings.Repeat(capWarning, n) || !strings.HasPrefix(stdout, "Cross Validation Accuracy = ") {
+		t.Errorf("train -v 5 -s 3 -e 1e-6: exit %d, stdout %q, stderr %q; want one cap warning per fold at the cap (1 to 5)", code, stdout, stderr)
+	}
+	for _, args := range [][]string{{"-q", "-v", "5", "-s", "3", "-e", "1e-6"}, {"-v", "5", "-s", "3"}} {
+		if code, _, stderr := cli(t, "", append(append([]string{"train"}, args...), heartScale)...); code != 0 || stderr != "" {
+			t.Errorf("train %q: exit %d, stderr %q; want no warning", args, code, stderr)
+		}
+	}
+}
+
 // TestTrainStopWarnings: train warns, on standard error, why a solver
 // stopped short of its tolerance: at the iteration cap in liblinear's exact
 // words, which its users grep for (-s 3 at -e 1e-6 on heart_scale, which
