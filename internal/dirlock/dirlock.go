@@ -167,8 +167,14 @@ func (e *GroupError) Error() string {
 	return e.err.Error()
 }
 
-// Unwrap returns the refusal, which matches ErrLocked.
-func (e *GroupError) Unwrap() error { return e.err }
+// Unwrap returns the refusal, which matches ErrLocked; ErrLocked itself
+// for a GroupError made without one.
+func (e *GroupError) Unwrap() error {
+	if e.err == nil {
+		return ErrLocked
+	}
+	return e.err
+}
 
 // heldGroup returns a group of dir other than except whose parts hold it
 // (whose lock file is locked, which a probe with an exclusive lock,

@@ -566,7 +566,8 @@ func TestRefusalWaitsForTheGate(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(plain, gateFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a refused Acquire in a directory no part ever took: %s: %v; want no such file", gateFile, err)
 	}
-	if got := (&GroupError{Group: "2-shards", LockFile: "D/.lock.group-2-shards"}).Error(); !strings.Contains(got, "2-shards") {
-		t.Errorf("a GroupError's zero err: %q", got)
+	zero := &GroupError{Group: "2-shards", LockFile: "D/.lock.group-2-shards"}
+	if got := zero.Error(); !strings.Contains(got, "2-shards") || !errors.Is(zero, ErrLocked) {
+		t.Errorf("a GroupError made without a refusal: %q, matching ErrLocked %v; want its group named, matching", got, errors.Is(zero, ErrLocked))
 	}
 }
