@@ -190,9 +190,12 @@ func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 // class "NA" of its own (three classes of labels 0 and 1, and a
 // greedytl-nway model fitted silently). A quoted mark ("NA") is a label:
 // R's write.csv quotes the string "NA" (Namibia's code) and leaves a
-// missing value unquoted.
+// missing value unquoted. So an unquoted mark among labels that are all
+// quoted is refused as well: R's write.table and write.csv quote every
+// string and write a true NA bare ("cat", "dog", NA), where it made a class
+// "NA". Among unquoted names it is a class (Namibia's code).
 func (lf *labelFile) checkLabels(skip int) error {
-	missing, numbers, names := -1, 0, 0
+	missing, numbers, names, quoted, bare := -1, 0, 0, 0, 0
 	for i := skip; i < len(lf.vals); i++ {
 		if err := CheckLabel(lf.vals[i]); err != nil {
 			if !utf8.ValidString(lf.vals[i]) { // the file's, not a label's, encoding
@@ -200,19 +203,29 @@ func (lf *labelFile) checkLabels(skip int) error {
 			}
 			return lf.errorAt(i, err)
 		}
+		isQuoted := lf.at != nil && lf.at[i].quoted
 		switch {
-		case missingValue([]byte(lf.vals[i])) && !(lf.at != nil && lf.at[i].quoted): // R quotes a string "NA", not its NA
+		case missingValue([]byte(lf.vals[i])) && !isQuoted: // R quotes a string "NA", not its NA
 			if missing < 0 {
 				missing = i
 			}
+			continue
 		case isNumber([]byte(lf.vals[i])):
 			numbers++
 		case i > 0: // the first value may be a header ("x" of R's write.csv), which auto drops only above numbers alone
 			names++
 		}
+		if isQuoted {
+			quoted++
+		} else {
+			bare++
+		}
 	}
 	if missing >= 0 && numbers > 0 && names == 0 {
 		return lf.errorAt(missing, fmt.Errorf("label %q among numbers is a missing value (as R writes NA, and pandas reads it as NaN): give only the examples that have a label", lf.vals[missing]))
+	}
+	if missing >= 0 && quoted > 0 && bare == 0 {
+		return lf.errorAt(missing, fmt.Errorf("label %q, unquoted among quoted labels, is a missing value (as R's write.table and write.csv quote strings and write NA bare): give only the examples that have a label, or quote it if it is a class (\"NA\")", lf.vals[missing]))
 	}
 	return nil
 }

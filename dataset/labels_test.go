@@ -200,6 +200,26 @@ func TestNonFiniteLabels(t *testing.T) {
 	if c, err := ReadClasses(path); err != nil || !slices.Equal(c.Names, []string{"NA", "cat", "dog"}) {
 		t.Errorf("names with NA: %v, %v; want the classes NA, cat, dog", c, err)
 	}
+	// R's write.table and write.csv quote strings and write a true NA bare:
+	// an unquoted mark among quoted names is missing, not a class "NA"
+	// (review13).
+	const bare = `, unquoted among quoted labels, is a missing value (as R's write.table and write.csv quote strings and write NA bare): give only the examples that have a label, or quote it if it is a class ("NA")`
+	for _, tc := range []struct{ text, want string }{
+		{"\"cat\"\n\"dog\"\nNA\n\"dog\"\n\"cat\"\n", `3: label "NA"` + bare},
+		{"\"x\"\n\"cat\"\n\"dog\"\nNA\n\"dog\"\n", `4: label "NA"` + bare},
+		{"\"cat\",\"dog\",None,\"cat\"\n", `1: column 3: label "None"` + bare},
+	} {
+		path := writeFile(t, "y.txt", []byte(tc.text))
+		c, err := ReadClasses(path)
+		checkError(t, c, err, path+":"+tc.want)
+		y, err := ReadLabels(path, "")
+		checkError(t, y, err, path+":"+tc.want)
+	}
+	// One bare name beside it and NA may be a class again.
+	path = writeFile(t, "y.txt", []byte("\"cat\"\ndog\nNA\n\"dog\"\n"))
+	if c, err := ReadClasses(path); err != nil || !slices.Equal(c.Names, []string{"NA", "cat", "dog"}) {
+		t.Errorf("quoted and bare names with NA: %v, %v; want the classes NA, cat, dog", c, err)
+	}
 	// A header is not a label: --labels-header yes drops a non-finite one.
 	path = writeFile(t, "y.txt", []byte("inf\ncat\ndog\n"))
 	c, err := ReadClassesHeader(path, HeaderYes)
