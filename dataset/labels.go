@@ -422,31 +422,30 @@ func secondRowNumbered(first, line []byte) bool {
 }
 
 // rowNamed reports whether every label of vals (at least two), none quoted
-// (at: their places), is a row number and a value, the row numbers counting
-// 0, 1, … or 1, 2, … down the lines, and the values repeat: row names, not
-// labels. Where the values are all distinct ("1 star", "2 stars", …; an
-// N-way one-shot file's "0 airplane", "1 automobile", …), each line read
-// whole is a class of its own just as each value is, so nothing is misread.
+// (at: their places), is a row number and a value, the row numbers distinct
+// non-negative integers (counting 0, 1, … or 1, 2, … down the lines, or
+// shuffled, as pandas writes a Series after train_test_split), and the
+// values repeat, taking at least two distinct ones: row names, not labels.
+// Where the values are all distinct ("1 star", "2 stars", …; an N-way
+// one-shot file's "0 airplane", "1 automobile", …), each line read whole is
+// a class of its own just as each value is, so nothing is misread; where
+// they are all one ("1 kg", "2 kg", …), stripping the numbers would leave a
+// single class, so the numbers belong to the labels.
 func rowNamed(vals []string, at []labelPos) bool {
 	if len(vals) < 2 {
 		return false
 	}
-	base := -1
+	rows := map[int]bool{}
 	values := map[string]bool{}
 	for i, v := range vals {
 		n, rest, ok := rowNumbered([]byte(v))
-		if !ok || at[i].quoted {
+		if !ok || at[i].quoted || rows[n] {
 			return false
 		}
-		if i == 0 {
-			base = n
-		}
-		if (base != 0 && base != 1) || n != base+i {
-			return false
-		}
+		rows[n] = true
 		values[string(rest)] = true
 	}
-	return len(values) < len(vals)
+	return len(values) >= 2 && len(values) < len(vals)
 }
 
 // rowNamesError is the error of a label file whose lines, from line on,

@@ -397,6 +397,11 @@ func TestRowNamedLabels(t *testing.T) {
 		// shape of R's row names above the labels star, stars, stars;
 		// quoted, it is read (below).
 		"1 star\n2 stars\n3 stars\n4 stars\n5 stars\n": 1,
+		// pandas' ytr.to_csv(path, header=False, sep=' ') after
+		// train_test_split: the index is shuffled (review13).
+		"31 -1\n2 1\n38 1\n17 -1\n":      1,
+		"y\n31 -1\n2 1\n38 1\n17 -1\n":   2,
+		"7 cat\n0 dog\n12 cat\n3 bird\n": 1,
 	} {
 		path := writeFile(t, "y.txt", []byte(text))
 		c, err := ReadClasses(path)
@@ -404,6 +409,11 @@ func TestRowNamedLabels(t *testing.T) {
 	}
 	for text, classes := range map[string]int{
 		"1 star\n2 stars\n1 star\n": 2, "class 1\nclass 2\nclass 1\n": 2, "1 a\n3 b\n1 a\n": 2,
+		// One value after distinct numbers: stripping them would leave a
+		// single class, so the numbers belong to the labels.
+		"1 kg\n2 kg\n3 kg\n4 kg\n5 kg\n": 5, "30 kg\n2 kg\n14 kg\n": 3,
+		// Shuffled numbers before distinct words still read.
+		"7 airplane\n2 automobile\n0 bird\n": 3,
 		// An N-way one-shot file, one example of each class in order, counts
 		// down the lines, but its values are distinct: each line read whole
 		// is one class as each value is (review10 found them refused).
