@@ -280,7 +280,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 			firstNum, firstLine = lr.line, bytes.Clone(line)
 			continue
 		}
-		if bytes.ContainsAny(line, ",\t") || bytes.ContainsAny(firstLine, ",\t") {
+		if !oneField(line) || !oneField(firstLine) {
 			var scratch []byte
 			if f, err := splitFields(nil, firstLine, detectSep(firstLine), &scratch); err == nil && isIndexHeader(f) {
 				return nil, nil, labelGaps{}, indexHeaderError(name, firstNum) // pandas' Series.to_csv(path): ",y" above "0,1"
@@ -343,6 +343,18 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 		}
 	}
 	return all, allAt, gaps, nil
+}
+
+// oneField reports whether a content line holds a single field: no comma or
+// tab, or one only inside a quoted label ("a, b", as R and pandas quote a
+// label holding the separator).
+func oneField(line []byte) bool {
+	if !bytes.ContainsAny(line, ",\t") {
+		return true
+	}
+	var scratch []byte
+	f, err := splitFields(nil, line, detectSep(line), &scratch)
+	return err == nil && len(f) == 1
 }
 
 // numberRow returns how many numbers the label v holds when it is a row of
