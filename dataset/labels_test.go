@@ -181,12 +181,20 @@ func TestNonFiniteLabels(t *testing.T) {
 	}
 	// A mark of a missing value among numbers (R's NA, which pandas reads as
 	// NaN) is refused as one, where it made a class "NA": three classes of
-	// labels 0 and 1. Among names it may be a class.
-	const missing = ` among numbers is a missing value (as R writes NA, and pandas reads it as NaN): give only the examples that have a label`
+	// labels 0 and 1. Among names it may be a class, but not among quoted
+	// ones: R's write.table and write.csv quote strings and write a true NA
+	// bare (review13).
+	const (
+		missing = ` among numbers is a missing value (as R writes NA, and pandas reads it as NaN): give only the examples that have a label`
+		bare    = `, unquoted among quoted labels, is a missing value (as R's write.table and write.csv quote strings and write NA bare): give only the examples that have a label, or quote it if it is a class ("NA")`
+	)
 	for _, tc := range []struct{ text, want string }{
 		{"\"x\"\n0\n1\nNA\n1\n0\n", `4: label "NA"` + missing},
 		{"1\n-1\nNone\n1\nNA\n", `3: label "None"` + missing},
 		{"0,1,<NA>,1\n", `1: column 3: label "<NA>"` + missing},
+		{"\"cat\"\n\"dog\"\nNA\n\"dog\"\n\"cat\"\n", `3: label "NA"` + bare},
+		{"\"x\"\n\"cat\"\n\"dog\"\nNA\n\"dog\"\n", `4: label "NA"` + bare},
+		{"\"cat\",\"dog\",None,\"cat\"\n", `1: column 3: label "None"` + bare},
 	} {
 		path := writeFile(t, "y.txt", []byte(tc.text))
 		c, err := ReadClasses(path)
@@ -206,21 +214,6 @@ func TestNonFiniteLabels(t *testing.T) {
 	path := writeFile(t, "y.txt", []byte("cat\nNA\ndog\nNA\n"))
 	if c, err := ReadClasses(path); err != nil || !slices.Equal(c.Names, []string{"NA", "cat", "dog"}) {
 		t.Errorf("names with NA: %v, %v; want the classes NA, cat, dog", c, err)
-	}
-	// R's write.table and write.csv quote strings and write a true NA bare:
-	// an unquoted mark among quoted names is missing, not a class "NA"
-	// (review13).
-	const bare = `, unquoted among quoted labels, is a missing value (as R's write.table and write.csv quote strings and write NA bare): give only the examples that have a label, or quote it if it is a class ("NA")`
-	for _, tc := range []struct{ text, want string }{
-		{"\"cat\"\n\"dog\"\nNA\n\"dog\"\n\"cat\"\n", `3: label "NA"` + bare},
-		{"\"x\"\n\"cat\"\n\"dog\"\nNA\n\"dog\"\n", `4: label "NA"` + bare},
-		{"\"cat\",\"dog\",None,\"cat\"\n", `1: column 3: label "None"` + bare},
-	} {
-		path := writeFile(t, "y.txt", []byte(tc.text))
-		c, err := ReadClasses(path)
-		checkError(t, c, err, path+":"+tc.want)
-		y, err := ReadLabels(path, "")
-		checkError(t, y, err, path+":"+tc.want)
 	}
 	// One bare name beside it and NA may be a class again.
 	path = writeFile(t, "y.txt", []byte("\"cat\"\ndog\nNA\n\"dog\"\n"))
