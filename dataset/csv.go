@@ -221,16 +221,41 @@ func countsRows(data []float64, rows, cols int) (int, bool) {
 // isIndexName reports whether a header's first name is one that pandas or R
 // gives a row index written as a column, so that a column of it counting
 // the rows is read as an index (countsRows): pandas' reset_index ("index",
-// "level_0"), read_csv of a file with an index ("Unnamed: 0"), R's read.csv
-// of a file with row names ("X"), an index named as an identifier ("id"), or
-// no name. Any other name is the user's own: a month 1..12, an hour 0..23
-// or a time step counting the rows is a feature.
+// "level_0"), read_csv of a file with an index ("Unnamed: 0", and
+// "Unnamed: 0.1", … when a file already held one, as it names a duplicate),
+// R's read.csv of a file with row names ("X", and "X.1", … as make.unique
+// names a duplicate), readr's read_csv of one ("...1"), tibble's
+// rownames_to_column ("rowname"), "rownames", data.table's
+// keep.rownames ("rn"), polars' with_row_count ("row_nr"), an index named
+// as an identifier ("id"), or no name. Case is ignored, but for R's "X",
+// which R writes in upper case alone: a feature "x" may count the rows. Any
+// other name is the user's own: a month 1..12, an hour 0..23 or a time step
+// counting the rows is a feature.
 func isIndexName(s string) bool {
-	switch s {
-	case "", "index", "level_0", "Unnamed: 0", "X", "id", "ID", "Id":
+	if s == "X" || duplicateName(s, "X.") {
 		return true
 	}
-	return false
+	l := strings.ToLower(s)
+	switch l {
+	case "", "index", "level_0", "unnamed: 0", "id", "rowname", "rownames", "rn", "row_nr", "...1":
+		return true
+	}
+	return duplicateName(l, "unnamed: 0.")
+}
+
+// duplicateName reports whether s is prefix and a positive integer: the
+// name pandas (".1") and R (make.unique) give a duplicate column name.
+func duplicateName(s, prefix string) bool {
+	n, ok := strings.CutPrefix(s, prefix)
+	if !ok || n == "" || n[0] == '0' {
+		return false
+	}
+	for _, c := range n {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // isRangeHeader reports whether a first line's fields are the integers

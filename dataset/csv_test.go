@@ -158,6 +158,22 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"named index", indexRows(0, ",", "id,a,b\n"), "x.csv:2: column 1, named \"id\"," + namedIndex},
 		{"reset_index's column", indexRows(0, ",", "index,a,b\n"), "x.csv:2: column 1, named \"index\"," + namedIndex},
 		{"pandas' Unnamed: 0", indexRows(0, ",", "Unnamed: 0,a,b\n"), "x.csv:2: column 1, named \"Unnamed: 0\"," + namedIndex},
+		// More names of a row index written as a column, any case (review13):
+		// pandas' duplicate of Unnamed: 0 (read_csv of a file that held one),
+		// R's duplicate of X, readr's name of an empty one, tibble's
+		// rownames_to_column, data.table's keep.rownames, polars'
+		// with_row_count.
+		{"pandas' Unnamed: 0.1", indexRows(0, ",", "Unnamed: 0.1,a,b\n"), "x.csv:2: column 1, named \"Unnamed: 0.1\"," + namedIndex},
+		{"pandas' Unnamed: 0.12", indexRows(0, ",", "Unnamed: 0.12,a,b\n"), "x.csv:2: column 1, named \"Unnamed: 0.12\"," + namedIndex},
+		{"R's X.1", indexRows(0, ",", "\"X.1\",\"a\",\"b\"\n"), "x.csv:2: column 1, named \"X.1\"," + namedIndex},
+		{"readr's ...1", indexRows(0, ",", "...1,a,b\n"), "x.csv:2: column 1, named \"...1\"," + namedIndex},
+		{"tibble's rowname", indexRows(0, ",", "rowname,a,b\n"), "x.csv:2: column 1, named \"rowname\"," + namedIndex},
+		{"rownames", indexRows(0, ",", "rownames,a,b\n"), "x.csv:2: column 1, named \"rownames\"," + namedIndex},
+		{"data.table's rn", indexRows(0, ",", "rn,a,b\n"), "x.csv:2: column 1, named \"rn\"," + namedIndex},
+		{"polars' row_nr", indexRows(0, ",", "row_nr,a,b\n"), "x.csv:2: column 1, named \"row_nr\"," + namedIndex},
+		{"Index", indexRows(0, ",", "Index,a,b\n"), "x.csv:2: column 1, named \"Index\"," + namedIndex},
+		{"ROWNAMES", indexRows(0, ",", "ROWNAMES,a,b\n"), "x.csv:2: column 1, named \"ROWNAMES\"," + namedIndex},
+		{"UNNAMED: 0", indexRows(0, ",", "UNNAMED: 0,a,b\n"), "x.csv:2: column 1, named \"UNNAMED: 0\"," + namedIndex},
 		{"index under pandas' range header", indexRows(0, ",", "0,1,2\n"), "x.csv:2: column 1 counts the rows (0, 1, …, 9)" + rangeIndex},
 		// Excel's "CSV" of a sheet with formatted cells below the data.
 		{"Excel's empty rows", "a,b,c\r\n1,2,3\r\n,,\r\n,,\r\n", "x.csv:3: a row of 3 empty fields (Excel writes them below the data where cells were formatted or cleared): delete the rows below the data"},
@@ -354,6 +370,15 @@ func TestDecodeCSVCountingColumn(t *testing.T) {
 		"hour, tabs":  indexRows(0, "\t", "hour\ta\tb\n"),
 		"time step":   indexRows(0, " ", "t a b\n"),
 		"quoted name": indexRows(1, ",", "\"frame\",\"a\",\"b\"\n"),
+		// Names near an index's that are not one: R writes X in upper case
+		// alone, and only a positive number after a duplicate's point.
+		"x":             indexRows(0, ",", "x,a,b\n"),
+		"X.0":           indexRows(0, ",", "X.0,a,b\n"),
+		"X.a":           indexRows(0, ",", "X.a,a,b\n"),
+		"Unnamed: 0.":   indexRows(0, ",", "Unnamed: 0.,a,b\n"),
+		"Unnamed: 0.1x": indexRows(0, ",", "Unnamed: 0.1x,a,b\n"),
+		"Unnamed: 1":    indexRows(0, ",", "Unnamed: 1,a,b\n"),
+		"rows":          indexRows(0, ",", "rows,a,b\n"),
 	} {
 		if _, err := DecodeCSV(strings.NewReader(in), "x.csv"); err != nil {
 			t.Errorf("%s: %v", name, err)

@@ -190,9 +190,12 @@ func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 // class "NA" of its own (three classes of labels 0 and 1, and a
 // greedytl-nway model fitted silently). A quoted mark ("NA") is a label:
 // R's write.csv quotes the string "NA" (Namibia's code) and leaves a
-// missing value unquoted.
+// missing value unquoted. So an unquoted mark among labels that are all
+// quoted is refused as well: R's write.table and write.csv quote every
+// string and write a true NA bare ("cat", "dog", NA), where it made a class
+// "NA". Among unquoted names it is a class (Namibia's code).
 func (lf *labelFile) checkLabels(skip int) error {
-	missing, numbers, names := -1, 0, 0
+	missing, numbers, names, quoted, bare := -1, 0, 0, 0, 0
 	for i := skip; i < len(lf.vals); i++ {
 		if err := CheckLabel(lf.vals[i]); err != nil {
 			if !utf8.ValidString(lf.vals[i]) { // the file's, not a label's, encoding
@@ -200,19 +203,29 @@ func (lf *labelFile) checkLabels(skip int) error {
 			}
 			return lf.errorAt(i, err)
 		}
+		isQuoted := lf.at != nil && lf.at[i].quoted
 		switch {
-		case missingValue([]byte(lf.vals[i])) && !(lf.at != nil && lf.at[i].quoted): // R quotes a string "NA", not its NA
+		case missingValue([]byte(lf.vals[i])) && !isQuoted: // R quotes a string "NA", not its NA
 			if missing < 0 {
 				missing = i
 			}
+			continue
 		case isNumber([]byte(lf.vals[i])):
 			numbers++
 		case i > 0: // the first value may be a header ("x" of R's write.csv), which auto drops only above numbers alone
 			names++
 		}
+		if isQuoted {
+			quoted++
+		} else {
+			bare++
+		}
 	}
 	if missing >= 0 && numbers > 0 && names == 0 {
 		return lf.errorAt(missing, fmt.Errorf("label %q among numbers is a missing value (as R writes NA, and pandas reads it as NaN): give only the examples that have a label", lf.vals[missing]))
+	}
+	if missing >= 0 && quoted > 0 && bare == 0 {
+		return lf.errorAt(missing, fmt.Errorf("label %q, unquoted among quoted labels, is a missing value (as R's write.table and write.csv quote strings and write NA bare): give only the examples that have a label, or quote it if it is a class (\"NA\")", lf.vals[missing]))
 	}
 	return nil
 }
@@ -267,7 +280,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 			firstNum, firstLine = lr.line, bytes.Clone(line)
 			continue
 		}
-		if bytes.ContainsAny(line, ",\t") || bytes.ContainsAny(firstLine, ",\t") {
+		if !oneField(line) || !oneField(firstLine) {
 			var scratch []byte
 			if f, err := splitFields(nil, firstLine, detectSep(firstLine), &scratch); err == nil && isIndexHeader(f) {
 				return nil, nil, labelGaps{}, indexHeaderError(name, firstNum) // pandas' Series.to_csv(path): ",y" above "0,1"
@@ -330,6 +343,18 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 		}
 	}
 	return all, allAt, gaps, nil
+}
+
+// oneField reports whether a content line holds a single field: no comma or
+// tab, or one only inside a quoted label ("a, b", as R and pandas quote a
+// label holding the separator).
+func oneField(line []byte) bool {
+	if !bytes.ContainsAny(line, ",\t") {
+		return true
+	}
+	var scratch []byte
+	f, err := splitFields(nil, line, detectSep(line), &scratch)
+	return err == nil && len(f) == 1
 }
 
 // numberRow returns how many numbers the label v holds when it is a row of
@@ -409,31 +434,30 @@ func secondRowNumbered(first, line []byte) bool {
 }
 
 // rowNamed reports whether every label of vals (at least two), none quoted
-// (at: their places), is a row number and a value, the row numbers counting
-// 0, 1, … or 1, 2, … down the lines, and the values repeat: row names, not
-// labels. Where the values are all distinct ("1 star", "2 stars", …; an
-// N-way one-shot file's "0 airplane", "1 automobile", …), each line read
-// whole is a class of its own just as each value is, so nothing is misread.
+// (at: their places), is a row number and a value, the row numbers distinct
+// non-negative integers (counting 0, 1, … or 1, 2, … down the lines, or
+// shuffled, as pandas writes a Series after train_test_split), and the
+// values repeat, taking at least two distinct ones: row names, not labels.
+// Where the values are all distinct ("1 star", "2 stars", …; an N-way
+// one-shot file's "0 airplane", "1 automobile", …), each line read whole is
+// a class of its own just as each value is, so nothing is misread; where
+// they are all one ("1 kg", "2 kg", …), stripping the numbers would leave a
+// single class, so the numbers belong to the labels.
 func rowNamed(vals []string, at []labelPos) bool {
 	if len(vals) < 2 {
 		return false
 	}
-	base := -1
+	rows := map[int]bool{}
 	values := map[string]bool{}
 	for i, v := range vals {
 		n, rest, ok := rowNumbered([]byte(v))
-		if !ok || at[i].quoted {
+		if !ok || at[i].quoted || rows[n] {
 			return false
 		}
-		if i == 0 {
-			base = n
-		}
-		if (base != 0 && base != 1) || n != base+i {
-			return false
-		}
+		rows[n] = true
 		values[string(rest)] = true
 	}
-	return len(values) < len(vals)
+	return len(values) >= 2 && len(values) < len(vals)
 }
 
 // rowNamesError is the error of a label file whose lines, from line on,

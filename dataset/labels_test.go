@@ -37,6 +37,9 @@ func TestReadLabels(t *testing.T) {
 		{"strings positive trimmed", "y.txt", []byte(" cat \ndog\n"), " cat", []float64{1, -1}},
 		{"string header", "y.csv", []byte("animal\ncat\ndog\ncat\n"), "cat", []float64{1, -1, 1}},
 		{"quoted strings", "y.csv", []byte("\"cat\"\n\"dog\"\n"), "dog", []float64{-1, 1}},
+		// One quoted label a line may hold a comma (review13).
+		{"quoted strings with a comma", "y.csv", []byte("\"a, b\"\n\"c\"\n\"a, b\"\n"), "c", []float64{-1, 1, -1}},
+		{"a later quoted string with a comma", "y.csv", []byte("c\n\"a,b\"\nc\n\"a,b\"\n"), "a,b", []float64{-1, 1, -1, 1}},
 		{"numeric positive", "y.txt", []byte("2\n7\n2.0\n"), "2", []float64{1, -1, 1}},
 		{"numeric positive spelt differently", "y.txt", []byte("2\n7\n"), "7.0", []float64{-1, 1}},
 		{"gzip", "y.gz", gzipped([]byte("1\n0\n")), "", []float64{1, -1}},
@@ -80,6 +83,10 @@ func TestReadLabelsErrors(t *testing.T) {
 		{"wide later line", "y.csv", []byte("1\n2\n3,4\n"), "", "3: expected one label per line or all labels on line 1"},
 		{"wide first line", "y.csv", []byte("# labels\n1,2\n3\n"), "", "3: expected one label per line or all labels on line 2"},
 		{"tab later line", "y.txt", []byte("a\nb\tc\n"), "", "2: expected one label per line or all labels on line 1"},
+		{"two quoted fields", "y.csv", []byte("\"a\"\n\"b, c\",\"d\"\n"), "", "2: expected one label per line or all labels on line 1"},
+		{"two quoted fields first", "y.csv", []byte("\"a, b\",\"d\"\n\"c\"\n"), "", "2: expected one label per line or all labels on line 1"},
+		{"quoted field and a tab", "y.csv", []byte("\"a\"\n\"b, c\"\td\n"), "", "2: expected one label per line or all labels on line 1"},
+		{"unquoted after a quoted comma", "y.csv", []byte("\"a\"\n\"b, c\", d\n"), "", "2: expected one label per line or all labels on line 1"},
 		{"empty quoted label", "y.csv", []byte("1\n\"\"\n"), "", "2: empty label"},
 		{"unterminated quote", "y.csv", []byte("1\n\"2\n"), "", "2: column 1: unterminated quoted field"},
 		{"empty label", "y.csv", []byte("1,,2\n"), "", "1: column 2: empty label"},
@@ -174,12 +181,20 @@ func TestNonFiniteLabels(t *testing.T) {
 	}
 	// A mark of a missing value among numbers (R's NA, which pandas reads as
 	// NaN) is refused as one, where it made a class "NA": three classes of
-	// labels 0 and 1. Among names it may be a class.
-	const missing = ` among numbers is a missing value (as R writes NA, and pandas reads it as NaN): give only the examples that have a label`
+	// labels 0 and 1. Among names it may be a class, but not among quoted
+	// ones: R's write.table and write.csv quote strings and write a true NA
+	// bare (review13).
+	const (
+		missing = ` among numbers is a missing value (as R writes NA, and pandas reads it as NaN): give only the examples that have a label`
+		bare    = `, unquoted among quoted labels, is a missing value (as R's write.table and write.csv quote strings and write NA bare): give only the examples that have a label, or quote it if it is a class ("NA")`
+	)
 	for _, tc := range []struct{ text, want string }{
 		{"\"x\"\n0\n1\nNA\n1\n0\n", `4: label "NA"` + missing},
 		{"1\n-1\nNone\n1\nNA\n", `3: label "None"` + missing},
 		{"0,1,<NA>,1\n", `1: column 3: label "<NA>"` + missing},
+		{"\"cat\"\n\"dog\"\nNA\n\"dog\"\n\"cat\"\n", `3: label "NA"` + bare},
+		{"\"x\"\n\"cat\"\n\"dog\"\nNA\n\"dog\"\n", `4: label "NA"` + bare},
+		{"\"cat\",\"dog\",None,\"cat\"\n", `1: column 3: label "None"` + bare},
 	} {
 		path := writeFile(t, "y.txt", []byte(tc.text))
 		c, err := ReadClasses(path)
@@ -199,6 +214,11 @@ func TestNonFiniteLabels(t *testing.T) {
 	path := writeFile(t, "y.txt", []byte("cat\nNA\ndog\nNA\n"))
 	if c, err := ReadClasses(path); err != nil || !slices.Equal(c.Names, []string{"NA", "cat", "dog"}) {
 		t.Errorf("names with NA: %v, %v; want the classes NA, cat, dog", c, err)
+	}
+	// One bare name beside it and NA may be a class again.
+	path = writeFile(t, "y.txt", []byte("\"cat\"\ndog\nNA\n\"dog\"\n"))
+	if c, err := ReadClasses(path); err != nil || !slices.Equal(c.Names, []string{"NA", "cat", "dog"}) {
+		t.Errorf("quoted and bare names with NA: %v, %v; want the classes NA, cat, dog", c, err)
 	}
 	// A header is not a label: --labels-header yes drops a non-finite one.
 	path = writeFile(t, "y.txt", []byte("inf\ncat\ndog\n"))
@@ -377,6 +397,11 @@ func TestRowNamedLabels(t *testing.T) {
 		// shape of R's row names above the labels star, stars, stars;
 		// quoted, it is read (below).
 		"1 star\n2 stars\n3 stars\n4 stars\n5 stars\n": 1,
+		// pandas' ytr.to_csv(path, header=False, sep=' ') after
+		// train_test_split: the index is shuffled (review13).
+		"31 -1\n2 1\n38 1\n17 -1\n":      1,
+		"y\n31 -1\n2 1\n38 1\n17 -1\n":   2,
+		"7 cat\n0 dog\n12 cat\n3 bird\n": 1,
 	} {
 		path := writeFile(t, "y.txt", []byte(text))
 		c, err := ReadClasses(path)
@@ -384,6 +409,11 @@ func TestRowNamedLabels(t *testing.T) {
 	}
 	for text, classes := range map[string]int{
 		"1 star\n2 stars\n1 star\n": 2, "class 1\nclass 2\nclass 1\n": 2, "1 a\n3 b\n1 a\n": 2,
+		// One value after distinct numbers: stripping them would leave a
+		// single class, so the numbers belong to the labels.
+		"1 kg\n2 kg\n3 kg\n4 kg\n5 kg\n": 5, "30 kg\n2 kg\n14 kg\n": 3,
+		// Shuffled numbers before distinct words still read.
+		"7 airplane\n2 automobile\n0 bird\n": 3,
 		// An N-way one-shot file, one example of each class in order, counts
 		// down the lines, but its values are distinct: each line read whole
 		// is one class as each value is (review10 found them refused).
