@@ -235,13 +235,13 @@ func (ix *Index) otherData(f *dataset.Folder, why string) error {
 // class whose name differs.
 func classDifference(have, was []string) string {
 	if len(have) != len(was) {
-		return fmt.Sprintf("it has %s, the sources' %d", plural.Count(len(have), "class", "classes"), len(was))
+		return fmt.Sprintf("it has %s, where the sources were trained on %d", plural.Count(len(have), "class", "classes"), len(was))
 	}
 	i := 0
 	for have[i] == was[i] {
 		i++
 	}
-	return fmt.Sprintf("its class %d is %q, the sources' %q", i, have[i], was[i])
+	return fmt.Sprintf("its class %d (line %d of classes.txt) is %q, where the sources' is %q", i, i+1, have[i], was[i])
 }
 
 // checkComplete returns an error when the index names classes that have no

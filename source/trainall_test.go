@@ -170,6 +170,11 @@ func TestTrainAllIndex(t *testing.T) {
 	if err := ix.CheckData(&changed); err == nil || !strings.Contains(err.Error(), "content differs") {
 		t.Errorf("CheckData of a changed folder: %v", err)
 	}
+	changedHere := changed
+	changedHere.Dir = j.f.Dir
+	if err, want := ix.CheckData(&changedHere), "source: dataset "+j.f.Dir+" has changed since the sources were trained on it: its content differs"; err == nil || err.Error() != want {
+		t.Errorf("CheckData of the training folder, changed: %v; want %q", err, want)
+	}
 	// CheckDigest's other refusals, each on a copy of the index.
 	digest, err := DataDigest(j.f)
 	if err != nil {
@@ -186,8 +191,8 @@ func TestTrainAllIndex(t *testing.T) {
 		change func(*Index)
 		want   string
 	}{
-		{"other classes", &renamed, func(*Index) {}, "dataset " + j.f.Dir + ` has changed since the sources were trained on it: its class 0 is "renamed", the sources' "c0"`},
-		{"other classes, moved", &movedRenamed, func(*Index) {}, "dataset elsewhere is not the one the sources were trained on (" + ix.Dataset + "): it has 1 class, the sources' " + strconv.Itoa(len(j.f.Classes))},
+		{"other classes", &renamed, func(*Index) {}, "dataset " + j.f.Dir + ` has changed since the sources were trained on it: its class 0 (line 1 of classes.txt) is "renamed", where the sources' is "c0"`},
+		{"other classes, moved", &movedRenamed, func(*Index) {}, "dataset elsewhere is not the one the sources were trained on (" + ix.Dataset + "): it has 1 class, where the sources were trained on " + strconv.Itoa(len(j.f.Classes))},
 		{"incomplete", j.f, func(ix *Index) { ix.Missing = []string{j.f.Classes[1]} }, "incomplete: 1 class (c1) has no model yet"},
 		{"no sources", j.f, func(ix *Index) { ix.Sources = nil }, "lists no sources"},
 		{"no negative plan", j.f, func(ix *Index) { ix.Negatives = &Negatives{} }, "negative plan has no classes"},
