@@ -186,7 +186,7 @@ func lockDir(out string, sh shard.Shard) (*dirlock.Lock, error) {
 		l, err = dirlock.AcquirePart(out, shardGroup(sh.N), fmt.Sprintf("shard-%d-of-%d", sh.I, sh.N))
 	}
 	if ge, ok := errors.AsType[*dirlock.GroupError](err); ok {
-		if n, ok := shardCount(ge.Group); ok && n != sh.N {
+		if n, ok := shardCount(ge.Group); ok { // never sh.N: a part is refused by other groups only
 			return nil, &otherCountError{dir: out, lockFile: ge.LockFile, held: n, sh: sh, err: err}
 		}
 	}

@@ -22,7 +22,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 )
@@ -78,13 +77,19 @@ func AcquirePart(dir, group, part string) (*Lock, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer (&Lock{f: gate}).Release()
+	defer gate.Release()
 	whole, err := lockFile(dir, LockFile, true, dir)
 	if err != nil {
 		return nil, err
 	}
 	l := &Lock{shared: []*os.File{whole}}
-	if err := checkGroups(dir, group, part); err != nil {
+	// Under the gate no group's lock is being taken: a part of another
+	// group holds dir now or not at all.
+	other, path, err := heldGroup(dir, group)
+	if err == nil && other != "" {
+		err = &GroupError{Group: other, LockFile: path, err: fmt.Errorf("%s is in use by the parts of group %s (lock file %s), which this process's part %s, of group %s, may not join: one group of parts at a time; wait for them or stop them: %w", dir, other, path, part, group, ErrLocked)}
+	}
+	if err != nil {
 		l.Release()
 		return nil, err
 	}
@@ -115,12 +120,15 @@ var probeWait = time.Second
 
 // acquireGate takes the gate of dir, retrying every few milliseconds while
 // another process holds it, for at most wait.
-func acquireGate(dir string, wait time.Duration) (*os.File, error) {
+func acquireGate(dir string, wait time.Duration) (*Lock, error) {
 	deadline := time.Now().Add(wait)
 	for {
 		f, err := lockFile(dir, gateFile, false, dir)
+		if err == nil {
+			return &Lock{f: f}, nil
+		}
 		if !errors.Is(err, ErrLocked) || time.Now().After(deadline) {
-			return f, err
+			return nil, err
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -132,21 +140,6 @@ const (
 	gateFile    = LockFile + ".gate"
 	groupPrefix = LockFile + ".group-"
 )
-
-// checkGroups returns an error matching ErrLocked when a part of another
-// group than group holds dir (heldGroup); part, this process's, is named
-// in the error. The caller holds the gate, so no group's lock is being
-// taken meanwhile.
-func checkGroups(dir, group, part string) error {
-	other, path, err := heldGroup(dir, group)
-	if err != nil {
-		return err
-	}
-	if other != "" {
-		return &GroupError{Group: other, LockFile: path, err: fmt.Errorf("%s is in use by the parts of group %s (lock file %s), which this process's part %s, of group %s, may not join: one group of parts at a time; wait for them or stop them: %w", dir, other, path, part, group, ErrLocked)}
-	}
-	return nil
-}
 
 // GroupError is the refusal, matching ErrLocked, of Acquire or
 // AcquirePart because the parts of a group (of another group, for
@@ -206,20 +199,20 @@ func heldGroup(dir, except string) (group, path string, err error) {
 // partsHolding returns the group whose parts hold dir and its lock file
 // (heldGroup), or "" when none does or it cannot tell (the probe fails, or
 // the gate stays busy for probeWait). It looks only where a group has
-// taken a part (a group's lock file stays), and only while it holds the
+// taken a part (the gate's lock file, which AcquirePart creates first,
+// stays), and only while it holds the
 // gate, which it waits for: parts take their group's lock under the gate,
 // and a part taking it while the probe held it exclusively would be
 // refused.
 func partsHolding(dir string) (group, path string) {
-	entries, err := os.ReadDir(dir)
-	if err != nil || !slices.ContainsFunc(entries, func(e os.DirEntry) bool { return strings.HasPrefix(e.Name(), groupPrefix) }) {
-		return "", ""
+	if _, err := os.Stat(filepath.Join(dir, gateFile)); err != nil {
+		return "", "" // no part ever took dir: every AcquirePart takes the gate first
 	}
 	gate, err := acquireGate(dir, probeWait)
 	if err != nil {
 		return "", ""
 	}
-	defer (&Lock{f: gate}).Release()
+	defer gate.Release()
 	g, path, err := heldGroup(dir, "")
 	if err != nil {
 		return "", ""
