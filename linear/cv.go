@@ -190,8 +190,11 @@ func stratifiedFolds(y []float64, k int, seed uint64) []int {
 			other = append(other, i)
 		}
 	}
-	return DealFolds([][]int{first, other}, k, rand.New(rand.NewPCG(seed, seed)))
+	return DealFolds([][]int{first, other}, k, foldRNG(seed))
 }
+
+// foldRNG is the generator StratifiedFolds deals its folds with for seed.
+func foldRNG(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed)) }
 
 // DealFolds returns the fold (0 … k−1) of each of the n rows that classes
 // partition, n being the classes' total length: the rows of classes[0],
@@ -217,7 +220,7 @@ func DealFolds(classes [][]int, k int, rng *rand.Rand) []int {
 		n += len(rows)
 	}
 	if rng == nil {
-		rng = rand.New(rand.NewPCG(0, 0))
+		rng = foldRNG(0)
 	}
 	fold := make([]int, n)
 	for i := range fold {
@@ -314,7 +317,7 @@ func crossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed
 		for _, i := range test {
 			dec[i] = s.sign * d.dot(i, ws.w)
 		}
-		stops[k] = FoldStop{Converged: ws.why == stopConverged, Stuck: ws.why == stopStuck}
+		stops[k].Converged, stops[k].Stuck = ws.why.flags()
 		return nil
 	})
 	if err != nil {

@@ -196,6 +196,11 @@ const (
 )
 
 // String names why the solver stopped, for messages.
+// flags returns how a model or a fold reports the stop: converged (the
+// stopping rule held), stuck (no further progress possible), or neither
+// (the iteration cap).
+func (s stop) flags() (converged, stuck bool) { return s == stopConverged, s == stopStuck }
+
 func (s stop) String() string {
 	switch s {
 	case stopConverged:

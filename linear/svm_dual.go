@@ -2,7 +2,6 @@ package linear
 
 import (
 	"math"
-	"slices"
 )
 
 // Dual coordinate descent for the L2-regularised SVMs (liblinear -s 1 and
@@ -53,6 +52,7 @@ func dualSVM(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha 
 	upper := make([]float64, l)
 	qd := make([]float64, l)
 	hinge := p.Solver == L2RL1LossSVCDual
+	stuck := false // a row whose Q_ii overflows: no step is possible
 	for i := range l {
 		if hinge {
 			upper[i] = cost[i]
@@ -61,6 +61,7 @@ func dualSVM(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha 
 			upper[i] = math.Inf(1)
 		}
 		qd[i] = diag[i] + d.norm2(i)
+		stuck = stuck || math.IsInf(qd[i], 1)
 	}
 
 	alpha = make([]float64, l)
@@ -75,7 +76,7 @@ func dualSVM(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha 
 		}
 	}
 
-	if slices.ContainsFunc(qd, func(q float64) bool { return math.IsInf(q, 1) }) {
+	if stuck {
 		return w, alpha, stopStuck
 	}
 

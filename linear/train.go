@@ -172,6 +172,7 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 		bias = prob.Bias
 	}
 	_, cols := prob.dims()
+	converged, stuck := why.flags()
 	return &Model{
 		Solver:    p.Solver,
 		Labels:    labels,
@@ -179,8 +180,8 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 		Bias:      bias,
 		W:         w,
 		NrW:       1,
-		Converged: why == stopConverged,
-		Stuck:     why == stopStuck,
+		Converged: converged,
+		Stuck:     stuck,
 	}, nil
 }
 
