@@ -131,8 +131,8 @@ func Codes(ctx context.Context, dict, signals *mat.Dense, sparsity int) (*mat.De
 	if err := fitctx.Start(ctx, caller); err != nil {
 		return nil, err
 	}
-	K, p := dict.Dims()
-	N, q := signals.Dims()
+	_, p := dict.Dims()
+	_, q := signals.Dims()
 	if p != q {
 		return nil, fmt.Errorf("%s: signals of length %d on atoms of length %d", caller, q, p)
 	}
@@ -142,6 +142,15 @@ func Codes(ctx context.Context, dict, signals *mat.Dense, sparsity int) (*mat.De
 	if err := standardize.CheckFinite("dictionary", dict); err != nil {
 		return nil, fmt.Errorf("%s: %w", caller, err)
 	}
+	return checkedCodes(ctx, dict, signals, sparsity)
+}
+
+// checkedCodes is Codes on checked arguments: KSVD's finite signals, and its
+// dictionary made of them (normalised, or drawn, and updated by rank-one
+// SVDs), which it need not scan again at every iteration.
+func checkedCodes(ctx context.Context, dict, signals *mat.Dense, sparsity int) (*mat.Dense, error) {
+	K, _ := dict.Dims()
+	N, _ := signals.Dims()
 	gram := Gram(dict)
 	codes := mat.NewDense(N, K, nil)
 	for i := range N {
@@ -217,7 +226,10 @@ func KSVD(ctx context.Context, signals *mat.Dense, atoms, sparsity, iters int, r
 	var trace []KSVDStep
 	var res mat.Dense
 	for range iters {
-		codes, err := Codes(ctx, dict, signals, sparsity)
+		if err := fitctx.Err(ctx, caller); err != nil { // Codes' first check
+			return nil, nil, err
+		}
+		codes, err := checkedCodes(ctx, dict, signals, sparsity)
 		if err != nil {
 			return nil, nil, err
 		}
