@@ -46,8 +46,10 @@ func (o OneVsRest) FitMulti(ctx context.Context, train Data, y ClassLabels, extr
 		// A method of another type under a registered name (a library
 		// user's wrapper of a registered method) has its fits name what
 		// the registered method's name: its checks here do too.
-		if m, err := New(o.Binary.Name()); err == nil {
-			caller = fitCaller(m)
+		if caller == methodCaller(o.Binary.Name()) {
+			if m, err := New(o.Binary.Name()); err == nil {
+				caller = fitCaller(m)
+			}
 		}
 	}
 	return fitMultiChecked(ctx, caller, func() (MultiModel, error) { return o.fit(ctx, train, y, extra) })
