@@ -258,6 +258,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 		lines     int        // content lines
 		firstNum  int        // line number of the first content line
 		firstLine []byte     // the first content line, split at the end
+		firstOne  bool       // whether firstLine holds one field
 		err       error
 		gaps      labelGaps // between content lines
 		pending   labelGaps // since the last content line
@@ -278,9 +279,10 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 		pending = labelGaps{}
 		if lines++; lines == 1 {
 			firstNum, firstLine = lr.line, bytes.Clone(line)
+			firstOne = oneField(firstLine)
 			continue
 		}
-		if !oneField(line) || !oneField(firstLine) {
+		if !firstOne || !oneField(line) {
 			var scratch []byte
 			if f, err := splitFields(nil, firstLine, detectSep(firstLine), &scratch); err == nil && isIndexHeader(f) {
 				return nil, nil, labelGaps{}, indexHeaderError(name, firstNum) // pandas' Series.to_csv(path): ",y" above "0,1"
