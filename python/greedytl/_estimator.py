@@ -618,7 +618,7 @@ def _frame(given, X):
 def _same_times(a, b):
     """Whether two datetime64 (or timedelta64) arrays of one unit hold the
     same values, NaT matching NaT."""
-    return bool(np.all((a == b) | (np.isnat(a) & np.isnat(b))))
+    return np.array_equal(a, b, equal_nan=True)
 
 
 def _positions(classes, yo, rows):

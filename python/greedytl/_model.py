@@ -50,6 +50,7 @@ import unicodedata
 import numpy as np
 
 from . import _schema
+from ._schema import is_go_int
 
 __all__ = ["ModelFileError", "read_model", "parse_model", "Scorer"]
 
@@ -170,7 +171,7 @@ def decode(doc):
         make = lambda: scorer(doc)  # noqa: E731
     try:
         return make()
-    except (KeyError, TypeError, ValueError, OverflowError) as e:
+    except (KeyError, TypeError, ValueError) as e:
         if isinstance(e, ModelFileError):
             raise
         raise ModelFileError("{} model: {}".format(method, _describe(e))) from None
@@ -179,30 +180,13 @@ def decode(doc):
 def _describe(e):
     if isinstance(e, KeyError):
         return "member {} is missing".format(e)
-    if isinstance(e, OverflowError):  # a number beyond a float64 the schema missed
-        return "cannot unmarshal number into a float64: {}".format(e)
     return str(e)
-
-
-# The range of Go's int (64 bits), into which greedytl reads its files'
-# integers.
-_GO_INT_MIN, _GO_INT_MAX = -2 ** 63, 2 ** 63 - 1
 
 
 def count_of(n, one, many):
     """n and the noun for it, one or many, as Go's internal/plural.Count:
     "1 column", "2 columns"."""
     return "{} {}".format(n, one if n == 1 else many)
-
-
-def is_go_int(v):
-    """Whether v, a value json.loads returned, is one greedytl's reader
-    takes into a Go int (encoding/json): a JSON integer from -2**63 to
-    2**63-1.  It refuses one beyond ("cannot unmarshal number"), a number
-    written with a fraction or an exponent (4.0, 4e0: json.loads gives a
-    float), a bool, a string and a null.  The one test of it, for model
-    files (_int) and a sources directory's index alike."""
-    return isinstance(v, int) and not isinstance(v, bool) and _GO_INT_MIN <= v <= _GO_INT_MAX
 
 
 def _int(v, name):
@@ -342,8 +326,6 @@ def _parse_go_float(t):
         return None
     if _INFINITY.match(t):
         return (-math.inf if t[0] == "-" else math.inf), False
-    if t.lower() == "nan":
-        return math.nan, False
     if _DECIMAL.match(t):
         x = float(t)
         return x, math.isinf(x)
@@ -887,8 +869,7 @@ class MultiScorer(Scorer):
             self.b = _vector(doc["b"], "b", K)
         elif self.form == "nearest-neighbour":
             self.rows = _matrix(doc["rows"], "rows", (len(doc["rows"]), p))
-            rc = np.array([_int(c, "row_classes[{}]".format(i)) for i, c in enumerate(doc["row_classes"] or [])],
-                          dtype=np.int64)
+            rc = np.asarray(doc["row_classes"] or [], dtype=np.int64)  # integers: the schema's Slice(INT)
             if rc.shape != (self.rows.shape[0],) or np.any(rc < 0) or np.any(rc >= K):
                 raise ModelFileError("row_classes must hold one class index (0 to {}) per row".format(K - 1))
             missing = sorted(set(range(K)) - set(rc.tolist()))
@@ -934,8 +915,6 @@ class MultiScorer(Scorer):
                 raise ModelFileError("{}[{}]: {}".format(name, i, e)) from None
         for i, m in enumerate(parts):
             if m.classes != classes:
-                if classes is None:
-                    raise ModelFileError("{}[{}] is not a binary model".format(name, i))
                 raise ModelFileError("{}[{}] has classes {!r}, the file {!r}".format(name, i, m.classes, classes))
             if classes is None and m.method != self.method:
                 raise ModelFileError("{}[{}] is a {} model, not {}".format(name, i, m.method, self.method))

@@ -95,6 +95,22 @@ def _all_fit_float64(v):
     return all(map(_fits_float64, v))
 
 
+# The range of Go's int (64 bits), into which greedytl reads its files'
+# integers.
+_GO_INT_MIN, _GO_INT_MAX = -2 ** 63, 2 ** 63 - 1
+
+
+def is_go_int(v):
+    """Whether v, a value json.loads returned, is one greedytl's reader
+    takes into a Go int (encoding/json): a JSON integer from -2**63 to
+    2**63-1.  It refuses one beyond ("cannot unmarshal number"), a number
+    written with a fraction or an exponent (4.0, 4e0: json.loads gives a
+    float), a bool, a string and a null.  The one test of it, for model
+    files (the schema's INT, _model._int) and a sources directory's index
+    alike."""
+    return isinstance(v, int) and not isinstance(v, bool) and _GO_INT_MIN <= v <= _GO_INT_MAX
+
+
 def _int_test(lo, hi):
     return lambda v: type(v) is int and lo <= v <= hi
 
@@ -102,7 +118,7 @@ def _int_test(lo, hi):
 # Go's float64, int (64 bits), uint64, string and bool, and a column's kind
 # (greedytl.Kind, which decodes itself: jsonfile names it "a value").
 NUMBER = _Number()
-INT = _Scalar("a number", "an integer (-2**63 to 2**63-1)", _int_test(-2 ** 63, 2 ** 63 - 1))
+INT = _Scalar("a number", "an integer (-2**63 to 2**63-1)", is_go_int)
 UINT64 = _Scalar("a number", "an integer (0 to 2**64-1)", _int_test(0, 2 ** 64 - 1))
 STRING = _Scalar("a string", "a string", lambda v: type(v) is str)
 BOOL = _Scalar("true or false", "true or false", lambda v: type(v) is bool)

@@ -341,7 +341,7 @@ def _is_fitted(est):
     except NotFittedError:
         return False
     except TypeError:
-        return True
+        pass
     return True
 
 
