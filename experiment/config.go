@@ -141,7 +141,8 @@ type Config struct {
 	// Noise lists the numbers D of N(0,1) dimensions appended to the
 	// features (0: none). Run refuses a D whose draws, on a group's rows,
 	// times the workers that hold them at once would take more than the
-	// machine's physical memory (4 GB where it cannot be read).
+	// machine's physical memory, or its control groups' memory limit where
+	// that is smaller (a container's; 4 GB where neither can be read).
 	Noise []int
 	// Methods names the methods: specs of package method's registry. The
 	// run (its manifest and records) names each by its canonical spec

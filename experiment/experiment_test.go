@@ -1363,8 +1363,9 @@ func TestRunRefusesHugeNoise(t *testing.T) {
 	cfg := testConfig(f, out, src, allNegMethod)
 	cfg.Noise = []int{0, 100_000_000}
 	cfg.Workers = 1
-	defer func(m func() (float64, bool)) { physicalMemory = m }(physicalMemory)
+	defer func(m, l func() (float64, bool)) { physicalMemory, memoryLimit = m, l }(physicalMemory, memoryLimit)
 	physicalMemory = func() (float64, bool) { return 24 << 30, true }
+	memoryLimit = func() (float64, bool) { return 0, false }
 	_, err := Run(context.Background(), cfg)
 	if want := "100000000 noise dimensions would take 76.8 GB on a group's 48 rows (the N(0,1) draws and their copy in the features), 76.8 GB on the 1 worker that holds a group's at once, more than the machine's 25.8 GB of memory: give a smaller --noise or fewer --workers"; !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), want) {
 		t.Fatalf("error %v, want an input error with %q", err, want)
@@ -1392,13 +1393,19 @@ func TestRunRefusesHugeNoise(t *testing.T) {
 		for _, tc := range []struct {
 			workers, holding int     // --workers, and the workers holding draws at once
 			mem              float64 // the machine's memory; 0: unread
+			limit            float64 // the control groups' memory limit; 0: none
 		}{
-			{1, 1, 4e9}, {3, 3, 4e9}, {0, runtime.GOMAXPROCS(0), 4e9}, {1000, noisy, 4e9},
-			{2, 2, 24 << 30}, {1, 1, 0}, {4, 4, 0},
+			{1, 1, 4e9, 0}, {3, 3, 4e9, 0}, {0, runtime.GOMAXPROCS(0), 4e9, 0}, {1000, noisy, 4e9, 0},
+			{2, 2, 24 << 30, 0}, {1, 1, 0, 0}, {4, 4, 0, 0},
+			{2, 2, 24 << 30, 2 << 30}, {1, 1, 0, 3e9}, {3, 3, 2e9, 24 << 30},
 		} {
 			physicalMemory = func() (float64, bool) { return tc.mem, tc.mem > 0 }
+			memoryLimit = func() (float64, bool) { return tc.limit, tc.limit > 0 }
 			bound, there := tc.mem, fmt.Sprintf("the machine's %.3g GB of memory", tc.mem/1e9)
-			if tc.mem == 0 {
+			switch {
+			case tc.limit > 0 && (tc.mem == 0 || tc.limit < tc.mem):
+				bound, there = tc.limit, fmt.Sprintf("the %.3g GB memory limit of this process's control group (cgroup)", tc.limit/1e9)
+			case tc.mem == 0:
 				bound, there = maxNoiseBytes, "the 4 GB allowed where the machine's memory cannot be read"
 			}
 			most := int(bound / (16 * float64(rows) * float64(tc.holding)))

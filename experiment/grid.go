@@ -4,10 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -222,37 +219,16 @@ func drawEpisode(seed uint64, g group, pool []int, rowsOf func(class int) []int,
 }
 
 // maxNoiseBytes bounds the memory of the noise of the groups worked on at
-// once where the machine's memory cannot be read (physicalMemory): some
+// once where the machine's memory cannot be read (usableMemory): some
 // two million dimensions on the 120 rows of a standard group, on one
 // worker.
 const maxNoiseBytes = 4e9
 
-// physicalMemory returns the machine's physical memory in bytes, and
-// false where it cannot be read. It is a variable for tests, which give a
-// memory of their own.
-var physicalMemory = memTotal
-
-// memTotal reads MemTotal of /proc/meminfo (Linux): the physical memory,
-// in bytes. ok is false where there is no such file or line.
-func memTotal() (bytes float64, ok bool) {
-	b, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 0, false
-	}
-	for line := range strings.Lines(string(b)) {
-		f := strings.Fields(line)
-		if len(f) == 3 && f[0] == "MemTotal:" && f[2] == "kB" {
-			kb, err := strconv.ParseUint(f[1], 10, 64)
-			return float64(kb) * 1024, err == nil && kb > 0
-		}
-	}
-	return 0, false
-}
-
 // checkNoise returns an input error when the largest noise level of cfg,
 // on the largest group, times the workers that hold a group's draws at
-// once would take more memory than the machine has (physicalMemory;
-// maxNoiseBytes where it cannot be read), rather than crash with Go's
+// once would take more memory than the process can have (usableMemory:
+// the machine's, or its control groups' limit where smaller; maxNoiseBytes
+// where neither can be read), rather than crash with Go's
 // out-of-memory error: a group's noise, its N(0,1) columns (noiseColumns)
 // and their copy in the features (runner.features), is 16 bytes a row and
 // dimension; the largest group is the largest number of positives of the
@@ -282,8 +258,7 @@ func checkNoise(cfg *Config, g *grid, groups []group, counts []int, neg *source.
 	}
 	workers = max(1, min(workers, noisy))
 	b := 16 * float64(rows) * float64(d)
-	mem, ok := physicalMemory()
-	there := fmt.Sprintf("the machine's %.3g GB of memory", mem/1e9)
+	mem, there, ok := usableMemory()
 	if !ok {
 		mem, there = maxNoiseBytes, fmt.Sprintf("the %.0f GB allowed where the machine's memory cannot be read", maxNoiseBytes/1e9)
 	}
