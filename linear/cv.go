@@ -11,6 +11,7 @@ import (
 
 	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/internal/parallel"
+	"github.com/greedytl/greedytl/standardize"
 )
 
 // warmStart carries a solution from one C to the next along an ascending C
@@ -360,7 +361,7 @@ func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, fol
 		return 0, nil, errors.New("linear: empty C grid")
 	}
 	for _, c := range grid {
-		if !(c > 0) || math.IsInf(c, 0) {
+		if !standardize.PositiveFinite(c) {
 			return 0, nil, fmt.Errorf("linear: C = %v in the grid, want finite values > 0", c)
 		}
 	}

@@ -103,7 +103,7 @@ func newLRData(prob *Problem, p Params) (*lrData, error) {
 	if math.IsNaN(prob.Bias) || math.IsInf(prob.Bias, 0) {
 		return nil, fmt.Errorf("linear: bias %v is not finite", prob.Bias)
 	}
-	if !(p.C > 0) || math.IsInf(p.C, 0) {
+	if !standardize.PositiveFinite(p.C) {
 		return nil, fmt.Errorf("linear: C = %v, want a finite C > 0", p.C)
 	}
 	wp, wn, err := lrClassWeights(p)
@@ -169,7 +169,7 @@ func lrClassWeights(p Params) (pos, neg float64, err error) {
 	if neg == 0 {
 		neg = 1
 	}
-	if !(pos > 0) || !(neg > 0) || math.IsInf(pos, 0) || math.IsInf(neg, 0) {
+	if !standardize.PositiveFinite(pos) || !standardize.PositiveFinite(neg) {
 		return 0, 0, fmt.Errorf("linear: class weights %v, %v must be finite and positive", p.WeightPos, p.WeightNeg)
 	}
 	return pos, neg, nil
@@ -339,7 +339,7 @@ func lrSettings(p Params) (eps float64, maxIter int, err error) {
 	if eps == 0 {
 		eps = lrDefaultEps
 	}
-	if !(eps > 0) || math.IsInf(eps, 0) {
+	if !standardize.PositiveFinite(eps) {
 		return 0, 0, fmt.Errorf("linear: Eps = %v, want a finite Eps ≥ 0", p.Eps)
 	}
 	if maxIter < 0 {

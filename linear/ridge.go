@@ -279,7 +279,7 @@ func newRidgeData(X mat.Matrix, y []float64, intercept bool) (*ridgeData, error)
 func (r *ridgeData) interrupted() error { return fitctx.Err(r.ctx, ridgeCaller) }
 
 func ridgeCheckLambda(lambda float64) error {
-	if !(lambda > 0) || math.IsInf(lambda, 0) {
+	if !standardize.PositiveFinite(lambda) {
 		return fmt.Errorf("linear: ridge: λ = %v, want a finite λ > 0", lambda)
 	}
 	return nil

@@ -39,7 +39,7 @@ func checkWeights(name string, w []float64, m int) error {
 		return fmt.Errorf("LS-SVM: %d weights %s for %d rows", len(w), name, m)
 	}
 	for i, v := range w {
-		if !(v > 0 && v <= math.MaxFloat64) {
+		if !standardize.PositiveFinite(v) {
 			return fmt.Errorf("LS-SVM: weight %s[%d] is %g: want a positive, finite weight", name, i, v)
 		}
 	}
@@ -101,7 +101,7 @@ func checkSystem(gram *mat.SymDense, zeta []float64) error {
 // newSystem is NewSystem on a checked gram and zeta: it checks c only.
 func newSystem(gram *mat.SymDense, zeta []float64, c float64) (*System, error) {
 	m := gram.SymmetricDim()
-	if !(c > 0 && c <= math.MaxFloat64) {
+	if !standardize.PositiveFinite(c) {
 		return nil, fmt.Errorf("LS-SVM cost C = %g: want a positive, finite C", c)
 	}
 	q := mat.NewSymDense(m, nil)
