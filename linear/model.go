@@ -219,7 +219,7 @@ func (m *Model) PredictsGreater(s float64) bool {
 func (m *Model) Scores(X mat.Matrix) []float64 {
 	m.binary("Scores")
 	var r, c int
-	if !typednil.Is(X) { // no matrix (nil, a nil *mat.Dense): no rows, no columns
+	if !typednil.Matrix(X) { // no matrix (nil, a nil *mat.Dense): no rows, no columns
 		r, c = X.Dims()
 	}
 	if c < m.NrFeature {
