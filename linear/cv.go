@@ -284,17 +284,19 @@ func CrossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed
 }
 
 // FoldStop says how one cross-validation fold's solver stopped, as
-// Model.Converged and Model.Stuck say it of a fit: Converged when its
-// stopping rule held; otherwise at the iteration cap (Params.MaxIter), or,
-// with Stuck, short of it unable to progress.
+// Model.Converged, Model.Stuck and Model.Precision say it of a fit:
+// Converged when its stopping rule held, or, with Precision, machine
+// precision stopped it short of the rule; otherwise at the iteration cap
+// (Params.MaxIter), or, with Stuck, short of it unable to progress.
 type FoldStop struct {
-	Converged, Stuck bool
+	Converged, Stuck, Precision bool
 }
 
 // CrossValidateStops is CrossValidate that also says how each fold's
 // solver stopped (stops[k] is fold k's), for a caller that warns of folds
-// stopped short, as liblinear-train -v does once per fold at the cap. The
-// decision values are CrossValidate's.
+// stopped short, as liblinear-train -v does once per fold at the cap or
+// at machine precision (FoldStop.Precision). The decision values are
+// CrossValidate's.
 func CrossValidateStops(ctx context.Context, prob *Problem, p Params, folds int, seed uint64) (dec []float64, stops []FoldStop, err error) {
 	fitctx.Require(ctx, "linear: CrossValidateStops")
 	return crossValidate(ctx, prob, p, folds, seed)
@@ -318,7 +320,7 @@ func crossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed
 		for _, i := range test {
 			dec[i] = s.sign * d.dot(i, ws.w)
 		}
-		stops[k].Converged, stops[k].Stuck = ws.why.flags()
+		stops[k].Converged, stops[k].Stuck, stops[k].Precision = ws.why.flags()
 		return nil
 	})
 	if err != nil {

@@ -172,7 +172,7 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 		bias = prob.Bias
 	}
 	_, cols := prob.dims()
-	converged, stuck := why.flags()
+	converged, stuck, precision := why.flags()
 	return &Model{
 		Solver:    p.Solver,
 		Labels:    labels,
@@ -182,6 +182,7 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 		NrW:       1,
 		Converged: converged,
 		Stuck:     stuck,
+		Precision: precision,
 	}, nil
 }
 
