@@ -94,7 +94,10 @@
 // # Cross-validation and the choice of C
 //
 // CrossValidate returns the decision values of a stratified, seeded k-fold
-// cross-validation, training the folds in parallel; LeaveOneOut is its
+// cross-validation, training the folds in parallel; CrossValidateStops
+// also says how each fold's solver stopped (FoldStop: converged, at the
+// cap, stuck, or at machine precision), for a caller that warns of folds
+// stopped short as liblinear-train -v does; LeaveOneOut is CrossValidate's
 // one-example-per-fold form. SelectC picks the C of a grid with the best
 // cross-validation accuracy (SelectCBy takes another Metric, such as
 // metric.BalancedAccuracy for imbalanced classes), warm-starting each fold
