@@ -2,6 +2,7 @@ package lssvm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -260,18 +261,35 @@ func NewProblem(gram *mat.SymDense, zeta, y []float64, h *mat.Dense) (*Problem, 
 
 // System is NewSystem(gram, zeta, c) for the problem's gram and zeta,
 // which it does not check again: its errors are NewSystem's for c and for
-// a numerically singular system.
-func (p *Problem) System(c float64) (*System, error) { return newSystem(p.gram, p.zeta, c) }
+// a numerically singular system, and errNoProblem for a Problem that
+// NewProblem did not make.
+func (p *Problem) System(c float64) (*System, error) {
+	if p == nil || p.gram == nil {
+		return nil, errNoProblem
+	}
+	return newSystem(p.gram, p.zeta, c)
+}
 
 // LOO is s.LOO(ctx, y, h) for the problem's y and h, which it does not
-// check again; s is one of the problem's systems (one of another size is
-// an error). It panics when ctx is nil.
+// check again; s is one of the problem's systems (nil, or one of another
+// size, is an error, as is a Problem that NewProblem did not make). It
+// panics when ctx is nil.
 func (p *Problem) LOO(ctx context.Context, s *System) (c []float64, g *mat.Dense, err error) {
 	if err := fitctx.Start(ctx, "lssvm"); err != nil {
 		return nil, nil, err
+	}
+	if p == nil || p.gram == nil {
+		return nil, nil, errNoProblem
+	}
+	if s == nil {
+		return nil, nil, errors.New("LS-SVM: nil system")
 	}
 	if n := len(s.p); n != len(p.y) {
 		return nil, nil, fmt.Errorf("LS-SVM: a system of %d rows for a problem of %d", n, len(p.y))
 	}
 	return s.loo(ctx, p.y, p.h)
 }
+
+// errNoProblem is the error of a Problem's methods on a nil or zero
+// Problem, which has no kernel.
+var errNoProblem = errors.New("LS-SVM: a Problem without a kernel: make it with NewProblem")

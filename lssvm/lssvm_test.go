@@ -364,6 +364,14 @@ func TestProblem(t *testing.T) {
 	nanGram := mat.NewSymDense(3, []float64{2, 1, 0, 1, math.NaN(), 1, 0, 1, 2})
 	small := mat.NewSymDense(3, []float64{2, 1, 0, 1, 2, 1, 0, 1, 2})
 	ones := []float64{1, 1, 1}
+	good, err := NewProblem(small, ones, ones, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := NewSystem(gram, zeta, 1) // 12 rows
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		f    func() error
@@ -374,26 +382,12 @@ func TestProblem(t *testing.T) {
 		{"short y", func() error { _, err := NewProblem(small, ones, ones[:2], nil); return err }, "LS-SVM: 2 targets for a system of 3 rows"},
 		{"short H", func() error { _, err := NewProblem(small, ones, ones, mat.NewDense(2, 1, nil)); return err }, "LS-SVM: H has 2 rows for a system of 3"},
 		{"NaN y", func() error { _, err := NewProblem(small, ones, []float64{1, math.NaN(), 1}, nil); return err }, "LS-SVM: y row 1 is NaN"},
-		{"Inf C", func() error {
-			p, err := NewProblem(small, ones, ones, nil)
-			if err != nil {
-				return err
-			}
-			_, err = p.System(math.Inf(1))
-			return err
-		}, "LS-SVM cost C = +Inf: want a positive, finite C"},
-		{"other system", func() error {
-			p, err := NewProblem(small, ones, ones, nil)
-			if err != nil {
-				return err
-			}
-			s, err := NewSystem(gram, zeta, 1)
-			if err != nil {
-				return err
-			}
-			_, _, err = p.LOO(ctx, s)
-			return err
-		}, "LS-SVM: a system of 12 rows for a problem of 3"},
+		{"Inf C", func() error { _, err := good.System(math.Inf(1)); return err }, "LS-SVM cost C = +Inf: want a positive, finite C"},
+		{"other system", func() error { _, _, err := good.LOO(ctx, other); return err }, "LS-SVM: a system of 12 rows for a problem of 3"},
+		{"nil system", func() error { _, _, err := good.LOO(ctx, nil); return err }, "LS-SVM: nil system"},
+		// A zero or nil Problem (not NewProblem's): an error, not a panic.
+		{"zero problem System", func() error { _, err := new(Problem).System(1); return err }, errNoProblem.Error()},
+		{"nil problem LOO", func() error { _, _, err := (*Problem)(nil).LOO(ctx, nil); return err }, errNoProblem.Error()},
 	} {
 		if err := tc.f(); err == nil || err.Error() != tc.want {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)

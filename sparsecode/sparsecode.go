@@ -2,6 +2,7 @@ package sparsecode
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -140,6 +141,9 @@ type Signals struct{ x *mat.Dense }
 // change afterwards), or an error naming the first NaN or ±Inf value
 // (standardize.NonFiniteError), as Codes's.
 func NewSignals(x *mat.Dense) (Signals, error) {
+	if x == nil {
+		return Signals{}, errNoSignals
+	}
 	if err := standardize.CheckFinite("signals", x); err != nil {
 		return Signals{}, fmt.Errorf("%s: %w", caller, err)
 	}
@@ -147,10 +151,18 @@ func NewSignals(x *mat.Dense) (Signals, error) {
 }
 
 // Codes is the function Codes for these signals, which it does not check
-// again: it returns Codes's errors for dict and ctx.
+// again: it returns Codes's errors for dict and ctx, and errNoSignals for
+// the zero Signals.
 func (s Signals) Codes(ctx context.Context, dict *mat.Dense, sparsity int) (*mat.Dense, error) {
+	if s.x == nil {
+		return nil, errNoSignals
+	}
 	return codes(ctx, dict, s.x, sparsity, false)
 }
+
+// errNoSignals is NewSignals's error for a nil matrix, and Signals.Codes's
+// for the zero Signals.
+var errNoSignals = errors.New(caller + ": no signals (a nil matrix, or Signals not made by NewSignals)")
 
 // codes is Codes, which checks the signals when checkSignals is set.
 func codes(ctx context.Context, dict, signals *mat.Dense, sparsity int, checkSignals bool) (*mat.Dense, error) {

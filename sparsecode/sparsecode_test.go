@@ -469,4 +469,11 @@ func TestSignalsCodes(t *testing.T) {
 			t.Errorf("dictionary %d: Signals.Codes %v, Codes %v", k, mat.Formatted(got), mat.Formatted(want))
 		}
 	}
+	// No signals: an error, not a panic.
+	if _, err := NewSignals(nil); err != errNoSignals {
+		t.Errorf("NewSignals(nil): error %v, want %v", err, errNoSignals)
+	}
+	if _, err := (Signals{}).Codes(context.Background(), mat.NewDense(1, 6, nil), 1); err != errNoSignals {
+		t.Errorf("zero Signals: error %v, want %v", err, errNoSignals)
+	}
 }
