@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -233,7 +234,7 @@ func (p *path) score(z []float64) (c, t float64, err error) {
 // otherwise. score and the float32 screen's exact rescoring share it, so
 // their check and message cannot drift apart.
 func (p *path) usable(c, t float64) error {
-	if !(c > 0) || math.IsInf(c, 0) || math.IsNaN(t) || math.IsInf(t, 0) || math.IsInf(t*t, 0) {
+	if !standardize.PositiveFinite(c) || math.IsNaN(t) || math.IsInf(t, 0) || math.IsInf(t*t, 0) {
 		return fmt.Errorf("greedytl.Fit: numerical breakdown at step %d (pivot %v, aᵀz = %v): λ = %g is too small for these data", len(p.sel)+1, c, t, p.lambda)
 	}
 	return nil

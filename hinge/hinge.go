@@ -37,6 +37,12 @@ type Loss struct {
 	rowNorm1, rowNorm2 []float64  // ||G_i||_∞ and ||G_i||₂
 	k                  *mat.Dense // GGᵀ (m × m), for the L2 descent
 	proj               ball.L1Projector
+
+	// checked is set, and checkErr to check's result, by the first
+	// Minimise: New's arguments do not change, so one check serves every
+	// radius.
+	checked  bool
+	checkErr error
 }
 
 // Predict writes ỹ(β) into dst (allocated when nil) and returns it.
@@ -150,14 +156,19 @@ func (l *Loss) stepScale(tau float64) float64 {
 // an empty β and L(0). It returns an error when beta0 does not have one
 // value per column of G or holds a NaN or ±Inf value, when tau is
 // negative or NaN, and when New's arguments disagree in length (one
-// label, weight and offset per row of G) or hold a NaN or ±Inf value; ctx's error, checked before every step, when ctx is
-// done; and it panics when ctx is nil.
+// label, weight and offset per row of G) or hold a NaN or ±Inf value
+// (checked at the first call only: New's arguments do not change, and
+// later calls return the first call's verdict); ctx's error, checked
+// before every step, when ctx is done; and it panics when ctx is nil.
 func (l *Loss) Minimise(ctx context.Context, beta0 []float64, tau float64, l1 bool, steps int) (best []float64, bestVal float64, trace []float64, err error) {
 	if err := fitctx.Start(ctx, "hinge"); err != nil {
 		return nil, 0, nil, err
 	}
-	if err := l.check(); err != nil {
-		return nil, 0, nil, err
+	if !l.checked {
+		l.checkErr, l.checked = l.check(), true
+	}
+	if l.checkErr != nil {
+		return nil, 0, nil, l.checkErr
 	}
 	n := 0
 	if l.g != nil {

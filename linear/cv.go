@@ -11,6 +11,7 @@ import (
 
 	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/internal/parallel"
+	"github.com/greedytl/greedytl/standardize"
 )
 
 // warmStart carries a solution from one C to the next along an ascending C
@@ -283,17 +284,19 @@ func CrossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed
 }
 
 // FoldStop says how one cross-validation fold's solver stopped, as
-// Model.Converged and Model.Stuck say it of a fit: Converged when its
-// stopping rule held; otherwise at the iteration cap (Params.MaxIter), or,
-// with Stuck, short of it unable to progress.
+// Model.Converged, Model.Stuck and Model.Precision say it of a fit:
+// Converged when its stopping rule held, or, with Precision, machine
+// precision stopped it short of the rule; otherwise at the iteration cap
+// (Params.MaxIter), or, with Stuck, short of it unable to progress.
 type FoldStop struct {
-	Converged, Stuck bool
+	Converged, Stuck, Precision bool
 }
 
 // CrossValidateStops is CrossValidate that also says how each fold's
 // solver stopped (stops[k] is fold k's), for a caller that warns of folds
-// stopped short, as liblinear-train -v does once per fold at the cap. The
-// decision values are CrossValidate's.
+// stopped short, as liblinear-train -v does once per fold at the cap or
+// at machine precision (FoldStop.Precision). The decision values are
+// CrossValidate's.
 func CrossValidateStops(ctx context.Context, prob *Problem, p Params, folds int, seed uint64) (dec []float64, stops []FoldStop, err error) {
 	fitctx.Require(ctx, "linear: CrossValidateStops")
 	return crossValidate(ctx, prob, p, folds, seed)
@@ -317,7 +320,7 @@ func crossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed
 		for _, i := range test {
 			dec[i] = s.sign * d.dot(i, ws.w)
 		}
-		stops[k].Converged, stops[k].Stuck = ws.why.flags()
+		stops[k].Converged, stops[k].Stuck, stops[k].Precision = ws.why.flags()
 		return nil
 	})
 	if err != nil {
@@ -360,7 +363,7 @@ func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, fol
 		return 0, nil, errors.New("linear: empty C grid")
 	}
 	for _, c := range grid {
-		if !(c > 0) || math.IsInf(c, 0) {
+		if !standardize.PositiveFinite(c) {
 			return 0, nil, fmt.Errorf("linear: C = %v in the grid, want finite values > 0", c)
 		}
 	}

@@ -500,7 +500,7 @@ func TestCrossValidateStops(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got := (FoldStop{Converged: m.Converged, Stuck: m.Stuck}); stops[k] != got {
+				if got := (FoldStop{Converged: m.Converged, Stuck: m.Stuck, Precision: m.Precision}); stops[k] != got {
 					t.Errorf("%v MaxIter %d fold %d: stop %+v, Train on the other folds %+v", s, maxIter, k, stops[k], got)
 				}
 				if !stops[k].Converged {

@@ -73,7 +73,11 @@
 // Model.Converged false, where liblinear prints a warning. A solver that
 // stops short of it unable to progress (TRON's objective overflowing, a
 // line search finding no decrease) leaves Model.Stuck true as well, which
-// liblinear reports as the cap. PrimalObjective
+// liblinear reports as the cap. TRON (-s 0, -s 2) stopped at machine
+// precision short of Eps (a step's actual and predicted decreases both
+// below 1e-12 of the objective) leaves Model.Converged true and
+// Model.Precision true, where liblinear prints "actred and prered too
+// small". PrimalObjective
 // evaluates each objective, so that solutions can be compared across
 // solvers and tools.
 //
@@ -90,7 +94,10 @@
 // # Cross-validation and the choice of C
 //
 // CrossValidate returns the decision values of a stratified, seeded k-fold
-// cross-validation, training the folds in parallel; LeaveOneOut is its
+// cross-validation, training the folds in parallel; CrossValidateStops
+// also says how each fold's solver stopped (FoldStop: converged, at the
+// cap, stuck, or at machine precision), for a caller that warns of folds
+// stopped short as liblinear-train -v does; LeaveOneOut is CrossValidate's
 // one-example-per-fold form. SelectC picks the C of a grid with the best
 // cross-validation accuracy (SelectCBy takes another Metric, such as
 // metric.BalancedAccuracy for imbalanced classes), warm-starting each fold

@@ -47,7 +47,7 @@ import (
 // is below 1e-12·F(w) (the floating-point floor), and as not converged after
 // Params.MaxIter outer steps (default 100) or, as numerically stuck
 // (Model.Stuck), when the line search fails otherwise or, at once, when
-// a derivative of the loss at 0 may overflow float64 (gradientOverflows)
+// a derivative of the loss at 0 may overflow float64 (atZero)
 // or the objective does.
 
 func init() {
@@ -71,12 +71,15 @@ func solveElasticNet(prob *Problem, p Params, init []float64) ([]float64, stop, 
 	if p.Eps == 0 {
 		p.Eps = enetDefaultEps
 	}
-	d, eps, maxIter, w, err := lrSetup(prob, p, init, 0.5)
-	if d == nil {
-		return w, stopStuck, err // w nil with an error
+	d, eps, maxIter, w, err := lrSetup(prob, p, init)
+	if err != nil {
+		return nil, stopStuck, err
 	}
 	l1, l2 := p.L1Ratio, 1-p.L1Ratio
-	ref := d.zeroViolation(l1)
+	ref, overflows := d.atZero(l1, 0.5)
+	if overflows {
+		return w, stopStuck, nil
+	}
 	if ref == 0 {
 		// w = 0 satisfies the optimality conditions exactly.
 		return make([]float64, d.cols), stopConverged, nil

@@ -37,7 +37,7 @@ import (
 // when ten Newton steps in a row move no coordinate (liblinear's rule, which
 // calls it convergence: every step is then below 1e-12, an absolute floor
 // that weights near 1e-150, of features near 1e150, never pass) or, at
-// once, when a derivative at 0 may overflow float64 (gradientOverflows) or
+// once, when a derivative at 0 may overflow float64 (atZero) or
 // the reference does (finiteReference).
 //
 // Beware that the rule is relative to the subgradient at 0, which grows with
@@ -103,7 +103,7 @@ func newLRData(prob *Problem, p Params) (*lrData, error) {
 	if math.IsNaN(prob.Bias) || math.IsInf(prob.Bias, 0) {
 		return nil, fmt.Errorf("linear: bias %v is not finite", prob.Bias)
 	}
-	if !(p.C > 0) || math.IsInf(p.C, 0) {
+	if !standardize.PositiveFinite(p.C) {
 		return nil, fmt.Errorf("linear: C = %v, want a finite C > 0", p.C)
 	}
 	wp, wn, err := lrClassWeights(p)
@@ -169,7 +169,7 @@ func lrClassWeights(p Params) (pos, neg float64, err error) {
 	if neg == 0 {
 		neg = 1
 	}
-	if !(pos > 0) || !(neg > 0) || math.IsInf(pos, 0) || math.IsInf(neg, 0) {
+	if !standardize.PositiveFinite(pos) || !standardize.PositiveFinite(neg) {
 		return 0, 0, fmt.Errorf("linear: class weights %v, %v must be finite and positive", p.WeightPos, p.WeightNeg)
 	}
 	return pos, neg, nil
@@ -284,20 +284,38 @@ func lrViolation(wj, g, l1 float64) float64 {
 	return 0
 }
 
-// zeroViolation returns Σ_j |∇^S_j F(0)|, the L1 norm of the minimum-norm
-// subgradient at w = 0 (where the L2 term has no gradient): the reference of
-// the stopping rules.
-func (d *lrData) zeroViolation(l1 float64) float64 {
-	var s float64
-	for j := 0; j < d.cols; j++ {
+// atZero returns ref = Σ_j |∇^S_j F(0)|, the L1 norm of the minimum-norm
+// subgradient at w = 0 (where the L2 term has no gradient; l1 the weight
+// of the L1 term), the reference of the stopping rules, and reports in the
+// same pass whether a derivative of the loss at 0 may overflow float64
+// (ref is then not computed). k is the magnitude of the loss's derivative
+// at margin 0 per unit of C_i (½ for the logistic loss, 2 for the squared
+// hinge): the derivative along coordinate j at 0 is −k·Σ_i C_i·x̃_ij.
+//
+// It may overflow when k·Σ_i C_i·|x̃_ij| does for some column j. That
+// column sum bounds |∂L/∂w_j(0)| and every partial sum of it, so that when
+// it is finite for every j no derivative at 0 is ±Inf or NaN (Inf − Inf,
+// whose violation, every comparison false, reads as 0: w = 0 passed for
+// optimal). The solvers report a run from w = 0 whose gradient may
+// overflow stuck at its start. A gradient whose derivatives are finite but
+// whose sum, the reference, overflows is told by finiteReference on the
+// reference itself (summing every column's bound would refuse problems
+// such as heart_scale at C = 1e305, whose reference is finite).
+func (d *lrData) atZero(l1, k float64) (ref float64, overflows bool) {
+	for j := range d.cols {
 		ind, val := d.col(j)
-		var g float64
-		for k, i := range ind {
-			g -= d.cost[i] / 2 * val[k]
+		var g, bound float64
+		for t, i := range ind {
+			ck := k * d.cost[i]
+			g -= ck * val[t]
+			bound += ck * math.Abs(val[t])
 		}
-		s += lrViolation(0, g, l1)
+		if !finiteReference(bound) {
+			return 0, true
+		}
+		ref += lrViolation(0, g, l1)
 	}
-	return s
+	return ref, false
 }
 
 // finiteReference reports whether ref, the violation of the optimality
@@ -308,32 +326,6 @@ func (d *lrData) zeroViolation(l1 float64) float64 {
 // conditions, would pass for converged: the solvers report such a run
 // stuck instead.
 func finiteReference(ref float64) bool { return ref < math.Inf(1) }
-
-// gradientOverflows reports whether a derivative of the loss at w = 0 may
-// overflow float64: whether k·Σ_i C_i·|x̃_ij| does for some column j, k the
-// magnitude of the loss's derivative at margin 0 per unit of C_i (½ for
-// the logistic loss, 2 for the squared hinge). That column sum bounds
-// |∂L/∂w_j(0)| and every partial sum of it, so that when it is finite for
-// every j no derivative at 0 is ±Inf or NaN (Inf − Inf, whose violation,
-// every comparison false, reads as 0: w = 0 passed for optimal). The
-// solvers report a run from w = 0 whose gradient may overflow stuck at its
-// start. A gradient whose derivatives are finite but whose sum, the
-// reference of the stopping rules, overflows is told by finiteReference on
-// the reference itself (summing every column's bound would refuse problems
-// such as heart_scale at C = 1e305, whose reference is finite).
-func (d *lrData) gradientOverflows(k float64) bool {
-	for j := range d.cols {
-		ind, val := d.col(j)
-		var s float64
-		for t, i := range ind {
-			s += k * d.cost[i] * math.Abs(val[t])
-		}
-		if !finiteReference(s) {
-			return true
-		}
-	}
-	return false
-}
 
 // tolerance returns liblinear's stopping threshold for the primal L1
 // solvers: eps·max(min(#pos, #neg), 1)/l times the reference violation.
@@ -347,7 +339,7 @@ func lrSettings(p Params) (eps float64, maxIter int, err error) {
 	if eps == 0 {
 		eps = lrDefaultEps
 	}
-	if !(eps > 0) || math.IsInf(eps, 0) {
+	if !standardize.PositiveFinite(eps) {
 		return 0, 0, fmt.Errorf("linear: Eps = %v, want a finite Eps ≥ 0", p.Eps)
 	}
 	if maxIter < 0 {
@@ -368,11 +360,10 @@ func lrFinite(w []float64) error {
 
 // lrSetup validates and prepares a primal L1 solver's run: the column
 // form of prob, the stopping tolerance and iteration cap of p (lrSettings)
-// and the starting point (init, or zeros). d is nil when the run cannot
-// start: with an error, or, err nil and w the start, when the loss
-// gradient at 0 may overflow float64 (gradientOverflows, k as there), a
-// run its caller reports stuck.
-func lrSetup(prob *Problem, p Params, init []float64, k float64) (d *lrData, eps float64, maxIter int, w []float64, err error) {
+// and the starting point (init, or zeros). d is nil exactly when err is
+// not: a run whose loss gradient at 0 may overflow float64 is its
+// caller's to report stuck (atZero).
+func lrSetup(prob *Problem, p Params, init []float64) (d *lrData, eps float64, maxIter int, w []float64, err error) {
 	if d, err = newLRData(prob, p); err != nil {
 		return nil, 0, 0, nil, err
 	}
@@ -382,26 +373,23 @@ func lrSetup(prob *Problem, p Params, init []float64, k float64) (d *lrData, eps
 	if w, err = d.start(init); err != nil {
 		return nil, 0, 0, nil, err
 	}
-	if d.gradientOverflows(k) {
-		return nil, 0, 0, w, nil
-	}
 	return d, eps, maxIter, w, nil
 }
 
 // solveL1RLR trains L1R_LR by newGLMNET; see the comment at the top of the
 // file for the objective and the stopping rule.
 func solveL1RLR(prob *Problem, p Params, init []float64) ([]float64, stop, error) {
-	d, eps, maxNewton, w, err := lrSetup(prob, p, init, 0.5)
-	if d == nil {
-		return w, stopStuck, err // w nil with an error
+	d, eps, maxNewton, w, err := lrSetup(prob, p, init)
+	if err != nil {
+		return nil, stopStuck, err
 	}
-	ref := d.zeroViolation(1)
+	ref, overflows := d.atZero(1, 0.5)
+	if overflows || !finiteReference(ref) {
+		return w, stopStuck, nil
+	}
 	if ref == 0 {
 		// w = 0 satisfies the optimality conditions exactly.
 		return make([]float64, d.cols), stopConverged, nil
-	}
-	if !finiteReference(ref) {
-		return w, stopStuck, nil
 	}
 	s := newL1LRSolver(d, w, p.Seed)
 	why := s.run(d.tolerance(eps, ref), ref, maxNewton)

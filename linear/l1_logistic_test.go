@@ -160,7 +160,8 @@ func TestL1RLRKKT(t *testing.T) {
 			// The stopping rule bounds the sum of violations by
 			// eps·min(pos,neg)/l·(violation at 0).
 			d, _ := newLRData(prob, p)
-			tol := 1e-6 * d.zeroViolation(1)
+			ref, _ := d.atZero(1, 0.5)
+			tol := 1e-6 * ref
 			checkKKT(t, prob, p, w, 1, 0, tol)
 		})
 	}

@@ -24,7 +24,7 @@ import "math"
 // (default 0.01), with every coordinate active; or, as not converged, after
 // Params.MaxIter sweeps (default 1000, liblinear's cap), or as numerically
 // stuck (Model.Stuck) at once when the loss gradient at 0 may overflow
-// float64 (gradientOverflows), or after the first sweep when its sum
+// float64 (atZero), or after the first sweep when its sum
 // overflows (finiteReference: a warm start's gradient).
 
 func init() {
@@ -43,9 +43,12 @@ const (
 // solveL1RL2SVC trains L1R_L2LOSS_SVC; see the comment at the top of the
 // file.
 func solveL1RL2SVC(prob *Problem, p Params, init []float64) ([]float64, stop, error) {
-	d, eps, maxIter, w, err := lrSetup(prob, p, init, 2)
-	if d == nil {
-		return w, stopStuck, err // w nil with an error
+	d, eps, maxIter, w, err := lrSetup(prob, p, init)
+	if err != nil {
+		return nil, stopStuck, err
+	}
+	if _, overflows := d.atZero(1, 2); overflows {
+		return w, stopStuck, nil
 	}
 	s := newL1SVC(d, w)
 	why := s.run(eps*float64(max(min(d.pos, d.neg), 1))/float64(d.rows), maxIter, newShuffler(p.Seed))

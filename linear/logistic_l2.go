@@ -19,8 +19,10 @@ import (
 //
 //	||∇f(w)||₂ ≤ ε · max(min(#pos, #neg), 1)/l · ||∇f(0)||₂,
 //
-// ε = Params.Eps (default 0.01), also under a warm start. MaxIter (default
-// 1000) caps the Newton iterations.
+// ε = Params.Eps (default 0.01), also under a warm start, or, converged to
+// machine precision short of that (Model.Precision), when a step's actual
+// and predicted decreases of f are both at most 1e-12·|f|. MaxIter
+// (default 1000) caps the Newton iterations.
 //
 // L2R_LR_DUAL (-s 7) solves the dual of L2R_LR,
 //
@@ -95,8 +97,8 @@ func newTRONObjective(prob *Problem, p Params) tronObjective {
 }
 
 // tron minimises the objective of p.Solver on the ±1 problem prob from init
-// (nil: w = 0) and says why it stopped: the gradient test (or machine
-// precision) met, the iteration cap, or numerically stuck.
+// (nil: w = 0) and says why it stopped: the gradient test met, machine
+// precision met short of it, the iteration cap, or numerically stuck.
 func tron(prob *Problem, p Params, init []float64) ([]float64, stop) {
 	p = p.withDefaults()
 	eps, maxIter := p.Eps, p.maxIter()
@@ -194,8 +196,9 @@ func tron(prob *Problem, p Params, init []float64) ([]float64, stop) {
 			return w, stopStuck
 		}
 		if math.Abs(actred) <= 1e-12*math.Abs(f) && math.Abs(prered) <= 1e-12*math.Abs(f) {
-			// Converged to machine precision.
-			return w, stopConverged
+			// Converged to machine precision, short of the gradient test
+			// (liblinear warns "actred and prered too small").
+			return w, stopPrecision
 		}
 	}
 	return w, stopMaxIter

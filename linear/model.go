@@ -51,6 +51,13 @@ type Model struct {
 	// reaching the iteration cap, or some of them as convergence. Models
 	// read from files report false.
 	Stuck bool
+	// Precision is true when the solver (TRON: L2R_LR and L2R_L2LOSS_SVC)
+	// stopped at machine precision short of its stopping rule: the actual
+	// and predicted decreases of its objective at a step both at most
+	// 1e-12 of the objective, a tolerance (Params.Eps) tighter than
+	// float64 allows. Converged is then true; liblinear-train warns
+	// "actred and prered too small". Models read from files report false.
+	Precision bool
 }
 
 // hasBias reports whether the model has a bias feature.
@@ -219,7 +226,7 @@ func (m *Model) PredictsGreater(s float64) bool {
 func (m *Model) Scores(X mat.Matrix) []float64 {
 	m.binary("Scores")
 	var r, c int
-	if !typednil.Is(X) { // no matrix (nil, a nil *mat.Dense): no rows, no columns
+	if !typednil.Matrix(X) { // no matrix (nil, a nil *mat.Dense): no rows, no columns
 		r, c = X.Dims()
 	}
 	if c < m.NrFeature {

@@ -180,7 +180,8 @@ type Params struct {
 // why the solver stopped: converged, at MaxIter, or numerically stuck.
 type solveFunc func(prob *Problem, p Params, init []float64) (w []float64, why stop, err error)
 
-// stop says why a solver stopped (Model.Converged, Model.Stuck).
+// stop says why a solver stopped (Model.Converged, Model.Stuck,
+// Model.Precision).
 type stop int
 
 const (
@@ -193,14 +194,21 @@ const (
 	// no decrease of its model possible, its model or objective NaN, a
 	// line search that found no decrease above the rounding floor.
 	stopStuck
+	// stopPrecision: converged to machine precision short of its
+	// stopping rule: TRON's actual and predicted decreases of the
+	// objective both at most 1e-12 of it (liblinear's "actred and prered
+	// too small", which liblinear-train prints as a warning).
+	stopPrecision
 )
 
-// String names why the solver stopped, for messages.
 // flags returns how a model or a fold reports the stop: converged (the
-// stopping rule held), stuck (no further progress possible), or neither
-// (the iteration cap).
-func (s stop) flags() (converged, stuck bool) { return s == stopConverged, s == stopStuck }
+// stopping rule held, or machine precision stopped it: precision), stuck
+// (no further progress possible), or neither (the iteration cap).
+func (s stop) flags() (converged, stuck, precision bool) {
+	return s == stopConverged || s == stopPrecision, s == stopStuck, s == stopPrecision
+}
 
+// String names why the solver stopped, for messages.
 func (s stop) String() string {
 	switch s {
 	case stopConverged:
@@ -209,6 +217,8 @@ func (s stop) String() string {
 		return "at the iteration cap"
 	case stopStuck:
 		return "numerically stuck"
+	case stopPrecision:
+		return "converged to machine precision"
 	}
 	return fmt.Sprintf("stop(%d)", int(s))
 }

@@ -138,7 +138,7 @@ func RidgeFromProducts(ctx context.Context, A mat.Symmetric, b []float64, lambda
 	if err := ridgeCheckLambda(lambda); err != nil {
 		return nil, err
 	}
-	if typednil.Is(A) {
+	if typednil.Matrix(A) {
 		return nil, ridgeNil("cross-products", A)
 	}
 	d := A.SymmetricDim()
@@ -173,7 +173,7 @@ func (m *RidgeModel) Predict(X mat.Matrix) ([]float64, error) {
 	if m == nil {
 		return nil, errors.New("linear: nil ridge model")
 	}
-	if typednil.Is(X) {
+	if typednil.Matrix(X) {
 		return nil, ridgeNil("X", X)
 	}
 	if finiteRidge(m.W, []float64{m.B}) != nil {
@@ -241,7 +241,7 @@ func ridgeNil(what string, v any) error {
 }
 
 func newRidgeData(X mat.Matrix, y []float64, intercept bool) (*ridgeData, error) {
-	if typednil.Is(X) {
+	if typednil.Matrix(X) {
 		return nil, ridgeNil("X", X)
 	}
 	m, d := X.Dims()
@@ -279,7 +279,7 @@ func newRidgeData(X mat.Matrix, y []float64, intercept bool) (*ridgeData, error)
 func (r *ridgeData) interrupted() error { return fitctx.Err(r.ctx, ridgeCaller) }
 
 func ridgeCheckLambda(lambda float64) error {
-	if !(lambda > 0) || math.IsInf(lambda, 0) {
+	if !standardize.PositiveFinite(lambda) {
 		return fmt.Errorf("linear: ridge: λ = %v, want a finite λ > 0", lambda)
 	}
 	return nil

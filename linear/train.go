@@ -76,7 +76,7 @@ func (p Params) WithLabelWeights(y []float64, weights map[int]float64) (Params, 
 	keys := slices.Sorted(maps.Keys(weights))
 	for _, l := range keys {
 		w := weights[l]
-		if !(w > 0) || math.IsInf(w, 0) {
+		if !standardize.PositiveFinite(w) {
 			return p, fmt.Errorf("linear: weight %v for class %d, want a finite weight > 0", w, l)
 		}
 		switch l {
@@ -172,7 +172,7 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 		bias = prob.Bias
 	}
 	_, cols := prob.dims()
-	converged, stuck := why.flags()
+	converged, stuck, precision := why.flags()
 	return &Model{
 		Solver:    p.Solver,
 		Labels:    labels,
@@ -182,6 +182,7 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 		NrW:       1,
 		Converged: converged,
 		Stuck:     stuck,
+		Precision: precision,
 	}, nil
 }
 

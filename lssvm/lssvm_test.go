@@ -310,3 +310,100 @@ func TestLOOShapesAndLambda(t *testing.T) {
 		}
 	}
 }
+
+// TestProblem: a Problem's systems and leave-one-out maps are NewSystem's
+// and System.LOO's bit for bit at every C (it checks its arguments once,
+// not at every C); NewProblem returns NewSystem's and LOO's errors for
+// its arguments, Problem.System NewSystem's for C, and Problem.LOO an
+// error for a system of another size.
+func TestProblem(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	m, n := 12, 5
+	z, h := mat.NewDense(m, 4, nil), mat.NewDense(m, n, nil)
+	for _, a := range []*mat.Dense{z, h} {
+		for i := range a.RawMatrix().Data {
+			a.RawMatrix().Data[i] = r.NormFloat64()
+		}
+	}
+	y := make([]float64, m)
+	for i := range y {
+		y[i] = float64(2*(i%2) - 1)
+	}
+	gram, zeta := Gram(z, m), BalanceWeights(y)
+	ctx := context.Background()
+	for _, hh := range []*mat.Dense{h, nil} {
+		p, err := NewProblem(gram, zeta, y, hh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []float64{1e-3, 1, 1e3} {
+			want, err := NewSystem(gram, zeta, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := p.System(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !mat.Equal(got.a, want.a) || !slicesEqual(got.p, want.p) {
+				t.Errorf("C = %g: the problem's system differs from NewSystem's", c)
+			}
+			wc, wg, err := want.LOO(ctx, y, hh)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gc, gg, err := p.LOO(ctx, got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slicesEqual(gc, wc) || (wg == nil) != (gg == nil) || (wg != nil && !mat.Equal(gg, wg)) {
+				t.Errorf("C = %g, H %v: the problem's leave-one-out map differs from LOO's", c, hh != nil)
+			}
+		}
+	}
+	nanGram := mat.NewSymDense(3, []float64{2, 1, 0, 1, math.NaN(), 1, 0, 1, 2})
+	small := mat.NewSymDense(3, []float64{2, 1, 0, 1, 2, 1, 0, 1, 2})
+	ones := []float64{1, 1, 1}
+	good, err := NewProblem(small, ones, ones, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := NewSystem(gram, zeta, 1) // 12 rows
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		f    func() error
+		want string
+	}{
+		{"short zeta", func() error { _, err := NewProblem(small, ones[:2], ones, nil); return err }, "LS-SVM: 2 weights zeta for 3 rows"},
+		{"NaN Gram", func() error { _, err := NewProblem(nanGram, ones, ones, nil); return err }, "LS-SVM: Gram matrix row 1 column 1 is NaN"},
+		{"short y", func() error { _, err := NewProblem(small, ones, ones[:2], nil); return err }, "LS-SVM: 2 targets for a system of 3 rows"},
+		{"short H", func() error { _, err := NewProblem(small, ones, ones, mat.NewDense(2, 1, nil)); return err }, "LS-SVM: H has 2 rows for a system of 3"},
+		{"NaN y", func() error { _, err := NewProblem(small, ones, []float64{1, math.NaN(), 1}, nil); return err }, "LS-SVM: y row 1 is NaN"},
+		{"Inf C", func() error { _, err := good.System(math.Inf(1)); return err }, "LS-SVM cost C = +Inf: want a positive, finite C"},
+		{"other system", func() error { _, _, err := good.LOO(ctx, other); return err }, "LS-SVM: a system of 12 rows for a problem of 3"},
+		{"nil system", func() error { _, _, err := good.LOO(ctx, nil); return err }, "LS-SVM: nil system"},
+		// A zero or nil Problem (not NewProblem's): an error, not a panic.
+		{"zero problem System", func() error { _, err := new(Problem).System(1); return err }, errNoProblem.Error()},
+		{"nil problem LOO", func() error { _, _, err := (*Problem)(nil).LOO(ctx, nil); return err }, errNoProblem.Error()},
+	} {
+		if err := tc.f(); err == nil || err.Error() != tc.want {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// slicesEqual reports whether a and b hold the same values bit for bit.
+func slicesEqual(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}

@@ -187,7 +187,7 @@ func (wr *WeightedRidge) Primal(z *mat.Dense, lambda float64) (w []float64, b fl
 
 // checkLambda panics, naming fn, unless lambda is positive and finite.
 func checkLambda(fn string, lambda float64) {
-	if !(lambda > 0 && lambda <= math.MaxFloat64) {
+	if !standardize.PositiveFinite(lambda) {
 		panic(fmt.Sprintf("lssvm: WeightedRidge.%s at λ = %v: want a positive, finite λ", fn, lambda))
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/greedytl/greedytl/modelfile"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -131,7 +132,7 @@ func rms(f []float64) float64 {
 		s += v * v
 	}
 	r := math.Sqrt(s / float64(len(f)))
-	if !(r > 0) || math.IsInf(r, 0) {
+	if !standardize.PositiveFinite(r) {
 		return 1
 	}
 	return r
@@ -229,7 +230,7 @@ func (o *ovrModel) multiDocument(h multiHeader) (any, error) {
 // a positive finite number.
 func checkPositive(name string, v []float64) error {
 	for i, x := range v {
-		if !(x > 0) || math.IsInf(x, 0) {
+		if !standardize.PositiveFinite(x) {
 			return fmt.Errorf("%s[%d] is %v, want a positive number", name, i, x)
 		}
 	}

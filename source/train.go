@@ -12,6 +12,7 @@ import (
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/metric"
+	"github.com/greedytl/greedytl/standardize"
 )
 
 // TrainConfig sets how a source is trained. Start from DefaultTrainConfig:
@@ -73,7 +74,7 @@ func (c TrainConfig) Check() error {
 		return errors.New("source: empty C grid")
 	}
 	for _, v := range c.Grid {
-		if !(v > 0) || math.IsInf(v, 0) {
+		if !standardize.PositiveFinite(v) {
 			return fmt.Errorf("source: C = %v in the grid, want finite values > 0", v)
 		}
 	}

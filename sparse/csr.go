@@ -99,7 +99,7 @@ func (a *CSR) Check() error {
 // that of no matrix (nil, or a nil *mat.Dense or other typed nil, whose
 // Dims would dereference it) is the 0 × 0 CSR.
 func FromDense(m mat.Matrix) *CSR {
-	if typednil.Is(m) {
+	if typednil.Matrix(m) {
 		return &CSR{Ptr: []int{0}}
 	}
 	r, c := m.Dims()

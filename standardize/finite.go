@@ -59,6 +59,11 @@ func describeNonFinite(v float64) string {
 // Finite reports whether v is neither NaN nor ±Inf.
 func Finite(v float64) bool { return v-v == 0 }
 
+// PositiveFinite reports whether v is positive and finite (neither NaN,
+// nor ±Inf, nor ≤ 0): the one test of a cost, weight, scale or tolerance
+// that must be.
+func PositiveFinite(v float64) bool { return v > 0 && v <= math.MaxFloat64 }
+
 // CheckFinite returns a *NonFiniteError naming the first NaN or ±Inf element
 // of A in row-major order (its Name is name), or nil when every element is
 // finite. An absent A (see Absent) is finite. Row-major raw data

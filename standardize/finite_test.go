@@ -97,3 +97,15 @@ func TestCheckFiniteMessages(t *testing.T) {
 		t.Errorf("CheckFiniteValues(finite) = %v", err)
 	}
 }
+
+// TestPositiveFinite: PositiveFinite is the test the packages wrote by
+// hand, !(v > 0) || math.IsInf(v, 0) negated, for every kind of value.
+func TestPositiveFinite(t *testing.T) {
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), -1, -math.MaxFloat64,
+		-5e-324, 5e-324, 0x1p-1022, 1, math.MaxFloat64} {
+		want := !(!(v > 0) || math.IsInf(v, 0))
+		if got := PositiveFinite(v); got != want || got != (v > 0 && Finite(v)) {
+			t.Errorf("PositiveFinite(%v) = %v, want %v", v, got, want)
+		}
+	}
+}

@@ -92,7 +92,7 @@ func FitModerated(A mat.Matrix) Scaler {
 		ratio += r * r
 	}
 	f := math.Sqrt(ratio / J)
-	if !(f > 0) || math.IsInf(f, 0) { // out of float64's range: cannot happen for scales B keeps near Fit's
+	if !PositiveFinite(f) { // out of float64's range: cannot happen for scales B keeps near Fit's
 		return s // Fit's scaler, not yet changed
 	}
 	for i, j := range cols {

@@ -159,7 +159,7 @@ func (s Scaler) check() error {
 // package and package method read an absent X or H as "no features" or "no
 // sources".
 func Absent(A mat.Matrix) bool {
-	if typednil.Is(A) {
+	if typednil.Matrix(A) {
 		return true
 	}
 	if e, ok := A.(interface{ IsEmpty() bool }); ok && e.IsEmpty() {

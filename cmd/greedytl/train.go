@@ -217,7 +217,9 @@ the current directory, as with liblinear.
 
 -v K prints the K-fold cross-validation accuracy instead of training, and,
 as liblinear-train does, "WARNING: reaching max number of iterations" on
-standard error once per fold whose solver stopped at its cap (-q: not). -C
+standard error once per fold whose solver stopped at its cap, and
+"WARNING: actred and prered too small" once per fold whose -s 0 or -s 2
+stopped at machine precision short of -e (-q: neither). -C
 chooses C by cross-validation accuracy (5 folds, or K with -v K) over
 {1e-4, 1e-3, …, 1e4}, prints it, and — unlike liblinear, which only prints it —
 trains and writes the model with that C. The data must hold exactly two label
@@ -361,7 +363,7 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 		}
 		if !o.quiet {
 			for _, st := range stops { // liblinear-train -v warns once per fold at the cap
-				warnStop(s.err, p.Solver, st.Converged, st.Stuck)
+				warnStop(s.err, p.Solver, st.Converged, st.Stuck, st.Precision)
 			}
 		}
 		greater := slices.Max(y)
@@ -388,7 +390,7 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 		zeroBiasFeature(model)
 	}
 	if !o.quiet {
-		warnStop(s.err, p.Solver, model.Converged, model.Stuck)
+		warnStop(s.err, p.Solver, model.Converged, model.Stuck, model.Precision)
 	}
 	where := modelPath
 	if modelPath == stdoutName {
@@ -406,11 +408,15 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 }
 
 // warnStop writes to w train's warning for a fit of solver that stopped
-// short of its tolerance (converged false): at the iteration cap, or, when
-// stuck, short of it unable to progress. It writes nothing for a fit that
-// converged.
-func warnStop(w io.Writer, solver linear.Solver, converged, stuck bool) {
+// short of its tolerance: at the iteration cap (converged false), or,
+// when stuck, short of it unable to progress; or, converged, at machine
+// precision short of its stopping rule (precision: TRON's actual and
+// predicted decreases below 1e-12 of its objective), in liblinear's
+// words. It writes nothing for a fit whose stopping rule held.
+func warnStop(w io.Writer, solver linear.Solver, converged, stuck, precision bool) {
 	switch {
+	case precision:
+		fmt.Fprintln(w, "WARNING: actred and prered too small") // liblinear-train's words for TRON's stop
 	case converged:
 	case stuck:
 		fmt.Fprintf(w, "WARNING: %v stopped numerically stuck, short of the max number of iterations: it could make no further progress (its objective overflows float64, no decrease is possible, or -e is tighter than float64 allows); the model is its last iterate, not the minimiser: check the scale of the features and of -B, and the tolerance -e\n", solver)

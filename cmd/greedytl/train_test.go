@@ -580,3 +580,45 @@ func TestTrainStopWarnings(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainPrecisionWarning: train warns "WARNING: actred and prered too
+// small", on standard error, where liblinear-train prints it (on its
+// standard output): TRON (-s 0, -s 2) stopped at machine precision short
+// of -e, on heart_scale at -e 1e-12, once for a model and once per fold
+// with -v 5, as often as liblinear-train; not at liblinear's default -e,
+// nor with -q. train counted the stop as convergence and printed nothing.
+func TestTrainPrecisionWarning(t *testing.T) {
+	needHeartScale(t)
+	train := liblinear(t, "liblinear-train")
+	dir := t.TempDir()
+	const warning = "WARNING: actred and prered too small\n"
+	for _, solver := range []string{"0", "2"} {
+		for _, tc := range []struct {
+			args []string
+			want int // liblinear-train's count, checked below
+		}{
+			{[]string{"-s", solver, "-e", "1e-12"}, 1},
+			{[]string{"-s", solver, "-e", "1e-12", "-v", "5"}, 5},
+			{[]string{"-s", solver}, 0},
+			{[]string{"-s", solver, "-v", "5"}, 0},
+		} {
+			model := filepath.Join(dir, "m.model")
+			var out []string
+			if !slices.Contains(tc.args, "-v") {
+				out = []string{model}
+			}
+			theirs := strings.Count(runTool(t, train, append(append(slices.Clone(tc.args), heartScale), out...)...), warning)
+			if theirs != tc.want {
+				t.Fatalf("liblinear-train %q printed the warning %d times, want %d", tc.args, theirs, tc.want)
+			}
+			code, _, stderr := cli(t, "", append(append(append([]string{"train"}, tc.args...), heartScale), out...)...)
+			if n := strings.Count(stderr, warning); code != 0 || n != theirs || (n > 0 && stderr[:len(warning)*n] != strings.Repeat(warning, n)) {
+				t.Errorf("train %q: exit %d, stderr %q; want the warning %d times, as liblinear-train", tc.args, code, stderr, theirs)
+			}
+			code, _, stderr = cli(t, "", append(append(append([]string{"train", "-q"}, tc.args...), heartScale), out...)...)
+			if code != 0 || stderr != "" {
+				t.Errorf("train -q %q: exit %d, stderr %q; want no warning", tc.args, code, stderr)
+			}
+		}
+	}
+}

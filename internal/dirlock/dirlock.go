@@ -47,9 +47,29 @@ type Lock struct {
 func Acquire(dir string) (*Lock, error) {
 	whole, err := lockFile(dir, LockFile, false, dir)
 	if err != nil {
-		return nil, err
+		return nil, partsRefusal(dir, err)
 	}
 	return &Lock{f: whole}, nil
+}
+
+// partsRefusal returns Acquire's refusal of dir for lockFile's error err:
+// when the directory's lock file names no live holder (parts record
+// nothing in it) and a group's parts hold dir (partsHolding), a
+// *GroupError naming that group; otherwise err.
+func partsRefusal(dir string, err error) error {
+	h, ok := errors.AsType[*heldError](err)
+	if !ok || (h.who != "" && !h.exited) {
+		return err
+	}
+	group, groupPath := partsHolding(dir)
+	if group == "" {
+		return err
+	}
+	parts := fmt.Sprintf("the parts of group %s (lock file %s)", group, groupPath)
+	if h.exited {
+		return &GroupError{Group: group, LockFile: groupPath, err: fmt.Errorf("%s is in use by %s, which record themselves in their own lock files, not in %s (its last recorded holder, pid %d on this host, has exited): one process per directory; wait for them: %w", dir, parts, h.path, h.pid, ErrLocked)}
+	}
+	return &GroupError{Group: group, LockFile: groupPath, err: fmt.Errorf("%s is in use by %s: one process per directory; wait for them or stop them: %w", dir, parts, ErrLocked)}
 }
 
 // AcquirePart locks the part named part, of the group named group, of dir
@@ -119,19 +139,26 @@ var gateWait = 30 * time.Second
 var probeWait = time.Second
 
 // acquireGate takes the gate of dir, retrying every few milliseconds while
-// another process holds it, for at most wait.
+// another process holds it, for at most wait. Its retries only open the
+// gate's lock file and try its lock; the last, at the deadline, is
+// lockFile's, whose refusal names the gate's holder.
 func acquireGate(dir string, wait time.Duration) (*Lock, error) {
-	deadline := time.Now().Add(wait)
-	for {
-		f, err := lockFile(dir, gateFile, false, dir)
-		if err == nil {
-			return &Lock{f: f}, nil
-		}
-		if !errors.Is(err, ErrLocked) || time.Now().After(deadline) {
+	path := filepath.Join(dir, gateFile)
+	for deadline := time.Now().Add(wait); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		f, held, err := tryLockFile(path, dir, false, dir)
+		if err != nil {
 			return nil, err
 		}
-		time.Sleep(10 * time.Millisecond)
+		if !held {
+			record(f)
+			return &Lock{f: f}, nil
+		}
 	}
+	f, err := lockFile(dir, gateFile, false, dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Lock{f: f}, nil
 }
 
 // gateFile is the name of the lock file AcquirePart holds while it takes
@@ -254,7 +281,8 @@ func FileLockName(path string) string { return "." + filepath.Base(path) + ".loc
 
 // lockFile locks dir/name, exclusive or shared, without waiting, and
 // records this process in it when exclusive; what is the
-// directory or file the lock is for, which errors name.
+// directory or file the lock is for, which errors name. Another holder's
+// lock is refused with a *heldError naming the holder its record names.
 func lockFile(dir, name string, shared bool, what string) (*os.File, error) {
 	path := filepath.Join(dir, name)
 	f, held, err := tryLockFile(path, dir, shared, what)
@@ -265,48 +293,58 @@ func lockFile(dir, name string, shared bool, what string) (*os.File, error) {
 		b, _ := os.ReadFile(path)
 		who := strings.TrimSpace(string(b))
 		pid, exited := exitedHolder(who)
-		// Parts record nothing in the directory's lock file: when it
-		// names no live holder, a held group says who holds Acquire's
-		// lock.
-		var group, groupPath, parts string
-		if (who == "" || exited) && name == LockFile && !shared {
-			if group, groupPath = partsHolding(dir); group != "" {
-				parts = fmt.Sprintf("the parts of group %s (lock file %s)", group, groupPath)
-			}
-		}
 		per := "directory"
 		if what != dir {
 			per = "file"
 		}
-		// An exited record is a crashed holder's (Release empties it), and
-		// the holder now records nothing: it opened the lock file
-		// read-only (openLockFile), holds a part (shared), or has just
-		// locked and not yet written. The file is not stale, so the
-		// message neither names the dead pid as the holder nor suggests
-		// deleting or stopping anything.
-		switch {
-		case parts != "" && exited:
-			return nil, &GroupError{Group: group, LockFile: groupPath, err: fmt.Errorf("%s is in use by %s, which record themselves in their own lock files, not in %s (its last recorded holder, pid %d on this host, has exited): one process per %s; wait for them: %w", what, parts, path, pid, per, ErrLocked)}
-		case parts != "": // the record is empty
-			return nil, &GroupError{Group: group, LockFile: groupPath, err: fmt.Errorf("%s is in use by %s: one process per %s; wait for them or stop them: %w", what, parts, per, ErrLocked)}
-		case exited:
-			how := "another user's greedytl, whose lock file this one cannot write"
-			return nil, fmt.Errorf("%s is in use by a process that has not recorded itself in its lock file %s (%s; the last recorded holder, pid %d on this host, has exited): one process per %s; wait for it: %w", what, path, how, pid, per, ErrLocked)
-		case who == "":
-			who = "a process that has not recorded itself (another user's greedytl, whose lock file this one cannot write, or one that has just taken the lock)"
-		}
-		return nil, fmt.Errorf("%s is in use by %s (lock file %s): one process per %s; wait for it or stop it: %w", what, who, path, per, ErrLocked)
+		return nil, &heldError{what: what, path: path, per: per, who: who, pid: pid, exited: exited}
 	}
 	if !shared {
-		// A read-only descriptor (another user's lock file, openLockFile)
-		// cannot be truncated: its holder records nothing.
-		host, _ := os.Hostname()
-		if err := f.Truncate(0); err == nil {
-			fmt.Fprintf(f, "pid %d on host %s since %s\n", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))
-		}
+		record(f)
 	}
 	return f, nil
 }
+
+// record writes this process's pid, host and the time into the lock file
+// f, which it holds exclusively. A read-only descriptor (another user's
+// lock file, openLockFile) cannot be truncated: its holder records
+// nothing.
+func record(f *os.File) {
+	host, _ := os.Hostname()
+	if err := f.Truncate(0); err == nil {
+		fmt.Fprintf(f, "pid %d on host %s since %s\n", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))
+	}
+}
+
+// heldError is lockFile's refusal, matching ErrLocked: what, the directory
+// or file (per) the lock is for, is held through the lock file path,
+// whose record is who ("" when empty); exited reports that the record
+// names a process of this host, pid, that has exited.
+type heldError struct {
+	what, path, per, who string
+	pid                  int
+	exited               bool
+}
+
+// Error names the holder. An exited record is a crashed holder's (Release
+// empties it), and the holder now records nothing: it opened the lock file
+// read-only (openLockFile), holds a part (shared), or has just locked and
+// not yet written. The file is not stale, so the message neither names the
+// dead pid as the holder nor suggests deleting or stopping anything.
+func (e *heldError) Error() string {
+	who := e.who
+	switch {
+	case e.exited:
+		how := "another user's greedytl, whose lock file this one cannot write"
+		return fmt.Sprintf("%s is in use by a process that has not recorded itself in its lock file %s (%s; the last recorded holder, pid %d on this host, has exited): one process per %s; wait for it: %v", e.what, e.path, how, e.pid, e.per, ErrLocked)
+	case who == "":
+		who = "a process that has not recorded itself (another user's greedytl, whose lock file this one cannot write, or one that has just taken the lock)"
+	}
+	return fmt.Sprintf("%s is in use by %s (lock file %s): one process per %s; wait for it or stop it: %v", e.what, who, e.path, e.per, ErrLocked)
+}
+
+// Unwrap returns ErrLocked.
+func (e *heldError) Unwrap() error { return ErrLocked }
 
 // tryLockFile opens the lock file path, in dir (openLockFile), and tries
 // its lock, exclusive or shared, without waiting (tryLock). f is the open

@@ -8,7 +8,7 @@ import (
 
 // TestIs: Is is true for nil and for a nil pointer in an interface (a
 // typed nil), false for any other value, nil maps, slices and functions
-// included.
+// included, and a transpose of a typed nil (Matrix's business).
 func TestIs(t *testing.T) {
 	var nilMap map[string]int
 	var nilFunc func()
@@ -20,8 +20,30 @@ func TestIs(t *testing.T) {
 		{(*mat.Dense)(nil), true},
 		{(*int)(nil), true},
 		{mat.NewDense(1, 1, nil), false},
-		// The transpose of a typed nil dereferences it as the nil does
-		// (Dims panicked); that of a matrix does not.
+		{(*mat.Dense)(nil).T(), false},
+		{&mat.Dense{}, false},
+		{0, false},
+		{"", false},
+		{nilMap, false},
+		{[]float64(nil), false},
+		{nilFunc, false},
+	} {
+		if got := Is(tc.v); got != tc.want {
+			t.Errorf("Is(%#v) = %v, want %v", tc.v, got, tc.want)
+		}
+	}
+}
+
+// TestMatrix: Matrix is Is for a matrix, and also true for the transpose
+// of a typed nil, which dereferences it as the nil does (Dims panicked).
+func TestMatrix(t *testing.T) {
+	for _, tc := range []struct {
+		a    mat.Matrix
+		want bool
+	}{
+		{nil, true},
+		{(*mat.Dense)(nil), true},
+		{mat.NewDense(1, 1, nil), false},
 		{(*mat.Dense)(nil).T(), true},
 		{mat.Transpose{Matrix: (*mat.VecDense)(nil)}, true},
 		{mat.Transpose{Matrix: (*mat.Dense)(nil).T()}, true},
@@ -30,17 +52,12 @@ func TestIs(t *testing.T) {
 		{mat.NewVecDense(2, nil).T(), false},
 		{(&mat.Dense{}).T(), false},
 		{&mat.Dense{}, false},
-		{0, false},
-		{"", false},
-		{nilMap, false},
-		{[]float64(nil), false},
-		{nilFunc, false},
 		// A caller's type whose Untranspose returns itself: not unwrapped
 		// for ever (a stack overflow).
 		{selfT{}, false},
 	} {
-		if got := Is(tc.v); got != tc.want {
-			t.Errorf("Is(%#v) = %v, want %v", tc.v, got, tc.want)
+		if got := Matrix(tc.a); got != tc.want {
+			t.Errorf("Matrix(%#v) = %v, want %v", tc.a, got, tc.want)
 		}
 	}
 }

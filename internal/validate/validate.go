@@ -33,26 +33,30 @@ func Dims(a mat.Matrix) (r, c int) {
 // columns d and n. A matrix with columns but no rows is not absent: for
 // m > 0 its rows are wrong.
 func Shapes(X, H mat.Matrix, m int) (d, n int, err error) {
-	for _, a := range []struct {
+	var rows, cols [2]int // Dims of X and H, each matrix looked at once
+	for k, a := range []struct {
 		name string
 		A    mat.Matrix
 	}{{"X", X}, {"H", H}} {
 		if standardize.Absent(a.A) {
 			continue
 		}
-		if r, c := a.A.Dims(); r == 0 && c > 0 && m > 0 {
+		r, c := a.A.Dims()
+		if r == 0 && c > 0 && m > 0 {
 			return 0, 0, fmt.Errorf("%s has 0 rows but y has %d labels", a.name, m)
 		}
+		if r > 0 && c > 0 {
+			rows[k], cols[k] = r, c
+		}
 	}
-	rx, d := Dims(X)
-	rh, n := Dims(H)
+	d, n = cols[0], cols[1]
 	switch {
 	case d+n == 0:
 		return 0, 0, fmt.Errorf("no candidate columns: X and H are both absent")
-	case d > 0 && rx != m:
-		return 0, 0, fmt.Errorf("X has %d rows but y has %d labels", rx, m)
-	case n > 0 && rh != m:
-		return 0, 0, fmt.Errorf("H has %d rows but y has %d labels", rh, m)
+	case d > 0 && rows[0] != m:
+		return 0, 0, fmt.Errorf("X has %d rows but y has %d labels", rows[0], m)
+	case n > 0 && rows[1] != m:
+		return 0, 0, fmt.Errorf("H has %d rows but y has %d labels", rows[1], m)
 	}
 	return d, n, nil
 }

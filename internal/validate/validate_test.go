@@ -64,3 +64,43 @@ type zeroRows struct{ c int }
 func (z zeroRows) Dims() (r, c int)    { return 0, z.c }
 func (z zeroRows) At(i, j int) float64 { panic(mat.ErrIndexOutOfRange) }
 func (z zeroRows) T() mat.Matrix       { return mat.Transpose{Matrix: z} }
+
+// countingMatrix counts the calls of its Dims.
+type countingMatrix struct {
+	mat.Matrix
+	dims *int
+}
+
+func (c countingMatrix) Dims() (int, int) { *c.dims++; return c.Matrix.Dims() }
+
+// TestShapesLooksOnce: Shapes looks at each matrix once (standardize.Absent
+// and its own Dims: two calls of Dims), not twice (Absent again through
+// Dims: four), with the same verdicts.
+func TestShapesLooksOnce(t *testing.T) {
+	for _, tc := range []struct {
+		x, h mat.Matrix
+		m    int
+		want string
+	}{
+		{mat.NewDense(3, 2, nil), mat.NewDense(3, 1, nil), 3, ""},
+		{mat.NewDense(3, 2, nil), mat.NewDense(2, 1, nil), 3, "H has 2 rows but y has 3 labels"},
+		{mat.NewDense(2, 2, nil), mat.NewDense(3, 1, nil), 3, "X has 2 rows but y has 3 labels"},
+	} {
+		var nx, nh int
+		d, n, err := Shapes(countingMatrix{tc.x, &nx}, countingMatrix{tc.h, &nh}, tc.m)
+		if got := errString(err); got != tc.want || (err == nil && (d != 2 || n != 1)) {
+			t.Errorf("Shapes: d %d, n %d, err %q; want %q", d, n, got, tc.want)
+		}
+		if tc.want == "" && (nx != 2 || nh != 2) {
+			t.Errorf("Shapes called Dims %d times on X and %d on H, want 2 each", nx, nh)
+		}
+	}
+}
+
+// errString is err's message, "" for nil.
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
