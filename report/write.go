@@ -605,7 +605,8 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 
 // timingTable is the paper's Table 1: the fit time of a method (GreedyTL)
 // and its approximation (GreedyTL-59) by training-set size, mean ± standard
-// deviation over cells.
+// deviation over the successful cells: the time alone for one cell, "—"
+// for none (and no speed-up against it).
 func timingTable(res *Results, recs []experiment.Record, dataset string, a approximation, noise, negatives int) []element {
 	pair := []string{a.exact, a.approx}
 	var ps []int
@@ -616,14 +617,12 @@ func timingTable(res *Results, recs []experiment.Record, dataset string, a appro
 	}
 	slices.Sort(ps)
 	ps = slices.Compact(ps)
-	means := map[string][]float64{}
-	sds := map[string][]float64{}
+	times := map[string][][]float64{} // by method and size: the successful fits' times
 	hi := 0.0
 	for _, m := range pair {
 		for _, p := range ps {
 			ts := fitTimes(recs, rowKey{dataset: dataset, method: m, positives: p, noise: noise})
-			means[m] = append(means[m], mean(ts))
-			sds[m] = append(sds[m], stdDev(ts))
+			times[m] = append(times[m], ts)
 			hi = math.Max(hi, mean(ts))
 		}
 	}
@@ -651,8 +650,16 @@ func timingTable(res *Results, recs []experiment.Record, dataset string, a appro
 		if cand != "" {
 			cells = append(cells, cand)
 		}
-		for i := range ps {
-			cells = append(cells, fmt.Sprintf("%.3f ± %.3f", scale*means[m][i], scale*sds[m][i]))
+		for _, ts := range times[m] {
+			// No fit succeeded: no time (mean gives 0); one: no spread.
+			switch len(ts) {
+			case 0:
+				cells = append(cells, "—")
+			case 1:
+				cells = append(cells, fmt.Sprintf("%.3f", scale*ts[0]))
+			default:
+				cells = append(cells, fmt.Sprintf("%.3f ± %.3f", scale*mean(ts), scale*stdDev(ts)))
+			}
 		}
 		t.rows = append(t.rows, cells)
 	}
@@ -661,8 +668,9 @@ func timingTable(res *Results, recs []experiment.Record, dataset string, a appro
 		speed = append(speed, "")
 	}
 	for i := range ps {
-		if means[a.approx][i] > 0 {
-			speed = append(speed, fmt.Sprintf("×%.1f", means[a.exact][i]/means[a.approx][i]))
+		exact, approx := times[a.exact][i], times[a.approx][i]
+		if len(exact) > 0 && len(approx) > 0 && mean(approx) > 0 {
+			speed = append(speed, fmt.Sprintf("×%.1f", mean(exact)/mean(approx)))
 		} else {
 			speed = append(speed, "—")
 		}

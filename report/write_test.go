@@ -262,6 +262,37 @@ func TestTimingTable(t *testing.T) {
 	}
 }
 
+// TestTimingTableNoTimes: Table 1 shows a time only where there is one:
+// a method none of whose fits succeeded at a size has no time there ("—",
+// where it showed 0.000 ± 0.000, a measured time of zero) and no speed-up
+// against it, and a size of a single successful fit shows its time with no
+// standard deviation (it showed ± 0.000, which claims no spread, where one
+// fit measures none).
+func TestTimingTableNoTimes(t *testing.T) {
+	recs := []experiment.Record{
+		cell("greedytl", 0, 2, 0, 0, 0.5, 2), cell("greedytl", 1, 2, 0, 0, 0.5, 4),
+		failed("greedytl-59", 0, 2, 0, 0), failed("greedytl-59", 1, 2, 0, 0),
+		cell("greedytl", 0, 5, 0, 0, 0.5, 3),
+		cell("greedytl-59", 0, 5, 0, 0, 0.5, 1), failed("greedytl-59", 1, 5, 0, 0),
+		failed("greedytl", 0, 10, 0, 0),
+		cell("greedytl-59", 0, 10, 0, 0, 0.5, 1), cell("greedytl-59", 1, 10, 0, 0, 0.5, 2),
+	}
+	tab := timingTable(&Results{Records: recs}, recs, "d", greedy59, 0, 10)[1].(table)
+	want := [][]string{
+		{"GreedyTL", "3.000 ± 1.414", "3.000", "—"},
+		{"GreedyTL-59", "—", "1.000", "1.500 ± 0.707"},
+		{"speed-up", "—", "×3.0", "—"},
+	}
+	if !slices.Equal(tab.header, []string{"method", "2+10", "5+10", "10+10"}) {
+		t.Errorf("header %q", tab.header)
+	}
+	for i := range want {
+		if i >= len(tab.rows) || !slices.Equal(tab.rows[i], want[i]) {
+			t.Errorf("row %d = %q, want %q", i, tab.rows, want[i])
+		}
+	}
+}
+
 func TestAccuracyTable(t *testing.T) {
 	recs := []experiment.Record{
 		cell("greedytl", 0, 2, 0, 0, 0.8, 1), cell("greedytl", 0, 2, 0, 1, 0.6, 1),
