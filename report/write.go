@@ -407,7 +407,7 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 		failedTable(doc, recs)
 		return nil, nil
 	}
-	for _, n := range noises {
+	for _, n := range d.runNoises() { // a level whose every cell failed too: its table says so
 		title := "Balanced accuracy (%)"
 		if n > 0 {
 			title += ", " + plural.Count(n, "noise dimension", "noise dimensions")
@@ -548,9 +548,10 @@ func convergenceNotes(doc *document, rows []Row) {
 }
 
 // accuracyTable is a method × training-set size table at one noise level,
-// with the best non-oracle mean of each column in bold.
+// with the best non-oracle mean of each column in bold; a size whose every
+// cell failed has its column of "—".
 func accuracyTable(d *datasetRows, noise, negatives int) []element {
-	ps := d.positives(noise)
+	ps := d.runPositives(noise)
 	ms := d.methods(noise)
 	for _, r := range d.rows { // methods whose every cell failed, too
 		if r.Noise == noise && !slices.Contains(ms, r.Method) {
@@ -592,9 +593,12 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 		t.bold = append(t.bold, bold)
 	}
 	note := "Mean over targets and splits ± standard error over splits; bold: the best method of each column (the oracle Best source excluded)."
-	if nmin == nmax {
+	switch {
+	case nmax == 0:
+		note += " Every cell of this table failed (see the failed cells)."
+	case nmin == nmax:
 		note += " Each entry averages " + plural.Count(nmin, "cell", "cells") + "."
-	} else if nmax > 0 {
+	default:
 		note += fmt.Sprintf(" Entries average %d to %d cells (see the failed cells and All summary rows).", nmin, nmax)
 	}
 	if oneSplit {

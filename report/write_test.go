@@ -320,6 +320,45 @@ func TestAccuracyTable(t *testing.T) {
 	}
 }
 
+// TestAccuracyTablesKeepFailedSizes: a training-set size, or a noise level,
+// at which every cell failed keeps its column, or its table, of "—" in the
+// accuracy tables — as a method whose every cell failed keeps its row, and
+// as the N-way tables keep such a number of shots — where the column and
+// the table were left out, so that the tables read as if it had not been
+// run.
+func TestAccuracyTablesKeepFailedSizes(t *testing.T) {
+	var recs []experiment.Record
+	for k, m := range []string{"greedytl", "dam"} {
+		for s := range 2 {
+			recs = append(recs, cell(m, 0, 2, 0, s, 0.8-0.2*float64(k), 1), failed(m, 0, 5, 0, s), failed(m, 0, 2, 50, s))
+		}
+	}
+	for i := range recs {
+		recs[i].Dataset = "toy"
+	}
+	tab := accuracyTable(newDatasetRows(Summarize(recs)), 0, 10)[0].(table)
+	if want := []string{"method", "2+10", "5+10"}; !slices.Equal(tab.header, want) {
+		t.Errorf("header %q, want %q", tab.header, want)
+	}
+	for _, row := range tab.rows {
+		if len(row) != 3 || row[2] != "—" {
+			t.Errorf("row %q, want — at 5+10", row)
+		}
+	}
+	var doc document
+	res := &Results{Records: recs}
+	if _, err := datasetSection(&doc, res, "toy", "toy", newDatasetRows(Summarize(recs))); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	doc.writeMarkdown(&b)
+	for _, want := range []string{"### Balanced accuracy (%)\n", "### Balanced accuracy (%), 50 noise dimensions\n", "| GreedyTL | **80.0 ± 0.00** | — |", "| DAM | 60.0 ± 0.00 | — |", "Entries average 0 to 2 cells", "| GreedyTL | — |", "Every cell of this table failed"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no %q in\n%s", want, b.String())
+		}
+	}
+}
+
 func TestMarkdownEscapes(t *testing.T) {
 	var b strings.Builder
 	d := &document{title: "r"}
