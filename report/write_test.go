@@ -276,14 +276,15 @@ func TestTimingTableNoTimes(t *testing.T) {
 		cell("greedytl-59", 0, 5, 0, 0, 0.5, 1), failed("greedytl-59", 1, 5, 0, 0),
 		failed("greedytl", 0, 10, 0, 0),
 		cell("greedytl-59", 0, 10, 0, 0, 0.5, 1), cell("greedytl-59", 1, 10, 0, 0, 0.5, 2),
+		failed("greedytl", 0, 20, 0, 0), failed("greedytl-59", 0, 20, 0, 0), // no time at all: a column of —, as in the accuracy tables
 	}
 	tab := timingTable(&Results{Records: recs}, recs, "d", greedy59, 0, 10)[1].(table)
 	want := [][]string{
-		{"GreedyTL", "3.000 ± 1.414", "3.000", "—"},
-		{"GreedyTL-59", "—", "1.000", "1.500 ± 0.707"},
-		{"speed-up", "—", "×3.0", "—"},
+		{"GreedyTL", "3.000 ± 1.414", "3.000", "—", "—"},
+		{"GreedyTL-59", "—", "1.000", "1.500 ± 0.707", "—"},
+		{"speed-up", "—", "×3.0", "—", "—"},
 	}
-	if !slices.Equal(tab.header, []string{"method", "2+10", "5+10", "10+10"}) {
+	if !slices.Equal(tab.header, []string{"method", "2+10", "5+10", "10+10", "20+10"}) {
 		t.Errorf("header %q", tab.header)
 	}
 	for i := range want {
