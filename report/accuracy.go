@@ -183,26 +183,37 @@ func (d *datasetRows) methods(noise int) []string {
 
 // positives returns the training-set sizes with a successful cell at noise.
 func (d *datasetRows) positives(noise int) []int {
-	var ps []int
-	for _, r := range d.rows {
-		if r.N > 0 && r.Noise == noise {
-			ps = append(ps, r.Positives)
-		}
-	}
-	slices.Sort(ps)
-	return slices.Compact(ps)
+	return d.distinct(func(r Row) bool { return r.N > 0 && r.Noise == noise }, func(r Row) int { return r.Positives })
+}
+
+// runPositives returns the training-set sizes run at noise: those whose
+// every cell failed too.
+func (d *datasetRows) runPositives(noise int) []int {
+	return d.distinct(func(r Row) bool { return r.Noise == noise }, func(r Row) int { return r.Positives })
 }
 
 // noises returns the noise levels with a successful cell.
 func (d *datasetRows) noises() []int {
-	var ns []int
+	return d.distinct(func(r Row) bool { return r.N > 0 }, func(r Row) int { return r.Noise })
+}
+
+// runNoises returns the noise levels run: those whose every cell failed
+// too.
+func (d *datasetRows) runNoises() []int {
+	return d.distinct(func(Row) bool { return true }, func(r Row) int { return r.Noise })
+}
+
+// distinct returns the sorted distinct values of f over the rows that keep
+// keeps.
+func (d *datasetRows) distinct(keep func(Row) bool, f func(Row) int) []int {
+	var vs []int
 	for _, r := range d.rows {
-		if r.N > 0 {
-			ns = append(ns, r.Noise)
+		if keep(r) {
+			vs = append(vs, f(r))
 		}
 	}
-	slices.Sort(ns)
-	return slices.Compact(ns)
+	slices.Sort(vs)
+	return slices.Compact(vs)
 }
 
 // positivesLabel is the x-axis label for training-set sizes.

@@ -407,7 +407,7 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 		failedTable(doc, recs)
 		return nil, nil
 	}
-	for _, n := range noises {
+	for _, n := range d.runNoises() { // a level whose every cell failed too: its table says so
 		title := "Balanced accuracy (%)"
 		if n > 0 {
 			title += ", " + plural.Count(n, "noise dimension", "noise dimensions")
@@ -548,9 +548,10 @@ func convergenceNotes(doc *document, rows []Row) {
 }
 
 // accuracyTable is a method × training-set size table at one noise level,
-// with the best non-oracle mean of each column in bold.
+// with the best non-oracle mean of each column in bold; a size whose every
+// cell failed has its column of "—".
 func accuracyTable(d *datasetRows, noise, negatives int) []element {
-	ps := d.positives(noise)
+	ps := d.runPositives(noise)
 	ms := d.methods(noise)
 	for _, r := range d.rows { // methods whose every cell failed, too
 		if r.Noise == noise && !slices.Contains(ms, r.Method) {
@@ -592,9 +593,12 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 		t.bold = append(t.bold, bold)
 	}
 	note := "Mean over targets and splits ± standard error over splits; bold: the best method of each column (the oracle Best source excluded)."
-	if nmin == nmax {
+	switch {
+	case nmax == 0:
+		note += " Every cell of this table failed (see the failed cells)."
+	case nmin == nmax:
 		note += " Each entry averages " + plural.Count(nmin, "cell", "cells") + "."
-	} else if nmax > 0 {
+	default:
 		note += fmt.Sprintf(" Entries average %d to %d cells (see the failed cells and All summary rows).", nmin, nmax)
 	}
 	if oneSplit {
@@ -605,25 +609,24 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 
 // timingTable is the paper's Table 1: the fit time of a method (GreedyTL)
 // and its approximation (GreedyTL-59) by training-set size, mean ± standard
-// deviation over cells.
+// deviation over the successful cells: the time alone for one cell, "—"
+// for none (and no speed-up against it).
 func timingTable(res *Results, recs []experiment.Record, dataset string, a approximation, noise, negatives int) []element {
 	pair := []string{a.exact, a.approx}
 	var ps []int
-	for _, r := range recs {
-		if r.Error == "" && r.Noise == noise && slices.Contains(pair, r.Method) {
+	for _, r := range recs { // a size whose every fit failed too: a column of "—"
+		if r.Noise == noise && slices.Contains(pair, r.Method) {
 			ps = append(ps, r.Positives)
 		}
 	}
 	slices.Sort(ps)
 	ps = slices.Compact(ps)
-	means := map[string][]float64{}
-	sds := map[string][]float64{}
+	times := map[string][][]float64{} // by method and size: the successful fits' times
 	hi := 0.0
 	for _, m := range pair {
 		for _, p := range ps {
 			ts := fitTimes(recs, rowKey{dataset: dataset, method: m, positives: p, noise: noise})
-			means[m] = append(means[m], mean(ts))
-			sds[m] = append(sds[m], stdDev(ts))
+			times[m] = append(times[m], ts)
 			hi = math.Max(hi, mean(ts))
 		}
 	}
@@ -651,8 +654,16 @@ func timingTable(res *Results, recs []experiment.Record, dataset string, a appro
 		if cand != "" {
 			cells = append(cells, cand)
 		}
-		for i := range ps {
-			cells = append(cells, fmt.Sprintf("%.3f ± %.3f", scale*means[m][i], scale*sds[m][i]))
+		for _, ts := range times[m] {
+			// No fit succeeded: no time (mean gives 0); one: no spread.
+			switch len(ts) {
+			case 0:
+				cells = append(cells, "—")
+			case 1:
+				cells = append(cells, fmt.Sprintf("%.3f", scale*ts[0]))
+			default:
+				cells = append(cells, fmt.Sprintf("%.3f ± %.3f", scale*mean(ts), scale*stdDev(ts)))
+			}
 		}
 		t.rows = append(t.rows, cells)
 	}
@@ -661,8 +672,9 @@ func timingTable(res *Results, recs []experiment.Record, dataset string, a appro
 		speed = append(speed, "")
 	}
 	for i := range ps {
-		if means[a.approx][i] > 0 {
-			speed = append(speed, fmt.Sprintf("×%.1f", means[a.exact][i]/means[a.approx][i]))
+		exact, approx := times[a.exact][i], times[a.approx][i]
+		if len(exact) > 0 && len(approx) > 0 && mean(approx) > 0 {
+			speed = append(speed, fmt.Sprintf("×%.1f", mean(exact)/mean(approx)))
 		} else {
 			speed = append(speed, "—")
 		}

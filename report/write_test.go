@@ -262,6 +262,38 @@ func TestTimingTable(t *testing.T) {
 	}
 }
 
+// TestTimingTableNoTimes: Table 1 shows a time only where there is one:
+// a method none of whose fits succeeded at a size has no time there ("—",
+// where it showed 0.000 ± 0.000, a measured time of zero) and no speed-up
+// against it, and a size of a single successful fit shows its time with no
+// standard deviation (it showed ± 0.000, which claims no spread, where one
+// fit measures none).
+func TestTimingTableNoTimes(t *testing.T) {
+	recs := []experiment.Record{
+		cell("greedytl", 0, 2, 0, 0, 0.5, 2), cell("greedytl", 1, 2, 0, 0, 0.5, 4),
+		failed("greedytl-59", 0, 2, 0, 0), failed("greedytl-59", 1, 2, 0, 0),
+		cell("greedytl", 0, 5, 0, 0, 0.5, 3),
+		cell("greedytl-59", 0, 5, 0, 0, 0.5, 1), failed("greedytl-59", 1, 5, 0, 0),
+		failed("greedytl", 0, 10, 0, 0),
+		cell("greedytl-59", 0, 10, 0, 0, 0.5, 1), cell("greedytl-59", 1, 10, 0, 0, 0.5, 2),
+		failed("greedytl", 0, 20, 0, 0), failed("greedytl-59", 0, 20, 0, 0), // no time at all: a column of —, as in the accuracy tables
+	}
+	tab := timingTable(&Results{Records: recs}, recs, "d", greedy59, 0, 10)[1].(table)
+	want := [][]string{
+		{"GreedyTL", "3.000 ± 1.414", "3.000", "—", "—"},
+		{"GreedyTL-59", "—", "1.000", "1.500 ± 0.707", "—"},
+		{"speed-up", "—", "×3.0", "—", "—"},
+	}
+	if !slices.Equal(tab.header, []string{"method", "2+10", "5+10", "10+10", "20+10"}) {
+		t.Errorf("header %q", tab.header)
+	}
+	for i := range want {
+		if i >= len(tab.rows) || !slices.Equal(tab.rows[i], want[i]) {
+			t.Errorf("row %d = %q, want %q", i, tab.rows, want[i])
+		}
+	}
+}
+
 func TestAccuracyTable(t *testing.T) {
 	recs := []experiment.Record{
 		cell("greedytl", 0, 2, 0, 0, 0.8, 1), cell("greedytl", 0, 2, 0, 1, 0.6, 1),
@@ -286,6 +318,45 @@ func TestAccuracyTable(t *testing.T) {
 	}
 	if note := blocks[1].(paragraph).text; !strings.Contains(note, "single split") {
 		t.Errorf("note %q does not say that an entry has one split", note)
+	}
+}
+
+// TestAccuracyTablesKeepFailedSizes: a training-set size, or a noise level,
+// at which every cell failed keeps its column, or its table, of "—" in the
+// accuracy tables — as a method whose every cell failed keeps its row, and
+// as the N-way tables keep such a number of shots — where the column and
+// the table were left out, so that the tables read as if it had not been
+// run.
+func TestAccuracyTablesKeepFailedSizes(t *testing.T) {
+	var recs []experiment.Record
+	for k, m := range []string{"greedytl", "dam"} {
+		for s := range 2 {
+			recs = append(recs, cell(m, 0, 2, 0, s, 0.8-0.2*float64(k), 1), failed(m, 0, 5, 0, s), failed(m, 0, 2, 50, s))
+		}
+	}
+	for i := range recs {
+		recs[i].Dataset = "toy"
+	}
+	tab := accuracyTable(newDatasetRows(Summarize(recs)), 0, 10)[0].(table)
+	if want := []string{"method", "2+10", "5+10"}; !slices.Equal(tab.header, want) {
+		t.Errorf("header %q, want %q", tab.header, want)
+	}
+	for _, row := range tab.rows {
+		if len(row) != 3 || row[2] != "—" {
+			t.Errorf("row %q, want — at 5+10", row)
+		}
+	}
+	var doc document
+	res := &Results{Records: recs}
+	if _, err := datasetSection(&doc, res, "toy", "toy", newDatasetRows(Summarize(recs))); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	doc.writeMarkdown(&b)
+	for _, want := range []string{"### Balanced accuracy (%)\n", "### Balanced accuracy (%), 50 noise dimensions\n", "| GreedyTL | **80.0 ± 0.00** | — |", "| DAM | 60.0 ± 0.00 | — |", "Entries average 0 to 2 cells", "| GreedyTL | — |", "Every cell of this table failed"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no %q in\n%s", want, b.String())
+		}
 	}
 }
 

@@ -41,6 +41,7 @@ import (
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/internal/plural"
 )
 
 // The spreads of the group centres and of the classes around them, in
@@ -91,7 +92,7 @@ func DefaultGroups(classes int) int { return max(1, min(10, classes)) }
 func (c Config) Check() error {
 	switch {
 	case c.Classes < 2:
-		return fmt.Errorf("synth: %d classes, want at least 2", c.Classes)
+		return fmt.Errorf("synth: %s, want at least 2", plural.Count(c.Classes, "class", "classes"))
 	case c.PerClass < 1:
 		return fmt.Errorf("synth: %d examples per class, want at least 1", c.PerClass)
 	case c.Dims < 1:

@@ -399,3 +399,12 @@ func TestNames(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckOneClass: the refusal of a single class counts it in the
+// singular ("1 class"), where it said "1 classes".
+func TestCheckOneClass(t *testing.T) {
+	err := Config{Classes: 1, PerClass: 3, Dims: 2, Groups: 1}.Check()
+	if err == nil || err.Error() != "synth: 1 class, want at least 2" {
+		t.Errorf("error %v, want synth: 1 class, want at least 2", err)
+	}
+}

@@ -11,6 +11,8 @@
 # issue 8 and exits 1 when one is missed:
 #   train-sources shard: peak RSS ≤ 2 × (float32 bytes of the rows it trains on) + 300 MB
 #   experiment shard:    peak RSS ≤ 2 × (float32 bytes of the rows it reads)     + 300 MB
+# A measured command that fails stops it (exit 1), naming the command and
+# showing its messages.
 set -eu
 
 work=${1:?usage: memory-cost.sh WORKDIR [CLASSES PER_CLASS DIMS]}
@@ -28,6 +30,18 @@ data="$work/synth-$classes-$per-$dims"
 peak() { awk '/Maximum resident/ {printf "%.0f", $6 * 1024 / 1e6}' "$1"; }
 # cpu FILE: user + system seconds.
 cpu() { awk '/User time|System time/ {s += $4} END {printf "%.1f", s}' "$1"; }
+# timed FILE COMMAND...: run COMMAND under /usr/bin/time -v, its standard
+# error and the measurements into FILE; when it fails, say so, show its
+# messages (FILE up to time's own lines) and stop.
+timed() {
+	file=$1
+	shift
+	/usr/bin/time -v "$@" 2>"$file" && return 0
+	status=$?
+	echo "memory-cost.sh: failed (status $status): $*" >&2
+	awk '/^Command (exited with|terminated by)|^\tCommand being timed/ {exit} {print}' "$file" >&2
+	exit 1
+}
 fail=0
 check() { # what peakMB rowsMB
 	limit=$(awk -v r="$3" 'BEGIN {printf "%.0f", 2 * r + 300}')
@@ -38,7 +52,7 @@ check() { # what peakMB rowsMB
 # 1. A train-sources shard of the paper's plan (a fifth of the classes held
 #    out as negatives, 90% of their rows the source negatives), C fixed.
 src="$work/sources"
-/usr/bin/time -v nice "$bin" train-sources --data "$data" --out "$src" --c-grid 1 --shard 0/400 --workers 2 -q 2>"$work/train.time"
+timed "$work/train.time" nice "$bin" train-sources --data "$data" --out "$src" --c-grid 1 --shard 0/400 --workers 2 -q
 rows=$(/usr/bin/python3 -c "
 import json; ix = json.load(open('$src/sources.json'))
 print(len(ix['negatives']['source']) + sum(e['positives'] for e in ix['sources']))")
@@ -53,8 +67,8 @@ cheap="$work/sources-cheap"
 nice "$bin" train-sources --data "$data" --out "$cheap" --negative-fraction 0.02 --c-grid 1 --folds 2 --eps 10 -q
 run="$work/run-shard-0"
 rm -rf "$run"
-/usr/bin/time -v nice "$bin" experiment --data "$data" --sources "$cheap" --out "$run" \
-	--methods greedytl,greedytl-59 --shard 0/100 2>"$work/experiment.time"
+timed "$work/experiment.time" nice "$bin" experiment --data "$data" --sources "$cheap" --out "$run" \
+	--methods greedytl,greedytl-59 --shard 0/100
 rowsMB=$(awk '/read [0-9]+ rows/ {for (i = 1; i <= NF; i++) if ($i == "(" || $i ~ /^\(/) {gsub(/\(/, "", $i); print int($i); exit}}' "$work/experiment.time")
 cells=$(wc -l <"$run/results-shard-0-of-100.jsonl")
 check "experiment --shard 0/100 ($cells cells)" "$(peak "$work/experiment.time")" "$rowsMB"
