@@ -262,6 +262,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 		err       error
 		gaps      labelGaps // between content lines
 		pending   labelGaps // since the last content line
+		split     labelSplitter
 	)
 	for line, ok := lr.next(); ok; line, ok = lr.next() {
 		if isSkippable(line) {
@@ -292,7 +293,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 			}
 			return nil, nil, labelGaps{}, errorf(name, lr.line, "expected one label per line or all labels on line %d", firstNum)
 		}
-		if vals, at, err = appendLabels(vals, at, line, ',', name, lr.line); err != nil {
+		if vals, at, err = split.appendLabels(vals, at, line, ',', name, lr.line); err != nil {
 			if lines == 2 && secondRowNumbered(firstLine, line) {
 				err = rowNamesError(name, lr.line) // `"1" -1`: a quoted row name
 			}
@@ -311,7 +312,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 	if lines == 1 {
 		sep = detectSep(firstLine)
 	}
-	first, firstAt, err := appendLabels(nil, make([]labelPos, 0, len(at)+1), firstLine, sep, name, firstNum)
+	first, firstAt, err := split.appendLabels(nil, make([]labelPos, 0, len(at)+1), firstLine, sep, name, firstNum)
 	if err != nil {
 		return nil, nil, labelGaps{}, err
 	}
@@ -483,14 +484,27 @@ func dropNumericHeader(vals []string) []string {
 	return vals[1:]
 }
 
+// labelSplitter splits the lines of a label file into labels, reusing its
+// buffers from line to line, and gives a label spelled as an earlier one
+// that earlier string: a label file holds a few distinct labels on many
+// lines, where a slice or two and a string a line were most of what
+// reading it allocated.
+type labelSplitter struct {
+	fields  [][]byte
+	scratch []byte
+	quoted  []bool
+	seen    map[string]string // the distinct labels so far, up to maxSeenLabels
+}
+
+// maxSeenLabels bounds labelSplitter's distinct labels kept for reuse: a
+// file of more distinct labels (ids, not classes) gains nothing from them.
+const maxSeenLabels = 1024
+
 // appendLabels appends the labels on one line, split at sep, to vals, and
 // their places, on line lineNum, to at.
-func appendLabels(vals []string, at []labelPos, line []byte, sep byte, name string, lineNum int) ([]string, []labelPos, error) {
-	var (
-		scratch []byte
-		quoted  []bool
-	)
-	fields, err := splitQuoted(nil, line, sep, &scratch, &quoted)
+func (s *labelSplitter) appendLabels(vals []string, at []labelPos, line []byte, sep byte, name string, lineNum int) ([]string, []labelPos, error) {
+	fields, err := splitQuoted(s.fields, line, sep, &s.scratch, &s.quoted)
+	s.fields = fields
 	if err != nil {
 		return nil, nil, &Error{File: name, Line: lineNum, Err: err}
 	}
@@ -501,10 +515,26 @@ func appendLabels(vals []string, at []labelPos, line []byte, sep byte, name stri
 			}
 			return nil, nil, errorf(name, lineNum, "column %d: empty label", j+1)
 		}
-		vals = append(vals, string(f))
-		at = append(at, labelPos{line: lineNum, quoted: quoted[j]})
+		vals = append(vals, s.label(f))
+		at = append(at, labelPos{line: lineNum, quoted: s.quoted[j]})
 	}
 	return vals, at, nil
+}
+
+// label returns f as a string: the string of an earlier label spelled
+// alike, else a new one.
+func (s *labelSplitter) label(f []byte) string {
+	if v, ok := s.seen[string(f)]; ok {
+		return v
+	}
+	v := string(f)
+	if len(s.seen) < maxSeenLabels {
+		if s.seen == nil {
+			s.seen = map[string]string{}
+		}
+		s.seen[v] = v
+	}
+	return v
 }
 
 // dropBinaryHeader drops a first value that is not a number, occurs nowhere

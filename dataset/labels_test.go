@@ -432,3 +432,33 @@ func TestRowNamedLabels(t *testing.T) {
 // utf8Hint ends the message of a label of a file that is not UTF-8 (as
 // Excel writes a CSV in Windows-1252).
 const utf8Hint = `: save the file as UTF-8 (Excel's "CSV (Comma delimited)" writes Windows-1252: save as "CSV UTF-8")`
+
+// BenchmarkDecodeClasses reads 100,000 labels, one a line, of two classes:
+// numbers ("1", "-1") and names ("cat", "dog"), as the CLI reads a label
+// file (DecodeClassesHeader: the text read, the labels checked, the
+// classes found).
+func BenchmarkDecodeClasses(b *testing.B) {
+	for _, c := range []struct{ name, pos, neg string }{
+		{"numbers", "1", "-1"},
+		{"names", "cat", "dog"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var buf bytes.Buffer
+			for i := range 100_000 {
+				if i%3 == 0 {
+					buf.WriteString(c.pos + "\n")
+				} else {
+					buf.WriteString(c.neg + "\n")
+				}
+			}
+			data := buf.Bytes()
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := DecodeClassesHeader(bytes.NewReader(data), "bench.txt", HeaderAuto); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
