@@ -197,7 +197,8 @@ func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 func (lf *labelFile) checkLabels(skip int) error {
 	missing, numbers, names, quoted, bare := -1, 0, 0, 0, 0
 	for i := skip; i < len(lf.vals); i++ {
-		if err := CheckLabel(lf.vals[i]); err != nil {
+		isNum, err := checkLabel(lf.vals[i])
+		if err != nil {
 			if !utf8.ValidString(lf.vals[i]) { // the file's, not a label's, encoding
 				err = fmt.Errorf("%w: save the file as UTF-8 (Excel's \"CSV (Comma delimited)\" writes Windows-1252: save as \"CSV UTF-8\")", err)
 			}
@@ -210,7 +211,7 @@ func (lf *labelFile) checkLabels(skip int) error {
 				missing = i
 			}
 			continue
-		case isNumber([]byte(lf.vals[i])):
+		case isNum:
 			numbers++
 		case i > 0: // the first value may be a header ("x" of R's write.csv), which auto drops only above numbers alone
 			names++

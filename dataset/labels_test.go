@@ -462,3 +462,17 @@ func BenchmarkDecodeClasses(b *testing.B) {
 		})
 	}
 }
+
+// TestCheckLabelNumber: checkLabel says of each label it accepts what
+// isNumber says, which checkLabels asked before.
+func TestCheckLabelNumber(t *testing.T) {
+	for _, v := range []string{"1", "-1", "+1", "0.5", ".5", "1e3", "0x1p-2", "1_0", "01", "1\u00a0", "\u00a01", "1\u3000", " 1", "cat", "NA", "1 2", "-", "e5"} {
+		isNum, err := checkLabel(v)
+		if err != nil {
+			t.Errorf("checkLabel(%q): %v", v, err)
+		}
+		if want := isNumber([]byte(v)); isNum != want {
+			t.Errorf("checkLabel(%q) says number %v, isNumber %v", v, isNum, want)
+		}
+	}
+}
