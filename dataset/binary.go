@@ -123,16 +123,16 @@ func notUTF8(head []byte) bool {
 }
 
 // checkText returns the error, naming the file name, of input that starts
-// with head (its first bytes, gunzipped) and cannot be text: a binary format
-// of binaryFormats, or any byte 0 (NUL), which no text holds. UTF-16 text
-// with its byte order mark, which holds NULs, is left to bom.CheckUTF16's
-// own message.
+// with head (its first bytes, gunzipped) and cannot be text that greedytl
+// reads: a binary format of binaryFormats, UTF-16 text with its byte order
+// mark (bom.CheckUTF16's message, not its NULs'), or any byte 0 (NUL),
+// which no UTF-8 text holds.
 func checkText(head []byte, name string) error {
 	if what := binaryFormat(head, true); what != "" {
 		return errorf(name, 0, "%s", what)
 	}
-	if bom.CheckUTF16(head) != nil {
-		return nil
+	if err := bom.CheckUTF16(head); err != nil {
+		return &Error{File: name, Err: err}
 	}
 	if k := bytes.IndexByte(head, 0); k >= 0 {
 		return errorf(name, 0, "binary data, not text: byte %d is 0 (NUL), which text never holds (UTF-16 text without its byte order mark holds them too: save it as UTF-8)", k)
