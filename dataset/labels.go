@@ -3,6 +3,7 @@ package dataset
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -374,10 +375,10 @@ func numberRow(v string) int {
 	}
 	integers := true
 	for _, x := range f {
-		if !isNumber([]byte(x)) {
+		n, err := number.Parse(x)
+		if err != nil && !errors.Is(err, strconv.ErrRange) { // isNumber
 			return 0
 		}
-		n, err := number.Parse(x)
 		integers = integers && err == nil && n == math.Trunc(n) && !strings.ContainsAny(x, ".eE")
 	}
 	if len(f) == 2 && integers && !(f[0] == "0" && f[1] == "1" || f[0] == "1" && f[1] == "0") {
