@@ -517,6 +517,13 @@ func (s *labelSplitter) appendLabels(vals []string, at []labelPos, line []byte, 
 			}
 			return nil, nil, errorf(name, lineNum, "column %d: empty label", j+1)
 		}
+		if len(bytes.TrimSpace(f)) == 0 { // U+00A0, U+3000, \v: a class named "" (its name trimmed)
+			err := fmt.Errorf("label %s is only white space: a label is a number or a name", strconv.Quote(string(f)))
+			if len(fields) > 1 {
+				err = fmt.Errorf("column %d: %w", j+1, err)
+			}
+			return nil, nil, &Error{File: name, Line: lineNum, Err: err}
+		}
 		vals = append(vals, s.label(f))
 		at = append(at, labelPos{line: lineNum, quoted: s.quoted[j]})
 	}

@@ -112,6 +112,27 @@ func TestReadLabelsErrors(t *testing.T) {
 	}
 }
 
+// TestWhiteSpaceLabels: a label of Unicode white space alone (a no-break
+// space, an ideographic space, a vertical tab) is refused at its line,
+// where it made a class whose trimmed name was empty and failed later,
+// naming no file ("class 0 has an empty name").
+func TestWhiteSpaceLabels(t *testing.T) {
+	for _, tc := range []struct{ content, want string }{
+		{"cat\n\u00a0\ndog\ncat\n", `2: label "\u00a0" is only white space: a label is a number or a name`},
+		{"1\n-1\n\u3000\n", `3: label "\u3000" is only white space: a label is a number or a name`},
+		{"\u00a0\u3000\n1\n-1\n", `1: label "\u00a0\u3000" is only white space: a label is a number or a name`},
+		{"cat\n\"\u00a0\"\ndog\n", `2: label "\u00a0" is only white space: a label is a number or a name`},
+		{"1\n\v\n-1\n", `2: label "\v" is only white space: a label is a number or a name`},
+		{"1,\u00a0,-1\n", `1: column 2: label "\u00a0" is only white space: a label is a number or a name`},
+	} {
+		path := writeFile(t, "y.txt", []byte(tc.content))
+		y, err := ReadLabels(path, "cat")
+		checkError(t, y, err, path+":"+tc.want)
+		c, err := ReadClasses(path)
+		checkError(t, c, err, path+":"+tc.want)
+	}
+}
+
 // TestCheckLabel: numbers and names are labels; what reads as a number but
 // not a finite one is not, whatever its spelling, nor bytes that are not
 // UTF-8.
