@@ -20,7 +20,10 @@ import (
 var binaryFormats = []struct {
 	magic string
 	what  string
-	rest  func(after []byte) bool // nil: the magic alone
+	// rest, for a magic of printable ASCII, which text may start with too,
+	// reports whether the bytes after it are the format's; nil for a
+	// magic no text starts with (a byte outside printable ASCII).
+	rest func(after []byte) bool
 }{
 	{"PK\x03\x04", "a zip archive (an .npz of np.savez, an Excel .xlsx workbook, a torch.save file, or zipped files such as data.csv.zip): unzip a zipped file (greedytl reads gzip-compressed input), and save an array with np.save (.npy) or as CSV text", nil},
 	{npyMagic, "a NumPy .npy array, not text", nil},
@@ -57,17 +60,14 @@ func matRest(after []byte) bool {
 // bytes head holds (binaryFormats), or "" if none: a Python pickle
 // (protocols 2 to 5, which start with the byte 0x80 and the protocol)
 // included. Where the input may be text (text), a printable magic ("PAR1",
-// "BZh9") counts only with the bytes that follow it in the format (rest) and
-// when head is no UTF-8 text (notUTF8); where it may not (the .npy reader,
-// which sniffs 8 bytes, too few for rest), the magic alone names the format
-// of input refused either way.
+// "BZh9": one with rest) counts only with the bytes that follow it in the
+// format (rest) and when head is no UTF-8 text (notUTF8); where it may not
+// (the .npy reader, which sniffs 8 bytes, too few for rest), the magic alone
+// names the format of input refused either way.
 func binaryFormat(head []byte, text bool) string {
 	for _, f := range binaryFormats {
 		if bytes.HasPrefix(head, []byte(f.magic)) {
-			if text && f.rest != nil && !f.rest(head[len(f.magic):]) {
-				continue
-			}
-			if text && isPrintable(f.magic) && !notUTF8(head) {
+			if text && f.rest != nil && (!f.rest(head[len(f.magic):]) || !notUTF8(head)) {
 				continue // "PAR1", "BZh9" could start text: a label file's first class
 			}
 			return f.what
@@ -77,17 +77,6 @@ func binaryFormat(head []byte, text bool) string {
 		return "a Python pickle (pickle.dump, joblib.dump, pandas' to_pickle): save the array with np.save (.npy) or as CSV text"
 	}
 	return ""
-}
-
-// isPrintable reports whether the magic s is printable ASCII, which text
-// may start with too.
-func isPrintable(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < ' ' || s[i] > '~' {
-			return false
-		}
-	}
-	return true
 }
 
 // isText reports whether head, the first bytes of an input, are printable

@@ -174,3 +174,18 @@ func TestBinaryInputPeers(t *testing.T) {
 		}
 	}
 }
+
+// TestBinaryFormatsPrintableMagic: a format's magic has a test of the bytes
+// after it (rest) exactly when text can start with the magic (printable
+// ASCII), which binaryFormat takes rest's presence to say.
+func TestBinaryFormatsPrintableMagic(t *testing.T) {
+	for _, f := range binaryFormats {
+		printable := true
+		for i := range len(f.magic) {
+			printable = printable && ' ' <= f.magic[i] && f.magic[i] <= '~'
+		}
+		if printable != (f.rest != nil) {
+			t.Errorf("magic %q: printable %v, rest %v", f.magic, printable, f.rest != nil)
+		}
+	}
+}
