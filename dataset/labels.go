@@ -407,6 +407,16 @@ func isSVMLightRow(v string) bool {
 // `1 -1`, `"1" -1`, "1\t-1", as R's write.table writes a vector with its
 // row names, and "0,-1", as pandas' to_csv(path, header=False) a Series with
 // its index.
+//
+// It splits the line itself rather than by splitFields, which would count
+// other lines: it splits at any Unicode white space (bytes.Fields), so that
+// row numbers separated by U+00A0 (a table copied from a web page) are
+// found, where splitFields splits at blanks and tabs only and each such line
+// read whole was a class of its own; and it splits at commas only a line of
+// one such field, so that R's write.table, which separates by blanks values
+// that may hold commas (`"1" "a,b"`), is found, where splitFields would
+// split at the comma (detectSep). The rest is compared as written, quoted
+// or not (rowNamed). TestRowNamedLabels holds both cases.
 func rowNumbered(line []byte) (n int, rest []byte, ok bool) {
 	f := bytes.Fields(line)
 	if len(f) == 1 { // "0,-1": pandas' to_csv(path, header=False) of a Series
@@ -415,12 +425,9 @@ func rowNumbered(line []byte) (n int, rest []byte, ok bool) {
 	if len(f) != 2 || len(f[1]) == 0 {
 		return 0, nil, false
 	}
-	num := f[0]
-	if len(num) > 2 && num[0] == '"' && num[len(num)-1] == '"' {
-		num = num[1 : len(num)-1]
-	}
+	num := unquote(f[0]) // `"1"`: R's write.table quotes row names
 	n, err := strconv.Atoi(string(num))
-	return n, f[1], err == nil && n >= 0 && num[0] >= '0' && num[0] <= '9'
+	return n, f[1], err == nil && num[0] >= '0' && num[0] <= '9'
 }
 
 // secondRowNumbered reports whether the second content line of a label

@@ -423,6 +423,11 @@ func TestRowNamedLabels(t *testing.T) {
 		"31 -1\n2 1\n38 1\n17 -1\n":      1,
 		"y\n31 -1\n2 1\n38 1\n17 -1\n":   2,
 		"7 cat\n0 dog\n12 cat\n3 bird\n": 1,
+		// rowNumbered splits at any Unicode white space (a table copied
+		// from a web page: U+00A0), and at blanks before commas: R's
+		// write.table separates by blanks values that hold commas.
+		"1\u00a0cat\n2\u00a0dog\n3\u00a0cat\n":        1,
+		"\"1\" \"a,b\"\n\"2\" \"c\"\n\"3\" \"a,b\"\n": 2,
 	} {
 		path := writeFile(t, "y.txt", []byte(text))
 		c, err := ReadClasses(path)
