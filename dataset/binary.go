@@ -59,15 +59,13 @@ func matRest(after []byte) bool {
 // binaryFormat returns the description of the binary format whose first
 // bytes head holds (binaryFormats), or "" if none: a Python pickle
 // (protocols 2 to 5, which start with the byte 0x80 and the protocol)
-// included. Where the input may be text (text), a printable magic ("PAR1",
-// "BZh9": one with rest) counts only with the bytes that follow it in the
-// format (rest) and when head is no UTF-8 text (notUTF8); where it may not
-// (the .npy reader, which sniffs 8 bytes, too few for rest), the magic alone
-// names the format of input refused either way.
-func binaryFormat(head []byte, text bool) string {
+// included. A printable magic ("PAR1", "BZh9": one with rest) counts only
+// with the bytes that follow it in the format (rest) and when head is no
+// UTF-8 text (notUTF8): text may start like it.
+func binaryFormat(head []byte) string {
 	for _, f := range binaryFormats {
 		if bytes.HasPrefix(head, []byte(f.magic)) {
-			if text && f.rest != nil && (!f.rest(head[len(f.magic):]) || !notUTF8(head)) {
+			if f.rest != nil && (!f.rest(head[len(f.magic):]) || !notUTF8(head)) {
 				continue // "PAR1", "BZh9" could start text: a label file's first class
 			}
 			return f.what
@@ -117,7 +115,7 @@ func notUTF8(head []byte) bool {
 // mark (bom.CheckUTF16's message, not its NULs'), or any byte 0 (NUL),
 // which no UTF-8 text holds.
 func checkText(head []byte, name string) error {
-	if what := binaryFormat(head, true); what != "" {
+	if what := binaryFormat(head); what != "" {
 		return errorf(name, 0, "%s", what)
 	}
 	if err := bom.CheckUTF16(head); err != nil {
@@ -130,10 +128,10 @@ func checkText(head []byte, name string) error {
 }
 
 // notNPY returns the error of a .npy reader given input whose first bytes
-// head do not start with the .npy magic: it names the binary format when
-// head is one of binaryFormat's.
+// head (up to sniffSize) do not start with the .npy magic: it names the
+// binary format when head is one of binaryFormat's, or says it is text.
 func notNPY(head []byte, name string) error {
-	if what := binaryFormat(head, false); what != "" {
+	if what := binaryFormat(head); what != "" {
 		return errorf(name, 0, "not a .npy file: %s", what)
 	}
 	if isText(head) {
@@ -143,5 +141,7 @@ func notNPY(head []byte, name string) error {
 	return errorf(name, 0, "not a .npy file (bad magic bytes)")
 }
 
-// sniffSize is how many of its first bytes checkText is given of an input.
+// sniffSize is how many of its first bytes an input is told apart by: the
+// head checkText is given before a text reader's first line, and notNPY
+// after a .npy reader's magic did not match.
 const sniffSize = 512

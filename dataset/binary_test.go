@@ -100,6 +100,12 @@ func TestBinaryInput(t *testing.T) {
 		if cls, err := ReadClasses(path); err != nil || len(cls.Names) < 2 {
 			t.Errorf("labels %.20q: %v", text, err)
 		}
+		// Named .npy, it is text to the .npy reader too, which sniffs
+		// as many bytes (sniffSize).
+		npyPath := writeFile(t, "y.npy", []byte(text))
+		if _, err := ReadNPYMatrix(npyPath); err == nil || !strings.HasPrefix(err.Error(), npyPath+": not a .npy file: it holds text (it starts ") {
+			t.Errorf("text %.20q named .npy: %v", text, err)
+		}
 	}
 	// Windows-1252 text (not UTF-8) that starts like a printable magic but
 	// not its format's next bytes is text (review10 found it refused as a
