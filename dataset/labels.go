@@ -18,7 +18,8 @@ import (
 //
 // The file is a .npy array (1-D, or 2-D with one column; chosen by the
 // ".npy"/".npy.gz" suffix or the magic bytes) or text: one label per line
-// (the trimmed line, which may contain spaces but no comma or tab), or all
+// (the line trimmed of white space, Unicode's too (U+00A0), which may
+// contain spaces but no comma or tab), or all
 // labels on one line separated as DecodeCSV separates fields. Blank
 // lines and '#' comment lines are skipped; gzip is decompressed. A text file
 // may start with a header: a non-numeric first value above numeric labels,
@@ -524,14 +525,17 @@ func (s *labelSplitter) appendLabels(vals []string, at []labelPos, line []byte, 
 			}
 			return nil, nil, errorf(name, lineNum, "column %d: empty label", j+1)
 		}
-		if len(bytes.TrimSpace(f)) == 0 { // U+00A0, U+3000, \v: a class named "" (its name trimmed)
+		// Blanks, tabs and quotes are gone; Unicode white space goes too
+		// (U+00A0, U+3000: "1\u00a0" is 1, as Python's float reads it).
+		t := bytes.TrimSpace(f)
+		if len(t) == 0 {
 			err := fmt.Errorf("label %s is only white space: a label is a number or a name", strconv.Quote(string(f)))
 			if len(fields) > 1 {
 				err = fmt.Errorf("column %d: %w", j+1, err)
 			}
 			return nil, nil, &Error{File: name, Line: lineNum, Err: err}
 		}
-		vals = append(vals, s.label(f))
+		vals = append(vals, s.label(t))
 		at = append(at, labelPos{line: lineNum, quoted: s.quoted[j]})
 	}
 	return vals, at, nil

@@ -133,6 +133,37 @@ func TestWhiteSpaceLabels(t *testing.T) {
 	}
 }
 
+// TestUnicodeBlankAroundLabels: a label is trimmed of Unicode white space
+// (a no-break space after it, as a cell copied from a web page holds), as
+// Python's float() and NumPy read such a number and ReadClasses already
+// trimmed a name: "1\u00a0" is the class 1, where ReadClasses made it a
+// name and so "1" and "1.0" two classes, and ReadLabels found "cat\u00a0"
+// a third class beside "cat".
+func TestUnicodeBlankAroundLabels(t *testing.T) {
+	path := writeFile(t, "y.txt", []byte("1\u00a0\n1.0\n-1\n\u30001\n"))
+	c, err := ReadClasses(path)
+	if err != nil || !slices.Equal(c.Names, []string{"-1", "1"}) || !slices.Equal(c.Y, []int{1, 1, 0, 1}) {
+		t.Errorf("ReadClasses: %v, %v", c, err)
+	}
+	if y, err := ReadLabels(path, ""); err != nil || !slices.Equal(y, []float64{1, 1, -1, 1}) {
+		t.Errorf("ReadLabels: %v, %v", y, err)
+	}
+	path = writeFile(t, "y.txt", []byte("cat\u00a0\ncat\ndog\n\"\u3000dog\"\n"))
+	if y, err := ReadLabels(path, "cat"); err != nil || !slices.Equal(y, []float64{1, 1, -1, -1}) {
+		t.Errorf("ReadLabels: %v, %v", y, err)
+	}
+	c, err = ReadClasses(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if y, pos, neg, err := c.Binary("cat"); err != nil || !slices.Equal(y, []float64{1, 1, -1, -1}) || pos != "cat" || !slices.Equal(neg, []string{"dog"}) {
+		t.Errorf("Binary: %v, %q, %q, %v", y, pos, neg, err)
+	}
+	if v, err := ReadLabelValues(path); err != nil || !slices.Equal(v, []string{"cat", "cat", "dog", "dog"}) {
+		t.Errorf("ReadLabelValues: %q, %v", v, err)
+	}
+}
+
 // TestCheckLabel: numbers and names are labels; what reads as a number but
 // not a finite one is not, whatever its spelling, nor bytes that are not
 // UTF-8.
