@@ -206,6 +206,9 @@ func (lf *labelFile) checkLabels(skip int) error {
 			}
 			return lf.errorAt(i, err)
 		}
+		if x, big := bigInteger(lf.vals[i]); isNum && big && !lf.npy { // .npy: refused on reading (NPYArray.vector)
+			return lf.errorAt(i, fmt.Errorf("label %s is an integer beyond 2⁵³, which a label, read as a float64, cannot hold exactly (it reads as %s, as integers near it do): number the classes 0, 1, … or make them names (a letter before each)", strconv.Quote(lf.vals[i]), formatFloat(x)))
+		}
 		isQuoted := lf.at != nil && lf.at[i].quoted
 		switch {
 		case missingValue([]byte(lf.vals[i])) && !isQuoted: // R quotes a string "NA", not its NA
@@ -231,6 +234,21 @@ func (lf *labelFile) checkLabels(skip int) error {
 		return lf.errorAt(missing, fmt.Errorf("label %q, unquoted among quoted labels, is a missing value (as R's write.table and write.csv quote strings and write NA bare): give only the examples that have a label, or quote it if it is a class (\"NA\")", lf.vals[missing]))
 	}
 	return nil
+}
+
+// bigInteger returns the value of the label v and whether v, a number, is
+// written as an integer (digits, a sign before them) beyond 2⁵³ in
+// magnitude: one that float64, in which labels are compared, cannot hold
+// exactly, so that a 64-bit id and its neighbours read as one class,
+// named by none of them, as the .npy reader refuses (exactInt).
+func bigInteger(v string) (float64, bool) {
+	const max = "9007199254740992" // 2⁵³
+	d := strings.TrimLeft(strings.TrimLeft(v, "+-"), "0")
+	if len(d) < len(max) || len(d) == len(max) && d <= max || strings.Trim(d, "0123456789") != "" {
+		return 0, false
+	}
+	x, err := number.Parse(v)
+	return x, err == nil
 }
 
 // errorAt returns err as an *Error naming lf and the place of its value i

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -161,6 +162,29 @@ func TestUnicodeBlankAroundLabels(t *testing.T) {
 	}
 	if v, err := ReadLabelValues(path); err != nil || !slices.Equal(v, []string{"cat", "cat", "dog", "dog"}) {
 		t.Errorf("ReadLabelValues: %q, %v", v, err)
+	}
+}
+
+// TestBigIntegerLabels: a text label written as an integer beyond 2⁵³
+// (a 64-bit id) is refused at its line, as the .npy reader refuses one,
+// where it read as the nearest float64: consecutive ids made one class,
+// named by a number no line holds.
+func TestBigIntegerLabels(t *testing.T) {
+	const why = ` is an integer beyond 2⁵³, which a label, read as a float64, cannot hold exactly (it reads as %s, as integers near it do): number the classes 0, 1, … or make them names (a letter before each)`
+	for _, tc := range []struct{ content, want, reads string }{
+		{"1234567890123456789\n1234567890123456790\n1\n", `1: label "1234567890123456789"`, "1.2345678901234568e+18"},
+		{"y\n1\n-1234567890123456789\n1234567890123456790\n", `3: label "-1234567890123456789"`, "-1.2345678901234568e+18"},
+		{"1,9007199254740993\n", `1: column 2: label "9007199254740993"`, "9.007199254740992e+15"},
+	} {
+		path := writeFile(t, "y.txt", []byte(tc.content))
+		c, err := ReadClasses(path)
+		checkError(t, c, err, path+":"+tc.want+fmt.Sprintf(why, tc.reads))
+	}
+	// 2⁵³ itself, smaller integers, and numbers written as floats read.
+	for _, text := range []string{"9007199254740992\n1\n", "-9007199254740992\n1\n", "0009007199254740991\n1\n", "1e20\n1\n", "12345678901234567890.0\n1\n"} {
+		if c, err := ReadClasses(writeFile(t, "y.txt", []byte(text))); err != nil || len(c.Names) != 2 {
+			t.Errorf("%q: %v, %v", text, c, err)
+		}
 	}
 }
 
