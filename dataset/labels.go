@@ -242,9 +242,9 @@ func (lf *labelFile) checkLabels(skip int) error {
 // exactly, so that a 64-bit id and its neighbours read as one class,
 // named by none of them, as the .npy reader refuses (exactInt).
 func bigInteger(v string) (float64, bool) {
-	const max = "9007199254740992" // 2⁵³
+	const limit = "9007199254740992" // 2⁵³
 	d := strings.TrimLeft(strings.TrimLeft(v, "+-"), "0")
-	if len(d) < len(max) || len(d) == len(max) && d <= max || strings.Trim(d, "0123456789") != "" {
+	if len(d) < len(limit) || len(d) == len(limit) && d <= limit || strings.Trim(d, "0123456789") != "" {
 		return 0, false
 	}
 	x, err := number.Parse(v)
