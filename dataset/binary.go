@@ -20,7 +20,10 @@ import (
 var binaryFormats = []struct {
 	magic string
 	what  string
-	rest  func(after []byte) bool // nil: the magic alone
+	// rest, for a magic of printable ASCII, which text may start with too,
+	// reports whether the bytes after it are the format's; nil for a
+	// magic no text starts with (a byte outside printable ASCII).
+	rest func(after []byte) bool
 }{
 	{"PK\x03\x04", "a zip archive (an .npz of np.savez, an Excel .xlsx workbook, a torch.save file, or zipped files such as data.csv.zip): unzip a zipped file (greedytl reads gzip-compressed input), and save an array with np.save (.npy) or as CSV text", nil},
 	{npyMagic, "a NumPy .npy array, not text", nil},
@@ -56,18 +59,13 @@ func matRest(after []byte) bool {
 // binaryFormat returns the description of the binary format whose first
 // bytes head holds (binaryFormats), or "" if none: a Python pickle
 // (protocols 2 to 5, which start with the byte 0x80 and the protocol)
-// included. Where the input may be text (text), a printable magic ("PAR1",
-// "BZh9") counts only with the bytes that follow it in the format (rest) and
-// when head is no UTF-8 text (notUTF8); where it may not (the .npy reader,
-// which sniffs 8 bytes, too few for rest), the magic alone names the format
-// of input refused either way.
-func binaryFormat(head []byte, text bool) string {
+// included. A printable magic ("PAR1", "BZh9": one with rest) counts only
+// with the bytes that follow it in the format (rest) and when head is no
+// UTF-8 text (notUTF8): text may start like it.
+func binaryFormat(head []byte) string {
 	for _, f := range binaryFormats {
 		if bytes.HasPrefix(head, []byte(f.magic)) {
-			if text && f.rest != nil && !f.rest(head[len(f.magic):]) {
-				continue
-			}
-			if text && isPrintable(f.magic) && !notUTF8(head) {
+			if f.rest != nil && (!f.rest(head[len(f.magic):]) || !notUTF8(head)) {
 				continue // "PAR1", "BZh9" could start text: a label file's first class
 			}
 			return f.what
@@ -77,17 +75,6 @@ func binaryFormat(head []byte, text bool) string {
 		return "a Python pickle (pickle.dump, joblib.dump, pandas' to_pickle): save the array with np.save (.npy) or as CSV text"
 	}
 	return ""
-}
-
-// isPrintable reports whether the magic s is printable ASCII, which text
-// may start with too.
-func isPrintable(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < ' ' || s[i] > '~' {
-			return false
-		}
-	}
-	return true
 }
 
 // isText reports whether head, the first bytes of an input, are printable
@@ -123,16 +110,16 @@ func notUTF8(head []byte) bool {
 }
 
 // checkText returns the error, naming the file name, of input that starts
-// with head (its first bytes, gunzipped) and cannot be text: a binary format
-// of binaryFormats, or any byte 0 (NUL), which no text holds. UTF-16 text
-// with its byte order mark, which holds NULs, is left to bom.CheckUTF16's
-// own message.
+// with head (its first bytes, gunzipped) and cannot be text that greedytl
+// reads: a binary format of binaryFormats, UTF-16 text with its byte order
+// mark (bom.CheckUTF16's message, not its NULs'), or any byte 0 (NUL),
+// which no UTF-8 text holds.
 func checkText(head []byte, name string) error {
-	if what := binaryFormat(head, true); what != "" {
+	if what := binaryFormat(head); what != "" {
 		return errorf(name, 0, "%s", what)
 	}
-	if bom.CheckUTF16(head) != nil {
-		return nil
+	if err := bom.CheckUTF16(head); err != nil {
+		return &Error{File: name, Err: err}
 	}
 	if k := bytes.IndexByte(head, 0); k >= 0 {
 		return errorf(name, 0, "binary data, not text: byte %d is 0 (NUL), which text never holds (UTF-16 text without its byte order mark holds them too: save it as UTF-8)", k)
@@ -141,10 +128,10 @@ func checkText(head []byte, name string) error {
 }
 
 // notNPY returns the error of a .npy reader given input whose first bytes
-// head do not start with the .npy magic: it names the binary format when
-// head is one of binaryFormat's.
+// head (up to sniffSize) do not start with the .npy magic: it names the
+// binary format when head is one of binaryFormat's, or says it is text.
 func notNPY(head []byte, name string) error {
-	if what := binaryFormat(head, false); what != "" {
+	if what := binaryFormat(head); what != "" {
 		return errorf(name, 0, "not a .npy file: %s", what)
 	}
 	if isText(head) {
@@ -154,5 +141,7 @@ func notNPY(head []byte, name string) error {
 	return errorf(name, 0, "not a .npy file (bad magic bytes)")
 }
 
-// sniffSize is how many of its first bytes checkText is given of an input.
+// sniffSize is how many of its first bytes an input is told apart by: the
+// head checkText is given before a text reader's first line, and notNPY
+// after a .npy reader's magic did not match.
 const sniffSize = 512

@@ -100,6 +100,12 @@ func TestBinaryInput(t *testing.T) {
 		if cls, err := ReadClasses(path); err != nil || len(cls.Names) < 2 {
 			t.Errorf("labels %.20q: %v", text, err)
 		}
+		// Named .npy, it is text to the .npy reader too, which sniffs
+		// as many bytes (sniffSize).
+		npyPath := writeFile(t, "y.npy", []byte(text))
+		if _, err := ReadNPYMatrix(npyPath); err == nil || !strings.HasPrefix(err.Error(), npyPath+": not a .npy file: it holds text (it starts ") {
+			t.Errorf("text %.20q named .npy: %v", text, err)
+		}
 	}
 	// Windows-1252 text (not UTF-8) that starts like a printable magic but
 	// not its format's next bytes is text (review10 found it refused as a
@@ -171,6 +177,21 @@ func TestBinaryInputPeers(t *testing.T) {
 			if err := r.read(path); err == nil || !strings.HasPrefix(err.Error(), path+": "+start) {
 				t.Errorf("%s %s: %v, want %q…", r.name, file, err, start)
 			}
+		}
+	}
+}
+
+// TestBinaryFormatsPrintableMagic: a format's magic has a test of the bytes
+// after it (rest) exactly when text can start with the magic (printable
+// ASCII), which binaryFormat takes rest's presence to say.
+func TestBinaryFormatsPrintableMagic(t *testing.T) {
+	for _, f := range binaryFormats {
+		printable := true
+		for i := range len(f.magic) {
+			printable = printable && ' ' <= f.magic[i] && f.magic[i] <= '~'
+		}
+		if printable != (f.rest != nil) {
+			t.Errorf("magic %q: printable %v, rest %v", f.magic, printable, f.rest != nil)
 		}
 	}
 }

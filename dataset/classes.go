@@ -342,11 +342,20 @@ func (c *Classes) values() ([]float64, bool) {
 // reads as NaN). The readers of label files refuse it, naming the line, and
 // the readers of model files refuse a class name that is one.
 func CheckLabel(label string) error {
+	_, err := checkLabel(label)
+	return err
+}
+
+// checkLabel is CheckLabel that also reports, of a label it accepts,
+// whether the label as written is a number (as isNumber says: a finite
+// one, with nothing trimmed around it), so that a label file's labels are
+// each parsed once.
+func checkLabel(label string) (isNum bool, err error) {
 	if !utf8.ValidString(label) {
-		return fmt.Errorf("label %s is not valid UTF-8: a label is text, which the model file records as JSON", strconv.Quote(label))
+		return false, fmt.Errorf("label %s is not valid UTF-8: a label is text, which the model file records as JSON", strconv.Quote(label))
 	}
 	if strings.ContainsAny(label, "\t\n\r") {
-		return fmt.Errorf("label %s holds a tab or a line break: predict prints one class a line, and class names tab-separated", strconv.Quote(label))
+		return false, fmt.Errorf("label %s holds a tab or a line break: predict prints one class a line, and class names tab-separated", strconv.Quote(label))
 	}
 	t := strings.TrimSpace(label)
 	x, err := number.Parse(t)
@@ -359,7 +368,9 @@ func CheckLabel(label string) error {
 	case err == nil && !isFinite(x):
 		problem = "reads as " + formatFloat(x)
 	default:
-		return nil
+		// A finite number; as written when nothing was trimmed (number.Parse
+		// takes no blank).
+		return err == nil && len(t) == len(label), nil
 	}
-	return fmt.Errorf("label %s %s, not a finite number: a label is a finite number or a name that does not read as a number", strconv.Quote(label), problem)
+	return false, fmt.Errorf("label %s %s, not a finite number: a label is a finite number or a name that does not read as a number", strconv.Quote(label), problem)
 }

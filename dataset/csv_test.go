@@ -290,7 +290,7 @@ func TestReadMatrix(t *testing.T) {
 	// A .npy name forces the .npy reader, whose error says so.
 	bad := filepath.Join(dir, "bad.npy")
 	os.WriteFile(bad, csv, 0o644)
-	if _, err := ReadMatrix(bad); err == nil || err.Error() != bad+`: not a .npy file: it holds text (it starts "a,b\n1,2\n"): save the array with np.save, or give the text a .csv or .txt name` {
+	if _, err := ReadMatrix(bad); err == nil || err.Error() != bad+`: not a .npy file: it holds text (it starts "a,b\n1,2\n3,4\n"): save the array with np.save, or give the text a .csv or .txt name` {
 		t.Errorf("CSV named .npy: error %v", err)
 	}
 	// Errors name the path as given.

@@ -281,3 +281,42 @@ func FuzzDecodeLabelText(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeClasses: whatever the text, DecodeClassesHeader returns an
+// *Error or classes that a model can record: names distinct, none empty
+// or blank around, each accepted by CheckLabel, and every label one of
+// them.
+func FuzzDecodeClasses(f *testing.F) {
+	for _, s := range []string{
+		"1\n-1\n+1\n", "0,1,1\n", "label\n1\n0\n", "animal\ncat\ndog\ncat\n",
+		"\"a\"\n\"b\"\n", "1\n\u00a0\n-1\n", "1\u00a0\n1.0\n", "NA\n1\n0\n",
+		"12345678901234567890\n1\n", "1 cat\n2 dog\n3 cat\n",
+	} {
+		f.Add([]byte(s), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, h uint8) {
+		c, err := DecodeClassesHeader(bytes.NewReader(data), "f.txt", LabelHeader(h%3))
+		if err != nil {
+			checkFuzzError(t, err, "f.txt")
+			return
+		}
+		seen := map[string]bool{}
+		for _, n := range c.Names {
+			if n == "" || n != strings.TrimSpace(n) || seen[n] {
+				t.Fatalf("class name %q among %q", n, c.Names)
+			}
+			if err := CheckLabel(n); err != nil {
+				t.Fatalf("class name %q: %v", n, err)
+			}
+			seen[n] = true
+		}
+		for _, k := range c.Y {
+			if k < 0 || k >= len(c.Names) {
+				t.Fatalf("label %d of %d classes", k, len(c.Names))
+			}
+		}
+		if len(c.Y) == 0 {
+			t.Fatal("no labels and no error")
+		}
+	})
+}

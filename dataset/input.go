@@ -110,10 +110,10 @@ func maybeGunzip(r io.Reader, name string) (*bufio.Reader, bool, error) {
 // lineReader yields the lines of a text input without their line endings
 // ("\n", "\r\n", or a lone "\r" as classic Mac OS and Excel's "CSV
 // (Macintosh)" end lines, which NumPy's loadtxt and pandas read too),
-// counting them from 1. A UTF-8 byte order mark at the start is dropped; a
-// UTF-16 one is an error (bom.CheckUTF16).
-// Input that cannot be text (checkText: a zip archive, a pickle, any NUL
-// byte among its first sniffSize bytes) is an error before the first line.
+// counting them from 1. A UTF-8 byte order mark at the start is dropped.
+// Input that cannot be text (checkText: a zip archive, a pickle, UTF-16
+// text with its byte order mark, any NUL byte among its first sniffSize
+// bytes) is an error before the first line.
 // Lines may be arbitrarily long.
 type lineReader struct {
 	br   *bufio.Reader
@@ -189,10 +189,6 @@ func (lr *lineReader) split(b []byte) ([]byte, bool) {
 		b, lr.rest = b[:k], b[k+1:]
 	}
 	if lr.line == 1 {
-		if err := bom.CheckUTF16(b); err != nil {
-			lr.rest, lr.done, lr.err = nil, true, &Error{File: lr.name, Err: err}
-			return nil, false
-		}
 		b = bom.Trim(b)
 	}
 	return b, true

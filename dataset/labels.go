@@ -3,6 +3,7 @@ package dataset
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -17,7 +18,8 @@ import (
 //
 // The file is a .npy array (1-D, or 2-D with one column; chosen by the
 // ".npy"/".npy.gz" suffix or the magic bytes) or text: one label per line
-// (the trimmed line, which may contain spaces but no comma or tab), or all
+// (the line trimmed of white space, Unicode's too (U+00A0), which may
+// contain spaces but no comma or tab), or all
 // labels on one line separated as DecodeCSV separates fields. Blank
 // lines and '#' comment lines are skipped; gzip is decompressed. A text file
 // may start with a header: a non-numeric first value above numeric labels,
@@ -197,11 +199,15 @@ func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 func (lf *labelFile) checkLabels(skip int) error {
 	missing, numbers, names, quoted, bare := -1, 0, 0, 0, 0
 	for i := skip; i < len(lf.vals); i++ {
-		if err := CheckLabel(lf.vals[i]); err != nil {
+		isNum, err := checkLabel(lf.vals[i])
+		if err != nil {
 			if !utf8.ValidString(lf.vals[i]) { // the file's, not a label's, encoding
 				err = fmt.Errorf("%w: save the file as UTF-8 (Excel's \"CSV (Comma delimited)\" writes Windows-1252: save as \"CSV UTF-8\")", err)
 			}
 			return lf.errorAt(i, err)
+		}
+		if x, big := bigInteger(lf.vals[i]); isNum && big && !lf.npy { // .npy: refused on reading (NPYArray.vector)
+			return lf.errorAt(i, fmt.Errorf("label %s is an integer beyond 2⁵³, which a label, read as a float64, cannot hold exactly (it reads as %s, as integers near it do): number the classes 0, 1, … or make them names (a letter before each)", strconv.Quote(lf.vals[i]), formatFloat(x)))
 		}
 		isQuoted := lf.at != nil && lf.at[i].quoted
 		switch {
@@ -210,7 +216,7 @@ func (lf *labelFile) checkLabels(skip int) error {
 				missing = i
 			}
 			continue
-		case isNumber([]byte(lf.vals[i])):
+		case isNum:
 			numbers++
 		case i > 0: // the first value may be a header ("x" of R's write.csv), which auto drops only above numbers alone
 			names++
@@ -228,6 +234,21 @@ func (lf *labelFile) checkLabels(skip int) error {
 		return lf.errorAt(missing, fmt.Errorf("label %q, unquoted among quoted labels, is a missing value (as R's write.table and write.csv quote strings and write NA bare): give only the examples that have a label, or quote it if it is a class (\"NA\")", lf.vals[missing]))
 	}
 	return nil
+}
+
+// bigInteger returns the value of the label v and whether v, a number, is
+// written as an integer (digits, a sign before them) beyond 2⁵³ in
+// magnitude: one that float64, in which labels are compared, cannot hold
+// exactly, so that a 64-bit id and its neighbours read as one class,
+// named by none of them, as the .npy reader refuses (exactInt).
+func bigInteger(v string) (float64, bool) {
+	const limit = "9007199254740992" // 2⁵³
+	d := strings.TrimLeft(strings.TrimLeft(v, "+-"), "0")
+	if len(d) < len(limit) || len(d) == len(limit) && d <= limit || strings.Trim(d, "0123456789") != "" {
+		return 0, false
+	}
+	x, err := number.Parse(v)
+	return x, err == nil
 }
 
 // errorAt returns err as an *Error naming lf and the place of its value i
@@ -262,6 +283,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 		err       error
 		gaps      labelGaps // between content lines
 		pending   labelGaps // since the last content line
+		split     labelSplitter
 	)
 	for line, ok := lr.next(); ok; line, ok = lr.next() {
 		if isSkippable(line) {
@@ -292,7 +314,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 			}
 			return nil, nil, labelGaps{}, errorf(name, lr.line, "expected one label per line or all labels on line %d", firstNum)
 		}
-		if vals, at, err = appendLabels(vals, at, line, ',', name, lr.line); err != nil {
+		if vals, at, err = split.appendLabels(vals, at, line, ',', name, lr.line); err != nil {
 			if lines == 2 && secondRowNumbered(firstLine, line) {
 				err = rowNamesError(name, lr.line) // `"1" -1`: a quoted row name
 			}
@@ -311,7 +333,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 	if lines == 1 {
 		sep = detectSep(firstLine)
 	}
-	first, firstAt, err := appendLabels(nil, make([]labelPos, 0, len(at)+1), firstLine, sep, name, firstNum)
+	first, firstAt, err := split.appendLabels(nil, make([]labelPos, 0, len(at)+1), firstLine, sep, name, firstNum)
 	if err != nil {
 		return nil, nil, labelGaps{}, err
 	}
@@ -372,10 +394,10 @@ func numberRow(v string) int {
 	}
 	integers := true
 	for _, x := range f {
-		if !isNumber([]byte(x)) {
+		n, err := number.Parse(x)
+		if err != nil && !errors.Is(err, strconv.ErrRange) { // isNumber
 			return 0
 		}
-		n, err := number.Parse(x)
 		integers = integers && err == nil && n == math.Trunc(n) && !strings.ContainsAny(x, ".eE")
 	}
 	if len(f) == 2 && integers && !(f[0] == "0" && f[1] == "1" || f[0] == "1" && f[1] == "0") {
@@ -404,6 +426,16 @@ func isSVMLightRow(v string) bool {
 // `1 -1`, `"1" -1`, "1\t-1", as R's write.table writes a vector with its
 // row names, and "0,-1", as pandas' to_csv(path, header=False) a Series with
 // its index.
+//
+// It splits the line itself rather than by splitFields, which would count
+// other lines: it splits at any Unicode white space (bytes.Fields), so that
+// row numbers separated by U+00A0 (a table copied from a web page) are
+// found, where splitFields splits at blanks and tabs only and each such line
+// read whole was a class of its own; and it splits at commas only a line of
+// one such field, so that R's write.table, which separates by blanks values
+// that may hold commas (`"1" "a,b"`), is found, where splitFields would
+// split at the comma (detectSep). The rest is compared as written, quoted
+// or not (rowNamed). TestRowNamedLabels holds both cases.
 func rowNumbered(line []byte) (n int, rest []byte, ok bool) {
 	f := bytes.Fields(line)
 	if len(f) == 1 { // "0,-1": pandas' to_csv(path, header=False) of a Series
@@ -412,12 +444,9 @@ func rowNumbered(line []byte) (n int, rest []byte, ok bool) {
 	if len(f) != 2 || len(f[1]) == 0 {
 		return 0, nil, false
 	}
-	num := f[0]
-	if len(num) > 2 && num[0] == '"' && num[len(num)-1] == '"' {
-		num = num[1 : len(num)-1]
-	}
+	num := unquote(f[0]) // `"1"`: R's write.table quotes row names
 	n, err := strconv.Atoi(string(num))
-	return n, f[1], err == nil && n >= 0 && num[0] >= '0' && num[0] <= '9'
+	return n, f[1], err == nil && num[0] >= '0' && num[0] <= '9'
 }
 
 // secondRowNumbered reports whether the second content line of a label
@@ -483,14 +512,27 @@ func dropNumericHeader(vals []string) []string {
 	return vals[1:]
 }
 
+// labelSplitter splits the lines of a label file into labels, reusing its
+// buffers from line to line, and gives a label spelled as an earlier one
+// that earlier string: a label file holds a few distinct labels on many
+// lines, where a slice or two and a string a line were most of what
+// reading it allocated.
+type labelSplitter struct {
+	fields  [][]byte
+	scratch []byte
+	quoted  []bool
+	seen    map[string]string // the distinct labels so far, up to maxSeenLabels
+}
+
+// maxSeenLabels bounds labelSplitter's distinct labels kept for reuse: a
+// file of more distinct labels (ids, not classes) gains nothing from them.
+const maxSeenLabels = 1024
+
 // appendLabels appends the labels on one line, split at sep, to vals, and
 // their places, on line lineNum, to at.
-func appendLabels(vals []string, at []labelPos, line []byte, sep byte, name string, lineNum int) ([]string, []labelPos, error) {
-	var (
-		scratch []byte
-		quoted  []bool
-	)
-	fields, err := splitQuoted(nil, line, sep, &scratch, &quoted)
+func (s *labelSplitter) appendLabels(vals []string, at []labelPos, line []byte, sep byte, name string, lineNum int) ([]string, []labelPos, error) {
+	fields, err := splitQuoted(s.fields, line, sep, &s.scratch, &s.quoted)
+	s.fields = fields
 	if err != nil {
 		return nil, nil, &Error{File: name, Line: lineNum, Err: err}
 	}
@@ -501,10 +543,36 @@ func appendLabels(vals []string, at []labelPos, line []byte, sep byte, name stri
 			}
 			return nil, nil, errorf(name, lineNum, "column %d: empty label", j+1)
 		}
-		vals = append(vals, string(f))
-		at = append(at, labelPos{line: lineNum, quoted: quoted[j]})
+		// Blanks, tabs and quotes are gone; Unicode white space goes too
+		// (U+00A0, U+3000: "1\u00a0" is 1, as Python's float reads it).
+		t := bytes.TrimSpace(f)
+		if len(t) == 0 {
+			err := fmt.Errorf("label %s is only white space: a label is a number or a name", strconv.Quote(string(f)))
+			if len(fields) > 1 {
+				err = fmt.Errorf("column %d: %w", j+1, err)
+			}
+			return nil, nil, &Error{File: name, Line: lineNum, Err: err}
+		}
+		vals = append(vals, s.label(t))
+		at = append(at, labelPos{line: lineNum, quoted: s.quoted[j]})
 	}
 	return vals, at, nil
+}
+
+// label returns f as a string: the string of an earlier label spelled
+// alike, else a new one.
+func (s *labelSplitter) label(f []byte) string {
+	if v, ok := s.seen[string(f)]; ok {
+		return v
+	}
+	v := string(f)
+	if len(s.seen) < maxSeenLabels {
+		if s.seen == nil {
+			s.seen = map[string]string{}
+		}
+		s.seen[v] = v
+	}
+	return v
 }
 
 // dropBinaryHeader drops a first value that is not a number, occurs nowhere

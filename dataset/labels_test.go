@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -109,6 +110,81 @@ func TestReadLabelsErrors(t *testing.T) {
 			y, err := ReadLabels(path, tt.positive)
 			checkError(t, y, err, path+":"+tt.want)
 		})
+	}
+}
+
+// TestWhiteSpaceLabels: a label of Unicode white space alone (a no-break
+// space, an ideographic space, a vertical tab) is refused at its line,
+// where it made a class whose trimmed name was empty and failed later,
+// naming no file ("class 0 has an empty name").
+func TestWhiteSpaceLabels(t *testing.T) {
+	for _, tc := range []struct{ content, want string }{
+		{"cat\n\u00a0\ndog\ncat\n", `2: label "\u00a0" is only white space: a label is a number or a name`},
+		{"1\n-1\n\u3000\n", `3: label "\u3000" is only white space: a label is a number or a name`},
+		{"\u00a0\u3000\n1\n-1\n", `1: label "\u00a0\u3000" is only white space: a label is a number or a name`},
+		{"cat\n\"\u00a0\"\ndog\n", `2: label "\u00a0" is only white space: a label is a number or a name`},
+		{"1\n\v\n-1\n", `2: label "\v" is only white space: a label is a number or a name`},
+		{"1,\u00a0,-1\n", `1: column 2: label "\u00a0" is only white space: a label is a number or a name`},
+	} {
+		path := writeFile(t, "y.txt", []byte(tc.content))
+		y, err := ReadLabels(path, "cat")
+		checkError(t, y, err, path+":"+tc.want)
+		c, err := ReadClasses(path)
+		checkError(t, c, err, path+":"+tc.want)
+	}
+}
+
+// TestUnicodeBlankAroundLabels: a label is trimmed of Unicode white space
+// (a no-break space after it, as a cell copied from a web page holds), as
+// Python's float() and NumPy read such a number and ReadClasses already
+// trimmed a name: "1\u00a0" is the class 1, where ReadClasses made it a
+// name and so "1" and "1.0" two classes, and ReadLabels found "cat\u00a0"
+// a third class beside "cat".
+func TestUnicodeBlankAroundLabels(t *testing.T) {
+	path := writeFile(t, "y.txt", []byte("1\u00a0\n1.0\n-1\n\u30001\n"))
+	c, err := ReadClasses(path)
+	if err != nil || !slices.Equal(c.Names, []string{"-1", "1"}) || !slices.Equal(c.Y, []int{1, 1, 0, 1}) {
+		t.Errorf("ReadClasses: %v, %v", c, err)
+	}
+	if y, err := ReadLabels(path, ""); err != nil || !slices.Equal(y, []float64{1, 1, -1, 1}) {
+		t.Errorf("ReadLabels: %v, %v", y, err)
+	}
+	path = writeFile(t, "y.txt", []byte("cat\u00a0\ncat\ndog\n\"\u3000dog\"\n"))
+	if y, err := ReadLabels(path, "cat"); err != nil || !slices.Equal(y, []float64{1, 1, -1, -1}) {
+		t.Errorf("ReadLabels: %v, %v", y, err)
+	}
+	c, err = ReadClasses(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if y, pos, neg, err := c.Binary("cat"); err != nil || !slices.Equal(y, []float64{1, 1, -1, -1}) || pos != "cat" || !slices.Equal(neg, []string{"dog"}) {
+		t.Errorf("Binary: %v, %q, %q, %v", y, pos, neg, err)
+	}
+	if v, err := ReadLabelValues(path); err != nil || !slices.Equal(v, []string{"cat", "cat", "dog", "dog"}) {
+		t.Errorf("ReadLabelValues: %q, %v", v, err)
+	}
+}
+
+// TestBigIntegerLabels: a text label written as an integer beyond 2⁵³
+// (a 64-bit id) is refused at its line, as the .npy reader refuses one,
+// where it read as the nearest float64: consecutive ids made one class,
+// named by a number no line holds.
+func TestBigIntegerLabels(t *testing.T) {
+	const why = ` is an integer beyond 2⁵³, which a label, read as a float64, cannot hold exactly (it reads as %s, as integers near it do): number the classes 0, 1, … or make them names (a letter before each)`
+	for _, tc := range []struct{ content, want, reads string }{
+		{"1234567890123456789\n1234567890123456790\n1\n", `1: label "1234567890123456789"`, "1.2345678901234568e+18"},
+		{"y\n1\n-1234567890123456789\n1234567890123456790\n", `3: label "-1234567890123456789"`, "-1.2345678901234568e+18"},
+		{"1,9007199254740993\n", `1: column 2: label "9007199254740993"`, "9.007199254740992e+15"},
+	} {
+		path := writeFile(t, "y.txt", []byte(tc.content))
+		c, err := ReadClasses(path)
+		checkError(t, c, err, path+":"+tc.want+fmt.Sprintf(why, tc.reads))
+	}
+	// 2⁵³ itself, smaller integers, and numbers written as floats read.
+	for _, text := range []string{"9007199254740992\n1\n", "-9007199254740992\n1\n", "0009007199254740991\n1\n", "1e20\n1\n", "12345678901234567890.0\n1\n"} {
+		if c, err := ReadClasses(writeFile(t, "y.txt", []byte(text))); err != nil || len(c.Names) != 2 {
+			t.Errorf("%q: %v, %v", text, c, err)
+		}
 	}
 }
 
@@ -402,6 +478,11 @@ func TestRowNamedLabels(t *testing.T) {
 		"31 -1\n2 1\n38 1\n17 -1\n":      1,
 		"y\n31 -1\n2 1\n38 1\n17 -1\n":   2,
 		"7 cat\n0 dog\n12 cat\n3 bird\n": 1,
+		// rowNumbered splits at any Unicode white space (a table copied
+		// from a web page: U+00A0), and at blanks before commas: R's
+		// write.table separates by blanks values that hold commas.
+		"1\u00a0cat\n2\u00a0dog\n3\u00a0cat\n":        1,
+		"\"1\" \"a,b\"\n\"2\" \"c\"\n\"3\" \"a,b\"\n": 2,
 	} {
 		path := writeFile(t, "y.txt", []byte(text))
 		c, err := ReadClasses(path)
@@ -432,3 +513,47 @@ func TestRowNamedLabels(t *testing.T) {
 // utf8Hint ends the message of a label of a file that is not UTF-8 (as
 // Excel writes a CSV in Windows-1252).
 const utf8Hint = `: save the file as UTF-8 (Excel's "CSV (Comma delimited)" writes Windows-1252: save as "CSV UTF-8")`
+
+// BenchmarkDecodeClasses reads 100,000 labels, one a line, of two classes:
+// numbers ("1", "-1") and names ("cat", "dog"), as the CLI reads a label
+// file (DecodeClassesHeader: the text read, the labels checked, the
+// classes found).
+func BenchmarkDecodeClasses(b *testing.B) {
+	for _, c := range []struct{ name, pos, neg string }{
+		{"numbers", "1", "-1"},
+		{"names", "cat", "dog"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var buf bytes.Buffer
+			for i := range 100_000 {
+				if i%3 == 0 {
+					buf.WriteString(c.pos + "\n")
+				} else {
+					buf.WriteString(c.neg + "\n")
+				}
+			}
+			data := buf.Bytes()
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := DecodeClassesHeader(bytes.NewReader(data), "bench.txt", HeaderAuto); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestCheckLabelNumber: checkLabel says of each label it accepts what
+// isNumber says, which checkLabels asked before.
+func TestCheckLabelNumber(t *testing.T) {
+	for _, v := range []string{"1", "-1", "+1", "0.5", ".5", "1e3", "0x1p-2", "1_0", "01", "1\u00a0", "\u00a01", "1\u3000", " 1", "cat", "NA", "1 2", "-", "e5"} {
+		isNum, err := checkLabel(v)
+		if err != nil {
+			t.Errorf("checkLabel(%q): %v", v, err)
+		}
+		if want := isNumber([]byte(v)); isNum != want {
+			t.Errorf("checkLabel(%q) says number %v, isNumber %v", v, isNum, want)
+		}
+	}
+}

@@ -117,7 +117,12 @@ func readNPYHeader(r io.Reader, name string, size int64) (*npyLayout, error) {
 		if n == 0 {
 			return nil, errorf(name, 0, "empty file: not a .npy file")
 		}
-		return nil, notNPY(pre[:n], name)
+		head := pre[:n:n]
+		if n == 8 { // there may be more: sniff what the text readers do
+			more, _ := io.ReadAll(io.LimitReader(r, sniffSize-8))
+			head = append(head, more...)
+		}
+		return nil, notNPY(head, name)
 	}
 	if n < 8 {
 		return nil, errorf(name, 0, "truncated .npy header")
