@@ -516,7 +516,10 @@ class Scorer:
     def _finite_scores(self, X, H, rows):
         """The scores of the validated inputs (_inputs), as scores returns
         them: a file's nested models are given its inputs so, validated
-        once."""
+        once, and so is the estimator, which has validated X and the
+        sources' scores itself (TransferClassifier._file_scores): X and H
+        float64 arrays (or None) of rows rows and of the model's column
+        counts, finite."""
         # An overflow (to ±Inf, or Inf − Inf to NaN) is the ValueError below,
         # naming its row, without NumPy's RuntimeWarning before it.
         with np.errstate(over="ignore", invalid="ignore", under="ignore"):

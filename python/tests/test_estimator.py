@@ -823,8 +823,8 @@ def test_sparse_X_dense_size(cli):
     whole = clf.decision_function(X)
     clf.set_params(max_dense_mb=3 * 30 * 8 / 2 ** 20)
     calls = []
-    scores = clf._scorer.scores
-    clf._scorer.scores = lambda A, H: calls.append(A.shape[0]) or scores(A, H)
+    scores = clf._scorer._finite_scores
+    clf._scorer._finite_scores = lambda A, H, rows: calls.append(A.shape[0]) or scores(A, H, rows)
     np.testing.assert_allclose(clf.decision_function(S), whole, rtol=1e-12, atol=1e-12)
     assert calls == [3] * 13 + [1]
     assert list(clf.predict(S)) == list(np.array(clf.classes_)[(whole > 0).astype(int)])
@@ -839,8 +839,8 @@ def test_dense_size_rule_has_one_owner(cli, monkeypatch):
     X, y, S = _sparse_data(m=13)
     clf = TransferClassifier(random_state=0).fit(S, y)
     calls = []
-    scores = clf._scorer.scores
-    clf._scorer.scores = lambda A, H: calls.append(A.shape[0]) or scores(A, H)
+    scores = clf._scorer._finite_scores
+    clf._scorer._finite_scores = lambda A, H, rows: calls.append(A.shape[0]) or scores(A, H, rows)
     for mb in (30 * 8 / 2 ** 20, 2.5 * 30 * 8 / 2 ** 20, 4 * 30 * 8 / 2 ** 20, 0.5 * 30 * 8 / 2 ** 20):
         calls.clear()
         clf.set_params(max_dense_mb=mb).decision_function(S)
@@ -858,6 +858,60 @@ def test_dense_size_rule_has_one_owner(cli, monkeypatch):
     TransferClassifier()._check_dense(S[:5], "X")
     with pytest.raises(ValueError, match="more than max_dense_mb"):
         TransferClassifier(max_dense_mb=float("inf"), greedytl_bin="/nonexistent/greedytl").fit(S[:6], y[:6])
+
+
+def test_predict_validates_once(cli, zoo, synth, monkeypatch):
+    """predict and decision_function validate X once, as scikit-learn's
+    estimators do (validate_data: float64, finite, fit's columns), and the
+    sources' scores once, and give them to the model's scorer as they are:
+    Scorer._inputs, the scorer's own check of its inputs (a pass over X
+    for non-finite values), is not run again, and the decision values are
+    the scorer's public scores of the same inputs, for every form of the
+    inputs (features and sources, sources only, a sources directory,
+    sparse X).  Every predict checked X twice."""
+    from scipy import sparse
+    X, y = _data()
+    Xs, ys = synth["X"][:60], synth["labels"][:60] == synth["labels"][0]
+    H = _zoo_scores(zoo, X)
+    cases = [(TransferClassifier(sources=greedytl.Sources(zoo), random_state=0), X, y, X, H),
+             (TransferClassifier(sources=greedytl.Sources(zoo), use_features=False, random_state=0), X, y, None, H),
+             (TransferClassifier(random_state=0), sparse.csr_matrix(X), y, X, None),
+             (TransferClassifier(sources=synth["sources"], random_state=0), Xs, ys, Xs,
+              greedytl._sources.SourcesDir(synth["sources"]).scores(Xs))]
+    inputs = greedytl._model.Scorer._inputs
+    calls = []
+
+    def counted(self, *a):
+        calls.append(self)
+        return inputs(self, *a)
+    for clf, A, labels, Xm, Hm in cases:
+        clf.fit(A, labels)
+        monkeypatch.setattr(greedytl._model.Scorer, "_inputs", counted)
+        D = clf.decision_function(A)
+        assert list(clf.predict(A)) == list(clf.classes_[(D > 0).astype(int)])
+        assert calls == [], clf
+        monkeypatch.undo()
+        np.testing.assert_array_equal(D, clf._scorer.scores(Xm, Hm))
+
+
+def test_model_of_other_columns_refused_at_fit(cli, monkeypatch):
+    """A model file whose column counts are not those of the inputs the
+    fit gave greedytl (a greedytl that wrote another model) is refused by
+    fit, saying so, rather than fitted and given inputs predict does not
+    check again (test_predict_validates_once).  fit took it."""
+    X, y = _data()
+    run_cli = greedytl._cli.run_cli
+
+    def narrower(args, *a, **kw):
+        p = args[args.index("--features") + 1]
+        np.save(p, np.load(p)[:, :-1])
+        return run_cli(args, *a, **kw)
+    monkeypatch.setattr(greedytl._cli, "run_cli", narrower)
+    with pytest.raises(RuntimeError, match=r"^greedytl wrote a model of 7 features and 0 sources for 8 feature "
+                       r"columns and 0 source score columns$"):
+        TransferClassifier(random_state=0).fit(X, y)
+    monkeypatch.undo()
+    TransferClassifier(random_state=0).fit(X, y).predict(X)
 
 
 def sparse_vstack(*blocks):
