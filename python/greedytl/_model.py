@@ -116,20 +116,11 @@ def parse_model(text):
         text = text.decode("utf-8", "greedytl-go")
     if text.startswith("\ufeff"):
         text = text[1:]
-    repeated = {}
-
-    def members(pairs):
-        d = dict(pairs)
-        if len(d) < len(pairs):
-            repeated[id(d)] = (d, _schema.earlier_values(pairs))
-        return d
-
     try:
-        doc = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=members)
+        doc = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_schema.object_pairs)
     except ValueError as e:
         raise ModelFileError("not a JSON model file: {}".format(e)) from None
-    with _schema.repeated_members(repeated):
-        return decode(doc)
+    return decode(doc)
 
 
 def decode(doc):

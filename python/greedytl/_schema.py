@@ -16,12 +16,10 @@ omitempty may be missing.  What the types do not say (lengths, ranges,
 finiteness, consistency) is the scorers' to check (greedytl._model).
 """
 
-import contextlib
 import json
 import math
-import threading
 
-__all__ = ["SchemaError", "check", "repeated_members", "earlier_values", "HEADER", "LINEAR", "AUTO", "GREEDY", "GREEDY_V1", "DICTIONARY", "MULTI", "MULTI_FORMS"]
+__all__ = ["SchemaError", "check", "Members", "object_pairs", "HEADER", "LINEAR", "AUTO", "GREEDY", "GREEDY_V1", "DICTIONARY", "MULTI", "MULTI_FORMS"]
 
 
 class SchemaError(ValueError):
@@ -145,42 +143,31 @@ class Slice(_Spec):
             _value(self.elem, x, path + (i,), complete)
 
 
-# The objects of the document being checked that give a member twice or
-# more, by id: (the object, [(member, an earlier value), ...]) — the object
-# holds the last value, as encoding/json keeps it, and greedytl's reader
-# checks each value as it decodes it.  Set by repeated_members, for the
-# thread that parses.
-_REPEATED = threading.local()
+class Members(dict):
+    """A JSON object that gives a member more than once, as object_pairs
+    decodes it: a dict of each member's last value, as encoding/json keeps
+    it, whose pairs are all its (member, value) pairs in document order,
+    for check, which checks each value as greedytl's reader checks each as
+    it decodes it."""
+
+    __slots__ = ("pairs",)
 
 
-@contextlib.contextmanager
-def repeated_members(repeated):
-    """Have check check, in this thread, the earlier values of the repeated
-    members in repeated (id(object) -> (object, earlier_values(...)))."""
-    outer = getattr(_REPEATED, "map", None)
-    _REPEATED.map = repeated
-    try:
-        yield
-    finally:
-        _REPEATED.map = outer
-
-
-def earlier_values(pairs):
-    """The (member, value) pairs of an object's members (pairs, in order)
-    that a later pair of the same member overrides."""
-    last = {k: i for i, (k, _) in enumerate(pairs)}
-    return [(k, v) for i, (k, v) in enumerate(pairs) if last[k] != i]
+def object_pairs(pairs):
+    """json.loads' object_pairs_hook for a model file: the object's members
+    as a dict, or a Members when it gives a member more than once (check
+    then checks the earlier values too)."""
+    d = dict(pairs)
+    if len(d) < len(pairs):
+        d = Members(d)
+        d.pairs = pairs
+    return d
 
 
 def _members(v):
-    """The members of the object v for check: its own, and the earlier
-    values of those it gives more than once (repeated_members)."""
-    m = getattr(_REPEATED, "map", None)
-    if m:
-        hit = m.get(id(v))
-        if hit is not None and hit[0] is v:
-            return list(v.items()) + hit[1]
-    return v.items()
+    """The (member, value) pairs of the object v in document order,
+    repeated members' earlier values included (Members)."""
+    return v.pairs if isinstance(v, Members) else v.items()
 
 
 class Map(_Spec):
@@ -193,7 +180,7 @@ class Map(_Spec):
         self.elem = elem
 
     def check(self, v, path, complete):
-        _expect(v, dict, path, "an object")
+        _expect_object(v, path)
         for k, x in _members(v):
             _value(self.elem, x, path + (k,), complete)
 
@@ -213,7 +200,7 @@ class Object(_Spec):
         self.fields.update(fields)
 
     def check(self, v, path, complete):
-        _expect(v, dict, path, "an object")
+        _expect_object(v, path)
         for k, x in _members(v):
             if k not in self.fields:
                 raise SchemaError('unknown field "{}"'.format(_name(path + (k,))))
@@ -260,6 +247,12 @@ def _expect(v, kind, path, want):
     """Refuse v unless it is of the Python type kind (list, dict)."""
     if type(v) is not kind:
         _refuse(v, path, want)
+
+
+def _expect_object(v, path):
+    """Refuse v unless it is a JSON object (a dict, or a Members)."""
+    if not isinstance(v, dict):
+        _refuse(v, path, "an object")
 
 
 def _refuse(v, path, want):
