@@ -127,12 +127,15 @@ def decode(doc):
     """Return the scorer of a decoded model document (a dict)."""
     if not isinstance(doc, dict):
         raise ModelFileError("the model file is not a JSON object")
-    if doc.get("format") != FORMAT:
-        raise ModelFileError("format is {!r}, want {!r}".format(doc.get("format"), FORMAT))
-    if not is_go_int(doc.get("version")) or doc["version"] not in VERSIONS:  # 2.0 and true (1) too
+    # The header as greedytl reads it before the file's type is known (a
+    # member names its field ignoring case too: "Method" is "method").
+    head = _schema.HEAD.members(doc)
+    if head.get("format") != FORMAT:
+        raise ModelFileError("format is {!r}, want {!r}".format(head.get("format"), FORMAT))
+    if not is_go_int(head.get("version")) or head["version"] not in VERSIONS:  # 2.0 and true (1) too
         raise ModelFileError("unsupported version {!r}: this package reads model file versions {}".format(
-            doc.get("version"), " and ".join(map(str, VERSIONS))))
-    method = doc.get("method")
+            head.get("version"), " and ".join(map(str, VERSIONS))))
+    method = head.get("method")
     if not isinstance(method, str) or not method:
         raise ModelFileError("the file names no method")
     # The file's type is its method's, as greedytl's method.Read decides
@@ -141,7 +144,7 @@ def decode(doc):
     # method; a binary file is of the type its method's Decode reads.  The
     # method is named by its spec's name, before any settings.
     name = method.split(":", 1)[0]
-    if doc.get("classes") is not None:
+    if head.get("classes") is not None:
         form = _MULTI_FORMS.get(name)
         if form is not None and name != method:
             raise ModelFileError("{} takes no settings (spec {})".format(name, _go_quote(method)))
@@ -400,7 +403,10 @@ class Standardiser:
 class Scorer:
     """The scores of a model file, computed in NumPy.
 
-    Attributes: ``doc`` (the decoded file), ``method`` (its method spec),
+    Attributes: ``doc`` (the decoded file, as greedytl reads it: each
+    object's members named by the fields they are read into, "b" for a
+    "B", the last of a repeated one; the file's own objects when they are
+    so named already), ``method`` (its method spec),
     ``num_features`` and ``num_sources`` (the column counts of X and H it was
     fitted on), ``classes`` (None for a binary model, else the K class
     names).
@@ -419,16 +425,19 @@ class Scorer:
     needs_hyperparameters = True
 
     def __init__(self, doc):
-        self.doc = doc
-        self.method = doc["method"]
-        self._check_members(doc)
+        # The method (which decode has read) names the file's type, its
+        # schema; doc is the file as greedytl reads it into that type.
+        self.method = _schema.HEAD.members(doc)["method"]
+        self.doc = self._check_members(doc)
 
     def _check_members(self, doc):
         """Refuse a member null, missing or of the wrong kind where
         greedytl's reader does (greedytl._schema), and the header's members
-        that modelfile.Parse refuses."""
-        _schema.check(self.schema, doc)
+        that modelfile.Parse refuses; return the document with its members
+        named by their fields (_schema.check)."""
+        doc = _schema.check(self.schema, doc)
         self._check_header(doc)
+        return doc
 
     def _check_header(self, doc):
         """Refuse what modelfile.Parse and the decoders refuse of the
@@ -561,6 +570,7 @@ class LinearScorer(Scorer):
 
     def __init__(self, doc):
         super().__init__(doc)
+        doc = self.doc
         self.x = Standardiser(doc["x"], "x")
         self.h = Standardiser(doc["h"], "h")
         self.wx = _vector(doc["wx"], "wx", len(self.x))
@@ -596,23 +606,24 @@ class GreedyScorer(Scorer):
     schema = _schema.GREEDY
 
     def _check_members(self, doc):
-        if doc["version"] == 1:
-            # Version 1 is read without the check of missing members (but
-            # for the header's, modelfile.Parse's) and has
-            # options.feature_factor too.
-            _schema.check(_schema.GREEDY_V1, doc, complete=False)
-            _schema.check(_schema.HEADER, {k: v for k, v in doc.items() if k in _schema.HEADER.fields})
-            self._check_header(doc)
-            # Its options are version 2's but for γ, feature_factor: one
-            # with version 2's key (json.go's upgrade) is refused.
-            if (doc.get("options") or {}).get("gamma") is not None:
-                raise ModelFileError('version 1 file: options has version 2\'s "gamma"; version 1 calls it '
-                                     '"feature_factor"')
-        else:
-            super()._check_members(doc)
+        if _schema.HEAD.members(doc)["version"] != 1:
+            return super()._check_members(doc)
+        # Version 1 is read without the check of missing members (but for
+        # the header's, modelfile.Parse's) and has options.feature_factor
+        # too.
+        doc = _schema.check(_schema.GREEDY_V1, doc, complete=False)
+        _schema.check(_schema.HEADER, {k: v for k, v in doc.items() if k in _schema.HEADER.fields})
+        self._check_header(doc)
+        # Its options are version 2's but for γ, feature_factor: one with
+        # version 2's key (json.go's upgrade) is refused.
+        if (doc.get("options") or {}).get("gamma") is not None:
+            raise ModelFileError('version 1 file: options has version 2\'s "gamma"; version 1 calls it '
+                                 '"feature_factor"')
+        return doc
 
     def __init__(self, doc):
         super().__init__(doc)
+        doc = self.doc
         self.num_features = _count(doc, "num_features")
         self.num_sources = _count(doc, "num_sources")
         if self.num_features + self.num_sources == 0:
@@ -725,6 +736,7 @@ class DictionaryScorer(Scorer):
 
     def __init__(self, doc):
         super().__init__(doc)
+        doc = self.doc
         self.x = Standardiser(doc["x"], "x")
         self.h = Standardiser(doc["h"], "h")
         self.num_features, self.num_sources = len(self.x), len(self.h)
@@ -835,6 +847,7 @@ class MultiScorer(Scorer):
         # refused after that type's members are checked, as greedytl does.
         self._method_form = form
         super().__init__(doc)
+        doc = self.doc
         if doc["form"] != form:
             raise ModelFileError("form is {}, want {}".format(_go_quote(doc["form"]), _go_quote(form)))
         classes = doc["classes"] or []
@@ -876,14 +889,6 @@ class MultiScorer(Scorer):
             models = doc["models"]
             if len(models) != K:
                 raise ModelFileError("{} binary models for {} classes".format(len(models), K))
-            for k, m in enumerate(models):
-                # Classes and models match by position: each model records the
-                # labels it was fitted for (method.checkOneVsRestLabels).
-                lab = m.get("labels") if isinstance(m, dict) else None
-                rest = self.classes[:k] + self.classes[k + 1:]
-                if not isinstance(lab, dict) or lab.get("positive") != self.classes[k] or lab.get("negative") != rest:
-                    raise ModelFileError("models[{}] is fitted for labels {!r}, but it is the model of class {!r} "
-                                         "against {!r}".format(k, lab, self.classes[k], rest))
             self.models = self._parts(models, "models", None)
             self.score_scale = _vector(doc["score_scale"], "score_scale", K)
             if np.any(self.score_scale <= 0):
@@ -912,12 +917,24 @@ class MultiScorer(Scorer):
                 raise ModelFileError("{}[{}] has classes {!r}, the file {!r}".format(name, i, m.classes, classes))
             if classes is None and m.method != self.method:
                 raise ModelFileError("{}[{}] is a {} model, not {}".format(name, i, m.method, self.method))
+            if classes is None:
+                # One-vs-rest's classes and models match by position: each
+                # model records the labels it was fitted for, read (and
+                # checked) with the model, as greedytl reads them
+                # (method.checkOneVsRestLabels).
+                lab = m.doc.get("labels")
+                rest = self.classes[:i] + self.classes[i + 1:]
+                if lab is None or lab["positive"] != self.classes[i] or lab["negative"] != rest:
+                    raise ModelFileError("{}[{}] is fitted for labels {!r}, but it is the model of class {!r} "
+                                         "against {!r}".format(name, i, lab, self.classes[i], rest))
             if classes is not None and m.form != "linear":
                 raise ModelFileError("{}[{}] has form {}: an ensemble's members are linear (their scores are "
                                      "logits)".format(name, i, _go_quote(m.form)))
             if (m.num_features, m.num_sources) != (self.num_features, self.num_sources):
                 raise ModelFileError("{}[{}] has {} features and {} sources, the file {} and {}".format(
                     name, i, m.num_features, m.num_sources, self.num_features, self.num_sources))
+        if any(m.doc is not d for m, d in zip(parts, docs)):  # doc holds them as their scorers read them
+            self.doc = dict(self.doc, **{name: [m.doc for m in parts]})
         return parts
 
     def selection(self):

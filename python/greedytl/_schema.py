@@ -10,7 +10,9 @@ refuses a value of another kind (a string for a number, 4.0 for an int).
 The specs below mirror those types, member for member and in their order,
 so that :func:`check` refuses what that reader refuses on these grounds,
 with its messages, and a member that the type has no field for ('unknown
-field "foo"').  A slice, a map or a pointer member may be null (a slice
+field "foo"').  A member names its field as encoding/json matches them:
+by the field's name exactly, or else ignoring case ("B" is "b"); check
+returns the document with its members so named.  A slice, a map or a pointer member may be null (a slice
 reads as empty, a pointer as absent); a pointer, a map and a member tagged
 omitempty may be missing.  What the types do not say (lengths, ranges,
 finiteness, consistency) is the scorers' to check (greedytl._model).
@@ -19,7 +21,7 @@ finiteness, consistency) is the scorers' to check (greedytl._model).
 import json
 import math
 
-__all__ = ["SchemaError", "check", "Members", "object_pairs", "HEADER", "LINEAR", "AUTO", "GREEDY", "GREEDY_V1", "DICTIONARY", "MULTI", "MULTI_FORMS"]
+__all__ = ["SchemaError", "check", "Members", "object_pairs", "HEADER", "HEAD", "LINEAR", "AUTO", "GREEDY", "GREEDY_V1", "DICTIONARY", "MULTI", "MULTI_FORMS"]
 
 
 class SchemaError(ValueError):
@@ -36,7 +38,10 @@ class _Spec:
 
     def check(self, v, path, complete):
         """Raise SchemaError when v (not None) is not of this type (complete:
-        nor a struct of it missing a required member)."""
+        nor a struct of it missing a required member); else return v with
+        the members of its structs named by their fields (v itself when
+        they are already)."""
+        return v
 
 
 class _Scalar(_Spec):
@@ -49,6 +54,7 @@ class _Scalar(_Spec):
     def check(self, v, path, complete):
         if not self.test(v):
             _refuse(v, path, self.want)
+        return v
 
 
 def _is_number(v):
@@ -69,6 +75,7 @@ class _Number(_Scalar):
         if not _fits_float64(v):
             raise SchemaError("cannot unmarshal number {}into {} of type float64: beyond "
                               "±1.7976931348623157e308".format(_show(v) + " " if type(v) is int else "", _name(path)))
+        return v
 
 
 def _fits_float64(v):
@@ -138,9 +145,9 @@ class Slice(_Spec):
         # holding a number beyond a float64's range, element by element below
         # to name it.
         if self.elem is NUMBER and set(map(type, v)) <= {int, float} and _all_fit_float64(v):
-            return
-        for i, x in enumerate(v):
-            _value(self.elem, x, path + (i,), complete)
+            return v
+        out = [_value(self.elem, x, path + (i,), complete) for i, x in enumerate(v)]
+        return v if all(a is b for a, b in zip(out, v)) else out
 
 
 class Members(dict):
@@ -181,15 +188,34 @@ class Map(_Spec):
 
     def check(self, v, path, complete):
         _expect_object(v, path)
-        for k, x in _members(v):
-            _value(self.elem, x, path + (k,), complete)
+        out = {}
+        same = not isinstance(v, Members)
+        for k, x in _members(v):  # a map's keys are matched exactly
+            out[k] = _value(self.elem, x, path + (k,), complete)
+            same = same and out[k] is x
+        return v if same else out
+
+
+# What the case folding of encoding/json's match of a member to a field
+# (Unicode simple folding, bytes.EqualFold) adds to ASCII's for the field
+# names here, all ASCII: the Kelvin sign is k, the long s is s.
+_FOLD = {"\u212a": "k", "\u017f": "s"}
+
+
+def _fold(name):
+    """name case-folded, to be compared with a folded ASCII field name:
+    ASCII letters in lower case, the Kelvin sign and the long s as k and
+    s (any other character can equal no ASCII one)."""
+    return "".join(c.lower() if c.isascii() else _FOLD.get(c, c) for c in name)
 
 
 class Object(_Spec):
     """A Go struct: an object (not null) holding its required members and
     no member it has no field for (encoding/json's DisallowUnknownFields:
-    'unknown field "foo"'; greedytl matches a member to a field ignoring
-    case too, which this does not)."""
+    'unknown field "foo"').  A member is a field's when it is the field's
+    name, or else is it ignoring case (field); several members of one field
+    are read in order, each checked, the last kept, as encoding/json
+    decodes them."""
 
     what = missing = "an object"
 
@@ -198,17 +224,38 @@ class Object(_Spec):
         for p in parts:
             self.fields.update(p.fields)
         self.fields.update(fields)
+        self._folded = {_fold(k): k for k in self.fields}
+
+    def field(self, key):
+        """The name of the field the member key is read into, or None."""
+        return key if key in self.fields else self._folded.get(_fold(key))
+
+    def members(self, v):
+        """The members of the object v that are fields' (the last of each
+        field), by field name, the others left out; their values are not
+        checked."""
+        out = {}
+        for k, x in _members(v):
+            name = self.field(k)
+            if name is not None:
+                out[name] = x
+        return out
 
     def check(self, v, path, complete):
         _expect_object(v, path)
+        out = {}
+        same = not isinstance(v, Members)
         for k, x in _members(v):
-            if k not in self.fields:
+            name = self.field(k)
+            if name is None:
                 raise SchemaError('unknown field "{}"'.format(_name(path + (k,))))
-            _value(self.fields[k], x, path + (k,), complete)
+            out[name] = _value(self.fields[name], x, path + (k,), complete)
+            same = same and name == k and out[name] is x
         if complete:
             for k, spec in self.fields.items():
-                if k not in v and not spec.optional:
+                if k not in out and not spec.optional:
                     raise SchemaError("{} is missing; want {}".format(_name(path + (k,)), spec.missing))
+        return v if same else out
 
 
 class Optional(_Spec):
@@ -223,7 +270,7 @@ class Optional(_Spec):
         self.what, self.missing = getattr(spec, "what", None), spec.missing
 
     def check(self, v, path, complete):
-        self.spec.check(v, path, complete)
+        return self.spec.check(v, path, complete)
 
 
 def Pointer(spec):
@@ -263,8 +310,8 @@ def _value(spec, v, path, complete):
     if v is None:
         if not spec.nullable:
             raise SchemaError("{} is null; want {}".format(_name(path), spec.what))
-        return
-    spec.check(v, path, complete)
+        return None
+    return spec.check(v, path, complete)
 
 
 def _name(path):
@@ -283,8 +330,11 @@ def _show(v):
 def check(spec, doc, complete=True):
     """Raise SchemaError when the decoded model file doc (a dict) is not one
     greedytl's reader takes into spec's type: a member null where it may
-    not be, of the wrong kind, or (complete: a version 2 file) missing."""
-    spec.check(doc, (), complete)
+    not be, of the wrong kind, or (complete: a version 2 file) missing.
+    Return the document as that reader reads it: each object's members
+    named by their fields, the last of a repeated one (doc itself when
+    they are already so)."""
+    return spec.check(doc, (), complete)
 
 
 # modelfile.Header and what it points to (buildinfo.Info, source.ID,
@@ -295,6 +345,10 @@ SOURCES = Object(dir=STRING, sha256=STRING, count=INT, data_sha256=STRING, seed=
 LABELS = Object(positive=STRING, negative=Slice(STRING))
 HEADER = Object(format=STRING, version=INT, method=STRING, hyperparameters=Map(NUMBER), build=Pointer(BUILD),
                 sources=Pointer(SOURCES), labels=Pointer(LABELS))
+# What modelfile.Parse reads of every file, whatever its type, before the
+# type is known: the header and "classes" (whose presence makes the file
+# a multi-class one).
+HEAD = Object(HEADER, classes=Raw())
 
 # standardize.Scaler.
 SCALER = Object(mean=Slice(NUMBER), scale=Slice(NUMBER))
