@@ -110,21 +110,25 @@ def is_go_int(v):
     takes into a Go int (encoding/json): a JSON integer from -2**63 to
     2**63-1.  It refuses one beyond ("cannot unmarshal number"), a number
     written with a fraction or an exponent (4.0, 4e0: json.loads gives a
-    float), a bool, a string and a null.  The one test of it, for model
-    files (the schema's INT, _model._int) and a sources directory's index
-    alike."""
-    return isinstance(v, int) and not isinstance(v, bool) and _GO_INT_MIN <= v <= _GO_INT_MAX
+    float), a bool, a string and a null.  The schema's INT's test, for
+    model files (_model._int too) and a sources directory's index alike."""
+    return INT.test(v)
 
 
-def _int_test(lo, hi):
-    return lambda v: type(v) is int and lo <= v <= hi
+class _Integer(_Scalar):
+    """A Go integer type: a JSON integer from lo to hi (json.loads gives
+    an int; not a bool)."""
+
+    def __init__(self, want, lo, hi):
+        super().__init__("a number", want, lambda v: type(v) is int and lo <= v <= hi)
+        self.lo, self.hi = lo, hi
 
 
 # Go's float64, int (64 bits), uint64, string and bool, and a column's kind
 # (greedytl.Kind, which decodes itself: jsonfile names it "a value").
 NUMBER = _Number()
-INT = _Scalar("a number", "an integer (-2**63 to 2**63-1)", is_go_int)
-UINT64 = _Scalar("a number", "an integer (0 to 2**64-1)", _int_test(0, 2 ** 64 - 1))
+INT = _Integer("an integer (-2**63 to 2**63-1)", _GO_INT_MIN, _GO_INT_MAX)
+UINT64 = _Integer("an integer (0 to 2**64-1)", 0, 2 ** 64 - 1)
 STRING = _Scalar("a string", "a string", lambda v: type(v) is str)
 BOOL = _Scalar("true or false", "true or false", lambda v: type(v) is bool)
 KIND = _Scalar("a value", '"feature" or "source"', lambda v: v in ("feature", "source"))
@@ -141,10 +145,14 @@ class Slice(_Spec):
 
     def check(self, v, path, complete):
         _expect(v, list, path, "an array")
-        # An array of numbers (the bulk of a file) is checked at once; one
-        # holding a number beyond a float64's range, element by element below
-        # to name it.
+        # An array of numbers (the bulk of a file) is checked at once, and
+        # so is one of integers (a nearest-neighbour file's row_classes, a
+        # row a training row); one holding a number beyond its type's range
+        # or a value of another kind, element by element below to name it.
         if self.elem is NUMBER and set(map(type, v)) <= {int, float} and _all_fit_float64(v):
+            return v
+        if (isinstance(self.elem, _Integer) and set(map(type, v)) <= {int}
+                and (not v or self.elem.lo <= min(v) and max(v) <= self.elem.hi)):
             return v
         out = [_value(self.elem, x, path + (i,), complete) for i, x in enumerate(v)]
         return v if all(a is b for a, b in zip(out, v)) else out
