@@ -35,13 +35,17 @@ its file, from the Go models' selections mirrored as their scores are.
 A file is refused (:class:`ModelFileError`) where greedytl's reader refuses
 a member null, missing or of the wrong kind (greedytl._schema, with its
 messages: ``h is null; want an object``), and where the scorers find it
-inconsistent; greedytl's checks of members that no score uses against one
-another (a GreedyTL file's options and hyperparameters, greedytl-auto's
-committee) are not repeated.
+inconsistent, and its method spec where greedytl's lookup refuses it (its
+syntax, and settings its method does not take: _check_settings mirrors
+the methods' Configure); greedytl's checks of members that no score uses
+against one another (a GreedyTL file's options and hyperparameters, its
+method spec against its options, greedytl-auto's committee) are not
+repeated.
 """
 
 import codecs
 import copy
+import decimal
 import json
 import math
 import re
@@ -142,14 +146,16 @@ def decode(doc):
     # it: a multi-class file (a "classes" member, not null) is of the form
     # of its native multi-class method, else one-vs-rest of a binary
     # method; a binary file is of the type its method's Decode reads.  The
-    # method is named by its spec's name, before any settings.
-    name = method.split(":", 1)[0]
+    # method is a spec (_parse_spec): its name, and settings that only the
+    # binary methods that take them accept (_check_settings).
+    name, settings = _parse_spec(method)
     if head.get("classes") is not None:
         form = _MULTI_FORMS.get(name)
-        if form is not None and name != method:
+        if form is not None and settings is not None:
             raise ModelFileError("{} takes no settings (spec {})".format(name, _go_quote(method)))
         if form is None and name in _BINARY_SCORERS:
             form = "one-vs-rest"
+            _check_settings(name, settings, method)
         if form is None:
             raise ModelFileError("unknown multi-class method {} (known: {})".format(
                 _go_quote(name), ", ".join(list(_MULTI_FORMS) + list(_BINARY_SCORERS))))
@@ -162,6 +168,7 @@ def decode(doc):
         if scorer is None:
             raise ModelFileError("unknown method {} (known: {})".format(
                 _go_quote(name), ", ".join(_BINARY_SCORERS)))
+        _check_settings(name, settings, method)
         make = lambda: scorer(doc)  # noqa: E731
     try:
         return make()
@@ -169,6 +176,185 @@ def decode(doc):
         if isinstance(e, ModelFileError):
             raise
         raise ModelFileError("{} model: {}".format(method, _describe(e))) from None
+
+
+# A spec's key=auto is the setting auto_key=1 (modelfile.AutoPrefix).
+_AUTO_PREFIX = "auto_"
+
+
+def _parse_spec(spec):
+    """The method name and settings (key -> float; None without a colon)
+    of a file's method spec, "name" or "name:key=value,...", as greedytl
+    reads it (modelfile.ParseSpec): a value is a number
+    (_parse_setting), true or false (1, 0), or auto (key=auto is
+    auto_key=1).  A ModelFileError with greedytl's message for an empty
+    name or key, a missing "=", a key holding a colon or a blank, a value
+    not so read, a key set twice and a colon with no settings after it."""
+    q = _go_quote(spec)
+    name, colon, rest = spec.partition(":")
+    if name == "":
+        raise ModelFileError("spec {}: empty method name".format(q))
+    if "=" in name or "," in name:
+        raise ModelFileError("spec {}: settings follow the method name after a colon, as in "
+                             "greedytl-sp:gamma=0.25".format(q))
+    if not colon:
+        return name, None
+    if rest == "":
+        raise ModelFileError("spec {}: no settings after the colon".format(q))
+    settings = {}
+    for kv in rest.split(","):
+        k, eq, v = kv.partition("=")
+        if not eq:
+            raise ModelFileError("spec {}: setting {} is not key=value".format(q, _go_quote(kv)))
+        if k == "":
+            raise ModelFileError("spec {}: setting {} has no key".format(q, _go_quote(kv)))
+        if any(c in k for c in ": \t"):
+            raise ModelFileError("spec {}: key {} holds a colon or a blank".format(q, _go_quote(k)))
+        if v.isascii() and v.lower() == "auto":  # modelfile.IsAuto
+            if k.startswith(_AUTO_PREFIX):
+                raise ModelFileError("spec {}: {}={}: write {}={} or {}=1".format(
+                    q, k, v, k[len(_AUTO_PREFIX):], v, k))
+            k, x = _AUTO_PREFIX + k, 1.0
+        else:
+            try:
+                x = _parse_setting(v)
+            except ValueError as e:
+                raise ModelFileError("spec {}: {}: value {}".format(q, k, e)) from None
+        if k in settings:
+            raise ModelFileError("spec {}: {} is set twice".format(q, k))
+        settings[k] = x
+    return name, settings
+
+
+def _parse_setting(v):
+    """A spec's value v as greedytl reads it: true, false, or a number as
+    number.ParseSetting reads one (strconv.ParseFloat's syntax without
+    digit separators, finite, not a literal beyond float64's range nor one
+    that is not zero but rounds to 0); else ValueError with its words."""
+    if v in ("true", "false"):
+        return 1.0 if v == "true" else 0.0
+    q = _go_quote(v)
+    if v.isascii() and v.lower() == "nan":  # ParseFloat's NaN, which takes no sign
+        raise ValueError("{} is not finite".format(q))
+    parsed = _parse_go_float(v)
+    if parsed is None:
+        raise ValueError("{} is not a number".format(q))
+    x, beyond = parsed
+    if beyond:
+        raise ValueError("{} is beyond the largest float64 (1.7976931348623157e+308)".format(q))
+    if not math.isfinite(x):
+        raise ValueError("{} is not finite".format(q))
+    if x == 0 and not _zero_literal(v):
+        raise ValueError("{} is not zero but rounds to 0 in float64 (the smallest is 5e-324)".format(q))
+    return x
+
+
+def _zero_literal(s):
+    """Whether the number literal s writes zero: no digit of its mantissa
+    is other than 0 (number.zeroLiteral)."""
+    s = s.lstrip("+-")
+    exp = "eE"
+    if len(s) > 1 and s[0] == "0" and s[1] in "xX":
+        s, exp = s[2:], "pP"
+    cut = [i for i in (s.find(c) for c in exp) if i >= 0]
+    if cut:
+        s = s[:min(cut)]
+    return s.strip("0.") == ""
+
+
+# The settings of the GreedyTL methods' specs (greedytl.Options.Set's
+# rules): key -> (its name in messages, what it must be, the test).
+_GREEDY_SETTINGS = {
+    "lambda": ("lambda", "positive", lambda v: v > 0),
+    "delta": ("delta", "≥ 0", lambda v: v >= 0),
+    "gamma": ("gamma (the feature factor)", "≥ 0", lambda v: v >= 0),
+    "max_k": ("max_k", "a whole number ≥ 0", lambda v: v >= 0 and v == math.trunc(v)),
+    "sample": ("sample", "a whole number ≥ 0", lambda v: v >= 0 and v == math.trunc(v)),
+    "auto_lambda": ("auto_lambda", "true or false (1 or 0)", lambda v: v in (0, 1)),
+    "stop_at_min_loo": ("stop_at_min_loo", "true or false (1 or 0)", lambda v: v in (0, 1)),
+}
+# The greatest max_k and sample a spec may give (math.MaxInt32).
+_MAX_INT32 = 2 ** 31 - 1
+# The one flag of the binary methods that take a flag as their setting.
+_FLAG_SETTINGS = {"greedytl-auto": "single_fit", "l1-logistic": "exact"}
+
+
+def _check_settings(name, settings, spec):
+    """Refuse the settings of a binary method's spec (name's, written
+    spec) as greedytl's lookup refuses them (method.configure): settings
+    of a method that takes none; for the GreedyTL methods an unknown key
+    or a value out of its range, and lambda beside auto_lambda=1; for
+    greedytl-auto and l1-logistic another key than their flag, or a value
+    other than 0 or 1."""
+    if not settings:
+        return
+    if name in ("greedytl", "greedytl-59", "greedytl-sp"):
+        problem = _greedy_settings_problem(settings)
+    elif name in _FLAG_SETTINGS:
+        flag = _FLAG_SETTINGS[name]
+        problem = None
+        for k in sorted(settings):
+            if k != flag:
+                problem = "unknown key {}; {} takes {}=0 or {}=1".format(_key_as_typed(k), name, flag, flag)
+            elif settings[k] not in (0, 1):
+                problem = "{} = {}, want 0 or 1".format(flag, _go_float(settings[k]))
+            if problem:
+                break
+    else:
+        raise ModelFileError("{} takes no settings (spec {})".format(name, _go_quote(spec)))
+    if problem:
+        raise ModelFileError("spec {}: {}".format(_go_quote(spec), problem))
+
+
+def _greedy_settings_problem(settings):
+    """What greedytl.Options.Set, key by key in sorted order, and the
+    GreedyTL methods' Configure refuse of settings, or None."""
+    for k in sorted(settings):
+        v = settings[k]
+        rule = _GREEDY_SETTINGS.get(k)
+        if rule is None and k.startswith(_AUTO_PREFIX) and k[len(_AUTO_PREFIX):] in _GREEDY_SETTINGS:
+            return "{}: GreedyTL chooses only lambda itself (lambda=auto)".format(_key_as_typed(k))
+        if rule is None:
+            return "unknown key {}; GreedyTL takes {}".format(_key_as_typed(k), ", ".join(sorted(_GREEDY_SETTINGS)))
+        what, must, ok = rule
+        if not ok(v):
+            return "{} must be {}, got {}".format(what, must, _go_float(v))
+        if k in ("max_k", "sample") and v > _MAX_INT32:
+            return "{} must be at most {}, got {}".format(k, _MAX_INT32, _go_float(v))
+    if "lambda" in settings and settings.get("auto_lambda") == 1:
+        return "lambda and auto_lambda=true exclude each other"
+    return None
+
+
+def _key_as_typed(key):
+    """A setting's key as greedytl's messages name it (modelfile.KeyAsTyped):
+    quoted, and an auto_ key that key=auto may stand for followed by that
+    spelling ('"auto_lambda" (lambda=auto)')."""
+    base = key[len(_AUTO_PREFIX):] if key.startswith(_AUTO_PREFIX) else ""
+    if base and not base.startswith(_AUTO_PREFIX):
+        return "{} ({}=auto)".format(_go_quote(key), base)
+    return _go_quote(key)
+
+
+def _go_float(x):
+    """The float x as Go's %v writes it (strconv.FormatFloat(x, 'g', -1,
+    64)): the shortest digits that read back as x, with an exponent of at
+    least two digits when the first digit's is below -4 or 6 or more
+    (1e+06, 1.5e-07), else plainly (123456, 0.0001)."""
+    if x == 0:
+        return "-0" if math.copysign(1, x) < 0 else "0"
+    sign, digits, exp = decimal.Decimal(repr(x)).normalize().as_tuple()
+    ds = "".join(map(str, digits))
+    e = len(ds) + exp - 1
+    if e < -4 or e >= 6:
+        out = ds[0] + ("." + ds[1:] if len(ds) > 1 else "") + "e{}{:02d}".format("-" if e < 0 else "+", abs(e))
+    elif e >= len(ds) - 1:
+        out = ds + "0" * (e - len(ds) + 1)
+    elif e >= 0:
+        out = ds[:e + 1] + "." + ds[e + 1:]
+    else:
+        out = "0." + "0" * (-e - 1) + ds
+    return ("-" if sign else "") + out
 
 
 def _describe(e):

@@ -954,6 +954,52 @@ def test_file_type_is_the_methods(multiclass_cli, tmp_path):
     assert _both_read(cli, _write(tmp_path / "v.json", v1), "version 1 without columns")
 
 
+def test_method_specs_checked_as_greedytl_checks_them(multiclass_cli, tmp_path):
+    """A file's method is a spec, read and checked as greedytl's lookup
+    reads and checks it: its syntax (an empty name or key, a missing "=",
+    a key with a blank, a colon with nothing after it, a key set twice,
+    auto), its values (a number as a setting is read: not a literal beyond
+    float64's range or rounding to 0, not NaN nor infinite, no digit
+    separator), and the settings its method takes: the GreedyTL methods'
+    keys and ranges, greedytl-auto's and l1-logistic's one flag, none for
+    the others, in a binary and in a one-vs-rest file.  Both readers refuse
+    the same specs with the same message and read the same.  read_model
+    read every spec of a binary method by its name alone
+    ("greedytl:bogus=1" was a greedytl file)."""
+    cli = multiclass_cli
+    (Xtr, Htr, ytr), _ = _problem(3)
+    save = _saver(tmp_path)
+    X, H = save("X.npy", Xtr), save("H.npy", Htr)
+    docs = {}
+    for method, labels in (("greedytl", ytr), ("greedytl-auto", ytr), ("l1-logistic", ytr),
+                           ("l1-logistic ovr", np.arange(len(ytr)) % 3), ("nearest-mean", np.arange(len(ytr)) % 3)):
+        run(cli, "fit", "--method", method.split()[0], "--features", X, "--source-scores", H, "--labels",
+            save("y.npy", labels), "--out", tmp_path / "m.json")
+        docs[method] = json.loads((tmp_path / "m.json").read_text())
+    refused = {
+        "greedytl": ["greedytl:bogus=1", "greedytl:lambda=-1", "greedytl:lambda=x", "greedytl:lambda=1e400",
+                     "greedytl:lambda=1e-400", "greedytl:lambda=0x1p-5000", "greedytl:lambda=nan",
+                     "greedytl:lambda=-nan", "greedytl:lambda=Inf", "greedytl:lambda=1_0", "greedytl:lambda= 1",
+                     "greedytl:", "greedytl:lambda", "greedytl:=1", "greedytl:la mbda=1", "greedytl:lambda=1,lambda=2",
+                     "greedytl:lambda=auto,auto_lambda=1", "greedytl:auto_lambda=AUTO", "greedytl:auto_delta=1",
+                     "greedytl:auto_auto_lambda=1", "greedytl:max_k=1.5", "greedytl:sample=3e9",
+                     "greedytl:stop_at_min_loo=2", "greedytl:lambda=2,auto_lambda=true", "greedytl:delta=-1e-7",
+                     ":lambda=1", "greedytl=1", "greedytl:lambda=1,", "greedytl:\tx=1"],
+        "greedytl-auto": ["greedytl-auto:single_fit=2", "greedytl-auto:exact=1", "greedytl-auto:single_fit=0.5"],
+        "l1-logistic": ["l1-logistic:C=1", "l1-logistic:exact=-1", "elastic-net:x=1", "no-transfer:exact=1"],
+        "l1-logistic ovr": ["l1-logistic:bogus=1", "l1-logistic:exact=3", "l1-logistic:"],
+        "nearest-mean": ["nearest-mean:", "nearest-mean:k=x"],
+    }
+    for kind, specs in refused.items():
+        for spec in specs:
+            _refused_alike(cli, _write(tmp_path / "v.json", dict(docs[kind], method=spec)), spec)
+    read = [("greedytl-auto", "greedytl-auto:single_fit=1"), ("greedytl-auto", "greedytl-auto:single_fit=false"),
+            ("l1-logistic", "l1-logistic:exact=1"), ("l1-logistic", "l1-logistic:exact=0x1p0"),
+            ("l1-logistic", "l1-logistic:exact=true")]
+    for kind, spec in read:
+        assert _both_read(cli, _write(tmp_path / "v.json", dict(docs[kind], method=spec)), spec), spec
+
+
 def test_encoding_and_repeated_members_read_alike(multiclass_cli, tmp_path):
     """A file's bytes as greedytl reads them: a UTF-8 byte order mark
     before the document is skipped; invalid UTF-8 in a string reads as
