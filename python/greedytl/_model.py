@@ -109,19 +109,29 @@ def _go_replace(e):
 codecs.register_error("greedytl-go", _go_replace)
 
 
-def parse_model(text):
-    """Decode a model file's text (str or bytes) and return its scorer.
-
-    As greedytl reads a file: a byte order mark before it is skipped, and
-    invalid UTF-8 in a string reads as U+FFFD (one a byte).  A member given
-    twice in an object keeps its last value, and each of its values is
-    checked as the member's type wants (_schema)."""
+def read_json(text):
+    """Decode the text (str or bytes) of one of greedytl's JSON files (a
+    model file, a sources index) as greedytl's reader does: a byte order
+    mark before it is skipped, invalid UTF-8 in a string reads as U+FFFD
+    (one a byte), NaN and Infinity are no numbers, and an object that
+    gives a member twice is a _schema.Members (each value checked, the
+    last kept, by _schema.check).  ValueError when it is not JSON."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", "greedytl-go")
     if text.startswith("\ufeff"):
         text = text[1:]
+    return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_schema.object_pairs)
+
+
+def parse_model(text):
+    """Decode a model file's text (str or bytes) and return its scorer.
+
+    As greedytl reads a file (read_json): a byte order mark before it is
+    skipped, and invalid UTF-8 in a string reads as U+FFFD (one a byte).
+    A member given twice in an object keeps its last value, and each of its
+    values is checked as the member's type wants (_schema)."""
     try:
-        doc = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_schema.object_pairs)
+        doc = read_json(text)
     except ValueError as e:
         raise ModelFileError("not a JSON model file: {}".format(e)) from None
     return decode(doc)

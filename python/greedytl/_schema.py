@@ -1,5 +1,6 @@
-"""The members of greedytl's model files and the JSON kinds of their values,
-as greedytl's reader requires them.
+"""The members of greedytl's model files (and of a sources directory's
+index) and the JSON kinds of their values, as greedytl's reader requires
+them.
 
 greedytl reads a model file into Go types (modelfile.Header, the methods'
 file types) with internal/jsonfile, which refuses a null where the type
@@ -12,16 +13,18 @@ so that :func:`check` refuses what that reader refuses on these grounds,
 with its messages, and a member that the type has no field for ('unknown
 field "foo"').  A member names its field as encoding/json matches them:
 by the field's name exactly, or else ignoring case ("B" is "b"); check
-returns the document with its members so named.  A slice, a map or a pointer member may be null (a slice
-reads as empty, a pointer as absent); a pointer, a map and a member tagged
-omitempty may be missing.  What the types do not say (lengths, ranges,
-finiteness, consistency) is the scorers' to check (greedytl._model).
+returns the document with its members so named.  A slice, a map or a
+pointer member may be null (a slice reads as empty, a pointer as
+absent); a pointer, a map and a member tagged omitempty may be missing.
+What the types do not say (lengths, ranges, finiteness, consistency) is
+the scorers' to check (greedytl._model), and the index's reader's
+(greedytl._sources).
 """
 
 import json
 import math
 
-__all__ = ["SchemaError", "check", "Members", "object_pairs", "HEADER", "HEAD", "LINEAR", "AUTO", "GREEDY", "GREEDY_V1", "DICTIONARY", "MULTI", "MULTI_FORMS"]
+__all__ = ["SchemaError", "check", "Members", "object_pairs", "HEADER", "HEAD", "LINEAR", "AUTO", "GREEDY", "GREEDY_V1", "DICTIONARY", "MULTI", "MULTI_FORMS", "INDEX"]
 
 
 class SchemaError(ValueError):
@@ -344,6 +347,18 @@ def check(spec, doc, complete=True):
     they are already so)."""
     return spec.check(doc, (), complete)
 
+
+# source.Index (a sources directory's sources.json, which greedytl reads
+# with jsonfile.Decode: a missing member is its zero value), its
+# source.Negatives and its entries (source.Entry, with source.Info's
+# members).
+NEGATIVES = Object(classes=Slice(INT), named=BOOL, fraction=OmitEmpty(NUMBER), seed=UINT64, source=Slice(INT),
+                   target=Slice(INT))
+ENTRY = Object(**{"class": INT}, name=STRING, c=NUMBER, cv_score=NUMBER, cv_scores=Slice(NUMBER), positives=INT,
+               negatives=INT, converged=BOOL, stuck=OmitEmpty(BOOL), file=STRING, sha256=STRING)
+INDEX = Object(version=INT, dataset=STRING, data_sha256=STRING, num_features=INT, classes=Slice(STRING),
+               negatives=Pointer(NEGATIVES), solver=STRING, bias=NUMBER, eps=NUMBER, c_grid=Slice(NUMBER), folds=INT,
+               seed=UINT64, l1_ratio=OmitEmpty(NUMBER), sources=Slice(ENTRY), missing=OmitEmpty(Slice(STRING)))
 
 # modelfile.Header and what it points to (buildinfo.Info, source.ID,
 # modelfile.LabelNames).

@@ -16,13 +16,14 @@ computes their score matrix (rows × sources) on new X:
 """
 
 import hashlib
-import json
 import os
+import posixpath
 
 import numpy as np
 
 from ._compat import NotFittedError, check_is_fitted, issparse
-from ._model import count_of, is_go_int
+from . import _schema
+from ._model import count_of, read_json
 
 __all__ = ["Sources", "SourcesDir", "read_liblinear", "LiblinearModel", "PROBA_EPS", "proba_scores"]
 
@@ -114,14 +115,22 @@ class SourcesDir:
         ipath = os.path.join(self.path, INDEX_FILE)
         try:
             with open(ipath, "rb") as f:
-                ix = json.load(f)
+                text = f.read()
         except OSError as e:
             raise ValueError("{} is not a greedytl sources directory: {}".format(self.path, e)) from None
+        try:
+            # As greedytl reads it (jsonfile.Decode into source.Index): an
+            # object whose members are the type's (named ignoring case too),
+            # each of the kind its field wants (1.0 and true are no int);
+            # a member missing is its zero value.
+            ix = _schema.check(_schema.INDEX, read_json(text), complete=False)
         except ValueError as e:
             raise ValueError("{}: {}".format(ipath, e)) from None
-        if not is_go_int(ix.get("version")) or ix["version"] != INDEX_VERSION:  # 1.0 and true too
+        if ix.get("version", 0) != INDEX_VERSION:
             raise ValueError("{}: index version {!r}, this package reads version {}".format(
-                ipath, ix.get("version"), INDEX_VERSION))
+                ipath, ix.get("version", 0), INDEX_VERSION))
+        if ix.get("negatives") is None:  # source.Index.check's (its solver's name is not checked here)
+            raise ValueError("{}: index has no negative plan".format(ipath))
         # As greedytl fit and predict --sources (source.LoadDir):
         # a sharded train-sources's part of the sources loads, but its scores
         # would lack the other shards' columns.
@@ -134,26 +143,28 @@ class SourcesDir:
         entries = ix.get("sources") or []
         if not entries:
             raise ValueError("{}: the index lists no sources".format(ipath))
-        nf = ix.get("num_features", 0)
-        if not is_go_int(nf):  # as greedytl reads it; 0 or less: none recorded (check_columns)
-            raise ValueError("{}: num_features is {!r}, not a count of columns".format(ipath, nf))
+        nf = ix.get("num_features", 0)  # 0 or less: none recorded (check_columns)
         classes = ix.get("classes") or []
         models, self.names, h, seen = [], [], hashlib.sha256(), set()
         for e in entries:
-            name, file, digest, cls = e["name"], e["file"], e["sha256"], e["class"]
-            # As greedytl reads and checks it (source.Index.check): the
-            # index of the source's class among the index's classes, once.
-            if not is_go_int(cls) or not isinstance(classes, list) or not 0 <= cls < len(classes):
+            # A member missing is its zero value, as greedytl reads it.
+            name, file, digest, cls = (e.get(k, zero) for k, zero in
+                                       (("name", ""), ("file", ""), ("sha256", ""), ("class", 0)))
+            # As greedytl checks it (source.Index.check): the index of the
+            # source's class among the index's classes, once.
+            if not 0 <= cls < len(classes):
                 raise ValueError("{}: source {!r}: class {} out of range: the index lists {} classes".format(
-                    ipath, name, json.dumps(cls), len(classes) if isinstance(classes, list) else "no"))
+                    ipath, name, cls, len(classes)))
             if classes[cls] != name:
                 raise ValueError("{}: source {!r}: class {} is named {!r}".format(ipath, name, cls, classes[cls]))
             if cls in seen:
                 raise ValueError("{}: source {!r} listed twice".format(ipath, name))
             seen.add(cls)
-            if os.path.isabs(file) or ".." in file.split("/") or "\\" in file:
+            if e.get("stuck") and e.get("converged"):
+                raise ValueError("{}: source {!r}: stuck and converged at once".format(ipath, name))
+            if not _is_local(file) or "\\" in file:
                 raise ValueError("{}: source {!r}: file {!r} is not a path inside the directory".format(ipath, name, file))
-            mpath = os.path.join(self.path, *file.split("/"))
+            mpath = os.path.join(self.path, *posixpath.normpath(file).split("/"))  # cleaned, as Go joins it
             with open(mpath, "rb") as f:
                 data = f.read()
             got = hashlib.sha256(data).hexdigest()
@@ -220,6 +231,17 @@ class SourcesDir:
             raise ValueError("source {!r}: score of example {} is {} (non-finite input?)".format(
                 self.names[j], i, H[i, j]))
         return H
+
+
+def _is_local(file):
+    """Whether file, a slash-separated path, names a file inside a directory
+    as Go's filepath.IsLocal tells it on Unix: not empty, not absolute, and
+    not leaving the directory once cleaned ("a/../b" is local, "a/../.."
+    is not)."""
+    if file == "" or file.startswith("/"):
+        return False
+    clean = posixpath.normpath(file)
+    return clean != ".." and not clean.startswith("../")
 
 
 def _some(names, k=5):

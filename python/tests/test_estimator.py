@@ -326,6 +326,57 @@ def test_sources_index_version_and_classes_read_as_greedytl_reads_them(cli, synt
     assert any(what[-1] is False for what, _ in cases if what[0] == "class")
 
 
+def test_sources_index_members_read_as_greedytl_reads_them(cli, synth, tmp_path):
+    """The index is read as greedytl reads it (jsonfile.Decode into
+    source.Index, then Index.check): a member names its field exactly or
+    ignoring case ("Version", "SOURCES", an entry's "NAME"), a missing
+    member is its zero value (then refused by the checks that follow: a
+    source "" of another class's name, a file "" not inside the directory),
+    a member of another kind, an unknown member, a document that is not an
+    object, an index without its negative plan and a source stuck and
+    converged at once are refused, and a file path is cleaned ("x/../m"
+    is "m") before it is read; by greedytl fit --sources and SourcesDir
+    alike, SourcesDir with a ValueError naming the index.  SourcesDir
+    raised a bare KeyError, TypeError or AttributeError for a missing
+    entry member or a value of another kind, took unknown members, a
+    data_sha256 or missing of another kind and a null plan, and refused
+    the names in another case and the path to clean."""
+    def edit(ix):
+        def entry(j, **change):
+            sources = [dict(e) for e in ix["sources"]]
+            sources[j].update(change)
+            for k, v in change.items():
+                if v is None:
+                    del sources[j][k]
+            return dict(ix, sources=sources)
+
+        def renamed(d, old, new):
+            return {new if k == old else k: v for k, v in d.items()}
+        yield "as written", ix
+        yield "Version", renamed(ix, "version", "Version")
+        yield "SOURCES", renamed(ix, "sources", "SOURCES")
+        yield "NAME", dict(ix, sources=[renamed(e, "name", "NAME") for e in ix["sources"]])
+        yield "x/../file", entry(0, file="x/../" + ix["sources"][0]["file"])
+        yield "an array", [ix]
+        for k in ("name", "file", "sha256", "class"):
+            yield ("no", k), entry(1, **{k: None})
+        yield "entry 3", dict(ix, sources=[3] + ix["sources"][1:])
+        yield "sources 5", dict(ix, sources=5)
+        yield "sources object", dict(ix, sources={"a": 1})
+        yield "file 5", entry(0, file=5)
+        yield "name 5", entry(0, name=5)
+        yield "missing 5", dict(ix, missing=5)
+        yield "data_sha256 5", dict(ix, data_sha256=5)
+        yield "unknown in an entry", entry(0, extra=1)
+        yield "unknown", dict(ix, bogus=1)
+        yield "no plan", dict(ix, negatives=None)
+        yield "stuck and converged", entry(0, stuck=True, converged=True)
+        yield "outside", entry(0, file="models/../../" + ix["sources"][0]["file"])
+    cases = list(_index_read_alike(cli, synth, tmp_path, edit))
+    assert [what for what, read in cases if read] == ["as written", "Version", "SOURCES", "NAME", "x/../file"]
+    assert len(cases) == 22
+
+
 def test_sources_dir_model_of_fewer_features(cli, synth, tmp_path):
     """A source model whose nr_feature is below num_features (liblinear
     records the last feature with a non-zero value in its training data:
