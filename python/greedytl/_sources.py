@@ -16,14 +16,16 @@ computes their score matrix (rows × sources) on new X:
 """
 
 import hashlib
+import math
 import os
 import posixpath
+import re
 
 import numpy as np
 
 from ._compat import NotFittedError, check_is_fitted, issparse
 from . import _schema
-from ._model import count_of, read_json
+from ._model import _go_quote, _parse_go_float, count_of, read_json
 
 __all__ = ["Sources", "SourcesDir", "read_liblinear", "LiblinearModel", "PROBA_EPS", "proba_scores"]
 
@@ -47,43 +49,123 @@ class LiblinearModel:
         self.solver, self.labels, self.nr_feature, self.bias, self.w = solver, labels, nr_feature, bias, w
 
 
+# linear.ReadModel's limits of a model file's nr_class and nr_feature.
+_MAX_CLASSES = 2 ** 20
+_MAX_FEATURES = 2 ** 40
+# A decimal integer as strconv.Atoi and ParseInt read it: ASCII digits, an
+# optional sign.
+_GO_INTEGER = re.compile(r"[+-]?[0-9]+\Z")
+# What strings.Fields splits a line at (unicode.IsSpace): the ASCII white
+# space, U+0085, U+00A0 and the separators (category Z).
+_GO_FIELDS = re.compile("[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+")
+
+
 def read_liblinear(data, name="<model>"):
-    """Parse a liblinear model file's bytes (linear/modelfile.go's format)."""
-    lines = data.decode("utf-8").split("\n")
+    """Parse a liblinear model file's bytes as greedytl's linear.ReadModel
+    does (linear/modelfile.go): a header of keys (solver_type, nr_class,
+    label, nr_feature, bias; in any order, blank lines skipped, each once)
+    up to the "w" line, then nr_feature weight lines (one more for a bias
+    of 0 or more) of one value each for two classes, else nr_class.  A
+    ValueError names the file and the line ("NAME: line 2: key "nr_class"
+    wants one value, has 0") for a missing, repeated or unknown key, a
+    value that is not what the key wants (integers as Go reads them, nr_class
+    from 2 to 2**20, nr_feature from 0 to 2**40, labels as many as the
+    classes, distinct 32-bit integers, a finite bias and weights), a
+    one-class model ("rho"), and missing or extra weight lines.  (The
+    solver's name is not checked.)"""
+    text = data.decode("utf-8", "greedytl-go")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    parts = text.split("\n")
+    if parts[-1] == "":  # the text ends with a line break: no line after it
+        parts.pop()
+    line = 0
+
+    def fail(what):
+        return ValueError("{}: line {}: {}".format(name, line, what))
+
+    def go_int(a, lo, hi):
+        v = int(a) if _GO_INTEGER.match(a) else None
+        return v if v is not None and lo <= v <= hi else None
+
+    def finite(a):
+        v = _parse_go_float(a)
+        return v[0] if v is not None and math.isfinite(v[0]) else None
+
     head = {}
-    i = 0
-    while True:
-        if i >= len(lines):
-            raise ValueError('{}: file ends before the "w" line'.format(name))
-        f = lines[i].split()
-        i += 1
+    lines = iter(enumerate(parts))
+    for i, text_line in lines:
+        line, eof = i + 1, i == len(parts) - 1
+        f = [x for x in _GO_FIELDS.split(text_line) if x]  # strings.Fields
         if not f:
+            if eof:
+                raise fail('file ends before the "w" line')
             continue
         key, args = f[0], f[1:]
         if key in head:
-            raise ValueError("{}:{}: key {!r} appears twice".format(name, i, key))
+            raise fail("key {} appears twice".format(_go_quote(key)))
+        head[key] = args
         if key == "w":
+            if args:
+                raise fail("unexpected {} after \"w\"".format(_go_quote(" ".join(args))))
             break
         if key == "rho":
-            raise ValueError("{}:{}: one-class models are not supported".format(name, i))
-        head[key] = args
+            raise fail('one-class models (key "rho") are not supported')
+        if key != "label" and len(args) != 1:
+            raise fail("key {} wants one value, has {}".format(_go_quote(key), len(args)))
+        if key == "nr_class" and go_int(args[0], 2, _MAX_CLASSES) is None:
+            raise fail("nr_class {}, want an integer in [2, {}]".format(_go_quote(args[0]), _MAX_CLASSES))
+        elif key == "label":
+            if "nr_class" not in head:
+                raise fail('"label" before "nr_class"')
+            nr_class = int(head["nr_class"][0])
+            if len(args) != nr_class:
+                raise fail("{} labels for nr_class {}".format(len(args), nr_class))
+            seen = set()
+            for a in args:
+                v = go_int(a, -2 ** 31, 2 ** 31 - 1)
+                if v is None:
+                    raise fail("label {} is not a 32-bit integer".format(_go_quote(a)))
+                if v in seen:
+                    raise fail("label {} appears twice".format(v))
+                seen.add(v)
+        elif key == "nr_feature" and go_int(args[0], 0, _MAX_FEATURES) is None:
+            raise fail("nr_feature {}, want an integer in [0, {}]".format(_go_quote(args[0]), _MAX_FEATURES))
+        elif key == "bias" and finite(args[0]) is None:
+            raise fail("bias {} is not a finite number".format(_go_quote(args[0])))
+        elif key not in ("solver_type", "nr_class", "label", "nr_feature", "bias"):
+            raise fail("unknown key {}".format(_go_quote(key)))
+        if eof:
+            raise fail('file ends before the "w" line')
+    else:
+        raise fail('file ends before the "w" line')
     for k in ("solver_type", "nr_class", "label", "nr_feature", "bias"):
         if k not in head:
-            raise ValueError("{}: header lacks {!r}".format(name, k))
+            raise fail("header lacks {}".format(_go_quote(k)))
     nr_class = int(head["nr_class"][0])
     labels = [int(v) for v in head["label"]]
-    if len(labels) != nr_class or len(set(labels)) != nr_class or nr_class < 2:
-        raise ValueError("{}: labels {} for nr_class {}".format(name, labels, nr_class))
     nr_feature = int(head["nr_feature"][0])
-    bias = float(head["bias"][0])
+    bias = finite(head["bias"][0])
     nr_w = 1 if nr_class == 2 else nr_class
     rows = nr_feature + (1 if bias >= 0 else 0)
-    vals = [float(v) for line in lines[i:] for v in line.split()]
+    vals = []
+    for i, text_line in lines:
+        line, eof = i + 1, i == len(parts) - 1
+        f = [x for x in _GO_FIELDS.split(text_line) if x]
+        if f and len(vals) == rows * nr_w:
+            raise fail("extra data after the {} weight lines".format(rows))
+        if f and len(f) != nr_w:
+            raise fail("weight line has {} values, want {}".format(len(f), nr_w))
+        for a in f:
+            v = finite(a)
+            if v is None:
+                raise fail("weight {} is not a finite number".format(_go_quote(a)))
+            vals.append(v)
+        if not f and len(vals) < rows * nr_w and not eof:
+            raise fail("blank line inside the weights")
     if len(vals) != rows * nr_w:
-        raise ValueError("{}: {} weights, want {}×{}".format(name, len(vals), rows, nr_w))
+        raise fail("file ends after {} of {} weight lines".format(len(vals) // nr_w, rows))
     w = np.array(vals, dtype=np.float64).reshape(rows, nr_w)
-    if not np.all(np.isfinite(w)) or not np.isfinite(bias):
-        raise ValueError("{}: a weight or the bias is not finite".format(name))
     return LiblinearModel(head["solver_type"][0], labels, nr_feature, bias, w)
 
 

@@ -377,6 +377,64 @@ def test_sources_index_members_read_as_greedytl_reads_them(cli, synth, tmp_path)
     assert len(cases) == 22
 
 
+def test_source_model_files_read_as_greedytl_reads_them(cli, synth, tmp_path):
+    """A sources directory's liblinear model files are read as greedytl's
+    linear.ReadModel reads them (its digest in the index matching): a key
+    without its value, an integer or a number it cannot read, labels of
+    another count, repeated or beyond 32 bits, an unknown or repeated key,
+    a one-class model, a missing header key, missing, extra or blank weight
+    lines and a weight that is not a finite number are refused by greedytl
+    fit --sources and SourcesDir alike, SourcesDir with greedytl's message
+    (naming the file and the line), and "+2", blank lines after the
+    weights and blank header lines are read by both.  SourcesDir raised a
+    bare IndexError for a key without its value, int()'s and float()'s
+    messages without the file, and UnicodeDecodeError."""
+    import hashlib
+    Xs, labels = synth["X"], synth["labels"]
+    np.save(tmp_path / "X.npy", Xs[:40])
+    np.save(tmp_path / "y.npy", np.where(labels[:40] == labels[0], 1.0, -1.0))
+    src = tmp_path / "sources"
+    shutil.copytree(synth["sources"], src)
+    ix = json.loads((src / "sources.json").read_text())
+    entry = ix["sources"][0]
+    path = src / entry["file"]
+    good = path.read_bytes()
+    edits = [
+        (b"nr_class 2\n", b"nr_class\n", False), (b"nr_class 2\n", b"nr_class x\n", False),
+        (b"nr_class 2\n", b"nr_class +2\n", True), (b"\nbias ", b"\nbias\n#", False),
+        (b"\nlabel ", b"\nlabel 7\n#", False), (b"\nlabel ", b"\nlabel 3000000000 ", False),
+        (b"\nnr_feature ", b"\nnr_feature -", False), (b"\nw\n", b"\nw x\n", False),
+        (b"\nw\n", b"\nfoo 1\nw\n", False), (b"\nw\n", b"\nrho 1\nw\n", False),
+        (b"\nw\n", b"\n\nw\n", True), (b"nr_class 2\n", b"nr_class 2\nnr_class 2\n", False),
+        (b"\nw\n", b"\nw\n\n", False), (b"\nw\n", b"\nw\nnan\n", False), (b"\nw\n", b"\nw\n1e400\n", False),
+        (b"\nw\n", b"\nw\n\xff\n", False), (good[-1:], good[-1:] + b"\n\n", True),
+        (good[-1:], good[-1:] + b"5\n", False), (b"\nw\n", b"\nw\n1 2\n", False),
+    ]
+    checked = 0
+    for old, new, readable in edits:
+        assert old in good, old
+        data = good.replace(old, new, 1)
+        if old == good[-1:]:
+            data = good[:-1] + new
+        path.write_bytes(data)
+        doc = dict(ix, sources=[dict(entry, sha256=hashlib.sha256(data).hexdigest())] + ix["sources"][1:])
+        (src / "sources.json").write_text(json.dumps(doc))
+        p = subprocess.run([cli["path"], "fit", "--features", tmp_path / "X.npy", "--sources", src, "--labels",
+                            tmp_path / "y.npy", "--out", tmp_path / "m.json"], capture_output=True, text=True)
+        assert p.returncode == (0 if readable else 2), (new, p.stderr)
+        if readable:
+            greedytl.SourcesDir(src).scores(Xs[:40])
+            continue
+        with pytest.raises(ValueError) as e:
+            greedytl.SourcesDir(src)
+        got = str(e.value)
+        assert got.startswith(str(path) + ": line "), got
+        if b"\xff" not in new:  # greedytl quotes the invalid byte, the package its U+FFFD
+            assert p.stderr.strip().endswith(got[len(str(path)):]), (got, p.stderr)
+            checked += 1
+    assert checked == 15
+
+
 def test_sources_dir_model_of_fewer_features(cli, synth, tmp_path):
     """A source model whose nr_feature is below num_features (liblinear
     records the last feature with a non-zero value in its training data:
