@@ -254,23 +254,34 @@ def test_sources_dir_needs_its_datasets_columns(cli, synth, tmp_path):
             clf.sources_.scores(wide)
 
 
+def _sources_copy(cli, synth, tmp_path):
+    """A copy of synth's sources directory (its path), its index (decoded),
+    and a function that runs greedytl fit --sources on it, with features
+    of its dataset's first 40 rows (synth["X"][:40]), and returns the
+    finished process."""
+    labels = synth["labels"]
+    np.save(tmp_path / "X.npy", synth["X"][:40])
+    np.save(tmp_path / "y.npy", np.where(labels[:40] == labels[0], 1.0, -1.0))
+    src = tmp_path / "sources"
+    shutil.copytree(synth["sources"], src)
+
+    def fit():
+        return subprocess.run([cli["path"], "fit", "--features", tmp_path / "X.npy", "--sources", src, "--labels",
+                               tmp_path / "y.npy", "--out", tmp_path / "m.json"], capture_output=True, text=True)
+    return src, json.loads((src / "sources.json").read_text()), fit
+
+
 def _index_read_alike(cli, synth, tmp_path, edit):
     """A copy of synth's sources directory whose index edit(ix) changed in
     place, each in turn (edit yields what it changed, to name the case), and
     whether greedytl fit --sources and SourcesDir (and its scores of the
     dataset's features) take it, asserting that they agree."""
-    Xs, labels = synth["X"], synth["labels"]
-    np.save(tmp_path / "X.npy", Xs[:40])
-    np.save(tmp_path / "y.npy", np.where(labels[:40] == labels[0], 1.0, -1.0))
-    src = tmp_path / "sources"
-    shutil.copytree(synth["sources"], src)
-    ix = json.loads((src / "sources.json").read_text())
+    src, ix, fit = _sources_copy(cli, synth, tmp_path)
     for what, doc in edit(ix):
         (src / "sources.json").write_text(json.dumps(doc))
-        p = subprocess.run([cli["path"], "fit", "--features", tmp_path / "X.npy", "--sources", src, "--labels",
-                            tmp_path / "y.npy", "--out", tmp_path / "m.json"], capture_output=True, text=True)
+        p = fit()
         try:
-            greedytl.SourcesDir(src).scores(Xs[:40])
+            greedytl.SourcesDir(src).scores(synth["X"][:40])
             read = True
         except ValueError:
             read = False
@@ -390,12 +401,7 @@ def test_source_model_files_read_as_greedytl_reads_them(cli, synth, tmp_path):
     bare IndexError for a key without its value, int()'s and float()'s
     messages without the file, and UnicodeDecodeError."""
     import hashlib
-    Xs, labels = synth["X"], synth["labels"]
-    np.save(tmp_path / "X.npy", Xs[:40])
-    np.save(tmp_path / "y.npy", np.where(labels[:40] == labels[0], 1.0, -1.0))
-    src = tmp_path / "sources"
-    shutil.copytree(synth["sources"], src)
-    ix = json.loads((src / "sources.json").read_text())
+    src, ix, fit = _sources_copy(cli, synth, tmp_path)
     entry = ix["sources"][0]
     path = src / entry["file"]
     good = path.read_bytes()
@@ -419,11 +425,10 @@ def test_source_model_files_read_as_greedytl_reads_them(cli, synth, tmp_path):
         path.write_bytes(data)
         doc = dict(ix, sources=[dict(entry, sha256=hashlib.sha256(data).hexdigest())] + ix["sources"][1:])
         (src / "sources.json").write_text(json.dumps(doc))
-        p = subprocess.run([cli["path"], "fit", "--features", tmp_path / "X.npy", "--sources", src, "--labels",
-                            tmp_path / "y.npy", "--out", tmp_path / "m.json"], capture_output=True, text=True)
+        p = fit()
         assert p.returncode == (0 if readable else 2), (new, p.stderr)
         if readable:
-            greedytl.SourcesDir(src).scores(Xs[:40])
+            greedytl.SourcesDir(src).scores(synth["X"][:40])
             continue
         with pytest.raises(ValueError) as e:
             greedytl.SourcesDir(src)
