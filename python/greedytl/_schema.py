@@ -172,7 +172,8 @@ class Members(dict):
 
 
 def object_pairs(pairs):
-    """json.loads' object_pairs_hook for a model file: the object's members
+    """json.loads' object_pairs_hook for greedytl's JSON files (a model
+    file, a sources index; _model.read_json): the object's members
     as a dict, or a Members when it gives a member more than once (check
     then checks the earlier values too)."""
     d = dict(pairs)
