@@ -285,6 +285,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             if rec.get("data_sha256", "") == resolved.data_sha256:  # missing: "", as greedytl reads it
                 recorded = names
         self._check_classes(scorer, len(classes))
+        self._check_columns(scorer, X.shape[1] if self.use_features else 0, len(names))
         inspection = scorer.inspection(recorded)
         self.classes_ = classes
         self.sources_ = resolved
@@ -461,6 +462,17 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         if sorted(scorer.classes, key=_int_or_str) != given:
             raise RuntimeError("greedytl wrote classes {!r} for the labels {}".format(scorer.classes, ", ".join(given)))
 
+    @staticmethod
+    def _check_columns(scorer, d, n):
+        """Refuse a model of other column counts than the fit gave greedytl
+        (d feature columns, 0 without the features; n source score columns):
+        predict gives the scorer inputs of those counts, validated once
+        (_file_scores), without the scorer's own checks of them."""
+        if (scorer.num_features, scorer.num_sources) != (d, n):
+            raise RuntimeError("greedytl wrote a model of {} features and {} sources for {} and {}".format(
+                scorer.num_features, scorer.num_sources, _model.count_of(d, "feature column", "feature columns"),
+                _model.count_of(n, "source score column", "source score columns")))
+
     def _column_name(self, c, names):
         if c.get("kind") == "source" and 0 <= c.get("index", -1) < len(names):
             return names[c["index"]]
@@ -469,6 +481,10 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
     # -- predict ---------------------------------------------------------
 
     def _inputs(self, X):
+        """X validated as scikit-learn validates it (float64, finite, the
+        columns and names of fit's X; a sparse X as CSR) and the sources'
+        scores on it (finite, the columns of fit's): the model's inputs,
+        checked here once."""
         check_is_fitted(self)
         given = X
         X = validate_data(self, X, reset=False, dtype=np.float64, accept_sparse="csr")
@@ -482,22 +498,30 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                     raise ValueError("the sources give {} score columns on X, but the model was fitted on {} ({}): "
                                      "have the sources changed since fit?".format(
                                          H.shape[1], self.n_sources_, ", ".join(self.source_names_)))
+        return X, H
+
+    def _file_scores(self, X):
+        """The model file's scores of the rows of X, computed from the
+        inputs _inputs validated, which the scorer is given as they are
+        (Scorer._finite_scores, not Scorer.scores, which would check them
+        again: fit checked that the model's column counts are those
+        inputs')."""
+        X, H = self._inputs(X)
+        score = self._scorer._finite_scores
         # Whether the model takes X's columns is the fitted model's (its
         # file's num_features), not use_features', which set_params may
         # have changed since fit.
-        return (X if self._scorer.num_features else None), H
-
-    def _file_scores(self, X):
-        Xf, H = self._inputs(X)
-        if not issparse(Xf):
-            return self._scorer.scores(Xf, H)
+        if not self._scorer.num_features:
+            return score(None, H, H.shape[0])
+        if not issparse(X):
+            return score(X, H, X.shape[0])
         # A sparse X is densified in blocks of rows of at most max_dense_mb
         # (one block when the whole fits): each row's scores depend on that
         # row alone.
-        m, d = Xf.shape
+        m, d = X.shape
         rows = self._dense_rows(d)
         rows = m if rows is None else max(1, min(m, rows))
-        return np.concatenate([self._scorer.scores(Xf[a:a + rows].toarray(), None if H is None else H[a:a + rows])
+        return np.concatenate([score(X[a:a + rows].toarray(), None if H is None else H[a:a + rows], min(rows, m - a))
                                for a in range(0, m, rows)])
 
     def decision_function(self, X):

@@ -35,13 +35,17 @@ its file, from the Go models' selections mirrored as their scores are.
 A file is refused (:class:`ModelFileError`) where greedytl's reader refuses
 a member null, missing or of the wrong kind (greedytl._schema, with its
 messages: ``h is null; want an object``), and where the scorers find it
-inconsistent; greedytl's checks of members that no score uses against one
-another (a GreedyTL file's options and hyperparameters, greedytl-auto's
-committee) are not repeated.
+inconsistent, and its method spec where greedytl's lookup refuses it (its
+syntax, and settings its method does not take: _check_settings mirrors
+the methods' Configure); greedytl's checks of members that no score uses
+against one another (a GreedyTL file's options and hyperparameters, its
+method spec against its options, greedytl-auto's committee) are not
+repeated.
 """
 
 import codecs
 import copy
+import decimal
 import json
 import math
 import re
@@ -105,57 +109,63 @@ def _go_replace(e):
 codecs.register_error("greedytl-go", _go_replace)
 
 
-def parse_model(text):
-    """Decode a model file's text (str or bytes) and return its scorer.
-
-    As greedytl reads a file: a byte order mark before it is skipped, and
-    invalid UTF-8 in a string reads as U+FFFD (one a byte).  A member given
-    twice in an object keeps its last value, and each of its values is
-    checked as the member's type wants (_schema)."""
+def read_json(text):
+    """Decode the text (str or bytes) of one of greedytl's JSON files (a
+    model file, a sources index) as greedytl's reader does: a byte order
+    mark before it is skipped, invalid UTF-8 in a string reads as U+FFFD
+    (one a byte), NaN and Infinity are no numbers, and an object that
+    gives a member twice is a _schema.Members (each value checked, the
+    last kept, by _schema.check).  ValueError when it is not JSON."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", "greedytl-go")
     if text.startswith("\ufeff"):
         text = text[1:]
-    repeated = {}
+    return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_schema.object_pairs)
 
-    def members(pairs):
-        d = dict(pairs)
-        if len(d) < len(pairs):
-            repeated[id(d)] = (d, _schema.earlier_values(pairs))
-        return d
 
+def parse_model(text):
+    """Decode a model file's text (str or bytes) and return its scorer.
+
+    As greedytl reads a file (read_json): a byte order mark before it is
+    skipped, and invalid UTF-8 in a string reads as U+FFFD (one a byte).
+    A member given twice in an object keeps its last value, and each of its
+    values is checked as the member's type wants (_schema)."""
     try:
-        doc = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=members)
+        doc = read_json(text)
     except ValueError as e:
         raise ModelFileError("not a JSON model file: {}".format(e)) from None
-    with _schema.repeated_members(repeated):
-        return decode(doc)
+    return decode(doc)
 
 
 def decode(doc):
     """Return the scorer of a decoded model document (a dict)."""
     if not isinstance(doc, dict):
         raise ModelFileError("the model file is not a JSON object")
-    if doc.get("format") != FORMAT:
-        raise ModelFileError("format is {!r}, want {!r}".format(doc.get("format"), FORMAT))
-    if not is_go_int(doc.get("version")) or doc["version"] not in VERSIONS:  # 2.0 and true (1) too
+    # The header as greedytl reads it before the file's type is known (a
+    # member names its field ignoring case too: "Method" is "method").
+    head = _schema.HEAD.members(doc)
+    if head.get("format") != FORMAT:
+        raise ModelFileError("format is {!r}, want {!r}".format(head.get("format"), FORMAT))
+    if not is_go_int(head.get("version")) or head["version"] not in VERSIONS:  # 2.0 and true (1) too
         raise ModelFileError("unsupported version {!r}: this package reads model file versions {}".format(
-            doc.get("version"), " and ".join(map(str, VERSIONS))))
-    method = doc.get("method")
+            head.get("version"), " and ".join(map(str, VERSIONS))))
+    method = head.get("method")
     if not isinstance(method, str) or not method:
         raise ModelFileError("the file names no method")
     # The file's type is its method's, as greedytl's method.Read decides
     # it: a multi-class file (a "classes" member, not null) is of the form
     # of its native multi-class method, else one-vs-rest of a binary
     # method; a binary file is of the type its method's Decode reads.  The
-    # method is named by its spec's name, before any settings.
-    name = method.split(":", 1)[0]
-    if doc.get("classes") is not None:
+    # method is a spec (_parse_spec): its name, and settings that only the
+    # binary methods that take them accept (_check_settings).
+    name, settings = _parse_spec(method)
+    if head.get("classes") is not None:
         form = _MULTI_FORMS.get(name)
-        if form is not None and name != method:
+        if form is not None and settings is not None:
             raise ModelFileError("{} takes no settings (spec {})".format(name, _go_quote(method)))
         if form is None and name in _BINARY_SCORERS:
             form = "one-vs-rest"
+            _check_settings(name, settings, method)
         if form is None:
             raise ModelFileError("unknown multi-class method {} (known: {})".format(
                 _go_quote(name), ", ".join(list(_MULTI_FORMS) + list(_BINARY_SCORERS))))
@@ -168,6 +178,7 @@ def decode(doc):
         if scorer is None:
             raise ModelFileError("unknown method {} (known: {})".format(
                 _go_quote(name), ", ".join(_BINARY_SCORERS)))
+        _check_settings(name, settings, method)
         make = lambda: scorer(doc)  # noqa: E731
     try:
         return make()
@@ -175,6 +186,185 @@ def decode(doc):
         if isinstance(e, ModelFileError):
             raise
         raise ModelFileError("{} model: {}".format(method, _describe(e))) from None
+
+
+# A spec's key=auto is the setting auto_key=1 (modelfile.AutoPrefix).
+_AUTO_PREFIX = "auto_"
+
+
+def _parse_spec(spec):
+    """The method name and settings (key -> float; None without a colon)
+    of a file's method spec, "name" or "name:key=value,...", as greedytl
+    reads it (modelfile.ParseSpec): a value is a number
+    (_parse_setting), true or false (1, 0), or auto (key=auto is
+    auto_key=1).  A ModelFileError with greedytl's message for an empty
+    name or key, a missing "=", a key holding a colon or a blank, a value
+    not so read, a key set twice and a colon with no settings after it."""
+    q = _go_quote(spec)
+    name, colon, rest = spec.partition(":")
+    if name == "":
+        raise ModelFileError("spec {}: empty method name".format(q))
+    if "=" in name or "," in name:
+        raise ModelFileError("spec {}: settings follow the method name after a colon, as in "
+                             "greedytl-sp:gamma=0.25".format(q))
+    if not colon:
+        return name, None
+    if rest == "":
+        raise ModelFileError("spec {}: no settings after the colon".format(q))
+    settings = {}
+    for kv in rest.split(","):
+        k, eq, v = kv.partition("=")
+        if not eq:
+            raise ModelFileError("spec {}: setting {} is not key=value".format(q, _go_quote(kv)))
+        if k == "":
+            raise ModelFileError("spec {}: setting {} has no key".format(q, _go_quote(kv)))
+        if any(c in k for c in ": \t"):
+            raise ModelFileError("spec {}: key {} holds a colon or a blank".format(q, _go_quote(k)))
+        if v.isascii() and v.lower() == "auto":  # modelfile.IsAuto
+            if k.startswith(_AUTO_PREFIX):
+                raise ModelFileError("spec {}: {}={}: write {}={} or {}=1".format(
+                    q, k, v, k[len(_AUTO_PREFIX):], v, k))
+            k, x = _AUTO_PREFIX + k, 1.0
+        else:
+            try:
+                x = _parse_setting(v)
+            except ValueError as e:
+                raise ModelFileError("spec {}: {}: value {}".format(q, k, e)) from None
+        if k in settings:
+            raise ModelFileError("spec {}: {} is set twice".format(q, k))
+        settings[k] = x
+    return name, settings
+
+
+def _parse_setting(v):
+    """A spec's value v as greedytl reads it: true, false, or a number as
+    number.ParseSetting reads one (strconv.ParseFloat's syntax without
+    digit separators, finite, not a literal beyond float64's range nor one
+    that is not zero but rounds to 0); else ValueError with its words."""
+    if v in ("true", "false"):
+        return 1.0 if v == "true" else 0.0
+    q = _go_quote(v)
+    if v.isascii() and v.lower() == "nan":  # ParseFloat's NaN, which takes no sign
+        raise ValueError("{} is not finite".format(q))
+    parsed = _parse_go_float(v)
+    if parsed is None:
+        raise ValueError("{} is not a number".format(q))
+    x, beyond = parsed
+    if beyond:
+        raise ValueError("{} is beyond the largest float64 (1.7976931348623157e+308)".format(q))
+    if not math.isfinite(x):
+        raise ValueError("{} is not finite".format(q))
+    if x == 0 and not _zero_literal(v):
+        raise ValueError("{} is not zero but rounds to 0 in float64 (the smallest is 5e-324)".format(q))
+    return x
+
+
+def _zero_literal(s):
+    """Whether the number literal s writes zero: no digit of its mantissa
+    is other than 0 (number.zeroLiteral)."""
+    s = s.lstrip("+-")
+    exp = "eE"
+    if len(s) > 1 and s[0] == "0" and s[1] in "xX":
+        s, exp = s[2:], "pP"
+    cut = [i for i in (s.find(c) for c in exp) if i >= 0]
+    if cut:
+        s = s[:min(cut)]
+    return s.strip("0.") == ""
+
+
+# The settings of the GreedyTL methods' specs (greedytl.Options.Set's
+# rules): key -> (its name in messages, what it must be, the test).
+_GREEDY_SETTINGS = {
+    "lambda": ("lambda", "positive", lambda v: v > 0),
+    "delta": ("delta", "≥ 0", lambda v: v >= 0),
+    "gamma": ("gamma (the feature factor)", "≥ 0", lambda v: v >= 0),
+    "max_k": ("max_k", "a whole number ≥ 0", lambda v: v >= 0 and v == math.trunc(v)),
+    "sample": ("sample", "a whole number ≥ 0", lambda v: v >= 0 and v == math.trunc(v)),
+    "auto_lambda": ("auto_lambda", "true or false (1 or 0)", lambda v: v in (0, 1)),
+    "stop_at_min_loo": ("stop_at_min_loo", "true or false (1 or 0)", lambda v: v in (0, 1)),
+}
+# The greatest max_k and sample a spec may give (math.MaxInt32).
+_MAX_INT32 = 2 ** 31 - 1
+# The one flag of the binary methods that take a flag as their setting.
+_FLAG_SETTINGS = {"greedytl-auto": "single_fit", "l1-logistic": "exact"}
+
+
+def _check_settings(name, settings, spec):
+    """Refuse the settings of a binary method's spec (name's, written
+    spec) as greedytl's lookup refuses them (method.configure): settings
+    of a method that takes none; for the GreedyTL methods an unknown key
+    or a value out of its range, and lambda beside auto_lambda=1; for
+    greedytl-auto and l1-logistic another key than their flag, or a value
+    other than 0 or 1."""
+    if not settings:
+        return
+    if name in ("greedytl", "greedytl-59", "greedytl-sp"):
+        problem = _greedy_settings_problem(settings)
+    elif name in _FLAG_SETTINGS:
+        flag = _FLAG_SETTINGS[name]
+        problem = None
+        for k in sorted(settings):
+            if k != flag:
+                problem = "unknown key {}; {} takes {}=0 or {}=1".format(_key_as_typed(k), name, flag, flag)
+            elif settings[k] not in (0, 1):
+                problem = "{} = {}, want 0 or 1".format(flag, _go_float(settings[k]))
+            if problem:
+                break
+    else:
+        raise ModelFileError("{} takes no settings (spec {})".format(name, _go_quote(spec)))
+    if problem:
+        raise ModelFileError("spec {}: {}".format(_go_quote(spec), problem))
+
+
+def _greedy_settings_problem(settings):
+    """What greedytl.Options.Set, key by key in sorted order, and the
+    GreedyTL methods' Configure refuse of settings, or None."""
+    for k in sorted(settings):
+        v = settings[k]
+        rule = _GREEDY_SETTINGS.get(k)
+        if rule is None and k.startswith(_AUTO_PREFIX) and k[len(_AUTO_PREFIX):] in _GREEDY_SETTINGS:
+            return "{}: GreedyTL chooses only lambda itself (lambda=auto)".format(_key_as_typed(k))
+        if rule is None:
+            return "unknown key {}; GreedyTL takes {}".format(_key_as_typed(k), ", ".join(sorted(_GREEDY_SETTINGS)))
+        what, must, ok = rule
+        if not ok(v):
+            return "{} must be {}, got {}".format(what, must, _go_float(v))
+        if k in ("max_k", "sample") and v > _MAX_INT32:
+            return "{} must be at most {}, got {}".format(k, _MAX_INT32, _go_float(v))
+    if "lambda" in settings and settings.get("auto_lambda") == 1:
+        return "lambda and auto_lambda=true exclude each other"
+    return None
+
+
+def _key_as_typed(key):
+    """A setting's key as greedytl's messages name it (modelfile.KeyAsTyped):
+    quoted, and an auto_ key that key=auto may stand for followed by that
+    spelling ('"auto_lambda" (lambda=auto)')."""
+    base = key[len(_AUTO_PREFIX):] if key.startswith(_AUTO_PREFIX) else ""
+    if base and not base.startswith(_AUTO_PREFIX):
+        return "{} ({}=auto)".format(_go_quote(key), base)
+    return _go_quote(key)
+
+
+def _go_float(x):
+    """The float x as Go's %v writes it (strconv.FormatFloat(x, 'g', -1,
+    64)): the shortest digits that read back as x, with an exponent of at
+    least two digits when the first digit's is below -4 or 6 or more
+    (1e+06, 1.5e-07), else plainly (123456, 0.0001)."""
+    if x == 0:
+        return "-0" if math.copysign(1, x) < 0 else "0"
+    sign, digits, exp = decimal.Decimal(repr(x)).normalize().as_tuple()
+    ds = "".join(map(str, digits))
+    e = len(ds) + exp - 1
+    if e < -4 or e >= 6:
+        out = ds[0] + ("." + ds[1:] if len(ds) > 1 else "") + "e{}{:02d}".format("-" if e < 0 else "+", abs(e))
+    elif e >= len(ds) - 1:
+        out = ds + "0" * (e - len(ds) + 1)
+    elif e >= 0:
+        out = ds[:e + 1] + "." + ds[e + 1:]
+    else:
+        out = "0." + "0" * (-e - 1) + ds
+    return ("-" if sign else "") + out
 
 
 def _describe(e):
@@ -409,7 +599,10 @@ class Standardiser:
 class Scorer:
     """The scores of a model file, computed in NumPy.
 
-    Attributes: ``doc`` (the decoded file), ``method`` (its method spec),
+    Attributes: ``doc`` (the decoded file, as greedytl reads it: each
+    object's members named by the fields they are read into, "b" for a
+    "B", the last of a repeated one; the file's own objects when they are
+    so named already), ``method`` (its method spec),
     ``num_features`` and ``num_sources`` (the column counts of X and H it was
     fitted on), ``classes`` (None for a binary model, else the K class
     names).
@@ -428,16 +621,19 @@ class Scorer:
     needs_hyperparameters = True
 
     def __init__(self, doc):
-        self.doc = doc
-        self.method = doc["method"]
-        self._check_members(doc)
+        # The method (which decode has read) names the file's type, its
+        # schema; doc is the file as greedytl reads it into that type.
+        self.method = _schema.HEAD.members(doc)["method"]
+        self.doc = self._check_members(doc)
 
     def _check_members(self, doc):
         """Refuse a member null, missing or of the wrong kind where
         greedytl's reader does (greedytl._schema), and the header's members
-        that modelfile.Parse refuses."""
-        _schema.check(self.schema, doc)
+        that modelfile.Parse refuses; return the document with its members
+        named by their fields (_schema.check)."""
+        doc = _schema.check(self.schema, doc)
         self._check_header(doc)
+        return doc
 
     def _check_header(self, doc):
         """Refuse what modelfile.Parse and the decoders refuse of the
@@ -516,7 +712,10 @@ class Scorer:
     def _finite_scores(self, X, H, rows):
         """The scores of the validated inputs (_inputs), as scores returns
         them: a file's nested models are given its inputs so, validated
-        once."""
+        once, and so is the estimator, which has validated X and the
+        sources' scores itself (TransferClassifier._file_scores): X and H
+        float64 arrays (or None) of rows rows and of the model's column
+        counts, finite."""
         # An overflow (to ±Inf, or Inf − Inf to NaN) is the ValueError below,
         # naming its row, without NumPy's RuntimeWarning before it.
         with np.errstate(over="ignore", invalid="ignore", under="ignore"):
@@ -567,6 +766,7 @@ class LinearScorer(Scorer):
 
     def __init__(self, doc):
         super().__init__(doc)
+        doc = self.doc
         self.x = Standardiser(doc["x"], "x")
         self.h = Standardiser(doc["h"], "h")
         self.wx = _vector(doc["wx"], "wx", len(self.x))
@@ -602,23 +802,24 @@ class GreedyScorer(Scorer):
     schema = _schema.GREEDY
 
     def _check_members(self, doc):
-        if doc["version"] == 1:
-            # Version 1 is read without the check of missing members (but
-            # for the header's, modelfile.Parse's) and has
-            # options.feature_factor too.
-            _schema.check(_schema.GREEDY_V1, doc, complete=False)
-            _schema.check(_schema.HEADER, {k: v for k, v in doc.items() if k in _schema.HEADER.fields})
-            self._check_header(doc)
-            # Its options are version 2's but for γ, feature_factor: one
-            # with version 2's key (json.go's upgrade) is refused.
-            if (doc.get("options") or {}).get("gamma") is not None:
-                raise ModelFileError('version 1 file: options has version 2\'s "gamma"; version 1 calls it '
-                                     '"feature_factor"')
-        else:
-            super()._check_members(doc)
+        if _schema.HEAD.members(doc)["version"] != 1:
+            return super()._check_members(doc)
+        # Version 1 is read without the check of missing members (but for
+        # the header's, modelfile.Parse's) and has options.feature_factor
+        # too.
+        doc = _schema.check(_schema.GREEDY_V1, doc, complete=False)
+        _schema.check(_schema.HEADER, {k: v for k, v in doc.items() if k in _schema.HEADER.fields})
+        self._check_header(doc)
+        # Its options are version 2's but for γ, feature_factor: one with
+        # version 2's key (json.go's upgrade) is refused.
+        if (doc.get("options") or {}).get("gamma") is not None:
+            raise ModelFileError('version 1 file: options has version 2\'s "gamma"; version 1 calls it '
+                                 '"feature_factor"')
+        return doc
 
     def __init__(self, doc):
         super().__init__(doc)
+        doc = self.doc
         self.num_features = _count(doc, "num_features")
         self.num_sources = _count(doc, "num_sources")
         if self.num_features + self.num_sources == 0:
@@ -731,6 +932,7 @@ class DictionaryScorer(Scorer):
 
     def __init__(self, doc):
         super().__init__(doc)
+        doc = self.doc
         self.x = Standardiser(doc["x"], "x")
         self.h = Standardiser(doc["h"], "h")
         self.num_features, self.num_sources = len(self.x), len(self.h)
@@ -841,6 +1043,7 @@ class MultiScorer(Scorer):
         # refused after that type's members are checked, as greedytl does.
         self._method_form = form
         super().__init__(doc)
+        doc = self.doc
         if doc["form"] != form:
             raise ModelFileError("form is {}, want {}".format(_go_quote(doc["form"]), _go_quote(form)))
         classes = doc["classes"] or []
@@ -882,14 +1085,6 @@ class MultiScorer(Scorer):
             models = doc["models"]
             if len(models) != K:
                 raise ModelFileError("{} binary models for {} classes".format(len(models), K))
-            for k, m in enumerate(models):
-                # Classes and models match by position: each model records the
-                # labels it was fitted for (method.checkOneVsRestLabels).
-                lab = m.get("labels") if isinstance(m, dict) else None
-                rest = self.classes[:k] + self.classes[k + 1:]
-                if not isinstance(lab, dict) or lab.get("positive") != self.classes[k] or lab.get("negative") != rest:
-                    raise ModelFileError("models[{}] is fitted for labels {!r}, but it is the model of class {!r} "
-                                         "against {!r}".format(k, lab, self.classes[k], rest))
             self.models = self._parts(models, "models", None)
             self.score_scale = _vector(doc["score_scale"], "score_scale", K)
             if np.any(self.score_scale <= 0):
@@ -918,12 +1113,24 @@ class MultiScorer(Scorer):
                 raise ModelFileError("{}[{}] has classes {!r}, the file {!r}".format(name, i, m.classes, classes))
             if classes is None and m.method != self.method:
                 raise ModelFileError("{}[{}] is a {} model, not {}".format(name, i, m.method, self.method))
+            if classes is None:
+                # One-vs-rest's classes and models match by position: each
+                # model records the labels it was fitted for, read (and
+                # checked) with the model, as greedytl reads them
+                # (method.checkOneVsRestLabels).
+                lab = m.doc.get("labels")
+                rest = self.classes[:i] + self.classes[i + 1:]
+                if lab is None or lab["positive"] != self.classes[i] or lab["negative"] != rest:
+                    raise ModelFileError("{}[{}] is fitted for labels {!r}, but it is the model of class {!r} "
+                                         "against {!r}".format(name, i, lab, self.classes[i], rest))
             if classes is not None and m.form != "linear":
                 raise ModelFileError("{}[{}] has form {}: an ensemble's members are linear (their scores are "
                                      "logits)".format(name, i, _go_quote(m.form)))
             if (m.num_features, m.num_sources) != (self.num_features, self.num_sources):
                 raise ModelFileError("{}[{}] has {} features and {} sources, the file {} and {}".format(
                     name, i, m.num_features, m.num_sources, self.num_features, self.num_sources))
+        if any(m.doc is not d for m, d in zip(parts, docs)):  # doc holds them as their scorers read them
+            self.doc = dict(self.doc, **{name: [m.doc for m in parts]})
         return parts
 
     def selection(self):

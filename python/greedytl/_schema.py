@@ -1,5 +1,6 @@
-"""The members of greedytl's model files and the JSON kinds of their values,
-as greedytl's reader requires them.
+"""The members of greedytl's model files (and of a sources directory's
+index) and the JSON kinds of their values, as greedytl's reader requires
+them.
 
 greedytl reads a model file into Go types (modelfile.Header, the methods'
 file types) with internal/jsonfile, which refuses a null where the type
@@ -10,18 +11,20 @@ refuses a value of another kind (a string for a number, 4.0 for an int).
 The specs below mirror those types, member for member and in their order,
 so that :func:`check` refuses what that reader refuses on these grounds,
 with its messages, and a member that the type has no field for ('unknown
-field "foo"').  A slice, a map or a pointer member may be null (a slice
-reads as empty, a pointer as absent); a pointer, a map and a member tagged
-omitempty may be missing.  What the types do not say (lengths, ranges,
-finiteness, consistency) is the scorers' to check (greedytl._model).
+field "foo"').  A member names its field as encoding/json matches them:
+by the field's name exactly, or else ignoring case ("B" is "b"); check
+returns the document with its members so named.  A slice, a map or a
+pointer member may be null (a slice reads as empty, a pointer as
+absent); a pointer, a map and a member tagged omitempty may be missing.
+What the types do not say (lengths, ranges, finiteness, consistency) is
+the scorers' to check (greedytl._model), and the index's reader's
+(greedytl._sources).
 """
 
-import contextlib
 import json
 import math
-import threading
 
-__all__ = ["SchemaError", "check", "repeated_members", "earlier_values", "HEADER", "LINEAR", "AUTO", "GREEDY", "GREEDY_V1", "DICTIONARY", "MULTI", "MULTI_FORMS"]
+__all__ = ["SchemaError", "check", "Members", "object_pairs", "HEADER", "HEAD", "LINEAR", "AUTO", "GREEDY", "GREEDY_V1", "DICTIONARY", "MULTI", "MULTI_FORMS", "INDEX"]
 
 
 class SchemaError(ValueError):
@@ -38,7 +41,10 @@ class _Spec:
 
     def check(self, v, path, complete):
         """Raise SchemaError when v (not None) is not of this type (complete:
-        nor a struct of it missing a required member)."""
+        nor a struct of it missing a required member); else return v with
+        the members of its structs named by their fields (v itself when
+        they are already)."""
+        return v
 
 
 class _Scalar(_Spec):
@@ -51,6 +57,7 @@ class _Scalar(_Spec):
     def check(self, v, path, complete):
         if not self.test(v):
             _refuse(v, path, self.want)
+        return v
 
 
 def _is_number(v):
@@ -71,6 +78,7 @@ class _Number(_Scalar):
         if not _fits_float64(v):
             raise SchemaError("cannot unmarshal number {}into {} of type float64: beyond "
                               "±1.7976931348623157e308".format(_show(v) + " " if type(v) is int else "", _name(path)))
+        return v
 
 
 def _fits_float64(v):
@@ -105,21 +113,25 @@ def is_go_int(v):
     takes into a Go int (encoding/json): a JSON integer from -2**63 to
     2**63-1.  It refuses one beyond ("cannot unmarshal number"), a number
     written with a fraction or an exponent (4.0, 4e0: json.loads gives a
-    float), a bool, a string and a null.  The one test of it, for model
-    files (the schema's INT, _model._int) and a sources directory's index
-    alike."""
-    return isinstance(v, int) and not isinstance(v, bool) and _GO_INT_MIN <= v <= _GO_INT_MAX
+    float), a bool, a string and a null.  The schema's INT's test, for
+    model files (_model._int too) and a sources directory's index alike."""
+    return INT.test(v)
 
 
-def _int_test(lo, hi):
-    return lambda v: type(v) is int and lo <= v <= hi
+class _Integer(_Scalar):
+    """A Go integer type: a JSON integer from lo to hi (json.loads gives
+    an int; not a bool)."""
+
+    def __init__(self, want, lo, hi):
+        super().__init__("a number", want, lambda v: type(v) is int and lo <= v <= hi)
+        self.lo, self.hi = lo, hi
 
 
 # Go's float64, int (64 bits), uint64, string and bool, and a column's kind
 # (greedytl.Kind, which decodes itself: jsonfile names it "a value").
 NUMBER = _Number()
-INT = _Scalar("a number", "an integer (-2**63 to 2**63-1)", is_go_int)
-UINT64 = _Scalar("a number", "an integer (0 to 2**64-1)", _int_test(0, 2 ** 64 - 1))
+INT = _Integer("an integer (-2**63 to 2**63-1)", _GO_INT_MIN, _GO_INT_MAX)
+UINT64 = _Integer("an integer (0 to 2**64-1)", 0, 2 ** 64 - 1)
 STRING = _Scalar("a string", "a string", lambda v: type(v) is str)
 BOOL = _Scalar("true or false", "true or false", lambda v: type(v) is bool)
 KIND = _Scalar("a value", '"feature" or "source"', lambda v: v in ("feature", "source"))
@@ -136,51 +148,45 @@ class Slice(_Spec):
 
     def check(self, v, path, complete):
         _expect(v, list, path, "an array")
-        # An array of numbers (the bulk of a file) is checked at once; one
-        # holding a number beyond a float64's range, element by element below
-        # to name it.
+        # An array of numbers (the bulk of a file) is checked at once, and
+        # so is one of integers (a nearest-neighbour file's row_classes, a
+        # row a training row); one holding a number beyond its type's range
+        # or a value of another kind, element by element below to name it.
         if self.elem is NUMBER and set(map(type, v)) <= {int, float} and _all_fit_float64(v):
-            return
-        for i, x in enumerate(v):
-            _value(self.elem, x, path + (i,), complete)
+            return v
+        if (isinstance(self.elem, _Integer) and set(map(type, v)) <= {int}
+                and (not v or self.elem.lo <= min(v) and max(v) <= self.elem.hi)):
+            return v
+        out = [_value(self.elem, x, path + (i,), complete) for i, x in enumerate(v)]
+        return v if all(a is b for a, b in zip(out, v)) else out
 
 
-# The objects of the document being checked that give a member twice or
-# more, by id: (the object, [(member, an earlier value), ...]) — the object
-# holds the last value, as encoding/json keeps it, and greedytl's reader
-# checks each value as it decodes it.  Set by repeated_members, for the
-# thread that parses.
-_REPEATED = threading.local()
+class Members(dict):
+    """A JSON object that gives a member more than once, as object_pairs
+    decodes it: a dict of each member's last value, as encoding/json keeps
+    it, whose pairs are all its (member, value) pairs in document order,
+    for check, which checks each value as greedytl's reader checks each as
+    it decodes it."""
+
+    __slots__ = ("pairs",)
 
 
-@contextlib.contextmanager
-def repeated_members(repeated):
-    """Have check check, in this thread, the earlier values of the repeated
-    members in repeated (id(object) -> (object, earlier_values(...)))."""
-    outer = getattr(_REPEATED, "map", None)
-    _REPEATED.map = repeated
-    try:
-        yield
-    finally:
-        _REPEATED.map = outer
-
-
-def earlier_values(pairs):
-    """The (member, value) pairs of an object's members (pairs, in order)
-    that a later pair of the same member overrides."""
-    last = {k: i for i, (k, _) in enumerate(pairs)}
-    return [(k, v) for i, (k, v) in enumerate(pairs) if last[k] != i]
+def object_pairs(pairs):
+    """json.loads' object_pairs_hook for greedytl's JSON files (a model
+    file, a sources index; _model.read_json): the object's members
+    as a dict, or a Members when it gives a member more than once (check
+    then checks the earlier values too)."""
+    d = dict(pairs)
+    if len(d) < len(pairs):
+        d = Members(d)
+        d.pairs = pairs
+    return d
 
 
 def _members(v):
-    """The members of the object v for check: its own, and the earlier
-    values of those it gives more than once (repeated_members)."""
-    m = getattr(_REPEATED, "map", None)
-    if m:
-        hit = m.get(id(v))
-        if hit is not None and hit[0] is v:
-            return list(v.items()) + hit[1]
-    return v.items()
+    """The (member, value) pairs of the object v in document order,
+    repeated members' earlier values included (Members)."""
+    return v.pairs if isinstance(v, Members) else v.items()
 
 
 class Map(_Spec):
@@ -193,16 +199,35 @@ class Map(_Spec):
         self.elem = elem
 
     def check(self, v, path, complete):
-        _expect(v, dict, path, "an object")
-        for k, x in _members(v):
-            _value(self.elem, x, path + (k,), complete)
+        _expect_object(v, path)
+        out = {}
+        same = not isinstance(v, Members)
+        for k, x in _members(v):  # a map's keys are matched exactly
+            out[k] = _value(self.elem, x, path + (k,), complete)
+            same = same and out[k] is x
+        return v if same else out
+
+
+# What the case folding of encoding/json's match of a member to a field
+# (Unicode simple folding, bytes.EqualFold) adds to ASCII's for the field
+# names here, all ASCII: the Kelvin sign is k, the long s is s.
+_FOLD = {"\u212a": "k", "\u017f": "s"}
+
+
+def _fold(name):
+    """name case-folded, to be compared with a folded ASCII field name:
+    ASCII letters in lower case, the Kelvin sign and the long s as k and
+    s (any other character can equal no ASCII one)."""
+    return "".join(c.lower() if c.isascii() else _FOLD.get(c, c) for c in name)
 
 
 class Object(_Spec):
     """A Go struct: an object (not null) holding its required members and
     no member it has no field for (encoding/json's DisallowUnknownFields:
-    'unknown field "foo"'; greedytl matches a member to a field ignoring
-    case too, which this does not)."""
+    'unknown field "foo"').  A member is a field's when it is the field's
+    name, or else is it ignoring case (field); several members of one field
+    are read in order, each checked, the last kept, as encoding/json
+    decodes them."""
 
     what = missing = "an object"
 
@@ -211,17 +236,38 @@ class Object(_Spec):
         for p in parts:
             self.fields.update(p.fields)
         self.fields.update(fields)
+        self._folded = {_fold(k): k for k in self.fields}
+
+    def field(self, key):
+        """The name of the field the member key is read into, or None."""
+        return key if key in self.fields else self._folded.get(_fold(key))
+
+    def members(self, v):
+        """The members of the object v that are fields' (the last of each
+        field), by field name, the others left out; their values are not
+        checked."""
+        out = {}
+        for k, x in _members(v):
+            name = self.field(k)
+            if name is not None:
+                out[name] = x
+        return out
 
     def check(self, v, path, complete):
-        _expect(v, dict, path, "an object")
+        _expect_object(v, path)
+        out = {}
+        same = not isinstance(v, Members)
         for k, x in _members(v):
-            if k not in self.fields:
+            name = self.field(k)
+            if name is None:
                 raise SchemaError('unknown field "{}"'.format(_name(path + (k,))))
-            _value(self.fields[k], x, path + (k,), complete)
+            out[name] = _value(self.fields[name], x, path + (k,), complete)
+            same = same and name == k and out[name] is x
         if complete:
             for k, spec in self.fields.items():
-                if k not in v and not spec.optional:
+                if k not in out and not spec.optional:
                     raise SchemaError("{} is missing; want {}".format(_name(path + (k,)), spec.missing))
+        return v if same else out
 
 
 class Optional(_Spec):
@@ -236,7 +282,7 @@ class Optional(_Spec):
         self.what, self.missing = getattr(spec, "what", None), spec.missing
 
     def check(self, v, path, complete):
-        self.spec.check(v, path, complete)
+        return self.spec.check(v, path, complete)
 
 
 def Pointer(spec):
@@ -262,6 +308,12 @@ def _expect(v, kind, path, want):
         _refuse(v, path, want)
 
 
+def _expect_object(v, path):
+    """Refuse v unless it is a JSON object (a dict, or a Members)."""
+    if not isinstance(v, dict):
+        _refuse(v, path, "an object")
+
+
 def _refuse(v, path, want):
     raise SchemaError("{} is {}; want {}".format(_name(path), _show(v), want))
 
@@ -270,8 +322,8 @@ def _value(spec, v, path, complete):
     if v is None:
         if not spec.nullable:
             raise SchemaError("{} is null; want {}".format(_name(path), spec.what))
-        return
-    spec.check(v, path, complete)
+        return None
+    return spec.check(v, path, complete)
 
 
 def _name(path):
@@ -290,9 +342,24 @@ def _show(v):
 def check(spec, doc, complete=True):
     """Raise SchemaError when the decoded model file doc (a dict) is not one
     greedytl's reader takes into spec's type: a member null where it may
-    not be, of the wrong kind, or (complete: a version 2 file) missing."""
-    spec.check(doc, (), complete)
+    not be, of the wrong kind, or (complete: a version 2 file) missing.
+    Return the document as that reader reads it: each object's members
+    named by their fields, the last of a repeated one (doc itself when
+    they are already so)."""
+    return spec.check(doc, (), complete)
 
+
+# source.Index (a sources directory's sources.json, which greedytl reads
+# with jsonfile.Decode: a missing member is its zero value), its
+# source.Negatives and its entries (source.Entry, with source.Info's
+# members).
+NEGATIVES = Object(classes=Slice(INT), named=BOOL, fraction=OmitEmpty(NUMBER), seed=UINT64, source=Slice(INT),
+                   target=Slice(INT))
+ENTRY = Object(**{"class": INT}, name=STRING, c=NUMBER, cv_score=NUMBER, cv_scores=Slice(NUMBER), positives=INT,
+               negatives=INT, converged=BOOL, stuck=OmitEmpty(BOOL), file=STRING, sha256=STRING)
+INDEX = Object(version=INT, dataset=STRING, data_sha256=STRING, num_features=INT, classes=Slice(STRING),
+               negatives=Pointer(NEGATIVES), solver=STRING, bias=NUMBER, eps=NUMBER, c_grid=Slice(NUMBER), folds=INT,
+               seed=UINT64, l1_ratio=OmitEmpty(NUMBER), sources=Slice(ENTRY), missing=OmitEmpty(Slice(STRING)))
 
 # modelfile.Header and what it points to (buildinfo.Info, source.ID,
 # modelfile.LabelNames).
@@ -302,6 +369,10 @@ SOURCES = Object(dir=STRING, sha256=STRING, count=INT, data_sha256=STRING, seed=
 LABELS = Object(positive=STRING, negative=Slice(STRING))
 HEADER = Object(format=STRING, version=INT, method=STRING, hyperparameters=Map(NUMBER), build=Pointer(BUILD),
                 sources=Pointer(SOURCES), labels=Pointer(LABELS))
+# What modelfile.Parse reads of every file, whatever its type, before the
+# type is known: the header and "classes" (whose presence makes the file
+# a multi-class one).
+HEAD = Object(HEADER, classes=Raw())
 
 # standardize.Scaler.
 SCALER = Object(mean=Slice(NUMBER), scale=Slice(NUMBER))

@@ -16,13 +16,16 @@ computes their score matrix (rows × sources) on new X:
 """
 
 import hashlib
-import json
+import math
 import os
+import posixpath
+import re
 
 import numpy as np
 
 from ._compat import NotFittedError, check_is_fitted, issparse
-from ._model import count_of, is_go_int
+from . import _schema
+from ._model import _go_quote, _parse_go_float, count_of, read_json
 
 __all__ = ["Sources", "SourcesDir", "read_liblinear", "LiblinearModel", "PROBA_EPS", "proba_scores"]
 
@@ -46,43 +49,123 @@ class LiblinearModel:
         self.solver, self.labels, self.nr_feature, self.bias, self.w = solver, labels, nr_feature, bias, w
 
 
+# linear.ReadModel's limits of a model file's nr_class and nr_feature.
+_MAX_CLASSES = 2 ** 20
+_MAX_FEATURES = 2 ** 40
+# A decimal integer as strconv.Atoi and ParseInt read it: ASCII digits, an
+# optional sign.
+_GO_INTEGER = re.compile(r"[+-]?[0-9]+\Z")
+# What strings.Fields splits a line at (unicode.IsSpace): the ASCII white
+# space, U+0085, U+00A0 and the separators (category Z).
+_GO_FIELDS = re.compile("[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+")
+
+
 def read_liblinear(data, name="<model>"):
-    """Parse a liblinear model file's bytes (linear/modelfile.go's format)."""
-    lines = data.decode("utf-8").split("\n")
+    """Parse a liblinear model file's bytes as greedytl's linear.ReadModel
+    does (linear/modelfile.go): a header of keys (solver_type, nr_class,
+    label, nr_feature, bias; in any order, blank lines skipped, each once)
+    up to the "w" line, then nr_feature weight lines (one more for a bias
+    of 0 or more) of one value each for two classes, else nr_class.  A
+    ValueError names the file and the line ("NAME: line 2: key "nr_class"
+    wants one value, has 0") for a missing, repeated or unknown key, a
+    value that is not what the key wants (integers as Go reads them, nr_class
+    from 2 to 2**20, nr_feature from 0 to 2**40, labels as many as the
+    classes, distinct 32-bit integers, a finite bias and weights), a
+    one-class model ("rho"), and missing or extra weight lines.  (The
+    solver's name is not checked.)"""
+    text = data.decode("utf-8", "greedytl-go")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    parts = text.split("\n")
+    if parts[-1] == "":  # the text ends with a line break: no line after it
+        parts.pop()
+    line = 0
+
+    def fail(what):
+        return ValueError("{}: line {}: {}".format(name, line, what))
+
+    def go_int(a, lo, hi):
+        v = int(a) if _GO_INTEGER.match(a) else None
+        return v if v is not None and lo <= v <= hi else None
+
+    def finite(a):
+        v = _parse_go_float(a)
+        return v[0] if v is not None and math.isfinite(v[0]) else None
+
     head = {}
-    i = 0
-    while True:
-        if i >= len(lines):
-            raise ValueError('{}: file ends before the "w" line'.format(name))
-        f = lines[i].split()
-        i += 1
+    lines = iter(enumerate(parts))
+    for i, text_line in lines:
+        line, eof = i + 1, i == len(parts) - 1
+        f = [x for x in _GO_FIELDS.split(text_line) if x]  # strings.Fields
         if not f:
+            if eof:
+                raise fail('file ends before the "w" line')
             continue
         key, args = f[0], f[1:]
         if key in head:
-            raise ValueError("{}:{}: key {!r} appears twice".format(name, i, key))
+            raise fail("key {} appears twice".format(_go_quote(key)))
+        head[key] = args
         if key == "w":
+            if args:
+                raise fail("unexpected {} after \"w\"".format(_go_quote(" ".join(args))))
             break
         if key == "rho":
-            raise ValueError("{}:{}: one-class models are not supported".format(name, i))
-        head[key] = args
+            raise fail('one-class models (key "rho") are not supported')
+        if key != "label" and len(args) != 1:
+            raise fail("key {} wants one value, has {}".format(_go_quote(key), len(args)))
+        if key == "nr_class" and go_int(args[0], 2, _MAX_CLASSES) is None:
+            raise fail("nr_class {}, want an integer in [2, {}]".format(_go_quote(args[0]), _MAX_CLASSES))
+        elif key == "label":
+            if "nr_class" not in head:
+                raise fail('"label" before "nr_class"')
+            nr_class = int(head["nr_class"][0])
+            if len(args) != nr_class:
+                raise fail("{} labels for nr_class {}".format(len(args), nr_class))
+            seen = set()
+            for a in args:
+                v = go_int(a, -2 ** 31, 2 ** 31 - 1)
+                if v is None:
+                    raise fail("label {} is not a 32-bit integer".format(_go_quote(a)))
+                if v in seen:
+                    raise fail("label {} appears twice".format(v))
+                seen.add(v)
+        elif key == "nr_feature" and go_int(args[0], 0, _MAX_FEATURES) is None:
+            raise fail("nr_feature {}, want an integer in [0, {}]".format(_go_quote(args[0]), _MAX_FEATURES))
+        elif key == "bias" and finite(args[0]) is None:
+            raise fail("bias {} is not a finite number".format(_go_quote(args[0])))
+        elif key not in ("solver_type", "nr_class", "label", "nr_feature", "bias"):
+            raise fail("unknown key {}".format(_go_quote(key)))
+        if eof:
+            raise fail('file ends before the "w" line')
+    else:
+        raise fail('file ends before the "w" line')
     for k in ("solver_type", "nr_class", "label", "nr_feature", "bias"):
         if k not in head:
-            raise ValueError("{}: header lacks {!r}".format(name, k))
+            raise fail("header lacks {}".format(_go_quote(k)))
     nr_class = int(head["nr_class"][0])
     labels = [int(v) for v in head["label"]]
-    if len(labels) != nr_class or len(set(labels)) != nr_class or nr_class < 2:
-        raise ValueError("{}: labels {} for nr_class {}".format(name, labels, nr_class))
     nr_feature = int(head["nr_feature"][0])
-    bias = float(head["bias"][0])
+    bias = finite(head["bias"][0])
     nr_w = 1 if nr_class == 2 else nr_class
     rows = nr_feature + (1 if bias >= 0 else 0)
-    vals = [float(v) for line in lines[i:] for v in line.split()]
+    vals = []
+    for i, text_line in lines:
+        line, eof = i + 1, i == len(parts) - 1
+        f = [x for x in _GO_FIELDS.split(text_line) if x]
+        if f and len(vals) == rows * nr_w:
+            raise fail("extra data after the {} weight lines".format(rows))
+        if f and len(f) != nr_w:
+            raise fail("weight line has {} values, want {}".format(len(f), nr_w))
+        for a in f:
+            v = finite(a)
+            if v is None:
+                raise fail("weight {} is not a finite number".format(_go_quote(a)))
+            vals.append(v)
+        if not f and len(vals) < rows * nr_w and not eof:
+            raise fail("blank line inside the weights")
     if len(vals) != rows * nr_w:
-        raise ValueError("{}: {} weights, want {}×{}".format(name, len(vals), rows, nr_w))
+        raise fail("file ends after {} of {} weight lines".format(len(vals) // nr_w, rows))
     w = np.array(vals, dtype=np.float64).reshape(rows, nr_w)
-    if not np.all(np.isfinite(w)) or not np.isfinite(bias):
-        raise ValueError("{}: a weight or the bias is not finite".format(name))
     return LiblinearModel(head["solver_type"][0], labels, nr_feature, bias, w)
 
 
@@ -114,14 +197,22 @@ class SourcesDir:
         ipath = os.path.join(self.path, INDEX_FILE)
         try:
             with open(ipath, "rb") as f:
-                ix = json.load(f)
+                text = f.read()
         except OSError as e:
             raise ValueError("{} is not a greedytl sources directory: {}".format(self.path, e)) from None
+        try:
+            # As greedytl reads it (jsonfile.Decode into source.Index): an
+            # object whose members are the type's (named ignoring case too),
+            # each of the kind its field wants (1.0 and true are no int);
+            # a member missing is its zero value.
+            ix = _schema.check(_schema.INDEX, read_json(text), complete=False)
         except ValueError as e:
             raise ValueError("{}: {}".format(ipath, e)) from None
-        if not is_go_int(ix.get("version")) or ix["version"] != INDEX_VERSION:  # 1.0 and true too
+        if ix.get("version", 0) != INDEX_VERSION:
             raise ValueError("{}: index version {!r}, this package reads version {}".format(
-                ipath, ix.get("version"), INDEX_VERSION))
+                ipath, ix.get("version", 0), INDEX_VERSION))
+        if ix.get("negatives") is None:  # source.Index.check's (its solver's name is not checked here)
+            raise ValueError("{}: index has no negative plan".format(ipath))
         # As greedytl fit and predict --sources (source.LoadDir):
         # a sharded train-sources's part of the sources loads, but its scores
         # would lack the other shards' columns.
@@ -134,26 +225,28 @@ class SourcesDir:
         entries = ix.get("sources") or []
         if not entries:
             raise ValueError("{}: the index lists no sources".format(ipath))
-        nf = ix.get("num_features", 0)
-        if not is_go_int(nf):  # as greedytl reads it; 0 or less: none recorded (check_columns)
-            raise ValueError("{}: num_features is {!r}, not a count of columns".format(ipath, nf))
+        nf = ix.get("num_features", 0)  # 0 or less: none recorded (check_columns)
         classes = ix.get("classes") or []
         models, self.names, h, seen = [], [], hashlib.sha256(), set()
         for e in entries:
-            name, file, digest, cls = e["name"], e["file"], e["sha256"], e["class"]
-            # As greedytl reads and checks it (source.Index.check): the
-            # index of the source's class among the index's classes, once.
-            if not is_go_int(cls) or not isinstance(classes, list) or not 0 <= cls < len(classes):
+            # A member missing is its zero value, as greedytl reads it.
+            name, file, digest, cls = (e.get(k, zero) for k, zero in
+                                       (("name", ""), ("file", ""), ("sha256", ""), ("class", 0)))
+            # As greedytl checks it (source.Index.check): the index of the
+            # source's class among the index's classes, once.
+            if not 0 <= cls < len(classes):
                 raise ValueError("{}: source {!r}: class {} out of range: the index lists {} classes".format(
-                    ipath, name, json.dumps(cls), len(classes) if isinstance(classes, list) else "no"))
+                    ipath, name, cls, len(classes)))
             if classes[cls] != name:
                 raise ValueError("{}: source {!r}: class {} is named {!r}".format(ipath, name, cls, classes[cls]))
             if cls in seen:
                 raise ValueError("{}: source {!r} listed twice".format(ipath, name))
             seen.add(cls)
-            if os.path.isabs(file) or ".." in file.split("/") or "\\" in file:
+            if e.get("stuck") and e.get("converged"):
+                raise ValueError("{}: source {!r}: stuck and converged at once".format(ipath, name))
+            if not _is_local(file) or "\\" in file:
                 raise ValueError("{}: source {!r}: file {!r} is not a path inside the directory".format(ipath, name, file))
-            mpath = os.path.join(self.path, *file.split("/"))
+            mpath = os.path.join(self.path, *posixpath.normpath(file).split("/"))  # cleaned, as Go joins it
             with open(mpath, "rb") as f:
                 data = f.read()
             got = hashlib.sha256(data).hexdigest()
@@ -220,6 +313,17 @@ class SourcesDir:
             raise ValueError("source {!r}: score of example {} is {} (non-finite input?)".format(
                 self.names[j], i, H[i, j]))
         return H
+
+
+def _is_local(file):
+    """Whether file, a slash-separated path, names a file inside a directory
+    as Go's filepath.IsLocal tells it on Unix: not empty, not absolute, and
+    not leaving the directory once cleaned ("a/../b" is local, "a/../.."
+    is not)."""
+    if file == "" or file.startswith("/"):
+        return False
+    clean = posixpath.normpath(file)
+    return clean != ".." and not clean.startswith("../")
 
 
 def _some(names, k=5):

@@ -254,23 +254,34 @@ def test_sources_dir_needs_its_datasets_columns(cli, synth, tmp_path):
             clf.sources_.scores(wide)
 
 
+def _sources_copy(cli, synth, tmp_path):
+    """A copy of synth's sources directory (its path), its index (decoded),
+    and a function that runs greedytl fit --sources on it, with features
+    of its dataset's first 40 rows (synth["X"][:40]), and returns the
+    finished process."""
+    labels = synth["labels"]
+    np.save(tmp_path / "X.npy", synth["X"][:40])
+    np.save(tmp_path / "y.npy", np.where(labels[:40] == labels[0], 1.0, -1.0))
+    src = tmp_path / "sources"
+    shutil.copytree(synth["sources"], src)
+
+    def fit():
+        return subprocess.run([cli["path"], "fit", "--features", tmp_path / "X.npy", "--sources", src, "--labels",
+                               tmp_path / "y.npy", "--out", tmp_path / "m.json"], capture_output=True, text=True)
+    return src, json.loads((src / "sources.json").read_text()), fit
+
+
 def _index_read_alike(cli, synth, tmp_path, edit):
     """A copy of synth's sources directory whose index edit(ix) changed in
     place, each in turn (edit yields what it changed, to name the case), and
     whether greedytl fit --sources and SourcesDir (and its scores of the
     dataset's features) take it, asserting that they agree."""
-    Xs, labels = synth["X"], synth["labels"]
-    np.save(tmp_path / "X.npy", Xs[:40])
-    np.save(tmp_path / "y.npy", np.where(labels[:40] == labels[0], 1.0, -1.0))
-    src = tmp_path / "sources"
-    shutil.copytree(synth["sources"], src)
-    ix = json.loads((src / "sources.json").read_text())
+    src, ix, fit = _sources_copy(cli, synth, tmp_path)
     for what, doc in edit(ix):
         (src / "sources.json").write_text(json.dumps(doc))
-        p = subprocess.run([cli["path"], "fit", "--features", tmp_path / "X.npy", "--sources", src, "--labels",
-                            tmp_path / "y.npy", "--out", tmp_path / "m.json"], capture_output=True, text=True)
+        p = fit()
         try:
-            greedytl.SourcesDir(src).scores(Xs[:40])
+            greedytl.SourcesDir(src).scores(synth["X"][:40])
             read = True
         except ValueError:
             read = False
@@ -324,6 +335,109 @@ def test_sources_index_version_and_classes_read_as_greedytl_reads_them(cli, synt
     cases = list(_index_read_alike(cli, synth, tmp_path, edit))
     assert [what for what, read in cases if read] == ["as written"] and len(cases) > 20
     assert any(what[-1] is False for what, _ in cases if what[0] == "class")
+
+
+def test_sources_index_members_read_as_greedytl_reads_them(cli, synth, tmp_path):
+    """The index is read as greedytl reads it (jsonfile.Decode into
+    source.Index, then Index.check): a member names its field exactly or
+    ignoring case ("Version", "SOURCES", an entry's "NAME"), a missing
+    member is its zero value (then refused by the checks that follow: a
+    source "" of another class's name, a file "" not inside the directory),
+    a member of another kind, an unknown member, a document that is not an
+    object, an index without its negative plan and a source stuck and
+    converged at once are refused, and a file path is cleaned ("x/../m"
+    is "m") before it is read; by greedytl fit --sources and SourcesDir
+    alike, SourcesDir with a ValueError naming the index.  SourcesDir
+    raised a bare KeyError, TypeError or AttributeError for a missing
+    entry member or a value of another kind, took unknown members, a
+    data_sha256 or missing of another kind and a null plan, and refused
+    the names in another case and the path to clean."""
+    def edit(ix):
+        def entry(j, **change):
+            sources = [dict(e) for e in ix["sources"]]
+            sources[j].update(change)
+            for k, v in change.items():
+                if v is None:
+                    del sources[j][k]
+            return dict(ix, sources=sources)
+
+        def renamed(d, old, new):
+            return {new if k == old else k: v for k, v in d.items()}
+        yield "as written", ix
+        yield "Version", renamed(ix, "version", "Version")
+        yield "SOURCES", renamed(ix, "sources", "SOURCES")
+        yield "NAME", dict(ix, sources=[renamed(e, "name", "NAME") for e in ix["sources"]])
+        yield "x/../file", entry(0, file="x/../" + ix["sources"][0]["file"])
+        yield "an array", [ix]
+        for k in ("name", "file", "sha256", "class"):
+            yield ("no", k), entry(1, **{k: None})
+        yield "entry 3", dict(ix, sources=[3] + ix["sources"][1:])
+        yield "sources 5", dict(ix, sources=5)
+        yield "sources object", dict(ix, sources={"a": 1})
+        yield "file 5", entry(0, file=5)
+        yield "name 5", entry(0, name=5)
+        yield "missing 5", dict(ix, missing=5)
+        yield "data_sha256 5", dict(ix, data_sha256=5)
+        yield "unknown in an entry", entry(0, extra=1)
+        yield "unknown", dict(ix, bogus=1)
+        yield "no plan", dict(ix, negatives=None)
+        yield "stuck and converged", entry(0, stuck=True, converged=True)
+        yield "outside", entry(0, file="models/../../" + ix["sources"][0]["file"])
+    cases = list(_index_read_alike(cli, synth, tmp_path, edit))
+    assert [what for what, read in cases if read] == ["as written", "Version", "SOURCES", "NAME", "x/../file"]
+    assert len(cases) == 22
+
+
+def test_source_model_files_read_as_greedytl_reads_them(cli, synth, tmp_path):
+    """A sources directory's liblinear model files are read as greedytl's
+    linear.ReadModel reads them (its digest in the index matching): a key
+    without its value, an integer or a number it cannot read, labels of
+    another count, repeated or beyond 32 bits, an unknown or repeated key,
+    a one-class model, a missing header key, missing, extra or blank weight
+    lines and a weight that is not a finite number are refused by greedytl
+    fit --sources and SourcesDir alike, SourcesDir with greedytl's message
+    (naming the file and the line), and "+2", blank lines after the
+    weights and blank header lines are read by both.  SourcesDir raised a
+    bare IndexError for a key without its value, int()'s and float()'s
+    messages without the file, and UnicodeDecodeError."""
+    import hashlib
+    src, ix, fit = _sources_copy(cli, synth, tmp_path)
+    entry = ix["sources"][0]
+    path = src / entry["file"]
+    good = path.read_bytes()
+    edits = [
+        (b"nr_class 2\n", b"nr_class\n", False), (b"nr_class 2\n", b"nr_class x\n", False),
+        (b"nr_class 2\n", b"nr_class +2\n", True), (b"\nbias ", b"\nbias\n#", False),
+        (b"\nlabel ", b"\nlabel 7\n#", False), (b"\nlabel ", b"\nlabel 3000000000 ", False),
+        (b"\nnr_feature ", b"\nnr_feature -", False), (b"\nw\n", b"\nw x\n", False),
+        (b"\nw\n", b"\nfoo 1\nw\n", False), (b"\nw\n", b"\nrho 1\nw\n", False),
+        (b"\nw\n", b"\n\nw\n", True), (b"nr_class 2\n", b"nr_class 2\nnr_class 2\n", False),
+        (b"\nw\n", b"\nw\n\n", False), (b"\nw\n", b"\nw\nnan\n", False), (b"\nw\n", b"\nw\n1e400\n", False),
+        (b"\nw\n", b"\nw\n\xff\n", False), (good[-1:], good[-1:] + b"\n\n", True),
+        (good[-1:], good[-1:] + b"5\n", False), (b"\nw\n", b"\nw\n1 2\n", False),
+    ]
+    checked = 0
+    for old, new, readable in edits:
+        assert old in good, old
+        data = good.replace(old, new, 1)
+        if old == good[-1:]:
+            data = good[:-1] + new
+        path.write_bytes(data)
+        doc = dict(ix, sources=[dict(entry, sha256=hashlib.sha256(data).hexdigest())] + ix["sources"][1:])
+        (src / "sources.json").write_text(json.dumps(doc))
+        p = fit()
+        assert p.returncode == (0 if readable else 2), (new, p.stderr)
+        if readable:
+            greedytl.SourcesDir(src).scores(synth["X"][:40])
+            continue
+        with pytest.raises(ValueError) as e:
+            greedytl.SourcesDir(src)
+        got = str(e.value)
+        assert got.startswith(str(path) + ": line "), got
+        if b"\xff" not in new:  # greedytl quotes the invalid byte, the package its U+FFFD
+            assert p.stderr.strip().endswith(got[len(str(path)):]), (got, p.stderr)
+            checked += 1
+    assert checked == 15
 
 
 def test_sources_dir_model_of_fewer_features(cli, synth, tmp_path):
@@ -823,8 +937,8 @@ def test_sparse_X_dense_size(cli):
     whole = clf.decision_function(X)
     clf.set_params(max_dense_mb=3 * 30 * 8 / 2 ** 20)
     calls = []
-    scores = clf._scorer.scores
-    clf._scorer.scores = lambda A, H: calls.append(A.shape[0]) or scores(A, H)
+    scores = clf._scorer._finite_scores
+    clf._scorer._finite_scores = lambda A, H, rows: calls.append(A.shape[0]) or scores(A, H, rows)
     np.testing.assert_allclose(clf.decision_function(S), whole, rtol=1e-12, atol=1e-12)
     assert calls == [3] * 13 + [1]
     assert list(clf.predict(S)) == list(np.array(clf.classes_)[(whole > 0).astype(int)])
@@ -839,8 +953,8 @@ def test_dense_size_rule_has_one_owner(cli, monkeypatch):
     X, y, S = _sparse_data(m=13)
     clf = TransferClassifier(random_state=0).fit(S, y)
     calls = []
-    scores = clf._scorer.scores
-    clf._scorer.scores = lambda A, H: calls.append(A.shape[0]) or scores(A, H)
+    scores = clf._scorer._finite_scores
+    clf._scorer._finite_scores = lambda A, H, rows: calls.append(A.shape[0]) or scores(A, H, rows)
     for mb in (30 * 8 / 2 ** 20, 2.5 * 30 * 8 / 2 ** 20, 4 * 30 * 8 / 2 ** 20, 0.5 * 30 * 8 / 2 ** 20):
         calls.clear()
         clf.set_params(max_dense_mb=mb).decision_function(S)
@@ -858,6 +972,60 @@ def test_dense_size_rule_has_one_owner(cli, monkeypatch):
     TransferClassifier()._check_dense(S[:5], "X")
     with pytest.raises(ValueError, match="more than max_dense_mb"):
         TransferClassifier(max_dense_mb=float("inf"), greedytl_bin="/nonexistent/greedytl").fit(S[:6], y[:6])
+
+
+def test_predict_validates_once(cli, zoo, synth, monkeypatch):
+    """predict and decision_function validate X once, as scikit-learn's
+    estimators do (validate_data: float64, finite, fit's columns), and the
+    sources' scores once, and give them to the model's scorer as they are:
+    Scorer._inputs, the scorer's own check of its inputs (a pass over X
+    for non-finite values), is not run again, and the decision values are
+    the scorer's public scores of the same inputs, for every form of the
+    inputs (features and sources, sources only, a sources directory,
+    sparse X).  Every predict checked X twice."""
+    from scipy import sparse
+    X, y = _data()
+    Xs, ys = synth["X"][:60], synth["labels"][:60] == synth["labels"][0]
+    H = _zoo_scores(zoo, X)
+    cases = [(TransferClassifier(sources=greedytl.Sources(zoo), random_state=0), X, y, X, H),
+             (TransferClassifier(sources=greedytl.Sources(zoo), use_features=False, random_state=0), X, y, None, H),
+             (TransferClassifier(random_state=0), sparse.csr_matrix(X), y, X, None),
+             (TransferClassifier(sources=synth["sources"], random_state=0), Xs, ys, Xs,
+              greedytl._sources.SourcesDir(synth["sources"]).scores(Xs))]
+    inputs = greedytl._model.Scorer._inputs
+    calls = []
+
+    def counted(self, *a):
+        calls.append(self)
+        return inputs(self, *a)
+    for clf, A, labels, Xm, Hm in cases:
+        clf.fit(A, labels)
+        monkeypatch.setattr(greedytl._model.Scorer, "_inputs", counted)
+        D = clf.decision_function(A)
+        assert list(clf.predict(A)) == list(clf.classes_[(D > 0).astype(int)])
+        assert calls == [], clf
+        monkeypatch.undo()
+        np.testing.assert_array_equal(D, clf._scorer.scores(Xm, Hm))
+
+
+def test_model_of_other_columns_refused_at_fit(cli, monkeypatch):
+    """A model file whose column counts are not those of the inputs the
+    fit gave greedytl (a greedytl that wrote another model) is refused by
+    fit, saying so, rather than fitted and given inputs predict does not
+    check again (test_predict_validates_once).  fit took it."""
+    X, y = _data()
+    run_cli = greedytl._cli.run_cli
+
+    def narrower(args, *a, **kw):
+        p = args[args.index("--features") + 1]
+        np.save(p, np.load(p)[:, :-1])
+        return run_cli(args, *a, **kw)
+    monkeypatch.setattr(greedytl._cli, "run_cli", narrower)
+    with pytest.raises(RuntimeError, match=r"^greedytl wrote a model of 7 features and 0 sources for 8 feature "
+                       r"columns and 0 source score columns$"):
+        TransferClassifier(random_state=0).fit(X, y)
+    monkeypatch.undo()
+    TransferClassifier(random_state=0).fit(X, y).predict(X)
 
 
 def sparse_vstack(*blocks):

@@ -954,6 +954,52 @@ def test_file_type_is_the_methods(multiclass_cli, tmp_path):
     assert _both_read(cli, _write(tmp_path / "v.json", v1), "version 1 without columns")
 
 
+def test_method_specs_checked_as_greedytl_checks_them(multiclass_cli, tmp_path):
+    """A file's method is a spec, read and checked as greedytl's lookup
+    reads and checks it: its syntax (an empty name or key, a missing "=",
+    a key with a blank, a colon with nothing after it, a key set twice,
+    auto), its values (a number as a setting is read: not a literal beyond
+    float64's range or rounding to 0, not NaN nor infinite, no digit
+    separator), and the settings its method takes: the GreedyTL methods'
+    keys and ranges, greedytl-auto's and l1-logistic's one flag, none for
+    the others, in a binary and in a one-vs-rest file.  Both readers refuse
+    the same specs with the same message and read the same.  read_model
+    read every spec of a binary method by its name alone
+    ("greedytl:bogus=1" was a greedytl file)."""
+    cli = multiclass_cli
+    (Xtr, Htr, ytr), _ = _problem(3)
+    save = _saver(tmp_path)
+    X, H = save("X.npy", Xtr), save("H.npy", Htr)
+    docs = {}
+    for method, labels in (("greedytl", ytr), ("greedytl-auto", ytr), ("l1-logistic", ytr),
+                           ("l1-logistic ovr", np.arange(len(ytr)) % 3), ("nearest-mean", np.arange(len(ytr)) % 3)):
+        run(cli, "fit", "--method", method.split()[0], "--features", X, "--source-scores", H, "--labels",
+            save("y.npy", labels), "--out", tmp_path / "m.json")
+        docs[method] = json.loads((tmp_path / "m.json").read_text())
+    refused = {
+        "greedytl": ["greedytl:bogus=1", "greedytl:lambda=-1", "greedytl:lambda=x", "greedytl:lambda=1e400",
+                     "greedytl:lambda=1e-400", "greedytl:lambda=0x1p-5000", "greedytl:lambda=nan",
+                     "greedytl:lambda=-nan", "greedytl:lambda=Inf", "greedytl:lambda=1_0", "greedytl:lambda= 1",
+                     "greedytl:", "greedytl:lambda", "greedytl:=1", "greedytl:la mbda=1", "greedytl:lambda=1,lambda=2",
+                     "greedytl:lambda=auto,auto_lambda=1", "greedytl:auto_lambda=AUTO", "greedytl:auto_delta=1",
+                     "greedytl:auto_auto_lambda=1", "greedytl:max_k=1.5", "greedytl:sample=3e9",
+                     "greedytl:stop_at_min_loo=2", "greedytl:lambda=2,auto_lambda=true", "greedytl:delta=-1e-7",
+                     ":lambda=1", "greedytl=1", "greedytl:lambda=1,", "greedytl:\tx=1"],
+        "greedytl-auto": ["greedytl-auto:single_fit=2", "greedytl-auto:exact=1", "greedytl-auto:single_fit=0.5"],
+        "l1-logistic": ["l1-logistic:C=1", "l1-logistic:exact=-1", "elastic-net:x=1", "no-transfer:exact=1"],
+        "l1-logistic ovr": ["l1-logistic:bogus=1", "l1-logistic:exact=3", "l1-logistic:"],
+        "nearest-mean": ["nearest-mean:", "nearest-mean:k=x"],
+    }
+    for kind, specs in refused.items():
+        for spec in specs:
+            _refused_alike(cli, _write(tmp_path / "v.json", dict(docs[kind], method=spec)), spec)
+    read = [("greedytl-auto", "greedytl-auto:single_fit=1"), ("greedytl-auto", "greedytl-auto:single_fit=false"),
+            ("l1-logistic", "l1-logistic:exact=1"), ("l1-logistic", "l1-logistic:exact=0x1p0"),
+            ("l1-logistic", "l1-logistic:exact=true")]
+    for kind, spec in read:
+        assert _both_read(cli, _write(tmp_path / "v.json", dict(docs[kind], method=spec)), spec), spec
+
+
 def test_encoding_and_repeated_members_read_alike(multiclass_cli, tmp_path):
     """A file's bytes as greedytl reads them: a UTF-8 byte order mark
     before the document is skipped; invalid UTF-8 in a string reads as
@@ -1000,6 +1046,67 @@ def test_encoding_and_repeated_members_read_alike(multiclass_cli, tmp_path):
     assert greedytl.read_model(tmp_path / "v.json").doc["labels"]["positive"] == "y\ufffd\ufffd\ufffds"
     (tmp_path / "v.json").write_bytes(cases[6][0])
     assert greedytl.read_model(tmp_path / "v.json").b == 0.25
+
+
+def test_member_names_read_ignoring_case(multiclass_cli, tmp_path):
+    """A member names its field as encoding/json matches them, as greedytl
+    reads a model file: exactly, or else ignoring case, by Unicode's simple
+    folding ("B" is "b", "METHOD" is "method", the Kelvin sign is k, the
+    long s is s; a dotless ı is no i), at any depth, in the header (a
+    "Classes" makes a multi-class file) and in a nested model (a
+    one-vs-rest model's "Labels", read as its model's labels); several
+    members of one field are each checked and the last is kept.  Both
+    readers read the same files, with the same scores.  read_model refused
+    every member not named exactly ('unknown field "B"'), and checked a
+    one-vs-rest model's labels in the document before the model was read."""
+    cli = multiclass_cli
+    (Xtr, Htr, ytr), (Xte, Hte, _) = _problem(3)
+    save = _saver(tmp_path)
+    X, H, Xt, Ht = save("X.npy", Xtr), save("H.npy", Htr), save("Xt.npy", Xte), save("Ht.npy", Hte)
+    texts = {}
+    for method, labels in (("l1-logistic", ytr), ("greedytl", ytr), ("nearest-neighbour", np.arange(len(ytr)) % 3),
+                           ("l1-logistic ovr", np.arange(len(ytr)) % 3)):
+        run(cli, "fit", "--method", method.split()[0], "--features", X, "--source-scores", H, "--labels",
+            save("y.npy", labels), "--out", tmp_path / "m.json")
+        texts[method] = (tmp_path / "m.json").read_text()
+    b = re.search(r'"b": ([^,\n]+)', texts["l1-logistic"]).group(1)
+    cases = [
+        ("l1-logistic", '"b":', '"B":', True),
+        ("l1-logistic", '"method":', '"METHOD":', True),
+        ("l1-logistic", '"x": {', '"X": {"MEAN": [], "Scale": []}, "x": {', True),
+        ("l1-logistic", '"b": ' + b, '"b": 0, "B": ' + b, True),
+        ("l1-logistic", '"b": ' + b, '"B": ' + b + ', "b": 0.5', True),
+        ("l1-logistic", '"b": ' + b, '"B": null, "b": ' + b, False),
+        ("l1-logistic", '"b":', '"bb":', False),
+        ("greedytl", '"kind":', '"\\u212aind":', True),
+        ("greedytl", '"scale":', '"\\u017fcale":', True),
+        ("greedytl", '"index":', '"\\u0131ndex":', False),
+        ("greedytl", '"options":', '"Options":', True),
+        ("nearest-neighbour", '"classes":', '"Classes":', True),
+        ("nearest-neighbour", '"row_classes":', '"ROW_CLASSES":', True),
+        ("l1-logistic ovr", '"labels":', '"Labels":', True),
+        ("l1-logistic ovr", '"positive":', '"POSITIVE":', True),
+        ("l1-logistic ovr", '"labels":', '"Labels": {"positive": "x", "negative": ["y"]}, "labels":', True),
+    ]
+    paths = []
+    for k, (method, old, new, _) in enumerate(cases):
+        assert old in texts[method], (method, old)
+        path = tmp_path / "v{}.json".format(k)
+        path.write_text(texts[method].replace(old, new, 1))
+        paths.append((path, (method, new)))
+    read = _all_read_alike(cli, paths)
+    assert read == [want for *_, want in cases]
+    for (path, what), ok in zip(paths, read):
+        if ok:
+            scorer = greedytl.read_model(path)
+            want = (_predict(cli, tmp_path, path, features=Xt, source_scores=Ht) if scorer.classes is None
+                    else _predict_scores(cli, tmp_path, path, features=Xt, source_scores=Ht)[1])
+            _check(scorer.scores(Xte, Hte), want)
+    assert greedytl.read_model(paths[0][0]).doc["b"] == float(b)
+    assert greedytl.read_model(paths[3][0]).b == float(b) and greedytl.read_model(paths[4][0]).b == 0.5
+    assert greedytl.read_model(paths[11][0]).classes == ["0", "1", "2"]
+    ovr = greedytl.read_model(paths[13][0]).doc
+    assert ovr["models"][0]["labels"]["positive"] == "0" and "Labels" not in ovr["models"][0]
 
 
 def test_null_scaler_of_no_columns_refused(cli, tmp_path):
