@@ -36,6 +36,16 @@ const (
 // the script spares them, as it spares every other program.
 var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}
 
+// stoppable are the commands whose work heeds their context, which the
+// first stop signal cancels: they stop taking work, keep what they
+// finished and exit with status 128 + n. The other commands (predict,
+// inspect, report, merge, help …) have no finished work to keep and never
+// look at their context: the first signal ends them at once, as a second
+// one ends every command (signalContext), so that Ctrl-C stops a long
+// predict instead of being ignored until it is done (it exited 0, its
+// output written, as if no signal had come).
+var stoppable = []string{"fit", "train", "train-sources", "experiment", "demo", "bench", "synth"}
+
 // stoppedBy is the cause of the command's context when a stop signal
 // arrived. It matches context.Canceled (errors.Is), so that the commands
 // handle it as any cancellation.
@@ -52,8 +62,10 @@ func (e stoppedBy) Unwrap() error { return context.Canceled }
 // first stop signal. A second one ends the process at once, with status
 // 128 + n, after removing the temporary files of the outputs being written
 // (atomicfile.RemoveTemporary): an output is whole or absent, never a
-// temporary file left beside it. stop releases the signals.
-func signalContext() (ctx context.Context, stop func()) {
+// temporary file left beside it. Unless heeded (the command's work checks
+// the context: stoppable), the first signal ends it so, saying so on
+// stderr. stop releases the signals.
+func signalContext(heeded bool, stderr io.Writer) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	ch := make(chan os.Signal, 2) // both signals, however quickly they come
 	// signal.Notify would turn an inherited "ignore" back on; and given no
@@ -68,12 +80,15 @@ func signalContext() (ctx context.Context, stop func()) {
 			select {
 			case sig := <-ch:
 				s, _ := sig.(syscall.Signal)
-				if !stopped {
+				if !stopped && heeded {
 					stopped = true
 					cancel(stoppedBy{s})
 					continue
 				}
 				atomicfile.RemoveTemporary()
+				if !stopped {
+					fmt.Fprintln(stderr, "greedytl:", stoppedBy{s})
+				}
 				os.Exit(exitSignal + int(s))
 			case <-done:
 				return
@@ -221,16 +236,18 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 // "greedytl: " and the error's message, and chooses the status by the
 // error's type (exitCode) or the signal that stopped it.
 func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signalContext()
+	c, _, err := root.Find(args)
+	found := err == nil && c != root
+	ctx, stop := signalContext(found && slices.Contains(stoppable, c.Name()), stderr)
 	defer stop()
-	if c, _, err := root.Find(args); err == nil && c.Name() == "train" {
+	if found && c.Name() == "train" {
 		args = liblinearWeightArgs(args, c.Flags())
 	}
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	err = root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
 	}
@@ -267,7 +284,8 @@ Slurm and Kubernetes stop or preempt a job). A stopped command stops taking
 work, keeps what it finished (experiment: every finished cell; train-sources:
 every finished source), says so, and exits: run the same command again to
 resume. A second signal ends it at once, removing the temporary files of the
-outputs it was writing. A signal the command inherits ignored stays ignored (a
+outputs it was writing; so does the first for predict, inspect, report and
+merge, which have no finished work to keep. A signal the command inherits ignored stays ignored (a
 shell script's background commands ignore SIGINT, so Ctrl-C on the script
 spares them; nohup's SIGHUP is never caught).`,
 		SilenceUsage:  true,
