@@ -159,6 +159,35 @@ func (s *streams) stdin(path string) (io.Reader, bool) {
 	return s.in, true
 }
 
+// isStdout reports whether the --out value out means the command's
+// standard output: "" or stdoutName, or another name of the file that
+// standard output is, when that is a regular file or a pipe (/dev/stdout,
+// /dev/fd/1, the file of the shell's "> file"). A command writes such an
+// output through its standard output, as for "-", and sends what it
+// prints beside it (predict's evaluation, train -C's lines) to standard
+// error, or refuses to mix them (fit --json): --out /dev/stdout put them
+// in the one stream, which no reader of the output could parse. A device
+// (a terminal, /dev/null) is not told apart: no program reads it back.
+func (s *streams) isStdout(out string) bool {
+	if out == "" || out == stdoutName {
+		return true
+	}
+	w := s.out
+	if c, ok := w.(*checkedWriter); ok {
+		w = c.w
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fo, err := f.Stat()
+	if err != nil || fo.Mode()&os.ModeDevice != 0 {
+		return false
+	}
+	fi, err := os.Stat(out)
+	return err == nil && os.SameFile(fo, fi)
+}
+
 // warning is a warning of a command that succeeds: what may be wrong with
 // the result (fit: a model predicting one class for most rows).
 type warning struct {

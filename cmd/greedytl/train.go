@@ -337,6 +337,14 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 		return badInputf("%s: %w", data, err)
 	}
 
+	// The model goes to standard output for "-" or another name of it
+	// (streams.isStdout); -C's lines then go to standard error, or the
+	// model would begin with them.
+	toStdout := modelPath != "" && s.isStdout(modelPath)
+	results := s.out
+	if toStdout {
+		results = s.err
+	}
 	if o.findC {
 		folds := 5
 		if o.folds > 0 {
@@ -349,10 +357,10 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 		}
 		if !o.quiet {
 			for k, cost := range grid {
-				fmt.Fprintf(s.out, "C = %g  CV accuracy = %.6g%%\n", cost, 100*acc[k])
+				fmt.Fprintf(results, "C = %g  CV accuracy = %.6g%%\n", cost, 100*acc[k])
 			}
 		}
-		fmt.Fprintf(s.out, "Best C = %g  CV accuracy = %.6g%%\n", best, 100*acc[slices.Index(grid, best)])
+		fmt.Fprintf(results, "Best C = %g  CV accuracy = %.6g%%\n", best, 100*acc[slices.Index(grid, best)])
 		p.C = best
 	} else if o.folds > 0 {
 		dec, stops, err := linear.CrossValidateStops(ctx, prob, p, o.folds, o.seed)
@@ -391,7 +399,7 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 		warnStop(s.err, p.Solver, model.Converged, model.Stuck)
 	}
 	where := modelPath
-	if modelPath == stdoutName {
+	if toStdout {
 		where = "standard output"
 		if err := linear.WriteModelContext(ctx, s.out, model); err != nil {
 			return err
