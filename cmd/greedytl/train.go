@@ -219,7 +219,8 @@ the current directory, as with liblinear.
 as liblinear-train does, "WARNING: reaching max number of iterations" on
 standard error once per fold whose solver stopped at its cap (-q: not). -C
 chooses C by cross-validation accuracy (5 folds, or K with -v K) over
-{1e-4, 1e-3, …, 1e4}, prints it, and — unlike liblinear, which only prints it —
+{1e-4, 1e-3, …, 1e4}, prints it (on standard error when the model goes to
+standard output, --out -), and — unlike liblinear, which only prints it —
 trains and writes the model with that C. The data must hold exactly two label
 values; the model file keeps them (liblinear's label order).
 
