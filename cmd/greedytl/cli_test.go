@@ -636,6 +636,30 @@ func TestHelpUnknownTopic(t *testing.T) {
 	}
 }
 
+// TestCompletionUsage: the completion command's arguments are checked as
+// every command's: an unknown shell, or an argument after the shell, is a
+// usage error (exit 2, naming the command). cobra's completion command,
+// not runnable, showed its help with status 0 for "completion fsh", and
+// "completion bash extra" exited 1.
+func TestCompletionUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stdout string // a prefix of standard output
+		stderr string
+	}{
+		{[]string{"completion"}, 0, "Generate the autocompletion script", ""},
+		{[]string{"completion", "bash"}, 0, "# bash completion", ""},
+		{[]string{"completion", "fsh"}, 2, "", `greedytl: unknown command "fsh" for "greedytl completion" (see 'greedytl completion --help')` + "\n"},
+		{[]string{"completion", "bash", "extra"}, 2, "", `greedytl: unknown command "extra" for "greedytl completion bash" (see 'greedytl completion bash --help')` + "\n"},
+	} {
+		code, stdout, stderr := cli(t, "", tc.args...)
+		if code != tc.code || !strings.HasPrefix(stdout, tc.stdout) || stderr != tc.stderr {
+			t.Errorf("%v: exit %d, stdout %.40q, stderr %q; want %d, %q…, %q", tc.args, code, stdout, stderr, tc.code, tc.stdout, tc.stderr)
+		}
+	}
+}
+
 // TestFitSameFileOnAnyCores: the README says that one build given the same
 // inputs and --seed writes the same model file, byte for byte, on any number
 // of cores. greedytl-auto spreads its committees over the cores from

@@ -351,8 +351,21 @@ spares them; nohup's SIGHUP is never caught).`,
 		return nil
 	}
 	root.AddCommand(newDemoCmd(s), newFitCmd(s), newPredictCmd(s), newInspectCmd(s), newBenchCmd(s), newTrainCmd(s), newTrainSourcesCmd(s), newExperimentCmd(s), newMergeCmd(s), newReportCmd(s), newSynthCmd(s), newVersionCmd(s))
+	// cobra's completion command, added here rather than when the command
+	// line runs so that its arguments are checked as the others': it was
+	// not runnable, so that "completion SHELL" of an unknown SHELL showed
+	// its help with status 0, and its shells' extra arguments exited 1.
+	// It writes to the root's output as set when it is made.
+	root.SetOut(s.out)
+	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		c.Args = wrapArgs(c.Args)
+		for _, sub := range c.Commands() {
+			sub.Args = wrapArgs(sub.Args)
+		}
+		if !c.Runnable() {
+			c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+		}
 	}
 	// "greedytl help TOPIC" for a TOPIC that is no command is a usage error:
 	// cobra's help command finds the root for it (the root takes arguments,
