@@ -125,6 +125,9 @@ func checkOut(out string, inputs ...string) error {
 	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
 		return badInputf("%s is a directory: give a file name", out)
 	}
+	if err := checkAbove(out); err != nil {
+		return err
+	}
 	if dir := filepath.Dir(out); dir != "" {
 		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 			return badInputf("%s: no such directory %s", out, dir)
@@ -212,7 +215,27 @@ func checkOutTarget(out, writes, give string) error {
 	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
 		return badInputf("--out %s is a file, not a directory: give %s", out, give)
 	}
-	return nil
+	return checkAbove(out)
+}
+
+// checkAbove returns an input error when the nearest existing directory
+// above the output path out is a file (--out y.txt/model.json, or
+// y.txt/run/a): the command would do its work and then fail to write,
+// with exit status 1 and a system call's message ("lstat …: not a
+// directory", "mkdir y.txt: not a directory"). Missing directories are
+// for the caller to create or refuse.
+func checkAbove(out string) error {
+	for d := filepath.Dir(filepath.Clean(out)); ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err == nil {
+			if !fi.IsDir() {
+				return badInputf("--out %s: %s is a file, not a directory", out, d)
+			}
+			return nil
+		}
+		if filepath.Dir(d) == d {
+			return nil
+		}
+	}
 }
 
 // describe names the sample's files for a message about the data as a

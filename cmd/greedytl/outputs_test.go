@@ -360,3 +360,38 @@ func TestOutputNamingStandardOutput(t *testing.T) {
 		t.Errorf("%q: exit %d, stderr %q: want %d, refused", args, code, stderr.String(), exitInput)
 	}
 }
+
+// TestOutputUnderAFile: an --out below a regular file (y.txt/model.json,
+// y.txt/run/a) is refused as bad usage before any work, naming the file,
+// by every command that writes one; as is merge's FILE.jsonl in a
+// directory that does not exist. They failed after the work with exit 1
+// and a system call's message ("lstat /abs/y.txt/model.json: not a
+// directory", "mkdir y.txt: not a directory", "open .m.jsonl.lock: no
+// such file or directory"), demo after loading its data.
+func TestOutputUnderAFile(t *testing.T) {
+	d := newToy(t)
+	model := d.fitModel(t, "m.json")
+	svm := writeText(t, d.dir, "d.svm", "+1 1:1 2:0.5\n-1 1:-1 2:0.25\n+1 1:0.8\n-1 2:-0.5\n")
+	run, data := reportRun(t), experimentFolder(t)
+	file := d.ytext
+	for _, tc := range []struct {
+		out  string
+		args []string // --out follows
+	}{
+		{"m.json", []string{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat"}},
+		{"s.txt", []string{"predict", "--model", model, "--features", d.Xtest, "--source-scores", d.Htest}},
+		{"m.model", []string{"train", "--data", svm}},
+		{"src", []string{"train-sources", "--data", data}},
+		{"run/a", []string{"experiment", "--data", data}},
+		{"rep", []string{"report", run}},
+		{"m.jsonl", []string{"merge", run}},
+		{"merged", []string{"merge", run}},
+		{"s", []string{"synth"}},
+		{"demo", []string{"demo"}},
+	} {
+		out := filepath.Join(file, tc.out)
+		wantInputError(t, "--out "+out+": "+file+" is a file, not a directory", append(tc.args, "--out", out)...)
+	}
+	missing := filepath.Join(d.dir, "missing", "m.jsonl")
+	wantInputError(t, missing+": no such directory "+filepath.Dir(missing), "merge", run, "--out", missing)
+}
