@@ -147,6 +147,9 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 	if err := emptyMethods(c, o.methods); err != nil {
 		return err
 	}
+	if err := notStdin("sources", o.sources, "a sources directory"); err != nil {
+		return err
+	}
 	fracSet := c.Flags().Changed("negative-fraction")
 	cfg := experiment.DefaultConfig()
 	cfg.Name, cfg.Out, cfg.Sources = o.name, o.out, o.sources

@@ -163,6 +163,9 @@ func (j *dataJob) check(c *cobra.Command, outArg string) (shard.Shard, error) {
 	if err := checkOutDir(j.out); err != nil {
 		return shard.Shard{}, err
 	}
+	if err := notStdin("data", j.data, "a dataset folder"); err != nil {
+		return shard.Shard{}, err
+	}
 	fracSet := c.Flags().Changed("negative-fraction")
 	if err := emptyList(c, "negative-classes", j.negClasses, "class", "class names", "for the default pool"); err != nil {
 		return shard.Shard{}, err
@@ -178,6 +181,19 @@ func (j *dataJob) check(c *cobra.Command, outArg string) (shard.Shard, error) {
 		return shard.Shard{}, badInputf("--shard: %w", err)
 	}
 	return sh, nil
+}
+
+// notStdin returns an input error when the flag --name, which names what (a
+// directory), is given as stdinName: a directory is read from its files,
+// which standard input cannot hold. The messages were of a path "-"
+// ("-/features.npy: no such file or directory"), and --sources -'s
+// suggested "greedytl train-sources … --out -", which train-sources
+// refuses.
+func notStdin(name, dir, what string) error {
+	if dir == stdinName {
+		return badInputf("--%s -: %s is read from its files, not from standard input: give its path", name, what)
+	}
+	return nil
 }
 
 // emptyList returns an input error when the list flag --name was given but
@@ -388,6 +404,9 @@ func (s *sourcesDir) given() bool { return s != nil && s.dir != "" }
 func (s *sourcesDir) load() (*source.Index, *source.Set, error) {
 	if s.set != nil {
 		return s.ix, s.set, nil
+	}
+	if err := notStdin("sources", s.dir, "a sources directory"); err != nil {
+		return nil, nil, err
 	}
 	ix, err := source.ReadIndex(s.dir)
 	if err != nil {

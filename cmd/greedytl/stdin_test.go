@@ -164,3 +164,25 @@ func TestModelFileWithBOM(t *testing.T) {
 		}
 	}
 }
+
+// TestDirectoryFlagsRefuseStdin: --data and --sources name directories,
+// which standard input cannot be: "-" is refused naming the flag. The
+// messages were "-/features.npy: no such file or directory", and for
+// --sources a hint to run train-sources with --out -, which it refuses.
+func TestDirectoryFlagsRefuseStdin(t *testing.T) {
+	d := newToy(t)
+	model := d.fitModel(t, "m.json")
+	out := filepath.Join(t.TempDir(), "out")
+	for _, tc := range []struct {
+		want string
+		args []string
+	}{
+		{"--sources -: a sources directory is read from its files, not from standard input", []string{"fit", "--features", d.X, "--sources", "-", "--labels", d.ytext, "--positive", "cat"}},
+		{"--sources -: a sources directory is read from its files, not from standard input", []string{"predict", model, "--features", d.Xtest, "--sources", "-"}},
+		{"--sources -: a sources directory is read from its files, not from standard input", []string{"experiment", "--data", d.dir, "--sources", "-", "--out", out}},
+		{"--data -: a dataset folder is read from its files, not from standard input", []string{"experiment", "--data", "-", "--out", out}},
+		{"--data -: a dataset folder is read from its files, not from standard input", []string{"train-sources", "--data", "-", "--out", out}},
+	} {
+		wantInputError(t, tc.want, tc.args...)
+	}
+}
