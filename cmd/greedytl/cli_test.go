@@ -253,9 +253,9 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"inspect missing", []string{"inspect", filepath.Join(dir, "none.json")}, "none.json"},
 		// They said "open : no such file or directory" and ": no such file or directory".
 		{"inspect empty name", []string{"inspect", ""}, "the model file's name is empty"},
-		{"predict empty model name", []string{"predict", "--model", "", "--features", d.X}, "the model file's name is empty"},
-		{"fit empty labels name", []string{"fit", "--features", d.X, "--labels", ""}, "--labels names no file"},
-		{"fit empty oracle labels name", []string{"fit", "--method", "best-source", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--oracle-features", d.Xtest, "--oracle-source-scores", d.Htest, "--oracle-labels", ""}, "best-source is an oracle: give held-out inputs and labels"},
+		{"predict empty model name", []string{"predict", "--model", "", "--features", d.X}, "--model is empty"},
+		{"fit empty labels name", []string{"fit", "--features", d.X, "--labels", ""}, "--labels is empty"},
+		{"fit empty oracle labels name", []string{"fit", "--method", "best-source", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--oracle-features", d.Xtest, "--oracle-source-scores", d.Htest, "--oracle-labels", ""}, "--oracle-labels is empty"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { wantInputError(t, tc.want, tc.args...) })
 	}
@@ -633,6 +633,42 @@ func TestHelpUnknownTopic(t *testing.T) {
 		if code != tc.code || !strings.HasPrefix(stdout, tc.stdout) || stderr != tc.stderr {
 			t.Errorf("%v: exit %d, stdout %.40q, stderr %q; want %d, %q…, %q", tc.args, code, stdout, stderr, tc.code, tc.stdout, tc.stderr)
 		}
+	}
+}
+
+// TestEmptyStringFlags: a string flag given an empty value (an unset
+// variable in a script) is a usage error naming it. Each of these was read
+// as the flag left out, exit 0: a fit without the sources or the source
+// scores it was given, a predict that evaluated nothing, an experiment
+// that trained its own sources, every shard run by each task, no report
+// or merge written, a model under the default name.
+func TestEmptyStringFlags(t *testing.T) {
+	d := newToy(t)
+	model := d.fitModel(t, "m.json")
+	run := reportRun(t)
+	svm := writeText(t, d.dir, "d.svm", "+1 1:1 2:0.5\n-1 1:-1 2:0.25\n+1 1:0.8\n-1 2:-0.5\n")
+	t.Chdir(t.TempDir())
+	fit := []string{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat"}
+	for _, tc := range []struct {
+		flag string
+		args []string
+	}{
+		{"source-scores", []string{"fit", "--features", d.X, "--labels", d.ytext, "--positive", "cat", "--source-scores", ""}},
+		{"sources", append(slices.Clone(fit), "--sources", "")},
+		{"positive", []string{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--method", "nearest-mean", "--positive", ""}},
+		{"out", append(slices.Clone(fit), "--out", "")},
+		{"labels", []string{"predict", model, "--features", d.Xtest, "--source-scores", d.Htest, "--labels", ""}},
+		{"sources", []string{"experiment", "--data", d.dir, "--out", "run", "--sources", ""}},
+		{"shard", []string{"experiment", "--data", d.dir, "--out", "run", "--shard", ""}},
+		{"shard", []string{"train-sources", "--data", d.dir, "--out", "src", "--shard", ""}},
+		{"out", []string{"report", run, "--out", ""}},
+		{"out", []string{"merge", run, "--out", ""}},
+		{"out", []string{"train", "--data", svm, "--out", ""}},
+	} {
+		wantInputError(t, "--"+tc.flag+" is empty: give a value, or leave the flag out", tc.args...)
+	}
+	if entries, _ := os.ReadDir("."); len(entries) != 0 {
+		t.Errorf("the refused commands wrote %v", entries)
 	}
 }
 

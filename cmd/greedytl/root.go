@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/greedytl/greedytl/internal/atomicfile"
@@ -348,7 +349,7 @@ spares them; nohup's SIGHUP is never caught).`,
 		if err := c.ValidateRequiredFlags(); err != nil {
 			return usage(c, err)
 		}
-		return nil
+		return emptyStringFlag(c)
 	}
 	root.AddCommand(newDemoCmd(s), newFitCmd(s), newPredictCmd(s), newInspectCmd(s), newBenchCmd(s), newTrainCmd(s), newTrainSourcesCmd(s), newExperimentCmd(s), newMergeCmd(s), newReportCmd(s), newSynthCmd(s), newVersionCmd(s))
 	// cobra's completion command, added here rather than when the command
@@ -388,6 +389,24 @@ spares them; nohup's SIGHUP is never caught).`,
 		}
 	}
 	return root
+}
+
+// emptyStringFlag returns a usage error when a string flag of c was given
+// an empty value (--sources "$SOURCES" in a script, the variable unset):
+// no string flag means anything by "" but its absence, which the flag
+// left out says. They were read as left out, without a word: fit
+// --sources "" or --source-scores "" fitted without the sources, predict
+// --labels "" evaluated nothing, experiment --sources "" trained its own,
+// --shard "" in each task of an array job ran every shard, report and
+// merge --out "" wrote nothing.
+func emptyStringFlag(c *cobra.Command) error {
+	var err error
+	c.Flags().Visit(func(f *pflag.Flag) {
+		if err == nil && f.Value.Type() == "string" && f.Value.String() == "" {
+			err = usage(c, fmt.Errorf("--%s is empty: give a value, or leave the flag out", f.Name))
+		}
+	})
+	return err
 }
 
 // wrapArgs turns cobra's positional-argument errors into usage errors.
