@@ -672,6 +672,17 @@ func TestEmptyStringFlags(t *testing.T) {
 	}
 }
 
+// TestCommandAfterDoubleDash: a command after "--" is an argument of the
+// root, refused saying so; it was refused as an unknown command with the
+// suggestion to type it ("did you mean "fit"?").
+func TestCommandAfterDoubleDash(t *testing.T) {
+	code, stdout, stderr := cli(t, "", "--", "fit")
+	want := `greedytl: "fit" follows "--", which makes it an argument: give the command before any "--" (see 'greedytl --help')` + "\n"
+	if code != exitInput || stdout != "" || stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want %d, nothing, %q", code, stdout, stderr, exitInput, want)
+	}
+}
+
 // TestCompletionUsage: the completion command's arguments are checked as
 // every command's: an unknown shell, or an argument after the shell, is a
 // usage error (exit 2, naming the command). cobra's completion command,

@@ -335,6 +335,11 @@ spares them; nohup's SIGHUP is never caught).`,
 		if len(args) == 0 {
 			return nil
 		}
+		if sub, _, err := c.Find(args[:1]); err == nil && sub != c {
+			// "greedytl -- fit": "--" made the command an argument,
+			// which was "unknown", with "did you mean "fit"?".
+			return usage(c, fmt.Errorf("%q follows \"--\", which makes it an argument: give the command before any \"--\"", args[0]))
+		}
 		err := fmt.Errorf("unknown command %q for %q", args[0], c.CommandPath())
 		if sugg := c.SuggestionsFor(args[0]); len(sugg) > 0 {
 			err = fmt.Errorf("%w; did you mean %q?", err, sugg[0])
