@@ -186,3 +186,18 @@ func TestDirectoryFlagsRefuseStdin(t *testing.T) {
 		wantInputError(t, tc.want, tc.args...)
 	}
 }
+
+// TestInputsOfTheWrongKind: train given a directory, and train-sources or
+// experiment given a file as --data, are refused saying what each is.
+// "greedytl train DIR" run inside DIR said that DIR.model was inside the
+// input DIR; --data FILE said "FILE/features.npy: not a directory".
+func TestInputsOfTheWrongKind(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	file := writeText(t, dir, "y.txt", "1\n-1\n")
+	out := filepath.Join(t.TempDir(), "out")
+	wantInputError(t, dir+" is a directory: give the training data file", "train", dir)
+	for _, cmd := range []string{"train-sources", "experiment"} {
+		wantInputError(t, "--data "+file+" is a file, not a dataset folder", cmd, "--data", file, "--out", out)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -269,6 +270,11 @@ func (o *trainOptions) paths(args []string) (data, model string, err error) {
 			return "", "", badInputf("give the model file once: as --out or as an argument")
 		}
 		model = args[1]
+	}
+	if fi, err := os.Stat(data); data != stdinName && err == nil && fi.IsDir() {
+		// Before the model's name is derived from it: "train DIR" said
+		// that DIR.model, in the working directory, was inside DIR.
+		return "", "", badInputf("%s is a directory: give the training data file (LIBSVM/svmlight)", data)
 	}
 	switch {
 	case data == "":
