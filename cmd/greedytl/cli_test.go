@@ -617,23 +617,13 @@ func TestPredictLiblinearFromPipe(t *testing.T) {
 // suggestion, as "greedytl TOPIC" is; cobra's help command showed the
 // root's help with status 0 for it ("greedytl help fitt").
 func TestHelpUnknownTopic(t *testing.T) {
-	for _, tc := range []struct {
-		args   []string
-		code   int
-		stdout string // a prefix of standard output
-		stderr string
-	}{
+	checkRuns(t, []runCase{
 		{[]string{"help"}, 0, "greedytl learns", ""},
 		{[]string{"help", "fit"}, 0, "Fit trains", ""},
 		{[]string{"help", "completion", "bash"}, 0, "Generate", ""},
 		{[]string{"help", "fitt"}, 2, "", `greedytl: no help topic: "greedytl" has no command "fitt"; did you mean "fit"? (see 'greedytl --help')` + "\n"},
 		{[]string{"help", "fit", "extra"}, 2, "", `greedytl: no help topic: "greedytl fit" has no command "extra" (see 'greedytl --help')` + "\n"},
-	} {
-		code, stdout, stderr := cli(t, "", tc.args...)
-		if code != tc.code || !strings.HasPrefix(stdout, tc.stdout) || stderr != tc.stderr {
-			t.Errorf("%v: exit %d, stdout %.40q, stderr %q; want %d, %q…, %q", tc.args, code, stdout, stderr, tc.code, tc.stdout, tc.stderr)
-		}
-	}
+	})
 }
 
 // TestEmptyStringFlags: a string flag given an empty value (an unset
@@ -676,10 +666,27 @@ func TestEmptyStringFlags(t *testing.T) {
 // root, refused saying so; it was refused as an unknown command with the
 // suggestion to type it ("did you mean "fit"?").
 func TestCommandAfterDoubleDash(t *testing.T) {
-	code, stdout, stderr := cli(t, "", "--", "fit")
-	want := `greedytl: "fit" follows "--", which makes it an argument: give the command before any "--" (see 'greedytl --help')` + "\n"
-	if code != exitInput || stdout != "" || stderr != want {
-		t.Errorf("exit %d, stdout %q, stderr %q; want %d, nothing, %q", code, stdout, stderr, exitInput, want)
+	checkRuns(t, []runCase{{[]string{"--", "fit"}, exitInput, "",
+		`greedytl: "fit" follows "--", which makes it an argument: give the command before any "--" (see 'greedytl --help')` + "\n"}})
+}
+
+// runCase is a command line and what running it must give: its exit
+// status, a prefix of its standard output and its whole standard error.
+type runCase struct {
+	args   []string
+	code   int
+	stdout string // a prefix of standard output
+	stderr string
+}
+
+// checkRuns runs each case's command line and checks what it gives.
+func checkRuns(t *testing.T, cases []runCase) {
+	t.Helper()
+	for _, tc := range cases {
+		code, stdout, stderr := cli(t, "", tc.args...)
+		if code != tc.code || !strings.HasPrefix(stdout, tc.stdout) || stderr != tc.stderr {
+			t.Errorf("%v: exit %d, stdout %.40q, stderr %q; want %d, %q…, %q", tc.args, code, stdout, stderr, tc.code, tc.stdout, tc.stderr)
+		}
 	}
 }
 
@@ -689,22 +696,12 @@ func TestCommandAfterDoubleDash(t *testing.T) {
 // not runnable, showed its help with status 0 for "completion fsh", and
 // "completion bash extra" exited 1.
 func TestCompletionUsage(t *testing.T) {
-	for _, tc := range []struct {
-		args   []string
-		code   int
-		stdout string // a prefix of standard output
-		stderr string
-	}{
+	checkRuns(t, []runCase{
 		{[]string{"completion"}, 0, "Generate the autocompletion script", ""},
 		{[]string{"completion", "bash"}, 0, "# bash completion", ""},
 		{[]string{"completion", "fsh"}, 2, "", `greedytl: unknown command "fsh" for "greedytl completion" (see 'greedytl completion --help')` + "\n"},
 		{[]string{"completion", "bash", "extra"}, 2, "", `greedytl: unknown command "extra" for "greedytl completion bash" (see 'greedytl completion bash --help')` + "\n"},
-	} {
-		code, stdout, stderr := cli(t, "", tc.args...)
-		if code != tc.code || !strings.HasPrefix(stdout, tc.stdout) || stderr != tc.stderr {
-			t.Errorf("%v: exit %d, stdout %.40q, stderr %q; want %d, %q…, %q", tc.args, code, stdout, stderr, tc.code, tc.stdout, tc.stderr)
-		}
-	}
+	})
 }
 
 // TestFitSameFileOnAnyCores: the README says that one build given the same

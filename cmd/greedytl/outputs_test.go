@@ -217,19 +217,28 @@ type fullWriter struct{}
 
 func (fullWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
 
+// evaluatedModels fits the toy's binary model, m.json, and a nearest-mean
+// model of three classes on six rows, multi.json, in d's folder, and
+// returns them with the six rows' features and labels.
+func evaluatedModels(t *testing.T, d toy) (model, multi, X6, y3 string) {
+	t.Helper()
+	model = d.fitModel(t, "m.json")
+	X6 = writeText(t, d.dir, "x6.csv", "1,2\n3,1\n0,5\n2,2\n4,1\n1,6\n")
+	y3 = writeText(t, d.dir, "y3.txt", "a\nb\nc\na\nb\nc\n")
+	multi = filepath.Join(d.dir, "multi.json")
+	if code, _, e := cli(t, "", "fit", "--features", X6, "--labels", y3, "--method", "nearest-mean", "--out", multi); code != 0 {
+		t.Fatalf("fit: %d %s", code, e)
+	}
+	return model, multi, X6, y3
+}
+
 // TestLostEvaluationFails: predict's evaluation, printed on standard error
 // beside predictions on standard output, is a result: a standard error
 // that cannot be written fails the command (exit 0 before, the accuracy
 // lost), binary and multi-class; --json's, which failed already, too.
 func TestLostEvaluationFails(t *testing.T) {
 	d := newToy(t)
-	model := d.fitModel(t, "m.json")
-	X6 := writeText(t, d.dir, "x6.csv", "1,2\n3,1\n0,5\n2,2\n4,1\n1,6\n")
-	y3 := writeText(t, d.dir, "y3.txt", "a\nb\nc\na\nb\nc\n")
-	multi := filepath.Join(d.dir, "multi.json")
-	if code, _, e := cli(t, "", "fit", "--features", X6, "--labels", y3, "--method", "nearest-mean", "--out", multi); code != 0 {
-		t.Fatalf("fit: %d %s", code, e)
-	}
+	model, multi, X6, y3 := evaluatedModels(t, d)
 	for _, args := range [][]string{
 		{"predict", "--model", model, "--features", d.Xtest, "--source-scores", d.Htest, "--labels", d.yte},
 		{"predict", "--model", multi, "--features", X6, "--labels", y3},
@@ -303,13 +312,7 @@ func TestPredictOutNPY(t *testing.T) {
 // began the model on standard output with its lines.
 func TestOutputNamingStandardOutput(t *testing.T) {
 	d := newToy(t)
-	model := d.fitModel(t, "m.json")
-	X6 := writeText(t, d.dir, "x6.csv", "1,2\n3,1\n0,5\n2,2\n4,1\n1,6\n")
-	y3 := writeText(t, d.dir, "y3.txt", "a\nb\nc\na\nb\nc\n")
-	multi := filepath.Join(d.dir, "multi.json")
-	if code, _, e := cli(t, "", "fit", "--features", X6, "--labels", y3, "--method", "nearest-mean", "--out", multi); code != 0 {
-		t.Fatalf("fit: %d %s", code, e)
-	}
+	model, multi, X6, y3 := evaluatedModels(t, d)
 	svm := writeText(t, d.dir, "d.svm", strings.Repeat("+1 1:1 2:0.5\n-1 1:-1 2:0.25\n+1 1:0.8\n-1 2:-0.5\n", 3))
 
 	// train -C --out -: the model alone on standard output.

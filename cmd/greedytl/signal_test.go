@@ -278,9 +278,9 @@ func TestInheritedIgnoredSIGINT(t *testing.T) {
 // reading a FIFO that is open but not finished, with one SIGTERM: they
 // never look at their context, so the signal must end them at once with
 // status 143, saying so, and leave no output. They used to catch the
-// signal and go on: once the input was complete, predict wrote its scores
-// and exited 0, as if no signal had come (Ctrl-C ignored until a long
-// predict was done).
+// signal and go on, waiting for the rest of the input (once it came,
+// predict wrote its scores and exited 0, as if no signal had come: Ctrl-C
+// was ignored until a long predict was done).
 func TestFirstSignalEndsCommandsWithNothingToKeep(t *testing.T) {
 	bin := buildGreedytl(t)
 	dir := t.TempDir()
@@ -309,46 +309,30 @@ func TestFirstSignalEndsCommandsWithNothingToKeep(t *testing.T) {
 			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 				t.Skipf("mkfifo: %v", err)
 			}
-			cmd := exec.Command(bin, tc.args(fifo, out)...)
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			exited := make(chan error, 1)
-			go func() { exited <- cmd.Wait() }()
-			// Opening the FIFO for writing waits for the command to open it.
-			w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer w.Close()
-			if _, err := io.WriteString(w, tc.part); err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-				t.Fatal(err)
-			}
-			select {
-			case err = <-exited:
-			case <-time.After(10 * time.Second):
-				// Still running: finish the input, as the old
-				// commands then ended (predict with exit 0).
-				w.Close()
-				select {
-				case err = <-exited:
-				case <-time.After(time.Minute):
-					_ = cmd.Process.Kill()
-					t.Fatalf("%s did not end", tc.name)
+			// The FIFO opens for writing once the command has opened it
+			// (ENXIO before); the writer stays open, so that the input
+			// never ends.
+			var w *os.File
+			defer func() {
+				if w != nil {
+					w.Close()
 				}
-				t.Errorf("%s went on after SIGTERM until its input ended", tc.name)
+			}()
+			ready := func() bool {
+				var err error
+				if w, err = os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); errors.Is(err, syscall.ENXIO) {
+					return false
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := io.WriteString(w, tc.part); err != nil {
+					t.Fatal(err)
+				}
+				return true
 			}
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			}
-			if code != 143 || !strings.Contains(stderr.String(), "stopped by SIGTERM") {
-				t.Errorf("exit %d, want 143 and \"stopped by SIGTERM\":\n%s", code, stderr.String())
+			code, stderr, _ := signalWhen(t, exec.Command(bin, tc.args(fifo, out)...), ready, 0, syscall.SIGTERM)
+			if code != 143 || !strings.Contains(stderr, "stopped by SIGTERM") {
+				t.Errorf("exit %d, want 143 and \"stopped by SIGTERM\":\n%s", code, stderr)
 			}
 			if entries, _ := os.ReadDir(work); len(entries) != 1 {
 				t.Errorf("left %v beside the FIFO", entries)
