@@ -253,9 +253,9 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"inspect missing", []string{"inspect", filepath.Join(dir, "none.json")}, "none.json"},
 		// They said "open : no such file or directory" and ": no such file or directory".
 		{"inspect empty name", []string{"inspect", ""}, "the model file's name is empty"},
-		{"predict empty model name", []string{"predict", "--model", "", "--features", d.X}, "the model file's name is empty"},
-		{"fit empty labels name", []string{"fit", "--features", d.X, "--labels", ""}, "--labels names no file"},
-		{"fit empty oracle labels name", []string{"fit", "--method", "best-source", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--oracle-features", d.Xtest, "--oracle-source-scores", d.Htest, "--oracle-labels", ""}, "best-source is an oracle: give held-out inputs and labels"},
+		{"predict empty model name", []string{"predict", "--model", "", "--features", d.X}, "--model is empty"},
+		{"fit empty labels name", []string{"fit", "--features", d.X, "--labels", ""}, "--labels is empty"},
+		{"fit empty oracle labels name", []string{"fit", "--method", "best-source", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--oracle-features", d.Xtest, "--oracle-source-scores", d.Htest, "--oracle-labels", ""}, "--oracle-labels is empty"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { wantInputError(t, tc.want, tc.args...) })
 	}
@@ -617,23 +617,91 @@ func TestPredictLiblinearFromPipe(t *testing.T) {
 // suggestion, as "greedytl TOPIC" is; cobra's help command showed the
 // root's help with status 0 for it ("greedytl help fitt").
 func TestHelpUnknownTopic(t *testing.T) {
-	for _, tc := range []struct {
-		args   []string
-		code   int
-		stdout string // a prefix of standard output
-		stderr string
-	}{
+	checkRuns(t, []runCase{
 		{[]string{"help"}, 0, "greedytl learns", ""},
 		{[]string{"help", "fit"}, 0, "Fit trains", ""},
 		{[]string{"help", "completion", "bash"}, 0, "Generate", ""},
 		{[]string{"help", "fitt"}, 2, "", `greedytl: no help topic: "greedytl" has no command "fitt"; did you mean "fit"? (see 'greedytl --help')` + "\n"},
 		{[]string{"help", "fit", "extra"}, 2, "", `greedytl: no help topic: "greedytl fit" has no command "extra" (see 'greedytl --help')` + "\n"},
+	})
+}
+
+// TestEmptyStringFlags: a string flag given an empty value (an unset
+// variable in a script) is a usage error naming it. Each of these was read
+// as the flag left out, exit 0: a fit without the sources or the source
+// scores it was given, a predict that evaluated nothing, an experiment
+// that trained its own sources, every shard run by each task, no report
+// or merge written, a model under the default name.
+func TestEmptyStringFlags(t *testing.T) {
+	d := newToy(t)
+	model := d.fitModel(t, "m.json")
+	run := reportRun(t)
+	svm := writeText(t, d.dir, "d.svm", "+1 1:1 2:0.5\n-1 1:-1 2:0.25\n+1 1:0.8\n-1 2:-0.5\n")
+	t.Chdir(t.TempDir())
+	fit := []string{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat"}
+	for _, tc := range []struct {
+		flag string
+		args []string
+	}{
+		{"source-scores", []string{"fit", "--features", d.X, "--labels", d.ytext, "--positive", "cat", "--source-scores", ""}},
+		{"sources", append(slices.Clone(fit), "--sources", "")},
+		{"positive", []string{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--method", "nearest-mean", "--positive", ""}},
+		{"out", append(slices.Clone(fit), "--out", "")},
+		{"labels", []string{"predict", model, "--features", d.Xtest, "--source-scores", d.Htest, "--labels", ""}},
+		{"sources", []string{"experiment", "--data", d.dir, "--out", "run", "--sources", ""}},
+		{"shard", []string{"experiment", "--data", d.dir, "--out", "run", "--shard", ""}},
+		{"shard", []string{"train-sources", "--data", d.dir, "--out", "src", "--shard", ""}},
+		{"out", []string{"report", run, "--out", ""}},
+		{"out", []string{"merge", run, "--out", ""}},
+		{"out", []string{"train", "--data", svm, "--out", ""}},
 	} {
+		wantInputError(t, "--"+tc.flag+" is empty: give a value, or leave the flag out", tc.args...)
+	}
+	if entries, _ := os.ReadDir("."); len(entries) != 0 {
+		t.Errorf("the refused commands wrote %v", entries)
+	}
+}
+
+// TestCommandAfterDoubleDash: a command after "--" is an argument of the
+// root, refused saying so; it was refused as an unknown command with the
+// suggestion to type it ("did you mean "fit"?").
+func TestCommandAfterDoubleDash(t *testing.T) {
+	checkRuns(t, []runCase{{[]string{"--", "fit"}, exitInput, "",
+		`greedytl: "fit" follows "--", which makes it an argument: give the command before any "--" (see 'greedytl --help')` + "\n"}})
+}
+
+// runCase is a command line and what running it must give: its exit
+// status, a prefix of its standard output and its whole standard error.
+type runCase struct {
+	args   []string
+	code   int
+	stdout string // a prefix of standard output
+	stderr string
+}
+
+// checkRuns runs each case's command line and checks what it gives.
+func checkRuns(t *testing.T, cases []runCase) {
+	t.Helper()
+	for _, tc := range cases {
 		code, stdout, stderr := cli(t, "", tc.args...)
 		if code != tc.code || !strings.HasPrefix(stdout, tc.stdout) || stderr != tc.stderr {
 			t.Errorf("%v: exit %d, stdout %.40q, stderr %q; want %d, %q…, %q", tc.args, code, stdout, stderr, tc.code, tc.stdout, tc.stderr)
 		}
 	}
+}
+
+// TestCompletionUsage: the completion command's arguments are checked as
+// every command's: an unknown shell, or an argument after the shell, is a
+// usage error (exit 2, naming the command). cobra's completion command,
+// not runnable, showed its help with status 0 for "completion fsh", and
+// "completion bash extra" exited 1.
+func TestCompletionUsage(t *testing.T) {
+	checkRuns(t, []runCase{
+		{[]string{"completion"}, 0, "Generate the autocompletion script", ""},
+		{[]string{"completion", "bash"}, 0, "# bash completion", ""},
+		{[]string{"completion", "fsh"}, 2, "", `greedytl: unknown command "fsh" for "greedytl completion" (see 'greedytl completion --help')` + "\n"},
+		{[]string{"completion", "bash", "extra"}, 2, "", `greedytl: unknown command "extra" for "greedytl completion bash" (see 'greedytl completion bash --help')` + "\n"},
+	})
 }
 
 // TestFitSameFileOnAnyCores: the README says that one build given the same

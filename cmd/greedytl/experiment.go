@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -145,6 +146,9 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 		return err
 	}
 	if err := emptyMethods(c, o.methods); err != nil {
+		return err
+	}
+	if err := notStdin("sources", o.sources, "a sources directory"); err != nil {
 		return err
 	}
 	fracSet := c.Flags().Changed("negative-fraction")
@@ -305,6 +309,10 @@ func runWithProgress(c *cobra.Command, s *streams, cfg experiment.Config, quiet 
 func loadData(arg string) (*dataset.Folder, error) {
 	if arg == embeddedCLINC150 {
 		return clinc150.Load(clinc150.Options{})
+	}
+	if fi, err := os.Stat(arg); err == nil && !fi.IsDir() {
+		// It said "FILE/features.npy: not a directory".
+		return nil, fmt.Errorf("--data %s is a file, not a dataset folder (features.npy, labels.npy, classes.txt) or %s", arg, embeddedCLINC150)
 	}
 	f, err := dataset.OpenFolder(arg)
 	if err != nil {

@@ -341,7 +341,10 @@ func newOfSpec[M any](o *fitOptions, c *cobra.Command, newMethod func(spec strin
 }
 
 func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
-	if o.json && (o.out == "" || o.out == stdoutName) {
+	if o.json && s.isStdout(o.out) {
+		if o.out != "" && o.out != stdoutName {
+			return badInputf("--json prints a report on standard output, which --out %s is too: give the model file with --out FILE", o.out)
+		}
 		return badInputf("--json prints a report on standard output: give the model file with --out FILE")
 	}
 	var m method.Method
@@ -574,7 +577,7 @@ func (o *fitOptions) loadOracle(s *streams, needed bool, cls *dataset.Classes, p
 // error then reports, naming the model as what; with --json, fitReport
 // follows on standard output.
 func (o *fitOptions) writeModel(s *streams, write func(io.Writer) error, what string) error {
-	if o.out == "" || o.out == stdoutName {
+	if s.isStdout(o.out) {
 		return write(s.out)
 	}
 	if err := atomicfile.Write(o.out, write); err != nil {

@@ -125,6 +125,9 @@ func checkOut(out string, inputs ...string) error {
 	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
 		return badInputf("%s is a directory: give a file name", out)
 	}
+	if err := checkAbove(out); err != nil {
+		return err
+	}
 	if dir := filepath.Dir(out); dir != "" {
 		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 			return badInputf("%s: no such directory %s", out, dir)
@@ -160,6 +163,9 @@ func (j *dataJob) check(c *cobra.Command, outArg string) (shard.Shard, error) {
 	if err := checkOutDir(j.out); err != nil {
 		return shard.Shard{}, err
 	}
+	if err := notStdin("data", j.data, "a dataset folder"); err != nil {
+		return shard.Shard{}, err
+	}
 	fracSet := c.Flags().Changed("negative-fraction")
 	if err := emptyList(c, "negative-classes", j.negClasses, "class", "class names", "for the default pool"); err != nil {
 		return shard.Shard{}, err
@@ -175,6 +181,19 @@ func (j *dataJob) check(c *cobra.Command, outArg string) (shard.Shard, error) {
 		return shard.Shard{}, badInputf("--shard: %w", err)
 	}
 	return sh, nil
+}
+
+// notStdin returns an input error when the flag --name, which names what (a
+// directory), is given as stdinName: a directory is read from its files,
+// which standard input cannot hold. The messages were of a path "-"
+// ("-/features.npy: no such file or directory"), and --sources -'s
+// suggested "greedytl train-sources … --out -", which train-sources
+// refuses.
+func notStdin(name, dir, what string) error {
+	if dir == stdinName {
+		return badInputf("--%s -: %s is read from its files, not from standard input: give its path", name, what)
+	}
+	return nil
 }
 
 // emptyList returns an input error when the list flag --name was given but
@@ -212,7 +231,27 @@ func checkOutTarget(out, writes, give string) error {
 	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
 		return badInputf("--out %s is a file, not a directory: give %s", out, give)
 	}
-	return nil
+	return checkAbove(out)
+}
+
+// checkAbove returns an input error when the nearest existing directory
+// above the output path out is a file (--out y.txt/model.json, or
+// y.txt/run/a): the command would do its work and then fail to write,
+// with exit status 1 and a system call's message ("lstat …: not a
+// directory", "mkdir y.txt: not a directory"). Missing directories are
+// for the caller to create or refuse.
+func checkAbove(out string) error {
+	for d := filepath.Dir(filepath.Clean(out)); ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err == nil {
+			if !fi.IsDir() {
+				return badInputf("--out %s: %s is a file, not a directory", out, d)
+			}
+			return nil
+		}
+		if filepath.Dir(d) == d {
+			return nil
+		}
+	}
 }
 
 // describe names the sample's files for a message about the data as a
@@ -365,6 +404,9 @@ func (s *sourcesDir) given() bool { return s != nil && s.dir != "" }
 func (s *sourcesDir) load() (*source.Index, *source.Set, error) {
 	if s.set != nil {
 		return s.ix, s.set, nil
+	}
+	if err := notStdin("sources", s.dir, "a sources directory"); err != nil {
+		return nil, nil, err
 	}
 	ix, err := source.ReadIndex(s.dir)
 	if err != nil {

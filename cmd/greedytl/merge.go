@@ -67,6 +67,10 @@ func runMerge(s *streams, o *mergeOptions, runs []string) error {
 		if err := checkOutTarget(o.out, "merge writes a run directory or a FILE.jsonl", "a directory name or a file name ending in .jsonl"); err != nil {
 			return err
 		}
+	} else if err := checkOut(o.out); err != nil {
+		// A FILE.jsonl in a directory that does not exist (or is a
+		// file) failed only once the runs were read, with exit 1.
+		return err
 	}
 	// Merge returns the summary of a merge that was written, or of
 	// conflicting inputs (which it lists, nothing written); not of a merge

@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -215,19 +217,28 @@ type fullWriter struct{}
 
 func (fullWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
 
+// evaluatedModels fits the toy's binary model, m.json, and a nearest-mean
+// model of three classes on six rows, multi.json, in d's folder, and
+// returns them with the six rows' features and labels.
+func evaluatedModels(t *testing.T, d toy) (model, multi, X6, y3 string) {
+	t.Helper()
+	model = d.fitModel(t, "m.json")
+	X6 = writeText(t, d.dir, "x6.csv", "1,2\n3,1\n0,5\n2,2\n4,1\n1,6\n")
+	y3 = writeText(t, d.dir, "y3.txt", "a\nb\nc\na\nb\nc\n")
+	multi = filepath.Join(d.dir, "multi.json")
+	if code, _, e := cli(t, "", "fit", "--features", X6, "--labels", y3, "--method", "nearest-mean", "--out", multi); code != 0 {
+		t.Fatalf("fit: %d %s", code, e)
+	}
+	return model, multi, X6, y3
+}
+
 // TestLostEvaluationFails: predict's evaluation, printed on standard error
 // beside predictions on standard output, is a result: a standard error
 // that cannot be written fails the command (exit 0 before, the accuracy
 // lost), binary and multi-class; --json's, which failed already, too.
 func TestLostEvaluationFails(t *testing.T) {
 	d := newToy(t)
-	model := d.fitModel(t, "m.json")
-	X6 := writeText(t, d.dir, "x6.csv", "1,2\n3,1\n0,5\n2,2\n4,1\n1,6\n")
-	y3 := writeText(t, d.dir, "y3.txt", "a\nb\nc\na\nb\nc\n")
-	multi := filepath.Join(d.dir, "multi.json")
-	if code, _, e := cli(t, "", "fit", "--features", X6, "--labels", y3, "--method", "nearest-mean", "--out", multi); code != 0 {
-		t.Fatalf("fit: %d %s", code, e)
-	}
+	model, multi, X6, y3 := evaluatedModels(t, d)
 	for _, args := range [][]string{
 		{"predict", "--model", model, "--features", d.Xtest, "--source-scores", d.Htest, "--labels", d.yte},
 		{"predict", "--model", multi, "--features", X6, "--labels", y3},
@@ -288,4 +299,102 @@ func TestPredictOutNPY(t *testing.T) {
 	if code, _, stderr := cli(t, "", "predict", model, "--features", x, "--out", filepath.Join(dir, "s.txt")); code != 0 {
 		t.Errorf("--out s.txt: exit %d: %s", code, stderr)
 	}
+}
+
+// TestOutputNamingStandardOutput: an --out that names the file standard
+// output is — /dev/fd/N of its descriptor, or its path, as after the
+// shell's "> file" — is written as --out - is: through standard output,
+// with what the command prints beside its output on standard error (predict's
+// evaluation, train -C's lines) or refused (fit --json). Before, the
+// evaluation or the -C lines went into the same file as the scores or the
+// model (which predict - then could not read), or, under the file's path,
+// onto the file the rename had just replaced (lost); and train -C --out -
+// began the model on standard output with its lines.
+func TestOutputNamingStandardOutput(t *testing.T) {
+	d := newToy(t)
+	model, multi, X6, y3 := evaluatedModels(t, d)
+	svm := writeText(t, d.dir, "d.svm", strings.Repeat("+1 1:1 2:0.5\n-1 1:-1 2:0.25\n+1 1:0.8\n-1 2:-0.5\n", 3))
+
+	// train -C --out -: the model alone on standard output.
+	if code, out, stderr := cli(t, "", "train", "-C", "--data", svm, "--out", "-"); code != 0 || !strings.HasPrefix(out, "solver_type ") || !strings.Contains(stderr, "Best C = ") {
+		t.Errorf("train -C --out -: exit %d, stdout %.40q, stderr %q: want the model alone on stdout, Best C on stderr", code, out, stderr)
+	}
+	for _, tc := range []struct {
+		args   []string // --out follows
+		stdout string   // what the file must begin with
+		stderr string   // what standard error must say
+	}{
+		{[]string{"predict", "--model", model, "--features", d.Xtest, "--source-scores", d.Htest, "--labels", d.yte}, "", "balanced accuracy: "},
+		{[]string{"predict", "--model", multi, "--features", X6, "--labels", y3, "--json"}, "", `"balanced_accuracy"`},
+		{[]string{"train", "-C", "--data", svm}, "solver_type ", "Best C = "},
+	} {
+		for _, byFD := range []bool{false, true} {
+			f, err := os.Create(filepath.Join(t.TempDir(), "stdout"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := f.Name()
+			if byFD {
+				out = "/dev/fd/" + strconv.Itoa(int(f.Fd()))
+			}
+			args := append(slices.Clone(tc.args), "--out", out)
+			var stderr strings.Builder
+			code := run(args, strings.NewReader(""), f, &stderr)
+			f.Close()
+			got, _ := os.ReadFile(f.Name())
+			text := string(got)
+			if code != 0 || !strings.HasPrefix(text, tc.stdout) || !strings.Contains(stderr.String(), tc.stderr) {
+				t.Errorf("%q: exit %d, stderr %q: want 0 and it saying %q", args, code, stderr.String(), tc.stderr)
+			}
+			if strings.Contains(text, tc.stderr) || strings.Contains(text, "C = ") {
+				t.Errorf("%q: the output file mixes in what goes to stderr:\n%s", args, text)
+			}
+		}
+	}
+	// fit --json: the report and the model would share the stream.
+	f, err := os.Create(filepath.Join(t.TempDir(), "stdout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var stderr strings.Builder
+	args := []string{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--json", "--out", f.Name()}
+	if code := run(args, strings.NewReader(""), f, &stderr); code != exitInput || !strings.Contains(stderr.String(), "--json prints a report on standard output, which --out "+f.Name()+" is too") {
+		t.Errorf("%q: exit %d, stderr %q: want %d, refused", args, code, stderr.String(), exitInput)
+	}
+}
+
+// TestOutputUnderAFile: an --out below a regular file (y.txt/model.json,
+// y.txt/run/a) is refused as bad usage before any work, naming the file,
+// by every command that writes one; as is merge's FILE.jsonl in a
+// directory that does not exist. They failed after the work with exit 1
+// and a system call's message ("lstat /abs/y.txt/model.json: not a
+// directory", "mkdir y.txt: not a directory", "open .m.jsonl.lock: no
+// such file or directory"), demo after loading its data.
+func TestOutputUnderAFile(t *testing.T) {
+	d := newToy(t)
+	model := d.fitModel(t, "m.json")
+	svm := writeText(t, d.dir, "d.svm", "+1 1:1 2:0.5\n-1 1:-1 2:0.25\n+1 1:0.8\n-1 2:-0.5\n")
+	run, data := reportRun(t), experimentFolder(t)
+	file := d.ytext
+	for _, tc := range []struct {
+		out  string
+		args []string // --out follows
+	}{
+		{"m.json", []string{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat"}},
+		{"s.txt", []string{"predict", "--model", model, "--features", d.Xtest, "--source-scores", d.Htest}},
+		{"m.model", []string{"train", "--data", svm}},
+		{"src", []string{"train-sources", "--data", data}},
+		{"run/a", []string{"experiment", "--data", data}},
+		{"rep", []string{"report", run}},
+		{"m.jsonl", []string{"merge", run}},
+		{"merged", []string{"merge", run}},
+		{"s", []string{"synth"}},
+		{"demo", []string{"demo"}},
+	} {
+		out := filepath.Join(file, tc.out)
+		wantInputError(t, "--out "+out+": "+file+" is a file, not a directory", append(tc.args, "--out", out)...)
+	}
+	missing := filepath.Join(d.dir, "missing", "m.jsonl")
+	wantInputError(t, missing+": no such directory "+filepath.Dir(missing), "merge", run, "--out", missing)
 }

@@ -375,12 +375,12 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model
 	return m, f, &modelfile.LabelNames{Positive: strconv.Itoa(hi), Negative: []string{strconv.Itoa(lo)}}, nil
 }
 
-// writePredictions writes predict's output with write: to standard output,
-// or atomically to out when it names a file. It returns where the summary
-// of an evaluation goes: standard error beside predictions on standard
-// output, else standard output.
+// writePredictions writes predict's output with write: to standard output
+// (out names it: streams.isStdout), or atomically to out when it names a
+// file. It returns where the summary of an evaluation goes: standard error
+// beside predictions on standard output, else standard output.
 func writePredictions(s *streams, out string, write func(io.Writer) error) (io.Writer, error) {
-	if out == "" || out == stdoutName {
+	if s.isStdout(out) {
 		return s.err, write(s.out)
 	}
 	return s.out, atomicfile.Write(out, write)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/internal/tmpfstest"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/report"
 	"github.com/greedytl/greedytl/source"
@@ -191,9 +192,9 @@ func TestReportBadInput(t *testing.T) {
 		{"unknown format", []string{"report", run, "--out", t.TempDir(), "--format", "pdf"}, exitInput, `--format "pdf"`},
 		{"format without out", []string{"report", run, "--format", "md"}, exitInput, "--format needs --out"},
 		{"unknown flag", []string{"report", run, "--bogus"}, exitInput, "unknown flag"},
-		{"unwritable out", []string{"report", run, "--out", filepath.Join(file, "sub")}, exitFailure, "report"},
-		// It printed the JSON summary before failing to write the report.
-		{"unwritable out, json", []string{"report", run, "--json", "--out", filepath.Join(file, "sub")}, exitFailure, "report"},
+		// Refused before any work (it failed to write, exit 1).
+		{"out under a file", []string{"report", run, "--out", filepath.Join(file, "sub")}, exitInput, file + " is a file, not a directory"},
+		{"out under a file, json", []string{"report", run, "--json", "--out", filepath.Join(file, "sub")}, exitInput, file + " is a file, not a directory"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -202,6 +203,20 @@ func TestReportBadInput(t *testing.T) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, nothing and %q", code, stdout, stderr, tc.code, tc.msg)
 			}
 		})
+	}
+}
+
+// TestReportIntoUnwritableDirectory: a report that cannot be written exits
+// 1 naming it, and with --json prints no summary (it printed the summary
+// before failing to write the report).
+func TestReportIntoUnwritableDirectory(t *testing.T) {
+	run := reportRun(t)
+	out := filepath.Join(tmpfstest.Unwritable(t), "sub")
+	for _, args := range [][]string{{"report", run, "--out", out}, {"report", run, "--json", "--out", out}} {
+		code, stdout, stderr := cli(t, "", args...)
+		if code != exitFailure || stdout != "" || !strings.Contains(stderr, "report") || !strings.Contains(stderr, out) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d, nothing and a message naming %s", args, code, stdout, stderr, exitFailure, out)
+		}
 	}
 }
 

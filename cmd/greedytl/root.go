@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/greedytl/greedytl/internal/atomicfile"
@@ -36,6 +37,16 @@ const (
 // the script spares them, as it spares every other program.
 var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}
 
+// stoppable are the commands whose work heeds their context, which the
+// first stop signal cancels: they stop taking work, keep what they
+// finished and exit with status 128 + n. The other commands (predict,
+// inspect, report, merge, help …) have no finished work to keep and never
+// look at their context: the first signal ends them at once, as a second
+// one ends every command (signalContext), so that Ctrl-C stops a long
+// predict instead of being ignored until it is done (it exited 0, its
+// output written, as if no signal had come).
+var stoppable = []string{"fit", "train", "train-sources", "experiment", "demo", "bench", "synth"}
+
 // stoppedBy is the cause of the command's context when a stop signal
 // arrived. It matches context.Canceled (errors.Is), so that the commands
 // handle it as any cancellation.
@@ -52,8 +63,10 @@ func (e stoppedBy) Unwrap() error { return context.Canceled }
 // first stop signal. A second one ends the process at once, with status
 // 128 + n, after removing the temporary files of the outputs being written
 // (atomicfile.RemoveTemporary): an output is whole or absent, never a
-// temporary file left beside it. stop releases the signals.
-func signalContext() (ctx context.Context, stop func()) {
+// temporary file left beside it. Unless heeded (the command's work checks
+// the context: stoppable), the first signal ends it so, saying so on
+// stderr. stop releases the signals.
+func signalContext(heeded bool, stderr io.Writer) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	ch := make(chan os.Signal, 2) // both signals, however quickly they come
 	// signal.Notify would turn an inherited "ignore" back on; and given no
@@ -68,12 +81,15 @@ func signalContext() (ctx context.Context, stop func()) {
 			select {
 			case sig := <-ch:
 				s, _ := sig.(syscall.Signal)
-				if !stopped {
+				if !stopped && heeded {
 					stopped = true
 					cancel(stoppedBy{s})
 					continue
 				}
 				atomicfile.RemoveTemporary()
+				if !stopped {
+					fmt.Fprintln(stderr, "greedytl:", stoppedBy{s})
+				}
 				os.Exit(exitSignal + int(s))
 			case <-done:
 				return
@@ -142,6 +158,35 @@ func (s *streams) stdin(path string) (io.Reader, bool) {
 		return nil, false
 	}
 	return s.in, true
+}
+
+// isStdout reports whether the --out value out means the command's
+// standard output: "" or stdoutName, or another name of the file that
+// standard output is, when that is a regular file or a pipe (/dev/stdout,
+// /dev/fd/1, the file of the shell's "> file"). A command writes such an
+// output through its standard output, as for "-", and sends what it
+// prints beside it (predict's evaluation, train -C's lines) to standard
+// error, or refuses to mix them (fit --json): --out /dev/stdout put them
+// in the one stream, which no reader of the output could parse. A device
+// (a terminal, /dev/null) is not told apart: no program reads it back.
+func (s *streams) isStdout(out string) bool {
+	if out == "" || out == stdoutName {
+		return true
+	}
+	w := s.out
+	if c, ok := w.(*checkedWriter); ok {
+		w = c.w
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fo, err := f.Stat()
+	if err != nil || fo.Mode()&os.ModeDevice != 0 {
+		return false
+	}
+	fi, err := os.Stat(out)
+	return err == nil && os.SameFile(fo, fi)
 }
 
 // warning is a warning of a command that succeeds: what may be wrong with
@@ -221,16 +266,18 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 // "greedytl: " and the error's message, and chooses the status by the
 // error's type (exitCode) or the signal that stopped it.
 func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signalContext()
+	c, _, err := root.Find(args)
+	found := err == nil && c != root
+	ctx, stop := signalContext(found && slices.Contains(stoppable, c.Name()), stderr)
 	defer stop()
-	if c, _, err := root.Find(args); err == nil && c.Name() == "train" {
+	if found && c.Name() == "train" {
 		args = liblinearWeightArgs(args, c.Flags())
 	}
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	err = root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
 	}
@@ -267,7 +314,8 @@ Slurm and Kubernetes stop or preempt a job). A stopped command stops taking
 work, keeps what it finished (experiment: every finished cell; train-sources:
 every finished source), says so, and exits: run the same command again to
 resume. A second signal ends it at once, removing the temporary files of the
-outputs it was writing. A signal the command inherits ignored stays ignored (a
+outputs it was writing; so does the first for predict, inspect, report and
+merge, which have no finished work to keep. A signal the command inherits ignored stays ignored (a
 shell script's background commands ignore SIGINT, so Ctrl-C on the script
 spares them; nohup's SIGHUP is never caught).`,
 		SilenceUsage:  true,
@@ -287,6 +335,11 @@ spares them; nohup's SIGHUP is never caught).`,
 		if len(args) == 0 {
 			return nil
 		}
+		if sub, _, err := c.Find(args[:1]); err == nil && sub != c {
+			// "greedytl -- fit": "--" made the command an argument,
+			// which was "unknown", with "did you mean "fit"?".
+			return usage(c, fmt.Errorf("%q follows \"--\", which makes it an argument: give the command before any \"--\"", args[0]))
+		}
 		err := fmt.Errorf("unknown command %q for %q", args[0], c.CommandPath())
 		if sugg := c.SuggestionsFor(args[0]); len(sugg) > 0 {
 			err = fmt.Errorf("%w; did you mean %q?", err, sugg[0])
@@ -301,11 +354,24 @@ spares them; nohup's SIGHUP is never caught).`,
 		if err := c.ValidateRequiredFlags(); err != nil {
 			return usage(c, err)
 		}
-		return nil
+		return emptyStringFlag(c)
 	}
 	root.AddCommand(newDemoCmd(s), newFitCmd(s), newPredictCmd(s), newInspectCmd(s), newBenchCmd(s), newTrainCmd(s), newTrainSourcesCmd(s), newExperimentCmd(s), newMergeCmd(s), newReportCmd(s), newSynthCmd(s), newVersionCmd(s))
+	// cobra's completion command, added here rather than when the command
+	// line runs so that its arguments are checked as the others': it was
+	// not runnable, so that "completion SHELL" of an unknown SHELL showed
+	// its help with status 0, and its shells' extra arguments exited 1.
+	// It writes to the root's output as set when it is made.
+	root.SetOut(s.out)
+	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		c.Args = wrapArgs(c.Args)
+		for _, sub := range c.Commands() {
+			sub.Args = wrapArgs(sub.Args)
+		}
+		if !c.Runnable() {
+			c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+		}
 	}
 	// "greedytl help TOPIC" for a TOPIC that is no command is a usage error:
 	// cobra's help command finds the root for it (the root takes arguments,
@@ -328,6 +394,24 @@ spares them; nohup's SIGHUP is never caught).`,
 		}
 	}
 	return root
+}
+
+// emptyStringFlag returns a usage error when a string flag of c was given
+// an empty value (--sources "$SOURCES" in a script, the variable unset):
+// no string flag means anything by "" but its absence, which the flag
+// left out says. They were read as left out, without a word: fit
+// --sources "" or --source-scores "" fitted without the sources, predict
+// --labels "" evaluated nothing, experiment --sources "" trained its own,
+// --shard "" in each task of an array job ran every shard, report and
+// merge --out "" wrote nothing.
+func emptyStringFlag(c *cobra.Command) error {
+	var err error
+	c.Flags().Visit(func(f *pflag.Flag) {
+		if err == nil && f.Value.Type() == "string" && f.Value.String() == "" {
+			err = usage(c, fmt.Errorf("--%s is empty: give a value, or leave the flag out", f.Name))
+		}
+	})
+	return err
 }
 
 // wrapArgs turns cobra's positional-argument errors into usage errors.

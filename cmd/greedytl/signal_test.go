@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -196,7 +197,7 @@ func TestSignalContext(t *testing.T) {
 	if signal.Ignored(syscall.SIGINT) {
 		t.Skip("this test process inherited SIGINT ignored (started in the background by a non-interactive shell), which signalContext keeps: TestInheritedIgnoredSIGINT covers that case")
 	}
-	ctx, stop := signalContext()
+	ctx, stop := signalContext(true, io.Discard)
 	defer stop()
 	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
 		t.Fatal(err)
@@ -270,5 +271,72 @@ func TestInheritedIgnoredSIGINT(t *testing.T) {
 	code, stderr, _ := signalWhen(t, cmd, func() bool { return models() >= 1 }, 300*time.Millisecond, syscall.SIGINT, syscall.SIGTERM)
 	if code != 143 || !strings.Contains(stderr, "stopped by SIGTERM") || strings.Contains(stderr, "stopped by SIGINT") {
 		t.Fatalf("exit %d, want 143 and \"stopped by SIGTERM\" (SIGINT ignored):\n%s", code, stderr)
+	}
+}
+
+// TestFirstSignalEndsCommandsWithNothingToKeep stops predict and inspect,
+// reading a FIFO that is open but not finished, with one SIGTERM: they
+// never look at their context, so the signal must end them at once with
+// status 143, saying so, and leave no output. They used to catch the
+// signal and go on, waiting for the rest of the input (once it came,
+// predict wrote its scores and exited 0, as if no signal had come: Ctrl-C
+// was ignored until a long predict was done).
+func TestFirstSignalEndsCommandsWithNothingToKeep(t *testing.T) {
+	bin := buildGreedytl(t)
+	dir := t.TempDir()
+	rows := "1,0\n0,1\n2,0\n0,2\n3,1\n1,3\n"
+	X := writeText(t, dir, "X.csv", rows)
+	y := writeText(t, dir, "y.txt", "1\n-1\n1\n-1\n1\n-1\n")
+	model := filepath.Join(dir, "m.json")
+	if code, out := runBinary(t, bin, nil, "fit", "--method", "no-transfer", "--features", X, "--labels", y, "--out", model); code != 0 {
+		t.Fatalf("fit: exit %d\n%s", code, out)
+	}
+	body, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args func(fifo, out string) []string
+		part string // written into the FIFO before the signal
+	}{
+		{"predict", func(fifo, out string) []string { return []string{"predict", model, "--features", fifo, "--out", out} }, rows},
+		{"inspect", func(fifo, _ string) []string { return []string{"inspect", fifo} }, string(body[:len(body)/2])},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			work := t.TempDir()
+			fifo, out := filepath.Join(work, "in"), filepath.Join(work, "out.txt")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			// The FIFO opens for writing once the command has opened it
+			// (ENXIO before); the writer stays open, so that the input
+			// never ends.
+			var w *os.File
+			defer func() {
+				if w != nil {
+					w.Close()
+				}
+			}()
+			ready := func() bool {
+				var err error
+				if w, err = os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); errors.Is(err, syscall.ENXIO) {
+					return false
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := io.WriteString(w, tc.part); err != nil {
+					t.Fatal(err)
+				}
+				return true
+			}
+			code, stderr, _ := signalWhen(t, exec.Command(bin, tc.args(fifo, out)...), ready, 0, syscall.SIGTERM)
+			if code != 143 || !strings.Contains(stderr, "stopped by SIGTERM") {
+				t.Errorf("exit %d, want 143 and \"stopped by SIGTERM\":\n%s", code, stderr)
+			}
+			if entries, _ := os.ReadDir(work); len(entries) != 1 {
+				t.Errorf("left %v beside the FIFO", entries)
+			}
+		})
 	}
 }

@@ -164,3 +164,40 @@ func TestModelFileWithBOM(t *testing.T) {
 		}
 	}
 }
+
+// TestDirectoryFlagsRefuseStdin: --data and --sources name directories,
+// which standard input cannot be: "-" is refused naming the flag. The
+// messages were "-/features.npy: no such file or directory", and for
+// --sources a hint to run train-sources with --out -, which it refuses.
+func TestDirectoryFlagsRefuseStdin(t *testing.T) {
+	d := newToy(t)
+	model := d.fitModel(t, "m.json")
+	out := filepath.Join(t.TempDir(), "out")
+	for _, tc := range []struct {
+		want string
+		args []string
+	}{
+		{"--sources -: a sources directory is read from its files, not from standard input", []string{"fit", "--features", d.X, "--sources", "-", "--labels", d.ytext, "--positive", "cat"}},
+		{"--sources -: a sources directory is read from its files, not from standard input", []string{"predict", model, "--features", d.Xtest, "--sources", "-"}},
+		{"--sources -: a sources directory is read from its files, not from standard input", []string{"experiment", "--data", d.dir, "--sources", "-", "--out", out}},
+		{"--data -: a dataset folder is read from its files, not from standard input", []string{"experiment", "--data", "-", "--out", out}},
+		{"--data -: a dataset folder is read from its files, not from standard input", []string{"train-sources", "--data", "-", "--out", out}},
+	} {
+		wantInputError(t, tc.want, tc.args...)
+	}
+}
+
+// TestInputsOfTheWrongKind: train given a directory, and train-sources or
+// experiment given a file as --data, are refused saying what each is.
+// "greedytl train DIR" run inside DIR said that DIR.model was inside the
+// input DIR; --data FILE said "FILE/features.npy: not a directory".
+func TestInputsOfTheWrongKind(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	file := writeText(t, dir, "y.txt", "1\n-1\n")
+	out := filepath.Join(t.TempDir(), "out")
+	wantInputError(t, dir+" is a directory: give the training data file", "train", dir)
+	for _, cmd := range []string{"train-sources", "experiment"} {
+		wantInputError(t, "--data "+file+" is a file, not a dataset folder", cmd, "--data", file, "--out", out)
+	}
+}

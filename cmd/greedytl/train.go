@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -221,7 +222,8 @@ standard error once per fold whose solver stopped at its cap, and
 "WARNING: actred and prered too small" once per fold whose -s 0 or -s 2
 stopped at machine precision short of -e (-q: neither). -C
 chooses C by cross-validation accuracy (5 folds, or K with -v K) over
-{1e-4, 1e-3, …, 1e4}, prints it, and — unlike liblinear, which only prints it —
+{1e-4, 1e-3, …, 1e4}, prints it (on standard error when the model goes to
+standard output, --out -), and — unlike liblinear, which only prints it —
 trains and writes the model with that C. The data must hold exactly two label
 values; the model file keeps them (liblinear's label order).
 
@@ -270,6 +272,11 @@ func (o *trainOptions) paths(args []string) (data, model string, err error) {
 			return "", "", badInputf("give the model file once: as --out or as an argument")
 		}
 		model = args[1]
+	}
+	if fi, err := os.Stat(data); data != stdinName && err == nil && fi.IsDir() {
+		// Before the model's name is derived from it: "train DIR" said
+		// that DIR.model, in the working directory, was inside DIR.
+		return "", "", badInputf("%s is a directory: give the training data file (LIBSVM/svmlight)", data)
 	}
 	switch {
 	case data == "":
@@ -339,6 +346,14 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 		return badInputf("%s: %w", data, err)
 	}
 
+	// The model goes to standard output for "-" or another name of it
+	// (streams.isStdout); -C's lines then go to standard error, or the
+	// model would begin with them.
+	toStdout := modelPath != "" && s.isStdout(modelPath)
+	results := s.out
+	if toStdout {
+		results = s.err
+	}
 	if o.findC {
 		folds := 5
 		if o.folds > 0 {
@@ -351,10 +366,10 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 		}
 		if !o.quiet {
 			for k, cost := range grid {
-				fmt.Fprintf(s.out, "C = %g  CV accuracy = %.6g%%\n", cost, 100*acc[k])
+				fmt.Fprintf(results, "C = %g  CV accuracy = %.6g%%\n", cost, 100*acc[k])
 			}
 		}
-		fmt.Fprintf(s.out, "Best C = %g  CV accuracy = %.6g%%\n", best, 100*acc[slices.Index(grid, best)])
+		fmt.Fprintf(results, "Best C = %g  CV accuracy = %.6g%%\n", best, 100*acc[slices.Index(grid, best)])
 		p.C = best
 	} else if o.folds > 0 {
 		dec, stops, err := linear.CrossValidateStops(ctx, prob, p, o.folds, o.seed)
@@ -393,7 +408,7 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 		warnStop(s.err, p.Solver, model.Converged, model.Stuck, model.Precision)
 	}
 	where := modelPath
-	if modelPath == stdoutName {
+	if toStdout {
 		where = "standard output"
 		if err := linear.WriteModelContext(ctx, s.out, model); err != nil {
 			return err

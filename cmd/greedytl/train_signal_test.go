@@ -97,7 +97,7 @@ func TestSecondSignalHelper(t *testing.T) {
 	if dir == "" {
 		t.Skip("run by TestSecondSignalRemovesTemporaryFiles")
 	}
-	_, stop := signalContext()
+	_, stop := signalContext(true, io.Discard)
 	defer stop()
 	_ = atomicfile.Write(filepath.Join(dir, "out"), func(w io.Writer) error {
 		if _, err := io.WriteString(w, "partial"); err != nil {
