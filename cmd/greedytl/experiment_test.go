@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +15,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/internal/datasettest"
@@ -414,6 +418,35 @@ func TestNonsenseFlagsRejected(t *testing.T) {
 	wantInputError(t, `"NaN" is not finite`, "experiment", "--data", "d", "--out", "o", "--negative-fraction", "NaN")
 	// demo --full ran every intent, dropping --targets-per-domain.
 	wantInputError(t, "--targets-per-domain applies without --full", "demo", "--full", "--targets-per-domain", "1", "--out", filepath.Join(t.TempDir(), "demo"))
+}
+
+// TestUnsignedFlags: --seed -1 (or x, or a number past 2⁶⁴−1) gave
+// strconv's message ("strconv.ParseUint: parsing "-1": invalid syntax");
+// every command's unsigned flag now says what it takes, and every unsigned
+// flag of every command is read that way (uint64Var).
+func TestUnsignedFlags(t *testing.T) {
+	for _, cmd := range []string{"bench", "demo", "experiment", "fit", "synth", "train", "train-sources"} {
+		for _, v := range []string{"-1", "x", "18446744073709551616"} {
+			var stdout, stderr bytes.Buffer
+			code := run([]string{cmd, "--seed", v}, strings.NewReader(""), &stdout, &stderr)
+			want := fmt.Sprintf("greedytl: invalid argument %q for \"--seed\" flag: want a whole number from 0 to 18446744073709551615, got %q (see 'greedytl %s --help')\n", v, v, cmd)
+			if code != exitInput || stderr.String() != want {
+				t.Errorf("%s --seed %s: exit %d, %q; want exit %d, %q", cmd, v, code, stderr.String(), exitInput, want)
+			}
+		}
+	}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if _, ours := f.Value.(*uint64Value); strings.HasPrefix(f.Value.Type(), "uint") && !ours {
+				t.Errorf("%s --%s is a %s flag not read by uint64Var", c.CommandPath(), f.Name, f.Value.Type())
+			}
+		})
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRootCmd(&streams{in: strings.NewReader(""), out: io.Discard, err: io.Discard}))
 }
 
 // TestExperimentProtocolFlag runs --protocol skewed from the command line:
