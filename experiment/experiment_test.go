@@ -1177,6 +1177,37 @@ func TestReadRuns(t *testing.T) {
 	}
 }
 
+// TestRunSaysItReusesItsSources: a Run that trains its own sources says
+// so; rerun, it said "training the sources into RUN/sources" though it
+// only reused them. It now says that it reuses them, and how many it
+// trained and reused.
+func TestRunSaysItReusesItsSources(t *testing.T) {
+	f := testFolder(t)
+	out := t.TempDir()
+	src := filepath.Join(out, "sources")
+	run := func() string {
+		t.Helper()
+		var log bytes.Buffer
+		cfg := testConfig(f, out, "", "no-transfer")
+		cfg.Log = &log
+		if _, err := Run(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		return log.String()
+	}
+	if log := run(); !strings.Contains(log, "training the sources into "+src+"\n") || strings.Contains(log, "reus") {
+		t.Errorf("first run's log:\n%s\nwant it training the sources into %s", log, src)
+	}
+	ix, err := source.ReadIndex(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("reusing the sources in %s, training any that are missing\nsources in %s: 0 trained, %d reused\n", src, src, len(ix.Sources))
+	if log := run(); !strings.Contains(log, want) || strings.Contains(log, "training the sources into") {
+		t.Errorf("rerun's log:\n%s\nwant %q and no \"training the sources into\"", log, want)
+	}
+}
+
 // TestRunRefusesOtherSources: a Run that trains its own sources into a run
 // directory whose sources are another job's (another seed; no run.json to
 // refuse first) is refused by source.TrainAll, as an input error, and

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -188,7 +189,13 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	srcDir := cfg.Sources
 	if ix == nil {
 		srcDir = filepath.Join(cfg.Out, "sources")
-		logf("training the sources into %s", srcDir)
+		_, serr := os.Stat(srcDir)
+		resumed := serr == nil
+		if resumed {
+			logf("reusing the sources in %s, training any that are missing", srcDir)
+		} else {
+			logf("training the sources into %s", srcDir)
+		}
 		tc := source.DefaultTrainConfig()
 		tc.Seed = cfg.Seed
 		opts := source.RunOptions{Workers: cfg.Workers, Progress: cfg.SourceProgress, DataSHA256: digest}
@@ -198,6 +205,9 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if resumed {
+			logf("sources in %s: %d trained, %d reused", srcDir, res.Trained, res.Reused)
 		}
 		ix = res.Index
 	}

@@ -66,7 +66,7 @@ how many and why.`,
 	fl.IntVar(&o.perDom, "targets-per-domain", demoTargetsPerDomain, "target intents per domain (without --full)")
 	fl.IntVar(&o.splits, "splits", demoSplits, "random splits per target and number of positives (--full: 10)")
 	methodsVar(c, &o.methods, "methods to run, comma-separated specs (default: all)")
-	fl.Uint64Var(&o.seed, "seed", 1, "seed of the negative split, the splits and the methods")
+	uint64Var(fl, &o.seed, "seed", 1, "seed of the negative split, the splits and the methods")
 	addWorkersFlag(c, &o.workers, "cells worked on at once (0: one per core)")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 	return c

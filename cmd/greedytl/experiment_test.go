@@ -2,7 +2,9 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +16,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/internal/datasettest"
@@ -333,6 +338,7 @@ func TestClusterRecipes(t *testing.T) {
 			t.Errorf("k8s-indexed-job.yaml runs no %s", c)
 		}
 	}
+	checkWaitJob(t, string(yaml))
 
 	script, err := os.ReadFile(filepath.Join(dir, "slurm-array.sh"))
 	if err != nil {
@@ -414,6 +420,126 @@ func TestNonsenseFlagsRejected(t *testing.T) {
 	wantInputError(t, `"NaN" is not finite`, "experiment", "--data", "d", "--out", "o", "--negative-fraction", "NaN")
 	// demo --full ran every intent, dropping --targets-per-domain.
 	wantInputError(t, "--targets-per-domain applies without --full", "demo", "--full", "--targets-per-domain", "1", "--out", filepath.Join(t.TempDir(), "demo"))
+}
+
+// checkWaitJob checks the header of k8s-indexed-job.yaml, yaml: it waited
+// for each Job with kubectl wait --for=condition=complete, which waits out
+// its whole timeout when the Job fails. Its wait_job, run by bash and sh
+// against a kubectl that reports a Job's conditions, returns 0 once the
+// Job is complete, 1 at once when it has failed (FailureTarget alone is not
+// failed yet), and 1 after its timeout; the header waits for every Job the
+// file defines, by its name, before the next step.
+func checkWaitJob(t *testing.T, yaml string) {
+	t.Helper()
+	var fn []string
+	var steps []string
+	in := false
+	for _, line := range strings.Split(yaml, "\n") {
+		cmd, ok := strings.CutPrefix(line, "#   ")
+		switch {
+		case !ok:
+		case strings.HasPrefix(cmd, "wait_job() {"):
+			in = true
+			fn = append(fn, cmd)
+		case in:
+			fn = append(fn, cmd)
+			in = cmd != "}"
+		case strings.HasPrefix(cmd, "kubectl wait"):
+			t.Errorf("k8s-indexed-job.yaml: %q waits out its timeout when the Job fails: use wait_job", cmd)
+		case strings.HasPrefix(cmd, "wait_job ") || strings.HasPrefix(cmd, "kubectl apply"):
+			steps = append(steps, strings.TrimSuffix(cmd, " &&"))
+		}
+	}
+	if len(fn) == 0 || fn[len(fn)-1] != "}" {
+		t.Fatalf("k8s-indexed-job.yaml: no wait_job function in the header (%q)", fn)
+	}
+	// Each Job of the file is applied by its step's label, then waited for
+	// by its name before the next step.
+	jobs := regexp.MustCompile(`(?m)^kind: Job\nmetadata:\n  name: (\S+)\n  labels: \{greedytl/step: (\S+)\}`).FindAllStringSubmatch(yaml, -1)
+	if len(jobs) != 3 {
+		t.Fatalf("k8s-indexed-job.yaml: %d Jobs with a name and a step label, want 3", len(jobs))
+	}
+	for _, j := range jobs {
+		apply := "kubectl apply -f k8s-indexed-job.yaml -l greedytl/step=" + j[2]
+		i := slices.Index(steps, apply)
+		if i < 0 || i+1 >= len(steps) || !regexp.MustCompile(`^wait_job `+regexp.QuoteMeta(j[1])+` [1-9][0-9]*$`).MatchString(steps[i+1]) {
+			t.Errorf("k8s-indexed-job.yaml: %q is not followed by wait_job %s SECONDS (steps %q)", apply, j[1], steps)
+		}
+	}
+	// A kubectl that reports the conditions of job/$JOB that are True, and
+	// a sleep that returns at once, logging their calls.
+	bin := t.TempDir()
+	log := filepath.Join(bin, "log")
+	stub := map[string]string{
+		"kubectl": "#!/bin/sh\necho \"kubectl $*\" >> \"$LOG\"\ncase \"$2\" in\n  job/done) echo 'SuccessCriteriaMet Complete' ;;\n  job/failed) echo 'FailureTarget Failed' ;;\n  job/failing) echo 'FailureTarget' ;;\nesac\n",
+		"sleep":   "#!/bin/sh\necho \"sleep $*\" >> \"$LOG\"\n",
+	}
+	for name, text := range stub {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	get := `kubectl get job/%s -o jsonpath={.status.conditions[?(@.status=="True")].type}`
+	for _, shell := range []string{"bash", "sh"} {
+		path, err := exec.LookPath(shell)
+		if err != nil {
+			continue
+		}
+		for _, tc := range []struct {
+			job, seconds string
+			status       int
+			calls        []string
+		}{
+			{"done", "7200", 0, []string{fmt.Sprintf(get, "done")}},
+			{"failed", "7200", 1, []string{fmt.Sprintf(get, "failed")}},
+			{"failing", "30", 1, []string{fmt.Sprintf(get, "failing"), "sleep 10", fmt.Sprintf(get, "failing"), "sleep 10", fmt.Sprintf(get, "failing"), "sleep 10"}},
+		} {
+			os.Remove(log)
+			cmd := exec.Command(path, "-c", strings.Join(fn, "\n")+"\nwait_job "+tc.job+" "+tc.seconds)
+			cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "LOG="+log)
+			out, err := cmd.CombinedOutput()
+			status := 0
+			if ee, ok := errors.AsType[*exec.ExitError](err); ok {
+				status = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := os.ReadFile(log)
+			calls := strings.Split(strings.TrimSpace(string(b)), "\n")
+			if status != tc.status || !slices.Equal(calls, tc.calls) || (status != 0) != strings.Contains(string(out), "job/"+tc.job) {
+				t.Errorf("%s: wait_job %s %s: status %d, output %q, calls %q; want status %d and calls %q", shell, tc.job, tc.seconds, status, out, calls, tc.status, tc.calls)
+			}
+		}
+	}
+}
+
+// TestUnsignedFlags: --seed -1 (or x, or a number past 2⁶⁴−1) gave
+// strconv's message ("strconv.ParseUint: parsing "-1": invalid syntax");
+// every command's unsigned flag now says what it takes, and every unsigned
+// flag of every command is read that way (uint64Var).
+func TestUnsignedFlags(t *testing.T) {
+	for _, cmd := range []string{"bench", "demo", "experiment", "fit", "synth", "train", "train-sources"} {
+		for _, v := range []string{"-1", "x", "18446744073709551616"} {
+			var stdout, stderr bytes.Buffer
+			code := run([]string{cmd, "--seed", v}, strings.NewReader(""), &stdout, &stderr)
+			want := fmt.Sprintf("greedytl: invalid argument %q for \"--seed\" flag: want a whole number from 0 to 18446744073709551615, got %q (see 'greedytl %s --help')\n", v, v, cmd)
+			if code != exitInput || stderr.String() != want {
+				t.Errorf("%s --seed %s: exit %d, %q; want exit %d, %q", cmd, v, code, stderr.String(), exitInput, want)
+			}
+		}
+	}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if _, ours := f.Value.(*uint64Value); strings.HasPrefix(f.Value.Type(), "uint") && !ours {
+				t.Errorf("%s --%s is a %s flag not read by uint64Var", c.CommandPath(), f.Name, f.Value.Type())
+			}
+		})
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRootCmd(&streams{in: strings.NewReader(""), out: io.Discard, err: io.Discard}))
 }
 
 // TestExperimentProtocolFlag runs --protocol skewed from the command line:

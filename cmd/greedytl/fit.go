@@ -165,7 +165,7 @@ class-balanced leave-one-out on the training set):
 	_ = fl.MarkHidden("feature-factor")
 	_ = fl.MarkDeprecated("feature-factor", "use --gamma")
 	fl.IntVar(&o.sample, "sample", 0, "randomised search: score this many random candidates a step (59: GreedyTL-59; 0: exact)")
-	fl.Uint64Var(&o.seed, "seed", 1, "seed of every random choice (GreedyTL-59's search, the baselines' refits)")
+	uint64Var(fl, &o.seed, "seed", 1, "seed of every random choice (GreedyTL-59's search, the baselines' refits)")
 	fl.BoolVar(&o.stopAtMinLOO, "stop-at-min-loo", false, "keep the prefix of the path with the lowest leave-one-out error")
 	fl.StringVarP(&o.out, "out", "o", "", "write the model here (default: standard output)")
 	fl.BoolVar(&o.json, "json", false, "with --out FILE: print a JSON report on standard output, the model file and the warnings ({\"model\", \"warnings\": [{\"code\", \"message\", \"classes\"}]})")

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/dataset"
@@ -541,6 +543,33 @@ func (v *numberValue) Type() string { return "float64" }
 func numberVarP(c *cobra.Command, p *float64, name, short string, def float64, usage string) {
 	*p = def
 	c.Flags().VarP((*numberValue)(p), name, short, usage)
+}
+
+// uint64Value is an unsigned flag (--seed), read as pflag reads a uint64
+// (strconv.ParseUint, base prefixes accepted) but refused with a message
+// that says what the flag takes, not strconv's ("strconv.ParseUint:
+// parsing "-1": invalid syntax"). Every unsigned flag of every command is
+// one (uint64Var).
+type uint64Value uint64
+
+func (v *uint64Value) String() string { return strconv.FormatUint(uint64(*v), 10) }
+
+func (v *uint64Value) Set(s string) error {
+	n, err := strconv.ParseUint(s, 0, 64)
+	if err != nil {
+		return fmt.Errorf("want a whole number from 0 to %d, got %q", uint64(math.MaxUint64), s)
+	}
+	*v = uint64Value(n)
+	return nil
+}
+
+func (v *uint64Value) Type() string { return "uint64" }
+
+// uint64Var defines the unsigned flag name of fl, stored in p, with
+// default def: pflag's Uint64Var, with uint64Value's message.
+func uint64Var(fl *pflag.FlagSet, p *uint64, name string, def uint64, usage string) {
+	*p = def
+	fl.Var((*uint64Value)(p), name, usage)
 }
 
 // lambdaValue is the --lambda flag: a number or "auto". Its range is

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -15,34 +16,13 @@ import (
 // (the message only in WORKDIR/train.time). A stand-in greedytl, built by
 // a stand-in go, fails its train-sources.
 func TestMemoryCostScriptShowsFailure(t *testing.T) {
-	if _, err := os.Stat("/usr/bin/time"); err != nil {
-		t.Skip("memory-cost.sh needs /usr/bin/time (Debian package time)")
-	}
-	sh, err := exec.LookPath("sh")
-	if err != nil {
-		t.Skip("no sh")
-	}
-	bin := t.TempDir()
-	fake := `#!/bin/sh
+	out, err := runMemoryCost(t, `#!/bin/sh
 case "$1" in
 synth) shift; while [ "$1" != --out ]; do shift; done; mkdir -p "$2" && : >"$2/features.npy" ;;
 train-sources) echo "greedytl: train-sources: simulated failure of the measured command" >&2; exit 2 ;;
 *) echo "unexpected: $*" >&2; exit 3 ;;
 esac
-`
-	if err := os.WriteFile(filepath.Join(bin, "fake-greedytl"), []byte(fake), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	// go build -o BIN ./cmd/greedytl: copy the stand-in to BIN.
-	goScript := "#!/bin/sh\n[ \"$1\" = build ] && [ \"$2\" = -o ] || exit 9\ncp \"" + filepath.Join(bin, "fake-greedytl") + "\" \"$3\"\n"
-	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(goScript), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	work := t.TempDir()
-	cmd := exec.Command(sh, filepath.Join("docs", "cluster", "memory-cost.sh"), work, "4", "2", "3")
-	cmd.Dir = filepath.Join("..", "..")
-	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	out, err := cmd.CombinedOutput()
+`)
 	if err == nil {
 		t.Fatalf("memory-cost.sh succeeded with a failing train-sources:\n%s", out)
 	}
@@ -54,4 +34,70 @@ esac
 	if strings.Contains(string(out), "Command being timed") {
 		t.Errorf("memory-cost.sh shows /usr/bin/time's measurements of a failed command:\n%s", out)
 	}
+}
+
+// TestMemoryCostScriptToySize: at a toy size the measured commands take no
+// CPU time that /usr/bin/time can see (0.00 s), and memory-cost.sh printed
+// "inf sources per core-hour" (a division by zero; gawk stops there
+// instead). It now says the time is too little to measure, gives no rate,
+// and still checks the memory. A stand-in greedytl, built by a stand-in
+// go, answers at once.
+func TestMemoryCostScriptToySize(t *testing.T) {
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("memory-cost.sh needs /usr/bin/python3")
+	}
+	out, err := runMemoryCost(t, `#!/bin/sh
+cmd=$1
+out=
+while [ $# -gt 0 ]; do [ "$1" = --out ] && out=$2; shift; done
+case "$cmd" in
+synth) mkdir -p "$out" && : >"$out/features.npy" ;;
+train-sources) mkdir -p "$out" && echo '{"negatives": {"source": ["n1"]}, "sources": [{"positives": 2}, {"positives": 2}]}' >"$out/sources.json" ;;
+experiment) mkdir -p "$out" && echo '{}' >"$out/results-shard-0-of-100.jsonl" && echo "read 12 rows (0.0 MB of features) for 1 group of cells" >&2 ;;
+*) echo "unexpected: $cmd" >&2; exit 3 ;;
+esac
+`)
+	if err != nil {
+		t.Fatalf("memory-cost.sh: %v\n%s", err, out)
+	}
+	// A loaded machine may count 0.01 s: then a rate, and a finite one.
+	for _, want := range []string{
+		`(?m)^train-sources --shard 0/400 \(2 sources\): peak RSS \d+ MB; .*: ok\n  CPU (under 0\.01 s, too little to measure: no rate of sources per core-hour \(measure a larger shape\)|0\.\d\d s: \d+\.\d sources per core-hour)$`,
+		`(?m)^experiment --shard 0/100 \(1 cells\): peak RSS \d+ MB; .*: ok\n  CPU (under 0\.01 s, too little to measure: no rate of cells per core-hour \(measure a larger shape\)|0\.\d\d s: \d+\.\d cells per core-hour)$`,
+	} {
+		if !regexp.MustCompile(want).Match(out) {
+			t.Errorf("memory-cost.sh at a toy size does not match %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(string(out), "inf") || strings.Contains(string(out), "division") {
+		t.Errorf("memory-cost.sh divided by a CPU time of 0:\n%s", out)
+	}
+}
+
+// runMemoryCost runs docs/cluster/memory-cost.sh at 4 classes × 2 examples
+// × 3 dimensions, in a new work directory, with fake, a shell script, as
+// greedytl (which a stand-in go builds by copying it), and returns its
+// output and error. It skips the test where the script cannot run.
+func runMemoryCost(t *testing.T, fake string) ([]byte, error) {
+	t.Helper()
+	if _, err := os.Stat("/usr/bin/time"); err != nil {
+		t.Skip("memory-cost.sh needs /usr/bin/time (Debian package time)")
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "fake-greedytl"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// go build -o BIN ./cmd/greedytl: copy the stand-in to BIN.
+	goScript := "#!/bin/sh\n[ \"$1\" = build ] && [ \"$2\" = -o ] || exit 9\ncp \"" + filepath.Join(bin, "fake-greedytl") + "\" \"$3\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(goScript), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(sh, filepath.Join("docs", "cluster", "memory-cost.sh"), t.TempDir(), "4", "2", "3")
+	cmd.Dir = filepath.Join("..", "..")
+	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return cmd.CombinedOutput()
 }

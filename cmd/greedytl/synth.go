@@ -67,7 +67,7 @@ overwrite an existing dataset folder.`,
 	fl.IntVar(&o.cfg.PerClass, "per-class", o.cfg.PerClass, "examples per class")
 	fl.IntVar(&o.cfg.Dims, "dims", o.cfg.Dims, "feature dimensions")
 	fl.IntVar(&o.cfg.Groups, "groups", o.cfg.Groups, "semantic groups the classes are split into (default: 10, at most --classes)")
-	fl.Uint64Var(&o.cfg.Seed, "seed", o.cfg.Seed, "seed of every draw")
+	uint64Var(fl, &o.cfg.Seed, "seed", o.cfg.Seed, "seed of every draw")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar or summary")
 	return c
 }

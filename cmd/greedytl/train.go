@@ -250,7 +250,7 @@ zeros, and as much memory to train): re-index the features, or give
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "print nothing but results")
 	fl.Var(&o.weights, "weight", "multiply C for the class LABEL by WEIGHT (> 0); repeat for each class; liblinear's -wLABEL WEIGHT (as -w1 5 -w-1 2) is read as this")
 	addL1RatioFlag(c, &o.l1Ratio)
-	fl.Uint64Var(&o.seed, "seed", 1, "seed of the coordinate order and of the cross-validation folds")
+	uint64Var(fl, &o.seed, "seed", 1, "seed of the coordinate order and of the cross-validation folds")
 	fl.StringVarP(&o.out, "out", "o", "", "model file to write (default: FILE's base name + .model)")
 	fl.IntVar(&o.maxFeat, "max-features", 0, "the largest feature index accepted (0: refuse an index above 1,048,576 that exceeds 100 × the data's non-zero values)")
 	return c

@@ -28,8 +28,16 @@ data="$work/synth-$classes-$per-$dims"
 # peak FILE: the peak RSS in MB (10⁶ bytes, as the rows' MB below) that
 # /usr/bin/time -v wrote to FILE (in kilobytes of 1,024 bytes).
 peak() { awk '/Maximum resident/ {printf "%.0f", $6 * 1024 / 1e6}' "$1"; }
-# cpu FILE: user + system seconds.
-cpu() { awk '/User time|System time/ {s += $4} END {printf "%.1f", s}' "$1"; }
+# rate FILE N WHAT: the line of FILE's CPU time (user + system seconds) and
+# of N WHAT per core-hour; a command too short for /usr/bin/time, which
+# counts hundredths of a second, to measure (a toy shape) gets no rate.
+rate() {
+	awk -v n="$2" -v what="$3" '/User time|System time/ {s += $4}
+	END {
+		if (s > 0) printf "  CPU %.2f s: %.1f %s per core-hour\n", s, n * 3600 / s, what
+		else printf "  CPU under 0.01 s, too little to measure: no rate of %s per core-hour (measure a larger shape)\n", what
+	}' "$1"
+}
 # timed FILE COMMAND...: run COMMAND under /usr/bin/time -v, its standard
 # error and the measurements into FILE; when it fails, say so, show its
 # messages (FILE up to time's own lines) and stop.
@@ -58,7 +66,7 @@ import json; ix = json.load(open('$src/sources.json'))
 print(len(ix['negatives']['source']) + sum(e['positives'] for e in ix['sources']))")
 n=$(/usr/bin/python3 -c "import json; print(len(json.load(open('$src/sources.json'))['sources']))")
 check "train-sources --shard 0/400 ($n sources)" "$(peak "$work/train.time")" $((rows * dims * 4 / 1000000))
-echo "  CPU $(cpu "$work/train.time") s: $(awk -v c="$(cpu "$work/train.time")" -v n="$n" 'BEGIN {printf "%.1f", n * 3600 / c}') sources per core-hour"
+rate "$work/train.time" "$n" sources
 
 # 2. An experiment shard. Its sources are trained cheaply (a small negative
 #    pool, one C, 2 folds, a loose tolerance): the memory and the cost of the
@@ -72,5 +80,5 @@ timed "$work/experiment.time" nice "$bin" experiment --data "$data" --sources "$
 rowsMB=$(awk '/read [0-9]+ rows/ {for (i = 1; i <= NF; i++) if ($i == "(" || $i ~ /^\(/) {gsub(/\(/, "", $i); print int($i); exit}}' "$work/experiment.time")
 cells=$(wc -l <"$run/results-shard-0-of-100.jsonl")
 check "experiment --shard 0/100 ($cells cells)" "$(peak "$work/experiment.time")" "$rowsMB"
-echo "  CPU $(cpu "$work/experiment.time") s: $(awk -v c="$(cpu "$work/experiment.time")" -v n="$cells" 'BEGIN {printf "%.0f", n * 3600 / c}') cells per core-hour"
+rate "$work/experiment.time" "$cells" cells
 exit $fail

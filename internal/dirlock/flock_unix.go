@@ -8,6 +8,9 @@ import (
 	"syscall"
 )
 
+// haveFlock reports that tryLock locks (LockOpen).
+const haveFlock = true
+
 // flock is syscall.Flock, replaced by tests to fail as a file system
 // without locks does.
 var flock = syscall.Flock
