@@ -5,6 +5,7 @@ import json
 import os
 import pickle
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -1900,11 +1901,12 @@ _SLOW_FIT = textwrap.dedent("""
 """)
 
 
-def _start_slow_fit(tmp_path):
+def _start_slow_fit(tmp_path, run="exec sleep 60"):
     """A Python process fitting with a fake greedytl that records its pid and
-    sleeps; returns the process, the child's pid and the TMPDIR used."""
+    runs the shell command run (by default, sleeps); returns the process,
+    the child's pid and the TMPDIR used."""
     pidfile = tmp_path / "child.pid"
-    fake = _fake(tmp_path, "echo $$ > {}; exec sleep 60".format(pidfile))
+    fake = _fake(tmp_path, "echo $$ > {}; {}".format(pidfile, run))
     tmpdir = tmp_path / "tmp"
     tmpdir.mkdir()
     env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONPATH=os.pathsep.join(sys.path))
@@ -1947,13 +1949,29 @@ def test_keyboard_interrupt_cleans_up(tmp_path):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG and /proc are Linux's")
-def test_killed_fit_cleans_up(tmp_path):
+def test_killed_fit_cleans_up(tmp_path, cli):
     """SIGKILL of the Python process during fit: the child is stopped (Linux
-    parent-death signal) and the next fit removes the directory left."""
-    proc, child, tmpdir = _start_slow_fit(tmp_path)
-    proc.kill()
-    proc.communicate()
-    assert _gone(child), "greedytl still runs after its Python process was killed"
+    parent-death signal, which greedytl asks for when started by the
+    package) and the next fit removes the directory left.  The child is the
+    real greedytl running its demo (a minute of work that stops on SIGTERM)
+    as the fit's command, started once it runs (its output directory
+    exists), so that greedytl has set the signal or will find its parent
+    gone."""
+    demo = tmp_path / "demo"
+    proc, child, tmpdir = _start_slow_fit(tmp_path, "exec {} demo --quiet --out {}".format(
+        shlex.quote(cli["path"]), shlex.quote(str(demo))))
+    try:
+        for _ in range(600):
+            if (demo / "run").exists():
+                break
+            time.sleep(0.05)
+        proc.kill()
+        proc.communicate()
+        assert (demo / "run").exists(), "greedytl demo did not start"
+        assert _gone(child), "greedytl still runs after its Python process was killed"
+    finally:
+        if not _gone(child, timeout=1):
+            os.kill(child, signal.SIGKILL)
     assert len(os.listdir(tmpdir)) == 1
     fake = _fake(tmp_path, "exit 1")
     env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONPATH=os.pathsep.join(sys.path))
@@ -1991,25 +2009,47 @@ def test_import_leaves_tempfile_and_directories_alone(tmp_path):
     assert os.listdir(first) == [stale.name]
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
-def test_child_of_a_dead_parent_does_not_run(tmp_path, monkeypatch):
-    """A Python process that dies between the fork and the child's prctl
-    leaves a child that no parent-death signal will stop (the parent is
-    already gone): the child checks after the prctl that its parent is
-    still the Python process and ends before running greedytl.  The race is
-    made certain by a child that sees another parent (os.getppid, patched
-    before the fork); the fake greedytl ran and wrote its file."""
+def test_start_sets_no_preexec_fn(cli, monkeypatch):
+    """greedytl starts with no code run in the child between fork and exec
+    (Python's preexec_fn, which can deadlock the child when other threads
+    run: joblib's threading backend, GridSearchCV with threads, Jupyter);
+    instead its environment names the Python process (greedytl.PARENT_ENV),
+    which greedytl asks the parent-death signal for (test_killed_fit_cleans_up)."""
     from greedytl import _cli
-    marker = tmp_path / "ran"
-    fake = _fake(tmp_path, "touch {}; exit 0".format(marker))
-    _cli.cli_info(fake)
-    monkeypatch.setattr(os, "getppid", lambda: 1)
-    with pytest.raises(greedytl.CLIError, match="exit status 143"):
-        _cli.run_cli(["fit"], fake)
+    seen = []
+
+    class Popen(subprocess.Popen):
+        def __init__(self, *args, **kwargs):
+            seen.append(kwargs)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", Popen)
+    assert _cli.run_cli(["version"], cli["path"]).startswith("greedytl ")
+    assert len(seen) == 1
+    assert seen[0].get("preexec_fn") is None
+    assert seen[0]["env"][_cli.PARENT_ENV] == str(os.getpid())
+    assert {k: v for k, v in seen[0]["env"].items() if k != _cli.PARENT_ENV} == dict(os.environ)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_child_of_a_dead_parent_does_not_run(tmp_path, cli, monkeypatch):
+    """A Python process that dies before greedytl asks for the parent-death
+    signal leaves a greedytl that no such signal will stop (the parent is
+    already gone): greedytl checks after the request that its parent is
+    still the Python process and ends before running the command.  The race
+    is made certain by naming another process as the parent (os.getpid,
+    patched while the command starts); the command then writes nothing."""
+    from greedytl import _cli
+    out = tmp_path / "synth"
+    args = ["synth", "--out", out, "--classes", "3", "--per-class", "3", "--dims", "2"]
+    dead = _dead_pid()
+    monkeypatch.setattr(os, "getpid", lambda: dead)
+    with pytest.raises(greedytl.CLIError, match="exit status 143.*the process that started greedytl has ended"):
+        _cli.run_cli(args, cli["path"])
     monkeypatch.undo()
-    assert not marker.exists(), "greedytl ran although its parent was gone"
-    _cli.run_cli(["fit"], fake)
-    assert marker.exists()
+    assert not out.exists(), "greedytl ran although its parent was gone"
+    _cli.run_cli(args, cli["path"])
+    assert out.exists()
 
 
 def _dead_pid():
