@@ -2,6 +2,7 @@
 CLI's errors, and clean-up when a fit is interrupted or killed."""
 
 import json
+import pathlib
 import os
 import pickle
 import re
@@ -21,7 +22,7 @@ import greedytl
 from greedytl import TransferClassifier
 from greedytl._sources import read_liblinear
 
-from conftest import run
+from conftest import _require, run
 
 sklearn = pytest.importorskip("sklearn")
 from sklearn.base import BaseEstimator, clone  # noqa: E402
@@ -389,6 +390,62 @@ def test_sources_index_members_read_as_greedytl_reads_them(cli, synth, tmp_path)
     assert len(cases) == 22
 
 
+def _go_solver_tables():
+    """linear/problem.go's tables of solver names, read from the Go source
+    of this repository: the names greedytl reads (solverNames) and those of
+    liblinear's solvers it refuses (liblinearOnly)."""
+    path = pathlib.Path(__file__).resolve().parents[2] / "linear" / "problem.go"
+    try:
+        text = path.read_text()
+    except OSError as e:
+        if _require():
+            pytest.fail("GREEDYTL_REQUIRE_PEERS=1 but the Go source is not beside the tests: {}".format(e))
+        pytest.skip("the Go source is not beside the tests: {}".format(e))
+
+    def table(start):
+        body = re.search(re.escape(start) + r"(.*?)\n}\n", text, re.S)
+        assert body, "{}: no {!r}".format(path, start)
+        return re.findall(r'^\s*\w+:\s*\{?"([^"]*)"', body.group(1), re.M)
+    return table("var solverNames = map[Solver]string{"), table("var liblinearOnly = map[Solver]struct")
+
+
+def test_solvers_are_greedytls():
+    """The package's list of the solvers greedytl reads (SOLVERS, which a
+    sources index and its model files are checked against) is the Go
+    table's (linear/problem.go's solverNames), so that the two cannot
+    drift apart."""
+    from greedytl._sources import SOLVERS
+    known, refused = _go_solver_tables()
+    assert "L2R_LR" in known and "MCSVM_CS" in refused, (known, refused)  # both tables were read
+    assert sorted(SOLVERS) == sorted(known), "greedytl's solvers (linear/problem.go) are not _sources.SOLVERS"
+    assert not set(SOLVERS) & set(refused)
+
+
+def _solver_cases():
+    """Solver names to try: greedytl's, liblinear's that it refuses, and
+    names it does not know (another case, none, an empty one)."""
+    known, refused = _go_solver_tables()
+    return known + refused + ["l2r_lr", "L2R_LR ", "FOO", ""]
+
+
+def test_sources_index_solver_read_as_greedytl_reads_it(cli, synth, tmp_path):
+    """A sources index's solver is taken by greedytl fit --sources and
+    SourcesDir alike: each of greedytl's solvers is, liblinear's others,
+    another case, an unknown name, an empty one, a null and a missing one
+    are refused by both.  SourcesDir took any name."""
+    from greedytl._sources import SOLVERS
+    cases = _solver_cases() + [None, "missing"]
+
+    def edit(ix):
+        for v in cases:
+            doc = dict(ix, solver=v)
+            if v == "missing":
+                del doc["solver"]
+            yield v, doc
+    got = dict(_index_read_alike(cli, synth, tmp_path, edit))
+    assert got == {v: v in SOLVERS for v in cases}
+
+
 def test_source_model_files_read_as_greedytl_reads_them(cli, synth, tmp_path):
     """A sources directory's liblinear model files are read as greedytl's
     linear.ReadModel reads them (its digest in the index matching): a key
@@ -439,6 +496,38 @@ def test_source_model_files_read_as_greedytl_reads_them(cli, synth, tmp_path):
             assert p.stderr.strip().endswith(got[len(str(path)):]), (got, p.stderr)
             checked += 1
     assert checked == 15
+
+
+def test_source_model_solver_type_read_as_greedytl_reads_it(cli, synth, tmp_path):
+    """A source model file's solver_type is read as greedytl's
+    linear.ReadModel reads it: each of greedytl's solvers is taken by
+    greedytl fit --sources and SourcesDir alike, and liblinear's others,
+    another case and unknown names are refused by both, SourcesDir with
+    greedytl's message.  SourcesDir took any name."""
+    import hashlib
+    from greedytl._sources import SOLVERS
+    src, ix, fit = _sources_copy(cli, synth, tmp_path)
+    entry = ix["sources"][0]
+    path = src / entry["file"]
+    good = path.read_bytes()
+    old = b"solver_type " + ix["solver"].encode() + b"\n"
+    assert good.startswith(old)
+    for name in [n for n in _solver_cases() if n.strip() == n and n]:
+        data = b"solver_type " + name.encode() + b"\n" + good[len(old):]
+        path.write_bytes(data)
+        doc = dict(ix, sources=[dict(entry, sha256=hashlib.sha256(data).hexdigest())] + ix["sources"][1:])
+        (src / "sources.json").write_text(json.dumps(doc))
+        p = fit()
+        if name in SOLVERS:
+            assert p.returncode == 0, (name, p.stderr)
+            greedytl.SourcesDir(src).scores(synth["X"][:40])
+            continue
+        assert p.returncode == 2, (name, p.stderr)
+        with pytest.raises(ValueError) as e:
+            greedytl.SourcesDir(src)
+        got = str(e.value)
+        assert got == "{}: line 1: solver_type {} is not a classifier greedytl knows".format(path, json.dumps(name))
+        assert p.stderr.strip().endswith(got[len(str(path)):]), (got, p.stderr)
 
 
 def test_sources_dir_model_of_fewer_features(cli, synth, tmp_path):
