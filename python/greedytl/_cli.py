@@ -220,12 +220,13 @@ def cli_info(path=None):
 #: The environment variable through which the Python process asks greedytl
 #: to stop when the Python process dies, even by SIGKILL: its value is the
 #: Python process's id.  greedytl (on Linux) asks the kernel for SIGTERM
-#: when its parent dies and ends at once if its parent is already another
-#: process (the Python process died before the request).  The child is
-#: started without code between fork and exec (no ``preexec_fn``, which is
-#: unsafe when other threads run: joblib's threading backend, Jupyter).  On
-#: other systems greedytl ignores the variable: a killed Python process
-#: leaves its command running.
+#: when its parent dies (Linux sends it when the thread that started
+#: greedytl ends; run_cli's thread waits for the command) and ends at once
+#: if its parent is already another process (the Python process died before
+#: the request).  The child is started without code between fork and exec
+#: (no ``preexec_fn``, which is unsafe when other threads run: joblib's
+#: threading backend, Jupyter).  On other systems greedytl ignores the
+#: variable: a killed Python process leaves its command running.
 PARENT_ENV = "GREEDYTL_PARENT_PID"
 
 
