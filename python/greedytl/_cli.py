@@ -14,12 +14,10 @@ the command's standard error, whose other lines are for people, being read.
 """
 
 import contextlib
-import functools
 import hashlib
 import json
 import os
 import shutil
-import signal
 import socket
 import stat
 import subprocess
@@ -31,6 +29,7 @@ from ._compat import ConvergenceWarning
 
 __all__ = [
     "ENV_VAR",
+    "PARENT_ENV",
     "CLIError",
     "CommandNotFoundError",
     "GreedyTLConvergenceWarning",
@@ -218,32 +217,17 @@ def cli_info(path=None):
     return dict(info)
 
 
-def _load_prctl():
-    """libc's prctl, resolved once in the parent (Linux), or None."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        import ctypes
-        return ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-
-
-_prctl = _load_prctl()
-_PR_SET_PDEATHSIG = 1
-
-
-def _set_pdeathsig(parent):
-    """In the child, before exec: ask Linux to send SIGTERM to it when the
-    Python process (pid parent) dies (even by SIGKILL), so a killed fit
-    stops its child.  A parent that died between the fork and the prctl
-    sends no signal (the child has been handed to another process), so the
-    child checks its parent after the prctl and ends at once when it is no
-    longer the Python process.  prctl is resolved beforehand, so the child
-    only makes the call."""
-    _prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
-    if os.getppid() != parent:
-        os._exit(128 + int(signal.SIGTERM))
+#: The environment variable through which the Python process asks greedytl
+#: to stop when the Python process dies, even by SIGKILL: its value is the
+#: Python process's id.  greedytl (on Linux) asks the kernel for SIGTERM
+#: when its parent dies (Linux sends it when the thread that started
+#: greedytl ends; run_cli's thread waits for the command) and ends at once
+#: if its parent is already another process (the Python process died before
+#: the request).  The child is started without code between fork and exec
+#: (no ``preexec_fn``, which is unsafe when other threads run: joblib's
+#: threading backend, Jupyter).  On other systems greedytl ignores the
+#: variable: a killed Python process leaves its command running.
+PARENT_ENV = "GREEDYTL_PARENT_PID"
 
 
 def run_cli(args, path=None, cwd=None):
@@ -255,14 +239,13 @@ def run_cli(args, path=None, cwd=None):
     in the waiting Python process (``KeyboardInterrupt`` included) the child
     is stopped (SIGTERM, then SIGKILL) and waited for before the exception
     propagates; on Linux the child is also stopped when the Python process
-    is killed.
+    is killed (:data:`PARENT_ENV`).
     """
     exe = cli_info(path)["path"]
-    kw = {}
-    if _prctl is not None:
-        kw["preexec_fn"] = functools.partial(_set_pdeathsig, os.getpid())
-    proc = subprocess.Popen([exe] + [os.fspath(a) for a in args], cwd=cwd, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+    env = dict(os.environ)
+    env[PARENT_ENV] = str(os.getpid())
+    proc = subprocess.Popen([exe] + [os.fspath(a) for a in args], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         out, err = proc.communicate()
     except BaseException:

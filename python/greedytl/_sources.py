@@ -49,6 +49,14 @@ class LiblinearModel:
         self.solver, self.labels, self.nr_feature, self.bias, self.w = solver, labels, nr_feature, bias, w
 
 
+#: The liblinear solvers greedytl reads (linear.ParseSolver's names, the
+#: table solverNames of linear/problem.go): the solver_type of a source
+#: model file and the solver of a sources index must be one of them, in
+#: this case.  (greedytl refuses liblinear's other solvers, MCSVM_CS and the
+#: regressions, and names it does not know.)
+SOLVERS = ("L2R_LR", "L2R_L2LOSS_SVC_DUAL", "L2R_L2LOSS_SVC", "L2R_L1LOSS_SVC_DUAL", "L1R_L2LOSS_SVC", "L1R_LR",
+           "L2R_LR_DUAL", "ELASTICNET_LR")
+
 # linear.ReadModel's limits of a model file's nr_class and nr_feature.
 _MAX_CLASSES = 2 ** 20
 _MAX_FEATURES = 2 ** 40
@@ -71,8 +79,8 @@ def read_liblinear(data, name="<model>"):
     value that is not what the key wants (integers as Go reads them, nr_class
     from 2 to 2**20, nr_feature from 0 to 2**40, labels as many as the
     classes, distinct 32-bit integers, a finite bias and weights), a
-    one-class model ("rho"), and missing or extra weight lines.  (The
-    solver's name is not checked.)"""
+    one-class model ("rho"), a solver_type not in :data:`SOLVERS`, and
+    missing or extra weight lines."""
     text = data.decode("utf-8", "greedytl-go")
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -113,7 +121,9 @@ def read_liblinear(data, name="<model>"):
             raise fail('one-class models (key "rho") are not supported')
         if key != "label" and len(args) != 1:
             raise fail("key {} wants one value, has {}".format(_go_quote(key), len(args)))
-        if key == "nr_class" and go_int(args[0], 2, _MAX_CLASSES) is None:
+        if key == "solver_type" and args[0] not in SOLVERS:
+            raise fail("solver_type {} is not a classifier greedytl knows".format(_go_quote(args[0])))
+        elif key == "nr_class" and go_int(args[0], 2, _MAX_CLASSES) is None:
             raise fail("nr_class {}, want an integer in [2, {}]".format(_go_quote(args[0]), _MAX_CLASSES))
         elif key == "label":
             if "nr_class" not in head:
@@ -211,8 +221,11 @@ class SourcesDir:
         if ix.get("version", 0) != INDEX_VERSION:
             raise ValueError("{}: index version {!r}, this package reads version {}".format(
                 ipath, ix.get("version", 0), INDEX_VERSION))
-        if ix.get("negatives") is None:  # source.Index.check's (its solver's name is not checked here)
+        if ix.get("negatives") is None:  # source.Index.check's
             raise ValueError("{}: index has no negative plan".format(ipath))
+        if ix.get("solver", "") not in SOLVERS:  # source.Index.check's (Config, linear.ParseSolver)
+            raise ValueError("{}: solver {} is not one greedytl knows (it reads {})".format(
+                ipath, _go_quote(ix.get("solver", "")), ", ".join(SOLVERS)))
         # As greedytl fit and predict --sources (source.LoadDir):
         # a sharded train-sources's part of the sources loads, but its scores
         # would lack the other shards' columns.

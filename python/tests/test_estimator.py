@@ -2,9 +2,11 @@
 CLI's errors, and clean-up when a fit is interrupted or killed."""
 
 import json
+import pathlib
 import os
 import pickle
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -20,7 +22,7 @@ import greedytl
 from greedytl import TransferClassifier
 from greedytl._sources import read_liblinear
 
-from conftest import run
+from conftest import _require, run
 
 sklearn = pytest.importorskip("sklearn")
 from sklearn.base import BaseEstimator, clone  # noqa: E402
@@ -388,6 +390,62 @@ def test_sources_index_members_read_as_greedytl_reads_them(cli, synth, tmp_path)
     assert len(cases) == 22
 
 
+def _go_solver_tables():
+    """linear/problem.go's tables of solver names, read from the Go source
+    of this repository: the names greedytl reads (solverNames) and those of
+    liblinear's solvers it refuses (liblinearOnly)."""
+    path = pathlib.Path(__file__).resolve().parents[2] / "linear" / "problem.go"
+    try:
+        text = path.read_text()
+    except OSError as e:
+        if _require():
+            pytest.fail("GREEDYTL_REQUIRE_PEERS=1 but the Go source is not beside the tests: {}".format(e))
+        pytest.skip("the Go source is not beside the tests: {}".format(e))
+
+    def table(start):
+        body = re.search(re.escape(start) + r"(.*?)\n}\n", text, re.S)
+        assert body, "{}: no {!r}".format(path, start)
+        return re.findall(r'^\s*\w+:\s*\{?"([^"]*)"', body.group(1), re.M)
+    return table("var solverNames = map[Solver]string{"), table("var liblinearOnly = map[Solver]struct")
+
+
+def test_solvers_are_greedytls():
+    """The package's list of the solvers greedytl reads (SOLVERS, which a
+    sources index and its model files are checked against) is the Go
+    table's (linear/problem.go's solverNames), so that the two cannot
+    drift apart."""
+    from greedytl._sources import SOLVERS
+    known, refused = _go_solver_tables()
+    assert "L2R_LR" in known and "MCSVM_CS" in refused, (known, refused)  # both tables were read
+    assert sorted(SOLVERS) == sorted(known), "greedytl's solvers (linear/problem.go) are not _sources.SOLVERS"
+    assert not set(SOLVERS) & set(refused)
+
+
+def _solver_cases():
+    """Solver names to try: greedytl's, liblinear's that it refuses, and
+    names it does not know (another case, none, an empty one)."""
+    known, refused = _go_solver_tables()
+    return known + refused + ["l2r_lr", "L2R_LR ", "FOO", ""]
+
+
+def test_sources_index_solver_read_as_greedytl_reads_it(cli, synth, tmp_path):
+    """A sources index's solver is taken by greedytl fit --sources and
+    SourcesDir alike: each of greedytl's solvers is, liblinear's others,
+    another case, an unknown name, an empty one, a null and a missing one
+    are refused by both.  SourcesDir took any name."""
+    from greedytl._sources import SOLVERS
+    cases = _solver_cases() + [None, "missing"]
+
+    def edit(ix):
+        for v in cases:
+            doc = dict(ix, solver=v)
+            if v == "missing":
+                del doc["solver"]
+            yield v, doc
+    got = dict(_index_read_alike(cli, synth, tmp_path, edit))
+    assert got == {v: v in SOLVERS for v in cases}
+
+
 def test_source_model_files_read_as_greedytl_reads_them(cli, synth, tmp_path):
     """A sources directory's liblinear model files are read as greedytl's
     linear.ReadModel reads them (its digest in the index matching): a key
@@ -438,6 +496,38 @@ def test_source_model_files_read_as_greedytl_reads_them(cli, synth, tmp_path):
             assert p.stderr.strip().endswith(got[len(str(path)):]), (got, p.stderr)
             checked += 1
     assert checked == 15
+
+
+def test_source_model_solver_type_read_as_greedytl_reads_it(cli, synth, tmp_path):
+    """A source model file's solver_type is read as greedytl's
+    linear.ReadModel reads it: each of greedytl's solvers is taken by
+    greedytl fit --sources and SourcesDir alike, and liblinear's others,
+    another case and unknown names are refused by both, SourcesDir with
+    greedytl's message.  SourcesDir took any name."""
+    import hashlib
+    from greedytl._sources import SOLVERS
+    src, ix, fit = _sources_copy(cli, synth, tmp_path)
+    entry = ix["sources"][0]
+    path = src / entry["file"]
+    good = path.read_bytes()
+    old = b"solver_type " + ix["solver"].encode() + b"\n"
+    assert good.startswith(old)
+    for name in [n for n in _solver_cases() if n.strip() == n and n]:
+        data = b"solver_type " + name.encode() + b"\n" + good[len(old):]
+        path.write_bytes(data)
+        doc = dict(ix, sources=[dict(entry, sha256=hashlib.sha256(data).hexdigest())] + ix["sources"][1:])
+        (src / "sources.json").write_text(json.dumps(doc))
+        p = fit()
+        if name in SOLVERS:
+            assert p.returncode == 0, (name, p.stderr)
+            greedytl.SourcesDir(src).scores(synth["X"][:40])
+            continue
+        assert p.returncode == 2, (name, p.stderr)
+        with pytest.raises(ValueError) as e:
+            greedytl.SourcesDir(src)
+        got = str(e.value)
+        assert got == "{}: line 1: solver_type {} is not a classifier greedytl knows".format(path, json.dumps(name))
+        assert p.stderr.strip().endswith(got[len(str(path)):]), (got, p.stderr)
 
 
 def test_sources_dir_model_of_fewer_features(cli, synth, tmp_path):
@@ -1900,11 +1990,12 @@ _SLOW_FIT = textwrap.dedent("""
 """)
 
 
-def _start_slow_fit(tmp_path):
+def _start_slow_fit(tmp_path, run="exec sleep 60"):
     """A Python process fitting with a fake greedytl that records its pid and
-    sleeps; returns the process, the child's pid and the TMPDIR used."""
+    runs the shell command run (by default, sleeps); returns the process,
+    the child's pid and the TMPDIR used."""
     pidfile = tmp_path / "child.pid"
-    fake = _fake(tmp_path, "echo $$ > {}; exec sleep 60".format(pidfile))
+    fake = _fake(tmp_path, "echo $$ > {}; {}".format(pidfile, run))
     tmpdir = tmp_path / "tmp"
     tmpdir.mkdir()
     env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONPATH=os.pathsep.join(sys.path))
@@ -1947,13 +2038,29 @@ def test_keyboard_interrupt_cleans_up(tmp_path):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG and /proc are Linux's")
-def test_killed_fit_cleans_up(tmp_path):
+def test_killed_fit_cleans_up(tmp_path, cli):
     """SIGKILL of the Python process during fit: the child is stopped (Linux
-    parent-death signal) and the next fit removes the directory left."""
-    proc, child, tmpdir = _start_slow_fit(tmp_path)
-    proc.kill()
-    proc.communicate()
-    assert _gone(child), "greedytl still runs after its Python process was killed"
+    parent-death signal, which greedytl asks for when started by the
+    package) and the next fit removes the directory left.  The child is the
+    real greedytl running its demo (a minute of work that stops on SIGTERM)
+    as the fit's command, started once it runs (its output directory
+    exists), so that greedytl has set the signal or will find its parent
+    gone."""
+    demo = tmp_path / "demo"
+    proc, child, tmpdir = _start_slow_fit(tmp_path, "exec {} demo --quiet --out {}".format(
+        shlex.quote(cli["path"]), shlex.quote(str(demo))))
+    try:
+        for _ in range(600):
+            if (demo / "run").exists():
+                break
+            time.sleep(0.05)
+        proc.kill()
+        proc.communicate()
+        assert (demo / "run").exists(), "greedytl demo did not start"
+        assert _gone(child), "greedytl still runs after its Python process was killed"
+    finally:
+        if not _gone(child, timeout=1):
+            os.kill(child, signal.SIGKILL)
     assert len(os.listdir(tmpdir)) == 1
     fake = _fake(tmp_path, "exit 1")
     env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONPATH=os.pathsep.join(sys.path))
@@ -1991,25 +2098,47 @@ def test_import_leaves_tempfile_and_directories_alone(tmp_path):
     assert os.listdir(first) == [stale.name]
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
-def test_child_of_a_dead_parent_does_not_run(tmp_path, monkeypatch):
-    """A Python process that dies between the fork and the child's prctl
-    leaves a child that no parent-death signal will stop (the parent is
-    already gone): the child checks after the prctl that its parent is
-    still the Python process and ends before running greedytl.  The race is
-    made certain by a child that sees another parent (os.getppid, patched
-    before the fork); the fake greedytl ran and wrote its file."""
+def test_start_sets_no_preexec_fn(cli, monkeypatch):
+    """greedytl starts with no code run in the child between fork and exec
+    (Python's preexec_fn, which can deadlock the child when other threads
+    run: joblib's threading backend, GridSearchCV with threads, Jupyter);
+    instead its environment names the Python process (greedytl.PARENT_ENV),
+    which greedytl asks the parent-death signal for (test_killed_fit_cleans_up)."""
     from greedytl import _cli
-    marker = tmp_path / "ran"
-    fake = _fake(tmp_path, "touch {}; exit 0".format(marker))
-    _cli.cli_info(fake)
-    monkeypatch.setattr(os, "getppid", lambda: 1)
-    with pytest.raises(greedytl.CLIError, match="exit status 143"):
-        _cli.run_cli(["fit"], fake)
+    seen = []
+
+    class Popen(subprocess.Popen):
+        def __init__(self, *args, **kwargs):
+            seen.append(kwargs)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", Popen)
+    assert _cli.run_cli(["version"], cli["path"]).startswith("greedytl ")
+    assert len(seen) == 1
+    assert seen[0].get("preexec_fn") is None
+    assert seen[0]["env"][_cli.PARENT_ENV] == str(os.getpid())
+    assert {k: v for k, v in seen[0]["env"].items() if k != _cli.PARENT_ENV} == dict(os.environ)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_child_of_a_dead_parent_does_not_run(tmp_path, cli, monkeypatch):
+    """A Python process that dies before greedytl asks for the parent-death
+    signal leaves a greedytl that no such signal will stop (the parent is
+    already gone): greedytl checks after the request that its parent is
+    still the Python process and ends before running the command.  The race
+    is made certain by naming another process as the parent (os.getpid,
+    patched while the command starts); the command then writes nothing."""
+    from greedytl import _cli
+    out = tmp_path / "synth"
+    args = ["synth", "--out", out, "--classes", "3", "--per-class", "3", "--dims", "2"]
+    dead = _dead_pid()
+    monkeypatch.setattr(os, "getpid", lambda: dead)
+    with pytest.raises(greedytl.CLIError, match="exit status 143.*the process that started greedytl has ended"):
+        _cli.run_cli(args, cli["path"])
     monkeypatch.undo()
-    assert not marker.exists(), "greedytl ran although its parent was gone"
-    _cli.run_cli(["fit"], fake)
-    assert marker.exists()
+    assert not out.exists(), "greedytl ran although its parent was gone"
+    _cli.run_cli(args, cli["path"])
+    assert out.exists()
 
 
 def _dead_pid():

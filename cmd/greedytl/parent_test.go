@@ -1,0 +1,115 @@
+//go:build linux
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestParentPIDChecked runs greedytl version with GREEDYTL_PARENT_PID set:
+// to its parent's id (this test) it runs; to another process's (as when
+// the process that started it died before it asked for the parent-death
+// signal, greedytl's parent then being another process) it exits at once
+// with status 143, printing no version; to what is no process id it exits
+// with status 2 naming the variable.
+func TestParentPIDChecked(t *testing.T) {
+	bin := buildGreedytl(t)
+	for _, c := range []struct {
+		value string
+		code  int
+		out   string
+		err   string
+	}{
+		{strconv.Itoa(os.Getpid()), 0, "greedytl ", ""},
+		{strconv.Itoa(os.Getppid()), 143, "", "GREEDYTL_PARENT_PID=" + strconv.Itoa(os.Getppid()) + ": greedytl's parent is process " + strconv.Itoa(os.Getpid())},
+		{"abc", 2, "", `GREEDYTL_PARENT_PID="abc": not a process id`},
+		{"0", 2, "", `GREEDYTL_PARENT_PID="0": not a process id`},
+		{"", 2, "", `GREEDYTL_PARENT_PID="": not a process id`},
+	} {
+		cmd := exec.Command(bin, "version")
+		cmd.Env = append(os.Environ(), parentEnv+"="+c.value)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if code != c.code || !strings.HasPrefix(stdout.String(), c.out) || (c.out == "") != (stdout.Len() == 0) ||
+			!strings.Contains(stderr.String(), c.err) {
+			t.Errorf("%s=%q: exit %d, stdout %q, stderr %q; want exit %d, stdout starting %q, stderr saying %q",
+				parentEnv, c.value, code, stdout.String(), stderr.String(), c.code, c.out, c.err)
+		}
+	}
+}
+
+// TestParentDeathStopsGreedytl starts greedytl demo from a shell that
+// names itself in GREEDYTL_PARENT_PID, waits until the demo works (its run
+// directory exists), kills the shell with SIGKILL and checks that greedytl
+// ends within seconds (the demo runs for a minute or more otherwise).
+func TestParentDeathStopsGreedytl(t *testing.T) {
+	bin := buildGreedytl(t)
+	dir := t.TempDir()
+	sh := exec.Command("sh", "-c", parentEnv+`=$$ "$0" demo --quiet --out "$1" & echo $!; wait`, bin, dir)
+	out, err := sh.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sh.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	child, perr := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil || perr != nil {
+		sh.Process.Kill()
+		sh.Wait()
+		t.Fatalf("the shell printed %q (%v), not greedytl's process id", line, err)
+	}
+	for end := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(dir, "run")); err == nil {
+			break
+		}
+		if time.Now().After(end) || ended(child, 0) {
+			sh.Process.Kill()
+			sh.Wait()
+			syscall.Kill(child, syscall.SIGKILL)
+			t.Fatal("greedytl demo did not start its run")
+		}
+	}
+	sh.Process.Kill()
+	sh.Wait()
+	if !ended(child, 10*time.Second) {
+		syscall.Kill(child, syscall.SIGKILL) // still running: no other process has its id
+		t.Errorf("greedytl still runs 10 s after its parent was killed")
+	}
+}
+
+// ended reports whether process pid has ended (or is a zombie) within
+// timeout, polling /proc every 10 ms.
+func ended(pid int, timeout time.Duration) bool {
+	for end := time.Now().Add(timeout); ; time.Sleep(10 * time.Millisecond) {
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			return true
+		}
+		if f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:])); len(f) > 0 && f[0] == "Z" {
+			return true
+		}
+		if !time.Now().Before(end) {
+			return false
+		}
+	}
+}
