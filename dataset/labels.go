@@ -46,7 +46,7 @@ func ReadLabels(path, positive string) ([]float64, error) {
 	if !lf.npy {
 		vals = dropBinaryHeader(dropNumericHeader(vals))
 	}
-	if err := lf.checkLabels(len(lf.vals) - len(vals)); err != nil {
+	if err := lf.checkLabels(len(lf.vals)-len(vals), true); err != nil {
 		return nil, err
 	}
 	return binaryLabels(name, vals, positive)
@@ -69,7 +69,9 @@ func SignedLabels(pos, neg int) []float64 {
 // files ReadLabels accepts: the text values as written (trimmed, a header
 // above numeric labels dropped), or the .npy values formatted in the
 // shortest form that reads back exactly as the array's type ("3", "0.5";
-// a float32 0.1 is "0.1", which names no other float32).
+// a float32 0.1 is "0.1", which names no other float32). An integer
+// beyond 2⁵³ in a text file is returned as written (ReadLabels and
+// ReadClasses refuse it among numbers, which they compare as float64s).
 func ReadLabelValues(path string) ([]string, error) {
 	lf, err := readLabelFile(path)
 	if err != nil {
@@ -79,7 +81,7 @@ func ReadLabelValues(path string) ([]string, error) {
 	if !lf.npy {
 		vals = dropNumericHeader(vals)
 	}
-	if err := lf.checkLabels(len(lf.vals) - len(vals)); err != nil {
+	if err := lf.checkLabels(len(lf.vals)-len(vals), false); err != nil {
 		return nil, err
 	}
 	return vals, nil
@@ -158,7 +160,7 @@ func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 			v, err = a.vector(name)
 		}
 		if err != nil {
-			return nil, hintText(err, labelTextHint)
+			return nil, hintText(err, labelHint)
 		}
 		if len(v) == 0 {
 			return nil, errorf(name, 0, "no labels")
@@ -196,8 +198,17 @@ func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 // quoted is refused as well: R's write.table and write.csv quote every
 // string and write a true NA bare ("cat", "dog", NA), where it made a class
 // "NA". Among unquoted names it is a class (Namibia's code).
-func (lf *labelFile) checkLabels(skip int) error {
+//
+// When byValue (the caller compares labels that are all numbers by their
+// float64 values: ReadLabels, ReadClasses) and every label is a number, a
+// label written as an integer beyond 2⁵³ (bigInteger) is refused: a 64-bit
+// id and its neighbours would read as one class, named by none of them.
+// Among names the labels are compared as written, and such an id is a
+// name like any other, as it is to ReadLabelValues, which returns them as
+// written.
+func (lf *labelFile) checkLabels(skip int, byValue bool) error {
 	missing, numbers, names, quoted, bare := -1, 0, 0, 0, 0
+	big, allNumbers := -1, true
 	for i := skip; i < len(lf.vals); i++ {
 		isNum, err := checkLabel(lf.vals[i])
 		if err != nil {
@@ -206,8 +217,9 @@ func (lf *labelFile) checkLabels(skip int) error {
 			}
 			return lf.errorAt(i, err)
 		}
-		if x, big := bigInteger(lf.vals[i]); isNum && big && !lf.npy { // .npy: refused on reading (NPYArray.vector)
-			return lf.errorAt(i, fmt.Errorf("label %s is an integer beyond 2⁵³, which a label, read as a float64, cannot hold exactly (it reads as %s, as integers near it do): number the classes 0, 1, … or make them names (a letter before each)", strconv.Quote(lf.vals[i]), formatFloat(x)))
+		allNumbers = allNumbers && isNum
+		if _, ok := bigInteger(lf.vals[i]); isNum && ok && big < 0 && !lf.npy { // .npy: refused on reading (NPYArray.vector)
+			big = i
 		}
 		isQuoted := lf.at != nil && lf.at[i].quoted
 		switch {
@@ -233,14 +245,19 @@ func (lf *labelFile) checkLabels(skip int) error {
 	if missing >= 0 && quoted > 0 && bare == 0 {
 		return lf.errorAt(missing, fmt.Errorf("label %q, unquoted among quoted labels, is a missing value (as R's write.table and write.csv quote strings and write NA bare): give only the examples that have a label, or quote it if it is a class (\"NA\")", lf.vals[missing]))
 	}
+	if big >= 0 && allNumbers && byValue {
+		x, _ := bigInteger(lf.vals[big])
+		return lf.errorAt(big, fmt.Errorf("label %s is an integer %s, and labels that are all numbers are compared as float64s: number the classes 0, 1, … or make them names (a letter before each)", strconv.Quote(lf.vals[big]), inexactInteger(x)))
+	}
 	return nil
 }
 
 // bigInteger returns the value of the label v and whether v, a number, is
 // written as an integer (digits, a sign before them) beyond 2⁵³ in
-// magnitude: one that float64, in which labels are compared, cannot hold
-// exactly, so that a 64-bit id and its neighbours read as one class,
-// named by none of them, as the .npy reader refuses (exactInt).
+// magnitude: one that float64, in which labels that are all numbers are
+// compared, cannot hold exactly, so that a 64-bit id and its neighbours
+// read as one class, named by none of them, as the .npy reader refuses
+// (exactInt).
 func bigInteger(v string) (float64, bool) {
 	const limit = "9007199254740992" // 2⁵³
 	d := strings.TrimLeft(strings.TrimLeft(v, "+-"), "0")

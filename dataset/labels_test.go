@@ -170,7 +170,7 @@ func TestUnicodeBlankAroundLabels(t *testing.T) {
 // where it read as the nearest float64: consecutive ids made one class,
 // named by a number no line holds.
 func TestBigIntegerLabels(t *testing.T) {
-	const why = ` is an integer beyond 2⁵³, which a label, read as a float64, cannot hold exactly (it reads as %s, as integers near it do): number the classes 0, 1, … or make them names (a letter before each)`
+	const why = ` is an integer beyond 2⁵³, which a float64 cannot hold exactly (it reads as %s, as integers near it do), and labels that are all numbers are compared as float64s: number the classes 0, 1, … or make them names (a letter before each)`
 	for _, tc := range []struct{ content, want, reads string }{
 		{"1234567890123456789\n1234567890123456790\n1\n", `1: label "1234567890123456789"`, "1.2345678901234568e+18"},
 		{"y\n1\n-1234567890123456789\n1234567890123456790\n", `3: label "-1234567890123456789"`, "-1.2345678901234568e+18"},
@@ -186,6 +186,36 @@ func TestBigIntegerLabels(t *testing.T) {
 			t.Errorf("%q: %v, %v", text, c, err)
 		}
 	}
+	// Among names the labels are compared as written: big ids are names,
+	// each its own class (they were refused at line 2, with the advice to
+	// make them names).
+	mixed := writeFile(t, "y.txt", []byte(strings.Repeat("unknown\n1234567890123456790\n1234567890123456791\n", 2)))
+	if c, err := ReadClasses(mixed); err != nil || !slices.Equal(c.Names, []string{"1234567890123456790", "1234567890123456791", "unknown"}) || !slices.Equal(c.Y, []int{2, 0, 1, 2, 0, 1}) {
+		t.Errorf("ReadClasses(names and ids): %v, %v", c, err)
+	}
+	if v, err := ReadLabelValues(mixed); err != nil || len(v) != 6 || v[1] != "1234567890123456790" {
+		t.Errorf("ReadLabelValues(names and ids): %q, %v", v, err)
+	}
+	two := writeFile(t, "y.txt", []byte("id\nunknown\n1234567890123456790\nunknown\n1234567890123456790\n"))
+	if y, err := ReadLabels(two, "1234567890123456790"); err != nil || !slices.Equal(y, []float64{-1, 1, -1, 1}) {
+		t.Errorf("ReadLabels(a name and an id): %v, %v", y, err)
+	}
+	// ReadLabelValues returns numbers as written, compared by none.
+	ids := writeFile(t, "y.txt", []byte("1234567890123456789\n1234567890123456790\n"))
+	if v, err := ReadLabelValues(ids); err != nil || !slices.Equal(v, []string{"1234567890123456789", "1234567890123456790"}) {
+		t.Errorf("ReadLabelValues(ids): %q, %v", v, err)
+	}
+	// A .npy label file of such integers is refused as the text is, by
+	// the .npy reader, with the advice to number the classes.
+	var buf bytes.Buffer
+	if err := WriteNPYInts(&buf, []int{1, 1234567890123456789}); err != nil {
+		t.Fatal(err)
+	}
+	y := writeFile(t, "y.npy", buf.Bytes())
+	c, err := ReadClasses(y)
+	checkError(t, c, err, y+": element 1: integer 1234567890123456789 is beyond 2⁵³, which a float64 cannot hold exactly (it reads as 1.2345678901234568e+18, as integers near it do): labels are compared as float64s, so integers near it would read as one class: number the classes 0, 1, … (np.unique(y, return_inverse=True)[1])")
+	m, err := ReadMatrix(y)
+	checkError(t, m, err, y+": element 1: integer 1234567890123456789 is beyond 2⁵³, which a float64 cannot hold exactly (it reads as 1.2345678901234568e+18, as integers near it do): save the array as float64 (a.astype(np.float64)) if that rounding is meant")
 }
 
 // TestCheckLabel: numbers and names are labels; what reads as a number but
