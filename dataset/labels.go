@@ -24,7 +24,9 @@ import (
 // lines and '#' comment lines are skipped; gzip is decompressed. A text file
 // may start with a header: a non-numeric first value above numeric labels,
 // or a first value that occurs only there above labels of exactly two other
-// values. A label CheckLabel refuses (one that reads as a number but not a
+// values; a first line that is empty ("", as pandas writes the header of a
+// Series named "") or only white space is such a value, and elsewhere an
+// error naming its line. A label CheckLabel refuses (one that reads as a number but not a
 // finite one: NaN, ±Inf in any spelling, a number beyond float64's range;
 // or bytes that are not UTF-8) is an error naming its line.
 //
@@ -211,6 +213,9 @@ func (lf *labelFile) checkLabels(skip int, byValue bool) error {
 	big, allNumbers := -1, true
 	for i := skip; i < len(lf.vals); i++ {
 		isNum, err := checkLabel(lf.vals[i])
+		if i == 0 && err == nil {
+			err = blankLabel(lf.vals[i]) // a header's, when skipped (decodeLabelText)
+		}
 		if err != nil {
 			if !utf8.ValidString(lf.vals[i]) { // the file's, not a label's, encoding
 				err = fmt.Errorf("%w: save the file as UTF-8 (Excel's \"CSV (Comma delimited)\" writes Windows-1252: save as \"CSV UTF-8\")", err)
@@ -331,7 +336,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 			}
 			return nil, nil, labelGaps{}, errorf(name, lr.line, "expected one label per line or all labels on line %d", firstNum)
 		}
-		if vals, at, err = split.appendLabels(vals, at, line, ',', name, lr.line); err != nil {
+		if vals, at, err = split.appendLabels(vals, at, line, ',', name, lr.line, false); err != nil {
 			if lines == 2 && secondRowNumbered(firstLine, line) {
 				err = rowNamesError(name, lr.line) // `"1" -1`: a quoted row name
 			}
@@ -350,7 +355,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 	if lines == 1 {
 		sep = detectSep(firstLine)
 	}
-	first, firstAt, err := split.appendLabels(nil, make([]labelPos, 0, len(at)+1), firstLine, sep, name, firstNum)
+	first, firstAt, err := split.appendLabels(nil, make([]labelPos, 0, len(at)+1), firstLine, sep, name, firstNum, true)
 	if err != nil {
 		return nil, nil, labelGaps{}, err
 	}
@@ -546,34 +551,48 @@ type labelSplitter struct {
 const maxSeenLabels = 1024
 
 // appendLabels appends the labels on one line, split at sep, to vals, and
-// their places, on line lineNum, to at.
-func (s *labelSplitter) appendLabels(vals []string, at []labelPos, line []byte, sep byte, name string, lineNum int) ([]string, []labelPos, error) {
+// their places, on line lineNum, to at. A label that is empty or only
+// white space is an error (blankLabel), but for the line's first when
+// first (the file's first value, which may be a header): it is appended
+// as written (""; "\u00a0"), for checkLabels to refuse unless it is read
+// as a header.
+func (s *labelSplitter) appendLabels(vals []string, at []labelPos, line []byte, sep byte, name string, lineNum int, first bool) ([]string, []labelPos, error) {
 	fields, err := splitQuoted(s.fields, line, sep, &s.scratch, &s.quoted)
 	s.fields = fields
 	if err != nil {
 		return nil, nil, &Error{File: name, Line: lineNum, Err: err}
 	}
 	for j, f := range fields {
-		if len(f) == 0 {
-			if len(fields) == 1 {
-				return nil, nil, errorf(name, lineNum, "empty label")
-			}
-			return nil, nil, errorf(name, lineNum, "column %d: empty label", j+1)
-		}
 		// Blanks, tabs and quotes are gone; Unicode white space goes too
 		// (U+00A0, U+3000: "1\u00a0" is 1, as Python's float reads it).
 		t := bytes.TrimSpace(f)
-		if len(t) == 0 {
-			err := fmt.Errorf("label %s is only white space: a label is a number or a name", strconv.Quote(string(f)))
+		if len(t) == 0 && !(first && len(fields) == 1) {
+			err := blankLabel(string(f))
 			if len(fields) > 1 {
 				err = fmt.Errorf("column %d: %w", j+1, err)
 			}
 			return nil, nil, &Error{File: name, Line: lineNum, Err: err}
 		}
+		if len(t) == 0 {
+			t = f
+		}
 		vals = append(vals, s.label(t))
 		at = append(at, labelPos{line: lineNum, quoted: s.quoted[j]})
 	}
 	return vals, at, nil
+}
+
+// blankLabel returns the error of a label v that is empty or only white
+// space, or nil: it is no number nor name (a class "" that fit refused
+// later as "class 0 has an empty name", naming no file).
+func blankLabel(v string) error {
+	switch {
+	case v == "":
+		return errors.New("empty label")
+	case strings.TrimSpace(v) == "":
+		return fmt.Errorf("label %s is only white space: a label is a number or a name", strconv.Quote(v))
+	}
+	return nil
 }
 
 // label returns f as a string: the string of an earlier label spelled

@@ -121,7 +121,7 @@ func TestWhiteSpaceLabels(t *testing.T) {
 	for _, tc := range []struct{ content, want string }{
 		{"cat\n\u00a0\ndog\ncat\n", `2: label "\u00a0" is only white space: a label is a number or a name`},
 		{"1\n-1\n\u3000\n", `3: label "\u3000" is only white space: a label is a number or a name`},
-		{"\u00a0\u3000\n1\n-1\n", `1: label "\u00a0\u3000" is only white space: a label is a number or a name`},
+		{"cat\ncat\n\u00a0\u3000\n", `3: label "\u00a0\u3000" is only white space: a label is a number or a name`},
 		{"cat\n\"\u00a0\"\ndog\n", `2: label "\u00a0" is only white space: a label is a number or a name`},
 		{"1\n\v\n-1\n", `2: label "\v" is only white space: a label is a number or a name`},
 		{"1,\u00a0,-1\n", `1: column 2: label "\u00a0" is only white space: a label is a number or a name`},
@@ -131,6 +131,72 @@ func TestWhiteSpaceLabels(t *testing.T) {
 		checkError(t, y, err, path+":"+tc.want)
 		c, err := ReadClasses(path)
 		checkError(t, c, err, path+":"+tc.want)
+	}
+}
+
+// TestBlankHeader: a first line that is empty ("", as pandas writes the
+// header of a Series named "") or only white space ("\u00a0", of a Series
+// so named) is a header to --labels-header yes, and to auto where auto
+// takes a value that is no number above numbers for one (a blank value
+// is no label), empty and white space alike; no refuses it at line 1. A
+// line of white space was refused at line 1 whatever the rule.
+func TestBlankHeader(t *testing.T) {
+	const white = `1: label "\u00a0" is only white space: a label is a number or a name`
+	for _, tc := range []struct {
+		content, header string // header: the first value
+		auto            bool   // whether auto reads it as a header
+	}{
+		{"\u00a0\n1\n-1\n1\n", "\u00a0", true},
+		{"\"\"\n1\n-1\n1\n", "", true},
+		{"\u00a0\ncat\ndog\ncat\ndog\n", "\u00a0", true},
+		{"\u00a0\ncat\ndog\nowl\n", "\u00a0", false},
+	} {
+		path := writeFile(t, "y.txt", []byte(tc.content))
+		want := path + ":" + white
+		if tc.header == "" {
+			want = path + ":1: empty label"
+		}
+		labels := strings.Count(tc.content, "\n") - 1
+		// header returns c's header, or "?" with no header or classes.
+		header := func(c *Classes) string {
+			if h, ok := c.Header(); ok && len(c.Y) == labels {
+				return h
+			}
+			return "?"
+		}
+		c, err := ReadClassesHeader(path, HeaderYes)
+		if err != nil || header(c) != tc.header {
+			t.Errorf("%q, yes: %v, %v", tc.content, c, err)
+		}
+		c, err = ReadClassesHeader(path, HeaderNo)
+		checkError(t, c, err, want)
+		c, err = ReadClassesHeader(path, HeaderAuto)
+		if !tc.auto {
+			checkError(t, c, err, want)
+			continue
+		}
+		if err != nil || header(c) != tc.header {
+			t.Errorf("%q, auto: %v, %v", tc.content, c, err)
+		}
+		positive := ""
+		if strings.Contains(tc.content, "cat") {
+			positive = "cat"
+		}
+		if y, err := ReadLabels(path, positive); err != nil || len(y) != labels {
+			t.Errorf("%q, ReadLabels: %v, %v", tc.content, y, err)
+		}
+	}
+	if v, err := ReadLabelValues(writeFile(t, "y.txt", []byte("\u00a0\n1\n-1\n"))); err != nil || !slices.Equal(v, []string{"1", "-1"}) {
+		t.Errorf("ReadLabelValues: %q, %v", v, err)
+	}
+	// Below the first line, and in a one-line file, a blank label is refused.
+	for content, want := range map[string]string{
+		"1\n\u00a0\n-1\n": `2: label "\u00a0" is only white space: a label is a number or a name`,
+		"\u00a0,1,-1\n":   `1: column 1: label "\u00a0" is only white space: a label is a number or a name`,
+	} {
+		path := writeFile(t, "y.txt", []byte(content))
+		c, err := ReadClassesHeader(path, HeaderYes)
+		checkError(t, c, err, path+":"+want)
 	}
 }
 
