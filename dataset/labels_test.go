@@ -200,6 +200,44 @@ func TestBlankHeader(t *testing.T) {
 	}
 }
 
+// TestInvisibleLabels: a label holding a character that shows as nothing
+// is refused at its line, saying what it looks like: U+FEFF, the byte
+// order mark that two label files saved with one and concatenated hold
+// where the second starts (read, "\ufeff-1" was a third class beside "-1"
+// and 1, which looked the same), U+200B and U+2060. A mark at the start of
+// the file is skipped, and U+200D (emoji sequences) is a label's. The
+// readers of matrices and svmlight files name the mark in their message
+// on the value that it made no number.
+func TestInvisibleLabels(t *testing.T) {
+	const mark = `: U+FEFF, a byte order mark, shows as nothing: files each saved with one and concatenated (cat a.csv b.csv) hold it where the second starts; remove it (sed 's/\xEF\xBB\xBF//g')`
+	for content, want := range map[string]string{
+		"1\n-1\n1\n\ufeff-1\n1\n":      `4: label "\ufeff-1" looks like "-1"` + mark,
+		"cat\ndog\n\ufeffcat\ndog\n":   `3: label "\ufeffcat" looks like "cat"` + mark,
+		"cat\ndog\n\"\ufeffy\"\ndog\n": `3: label "\ufeffy" looks like "y"` + mark,
+		"cat\ndog\ncat\u200b\n":        `3: label "cat\u200b" looks like "cat": it holds U+200B, a zero-width space (text copied from a web page may hold one), which shows as nothing; remove it`,
+		"cat,dog,c\u2060at,dog\n":      `1: column 3: label "c\u2060at" looks like "cat": it holds U+2060, a word joiner, which shows as nothing; remove it`,
+	} {
+		path := writeFile(t, "y.txt", []byte(content))
+		c, err := ReadClassesHeader(path, HeaderNo)
+		checkError(t, c, err, path+":"+want)
+		y, err := ReadLabels(path, "cat")
+		checkError(t, y, err, path+":"+want)
+		v, err := ReadLabelValues(path)
+		checkError(t, v, err, path+":"+want)
+	}
+	for _, content := range []string{"\ufeff1\n-1\n", "\u2764\u200d\U0001f525\ncat\n"} {
+		if c, err := ReadClasses(writeFile(t, "y.txt", []byte(content))); err != nil || len(c.Names) != 2 {
+			t.Errorf("%q: %v, %v", content, c, err)
+		}
+	}
+	x := writeFile(t, "x.csv", []byte("1,2\n3,4\n\ufeff5,6\n"))
+	m, err := ReadMatrix(x)
+	checkError(t, m, err, x+`:3: column 1: cannot parse "\ufeff5" as a number`+mark)
+	svm := writeFile(t, "x.svm", []byte("1 1:2\n\ufeff-1 1:3\n"))
+	_, _, err = ReadSVMLight(svm)
+	checkError(t, nil, err, svm+`:2: bad label "\ufeff-1"`+mark)
+}
+
 // TestUnicodeBlankAroundLabels: a label is trimmed of Unicode white space
 // (a no-break space after it, as a cell copied from a web page holds), as
 // Python's float() and NumPy read such a number and ReadClasses already

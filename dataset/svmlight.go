@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/greedytl/greedytl/internal/bom"
 	"github.com/greedytl/greedytl/internal/number"
 	"github.com/greedytl/greedytl/sparse"
 	"github.com/greedytl/greedytl/standardize"
@@ -100,6 +101,8 @@ func decodeSVMLight(r io.Reader, name string, nFeatures, entries, rows int, chec
 		switch {
 		case err != nil && bytes.IndexByte(label, ',') >= 0:
 			return nil, nil, errorf(name, lr.line, "bad label %s: several labels, as scikit-learn's dump_svmlight_file writes with multilabel=True; train takes one label an example", quoteField(label))
+		case err != nil && bytes.Contains(label, []byte(bom.Mark)):
+			return nil, nil, errorf(name, lr.line, "bad label %s: %s", quoteField(label), bom.Inside)
 		case err != nil:
 			return nil, nil, errorf(name, lr.line, "bad label %s", quoteField(label))
 		case !isFinite(v):
