@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"fmt"
 	"unicode/utf8"
 
 	"github.com/greedytl/greedytl/internal/bom"
@@ -134,11 +135,51 @@ func notNPY(head []byte, name string) error {
 	if what := binaryFormat(head); what != "" {
 		return errorf(name, 0, "not a .npy file: %s", what)
 	}
-	if isText(head) {
+	const advice = "save the array with np.save, or give the text a .csv or .txt name"
+	switch {
+	case isText(head):
 		// A CSV renamed, or np.savetxt given a .npy name.
-		return errorf(name, 0, "not a .npy file: it holds text (it starts %s): save the array with np.save, or give the text a .csv or .txt name", quoteField(head))
+		return errorf(name, 0, "not a .npy file: it holds text (it starts %s): %s", quoteField(head), advice)
+	case !looksLikeText(head):
+		return errorf(name, 0, "not a .npy file (bad magic bytes)")
+	case notUTF8(head):
+		// Excel's "CSV (Comma delimited)" renamed: an accented letter
+		// among the bytes sniffed, where isText looked at 8 bytes once.
+		return errorf(name, 0, "not a .npy file: it holds text that is not UTF-8 (it starts %s; Excel's \"CSV (Comma delimited)\" writes Windows-1252): %s, saved as UTF-8 (Excel: \"CSV UTF-8\")", quoteField(head), advice)
 	}
-	return errorf(name, 0, "not a .npy file (bad magic bytes)")
+	k := bytes.IndexFunc(head, func(r rune) bool { return r < ' ' && r != '\t' && r != '\n' && r != '\r' || r == 0x7f })
+	what := fmt.Sprintf("byte %d is the control byte %#02x", k, head[k])
+	if head[k] == 0x1b {
+		what += " (ESC: a terminal's colour codes, as a command's coloured output saved holds)"
+	}
+	return errorf(name, 0, "not a .npy file: it holds text (it starts %s), but %s: %s", quoteField(head), what, advice)
+}
+
+// looksLikeText reports whether head, the first bytes of an input that
+// isText refuses, still looks like text, as a reader sees it: no NUL, at
+// least nine in ten bytes printable in ASCII or in the 8-bit code pages
+// (0xa0 to 0xff: Windows-1252's letters), or tabs and line ends, and most
+// of them ASCII. Text in another encoding (Windows-1252, its letters among
+// ASCII digits and separators) or with a few control bytes (a terminal's
+// colour codes) does; compressed or raw binary data, whose bytes are
+// uniform, is about three in four such bytes and one in three ASCII, and
+// float32 values that repeat (ndarray.tofile of 0.1: cd cc cc 3d) are one
+// in four ASCII. The formats binaryFormats knows are named before.
+func looksLikeText(head []byte) bool {
+	if len(head) == 0 || bytes.IndexByte(head, 0) >= 0 {
+		return false
+	}
+	text, ascii := 0, 0
+	for _, c := range head {
+		switch {
+		case ' ' <= c && c < 0x7f || c == '\t' || c == '\n' || c == '\r':
+			text++
+			ascii++
+		case c >= 0xa0:
+			text++
+		}
+	}
+	return 10*text >= 9*len(head) && 2*ascii > len(head)
 }
 
 // sniffSize is how many of its first bytes an input is told apart by: the

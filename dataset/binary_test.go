@@ -134,6 +134,43 @@ func TestBinaryInput(t *testing.T) {
 	}
 }
 
+// TestTextNamedNPYNotUTF8: text named .npy that is not UTF-8 (a
+// Windows-1252 CSV, an accented letter past its first 8 bytes) or holds a
+// control byte (a terminal's colour codes) is still called text, with the
+// advice to name it .csv, where, the .npy reader sniffing 512 bytes, not 8,
+// it became "bad magic bytes"; bytes without NULs that are no text (random
+// bytes: compressed data) stay "bad magic bytes", and the formats
+// binaryFormats knows are named (TestBinaryInput).
+func TestTextNamedNPYNotUTF8(t *testing.T) {
+	const advice = "save the array with np.save, or give the text a .csv or .txt name"
+	cp1252 := "name,caf\xe9\n" + strings.Repeat("1.5,2.25\n", 60)
+	ansi := "\x1b[32m1.5,2.25\x1b[0m\n" + strings.Repeat("1.5,2.25\n", 60)
+	random := make([]byte, sniffSize)
+	for i, x := 0, uint32(1); i < len(random); i++ {
+		x = x*1664525 + 1013904223
+		random[i] = byte(x>>24) | 1 // no NUL
+	}
+	f32 := bytes.Repeat([]byte{0xcd, 0xcc, 0xcc, 0x3d}, 64) // float32(0.1), ndarray.tofile
+	for content, want := range map[string]string{
+		string(f32):    "not a .npy file (bad magic bytes)",
+		cp1252:         `not a .npy file: it holds text that is not UTF-8 (it starts "name,caf\xe9\n1.5,2.25\n1.5,2.25\n1.5,2.25\n1.5"...; Excel's "CSV (Comma delimited)" writes Windows-1252): ` + advice + `, saved as UTF-8 (Excel: "CSV UTF-8")`,
+		ansi:           `not a .npy file: it holds text (it starts "\x1b[32m1.5,2.25\x1b[0m\n1.5,2.25\n1.5,2.25\n1.5,"...), but byte 0 is the control byte 0x1b (ESC: a terminal's colour codes, as a command's coloured output saved holds): ` + advice,
+		string(random): "not a .npy file (bad magic bytes)",
+	} {
+		for _, gz := range []bool{false, true} {
+			b, name := []byte(content), "x.npy"
+			if gz {
+				b, name = gzipped(b), name+".gz"
+			}
+			path := writeFile(t, name, b)
+			_, err := ReadNPYMatrix(path)
+			checkError(t, nil, err, path+": "+want)
+			_, err = ReadLabels(path, "")
+			checkError(t, nil, err, path+": "+want)
+		}
+	}
+}
+
 // binaryPeerScript writes what NumPy, pickle and bz2 write of one array.
 const binaryPeerScript = `
 import sys, os, pickle, bz2, lzma

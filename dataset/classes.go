@@ -155,7 +155,7 @@ func (lf *labelFile) classes(h LabelHeader) (*Classes, error) {
 			}
 		}
 	}
-	if err := lf.checkLabels(len(all) - len(vals)); err != nil {
+	if err := lf.checkLabels(len(all)-len(vals), true); err != nil {
 		return nil, err
 	}
 	c := &Classes{file: lf.name, vals: vals, src: lf}

@@ -48,7 +48,7 @@ func (src *source) matrix(name string) (*mat.Dense, error) {
 	if src.isNPY() {
 		a, err := src.npy(name)
 		if err != nil {
-			return nil, hintText(err, matrixTextHint)
+			return nil, hintText(err, matrixHint)
 		}
 		return a.matrix(name)
 	}

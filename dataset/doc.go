@@ -71,7 +71,8 @@
 // read from a float32 file, which stay float32; float32 files are widened
 // exactly where they are read as float64, and
 // integers beyond 2⁵³ in magnitude, which float64 cannot hold exactly, are
-// an error rather than silently rounded.
+// an error rather than silently rounded: in a .npy array, and as text
+// labels that are all numbers (among names a label is compared as written).
 //
 // Writers take an io.Writer; to create a file, wrap them in
 // internal/atomicfile so that a failed write never leaves a partial file:

@@ -81,7 +81,7 @@ func loadFolder(dir string, lazy bool) (f *Folder, err error) {
 	}
 	labelPath := filepath.Join(dir, "labels.npy")
 	if f.Labels, err = ReadNPYInts(labelPath); err != nil {
-		return nil, hintText(err, folderTextHint)
+		return nil, hintText(err, folderHint)
 	}
 	classPath := filepath.Join(dir, "classes.txt")
 	if f.Classes, err = readNames(classPath, "class"); err != nil {

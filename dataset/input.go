@@ -411,6 +411,9 @@ func parseValue(b []byte, col int) (float64, error) {
 		if missingValue(b) {
 			return 0, fmt.Errorf("column %d: %s, a missing value (as R, pandas and Excel write them), is not a number: fill or drop the missing values first", col, quoteField(b))
 		}
+		if bytes.Contains(b, []byte(bom.Mark)) {
+			return 0, fmt.Errorf("column %d: cannot parse %s as a number: %s", col, quoteField(b), bom.Inside)
+		}
 		return 0, fmt.Errorf("column %d: cannot parse %s as a number", col, quoteField(b))
 	}
 	if !isFinite(v) {

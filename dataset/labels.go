@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/greedytl/greedytl/internal/bom"
 	"github.com/greedytl/greedytl/internal/number"
 )
 
@@ -24,7 +25,9 @@ import (
 // lines and '#' comment lines are skipped; gzip is decompressed. A text file
 // may start with a header: a non-numeric first value above numeric labels,
 // or a first value that occurs only there above labels of exactly two other
-// values. A label CheckLabel refuses (one that reads as a number but not a
+// values; a first line that is empty ("", as pandas writes the header of a
+// Series named "") or only white space is such a value, and elsewhere an
+// error naming its line. A label CheckLabel refuses (one that reads as a number but not a
 // finite one: NaN, ±Inf in any spelling, a number beyond float64's range;
 // or bytes that are not UTF-8) is an error naming its line.
 //
@@ -46,7 +49,7 @@ func ReadLabels(path, positive string) ([]float64, error) {
 	if !lf.npy {
 		vals = dropBinaryHeader(dropNumericHeader(vals))
 	}
-	if err := lf.checkLabels(len(lf.vals) - len(vals)); err != nil {
+	if err := lf.checkLabels(len(lf.vals)-len(vals), true); err != nil {
 		return nil, err
 	}
 	return binaryLabels(name, vals, positive)
@@ -69,7 +72,9 @@ func SignedLabels(pos, neg int) []float64 {
 // files ReadLabels accepts: the text values as written (trimmed, a header
 // above numeric labels dropped), or the .npy values formatted in the
 // shortest form that reads back exactly as the array's type ("3", "0.5";
-// a float32 0.1 is "0.1", which names no other float32).
+// a float32 0.1 is "0.1", which names no other float32). An integer
+// beyond 2⁵³ in a text file is returned as written (ReadLabels and
+// ReadClasses refuse it among numbers, which they compare as float64s).
 func ReadLabelValues(path string) ([]string, error) {
 	lf, err := readLabelFile(path)
 	if err != nil {
@@ -79,7 +84,7 @@ func ReadLabelValues(path string) ([]string, error) {
 	if !lf.npy {
 		vals = dropNumericHeader(vals)
 	}
-	if err := lf.checkLabels(len(lf.vals) - len(vals)); err != nil {
+	if err := lf.checkLabels(len(lf.vals)-len(vals), false); err != nil {
 		return nil, err
 	}
 	return vals, nil
@@ -158,7 +163,7 @@ func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 			v, err = a.vector(name)
 		}
 		if err != nil {
-			return nil, hintText(err, labelTextHint)
+			return nil, hintText(err, labelHint)
 		}
 		if len(v) == 0 {
 			return nil, errorf(name, 0, "no labels")
@@ -196,18 +201,34 @@ func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 // quoted is refused as well: R's write.table and write.csv quote every
 // string and write a true NA bare ("cat", "dog", NA), where it made a class
 // "NA". Among unquoted names it is a class (Namibia's code).
-func (lf *labelFile) checkLabels(skip int) error {
+//
+// When byValue (the caller compares labels that are all numbers by their
+// float64 values: ReadLabels, ReadClasses) and every label is a number, a
+// label written as an integer beyond 2⁵³ (bigInteger) is refused: a 64-bit
+// id and its neighbours would read as one class, named by none of them.
+// Among names the labels are compared as written, and such an id is a
+// name like any other, as it is to ReadLabelValues, which returns them as
+// written.
+func (lf *labelFile) checkLabels(skip int, byValue bool) error {
 	missing, numbers, names, quoted, bare := -1, 0, 0, 0, 0
+	big, allNumbers := -1, true
 	for i := skip; i < len(lf.vals); i++ {
 		isNum, err := checkLabel(lf.vals[i])
+		if i == 0 && err == nil {
+			err = blankLabel(lf.vals[i]) // a header's, when skipped (decodeLabelText)
+		}
+		if err == nil {
+			err = invisibleLabel(lf.vals[i])
+		}
 		if err != nil {
 			if !utf8.ValidString(lf.vals[i]) { // the file's, not a label's, encoding
 				err = fmt.Errorf("%w: save the file as UTF-8 (Excel's \"CSV (Comma delimited)\" writes Windows-1252: save as \"CSV UTF-8\")", err)
 			}
 			return lf.errorAt(i, err)
 		}
-		if x, big := bigInteger(lf.vals[i]); isNum && big && !lf.npy { // .npy: refused on reading (NPYArray.vector)
-			return lf.errorAt(i, fmt.Errorf("label %s is an integer beyond 2⁵³, which a label, read as a float64, cannot hold exactly (it reads as %s, as integers near it do): number the classes 0, 1, … or make them names (a letter before each)", strconv.Quote(lf.vals[i]), formatFloat(x)))
+		allNumbers = allNumbers && isNum
+		if _, ok := bigInteger(lf.vals[i]); isNum && ok && big < 0 && !lf.npy { // .npy: refused on reading (NPYArray.vector)
+			big = i
 		}
 		isQuoted := lf.at != nil && lf.at[i].quoted
 		switch {
@@ -233,14 +254,19 @@ func (lf *labelFile) checkLabels(skip int) error {
 	if missing >= 0 && quoted > 0 && bare == 0 {
 		return lf.errorAt(missing, fmt.Errorf("label %q, unquoted among quoted labels, is a missing value (as R's write.table and write.csv quote strings and write NA bare): give only the examples that have a label, or quote it if it is a class (\"NA\")", lf.vals[missing]))
 	}
+	if big >= 0 && allNumbers && byValue {
+		x, _ := bigInteger(lf.vals[big])
+		return lf.errorAt(big, fmt.Errorf("label %s is an integer %s, and labels that are all numbers are compared as float64s: number the classes 0, 1, … or make them names (a letter before each)", strconv.Quote(lf.vals[big]), inexactInteger(x)))
+	}
 	return nil
 }
 
 // bigInteger returns the value of the label v and whether v, a number, is
 // written as an integer (digits, a sign before them) beyond 2⁵³ in
-// magnitude: one that float64, in which labels are compared, cannot hold
-// exactly, so that a 64-bit id and its neighbours read as one class,
-// named by none of them, as the .npy reader refuses (exactInt).
+// magnitude: one that float64, in which labels that are all numbers are
+// compared, cannot hold exactly, so that a 64-bit id and its neighbours
+// read as one class, named by none of them, as the .npy reader refuses
+// (exactInt).
 func bigInteger(v string) (float64, bool) {
 	const limit = "9007199254740992" // 2⁵³
 	d := strings.TrimLeft(strings.TrimLeft(v, "+-"), "0")
@@ -314,7 +340,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 			}
 			return nil, nil, labelGaps{}, errorf(name, lr.line, "expected one label per line or all labels on line %d", firstNum)
 		}
-		if vals, at, err = split.appendLabels(vals, at, line, ',', name, lr.line); err != nil {
+		if vals, at, err = split.appendLabels(vals, at, line, ',', name, lr.line, false); err != nil {
 			if lines == 2 && secondRowNumbered(firstLine, line) {
 				err = rowNamesError(name, lr.line) // `"1" -1`: a quoted row name
 			}
@@ -333,7 +359,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 	if lines == 1 {
 		sep = detectSep(firstLine)
 	}
-	first, firstAt, err := split.appendLabels(nil, make([]labelPos, 0, len(at)+1), firstLine, sep, name, firstNum)
+	first, firstAt, err := split.appendLabels(nil, make([]labelPos, 0, len(at)+1), firstLine, sep, name, firstNum, true)
 	if err != nil {
 		return nil, nil, labelGaps{}, err
 	}
@@ -529,34 +555,80 @@ type labelSplitter struct {
 const maxSeenLabels = 1024
 
 // appendLabels appends the labels on one line, split at sep, to vals, and
-// their places, on line lineNum, to at.
-func (s *labelSplitter) appendLabels(vals []string, at []labelPos, line []byte, sep byte, name string, lineNum int) ([]string, []labelPos, error) {
+// their places, on line lineNum, to at. A label that is empty or only
+// white space is an error (blankLabel), but for the line's first when
+// first (the file's first value, which may be a header): it is appended
+// as written (""; "\u00a0"), for checkLabels to refuse unless it is read
+// as a header.
+func (s *labelSplitter) appendLabels(vals []string, at []labelPos, line []byte, sep byte, name string, lineNum int, first bool) ([]string, []labelPos, error) {
 	fields, err := splitQuoted(s.fields, line, sep, &s.scratch, &s.quoted)
 	s.fields = fields
 	if err != nil {
 		return nil, nil, &Error{File: name, Line: lineNum, Err: err}
 	}
 	for j, f := range fields {
-		if len(f) == 0 {
-			if len(fields) == 1 {
-				return nil, nil, errorf(name, lineNum, "empty label")
-			}
-			return nil, nil, errorf(name, lineNum, "column %d: empty label", j+1)
-		}
 		// Blanks, tabs and quotes are gone; Unicode white space goes too
 		// (U+00A0, U+3000: "1\u00a0" is 1, as Python's float reads it).
 		t := bytes.TrimSpace(f)
-		if len(t) == 0 {
-			err := fmt.Errorf("label %s is only white space: a label is a number or a name", strconv.Quote(string(f)))
+		if len(t) == 0 && !(first && len(fields) == 1) {
+			err := blankLabel(string(f))
 			if len(fields) > 1 {
 				err = fmt.Errorf("column %d: %w", j+1, err)
 			}
 			return nil, nil, &Error{File: name, Line: lineNum, Err: err}
 		}
+		if len(t) == 0 {
+			t = f
+		}
 		vals = append(vals, s.label(t))
 		at = append(at, labelPos{line: lineNum, quoted: s.quoted[j]})
 	}
 	return vals, at, nil
+}
+
+// invisibleRunes are the characters that show as nothing and have no
+// use in a label, each with its name: a label holding one looks like
+// another ("\ufeff-1" like "-1") and was a class of its own. U+200C and
+// U+200D (zero-width non-joiner and joiner), which Persian and Indic
+// scripts and emoji sequences use, are not among them.
+var invisibleRunes = map[rune]string{
+	'\ufeff': "", // bom.Inside names it
+	'\u200b': "a zero-width space (text copied from a web page may hold one)",
+	'\u2060': "a word joiner",
+}
+
+// invisibleLabel returns the error of a label v holding one of
+// invisibleRunes, or nil: U+FEFF, a byte order mark mid-file, where files
+// each saved with one were concatenated, or a zero-width space.
+func invisibleLabel(v string) error {
+	k := strings.IndexFunc(v, func(r rune) bool { _, ok := invisibleRunes[r]; return ok })
+	if k < 0 {
+		return nil
+	}
+	r, _ := utf8.DecodeRuneInString(v[k:])
+	looks := strconv.Quote(strings.Map(func(r rune) rune {
+		if _, ok := invisibleRunes[r]; ok {
+			return -1
+		}
+		return r
+	}, v))
+	if r == '\ufeff' {
+		return fmt.Errorf("label %s looks like %s: %s", strconv.Quote(v), looks, bom.Inside)
+	}
+	return fmt.Errorf("label %s looks like %s: it holds U+%04X, %s, which shows as nothing; remove it", strconv.Quote(v), looks, r, invisibleRunes[r])
+}
+
+// blankLabel returns the error of a label v that is empty or only white
+// space, or nil: it is no number nor name (a class "" that fit refused
+// later as "class 0 has an empty name", naming no file).
+func blankLabel(v string) error {
+	switch {
+	case v == "":
+		return errors.New("empty label")
+	case strings.TrimSpace(v) == "":
+		return fmt.Errorf("label %s is only white space: a label is a number or a name", strconv.Quote(v))
+	}
+	return nil
 }
 
 // label returns f as a string: the string of an earlier label spelled

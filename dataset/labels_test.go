@@ -121,7 +121,7 @@ func TestWhiteSpaceLabels(t *testing.T) {
 	for _, tc := range []struct{ content, want string }{
 		{"cat\n\u00a0\ndog\ncat\n", `2: label "\u00a0" is only white space: a label is a number or a name`},
 		{"1\n-1\n\u3000\n", `3: label "\u3000" is only white space: a label is a number or a name`},
-		{"\u00a0\u3000\n1\n-1\n", `1: label "\u00a0\u3000" is only white space: a label is a number or a name`},
+		{"cat\ncat\n\u00a0\u3000\n", `3: label "\u00a0\u3000" is only white space: a label is a number or a name`},
 		{"cat\n\"\u00a0\"\ndog\n", `2: label "\u00a0" is only white space: a label is a number or a name`},
 		{"1\n\v\n-1\n", `2: label "\v" is only white space: a label is a number or a name`},
 		{"1,\u00a0,-1\n", `1: column 2: label "\u00a0" is only white space: a label is a number or a name`},
@@ -132,6 +132,110 @@ func TestWhiteSpaceLabels(t *testing.T) {
 		c, err := ReadClasses(path)
 		checkError(t, c, err, path+":"+tc.want)
 	}
+}
+
+// TestBlankHeader: a first line that is empty ("", as pandas writes the
+// header of a Series named "") or only white space ("\u00a0", of a Series
+// so named) is a header to --labels-header yes, and to auto where auto
+// takes a value that is no number above numbers for one (a blank value
+// is no label), empty and white space alike; no refuses it at line 1. A
+// line of white space was refused at line 1 whatever the rule.
+func TestBlankHeader(t *testing.T) {
+	const white = `1: label "\u00a0" is only white space: a label is a number or a name`
+	for _, tc := range []struct {
+		content, header string // header: the first value
+		auto            bool   // whether auto reads it as a header
+	}{
+		{"\u00a0\n1\n-1\n1\n", "\u00a0", true},
+		{"\"\"\n1\n-1\n1\n", "", true},
+		{"\u00a0\ncat\ndog\ncat\ndog\n", "\u00a0", true},
+		{"\u00a0\ncat\ndog\nowl\n", "\u00a0", false},
+	} {
+		path := writeFile(t, "y.txt", []byte(tc.content))
+		want := path + ":" + white
+		if tc.header == "" {
+			want = path + ":1: empty label"
+		}
+		labels := strings.Count(tc.content, "\n") - 1
+		// header returns c's header, or "?" with no header or classes.
+		header := func(c *Classes) string {
+			if h, ok := c.Header(); ok && len(c.Y) == labels {
+				return h
+			}
+			return "?"
+		}
+		c, err := ReadClassesHeader(path, HeaderYes)
+		if err != nil || header(c) != tc.header {
+			t.Errorf("%q, yes: %v, %v", tc.content, c, err)
+		}
+		c, err = ReadClassesHeader(path, HeaderNo)
+		checkError(t, c, err, want)
+		c, err = ReadClassesHeader(path, HeaderAuto)
+		if !tc.auto {
+			checkError(t, c, err, want)
+			continue
+		}
+		if err != nil || header(c) != tc.header {
+			t.Errorf("%q, auto: %v, %v", tc.content, c, err)
+		}
+		positive := ""
+		if strings.Contains(tc.content, "cat") {
+			positive = "cat"
+		}
+		if y, err := ReadLabels(path, positive); err != nil || len(y) != labels {
+			t.Errorf("%q, ReadLabels: %v, %v", tc.content, y, err)
+		}
+	}
+	if v, err := ReadLabelValues(writeFile(t, "y.txt", []byte("\u00a0\n1\n-1\n"))); err != nil || !slices.Equal(v, []string{"1", "-1"}) {
+		t.Errorf("ReadLabelValues: %q, %v", v, err)
+	}
+	// Below the first line, and in a one-line file, a blank label is refused.
+	for content, want := range map[string]string{
+		"1\n\u00a0\n-1\n": `2: label "\u00a0" is only white space: a label is a number or a name`,
+		"\u00a0,1,-1\n":   `1: column 1: label "\u00a0" is only white space: a label is a number or a name`,
+	} {
+		path := writeFile(t, "y.txt", []byte(content))
+		c, err := ReadClassesHeader(path, HeaderYes)
+		checkError(t, c, err, path+":"+want)
+	}
+}
+
+// TestInvisibleLabels: a label holding a character that shows as nothing
+// is refused at its line, saying what it looks like: U+FEFF, the byte
+// order mark that two label files saved with one and concatenated hold
+// where the second starts (read, "\ufeff-1" was a third class beside "-1"
+// and 1, which looked the same), U+200B and U+2060. A mark at the start of
+// the file is skipped, and U+200D (emoji sequences) is a label's. The
+// readers of matrices and svmlight files name the mark in their message
+// on the value that it made no number.
+func TestInvisibleLabels(t *testing.T) {
+	const mark = `: U+FEFF, a byte order mark, shows as nothing: files each saved with one and concatenated (cat a.csv b.csv) hold it where the second starts; remove it (sed 's/\xEF\xBB\xBF//g')`
+	for content, want := range map[string]string{
+		"1\n-1\n1\n\ufeff-1\n1\n":      `4: label "\ufeff-1" looks like "-1"` + mark,
+		"cat\ndog\n\ufeffcat\ndog\n":   `3: label "\ufeffcat" looks like "cat"` + mark,
+		"cat\ndog\n\"\ufeffy\"\ndog\n": `3: label "\ufeffy" looks like "y"` + mark,
+		"cat\ndog\ncat\u200b\n":        `3: label "cat\u200b" looks like "cat": it holds U+200B, a zero-width space (text copied from a web page may hold one), which shows as nothing; remove it`,
+		"cat,dog,c\u2060at,dog\n":      `1: column 3: label "c\u2060at" looks like "cat": it holds U+2060, a word joiner, which shows as nothing; remove it`,
+	} {
+		path := writeFile(t, "y.txt", []byte(content))
+		c, err := ReadClassesHeader(path, HeaderNo)
+		checkError(t, c, err, path+":"+want)
+		y, err := ReadLabels(path, "cat")
+		checkError(t, y, err, path+":"+want)
+		v, err := ReadLabelValues(path)
+		checkError(t, v, err, path+":"+want)
+	}
+	for _, content := range []string{"\ufeff1\n-1\n", "\u2764\u200d\U0001f525\ncat\n"} {
+		if c, err := ReadClasses(writeFile(t, "y.txt", []byte(content))); err != nil || len(c.Names) != 2 {
+			t.Errorf("%q: %v, %v", content, c, err)
+		}
+	}
+	x := writeFile(t, "x.csv", []byte("1,2\n3,4\n\ufeff5,6\n"))
+	m, err := ReadMatrix(x)
+	checkError(t, m, err, x+`:3: column 1: cannot parse "\ufeff5" as a number`+mark)
+	svm := writeFile(t, "x.svm", []byte("1 1:2\n\ufeff-1 1:3\n"))
+	_, _, err = ReadSVMLight(svm)
+	checkError(t, nil, err, svm+`:2: bad label "\ufeff-1"`+mark)
 }
 
 // TestUnicodeBlankAroundLabels: a label is trimmed of Unicode white space
@@ -170,7 +274,7 @@ func TestUnicodeBlankAroundLabels(t *testing.T) {
 // where it read as the nearest float64: consecutive ids made one class,
 // named by a number no line holds.
 func TestBigIntegerLabels(t *testing.T) {
-	const why = ` is an integer beyond 2⁵³, which a label, read as a float64, cannot hold exactly (it reads as %s, as integers near it do): number the classes 0, 1, … or make them names (a letter before each)`
+	const why = ` is an integer beyond 2⁵³, which a float64 cannot hold exactly (it reads as %s, as integers near it do), and labels that are all numbers are compared as float64s: number the classes 0, 1, … or make them names (a letter before each)`
 	for _, tc := range []struct{ content, want, reads string }{
 		{"1234567890123456789\n1234567890123456790\n1\n", `1: label "1234567890123456789"`, "1.2345678901234568e+18"},
 		{"y\n1\n-1234567890123456789\n1234567890123456790\n", `3: label "-1234567890123456789"`, "-1.2345678901234568e+18"},
@@ -186,6 +290,36 @@ func TestBigIntegerLabels(t *testing.T) {
 			t.Errorf("%q: %v, %v", text, c, err)
 		}
 	}
+	// Among names the labels are compared as written: big ids are names,
+	// each its own class (they were refused at line 2, with the advice to
+	// make them names).
+	mixed := writeFile(t, "y.txt", []byte(strings.Repeat("unknown\n1234567890123456790\n1234567890123456791\n", 2)))
+	if c, err := ReadClasses(mixed); err != nil || !slices.Equal(c.Names, []string{"1234567890123456790", "1234567890123456791", "unknown"}) || !slices.Equal(c.Y, []int{2, 0, 1, 2, 0, 1}) {
+		t.Errorf("ReadClasses(names and ids): %v, %v", c, err)
+	}
+	if v, err := ReadLabelValues(mixed); err != nil || len(v) != 6 || v[1] != "1234567890123456790" {
+		t.Errorf("ReadLabelValues(names and ids): %q, %v", v, err)
+	}
+	two := writeFile(t, "y.txt", []byte("id\nunknown\n1234567890123456790\nunknown\n1234567890123456790\n"))
+	if y, err := ReadLabels(two, "1234567890123456790"); err != nil || !slices.Equal(y, []float64{-1, 1, -1, 1}) {
+		t.Errorf("ReadLabels(a name and an id): %v, %v", y, err)
+	}
+	// ReadLabelValues returns numbers as written, compared by none.
+	ids := writeFile(t, "y.txt", []byte("1234567890123456789\n1234567890123456790\n"))
+	if v, err := ReadLabelValues(ids); err != nil || !slices.Equal(v, []string{"1234567890123456789", "1234567890123456790"}) {
+		t.Errorf("ReadLabelValues(ids): %q, %v", v, err)
+	}
+	// A .npy label file of such integers is refused as the text is, by
+	// the .npy reader, with the advice to number the classes.
+	var buf bytes.Buffer
+	if err := WriteNPYInts(&buf, []int{1, 1234567890123456789}); err != nil {
+		t.Fatal(err)
+	}
+	y := writeFile(t, "y.npy", buf.Bytes())
+	c, err := ReadClasses(y)
+	checkError(t, c, err, y+": element 1: integer 1234567890123456789 is beyond 2⁵³, which a float64 cannot hold exactly (it reads as 1.2345678901234568e+18, as integers near it do): labels are compared as float64s, so integers near it would read as one class: number the classes 0, 1, … (np.unique(y, return_inverse=True)[1])")
+	m, err := ReadMatrix(y)
+	checkError(t, m, err, y+": element 1: integer 1234567890123456789 is beyond 2⁵³, which a float64 cannot hold exactly (it reads as 1.2345678901234568e+18, as integers near it do): save the array as float64 (a.astype(np.float64)) if that rounding is meant")
 }
 
 // TestCheckLabel: numbers and names are labels; what reads as a number but

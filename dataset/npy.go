@@ -378,26 +378,43 @@ func (e *dtypeError) Error() string {
 	return msg
 }
 
-// The hints (hintText) of an array of strings or objects read as a
-// matrix, as a label file and as a dataset folder's labels.npy, each
-// with the README's advice.
-const (
-	matrixTextHint = "features and source scores must be numbers (float32 or float64), not strings or objects"
-	labelTextHint  = `a .npy label file holds numbers; write labels that are names as text, one per line: np.savetxt("y.txt", y, fmt="%s") (README: Using it on your data, Input files)`
-	folderTextHint = `labels.npy holds integer class indices 0…C−1, and classes.txt the names, one per line: names, idx = np.unique(labels, return_inverse=True), then np.save("DIR/labels.npy", idx) and np.savetxt("DIR/classes.txt", names, fmt="%s") (README: Using it on your data, the dataset folder)`
+// npyHint is what a reader of .npy arrays adds to the message of an array
+// it cannot take (hintText), by what the array should hold: text, of an
+// array of strings or objects; bigInt, of an integer beyond 2⁵³.
+type npyHint struct{ text, bigInt string }
+
+// The hints (hintText) of an array read as a matrix, as a label file and
+// as a dataset folder's labels.npy, each with the README's advice.
+var (
+	matrixHint = npyHint{
+		text:   "features and source scores must be numbers (float32 or float64), not strings or objects",
+		bigInt: "save the array as float64 (a.astype(np.float64)) if that rounding is meant",
+	}
+	labelHint = npyHint{
+		text:   `a .npy label file holds numbers; write labels that are names as text, one per line: np.savetxt("y.txt", y, fmt="%s") (README: Using it on your data, Input files)`,
+		bigInt: "labels are compared as float64s, so integers near it would read as one class: number the classes 0, 1, … (np.unique(y, return_inverse=True)[1])",
+	}
+	folderHint = npyHint{
+		text:   `labels.npy holds integer class indices 0…C−1, and classes.txt the names, one per line: names, idx = np.unique(labels, return_inverse=True), then np.save("DIR/labels.npy", idx) and np.savetxt("DIR/classes.txt", names, fmt="%s") (README: Using it on your data, the dataset folder)`,
+		bigInt: "labels.npy holds integer class indices 0…C−1 (np.unique(labels, return_inverse=True)[1])",
+	}
 )
 
-// hintText returns err, the error of reading a .npy array, with hint
-// added to its message when the array's dtype is one of strings or Python
-// objects (NumPy's kinds 'U', 'S', 'a' and 'O': what np.save writes of an
-// array of names), which no reader of this package takes; other errors
-// are returned as they are.
-func hintText(err error, hint string) error {
+// hintText returns err, the error of reading a .npy array, with the hint
+// h added to its message when the array's dtype is one of strings or
+// Python objects (NumPy's kinds 'U', 'S', 'a' and 'O': what np.save writes
+// of an array of names), which no reader of this package takes, or when
+// it holds an integer beyond 2⁵³; other errors are returned as they are.
+func hintText(err error, h npyHint) error {
 	var de *dtypeError
 	if errors.As(err, &de) {
 		if k := strings.TrimLeft(de.descr, "<>|="); k != "" && strings.IndexByte("USaO", k[0]) >= 0 {
-			de.hint = hint
+			de.hint = h.text
 		}
+	}
+	var be *bigIntError
+	if errors.As(err, &be) {
+		be.hint = h.bigInt
 	}
 	return err
 }
@@ -463,7 +480,8 @@ func appendValues(dst []float64, b []byte, t npyType) ([]float64, error) {
 		for k := 0; k+t.size <= len(b); k += t.size {
 			v, err := t.integer(b[k:])
 			if err != nil {
-				return dst, fmt.Errorf("element %d: %w", first+k/t.size, err)
+				err.elem = first + k/t.size
+				return dst, err
 			}
 			dst = append(dst, v)
 		}
@@ -473,7 +491,7 @@ func appendValues(dst []float64, b []byte, t npyType) ([]float64, error) {
 
 // integer returns the integer element of type t (kind 'i' or 'u') at the
 // start of b, or an error when float64 cannot hold it exactly.
-func (t npyType) integer(b []byte) (float64, error) {
+func (t npyType) integer(b []byte) (float64, *bigIntError) {
 	var u uint64 // the element's bits
 	switch t.size {
 	case 1:
@@ -487,16 +505,40 @@ func (t npyType) integer(b []byte) (float64, error) {
 	}
 	if t.kind == 'u' {
 		if u > exactInt {
-			return 0, fmt.Errorf("integer %d cannot be represented exactly as float64", u)
+			return 0, &bigIntError{text: strconv.FormatUint(u, 10), x: float64(u)}
 		}
 		return float64(u), nil
 	}
 	shift := 64 - 8*t.size
 	v := int64(u<<shift) >> shift // sign-extended
 	if v > exactInt || v < -exactInt {
-		return 0, fmt.Errorf("integer %d cannot be represented exactly as float64", v)
+		return 0, &bigIntError{text: strconv.FormatInt(v, 10), x: float64(v)}
 	}
 	return float64(v), nil
+}
+
+// bigIntError is the error of an integer element beyond 2⁵³, which float64
+// cannot hold exactly, followed, where the reader knows what the array
+// holds (hintText), by what to write instead.
+type bigIntError struct {
+	elem int     // the element's index, in file order
+	text string  // the integer in decimal
+	x    float64 // what it reads as
+	hint string
+}
+
+func (e *bigIntError) Error() string {
+	msg := fmt.Sprintf("element %d: integer %s is %s", e.elem, e.text, inexactInteger(e.x))
+	if e.hint != "" {
+		msg += ": " + e.hint
+	}
+	return msg
+}
+
+// inexactInteger is why an integer beyond 2⁵³ that reads as the float64 x
+// is refused, as the .npy reader and the label readers say it.
+func inexactInteger(x float64) string {
+	return "beyond 2⁵³, which a float64 cannot hold exactly (it reads as " + formatFloat(x) + ", as integers near it do)"
 }
 
 // npyHeader is the content of a .npy header dictionary.
@@ -738,7 +780,7 @@ func (src *source) npy(name string) (*NPYArray, error) {
 func ReadNPYMatrix(path string) (*mat.Dense, error) {
 	a, err := readNPYFile(path)
 	if err != nil {
-		return nil, hintText(err, matrixTextHint)
+		return nil, hintText(err, matrixHint)
 	}
 	return a.matrix(displayName(path))
 }

@@ -168,9 +168,9 @@ func TestDecodeNPYErrors(t *testing.T) {
 			"x.npy: truncated: shape (1099511627776, 1024) of <f4 needs 4503599627370496 data bytes, found 4"},
 		{"partial element", npyFile(1, dict("<i4", false, "(1,)"), []byte{1, 2}), "x.npy: truncated: shape (1,) of <i4 needs 4 data bytes, found 2"},
 		{"inexact int64", npyFile(1, dict("<i8", false, "(2,)"), encode(le, int64(0), int64(1<<53+1))),
-			"x.npy: element 1: integer 9007199254740993 cannot be represented exactly as float64"},
+			"x.npy: element 1: integer 9007199254740993 is beyond 2⁵³, which a float64 cannot hold exactly (it reads as 9.007199254740992e+15, as integers near it do)"},
 		{"inexact uint64", npyFile(1, dict(">u8", false, "(1,)"), encode(be, uint64(math.MaxUint64))),
-			"x.npy: element 0: integer 18446744073709551615 cannot be represented exactly as float64"},
+			"x.npy: element 0: integer 18446744073709551615 is beyond 2⁵³, which a float64 cannot hold exactly (it reads as 1.8446744073709552e+19, as integers near it do)"},
 		{"bad UTF-8 in v3", npyFile(3, dict("<f8", false, "(1,)")+"\xff", encode(le, 1.0)), "x.npy: malformed header: not valid UTF-8"},
 	}
 	for _, tt := range tests {
@@ -231,18 +231,18 @@ func TestTextDtypeHint(t *testing.T) {
 			what, file, want string
 			read             func() error
 		}{
-			{"ReadLabels", y, hint(labelTextHint), func() error { _, err := ReadLabels(y, ""); return err }},
-			{"ReadLabelValues", y, hint(labelTextHint), func() error { _, err := ReadLabelValues(y); return err }},
-			{"ReadClasses", y, hint(labelTextHint), func() error { _, err := ReadClasses(y); return err }},
-			{"DecodeClassesHeader", "<stdin>", hint(labelTextHint), func() error {
+			{"ReadLabels", y, hint(labelHint.text), func() error { _, err := ReadLabels(y, ""); return err }},
+			{"ReadLabelValues", y, hint(labelHint.text), func() error { _, err := ReadLabelValues(y); return err }},
+			{"ReadClasses", y, hint(labelHint.text), func() error { _, err := ReadClasses(y); return err }},
+			{"DecodeClassesHeader", "<stdin>", hint(labelHint.text), func() error {
 				_, err := DecodeClassesHeader(bytes.NewReader(b), "<stdin>", HeaderAuto)
 				return err
 			}},
-			{"ReadNPYMatrix", x, hint(matrixTextHint), func() error { _, err := ReadNPYMatrix(x); return err }},
-			{"DecodeMatrix", "<stdin>", hint(matrixTextHint), func() error { _, err := DecodeMatrix(bytes.NewReader(b2), "<stdin>"); return err }},
-			{"LoadFolder labels", filepath.Join(fy, "labels.npy"), hint(folderTextHint), func() error { _, err := LoadFolder(fy); return err }},
-			{"LoadFolder features", filepath.Join(fx, "features.npy"), hint(matrixTextHint), func() error { _, err := LoadFolder(fx); return err }},
-			{"OpenFolder features", filepath.Join(fx, "features.npy"), hint(matrixTextHint), func() error {
+			{"ReadNPYMatrix", x, hint(matrixHint.text), func() error { _, err := ReadNPYMatrix(x); return err }},
+			{"DecodeMatrix", "<stdin>", hint(matrixHint.text), func() error { _, err := DecodeMatrix(bytes.NewReader(b2), "<stdin>"); return err }},
+			{"LoadFolder labels", filepath.Join(fy, "labels.npy"), hint(folderHint.text), func() error { _, err := LoadFolder(fy); return err }},
+			{"LoadFolder features", filepath.Join(fx, "features.npy"), hint(matrixHint.text), func() error { _, err := LoadFolder(fx); return err }},
+			{"OpenFolder features", filepath.Join(fx, "features.npy"), hint(matrixHint.text), func() error {
 				f, err := OpenFolder(fx)
 				if err == nil {
 					f.Close()

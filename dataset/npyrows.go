@@ -52,7 +52,7 @@ func openNPYRows(path string) (*npyRows, error) {
 	l, err := readNPYHeader(src.br, name, src.size)
 	if err != nil {
 		src.close()
-		return nil, hintText(err, matrixTextHint)
+		return nil, hintText(err, matrixHint)
 	}
 	shape := l.intShape() // it fits: readNPYHeader knew the size
 	if len(shape) != 2 || l.fortran && shape[0] > 1 && shape[1] > 1 {

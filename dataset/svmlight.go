@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/greedytl/greedytl/internal/bom"
 	"github.com/greedytl/greedytl/internal/number"
 	"github.com/greedytl/greedytl/sparse"
 	"github.com/greedytl/greedytl/standardize"
@@ -26,10 +27,12 @@ func ReadSVMLight(path string) (*sparse.CSR, []float64, error) {
 }
 
 // ReadSVMLightChecked is ReadSVMLight that also calls check, when not nil,
-// on every label, and returns its error as an *Error naming the label's
-// line: a learner's rule on labels (linear.CheckLabel: integers) reported
-// where the label is written rather than by its row.
-func ReadSVMLightChecked(path string, check func(label float64) error) (*sparse.CSR, []float64, error) {
+// on every label, its value and its text as the file writes it (for the
+// message: a label such as 1234567890123456789 reads as another number),
+// and returns its error as an *Error naming the label's line: a learner's
+// rule on labels (linear.CheckLabel: integers) reported where the label is
+// written rather than by its row.
+func ReadSVMLightChecked(path string, check func(label float64, text string) error) (*sparse.CSR, []float64, error) {
 	src, err := openPath(path)
 	if err != nil {
 		return nil, nil, err
@@ -61,7 +64,7 @@ func DecodeSVMLight(r io.Reader, name string, nFeatures int) (*sparse.CSR, []flo
 
 // DecodeSVMLightChecked is DecodeSVMLight that also calls check, when not
 // nil, on every label, as ReadSVMLightChecked does.
-func DecodeSVMLightChecked(r io.Reader, name string, nFeatures int, check func(label float64) error) (*sparse.CSR, []float64, error) {
+func DecodeSVMLightChecked(r io.Reader, name string, nFeatures int, check func(label float64, text string) error) (*sparse.CSR, []float64, error) {
 	br, _, err := maybeGunzip(r, name)
 	if err != nil {
 		return nil, nil, err
@@ -74,7 +77,7 @@ func DecodeSVMLightChecked(r io.Reader, name string, nFeatures int, check func(l
 // into arrays of the right size saves copying them as they grow, and the
 // collections that the garbage of those copies would cause. check, when
 // not nil, is called on every label.
-func decodeSVMLight(r io.Reader, name string, nFeatures, entries, rows int, check func(float64) error) (*sparse.CSR, []float64, error) {
+func decodeSVMLight(r io.Reader, name string, nFeatures, entries, rows int, check func(float64, string) error) (*sparse.CSR, []float64, error) {
 	lr := newLineReader(r, name)
 	x := &sparse.CSR{Ptr: make([]int, 1, rows+1), Ind: make([]int, 0, entries), Val: make([]float64, 0, entries)}
 	y := make([]float64, 0, rows)
@@ -98,12 +101,14 @@ func decodeSVMLight(r io.Reader, name string, nFeatures, entries, rows int, chec
 		switch {
 		case err != nil && bytes.IndexByte(label, ',') >= 0:
 			return nil, nil, errorf(name, lr.line, "bad label %s: several labels, as scikit-learn's dump_svmlight_file writes with multilabel=True; train takes one label an example", quoteField(label))
+		case err != nil && bytes.Contains(label, []byte(bom.Mark)):
+			return nil, nil, errorf(name, lr.line, "bad label %s: %s", quoteField(label), bom.Inside)
 		case err != nil:
 			return nil, nil, errorf(name, lr.line, "bad label %s", quoteField(label))
 		case !isFinite(v):
 			return nil, nil, errorf(name, lr.line, "label is %v", v)
 		case check != nil:
-			if err := check(v); err != nil {
+			if err := check(v, string(label)); err != nil {
 				return nil, nil, &Error{File: name, Line: lr.line, Err: err}
 			}
 		}

@@ -283,10 +283,16 @@ func checkRowsAndLabels(prob *Problem, rows int) error {
 // CheckLabel returns an error when v cannot be a class label of Train,
 // CrossValidate or SelectC: labels are 32-bit integers, as liblinear's (C
 // ints). A reader of labels (dataset.ReadSVMLightChecked) may call it to
-// name the line of such a label.
-func CheckLabel(v float64) error {
+// name the line of such a label, giving text, the label as the file
+// writes it, which the message then quotes: 1234567890123456789 reads as
+// 1.2345678901234568e+18, which the file does not hold. With text "" the
+// message gives v.
+func CheckLabel(v float64, text string) error {
 	if v != math.Trunc(v) || math.Abs(v) > math.MaxInt32 {
-		return fmt.Errorf("label %v is not a 32-bit integer", v)
+		if text == "" {
+			text = fmt.Sprint(v)
+		}
+		return fmt.Errorf("label %s is not a 32-bit integer", text)
 	}
 	return nil
 }
@@ -297,7 +303,7 @@ func CheckLabel(v float64) error {
 // ±1 labels. Labels must be integers (liblinear's are C ints).
 func binaryLabels(y []float64) (labels []int, signed []float64, err error) {
 	for i, v := range y {
-		if err := CheckLabel(v); err != nil {
+		if err := CheckLabel(v, ""); err != nil {
 			return nil, nil, fmt.Errorf("linear: row %d: %w", i, err)
 		}
 		l := int(v)

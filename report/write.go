@@ -573,7 +573,9 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 			}
 		}
 	}
-	nmin, nmax, oneSplit := math.MaxInt, 0, false
+	// nmin and nmax: the fewest and most cells an entry with a value
+	// averages; failedEntries: the entries of "—", whose every cell failed.
+	nmin, nmax, failedEntries, oneSplit := math.MaxInt, 0, 0, false
 	for _, m := range ms {
 		cells := []string{methodLabel(m)}
 		bold := []bool{false}
@@ -586,7 +588,11 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 			}
 			cells = append(cells, r.Accuracy())
 			bold = append(bold, r.N > 0 && !isOracle(m) && r.Mean == best[i])
-			nmin, nmax = min(nmin, r.N), max(nmax, r.N)
+			if r.N > 0 {
+				nmin, nmax = min(nmin, r.N), max(nmax, r.N)
+			} else {
+				failedEntries++
+			}
 			oneSplit = oneSplit || (r.N > 0 && !r.HasStdErr())
 		}
 		t.rows = append(t.rows, cells)
@@ -600,6 +606,9 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 		note += " Each entry averages " + plural.Count(nmin, "cell", "cells") + "."
 	default:
 		note += fmt.Sprintf(" Entries average %d to %d cells (see the failed cells and All summary rows).", nmin, nmax)
+	}
+	if nmax > 0 && failedEntries > 0 {
+		note += " An entry of — averages none: its every cell failed (see the failed cells)."
 	}
 	if oneSplit {
 		note += " Entries marked (1 split) come from a single split: there is no standard error to show."

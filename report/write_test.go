@@ -353,10 +353,25 @@ func TestAccuracyTablesKeepFailedSizes(t *testing.T) {
 	}
 	var b bytes.Buffer
 	doc.writeMarkdown(&b)
-	for _, want := range []string{"### Balanced accuracy (%)\n", "### Balanced accuracy (%), 50 noise dimensions\n", "| GreedyTL | **80.0 ± 0.00** | — |", "| DAM | 60.0 ± 0.00 | — |", "Entries average 0 to 2 cells", "| GreedyTL | — |", "Every cell of this table failed"} {
+	for _, want := range []string{"### Balanced accuracy (%)\n", "### Balanced accuracy (%), 50 noise dimensions\n", "| GreedyTL | **80.0 ± 0.00** | — |", "| DAM | 60.0 ± 0.00 | — |", "Each entry averages 2 cells. An entry of — averages none: its every cell failed (see the failed cells).", "| GreedyTL | — |", "Every cell of this table failed"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("no %q in\n%s", want, b.String())
 		}
+	}
+	// A failed column's entries average no cell, and are not counted as
+	// entries of 0 cells ("Entries average 0 to 2 cells").
+	if strings.Contains(b.String(), "average 0 to") {
+		t.Errorf("a failed entry counted as one of 0 cells:\n%s", b.String())
+	}
+	// With entries of 1 and 2 cells beside the failed ones, the range is
+	// theirs.
+	recs = append(recs[:len(recs):len(recs)], cell("greedytl", 0, 2, 0, 2, 0.8, 1), failed("dam", 0, 2, 0, 2))
+	for i := range recs {
+		recs[i].Dataset = "toy"
+	}
+	els := accuracyTable(newDatasetRows(Summarize(recs)), 0, 10)
+	if note := els[1].(paragraph).text; !strings.Contains(note, "Entries average 2 to 3 cells (see the failed cells and All summary rows). An entry of — averages none: its every cell failed (see the failed cells).") {
+		t.Errorf("note %q", note)
 	}
 }
 

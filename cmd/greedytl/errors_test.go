@@ -41,6 +41,7 @@ func TestBadInputMessages(t *testing.T) {
 	y3c := writeText(t, dir, "y3c.txt", "a\nb\nc\na\nb\nc\n")
 	badSVM := writeText(t, dir, "bad.svm", "1 1:1\n-1 2:x\n")
 	fracSVM := writeText(t, dir, "frac.svm", "# a comment\n1 1:1\n\n1.5 1:-1\n-1 1:-1\n")
+	bigSVM := writeText(t, dir, "big.svm", "1 1:1\n1234567890123456789 1:-1\n")
 	bird := writeText(t, dir, "bird.txt", strings.Repeat("cat\ndog\n", 99)+"cat\nbird\n")
 	constant := writeText(t, dir, "constant.csv", strings.Repeat("0,1.5\n", 24))
 	empty := t.TempDir()
@@ -171,6 +172,8 @@ func TestBadInputMessages(t *testing.T) {
 		{"train: a bad line", []string{"train", badSVM, filepath.Join(dir, "o.model")}, badSVM + `:2: index 2: cannot parse value "x"`},
 		// Named its 0-based row before ("linear: label 1.5 of row 1 …").
 		{"train: a label that is not an integer", []string{"train", fracSVM, filepath.Join(dir, "o.model")}, fracSVM + `:4: label 1.5 is not a 32-bit integer`},
+		// Quoted as the file writes it, not as it reads (1.2345678901234568e+18).
+		{"train: a label beyond 32 bits", []string{"train", bigSVM, filepath.Join(dir, "o.model")}, bigSVM + `:2: label 1234567890123456789 is not a 32-bit integer`},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate" for "greedytl" (see 'greedytl --help')`},
 		{"unknown command, a suggestion", []string{"fitt"}, `unknown command "fitt" for "greedytl"; did you mean "fit"? (see 'greedytl --help')`},
 		{"unknown flag", []string{"fit", "--bogus"}, "unknown flag: --bogus (see 'greedytl fit --help')"},

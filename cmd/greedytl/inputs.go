@@ -464,11 +464,13 @@ func (f *dataFlags) loadLabels(s *streams, m int) ([]float64, error) {
 
 // labelCountError is the input error for the label file path whose labels
 // cls are not one per row of m; it says when the file's first line was
-// read as a header (not a label), which --labels-header no changes, and
-// when it could be one (headerHint).
+// read as a header (not a label), which --labels-header no changes unless
+// it is blank (a label never is), and when it could be one (headerHint).
 func labelCountError(path string, cls *dataset.Classes, m int) error {
 	msg := fmt.Sprintf("%s has %s but the inputs have %s", displayName(path), plural.Count(len(cls.Y), "label", "labels"), plural.Count(m, "row", "rows"))
-	if h, ok := cls.Header(); ok {
+	if h, ok := cls.Header(); ok && strings.TrimSpace(h) == "" {
+		msg += fmt.Sprintf(" (its first line, %q, was read as a header: a blank line holds no label)", h)
+	} else if ok {
 		msg += fmt.Sprintf(" (its first line, %q, was read as a header: --labels-header no reads it as a label)", h)
 	} else {
 		msg += headerHint(cls, m)

@@ -13,26 +13,38 @@ import (
 // commands it measures under /usr/bin/time -v with their standard error
 // in a file; when one fails, the script must say which and show its
 // message, where it stopped (set -e) with the command's status and no word
-// (the message only in WORKDIR/train.time). A stand-in greedytl, built by
-// a stand-in go, fails its train-sources.
+// (the message only in WORKDIR/train.time), and a command killed by a
+// signal must be said to be, SIGKILL as a likely out-of-memory kill. A
+// stand-in greedytl, built by a stand-in go, fails its train-sources, or
+// kills itself with the signal FAKE_KILL.
 func TestMemoryCostScriptShowsFailure(t *testing.T) {
-	out, err := runMemoryCost(t, `#!/bin/sh
+	const fake = `#!/bin/sh
 case "$1" in
 synth) shift; while [ "$1" != --out ]; do shift; done; mkdir -p "$2" && : >"$2/features.npy" ;;
-train-sources) echo "greedytl: train-sources: simulated failure of the measured command" >&2; exit 2 ;;
+train-sources) echo "greedytl: train-sources: simulated failure of the measured command" >&2; [ -z "${FAKE_KILL:-}" ] || kill -"$FAKE_KILL" $$; exit 2 ;;
 *) echo "unexpected: $*" >&2; exit 3 ;;
 esac
-`)
-	if err == nil {
-		t.Fatalf("memory-cost.sh succeeded with a failing train-sources:\n%s", out)
-	}
-	for _, want := range []string{"simulated failure of the measured command", "train-sources"} {
-		if !strings.Contains(string(out), want) {
-			t.Errorf("memory-cost.sh failed (%v) without saying %q:\n%s", err, want, out)
+`
+	// A command killed by SIGKILL (the out-of-memory killer's signal) is
+	// said to be, where the script said "status 137" and hid time's
+	// "Command terminated by signal 9"; by another signal, by its number.
+	for kill, how := range map[string]string{
+		"":  "memory-cost.sh: failed (status 2): nice ",
+		"9": "memory-cost.sh: failed (killed by signal 9 (SIGKILL: out of memory?)): nice ",
+		"6": "memory-cost.sh: failed (killed by signal 6): nice ",
+	} {
+		out, err := runMemoryCost(t, fake, "FAKE_KILL="+kill)
+		if err == nil {
+			t.Fatalf("memory-cost.sh succeeded with a failing train-sources:\n%s", out)
 		}
-	}
-	if strings.Contains(string(out), "Command being timed") {
-		t.Errorf("memory-cost.sh shows /usr/bin/time's measurements of a failed command:\n%s", out)
+		for _, want := range []string{"simulated failure of the measured command", "train-sources", how} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("FAKE_KILL=%s: memory-cost.sh failed (%v) without saying %q:\n%s", kill, err, want, out)
+			}
+		}
+		if strings.Contains(string(out), "Command being timed") {
+			t.Errorf("memory-cost.sh shows /usr/bin/time's measurements of a failed command:\n%s", out)
+		}
 	}
 }
 
@@ -77,8 +89,9 @@ esac
 // runMemoryCost runs docs/cluster/memory-cost.sh at 4 classes × 2 examples
 // × 3 dimensions, in a new work directory, with fake, a shell script, as
 // greedytl (which a stand-in go builds by copying it), and returns its
-// output and error. It skips the test where the script cannot run.
-func runMemoryCost(t *testing.T, fake string) ([]byte, error) {
+// output and error; env adds to its environment. It skips the test where
+// the script cannot run.
+func runMemoryCost(t *testing.T, fake string, env ...string) ([]byte, error) {
 	t.Helper()
 	if _, err := os.Stat("/usr/bin/time"); err != nil {
 		t.Skip("memory-cost.sh needs /usr/bin/time (Debian package time)")
@@ -98,6 +111,6 @@ func runMemoryCost(t *testing.T, fake string) ([]byte, error) {
 	}
 	cmd := exec.Command(sh, filepath.Join("docs", "cluster", "memory-cost.sh"), t.TempDir(), "4", "2", "3")
 	cmd.Dir = filepath.Join("..", "..")
-	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cmd.Env = append(append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH")), env...)
 	return cmd.CombinedOutput()
 }

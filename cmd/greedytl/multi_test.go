@@ -182,19 +182,24 @@ func TestLabelsHeader(t *testing.T) {
 	X := mat.NewDense(5, 2, []float64{0, 1, 1, 0, 1, 1, 2, 0, 0, 2})
 	x := writeNPY(t, dir, "X.npy", X)
 	y := writeText(t, dir, "y.txt", "owl\ncat\ncat\ndog\ndog\n")
+	blank := writeText(t, dir, "blank.txt", "\u00a0\ncat\ncat\ndog\ndog\n")
 	for _, tc := range []struct {
+		labels  string
 		header  string
 		code    int
 		classes string // the model's classes; "" for a binary model or none
 		stderr  string
 	}{
-		{"auto", 2, "", "greedytl: " + y + ` has 4 labels but the inputs have 5 rows (its first line, "owl", was read as a header: --labels-header no reads it as a label)` + "\n"},
-		{"yes", 2, "", "greedytl: " + y + ` has 4 labels but the inputs have 5 rows (its first line, "owl", was read as a header: --labels-header no reads it as a label)` + "\n"},
-		{"no", 0, "cat,dog,owl", ""},
-		{"maybe", 2, "", "greedytl: --labels-header: label header \"maybe\": want auto, yes or no\n"},
+		{y, "auto", 2, "", "greedytl: " + y + ` has 4 labels but the inputs have 5 rows (its first line, "owl", was read as a header: --labels-header no reads it as a label)` + "\n"},
+		{y, "yes", 2, "", "greedytl: " + y + ` has 4 labels but the inputs have 5 rows (its first line, "owl", was read as a header: --labels-header no reads it as a label)` + "\n"},
+		{y, "no", 0, "cat,dog,owl", ""},
+		{y, "maybe", 2, "", "greedytl: --labels-header: label header \"maybe\": want auto, yes or no\n"},
+		// A blank first line (a Series named "\u00a0"): a header to yes,
+		// which was refused at line 1 as a label.
+		{blank, "yes", 2, "", "greedytl: " + blank + ` has 4 labels but the inputs have 5 rows (its first line, "\u00a0", was read as a header: a blank line holds no label)` + "\n"},
 	} {
 		model := filepath.Join(dir, tc.header+".json")
-		code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--labels", y, "--labels-header", tc.header, "--out", model)
+		code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--labels", tc.labels, "--labels-header", tc.header, "--out", model)
 		if code != tc.code || (tc.stderr != "" && stderr != tc.stderr) {
 			t.Errorf("--labels-header %s: exit %d, stderr %q; want %d, %q", tc.header, code, stderr, tc.code, tc.stderr)
 			continue

@@ -40,13 +40,23 @@ rate() {
 }
 # timed FILE COMMAND...: run COMMAND under /usr/bin/time -v, its standard
 # error and the measurements into FILE; when it fails, say so, show its
-# messages (FILE up to time's own lines) and stop.
+# messages (FILE up to time's own lines) and stop. A command killed by a
+# signal is said to be, by the signal time names ("Command terminated by
+# signal 9"), where time's status (137) hid it: SIGKILL is how the kernel's
+# out-of-memory killer, and a cluster's memory limit, end a command.
 timed() {
 	file=$1
 	shift
 	/usr/bin/time -v "$@" 2>"$file" && return 0
 	status=$?
-	echo "memory-cost.sh: failed (status $status): $*" >&2
+	how="status $status"
+	sig=$(awk '/^Command terminated by signal/ {print $NF; exit}' "$file")
+	if [ "$sig" = 9 ]; then
+		how="killed by signal 9 (SIGKILL: out of memory?)"
+	elif [ -n "$sig" ]; then
+		how="killed by signal $sig"
+	fi
+	echo "memory-cost.sh: failed ($how): $*" >&2
 	awk '/^Command (exited with|terminated by)|^\tCommand being timed/ {exit} {print}' "$file" >&2
 	exit 1
 }

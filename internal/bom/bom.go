@@ -3,7 +3,8 @@
 // mark at the very start of a text file is skipped, by the data readers
 // (package dataset) and by the model readers (JSON documents through
 // internal/jsonfile, liblinear model files through package linear), and
-// is an error nowhere else. A UTF-16 mark (FF FE or FE FF), which Windows
+// is an error nowhere else. A mark after the start (Inside) is no number
+// and no part of a label. A UTF-16 mark (FF FE or FE FF), which Windows
 // Notepad and Excel write at the start of "Unicode" text, is an error
 // (CheckUTF16) where the data and JSON readers would skip a UTF-8 one:
 // greedytl reads UTF-8 text, and read as bytes UTF-16 text fails later,
@@ -38,6 +39,12 @@ func CheckUTF16(b []byte) error {
 
 // Mark is the UTF-8 byte order mark.
 const Mark = "\xef\xbb\xbf"
+
+// Inside is why Mark found after the start of a file, in a field or a
+// label, is refused, for the readers' messages: it shows as nothing, and
+// it is there where files each saved with the mark were concatenated (cat
+// a.csv b.csv), at the start of the second.
+const Inside = "U+FEFF, a byte order mark, shows as nothing: files each saved with one and concatenated (cat a.csv b.csv) hold it where the second starts; remove it (sed 's/\\xEF\\xBB\\xBF//g')"
 
 // Trim returns b without a leading Mark: for the first line of a file.
 func Trim(b []byte) []byte { return bytes.TrimPrefix(b, []byte(Mark)) }
