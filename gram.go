@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/greedytl/greedytl/internal/fitctx"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/floats"
@@ -766,7 +767,7 @@ func (s *gramSearch) add(j int, z []float64, delta float64) (more, ok bool) {
 	u := s.b[j] - dot(vj, s.r)
 	il := 1 / s.lambda
 	c, t := d2*il, u*il
-	if !(d2 > 0) || math.IsInf(d2, 0) || math.IsNaN(u) || math.IsInf(u*u, 0) {
+	if !standardize.PositiveFinite(d2) || math.IsNaN(u) || math.IsInf(u*u, 0) {
 		return false, false
 	}
 	if s.lambda*t*t/c/float64(m) < delta {

@@ -28,6 +28,12 @@ func New(y, zeta, c []float64, g *mat.Dense) *Loss {
 
 // Loss is the objective L(β) = (1/m) Σ_i ζ_i max(0, 1 − y_i ỹ_i(β))
 // with the LOO predictions ỹ(β) = c + Gβ.
+//
+// A Loss is not safe for concurrent Minimise calls: the first call
+// records its check of New's arguments, and the descents build on first
+// use, and then reuse, Gᵀ, GGᵀ, G's row norms and the L1 projector's
+// scratch. Call Minimise from one goroutine at a time, or give each
+// goroutine its own Loss (New copies nothing).
 type Loss struct {
 	y, zeta, c []float64
 	g          *mat.Dense // m × n; nil when there are no sources

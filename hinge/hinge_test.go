@@ -414,6 +414,35 @@ func TestMinimiseArguments(t *testing.T) {
 	}
 }
 
+// TestMinimiseChecksOnce: New's arguments are checked at the first
+// Minimise only, and every later call returns the first call's verdict
+// (New's arguments must not change): a Loss whose offset was NaN at its
+// first call still returns that error after the offset is made finite,
+// where a check at every call would now pass.
+func TestMinimiseChecksOnce(t *testing.T) {
+	ctx := context.Background()
+	y, zeta := []float64{1, -1, 1, -1}, []float64{1, 1, 1, 1}
+	g := mat.NewDense(4, 2, []float64{1, 0, 0, 1, 1, 1, -1, 0})
+	const want = "hinge: offset row 1 is NaN"
+	for _, l1 := range []bool{true, false} {
+		c := []float64{0.5, math.NaN(), -0.1, 0.3}
+		l := New(y, zeta, c, g)
+		if _, _, _, err := l.Minimise(ctx, []float64{0, 0}, 1, l1, 10); err == nil || err.Error() != want {
+			t.Fatalf("l1 %v: first call's error %v, want %q", l1, err, want)
+		}
+		c[1] = -0.2 // against New's contract, so that a second check would pass
+		for call := 2; call <= 3; call++ {
+			if _, _, _, err := l.Minimise(ctx, []float64{0, 0}, 1, l1, 10); err == nil || err.Error() != want {
+				t.Errorf("l1 %v, call %d: error %v, want the first call's %q", l1, call, err, want)
+			}
+		}
+		// The same arguments, finite from the start: no error.
+		if _, _, _, err := New(y, zeta, c, g).Minimise(ctx, []float64{0, 0}, 1, l1, 10); err != nil {
+			t.Errorf("l1 %v: finite arguments: %v", l1, err)
+		}
+	}
+}
+
 // TestMinimiseView: G may be a view into a larger matrix (its rows Stride
 // apart, other values between them): Minimise reads only G's own
 // elements, so a view whose surroundings are NaN gives bit for bit the

@@ -75,7 +75,7 @@
 // line search finding no decrease) leaves Model.Stuck true as well, which
 // liblinear reports as the cap. TRON (-s 0, -s 2) stopped at machine
 // precision short of Eps (a step's actual and predicted decreases both
-// below 1e-12 of the objective) leaves Model.Converged true and
+// at most 1e-12 of the objective) leaves Model.Converged true and
 // Model.Precision true, where liblinear prints "actred and prered too
 // small". PrimalObjective
 // evaluates each objective, so that solutions can be compared across

@@ -363,7 +363,7 @@ func TestRidgeErrors(t *testing.T) {
 		return err
 	})
 	// A nil argument's message, exactly: with its type when it is a typed
-	// nil (typednil.Is).
+	// nil (typednil.Matrix).
 	_, errX := FitRidge(ctx, nil, y, 1, false)
 	_, errTypedX := FitRidge(ctx, (*mat.Dense)(nil), y, 1, false)
 	_, errA := RidgeFromProducts(ctx, nil, []float64{1}, 1)

@@ -2,7 +2,6 @@ package lssvm
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 
@@ -79,29 +78,15 @@ type System struct {
 // gram, weights zeta and cost c. It returns an error when zeta does not
 // hold one positive, finite weight per row of gram, when c is not positive
 // and finite, when gram holds a NaN or ±Inf value, and when the system is
-// numerically singular. A caller that factorises the systems of one kernel
-// at several costs checks gram and zeta once with NewProblem.
+// numerically singular.
 func NewSystem(gram *mat.SymDense, zeta []float64, c float64) (*System, error) {
-	if err := checkSystem(gram, zeta); err != nil {
+	m := gram.SymmetricDim()
+	if err := checkWeights("zeta", zeta, m); err != nil {
 		return nil, err
 	}
-	return newSystem(gram, zeta, c)
-}
-
-// checkSystem returns NewSystem's errors for gram and zeta.
-func checkSystem(gram *mat.SymDense, zeta []float64) error {
-	if err := checkWeights("zeta", zeta, gram.SymmetricDim()); err != nil {
-		return err
-	}
 	if err := standardize.CheckFinite("Gram matrix", gram); err != nil {
-		return fmt.Errorf("LS-SVM: %w", err)
+		return nil, fmt.Errorf("LS-SVM: %w", err)
 	}
-	return nil
-}
-
-// newSystem is NewSystem on a checked gram and zeta: it checks c only.
-func newSystem(gram *mat.SymDense, zeta []float64, c float64) (*System, error) {
-	m := gram.SymmetricDim()
 	if !standardize.PositiveFinite(c) {
 		return nil, fmt.Errorf("LS-SVM cost C = %g: want a positive, finite C", c)
 	}
@@ -174,35 +159,21 @@ func (s *System) LOO(ctx context.Context, y []float64, h *mat.Dense) (c []float6
 	if err := fitctx.Start(ctx, "lssvm"); err != nil {
 		return nil, nil, err
 	}
-	if err := checkLOO(len(s.p), y, h); err != nil {
-		return nil, nil, err
-	}
-	return s.loo(ctx, y, h)
-}
-
-// checkLOO returns LOO's errors for the targets y and the matrix H (nil
-// when there is none) of a system of m rows.
-func checkLOO(m int, y []float64, h *mat.Dense) error {
-	if len(y) != m {
-		return fmt.Errorf("LS-SVM: %d targets for a system of %d rows", len(y), m)
+	m := len(y)
+	if n := len(s.p); m != n {
+		return nil, nil, fmt.Errorf("LS-SVM: %d targets for a system of %d rows", m, n)
 	}
 	if h != nil {
 		if r, _ := h.Dims(); r != m {
-			return fmt.Errorf("LS-SVM: H has %d rows for a system of %d", r, m)
+			return nil, nil, fmt.Errorf("LS-SVM: H has %d rows for a system of %d", r, m)
 		}
 	}
 	if err := standardize.CheckFiniteVector("y", y); err != nil {
-		return fmt.Errorf("LS-SVM: %w", err)
+		return nil, nil, fmt.Errorf("LS-SVM: %w", err)
 	}
 	if err := standardize.CheckFinite("H", h); err != nil {
-		return fmt.Errorf("LS-SVM: %w", err)
+		return nil, nil, fmt.Errorf("LS-SVM: %w", err)
 	}
-	return nil
-}
-
-// loo is LOO on checked arguments, for a non-nil ctx.
-func (s *System) loo(ctx context.Context, y []float64, h *mat.Dense) (c []float64, g *mat.Dense, err error) {
-	m := len(y)
 	ay := make([]float64, m)
 	mat.NewVecDense(m, ay).MulVec(s.a, mat.NewVecDense(m, y))
 	c = make([]float64, m)
@@ -234,62 +205,3 @@ func (s *System) loo(ctx context.Context, y []float64, h *mat.Dense) (c []float6
 // checks of its context: about m²·looBlock multiply–adds, a few
 // milliseconds for m ≤ 100.
 const looBlock = 1024
-
-// Problem is a class-weighted LS-SVM problem, checked once for the systems
-// of several costs C and their leave-one-out maps: the kernel gram, the
-// weights zeta, the targets y and the matrix H of LOO (nil when there is
-// none). NewSystem and System.LOO check their arguments at every call.
-type Problem struct {
-	gram *mat.SymDense
-	zeta []float64
-	y    []float64
-	h    *mat.Dense
-}
-
-// NewProblem returns the problem of gram, zeta, y and h, which it keeps
-// (they must not change afterwards). It returns NewSystem's errors for
-// gram and zeta and LOO's for y and h.
-func NewProblem(gram *mat.SymDense, zeta, y []float64, h *mat.Dense) (*Problem, error) {
-	if err := checkSystem(gram, zeta); err != nil {
-		return nil, err
-	}
-	if err := checkLOO(gram.SymmetricDim(), y, h); err != nil {
-		return nil, err
-	}
-	return &Problem{gram: gram, zeta: zeta, y: y, h: h}, nil
-}
-
-// System is NewSystem(gram, zeta, c) for the problem's gram and zeta,
-// which it does not check again: its errors are NewSystem's for c and for
-// a numerically singular system, and errNoProblem for a Problem that
-// NewProblem did not make.
-func (p *Problem) System(c float64) (*System, error) {
-	if p == nil || p.gram == nil {
-		return nil, errNoProblem
-	}
-	return newSystem(p.gram, p.zeta, c)
-}
-
-// LOO is s.LOO(ctx, y, h) for the problem's y and h, which it does not
-// check again; s is one of the problem's systems (nil, or one of another
-// size, is an error, as is a Problem that NewProblem did not make). It
-// panics when ctx is nil.
-func (p *Problem) LOO(ctx context.Context, s *System) (c []float64, g *mat.Dense, err error) {
-	if err := fitctx.Start(ctx, "lssvm"); err != nil {
-		return nil, nil, err
-	}
-	if p == nil || p.gram == nil {
-		return nil, nil, errNoProblem
-	}
-	if s == nil {
-		return nil, nil, errors.New("LS-SVM: nil system")
-	}
-	if n := len(s.p); n != len(p.y) {
-		return nil, nil, fmt.Errorf("LS-SVM: a system of %d rows for a problem of %d", n, len(p.y))
-	}
-	return s.loo(ctx, p.y, p.h)
-}
-
-// errNoProblem is the error of a Problem's methods on a nil or zero
-// Problem, which has no kernel.
-var errNoProblem = errors.New("LS-SVM: a Problem without a kernel: make it with NewProblem")

@@ -217,18 +217,13 @@ func dictSignals(sx, sh standardize.Scaler, data Data, source bool) (*mat.Dense,
 }
 
 // pathCodes returns the codes of the signals on every dictionary of path,
-// concatenated (N × K·len(path)), or ctx's error. It checks the signals
-// once, not once per dictionary.
+// concatenated (N × K·len(path)), or ctx's error.
 func pathCodes(ctx context.Context, path []*mat.Dense, signals *mat.Dense, sparsity int) (*mat.Dense, error) {
 	N, _ := signals.Dims()
 	K, _ := path[0].Dims()
 	out := mat.NewDense(N, K*len(path), nil)
-	s, err := sparsecode.NewSignals(signals)
-	if err != nil {
-		return nil, err
-	}
 	for k, d := range path {
-		codes, err := s.Codes(ctx, d, sparsity)
+		codes, err := sparsecode.Codes(ctx, d, signals, sparsity)
 		if err != nil {
 			return nil, err
 		}
@@ -239,17 +234,12 @@ func pathCodes(ctx context.Context, path []*mat.Dense, signals *mat.Dense, spars
 
 // adaptPath returns the path of dictionaries from d0 towards the target
 // signals (see the dictionary type's step 3), d0 first, and the target's
-// squared residual on each dictionary of the path, or ctx's error. It
-// checks the target signals once, not at every step.
+// squared residual on each dictionary of the path, or ctx's error.
 func adaptPath(ctx context.Context, d0, target *mat.Dense, sparsity, steps int) ([]*mat.Dense, []float64, error) {
 	K, p := d0.Dims()
 	path := []*mat.Dense{d0}
 	var res mat.Dense
-	signals, err := sparsecode.NewSignals(target)
-	if err != nil {
-		return nil, nil, err
-	}
-	codes, err := signals.Codes(ctx, d0, sparsity)
+	codes, err := sparsecode.Codes(ctx, d0, target, sparsity)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -286,7 +276,7 @@ func adaptPath(ctx context.Context, d0, target *mat.Dense, sparsity, steps int) 
 				next.SetRow(k, cur.RawRowView(k))
 			}
 		}
-		nextCodes, err := signals.Codes(ctx, next, sparsity)
+		nextCodes, err := sparsecode.Codes(ctx, next, target, sparsity)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -251,17 +251,14 @@ func TestLOOHonestOnNoise(t *testing.T) {
 		}},
 		{"multikt LS-SVM", func(t *testing.T, raw *mat.Dense, y []float64, _ uint64) [][]float64 {
 			zeta := lssvm.BalanceWeights(y)
-			prob, err := lssvm.NewProblem(lssvm.Gram(standardised(raw), m), zeta, y, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			gram := lssvm.Gram(standardised(raw), m)
 			var pred [][]float64
 			for _, c := range cGrid {
-				sys, err := prob.System(c)
+				sys, err := lssvm.NewSystem(gram, zeta, c)
 				if err != nil {
 					continue // singular at this C: not a candidate in MultiKT either
 				}
-				loo, err := newLOOHinge(context.Background(), prob, sys, y, zeta)
+				loo, err := newLOOHinge(context.Background(), sys, y, zeta, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

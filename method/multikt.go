@@ -107,10 +107,7 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (result Model, er
 	sx, sh, zx, zh := st.sx, st.sh, st.zx, st.zh
 	y := train.Y
 	zeta := lssvm.BalanceWeights(y)
-	prob, err := lssvm.NewProblem(lssvm.Gram(zx, m), zeta, y, zh)
-	if err != nil {
-		return nil, fmt.Errorf("method: %s: %w", k.name, err)
-	}
+	gram := lssvm.Gram(zx, m)
 
 	type setting struct {
 		c, tau float64
@@ -125,12 +122,12 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (result Model, er
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		sys, err := prob.System(c)
+		sys, err := lssvm.NewSystem(gram, zeta, c)
 		if err != nil {
 			lastErr = err
 			continue // numerically singular at this C: not a candidate
 		}
-		loo, err := newLOOHinge(ctx, prob, sys, y, zeta)
+		loo, err := newLOOHinge(ctx, sys, y, zeta, zh)
 		if err != nil {
 			return nil, fmt.Errorf("method: %s: %w", k.name, err)
 		}
@@ -156,7 +153,7 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (result Model, er
 		return nil, fmt.Errorf("method: %s: %w", k.name, err)
 	}
 	s := settings[best]
-	sys, err := prob.System(s.c)
+	sys, err := lssvm.NewSystem(gram, zeta, s.c)
 	if err != nil {
 		return nil, fmt.Errorf("method: %s: %w", k.name, err)
 	}
@@ -190,10 +187,10 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (result Model, er
 }
 
 // newLOOHinge returns MultiKT's objective on the leave-one-out predictions
-// of the LS-SVM sys of prob: ỹ(β) = c + Gβ (see lssvm.System.LOO), prob's
-// y and H (nil when there are no sources) those of the objective.
-func newLOOHinge(ctx context.Context, prob *lssvm.Problem, sys *lssvm.System, y, zeta []float64) (*hinge.Loss, error) {
-	c, g, err := prob.LOO(ctx, sys)
+// of the LS-SVM sys: ỹ(β) = c + Gβ (see lssvm.System.LOO), H = zh (nil
+// when there are no sources).
+func newLOOHinge(ctx context.Context, sys *lssvm.System, y, zeta []float64, zh *mat.Dense) (*hinge.Loss, error) {
+	c, g, err := sys.LOO(ctx, y, zh)
 	if err != nil {
 		return nil, err
 	}

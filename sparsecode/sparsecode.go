@@ -2,7 +2,6 @@ package sparsecode
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -127,45 +126,8 @@ func Gram(dict *mat.Dense) *mat.SymDense {
 // when a signal holds a NaN or ±Inf value (standardize.NonFiniteError:
 // OMP would code it as 0), or an atom does (OMP would never choose it),
 // and ctx's error, checked before each signal,
-// when ctx is done; it panics when ctx is nil. A caller that codes the
-// same signals on several dictionaries checks them once with NewSignals.
+// when ctx is done; it panics when ctx is nil.
 func Codes(ctx context.Context, dict, signals *mat.Dense, sparsity int) (*mat.Dense, error) {
-	return codes(ctx, dict, signals, sparsity, true)
-}
-
-// Signals are signals (rows) checked once, by NewSignals, for coding on
-// several dictionaries.
-type Signals struct{ x *mat.Dense }
-
-// NewSignals returns the signals (rows) of x, which it keeps (x must not
-// change afterwards), or an error naming the first NaN or ±Inf value
-// (standardize.NonFiniteError), as Codes's.
-func NewSignals(x *mat.Dense) (Signals, error) {
-	if x == nil {
-		return Signals{}, errNoSignals
-	}
-	if err := standardize.CheckFinite("signals", x); err != nil {
-		return Signals{}, fmt.Errorf("%s: %w", caller, err)
-	}
-	return Signals{x}, nil
-}
-
-// Codes is the function Codes for these signals, which it does not check
-// again: it returns Codes's errors for dict and ctx, and errNoSignals for
-// the zero Signals.
-func (s Signals) Codes(ctx context.Context, dict *mat.Dense, sparsity int) (*mat.Dense, error) {
-	if s.x == nil {
-		return nil, errNoSignals
-	}
-	return codes(ctx, dict, s.x, sparsity, false)
-}
-
-// errNoSignals is NewSignals's error for a nil matrix, and Signals.Codes's
-// for the zero Signals.
-var errNoSignals = errors.New(caller + ": no signals (a nil matrix, or Signals not made by NewSignals)")
-
-// codes is Codes, which checks the signals when checkSignals is set.
-func codes(ctx context.Context, dict, signals *mat.Dense, sparsity int, checkSignals bool) (*mat.Dense, error) {
 	if err := fitctx.Start(ctx, caller); err != nil {
 		return nil, err
 	}
@@ -174,10 +136,8 @@ func codes(ctx context.Context, dict, signals *mat.Dense, sparsity int, checkSig
 	if p != q {
 		return nil, fmt.Errorf("%s: signals of length %d on atoms of length %d", caller, q, p)
 	}
-	if checkSignals {
-		if err := standardize.CheckFinite("signals", signals); err != nil {
-			return nil, fmt.Errorf("%s: %w", caller, err)
-		}
+	if err := standardize.CheckFinite("signals", signals); err != nil {
+		return nil, fmt.Errorf("%s: %w", caller, err)
 	}
 	if err := standardize.CheckFinite("dictionary", dict); err != nil {
 		return nil, fmt.Errorf("%s: %w", caller, err)

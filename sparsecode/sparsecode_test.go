@@ -424,56 +424,5 @@ func TestCodesRejectsBadSignals(t *testing.T) {
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("%s: codes %v, error %v; want the error %q", tc.name, codes, err, tc.want)
 		}
-		// Signals checked once give the same errors, from NewSignals for
-		// the signals' values, from Signals.Codes for the rest.
-		s, err := NewSignals(tc.signals)
-		if err == nil {
-			codes, err = s.Codes(context.Background(), tc.dict, 1)
-		}
-		if err == nil || err.Error() != tc.want {
-			t.Errorf("%s, NewSignals: codes %v, error %v; want the error %q", tc.name, codes, err, tc.want)
-		}
-	}
-}
-
-// TestSignalsCodes: the codes of signals checked once (NewSignals) are
-// Codes's bit for bit on every dictionary.
-func TestSignalsCodes(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	signals := mat.NewDense(9, 6, nil)
-	for i := range signals.RawMatrix().Data {
-		signals.RawMatrix().Data[i] = r.NormFloat64()
-	}
-	s, err := NewSignals(signals)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k := range 3 {
-		dict := mat.NewDense(4+k, 6, nil)
-		for a := range 4 + k {
-			row := dict.RawRowView(a)
-			for j := range row {
-				row[j] = r.NormFloat64()
-			}
-			Normalise(row)
-		}
-		want, err := Codes(context.Background(), dict, signals, 3)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := s.Codes(context.Background(), dict, 3)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !mat.Equal(got, want) {
-			t.Errorf("dictionary %d: Signals.Codes %v, Codes %v", k, mat.Formatted(got), mat.Formatted(want))
-		}
-	}
-	// No signals: an error, not a panic.
-	if _, err := NewSignals(nil); err != errNoSignals {
-		t.Errorf("NewSignals(nil): error %v, want %v", err, errNoSignals)
-	}
-	if _, err := (Signals{}).Codes(context.Background(), mat.NewDense(1, 6, nil), 1); err != errNoSignals {
-		t.Errorf("zero Signals: error %v, want %v", err, errNoSignals)
 	}
 }

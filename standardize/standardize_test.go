@@ -311,7 +311,7 @@ func TestTransformContext(t *testing.T) {
 }
 
 // TestAbsentNil: Absent is true for nil and for a typed nil matrix
-// (typednil.Is), and for its transpose (which panicked).
+// (typednil.Matrix), and for its transpose (which panicked).
 func TestAbsentNil(t *testing.T) {
 	for _, m := range []mat.Matrix{nil, (*mat.Dense)(nil), (*mat.SymDense)(nil), (*mat.Dense)(nil).T()} {
 		if !Absent(m) {

@@ -220,7 +220,13 @@ the current directory, as with liblinear.
 as liblinear-train does, "WARNING: reaching max number of iterations" on
 standard error once per fold whose solver stopped at its cap, and
 "WARNING: actred and prered too small" once per fold whose -s 0 or -s 2
-stopped at machine precision short of -e (-q: neither). -C
+stopped at machine precision short of -e. The latter is liblinear 2.3's
+message (its TRON solver's); liblinear 2.40 and later solve -s 0 and -s 2
+with a Newton method whose message is "WARNING: actred too small". Without
+-v, train prints either warning once, for the model it trains, as
+liblinear-train does; with -C (even with -v K) it prints it once for the
+model of the chosen C, and -C's search prints none, where liblinear-train
+-C, which trains no model, prints nothing. -q: no warnings. -C
 chooses C by cross-validation accuracy (5 folds, or K with -v K) over
 {1e-4, 1e-3, …, 1e4}, prints it (on standard error when the model goes to
 standard output, --out -), and — unlike liblinear, which only prints it —
@@ -426,7 +432,7 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 // short of its tolerance: at the iteration cap (converged false), or,
 // when stuck, short of it unable to progress; or, converged, at machine
 // precision short of its stopping rule (precision: TRON's actual and
-// predicted decreases below 1e-12 of its objective), in liblinear's
+// predicted decreases at most 1e-12 of its objective), in liblinear's
 // words. It writes nothing for a fit whose stopping rule held.
 func warnStop(w io.Writer, solver linear.Solver, converged, stuck, precision bool) {
 	switch {

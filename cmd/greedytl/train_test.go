@@ -587,6 +587,9 @@ func TestTrainStopWarnings(t *testing.T) {
 // of -e, on heart_scale at -e 1e-12, once for a model and once per fold
 // with -v 5, as often as liblinear-train; not at liblinear's default -e,
 // nor with -q. train counted the stop as convergence and printed nothing.
+// With -C, train prints it once, for the model of the chosen C, where
+// liblinear-train -C trains no model and prints nothing (train's help says
+// so).
 func TestTrainPrecisionWarning(t *testing.T) {
 	needHeartScale(t)
 	train := liblinear(t, "liblinear-train")
@@ -619,6 +622,15 @@ func TestTrainPrecisionWarning(t *testing.T) {
 			if code != 0 || stderr != "" {
 				t.Errorf("train -q %q: exit %d, stderr %q; want no warning", tc.args, code, stderr)
 			}
+		}
+		args := []string{"-C", "-s", solver, "-e", "1e-12", heartScale}
+		if n := strings.Count(runTool(t, train, args...), warning); n != 0 {
+			t.Fatalf("liblinear-train %q printed the warning %d times, want 0", args, n)
+		}
+		model := filepath.Join(dir, "m.model")
+		code, _, stderr := cli(t, "", append(append([]string{"train"}, args...), model)...)
+		if n := strings.Count(stderr, warning); code != 0 || n != 1 {
+			t.Errorf("train %q: exit %d, stderr %q; want the warning once, for the model of the chosen C", args, code, stderr)
 		}
 	}
 }
