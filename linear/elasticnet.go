@@ -44,7 +44,7 @@ import (
 // the same accuracy at every C: for large C on separable data liblinear's
 // rule can stop at several times the optimal value. The solver also stops,
 // as converged, when the line search finds no decrease and the predicted one
-// is below 1e-12·F(w) (the floating-point floor), and as not converged after
+// is at most 1e-12·(1 + F(w)) (the floating-point floor), and as not converged after
 // Params.MaxIter outer steps (default 100) or, as numerically stuck
 // (Model.Stuck), when the line search fails otherwise or, at once, when
 // a derivative of the loss at 0 may overflow float64 (atZero)

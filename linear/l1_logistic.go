@@ -31,8 +31,9 @@ import (
 // reference is always the subgradient at w = 0, also under a warm start, so
 // that the solution's accuracy does not depend on the starting point. The
 // solver also stops, as converged, when the line search finds no decrease
-// and the predicted one is below 1e-12·F(w) (the floating-point floor), and
-// as not converged after Params.MaxIter Newton steps (default 100) or, as
+// and the predicted one is at most 1e-12·(1 + F(w)) (the floating-point
+// floor), and as not converged after Params.MaxIter Newton steps (default
+// 100) or, as
 // numerically stuck (Model.Stuck), when the line search fails otherwise,
 // when ten Newton steps in a row move no coordinate (liblinear's rule, which
 // calls it convergence: every step is then below 1e-12, an absolute floor
@@ -61,7 +62,7 @@ const (
 	lrMinStep           = 1e-12 // coordinate moves smaller than this are skipped
 	lrMaxStep           = 10.0  // a coordinate moves at most this far per update
 	lrMaxQPNoChange     = 10    // stop after this many Newton steps without any coordinate move
-	lrResolution        = 1e-12 // relative decrease of F below which a failed line search means convergence
+	lrResolution        = 1e-12 // relative decrease of F (of 1 + F) at or below which a failed line search means convergence
 	lrInnerEpsShrinkage = 0.25  // factor on the inner tolerance when one sweep suffices
 )
 
@@ -651,7 +652,7 @@ const (
 )
 
 // lrNoStep classifies a failed line search: when the predicted decrease
-// −delta is below lrResolution·(1 + F(w)) the iterate is optimal to
+// −delta is at most lrResolution·(1 + F(w)) the iterate is optimal to
 // machine precision (the Armijo test only sees rounding noise).
 func lrNoStep(d *lrData, z, w []float64, l1, l2, delta float64) lrStep {
 	if -delta <= lrResolution*(1+d.loss(z)+lrPenalty(w, l1, l2)) {
