@@ -34,8 +34,7 @@ import (
 // and the predicted one is at most 1e-12·(1 + F(w)) (the floating-point
 // floor), and as not converged after Params.MaxIter Newton steps (default
 // 100) or, as numerically stuck (Model.Stuck), when the line search fails
-// otherwise,
-// when ten Newton steps in a row move no coordinate (liblinear's rule, which
+// otherwise, when ten Newton steps in a row move no coordinate (liblinear's rule, which
 // calls it convergence: every step is then below 1e-12, an absolute floor
 // that weights near 1e-150, of features near 1e150, never pass) or, at
 // once, when a derivative at 0 may overflow float64 (atZero) or
