@@ -354,10 +354,9 @@ Exit status: 0 on success, 2 on bad usage or bad input (the message names the
 file and the problem), 1 when the work failed otherwise (a write failed), and
 128+n when stopped by signal n: 130 for SIGINT (Ctrl-C), 143 for SIGTERM (how
 Slurm and Kubernetes stop or preempt a job), 129 for SIGHUP (its terminal
-closed). A stopped command stops taking
-work, keeps what it finished (experiment: every finished cell; train-sources:
-every finished source), says so, and exits: run the same command again to
-resume. A second signal ends it at once, removing the temporary files of the
+closed). A stopped command stops taking work, keeps what it finished
+(experiment: every finished cell; train-sources: every finished source), says
+so, and exits: run the same command again to resume. A second signal ends it at once, removing the temporary files of the
 outputs it was writing; so does the first for predict, inspect, report and
 merge, which have no finished work to keep, and for every command while it
 reads its inputs. A signal that comes as the work finishes (a model or a report
@@ -367,13 +366,12 @@ commands ignore SIGINT, so Ctrl-C on the script spares them; under nohup,
 which ignores SIGHUP, the command outlives its terminal.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       buildinfo.Read().String(),
 	}
 	// --version prints greedytl version's line: the executable's digest
-	// too for a build that no commit identifies, computed only when asked
-	// (Version, which cobra needs to add the flag, has Read's line).
-	cobra.AddTemplateFunc("identifiedVersion", func() string { return buildinfo.ReadIdentified().String() })
-	root.SetVersionTemplate("{{identifiedVersion}}\n")
+	// too for a build that no commit identifies. The flag is the root's
+	// own, not cobra's (Version), which printed the line before the
+	// arguments were checked: "greedytl --version extra" ignored "extra".
+	showVersion := root.Flags().BoolP("version", "v", false, "version for greedytl")
 	root.SetFlagErrorFunc(usage)
 	// An unknown command is an argument of the root command, which shows
 	// the help when it has none: with Args set, cobra leaves the check to
@@ -381,6 +379,9 @@ which ignores SIGHUP, the command outlives its terminal.`,
 	root.Args = func(c *cobra.Command, args []string) error {
 		if len(args) == 0 {
 			return nil
+		}
+		if *showVersion {
+			return usage(c, fmt.Errorf("--version takes no argument, and was given %q", args[0]))
 		}
 		if sub, _, err := c.Find(args[:1]); err == nil && sub != c {
 			// "greedytl -- fit": "--" made the command an argument,
@@ -393,7 +394,13 @@ which ignores SIGHUP, the command outlives its terminal.`,
 		}
 		return usage(c, err)
 	}
-	root.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+	root.RunE = func(c *cobra.Command, _ []string) error {
+		if *showVersion {
+			_, err := fmt.Fprintln(c.OutOrStdout(), buildinfo.ReadIdentified())
+			return err
+		}
+		return c.Help()
+	}
 	root.SuggestionsMinimumDistance = 2
 	// cobra checks the required flags after the pre-run hooks, with an error
 	// of its own: they are checked here first, as usage errors.
@@ -461,7 +468,8 @@ func emptyStringFlag(c *cobra.Command) error {
 	return err
 }
 
-// wrapArgs turns cobra's positional-argument errors into usage errors.
+// wrapArgs turns cobra's positional-argument errors into usage errors, and
+// refuses an empty argument.
 func wrapArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 	if v == nil {
 		v = cobra.NoArgs
@@ -469,6 +477,12 @@ func wrapArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 	return func(c *cobra.Command, args []string) error {
 		if err := v(c, args); err != nil {
 			return usage(c, err)
+		}
+		// Every argument names a file, a directory or a word: an empty
+		// one ("$RUN" in a script, the variable unset) was opened, and
+		// said ": no such file or directory".
+		if i := slices.Index(args, ""); i >= 0 {
+			return usage(c, fmt.Errorf("argument %d is empty: give a path (was a variable unset?)", i+1))
 		}
 		return nil
 	}
