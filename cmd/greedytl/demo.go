@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -150,7 +151,9 @@ func runDemo(c *cobra.Command, s *streams, o *demoOptions) error {
 	if ctx := c.Context(); ctx.Err() != nil {
 		return fmt.Errorf("%w before the report was written; the run's cells are kept in %s: rerun the same command to write it", context.Cause(ctx), cfg.Out)
 	}
-	if _, err := report.Write(dir, res, report.Options{Markdown: true, HTML: true}); err != nil {
+	if _, err := report.Write(dir, res, report.Options{Markdown: true, HTML: true}); errors.Is(err, report.ErrNotAReport) {
+		return badInput(err) // a file of the user's in DIR/report, as report --out refuses it
+	} else if err != nil {
 		return err
 	}
 	log("%s (%d failed) in %s; report: %s, %s",
