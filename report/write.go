@@ -48,9 +48,11 @@ type Options struct {
 // they show. Write returns the paths of the figures and documents written
 // (on an error, those written before it); nothing is written when drawing
 // a figure fails, when res is nil, or when dir holds a report.md or
-// report.html to be written that is not a greedytl report, or a FileList
-// that is not a report's (ErrNotAReport): a user's document is never
-// replaced, an earlier report is.
+// report.html to be written that is not a greedytl report, a FileList that
+// is not a report's, or any file of a name Write would write that dir's
+// FileList does not list — in a directory without a list, any such file
+// (ErrNotAReport): a file Write did not write, a user's figure or
+// document, is never replaced; an earlier report's is.
 //
 // Write lists what it wrote in dir's FileList, and removes the files of
 // the earlier report's list that it does not write (its figures of a
@@ -110,7 +112,15 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 			return nil, err
 		}
 	}
-	if _, err := readFileList(dir); err != nil {
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.name
+	}
+	old, err := readFileList(dir)
+	if err == nil {
+		err = checkListed(dir, names, old)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if err := atomicfile.MkdirAll(dir); err != nil {
@@ -123,7 +133,10 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	defer lock.Release()
-	old, err := readFileList(dir) // again, now that no other Write changes it
+	old, err = readFileList(dir) // again, now that no other Write changes it
+	if err == nil {
+		err = checkListed(dir, names, old)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -289,14 +302,42 @@ func hasDigest(path, digest string) (bool, error) {
 }
 
 // ErrNotAReport is matched (errors.Is) by Write's error for a directory
-// holding a report.md or report.html that is not a greedytl report.
+// holding a report.md or report.html that is not a greedytl report, or any
+// file of a name Write would write that the directory's FileList does not
+// list (none does, in a directory without one).
 var ErrNotAReport = errors.New("is not a greedytl report")
+
+// checkListed returns an error matching ErrNotAReport for the first of
+// names, the files Write would write into dir, that exists in dir (as
+// anything: a file, a link, a directory) and is not named by old, dir's
+// FileList (nil: dir has none) — a file Write did not write, and never
+// replaces.
+func checkListed(dir string, names []string, old *fileList) error {
+	for _, name := range names {
+		if old != nil && slices.ContainsFunc(old.Files, func(f listedFile) bool { return f.Name == name }) {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+		why := "which lists the files a report wrote there, does not name it"
+		if old == nil {
+			why = "which would list the files a report wrote there, does not exist"
+		}
+		return fmt.Errorf("report: %s exists and %w's file (%s, %s), and is never replaced: move or remove it, or give another directory",
+			path, ErrNotAReport, filepath.Join(dir, FileList), why)
+	}
+	return nil
+}
 
 // checkOwnDocument returns an error when path is a report document
 // (report.md or report.html) that exists and does not begin as Write's of
 // a document titled title begins — a file of the user's that Write would
 // replace, as when --out names a directory of other documents. Figures and
-// absent files pass.
+// absent files pass (checkListed refuses any file Write did not write).
 func checkOwnDocument(path, title string) error {
 	var head bytes.Buffer
 	switch filepath.Ext(path) {

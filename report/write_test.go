@@ -627,7 +627,8 @@ func TestWriteRemovesStaleFiles(t *testing.T) {
 	}
 
 	// A directory of a report made before reports listed their files: its
-	// files are not known to be the report's, and are kept.
+	// files are not known to be the report's, and are kept — the report,
+	// which would replace some of them, is refused.
 	legacy := filepath.Join(t.TempDir(), "legacy")
 	if _, err := Write(legacy, both, Options{Markdown: true, HTML: true}); err != nil {
 		t.Fatal(err)
@@ -636,12 +637,65 @@ func TestWriteRemovesStaleFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := dirFiles(t, legacy)
-	if _, err := Write(legacy, one, Options{Markdown: true}); err != nil {
-		t.Fatal(err)
+	if _, err := Write(legacy, one, Options{Markdown: true}); !errors.Is(err, ErrNotAReport) {
+		t.Errorf("a report into a directory of a report without a file list: %v, want ErrNotAReport", err)
 	}
 	for _, f := range before {
 		if _, err := os.Stat(filepath.Join(legacy, f)); err != nil {
 			t.Errorf("%s of a report without a file list was removed: %v", f, err)
+		}
+	}
+}
+
+// TestWriteKeepsUnlistedFiles: a file of a name Write would write — a
+// figure as well as a document — that the directory's file list does not
+// name, or that sits in a directory without a list, is the user's: Write
+// refuses, naming it, and writes nothing (issue: a user's
+// fig1-accuracy-syn.png, in a directory without report-files.json, was
+// replaced without notice).
+func TestWriteKeepsUnlistedFiles(t *testing.T) {
+	res := loadRecords(t, t.TempDir(), nwayRecords())
+	opts := Options{Markdown: true}
+	fresh := filepath.Join(t.TempDir(), "fresh")
+	if _, err := Write(fresh, res, opts); err != nil {
+		t.Fatal(err)
+	}
+	var figure string
+	for _, f := range dirFiles(t, fresh) {
+		if strings.HasSuffix(f, ".png") {
+			figure = f
+			break
+		}
+	}
+	if figure == "" {
+		t.Fatalf("no PNG figure among %v", dirFiles(t, fresh))
+	}
+	const mine = "my own figure\n"
+	for _, listed := range []bool{false, true} {
+		dir := t.TempDir()
+		if listed { // a report of its own there, whose list does not name the figure
+			other := loadRecords(t, t.TempDir(), []experiment.Record{{Dataset: "other", Method: "svm", Positives: 1, TestPerClass: 3, Accuracy: 0.5, FitSeconds: 0.01}})
+			if _, err := Write(dir, other, opts); err != nil {
+				t.Fatal(err)
+			}
+			if l, err := readFileList(dir); err != nil || l == nil || slices.ContainsFunc(l.Files, func(f listedFile) bool { return f.Name == figure }) {
+				t.Fatalf("the other report's list %v (%v) names %s", l, err, figure)
+			}
+		}
+		path := filepath.Join(dir, figure)
+		if err := os.WriteFile(path, []byte(mine), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before := dirFiles(t, dir)
+		paths, err := Write(dir, res, opts)
+		if !errors.Is(err, ErrNotAReport) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), FileList) || paths != nil {
+			t.Errorf("listed %v: Write over the user's %s = %v, %v; want ErrNotAReport naming it and %s", listed, figure, paths, err, FileList)
+		}
+		if b, err := os.ReadFile(path); err != nil || string(b) != mine {
+			t.Errorf("listed %v: the user's %s now holds %.40q (%v)", listed, figure, b, err)
+		}
+		if after := dirFiles(t, dir); !slices.Equal(after, before) {
+			t.Errorf("listed %v: the directory held %v, now %v", listed, before, after)
 		}
 	}
 }

@@ -252,7 +252,14 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"predict bad model", []string{"predict", "--model", nan, "--features", d.X}, "nan.csv"},
 		{"inspect missing", []string{"inspect", filepath.Join(dir, "none.json")}, "none.json"},
 		// They said "open : no such file or directory" and ": no such file or directory".
-		{"inspect empty name", []string{"inspect", ""}, "the model file's name is empty"},
+		{"inspect empty name", []string{"inspect", ""}, "argument 1 is empty: give a path"},
+		{"report empty path", []string{"report", ""}, "argument 1 is empty: give a path"},
+		{"merge empty path", []string{"merge", "", "--out", filepath.Join(dir, "merged")}, "argument 1 is empty: give a path"},
+		// It said "the model is empty: EOF", naming no file.
+		{"inspect empty file", []string{"inspect", empty}, empty + " is empty: no model in it"},
+		{"predict empty model file", []string{"predict", "--model", empty, "--features", d.X}, empty + " is empty: no model in it"},
+		// It printed the version, the argument ignored.
+		{"version with an argument", []string{"--version", "extra"}, "--version takes no argument"},
 		{"predict empty model name", []string{"predict", "--model", "", "--features", d.X}, "--model is empty"},
 		{"fit empty labels name", []string{"fit", "--features", d.X, "--labels", ""}, "--labels is empty"},
 		{"fit empty oracle labels name", []string{"fit", "--method", "best-source", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--oracle-features", d.Xtest, "--oracle-source-scores", d.Htest, "--oracle-labels", ""}, "--oracle-labels is empty"},
@@ -438,7 +445,7 @@ func TestModelFromStdin(t *testing.T) {
 		args        []string
 		want        string
 	}{
-		{"empty", "", []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin>: method: reading model: the model is empty"},
+		{"empty", "", []string{"predict", "--model", "-", "--features", d.Xtest}, "greedytl: <stdin> is empty: no model in it"},
 		{"truncated", string(truncated[:len(truncated)/2]), []string{"inspect", "-"}, "greedytl: <stdin>: method: reading model: the model is truncated"},
 		{"not JSON", "hello\n", []string{"inspect", "-"}, "greedytl: <stdin> is not a greedytl model (JSON) file"},
 		{"UTF-16", "\xff\xfe{\x00\n\x00", []string{"inspect", "-"}, "greedytl: <stdin>: UTF-16 text (it starts with UTF-16's byte order mark, as Windows Notepad and Excel save \"Unicode\" text): save it as UTF-8"},

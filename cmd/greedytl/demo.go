@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -104,7 +106,9 @@ func runDemo(c *cobra.Command, s *streams, o *demoOptions) error {
 		}
 	}
 	log("loading the embedded CLINC150 (23,700 queries, 150 intents + out-of-scope) ...")
+	endLoading := loadingInputs(c.Context())
 	data, err := clinc150.Load(clinc150.Options{})
+	endLoading()
 	if err != nil {
 		return err
 	}
@@ -140,7 +144,16 @@ func runDemo(c *cobra.Command, s *streams, o *demoOptions) error {
 		return err
 	}
 	dir := filepath.Join(o.out, "report")
-	if _, err := report.Write(dir, res, report.Options{Markdown: true, HTML: true}); err != nil {
+	// A stop signal that came once the cells were done stops the demo
+	// before its report; one that comes while the report is written (a
+	// few seconds, not looking at the context) lets it finish, and the
+	// demo exits 128 + n all the same (execute).
+	if ctx := c.Context(); ctx.Err() != nil {
+		return fmt.Errorf("%w before the report was written; the run's cells are kept in %s: rerun the same command to write it", context.Cause(ctx), cfg.Out)
+	}
+	if _, err := report.Write(dir, res, report.Options{Markdown: true, HTML: true}); errors.Is(err, report.ErrNotAReport) {
+		return badInput(err) // a file of the user's in DIR/report, as report --out refuses it
+	} else if err != nil {
 		return err
 	}
 	log("%s (%d failed) in %s; report: %s, %s",

@@ -169,7 +169,10 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 	if fracSet {
 		cfg.NegativeFraction = o.negFraction
 	}
-	if cfg.Data, err = loadData(o.data); err != nil {
+	endLoading := loadingInputs(c.Context())
+	cfg.Data, err = loadData(o.data)
+	endLoading()
+	if err != nil {
 		return badInput(err)
 	}
 	if o.data == embeddedCLINC150 && cfg.Name == "" {

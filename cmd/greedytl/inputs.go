@@ -655,6 +655,10 @@ func isLiblinearModel(head []byte) bool {
 // multi-class, from r, whose start modelHead returned as head; name names
 // it in messages (displayName).
 func readAnyModel(name string, r *bufio.Reader, head []byte) (method.File, error) {
+	if b, _ := r.Peek(1); len(b) == 0 {
+		// method.Read said "the model is empty: EOF", naming no file.
+		return method.File{}, badInputf("%s is empty: no model in it", name)
+	}
 	switch {
 	case isLiblinearModel(head):
 		return method.File{}, badInputf("%s is a liblinear model file: inspect reads the JSON models of greedytl fit (predict reads both)", name)

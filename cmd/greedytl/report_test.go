@@ -298,6 +298,17 @@ func TestReportOutKeepsForeignDocuments(t *testing.T) {
 	if b, err := os.ReadFile(notes); err != nil || string(b) != "# my notes\n" {
 		t.Errorf("%s now %q (%v)", notes, b, err)
 	}
+	// A figure of the user's, in a directory without report-files.json,
+	// likewise (it was replaced without notice).
+	mine := t.TempDir()
+	fig := writeText(t, mine, "fig1-accuracy-toy.png", "my figure\n")
+	code, _, stderr = cli(t, "", "report", run, "--out", mine)
+	if code != 2 || !strings.Contains(stderr, fig+" exists and is not a greedytl report's file") || !strings.Contains(stderr, "move or remove it, or give another directory") {
+		t.Errorf("a user's figure: exit %d, stderr %q; want 2 naming %s and what to do", code, stderr, fig)
+	}
+	if b, err := os.ReadFile(fig); err != nil || string(b) != "my figure\n" {
+		t.Errorf("%s now %.40q (%v)", fig, b, err)
+	}
 	out := filepath.Join(t.TempDir(), "rep")
 	for range 2 {
 		if code, _, stderr := cli(t, "", "report", run, "--out", out, "-q"); code != 0 {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -24,18 +25,21 @@ const (
 	exitOK      = 0 // success
 	exitFailure = 1 // the work failed for a reason other than the input (a write failed, ...)
 	exitInput   = 2 // bad usage or bad input: flags, files, data
-	// exitSignal + n: stopped by signal n (130: SIGINT, 143: SIGTERM),
-	// the shell's status for a process killed by it; the finished work
-	// is kept.
+	// exitSignal + n: stopped by signal n (130: SIGINT, 143: SIGTERM,
+	// 129: SIGHUP), the shell's status for a process killed by it; the
+	// finished work is kept.
 	exitSignal = 128
 )
 
-// stopSignals are the signals that stop a command cleanly: Ctrl-C, and
-// the SIGTERM with which schedulers (Slurm, Kubernetes) stop or preempt
-// jobs. One the process inherited ignored stays ignored (signalContext):
-// a shell script's background commands ignore SIGINT, so that Ctrl-C on
-// the script spares them, as it spares every other program.
-var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}
+// stopSignals are the signals that stop a command cleanly: Ctrl-C, the
+// SIGTERM with which schedulers (Slurm, Kubernetes) stop or preempt jobs,
+// and the SIGHUP of a terminal closed under the command (whose default
+// action would kill it, leaving the temporary files of its outputs). One
+// the process inherited ignored stays ignored (signalContext): a shell
+// script's background commands ignore SIGINT, so that Ctrl-C on the
+// script spares them, as it spares every other program; nohup ignores
+// SIGHUP, so that the command outlives its terminal.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
 // stoppable are the commands whose work heeds their context, which the
 // first stop signal cancels: they stop taking work, keep what they
@@ -53,7 +57,7 @@ var stoppable = []string{"fit", "train", "train-sources", "experiment", "demo", 
 type stoppedBy struct{ sig syscall.Signal }
 
 func (e stoppedBy) Error() string {
-	name := map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM"}[e.sig]
+	name := map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM", syscall.SIGHUP: "SIGHUP"}[e.sig]
 	return "stopped by " + name
 }
 
@@ -67,7 +71,8 @@ func (e stoppedBy) Unwrap() error { return context.Canceled }
 // the context: stoppable), the first signal ends it so, saying so on
 // stderr. stop releases the signals.
 func signalContext(heeded bool, stderr io.Writer) (ctx context.Context, stop func()) {
-	ctx, cancel := context.WithCancelCause(context.Background())
+	st := &signalState{}
+	ctx, cancel := context.WithCancelCause(context.WithValue(context.Background(), signalStateKey{}, st))
 	ch := make(chan os.Signal, 2) // both signals, however quickly they come
 	// signal.Notify would turn an inherited "ignore" back on; and given no
 	// signal at all, it would relay every signal.
@@ -81,7 +86,7 @@ func signalContext(heeded bool, stderr io.Writer) (ctx context.Context, stop fun
 			select {
 			case sig := <-ch:
 				s, _ := sig.(syscall.Signal)
-				if !stopped && heeded {
+				if !stopped && heeded && st.loading.Load() == 0 {
 					stopped = true
 					cancel(stoppedBy{s})
 					continue
@@ -100,6 +105,37 @@ func signalContext(heeded bool, stderr io.Writer) (ctx context.Context, stop fun
 		signal.Stop(ch)
 		close(done)
 		cancel(nil)
+	}
+}
+
+// signalState is what signalContext's handler of the stop signals reads
+// of the command's phase, kept in the context it returns.
+type signalState struct {
+	loading atomic.Int32 // the number of loadingInputs not yet ended
+}
+
+// signalStateKey is the context key of the signalState.
+type signalStateKey struct{}
+
+// loadingInputs marks the stoppable command of ctx (signalContext's) as
+// reading its inputs until end is called: meanwhile, the first stop signal
+// ends the process at once, with status 128 + n, as for a command that is
+// not stoppable. The readers (package dataset's) do not look at the
+// context, and loading keeps nothing: without it, Ctrl-C during the
+// loading of a large data set would take effect only once it was read.
+// end may be called more than once (deferred, and where loading ends);
+// without signalContext's context, it does nothing.
+func loadingInputs(ctx context.Context) (end func()) {
+	st, ok := ctx.Value(signalStateKey{}).(*signalState)
+	if !ok {
+		return func() {}
+	}
+	st.loading.Add(1)
+	var ended atomic.Bool
+	return func() {
+		if ended.CompareAndSwap(false, true) {
+			st.loading.Add(-1)
+		}
 	}
 }
 
@@ -278,10 +314,17 @@ func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err = root.ExecuteContext(ctx)
+	var sig stoppedBy
 	if err == nil {
+		// A stop signal that came as the work finished — while a model
+		// or a report was written, which a stoppable command lets finish —
+		// still says the command was stopped: not 0, as if none had come.
+		if errors.As(context.Cause(ctx), &sig) {
+			fmt.Fprintf(stderr, "greedytl: %v as the work finished: its outputs are written, whole\n", sig)
+			return exitSignal + int(sig.sig)
+		}
 		return exitOK
 	}
-	var sig stoppedBy
 	if errors.As(context.Cause(ctx), &sig) && errors.Is(err, context.Canceled) {
 		if !errors.As(err, new(stoppedBy)) {
 			err = fmt.Errorf("%w: %w", sig, err)
@@ -310,23 +353,25 @@ or three or more, names or numbers, fitted as one model.
 Exit status: 0 on success, 2 on bad usage or bad input (the message names the
 file and the problem), 1 when the work failed otherwise (a write failed), and
 128+n when stopped by signal n: 130 for SIGINT (Ctrl-C), 143 for SIGTERM (how
-Slurm and Kubernetes stop or preempt a job). A stopped command stops taking
-work, keeps what it finished (experiment: every finished cell; train-sources:
-every finished source), says so, and exits: run the same command again to
-resume. A second signal ends it at once, removing the temporary files of the
+Slurm and Kubernetes stop or preempt a job), 129 for SIGHUP (its terminal
+closed). A stopped command stops taking work, keeps what it finished
+(experiment: every finished cell; train-sources: every finished source), says
+so, and exits: run the same command again to resume. A second signal ends it at once, removing the temporary files of the
 outputs it was writing; so does the first for predict, inspect, report and
-merge, which have no finished work to keep. A signal the command inherits ignored stays ignored (a
-shell script's background commands ignore SIGINT, so Ctrl-C on the script
-spares them; nohup's SIGHUP is never caught).`,
+merge, which have no finished work to keep, and for every command while it
+reads its inputs. A signal that comes as the work finishes (a model or a report
+being written) lets it finish, and the status is 128+n all the same. A signal
+the command inherits ignored stays ignored: a shell script's background
+commands ignore SIGINT, so Ctrl-C on the script spares them; under nohup,
+which ignores SIGHUP, the command outlives its terminal.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       buildinfo.Read().String(),
 	}
 	// --version prints greedytl version's line: the executable's digest
-	// too for a build that no commit identifies, computed only when asked
-	// (Version, which cobra needs to add the flag, has Read's line).
-	cobra.AddTemplateFunc("identifiedVersion", func() string { return buildinfo.ReadIdentified().String() })
-	root.SetVersionTemplate("{{identifiedVersion}}\n")
+	// too for a build that no commit identifies. The flag is the root's
+	// own, not cobra's (Version), which printed the line before the
+	// arguments were checked: "greedytl --version extra" ignored "extra".
+	showVersion := root.Flags().BoolP("version", "v", false, "version for greedytl")
 	root.SetFlagErrorFunc(usage)
 	// An unknown command is an argument of the root command, which shows
 	// the help when it has none: with Args set, cobra leaves the check to
@@ -334,6 +379,9 @@ spares them; nohup's SIGHUP is never caught).`,
 	root.Args = func(c *cobra.Command, args []string) error {
 		if len(args) == 0 {
 			return nil
+		}
+		if *showVersion {
+			return usage(c, fmt.Errorf("--version takes no argument, and was given %q", args[0]))
 		}
 		if sub, _, err := c.Find(args[:1]); err == nil && sub != c {
 			// "greedytl -- fit": "--" made the command an argument,
@@ -346,7 +394,13 @@ spares them; nohup's SIGHUP is never caught).`,
 		}
 		return usage(c, err)
 	}
-	root.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+	root.RunE = func(c *cobra.Command, _ []string) error {
+		if *showVersion {
+			_, err := fmt.Fprintln(c.OutOrStdout(), buildinfo.ReadIdentified())
+			return err
+		}
+		return c.Help()
+	}
 	root.SuggestionsMinimumDistance = 2
 	// cobra checks the required flags after the pre-run hooks, with an error
 	// of its own: they are checked here first, as usage errors.
@@ -414,7 +468,8 @@ func emptyStringFlag(c *cobra.Command) error {
 	return err
 }
 
-// wrapArgs turns cobra's positional-argument errors into usage errors.
+// wrapArgs turns cobra's positional-argument errors into usage errors, and
+// refuses an empty argument.
 func wrapArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 	if v == nil {
 		v = cobra.NoArgs
@@ -422,6 +477,12 @@ func wrapArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 	return func(c *cobra.Command, args []string) error {
 		if err := v(c, args); err != nil {
 			return usage(c, err)
+		}
+		// Every argument names a file, a directory or a word: an empty
+		// one ("$RUN" in a script, the variable unset) was opened, and
+		// said ": no such file or directory".
+		if i := slices.Index(args, ""); i >= 0 {
+			return usage(c, fmt.Errorf("argument %d is empty: give a path (was a variable unset?)", i+1))
 		}
 		return nil
 	}

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -302,6 +304,13 @@ func TestFirstSignalEndsCommandsWithNothingToKeep(t *testing.T) {
 	}{
 		{"predict", func(fifo, out string) []string { return []string{"predict", model, "--features", fifo, "--out", out} }, rows},
 		{"inspect", func(fifo, _ string) []string { return []string{"inspect", fifo} }, string(body[:len(body)/2])},
+		// Stoppable commands while they read their inputs (issue: fit and
+		// train went on reading, the signal taking effect only once the
+		// input was read).
+		{"fit", func(fifo, out string) []string {
+			return []string{"fit", "--method", "no-transfer", "--features", fifo, "--labels", y, "--out", out}
+		}, rows},
+		{"train", func(fifo, out string) []string { return []string{"train", "--data", fifo, "--out", out} }, "1 1:1\n-1 2:1\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			work := t.TempDir()
@@ -336,6 +345,103 @@ func TestFirstSignalEndsCommandsWithNothingToKeep(t *testing.T) {
 			}
 			if entries, _ := os.ReadDir(work); len(entries) != 1 {
 				t.Errorf("left %v beside the FIFO", entries)
+			}
+		})
+	}
+}
+
+// TestSignalAsTheWorkFinishes sends SIGTERM to fit while it writes its
+// model to standard output, a pipe not read until after the signal: the
+// write finishes, the model is whole, and the status is 143, saying so —
+// it was 0, as if no signal had come.
+func TestSignalAsTheWorkFinishes(t *testing.T) {
+	bin := buildGreedytl(t)
+	dir := t.TempDir()
+	// 6 examples of 20,000 features: the model's weights (hundreds of KB)
+	// overflow the pipe's buffer, so that fit blocks writing them.
+	const d = 20000
+	var b strings.Builder
+	for i := range 6 {
+		for j := range d {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Itoa((i*7 + j*3) % 5))
+		}
+		b.WriteByte('\n')
+	}
+	X := writeText(t, dir, "X.csv", b.String())
+	y := writeText(t, dir, "y.txt", "1\n-1\n1\n-1\n1\n-1\n")
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	cmd := exec.Command(bin, "fit", "--method", "no-transfer", "--features", X, "--labels", y, "--out", "-")
+	cmd.Stdout = w
+	model := make(chan []byte, 1)
+	ready := func() bool {
+		w.Close() // the child's copy stays open
+		first := make([]byte, 1)
+		if _, err := io.ReadFull(r, first); err != nil {
+			t.Fatalf("reading the model: %v", err)
+		}
+		// The rest once the signal has come (sent as ready returns).
+		go func() {
+			time.Sleep(time.Second)
+			rest, _ := io.ReadAll(r)
+			model <- append(first, rest...)
+		}()
+		return true
+	}
+	code, stderr, _ := signalWhen(t, cmd, ready, 0, syscall.SIGTERM)
+	if code != 143 || !strings.Contains(stderr, "stopped by SIGTERM as the work finished") {
+		t.Errorf("exit %d, want 143 and \"stopped by SIGTERM as the work finished\":\n%s", code, stderr)
+	}
+	got := <-model
+	if len(got) < 1<<16 {
+		t.Fatalf("the model is %d bytes, not more than the pipe holds: the test does not block fit", len(got))
+	}
+	if !json.Valid(got) {
+		t.Errorf("the model written (%d bytes) is not whole JSON: %.80q", len(got), got)
+	}
+}
+
+// TestSIGHUP stops train-sources with SIGHUP, as a terminal closed under
+// it sends: exit 129, saying so (it was not caught, and its default action
+// killed the process, leaving its temporary files). Under nohup, which
+// starts it with SIGHUP ignored, SIGHUP must leave it running, and
+// SIGTERM, sent after it, stop it.
+func TestSIGHUP(t *testing.T) {
+	bin := buildGreedytl(t)
+	data := datasettest.WriteFolder(t, datasettest.Blobs(9, 40, 60, 40, 1)).Dir
+	for _, tc := range []struct {
+		name   string
+		prefix []string // the command line before greedytl's
+		sigs   []syscall.Signal
+		code   int
+		said   string
+	}{
+		{"terminal", nil, []syscall.Signal{syscall.SIGHUP}, 129, "stopped by SIGHUP"},
+		{"nohup", []string{"nohup"}, []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM}, 143, "stopped by SIGTERM"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if len(tc.prefix) > 0 {
+				if _, err := exec.LookPath(tc.prefix[0]); err != nil {
+					t.Skip(err)
+				}
+			}
+			out := filepath.Join(t.TempDir(), "sources")
+			models := func() int { m, _ := filepath.Glob(filepath.Join(out, "models", "*.model")); return len(m) }
+			args := append(append(slices.Clone(tc.prefix), bin), "train-sources", "--data", data,
+				"--negative-fraction", "0.25", "--workers", "1", "--out", out)
+			cmd := exec.Command(args[0], args[1:]...)
+			code, stderr, _ := signalWhen(t, cmd, func() bool { return models() >= 1 }, 300*time.Millisecond, tc.sigs...)
+			if code != tc.code || !strings.Contains(stderr, tc.said) || (tc.said != "stopped by SIGHUP" && strings.Contains(stderr, "stopped by SIGHUP")) {
+				t.Fatalf("exit %d, want %d and %q:\n%s", code, tc.code, tc.said, stderr)
+			}
+			if tmp, _ := filepath.Glob(filepath.Join(out, "models", ".*")); len(tmp) > 0 {
+				t.Errorf("temporary files left: %v", tmp)
 			}
 		})
 	}

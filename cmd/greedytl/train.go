@@ -329,7 +329,9 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	if err := p.Check(); err != nil {
 		return badInput(err)
 	}
+	endLoading := loadingInputs(c.Context())
 	x, y, err := readSVMLight(s, data)
+	endLoading()
 	if err != nil {
 		return badInput(err)
 	}

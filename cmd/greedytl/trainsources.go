@@ -127,7 +127,9 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 	if err := cfg.Check(); err != nil {
 		return badInput(err)
 	}
+	endLoading := loadingInputs(c.Context())
 	f, err := loadData(o.data)
+	endLoading()
 	if err != nil {
 		return badInput(err)
 	}
