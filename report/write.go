@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -118,7 +119,7 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 	}
 	old, err := readFileList(dir)
 	if err == nil {
-		err = checkListed(dir, names, old)
+		err = checkListed(dir, names, old, doc.title)
 	}
 	if err != nil {
 		return nil, err
@@ -135,7 +136,7 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 	defer lock.Release()
 	old, err = readFileList(dir) // again, now that no other Write changes it
 	if err == nil {
-		err = checkListed(dir, names, old)
+		err = checkListed(dir, names, old, doc.title)
 	}
 	if err != nil {
 		return nil, err
@@ -310,9 +311,12 @@ var ErrNotAReport = errors.New("is not a greedytl report")
 // checkListed returns an error matching ErrNotAReport for the first of
 // names, the files Write would write into dir, that exists in dir (as
 // anything: a file, a link, a directory) and is not named by old, dir's
-// FileList (nil: dir has none) — a file Write did not write, and never
-// replaces.
-func checkListed(dir string, names []string, old *fileList) error {
+// FileList — a file Write did not write, and never replaces. In a
+// directory without a list (old nil), the files that its greedytl report
+// documents, of a report titled title, link to are the report's
+// (legacyLinks): a report written before reports listed their files.
+func checkListed(dir string, names []string, old *fileList, title string) error {
+	var linked map[string]bool
 	for _, name := range names {
 		if old != nil && slices.ContainsFunc(old.Files, func(f listedFile) bool { return f.Name == name }) {
 			continue
@@ -325,12 +329,55 @@ func checkListed(dir string, names []string, old *fileList) error {
 		}
 		why := "which lists the files a report wrote there, does not name it"
 		if old == nil {
-			why = "which would list the files a report wrote there, does not exist"
+			if linked == nil {
+				var err error
+				if linked, err = legacyLinks(dir, title); err != nil {
+					return err
+				}
+			}
+			if linked[name] {
+				continue
+			}
+			why = "which would list the files a report wrote there, does not exist, and no greedytl report.md or report.html there links to it"
 		}
 		return fmt.Errorf("report: %s exists and %w's file (%s, %s), and is never replaced: move or remove it, or give another directory",
 			path, ErrNotAReport, filepath.Join(dir, FileList), why)
 	}
 	return nil
+}
+
+// docLink matches a link or image target in Write's Markdown ("](NAME)")
+// and HTML (src="NAME", href="NAME").
+var docLink = regexp.MustCompile(`\]\(([^()\s]+)\)|(?:src|href)="([^"]+)"`)
+
+// legacyLinks returns the names of dir's report.md and report.html, where
+// they are greedytl's documents of a report titled title
+// (checkOwnDocument), and of the files in dir they link to; a non-nil
+// empty map where there are none. Such a directory without a FileList holds a report of a greedytl
+// from before reports listed their files, and the figures its documents
+// show are its own.
+func legacyLinks(dir, title string) (map[string]bool, error) {
+	linked := map[string]bool{}
+	for _, doc := range []string{"report.md", "report.html"} {
+		path := filepath.Join(dir, doc)
+		b, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+		if checkOwnDocument(path, title) != nil {
+			continue // not greedytl's: Write refuses it anyway
+		}
+		linked[doc] = true
+		for _, m := range docLink.FindAllSubmatch(b, -1) {
+			name := string(m[1]) + string(m[2])
+			if name != "" && filepath.Base(name) == name && name != "." && name != ".." {
+				linked[name] = true
+			}
+		}
+	}
+	return linked, nil
 }
 
 // checkOwnDocument returns an error when path is a report document

@@ -626,9 +626,9 @@ func TestWriteRemovesStaleFiles(t *testing.T) {
 		t.Errorf("%s, changed by the user, was removed or changed: %q, %v", changed, b, err)
 	}
 
-	// A directory of a report made before reports listed their files: its
-	// files are not known to be the report's, and are kept — the report,
-	// which would replace some of them, is refused.
+	// A directory of a report made before reports listed their files (as
+	// docs/results' were): the files its greedytl report.md and report.html
+	// link to are the report's, and are replaced; the others are kept.
 	legacy := filepath.Join(t.TempDir(), "legacy")
 	if _, err := Write(legacy, both, Options{Markdown: true, HTML: true}); err != nil {
 		t.Fatal(err)
@@ -637,12 +637,19 @@ func TestWriteRemovesStaleFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := dirFiles(t, legacy)
-	if _, err := Write(legacy, one, Options{Markdown: true}); !errors.Is(err, ErrNotAReport) {
-		t.Errorf("a report into a directory of a report without a file list: %v, want ErrNotAReport", err)
+	if _, err := Write(legacy, one, Options{Markdown: true}); err != nil {
+		t.Errorf("a report into a directory of a report without a file list: %v", err)
 	}
 	for _, f := range before {
 		if _, err := os.Stat(filepath.Join(legacy, f)); err != nil {
 			t.Errorf("%s of a report without a file list was removed: %v", f, err)
+		}
+	}
+	for _, f := range want {
+		a, err1 := os.ReadFile(filepath.Join(alone, f))
+		b, err2 := os.ReadFile(filepath.Join(legacy, f))
+		if f != FileList && (err1 != nil || err2 != nil || !bytes.Equal(a, b)) {
+			t.Errorf("%s in the directory of a report without a list is not the new report's (%v, %v)", f, err1, err2)
 		}
 	}
 }
@@ -671,15 +678,20 @@ func TestWriteKeepsUnlistedFiles(t *testing.T) {
 		t.Fatalf("no PNG figure among %v", dirFiles(t, fresh))
 	}
 	const mine = "my own figure\n"
-	for _, listed := range []bool{false, true} {
+	for _, listed := range []string{"no report", "listed", "legacy"} {
 		dir := t.TempDir()
-		if listed { // a report of its own there, whose list does not name the figure
+		if listed != "no report" { // a report of its own there, whose list does not name the figure
 			other := loadRecords(t, t.TempDir(), []experiment.Record{{Dataset: "other", Method: "svm", Positives: 1, TestPerClass: 3, Accuracy: 0.5, FitSeconds: 0.01}})
 			if _, err := Write(dir, other, opts); err != nil {
 				t.Fatal(err)
 			}
 			if l, err := readFileList(dir); err != nil || l == nil || slices.ContainsFunc(l.Files, func(f listedFile) bool { return f.Name == figure }) {
 				t.Fatalf("the other report's list %v (%v) names %s", l, err, figure)
+			}
+			if listed == "legacy" { // and no list: its report.md does not link the figure
+				if err := os.Remove(filepath.Join(dir, FileList)); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 		path := filepath.Join(dir, figure)
