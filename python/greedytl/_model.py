@@ -114,8 +114,8 @@ def read_json(text):
     model file, a sources index) as greedytl's reader does: a byte order
     mark before it is skipped, invalid UTF-8 in a string reads as U+FFFD
     (one a byte), NaN and Infinity are no numbers, and an object that
-    gives a member twice is a _schema.Members (each value checked, the
-    last kept, by _schema.check).  ValueError when it is not JSON."""
+    gives a member twice is a _schema.Members (each value checked, and
+    decoded into what the earlier ones left, by _schema.check).  ValueError when it is not JSON."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", "greedytl-go")
     if text.startswith("\ufeff"):
@@ -128,8 +128,10 @@ def parse_model(text):
 
     As greedytl reads a file (read_json): a byte order mark before it is
     skipped, and invalid UTF-8 in a string reads as U+FFFD (one a byte).
-    A member given twice in an object keeps its last value, and each of its
-    values is checked as the member's type wants (_schema)."""
+    A member given twice in an object is decoded as encoding/json decodes
+    it, into what the earlier one left (a number replaced, an object's
+    members merged), and each of its values is checked as the member's
+    type wants (_schema)."""
     try:
         doc = read_json(text)
     except ValueError as e:
@@ -601,8 +603,8 @@ class Scorer:
 
     Attributes: ``doc`` (the decoded file, as greedytl reads it: each
     object's members named by the fields they are read into, "b" for a
-    "B", the last of a repeated one; the file's own objects when they are
-    so named already), ``method`` (its method spec),
+    "B", a repeated one decoded into what the earlier ones left, objects
+    merged; the file's own objects when they are so named already), ``method`` (its method spec),
     ``num_features`` and ``num_sources`` (the column counts of X and H it was
     fitted on), ``classes`` (None for a binary model, else the K class
     names).
