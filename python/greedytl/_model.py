@@ -37,9 +37,10 @@ a member null, missing or of the wrong kind (greedytl._schema, with its
 messages: ``h is null; want an object``), and where the scorers find it
 inconsistent, and its method spec where greedytl's lookup refuses it (its
 syntax, and settings its method does not take: _check_settings mirrors
-the methods' Configure); greedytl's checks of members that no score uses
-against one another (a GreedyTL file's options and hyperparameters, its
-method spec against its options, greedytl-auto's committee) are not
+the methods' Configure), and a GreedyTL file's method spec where it is
+not the spec its options make (GreedyScorer._check_spec); greedytl's
+checks of members that no score uses against one another (a GreedyTL
+file's options and hyperparameters, greedytl-auto's committee) are not
 repeated.
 """
 
@@ -284,6 +285,13 @@ _GREEDY_SETTINGS = {
     "sample": ("sample", "a whole number ≥ 0", lambda v: v >= 0 and v == math.trunc(v)),
     "auto_lambda": ("auto_lambda", "true or false (1 or 0)", lambda v: v in (0, 1)),
     "stop_at_min_loo": ("stop_at_min_loo", "true or false (1 or 0)", lambda v: v in (0, 1)),
+}
+# The GreedyTL methods' default settings (method/greedy.go's
+# registrations), those not given 0.
+_GREEDY_DEFAULTS = {
+    "greedytl": {"lambda": 1, "delta": 1e-4, "gamma": 1},
+    "greedytl-59": {"lambda": 1, "delta": 1e-4, "gamma": 1, "sample": 59},
+    "greedytl-sp": {"lambda": 1, "delta": 1e-4, "gamma": 0.5},
 }
 # The greatest max_k and sample a spec may give (math.MaxInt32).
 _MAX_INT32 = 2 ** 31 - 1
@@ -846,6 +854,31 @@ class GreedyScorer(Scorer):
                 raise ModelFileError("column {} ({} {}): weight {}, mean {}, scale {}".format(
                     j, kind, index, w, mean, scale))
             self.columns.append((kind, index, w, mean, scale))
+        self._check_spec()
+
+    def _check_spec(self):
+        """Refuse a version 2 file of a GreedyTL method whose spec is not
+        the one its options make, as greedytl's reader does (method
+        package's decodeGreedy: the spec is greedytl.Options.MethodName of
+        the options against the method's defaults, the only function that
+        names such a file); a version 1 file is named from its options
+        there, and forward-reg's spec (no settings) is its name."""
+        name = self.method.partition(":")[0]
+        defaults = _GREEDY_DEFAULTS.get(name)
+        if defaults is None or self.doc["version"] == 1:
+            return
+        options = self.doc["options"]
+        changes = []
+        for k in sorted(_GREEDY_SETTINGS):  # greedytl.Options.Changes
+            if k == "lambda" and options["auto_lambda"]:
+                continue
+            v = float(options[k])
+            if v != defaults.get(k, 0):
+                changes.append("{}={}".format(k, _go_float(v)))
+        want = name + (":" + ",".join(changes) if changes else "")  # modelfile.FormatSpec
+        if self.method != want:
+            raise ModelFileError("method {} does not match the options, which make {}".format(
+                _go_quote(self.method), _go_quote(want)))
 
     def selection(self):
         # Each column's path after it, read only here: scoring needs none of

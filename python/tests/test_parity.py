@@ -1219,3 +1219,58 @@ def test_repeated_objects_merged_as_greedytl_merges_them(cli, tmp_path):
                                        if k not in ("method", "hyperparameters")} | {
             "method": "greedytl", "hyperparameters": v1["hyperparameters"]}
     assert [(c["weight"], c["mean"]) for c in greedytl.read_model(cols[1]).doc["columns"]] == [(4, 0.1), (-0.25, 0.75)]
+
+
+def test_greedy_spec_must_match_its_options(cli, tmp_path):
+    """A version 2 GreedyTL file whose method spec is not the one its
+    options make (greedytl.Options.MethodName: the settings that differ
+    from the method's defaults, sorted, shortest floats) is refused by
+    both readers, with greedytl's message; one whose spec and options were
+    edited alike, and a version 1 file named greedytl whatever its
+    options, are read by both.  read_model read every such file."""
+    (Xtr, Htr, ytr), _ = _problem(2)
+    save = _saver(tmp_path)
+    run(cli, "fit", "--method", "greedytl", "--features", save("X.npy", Xtr), "--source-scores",
+        save("H.npy", Htr), "--labels", save("y.npy", ytr), "--out", tmp_path / "m.json")
+    doc = json.loads((tmp_path / "m.json").read_text())
+    assert doc["method"] == "greedytl" and doc["options"]["lambda"] == 1
+
+    def variant(k, method, **options):
+        d = json.loads(json.dumps(doc))
+        d["method"] = method
+        d["options"].update(options)
+        if d.get("hyperparameters") is not None:
+            d["hyperparameters"] = None  # not the check at issue
+        return _write(tmp_path / "v{}.json".format(k), d)
+
+    cases = [
+        (("greedytl:lambda=2",), "greedytl"),
+        (("greedytl-sp:gamma=0.25",), "greedytl-sp:gamma=1"),
+        (("greedytl-59",), "greedytl-59:sample=0"),
+        (("greedytl:lambda=1",), "greedytl"),
+        (("greedytl:gamma=0.25", dict(gamma=0.5)), "greedytl:gamma=0.5"),
+        (("greedytl:lambda=2.0", dict(lambda_=2)), "greedytl:lambda=2"),
+        (("greedytl:lambda=2", dict(lambda_=2)), None),
+        (("greedytl-sp", dict(gamma=0.5)), None),
+        (("greedytl-59:delta=1e-07,max_k=3", dict(sample=59, delta=1e-7, max_k=3)), None),
+        (("greedytl", dict(auto_lambda=True, lambda_=0.01)), "greedytl:auto_lambda=1"),
+        (("greedytl:auto_lambda=1", dict(auto_lambda=True, lambda_=0.01)), None),
+    ]
+    paths = []
+    for k, ((method, *opts), want) in enumerate(cases):
+        options = {key.rstrip("_"): v for key, v in (opts[0] if opts else {}).items()}
+        paths.append((variant(k, method, **options), method))
+    read = _all_read_alike(cli, paths)
+    assert read == [want is None for _, want in cases]
+    for (path, method), (_, want) in zip(paths, cases):
+        if want is None:
+            continue
+        message = 'method "{}" does not match the options, which make "{}"'.format(method, want)
+        p = subprocess.run([cli["path"], "inspect", path], capture_output=True, text=True)
+        assert p.stderr.strip().endswith(message), p.stderr
+        with pytest.raises(greedytl.ModelFileError, match=re.escape(message) + "$"):
+            greedytl.read_model(path)
+    v1 = _v1_doc()
+    v1["options"]["lambda"] = 2
+    v1["hyperparameters"]["lambda"] = 2
+    assert _both_read(cli, _write(tmp_path / "v1.json", v1), "version 1")
