@@ -315,8 +315,11 @@ class SourcesDir:
             if not _is_local(file) or "\\" in file:
                 raise ValueError("{}: source {!r}: file {!r} is not a path inside the directory".format(ipath, name, file))
             mpath = os.path.join(self.path, *posixpath.normpath(file).split("/"))  # cleaned, as Go joins it
-            with open(mpath, "rb") as f:
-                data = f.read()
+            try:
+                with open(mpath, "rb") as f:
+                    data = f.read()
+            except OSError as e:  # missing, a directory ("."), unreadable: as greedytl, naming the file
+                raise ValueError("{}: source {!r}: {}: {}".format(ipath, name, mpath, e.strerror or e)) from None
             got = hashlib.sha256(data).hexdigest()
             if got != digest:
                 raise ValueError("{}: SHA-256 {} differs from the recorded {}: the file was altered".format(

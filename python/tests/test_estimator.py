@@ -581,6 +581,25 @@ def test_liblinear_weights_read_at_once_as_line_by_line(monkeypatch):
     assert sum(isinstance(r, tuple) for r in fast) == 12 and sum(isinstance(r, str) for r in fast) == 21
 
 
+def test_sources_dir_model_file_not_readable(cli, synth, tmp_path):
+    """An index entry whose file is the directory itself ("."), another
+    directory or missing is refused by greedytl fit --sources and by
+    SourcesDir, with a ValueError naming the index, the source and the
+    file, as greedytl names the source and the file.  SourcesDir raised
+    IsADirectoryError or FileNotFoundError."""
+    src, ix, fit = _sources_copy(cli, synth, tmp_path)
+    (src / "sub").mkdir()
+    for file in (".", "sub", "nothing.model"):
+        e = dict(ix["sources"][1], file=file)
+        (src / "sources.json").write_text(json.dumps(dict(ix, sources=ix["sources"][:1] + [e] + ix["sources"][2:])))
+        p = fit()
+        assert p.returncode == 2 and 'source "{}": '.format(e["name"]) in p.stderr, (file, p.stderr)
+        path = os.path.join(str(src), file)
+        with pytest.raises(ValueError, match="^{}: source {}: {}: ".format(
+                re.escape(str(src / "sources.json")), re.escape(repr(e["name"])), re.escape(path))):
+            greedytl.SourcesDir(src)
+
+
 def test_sources_dir_model_of_fewer_features(cli, synth, tmp_path):
     """A source model whose nr_feature is below num_features (liblinear
     records the last feature with a non-zero value in its training data:
