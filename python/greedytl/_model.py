@@ -817,8 +817,10 @@ class GreedyScorer(Scorer):
         # Version 1 is read without the check of missing members (but for
         # the header's, modelfile.Parse's) and has options.feature_factor
         # too.
-        doc = _schema.check(_schema.GREEDY_V1, doc, complete=False)
-        _schema.check(_schema.HEADER, {k: v for k, v in doc.items() if k in _schema.HEADER.fields})
+        raw, doc = doc, _schema.check(_schema.GREEDY_V1, doc, complete=False)
+        # The header's objects checked each as written (a repeated one's
+        # members are required in each, not in their merge).
+        _schema.check(_schema.HEADER, _schema.HEADER.only(raw))
         self._check_header(doc)
         # Its options are version 2's but for γ, feature_factor: one with
         # version 2's key (json.go's upgrade) is refused.

@@ -297,6 +297,12 @@ class Object(_Spec):
                 out[name] = x
         return out
 
+    def only(self, v):
+        """The object v without its members that are not this type's
+        fields' (a Members, its repeated members kept, when v repeats
+        one), to be checked as this type (check)."""
+        return object_pairs([(k, x) for k, x in _members(v) if self.field(k) is not None])
+
     def check(self, v, path, complete, into=None):
         _expect_object(v, path)
         # Decoded into the struct an earlier member left: its fields kept

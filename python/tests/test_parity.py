@@ -1190,6 +1190,16 @@ def test_repeated_objects_merged_as_greedytl_merges_them(cli, tmp_path):
     assert not _both_read(cli, gamma, "gamma in an earlier options")
     with pytest.raises(greedytl.ModelFileError, match="options has version 2's \"gamma\""):
         greedytl.read_model(gamma)
+    # A version 1 file's header is read as version 2's, each object whole:
+    # a "labels" that lacks "negative" is refused before or after one that
+    # has it.
+    text = json.dumps(v1)[:-1]
+    labels = '"labels": {"positive": "a", "negative": ["b"]}'
+    for k, extra in enumerate(('"labels": {"positive": "a"}, ' + labels, labels + ', "Labels": {"positive": "c"}')):
+        (tmp_path / "labels.json").write_text(text + ", " + extra + "}")
+        assert not _both_read(cli, tmp_path / "labels.json", extra)
+        with pytest.raises(greedytl.ModelFileError, match=r"[lL]abels\.negative is missing; want an array$"):
+            greedytl.read_model(tmp_path / "labels.json")
 
     lin = _linear_doc([0.0, 1.0], [1.0, 2.0], [0.5, -0.5], 0.25)
     lin["hyperparameters"] = {"c": 1}
