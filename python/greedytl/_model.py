@@ -37,9 +37,10 @@ a member null, missing or of the wrong kind (greedytl._schema, with its
 messages: ``h is null; want an object``), and where the scorers find it
 inconsistent, and its method spec where greedytl's lookup refuses it (its
 syntax, and settings its method does not take: _check_settings mirrors
-the methods' Configure); greedytl's checks of members that no score uses
-against one another (a GreedyTL file's options and hyperparameters, its
-method spec against its options, greedytl-auto's committee) are not
+the methods' Configure), and a GreedyTL file's method spec where it is
+not the spec its options make (GreedyScorer._check_spec); greedytl's
+checks of members that no score uses against one another (a GreedyTL
+file's options and hyperparameters, greedytl-auto's committee) are not
 repeated.
 """
 
@@ -114,8 +115,8 @@ def read_json(text):
     model file, a sources index) as greedytl's reader does: a byte order
     mark before it is skipped, invalid UTF-8 in a string reads as U+FFFD
     (one a byte), NaN and Infinity are no numbers, and an object that
-    gives a member twice is a _schema.Members (each value checked, the
-    last kept, by _schema.check).  ValueError when it is not JSON."""
+    gives a member twice is a _schema.Members (each value checked, and
+    decoded into what the earlier ones left, by _schema.check).  ValueError when it is not JSON."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", "greedytl-go")
     if text.startswith("\ufeff"):
@@ -128,8 +129,10 @@ def parse_model(text):
 
     As greedytl reads a file (read_json): a byte order mark before it is
     skipped, and invalid UTF-8 in a string reads as U+FFFD (one a byte).
-    A member given twice in an object keeps its last value, and each of its
-    values is checked as the member's type wants (_schema)."""
+    A member given twice in an object is decoded as encoding/json decodes
+    it, into what the earlier one left (a number replaced, an object's
+    members merged), and each of its values is checked as the member's
+    type wants (_schema)."""
     try:
         doc = read_json(text)
     except ValueError as e:
@@ -282,6 +285,13 @@ _GREEDY_SETTINGS = {
     "sample": ("sample", "a whole number ≥ 0", lambda v: v >= 0 and v == math.trunc(v)),
     "auto_lambda": ("auto_lambda", "true or false (1 or 0)", lambda v: v in (0, 1)),
     "stop_at_min_loo": ("stop_at_min_loo", "true or false (1 or 0)", lambda v: v in (0, 1)),
+}
+# The GreedyTL methods' default settings (method/greedy.go's
+# registrations), those not given 0.
+_GREEDY_DEFAULTS = {
+    "greedytl": {"lambda": 1, "delta": 1e-4, "gamma": 1},
+    "greedytl-59": {"lambda": 1, "delta": 1e-4, "gamma": 1, "sample": 59},
+    "greedytl-sp": {"lambda": 1, "delta": 1e-4, "gamma": 0.5},
 }
 # The greatest max_k and sample a spec may give (math.MaxInt32).
 _MAX_INT32 = 2 ** 31 - 1
@@ -601,8 +611,8 @@ class Scorer:
 
     Attributes: ``doc`` (the decoded file, as greedytl reads it: each
     object's members named by the fields they are read into, "b" for a
-    "B", the last of a repeated one; the file's own objects when they are
-    so named already), ``method`` (its method spec),
+    "B", a repeated one decoded into what the earlier ones left, objects
+    merged; the file's own objects when they are so named already), ``method`` (its method spec),
     ``num_features`` and ``num_sources`` (the column counts of X and H it was
     fitted on), ``classes`` (None for a binary model, else the K class
     names).
@@ -807,8 +817,10 @@ class GreedyScorer(Scorer):
         # Version 1 is read without the check of missing members (but for
         # the header's, modelfile.Parse's) and has options.feature_factor
         # too.
-        doc = _schema.check(_schema.GREEDY_V1, doc, complete=False)
-        _schema.check(_schema.HEADER, {k: v for k, v in doc.items() if k in _schema.HEADER.fields})
+        raw, doc = doc, _schema.check(_schema.GREEDY_V1, doc, complete=False)
+        # The header's objects checked each as written (a repeated one's
+        # members are required in each, not in their merge).
+        _schema.check(_schema.HEADER, _schema.HEADER.only(raw))
         self._check_header(doc)
         # Its options are version 2's but for γ, feature_factor: one with
         # version 2's key (json.go's upgrade) is refused.
@@ -844,6 +856,31 @@ class GreedyScorer(Scorer):
                 raise ModelFileError("column {} ({} {}): weight {}, mean {}, scale {}".format(
                     j, kind, index, w, mean, scale))
             self.columns.append((kind, index, w, mean, scale))
+        self._check_spec()
+
+    def _check_spec(self):
+        """Refuse a version 2 file of a GreedyTL method whose spec is not
+        the one its options make, as greedytl's reader does (method
+        package's decodeGreedy: the spec is greedytl.Options.MethodName of
+        the options against the method's defaults, the only function that
+        names such a file); a version 1 file is named from its options
+        there, and forward-reg's spec (no settings) is its name."""
+        name = self.method.partition(":")[0]
+        defaults = _GREEDY_DEFAULTS.get(name)
+        if defaults is None or self.doc["version"] == 1:
+            return
+        options = self.doc["options"]
+        changes = []
+        for k in sorted(_GREEDY_SETTINGS):  # greedytl.Options.Changes
+            if k == "lambda" and options["auto_lambda"]:
+                continue
+            v = float(options[k])
+            if v != defaults.get(k, 0):
+                changes.append("{}={}".format(k, _go_float(v)))
+        want = name + (":" + ",".join(changes) if changes else "")  # modelfile.FormatSpec
+        if self.method != want:
+            raise ModelFileError("method {} does not match the options, which make {}".format(
+                _go_quote(self.method), _go_quote(want)))
 
     def selection(self):
         # Each column's path after it, read only here: scoring needs none of

@@ -16,6 +16,11 @@ by the field's name exactly, or else ignoring case ("B" is "b"); check
 returns the document with its members so named.  A slice, a map or a
 pointer member may be null (a slice reads as empty, a pointer as
 absent); a pointer, a map and a member tagged omitempty may be missing.
+A member given twice is decoded as encoding/json decodes it: into the
+value the earlier one left, so that a repeated object's (a struct's, a
+map's, a non-null pointer's) members are merged, the later ones' fields
+and keys overriding the earlier ones' (recursively), and a repeated
+array's objects merged into the earlier array's, element by element.
 What the types do not say (lengths, ranges, finiteness, consistency) is
 the scorers' to check (greedytl._model), and the index's reader's
 (greedytl._sources).
@@ -39,11 +44,13 @@ class _Spec:
     nullable = False
     optional = False
 
-    def check(self, v, path, complete):
+    def check(self, v, path, complete, into=None):
         """Raise SchemaError when v (not None) is not of this type (complete:
-        nor a struct of it missing a required member); else return v with
-        the members of its structs named by their fields (v itself when
-        they are already)."""
+        nor a struct of it missing a required member); else return v as
+        encoding/json decodes it into into (the value an earlier member of
+        the same field left, or None), with the members of its structs
+        named by their fields (v itself when they are already and into is
+        None)."""
         return v
 
 
@@ -54,7 +61,7 @@ class _Scalar(_Spec):
     def __init__(self, what, want, test):
         self.what, self.missing, self.want, self.test = what, what, want, test
 
-    def check(self, v, path, complete):
+    def check(self, v, path, complete, into=None):
         if not self.test(v):
             _refuse(v, path, self.want)
         return v
@@ -73,7 +80,7 @@ class _Number(_Scalar):
     def __init__(self):
         super().__init__("a number", "a number", _is_number)
 
-    def check(self, v, path, complete):
+    def check(self, v, path, complete, into=None):
         super().check(v, path, complete)
         if not _fits_float64(v):
             raise SchemaError("cannot unmarshal number {}into {} of type float64: beyond "
@@ -137,6 +144,15 @@ BOOL = _Scalar("true or false", "true or false", lambda v: type(v) is bool)
 KIND = _Scalar("a value", '"feature" or "source"', lambda v: v in ("feature", "source"))
 
 
+class _Backed(list):
+    """A slice that a shorter array of a repeated member left: its
+    elements, and in backing the elements of its backing array beyond
+    them, which encoding/json decodes a later array's into again (it
+    truncates a slice but keeps its array)."""
+
+    __slots__ = ("backing",)
+
+
 class Slice(_Spec):
     """A Go slice: an array whose elements are of elem, or null."""
 
@@ -146,8 +162,10 @@ class Slice(_Spec):
     def __init__(self, elem):
         self.elem = elem
 
-    def check(self, v, path, complete):
+    def check(self, v, path, complete, into=None):
         _expect(v, list, path, "an array")
+        if into and v and not isinstance(self.elem, _Scalar):
+            return self._into(v, path, complete, into)
         # An array of numbers (the bulk of a file) is checked at once, and
         # so is one of integers (a nearest-neighbour file's row_classes, a
         # row a training row); one holding a number beyond its type's range
@@ -160,13 +178,33 @@ class Slice(_Spec):
         out = [_value(self.elem, x, path + (i,), complete) for i, x in enumerate(v)]
         return v if all(a is b for a, b in zip(out, v)) else out
 
+    def _into(self, v, path, complete, into):
+        """The array v (not empty) as encoding/json decodes it into the
+        slice into that an earlier member left: each element into the
+        element of into's backing array at its index, while there is one
+        (structs merged), and the slice cut to v's length, its array kept.
+        (An empty array makes a new slice, and null a nil one.)"""
+        backing = list(getattr(into, "backing", into))
+        for i, x in enumerate(v):
+            prev = backing[i] if i < len(backing) else None
+            x = _value(self.elem, x, path + (i,), complete, prev)
+            if i < len(backing):
+                backing[i] = x
+            else:
+                backing.append(x)
+        if len(backing) == len(v):
+            return backing
+        out = _Backed(backing[:len(v)])
+        out.backing = backing
+        return out
+
 
 class Members(dict):
     """A JSON object that gives a member more than once, as object_pairs
-    decodes it: a dict of each member's last value, as encoding/json keeps
-    it, whose pairs are all its (member, value) pairs in document order,
-    for check, which checks each value as greedytl's reader checks each as
-    it decodes it."""
+    decodes it: a dict of each member's last value, whose pairs are all
+    its (member, value) pairs in document order, for check, which decodes
+    each value as greedytl's reader decodes it, into what the earlier ones
+    left (merging objects)."""
 
     __slots__ = ("pairs",)
 
@@ -198,10 +236,13 @@ class Map(_Spec):
     def __init__(self, elem):
         self.elem = elem
 
-    def check(self, v, path, complete):
+    def check(self, v, path, complete, into=None):
         _expect_object(v, path)
-        out = {}
-        same = not isinstance(v, Members)
+        # Decoded into the map an earlier member left (its keys kept); a
+        # key's value replaces the earlier one's (encoding/json decodes
+        # each into a new element).
+        out = dict(into or {})
+        same = into is None and not isinstance(v, Members)
         for k, x in _members(v):  # a map's keys are matched exactly
             out[k] = _value(self.elem, x, path + (k,), complete)
             same = same and out[k] is x
@@ -226,8 +267,10 @@ class Object(_Spec):
     no member it has no field for (encoding/json's DisallowUnknownFields:
     'unknown field "foo"').  A member is a field's when it is the field's
     name, or else is it ignoring case (field); several members of one field
-    are read in order, each checked, the last kept, as encoding/json
-    decodes them."""
+    are read in order, each checked and decoded into the value the earlier
+    ones left (a struct, map or non-null pointer's object merged, a number
+    or string replaced), as encoding/json decodes them.  A required member
+    must be in each object (complete), as jsonfile checks each."""
 
     what = missing = "an object"
 
@@ -244,8 +287,9 @@ class Object(_Spec):
 
     def members(self, v):
         """The members of the object v that are fields' (the last of each
-        field), by field name, the others left out; their values are not
-        checked."""
+        field: what encoding/json reads of a repeated number, string or
+        raw value, not of a repeated object, which check merges), by field
+        name, the others left out; their values are not checked."""
         out = {}
         for k, x in _members(v):
             name = self.field(k)
@@ -253,19 +297,29 @@ class Object(_Spec):
                 out[name] = x
         return out
 
-    def check(self, v, path, complete):
+    def only(self, v):
+        """The object v without its members that are not this type's
+        fields' (a Members, its repeated members kept, when v repeats
+        one), to be checked as this type (check)."""
+        return object_pairs([(k, x) for k, x in _members(v) if self.field(k) is not None])
+
+    def check(self, v, path, complete, into=None):
         _expect_object(v, path)
-        out = {}
-        same = not isinstance(v, Members)
+        # Decoded into the struct an earlier member left: its fields kept
+        # where this object gives none.
+        out = dict(into or {})
+        same = into is None and not isinstance(v, Members)
+        present = set()
         for k, x in _members(v):
             name = self.field(k)
             if name is None:
                 raise SchemaError('unknown field "{}"'.format(_name(path + (k,))))
-            out[name] = _value(self.fields[name], x, path + (k,), complete)
+            out[name] = _value(self.fields[name], x, path + (k,), complete, out.get(name))
+            present.add(name)
             same = same and name == k and out[name] is x
         if complete:
             for k, spec in self.fields.items():
-                if k not in out and not spec.optional:
+                if k not in present and not spec.optional:
                     raise SchemaError("{} is missing; want {}".format(_name(path + (k,)), spec.missing))
         return v if same else out
 
@@ -281,8 +335,8 @@ class Optional(_Spec):
         self.nullable = pointer or spec.nullable
         self.what, self.missing = getattr(spec, "what", None), spec.missing
 
-    def check(self, v, path, complete):
-        return self.spec.check(v, path, complete)
+    def check(self, v, path, complete, into=None):
+        return self.spec.check(v, path, complete, into)
 
 
 def Pointer(spec):
@@ -318,12 +372,14 @@ def _refuse(v, path, want):
     raise SchemaError("{} is {}; want {}".format(_name(path), _show(v), want))
 
 
-def _value(spec, v, path, complete):
+def _value(spec, v, path, complete, into=None):
+    """v checked and decoded as spec's type into into (check); null is
+    nil (None), where the type has one."""
     if v is None:
         if not spec.nullable:
             raise SchemaError("{} is null; want {}".format(_name(path), spec.what))
         return None
-    return spec.check(v, path, complete)
+    return spec.check(v, path, complete, into)
 
 
 def _name(path):
@@ -344,8 +400,9 @@ def check(spec, doc, complete=True):
     greedytl's reader takes into spec's type: a member null where it may
     not be, of the wrong kind, or (complete: a version 2 file) missing.
     Return the document as that reader reads it: each object's members
-    named by their fields, the last of a repeated one (doc itself when
-    they are already so)."""
+    named by their fields, a repeated one decoded into what the earlier
+    ones left (Object; doc itself when they are already so named and none
+    is repeated)."""
     return spec.check(doc, (), complete)
 
 

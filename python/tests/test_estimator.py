@@ -530,6 +530,76 @@ def test_source_model_solver_type_read_as_greedytl_reads_it(cli, synth, tmp_path
         assert p.stderr.strip().endswith(got[len(str(path)):]), (got, p.stderr)
 
 
+def test_liblinear_weights_read_at_once_as_line_by_line(monkeypatch):
+    """A liblinear model file's weights as liblinear writes them (a
+    million in a large source) are read at once, not a number a call: a
+    file of 3,000 weights calls the careful number parser for its bias
+    alone (it made 3,002 calls, four to five times slower on a million
+    weights).  And the model read, or the error raised, is the reading
+    line by line's (which test_source_model_files_read_as_greedytl_reads_them
+    checks against greedytl) for weight blocks of every unusual kind: other
+    blanks, signs, exponents, hexadecimal, infinities, NaN, digit
+    separators, numbers beyond float64, blank, short, long and extra lines,
+    for two classes and for three."""
+    import greedytl._sources as src
+
+    calls = []
+    parse = src._parse_go_float
+    monkeypatch.setattr(src, "_parse_go_float", lambda t: calls.append(t) or parse(t))
+    data = ("solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 3000\nbias -1\nw\n"
+            + "".join("{!r} \n".format(v) for v in np.random.default_rng(0).normal(size=3000))).encode()
+    assert src.read_liblinear(data, "m").w.shape == (3000, 1)
+    assert calls == ["-1", "-1"]  # checked, then read
+    monkeypatch.undo()
+
+    def model(nr_class, block, bias="-1"):
+        labels = " ".join(map(str, range(nr_class)))
+        head = "solver_type L2R_LR\nnr_class {}\nlabel {}\nnr_feature 3\nbias {}\nw\n".format(
+            nr_class, labels, bias)
+        return (head + block).encode()
+
+    def read(data):
+        try:
+            m = src.read_liblinear(data, "m")
+        except ValueError as e:
+            return str(e)
+        return m.w.tolist(), m.bias
+
+    plain = ["0.5 \n-1.25 \n3e-05 \n", "+1\n1.\n.5\n", "1E+05\t\n-0\r\n2\n\n\n", "1\n2\n3\n \t\n"]
+    odd = ["0x1p-2\n1\n2\n", "inf\n1\n2\n", "1\nnan\n2\n", "1_0\n1\n2\n", "1e400\n1\n2\n",
+           "-1e400\n1\n2\n", "1\n\n2\n3\n", "1\n2\n", "1\n2\n3\n4\n", "1 2\n3\n4\n", "1\n2\n3",
+           "1e\n2\n3\n", ".\n2\n3\n", "1\x1c2\n3\n4\n", "1\xa0\n2\n3\n", "1\u2003\n2\n3\n",
+           "1\n2\n3\n\x0b\n", "1\n2\n3\n\n5\n", "1\n2\n3\n+\n", "", "\n", "1\n2\n3\n\n\n\n"]
+    three = ["1 2 3\n4 5 6\n7 8 9\n", "1 2 3 \n4\t5 6\n7 8  9\r\n\n", "1 2\n3 4 5 6\n7 8 9\n",
+             "1 2 3\n4 5 6\n7 8\n9\n", "1 2 3\n4 5 6\n7 8 9 10\n", "1 2 3\n\n4 5 6\n7 8 9\n"]
+    cases = [model(2, b) for b in plain + odd] + [model(3, b) for b in three] + [model(2, "", bias="1")]
+    fast = [read(data) for data in cases]
+    with monkeypatch.context() as m:
+        m.setattr(src, "_plain_weights", lambda *args: None)
+        slow = [read(data) for data in cases]
+    assert fast == slow
+    assert sum(isinstance(r, tuple) for r in fast) == 12 and sum(isinstance(r, str) for r in fast) == 21
+
+
+def test_sources_dir_model_file_not_readable(cli, synth, tmp_path):
+    """An index entry whose file is the directory itself ("."), another
+    directory or missing is refused by greedytl fit --sources and by
+    SourcesDir, with a ValueError naming the index, the source and the
+    file, as greedytl names the source and the file.  SourcesDir raised
+    IsADirectoryError or FileNotFoundError."""
+    src, ix, fit = _sources_copy(cli, synth, tmp_path)
+    (src / "sub").mkdir()
+    for file in (".", "sub", "nothing.model"):
+        e = dict(ix["sources"][1], file=file)
+        (src / "sources.json").write_text(json.dumps(dict(ix, sources=ix["sources"][:1] + [e] + ix["sources"][2:])))
+        p = fit()
+        assert p.returncode == 2 and 'source "{}": '.format(e["name"]) in p.stderr, (file, p.stderr)
+        path = os.path.join(str(src), file)
+        with pytest.raises(ValueError, match="^{}: source {}: {}: ".format(
+                re.escape(str(src / "sources.json")), re.escape(repr(e["name"])), re.escape(path))):
+            greedytl.SourcesDir(src)
+
+
 def test_sources_dir_model_of_fewer_features(cli, synth, tmp_path):
     """A source model whose nr_feature is below num_features (liblinear
     records the last feature with a non-zero value in its training data:

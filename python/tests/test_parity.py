@@ -1004,7 +1004,7 @@ def test_encoding_and_repeated_members_read_alike(multiclass_cli, tmp_path):
     """A file's bytes as greedytl reads them: a UTF-8 byte order mark
     before the document is skipped; invalid UTF-8 in a string reads as
     U+FFFD a byte (the inspection, a hyperparameter's name, is inspect's),
-    outside one it is refused; a member given twice keeps its last value
+    outside one it is refused; a number given twice keeps its last value
     and each of its values is checked as the member's type wants ({"b":
     null, "b": 0.25} refused, {"b": 0.5, "b": 0.25} read), at any depth, in
     a nested model too.  read_model refused the byte order mark, raised
@@ -1055,7 +1055,8 @@ def test_member_names_read_ignoring_case(multiclass_cli, tmp_path):
     long s is s; a dotless ı is no i), at any depth, in the header (a
     "Classes" makes a multi-class file) and in a nested model (a
     one-vs-rest model's "Labels", read as its model's labels); several
-    members of one field are each checked and the last is kept.  Both
+    members of one field are each checked, a number's last kept and an
+    object's merged (test_repeated_objects_merged_as_greedytl_merges_them).  Both
     readers read the same files, with the same scores.  read_model refused
     every member not named exactly ('unknown field "B"'), and checked a
     one-vs-rest model's labels in the document before the model was read."""
@@ -1163,3 +1164,123 @@ def test_version_1_file_without_its_path(cli, tmp_path):
     for d in (got, want):
         d.pop("method"), d.pop("hyperparameters")
     assert got == want
+
+
+def test_repeated_objects_merged_as_greedytl_merges_them(cli, tmp_path):
+    """An object member given twice (by names equal ignoring case too) is
+    decoded as encoding/json decodes it, into what the earlier one left: a
+    struct's, a map's and a slice's elements' members merged, the later
+    ones overriding, a null resetting a map.  A version 1 file whose
+    options' "gamma" is in an earlier "options" than its "Options" is
+    refused by both readers; a hyperparameter only in an earlier object is
+    in both inspections; a version 1 file's columns merged into an earlier
+    array's (a shorter one's array kept for a longer one after it) score
+    alike.  read_model kept the last object alone: it read the first file,
+    left out the hyperparameter, and read the columns as the last array
+    wrote them (refused: scale 0)."""
+    def edit(name, doc, old, new):
+        text = json.dumps(doc)
+        assert old in text, old
+        path = tmp_path / name
+        path.write_text(text.replace(old, new, 1))
+        return path
+
+    v1 = _v1_doc()
+    gamma = edit("gamma.json", v1, '"options": {', '"options": {"gamma": 1}, "Options": {')
+    assert not _both_read(cli, gamma, "gamma in an earlier options")
+    with pytest.raises(greedytl.ModelFileError, match="options has version 2's \"gamma\""):
+        greedytl.read_model(gamma)
+    # A version 1 file's header is read as version 2's, each object whole:
+    # a "labels" that lacks "negative" is refused before or after one that
+    # has it.
+    text = json.dumps(v1)[:-1]
+    labels = '"labels": {"positive": "a", "negative": ["b"]}'
+    for k, extra in enumerate(('"labels": {"positive": "a"}, ' + labels, labels + ', "Labels": {"positive": "c"}')):
+        (tmp_path / "labels.json").write_text(text + ", " + extra + "}")
+        assert not _both_read(cli, tmp_path / "labels.json", extra)
+        with pytest.raises(greedytl.ModelFileError, match=r"[lL]abels\.negative is missing; want an array$"):
+            greedytl.read_model(tmp_path / "labels.json")
+
+    lin = _linear_doc([0.0, 1.0], [1.0, 2.0], [0.5, -0.5], 0.25)
+    lin["hyperparameters"] = {"c": 1}
+    hp = [edit("hp.json", lin, '"hyperparameters": {', '"hyperparameters": {"zz": 1}, "Hyperparameters": {'),
+          edit("hpnull.json", lin, '"hyperparameters": {', '"hyperparameters": {"zz": 1}, "hyperparameters": null, '
+               '"Hyperparameters": {')]
+    for path, want in zip(hp, ({"c": 1, "zz": 1}, {"c": 1})):
+        inspected = json.loads(run(cli, "inspect", "--json", path))
+        assert inspected["hyperparameters"] == want
+        assert greedytl.read_model(path).inspection() == inspected
+
+    v1["num_features"] = 2
+    v1["columns"].append({"kind": "feature", "index": 1, "weight": -0.25, "mean": 0.5, "scale": 1.5, "score": 2,
+                          "reg_error": 0.3, "loo_error": 0.5})
+    cols = [edit("cols.json", v1, '"num_features":', '"columns": [{"weight": 9}], "num_features":')]
+    cols.append(edit("merged.json", v1, '"columns": [', '"columns": ['))
+    text = cols[1].read_text()
+    cols[1].write_text(text[:-1] + ', "Columns": [{"weight": 3}], "columns": [{"weight": 4}, {"mean": 0.75}]}')
+    (Xte, Hte, _), _ = _problem(5)
+    save = _saver(tmp_path)
+    Xt, Ht = save("Xt.npy", Xte[:, :2]), save("Ht.npy", Hte[:, :1])
+    for path in cols:
+        assert _both_read(cli, path, path.name)
+        scorer = greedytl.read_model(path)
+        _check(scorer.scores(Xte[:, :2], Hte[:, :1]), _predict(cli, tmp_path, path, features=Xt, source_scores=Ht))
+        assert scorer.inspection() == {k: v for k, v in json.loads(run(cli, "inspect", "--json", path)).items()
+                                       if k not in ("method", "hyperparameters")} | {
+            "method": "greedytl", "hyperparameters": v1["hyperparameters"]}
+    assert [(c["weight"], c["mean"]) for c in greedytl.read_model(cols[1]).doc["columns"]] == [(4, 0.1), (-0.25, 0.75)]
+
+
+def test_greedy_spec_must_match_its_options(cli, tmp_path):
+    """A version 2 GreedyTL file whose method spec is not the one its
+    options make (greedytl.Options.MethodName: the settings that differ
+    from the method's defaults, sorted, shortest floats) is refused by
+    both readers, with greedytl's message; one whose spec and options were
+    edited alike, and a version 1 file named greedytl whatever its
+    options, are read by both.  read_model read every such file."""
+    (Xtr, Htr, ytr), _ = _problem(2)
+    save = _saver(tmp_path)
+    run(cli, "fit", "--method", "greedytl", "--features", save("X.npy", Xtr), "--source-scores",
+        save("H.npy", Htr), "--labels", save("y.npy", ytr), "--out", tmp_path / "m.json")
+    doc = json.loads((tmp_path / "m.json").read_text())
+    assert doc["method"] == "greedytl" and doc["options"]["lambda"] == 1
+
+    def variant(k, method, **options):
+        d = json.loads(json.dumps(doc))
+        d["method"] = method
+        d["options"].update(options)
+        if d.get("hyperparameters") is not None:
+            d["hyperparameters"] = None  # not the check at issue
+        return _write(tmp_path / "v{}.json".format(k), d)
+
+    cases = [
+        (("greedytl:lambda=2",), "greedytl"),
+        (("greedytl-sp:gamma=0.25",), "greedytl-sp:gamma=1"),
+        (("greedytl-59",), "greedytl-59:sample=0"),
+        (("greedytl:lambda=1",), "greedytl"),
+        (("greedytl:gamma=0.25", dict(gamma=0.5)), "greedytl:gamma=0.5"),
+        (("greedytl:lambda=2.0", dict(lambda_=2)), "greedytl:lambda=2"),
+        (("greedytl:lambda=2", dict(lambda_=2)), None),
+        (("greedytl-sp", dict(gamma=0.5)), None),
+        (("greedytl-59:delta=1e-07,max_k=3", dict(sample=59, delta=1e-7, max_k=3)), None),
+        (("greedytl", dict(auto_lambda=True, lambda_=0.01)), "greedytl:auto_lambda=1"),
+        (("greedytl:auto_lambda=1", dict(auto_lambda=True, lambda_=0.01)), None),
+    ]
+    paths = []
+    for k, ((method, *opts), want) in enumerate(cases):
+        options = {key.rstrip("_"): v for key, v in (opts[0] if opts else {}).items()}
+        paths.append((variant(k, method, **options), method))
+    read = _all_read_alike(cli, paths)
+    assert read == [want is None for _, want in cases]
+    for (path, method), (_, want) in zip(paths, cases):
+        if want is None:
+            continue
+        message = 'method "{}" does not match the options, which make "{}"'.format(method, want)
+        p = subprocess.run([cli["path"], "inspect", path], capture_output=True, text=True)
+        assert p.stderr.strip().endswith(message), p.stderr
+        with pytest.raises(greedytl.ModelFileError, match=re.escape(message) + "$"):
+            greedytl.read_model(path)
+    v1 = _v1_doc()
+    v1["options"]["lambda"] = 2
+    v1["hyperparameters"]["lambda"] = 2
+    assert _both_read(cli, _write(tmp_path / "v1.json", v1), "version 1")
