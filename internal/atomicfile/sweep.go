@@ -116,8 +116,8 @@ var unswept = map[string]map[string][]string{}
 // sweep removes the temporary files that killed Writes of this host left
 // for the destination named base in dir (removeStale), keeping this
 // process's own. Each directory's names are read once, at this process's
-// first Write into it (no lstat, no sort): n Writes into a directory of n
-// files read its names once, not n times. What a process killed afterwards
+// first Write into it (no lstat, no sort), so that writing n files there
+// reads n names n times over, not n²: what a process killed afterwards
 // leaves there is swept by a later process. The caller holds temps' mutex.
 func sweep(dir, base string) {
 	found, ok := unswept[dir]
