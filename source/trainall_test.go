@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -273,55 +272,6 @@ func TestTrainAllResume(t *testing.T) {
 	}
 	if res.Reused != 2 || res.Trained != 4 {
 		t.Errorf("resumed run reused %d and trained %d, want 2 and 4", res.Reused, res.Trained)
-	}
-	sameFiles(t, snapshot(t, out), ref)
-}
-
-// TestTrainAllSweepsKilledWritersFiles: a train-sources killed outright
-// (SIGKILL) while writing the index or a model left their temporary files
-// in the sources directory for ever (12 after 301 kills). A rerun, which
-// writes those files again, removes them, the killed process being gone.
-func TestTrainAllSweepsKilledWritersFiles(t *testing.T) {
-	host, err := os.Hostname()
-	if err != nil || strings.ContainsAny(host, "/_ ") {
-		t.Skip("no usable host name")
-	}
-	j := newJob(t)
-	ref := snapshot(t, j.reference(t))
-	// What a process of this host killed while writing the index and a
-	// model left.
-	dead := exec.Command("true")
-	if err := dead.Run(); err != nil {
-		t.Skipf("true: %v", err)
-	}
-	tag := fmt.Sprintf(".tmp-%s-%d-", host, dead.Process.Pid)
-	var model string
-	for rel := range ref {
-		if filepath.Ext(rel) == ".model" {
-			model = rel
-			break
-		}
-	}
-	out := t.TempDir()
-	if err := os.Mkdir(filepath.Join(out, modelDir), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	litter := []string{
-		filepath.Join(out, "."+IndexFile+tag+"1"),
-		filepath.Join(out, filepath.Dir(model), "."+filepath.Base(model)+tag+"2"),
-	}
-	for _, p := range litter {
-		if err := os.WriteFile(p, []byte("half"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := j.run(t, context.Background(), out, RunOptions{Workers: 2}); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range litter {
-		if _, err := os.Stat(p); err == nil {
-			t.Errorf("the rerun kept the killed writer's temporary file %s", p)
-		}
 	}
 	sameFiles(t, snapshot(t, out), ref)
 }

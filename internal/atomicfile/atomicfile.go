@@ -8,9 +8,6 @@
 // /dev/fd/N, /proc/self/fd/N, whatever its file) are written to directly, and
 // symbolic links (to a regular file, or to none yet) are kept and their
 // final target written. One walk along the links (resolve) decides which.
-// The temporary file of a Write killed outright (SIGKILL) is removed by a
-// later Write of the same file on the same host, once no process writes it
-// (sweep.go tells how).
 package atomicfile
 
 import (
@@ -31,14 +28,10 @@ import (
 // Write calls fill with a buffered writer and stores what it wrote at path.
 // When path is a regular file or does not exist, fill writes onto a
 // temporary file beside path (beside the final target of a symbolic
-// link) which, if fill and every flush and sync succeed, is renamed to
-// path (closed after the rename where an open file can be renamed, before
-// it elsewhere: an error closing it is returned), and the directory is
-// synced (SyncDir); on any error before the
+// link) which, if fill and every flush, sync and close succeed, is renamed
+// to path, and the directory is synced (SyncDir); on any error before the
 // rename the temporary file is removed, path is left untouched and the
-// error is returned. Before it creates its temporary file, Write removes
-// those that Writes of path killed outright on this host left (sweep). An
-// error syncing the directory is returned too: path
+// error is returned. An error syncing the directory is returned too: path
 // has the new content but might lose it in a crash. When path is, or links to, a device,
 // a FIFO, a socket or an open descriptor, fill writes to it directly. A
 // directory is refused.
@@ -53,7 +46,7 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 		return writeDirect(path, fill)
 	}
 	dir := filepath.Dir(target)
-	f, err := createTemp(dir, filepath.Base(target))
+	f, err := createTemp(dir, "."+filepath.Base(target)+".tmp-*")
 	if err != nil {
 		// Name path, not the temporary file the user never asked for.
 		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
@@ -81,25 +74,15 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	if err = fsync(f); err != nil {
 		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 	}
-	// Errors name the destination, not the temporary file.
-	if err = f.Chmod(0o644); err != nil {
+	if err = f.Close(); err != nil {
 		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 	}
-	// The file is renamed while open, and so locked (createTemp), where
-	// an open file can be renamed: closed first, a later writer's sweep
-	// could take it for a killed writer's.
-	if !renameOpen {
-		if err = f.Close(); err != nil {
-			return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
-		}
+	// Errors name the destination, not the temporary file.
+	if err = os.Chmod(tmp, 0o644); err != nil {
+		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 	}
 	if err = os.Rename(tmp, target); err != nil {
 		return fmt.Errorf("%s: replacing it: %w", path, fileerr.Reason(err))
-	}
-	if renameOpen {
-		if err = f.Close(); err != nil {
-			return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
-		}
 	}
 	if derr := SyncDir(dir); derr != nil {
 		// Renamed (the deferred removal finds no temporary file), but
@@ -164,33 +147,23 @@ var temps struct {
 // errStopped is Write's error once RemoveTemporary has been called.
 var errStopped = errors.New("the process is ending: no file is written")
 
-// createTemp creates, locks (claim) and records the temporary file of
-// Write for the file named base in dir, unless RemoveTemporary has been
-// called; it first removes the temporary files of base that Writes killed
-// before they finished left in dir (sweep).
-func createTemp(dir, base string) (*os.File, error) {
+// createTemp creates a temporary file as os.CreateTemp does and records it,
+// unless RemoveTemporary has been called.
+func createTemp(dir, pattern string) (*os.File, error) {
 	temps.Lock()
 	defer temps.Unlock()
 	if temps.stopped {
 		return nil, errStopped
 	}
-	sweep(dir, base)
-	for range 10 {
-		f, err := os.CreateTemp(dir, tempPattern(base))
-		if err != nil {
-			return nil, err
-		}
-		if !claim(f) {
-			f.Close() // a sweep took it; it removes it
-			continue
-		}
-		if temps.files == nil {
-			temps.files = map[string]bool{}
-		}
-		temps.files[f.Name()] = true
-		return f, nil
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return nil, err
 	}
-	return nil, errors.New("every temporary file made for it was removed at once by another process's sweep")
+	if temps.files == nil {
+		temps.files = map[string]bool{}
+	}
+	temps.files[f.Name()] = true
+	return f, nil
 }
 
 // MkdirTemp creates a temporary directory in dir as os.MkdirTemp does, for

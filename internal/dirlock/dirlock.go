@@ -275,22 +275,6 @@ func TryAcquireFile(path string) (*Lock, error) {
 	return l, err
 }
 
-// LockOpen takes an exclusive flock(2) on the open file f without
-// waiting, for a file that is its own lock: a temporary file its writer
-// holds locked while it writes it (atomicfile), so that another process can
-// tell a file being written from one a killed writer left, as Acquire tells
-// a held directory from an abandoned one: the kernel releases the lock when
-// its holder exits, however it exits. held reports that another open file
-// holds the lock. Where there are no locks to take (a system without
-// flock(2), whose error matches errors.ErrUnsupported; a file system
-// without flock locks) it returns an error, and nothing can be told.
-func LockOpen(f *os.File) (held bool, err error) {
-	if !haveFlock {
-		return false, errors.ErrUnsupported
-	}
-	return tryLock(f, false)
-}
-
 // FileLockName is the name of AcquireFile's lock file for path, in path's
 // directory: "." + its name + ".lock".
 func FileLockName(path string) string { return "." + filepath.Base(path) + ".lock" }

@@ -4,9 +4,6 @@ package dirlock
 
 import "os"
 
-// haveFlock reports that tryLock does not lock (LockOpen).
-const haveFlock = false
-
 // tryLock does not lock where flock(2) is missing: one process per
 // directory is then the user's responsibility.
 func tryLock(*os.File, bool) (bool, error) { return false, nil }

@@ -8,9 +8,6 @@ import (
 	"syscall"
 )
 
-// haveFlock reports that tryLock locks (LockOpen).
-const haveFlock = true
-
 // flock is syscall.Flock, replaced by tests to fail as a file system
 // without locks does.
 var flock = syscall.Flock

@@ -571,28 +571,3 @@ func TestRefusalWaitsForTheGate(t *testing.T) {
 		t.Errorf("a GroupError made without a refusal: %q, matching ErrLocked %v; want its group named, matching", got, errors.Is(zero, ErrLocked))
 	}
 }
-
-// TestLockOpen: a file locked through one open file is held for another
-// open of it, and free once the first is closed.
-func TestLockOpen(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "f")
-	a, err := os.Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if held, err := LockOpen(a); held || err != nil {
-		t.Fatalf("first lock: held %v, %v", held, err)
-	}
-	b, err := os.OpenFile(p, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	if held, err := LockOpen(b); !held || err != nil {
-		t.Errorf("while another open file holds it: held %v, %v; want held", held, err)
-	}
-	a.Close()
-	if held, err := LockOpen(b); held || err != nil {
-		t.Errorf("once the holder closed it: held %v, %v; want free", held, err)
-	}
-}
