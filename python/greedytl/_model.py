@@ -38,10 +38,14 @@ messages: ``h is null; want an object``), and where the scorers find it
 inconsistent, and its method spec where greedytl's lookup refuses it (its
 syntax, and settings its method does not take: _check_settings mirrors
 the methods' Configure), and a GreedyTL file's method spec where it is
-not the spec its options make (GreedyScorer._check_spec); greedytl's
-checks of members that no score uses against one another (a GreedyTL
-file's options and hyperparameters, greedytl-auto's committee) are not
-repeated.
+not the spec its options make (GreedyScorer._check_spec), and a GreedyTL
+file's hyperparameters where they are not its options'
+(GreedyScorer._check_hyperparameters); greedytl's checks of the values of
+a GreedyTL file's options and of greedytl-auto's committee against its
+model (members that no score uses) are not repeated.  An error of a
+method's decoder (past the header) carries the file's method in front,
+``greedytl:lambda=2 model: …``, where greedytl writes ``reading
+greedytl:lambda=2 model: …``.
 """
 
 import codecs
@@ -375,6 +379,12 @@ def _go_float(x):
     else:
         out = "0." + "0" * (-e - 1) + ds
     return ("-" if sign else "") + out
+
+
+def _go_map(m):
+    """The map m (str -> float) as Go's %v writes a map[string]float64:
+    map[k:v …], by increasing key."""
+    return "map[{}]".format(" ".join("{}:{}".format(k, _go_float(v)) for k, v in sorted(m.items())))
 
 
 def _describe(e):
@@ -817,20 +827,29 @@ class GreedyScorer(Scorer):
         # Version 1 is read without the check of missing members (but for
         # the header's, modelfile.Parse's) and has options.feature_factor
         # too.
-        raw, doc = doc, _schema.check(_schema.GREEDY_V1, doc, complete=False)
-        # The header's objects checked each as written (a repeated one's
-        # members are required in each, not in their merge).
-        _schema.check(_schema.HEADER, _schema.HEADER.only(raw))
-        self._check_header(doc)
+        # The header first, as modelfile.Parse reads it before the decoder
+        # reads the body: its objects checked each as written (a repeated
+        # one's members are required in each, not in their merge).
+        self._check_header(_schema.check(_schema.HEADER, _schema.HEADER.only(doc)))
+        doc = _schema.check(_schema.GREEDY_V1, doc, complete=False)
         # Its options are version 2's but for γ, feature_factor: one with
         # version 2's key (json.go's upgrade) is refused.
         if (doc.get("options") or {}).get("gamma") is not None:
-            raise ModelFileError('version 1 file: options has version 2\'s "gamma"; version 1 calls it '
-                                 '"feature_factor"')
+            raise ModelFileError('{} model: version 1 file: options has version 2\'s "gamma"; version 1 calls it '
+                                 '"feature_factor"'.format(self.method))
         return doc
 
     def __init__(self, doc):
         super().__init__(doc)
+        # What the decoder (json.go's DecodeFile, method package's
+        # decodeGreedy) refuses past the members' kinds, named as greedytl
+        # names it, after the file's method.
+        try:
+            self._check_model()
+        except ModelFileError as e:
+            raise ModelFileError("{} model: {}".format(self.method, e)) from None
+
+    def _check_model(self):
         doc = self.doc
         self.num_features = _count(doc, "num_features")
         self.num_sources = _count(doc, "num_sources")
@@ -856,7 +875,30 @@ class GreedyScorer(Scorer):
                 raise ModelFileError("column {} ({} {}): weight {}, mean {}, scale {}".format(
                     j, kind, index, w, mean, scale))
             self.columns.append((kind, index, w, mean, scale))
+        self._check_hyperparameters()
         self._check_spec()
+
+    def _check_hyperparameters(self):
+        """Refuse a file whose hyperparameters, when it records them, are
+        not those of its options (greedytl.Options.Hyperparameters: lambda,
+        delta and gamma, and sample and max_k when not 0), as json.go's
+        DecodeFile does; a version 1 file's feature_factor is gamma there
+        (its upgrade), in the hyperparameters as in the options."""
+        doc = self.doc
+        got = doc.get("hyperparameters")
+        if got is None:
+            return
+        v1 = doc["version"] == 1
+        got = {("gamma" if v1 and k == "feature_factor" else k): float(v) for k, v in got.items()}
+        options = doc.get("options") or {}
+        want = {k: float(options.get("feature_factor" if v1 and k == "gamma" else k, 0))
+                for k in ("lambda", "delta", "gamma")}
+        for k in ("sample", "max_k"):
+            if options.get(k, 0) > 0:
+                want[k] = float(options[k])
+        if got != want:
+            raise ModelFileError("hyperparameters {} disagree with the options ({})".format(
+                _go_map(got), _go_map(want)))
 
     def _check_spec(self):
         """Refuse a version 2 file of a GreedyTL method whose spec is not

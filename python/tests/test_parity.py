@@ -655,15 +655,12 @@ def _another_kind(v):
 # Where the readers differ, by (method, the member's path without the
 # array indices, the change): what greedytl refuses on grounds of
 # consistency between members or of their values, which read_model does not
-# check (none of them is used to score): a GreedyTL file's hyperparameters
-# against its options (json.go's DecodeFile) and its options' values (a
-# version 1 file's options left out read as zeros: λ = 0 is invalid), and
+# check (none of them is used to score): a GreedyTL file's options' values
+# (a version 1 file's options left out read as zeros: λ = 0 is invalid), and
 # greedytl-auto's committee against the model (AutoCommittee.check: its
 # GreedyTL members, its source member when the model has sources, the
 # tally's counts against them and the hyperparameter "fits").
-_NOT_MIRRORED = {(m, ("hyperparameters", k), "missing") for m in ("greedytl", "greedytl v1")
-                 for k in ("lambda", "delta", "gamma", "feature_factor", "sample")} | {
-    (m, ("hyperparameters",), "unknown member") for m in ("greedytl", "greedytl v1")} | {
+_NOT_MIRRORED = {
     ("greedytl v1", ("options",) + k, "missing") for k in ((), ("lambda",), ("delta",), ("sample",),
                                                              ("feature_factor",))} | {
     ("greedytl-auto", p, change) for p, change in (
@@ -1275,12 +1272,118 @@ def test_greedy_spec_must_match_its_options(cli, tmp_path):
     for (path, method), (_, want) in zip(paths, cases):
         if want is None:
             continue
-        message = 'method "{}" does not match the options, which make "{}"'.format(method, want)
-        p = subprocess.run([cli["path"], "inspect", path], capture_output=True, text=True)
-        assert p.stderr.strip().endswith(message), p.stderr
-        with pytest.raises(greedytl.ModelFileError, match=re.escape(message) + "$"):
-            greedytl.read_model(path)
+        message = '{} model: method "{}" does not match the options, which make "{}"'.format(method, method, want)
+        assert _decoder_refused_alike(cli, path) == message
     v1 = _v1_doc()
     v1["options"]["lambda"] = 2
     v1["hyperparameters"]["lambda"] = 2
     assert _both_read(cli, _write(tmp_path / "v1.json", v1), "version 1")
+
+
+def _decoder_refused_alike(cli, path):
+    """Assert that both readers refuse the model file at path with the
+    message of a method's decoder, read_model's after the path being
+    greedytl inspect's after "reading " (greedytl's "reading METHOD model:
+    …", read_model's "METHOD model: …"); return read_model's."""
+    p = subprocess.run([cli["path"], "inspect", path], capture_output=True, text=True)
+    assert p.returncode == 2, p.stdout
+    with pytest.raises(greedytl.ModelFileError) as e:
+        greedytl.read_model(path)
+    ours = str(e.value)
+    assert ours.startswith("{}: ".format(path)), ours
+    ours = ours[len(str(path)) + 2:]
+    assert re.match(r"\S+ model: ", ours), ours
+    assert p.stderr.strip().endswith(": reading " + ours), (ours, p.stderr)
+    return ours
+
+
+def _v2_doc():
+    """A version 2 GreedyTL file of the method greedytl, its spec and
+    hyperparameters its options'."""
+    doc = _v1_doc()
+    doc["version"] = 2
+    doc["options"]["gamma"] = doc["options"].pop("feature_factor")
+    doc["hyperparameters"]["gamma"] = doc["hyperparameters"].pop("feature_factor")
+    doc["method"] = "greedytl-59:gamma=0.25"
+    return doc
+
+
+def test_greedy_hyperparameters_must_be_its_options(cli, tmp_path):
+    """A GreedyTL file whose "hyperparameters" (when not null) are not
+    those of its options (greedytl.Options.Hyperparameters: lambda, delta
+    and gamma, sample and max_k when not 0; a version 1 file's
+    feature_factor is gamma) is refused by both readers with greedytl's
+    message, its maps written as Go writes them; the files whose
+    hyperparameters are their options' are read by both.  read_model read
+    every such file."""
+    def v2(hp=None, method=None, **options):
+        d = _v2_doc()
+        d["options"].update(options)
+        d["method"] = method or d["method"]
+        if hp is not None:
+            d["hyperparameters"] = hp
+        return d
+
+    def v1(hp):
+        d = _v1_doc()
+        d["hyperparameters"] = hp
+        return d
+
+    agree = {"lambda": 1, "delta": 0.0001, "gamma": 0.25, "sample": 59}
+    cases = [  # (the file, greedytl's message (None: read))
+        (v2(), None),
+        (dict(v2(), hyperparameters=None), None),
+        (v2(hp=dict(agree, max_k=0)), "map[delta:0.0001 gamma:0.25 lambda:1 max_k:0 sample:59] disagree with the "
+                                      "options (map[delta:0.0001 gamma:0.25 lambda:1 sample:59])"),
+        (v2(hp={}), "map[] disagree with the options (map[delta:0.0001 gamma:0.25 lambda:1 sample:59])"),
+        (v2(hp=dict(agree, **{"lambda": 1e6, "delta": 1.5e-7, "x y": 123456})),
+         "map[delta:1.5e-07 gamma:0.25 lambda:1e+06 sample:59 x y:123456] disagree with the options "
+         "(map[delta:0.0001 gamma:0.25 lambda:1 sample:59])"),
+        (v2(hp=dict(agree, max_k=3), max_k=3, method="greedytl-59:gamma=0.25,max_k=3"), None),
+        (v2(max_k=3, method="greedytl-59:gamma=0.25,max_k=3"), "map[delta:0.0001 gamma:0.25 lambda:1 sample:59] disagree with the options "
+                      "(map[delta:0.0001 gamma:0.25 lambda:1 max_k:3 sample:59])"),
+        (v1(dict(agree)), None),
+        (v1({"lambda": 1, "delta": 0.0001, "feature_factor": 0.25, "sample": 59}), None),
+        (v1({"lambda": 1, "delta": 0.0001, "feature_factor": 0.5, "sample": 59}),
+         "map[delta:0.0001 gamma:0.5 lambda:1 sample:59] disagree with the options "
+         "(map[delta:0.0001 gamma:0.25 lambda:1 sample:59])"),
+    ]
+    paths = [(_write(tmp_path / "h{}.json".format(k), doc), k) for k, (doc, _) in enumerate(cases)]
+    assert _all_read_alike(cli, paths) == [want is None for _, want in cases]
+    for (path, k), (doc, want) in zip(paths, cases):
+        if want is not None:
+            assert _decoder_refused_alike(cli, path) == "{} model: hyperparameters {}".format(doc["method"], want), k
+
+
+def test_version_1_header_checked_before_its_body(cli, tmp_path):
+    """A version 1 GreedyTL file with a problem in its header (a
+    "sources" without its digest, a label that reads as NaN) and another
+    in its body (a column's weight not a number, options holding version
+    2's "gamma") is refused by both readers for its header's, as greedytl
+    reads the header first (modelfile.Parse), with greedytl's message;
+    read_model named the body's.  The body's alone is the decoder's, after
+    the method, as greedytl's is (read_model's named no method)."""
+    sources = {"dir": "d", "sha256": "", "count": 1, "data_sha256": "x", "seed": 1}
+    nan = {"positive": "NaN", "negative": ["b"]}
+    cases = []
+    for header, want in ((dict(sources=sources), '"sources" has no sha256 digest'),
+                         (dict(labels=nan), '"labels": label "NaN" reads as NaN')):
+        for body in ("weight", "gamma"):
+            doc = dict(_v1_doc(), **header)
+            if body == "weight":
+                doc["columns"][0]["weight"] = "x"
+            else:
+                doc["options"]["gamma"] = 1
+            cases.append((_write(tmp_path / "o{}.json".format(len(cases)), doc), want))
+    for path, want in cases:
+        p = subprocess.run([cli["path"], "inspect", path], capture_output=True, text=True)
+        assert p.returncode == 2 and want in p.stderr, p.stderr
+        with pytest.raises(greedytl.ModelFileError) as e:
+            greedytl.read_model(path)
+        ours = str(e.value)[len(str(path)) + 2:]
+        assert ours.startswith(want) and p.stderr.strip().endswith(": reading model: " + ours), (ours, p.stderr)
+    # The body's alone: the decoder's, after the method.
+    doc = _v1_doc()
+    doc["options"]["gamma"] = 1
+    assert _decoder_refused_alike(cli, _write(tmp_path / "gamma.json", doc)) == (
+        'greedytl model: version 1 file: options has version 2\'s "gamma"; version 1 calls it "feature_factor"')
