@@ -39,13 +39,13 @@ inconsistent, and its method spec where greedytl's lookup refuses it (its
 syntax, and settings its method does not take: _check_settings mirrors
 the methods' Configure), and a GreedyTL file's method spec where it is
 not the spec its options make (GreedyScorer._check_spec), and a GreedyTL
-file's hyperparameters where they are not its options'
-(GreedyScorer._check_hyperparameters); greedytl's checks of the values of
-a GreedyTL file's options and of greedytl-auto's committee against its
-model (members that no score uses) are not repeated.  An error of a
-method's decoder (past the header) carries the file's method in front,
-``greedytl:lambda=2 model: …``, where greedytl writes ``reading
-greedytl:lambda=2 model: …``.
+file's options, columns and their errors where greedytl.Model's validate
+refuses them (GreedyScorer._check_model) and its hyperparameters where
+they are not its options' (GreedyScorer._check_hyperparameters);
+greedytl's check of greedytl-auto's committee against its model (members
+that no score uses) is not repeated.  An error of a method's decoder
+(past the header) carries the file's method in front, ``greedytl:lambda=2
+model: …``, where greedytl writes ``reading greedytl:lambda=2 model: …``.
 """
 
 import codecs
@@ -290,6 +290,10 @@ _GREEDY_SETTINGS = {
     "auto_lambda": ("auto_lambda", "true or false (1 or 0)", lambda v: v in (0, 1)),
     "stop_at_min_loo": ("stop_at_min_loo", "true or false (1 or 0)", lambda v: v in (0, 1)),
 }
+# The fields of greedytl.Options that the settings' keys name, as the
+# messages of its check name them.
+_GO_OPTION_FIELDS = {"lambda": "Lambda", "delta": "Delta", "gamma": "FeatureFactor", "max_k": "MaxK",
+                     "sample": "Sample"}
 # The GreedyTL methods' default settings (method/greedy.go's
 # registrations), those not given 0.
 _GREEDY_DEFAULTS = {
@@ -850,10 +854,15 @@ class GreedyScorer(Scorer):
             raise ModelFileError("{} model: {}".format(self.method, e)) from None
 
     def _check_model(self):
+        """Read the columns, refusing what greedytl.Model's validate
+        refuses, in its order: the options' values, the column counts, each
+        column (range, repeat, scale), each column's path (negative
+        errors); then the hyperparameters and the spec."""
         doc = self.doc
-        self.num_features = _count(doc, "num_features")
-        self.num_sources = _count(doc, "num_sources")
-        if self.num_features + self.num_sources == 0:
+        self._check_options()
+        self.num_features = _int(doc.get("num_features", 0), "num_features")
+        self.num_sources = _int(doc.get("num_sources", 0), "num_sources")
+        if self.num_features < 0 or self.num_sources < 0 or self.num_features + self.num_sources == 0:
             raise ModelFileError("invalid column counts: {} features, {} sources".format(
                 self.num_features, self.num_sources))
         self.columns = []
@@ -862,19 +871,48 @@ class GreedyScorer(Scorer):
         # version 1 file may have it: the schema refuses it in version 2)
         # is its zero value, a kind "feature" (greedytl.Kind's zero), as
         # greedytl reads them.
-        for j, c in enumerate(doc.get("columns") or []):
+        cols = doc.get("columns") or []
+        for j, c in enumerate(cols):
             kind, index = c.get("kind", "feature"), _int(c.get("index", 0), "columns[{}].index".format(j))
             limit = {"feature": self.num_features, "source": self.num_sources}.get(kind)
             if limit is None:
                 raise ModelFileError("column {} has invalid kind {!r}".format(j, kind))
-            if not 0 <= index < limit or (kind, index) in seen:
-                raise ModelFileError("column {} ({} {}) is out of range or repeated".format(j, kind, index))
+            if not 0 <= index < limit:
+                raise ModelFileError("column {} ({} {}) is out of range: the model has {} {}s".format(
+                    j, kind, index, limit, kind))
+            if (kind, index) in seen:
+                raise ModelFileError("column {} ({} {}) is selected twice".format(j, kind, index))
             seen.add((kind, index))
             w, mean, scale = (float(c.get(k, 0)) for k in ("weight", "mean", "scale"))
-            if not (math.isfinite(w) and math.isfinite(mean) and math.isfinite(scale) and scale > 0):
-                raise ModelFileError("column {} ({} {}): weight {}, mean {}, scale {}".format(
-                    j, kind, index, w, mean, scale))
+            for k, v in (("weight", w), ("mean", mean), ("scale", scale)):
+                if not math.isfinite(v):  # the schema refuses them: no JSON number is one
+                    raise ModelFileError("column {} ({} {}): {} is {}".format(j, kind, index, k, v))
+            if not scale > 0:
+                raise ModelFileError("column {} ({} {}): scale must be positive, got {}".format(
+                    j, kind, index, _go_float(scale)))
             self.columns.append((kind, index, w, mean, scale))
+        for j, ((kind, index, *_), c) in enumerate(zip(self.columns, cols)):
+            reg, loo = float(c.get("reg_error", 0)), float(c.get("loo_error", 0))
+            if reg < 0 or loo < 0:
+                raise ModelFileError("column {} ({} {}): negative error (reg_error {}, loo_error {})".format(
+                    j, kind, index, _go_float(reg), _go_float(loo)))
+
+    def _check_options(self):
+        """Refuse options that greedytl.Options.check refuses of a model
+        (its λ always recorded: auto_lambda not heeded), the first in
+        greedytl.SettingKeys' order, with its message; a version 1 file's
+        γ is its feature_factor, and an option missing (as only a version
+        1 file may lack it) is 0."""
+        doc = self.doc
+        options = doc.get("options") or {}
+        for k in sorted(_GREEDY_SETTINGS):  # greedytl.SettingKeys
+            if k in ("auto_lambda", "stop_at_min_loo"):  # booleans: 0 or 1 whatever the file
+                continue
+            v = float(options.get("feature_factor" if k == "gamma" and doc["version"] == 1 else k, 0))
+            _, must, ok = _GREEDY_SETTINGS[k]
+            if not ok(v):
+                raise ModelFileError("invalid options: {} must be {} and finite, got {}{}".format(
+                    _GO_OPTION_FIELDS[k], must, _go_float(v), " (DefaultOptions uses 1)" if k == "lambda" else ""))
         self._check_hyperparameters()
         self._check_spec()
 

@@ -655,14 +655,10 @@ def _another_kind(v):
 # Where the readers differ, by (method, the member's path without the
 # array indices, the change): what greedytl refuses on grounds of
 # consistency between members or of their values, which read_model does not
-# check (none of them is used to score): a GreedyTL file's options' values
-# (a version 1 file's options left out read as zeros: λ = 0 is invalid), and
-# greedytl-auto's committee against the model (AutoCommittee.check: its
+# check (none of them is used to score): greedytl-auto's committee against the model (AutoCommittee.check: its
 # GreedyTL members, its source member when the model has sources, the
 # tally's counts against them and the hyperparameter "fits").
 _NOT_MIRRORED = {
-    ("greedytl v1", ("options",) + k, "missing") for k in ((), ("lambda",), ("delta",), ("sample",),
-                                                             ("feature_factor",))} | {
     ("greedytl-auto", p, change) for p, change in (
         (("hyperparameters", "fits"), "missing"), (("committee", "greedy"), None),
         (("committee", "source"), None), (("committee", "source"), "missing"),
@@ -1387,3 +1383,56 @@ def test_version_1_header_checked_before_its_body(cli, tmp_path):
     doc["options"]["gamma"] = 1
     assert _decoder_refused_alike(cli, _write(tmp_path / "gamma.json", doc)) == (
         'greedytl model: version 1 file: options has version 2\'s "gamma"; version 1 calls it "feature_factor"')
+
+
+def test_greedy_model_checked_as_greedytl_validates_it(cli, tmp_path):
+    """A GreedyTL file whose options' values, column counts, columns or
+    their path greedytl.Model's validate refuses is refused by both
+    readers with greedytl's message, the first problem in validate's order
+    (the options, the counts, each column, then each column's errors);
+    read_model named another problem (its "out of range or repeated" for
+    both of validate's, its "weight …, mean …, scale …" for a scale not
+    positive, num_features' count for a negative count), or, for an option
+    out of range or a negative error, read the file."""
+    def edit(doc, f):
+        f(doc)
+        return doc
+
+    def extra(d, **col):
+        d["columns"].append(dict(d["columns"][0], **col))
+
+    cases = [
+        (edit(_v2_doc(), lambda d: d["options"].update(delta=-1, gamma=-2)),
+         "invalid options: Delta must be ≥ 0 and finite, got -1"),
+        (edit(_v2_doc(), lambda d: d["options"].update(gamma=-0.5, max_k=-3)),
+         "invalid options: FeatureFactor must be ≥ 0 and finite, got -0.5"),
+        (edit(_v2_doc(), lambda d: d["options"].update(sample=-2 ** 63, auto_lambda=True, **{"lambda": 0})),
+         "invalid options: Lambda must be positive and finite, got 0 (DefaultOptions uses 1)"),
+        (edit(_v2_doc(), lambda d: d["options"].update(max_k=-1, sample=-3)),
+         "invalid options: MaxK must be a whole number ≥ 0 and finite, got -1"),
+        (edit(_v2_doc(), lambda d: d["options"].update(sample=-2 ** 63)),
+         "invalid options: Sample must be a whole number ≥ 0 and finite, got -9.223372036854776e+18"),
+        (edit(_v1_doc(), lambda d: d["options"].update(feature_factor=-1)),
+         "invalid options: FeatureFactor must be ≥ 0 and finite, got -1"),
+        (edit(_v1_doc(), lambda d: d.pop("options")),
+         "invalid options: Lambda must be positive and finite, got 0 (DefaultOptions uses 1)"),
+        (edit(_v2_doc(), lambda d: d.update(num_features=-1, num_sources=3)),
+         "invalid column counts: -1 features, 3 sources"),
+        (edit(_v1_doc(), lambda d: (d.pop("num_features"), d.pop("num_sources"))),
+         "invalid column counts: 0 features, 0 sources"),
+        (edit(_v2_doc(), lambda d: d["columns"][0].update(kind="feature", index=2)),
+         "column 0 (feature 2) is out of range: the model has 2 features"),
+        (edit(_v2_doc(), lambda d: (extra(d, loo_error=-1), d["columns"][0].update(index=1))),
+         "column 0 (source 1) is out of range: the model has 1 sources"),
+        (edit(_v2_doc(), lambda d: extra(d, scale=0)), "column 1 (source 0) is selected twice"),
+        (edit(_v2_doc(), lambda d: d["columns"][0].update(scale=-1.5e-7)),
+         "column 0 (source 0): scale must be positive, got -1.5e-07"),
+        (edit(_v2_doc(), lambda d: (d["columns"][0].update(reg_error=-2), extra(d, kind="feature", scale=0))),
+         "column 1 (feature 0): scale must be positive, got 0"),
+        (edit(_v1_doc(), lambda d: d["columns"][0].update(loo_error=-1e-300)),
+         "column 0 (source 0): negative error (reg_error 0.4, loo_error -1e-300)"),
+    ]
+    paths = [(_write(tmp_path / "m{}.json".format(k), doc), k) for k, (doc, _) in enumerate(cases)]
+    assert _all_read_alike(cli, paths) == [False] * len(cases)
+    for (path, k), (doc, want) in zip(paths, cases):
+        assert _decoder_refused_alike(cli, path) == "{} model: {}".format(doc["method"], want), k
