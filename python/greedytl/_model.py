@@ -156,6 +156,15 @@ def decode(doc):
     if not is_go_int(head.get("version")) or head["version"] not in VERSIONS:  # 2.0 and true (1) too
         raise ModelFileError("unsupported version {!r}: this package reads model file versions {}".format(
             head.get("version"), " and ".join(map(str, VERSIONS))))
+    # What else modelfile.Parse refuses, before the method's decoder reads
+    # the body: the header's members of the wrong kind, null or missing
+    # (its objects checked each as written: a repeated one's members are
+    # required in each, not in their merge), and their values.
+    try:
+        header = _schema.check(_schema.HEADER, _schema.HEADER.only(doc))
+    except _schema.SchemaError as e:
+        raise ModelFileError(str(e)) from None
+    _check_parsed(header, "classes" in head)
     method = head.get("method")
     if not isinstance(method, str) or not method:
         raise ModelFileError("the file names no method")
@@ -193,6 +202,18 @@ def decode(doc):
         if isinstance(e, ModelFileError):
             raise
         raise ModelFileError("{} model: {}".format(method, _describe(e))) from None
+
+
+def _check_parsed(header, classes):
+    """Refuse what modelfile.Parse refuses of the checked header's values
+    (classes: whether the file has a "classes" member)."""
+    sources, labels = header.get("sources"), header.get("labels")
+    if sources is not None and not sources["sha256"]:
+        raise ModelFileError('"sources" has no sha256 digest')
+    if labels is not None:
+        _check_labels(labels["positive"], labels["negative"] or [])
+    if labels is not None and classes:
+        raise ModelFileError('a multi-class file names its classes in "classes", not "labels"')
 
 
 # A spec's key=auto is the setting auto_key=1 (modelfile.AutoPrefix).
@@ -652,25 +673,14 @@ class Scorer:
 
     def _check_members(self, doc):
         """Refuse a member null, missing or of the wrong kind where
-        greedytl's reader does (greedytl._schema), and the header's members
-        that modelfile.Parse refuses; return the document with its members
-        named by their fields (_schema.check)."""
+        greedytl's reader does (greedytl._schema), and a file without the
+        hyperparameters its decoder requires (decode has checked the
+        header as modelfile.Parse does); return the document with its
+        members named by their fields (_schema.check)."""
         doc = _schema.check(self.schema, doc)
-        self._check_header(doc)
-        return doc
-
-    def _check_header(self, doc):
-        """Refuse what modelfile.Parse and the decoders refuse of the
-        header's members beyond their kinds."""
         if self.needs_hyperparameters and doc.get("hyperparameters") is None:
             raise ModelFileError("the file has no hyperparameters")
-        sources, labels = doc.get("sources"), doc.get("labels")
-        if labels is not None and "classes" in doc:
-            raise ModelFileError('a multi-class file names its classes in "classes", not "labels"')
-        if sources is not None and not sources["sha256"]:
-            raise ModelFileError('"sources" has no sha256 digest')
-        if labels is not None:
-            _check_labels(labels["positive"], labels["negative"] or [])
+        return doc
 
     def selection(self):
         """The columns the model uses, as the Go model's ``Selected``: a
@@ -831,10 +841,8 @@ class GreedyScorer(Scorer):
         # Version 1 is read without the check of missing members (but for
         # the header's, modelfile.Parse's) and has options.feature_factor
         # too.
-        # The header first, as modelfile.Parse reads it before the decoder
-        # reads the body: its objects checked each as written (a repeated
-        # one's members are required in each, not in their merge).
-        self._check_header(_schema.check(_schema.HEADER, _schema.HEADER.only(doc)))
+        # (decode has checked the header, as modelfile.Parse does for every
+        # version.)
         doc = _schema.check(_schema.GREEDY_V1, doc, complete=False)
         # Its options are version 2's but for γ, feature_factor: one with
         # version 2's key (json.go's upgrade) is refused.

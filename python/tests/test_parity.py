@@ -1351,25 +1351,30 @@ def test_greedy_hyperparameters_must_be_its_options(cli, tmp_path):
             assert _decoder_refused_alike(cli, path) == "{} model: hyperparameters {}".format(doc["method"], want), k
 
 
-def test_version_1_header_checked_before_its_body(cli, tmp_path):
-    """A version 1 GreedyTL file with a problem in its header (a
-    "sources" without its digest, a label that reads as NaN) and another
-    in its body (a column's weight not a number, options holding version
-    2's "gamma") is refused by both readers for its header's, as greedytl
-    reads the header first (modelfile.Parse), with greedytl's message;
-    read_model named the body's.  The body's alone is the decoder's, after
-    the method, as greedytl's is (read_model's named no method)."""
+def test_header_checked_before_the_spec_and_the_body(cli, tmp_path):
+    """A GreedyTL file (version 1 or 2) with a problem in its header that
+    modelfile.Parse finds (a "sources" without its digest, a label that
+    reads as NaN) and another in its method spec (a key greedytl does not
+    take) or its body (a column's weight not a number, a version 1 file's
+    options holding version 2's "gamma") is refused by both readers for its
+    header's, as greedytl parses the header first, with greedytl's message;
+    read_model named the body's of a version 1 file, and the spec's and
+    the body's of a version 2 file.  The body's alone is the decoder's,
+    after the method, as greedytl's is (read_model's named no method for
+    the gamma of a version 1 file)."""
     sources = {"dir": "d", "sha256": "", "count": 1, "data_sha256": "x", "seed": 1}
     nan = {"positive": "NaN", "negative": ["b"]}
     cases = []
     for header, want in ((dict(sources=sources), '"sources" has no sha256 digest'),
                          (dict(labels=nan), '"labels": label "NaN" reads as NaN')):
-        for body in ("weight", "gamma"):
-            doc = dict(_v1_doc(), **header)
-            if body == "weight":
+        for make, other in ((_v1_doc, "weight"), (_v1_doc, "gamma"), (_v2_doc, "weight"), (_v2_doc, "spec")):
+            doc = dict(make(), **header)
+            if other == "weight":
                 doc["columns"][0]["weight"] = "x"
-            else:
+            elif other == "gamma":
                 doc["options"]["gamma"] = 1
+            else:
+                doc["method"] += ",bogus=1"
             cases.append((_write(tmp_path / "o{}.json".format(len(cases)), doc), want))
     for path, want in cases:
         p = subprocess.run([cli["path"], "inspect", path], capture_output=True, text=True)
