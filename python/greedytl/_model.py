@@ -38,10 +38,14 @@ messages: ``h is null; want an object``), and where the scorers find it
 inconsistent, and its method spec where greedytl's lookup refuses it (its
 syntax, and settings its method does not take: _check_settings mirrors
 the methods' Configure), and a GreedyTL file's method spec where it is
-not the spec its options make (GreedyScorer._check_spec); greedytl's
-checks of members that no score uses against one another (a GreedyTL
-file's options and hyperparameters, greedytl-auto's committee) are not
-repeated.
+not the spec its options make (GreedyScorer._check_spec), and a GreedyTL
+file's options, columns and their errors where greedytl.Model's validate
+refuses them (GreedyScorer._check_model) and its hyperparameters where
+they are not its options' (GreedyScorer._check_hyperparameters);
+greedytl's check of greedytl-auto's committee against its model (members
+that no score uses) is not repeated.  An error of a method's decoder
+(past the header) carries the file's method in front, ``greedytl:lambda=2
+model: …``, where greedytl writes ``reading greedytl:lambda=2 model: …``.
 """
 
 import codecs
@@ -152,6 +156,15 @@ def decode(doc):
     if not is_go_int(head.get("version")) or head["version"] not in VERSIONS:  # 2.0 and true (1) too
         raise ModelFileError("unsupported version {!r}: this package reads model file versions {}".format(
             head.get("version"), " and ".join(map(str, VERSIONS))))
+    # What else modelfile.Parse refuses, before the method's decoder reads
+    # the body: the header's members of the wrong kind, null or missing
+    # (its objects checked each as written: a repeated one's members are
+    # required in each, not in their merge), and their values.
+    try:
+        header = _schema.check(_schema.HEADER, _schema.HEADER.only(doc))
+    except _schema.SchemaError as e:
+        raise ModelFileError(str(e)) from None
+    _check_parsed(header, "classes" in head)
     method = head.get("method")
     if not isinstance(method, str) or not method:
         raise ModelFileError("the file names no method")
@@ -189,6 +202,18 @@ def decode(doc):
         if isinstance(e, ModelFileError):
             raise
         raise ModelFileError("{} model: {}".format(method, _describe(e))) from None
+
+
+def _check_parsed(header, classes):
+    """Refuse what modelfile.Parse refuses of the checked header's values
+    (classes: whether the file has a "classes" member)."""
+    sources, labels = header.get("sources"), header.get("labels")
+    if sources is not None and not sources["sha256"]:
+        raise ModelFileError('"sources" has no sha256 digest')
+    if labels is not None:
+        _check_labels(labels["positive"], labels["negative"] or [])
+    if labels is not None and classes:
+        raise ModelFileError('a multi-class file names its classes in "classes", not "labels"')
 
 
 # A spec's key=auto is the setting auto_key=1 (modelfile.AutoPrefix).
@@ -286,6 +311,10 @@ _GREEDY_SETTINGS = {
     "auto_lambda": ("auto_lambda", "true or false (1 or 0)", lambda v: v in (0, 1)),
     "stop_at_min_loo": ("stop_at_min_loo", "true or false (1 or 0)", lambda v: v in (0, 1)),
 }
+# The fields of greedytl.Options that the settings' keys name, as the
+# messages of its check name them.
+_GO_OPTION_FIELDS = {"lambda": "Lambda", "delta": "Delta", "gamma": "FeatureFactor", "max_k": "MaxK",
+                     "sample": "Sample"}
 # The GreedyTL methods' default settings (method/greedy.go's
 # registrations), those not given 0.
 _GREEDY_DEFAULTS = {
@@ -375,6 +404,12 @@ def _go_float(x):
     else:
         out = "0." + "0" * (-e - 1) + ds
     return ("-" if sign else "") + out
+
+
+def _go_map(m):
+    """The map m (str -> float) as Go's %v writes a map[string]float64:
+    map[k:v …], by increasing key."""
+    return "map[{}]".format(" ".join("{}:{}".format(k, _go_float(v)) for k, v in sorted(m.items())))
 
 
 def _describe(e):
@@ -638,25 +673,14 @@ class Scorer:
 
     def _check_members(self, doc):
         """Refuse a member null, missing or of the wrong kind where
-        greedytl's reader does (greedytl._schema), and the header's members
-        that modelfile.Parse refuses; return the document with its members
-        named by their fields (_schema.check)."""
+        greedytl's reader does (greedytl._schema), and a file without the
+        hyperparameters its decoder requires (decode has checked the
+        header as modelfile.Parse does); return the document with its
+        members named by their fields (_schema.check)."""
         doc = _schema.check(self.schema, doc)
-        self._check_header(doc)
-        return doc
-
-    def _check_header(self, doc):
-        """Refuse what modelfile.Parse and the decoders refuse of the
-        header's members beyond their kinds."""
         if self.needs_hyperparameters and doc.get("hyperparameters") is None:
             raise ModelFileError("the file has no hyperparameters")
-        sources, labels = doc.get("sources"), doc.get("labels")
-        if labels is not None and "classes" in doc:
-            raise ModelFileError('a multi-class file names its classes in "classes", not "labels"')
-        if sources is not None and not sources["sha256"]:
-            raise ModelFileError('"sources" has no sha256 digest')
-        if labels is not None:
-            _check_labels(labels["positive"], labels["negative"] or [])
+        return doc
 
     def selection(self):
         """The columns the model uses, as the Go model's ``Selected``: a
@@ -817,24 +841,36 @@ class GreedyScorer(Scorer):
         # Version 1 is read without the check of missing members (but for
         # the header's, modelfile.Parse's) and has options.feature_factor
         # too.
-        raw, doc = doc, _schema.check(_schema.GREEDY_V1, doc, complete=False)
-        # The header's objects checked each as written (a repeated one's
-        # members are required in each, not in their merge).
-        _schema.check(_schema.HEADER, _schema.HEADER.only(raw))
-        self._check_header(doc)
+        # (decode has checked the header, as modelfile.Parse does for every
+        # version.)
+        doc = _schema.check(_schema.GREEDY_V1, doc, complete=False)
         # Its options are version 2's but for γ, feature_factor: one with
         # version 2's key (json.go's upgrade) is refused.
         if (doc.get("options") or {}).get("gamma") is not None:
-            raise ModelFileError('version 1 file: options has version 2\'s "gamma"; version 1 calls it '
-                                 '"feature_factor"')
+            raise ModelFileError('{} model: version 1 file: options has version 2\'s "gamma"; version 1 calls it '
+                                 '"feature_factor"'.format(self.method))
         return doc
 
     def __init__(self, doc):
         super().__init__(doc)
+        # What the decoder (json.go's DecodeFile, method package's
+        # decodeGreedy) refuses past the members' kinds, named as greedytl
+        # names it, after the file's method.
+        try:
+            self._check_model()
+        except ModelFileError as e:
+            raise ModelFileError("{} model: {}".format(self.method, e)) from None
+
+    def _check_model(self):
+        """Read the columns, refusing what greedytl.Model's validate
+        refuses, in its order: the options' values, the column counts, each
+        column (range, repeat, scale), each column's path (negative
+        errors); then the hyperparameters and the spec."""
         doc = self.doc
-        self.num_features = _count(doc, "num_features")
-        self.num_sources = _count(doc, "num_sources")
-        if self.num_features + self.num_sources == 0:
+        self._check_options()
+        self.num_features = _int(doc.get("num_features", 0), "num_features")
+        self.num_sources = _int(doc.get("num_sources", 0), "num_sources")
+        if self.num_features < 0 or self.num_sources < 0 or self.num_features + self.num_sources == 0:
             raise ModelFileError("invalid column counts: {} features, {} sources".format(
                 self.num_features, self.num_sources))
         self.columns = []
@@ -843,20 +879,72 @@ class GreedyScorer(Scorer):
         # version 1 file may have it: the schema refuses it in version 2)
         # is its zero value, a kind "feature" (greedytl.Kind's zero), as
         # greedytl reads them.
-        for j, c in enumerate(doc.get("columns") or []):
+        cols = doc.get("columns") or []
+        for j, c in enumerate(cols):
             kind, index = c.get("kind", "feature"), _int(c.get("index", 0), "columns[{}].index".format(j))
             limit = {"feature": self.num_features, "source": self.num_sources}.get(kind)
             if limit is None:
                 raise ModelFileError("column {} has invalid kind {!r}".format(j, kind))
-            if not 0 <= index < limit or (kind, index) in seen:
-                raise ModelFileError("column {} ({} {}) is out of range or repeated".format(j, kind, index))
+            if not 0 <= index < limit:
+                raise ModelFileError("column {} ({} {}) is out of range: the model has {} {}s".format(
+                    j, kind, index, limit, kind))
+            if (kind, index) in seen:
+                raise ModelFileError("column {} ({} {}) is selected twice".format(j, kind, index))
             seen.add((kind, index))
             w, mean, scale = (float(c.get(k, 0)) for k in ("weight", "mean", "scale"))
-            if not (math.isfinite(w) and math.isfinite(mean) and math.isfinite(scale) and scale > 0):
-                raise ModelFileError("column {} ({} {}): weight {}, mean {}, scale {}".format(
-                    j, kind, index, w, mean, scale))
+            for k, v in (("weight", w), ("mean", mean), ("scale", scale)):
+                if not math.isfinite(v):  # the schema refuses them: no JSON number is one
+                    raise ModelFileError("column {} ({} {}): {} is {}".format(j, kind, index, k, v))
+            if not scale > 0:
+                raise ModelFileError("column {} ({} {}): scale must be positive, got {}".format(
+                    j, kind, index, _go_float(scale)))
             self.columns.append((kind, index, w, mean, scale))
+        for j, ((kind, index, *_), c) in enumerate(zip(self.columns, cols)):
+            reg, loo = float(c.get("reg_error", 0)), float(c.get("loo_error", 0))
+            if reg < 0 or loo < 0:
+                raise ModelFileError("column {} ({} {}): negative error (reg_error {}, loo_error {})".format(
+                    j, kind, index, _go_float(reg), _go_float(loo)))
+
+    def _check_options(self):
+        """Refuse options that greedytl.Options.check refuses of a model
+        (its λ always recorded: auto_lambda not heeded), the first in
+        greedytl.SettingKeys' order, with its message; a version 1 file's
+        γ is its feature_factor, and an option missing (as only a version
+        1 file may lack it) is 0."""
+        doc = self.doc
+        options = doc.get("options") or {}
+        for k in sorted(_GREEDY_SETTINGS):  # greedytl.SettingKeys
+            if k in ("auto_lambda", "stop_at_min_loo"):  # booleans: 0 or 1 whatever the file
+                continue
+            v = float(options.get("feature_factor" if k == "gamma" and doc["version"] == 1 else k, 0))
+            _, must, ok = _GREEDY_SETTINGS[k]
+            if not ok(v):
+                raise ModelFileError("invalid options: {} must be {} and finite, got {}{}".format(
+                    _GO_OPTION_FIELDS[k], must, _go_float(v), " (DefaultOptions uses 1)" if k == "lambda" else ""))
+        self._check_hyperparameters()
         self._check_spec()
+
+    def _check_hyperparameters(self):
+        """Refuse a file whose hyperparameters, when it records them, are
+        not those of its options (greedytl.Options.Hyperparameters: lambda,
+        delta and gamma, and sample and max_k when not 0), as json.go's
+        DecodeFile does; a version 1 file's feature_factor is gamma there
+        (its upgrade), in the hyperparameters as in the options."""
+        doc = self.doc
+        got = doc.get("hyperparameters")
+        if got is None:
+            return
+        v1 = doc["version"] == 1
+        got = {("gamma" if v1 and k == "feature_factor" else k): float(v) for k, v in got.items()}
+        options = doc.get("options") or {}
+        want = {k: float(options.get("feature_factor" if v1 and k == "gamma" else k, 0))
+                for k in ("lambda", "delta", "gamma")}
+        for k in ("sample", "max_k"):
+            if options.get(k, 0) > 0:
+                want[k] = float(options[k])
+        if got != want:
+            raise ModelFileError("hyperparameters {} disagree with the options ({})".format(
+                _go_map(got), _go_map(want)))
 
     def _check_spec(self):
         """Refuse a version 2 file of a GreedyTL method whose spec is not

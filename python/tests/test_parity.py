@@ -655,17 +655,10 @@ def _another_kind(v):
 # Where the readers differ, by (method, the member's path without the
 # array indices, the change): what greedytl refuses on grounds of
 # consistency between members or of their values, which read_model does not
-# check (none of them is used to score): a GreedyTL file's hyperparameters
-# against its options (json.go's DecodeFile) and its options' values (a
-# version 1 file's options left out read as zeros: λ = 0 is invalid), and
-# greedytl-auto's committee against the model (AutoCommittee.check: its
+# check (none of them is used to score): greedytl-auto's committee against the model (AutoCommittee.check: its
 # GreedyTL members, its source member when the model has sources, the
 # tally's counts against them and the hyperparameter "fits").
-_NOT_MIRRORED = {(m, ("hyperparameters", k), "missing") for m in ("greedytl", "greedytl v1")
-                 for k in ("lambda", "delta", "gamma", "feature_factor", "sample")} | {
-    (m, ("hyperparameters",), "unknown member") for m in ("greedytl", "greedytl v1")} | {
-    ("greedytl v1", ("options",) + k, "missing") for k in ((), ("lambda",), ("delta",), ("sample",),
-                                                             ("feature_factor",))} | {
+_NOT_MIRRORED = {
     ("greedytl-auto", p, change) for p, change in (
         (("hyperparameters", "fits"), "missing"), (("committee", "greedy"), None),
         (("committee", "source"), None), (("committee", "source"), "missing"),
@@ -1275,12 +1268,176 @@ def test_greedy_spec_must_match_its_options(cli, tmp_path):
     for (path, method), (_, want) in zip(paths, cases):
         if want is None:
             continue
-        message = 'method "{}" does not match the options, which make "{}"'.format(method, want)
-        p = subprocess.run([cli["path"], "inspect", path], capture_output=True, text=True)
-        assert p.stderr.strip().endswith(message), p.stderr
-        with pytest.raises(greedytl.ModelFileError, match=re.escape(message) + "$"):
-            greedytl.read_model(path)
+        message = '{} model: method "{}" does not match the options, which make "{}"'.format(method, method, want)
+        assert _decoder_refused_alike(cli, path) == message
     v1 = _v1_doc()
     v1["options"]["lambda"] = 2
     v1["hyperparameters"]["lambda"] = 2
     assert _both_read(cli, _write(tmp_path / "v1.json", v1), "version 1")
+
+
+def _decoder_refused_alike(cli, path):
+    """Assert that both readers refuse the model file at path with the
+    message of a method's decoder, read_model's after the path being
+    greedytl inspect's after "reading " (greedytl's "reading METHOD model:
+    …", read_model's "METHOD model: …"); return read_model's."""
+    p = subprocess.run([cli["path"], "inspect", path], capture_output=True, text=True)
+    assert p.returncode == 2, p.stdout
+    with pytest.raises(greedytl.ModelFileError) as e:
+        greedytl.read_model(path)
+    ours = str(e.value)
+    assert ours.startswith("{}: ".format(path)), ours
+    ours = ours[len(str(path)) + 2:]
+    assert re.match(r"\S+ model: ", ours), ours
+    assert p.stderr.strip().endswith(": reading " + ours), (ours, p.stderr)
+    return ours
+
+
+def _v2_doc():
+    """A version 2 GreedyTL file of the method greedytl, its spec and
+    hyperparameters its options'."""
+    doc = _v1_doc()
+    doc["version"] = 2
+    doc["options"]["gamma"] = doc["options"].pop("feature_factor")
+    doc["hyperparameters"]["gamma"] = doc["hyperparameters"].pop("feature_factor")
+    doc["method"] = "greedytl-59:gamma=0.25"
+    return doc
+
+
+def test_greedy_hyperparameters_must_be_its_options(cli, tmp_path):
+    """A GreedyTL file whose "hyperparameters" (when not null) are not
+    those of its options (greedytl.Options.Hyperparameters: lambda, delta
+    and gamma, sample and max_k when not 0; a version 1 file's
+    feature_factor is gamma) is refused by both readers with greedytl's
+    message, its maps written as Go writes them; the files whose
+    hyperparameters are their options' are read by both.  read_model read
+    every such file."""
+    def v2(hp=None, method=None, **options):
+        d = _v2_doc()
+        d["options"].update(options)
+        d["method"] = method or d["method"]
+        if hp is not None:
+            d["hyperparameters"] = hp
+        return d
+
+    def v1(hp):
+        d = _v1_doc()
+        d["hyperparameters"] = hp
+        return d
+
+    agree = {"lambda": 1, "delta": 0.0001, "gamma": 0.25, "sample": 59}
+    cases = [  # (the file, greedytl's message (None: read))
+        (v2(), None),
+        (dict(v2(), hyperparameters=None), None),
+        (v2(hp=dict(agree, max_k=0)), "map[delta:0.0001 gamma:0.25 lambda:1 max_k:0 sample:59] disagree with the "
+                                      "options (map[delta:0.0001 gamma:0.25 lambda:1 sample:59])"),
+        (v2(hp={}), "map[] disagree with the options (map[delta:0.0001 gamma:0.25 lambda:1 sample:59])"),
+        (v2(hp=dict(agree, **{"lambda": 1e6, "delta": 1.5e-7, "x y": 123456})),
+         "map[delta:1.5e-07 gamma:0.25 lambda:1e+06 sample:59 x y:123456] disagree with the options "
+         "(map[delta:0.0001 gamma:0.25 lambda:1 sample:59])"),
+        (v2(hp=dict(agree, max_k=3), max_k=3, method="greedytl-59:gamma=0.25,max_k=3"), None),
+        (v2(max_k=3, method="greedytl-59:gamma=0.25,max_k=3"), "map[delta:0.0001 gamma:0.25 lambda:1 sample:59] disagree with the options "
+                      "(map[delta:0.0001 gamma:0.25 lambda:1 max_k:3 sample:59])"),
+        (v1(dict(agree)), None),
+        (v1({"lambda": 1, "delta": 0.0001, "feature_factor": 0.25, "sample": 59}), None),
+        (v1({"lambda": 1, "delta": 0.0001, "feature_factor": 0.5, "sample": 59}),
+         "map[delta:0.0001 gamma:0.5 lambda:1 sample:59] disagree with the options "
+         "(map[delta:0.0001 gamma:0.25 lambda:1 sample:59])"),
+    ]
+    paths = [(_write(tmp_path / "h{}.json".format(k), doc), k) for k, (doc, _) in enumerate(cases)]
+    assert _all_read_alike(cli, paths) == [want is None for _, want in cases]
+    for (path, k), (doc, want) in zip(paths, cases):
+        if want is not None:
+            assert _decoder_refused_alike(cli, path) == "{} model: hyperparameters {}".format(doc["method"], want), k
+
+
+def test_header_checked_before_the_spec_and_the_body(cli, tmp_path):
+    """A GreedyTL file (version 1 or 2) with a problem in its header that
+    modelfile.Parse finds (a "sources" without its digest, a label that
+    reads as NaN) and another in its method spec (a key greedytl does not
+    take) or its body (a column's weight not a number, a version 1 file's
+    options holding version 2's "gamma") is refused by both readers for its
+    header's, as greedytl parses the header first, with greedytl's message;
+    read_model named the body's of a version 1 file, and the spec's and
+    the body's of a version 2 file.  The body's alone is the decoder's,
+    after the method, as greedytl's is (read_model's named no method for
+    the gamma of a version 1 file)."""
+    sources = {"dir": "d", "sha256": "", "count": 1, "data_sha256": "x", "seed": 1}
+    nan = {"positive": "NaN", "negative": ["b"]}
+    cases = []
+    for header, want in ((dict(sources=sources), '"sources" has no sha256 digest'),
+                         (dict(labels=nan), '"labels": label "NaN" reads as NaN')):
+        for make, other in ((_v1_doc, "weight"), (_v1_doc, "gamma"), (_v2_doc, "weight"), (_v2_doc, "spec")):
+            doc = dict(make(), **header)
+            if other == "weight":
+                doc["columns"][0]["weight"] = "x"
+            elif other == "gamma":
+                doc["options"]["gamma"] = 1
+            else:
+                doc["method"] += ",bogus=1"
+            cases.append((_write(tmp_path / "o{}.json".format(len(cases)), doc), want))
+    for path, want in cases:
+        p = subprocess.run([cli["path"], "inspect", path], capture_output=True, text=True)
+        assert p.returncode == 2 and want in p.stderr, p.stderr
+        with pytest.raises(greedytl.ModelFileError) as e:
+            greedytl.read_model(path)
+        ours = str(e.value)[len(str(path)) + 2:]
+        assert ours.startswith(want) and p.stderr.strip().endswith(": reading model: " + ours), (ours, p.stderr)
+    # The body's alone: the decoder's, after the method.
+    doc = _v1_doc()
+    doc["options"]["gamma"] = 1
+    assert _decoder_refused_alike(cli, _write(tmp_path / "gamma.json", doc)) == (
+        'greedytl model: version 1 file: options has version 2\'s "gamma"; version 1 calls it "feature_factor"')
+
+
+def test_greedy_model_checked_as_greedytl_validates_it(cli, tmp_path):
+    """A GreedyTL file whose options' values, column counts, columns or
+    their path greedytl.Model's validate refuses is refused by both
+    readers with greedytl's message, the first problem in validate's order
+    (the options, the counts, each column, then each column's errors);
+    read_model named another problem (its "out of range or repeated" for
+    both of validate's, its "weight …, mean …, scale …" for a scale not
+    positive, num_features' count for a negative count), or, for an option
+    out of range or a negative error, read the file."""
+    def edit(doc, f):
+        f(doc)
+        return doc
+
+    def extra(d, **col):
+        d["columns"].append(dict(d["columns"][0], **col))
+
+    cases = [
+        (edit(_v2_doc(), lambda d: d["options"].update(delta=-1, gamma=-2)),
+         "invalid options: Delta must be ≥ 0 and finite, got -1"),
+        (edit(_v2_doc(), lambda d: d["options"].update(gamma=-0.5, max_k=-3)),
+         "invalid options: FeatureFactor must be ≥ 0 and finite, got -0.5"),
+        (edit(_v2_doc(), lambda d: d["options"].update(sample=-2 ** 63, auto_lambda=True, **{"lambda": 0})),
+         "invalid options: Lambda must be positive and finite, got 0 (DefaultOptions uses 1)"),
+        (edit(_v2_doc(), lambda d: d["options"].update(max_k=-1, sample=-3)),
+         "invalid options: MaxK must be a whole number ≥ 0 and finite, got -1"),
+        (edit(_v2_doc(), lambda d: d["options"].update(sample=-2 ** 63)),
+         "invalid options: Sample must be a whole number ≥ 0 and finite, got -9.223372036854776e+18"),
+        (edit(_v1_doc(), lambda d: d["options"].update(feature_factor=-1)),
+         "invalid options: FeatureFactor must be ≥ 0 and finite, got -1"),
+        (edit(_v1_doc(), lambda d: d.pop("options")),
+         "invalid options: Lambda must be positive and finite, got 0 (DefaultOptions uses 1)"),
+        (edit(_v2_doc(), lambda d: d.update(num_features=-1, num_sources=3)),
+         "invalid column counts: -1 features, 3 sources"),
+        (edit(_v1_doc(), lambda d: (d.pop("num_features"), d.pop("num_sources"))),
+         "invalid column counts: 0 features, 0 sources"),
+        (edit(_v2_doc(), lambda d: d["columns"][0].update(kind="feature", index=2)),
+         "column 0 (feature 2) is out of range: the model has 2 features"),
+        (edit(_v2_doc(), lambda d: (extra(d, loo_error=-1), d["columns"][0].update(index=1))),
+         "column 0 (source 1) is out of range: the model has 1 sources"),
+        (edit(_v2_doc(), lambda d: extra(d, scale=0)), "column 1 (source 0) is selected twice"),
+        (edit(_v2_doc(), lambda d: d["columns"][0].update(scale=-1.5e-7)),
+         "column 0 (source 0): scale must be positive, got -1.5e-07"),
+        (edit(_v2_doc(), lambda d: (d["columns"][0].update(reg_error=-2), extra(d, kind="feature", scale=0))),
+         "column 1 (feature 0): scale must be positive, got 0"),
+        (edit(_v1_doc(), lambda d: d["columns"][0].update(loo_error=-1e-300)),
+         "column 0 (source 0): negative error (reg_error 0.4, loo_error -1e-300)"),
+    ]
+    paths = [(_write(tmp_path / "m{}.json".format(k), doc), k) for k, (doc, _) in enumerate(cases)]
+    assert _all_read_alike(cli, paths) == [False] * len(cases)
+    for (path, k), (doc, want) in zip(paths, cases):
+        assert _decoder_refused_alike(cli, path) == "{} model: {}".format(doc["method"], want), k
