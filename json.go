@@ -229,7 +229,9 @@ func DecodeFile(f modelfile.File) (*Model, error) {
 }
 
 // upgrade returns the version 2 form of a version 1 file (without a build),
-// or an error when the file uses version 2's key gamma.
+// or an error when the file uses version 2's key gamma (in its options or
+// its hyperparameters, where beside feature_factor the order of the map's
+// walk decided which was taken).
 func (v1 *modelFileV1) upgrade() (modelFile, error) {
 	o := v1.Options.Options
 	if !math.IsNaN(o.FeatureFactor) {
@@ -239,6 +241,9 @@ func (v1 *modelFileV1) upgrade() (modelFile, error) {
 	f := v1.modelFile
 	f.Version, f.Options = modelfile.Version, o
 	if v1.Hyperparameters != nil {
+		if _, ok := v1.Hyperparameters[KeyGamma]; ok {
+			return modelFile{}, errors.New(`version 1 file: hyperparameters has version 2's "gamma"; version 1 calls it "feature_factor"`)
+		}
 		f.Hyperparameters = make(map[string]float64, len(v1.Hyperparameters))
 		for k, v := range v1.Hyperparameters {
 			if k == "feature_factor" {

@@ -342,6 +342,24 @@ func TestReadModelVersion1(t *testing.T) {
 	if _, err := ReadModel(strings.NewReader(gamma)); err == nil || !strings.Contains(err.Error(), "version 1 file") {
 		t.Errorf("version 1 file with version 2's key: err = %v", err)
 	}
+	// Version 2's key among the hyperparameters too: refused, whatever the
+	// order in which the map is walked (it decided which of gamma and
+	// feature_factor, both read as γ, was compared with the options).
+	for _, hyper := range []string{
+		`"hyperparameters": {"delta": 0.0001, "feature_factor": 0.5, "gamma": 2, "lambda": 1, "sample": 59},`,
+		`"hyperparameters": {"delta": 0.0001, "gamma": 0.5, "lambda": 1, "sample": 59},`,
+	} {
+		text := strings.Replace(modelFileV1Text, `"num_features": 2,`, hyper+"\n  \"num_features\": 2,", 1)
+		for range 20 {
+			if _, err := ReadModel(strings.NewReader(text)); err == nil || !strings.Contains(err.Error(), `version 1 file: hyperparameters has version 2's "gamma"`) {
+				t.Fatalf("version 1 file with %s: err = %v", hyper, err)
+			}
+		}
+	}
+	hyper := strings.Replace(modelFileV1Text, `"num_features": 2,`, `"hyperparameters": {"delta": 0.0001, "feature_factor": 0.5, "lambda": 1, "sample": 59},`+"\n  \"num_features\": 2,", 1)
+	if _, err := ReadModel(strings.NewReader(hyper)); err != nil {
+		t.Errorf("version 1 file with its own hyperparameters: %v", err)
+	}
 }
 
 // TestMethodNameRoundTrip checks, for options set every way, that the

@@ -849,6 +849,10 @@ class GreedyScorer(Scorer):
         if (doc.get("options") or {}).get("gamma") is not None:
             raise ModelFileError('{} model: version 1 file: options has version 2\'s "gamma"; version 1 calls it '
                                  '"feature_factor"'.format(self.method))
+        # So is one among its hyperparameters (a map: its keys as written).
+        if "gamma" in (doc.get("hyperparameters") or {}):
+            raise ModelFileError('{} model: version 1 file: hyperparameters has version 2\'s "gamma"; version 1 '
+                                 'calls it "feature_factor"'.format(self.method))
         return doc
 
     def __init__(self, doc):

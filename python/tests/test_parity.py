@@ -1308,10 +1308,10 @@ def test_greedy_hyperparameters_must_be_its_options(cli, tmp_path):
     """A GreedyTL file whose "hyperparameters" (when not null) are not
     those of its options (greedytl.Options.Hyperparameters: lambda, delta
     and gamma, sample and max_k when not 0; a version 1 file's
-    feature_factor is gamma) is refused by both readers with greedytl's
-    message, its maps written as Go writes them; the files whose
-    hyperparameters are their options' are read by both.  read_model read
-    every such file."""
+    feature_factor is gamma; its version 2 key gamma is refused) is refused
+    by both readers with greedytl's message, its maps written as Go writes
+    them; the files whose hyperparameters are their options' are read by
+    both.  read_model read every such file."""
     def v2(hp=None, method=None, **options):
         d = _v2_doc()
         d["options"].update(options)
@@ -1338,7 +1338,6 @@ def test_greedy_hyperparameters_must_be_its_options(cli, tmp_path):
         (v2(hp=dict(agree, max_k=3), max_k=3, method="greedytl-59:gamma=0.25,max_k=3"), None),
         (v2(max_k=3, method="greedytl-59:gamma=0.25,max_k=3"), "map[delta:0.0001 gamma:0.25 lambda:1 sample:59] disagree with the options "
                       "(map[delta:0.0001 gamma:0.25 lambda:1 max_k:3 sample:59])"),
-        (v1(dict(agree)), None),
         (v1({"lambda": 1, "delta": 0.0001, "feature_factor": 0.25, "sample": 59}), None),
         (v1({"lambda": 1, "delta": 0.0001, "feature_factor": 0.5, "sample": 59}),
          "map[delta:0.0001 gamma:0.5 lambda:1 sample:59] disagree with the options "
@@ -1349,6 +1348,16 @@ def test_greedy_hyperparameters_must_be_its_options(cli, tmp_path):
     for (path, k), (doc, want) in zip(paths, cases):
         if want is not None:
             assert _decoder_refused_alike(cli, path) == "{} model: hyperparameters {}".format(doc["method"], want), k
+    # Version 2's key gamma among a version 1 file's hyperparameters (which
+    # version 1 wrote as feature_factor) is refused as in its options, with
+    # or without feature_factor beside it: greedytl took either, as its walk
+    # of the map happened to order them.
+    for k, hp in enumerate([dict(agree), {"lambda": 1, "delta": 0.0001, "feature_factor": 0.25, "gamma": 2, "sample": 59}]):
+        doc = v1(hp)
+        path = _write(tmp_path / "g{}.json".format(k), doc)
+        assert _decoder_refused_alike(cli, path) == (
+            '{} model: version 1 file: hyperparameters has version 2\'s "gamma"; version 1 calls it '
+            '"feature_factor"'.format(doc["method"])), k
 
 
 def test_header_checked_before_the_spec_and_the_body(cli, tmp_path):
