@@ -123,12 +123,12 @@ has no number).`,
 		},
 	}
 	fl := c.Flags()
-	fl.IntVar(&o.repeats, "repeats", 5, "fits per cell (the median is reported)")
+	intVarP(fl, &o.repeats, "repeats", "", 5, "fits per cell (the median is reported)")
 	uint64Var(fl, &o.seed, "seed", 1, "seed of the random problems")
 	fl.BoolVar(&o.scaling, "scaling", false, "also time N = 10³ … 10⁶ candidates")
-	fl.IntVar(&o.maxN, "max-n", 0, "with --scaling: skip N above this (0: no cap)")
+	intVarP(fl, &o.maxN, "max-n", "", 0, "with --scaling: skip N above this (0: no cap)")
 	fl.BoolVar(&o.rows, "rows", false, "also time m = 200 … 20,000 training examples")
-	fl.IntVar(&o.maxM, "max-m", 0, "with --rows: skip m above this (0: no cap)")
+	intVarP(fl, &o.maxM, "max-m", "", 0, "with --rows: skip m above this (0: no cap)")
 	fl.BoolVar(&o.json, "json", false, "print JSON rows instead of a table")
 	return c
 }

@@ -129,7 +129,7 @@ func TestBadInputMessages(t *testing.T) {
 		{"a flag value that rounds to 0", fit("--delta", "1e-400"),
 			`invalid argument "1e-400" for "--delta" flag: "1e-400" is not zero but rounds to 0 in float64 (the smallest is 5e-324) (see 'greedytl fit --help')`},
 		{"a digit separator in a flag", []string{"train", "-c", "1_0", badSVM},
-			`invalid argument "1_0" for "-c, --cost" flag: "1_0" is not a number (see 'greedytl train --help')`},
+			`invalid argument "1_0" for "-c, --cost" flag: want a number, got "1_0" (see 'greedytl train --help')`},
 		{"unknown method", fit("--method", "nope"), `--method: method: unknown method "nope" (known: ` + strings.Join(method.MultiNames(), ", ") + ")"},
 		{"predict: feature count", []string{"predict", "--model", model, "--features", X3},
 			"model " + model + " on X = " + X3 + ": method: predict: X has 2 columns, the model was trained on 6 features"},

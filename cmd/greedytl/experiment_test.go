@@ -17,9 +17,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
-
 	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/internal/datasettest"
 	"github.com/greedytl/greedytl/internal/dirlock"
@@ -515,8 +512,9 @@ func checkWaitJob(t *testing.T, yaml string) {
 
 // TestUnsignedFlags: --seed -1 (or x, or a number past 2⁶⁴−1) gave
 // strconv's message ("strconv.ParseUint: parsing "-1": invalid syntax");
-// every command's unsigned flag now says what it takes, and every unsigned
-// flag of every command is read that way (uint64Var).
+// every command's unsigned flag now says what it takes. TestNumericFlags
+// and TestNumericFlagsOwned hold every numeric flag of every command to
+// numflags.go's types, the unsigned ones to uint64Var.
 func TestUnsignedFlags(t *testing.T) {
 	for _, cmd := range []string{"bench", "demo", "experiment", "fit", "synth", "train", "train-sources"} {
 		for _, v := range []string{"-1", "x", "18446744073709551616"} {
@@ -528,18 +526,6 @@ func TestUnsignedFlags(t *testing.T) {
 			}
 		}
 	}
-	var walk func(c *cobra.Command)
-	walk = func(c *cobra.Command) {
-		c.Flags().VisitAll(func(f *pflag.Flag) {
-			if _, ours := f.Value.(*uint64Value); strings.HasPrefix(f.Value.Type(), "uint") && !ours {
-				t.Errorf("%s --%s is a %s flag not read by uint64Var", c.CommandPath(), f.Name, f.Value.Type())
-			}
-		})
-		for _, sub := range c.Commands() {
-			walk(sub)
-		}
-	}
-	walk(newRootCmd(&streams{in: strings.NewReader(""), out: io.Discard, err: io.Discard}))
 }
 
 // TestExperimentProtocolFlag runs --protocol skewed from the command line:

@@ -6,21 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/bom"
 	"github.com/greedytl/greedytl/internal/fileerr"
-	"github.com/greedytl/greedytl/internal/number"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/modelfile"
@@ -521,59 +518,6 @@ func readMatrix(s *streams, path string) (*mat.Dense, error) {
 	return dataset.ReadMatrix(path)
 }
 
-// numberValue is a float64 flag read by number.ParseSetting, the rule for
-// numbers a user types (no digit separators; 1e-400, which would be 0, and
-// 1e400 refused), shown as pflag shows a float64.
-type numberValue float64
-
-func (v *numberValue) String() string { return strconv.FormatFloat(float64(*v), 'g', -1, 64) }
-
-func (v *numberValue) Set(s string) error {
-	x, err := number.ParseSetting(s)
-	if err != nil {
-		return err
-	}
-	*v = numberValue(x)
-	return nil
-}
-
-func (v *numberValue) Type() string { return "float64" }
-
-// numberVarP defines the float64 flag name (shorthand short, or none when
-// "") of c, stored in p, with default def: pflag's Float64VarP, read by
-// number.ParseSetting.
-func numberVarP(c *cobra.Command, p *float64, name, short string, def float64, usage string) {
-	*p = def
-	c.Flags().VarP((*numberValue)(p), name, short, usage)
-}
-
-// uint64Value is an unsigned flag (--seed), read as pflag reads a uint64
-// (strconv.ParseUint, base prefixes accepted) but refused with a message
-// that says what the flag takes, not strconv's ("strconv.ParseUint:
-// parsing "-1": invalid syntax"). Every unsigned flag of every command is
-// one (uint64Var).
-type uint64Value uint64
-
-func (v *uint64Value) String() string { return strconv.FormatUint(uint64(*v), 10) }
-
-func (v *uint64Value) Set(s string) error {
-	n, err := strconv.ParseUint(s, 0, 64)
-	if err != nil {
-		return fmt.Errorf("want a whole number from 0 to %d, got %q", uint64(math.MaxUint64), s)
-	}
-	*v = uint64Value(n)
-	return nil
-}
-
-func (v *uint64Value) Type() string { return "uint64" }
-
-// uint64Var defines the unsigned flag name of fl, stored in p, with
-// default def: pflag's Uint64Var, with uint64Value's message.
-func uint64Var(fl *pflag.FlagSet, p *uint64, name string, def uint64, usage string) {
-	*p = def
-	fl.Var((*uint64Value)(p), name, usage)
-}
-
 // lambdaValue is the --lambda flag: a number or "auto". Its range is
 // greedytl.Options.Set's, checked as the other GreedyTL flags' are
 // (fitOptions.spec), so that --lambda takes what lambda= in --method takes.
@@ -594,11 +538,8 @@ func (l *lambdaValue) Set(s string) error {
 		l.auto = true
 		return nil
 	}
-	v, err := number.ParseSetting(s)
-	switch {
-	case errors.Is(err, strconv.ErrSyntax):
-		return fmt.Errorf("want a positive number or auto, got %q", s)
-	case err != nil:
+	v, err := parseNumber(s, numberKind{one: "a positive number or auto"})
+	if err != nil {
 		return err
 	}
 	l.v, l.auto = v, false

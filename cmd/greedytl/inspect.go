@@ -68,7 +68,7 @@ nearest-neighbour and simpleshot models compare whole rows and have none.`,
 		},
 	}
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON instead of a table")
-	c.Flags().IntVar(&o.top, "top", 30, "show at most this many columns in the table (0: all)")
+	intVarP(c.Flags(), &o.top, "top", "", 30, "show at most this many columns in the table (0: all)")
 	return c
 }
 

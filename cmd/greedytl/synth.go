@@ -63,10 +63,10 @@ overwrite an existing dataset folder.`,
 	}
 	fl := c.Flags()
 	fl.StringVarP(&o.out, "out", "o", "", "dataset folder to write (required; created if absent)")
-	fl.IntVar(&o.cfg.Classes, "classes", o.cfg.Classes, "number of classes")
-	fl.IntVar(&o.cfg.PerClass, "per-class", o.cfg.PerClass, "examples per class")
-	fl.IntVar(&o.cfg.Dims, "dims", o.cfg.Dims, "feature dimensions")
-	fl.IntVar(&o.cfg.Groups, "groups", o.cfg.Groups, "semantic groups the classes are split into (default: 10, at most --classes)")
+	intVarP(fl, &o.cfg.Classes, "classes", "", o.cfg.Classes, "number of classes")
+	intVarP(fl, &o.cfg.PerClass, "per-class", "", o.cfg.PerClass, "examples per class")
+	intVarP(fl, &o.cfg.Dims, "dims", "", o.cfg.Dims, "feature dimensions")
+	intVarP(fl, &o.cfg.Groups, "groups", "", o.cfg.Groups, "semantic groups the classes are split into (default: 10, at most --classes)")
 	uint64Var(fl, &o.cfg.Seed, "seed", o.cfg.Seed, "seed of every draw")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar or summary")
 	return c

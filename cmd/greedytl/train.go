@@ -251,14 +251,14 @@ zeros, and as much memory to train): re-index the features, or give
 	numberVarP(c, &o.cost, "cost", "c", 1, "the cost C of the loss term (> 0)")
 	numberVarP(c, &o.bias, "bias", "B", -1, "if ≥ 0, append a constant feature of this value to every example, as liblinear (0: a feature of zeros, weight 0; < 0: none)")
 	numberVarP(c, &o.eps, "eps", "e", 0, "stopping tolerance (0: liblinear's default for the solver)")
-	fl.IntVarP(&o.folds, "cv", "v", 0, "K-fold cross-validation: print the accuracy instead of training (K ≥ 2)")
+	intVarP(fl, &o.folds, "cv", "v", 0, "K-fold cross-validation: print the accuracy instead of training (K ≥ 2)")
 	fl.BoolVarP(&o.findC, "find-c", "C", false, "choose C by cross-validation, print it, and train with it")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "print nothing but results")
 	fl.Var(&o.weights, "weight", "multiply C for the class LABEL by WEIGHT (> 0); repeat for each class; liblinear's -wLABEL WEIGHT (as -w1 5 -w-1 2) is read as this")
 	addL1RatioFlag(c, &o.l1Ratio)
 	uint64Var(fl, &o.seed, "seed", 1, "seed of the coordinate order and of the cross-validation folds")
 	fl.StringVarP(&o.out, "out", "o", "", "model file to write (default: FILE's base name + .model)")
-	fl.IntVar(&o.maxFeat, "max-features", 0, "the largest feature index accepted (0: refuse an index above 1,048,576 that exceeds 100 × the data's non-zero values)")
+	intVarP(fl, &o.maxFeat, "max-features", "", 0, "the largest feature index accepted (0: refuse an index above 1,048,576 that exceeds 100 × the data's non-zero values)")
 	return c
 }
 

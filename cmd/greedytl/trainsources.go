@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"github.com/greedytl/greedytl/internal/number"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/source"
 )
@@ -80,39 +78,13 @@ of one n run side by side; a run without --shard, or a shard of another n
 	numberVarP(c, &o.eps, "eps", "e", def.Eps, "stopping tolerance (0: liblinear's default for the solver)")
 	o.grid = def.Grid
 	fl.Var((*floatList)(&o.grid), "c-grid", "candidate values of C, comma-separated")
-	fl.IntVar(&o.folds, "folds", def.Folds, "cross-validation folds that choose C")
+	intVarP(fl, &o.folds, "folds", "", def.Folds, "cross-validation folds that choose C")
 	addL1RatioFlag(c, &o.l1Ratio)
 	addWorkersFlag(c, &o.workers, "classes trained at once (0: one per CPU)")
 	fl.StringVar(&o.shard, "shard", "", "train only shard i of n: i/n, or auto/n to read i from the environment")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar or summary")
 	return c
 }
-
-// floatList is a comma-separated list of numbers flag, shown in %g form.
-type floatList []float64
-
-func (l *floatList) String() string {
-	parts := make([]string, len(*l))
-	for k, v := range *l {
-		parts[k] = strconv.FormatFloat(v, 'g', -1, 64)
-	}
-	return strings.Join(parts, ",")
-}
-
-func (l *floatList) Set(arg string) error {
-	var vals []float64
-	for _, part := range strings.Split(arg, ",") {
-		v, err := number.ParseSetting(strings.TrimSpace(part))
-		if err != nil {
-			return err
-		}
-		vals = append(vals, v)
-	}
-	*l = vals
-	return nil
-}
-
-func (l *floatList) Type() string { return "floats" }
 
 func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error {
 	sh, err := o.check(c, "SOURCES")
