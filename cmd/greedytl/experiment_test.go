@@ -424,8 +424,11 @@ func TestNonsenseFlagsRejected(t *testing.T) {
 // its whole timeout when the Job fails. Its wait_job, run by bash and sh
 // against a kubectl that reports a Job's conditions, returns 0 once the
 // Job is complete, 1 at once when it has failed (FailureTarget alone is not
-// failed yet), and 1 after its timeout; the header waits for every Job the
-// file defines, by its name, before the next step.
+// failed yet), and 1 after its timeout, having polled once every 10 s of it
+// and at least once, with no sleep after the last poll (it polled none
+// under 10 s, and slept after the last); 2 for a timeout that is not a
+// whole number (it printed an arithmetic error); the header waits for
+// every Job the file defines, by its name, before the next step.
 func checkWaitJob(t *testing.T, yaml string) {
 	t.Helper()
 	var fn []string
@@ -489,7 +492,12 @@ func checkWaitJob(t *testing.T, yaml string) {
 		}{
 			{"done", "7200", 0, []string{fmt.Sprintf(get, "done")}},
 			{"failed", "7200", 1, []string{fmt.Sprintf(get, "failed")}},
-			{"failing", "30", 1, []string{fmt.Sprintf(get, "failing"), "sleep 10", fmt.Sprintf(get, "failing"), "sleep 10", fmt.Sprintf(get, "failing"), "sleep 10"}},
+			{"failing", "30", 1, []string{fmt.Sprintf(get, "failing"), "sleep 10", fmt.Sprintf(get, "failing"), "sleep 10", fmt.Sprintf(get, "failing")}},
+			{"failing", "25", 1, []string{fmt.Sprintf(get, "failing"), "sleep 10", fmt.Sprintf(get, "failing"), "sleep 10", fmt.Sprintf(get, "failing")}},
+			{"failing", "5", 1, []string{fmt.Sprintf(get, "failing")}},
+			{"failed", "0", 1, []string{fmt.Sprintf(get, "failed")}},
+			{"done", "2h", 2, []string{""}},
+			{"done", "", 2, []string{""}},
 		} {
 			os.Remove(log)
 			cmd := exec.Command(path, "-c", strings.Join(fn, "\n")+"\nwait_job "+tc.job+" "+tc.seconds)
@@ -503,7 +511,11 @@ func checkWaitJob(t *testing.T, yaml string) {
 			}
 			b, _ := os.ReadFile(log)
 			calls := strings.Split(strings.TrimSpace(string(b)), "\n")
-			if status != tc.status || !slices.Equal(calls, tc.calls) || (status != 0) != strings.Contains(string(out), "job/"+tc.job) {
+			said := "job/" + tc.job
+			if tc.status == 2 {
+				said = "SECONDS is a whole number"
+			}
+			if status != tc.status || !slices.Equal(calls, tc.calls) || (status != 0) != strings.Contains(string(out), said) {
 				t.Errorf("%s: wait_job %s %s: status %d, output %q, calls %q; want status %d and calls %q", shell, tc.job, tc.seconds, status, out, calls, tc.status, tc.calls)
 			}
 		}
