@@ -52,16 +52,18 @@ type Options struct {
 // report.html to be written that is not a greedytl report, a FileList that
 // is not a report's, or any file of a name Write would write that dir's
 // FileList does not list — in a directory without a list, any such file
-// (ErrNotAReport): a file Write did not write, a user's figure or
-// document, is never replaced; an earlier report's is.
+// but the greedytl report.md and report.html there and the files they
+// show (legacyList: a report of a greedytl before lists) (ErrNotAReport):
+// a file Write did not write, a user's figure or document, is never
+// replaced; an earlier report's is.
 //
 // Write lists what it wrote in dir's FileList, and removes the files of
 // the earlier report's list that it does not write (its figures of a
 // dataset or a noise study no longer reported, a document no longer asked
 // for), so that every file of the report in dir is current — but only
 // those whose content is still what that report wrote: a file of the
-// user's, or one they changed since, is never removed, nor is anything in
-// a directory without a list (a report of a greedytl before lists). dir is
+// user's, or one they changed since, is never removed (in a directory
+// without a list, the earlier report's files are legacyList's). dir is
 // locked while Write works in it (internal/dirlock, through the lock file
 // of its FileList, so that a report into a run's directory does not wait
 // for the run: another Write into it fails, naming the holder), where its
@@ -117,9 +119,9 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 	for i, f := range files {
 		names[i] = f.name
 	}
-	old, err := readFileList(dir)
+	old, err := readListOrLegacy(dir, doc.title)
 	if err == nil {
-		err = checkListed(dir, names, old, doc.title)
+		err = checkListed(dir, names, old)
 	}
 	if err != nil {
 		return nil, err
@@ -134,9 +136,9 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	defer lock.Release()
-	old, err = readFileList(dir) // again, now that no other Write changes it
+	old, err = readListOrLegacy(dir, doc.title) // again, now that no other Write changes it
 	if err == nil {
-		err = checkListed(dir, names, old, doc.title)
+		err = checkListed(dir, names, old)
 	}
 	if err != nil {
 		return nil, err
@@ -191,6 +193,8 @@ type fileList struct {
 	Format  string       `json:"format"`
 	Version int          `json:"version"`
 	Files   []listedFile `json:"files"`
+
+	legacy bool // made by legacyList, not read from a file
 }
 
 // listedFile is a file of a fileList: its name in the report's directory
@@ -311,12 +315,9 @@ var ErrNotAReport = errors.New("is not a greedytl report")
 // checkListed returns an error matching ErrNotAReport for the first of
 // names, the files Write would write into dir, that exists in dir (as
 // anything: a file, a link, a directory) and is not named by old, dir's
-// FileList — a file Write did not write, and never replaces. In a
-// directory without a list (old nil), the files that its greedytl report
-// documents, of a report titled title, link to are the report's
-// (legacyLinks): a report written before reports listed their files.
-func checkListed(dir string, names []string, old *fileList, title string) error {
-	var linked map[string]bool
+// FileList (nil: dir has none; or legacyList's) — a file Write did not
+// write, and never replaces.
+func checkListed(dir string, names []string, old *fileList) error {
 	for _, name := range names {
 		if old != nil && slices.ContainsFunc(old.Files, func(f listedFile) bool { return f.Name == name }) {
 			continue
@@ -328,17 +329,8 @@ func checkListed(dir string, names []string, old *fileList, title string) error 
 			return fmt.Errorf("report: %w", err)
 		}
 		why := "which lists the files a report wrote there, does not name it"
-		if old == nil {
-			if linked == nil {
-				var err error
-				if linked, err = legacyLinks(dir, title); err != nil {
-					return err
-				}
-			}
-			if linked[name] {
-				continue
-			}
-			why = "which would list the files a report wrote there, does not exist, and no greedytl report.md or report.html there links to it"
+		if old == nil || old.legacy {
+			why = "which would list the files a report wrote there, does not exist, and no greedytl report.md or report.html there shows it"
 		}
 		return fmt.Errorf("report: %s exists and %w's file (%s, %s), and is never replaced: move or remove it, or give another directory",
 			path, ErrNotAReport, filepath.Join(dir, FileList), why)
@@ -346,18 +338,32 @@ func checkListed(dir string, names []string, old *fileList, title string) error 
 	return nil
 }
 
-// docLink matches a link or image target in Write's Markdown ("](NAME)")
-// and HTML (src="NAME", href="NAME").
-var docLink = regexp.MustCompile(`\]\(([^()\s]+)\)|(?:src|href)="([^"]+)"`)
+// readListOrLegacy returns dir's FileList, or where it has none the
+// legacyList of its report titled title (nil where it has neither).
+func readListOrLegacy(dir, title string) (*fileList, error) {
+	l, err := readFileList(dir)
+	if l != nil || err != nil {
+		return l, err
+	}
+	return legacyList(dir, title)
+}
 
-// legacyLinks returns the names of dir's report.md and report.html, where
-// they are greedytl's documents of a report titled title
-// (checkOwnDocument), and of the files in dir they link to; a non-nil
-// empty map where there are none. Such a directory without a FileList holds a report of a greedytl
-// from before reports listed their files, and the figures its documents
-// show are its own.
-func legacyLinks(dir, title string) (map[string]bool, error) {
-	linked := map[string]bool{}
+// docLink matches what Write's documents name of a report's files: a
+// link or image target in Markdown ("](NAME)"), a src or href in HTML, and
+// the alt text of an HTML figure (its name, its PNG embedded).
+var docLink = regexp.MustCompile(`\]\(([^()\s]+)\)|(?:src|href)="([^"]+)"|<img alt="([^"]+)"`)
+
+// legacyList returns, for a directory without a FileList that holds a
+// report of a greedytl from before reports listed their files, the list
+// that report would have written: its report.md and report.html where they
+// are greedytl's documents of a report titled title (checkOwnDocument),
+// and the regular files of dir they show (docLink; an HTML figure's name
+// as its PNG and SVG), each with the digest of what it holds now; nil
+// where dir has no such document. So Write replaces that report's files,
+// removes those it does not write again (as an earlier report's: only
+// while their content is unchanged), and lists its own.
+func legacyList(dir, title string) (*fileList, error) {
+	var names []string
 	for _, doc := range []string{"report.md", "report.html"} {
 		path := filepath.Join(dir, doc)
 		b, err := os.ReadFile(path)
@@ -369,15 +375,35 @@ func legacyLinks(dir, title string) (map[string]bool, error) {
 		if checkOwnDocument(path, title) != nil {
 			continue // not greedytl's: Write refuses it anyway
 		}
-		linked[doc] = true
+		names = append(names, doc)
 		for _, m := range docLink.FindAllSubmatch(b, -1) {
-			name := string(m[1]) + string(m[2])
-			if name != "" && filepath.Base(name) == name && name != "." && name != ".." {
-				linked[name] = true
+			if alt := string(m[3]); alt != "" {
+				names = append(names, alt+".png", alt+".svg")
+			} else {
+				names = append(names, string(m[1])+string(m[2]))
 			}
 		}
 	}
-	return linked, nil
+	if len(names) == 0 {
+		return nil, nil
+	}
+	l := &fileList{Format: fileListFormat, Version: fileListVersion, legacy: true}
+	slices.Sort(names)
+	for _, name := range slices.Compact(names) {
+		if name == "" || filepath.Base(name) != name || name == "." || name == ".." || name == FileList {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+			continue // absent, or not a file a report writes
+		}
+		digest, err := filedigest.SHA256(p)
+		if err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+		l.Files = append(l.Files, listedFile{Name: name, SHA256: digest})
+	}
+	return l, nil
 }
 
 // checkOwnDocument returns an error when path is a report document

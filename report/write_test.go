@@ -628,28 +628,41 @@ func TestWriteRemovesStaleFiles(t *testing.T) {
 
 	// A directory of a report made before reports listed their files (as
 	// docs/results' were): the files its greedytl report.md and report.html
-	// link to are the report's, and are replaced; the others are kept.
-	legacy := filepath.Join(t.TempDir(), "legacy")
-	if _, err := Write(legacy, both, Options{Markdown: true, HTML: true}); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Remove(filepath.Join(legacy, FileList)); err != nil {
-		t.Fatal(err)
-	}
-	before := dirFiles(t, legacy)
-	if _, err := Write(legacy, one, Options{Markdown: true}); err != nil {
-		t.Errorf("a report into a directory of a report without a file list: %v", err)
-	}
-	for _, f := range before {
-		if _, err := os.Stat(filepath.Join(legacy, f)); err != nil {
-			t.Errorf("%s of a report without a file list was removed: %v", f, err)
+	// show are the report's: replaced, or removed as stale when this report
+	// does not write them — and so a later report writes them again.
+	// Without a report.md (an HTML report), its figures are named by the
+	// alt text of report.html's embedded PNGs.
+	for _, o := range []Options{{Markdown: true, HTML: true}, {HTML: true}} {
+		legacy := filepath.Join(t.TempDir(), "legacy")
+		if _, err := Write(legacy, both, o); err != nil {
+			t.Fatal(err)
 		}
-	}
-	for _, f := range want {
-		a, err1 := os.ReadFile(filepath.Join(alone, f))
-		b, err2 := os.ReadFile(filepath.Join(legacy, f))
-		if f != FileList && (err1 != nil || err2 != nil || !bytes.Equal(a, b)) {
-			t.Errorf("%s in the directory of a report without a list is not the new report's (%v, %v)", f, err1, err2)
+		first := dirFiles(t, legacy)
+		if err := os.Remove(filepath.Join(legacy, FileList)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Write(legacy, one, o); err != nil {
+			t.Errorf("%+v: a report into a directory of a report without a file list: %v", o, err)
+			continue
+		}
+		mine := filepath.Join(t.TempDir(), "mine")
+		if _, err := Write(mine, one, o); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := dirFiles(t, legacy), dirFiles(t, mine); !slices.Equal(got, want) {
+			t.Errorf("%+v: the directory of a report without a list holds %v after a report of one dataset, want %v", o, got, want)
+		}
+		for _, f := range dirFiles(t, mine) {
+			a, err1 := os.ReadFile(filepath.Join(mine, f))
+			b, err2 := os.ReadFile(filepath.Join(legacy, f))
+			if f != FileList && (err1 != nil || err2 != nil || !bytes.Equal(a, b)) {
+				t.Errorf("%+v: %s in the directory of a report without a list is not the new report's (%v, %v)", o, f, err1, err2)
+			}
+		}
+		if _, err := Write(legacy, both, o); err != nil {
+			t.Errorf("%+v: the report of both datasets again: %v", o, err)
+		} else if got := dirFiles(t, legacy); !slices.Equal(got, first) {
+			t.Errorf("%+v: after the report of both datasets again: %v, want %v", o, got, first)
 		}
 	}
 }

@@ -359,20 +359,24 @@ closed). A stopped command stops taking work, keeps what it finished
 so, and exits: run the same command again to resume. A second signal ends it
 at once, removing the temporary files of the outputs it was writing; so does
 the first for predict, inspect, report and merge, which have no finished work
-to keep, and for every command while it reads its inputs. A signal that comes
+to keep, and for fit, train and train-sources while they read their inputs
+(experiment and demo: while they read the dataset folder). A signal that comes
 as the work finishes (a model or a report being written) lets it finish, and
 the status is 128+n all the same. A signal the command inherits ignored stays
 ignored: a shell script's background commands ignore SIGINT, so Ctrl-C on the
 script spares them; under nohup, which ignores SIGHUP, the command outlives
 its terminal.
 
-A flag given an empty value ("") is a usage error, never read as absent, so
-that an unset variable in a script (--sources "$SRC") is caught.
+A string flag (a path, a name, a method) given an empty value ("") is a usage
+error, never read as absent, so that an unset variable in a script
+(--sources "$SRC") is caught.
 
-Environment: GOMAXPROCS bounds the cores greedytl uses (every core by
-default). GREEDYTL_PARENT_PID=PID, which the Python package sets, stops
-greedytl as SIGTERM does when its parent process PID ends, however it ends
-(Linux; elsewhere the value is checked and otherwise ignored).`,
+Environment: GOMAXPROCS bounds the threads of greedytl's own work (by
+default the CPUs it may run on: its CPU affinity and, in a container, its
+CPU limit); --workers defaults to it. GREEDYTL_PARENT_PID=PID, which the
+Python package sets, stops greedytl as SIGTERM does when its parent PID
+ends, however it ends (Linux, where it is the end of the thread of PID that
+started greedytl; elsewhere the value is checked and otherwise ignored).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
