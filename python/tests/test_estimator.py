@@ -600,6 +600,28 @@ def test_sources_dir_model_file_not_readable(cli, synth, tmp_path):
             greedytl.SourcesDir(src)
 
 
+def test_sources_index_file_names_read_as_greedytl_reads_them(cli, synth, tmp_path):
+    """A source's file name escaping a lone surrogate ("\\ud800") reads as
+    greedytl reads it, with U+FFFD in its place: a file of that name is
+    read by greedytl fit --sources and SourcesDir alike, a missing one
+    refused by both, SourcesDir with a ValueError naming the index, the
+    source and the file.  SourcesDir raised UnicodeEncodeError, naming
+    neither, opening the file."""
+    src = tmp_path / "sources"  # _index_read_alike's copy
+
+    def edit(ix):
+        e = ix["sources"][1]
+        shutil.copy(src / e["file"], src / "models" / "\ufffd.model")
+        for file in ("models/\ud800.model", "models/\udc00\ud800.model"):
+            yield file, dict(ix, sources=ix["sources"][:1] + [dict(e, file=file)] + ix["sources"][2:])
+    assert [read for _, read in _index_read_alike(cli, synth, tmp_path, edit)] == [True, False]
+    path = os.path.join(str(src), "models", "\ufffd\ufffd.model")
+    name = json.loads((src / "sources.json").read_text())["sources"][1]["name"]  # the last case's
+    with pytest.raises(ValueError, match="^{}: source {}: {}: No such file".format(
+            re.escape(str(src / "sources.json")), re.escape(repr(name)), re.escape(path))):
+        greedytl.SourcesDir(src)
+
+
 def test_sources_dir_model_of_fewer_features(cli, synth, tmp_path):
     """A source model whose nr_feature is below num_features (liblinear
     records the last feature with a non-zero value in its training data:

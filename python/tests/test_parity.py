@@ -1041,6 +1041,40 @@ def test_encoding_and_repeated_members_read_alike(multiclass_cli, tmp_path):
     assert greedytl.read_model(tmp_path / "v.json").b == 0.25
 
 
+def test_lone_surrogates_read_as_greedytl_reads_them(multiclass_cli, tmp_path):
+    """An escaped lone surrogate in a string ("\\ud800", "\\udc00", a high
+    one not followed by a low one) reads as U+FFFD, as encoding/json reads
+    it, and an escaped pair as its one character: class names "\\ud800" and
+    "\\udc00", or a high and a low surrogate as a binary file's labels, are
+    one name given twice, refused by both readers with greedytl's message;
+    a lone surrogate and a pair beside it are read by both, the inspection
+    greedytl's.  read_model kept a lone surrogate as it is: it read and
+    scored the files greedytl refuses."""
+    cli = multiclass_cli
+    (Xtr, Htr, ytr), _ = _problem(3)
+    save = _saver(tmp_path)
+    run(cli, "fit", "--method", "nearest-mean", "--features", save("X.npy", Xtr), "--source-scores",
+        save("H.npy", Htr), "--labels", save("y3.npy", np.arange(len(ytr)) % 3), "--out", tmp_path / "m.json")
+    multi = json.loads((tmp_path / "m.json").read_text())
+    lin = _linear_doc([0.0, 1.0], [1.0, 2.0], [0.5, -0.5], 0.25)
+    refused = [dict(multi, classes=["\ud800", "\udc00", "2"]),
+               dict(multi, classes=["0", "\udbff\ud800", "\ufffd\ufffd"]),
+               dict(lin, labels={"positive": "\ud800", "negative": ["\udfff"]}),
+               dict(lin, labels={"positive": "yes", "negative": ["\udc00x", "\ufffdx"]})]
+    for doc in refused:
+        path = _write(tmp_path / "v.json", doc)
+        assert "\\ud" in path.read_text()  # escaped, as greedytl reads it
+        _refused_alike(cli, path, doc.get("classes") or doc["labels"])
+    read = [dict(multi, classes=["0", "a\ud800b\ud83d\ude00", "\ud83d\ude00"]),
+            dict(lin, labels={"positive": "\udc00\ud800\udc00", "negative": ["\ud800\u0041"]})]
+    for doc in read:
+        path = _write(tmp_path / "v.json", doc)
+        assert _both_read(cli, path, doc.get("classes") or doc["labels"])
+        got = greedytl.read_model(path)
+        assert got.inspection() == json.loads(run(cli, "inspect", "--json", path))
+    assert got.doc["labels"] == {"positive": "\ufffd\U00010000", "negative": ["\ufffdA"]}
+
+
 def test_member_names_read_ignoring_case(multiclass_cli, tmp_path):
     """A member names its field as encoding/json matches them, as greedytl
     reads a model file: exactly, or else ignoring case, by Unicode's simple
