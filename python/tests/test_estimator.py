@@ -583,13 +583,14 @@ def test_liblinear_weights_read_at_once_as_line_by_line(monkeypatch):
 
 def test_sources_dir_model_file_not_readable(cli, synth, tmp_path):
     """An index entry whose file is the directory itself ("."), another
-    directory or missing is refused by greedytl fit --sources and by
-    SourcesDir, with a ValueError naming the index, the source and the
-    file, as greedytl names the source and the file.  SourcesDir raised
-    IsADirectoryError or FileNotFoundError."""
+    directory, missing or a name holding a NUL byte (which no file has) is
+    refused by greedytl fit --sources and by SourcesDir, with a ValueError
+    naming the index, the source and the file, as greedytl names the
+    source and the file.  SourcesDir raised IsADirectoryError,
+    FileNotFoundError or open's bare ValueError "embedded null byte"."""
     src, ix, fit = _sources_copy(cli, synth, tmp_path)
     (src / "sub").mkdir()
-    for file in (".", "sub", "nothing.model"):
+    for file in (".", "sub", "nothing.model", "models/a\x00b"):
         e = dict(ix["sources"][1], file=file)
         (src / "sources.json").write_text(json.dumps(dict(ix, sources=ix["sources"][:1] + [e] + ix["sources"][2:])))
         p = fit()
