@@ -114,18 +114,41 @@ def _go_replace(e):
 codecs.register_error("greedytl-go", _go_replace)
 
 
+# Where a text may escape a surrogate (\uD800 to \uDFFF, any case).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+# A JSON string's escapes, each whole, from the left: a surrogate pair,
+# a lone surrogate (group 1), any other escape (two characters; \uXXXX's
+# tail is plain text to it).  Every backslash of valid JSON begins one.
+_ESCAPE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+                     r"|(\\u[dD][89a-fA-F][0-9a-fA-F]{2})|\\.", re.DOTALL)
+
+
+def _go_surrogates(text):
+    """The JSON text with each escaped lone surrogate (a \\uDC00-\\uDFFF, or a
+    \\uD800-\\uDBFF not followed by an escaped low one) escaping U+FFFD
+    instead, as encoding/json reads it (its unquote: a high surrogate and
+    the low one after it are one character, any other surrogate is
+    U+FFFD), where json.loads would keep it (a str that cannot be encoded:
+    a name of a file to open, a class name distinct from another's
+    U+FFFD).  The same length, so that an error's position is kept."""
+    if not _SURROGATE_ESCAPE.search(text):
+        return text
+    return _ESCAPE.sub(lambda m: "\\ufffd" if m.group(1) else m.group(0), text)
+
+
 def read_json(text):
     """Decode the text (str or bytes) of one of greedytl's JSON files (a
     model file, a sources index) as greedytl's reader does: a byte order
     mark before it is skipped, invalid UTF-8 in a string reads as U+FFFD
-    (one a byte), NaN and Infinity are no numbers, and an object that
+    (one a byte), so does an escaped lone surrogate ("\\ud800"; a pair is
+    one character), NaN and Infinity are no numbers, and an object that
     gives a member twice is a _schema.Members (each value checked, and
     decoded into what the earlier ones left, by _schema.check).  ValueError when it is not JSON."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", "greedytl-go")
     if text.startswith("\ufeff"):
         text = text[1:]
-    return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_schema.object_pairs)
+    return json.loads(_go_surrogates(text), parse_constant=_reject_constant, object_pairs_hook=_schema.object_pairs)
 
 
 def parse_model(text):

@@ -15,6 +15,7 @@ computes their score matrix (rows × sources) on new X:
 * any callable X → (rows × sources) array (or SciPy sparse matrix).
 """
 
+import errno
 import hashlib
 import math
 import os
@@ -316,9 +317,11 @@ class SourcesDir:
                 raise ValueError("{}: source {!r}: file {!r} is not a path inside the directory".format(ipath, name, file))
             mpath = os.path.join(self.path, *posixpath.normpath(file).split("/"))  # cleaned, as Go joins it
             try:
+                if "\0" in mpath:  # Go's open fails with EINVAL, where Python's raises a bare ValueError
+                    raise OSError(errno.EINVAL, os.strerror(errno.EINVAL), mpath)
                 with open(mpath, "rb") as f:
                     data = f.read()
-            except OSError as e:  # missing, a directory ("."), unreadable: as greedytl, naming the file
+            except OSError as e:  # missing, a directory ("."), unreadable, a NUL: as greedytl, naming the file
                 raise ValueError("{}: source {!r}: {}: {}".format(ipath, name, mpath, e.strerror or e)) from None
             got = hashlib.sha256(data).hexdigest()
             if got != digest:

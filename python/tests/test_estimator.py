@@ -583,13 +583,14 @@ def test_liblinear_weights_read_at_once_as_line_by_line(monkeypatch):
 
 def test_sources_dir_model_file_not_readable(cli, synth, tmp_path):
     """An index entry whose file is the directory itself ("."), another
-    directory or missing is refused by greedytl fit --sources and by
-    SourcesDir, with a ValueError naming the index, the source and the
-    file, as greedytl names the source and the file.  SourcesDir raised
-    IsADirectoryError or FileNotFoundError."""
+    directory, missing or a name holding a NUL byte (which no file has) is
+    refused by greedytl fit --sources and by SourcesDir, with a ValueError
+    naming the index, the source and the file, as greedytl names the
+    source and the file.  SourcesDir raised IsADirectoryError,
+    FileNotFoundError or open's bare ValueError "embedded null byte"."""
     src, ix, fit = _sources_copy(cli, synth, tmp_path)
     (src / "sub").mkdir()
-    for file in (".", "sub", "nothing.model"):
+    for file in (".", "sub", "nothing.model", "models/a\x00b"):
         e = dict(ix["sources"][1], file=file)
         (src / "sources.json").write_text(json.dumps(dict(ix, sources=ix["sources"][:1] + [e] + ix["sources"][2:])))
         p = fit()
@@ -598,6 +599,28 @@ def test_sources_dir_model_file_not_readable(cli, synth, tmp_path):
         with pytest.raises(ValueError, match="^{}: source {}: {}: ".format(
                 re.escape(str(src / "sources.json")), re.escape(repr(e["name"])), re.escape(path))):
             greedytl.SourcesDir(src)
+
+
+def test_sources_index_file_names_read_as_greedytl_reads_them(cli, synth, tmp_path):
+    """A source's file name escaping a lone surrogate ("\\ud800") reads as
+    greedytl reads it, with U+FFFD in its place: a file of that name is
+    read by greedytl fit --sources and SourcesDir alike, a missing one
+    refused by both, SourcesDir with a ValueError naming the index, the
+    source and the file.  SourcesDir raised UnicodeEncodeError, naming
+    neither, opening the file."""
+    src = tmp_path / "sources"  # _index_read_alike's copy
+
+    def edit(ix):
+        e = ix["sources"][1]
+        shutil.copy(src / e["file"], src / "models" / "\ufffd.model")
+        for file in ("models/\ud800.model", "models/\udc00\ud800.model"):
+            yield file, dict(ix, sources=ix["sources"][:1] + [dict(e, file=file)] + ix["sources"][2:])
+    assert [read for _, read in _index_read_alike(cli, synth, tmp_path, edit)] == [True, False]
+    path = os.path.join(str(src), "models", "\ufffd\ufffd.model")
+    name = json.loads((src / "sources.json").read_text())["sources"][1]["name"]  # the last case's
+    with pytest.raises(ValueError, match="^{}: source {}: {}: No such file".format(
+            re.escape(str(src / "sources.json")), re.escape(repr(name)), re.escape(path))):
+        greedytl.SourcesDir(src)
 
 
 def test_sources_dir_model_of_fewer_features(cli, synth, tmp_path):

@@ -859,6 +859,17 @@ def _refused_alike(cli, path, what):
     assert p.stderr.strip().endswith(tail), (what, str(e.value), p.stderr)
 
 
+def _labelled_docs(cli, tmp_path):
+    """Two model documents whose labels the tests edit: a 3-class
+    nearest-mean file greedytl fitted (its "classes") and a binary linear
+    one (its "labels" to set)."""
+    (Xtr, Htr, ytr), _ = _problem(3)
+    save = _saver(tmp_path)
+    run(cli, "fit", "--method", "nearest-mean", "--features", save("X.npy", Xtr), "--source-scores",
+        save("H.npy", Htr), "--labels", save("y3.npy", np.arange(len(ytr)) % 3), "--out", tmp_path / "m.json")
+    return json.loads((tmp_path / "m.json").read_text()), _linear_doc([0.0, 1.0], [1.0, 2.0], [0.5, -0.5], 0.25)
+
+
 def test_labels_checked_as_greedytl_checks_them(multiclass_cli, tmp_path):
     """A binary file's "labels" and a multi-class file's "classes" are
     checked as greedytl checks them (modelfile.LabelNames.Check,
@@ -874,12 +885,7 @@ def test_labels_checked_as_greedytl_checks_them(multiclass_cli, tmp_path):
     repeated class names and fewer than two classes (which it refused with
     its own message)."""
     cli = multiclass_cli
-    (Xtr, Htr, ytr), _ = _problem(3)
-    save = _saver(tmp_path)
-    run(cli, "fit", "--method", "nearest-mean", "--features", save("X.npy", Xtr), "--source-scores",
-        save("H.npy", Htr), "--labels", save("y3.npy", np.arange(len(ytr)) % 3), "--out", tmp_path / "m.json")
-    multi = json.loads((tmp_path / "m.json").read_text())
-    lin = _linear_doc([0.0, 1.0], [1.0, 2.0], [0.5, -0.5], 0.25)
+    multi, lin = _labelled_docs(cli, tmp_path)
     cases = [(dict(lin, labels={"positive": "yes", "negative": neg}), neg)
              for neg in (["no", "maybe", "no"], ["no", ""], ["no", "yes"])]
     cases += [(dict(lin, labels={"positive": bad, "negative": ["no"]}), bad) for bad in _BAD_LABELS]
@@ -1039,6 +1045,35 @@ def test_encoding_and_repeated_members_read_alike(multiclass_cli, tmp_path):
     assert greedytl.read_model(tmp_path / "v.json").doc["labels"]["positive"] == "y\ufffd\ufffd\ufffds"
     (tmp_path / "v.json").write_bytes(cases[6][0])
     assert greedytl.read_model(tmp_path / "v.json").b == 0.25
+
+
+def test_lone_surrogates_read_as_greedytl_reads_them(multiclass_cli, tmp_path):
+    """An escaped lone surrogate in a string ("\\ud800", "\\udc00", a high
+    one not followed by a low one) reads as U+FFFD, as encoding/json reads
+    it, and an escaped pair as its one character: class names "\\ud800" and
+    "\\udc00", or a high and a low surrogate as a binary file's labels, are
+    one name given twice, refused by both readers with greedytl's message;
+    a lone surrogate and a pair beside it are read by both, the inspection
+    greedytl's.  read_model kept a lone surrogate as it is: it read and
+    scored the files greedytl refuses."""
+    cli = multiclass_cli
+    multi, lin = _labelled_docs(cli, tmp_path)
+    refused = [dict(multi, classes=["\ud800", "\udc00", "2"]),
+               dict(multi, classes=["0", "\udbff\ud800", "\ufffd\ufffd"]),
+               dict(lin, labels={"positive": "\ud800", "negative": ["\udfff"]}),
+               dict(lin, labels={"positive": "yes", "negative": ["\udc00x", "\ufffdx"]})]
+    for doc in refused:
+        path = _write(tmp_path / "v.json", doc)
+        assert "\\ud" in path.read_text()  # escaped, as greedytl reads it
+        _refused_alike(cli, path, doc.get("classes") or doc["labels"])
+    read = [dict(multi, classes=["0", "a\ud800b\ud83d\ude00", "\ud83d\ude00"]),
+            dict(lin, labels={"positive": "\udc00\ud800\udc00", "negative": ["\ud800\u0041"]})]
+    for doc in read:
+        path = _write(tmp_path / "v.json", doc)
+        assert _both_read(cli, path, doc.get("classes") or doc["labels"])
+        got = greedytl.read_model(path)
+        assert got.inspection() == json.loads(run(cli, "inspect", "--json", path))
+    assert got.doc["labels"] == {"positive": "\ufffd\U00010000", "negative": ["\ufffdA"]}
 
 
 def test_member_names_read_ignoring_case(multiclass_cli, tmp_path):
