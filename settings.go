@@ -95,6 +95,9 @@ func (o *Options) Set(key string, v float64) error {
 	case (key == KeyMaxK || key == KeySample) && v > math.MaxInt32:
 		return fmt.Errorf("%s must be at most %d, got %v", key, math.MaxInt32, v)
 	}
+	if v == 0 {
+		v = 0 // −0 is 0: one value, one spec ("delta=-0" named a model "delta=0" also names)
+	}
 	switch key {
 	case KeyLambda:
 		o.Lambda = v

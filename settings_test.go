@@ -2,6 +2,7 @@ package greedytl
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -56,6 +57,27 @@ func TestSetCountsCap(t *testing.T) {
 		}
 		if err := o.Set(key, math.MaxInt32+1); err == nil {
 			t.Errorf("Set(%s, 2³¹): no error", key)
+		}
+	}
+}
+
+// TestSetNegativeZero: a setting given as −0 (a spec's "delta=-0", fit's
+// --delta -0) is stored as 0, so that the model's canonical spec is the
+// one its value has ("greedytl:delta=0"), not a second name for the same
+// model ("greedytl:delta=-0", which Python's reader, whose JSON reads -0
+// as the integer 0, refused).
+func TestSetNegativeZero(t *testing.T) {
+	for _, key := range []string{KeyDelta, KeyGamma, KeyMaxK, KeySample, KeyStopAtMinLOO} {
+		o := DefaultOptions()
+		if err := o.Set(key, math.Copysign(0, -1)); err != nil {
+			t.Fatalf("Set(%s, -0): %v", key, err)
+		}
+		v, _ := o.Setting(key)
+		if v != 0 || math.Signbit(v) {
+			t.Errorf("Set(%s, -0) stored %v (sign bit %v)", key, v, math.Signbit(v))
+		}
+		if name := o.MethodName(BaseMethod, DefaultOptions()); strings.Contains(name, "-0") {
+			t.Errorf("Set(%s, -0): method name %q", key, name)
 		}
 	}
 }

@@ -2424,3 +2424,18 @@ def test_sources_dir_messages_count_one():
     src.num_features, src.d, src.names, src._nr_feature = 0, 1, ["s"], [1]
     with pytest.raises(ValueError, match=re.escape("source 's': model has 1 feature but the examples have 0")):
         src.scores(np.zeros((1, 0)))
+
+
+def test_negative_zero_setting_fits(cli, zoo):
+    """A GreedyTL setting given as -0 fits a model Python reads back: greedytl
+    names it by its value, 0 ("greedytl:delta=0" with delta 0), where it
+    wrote "greedytl:delta=-0", which read_model (its JSON reading -0 as the
+    integer 0) refused as not the spec of its options, so fit failed."""
+    X, y = _data()
+    for spec in ("greedytl:delta=-0", "greedytl:gamma=-0", "greedytl-sp:gamma=-0"):
+        clf = TransferClassifier(method=spec, sources=greedytl.Sources(zoo), random_state=0).fit(X[:20], y[:20])
+        base, _, setting = spec.partition(":")
+        assert clf.model_["method"] == base + ":" + setting.replace("-0", "0"), clf.model_["method"]
+        ref = TransferClassifier(method=base + ":" + setting.replace("-0", "0"), sources=greedytl.Sources(zoo),
+                                 random_state=0).fit(X[:20], y[:20])
+        np.testing.assert_array_equal(clf.decision_function(X), ref.decision_function(X))
