@@ -60,6 +60,24 @@ func cornerView(t *testing.T, a *mat.Dense, atEnd bool, pad int) *mat.Dense {
 	return v
 }
 
+// gramJSON returns the model file of the Gram of X, H and y fitted with o.
+func gramJSON(t *testing.T, ctx context.Context, X, H mat.Matrix, y []float64, o Options) []byte {
+	t.Helper()
+	g, err := NewGram(ctx, X, H, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gm, err := g.Fit(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := gm.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
 // TestFitReadsOnlyItsInputs: Fit's kernels, which read row-major input a
 // few columns at a time (rowStats, gatherColumns: assembly on amd64),
 // read nothing outside the matrix they are given, however its rows and
@@ -83,19 +101,9 @@ func TestFitReadsOnlyItsInputs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var wantGram bytes.Buffer
+			var wantGram []byte
 			if gram && o.Sample == 0 {
-				g, err := NewGram(ctx, X, H, y)
-				if err != nil {
-					t.Fatal(err)
-				}
-				gm, err := g.Fit(ctx, o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := gm.WriteJSON(&wantGram); err != nil {
-					t.Fatal(err)
-				}
+				wantGram = gramJSON(t, ctx, X, H, y, o)
 			}
 			for _, atEnd := range []bool{true, false} {
 				for _, pad := range pads {
@@ -119,19 +127,7 @@ func TestFitReadsOnlyItsInputs(t *testing.T) {
 						}
 					}
 					if gram && o.Sample == 0 {
-						g, err := NewGram(ctx, xv, hv, y)
-						if err != nil {
-							t.Fatal(err)
-						}
-						gm, err := g.Fit(ctx, o)
-						if err != nil {
-							t.Fatal(err)
-						}
-						var got bytes.Buffer
-						if err := gm.WriteJSON(&got); err != nil {
-							t.Fatal(err)
-						}
-						if !bytes.Equal(got.Bytes(), wantGram.Bytes()) {
+						if !bytes.Equal(gramJSON(t, ctx, xv, hv, y, o), wantGram) {
 							t.Errorf("m = %d, %d columns, %+v, at end %v, pad %d: a Gram's fit other than on a contiguous copy", m, c, o, atEnd, pad)
 						}
 					}
