@@ -556,10 +556,7 @@ func openModel(s *streams, path string) (r *bufio.Reader, closeModel func(), err
 	if r, ok := s.stdin(path); ok {
 		return bufio.NewReader(r), func() {}, nil
 	}
-	if path == "" {
-		return nil, nil, badInputf("the model file's name is empty: give a model file (or - for standard input)")
-	}
-	f, err := os.Open(path)
+	f, err := os.Open(path) // never "": the flag and argument checks refuse it (root.go)
 	if err != nil {
 		return nil, nil, badInputf("%s: %w", path, fileerr.Reason(err))
 	}
