@@ -227,8 +227,10 @@ func (lf *labelFile) checkLabels(skip int, byValue bool) error {
 			return lf.errorAt(i, err)
 		}
 		allNumbers = allNumbers && isNum
-		if _, ok := bigInteger(lf.vals[i]); isNum && ok && big < 0 && !lf.npy { // .npy: refused on reading (NPYArray.vector)
-			big = i
+		if isNum && big < 0 && !lf.npy { // .npy: refused on reading (NPYArray.vector)
+			if _, ok := bigInteger(lf.vals[i]); ok {
+				big = i
+			}
 		}
 		isQuoted := lf.at != nil && lf.at[i].quoted
 		switch {
@@ -597,11 +599,14 @@ var invisibleRunes = map[rune]string{
 	'\u2060': "a word joiner",
 }
 
+// invisibleChars are the keys of invisibleRunes, for strings.IndexAny.
+const invisibleChars = "\ufeff\u200b\u2060"
+
 // invisibleLabel returns the error of a label v holding one of
 // invisibleRunes, or nil: U+FEFF, a byte order mark mid-file, where files
 // each saved with one were concatenated, or a zero-width space.
 func invisibleLabel(v string) error {
-	k := strings.IndexFunc(v, func(r rune) bool { _, ok := invisibleRunes[r]; return ok })
+	k := strings.IndexAny(v, invisibleChars)
 	if k < 0 {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestReadLabels(t *testing.T) {
@@ -688,6 +689,19 @@ func TestCheckLabelNumber(t *testing.T) {
 		}
 		if want := isNumber([]byte(v)); isNum != want {
 			t.Errorf("checkLabel(%q) says number %v, isNumber %v", v, isNum, want)
+		}
+	}
+}
+
+// TestInvisibleCharsAreInvisibleRunes: the string invisibleLabel searches
+// holds exactly the keys of invisibleRunes, whose messages name them.
+func TestInvisibleCharsAreInvisibleRunes(t *testing.T) {
+	if n := utf8.RuneCountInString(invisibleChars); n != len(invisibleRunes) {
+		t.Errorf("invisibleChars has %d runes, invisibleRunes %d", n, len(invisibleRunes))
+	}
+	for _, r := range invisibleChars {
+		if _, ok := invisibleRunes[r]; !ok {
+			t.Errorf("%U is in invisibleChars, not in invisibleRunes", r)
 		}
 	}
 }

@@ -108,8 +108,10 @@ func decodeSVMLight(r io.Reader, name string, nFeatures, entries, rows int, chec
 		case !isFinite(v):
 			return nil, nil, errorf(name, lr.line, "label is %v", v)
 		case check != nil:
-			if err := check(v, string(label)); err != nil {
-				return nil, nil, &Error{File: name, Line: lr.line, Err: err}
+			// The label's text is for the message alone: made only then,
+			// not for every row (a string given to a func value escapes).
+			if check(v, "") != nil {
+				return nil, nil, &Error{File: name, Line: lr.line, Err: check(v, string(label))}
 			}
 		}
 		y = append(y, v)
