@@ -119,11 +119,7 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 	for i, f := range files {
 		names[i] = f.name
 	}
-	old, err := readListOrLegacy(dir, doc.title)
-	if err == nil {
-		err = checkListed(dir, names, old)
-	}
-	if err != nil {
+	if _, err := checkedList(dir, doc.title, names); err != nil {
 		return nil, err
 	}
 	if err := atomicfile.MkdirAll(dir); err != nil {
@@ -136,10 +132,7 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	defer lock.Release()
-	old, err = readListOrLegacy(dir, doc.title) // again, now that no other Write changes it
-	if err == nil {
-		err = checkListed(dir, names, old)
-	}
+	old, err := checkedList(dir, doc.title, names) // again, now that no other Write changes it
 	if err != nil {
 		return nil, err
 	}
@@ -338,6 +331,17 @@ func checkListed(dir string, names []string, old *fileList) error {
 	return nil
 }
 
+// checkedList returns dir's earlier list (readListOrLegacy) once
+// checkListed has found none of names, the files Write would write, to be
+// a file Write did not write.
+func checkedList(dir, title string, names []string) (*fileList, error) {
+	old, err := readListOrLegacy(dir, title)
+	if err == nil {
+		err = checkListed(dir, names, old)
+	}
+	return old, err
+}
+
 // readListOrLegacy returns dir's FileList, or where it has none the
 // legacyList of its report titled title (nil where it has neither).
 func readListOrLegacy(dir, title string) (*fileList, error) {
@@ -372,7 +376,7 @@ func legacyList(dir, title string) (*fileList, error) {
 		} else if err != nil {
 			return nil, fmt.Errorf("report: %w", err)
 		}
-		if checkOwnDocument(path, title) != nil {
+		if !bytes.HasPrefix(b, ownHead(doc, title)) {
 			continue // not greedytl's: Write refuses it anyway
 		}
 		names = append(names, doc)
@@ -412,14 +416,8 @@ func legacyList(dir, title string) (*fileList, error) {
 // replace, as when --out names a directory of other documents. Figures and
 // absent files pass (checkListed refuses any file Write did not write).
 func checkOwnDocument(path, title string) error {
-	var head bytes.Buffer
-	switch filepath.Ext(path) {
-	case ".md":
-		(&document{title: title}).writeMarkdown(&head)
-	case ".html":
-		(&document{title: title}).writeHTML(&head)
-		head.Truncate(strings.Index(head.String(), "</title>"))
-	default:
+	head := ownHead(path, title)
+	if head == nil {
 		return nil
 	}
 	f, err := os.Open(path)
@@ -429,11 +427,28 @@ func checkOwnDocument(path, title string) error {
 		return fmt.Errorf("report: %w", err)
 	}
 	defer f.Close()
-	got := make([]byte, head.Len())
-	if n, _ := io.ReadFull(f, got); n == len(got) && bytes.Equal(got, head.Bytes()) {
+	got := make([]byte, len(head))
+	if n, _ := io.ReadFull(f, got); n == len(got) && bytes.Equal(got, head) {
 		return nil
 	}
 	return fmt.Errorf("report: %s exists and %w: give another directory, or remove it", path, ErrNotAReport)
+}
+
+// ownHead returns how Write's document name (report.md or report.html,
+// by its extension) of a report titled title begins, or nil for another
+// file.
+func ownHead(name, title string) []byte {
+	var head bytes.Buffer
+	switch filepath.Ext(name) {
+	case ".md":
+		(&document{title: title}).writeMarkdown(&head)
+	case ".html":
+		(&document{title: title}).writeHTML(&head)
+		head.Truncate(strings.Index(head.String(), "</title>"))
+	default:
+		return nil
+	}
+	return head.Bytes()
 }
 
 // build composes the report's document and figures.
