@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -494,14 +495,8 @@ func headerHint(cls *dataset.Classes, m int) string {
 		return ""
 	}
 	first := cls.Names[cls.Y[0]]
-	seen := 0
-	for _, k := range cls.Y {
-		if k == cls.Y[0] {
-			seen++
-		}
-	}
 	switch {
-	case seen == 1:
+	case !slices.Contains(cls.Y[1:], cls.Y[0]): // its one place
 		return fmt.Sprintf(" (if its first line, %q, is a header: --labels-header yes)", first)
 	case first == "0":
 		return ` (if its first line, "0", is a header, as pandas' to_csv writes above an unnamed Series: --labels-header yes)`
