@@ -21,7 +21,6 @@ import shutil
 import socket
 import stat
 import subprocess
-import sys
 import tempfile
 import warnings
 

@@ -931,6 +931,8 @@ class GreedyScorer(Scorer):
             if reg < 0 or loo < 0:
                 raise ModelFileError("column {} ({} {}): negative error (reg_error {}, loo_error {})".format(
                     j, kind, index, _go_float(reg), _go_float(loo)))
+        self._check_hyperparameters()
+        self._check_spec()
 
     def _check_options(self):
         """Refuse options that greedytl.Options.check refuses of a model
@@ -948,8 +950,6 @@ class GreedyScorer(Scorer):
             if not ok(v):
                 raise ModelFileError("invalid options: {} must be {} and finite, got {}{}".format(
                     _GO_OPTION_FIELDS[k], must, _go_float(v), " (DefaultOptions uses 1)" if k == "lambda" else ""))
-        self._check_hyperparameters()
-        self._check_spec()
 
     def _check_hyperparameters(self):
         """Refuse a file whose hyperparameters, when it records them, are

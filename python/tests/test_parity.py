@@ -1485,3 +1485,19 @@ def test_greedy_model_checked_as_greedytl_validates_it(cli, tmp_path):
     assert _all_read_alike(cli, paths) == [False] * len(cases)
     for (path, k), (doc, want) in zip(paths, cases):
         assert _decoder_refused_alike(cli, path) == "{} model: {}".format(doc["method"], want), k
+
+
+def test_greedy_columns_checked_before_hyperparameters_and_spec(cli, tmp_path):
+    """A GreedyTL file with a column out of range and hyperparameters or a
+    spec not its options' is refused by both readers for the column, as
+    greedytl validates the model (options, counts, columns, path) before
+    it compares the hyperparameters and then the spec; read_model named
+    the hyperparameters or the spec."""
+    for k, edit in enumerate([
+            lambda d: d["hyperparameters"].update(delta=5),
+            lambda d: d.update(method="greedytl-59:gamma=0.25,lambda=2")]):
+        doc = _v2_doc()
+        doc["columns"][0]["kind"], doc["columns"][0]["index"] = "source", 99
+        edit(doc)
+        path = _write(tmp_path / "c{}.json".format(k), doc)
+        assert "is out of range" in _decoder_refused_alike(cli, path), k
