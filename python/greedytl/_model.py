@@ -54,7 +54,6 @@ import decimal
 import json
 import math
 import re
-import unicodedata
 
 import numpy as np
 
@@ -556,23 +555,15 @@ def _go_quote(s):
     return '"' + "".join(out) + '"'
 
 
-# The white space Go's strings.TrimSpace trims (unicode.IsSpace): these and
-# the separators (category Z).
-_GO_SPACE = "\t\n\v\f\r \x85\xa0"
+# The white space of Go's unicode.IsSpace (strings.TrimSpace, strings.Fields).
+_GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
 _HEX = re.compile(r"[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+\Z")
 _INFINITY = re.compile(r"[+-]?(?:inf|infinity)\Z", re.IGNORECASE)
 
 
 def _go_trim_space(s):
-    def space(c):
-        return c in _GO_SPACE or unicodedata.category(c).startswith("Z")
-    i, j = 0, len(s)
-    while i < j and space(s[i]):
-        i += 1
-    while j > i and space(s[j - 1]):
-        j -= 1
-    return s[i:j]
+    return s.strip(_GO_SPACE)
 
 
 def _parse_go_float(t):

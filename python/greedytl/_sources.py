@@ -26,7 +26,7 @@ import numpy as np
 
 from ._compat import NotFittedError, check_is_fitted, issparse
 from . import _schema
-from ._model import _go_quote, _parse_go_float, count_of, read_json
+from ._model import _GO_SPACE, _go_quote, _parse_go_float, count_of, read_json
 
 __all__ = ["Sources", "SourcesDir", "read_liblinear", "LiblinearModel", "PROBA_EPS", "proba_scores"]
 
@@ -66,7 +66,7 @@ _MAX_FEATURES = 2 ** 40
 _GO_INTEGER = re.compile(r"[+-]?[0-9]+\Z")
 # What strings.Fields splits a line at (unicode.IsSpace): the ASCII white
 # space, U+0085, U+00A0 and the separators (category Z).
-_GO_FIELDS = re.compile("[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+")
+_GO_FIELDS = re.compile("[" + re.escape(_GO_SPACE) + "]+")
 
 
 def read_liblinear(data, name="<model>"):
