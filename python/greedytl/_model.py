@@ -294,8 +294,6 @@ def _parse_setting(v):
     if v in ("true", "false"):
         return 1.0 if v == "true" else 0.0
     q = _go_quote(v)
-    if v.isascii() and v.lower() == "nan":  # ParseFloat's NaN, which takes no sign
-        raise ValueError("{} is not finite".format(q))
     parsed = _parse_go_float(v)
     if parsed is None:
         raise ValueError("{} is not a number".format(q))
@@ -570,9 +568,14 @@ def _parse_go_float(t):
     """t read as greedytl's number.Parse reads it (strconv.ParseFloat's
     syntax, without digit separators): (value, beyond) where beyond is
     whether it is a literal beyond float64's range (ParseFloat's ErrRange),
-    or None when t is not a number in that syntax."""
+    or None when t is not a number in that syntax.  As ParseFloat, it reads
+    "nan" in any case, without a sign, as NaN, and "inf" and "infinity" in
+    any case, with an optional sign, as ±Inf: what they mean is the
+    caller's business."""
     if not t.isascii():
         return None
+    if t.lower() == "nan":
+        return math.nan, False
     if _INFINITY.match(t):
         return (-math.inf if t[0] == "-" else math.inf), False
     if _DECIMAL.match(t):
