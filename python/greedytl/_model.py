@@ -135,18 +135,25 @@ def _go_surrogates(text):
     return _ESCAPE.sub(lambda m: "\\ufffd" if m.group(1) else m.group(0), text)
 
 
+def go_text(data):
+    """The text of one of greedytl's files (str, or bytes read as UTF-8,
+    each byte of invalid UTF-8 one U+FFFD: "greedytl-go"), without the
+    byte order mark before it that greedytl's readers skip (internal/bom):
+    read_json's, for a JSON file, and _sources.read_liblinear's."""
+    if isinstance(data, bytes):
+        data = data.decode("utf-8", "greedytl-go")
+    return data[1:] if data.startswith("\ufeff") else data
+
+
 def read_json(text):
     """Decode the text (str or bytes) of one of greedytl's JSON files (a
     model file, a sources index) as greedytl's reader does: a byte order
     mark before it is skipped, invalid UTF-8 in a string reads as U+FFFD
-    (one a byte), so does an escaped lone surrogate ("\\ud800"; a pair is
+    (one a byte; go_text), so does an escaped lone surrogate ("\\ud800"; a pair is
     one character), NaN and Infinity are no numbers, and an object that
     gives a member twice is a _schema.Members (each value checked, and
     decoded into what the earlier ones left, by _schema.check).  ValueError when it is not JSON."""
-    if isinstance(text, bytes):
-        text = text.decode("utf-8", "greedytl-go")
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = go_text(text)
     return json.loads(_go_surrogates(text), parse_constant=_reject_constant, object_pairs_hook=_schema.object_pairs)
 
 

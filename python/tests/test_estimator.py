@@ -455,7 +455,8 @@ def test_source_model_files_read_as_greedytl_reads_them(cli, synth, tmp_path):
     lines and a weight that is not a finite number are refused by greedytl
     fit --sources and SourcesDir alike, SourcesDir with greedytl's message
     (naming the file and the line), and "+2", blank lines after the
-    weights and blank header lines are read by both.  SourcesDir raised a
+    weights, blank header lines and a byte order mark before the file
+    (not after its start) are read by both.  SourcesDir raised a
     bare IndexError for a key without its value, int()'s and float()'s
     messages without the file, and UnicodeDecodeError."""
     import hashlib
@@ -473,6 +474,7 @@ def test_source_model_files_read_as_greedytl_reads_them(cli, synth, tmp_path):
         (b"\nw\n", b"\nw\n\n", False), (b"\nw\n", b"\nw\nnan\n", False), (b"\nw\n", b"\nw\n1e400\n", False),
         (b"\nw\n", b"\nw\n\xff\n", False), (good[-1:], good[-1:] + b"\n\n", True),
         (good[-1:], good[-1:] + b"5\n", False), (b"\nw\n", b"\nw\n1 2\n", False),
+        (good[:1], b"\xef\xbb\xbf" + good[:1], True), (good[:1], b"\n\xef\xbb\xbf" + good[:1], False),
     ]
     checked = 0
     for old, new, readable in edits:
@@ -495,7 +497,7 @@ def test_source_model_files_read_as_greedytl_reads_them(cli, synth, tmp_path):
         if b"\xff" not in new:  # greedytl quotes the invalid byte, the package its U+FFFD
             assert p.stderr.strip().endswith(got[len(str(path)):]), (got, p.stderr)
             checked += 1
-    assert checked == 15
+    assert checked == 16
 
 
 def test_source_model_solver_type_read_as_greedytl_reads_it(cli, synth, tmp_path):
