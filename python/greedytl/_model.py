@@ -860,24 +860,43 @@ class GreedyScorer(Scorer):
     schema = _schema.GREEDY
 
     def _check_members(self, doc):
+        """The checked document (Scorer._check_members; a version 1 file's
+        as version 1 is read), and its options and hyperparameters in
+        version 2's form, which the checks after read (_options,
+        _hyperparameters: _upgrade's for a version 1 file)."""
         if _schema.HEAD.members(doc)["version"] != 1:
-            return super()._check_members(doc)
+            doc = super()._check_members(doc)
+            self._options, self._hyperparameters = doc["options"], doc.get("hyperparameters")
+            return doc
         # Version 1 is read without the check of missing members (but for
         # the header's, modelfile.Parse's) and has options.feature_factor
         # too.
         # (decode has checked the header, as modelfile.Parse does for every
         # version.)
         doc = _schema.check(_schema.GREEDY_V1, doc, complete=False)
-        # Its options are version 2's but for γ, feature_factor: one with
-        # version 2's key (json.go's upgrade) is refused.
-        if (doc.get("options") or {}).get("gamma") is not None:
+        self._options, self._hyperparameters = self._upgrade(doc)
+        return doc
+
+    def _upgrade(self, doc):
+        """The options and hyperparameters (None when the file records
+        none) of the checked version 1 document doc in version 2's form,
+        as json.go's upgrade makes them: γ, version 1's feature_factor (0
+        when missing), is gamma in both; a file that uses version 2's key
+        gamma in its options or its hyperparameters (a map: its keys as
+        written) is refused.  (The document itself keeps the file's keys:
+        the inspection gives its hyperparameters as the file names them.)"""
+        options = dict(doc.get("options") or {})
+        if options.get("gamma") is not None:
             raise ModelFileError('{} model: version 1 file: options has version 2\'s "gamma"; version 1 calls it '
                                  '"feature_factor"'.format(self.method))
-        # So is one among its hyperparameters (a map: its keys as written).
-        if "gamma" in (doc.get("hyperparameters") or {}):
+        options["gamma"] = options.pop("feature_factor", 0)
+        hyperparameters = doc.get("hyperparameters")
+        if hyperparameters is None:
+            return options, None
+        if "gamma" in hyperparameters:
             raise ModelFileError('{} model: version 1 file: hyperparameters has version 2\'s "gamma"; version 1 '
                                  'calls it "feature_factor"'.format(self.method))
-        return doc
+        return options, {("gamma" if k == "feature_factor" else k): v for k, v in hyperparameters.items()}
 
     def __init__(self, doc):
         super().__init__(doc)
@@ -938,15 +957,13 @@ class GreedyScorer(Scorer):
     def _check_options(self):
         """Refuse options that greedytl.Options.check refuses of a model
         (its λ always recorded: auto_lambda not heeded), the first in
-        greedytl.SettingKeys' order, with its message; a version 1 file's
-        γ is its feature_factor, and an option missing (as only a version
-        1 file may lack it) is 0."""
-        doc = self.doc
-        options = doc.get("options") or {}
+        greedytl.SettingKeys' order, with its message; an option missing
+        (as only a version 1 file may lack it) is 0."""
+        options = self._options
         for k in sorted(_GREEDY_SETTINGS):  # greedytl.SettingKeys
             if k in ("auto_lambda", "stop_at_min_loo"):  # booleans: 0 or 1 whatever the file
                 continue
-            v = float(options.get("feature_factor" if k == "gamma" and doc["version"] == 1 else k, 0))
+            v = float(options.get(k, 0))
             _, must, ok = _GREEDY_SETTINGS[k]
             if not ok(v):
                 raise ModelFileError("invalid options: {} must be {} and finite, got {}{}".format(
@@ -956,17 +973,13 @@ class GreedyScorer(Scorer):
         """Refuse a file whose hyperparameters, when it records them, are
         not those of its options (greedytl.Options.Hyperparameters: lambda,
         delta and gamma, and sample and max_k when not 0), as json.go's
-        DecodeFile does; a version 1 file's feature_factor is gamma there
-        (its upgrade), in the hyperparameters as in the options."""
-        doc = self.doc
-        got = doc.get("hyperparameters")
+        DecodeFile does (a version 1 file's upgraded: _upgrade)."""
+        got = self._hyperparameters
         if got is None:
             return
-        v1 = doc["version"] == 1
-        got = {("gamma" if v1 and k == "feature_factor" else k): float(v) for k, v in got.items()}
-        options = doc.get("options") or {}
-        want = {k: float(options.get("feature_factor" if v1 and k == "gamma" else k, 0))
-                for k in ("lambda", "delta", "gamma")}
+        got = {k: float(v) for k, v in got.items()}
+        options = self._options
+        want = {k: float(options.get(k, 0)) for k in ("lambda", "delta", "gamma")}
         for k in ("sample", "max_k"):
             if options.get(k, 0) > 0:
                 want[k] = float(options[k])
@@ -985,7 +998,7 @@ class GreedyScorer(Scorer):
         defaults = _GREEDY_DEFAULTS.get(name)
         if defaults is None or self.doc["version"] == 1:
             return
-        options = self.doc["options"]
+        options = self._options
         changes = []
         for k in sorted(_GREEDY_SETTINGS):  # greedytl.Options.Changes
             if k == "lambda" and options["auto_lambda"]:
