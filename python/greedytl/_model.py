@@ -135,6 +135,11 @@ def _go_surrogates(text):
     return _ESCAPE.sub(lambda m: "\\ufffd" if m.group(1) else m.group(0), text)
 
 
+# Where a text may hold the JSON integer -0 (not -0.5, -0e1, -0.0, which
+# json.loads reads as floats, their sign kept).
+_MINUS_ZERO = re.compile(r"-0(?![0-9.eE])")
+
+
 def go_text(data):
     """The text of one of greedytl's files (str, or bytes read as UTF-8,
     each byte of invalid UTF-8 one U+FFFD: "greedytl-go"), without the
@@ -150,11 +155,18 @@ def read_json(text):
     model file, a sources index) as greedytl's reader does: a byte order
     mark before it is skipped, invalid UTF-8 in a string reads as U+FFFD
     (one a byte; go_text), so does an escaped lone surrogate ("\\ud800"; a pair is
-    one character), NaN and Infinity are no numbers, and an object that
-    gives a member twice is a _schema.Members (each value checked, and
-    decoded into what the earlier ones left, by _schema.check).  ValueError when it is not JSON."""
+    one character), NaN and Infinity are no numbers, the integer -0 is a
+    _schema.NegativeZero (−0.0, which _schema.check decodes as greedytl
+    does: −0 into a float64, 0 into an int), and an object that gives a
+    member twice is a _schema.Members (each value checked, and decoded
+    into what the earlier ones left, by _schema.check).  ValueError when
+    it is not JSON."""
     text = go_text(text)
-    return json.loads(_go_surrogates(text), parse_constant=_reject_constant, object_pairs_hook=_schema.object_pairs)
+    # The integer -0 (parse_int: a NegativeZero) only where the text may
+    # hold one: json.loads reads integers fastest by itself.
+    parse_int = _schema.parse_int if _MINUS_ZERO.search(text) else None
+    return json.loads(_go_surrogates(text), parse_constant=_reject_constant, parse_int=parse_int,
+                      object_pairs_hook=_schema.object_pairs)
 
 
 def parse_model(text):
@@ -182,9 +194,12 @@ def decode(doc):
     head = _schema.HEAD.members(doc)
     if head.get("format") != FORMAT:
         raise ModelFileError("format is {!r}, want {!r}".format(head.get("format"), FORMAT))
-    if not is_go_int(head.get("version")) or head["version"] not in VERSIONS:  # 2.0 and true (1) too
+    version = head.get("version")
+    if is_go_int(version):
+        version = int(version)  # -0 (a NegativeZero) is 0, as greedytl reads it into an int
+    if type(version) is not int or version not in VERSIONS:  # 2.0 and true (1) too
         raise ModelFileError("unsupported version {!r}: this package reads model file versions {}".format(
-            head.get("version"), " and ".join(map(str, VERSIONS))))
+            version, " and ".join(map(str, VERSIONS))))
     # What else modelfile.Parse refuses, before the method's decoder reads
     # the body: the header's members of the wrong kind, null or missing
     # (its objects checked each as written: a repeated one's members are

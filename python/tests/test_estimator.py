@@ -312,6 +312,34 @@ def test_sources_index_num_features_read_as_greedytl_reads_it(cli, synth, tmp_pa
         assert read == (v in taken and type(v) is not float), v
 
 
+def test_sources_index_negative_zero_read_as_greedytl_reads_it(cli, synth, tmp_path):
+    """The JSON integer -0 in a sources index is read as greedytl reads it
+    (encoding/json): into a uint64 (the index's seed, its negatives' seed)
+    not at all, so both refuse it, SourcesDir naming the member; into a
+    float64 (eps, bias) or an int (folds, a source's positives) as −0 or
+    0, so both take it.  SourcesDir took the seeds' -0 as 0 (json.loads
+    reads -0 as the integer 0)."""
+    src, ix, fit = _sources_copy(cli, synth, tmp_path)
+    assert ix["negatives"] is not None
+    cases = [(("seed",), False), (("negatives", "seed"), False), (("eps",), True), (("bias",), True),
+             (("folds",), True), (("sources", 0, "positives"), True)]
+    for path, want in cases:
+        doc = json.loads(json.dumps(ix))
+        parent = doc
+        for k in path[:-1]:
+            parent = parent[k]
+        parent[path[-1]] = "-0"
+        (src / "sources.json").write_text(json.dumps(doc).replace('"-0"', "-0"))
+        p = fit()
+        assert p.returncode == (0 if want else 2), (path, p.stderr)
+        if want:
+            greedytl.SourcesDir(src).scores(synth["X"][:40])
+            continue
+        with pytest.raises(ValueError, match="^{}: {} is -0; want an integer \\(0 to 2\\*\\*64-1\\)$".format(
+                re.escape(str(src / "sources.json")), re.escape(".".join(path)))):
+            greedytl.SourcesDir(src)
+
+
 def test_sources_index_version_and_classes_read_as_greedytl_reads_them(cli, synth, tmp_path):
     """The index's version and each source's class, which greedytl reads
     into an int (is_go_int) and checks (source.Index.check: the index of
