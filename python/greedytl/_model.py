@@ -135,6 +135,19 @@ def _go_surrogates(text):
     return _ESCAPE.sub(lambda m: "\\ufffd" if m.group(1) else m.group(0), text)
 
 
+# UTF-16's byte order marks, little- and big-endian (internal/bom).
+_UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+
+
+class _UTF16Error(ValueError):
+    """read_json's error for a file in UTF-16, with greedytl's message
+    (bom.ErrUTF16)."""
+
+    def __init__(self):
+        super().__init__("UTF-16 text (it starts with UTF-16's byte order mark, as Windows Notepad and Excel save "
+                         "\"Unicode\" text): save it as UTF-8")
+
+
 # Where a text may hold the JSON integer -0 (not -0.5, -0e1, -0.0, which
 # json.loads reads as floats, their sign kept).
 _MINUS_ZERO = re.compile(r"-0(?![0-9.eE])")
@@ -160,7 +173,10 @@ def read_json(text):
     does: −0 into a float64, 0 into an int), and an object that gives a
     member twice is a _schema.Members (each value checked, and decoded
     into what the earlier ones left, by _schema.check).  ValueError when
-    it is not JSON."""
+    it is not JSON, with greedytl's message when it is UTF-16 (its byte
+    order mark first: internal/jsonfile refuses it so)."""
+    if isinstance(text, bytes) and text.startswith(_UTF16_MARKS):
+        raise _UTF16Error()
     text = go_text(text)
     # The integer -0 (parse_int: a NegativeZero) only where the text may
     # hold one: json.loads reads integers fastest by itself.
@@ -180,6 +196,8 @@ def parse_model(text):
     type wants (_schema)."""
     try:
         doc = read_json(text)
+    except _UTF16Error as e:
+        raise ModelFileError(str(e)) from None  # what it is, as greedytl says, not JSON that fails
     except ValueError as e:
         raise ModelFileError("not a JSON model file: {}".format(e)) from None
     return decode(doc)

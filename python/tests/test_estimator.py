@@ -340,6 +340,24 @@ def test_sources_index_negative_zero_read_as_greedytl_reads_it(cli, synth, tmp_p
             greedytl.SourcesDir(src)
 
 
+def test_sources_index_utf16_refused_with_greedytl_message(cli, synth, tmp_path):
+    """A sources index saved as UTF-16 (Windows Notepad's "Unicode": a
+    byte order mark, little- or big-endian, first) is refused by greedytl
+    fit --sources and by SourcesDir, with greedytl's message naming the
+    index ("PATH: UTF-16 text (…): save it as UTF-8"), where SourcesDir
+    said "PATH: Expecting value: line 1 column 1 (char 0)"."""
+    src, ix, fit = _sources_copy(cli, synth, tmp_path)
+    text = json.dumps(ix)
+    for mark, codec in ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+        (src / "sources.json").write_bytes(mark + text.encode(codec))
+        p = fit()
+        assert p.returncode == 2, p.stderr
+        with pytest.raises(ValueError) as e:
+            greedytl.SourcesDir(src)
+        assert str(e.value).startswith("{}: UTF-16 text (".format(src / "sources.json")), str(e.value)
+        assert p.stderr.strip().endswith(": " + str(e.value)), (p.stderr, str(e.value))
+
+
 def test_sources_index_version_and_classes_read_as_greedytl_reads_them(cli, synth, tmp_path):
     """The index's version and each source's class, which greedytl reads
     into an int (is_go_int) and checks (source.Index.check: the index of

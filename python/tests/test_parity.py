@@ -1584,3 +1584,21 @@ def test_negative_zero_read_as_greedytl_reads_it(cli, tmp_path):
     assert _all_read_alike(cli, paths) == [False] * len(refused) + [read for _, read in others]
     for (path, _), (_, want) in zip(paths, refused):
         assert _decoder_refused_alike(cli, path) == want
+
+
+def test_utf16_model_file_refused_with_greedytl_message(cli, tmp_path):
+    """A model file saved as UTF-16 (Windows Notepad's "Unicode": a byte
+    order mark, little- or big-endian, first) is refused by both readers,
+    read_model with greedytl's message naming the file ("PATH: UTF-16 text
+    (…): save it as UTF-8"), where it said "not a JSON model file:
+    Expecting value: line 1 column 1 (char 0)"."""
+    text = json.dumps(_linear_doc([0.0, 1.0], [1.0, 2.0], [0.5, -0.5], 0.25))
+    for k, data in enumerate((text.encode("utf-16-le"), text.encode("utf-16-be"))):
+        path = tmp_path / "u{}.json".format(k)
+        path.write_bytes((b"\xff\xfe", b"\xfe\xff")[k] + data)
+        p = _inspect(cli, path)
+        assert p.returncode == 2, p.stdout
+        with pytest.raises(greedytl.ModelFileError) as e:
+            greedytl.read_model(path)
+        assert str(e.value).startswith("{}: UTF-16 text (".format(path)), str(e.value)
+        assert p.stderr.strip() == "greedytl: " + str(e.value), (p.stderr, str(e.value))
