@@ -135,19 +135,54 @@ def _go_surrogates(text):
     return _ESCAPE.sub(lambda m: "\\ufffd" if m.group(1) else m.group(0), text)
 
 
+# UTF-16's byte order marks, little- and big-endian (internal/bom).
+_UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+
+
+class _UTF16Error(ValueError):
+    """read_json's error for a file in UTF-16, with greedytl's message
+    (bom.ErrUTF16)."""
+
+    def __init__(self):
+        super().__init__("UTF-16 text (it starts with UTF-16's byte order mark, as Windows Notepad and Excel save "
+                         "\"Unicode\" text): save it as UTF-8")
+
+
+# Where a text may hold the JSON integer -0 (not -0.5, -0e1, -0.0, which
+# json.loads reads as floats, their sign kept).
+_MINUS_ZERO = re.compile(r"-0(?![0-9.eE])")
+
+
+def go_text(data):
+    """The text of one of greedytl's files (str, or bytes read as UTF-8,
+    each byte of invalid UTF-8 one U+FFFD: "greedytl-go"), without the
+    byte order mark before it that greedytl's readers skip (internal/bom):
+    read_json's, for a JSON file, and _sources.read_liblinear's."""
+    if isinstance(data, bytes):
+        data = data.decode("utf-8", "greedytl-go")
+    return data[1:] if data.startswith("\ufeff") else data
+
+
 def read_json(text):
     """Decode the text (str or bytes) of one of greedytl's JSON files (a
     model file, a sources index) as greedytl's reader does: a byte order
     mark before it is skipped, invalid UTF-8 in a string reads as U+FFFD
-    (one a byte), so does an escaped lone surrogate ("\\ud800"; a pair is
-    one character), NaN and Infinity are no numbers, and an object that
-    gives a member twice is a _schema.Members (each value checked, and
-    decoded into what the earlier ones left, by _schema.check).  ValueError when it is not JSON."""
-    if isinstance(text, bytes):
-        text = text.decode("utf-8", "greedytl-go")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return json.loads(_go_surrogates(text), parse_constant=_reject_constant, object_pairs_hook=_schema.object_pairs)
+    (one a byte; go_text), so does an escaped lone surrogate ("\\ud800"; a pair is
+    one character), NaN and Infinity are no numbers, the integer -0 is a
+    _schema.NegativeZero (−0.0, which _schema.check decodes as greedytl
+    does: −0 into a float64, 0 into an int), and an object that gives a
+    member twice is a _schema.Members (each value checked, and decoded
+    into what the earlier ones left, by _schema.check).  ValueError when
+    it is not JSON, with greedytl's message when it is UTF-16 (its byte
+    order mark first: internal/jsonfile refuses it so)."""
+    if isinstance(text, bytes) and text.startswith(_UTF16_MARKS):
+        raise _UTF16Error()
+    text = go_text(text)
+    # The integer -0 (parse_int: a NegativeZero) only where the text may
+    # hold one: json.loads reads integers fastest by itself.
+    parse_int = _schema.parse_int if _MINUS_ZERO.search(text) else None
+    return json.loads(_go_surrogates(text), parse_constant=_reject_constant, parse_int=parse_int,
+                      object_pairs_hook=_schema.object_pairs)
 
 
 def parse_model(text):
@@ -161,6 +196,8 @@ def parse_model(text):
     type wants (_schema)."""
     try:
         doc = read_json(text)
+    except _UTF16Error as e:
+        raise ModelFileError(str(e)) from None  # what it is, as greedytl says, not JSON that fails
     except ValueError as e:
         raise ModelFileError("not a JSON model file: {}".format(e)) from None
     return decode(doc)
@@ -175,9 +212,12 @@ def decode(doc):
     head = _schema.HEAD.members(doc)
     if head.get("format") != FORMAT:
         raise ModelFileError("format is {!r}, want {!r}".format(head.get("format"), FORMAT))
-    if not is_go_int(head.get("version")) or head["version"] not in VERSIONS:  # 2.0 and true (1) too
+    version = head.get("version")
+    if is_go_int(version):
+        version = int(version)  # -0 (a NegativeZero) is 0, as greedytl reads it into an int
+    if type(version) is not int or version not in VERSIONS:  # 2.0 and true (1) too
         raise ModelFileError("unsupported version {!r}: this package reads model file versions {}".format(
-            head.get("version"), " and ".join(map(str, VERSIONS))))
+            version, " and ".join(map(str, VERSIONS))))
     # What else modelfile.Parse refuses, before the method's decoder reads
     # the body: the header's members of the wrong kind, null or missing
     # (its objects checked each as written: a repeated one's members are
@@ -294,8 +334,6 @@ def _parse_setting(v):
     if v in ("true", "false"):
         return 1.0 if v == "true" else 0.0
     q = _go_quote(v)
-    if v.isascii() and v.lower() == "nan":  # ParseFloat's NaN, which takes no sign
-        raise ValueError("{} is not finite".format(q))
     parsed = _parse_go_float(v)
     if parsed is None:
         raise ValueError("{} is not a number".format(q))
@@ -570,9 +608,14 @@ def _parse_go_float(t):
     """t read as greedytl's number.Parse reads it (strconv.ParseFloat's
     syntax, without digit separators): (value, beyond) where beyond is
     whether it is a literal beyond float64's range (ParseFloat's ErrRange),
-    or None when t is not a number in that syntax."""
+    or None when t is not a number in that syntax.  As ParseFloat, it reads
+    "nan" in any case, without a sign, as NaN, and "inf" and "infinity" in
+    any case, with an optional sign, as ±Inf: what they mean is the
+    caller's business."""
     if not t.isascii():
         return None
+    if t.lower() == "nan":
+        return math.nan, False
     if _INFINITY.match(t):
         return (-math.inf if t[0] == "-" else math.inf), False
     if _DECIMAL.match(t):
@@ -850,24 +893,43 @@ class GreedyScorer(Scorer):
     schema = _schema.GREEDY
 
     def _check_members(self, doc):
+        """The checked document (Scorer._check_members; a version 1 file's
+        as version 1 is read), and its options and hyperparameters in
+        version 2's form, which the checks after read (_options,
+        _hyperparameters: _upgrade's for a version 1 file)."""
         if _schema.HEAD.members(doc)["version"] != 1:
-            return super()._check_members(doc)
+            doc = super()._check_members(doc)
+            self._options, self._hyperparameters = doc["options"], doc.get("hyperparameters")
+            return doc
         # Version 1 is read without the check of missing members (but for
         # the header's, modelfile.Parse's) and has options.feature_factor
         # too.
         # (decode has checked the header, as modelfile.Parse does for every
         # version.)
         doc = _schema.check(_schema.GREEDY_V1, doc, complete=False)
-        # Its options are version 2's but for γ, feature_factor: one with
-        # version 2's key (json.go's upgrade) is refused.
-        if (doc.get("options") or {}).get("gamma") is not None:
+        self._options, self._hyperparameters = self._upgrade(doc)
+        return doc
+
+    def _upgrade(self, doc):
+        """The options and hyperparameters (None when the file records
+        none) of the checked version 1 document doc in version 2's form,
+        as json.go's upgrade makes them: γ, version 1's feature_factor (0
+        when missing), is gamma in both; a file that uses version 2's key
+        gamma in its options or its hyperparameters (a map: its keys as
+        written) is refused.  (The document itself keeps the file's keys:
+        the inspection gives its hyperparameters as the file names them.)"""
+        options = dict(doc.get("options") or {})
+        if options.get("gamma") is not None:
             raise ModelFileError('{} model: version 1 file: options has version 2\'s "gamma"; version 1 calls it '
                                  '"feature_factor"'.format(self.method))
-        # So is one among its hyperparameters (a map: its keys as written).
-        if "gamma" in (doc.get("hyperparameters") or {}):
+        options["gamma"] = options.pop("feature_factor", 0)
+        hyperparameters = doc.get("hyperparameters")
+        if hyperparameters is None:
+            return options, None
+        if "gamma" in hyperparameters:
             raise ModelFileError('{} model: version 1 file: hyperparameters has version 2\'s "gamma"; version 1 '
                                  'calls it "feature_factor"'.format(self.method))
-        return doc
+        return options, {("gamma" if k == "feature_factor" else k): v for k, v in hyperparameters.items()}
 
     def __init__(self, doc):
         super().__init__(doc)
@@ -928,15 +990,13 @@ class GreedyScorer(Scorer):
     def _check_options(self):
         """Refuse options that greedytl.Options.check refuses of a model
         (its λ always recorded: auto_lambda not heeded), the first in
-        greedytl.SettingKeys' order, with its message; a version 1 file's
-        γ is its feature_factor, and an option missing (as only a version
-        1 file may lack it) is 0."""
-        doc = self.doc
-        options = doc.get("options") or {}
+        greedytl.SettingKeys' order, with its message; an option missing
+        (as only a version 1 file may lack it) is 0."""
+        options = self._options
         for k in sorted(_GREEDY_SETTINGS):  # greedytl.SettingKeys
             if k in ("auto_lambda", "stop_at_min_loo"):  # booleans: 0 or 1 whatever the file
                 continue
-            v = float(options.get("feature_factor" if k == "gamma" and doc["version"] == 1 else k, 0))
+            v = float(options.get(k, 0))
             _, must, ok = _GREEDY_SETTINGS[k]
             if not ok(v):
                 raise ModelFileError("invalid options: {} must be {} and finite, got {}{}".format(
@@ -946,17 +1006,13 @@ class GreedyScorer(Scorer):
         """Refuse a file whose hyperparameters, when it records them, are
         not those of its options (greedytl.Options.Hyperparameters: lambda,
         delta and gamma, and sample and max_k when not 0), as json.go's
-        DecodeFile does; a version 1 file's feature_factor is gamma there
-        (its upgrade), in the hyperparameters as in the options."""
-        doc = self.doc
-        got = doc.get("hyperparameters")
+        DecodeFile does (a version 1 file's upgraded: _upgrade)."""
+        got = self._hyperparameters
         if got is None:
             return
-        v1 = doc["version"] == 1
-        got = {("gamma" if v1 and k == "feature_factor" else k): float(v) for k, v in got.items()}
-        options = doc.get("options") or {}
-        want = {k: float(options.get("feature_factor" if v1 and k == "gamma" else k, 0))
-                for k in ("lambda", "delta", "gamma")}
+        got = {k: float(v) for k, v in got.items()}
+        options = self._options
+        want = {k: float(options.get(k, 0)) for k in ("lambda", "delta", "gamma")}
         for k in ("sample", "max_k"):
             if options.get(k, 0) > 0:
                 want[k] = float(options[k])
@@ -975,7 +1031,7 @@ class GreedyScorer(Scorer):
         defaults = _GREEDY_DEFAULTS.get(name)
         if defaults is None or self.doc["version"] == 1:
             return
-        options = self.doc["options"]
+        options = self._options
         changes = []
         for k in sorted(_GREEDY_SETTINGS):  # greedytl.Options.Changes
             if k == "lambda" and options["auto_lambda"]:

@@ -67,8 +67,30 @@ class _Scalar(_Spec):
         return v
 
 
+class NegativeZero(float):
+    """The JSON integer -0, as read_json reads it (parse_int): −0.0, where
+    json.loads would read it as the integer 0 and lose its sign.  greedytl
+    (encoding/json, which writes a float64 −0 so) reads it into a float64
+    as −0 and into an int as 0, and refuses it into a uint64 (ParseUint
+    takes no sign): NUMBER gives −0.0, the signed integer types 0, UINT64
+    refuses it.  Messages print it "-0", as written."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "-0"
+
+    __str__ = __repr__
+
+
+def parse_int(s):
+    """json.loads' parse_int for greedytl's JSON files when the text may
+    hold a -0 (_model.read_json): a NegativeZero for it, else the int."""
+    return NegativeZero(-0.0) if s == "-0" else int(s)
+
+
 def _is_number(v):
-    return type(v) in (int, float)
+    return type(v) in (int, float, NegativeZero)
 
 
 class _Number(_Scalar):
@@ -85,7 +107,7 @@ class _Number(_Scalar):
         if not _fits_float64(v):
             raise SchemaError("cannot unmarshal number {}into {} of type float64: beyond "
                               "±1.7976931348623157e308".format(_show(v) + " " if type(v) is int else "", _name(path)))
-        return v
+        return -0.0 if type(v) is NegativeZero else v
 
 
 def _fits_float64(v):
@@ -120,18 +142,24 @@ def is_go_int(v):
     takes into a Go int (encoding/json): a JSON integer from -2**63 to
     2**63-1.  It refuses one beyond ("cannot unmarshal number"), a number
     written with a fraction or an exponent (4.0, 4e0: json.loads gives a
-    float), a bool, a string and a null.  The schema's INT's test, for
-    model files (_model._int too) and a sources directory's index alike."""
+    float), a bool, a string and a null; it takes -0 (a NegativeZero),
+    which it reads as 0.  The schema's INT's test, for model files
+    (_model._int too) and a sources directory's index alike."""
     return INT.test(v)
 
 
 class _Integer(_Scalar):
     """A Go integer type: a JSON integer from lo to hi (json.loads gives
-    an int; not a bool)."""
+    an int; not a bool), -0 (a NegativeZero: 0) too when it is signed."""
 
     def __init__(self, want, lo, hi):
-        super().__init__("a number", want, lambda v: type(v) is int and lo <= v <= hi)
+        super().__init__("a number", want, lambda v: type(v) is int and lo <= v <= hi
+                         or type(v) is NegativeZero and lo < 0)
         self.lo, self.hi = lo, hi
+
+    def check(self, v, path, complete, into=None):
+        super().check(v, path, complete)
+        return 0 if type(v) is NegativeZero else v
 
 
 # Go's float64, int (64 bits), uint64, string and bool, and a column's kind
@@ -391,7 +419,7 @@ def _name(path):
 
 
 def _show(v):
-    s = json.dumps(v)
+    s = repr(v) if type(v) is NegativeZero else json.dumps(v)
     return s if len(s) <= 40 else s[:37] + "..."
 
 

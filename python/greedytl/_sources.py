@@ -26,7 +26,7 @@ import numpy as np
 
 from ._compat import NotFittedError, check_is_fitted, issparse
 from . import _schema
-from ._model import _GO_SPACE, _go_quote, _parse_go_float, count_of, read_json
+from ._model import _GO_SPACE, _go_quote, _parse_go_float, count_of, go_text, read_json
 
 __all__ = ["Sources", "SourcesDir", "read_liblinear", "LiblinearModel", "PROBA_EPS", "proba_scores"]
 
@@ -82,10 +82,7 @@ def read_liblinear(data, name="<model>"):
     classes, distinct 32-bit integers, a finite bias and weights), a
     one-class model ("rho"), a solver_type not in :data:`SOLVERS`, and
     missing or extra weight lines."""
-    text = data.decode("utf-8", "greedytl-go")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    parts = text.split("\n")
+    parts = go_text(data).split("\n")
     if parts[-1] == "":  # the text ends with a line break: no line after it
         parts.pop()
     line = 0

@@ -312,6 +312,52 @@ def test_sources_index_num_features_read_as_greedytl_reads_it(cli, synth, tmp_pa
         assert read == (v in taken and type(v) is not float), v
 
 
+def test_sources_index_negative_zero_read_as_greedytl_reads_it(cli, synth, tmp_path):
+    """The JSON integer -0 in a sources index is read as greedytl reads it
+    (encoding/json): into a uint64 (the index's seed, its negatives' seed)
+    not at all, so both refuse it, SourcesDir naming the member; into a
+    float64 (eps, bias) or an int (folds, a source's positives) as −0 or
+    0, so both take it.  SourcesDir took the seeds' -0 as 0 (json.loads
+    reads -0 as the integer 0)."""
+    src, ix, fit = _sources_copy(cli, synth, tmp_path)
+    assert ix["negatives"] is not None
+    cases = [(("seed",), False), (("negatives", "seed"), False), (("eps",), True), (("bias",), True),
+             (("folds",), True), (("sources", 0, "positives"), True)]
+    for path, want in cases:
+        doc = json.loads(json.dumps(ix))
+        parent = doc
+        for k in path[:-1]:
+            parent = parent[k]
+        parent[path[-1]] = "-0"
+        (src / "sources.json").write_text(json.dumps(doc).replace('"-0"', "-0"))
+        p = fit()
+        assert p.returncode == (0 if want else 2), (path, p.stderr)
+        if want:
+            greedytl.SourcesDir(src).scores(synth["X"][:40])
+            continue
+        with pytest.raises(ValueError, match="^{}: {} is -0; want an integer \\(0 to 2\\*\\*64-1\\)$".format(
+                re.escape(str(src / "sources.json")), re.escape(".".join(path)))):
+            greedytl.SourcesDir(src)
+
+
+def test_sources_index_utf16_refused_with_greedytl_message(cli, synth, tmp_path):
+    """A sources index saved as UTF-16 (Windows Notepad's "Unicode": a
+    byte order mark, little- or big-endian, first) is refused by greedytl
+    fit --sources and by SourcesDir, with greedytl's message naming the
+    index ("PATH: UTF-16 text (…): save it as UTF-8"), where SourcesDir
+    said "PATH: Expecting value: line 1 column 1 (char 0)"."""
+    src, ix, fit = _sources_copy(cli, synth, tmp_path)
+    text = json.dumps(ix)
+    for mark, codec in ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+        (src / "sources.json").write_bytes(mark + text.encode(codec))
+        p = fit()
+        assert p.returncode == 2, p.stderr
+        with pytest.raises(ValueError) as e:
+            greedytl.SourcesDir(src)
+        assert str(e.value).startswith("{}: UTF-16 text (".format(src / "sources.json")), str(e.value)
+        assert p.stderr.strip().endswith(": " + str(e.value)), (p.stderr, str(e.value))
+
+
 def test_sources_index_version_and_classes_read_as_greedytl_reads_them(cli, synth, tmp_path):
     """The index's version and each source's class, which greedytl reads
     into an int (is_go_int) and checks (source.Index.check: the index of
@@ -455,7 +501,8 @@ def test_source_model_files_read_as_greedytl_reads_them(cli, synth, tmp_path):
     lines and a weight that is not a finite number are refused by greedytl
     fit --sources and SourcesDir alike, SourcesDir with greedytl's message
     (naming the file and the line), and "+2", blank lines after the
-    weights and blank header lines are read by both.  SourcesDir raised a
+    weights, blank header lines and a byte order mark before the file
+    (not after its start) are read by both.  SourcesDir raised a
     bare IndexError for a key without its value, int()'s and float()'s
     messages without the file, and UnicodeDecodeError."""
     import hashlib
@@ -473,6 +520,7 @@ def test_source_model_files_read_as_greedytl_reads_them(cli, synth, tmp_path):
         (b"\nw\n", b"\nw\n\n", False), (b"\nw\n", b"\nw\nnan\n", False), (b"\nw\n", b"\nw\n1e400\n", False),
         (b"\nw\n", b"\nw\n\xff\n", False), (good[-1:], good[-1:] + b"\n\n", True),
         (good[-1:], good[-1:] + b"5\n", False), (b"\nw\n", b"\nw\n1 2\n", False),
+        (good[:1], b"\xef\xbb\xbf" + good[:1], True), (good[:1], b"\n\xef\xbb\xbf" + good[:1], False),
     ]
     checked = 0
     for old, new, readable in edits:
@@ -495,7 +543,7 @@ def test_source_model_files_read_as_greedytl_reads_them(cli, synth, tmp_path):
         if b"\xff" not in new:  # greedytl quotes the invalid byte, the package its U+FFFD
             assert p.stderr.strip().endswith(got[len(str(path)):]), (got, p.stderr)
             checked += 1
-    assert checked == 15
+    assert checked == 16
 
 
 def test_source_model_solver_type_read_as_greedytl_reads_it(cli, synth, tmp_path):

@@ -3,6 +3,7 @@ registered method (greedytl version --json lists them), with source scores
 given as a matrix and computed from a sources directory."""
 
 import concurrent.futures
+import copy
 import itertools
 import json
 import re
@@ -979,6 +980,9 @@ def test_method_specs_checked_as_greedytl_checks_them(multiclass_cli, tmp_path):
         "greedytl": ["greedytl:bogus=1", "greedytl:lambda=-1", "greedytl:lambda=x", "greedytl:lambda=1e400",
                      "greedytl:lambda=1e-400", "greedytl:lambda=0x1p-5000", "greedytl:lambda=nan",
                      "greedytl:lambda=-nan", "greedytl:lambda=Inf", "greedytl:lambda=1_0", "greedytl:lambda= 1",
+                     "greedytl:lambda=NAN", "greedytl:lambda=nAn", "greedytl:lambda=+NaN", "greedytl:lambda=nan(1)",
+                     "greedytl:delta=-Infinity", "greedytl:delta=+INF", "greedytl:lambda=infinity",
+                     "greedytl:lambda=infin",
                      "greedytl:", "greedytl:lambda", "greedytl:=1", "greedytl:la mbda=1", "greedytl:lambda=1,lambda=2",
                      "greedytl:lambda=auto,auto_lambda=1", "greedytl:auto_lambda=AUTO", "greedytl:auto_delta=1",
                      "greedytl:auto_auto_lambda=1", "greedytl:max_k=1.5", "greedytl:sample=3e9",
@@ -1501,3 +1505,100 @@ def test_greedy_columns_checked_before_hyperparameters_and_spec(cli, tmp_path):
         edit(doc)
         path = _write(tmp_path / "c{}.json".format(k), doc)
         assert "is out of range" in _decoder_refused_alike(cli, path), k
+
+
+def _write_negative_zero(path, doc):
+    """Write doc to path with each value "-0" written as the JSON integer
+    -0, as encoding/json writes a float64 −0 (json.dumps writes -0.0)."""
+    path.write_text(json.dumps(doc).replace('"-0"', "-0"))
+    return path
+
+
+def test_negative_zero_read_as_greedytl_reads_it(cli, tmp_path):
+    """A GreedyTL file that greedytl wrote before 8cb7b76 for a setting
+    given as -0 ("greedytl:delta=-0") names its method by -0 and holds the
+    setting as the JSON integer -0 in its hyperparameters and options,
+    which greedytl reads into a float64 as −0 (whose spec is "delta=-0"):
+    both readers read it, with greedytl predict's scores and greedytl
+    inspect's inspection.  read_model refused it (json.loads reads -0 as
+    the integer 0: "does not match the options, which make
+    "greedytl:delta=0""), and read the file whose spec says 0 where its
+    options hold -0, which greedytl refuses.  Elsewhere, -0 is read as
+    encoding/json reads it: into a float64 as −0 (greedytl's messages
+    print "-0", read_model's printed 0), into an int as 0, into a uint64
+    (the seed) not at all (read_model read it as 0)."""
+    (Xtr, Htr, ytr), (Xte, Hte, _) = _problem(4)
+    save = _saver(tmp_path)
+    X, H, y, Xt, Ht = (save(n, a) for n, a in (("X.npy", Xtr), ("H.npy", Htr), ("y.npy", ytr), ("Xt.npy", Xte),
+                                                 ("Ht.npy", Hte)))
+    for k, spec in enumerate(("greedytl:delta=0", "greedytl-sp:gamma=0", "greedytl-59:delta=0,gamma=0")):
+        run(cli, "fit", "--method", spec, "--features", X, "--source-scores", H, "--labels", y, "--out",
+            tmp_path / "new.json")
+        # The file as the older greedytl wrote it given -0 for 0 (the same
+        # bytes but for these, as its fits of these specs showed): the
+        # spec, and the setting in the hyperparameters and the options.
+        old_spec = spec.replace("=0", "=-0")
+        text = (tmp_path / "new.json").read_text().replace('"method": "{}"'.format(spec),
+                                                          '"method": "{}"'.format(old_spec))
+        keys = re.findall(r"(\w+)=0", spec)
+        text, n = re.subn(r'("(?:{})": )0(?=[,\n])'.format("|".join(keys)), r"\g<1>-0", text)
+        assert n == 2 * len(keys), text
+        old = tmp_path / "old{}.json".format(k)
+        old.write_text(text)
+        scorer = greedytl.read_model(old)
+        assert scorer.method == old_spec
+        _check(scorer.scores(Xte, Hte), _predict(cli, tmp_path, old, features=Xt, source_scores=Ht))
+        _check_inspection(cli, scorer, old)
+
+    doc = json.loads((tmp_path / "old0.json").read_text())
+    doc["options"]["delta"] = doc["hyperparameters"]["delta"] = "-0"
+    assert doc["method"] == "greedytl:delta=-0" and doc["options"]["lambda"] == 1
+
+    def variant(name, f):
+        d = copy.deepcopy(doc)
+        f(d)
+        return _write_negative_zero(tmp_path / "{}.json".format(name), d), name
+
+    refused = [  # (the edit, greedytl's message after "reading ")
+        (lambda d: d.update(method="greedytl:delta=0"),
+         'greedytl:delta=0 model: method "greedytl:delta=0" does not match the options, which make '
+         '"greedytl:delta=-0"'),
+        (lambda d: d["options"].update({"lambda": "-0"}),
+         "greedytl:delta=-0 model: invalid options: Lambda must be positive and finite, got -0 (DefaultOptions "
+         "uses 1)"),
+        (lambda d: d["hyperparameters"].update({"lambda": "-0"}),
+         "greedytl:delta=-0 model: hyperparameters map[delta:-0 gamma:1 lambda:-0] disagree with the options "
+         "(map[delta:-0 gamma:1 lambda:1])"),
+        (lambda d: d["columns"][0].update(scale="-0"),
+         "greedytl:delta=-0 model: column 0 ({kind} {index}): scale must be positive, got -0".format(
+             **doc["columns"][0])),
+    ]
+    others = [  # (the edit, read)
+        (lambda d: d["options"].update(max_k="-0", sample="-0"), True),
+        (lambda d: d["columns"][0].update(weight="-0", reg_error="-0"), True),
+        (lambda d: d["options"].update(seed="-0"), False),
+        (lambda d: d["options"].update(max_k=-0.0), False),
+    ]
+    paths = [variant("r{}".format(k), f) for k, (f, _) in enumerate(refused)]
+    paths += [variant("o{}".format(k), f) for k, (f, _) in enumerate(others)]
+    assert _all_read_alike(cli, paths) == [False] * len(refused) + [read for _, read in others]
+    for (path, _), (_, want) in zip(paths, refused):
+        assert _decoder_refused_alike(cli, path) == want
+
+
+def test_utf16_model_file_refused_with_greedytl_message(cli, tmp_path):
+    """A model file saved as UTF-16 (Windows Notepad's "Unicode": a byte
+    order mark, little- or big-endian, first) is refused by both readers,
+    read_model with greedytl's message naming the file ("PATH: UTF-16 text
+    (…): save it as UTF-8"), where it said "not a JSON model file:
+    Expecting value: line 1 column 1 (char 0)"."""
+    text = json.dumps(_linear_doc([0.0, 1.0], [1.0, 2.0], [0.5, -0.5], 0.25))
+    for k, data in enumerate((text.encode("utf-16-le"), text.encode("utf-16-be"))):
+        path = tmp_path / "u{}.json".format(k)
+        path.write_bytes((b"\xff\xfe", b"\xfe\xff")[k] + data)
+        p = _inspect(cli, path)
+        assert p.returncode == 2, p.stdout
+        with pytest.raises(greedytl.ModelFileError) as e:
+            greedytl.read_model(path)
+        assert str(e.value).startswith("{}: UTF-16 text (".format(path)), str(e.value)
+        assert p.stderr.strip() == "greedytl: " + str(e.value), (p.stderr, str(e.value))
