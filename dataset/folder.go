@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -42,7 +43,8 @@ type Folder struct {
 // classes.txt, class names must be distinct and non-empty, and groups.txt,
 // if present, must have one non-empty line per class. Trailing blank lines
 // in the text files are ignored. A class without examples is allowed. The
-// features are read into X as float64.
+// features are read into X as float64. A dir that names a file is refused
+// as such ("dir: is a file, not a dataset folder …").
 func LoadFolder(dir string) (*Folder, error) { return loadFolder(dir, false) }
 
 // OpenFolder is LoadFolder without reading the features into memory: it
@@ -55,6 +57,10 @@ func OpenFolder(dir string) (*Folder, error) { return loadFolder(dir, true) }
 
 // loadFolder is LoadFolder, or OpenFolder when lazy.
 func loadFolder(dir string, lazy bool) (f *Folder, err error) {
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		// It said "FILE/features.npy: not a directory".
+		return nil, errorf(dir, 0, "is a file, not a dataset folder (features.npy, labels.npy, classes.txt)")
+	}
 	f = &Folder{Dir: dir}
 	featPath := filepath.Join(dir, "features.npy")
 	if lazy {

@@ -152,6 +152,21 @@ func TestLoadFolderErrors(t *testing.T) {
 	}
 }
 
+// TestFolderIsAFile: a file given for the folder (its features.npy, say)
+// is refused as such, naming it, by LoadFolder and OpenFolder, for every
+// caller (the CLI's experiment and train-sources checked it themselves;
+// the library said "FILE/features.npy: not a directory").
+func TestFolderIsAFile(t *testing.T) {
+	file := filepath.Join(writeFolder(t, folderFiles(t)), "features.npy")
+	want := file + ": is a file, not a dataset folder (features.npy, labels.npy, classes.txt)"
+	for name, load := range map[string]func(string) (*Folder, error){"LoadFolder": LoadFolder, "OpenFolder": OpenFolder} {
+		t.Run(name, func(t *testing.T) {
+			f, err := load(file)
+			checkError(t, f, err, want)
+		})
+	}
+}
+
 func TestLoadFolderSharedData(t *testing.T) {
 	dir := filepath.Dir(shareddata.Path(t, "coil100/hog/features.npy"))
 	f, err := LoadFolder(dir)

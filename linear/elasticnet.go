@@ -71,21 +71,14 @@ func solveElasticNet(prob *Problem, p Params, init []float64) ([]float64, stop, 
 	if p.Eps == 0 {
 		p.Eps = enetDefaultEps
 	}
-	d, eps, maxIter, w, err := lrSetup(prob, p, init)
-	if err != nil {
-		return nil, stopStuck, err
-	}
 	l1, l2 := p.L1Ratio, 1-p.L1Ratio
-	ref, overflows := d.atZero(l1, 0.5)
-	if overflows {
-		return w, stopStuck, nil
+	// The duality gap, not the reference, is the stopping rule's measure.
+	r, why, done, err := lrSetup(prob, p, init, lrStartRule{l1: l1, k: 0.5, exitAtZero: true})
+	if done {
+		return r.w, why, err
 	}
-	if ref == 0 {
-		// w = 0 satisfies the optimality conditions exactly.
-		return make([]float64, d.cols), stopConverged, nil
-	}
-	s := newEnetSolver(d, w, l1, l2)
-	why := s.run(eps, maxIter)
+	s := newEnetSolver(r.d, r.w, l1, l2)
+	why = s.run(r.eps, r.maxIter)
 	if err := lrFinite(s.w); err != nil {
 		return nil, stopMaxIter, err
 	}

@@ -295,3 +295,33 @@ func TestSparseLogisticTrain(t *testing.T) {
 		}
 	}
 }
+
+// TestElasticNetZeroSolution: with C small enough every |∂L/∂w_j(0)| ≤ ρ,
+// so w = 0 satisfies the optimality conditions exactly (lrSetup's
+// reference is 0) and is returned, converged, exactly 0 from any start, as
+// L1R_LR does (TestL1RLRZeroSolution). From a start far from it (weights
+// 1e10) the gap-driven run alone ends at the iteration cap barely moved.
+func TestElasticNetZeroSolution(t *testing.T) {
+	prob := lrRandomProblem(3, 30, 8, 1, 1)
+	for _, rho := range []float64{1, 0.5} {
+		p := Params{C: 1e-3, L1Ratio: rho}
+		d, err := newLRData(prob, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ref, overflows := d.atZero(rho, 0.5); ref != 0 || overflows {
+			t.Fatalf("ρ = %g: reference %g (overflows %v); the test needs w = 0 optimal, a reference of 0", rho, ref, overflows)
+		}
+		for _, init := range [][]float64{nil, {1, -1, 0, 0, 0, 0, 0, 0, 3}, {1e10, -1e10, 0, 0, 0, 0, 0, 0, 7.5e9}} {
+			w, conv, err := solveElasticNet(prob, p, init)
+			if err != nil || conv != stopConverged {
+				t.Fatalf("ρ = %g, start %v: err %v, stopped %v", rho, init, err, conv)
+			}
+			for j, v := range w {
+				if v != 0 {
+					t.Errorf("ρ = %g, start %v: w[%d] = %g, want 0", rho, init, j, v)
+				}
+			}
+		}
+	}
+}

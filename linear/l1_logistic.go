@@ -358,41 +358,69 @@ func lrFinite(w []float64) error {
 	return nil
 }
 
+// lrStartRule is what a primal L1 solver checks at w = 0 before its first
+// step (lrSetup).
+type lrStartRule struct {
+	l1 float64 // the weight of the L1 term (atZero's l1)
+	k  float64 // the loss's derivative at margin 0 per unit of C_i (atZero's k)
+	// relative: the stopping rule is relative to the reference, which must
+	// then be finite (finiteReference), else the run is stuck at its start.
+	relative bool
+	// exitAtZero: a reference of 0 means that w = 0 satisfies the
+	// optimality conditions exactly; it is returned, converged, whatever
+	// the start.
+	exitAtZero bool
+}
+
+// lrRun is a primal L1 solver's run as lrSetup prepares it.
+type lrRun struct {
+	d       *lrData
+	eps     float64   // the stopping tolerance (lrSettings)
+	maxIter int       // the iteration cap (lrSettings)
+	w       []float64 // the start (init, or zeros); the result when lrSetup is done
+	ref     float64   // Σ_j |∇^S_j F(0)| (atZero)
+}
+
 // lrSetup validates and prepares a primal L1 solver's run: the column
-// form of prob, the stopping tolerance and iteration cap of p (lrSettings)
-// and the starting point (init, or zeros). d is nil exactly when err is
-// not: a run whose loss gradient at 0 may overflow float64 is its
-// caller's to report stuck (atZero).
-func lrSetup(prob *Problem, p Params, init []float64) (d *lrData, eps float64, maxIter int, w []float64, err error) {
-	if d, err = newLRData(prob, p); err != nil {
-		return nil, 0, 0, nil, err
+// form of prob, the stopping tolerance and iteration cap of p (lrSettings),
+// the starting point (init, or zeros) and the reference at w = 0 (atZero),
+// and says whether the run ends before its first step, done with r.w and
+// why its result: when prob or p is refused (err, r.w nil); stuck at the
+// start when a derivative of the loss at 0 may overflow float64 (atZero)
+// or, for a rule relative to the reference, the reference does; at w = 0,
+// converged, when rule.exitAtZero and the reference is 0. It is the one
+// owner of these tests for L1R_LR, L1R_L2LOSS_SVC and ElasticNetLR.
+func lrSetup(prob *Problem, p Params, init []float64, rule lrStartRule) (r lrRun, why stop, done bool, err error) {
+	if r.d, err = newLRData(prob, p); err != nil {
+		return lrRun{}, stopStuck, true, err
 	}
-	if eps, maxIter, err = lrSettings(p); err != nil {
-		return nil, 0, 0, nil, err
+	if r.eps, r.maxIter, err = lrSettings(p); err != nil {
+		return lrRun{}, stopStuck, true, err
 	}
-	if w, err = d.start(init); err != nil {
-		return nil, 0, 0, nil, err
+	if r.w, err = r.d.start(init); err != nil {
+		return lrRun{}, stopStuck, true, err
 	}
-	return d, eps, maxIter, w, nil
+	ref, overflows := r.d.atZero(rule.l1, rule.k)
+	r.ref = ref
+	switch {
+	case overflows || rule.relative && !finiteReference(ref):
+		return r, stopStuck, true, nil
+	case rule.exitAtZero && ref == 0:
+		r.w = make([]float64, r.d.cols)
+		return r, stopConverged, true, nil
+	}
+	return r, stopMaxIter, false, nil
 }
 
 // solveL1RLR trains L1R_LR by newGLMNET; see the comment at the top of the
 // file for the objective and the stopping rule.
 func solveL1RLR(prob *Problem, p Params, init []float64) ([]float64, stop, error) {
-	d, eps, maxNewton, w, err := lrSetup(prob, p, init)
-	if err != nil {
-		return nil, stopStuck, err
+	r, why, done, err := lrSetup(prob, p, init, lrStartRule{l1: 1, k: 0.5, relative: true, exitAtZero: true})
+	if done {
+		return r.w, why, err
 	}
-	ref, overflows := d.atZero(1, 0.5)
-	if overflows || !finiteReference(ref) {
-		return w, stopStuck, nil
-	}
-	if ref == 0 {
-		// w = 0 satisfies the optimality conditions exactly.
-		return make([]float64, d.cols), stopConverged, nil
-	}
-	s := newL1LRSolver(d, w, p.Seed)
-	why := s.run(d.tolerance(eps, ref), ref, maxNewton)
+	s := newL1LRSolver(r.d, r.w, p.Seed)
+	why = s.run(r.d.tolerance(r.eps, r.ref), r.ref, r.maxIter)
 	if err := lrFinite(s.w); err != nil {
 		return nil, stopMaxIter, err
 	}

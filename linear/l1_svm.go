@@ -43,15 +43,15 @@ const (
 // solveL1RL2SVC trains L1R_L2LOSS_SVC; see the comment at the top of the
 // file.
 func solveL1RL2SVC(prob *Problem, p Params, init []float64) ([]float64, stop, error) {
-	d, eps, maxIter, w, err := lrSetup(prob, p, init)
-	if err != nil {
-		return nil, stopStuck, err
+	// The rule is relative to the first sweep's violations (run), not to
+	// the reference at 0.
+	r, why, done, err := lrSetup(prob, p, init, lrStartRule{l1: 1, k: 2})
+	if done {
+		return r.w, why, err
 	}
-	if _, overflows := d.atZero(1, 2); overflows {
-		return w, stopStuck, nil
-	}
+	d, w := r.d, r.w
 	s := newL1SVC(d, w)
-	why := s.run(eps*float64(max(min(d.pos, d.neg), 1))/float64(d.rows), maxIter, newShuffler(p.Seed))
+	why = s.run(d.tolerance(r.eps, 1), r.maxIter, newShuffler(p.Seed))
 	if err := lrFinite(w); err != nil {
 		return nil, stopMaxIter, err
 	}

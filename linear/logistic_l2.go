@@ -388,7 +388,10 @@ const (
 // lrDual runs the dual coordinate descent of -s 7 from alpha0 (nil: α_i =
 // min(0.001·C_i, 1e-8), liblinear's start), visiting the coordinates in
 // orders drawn from rng. It returns w, α and why it stopped: converged
-// when the stopping rule was met within MaxIter outer iterations.
+// when the stopping rule was met within MaxIter outer iterations; stuck, at
+// its start, when a start min(0.001·C_i, 1e-8) underflows to 0 (C_i below
+// about 5e-321): α_i must stay inside (0, C_i), and at 0 the objective's
+// log α_i is −Inf, which made the weights NaN.
 func lrDual(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha []float64, why stop) {
 	p, maxIter, d, cost := dualStart(prob, p)
 	eps, l, y := p.Eps, d.rows, prob.Y
@@ -401,14 +404,19 @@ func lrDual(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha [
 	beta := make([]float64, l)
 	xx := make([]float64, l)
 	w = make([]float64, d.n)
+	stuck := false // a start that underflows to 0: no step is possible
 	for i := range l {
 		a := min(0.001*cost[i], 1e-8)
 		if alpha0 != nil && alpha0[i] > 0 && alpha0[i] < cost[i] {
 			a = alpha0[i]
 		}
+		stuck = stuck || a == 0 && cost[i] > 0
 		alpha[i], beta[i] = a, cost[i]-a
 		xx[i] = d.norm2(i)
 		d.axpy(i, y[i]*a, w)
+	}
+	if stuck {
+		return w, alpha, stopStuck
 	}
 	index := make([]int, l)
 	for i := range index {

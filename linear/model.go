@@ -45,8 +45,9 @@ type Model struct {
 	// unable to make progress: no decrease of its model possible, its
 	// model or objective NaN (values whose squares overflow float64), a
 	// line search that found no decrease above the rounding floor, a loss
-	// gradient or a row's squared norm that overflows float64 (the run
-	// stops at its start), or steps all below an L1 solver's absolute
+	// gradient or a row's squared norm that overflows float64, or a
+	// start of L2R_LR_DUAL's that underflows to 0 (the run stops at its
+	// start), or steps all below an L1 solver's absolute
 	// floor. Converged is then false; liblinear reports such a stop as
 	// reaching the iteration cap, or some of them as convergence. Models
 	// read from files report false.

@@ -201,3 +201,48 @@ func TestDualSVMStuckWhenARowNormOverflows(t *testing.T) {
 		}
 	}
 }
+
+// TestLRDualStuckWhenItsStartUnderflows: L2R_LR_DUAL's dual variables live
+// in the open interval (0, C_i) and start at min(0.001·C_i, 1e-8)
+// (liblinear's start). Below C ≈ 5e-321 that start underflows to 0, where
+// the dual objective's log α_i is −Inf: train -s 7 -c 1e-322 failed with
+// "weight 0 is NaN; rescale the features or lower C", advice that is
+// wrong for a C this small. The solver cannot move from such a start;
+// like the other solvers at this C (-s 0, -s 1 and -s 2 stop numerically
+// stuck with w = 0), it stops stuck at its start. The optimal weights are
+// below C·Σ_i ‖x_i‖₁, subnormal here, so w = 0 is as near as float64
+// comes. With one class's weight, only that class's start underflows: the
+// run is stuck all the same, its weights finite.
+func TestLRDualStuckWhenItsStartUnderflows(t *testing.T) {
+	x, y := readHeartScale(t)
+	prob := &Problem{X: x, Y: y, Bias: 1}
+	for _, p := range []Params{
+		{Solver: L2RLRDual, C: 1e-322},
+		{Solver: L2RLRDual, C: 1e-320, WeightPos: 0.1},
+	} {
+		c := p.C // the smallest C_i: C, or C·WeightPos (WeightPos < 1)
+		if p.WeightPos > 0 {
+			c *= p.WeightPos
+		}
+		if a := min(0.001*c, 1e-8); a != 0 || c == 0 {
+			t.Fatalf("C_i = %g: the start 0.001·C_i = %g; the test needs it to underflow to 0 with C_i > 0", c, a)
+		}
+		m, err := Train(context.Background(), prob, p)
+		if err != nil {
+			t.Errorf("C = %g, WeightPos %g: %v; want a model", p.C, p.WeightPos, err)
+			continue
+		}
+		if m.Converged || !m.Stuck {
+			t.Errorf("C = %g, WeightPos %g: Converged %v, Stuck %v; want stuck at the start", p.C, p.WeightPos, m.Converged, m.Stuck)
+		}
+		w := primalWeights(m, x.C)
+		for j, v := range w {
+			if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > c*1e4 {
+				t.Errorf("C = %g, WeightPos %g: w_%d = %v; want it finite and of C's order at most", p.C, p.WeightPos, j, v)
+			}
+		}
+		if p.WeightPos == 0 && slices.ContainsFunc(w, func(v float64) bool { return v != 0 }) {
+			t.Errorf("C = %g: weights %v, want the start, 0", p.C, w)
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -312,10 +311,6 @@ func runWithProgress(c *cobra.Command, s *streams, cfg experiment.Config, quiet 
 func loadData(arg string) (*dataset.Folder, error) {
 	if arg == embeddedCLINC150 {
 		return clinc150.Load(clinc150.Options{})
-	}
-	if fi, err := os.Stat(arg); err == nil && !fi.IsDir() {
-		// It said "FILE/features.npy: not a directory".
-		return nil, fmt.Errorf("--data %s is a file, not a dataset folder (features.npy, labels.npy, classes.txt) or %s", arg, embeddedCLINC150)
 	}
 	f, err := dataset.OpenFolder(arg)
 	if err != nil {

@@ -188,7 +188,8 @@ func TestDirectoryFlagsRefuseStdin(t *testing.T) {
 }
 
 // TestInputsOfTheWrongKind: train given a directory, and train-sources or
-// experiment given a file as --data, are refused saying what each is.
+// experiment given a file as --data, are refused saying what each is (the
+// latter by dataset.OpenFolder, TestFolderIsAFile).
 // "greedytl train DIR" run inside DIR said that DIR.model was inside the
 // input DIR; --data FILE said "FILE/features.npy: not a directory".
 func TestInputsOfTheWrongKind(t *testing.T) {
@@ -198,6 +199,6 @@ func TestInputsOfTheWrongKind(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	wantInputError(t, dir+" is a directory: give the training data file", "train", dir)
 	for _, cmd := range []string{"train-sources", "experiment"} {
-		wantInputError(t, "--data "+file+" is a file, not a dataset folder", cmd, "--data", file, "--out", out)
+		wantInputError(t, file+": is a file, not a dataset folder", cmd, "--data", file, "--out", out)
 	}
 }
