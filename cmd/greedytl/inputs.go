@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -602,6 +603,12 @@ func readAnyModel(name string, r *bufio.Reader, head []byte) (method.File, error
 		return method.File{}, badInputf("%s is not a greedytl model (JSON) file", name)
 	}
 	mf, err := method.Read(r)
+	if errors.Is(err, io.EOF) {
+		// No JSON value at all: white space, perhaps after a byte-order
+		// mark (a truncated value is io.ErrUnexpectedEOF). method.Read
+		// said "the model is empty: EOF".
+		return method.File{}, badInputf("%s holds only white space: no model in it", name)
+	}
 	if err != nil {
 		return method.File{}, badInputf("%s: %w", name, err)
 	}
