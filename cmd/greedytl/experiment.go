@@ -80,7 +80,7 @@ number alone: a method added later sees the same episodes.
 
 A list flag given but empty (--methods "" or --targets ",", as a script's
 unset variable gives) is refused: leave it out for its default (every
-method, every target).
+method, every target); so is a list with a blank item (--targets "a,,b").
 
 RUN receives run.json (the settings) and results.jsonl, one JSON record per
 cell, appended as cells finish. The run resumes: rerun the same command after
