@@ -106,9 +106,8 @@ func runDemo(c *cobra.Command, s *streams, o *demoOptions) error {
 		}
 	}
 	log("loading the embedded CLINC150 (23,700 queries, 150 intents + out-of-scope) ...")
-	endLoading := loadingInputs(c.Context())
 	data, err := clinc150.Load(clinc150.Options{})
-	endLoading()
+	heedSignals(c.Context())
 	if err != nil {
 		return err
 	}

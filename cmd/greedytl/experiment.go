@@ -169,9 +169,8 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 	if fracSet {
 		cfg.NegativeFraction = o.negFraction
 	}
-	endLoading := loadingInputs(c.Context())
 	cfg.Data, err = loadData(o.data)
-	endLoading()
+	heedSignals(c.Context())
 	if err != nil {
 		return badInput(err)
 	}

@@ -328,9 +328,8 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	if err := p.Check(); err != nil {
 		return badInput(err)
 	}
-	endLoading := loadingInputs(c.Context())
 	x, y, err := readSVMLight(s, data)
-	endLoading()
+	heedSignals(c.Context())
 	if err != nil {
 		return badInput(err)
 	}

@@ -99,9 +99,8 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 	if err := cfg.Check(); err != nil {
 		return badInput(err)
 	}
-	endLoading := loadingInputs(c.Context())
 	f, err := loadData(o.data)
-	endLoading()
+	heedSignals(c.Context())
 	if err != nil {
 		return badInput(err)
 	}
