@@ -3,9 +3,11 @@ package report
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"io/fs"
 	"maps"
@@ -52,8 +54,9 @@ type Options struct {
 // report.html to be written that is not a greedytl report, a FileList that
 // is not a report's, or any file of a name Write would write that dir's
 // FileList does not list — in a directory without a list, any such file
-// but the greedytl report.md and report.html there and the files they
-// show (legacyList: a report of a greedytl before lists) (ErrNotAReport):
+// but those of a greedytl report before lists that greedytl can tell it
+// wrote (legacyList: its whole report.html, the figures whose PNG is the
+// one that page embeds, a report.md showing the same figures) (ErrNotAReport):
 // a file Write did not write, a user's figure or document, is never
 // replaced; an earlier report's is.
 //
@@ -133,6 +136,9 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 	}
 	defer lock.Release()
 	old, err := checkedList(dir, doc.title, names) // again, now that no other Write changes it
+	if err == nil && old != nil && old.legacy {
+		err = old.hashLegacy(dir)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -323,7 +329,7 @@ func checkListed(dir string, names []string, old *fileList) error {
 		}
 		why := "which lists the files a report wrote there, does not name it"
 		if old == nil || old.legacy {
-			why = "which would list the files a report wrote there, does not exist, and no greedytl report.md or report.html there shows it"
+			why = "which would list the files a report wrote there, does not exist, and no greedytl report.html there shows it as its own"
 		}
 		return fmt.Errorf("report: %s exists and %w's file (%s, %s), and is never replaced: move or remove it, or give another directory",
 			path, ErrNotAReport, filepath.Join(dir, FileList), why)
@@ -352,62 +358,126 @@ func readListOrLegacy(dir, title string) (*fileList, error) {
 	return legacyList(dir, title)
 }
 
-// docLink matches what Write's documents name of a report's files: a
-// link or image target in Markdown ("](NAME)"), a src or href in HTML, and
-// the alt text of an HTML figure (its name, its PNG embedded).
-var docLink = regexp.MustCompile(`\]\(([^()\s]+)\)|(?:src|href)="([^"]+)"|<img alt="([^"]+)"`)
+// legacyFigure matches a figure of a greedytl report.html (figure.html):
+// its name, as the alt text, and its PNG in base64.
+var legacyFigure = regexp.MustCompile(`<img alt="([^"]+)" src="data:image/png;base64,([^"]+)">`)
+
+// legacyLink matches a link or image target of a greedytl report.md
+// ("](NAME)": picture.markdown's PNG and SVG).
+var legacyLink = regexp.MustCompile(`\]\(([^()\s]+)\)`)
 
 // legacyList returns, for a directory without a FileList that holds a
-// report of a greedytl from before reports listed their files, the list
-// that report would have written: its report.md and report.html where they
-// are greedytl's documents of a report titled title (checkOwnDocument),
-// and the regular files of dir they show (docLink; an HTML figure's name
-// as its PNG and SVG), each with the digest of what it holds now; nil
-// where dir has no such document. So Write replaces that report's files,
-// removes those it does not write again (as an earlier report's: only
-// while their content is unchanged), and lists its own.
+// report of a greedytl from before reports listed their files, the files
+// of that report as far as greedytl can tell it wrote them, which Write
+// may replace, and remove when it does not write them again (as an
+// earlier report's: only while their content is unchanged), and lists as
+// its own; nil where dir holds no such report. A user's file is never
+// among them, though it begin as greedytl's documents begin:
+//   - report.html, where it is a greedytl page whole (legacyPage): every
+//     greedytl before lists wrote one unless told --format md;
+//   - each figure the page embeds whose PNG file holds the very PNG the
+//     page embeds (Write embedded the bytes it wrote), and that figure's
+//     SVG, written with it;
+//   - report.md, where it begins as greedytl's and shows the page's
+//     figures, no more and no fewer: the same report's document.
+//
+// A report of --format md alone, which nothing proves greedytl's, has
+// none: Write refuses its directory, naming the first file it would
+// replace. The files' digests are left empty (legacy set), for hashLegacy
+// to fill in under Write's lock, the one pass that needs them.
 func legacyList(dir, title string) (*fileList, error) {
-	var names []string
-	for _, doc := range []string{"report.md", "report.html"} {
-		path := filepath.Join(dir, doc)
-		b, err := os.ReadFile(path)
+	page, err := readRegular(filepath.Join(dir, "report.html"))
+	if err != nil || page == nil || !legacyPage(page, title) {
+		return nil, err
+	}
+	l := &fileList{Format: fileListFormat, Version: fileListVersion, legacy: true}
+	l.Files = append(l.Files, listedFile{Name: "report.html"})
+	var shown []string // the page's figures' files, whether or not dir holds them
+	for _, m := range legacyFigure.FindAllSubmatch(page, -1) {
+		name := html.UnescapeString(string(m[1]))
+		shown = append(shown, name+".png", name+".svg")
+		png, err := base64.StdEncoding.DecodeString(string(m[2]))
+		if err != nil || !filepath.IsLocal(name) || filepath.Base(name) != name {
+			continue
+		}
+		got, err := readRegular(filepath.Join(dir, name+".png"))
+		if err != nil {
+			return nil, err
+		}
+		if got == nil || !bytes.Equal(got, png) {
+			continue // absent, or not the figure the page shows: the user's
+		}
+		l.Files = append(l.Files, listedFile{Name: name + ".png"})
+		if fi, err := os.Lstat(filepath.Join(dir, name+".svg")); err == nil && fi.Mode().IsRegular() {
+			l.Files = append(l.Files, listedFile{Name: name + ".svg"})
+		}
+	}
+	md, err := readRegular(filepath.Join(dir, "report.md"))
+	if err != nil {
+		return nil, err
+	}
+	if md != nil && bytes.HasPrefix(md, ownHead("report.md", title)) {
+		var links []string
+		for _, m := range legacyLink.FindAllSubmatch(md, -1) {
+			links = append(links, string(m[1]))
+		}
+		slices.Sort(links)
+		slices.Sort(shown)
+		if slices.Equal(slices.Compact(links), slices.Compact(shown)) {
+			l.Files = append(l.Files, listedFile{Name: "report.md"})
+		}
+	}
+	return l, nil
+}
+
+// legacyPage reports whether page is a whole report.html of a greedytl
+// report titled title: it begins with the head, inline stylesheet and
+// heading and ends as document.writeHTML writes them, and has written
+// them since the first greedytl (TestLegacyPageFrame holds them to the
+// writer's of the greedytls before lists).
+func legacyPage(page []byte, title string) bool {
+	var frame bytes.Buffer
+	(&document{title: title}).writeHTML(&frame)
+	const end = "</body>\n</html>\n"
+	head, ok := bytes.CutSuffix(frame.Bytes(), []byte(end))
+	return ok && len(page) >= len(head)+len(end) && bytes.HasPrefix(page, head) && bytes.HasSuffix(page, []byte(end))
+}
+
+// readRegular returns the content of path where it is a regular file (not
+// a link), nil where it is absent or something else.
+func readRegular(path string) ([]byte, error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	} else if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	return b, nil
+}
+
+// hashLegacy gives each file of l, a legacyList, the digest of what it
+// holds now; a file gone since is dropped.
+func (l *fileList) hashLegacy(dir string) error {
+	files := l.Files[:0]
+	for _, f := range l.Files {
+		digest, err := filedigest.SHA256(filepath.Join(dir, f.Name))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		} else if err != nil {
-			return nil, fmt.Errorf("report: %w", err)
+			return fmt.Errorf("report: %w", err)
 		}
-		if !bytes.HasPrefix(b, ownHead(doc, title)) {
-			continue // not greedytl's: Write refuses it anyway
-		}
-		names = append(names, doc)
-		for _, m := range docLink.FindAllSubmatch(b, -1) {
-			if alt := string(m[3]); alt != "" {
-				names = append(names, alt+".png", alt+".svg")
-			} else {
-				names = append(names, string(m[1])+string(m[2]))
-			}
-		}
+		f.SHA256 = digest
+		files = append(files, f)
 	}
-	if len(names) == 0 {
-		return nil, nil
-	}
-	l := &fileList{Format: fileListFormat, Version: fileListVersion, legacy: true}
-	slices.Sort(names)
-	for _, name := range slices.Compact(names) {
-		if name == "" || filepath.Base(name) != name || name == "." || name == ".." || name == FileList {
-			continue
-		}
-		p := filepath.Join(dir, name)
-		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
-			continue // absent, or not a file a report writes
-		}
-		digest, err := filedigest.SHA256(p)
-		if err != nil {
-			return nil, fmt.Errorf("report: %w", err)
-		}
-		l.Files = append(l.Files, listedFile{Name: name, SHA256: digest})
-	}
-	return l, nil
+	l.Files = files
+	return nil
 }
 
 // checkOwnDocument returns an error when path is a report document

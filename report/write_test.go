@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"image/png"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -832,6 +833,162 @@ func TestHasDigest(t *testing.T) {
 	} {
 		if got, err := hasDigest(tc.path, tc.digest); err != nil || got != tc.want {
 			t.Errorf("hasDigest(%s, %.12s…) = %v, %v; want %v", filepath.Base(tc.path), tc.digest, got, err, tc.want)
+		}
+	}
+}
+
+// TestWriteLegacyKeepsUnprovenFiles: in a directory without a file list, a
+// file is the earlier report's — replaced, or removed as stale — only
+// where greedytl can tell it wrote it: its report.html whole (greedytl's
+// head, stylesheet and end), each figure whose PNG holds what that page
+// embeds (and its SVG), and a report.md showing the page's figures. A
+// user's report.md that began as greedytl's ("# greedytl experiment
+// report") and linked their own figure let Write replace that figure, and
+// so did a user's page beginning as greedytl's; a figure changed since its
+// page embedded it, or a report.md of the user's beside greedytl's page,
+// was replaced too.
+func TestWriteLegacyKeepsUnprovenFiles(t *testing.T) {
+	res := loadRecords(t, t.TempDir(), nwayRecords())
+	both := Options{Markdown: true, HTML: true}
+	// legacy returns a directory of a greedytl report of res written with
+	// opts, without its list.
+	legacy := func(opts Options) string {
+		dir := filepath.Join(t.TempDir(), "report")
+		if _, err := Write(dir, res, opts); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Remove(filepath.Join(dir, FileList)); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	var fig string // a figure's name, without extension
+	for _, f := range dirFiles(t, legacy(both)) {
+		if name, ok := strings.CutSuffix(f, ".png"); ok {
+			fig = name
+			break
+		}
+	}
+	if fig == "" {
+		t.Fatal("the report has no figure")
+	}
+	const mine = "my own figure\n"
+	write := func(dir, name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		opts  Options // of the report written into the directory
+		setUp func() string
+		user  string // the user's file that Write must refuse to replace
+	}{
+		{"a user's report.md beginning as greedytl's", Options{Markdown: true}, func() string {
+			dir := t.TempDir()
+			write(dir, "report.md", "# greedytl experiment report\n\nMy notes.\n\n![mine]("+fig+".png)\n")
+			write(dir, fig+".png", mine)
+			return dir
+		}, fig + ".png"},
+		{"a user's report.html beginning as greedytl's", both, func() string {
+			dir := t.TempDir()
+			write(dir, "report.html", "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>greedytl experiment report</title>\n</head>\n<body>\n<img alt=\""+fig+"\" src=\"data:image/png;base64,"+base64.StdEncoding.EncodeToString([]byte(mine))+"\">\n</body>\n</html>\n")
+			write(dir, fig+".png", mine)
+			return dir
+		}, fig + ".png"},
+		{"a figure changed since greedytl's page embedded it", both, func() string {
+			dir := legacy(both)
+			write(dir, fig+".png", mine)
+			return dir
+		}, fig + ".png"},
+		{"a user's report.md beside greedytl's page", both, func() string {
+			dir := legacy(Options{HTML: true})
+			write(dir, "report.md", "# greedytl experiment report\n\nMy notes on ![the figure]("+fig+".png).\n")
+			return dir
+		}, "report.md"},
+	} {
+		dir := tc.setUp()
+		before := dirContents(t, dir)
+		paths, err := Write(dir, res, tc.opts)
+		path := filepath.Join(dir, tc.user)
+		if !errors.Is(err, ErrNotAReport) || !strings.Contains(err.Error(), path) || paths != nil {
+			t.Errorf("%s: Write = %v, %v; want ErrNotAReport naming %s", tc.name, paths, err, path)
+		}
+		if after := dirContents(t, dir); !maps.Equal(after, before) {
+			t.Errorf("%s: the directory changed", tc.name)
+		}
+	}
+}
+
+// dirContents returns the content of each file of dir by name.
+func dirContents(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	for _, f := range dirFiles(t, dir) {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[f] = string(b)
+	}
+	return m
+}
+
+// TestLegacyListOfDocsResults: the reports in docs/results, written before
+// reports listed their files, are greedytl's whole to legacyList — both
+// documents and every figure — so that docs/results/run.sh writes them
+// again.
+func TestLegacyListOfDocsResults(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join("..", "docs", "results", "*", "report.html"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no report in docs/results: %v", err)
+	}
+	for _, page := range dirs {
+		dir := filepath.Dir(page)
+		if _, err := os.Stat(filepath.Join(dir, FileList)); err == nil {
+			continue // written since with a list
+		}
+		l, err := legacyList(dir, "greedytl experiment report")
+		if err != nil || l == nil {
+			t.Errorf("%s: legacyList = %v, %v", dir, l, err)
+			continue
+		}
+		var got []string
+		for _, f := range l.Files {
+			got = append(got, f.Name)
+		}
+		slices.Sort(got)
+		want := slices.DeleteFunc(dirFiles(t, dir), func(f string) bool { return f == "summary.json" })
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: legacyList lists %v, want %v", dir, got, want)
+		}
+	}
+}
+
+// TestLegacyPageFrame: legacyPage knows a greedytl page by the frame that
+// writeHTML writes around a report's content, which must stay the frame of
+// the greedytls before lists (the SHA-256 of an empty report's page, as
+// every greedytl from the first to 7e46648's parent wrote it, and as
+// docs/results' pages begin and end): a change to the stylesheet or the
+// head would make legacyPage refuse every directory of those reports.
+// Change either, and legacyPage needs the old frame written out.
+func TestLegacyPageFrame(t *testing.T) {
+	var b bytes.Buffer
+	(&document{title: "greedytl experiment report"}).writeHTML(&b)
+	const want = "4884cdcc9bf9f85e6ace4e4b81290873fada02a0439a40c5ebe44626520b6f71"
+	if got := fmt.Sprintf("%x", sha256.Sum256(b.Bytes())); got != want {
+		t.Errorf("an empty report's page has SHA-256 %s, want %s (the pages of the greedytls before lists)", got, want)
+	}
+	if !legacyPage(b.Bytes(), "greedytl experiment report") {
+		t.Error("legacyPage refuses an empty report's page")
+	}
+	for _, page := range []string{
+		strings.Replace(b.String(), "max-width:1200px", "max-width:1000px", 1), // another stylesheet
+		strings.TrimSuffix(b.String(), "</html>\n"),                            // truncated
+		strings.Replace(b.String(), "<h1>greedytl experiment report</h1>\n", "", 1),
+	} {
+		if legacyPage([]byte(page), "greedytl experiment report") {
+			t.Errorf("legacyPage takes %.60q… as greedytl's", page[len(page)-60:])
 		}
 	}
 }

@@ -69,6 +69,7 @@ has no number).`,
   greedytl bench --scaling --max-n 100000 --json
   greedytl bench --rows --max-m 2000`,
 		RunE: func(c *cobra.Command, _ []string) error {
+			heedSignals(c.Context()) // it reads no input
 			opts := timing.Options{Repeats: o.repeats, Seed: o.seed, MaxN: o.maxN, MaxM: o.maxM}
 			var capErr *timing.CapError
 			errors.As(opts.CheckCaps(), &capErr)

@@ -204,6 +204,9 @@ func TestBadInputExitsTwo(t *testing.T) {
 	nan := writeText(t, dir, "nan.csv", "1,2\nNaN,3\n1,1\n")
 	ragged := writeText(t, dir, "ragged.csv", "1,2\n3\n")
 	empty := writeText(t, dir, "empty.csv", "")
+	newline := writeText(t, dir, "newline.json", "\n")
+	blank := writeText(t, dir, "blank.json", " \t\r\n"+strings.Repeat(" ", 5000)+"\n") // beyond modelHead's 64 bytes and bufio's 4096
+	bomBlank := writeText(t, dir, "bomblank.json", "\ufeff \n")
 	badnpy := writeText(t, dir, "bad.npy", "\x93NUMPY\x01\x00\x10\x00{'descr': 'xx'}  \n")
 	oneClass := writeText(t, dir, "one.txt", strings.Repeat("1\n", 24))
 	short := writeText(t, dir, "short.txt", "1\n-1\n1\n")
@@ -258,6 +261,12 @@ func TestBadInputExitsTwo(t *testing.T) {
 		// It said "the model is empty: EOF", naming no file.
 		{"inspect empty file", []string{"inspect", empty}, empty + " is empty: no model in it"},
 		{"predict empty model file", []string{"predict", "--model", empty, "--features", d.X}, empty + " is empty: no model in it"},
+		// They said "the model is empty: EOF" after the file's name.
+		{"inspect newline model file", []string{"inspect", newline}, newline + " holds only white space: no model in it"},
+		{"inspect blank model file", []string{"inspect", blank}, blank + " holds only white space: no model in it"},
+		{"inspect byte-order mark and blank", []string{"inspect", bomBlank}, bomBlank + " holds only white space: no model in it"},
+		{"predict newline model file", []string{"predict", "--model", newline, "--features", d.X}, newline + " holds only white space: no model in it"},
+		{"predict blank model file", []string{"predict", "--model", blank, "--features", d.X}, blank + " holds only white space: no model in it"},
 		// It printed the version, the argument ignored.
 		{"version with an argument", []string{"--version", "extra"}, "--version takes no argument"},
 		{"predict empty model name", []string{"predict", "--model", "", "--features", d.X}, "--model is empty"},

@@ -69,7 +69,7 @@ how many and why.`,
 	intVarP(fl, &o.splits, "splits", "", demoSplits, "random splits per target and number of positives (--full: 10)")
 	methodsVar(c, &o.methods, "methods to run, comma-separated specs (default: all)")
 	uint64Var(fl, &o.seed, "seed", 1, "seed of the negative split, the splits and the methods")
-	addWorkersFlag(c, &o.workers, "cells worked on at once (0: one per core)")
+	workersVar(c, &o.workers, "cells worked on at once (0: one per core)")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 	return c
 }
@@ -106,9 +106,8 @@ func runDemo(c *cobra.Command, s *streams, o *demoOptions) error {
 		}
 	}
 	log("loading the embedded CLINC150 (23,700 queries, 150 intents + out-of-scope) ...")
-	endLoading := loadingInputs(c.Context())
 	data, err := clinc150.Load(clinc150.Options{})
-	endLoading()
+	heedSignals(c.Context())
 	if err != nil {
 		return err
 	}

@@ -79,7 +79,7 @@ number alone: a method added later sees the same episodes.
 
 A list flag given but empty (--methods "" or --targets ",", as a script's
 unset variable gives) is refused: leave it out for its default (every
-method, every target).
+method, every target); so is a list with a blank item (--targets "a,,b").
 
 RUN receives run.json (the settings) and results.jsonl, one JSON record per
 cell, appended as cells finish. The run resumes: rerun the same command after
@@ -130,7 +130,7 @@ SIGINT or SIGTERM (the finished cells are kept).`,
 	intsVar(fl, &o.noise, "noise", def.Noise, "numbers of N(0,1) noise dimensions appended to the features (e.g. 0,10,100,1000)")
 	methodsVar(c, &o.methods, "methods to run, comma-separated specs (default: all: "+strings.Join(method.Names(), ",")+"; with --protocol nway the multi-class ones too)")
 	uint64Var(fl, &o.seed, "seed", def.Seed, "seed of the splits, the noise, the methods and, without --sources, the negative pool and the sources")
-	addWorkersFlag(c, &o.workers, "groups of cells worked on at once (0: one per CPU)")
+	workersVar(c, &o.workers, "groups of cells worked on at once (0: one per CPU)")
 	fl.StringVar(&o.shard, "shard", "", "run only shard i of n: i/n, or auto/n to read i from the environment")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar, messages or summary")
 	return c
@@ -168,9 +168,8 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 	if fracSet {
 		cfg.NegativeFraction = o.negFraction
 	}
-	endLoading := loadingInputs(c.Context())
 	cfg.Data, err = loadData(o.data)
-	endLoading()
+	heedSignals(c.Context())
 	if err != nil {
 		return badInput(err)
 	}

@@ -699,9 +699,11 @@ func TestSpecList(t *testing.T) {
 // TestEmptyListFlags: a list flag given but listing nothing (empty,
 // blank, only commas: a script's unset variable) is refused, naming the
 // flag and saying that leaving it out means the default, before anything
-// is run or written. --methods "" ran all the methods (hours of work),
-// --targets "" every target, --negative-classes "," went on to a class
-// named ""; the lists of numbers were refused by pflag already.
+// is run or written, and so is a list with a blank item among others.
+// --methods "" ran all the methods (hours of work), --targets "" every
+// target, --negative-classes "," went on to a class named "", report
+// --format "" wrote no document; the lists of numbers were refused as
+// they were parsed already.
 func TestEmptyListFlags(t *testing.T) {
 	data := experimentFolder(t)
 	out := filepath.Join(t.TempDir(), "out")
@@ -710,24 +712,48 @@ func TestEmptyListFlags(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		flag string
-		want string // "" for pflag's refusal of a list of numbers
+		want string // "" for a list of numbers, which its parsing refuses
+		item string // a valid item
+		give string // what a list of words' message asks for
 	}{
-		{exp, "methods", "--methods names no method: give method specs, or leave the flag out to run every method"},
-		{exp, "targets", "--targets names no class: give class names, or leave the flag out for the default: every class"},
-		{[]string{"experiment", "--data", data, "--out", out, "-q"}, "negative-classes", "--negative-classes names no class: give class names, or leave the flag out for the default pool"},
-		{exp, "positives", ""},
-		{exp, "noise", ""},
-		{append(exp, "--protocol", "nway"), "ways", ""},
-		{append(exp, "--protocol", "nway"), "shots", ""},
-		{ts, "negative-classes", "--negative-classes names no class"},
-		{ts, "c-grid", ""},
-		{[]string{"demo", "--out", out, "-q"}, "methods", "--methods names no method"},
+		{exp, "methods", "--methods names no method: give method specs, or leave the flag out to run every method", "no-transfer", "method specs"},
+		{exp, "targets", "--targets names no class: give class names, or leave the flag out for the default: every class", "c0", "class names"},
+		{[]string{"experiment", "--data", data, "--out", out, "-q"}, "negative-classes", "--negative-classes names no class: give class names, or leave the flag out for the default pool", "n0", "class names"},
+		{exp, "positives", "", "2", ""},
+		{exp, "noise", "", "0", ""},
+		{append(exp, "--protocol", "nway"), "ways", "", "5", ""},
+		{append(exp, "--protocol", "nway"), "shots", "", "1", ""},
+		{ts, "negative-classes", "--negative-classes names no class", "n0", "class names"},
+		{ts, "c-grid", "", "1", ""},
+		{[]string{"demo", "--out", out, "-q"}, "methods", "--methods names no method", "no-transfer", "method specs"},
+		// It wrote the figures and no document.
+		{[]string{"report", "--out", out, "-q", data}, "format", "--format names no document: give md or html, or leave the flag out for both", "md", "md or html"},
 	} {
+		pflagWant := "for \"--" + tc.flag + "\" flag"
 		for _, v := range []string{"", " ", ",", " , ,"} {
 			args := append(slices.Clone(tc.args), "--"+tc.flag+"="+v)
 			want := tc.want
 			if want == "" {
-				want = "for \"--" + tc.flag + "\" flag"
+				want = pflagWant
+			}
+			wantInputError(t, want, args...)
+		}
+		// A blank item among others ("$A,$B", B unset): --targets and
+		// --negative-classes loaded the dataset and refused a class named
+		// "" (or first something else), --methods the spec "".
+		for _, c := range []struct {
+			value  string
+			at, of int
+		}{
+			{tc.item + ",", 2, 2},
+			{"," + tc.item, 1, 2},
+			{tc.item + ", ,x", 2, 3},
+			{tc.item + ",,x", 2, 3},
+		} {
+			args := append(slices.Clone(tc.args), "--"+tc.flag+"="+c.value)
+			want := fmt.Sprintf("--%s: item %d of %d is blank: give %s separated by commas, none empty", tc.flag, c.at, c.of, tc.give)
+			if tc.want == "" {
+				want = pflagWant
 			}
 			wantInputError(t, want, args...)
 		}

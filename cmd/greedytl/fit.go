@@ -361,9 +361,8 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if err := checkOneStdin(append(append(o.data.inputs(), o.unlabelled.inputs()...), o.oracle.inputs()...)...); err != nil {
 		return err
 	}
-	// The first stop signal ends fit at once until its inputs are read.
-	endLoading := loadingInputs(c.Context())
-	defer endLoading()
+	// The first stop signal ends fit at once until its inputs are read
+	// (heedSignals, below and in runFitMulti).
 	X, H, err := o.data.load(s)
 	if err != nil {
 		return err
@@ -390,7 +389,6 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		}
 	}
 	if m == nil || (len(cls.Names) >= 3 && o.data.positive == "") {
-		endLoading() // runFitMulti marks its own loading
 		return runFitMulti(c, s, o, X, H, cls)
 	}
 	y, pos, neg, err := cls.Binary(o.data.positive)
@@ -411,7 +409,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if extra.Oracle, err = o.loadOracle(s, needs.Oracle, cls, pos, X, H); err != nil {
 		return err
 	}
-	endLoading()
+	heedSignals(c.Context())
 	model, err := m.Fit(c.Context(), method.Data{X: X, H: H, Y: y}, extra)
 	if err != nil {
 		if c.Context().Err() != nil {

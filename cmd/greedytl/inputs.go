@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -200,20 +201,32 @@ func notStdin(name, dir, what string) error {
 // lists nothing (its items are blank: --name "$UNSET" in a script, or only
 // commas), which would otherwise run as if the flag were left out — its
 // default, which omitted describes ("to run every method") — without a
-// word; nil when the flag was left out or lists something. The error says
-// what to give (give: "class names") and that leaving the flag out
-// means the default. Each list flag whose empty list has no meaning of its
-// own goes through it (pflag refuses an empty list of numbers itself).
+// word, or when one of its items is blank ("a,,b", "a,": a variable unset
+// in "$A,$B"), which was refused only later, as a class or method named
+// ""; nil when the flag was left out or lists only non-blank items. The
+// error says what to give (give: "class names") and that leaving the flag
+// out means the default. Each list flag of words goes through it; the
+// lists of numbers refuse a blank item as they are parsed (parseList).
 func emptyList(c *cobra.Command, name string, items []string, noun, give, omitted string) error {
 	if !c.Flags().Changed(name) {
 		return nil
 	}
-	for _, it := range items {
-		if strings.TrimSpace(it) != "" {
-			return nil
+	blank, listed := -1, 0 // the first blank item, the non-blank ones
+	for k, it := range items {
+		switch {
+		case strings.TrimSpace(it) != "":
+			listed++
+		case blank < 0:
+			blank = k
 		}
 	}
-	return badInputf("--%s names no %s: give %s, or leave the flag out %s", name, noun, give, omitted)
+	switch {
+	case listed == 0:
+		return badInputf("--%s names no %s: give %s, or leave the flag out %s", name, noun, give, omitted)
+	case blank >= 0:
+		return badInputf("--%s: item %d of %d is blank: give %s separated by commas, none empty", name, blank+1, len(items), give)
+	}
+	return nil
 }
 
 // checkOutDir refuses, for the commands whose output is a directory, an
@@ -602,6 +615,12 @@ func readAnyModel(name string, r *bufio.Reader, head []byte) (method.File, error
 		return method.File{}, badInputf("%s is not a greedytl model (JSON) file", name)
 	}
 	mf, err := method.Read(r)
+	if errors.Is(err, io.EOF) {
+		// No JSON value at all: white space, perhaps after a byte-order
+		// mark (a truncated value is io.ErrUnexpectedEOF). method.Read
+		// said "the model is empty: EOF".
+		return method.File{}, badInputf("%s holds only white space: no model in it", name)
+	}
 	if err != nil {
 		return method.File{}, badInputf("%s: %w", name, err)
 	}

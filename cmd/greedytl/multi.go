@@ -69,15 +69,13 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, c
 	}
 	extra := method.Extra{Seed: o.seed}
 	ovr, isOVR := mm.(method.OneVsRest)
-	endLoading := loadingInputs(c.Context())
-	defer endLoading()
 	if extra.Unlabelled, err = o.loadUnlabelled(s, isOVR && ovr.Binary.Needs().Unlabelled, X, H); err != nil {
 		return err
 	}
 	if extra.Oracle, err = o.loadOracle(s, isOVR && ovr.Binary.Needs().Oracle, cls, "", X, H); err != nil {
 		return err
 	}
-	endLoading()
+	heedSignals(c.Context())
 	model, err := mm.FitMulti(c.Context(), d, method.ClassLabels{Names: cls.Names, Y: cls.Y}, extra)
 	if err != nil {
 		if c.Context().Err() != nil {

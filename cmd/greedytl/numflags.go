@@ -14,14 +14,20 @@ import (
 )
 
 // The numeric flags of every command are read here: a whole number
-// (intVarP, uint64Var), a number (numberVarP), a list of either (intsVar,
-// floatList), and through parseWhole and parseNumber the flags that take
-// a number among other things (--workers, --lambda). A value a flag cannot
-// take is refused, as the flags are parsed, with a message that says what
-// the flag takes and quotes what was given ("want a whole number, got
-// "x""), not strconv's ("strconv.ParseInt: parsing "x": invalid syntax"),
-// and for a list, which item is wrong. TestNumericFlags holds every
-// numeric flag of every command to these types.
+// (intVarP, uint64Var, workersVar), a number (numberVarP), a list of
+// either (intsVar, floatList), and through parseWhole and parseNumber the
+// flags that take a number among other things (--lambda, train's --solver
+// and --weight). One rule for all, C's (atoi, strtol in base 10, strtod:
+// liblinear-train's): a whole number is decimal digits with an optional
+// sign — no base prefix (0x10, 0o17, 0b11), no digit separator (1_000),
+// and 017 is seventeen —, a number is number.ParseSetting's, and a list's
+// items are separated by commas, blank space around each trimmed (as
+// "2, 5, 10" is typed); a value of one number is taken as given. A value
+// a flag cannot take is refused, as the flags are parsed, with a message
+// that says what the flag takes and quotes what was given ("want a whole
+// number, got "x""), not strconv's ("strconv.ParseInt: parsing "x":
+// invalid syntax"), and for a list, which item is wrong. TestNumericFlags
+// holds every numeric flag of every command to these types.
 
 // numberKind is what a numeric flag takes, as its messages say it: one
 // for a flag of one value ("a whole number"), many for a list flag's items
@@ -33,6 +39,7 @@ type numberKind struct{ one, many string }
 var (
 	aWholeNumber = numberKind{"a whole number", "whole numbers"}
 	aNumber      = numberKind{"a number", "numbers"}
+	aWorkerCount = numberKind{"a whole number ≥ 0 (0: one per CPU)", ""} // --workers
 )
 
 // wholeRange is a whole number from lo to hi.
@@ -70,14 +77,12 @@ func (e *numberError) Error() string {
 	return fmt.Sprintf("want a list of %s separated by commas, got %q as item %d", e.want.many, e.got, e.item)
 }
 
-// parseWhole reads s as a whole-number flag's value: strconv.ParseInt in
-// base, which is 0 for a flag that reads Go's base prefixes and digit
-// separators too (0x10, 0o17, 0b11, 1_000), as pflag's IntVar reads them,
-// and 10 for one that reads decimal digits only, as pflag's IntSliceVar
-// (strconv.Atoi) and --workers read them; a sign is read either way, and
-// nothing else (no blank space).
-func parseWhole(s string, base int) (int, error) {
-	n, err := strconv.ParseInt(s, base, strconv.IntSize)
+// parseWhole reads s as a whole-number flag's value: decimal digits with
+// an optional sign (strconv.ParseInt in base 10, as C's atoi reads a
+// number), nothing else — no base prefix or digit separator, no blank
+// space.
+func parseWhole(s string) (int, error) {
+	n, err := strconv.ParseInt(s, 10, strconv.IntSize)
 	switch {
 	case errors.Is(err, strconv.ErrRange):
 		return 0, &numberError{want: wholeRange(math.MinInt, math.MaxInt), got: s}
@@ -87,12 +92,12 @@ func parseWhole(s string, base int) (int, error) {
 	return int(n), nil
 }
 
-// parseUnsigned reads s as an unsigned flag's value, as pflag's Uint64Var
-// reads it (strconv.ParseUint, base prefixes and digit separators
-// accepted); its message gives the bounds, which a negative number is
-// below.
+// parseUnsigned reads s as an unsigned flag's value, as parseWhole reads a
+// whole number (decimal digits, a "+" allowed); its message gives the
+// bounds, which a negative number is below.
 func parseUnsigned(s string) (uint64, error) {
-	n, err := strconv.ParseUint(s, 0, 64)
+	digits, _ := strings.CutPrefix(s, "+") // ParseUint reads no sign
+	n, err := strconv.ParseUint(digits, 10, 64)
 	if err != nil {
 		return 0, &numberError{want: wholeRange(0, uint64(math.MaxUint64)), got: s}
 	}
@@ -115,13 +120,13 @@ func parseNumber(s string, want numberKind) (float64, error) {
 }
 
 // parseList reads the list flag value s, whose items are separated by
-// commas, each by parse, whose error (a numberError) is given the wrong
-// item's position.
+// commas, each trimmed of blank space by parse, whose error (a
+// numberError) is given the wrong item's position.
 func parseList[T any](s string, parse func(string) (T, error)) ([]T, error) {
 	items := strings.Split(s, ",")
 	vals := make([]T, len(items))
 	for k, it := range items {
-		v, err := parse(it)
+		v, err := parse(strings.TrimSpace(it))
 		if err != nil {
 			if ne, ok := errors.AsType[*numberError](err); ok {
 				ne.item, ne.items = k+1, len(items)
@@ -133,14 +138,14 @@ func parseList[T any](s string, parse func(string) (T, error)) ([]T, error) {
 	return vals, nil
 }
 
-// intValue is a whole-number flag, read as pflag's IntVar reads it
-// (parseWhole in base 0) and shown as it shows it.
+// intValue is a whole-number flag, read by parseWhole and shown as
+// pflag's IntVar shows it.
 type intValue int
 
 func (v *intValue) String() string { return strconv.Itoa(int(*v)) }
 
 func (v *intValue) Set(s string) error {
-	n, err := parseWhole(s, 0)
+	n, err := parseWhole(s)
 	if err != nil {
 		return err
 	}
@@ -158,12 +163,11 @@ func intVarP(fl *pflag.FlagSet, p *int, name, short string, def int, usage strin
 	fl.VarP((*intValue)(p), name, short, usage)
 }
 
-// intList is a list of whole numbers flag, read as pflag's IntSliceVar
-// reads it: items separated by commas, each decimal digits (parseWhole in
-// base 10); the first value given replaces the default and each further
-// one (--positives 2 --positives 5) adds its items. It is shown as pflag
-// shows it, "[2,5,10]", and has its type, "intSlice" (which --help shows
-// as "ints").
+// intList is a list of whole numbers flag: items separated by commas,
+// each read by parseWhole (parseList); as pflag's IntSliceVar, the first
+// value given replaces the default and each further one (--positives 2
+// --positives 5) adds its items. It is shown as pflag shows it,
+// "[2,5,10]", and has its type, "intSlice" (which --help shows as "ints").
 type intList struct {
 	p       *[]int
 	changed bool
@@ -178,7 +182,7 @@ func (l *intList) String() string {
 }
 
 func (l *intList) Set(s string) error {
-	vals, err := parseList(s, func(it string) (int, error) { return parseWhole(it, 10) })
+	vals, err := parseList(s, parseWhole)
 	if err != nil {
 		return err
 	}
@@ -250,9 +254,8 @@ func numberVarP(c *cobra.Command, p *float64, name, short string, def float64, u
 }
 
 // floatList is a list of numbers flag (--c-grid): items separated by
-// commas, each read by parseNumber after blank space around it is
-// trimmed; a value replaces the list. It is shown in %g form,
-// "0.1,1,10".
+// commas, each read by parseNumber (parseList); a value replaces the
+// list. It is shown in %g form, "0.1,1,10".
 type floatList []float64
 
 func (l *floatList) String() string {
@@ -264,7 +267,7 @@ func (l *floatList) String() string {
 }
 
 func (l *floatList) Set(s string) error {
-	vals, err := parseList(s, func(it string) (float64, error) { return parseNumber(strings.TrimSpace(it), aNumber) })
+	vals, err := parseList(s, func(it string) (float64, error) { return parseNumber(it, aNumber) })
 	if err != nil {
 		return err
 	}
@@ -273,3 +276,26 @@ func (l *floatList) Set(s string) error {
 }
 
 func (l *floatList) Type() string { return "floats" }
+
+// workersValue is the --workers flag: a number of goroutines, 0 for one
+// per CPU, read by parseWhole; a negative number is refused when the flag
+// is parsed.
+type workersValue int
+
+func (w *workersValue) String() string { return strconv.Itoa(int(*w)) }
+
+func (w *workersValue) Set(s string) error {
+	n, err := parseWhole(s)
+	if err != nil || n < 0 {
+		return &numberError{want: aWorkerCount, got: s}
+	}
+	*w = workersValue(n)
+	return nil
+}
+
+func (w *workersValue) Type() string { return "int" }
+
+// workersVar registers --workers on c, storing into p.
+func workersVar(c *cobra.Command, p *int, usage string) {
+	c.Flags().Var((*workersValue)(p), "workers", usage)
+}

@@ -184,34 +184,104 @@ func TestNumericFlagsOwned(t *testing.T) {
 	})
 }
 
-// TestNumericFlagSyntax: the whole-number flags take what pflag's took,
-// as the same values, and show them as it did (their defaults in --help):
-// intVarP as IntVarP (base prefixes and digit separators), intsVar as
-// IntSliceVar (decimal items; a second value adds its items to the
-// first's, which replaced the default), uint64Var as Uint64Var.
+// TestNumericFlagSyntax: every whole-number flag reads one syntax, C's
+// atoi's (liblinear-train's): decimal digits with an optional sign — no
+// base prefix or digit separator, and 017 is seventeen. pflag's IntVar and
+// Uint64Var, which the flags of one value read as, took Go's literals
+// (--splits 0x10 ran 16 splits, --seed 017 was seed 15, 1_000 was 1000)
+// where the lists' items and --workers did not (--positives 0x10 was
+// refused). A list's items are trimmed of blank space ("2, 5, 10"), as
+// --c-grid's were and the integer lists' were not; a value of one number
+// is not. The flags show their values, defaults in --help, as pflag's.
 func TestNumericFlagSyntax(t *testing.T) {
-	wholes := []string{"0", "7", "-3", "+3", "0x10", "0X1f", "0o17", "017", "0b101", "1_000", "0x_10", "1__0", "_1", "1_",
-		" 3", "3 ", "1e3", "1.5", "", "x", "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809", "٣"}
-	for _, s := range wholes {
-		ours, theirs := pflag.NewFlagSet("ours", pflag.ContinueOnError), pflag.NewFlagSet("pflag", pflag.ContinueOnError)
-		var a, b int
-		intVarP(ours, &a, "n", "", 5, "")
-		theirs.IntVarP(&b, "n", "", 5, "")
-		if ours.Lookup("n").DefValue != theirs.Lookup("n").DefValue {
-			t.Errorf("default shown %q, pflag %q", ours.Lookup("n").DefValue, theirs.Lookup("n").DefValue)
+	const refused = "refused"
+	for _, tc := range []struct {
+		in            string
+		whole, unsign string // the value read by intVarP and uint64Var, or refused
+		item          string // by intsVar as the second item of "1,in"
+	}{
+		{"0", "0", "0", "0"},
+		{"7", "7", "7", "7"},
+		{"-3", "-3", refused, "-3"},
+		{"+3", "3", "3", "3"}, // uint64Var refused it: pflag's ParseUint reads no sign
+		{"017", "17", "17", "17"},
+		{"0x10", refused, refused, refused},
+		{"0X1f", refused, refused, refused},
+		{"0o17", refused, refused, refused},
+		{"0b101", refused, refused, refused},
+		{"1_000", refused, refused, refused},
+		{"0x_10", refused, refused, refused},
+		{"++3", refused, refused, refused},
+		{"+-3", refused, refused, refused},
+		{" 3", refused, refused, "3"},
+		{"3 ", refused, refused, "3"},
+		{"\t3\n", refused, refused, "3"},
+		{"1e3", refused, refused, refused},
+		{"1.5", refused, refused, refused},
+		{"", refused, refused, refused},
+		{" ", refused, refused, refused},
+		{"x", refused, refused, refused},
+		{"٣", refused, refused, refused},
+		{"9223372036854775807", "9223372036854775807", "9223372036854775807", "9223372036854775807"},
+		{"9223372036854775808", refused, "9223372036854775808", refused},
+		{"-9223372036854775808", "-9223372036854775808", refused, "-9223372036854775808"},
+		{"18446744073709551615", refused, "18446744073709551615", refused},
+		{"18446744073709551616", refused, refused, refused},
+	} {
+		fl := pflag.NewFlagSet("test", pflag.ContinueOnError)
+		var n, w int
+		var u uint64
+		var l []int
+		intVarP(fl, &n, "n", "", 5, "")
+		uint64Var(fl, &u, "u", 1, "")
+		intsVar(fl, &l, "l", nil, "")
+		c := &cobra.Command{}
+		workersVar(c, &w, "")
+		read := func(name, value string, v *pflag.Flag) string {
+			if err := fl.Set(name, value); err != nil {
+				return refused
+			}
+			return v.Value.String()
 		}
-		errA, errB := ours.Set("n", s), theirs.Set("n", s)
-		if (errA == nil) != (errB == nil) || errA == nil && a != b {
-			t.Errorf("int %q: %d, %v; pflag: %d, %v", s, a, errA, b, errB)
+		if got := read("n", tc.in, fl.Lookup("n")); got != tc.whole {
+			t.Errorf("intVarP %q: %s, want %s", tc.in, got, tc.whole)
 		}
-		var u, v uint64
-		uint64Var(ours, &u, "u", 1, "")
-		theirs.Uint64Var(&v, "u", 1, "")
-		if errA, errB := ours.Set("u", s), theirs.Set("u", s); (errA == nil) != (errB == nil) || errA == nil && u != v {
-			t.Errorf("uint64 %q: %d, %v; pflag: %d, %v", s, u, errA, v, errB)
+		if got := read("u", tc.in, fl.Lookup("u")); got != tc.unsign {
+			t.Errorf("uint64Var %q: %s, want %s", tc.in, got, tc.unsign)
+		}
+		wantItem := refused
+		if tc.item != refused {
+			wantItem = "[1," + tc.item + "]"
+		}
+		if got := read("l", "1,"+tc.in, fl.Lookup("l")); got != wantItem {
+			t.Errorf("intsVar %q: %s, want %s", "1,"+tc.in, got, wantItem)
+		}
+		wantWorkers := tc.whole
+		if strings.HasPrefix(tc.whole, "-") {
+			wantWorkers = refused
+		}
+		got := refused
+		if err := c.Flags().Set("workers", tc.in); err == nil {
+			got = c.Flags().Lookup("workers").Value.String()
+		}
+		if got != wantWorkers {
+			t.Errorf("--workers %q: %s, want %s", tc.in, got, wantWorkers)
 		}
 	}
-	lists := [][]string{{"2,5,10"}, {"2"}, {"-1,0"}, {"0x10"}, {"1_0"}, {"2,,5"}, {""}, {","}, {" 3"}, {"3 ,4"}, {"+2"},
+	// The values shown, and how a list's values add up: as pflag's.
+	ours, theirs := pflag.NewFlagSet("ours", pflag.ContinueOnError), pflag.NewFlagSet("pflag", pflag.ContinueOnError)
+	var a, b int
+	var u, v uint64
+	intVarP(ours, &a, "n", "", 5, "")
+	theirs.IntVarP(&b, "n", "", 5, "")
+	uint64Var(ours, &u, "u", 1, "")
+	theirs.Uint64Var(&v, "u", 1, "")
+	for _, name := range []string{"n", "u"} {
+		if ours.Lookup(name).DefValue != theirs.Lookup(name).DefValue {
+			t.Errorf("default shown %q, pflag %q", ours.Lookup(name).DefValue, theirs.Lookup(name).DefValue)
+		}
+	}
+	lists := [][]string{{"2,5,10"}, {"2"}, {"-1,0"}, {"0x10"}, {"1_0"}, {"2,,5"}, {""}, {","}, {"+2"},
 		{"99999999999999999999"}, {"2", "5,6"}, {"2", "x"}, {"1", "2", "3"}}
 	for _, def := range [][]int{nil, {}, {0}, {2, 5, 10}} {
 		for _, sets := range lists {

@@ -95,6 +95,10 @@ and expected.`,
 }
 
 func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) error {
+	// --format "" gave no item: the figures were written and no document.
+	if err := emptyList(c, "format", o.format, "document", "md or html", "for both"); err != nil {
+		return err
+	}
 	var opts report.Options
 	for _, f := range o.format {
 		switch strings.ToLower(strings.TrimSpace(f)) {

@@ -41,16 +41,6 @@ const (
 // SIGHUP, so that the command outlives its terminal.
 var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
-// stoppable are the commands whose work heeds their context, which the
-// first stop signal cancels: they stop taking work, keep what they
-// finished and exit with status 128 + n. The other commands (predict,
-// inspect, report, merge, help …) have no finished work to keep and never
-// look at their context: the first signal ends them at once, as a second
-// one ends every command (signalContext), so that Ctrl-C stops a long
-// predict instead of being ignored until it is done (it exited 0, its
-// output written, as if no signal had come).
-var stoppable = []string{"fit", "train", "train-sources", "experiment", "demo", "bench", "synth"}
-
 // stoppedBy is the cause of the command's context when a stop signal
 // arrived. It matches context.Canceled (errors.Is), so that the commands
 // handle it as any cancellation.
@@ -64,14 +54,15 @@ func (e stoppedBy) Error() string {
 func (e stoppedBy) Unwrap() error { return context.Canceled }
 
 // signalContext returns a context cancelled, with cause stoppedBy, by the
-// first stop signal. A second one ends the process at once, with status
+// first stop signal once the command heeds it (heeded from the start, or
+// from heedSignals on). A second one ends the process at once, with status
 // 128 + n, after removing the temporary files of the outputs being written
 // (atomicfile.RemoveTemporary): an output is whole or absent, never a
-// temporary file left beside it. Unless heeded (the command's work checks
-// the context: stoppable), the first signal ends it so, saying so on
-// stderr. stop releases the signals.
+// temporary file left beside it; and so does the first while the context
+// is not heeded, saying so on stderr. stop releases the signals.
 func signalContext(heeded bool, stderr io.Writer) (ctx context.Context, stop func()) {
 	st := &signalState{}
+	st.heeded.Store(heeded)
 	ctx, cancel := context.WithCancelCause(context.WithValue(context.Background(), signalStateKey{}, st))
 	ch := make(chan os.Signal, 2) // both signals, however quickly they come
 	// signal.Notify would turn an inherited "ignore" back on; and given no
@@ -86,7 +77,7 @@ func signalContext(heeded bool, stderr io.Writer) (ctx context.Context, stop fun
 			select {
 			case sig := <-ch:
 				s, _ := sig.(syscall.Signal)
-				if !stopped && heeded && st.loading.Load() == 0 {
+				if !stopped && st.heeded.Load() {
 					stopped = true
 					cancel(stoppedBy{s})
 					continue
@@ -111,31 +102,29 @@ func signalContext(heeded bool, stderr io.Writer) (ctx context.Context, stop fun
 // signalState is what signalContext's handler of the stop signals reads
 // of the command's phase, kept in the context it returns.
 type signalState struct {
-	loading atomic.Int32 // the number of loadingInputs not yet ended
+	heeded atomic.Bool // the first stop signal cancels the context (heedSignals)
 }
 
 // signalStateKey is the context key of the signalState.
 type signalStateKey struct{}
 
-// loadingInputs marks the stoppable command of ctx (signalContext's) as
-// reading its inputs until end is called: meanwhile, the first stop signal
-// ends the process at once, with status 128 + n, as for a command that is
-// not stoppable. The readers (package dataset's) do not look at the
-// context, and loading keeps nothing: without it, Ctrl-C during the
-// loading of a large data set would take effect only once it was read.
-// end may be called more than once (deferred, and where loading ends);
-// without signalContext's context, it does nothing.
-func loadingInputs(ctx context.Context) (end func()) {
-	st, ok := ctx.Value(signalStateKey{}).(*signalState)
-	if !ok {
-		return func() {}
-	}
-	st.loading.Add(1)
-	var ended atomic.Bool
-	return func() {
-		if ended.CompareAndSwap(false, true) {
-			st.loading.Add(-1)
-		}
+// heedSignals marks the command of ctx (signalContext's) as heeding its
+// context from here on: the first stop signal cancels it, and the command
+// stops taking work, keeps what it finished and exits with status 128 + n.
+// Until then the first signal ends the process at once, with status
+// 128 + n: so it does for the commands that never call it (predict,
+// inspect, report, merge, help …), which have no finished work to keep
+// and never look at their context (a long predict stopped by Ctrl-C used
+// to finish and exit 0, as if no signal had come), and for the others
+// while they read their inputs, which keeps nothing and which the readers
+// (package dataset's) do not stop for the context (Ctrl-C during the
+// loading of a large data set took effect only once it was read). Each
+// command whose work heeds its context calls it where its inputs are read
+// (fit, train, train-sources, experiment, demo) or at its start (bench,
+// synth). Without signalContext's context, it does nothing.
+func heedSignals(ctx context.Context) {
+	if st, ok := ctx.Value(signalStateKey{}).(*signalState); ok {
+		st.heeded.Store(true)
 	}
 }
 
@@ -304,7 +293,7 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c, _, err := root.Find(args)
 	found := err == nil && c != root
-	ctx, stop := signalContext(found && slices.Contains(stoppable, c.Name()), stderr)
+	ctx, stop := signalContext(false, stderr) // until the command heeds it (heedSignals)
 	defer stop()
 	if found && c.Name() == "train" {
 		args = liblinearWeightArgs(args, c.Flags())

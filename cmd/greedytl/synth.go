@@ -58,6 +58,7 @@ overwrite an existing dataset folder.`,
 			if !c.Flags().Changed("groups") {
 				o.cfg.Groups = synth.DefaultGroups(o.cfg.Classes)
 			}
+			heedSignals(c.Context()) // it reads no input
 			return runSynth(c.Context(), s, o)
 		},
 	}

@@ -16,7 +16,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/greedytl/greedytl/dataset"
-	"github.com/greedytl/greedytl/internal/number"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/source"
@@ -43,7 +42,7 @@ func (v *solverValue) Set(arg string) error {
 	if strings.EqualFold(arg, "ridge") {
 		return fmt.Errorf("solver %q is a regressor; train fits classifiers", arg)
 	}
-	if n, err := strconv.Atoi(arg); err == nil {
+	if n, err := parseWhole(arg); err == nil {
 		s = linear.Solver(n)
 	} else if a, ok := solverAliases[strings.ToLower(arg)]; ok {
 		s = a
@@ -79,11 +78,11 @@ func (w *classWeights) Set(arg string) error {
 	if !ok {
 		return fmt.Errorf("no weight for class %s: give -w%s WEIGHT, as liblinear-train takes it, or --weight %s:WEIGHT", arg, arg, arg)
 	}
-	l, err := strconv.Atoi(strings.TrimPrefix(label, "+"))
+	l, err := parseWhole(label)
 	if err != nil {
-		return fmt.Errorf("class label %q is not an integer", label)
+		return fmt.Errorf("class label: %w", err)
 	}
-	v, err := number.ParseSetting(weight)
+	v, err := parseNumber(weight, aNumber)
 	if err != nil {
 		return fmt.Errorf("weight of class %d: %w", l, err)
 	}
@@ -329,9 +328,8 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	if err := p.Check(); err != nil {
 		return badInput(err)
 	}
-	endLoading := loadingInputs(c.Context())
 	x, y, err := readSVMLight(s, data)
-	endLoading()
+	heedSignals(c.Context())
 	if err != nil {
 		return badInput(err)
 	}

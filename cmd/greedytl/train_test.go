@@ -227,7 +227,14 @@ func TestTrainClassWeights(t *testing.T) {
 		{[]string{"-w1", "0", heartScale}, "weight 0 for class 1, want a finite weight > 0"},
 		{[]string{"-w1", "-2", heartScale}, "weight -2 for class 1, want a finite weight > 0"},
 		{[]string{"-w1", "2", "-w1", "3", heartScale}, "class 1 given a weight twice"},
-		{[]string{"-w1", "x", heartScale}, "weight of class 1"},
+		// numflags.go's words, as every numeric flag's: they said ""x" is
+		// not a number" and "class label "x" is not an integer".
+		{[]string{"-w1", "x", heartScale}, `weight of class 1: want a number, got "x"`},
+		{[]string{"--weight", "x:2", heartScale}, `class label: want a whole number, got "x"`},
+		// C's atoi reads no base prefix: liblinear-train -w0x1 weighs class 0.
+		{[]string{"--weight", "0x1:2", heartScale}, `class label: want a whole number, got "0x1"`},
+		// It was class 1 (a "+" trimmed, then one more read).
+		{[]string{"--weight", "++1:2", heartScale}, `class label: want a whole number, got "++1"`},
 		{[]string{"--data", heartScale, "-w1"}, "no weight for class 1: give -w1 WEIGHT"},
 	} {
 		args := append([]string{"train", "--out", filepath.Join(dir, "refused.model")}, tc.args...)

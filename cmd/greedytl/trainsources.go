@@ -80,7 +80,7 @@ of one n run side by side; a run without --shard, or a shard of another n
 	fl.Var((*floatList)(&o.grid), "c-grid", "candidate values of C, comma-separated")
 	intVarP(fl, &o.folds, "folds", "", def.Folds, "cross-validation folds that choose C")
 	addL1RatioFlag(c, &o.l1Ratio)
-	addWorkersFlag(c, &o.workers, "classes trained at once (0: one per CPU)")
+	workersVar(c, &o.workers, "classes trained at once (0: one per CPU)")
 	fl.StringVar(&o.shard, "shard", "", "train only shard i of n: i/n, or auto/n to read i from the environment")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar or summary")
 	return c
@@ -99,9 +99,8 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 	if err := cfg.Check(); err != nil {
 		return badInput(err)
 	}
-	endLoading := loadingInputs(c.Context())
 	f, err := loadData(o.data)
-	endLoading()
+	heedSignals(c.Context())
 	if err != nil {
 		return badInput(err)
 	}
