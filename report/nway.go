@@ -110,6 +110,7 @@ func nwayTable(d *nwayRows, ms []string, w int, shots []int) []element {
 			}
 		}
 	}
+	failed, oneEpisode := false, false
 	for _, m := range ms {
 		cells, bold := []string{methodLabel(m)}, []bool{false}
 		for i, s := range shots {
@@ -120,10 +121,19 @@ func nwayTable(d *nwayRows, ms []string, w int, shots []int) []element {
 			}
 			cells = append(cells, r.Accuracy())
 			bold = append(bold, r.N > 0 && !isOracle(m) && r.Mean == best[i])
+			failed = failed || r.N == 0
+			oneEpisode = oneEpisode || (r.N > 0 && !r.HasStdErr())
 		}
 		t.rows, t.bold = append(t.rows, cells), append(t.bold, bold)
 	}
-	return []element{t, paragraph{"Accuracy: mean over episodes ± standard error over episodes; bold: the best method of each column (the oracle Best source excluded). A binary method is fitted one against the rest."}}
+	note := "Accuracy: mean over episodes ± standard error over episodes; bold: the best method of each column (the oracle Best source excluded). A binary method is fitted one against the rest."
+	if failed {
+		note += " An entry of — averages none: its every episode failed (see the failed episodes)."
+	}
+	if oneEpisode {
+		note += " Entries marked (1 episode) come from a single episode: there is no standard error to show."
+	}
+	return []element{t, paragraph{note}}
 }
 
 // nwayFigure plots accuracy against shots, one panel per number of ways,
