@@ -174,8 +174,9 @@ type Config struct {
 	// Warn, if not nil, receives the run's warnings about its sources
 	// (source.Index.Warnings: code source.WarnNotConverged when final fits
 	// did not converge, source.WarnSingleExample, with the classes, when
-	// classes with a single example have sources) instead of Log, which
-	// gets them as "warning: " lines.
+	// classes with a single example have sources) and about its grid
+	// (WarnNoSources, when N-way episodes can hold no source) instead of
+	// Log, which gets them as "warning: " lines.
 	Warn func(code, message string, classes []string)
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
@@ -62,6 +64,54 @@ func checkPoolSources(man *Manifest, ix *source.Index) error {
 		}
 	}
 	return nil
+}
+
+// WarnNoSources is the code of the warning (Config.Warn) of an N-way run
+// with a number of ways that takes every class with a source into an
+// episode: such an episode's H holds no source score, so that its methods
+// transfer nothing.
+const WarnNoSources = "no-sources"
+
+// noSourceWays returns the numbers of ways of the manifest's N-way grid
+// whose episodes can hold no source of the index ix (every source's class
+// among the episode's, which leaves them all out), in the grid's order.
+func noSourceWays(man *Manifest, ix *source.Index) []int {
+	per := map[int]int{}
+	for _, e := range ix.Sources {
+		per[e.Class]++
+	}
+	var counts []int // the sources of each class of the pool, most first
+	for _, name := range man.Targets {
+		counts = append(counts, per[classIndex(man.Classes, name)])
+	}
+	slices.SortFunc(counts, func(a, b int) int { return b - a })
+	var ways []int
+	for _, w := range man.Ways {
+		left := len(ix.Sources)
+		for _, n := range counts[:min(w, len(counts))] {
+			left -= n
+		}
+		if left <= 0 {
+			ways = append(ways, w)
+		}
+	}
+	return ways
+}
+
+// noSourceWarning returns the warning (code WarnNoSources) of the N-way
+// manifest man's numbers of ways whose episodes can hold no source of the
+// index ix (noSourceWays), or "" when every episode holds one.
+func noSourceWarning(man *Manifest, ix *source.Index) string {
+	ways := noSourceWays(man, ix)
+	if len(ways) == 0 {
+		return ""
+	}
+	list := make([]string, len(ways))
+	for i, w := range ways {
+		list[i] = strconv.Itoa(w)
+	}
+	return fmt.Sprintf("--ways %s: an episode of %s can hold every class with a source (%s in %s), whose own sources it leaves out: its H then holds no source score, and its methods transfer nothing; give fewer ways, or a --targets pool that leaves out classes with a source",
+		strings.Join(list, ","), plural.Count(ways[0], "class", "classes"), plural.Count(len(ix.Sources), "source", "sources"), man.Sources.Dir)
 }
 
 // episode draws group g's episode.

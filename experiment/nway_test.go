@@ -453,3 +453,57 @@ func checkEpisodesBruteForce(t *testing.T, f *dataset.Folder, src string, man *M
 	}
 	return checked
 }
+
+// TestNWayWarnsOfEpisodesWithoutSources: an N-way run whose number of ways
+// takes every class with a source into an episode (8 of the test folder's
+// 8) warns with code WarnNoSources, naming those ways — its H holds no
+// source score and the methods transfer nothing, which ran silently —;
+// ways that leave sources, or a --targets pool smaller than the classes
+// with a source, do not warn.
+func TestNWayWarnsOfEpisodesWithoutSources(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	for _, tc := range []struct {
+		name    string
+		ways    []int
+		targets []string
+		want    string // the warning's start, "" for none
+	}{
+		{"every class", []int{2, testClasses}, nil, fmt.Sprintf("--ways %d: an episode of %d classes can hold every class with a source", testClasses, testClasses)},
+		{"sources left", []int{2, testClasses - 1}, nil, ""},
+		{"a smaller pool", []int{3}, []string{"c0", "c1", "c2"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := nwayConfig(t.TempDir(), src, "nearest-mean")(t)
+			cfg.Data, cfg.Ways, cfg.Targets, cfg.Positives, cfg.Splits = f, tc.ways, tc.targets, []int{1}, 1
+			var got []string
+			cfg.Warn = func(code, message string, _ []string) {
+				if code == WarnNoSources {
+					got = append(got, message)
+				}
+			}
+			sum, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Failed != 0 {
+				t.Fatalf("%d cells failed: %+v", sum.Failed, sum.Failures)
+			}
+			switch {
+			case tc.want == "" && len(got) > 0:
+				t.Errorf("warned %q", got)
+			case tc.want != "" && (len(got) != 1 || !strings.HasPrefix(got[0], tc.want)):
+				t.Errorf("warnings %q, want one starting %q", got, tc.want)
+			}
+			if tc.want == "" {
+				return
+			}
+			_, d := f.Dims()
+			for _, r := range readRecords(t, sum.File) {
+				if r.Ways == testClasses && r.Candidates != d {
+					t.Errorf("%v: %d candidates, want the %d features alone", r.Key(), r.Candidates, d)
+				}
+			}
+		})
+	}
+}

@@ -231,6 +231,13 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		if err := checkPoolSources(man, ix); err != nil {
 			return nil, err
 		}
+		if w := noSourceWarning(man, ix); w != "" {
+			if cfg.Warn != nil {
+				cfg.Warn(WarnNoSources, w, nil)
+			} else {
+				logf("warning: %s", w)
+			}
+		}
 	}
 	man.RunID = man.ID()
 	if err := sameRun(cfg.Out, old, man, true); err != nil {
