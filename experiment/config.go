@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 
@@ -316,6 +317,16 @@ func (c *Config) checkNWay() error {
 		}
 	}
 	return nil
+}
+
+// classNeeds returns n + k, the examples a class needs for n training and
+// k further (test) examples, or math.MaxInt where the sum overflows an int
+// (no class has that many); n and k are ≥ 0.
+func classNeeds(n, k int) int {
+	if n > math.MaxInt-k {
+		return math.MaxInt
+	}
+	return n + k
 }
 
 // testPerClass returns the number of test examples per class of an N-way

@@ -570,6 +570,9 @@ func TestRunInputErrors(t *testing.T) {
 		{"negative target", func(c *Config) { c.Targets = []string{"n1"} }, "negative class"},
 		{"small target", func(c *Config) { c.Positives = []int{24} }, "no class can be a target"},
 		{"small named target", func(c *Config) { c.Positives, c.Targets = []int{24}, []string{"c1"} }, "has 24 examples"},
+		// The positives and a test positive overflowed an int: drawSplit panicked.
+		{"positives beyond an int", func(c *Config) { c.Positives = []int{math.MaxInt} }, "no class can be a target"},
+		{"named target, positives beyond an int", func(c *Config) { c.Positives, c.Targets = []int{math.MaxInt}, []string{"c1"} }, "has 24 examples"},
 		{"other data", func(c *Config) { c.Data = other }, "content differs"},
 		{"other classes", func(c *Config) { c.Data = renamed }, "its class "},
 		{"incomplete sources", func(c *Config) { c.Sources = incomplete }, "incomplete: 1 class (c1) has no model yet"},

@@ -22,7 +22,7 @@ import (
 // the largest number of ways.
 func choosePool(cfg *Config, neg *source.Negatives, counts []int) ([]string, error) {
 	f := cfg.Data
-	need := slices.Max(cfg.Positives) + cfg.testPerClass()
+	need := classNeeds(slices.Max(cfg.Positives), cfg.testPerClass())
 	var pool []string
 	if len(cfg.Targets) == 0 {
 		for c, name := range f.Classes {

@@ -216,6 +216,10 @@ func TestRunNWayErrors(t *testing.T) {
 	}{
 		{"too few examples", func(c *Config) { c.TestPerClass = 22 }, `class "c0" has 24 examples, but an episode needs 25`},
 		{"too many ways", func(c *Config) { c.Ways = []int{9} }, "9 ways, but only 8 classes"},
+		// shots + test examples overflowed an int: the pool let every
+		// class through and drawEpisode panicked (makeslice).
+		{"shots beyond an int", func(c *Config) { c.Positives = []int{math.MaxInt} }, `class "c0" has 24 examples, but an episode needs 9223372036854775807`},
+		{"test examples beyond an int", func(c *Config) { c.TestPerClass = math.MaxInt }, `class "c0" has 24 examples, but an episode needs 9223372036854775807`},
 		{"one way", func(c *Config) { c.Ways = []int{1, 2} }, "1 way, want at least 2"},
 		{"ways repeated", func(c *Config) { c.Ways = []int{2, 2} }, "2 ways listed twice"},
 		{"shots repeated", func(c *Config) { c.Positives = []int{1, 3, 1} }, "number of shots 1 listed twice"},

@@ -318,7 +318,7 @@ func negativePlan(cfg *Config, digest string) (*source.Negatives, *source.Index,
 // Config.Targets); counts are cfg.Data's class counts.
 func chooseTargets(cfg *Config, neg *source.Negatives, counts []int, logf func(string, ...any)) ([]string, error) {
 	f := cfg.Data
-	need := slices.Max(cfg.Positives) + 1
+	need := classNeeds(slices.Max(cfg.Positives), 1)
 	if len(neg.Target) <= TrainNegatives {
 		return nil, inputErrorf("experiment: the negative pool leaves %s, want more than %d (the training negatives) to have a test set", plural.Count(len(neg.Target), "target negative", "target negatives"), TrainNegatives)
 	}
