@@ -563,6 +563,7 @@ func TestRunInputErrors(t *testing.T) {
 		{"zero positives", func(c *Config) { c.Positives = []int{0} }, "positives"},
 		{"repeated positives", func(c *Config) { c.Positives = []int{2, 2} }, "twice"},
 		{"no splits", func(c *Config) { c.Splits = 0 }, "splits"},
+		{"too many splits", func(c *Config) { c.Splits = maxGridCells }, "a grid of 3.2e+09 cells (8 targets × 2 sizes × 2 noise levels × 100000000 splits × 1 methods)"},
 		{"negative noise", func(c *Config) { c.Noise = []int{-1} }, "noise"},
 		{"unknown method", func(c *Config) { c.Methods = []string{"nope"} }, "nope"},
 		{"one method under two names", func(c *Config) { c.Methods = []string{"greedytl-sp", "greedytl-sp:gamma=0.5"} }, "are the same method (greedytl-sp)"},

@@ -219,6 +219,9 @@ func TestRunNWayErrors(t *testing.T) {
 		// shots + test examples overflowed an int: the pool let every
 		// class through and drawEpisode panicked (makeslice).
 		{"shots beyond an int", func(c *Config) { c.Positives = []int{math.MaxInt} }, `class "c0" has 24 examples, but an episode needs 9223372036854775807`},
+		// The grid's size named the pool's 8 classes as "targets or ways"
+		// beside the factors it multiplied.
+		{"too many episodes", func(c *Config) { c.Splits = maxGridCells }, "a grid of 4e+08 cells (2 numbers of ways × 2 of shots × 100000000 episodes × 1 methods)"},
 		{"test examples beyond an int", func(c *Config) { c.TestPerClass = math.MaxInt }, `class "c0" has 24 examples, but an episode needs 9223372036854775807`},
 		{"one way", func(c *Config) { c.Ways = []int{1, 2} }, "1 way, want at least 2"},
 		{"ways repeated", func(c *Config) { c.Ways = []int{2, 2} }, "2 ways listed twice"},
