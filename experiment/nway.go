@@ -45,6 +45,9 @@ func choosePool(cfg *Config, neg *source.Negatives, counts []int) ([]string, err
 		}
 	}
 	if w := slices.Max(cfg.Ways); w > len(pool) {
+		if len(cfg.Targets) > 0 {
+			return nil, inputErrorf("experiment: %d ways, but --targets names only %s to draw from", w, plural.Count(len(pool), "class", "classes"))
+		}
 		return nil, inputErrorf("experiment: %d ways, but only %s a source to draw from", w, plural.Count(len(pool), "class has", "classes have"))
 	}
 	return pool, nil

@@ -215,7 +215,10 @@ func TestRunNWayErrors(t *testing.T) {
 		want string
 	}{
 		{"too few examples", func(c *Config) { c.TestPerClass = 22 }, `class "c0" has 24 examples, but an episode needs 25`},
-		{"too many ways", func(c *Config) { c.Ways = []int{9} }, "9 ways, but only 8 classes"},
+		{"too many ways", func(c *Config) { c.Ways = []int{9} }, "9 ways, but only 8 classes have a source"},
+		// It said "only 2 classes have a source" of a pool named by
+		// --targets, where all 8 have one.
+		{"too many ways for the targets", func(c *Config) { c.Targets = []string{"c0", "c1"}; c.Ways = []int{2, 3} }, "3 ways, but --targets names only 2 classes"},
 		// shots + test examples overflowed an int: the pool let every
 		// class through and drawEpisode panicked (makeslice).
 		{"shots beyond an int", func(c *Config) { c.Positives = []int{math.MaxInt} }, `class "c0" has 24 examples, but an episode needs 9223372036854775807`},
