@@ -37,11 +37,15 @@ func choosePool(cfg *Config, neg *source.Negatives, counts []int) ([]string, err
 		}
 		pool = append(pool, name)
 	}
+	leave := "leave it out of the pool with --targets"
+	if len(cfg.Targets) > 0 {
+		leave = "leave it out of --targets"
+	}
 	for _, name := range pool {
 		c, _ := f.ClassIndex(name)
 		if counts[c] < need {
-			return nil, inputErrorf("experiment: class %q has %s, but an episode needs %d of each class (%s and %s): give fewer --test-per-class or shots, or leave it out of the pool with --targets",
-				name, plural.Count(counts[c], "example", "examples"), need, plural.Count(slices.Max(cfg.Positives), "shot", "shots"), plural.Count(cfg.testPerClass(), "test example", "test examples"))
+			return nil, inputErrorf("experiment: class %q has %s, but an episode needs %d of each class (%s and %s): give fewer --test-per-class or shots, or %s",
+				name, plural.Count(counts[c], "example", "examples"), need, plural.Count(slices.Max(cfg.Positives), "shot", "shots"), plural.Count(cfg.testPerClass(), "test example", "test examples"), leave)
 		}
 	}
 	if w := slices.Max(cfg.Ways); w > len(pool) {

@@ -214,7 +214,10 @@ func TestRunNWayErrors(t *testing.T) {
 		edit func(*Config)
 		want string
 	}{
-		{"too few examples", func(c *Config) { c.TestPerClass = 22 }, `class "c0" has 24 examples, but an episode needs 25`},
+		{"too few examples", func(c *Config) { c.TestPerClass = 22 }, `class "c0" has 24 examples, but an episode needs 25 of each class (3 shots and 22 test examples): give fewer --test-per-class or shots, or leave it out of the pool with --targets`},
+		// Of a class named by --targets it said "leave it out of the pool
+		// with --targets", as if --targets were not given.
+		{"too few examples of a target", func(c *Config) { c.TestPerClass, c.Targets = 22, []string{"c1", "c0", "c2", "c3"} }, `class "c1" has 24 examples, but an episode needs 25 of each class (3 shots and 22 test examples): give fewer --test-per-class or shots, or leave it out of --targets`},
 		{"too many ways", func(c *Config) { c.Ways = []int{9} }, "9 ways, but only 8 classes have a source"},
 		// It said "only 2 classes have a source" of a pool named by
 		// --targets, where all 8 have one.
