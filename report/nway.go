@@ -67,21 +67,35 @@ func (d *nwayRows) methods() []string {
 // one panel per number of ways.
 func nwaySection(doc *document, recs []experiment.Record, dataset, slug string, d *nwayRows) ([]*figure, error) {
 	name := datasetTitle(dataset)
-	episodes, classes := map[int]bool{}, map[int]bool{}
+	// The episodes of each method, ways and shots (a method run on its
+	// own with more --splits beside a run has more), failed ones too.
+	episodes, classes := map[[3]any]map[int]bool{}, map[int]bool{}
 	test := 0
 	for _, r := range recs {
-		episodes[r.Split] = true
+		k := [3]any{r.Method, r.Ways, r.Positives}
+		if episodes[k] == nil {
+			episodes[k] = map[int]bool{}
+		}
+		episodes[k][r.Split] = true
 		test = r.TestPerClass
 		for _, c := range r.ClassIdx {
 			classes[c] = true
 		}
+	}
+	fewest, most := math.MaxInt, 0
+	for _, e := range episodes {
+		fewest, most = min(fewest, len(e)), max(most, len(e))
+	}
+	count := plural.Count(most, "episode", "episodes")
+	if fewest < most {
+		count = fmt.Sprintf("%d to %d episodes", fewest, most)
 	}
 	ms := d.methods()
 	ways := d.values(func(r Row) int { return r.Ways })
 	shots := d.values(func(r Row) int { return r.Shots })
 	doc.add(heading{2, "Dataset " + name + " (N-way)"}, paragraph{fmt.Sprintf(
 		"N-way few-shot episodes: %s ways, %s shots, %s per ways and shots, %s per class; %d classes appear in the episodes; %s.",
-		joinInts(ways), joinInts(shots), plural.Count(len(episodes), "episode", "episodes"), plural.Count(test, "test example", "test examples"), len(classes), plural.Count(len(ms), "method", "methods"))})
+		joinInts(ways), joinInts(shots), count, plural.Count(test, "test example", "test examples"), len(classes), plural.Count(len(ms), "method", "methods"))})
 	for _, w := range ways {
 		doc.add(heading{3, fmt.Sprintf("%d-way accuracy (%%)", w)})
 		doc.add(nwayTable(d, ms, w, shots)...)

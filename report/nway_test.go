@@ -316,3 +316,26 @@ func TestNWayTableSaysEpisodes(t *testing.T) {
 		t.Errorf("the N-way report speaks of splits:\n%s", md)
 	}
 }
+
+// TestNWaySaysHowManyEpisodes: the section's first line counts the
+// episodes of each method, ways and shots — a method with more episodes
+// beside the others (a run of its own with more --splits, which a report
+// reads with the run) gives a range; it gave the number of distinct
+// episode numbers over every method, 6 where most rows average 4.
+func TestNWaySaysHowManyEpisodes(t *testing.T) {
+	md, _ := writeReport(t, nwayRecords())
+	if !strings.Contains(md, ", 4 episodes per ways and shots,") {
+		t.Errorf("4 episodes of every row: report.md has no \"4 episodes per ways and shots\":\n%s", md)
+	}
+	recs := nwayRecords()
+	for _, r := range nwayRecords() {
+		if r.Method == "simpleshot" {
+			r.Split += 4 // episodes 4 to 7: 8 in all
+			recs = append(recs, r)
+		}
+	}
+	md, _ = writeReport(t, recs)
+	if !strings.Contains(md, ", 4 to 8 episodes per ways and shots,") {
+		t.Errorf("4 and 8 episodes: report.md has no \"4 to 8 episodes per ways and shots\":\n%s", md)
+	}
+}
