@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 
@@ -174,8 +175,9 @@ type Config struct {
 	// Warn, if not nil, receives the run's warnings about its sources
 	// (source.Index.Warnings: code source.WarnNotConverged when final fits
 	// did not converge, source.WarnSingleExample, with the classes, when
-	// classes with a single example have sources) instead of Log, which
-	// gets them as "warning: " lines.
+	// classes with a single example have sources) and about its grid
+	// (WarnNoSources, when N-way episodes can hold no source) instead of
+	// Log, which gets them as "warning: " lines.
 	Warn func(code, message string, classes []string)
 }
 
@@ -315,6 +317,16 @@ func (c *Config) checkNWay() error {
 		}
 	}
 	return nil
+}
+
+// classNeeds returns n + k, the examples a class needs for n training and
+// k further (test) examples, or math.MaxInt where the sum overflows an int
+// (no class has that many); n and k are ≥ 0.
+func classNeeds(n, k int) int {
+	if n > math.MaxInt-k {
+		return math.MaxInt
+	}
+	return n + k
 }
 
 // testPerClass returns the number of test examples per class of an N-way

@@ -563,6 +563,7 @@ func TestRunInputErrors(t *testing.T) {
 		{"zero positives", func(c *Config) { c.Positives = []int{0} }, "positives"},
 		{"repeated positives", func(c *Config) { c.Positives = []int{2, 2} }, "twice"},
 		{"no splits", func(c *Config) { c.Splits = 0 }, "splits"},
+		{"too many splits", func(c *Config) { c.Splits = maxGridCells }, "a grid of 3.2e+09 cells (8 targets × 2 sizes × 2 noise levels × 100000000 splits × 1 methods)"},
 		{"negative noise", func(c *Config) { c.Noise = []int{-1} }, "noise"},
 		{"unknown method", func(c *Config) { c.Methods = []string{"nope"} }, "nope"},
 		{"one method under two names", func(c *Config) { c.Methods = []string{"greedytl-sp", "greedytl-sp:gamma=0.5"} }, "are the same method (greedytl-sp)"},
@@ -570,6 +571,9 @@ func TestRunInputErrors(t *testing.T) {
 		{"negative target", func(c *Config) { c.Targets = []string{"n1"} }, "negative class"},
 		{"small target", func(c *Config) { c.Positives = []int{24} }, "no class can be a target"},
 		{"small named target", func(c *Config) { c.Positives, c.Targets = []int{24}, []string{"c1"} }, "has 24 examples"},
+		// The positives and a test positive overflowed an int: drawSplit panicked.
+		{"positives beyond an int", func(c *Config) { c.Positives = []int{math.MaxInt} }, "no class can be a target"},
+		{"named target, positives beyond an int", func(c *Config) { c.Positives, c.Targets = []int{math.MaxInt}, []string{"c1"} }, "has 24 examples"},
 		{"other data", func(c *Config) { c.Data = other }, "content differs"},
 		{"other classes", func(c *Config) { c.Data = renamed }, "its class "},
 		{"incomplete sources", func(c *Config) { c.Sources = incomplete }, "incomplete: 1 class (c1) has no model yet"},

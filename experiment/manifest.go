@@ -210,13 +210,16 @@ func (m *Manifest) checkGrid() error {
 		}
 	}
 	// In floating point: the product of the sizes may overflow an int.
-	cells := float64(len(m.Targets)) * float64(len(m.Positives)) * float64(len(m.Noise)) * float64(m.Splits) * float64(len(m.Methods))
 	if m.Protocol == ProtocolNWay {
-		cells = float64(len(m.Ways)) * float64(len(m.Positives)) * float64(m.Splits) * float64(len(m.Methods))
+		if cells := float64(len(m.Ways)) * float64(len(m.Positives)) * float64(m.Splits) * float64(len(m.Methods)); cells > maxGridCells {
+			return fmt.Errorf("a grid of %.3g cells (%d numbers of ways × %d of shots × %d episodes × %d methods): more than %d",
+				cells, len(m.Ways), len(m.Positives), m.Splits, len(m.Methods), maxGridCells)
+		}
+		return nil
 	}
-	if cells > maxGridCells {
-		return fmt.Errorf("a grid of %.3g cells (%d targets or ways × %d sizes × %d noise levels × %d splits × %d methods): more than %d",
-			cells, max(len(m.Targets), len(m.Ways)), len(m.Positives), len(m.Noise), m.Splits, len(m.Methods), maxGridCells)
+	if cells := float64(len(m.Targets)) * float64(len(m.Positives)) * float64(len(m.Noise)) * float64(m.Splits) * float64(len(m.Methods)); cells > maxGridCells {
+		return fmt.Errorf("a grid of %.3g cells (%d targets × %d sizes × %d noise levels × %d splits × %d methods): more than %d",
+			cells, len(m.Targets), len(m.Positives), len(m.Noise), m.Splits, len(m.Methods), maxGridCells)
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
@@ -20,7 +22,7 @@ import (
 // the largest number of ways.
 func choosePool(cfg *Config, neg *source.Negatives, counts []int) ([]string, error) {
 	f := cfg.Data
-	need := slices.Max(cfg.Positives) + cfg.testPerClass()
+	need := classNeeds(slices.Max(cfg.Positives), cfg.testPerClass())
 	var pool []string
 	if len(cfg.Targets) == 0 {
 		for c, name := range f.Classes {
@@ -35,14 +37,21 @@ func choosePool(cfg *Config, neg *source.Negatives, counts []int) ([]string, err
 		}
 		pool = append(pool, name)
 	}
+	leave := "leave it out of the pool with --targets"
+	if len(cfg.Targets) > 0 {
+		leave = "leave it out of --targets"
+	}
 	for _, name := range pool {
 		c, _ := f.ClassIndex(name)
 		if counts[c] < need {
-			return nil, inputErrorf("experiment: class %q has %s, but an episode needs %d of each class (%s and %s): give fewer --test-per-class or shots, or leave it out of the pool with --targets",
-				name, plural.Count(counts[c], "example", "examples"), need, plural.Count(slices.Max(cfg.Positives), "shot", "shots"), plural.Count(cfg.testPerClass(), "test example", "test examples"))
+			return nil, inputErrorf("experiment: class %q has %s, but an episode needs %d of each class (%s and %s): give fewer --test-per-class or shots, or %s",
+				name, plural.Count(counts[c], "example", "examples"), need, plural.Count(slices.Max(cfg.Positives), "shot", "shots"), plural.Count(cfg.testPerClass(), "test example", "test examples"), leave)
 		}
 	}
 	if w := slices.Max(cfg.Ways); w > len(pool) {
+		if len(cfg.Targets) > 0 {
+			return nil, inputErrorf("experiment: %d ways, but --targets names only %s to draw from", w, plural.Count(len(pool), "class", "classes"))
+		}
 		return nil, inputErrorf("experiment: %d ways, but only %s a source to draw from", w, plural.Count(len(pool), "class has", "classes have"))
 	}
 	return pool, nil
@@ -62,6 +71,54 @@ func checkPoolSources(man *Manifest, ix *source.Index) error {
 		}
 	}
 	return nil
+}
+
+// WarnNoSources is the code of the warning (Config.Warn) of an N-way run
+// with a number of ways that takes every class with a source into an
+// episode: such an episode's H holds no source score, so that its methods
+// transfer nothing.
+const WarnNoSources = "no-sources"
+
+// noSourceWays returns the numbers of ways of the manifest's N-way grid
+// whose episodes can hold no source of the index ix (every source's class
+// among the episode's, which leaves them all out), in the grid's order.
+func noSourceWays(man *Manifest, ix *source.Index) []int {
+	per := map[int]int{}
+	for _, e := range ix.Sources {
+		per[e.Class]++
+	}
+	var counts []int // the sources of each class of the pool, most first
+	for _, name := range man.Targets {
+		counts = append(counts, per[classIndex(man.Classes, name)])
+	}
+	slices.SortFunc(counts, func(a, b int) int { return b - a })
+	var ways []int
+	for _, w := range man.Ways {
+		left := len(ix.Sources)
+		for _, n := range counts[:min(w, len(counts))] {
+			left -= n
+		}
+		if left <= 0 {
+			ways = append(ways, w)
+		}
+	}
+	return ways
+}
+
+// noSourceWarning returns the warning (code WarnNoSources) of the N-way
+// manifest man's numbers of ways whose episodes can hold no source of the
+// index ix (noSourceWays), or "" when every episode holds one.
+func noSourceWarning(man *Manifest, ix *source.Index) string {
+	ways := noSourceWays(man, ix)
+	if len(ways) == 0 {
+		return ""
+	}
+	list := make([]string, len(ways))
+	for i, w := range ways {
+		list[i] = strconv.Itoa(w)
+	}
+	return fmt.Sprintf("--ways %s: an episode of %s can hold every class with a source (%s in %s), whose own sources it leaves out: its H then holds no source score, and its methods transfer nothing; give fewer ways, or a --targets pool that leaves out classes with a source",
+		strings.Join(list, ","), plural.Count(ways[0], "class", "classes"), plural.Count(len(ix.Sources), "source", "sources"), man.Sources.Dir)
 }
 
 // episode draws group g's episode.

@@ -214,8 +214,21 @@ func TestRunNWayErrors(t *testing.T) {
 		edit func(*Config)
 		want string
 	}{
-		{"too few examples", func(c *Config) { c.TestPerClass = 22 }, `class "c0" has 24 examples, but an episode needs 25`},
-		{"too many ways", func(c *Config) { c.Ways = []int{9} }, "9 ways, but only 8 classes"},
+		{"too few examples", func(c *Config) { c.TestPerClass = 22 }, `class "c0" has 24 examples, but an episode needs 25 of each class (3 shots and 22 test examples): give fewer --test-per-class or shots, or leave it out of the pool with --targets`},
+		// Of a class named by --targets it said "leave it out of the pool
+		// with --targets", as if --targets were not given.
+		{"too few examples of a target", func(c *Config) { c.TestPerClass, c.Targets = 22, []string{"c1", "c0", "c2", "c3"} }, `class "c1" has 24 examples, but an episode needs 25 of each class (3 shots and 22 test examples): give fewer --test-per-class or shots, or leave it out of --targets`},
+		{"too many ways", func(c *Config) { c.Ways = []int{9} }, "9 ways, but only 8 classes have a source"},
+		// It said "only 2 classes have a source" of a pool named by
+		// --targets, where all 8 have one.
+		{"too many ways for the targets", func(c *Config) { c.Targets = []string{"c0", "c1"}; c.Ways = []int{2, 3} }, "3 ways, but --targets names only 2 classes"},
+		// shots + test examples overflowed an int: the pool let every
+		// class through and drawEpisode panicked (makeslice).
+		{"shots beyond an int", func(c *Config) { c.Positives = []int{math.MaxInt} }, `class "c0" has 24 examples, but an episode needs 9223372036854775807`},
+		// The grid's size named the pool's 8 classes as "targets or ways"
+		// beside the factors it multiplied.
+		{"too many episodes", func(c *Config) { c.Splits = maxGridCells }, "a grid of 4e+08 cells (2 numbers of ways × 2 of shots × 100000000 episodes × 1 methods)"},
+		{"test examples beyond an int", func(c *Config) { c.TestPerClass = math.MaxInt }, `class "c0" has 24 examples, but an episode needs 9223372036854775807`},
 		{"one way", func(c *Config) { c.Ways = []int{1, 2} }, "1 way, want at least 2"},
 		{"ways repeated", func(c *Config) { c.Ways = []int{2, 2} }, "2 ways listed twice"},
 		{"shots repeated", func(c *Config) { c.Positives = []int{1, 3, 1} }, "number of shots 1 listed twice"},
@@ -452,4 +465,58 @@ func checkEpisodesBruteForce(t *testing.T, f *dataset.Folder, src string, man *M
 		}
 	}
 	return checked
+}
+
+// TestNWayWarnsOfEpisodesWithoutSources: an N-way run whose number of ways
+// takes every class with a source into an episode (8 of the test folder's
+// 8) warns with code WarnNoSources, naming those ways — its H holds no
+// source score and the methods transfer nothing, which ran silently —;
+// ways that leave sources, or a --targets pool smaller than the classes
+// with a source, do not warn.
+func TestNWayWarnsOfEpisodesWithoutSources(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	for _, tc := range []struct {
+		name    string
+		ways    []int
+		targets []string
+		want    string // the warning's start, "" for none
+	}{
+		{"every class", []int{2, testClasses}, nil, fmt.Sprintf("--ways %d: an episode of %d classes can hold every class with a source", testClasses, testClasses)},
+		{"sources left", []int{2, testClasses - 1}, nil, ""},
+		{"a smaller pool", []int{3}, []string{"c0", "c1", "c2"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := nwayConfig(t.TempDir(), src, "nearest-mean")(t)
+			cfg.Data, cfg.Ways, cfg.Targets, cfg.Positives, cfg.Splits = f, tc.ways, tc.targets, []int{1}, 1
+			var got []string
+			cfg.Warn = func(code, message string, _ []string) {
+				if code == WarnNoSources {
+					got = append(got, message)
+				}
+			}
+			sum, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Failed != 0 {
+				t.Fatalf("%d cells failed: %+v", sum.Failed, sum.Failures)
+			}
+			switch {
+			case tc.want == "" && len(got) > 0:
+				t.Errorf("warned %q", got)
+			case tc.want != "" && (len(got) != 1 || !strings.HasPrefix(got[0], tc.want)):
+				t.Errorf("warnings %q, want one starting %q", got, tc.want)
+			}
+			if tc.want == "" {
+				return
+			}
+			_, d := f.Dims()
+			for _, r := range readRecords(t, sum.File) {
+				if r.Ways == testClasses && r.Candidates != d {
+					t.Errorf("%v: %d candidates, want the %d features alone", r.Key(), r.Candidates, d)
+				}
+			}
+		})
+	}
 }

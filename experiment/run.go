@@ -231,6 +231,13 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		if err := checkPoolSources(man, ix); err != nil {
 			return nil, err
 		}
+		if w := noSourceWarning(man, ix); w != "" {
+			if cfg.Warn != nil {
+				cfg.Warn(WarnNoSources, w, nil)
+			} else {
+				logf("warning: %s", w)
+			}
+		}
 	}
 	man.RunID = man.ID()
 	if err := sameRun(cfg.Out, old, man, true); err != nil {
@@ -311,7 +318,7 @@ func negativePlan(cfg *Config, digest string) (*source.Negatives, *source.Index,
 // Config.Targets); counts are cfg.Data's class counts.
 func chooseTargets(cfg *Config, neg *source.Negatives, counts []int, logf func(string, ...any)) ([]string, error) {
 	f := cfg.Data
-	need := slices.Max(cfg.Positives) + 1
+	need := classNeeds(slices.Max(cfg.Positives), 1)
 	if len(neg.Target) <= TrainNegatives {
 		return nil, inputErrorf("experiment: the negative pool leaves %s, want more than %d (the training negatives) to have a test set", plural.Count(len(neg.Target), "target negative", "target negatives"), TrainNegatives)
 	}

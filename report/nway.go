@@ -67,21 +67,35 @@ func (d *nwayRows) methods() []string {
 // one panel per number of ways.
 func nwaySection(doc *document, recs []experiment.Record, dataset, slug string, d *nwayRows) ([]*figure, error) {
 	name := datasetTitle(dataset)
-	episodes, classes := map[int]bool{}, map[int]bool{}
+	// The episodes of each method, ways and shots (a method run on its
+	// own with more --splits beside a run has more), failed ones too.
+	episodes, classes := map[[3]any]map[int]bool{}, map[int]bool{}
 	test := 0
 	for _, r := range recs {
-		episodes[r.Split] = true
+		k := [3]any{r.Method, r.Ways, r.Positives}
+		if episodes[k] == nil {
+			episodes[k] = map[int]bool{}
+		}
+		episodes[k][r.Split] = true
 		test = r.TestPerClass
 		for _, c := range r.ClassIdx {
 			classes[c] = true
 		}
+	}
+	fewest, most := math.MaxInt, 0
+	for _, e := range episodes {
+		fewest, most = min(fewest, len(e)), max(most, len(e))
+	}
+	count := plural.Count(most, "episode", "episodes")
+	if fewest < most {
+		count = fmt.Sprintf("%d to %d episodes", fewest, most)
 	}
 	ms := d.methods()
 	ways := d.values(func(r Row) int { return r.Ways })
 	shots := d.values(func(r Row) int { return r.Shots })
 	doc.add(heading{2, "Dataset " + name + " (N-way)"}, paragraph{fmt.Sprintf(
 		"N-way few-shot episodes: %s ways, %s shots, %s per ways and shots, %s per class; %d classes appear in the episodes; %s.",
-		joinInts(ways), joinInts(shots), plural.Count(len(episodes), "episode", "episodes"), plural.Count(test, "test example", "test examples"), len(classes), plural.Count(len(ms), "method", "methods"))})
+		joinInts(ways), joinInts(shots), count, plural.Count(test, "test example", "test examples"), len(classes), plural.Count(len(ms), "method", "methods"))})
 	for _, w := range ways {
 		doc.add(heading{3, fmt.Sprintf("%d-way accuracy (%%)", w)})
 		doc.add(nwayTable(d, ms, w, shots)...)
@@ -110,6 +124,7 @@ func nwayTable(d *nwayRows, ms []string, w int, shots []int) []element {
 			}
 		}
 	}
+	failed, oneEpisode := false, false
 	for _, m := range ms {
 		cells, bold := []string{methodLabel(m)}, []bool{false}
 		for i, s := range shots {
@@ -120,10 +135,19 @@ func nwayTable(d *nwayRows, ms []string, w int, shots []int) []element {
 			}
 			cells = append(cells, r.Accuracy())
 			bold = append(bold, r.N > 0 && !isOracle(m) && r.Mean == best[i])
+			failed = failed || r.N == 0
+			oneEpisode = oneEpisode || (r.N > 0 && !r.HasStdErr())
 		}
 		t.rows, t.bold = append(t.rows, cells), append(t.bold, bold)
 	}
-	return []element{t, paragraph{"Accuracy: mean over episodes ± standard error over episodes; bold: the best method of each column (the oracle Best source excluded). A binary method is fitted one against the rest."}}
+	note := "Accuracy: mean over episodes ± standard error over episodes; bold: the best method of each column (the oracle Best source excluded). A binary method is fitted one against the rest."
+	if failed {
+		note += " An entry of — averages none: its every episode failed (see the failed episodes)."
+	}
+	if oneEpisode {
+		note += " Entries marked (1 episode) come from a single episode: there is no standard error to show."
+	}
+	return []element{t, paragraph{note}}
 }
 
 // nwayFigure plots accuracy against shots, one panel per number of ways,

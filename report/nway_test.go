@@ -289,3 +289,53 @@ func TestAllRowsSaysWhatItAverages(t *testing.T) {
 		t.Errorf("report of both protocols: All summary rows says %q", p)
 	}
 }
+
+// TestNWayTableSaysEpisodes: an N-way entry of a single episode is marked
+// "(1 episode)", not "(1 split)" (the N-way tables count episodes), and the
+// table's note explains it and an entry of — (every episode failed), as the
+// binary tables' note does.
+func TestNWayTableSaysEpisodes(t *testing.T) {
+	var recs []experiment.Record
+	for _, r := range nwayRecords() {
+		switch {
+		case r.Ways == 5 && r.Positives == 1 && r.Split > 0:
+			continue // one episode left
+		case r.Ways == 5 && r.Positives == 5 && r.Method == "simpleshot":
+			r.Accuracy, r.BalancedAccuracy, r.Error = 0, 0, "fit: failed"
+		}
+		recs = append(recs, r)
+	}
+	md, _ := writeReport(t, recs)
+	table, _, _ := strings.Cut(md, "### 20-way accuracy")
+	for _, want := range []string{"(1 episode) |", "Entries marked (1 episode) come from a single episode", "An entry of — averages none: its every episode failed"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("the 5-way table has no %q:\n%s", want, table)
+		}
+	}
+	if strings.Contains(md, "split)") {
+		t.Errorf("the N-way report speaks of splits:\n%s", md)
+	}
+}
+
+// TestNWaySaysHowManyEpisodes: the section's first line counts the
+// episodes of each method, ways and shots — a method with more episodes
+// beside the others (a run of its own with more --splits, which a report
+// reads with the run) gives a range; it gave the number of distinct
+// episode numbers over every method, 6 where most rows average 4.
+func TestNWaySaysHowManyEpisodes(t *testing.T) {
+	md, _ := writeReport(t, nwayRecords())
+	if !strings.Contains(md, ", 4 episodes per ways and shots,") {
+		t.Errorf("4 episodes of every row: report.md has no \"4 episodes per ways and shots\":\n%s", md)
+	}
+	recs := nwayRecords()
+	for _, r := range nwayRecords() {
+		if r.Method == "simpleshot" {
+			r.Split += 4 // episodes 4 to 7: 8 in all
+			recs = append(recs, r)
+		}
+	}
+	md, _ = writeReport(t, recs)
+	if !strings.Contains(md, ", 4 to 8 episodes per ways and shots,") {
+		t.Errorf("4 and 8 episodes: report.md has no \"4 to 8 episodes per ways and shots\":\n%s", md)
+	}
+}

@@ -92,7 +92,7 @@ func (r Row) MarshalJSON() ([]byte, error) {
 // HasStdErr reports whether the row has a standard error: successful cells
 // (N > 0) from more than one split. One split measures no spread: its
 // StdErr of 0 is no measurement, and the JSON (null) and the tables (none,
-// or "(1 split)") give none. A row with N > 0 has Splits ≥ 1.
+// or "(1 split)", of an N-way row "(1 episode)") give none. A row with N > 0 has Splits ≥ 1.
 func (r Row) HasStdErr() bool { return r.N > 0 && r.Splits > 1 }
 
 // NotConvergedMark marks, in a report's tables, the accuracy of a row some

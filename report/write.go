@@ -712,7 +712,8 @@ func sizeLabel(positives, negatives int) string {
 
 // Accuracy renders the row's accuracy as the report's tables give it:
 // "mean ± stderr" in %, "mean (1 split)" for one split (no standard error:
-// HasStdErr), "—" for a row of no cells, marked
+// HasStdErr; "mean (1 episode)" for an N-way row, whose splits are
+// episodes), "—" for a row of no cells, marked
 // (NotConvergedMark) when some of its cells come from fits whose solvers
 // stopped short.
 func (r Row) Accuracy() string {
@@ -722,6 +723,8 @@ func (r Row) Accuracy() string {
 		return "—"
 	case r.HasStdErr():
 		s = fmt.Sprintf("%.1f ± %.2f", 100*r.Mean, 100*r.StdErr)
+	case r.Ways > 0:
+		s = fmt.Sprintf("%.1f (1 episode)", 100*r.Mean)
 	default:
 		s = fmt.Sprintf("%.1f (1 split)", 100*r.Mean)
 	}
