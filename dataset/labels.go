@@ -332,7 +332,11 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 			firstOne = oneField(firstLine)
 			continue
 		}
-		if !firstOne || !oneField(line) {
+		// The line is split once: a quoted label holding a separator
+		// ("a, b") is one field, and that field is the label.
+		fields, err := split.split(line, labelSep(line))
+		one := err == nil && len(fields) == 1 || err != nil && !bytes.ContainsAny(line, ",\t") // a bad quote: its own error, below
+		if !firstOne || !one {
 			var scratch []byte
 			if f, err := splitFields(nil, firstLine, detectSep(firstLine), &scratch); err == nil && isIndexHeader(f) {
 				return nil, nil, labelGaps{}, indexHeaderError(name, firstNum) // pandas' Series.to_csv(path): ",y" above "0,1"
@@ -342,7 +346,12 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 			}
 			return nil, nil, labelGaps{}, errorf(name, lr.line, "expected one label per line or all labels on line %d", firstNum)
 		}
-		if vals, at, err = split.appendLabels(vals, at, line, ',', name, lr.line, false); err != nil {
+		if err != nil {
+			err = &Error{File: name, Line: lr.line, Err: err}
+		} else {
+			vals, at, err = split.appendFields(vals, at, fields, name, lr.line, false)
+		}
+		if err != nil {
 			if lines == 2 && secondRowNumbered(firstLine, line) {
 				err = rowNamesError(name, lr.line) // `"1" -1`: a quoted row name
 			}
@@ -407,6 +416,14 @@ func oneField(line []byte) bool {
 	var scratch []byte
 	f, err := splitFields(nil, line, detectSep(line), &scratch)
 	return err == nil && len(f) == 1
+}
+
+// labelSep is the separator a line of one label per line is split at:
+// its own (detectSep), a comma when it has none. A line that holds one
+// label holds no separator outside quotes, and split at either it is that
+// label, as written.
+func labelSep(line []byte) byte {
+	return cmp.Or(detectSep(line), ',')
 }
 
 // numberRow returns how many numbers the label v holds when it is a row of
@@ -563,11 +580,24 @@ const maxSeenLabels = 1024
 // as written (""; "\u00a0"), for checkLabels to refuse unless it is read
 // as a header.
 func (s *labelSplitter) appendLabels(vals []string, at []labelPos, line []byte, sep byte, name string, lineNum int, first bool) ([]string, []labelPos, error) {
-	fields, err := splitQuoted(s.fields, line, sep, &s.scratch, &s.quoted)
-	s.fields = fields
+	fields, err := s.split(line, sep)
 	if err != nil {
 		return nil, nil, &Error{File: name, Line: lineNum, Err: err}
 	}
+	return s.appendFields(vals, at, fields, name, lineNum, first)
+}
+
+// split splits line at sep (splitQuoted) into the splitter's buffers: the
+// fields it returns, and whether each was quoted (s.quoted), hold until
+// the next call.
+func (s *labelSplitter) split(line []byte, sep byte) ([][]byte, error) {
+	fields, err := splitQuoted(s.fields, line, sep, &s.scratch, &s.quoted)
+	s.fields = fields
+	return fields, err
+}
+
+// appendFields is appendLabels for a line already split by split.
+func (s *labelSplitter) appendFields(vals []string, at []labelPos, fields [][]byte, name string, lineNum int, first bool) ([]string, []labelPos, error) {
 	for j, f := range fields {
 		// Blanks, tabs and quotes are gone; Unicode white space goes too
 		// (U+00A0, U+3000: "1\u00a0" is 1, as Python's float reads it).
