@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/greedytl/greedytl/internal/bom"
@@ -22,7 +23,9 @@ import (
 // (the line trimmed of white space, Unicode's too (U+00A0), which may
 // contain spaces but no comma or tab), or all
 // labels on one line separated as DecodeCSV separates fields. Blank
-// lines and '#' comment lines are skipped; gzip is decompressed. A text file
+// lines and '#' comment lines are skipped; a comment after a label (an
+// unquoted label holding '#' at its start or after white space: "cat #
+// the first") is an error naming its line; gzip is decompressed. A text file
 // may start with a header: a non-numeric first value above numeric labels,
 // or a first value that occurs only there above labels of exactly two other
 // values; a first line that is empty ("", as pandas writes the header of a
@@ -219,6 +222,9 @@ func (lf *labelFile) checkLabels(skip int, byValue bool) error {
 		}
 		if err == nil {
 			err = invisibleLabel(lf.vals[i])
+		}
+		if err == nil && !lf.npy && !lf.at[i].quoted {
+			err = commentLabel(lf.vals[i])
 		}
 		if err != nil {
 			if !utf8.ValidString(lf.vals[i]) { // the file's, not a label's, encoding
@@ -651,6 +657,28 @@ func invisibleLabel(v string) error {
 		return fmt.Errorf("label %s looks like %s: %s", strconv.Quote(v), looks, bom.Inside)
 	}
 	return fmt.Errorf("label %s looks like %s: it holds U+%04X, %s, which shows as nothing; remove it", strconv.Quote(v), looks, r, invisibleRunes[r])
+}
+
+// commentLabel returns the error of an unquoted label v that holds a
+// comment: a '#' at its start or after white space ("cat # the first"), or
+// nil. A label file's comments are lines of their own (a first non-blank
+// '#'), and the labels are taken whole: read so, a note after a label made
+// a class "cat # the first" beside "cat". The comment is not cut off, as
+// the svmlight reader cuts one, since a '#' may belong to a name ("Song
+// #1"): quoted, a label is taken as written. A '#' within a word ("C#") is
+// a name's.
+func commentLabel(v string) error {
+	for k := strings.IndexByte(v, '#'); k >= 0; {
+		if r, _ := utf8.DecodeLastRuneInString(v[:k]); k == 0 || unicode.IsSpace(r) {
+			return fmt.Errorf("label %s holds a comment, %s: a label file has comments on lines of their own (starting with '#'), not after a label: move it to a line of its own, or, if '#' belongs to the label, quote the label: \"%s\"", strconv.Quote(v), strconv.Quote(v[k:]), v)
+		}
+		next := strings.IndexByte(v[k+1:], '#')
+		if next < 0 {
+			break
+		}
+		k += 1 + next
+	}
+	return nil
 }
 
 // blankLabel returns the error of a label v that is empty or only white

@@ -239,6 +239,44 @@ func TestInvisibleLabels(t *testing.T) {
 	checkError(t, nil, err, svm+`:2: bad label "\ufeff-1"`+mark)
 }
 
+// TestCommentAfterLabel: a label file's comments are lines of their own;
+// a note after a label ("cat # the first") made a class "cat # the first"
+// beside "cat". It is refused at its line, naming the comment, by every
+// reader of labels; a '#' within a word ("C#"), a quoted label holding one
+// and comment lines are read as before.
+func TestCommentAfterLabel(t *testing.T) {
+	why := func(label, comment string) string {
+		return `label ` + strconv.Quote(label) + ` holds a comment, "` + comment + `": a label file has comments on lines of their own (starting with '#'), not after a label: move it to a line of its own, or, if '#' belongs to the label, quote the label: "` + label + `"`
+	}
+	for content, want := range map[string]string{
+		"cat # the first\ndog\ncat\n":   "1: " + why("cat # the first", "# the first"),
+		"cat\ndog\ncat  # again\n":      "3: " + why("cat  # again", "# again"),
+		"1\n-1\n1 # positive\n-1\n":     "3: " + why("1 # positive", "# positive"),
+		"cat\ndog\ncat\u00a0#x\ndog\n":  "3: " + why("cat\u00a0#x", "#x"),
+		"cat dog cat # three\n":         "1: column 4: " + why("#", "#"),
+		"cat,dog,cat # three\n":         "1: column 3: " + why("cat # three", "# three"),
+		"cat\nC# and F#\ndog #1\ncat\n": "3: " + why("dog #1", "#1"),
+	} {
+		path := writeFile(t, "y.txt", []byte(content))
+		c, err := ReadClassesHeader(path, HeaderNo)
+		checkError(t, c, err, path+":"+want)
+		v, err := ReadLabelValues(path)
+		checkError(t, v, err, path+":"+want)
+		if want[0] != '1' { // not the first line, which ReadLabels may take for a header
+			y, err := ReadLabels(path, "cat")
+			checkError(t, y, err, path+":"+want)
+		}
+	}
+	for content, names := range map[string]int{
+		"C#\nF#\nC#\n": 2, "\"Song #1\"\n\"Song #2\"\n\"Song #1\"\n": 2,
+		"# labels\ncat\n# a note\ndog\ncat\n": 2, "cat,\"dog # b\"\n": 2, "a#b\nc\n": 2,
+	} {
+		if c, err := ReadClassesHeader(writeFile(t, "y.txt", []byte(content)), HeaderNo); err != nil || len(c.Names) != names {
+			t.Errorf("%q: %v, %v", content, c, err)
+		}
+	}
+}
+
 // TestUnicodeBlankAroundLabels: a label is trimmed of Unicode white space
 // (a no-break space after it, as a cell copied from a web page holds), as
 // Python's float() and NumPy read such a number and ReadClasses already
