@@ -25,7 +25,10 @@ import (
 // labels on one line separated as DecodeCSV separates fields. Blank
 // lines and '#' comment lines are skipped; a comment after a label (an
 // unquoted label holding '#' at its start or after white space: "cat #
-// the first") is an error naming its line; gzip is decompressed. A text file
+// the first") is an error naming its line, and so is, in a file of one
+// label per line, an unquoted label that is a row of numbers ("0.5 0.3
+// 0.1": three or more, or two unless both are integers other than 0 and
+// 1: "10 19" is a label); gzip is decompressed. A text file
 // may start with a header: a non-numeric first value above numeric labels,
 // or a first value that occurs only there above labels of exactly two other
 // values; a first line that is empty ("", as pandas writes the header of a
@@ -401,10 +404,17 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 				return nil, nil, labelGaps{}, rowNamesError(name, allAt[k].line)
 			}
 		}
+	}
+	if lines > 1 {
 		// Rows of numbers ("1.5 2.0 3.0": np.savetxt's matrix, one-hot
-		// labels): read whole, each distinct row was a class.
-		for k := range 2 {
-			if n := numberRow(all[k]); n > 0 && !allAt[k].quoted && !allAt[k+1].quoted && numberRow(all[k+1]) == n {
+		// labels): read whole, each distinct row was a class. Any such
+		// label is refused, not only two alike in a row: a matrix of two
+		// rows made two classes.
+		for k, v := range all {
+			if allAt[k].quoted || strings.IndexFunc(v, unicode.IsSpace) < 0 {
+				continue // a label of one word: no row (numberRow allocates)
+			}
+			if n := numberRow(v); n > 0 {
 				return nil, nil, labelGaps{}, errorf(name, allAt[k].line, "a row of %d numbers, not a label: a label file holds one label a line (a matrix given as labels? one-hot labels Y are written as y = Y.argmax(axis=1))", n)
 			}
 		}

@@ -607,6 +607,12 @@ func TestNumberRowLabels(t *testing.T) {
 		"1.000000000000000000e+00 0.000000000000000000e+00\n0.000000000000000000e+00 1.000000000000000000e+00\n1.000000000000000000e+00 0.000000000000000000e+00\n": "1: a row of 2" + why,
 		"y\n0.5 1\n1.5 2\n0.5 1\n": "2: a row of 2" + why,
 		"0 1\n1 0\n0 1\n":          "1: a row of 2" + why,
+		// A matrix of two rows made two classes, and a row among labels a
+		// class of its own: any row of numbers is refused.
+		"0.5 0.3 0.1\n0.2 0.2 0.6\n": "1: a row of 3" + why,
+		"y\n0.5 0.3 0.1\n":           "2: a row of 3" + why,
+		"1\n-1\n1\n0.5 -1.5\n-1\n":   "4: a row of 2" + why,
+		"cat\ndog\n0 1\n":            "3: a row of 2" + why,
 	} {
 		path := writeFile(t, "y.txt", []byte(text))
 		c, err := ReadClasses(path)
@@ -616,7 +622,8 @@ func TestNumberRowLabels(t *testing.T) {
 	// label, and quoted labels are taken as written.
 	for _, text := range []string{"1\n2\n1\n", "size 1\nsize 2\nsize 1\n", "1 2\ncat\n1 2\n",
 		"10 19\n20 29\n30 39\n10 19\n20 29\n", "age\n10 19\n20 29\n10 19\n",
-		"\"10 19\"\n\"20 29\"\n\"30 39\"\n\"10 19\"\n", "\"1.5 2 3\"\n\"4 5 6\"\n\"1.5 2 3\"\n"} {
+		"\"10 19\"\n\"20 29\"\n\"30 39\"\n\"10 19\"\n", "\"1.5 2 3\"\n\"4 5 6\"\n\"1.5 2 3\"\n",
+		"10 19\n20 29\n", "\"0.5 0.3 0.1\"\n\"0.2 0.2 0.6\"\n", "0.5 0.3 0.1\n"} {
 		if _, err := ReadClasses(writeFile(t, "y.txt", []byte(text))); err != nil {
 			t.Errorf("%q: %v", text, err)
 		}
