@@ -28,7 +28,9 @@ import (
 // the first") is an error naming its line, and so is, in a file of one
 // label per line, an unquoted label that is a row of numbers ("0.5 0.3
 // 0.1": three or more, or two unless both are integers other than 0 and
-// 1: "10 19" is a label); gzip is decompressed. A text file
+// 1: "10 19" is a label), and labels in brackets that the first opens and
+// the last closes (a list printed: "[1, 0, 1]"); gzip is decompressed. A
+// text file
 // may start with a header: a non-numeric first value above numeric labels,
 // or a first value that occurs only there above labels of exactly two other
 // values; a first line that is empty ("", as pandas writes the header of a
@@ -396,6 +398,11 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 			return nil, nil, labelGaps{}, errorf(name, allAt[k].line, "a LIBSVM/svmlight row (label index:value …), not a label: a label file holds the labels alone, one a line (the rows' first fields: cut -d' ' -f1 %s)", name)
 		}
 	}
+	if last := len(all) - 1; last > 0 && !allAt[0].quoted && !allAt[last].quoted && inBrackets(all[0], all[last]) {
+		// "[1, 0, 1]", "[1 0 1]": split at its separators, the list
+		// made classes "[1" and "1]" beside "0" and "1".
+		return nil, nil, labelGaps{}, errorf(name, allAt[0].line, "labels in brackets (%s … %s), as Python prints a list or a tuple, NumPy an array and JSON writes an array: write the labels alone, one a line (np.savetxt(path, y, fmt=\"%%s\")), not their printout", strconv.Quote(all[0]), strconv.Quote(all[last]))
+	}
 	if lines > 2 {
 		// "1 -1", "2 1", …: each label read whole, every one a class of
 		// its own. A header may stand above them.
@@ -420,6 +427,20 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 		}
 	}
 	return all, allAt, gaps, nil
+}
+
+// inBrackets reports whether first, a label file's first label, opens a
+// bracket or a parenthesis that only last, its last label, closes: a list,
+// tuple or array as Python, NumPy or JSON print it, given as labels. Names
+// in brackets ("(a)", "[b]") open and close their own.
+func inBrackets(first, last string) bool {
+	for _, b := range []string{"[]", "()"} {
+		open, shut := b[:1], b[1:]
+		if strings.HasPrefix(first, open) && !strings.HasSuffix(first, shut) && strings.HasSuffix(last, shut) && !strings.HasPrefix(last, open) {
+			return true
+		}
+	}
+	return false
 }
 
 // oneField reports whether a content line holds a single field: no comma or

@@ -277,6 +277,34 @@ func TestCommentAfterLabel(t *testing.T) {
 	}
 }
 
+// TestBracketedLabels: a list printed (str(y.tolist()), json.dump, a
+// NumPy array's printout, wrapped or not) and given as labels is refused,
+// where it was split into labels "[1", "0", …, "0]": a class "[1" beside
+// "1". Names that open and close their own brackets are read.
+func TestBracketedLabels(t *testing.T) {
+	const why = ", as Python prints a list or a tuple, NumPy an array and JSON writes an array: write the labels alone, one a line (np.savetxt(path, y, fmt=\"%s\")), not their printout"
+	for content, want := range map[string]string{
+		"[1, 0, 1, 1, 0]":        `1: labels in brackets ("[1" … "0]")` + why,
+		"[1 0 1 1 0]\n":          `1: labels in brackets ("[1" … "0]")` + why,
+		"# y\n[1 0 1\n 1 0]\n":   `2: labels in brackets ("[1 0 1" … "1 0]")` + why,
+		"(1, 0, 1)\n":            `1: labels in brackets ("(1" … "1)")` + why,
+		"[1.0, 0.0, 1.0, 0.0]\n": `1: labels in brackets ("[1.0" … "0.0]")` + why,
+	} {
+		path := writeFile(t, "y.txt", []byte(content))
+		c, err := ReadClassesHeader(path, HeaderNo)
+		checkError(t, c, err, path+":"+want)
+		v, err := ReadLabelValues(path)
+		checkError(t, v, err, path+":"+want)
+		y, err := ReadLabels(path, "1")
+		checkError(t, y, err, path+":"+want)
+	}
+	for _, content := range []string{"(a)\n(b)\n(a)\n", "[1]\n[0]\n[1]\n", "\"[1\",0,\"1]\"\n", "[a\nb\n[a\n"} {
+		if c, err := ReadClassesHeader(writeFile(t, "y.txt", []byte(content)), HeaderNo); err != nil || len(c.Names) < 2 {
+			t.Errorf("%q: %v, %v", content, c, err)
+		}
+	}
+}
+
 // TestUnicodeBlankAroundLabels: a label is trimmed of Unicode white space
 // (a no-break space after it, as a cell copied from a web page holds), as
 // Python's float() and NumPy read such a number and ReadClasses already
