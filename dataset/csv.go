@@ -76,7 +76,9 @@ func (src *source) matrix(name string) (*mat.Dense, error) {
 // a first row as a header (pandas writes an integer frame's values bare),
 // so a one- or two-column DataFrame must be written with header=False;
 // above a second row of decimals (each value with a point or an exponent,
-// as pandas writes floats) such a line is refused, not read as a row.
+// as pandas writes floats) such a line of two or more columns is refused,
+// not read as a row. A lone "0" stays data: greedytl predict writes a
+// score of exactly 0 so, above scores that are not integers.
 // Names after an empty first field (",a,b",
 // ",0,1", `"","V1","V2"`) are refused: that is the header pandas' to_csv
 // writes with its default index=True, and R's write.csv with its row names,
@@ -139,7 +141,7 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 				continue
 			}
 			rangeHeader = (sep == ',' || sep == '\t') && len(fields) >= 3 && isRangeHeader(fields)
-			rangeRow = !rangeHeader && isRangeHeader(fields)
+			rangeRow = !rangeHeader && len(fields) >= 2 && isRangeHeader(fields)
 		} else if rangeRow && rows == 1 && len(fields) == cols && allDecimals(fields) {
 			return nil, rangeRowError(name, dataLine[0], cols)
 		}
@@ -289,18 +291,15 @@ func allDecimals(fields [][]byte) bool {
 }
 
 // rangeRowError is the error of a first line, on line line, of the
-// integers 0, 1, …, n−1 that no rangeHeader takes for a header (one or two
-// columns, or blank-separated) above a row of decimals (allDecimals): the
-// header pandas' to_csv(path, index=False) writes above a DataFrame made
-// from an array of floats, whose values it writes with a point. Read as a
-// row it was an example of its own (and so was the "0" pandas writes
-// above an unnamed Series of labels).
+// integers 0, 1, …, n−1 (n ≥ 2) that no rangeHeader takes for a header
+// (two columns, or blank-separated) above a row of decimals
+// (allDecimals): the header pandas' to_csv(path, index=False) writes above
+// a DataFrame made from an array of floats, whose values it writes with a
+// point. Read as a row it was an example of its own (and so was the "0"
+// pandas writes above an unnamed Series of labels).
 func rangeRowError(name string, line, n int) error {
-	names := "0"
-	switch {
-	case n == 2:
-		names = "0, 1"
-	case n > 2:
+	names := "0, 1"
+	if n > 2 {
 		names = fmt.Sprintf("0, 1, …, %d", n-1)
 	}
 	return errorf(name, line, "%s above rows of decimals: the column names pandas gives a DataFrame made from an array (to_csv writes them as its header), which would be read as a row of data; write the file without them (pandas: to_csv(path, index=False, header=False)) or save X with np.save (.npy); if the line is data, write it as the rows below are (0.0)", names)
