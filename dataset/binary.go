@@ -84,12 +84,23 @@ func isText(head []byte) bool {
 	if len(head) == 0 || notUTF8(head) {
 		return false
 	}
-	for _, c := range head {
-		if c < ' ' && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
-			return false
+	return indexControl(head) < 0
+}
+
+// controlByte reports whether c is a control byte that text does not hold:
+// an ASCII control character (DEL too) other than a tab or a line end.
+func controlByte(c byte) bool {
+	return c < ' ' && c != '\t' && c != '\n' && c != '\r' || c == 0x7f
+}
+
+// indexControl returns the index of the first controlByte of head, or -1.
+func indexControl(head []byte) int {
+	for k, c := range head {
+		if controlByte(c) {
+			return k
 		}
 	}
-	return true
+	return -1
 }
 
 // notUTF8 reports whether head, the first bytes of an input, holds a NUL or
@@ -147,7 +158,7 @@ func notNPY(head []byte, name string) error {
 		// among the bytes sniffed, where isText looked at 8 bytes once.
 		return errorf(name, 0, "not a .npy file: it holds text that is not UTF-8 (it starts %s; Excel's \"CSV (Comma delimited)\" writes Windows-1252): %s, saved as UTF-8 (Excel: \"CSV UTF-8\")", quoteField(head), advice)
 	}
-	k := bytes.IndexFunc(head, func(r rune) bool { return r < ' ' && r != '\t' && r != '\n' && r != '\r' || r == 0x7f })
+	k := indexControl(head)
 	what := fmt.Sprintf("byte %d is the control byte %#02x", k, head[k])
 	if head[k] == 0x1b {
 		what += " (ESC: a terminal's colour codes, as a command's coloured output saved holds)"
@@ -172,7 +183,7 @@ func looksLikeText(head []byte) bool {
 	text, ascii := 0, 0
 	for _, c := range head {
 		switch {
-		case ' ' <= c && c < 0x7f || c == '\t' || c == '\n' || c == '\r':
+		case c < 0x80 && !controlByte(c):
 			text++
 			ascii++
 		case c >= 0xa0:

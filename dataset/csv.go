@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -73,7 +74,11 @@ func (src *source) matrix(name string) (*mat.Dense, error) {
 // that reads so is unlikely. With one or two columns, separated by spaces,
 // or alone in the input, they are a row of data: "0" or "0,1" is as likely
 // a first row as a header (pandas writes an integer frame's values bare),
-// so a one- or two-column DataFrame must be written with header=False.
+// so a one- or two-column DataFrame must be written with header=False;
+// above a second row of decimals (each value with a point or an exponent,
+// as pandas writes floats) such a line of two or more columns is refused,
+// not read as a row. A lone "0" stays data: greedytl predict writes a
+// score of exactly 0 so, above scores that are not integers.
 // Names after an empty first field (",a,b",
 // ",0,1", `"","V1","V2"`) are refused: that is the header pandas' to_csv
 // writes with its default index=True, and R's write.csv with its row names,
@@ -106,6 +111,7 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 		// n−1 (n ≥ 3, commas or tabs), kept as a row and dropped at the
 		// end if rows follow.
 		rangeHeader bool
+		rangeRow    bool   // the first line is 0, 1, …, n−1 but no rangeHeader: refused above rows of decimals
 		firstName   string // the header's name of column 1
 		cols        = -1
 		rows        int
@@ -135,6 +141,9 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 				continue
 			}
 			rangeHeader = (sep == ',' || sep == '\t') && len(fields) >= 3 && isRangeHeader(fields)
+			rangeRow = !rangeHeader && len(fields) >= 2 && isRangeHeader(fields)
+		} else if rangeRow && rows == 1 && len(fields) == cols && allDecimals(fields) {
+			return nil, rangeRowError(name, dataLine[0], cols)
 		}
 		if cols < 0 {
 			cols = len(fields)
@@ -267,6 +276,33 @@ func isRangeHeader(fields [][]byte) bool {
 		}
 	}
 	return len(fields) > 0
+}
+
+// allDecimals reports whether every field is written as a number that is
+// not an integer's spelling: with a decimal point or an exponent, as
+// pandas writes every float ("2.0", "1e+20").
+func allDecimals(fields [][]byte) bool {
+	for _, f := range fields {
+		if !isNumber(f) || !strings.ContainsAny(string(f), ".eE") {
+			return false
+		}
+	}
+	return len(fields) > 0
+}
+
+// rangeRowError is the error of a first line, on line line, of the
+// integers 0, 1, …, n−1 (n ≥ 2) that no rangeHeader takes for a header
+// (two columns, or blank-separated) above a row of decimals
+// (allDecimals): the header pandas' to_csv(path, index=False) writes above
+// a DataFrame made from an array of floats, whose values it writes with a
+// point. Read as a row it was an example of its own (and so was the "0"
+// pandas writes above an unnamed Series of labels).
+func rangeRowError(name string, line, n int) error {
+	names := "0, 1"
+	if n > 2 {
+		names = fmt.Sprintf("0, 1, …, %d", n-1)
+	}
+	return errorf(name, line, "%s above rows of decimals: the column names pandas gives a DataFrame made from an array (to_csv writes them as its header), which would be read as a row of data; write the file without them (pandas: to_csv(path, index=False, header=False)) or save X with np.save (.npy); if the line is data, write it as the rows below are (0.0)", names)
 }
 
 // isIndexHeader reports whether a first line's fields are column names

@@ -43,8 +43,10 @@ func TestDecodeCSV(t *testing.T) {
 		{"pandas default header, integers", "0,1,2\n1,2,3\n4,5,6\n", 2, 3, m23},
 		// With one or two columns, or spaces between them, 0, 1 is as
 		// likely a first row (np.savetxt(fmt='%g'), R) as pandas' names.
+		// (Two or more above a row of decimals, as pandas writes floats,
+		// are refused: TestDecodeCSVErrors.)
 		{"0 above floats is data", "0\n0.5\n0.25\n", 3, 1, []float64{0, 0.5, 0.25}},
-		{"0,1 above floats is data", "0,1\n0.5,0.25\n", 2, 2, []float64{0, 1, 0.5, 0.25}},
+		{"0,1 above a float written bare is data", "0,1\n0.5,2\n", 2, 2, []float64{0, 1, 0.5, 2}},
 		{"0,1 above bare integers is data", "0,1\n2,3\n", 2, 2, []float64{0, 1, 2, 3}},
 		{"0 1 2 separated by spaces is data", "0 1 2\n3 4 5\n", 2, 3, []float64{0, 1, 2, 3, 4, 5}},
 		{"0,1,2 alone is data", "0,1,2\n", 1, 3, []float64{0, 1, 2}},
@@ -86,6 +88,7 @@ func TestDecodeCSVErrors(t *testing.T) {
 		rangeIndex = ": a row index, as pandas' to_csv writes by default (index=True; pandas' default column names 0, 1, … name none) and R's write.table its row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, give the file a header naming it (or save X with np.save, .npy)"
 		namedIndex = " counts the rows (0, 1, …, 9): a row index, as pandas writes it (to_csv of a named index, or of reset_index's column) and R's read.csv names row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, name it in the header (or save X with np.save, .npy)"
 		rowNames   = " (one more: row names below a header that names the data columns alone, as R's write.table writes by default? write the file without them: write.table(x, path, row.names=FALSE))"
+		rangeRow   = " above rows of decimals: the column names pandas gives a DataFrame made from an array (to_csv writes them as its header), which would be read as a row of data; write the file without them (pandas: to_csv(path, index=False, header=False)) or save X with np.save (.npy); if the line is data, write it as the rows below are (0.0)"
 	)
 	tests := []struct {
 		name, in, want string
@@ -178,6 +181,12 @@ func TestDecodeCSVErrors(t *testing.T) {
 		// Excel's "CSV" of a sheet with formatted cells below the data.
 		{"Excel's empty rows", "a,b,c\r\n1,2,3\r\n,,\r\n,,\r\n", "x.csv:3: a row of 3 empty fields (Excel writes them below the data where cells were formatted or cleared): delete the rows below the data"},
 		{"empty first row", ",,\n1,2,\n", "x.csv:1: column 1: empty value"},
+		// pandas' names of a two-column DataFrame above its floats
+		// (pd.DataFrame(X).to_csv(path, index=False)): read as a row, the
+		// header was an example of its own (pandas' unnamed Series of
+		// labels, "0" above them, another), where pandas reads a header.
+		{"pandas' names of two columns", "# X\n0,1\n0.5,0.25\n1e-05,2.0\n", "x.csv:2: 0, 1" + rangeRow},
+		{"pandas' names, blank-separated", "0 1 2\n0.5 1.0 2.5\n", "x.csv:1: 0, 1, …, 2" + rangeRow},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

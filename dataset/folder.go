@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
@@ -42,9 +43,11 @@ type Folder struct {
 // finite, every row must have a label, every label must name a line of
 // classes.txt, class names must be distinct and non-empty, and groups.txt,
 // if present, must have one non-empty line per class. Trailing blank lines
-// in the text files are ignored. A class without examples is allowed. The
-// features are read into X as float64. A dir that names a file is refused
-// as such ("dir: is a file, not a dataset folder …").
+// in the text files are ignored; they have no comments, and a line that
+// reads as one ("# classes", '#' before white space) is an error. A class
+// without examples is allowed. The features are read into X as float64. A
+// dir that names a file is refused as such ("dir: is a file, not a dataset
+// folder …").
 func LoadFolder(dir string) (*Folder, error) { return loadFolder(dir, false) }
 
 // OpenFolder is LoadFolder without reading the features into memory: it
@@ -122,7 +125,9 @@ func loadFolder(dir string, lazy bool) (f *Folder, err error) {
 }
 
 // readNames reads one non-empty name per line (blanks around a name
-// trimmed, trailing blank lines ignored).
+// trimmed, trailing blank lines ignored). A name that reads as a comment,
+// '#' alone or before white space ("# classes"), is an error: the file has
+// no comments, and "#tag" is a name.
 func readNames(path, what string) ([]string, error) {
 	src, err := openPath(path)
 	if err != nil {
@@ -153,6 +158,12 @@ func readNames(path, what string) ([]string, error) {
 			// and experiment then found the folder's classes other than
 			// its sources', naming one folder twice.
 			return nil, errorf(path, lr.line, "%s name %s is not valid UTF-8: save the file as UTF-8 (Windows tools may write Windows-1252)", what, strconv.Quote(name))
+		}
+		if r, _ := utf8.DecodeRuneInString(strings.TrimPrefix(name, "#")); name == "#" || name[0] == '#' && unicode.IsSpace(r) {
+			// np.savetxt(path, names, fmt="%s", header="classes")
+			// writes "# classes" above the names: read as a name, it
+			// named class 0, and every class the name of the one before.
+			return nil, errorf(path, lr.line, "%s name %s reads as a comment (np.savetxt's header= writes one), and the file has none: line i names %s i; remove the line", what, strconv.Quote(name), what)
 		}
 		names = append(names, name)
 	}

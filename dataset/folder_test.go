@@ -105,6 +105,17 @@ func TestLoadFolderVariants(t *testing.T) {
 	}
 }
 
+// TestLoadFolderHashNames: names that hold '#' but do not read as a
+// comment ('#' alone or before white space) are names.
+func TestLoadFolderHashNames(t *testing.T) {
+	files := folderFiles(t)
+	files["classes.txt"] = []byte("#tag\nC#\ncar #2\n")
+	f, err := LoadFolder(writeFolder(t, files))
+	if err != nil || !slices.Equal(f.Classes, []string{"#tag", "C#", "car #2"}) {
+		t.Errorf("%v, %v", f, err)
+	}
+}
+
 func TestLoadFolderErrors(t *testing.T) {
 	nan := npyFile(1, dict("<f4", false, "(5, 2)"), encode(le, []float32{0, 1, 2, 3, 4, 5, 6, float32(nan()), 8, 9}))
 	tests := []struct {
@@ -129,6 +140,12 @@ func TestLoadFolderErrors(t *testing.T) {
 		{"empty classes", map[string][]byte{"classes.txt": []byte("\n\n")}, "%d/classes.txt: no class names"},
 		{"blank class line", map[string][]byte{"classes.txt": []byte("cup\n\nduck\ncar\n")}, "%d/classes.txt:2: empty class name"},
 		{"leading blank line", map[string][]byte{"classes.txt": []byte("\ncup\nduck\ncar\n")}, "%d/classes.txt:1: empty class name"},
+		// np.savetxt(path, names, fmt="%s", header="classes") writes a
+		// comment line above the names, which named class 0, and every
+		// class took the name of the one before.
+		{"savetxt's header", map[string][]byte{"classes.txt": []byte("# classes\ncup\nduck\ncar\n")}, "%d/classes.txt:1: class name \"# classes\" reads as a comment (np.savetxt's header= writes one), and the file has none: line i names class i; remove the line"},
+		{"comment alone", map[string][]byte{"classes.txt": []byte("cup\nduck\ncar\n#\n")}, "%d/classes.txt:4: class name \"#\" reads as a comment (np.savetxt's header= writes one), and the file has none: line i names class i; remove the line"},
+		{"group comment", map[string][]byte{"groups.txt": []byte("#\tgroups\nkitchen\ntoy\ntoy\n")}, "%d/groups.txt:1: group name \"#\\tgroups\" reads as a comment (np.savetxt's header= writes one), and the file has none: line i names group i; remove the line"},
 		{"duplicate class", map[string][]byte{"classes.txt": []byte("cup\nduck\ncup\n")}, "%d/classes.txt:3: duplicate class name \"cup\" (also on line 1)"},
 		{"too few groups", map[string][]byte{"groups.txt": []byte("kitchen\ntoy\n")}, "%d/groups.txt: has 2 groups but classes.txt has 3 classes"},
 		{"blank group", map[string][]byte{"groups.txt": []byte("kitchen\n  \ntoy\n")}, "%d/groups.txt:2: empty group name"},

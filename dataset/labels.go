@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/greedytl/greedytl/internal/bom"
@@ -22,7 +23,14 @@ import (
 // (the line trimmed of white space, Unicode's too (U+00A0), which may
 // contain spaces but no comma or tab), or all
 // labels on one line separated as DecodeCSV separates fields. Blank
-// lines and '#' comment lines are skipped; gzip is decompressed. A text file
+// lines and '#' comment lines are skipped; a comment after a label (an
+// unquoted label holding '#' at its start or after white space: "cat #
+// the first") is an error naming its line, and so is, in a file of one
+// label per line, an unquoted label that is a row of numbers ("0.5 0.3
+// 0.1": three or more, or two unless both are integers other than 0 and
+// 1: "10 19" is a label), and labels in brackets that the first opens and
+// the last closes (a list printed: "[1, 0, 1]"); gzip is decompressed. A
+// text file
 // may start with a header: a non-numeric first value above numeric labels,
 // or a first value that occurs only there above labels of exactly two other
 // values; a first line that is empty ("", as pandas writes the header of a
@@ -220,6 +228,9 @@ func (lf *labelFile) checkLabels(skip int, byValue bool) error {
 		if err == nil {
 			err = invisibleLabel(lf.vals[i])
 		}
+		if err == nil && !lf.npy && !lf.at[i].quoted {
+			err = commentLabel(lf.vals[i])
+		}
 		if err != nil {
 			if !utf8.ValidString(lf.vals[i]) { // the file's, not a label's, encoding
 				err = fmt.Errorf("%w: save the file as UTF-8 (Excel's \"CSV (Comma delimited)\" writes Windows-1252: save as \"CSV UTF-8\")", err)
@@ -332,7 +343,11 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 			firstOne = oneField(firstLine)
 			continue
 		}
-		if !firstOne || !oneField(line) {
+		// The line is split once: a quoted label holding a separator
+		// ("a, b") is one field, and that field is the label.
+		fields, err := split.split(line, labelSep(line))
+		one := err == nil && len(fields) == 1 || err != nil && !bytes.ContainsAny(line, ",\t") // a bad quote: its own error, below
+		if !firstOne || !one {
 			var scratch []byte
 			if f, err := splitFields(nil, firstLine, detectSep(firstLine), &scratch); err == nil && isIndexHeader(f) {
 				return nil, nil, labelGaps{}, indexHeaderError(name, firstNum) // pandas' Series.to_csv(path): ",y" above "0,1"
@@ -342,7 +357,12 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 			}
 			return nil, nil, labelGaps{}, errorf(name, lr.line, "expected one label per line or all labels on line %d", firstNum)
 		}
-		if vals, at, err = split.appendLabels(vals, at, line, ',', name, lr.line, false); err != nil {
+		if err != nil {
+			err = &Error{File: name, Line: lr.line, Err: err}
+		} else {
+			vals, at, err = split.appendFields(vals, at, fields, name, lr.line, false)
+		}
+		if err != nil {
 			if lines == 2 && secondRowNumbered(firstLine, line) {
 				err = rowNamesError(name, lr.line) // `"1" -1`: a quoted row name
 			}
@@ -378,6 +398,11 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 			return nil, nil, labelGaps{}, errorf(name, allAt[k].line, "a LIBSVM/svmlight row (label index:value …), not a label: a label file holds the labels alone, one a line (the rows' first fields: cut -d' ' -f1 %s)", name)
 		}
 	}
+	if last := len(all) - 1; last > 0 && !allAt[0].quoted && !allAt[last].quoted && inBrackets(all[0], all[last]) {
+		// "[1, 0, 1]", "[1 0 1]": split at its separators, the list
+		// made classes "[1" and "1]" beside "0" and "1".
+		return nil, nil, labelGaps{}, errorf(name, allAt[0].line, "labels in brackets (%s … %s), as Python prints a list or a tuple, NumPy an array and JSON writes an array: write the labels alone, one a line (np.savetxt(path, y, fmt=\"%%s\")), not their printout", strconv.Quote(all[0]), strconv.Quote(all[last]))
+	}
 	if lines > 2 {
 		// "1 -1", "2 1", …: each label read whole, every one a class of
 		// its own. A header may stand above them.
@@ -386,15 +411,36 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 				return nil, nil, labelGaps{}, rowNamesError(name, allAt[k].line)
 			}
 		}
+	}
+	if lines > 1 {
 		// Rows of numbers ("1.5 2.0 3.0": np.savetxt's matrix, one-hot
-		// labels): read whole, each distinct row was a class.
-		for k := range 2 {
-			if n := numberRow(all[k]); n > 0 && !allAt[k].quoted && !allAt[k+1].quoted && numberRow(all[k+1]) == n {
+		// labels): read whole, each distinct row was a class. Any such
+		// label is refused, not only two alike in a row: a matrix of two
+		// rows made two classes.
+		for k, v := range all {
+			if allAt[k].quoted || strings.IndexFunc(v, unicode.IsSpace) < 0 {
+				continue // a label of one word: no row (numberRow allocates)
+			}
+			if n := numberRow(v); n > 0 {
 				return nil, nil, labelGaps{}, errorf(name, allAt[k].line, "a row of %d numbers, not a label: a label file holds one label a line (a matrix given as labels? one-hot labels Y are written as y = Y.argmax(axis=1))", n)
 			}
 		}
 	}
 	return all, allAt, gaps, nil
+}
+
+// inBrackets reports whether first, a label file's first label, opens a
+// bracket or a parenthesis that only last, its last label, closes: a list,
+// tuple or array as Python, NumPy or JSON print it, given as labels. Names
+// in brackets ("(a)", "[b]") open and close their own.
+func inBrackets(first, last string) bool {
+	for _, b := range []string{"[]", "()"} {
+		open, shut := b[:1], b[1:]
+		if strings.HasPrefix(first, open) && !strings.HasSuffix(first, shut) && strings.HasSuffix(last, shut) && !strings.HasPrefix(last, open) {
+			return true
+		}
+	}
+	return false
 }
 
 // oneField reports whether a content line holds a single field: no comma or
@@ -407,6 +453,14 @@ func oneField(line []byte) bool {
 	var scratch []byte
 	f, err := splitFields(nil, line, detectSep(line), &scratch)
 	return err == nil && len(f) == 1
+}
+
+// labelSep is the separator a line of one label per line is split at:
+// its own (detectSep), a comma when it has none. A line that holds one
+// label holds no separator outside quotes, and split at either it is that
+// label, as written.
+func labelSep(line []byte) byte {
+	return cmp.Or(detectSep(line), ',')
 }
 
 // numberRow returns how many numbers the label v holds when it is a row of
@@ -563,11 +617,24 @@ const maxSeenLabels = 1024
 // as written (""; "\u00a0"), for checkLabels to refuse unless it is read
 // as a header.
 func (s *labelSplitter) appendLabels(vals []string, at []labelPos, line []byte, sep byte, name string, lineNum int, first bool) ([]string, []labelPos, error) {
-	fields, err := splitQuoted(s.fields, line, sep, &s.scratch, &s.quoted)
-	s.fields = fields
+	fields, err := s.split(line, sep)
 	if err != nil {
 		return nil, nil, &Error{File: name, Line: lineNum, Err: err}
 	}
+	return s.appendFields(vals, at, fields, name, lineNum, first)
+}
+
+// split splits line at sep (splitQuoted) into the splitter's buffers: the
+// fields it returns, and whether each was quoted (s.quoted), hold until
+// the next call.
+func (s *labelSplitter) split(line []byte, sep byte) ([][]byte, error) {
+	fields, err := splitQuoted(s.fields, line, sep, &s.scratch, &s.quoted)
+	s.fields = fields
+	return fields, err
+}
+
+// appendFields is appendLabels for a line already split by split.
+func (s *labelSplitter) appendFields(vals []string, at []labelPos, fields [][]byte, name string, lineNum int, first bool) ([]string, []labelPos, error) {
 	for j, f := range fields {
 		// Blanks, tabs and quotes are gone; Unicode white space goes too
 		// (U+00A0, U+3000: "1\u00a0" is 1, as Python's float reads it).
@@ -621,6 +688,28 @@ func invisibleLabel(v string) error {
 		return fmt.Errorf("label %s looks like %s: %s", strconv.Quote(v), looks, bom.Inside)
 	}
 	return fmt.Errorf("label %s looks like %s: it holds U+%04X, %s, which shows as nothing; remove it", strconv.Quote(v), looks, r, invisibleRunes[r])
+}
+
+// commentLabel returns the error of an unquoted label v that holds a
+// comment: a '#' at its start or after white space ("cat # the first"), or
+// nil. A label file's comments are lines of their own (a first non-blank
+// '#'), and the labels are taken whole: read so, a note after a label made
+// a class "cat # the first" beside "cat". The comment is not cut off, as
+// the svmlight reader cuts one, since a '#' may belong to a name ("Song
+// #1"): quoted, a label is taken as written. A '#' within a word ("C#") is
+// a name's.
+func commentLabel(v string) error {
+	for k := strings.IndexByte(v, '#'); k >= 0; {
+		if r, _ := utf8.DecodeLastRuneInString(v[:k]); k == 0 || unicode.IsSpace(r) {
+			return fmt.Errorf("label %s holds a comment, %s: a label file has comments on lines of their own (starting with '#'), not after a label: move it to a line of its own, or, if '#' belongs to the label, quote the label: \"%s\"", strconv.Quote(v), strconv.Quote(v[k:]), v)
+		}
+		next := strings.IndexByte(v[k+1:], '#')
+		if next < 0 {
+			break
+		}
+		k += 1 + next
+	}
+	return nil
 }
 
 // blankLabel returns the error of a label v that is empty or only white

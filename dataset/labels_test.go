@@ -239,6 +239,72 @@ func TestInvisibleLabels(t *testing.T) {
 	checkError(t, nil, err, svm+`:2: bad label "\ufeff-1"`+mark)
 }
 
+// TestCommentAfterLabel: a label file's comments are lines of their own;
+// a note after a label ("cat # the first") made a class "cat # the first"
+// beside "cat". It is refused at its line, naming the comment, by every
+// reader of labels; a '#' within a word ("C#"), a quoted label holding one
+// and comment lines are read as before.
+func TestCommentAfterLabel(t *testing.T) {
+	why := func(label, comment string) string {
+		return `label ` + strconv.Quote(label) + ` holds a comment, "` + comment + `": a label file has comments on lines of their own (starting with '#'), not after a label: move it to a line of its own, or, if '#' belongs to the label, quote the label: "` + label + `"`
+	}
+	for content, want := range map[string]string{
+		"cat # the first\ndog\ncat\n":   "1: " + why("cat # the first", "# the first"),
+		"cat\ndog\ncat  # again\n":      "3: " + why("cat  # again", "# again"),
+		"1\n-1\n1 # positive\n-1\n":     "3: " + why("1 # positive", "# positive"),
+		"cat\ndog\ncat\u00a0#x\ndog\n":  "3: " + why("cat\u00a0#x", "#x"),
+		"cat dog cat # three\n":         "1: column 4: " + why("#", "#"),
+		"cat,dog,cat # three\n":         "1: column 3: " + why("cat # three", "# three"),
+		"cat\nC# and F#\ndog #1\ncat\n": "3: " + why("dog #1", "#1"),
+	} {
+		path := writeFile(t, "y.txt", []byte(content))
+		c, err := ReadClassesHeader(path, HeaderNo)
+		checkError(t, c, err, path+":"+want)
+		v, err := ReadLabelValues(path)
+		checkError(t, v, err, path+":"+want)
+		if want[0] != '1' { // not the first line, which ReadLabels may take for a header
+			y, err := ReadLabels(path, "cat")
+			checkError(t, y, err, path+":"+want)
+		}
+	}
+	for content, names := range map[string]int{
+		"C#\nF#\nC#\n": 2, "\"Song #1\"\n\"Song #2\"\n\"Song #1\"\n": 2,
+		"# labels\ncat\n# a note\ndog\ncat\n": 2, "cat,\"dog # b\"\n": 2, "a#b\nc\n": 2,
+	} {
+		if c, err := ReadClassesHeader(writeFile(t, "y.txt", []byte(content)), HeaderNo); err != nil || len(c.Names) != names {
+			t.Errorf("%q: %v, %v", content, c, err)
+		}
+	}
+}
+
+// TestBracketedLabels: a list printed (str(y.tolist()), json.dump, a
+// NumPy array's printout, wrapped or not) and given as labels is refused,
+// where it was split into labels "[1", "0", …, "0]": a class "[1" beside
+// "1". Names that open and close their own brackets are read.
+func TestBracketedLabels(t *testing.T) {
+	const why = ", as Python prints a list or a tuple, NumPy an array and JSON writes an array: write the labels alone, one a line (np.savetxt(path, y, fmt=\"%s\")), not their printout"
+	for content, want := range map[string]string{
+		"[1, 0, 1, 1, 0]":        `1: labels in brackets ("[1" … "0]")` + why,
+		"[1 0 1 1 0]\n":          `1: labels in brackets ("[1" … "0]")` + why,
+		"# y\n[1 0 1\n 1 0]\n":   `2: labels in brackets ("[1 0 1" … "1 0]")` + why,
+		"(1, 0, 1)\n":            `1: labels in brackets ("(1" … "1)")` + why,
+		"[1.0, 0.0, 1.0, 0.0]\n": `1: labels in brackets ("[1.0" … "0.0]")` + why,
+	} {
+		path := writeFile(t, "y.txt", []byte(content))
+		c, err := ReadClassesHeader(path, HeaderNo)
+		checkError(t, c, err, path+":"+want)
+		v, err := ReadLabelValues(path)
+		checkError(t, v, err, path+":"+want)
+		y, err := ReadLabels(path, "1")
+		checkError(t, y, err, path+":"+want)
+	}
+	for _, content := range []string{"(a)\n(b)\n(a)\n", "[1]\n[0]\n[1]\n", "\"[1\",0,\"1]\"\n", "[a\nb\n[a\n"} {
+		if c, err := ReadClassesHeader(writeFile(t, "y.txt", []byte(content)), HeaderNo); err != nil || len(c.Names) < 2 {
+			t.Errorf("%q: %v, %v", content, c, err)
+		}
+	}
+}
+
 // TestUnicodeBlankAroundLabels: a label is trimmed of Unicode white space
 // (a no-break space after it, as a cell copied from a web page holds), as
 // Python's float() and NumPy read such a number and ReadClasses already
@@ -569,6 +635,12 @@ func TestNumberRowLabels(t *testing.T) {
 		"1.000000000000000000e+00 0.000000000000000000e+00\n0.000000000000000000e+00 1.000000000000000000e+00\n1.000000000000000000e+00 0.000000000000000000e+00\n": "1: a row of 2" + why,
 		"y\n0.5 1\n1.5 2\n0.5 1\n": "2: a row of 2" + why,
 		"0 1\n1 0\n0 1\n":          "1: a row of 2" + why,
+		// A matrix of two rows made two classes, and a row among labels a
+		// class of its own: any row of numbers is refused.
+		"0.5 0.3 0.1\n0.2 0.2 0.6\n": "1: a row of 3" + why,
+		"y\n0.5 0.3 0.1\n":           "2: a row of 3" + why,
+		"1\n-1\n1\n0.5 -1.5\n-1\n":   "4: a row of 2" + why,
+		"cat\ndog\n0 1\n":            "3: a row of 2" + why,
 	} {
 		path := writeFile(t, "y.txt", []byte(text))
 		c, err := ReadClasses(path)
@@ -578,7 +650,8 @@ func TestNumberRowLabels(t *testing.T) {
 	// label, and quoted labels are taken as written.
 	for _, text := range []string{"1\n2\n1\n", "size 1\nsize 2\nsize 1\n", "1 2\ncat\n1 2\n",
 		"10 19\n20 29\n30 39\n10 19\n20 29\n", "age\n10 19\n20 29\n10 19\n",
-		"\"10 19\"\n\"20 29\"\n\"30 39\"\n\"10 19\"\n", "\"1.5 2 3\"\n\"4 5 6\"\n\"1.5 2 3\"\n"} {
+		"\"10 19\"\n\"20 29\"\n\"30 39\"\n\"10 19\"\n", "\"1.5 2 3\"\n\"4 5 6\"\n\"1.5 2 3\"\n",
+		"10 19\n20 29\n", "\"0.5 0.3 0.1\"\n\"0.2 0.2 0.6\"\n", "0.5 0.3 0.1\n"} {
 		if _, err := ReadClasses(writeFile(t, "y.txt", []byte(text))); err != nil {
 			t.Errorf("%q: %v", text, err)
 		}

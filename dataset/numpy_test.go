@@ -154,7 +154,7 @@ func TestNumPyInterop(t *testing.T) {
 // pandasScript writes with pandas' to_csv the CSV files TestPandasCSV reads:
 // with the default index=True (named and unnamed columns) and with
 // index=False, of one 3×2 matrix (without a header, which a DataFrame of
-// one or two columns needs) and one 3×3 one.
+// one or two columns needs, and with it, refused) and one 3×3 one.
 const pandasScript = `
 import os, sys
 import numpy as np, pandas as pd
@@ -165,6 +165,7 @@ pd.DataFrame(x).to_csv(os.path.join(d, 'index-range.csv'))
 pd.DataFrame(x).to_csv(os.path.join(d, 'index-tab.tsv'), sep='\t')
 pd.DataFrame(x, columns=['a', 'b']).to_csv(os.path.join(d, 'named.csv'), index=False)
 pd.DataFrame(x).to_csv(os.path.join(d, 'range2.csv'), index=False, header=False)
+pd.DataFrame(x).to_csv(os.path.join(d, 'range2-header.csv'), index=False)
 x3 = np.array([[0.5, -1.0, 4.0], [2.0, 1e-3, 5.5], [3.25, 7.0, -2.0]])
 pd.DataFrame(x3).to_csv(os.path.join(d, 'range.csv'), index=False)
 y = pd.Series([1, -1, 1], name='y')
@@ -199,6 +200,13 @@ func TestPandasCSV(t *testing.T) {
 	checkError(t, y, err, path+indexHeader[len("x.csv"):])
 	if y, err := ReadLabels(filepath.Join(dir, "y.csv"), ""); err != nil || !slices.Equal(y, []float64{1, -1, 1}) {
 		t.Errorf("y.csv: %v, %v; want [1 -1 1]", y, err)
+	}
+	// Written with its header, pandas' names 0, 1 of a DataFrame of two
+	// columns are refused, where they were read as a row.
+	for name, names := range map[string]string{"range2-header.csv": "0, 1"} {
+		path := filepath.Join(dir, name)
+		m, err := ReadMatrix(path)
+		checkError(t, m, err, path+":1: "+names+" above rows of decimals: the column names pandas gives a DataFrame made from an array (to_csv writes them as its header), which would be read as a row of data; write the file without them (pandas: to_csv(path, index=False, header=False)) or save X with np.save (.npy); if the line is data, write it as the rows below are (0.0)")
 	}
 	want3 := mat.NewDense(3, 3, []float64{0.5, -1, 4, 2, 1e-3, 5.5, 3.25, 7, -2})
 	for name, want := range map[string]*mat.Dense{"named.csv": want, "range2.csv": want, "range.csv": want3} {
