@@ -66,3 +66,31 @@ func TestFitScaleOverflow(t *testing.T) {
 		t.Errorf("γ = 1e-300: %v", err)
 	}
 }
+
+// TestFitNegativeRegError: e(S) = λ yᵀ(K_S + λI)⁻¹y is positive, but with
+// λ = 1e-17 on two examples its computed value rounded to −1.1e-16, and
+// Fit returned a model whose path held that negative error, which its own
+// WriteJSON refuses ("negative error"). Such a λ is too small for the data,
+// as the other breakdowns of the path say: Fit and Gram.Fit now return
+// that error.
+func TestFitNegativeRegError(t *testing.T) {
+	X := mat.NewDense(2, 2, []float64{2, 1, 0.25000000256204635, 1})
+	y := []float64{1, -1}
+	o := DefaultOptions()
+	o.Lambda = 1e-17
+	g, err := NewGram(context.Background(), X, nil, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for route, fit := range map[string]func() (*Model, error){
+		"Fit":      func() (*Model, error) { return Fit(context.Background(), X, nil, y, o) },
+		"Gram.Fit": func() (*Model, error) { return g.Fit(context.Background(), o) },
+	} {
+		mod, err := fit()
+		if err == nil {
+			t.Errorf("%s: no error; path %+v, WriteJSON: %v", route, mod.Path, mod.WriteJSON(new(bytes.Buffer)))
+		} else if want := "greedytl.Fit: regularised error breaks down at step 1"; !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "λ = 1e-17 is too small for these data") {
+			t.Errorf("%s: %v, want %q … λ = 1e-17 is too small for these data", route, err, want)
+		}
+	}
+}
