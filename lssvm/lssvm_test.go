@@ -3,6 +3,7 @@ package lssvm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -307,6 +308,42 @@ func TestLOOShapesAndLambda(t *testing.T) {
 			if s, ok := msg.(string); !ok || !strings.Contains(s, "want a positive, finite λ") {
 				t.Errorf("%s at λ = %v: recovered %v, want the λ panic", name, lambda, msg)
 			}
+		}
+	}
+}
+
+// TestDegenerateSystems: the constructors return errors, never panic, for a
+// nil Gram matrix or one of no rows, and NewWeightedRidge for one row
+// (its intercept fits that row exactly, and leaving it out leaves no
+// regression). They panicked: a nil dereference, or gonum's "zero length
+// in matrix dimension" for q⊥ of no dimensions.
+func TestDegenerateSystems(t *testing.T) {
+	one := mat.NewSymDense(1, []float64{2})
+	for _, tc := range []struct {
+		name string
+		f    func() error
+		want string
+	}{
+		{"system nil Gram", func() error { _, err := NewSystem(nil, nil, 1); return err }, "LS-SVM: no Gram matrix"},
+		{"system no rows", func() error { _, err := NewSystem(&mat.SymDense{}, nil, 1); return err }, "LS-SVM: no rows"},
+		// (One row was, and is, an error of its own: its leave-one-out
+		// denominator is 0.)
+		{"system one row", func() error { _, err := NewSystem(one, []float64{1}, 1); return err }, "LS-SVM system with C = 1: leave-one-out denominator 0 is 0"},
+		{"ridge nil Gram", func() error { _, err := NewWeightedRidge(nil, nil, nil); return err }, "weighted ridge: no Gram matrix"},
+		{"ridge no rows", func() error { _, err := NewWeightedRidge(&mat.SymDense{}, nil, nil); return err }, "weighted ridge: 0 rows: want at least 2"},
+		{"ridge one row", func() error { _, err := NewWeightedRidge(one, []float64{1}, []float64{1}); return err }, "weighted ridge: 1 row: want at least 2"},
+	} {
+		var err error
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					err = fmt.Errorf("panic: %v", r)
+				}
+			}()
+			err = tc.f()
+		}()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error containing %q", tc.name, err, tc.want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
@@ -31,12 +32,18 @@ type WeightedRidge struct {
 
 // NewWeightedRidge prepares the regression of targets t (kept, not copied)
 // with row weights omega on the rows whose Gram matrix is gram. It returns
-// an error when t and omega do not have one element per row of gram, when
-// a weight is not positive and finite, when t or gram holds a NaN or ±Inf
-// value, and when the eigendecomposition fails.
+// an error when gram is nil or has fewer than two rows, when t and omega do
+// not have one element per row of gram, when a weight is not positive and
+// finite, when t or gram holds a NaN or ±Inf value, and when the
+// eigendecomposition fails.
 func NewWeightedRidge(gram *mat.SymDense, t, omega []float64) (*WeightedRidge, error) {
+	if gram == nil {
+		return nil, errors.New("weighted ridge: no Gram matrix (nil)")
+	}
 	N := len(t)
-	if n := gram.SymmetricDim(); N != n {
+	if n := gram.SymmetricDim(); n < 2 {
+		return nil, fmt.Errorf("weighted ridge: %s: want at least 2 (the intercept fits one row exactly, and leaving it out leaves nothing)", plural.Count(n, "row", "rows"))
+	} else if N != n {
 		return nil, fmt.Errorf("weighted ridge: %d targets for %d rows", N, n)
 	}
 	if err := checkWeights("omega", omega, N); err != nil {
