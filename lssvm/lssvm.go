@@ -47,7 +47,8 @@ func checkWeights(name string, w []float64, m int) error {
 	return nil
 }
 
-// Gram returns ZZᵀ (m × m), the zero matrix when Z is nil.
+// Gram returns ZZᵀ (m × m), the zero matrix when Z is nil. It panics (a
+// programmer error) when m < 1 or Z does not have m rows.
 func Gram(z *mat.Dense, m int) *mat.SymDense {
 	g := mat.NewSymDense(m, nil)
 	if z != nil {
@@ -56,7 +57,8 @@ func Gram(z *mat.Dense, m int) *mat.SymDense {
 	return g
 }
 
-// DualToPrimal returns Zᵀα, nil when Z is nil.
+// DualToPrimal returns Zᵀα, nil when Z is nil. It panics (a programmer
+// error) when α does not hold one element per row of Z.
 func DualToPrimal(z *mat.Dense, alpha []float64) []float64 {
 	if z == nil {
 		return nil

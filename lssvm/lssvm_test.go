@@ -347,3 +347,30 @@ func TestDegenerateSystems(t *testing.T) {
 		}
 	}
 }
+
+// TestDocumentedPanics: the helpers without an error result panic, as
+// their doc comments say, when given shapes that disagree (a programmer's
+// error): Gram and DualToPrimal on the rows of Z, Primal on those of z.
+func TestDocumentedPanics(t *testing.T) {
+	gram := mat.NewSymDense(3, []float64{2, 1, 0, 1, 2, 1, 0, 1, 2})
+	wr, err := NewWeightedRidge(gram, []float64{1, -1, 1}, []float64{1, 1, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, f := range map[string]func(){
+		"Gram, m = 0":             func() { Gram(nil, 0) },
+		"Gram, Z of other rows":   func() { Gram(mat.NewDense(2, 2, nil), 3) },
+		"DualToPrimal, short α":   func() { DualToPrimal(mat.NewDense(3, 2, nil), []float64{1}) },
+		"Primal, nil z":           func() { wr.Primal(nil, 1) },
+		"Primal, z of other rows": func() { wr.Primal(mat.NewDense(2, 2, nil), 1) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+}

@@ -165,7 +165,8 @@ func (wr *WeightedRidge) LOOPredictions(m int, lambda float64) []float64 {
 // Primal returns the weights w = Σ_i √ω_i a_i (z_i − z̄),
 // a = U diag(1/(Λ+λ)) Uᵀs, and the intercept b = pᵀt − z̄ᵀw of the
 // regression at lambda, z̄ = Σ_i p_i z_i (z holds the rows z_i). It panics
-// (a programmer error) when lambda is not positive and finite.
+// (a programmer error) when lambda is not positive and finite, or z is nil
+// or does not have one row per row of the regression.
 func (wr *WeightedRidge) Primal(z *mat.Dense, lambda float64) (w []float64, b float64) {
 	checkLambda("Primal", lambda)
 	N, d := z.Dims()
