@@ -69,46 +69,38 @@ func TestConcurrentModels(t *testing.T) {
 			})
 		})
 	}
-	train, y, test, _ := multiProblem(5, 3, 3, 4, 6, 4)
-	for _, name := range MultiNames() {
-		t.Run("multi/"+name, func(t *testing.T) {
-			mm, err := NewMulti(name)
-			if err != nil {
-				t.Fatal(err)
+	eachMultiMethod(t, func(t *testing.T, mm MultiMethod, train Data, y ClassLabels, test Data, extra Extra) {
+		run(func() {
+			if _, err := mm.FitMulti(context.Background(), train, y, extra); err != nil {
+				t.Errorf("concurrent FitMulti: %v", err)
 			}
-			extra := multiExtra(mm, test)
-			run(func() {
-				if _, err := mm.FitMulti(context.Background(), train, y, extra); err != nil {
-					t.Errorf("concurrent FitMulti: %v", err)
-				}
-			})
-			model, err := mm.FitMulti(context.Background(), train, y, extra)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := model.Scores(test)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var file bytes.Buffer
-			if err := WriteMulti(&file, model, nil); err != nil {
-				t.Fatal(err)
-			}
-			run(func() {
-				got, err := model.Scores(test)
-				if err != nil || !mat.Equal(got, want) {
-					t.Errorf("concurrent Scores: %v", err)
-				}
-				if pred, err := model.Predict(test); err != nil || !slices.Equal(pred, argmaxRows(want)) {
-					t.Errorf("concurrent Predict: %v", err)
-				}
-				model.Selected()
-				model.Hyperparameters()
-				var b bytes.Buffer
-				if err := WriteMulti(&b, model, nil); err != nil || !bytes.Equal(b.Bytes(), file.Bytes()) {
-					t.Errorf("concurrent WriteMulti: %v (files equal: %v)", err, bytes.Equal(b.Bytes(), file.Bytes()))
-				}
-			})
 		})
-	}
+		model, err := mm.FitMulti(context.Background(), train, y, extra)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := model.Scores(test)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var file bytes.Buffer
+		if err := WriteMulti(&file, model, nil); err != nil {
+			t.Fatal(err)
+		}
+		run(func() {
+			got, err := model.Scores(test)
+			if err != nil || !mat.Equal(got, want) {
+				t.Errorf("concurrent Scores: %v", err)
+			}
+			if pred, err := model.Predict(test); err != nil || !slices.Equal(pred, argmaxRows(want)) {
+				t.Errorf("concurrent Predict: %v", err)
+			}
+			model.Selected()
+			model.Hyperparameters()
+			var b bytes.Buffer
+			if err := WriteMulti(&b, model, nil); err != nil || !bytes.Equal(b.Bytes(), file.Bytes()) {
+				t.Errorf("concurrent WriteMulti: %v (files equal: %v)", err, bytes.Equal(b.Bytes(), file.Bytes()))
+			}
+		})
+	})
 }

@@ -176,6 +176,22 @@ func TestMultiConformance(t *testing.T) {
 	}
 }
 
+// eachMultiMethod runs f as the subtest "multi/NAME" for every multi-class
+// method (MultiNames) on TestMultiConformance's small 3-way problem, with
+// the Extra the method needs (multiExtra).
+func eachMultiMethod(t *testing.T, f func(t *testing.T, mm MultiMethod, train Data, y ClassLabels, test Data, extra Extra)) {
+	train, y, test, _ := multiProblem(5, 3, 3, 4, 6, 4)
+	for _, name := range MultiNames() {
+		t.Run("multi/"+name, func(t *testing.T) {
+			mm, err := NewMulti(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f(t, mm, train, y, test, multiExtra(mm, test))
+		})
+	}
+}
+
 // multiExtra returns the Extra mm needs on TestMultiConformance's problem:
 // the test inputs as Extra.Unlabelled for a transductive binary method, a
 // labelled held-out sample (class indices) as Extra.Oracle for an oracle.
