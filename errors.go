@@ -18,3 +18,11 @@ func errSmallLambda(lambda, gamma, maxq float64) error {
 	}
 	return fmt.Errorf("greedytl.Fit: λ = %g is too small for these data (zᵀz/λ reaches %g)", lambda, maxq)
 }
+
+// errScaleOverflow reports a selected feature c whose divisor, its
+// standard deviation over the feature factor γ < 1, overflows float64: a
+// model cannot hold it (Predict and WriteJSON refuse a scale that is not
+// finite).
+func errScaleOverflow(gamma float64, c Column) error {
+	return fmt.Errorf("greedytl.Fit: FeatureFactor γ = %g is too small for %v: its standard deviation over γ, the divisor a model stores, overflows float64", gamma, c)
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/greedytl/greedytl/internal/fitctx"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -33,7 +34,10 @@ import (
 // option is invalid (λ not positive and finite without AutoLambda; δ or γ
 // negative, NaN or ±Inf; Sample < 0; MaxK < 0); every column is constant;
 // λ is too small (or γ too large) for the
-// data to be factorised reliably; or ctx is done before Fit returns (the
+// data to be factorised reliably; γ < 1 is so small that a selected
+// feature's divisor, its standard deviation over γ, overflows float64 (a
+// subnormal γ, or a standard deviation near MaxFloat64), which no model can
+// hold; or ctx is done before Fit returns (the
 // error wraps ctx.Err(); ctx is checked during setup, once per step, and
 // once more at the end, so no model is returned after ctx is done). It
 // panics when ctx is nil (see the package documentation).
@@ -108,6 +112,9 @@ func finish(e engine, p *path, in *inputs, opts Options) (*Model, error) {
 	for j, s := range p.sel[:k] {
 		c := column(e.global(s), in.d)
 		st := e.stats(s)
+		if !standardize.PositiveFinite(st.scale) {
+			return nil, errScaleOverflow(opts.FeatureFactor, c)
+		}
 		mod.Selected[j] = c
 		mod.Mean[j], mod.Scale[j] = st.mean, st.scale
 		mod.Path[j] = Step{Column: c, Score: m * (1 - p.reg[j]), RegError: p.reg[j], LOOError: p.loo[j]}

@@ -683,6 +683,9 @@ func (g *Gram) fit(ctx context.Context, opts Options, loo bool) (*Model, bool, e
 	mod.Weights = w
 	for t, j := range s.sel[:k] {
 		a := idx[j]
+		if !standardize.PositiveFinite(scale[j]) {
+			return nil, false, nil // Fit's error (errScaleOverflow)
+		}
 		c := column(int(g.glob[a]), d)
 		mod.Selected[t] = c
 		mod.Mean[t], mod.Scale[t] = g.st[a].mean, scale[j]

@@ -44,6 +44,10 @@ type Step struct {
 // selected column: Path[j].Column == Selected[j]. A model may select no
 // column at all (when even the best column gains less than Delta); it then
 // predicts 0 everywhere.
+//
+// Predict, WriteJSON, Write and MarshalJSON only read the model: any number
+// of goroutines may call them on one model at once, as long as none
+// modifies its fields.
 type Model struct {
 	// Selected lists the chosen columns in selection order.
 	Selected []Column

@@ -439,7 +439,10 @@ func norm1(A []float64, m int) float64 {
 	return n
 }
 
-// record appends the regularised and LOO errors of the current state.
+// record appends the regularised and LOO errors of the current state. It
+// returns an error when either breaks down numerically (a negative
+// regularised error, a leave-one-out denominator that is not positive),
+// which takes a λ far too small for the data.
 func (p *path) record() error {
 	loo, err := p.looError()
 	if err != nil {
@@ -447,6 +450,10 @@ func (p *path) record() error {
 	}
 	// λ yᵀGy = λ yᵀĜy + (Σy)²(1/m − λ/(ms)) = λ yᵀa + (Σy)²β/s.
 	reg := p.lambda*dot(p.y, p.a) + p.ysum*p.ysum*p.beta/p.s
+	if !(reg >= 0) {
+		// Positive in exact arithmetic: rounding has taken over.
+		return fmt.Errorf("greedytl.Fit: regularised error breaks down at step %d (e(S)/m = %v): λ = %g is too small for these data", len(p.sel), reg/float64(p.m), p.lambda)
+	}
 	p.reg = append(p.reg, reg/float64(p.m))
 	p.loo = append(p.loo, loo)
 	return nil

@@ -2,6 +2,7 @@ package lssvm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -46,7 +47,8 @@ func checkWeights(name string, w []float64, m int) error {
 	return nil
 }
 
-// Gram returns ZZᵀ (m × m), the zero matrix when Z is nil.
+// Gram returns ZZᵀ (m × m), the zero matrix when Z is nil. It panics (a
+// programmer error) when m < 1 or Z does not have m rows.
 func Gram(z *mat.Dense, m int) *mat.SymDense {
 	g := mat.NewSymDense(m, nil)
 	if z != nil {
@@ -55,7 +57,8 @@ func Gram(z *mat.Dense, m int) *mat.SymDense {
 	return g
 }
 
-// DualToPrimal returns Zᵀα, nil when Z is nil.
+// DualToPrimal returns Zᵀα, nil when Z is nil. It panics (a programmer
+// error) when α does not hold one element per row of Z.
 func DualToPrimal(z *mat.Dense, alpha []float64) []float64 {
 	if z == nil {
 		return nil
@@ -75,12 +78,19 @@ type System struct {
 }
 
 // NewSystem factorises the system of the class-weighted LS-SVM with kernel
-// gram, weights zeta and cost c. It returns an error when zeta does not
-// hold one positive, finite weight per row of gram, when c is not positive
-// and finite, when gram holds a NaN or ±Inf value, and when the system is
-// numerically singular.
+// gram, weights zeta and cost c. It returns an error when gram is nil or
+// has no rows, when zeta does not hold one positive, finite weight per row
+// of gram, when c is not positive and finite, when gram holds a NaN or ±Inf
+// value, and when the system is numerically singular (a single row's
+// leave-one-out denominator is 0).
 func NewSystem(gram *mat.SymDense, zeta []float64, c float64) (*System, error) {
+	if gram == nil {
+		return nil, errors.New("LS-SVM: no Gram matrix (nil)")
+	}
 	m := gram.SymmetricDim()
+	if m == 0 {
+		return nil, errors.New("LS-SVM: no rows (an empty Gram matrix)")
+	}
 	if err := checkWeights("zeta", zeta, m); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package lssvm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -308,5 +309,68 @@ func TestLOOShapesAndLambda(t *testing.T) {
 				t.Errorf("%s at λ = %v: recovered %v, want the λ panic", name, lambda, msg)
 			}
 		}
+	}
+}
+
+// TestDegenerateSystems: the constructors return errors, never panic, for a
+// nil Gram matrix or one of no rows, and NewWeightedRidge for one row
+// (its intercept fits that row exactly, and leaving it out leaves no
+// regression). They panicked: a nil dereference, or gonum's "zero length
+// in matrix dimension" for q⊥ of no dimensions.
+func TestDegenerateSystems(t *testing.T) {
+	one := mat.NewSymDense(1, []float64{2})
+	for _, tc := range []struct {
+		name string
+		f    func() error
+		want string
+	}{
+		{"system nil Gram", func() error { _, err := NewSystem(nil, nil, 1); return err }, "LS-SVM: no Gram matrix"},
+		{"system no rows", func() error { _, err := NewSystem(&mat.SymDense{}, nil, 1); return err }, "LS-SVM: no rows"},
+		// (One row was, and is, an error of its own: its leave-one-out
+		// denominator is 0.)
+		{"system one row", func() error { _, err := NewSystem(one, []float64{1}, 1); return err }, "LS-SVM system with C = 1: leave-one-out denominator 0 is 0"},
+		{"ridge nil Gram", func() error { _, err := NewWeightedRidge(nil, nil, nil); return err }, "weighted ridge: no Gram matrix"},
+		{"ridge no rows", func() error { _, err := NewWeightedRidge(&mat.SymDense{}, nil, nil); return err }, "weighted ridge: 0 rows: want at least 2"},
+		{"ridge one row", func() error { _, err := NewWeightedRidge(one, []float64{1}, []float64{1}); return err }, "weighted ridge: 1 row: want at least 2"},
+	} {
+		var err error
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					err = fmt.Errorf("panic: %v", r)
+				}
+			}()
+			err = tc.f()
+		}()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error containing %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestDocumentedPanics: the helpers without an error result panic, as
+// their doc comments say, when given shapes that disagree (a programmer's
+// error): Gram and DualToPrimal on the rows of Z, Primal on those of z.
+func TestDocumentedPanics(t *testing.T) {
+	gram := mat.NewSymDense(3, []float64{2, 1, 0, 1, 2, 1, 0, 1, 2})
+	wr, err := NewWeightedRidge(gram, []float64{1, -1, 1}, []float64{1, 1, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, f := range map[string]func(){
+		"Gram, m = 0":             func() { Gram(nil, 0) },
+		"Gram, Z of other rows":   func() { Gram(mat.NewDense(2, 2, nil), 3) },
+		"DualToPrimal, short α":   func() { DualToPrimal(mat.NewDense(3, 2, nil), []float64{1}) },
+		"Primal, nil z":           func() { wr.Primal(nil, 1) },
+		"Primal, z of other rows": func() { wr.Primal(mat.NewDense(2, 2, nil), 1) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			f()
+		}()
 	}
 }

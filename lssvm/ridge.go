@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
@@ -31,12 +32,18 @@ type WeightedRidge struct {
 
 // NewWeightedRidge prepares the regression of targets t (kept, not copied)
 // with row weights omega on the rows whose Gram matrix is gram. It returns
-// an error when t and omega do not have one element per row of gram, when
-// a weight is not positive and finite, when t or gram holds a NaN or ±Inf
-// value, and when the eigendecomposition fails.
+// an error when gram is nil or has fewer than two rows, when t and omega do
+// not have one element per row of gram, when a weight is not positive and
+// finite, when t or gram holds a NaN or ±Inf value, and when the
+// eigendecomposition fails.
 func NewWeightedRidge(gram *mat.SymDense, t, omega []float64) (*WeightedRidge, error) {
+	if gram == nil {
+		return nil, errors.New("weighted ridge: no Gram matrix (nil)")
+	}
 	N := len(t)
-	if n := gram.SymmetricDim(); N != n {
+	if n := gram.SymmetricDim(); n < 2 {
+		return nil, fmt.Errorf("weighted ridge: %s: want at least 2 (the intercept fits one row exactly, and leaving it out leaves nothing)", plural.Count(n, "row", "rows"))
+	} else if N != n {
 		return nil, fmt.Errorf("weighted ridge: %d targets for %d rows", N, n)
 	}
 	if err := checkWeights("omega", omega, N); err != nil {
@@ -158,7 +165,8 @@ func (wr *WeightedRidge) LOOPredictions(m int, lambda float64) []float64 {
 // Primal returns the weights w = Σ_i √ω_i a_i (z_i − z̄),
 // a = U diag(1/(Λ+λ)) Uᵀs, and the intercept b = pᵀt − z̄ᵀw of the
 // regression at lambda, z̄ = Σ_i p_i z_i (z holds the rows z_i). It panics
-// (a programmer error) when lambda is not positive and finite.
+// (a programmer error) when lambda is not positive and finite, or z is nil
+// or does not have one row per row of the regression.
 func (wr *WeightedRidge) Primal(z *mat.Dense, lambda float64) (w []float64, b float64) {
 	checkLambda("Primal", lambda)
 	N, d := z.Dims()

@@ -95,24 +95,16 @@ func TestFitCancelledAtEachCheck(t *testing.T) {
 			}
 		})
 	}
-	train, y, test, _ := multiProblem(5, 3, 3, 4, 6, 4)
-	for _, name := range MultiNames() {
-		t.Run("multi/"+name, func(t *testing.T) {
-			mm, err := NewMulti(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			extra := multiExtra(mm, test)
-			count := fitctxtest.NewCountdown(math.MaxInt64)
-			if _, err := mm.FitMulti(count, train, y, extra); err != nil {
-				t.Fatal(err)
-			}
-			total := count.Calls()
-			head := ""
-			for _, at := range checkPoints(total) {
-				model, err := mm.FitMulti(fitctxtest.NewCountdown(at-1), train, y, extra)
-				checkCancelledError(t, mm.Name(), at, total, err, model != nil, &head)
-			}
-		})
-	}
+	eachMultiMethod(t, func(t *testing.T, mm MultiMethod, train Data, y ClassLabels, _ Data, extra Extra) {
+		count := fitctxtest.NewCountdown(math.MaxInt64)
+		if _, err := mm.FitMulti(count, train, y, extra); err != nil {
+			t.Fatal(err)
+		}
+		total := count.Calls()
+		head := ""
+		for _, at := range checkPoints(total) {
+			model, err := mm.FitMulti(fitctxtest.NewCountdown(at-1), train, y, extra)
+			checkCancelledError(t, mm.Name(), at, total, err, model != nil, &head)
+		}
+	})
 }

@@ -268,7 +268,9 @@ type Method interface {
 	Fit(ctx context.Context, train Data, extra Extra) (Model, error)
 }
 
-// Model is a fitted target classifier.
+// Model is a fitted target classifier. Its methods only read it and
+// their inputs (Hyperparameters, SourceWeights and Selected return copies):
+// any number of goroutines may call them, and Write, on one model at once.
 type Model interface {
 	// Method is the registry name of the method that made the model.
 	Method() string

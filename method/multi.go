@@ -100,7 +100,9 @@ type MultiMethod interface {
 	FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error)
 }
 
-// MultiModel is a fitted classifier of K ≥ 2 classes.
+// MultiModel is a fitted classifier of K ≥ 2 classes. As for Model, its
+// methods only read it and their inputs: any number of goroutines may call
+// them, and WriteMulti, on one model at once.
 type MultiModel interface {
 	// Method is the registry spec of the method that made the model.
 	Method() string

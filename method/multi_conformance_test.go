@@ -20,7 +20,8 @@ import (
 // TestMultiConformance is the multi-class counterpart of the conformance
 // suite: every method that fits several classes (MultiNames: the natives,
 // and every binary method one against the rest) on a small 3-way problem
-// is deterministic, leaves its inputs alone, checks the column counts at
+// is deterministic, leaves its inputs and its Extra's data alone, checks
+// the column counts at
 // predict, predicts each row alike whatever the row order, survives its
 // file, returns errors for bad input, and honours its context
 // (checkMultiContexts).
@@ -34,15 +35,26 @@ func TestMultiConformance(t *testing.T) {
 				t.Fatal(err)
 			}
 			extra := multiExtra(mm, test)
-			checkMultiContexts(t, name, mm, train, y, extra)
+			// Copies taken before any fit: a fit that wrote to its inputs
+			// the same way each time would leave no trace between two.
 			xCopy, hCopy, yCopy := mat.DenseCopyOf(train.X), mat.DenseCopyOf(train.H), slices.Clone(y.Y)
+			namesCopy, testCopy := slices.Clone(y.Names), cloneData(test)
+			var oracleCopy Data
+			if extra.Oracle != nil {
+				oracleCopy = cloneData(*extra.Oracle)
+			}
+			checkMultiContexts(t, name, mm, train, y, extra)
 			ctx := context.Background()
 			m1, err := mm.FitMulti(ctx, train, y, extra)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !mat.Equal(xCopy, train.X) || !mat.Equal(hCopy, train.H) || !slices.Equal(yCopy, y.Y) {
+			if !mat.Equal(xCopy, train.X) || !mat.Equal(hCopy, train.H) || !slices.Equal(yCopy, y.Y) || !slices.Equal(namesCopy, y.Names) {
 				t.Error("FitMulti modified its inputs")
+			}
+			// Extra.Unlabelled, when set, holds test's matrices.
+			if !equalData(testCopy, test) || (extra.Oracle != nil && !equalData(oracleCopy, *extra.Oracle)) {
+				t.Error("FitMulti modified the data of its Extra")
 			}
 			m2, err := mm.FitMulti(ctx, train, y, extra)
 			if err != nil {
@@ -172,6 +184,22 @@ func TestMultiConformance(t *testing.T) {
 					t.Errorf("FitMulti with a column of %s whose deviations overflow: %q does not name %s's column 2", part, msg, part)
 				}
 			}
+		})
+	}
+}
+
+// eachMultiMethod runs f as the subtest "multi/NAME" for every multi-class
+// method (MultiNames) on TestMultiConformance's small 3-way problem, with
+// the Extra the method needs (multiExtra).
+func eachMultiMethod(t *testing.T, f func(t *testing.T, mm MultiMethod, train Data, y ClassLabels, test Data, extra Extra)) {
+	train, y, test, _ := multiProblem(5, 3, 3, 4, 6, 4)
+	for _, name := range MultiNames() {
+		t.Run("multi/"+name, func(t *testing.T) {
+			mm, err := NewMulti(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f(t, mm, train, y, test, multiExtra(mm, test))
 		})
 	}
 }
