@@ -369,8 +369,9 @@ var legacyLink = regexp.MustCompile(`\]\(([^()\s]+)\)`)
 // legacyList returns, for a directory without a FileList that holds a
 // report of a greedytl from before reports listed their files, the files
 // of that report as far as greedytl can tell it wrote them, which Write
-// may replace, and remove when it does not write them again (as an
-// earlier report's: only while their content is unchanged), and lists as
+// may replace, and (the figures, not the documents: hashLegacy) remove
+// when it does not write them again (as an earlier report's: only while
+// their content is unchanged), and lists as
 // its own; nil where dir holds no such report. A user's file is never
 // among them, though it begin as greedytl's documents begin:
 //   - report.html, where it is a greedytl page whole (legacyPage): every
@@ -462,11 +463,18 @@ func readRegular(path string) ([]byte, error) {
 	return b, nil
 }
 
-// hashLegacy gives each file of l, a legacyList, the digest of what it
-// holds now; a file gone since is dropped.
+// hashLegacy gives each figure of l, a legacyList, the digest of what it
+// holds now, to be removed while unchanged; a file gone since is dropped,
+// and so are the documents, which Write has checked it may replace (the
+// check is done) but never removes: legacyList knows a document by its
+// beginning and end, not byte for byte, and a report.md or report.html
+// with the user's notes added is still greedytl's to legacyList.
 func (l *fileList) hashLegacy(dir string) error {
 	files := l.Files[:0]
 	for _, f := range l.Files {
+		if ownHead(f.Name, "") != nil {
+			continue
+		}
 		digest, err := filedigest.SHA256(filepath.Join(dir, f.Name))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

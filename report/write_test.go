@@ -920,6 +920,50 @@ func TestWriteLegacyKeepsUnprovenFiles(t *testing.T) {
 	}
 }
 
+// TestWriteLegacyKeepsAnnotatedDocument: in a directory of a report from
+// before file lists, a report.md the user has added notes to is still the
+// report's to replace, but a report that does not write it again (--format
+// html) does not remove it as stale: nothing proves it unchanged (review:
+// the notes were deleted).
+func TestWriteLegacyKeepsAnnotatedDocument(t *testing.T) {
+	res := loadRecords(t, t.TempDir(), nwayRecords())
+	for _, doc := range []struct {
+		name string
+		opts Options // the later report's, which does not write name
+	}{{"report.md", Options{HTML: true}}, {"report.html", Options{Markdown: true}}} {
+		dir := filepath.Join(t.TempDir(), "report")
+		if _, err := Write(dir, res, Options{Markdown: true, HTML: true}); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Remove(filepath.Join(dir, FileList)); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, doc.name)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		annotated := string(b)
+		if doc.name == "report.md" {
+			annotated += "\n## My analysis\n\nnotes\n"
+		} else { // inside the page, whose end legacyPage checks
+			annotated = strings.Replace(annotated, "</body>", "<p>My analysis</p>\n</body>", 1)
+		}
+		if err := os.WriteFile(path, []byte(annotated), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if l, err := legacyList(dir, "greedytl experiment report"); err != nil || l == nil || !slices.ContainsFunc(l.Files, func(f listedFile) bool { return f.Name == doc.name }) {
+			t.Fatalf("%s: legacyList = %v, %v; want the annotated document listed (the case under test)", doc.name, l, err)
+		}
+		if _, err := Write(dir, res, doc.opts); err != nil {
+			t.Fatalf("%s: %v", doc.name, err)
+		}
+		if got, err := os.ReadFile(path); err != nil || string(got) != annotated {
+			t.Errorf("%s, annotated by the user, was removed or changed by a report that does not write it: %v", doc.name, err)
+		}
+	}
+}
+
 // dirContents returns the content of each file of dir by name.
 func dirContents(t *testing.T, dir string) map[string]string {
 	t.Helper()
