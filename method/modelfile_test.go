@@ -272,8 +272,8 @@ func TestWriteNil(t *testing.T) {
 	}{
 		{Write(io.Discard, nil, FileInfo{}), "method: writing a nil Model"},
 		{Write(io.Discard, (*Linear)(nil), FileInfo{}), "method: writing a nil *method.Linear"},
-		{WriteMulti(io.Discard, nil, nil), "method: writing a nil MultiModel"},
-		{WriteMulti(io.Discard, (*LinearMulti)(nil), nil), "method: writing a nil *method.LinearMulti"},
+		{WriteMulti(io.Discard, nil, FileInfo{}), "method: writing a nil MultiModel"},
+		{WriteMulti(io.Discard, (*LinearMulti)(nil), FileInfo{}), "method: writing a nil *method.LinearMulti"},
 	} {
 		if tc.err == nil || tc.err.Error() != tc.want {
 			t.Errorf("error %v, want %q", tc.err, tc.want)
@@ -311,7 +311,7 @@ func TestNilReaderWriter(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		noPanic(name+": WriteMulti", ": no writer (nil)", func() error { return WriteMulti(nil, mm, nil) })
+		noPanic(name+": WriteMulti", ": no writer (nil)", func() error { return WriteMulti(nil, mm, FileInfo{}) })
 	}
 	noPanic("Read", "method: reading model: no reader (nil)", func() error { _, err := Read(nil); return err })
 }
