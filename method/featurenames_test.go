@@ -4,12 +4,35 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/greedytl/greedytl/modelfile"
 )
+
+// fitEveryMulti fits every multi-class spec (MultiNames) on one small
+// problem of 3 classes and 6 features (multiProblem), yielding each spec
+// and its model in MultiNames' order.
+func fitEveryMulti(t *testing.T) iter.Seq2[string, MultiModel] {
+	train, y, test, _ := multiProblem(5, 3, 3, 4, 6, 4)
+	return func(yield func(string, MultiModel) bool) {
+		for _, name := range MultiNames() {
+			meth, err := NewMulti(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mm, err := meth.FitMulti(context.Background(), train, y, multiExtra(meth, test))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !yield(name, mm) {
+				return
+			}
+		}
+	}
+}
 
 // TestFeatureNamesInModelFiles: Write and WriteMulti record FileInfo's
 // feature names in every method's file, Read gives them back, and a file
@@ -59,20 +82,11 @@ func TestFeatureNamesInModelFiles(t *testing.T) {
 			return Write(w, model, FileInfo{FeatureNames: n})
 		})
 	}
-	train, y, test, _ := multiProblem(5, 3, 3, 4, 6, 4)
-	for _, name := range MultiNames() {
-		meth, err := NewMulti(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mm, err := meth.FitMulti(context.Background(), train, y, multiExtra(meth, test))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for name, mm := range fitEveryMulti(t) {
 		check(name+" (multi-class)", 6, func(w *bytes.Buffer, n []string) error {
 			return WriteMulti(w, mm, FileInfo{FeatureNames: n})
 		})
-		err = WriteMulti(new(bytes.Buffer), mm, FileInfo{Labels: &modelfile.LabelNames{Positive: "a", Negative: []string{"b"}}})
+		err := WriteMulti(new(bytes.Buffer), mm, FileInfo{Labels: &modelfile.LabelNames{Positive: "a", Negative: []string{"b"}}})
 		if err == nil || !strings.Contains(err.Error(), `names its classes in "classes", not "labels"`) {
 			t.Errorf("%s: WriteMulti with labels: %v", name, err)
 		}

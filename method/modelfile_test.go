@@ -301,16 +301,7 @@ func TestNilReaderWriter(t *testing.T) {
 		model := mustFit(t, name, base)
 		noPanic(name+": Write", ": no writer (nil)", func() error { return Write(nil, model, FileInfo{}) })
 	}
-	train, y, test, _ := multiProblem(5, 3, 3, 4, 6, 4)
-	for _, name := range MultiNames() {
-		meth, err := NewMulti(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mm, err := meth.FitMulti(context.Background(), train, y, multiExtra(meth, test))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for name, mm := range fitEveryMulti(t) {
 		noPanic(name+": WriteMulti", ": no writer (nil)", func() error { return WriteMulti(nil, mm, FileInfo{}) })
 	}
 	noPanic("Read", "method: reading model: no reader (nil)", func() error { _, err := Read(nil); return err })
