@@ -19,6 +19,18 @@ import (
 // Content starting with the gzip magic bytes is decompressed first. The path
 // "-" reads text from standard input.
 func ReadMatrix(path string) (*mat.Dense, error) {
+	return ReadMatrixNames(path, nil)
+}
+
+// ReadMatrixNames is ReadMatrix that also sets *names, when names is not
+// nil, to the names of the matrix's columns in order, when it has them:
+// those of a text file's header (see DecodeCSV). It sets nil for a file
+// without a header, for pandas' default names 0, 1, …, n−1, which name no
+// column, and for a .npy file.
+func ReadMatrixNames(path string, names *[]string) (*mat.Dense, error) {
+	if names != nil {
+		*names = nil
+	}
 	if path != "-" && (strings.HasSuffix(path, ".npy") || strings.HasSuffix(path, ".npy.gz")) {
 		return ReadNPYMatrix(path)
 	}
@@ -27,7 +39,7 @@ func ReadMatrix(path string) (*mat.Dense, error) {
 		return nil, err
 	}
 	defer src.close()
-	return src.matrix(displayName(path))
+	return src.matrix(displayName(path), names)
 }
 
 // DecodeMatrix reads a matrix from r in either of ReadMatrix's formats,
@@ -35,17 +47,26 @@ func ReadMatrix(path string) (*mat.Dense, error) {
 // DecodeCSV), either optionally gzip-compressed. It is what reads a matrix
 // from standard input; name is used in error messages.
 func DecodeMatrix(r io.Reader, name string) (*mat.Dense, error) {
+	return DecodeMatrixNames(r, name, nil)
+}
+
+// DecodeMatrixNames is DecodeMatrix that also sets *names (names not nil)
+// to the column names of a text header, as ReadMatrixNames does.
+func DecodeMatrixNames(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
+	if names != nil {
+		*names = nil
+	}
 	br, _, err := maybeGunzip(r, name)
 	if err != nil {
 		return nil, err
 	}
 	src := &source{size: -1, br: br}
-	return src.matrix(name)
+	return src.matrix(name, names)
 }
 
 // matrix decodes src as .npy when it starts with the magic bytes, else as
-// delimited text.
-func (src *source) matrix(name string) (*mat.Dense, error) {
+// delimited text, setting *names (not nil) to its header's column names.
+func (src *source) matrix(name string, names *[]string) (*mat.Dense, error) {
 	if src.isNPY() {
 		a, err := src.npy(name)
 		if err != nil {
@@ -53,7 +74,7 @@ func (src *source) matrix(name string) (*mat.Dense, error) {
 		}
 		return a.matrix(name)
 	}
-	return decodeCSV(src.br, name)
+	return decodeCSV(src.br, name, names)
 }
 
 // DecodeCSV reads a matrix of numbers from delimited text; name is used in
@@ -97,11 +118,13 @@ func DecodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeCSV(br, name)
+	return decodeCSV(br, name, nil)
 }
 
-// decodeCSV is DecodeCSV without the gzip sniffing.
-func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
+// decodeCSV is DecodeCSV without the gzip sniffing. When names is not nil
+// and the input reads, it sets *names to the header's column names (nil
+// without a header, and for a range header, which names no column).
+func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 	lr := newLineReader(r, name)
 	var (
 		sep        byte
@@ -111,8 +134,8 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 		// n−1 (n ≥ 3, commas or tabs), kept as a row and dropped at the
 		// end if rows follow.
 		rangeHeader bool
-		rangeRow    bool   // the first line is 0, 1, …, n−1 but no rangeHeader: refused above rows of decimals
-		firstName   string // the header's name of column 1
+		rangeRow    bool     // the first line is 0, 1, …, n−1 but no rangeHeader: refused above rows of decimals
+		header      []string // the header's column names (nil: none)
 		cols        = -1
 		rows        int
 		data        []float64
@@ -137,7 +160,10 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 			if isHeader(fields) {
 				headerLine = lr.line
 				cols = len(fields)
-				firstName = string(fields[0])
+				header = make([]string, cols)
+				for j, f := range fields {
+					header[j] = string(f)
+				}
 				continue
 			}
 			rangeHeader = (sep == ',' || sep == '\t') && len(fields) >= 3 && isRangeHeader(fields)
@@ -195,9 +221,12 @@ func decodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 				unnamed = "pandas' default column names 0, 1, … name none"
 			}
 			return nil, errorf(name, dataLine[0], "column 1 counts the rows (%d, %d, …, %d): a row index, as pandas' to_csv writes by default (index=True; %s) and R's write.table its row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, give the file a header naming it (or save X with np.save, .npy)", from, from+1, from+rows-1, unnamed)
-		case isIndexName(firstName):
-			return nil, errorf(name, dataLine[0], "column 1, named %q, counts the rows (%d, %d, …, %d): a row index, as pandas writes it (to_csv of a named index, or of reset_index's column) and R's read.csv names row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, name it in the header (or save X with np.save, .npy)", firstName, from, from+1, from+rows-1)
+		case isIndexName(header[0]):
+			return nil, errorf(name, dataLine[0], "column 1, named %q, counts the rows (%d, %d, …, %d): a row index, as pandas writes it (to_csv of a named index, or of reset_index's column) and R's read.csv names row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, name it in the header (or save X with np.save, .npy)", header[0], from, from+1, from+rows-1)
 		}
+	}
+	if names != nil {
+		*names = header
 	}
 	return mat.NewDense(rows, cols, data), nil
 }

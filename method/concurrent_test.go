@@ -84,7 +84,7 @@ func TestConcurrentModels(t *testing.T) {
 			t.Fatal(err)
 		}
 		var file bytes.Buffer
-		if err := WriteMulti(&file, model, nil); err != nil {
+		if err := WriteMulti(&file, model, FileInfo{}); err != nil {
 			t.Fatal(err)
 		}
 		run(func() {
@@ -98,7 +98,7 @@ func TestConcurrentModels(t *testing.T) {
 			model.Selected()
 			model.Hyperparameters()
 			var b bytes.Buffer
-			if err := WriteMulti(&b, model, nil); err != nil || !bytes.Equal(b.Bytes(), file.Bytes()) {
+			if err := WriteMulti(&b, model, FileInfo{}); err != nil || !bytes.Equal(b.Bytes(), file.Bytes()) {
 				t.Errorf("concurrent WriteMulti: %v (files equal: %v)", err, bytes.Equal(b.Bytes(), file.Bytes()))
 			}
 		})

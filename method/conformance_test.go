@@ -1023,12 +1023,12 @@ func TestPredictInconsistentModels(t *testing.T) {
 	noPanic(t, "the zero AutoModel: Predict", func() error { _, err := (&AutoModel{}).Predict(Data{X: base.test.X, H: base.test.H}); return err })
 	noPanic(t, "the zero AutoModel: WriteModel", func() error { return WriteModel(io.Discard, &AutoModel{}) })
 	multi := Data{X: base.test.X, H: base.test.H}
-	noPanic(t, "WriteMulti of a nil MultiModel", func() error { return WriteMulti(io.Discard, nil, nil) })
-	noPanic(t, "a nil *LinearMulti: WriteMulti", func() error { return WriteMulti(io.Discard, (*LinearMulti)(nil), nil) })
+	noPanic(t, "WriteMulti of a nil MultiModel", func() error { return WriteMulti(io.Discard, nil, FileInfo{}) })
+	noPanic(t, "a nil *LinearMulti: WriteMulti", func() error { return WriteMulti(io.Discard, (*LinearMulti)(nil), FileInfo{}) })
 	noPanic(t, "a nil *LinearMulti: Scores", func() error { _, err := (*LinearMulti)(nil).Scores(multi); return err })
 	noPanic(t, "a nil *LinearMulti: Predict", func() error { _, err := (*LinearMulti)(nil).Predict(multi); return err })
 	noPanic(t, "the zero LinearMulti: Scores", func() error { _, err := (&LinearMulti{}).Scores(multi); return err })
-	noPanic(t, "the zero LinearMulti: WriteMulti", func() error { return WriteMulti(io.Discard, &LinearMulti{}, nil) })
+	noPanic(t, "the zero LinearMulti: WriteMulti", func() error { return WriteMulti(io.Discard, &LinearMulti{}, FileInfo{}) })
 }
 
 // TestZeroValueMethods: the exported method types built by hand without

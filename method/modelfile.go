@@ -20,17 +20,22 @@ type fileEncoder interface {
 }
 
 // fileWriter is implemented by the GreedyTL models, whose file is the root
-// package's (greedytl.Model.Write), with the header h.
+// package's (greedytl.Model.Write), with the header h; featureCount is the
+// number of columns of X of the model, which "feature_names" must name.
 type fileWriter interface {
 	writeFile(w io.Writer, h modelfile.Header) error
+	featureCount() int
 }
 
 // FileInfo is what a model file records besides the model: the sources
-// directory its source scores are computed from (nil: none), and for a
-// binary model the label names of its classes (nil: not known).
+// directory its source scores are computed from (nil: none), for a
+// binary model the label names of its classes (nil: not known), and the
+// names of the columns of X it was fitted on, in order (nil: the features
+// had no names).
 type FileInfo struct {
-	Sources *source.ID
-	Labels  *modelfile.LabelNames
+	Sources      *source.ID
+	Labels       *modelfile.LabelNames
+	FeatureNames []string
 }
 
 // Write writes the binary model m as an indented JSON document:
@@ -39,13 +44,14 @@ type FileInfo struct {
 //	 "hyperparameters": {"lambda": …, …}, "build": {…},
 //	 …the method's own members…}
 //
-// recording in the header's "sources" and "labels" members those of info
-// (see modelfile.Header; the label names are checked first). Numbers are
-// written so that they read back exactly; "build" records the greedytl
-// that wrote the file. The GreedyTL methods' files are the root package's
+// recording in the header's "sources", "labels" and "feature_names"
+// members those of info (see modelfile.Header; the label names are
+// checked first). Numbers are written so that they read back exactly;
+// "build" records the greedytl that wrote the file. The GreedyTL methods' files are the root package's
 // (greedytl.Model.Write), named by the method's canonical spec. Write
 // returns an error when m is not a model of this package's methods, when
-// it holds a non-finite number, when it or w is nil, and when w fails. It is the one writer of
+// it holds a non-finite number, when info's feature names are not one per
+// column of X, when it or w is nil, and when w fails. It is the one writer of
 // every binary method's header (WriteMulti writes multi-class models).
 func Write(w io.Writer, m Model, info FileInfo) error {
 	if err := nilModel(m, "Model"); err != nil {
@@ -59,8 +65,13 @@ func Write(w io.Writer, m Model, info FileInfo) error {
 	}
 	h := modelfile.NewHeader(m.Method(), m.Hyperparameters(), info.Sources)
 	h.Labels = info.Labels
+	h.FeatureNames = info.FeatureNames
 	if fw, ok := m.(fileWriter); ok {
-		if err := fw.writeFile(w, h); err != nil {
+		err := checkNameCount(info.FeatureNames, fw.featureCount())
+		if err == nil {
+			err = fw.writeFile(w, h)
+		}
+		if err != nil {
 			return fmt.Errorf("method: writing %s model: %w", m.Method(), err)
 		}
 		return nil
@@ -70,6 +81,12 @@ func Write(w io.Writer, m Model, info FileInfo) error {
 		return fmt.Errorf("method: cannot write a %T model", m)
 	}
 	doc, err := enc.fileDocument(h)
+	if err == nil && info.FeatureNames != nil {
+		// Selected after fileDocument's checks: it need not hold on a
+		// model they refuse.
+		sel, _ := m.Selected()
+		err = checkNameCount(info.FeatureNames, sel.NumFeatures)
+	}
 	if err == nil {
 		err = modelfile.Write(w, doc)
 	}
@@ -126,7 +143,7 @@ func readNested(doc json.RawMessage) (File, error) {
 // decodeFile decodes a parsed model file with its method's decoder, for
 // Read and readNested; its errors carry no package prefix.
 func decodeFile(f modelfile.File) (File, error) {
-	info := FileInfo{Sources: f.Sources, Labels: f.Labels}
+	info := FileInfo{Sources: f.Sources, Labels: f.Labels, FeatureNames: f.FeatureNames}
 	if f.Multi {
 		decode, err := multiDecoder(f.Method)
 		if err != nil {
@@ -146,6 +163,11 @@ func decodeFile(f modelfile.File) (File, error) {
 	if err != nil {
 		return File{}, fmt.Errorf("reading %s model: %w", f.Method, err)
 	}
+	if sel, _ := m.Selected(); f.FeatureNames != nil {
+		if err := checkNameCount(f.FeatureNames, sel.NumFeatures); err != nil {
+			return File{}, fmt.Errorf("reading %s model: %w", f.Method, err)
+		}
+	}
 	return File{Model: m, Info: info}, nil
 }
 
@@ -155,6 +177,16 @@ func decodeFile(f modelfile.File) (File, error) {
 // uses for its file type.
 func decodeStrict(doc []byte, v any) error {
 	return jsonfile.DecodeComplete(doc, v, "model")
+}
+
+// checkNameCount returns an error when names, a file's feature names
+// (nil: none), does not name each of the d columns of X its model was
+// fitted on.
+func checkNameCount(names []string, d int) error {
+	if names != nil && len(names) != d {
+		return fmt.Errorf(`"feature_names" has %d names but the model has %d features`, len(names), d)
+	}
+	return nil
 }
 
 // checkHyper returns an error when a hyperparameter is not finite.

@@ -272,8 +272,8 @@ func TestWriteNil(t *testing.T) {
 	}{
 		{Write(io.Discard, nil, FileInfo{}), "method: writing a nil Model"},
 		{Write(io.Discard, (*Linear)(nil), FileInfo{}), "method: writing a nil *method.Linear"},
-		{WriteMulti(io.Discard, nil, nil), "method: writing a nil MultiModel"},
-		{WriteMulti(io.Discard, (*LinearMulti)(nil), nil), "method: writing a nil *method.LinearMulti"},
+		{WriteMulti(io.Discard, nil, FileInfo{}), "method: writing a nil MultiModel"},
+		{WriteMulti(io.Discard, (*LinearMulti)(nil), FileInfo{}), "method: writing a nil *method.LinearMulti"},
 	} {
 		if tc.err == nil || tc.err.Error() != tc.want {
 			t.Errorf("error %v, want %q", tc.err, tc.want)
@@ -301,17 +301,8 @@ func TestNilReaderWriter(t *testing.T) {
 		model := mustFit(t, name, base)
 		noPanic(name+": Write", ": no writer (nil)", func() error { return Write(nil, model, FileInfo{}) })
 	}
-	train, y, test, _ := multiProblem(5, 3, 3, 4, 6, 4)
-	for _, name := range MultiNames() {
-		meth, err := NewMulti(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mm, err := meth.FitMulti(context.Background(), train, y, multiExtra(meth, test))
-		if err != nil {
-			t.Fatal(err)
-		}
-		noPanic(name+": WriteMulti", ": no writer (nil)", func() error { return WriteMulti(nil, mm, nil) })
+	for name, mm := range fitEveryMulti(t) {
+		noPanic(name+": WriteMulti", ": no writer (nil)", func() error { return WriteMulti(nil, mm, FileInfo{}) })
 	}
 	noPanic("Read", "method: reading model: no reader (nil)", func() error { _, err := Read(nil); return err })
 }

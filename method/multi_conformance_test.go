@@ -115,7 +115,7 @@ func TestMultiConformance(t *testing.T) {
 			}
 			// The file.
 			var buf bytes.Buffer
-			if err := WriteMulti(&buf, m1, nil); err != nil {
+			if err := WriteMulti(&buf, m1, FileInfo{}); err != nil {
 				t.Fatal(err)
 			}
 			f, err := Read(&buf)

@@ -100,7 +100,7 @@ func multiFile(t *testing.T, name string, train Data, y ClassLabels) (MultiModel
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := WriteMulti(&buf, m, nil); err != nil {
+	if err := WriteMulti(&buf, m, FileInfo{}); err != nil {
 		t.Fatal(err)
 	}
 	return m, buf.Bytes()

@@ -2,6 +2,7 @@ package method
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -60,15 +61,18 @@ type multiEncoder interface {
 
 // WriteMulti writes the multi-class model m as an indented JSON document
 // (docs/design.md, "Multi-class model files"), recording in the header's
-// "sources" member the sources directory its source scores are computed
-// from (nil: none). Numbers are written so that they read back exactly. It
-// returns an error when m is not a model of this package, is nil, holds a
-// non-finite number, or w is nil or fails.
-func WriteMulti(w io.Writer, m MultiModel, sources *source.ID) error {
+// "sources" and "feature_names" members those of info: the sources
+// directory its source scores are computed from (nil: none) and the names
+// of the columns of X (nil: none). Numbers are written so that they read
+// back exactly. It returns an error when m is not a model of this
+// package, is nil, holds a non-finite number, when info has labels (a
+// multi-class file names its classes) or feature names that are not one
+// per feature, or w is nil or fails.
+func WriteMulti(w io.Writer, m MultiModel, info FileInfo) error {
 	if err := nilModel(m, "MultiModel"); err != nil {
 		return err
 	}
-	doc, err := multiFileDocument(m, sources)
+	doc, err := multiFileDocument(m, info)
 	if err == nil {
 		err = modelfile.Write(w, doc)
 	}
@@ -81,7 +85,7 @@ func WriteMulti(w io.Writer, m MultiModel, sources *source.ID) error {
 // encodeMulti returns the compact JSON document of m (an ensemble's
 // member).
 func encodeMulti(m MultiModel, sources *source.ID) ([]byte, error) {
-	doc, err := multiFileDocument(m, sources)
+	doc, err := multiFileDocument(m, FileInfo{Sources: sources})
 	if err != nil {
 		return nil, err
 	}
@@ -89,17 +93,32 @@ func encodeMulti(m MultiModel, sources *source.ID) ([]byte, error) {
 }
 
 // multiFileDocument returns the value whose JSON encoding is the whole
-// file of m.
-func multiFileDocument(m MultiModel, sources *source.ID) (any, error) {
+// file of m, recording what info holds.
+func multiFileDocument(m MultiModel, info FileInfo) (any, error) {
 	if err := checkHyper(m.Hyperparameters()); err != nil {
 		return nil, err
+	}
+	if info.Labels != nil {
+		return nil, errors.New(`a multi-class file names its classes in "classes", not "labels"`)
 	}
 	enc, ok := m.(multiEncoder)
 	if !ok {
 		return nil, fmt.Errorf("cannot write a %T model", m)
 	}
-	h := multiHeader{Header: modelfile.NewHeader(m.Method(), m.Hyperparameters(), sources), Classes: m.Classes()}
-	return enc.multiDocument(h)
+	h := multiHeader{Header: modelfile.NewHeader(m.Method(), m.Hyperparameters(), info.Sources), Classes: m.Classes()}
+	h.FeatureNames = info.FeatureNames
+	doc, err := enc.multiDocument(h)
+	if err != nil {
+		return nil, err
+	}
+	// The form sets the column counts (every file embeds multiHeader);
+	// names that do not match them are not written.
+	if f, ok := doc.(interface{ featureCount() int }); ok {
+		if err := checkNameCount(info.FeatureNames, f.featureCount()); err != nil {
+			return nil, err
+		}
+	}
+	return doc, nil
 }
 
 // multiDecoder returns the decoder of a multi-class file whose method is
@@ -143,8 +162,15 @@ func (h *multiHeader) check(form string, d, n int) error {
 	if h.NumFeatures != d || h.NumSources != n {
 		return fmt.Errorf("num_features %d and num_sources %d, but the model has %d features and %d sources", h.NumFeatures, h.NumSources, d, n)
 	}
+	if err := checkNameCount(h.FeatureNames, d); err != nil {
+		return err
+	}
 	return checkHyper(h.Hyperparameters)
 }
+
+// featureCount returns the number of columns of X of the file whose
+// header h is: what its "feature_names", if any, must name.
+func (h multiHeader) featureCount() int { return h.NumFeatures }
 
 // scaledHeader starts the files of the forms that standardise [X, H]
 // with the scalers "x" and "h" (linear, nearest-neighbour,

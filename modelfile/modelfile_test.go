@@ -17,6 +17,7 @@ func TestWriteReadHeader(t *testing.T) {
 	src := &source.ID{Dir: "s", SHA256: strings.Repeat("ab", 32), Count: 2}
 	h := NewHeader("ridge:lambda=2", map[string]float64{"lambda": 2}, src)
 	h.Labels = &LabelNames{Positive: "cat", Negative: []string{"dog", "cow"}}
+	h.FeatureNames = []string{"b", "a", ""}
 	doc := struct {
 		Header
 		W []float64 `json:"w"`
@@ -28,6 +29,9 @@ func TestWriteReadHeader(t *testing.T) {
 	text := buf.String()
 	if !strings.HasPrefix(text, "{\n  \"format\": \"greedytl-model\",\n  \"version\": 2,\n  \"method\": \"ridge:lambda=2\"") || !strings.HasSuffix(text, "}\n") {
 		t.Errorf("Write's document does not start with the header or end in a newline:\n%s", text)
+	}
+	if !strings.Contains(text, "\n  \"feature_names\": [\n    \"b\",\n    \"a\",\n    \"\"\n  ],\n") {
+		t.Errorf("Write's document does not hold the feature names as \"feature_names\":\n%s", text)
 	}
 	f, err := Read(strings.NewReader(text))
 	if err != nil {
@@ -71,6 +75,9 @@ func TestParseChecksTheHeader(t *testing.T) {
 		{ok + `, "labels": {"positive": "NaN", "negative": ["b"]}}`, `"labels": label "NaN" reads as NaN, not a finite number`},
 		{ok + `, "labels": {"positive": "1", "negative": ["-inf"]}}`, `"labels": label "-inf" reads as -Inf, not a finite number`},
 		{ok + `, "labels": {"positive": "a", "negative": ["b"]}, "classes": ["a", "b"]}`, `names its classes in "classes", not "labels"`},
+		{ok + `, "feature_names": []}`, `"feature_names" names no column`},
+		{ok + `, "feature_names": ["a", 1]}`, "cannot unmarshal number"},
+		{ok + `, "feature_names": "a"}`, "cannot unmarshal string"},
 	} {
 		if _, err := Parse([]byte(tc.doc)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Parse(%s): %v, want an error containing %q", tc.doc, err, tc.want)
@@ -79,7 +86,7 @@ func TestParseChecksTheHeader(t *testing.T) {
 	for _, tc := range []struct {
 		doc   string
 		multi bool
-	}{{ok + `, "w": [1]}`, false}, {ok + `, "classes": ["a", "b"]}`, true}, {`{"format": "greedytl-model", "version": 1, "method": "m"}`, false}} {
+	}{{ok + `, "w": [1]}`, false}, {ok + `, "classes": ["a", "b"]}`, true}, {ok + `, "feature_names": ["x"], "classes": ["a", "b"]}`, true}, {`{"format": "greedytl-model", "version": 1, "method": "m"}`, false}} {
 		f, err := Parse([]byte(tc.doc))
 		if err != nil || f.Multi != tc.multi || f.Method != "m" {
 			t.Errorf("Parse(%s): %+v, %v; want method m, multi %v", tc.doc, f, err, tc.multi)

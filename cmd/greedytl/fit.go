@@ -120,6 +120,10 @@ their classes and model files, in order), which predict checks; X must then
 have the columns of the sources' dataset (num_features of its sources.json),
 and a directory that a sharded train-sources has not finished is refused.
 
+When --features is a text file with a header, the model file records its
+column names ("feature_names"), which predict checks; the extra samples
+(--unlabelled-features, --oracle-features) must have the same names.
+
 A fit that succeeds may warn about its model, on standard error
 ("greedytl: warning: ..."): constant-model, a binary model that keeps no
 column (its score is one constant: it tells no example from another);
@@ -363,7 +367,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	}
 	// The first stop signal ends fit at once until its inputs are read
 	// (heedSignals, below and in runFitMulti).
-	X, H, err := o.data.load(s)
+	X, H, names, err := o.data.load(s)
 	if err != nil {
 		return err
 	}
@@ -389,7 +393,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		}
 	}
 	if m == nil || (len(cls.Names) >= 3 && o.data.positive == "") {
-		return runFitMulti(c, s, o, X, H, cls)
+		return runFitMulti(c, s, o, X, H, names, cls)
 	}
 	y, pos, neg, err := cls.Binary(o.data.positive)
 	if err != nil {
@@ -403,10 +407,10 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	}
 	extra := method.Extra{Seed: o.seed}
 	needs := m.Needs()
-	if extra.Unlabelled, err = o.loadUnlabelled(s, needs.Unlabelled, X, H); err != nil {
+	if extra.Unlabelled, err = o.loadUnlabelled(s, needs.Unlabelled, X, H, names); err != nil {
 		return err
 	}
-	if extra.Oracle, err = o.loadOracle(s, needs.Oracle, cls, pos, X, H); err != nil {
+	if extra.Oracle, err = o.loadOracle(s, needs.Oracle, cls, pos, X, H, names); err != nil {
 		return err
 	}
 	heedSignals(c.Context())
@@ -423,7 +427,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if err != nil {
 		return err
 	}
-	info := method.FileInfo{Sources: src, Labels: &modelfile.LabelNames{Positive: pos, Negative: neg}}
+	info := method.FileInfo{Sources: src, Labels: &modelfile.LabelNames{Positive: pos, Negative: neg}, FeatureNames: names}
 	write := func(w io.Writer) error { return method.Write(w, model, info) }
 	return o.writeModel(s, write, model.Method()+" model")
 }
@@ -477,10 +481,10 @@ func warnNotConverged(s *streams, model interface{ Method() string }) {
 // (needed: the method needs them); it returns nil without them, and an
 // input error when a method needs them and they are not given, they are
 // given to one that does not use them, or their columns are not those of
-// the training sample trainX, trainH.
-func (o *fitOptions) loadUnlabelled(s *streams, needed bool, trainX, trainH *mat.Dense) (*method.Data, error) {
+// the training sample trainX, trainH, named trainNames (nil: unnamed).
+func (o *fitOptions) loadUnlabelled(s *streams, needed bool, trainX, trainH *mat.Dense, trainNames []string) (*method.Data, error) {
 	given := o.unlabelled.given()
-	X, H, err := o.loadExtra(s, &o.unlabelled, needed, given, given, trainX, trainH,
+	X, H, err := o.loadExtra(s, &o.unlabelled, needed, given, given, trainX, trainH, trainNames,
 		"--unlabelled-* inputs are for transductive methods (dam), not %s",
 		"%s is transductive: give the unlabelled target inputs with --unlabelled-features/--unlabelled-source-scores")
 	if err != nil || X == nil && H == nil {
@@ -495,8 +499,9 @@ func (o *fitOptions) loadUnlabelled(s *streams, needed bool, trainX, trainH *mat
 // nil matrices when the sample is neither needed nor given, and an input
 // error — notFor or missing, formatted with --method — when it is given to
 // a method that does not use it or is needed and incomplete, and when its
-// columns are not those of the training sample trainX, trainH.
-func (o *fitOptions) loadExtra(s *streams, f *dataFlags, needed, given, complete bool, trainX, trainH *mat.Dense, notFor, missing string) (X, H *mat.Dense, err error) {
+// columns are not those of the training sample trainX, trainH: other
+// counts, or names other than trainNames, the training features' (checkNames).
+func (o *fitOptions) loadExtra(s *streams, f *dataFlags, needed, given, complete bool, trainX, trainH *mat.Dense, trainNames []string, notFor, missing string) (X, H *mat.Dense, err error) {
 	switch {
 	case given && !needed:
 		return nil, nil, badInputf(notFor, o.method)
@@ -505,10 +510,14 @@ func (o *fitOptions) loadExtra(s *streams, f *dataFlags, needed, given, complete
 	case !given:
 		return nil, nil, nil
 	}
-	if X, H, err = f.load(s); err != nil {
+	var names []string
+	if X, H, names, err = f.load(s); err != nil {
 		return nil, nil, err
 	}
 	if err := f.checkColumns(&o.data, X, H, trainX, trainH); err != nil {
+		return nil, nil, err
+	}
+	if err := f.checkNames(s, "the training features, "+displayName(o.data.features)+",", trainNames, names, cols(X)); err != nil {
 		return nil, nil, err
 	}
 	return X, H, nil
@@ -518,15 +527,15 @@ func (o *fitOptions) loadExtra(s *streams, f *dataFlags, needed, given, complete
 // method, or the binary method fitted one class against the rest, is
 // one); it returns nil without them, and an input error when an oracle is
 // not given them or another method is. Their columns must be those of the
-// training sample trainX, trainH, and the held-out labels must be labels
+// training sample trainX, trainH (named trainNames), and the held-out labels must be labels
 // of the training classes cls, the positive class pos and another among
 // them for a binary fit (pos not ""), which maps them to ±1 as the
 // training labels are mapped, and every class for a fit of several
 // classes, which maps each to the index of its class in cls.Names, as
 // method.MultiMethod's Extra.Oracle holds them: each class's oracle
 // scores the sources on that class against the rest.
-func (o *fitOptions) loadOracle(s *streams, needed bool, cls *dataset.Classes, pos string, trainX, trainH *mat.Dense) (*method.Data, error) {
-	X, H, err := o.loadExtra(s, &o.oracle, needed, o.oracle.given() || o.oracle.labels != "", o.oracle.given() && o.oracle.labels != "", trainX, trainH,
+func (o *fitOptions) loadOracle(s *streams, needed bool, cls *dataset.Classes, pos string, trainX, trainH *mat.Dense, trainNames []string) (*method.Data, error) {
+	X, H, err := o.loadExtra(s, &o.oracle, needed, o.oracle.given() || o.oracle.labels != "", o.oracle.given() && o.oracle.labels != "", trainX, trainH, trainNames,
 		"--oracle-* inputs are for the oracle best-source, not %s",
 		"%s is an oracle: give held-out inputs and labels with --oracle-features/--oracle-source-scores/--oracle-labels")
 	if err != nil || X == nil && H == nil {

@@ -55,8 +55,9 @@ func (o *fitOptions) nativeMultiOnly(c *cobra.Command) bool {
 	return ok && !r.Capabilities().Binary && r.Capabilities().NativeMultiClass
 }
 
-// runFitMulti fits one model for every class of cls and writes it.
-func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, cls *dataset.Classes) error {
+// runFitMulti fits one model for every class of cls and writes it,
+// recording names, the training features' column names (nil: none).
+func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, names []string, cls *dataset.Classes) error {
 	d := method.Data{X: X, H: H}
 	if len(cls.Names) < 2 {
 		// The label file's own message, as a binary fit gives it.
@@ -69,10 +70,10 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, c
 	}
 	extra := method.Extra{Seed: o.seed}
 	ovr, isOVR := mm.(method.OneVsRest)
-	if extra.Unlabelled, err = o.loadUnlabelled(s, isOVR && ovr.Binary.Needs().Unlabelled, X, H); err != nil {
+	if extra.Unlabelled, err = o.loadUnlabelled(s, isOVR && ovr.Binary.Needs().Unlabelled, X, H, names); err != nil {
 		return err
 	}
-	if extra.Oracle, err = o.loadOracle(s, isOVR && ovr.Binary.Needs().Oracle, cls, "", X, H); err != nil {
+	if extra.Oracle, err = o.loadOracle(s, isOVR && ovr.Binary.Needs().Oracle, cls, "", X, H, names); err != nil {
 		return err
 	}
 	heedSignals(c.Context())
@@ -89,7 +90,9 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, c
 	if err != nil {
 		return err
 	}
-	write := func(w io.Writer) error { return method.WriteMulti(w, model, src) }
+	write := func(w io.Writer) error {
+		return method.WriteMulti(w, model, method.FileInfo{Sources: src, FeatureNames: names})
+	}
 	return o.writeModel(s, write, fmt.Sprintf("%s model of %d classes", model.Method(), len(cls.Names)))
 }
 
@@ -156,14 +159,14 @@ func quoteAll(names []string) []string {
 // a row, or with --scores a tab-separated matrix of per-class scores under
 // a header of class names; with --labels it reports the accuracy and the
 // balanced accuracy (--json: with the confusion matrix).
-func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel) error {
+func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec []string) error {
 	if o.data.positive != "" {
 		return badInputf("--positive is for binary models; %s is a model of %d classes (%s)", o.modelName(), len(model.Classes()), strings.Join(quoteAll(model.Classes()), ", "))
 	}
 	if o.json && o.data.labels == "" {
 		return badInputf("--json reports the evaluation against --labels: give --labels (the predictions are printed without --json)")
 	}
-	d, err := o.data.loadData(s)
+	d, err := o.data.loadData(s, o.modelName(), rec)
 	if err != nil {
 		return err
 	}

@@ -56,6 +56,13 @@ both and what differs: their count, data, seed or models), and predict
 error and goes on, as H may well come from the same sources. Models fitted
 from --source-scores, and older files, record no sources and are not checked.
 
+A model fitted on named features (a CSV header) records their names, and
+predict refuses --features whose header names them otherwise — reordered,
+as after a pandas column reorder, or other — (exit status 2, naming the
+file and the first column that differs); features without names (.npy, no
+header) are predicted with a one-line warning (unnamed-features) on
+standard error. Models fitted on unnamed features check no names.
+
 A multi-class model prints one predicted class name per example; --scores
 prints instead a tab-separated matrix of per-class scores under a header row
 of the class names. With --labels it reports the accuracy and the balanced
@@ -158,14 +165,14 @@ func runPredict(s *streams, o *predictOptions) error {
 			return err
 		}
 		if f.Multi != nil {
-			return runPredictMulti(s, o, f.Multi)
+			return runPredictMulti(s, o, f.Multi, f.Info.FeatureNames)
 		}
 		if o.scores || o.json {
 			return badInputf("--scores and --json are for multi-class models; %s is binary: predict prints its scores without them", o.modelName())
 		}
 		rec = f.Info.Labels
 		model := f.Model
-		d, err := o.data.loadData(s)
+		d, err := o.data.loadData(s, o.modelName(), f.Info.FeatureNames)
 		if err != nil {
 			return err
 		}
@@ -340,7 +347,7 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model
 	if err != nil {
 		return nil, nil, nil, badInput(err)
 	}
-	X, err := readMatrix(s, o.data.features)
+	X, err := readMatrix(s, o.data.features, nil)
 	if err != nil {
 		return nil, nil, nil, badInput(err)
 	}

@@ -259,11 +259,18 @@ def decode(doc):
         _check_settings(name, settings, method)
         make = lambda: scorer(doc)  # noqa: E731
     try:
-        return make()
+        scorer = make()
     except (KeyError, TypeError, ValueError) as e:
         if isinstance(e, ModelFileError):
             raise
         raise ModelFileError("{} model: {}".format(method, _describe(e))) from None
+    # The names of X's columns, when the features had names (a CSV
+    # header): one per feature, as greedytl's method.Read checks.
+    names = header.get("feature_names")
+    if names is not None and len(names) != scorer.num_features:
+        raise ModelFileError('{}{} model: "feature_names" has {} names but the model has {} features'.format(
+            "multi-class " if head.get("classes") is not None else "", method, len(names), scorer.num_features))
+    return scorer
 
 
 def _check_parsed(header, classes):
@@ -272,6 +279,8 @@ def _check_parsed(header, classes):
     sources, labels = header.get("sources"), header.get("labels")
     if sources is not None and not sources["sha256"]:
         raise ModelFileError('"sources" has no sha256 digest')
+    if header.get("feature_names") == []:
+        raise ModelFileError('"feature_names" names no column (a file without names has no "feature_names")')
     if labels is not None:
         _check_labels(labels["positive"], labels["negative"] or [])
     if labels is not None and classes:
