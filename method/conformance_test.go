@@ -445,6 +445,36 @@ func checkContract(t *testing.T, name string, c conformanceCase) {
 		}
 	}
 
+	// Selected returns copies: changing what it returned changes the model
+	// in nothing.
+	if sel, ok := model.Selected(); ok {
+		type view struct {
+			col  SelectedColumn
+			step greedytl.Step
+		}
+		snapshot := func(s Selection) []view {
+			var v []view
+			for _, c := range s.Columns {
+				w := view{col: c}
+				if c.Step != nil {
+					w.step, w.col.Step = *c.Step, nil
+				}
+				v = append(v, w)
+			}
+			return v
+		}
+		want := snapshot(sel)
+		for i := range sel.Columns {
+			sel.Columns[i].Weight = 7
+			if st := sel.Columns[i].Step; st != nil {
+				st.Score, st.RegError, st.LOOError = 7, 7, 7
+			}
+		}
+		if again, _ := model.Selected(); !reflect.DeepEqual(snapshot(again), want) {
+			t.Errorf("Selected: changing the columns it returned changed the model's")
+		}
+	}
+
 	// The model file round-trips to the same predictions.
 	var buf bytes.Buffer
 	if err := WriteModel(&buf, model); err != nil {

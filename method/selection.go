@@ -59,7 +59,8 @@ func (g *greedyModel) Selected() (Selection, bool) {
 	for i, col := range m.Selected {
 		c := SelectedColumn{Source: col.Kind == greedytl.Source, Index: col.Index, Weight: m.Weights[i]}
 		if i < len(m.Path) {
-			c.Step = &m.Path[i]
+			st := m.Path[i] // a copy: Selected's columns are the caller's
+			c.Step = &st
 		}
 		s.Columns = append(s.Columns, c)
 	}
