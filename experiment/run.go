@@ -34,13 +34,17 @@ type Summary struct {
 	// Failed carry an error.
 	Cells, Present, Finished, Failed int
 	// Failures groups the failed cells in File — those present when the
-	// run started and those it added — by method and error message, most
-	// frequent first.
+	// run started and those it added — by method and error message (the
+	// class of a one-against-the-rest fit left out, so that an N-way
+	// method's classes that failed alike are one group), most frequent
+	// first.
 	Failures []Failure
 }
 
 // Failure is a method, an error message and the number of the method's
-// failed cells whose records carry it.
+// failed cells whose records carry it — with the class of a
+// one-against-the-rest fit left out of the message (method.WithoutClass):
+// the records keep each cell's whole message.
 type Failure struct {
 	Method, Message string
 	Cells           int
@@ -56,13 +60,14 @@ func (s *Summary) FailedCells() int {
 	return n
 }
 
-// failureCounts counts failed cells by method and error message.
+// failureCounts counts failed cells by method and error message, the
+// class of a one-against-the-rest fit left out.
 type failureCounts map[[2]string]int
 
 // add counts rec if it failed.
 func (c failureCounts) add(rec *Record) {
 	if rec.Error != "" {
-		c[[2]string{rec.Method, rec.Error}]++
+		c[[2]string{rec.Method, method.WithoutClass(rec.Error)}]++
 	}
 }
 
