@@ -246,17 +246,17 @@ func (c *Config) check() ([]string, error) {
 			return nil, inputErrorf("experiment: %s %q listed twice", l.name, dup)
 		}
 	}
-	sizes := "number of positives"
+	sizes := "--positives"
 	if c.Protocol == ProtocolNWay {
-		sizes = "number of shots" // what an N-way run's Positives hold (--shots)
+		sizes = "--shots" // what an N-way run's Positives hold
 	}
 	for _, l := range []struct {
 		name string
 		list []int
-	}{{sizes, c.Positives}, {"noise level", c.Noise}} {
+	}{{sizes, c.Positives}, {"--noise", c.Noise}} {
 		for k, v := range l.list {
 			if slices.Contains(l.list[:k], v) {
-				return nil, inputErrorf("experiment: %s %d listed twice", l.name, v)
+				return nil, inputErrorf("experiment: %s lists %d twice", l.name, v)
 			}
 		}
 	}
@@ -313,7 +313,7 @@ func (c *Config) checkNWay() error {
 		case w < 2:
 			return inputErrorf("experiment: %s, want at least 2", plural.Count(w, "way", "ways"))
 		case slices.Contains(c.Ways[:k], w):
-			return inputErrorf("experiment: %d ways listed twice", w)
+			return inputErrorf("experiment: --ways lists %d twice", w)
 		}
 	}
 	return nil

@@ -227,11 +227,11 @@ func TestRunNWayErrors(t *testing.T) {
 		{"shots beyond an int", func(c *Config) { c.Positives = []int{math.MaxInt} }, `class "c0" has 24 examples, but an episode needs 9223372036854775807`},
 		// The grid's size named the pool's 8 classes as "targets or ways"
 		// beside the factors it multiplied.
-		{"too many episodes", func(c *Config) { c.Splits = maxGridCells }, "a grid of 4e+08 cells (2 numbers of ways × 2 of shots × 100000000 episodes × 1 methods)"},
+		{"too many episodes", func(c *Config) { c.Splits = maxGridCells }, "a grid of 4e+08 cells (2 numbers of ways × 2 of shots × 100000000 episodes × 1 method)"},
 		{"test examples beyond an int", func(c *Config) { c.TestPerClass = math.MaxInt }, `class "c0" has 24 examples, but an episode needs 9223372036854775807`},
 		{"one way", func(c *Config) { c.Ways = []int{1, 2} }, "1 way, want at least 2"},
-		{"ways repeated", func(c *Config) { c.Ways = []int{2, 2} }, "2 ways listed twice"},
-		{"shots repeated", func(c *Config) { c.Positives = []int{1, 3, 1} }, "number of shots 1 listed twice"},
+		{"ways repeated", func(c *Config) { c.Ways = []int{2, 2} }, "--ways lists 2 twice"},
+		{"shots repeated", func(c *Config) { c.Positives = []int{1, 3, 1} }, "--shots lists 1 twice"},
 		{"noise", func(c *Config) { c.Noise = []int{0, 5} }, "appends no noise"},
 		{"a negative class in the pool", func(c *Config) { c.Targets = []string{"c0", "n1"} }, `"n1" is a negative class`},
 		{"ways without nway", func(c *Config) { c.Protocol = ProtocolStandard }, "settings of --protocol nway"},
@@ -333,7 +333,7 @@ func TestCheckNamesTheFirstRepeatedList(t *testing.T) {
 	cfg.Targets, cfg.NegativeClasses = []string{"c0"}, nil
 	for range 20 {
 		err := check()
-		if want := "number of positives 2 listed twice"; err == nil || !strings.Contains(err.Error(), want) {
+		if want := "--positives lists 2 twice"; err == nil || !strings.Contains(err.Error(), want) {
 			t.Fatalf("%v, want %q", err, want)
 		}
 	}
