@@ -149,10 +149,17 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if n := seedNote(ix, cfg.Sources, cfg.Seed); n != "" {
 		logf("note: %s", n)
 	}
+	warn := func(code, message string, classes []string) {
+		if cfg.Warn != nil {
+			cfg.Warn(code, message, classes)
+		} else {
+			logf("warning: %s", message)
+		}
+	}
 	counts := f.ClassCounts()
 	var targets []string
 	if cfg.Protocol == ProtocolNWay {
-		targets, err = choosePool(&cfg, neg, counts)
+		targets, err = choosePool(&cfg, neg, counts, warn)
 	} else {
 		targets, err = chooseTargets(&cfg, neg, counts, logf)
 	}
@@ -221,11 +228,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, inputError{err}
 	}
 	for _, w := range ix.Warnings(filepath.Join(srcDir, source.IndexFile)) {
-		if cfg.Warn != nil {
-			cfg.Warn(w.Code, w.Message, w.Classes)
-		} else {
-			logf("warning: %s", w.Message)
-		}
+		warn(w.Code, w.Message, w.Classes)
 	}
 	absDir, err := filepath.Abs(srcDir)
 	if err != nil {
@@ -237,11 +240,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 			return nil, err
 		}
 		if w := noSourceWarning(man, ix); w != "" {
-			if cfg.Warn != nil {
-				cfg.Warn(WarnNoSources, w, nil)
-			} else {
-				logf("warning: %s", w)
-			}
+			warn(WarnNoSources, w, nil)
 		}
 	}
 	man.RunID = man.ID()

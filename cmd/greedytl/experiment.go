@@ -71,8 +71,9 @@ With --protocol nway — N-way few-shot — a cell is an episode: it draws
 out those classes' own sources (H holds the scores of the other classes'
 sources), fits a multi-class model on --shots examples of each class and
 records its accuracy (and balanced accuracy) on --test-per-class further
-examples of each (a class with fewer than the largest shots plus that is
-refused: leave it out with --targets). --methods takes the multi-class
+examples of each (the pool leaves out, with a warning, a class with fewer
+than the largest shots plus that; a class named in --targets with fewer is
+refused). --methods takes the multi-class
 methods (` + strings.Join(nativeMultiNames(), ", ") + `)
 and any binary method spec, fitted one against the rest;
 the default is every one of them. --splits is the number of episodes per
