@@ -117,9 +117,10 @@ type Config struct {
 	// not a negative class and has more examples than the largest number
 	// of Positives is a target (the others are skipped and logged); a
 	// named target must satisfy both. For ProtocolNWay it names the pool
-	// the episodes draw their classes from (when empty, every class that
-	// has a source: those not in the negative pool), each of which must
-	// have enough examples.
+	// the episodes draw their classes from: each class named must have
+	// enough examples (see TestPerClass); when empty, every class that
+	// has a source (those not in the negative pool) and enough examples —
+	// the others are left out with a warning (WarnSmallClasses).
 	Targets []string
 	// Protocol is how the training and test sets are drawn:
 	// ProtocolStandard (also when empty) or ProtocolSkewed.
@@ -134,7 +135,7 @@ type Config struct {
 	// TestPerClass is the number of test examples per class of an N-way
 	// episode (ProtocolNWay only; 0: DefaultTestPerClass). Every class of
 	// the pool must have the largest number of shots plus TestPerClass
-	// examples.
+	// examples (the default pool leaves out those with fewer).
 	TestPerClass int
 	// Splits is the number of random splits per target and n₊; for
 	// ProtocolNWay, the number of episodes per ways and shots.
@@ -176,7 +177,9 @@ type Config struct {
 	// (source.Index.Warnings: code source.WarnNotConverged when final fits
 	// did not converge, source.WarnSingleExample, with the classes, when
 	// classes with a single example have sources) and about its grid
-	// (WarnNoSources, when N-way episodes can hold no source) instead of
+	// (WarnNoSources, when N-way episodes can hold no source;
+	// WarnSmallClasses, with the classes, when the default N-way pool
+	// leaves out classes too small for an episode) instead of
 	// Log, which gets them as "warning: " lines.
 	Warn func(code, message string, classes []string)
 }
@@ -246,17 +249,17 @@ func (c *Config) check() ([]string, error) {
 			return nil, inputErrorf("experiment: %s %q listed twice", l.name, dup)
 		}
 	}
-	sizes := "number of positives"
+	sizes := "--positives"
 	if c.Protocol == ProtocolNWay {
-		sizes = "number of shots" // what an N-way run's Positives hold (--shots)
+		sizes = "--shots" // what an N-way run's Positives hold
 	}
 	for _, l := range []struct {
 		name string
 		list []int
-	}{{sizes, c.Positives}, {"noise level", c.Noise}} {
+	}{{sizes, c.Positives}, {"--noise", c.Noise}} {
 		for k, v := range l.list {
 			if slices.Contains(l.list[:k], v) {
-				return nil, inputErrorf("experiment: %s %d listed twice", l.name, v)
+				return nil, inputErrorf("experiment: %s lists %d twice", l.name, v)
 			}
 		}
 	}
@@ -313,7 +316,7 @@ func (c *Config) checkNWay() error {
 		case w < 2:
 			return inputErrorf("experiment: %s, want at least 2", plural.Count(w, "way", "ways"))
 		case slices.Contains(c.Ways[:k], w):
-			return inputErrorf("experiment: %d ways listed twice", w)
+			return inputErrorf("experiment: --ways lists %d twice", w)
 		}
 	}
 	return nil

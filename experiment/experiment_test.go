@@ -563,7 +563,7 @@ func TestRunInputErrors(t *testing.T) {
 		{"zero positives", func(c *Config) { c.Positives = []int{0} }, "positives"},
 		{"repeated positives", func(c *Config) { c.Positives = []int{2, 2} }, "twice"},
 		{"no splits", func(c *Config) { c.Splits = 0 }, "splits"},
-		{"too many splits", func(c *Config) { c.Splits = maxGridCells }, "a grid of 3.2e+09 cells (8 targets × 2 sizes × 2 noise levels × 100000000 splits × 1 methods)"},
+		{"too many splits", func(c *Config) { c.Splits = maxGridCells }, "a grid of 3.2e+09 cells (8 targets × 2 sizes × 2 noise levels × 100000000 splits × 1 method)"},
 		{"negative noise", func(c *Config) { c.Noise = []int{-1} }, "noise"},
 		{"unknown method", func(c *Config) { c.Methods = []string{"nope"} }, "nope"},
 		{"one method under two names", func(c *Config) { c.Methods = []string{"greedytl-sp", "greedytl-sp:gamma=0.5"} }, "are the same method (greedytl-sp)"},
@@ -767,8 +767,8 @@ func TestMergeShards(t *testing.T) {
 // and 2 cells in English (none is no error); it said "1 cells have".
 func TestConflictErrorCounts(t *testing.T) {
 	for n, want := range map[int]string{
-		1: "experiment: 1 cell has different records in different places: a",
-		2: "experiment: 2 cells have different records in different places: a; b",
+		1: "merge: 1 cell has different records in different places: a",
+		2: "merge: 2 cells have different records in different places: a; b",
 	} {
 		err := conflictError(&Results{ConflictAt: []string{"a", "b"}[:n]})
 		if err == nil || err.Error() != want || !errors.Is(err, ErrConflict) {

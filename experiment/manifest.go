@@ -212,14 +212,17 @@ func (m *Manifest) checkGrid() error {
 	// In floating point: the product of the sizes may overflow an int.
 	if m.Protocol == ProtocolNWay {
 		if cells := float64(len(m.Ways)) * float64(len(m.Positives)) * float64(m.Splits) * float64(len(m.Methods)); cells > maxGridCells {
-			return fmt.Errorf("a grid of %.3g cells (%d numbers of ways × %d of shots × %d episodes × %d methods): more than %d",
-				cells, len(m.Ways), len(m.Positives), m.Splits, len(m.Methods), maxGridCells)
+			return fmt.Errorf("a grid of %.3g cells (%s × %d of shots × %s × %s): more than %d",
+				cells, plural.Count(len(m.Ways), "number of ways", "numbers of ways"), len(m.Positives),
+				plural.Count(m.Splits, "episode", "episodes"), plural.Count(len(m.Methods), "method", "methods"), maxGridCells)
 		}
 		return nil
 	}
 	if cells := float64(len(m.Targets)) * float64(len(m.Positives)) * float64(len(m.Noise)) * float64(m.Splits) * float64(len(m.Methods)); cells > maxGridCells {
-		return fmt.Errorf("a grid of %.3g cells (%d targets × %d sizes × %d noise levels × %d splits × %d methods): more than %d",
-			cells, len(m.Targets), len(m.Positives), len(m.Noise), m.Splits, len(m.Methods), maxGridCells)
+		return fmt.Errorf("a grid of %.3g cells (%s × %s × %s × %s × %s): more than %d",
+			cells, plural.Count(len(m.Targets), "target", "targets"), plural.Count(len(m.Positives), "size", "sizes"),
+			plural.Count(len(m.Noise), "noise level", "noise levels"), plural.Count(m.Splits, "split", "splits"),
+			plural.Count(len(m.Methods), "method", "methods"), maxGridCells)
 	}
 	return nil
 }

@@ -79,7 +79,7 @@ func (r *MergeSummary) Complete() bool { return len(r.Missing) == 0 }
 // Missing cells are not an error: see MergeSummary.Complete.
 func Merge(runs []string, out string) (*MergeSummary, error) {
 	if len(runs) == 0 {
-		return nil, inputErrorf("experiment: nothing to merge")
+		return nil, inputErrorf("merge: nothing to merge")
 	}
 	if err := notAnInput(out, runs); err != nil {
 		return nil, err
@@ -96,7 +96,7 @@ func Merge(runs []string, out string) (*MergeSummary, error) {
 		return rep, nil
 	}
 	if err := writeMerged(out, man, res); err != nil && !errors.Is(err, ErrInput) {
-		return nil, fmt.Errorf("experiment: the merge was not written to %s: %w", out, err)
+		return nil, fmt.Errorf("merge: the merge was not written to %s: %w", out, err)
 	} else if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func Merge(runs []string, out string) (*MergeSummary, error) {
 // records that differ otherwise than in fit_seconds: Merge then returns
 // its summary too, listing them in Conflicts, and writes nothing. The
 // error matches ErrInput as well.
-var ErrConflict = errors.New("experiment: conflicting records")
+var ErrConflict = errors.New("merge: conflicting records")
 
 // conflictsError is the input error of conflicting records (ErrConflict).
 type conflictsError struct{ inputError }
@@ -134,7 +134,7 @@ func notAnInput(out string, runs []string) error {
 	}
 	for _, o := range outs {
 		if err := atomicfile.NotAnInput(o, inputs...); err != nil {
-			return inputErrorf("experiment: %w: merge into another directory", err)
+			return inputErrorf("merge: %w: merge into another directory", err)
 		}
 	}
 	return nil
@@ -151,7 +151,7 @@ func readOneRun(runs []string) (*Results, *Manifest, error) {
 	for _, ms := range res.Manifests {
 		// Without CombineRuns a dataset has one manifest.
 		if man != nil {
-			return nil, nil, inputErrorf("experiment: %s are not the same run (%s)", strings.Join(runs, ", "), man.differs(ms[0], true))
+			return nil, nil, inputErrorf("merge: %s are not the same run (%s)", strings.Join(runs, ", "), man.differs(ms[0], true))
 		}
 		man = ms[0]
 	}
@@ -185,7 +185,7 @@ func conflictError(res *Results) error {
 	if n > show {
 		more = fmt.Sprintf("; and %d more", n-show)
 	}
-	return conflictsError{inputError{fmt.Errorf("experiment: %s different records in different places: %s%s",
+	return conflictsError{inputError{fmt.Errorf("merge: %s different records in different places: %s%s",
 		plural.Count(n, "cell has", "cells have"), strings.Join(res.ConflictAt[:min(show, n)], "; "), more)}}
 }
 
@@ -201,7 +201,7 @@ func checkReplaced(path string, man *Manifest, res *Results) error {
 	var other error
 	_, _, err := scanResults(path, func(_ []byte, rec *Record, lineno int) error {
 		if rec.RunID != "" && rec.RunID != man.RunID {
-			other = inputErrorf("experiment: %s:%d: a record of run %s, not of the run merged (%s): merging would replace another run's records; merge into another file", path, lineno, rec.RunID, man.RunID)
+			other = inputErrorf("merge: %s:%d: a record of run %s, not of the run merged (%s): merging would replace another run's records; merge into another file", path, lineno, rec.RunID, man.RunID)
 			return other
 		}
 		if k := rec.Key(); !res.has(k) {
@@ -211,11 +211,11 @@ func checkReplaced(path string, man *Manifest, res *Results) error {
 	})
 	switch {
 	case err != nil && err != other && errors.Is(err, ErrInput): // a line that is not a record
-		return inputErrorf("experiment: %w: merging would replace it; merge into another file", err)
+		return inputErrorf("merge: %w: merging would replace it; merge into another file", err)
 	case err != nil:
 		return err
 	case len(lost) > 0:
-		return inputErrorf("experiment: %s holds %s that the merge does not have (the first: %s): merging would drop %[4]s: merge into another file or directory, giving %[1]s as an input beside the others to keep %[4]s", path, plural.Count(len(lost), "cell", "cells"), lost[0], plural.Word(len(lost), "it", "them"))
+		return inputErrorf("merge: %s holds %s that the merge does not have (the first: %s): merging would drop %[4]s: merge into another file or directory, giving %[1]s as an input beside the others to keep %[4]s", path, plural.Count(len(lost), "cell", "cells"), lost[0], plural.Word(len(lost), "it", "them"))
 	}
 	return nil
 }
@@ -236,9 +236,9 @@ func mergedRunIn(dir, out string, man *Manifest) (*Manifest, error) {
 	if d := old.differs(man, true); d == "" {
 		return old, nil
 	} else if out == dir {
-		return nil, inputErrorf("experiment: %s holds another run (%s): merge into another directory", dir, d)
+		return nil, inputErrorf("merge: %s holds another run (%s): merge into another directory", dir, d)
 	} else {
-		return nil, inputErrorf("experiment: %s: %s holds another run (%s), which would read the merged records as its own: merge into a file or directory elsewhere", out, dir, d)
+		return nil, inputErrorf("merge: %s: %s holds another run (%s), which would read the merged records as its own: merge into a file or directory elsewhere", out, dir, d)
 	}
 }
 

@@ -16,17 +16,25 @@ import (
 // choosePool returns the names of the classes an N-way run's episodes draw
 // from (Config.Targets for ProtocolNWay): the classes named, or every class
 // outside the negative pool that has examples — the classes with a
-// source. Every one must have the largest number of shots plus the test
-// examples per class; a class with fewer is an error naming it (name the
-// pool with Config.Targets to leave it out), and so is a pool smaller than
-// the largest number of ways.
-func choosePool(cfg *Config, neg *source.Negatives, counts []int) ([]string, error) {
+// source. Every class named must have the largest number of shots plus
+// the test examples per class, or choosePool returns an error naming it;
+// the default pool leaves out a class with fewer, and warns through warn
+// (code WarnSmallClasses) naming the classes left out. A pool smaller than
+// the largest number of ways is an error.
+func choosePool(cfg *Config, neg *source.Negatives, counts []int, warn func(code, message string, classes []string)) ([]string, error) {
 	f := cfg.Data
-	need := classNeeds(slices.Max(cfg.Positives), cfg.testPerClass())
-	var pool []string
+	shots, test := slices.Max(cfg.Positives), cfg.testPerClass()
+	need := classNeeds(shots, test)
+	sizes := fmt.Sprintf("%d of each class (%s and %s)", need, plural.Count(shots, "shot", "shots"), plural.Count(test, "test example", "test examples"))
+	var pool, small, smallCounts []string
 	if len(cfg.Targets) == 0 {
 		for c, name := range f.Classes {
-			if !neg.IsHeldOut(c) && counts[c] > 0 {
+			switch {
+			case neg.IsHeldOut(c) || counts[c] == 0:
+			case counts[c] < need:
+				small = append(small, name)
+				smallCounts = append(smallCounts, fmt.Sprintf("%q (%s)", name, plural.Count(counts[c], "example", "examples")))
+			default:
 				pool = append(pool, name)
 			}
 		}
@@ -35,27 +43,34 @@ func choosePool(cfg *Config, neg *source.Negatives, counts []int) ([]string, err
 		if _, err := targetClass(f, neg, name); err != nil {
 			return nil, err
 		}
-		pool = append(pool, name)
-	}
-	leave := "leave it out of the pool with --targets"
-	if len(cfg.Targets) > 0 {
-		leave = "leave it out of --targets"
-	}
-	for _, name := range pool {
 		c, _ := f.ClassIndex(name)
 		if counts[c] < need {
-			return nil, inputErrorf("experiment: class %q has %s, but an episode needs %d of each class (%s and %s): give fewer --test-per-class or shots, or %s",
-				name, plural.Count(counts[c], "example", "examples"), need, plural.Count(slices.Max(cfg.Positives), "shot", "shots"), plural.Count(cfg.testPerClass(), "test example", "test examples"), leave)
+			return nil, inputErrorf("experiment: class %q has %s, but an episode needs %s: give fewer --test-per-class or shots, or leave it out of --targets",
+				name, plural.Count(counts[c], "example", "examples"), sizes)
 		}
+		pool = append(pool, name)
+	}
+	if len(small) > 0 {
+		warn(WarnSmallClasses, fmt.Sprintf("the pool leaves out %s with fewer examples than an episode needs, %s: %s",
+			plural.Count(len(small), "class", "classes"), sizes, strings.Join(smallCounts, ", ")), small)
 	}
 	if w := slices.Max(cfg.Ways); w > len(pool) {
 		if len(cfg.Targets) > 0 {
 			return nil, inputErrorf("experiment: %d ways, but --targets names only %s to draw from", w, plural.Count(len(pool), "class", "classes"))
 		}
+		if len(small) > 0 {
+			return nil, inputErrorf("experiment: %d ways, but only %s a source and the %d examples an episode needs of each (%s and %s): %s left out, give fewer --test-per-class or shots",
+				w, plural.Count(len(pool), "class has", "classes have"), need, plural.Count(shots, "shot", "shots"), plural.Count(test, "test example", "test examples"), plural.Count(len(small), "class", "classes"))
+		}
 		return nil, inputErrorf("experiment: %d ways, but only %s a source to draw from", w, plural.Count(len(pool), "class has", "classes have"))
 	}
 	return pool, nil
 }
+
+// WarnSmallClasses is the code of the warning (Config.Warn) of an N-way
+// run whose default pool leaves out classes with fewer examples than an
+// episode needs of each class; the warning's classes are those left out.
+const WarnSmallClasses = "small-classes"
 
 // checkPoolSources returns an error when a class of the manifest's pool
 // has no source in the index ix (an N-way episode's classes are classes

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/datasettest"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
@@ -214,7 +215,7 @@ func TestRunNWayErrors(t *testing.T) {
 		edit func(*Config)
 		want string
 	}{
-		{"too few examples", func(c *Config) { c.TestPerClass = 22 }, `class "c0" has 24 examples, but an episode needs 25 of each class (3 shots and 22 test examples): give fewer --test-per-class or shots, or leave it out of the pool with --targets`},
+		{"too few examples", func(c *Config) { c.TestPerClass = 22 }, "4 ways, but only 0 classes have a source and the 25 examples an episode needs of each (3 shots and 22 test examples): 8 classes left out, give fewer --test-per-class or shots"},
 		// Of a class named by --targets it said "leave it out of the pool
 		// with --targets", as if --targets were not given.
 		{"too few examples of a target", func(c *Config) { c.TestPerClass, c.Targets = 22, []string{"c1", "c0", "c2", "c3"} }, `class "c1" has 24 examples, but an episode needs 25 of each class (3 shots and 22 test examples): give fewer --test-per-class or shots, or leave it out of --targets`},
@@ -224,14 +225,14 @@ func TestRunNWayErrors(t *testing.T) {
 		{"too many ways for the targets", func(c *Config) { c.Targets = []string{"c0", "c1"}; c.Ways = []int{2, 3} }, "3 ways, but --targets names only 2 classes"},
 		// shots + test examples overflowed an int: the pool let every
 		// class through and drawEpisode panicked (makeslice).
-		{"shots beyond an int", func(c *Config) { c.Positives = []int{math.MaxInt} }, `class "c0" has 24 examples, but an episode needs 9223372036854775807`},
+		{"shots beyond an int", func(c *Config) { c.Positives = []int{math.MaxInt} }, "only 0 classes have a source and the 9223372036854775807 examples"},
 		// The grid's size named the pool's 8 classes as "targets or ways"
 		// beside the factors it multiplied.
-		{"too many episodes", func(c *Config) { c.Splits = maxGridCells }, "a grid of 4e+08 cells (2 numbers of ways × 2 of shots × 100000000 episodes × 1 methods)"},
-		{"test examples beyond an int", func(c *Config) { c.TestPerClass = math.MaxInt }, `class "c0" has 24 examples, but an episode needs 9223372036854775807`},
+		{"too many episodes", func(c *Config) { c.Splits = maxGridCells }, "a grid of 4e+08 cells (2 numbers of ways × 2 of shots × 100000000 episodes × 1 method)"},
+		{"test examples beyond an int", func(c *Config) { c.TestPerClass = math.MaxInt }, "only 0 classes have a source and the 9223372036854775807 examples"},
 		{"one way", func(c *Config) { c.Ways = []int{1, 2} }, "1 way, want at least 2"},
-		{"ways repeated", func(c *Config) { c.Ways = []int{2, 2} }, "2 ways listed twice"},
-		{"shots repeated", func(c *Config) { c.Positives = []int{1, 3, 1} }, "number of shots 1 listed twice"},
+		{"ways repeated", func(c *Config) { c.Ways = []int{2, 2} }, "--ways lists 2 twice"},
+		{"shots repeated", func(c *Config) { c.Positives = []int{1, 3, 1} }, "--shots lists 1 twice"},
 		{"noise", func(c *Config) { c.Noise = []int{0, 5} }, "appends no noise"},
 		{"a negative class in the pool", func(c *Config) { c.Targets = []string{"c0", "n1"} }, `"n1" is a negative class`},
 		{"ways without nway", func(c *Config) { c.Protocol = ProtocolStandard }, "settings of --protocol nway"},
@@ -333,7 +334,7 @@ func TestCheckNamesTheFirstRepeatedList(t *testing.T) {
 	cfg.Targets, cfg.NegativeClasses = []string{"c0"}, nil
 	for range 20 {
 		err := check()
-		if want := "number of positives 2 listed twice"; err == nil || !strings.Contains(err.Error(), want) {
+		if want := "--positives lists 2 twice"; err == nil || !strings.Contains(err.Error(), want) {
 			t.Fatalf("%v, want %q", err, want)
 		}
 	}
@@ -516,6 +517,91 @@ func TestNWayWarnsOfEpisodesWithoutSources(t *testing.T) {
 				if r.Ways == testClasses && r.Candidates != d {
 					t.Errorf("%v: %d candidates, want the %d features alone", r.Key(), r.Candidates, d)
 				}
+			}
+		})
+	}
+}
+
+// TestNWayDefaultPoolLeavesOutSmallClasses: one class with fewer examples
+// than an episode needs refused a whole N-way run whose pool was the
+// default (the way out was to name every other class in --targets). The
+// default pool leaves it out with a warning (WarnSmallClasses) naming it
+// and its examples; a pool left smaller than the largest number of ways,
+// and a class named in Targets, are still refused.
+func TestNWayDefaultPoolLeavesOutSmallClasses(t *testing.T) {
+	counts, centre := []int{}, []float64{}
+	for c := range testClasses + testNegatives {
+		switch {
+		case c == 3:
+			counts, centre = append(counts, 7), append(centre, 8) // an episode needs 3 + 5
+		case c < testClasses:
+			counts, centre = append(counts, testPerClass), append(centre, 8)
+		default:
+			counts, centre = append(counts, testPerNeg), append(centre, 0)
+		}
+	}
+	g := datasettest.Shuffled(3, counts, centre)
+	copy(g.Classes[testClasses:], testNegativeNames)
+	f := datasettest.WriteFolder(t, g)
+	src := t.TempDir()
+	config := func(out string) Config {
+		cfg := nwayConfig(out, "", "nearest-mean")(t)
+		cfg.Data, cfg.Splits = f, 2
+		return cfg
+	}
+	// The sources, trained once: the runs below share them.
+	trained := config(src)
+	trained.Ways = []int{2}
+	if _, err := Run(context.Background(), trained); err != nil {
+		t.Fatal(err)
+	}
+	src = filepath.Join(src, "sources")
+
+	cfg := config(t.TempDir())
+	cfg.Sources = src
+	type warning struct {
+		code, message string
+		classes       []string
+	}
+	var got []warning
+	cfg.Warn = func(code, message string, classes []string) { got = append(got, warning{code, message, classes}) }
+	sum, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `the pool leaves out 1 class with fewer examples than an episode needs, 8 of each class (3 shots and 5 test examples): "c3" (7 examples)`
+	if len(got) != 1 || got[0].code != WarnSmallClasses || got[0].message != want || !slices.Equal(got[0].classes, []string{"c3"}) {
+		t.Errorf("warnings %+v, want one %s warning %q naming c3", got, WarnSmallClasses, want)
+	}
+	man, err := ReadManifest(cfg.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(man.Targets, "c3") || len(man.Targets) != testClasses-1 {
+		t.Errorf("pool %v, want the %d classes but c3", man.Targets, testClasses-1)
+	}
+	for _, r := range readRecords(t, sum.File) {
+		if slices.Contains(r.Classes, "c3") {
+			t.Errorf("%v: an episode with c3", r.Key())
+		}
+	}
+
+	for _, tc := range []struct {
+		name string
+		edit func(*Config)
+		want string
+	}{
+		{"a pool smaller than the ways", func(c *Config) { c.Ways = []int{2, testClasses} },
+			fmt.Sprintf("experiment: %d ways, but only %d classes have a source and the 8 examples an episode needs of each (3 shots and 5 test examples): 1 class left out, give fewer --test-per-class or shots", testClasses, testClasses-1)},
+		{"a small class named", func(c *Config) { c.Targets = []string{"c0", "c3", "c5", "c6"} },
+			`experiment: class "c3" has 7 examples, but an episode needs 8 of each class (3 shots and 5 test examples): give fewer --test-per-class or shots, or leave it out of --targets`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := config(t.TempDir())
+			cfg.Sources = src
+			tc.edit(&cfg)
+			if _, err := Run(context.Background(), cfg); !errors.Is(err, ErrInput) || err.Error() != tc.want {
+				t.Errorf("%v, want an input error %q", err, tc.want)
 			}
 		})
 	}

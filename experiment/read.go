@@ -122,7 +122,7 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 					}
 				}
 				if d != "" {
-					return nil, inputErrorf("experiment: %s and %s are not the same run (%s)", firstOf[name], in, d)
+					return nil, inputErrorf("%s and %s are not the same run (%s)", firstOf[name], in, d)
 				}
 			} else {
 				res.Manifests[name], firstOf[name] = []*Manifest{man}, in
@@ -245,18 +245,18 @@ func (res *Results) runOf(in string, opt ReadOptions) (*Manifest, []string, erro
 		dir = filepath.Dir(in)
 		if filepath.Base(in) == ManifestFile {
 			// Read as results, its JSON object was "truncated".
-			return nil, nil, inputErrorf("experiment: %s is the run's description, not a results file: give the run directory %s", in, dir)
+			return nil, nil, inputErrorf("%s is the run's description, not a results file: give the run directory %s", in, dir)
 		}
 	}
 	man, err := ReadManifest(dir)
 	tolerated := errors.Is(err, fs.ErrNotExist) && opt.Tolerant
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !tolerated && !fi.IsDir():
-		return nil, nil, inputErrorf("experiment: %s: no %s beside it, which a results file is read with: a file that merge --out FILE.jsonl wrote has none (it holds the merged records alone); put the %s of its run (any of its runs' or shards') beside it, or merge the runs into a run directory (merge … --out DIR), which has one", in, ManifestFile, ManifestFile)
+		return nil, nil, inputErrorf("%s: no %s beside it, which a results file is read with: a file that merge --out FILE.jsonl wrote has none (it holds the merged records alone); put the %s of its run (any of its runs' or shards') beside it, or merge the runs into a run directory (merge … --out DIR), which has one", in, ManifestFile, ManifestFile)
 	case err != nil && !tolerated && !fi.IsDir():
 		return nil, nil, inputErrorf("%s: the run.json beside it: %w", in, fileerr.Reason(err))
 	case errors.Is(err, fs.ErrNotExist) && !tolerated:
-		return nil, nil, inputErrorf("experiment: %s: no %s: not a run directory", in, ManifestFile)
+		return nil, nil, inputErrorf("%s: no %s: not a run directory", in, ManifestFile)
 	case err != nil && !tolerated:
 		return nil, nil, inputError{err}
 	}
@@ -268,7 +268,7 @@ func (res *Results) runOf(in string, opt ReadOptions) (*Manifest, []string, erro
 	}
 	if man == nil {
 		if len(files) == 0 {
-			return nil, nil, inputErrorf("experiment: %s: no run.json and no results*.jsonl files: not a run directory", in)
+			return nil, nil, inputErrorf("%s: no run.json and no results*.jsonl files: not a run directory", in)
 		}
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: not found; the grid, and so the cells expected, are unknown", filepath.Join(dir, ManifestFile)))
 	}

@@ -34,13 +34,17 @@ type Summary struct {
 	// Failed carry an error.
 	Cells, Present, Finished, Failed int
 	// Failures groups the failed cells in File — those present when the
-	// run started and those it added — by method and error message, most
-	// frequent first.
+	// run started and those it added — by method and error message (the
+	// class of a one-against-the-rest fit left out, so that an N-way
+	// method's classes that failed alike are one group), most frequent
+	// first.
 	Failures []Failure
 }
 
 // Failure is a method, an error message and the number of the method's
-// failed cells whose records carry it.
+// failed cells whose records carry it — with the class of a
+// one-against-the-rest fit left out of the message (method.WithoutClass):
+// the records keep each cell's whole message.
 type Failure struct {
 	Method, Message string
 	Cells           int
@@ -56,13 +60,14 @@ func (s *Summary) FailedCells() int {
 	return n
 }
 
-// failureCounts counts failed cells by method and error message.
+// failureCounts counts failed cells by method and error message, the
+// class of a one-against-the-rest fit left out.
 type failureCounts map[[2]string]int
 
 // add counts rec if it failed.
 func (c failureCounts) add(rec *Record) {
 	if rec.Error != "" {
-		c[[2]string{rec.Method, rec.Error}]++
+		c[[2]string{rec.Method, method.WithoutClass(rec.Error)}]++
 	}
 }
 
@@ -144,10 +149,17 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if n := seedNote(ix, cfg.Sources, cfg.Seed); n != "" {
 		logf("note: %s", n)
 	}
+	warn := func(code, message string, classes []string) {
+		if cfg.Warn != nil {
+			cfg.Warn(code, message, classes)
+		} else {
+			logf("warning: %s", message)
+		}
+	}
 	counts := f.ClassCounts()
 	var targets []string
 	if cfg.Protocol == ProtocolNWay {
-		targets, err = choosePool(&cfg, neg, counts)
+		targets, err = choosePool(&cfg, neg, counts, warn)
 	} else {
 		targets, err = chooseTargets(&cfg, neg, counts, logf)
 	}
@@ -216,11 +228,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, inputError{err}
 	}
 	for _, w := range ix.Warnings(filepath.Join(srcDir, source.IndexFile)) {
-		if cfg.Warn != nil {
-			cfg.Warn(w.Code, w.Message, w.Classes)
-		} else {
-			logf("warning: %s", w.Message)
-		}
+		warn(w.Code, w.Message, w.Classes)
 	}
 	absDir, err := filepath.Abs(srcDir)
 	if err != nil {
@@ -232,11 +240,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 			return nil, err
 		}
 		if w := noSourceWarning(man, ix); w != "" {
-			if cfg.Warn != nil {
-				cfg.Warn(WarnNoSources, w, nil)
-			} else {
-				logf("warning: %s", w)
-			}
+			warn(WarnNoSources, w, nil)
 		}
 	}
 	man.RunID = man.ID()

@@ -79,7 +79,7 @@ func Load(paths ...string) (*Results, error) {
 	}
 	runs, err := experiment.ReadRuns(paths, experiment.ReadOptions{Tolerant: true, CombineRuns: true})
 	if err != nil {
-		return nil, err // ReadRuns's, which name the file or package experiment
+		return nil, err // ReadRuns's, which name the file
 	}
 	res := &Results{
 		Records: runs.Records, Classes: map[string]ClassInfo{}, Coverage: runs.Coverage(),

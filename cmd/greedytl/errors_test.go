@@ -182,18 +182,18 @@ func TestBadInputMessages(t *testing.T) {
 		{"missing argument", []string{"inspect"}, "accepts 1 arg(s), received 0 (see 'greedytl inspect --help')"},
 		{"extra argument", []string{"fit", "extra"}, `unknown command "extra" for "greedytl fit" (see 'greedytl fit --help')`},
 		{"experiment without --data", []string{"experiment", "--out", dir}, "give both --data DIR and --out RUN (see 'greedytl experiment --help')"},
-		{"report of a directory that holds no run", []string{"report", empty}, "experiment: " + empty + ": no run.json and no results*.jsonl files: not a run directory"},
+		{"report of a directory that holds no run", []string{"report", empty}, empty + ": no run.json and no results*.jsonl files: not a run directory"},
 		// Each said something else before: "--out -: this command writes a
 		// directory", "the result record is truncated", "stat …", "open …".
 		{"merge --out -", []string{"merge", run, "--out", "-"},
 			"--out -: merge writes a run directory or a FILE.jsonl, not standard output: give a directory name or a file name ending in .jsonl"},
 		{"report of a run's run.json", []string{"report", manifest},
-			"experiment: " + manifest + " is the run's description, not a results file: give the run directory " + run},
+			manifest + " is the run's description, not a results file: give the run directory " + run},
 		{"merge of a run's run.json", []string{"merge", manifest},
-			"experiment: " + manifest + " is the run's description, not a results file: give the run directory " + run},
+			manifest + " is the run's description, not a results file: give the run directory " + run},
 		{"report of a missing run", []string{"report", missing}, missing + ": no such file or directory"},
 		{"merge of a missing run", []string{"merge", missing}, missing + ": no such file or directory"},
-		{"merge of a directory that holds no run", []string{"merge", empty}, "experiment: " + empty + ": no run.json: not a run directory"},
+		{"merge of a directory that holds no run", []string{"merge", empty}, empty + ": no run.json: not a run directory"},
 		// "open DIR/sources.json: no such file or directory" before.
 		{"fit --sources of a directory that holds no sources", []string{"fit", "--features", d.X, "--labels", d.ytext, "--positive", "cat", "--sources", empty, "--out", filepath.Join(dir, "o.json")},
 			empty + " is not a sources directory (sources.json: no such file or directory): train-sources makes one: greedytl train-sources --data DATA --out " + empty},
@@ -202,7 +202,7 @@ func TestBadInputMessages(t *testing.T) {
 		{"predict: a missing model", []string{"predict", "--model", missing, "--features", d.X}, missing + ": no such file or directory"},
 		{"inspect: a missing model", []string{"inspect", missing}, missing + ": no such file or directory"},
 		{"merge into its input", []string{"merge", empty, "--out", filepath.Join(empty, "merged")},
-			"experiment: the output " + filepath.Join(empty, "merged", "results.jsonl") + " is inside the input " + empty + ": refusing to write there: merge into another directory"},
+			"merge: the output " + filepath.Join(empty, "merged", "results.jsonl") + " is inside the input " + empty + ": refusing to write there: merge into another directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, stderr := cli(t, "", tc.args...)

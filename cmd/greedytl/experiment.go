@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -69,8 +71,9 @@ With --protocol nway — N-way few-shot — a cell is an episode: it draws
 out those classes' own sources (H holds the scores of the other classes'
 sources), fits a multi-class model on --shots examples of each class and
 records its accuracy (and balanced accuracy) on --test-per-class further
-examples of each (a class with fewer than the largest shots plus that is
-refused: leave it out with --targets). --methods takes the multi-class
+examples of each (the pool leaves out, with a warning, a class with fewer
+than the largest shots plus that; a class named in --targets with fewer is
+refused). --methods takes the multi-class
 methods (` + strings.Join(nativeMultiNames(), ", ") + `)
 and any binary method spec, fitted one against the rest;
 the default is every one of them. --splits is the number of episodes per
@@ -228,8 +231,8 @@ func nwayFlags(c *cobra.Command, o *experimentOptions, cfg *experiment.Config) e
 
 // failedCellsError returns the error with which experiment and demo end
 // when cells of the run failed — how many, and why: the error messages,
-// without the method's name, with their counts and methods, most frequent
-// first —, or nil when none did. It is a failure of the work (exit status
+// without the method's name, with their counts and methods (those the
+// message does not name), most frequent first —, or nil when none did. It is a failure of the work (exit status
 // 1), not an input error.
 func failedCellsError(sum *experiment.Summary) error {
 	n := sum.FailedCells()
@@ -265,7 +268,11 @@ func failedCellsError(sum *experiment.Summary) error {
 	var parts []string
 	for _, g := range groups[:min(show, len(groups))] {
 		slices.Sort(g.methods)
-		parts = append(parts, fmt.Sprintf("%d × %s (%s)", g.cells, g.msg, strings.Join(g.methods, ", ")))
+		part := fmt.Sprintf("%d × %s", g.cells, g.msg)
+		if unnamed := slices.DeleteFunc(g.methods, func(m string) bool { return namesMethod(g.msg, m) }); len(unnamed) > 0 {
+			part += " (" + strings.Join(unnamed, ", ") + ")"
+		}
+		parts = append(parts, part)
 	}
 	if rest := groups[min(show, len(groups)):]; len(rest) > 0 {
 		cells := 0
@@ -275,6 +282,28 @@ func failedCellsError(sum *experiment.Summary) error {
 		parts = append(parts, fmt.Sprintf("%s with %s", plural.Count(cells, "cell", "cells"), plural.Count(len(rest), "other message", "other messages")))
 	}
 	return fmt.Errorf("%d of %s failed (%s in %s %s the error): %s", n, plural.Count(sum.Cells, "cell", "cells"), plural.Word(n, "its record", "their records"), sum.File, plural.Word(n, "carries", "carry"), strings.Join(parts, "; "))
+}
+
+// namesMethod reports whether msg holds the method name m as a word: not
+// within a longer name ("greedytl" is not in "greedytl-59", nor in the
+// function "greedytl.Fit").
+func namesMethod(msg, m string) bool {
+	isName := func(r rune) bool {
+		return r == '-' || r == '_' || r == '.' || unicode.IsLetter(r) || unicode.IsDigit(r)
+	}
+	for i := 0; ; {
+		j := strings.Index(msg[i:], m)
+		if j < 0 {
+			return false
+		}
+		j += i
+		r0, _ := utf8.DecodeLastRuneInString(msg[:j])
+		r1, _ := utf8.DecodeRuneInString(msg[j+len(m):])
+		if (j == 0 || !isName(r0)) && (j+len(m) == len(msg) || !isName(r1)) {
+			return true
+		}
+		i = j + 1
+	}
 }
 
 // runWithProgress runs the experiment cfg with its log and, on a terminal,

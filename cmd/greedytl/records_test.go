@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -455,5 +456,42 @@ func TestMergePrintsTheSummaryOfAMergeOrAConflict(t *testing.T) {
 	}
 	if readFile(t, filepath.Join(other, "results.jsonl")) == readFile(t, filepath.Join(run, "results.jsonl")) {
 		t.Errorf("the refused merge replaced %s", other)
+	}
+}
+
+// An N-way method fitted one class against the rest failed on a different
+// class in each episode, and the summary split alike failures into one
+// group per class ("1 × … class "c0" …; 1 × … class "c1" …; 1 cell with 1
+// other message"), repeating the method's name after a message that names
+// it: the classes of alike failures are one group, the records keep each
+// class, and a method the message names is not named again.
+func TestExperimentNWayFailuresGroupAcrossClasses(t *testing.T) {
+	data := constantFolder(t)
+	run := filepath.Join(t.TempDir(), "run")
+	code, _, stderr := cli(t, "", "experiment", "--data", data, "--negative-classes", "n0,n1", "--protocol", "nway",
+		"--ways", "6", "--shots", "1,2", "--test-per-class", "1", "--splits", "3", "--methods", "greedytl,best-source", "--out", run, "-q")
+	file := filepath.Join(run, "results.jsonl")
+	// An episode of every class leaves out every source: best-source has
+	// no source scores; and every column of X is constant.
+	want := fmt.Sprintf("greedytl: 12 of 12 cells failed (their records in %s carry the error): "+
+		"6 × fit: method: best-source needs source scores H; "+
+		"6 × fit: greedytl.Fit: no candidate columns: every column of X and H is constant on the training set (greedytl)\n", file)
+	if code != exitFailure || !strings.HasSuffix(stderr, want) {
+		t.Errorf("exit %d, stderr\n%s\nwant exit %d, ending in\n%s", code, stderr, exitFailure, want)
+	}
+	classes := map[string]bool{}
+	for _, line := range resultLines(t, file) {
+		var rec experiment.Record
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		_, after, ok := strings.Cut(rec.Error, ", class ")
+		if !ok {
+			t.Fatalf("record %s: want the class in its error", line)
+		}
+		classes[after[:strings.Index(after, " against the rest: ")]] = true
+	}
+	if len(classes) < 2 {
+		t.Errorf("the records' errors name the classes %v: want the test to fail on several", classes)
 	}
 }
