@@ -24,5 +24,5 @@ func errSmallLambda(lambda, gamma, maxq float64) error {
 // model cannot hold it (Predict and WriteJSON refuse a scale that is not
 // finite).
 func errScaleOverflow(gamma float64, c Column) error {
-	return fmt.Errorf("greedytl.Fit: FeatureFactor γ = %g is too small for %v: its standard deviation over γ, the divisor a model stores, overflows float64", gamma, c)
+	return fmt.Errorf("greedytl.Fit: FeatureFactor γ = %g is too small for %v: its standard deviation over γ, the divisor a model stores, overflows float64 (raise γ, or rescale the feature)", gamma, c)
 }

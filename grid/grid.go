@@ -17,8 +17,8 @@ func Tau() []float64 { return PowersOfTen(-3, 3) }
 // the float64 nearest to the power, as the literal 1e<e> reads (0 below
 // float64's range, +Inf above it). (math.Pow10 is not always the nearest:
 // math.Pow10(-307) is one ulp above 1e-307.) Any lo ≤ hi works, hi =
-// math.MaxInt included; a range of more powers than memory holds panics,
-// as make does.
+// math.MaxInt included; a range of more powers than a slice can hold
+// panics, and one that memory cannot hold ends the program, as make does.
 func PowersOfTen(lo, hi int) []float64 {
 	if hi < lo {
 		return []float64{}
