@@ -125,8 +125,11 @@ func loadFolder(dir string, lazy bool) (f *Folder, err error) {
 }
 
 // readNames reads one non-empty name per line (blanks around a name
-// trimmed, trailing blank lines ignored). A name that reads as a comment,
-// '#' alone or before white space ("# classes"), is an error: the file has
+// trimmed, trailing blank lines ignored). A name holding a character a
+// label may not hold (labelrunes.go: a control character, a bidirectional
+// control, a format character that shows as nothing) is an error, and so
+// is one that reads as a comment, '#' alone or before white space
+// ("# classes"): the file has
 // no comments, and "#tag" is a name.
 func readNames(path, what string) ([]string, error) {
 	src, err := openPath(path)
@@ -164,6 +167,11 @@ func readNames(path, what string) ([]string, error) {
 			// writes "# classes" above the names: read as a name, it
 			// named class 0, and every class the name of the one before.
 			return nil, errorf(path, lr.line, "%s name %s reads as a comment (np.savetxt's header= writes one), and the file has none: line i names %s i; remove the line", what, strconv.Quote(name), what)
+		}
+		if err := hiddenError(what+" name", name); err != nil {
+			// An escape or a bidirectional control in a class name was
+			// printed raw by predict and inspect (labelrunes.go).
+			return nil, &Error{File: path, Line: lr.line, Err: err}
 		}
 		names = append(names, name)
 	}

@@ -12,7 +12,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/greedytl/greedytl/internal/bom"
 	"github.com/greedytl/greedytl/internal/number"
 )
 
@@ -224,9 +223,6 @@ func (lf *labelFile) checkLabels(skip int, byValue bool) error {
 		isNum, err := checkLabel(lf.vals[i])
 		if i == 0 && err == nil {
 			err = blankLabel(lf.vals[i]) // a header's, when skipped (decodeLabelText)
-		}
-		if err == nil {
-			err = invisibleLabel(lf.vals[i])
 		}
 		if err == nil && !lf.npy && !lf.at[i].quoted {
 			err = commentLabel(lf.vals[i])
@@ -653,41 +649,6 @@ func (s *labelSplitter) appendFields(vals []string, at []labelPos, fields [][]by
 		at = append(at, labelPos{line: lineNum, quoted: s.quoted[j]})
 	}
 	return vals, at, nil
-}
-
-// invisibleRunes are the characters that show as nothing and have no
-// use in a label, each with its name: a label holding one looks like
-// another ("\ufeff-1" like "-1") and was a class of its own. U+200C and
-// U+200D (zero-width non-joiner and joiner), which Persian and Indic
-// scripts and emoji sequences use, are not among them.
-var invisibleRunes = map[rune]string{
-	'\ufeff': "", // bom.Inside names it
-	'\u200b': "a zero-width space (text copied from a web page may hold one)",
-	'\u2060': "a word joiner",
-}
-
-// invisibleChars are the keys of invisibleRunes, for strings.IndexAny.
-const invisibleChars = "\ufeff\u200b\u2060"
-
-// invisibleLabel returns the error of a label v holding one of
-// invisibleRunes, or nil: U+FEFF, a byte order mark mid-file, where files
-// each saved with one were concatenated, or a zero-width space.
-func invisibleLabel(v string) error {
-	k := strings.IndexAny(v, invisibleChars)
-	if k < 0 {
-		return nil
-	}
-	r, _ := utf8.DecodeRuneInString(v[k:])
-	looks := strconv.Quote(strings.Map(func(r rune) rune {
-		if _, ok := invisibleRunes[r]; ok {
-			return -1
-		}
-		return r
-	}, v))
-	if r == '\ufeff' {
-		return fmt.Errorf("label %s looks like %s: %s", strconv.Quote(v), looks, bom.Inside)
-	}
-	return fmt.Errorf("label %s looks like %s: it holds U+%04X, %s, which shows as nothing; remove it", strconv.Quote(v), looks, r, invisibleRunes[r])
 }
 
 // commentLabel returns the error of an unquoted label v that holds a
