@@ -185,7 +185,8 @@ func readNames(path, what string) ([]string, error) {
 }
 
 // checkDistinct reports the first repeated name, with its line number
-// (names are one per line from line 1).
+// (names are one per line from line 1), or the first name canonically
+// equivalent to an earlier one written otherwise (canonicalTwin).
 func checkDistinct(path string, names []string) error {
 	seen := make(map[string]int, len(names))
 	for i, n := range names {
@@ -193,6 +194,9 @@ func checkDistinct(path string, names []string) error {
 			return errorf(path, i+1, "duplicate class name %q (also on line %d)", n, j+1)
 		}
 		seen[n] = i
+	}
+	if i, j, ok := canonicalTwin(names); ok {
+		return &Error{File: path, Line: j + 1, Err: twinError("class name", names[j], names[i], fmt.Sprintf("line %d", i+1))}
 	}
 	return nil
 }

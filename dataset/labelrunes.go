@@ -2,15 +2,18 @@ package dataset
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/greedytl/greedytl/internal/bom"
+	"golang.org/x/text/unicode/norm"
 )
 
-// This file owns which characters a class label or name may hold.
+// This file owns which characters a class label or name may hold, and
+// which two labels are one class written two ways (canonicalTwin).
 //
 // A label may not hold:
 //   - a control character (Unicode's Cc: U+0000–U+001F, U+007F and the C1
@@ -126,4 +129,51 @@ func hiddenError(what, v string) error {
 // control or a format character that shows as nothing (see CheckLabel).
 func CheckClassName(name string) error {
 	return hiddenError("class name", name)
+}
+
+// canonicalTwin returns the indices i < j of the first label of vals, in
+// order, that is canonically equivalent to an earlier one, vals[i], but
+// written with other code points ("café" as U+00E9 and as e then U+0301:
+// equal in Unicode's NFC), or ok false. Such labels print alike and were
+// two classes; they are refused, not normalised, since a model's class
+// names are as the user wrote them.
+func canonicalTwin(vals []string) (i, j int, ok bool) {
+	if !slices.ContainsFunc(vals, notASCII) {
+		return 0, 0, false // the usual case: no map, no normalising
+	}
+	first := make(map[string]int) // NFC form → index of its first label
+	seen := make(map[string]bool) // labels as written
+	for j, v := range vals {
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		key := v
+		if notASCII(v) {
+			key = norm.NFC.String(v)
+		}
+		if i, dup := first[key]; dup {
+			return i, j, true // vals[i] != v: v is new as written
+		}
+		first[key] = j
+	}
+	return 0, 0, false
+}
+
+// notASCII reports whether v holds a byte beyond ASCII: an ASCII string is
+// its own NFC form.
+func notASCII(v string) bool {
+	for k := 0; k < len(v); k++ {
+		if v[k] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// twinError returns the error of v (what: "label", "class name") that is
+// canonically equivalent to earlier, written at where ("line 2"): both are
+// quoted in ASCII, since as text they print alike.
+func twinError(what, v, earlier, where string) error {
+	return fmt.Errorf("%s %s is %s of %s written with other code points (the two are canonically equivalent: they print alike, and would be two classes): write them alike (Python: unicodedata.normalize(\"NFC\", s))", what, strconv.QuoteToASCII(v), strconv.QuoteToASCII(earlier), where)
 }

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -123,5 +124,45 @@ func TestHiddenKindSet(t *testing.T) {
 	const listed = "\u00ad\u200b\u2060\u2061\u2062\u2063\u2064\u206a\u206b\u206c\u206d\u206e\u206f\ufeff\ufff9\ufffa\ufffb\U000e0001"
 	if got := strings.Join(refusedCf, ""); got != listed {
 		t.Errorf("refused format characters %+q, want %+q", got, listed)
+	}
+}
+
+// TestCanonicalTwinLabels: two labels that are one text written with
+// other code points ("café" precomposed, U+00E9, and as e then U+0301;
+// the Kelvin sign U+212A and K) printed alike and were two classes; every
+// reader of label files, and classes.txt, refuses the second at its place,
+// naming the first's, and neither is normalised: labels written alike
+// are read as written.
+func TestCanonicalTwinLabels(t *testing.T) {
+	const why = ` written with other code points (the two are canonically equivalent: they print alike, and would be two classes): write them alike (Python: unicodedata.normalize("NFC", s))`
+	for content, want := range map[string]string{
+		"caf\u00e9\ntea\ncaf\u00e9\ncafe\u0301\n":       `4: label "cafe\u0301" is "caf\u00e9" of line 1` + why,
+		"tea\ncafe\u0301\ntea\ncaf\u00e9\n":             `4: label "caf\u00e9" is "cafe\u0301" of line 2` + why,
+		"K,\u212a,K\n":                                  `1: column 2: label "\u212a" is "K" of column 1` + why,
+		"y\n\u00c5ngstr\u00f6m\nA\u030angstro\u0308m\n": `3: label "A\u030angstro\u0308m" is "\u00c5ngstr\u00f6m" of line 2` + why,
+	} {
+		path := writeFile(t, "y.txt", []byte(content))
+		c, err := ReadClassesHeader(path, HeaderNo)
+		checkError(t, c, err, path+":"+want)
+		y, err := ReadLabels(path, "tea")
+		checkError(t, y, err, path+":"+want)
+		v, err := ReadLabelValues(path)
+		checkError(t, v, err, path+":"+want)
+	}
+	for _, content := range []string{"cafe\u0301\ntea\ncafe\u0301\n", "caf\u00e9\ncafe\n", "\u00c5\nA\n"} {
+		c, err := ReadClasses(writeFile(t, "y.txt", []byte(content)))
+		if err != nil || len(c.Names) != 2 || !slices.Contains(c.Names, content[:strings.IndexByte(content, '\n')]) {
+			t.Errorf("%q: %v, %v", content, c, err)
+		}
+	}
+	for _, tt := range []struct{ content, want string }{
+		{"caf\u00e9\nduck\ncafe\u0301\n", `classes.txt:3: class name "cafe\u0301" is "caf\u00e9" of line 1` + why},
+		{"\u212a\nduck\nK\n", `classes.txt:3: class name "K" is "\u212a" of line 1` + why},
+	} {
+		files := folderFiles(t)
+		files["classes.txt"] = []byte(tt.content)
+		dir := writeFolder(t, files)
+		f, err := LoadFolder(dir)
+		checkError(t, f, err, dir+"/"+tt.want)
 	}
 }

@@ -263,6 +263,9 @@ func (lf *labelFile) checkLabels(skip int, byValue bool) error {
 	if missing >= 0 && quoted > 0 && bare == 0 {
 		return lf.errorAt(missing, fmt.Errorf("label %q, unquoted among quoted labels, is a missing value (as R's write.table and write.csv quote strings and write NA bare): give only the examples that have a label, or quote it if it is a class (\"NA\")", lf.vals[missing]))
 	}
+	if i, j, ok := canonicalTwin(lf.vals[skip:]); ok && !lf.npy {
+		return lf.errorAt(skip+j, twinError("label", lf.vals[skip+j], lf.vals[skip+i], lf.place(skip+i)))
+	}
 	if big >= 0 && allNumbers && byValue {
 		x, _ := bigInteger(lf.vals[big])
 		return lf.errorAt(big, fmt.Errorf("label %s is an integer %s, and labels that are all numbers are compared as float64s: number the classes 0, 1, … or make them names (a letter before each)", strconv.Quote(lf.vals[big]), inexactInteger(x)))
@@ -284,6 +287,19 @@ func bigInteger(v string) (float64, bool) {
 	}
 	x, err := number.Parse(v)
 	return x, err == nil
+}
+
+// place names where lf's value i (a header counted) was read, for a
+// message about another value: its line, or its column when one line
+// holds every label; its 0-based row of a .npy file.
+func (lf *labelFile) place(i int) string {
+	switch {
+	case lf.npy:
+		return fmt.Sprintf("row %d", i)
+	case lf.at[i].col > 0:
+		return fmt.Sprintf("column %d", lf.at[i].col)
+	}
+	return fmt.Sprintf("line %d", lf.at[i].line)
 }
 
 // errorAt returns err as an *Error naming lf and the place of its value i
