@@ -27,13 +27,7 @@ func TestHiddenLabels(t *testing.T) {
 		"cat\ndog\nca\u2063t\n":         `3: label "ca\u2063t" looks like "cat": it holds U+2063, a format character, which shows as nothing; remove it`,
 		"cat\ndog\n\"ca\U000e0001t\"\n": `3: label "ca\U000e0001t" looks like "cat": it holds U+E0001, a format character, which shows as nothing; remove it`,
 	} {
-		path := writeFile(t, "y.txt", []byte(content))
-		c, err := ReadClassesHeader(path, HeaderNo)
-		checkError(t, c, err, path+":"+want)
-		y, err := ReadLabels(path, "cat")
-		checkError(t, y, err, path+":"+want)
-		v, err := ReadLabelValues(path)
-		checkError(t, v, err, path+":"+want)
+		checkLabelReaders(t, content, "cat", want)
 	}
 	for _, content := range []string{
 		"\u2764\u200d\U0001f525\ncat\n",                                                 // ZWJ: an emoji sequence
@@ -141,13 +135,7 @@ func TestCanonicalTwinLabels(t *testing.T) {
 		"K,\u212a,K\n":                                  `1: column 2: label "\u212a" is "K" of column 1` + why,
 		"y\n\u00c5ngstr\u00f6m\nA\u030angstro\u0308m\n": `3: label "A\u030angstro\u0308m" is "\u00c5ngstr\u00f6m" of line 2` + why,
 	} {
-		path := writeFile(t, "y.txt", []byte(content))
-		c, err := ReadClassesHeader(path, HeaderNo)
-		checkError(t, c, err, path+":"+want)
-		y, err := ReadLabels(path, "tea")
-		checkError(t, y, err, path+":"+want)
-		v, err := ReadLabelValues(path)
-		checkError(t, v, err, path+":"+want)
+		checkLabelReaders(t, content, "tea", want)
 	}
 	for _, content := range []string{"cafe\u0301\ntea\ncafe\u0301\n", "caf\u00e9\ncafe\n", "\u00c5\nA\n"} {
 		c, err := ReadClasses(writeFile(t, "y.txt", []byte(content)))
@@ -165,4 +153,19 @@ func TestCanonicalTwinLabels(t *testing.T) {
 		f, err := LoadFolder(dir)
 		checkError(t, f, err, dir+"/"+tt.want)
 	}
+}
+
+// checkLabelReaders checks that ReadClassesHeader (no header),
+// ReadLabels (positive naming the positive class) and ReadLabelValues
+// refuse the label file content with the error want, after the file's
+// path and a colon.
+func checkLabelReaders(t *testing.T, content, positive, want string) {
+	t.Helper()
+	path := writeFile(t, "y.txt", []byte(content))
+	c, err := ReadClassesHeader(path, HeaderNo)
+	checkError(t, c, err, path+":"+want)
+	y, err := ReadLabels(path, positive)
+	checkError(t, y, err, path+":"+want)
+	v, err := ReadLabelValues(path)
+	checkError(t, v, err, path+":"+want)
 }

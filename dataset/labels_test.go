@@ -217,13 +217,7 @@ func TestInvisibleLabels(t *testing.T) {
 		"cat\ndog\ncat\u200b\n":        `3: label "cat\u200b" looks like "cat": it holds U+200B, a zero-width space (text copied from a web page may hold one), which shows as nothing; remove it`,
 		"cat,dog,c\u2060at,dog\n":      `1: column 3: label "c\u2060at" looks like "cat": it holds U+2060, a word joiner, which shows as nothing; remove it`,
 	} {
-		path := writeFile(t, "y.txt", []byte(content))
-		c, err := ReadClassesHeader(path, HeaderNo)
-		checkError(t, c, err, path+":"+want)
-		y, err := ReadLabels(path, "cat")
-		checkError(t, y, err, path+":"+want)
-		v, err := ReadLabelValues(path)
-		checkError(t, v, err, path+":"+want)
+		checkLabelReaders(t, content, "cat", want)
 	}
 	for _, content := range []string{"\ufeff1\n-1\n", "\u2764\u200d\U0001f525\ncat\n"} {
 		if c, err := ReadClasses(writeFile(t, "y.txt", []byte(content))); err != nil || len(c.Names) != 2 {
