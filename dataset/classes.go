@@ -333,7 +333,10 @@ func (c *Classes) values() ([]float64, bool) {
 // text, which would replace the invalid bytes, so that the file named
 // another class, or two classes alike); when it holds a tab or a line break
 // (which no label file holds, and which breaks predict's lines and columns:
-// a model file edited so printed two lines for one row); or when it reads
+// a model file edited so printed two lines for one row); when it holds
+// another control character, a bidirectional control or a format
+// character that shows as nothing (labelrunes.go: an escape coloured the
+// terminal predict printed to, "\ufeff-1" looked like "-1"); or when it reads
 // as a number but not as a finite one: NaN, ±Inf in any spelling
 // number.Parse takes ("inf", "-Infinity", ...) and NaN with a sign
 // ("-nan", as C's printf writes it), or a number beyond float64's range
@@ -356,6 +359,9 @@ func checkLabel(label string) (isNum bool, err error) {
 	}
 	if strings.ContainsAny(label, "\t\n\r") {
 		return false, fmt.Errorf("label %s holds a tab or a line break: predict prints one class a line, and class names tab-separated", strconv.Quote(label))
+	}
+	if err := hiddenError("label", label); err != nil {
+		return false, err
 	}
 	t := strings.TrimSpace(label)
 	x, err := number.Parse(t)

@@ -125,8 +125,11 @@ func loadFolder(dir string, lazy bool) (f *Folder, err error) {
 }
 
 // readNames reads one non-empty name per line (blanks around a name
-// trimmed, trailing blank lines ignored). A name that reads as a comment,
-// '#' alone or before white space ("# classes"), is an error: the file has
+// trimmed, trailing blank lines ignored). A name holding a character a
+// label may not hold (labelrunes.go: a control character, a bidirectional
+// control, a format character that shows as nothing) is an error, and so
+// is one that reads as a comment, '#' alone or before white space
+// ("# classes"): the file has
 // no comments, and "#tag" is a name.
 func readNames(path, what string) ([]string, error) {
 	src, err := openPath(path)
@@ -165,6 +168,11 @@ func readNames(path, what string) ([]string, error) {
 			// named class 0, and every class the name of the one before.
 			return nil, errorf(path, lr.line, "%s name %s reads as a comment (np.savetxt's header= writes one), and the file has none: line i names %s i; remove the line", what, strconv.Quote(name), what)
 		}
+		if err := hiddenError(what+" name", name); err != nil {
+			// An escape or a bidirectional control in a class name was
+			// printed raw by predict and inspect (labelrunes.go).
+			return nil, &Error{File: path, Line: lr.line, Err: err}
+		}
 		names = append(names, name)
 	}
 	if lr.err != nil {
@@ -177,7 +185,8 @@ func readNames(path, what string) ([]string, error) {
 }
 
 // checkDistinct reports the first repeated name, with its line number
-// (names are one per line from line 1).
+// (names are one per line from line 1), or the first name canonically
+// equivalent to an earlier one written otherwise (canonicalTwin).
 func checkDistinct(path string, names []string) error {
 	seen := make(map[string]int, len(names))
 	for i, n := range names {
@@ -185,6 +194,9 @@ func checkDistinct(path string, names []string) error {
 			return errorf(path, i+1, "duplicate class name %q (also on line %d)", n, j+1)
 		}
 		seen[n] = i
+	}
+	if i, j, ok := canonicalTwin(names); ok {
+		return &Error{File: path, Line: j + 1, Err: twinError("class name", names[j], names[i], fmt.Sprintf("line %d", i+1))}
 	}
 	return nil
 }

@@ -12,7 +12,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/greedytl/greedytl/internal/bom"
 	"github.com/greedytl/greedytl/internal/number"
 )
 
@@ -225,9 +224,6 @@ func (lf *labelFile) checkLabels(skip int, byValue bool) error {
 		if i == 0 && err == nil {
 			err = blankLabel(lf.vals[i]) // a header's, when skipped (decodeLabelText)
 		}
-		if err == nil {
-			err = invisibleLabel(lf.vals[i])
-		}
 		if err == nil && !lf.npy && !lf.at[i].quoted {
 			err = commentLabel(lf.vals[i])
 		}
@@ -267,6 +263,9 @@ func (lf *labelFile) checkLabels(skip int, byValue bool) error {
 	if missing >= 0 && quoted > 0 && bare == 0 {
 		return lf.errorAt(missing, fmt.Errorf("label %q, unquoted among quoted labels, is a missing value (as R's write.table and write.csv quote strings and write NA bare): give only the examples that have a label, or quote it if it is a class (\"NA\")", lf.vals[missing]))
 	}
+	if i, j, ok := canonicalTwin(lf.vals[skip:]); ok && !lf.npy {
+		return lf.errorAt(skip+j, twinError("label", lf.vals[skip+j], lf.vals[skip+i], lf.place(skip+i)))
+	}
 	if big >= 0 && allNumbers && byValue {
 		x, _ := bigInteger(lf.vals[big])
 		return lf.errorAt(big, fmt.Errorf("label %s is an integer %s, and labels that are all numbers are compared as float64s: number the classes 0, 1, … or make them names (a letter before each)", strconv.Quote(lf.vals[big]), inexactInteger(x)))
@@ -288,6 +287,19 @@ func bigInteger(v string) (float64, bool) {
 	}
 	x, err := number.Parse(v)
 	return x, err == nil
+}
+
+// place names where lf's value i (a header counted) was read, for a
+// message about another value: its line, or its column when one line
+// holds every label; its 0-based row of a .npy file.
+func (lf *labelFile) place(i int) string {
+	switch {
+	case lf.npy:
+		return fmt.Sprintf("row %d", i)
+	case lf.at[i].col > 0:
+		return fmt.Sprintf("column %d", lf.at[i].col)
+	}
+	return fmt.Sprintf("line %d", lf.at[i].line)
 }
 
 // errorAt returns err as an *Error naming lf and the place of its value i
@@ -653,41 +665,6 @@ func (s *labelSplitter) appendFields(vals []string, at []labelPos, fields [][]by
 		at = append(at, labelPos{line: lineNum, quoted: s.quoted[j]})
 	}
 	return vals, at, nil
-}
-
-// invisibleRunes are the characters that show as nothing and have no
-// use in a label, each with its name: a label holding one looks like
-// another ("\ufeff-1" like "-1") and was a class of its own. U+200C and
-// U+200D (zero-width non-joiner and joiner), which Persian and Indic
-// scripts and emoji sequences use, are not among them.
-var invisibleRunes = map[rune]string{
-	'\ufeff': "", // bom.Inside names it
-	'\u200b': "a zero-width space (text copied from a web page may hold one)",
-	'\u2060': "a word joiner",
-}
-
-// invisibleChars are the keys of invisibleRunes, for strings.IndexAny.
-const invisibleChars = "\ufeff\u200b\u2060"
-
-// invisibleLabel returns the error of a label v holding one of
-// invisibleRunes, or nil: U+FEFF, a byte order mark mid-file, where files
-// each saved with one were concatenated, or a zero-width space.
-func invisibleLabel(v string) error {
-	k := strings.IndexAny(v, invisibleChars)
-	if k < 0 {
-		return nil
-	}
-	r, _ := utf8.DecodeRuneInString(v[k:])
-	looks := strconv.Quote(strings.Map(func(r rune) rune {
-		if _, ok := invisibleRunes[r]; ok {
-			return -1
-		}
-		return r
-	}, v))
-	if r == '\ufeff' {
-		return fmt.Errorf("label %s looks like %s: %s", strconv.Quote(v), looks, bom.Inside)
-	}
-	return fmt.Errorf("label %s looks like %s: it holds U+%04X, %s, which shows as nothing; remove it", strconv.Quote(v), looks, r, invisibleRunes[r])
 }
 
 // commentLabel returns the error of an unquoted label v that holds a

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode/utf8"
 )
 
 func TestReadLabels(t *testing.T) {
@@ -218,13 +217,7 @@ func TestInvisibleLabels(t *testing.T) {
 		"cat\ndog\ncat\u200b\n":        `3: label "cat\u200b" looks like "cat": it holds U+200B, a zero-width space (text copied from a web page may hold one), which shows as nothing; remove it`,
 		"cat,dog,c\u2060at,dog\n":      `1: column 3: label "c\u2060at" looks like "cat": it holds U+2060, a word joiner, which shows as nothing; remove it`,
 	} {
-		path := writeFile(t, "y.txt", []byte(content))
-		c, err := ReadClassesHeader(path, HeaderNo)
-		checkError(t, c, err, path+":"+want)
-		y, err := ReadLabels(path, "cat")
-		checkError(t, y, err, path+":"+want)
-		v, err := ReadLabelValues(path)
-		checkError(t, v, err, path+":"+want)
+		checkLabelReaders(t, content, "cat", want)
 	}
 	for _, content := range []string{"\ufeff1\n-1\n", "\u2764\u200d\U0001f525\ncat\n"} {
 		if c, err := ReadClasses(writeFile(t, "y.txt", []byte(content))); err != nil || len(c.Names) != 2 {
@@ -393,7 +386,7 @@ func TestBigIntegerLabels(t *testing.T) {
 // not a finite one is not, whatever its spelling, nor bytes that are not
 // UTF-8.
 func TestCheckLabel(t *testing.T) {
-	for _, ok := range []string{"1", "-1", "0.5", "1e308", "-0", "cat", "nano", "info", "Inf cat", "NaN2", "0x1p-2", "", "chat noir", "猫", "\x00"} {
+	for _, ok := range []string{"1", "-1", "0.5", "1e308", "-0", "cat", "nano", "info", "Inf cat", "NaN2", "0x1p-2", "", "chat noir", "猫"} {
 		if err := CheckLabel(ok); err != nil {
 			t.Errorf("CheckLabel(%q): %v", ok, err)
 		}
@@ -407,6 +400,7 @@ func TestCheckLabel(t *testing.T) {
 		"a\nb":  "holds a tab or a line break: predict prints one class a line, and class names tab-separated",
 		"a\tb":  "holds a tab or a line break: predict prints one class a line, and class names tab-separated",
 		"a\r":   "holds a tab or a line break: predict prints one class a line, and class names tab-separated",
+		"\x00":  "holds U+0000, a control character, which a terminal shows as nothing or takes as a command; remove it", // accepted before labelrunes.go
 		"a\xff": "is not valid UTF-8: a label is text, which the model file records as JSON", "\xfe\xff": "is not valid UTF-8: a label is text, which the model file records as JSON",
 	} {
 		if err, want := CheckLabel(bad), "label "+strconv.Quote(bad)+" "+want; err == nil || err.Error() != want {
@@ -762,19 +756,6 @@ func TestCheckLabelNumber(t *testing.T) {
 		}
 		if want := isNumber([]byte(v)); isNum != want {
 			t.Errorf("checkLabel(%q) says number %v, isNumber %v", v, isNum, want)
-		}
-	}
-}
-
-// TestInvisibleCharsAreInvisibleRunes: the string invisibleLabel searches
-// holds exactly the keys of invisibleRunes, whose messages name them.
-func TestInvisibleCharsAreInvisibleRunes(t *testing.T) {
-	if n := utf8.RuneCountInString(invisibleChars); n != len(invisibleRunes) {
-		t.Errorf("invisibleChars has %d runes, invisibleRunes %d", n, len(invisibleRunes))
-	}
-	for _, r := range invisibleChars {
-		if _, ok := invisibleRunes[r]; !ok {
-			t.Errorf("%U is in invisibleChars, not in invisibleRunes", r)
 		}
 	}
 }

@@ -74,6 +74,11 @@ func TestParseChecksTheHeader(t *testing.T) {
 		{ok + `, "labels": {"positive": "a", "negative": ["b", "c", "b"]}}`, `"labels": negative label "b" is given twice`},
 		{ok + `, "labels": {"positive": "NaN", "negative": ["b"]}}`, `"labels": label "NaN" reads as NaN, not a finite number`},
 		{ok + `, "labels": {"positive": "1", "negative": ["-inf"]}}`, `"labels": label "-inf" reads as -Inf, not a finite number`},
+		// An escape predict printed raw, a bidirectional control, a mark
+		// that shows as nothing (dataset/labelrunes.go), as in label files.
+		{ok + `, "labels": {"positive": "\u001b[31mred", "negative": ["b"]}}`, `"labels": label "\x1b[31mred" holds U+001B, an escape`},
+		{ok + `, "labels": {"positive": "a", "negative": ["\u202eb"]}}`, `"labels": label "\u202eb" holds U+202E, a bidirectional control`},
+		{ok + `, "labels": {"positive": "a", "negative": ["\u00adb"]}}`, `"labels": label "\u00adb" looks like "b": it holds U+00AD, a soft hyphen`},
 		{ok + `, "labels": {"positive": "a", "negative": ["b"]}, "classes": ["a", "b"]}`, `names its classes in "classes", not "labels"`},
 		{ok + `, "feature_names": []}`, `"feature_names" names no column`},
 		{ok + `, "feature_names": ["a", 1]}`, "cannot unmarshal number"},

@@ -637,6 +637,13 @@ func TestLoadDirErrors(t *testing.T) {
 		return string(b)
 	}
 	firstSource := func(m map[string]any) map[string]any { return m["sources"].([]any)[0].(map[string]any) }
+	// renameFirst names the first source's class name in the index's
+	// classes and in the source alike.
+	renameFirst := func(m map[string]any, name string) {
+		src := firstSource(m)
+		m["classes"].([]any)[int(src["class"].(float64))] = name
+		src["name"] = name
+	}
 	for _, tc := range []struct {
 		name  string
 		index string // "": no index file
@@ -652,6 +659,10 @@ func TestLoadDirErrors(t *testing.T) {
 		{"class range", edit(func(m map[string]any) { firstSource(m)["class"] = 99 }), "class 99 out of range"},
 		{"class name", edit(func(m map[string]any) { firstSource(m)["name"] = "other" }), `is named "c`},
 		{"escape", edit(func(m map[string]any) { firstSource(m)["file"] = "../x.model" }), "not a path inside"},
+		// A class name as classes.txt may not hold one (dataset.CheckClassName),
+		// named alike by the index's classes and its source.
+		{"escape in a class name", edit(func(m map[string]any) { renameFirst(m, "\x1b[31mred") }), `: class name "\x1b[31mred" holds U+001B, an escape`},
+		{"bidi in a class name", edit(func(m map[string]any) { renameFirst(m, "c\u202eat") }), `: class name "c\u202eat" holds U+202E, a bidirectional control`},
 		{"stuck converged", edit(func(m map[string]any) { firstSource(m)["converged"], firstSource(m)["stuck"] = true, true }), "stuck and converged at once"},
 		{"no sources", edit(func(m map[string]any) { m["sources"] = []any{} }), "lists no sources"},
 		{"incomplete", edit(func(m map[string]any) {
