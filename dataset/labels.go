@@ -23,8 +23,10 @@ import (
 // contain spaces but no comma or tab), or all
 // labels on one line separated as DecodeCSV separates fields. Blank
 // lines and '#' comment lines are skipped; a comment after a label (an
-// unquoted label holding '#' at its start or after white space: "cat #
-// the first") is an error naming its line, and so is, in a file of one
+// unquoted label holding a '#' that starts a word and is followed by white
+// space or ends the label, "cat # the first", or follows a number, "1
+// #positive": inlineComment; "Song #1" and "C#" are labels) is an error
+// naming its line, and so is, in a file of one
 // label per line, an unquoted label that is a row of numbers ("0.5 0.3
 // 0.1": three or more, or two unless both are integers other than 0 and
 // 1: "10 19" is a label), and labels in brackets that the first opens and
@@ -122,6 +124,7 @@ type labelGaps struct{ blank, comment int }
 type labelPos struct {
 	line, col int
 	quoted    bool
+	blanks    bool // one line holds all the labels, separated by blanks
 }
 
 // readLabelFile returns a label file's values, where each was read and
@@ -225,7 +228,7 @@ func (lf *labelFile) checkLabels(skip int, byValue bool) error {
 			err = blankLabel(lf.vals[i]) // a header's, when skipped (decodeLabelText)
 		}
 		if err == nil && !lf.npy && !lf.at[i].quoted {
-			err = commentLabel(lf.vals[i])
+			err = lf.commentLabel(i)
 		}
 		if err != nil {
 			if !utf8.ValidString(lf.vals[i]) { // the file's, not a label's, encoding
@@ -399,7 +402,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 	}
 	for j := range firstAt {
 		if lines == 1 && len(first) > 1 {
-			firstAt[j].col = j + 1
+			firstAt[j].col, firstAt[j].blanks = j+1, sep == 0
 		}
 	}
 	all, allAt := append(first, vals...), append(firstAt, at...)
@@ -668,25 +671,51 @@ func (s *labelSplitter) appendFields(vals []string, at []labelPos, fields [][]by
 }
 
 // commentLabel returns the error of an unquoted label v that holds a
-// comment: a '#' at its start or after white space ("cat # the first"), or
-// nil. A label file's comments are lines of their own (a first non-blank
-// '#'), and the labels are taken whole: read so, a note after a label made
-// a class "cat # the first" beside "cat". The comment is not cut off, as
-// the svmlight reader cuts one, since a '#' may belong to a name ("Song
-// #1"): quoted, a label is taken as written. A '#' within a word ("C#") is
-// a name's.
-func commentLabel(v string) error {
+// comment (inlineComment: "cat # the first", "1 #positive"), or nil; v is
+// lf's value i. A label file's comments are lines of their own (a first
+// non-blank '#'), and the labels are taken whole: read so, a note after a
+// label made a class "cat # the first" beside "cat". The comment is not
+// cut off, as the svmlight reader cuts one, since a '#' may belong to a
+// name: "Song #1", "Issue #42", "C#" are labels, and quoted, any label is
+// taken as written. Of labels separated by blanks on one line ("cat dog
+// cat # three"), the comment runs to the line's end.
+func (lf *labelFile) commentLabel(i int) error {
+	v := lf.vals[i]
+	k := inlineComment(v)
+	if k < 0 {
+		return nil
+	}
+	verb, comment := "holds", v[k:]
+	if lf.at[i].blanks {
+		verb, comment = "starts", strings.Join(lf.vals[i:], " ")
+	}
+	return fmt.Errorf("label %s %s a comment, %s: a label file has comments on lines of their own (starting with '#'), not after a label: move it to a line of its own, or, if '#' belongs to the label, quote the label: %s", strconv.Quote(v), verb, strconv.Quote(comment), `"`+strings.ReplaceAll(v, `"`, `""`)+`"`)
+}
+
+// inlineComment returns where a comment starts in an unquoted label v, or
+// −1: at a '#' that starts v or a word of it and either is followed by
+// white space or ends v ("cat # the first", "cat #"), or stands after a
+// number ("1 #positive", a note on a numeric label). A '#' before a word
+// after a name ("Song #1", "Apt #3") or within a word ("C#") is the
+// name's. classes.txt, which has no comments and no quoting, takes such
+// lines whole (readNames): its names agree with the labels that this
+// passes.
+func inlineComment(v string) int {
 	for k := strings.IndexByte(v, '#'); k >= 0; {
-		if r, _ := utf8.DecodeLastRuneInString(v[:k]); k == 0 || unicode.IsSpace(r) {
-			return fmt.Errorf("label %s holds a comment, %s: a label file has comments on lines of their own (starting with '#'), not after a label: move it to a line of its own, or, if '#' belongs to the label, quote the label: \"%s\"", strconv.Quote(v), strconv.Quote(v[k:]), v)
+		before, after := v[:k], v[k+1:]
+		if r, _ := utf8.DecodeLastRuneInString(before); k == 0 || unicode.IsSpace(r) {
+			r, _ := utf8.DecodeRuneInString(after)
+			if after == "" || unicode.IsSpace(r) || isNumber([]byte(strings.TrimSpace(before))) {
+				return k
+			}
 		}
-		next := strings.IndexByte(v[k+1:], '#')
+		next := strings.IndexByte(after, '#')
 		if next < 0 {
 			break
 		}
 		k += 1 + next
 	}
-	return nil
+	return -1
 }
 
 // blankLabel returns the error of a label v that is empty or only white

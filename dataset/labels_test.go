@@ -242,13 +242,12 @@ func TestCommentAfterLabel(t *testing.T) {
 		return `label ` + strconv.Quote(label) + ` holds a comment, "` + comment + `": a label file has comments on lines of their own (starting with '#'), not after a label: move it to a line of its own, or, if '#' belongs to the label, quote the label: "` + label + `"`
 	}
 	for content, want := range map[string]string{
-		"cat # the first\ndog\ncat\n":   "1: " + why("cat # the first", "# the first"),
-		"cat\ndog\ncat  # again\n":      "3: " + why("cat  # again", "# again"),
-		"1\n-1\n1 # positive\n-1\n":     "3: " + why("1 # positive", "# positive"),
-		"cat\ndog\ncat\u00a0#x\ndog\n":  "3: " + why("cat\u00a0#x", "#x"),
-		"cat dog cat # three\n":         "1: column 4: " + why("#", "#"),
-		"cat,dog,cat # three\n":         "1: column 3: " + why("cat # three", "# three"),
-		"cat\nC# and F#\ndog #1\ncat\n": "3: " + why("dog #1", "#1"),
+		"cat # the first\ndog\ncat\n":    "1: " + why("cat # the first", "# the first"),
+		"cat\ndog\ncat  # again\n":       "3: " + why("cat  # again", "# again"),
+		"1\n-1\n1 # positive\n-1\n":      "3: " + why("1 # positive", "# positive"),
+		"cat\ndog\ncat\u00a0# x\ndog\n":  "3: " + why("cat\u00a0# x", "# x"),
+		"cat,dog,cat # three\n":          "1: column 3: " + why("cat # three", "# three"),
+		"cat\nC# and F#\ndog # 1\ncat\n": "3: " + why("dog # 1", "# 1"),
 	} {
 		path := writeFile(t, "y.txt", []byte(content))
 		c, err := ReadClassesHeader(path, HeaderNo)
@@ -263,10 +262,48 @@ func TestCommentAfterLabel(t *testing.T) {
 	for content, names := range map[string]int{
 		"C#\nF#\nC#\n": 2, "\"Song #1\"\n\"Song #2\"\n\"Song #1\"\n": 2,
 		"# labels\ncat\n# a note\ndog\ncat\n": 2, "cat,\"dog # b\"\n": 2, "a#b\nc\n": 2,
+		"cat\nC# and F#\ndog #1\ncat\n": 3, "cat\ndog\ncat\u00a0#x\ndog\n": 3,
 	} {
 		if c, err := ReadClassesHeader(writeFile(t, "y.txt", []byte(content)), HeaderNo); err != nil || len(c.Names) != names {
 			t.Errorf("%q: %v, %v", content, c, err)
 		}
+	}
+}
+
+// TestHashInLabels: a '#' before a word after a name is the name's, as
+// pandas' to_csv writes "Song #1" unquoted: such labels are read, where
+// any '#' after white space was refused as a comment (c6b6d8d). A '#'
+// followed by white space or ending the label, or after a number, is a
+// comment still; of labels separated by blanks on one line the message
+// names the comment to the line's end, and the quoting it suggests
+// doubles a quote inside the label.
+func TestHashInLabels(t *testing.T) {
+	const why = ": a label file has comments on lines of their own (starting with '#'), not after a label: move it to a line of its own, or, if '#' belongs to the label, quote the label: "
+	for _, tt := range []struct{ content, want string }{
+		{"Song #1\nSong #2\nSong #1\n", ""},
+		{"Apt #3\nApt #12\nApt #3\n", ""},
+		{"Issue #42\nIssue #7\n", ""},
+		{"cat dog #1 dog\n", ""},
+		{"a,Song #1,b\n", ""},
+		{"cat # the first\ndog\ncat\n", `1: label "cat # the first" holds a comment, "# the first"` + why + `"cat # the first"`},
+		{"cat\ndog\ncat #\n", `3: label "cat #" holds a comment, "#"` + why + `"cat #"`},
+		{"1\n-1\n1 #positive\n-1\n", `3: label "1 #positive" holds a comment, "#positive"` + why + `"1 #positive"`},
+		{"cat dog cat # three\n", `1: column 4: label "#" starts a comment, "# three"` + why + `"#"`},
+		{"cat dog cat #\n", `1: column 4: label "#" starts a comment, "#"` + why + `"#"`},
+		{"cat\nsay 'hi' # x\ndog\n", `2: label "say 'hi' # x" holds a comment, "# x"` + why + `"say 'hi' # x"`},
+		{"cat,5\" # x\n", `1: column 2: label "5\" # x" holds a comment, "# x"` + why + `"5"" # x"`},
+	} {
+		path := writeFile(t, "y.txt", []byte(tt.content))
+		c, err := ReadClassesHeader(path, HeaderNo)
+		v, err2 := ReadLabelValues(path)
+		if tt.want == "" {
+			if err != nil || err2 != nil || len(v) != len(c.Y) {
+				t.Errorf("%q: %v; %v", tt.content, err, err2)
+			}
+			continue
+		}
+		checkError(t, c, err, path+":"+tt.want)
+		checkError(t, v, err2, path+":"+tt.want)
 	}
 }
 
