@@ -30,7 +30,8 @@ import (
 // label per line, an unquoted label that is a row of numbers ("0.5 0.3
 // 0.1": three or more, or two unless both are integers other than 0 and
 // 1: "10 19" is a label), and labels in brackets that the first opens and
-// the last closes (a list printed: "[1, 0, 1]"); gzip is decompressed. A
+// the last closes around numbers or quoted strings (a list printed: "[1,
+// 0, 1]", "['cat' 'dog']": inBrackets); gzip is decompressed. A
 // text file
 // may start with a header: a non-numeric first value above numeric labels,
 // or a first value that occurs only there above labels of exactly two other
@@ -416,7 +417,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 	if last := len(all) - 1; last > 0 && !allAt[0].quoted && !allAt[last].quoted && inBrackets(all[0], all[last]) {
 		// "[1, 0, 1]", "[1 0 1]": split at its separators, the list
 		// made classes "[1" and "1]" beside "0" and "1".
-		return nil, nil, labelGaps{}, errorf(name, allAt[0].line, "labels in brackets (%s … %s), as Python prints a list or a tuple, NumPy an array and JSON writes an array: write the labels alone, one a line (np.savetxt(path, y, fmt=\"%%s\")), not their printout", strconv.Quote(all[0]), strconv.Quote(all[last]))
+		return nil, nil, labelGaps{}, errorf(name, allAt[0].line, "labels in brackets (%s … %s), as Python prints a list or a tuple, NumPy an array and JSON writes an array: write the labels alone, one a line (np.savetxt(path, y, fmt=\"%%s\")), not their printout; if they are labels, quote the first and the last to keep them", strconv.Quote(all[0]), strconv.Quote(all[last]))
 	}
 	if lines > 2 {
 		// "1 -1", "2 1", …: each label read whole, every one a class of
@@ -445,17 +446,39 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 }
 
 // inBrackets reports whether first, a label file's first label, opens a
-// bracket or a parenthesis that only last, its last label, closes: a list,
-// tuple or array as Python, NumPy or JSON print it, given as labels. Names
-// in brackets ("(a)", "[b]") open and close their own.
+// bracket or a parenthesis that only last, its last label, closes, around
+// list items (listItems: "[1", "['cat'", "[1 0 1" and "0]", "'dog']"): a
+// list, tuple or array as Python, NumPy or JSON print it, given as labels.
+// Names in brackets ("(a)", "[b]") open and close their own, and lone
+// brackets or other text inside them ("(", ")"; "(:" … ":)") are names.
 func inBrackets(first, last string) bool {
 	for _, b := range []string{"[]", "()"} {
 		open, shut := b[:1], b[1:]
-		if strings.HasPrefix(first, open) && !strings.HasSuffix(first, shut) && strings.HasSuffix(last, shut) && !strings.HasPrefix(last, open) {
-			return true
+		if inner, ok := strings.CutPrefix(first, open); ok && !strings.HasSuffix(first, shut) && listItems(inner) {
+			if inner, ok := strings.CutSuffix(last, shut); ok && !strings.HasPrefix(last, open) && listItems(inner) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// listItems reports whether s, the text inside a bracket on a label, is
+// what a printed list holds there: numbers separated by blanks ("1",
+// "1 0 1", as NumPy wraps an array) or a quoted string ("'cat'", "'cat'
+// 'dog'", `"cat"`); not "" nor other text.
+func listItems(s string) bool {
+	s = strings.TrimSpace(s)
+	if len(s) >= 2 && (s[0] == '\'' || s[0] == '"') && s[len(s)-1] == s[0] {
+		return true
+	}
+	f := strings.Fields(s)
+	for _, x := range f {
+		if !isNumber([]byte(x)) {
+			return false
+		}
+	}
+	return len(f) > 0
 }
 
 // oneField reports whether a content line holds a single field: no comma or

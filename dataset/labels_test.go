@@ -312,7 +312,7 @@ func TestHashInLabels(t *testing.T) {
 // where it was split into labels "[1", "0", …, "0]": a class "[1" beside
 // "1". Names that open and close their own brackets are read.
 func TestBracketedLabels(t *testing.T) {
-	const why = ", as Python prints a list or a tuple, NumPy an array and JSON writes an array: write the labels alone, one a line (np.savetxt(path, y, fmt=\"%s\")), not their printout"
+	const why = ", as Python prints a list or a tuple, NumPy an array and JSON writes an array: write the labels alone, one a line (np.savetxt(path, y, fmt=\"%s\")), not their printout; if they are labels, quote the first and the last to keep them"
 	for content, want := range map[string]string{
 		"[1, 0, 1, 1, 0]":        `1: labels in brackets ("[1" … "0]")` + why,
 		"[1 0 1 1 0]\n":          `1: labels in brackets ("[1" … "0]")` + why,
@@ -332,6 +332,38 @@ func TestBracketedLabels(t *testing.T) {
 		if c, err := ReadClassesHeader(writeFile(t, "y.txt", []byte(content)), HeaderNo); err != nil || len(c.Names) < 2 {
 			t.Errorf("%q: %v, %v", content, c, err)
 		}
+	}
+}
+
+// TestBracketNames: a first and a last label that are a bracket alone, or
+// hold other text than numbers or a quoted string inside it, are names
+// (Penn tags "(" and ")", emoticons), where any bracket the first label
+// opened and the last closed was refused as a list printed (638878b); a
+// printout of strings ("['cat' 'dog']", as NumPy prints them) is refused
+// as one of numbers is.
+func TestBracketNames(t *testing.T) {
+	const why = ", as Python prints a list or a tuple, NumPy an array and JSON writes an array: write the labels alone, one a line (np.savetxt(path, y, fmt=\"%s\")), not their printout; if they are labels, quote the first and the last to keep them"
+	for _, tt := range []struct{ content, want string }{
+		{"(\nNN\nVB\n)\n", ""},
+		{"[\na\nb\n]\n", ""},
+		{"(:\nhappy\n:)\n", ""},
+		{"[ \na\n ]\n", ""},
+		{"(a\nb\nc)\n", ""},
+		{"[x 1\ny\n2 x]\n", ""},
+		{"['cat' 'dog' 'cat']\n", `1: labels in brackets ("['cat'" … "'cat']")` + why},
+		{"['New York', 'Paris']\n", `1: labels in brackets ("['New York'" … "'Paris']")` + why},
+		{"['cat' 'dog'\n 'cat']\n", `1: labels in brackets ("['cat' 'dog'" … "'cat']")` + why},
+		{"[-1\n1\n1e3]\n", `1: labels in brackets ("[-1" … "1e3]")` + why},
+	} {
+		path := writeFile(t, "y.txt", []byte(tt.content))
+		c, err := ReadClassesHeader(path, HeaderNo)
+		if tt.want == "" {
+			if err != nil || len(c.Names) < 3 {
+				t.Errorf("%q: %v, %v", tt.content, c, err)
+			}
+			continue
+		}
+		checkError(t, c, err, path+":"+tt.want)
 	}
 }
 
