@@ -27,9 +27,10 @@ import (
 // space or ends the label, "cat # the first", or follows a number, "1
 // #positive": inlineComment; "Song #1" and "C#" are labels) is an error
 // naming its line, and so is, in a file of one
-// label per line, an unquoted label that is a row of numbers ("0.5 0.3
-// 0.1": three or more, or two unless both are integers other than 0 and
-// 1: "10 19" is a label), and labels in brackets that the first opens and
+// label per line, an unquoted label that is a row of a matrix
+// (numberRowLabel: three or more numbers, "0.5 0.3 0.1"; two decimals
+// beside a number or another row; "0 1" and "1 0" when every label is one;
+// two integers otherwise, "10 19", "0 4", are a label), and labels in brackets that the first opens and
 // the last closes around numbers or quoted strings (a list printed: "[1,
 // 0, 1]", "['cat' 'dog']": inBrackets); gzip is decompressed. A
 // text file
@@ -429,17 +430,9 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 		}
 	}
 	if lines > 1 {
-		// Rows of numbers ("1.5 2.0 3.0": np.savetxt's matrix, one-hot
-		// labels): read whole, each distinct row was a class. Any such
-		// label is refused, not only two alike in a row: a matrix of two
-		// rows made two classes.
-		for k, v := range all {
-			if allAt[k].quoted || strings.IndexFunc(v, unicode.IsSpace) < 0 {
-				continue // a label of one word: no row (numberRow allocates)
-			}
-			if n := numberRow(v); n > 0 {
-				return nil, nil, labelGaps{}, errorf(name, allAt[k].line, "a row of %d numbers, not a label: a label file holds one label a line (a matrix given as labels? one-hot labels Y are written as y = Y.argmax(axis=1))", n)
-			}
+		if k := numberRowLabel(all, allAt); k >= 0 {
+			n, _ := numberRow(all[k])
+			return nil, nil, labelGaps{}, errorf(name, allAt[k].line, "a row of %d numbers, not a label: a label file holds one label a line (a matrix given as labels? one-hot labels Y are written as y = Y.argmax(axis=1)); quote it if it is a name", n)
 		}
 	}
 	return all, allAt, gaps, nil
@@ -501,29 +494,76 @@ func labelSep(line []byte) byte {
 	return cmp.Or(detectSep(line), ',')
 }
 
+// numberRowLabel returns the index of the first of the labels all, one a
+// line, that is a row of a matrix given as labels (np.savetxt's, one-hot
+// labels), or −1. Read whole, each distinct row was a class. Unquoted
+// rows of numbers (numberRow) are such rows
+//   - of three or more numbers, anywhere ("0.5 0.3 0.1");
+//   - of two written as decimals ("0.5 -1.5", np.savetxt's default %.18e
+//     writes every number with a point and an exponent) beside a label
+//     that is a number or another row: a matrix's rows, or a row among
+//     numeric labels;
+//   - of two one-hot integers ("0 1", "1 0") where every label but the
+//     first (a header) is one, and two or more are.
+//
+// Two integers are otherwise a label: "10 19", "0 4", and "0 1" among
+// other age bands.
+func numberRowLabel(all []string, at []labelPos) int {
+	row := func(k int) (n int, integers bool) {
+		if k < 0 || k >= len(all) || at[k].quoted || strings.IndexFunc(all[k], unicode.IsSpace) < 0 {
+			return 0, false // a label of one word: no row (numberRow allocates)
+		}
+		return numberRow(all[k])
+	}
+	numeric := func(k int) bool {
+		if n, _ := row(k); n > 0 {
+			return true
+		}
+		return k >= 0 && k < len(all) && !at[k].quoted && isNumber([]byte(all[k]))
+	}
+	oneHot, firstHot := 0, -1
+	for k := range all {
+		n, integers := row(k)
+		switch {
+		case n >= 3, n == 2 && !integers && (numeric(k-1) || numeric(k+1)):
+			return k
+		case n == 2 && integers && isOneHot(all[k]):
+			if oneHot++; firstHot < 0 {
+				firstHot = k
+			}
+		}
+	}
+	if oneHot >= 2 && (oneHot == len(all) || oneHot == len(all)-1 && firstHot > 0) {
+		return firstHot
+	}
+	return -1
+}
+
+// isOneHot reports whether v, a row of two integers, is a one-hot row of
+// two classes: "0 1" or "1 0".
+func isOneHot(v string) bool {
+	f := strings.Fields(v)
+	return len(f) == 2 && (f[0] == "0" && f[1] == "1" || f[0] == "1" && f[1] == "0")
+}
+
 // numberRow returns how many numbers the label v holds when it is a row of
-// a matrix as np.savetxt writes one: three or more numbers separated by
-// blanks, or two where one is not an integer (np.savetxt's default format,
-// %.18e, writes every number with a point and an exponent) or that are one
-// of one-hot labels (0 and 1, or 1 and 0); else 0. Two integers ("10 19",
-// an age band) are a label.
-func numberRow(v string) int {
+// them separated by blanks, two or more, as np.savetxt writes a matrix's
+// row (else 0), and whether each is written as an integer (digits, no
+// point or exponent).
+func numberRow(v string) (n int, integers bool) {
 	f := strings.Fields(v)
 	if len(f) < 2 {
-		return 0
+		return 0, false
 	}
-	integers := true
+	integers = true
 	for _, x := range f {
 		n, err := number.Parse(x)
 		if err != nil && !errors.Is(err, strconv.ErrRange) { // isNumber
-			return 0
+			return 0, false
 		}
 		integers = integers && err == nil && n == math.Trunc(n) && !strings.ContainsAny(x, ".eE")
 	}
-	if len(f) == 2 && integers && !(f[0] == "0" && f[1] == "1" || f[0] == "1" && f[1] == "0") {
-		return 0
-	}
-	return len(f)
+	return len(f), integers
 }
 
 // isSVMLightRow reports whether the label v is a whole LIBSVM/svmlight

@@ -665,6 +665,39 @@ func TestBlankLine(t *testing.T) {
 	}
 }
 
+// TestTwoNumberLabels: a label of two integers is a label (age bands,
+// "0 1" among them), where any unquoted "0 1" or "1 0" was refused
+// (f121de6), and before it two such rows together near the top ("0 1\n0
+// 1\n1 4", two infants first); one-hot rows are refused where every
+// label but a header is one, and rows of two decimals beside a number or
+// another row.
+func TestTwoNumberLabels(t *testing.T) {
+	const why = " numbers, not a label: a label file holds one label a line (a matrix given as labels? one-hot labels Y are written as y = Y.argmax(axis=1)); quote it if it is a name"
+	for _, tt := range []struct{ text, want string }{
+		{"0 1\n1 4\n5 9\n0 1\n", ""}, // the reviewer's age bands
+		{"0 1\n0 1\n1 4\n5 9\n", ""},
+		{"cat\ndog\n0 1\n", ""},
+		{"0 4\n5 9\n0 4\n", ""},
+		{"age\n0 1\n1 4\n0 1\n", ""},
+		{"0.5 1.5\ncat\ndog\n", ""},
+		{"1 0\n0 1\n", "1: a row of 2" + why},
+		{"y\n1 0\n0 1\n1 0\n", "2: a row of 2" + why},
+		{"0.5 1.5\n2.5 3.5\n", "1: a row of 2" + why},
+		{"cat\n1e0 2\n2 3\n", "2: a row of 2" + why},
+		{"cat\ndog\n0 1 4\n", "3: a row of 3" + why},
+	} {
+		path := writeFile(t, "y.txt", []byte(tt.text))
+		c, err := ReadClasses(path)
+		if tt.want == "" {
+			if err != nil {
+				t.Errorf("%q: %v", tt.text, err)
+			}
+			continue
+		}
+		checkError(t, c, err, path+":"+tt.want)
+	}
+}
+
 // TestSVMLightAsLabels: an svmlight file given as labels (liblinear's
 // heart_scale, "+1 1:0.708333 2:1 …") is refused saying what it is, where
 // each row read whole was a class of its own (fit made a 270-class model).
@@ -692,7 +725,7 @@ func TestSVMLightAsLabels(t *testing.T) {
 // 270 rows made a 270-class model); a header may stand above, and labels
 // of one number, or words and numbers, are read.
 func TestNumberRowLabels(t *testing.T) {
-	const why = " numbers, not a label: a label file holds one label a line (a matrix given as labels? one-hot labels Y are written as y = Y.argmax(axis=1))"
+	const why = " numbers, not a label: a label file holds one label a line (a matrix given as labels? one-hot labels Y are written as y = Y.argmax(axis=1)); quote it if it is a name"
 	for text, want := range map[string]string{
 		"1.5 2 3\n4 5 6\n7 8 9\n": "1: a row of 3" + why,
 		"1.000000000000000000e+00 0.000000000000000000e+00\n0.000000000000000000e+00 1.000000000000000000e+00\n1.000000000000000000e+00 0.000000000000000000e+00\n": "1: a row of 2" + why,
@@ -703,7 +736,6 @@ func TestNumberRowLabels(t *testing.T) {
 		"0.5 0.3 0.1\n0.2 0.2 0.6\n": "1: a row of 3" + why,
 		"y\n0.5 0.3 0.1\n":           "2: a row of 3" + why,
 		"1\n-1\n1\n0.5 -1.5\n-1\n":   "4: a row of 2" + why,
-		"cat\ndog\n0 1\n":            "3: a row of 2" + why,
 	} {
 		path := writeFile(t, "y.txt", []byte(text))
 		c, err := ReadClasses(path)
