@@ -96,9 +96,11 @@ func (src *source) matrix(name string, names *[]string) (*mat.Dense, error) {
 // or alone in the input, they are a row of data: "0" or "0,1" is as likely
 // a first row as a header (pandas writes an integer frame's values bare),
 // so a one- or two-column DataFrame must be written with header=False;
-// above a second row of decimals (each value with a point or an exponent,
-// as pandas writes floats) such a line of two or more columns is refused,
-// not read as a row. A lone "0" stays data: greedytl predict writes a
+// above rows that are all decimals, every value of every row below with a
+// point or an exponent (as pandas writes every float), such a line of two
+// or more columns is refused, not read as a row. Above any row with a
+// value written bare ("1 0", as np.savetxt(fmt='%g') writes 1.0) it is
+// data. A lone "0" stays data: greedytl predict writes a
 // score of exactly 0 so, above scores that are not integers.
 // Names after an empty first field (",a,b",
 // ",0,1", `"","V1","V2"`) are refused: that is the header pandas' to_csv
@@ -134,7 +136,8 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 		// n−1 (n ≥ 3, commas or tabs), kept as a row and dropped at the
 		// end if rows follow.
 		rangeHeader bool
-		rangeRow    bool     // the first line is 0, 1, …, n−1 but no rangeHeader: refused above rows of decimals
+		rangeRow    bool     // the first line is 0, 1, …, n−1 but no rangeHeader: refused above rows all of decimals
+		decimals    = true   // every row after the first is allDecimals
 		header      []string // the header's column names (nil: none)
 		cols        = -1
 		rows        int
@@ -168,8 +171,8 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 			}
 			rangeHeader = (sep == ',' || sep == '\t') && len(fields) >= 3 && isRangeHeader(fields)
 			rangeRow = !rangeHeader && len(fields) >= 2 && isRangeHeader(fields)
-		} else if rangeRow && rows == 1 && len(fields) == cols && allDecimals(fields) {
-			return nil, rangeRowError(name, dataLine[0], cols)
+		} else if rangeRow && decimals {
+			decimals = allDecimals(fields)
 		}
 		if cols < 0 {
 			cols = len(fields)
@@ -206,6 +209,9 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 			return nil, errorf(name, 0, "no rows after the header on line %d", headerLine)
 		}
 		return nil, errorf(name, 0, "no rows")
+	}
+	if rangeRow && decimals && rows > 1 {
+		return nil, rangeRowError(name, dataLine[0], cols)
 	}
 	if rangeHeader && rows > 1 {
 		rows--
@@ -321,8 +327,8 @@ func allDecimals(fields [][]byte) bool {
 
 // rangeRowError is the error of a first line, on line line, of the
 // integers 0, 1, …, n−1 (n ≥ 2) that no rangeHeader takes for a header
-// (two columns, or blank-separated) above a row of decimals
-// (allDecimals): the header pandas' to_csv(path, index=False) writes above
+// (two columns, or blank-separated) above rows all of decimals
+// (allDecimals, every row below): the header pandas' to_csv(path, index=False) writes above
 // a DataFrame made from an array of floats, whose values it writes with a
 // point. Read as a row it was an example of its own (and so was the "0"
 // pandas writes above an unnamed Series of labels).

@@ -48,6 +48,12 @@ func TestDecodeCSV(t *testing.T) {
 		{"0 above floats is data", "0\n0.5\n0.25\n", 3, 1, []float64{0, 0.5, 0.25}},
 		{"0,1 above a float written bare is data", "0,1\n0.5,2\n", 2, 2, []float64{0, 1, 0.5, 2}},
 		{"0,1 above bare integers is data", "0,1\n2,3\n", 2, 2, []float64{0, 1, 2, 3}},
+		// Rows of decimals with one row written bare below: np.savetxt's
+		// %g of predict_proba's output, data whose second row alone is
+		// decimals (refused as pandas' names before).
+		{"0 1 above probabilities, one bare", "0 1\n0.25 0.75\n1 0\n0.5 0.5\n", 4, 2, []float64{0, 1, 0.25, 0.75, 1, 0, 0.5, 0.5}},
+		{"0,1 above decimals, the last bare", "0,1\n0.5,0.25\n1e-05,2.0\n3,0.5\n", 4, 2, []float64{0, 1, 0.5, 0.25, 1e-05, 2, 3, 0.5}},
+		{"0,1 above a row half bare", "0,1\n0.5,0.25\n0.5,2\n", 3, 2, []float64{0, 1, 0.5, 0.25, 0.5, 2}},
 		{"0 1 2 separated by spaces is data", "0 1 2\n3 4 5\n", 2, 3, []float64{0, 1, 2, 3, 4, 5}},
 		{"0,1,2 alone is data", "0,1,2\n", 1, 3, []float64{0, 1, 2}},
 		{"1,2,3 is data", "1,2,3\n4.0,5.0,6.0\n", 2, 3, m23},
@@ -187,6 +193,7 @@ func TestDecodeCSVErrors(t *testing.T) {
 		// labels, "0" above them, another), where pandas reads a header.
 		{"pandas' names of two columns", "# X\n0,1\n0.5,0.25\n1e-05,2.0\n", "x.csv:2: 0, 1" + rangeRow},
 		{"pandas' names, blank-separated", "0 1 2\n0.5 1.0 2.5\n", "x.csv:1: 0, 1, …, 2" + rangeRow},
+		{"pandas' names above many rows", "0,1\n0.25,0.75\n1.0,0.0\n# c\n0.5,0.5\n-2e+20,3.5E-3\n", "x.csv:1: 0, 1" + rangeRow},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

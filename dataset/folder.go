@@ -43,8 +43,10 @@ type Folder struct {
 // finite, every row must have a label, every label must name a line of
 // classes.txt, class names must be distinct and non-empty, and groups.txt,
 // if present, must have one non-empty line per class. Trailing blank lines
-// in the text files are ignored; they have no comments, and a line that
-// reads as one ("# classes", '#' before white space) is an error. A class
+// in the text files are ignored. They have no comments, and no quoting:
+// every line is a name ("#", "#tag", "car #2"), but for a first line of
+// '#', white space and text ("# classes", which np.savetxt's header=
+// writes above the names: savetxtHeader), an error. A class
 // without examples is allowed. The features are read into X as float64. A
 // dir that names a file is refused as such ("dir: is a file, not a dataset
 // folder …").
@@ -128,9 +130,10 @@ func loadFolder(dir string, lazy bool) (f *Folder, err error) {
 // trimmed, trailing blank lines ignored). A name holding a character a
 // label may not hold (labelrunes.go: a control character, a bidirectional
 // control, a format character that shows as nothing) is an error, and so
-// is one that reads as a comment, '#' alone or before white space
-// ("# classes"): the file has
-// no comments, and "#tag" is a name.
+// is a first line that is np.savetxt's header (savetxtHeader: "#
+// classes"); '#' elsewhere is a name's ("#", "#tag", "car #2" on any
+// line, "# b" below the first), as the file has no comments and no
+// quoting to keep a name that looks like one.
 func readNames(path, what string) ([]string, error) {
 	src, err := openPath(path)
 	if err != nil {
@@ -162,11 +165,15 @@ func readNames(path, what string) ([]string, error) {
 			// its sources', naming one folder twice.
 			return nil, errorf(path, lr.line, "%s name %s is not valid UTF-8: save the file as UTF-8 (Windows tools may write Windows-1252)", what, strconv.Quote(name))
 		}
-		if r, _ := utf8.DecodeRuneInString(strings.TrimPrefix(name, "#")); name == "#" || name[0] == '#' && unicode.IsSpace(r) {
+		if len(names) == 0 && savetxtHeader(name) {
 			// np.savetxt(path, names, fmt="%s", header="classes")
 			// writes "# classes" above the names: read as a name, it
 			// named class 0, and every class the name of the one before.
-			return nil, errorf(path, lr.line, "%s name %s reads as a comment (np.savetxt's header= writes one), and the file has none: line i names %s i; remove the line", what, strconv.Quote(name), what)
+			named := "class i"
+			if what == "group" {
+				named = "class i's group"
+			}
+			return nil, errorf(path, lr.line, "%s name %s reads as a comment (np.savetxt's header= writes one), and the file has none: line i names %s; remove the line", what, strconv.Quote(name), named)
 		}
 		if err := hiddenError(what+" name", name); err != nil {
 			// An escape or a bidirectional control in a class name was
@@ -182,6 +189,16 @@ func readNames(path, what string) ([]string, error) {
 		return nil, errorf(path, 0, "no %s names", what)
 	}
 	return names, nil
+}
+
+// savetxtHeader reports whether name, a trimmed first line of
+// classes.txt or groups.txt, is what np.savetxt(path, names, fmt="%s",
+// header=h) writes above the names: '#', white space, then text ("#
+// classes"). "#" alone, "#tag" and a later line alike are names.
+func savetxtHeader(name string) bool {
+	rest, ok := strings.CutPrefix(name, "#")
+	r, _ := utf8.DecodeRuneInString(rest)
+	return ok && unicode.IsSpace(r) && strings.TrimSpace(rest) != ""
 }
 
 // checkDistinct reports the first repeated name, with its line number

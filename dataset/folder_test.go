@@ -105,14 +105,39 @@ func TestLoadFolderVariants(t *testing.T) {
 	}
 }
 
-// TestLoadFolderHashNames: names that hold '#' but do not read as a
-// comment ('#' alone or before white space) are names.
+// TestLoadFolderHashNames: classes.txt and groups.txt have no comments
+// and no quoting, so a name holding '#' is a name ("#" alone, "#tag",
+// "car #2", and "# b" below line 1); only a first line that np.savetxt's
+// header= writes ('#', white space, text) is refused (TestLoadFolderErrors).
+// A class or group named "#" could not be loaded before.
 func TestLoadFolderHashNames(t *testing.T) {
-	files := folderFiles(t)
-	files["classes.txt"] = []byte("#tag\nC#\ncar #2\n")
-	f, err := LoadFolder(writeFolder(t, files))
-	if err != nil || !slices.Equal(f.Classes, []string{"#tag", "C#", "car #2"}) {
-		t.Errorf("%v, %v", f, err)
+	for _, tt := range []struct{ file, text string }{
+		{"classes.txt", "#tag\nC#\ncar #2\n"},
+		{"classes.txt", "!\n#\n$\n"},          // the reviewer's: "#" is a class
+		{"classes.txt", "#\ncup\nduck\n"},     // "#" alone on line 1
+		{"classes.txt", "cup\nduck\n#\n"},     // and on the last
+		{"classes.txt", "cup\n# b\nduck\n"},   // '#', blank, text below line 1
+		{"classes.txt", "#  \ncup\nduck\n"},   // '#' and blanks: "#", trimmed
+		{"groups.txt", "#\n#\ntoy\n"},         // a group named "#"
+		{"groups.txt", "kitchen\n# c\ntoy\n"}, // a group below line 1
+	} {
+		files := folderFiles(t)
+		files[tt.file] = []byte(tt.text)
+		f, err := LoadFolder(writeFolder(t, files))
+		names := strings.Split(strings.TrimSuffix(tt.text, "\n"), "\n")
+		for i := range names {
+			names[i] = strings.TrimSpace(names[i])
+		}
+		got := []string(nil)
+		if f != nil {
+			got = f.Classes
+			if tt.file == "groups.txt" {
+				got = f.Groups
+			}
+		}
+		if err != nil || !slices.Equal(got, names) {
+			t.Errorf("%s %q: %q, %v", tt.file, tt.text, got, err)
+		}
 	}
 }
 
@@ -144,8 +169,7 @@ func TestLoadFolderErrors(t *testing.T) {
 		// comment line above the names, which named class 0, and every
 		// class took the name of the one before.
 		{"savetxt's header", map[string][]byte{"classes.txt": []byte("# classes\ncup\nduck\ncar\n")}, "%d/classes.txt:1: class name \"# classes\" reads as a comment (np.savetxt's header= writes one), and the file has none: line i names class i; remove the line"},
-		{"comment alone", map[string][]byte{"classes.txt": []byte("cup\nduck\ncar\n#\n")}, "%d/classes.txt:4: class name \"#\" reads as a comment (np.savetxt's header= writes one), and the file has none: line i names class i; remove the line"},
-		{"group comment", map[string][]byte{"groups.txt": []byte("#\tgroups\nkitchen\ntoy\ntoy\n")}, "%d/groups.txt:1: group name \"#\\tgroups\" reads as a comment (np.savetxt's header= writes one), and the file has none: line i names group i; remove the line"},
+		{"group comment", map[string][]byte{"groups.txt": []byte("#\tgroups\nkitchen\ntoy\ntoy\n")}, "%d/groups.txt:1: group name \"#\\tgroups\" reads as a comment (np.savetxt's header= writes one), and the file has none: line i names class i's group; remove the line"},
 		{"duplicate class", map[string][]byte{"classes.txt": []byte("cup\nduck\ncup\n")}, "%d/classes.txt:3: duplicate class name \"cup\" (also on line 1)"},
 		{"too few groups", map[string][]byte{"groups.txt": []byte("kitchen\ntoy\n")}, "%d/groups.txt: has 2 groups but classes.txt has 3 classes"},
 		{"blank group", map[string][]byte{"groups.txt": []byte("kitchen\n  \ntoy\n")}, "%d/groups.txt:2: empty group name"},

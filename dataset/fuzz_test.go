@@ -132,6 +132,9 @@ func FuzzDecodeCSV(f *testing.F) {
 		"nan,1\n",
 		"1e999\n",
 		"0,1\n0.5,0.25\n",
+		"0 1\n0.25 0.75\n1 0\n0.5 0.5\n",
+		"0\t1\n0.5\t0.25\n1.0\t3\n",
+		"0,1\n0x1p-1,0x1p-2\n3,4\n", // written back: 0,1 above 0.5,0.25 above 3,4
 		"\"1,2\n",
 		"\"1\"x\n",
 		"a,b\n",
@@ -156,27 +159,49 @@ func FuzzDecodeCSV(f *testing.F) {
 		}
 		// Written back with exact formatting, the matrix reads the same.
 		// A first row 0, 1, …, n−1 is written as pandas writes a float
-		// row ("0.0"): bare it is pandas' names of the columns, which
-		// decodeCSV skips or refuses (rangeHeader, rangeRow).
-		var b bytes.Buffer
+		// row ("0.0") only where bare it is pandas' names of the columns:
+		// of three or more columns above rows (rangeHeader, skipped), of
+		// two above rows whose every value is spelled as a decimal
+		// (rangeRow, refused: checked below). Elsewhere, above a row with
+		// a value written bare, or of one column, it is written bare and
+		// is data.
+		encode := func(point bool) *bytes.Buffer {
+			var b bytes.Buffer
+			for i := 0; i < r; i++ {
+				for j := 0; j < c; j++ {
+					if j > 0 {
+						b.WriteByte(',')
+					}
+					b.WriteString(strconv.FormatFloat(m.At(i, j), 'g', -1, 64))
+					if i == 0 && point {
+						b.WriteString(".0")
+					}
+				}
+				b.WriteByte('\n')
+			}
+			return &b
+		}
 		var first [][]byte
 		for j := 0; j < c; j++ {
 			first = append(first, []byte(strconv.FormatFloat(m.At(0, j), 'g', -1, 64)))
 		}
-		point := isRangeHeader(first)
-		for i := 0; i < r; i++ {
+		decimals := r > 1
+		for i := 1; i < r && decimals; i++ {
+			var row [][]byte
 			for j := 0; j < c; j++ {
-				if j > 0 {
-					b.WriteByte(',')
-				}
-				b.WriteString(strconv.FormatFloat(m.At(i, j), 'g', -1, 64))
-				if i == 0 && point {
-					b.WriteString(".0")
-				}
+				row = append(row, []byte(strconv.FormatFloat(m.At(i, j), 'g', -1, 64)))
 			}
-			b.WriteByte('\n')
+			decimals = allDecimals(row)
 		}
-		m2, err := DecodeCSV(&b, "re.csv")
+		range2 := c == 2 && decimals && isRangeHeader(first)
+		point := range2 || c >= 3 && r > 1 && isRangeHeader(first)
+		if range2 {
+			if _, err := DecodeCSV(encode(false), "bare.csv"); err == nil || !strings.Contains(err.Error(), "above rows of decimals") {
+				t.Fatalf("0,1 above rows of decimals: %v, want the rangeRow error", err)
+			}
+		}
+		b := encode(point)
+		m2, err := DecodeCSV(b, "re.csv")
 		if err != nil {
 			t.Fatalf("re-encoded matrix does not decode: %v", err)
 		}

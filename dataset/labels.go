@@ -23,12 +23,16 @@ import (
 // contain spaces but no comma or tab), or all
 // labels on one line separated as DecodeCSV separates fields. Blank
 // lines and '#' comment lines are skipped; a comment after a label (an
-// unquoted label holding '#' at its start or after white space: "cat #
-// the first") is an error naming its line, and so is, in a file of one
-// label per line, an unquoted label that is a row of numbers ("0.5 0.3
-// 0.1": three or more, or two unless both are integers other than 0 and
-// 1: "10 19" is a label), and labels in brackets that the first opens and
-// the last closes (a list printed: "[1, 0, 1]"); gzip is decompressed. A
+// unquoted label holding a '#' that starts a word and is followed by white
+// space or ends the label, "cat # the first", or follows a number, "1
+// #positive": inlineComment; "Song #1" and "C#" are labels) is an error
+// naming its line, and so is, in a file of one
+// label per line, an unquoted label that is a row of a matrix
+// (numberRowLabel: three or more numbers, "0.5 0.3 0.1"; two decimals
+// beside a number or another row; "0 1" and "1 0" when every label is one;
+// two integers otherwise, "10 19", "0 4", are a label), and labels in brackets that the first opens and
+// the last closes around numbers or quoted strings (a list printed: "[1,
+// 0, 1]", "['cat' 'dog']": inBrackets); gzip is decompressed. A
 // text file
 // may start with a header: a non-numeric first value above numeric labels,
 // or a first value that occurs only there above labels of exactly two other
@@ -122,6 +126,7 @@ type labelGaps struct{ blank, comment int }
 type labelPos struct {
 	line, col int
 	quoted    bool
+	blanks    bool // one line holds all the labels, separated by blanks
 }
 
 // readLabelFile returns a label file's values, where each was read and
@@ -225,7 +230,7 @@ func (lf *labelFile) checkLabels(skip int, byValue bool) error {
 			err = blankLabel(lf.vals[i]) // a header's, when skipped (decodeLabelText)
 		}
 		if err == nil && !lf.npy && !lf.at[i].quoted {
-			err = commentLabel(lf.vals[i])
+			err = lf.commentLabel(i)
 		}
 		if err != nil {
 			if !utf8.ValidString(lf.vals[i]) { // the file's, not a label's, encoding
@@ -399,7 +404,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 	}
 	for j := range firstAt {
 		if lines == 1 && len(first) > 1 {
-			firstAt[j].col = j + 1
+			firstAt[j].col, firstAt[j].blanks = j+1, sep == 0
 		}
 	}
 	all, allAt := append(first, vals...), append(firstAt, at...)
@@ -413,7 +418,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 	if last := len(all) - 1; last > 0 && !allAt[0].quoted && !allAt[last].quoted && inBrackets(all[0], all[last]) {
 		// "[1, 0, 1]", "[1 0 1]": split at its separators, the list
 		// made classes "[1" and "1]" beside "0" and "1".
-		return nil, nil, labelGaps{}, errorf(name, allAt[0].line, "labels in brackets (%s … %s), as Python prints a list or a tuple, NumPy an array and JSON writes an array: write the labels alone, one a line (np.savetxt(path, y, fmt=\"%%s\")), not their printout", strconv.Quote(all[0]), strconv.Quote(all[last]))
+		return nil, nil, labelGaps{}, errorf(name, allAt[0].line, "labels in brackets (%s … %s), as Python prints a list or a tuple, NumPy an array and JSON writes an array: write the labels alone, one a line (np.savetxt(path, y, fmt=\"%%s\")), not their printout; if they are labels, quote the first and the last to keep them", strconv.Quote(all[0]), strconv.Quote(all[last]))
 	}
 	if lines > 2 {
 		// "1 -1", "2 1", …: each label read whole, every one a class of
@@ -425,34 +430,48 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 		}
 	}
 	if lines > 1 {
-		// Rows of numbers ("1.5 2.0 3.0": np.savetxt's matrix, one-hot
-		// labels): read whole, each distinct row was a class. Any such
-		// label is refused, not only two alike in a row: a matrix of two
-		// rows made two classes.
-		for k, v := range all {
-			if allAt[k].quoted || strings.IndexFunc(v, unicode.IsSpace) < 0 {
-				continue // a label of one word: no row (numberRow allocates)
-			}
-			if n := numberRow(v); n > 0 {
-				return nil, nil, labelGaps{}, errorf(name, allAt[k].line, "a row of %d numbers, not a label: a label file holds one label a line (a matrix given as labels? one-hot labels Y are written as y = Y.argmax(axis=1))", n)
-			}
+		if k := numberRowLabel(all, allAt); k >= 0 {
+			n, _ := numberRow(all[k])
+			return nil, nil, labelGaps{}, errorf(name, allAt[k].line, "a row of %d numbers, not a label: a label file holds one label a line (a matrix given as labels? one-hot labels Y are written as y = Y.argmax(axis=1)); quote it if it is a name", n)
 		}
 	}
 	return all, allAt, gaps, nil
 }
 
 // inBrackets reports whether first, a label file's first label, opens a
-// bracket or a parenthesis that only last, its last label, closes: a list,
-// tuple or array as Python, NumPy or JSON print it, given as labels. Names
-// in brackets ("(a)", "[b]") open and close their own.
+// bracket or a parenthesis that only last, its last label, closes, around
+// list items (listItems: "[1", "['cat'", "[1 0 1" and "0]", "'dog']"): a
+// list, tuple or array as Python, NumPy or JSON print it, given as labels.
+// Names in brackets ("(a)", "[b]") open and close their own, and lone
+// brackets or other text inside them ("(", ")"; "(:" … ":)") are names.
 func inBrackets(first, last string) bool {
 	for _, b := range []string{"[]", "()"} {
 		open, shut := b[:1], b[1:]
-		if strings.HasPrefix(first, open) && !strings.HasSuffix(first, shut) && strings.HasSuffix(last, shut) && !strings.HasPrefix(last, open) {
-			return true
+		if inner, ok := strings.CutPrefix(first, open); ok && !strings.HasSuffix(first, shut) && listItems(inner) {
+			if inner, ok := strings.CutSuffix(last, shut); ok && !strings.HasPrefix(last, open) && listItems(inner) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// listItems reports whether s, the text inside a bracket on a label, is
+// what a printed list holds there: numbers separated by blanks ("1",
+// "1 0 1", as NumPy wraps an array) or a quoted string ("'cat'", "'cat'
+// 'dog'", `"cat"`); not "" nor other text.
+func listItems(s string) bool {
+	s = strings.TrimSpace(s)
+	if len(s) >= 2 && (s[0] == '\'' || s[0] == '"') && s[len(s)-1] == s[0] {
+		return true
+	}
+	f := strings.Fields(s)
+	for _, x := range f {
+		if !isNumber([]byte(x)) {
+			return false
+		}
+	}
+	return len(f) > 0
 }
 
 // oneField reports whether a content line holds a single field: no comma or
@@ -475,29 +494,76 @@ func labelSep(line []byte) byte {
 	return cmp.Or(detectSep(line), ',')
 }
 
+// numberRowLabel returns the index of the first of the labels all, one a
+// line, that is a row of a matrix given as labels (np.savetxt's, one-hot
+// labels), or −1. Read whole, each distinct row was a class. Unquoted
+// rows of numbers (numberRow) are such rows
+//   - of three or more numbers, anywhere ("0.5 0.3 0.1");
+//   - of two written as decimals ("0.5 -1.5", np.savetxt's default %.18e
+//     writes every number with a point and an exponent) beside a label
+//     that is a number or another row: a matrix's rows, or a row among
+//     numeric labels;
+//   - of two one-hot integers ("0 1", "1 0") where every label but the
+//     first (a header) is one, and two or more are.
+//
+// Two integers are otherwise a label: "10 19", "0 4", and "0 1" among
+// other age bands.
+func numberRowLabel(all []string, at []labelPos) int {
+	row := func(k int) (n int, integers bool) {
+		if k < 0 || k >= len(all) || at[k].quoted || strings.IndexFunc(all[k], unicode.IsSpace) < 0 {
+			return 0, false // a label of one word: no row (numberRow allocates)
+		}
+		return numberRow(all[k])
+	}
+	numeric := func(k int) bool {
+		if n, _ := row(k); n > 0 {
+			return true
+		}
+		return k >= 0 && k < len(all) && !at[k].quoted && isNumber([]byte(all[k]))
+	}
+	oneHot, firstHot := 0, -1
+	for k := range all {
+		n, integers := row(k)
+		switch {
+		case n >= 3, n == 2 && !integers && (numeric(k-1) || numeric(k+1)):
+			return k
+		case n == 2 && integers && isOneHot(all[k]):
+			if oneHot++; firstHot < 0 {
+				firstHot = k
+			}
+		}
+	}
+	if oneHot >= 2 && (oneHot == len(all) || oneHot == len(all)-1 && firstHot > 0) {
+		return firstHot
+	}
+	return -1
+}
+
+// isOneHot reports whether v, a row of two integers, is a one-hot row of
+// two classes: "0 1" or "1 0".
+func isOneHot(v string) bool {
+	f := strings.Fields(v)
+	return len(f) == 2 && (f[0] == "0" && f[1] == "1" || f[0] == "1" && f[1] == "0")
+}
+
 // numberRow returns how many numbers the label v holds when it is a row of
-// a matrix as np.savetxt writes one: three or more numbers separated by
-// blanks, or two where one is not an integer (np.savetxt's default format,
-// %.18e, writes every number with a point and an exponent) or that are one
-// of one-hot labels (0 and 1, or 1 and 0); else 0. Two integers ("10 19",
-// an age band) are a label.
-func numberRow(v string) int {
+// them separated by blanks, two or more, as np.savetxt writes a matrix's
+// row (else 0), and whether each is written as an integer (digits, no
+// point or exponent).
+func numberRow(v string) (n int, integers bool) {
 	f := strings.Fields(v)
 	if len(f) < 2 {
-		return 0
+		return 0, false
 	}
-	integers := true
+	integers = true
 	for _, x := range f {
 		n, err := number.Parse(x)
 		if err != nil && !errors.Is(err, strconv.ErrRange) { // isNumber
-			return 0
+			return 0, false
 		}
 		integers = integers && err == nil && n == math.Trunc(n) && !strings.ContainsAny(x, ".eE")
 	}
-	if len(f) == 2 && integers && !(f[0] == "0" && f[1] == "1" || f[0] == "1" && f[1] == "0") {
-		return 0
-	}
-	return len(f)
+	return len(f), integers
 }
 
 // isSVMLightRow reports whether the label v is a whole LIBSVM/svmlight
@@ -668,25 +734,51 @@ func (s *labelSplitter) appendFields(vals []string, at []labelPos, fields [][]by
 }
 
 // commentLabel returns the error of an unquoted label v that holds a
-// comment: a '#' at its start or after white space ("cat # the first"), or
-// nil. A label file's comments are lines of their own (a first non-blank
-// '#'), and the labels are taken whole: read so, a note after a label made
-// a class "cat # the first" beside "cat". The comment is not cut off, as
-// the svmlight reader cuts one, since a '#' may belong to a name ("Song
-// #1"): quoted, a label is taken as written. A '#' within a word ("C#") is
-// a name's.
-func commentLabel(v string) error {
+// comment (inlineComment: "cat # the first", "1 #positive"), or nil; v is
+// lf's value i. A label file's comments are lines of their own (a first
+// non-blank '#'), and the labels are taken whole: read so, a note after a
+// label made a class "cat # the first" beside "cat". The comment is not
+// cut off, as the svmlight reader cuts one, since a '#' may belong to a
+// name: "Song #1", "Issue #42", "C#" are labels, and quoted, any label is
+// taken as written. Of labels separated by blanks on one line ("cat dog
+// cat # three"), the comment runs to the line's end.
+func (lf *labelFile) commentLabel(i int) error {
+	v := lf.vals[i]
+	k := inlineComment(v)
+	if k < 0 {
+		return nil
+	}
+	verb, comment := "holds", v[k:]
+	if lf.at[i].blanks {
+		verb, comment = "starts", strings.Join(lf.vals[i:], " ")
+	}
+	return fmt.Errorf("label %s %s a comment, %s: a label file has comments on lines of their own (starting with '#'), not after a label: move it to a line of its own, or, if '#' belongs to the label, quote the label: %s", strconv.Quote(v), verb, strconv.Quote(comment), `"`+strings.ReplaceAll(v, `"`, `""`)+`"`)
+}
+
+// inlineComment returns where a comment starts in an unquoted label v, or
+// −1: at a '#' that starts v or a word of it and either is followed by
+// white space or ends v ("cat # the first", "cat #"), or stands after a
+// number ("1 #positive", a note on a numeric label). A '#' before a word
+// after a name ("Song #1", "Apt #3") or within a word ("C#") is the
+// name's. classes.txt, which has no comments and no quoting, takes such
+// lines whole (readNames): its names agree with the labels that this
+// passes.
+func inlineComment(v string) int {
 	for k := strings.IndexByte(v, '#'); k >= 0; {
-		if r, _ := utf8.DecodeLastRuneInString(v[:k]); k == 0 || unicode.IsSpace(r) {
-			return fmt.Errorf("label %s holds a comment, %s: a label file has comments on lines of their own (starting with '#'), not after a label: move it to a line of its own, or, if '#' belongs to the label, quote the label: \"%s\"", strconv.Quote(v), strconv.Quote(v[k:]), v)
+		before, after := v[:k], v[k+1:]
+		if r, _ := utf8.DecodeLastRuneInString(before); k == 0 || unicode.IsSpace(r) {
+			r, _ := utf8.DecodeRuneInString(after)
+			if after == "" || unicode.IsSpace(r) || isNumber([]byte(strings.TrimSpace(before))) {
+				return k
+			}
 		}
-		next := strings.IndexByte(v[k+1:], '#')
+		next := strings.IndexByte(after, '#')
 		if next < 0 {
 			break
 		}
 		k += 1 + next
 	}
-	return nil
+	return -1
 }
 
 // blankLabel returns the error of a label v that is empty or only white

@@ -242,13 +242,12 @@ func TestCommentAfterLabel(t *testing.T) {
 		return `label ` + strconv.Quote(label) + ` holds a comment, "` + comment + `": a label file has comments on lines of their own (starting with '#'), not after a label: move it to a line of its own, or, if '#' belongs to the label, quote the label: "` + label + `"`
 	}
 	for content, want := range map[string]string{
-		"cat # the first\ndog\ncat\n":   "1: " + why("cat # the first", "# the first"),
-		"cat\ndog\ncat  # again\n":      "3: " + why("cat  # again", "# again"),
-		"1\n-1\n1 # positive\n-1\n":     "3: " + why("1 # positive", "# positive"),
-		"cat\ndog\ncat\u00a0#x\ndog\n":  "3: " + why("cat\u00a0#x", "#x"),
-		"cat dog cat # three\n":         "1: column 4: " + why("#", "#"),
-		"cat,dog,cat # three\n":         "1: column 3: " + why("cat # three", "# three"),
-		"cat\nC# and F#\ndog #1\ncat\n": "3: " + why("dog #1", "#1"),
+		"cat # the first\ndog\ncat\n":    "1: " + why("cat # the first", "# the first"),
+		"cat\ndog\ncat  # again\n":       "3: " + why("cat  # again", "# again"),
+		"1\n-1\n1 # positive\n-1\n":      "3: " + why("1 # positive", "# positive"),
+		"cat\ndog\ncat\u00a0# x\ndog\n":  "3: " + why("cat\u00a0# x", "# x"),
+		"cat,dog,cat # three\n":          "1: column 3: " + why("cat # three", "# three"),
+		"cat\nC# and F#\ndog # 1\ncat\n": "3: " + why("dog # 1", "# 1"),
 	} {
 		path := writeFile(t, "y.txt", []byte(content))
 		c, err := ReadClassesHeader(path, HeaderNo)
@@ -263,10 +262,48 @@ func TestCommentAfterLabel(t *testing.T) {
 	for content, names := range map[string]int{
 		"C#\nF#\nC#\n": 2, "\"Song #1\"\n\"Song #2\"\n\"Song #1\"\n": 2,
 		"# labels\ncat\n# a note\ndog\ncat\n": 2, "cat,\"dog # b\"\n": 2, "a#b\nc\n": 2,
+		"cat\nC# and F#\ndog #1\ncat\n": 3, "cat\ndog\ncat\u00a0#x\ndog\n": 3,
 	} {
 		if c, err := ReadClassesHeader(writeFile(t, "y.txt", []byte(content)), HeaderNo); err != nil || len(c.Names) != names {
 			t.Errorf("%q: %v, %v", content, c, err)
 		}
+	}
+}
+
+// TestHashInLabels: a '#' before a word after a name is the name's, as
+// pandas' to_csv writes "Song #1" unquoted: such labels are read, where
+// any '#' after white space was refused as a comment (c6b6d8d). A '#'
+// followed by white space or ending the label, or after a number, is a
+// comment still; of labels separated by blanks on one line the message
+// names the comment to the line's end, and the quoting it suggests
+// doubles a quote inside the label.
+func TestHashInLabels(t *testing.T) {
+	const why = ": a label file has comments on lines of their own (starting with '#'), not after a label: move it to a line of its own, or, if '#' belongs to the label, quote the label: "
+	for _, tt := range []struct{ content, want string }{
+		{"Song #1\nSong #2\nSong #1\n", ""},
+		{"Apt #3\nApt #12\nApt #3\n", ""},
+		{"Issue #42\nIssue #7\n", ""},
+		{"cat dog #1 dog\n", ""},
+		{"a,Song #1,b\n", ""},
+		{"cat # the first\ndog\ncat\n", `1: label "cat # the first" holds a comment, "# the first"` + why + `"cat # the first"`},
+		{"cat\ndog\ncat #\n", `3: label "cat #" holds a comment, "#"` + why + `"cat #"`},
+		{"1\n-1\n1 #positive\n-1\n", `3: label "1 #positive" holds a comment, "#positive"` + why + `"1 #positive"`},
+		{"cat dog cat # three\n", `1: column 4: label "#" starts a comment, "# three"` + why + `"#"`},
+		{"cat dog cat #\n", `1: column 4: label "#" starts a comment, "#"` + why + `"#"`},
+		{"cat\nsay 'hi' # x\ndog\n", `2: label "say 'hi' # x" holds a comment, "# x"` + why + `"say 'hi' # x"`},
+		{"cat,5\" # x\n", `1: column 2: label "5\" # x" holds a comment, "# x"` + why + `"5"" # x"`},
+	} {
+		path := writeFile(t, "y.txt", []byte(tt.content))
+		c, err := ReadClassesHeader(path, HeaderNo)
+		v, err2 := ReadLabelValues(path)
+		if tt.want == "" {
+			if err != nil || err2 != nil || len(v) != len(c.Y) {
+				t.Errorf("%q: %v; %v", tt.content, err, err2)
+			}
+			continue
+		}
+		checkError(t, c, err, path+":"+tt.want)
+		checkError(t, v, err2, path+":"+tt.want)
 	}
 }
 
@@ -275,7 +312,7 @@ func TestCommentAfterLabel(t *testing.T) {
 // where it was split into labels "[1", "0", …, "0]": a class "[1" beside
 // "1". Names that open and close their own brackets are read.
 func TestBracketedLabels(t *testing.T) {
-	const why = ", as Python prints a list or a tuple, NumPy an array and JSON writes an array: write the labels alone, one a line (np.savetxt(path, y, fmt=\"%s\")), not their printout"
+	const why = ", as Python prints a list or a tuple, NumPy an array and JSON writes an array: write the labels alone, one a line (np.savetxt(path, y, fmt=\"%s\")), not their printout; if they are labels, quote the first and the last to keep them"
 	for content, want := range map[string]string{
 		"[1, 0, 1, 1, 0]":        `1: labels in brackets ("[1" … "0]")` + why,
 		"[1 0 1 1 0]\n":          `1: labels in brackets ("[1" … "0]")` + why,
@@ -295,6 +332,38 @@ func TestBracketedLabels(t *testing.T) {
 		if c, err := ReadClassesHeader(writeFile(t, "y.txt", []byte(content)), HeaderNo); err != nil || len(c.Names) < 2 {
 			t.Errorf("%q: %v, %v", content, c, err)
 		}
+	}
+}
+
+// TestBracketNames: a first and a last label that are a bracket alone, or
+// hold other text than numbers or a quoted string inside it, are names
+// (Penn tags "(" and ")", emoticons), where any bracket the first label
+// opened and the last closed was refused as a list printed (638878b); a
+// printout of strings ("['cat' 'dog']", as NumPy prints them) is refused
+// as one of numbers is.
+func TestBracketNames(t *testing.T) {
+	const why = ", as Python prints a list or a tuple, NumPy an array and JSON writes an array: write the labels alone, one a line (np.savetxt(path, y, fmt=\"%s\")), not their printout; if they are labels, quote the first and the last to keep them"
+	for _, tt := range []struct{ content, want string }{
+		{"(\nNN\nVB\n)\n", ""},
+		{"[\na\nb\n]\n", ""},
+		{"(:\nhappy\n:)\n", ""},
+		{"[ \na\n ]\n", ""},
+		{"(a\nb\nc)\n", ""},
+		{"[x 1\ny\n2 x]\n", ""},
+		{"['cat' 'dog' 'cat']\n", `1: labels in brackets ("['cat'" … "'cat']")` + why},
+		{"['New York', 'Paris']\n", `1: labels in brackets ("['New York'" … "'Paris']")` + why},
+		{"['cat' 'dog'\n 'cat']\n", `1: labels in brackets ("['cat' 'dog'" … "'cat']")` + why},
+		{"[-1\n1\n1e3]\n", `1: labels in brackets ("[-1" … "1e3]")` + why},
+	} {
+		path := writeFile(t, "y.txt", []byte(tt.content))
+		c, err := ReadClassesHeader(path, HeaderNo)
+		if tt.want == "" {
+			if err != nil || len(c.Names) < 3 {
+				t.Errorf("%q: %v, %v", tt.content, c, err)
+			}
+			continue
+		}
+		checkError(t, c, err, path+":"+tt.want)
 	}
 }
 
@@ -596,6 +665,39 @@ func TestBlankLine(t *testing.T) {
 	}
 }
 
+// TestTwoNumberLabels: a label of two integers is a label (age bands,
+// "0 1" among them), where any unquoted "0 1" or "1 0" was refused
+// (f121de6), and before it two such rows together near the top ("0 1\n0
+// 1\n1 4", two infants first); one-hot rows are refused where every
+// label but a header is one, and rows of two decimals beside a number or
+// another row.
+func TestTwoNumberLabels(t *testing.T) {
+	const why = " numbers, not a label: a label file holds one label a line (a matrix given as labels? one-hot labels Y are written as y = Y.argmax(axis=1)); quote it if it is a name"
+	for _, tt := range []struct{ text, want string }{
+		{"0 1\n1 4\n5 9\n0 1\n", ""}, // the reviewer's age bands
+		{"0 1\n0 1\n1 4\n5 9\n", ""},
+		{"cat\ndog\n0 1\n", ""},
+		{"0 4\n5 9\n0 4\n", ""},
+		{"age\n0 1\n1 4\n0 1\n", ""},
+		{"0.5 1.5\ncat\ndog\n", ""},
+		{"1 0\n0 1\n", "1: a row of 2" + why},
+		{"y\n1 0\n0 1\n1 0\n", "2: a row of 2" + why},
+		{"0.5 1.5\n2.5 3.5\n", "1: a row of 2" + why},
+		{"cat\n1e0 2\n2 3\n", "2: a row of 2" + why},
+		{"cat\ndog\n0 1 4\n", "3: a row of 3" + why},
+	} {
+		path := writeFile(t, "y.txt", []byte(tt.text))
+		c, err := ReadClasses(path)
+		if tt.want == "" {
+			if err != nil {
+				t.Errorf("%q: %v", tt.text, err)
+			}
+			continue
+		}
+		checkError(t, c, err, path+":"+tt.want)
+	}
+}
+
 // TestSVMLightAsLabels: an svmlight file given as labels (liblinear's
 // heart_scale, "+1 1:0.708333 2:1 …") is refused saying what it is, where
 // each row read whole was a class of its own (fit made a 270-class model).
@@ -623,7 +725,7 @@ func TestSVMLightAsLabels(t *testing.T) {
 // 270 rows made a 270-class model); a header may stand above, and labels
 // of one number, or words and numbers, are read.
 func TestNumberRowLabels(t *testing.T) {
-	const why = " numbers, not a label: a label file holds one label a line (a matrix given as labels? one-hot labels Y are written as y = Y.argmax(axis=1))"
+	const why = " numbers, not a label: a label file holds one label a line (a matrix given as labels? one-hot labels Y are written as y = Y.argmax(axis=1)); quote it if it is a name"
 	for text, want := range map[string]string{
 		"1.5 2 3\n4 5 6\n7 8 9\n": "1: a row of 3" + why,
 		"1.000000000000000000e+00 0.000000000000000000e+00\n0.000000000000000000e+00 1.000000000000000000e+00\n1.000000000000000000e+00 0.000000000000000000e+00\n": "1: a row of 2" + why,
@@ -634,7 +736,6 @@ func TestNumberRowLabels(t *testing.T) {
 		"0.5 0.3 0.1\n0.2 0.2 0.6\n": "1: a row of 3" + why,
 		"y\n0.5 0.3 0.1\n":           "2: a row of 3" + why,
 		"1\n-1\n1\n0.5 -1.5\n-1\n":   "4: a row of 2" + why,
-		"cat\ndog\n0 1\n":            "3: a row of 2" + why,
 	} {
 		path := writeFile(t, "y.txt", []byte(text))
 		c, err := ReadClasses(path)
