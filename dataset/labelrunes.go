@@ -123,14 +123,6 @@ func hiddenError(what, v string) error {
 	return fmt.Errorf("%s %s looks like %s: it holds U+%04X, %s, which shows as nothing; remove it", what, strconv.Quote(v), looks, r, kind)
 }
 
-// CheckClassName returns an error when name, a class name as a dataset
-// folder's classes.txt or a sources index records it, holds a character
-// that a class label may not: a control character, a bidirectional
-// control or a format character that shows as nothing (see CheckLabel).
-func CheckClassName(name string) error {
-	return hiddenError("class name", name)
-}
-
 // canonicalTwin returns the indices i < j of the first label of vals, in
 // order, that is canonically equivalent to an earlier one, vals[i], but
 // written with other code points ("café" as U+00E9 and as e then U+0301:

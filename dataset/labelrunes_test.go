@@ -44,27 +44,13 @@ func TestHiddenLabels(t *testing.T) {
 }
 
 // TestCheckLabelHidden: CheckLabel, which the readers of model files apply
-// to their class names, and CheckClassName, which a sources index's are
-// checked by, refuse what a label file's reader refuses.
+// to their class names, takes the hidden characters the readers of label
+// files refuse (TestHiddenLabels): model files written before that rule
+// may hold them (a U+200F of a Hebrew export), and are still read.
 func TestCheckLabelHidden(t *testing.T) {
-	for v, want := range map[string]string{
-		"\x1b[31mred": `"\x1b[31mred" holds U+001B, an escape, which starts a command to the terminal that shows it; remove it`,
-		"dog\u202e":   `"dog\u202e" holds U+202E, a bidirectional control, which reorders the text shown after it; remove it`,
-		"\u200bcat":   `"\u200bcat" looks like "cat": it holds U+200B, a zero-width space (text copied from a web page may hold one), which shows as nothing; remove it`,
-	} {
-		if err := CheckLabel(v); err == nil || err.Error() != "label "+want {
-			t.Errorf("CheckLabel(%q) = %v, want %q", v, err, "label "+want)
-		}
-		if err := CheckClassName(v); err == nil || err.Error() != "class name "+want {
-			t.Errorf("CheckClassName(%q) = %v, want %q", v, err, "class name "+want)
-		}
-	}
-	for _, v := range []string{"cat", "caf\u00e9", "\u2764\u200d\U0001f525", "a b"} {
+	for _, v := range []string{"\x1b[31mred", "dog\u202e", "\u200bcat", "Ge\u00adwicht", "\u05d0\u05d1\u200f", "cat", "caf\u00e9", "\u2764\u200d\U0001f525", "a b"} {
 		if err := CheckLabel(v); err != nil {
 			t.Errorf("CheckLabel(%q): %v", v, err)
-		}
-		if err := CheckClassName(v); err != nil {
-			t.Errorf("CheckClassName(%q): %v", v, err)
 		}
 	}
 }

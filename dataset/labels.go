@@ -229,6 +229,9 @@ func (lf *labelFile) checkLabels(skip int, byValue bool) error {
 		if i == 0 && err == nil {
 			err = blankLabel(lf.vals[i]) // a header's, when skipped (decodeLabelText)
 		}
+		if err == nil {
+			err = hiddenError("label", lf.vals[i])
+		}
 		if err == nil && !lf.npy && !lf.at[i].quoted {
 			err = lf.commentLabel(i)
 		}

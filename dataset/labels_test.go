@@ -455,7 +455,7 @@ func TestBigIntegerLabels(t *testing.T) {
 // not a finite one is not, whatever its spelling, nor bytes that are not
 // UTF-8.
 func TestCheckLabel(t *testing.T) {
-	for _, ok := range []string{"1", "-1", "0.5", "1e308", "-0", "cat", "nano", "info", "Inf cat", "NaN2", "0x1p-2", "", "chat noir", "猫"} {
+	for _, ok := range []string{"1", "-1", "0.5", "1e308", "-0", "cat", "nano", "info", "Inf cat", "NaN2", "0x1p-2", "", "chat noir", "猫", "\x00"} {
 		if err := CheckLabel(ok); err != nil {
 			t.Errorf("CheckLabel(%q): %v", ok, err)
 		}
@@ -469,7 +469,6 @@ func TestCheckLabel(t *testing.T) {
 		"a\nb":  "holds a tab or a line break: predict prints one class a line, and class names tab-separated",
 		"a\tb":  "holds a tab or a line break: predict prints one class a line, and class names tab-separated",
 		"a\r":   "holds a tab or a line break: predict prints one class a line, and class names tab-separated",
-		"\x00":  "holds U+0000, a control character, which a terminal shows as nothing or takes as a command; remove it", // accepted before labelrunes.go
 		"a\xff": "is not valid UTF-8: a label is text, which the model file records as JSON", "\xfe\xff": "is not valid UTF-8: a label is text, which the model file records as JSON",
 	} {
 		if err, want := CheckLabel(bad), "label "+strconv.Quote(bad)+" "+want; err == nil || err.Error() != want {

@@ -74,11 +74,6 @@ func TestParseChecksTheHeader(t *testing.T) {
 		{ok + `, "labels": {"positive": "a", "negative": ["b", "c", "b"]}}`, `"labels": negative label "b" is given twice`},
 		{ok + `, "labels": {"positive": "NaN", "negative": ["b"]}}`, `"labels": label "NaN" reads as NaN, not a finite number`},
 		{ok + `, "labels": {"positive": "1", "negative": ["-inf"]}}`, `"labels": label "-inf" reads as -Inf, not a finite number`},
-		// An escape predict printed raw, a bidirectional control, a mark
-		// that shows as nothing (dataset/labelrunes.go), as in label files.
-		{ok + `, "labels": {"positive": "\u001b[31mred", "negative": ["b"]}}`, `"labels": label "\x1b[31mred" holds U+001B, an escape`},
-		{ok + `, "labels": {"positive": "a", "negative": ["\u202eb"]}}`, `"labels": label "\u202eb" holds U+202E, a bidirectional control`},
-		{ok + `, "labels": {"positive": "a", "negative": ["\u00adb"]}}`, `"labels": label "\u00adb" looks like "b": it holds U+00AD, a soft hyphen`},
 		{ok + `, "labels": {"positive": "a", "negative": ["b"]}, "classes": ["a", "b"]}`, `names its classes in "classes", not "labels"`},
 		{ok + `, "feature_names": []}`, `"feature_names" names no column`},
 		{ok + `, "feature_names": ["a", 1]}`, "cannot unmarshal number"},
@@ -91,7 +86,11 @@ func TestParseChecksTheHeader(t *testing.T) {
 	for _, tc := range []struct {
 		doc   string
 		multi bool
-	}{{ok + `, "w": [1]}`, false}, {ok + `, "classes": ["a", "b"]}`, true}, {ok + `, "feature_names": ["x"], "classes": ["a", "b"]}`, true}, {`{"format": "greedytl-model", "version": 1, "method": "m"}`, false}} {
+	}{{ok + `, "w": [1]}`, false}, {ok + `, "classes": ["a", "b"]}`, true}, {ok + `, "feature_names": ["x"], "classes": ["a", "b"]}`, true}, {`{"format": "greedytl-model", "version": 1, "method": "m"}`, false},
+		// Class names that label files may not hold (dataset/labelrunes.go)
+		// but that model files written before that rule may: still read.
+		{ok + `, "labels": {"positive": "Ge\u00adwicht", "negative": ["\u05d0\u05d1\u200f"]}}`, false},
+		{ok + `, "classes": ["\u001b[31mred", "c\u202eat"]}`, true}} {
 		f, err := Parse([]byte(tc.doc))
 		if err != nil || f.Multi != tc.multi || f.Method != "m" {
 			t.Errorf("Parse(%s): %+v, %v; want method m, multi %v", tc.doc, f, err, tc.multi)

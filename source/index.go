@@ -309,13 +309,6 @@ func (ix *Index) check() error {
 	if _, err := ix.Config(); err != nil {
 		return err
 	}
-	for k, n := range ix.Classes {
-		// As classes.txt's (dataset.LoadFolder): an index edited so
-		// could name a source by a name predict printed raw.
-		if err := dataset.CheckClassName(n); err != nil {
-			return fmt.Errorf("class %d: %w", k, err)
-		}
-	}
 	seen := make(map[int]bool, len(ix.Sources))
 	for _, e := range ix.Sources {
 		if e.Class < 0 || e.Class >= len(ix.Classes) {
