@@ -638,91 +638,16 @@ def _parse_go_float(t):
     return None
 
 
-# Which characters a class label or name may hold, as greedytl decides it
-# (dataset/labelrunes.go: hiddenKind, hiddenError): no control character
-# (Cc), no bidirectional control, no format character (Cf) that shows as
-# nothing; the format characters a script or an emoji needs (U+200C,
-# U+200D, U+180E, the prepended concatenation marks, those beyond the BMP
-# but U+E0001) are a label's.
-#
-# The set is written out, not computed from unicodedata: Python has no
-# Prepended_Concatenation_Mark or Bidi_Control property, and its Unicode
-# version is its own (14.0 in Python 3.11, where Go 1.26's tables are
-# 15.0), so a set computed so could differ from the one greedytl refuses.
-# Each code point 0 … U+10FFFF was given to labelrunes.go's hiddenKind (a
-# throwaway test in package dataset) and its runs of one kind are listed in
-# _HIDDEN: (first, last, kind, shows as nothing).
-_CONTROL = "a control character, which a terminal shows as nothing or takes as a command"
-_BIDI = "a bidirectional control, which reorders the text shown after it"
-_FORMAT = "a format character"
-_HIDDEN = (
-    (0x0000, 0x0008, _CONTROL, False),
-    (0x0009, 0x0009, "a tab, which predict prints between columns", False),
-    (0x000A, 0x001A, _CONTROL, False),
-    (0x001B, 0x001B, "an escape, which starts a command to the terminal that shows it", False),
-    (0x001C, 0x001F, _CONTROL, False),
-    (0x007F, 0x009F, _CONTROL, False),
-    (0x00AD, 0x00AD, "a soft hyphen (text copied from a web page may hold one)", True),
-    (0x061C, 0x061C, _BIDI, False),
-    (0x200B, 0x200B, "a zero-width space (text copied from a web page may hold one)", True),
-    (0x200E, 0x200F, _BIDI, False),
-    (0x202A, 0x202E, _BIDI, False),
-    (0x2060, 0x2060, "a word joiner", True),
-    (0x2061, 0x2064, _FORMAT, True),
-    (0x2066, 0x2069, _BIDI, False),
-    (0x206A, 0x206F, _FORMAT, True),
-    (0xFEFF, 0xFEFF, "a byte order mark", True),
-    (0xFFF9, 0xFFFB, _FORMAT, True),
-    (0xE0001, 0xE0001, _FORMAT, True),
-)
-
-
-def _char_class(runs):
-    return re.compile("[" + "".join("\\U{:08x}-\\U{:08x}".format(lo, hi) for lo, hi, _, _ in runs) + "]")
-
-
-_ANY_HIDDEN = _char_class(_HIDDEN)
-_INVISIBLE = _char_class([run for run in _HIDDEN if run[3]])
-
-# internal/bom.Inside: why a byte order mark after the start is refused.
-_BOM_INSIDE = ("U+FEFF, a byte order mark, shows as nothing: files each saved with one and concatenated (cat a.csv "
-               "b.csv) hold it where the second starts; remove it (sed 's/\\xEF\\xBB\\xBF//g')")
-
-
-def _hidden_problem(what, v):
-    """Why v, a label or name (what: "label", "class name"), may not be
-    one, in greedytl's words (hiddenError), or None: the first character
-    of v that a label may not hold (_HIDDEN), named as U+XXXX with its
-    kind; one that shows as nothing is said to make v look like v without
-    it."""
-    m = _ANY_HIDDEN.search(v)
-    if m is None:
-        return None
-    r = ord(m.group())
-    kind, invisible = next(run[2:] for run in _HIDDEN if run[0] <= r <= run[1])
-    if not invisible:
-        return "{} {} holds U+{:04X}, {}; remove it".format(what, _go_quote(v), r, kind)
-    looks = _go_quote(_INVISIBLE.sub("", v))
-    if r == 0xFEFF:
-        return "{} {} looks like {}: {}".format(what, _go_quote(v), looks, _BOM_INSIDE)
-    return "{} {} looks like {}: it holds U+{:04X}, {}, which shows as nothing; remove it".format(
-        what, _go_quote(v), looks, r, kind)
-
-
 def _label_problem(label):
     """Why label cannot be a class label, in greedytl's words
     (dataset.CheckLabel), or None: a label holding a tab or a line break,
-    another control character, a bidirectional control or a format
-    character that shows as nothing (_hidden_problem), or one that reads as a number (number.Parse, after trimming white
+    or one that reads as a number (number.Parse, after trimming white
     space) but not a finite one — NaN (with a sign too), ±Inf in any
     spelling, a literal beyond float64's range.  (A str from JSON is
     valid text: the check of UTF-8 is the decoder's.)"""
     if any(c in label for c in "\t\n\r"):
         return ("label {} holds a tab or a line break: predict prints one class a line, and class names "
                 "tab-separated".format(_go_quote(label)))
-    hidden = _hidden_problem("label", label)
-    if hidden:
-        return hidden
     t = _go_trim_space(label)
     parsed = _parse_go_float(t)
     if t.lstrip("+-").lower() == "nan":

@@ -26,7 +26,7 @@ import numpy as np
 
 from ._compat import NotFittedError, check_is_fitted, issparse
 from . import _schema
-from ._model import _GO_SPACE, _go_quote, _hidden_problem, _parse_go_float, count_of, go_text, read_json
+from ._model import _GO_SPACE, _go_quote, _parse_go_float, count_of, go_text, read_json
 
 __all__ = ["Sources", "SourcesDir", "read_liblinear", "LiblinearModel", "PROBA_EPS", "proba_scores"]
 
@@ -252,9 +252,7 @@ class SourcesDir:
     As ``greedytl fit`` and ``predict --sources``, it refuses (ValueError) a
     directory that a sharded ``train-sources`` has only partly filled (its
     index names classes with no model yet: the scores would lack their
-    columns), and an index naming a class by a name greedytl refuses (one
-    holding a control character, a bidirectional control or a format
-    character that shows as nothing, which predict would print raw).
+    columns).
     """
 
     def __init__(self, path):
@@ -281,14 +279,6 @@ class SourcesDir:
         if ix.get("solver", "") not in SOLVERS:  # source.Index.check's (Config, linear.ParseSolver)
             raise ValueError("{}: solver {} is not one greedytl knows (it reads {})".format(
                 ipath, _go_quote(ix.get("solver", "")), ", ".join(SOLVERS)))
-        for k, n in enumerate(ix.get("classes") or []):
-            # As greedytl checks them (source.Index.check,
-            # dataset.CheckClassName): a class name holding a control
-            # character, a bidirectional control or a format character that
-            # shows as nothing, which predict would print raw.
-            problem = _hidden_problem("class name", n)
-            if problem:
-                raise ValueError("{}: class {}: {}".format(ipath, k, problem))
         # As greedytl fit and predict --sources (source.LoadDir):
         # a sharded train-sources's part of the sources loads, but its scores
         # would lack the other shards' columns.

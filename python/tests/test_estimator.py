@@ -340,52 +340,6 @@ def test_sources_index_negative_zero_read_as_greedytl_reads_it(cli, synth, tmp_p
             greedytl.SourcesDir(src)
 
 
-def test_sources_index_class_names_checked_as_greedytl_checks_them(cli, synth, tmp_path):
-    """A sources index naming a class (its "classes" and its source's
-    "name" alike) by a name holding a character greedytl refuses in a class
-    name (_HIDDEN_NAMES: a control character, a bidirectional control, a
-    format character that shows as nothing: source.Index.check,
-    dataset.CheckClassName) is refused by greedytl fit --sources and by
-    SourcesDir, with greedytl's message naming the index, the class and
-    the character; names holding the format characters a script or an
-    emoji needs (_SHOWN_NAMES: ZWJ and ZWNJ, England's flag, U+0600,
-    U+180E) are read by both.  SourcesDir read all of them: it checked no
-    class name."""
-    from test_parity import _HIDDEN_NAMES, _SHOWN_NAMES
-
-    def rename(ix, k, name):
-        # The index with source k's class named name, in "classes" and in
-        # the source alike.
-        doc = json.loads(json.dumps(ix))
-        e = doc["sources"][k]
-        doc["classes"][e["class"]] = name
-        e["name"] = name
-        return doc
-    # A tab too, which a class name may not hold (a label's message is its
-    # own: CheckLabel says "a tab or a line break").
-    hidden = dict(_HIDDEN_NAMES, **{"a\tb": "holds U+0009, a tab, which predict prints between columns; remove it",
-                                    "a\nb": "holds U+000A, a control character, which a terminal shows as nothing "
-                                             "or takes as a command; remove it"})
-    src, ix, fit = _sources_copy(cli, synth, tmp_path)
-    for name, tail in hidden.items():
-        doc = rename(ix, 1, name)
-        (src / "sources.json").write_text(json.dumps(doc))
-        p = fit()
-        assert p.returncode == 2, (name, p.stderr)
-        with pytest.raises(ValueError) as e:
-            greedytl.SourcesDir(src)
-        got = str(e.value)
-        assert got == "{}: class {}: class name {} {}".format(
-            src / "sources.json", doc["sources"][1]["class"], greedytl._model._go_quote(name), tail), got
-        assert p.stderr.strip().endswith(got), (got, p.stderr)
-
-    def edit(ix):
-        for k, name in enumerate(_SHOWN_NAMES):
-            yield name, rename(ix, k % len(ix["sources"]), name)
-    (tmp_path / "shown").mkdir()
-    assert all(read for _, read in _index_read_alike(cli, synth, tmp_path / "shown", edit))
-
-
 def test_sources_index_utf16_refused_with_greedytl_message(cli, synth, tmp_path):
     """A sources index saved as UTF-16 (Windows Notepad's "Unicode": a
     byte order mark, little- or big-endian, first) is refused by greedytl
