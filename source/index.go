@@ -10,6 +10,7 @@ import (
 	"hash"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -267,7 +268,7 @@ func (ix *Index) checkComplete() error {
 // returns an error when the file is missing or malformed, has another
 // version, or is inconsistent: a missing negative plan, an entry whose
 // class is out of range, repeated or named differently from the class list,
-// or whose file is not a plain path inside dir.
+// or whose file is not a plain path inside dir or is another entry's.
 //
 // A directory that holds source models but no index is a train-sources run
 // stopped before it wrote its index, which it writes only when its classes
@@ -310,6 +311,7 @@ func (ix *Index) check() error {
 		return err
 	}
 	seen := make(map[int]bool, len(ix.Sources))
+	files := make(map[string]string, len(ix.Sources)) // cleaned file → its source's name
 	for _, e := range ix.Sources {
 		if e.Class < 0 || e.Class >= len(ix.Classes) {
 			return fmt.Errorf("source %q: class %d out of range: the index lists %d classes", e.Name, e.Class, len(ix.Classes))
@@ -327,6 +329,13 @@ func (ix *Index) check() error {
 		if !filepath.IsLocal(filepath.FromSlash(e.File)) || strings.Contains(e.File, `\`) {
 			return fmt.Errorf("source %q: file %q is not a path inside the directory", e.Name, e.File)
 		}
+		// Two sources of one model file would be one classifier scored
+		// twice, under two classes' names.
+		f := path.Clean(e.File)
+		if other, ok := files[f]; ok {
+			return fmt.Errorf("source %q: file %q is source %q's too: each source needs its own model file", e.Name, e.File, other)
+		}
+		files[f] = e.Name
 	}
 	return nil
 }

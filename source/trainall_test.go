@@ -652,6 +652,12 @@ func TestLoadDirErrors(t *testing.T) {
 		{"class range", edit(func(m map[string]any) { firstSource(m)["class"] = 99 }), "class 99 out of range"},
 		{"class name", edit(func(m map[string]any) { firstSource(m)["name"] = "other" }), `is named "c`},
 		{"escape", edit(func(m map[string]any) { firstSource(m)["file"] = "../x.model" }), "not a path inside"},
+		// An index whose second source names the first's model file (and
+		// digest) loaded: one classifier scored under two classes' names.
+		{"file twice", edit(func(m map[string]any) {
+			first, second := firstSource(m), m["sources"].([]any)[1].(map[string]any)
+			second["file"], second["sha256"] = first["file"], first["sha256"]
+		}), `'s too: each source needs its own model file`},
 		{"stuck converged", edit(func(m map[string]any) { firstSource(m)["converged"], firstSource(m)["stuck"] = true, true }), "stuck and converged at once"},
 		{"no sources", edit(func(m map[string]any) { m["sources"] = []any{} }), "lists no sources"},
 		{"incomplete", edit(func(m map[string]any) {
