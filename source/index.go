@@ -348,8 +348,9 @@ func (ix *Index) check() error {
 //
 // It returns ReadIndex's errors, an error naming the index when the
 // directory is incomplete (a shard's part of the sources, or no sources),
-// and an error naming the file of a listed model that is missing, altered
-// or unreadable.
+// and an error naming the file of a listed model that is missing, altered,
+// unreadable or a model of another number of features than the index's
+// NumFeatures.
 func LoadDir(dir string) (*Set, error) {
 	ix, err := ReadIndex(dir)
 	if err != nil {
@@ -376,9 +377,16 @@ func (ix *Index) loadModels(dir string) (*Set, error) {
 	names := make([]string, len(ix.Sources))
 	models := make([]*linear.Model, len(ix.Sources))
 	for j, e := range ix.Sources {
-		m, err := readModelChecked(filepath.Join(dir, filepath.FromSlash(e.File)), e.SHA256)
+		file := filepath.Join(dir, filepath.FromSlash(e.File))
+		m, err := readModelChecked(file, e.SHA256)
 		if err != nil {
 			return nil, fmt.Errorf("source %q: %w", e.Name, err)
+		}
+		// A model of other features (its digest recorded anew by hand)
+		// would score X's columns as other features, or ignore some.
+		if ix.NumFeatures > 0 && m.NrFeature != ix.NumFeatures {
+			return nil, fmt.Errorf("source %q: %s is a model of %s, but the sources were trained on %s (num_features of %s): it was trained on other features",
+				e.Name, file, plural.Count(m.NrFeature, "feature", "features"), plural.Count(ix.NumFeatures, "feature", "features"), filepath.Join(dir, IndexFile))
 		}
 		names[j], models[j] = e.Name, m
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/greedytl/greedytl/internal/datasettest"
 	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/internal/errtest"
+	"github.com/greedytl/greedytl/internal/filedigest"
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/shard"
@@ -677,6 +678,52 @@ func TestLoadDirErrors(t *testing.T) {
 			_, err := LoadDir(dir)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("LoadDir error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestLoadDirRefusesModelsOfOtherFeatures: a model file replaced by one of
+// other features, its digest recorded anew in the index (a directory put
+// together by hand), loaded: with fewer features than the data its scores
+// ignored X's last columns, silently; with more, fit and predict failed
+// blaming X ("model has 5 features but the examples have 4"). LoadDir now
+// refuses it, naming the model file and the index's num_features.
+func TestLoadDirRefusesModelsOfOtherFeatures(t *testing.T) {
+	refDir := newJob(t).reference(t)
+	for _, delta := range []int{-1, 1} {
+		t.Run(strconv.Itoa(delta), func(t *testing.T) {
+			dir := copyDir(t, refDir)
+			ix, err := ReadIndex(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := &ix.Sources[0]
+			file := filepath.Join(dir, filepath.FromSlash(e.File))
+			m, err := linear.ReadModelFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			other := *m
+			other.NrFeature = m.NrFeature + delta
+			other.W = make([]float64, other.NrFeature+1) // the bias weight last
+			for k := range other.W {
+				other.W[k] = float64(k + 1)
+			}
+			if err := linear.WriteModelFile(file, &other); err != nil {
+				t.Fatal(err)
+			}
+			if e.SHA256, err = filedigest.SHA256(file); err != nil {
+				t.Fatal(err)
+			}
+			if err := jsonfile.Write(filepath.Join(dir, IndexFile), ix); err != nil {
+				t.Fatal(err)
+			}
+			_, err = LoadDir(dir)
+			want := fmt.Sprintf("source %q: %s is a model of %d features, but the sources were trained on %d features (num_features of %s): it was trained on other features",
+				e.Name, file, other.NrFeature, ix.NumFeatures, filepath.Join(dir, IndexFile))
+			if err == nil || err.Error() != want {
+				t.Fatalf("LoadDir error %v, want %q", err, want)
 			}
 		})
 	}
