@@ -276,8 +276,10 @@ func (ix *Index) checkComplete() error {
 // when ctx is done); the error says so and that running it again finishes
 // it, and still matches fs.ErrNotExist. Of a directory that does not
 // exist, or holds neither an index nor models, or of a file, the error says
-// that dir is not a sources directory and how to make one (train-sources);
-// the first two match fs.ErrNotExist too.
+// that dir is not a sources directory and how to make one (train-sources),
+// or which directory is one when dir is the models folder of one or holds
+// one (an experiment run), or is the index file itself; the first two
+// match fs.ErrNotExist too.
 func ReadIndex(dir string) (*Index, error) {
 	ix, err := jsonfile.Read(filepath.Join(dir, IndexFile), "index object", (*Index).check)
 	if err == nil {
@@ -288,6 +290,8 @@ func ReadIndex(dir string) (*Index, error) {
 	switch {
 	case serr != nil:
 		return nil, fmt.Errorf("sources directory %s: %w (%s)", dir, fileerr.Reason(serr), makeOne)
+	case !st.IsDir() && filepath.Base(dir) == IndexFile:
+		return nil, fmt.Errorf("%s is the index of a sources directory: give the directory, %s", dir, filepath.Dir(dir))
 	case !st.IsDir():
 		return nil, fmt.Errorf("%s is a file, not a sources directory (%s)", dir, makeOne)
 	case !errors.Is(err, os.ErrNotExist):
@@ -296,7 +300,36 @@ func ReadIndex(dir string) (*Index, error) {
 	if st, serr := os.Stat(filepath.Join(dir, modelDir)); serr == nil && st.IsDir() {
 		return nil, fmt.Errorf("%w: %s holds source models but no index, which train-sources writes last: a run stopped before the end, killed or interrupted (run the same train-sources again to finish it)", err, dir)
 	}
+	if near := nearbyIndex(dir); near != "" {
+		return nil, fmt.Errorf("%s is not a sources directory (%s: %w): %s is one: give that", dir, IndexFile, fileerr.Reason(err), near)
+	}
 	return nil, fmt.Errorf("%s is not a sources directory (%s: %w): %s", dir, IndexFile, fileerr.Reason(err), makeOne)
+}
+
+// nearbyIndex returns the sources directory that dir, which holds no
+// index, was likely meant for: the directory above it when dir is its
+// models folder, or a subdirectory of dir that holds an index (an
+// experiment run's RUN/sources), when there is just one; "" otherwise.
+// ReadIndex points there rather than at train-sources, which would train
+// another set of sources into dir.
+func nearbyIndex(dir string) string {
+	if filepath.Base(filepath.Clean(dir)) == modelDir {
+		if up := filepath.Dir(filepath.Clean(dir)); isFile(filepath.Join(up, IndexFile)) {
+			return up
+		}
+	}
+	found, _ := filepath.Glob(filepath.Join(dir, "*", IndexFile))
+	found = slices.DeleteFunc(found, func(p string) bool { return !isFile(p) })
+	if len(found) == 1 {
+		return filepath.Dir(found[0])
+	}
+	return ""
+}
+
+// isFile reports whether path is a regular file (following links).
+func isFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // check validates an index read from a file.

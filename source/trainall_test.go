@@ -773,6 +773,34 @@ func TestReadIndexOfAKilledRun(t *testing.T) {
 	}
 }
 
+// TestReadIndexPointsAtTheSourcesDirectory: --sources given the models
+// folder of a sources directory, an experiment run whose sources are in
+// RUN/sources, or the index file itself was told "train-sources makes
+// one: greedytl train-sources --data DATA --out DIR", advice to train
+// another set of sources into that directory; the error now names the
+// sources directory meant.
+func TestReadIndexPointsAtTheSourcesDirectory(t *testing.T) {
+	run := t.TempDir()
+	src := filepath.Join(run, "sources")
+	models := filepath.Join(src, modelDir)
+	if err := os.MkdirAll(models, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, IndexFile), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	index := filepath.Join(src, IndexFile)
+	for _, tc := range []struct{ dir, want string }{
+		{models, models + " is not a sources directory (sources.json: no such file or directory): " + src + " is one: give that"},
+		{run, run + " is not a sources directory (sources.json: no such file or directory): " + src + " is one: give that"},
+		{index, index + " is the index of a sources directory: give the directory, " + src},
+	} {
+		if _, err := ReadIndex(tc.dir); err == nil || err.Error() != tc.want {
+			t.Errorf("ReadIndex(%s): %v; want %q", tc.dir, err, tc.want)
+		}
+	}
+}
+
 // TestAbbrev: a setting too long for a message is cut between its words,
 // with "…" and the brackets it opened closed, in 60 characters at most; a
 // negative pool keeps its seed; a dataset shows 12 hex digits of its
