@@ -10,6 +10,7 @@ import (
 	"hash"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -267,7 +268,7 @@ func (ix *Index) checkComplete() error {
 // returns an error when the file is missing or malformed, has another
 // version, or is inconsistent: a missing negative plan, an entry whose
 // class is out of range, repeated or named differently from the class list,
-// or whose file is not a plain path inside dir.
+// or whose file is not a plain path inside dir or is another entry's.
 //
 // A directory that holds source models but no index is a train-sources run
 // stopped before it wrote its index, which it writes only when its classes
@@ -275,8 +276,10 @@ func (ix *Index) checkComplete() error {
 // when ctx is done); the error says so and that running it again finishes
 // it, and still matches fs.ErrNotExist. Of a directory that does not
 // exist, or holds neither an index nor models, or of a file, the error says
-// that dir is not a sources directory and how to make one (train-sources);
-// the first two match fs.ErrNotExist too.
+// that dir is not a sources directory and how to make one (train-sources),
+// or which directory is one when dir is the models folder of one or holds
+// one (an experiment run), or is the index file itself; the first two
+// match fs.ErrNotExist too.
 func ReadIndex(dir string) (*Index, error) {
 	ix, err := jsonfile.Read(filepath.Join(dir, IndexFile), "index object", (*Index).check)
 	if err == nil {
@@ -287,6 +290,8 @@ func ReadIndex(dir string) (*Index, error) {
 	switch {
 	case serr != nil:
 		return nil, fmt.Errorf("sources directory %s: %w (%s)", dir, fileerr.Reason(serr), makeOne)
+	case !st.IsDir() && filepath.Base(dir) == IndexFile:
+		return nil, fmt.Errorf("%s is the index of a sources directory: give the directory, %s", dir, filepath.Dir(dir))
 	case !st.IsDir():
 		return nil, fmt.Errorf("%s is a file, not a sources directory (%s)", dir, makeOne)
 	case !errors.Is(err, os.ErrNotExist):
@@ -295,7 +300,36 @@ func ReadIndex(dir string) (*Index, error) {
 	if st, serr := os.Stat(filepath.Join(dir, modelDir)); serr == nil && st.IsDir() {
 		return nil, fmt.Errorf("%w: %s holds source models but no index, which train-sources writes last: a run stopped before the end, killed or interrupted (run the same train-sources again to finish it)", err, dir)
 	}
+	if near := nearbyIndex(dir); near != "" {
+		return nil, fmt.Errorf("%s is not a sources directory (%s: %w): %s is one: give that", dir, IndexFile, fileerr.Reason(err), near)
+	}
 	return nil, fmt.Errorf("%s is not a sources directory (%s: %w): %s", dir, IndexFile, fileerr.Reason(err), makeOne)
+}
+
+// nearbyIndex returns the sources directory that dir, which holds no
+// index, was likely meant for: the directory above it when dir is its
+// models folder, or a subdirectory of dir that holds an index (an
+// experiment run's RUN/sources), when there is just one; "" otherwise.
+// ReadIndex points there rather than at train-sources, which would train
+// another set of sources into dir.
+func nearbyIndex(dir string) string {
+	if filepath.Base(filepath.Clean(dir)) == modelDir {
+		if up := filepath.Dir(filepath.Clean(dir)); isFile(filepath.Join(up, IndexFile)) {
+			return up
+		}
+	}
+	found, _ := filepath.Glob(filepath.Join(dir, "*", IndexFile))
+	found = slices.DeleteFunc(found, func(p string) bool { return !isFile(p) })
+	if len(found) == 1 {
+		return filepath.Dir(found[0])
+	}
+	return ""
+}
+
+// isFile reports whether path is a regular file (following links).
+func isFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // check validates an index read from a file.
@@ -310,6 +344,7 @@ func (ix *Index) check() error {
 		return err
 	}
 	seen := make(map[int]bool, len(ix.Sources))
+	files := make(map[string]string, len(ix.Sources)) // cleaned file → its source's name
 	for _, e := range ix.Sources {
 		if e.Class < 0 || e.Class >= len(ix.Classes) {
 			return fmt.Errorf("source %q: class %d out of range: the index lists %d classes", e.Name, e.Class, len(ix.Classes))
@@ -327,6 +362,13 @@ func (ix *Index) check() error {
 		if !filepath.IsLocal(filepath.FromSlash(e.File)) || strings.Contains(e.File, `\`) {
 			return fmt.Errorf("source %q: file %q is not a path inside the directory", e.Name, e.File)
 		}
+		// Two sources of one model file would be one classifier scored
+		// twice, under two classes' names.
+		f := path.Clean(e.File)
+		if other, ok := files[f]; ok {
+			return fmt.Errorf("source %q: file %q is source %q's too: each source needs its own model file", e.Name, e.File, other)
+		}
+		files[f] = e.Name
 	}
 	return nil
 }
@@ -339,8 +381,9 @@ func (ix *Index) check() error {
 //
 // It returns ReadIndex's errors, an error naming the index when the
 // directory is incomplete (a shard's part of the sources, or no sources),
-// and an error naming the file of a listed model that is missing, altered
-// or unreadable.
+// and an error naming the file of a listed model that is missing, altered,
+// unreadable or a model of another number of features than the index's
+// NumFeatures.
 func LoadDir(dir string) (*Set, error) {
 	ix, err := ReadIndex(dir)
 	if err != nil {
@@ -367,9 +410,16 @@ func (ix *Index) loadModels(dir string) (*Set, error) {
 	names := make([]string, len(ix.Sources))
 	models := make([]*linear.Model, len(ix.Sources))
 	for j, e := range ix.Sources {
-		m, err := readModelChecked(filepath.Join(dir, filepath.FromSlash(e.File)), e.SHA256)
+		file := filepath.Join(dir, filepath.FromSlash(e.File))
+		m, err := readModelChecked(file, e.SHA256)
 		if err != nil {
 			return nil, fmt.Errorf("source %q: %w", e.Name, err)
+		}
+		// A model of other features (its digest recorded anew by hand)
+		// would score X's columns as other features, or ignore some.
+		if ix.NumFeatures > 0 && m.NrFeature != ix.NumFeatures {
+			return nil, fmt.Errorf("source %q: %s is a model of %s, but the sources were trained on %s (num_features of %s): it was trained on other features",
+				e.Name, file, plural.Count(m.NrFeature, "feature", "features"), plural.Count(ix.NumFeatures, "feature", "features"), filepath.Join(dir, IndexFile))
 		}
 		names[j], models[j] = e.Name, m
 	}

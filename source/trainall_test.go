@@ -22,6 +22,7 @@ import (
 	"github.com/greedytl/greedytl/internal/datasettest"
 	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/internal/errtest"
+	"github.com/greedytl/greedytl/internal/filedigest"
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/shard"
@@ -659,6 +660,12 @@ func TestLoadDirErrors(t *testing.T) {
 		{"class range", edit(func(m map[string]any) { firstSource(m)["class"] = 99 }), "class 99 out of range"},
 		{"class name", edit(func(m map[string]any) { firstSource(m)["name"] = "other" }), `is named "c`},
 		{"escape", edit(func(m map[string]any) { firstSource(m)["file"] = "../x.model" }), "not a path inside"},
+		// An index whose second source names the first's model file (and
+		// digest) loaded: one classifier scored under two classes' names.
+		{"file twice", edit(func(m map[string]any) {
+			first, second := firstSource(m), m["sources"].([]any)[1].(map[string]any)
+			second["file"], second["sha256"] = first["file"], first["sha256"]
+		}), `'s too: each source needs its own model file`},
 		{"stuck converged", edit(func(m map[string]any) { firstSource(m)["converged"], firstSource(m)["stuck"] = true, true }), "stuck and converged at once"},
 		{"no sources", edit(func(m map[string]any) { m["sources"] = []any{} }), "lists no sources"},
 		{"incomplete", edit(func(m map[string]any) {
@@ -692,6 +699,52 @@ func TestLoadDirErrors(t *testing.T) {
 		if _, err := LoadDir(dir); err != nil {
 			t.Errorf("an index naming a class %q: %v", name, err)
 		}
+	}
+}
+
+// TestLoadDirRefusesModelsOfOtherFeatures: a model file replaced by one of
+// other features, its digest recorded anew in the index (a directory put
+// together by hand), loaded: with fewer features than the data its scores
+// ignored X's last columns, silently; with more, fit and predict failed
+// blaming X ("model has 5 features but the examples have 4"). LoadDir now
+// refuses it, naming the model file and the index's num_features.
+func TestLoadDirRefusesModelsOfOtherFeatures(t *testing.T) {
+	refDir := newJob(t).reference(t)
+	for _, delta := range []int{-1, 1} {
+		t.Run(strconv.Itoa(delta), func(t *testing.T) {
+			dir := copyDir(t, refDir)
+			ix, err := ReadIndex(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := &ix.Sources[0]
+			file := filepath.Join(dir, filepath.FromSlash(e.File))
+			m, err := linear.ReadModelFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			other := *m
+			other.NrFeature = m.NrFeature + delta
+			other.W = make([]float64, other.NrFeature+1) // the bias weight last
+			for k := range other.W {
+				other.W[k] = float64(k + 1)
+			}
+			if err := linear.WriteModelFile(file, &other); err != nil {
+				t.Fatal(err)
+			}
+			if e.SHA256, err = filedigest.SHA256(file); err != nil {
+				t.Fatal(err)
+			}
+			if err := jsonfile.Write(filepath.Join(dir, IndexFile), ix); err != nil {
+				t.Fatal(err)
+			}
+			_, err = LoadDir(dir)
+			want := fmt.Sprintf("source %q: %s is a model of %d features, but the sources were trained on %d features (num_features of %s): it was trained on other features",
+				e.Name, file, other.NrFeature, ix.NumFeatures, filepath.Join(dir, IndexFile))
+			if err == nil || err.Error() != want {
+				t.Fatalf("LoadDir error %v, want %q", err, want)
+			}
+		})
 	}
 }
 
@@ -735,6 +788,34 @@ func TestReadIndexOfAKilledRun(t *testing.T) {
 		}
 		if _, lerr := LoadDir(tc.dir); lerr == nil || !strings.Contains(lerr.Error(), tc.want) {
 			t.Errorf("LoadDir(%s): %v; want an error containing %q", tc.dir, lerr, tc.want)
+		}
+	}
+}
+
+// TestReadIndexPointsAtTheSourcesDirectory: --sources given the models
+// folder of a sources directory, an experiment run whose sources are in
+// RUN/sources, or the index file itself was told "train-sources makes
+// one: greedytl train-sources --data DATA --out DIR", advice to train
+// another set of sources into that directory; the error now names the
+// sources directory meant.
+func TestReadIndexPointsAtTheSourcesDirectory(t *testing.T) {
+	run := t.TempDir()
+	src := filepath.Join(run, "sources")
+	models := filepath.Join(src, modelDir)
+	if err := os.MkdirAll(models, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, IndexFile), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	index := filepath.Join(src, IndexFile)
+	for _, tc := range []struct{ dir, want string }{
+		{models, models + " is not a sources directory (sources.json: no such file or directory): " + src + " is one: give that"},
+		{run, run + " is not a sources directory (sources.json: no such file or directory): " + src + " is one: give that"},
+		{index, index + " is the index of a sources directory: give the directory, " + src},
+	} {
+		if _, err := ReadIndex(tc.dir); err == nil || err.Error() != tc.want {
+			t.Errorf("ReadIndex(%s): %v; want %q", tc.dir, err, tc.want)
 		}
 	}
 }

@@ -88,7 +88,9 @@ has no number).`,
 				return capFlagError(capErr)
 			}
 			var bar *progressbar.ProgressBar
-			if isTerminal(s.err) && !o.json {
+			// The tables time at most a few hundred cells: a count of
+			// 999 is room enough for barFits.
+			if isTerminal(s.err) && !o.json && barFits(s.err, "timing", 999) {
 				bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(s.err), progressbar.OptionSetDescription("timing"),
 					progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 				opts.Progress = func(done, total int) {

@@ -366,9 +366,14 @@ func negativeClasses(data string, named []string, fractionSet bool) []string {
 // barProgress returns a progress callback drawing a bar (with a count and
 // the time left) on s.err, created on the first call and cleared when done
 // reaches total, so that the next bar or message starts on a clean line.
+// On a terminal too narrow for its line (barFits) it draws nothing until
+// the terminal is widened.
 func barProgress(s *streams, bar **progressbar.ProgressBar, what string) func(done, total int) {
 	return func(done, total int) {
 		if *bar == nil {
+			if !barFits(s.err, what, total) {
+				return
+			}
 			*bar = progressbar.NewOptions(total,
 				progressbar.OptionSetWriter(s.err),
 				progressbar.OptionSetDescription(what),

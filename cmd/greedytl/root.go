@@ -251,6 +251,28 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// barFits reports whether the line of a progress bar described by what,
+// counting to total, fits on the terminal w (true when its width is
+// unknown): the bar itself shrinks to fit (progressbar's own rule), but
+// the description, the percentage, the count and the times do not, and on
+// a narrower terminal (COLUMNS=20) the line wraps, so that every redraw,
+// which goes back to the start of the last line only, leaves a line
+// behind: a screen of stale lines instead of one bar.
+func barFits(w io.Writer, what string, total int) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return true
+	}
+	width, _, err := term.GetSize(int(f.Fd()))
+	if err != nil || width <= 0 {
+		return true
+	}
+	// "what 100% || (total/total) [elapsed:left]", each time allowed 8
+	// characters ("59m59s", "10h0m0s").
+	line := len([]rune(what)) + len(" 100% || ") + len(fmt.Sprintf("(%d/%d)", total, total)) + len(" [12345678:12345678]")
+	return line < width
+}
+
 // run executes the command line args and returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := &checkedWriter{w: stdout}
