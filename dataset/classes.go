@@ -343,10 +343,17 @@ func (c *Classes) values() ([]float64, bool) {
 // ("1e400"). Such a label is neither a number nor a usable name: read as a
 // name, "NaN" would make a class beside the numbers (and a prediction that
 // reads as NaN). The readers of label files refuse it, naming the line, and
-// the readers of model files refuse a class name that is one.
+// the readers of model files refuse a class name that is one. CheckLabel
+// also refuses a label with white space at either end (" cat"), or of
+// white space alone, which the readers of label files trim, quoted or not,
+// and so never give: a class so named (by a model file or the API) could
+// not be given as a label, and predict's output of it read back as another
+// class (FormatLabel).
 func CheckLabel(label string) error {
-	_, err := checkLabel(label)
-	return err
+	if _, err := checkLabel(label); err != nil {
+		return err
+	}
+	return edgeSpaceError("label", label)
 }
 
 // checkLabel is CheckLabel that also reports, of a label it accepts,
