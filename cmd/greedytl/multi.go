@@ -185,12 +185,16 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec
 			return err
 		}
 	}
+	lines, err := labelLines(o.modelName(), classes)
+	if err != nil {
+		return err
+	}
 	write := func(w io.Writer) error {
 		if o.scores {
 			return writeScoreMatrix(w, classes, scores)
 		}
 		for _, k := range pred {
-			if _, err := fmt.Fprintln(w, classes[k]); err != nil {
+			if _, err := fmt.Fprintln(w, lines[k]); err != nil {
 				return err
 			}
 		}
@@ -213,10 +217,31 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec
 	return nil
 }
 
+// labelLines returns the class names of model (named so in messages) as
+// predict prints them, one a row: as the lines of a label file
+// (dataset.FormatLabel), which read back as --labels as the same classes.
+func labelLines(model string, classes []string) ([]string, error) {
+	lines := make([]string, len(classes))
+	for k, n := range classes {
+		var err error
+		if lines[k], err = dataset.FormatLabel(n); err != nil {
+			// Not for a model read from a file: its names passed
+			// dataset.CheckLabel.
+			return nil, badInput(fmt.Errorf("%s: class %d: %w", model, k, err))
+		}
+	}
+	return lines, nil
+}
+
 // writeScoreMatrix writes scores as tab-separated values under a header
-// row of the class names.
+// row of the class names, each a cell as dataset.FormatHeaderCell writes
+// it (quoted when it holds a '"' or starts with '#').
 func writeScoreMatrix(w io.Writer, classes []string, scores *mat.Dense) error {
-	if _, err := fmt.Fprintln(w, strings.Join(classes, "\t")); err != nil {
+	cells := make([]string, len(classes))
+	for k, n := range classes {
+		cells[k] = dataset.FormatHeaderCell(n, '\t')
+	}
+	if _, err := fmt.Fprintln(w, strings.Join(cells, "\t")); err != nil {
 		return err
 	}
 	r, _ := scores.Dims()

@@ -1,17 +1,20 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/method"
 )
 
@@ -19,8 +22,13 @@ import (
 // to train on and 5 to test on) whose source j favours class j, and returns
 // the paths: X, H, labels, Xtest, Htest, test labels.
 func multiFiles(t *testing.T, dir string) (x, h, y, xt, ht, yt string) {
+	return classFiles(t, dir, [3]string{"ant", "bee", "cow"})
+}
+
+// classFiles is multiFiles with the label files' lines of the three
+// classes given: names, or names quoted.
+func classFiles(t *testing.T, dir string, names [3]string) (x, h, y, xt, ht, yt string) {
 	rng := rand.New(rand.NewPCG(4, 4))
-	names := []string{"ant", "bee", "cow"}
 	sample := func(per int, suffix string) (string, string, string) {
 		m := 3 * per
 		X, H := mat.NewDense(m, 4, nil), mat.NewDense(m, 3, nil)
@@ -709,5 +717,66 @@ func TestPredictMultiLabelsOfSomeClasses(t *testing.T) {
 	_, _, stderr = cli(t, "", "predict", "--model", model, "--features", xt, "--source-scores", ht, "--labels", writeText(t, dir, "all.txt", strings.Repeat("ant\nbee\ncow\n", 5)))
 	if !strings.Contains(stderr, "(15 examples, 3 classes)") {
 		t.Errorf("predict --labels of every class: %q", stderr)
+	}
+}
+
+// TestPredictMultiQuotedNames: class names that a label file holds only
+// quoted (a comma, a '"', a '#' after a blank), fitted from a file that
+// quotes them, are printed by predict so that its output, given back as
+// --labels, reads as the same classes: the predictions against themselves
+// have accuracy 1, and the accuracy against the true labels is the share
+// of the printed names that are the true ones. The --scores header reads
+// back as the class names.
+func TestPredictMultiQuotedNames(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{"a, b", `"x"`, "Song # 1"}
+	x, h, y, xt, ht, yt := classFiles(t, dir, [3]string{`"a, b"`, `"""x"""`, `"Song # 1"`})
+	model := filepath.Join(dir, "m.json")
+	if code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--source-scores", h, "--labels", y, "--out", model); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	pred := filepath.Join(dir, "pred.txt")
+	common := []string{"predict", "--model", model, "--features", xt, "--source-scores", ht}
+	var ev struct {
+		Accuracy float64  `json:"accuracy"`
+		Classes  []string `json:"classes"`
+	}
+	code, out, stderr := cli(t, "", append(common, "--labels", yt, "--json", "--out", pred)...)
+	if code != 0 || json.Unmarshal([]byte(out), &ev) != nil {
+		t.Fatalf("predict --labels: exit %d: %s%s", code, out, stderr)
+	}
+	if !slices.Equal(ev.Classes, []string{`"x"`, "Song # 1", "a, b"}) {
+		t.Fatalf("the model's classes are %q", ev.Classes)
+	}
+	got, err := dataset.ReadLabelValues(pred)
+	if err != nil || len(got) != 15 {
+		t.Fatalf("predict's output read as labels: %q, %v", got, err)
+	}
+	truth := names
+	right := 0
+	for i, v := range got {
+		if !slices.Contains(names, v) {
+			t.Fatalf("predict's line %d reads back as %q, not a class name", i+1, v)
+		}
+		if v == truth[i%3] {
+			right++
+		}
+	}
+	if want := float64(right) / 15; ev.Accuracy != want {
+		t.Errorf("accuracy %v against the true labels, want %v from predict's output read back", ev.Accuracy, want)
+	}
+	code, out, stderr = cli(t, "", append(common, "--labels", pred, "--json", "--out", filepath.Join(dir, "again.txt"))...)
+	if code != 0 || json.Unmarshal([]byte(out), &ev) != nil || ev.Accuracy != 1 {
+		t.Errorf("predict --labels of its own output: exit %d, accuracy %v, want 1: %s%s", code, ev.Accuracy, out, stderr)
+	}
+	// The header read as CSV's rules read a tab-separated file (pandas'
+	// read_csv(sep="\t") too). dataset.DecodeCSV would take the comma of
+	// "a, b" for the file's separator.
+	code, out, stderr = cli(t, "", append(common, "--scores")...)
+	r := csv.NewReader(strings.NewReader(out))
+	r.Comma = '\t'
+	header, err := r.Read()
+	if code != 0 || err != nil || !slices.Equal(header, ev.Classes) {
+		t.Errorf("predict --scores: exit %d, header read back as %q (%v), want the classes %q: %s", code, header, err, ev.Classes, stderr)
 	}
 }

@@ -1,0 +1,131 @@
+package dataset
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// This file owns the writing of class names as the readers of this
+// package read them back: a label file's lines (FormatLabel, what
+// predict prints one a row) and a cell of a delimited text file's header
+// (FormatHeaderCell, predict --scores's header of class names).
+
+// FormatLabel returns name written as one line of a label file of one
+// label per line (ReadLabels, ReadClasses, ReadLabelValues): as it is
+// when the readers take it as written, else quoted as a CSV field is,
+// between double quotes with each '"' doubled ("a, b" as `"a, b"`, `"x"`
+// as `"""x"""`), since a quoted label is taken as written. A name is
+// quoted when, unquoted, it would read as something else or be refused:
+// it holds a comma (two labels) or a '"' (a quoted field's start); a '#'
+// at its start (a comment line) or after white space (a comment after a
+// label: "Song # 1"); it is a mark of a missing value ("NA": an unquoted
+// one among numbers is refused, and among quoted labels); a row of numbers
+// ("0.5 0.3"), a row number and a value ("1 a"), a LIBSVM row ("1 2:0.5");
+// or a bracket it does not close ("[a", "b)": a list printed, when the
+// first and last labels are such).
+//
+// It returns an error for a name no label file can hold: one CheckLabel
+// refuses (a tab or a line break, NaN, ±Inf, not UTF-8, white space at
+// either end, which the readers trim, quoted or not), and the empty name.
+// The class names of a model are checked by CheckLabel when it is fitted
+// and when its file is read, so a model's names are never refused. A name
+// holding a hidden character (labelrunes.go), which only a model file
+// written before the readers of label files refused them can hold, is
+// written as it is: no label file reads it back.
+//
+// A file of such lines reads back as the names but for what its lines
+// say together rather than one by one: a file of one line is all the
+// labels on that line, split at commas, tabs or blanks; a first name
+// that is no number above names that all are is a header (ReadClasses's
+// HeaderAuto: "--labels-header no" reads it as a label); and labels that
+// are all numbers are compared as numbers ("1" and "1.0" are one class).
+func FormatLabel(name string) (string, error) {
+	if name == "" {
+		return "", errors.New("empty label")
+	}
+	if err := CheckLabel(name); err != nil {
+		return "", err
+	}
+	if labelNeedsQuotes(name) {
+		return quoteCSV(name), nil
+	}
+	return name, nil
+}
+
+// labelNeedsQuotes reports whether the label v, alone on its line of a
+// label file, reads back as v only when quoted (see FormatLabel): each
+// case is one of decodeLabelText's and checkLabels' rules on unquoted
+// labels.
+func labelNeedsQuotes(v string) bool {
+	switch {
+	case strings.ContainsAny(v, `,"`):
+		return true // split at the comma; a '"' starts a quoted field
+	case strings.HasPrefix(v, "#") || inlineComment(v) >= 0:
+		return true // a comment line; a comment after a label
+	case missingValue([]byte(v)):
+		return true // R's NA: refused among numbers and among quoted labels
+	case halfBracket(v):
+		return true // "[1" … "1]": a list printed
+	case strings.IndexFunc(v, unicode.IsSpace) < 0:
+		return false // the remaining rules are of labels of several words
+	}
+	if n, _ := numberRow(v); n > 0 || isSVMLightRow(v) {
+		return true
+	}
+	_, _, numbered := rowNumbered([]byte(v))
+	return numbered // "1 a": a row name and a label
+}
+
+// halfBracket reports whether v opens a bracket or a parenthesis that it
+// does not close, or closes one that it does not open: the first or last
+// label of a list printed (inBrackets).
+func halfBracket(v string) bool {
+	for _, b := range []string{"[]", "()"} {
+		open, shut := strings.HasPrefix(v, b[:1]), strings.HasSuffix(v, b[1:])
+		if open != shut {
+			return true
+		}
+	}
+	return false
+}
+
+// FormatHeaderCell returns name, a column name (predict --scores's class
+// names), written as a cell of the header of a delimited text file whose
+// fields are separated by sep (',' or '\t'), as DecodeCSV and the CSV
+// readers of pandas and Python read it back: as it is, or quoted as
+// FormatLabel quotes (between double quotes, each '"' doubled) when it
+// holds sep or a '"' (a quoted field's start), starts with '#' (in the
+// first cell, a comment line) or has white space at either end (trimmed,
+// unquoted). A line break would end the header, quoted or not: no class
+// name holds one (CheckLabel), nor a tab.
+//
+// DecodeCSV tells the separator from the header's bytes, a comma inside
+// quotes included, so that a tab-separated file with a class name holding
+// a comma reads as comma-separated; pandas' read_csv(sep="\t") reads it.
+func FormatHeaderCell(name string, sep byte) string {
+	if strings.ContainsAny(name, string(sep)+`"`) || strings.HasPrefix(name, "#") || strings.TrimSpace(name) != name {
+		return quoteCSV(name)
+	}
+	return name
+}
+
+// quoteCSV returns v between double quotes with each '"' doubled, as a
+// quoted CSV field (RFC 4180) is written and splitQuoted reads one.
+func quoteCSV(v string) string {
+	return `"` + strings.ReplaceAll(v, `"`, `""`) + `"`
+}
+
+// edgeSpaceError returns the error of a label or name v (what: "label")
+// with white space at either end, or nil: the readers of label files trim
+// a label, quoted or not, so that v cannot be written in one, and a class
+// so named could be neither given as a label nor read back from predict's
+// output.
+func edgeSpaceError(what, v string) error {
+	if t := strings.TrimSpace(v); t != v {
+		return fmt.Errorf("%s %s has white space at its start or end, which the readers of label files trim (quoted too): remove it (as %s)", what, strconv.Quote(v), strconv.Quote(t))
+	}
+	return nil
+}

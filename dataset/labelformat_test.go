@@ -1,0 +1,311 @@
+package dataset
+
+import (
+	"bytes"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"testing/quick"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// labelFormatCases are names that read back only quoted, each with its
+// line, and names written as they are.
+var labelFormatCases = map[string]string{
+	"a, b":      `"a, b"`,
+	`"x"`:       `"""x"""`,
+	`a"b`:       `"a""b"`,
+	`"`:         `""""`,
+	"Song # 1":  `"Song # 1"`,
+	"#tag":      `"#tag"`,
+	"#":         `"#"`,
+	"a #b":      "a #b", // a name: '#' before a word (inlineComment)
+	"a\u00a0#b": "a\u00a0#b",
+	"NA":        `"NA"`,
+	"None":      `"None"`,
+	"#N/A":      `"#N/A"`,
+	"0.5 0.3":   `"0.5 0.3"`,
+	"0 1":       `"0 1"`,
+	"1 0 1":     `"1 0 1"`,
+	"1 a":       `"1 a"`,
+	"2 1":       `"2 1"`,
+	"1 2:0.5":   `"1 2:0.5"`,
+	"[a":        `"[a"`,
+	"a]":        `"a]"`,
+	"(b":        `"(b"`,
+	"b)":        `"b)"`,
+	"[1, 0":     `"[1, 0"`,
+	",":         `","`,
+	"x,":        `"x,"`,
+	// Written as they are.
+	"cat": "cat", "New York": "New York", "C#": "C#", "C# 2": "C# 2",
+	"10 19": `"10 19"`, "1": "1", "-1": "-1", "[a]": "[a]", "(b)": "(b)",
+	"café": "café", "1 star 2": "1 star 2", "NaN2": "NaN2", "a\u00a0b": "a\u00a0b",
+	"x:1": "x:1", "01": "01", "na": "na",
+}
+
+// labelRefused are names no label file can hold (FormatLabel refuses
+// them): each is refused by CheckLabel too, or empty, so that it is no
+// model's class name.
+var labelRefused = []string{
+	"", " ", " a", "a ", "# ", "\u00a0a", "a\u3000", "\ta", "a\tb", "a\nb", "a\rb",
+	"NaN", "-inf", "1e400", "a\xff",
+}
+
+// labelHidden are names holding a character the readers of label files
+// refuse (labelrunes.go) and CheckLabel takes, since model files written
+// before that rule may hold them: FormatLabel writes them as they are.
+var labelHidden = []string{"a\x00", "\x1b[31mred", "dog\u202e", "\u200bcat", "Ge\u00adwicht"}
+
+// TestFormatLabel: each hard case is quoted as a CSV field is, ordinary
+// names are written as they are, and the names no label file holds are
+// refused, as CheckLabel refuses them.
+func TestFormatLabel(t *testing.T) {
+	for name, want := range labelFormatCases {
+		got, err := FormatLabel(name)
+		if err != nil || got != want {
+			t.Errorf("FormatLabel(%q) = %q, %v; want %q", name, got, err, want)
+		}
+	}
+	for _, name := range labelRefused {
+		if got, err := FormatLabel(name); err == nil {
+			t.Errorf("FormatLabel(%q) = %q, want an error", name, got)
+		}
+		if err := CheckLabel(name); err == nil && name != "" {
+			t.Errorf("CheckLabel(%q) accepts a name FormatLabel refuses", name)
+		}
+	}
+	for _, name := range labelHidden {
+		if got, err := FormatLabel(name); err != nil || got != name {
+			t.Errorf("FormatLabel(%q) = %q, %v; want it as it is", name, got, err)
+		}
+	}
+	checkFormatRoundTrip(t, t.TempDir(), slices.Collect(func(yield func(string) bool) {
+		for name := range labelFormatCases {
+			if !yield(name) {
+				return
+			}
+		}
+	}))
+}
+
+// checkFormatRoundTrip writes names (the ones FormatLabel accepts), each
+// as FormatLabel writes it, to label files of one label a line in dir,
+// and checks that ReadLabelValues, ReadClassesHeader (every header
+// setting) and ReadLabels read back exactly the names. The files start
+// with a plain name twice and hold others, so that no header is dropped
+// and the labels are not all numbers: what the file's lines say together
+// (FormatLabel) is not under test. It returns how many names were read
+// back.
+func checkFormatRoundTrip(t *testing.T, dir string, names []string) int {
+	t.Helper()
+	path := filepath.Join(dir, "y.txt")
+	// Distinct names that are not canonically equivalent (such twins are
+	// refused as a file's, not as a line's).
+	var kept []string
+	nfc := map[string]bool{"alpha": true, "beta": true}
+	for _, n := range names {
+		if _, err := FormatLabel(n); err != nil || hiddenRune(n) >= 0 {
+			continue // no label file holds it
+		}
+		if k := norm.NFC.String(n); !nfc[k] {
+			nfc[k] = true
+			kept = append(kept, n)
+		}
+	}
+	vals := []string{"alpha", "alpha"}
+	for _, n := range kept {
+		vals = append(vals, n, "beta", n)
+	}
+	writeLabelFile(t, path, vals)
+	got, err := ReadLabelValues(path)
+	if err != nil || !reflect.DeepEqual(got, vals) {
+		t.Fatalf("ReadLabelValues of %q: %q, %v", vals, got, err)
+	}
+	for h := range 3 {
+		c, err := DecodeClassesHeader(bytes.NewReader(must(os.ReadFile(path))), "y.txt", LabelHeader(h))
+		if err != nil {
+			t.Fatalf("classes of %q, header %d: %v", vals, h, err)
+		}
+		read := make([]string, len(c.Y))
+		for i, k := range c.Y {
+			read[i] = c.Names[k]
+		}
+		want := vals
+		if LabelHeader(h) == HeaderYes {
+			want = vals[1:]
+		}
+		if !reflect.DeepEqual(read, want) {
+			t.Fatalf("classes of %q, header %d: %q", vals, h, read)
+		}
+	}
+	// Among numbers (an unquoted "NA" is a missing value there), and
+	// first and last (a list printed: "[a" … "b]"), the names read back
+	// as written too.
+	vals = []string{"1"}
+	for _, n := range kept {
+		vals = append(vals, n, "2")
+	}
+	readBack(t, path, vals)
+	for i := 1; i < len(kept); i++ {
+		readBack(t, path, []string{kept[i-1], "beta", kept[i]})
+	}
+	// Two names, each given as the positive one.
+	for _, n := range kept {
+		pair := []string{n, "beta", n, "beta", "beta"}
+		writeLabelFile(t, path, pair)
+		y, err := ReadLabels(path, n)
+		if want := []float64{1, -1, 1, -1, -1}; err != nil || !slices.Equal(y, want) {
+			t.Fatalf("ReadLabels of %q, positive %q: %v, %v", pair, n, y, err)
+		}
+	}
+	return len(kept)
+}
+
+// writeLabelFile writes vals to path, one a line, each as FormatLabel
+// writes it, and returns the file's text.
+func writeLabelFile(t *testing.T, path string, vals []string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, v := range vals {
+		line, err := FormatLabel(v)
+		if err != nil {
+			t.Fatalf("FormatLabel(%q): %v", v, err)
+		}
+		b.WriteString(line + "\n")
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// readBack writes vals to path (writeLabelFile) and checks that
+// ReadLabelValues reads them back.
+func readBack(t *testing.T, path string, vals []string) {
+	t.Helper()
+	writeLabelFile(t, path, vals)
+	if got, err := ReadLabelValues(path); err != nil || !reflect.DeepEqual(got, vals) {
+		t.Fatalf("ReadLabelValues of %q: %q, %v", vals, got, err)
+	}
+}
+
+// TestFormatLabelFiles: files whose labels are all such names (rows
+// numbered, a list in brackets, a missing value among numbers, rows of
+// numbers, comments) read back as the names when FormatLabel writes them.
+func TestFormatLabelFiles(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "y.txt")
+	for _, vals := range [][]string{
+		{"1 a", "2 b", "3 a", "4 b"},
+		{"[a", "b", "a]"},
+		{"(1", "0", "1)"},
+		{"1", "NA", "2", "1"},
+		{"NA", "None", "NA"},
+		{"0.5 0.3", "1 1.5", "0.5 0.3"},
+		{"1 2:0.5", "3 1:2", "1 2:0.5"},
+		{"#tag", "a", "#tag"},
+		{"a, b", `"x"`, "Song # 1", "a, b"},
+	} {
+		text := writeLabelFile(t, path, vals)
+		if got, err := ReadLabelValues(path); err != nil || !reflect.DeepEqual(got, vals) {
+			t.Errorf("ReadLabelValues of %q: %q, %v", text, got, err)
+		}
+		c, err := ReadClassesHeader(path, HeaderNo)
+		if err != nil {
+			t.Errorf("ReadClassesHeader of %q: %v", text, err)
+			continue
+		}
+		for i, k := range c.Y {
+			if c.Names[k] != vals[i] {
+				t.Errorf("ReadClassesHeader of %q: label %d is %q, want %q", text, i, c.Names[k], vals[i])
+			}
+		}
+	}
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// labelRunes are the runes the generated names are made of: each one a
+// label file's rules are about, often, and any rune now and then.
+var labelRunes = []rune(" ,\"#[]()0123456789.e-+:NAnaxy\u00a0\u3000\u2028é\u0301\u200d\t\n\r\x00\u200b\ufeff\u0085")
+
+// labelName is a name for testing/quick: a few runes of labelRunes and
+// any others.
+type labelName string
+
+// Generate makes a labelName of up to 8 runes.
+func (labelName) Generate(r *rand.Rand, size int) reflect.Value {
+	n := 1 + r.Intn(8)
+	var b strings.Builder
+	for range n {
+		switch r.Intn(10) {
+		case 0:
+			b.WriteRune(rune(r.Intn(0x110000)))
+		case 1:
+			b.WriteString(" # ")
+		default:
+			b.WriteRune(labelRunes[r.Intn(len(labelRunes))])
+		}
+	}
+	return reflect.ValueOf(labelName(b.String()))
+}
+
+// TestFormatLabelRoundTrip: generated names, several a file, read back
+// exactly as FormatLabel writes them; a name it refuses is refused by
+// CheckLabel (no model's class name) or empty.
+func TestFormatLabelRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	accepted, refused := 0, 0
+	check := func(a, b, c labelName) bool {
+		names := []string{string(a), string(b), string(c)}
+		for _, n := range names {
+			if _, err := FormatLabel(n); err != nil {
+				refused++
+				if n != "" && CheckLabel(n) == nil {
+					t.Errorf("FormatLabel(%q) refuses a name CheckLabel accepts: %v", n, err)
+				}
+			}
+		}
+		accepted += checkFormatRoundTrip(t, dir, names)
+		return !t.Failed()
+	}
+	if err := quick.Check(check, &quick.Config{MaxCount: 600, Rand: rand.New(rand.NewSource(1))}); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d names read back, %d refused", accepted, refused)
+	if accepted < 600 || refused < 300 {
+		t.Errorf("%d names read back, %d refused: the generator is too narrow", accepted, refused)
+	}
+}
+
+// TestFormatHeaderCell: class names as cells of a tab-separated header,
+// predict --scores's, read back by DecodeMatrixNames as the column names.
+func TestFormatHeaderCell(t *testing.T) {
+	names := []string{"#a", `"x"`, `a"b`, "Song # 1", "New York", "C#", "b"}
+	cells := make([]string, len(names))
+	for i, n := range names {
+		cells[i] = FormatHeaderCell(n, '\t')
+	}
+	if want := []string{`"#a"`, `"""x"""`, `"a""b"`, "Song # 1", "New York", "C#", "b"}; !reflect.DeepEqual(cells, want) {
+		t.Errorf("cells %q, want %q", cells, want)
+	}
+	row := strings.Repeat("1\t", len(names)-1) + "1\n"
+	var got []string
+	if _, err := DecodeMatrixNames(strings.NewReader(strings.Join(cells, "\t")+"\n"+row), "s.tsv", &got); err != nil || !reflect.DeepEqual(got, names) {
+		t.Errorf("header %q read back as %q, %v", cells, got, err)
+	}
+	if got := FormatHeaderCell("a,b", ','); got != `"a,b"` {
+		t.Errorf(`FormatHeaderCell("a,b", ',') = %q`, got)
+	}
+}
