@@ -382,8 +382,7 @@ func (ix *Index) check() error {
 // It returns ReadIndex's errors, an error naming the index when the
 // directory is incomplete (a shard's part of the sources, or no sources),
 // and an error naming the file of a listed model that is missing, altered,
-// unreadable or a model of another number of features than the index's
-// NumFeatures.
+// unreadable or a model of more features than the index's NumFeatures.
 func LoadDir(dir string) (*Set, error) {
 	ix, err := ReadIndex(dir)
 	if err != nil {
@@ -415,9 +414,11 @@ func (ix *Index) loadModels(dir string) (*Set, error) {
 		if err != nil {
 			return nil, fmt.Errorf("source %q: %w", e.Name, err)
 		}
-		// A model of other features (its digest recorded anew by hand)
-		// would score X's columns as other features, or ignore some.
-		if ix.NumFeatures > 0 && m.NrFeature != ix.NumFeatures {
+		// A model of more features (its digest recorded anew by hand) was
+		// trained on other data. One of fewer is liblinear's of data whose
+		// last features are zero (nr_feature is the largest index seen):
+		// their weights are 0, as Scores takes them.
+		if ix.NumFeatures > 0 && m.NrFeature > ix.NumFeatures {
 			return nil, fmt.Errorf("source %q: %s is a model of %s, but the sources were trained on %s (num_features of %s): it was trained on other features",
 				e.Name, file, plural.Count(m.NrFeature, "feature", "features"), plural.Count(ix.NumFeatures, "feature", "features"), filepath.Join(dir, IndexFile))
 		}
