@@ -69,6 +69,7 @@ func ExampleModel_Predict() {
 	testX := mat.NewDense(2, 2, []float64{0.3, 0.2, -0.5, 0.4})
 	testH := mat.NewDense(2, 3, []float64{0, 1.5, 0, 0, -0.6, 0})
 	testH.Set(0, 0, math.NaN())
+	testH.Set(1, 0, math.NaN())
 	f, err := model.Predict(testX, testH)
 	if err != nil {
 		log.Fatal(err)

@@ -19,7 +19,7 @@ import (
 )
 
 // The demo's default scale: a few intents of every domain and a few splits,
-// so that it runs in under a minute on two idle cores (85–95 s of CPU
+// so that it runs in under a minute on two idle cores (80–95 s of CPU
 // time); --full runs the paper's.
 const (
 	demoTargetsPerDomain = 3
@@ -52,7 +52,7 @@ positives (and 10 negatives), prints the class-balanced accuracies and
 writes a report (Markdown, HTML and figures) to DIR/report.
 
 By default it uses 3 intents of each domain as targets and 3 random splits,
-which needs 85–95 s of CPU time (under a minute on two idle cores);
+which needs 80–95 s of CPU time (under a minute on two idle cores);
 --full runs every intent and the paper's 10 splits (17 times as many cells).
 The run is resumable: rerunning the same command reuses every finished cell
 in DIR/run. As for "greedytl experiment", the exit status is 1 when cells

@@ -103,8 +103,8 @@ A cell whose method fails is recorded with its error and not retried. Exit
 status: 0 when every cell of the run (or shard) succeeded; 1 when cells
 failed — a last line says how many and why, grouping their error messages
 (this holds for a rerun too: the failed cells are still in RUN) — or when
-writing failed; 2 on bad usage or bad input; 130 or 143 when stopped by
-SIGINT or SIGTERM (the finished cells are kept).`,
+writing failed; 2 on bad usage or bad input; 130, 143 or 129 when stopped
+by SIGINT, SIGTERM or SIGHUP (the finished cells are kept).`,
 		Example: `  greedytl train-sources --data coil100/hog --out coil100-sources
   greedytl experiment --data coil100/hog --sources coil100-sources --out runs/coil100
   greedytl experiment --data clinc150 --out runs/clinc --methods greedytl,greedytl-59,l1-logistic

@@ -62,11 +62,13 @@ The default method, greedytl-auto (the recommended one), is the mean of four
 least-squares fits: GreedyTL over all columns, GreedyTL preferring sources
 (feature factor 0.5), the single source that best orders the training
 examples (ties broken by LogME evidence) and ridge regression on every column,
-averaged over the training examples and every subsample without one negative
-(at most 10); its one setting, --method greedytl-auto:single_fit=1, fits the
+averaged over the training examples and the subsamples without one example
+of the larger class (the negatives when the classes are of equal size; with
+more than 10 examples in it, 10 subsamples each without a tenth of them); its
+one setting, --method greedytl-auto:single_fit=1, fits the
 committee once, for speed with very many sources or examples. Its cost, for
 m examples and N = d + n columns: at most 11 committees (the whole sample and
-one subsample per example of the larger class, at most 10), each two GreedyTL
+at most 10 subsamples of the larger class), each two GreedyTL
 fits (k steps: O(N·m) a step, or, with N ≤ m, O((N + m)·k) a step on
 cross-products of the columns shared by every committee, O(N²·m) once) and the
 source member (O(n·m log m) for the training AUCs); and one ridge fit on all N

@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/greedytl/greedytl/internal/datasettest"
 )
 
@@ -444,5 +446,31 @@ func TestSIGHUP(t *testing.T) {
 				t.Errorf("temporary files left: %v", tmp)
 			}
 		})
+	}
+}
+
+// TestHelpGivesEveryStopStatus: a help text that gives the exit status of a
+// command stopped by a signal gives it for every signal that stops a
+// command (stopSignals): experiment's help gave 130 and 143 only, though
+// SIGHUP stops an experiment with 129 as it stops every command.
+func TestHelpGivesEveryStopStatus(t *testing.T) {
+	var statuses []string
+	for _, s := range stopSignals {
+		statuses = append(statuses, strconv.Itoa(128+int(s.(syscall.Signal))))
+	}
+	root := newRootCmd(&streams{})
+	for _, c := range append([]*cobra.Command{root}, root.Commands()...) {
+		help := strings.Join(strings.Fields(c.Long), " ")
+		var gives, lacks []string
+		for _, st := range statuses {
+			if regexp.MustCompile(`\b` + st + `\b`).MatchString(help) {
+				gives = append(gives, st)
+			} else {
+				lacks = append(lacks, st)
+			}
+		}
+		if len(gives) > 0 && len(lacks) > 0 {
+			t.Errorf("greedytl help %s gives the stop status %v but not %v", c.Name(), gives, lacks)
+		}
 	}
 }

@@ -49,7 +49,7 @@ func (v *solverValue) Set(arg string) error {
 	} else if s, err = linear.ParseSolver(strings.ToUpper(strings.ReplaceAll(arg, "-", "_"))); errors.Is(err, linear.ErrNotImplemented) {
 		return fmt.Errorf("solver %q: %w", arg, err)
 	} else if err != nil {
-		return fmt.Errorf("unknown solver %q (see --help)", arg)
+		return fmt.Errorf("unknown solver %q", arg)
 	}
 	if err := (linear.Params{Solver: s}).Check(); err != nil {
 		return fmt.Errorf("solver %q: %w", arg, err)

@@ -641,3 +641,16 @@ func TestTrainPrecisionWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainUnknownSolverNameSeesHelpOnce: an unknown solver name is a usage
+// error whose line points to the help once (it said "(see --help)" before
+// cobra's own "(see 'greedytl train --help')").
+func TestTrainUnknownSolverNameSeesHelpOnce(t *testing.T) {
+	code, _, stderr := cli(t, "", "train", "-s", "foo", "x.svm")
+	if code != 2 || !strings.Contains(stderr, `unknown solver "foo"`) {
+		t.Fatalf("exit %d, want 2 and the unknown solver named: %s", code, stderr)
+	}
+	if n := strings.Count(stderr, "(see "); n != 1 {
+		t.Errorf("the message points to the help %d times, want once: %s", n, stderr)
+	}
+}

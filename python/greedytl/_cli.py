@@ -168,8 +168,11 @@ _VERSION_TIMEOUT = 60
 def cli_info(path=None):
     """Return what ``greedytl version --json`` reports of the command at
     ``path`` (see :func:`find_greedytl`) as a dict with its ``"path"``:
-    ``module``, ``revision``, ``go``, ``model_format``, ``model_version`` and
-    ``methods`` (the methods ``fit --method`` accepts).
+    ``module``, ``go``, ``revision`` (a build from a commit; ``modified``:
+    true when its tree was modified), ``executable_sha256`` (a build that no
+    commit identifies), ``model_format``, ``model_version``, ``methods`` and
+    ``multiclass_methods`` (the binary and the native multi-class methods
+    ``fit --method`` accepts) and ``fit_report``.
 
     Raises :class:`CommandNotFoundError` when the command is missing, does
     not run, or is too old or too new for this package (it must report the

@@ -413,7 +413,8 @@ class Sources:
     (rows × sources) score matrix.
 
     A classifier's scores are the columns of its ``decision_function`` on X
-    (one for two classes, positive for ``classes_[1]``; else one per class);
+    (one for two classes, positive for ``classes_[1]``; else one per class,
+    or one per pair of classes for ``SVC(decision_function_shape="ovo")``);
     a classifier without it (a random forest, naive Bayes, nearest
     neighbours, ``CalibratedClassifierCV``, a ``Pipeline`` ending in one)
     gives the log-odds of its ``predict_proba`` instead, log(p / (1 - p)) of

@@ -179,3 +179,23 @@ def test_readme_python_blocks(multiclass_cli, tmp_path, monkeypatch):
                 check(ns, monkeypatch)
         ran += 1
     assert ran == len(blocks) - len(SKIP)
+
+
+def test_readme_learned_state_names_every_attribute(cli, monkeypatch):
+    """The README's "Learned state" names every attribute a fit sets (it
+    left out ``inspection_`` and ``feature_names_in_``), and names none
+    that a fit does not set."""
+    pd = pytest.importorskip("pandas")
+    monkeypatch.setenv("GREEDYTL_BIN", cli["path"])
+    with open(README, encoding="utf-8") as f:
+        text = f.read()
+    m = re.search(r"^- \*\*Learned state\*\*:(.*?)(?=^\S|^- )", text, re.M | re.S)
+    assert m, "python/README.md has no '- **Learned state**:' item"
+    named = set(re.findall(r"`([a-z][a-z_]*_)`", m.group(1)))
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(12, 3)), columns=["a", "b", "c"])
+    y = np.array([0, 1] * 6)
+    clf = greedytl.TransferClassifier(sources=lambda X: np.asarray(X)[:, :1], random_state=0).fit(X, y)
+    fitted = {k for k in vars(clf) if k.endswith("_") and not k.startswith("_")}
+    assert fitted - named == set(), "set by fit, not in the README's learned state"
+    assert named - fitted == set(), "in the README's learned state, not set by fit"
