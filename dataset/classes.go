@@ -344,17 +344,14 @@ func (c *Classes) values() ([]float64, bool) {
 // of label files and of a dataset folder's classes.txt also refuse hidden
 // characters (labelrunes.go); CheckLabel does not, since model files and
 // sources indexes written before that rule may hold them (a U+200F of a
-// Hebrew export, a soft hyphen from a web page) and are still read.
-// CheckLabel refuses a label with white space at either end (" cat"), or of
-// white space alone, which the readers of label files trim, quoted or not,
-// and so never give: a class so named (by a model file or the API) could
-// not be given as a label, and predict's output of it read back as another
-// class (FormatLabel).
+// Hebrew export, a soft hyphen from a web page) and are still read. Nor
+// does it refuse a label with white space at either end (" cat"), which
+// the readers of label files trim, quoted or not, and so never give, but
+// the API could (a model written so is still read; FormatLabel writes
+// such a name as it is, and no label file reads it back).
 func CheckLabel(label string) error {
-	if _, err := checkLabel(label); err != nil {
-		return err
-	}
-	return edgeSpaceError("label", label)
+	_, err := checkLabel(label)
+	return err
 }
 
 // checkLabel is CheckLabel that also reports, of a label it accepts,

@@ -2,8 +2,6 @@ package dataset
 
 import (
 	"errors"
-	"fmt"
-	"strconv"
 	"strings"
 	"unicode"
 )
@@ -28,13 +26,14 @@ import (
 // first and last labels are such).
 //
 // It returns an error for a name no label file can hold: one CheckLabel
-// refuses (a tab or a line break, NaN, ±Inf, not UTF-8, white space at
-// either end, which the readers trim, quoted or not), and the empty name.
-// The class names of a model are checked by CheckLabel when it is fitted
-// and when its file is read, so a model's names are never refused. A name
-// holding a hidden character (labelrunes.go), which only a model file
-// written before the readers of label files refused them can hold, is
-// written as it is: no label file reads it back.
+// refuses (a tab or a line break, NaN, ±Inf, not UTF-8), and the empty
+// name. The class names of a model are checked by CheckLabel when it is
+// fitted and when its file is read, so a model's names are never refused.
+// Two kinds of name that no label file gives, and that only the API or a
+// model file written before the readers refused them can hold, are
+// written too, but read back otherwise: one with white space at either end
+// (" cat"), which the readers trim, quoted or not, and one holding a
+// hidden character (labelrunes.go), which the readers refuse.
 //
 // A file of such lines reads back as the names but for what its lines
 // say together rather than one by one: a file of one line is all the
@@ -94,8 +93,10 @@ func halfBracket(v string) bool {
 
 // FormatHeaderCell returns name, a column name (predict --scores's class
 // names), written as a cell of the header of a delimited text file whose
-// fields are separated by sep (',' or '\t'), as DecodeCSV and the CSV
-// readers of pandas and Python read it back: as it is, or quoted as
+// fields are separated by sep (',' or '\t'), as the CSV readers of pandas
+// and Python (and DecodeCSV, of a header of names that are not numbers: a
+// header of numeric class names it reads as a row of data or refuses)
+// read it back: as it is, or quoted as
 // FormatLabel quotes (between double quotes, each '"' doubled) when it
 // holds sep or a '"' (a quoted field's start), starts with '#' (in the
 // first cell, a comment line) or has white space at either end (trimmed,
@@ -116,16 +117,4 @@ func FormatHeaderCell(name string, sep byte) string {
 // quoted CSV field (RFC 4180) is written and splitQuoted reads one.
 func quoteCSV(v string) string {
 	return `"` + strings.ReplaceAll(v, `"`, `""`) + `"`
-}
-
-// edgeSpaceError returns the error of a label or name v (what: "label")
-// with white space at either end, or nil: the readers of label files trim
-// a label, quoted or not, so that v cannot be written in one, and a class
-// so named could be neither given as a label nor read back from predict's
-// output.
-func edgeSpaceError(what, v string) error {
-	if t := strings.TrimSpace(v); t != v {
-		return fmt.Errorf("%s %s has white space at its start or end, which the readers of label files trim (quoted too): remove it (as %s)", what, strconv.Quote(v), strconv.Quote(t))
-	}
-	return nil
 }

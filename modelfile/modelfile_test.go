@@ -90,7 +90,10 @@ func TestParseChecksTheHeader(t *testing.T) {
 		// Class names that label files may not hold (dataset/labelrunes.go)
 		// but that model files written before that rule may: still read.
 		{ok + `, "labels": {"positive": "Ge\u00adwicht", "negative": ["\u05d0\u05d1\u200f"]}}`, false},
-		{ok + `, "classes": ["\u001b[31mred", "c\u202eat"]}`, true}} {
+		{ok + `, "classes": ["\u001b[31mred", "c\u202eat"]}`, true},
+		// White space at either end, which the API could write.
+		{ok + `, "labels": {"positive": "yes\u00a0", "negative": ["no"]}}`, false},
+		{ok + `, "classes": ["cat ", "dog"]}`, true}} {
 		f, err := Parse([]byte(tc.doc))
 		if err != nil || f.Multi != tc.multi || f.Method != "m" {
 			t.Errorf("Parse(%s): %+v, %v; want method m, multi %v", tc.doc, f, err, tc.multi)

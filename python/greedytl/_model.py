@@ -643,9 +643,8 @@ def _label_problem(label):
     (dataset.CheckLabel), or None: a label holding a tab or a line break,
     or one that reads as a number (number.Parse, after trimming white
     space) but not a finite one — NaN (with a sign too), ±Inf in any
-    spelling, a literal beyond float64's range; or one with white space at
-    its start or end (which the readers of label files trim).  (A str
-    from JSON is valid text: the check of UTF-8 is the decoder's.)"""
+    spelling, a literal beyond float64's range.  (A str from JSON is
+    valid text: the check of UTF-8 is the decoder's.)"""
     if any(c in label for c in "\t\n\r"):
         return ("label {} holds a tab or a line break: predict prints one class a line, and class names "
                 "tab-separated".format(_go_quote(label)))
@@ -657,9 +656,6 @@ def _label_problem(label):
         problem = "is beyond the range of float64"
     elif parsed is not None and not math.isfinite(parsed[0]):
         problem = "reads as +Inf" if parsed[0] > 0 else "reads as -Inf"
-    elif t != label:
-        return ("label {} has white space at its start or end, which the readers of label files trim (quoted "
-                "too): remove it (as {})".format(_go_quote(label), _go_quote(t)))
     else:
         return None
     return ("label {} {}, not a finite number: a label is a finite number or a name that does not read as "
