@@ -265,6 +265,24 @@ func (s *cvSetup) split(k int) (train *Problem, test []int) {
 	return s.prob.withRows(rows, y), test
 }
 
+// oneClass reports whether train, the rows outside a fold, hold a single
+// class, and if so the decision value of the fold's rows: as liblinear's
+// train() makes of one class a model (nr_class 1) that predicts that class
+// for every row, such a fold predicts its class, +1 when it is the
+// greater label and −1 when the smaller (a ±1 model trained on one class
+// would instead predict from the sign of its decision value, at 0 the
+// smaller label). With stratified folds this happens only to a class of
+// one row.
+func (s *cvSetup) oneClass(train *Problem) (float64, bool) {
+	y := train.Y
+	for _, v := range y {
+		if v != y[0] {
+			return 0, false
+		}
+	}
+	return s.sign * y[0], len(y) > 0
+}
+
 // CrossValidate returns the decision values of a stratified k-fold
 // cross-validation of the learner p on prob: each example's value comes from
 // the model trained on the other folds. The values are oriented like
@@ -277,6 +295,10 @@ func (s *cvSetup) split(k int) (train *Problem, test []int) {
 // It returns an error for the inputs Train rejects, for folds outside
 // [2, number of examples], when ctx is done before all folds are trained
 // (ctx's error), and when a solver fails. It panics when ctx is nil.
+//
+// A fold whose training rows hold one class (a class of a single row) is
+// not trained: as liblinear's model of one class, it predicts that class,
+// its rows' value +1 when it is the greater label, −1 when the smaller.
 func CrossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed uint64) ([]float64, error) {
 	fitctx.Require(ctx, "linear: CrossValidate")
 	dec, _, err := crossValidate(ctx, prob, p, folds, seed)
@@ -287,7 +309,9 @@ func CrossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed
 // Model.Converged, Model.Stuck and Model.Precision say it of a fit:
 // Converged when its stopping rule held, or, with Precision, machine
 // precision stopped it short of the rule; otherwise at the iteration cap
-// (Params.MaxIter), or, with Stuck, short of it unable to progress.
+// (Params.MaxIter), or, with Stuck, short of it unable to progress. A fold
+// trained on one class runs no solver (see CrossValidate) and is
+// Converged.
 type FoldStop struct {
 	Converged, Stuck, Precision bool
 }
@@ -313,6 +337,13 @@ func crossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed
 	stops := make([]FoldStop, folds)
 	err = parallel.For(ctx, folds, parallel.Workers(s.values(), 0), func(ctx context.Context, k int) error {
 		train, test := s.split(k)
+		if v, ok := s.oneClass(train); ok {
+			for _, i := range test {
+				dec[i] = v
+			}
+			stops[k].Converged = true
+			return nil
+		}
 		ws, err := trainWarm(ctx, train, s.p, nil)
 		if err != nil {
 			return err
@@ -352,7 +383,8 @@ func SelectC(ctx context.Context, prob *Problem, p Params, grid []float64, folds
 // seed, and with folds equal to the number of examples this is
 // leave-one-out selection. Within a fold the grid is swept in ascending
 // order, each C warm-starting from the previous solution (the dual
-// solvers from their dual variables), with p.C ignored.
+// solvers from their dual variables), with p.C ignored. A fold trained on
+// one class predicts it at every C, as in CrossValidate.
 //
 // It returns an error for the inputs CrossValidate rejects, an empty grid
 // or a grid value that is not finite and positive, and when the metric
@@ -387,6 +419,14 @@ func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, fol
 	}
 	err = parallel.For(ctx, folds, parallel.Workers(s.values(), 0), func(ctx context.Context, k int) error {
 		train, test := s.split(k)
+		if v, ok := s.oneClass(train); ok {
+			for g := range dec {
+				for _, i := range test {
+					dec[g][i] = v
+				}
+			}
+			return nil
+		}
 		var ws *warmStart
 		for _, g := range order {
 			if err := ctx.Err(); err != nil {

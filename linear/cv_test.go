@@ -6,11 +6,16 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/kerneltest"
 	"github.com/greedytl/greedytl/metric"
 )
@@ -511,5 +516,83 @@ func TestCrossValidateStops(t *testing.T) {
 	}
 	if short == 0 {
 		t.Error("no fold stopped short: the test checks nothing")
+	}
+}
+
+// TestCrossValidateOneClassFold compares the leave-one-out accuracy with
+// liblinear-train -v N (N rows: its folds are then the rows, whatever its
+// random permutation) on data in which a class has a single row, so that
+// the fold of that row trains on one class. liblinear's model of one
+// class predicts that class for every row; a ±1 model trained on one
+// class predicted from the sign of its decision value instead, which
+// gave 100 % or 50 % here where liblinear gives 0 %.
+func TestCrossValidateOneClassFold(t *testing.T) {
+	needLiblinear(t)
+	sets := map[string]string{
+		"opposite": "+1 1:1\n-1 1:-1\n",
+		"disjoint": "+1 1:1\n-1 2:1\n",
+		"same":     "+1 1:1\n-1 1:1\n",
+		"four":     "+1 1:1 2:0.5\n+1 1:0.8\n+1 2:1\n-1 1:-1 2:-0.3\n",
+		"labels":   "3 1:4\n7 1:-4 2:8\n7 1:-2 2:4\n",
+	}
+	for name, text := range sets {
+		path := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		x, y, err := dataset.ReadSVMLight(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prob := &Problem{X: x, Y: y}
+		n := len(y)
+		target := make([]float64, n)
+		for i, v := range y {
+			target[i] = -1
+			if v == slices.Max(y) {
+				target[i] = 1
+			}
+		}
+		for _, s := range []Solver{L2RLR, L2RL2LossSVCDual, L2RL2LossSVC, L2RL1LossSVCDual, L1RL2LossSVC, L1RLR, L2RLRDual} {
+			p := Params{Solver: s}
+			out, err := exec.Command("liblinear-train", "-q", "-s", strconv.Itoa(int(s)), "-v", strconv.Itoa(n), path).CombinedOutput()
+			if err != nil {
+				t.Fatalf("liblinear-train: %v\n%s", err, out)
+			}
+			want := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(out)), "Cross Validation Accuracy = "))
+			for _, pick := range []func() ([]float64, error){
+				func() ([]float64, error) { return CrossValidate(context.Background(), prob, p, n, 1) },
+				func() ([]float64, error) {
+					dec, _, err := CrossValidateStops(context.Background(), prob, p, n, 1)
+					return dec, err
+				},
+			} {
+				dec, err := pick()
+				if err != nil {
+					t.Fatal(err)
+				}
+				acc, err := Accuracy(dec, target)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := fmt.Sprintf("%.6g%%", 100*acc); got != want {
+					t.Errorf("%s -s %d: leave-one-out accuracy %s, liblinear-train -v %d %s", name, s, got, n, want)
+				}
+			}
+			if n > 2 {
+				continue
+			}
+			// SelectC's folds follow the same rule: with two rows every
+			// fold trains on one class, and every C scores alike.
+			_, scores, err := SelectC(context.Background(), prob, p, []float64{0.1, 10}, n, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, sc := range scores {
+				if got := fmt.Sprintf("%.6g%%", 100*sc); got != want {
+					t.Errorf("%s -s %d: SelectC's leave-one-out accuracy %s, liblinear-train -v %d %s", name, s, got, n, want)
+				}
+			}
+		}
 	}
 }
