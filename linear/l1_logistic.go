@@ -242,16 +242,32 @@ func (d *lrData) loss(z []float64) float64 {
 	return s
 }
 
-// lossChange returns Σ_i C_i (ℓ(z_i + t·dz_i) − ℓ(z_i)).
+// lossChange returns Σ_i C_i (ℓ(z_i + t·dz_i) − ℓ(z_i)), each term by
+// lrLogLossChange.
 func (d *lrData) lossChange(z, dz []float64, t float64) float64 {
 	var s float64
 	for i, zi := range z {
 		if dz[i] == 0 {
 			continue
 		}
-		s += d.cost[i] * (lrLogLoss(zi+t*dz[i]) - lrLogLoss(zi))
+		s += d.cost[i] * lrLogLossChange(zi, t*dz[i])
 	}
 	return s
+}
+
+// lrLogLossChange returns ℓ(z + δ) − ℓ(z) as log1p(σ(−z)·expm1(−δ)),
+// σ(−z) = 1/(1 + exp(z)), which keeps a change far below ℓ(z)'s
+// resolution: the difference of the two losses rounds a δ of 1e-19 at
+// z = 0 to 0, so that a line search on features near 1e-20 with C near
+// 1e21 saw no decrease where the step made one, and L1R_LR stopped at
+// w = 0 as converged. When expm1(−δ) overflows (δ below about −709) it
+// takes the difference, which is then no cancellation.
+func lrLogLossChange(z, delta float64) float64 {
+	e := math.Expm1(-delta)
+	if math.IsInf(e, 0) {
+		return lrLogLoss(z+delta) - lrLogLoss(z)
+	}
+	return math.Log1p(e / (1 + math.Exp(z)))
 }
 
 // lrPenalty returns l1·||w||₁ + l2/2·||w||² (l1·||w||₁ exactly when
