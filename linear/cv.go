@@ -26,8 +26,8 @@ type warmStart struct {
 
 // warmFunc trains one binary (±1) problem continuing from prev (nil: cold
 // start). p has its defaults applied. It records why the solver stopped
-// (warmStart.why), which CrossValidateStops reports fold by fold; SelectCBy's
-// path fits report it nowhere, only the final fit does (Model.Converged).
+// (warmStart.why), which CrossValidateStops reports fold by fold and
+// SelectCByStops fold by fold at each C.
 type warmFunc func(prob *Problem, p Params, prev *warmStart) *warmStart
 
 // warmSolvers holds the solvers with a warm start better than the primal
@@ -265,6 +265,24 @@ func (s *cvSetup) split(k int) (train *Problem, test []int) {
 	return s.prob.withRows(rows, y), test
 }
 
+// oneClass reports whether train, the rows outside a fold, hold a single
+// class, and if so the decision value of the fold's rows: as liblinear's
+// train() makes of one class a model (nr_class 1) that predicts that class
+// for every row, such a fold predicts its class, +1 when it is the
+// greater label and −1 when the smaller (a ±1 model trained on one class
+// would instead predict from the sign of its decision value, at 0 the
+// smaller label). With stratified folds this happens only to a class of
+// one row.
+func (s *cvSetup) oneClass(train *Problem) (float64, bool) {
+	y := train.Y
+	for _, v := range y {
+		if v != y[0] {
+			return 0, false
+		}
+	}
+	return s.sign * y[0], len(y) > 0
+}
+
 // CrossValidate returns the decision values of a stratified k-fold
 // cross-validation of the learner p on prob: each example's value comes from
 // the model trained on the other folds. The values are oriented like
@@ -277,6 +295,10 @@ func (s *cvSetup) split(k int) (train *Problem, test []int) {
 // It returns an error for the inputs Train rejects, for folds outside
 // [2, number of examples], when ctx is done before all folds are trained
 // (ctx's error), and when a solver fails. It panics when ctx is nil.
+//
+// A fold whose training rows hold one class (a class of a single row) is
+// not trained: as liblinear's model of one class, it predicts that class,
+// its rows' value +1 when it is the greater label, −1 when the smaller.
 func CrossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed uint64) ([]float64, error) {
 	fitctx.Require(ctx, "linear: CrossValidate")
 	dec, _, err := crossValidate(ctx, prob, p, folds, seed)
@@ -287,7 +309,9 @@ func CrossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed
 // Model.Converged, Model.Stuck and Model.Precision say it of a fit:
 // Converged when its stopping rule held, or, with Precision, machine
 // precision stopped it short of the rule; otherwise at the iteration cap
-// (Params.MaxIter), or, with Stuck, short of it unable to progress.
+// (Params.MaxIter), or, with Stuck, short of it unable to progress. A fold
+// trained on one class runs no solver (see CrossValidate) and is
+// Converged.
 type FoldStop struct {
 	Converged, Stuck, Precision bool
 }
@@ -313,6 +337,13 @@ func crossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed
 	stops := make([]FoldStop, folds)
 	err = parallel.For(ctx, folds, parallel.Workers(s.values(), 0), func(ctx context.Context, k int) error {
 		train, test := s.split(k)
+		if v, ok := s.oneClass(train); ok {
+			for _, i := range test {
+				dec[i] = v
+			}
+			stops[k].Converged = true
+			return nil
+		}
 		ws, err := trainWarm(ctx, train, s.p, nil)
 		if err != nil {
 			return err
@@ -352,27 +383,46 @@ func SelectC(ctx context.Context, prob *Problem, p Params, grid []float64, folds
 // seed, and with folds equal to the number of examples this is
 // leave-one-out selection. Within a fold the grid is swept in ascending
 // order, each C warm-starting from the previous solution (the dual
-// solvers from their dual variables), with p.C ignored.
+// solvers from their dual variables), with p.C ignored. A fold trained on
+// one class predicts it at every C, as in CrossValidate.
 //
 // It returns an error for the inputs CrossValidate rejects, an empty grid
 // or a grid value that is not finite and positive, and when the metric
 // fails. It panics when ctx is nil.
 func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, folds int, seed uint64, metric Metric) (best float64, scores []float64, err error) {
 	fitctx.Require(ctx, "linear: SelectCBy")
+	best, scores, _, err = selectC(ctx, prob, p, grid, folds, seed, metric)
+	return best, scores, err
+}
+
+// SelectCByStops is SelectCBy that also says how each fold's solver
+// stopped at each C (stops[g][k] is fold k's at grid[g]), for a caller
+// that warns of a search whose folds stopped short of their stopping rule
+// (liblinear-train -C prints nothing of its search's folds). A fold's
+// solver at a C warm-starts from its solution at the C before in
+// ascending order, so its stop may differ from CrossValidateStops' at the
+// same C. The choice and scores are SelectCBy's.
+func SelectCByStops(ctx context.Context, prob *Problem, p Params, grid []float64, folds int, seed uint64, metric Metric) (best float64, scores []float64, stops [][]FoldStop, err error) {
+	fitctx.Require(ctx, "linear: SelectCByStops")
+	return selectC(ctx, prob, p, grid, folds, seed, metric)
+}
+
+// selectC is SelectCByStops for a non-nil ctx.
+func selectC(ctx context.Context, prob *Problem, p Params, grid []float64, folds int, seed uint64, metric Metric) (best float64, scores []float64, stops [][]FoldStop, err error) {
 	if len(grid) == 0 {
-		return 0, nil, errors.New("linear: empty C grid")
+		return 0, nil, nil, errors.New("linear: empty C grid")
 	}
 	for _, c := range grid {
 		if !standardize.PositiveFinite(c) {
-			return 0, nil, fmt.Errorf("linear: C = %v in the grid, want finite values > 0", c)
+			return 0, nil, nil, fmt.Errorf("linear: C = %v in the grid, want finite values > 0", c)
 		}
 	}
 	if metric == nil {
-		return 0, nil, errors.New("linear: nil metric")
+		return 0, nil, nil, errors.New("linear: nil metric")
 	}
 	s, err := newCVSetup(ctx, prob, p, folds, seed)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	order := make([]int, len(grid))
 	for i := range order {
@@ -382,11 +432,22 @@ func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, fol
 
 	d := newDesign(s.prob)
 	dec := make([][]float64, len(grid)) // dec[g][i]: decision of row i for grid[g]
+	stops = make([][]FoldStop, len(grid))
 	for g := range dec {
 		dec[g] = make([]float64, len(s.fold))
+		stops[g] = make([]FoldStop, folds)
 	}
 	err = parallel.For(ctx, folds, parallel.Workers(s.values(), 0), func(ctx context.Context, k int) error {
 		train, test := s.split(k)
+		if v, ok := s.oneClass(train); ok {
+			for g := range dec {
+				for _, i := range test {
+					dec[g][i] = v
+				}
+				stops[g][k].Converged = true
+			}
+			return nil
+		}
 		var ws *warmStart
 		for _, g := range order {
 			if err := ctx.Err(); err != nil {
@@ -401,19 +462,20 @@ func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, fol
 			for _, i := range test {
 				dec[g][i] = s.sign * d.dot(i, ws.w)
 			}
+			stops[g][k].Converged, stops[g][k].Stuck, stops[g][k].Precision = ws.why.flags()
 		}
 		return nil
 	})
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	scores = make([]float64, len(grid))
 	for g := range grid {
 		if scores[g], err = metric(dec[g], s.target); err != nil {
-			return 0, nil, err
+			return 0, nil, nil, err
 		}
 		if math.IsNaN(scores[g]) {
-			return 0, nil, fmt.Errorf("linear: metric returned NaN for C = %v", grid[g])
+			return 0, nil, nil, fmt.Errorf("linear: metric returned NaN for C = %v", grid[g])
 		}
 	}
 	bestG := order[0]
@@ -422,5 +484,5 @@ func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, fol
 			bestG = g
 		}
 	}
-	return grid[bestG], scores, nil
+	return grid[bestG], scores, stops, nil
 }

@@ -6,11 +6,16 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/kerneltest"
 	"github.com/greedytl/greedytl/metric"
 )
@@ -505,6 +510,138 @@ func TestCrossValidateStops(t *testing.T) {
 				}
 				if !stops[k].Converged {
 					short++
+				}
+			}
+		}
+	}
+	if short == 0 {
+		t.Error("no fold stopped short: the test checks nothing")
+	}
+}
+
+// TestCrossValidateOneClassFold compares the leave-one-out accuracy with
+// liblinear-train -v N (N rows: its folds are then the rows, whatever its
+// random permutation) on data in which a class has a single row, so that
+// the fold of that row trains on one class. liblinear's model of one
+// class predicts that class for every row; a ±1 model trained on one
+// class predicted from the sign of its decision value instead, which
+// gave 100 % or 50 % here where liblinear gives 0 %.
+func TestCrossValidateOneClassFold(t *testing.T) {
+	needLiblinear(t)
+	sets := map[string]string{
+		"opposite": "+1 1:1\n-1 1:-1\n",
+		"disjoint": "+1 1:1\n-1 2:1\n",
+		"same":     "+1 1:1\n-1 1:1\n",
+		"four":     "+1 1:1 2:0.5\n+1 1:0.8\n+1 2:1\n-1 1:-1 2:-0.3\n",
+		"labels":   "3 1:4\n7 1:-4 2:8\n7 1:-2 2:4\n",
+	}
+	for name, text := range sets {
+		path := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		x, y, err := dataset.ReadSVMLight(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prob := &Problem{X: x, Y: y}
+		n := len(y)
+		target := make([]float64, n)
+		for i, v := range y {
+			target[i] = -1
+			if v == slices.Max(y) {
+				target[i] = 1
+			}
+		}
+		for _, s := range []Solver{L2RLR, L2RL2LossSVCDual, L2RL2LossSVC, L2RL1LossSVCDual, L1RL2LossSVC, L1RLR, L2RLRDual} {
+			p := Params{Solver: s}
+			out, err := exec.Command("liblinear-train", "-q", "-s", strconv.Itoa(int(s)), "-v", strconv.Itoa(n), path).CombinedOutput()
+			if err != nil {
+				t.Fatalf("liblinear-train: %v\n%s", err, out)
+			}
+			want := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(out)), "Cross Validation Accuracy = "))
+			for _, pick := range []func() ([]float64, error){
+				func() ([]float64, error) { return CrossValidate(context.Background(), prob, p, n, 1) },
+				func() ([]float64, error) {
+					dec, _, err := CrossValidateStops(context.Background(), prob, p, n, 1)
+					return dec, err
+				},
+			} {
+				dec, err := pick()
+				if err != nil {
+					t.Fatal(err)
+				}
+				acc, err := Accuracy(dec, target)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := fmt.Sprintf("%.6g%%", 100*acc); got != want {
+					t.Errorf("%s -s %d: leave-one-out accuracy %s, liblinear-train -v %d %s", name, s, got, n, want)
+				}
+			}
+			if n > 2 {
+				continue
+			}
+			// SelectC's folds follow the same rule: with two rows every
+			// fold trains on one class, and every C scores alike.
+			_, scores, err := SelectC(context.Background(), prob, p, []float64{0.1, 10}, n, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, sc := range scores {
+				if got := fmt.Sprintf("%.6g%%", 100*sc); got != want {
+					t.Errorf("%s -s %d: SelectC's leave-one-out accuracy %s, liblinear-train -v %d %s", name, s, got, n, want)
+				}
+			}
+		}
+	}
+}
+
+// TestSelectCByStops checks that SelectCByStops chooses and scores as
+// SelectCBy, that at the smallest C (a cold start) each fold's stop is
+// that of Train on the other folds, and that it reports folds stopped at
+// the iteration cap, which SelectCBy kept to itself.
+func TestSelectCByStops(t *testing.T) {
+	prob := randomProblem(51, 90, 8, 0.6, 1)
+	const folds = 3
+	fold := stratifiedFolds(prob.Y, folds, 4)
+	grid := []float64{10, 0.01, 1}
+	short := 0
+	for _, s := range classifiers {
+		for _, maxIter := range []int{0, 2} {
+			p := Params{Solver: s, Eps: 1e-6, Seed: 9, MaxIter: maxIter}
+			best, scores, stops, err := SelectCByStops(context.Background(), prob, p, grid, folds, 4, Accuracy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantBest, wantScores, err := SelectCBy(context.Background(), prob, p, grid, folds, 4, Accuracy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if best != wantBest || !slices.Equal(scores, wantScores) || len(stops) != len(grid) {
+				t.Fatalf("%v MaxIter %d: SelectCByStops %v %v with %d stops, SelectCBy %v %v", s, maxIter, best, scores, len(stops), wantBest, wantScores)
+			}
+			for g := range grid {
+				if len(stops[g]) != folds {
+					t.Fatalf("%v MaxIter %d C %v: %d stops for %d folds", s, maxIter, grid[g], len(stops[g]), folds)
+				}
+				for k := range folds {
+					if !stops[g][k].Converged {
+						short++
+					}
+				}
+			}
+			q := p
+			q.C = 0.01 // grid[1], the smallest: each fold starts cold
+			for k := range folds {
+				train, _ := FoldRows(fold, k)
+				x, y := subset(prob.X, prob.Y, train)
+				m, err := Train(context.Background(), &Problem{X: x, Y: y, Bias: prob.Bias}, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := (FoldStop{Converged: m.Converged, Stuck: m.Stuck, Precision: m.Precision}); stops[1][k] != got {
+					t.Errorf("%v MaxIter %d fold %d at C %v: stop %+v, Train on the other folds %+v", s, maxIter, k, q.C, stops[1][k], got)
 				}
 			}
 		}

@@ -101,7 +101,9 @@
 // one-example-per-fold form. SelectC picks the C of a grid with the best
 // cross-validation accuracy (SelectCBy takes another Metric, such as
 // metric.BalancedAccuracy for imbalanced classes), warm-starting each fold
-// along the ascending grid; ties go to the smaller C. The paper selects the
+// along the ascending grid; ties go to the smaller C; SelectCByStops also
+// says how each fold's solver stopped at each C. A fold whose training
+// rows hold one class predicts that class, as liblinear does. The paper selects the
 // source SVMs' C by 5-fold cross-validation over {1e-4, 1e-3, …, 1e4}:
 //
 //	grid := []float64{1e-4, 1e-3, 1e-2, 1e-1, 1, 1e1, 1e2, 1e3, 1e4}

@@ -6,6 +6,7 @@ import (
 	"github.com/greedytl/greedytl/standardize"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // L1-regularised logistic regression (L1R_LR, liblinear -s 6):
@@ -242,16 +243,34 @@ func (d *lrData) loss(z []float64) float64 {
 	return s
 }
 
-// lossChange returns Σ_i C_i (ℓ(z_i + t·dz_i) − ℓ(z_i)).
-func (d *lrData) lossChange(z, dz []float64, t float64) float64 {
+// lossChange returns Σ_i C_i (ℓ(z_i + t·dz_i) − ℓ(z_i)), each term by
+// change: lrLogLossDiff or lrLogLossChange.
+func (d *lrData) lossChange(z, dz []float64, t float64, change func(z, delta float64) float64) float64 {
 	var s float64
 	for i, zi := range z {
 		if dz[i] == 0 {
 			continue
 		}
-		s += d.cost[i] * (lrLogLoss(zi+t*dz[i]) - lrLogLoss(zi))
+		s += d.cost[i] * change(zi, t*dz[i])
 	}
 	return s
+}
+
+// lrLogLossDiff returns ℓ(z + δ) − ℓ(z) as the difference of the losses,
+// which rounds a change below ℓ(z)'s resolution to 0.
+func lrLogLossDiff(z, delta float64) float64 { return lrLogLoss(z+delta) - lrLogLoss(z) }
+
+// lrLogLossChange returns ℓ(z + δ) − ℓ(z) as log1p(σ(−z)·expm1(−δ)),
+// σ(−z) = 1/(1 + exp(z)), which keeps a change far below ℓ(z)'s
+// resolution, where lrLogLossDiff rounds a δ of 1e-19 at z = 0 to 0. When
+// expm1(−δ) overflows (δ below about −709) it takes the difference, which
+// is then no cancellation.
+func lrLogLossChange(z, delta float64) float64 {
+	e := math.Expm1(-delta)
+	if math.IsInf(e, 0) {
+		return lrLogLoss(z+delta) - lrLogLoss(z)
+	}
+	return math.Log1p(e / (1 + math.Exp(z)))
 }
 
 // lrPenalty returns l1·||w||₁ + l2/2·||w||² (l1·||w||₁ exactly when
@@ -499,7 +518,13 @@ func (s *lrNewton) move(j int, step float64) {
 
 // lineSearch backtracks from wpd towards w until the Armijo condition
 // F(w + t·d) − F(w) ≤ σ·t·(∇L(w)ᵀd + P(w+d) − P(w)) holds (P the penalty),
-// then moves w there.
+// then moves w there. It measures the loss change by the difference of
+// the losses (lrLogLossDiff) and, only when no step passes so, backtracks
+// again from wpd measuring it exactly (lrLogLossChange): the difference
+// rounds the change of a step on features near 1e-20 with C near 1e21 to
+// 0, so that no decrease showed where the step made one, and L1R_LR and
+// ElasticNetLR stopped at w = 0 as converged (lrNoStep). Where the
+// difference passes, the steps are those it always took.
 func (s *lrNewton) lineSearch() lrStep {
 	d := s.d
 	var delta float64
@@ -508,23 +533,39 @@ func (s *lrNewton) lineSearch() lrStep {
 	}
 	pw := lrPenalty(s.w, s.l1, s.l2)
 	delta += lrPenalty(s.wpd, s.l1, s.l2) - pw
+	full := slices.Clone(s.wpd)
+	if s.backtrack(delta, pw, lrLogLossDiff) {
+		return lrStepAccepted
+	}
+	copy(s.wpd, full)
+	if s.backtrack(delta, pw, lrLogLossChange) {
+		return lrStepAccepted
+	}
+	return lrNoStep(d, s.z, s.w, s.l1, s.l2, delta)
+}
+
+// backtrack halves the step from wpd towards w, at most lrMaxLineSearch
+// times, until the Armijo condition holds by the loss change that change
+// measures; then it moves w there and reports true.
+func (s *lrNewton) backtrack(delta, pw float64, change func(z, delta float64) float64) bool {
+	d := s.d
 	t := 1.0
 	for range lrMaxLineSearch {
-		change := lrPenalty(s.wpd, s.l1, s.l2) - pw + d.lossChange(s.z, s.xTd, t)
-		if change <= lrSigma*t*delta {
+		diff := lrPenalty(s.wpd, s.l1, s.l2) - pw + d.lossChange(s.z, s.xTd, t, change)
+		if diff <= lrSigma*t*delta {
 			copy(s.w, s.wpd)
 			for i := range s.z {
 				s.z[i] += t * s.xTd[i]
 			}
 			d.weights(s.z, s.tau, s.dd)
-			return lrStepAccepted
+			return true
 		}
 		t /= 2
 		for j, wj := range s.w {
 			s.wpd[j] = wj + (s.wpd[j]-wj)/2
 		}
 	}
-	return lrNoStep(d, s.z, s.w, s.l1, s.l2, delta)
+	return false
 }
 
 // l1lrSolver holds newGLMNET's state for one L1R_LR problem (l1 = 1,

@@ -1,10 +1,12 @@
 package linear
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -432,6 +434,58 @@ func TestLogisticSolversInputsUnmodified(t *testing.T) {
 		}
 		if init[3] != 0.5 || nnz(init) != 1 {
 			t.Errorf("%s modified the warm start", name)
+		}
+	}
+}
+
+// TestL1LogisticTinyFeatures trains L1R_LR and ElasticNetLR (L1Ratio 1,
+// the same objective) on heart_scale scaled by 1e-20 with C = 1e21
+// (heart_scale with C = 10, times 1e20; and by 1e-150 with C = 1e300): the subgradient at w = 0 is far
+// above L1R_LR's tolerance and F(0) is about twice the optimum, so a
+// model of zeros must not be Converged. (With L1Ratio < 1 the L2 term,
+// 1e40 times heart_scale's, makes w = 0 optimal to the relative gap.) The line search took the
+// difference of two losses, which rounds a change of 1e-19 at z = 0 to 0,
+// saw no decrease, and stopped at w = 0 as converged; liblinear-train
+// (-w1 1e21 -w-1 1e21, as its -c refuses 1e21) steps on and stops at its
+// iteration cap.
+func TestL1LogisticTinyFeatures(t *testing.T) {
+	x, y := readHeartScale(t)
+	for _, c := range []struct {
+		scale float64
+		p     Params
+	}{
+		{1e-20, Params{Solver: L1RLR, C: 1e21}},
+		{1e-20, Params{Solver: ElasticNetLR, C: 1e21, L1Ratio: 1}},
+		{1e-150, Params{Solver: ElasticNetLR, C: 1e300, L1Ratio: 1}},
+	} {
+		p := c.p
+		m, err := Train(context.Background(), &Problem{X: scaled(x, c.scale), Y: y}, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zero := !slices.ContainsFunc(m.W, func(v float64) bool { return v != 0 })
+		if zero && m.Converged {
+			t.Errorf("%v C %v, features ×%v: converged at w = 0, where the subgradient is far above the tolerance", p.Solver, p.C, c.scale)
+		}
+	}
+}
+
+// TestLogLossChange checks lrLogLossChange against the difference of the
+// losses where that has no cancellation, and against the first-order
+// change −σ(−z)·δ for tiny δ, where the difference rounds to 0.
+func TestLogLossChange(t *testing.T) {
+	for _, c := range [][2]float64{{0, 1}, {0, -3}, {5, 2}, {-40, 7}, {30, -20}, {1000, -800}, {-5, -900}, {2, 750}} {
+		z, d := c[0], c[1]
+		want := lrLogLoss(z+d) - lrLogLoss(z)
+		if got := lrLogLossChange(z, d); math.Abs(got-want) > 1e-12*math.Abs(want)+1e-300 {
+			t.Errorf("z %v δ %v: %v, want %v", z, d, got, want)
+		}
+	}
+	for _, z := range []float64{0, 3, -3, 40, -40} {
+		d := 1e-19
+		want := -d / (1 + math.Exp(z))
+		if got := lrLogLossChange(z, d); math.Abs(got-want) > 1e-12*math.Abs(want) {
+			t.Errorf("z %v δ %v: %v, want %v", z, d, got, want)
 		}
 	}
 }

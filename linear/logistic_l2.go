@@ -391,7 +391,11 @@ const (
 // when the stopping rule was met within MaxIter outer iterations; stuck, at
 // its start, when a start min(0.001·C_i, 1e-8) underflows to 0 (C_i below
 // about 5e-321): α_i must stay inside (0, C_i), and at 0 the objective's
-// log α_i is −Inf, which made the weights NaN.
+// log α_i is −Inf, which made the weights NaN; and, at its start too, when
+// a row's squared norm x_iᵀx_i overflows (features near 1e155): the
+// sub-problem's derivative a·(z − z₀) is then Inf·0, NaN, no step is
+// taken, and the NaN violation hid the stop as the iteration cap
+// (liblinear's weights are NaN there), as the dual SVM solvers do.
 func lrDual(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha []float64, why stop) {
 	p, maxIter, d, cost := dualStart(prob, p)
 	eps, l, y := p.Eps, d.rows, prob.Y
@@ -404,15 +408,15 @@ func lrDual(prob *Problem, p Params, alpha0 []float64, rng shuffler) (w, alpha [
 	beta := make([]float64, l)
 	xx := make([]float64, l)
 	w = make([]float64, d.n)
-	stuck := false // a start that underflows to 0: no step is possible
+	stuck := false // a start that underflows to 0, or an Inf x_iᵀx_i: no step is possible
 	for i := range l {
 		a := min(0.001*cost[i], 1e-8)
 		if alpha0 != nil && alpha0[i] > 0 && alpha0[i] < cost[i] {
 			a = alpha0[i]
 		}
-		stuck = stuck || a == 0 && cost[i] > 0
 		alpha[i], beta[i] = a, cost[i]-a
 		xx[i] = d.norm2(i)
+		stuck = stuck || a == 0 && cost[i] > 0 || math.IsInf(xx[i], 1)
 		d.axpy(i, y[i]*a, w)
 	}
 	if stuck {

@@ -210,3 +210,24 @@ func TestTRONPrecisionStop(t *testing.T) {
 		}
 	}
 }
+
+// TestLRDualOverflowingNorm trains L2R_LR_DUAL on heart_scale scaled by
+// 1e155, where x_iᵀx_i overflows: no step is possible, and the model must
+// say so (Stuck). The sub-problem's derivative was Inf·0 = NaN, no α
+// moved, and the NaN violation ran the solver to its cap, reported as
+// the iteration cap; liblinear-train's weights are NaN there.
+func TestLRDualOverflowingNorm(t *testing.T) {
+	x, y := readHeartScale(t)
+	m, err := Train(context.Background(), &Problem{X: scaled(x, 1e155), Y: y}, Params{Solver: L2RLRDual})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Stuck || m.Converged {
+		t.Errorf("Converged %v, Stuck %v: want stuck at the start", m.Converged, m.Stuck)
+	}
+	for _, v := range m.W {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			t.Fatalf("weight %v", v)
+		}
+	}
+}
