@@ -153,6 +153,48 @@ def test_inputs_refused_as_scikit_learn(cli):
     assert np.mean(cal.classes_[P.argmax(axis=1)] == y3) > 0.6
 
 
+def test_nan_refused_under_assume_finite(cli, zoo):
+    """scikit-learn's set_config(assume_finite=True) skips its check of NaN
+    and infinity, which greedytl cannot take: X and y are still refused
+    with the messages scikit-learn gives without that configuration, at
+    fit (X, y, X_unlabelled, X_oracle; before the sources score X, whose
+    NaN would otherwise be blamed on a source) and at predict and
+    decision_function (whose NaN scores were called an overflow), dense
+    and sparse."""
+    from scipy import sparse
+    X, y = _data()
+    yf = (y == "yes").astype(float)
+    nan, inf, ynan = X.copy(), X.copy(), yf.copy()
+    nan[3, 2], inf[5, 1], ynan[4] = np.nan, np.inf, np.nan
+    src = greedytl.Sources(zoo)
+    fitted = {s: TransferClassifier(sources=s, random_state=0).fit(X, y) for s in (None, src)}
+
+    def message(call):
+        with pytest.raises(ValueError) as e:
+            call()
+        return str(e.value)
+
+    for bad in (nan, inf, sparse.csr_matrix(nan)):
+        for s in (None, src):
+            calls = {"fit": lambda: TransferClassifier(sources=s, random_state=0).fit(bad, y),
+                     "predict": lambda: fitted[s].predict(bad),
+                     "decision_function": lambda: fitted[s].decision_function(bad),
+                     "dam": lambda: TransferClassifier(method="dam", sources=s, random_state=0).fit(
+                         X, y, X_unlabelled=bad)}
+            want = {k: message(c) for k, c in calls.items()}
+            assert want["fit"].startswith("Input X contains") and want["dam"] == "X_unlabelled: " + want["fit"]
+            with sklearn.config_context(assume_finite=True):
+                got = {k: message(c) for k, c in calls.items()}
+            assert got == want, s
+    want = message(lambda: TransferClassifier(random_state=0).fit(X, ynan))
+    assert want == "Input y contains NaN."
+    with sklearn.config_context(assume_finite=True):
+        assert message(lambda: TransferClassifier(random_state=0).fit(X, ynan)) == want
+        # The configuration is the user's again afterwards.
+        assert sklearn.get_config()["assume_finite"]
+        assert list(LogisticRegression().fit(X, y).predict(nan[3:4])) in (["no"], ["yes"])
+
+
 def test_sources_forms_agree(cli, zoo, synth):
     """The same sources as classifiers, as Sources, and as a callable give the
     same model; a sources directory gives the model of its scores as a
