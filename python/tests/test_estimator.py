@@ -195,6 +195,45 @@ def test_nan_refused_under_assume_finite(cli, zoo):
         assert list(LogisticRegression().fit(X, y).predict(nan[3:4])) in (["no"], ["yes"])
 
 
+def test_non_finite_source_score_names_its_source_and_row(cli, zoo):
+    """A source score that is not a number (a source classifier or callable
+    that gives NaN or infinity on some row) is refused at fit and at
+    predict, the message naming the source that gave it (its place in the
+    list, its type and the method called; or the callable), the row and
+    the input it is a row of (X, X_unlabelled)."""
+    import copy
+    X, y = _data()
+    broken = copy.deepcopy(zoo[1])
+    broken.coef_ = broken.coef_.copy()
+    broken.coef_[0, 4] = np.inf  # inf·x: ±inf where x[4] ≠ 0
+    first = int(np.flatnonzero(X[:, 4] != 0)[0])
+
+    def nan_after_ten(A):
+        H = np.asarray(A)[:, :2].copy()
+        H[10:, 1] = np.nan
+        return H
+
+    good = TransferClassifier(sources=greedytl.Sources(zoo), random_state=0).fit(X, y)
+    good.sources_ = [zoo[0], broken]
+    fn = TransferClassifier(sources=lambda A: np.asarray(A)[:, :2], random_state=0).fit(X[:10], y[:10])
+    fn.sources_ = nan_after_ten
+    cases = [
+        (lambda: TransferClassifier(sources=[zoo[0], broken], random_state=0).fit(X, y),
+         r"sources\[1\] \(LinearSVC\)\.decision_function gives -?inf as the score of row {} of X "
+         r"\(source score column 1, '1:LinearSVC'\)".format(first)),
+        (lambda: good.predict(X),
+         r"sources\[1\] \(LinearSVC\)\.decision_function gives -?inf as the score of row {} of X ".format(first)),
+        (lambda: TransferClassifier(method="dam", sources=nan_after_ten, random_state=0).fit(
+            X[:10], y[:10], X_unlabelled=X),
+         r"the sources callable gives nan as the score of row 10 of X_unlabelled \(source score column 1, '1'\)"),
+        (lambda: fn.decision_function(X),
+         r"the sources callable gives nan as the score of row 10 of X \(source score column 1, '1'\)"),
+    ]
+    for call, want in cases:
+        with pytest.raises(ValueError, match=want + ".*source scores must be finite"):
+            call()
+
+
 def test_sources_forms_agree(cli, zoo, synth):
     """The same sources as classifiers, as Sources, and as a callable give the
     same model; a sources directory gives the model of its scores as a
