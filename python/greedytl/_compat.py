@@ -70,8 +70,8 @@ if HAVE_SKLEARN:
             name = type(est).__name__
             with config_context(assume_finite=False):
                 for what, A in ([("X", out)] if no_y else zip(("X", "y"), out)):
-                    if A.dtype.kind in "fc":
-                        assert_all_finite(A, allow_nan=False, estimator_name=name, input_name=what)
+                    # Labels of object dtype too: a NaN among strings.
+                    assert_all_finite(A, allow_nan=False, estimator_name=name, input_name=what)
         return out
 
 else:  # pragma: no cover

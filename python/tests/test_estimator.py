@@ -186,10 +186,14 @@ def test_nan_refused_under_assume_finite(cli, zoo):
             with sklearn.config_context(assume_finite=True):
                 got = {k: message(c) for k, c in calls.items()}
             assert got == want, s
-    want = message(lambda: TransferClassifier(random_state=0).fit(X, ynan))
-    assert want == "Input y contains NaN."
+    yobj = y.astype(object)
+    yobj[4] = np.nan
+    for bad_y, said in ((ynan, "Input y contains NaN."), (yobj, "Input contains NaN")):
+        want = message(lambda: TransferClassifier(random_state=0).fit(X, bad_y))
+        assert want == said
+        with sklearn.config_context(assume_finite=True):
+            assert message(lambda: TransferClassifier(random_state=0).fit(X, bad_y)) == want
     with sklearn.config_context(assume_finite=True):
-        assert message(lambda: TransferClassifier(random_state=0).fit(X, ynan)) == want
         # The configuration is the user's again afterwards.
         assert sklearn.get_config()["assume_finite"]
         assert list(LogisticRegression().fit(X, y).predict(nan[3:4])) in (["no"], ["yes"])
