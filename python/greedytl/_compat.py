@@ -44,14 +44,35 @@ if HAVE_SKLEARN:
     except ImportError:  # pragma: no cover - older scikit-learn
         InvalidParameterError = _InvalidParameterError
 
+    from sklearn import config_context, get_config
+    from sklearn.utils.validation import assert_all_finite
+
     try:  # scikit-learn ≥ 1.6
         from sklearn.utils.validation import validate_data as _validate_data
 
-        def validate_data(est, X, y="no_validation", reset=True, **kw):
+        def _validated(est, X, y, reset, kw):
             return _validate_data(est, X, y, reset=reset, **kw)
     except ImportError:  # scikit-learn < 1.6: the estimator's method
-        def validate_data(est, X, y="no_validation", reset=True, **kw):
+        def _validated(est, X, y, reset, kw):
             return est._validate_data(X, y, reset=reset, **kw)
+
+    def validate_data(est, X, y="no_validation", reset=True, **kw):
+        """X (and y) validated by scikit-learn for estimator est, finite
+        whatever the configuration: ``set_config(assume_finite=True)``
+        (or ``config_context``) makes scikit-learn skip its check of NaN
+        and infinity, which greedytl's fit and the model's scores cannot
+        take (its NaN would surface as a source's score or an overflow, or
+        fit would call NaN labels continuous); the check skipped is made
+        here, with scikit-learn's own message."""
+        out = _validated(est, X, y, reset, kw)
+        if get_config()["assume_finite"]:
+            no_y = y is None or isinstance(y, str) and y == "no_validation"
+            name = type(est).__name__
+            with config_context(assume_finite=False):
+                for what, A in ([("X", out)] if no_y else zip(("X", "y"), out)):
+                    # Labels of object dtype too: a NaN among strings.
+                    assert_all_finite(A, allow_nan=False, estimator_name=name, input_name=what)
+        return out
 
 else:  # pragma: no cover
     class NotFittedError(ValueError, AttributeError):

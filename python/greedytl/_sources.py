@@ -574,16 +574,18 @@ def _column_labels(c, method, width):
     return ["[{}]".format(j) for j in range(width)]
 
 
-def source_scores(resolved, X, frame=None):
+def source_scores(resolved, X, frame=None, name="X"):
     """The score matrix (rows × sources) of resolved sources on X, and the
     names of its columns.  frame, when not None, is X as a pandas DataFrame
     of the caller's columns: the callable and the classifiers are given it,
     but for those fitted on arrays (_fitted_on_arrays), which are given X
-    as they were fitted; a sources directory scores X."""
+    as they were fitted; a sources directory scores X.  A score that is not
+    finite is refused, naming the source that gave it and the row of X,
+    which the user knows by name (X, X_unlabelled, ...)."""
     if isinstance(resolved, SourcesDir):
         return resolved.scores(X), list(resolved.names)
     if isinstance(resolved, list):
-        cols, names = [], []
+        cols, names, givers = [], [], []
         for i, c in enumerate(resolved):
             method = _scorer_method(c)
             try:
@@ -599,6 +601,7 @@ def source_scores(resolved, X, frame=None):
             else:
                 raise ValueError("sources[{}].{} returned shape {}".format(i, method, s.shape))
             cols.append(s)
+            givers += ["sources[{}] ({}).{}".format(i, type(c).__name__, method)] * s.shape[1]
         H = np.hstack(cols)
     else:
         H = resolved(X if frame is None else frame)
@@ -608,11 +611,13 @@ def source_scores(resolved, X, frame=None):
         if H.ndim == 1:
             H = H[:, None]
         names = [str(j) for j in range(H.shape[1] if H.ndim == 2 else 0)]
+        givers = ["the sources callable"] * len(names)
     if H.ndim != 2 or H.shape[0] != np.shape(X)[0]:
         raise ValueError("the sources' scores have shape {}, want ({}, n_sources)".format(H.shape, np.shape(X)[0]))
     if H.shape[1] == 0:
         raise ValueError("the sources give no score columns")
     if not np.all(np.isfinite(H)):
         i, j = np.argwhere(~np.isfinite(H))[0]
-        raise ValueError("source score [{}][{}] ({}) is {}: scores must be finite".format(i, j, names[j], H[i, j]))
+        raise ValueError("{} gives {} as the score of row {} of {} (source score column {}, {!r}): source scores "
+                         "must be finite".format(givers[j], H[i, j], i, name, j, names[j]))
     return H, names

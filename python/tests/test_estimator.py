@@ -153,6 +153,91 @@ def test_inputs_refused_as_scikit_learn(cli):
     assert np.mean(cal.classes_[P.argmax(axis=1)] == y3) > 0.6
 
 
+def test_nan_refused_under_assume_finite(cli, zoo):
+    """scikit-learn's set_config(assume_finite=True) skips its check of NaN
+    and infinity, which greedytl cannot take: X and y are still refused
+    with the messages scikit-learn gives without that configuration, at
+    fit (X, y, X_unlabelled, X_oracle; before the sources score X, whose
+    NaN would otherwise be blamed on a source) and at predict and
+    decision_function (whose NaN scores were called an overflow), dense
+    and sparse."""
+    from scipy import sparse
+    X, y = _data()
+    yf = (y == "yes").astype(float)
+    nan, inf, ynan = X.copy(), X.copy(), yf.copy()
+    nan[3, 2], inf[5, 1], ynan[4] = np.nan, np.inf, np.nan
+    src = greedytl.Sources(zoo)
+    fitted = {s: TransferClassifier(sources=s, random_state=0).fit(X, y) for s in (None, src)}
+
+    def message(call):
+        with pytest.raises(ValueError) as e:
+            call()
+        return str(e.value)
+
+    for bad in (nan, inf, sparse.csr_matrix(nan)):
+        for s in (None, src):
+            calls = {"fit": lambda: TransferClassifier(sources=s, random_state=0).fit(bad, y),
+                     "predict": lambda: fitted[s].predict(bad),
+                     "decision_function": lambda: fitted[s].decision_function(bad),
+                     "dam": lambda: TransferClassifier(method="dam", sources=s, random_state=0).fit(
+                         X, y, X_unlabelled=bad)}
+            want = {k: message(c) for k, c in calls.items()}
+            assert want["fit"].startswith("Input X contains") and want["dam"] == "X_unlabelled: " + want["fit"]
+            with sklearn.config_context(assume_finite=True):
+                got = {k: message(c) for k, c in calls.items()}
+            assert got == want, s
+    yobj = y.astype(object)
+    yobj[4] = np.nan
+    for bad_y, said in ((ynan, "Input y contains NaN."), (yobj, "Input contains NaN")):
+        want = message(lambda: TransferClassifier(random_state=0).fit(X, bad_y))
+        assert want == said
+        with sklearn.config_context(assume_finite=True):
+            assert message(lambda: TransferClassifier(random_state=0).fit(X, bad_y)) == want
+    with sklearn.config_context(assume_finite=True):
+        # The configuration is the user's again afterwards.
+        assert sklearn.get_config()["assume_finite"]
+        assert list(LogisticRegression().fit(X, y).predict(nan[3:4])) in (["no"], ["yes"])
+
+
+def test_non_finite_source_score_names_its_source_and_row(cli, zoo):
+    """A source score that is not a number (a source classifier or callable
+    that gives NaN or infinity on some row) is refused at fit and at
+    predict, the message naming the source that gave it (its place in the
+    list, its type and the method called; or the callable), the row and
+    the input it is a row of (X, X_unlabelled)."""
+    import copy
+    X, y = _data()
+    broken = copy.deepcopy(zoo[1])
+    broken.coef_ = broken.coef_.copy()
+    broken.coef_[0, 4] = np.inf  # inf·x: ±inf where x[4] ≠ 0
+    first = int(np.flatnonzero(X[:, 4] != 0)[0])
+
+    def nan_after_ten(A):
+        H = np.asarray(A)[:, :2].copy()
+        H[10:, 1] = np.nan
+        return H
+
+    good = TransferClassifier(sources=greedytl.Sources(zoo), random_state=0).fit(X, y)
+    good.sources_ = [zoo[0], broken]
+    fn = TransferClassifier(sources=lambda A: np.asarray(A)[:, :2], random_state=0).fit(X[:10], y[:10])
+    fn.sources_ = nan_after_ten
+    cases = [
+        (lambda: TransferClassifier(sources=[zoo[0], broken], random_state=0).fit(X, y),
+         r"sources\[1\] \(LinearSVC\)\.decision_function gives -?inf as the score of row {} of X "
+         r"\(source score column 1, '1:LinearSVC'\)".format(first)),
+        (lambda: good.predict(X),
+         r"sources\[1\] \(LinearSVC\)\.decision_function gives -?inf as the score of row {} of X ".format(first)),
+        (lambda: TransferClassifier(method="dam", sources=nan_after_ten, random_state=0).fit(
+            X[:10], y[:10], X_unlabelled=X),
+         r"the sources callable gives nan as the score of row 10 of X_unlabelled \(source score column 1, '1'\)"),
+        (lambda: fn.decision_function(X),
+         r"the sources callable gives nan as the score of row 10 of X \(source score column 1, '1'\)"),
+    ]
+    for call, want in cases:
+        with pytest.raises(ValueError, match=want + ".*source scores must be finite"):
+            call()
+
+
 def test_sources_forms_agree(cli, zoo, synth):
     """The same sources as classifiers, as Sources, and as a callable give the
     same model; a sources directory gives the model of its scores as a
@@ -1580,6 +1665,34 @@ def test_oracle_dates_in_another_unit(cli, zoo):
     far = np.array(["2300-01-01", "2301-01-01"], dtype="datetime64[D]")
     with pytest.raises(ValueError, match=r"y_oracle\[0\] is "):
         _positions(far, np.array([0], dtype="datetime64[as]"), 1)
+
+
+def test_unlabelled_and_oracle_column_name_warnings_named(tmp_path):
+    """scikit-learn's warnings about an input's column names call it X: an
+    X_unlabelled or X_oracle without the names of a DataFrame X (or with
+    names beside an array X) warned "X does not have valid feature names",
+    of the X that has them. fit prefixes the input's name, as it does to
+    the errors, and leaves the warning's category and place as they were;
+    X itself warns as before (nothing: it sets the names)."""
+    pd = pytest.importorskip("pandas")
+    X, y = _data()
+    df = pd.DataFrame(X, columns=["c{}".format(j) for j in range(X.shape[1])])
+    absent = str(tmp_path / "no-greedytl")  # the warnings come before the command is looked for
+    cases = [("dam", df, dict(X_unlabelled=X), "X_unlabelled: X does not have valid feature names, but "
+              "TransferClassifier was fitted with feature names"),
+             ("best-source", X, dict(X_oracle=df, y_oracle=y), "X_oracle: X has feature names, but "
+              "TransferClassifier was fitted without feature names")]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        LogisticRegression().fit(df, y).predict(X)
+    place = caught[0].filename  # scikit-learn's, where its warnings of column names are issued
+    for method, fit_X, kw, want in cases:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with pytest.raises(greedytl.CommandNotFoundError):
+                TransferClassifier(method=method, greedytl_bin=absent).fit(fit_X, y, **kw)
+        said = [(w.category, str(w.message), w.filename) for w in caught]
+        assert said == [(UserWarning, want, place)], said
 
 
 def test_unlabelled_and_oracle_inputs_named(tmp_path):
