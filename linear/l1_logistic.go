@@ -262,15 +262,19 @@ func lrLogLossDiff(z, delta float64) float64 { return lrLogLoss(z+delta) - lrLog
 
 // lrLogLossChange returns ℓ(z + δ) − ℓ(z) as log1p(σ(−z)·expm1(−δ)),
 // σ(−z) = 1/(1 + exp(z)), which keeps a change far below ℓ(z)'s
-// resolution, where lrLogLossDiff rounds a δ of 1e-19 at z = 0 to 0. When
-// expm1(−δ) overflows (δ below about −709) it takes the difference, which
-// is then no cancellation.
+// resolution, where lrLogLossDiff rounds a δ of 1e-19 at z = 0 to 0. It
+// takes the difference where that cancels nothing and the formula would
+// round: where expm1(−δ) or exp(z) overflows (δ below about −709, z above
+// about 709: the ratio would be 0 or NaN), and where the ratio a is below
+// −1/2 (a change of more than log 2, which log1p(a) loses as a nears −1:
+// −Inf at z = −40, δ = 50, for a change of −40).
 func lrLogLossChange(z, delta float64) float64 {
-	e := math.Expm1(-delta)
-	if math.IsInf(e, 0) {
+	e, ez := math.Expm1(-delta), math.Exp(z)
+	a := e / (1 + ez)
+	if math.IsInf(e, 0) || math.IsInf(ez, 0) || !(a >= -0.5) {
 		return lrLogLoss(z+delta) - lrLogLoss(z)
 	}
-	return math.Log1p(e / (1 + math.Exp(z)))
+	return math.Log1p(a)
 }
 
 // lrPenalty returns l1·||w||₁ + l2/2·||w||² (l1·||w||₁ exactly when
