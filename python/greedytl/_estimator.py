@@ -4,7 +4,6 @@ import copy
 import math
 import numbers
 import os
-import warnings
 
 import numpy as np
 
@@ -49,11 +48,6 @@ _FLAGS = {
     "--unlabelled-": "greedytl's --unlabelled-* inputs are fit's X_unlabelled",
     "--oracle-": "greedytl's --oracle-* inputs are fit's X_oracle and y_oracle",
 }
-
-
-# How scikit-learn's warnings about an input's column names begin (its
-# BaseEstimator._check_feature_names), which call every input X.
-_SAID_OF_X = ("X has feature names", "X does not have valid feature names")
 
 
 class TransferClassifier(ClassifierMixin, BaseEstimator):
@@ -350,23 +344,11 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
     def _validate_other(self, A, name):
         """A further sample of fit (X_unlabelled, X_oracle) validated as X is
         at predict; scikit-learn's messages, which call every input X, are
-        prefixed with its name: its errors, and its warnings about X's
-        column names ("X does not have valid feature names, but … was
-        fitted with feature names", said of an X_unlabelled without names
-        beside a DataFrame X), re-issued from where scikit-learn issued
-        them.  Other warnings caught meanwhile (another thread's) are
-        re-issued as they were."""
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                A = validate_data(self, A, reset=False, dtype=np.float64, accept_sparse="csr")
-            except ValueError as e:
-                raise ValueError("{}: {}".format(name, e)) from e
-        for w in caught:
-            msg = str(w.message)
-            if w.category is UserWarning and msg.startswith(_SAID_OF_X):
-                msg = "{}: {}".format(name, msg)
-            warnings.warn_explicit(msg, w.category, w.filename, w.lineno)
+        prefixed with its name."""
+        try:
+            A = validate_data(self, A, reset=False, dtype=np.float64, accept_sparse="csr")
+        except ValueError as e:
+            raise ValueError("{}: {}".format(name, e)) from e
         self._check_dense(A, name)
         return A
 

@@ -1667,34 +1667,6 @@ def test_oracle_dates_in_another_unit(cli, zoo):
         _positions(far, np.array([0], dtype="datetime64[as]"), 1)
 
 
-def test_unlabelled_and_oracle_column_name_warnings_named(tmp_path):
-    """scikit-learn's warnings about an input's column names call it X: an
-    X_unlabelled or X_oracle without the names of a DataFrame X (or with
-    names beside an array X) warned "X does not have valid feature names",
-    of the X that has them. fit prefixes the input's name, as it does to
-    the errors, and leaves the warning's category and place as they were;
-    X itself warns as before (nothing: it sets the names)."""
-    pd = pytest.importorskip("pandas")
-    X, y = _data()
-    df = pd.DataFrame(X, columns=["c{}".format(j) for j in range(X.shape[1])])
-    absent = str(tmp_path / "no-greedytl")  # the warnings come before the command is looked for
-    cases = [("dam", df, dict(X_unlabelled=X), "X_unlabelled: X does not have valid feature names, but "
-              "TransferClassifier was fitted with feature names"),
-             ("best-source", X, dict(X_oracle=df, y_oracle=y), "X_oracle: X has feature names, but "
-              "TransferClassifier was fitted without feature names")]
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        LogisticRegression().fit(df, y).predict(X)
-    place = caught[0].filename  # scikit-learn's, where its warnings of column names are issued
-    for method, fit_X, kw, want in cases:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            with pytest.raises(greedytl.CommandNotFoundError):
-                TransferClassifier(method=method, greedytl_bin=absent).fit(fit_X, y, **kw)
-        said = [(w.category, str(w.message), w.filename) for w in caught]
-        assert said == [(UserWarning, want, place)], said
-
-
 def test_unlabelled_and_oracle_inputs_named(tmp_path):
     """X_unlabelled, X_oracle and y_oracle are validated before anything
     runs (here the command is missing, which fit would report first) and a
