@@ -293,7 +293,7 @@ class SourcesDir:
             raise ValueError("{}: the index lists no sources".format(ipath))
         nf = ix.get("num_features", 0)  # 0 or less: none recorded (check_columns)
         classes = ix.get("classes") or []
-        models, self.names, h, seen = [], [], hashlib.sha256(), set()
+        models, self.names, h, seen, files = [], [], hashlib.sha256(), set(), {}
         for e in entries:
             # A member missing is its zero value, as greedytl reads it.
             name, file, digest, cls = (e.get(k, zero) for k, zero in
@@ -312,6 +312,13 @@ class SourcesDir:
                 raise ValueError("{}: source {!r}: stuck and converged at once".format(ipath, name))
             if not _is_local(file) or "\\" in file:
                 raise ValueError("{}: source {!r}: file {!r} is not a path inside the directory".format(ipath, name, file))
+            # Two sources of one model file would be one classifier scored
+            # twice, under two classes' names (source.Index.check).
+            cleaned = posixpath.normpath(file)
+            if cleaned in files:
+                raise ValueError("{}: source {}: file {} is source {}'s too: each source needs its own model "
+                                 "file".format(ipath, _go_quote(name), _go_quote(file), _go_quote(files[cleaned])))
+            files[cleaned] = name
             mpath = os.path.join(self.path, *posixpath.normpath(file).split("/"))  # cleaned, as Go joins it
             try:
                 if "\0" in mpath:  # Go's open fails with EINVAL, where Python's raises a bare ValueError
@@ -328,6 +335,13 @@ class SourcesDir:
             if len(m.labels) != 2:
                 raise ValueError("source {!r}: model has {} labels; a source needs a binary model".format(
                     name, len(m.labels)))
+            # A model of more features than the index's was trained on other
+            # data (one of fewer is liblinear's of trailing zero features).
+            if nf > 0 and m.nr_feature > nf:
+                raise ValueError("source {}: {} is a model of {}, but the sources were trained on {} (num_features "
+                                 "of {}): it was trained on other features".format(
+                                     _go_quote(name), mpath, count_of(m.nr_feature, "feature", "features"),
+                                     count_of(nf, "feature", "features"), ipath))
             models.append(m)
             self.names.append(name)
             h.update("{:d} {}\n".format(cls, digest).encode("utf-8"))

@@ -2572,3 +2572,41 @@ def test_negative_zero_setting_fits(cli, zoo):
         ref = TransferClassifier(method=base + ":" + setting.replace("-0", "0"), sources=greedytl.Sources(zoo),
                                  random_state=0).fit(X[:20], y[:20])
         np.testing.assert_array_equal(clf.decision_function(X), ref.decision_function(X))
+
+
+def test_sources_index_of_one_file_twice_or_more_features_refused_as_greedytl_refuses_it(cli, synth, tmp_path):
+    """An index listing one model file for two sources, or a model of more
+    features than the index's num_features (its digest recorded anew), is
+    refused by greedytl fit --sources and by SourcesDir with greedytl's
+    message; SourcesDir loaded both, scoring one classifier under two
+    classes' names, or X's columns as other features."""
+    import hashlib
+    src, ix, fit = _sources_copy(cli, synth, tmp_path)
+    first, second = ix["sources"][0], ix["sources"][1]
+    twice = dict(ix, sources=[first, dict(second, file=first["file"], sha256=first["sha256"])] + ix["sources"][2:])
+    (src / "sources.json").write_text(json.dumps(twice))
+    p = fit()
+    assert p.returncode == 2, p.stderr
+    with pytest.raises(ValueError) as e:
+        greedytl.SourcesDir(src)
+    assert "file {} is source {}'s too".format(json.dumps(first["file"]), json.dumps(first["name"])) in str(e.value)
+    assert p.stderr.strip().endswith(": " + str(e.value)), (p.stderr, str(e.value))
+
+    # A model of one feature more: nr_feature and a weight line added.
+    (src / "sources.json").write_text(json.dumps(ix))
+    path = src / first["file"]
+    lines = path.read_text().split("\n")
+    d = synth["X"].shape[1]
+    w = lines.index("w")
+    lines = [("nr_feature {}".format(d + 1) if ln == "nr_feature {}".format(d) else ln) for ln in lines]
+    lines.insert(w + 1 + d, "0.5 ")
+    data = "\n".join(lines).encode()
+    path.write_bytes(data)
+    more = dict(ix, sources=[dict(first, sha256=hashlib.sha256(data).hexdigest())] + ix["sources"][1:])
+    (src / "sources.json").write_text(json.dumps(more))
+    p = fit()
+    assert p.returncode == 2, p.stderr
+    with pytest.raises(ValueError) as e:
+        greedytl.SourcesDir(src)
+    assert "is a model of {} features, but the sources were trained on {} features".format(d + 1, d) in str(e.value)
+    assert p.stderr.strip().endswith(": " + str(e.value)), (p.stderr, str(e.value))
