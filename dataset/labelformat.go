@@ -17,9 +17,10 @@ import (
 // between double quotes with each '"' doubled ("a, b" as `"a, b"`, `"x"`
 // as `"""x"""`), since a quoted label is taken as written. A name is
 // quoted when, unquoted, it would read as something else or be refused:
-// it holds a comma (two labels) or a '"' (a quoted field's start); a '#'
-// at its start (a comment line) or after white space (a comment after a
-// label: "Song # 1"); it is a mark of a missing value ("NA": an unquoted
+// it holds a comma (two labels) or a '"' (a quoted field's start); it is a
+// line the readers skip (blank, or a '#' first after blanks: a comment
+// line) or holds a comment after a label (inlineComment: "Song # 1", not
+// "Song #1"); it is a mark of a missing value ("NA": an unquoted
 // one among numbers is refused, and among quoted labels); a row of numbers
 // ("0.5 0.3"), a row number and a value ("1 a"), a LIBSVM row ("1 2:0.5");
 // or a bracket it does not close ("[a", "b)": a list printed, when the
@@ -62,8 +63,8 @@ func labelNeedsQuotes(v string) bool {
 	switch {
 	case strings.ContainsAny(v, `,"`):
 		return true // split at the comma; a '"' starts a quoted field
-	case strings.HasPrefix(v, "#") || inlineComment(v) >= 0:
-		return true // a comment line; a comment after a label
+	case isSkippable([]byte(v)) || inlineComment(v) >= 0:
+		return true // a comment line or a blank one, skipped; a comment after a label
 	case missingValue([]byte(v)):
 		return true // R's NA: refused among numbers and among quoted labels
 	case halfBracket(v):

@@ -62,7 +62,7 @@ var labelRefused = []string{
 // (labelrunes.go), one with white space at either end, which they trim.
 // FormatLabel writes them (quoted where another rule says so).
 var labelNotReadBack = []string{"a\x00", "\x1b[31mred", "dog\u202e", "\u200bcat", "Ge\u00adwicht",
-	" ", " a", "a ", "# ", "\u00a0a", "a\u3000"}
+	" ", " a", "a ", "# ", "\u00a0a", "a\u3000", " #a", "  # b"}
 
 // TestFormatLabel: each hard case is quoted as a CSV field is, ordinary
 // names are written as they are, and the names no label file holds are
@@ -83,8 +83,20 @@ func TestFormatLabel(t *testing.T) {
 		}
 	}
 	for _, name := range labelNotReadBack {
-		if got, err := FormatLabel(name); err != nil || strings.Trim(got, `"`) != name {
+		got, err := FormatLabel(name)
+		if err != nil || strings.Trim(got, `"`) != name {
 			t.Errorf("FormatLabel(%q) = %q, %v; want it written", name, got, err)
+			continue
+		}
+		// Read back otherwise, or refused, but never skipped: a line
+		// the readers skip (a blank one, " #a" as a comment) would move
+		// every later prediction up a row.
+		path := filepath.Join(t.TempDir(), "y.txt")
+		if err := os.WriteFile(path, []byte("x\n"+got+"\ny\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if vals, err := ReadLabelValues(path); err == nil && len(vals) != 3 {
+			t.Errorf("FormatLabel(%q) = %q, which a file reads as %q: the line was skipped", name, got, vals)
 		}
 	}
 	checkFormatRoundTrip(t, t.TempDir(), slices.Collect(func(yield func(string) bool) {
