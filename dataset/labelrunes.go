@@ -15,7 +15,10 @@ import (
 // This file owns which characters a class label or name may hold, and
 // which two labels are one class written two ways (canonicalTwin).
 //
-// A label may not hold:
+// A label read from a label file, or a name of a dataset folder's
+// classes.txt or groups.txt, may not hold (CheckLabel, which the readers
+// of model files and the API apply, takes them: files written before this
+// rule may hold them):
 //   - a control character (Unicode's Cc: U+0000–U+001F, U+007F and the C1
 //     controls U+0080–U+009F): predict printed it raw, so that an escape
 //     ("\x1b[31mred") coloured the terminal and U+0085 broke a line;

@@ -29,7 +29,7 @@ import (
 // naming its line, and so is, in a file of one
 // label per line, an unquoted label that is a row of a matrix
 // (numberRowLabel: three or more numbers, "0.5 0.3 0.1"; two decimals
-// beside a number or another row; "0 1" and "1 0" when every label is one;
+// beside a number or another row; "0 1" and "1 0" when every label but a header is one, two or more;
 // two integers otherwise, "10 19", "0 4", are a label), and labels in brackets that the first opens and
 // the last closes around numbers or quoted strings (a list printed: "[1,
 // 0, 1]", "['cat' 'dog']": inBrackets); gzip is decompressed. A
@@ -755,7 +755,7 @@ func (lf *labelFile) commentLabel(i int) error {
 	if lf.at[i].blanks {
 		verb, comment = "starts", strings.Join(lf.vals[i:], " ")
 	}
-	return fmt.Errorf("label %s %s a comment, %s: a label file has comments on lines of their own (starting with '#'), not after a label: move it to a line of its own, or, if '#' belongs to the label, quote the label: %s", strconv.Quote(v), verb, strconv.Quote(comment), `"`+strings.ReplaceAll(v, `"`, `""`)+`"`)
+	return fmt.Errorf("label %s %s a comment, %s: a label file has comments on lines of their own (starting with '#'), not after a label: move it to a line of its own, or, if '#' belongs to the label, quote the label: %s", strconv.Quote(v), verb, strconv.Quote(comment), quoteCSV(v))
 }
 
 // inlineComment returns where a comment starts in an unquoted label v, or

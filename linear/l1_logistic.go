@@ -272,7 +272,7 @@ func lrLogLossChange(z, delta float64) float64 {
 	e, ez := math.Expm1(-delta), math.Exp(z)
 	a := e / (1 + ez)
 	if math.IsInf(e, 0) || math.IsInf(ez, 0) || !(a >= -0.5) {
-		return lrLogLoss(z+delta) - lrLogLoss(z)
+		return lrLogLossDiff(z, delta)
 	}
 	return math.Log1p(a)
 }
