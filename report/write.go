@@ -66,7 +66,8 @@ type Options struct {
 // for), so that every file of the report in dir is current — but only
 // those whose content is still what that report wrote: a file of the
 // user's, or one they changed since, is never removed (in a directory
-// without a list, the earlier report's files are legacyList's). dir is
+// without a list, the earlier report's files are legacyList's, and only
+// its figures are removed: its documents are replaced, never removed). dir is
 // locked while Write works in it (internal/dirlock, through the lock file
 // of its FileList, so that a report into a run's directory does not wait
 // for the run: another Write into it fails, naming the holder), where its

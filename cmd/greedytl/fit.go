@@ -124,7 +124,8 @@ and a directory that a sharded train-sources has not finished is refused.
 
 When --features is a text file with a header, the model file records its
 column names ("feature_names"), which predict checks; the extra samples
-(--unlabelled-features, --oracle-features) must have the same names.
+(--unlabelled-features, --oracle-features) must not name their columns
+otherwise (unnamed ones draw the unnamed-features warning).
 
 A fit that succeeds may warn about its model, on standard error
 ("greedytl: warning: ..."): constant-model, a binary model that keeps no

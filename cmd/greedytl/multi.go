@@ -235,7 +235,7 @@ func labelLines(model string, classes []string) ([]string, error) {
 
 // writeScoreMatrix writes scores as tab-separated values under a header
 // row of the class names, each a cell as dataset.FormatHeaderCell writes
-// it (quoted when it holds a '"' or starts with '#').
+// it.
 func writeScoreMatrix(w io.Writer, classes []string, scores *mat.Dense) error {
 	cells := make([]string, len(classes))
 	for k, n := range classes {

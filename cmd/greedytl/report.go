@@ -49,7 +49,8 @@ files written, so that a later report into REPORT removes the earlier
 one's files that it no longer writes (the figures of a dataset no longer
 reported, a document no longer asked for), saying so on standard error
 (unless -q); a file it did not write, or one changed since, is never
-removed, and one it cannot remove is kept, with a warning (code
+removed (nor, in a directory of a report from before these lists, a
+document: only its figures), and one it cannot remove is kept, with a warning (code
 report-files). A second report into REPORT while one is written there is
 refused; a run writing into the same directory is not waited for. With
 --json the summary array

@@ -328,7 +328,8 @@ func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 	var sig stoppedBy
 	if err == nil {
 		// A stop signal that came as the work finished — while a model
-		// or a report was written, which a stoppable command lets finish —
+		// or a report was written, which a command that heeds its signals
+		// (heedSignals) lets finish —
 		// still says the command was stopped: not 0, as if none had come.
 		if errors.As(context.Cause(ctx), &sig) {
 			fmt.Fprintf(stderr, "greedytl: %v as the work finished: its outputs are written, whole\n", sig)
