@@ -6,7 +6,6 @@ import (
 	"github.com/greedytl/greedytl/standardize"
 	"math"
 	"math/rand/v2"
-	"slices"
 )
 
 // L1-regularised logistic regression (L1R_LR, liblinear -s 6):
@@ -459,6 +458,7 @@ type lrNewton struct {
 	l1, l2 float64
 	w      []float64 // current iterate
 	wpd    []float64 // w + d, the trial point of the quadratic model
+	full   []float64 // wpd before the line search halves it (lineSearch's second pass)
 	grad   []float64 // ∇L(w) (loss part)
 	hdiag  []float64 // diagonal of ∇²L(w) + ν
 	z      []float64 // margins at w
@@ -474,6 +474,7 @@ func newLRNewton(d *lrData, w []float64, l1, l2 float64) lrNewton {
 		l2:    l2,
 		w:     w,
 		wpd:   make([]float64, d.cols),
+		full:  make([]float64, d.cols),
 		grad:  make([]float64, d.cols),
 		hdiag: make([]float64, d.cols),
 		z:     make([]float64, d.rows),
@@ -537,11 +538,11 @@ func (s *lrNewton) lineSearch() lrStep {
 	}
 	pw := lrPenalty(s.w, s.l1, s.l2)
 	delta += lrPenalty(s.wpd, s.l1, s.l2) - pw
-	full := slices.Clone(s.wpd)
+	copy(s.full, s.wpd)
 	if s.backtrack(delta, pw, lrLogLossDiff) {
 		return lrStepAccepted
 	}
-	copy(s.wpd, full)
+	copy(s.wpd, s.full)
 	if s.backtrack(delta, pw, lrLogLossChange) {
 		return lrStepAccepted
 	}
