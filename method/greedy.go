@@ -275,9 +275,6 @@ func (g *greedyModel) writeFile(w io.Writer, h modelfile.Header) error {
 	return g.m.Write(w, h)
 }
 
-// featureCount returns the number of columns of X the model was fitted on.
-func (g *greedyModel) featureCount() int { return g.m.NumFeatures }
-
 // decodeRoot decodes the root package's model in doc, a GreedyTL file of
 // any method name whose header Read has checked, and returns it with the
 // header (as written: version 1 for a version 1 file).

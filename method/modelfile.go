@@ -20,11 +20,9 @@ type fileEncoder interface {
 }
 
 // fileWriter is implemented by the GreedyTL models, whose file is the root
-// package's (greedytl.Model.Write), with the header h; featureCount is the
-// number of columns of X of the model, which "feature_names" must name.
+// package's (greedytl.Model.Write), with the header h.
 type fileWriter interface {
 	writeFile(w io.Writer, h modelfile.Header) error
-	featureCount() int
 }
 
 // FileInfo is what a model file records besides the model: the sources
@@ -67,7 +65,11 @@ func Write(w io.Writer, m Model, info FileInfo) error {
 	h.Labels = info.Labels
 	h.FeatureNames = info.FeatureNames
 	if fw, ok := m.(fileWriter); ok {
-		err := checkNameCount(info.FeatureNames, fw.featureCount())
+		var err error
+		if info.FeatureNames != nil {
+			sel, _ := m.Selected() // its NumFeatures: the columns of X
+			err = checkNameCount(info.FeatureNames, sel.NumFeatures)
+		}
 		if err == nil {
 			err = fw.writeFile(w, h)
 		}
