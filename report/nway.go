@@ -141,12 +141,7 @@ func nwayTable(d *nwayRows, ms []string, w int, shots []int) []element {
 		t.rows, t.bold = append(t.rows, cells), append(t.bold, bold)
 	}
 	note := "Accuracy: mean over episodes ± standard error over episodes; bold: the best method of each column (the oracle Best source excluded). A binary method is fitted one against the rest."
-	if failed {
-		note += " An entry of — averages none: its every episode failed (see the failed episodes)."
-	}
-	if oneEpisode {
-		note += " Entries marked (1 episode) come from a single episode: there is no standard error to show."
-	}
+	note += entryNotes(failed, "episode", oneEpisode, "episode")
 	return []element{t, paragraph{note}}
 }
 

@@ -818,13 +818,23 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 	default:
 		note += fmt.Sprintf(" Entries average %d to %d cells (see the failed cells and All summary rows).", nmin, nmax)
 	}
-	if nmax > 0 && failedEntries > 0 {
-		note += " An entry of — averages none: its every cell failed (see the failed cells)."
-	}
-	if oneSplit {
-		note += " Entries marked (1 split) come from a single split: there is no standard error to show."
-	}
+	note += entryNotes(nmax > 0 && failedEntries > 0, "cell", oneSplit, "split")
 	return []element{t, paragraph{note}}
+}
+
+// entryNotes is what a table's note says of its entries marked as
+// Row.Accuracy marks them: "—" where failed (every unit of an entry failed:
+// "cell", "episode"), "(1 one)" where single (an entry of one split or
+// episode, without a standard error).
+func entryNotes(failed bool, unit string, single bool, one string) string {
+	var s string
+	if failed {
+		s += fmt.Sprintf(" An entry of — averages none: its every %s failed (see the failed %ss).", unit, unit)
+	}
+	if single {
+		s += fmt.Sprintf(" Entries marked (1 %s) come from a single %s: there is no standard error to show.", one, one)
+	}
+	return s
 }
 
 // timingTable is the paper's Table 1: the fit time of a method (GreedyTL)
