@@ -54,15 +54,13 @@ func (e stoppedBy) Error() string {
 func (e stoppedBy) Unwrap() error { return context.Canceled }
 
 // signalContext returns a context cancelled, with cause stoppedBy, by the
-// first stop signal once the command heeds it (heeded from the start, or
-// from heedSignals on). A second one ends the process at once, with status
+// first stop signal once the command heeds it (from heedSignals on). A second one ends the process at once, with status
 // 128 + n, after removing the temporary files of the outputs being written
 // (atomicfile.RemoveTemporary): an output is whole or absent, never a
 // temporary file left beside it; and so does the first while the context
 // is not heeded, saying so on stderr. stop releases the signals.
-func signalContext(heeded bool, stderr io.Writer) (ctx context.Context, stop func()) {
+func signalContext(stderr io.Writer) (ctx context.Context, stop func()) {
 	st := &signalState{}
-	st.heeded.Store(heeded)
 	ctx, cancel := context.WithCancelCause(context.WithValue(context.Background(), signalStateKey{}, st))
 	ch := make(chan os.Signal, 2) // both signals, however quickly they come
 	// signal.Notify would turn an inherited "ignore" back on; and given no
@@ -315,7 +313,7 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c, _, err := root.Find(args)
 	found := err == nil && c != root
-	ctx, stop := signalContext(false, stderr) // until the command heeds it (heedSignals)
+	ctx, stop := signalContext(stderr) // until the command heeds it (heedSignals)
 	defer stop()
 	if found && c.Name() == "train" {
 		args = liblinearWeightArgs(args, c.Flags())

@@ -201,8 +201,9 @@ func TestSignalContext(t *testing.T) {
 	if signal.Ignored(syscall.SIGINT) {
 		t.Skip("this test process inherited SIGINT ignored (started in the background by a non-interactive shell), which signalContext keeps: TestInheritedIgnoredSIGINT covers that case")
 	}
-	ctx, stop := signalContext(true, io.Discard)
+	ctx, stop := signalContext(io.Discard)
 	defer stop()
+	heedSignals(ctx)
 	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}

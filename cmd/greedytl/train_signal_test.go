@@ -97,8 +97,9 @@ func TestSecondSignalHelper(t *testing.T) {
 	if dir == "" {
 		t.Skip("run by TestSecondSignalRemovesTemporaryFiles")
 	}
-	_, stop := signalContext(true, io.Discard)
+	ctx, stop := signalContext(io.Discard)
 	defer stop()
+	heedSignals(ctx)
 	_ = atomicfile.Write(filepath.Join(dir, "out"), func(w io.Writer) error {
 		if _, err := io.WriteString(w, "partial"); err != nil {
 			return err
