@@ -322,29 +322,14 @@ func TestMultiIgnoresRowOrder(t *testing.T) {
 		}
 		for _, p := range problems {
 			t.Run(name+"/"+p.what, func(t *testing.T) {
-				mm, err := NewMulti(name)
-				if err != nil {
-					t.Fatal(err)
-				}
 				perm := rand.New(rand.NewPCG(7, 7)).Perm(len(p.y.Y))
 				permuted := selectRows(p.train, perm)
 				py := ClassLabels{Names: p.y.Names, Y: make([]int, len(perm))}
 				for i, r := range perm {
 					py.Y[i] = p.y.Y[r]
 				}
-				fit := func(train Data, y ClassLabels) (MultiModel, []byte) {
-					m, err := mm.FitMulti(context.Background(), train, y, Extra{Seed: 1})
-					if err != nil {
-						t.Fatal(err)
-					}
-					var buf bytes.Buffer
-					if err := WriteMulti(&buf, m, FileInfo{}); err != nil {
-						t.Fatal(err)
-					}
-					return m, buf.Bytes()
-				}
-				m1, f1 := fit(p.train, p.y)
-				m2, f2 := fit(permuted, py)
+				m1, f1 := multiFile(t, name, p.train, p.y)
+				m2, f2 := multiFile(t, name, permuted, py)
 				if !maps.Equal(m1.Hyperparameters(), m2.Hyperparameters()) {
 					t.Errorf("hyperparameters %v with the rows permuted, %v without", m2.Hyperparameters(), m1.Hyperparameters())
 				}
