@@ -237,7 +237,11 @@ const goldenEnv = "GREEDYTL_WRITE_RECORDS_GOLDEN"
 // and run_id (the build's version is part of the run's identity): a
 // binary run of the methods with iterative solvers that report
 // (stacked-logistic, l1-logistic, elastic-net) and one that does not,
-// and an N-way run of multinomial-logistic and greedytl-nway.
+// and an N-way run of multinomial-logistic and greedytl-nway. nway.jsonl
+// was written again, the same way, when the native multi-class fits came
+// to read their rows in content order (method.fitMultiScaled), which
+// moved greedytl-nway's C and accuracies and one multinomial-logistic C;
+// its records are of the same form, without not_converged.
 func TestRecordsAsBefore(t *testing.T) {
 	f := testFolder(t)
 	src := testSources(t, f)

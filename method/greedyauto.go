@@ -1,12 +1,9 @@
 package method
 
 import (
-	"cmp"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"slices"
 	"sync"
@@ -194,7 +191,7 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	}
 	// Every fit reads the rows in content order, so that the model depends
 	// on the set of training rows, not on their order (see contentOrder).
-	order := contentOrder(train)
+	order := contentOrder(train.X, train.H, train.Y)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -577,61 +574,6 @@ func majorityFolds(y []float64) [][]int {
 		folds[j%k] = append(folds[j%k], r)
 	}
 	return folds
-}
-
-// contentOrder returns the order of train's rows by a key of their content
-// alone: the 64-bit FNV-1a hash of the bits of their features (X's row; −0
-// read as +0), ties — rows of equal features, or no features at all —
-// broken by the values themselves (X's row, then H's, compared in column
-// order) and then by the label and the row index, which only orders rows
-// equal in every value, whose order changes nothing. Fitting on the rows in this order
-// makes the model a function of the set of rows: any permutation of them
-// gives the same model, bit for bit. The key is a hash rather than the
-// values, so that interleaved folds in this order are not sorted by one
-// column; it leaves out the source scores, which are computed (by
-// greedytl from a sources directory, by the user's own code, by another
-// BLAS) and may differ in their last bits between two routes to the same
-// scores: a hash of them would move every row for such a difference, and
-// the model with it, where the values' order moves none.
-func contentOrder(train Data) []int {
-	x, h := dense(train.X), dense(train.H)
-	row := func(a *mat.Dense, r int) []float64 {
-		if a == nil {
-			return nil
-		}
-		return a.RawRowView(r)
-	}
-	keys := make([]uint64, len(train.Y))
-	var buf []byte
-	for r := range keys {
-		buf = buf[:0]
-		for _, v := range row(x, r) {
-			if v == 0 {
-				v = 0 // −0 hashes as +0: the tie-break below compares them equal too
-			}
-			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
-		}
-		hash := fnv.New64a()
-		hash.Write(buf)
-		keys[r] = hash.Sum64()
-	}
-	order := make([]int, len(keys))
-	for r := range order {
-		order[r] = r
-	}
-	slices.SortFunc(order, func(a, b int) int {
-		if c := cmp.Compare(keys[a], keys[b]); c != 0 {
-			return c
-		}
-		if c := slices.Compare(row(x, a), row(x, b)); c != 0 {
-			return c
-		}
-		if c := slices.Compare(row(h, a), row(h, b)); c != 0 {
-			return c
-		}
-		return cmp.Or(cmp.Compare(train.Y[a], train.Y[b]), cmp.Compare(a, b))
-	})
-	return order
 }
 
 // committee fits the members other than the ridge member (which Fit fits

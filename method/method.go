@@ -205,15 +205,26 @@ func fitMultiChecked(ctx context.Context, caller string, fit func() (MultiModel,
 
 // fitMultiScaled is fitMultiChecked for a method that fits the training
 // sample's [X, H] standardised block by block with scale
-// (fitMultiBlocks): fit gets the scalers and the standardised columns.
-// name is the method's.
-func fitMultiScaled(ctx context.Context, name string, train Data, y ClassLabels, scale func(mat.Matrix) standardize.Scaler, fit func(s blockScaler, Z *mat.Dense) (MultiModel, error)) (MultiModel, error) {
+// (fitMultiBlocks): it checks the sample (checkMultiTrain), puts its rows
+// and labels in content order (inContentOrder), and fit gets the scalers,
+// the standardised columns and the labels in that order. Every native
+// multi-class method fits so: its model depends on the set of training
+// rows, not on their order (the folds that choose C, the sums over the
+// rows, the rows a model keeps). name is the method's.
+func fitMultiScaled(ctx context.Context, name string, train Data, y ClassLabels, scale func(mat.Matrix) standardize.Scaler, fit func(s blockScaler, Z *mat.Dense, y ClassLabels) (MultiModel, error)) (MultiModel, error) {
 	return fitMultiChecked(ctx, methodCaller(name), func() (MultiModel, error) {
-		s, Z, err := fitMultiBlocks(train, y, scale)
+		if _, _, _, err := checkMultiTrain(train, y); err != nil {
+			return nil, err
+		}
+		train, y := inContentOrder(train, y)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		s, Z, err := fitMultiBlocks(train, scale)
 		if err != nil {
 			return nil, err
 		}
-		return fit(s, Z)
+		return fit(s, Z, y)
 	})
 }
 

@@ -240,13 +240,11 @@ type blockScaler struct {
 	H standardize.Scaler `json:"h"`
 }
 
-// fitMultiBlocks checks a multi-class training sample (checkMultiTrain)
-// and returns the scalers of X and H, fitted by fit (standardize.Fit, or
-// standardize.FitModerated), and the standardised [X, H] (m × (d+n)).
-func fitMultiBlocks(data Data, y ClassLabels, fit func(mat.Matrix) standardize.Scaler) (blockScaler, *mat.Dense, error) {
-	if _, _, _, err := checkMultiTrain(data, y); err != nil {
-		return blockScaler{}, nil, err
-	}
+// fitMultiBlocks returns the scalers of the X and H of a checked
+// multi-class training sample (checkMultiTrain), fitted by fit
+// (standardize.Fit, or standardize.FitModerated), and the standardised
+// [X, H] (m × (d+n)).
+func fitMultiBlocks(data Data, fit func(mat.Matrix) standardize.Scaler) (blockScaler, *mat.Dense, error) {
 	var b blockScaler
 	b.X = fit(dense(data.X))
 	b.H = fit(dense(data.H))

@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -278,5 +280,86 @@ func checkMultiContexts(t *testing.T, name string, mm MultiMethod, train Data, y
 	for _, at := range []int64{1, total / 2, total} {
 		model, err, _ := fitCancelledAt(at)
 		check(fmt.Sprintf("cancelled at read %d of %d", at, total), model, err)
+	}
+}
+
+// TestMultiIgnoresRowOrder: every native multi-class method's model is a
+// function of the set of training rows, not of their order — permuting
+// the rows (X, H and the labels together) gives the same model file, byte
+// for byte, and so the same scores, bit for bit (issue 16: the folds of
+// multinomial-logistic's and greedytl-nway's choice of C were dealt from
+// each class's rows in the given order, and a permutation of 20 rows moved
+// greedytl-nway's C_blocks from 1000 to 0.0001). The problems have
+// several examples of every class, so that the folds matter: 4 classes of
+// 5, with and without sources, and 3 classes of 24, more than the 20 of a
+// class that the choice of C draws (cvSubsample).
+func TestMultiIgnoresRowOrder(t *testing.T) {
+	type problem struct {
+		what        string
+		train, test Data
+		y           ClassLabels
+	}
+	var problems []problem
+	for _, p := range []struct {
+		what           string
+		seed           uint64
+		K, shots, d, n int
+		withoutSources bool
+	}{
+		{"4 classes of 5", 21, 4, 5, 6, 4, false},
+		{"4 classes of 5, no sources", 22, 4, 5, 6, 4, true},
+		{"3 classes of 24", 23, 3, 24, 6, 3, false},
+	} {
+		train, y, test, _ := multiProblem(p.seed, p.K, p.shots, 4, p.d, p.n)
+		if p.withoutSources {
+			train.H, test.H = nil, nil
+		}
+		problems = append(problems, problem{p.what, train, test, y})
+	}
+	for _, name := range MultiNames() {
+		if r, _ := Registered(name); r.NewMulti == nil {
+			continue // one against the rest: the binary method's own property
+		}
+		for _, p := range problems {
+			t.Run(name+"/"+p.what, func(t *testing.T) {
+				perm := rand.New(rand.NewPCG(7, 7)).Perm(len(p.y.Y))
+				permuted := selectRows(p.train, perm)
+				py := ClassLabels{Names: p.y.Names, Y: make([]int, len(perm))}
+				for i, r := range perm {
+					py.Y[i] = p.y.Y[r]
+				}
+				m1, f1 := multiFile(t, name, p.train, p.y)
+				m2, f2 := multiFile(t, name, permuted, py)
+				if !maps.Equal(m1.Hyperparameters(), m2.Hyperparameters()) {
+					t.Errorf("hyperparameters %v with the rows permuted, %v without", m2.Hyperparameters(), m1.Hyperparameters())
+				}
+				s1, err := m1.Scores(p.test)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s2, err := m2.Scores(p.test)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !mat.Equal(s1, s2) {
+					r, c := s1.Dims()
+				scores:
+					for i := range r {
+						for k := range c {
+							if a, b := s2.At(i, k), s1.At(i, k); a != b {
+								t.Errorf("test row %d's score of class %d is %v with the rows permuted, %v without", i, k, a, b)
+								break scores
+							}
+						}
+					}
+				}
+				if !slices.Equal(argmaxRows(s1), argmaxRows(s2)) {
+					t.Errorf("predictions %v with the rows permuted, %v without", argmaxRows(s2), argmaxRows(s1))
+				}
+				if !bytes.Equal(f1, f2) {
+					t.Error("the model files differ with the rows permuted")
+				}
+			})
+		}
 	}
 }

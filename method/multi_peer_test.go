@@ -111,13 +111,17 @@ func TestNativeMultiAgainstScikitLearn(t *testing.T) {
 	py := peertest.PythonWith(t, "numpy", "sklearn")
 	for _, tc := range []struct {
 		name              string
+		seed              uint64 // multiProblem's
 		K, shots, test, d int
 	}{
-		{"p>m", 4, 3, 6, 30},
-		{"p<m", 3, 8, 6, 4},
+		// Seed 22, not 21: on seed 21's rows (in content order) the
+		// cross-validation chooses C = 100, where newton-cg stops at
+		// its cap short of the minimiser (no reference).
+		{"p>m", 22, 4, 3, 6, 30},
+		{"p<m", 21, 3, 8, 6, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			train, y, test, ytest := multiProblem(21, tc.K, tc.shots, tc.test, tc.d, tc.K)
+			train, y, test, ytest := multiProblem(tc.seed, tc.K, tc.shots, tc.test, tc.d, tc.K)
 			dir := t.TempDir()
 			trainCSV, testCSV := filepath.Join(dir, "train.csv"), filepath.Join(dir, "test.csv")
 			writeProblemCSV(t, trainCSV, joinBlocks(train, y.Y))
@@ -279,7 +283,7 @@ func TestMultinomialCVAgainstScikitLearn(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, Z, err := fitMultiBlocks(train, y, standardize.Fit)
+			_, Z, err := fitMultiBlocks(train, standardize.Fit)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -88,7 +88,7 @@ func (nearestMean) Name() string { return "nearest-mean" }
 
 // FitMulti fits the class means.
 func (nm nearestMean) FitMulti(ctx context.Context, train Data, y ClassLabels, _ Extra) (MultiModel, error) {
-	return fitMultiScaled(ctx, nm.Name(), train, y, standardize.Fit, func(s blockScaler, Z *mat.Dense) (MultiModel, error) {
+	return fitMultiScaled(ctx, nm.Name(), train, y, standardize.Fit, func(s blockScaler, Z *mat.Dense, y ClassLabels) (MultiModel, error) {
 		return nm.fit(s, Z, y), nil
 	})
 }
@@ -118,7 +118,7 @@ func (nearestNeighbour) Name() string { return "nearest-neighbour" }
 
 // FitMulti keeps the standardised training rows.
 func (nn nearestNeighbour) FitMulti(ctx context.Context, train Data, y ClassLabels, _ Extra) (MultiModel, error) {
-	return fitMultiScaled(ctx, nn.Name(), train, y, standardize.Fit, func(s blockScaler, Z *mat.Dense) (MultiModel, error) {
+	return fitMultiScaled(ctx, nn.Name(), train, y, standardize.Fit, func(s blockScaler, Z *mat.Dense, y ClassLabels) (MultiModel, error) {
 		return &nearestNeighbourModel{multiBase: multiBase{nn.Name(), slices.Clone(y.Names), map[string]float64{}}, s: s,
 			rows: Z, class: slices.Clone(y.Y)}, nil
 	})
@@ -138,7 +138,7 @@ func (simpleShot) Name() string { return "simpleshot" }
 
 // FitMulti fits the centroids of the normalised rows.
 func (ss simpleShot) FitMulti(ctx context.Context, train Data, y ClassLabels, _ Extra) (MultiModel, error) {
-	return fitMultiScaled(ctx, ss.Name(), train, y, standardize.Fit, func(s blockScaler, Z *mat.Dense) (MultiModel, error) {
+	return fitMultiScaled(ctx, ss.Name(), train, y, standardize.Fit, func(s blockScaler, Z *mat.Dense, y ClassLabels) (MultiModel, error) {
 		m, _ := Z.Dims()
 		for i := 0; i < m; i++ {
 			normaliseRow(Z.RawRowView(i))
@@ -190,7 +190,11 @@ func (ss simpleShot) FitMulti(ctx context.Context, train Data, y ClassLabels, _ 
 // scales on CLINC150). The fixed mean of the two is the hedge, at every
 // number of examples. Without sources, or without features, there is one
 // member, on the rows L2-normalised (NormaliseRows). Its hyperparameters are "C_features" and "C_blocks"
-// ("C_rows" for the single member).
+// ("C_rows" for the single member). Like every native multi-class fit
+// (fitMultiScaled), it reads the training rows in content order
+// (contentOrder), so that the members' folds, and so their C, depend on
+// the set of training rows, not on their order: any permutation of them
+// gives the same model, bit for bit.
 type greedyNWay struct{}
 
 // Name returns "greedytl-nway".
@@ -198,7 +202,7 @@ func (greedyNWay) Name() string { return "greedytl-nway" }
 
 // FitMulti fits the members and averages them.
 func (g greedyNWay) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error) {
-	return fitMultiScaled(ctx, g.Name(), train, y, standardize.FitModerated, func(s blockScaler, Z *mat.Dense) (MultiModel, error) {
+	return fitMultiScaled(ctx, g.Name(), train, y, standardize.FitModerated, func(s blockScaler, Z *mat.Dense, y ClassLabels) (MultiModel, error) {
 		return g.fit(ctx, s, Z, y, extra.Seed)
 	})
 }

@@ -31,12 +31,17 @@ import (
 // class-balanced held-out error (1 − balanced accuracy), ties broken by the
 // lower mean held-out log-loss, then by the smaller C. With a class of one
 // example no fold split exists and C is scikit-learn's default, 1. The
-// folds are drawn with Extra.Seed. The columns are standardised once, on
-// all training examples (unsupervised: no label is used).
+// folds are dealt with Extra.Seed from each class's rows in content order
+// (contentOrder, in which every native multi-class fit reads its rows:
+// fitMultiScaled), so that the fit depends on the set of training rows,
+// not on their order: any permutation of them gives the same model, bit
+// for bit. The columns are standardised once, on all training examples
+// (unsupervised: no label is used).
 //
 // With more than 20 examples of a class (multinomialCVPerClass), C is
-// chosen on 20 of that class's examples, drawn with Extra.Seed, and all of
-// the others' (cvSubsample); the final fit uses every example. The
+// chosen on 20 of that class's examples, drawn with Extra.Seed from its
+// rows in content order, and all of the others' (cvSubsample); the final
+// fit uses every example. The
 // cross-validation's cost then stops growing with the rows (an L-BFGS step
 // costs O(rows·min(rows, p)·K)), while C, the weight of the summed loss as
 // in scikit-learn, keeps its meaning on more rows: the penalty's share
@@ -89,7 +94,7 @@ func (multinomialLogistic) Name() string { return "multinomial-logistic" }
 
 // FitMulti fits the model (see multinomialLogistic).
 func (ml multinomialLogistic) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error) {
-	return fitMultiScaled(ctx, ml.Name(), train, y, standardize.Fit, func(s blockScaler, Z *mat.Dense) (MultiModel, error) {
+	return fitMultiScaled(ctx, ml.Name(), train, y, standardize.Fit, func(s blockScaler, Z *mat.Dense, y ClassLabels) (MultiModel, error) {
 		l, err := fitMultinomialModel(ctx, ml.Name(), s, Z, y, extra.Seed, 0)
 		if err != nil {
 			return nil, err // not l: a nil *LinearMulti in a MultiModel is not nil
@@ -223,7 +228,8 @@ func reduceRows(ctx context.Context, Z *mat.Dense) (F, back *mat.Dense, err erro
 }
 
 // multinomialFoldsOf returns a stratified assignment of the examples to k
-// folds: linear.DealFolds of the classes in order, rng PCG(seed,
+// folds: linear.DealFolds of the classes' rows in the order given (the
+// fits give them in content order: fitMultiScaled), rng PCG(seed,
 // 0x6e776179).
 func multinomialFoldsOf(y ClassLabels, k int, seed uint64) []int {
 	return linear.DealFolds(classRowsOf(y), k, rand.New(rand.NewPCG(seed, 0x6e776179)))
@@ -231,8 +237,10 @@ func multinomialFoldsOf(y ClassLabels, k int, seed uint64) []int {
 
 // cvSubsample returns the rows on which C is chosen when a class has more
 // than multinomialCVPerClass examples: that many of each such class, drawn
-// with seed, and every example of the others, in increasing order. It
-// returns nil when no class has more (C is chosen on all the rows).
+// with seed from its rows in the order given (the fits give them in
+// content order: fitMultiScaled), and every example of the others, in
+// increasing order. It returns nil when no class has more (C is chosen on
+// all the rows).
 func cvSubsample(y ClassLabels, seed uint64) []int {
 	classes := classRowsOf(y)
 	if slices.IndexFunc(classes, func(r []int) bool { return len(r) > multinomialCVPerClass }) < 0 {

@@ -57,13 +57,15 @@ func TestCVSubsample(t *testing.T) {
 // TestMultinomialCVSubsample checks that with more than
 // multinomialCVPerClass examples of a class, multinomial-logistic chooses
 // C as it would on cvSubsample's rows of the standardised [X, H] alone
-// (bit for bit: the same cross-validation on the same rows) and then fits every row: the
+// (bit for bit: the same cross-validation on the same rows, in the content
+// order FitMulti reads them in) and then fits every row: the
 // objective's gradient on all the rows vanishes at the model's weights.
 // With the row-space reduction (more columns than rows) and without.
 func TestMultinomialCVSubsample(t *testing.T) {
 	for _, d := range []int{6, 90} {
 		train, y, _, _ := multiProblem(5, 3, 30, 1, d, 3)
 		full, _ := multiFile(t, "multinomial-logistic", train, y)
+		train, y = inContentOrder(train, y) // the order FitMulti reads
 		rows := cvSubsample(y, 1)
 		if rows == nil {
 			t.Fatal("no subsample for 30 examples a class")

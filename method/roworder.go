@@ -1,0 +1,86 @@
+package method
+
+import (
+	"cmp"
+	"encoding/binary"
+	"hash/fnv"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// contentOrder returns the order of the training rows of x and h (either
+// may be absent) labelled labels by a key of their content alone: the
+// 64-bit FNV-1a hash of the bits of their features (x's row; −0 read as
+// +0), ties — rows of equal features, or no features at all — broken by
+// the values themselves (x's row, then h's, compared in column order) and
+// then by the label and the row index, which only orders rows equal in
+// every value, whose order changes nothing. Fitting on the rows in this
+// order makes the model a function of the set of rows: any permutation of
+// them gives the same model, bit for bit. greedytl-auto's Fit (±1 labels)
+// and every native multi-class fit (fitMultiScaled, class indices) read
+// their rows in it, so that the folds they deal by position — greedytl-auto's
+// subsamples, the stratified folds of multinomial-logistic's and
+// greedytl-nway's choice of C — and every sum over the rows are the same
+// for any order of the same rows. The key is a hash rather than the
+// values, so that interleaved folds in this order are not sorted by one
+// column; it leaves out the source scores, which are computed (by
+// greedytl from a sources directory, by the user's own code, by another
+// BLAS) and may differ in their last bits between two routes to the same
+// scores: a hash of them would move every row for such a difference, and
+// the model with it, where the values' order moves none. x, h and labels
+// must have one row per label (a checked sample).
+func contentOrder[L cmp.Ordered](x, h mat.Matrix, labels []L) []int {
+	xd, hd := dense(x), dense(h)
+	row := func(a *mat.Dense, r int) []float64 {
+		if a == nil {
+			return nil
+		}
+		return a.RawRowView(r)
+	}
+	keys := make([]uint64, len(labels))
+	var buf []byte
+	for r := range keys {
+		buf = buf[:0]
+		for _, v := range row(xd, r) {
+			if v == 0 {
+				v = 0 // −0 hashes as +0: the tie-break below compares them equal too
+			}
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
+		}
+		hash := fnv.New64a()
+		hash.Write(buf)
+		keys[r] = hash.Sum64()
+	}
+	order := make([]int, len(keys))
+	for r := range order {
+		order[r] = r
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if c := cmp.Compare(keys[a], keys[b]); c != 0 {
+			return c
+		}
+		if c := slices.Compare(row(xd, a), row(xd, b)); c != 0 {
+			return c
+		}
+		if c := slices.Compare(row(hd, a), row(hd, b)); c != 0 {
+			return c
+		}
+		return cmp.Or(cmp.Compare(labels[a], labels[b]), cmp.Compare(a, b))
+	})
+	return order
+}
+
+// inContentOrder returns a checked multi-class training sample's rows and
+// their labels in content order (contentOrder): new matrices and labels
+// (the class names are y's), so that a fit on them depends on the set of
+// rows alone.
+func inContentOrder(train Data, y ClassLabels) (Data, ClassLabels) {
+	order := contentOrder(train.X, train.H, y.Y)
+	labels := ClassLabels{Names: y.Names, Y: make([]int, len(order))}
+	for i, r := range order {
+		labels.Y[i] = y.Y[r]
+	}
+	return selectRows(train, order), labels
+}
