@@ -59,8 +59,8 @@ func choosePool(cfg *Config, neg *source.Negatives, counts []int, warn func(code
 			return nil, inputErrorf("experiment: %d ways, but --targets names only %s to draw from", w, plural.Count(len(pool), "class", "classes"))
 		}
 		if len(small) > 0 {
-			return nil, inputErrorf("experiment: %d ways, but only %s a source and the %d examples an episode needs of each (%s and %s): %s left out, give fewer --test-per-class or shots",
-				w, plural.Count(len(pool), "class has", "classes have"), need, plural.Count(shots, "shot", "shots"), plural.Count(test, "test example", "test examples"), plural.Count(len(small), "class", "classes"))
+			return nil, inputErrorf("experiment: %d ways, but only %s a source and the examples an episode needs, %s: %s left out, give fewer --test-per-class or shots",
+				w, plural.Count(len(pool), "class has", "classes have"), sizes, plural.Count(len(small), "class", "classes"))
 		}
 		return nil, inputErrorf("experiment: %d ways, but only %s a source to draw from", w, plural.Count(len(pool), "class has", "classes have"))
 	}
