@@ -123,6 +123,10 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 	for i, f := range files {
 		names[i] = f.name
 	}
+	// Checked before the lock, so that a directory refused gets nothing,
+	// not even the lock file (which stays), and again under it, where no
+	// other Write changes it: a legacy report's page and figures are read
+	// twice (legacyList), the price of both.
 	if _, err := checkedList(dir, doc.title, names); err != nil {
 		return nil, err
 	}
