@@ -201,6 +201,30 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	srcDir := cfg.Sources
 	if ix == nil {
 		srcDir = filepath.Join(cfg.Out, "sources")
+	}
+	absDir, err := filepath.Abs(srcDir)
+	if err != nil {
+		return nil, err
+	}
+	if man.Protocol == ProtocolNWay {
+		// Checked and said before the sources are trained, which may
+		// take long: the classes that get one are the plan's.
+		var sources []int // the class of each source
+		if ix == nil {
+			sources = neg.SourceClasses(counts)
+		} else {
+			for _, e := range ix.Sources {
+				sources = append(sources, e.Class)
+			}
+		}
+		if err := checkPoolSources(man, sources, absDir); err != nil {
+			return nil, err
+		}
+		if w := noSourceWarning(man, sources, absDir); w != "" {
+			warn(WarnNoSources, w, nil)
+		}
+	}
+	if ix == nil {
 		_, serr := os.Stat(srcDir)
 		resumed := serr == nil
 		if resumed {
@@ -230,19 +254,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	for _, w := range ix.Warnings(filepath.Join(srcDir, source.IndexFile)) {
 		warn(w.Code, w.Message, w.Classes)
 	}
-	absDir, err := filepath.Abs(srcDir)
-	if err != nil {
-		return nil, err
-	}
 	man.Sources = *ix.ID(absDir)
-	if man.Protocol == ProtocolNWay {
-		if err := checkPoolSources(man, ix); err != nil {
-			return nil, err
-		}
-		if w := noSourceWarning(man, ix); w != "" {
-			warn(WarnNoSources, w, nil)
-		}
-	}
 	man.RunID = man.ID()
 	if err := sameRun(cfg.Out, old, man, true); err != nil {
 		return nil, err
