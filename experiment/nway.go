@@ -27,12 +27,13 @@ func choosePool(cfg *Config, neg *source.Negatives, counts []int, warn func(code
 	need := classNeeds(shots, test)
 	sizes := fmt.Sprintf("%d of each class (%s and %s)", need, plural.Count(shots, "shot", "shots"), plural.Count(test, "test example", "test examples"))
 	var pool, small, smallCounts []string
+	most := 0 // the examples of the largest class left out
 	if len(cfg.Targets) == 0 {
 		for c, name := range f.Classes {
 			switch {
 			case neg.IsHeldOut(c) || counts[c] == 0:
-			case counts[c] < need:
-				small = append(small, name)
+			case !hasNeeds(counts[c], need):
+				small, most = append(small, name), max(most, counts[c])
 				smallCounts = append(smallCounts, fmt.Sprintf("%q (%s)", name, plural.Count(counts[c], "example", "examples")))
 			default:
 				pool = append(pool, name)
@@ -44,7 +45,7 @@ func choosePool(cfg *Config, neg *source.Negatives, counts []int, warn func(code
 			return nil, err
 		}
 		c, _ := f.ClassIndex(name)
-		if counts[c] < need {
+		if !hasNeeds(counts[c], need) {
 			return nil, inputErrorf("experiment: class %q has %s, but an episode needs %s: give fewer --test-per-class or shots, or leave it out of --targets",
 				name, plural.Count(counts[c], "example", "examples"), sizes)
 		}
@@ -59,8 +60,8 @@ func choosePool(cfg *Config, neg *source.Negatives, counts []int, warn func(code
 			return nil, inputErrorf("experiment: %d ways, but --targets names only %s to draw from", w, plural.Count(len(pool), "class", "classes"))
 		}
 		if len(small) > 0 {
-			return nil, inputErrorf("experiment: %d ways, but only %s a source and the examples an episode needs, %s: %s left out, give fewer --test-per-class or shots",
-				w, plural.Count(len(pool), "class has", "classes have"), sizes, plural.Count(len(small), "class", "classes"))
+			return nil, inputErrorf("experiment: %d ways, but only %s a source and the examples an episode needs, %s: %s left out, the largest with %s; give fewer --test-per-class or shots",
+				w, plural.Count(len(pool), "class has", "classes have"), sizes, plural.Count(len(small), "class", "classes"), plural.Count(most, "example", "examples"))
 		}
 		return nil, inputErrorf("experiment: %d ways, but only %s a source to draw from", w, plural.Count(len(pool), "class has", "classes have"))
 	}
