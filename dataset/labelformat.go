@@ -23,8 +23,10 @@ import (
 // "Song #1"); it is a mark of a missing value ("NA": an unquoted
 // one among numbers is refused, and among quoted labels); a row of numbers
 // ("0.5 0.3"), a row number and a value ("1 a"), a LIBSVM row ("1 2:0.5");
-// or a bracket it does not close ("[a", "b)": a list printed, when the
-// first and last labels are such).
+// or the end of a list printed (listEnd: "[1", "'dog']", a bracket it
+// opens and does not close, or closes and does not open, around numbers or
+// a quoted string; refused where the first and last labels are such). A
+// bracket around other text ("[a", "(", "(:") is written as it is.
 //
 // It returns an error for a name no label file can hold: one CheckLabel
 // refuses (a tab or a line break, NaN, ±Inf, not UTF-8), and the empty
@@ -67,7 +69,7 @@ func labelNeedsQuotes(v string) bool {
 		return true // a comment line or a blank one, skipped; a comment after a label
 	case missingValue([]byte(v)):
 		return true // R's NA: refused among numbers and among quoted labels
-	case halfBracket(v):
+	case listEnd(v):
 		return true // "[1" … "1]": a list printed
 	case strings.IndexFunc(v, unicode.IsSpace) < 0:
 		return false // the remaining rules are of labels of several words
@@ -77,19 +79,6 @@ func labelNeedsQuotes(v string) bool {
 	}
 	_, _, numbered := rowNumbered([]byte(v))
 	return numbered // "1 a": a row name and a label
-}
-
-// halfBracket reports whether v opens a bracket or a parenthesis that it
-// does not close, or closes one that it does not open: the first or last
-// label of a list printed (inBrackets).
-func halfBracket(v string) bool {
-	for _, b := range []string{"[]", "()"} {
-		open, shut := strings.HasPrefix(v, b[:1]), strings.HasSuffix(v, b[1:])
-		if open != shut {
-			return true
-		}
-	}
-	return false
 }
 
 // FormatHeaderCell returns name, a column name (predict --scores's class

@@ -35,16 +35,20 @@ var labelFormatCases = map[string]string{
 	"1 a":       `"1 a"`,
 	"2 1":       `"2 1"`,
 	"1 2:0.5":   `"1 2:0.5"`,
-	"[a":        `"[a"`,
-	"a]":        `"a]"`,
-	"(b":        `"(b"`,
-	"b)":        `"b)"`,
+	"[1":        `"[1"`, // the ends of a list printed (listEnd)
+	"0]":        `"0]"`,
+	"(1":        `"(1"`,
+	"1 0)":      `"1 0)"`,
+	"['cat'":    `"['cat'"`,
+	"'dog']":    `"'dog']"`,
 	"[1, 0":     `"[1, 0"`,
 	",":         `","`,
 	"x,":        `"x,"`,
 	// Written as they are.
 	"cat": "cat", "New York": "New York", "C#": "C#", "C# 2": "C# 2",
 	"10 19": `"10 19"`, "1": "1", "-1": "-1", "[a]": "[a]", "(b)": "(b)",
+	// Brackets around other text end no list printed (inBrackets).
+	"[a": "[a", "a]": "a]", "(b": "(b", "b)": "b)", "(": "(", ")": ")", "(:": "(:", "[]": "[]",
 	"café": "café", "1 star 2": "1 star 2", "NaN2": "NaN2", "a\u00a0b": "a\u00a0b",
 	"x:1": "x:1", "01": "01", "na": "na",
 }
@@ -218,7 +222,10 @@ func TestFormatLabelFiles(t *testing.T) {
 	for _, vals := range [][]string{
 		{"1 a", "2 b", "3 a", "4 b"},
 		{"[a", "b", "a]"},
+		{"(", "b", ")"},
+		{"(:", "happy", ":)"},
 		{"(1", "0", "1)"},
+		{"['cat'", "'dog']"},
 		{"1", "NA", "2", "1"},
 		{"NA", "None", "NA"},
 		{"0.5 0.3", "1 1.5", "0.5 0.3"},

@@ -443,20 +443,51 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 
 // inBrackets reports whether first, a label file's first label, opens a
 // bracket or a parenthesis that only last, its last label, closes, around
-// list items (listItems: "[1", "['cat'", "[1 0 1" and "0]", "'dog']"): a
-// list, tuple or array as Python, NumPy or JSON print it, given as labels.
-// Names in brackets ("(a)", "[b]") open and close their own, and lone
-// brackets or other text inside them ("(", ")"; "(:" … ":)") are names.
+// list items (opensList, closesList: "[1", "['cat'", "[1 0 1" and "0]",
+// "'dog']"): a list, tuple or array as Python, NumPy or JSON print it,
+// given as labels. Names in brackets ("(a)", "[b]") open and close their
+// own, and lone brackets or other text inside them ("(", ")"; "(:" …
+// ":)") are names.
 func inBrackets(first, last string) bool {
-	for _, b := range []string{"[]", "()"} {
-		open, shut := b[:1], b[1:]
-		if inner, ok := strings.CutPrefix(first, open); ok && !strings.HasSuffix(first, shut) && listItems(inner) {
-			if inner, ok := strings.CutSuffix(last, shut); ok && !strings.HasPrefix(last, open) && listItems(inner) {
-				return true
-			}
+	for _, b := range listBrackets {
+		if opensList(first, b) && closesList(last, b) {
+			return true
 		}
 	}
 	return false
+}
+
+// listEnd reports whether v, a label read unquoted, is what the first or
+// the last label of a list printed is (inBrackets): it opens a bracket or a
+// parenthesis that it does not close, or closes one that it does not open,
+// around list items. FormatLabel quotes every such name, whatever its place
+// in a file (the list's other end may be another name's), and no other:
+// "[a", "(", "(:" read back as written wherever they stand.
+func listEnd(v string) bool {
+	for _, b := range listBrackets {
+		if opensList(v, b) || closesList(v, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// listBrackets are the brackets of a list printed, each opening and
+// closing: a Python list or a NumPy array or a JSON array, a tuple.
+var listBrackets = []string{"[]", "()"}
+
+// opensList reports whether v opens the bracket b (of listBrackets), does
+// not close it, and holds list items after it ("[1", "['cat'", "[1 0 1").
+func opensList(v, b string) bool {
+	inner, ok := strings.CutPrefix(v, b[:1])
+	return ok && !strings.HasSuffix(v, b[1:]) && listItems(inner)
+}
+
+// closesList reports whether v closes the bracket b (of listBrackets),
+// does not open it, and holds list items before it ("0]", "'dog']").
+func closesList(v, b string) bool {
+	inner, ok := strings.CutSuffix(v, b[1:])
+	return ok && !strings.HasPrefix(v, b[:1]) && listItems(inner)
 }
 
 // listItems reports whether s, the text inside a bracket on a label, is

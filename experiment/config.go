@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 
@@ -323,14 +322,14 @@ func (c *Config) checkNWay() error {
 }
 
 // classNeeds returns n + k, the examples a class needs for n training and
-// k further (test) examples, or math.MaxInt where the sum overflows an int
-// (no class has that many); n and k are ≥ 0.
-func classNeeds(n, k int) int {
-	if n > math.MaxInt-k {
-		return math.MaxInt
-	}
-	return n + k
-}
+// k further (test) examples; n and k are ≥ 0. The sum is exact, an int's
+// limit and beyond (no class has that many): compared with a class's
+// count (hasNeeds), and named in messages as the user's numbers add up.
+func classNeeds(n, k int) uint64 { return uint64(n) + uint64(k) }
+
+// hasNeeds reports whether a class of count examples has the need
+// (classNeeds) examples.
+func hasNeeds(count int, need uint64) bool { return uint64(count) >= need }
 
 // testPerClass returns the number of test examples per class of an N-way
 // episode.

@@ -569,11 +569,13 @@ func TestRunInputErrors(t *testing.T) {
 		{"one method under two names", func(c *Config) { c.Methods = []string{"greedytl-sp", "greedytl-sp:gamma=0.5"} }, "are the same method (greedytl-sp)"},
 		{"unknown target", func(c *Config) { c.Targets = []string{"zz"} }, "zz"},
 		{"negative target", func(c *Config) { c.Targets = []string{"n1"} }, "negative class"},
-		{"small target", func(c *Config) { c.Positives = []int{24} }, "no class can be a target"},
+		{"small target", func(c *Config) { c.Positives = []int{24} }, "no class can be a target: each needs at least 25 examples (the largest number of positives and a test positive), and the largest has 24 examples"},
 		{"small named target", func(c *Config) { c.Positives, c.Targets = []int{24}, []string{"c1"} }, "has 24 examples"},
 		// The positives and a test positive overflowed an int: drawSplit panicked.
-		{"positives beyond an int", func(c *Config) { c.Positives = []int{math.MaxInt} }, "no class can be a target"},
-		{"named target, positives beyond an int", func(c *Config) { c.Positives, c.Targets = []int{math.MaxInt}, []string{"c1"} }, "has 24 examples"},
+		// The examples a target needs were named as the int limit, one
+		// fewer than the positives and a test positive.
+		{"positives beyond an int", func(c *Config) { c.Positives = []int{math.MaxInt} }, "no class can be a target: each needs at least 9223372036854775808 examples (the largest number of positives and a test positive), and the largest has 24 examples"},
+		{"named target, positives beyond an int", func(c *Config) { c.Positives, c.Targets = []int{math.MaxInt}, []string{"c1"} }, `target "c1" has 24 examples, want at least 9223372036854775808`},
 		{"other data", func(c *Config) { c.Data = other }, "content differs"},
 		{"other classes", func(c *Config) { c.Data = renamed }, "its class "},
 		{"incomplete sources", func(c *Config) { c.Sources = incomplete }, "incomplete: 1 class (c1) has no model yet"},

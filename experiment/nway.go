@@ -27,12 +27,13 @@ func choosePool(cfg *Config, neg *source.Negatives, counts []int, warn func(code
 	need := classNeeds(shots, test)
 	sizes := fmt.Sprintf("%d of each class (%s and %s)", need, plural.Count(shots, "shot", "shots"), plural.Count(test, "test example", "test examples"))
 	var pool, small, smallCounts []string
+	most := 0 // the examples of the largest class left out
 	if len(cfg.Targets) == 0 {
 		for c, name := range f.Classes {
 			switch {
 			case neg.IsHeldOut(c) || counts[c] == 0:
-			case counts[c] < need:
-				small = append(small, name)
+			case !hasNeeds(counts[c], need):
+				small, most = append(small, name), max(most, counts[c])
 				smallCounts = append(smallCounts, fmt.Sprintf("%q (%s)", name, plural.Count(counts[c], "example", "examples")))
 			default:
 				pool = append(pool, name)
@@ -44,7 +45,7 @@ func choosePool(cfg *Config, neg *source.Negatives, counts []int, warn func(code
 			return nil, err
 		}
 		c, _ := f.ClassIndex(name)
-		if counts[c] < need {
+		if !hasNeeds(counts[c], need) {
 			return nil, inputErrorf("experiment: class %q has %s, but an episode needs %s: give fewer --test-per-class or shots, or leave it out of --targets",
 				name, plural.Count(counts[c], "example", "examples"), sizes)
 		}
@@ -59,8 +60,8 @@ func choosePool(cfg *Config, neg *source.Negatives, counts []int, warn func(code
 			return nil, inputErrorf("experiment: %d ways, but --targets names only %s to draw from", w, plural.Count(len(pool), "class", "classes"))
 		}
 		if len(small) > 0 {
-			return nil, inputErrorf("experiment: %d ways, but only %s a source and the %d examples an episode needs of each (%s and %s): %s left out, give fewer --test-per-class or shots",
-				w, plural.Count(len(pool), "class has", "classes have"), need, plural.Count(shots, "shot", "shots"), plural.Count(test, "test example", "test examples"), plural.Count(len(small), "class", "classes"))
+			return nil, inputErrorf("experiment: %d ways, but only %s a source and the examples an episode needs, %s: %s left out, the largest with %s; give fewer --test-per-class or shots",
+				w, plural.Count(len(pool), "class has", "classes have"), sizes, plural.Count(len(small), "class", "classes"), plural.Count(most, "example", "examples"))
 		}
 		return nil, inputErrorf("experiment: %d ways, but only %s a source to draw from", w, plural.Count(len(pool), "class has", "classes have"))
 	}
@@ -73,16 +74,13 @@ func choosePool(cfg *Config, neg *source.Negatives, counts []int, warn func(code
 const WarnSmallClasses = "small-classes"
 
 // checkPoolSources returns an error when a class of the manifest's pool
-// has no source in the index ix (an N-way episode's classes are classes
-// with a source, whose own sources it leaves out).
-func checkPoolSources(man *Manifest, ix *source.Index) error {
-	has := map[int]bool{}
-	for _, e := range ix.Sources {
-		has[e.Class] = true
-	}
+// has no source among sources, the classes of the sources of the
+// directory dir (an N-way episode's classes are classes with a source,
+// whose own sources it leaves out).
+func checkPoolSources(man *Manifest, sources []int, dir string) error {
 	for _, name := range man.Targets {
-		if !has[classIndex(man.Classes, name)] {
-			return inputErrorf("experiment: class %q of the pool has no source in %s", name, man.Sources.Dir)
+		if !slices.Contains(sources, classIndex(man.Classes, name)) {
+			return inputErrorf("experiment: class %q of the pool has no source in %s", name, dir)
 		}
 	}
 	return nil
@@ -95,12 +93,13 @@ func checkPoolSources(man *Manifest, ix *source.Index) error {
 const WarnNoSources = "no-sources"
 
 // noSourceWays returns the numbers of ways of the manifest's N-way grid
-// whose episodes can hold no source of the index ix (every source's class
-// among the episode's, which leaves them all out), in the grid's order.
-func noSourceWays(man *Manifest, ix *source.Index) []int {
+// whose episodes can hold no source (every source's class among the
+// episode's, which leaves them all out), in the grid's order; sources are
+// the classes of the sources, one entry a source.
+func noSourceWays(man *Manifest, sources []int) []int {
 	per := map[int]int{}
-	for _, e := range ix.Sources {
-		per[e.Class]++
+	for _, c := range sources {
+		per[c]++
 	}
 	var counts []int // the sources of each class of the pool, most first
 	for _, name := range man.Targets {
@@ -109,7 +108,7 @@ func noSourceWays(man *Manifest, ix *source.Index) []int {
 	slices.SortFunc(counts, func(a, b int) int { return b - a })
 	var ways []int
 	for _, w := range man.Ways {
-		left := len(ix.Sources)
+		left := len(sources)
 		for _, n := range counts[:min(w, len(counts))] {
 			left -= n
 		}
@@ -122,9 +121,11 @@ func noSourceWays(man *Manifest, ix *source.Index) []int {
 
 // noSourceWarning returns the warning (code WarnNoSources) of the N-way
 // manifest man's numbers of ways whose episodes can hold no source of the
-// index ix (noSourceWays), or "" when every episode holds one.
-func noSourceWarning(man *Manifest, ix *source.Index) string {
-	ways := noSourceWays(man, ix)
+// sources directory dir, whose sources are of the classes sources, one
+// entry a source (noSourceWays), or "" when every episode holds one. It
+// needs no source trained: Run gives it before training any.
+func noSourceWarning(man *Manifest, sources []int, dir string) string {
+	ways := noSourceWays(man, sources)
 	if len(ways) == 0 {
 		return ""
 	}
@@ -133,7 +134,7 @@ func noSourceWarning(man *Manifest, ix *source.Index) string {
 		list[i] = strconv.Itoa(w)
 	}
 	return fmt.Sprintf("--ways %s: an episode of %s can hold every class with a source (%s in %s), whose own sources it leaves out: its H then holds no source score, and its methods transfer nothing; give fewer ways, or a --targets pool that leaves out classes with a source",
-		strings.Join(list, ","), plural.Count(ways[0], "class", "classes"), plural.Count(len(ix.Sources), "source", "sources"), man.Sources.Dir)
+		strings.Join(list, ","), plural.Count(ways[0], "class", "classes"), plural.Count(len(sources), "source", "sources"), dir)
 }
 
 // episode draws group g's episode.

@@ -215,7 +215,7 @@ func TestRunNWayErrors(t *testing.T) {
 		edit func(*Config)
 		want string
 	}{
-		{"too few examples", func(c *Config) { c.TestPerClass = 22 }, "4 ways, but only 0 classes have a source and the 25 examples an episode needs of each (3 shots and 22 test examples): 8 classes left out, give fewer --test-per-class or shots"},
+		{"too few examples", func(c *Config) { c.TestPerClass = 22 }, "4 ways, but only 0 classes have a source and the examples an episode needs, 25 of each class (3 shots and 22 test examples): 8 classes left out, the largest with 24 examples; give fewer --test-per-class or shots"},
 		// Of a class named by --targets it said "leave it out of the pool
 		// with --targets", as if --targets were not given.
 		{"too few examples of a target", func(c *Config) { c.TestPerClass, c.Targets = 22, []string{"c1", "c0", "c2", "c3"} }, `class "c1" has 24 examples, but an episode needs 25 of each class (3 shots and 22 test examples): give fewer --test-per-class or shots, or leave it out of --targets`},
@@ -225,11 +225,14 @@ func TestRunNWayErrors(t *testing.T) {
 		{"too many ways for the targets", func(c *Config) { c.Targets = []string{"c0", "c1"}; c.Ways = []int{2, 3} }, "3 ways, but --targets names only 2 classes"},
 		// shots + test examples overflowed an int: the pool let every
 		// class through and drawEpisode panicked (makeslice).
-		{"shots beyond an int", func(c *Config) { c.Positives = []int{math.MaxInt} }, "only 0 classes have a source and the 9223372036854775807 examples"},
+		// The examples an episode needs were named as the int limit
+		// beside shots and test examples that add up to more.
+		{"shots beyond an int", func(c *Config) { c.Positives = []int{math.MaxInt} }, "only 0 classes have a source and the examples an episode needs, 9223372036854775812 of each class (9223372036854775807 shots and 5 test examples): 8 classes left out, the largest with 24 examples"},
 		// The grid's size named the pool's 8 classes as "targets or ways"
 		// beside the factors it multiplied.
 		{"too many episodes", func(c *Config) { c.Splits = maxGridCells }, "a grid of 4e+08 cells (2 numbers of ways × 2 of shots × 100000000 episodes × 1 method)"},
-		{"test examples beyond an int", func(c *Config) { c.TestPerClass = math.MaxInt }, "only 0 classes have a source and the 9223372036854775807 examples"},
+		{"test examples beyond an int", func(c *Config) { c.TestPerClass = math.MaxInt }, "only 0 classes have a source and the examples an episode needs, 9223372036854775810 of each class (3 shots and 9223372036854775807 test examples)"},
+		{"a named class, shots beyond an int", func(c *Config) { c.Positives, c.Targets = []int{math.MaxInt}, []string{"c1", "c0", "c2", "c3"} }, `class "c1" has 24 examples, but an episode needs 9223372036854775812 of each class (9223372036854775807 shots and 5 test examples)`},
 		{"one way", func(c *Config) { c.Ways = []int{1, 2} }, "1 way, want at least 2"},
 		{"ways repeated", func(c *Config) { c.Ways = []int{2, 2} }, "--ways lists 2 twice"},
 		{"shots repeated", func(c *Config) { c.Positives = []int{1, 3, 1} }, "--shots lists 1 twice"},
@@ -592,7 +595,7 @@ func TestNWayDefaultPoolLeavesOutSmallClasses(t *testing.T) {
 		want string
 	}{
 		{"a pool smaller than the ways", func(c *Config) { c.Ways = []int{2, testClasses} },
-			fmt.Sprintf("experiment: %d ways, but only %d classes have a source and the 8 examples an episode needs of each (3 shots and 5 test examples): 1 class left out, give fewer --test-per-class or shots", testClasses, testClasses-1)},
+			fmt.Sprintf("experiment: %d ways, but only %d classes have a source and the examples an episode needs, 8 of each class (3 shots and 5 test examples): 1 class left out, the largest with 7 examples; give fewer --test-per-class or shots", testClasses, testClasses-1)},
 		{"a small class named", func(c *Config) { c.Targets = []string{"c0", "c3", "c5", "c6"} },
 			`experiment: class "c3" has 7 examples, but an episode needs 8 of each class (3 shots and 5 test examples): give fewer --test-per-class or shots, or leave it out of --targets`},
 	} {

@@ -201,6 +201,30 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	srcDir := cfg.Sources
 	if ix == nil {
 		srcDir = filepath.Join(cfg.Out, "sources")
+	}
+	absDir, err := filepath.Abs(srcDir)
+	if err != nil {
+		return nil, err
+	}
+	if man.Protocol == ProtocolNWay {
+		// Checked and said before the sources are trained, which may
+		// take long: the classes that get one are the plan's.
+		var sources []int // the class of each source
+		if ix == nil {
+			sources = neg.SourceClasses(counts)
+		} else {
+			for _, e := range ix.Sources {
+				sources = append(sources, e.Class)
+			}
+		}
+		if err := checkPoolSources(man, sources, absDir); err != nil {
+			return nil, err
+		}
+		if w := noSourceWarning(man, sources, absDir); w != "" {
+			warn(WarnNoSources, w, nil)
+		}
+	}
+	if ix == nil {
 		_, serr := os.Stat(srcDir)
 		resumed := serr == nil
 		if resumed {
@@ -230,19 +254,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	for _, w := range ix.Warnings(filepath.Join(srcDir, source.IndexFile)) {
 		warn(w.Code, w.Message, w.Classes)
 	}
-	absDir, err := filepath.Abs(srcDir)
-	if err != nil {
-		return nil, err
-	}
 	man.Sources = *ix.ID(absDir)
-	if man.Protocol == ProtocolNWay {
-		if err := checkPoolSources(man, ix); err != nil {
-			return nil, err
-		}
-		if w := noSourceWarning(man, ix); w != "" {
-			warn(WarnNoSources, w, nil)
-		}
-	}
 	man.RunID = man.ID()
 	if err := sameRun(cfg.Out, old, man, true); err != nil {
 		return nil, err
@@ -327,19 +339,20 @@ func chooseTargets(cfg *Config, neg *source.Negatives, counts []int, logf func(s
 		return nil, inputErrorf("experiment: the negative pool leaves %s, want more than %d (the training negatives) to have a test set", plural.Count(len(neg.Target), "target negative", "target negatives"), TrainNegatives)
 	}
 	var targets []string
+	most := 0 // the examples of the largest class skipped
 	if len(cfg.Targets) == 0 {
 		var skipped []string
 		for c, name := range f.Classes {
 			switch {
 			case neg.IsHeldOut(c) || counts[c] == 0:
-			case counts[c] < need:
-				skipped = append(skipped, fmt.Sprintf("%s (%d)", name, counts[c]))
+			case !hasNeeds(counts[c], need):
+				skipped, most = append(skipped, fmt.Sprintf("%s (%d)", name, counts[c])), max(most, counts[c])
 			default:
 				targets = append(targets, name)
 			}
 		}
 		if len(skipped) > 0 {
-			logf("skipping %s with fewer than %s: %v", plural.Count(len(skipped), "class", "classes"), plural.Count(need, "example", "examples"), skipped)
+			logf("skipping %s with fewer than %d examples: %v", plural.Count(len(skipped), "class", "classes"), need, skipped)
 		}
 	}
 	for _, name := range cfg.Targets {
@@ -347,13 +360,13 @@ func chooseTargets(cfg *Config, neg *source.Negatives, counts []int, logf func(s
 		if err != nil {
 			return nil, err
 		}
-		if counts[c] < need {
+		if !hasNeeds(counts[c], need) {
 			return nil, inputErrorf("experiment: target %q has %s, want at least %d (the largest number of positives and a test positive)", name, plural.Count(counts[c], "example", "examples"), need)
 		}
 		targets = append(targets, name)
 	}
 	if len(targets) == 0 {
-		return nil, inputErrorf("experiment: no class can be a target (each needs at least %d examples)", need)
+		return nil, inputErrorf("experiment: no class can be a target: each needs at least %d examples (the largest number of positives and a test positive), and the largest has %s", need, plural.Count(most, "example", "examples"))
 	}
 	return targets, nil
 }

@@ -123,6 +123,10 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 	for i, f := range files {
 		names[i] = f.name
 	}
+	// Checked before the lock, so that a directory refused gets nothing,
+	// not even the lock file (which stays), and again under it, where no
+	// other Write changes it: a legacy report's page and figures are read
+	// twice (legacyList), the price of both.
 	if _, err := checkedList(dir, doc.title, names); err != nil {
 		return nil, err
 	}
@@ -733,9 +737,9 @@ func (r Row) Accuracy() string {
 	case r.HasStdErr():
 		s = fmt.Sprintf("%.1f ± %.2f", 100*r.Mean, 100*r.StdErr)
 	case r.Ways > 0:
-		s = fmt.Sprintf("%.1f (1 episode)", 100*r.Mean)
+		s = fmt.Sprintf("%.1f %s", 100*r.Mean, singleMark("episode"))
 	default:
-		s = fmt.Sprintf("%.1f (1 split)", 100*r.Mean)
+		s = fmt.Sprintf("%.1f %s", 100*r.Mean, singleMark("split"))
 	}
 	if r.StoppedShort() {
 		s += " " + NotConvergedMark
@@ -824,18 +828,24 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 
 // entryNotes is what a table's note says of its entries marked as
 // Row.Accuracy marks them: "—" where failed (every unit of an entry failed:
-// "cell", "episode"), "(1 one)" where single (an entry of one split or
-// episode, without a standard error).
+// "cell", "episode"), singleMark(one) where single (an entry of one split
+// or episode, without a standard error).
 func entryNotes(failed bool, unit string, single bool, one string) string {
 	var s string
 	if failed {
 		s += fmt.Sprintf(" An entry of — averages none: its every %s failed (see the failed %ss).", unit, unit)
 	}
 	if single {
-		s += fmt.Sprintf(" Entries marked (1 %s) come from a single %s: there is no standard error to show.", one, one)
+		s += fmt.Sprintf(" Entries marked %s come from a single %s: there is no standard error to show.", singleMark(one), one)
 	}
 	return s
 }
+
+// singleMark is the mark of a table's entry that comes from a single
+// split or episode (one: "split", "episode"), which has no standard error
+// (Row.HasStdErr): "(1 split)", "(1 episode)". Row.Accuracy writes it
+// after the mean, and entryNotes explains it.
+func singleMark(one string) string { return "(1 " + one + ")" }
 
 // timingTable is the paper's Table 1: the fit time of a method (GreedyTL)
 // and its approximation (GreedyTL-59) by training-set size, mean ± standard

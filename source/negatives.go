@@ -103,7 +103,7 @@ func PlanNegatives(f *dataset.Folder, named []string, fraction float64, seed uin
 		}
 	}
 	slices.Sort(neg.Classes)
-	if len(sourceClasses(counts, neg.Classes)) == 0 {
+	if len(neg.SourceClasses(counts)) == 0 {
 		return nil, fmt.Errorf("source: dataset %s: the negative pool holds out all its %d classes with examples, leaving no class with examples to train a source on: hold out fewer", f.Dir, len(candidates))
 	}
 	pool := neg.poolRows(f)
@@ -119,12 +119,14 @@ func PlanNegatives(f *dataset.Folder, named []string, fraction float64, seed uin
 	return neg, nil
 }
 
-// sourceClasses returns, in increasing order, the classes that get a
-// source: those with examples that are not held out.
-func sourceClasses(counts, held []int) []int {
+// SourceClasses returns, in increasing order, the classes of a dataset
+// of class counts counts (dataset.Folder.ClassCounts) that get a source
+// under the plan n (TrainAll trains one of each): those with examples
+// that n does not hold out.
+func (n *Negatives) SourceClasses(counts []int) []int {
 	var cs []int
-	for c, n := range counts {
-		if n > 0 && !slices.Contains(held, c) {
+	for c, k := range counts {
+		if k > 0 && !n.IsHeldOut(c) {
 			cs = append(cs, c)
 		}
 	}

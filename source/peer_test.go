@@ -78,7 +78,7 @@ func TestTrainOneMatchesLiblinear(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range sourceClasses(f.ClassCounts(), neg.Classes)[:3] {
+	for _, c := range neg.SourceClasses(f.ClassCounts())[:3] {
 		checkAgainstLiblinear(t, f, c, neg)
 	}
 }

@@ -264,7 +264,7 @@ func planTrainAll(f *dataset.Folder, neg *Negatives, out string, cfg TrainConfig
 	if err := job.checkDir(); err != nil {
 		return nil, err
 	}
-	job.classes = sourceClasses(f.ClassCounts(), neg.Classes)
+	job.classes = neg.SourceClasses(f.ClassCounts())
 	for _, c := range job.classes {
 		if !opts.Shard.Contains(uint64(c)) {
 			continue

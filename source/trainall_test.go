@@ -55,7 +55,7 @@ func (j job) run(t *testing.T, ctx context.Context, out string, opts RunOptions)
 }
 
 // sources returns the classes that get a source.
-func (j job) sources() []int { return sourceClasses(j.f.ClassCounts(), j.neg.Classes) }
+func (j job) sources() []int { return j.neg.SourceClasses(j.f.ClassCounts()) }
 
 // snapshot returns the files of a sources directory by relative path, with
 // the timings of the sidecar records zeroed (the only bytes that may

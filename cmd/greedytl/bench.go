@@ -91,8 +91,7 @@ has no number).`,
 			// The tables time at most a few hundred cells: a count of
 			// 999 is room enough for barFits.
 			if isTerminal(s.err) && !o.json && barFits(s.err, "timing", 999) {
-				bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(s.err), progressbar.OptionSetDescription("timing"),
-					progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+				bar = newBar(s.err, -1, "timing")
 				opts.Progress = func(done, total int) {
 					bar.ChangeMax(total)
 					_ = bar.Set(done)

@@ -563,12 +563,12 @@ func TestPredictLiblinearLabels(t *testing.T) {
 	// (an index column in front gave other scores without a word).
 	X3 := writeText(t, dir, "X3.csv", "1,0,7\n0,1,7\n2,0,7\n0,3,7\n3,1,7\n")
 	lines, stderr := predictLines(t, 5, "--model", model, "--features", X3)
-	if note := "note: " + X3 + " has 3 columns and the model " + model + " has 2 features: column 3 is read as a feature the training data never had (weight 0, as liblinear-predict reads it)\n"; strings.Join(lines, " ") != "-1 1 -2 3 -2" || stderr != note {
+	if note := "greedytl: note: " + X3 + " has 3 columns and the model " + model + " has 2 features: column 3 is read as a feature the training data never had (weight 0, as liblinear-predict reads it)\n"; strings.Join(lines, " ") != "-1 1 -2 3 -2" || stderr != note {
 		t.Errorf("3 columns: scores %q, stderr %q; want -1 1 -2 3 -2 and %q", lines, stderr, note)
 	}
 	one := writeText(t, dir, "one.model", "solver_type L2R_LR\nnr_class 2\nlabel 2 4\nnr_feature 1\nbias -1\nw\n-1\n")
 	lines, stderr = predictLines(t, 5, "--model", one, "--features", X3)
-	if note := "note: " + X3 + " has 3 columns and the model " + one + " has 1 feature: columns 2 and 3 are read as features the training data never had (weight 0, as liblinear-predict reads them)\n"; strings.Join(lines, " ") != "1 0 2 0 3" || stderr != note { // the score of 4: x₀
+	if note := "greedytl: note: " + X3 + " has 3 columns and the model " + one + " has 1 feature: columns 2 and 3 are read as features the training data never had (weight 0, as liblinear-predict reads them)\n"; strings.Join(lines, " ") != "1 0 2 0 3" || stderr != note { // the score of 4: x₀
 		t.Errorf("3 columns, a model of 1 feature: scores %q, stderr %q; want 1 0 2 0 3 and %q", lines, stderr, note)
 	}
 	wantInputError(t, `--positive 2: `+model+` was fitted with "4" as the positive label`, "predict", "--model", model, "--features", X, "--labels", y, "--positive", "2")

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -374,16 +376,43 @@ func barProgress(s *streams, bar **progressbar.ProgressBar, what string) func(do
 			if !barFits(s.err, what, total) {
 				return
 			}
-			*bar = progressbar.NewOptions(total,
-				progressbar.OptionSetWriter(s.err),
-				progressbar.OptionSetDescription(what),
-				progressbar.OptionShowCount(),
-				progressbar.OptionSetPredictTime(true),
-				progressbar.OptionClearOnFinish())
+			*bar = newBar(s.err, total, what, progressbar.OptionSetPredictTime(true))
 		}
 		_ = (*bar).Set(done)
 		if done == total {
 			_ = (*bar).Finish()
 		}
 	}
+}
+
+// newBar returns the commands' progress bar on w, counting to total (-1: a
+// spinner, the count unknown), described by what, showing its count and
+// cleared when finished; opts add to these. It is drawn in ASCII
+// ("[===>...]") where the locale says the terminal is not UTF-8
+// (utf8Locale), in blocks ("|███   |") otherwise.
+func newBar(w io.Writer, total int, what string, opts ...progressbar.Option) *progressbar.ProgressBar {
+	all := []progressbar.Option{
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(),
+		progressbar.OptionClearOnFinish(),
+	}
+	if !utf8Locale(os.Getenv) {
+		all = append(all, progressbar.OptionSetTheme(progressbar.ThemeASCII))
+	}
+	return progressbar.NewOptions(total, append(all, opts...)...)
+}
+
+// utf8Locale reports whether the locale of the environment (getenv) leaves
+// the terminal UTF-8: the first set of LC_ALL, LC_CTYPE and LANG, which
+// decides the character set as setlocale reads them, names UTF-8
+// ("en_US.UTF-8", "C.utf8"), or none is set (nothing says otherwise).
+// "C", "POSIX" or another character set ("de_DE.ISO-8859-1") is not.
+func utf8Locale(getenv func(string) string) bool {
+	for _, name := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		if v := strings.ToLower(getenv(name)); v != "" {
+			return strings.Contains(v, "utf-8") || strings.Contains(v, "utf8")
+		}
+	}
+	return true
 }

@@ -609,6 +609,29 @@ func TestExperimentNWayFlags(t *testing.T) {
 	wantInputError(t, "experiment: 0 shots (training examples per class), want at least 1", "experiment", "--data", data, "--protocol", "nway", "--shots", "2,0", "--out", filepath.Join(t.TempDir(), "r"))
 }
 
+// TestExperimentNWayWarnsBeforeTrainingSources: an N-way run that trains
+// its own sources with a number of ways taking every class with a source
+// into an episode warns of it (no-sources) before it trains the sources,
+// which may take long, not after: the warning needs the plan alone. The
+// warning came after "training the sources into".
+func TestExperimentNWayWarnsBeforeTrainingSources(t *testing.T) {
+	data := experimentFolder(t)
+	run := filepath.Join(t.TempDir(), "run")
+	code, _, stderr := cli(t, "", "experiment", "--data", data, "--negative-classes", "n0,n1", "--protocol", "nway",
+		"--ways", "2,6", "--shots", "1", "--test-per-class", "4", "--splits", "1", "--methods", "no-transfer", "--out", run)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(stderr, "\n")
+	warned := slices.IndexFunc(lines, func(l string) bool {
+		return strings.HasPrefix(l, "greedytl: warning: --ways 6: an episode of 6 classes can hold every class with a source (6 sources in ")
+	})
+	training := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "training the sources into ") })
+	if warned < 0 || training < 0 || warned > training {
+		t.Errorf("the no-sources warning at line %d, \"training the sources\" at line %d; want the warning first:\n%s", warned, training, stderr)
+	}
+}
+
 // TestExperimentOneProcessPerRun: an experiment on a run directory another
 // process holds exits non-zero at once, naming the holder, and writes
 // nothing (issue: two experiments on one run duplicated every cell).

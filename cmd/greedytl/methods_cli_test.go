@@ -186,7 +186,7 @@ func checkSourcesRecord(t *testing.T, st sourcesToy, name string) {
 		{"other sources", withSources, []string{"--sources", st.B}, exitInput, false,
 			"--sources " + st.B + " (identity "},
 		{"a matrix", withSources, []string{"--source-scores", st.HAt}, 0, true,
-			"note: " + withSources + " was fitted with the sources of " + st.A + " (identity " + sum.Sources.SHA256[:12] + "); the scores of " + st.HAt + " cannot be checked against them\n"},
+			"greedytl: note: " + withSources + " was fitted with the sources of " + st.A + " (identity " + sum.Sources.SHA256[:12] + "); the scores of " + st.HAt + " cannot be checked against them\n"},
 		{"no record, A", withMatrix, []string{"--sources", st.A}, 0, true, ""},
 		{"no record, B", withMatrix, []string{"--sources", st.B}, 0, false, ""},
 	} {

@@ -31,7 +31,7 @@ func stopWithParent() {
 	}
 	os.Unsetenv(parentEnv)
 	if code, err := followParent(v); err != nil {
-		fmt.Fprintln(os.Stderr, "greedytl:", err)
+		diagf(os.Stderr, "%v", err)
 		os.Exit(code)
 	}
 }

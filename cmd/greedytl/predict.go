@@ -320,7 +320,7 @@ func (o *predictOptions) checkSources(s *streams, rec *source.ID) error {
 		return nil
 	}
 	if o.data.scores != "" {
-		fmt.Fprintf(s.err, "note: %s was fitted with the sources of %s (identity %.12s); the scores of %s cannot be checked against them\n",
+		s.note("%s was fitted with the sources of %s (identity %.12s); the scores of %s cannot be checked against them",
 			o.modelName(), rec.Dir, rec.SHA256, displayName(o.data.scores))
 		return nil
 	}
@@ -378,7 +378,7 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model
 		case 2:
 			extra = fmt.Sprintf("columns %d and %d are read as features", d-1, d)
 		}
-		fmt.Fprintf(s.err, "note: %s has %s and the model %s has %s: %s the training data never had (weight 0, as liblinear-predict reads %s)\n",
+		s.note("%s has %s and the model %s has %s: %s the training data never had (weight 0, as liblinear-predict reads %s)",
 			displayName(o.data.features), plural.Count(d, "column", "columns"), o.modelName(), plural.Count(m.NrFeature, "feature", "features"), extra, them)
 	}
 	f := m.Scores(X)

@@ -125,7 +125,7 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 		s.warn(warning{Code: "records", Message: w})
 	}
 	if note := res.PartialNote(); note != "" {
-		fmt.Fprintln(s.err, "greedytl:", note)
+		diagf(s.err, "%s", note)
 	}
 	rows := res.Rows()
 	for _, r := range rows {
@@ -144,7 +144,7 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 		case err != nil:
 			s.warn(warning{Code: "report-files", Message: fmt.Sprintf("%s: %v", path, err)})
 		case !o.quiet:
-			fmt.Fprintf(s.err, "greedytl: removed %s, a file of the earlier report that this one does not write\n", path)
+			diagf(s.err, "removed %s, a file of the earlier report that this one does not write", path)
 		}
 	}
 	written, err := report.Write(o.out, res, opts)

@@ -82,7 +82,7 @@ func signalContext(stderr io.Writer) (ctx context.Context, stop func()) {
 				}
 				atomicfile.RemoveTemporary()
 				if !stopped {
-					fmt.Fprintln(stderr, "greedytl:", stoppedBy{s})
+					diagf(stderr, "%v", stoppedBy{s})
 				}
 				os.Exit(exitSignal + int(s))
 			case <-done:
@@ -226,13 +226,28 @@ type warning struct {
 }
 
 // warn prints the warning w on standard error, "greedytl: warning: " and
-// its message, and keeps it for the command's --json report (fit --json's
+// its message (diagf), and keeps it for the command's --json report (fit --json's
 // "warnings"). It is the one route of the commands' warnings, so that a
 // program driving greedytl (the Python package) receives every one
 // without reading standard error, whose other lines are for people.
 func (s *streams) warn(w warning) {
 	s.warnings = append(s.warnings, w)
-	fmt.Fprintf(s.err, "greedytl: warning: %s\n", w.Message)
+	diagf(s.err, "warning: %s", w.Message)
+}
+
+// note prints a note on standard error, "greedytl: note: " and the
+// message (diagf): what a person may want to know of a command that
+// succeeds, which asks nothing of the result (a warning's) — predict's
+// columns read as features the training data never had, synth's
+// temporary folders left by a killed run.
+func (s *streams) note(format string, a ...any) { diagf(s.err, "note: "+format, a...) }
+
+// diagf prints a diagnostic line on w (standard error): "greedytl: " and
+// the message formatted as fmt.Printf formats it. Every error, warning
+// and note the command prints begins so, and no other line: progress,
+// logs and summaries are plain.
+func diagf(w io.Writer, format string, a ...any) {
+	fmt.Fprintf(w, "greedytl: "+format+"\n", a...)
 }
 
 // printJSON writes v to w as the commands' --json outputs are written:
@@ -276,7 +291,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := &checkedWriter{w: stdout}
 	code := execute(newRootCmd(&streams{in: stdin, out: out, err: stderr}), args, stdin, out, stderr)
 	if code == exitOK && out.err != nil {
-		fmt.Fprintln(stderr, "greedytl: writing standard output:", out.err)
+		diagf(stderr, "writing standard output: %v", out.err)
 		return exitFailure
 	}
 	return code
@@ -330,7 +345,7 @@ func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 		// (heedSignals) lets finish —
 		// still says the command was stopped: not 0, as if none had come.
 		if errors.As(context.Cause(ctx), &sig) {
-			fmt.Fprintf(stderr, "greedytl: %v as the work finished: its outputs are written, whole\n", sig)
+			diagf(stderr, "%v as the work finished: its outputs are written, whole", sig)
 			return exitSignal + int(sig.sig)
 		}
 		return exitOK
@@ -339,10 +354,10 @@ func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 		if !errors.As(err, new(stoppedBy)) {
 			err = fmt.Errorf("%w: %w", sig, err)
 		}
-		fmt.Fprintln(stderr, "greedytl:", err)
+		diagf(stderr, "%v", err)
 		return exitSignal + int(sig.sig)
 	}
-	fmt.Fprintln(stderr, "greedytl:", err)
+	diagf(stderr, "%v", err)
 	return exitCode(err)
 }
 

@@ -87,7 +87,7 @@ func runSynth(ctx context.Context, s *streams, o *synthOptions) error {
 	// Not a summary: --quiet keeps it (a killed synth's folder may hold
 	// gigabytes, and counts against the free space Write needs).
 	for _, l := range synth.Leftovers(o.out) {
-		fmt.Fprintf(s.err, "greedytl: note: %s is the temporary folder of a synth at work or killed outright (SIGKILL): remove it if no synth is writing into %s\n", l, o.out)
+		s.note("%s is the temporary folder of a synth at work or killed outright (SIGKILL): remove it if no synth is writing into %s", l, o.out)
 	}
 	var bar *progressbar.ProgressBar
 	if !o.quiet && isTerminal(s.err) {
