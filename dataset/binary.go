@@ -75,7 +75,34 @@ func binaryFormat(head []byte) string {
 	if len(head) >= 2 && head[0] == 0x80 && head[1] >= 2 && head[1] <= 5 {
 		return "a Python pickle (pickle.dump, joblib.dump, pandas' to_pickle): save the array with np.save (.npy) or as CSV text"
 	}
+	if name, ok := tarMember(head); ok {
+		first := ""
+		if len(name) > 0 {
+			first = " whose first file is " + quoteField(name)
+		}
+		return fmt.Sprintf("a tar archive (tar cf; a .tar.gz or .tgz once gunzipped)%s: extract it (tar xf FILE) and give the file inside", first)
+	}
 	return ""
+}
+
+// tarMember reports whether head, the first bytes of an input, is the
+// header of a tar archive's first member — POSIX ustar's or GNU tar's
+// magic, "ustar", at byte 257, in a header of NUL-padded fields (notUTF8:
+// text does not hold them) — and returns the member's name, its first
+// field, or none when the header is one of extended attributes (PAX's,
+// which Python's tarfile writes first, or GNU's long name), which the
+// member's own header follows. A .tar.gz of a dataset, gunzipped by the
+// readers, is such input.
+func tarMember(head []byte) (name []byte, ok bool) {
+	const magicAt, typeAt = 257, 156
+	if len(head) < magicAt+len("ustar") || string(head[magicAt:magicAt+len("ustar")]) != "ustar" || !notUTF8(head) {
+		return nil, false
+	}
+	if bytes.IndexByte([]byte("xgLK"), head[typeAt]) >= 0 {
+		return nil, true
+	}
+	name, _, _ = bytes.Cut(head[:100], []byte{0})
+	return name, true
 }
 
 // isText reports whether head, the first bytes of an input, are printable

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"archive/tar"
 	"bytes"
 	"fmt"
 	"os"
@@ -37,7 +38,8 @@ var binaryReaders = []struct {
 
 // TestBinaryInput: a file of a binary format that users have at hand (an
 // .npz of np.savez, an Excel workbook, a pickle, a bzip2/xz/zstd file, HDF5,
-// a MATLAB .mat, Parquet, raw bytes of tofile) given where text is read is
+// a MATLAB .mat, Parquet, raw bytes of tofile, a tar archive or .tar.gz, whose
+// NULs were called UTF-16 text) given where text is read is
 // refused by what it is, naming the file, where it was read as lines and
 // failed on "x.npz:2: expected 5 values as in the header on line 1, got 1"
 // or on a label of binary bytes. A .npy array given to a text-only reader
@@ -62,6 +64,7 @@ func TestBinaryInput(t *testing.T) {
 		{"x.bin", "\x9a\x99\x99\x99\x99\x99\xf1?\x00\x00\x00\x00\x00\x00\x00@", "binary data, not text: byte 8 is 0 (NUL), which text never holds (UTF-16 text without its byte order mark holds them too: save it as UTF-8)", ""},
 		{"x.csv", "1\x00,\x002\x00\n\x00", "binary data, not text: byte 1 is 0 (NUL), which text never holds (UTF-16 text without its byte order mark holds them too: save it as UTF-8)", ""},
 		{"x.npy", npyMagic + "\x01\x00", "a NumPy .npy array, not text", "npy"},
+		{"x.tar", tarred(t, "train.svm", "+1 1:0.5\n-1 2:1\n"), `a tar archive (tar cf; a .tar.gz or .tgz once gunzipped) whose first file is "train.svm": extract it (tar xf FILE) and give the file inside`, ""},
 	} {
 		for _, gz := range []bool{false, true} {
 			content, name := []byte(tc.content), tc.name
@@ -134,6 +137,23 @@ func TestBinaryInput(t *testing.T) {
 	}
 }
 
+// tarred returns a tar archive holding one file, name, of the given content,
+// as tar cf writes it.
+func tarred(t *testing.T, name, content string) string {
+	var b bytes.Buffer
+	tw := tar.NewWriter(&b)
+	if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(content))}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tw.Write([]byte(content)); err != nil {
+		t.Fatal(err)
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
 // TestTextNamedNPYNotUTF8: text named .npy that is not UTF-8 (a
 // Windows-1252 CSV, an accented letter past its first 8 bytes) or holds a
 // control byte (a terminal's colour codes) is still called text, with the
@@ -188,11 +208,20 @@ with open(os.path.join(d, 'x.csv.xz'), 'wb') as f:
     f.write(lzma.compress(b'1,2,3\n4,5,6\n'))
 with open(os.path.join(d, 'utf16.csv'), 'wb') as f:
     f.write('1,2,3\n4,5,6\n'.encode('utf-16-le'))
+np.savetxt(os.path.join(d, 'x.csv'), x, delimiter=',')
+np.save(os.path.join(d, 'x.npy'), x)
+import tarfile
+for name, mode in [('csv.tar.gz', 'w:gz'), ('csv.tar', 'w')]:
+    with tarfile.open(os.path.join(d, name), mode) as t:
+        t.add(os.path.join(d, 'x.csv'), arcname='x.csv')
+with tarfile.open(os.path.join(d, 'npy.tgz'), 'w:gz', format=tarfile.GNU_FORMAT) as t:
+    t.add(os.path.join(d, 'x.npy'), arcname='data/x.npy')
 `
 
 // TestBinaryInputPeers: the files NumPy and Python's own modules write
 // (np.savez, np.savez_compressed, pickle.dump, ndarray.tofile, bz2, lzma,
-// UTF-16 without a byte order mark) are refused by what they are. It skips
+// UTF-16 without a byte order mark, tarfile's archives, gzipped or not, in
+// its default PAX format and GNU tar's) are refused by what they are. It skips
 // without NumPy (fails under GREEDYTL_REQUIRE_PEERS=1).
 func TestBinaryInputPeers(t *testing.T) {
 	python := peertest.PythonWith(t, "numpy")
@@ -208,6 +237,9 @@ func TestBinaryInputPeers(t *testing.T) {
 		"x.csv.bz2":      "bzip2-compressed",
 		"x.csv.xz":       "xz-compressed",
 		"utf16.csv":      "binary data, not text: byte 1 is 0 (NUL)",
+		"csv.tar.gz":     "a tar archive (tar cf; a .tar.gz or .tgz once gunzipped): extract it", // a PAX header first
+		"csv.tar":        "a tar archive (tar cf; a .tar.gz or .tgz once gunzipped): extract it",
+		"npy.tgz":        `a tar archive (tar cf; a .tar.gz or .tgz once gunzipped) whose first file is "data/x.npy"`,
 	} {
 		path := filepath.Join(dir, file)
 		for _, r := range binaryReaders {

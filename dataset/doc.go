@@ -28,7 +28,8 @@
 // Gzip-compressed input is decompressed transparently by every reader: it
 // is recognised by its magic bytes, not its name. Other binary input (a zip
 // archive such as an .npz of np.savez, a pickle, a bzip2, xz or zstd
-// stream, HDF5, Parquet, any NUL byte among the first bytes) given where
+// stream, HDF5, Parquet, a tar archive (a .tar.gz once gunzipped), any NUL
+// byte among the first bytes) given where
 // text is read is an error naming its format (binaryFormat). The Read functions take
 // the path "-" for standard input (named "<stdin>" in errors).
 //

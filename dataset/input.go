@@ -104,7 +104,8 @@ func maybeGunzip(r io.Reader, name string) (*bufio.Reader, bool, error) {
 		}
 		return nil, false, &Error{File: name, Err: err}
 	}
-	return bufio.NewReaderSize(gzipReader{gz}, bufSize), true, nil
+	gz.Multistream(false)
+	return bufio.NewReaderSize(&gzipReader{zr: gz, br: br}, bufSize), true, nil
 }
 
 // lineReader yields the lines of a text input without their line endings
@@ -201,16 +202,62 @@ var errNoReader = errors.New("no reader (nil)")
 // decoders would otherwise take for a truncation of their own format.
 var errGzipTruncated = errors.New("unexpected end of compressed data")
 
-// gzipReader reports a truncated gzip stream as errGzipTruncated; its other
-// errors already start with "gzip: ".
-type gzipReader struct{ zr *gzip.Reader }
+// errGzipTrailing is the error of bytes after a gzip stream that are
+// neither another gzip member nor zeros.
+var errGzipTrailing = errors.New("gzip: bytes after the compressed data that are neither another gzip stream nor zero padding")
 
-func (g gzipReader) Read(p []byte) (int, error) {
-	n, err := g.zr.Read(p)
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		err = errGzipTruncated
+// gzipReader decompresses the gzip members of br one after the other, as
+// gzip -d and Python's gzip module (so NumPy, pandas and scikit-learn) read
+// them: concatenated members are one content, and zero bytes after a member
+// (the padding of a tape block or of dd conv=sync) are skipped, where Go's
+// reader took them for a truncated member or a bad header. It reports a
+// truncated gzip stream as errGzipTruncated; its other errors already
+// start with "gzip: ".
+type gzipReader struct {
+	zr *gzip.Reader // reads one member (Multistream(false))
+	br *bufio.Reader
+}
+
+func (g *gzipReader) Read(p []byte) (int, error) {
+	for {
+		n, err := g.zr.Read(p)
+		if err == io.EOF {
+			err = g.nextMember()
+			if err == nil && n == 0 {
+				continue
+			}
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			err = errGzipTruncated
+		}
+		return n, err
 	}
-	return n, err
+}
+
+// nextMember, at the end of a member, skips zero bytes and starts reading
+// the next member; it returns io.EOF at the end of the input, and
+// errGzipTrailing when other bytes follow.
+func (g *gzipReader) nextMember() error {
+	for {
+		b, err := g.br.ReadByte()
+		switch {
+		case err == io.EOF:
+			return io.EOF
+		case err != nil:
+			return err
+		case b == 0:
+			continue
+		}
+		g.br.UnreadByte()
+		if magic, _ := g.br.Peek(2); len(magic) < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
+			return errGzipTrailing
+		}
+		if err := g.zr.Reset(g.br); err != nil {
+			return err
+		}
+		g.zr.Multistream(false)
+		return nil
+	}
 }
 
 // content returns the next content line, skipping those isSkippable
