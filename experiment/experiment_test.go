@@ -1239,6 +1239,49 @@ func TestRunRefusesOtherSources(t *testing.T) {
 	}
 }
 
+// TestRunResumedWithoutItsSources: a run that read its sources from a
+// directory (Config.Sources), resumed without it, is refused before it
+// trains anything when that directory holds sources trained with other
+// settings than Run's own (here one C), naming the directory for --sources
+// — it trained every source into RUN/sources and then refused them; when
+// the directory's sources are what Run trains (the default settings, as a
+// shard's own sources), the resume trains them again and goes on.
+func TestRunResumedWithoutItsSources(t *testing.T) {
+	f := testFolder(t)
+	oneC := source.DefaultTrainConfig()
+	oneC.Grid = []float64{1}
+	for _, tc := range []struct {
+		what    string
+		sources string
+		refused bool
+	}{
+		{"other settings", testSources(t, f, oneC), true},
+		{"the default settings", testSources(t, f), false},
+	} {
+		out := t.TempDir()
+		cfg := testConfig(f, out, tc.sources, "no-transfer")
+		if _, err := Run(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		cfg.Sources = ""
+		_, err := Run(context.Background(), cfg)
+		_, serr := os.Stat(filepath.Join(out, "sources"))
+		if !tc.refused {
+			if err != nil || serr != nil {
+				t.Errorf("%s: resumed without --sources: %v (its sources: %v), want it resumed", tc.what, err, serr)
+			}
+			continue
+		}
+		abs, _ := filepath.Abs(tc.sources)
+		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "read its sources from "+abs) || !strings.Contains(err.Error(), "give --sources "+abs+" to resume it") {
+			t.Errorf("%s: resumed without --sources: %v, want ErrInput naming %s", tc.what, err, abs)
+		}
+		if !errors.Is(serr, fs.ErrNotExist) {
+			t.Errorf("%s: the refused resume trained sources into %s (%v)", tc.what, out, serr)
+		}
+	}
+}
+
 // TestRunWarnsOfUnconvergedSources: Run's log says when the final fits of
 // some of its sources stopped at the solver's iteration cap (the converged
 // field of sources.json), and says nothing when every source converged;

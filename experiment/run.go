@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -201,6 +202,11 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	srcDir := cfg.Sources
 	if ix == nil {
 		srcDir = filepath.Join(cfg.Out, "sources")
+		tc := source.DefaultTrainConfig()
+		tc.Seed = cfg.Seed
+		if err := sourcesElsewhere(cfg.Out, old, srcDir, tc); err != nil {
+			return nil, err
+		}
 		_, serr := os.Stat(srcDir)
 		resumed := serr == nil
 		if resumed {
@@ -208,8 +214,6 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		} else {
 			logf("training the sources into %s", srcDir)
 		}
-		tc := source.DefaultTrainConfig()
-		tc.Seed = cfg.Seed
 		opts := source.RunOptions{Workers: cfg.Workers, Progress: cfg.SourceProgress, DataSHA256: digest}
 		res, err := source.TrainAll(ctx, f, neg, srcDir, tc, opts)
 		if errors.Is(err, source.ErrOtherJob) {
@@ -258,6 +262,38 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, err
 	}
 	return r.run(ctx, logf)
+}
+
+// sourcesElsewhere returns an input error when the run directory dir, whose
+// manifest is old (nil: a new run), is resumed without Config.Sources,
+// to train its sources into srcDir with tc, while its run read them from
+// another directory, which still holds those very sources (their identity
+// is old's), trained with settings other than tc (train-sources's flags):
+// sources trained here would not be the run's, and the resume, having
+// trained every one of them, would be refused — after hours, on a large
+// dataset, leaving them in dir. The error names that directory, for
+// --sources. Otherwise (the run trained its sources here, srcDir holds
+// sources already, the directory is gone or holds others, or tc trains the
+// same sources again) it returns nil.
+func sourcesElsewhere(dir string, old *Manifest, srcDir string, tc source.TrainConfig) error {
+	if old == nil || old.Sources.Dir == "" {
+		return nil
+	}
+	if abs, err := filepath.Abs(srcDir); err != nil || filepath.Clean(old.Sources.Dir) == abs {
+		return nil
+	}
+	if _, err := source.ReadIndex(srcDir); err == nil {
+		return nil // reused, or refused, without training
+	}
+	ix, err := source.ReadIndex(old.Sources.Dir)
+	if err != nil || ix.Identity() != old.Sources.SHA256 {
+		return nil
+	}
+	if was, err := ix.Config(); err != nil || reflect.DeepEqual(was, tc) {
+		return nil
+	}
+	return inputErrorf("experiment: %s holds a run that read its sources from %s, trained with other settings (those of its %s) than experiment trains its own with: give --sources %s to resume it",
+		dir, old.Sources.Dir, source.IndexFile, old.Sources.Dir)
 }
 
 // seedNote returns, when seed (the run's) differs from the seeds that drew
