@@ -1282,6 +1282,27 @@ func TestRunResumedWithoutItsSources(t *testing.T) {
 	}
 }
 
+// TestRunNamesBothSources: a run resumed with other sources (--sources)
+// than it read is refused naming both directories, not only two digests.
+func TestRunNamesBothSources(t *testing.T) {
+	f := testFolder(t)
+	oneC := source.DefaultTrainConfig()
+	oneC.Grid = []float64{1}
+	first, second := testSources(t, f), testSources(t, f, oneC)
+	out := t.TempDir()
+	cfg := testConfig(f, out, first, "no-transfer")
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Sources = second
+	_, err := Run(context.Background(), cfg)
+	a, _ := filepath.Abs(first)
+	b, _ := filepath.Abs(second)
+	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "(sources: 8 sources in "+a+", sha256 ") || !strings.Contains(err.Error(), " vs 8 sources in "+b+", sha256 ") {
+		t.Fatalf("resumed with other sources: %v, want ErrInput naming %s and %s", err, a, b)
+	}
+}
+
 // TestRunWarnsOfUnconvergedSources: Run's log says when the final fits of
 // some of its sources stopped at the solver's iteration cap (the converged
 // field of sources.json), and says nothing when every source converged;

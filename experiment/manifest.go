@@ -282,7 +282,11 @@ var settings = []setting{
 		}},
 	{"sources", func(m *Manifest) any { return [2]any{m.Sources.SHA256, m.Sources.Count} },
 		func(m *Manifest) string {
-			return fmt.Sprintf("%s, sha256 %.12s…", plural.Count(m.Sources.Count, "source", "sources"), m.Sources.SHA256)
+			in := ""
+			if m.Sources.Dir != "" {
+				in = " in " + m.Sources.Dir // which of the two is which
+			}
+			return fmt.Sprintf("%s%s, sha256 %.12s…", plural.Count(m.Sources.Count, "source", "sources"), in, m.Sources.SHA256)
 		}},
 	{"targets", func(m *Manifest) any { return m.Targets }, nil},
 	// The lists of sizes, noise levels and methods are sets: the order they
