@@ -1303,6 +1303,48 @@ func TestRunNamesBothSources(t *testing.T) {
 	}
 }
 
+// TestRunRefusesASourcesDirectory: Run and Merge refuse to write a run into
+// a sources directory (train-sources' sources.json there) — Run given it as
+// --out in place of --sources trained sources of its own into it and wrote
+// its run there — and write nothing into it.
+func TestRunRefusesASourcesDirectory(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	cfg := testConfig(f, src, "", "no-transfer")
+	_, err := Run(context.Background(), cfg)
+	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), src+" is a sources directory (it holds sources.json") || !strings.Contains(err.Error(), "give it with --sources") {
+		t.Errorf("Run into a sources directory: %v, want ErrInput naming it", err)
+	}
+	run := t.TempDir()
+	cfg.Out = run
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Merge([]string{run}, src)
+	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "merge: "+src+" is a sources directory") {
+		t.Errorf("Merge into a sources directory: %v, want ErrInput naming it", err)
+	}
+	for _, name := range []string{ManifestFile, resultsName(cfg.Shard), "sources"} {
+		if _, err := os.Stat(filepath.Join(src, name)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("the sources directory was written %s (%v)", name, err)
+		}
+	}
+	// A run an earlier greedytl wrote into a sources directory is resumed.
+	for _, name := range []string{ManifestFile, resultsName(cfg.Shard)} {
+		b, err := os.ReadFile(filepath.Join(run, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(src, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg.Out = src
+	if sum, err := Run(context.Background(), cfg); err != nil || sum.Present != sum.Cells {
+		t.Errorf("resuming a run in a sources directory: %v (%+v), want it resumed, every cell present", err, sum)
+	}
+}
+
 // TestRunWarnsOfUnconvergedSources: Run's log says when the final fits of
 // some of its sources stopped at the solver's iteration cap (the converged
 // field of sources.json), and says nothing when every source converged;

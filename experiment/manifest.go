@@ -388,6 +388,24 @@ func lockRun(dir string) (*dirlock.Lock, error) {
 	return dirlock.Acquire(dir)
 }
 
+// isSourcesDir returns an error naming dir when it is a sources directory
+// (it holds source.IndexFile, written by train-sources) and not a run
+// directory (no ManifestFile), which Run and Merge refuse as a run
+// directory: the run's files and its own sources would be mixed into the
+// directory, and a run given it as --out in place of --sources (an easy
+// slip) would train sources of its own, silently. A directory holding
+// both (a run written into a sources directory before this check) is a
+// run's, and may be resumed.
+func isSourcesDir(dir string) error {
+	if _, err := os.Lstat(filepath.Join(dir, source.IndexFile)); err != nil {
+		return nil
+	}
+	if _, err := os.Lstat(filepath.Join(dir, ManifestFile)); err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s is a sources directory (it holds %s, which train-sources writes), not a run directory", dir, source.IndexFile)
+}
+
 // existingManifest reads dir's manifest, returning nil (and no error) when
 // there is none.
 func existingManifest(dir string) (*Manifest, error) {

@@ -290,6 +290,9 @@ func writeMerged(out string, man *Manifest, res *Results) error {
 		}
 		return write(out)
 	}
+	if err := isSourcesDir(out); err != nil {
+		return inputErrorf("merge: %w: merge into another directory", err)
+	}
 	lock, err := lockRun(out)
 	if err != nil {
 		return err

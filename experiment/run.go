@@ -176,6 +176,9 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err := checkNoise(&cfg, g, groups, counts, neg); err != nil {
 		return nil, err
 	}
+	if err := isSourcesDir(cfg.Out); err != nil {
+		return nil, inputErrorf("experiment: %w: give it with --sources, and another directory as --out", err)
+	}
 	lock, err := lockRun(cfg.Out)
 	if errors.Is(err, dirlock.ErrLocked) && cfg.Shard.N > 1 {
 		// The shards of an array all given one --out: the holder may be
