@@ -872,8 +872,8 @@ func TestMergeErrors(t *testing.T) {
 }
 
 // TestNoOrphanResults: a directory without run.json that holds the results
-// file a Run or a Merge would write is refused, the file untouched and no
-// run.json written (issue: a Run cut off a foreign file's "partial last
+// file a Run or a Merge would write is refused, the message naming the
+// command, the file untouched and no run.json written (issue: a Run cut off a foreign file's "partial last
 // line" — all of a file without a newline — and appended to it, and a
 // Merge replaced it).
 func TestNoOrphanResults(t *testing.T) {
@@ -890,7 +890,11 @@ func TestNoOrphanResults(t *testing.T) {
 	}
 	check := func(what string, err error, dir, path string) {
 		t.Helper()
-		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), filepath.Base(path)+" but no run.json") {
+		cmd := "experiment: "
+		if what == "merge" {
+			cmd = "merge: "
+		}
+		if !errors.Is(err, ErrInput) || !strings.HasPrefix(err.Error(), cmd) || !strings.Contains(err.Error(), filepath.Base(path)+" but no run.json") {
 			t.Errorf("%s: error %v, want an input error naming %s", what, err, filepath.Base(path))
 		}
 		if b, err := os.ReadFile(path); err != nil || string(b) != content {

@@ -424,7 +424,8 @@ func existingManifest(dir string) (*Manifest, error) {
 // of a run whose run.json was lost — the resume checks that every record is
 // of this run — while one with no complete record line, which the resume
 // would cut off whole as a partial last line, or whose first line is not a
-// record, is refused before run.json is written beside it.
+// record, is refused before run.json is written beside it. The message
+// names the command: experiment with resume, merge without.
 func checkNoOrphanResults(dir, results string, resume bool) error {
 	path := filepath.Join(dir, results)
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
@@ -432,8 +433,9 @@ func checkNoOrphanResults(dir, results string, resume bool) error {
 	} else if err != nil {
 		return err
 	}
-	why := ""
+	why, cmd := "", "merge"
 	if resume {
+		cmd = "experiment"
 		errRecord := errors.New("a record")
 		_, _, err := scanResults(path, func([]byte, *Record, int) error { return errRecord })
 		switch {
@@ -447,5 +449,5 @@ func checkNoOrphanResults(dir, results string, resume bool) error {
 			why = " (no complete record line)"
 		}
 	}
-	return inputErrorf("experiment: %s holds %s but no %s%s: not a run directory of greedytl experiment (or its %s was removed); give another directory, or move %s away", dir, results, ManifestFile, why, ManifestFile, path)
+	return inputErrorf("%s: %s holds %s but no %s%s: not a run directory of greedytl experiment (or its %s was removed); give another directory, or move %s away", cmd, dir, results, ManifestFile, why, ManifestFile, path)
 }
