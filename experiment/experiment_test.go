@@ -873,7 +873,8 @@ func TestMergeErrors(t *testing.T) {
 
 // TestNoOrphanResults: a directory without run.json that holds the results
 // file a Run or a Merge would write is refused, the message naming the
-// command, the file untouched and no run.json written (issue: a Run cut off a foreign file's "partial last
+// command, the file untouched and neither run.json nor a lock file written
+// (issue: a Run cut off a foreign file's "partial last
 // line" — all of a file without a newline — and appended to it, and a
 // Merge replaced it).
 func TestNoOrphanResults(t *testing.T) {
@@ -900,8 +901,10 @@ func TestNoOrphanResults(t *testing.T) {
 		if b, err := os.ReadFile(path); err != nil || string(b) != content {
 			t.Errorf("%s: %s changed: %d bytes, want the %d of %q (%v)", what, path, len(b), len(content), content, err)
 		}
-		if _, err := os.Stat(filepath.Join(dir, ManifestFile)); !errors.Is(err, fs.ErrNotExist) {
-			t.Errorf("%s: run.json written beside the foreign file (%v)", what, err)
+		for _, name := range []string{ManifestFile, ".lock"} {
+			if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("%s: %s written beside the foreign file (%v)", what, name, err)
+			}
 		}
 	}
 	dir, path := orphan("results.jsonl")

@@ -416,10 +416,12 @@ func existingManifest(dir string) (*Manifest, error) {
 	return m, err
 }
 
-// checkNoOrphanResults returns an input error when dir, which has no
-// manifest, holds the results file results (a name in dir) that a run or a
-// merge would write, as such a file is not one they wrote (both write
-// run.json first): a merge would replace it. With resume (a run), a file
+// checkNoOrphanResults returns an input error when dir has no manifest and
+// holds the results file results (a name in dir) that a run or a merge
+// would write, as such a file is not one they wrote (both write run.json
+// first): a merge would replace it. Run and Merge call it before they lock
+// dir, so that a directory they refuse is left as it was (no lock file
+// made in it). With resume (a run), a file
 // whose first line is a record is let through, to be resumed as the records
 // of a run whose run.json was lost — the resume checks that every record is
 // of this run — while one with no complete record line, which the resume
@@ -427,6 +429,9 @@ func existingManifest(dir string) (*Manifest, error) {
 // record, is refused before run.json is written beside it. The message
 // names the command: experiment with resume, merge without.
 func checkNoOrphanResults(dir, results string, resume bool) error {
+	if _, err := os.Lstat(filepath.Join(dir, ManifestFile)); err == nil {
+		return nil // a run directory: its manifest is checked under its lock
+	}
 	path := filepath.Join(dir, results)
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil

@@ -179,6 +179,9 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err := isSourcesDir(cfg.Out); err != nil {
 		return nil, inputErrorf("experiment: %w: give it with --sources, and another directory as --out", err)
 	}
+	if err := checkNoOrphanResults(cfg.Out, resultsName(cfg.Shard), true); err != nil {
+		return nil, err
+	}
 	lock, err := lockRun(cfg.Out)
 	if errors.Is(err, dirlock.ErrLocked) && cfg.Shard.N > 1 {
 		// The shards of an array all given one --out: the holder may be
@@ -195,11 +198,6 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	}
 	if err := sameRun(cfg.Out, old, man, false); err != nil {
 		return nil, err
-	}
-	if old == nil {
-		if err := checkNoOrphanResults(cfg.Out, resultsName(cfg.Shard), true); err != nil {
-			return nil, err
-		}
 	}
 
 	srcDir := cfg.Sources
