@@ -526,7 +526,7 @@ func TestRunRefusesAnotherRun(t *testing.T) {
 		{"methods", func(c *Config) { c.Methods = []string{"greedytl"} }, "methods"},
 		{"targets", func(c *Config) { c.Targets = []string{"c1", "c2"} }, "targets"},
 		{"dataset name", func(c *Config) { c.Name = "other" }, "dataset name"},
-		{"shard", func(c *Config) { c.Shard = shard.Shard{I: 1, N: 2} }, "shard"},
+		{"shard", func(c *Config) { c.Shard = shard.Shard{I: 1, N: 2} }, "holds the whole run (run without --shard), not shard 1/2: "},
 		{"sources", func(c *Config) { c.Sources = otherSources }, "sources"},
 	}
 	for _, tc := range tests {
@@ -537,9 +537,28 @@ func TestRunRefusesAnotherRun(t *testing.T) {
 			t.Errorf("%s changed: error %v, want an input error naming %q", tc.name, err, tc.want)
 		}
 	}
+	// A shard's directory resumed as the whole run, or as another shard.
+	part := t.TempDir()
+	cfg := testConfig(f, part, src, allNegMethod)
+	cfg.Shard = shard.Shard{I: 1, N: 2}
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		shard shard.Shard
+		want  string
+	}{
+		{shard.Shard{}, "holds shard 1/2 of the run, not the whole run: run without --shard in another directory"},
+		{shard.Shard{I: 0, N: 2}, "holds shard 1/2 of the run, not shard 0/2: give each shard its own run directory"},
+	} {
+		cfg.Shard = tc.shard
+		if _, err := Run(context.Background(), cfg); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("shard %v in shard 1/2's directory: %v, want an input error saying %q", tc.shard, err, tc.want)
+		}
+	}
 	// The same sources trained again elsewhere (here, by Run itself into
 	// the run directory) are the same sources.
-	cfg := testConfig(f, out, "", allNegMethod)
+	cfg = testConfig(f, out, "", allNegMethod)
 	if sum, err := Run(context.Background(), cfg); err != nil || sum.Finished != 0 {
 		t.Errorf("resuming with the sources retrained: %+v, %v", sum, err)
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/metric"
+	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
 
@@ -451,6 +452,12 @@ func sameRun(dir string, old, man *Manifest, compareSources bool) error {
 		return inputErrorf("experiment: %s holds a run with other settings (%s): resume it with the same settings, or use another run directory", dir, d)
 	}
 	if a, b := old.shardOf(), man.shardOf(); a != b {
+		switch {
+		case a == shard.Shard{}:
+			return inputErrorf("experiment: %s holds the whole run (run without --shard), not shard %v: give each shard its own run directory", dir, b)
+		case b == shard.Shard{}:
+			return inputErrorf("experiment: %s holds shard %v of the run, not the whole run: run without --shard in another directory (the shards' merge, greedytl merge, is one)", dir, a)
+		}
 		return inputErrorf("experiment: %s holds shard %v of the run, not shard %v: give each shard its own run directory", dir, a, b)
 	}
 	if old.RunID == "" {
