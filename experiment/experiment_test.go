@@ -1308,6 +1308,34 @@ func TestRunResumedWithoutItsSources(t *testing.T) {
 	}
 }
 
+// TestRunSaysSourcesWereLeftOut: a run that read its negative pool and
+// sources from a directory trained with another seed than its own,
+// resumed without --sources, is refused as a run with another negative
+// plan (drawn with the run's seed), and the refusal says that the run read
+// them from that directory and --sources is not given, where it compared
+// two plans alone; a refusal of another setting says nothing of it.
+func TestRunSaysSourcesWereLeftOut(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f) // plan and training seed 1
+	abs, _ := filepath.Abs(src)
+	out := t.TempDir()
+	cfg := testConfig(f, out, src, "no-transfer")
+	cfg.Seed = 2
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Sources = ""
+	_, err := Run(context.Background(), cfg)
+	hint := "the run read its negative pool and sources from " + abs + ", and --sources is not given: give --sources " + abs + " to resume it"
+	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "(negative plan: ") || !strings.Contains(err.Error(), hint) {
+		t.Errorf("resumed without --sources: %v, want ErrInput naming the negative plan and saying %q", err, hint)
+	}
+	cfg.Seed = 1 // the directory's: the same plan
+	if _, err := Run(context.Background(), cfg); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "(seed: 2 vs 1)") || strings.Contains(err.Error(), "--sources is not given") {
+		t.Errorf("resumed with another seed: %v, want a refusal naming the seed, without the --sources hint", err)
+	}
+}
+
 // TestRunNamesBothSources: a run resumed with other sources (--sources)
 // than it read is refused naming both directories, not only two digests.
 func TestRunNamesBothSources(t *testing.T) {

@@ -1,8 +1,10 @@
 package experiment
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -198,7 +200,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, inputError{err}
 	}
 	if err := sameRun(cfg.Out, old, man, false); err != nil {
-		return nil, err
+		return nil, sourcesHint(err, &cfg, old, man)
 	}
 
 	srcDir := cfg.Sources
@@ -206,7 +208,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		srcDir = filepath.Join(cfg.Out, "sources")
 		tc := source.DefaultTrainConfig()
 		tc.Seed = cfg.Seed
-		if err := sourcesElsewhere(cfg.Out, old, srcDir, tc); err != nil {
+		if err := sourcesElsewhere(&cfg, old, tc); err != nil {
 			return nil, err
 		}
 		_, serr := os.Stat(srcDir)
@@ -266,28 +268,59 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	return r.run(ctx, logf)
 }
 
-// sourcesElsewhere returns an input error when the run directory dir, whose
-// manifest is old (nil: a new run), is resumed without Config.Sources,
-// to train its sources into srcDir with tc, while its run read them from
-// another directory, which still holds those very sources (their identity
-// is old's), trained with settings other than tc (train-sources's flags):
+// readElsewhere returns the directory that the run of old (nil: a new
+// run) read its sources from when cfg, which resumes it, gives no
+// Config.Sources and that directory is not the run directory's own
+// (cfg.Out/sources, where cfg would train them); "" otherwise.
+func readElsewhere(cfg *Config, old *Manifest) string {
+	if cfg.Sources != "" || old == nil || old.Sources.Dir == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(filepath.Join(cfg.Out, "sources")); err != nil || filepath.Clean(old.Sources.Dir) == abs {
+		return ""
+	}
+	return old.Sources.Dir
+}
+
+// sourcesHint adds to err, sameRun's refusal of man's run in cfg.Out
+// (whose manifest is old), the directory the run read its sources from
+// when cfg gives no Config.Sources and the refusal is of the negative plan
+// — what a --sources left out of the command changes (the plan is then
+// drawn with the run's --seed, not the directory's): the refusal compared
+// two plans and did not say that --sources was missing.
+func sourcesHint(err error, cfg *Config, old, man *Manifest) error {
+	d := readElsewhere(cfg, old)
+	if d == "" {
+		return err
+	}
+	a, _ := json.Marshal(old.Negatives)
+	b, _ := json.Marshal(man.Negatives)
+	if bytes.Equal(a, b) {
+		return err
+	}
+	return fmt.Errorf("%w; the run read its negative pool and sources from %s, and --sources is not given: give --sources %s to resume it", err, d, d)
+}
+
+// sourcesElsewhere returns an input error when the run of old (nil: a new
+// run) is resumed by cfg without Config.Sources, to train its sources into
+// cfg.Out/sources with tc, while it read them from another directory
+// (readElsewhere), which still holds those very sources (their identity is
+// old's), trained with settings other than tc (train-sources's flags):
 // sources trained here would not be the run's, and the resume, having
 // trained every one of them, would be refused — after hours, on a large
-// dataset, leaving them in dir. The error names that directory, for
-// --sources. Otherwise (the run trained its sources here, srcDir holds
-// sources already, the directory is gone or holds others, or tc trains the
-// same sources again) it returns nil.
-func sourcesElsewhere(dir string, old *Manifest, srcDir string, tc source.TrainConfig) error {
-	if old == nil || old.Sources.Dir == "" {
+// dataset, leaving them in cfg.Out. The error names that directory, for
+// --sources. Otherwise (the run trained its sources here, cfg.Out/sources
+// holds sources already, the directory is gone or holds others, or tc
+// trains the same sources again) it returns nil.
+func sourcesElsewhere(cfg *Config, old *Manifest, tc source.TrainConfig) error {
+	d := readElsewhere(cfg, old)
+	if d == "" {
 		return nil
 	}
-	if abs, err := filepath.Abs(srcDir); err != nil || filepath.Clean(old.Sources.Dir) == abs {
-		return nil
-	}
-	if _, err := source.ReadIndex(srcDir); err == nil {
+	if _, err := source.ReadIndex(filepath.Join(cfg.Out, "sources")); err == nil {
 		return nil // reused, or refused, without training
 	}
-	ix, err := source.ReadIndex(old.Sources.Dir)
+	ix, err := source.ReadIndex(d)
 	if err != nil || ix.Identity() != old.Sources.SHA256 {
 		return nil
 	}
@@ -295,7 +328,7 @@ func sourcesElsewhere(dir string, old *Manifest, srcDir string, tc source.TrainC
 		return nil
 	}
 	return inputErrorf("experiment: %s holds a run that read its sources from %s, trained with other settings (those of its %s) than experiment trains its own with: give --sources %s to resume it",
-		dir, old.Sources.Dir, source.IndexFile, old.Sources.Dir)
+		cfg.Out, d, source.IndexFile, d)
 }
 
 // seedNote returns, when seed (the run's) differs from the seeds that drew
