@@ -1369,6 +1369,12 @@ func TestRunRefusesASourcesDirectory(t *testing.T) {
 	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), src+" is a sources directory (it holds sources.json") || !strings.Contains(err.Error(), "give it with --sources") {
 		t.Errorf("Run into a sources directory: %v, want ErrInput naming it", err)
 	}
+	cfg.Sources = src // the same directory as --sources and --out
+	_, err = Run(context.Background(), cfg)
+	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), src+" is a sources directory") || !strings.HasSuffix(err.Error(), ": give another directory as --out") {
+		t.Errorf("Run into its sources directory: %v, want ErrInput naming it", err)
+	}
+	cfg.Sources = ""
 	run := t.TempDir()
 	cfg.Out = run
 	if _, err := Run(context.Background(), cfg); err != nil {

@@ -180,7 +180,11 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, err
 	}
 	if err := isSourcesDir(cfg.Out); err != nil {
-		return nil, inputErrorf("experiment: %w: give it with --sources, and another directory as --out", err)
+		advice := "give it with --sources, and another directory as --out"
+		if cfg.Sources != "" {
+			advice = "give another directory as --out"
+		}
+		return nil, inputErrorf("experiment: %w: %s", err, advice)
 	}
 	if err := checkNoOrphanResults(cfg.Out, resultsName(cfg.Shard), true); err != nil {
 		return nil, err
