@@ -1113,6 +1113,29 @@ func TestRunLocksTheDirectory(t *testing.T) {
 // TestReadRuns: the one reader of run directories counts each method's
 // cells of the grid, refuses runs of one dataset that differ (as Merge
 // does), and tolerates on request what a report can live with.
+// TestReadRunsOfARunTrainingItsSources: a run directory read while its run
+// trains its sources (RUN/sources, no run.json yet) is refused saying so,
+// strict (merge) and tolerant (report), where it was called not a run
+// directory without a word of why; one without a sources folder is not.
+func TestReadRunsOfARunTrainingItsSources(t *testing.T) {
+	dir := t.TempDir()
+	for _, opt := range []ReadOptions{{}, {Tolerant: true}} {
+		_, err := ReadRuns([]string{dir}, opt)
+		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "not a run directory") || strings.Contains(err.Error(), "sources") {
+			t.Errorf("%+v, an empty directory: %v, want ErrInput, not a run directory, nothing of sources", opt, err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sources"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	want := "not a run directory yet (" + filepath.Join(dir, "sources") + " is there: a run writes its run.json once it has trained its sources"
+	for _, opt := range []ReadOptions{{}, {Tolerant: true}} {
+		if _, err := ReadRuns([]string{dir}, opt); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%+v, a run training its sources: %v, want ErrInput saying %q", opt, err, want)
+		}
+	}
+}
+
 func TestReadRuns(t *testing.T) {
 	f := testFolder(t)
 	src := testSources(t, f)
