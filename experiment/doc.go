@@ -85,7 +85,12 @@
 // A directory without run.json that holds the results file a run or a
 // merge would write is not a run directory, and both refuse it (a run
 // resumes one whose file has complete lines, as the records of a run whose
-// run.json was lost, each checked to be of this run).
+// run.json was lost, each checked to be of this run), leaving it as it was;
+// so is a sources directory (its sources.json, and no run.json). A run
+// that read its sources from a directory, resumed without Config.Sources,
+// is refused before it trains any, naming that directory, when the
+// sources it would train could not be the same (that directory's were
+// trained with other settings).
 //
 // One process at a time writes a run directory: Run (and Merge writing a
 // directory) hold an flock(2) lock on RUN/.lock, which the kernel releases

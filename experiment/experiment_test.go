@@ -526,7 +526,7 @@ func TestRunRefusesAnotherRun(t *testing.T) {
 		{"methods", func(c *Config) { c.Methods = []string{"greedytl"} }, "methods"},
 		{"targets", func(c *Config) { c.Targets = []string{"c1", "c2"} }, "targets"},
 		{"dataset name", func(c *Config) { c.Name = "other" }, "dataset name"},
-		{"shard", func(c *Config) { c.Shard = shard.Shard{I: 1, N: 2} }, "shard"},
+		{"shard", func(c *Config) { c.Shard = shard.Shard{I: 1, N: 2} }, "holds the whole run (run without --shard), not shard 1/2: "},
 		{"sources", func(c *Config) { c.Sources = otherSources }, "sources"},
 	}
 	for _, tc := range tests {
@@ -537,9 +537,28 @@ func TestRunRefusesAnotherRun(t *testing.T) {
 			t.Errorf("%s changed: error %v, want an input error naming %q", tc.name, err, tc.want)
 		}
 	}
+	// A shard's directory resumed as the whole run, or as another shard.
+	part := t.TempDir()
+	cfg := testConfig(f, part, src, allNegMethod)
+	cfg.Shard = shard.Shard{I: 1, N: 2}
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		shard shard.Shard
+		want  string
+	}{
+		{shard.Shard{}, "holds shard 1/2 of the run, not the whole run: run without --shard in another directory"},
+		{shard.Shard{I: 0, N: 2}, "holds shard 1/2 of the run, not shard 0/2: give each shard its own run directory"},
+	} {
+		cfg.Shard = tc.shard
+		if _, err := Run(context.Background(), cfg); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("shard %v in shard 1/2's directory: %v, want an input error saying %q", tc.shard, err, tc.want)
+		}
+	}
 	// The same sources trained again elsewhere (here, by Run itself into
 	// the run directory) are the same sources.
-	cfg := testConfig(f, out, "", allNegMethod)
+	cfg = testConfig(f, out, "", allNegMethod)
 	if sum, err := Run(context.Background(), cfg); err != nil || sum.Finished != 0 {
 		t.Errorf("resuming with the sources retrained: %+v, %v", sum, err)
 	}
@@ -874,8 +893,9 @@ func TestMergeErrors(t *testing.T) {
 }
 
 // TestNoOrphanResults: a directory without run.json that holds the results
-// file a Run or a Merge would write is refused, the file untouched and no
-// run.json written (issue: a Run cut off a foreign file's "partial last
+// file a Run or a Merge would write is refused, the message naming the
+// command, the file untouched and neither run.json nor a lock file written
+// (issue: a Run cut off a foreign file's "partial last
 // line" — all of a file without a newline — and appended to it, and a
 // Merge replaced it).
 func TestNoOrphanResults(t *testing.T) {
@@ -892,14 +912,20 @@ func TestNoOrphanResults(t *testing.T) {
 	}
 	check := func(what string, err error, dir, path string) {
 		t.Helper()
-		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), filepath.Base(path)+" but no run.json") {
+		cmd := "experiment: "
+		if what == "merge" {
+			cmd = "merge: "
+		}
+		if !errors.Is(err, ErrInput) || !strings.HasPrefix(err.Error(), cmd) || !strings.Contains(err.Error(), filepath.Base(path)+" but no run.json") {
 			t.Errorf("%s: error %v, want an input error naming %s", what, err, filepath.Base(path))
 		}
 		if b, err := os.ReadFile(path); err != nil || string(b) != content {
 			t.Errorf("%s: %s changed: %d bytes, want the %d of %q (%v)", what, path, len(b), len(content), content, err)
 		}
-		if _, err := os.Stat(filepath.Join(dir, ManifestFile)); !errors.Is(err, fs.ErrNotExist) {
-			t.Errorf("%s: run.json written beside the foreign file (%v)", what, err)
+		for _, name := range []string{ManifestFile, ".lock"} {
+			if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("%s: %s written beside the foreign file (%v)", what, name, err)
+			}
 		}
 	}
 	dir, path := orphan("results.jsonl")
@@ -1089,6 +1115,29 @@ func TestRunLocksTheDirectory(t *testing.T) {
 // TestReadRuns: the one reader of run directories counts each method's
 // cells of the grid, refuses runs of one dataset that differ (as Merge
 // does), and tolerates on request what a report can live with.
+// TestReadRunsOfARunTrainingItsSources: a run directory read while its run
+// trains its sources (RUN/sources, no run.json yet) is refused saying so,
+// strict (merge) and tolerant (report), where it was called not a run
+// directory without a word of why; one without a sources folder is not.
+func TestReadRunsOfARunTrainingItsSources(t *testing.T) {
+	dir := t.TempDir()
+	for _, opt := range []ReadOptions{{}, {Tolerant: true}} {
+		_, err := ReadRuns([]string{dir}, opt)
+		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "not a run directory") || strings.Contains(err.Error(), "sources") {
+			t.Errorf("%+v, an empty directory: %v, want ErrInput, not a run directory, nothing of sources", opt, err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sources"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	want := "not a run directory yet (" + filepath.Join(dir, "sources") + " is there: a run writes its run.json once it has trained its sources"
+	for _, opt := range []ReadOptions{{}, {Tolerant: true}} {
+		if _, err := ReadRuns([]string{dir}, opt); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%+v, a run training its sources: %v, want ErrInput saying %q", opt, err, want)
+		}
+	}
+}
+
 func TestReadRuns(t *testing.T) {
 	f := testFolder(t)
 	src := testSources(t, f)
@@ -1238,6 +1287,146 @@ func TestRunRefusesOtherSources(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, resultsName(cfg.Shard))); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the refused run wrote results (%v)", err)
+	}
+}
+
+// TestRunResumedWithoutItsSources: a run that read its sources from a
+// directory (Config.Sources), resumed without it, is refused before it
+// trains anything when that directory holds sources trained with other
+// settings than Run's own (here one C), naming the directory for --sources
+// — it trained every source into RUN/sources and then refused them; when
+// the directory's sources are what Run trains (the default settings, as a
+// shard's own sources), the resume trains them again and goes on.
+func TestRunResumedWithoutItsSources(t *testing.T) {
+	f := testFolder(t)
+	oneC := source.DefaultTrainConfig()
+	oneC.Grid = []float64{1}
+	for _, tc := range []struct {
+		what    string
+		sources string
+		refused bool
+	}{
+		{"other settings", testSources(t, f, oneC), true},
+		{"the default settings", testSources(t, f), false},
+	} {
+		out := t.TempDir()
+		cfg := testConfig(f, out, tc.sources, "no-transfer")
+		if _, err := Run(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		cfg.Sources = ""
+		_, err := Run(context.Background(), cfg)
+		_, serr := os.Stat(filepath.Join(out, "sources"))
+		if !tc.refused {
+			if err != nil || serr != nil {
+				t.Errorf("%s: resumed without --sources: %v (its sources: %v), want it resumed", tc.what, err, serr)
+			}
+			continue
+		}
+		abs, _ := filepath.Abs(tc.sources)
+		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "read its sources from "+abs) || !strings.Contains(err.Error(), "give --sources "+abs+" to resume it") {
+			t.Errorf("%s: resumed without --sources: %v, want ErrInput naming %s", tc.what, err, abs)
+		}
+		if !errors.Is(serr, fs.ErrNotExist) {
+			t.Errorf("%s: the refused resume trained sources into %s (%v)", tc.what, out, serr)
+		}
+	}
+}
+
+// TestRunSaysSourcesWereLeftOut: a run that read its negative pool and
+// sources from a directory trained with another seed than its own,
+// resumed without --sources, is refused as a run with another negative
+// plan (drawn with the run's seed), and the refusal says that the run read
+// them from that directory and --sources is not given, where it compared
+// two plans alone; a refusal of another setting says nothing of it.
+func TestRunSaysSourcesWereLeftOut(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f) // plan and training seed 1
+	abs, _ := filepath.Abs(src)
+	out := t.TempDir()
+	cfg := testConfig(f, out, src, "no-transfer")
+	cfg.Seed = 2
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Sources = ""
+	_, err := Run(context.Background(), cfg)
+	hint := "the run read its negative pool and sources from " + abs + ", and --sources is not given: give --sources " + abs + " to resume it"
+	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "(negative plan: ") || !strings.Contains(err.Error(), hint) {
+		t.Errorf("resumed without --sources: %v, want ErrInput naming the negative plan and saying %q", err, hint)
+	}
+	cfg.Seed = 1 // the directory's: the same plan
+	if _, err := Run(context.Background(), cfg); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "(seed: 2 vs 1)") || strings.Contains(err.Error(), "--sources is not given") {
+		t.Errorf("resumed with another seed: %v, want a refusal naming the seed, without the --sources hint", err)
+	}
+}
+
+// TestRunNamesBothSources: a run resumed with other sources (--sources)
+// than it read is refused naming both directories, not only two digests.
+func TestRunNamesBothSources(t *testing.T) {
+	f := testFolder(t)
+	oneC := source.DefaultTrainConfig()
+	oneC.Grid = []float64{1}
+	first, second := testSources(t, f), testSources(t, f, oneC)
+	out := t.TempDir()
+	cfg := testConfig(f, out, first, "no-transfer")
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Sources = second
+	_, err := Run(context.Background(), cfg)
+	a, _ := filepath.Abs(first)
+	b, _ := filepath.Abs(second)
+	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "(sources: 8 sources in "+a+", sha256 ") || !strings.Contains(err.Error(), " vs 8 sources in "+b+", sha256 ") {
+		t.Fatalf("resumed with other sources: %v, want ErrInput naming %s and %s", err, a, b)
+	}
+}
+
+// TestRunRefusesASourcesDirectory: Run and Merge refuse to write a run into
+// a sources directory (train-sources' sources.json there) — Run given it as
+// --out in place of --sources trained sources of its own into it and wrote
+// its run there — and write nothing into it.
+func TestRunRefusesASourcesDirectory(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	cfg := testConfig(f, src, "", "no-transfer")
+	_, err := Run(context.Background(), cfg)
+	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), src+" is a sources directory (it holds sources.json") || !strings.Contains(err.Error(), "give it with --sources") {
+		t.Errorf("Run into a sources directory: %v, want ErrInput naming it", err)
+	}
+	cfg.Sources = src // the same directory as --sources and --out
+	_, err = Run(context.Background(), cfg)
+	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), src+" is a sources directory") || !strings.HasSuffix(err.Error(), ": give another directory as --out") {
+		t.Errorf("Run into its sources directory: %v, want ErrInput naming it", err)
+	}
+	cfg.Sources = ""
+	run := t.TempDir()
+	cfg.Out = run
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Merge([]string{run}, src)
+	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "merge: "+src+" is a sources directory") {
+		t.Errorf("Merge into a sources directory: %v, want ErrInput naming it", err)
+	}
+	for _, name := range []string{ManifestFile, resultsName(cfg.Shard), "sources"} {
+		if _, err := os.Stat(filepath.Join(src, name)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("the sources directory was written %s (%v)", name, err)
+		}
+	}
+	// A run an earlier greedytl wrote into a sources directory is resumed.
+	for _, name := range []string{ManifestFile, resultsName(cfg.Shard)} {
+		b, err := os.ReadFile(filepath.Join(run, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(src, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg.Out = src
+	if sum, err := Run(context.Background(), cfg); err != nil || sum.Present != sum.Cells {
+		t.Errorf("resuming a run in a sources directory: %v (%+v), want it resumed, every cell present", err, sum)
 	}
 }
 

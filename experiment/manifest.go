@@ -282,7 +282,11 @@ var settings = []setting{
 		}},
 	{"sources", func(m *Manifest) any { return [2]any{m.Sources.SHA256, m.Sources.Count} },
 		func(m *Manifest) string {
-			return fmt.Sprintf("%s, sha256 %.12s…", plural.Count(m.Sources.Count, "source", "sources"), m.Sources.SHA256)
+			in := ""
+			if m.Sources.Dir != "" {
+				in = " in " + m.Sources.Dir // which of the two is which
+			}
+			return fmt.Sprintf("%s%s, sha256 %.12s…", plural.Count(m.Sources.Count, "source", "sources"), in, m.Sources.SHA256)
 		}},
 	{"targets", func(m *Manifest) any { return m.Targets }, nil},
 	// The lists of sizes, noise levels and methods are sets: the order they
@@ -384,6 +388,24 @@ func lockRun(dir string) (*dirlock.Lock, error) {
 	return dirlock.Acquire(dir)
 }
 
+// isSourcesDir returns an error naming dir when it is a sources directory
+// (it holds source.IndexFile, written by train-sources) and not a run
+// directory (no ManifestFile), which Run and Merge refuse as a run
+// directory: the run's files and its own sources would be mixed into the
+// directory, and a run given it as --out in place of --sources (an easy
+// slip) would train sources of its own, silently. A directory holding
+// both (a run written into a sources directory before this check) is a
+// run's, and may be resumed.
+func isSourcesDir(dir string) error {
+	if _, err := os.Lstat(filepath.Join(dir, source.IndexFile)); err != nil {
+		return nil
+	}
+	if _, err := os.Lstat(filepath.Join(dir, ManifestFile)); err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s is a sources directory (it holds %s, which train-sources writes), not a run directory", dir, source.IndexFile)
+}
+
 // existingManifest reads dir's manifest, returning nil (and no error) when
 // there is none.
 func existingManifest(dir string) (*Manifest, error) {
@@ -394,24 +416,31 @@ func existingManifest(dir string) (*Manifest, error) {
 	return m, err
 }
 
-// checkNoOrphanResults returns an input error when dir, which has no
-// manifest, holds the results file results (a name in dir) that a run or a
-// merge would write, as such a file is not one they wrote (both write
-// run.json first): a merge would replace it. With resume (a run), a file
+// checkNoOrphanResults returns an input error when dir has no manifest and
+// holds the results file results (a name in dir) that a run or a merge
+// would write, as such a file is not one they wrote (both write run.json
+// first): a merge would replace it. Run and Merge call it before they lock
+// dir, so that a directory they refuse is left as it was (no lock file
+// made in it). With resume (a run), a file
 // whose first line is a record is let through, to be resumed as the records
 // of a run whose run.json was lost — the resume checks that every record is
 // of this run — while one with no complete record line, which the resume
 // would cut off whole as a partial last line, or whose first line is not a
-// record, is refused before run.json is written beside it.
+// record, is refused before run.json is written beside it. The message
+// names the command: experiment with resume, merge without.
 func checkNoOrphanResults(dir, results string, resume bool) error {
+	if _, err := os.Lstat(filepath.Join(dir, ManifestFile)); err == nil {
+		return nil // a run directory: its manifest is checked under its lock
+	}
 	path := filepath.Join(dir, results)
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	} else if err != nil {
 		return err
 	}
-	why := ""
+	why, cmd := "", "merge"
 	if resume {
+		cmd = "experiment"
 		errRecord := errors.New("a record")
 		_, _, err := scanResults(path, func([]byte, *Record, int) error { return errRecord })
 		switch {
@@ -425,5 +454,5 @@ func checkNoOrphanResults(dir, results string, resume bool) error {
 			why = " (no complete record line)"
 		}
 	}
-	return inputErrorf("experiment: %s holds %s but no %s%s: not a run directory of greedytl experiment (or its %s was removed); give another directory, or move %s away", dir, results, ManifestFile, why, ManifestFile, path)
+	return inputErrorf("%s: %s holds %s but no %s%s: not a run directory of greedytl experiment (or its %s was removed); give another directory, or move %s away", cmd, dir, results, ManifestFile, why, ManifestFile, path)
 }

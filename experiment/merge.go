@@ -290,6 +290,12 @@ func writeMerged(out string, man *Manifest, res *Results) error {
 		}
 		return write(out)
 	}
+	if err := isSourcesDir(out); err != nil {
+		return inputErrorf("merge: %w: merge into another directory", err)
+	}
+	if err := checkNoOrphanResults(out, resultsName(shard.Shard{}), false); err != nil {
+		return err
+	}
 	lock, err := lockRun(out)
 	if err != nil {
 		return err
@@ -300,11 +306,6 @@ func writeMerged(out string, man *Manifest, res *Results) error {
 	old, err := mergedRunIn(out, out, man)
 	if err != nil {
 		return err
-	}
-	if old == nil {
-		if err := checkNoOrphanResults(out, resultsName(shard.Shard{}), false); err != nil {
-			return err
-		}
 	}
 	if err := checkReplaced(filepath.Join(out, resultsName(shard.Shard{})), man, res); err != nil {
 		return err

@@ -256,7 +256,7 @@ func (res *Results) runOf(in string, opt ReadOptions) (*Manifest, []string, erro
 	case err != nil && !tolerated && !fi.IsDir():
 		return nil, nil, inputErrorf("%s: the run.json beside it: %w", in, fileerr.Reason(err))
 	case errors.Is(err, fs.ErrNotExist) && !tolerated:
-		return nil, nil, inputErrorf("%s: no %s: not a run directory", in, ManifestFile)
+		return nil, nil, inputErrorf("%s: no %s: not a run directory%s", in, ManifestFile, trainingSources(in))
 	case err != nil && !tolerated:
 		return nil, nil, inputError{err}
 	}
@@ -268,11 +268,23 @@ func (res *Results) runOf(in string, opt ReadOptions) (*Manifest, []string, erro
 	}
 	if man == nil {
 		if len(files) == 0 {
-			return nil, nil, inputErrorf("%s: no run.json and no results*.jsonl files: not a run directory", in)
+			return nil, nil, inputErrorf("%s: no run.json and no results*.jsonl files: not a run directory%s", in, trainingSources(in))
 		}
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: not found; the grid, and so the cells expected, are unknown", filepath.Join(dir, ManifestFile)))
 	}
 	return man, files, nil
+}
+
+// trainingSources returns, for the directory dir without run.json, a clause
+// saying why it may have none when it holds a sources folder: a run that
+// trains its sources writes its run.json only once they are trained (a run
+// just started, on a large dataset for a long while, or stopped while it
+// trained them); "" when it holds none.
+func trainingSources(dir string) string {
+	if st, err := os.Stat(filepath.Join(dir, "sources")); err != nil || !st.IsDir() {
+		return ""
+	}
+	return fmt.Sprintf(" yet (%s is there: a run writes its %s once it has trained its sources; is one training them, or was it stopped while it did?)", filepath.Join(dir, "sources"), ManifestFile)
 }
 
 // firstRunID returns the runID function of readFile for the files of a

@@ -1,13 +1,16 @@
 package experiment
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -22,6 +25,7 @@ import (
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/metric"
+	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
 
@@ -175,6 +179,16 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err := checkNoise(&cfg, g, groups, counts, neg); err != nil {
 		return nil, err
 	}
+	if err := isSourcesDir(cfg.Out); err != nil {
+		advice := "give it with --sources, and another directory as --out"
+		if cfg.Sources != "" {
+			advice = "give another directory as --out"
+		}
+		return nil, inputErrorf("experiment: %w: %s", err, advice)
+	}
+	if err := checkNoOrphanResults(cfg.Out, resultsName(cfg.Shard), true); err != nil {
+		return nil, err
+	}
 	lock, err := lockRun(cfg.Out)
 	if errors.Is(err, dirlock.ErrLocked) && cfg.Shard.N > 1 {
 		// The shards of an array all given one --out: the holder may be
@@ -190,17 +204,17 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, inputError{err}
 	}
 	if err := sameRun(cfg.Out, old, man, false); err != nil {
-		return nil, err
-	}
-	if old == nil {
-		if err := checkNoOrphanResults(cfg.Out, resultsName(cfg.Shard), true); err != nil {
-			return nil, err
-		}
+		return nil, sourcesHint(err, &cfg, old, man)
 	}
 
 	srcDir := cfg.Sources
+	tc := source.DefaultTrainConfig() // the sources' settings when Run trains them
+	tc.Seed = cfg.Seed
 	if ix == nil {
 		srcDir = filepath.Join(cfg.Out, "sources")
+		if err := sourcesElsewhere(&cfg, old, tc); err != nil {
+			return nil, err
+		}
 	}
 	absDir, err := filepath.Abs(srcDir)
 	if err != nil {
@@ -232,8 +246,6 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		} else {
 			logf("training the sources into %s", srcDir)
 		}
-		tc := source.DefaultTrainConfig()
-		tc.Seed = cfg.Seed
 		opts := source.RunOptions{Workers: cfg.Workers, Progress: cfg.SourceProgress, DataSHA256: digest}
 		res, err := source.TrainAll(ctx, f, neg, srcDir, tc, opts)
 		if errors.Is(err, source.ErrOtherJob) {
@@ -270,6 +282,69 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, err
 	}
 	return r.run(ctx, logf)
+}
+
+// readElsewhere returns the directory that the run of old (nil: a new
+// run) read its sources from when cfg, which resumes it, gives no
+// Config.Sources and that directory is not the run directory's own
+// (cfg.Out/sources, where cfg would train them); "" otherwise.
+func readElsewhere(cfg *Config, old *Manifest) string {
+	if cfg.Sources != "" || old == nil || old.Sources.Dir == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(filepath.Join(cfg.Out, "sources")); err != nil || filepath.Clean(old.Sources.Dir) == abs {
+		return ""
+	}
+	return old.Sources.Dir
+}
+
+// sourcesHint adds to err, sameRun's refusal of man's run in cfg.Out
+// (whose manifest is old), the directory the run read its sources from
+// when cfg gives no Config.Sources and the refusal is of the negative plan
+// — what a --sources left out of the command changes (the plan is then
+// drawn with the run's --seed, not the directory's): the refusal compared
+// two plans and did not say that --sources was missing.
+func sourcesHint(err error, cfg *Config, old, man *Manifest) error {
+	d := readElsewhere(cfg, old)
+	if d == "" {
+		return err
+	}
+	a, _ := json.Marshal(old.Negatives)
+	b, _ := json.Marshal(man.Negatives)
+	if bytes.Equal(a, b) {
+		return err
+	}
+	return fmt.Errorf("%w; the run read its negative pool and sources from %s, and --sources is not given: give --sources %s to resume it", err, d, d)
+}
+
+// sourcesElsewhere returns an input error when the run of old (nil: a new
+// run) is resumed by cfg without Config.Sources, to train its sources into
+// cfg.Out/sources with tc, while it read them from another directory
+// (readElsewhere), which still holds those very sources (their identity is
+// old's), trained with settings other than tc (train-sources's flags):
+// sources trained here would not be the run's, and the resume, having
+// trained every one of them, would be refused — after hours, on a large
+// dataset, leaving them in cfg.Out. The error names that directory, for
+// --sources. Otherwise (the run trained its sources here, cfg.Out/sources
+// holds sources already, the directory is gone or holds others, or tc
+// trains the same sources again) it returns nil.
+func sourcesElsewhere(cfg *Config, old *Manifest, tc source.TrainConfig) error {
+	d := readElsewhere(cfg, old)
+	if d == "" {
+		return nil
+	}
+	if _, err := source.ReadIndex(filepath.Join(cfg.Out, "sources")); err == nil {
+		return nil // reused, or refused, without training
+	}
+	ix, err := source.ReadIndex(d)
+	if err != nil || ix.Identity() != old.Sources.SHA256 {
+		return nil
+	}
+	if was, err := ix.Config(); err != nil || reflect.DeepEqual(was, tc) {
+		return nil
+	}
+	return inputErrorf("experiment: %s holds a run that read its sources from %s, trained with other settings (those of its %s) than experiment trains its own with: give --sources %s to resume it",
+		cfg.Out, d, source.IndexFile, d)
 }
 
 // seedNote returns, when seed (the run's) differs from the seeds that drew
@@ -427,6 +502,12 @@ func sameRun(dir string, old, man *Manifest, compareSources bool) error {
 		return inputErrorf("experiment: %s holds a run with other settings (%s): resume it with the same settings, or use another run directory", dir, d)
 	}
 	if a, b := old.shardOf(), man.shardOf(); a != b {
+		switch {
+		case a == shard.Shard{}:
+			return inputErrorf("experiment: %s holds the whole run (run without --shard), not shard %v: give each shard its own run directory", dir, b)
+		case b == shard.Shard{}:
+			return inputErrorf("experiment: %s holds shard %v of the run, not the whole run: run without --shard in another directory (the shards' merge, greedytl merge, is one)", dir, a)
+		}
 		return inputErrorf("experiment: %s holds shard %v of the run, not shard %v: give each shard its own run directory", dir, a, b)
 	}
 	if old.RunID == "" {
