@@ -37,11 +37,18 @@ import (
 // hidden character (labelrunes.go), which the readers refuse.
 //
 // A file of such lines reads back as the names but for what its lines
-// say together rather than one by one: a file of one line is all the
-// labels on that line, split at commas, tabs or blanks; a first name
-// that is no number above names that all are is a header (ReadClasses's
-// HeaderAuto: "--labels-header no" reads it as a label); and labels that
-// are all numbers are compared as numbers ("1" and "1.0" are one class).
+// say together rather than one by one (checkLabels, classes): a file of
+// one line is all the labels on that line, split at commas, tabs or
+// blanks; ReadClasses's HeaderAuto takes the first line for a header
+// ("--labels-header no" reads it as a label) when it is a name that is no
+// number above names that all are, or a name found on no other line above
+// exactly two other names that each fill two lines or more; labels that
+// are all numbers are compared as numbers ("1" and "1.0" are one class),
+// and among them one written as an integer beyond 2⁵³ (bigInteger: a
+// 64-bit id) is refused; and of two names that are canonically
+// equivalent (canonicalTwin: "café" written with U+00E9 and with e and
+// U+0301), which a model written through the API or before that rule may
+// hold, the second is refused.
 func FormatLabel(name string) (string, error) {
 	if name == "" {
 		return "", errors.New("empty label")
