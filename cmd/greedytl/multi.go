@@ -103,15 +103,20 @@ type multiEvaluation struct {
 	Accuracy         float64  `json:"accuracy"`
 	BalancedAccuracy float64  `json:"balanced_accuracy"`
 	Classes          []string `json:"classes"`
-	// Confusion[t][p] counts the examples of true class t predicted p.
+	// Confusion[t][p] counts the examples of true class t predicted p
+	// (with --json only: it is K × K).
 	Confusion [][]int `json:"confusion"`
+	// present is the number of classes the labels hold: those the
+	// balanced accuracy averages over.
+	present int
 }
 
 // evaluateMulti compares the predicted classes pred (indices in the model's
 // classes) with the --labels of f. A label that is not one of the model's
 // classes is an error naming it; the balanced accuracy is the mean recall
-// over the classes present in the labels.
-func evaluateMulti(s *streams, f *dataFlags, classes []string, pred []int) (*multiEvaluation, error) {
+// over the classes present in the labels. The confusion matrix is
+// computed when confusion is set (predict --json, which prints it).
+func evaluateMulti(s *streams, f *dataFlags, classes []string, pred []int, confusion bool) (*multiEvaluation, error) {
 	cls, err := f.readClasses(s, len(pred))
 	if err != nil {
 		return nil, err
@@ -128,22 +133,15 @@ func evaluateMulti(s *streams, f *dataFlags, classes []string, pred []int) (*mul
 		y[i] = toModel[c]
 	}
 	e := &multiEvaluation{Examples: len(pred), Classes: classes}
-	if e.Accuracy, e.BalancedAccuracy, e.Confusion, err = metric.ClassAccuracy(pred, y, len(classes)); err != nil {
+	if e.Accuracy, e.BalancedAccuracy, e.present, err = metric.ClassAccuracy(pred, y, len(classes)); err != nil {
 		return nil, err
 	}
-	return e, nil
-}
-
-// present returns the number of classes that the labels hold: those the
-// balanced accuracy averages over.
-func (e *multiEvaluation) present() int {
-	n := 0
-	for _, row := range e.Confusion {
-		if slices.ContainsFunc(row, func(v int) bool { return v > 0 }) {
-			n++
+	if confusion {
+		if e.Confusion, err = metric.Confusion(pred, y, len(classes)); err != nil {
+			return nil, err
 		}
 	}
-	return n
+	return e, nil
 }
 
 // quoteAll quotes every name.
@@ -181,7 +179,7 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec
 	classes := model.Classes()
 	var eval *multiEvaluation
 	if o.data.labels != "" {
-		if eval, err = evaluateMulti(s, &o.data, classes, pred); err != nil {
+		if eval, err = evaluateMulti(s, &o.data, classes, pred, o.json); err != nil {
 			return err
 		}
 	}
@@ -209,7 +207,7 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec
 			return printJSON(report, eval)
 		}
 		over := plural.Count(len(classes), "class", "classes")
-		if n := eval.present(); n < len(classes) { // the balanced accuracy's mean is over these
+		if n := eval.present; n < len(classes) { // the balanced accuracy's mean is over these
 			over = fmt.Sprintf("%d of the model's %d classes", n, len(classes))
 		}
 		return writeEvaluation(report, "accuracy: %.4f, balanced accuracy: %.4f (%s, %s)\n", eval.Accuracy, eval.BalancedAccuracy, plural.Count(eval.Examples, "example", "examples"), over)
