@@ -298,7 +298,9 @@ def _parse_spec(spec):
     (_parse_setting), true or false (1, 0), or auto (key=auto is
     auto_key=1).  A ModelFileError with greedytl's message for an empty
     name or key, a missing "=", a key holding a colon or a blank, a value
-    not so read, a key set twice and a colon with no settings after it."""
+    not so read, a key set twice, a colon with no settings after it, and
+    a whole number given to max_k or sample not written as one
+    (_whole_text)."""
     q = _go_quote(spec)
     name, colon, rest = spec.partition(":")
     if name == "":
@@ -310,7 +312,7 @@ def _parse_spec(spec):
         return name, None
     if rest == "":
         raise ModelFileError("spec {}: no settings after the colon".format(q))
-    settings = {}
+    settings, texts = {}, {}
     for kv in rest.split(","):
         k, eq, v = kv.partition("=")
         if not eq:
@@ -331,8 +333,30 @@ def _parse_spec(spec):
                 raise ModelFileError("spec {}: {}: value {}".format(q, k, e)) from None
         if k in settings:
             raise ModelFileError("spec {}: {} is set twice".format(q, k))
-        settings[k] = x
+        settings[k], texts[k] = x, v
+    # A whole number given to a setting of whole numbers is written as
+    # greedytl's whole-number flags read one, or as its model files write
+    # one (method.parseSpec, modelfile.WholeText).
+    for k in sorted(texts):
+        x, v = settings[k], texts[k]
+        if k in _WHOLE_SETTINGS and x == math.trunc(x) and not _whole_text(v, x):
+            raise ModelFileError("spec {}: {}={}: want a whole number in decimal digits (as --{} reads one)".format(
+                q, k, v, k.replace("_", "-")))
     return name, settings
+
+
+# The GreedyTL settings of whole numbers (greedytl.WholeSetting).
+_WHOLE_SETTINGS = ("max_k", "sample")
+
+
+def _whole_text(v, x):
+    """Whether v, read as x, is written as a whole number (modelfile.WholeText):
+    decimal digits with an optional sign (C's atoi), or as greedytl writes
+    the number x in a spec (strconv.FormatFloat's shortest form: 1e+06)."""
+    digits = v.lstrip("+-")
+    if len(v) - len(digits) <= 1 and digits != "" and all(c in "0123456789" for c in digits):
+        return True
+    return _go_float(x) == v
 
 
 def _parse_setting(v):
