@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/source"
@@ -222,7 +223,9 @@ func nameColumns(cols []inspectColumn, names []string) {
 }
 
 // printColumns prints the table of cols: in selection order with the path's
-// errors when greedy, by rank otherwise; at most top rows (0: all).
+// errors when greedy, by rank otherwise; at most top rows (0: all). Names
+// are shown as dataset.ShowName shows them (escaped when one holds a
+// hidden character).
 func printColumns(w io.Writer, cols []inspectColumn, greedy bool, top int) error {
 	if len(cols) == 0 {
 		return nil
@@ -231,7 +234,7 @@ func printColumns(w io.Writer, cols []inspectColumn, greedy bool, top int) error
 	named := slices.ContainsFunc(cols, func(c inspectColumn) bool { return c.Name != "" })
 	nameHeader, name := "", func(inspectColumn) string { return "" }
 	if named {
-		nameHeader, name = "name\t", func(c inspectColumn) string { return c.Name + "\t" }
+		nameHeader, name = "name\t", func(c inspectColumn) string { return dataset.ShowName(c.Name) + "\t" }
 	}
 	if greedy {
 		fmt.Fprintf(tw, "step\tkind\tindex\t%sweight\treg. error\tLOO error\t\n", nameHeader)

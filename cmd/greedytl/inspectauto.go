@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 )
@@ -70,7 +71,7 @@ func printCommittee(w io.Writer, o *inspectOptions, sum inspectSummary, c *metho
 		k++
 		label := fmt.Sprintf("source %d", src.Index)
 		if name := sourceName(greedytl.Source.String(), src.Index, names); name != "" {
-			label += fmt.Sprintf(" (%s)", name)
+			label += fmt.Sprintf(" (%s)", dataset.ShowName(name))
 		}
 		fmt.Fprintf(w, "member %d: the source that orders the training examples best: %s, training AUC %.4g; %.6g·z %+.6g\n",
 			k, label, src.AUC, src.Slope, src.Intercept)
@@ -107,7 +108,7 @@ func printCommittee(w io.Writer, o *inspectOptions, sum inspectSummary, c *metho
 		}
 		fmt.Fprintf(tw, "%s\t%d\t", t.Kind, t.Index)
 		if names != nil {
-			fmt.Fprintf(tw, "%s\t", sourceName(t.Kind.String(), t.Index, names))
+			fmt.Fprintf(tw, "%s\t", dataset.ShowName(sourceName(t.Kind.String(), t.Index, names)))
 		}
 		for _, n := range t.Greedy {
 			fmt.Fprintf(tw, "%d\t", n)

@@ -67,12 +67,15 @@ A multi-class model prints one predicted class name per example, as a label
 file holds it, so that the output reads back as --labels: a name that a label
 file holds only quoted ("a, b", "Song # 1", one holding '"') is printed
 between double quotes, each '"' doubled (a name with white space at either
-end or a hidden character, which only a model file written through the API
-or before the readers refused them holds, is printed but reads back
-otherwise). --scores prints instead a
-tab-separated matrix of per-class scores under a header row of the class
-names (quoted likewise when one holds '"', starts with '#' or has white
-space at either end). With --labels it reports the accuracy and the balanced
+end, which only a model file written through the API holds, is printed but
+reads back otherwise; one holding a hidden character — a control, a bidi
+control, a zero-width one: only a model file written through the API or
+before the readers refused them holds one — is printed quoted and escaped
+as messages quote it, "\u200bcat", never raw, and reads back otherwise).
+--scores prints instead a tab-separated matrix of per-class scores under a
+header row of the class names (quoted likewise when one holds '"', starts
+with '#' or has white space at either end; escaped likewise when one holds
+a hidden character). With --labels it reports the accuracy and the balanced
 accuracy (the mean recall over the classes the labels hold, as scikit-learn's
 balanced_accuracy_score; the line says how many of the model's classes that
 is), and with --json these and the confusion matrix (rows: true classes,
