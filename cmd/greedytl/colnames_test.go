@@ -253,3 +253,81 @@ func TestFeatureNamesSources(t *testing.T) {
 		t.Errorf("fit --features - records %q, want %q", got, fNames(8))
 	}
 }
+
+// TestInspectFeatureNames: inspect names the selected feature columns by
+// the names the model file records ("feature_names"), in its table and in
+// --json ("name"), for a greedy method, greedytl-auto (fit's default: its
+// members' tables and its combined model's) and a multi-class model; a
+// name holding a hidden character is escaped in the table, as it is in
+// JSON. Before, only source columns had names.
+func TestInspectFeatureNames(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{"sepal_length", "petal_width", "\x1b[31mred", "noise"}
+	const m = 40
+	var csv, lab, labMulti strings.Builder
+	csv.WriteString(strings.Join(names, ",") + "\n")
+	for i := range m {
+		y := []float64{-1, 1}[i%2]
+		row := []float64{float64(i%7) / 7, 3*y + float64(i%5)/10, 2*y + float64(i%3)/10, float64((i*7)%11) / 11}
+		for j, v := range row {
+			if j > 0 {
+				csv.WriteString(",")
+			}
+			csv.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		csv.WriteString("\n")
+		fmt.Fprintf(&lab, "%g\n", y)
+		fmt.Fprintf(&labMulti, "%s\n", []string{"a", "b", "c"}[i%3])
+	}
+	x := writeText(t, dir, "X.csv", csv.String())
+	y := writeText(t, dir, "y.txt", lab.String())
+	ym := writeText(t, dir, "ym.txt", labMulti.String())
+	for _, fit := range [][]string{
+		{"--method", "greedytl", "--labels", y},
+		{"--labels", y},
+		{"--method", "l1-logistic", "--labels", ym},
+	} {
+		model := filepath.Join(dir, "m.json")
+		args := append([]string{"fit", "--features", x, "--out", model}, fit...)
+		if code, _, stderr := cli(t, "", args...); code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, stderr)
+		}
+		code, out, stderr := cli(t, "", "inspect", "--json", model)
+		if code != 0 {
+			t.Fatalf("inspect --json: exit %d: %s", code, stderr)
+		}
+		var sum struct {
+			Selected []inspectColumn `json:"selected"`
+			PerClass []struct {
+				Selected []inspectColumn `json:"selected"`
+			} `json:"per_class"`
+		}
+		if err := json.Unmarshal([]byte(out), &sum); err != nil {
+			t.Fatal(err)
+		}
+		cols := sum.Selected
+		for _, c := range sum.PerClass {
+			cols = append(cols, c.Selected...)
+		}
+		if len(cols) == 0 {
+			t.Fatalf("%q: no columns selected:\n%s", fit, out)
+		}
+		for _, c := range cols {
+			if c.Kind == "feature" && c.Name != names[c.Index] {
+				t.Errorf("%q: inspect --json names feature %d %q, want %q", fit, c.Index, c.Name, names[c.Index])
+			}
+		}
+		code, text, stderr := cli(t, "", "inspect", "--top", "0", model)
+		if code != 0 {
+			t.Fatalf("inspect: exit %d: %s", code, stderr)
+		}
+		if strings.Contains(text, "\x1b") {
+			t.Errorf("%q: inspect prints a feature name's escape raw:\n%s", fit, text)
+		}
+		for _, c := range cols {
+			if want := dataset.ShowName(names[c.Index]); c.Kind == "feature" && !strings.Contains(text, want) {
+				t.Errorf("%q: inspect's table lacks feature %d's name %s:\n%s", fit, c.Index, want, text)
+			}
+		}
+	}
+}

@@ -47,14 +47,16 @@ step. For linear baselines they are the columns with non-zero weight, largest
 |weight| first (--top limits the table). With --json it prints a JSON object
 whose "selected" array holds {"kind","index","weight"} objects in that order
 (with "reg_error" and "loo_error" after each step of a greedy method, and a
-source column's "name") and whose "sources" member, when present, is the
+named column's "name") and whose "sources" member, when present, is the
 recorded sources.
 
 A model fitted with --sources shows the sources directory it records (its
 path at fit time and the identity predict checks), and names each source
 column by its class, read from that directory ("name" in --json). When the
 directory is no longer there, or now holds other sources, a note says so and
-the source columns have their index alone.
+the source columns have their index alone. A name holding a hidden
+character (a control, a bidi control, a zero-width one) is shown quoted and
+escaped in the table ("\u200bcat"), as it is in --json.
 
 For a multi-class model inspect shows, per class, the columns of non-zero
 weight by decreasing |weight| (--json: "per_class" of {"class", "selected"});
@@ -80,8 +82,10 @@ type inspectColumn struct {
 	Weight   float64  `json:"weight"`
 	RegError *float64 `json:"reg_error,omitempty"` // greedy methods: after this step
 	LOOError *float64 `json:"loo_error,omitempty"`
-	// Name is a source column's class name, read from the sources
-	// directory the model file records (see recordedSourceNames).
+	// Name is a feature column's name, which the model file records
+	// ("feature_names", from the header of the training features), or a
+	// source column's class name, read from the sources directory the
+	// model file records (see recordedSourceNames).
 	Name string `json:"name,omitempty"`
 }
 
@@ -154,7 +158,8 @@ func runInspect(s *streams, o *inspectOptions, path string) error {
 	}
 	sum := summarise(f.Model)
 	sum.Sources = f.Info.Sources
-	names, note := recordedSourceNames(f.Info.Sources)
+	srcNames, note := recordedSourceNames(f.Info.Sources)
+	names := columnNames{features: f.Info.FeatureNames, sources: srcNames}
 	nameColumns(sum.Selected, names)
 	if o.json {
 		return printJSON(s.out, sum)
@@ -206,19 +211,32 @@ func recordedSourceNames(rec *source.ID) (names []string, note string) {
 	return names, ""
 }
 
-// sourceName returns the name of the column (kind, index) among the
-// sources' names ("" for a feature, or without names).
-func sourceName(kind string, index int, names []string) string {
-	if kind != greedytl.Source.String() || index < 0 || index >= len(names) {
+// columnNames are the names of a model's columns that inspect shows: the
+// features' that its file records ("feature_names"; nil: none) and the
+// sources' class names (recordedSourceNames; nil: none).
+type columnNames struct {
+	features, sources []string
+}
+
+// of returns the name of the column (kind, index), or "" when it has none.
+func (n columnNames) of(kind string, index int) string {
+	names := n.features
+	if kind == greedytl.Source.String() {
+		names = n.sources
+	}
+	if index < 0 || index >= len(names) {
 		return ""
 	}
 	return names[index]
 }
 
-// nameColumns sets the Name of the source columns of cols from names.
-func nameColumns(cols []inspectColumn, names []string) {
+// any reports whether some column has a name.
+func (n columnNames) any() bool { return n.features != nil || n.sources != nil }
+
+// nameColumns sets the Name of the columns of cols from names.
+func nameColumns(cols []inspectColumn, names columnNames) {
 	for i := range cols {
-		cols[i].Name = sourceName(cols[i].Kind, cols[i].Index, names)
+		cols[i].Name = names.of(cols[i].Kind, cols[i].Index)
 	}
 }
 

@@ -287,12 +287,13 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 	if f.Info.Sources != nil {
 		sum.Sources = f.Info.Sources
 	}
-	names, note := recordedSourceNames(f.Info.Sources)
+	srcNames, note := recordedSourceNames(f.Info.Sources)
+	names := columnNames{features: f.Info.FeatureNames, sources: srcNames}
 	if sel, ok := m.Selected(); ok {
 		for k, sl := range sel {
 			ic := inspectClass{Class: sum.Classes[k], Selected: []inspectColumn{}}
 			for _, c := range sl.Columns {
-				ic.Selected = append(ic.Selected, inspectColumn{Kind: c.Kind(), Index: c.Index, Weight: c.Weight, Name: sourceName(c.Kind(), c.Index, names)})
+				ic.Selected = append(ic.Selected, inspectColumn{Kind: c.Kind(), Index: c.Index, Weight: c.Weight, Name: names.of(c.Kind(), c.Index)})
 			}
 			sum.PerClass = append(sum.PerClass, ic)
 		}

@@ -785,22 +785,24 @@ class Scorer:
 
     def inspection(self, source_names=None):
         """What ``greedytl inspect --json`` prints of the model file, from
-        the file alone.  ``source_names`` names the source columns
-        (``"name"``) as inspect names them from the sources directory the
-        file records when that directory still holds those sources; None:
-        the columns are not named.  The method and hyperparameters are the
+        the file alone.  The feature columns are named (``"name"``) by
+        the file's ``feature_names``, when it has them; ``source_names``
+        names the source columns as inspect names them from the sources
+        directory the file records when that directory still holds those
+        sources; None: the source columns are not named.  The method and hyperparameters are the
         file's: those of a version 1 GreedyTL file, which inspect gives
         their version 2 names (``greedytl:gamma=0.25``, ``gamma`` for
         ``feature_factor``), are as that older file names them."""
         doc = self.doc
+        names = {"feature": doc.get("feature_names"), "source": source_names}
 
         def named(cols, keys):
             out = []
             for c in cols:
                 col = {k: c[k] for k in keys if k in c}
-                if source_names is not None and c["kind"] == "source" and 0 <= c["index"] < len(source_names) \
-                        and source_names[c["index"]]:
-                    col["name"] = source_names[c["index"]]
+                n = names.get(c["kind"])
+                if n is not None and 0 <= c["index"] < len(n) and n[c["index"]]:
+                    col["name"] = n[c["index"]]
                 out.append(col)
             return out
 

@@ -61,7 +61,8 @@ def _refused_alike(cli, path):
 def test_names_written_by_greedytl_read_alike(multiclass_cli, tmp_path):
     """greedytl fit on features under a CSV header records their names, in
     binary and multi-class files (a one-vs-rest file too); read_model reads
-    every such file and scores as greedytl predict does; edited to an empty
+    every such file and scores as greedytl predict does, and its
+    inspection names the feature columns as greedytl inspect does; edited to an empty
     list or one name too many, both readers refuse it alike."""
     cli = multiclass_cli
     rng = np.random.default_rng(5)
@@ -89,5 +90,12 @@ def test_names_written_by_greedytl_read_alike(multiclass_cli, tmp_path):
             want = np.array([float(v) for v in run(cli, *args).split()])
         got = scorer.scores(Xt, Ht)
         assert got.shape == want.shape and np.abs(got - want).max() <= 1e-12 * max(1, np.abs(want).max())
+        # The selected feature columns named as greedytl inspect names them.
+        inspected = json.loads(run(cli, "inspect", "--json", model))
+        assert scorer.inspection() == inspected
+        cols = inspected.get("selected", []) + [c for pc in inspected.get("per_class", []) for c in pc["selected"]]
+        if method != "nearest-mean":
+            assert [c["name"] for c in cols if c["kind"] == "feature"] == \
+                [names[c["index"]] for c in cols if c["kind"] == "feature"] != []
         for bad in ([], names + ["extra"]):
             _refused_alike(cli, _write(tmp_path / "bad.json", dict(doc, feature_names=bad)))
