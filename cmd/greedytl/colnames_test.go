@@ -199,6 +199,93 @@ func TestFeatureNamesEveryMethod(t *testing.T) {
 	}
 }
 
+// checkSourceNamesRoundTrip fits the method name on the sample with its
+// source scores under a header (f0, f1, …: the user's own sources) and
+// checks that the model file records their names ("source_names"), that
+// predict scores source scores named alike as their unnamed .npy (which it
+// warns of, in one line), refuses ones whose columns are reordered (not
+// reordering them by name) or renamed (exit status 2, naming the file and
+// the first differing column), and that an extra sample's reordered source
+// scores are refused likewise. Before, the header was skipped: a reorder
+// silently gave each source's weight to another's scores.
+func checkSourceNamesRoundTrip(t *testing.T, s namedSample, name, dir string) {
+	A, err := dataset.ReadMatrix(s.H)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, n := A.Dims()
+	perm := []int{1, 0}
+	for j := 2; j < n; j++ {
+		perm = append(perm, j)
+	}
+	Hn := namedCSV(t, s.H, "Hn.csv", nil, false)
+	Htn, Htswap, Htother := namedCSV(t, s.Ht, "Htn.csv", nil, false), namedCSV(t, s.Ht, "Htswap.csv", perm, false), namedCSV(t, s.Ht, "Htother.csv", nil, true)
+	fitArgs := func(extraH, out string) []string {
+		args := s.fitArgs(name, s.X, s.Xt, out)
+		for i, a := range args {
+			switch {
+			case a == s.H:
+				args[i] = Hn
+			case a == s.Ht:
+				args[i] = extraH
+			}
+		}
+		return args
+	}
+	named := filepath.Join(dir, "named.json")
+	args := fitArgs(Htn, named)
+	if code, _, stderr := cli(t, "", args...); code != 0 {
+		t.Fatalf("%q: exit %d: %s", args, code, stderr)
+	}
+	b, err := os.ReadFile(named)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Names []string `json:"source_names"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil || !slices.Equal(f.Names, fNames(n)) {
+		t.Fatalf("the model file records the source names %q (%v), want %q", f.Names, err, fNames(n))
+	}
+	predict := func(H string) (int, string, string) {
+		return cli(t, "", "predict", "--model", named, "--features", s.Xt, "--source-scores", H)
+	}
+	code, want, stderr := predict(Htn)
+	if code != 0 || stderr != "" {
+		t.Fatalf("predict, source scores named alike: exit %d: %s", code, stderr)
+	}
+	wantWarn := fmt.Sprintf("greedytl: warning: the source scores %s was fitted on name their columns (%q, %q, ", named, "f0", "f1")
+	if code, out, stderr := predict(s.Ht); code != 0 || !strings.HasPrefix(stderr, wantWarn) || strings.Count(stderr, "\n") != 1 || out != want {
+		t.Errorf("predict, unnamed source scores: exit %d, stderr %q (want one line starting %q), same scores %v", code, stderr, wantWarn, out == want)
+	}
+	wantInputError(t, fmt.Sprintf(`%s: column 1 is named "f1" where the source scores %s was fitted on have "f0": the same names in another order (reorder the columns as theirs: "f0", "f1", `, Htswap, named),
+		"predict", "--model", named, "--features", s.Xt, "--source-scores", Htswap)
+	wantInputError(t, fmt.Sprintf(`%s: column 1 is named "other" where the source scores %s was fitted on have "f0": other columns (theirs: "f0", "f1", `, Htother, named),
+		"predict", "--model", named, "--features", s.Xt, "--source-scores", Htother)
+	if args := fitArgs(Htswap, filepath.Join(dir, "extra.json")); slices.Contains(args, Htswap) {
+		wantInputError(t, fmt.Sprintf(`%s: column 1 is named "f1" where the training source scores, %s, have "f0": the same names in another order`, Htswap, Hn), args...)
+	}
+}
+
+// TestSourceScoreNamesEveryMethod: fit records the names of the columns of
+// a --source-scores file with a header in the model file of every method,
+// binary and of three classes, and predict (and fit's extra samples)
+// refuse source scores whose names are reordered or other
+// (checkSourceNamesRoundTrip).
+func TestSourceScoreNamesEveryMethod(t *testing.T) {
+	d := newToy(t)
+	bin := newNamedSample(t, d.X, d.H, d.ytext, d.Xtest, d.Htest, d.yte, "cat")
+	dir := t.TempDir()
+	x, h, y, xt, ht, yt := multiFiles(t, dir)
+	multi := newNamedSample(t, x, h, y, xt, ht, yt, "")
+	for _, name := range method.Names() {
+		t.Run(name, func(t *testing.T) { checkSourceNamesRoundTrip(t, bin, name, t.TempDir()) })
+	}
+	for _, name := range method.MultiNames() {
+		t.Run(name+"/3", func(t *testing.T) { checkSourceNamesRoundTrip(t, multi, name, t.TempDir()) })
+	}
+}
+
 // TestFeatureNamesExtraSamples: fit refuses extra samples (--unlabelled-*,
 // --oracle-*) whose features are named otherwise than the training
 // features, naming the file and the first differing column.
@@ -217,7 +304,8 @@ func TestFeatureNamesExtraSamples(t *testing.T) {
 // X alone (the source scores' columns are the sources', in their index's
 // order, and the sources' identity is checked apart), and predict --sources
 // refuses reordered features; names in a --source-scores header are not
-// recorded; features named on standard input are recorded too.
+// feature names (they are "source_names": TestSourceScoreNamesEveryMethod);
+// features named on standard input are recorded too.
 func TestFeatureNamesSources(t *testing.T) {
 	st := newSourcesToy(t)
 	Xn := namedCSV(t, st.X, "Xn.csv", nil, false)
@@ -258,8 +346,8 @@ func TestFeatureNamesSources(t *testing.T) {
 // the names the model file records ("feature_names"), in its table and in
 // --json ("name"), for a greedy method, greedytl-auto (fit's default: its
 // members' tables and its combined model's) and a multi-class model; a
-// name holding a hidden character is escaped in the table, as it is in
-// JSON. Before, only source columns had names.
+// name holding a hidden character is escaped in the table (JSON holds the
+// name itself). Before, only source columns had names.
 func TestInspectFeatureNames(t *testing.T) {
 	dir := t.TempDir()
 	names := []string{"sepal_length", "petal_width", "\x1b[31mred", "noise"}

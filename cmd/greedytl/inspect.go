@@ -42,8 +42,9 @@ its ridge member weights every column. With --json the record is the
 
 For the greedytl methods (and forward-reg) the columns are those selected, in
 selection order, with their kind (feature or source), 0-based index within X
-or H, weight, and the mean regularised and leave-one-out errors after each
-step. For linear baselines they are the columns with non-zero weight, largest
+or H, name (when the model file records one: a feature's from the header of
+the training --features, a source's below), weight, and the mean regularised
+and leave-one-out errors after each step. For linear baselines they are the columns with non-zero weight, largest
 |weight| first (--top limits the table). With --json it prints a JSON object
 whose "selected" array holds {"kind","index","weight"} objects in that order
 (with "reg_error" and "loo_error" after each step of a greedy method, and a
@@ -54,9 +55,11 @@ A model fitted with --sources shows the sources directory it records (its
 path at fit time and the identity predict checks), and names each source
 column by its class, read from that directory ("name" in --json). When the
 directory is no longer there, or now holds other sources, a note says so and
-the source columns have their index alone. A name holding a hidden
-character (a control, a bidi control, a zero-width one) is shown quoted and
-escaped in the table ("\u200bcat"), as it is in --json.
+the source columns have their index alone. A model fitted from a
+--source-scores file with a header names them by that header ("source_names").
+A name holding a hidden character (a control, a bidi control, a zero-width
+one) is shown in the table quoted and escaped ("\u200bcat"); --json holds
+the name itself.
 
 For a multi-class model inspect shows, per class, the columns of non-zero
 weight by decreasing |weight| (--json: "per_class" of {"class", "selected"});
@@ -159,7 +162,7 @@ func runInspect(s *streams, o *inspectOptions, path string) error {
 	sum := summarise(f.Model)
 	sum.Sources = f.Info.Sources
 	srcNames, note := recordedSourceNames(f.Info.Sources)
-	names := columnNames{features: f.Info.FeatureNames, sources: srcNames}
+	names := inspectNames(f.Info, srcNames)
 	nameColumns(sum.Selected, names)
 	if o.json {
 		return printJSON(s.out, sum)
@@ -211,9 +214,21 @@ func recordedSourceNames(rec *source.ID) (names []string, note string) {
 	return names, ""
 }
 
+// inspectNames returns the names inspect gives the columns of the model
+// file info: its features' ("feature_names") and its sources', those of
+// the sources directory it records (srcNames, from recordedSourceNames)
+// or else those of the --source-scores header it was fitted on
+// ("source_names").
+func inspectNames(info method.FileInfo, srcNames []string) columnNames {
+	if srcNames == nil {
+		srcNames = info.SourceNames
+	}
+	return columnNames{features: info.FeatureNames, sources: srcNames}
+}
+
 // columnNames are the names of a model's columns that inspect shows: the
 // features' that its file records ("feature_names"; nil: none) and the
-// sources' class names (recordedSourceNames; nil: none).
+// sources' (inspectNames; nil: none).
 type columnNames struct {
 	features, sources []string
 }

@@ -56,8 +56,8 @@ func (o *fitOptions) nativeMultiOnly(c *cobra.Command) bool {
 }
 
 // runFitMulti fits one model for every class of cls and writes it,
-// recording names, the training features' column names (nil: none).
-func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, names []string, cls *dataset.Classes) error {
+// recording names, the training sample's column names.
+func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, names sampleNames, cls *dataset.Classes) error {
 	d := method.Data{X: X, H: H}
 	if len(cls.Names) < 2 {
 		// The label file's own message, as a binary fit gives it.
@@ -91,7 +91,7 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 		return err
 	}
 	write := func(w io.Writer) error {
-		return method.WriteMulti(w, model, method.FileInfo{Sources: src, FeatureNames: names})
+		return method.WriteMulti(w, model, method.FileInfo{Sources: src, FeatureNames: names.features, SourceNames: names.sources})
 	}
 	return o.writeModel(s, write, fmt.Sprintf("%s model of %d classes", model.Method(), len(cls.Names)))
 }
@@ -157,7 +157,7 @@ func quoteAll(names []string) []string {
 // a row, or with --scores a tab-separated matrix of per-class scores under
 // a header of class names; with --labels it reports the accuracy and the
 // balanced accuracy (--json: with the confusion matrix).
-func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec []string) error {
+func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec sampleNames) error {
 	if o.data.positive != "" {
 		return badInputf("--positive is for binary models; %s is a model of %d classes (%s)", o.modelName(), len(model.Classes()), strings.Join(quoteAll(model.Classes()), ", "))
 	}
@@ -288,7 +288,7 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 		sum.Sources = f.Info.Sources
 	}
 	srcNames, note := recordedSourceNames(f.Info.Sources)
-	names := columnNames{features: f.Info.FeatureNames, sources: srcNames}
+	names := inspectNames(f.Info, srcNames)
 	if sel, ok := m.Selected(); ok {
 		for k, sl := range sel {
 			ic := inspectClass{Class: sum.Classes[k], Selected: []inspectColumn{}}

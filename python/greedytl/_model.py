@@ -264,12 +264,15 @@ def decode(doc):
         if isinstance(e, ModelFileError):
             raise
         raise ModelFileError("{} model: {}".format(method, _describe(e))) from None
-    # The names of X's columns, when the features had names (a CSV
-    # header): one per feature, as greedytl's method.Read checks.
-    names = header.get("feature_names")
-    if names is not None and len(names) != scorer.num_features:
-        raise ModelFileError('{}{} model: "feature_names" has {} names but the model has {} features'.format(
-            "multi-class " if head.get("classes") is not None else "", method, len(names), scorer.num_features))
+    # The names of X's and H's columns, when the features (the source
+    # scores given as a matrix) had names (a CSV header): one per feature
+    # (source), as greedytl's method.Read checks.
+    for key, of, count in (("feature_names", "features", scorer.num_features),
+                           ("source_names", "sources", scorer.num_sources)):
+        names = header.get(key)
+        if names is not None and len(names) != count:
+            raise ModelFileError('{}{} model: "{}" has {} names but the model has {} {}'.format(
+                "multi-class " if head.get("classes") is not None else "", method, key, len(names), count, of))
     return scorer
 
 
@@ -279,8 +282,9 @@ def _check_parsed(header, classes):
     sources, labels = header.get("sources"), header.get("labels")
     if sources is not None and not sources["sha256"]:
         raise ModelFileError('"sources" has no sha256 digest')
-    if header.get("feature_names") == []:
-        raise ModelFileError('"feature_names" names no column (a file without names has no "feature_names")')
+    for key in ("feature_names", "source_names"):
+        if header.get(key) == []:
+            raise ModelFileError('"{}" names no column (a file without names has no "{}")'.format(key, key))
     if labels is not None:
         _check_labels(labels["positive"], labels["negative"] or [])
     if labels is not None and classes:
@@ -789,12 +793,14 @@ class Scorer:
         the file's ``feature_names``, when it has them; ``source_names``
         names the source columns as inspect names them from the sources
         directory the file records when that directory still holds those
-        sources; None: the source columns are not named.  The method and hyperparameters are the
+        sources; None: by the file's own ``source_names`` (the header of
+        the source scores it was fitted on), when it has them.  The method and hyperparameters are the
         file's: those of a version 1 GreedyTL file, which inspect gives
         their version 2 names (``greedytl:gamma=0.25``, ``gamma`` for
         ``feature_factor``), are as that older file names them."""
         doc = self.doc
-        names = {"feature": doc.get("feature_names"), "source": source_names}
+        names = {"feature": doc.get("feature_names"),
+                 "source": source_names if source_names is not None else doc.get("source_names")}
 
         def named(cols, keys):
             out = []

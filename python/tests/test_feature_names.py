@@ -99,3 +99,35 @@ def test_names_written_by_greedytl_read_alike(multiclass_cli, tmp_path):
                 [names[c["index"]] for c in cols if c["kind"] == "feature"] != []
         for bad in ([], names + ["extra"]):
             _refused_alike(cli, _write(tmp_path / "bad.json", dict(doc, feature_names=bad)))
+
+
+def test_source_names_written_by_greedytl_read_alike(multiclass_cli, tmp_path):
+    """greedytl fit on source scores under a CSV header (the user's own
+    sources) records their names ("source_names") in binary and
+    multi-class files; read_model reads every such file, its inspection
+    names the source columns as greedytl inspect does, and both readers
+    refuse alike an empty list or one name too many."""
+    cli = multiclass_cli
+    rng = np.random.default_rng(6)
+    X, H = rng.normal(size=(30, 3)), rng.normal(size=(30, 2))
+    y = np.where(H[:, 0] + 0.3 * rng.normal(size=30) > 0, 1, -1)
+    names = ["cat", "dog"]
+    csv = tmp_path / "H.csv"
+    np.savetxt(csv, H, delimiter=",", header=",".join(names), comments="", fmt="%.17g")
+    for a, v in (("X.npy", X), ("y.npy", y), ("y3.npy", np.arange(30) % 3)):
+        np.save(tmp_path / a, v)
+    for method, labels in (("greedytl", "y.npy"), ("l1-logistic", "y.npy"), ("no-transfer", "y3.npy"),
+                           ("nearest-mean", "y3.npy")):
+        model = tmp_path / (method + labels + ".json")
+        run(cli, "fit", "--method", method, "--features", tmp_path / "X.npy", "--source-scores", csv,
+            "--labels", tmp_path / labels, "--out", model)
+        doc = json.loads(model.read_text())
+        assert doc["source_names"] == names and "feature_names" not in doc
+        inspected = json.loads(run(cli, "inspect", "--json", model))
+        assert greedytl.read_model(model).inspection() == inspected
+        cols = inspected.get("selected", []) + [c for pc in inspected.get("per_class", []) for c in pc["selected"]]
+        assert all(c["name"] == names[c["index"]] for c in cols if c["kind"] == "source")
+        if method == "greedytl":
+            assert any(c["kind"] == "source" for c in cols)
+        for bad in ([], names + ["extra"]):
+            _refused_alike(cli, _write(tmp_path / "bad.json", dict(doc, source_names=bad)))
