@@ -90,12 +90,11 @@ type namedSample struct {
 	positive             string // fit's --positive ("": none, a fit of several classes)
 }
 
-// newNamedSample makes the named sample of the unnamed .npy features X
-// and Xt, with source scores H and Ht and labels y and yt, for fits with
-// --positive positive ("": none).
-func newNamedSample(t *testing.T, X, H, y, Xt, Ht, yt, positive string) namedSample {
+// swappedColumns returns the number of columns of the matrix file path and
+// their order with the first two swapped.
+func swappedColumns(t *testing.T, path string) (int, []int) {
 	t.Helper()
-	A, err := dataset.ReadMatrix(X)
+	A, err := dataset.ReadMatrix(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,6 +103,15 @@ func newNamedSample(t *testing.T, X, H, y, Xt, Ht, yt, positive string) namedSam
 	for j := 2; j < d; j++ {
 		perm = append(perm, j)
 	}
+	return d, perm
+}
+
+// newNamedSample makes the named sample of the unnamed .npy features X
+// and Xt, with source scores H and Ht and labels y and yt, for fits with
+// --positive positive ("": none).
+func newNamedSample(t *testing.T, X, H, y, Xt, Ht, yt, positive string) namedSample {
+	t.Helper()
+	d, perm := swappedColumns(t, X)
 	return namedSample{
 		X: X, H: H, y: y, Xt: Xt, Ht: Ht, yt: yt, d: d, positive: positive,
 		Xn:      namedCSV(t, X, "Xn.csv", nil, false),
@@ -182,20 +190,26 @@ func checkNamesRoundTrip(t *testing.T, s namedSample, name, dir string) {
 		"predict", "--model", named, "--features", s.Xtother, "--source-scores", s.Ht)
 }
 
-// TestFeatureNamesEveryMethod: fit records the names of named features in
-// the model file of every method, binary and of three classes, and predict
-// refuses features whose names are reordered or other (checkNamesRoundTrip).
+// TestFeatureNamesEveryMethod: fit records the names of named features,
+// and of named source scores, in the model file of every method, binary
+// and of three classes, and predict refuses features (source scores)
+// whose names are reordered or other (checkNamesRoundTrip,
+// checkSourceNamesRoundTrip).
 func TestFeatureNamesEveryMethod(t *testing.T) {
 	d := newToy(t)
 	bin := newNamedSample(t, d.X, d.H, d.ytext, d.Xtest, d.Htest, d.yte, "cat")
 	dir := t.TempDir()
 	x, h, y, xt, ht, yt := multiFiles(t, dir)
 	multi := newNamedSample(t, x, h, y, xt, ht, yt, "")
-	for _, name := range method.Names() {
-		t.Run(name, func(t *testing.T) { checkNamesRoundTrip(t, bin, name, t.TempDir()) })
-	}
-	for _, name := range method.MultiNames() {
-		t.Run(name+"/3", func(t *testing.T) { checkNamesRoundTrip(t, multi, name, t.TempDir()) })
+	for what, check := range map[string]func(*testing.T, namedSample, string, string){
+		"features": checkNamesRoundTrip, "source scores": checkSourceNamesRoundTrip,
+	} {
+		for _, name := range method.Names() {
+			t.Run(name+"/"+what, func(t *testing.T) { check(t, bin, name, t.TempDir()) })
+		}
+		for _, name := range method.MultiNames() {
+			t.Run(name+"/3/"+what, func(t *testing.T) { check(t, multi, name, t.TempDir()) })
+		}
 	}
 }
 
@@ -209,15 +223,7 @@ func TestFeatureNamesEveryMethod(t *testing.T) {
 // scores are refused likewise. Before, the header was skipped: a reorder
 // silently gave each source's weight to another's scores.
 func checkSourceNamesRoundTrip(t *testing.T, s namedSample, name, dir string) {
-	A, err := dataset.ReadMatrix(s.H)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, n := A.Dims()
-	perm := []int{1, 0}
-	for j := 2; j < n; j++ {
-		perm = append(perm, j)
-	}
+	n, perm := swappedColumns(t, s.H)
 	Hn := namedCSV(t, s.H, "Hn.csv", nil, false)
 	Htn, Htswap, Htother := namedCSV(t, s.Ht, "Htn.csv", nil, false), namedCSV(t, s.Ht, "Htswap.csv", perm, false), namedCSV(t, s.Ht, "Htother.csv", nil, true)
 	fitArgs := func(extraH, out string) []string {
@@ -267,25 +273,6 @@ func checkSourceNamesRoundTrip(t *testing.T, s namedSample, name, dir string) {
 	}
 }
 
-// TestSourceScoreNamesEveryMethod: fit records the names of the columns of
-// a --source-scores file with a header in the model file of every method,
-// binary and of three classes, and predict (and fit's extra samples)
-// refuse source scores whose names are reordered or other
-// (checkSourceNamesRoundTrip).
-func TestSourceScoreNamesEveryMethod(t *testing.T) {
-	d := newToy(t)
-	bin := newNamedSample(t, d.X, d.H, d.ytext, d.Xtest, d.Htest, d.yte, "cat")
-	dir := t.TempDir()
-	x, h, y, xt, ht, yt := multiFiles(t, dir)
-	multi := newNamedSample(t, x, h, y, xt, ht, yt, "")
-	for _, name := range method.Names() {
-		t.Run(name, func(t *testing.T) { checkSourceNamesRoundTrip(t, bin, name, t.TempDir()) })
-	}
-	for _, name := range method.MultiNames() {
-		t.Run(name+"/3", func(t *testing.T) { checkSourceNamesRoundTrip(t, multi, name, t.TempDir()) })
-	}
-}
-
 // TestFeatureNamesExtraSamples: fit refuses extra samples (--unlabelled-*,
 // --oracle-*) whose features are named otherwise than the training
 // features, naming the file and the first differing column.
@@ -304,7 +291,7 @@ func TestFeatureNamesExtraSamples(t *testing.T) {
 // X alone (the source scores' columns are the sources', in their index's
 // order, and the sources' identity is checked apart), and predict --sources
 // refuses reordered features; names in a --source-scores header are not
-// feature names (they are "source_names": TestSourceScoreNamesEveryMethod);
+// feature names (they are "source_names": TestFeatureNamesEveryMethod);
 // features named on standard input are recorded too.
 func TestFeatureNamesSources(t *testing.T) {
 	st := newSourcesToy(t)
