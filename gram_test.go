@@ -593,3 +593,39 @@ func TestGramConcurrentUse(t *testing.T) {
 		<-done
 	}
 }
+
+// TestGramFitChecksContext: Gram.Fit gathers the n × n cross-products of
+// its candidates (n² values, 4 GB at n = 20,000) checking its context
+// about once per setupCheck values, as Fit's setup does, so that a fit
+// stops soon after a cancel there. Before, the block was built without a
+// check. It counts the checks whose cancellation Fit reports as the
+// gathering's, cancelling the fit at each check in turn.
+func TestGramFitChecksContext(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 35))
+	const m, d = 8, 2048 // 2²² cross-products: 4 checks
+	X := randDense(rng, m, d)
+	y := randLabels(rng, m)
+	g, err := NewGram(context.Background(), X, nil, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := DefaultOptions()
+	o.MaxK = 1
+	all := fitctxtest.NewCountdown(math.MaxInt64)
+	if _, err := g.Fit(all, o); err != nil {
+		t.Fatal(err)
+	}
+	gathering := 0
+	for k := range all.Calls() {
+		_, err := g.Fit(fitctxtest.NewCountdown(k), o)
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled at check %d: %v", k+1, err)
+		}
+		if strings.Contains(err.Error(), "cross-products") {
+			gathering++
+		}
+	}
+	if want := d * d / setupCheck; gathering < want {
+		t.Errorf("gathering %d × %d cross-products checked the context %d times, want at least %d (one per %d values)", d, d, gathering, want, setupCheck)
+	}
+}

@@ -76,6 +76,11 @@ var settingRules = map[string]settingRule{
 func isWhole(v float64) bool { return v >= 0 && v == math.Trunc(v) }
 func isBool(v float64) bool  { return v == 0 || v == 1 }
 
+// WholeSetting reports whether the setting key takes whole numbers
+// (max_k, sample), which a spec writes as the CLI's whole-number flags
+// read them (modelfile.WholeText: "sample=0x1p1" is not 2).
+func WholeSetting(key string) bool { return key == KeyMaxK || key == KeySample }
+
 // Set sets the option that key names to v, checking its range as Fit
 // would: lambda > 0, delta ≥ 0, gamma ≥ 0 (all finite), max_k and sample
 // whole numbers ≥ 0 — and, unlike Fit, at most 2³¹−1 (math.MaxInt32), so
@@ -92,7 +97,7 @@ func (o *Options) Set(key string, v float64) error {
 		return fmt.Errorf("%s must be finite, got %v", key, v)
 	case !r.ok(v):
 		return fmt.Errorf("%s must be %s, got %v", r.name, r.rule, v)
-	case (key == KeyMaxK || key == KeySample) && v > math.MaxInt32:
+	case WholeSetting(key) && v > math.MaxInt32:
 		return fmt.Errorf("%s must be at most %d, got %v", key, math.MaxInt32, v)
 	}
 	if v == 0 {

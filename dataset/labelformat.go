@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -9,7 +10,9 @@ import (
 // This file owns the writing of class names as the readers of this
 // package read them back: a label file's lines (FormatLabel, what
 // predict prints one a row) and a cell of a delimited text file's header
-// (FormatHeaderCell, predict --scores's header of class names).
+// (FormatHeaderCell, predict --scores's header of class names); and the
+// showing of a name in text (ShowName), escaped when it holds a hidden
+// character.
 
 // FormatLabel returns name written as one line of a label file of one
 // label per line (ReadLabels, ReadClasses, ReadLabelValues): as it is
@@ -36,20 +39,33 @@ import (
 // model file written before the readers refused them can hold, are
 // written too, but read back otherwise: one with white space at either end
 // (" cat"), which the readers trim, quoted or not, and one holding a
-// hidden character (labelrunes.go), which the readers refuse.
+// hidden character (labelrunes.go), which the readers refuse and which is
+// written as ShowName shows it, quoted and escaped as Go quotes a string
+// ("\u200bcat" as `"\u200bcat"`), never raw: an escape would colour the
+// terminal, a bidirectional control reorder the line.
 //
 // A file of such lines reads back as the names but for what its lines
-// say together rather than one by one: a file of one line is all the
-// labels on that line, split at commas, tabs or blanks; a first name
-// that is no number above names that all are is a header (ReadClasses's
-// HeaderAuto: "--labels-header no" reads it as a label); and labels that
-// are all numbers are compared as numbers ("1" and "1.0" are one class).
+// say together rather than one by one (checkLabels, classes): a file of
+// one line is all the labels on that line, split at commas, tabs or
+// blanks; ReadClasses's HeaderAuto takes the first line for a header
+// ("--labels-header no" reads it as a label) when it is a name that is no
+// number above names that all are, or a name found on no other line above
+// exactly two other names that each fill two lines or more; labels that
+// are all numbers are compared as numbers ("1" and "1.0" are one class),
+// and among them one written as an integer beyond 2⁵³ (bigInteger: a
+// 64-bit id) is refused; and of two names that are canonically
+// equivalent (canonicalTwin: "café" written with U+00E9 and with e and
+// U+0301), which a model written through the API or before that rule may
+// hold, the second is refused.
 func FormatLabel(name string) (string, error) {
 	if name == "" {
 		return "", errors.New("empty label")
 	}
 	if err := CheckLabel(name); err != nil {
 		return "", err
+	}
+	if hiddenRune(name) >= 0 {
+		return strconv.Quote(name), nil
 	}
 	if labelNeedsQuotes(name) {
 		return quoteCSV(name), nil
@@ -91,14 +107,35 @@ func labelNeedsQuotes(v string) bool {
 // holds sep or a '"' (a quoted field's start), starts with '#' (in the
 // first cell, a comment line) or has white space at either end (trimmed,
 // unquoted). A line break would end the header, quoted or not: no class
-// name holds one (CheckLabel), nor a tab.
+// name holds one (CheckLabel), nor a tab. A name holding a hidden
+// character (labelrunes.go; a model's from before the rule) is written as
+// ShowName shows it, escaped, and reads back otherwise.
 //
 // DecodeCSV tells the separator from the header's bytes, a comma inside
 // quotes included, so that a tab-separated file with a class name holding
 // a comma reads as comma-separated; pandas' read_csv(sep="\t") reads it.
 func FormatHeaderCell(name string, sep byte) string {
+	if hiddenRune(name) >= 0 {
+		return strconv.Quote(name)
+	}
 	if strings.ContainsAny(name, string(sep)+`"`) || strings.HasPrefix(name, "#") || strings.TrimSpace(name) != name {
 		return quoteCSV(name)
+	}
+	return name
+}
+
+// ShowName returns name, a class, source or column name, as the CLI shows
+// one in text (inspect's tables, predict's lines): as it is, or quoted and
+// escaped as messages quote it (strconv.Quote: "\x1b[31mred" as
+// `"\x1b[31mred"`) when it holds a hidden character (labelrunes.go: a
+// control, a bidirectional control, an invisible format character, which
+// shown raw would colour the terminal, reorder the line or look like
+// another name) or has white space at either end (which a table does not
+// show). Names read from data files (a CSV header's column names) and
+// model files written before the rule may hold them.
+func ShowName(name string) string {
+	if hiddenRune(name) >= 0 || strings.TrimSpace(name) != name {
+		return strconv.Quote(name)
 	}
 	return name
 }

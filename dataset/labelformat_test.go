@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/quick"
@@ -88,8 +89,14 @@ func TestFormatLabel(t *testing.T) {
 	}
 	for _, name := range labelNotReadBack {
 		got, err := FormatLabel(name)
-		if err != nil || strings.Trim(got, `"`) != name {
-			t.Errorf("FormatLabel(%q) = %q, %v; want it written", name, got, err)
+		want := strings.Trim(got, `"`) == name
+		if hiddenRune(name) >= 0 {
+			// Escaped, as messages quote it: raw, an escape coloured the
+			// terminal, a bidi control reordered the line.
+			want = got == strconv.Quote(name) && hiddenRune(got) < 0
+		}
+		if err != nil || !want {
+			t.Errorf("FormatLabel(%q) = %q, %v; want it written (quoted and escaped if it holds a hidden character)", name, got, err)
 			continue
 		}
 		// Read back otherwise, or refused, but never skipped: a line
@@ -342,5 +349,27 @@ func TestFormatHeaderCell(t *testing.T) {
 	}
 	if got := FormatHeaderCell("a,b", ','); got != `"a,b"` {
 		t.Errorf(`FormatHeaderCell("a,b", ',') = %q`, got)
+	}
+	// A hidden character (a model's name from before the rule) is shown
+	// escaped, not raw.
+	for _, n := range []string{"\x1b[31mred", "dog\u202e", "\u200bcat", "a\u0085b"} {
+		if got := FormatHeaderCell(n, '\t'); got != strconv.Quote(n) {
+			t.Errorf("FormatHeaderCell(%q) = %q, want %q", n, got, strconv.Quote(n))
+		}
+	}
+}
+
+// TestShowName: a name is shown as it is, or quoted and escaped as
+// messages show it when it holds a hidden character (labelrunes.go) or
+// white space at either end, which a table would show as something else.
+func TestShowName(t *testing.T) {
+	for n, want := range map[string]string{
+		"petal_width": "petal_width", "Song # 1": "Song # 1", `a"b`: `a"b`, "café": "café", "👩\u200d💻": "👩\u200d💻",
+		"\x1b[31mred": `"\x1b[31mred"`, "dog\u202e": `"dog\u202e"`, "\u200bcat": `"\u200bcat"`, "a\tb": `"a\tb"`,
+		" a": `" a"`, "b ": `"b "`,
+	} {
+		if got := ShowName(n); got != want {
+			t.Errorf("ShowName(%q) = %s, want %s", n, got, want)
+		}
 	}
 }

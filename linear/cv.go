@@ -387,8 +387,8 @@ func SelectC(ctx context.Context, prob *Problem, p Params, grid []float64, folds
 // one class predicts it at every C, as in CrossValidate.
 //
 // It returns an error for the inputs CrossValidate rejects, an empty grid
-// or a grid value that is not finite and positive, and when the metric
-// fails. It panics when ctx is nil.
+// or a grid value that is not finite and positive or whose product with a
+// class weight overflows (Params.Check's rule), and when the metric fails. It panics when ctx is nil.
 func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, folds int, seed uint64, metric Metric) (best float64, scores []float64, err error) {
 	fitctx.Require(ctx, "linear: SelectCBy")
 	best, scores, _, err = selectC(ctx, prob, p, grid, folds, seed, metric)
@@ -415,6 +415,9 @@ func selectC(ctx context.Context, prob *Problem, p Params, grid []float64, folds
 	for _, c := range grid {
 		if !standardize.PositiveFinite(c) {
 			return 0, nil, nil, fmt.Errorf("linear: C = %v in the grid, want finite values > 0", c)
+		}
+		if err := p.checkCosts(c); err != nil {
+			return 0, nil, nil, fmt.Errorf("%w (a C of the grid)", err)
 		}
 	}
 	if metric == nil {

@@ -650,3 +650,15 @@ func TestSelectCByStops(t *testing.T) {
 		t.Error("no fold stopped short: the test checks nothing")
 	}
 }
+
+// TestSelectCCostOverflow: a grid C whose product with a class weight
+// overflows is refused, naming it, as Check refuses such a C: a row's
+// cost would be +Inf.
+func TestSelectCCostOverflow(t *testing.T) {
+	prob := randomProblem(5, 40, 4, 1, -1)
+	p := Params{Solver: L2RLR, WeightPos: 1e10}
+	_, _, err := SelectC(context.Background(), prob, p, []float64{1, 1e300}, 3, 1)
+	if err == nil || !strings.Contains(err.Error(), "C·weight") || !strings.Contains(err.Error(), "1e+300") {
+		t.Fatalf("SelectC with C·weight = +Inf in the grid: error %v, want one naming C = 1e+300 and C·weight", err)
+	}
+}

@@ -28,8 +28,9 @@ var defaultEps = map[Solver]float64{
 // Check reports the first invalid hyperparameter, as liblinear's
 // check_parameter does: the solver must be known and implemented, C finite
 // and ≥ 0 (0 selects 1), Eps finite and ≥ 0 (0 selects the solver's
-// default), L1Ratio in [0, 1], MaxIter ≥ 0 and the class weights finite and
-// ≥ 0 (0 selects 1).
+// default), L1Ratio in [0, 1], MaxIter ≥ 0, the class weights finite and
+// ≥ 0 (0 selects 1), and C times each class weight finite (a row's cost;
+// liblinear takes an overflow to +Inf for a cost).
 func (p Params) Check() error {
 	if err := unsupported(p.Solver); err != nil {
 		return err
@@ -55,6 +56,22 @@ func (p Params) Check() error {
 	for _, w := range []float64{p.WeightPos, p.WeightNeg} {
 		if !(w >= 0) || math.IsInf(w, 0) {
 			return fmt.Errorf("linear: class weight %v, want a finite weight > 0 (0 selects 1)", w)
+		}
+	}
+	return p.checkCosts(p.C)
+}
+
+// checkCosts returns an error when C (p's, or a grid's: 0 selects 1)
+// times one of p's class weights overflows: each is finite, but a row's
+// cost C·weight (classCosts) would be +Inf, which the solvers would take
+// for a cost.
+func (p Params) checkCosts(C float64) error {
+	q := p
+	q.C = C
+	q = q.withDefaults()
+	for _, w := range []float64{q.WeightPos, q.WeightNeg} {
+		if math.IsInf(q.C*w, 0) {
+			return fmt.Errorf("linear: C = %v times the class weight %v overflows float64 (C·weight is a row's cost): lower C or the weight", q.C, w)
 		}
 	}
 	return nil

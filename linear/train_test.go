@@ -78,6 +78,9 @@ func TestParamsCheck(t *testing.T) {
 		{Params{Solver: L2RLR, MaxIter: -1}, "MaxIter"},
 		{Params{Solver: L2RLR, WeightPos: -2}, "class weight"},
 		{Params{Solver: L2RLR, WeightNeg: math.Inf(1)}, "class weight"},
+		// Each finite, their product not: a row's cost C·weight is +Inf.
+		{Params{Solver: L2RLR, C: 1e200, WeightPos: 1e200}, "C·weight"},
+		{Params{Solver: L2RL2LossSVCDual, C: math.MaxFloat64, WeightNeg: 2}, "C·weight"},
 	}
 	for _, c := range bad {
 		err := c.p.Check()

@@ -35,9 +35,10 @@ func fitEveryMulti(t *testing.T) iter.Seq2[string, MultiModel] {
 }
 
 // TestFeatureNamesInModelFiles: Write and WriteMulti record FileInfo's
-// feature names in every method's file, Read gives them back, and a file
-// whose names are not one per feature is neither written nor read;
-// WriteMulti refuses labels, which a multi-class file names in "classes".
+// feature and source names in every method's file, Read gives them back,
+// and a file whose names are not one per feature (source) is neither
+// written nor read; WriteMulti refuses labels, which a multi-class file
+// names in "classes".
 func TestFeatureNamesInModelFiles(t *testing.T) {
 	names := func(d int) []string {
 		var n []string
@@ -46,21 +47,32 @@ func TestFeatureNamesInModelFiles(t *testing.T) {
 		}
 		return n
 	}
-	// check writes with write and the names of d features, reads the file
-	// back, and checks one name too many on writing and on reading.
-	check := func(name string, d int, write func(*bytes.Buffer, []string) error) {
+	// member is one kind of column names: the file's member, what the
+	// model has d of, FileInfo's field and how to set it.
+	type member struct {
+		key, of string
+		get     func(FileInfo) []string
+		set     func([]string) FileInfo
+	}
+	members := []member{
+		{"feature_names", "features", func(i FileInfo) []string { return i.FeatureNames }, func(n []string) FileInfo { return FileInfo{FeatureNames: n} }},
+		{"source_names", "sources", func(i FileInfo) []string { return i.SourceNames }, func(n []string) FileInfo { return FileInfo{SourceNames: n} }},
+	}
+	// check writes with write and the d names of mb's columns, reads the
+	// file back, and checks one name too many on writing and on reading.
+	check := func(name string, mb member, d int, write func(*bytes.Buffer, FileInfo) error) {
 		t.Helper()
 		var buf bytes.Buffer
-		if err := write(&buf, names(d)); err != nil {
+		if err := write(&buf, mb.set(names(d))); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		text := buf.String()
 		f, err := Read(strings.NewReader(text))
-		if err != nil || !slices.Equal(f.Info.FeatureNames, names(d)) {
-			t.Fatalf("%s: read back the names %q (%v), want %q", name, f.Info.FeatureNames, err, names(d))
+		if err != nil || !slices.Equal(mb.get(f.Info), names(d)) {
+			t.Fatalf("%s: read back the %s %q (%v), want %q", name, mb.key, mb.get(f.Info), err, names(d))
 		}
-		want := fmt.Sprintf(`"feature_names" has %d names but the model has %d features`, d+1, d)
-		if err := write(new(bytes.Buffer), names(d+1)); err == nil || !strings.Contains(err.Error(), want) {
+		want := fmt.Sprintf(`%q has %d names but the model has %d %s`, mb.key, d+1, d, mb.of)
+		if err := write(new(bytes.Buffer), mb.set(names(d+1))); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: writing %d names: %v, want an error containing %q", name, d+1, err, want)
 		}
 		last := fmt.Sprintf("\"x%d\"\n  ],", d-1)
@@ -71,21 +83,25 @@ func TestFeatureNamesInModelFiles(t *testing.T) {
 		if _, err := Read(strings.NewReader(edited)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: reading %d names: %v, want an error containing %q", name, d+1, err, want)
 		}
-		if f, err := Read(strings.NewReader(text[:strings.Index(text, "  \"feature_names\"")] + text[strings.Index(text, last)+len(last)+1:])); err != nil || f.Info.FeatureNames != nil {
-			t.Errorf("%s: the file without names: names %q, error %v", name, f.Info.FeatureNames, err)
+		if f, err := Read(strings.NewReader(text[:strings.Index(text, "  \""+mb.key+"\"")] + text[strings.Index(text, last)+len(last)+1:])); err != nil || mb.get(f.Info) != nil {
+			t.Errorf("%s: the file without names: names %q, error %v", name, mb.get(f.Info), err)
 		}
 	}
 	base := newConformanceCase(7, 24, 6, 5, 8)
 	for _, name := range Names() {
 		model := mustFit(t, name, base)
-		check(name, 5, func(w *bytes.Buffer, n []string) error {
-			return Write(w, model, FileInfo{FeatureNames: n})
-		})
+		for k, mb := range members {
+			check(name, mb, []int{5, 8}[k], func(w *bytes.Buffer, info FileInfo) error {
+				return Write(w, model, info)
+			})
+		}
 	}
 	for name, mm := range fitEveryMulti(t) {
-		check(name+" (multi-class)", 6, func(w *bytes.Buffer, n []string) error {
-			return WriteMulti(w, mm, FileInfo{FeatureNames: n})
-		})
+		for k, mb := range members {
+			check(name+" (multi-class)", mb, []int{6, 4}[k], func(w *bytes.Buffer, info FileInfo) error {
+				return WriteMulti(w, mm, info)
+			})
+		}
 		err := WriteMulti(new(bytes.Buffer), mm, FileInfo{Labels: &modelfile.LabelNames{Positive: "a", Negative: []string{"b"}}})
 		if err == nil || !strings.Contains(err.Error(), `names its classes in "classes", not "labels"`) {
 			t.Errorf("%s: WriteMulti with labels: %v", name, err)

@@ -27,13 +27,15 @@ type fileWriter interface {
 
 // FileInfo is what a model file records besides the model: the sources
 // directory its source scores are computed from (nil: none), for a
-// binary model the label names of its classes (nil: not known), and the
+// binary model the label names of its classes (nil: not known), the
 // names of the columns of X it was fitted on, in order (nil: the features
-// had no names).
+// had no names), and those of the columns of H, when they were given as a
+// matrix whose columns had names (nil: none).
 type FileInfo struct {
 	Sources      *source.ID
 	Labels       *modelfile.LabelNames
 	FeatureNames []string
+	SourceNames  []string
 }
 
 // Write writes the binary model m as an indented JSON document:
@@ -42,14 +44,14 @@ type FileInfo struct {
 //	 "hyperparameters": {"lambda": …, …}, "build": {…},
 //	 …the method's own members…}
 //
-// recording in the header's "sources", "labels" and "feature_names"
-// members those of info (see modelfile.Header; the label names are
+// recording in the header's "sources", "labels", "feature_names" and
+// "source_names" members those of info (see modelfile.Header; the label names are
 // checked first). Numbers are written so that they read back exactly;
 // "build" records the greedytl that wrote the file. The GreedyTL methods' files are the root package's
 // (greedytl.Model.Write), named by the method's canonical spec. Write
 // returns an error when m is not a model of this package's methods, when
-// it holds a non-finite number, when info's feature names are not one per
-// column of X, when it or w is nil, and when w fails. It is the one writer of
+// it holds a non-finite number, when info's feature (source) names are
+// not one per column of X (H), when it or w is nil, and when w fails. It is the one writer of
 // every binary method's header (WriteMulti writes multi-class models).
 func Write(w io.Writer, m Model, info FileInfo) error {
 	if err := nilModel(m, "Model"); err != nil {
@@ -63,12 +65,12 @@ func Write(w io.Writer, m Model, info FileInfo) error {
 	}
 	h := modelfile.NewHeader(m.Method(), m.Hyperparameters(), info.Sources)
 	h.Labels = info.Labels
-	h.FeatureNames = info.FeatureNames
+	h.FeatureNames, h.SourceNames = info.FeatureNames, info.SourceNames
 	if fw, ok := m.(fileWriter); ok {
 		var err error
-		if info.FeatureNames != nil {
-			sel, _ := m.Selected() // its NumFeatures: the columns of X
-			err = checkNameCount(info.FeatureNames, sel.NumFeatures)
+		if info.FeatureNames != nil || info.SourceNames != nil {
+			sel, _ := m.Selected() // its NumFeatures and NumSources: the columns of X and H
+			err = checkNameCount(info.FeatureNames, info.SourceNames, sel.NumFeatures, sel.NumSources)
 		}
 		if err == nil {
 			err = fw.writeFile(w, h)
@@ -83,11 +85,11 @@ func Write(w io.Writer, m Model, info FileInfo) error {
 		return fmt.Errorf("method: cannot write a %T model", m)
 	}
 	doc, err := enc.fileDocument(h)
-	if err == nil && info.FeatureNames != nil {
+	if err == nil && (info.FeatureNames != nil || info.SourceNames != nil) {
 		// Selected after fileDocument's checks: it need not hold on a
 		// model they refuse.
 		sel, _ := m.Selected()
-		err = checkNameCount(info.FeatureNames, sel.NumFeatures)
+		err = checkNameCount(info.FeatureNames, info.SourceNames, sel.NumFeatures, sel.NumSources)
 	}
 	if err == nil {
 		err = modelfile.Write(w, doc)
@@ -145,7 +147,7 @@ func readNested(doc json.RawMessage) (File, error) {
 // decodeFile decodes a parsed model file with its method's decoder, for
 // Read and readNested; its errors carry no package prefix.
 func decodeFile(f modelfile.File) (File, error) {
-	info := FileInfo{Sources: f.Sources, Labels: f.Labels, FeatureNames: f.FeatureNames}
+	info := FileInfo{Sources: f.Sources, Labels: f.Labels, FeatureNames: f.FeatureNames, SourceNames: f.SourceNames}
 	if f.Multi {
 		decode, err := multiDecoder(f.Method)
 		if err != nil {
@@ -165,8 +167,8 @@ func decodeFile(f modelfile.File) (File, error) {
 	if err != nil {
 		return File{}, fmt.Errorf("reading %s model: %w", f.Method, err)
 	}
-	if sel, _ := m.Selected(); f.FeatureNames != nil {
-		if err := checkNameCount(f.FeatureNames, sel.NumFeatures); err != nil {
+	if sel, _ := m.Selected(); f.FeatureNames != nil || f.SourceNames != nil {
+		if err := checkNameCount(f.FeatureNames, f.SourceNames, sel.NumFeatures, sel.NumSources); err != nil {
 			return File{}, fmt.Errorf("reading %s model: %w", f.Method, err)
 		}
 	}
@@ -181,12 +183,15 @@ func decodeStrict(doc []byte, v any) error {
 	return jsonfile.DecodeComplete(doc, v, "model")
 }
 
-// checkNameCount returns an error when names, a file's feature names
-// (nil: none), does not name each of the d columns of X its model was
-// fitted on.
-func checkNameCount(names []string, d int) error {
-	if names != nil && len(names) != d {
-		return fmt.Errorf(`"feature_names" has %d names but the model has %d features`, len(names), d)
+// checkNameCount returns an error when features or sources, a file's
+// feature and source names (nil: none), do not name each of the d columns
+// of X and the n columns of H its model was fitted on.
+func checkNameCount(features, sources []string, d, n int) error {
+	if features != nil && len(features) != d {
+		return fmt.Errorf(`"feature_names" has %d names but the model has %d features`, len(features), d)
+	}
+	if sources != nil && len(sources) != n {
+		return fmt.Errorf(`"source_names" has %d names but the model has %d sources`, len(sources), n)
 	}
 	return nil
 }

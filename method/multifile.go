@@ -61,13 +61,13 @@ type multiEncoder interface {
 
 // WriteMulti writes the multi-class model m as an indented JSON document
 // (docs/design.md, "Multi-class model files"), recording in the header's
-// "sources" and "feature_names" members those of info: the sources
-// directory its source scores are computed from (nil: none) and the names
-// of the columns of X (nil: none). Numbers are written so that they read
+// "sources", "feature_names" and "source_names" members those of info: the
+// sources directory its source scores are computed from (nil: none) and
+// the names of the columns of X and H (nil: none). Numbers are written so that they read
 // back exactly. It returns an error when m is not a model of this
 // package, is nil, holds a non-finite number, when info has labels (a
-// multi-class file names its classes) or feature names that are not one
-// per feature, or w is nil or fails.
+// multi-class file names its classes) or feature (source) names that are
+// not one per feature (source), or w is nil or fails.
 func WriteMulti(w io.Writer, m MultiModel, info FileInfo) error {
 	if err := nilModel(m, "MultiModel"); err != nil {
 		return err
@@ -106,15 +106,16 @@ func multiFileDocument(m MultiModel, info FileInfo) (any, error) {
 		return nil, fmt.Errorf("cannot write a %T model", m)
 	}
 	h := multiHeader{Header: modelfile.NewHeader(m.Method(), m.Hyperparameters(), info.Sources), Classes: m.Classes()}
-	h.FeatureNames = info.FeatureNames
+	h.FeatureNames, h.SourceNames = info.FeatureNames, info.SourceNames
 	doc, err := enc.multiDocument(h)
 	if err != nil {
 		return nil, err
 	}
 	// The form sets the column counts (every file embeds multiHeader);
 	// names that do not match them are not written.
-	if f, ok := doc.(interface{ featureCount() int }); ok {
-		if err := checkNameCount(info.FeatureNames, f.featureCount()); err != nil {
+	if f, ok := doc.(interface{ columnCounts() (int, int) }); ok {
+		d, n := f.columnCounts()
+		if err := checkNameCount(info.FeatureNames, info.SourceNames, d, n); err != nil {
 			return nil, err
 		}
 	}
@@ -162,15 +163,16 @@ func (h *multiHeader) check(form string, d, n int) error {
 	if h.NumFeatures != d || h.NumSources != n {
 		return fmt.Errorf("num_features %d and num_sources %d, but the model has %d features and %d sources", h.NumFeatures, h.NumSources, d, n)
 	}
-	if err := checkNameCount(h.FeatureNames, d); err != nil {
+	if err := checkNameCount(h.FeatureNames, h.SourceNames, d, n); err != nil {
 		return err
 	}
 	return checkHyper(h.Hyperparameters)
 }
 
-// featureCount returns the number of columns of X of the file whose
-// header h is: what its "feature_names", if any, must name.
-func (h multiHeader) featureCount() int { return h.NumFeatures }
+// columnCounts returns the numbers of columns of X and H of the file whose
+// header h is: what its "feature_names" and "source_names", if any, must
+// name.
+func (h multiHeader) columnCounts() (d, n int) { return h.NumFeatures, h.NumSources }
 
 // scaledHeader starts the files of the forms that standardise [X, H]
 // with the scalers "x" and "h" (linear, nearest-neighbour,

@@ -2,7 +2,12 @@ package method
 
 import (
 	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
 
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/modelfile"
 )
 
@@ -16,7 +21,9 @@ import (
 // Values are numbers (strconv.ParseFloat's syntax without digit
 // separators: "1_0" is refused, as is a literal that would not be the
 // number written — beyond ±MaxFloat64, or not zero but rounding to 0 as
-// 1e-400 does); true and false stand for 1 and 0, and key=auto for
+// 1e-400 does), and a whole number given to max_k or sample is written
+// as the CLI's whole-number flags read one (modelfile.WholeText: "59", not
+// "0x1.d8p5" or "59.0"); true and false stand for 1 and 0, and key=auto for
 // auto_key=1 ("greedytl:lambda=auto" is "greedytl:auto_lambda=1", as
 // fit's --lambda auto is). Which keys a method accepts, and their ranges, is the
 // method's business (see Registration.Configure); methods without a
@@ -30,8 +37,11 @@ type Spec struct {
 
 // ParseSpec parses the text form of a spec (modelfile.ParseSpec). It
 // returns an error for an empty name or key, a missing "=", a value that is
-// not a finite number (or true, false), a key given twice, and a ":" with
-// no settings after it. It does not consult the registry: New and Lookup
+// not a finite number (or true, false), a whole number given to a setting
+// of whole numbers (greedytl.WholeSetting) but not written as the CLI's
+// whole-number flags read one (modelfile.WholeText: "sample=0x1p1",
+// "max_k=2.0"), a key given twice, and a ":" with no
+// settings after it. It does not consult the registry: New and Lookup
 // do.
 func ParseSpec(s string) (Spec, error) {
 	spec, err := parseSpec(s)
@@ -43,9 +53,16 @@ func ParseSpec(s string) (Spec, error) {
 
 // parseSpec is ParseSpec with errors that carry no package prefix.
 func parseSpec(s string) (Spec, error) {
-	name, params, err := modelfile.ParseSpec(s)
+	name, params, texts, err := modelfile.ParseSpecTexts(s)
 	if err != nil {
 		return Spec{}, err
+	}
+	for _, k := range slices.Sorted(maps.Keys(texts)) {
+		// A value that is no whole number is refused by the method, with
+		// the range its key takes (greedytl.Options.Set).
+		if x := params[k]; greedytl.WholeSetting(k) && x == math.Trunc(x) && !modelfile.WholeText(texts[k]) {
+			return Spec{}, fmt.Errorf("spec %q: %s=%s: want a whole number in decimal digits (as --%s reads one)", s, k, texts[k], strings.ReplaceAll(k, "_", "-"))
+		}
 	}
 	return Spec{Name: name, Params: params}, nil
 }

@@ -70,6 +70,12 @@ func TestParseSpecErrors(t *testing.T) {
 		{"greedytl:a=1:b=2", `value "1:b=2" is not a number`},
 		{"greedytl:lambda=auto,auto_lambda=1", "auto_lambda is set twice"},
 		{"greedytl:lambda=autox", `value "autox" is not a number`},
+		// A whole-number setting reads what --sample and --max-k read
+		// (decimal digits): 0x1p1 read as 2, 2.0 and 1e1 as whole numbers.
+		{"greedytl:sample=0x1p1", `method: spec "greedytl:sample=0x1p1": sample=0x1p1: want a whole number in decimal digits (as --sample reads one)`},
+		{"greedytl:max_k=2.0", `max_k=2.0: want a whole number in decimal digits (as --max-k reads one)`},
+		{"greedytl-59:sample=1e1", `sample=1e1: want a whole number in decimal digits`},
+		{"greedytl:sample=true", `sample=true: want a whole number in decimal digits`},
 	} {
 		_, err := ParseSpec(tc.in)
 		if err == nil || !strings.Contains(err.Error(), tc.msg) {
@@ -288,4 +294,36 @@ func TestConfigureMustNameTheSpec(t *testing.T) {
 		}
 	}()
 	_, _ = configure(r, Spec{Name: "zz-bad", Params: map[string]float64{"k": 1}}, "zz-bad:k=1")
+}
+
+// TestWholeSettingsRead: the whole-number settings read decimal digits
+// with a sign, as the CLI's flags do, and the form a model's name writes
+// of a large one (FormatSpec's 1e+06), so that every canonical spec
+// reads back; a method named with one is that number.
+func TestWholeSettingsRead(t *testing.T) {
+	for spec, want := range map[string]float64{
+		"greedytl:sample=59":              59,
+		"greedytl:sample=+7":              7,
+		"greedytl:sample=007":             7,
+		"greedytl:max_k=0":                0,
+		"greedytl:max_k=1e+06":            1e6,
+		"greedytl:max_k=1000000":          1e6,
+		"greedytl:sample=2.147483647e+09": 2147483647,
+	} {
+		m, err := New(spec)
+		if err != nil {
+			t.Errorf("New(%q): %v", spec, err)
+			continue
+		}
+		s, err := ParseSpec(m.Name())
+		if err != nil {
+			t.Errorf("%q names its method %q, which does not parse: %v", spec, m.Name(), err)
+			continue
+		}
+		for _, v := range s.Params {
+			if v != want {
+				t.Errorf("%q: method %q, setting %v, want %v", spec, m.Name(), v, want)
+			}
+		}
+	}
 }

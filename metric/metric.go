@@ -44,44 +44,66 @@ func BalancedAccuracy(scores, y []float64) (float64, error) {
 // ClassAccuracy compares predicted classes with true ones (class indices
 // 0 … K−1): it returns the accuracy (the fraction of pred equal to y), the
 // balanced accuracy (the mean, over the classes present in y, of their
-// recall) and the confusion matrix (conf[t][p] counts the examples of true
-// class t predicted p). It returns an error when K < 1, the lengths differ,
-// y is empty or an index is out of range.
-func ClassAccuracy(pred, y []int, K int) (acc, balanced float64, conf [][]int, err error) {
-	if K < 1 {
-		return 0, 0, nil, fmt.Errorf("metric: %d classes, want at least one", K)
+// recall) and how many classes that is. It counts in O(K) memory, whatever
+// the number of examples (Confusion gives the K × K matrix of the
+// counts). It returns an error when K < 1, the lengths differ, y is empty
+// or an index is out of range.
+func ClassAccuracy(pred, y []int, K int) (acc, balanced float64, present int, err error) {
+	if err := checkClasses(pred, y, K); err != nil {
+		return 0, 0, 0, err
 	}
-	if len(pred) != len(y) {
-		return 0, 0, nil, fmt.Errorf("metric: %d predictions for %d labels", len(pred), len(y))
-	}
-	if len(y) == 0 {
-		return 0, 0, nil, fmt.Errorf("metric: no examples")
-	}
-	conf = make([][]int, K)
-	for k := range conf {
-		conf[k] = make([]int, K)
-	}
+	total, hits := make([]int, K), make([]int, K) // per true class
 	correct := 0
 	for i, t := range y {
-		p := pred[i]
-		if t < 0 || t >= K || p < 0 || p >= K {
-			return 0, 0, nil, fmt.Errorf("metric: example %d: class %d predicted %d, want classes 0 … %d", i, t, p, K-1)
-		}
-		conf[t][p]++
-		if t == p {
+		total[t]++
+		if pred[i] == t {
+			hits[t]++
 			correct++
 		}
 	}
-	present := 0
-	for t, row := range conf {
-		n := 0
-		for _, v := range row {
-			n += v
-		}
+	for t, n := range total {
 		if n > 0 {
-			balanced += float64(row[t]) / float64(n)
+			balanced += float64(hits[t]) / float64(n)
 			present++
 		}
 	}
-	return float64(correct) / float64(len(y)), balanced / float64(present), conf, nil
+	return float64(correct) / float64(len(y)), balanced / float64(present), present, nil
+}
+
+// Confusion returns the confusion matrix of the predicted classes pred
+// against the true ones y (class indices 0 … K−1): conf[t][p] counts the
+// examples of true class t predicted p. It is K × K, for a caller that
+// reports it; its errors are ClassAccuracy's.
+func Confusion(pred, y []int, K int) ([][]int, error) {
+	if err := checkClasses(pred, y, K); err != nil {
+		return nil, err
+	}
+	conf := make([][]int, K)
+	for k := range conf {
+		conf[k] = make([]int, K)
+	}
+	for i, t := range y {
+		conf[t][pred[i]]++
+	}
+	return conf, nil
+}
+
+// checkClasses returns ClassAccuracy's error for its arguments, or nil: K
+// < 1, lengths that differ, no examples, an index out of range.
+func checkClasses(pred, y []int, K int) error {
+	if K < 1 {
+		return fmt.Errorf("metric: %d classes, want at least one", K)
+	}
+	if len(pred) != len(y) {
+		return fmt.Errorf("metric: %d predictions for %d labels", len(pred), len(y))
+	}
+	if len(y) == 0 {
+		return fmt.Errorf("metric: no examples")
+	}
+	for i, t := range y {
+		if p := pred[i]; t < 0 || t >= K || p < 0 || p >= K {
+			return fmt.Errorf("metric: example %d: class %d predicted %d, want classes 0 … %d", i, t, p, K-1)
+		}
+	}
+	return nil
 }

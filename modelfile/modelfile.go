@@ -1,6 +1,6 @@
 // Package modelfile owns the model file of every greedytl method: the
 // members every file starts with (Header: "format", "version", "method",
-// "hyperparameters", "build", "sources", "labels", "feature_names"), the text form of the
+// "hyperparameters", "build", "sources", "labels", "feature_names", "source_names"), the text form of the
 // method spec that "method" holds (FormatSpec, ParseSpec), the writer of a file's
 // JSON document (Write) and the one reader that checks a file's format,
 // version and header before the method it names decodes the rest (Read,
@@ -62,8 +62,14 @@ type Header struct {
 	// FeatureNames names the columns of X the model was fitted on, in
 	// order, when the training features had names (a text file's header);
 	// it is absent otherwise, and in files written before it was added.
-	// The columns of H are the sources', not named here.
 	FeatureNames []string `json:"feature_names,omitempty"`
+	// SourceNames names the columns of H the model was fitted on, in
+	// order, when they were given as a matrix whose columns had names (a
+	// text --source-scores file's header: the user's own sources); it is
+	// absent otherwise (H computed from a sources directory, which
+	// "sources" identifies, or without a header), and in files written
+	// before it was added.
+	SourceNames []string `json:"source_names,omitempty"`
 }
 
 // LabelNames records which label values a binary model's classes stand
@@ -182,7 +188,7 @@ func Read(r io.Reader) (File, error) {
 // format other than Format, a version it does not read (1 and 2 are read), a
 // "sources" record without a digest (source.ID.Check), incomplete "labels"
 // (LabelNames.Check), "labels" in a multi-class file, and a
-// "feature_names" that names no column. Members it does not know are the
+// "feature_names" or "source_names" that names no column. Members it does not know are the
 // method's to check.
 func Parse(doc json.RawMessage) (File, error) {
 	var head struct {
@@ -206,6 +212,9 @@ func Parse(doc json.RawMessage) (File, error) {
 	}
 	if head.FeatureNames != nil && len(head.FeatureNames) == 0 {
 		return File{}, errors.New(`"feature_names" names no column (a file without names has no "feature_names")`)
+	}
+	if head.SourceNames != nil && len(head.SourceNames) == 0 {
+		return File{}, errors.New(`"source_names" names no column (a file without names has no "source_names")`)
 	}
 	if head.Classes != nil && head.Labels != nil {
 		return File{}, errors.New(`a multi-class file names its classes in "classes", not "labels"`)

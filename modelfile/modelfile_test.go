@@ -78,6 +78,8 @@ func TestParseChecksTheHeader(t *testing.T) {
 		{ok + `, "feature_names": []}`, `"feature_names" names no column`},
 		{ok + `, "feature_names": ["a", 1]}`, "cannot unmarshal number"},
 		{ok + `, "feature_names": "a"}`, "cannot unmarshal string"},
+		{ok + `, "source_names": []}`, `"source_names" names no column`},
+		{ok + `, "source_names": [1]}`, "cannot unmarshal number"},
 	} {
 		if _, err := Parse([]byte(tc.doc)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Parse(%s): %v, want an error containing %q", tc.doc, err, tc.want)

@@ -3,6 +3,7 @@ package modelfile
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,44 +51,68 @@ func FormatSpec(name string, settings map[string]float64) string {
 // ("auto_lambda=auto"), and a ":" with no settings after it. Which keys a method takes is
 // the method's business (package method).
 func ParseSpec(s string) (name string, settings map[string]float64, err error) {
+	name, settings, _, err = ParseSpecTexts(s)
+	return name, settings, err
+}
+
+// ParseSpecTexts is ParseSpec that also returns each setting's value as
+// written, by the key ParseSpec gives it ("auto" for key=auto, under
+// AutoPrefix+key), so that a caller can hold a setting of whole numbers
+// to how one is written (WholeText).
+func ParseSpecTexts(s string) (name string, settings map[string]float64, texts map[string]string, err error) {
 	name, rest, hasParams := strings.Cut(s, ":")
 	if name == "" {
-		return "", nil, fmt.Errorf("spec %q: empty method name", s)
+		return "", nil, nil, fmt.Errorf("spec %q: empty method name", s)
 	}
 	if strings.ContainsAny(name, "=,") {
-		return "", nil, fmt.Errorf("spec %q: settings follow the method name after a colon, as in greedytl-sp:gamma=0.25", s)
+		return "", nil, nil, fmt.Errorf("spec %q: settings follow the method name after a colon, as in greedytl-sp:gamma=0.25", s)
 	}
 	if !hasParams {
-		return name, nil, nil
+		return name, nil, nil, nil
 	}
 	if rest == "" {
-		return "", nil, fmt.Errorf("spec %q: no settings after the colon", s)
+		return "", nil, nil, fmt.Errorf("spec %q: no settings after the colon", s)
 	}
-	settings = map[string]float64{}
+	settings, texts = map[string]float64{}, map[string]string{}
 	for kv := range strings.SplitSeq(rest, ",") {
 		k, v, ok := strings.Cut(kv, "=")
 		switch {
 		case !ok:
-			return "", nil, fmt.Errorf("spec %q: setting %q is not key=value", s, kv)
+			return "", nil, nil, fmt.Errorf("spec %q: setting %q is not key=value", s, kv)
 		case k == "":
-			return "", nil, fmt.Errorf("spec %q: setting %q has no key", s, kv)
+			return "", nil, nil, fmt.Errorf("spec %q: setting %q has no key", s, kv)
 		case strings.ContainsAny(k, ": \t"):
-			return "", nil, fmt.Errorf("spec %q: key %q holds a colon or a blank", s, k)
+			return "", nil, nil, fmt.Errorf("spec %q: key %q holds a colon or a blank", s, k)
 		}
 		x, err := 1.0, error(nil)
 		if IsAuto(v) && strings.HasPrefix(k, AutoPrefix) {
-			return "", nil, fmt.Errorf("spec %q: %s=%s: write %s=%s or %s=1", s, k, v, k[len(AutoPrefix):], v, k)
+			return "", nil, nil, fmt.Errorf("spec %q: %s=%s: write %s=%s or %s=1", s, k, v, k[len(AutoPrefix):], v, k)
 		} else if IsAuto(v) {
 			k = AutoPrefix + k
 		} else if x, err = parseSpecValue(v); err != nil {
-			return "", nil, fmt.Errorf("spec %q: %s: %w", s, k, err)
+			return "", nil, nil, fmt.Errorf("spec %q: %s: %w", s, k, err)
 		}
 		if _, dup := settings[k]; dup {
-			return "", nil, fmt.Errorf("spec %q: %s is set twice", s, k)
+			return "", nil, nil, fmt.Errorf("spec %q: %s is set twice", s, k)
 		}
-		settings[k] = x
+		settings[k], texts[k] = x, v
 	}
-	return name, settings, nil
+	return name, settings, texts, nil
+}
+
+// WholeText reports whether v, the value of a setting of whole numbers as
+// written in a spec, is written as one: decimal digits with an optional
+// sign, as the CLI's whole-number flags read them (C's atoi; no base
+// prefix, point or exponent), or as FormatSpec writes a whole number
+// (strconv.FormatFloat's shortest form, 1e+06 for a million), so that a
+// model file's method reads back. So "0x1p1", "2.0" and "1e6" are not.
+func WholeText(v string) bool {
+	digits := strings.TrimLeft(v, "+-")
+	if len(v)-len(digits) <= 1 && digits != "" && strings.Trim(digits, "0123456789") == "" {
+		return true
+	}
+	x, err := strconv.ParseFloat(v, 64)
+	return err == nil && x == math.Trunc(x) && strconv.FormatFloat(x, 'g', -1, 64) == v
 }
 
 // parseSpecValue parses a setting's value: a number (number.ParseSetting),

@@ -140,20 +140,45 @@ func (s *Set) built() error {
 	return nil
 }
 
-// Len returns the number of sources.
-func (s *Set) Len() int { return len(s.models) }
+// Len returns the number of sources: 0 for a nil Set, which holds none.
+func (s *Set) Len() int {
+	if s == nil {
+		return 0
+	}
+	return len(s.models)
+}
 
-// Name returns the name of source j. It panics if j is out of range.
-func (s *Set) Name(j int) string { return s.names[j] }
+// Name returns the name of source j. It panics if j is out of range (every
+// j, for a nil Set).
+func (s *Set) Name(j int) string {
+	s.checkIndex("Name", j)
+	return s.names[j]
+}
 
 // Model returns the model of source j, which must not be modified. It
-// panics if j is out of range.
-func (s *Set) Model(j int) *linear.Model { return s.models[j] }
+// panics if j is out of range (every j, for a nil Set).
+func (s *Set) Model(j int) *linear.Model {
+	s.checkIndex("Model", j)
+	return s.models[j]
+}
+
+// checkIndex panics, naming the method of, when j is not the index of one
+// of the sources of s (nil: none).
+func (s *Set) checkIndex(of string, j int) {
+	if j < 0 || j >= s.Len() {
+		panic(fmt.Sprintf("source: %s index %d out of range [0, %d)", of, j, s.Len()))
+	}
+}
 
 // NumFeatures returns the number of feature columns the sources need: the
-// largest NrFeature of their models. Dense inputs to Scores need at least
-// this many columns.
-func (s *Set) NumFeatures() int { return s.d }
+// largest NrFeature of their models (0 for a nil Set). Dense inputs to
+// Scores need at least this many columns.
+func (s *Set) NumFeatures() int {
+	if s == nil {
+		return 0
+	}
+	return s.d
+}
 
 // Subset returns the set of the sources idx, in that order (repeats
 // allowed), sharing their models: at prediction time only the sources a
@@ -166,9 +191,7 @@ func (s *Set) Subset(idx []int) *Set {
 	names := make([]string, len(idx))
 	models := make([]*linear.Model, len(idx))
 	for k, j := range idx {
-		if j < 0 || j >= len(s.models) {
-			panic(fmt.Sprintf("source: Subset index %d out of range [0, %d)", j, len(s.models)))
-		}
+		s.checkIndex("Subset", j)
 		names[k], models[k] = s.names[j], s.models[j]
 	}
 	sub, err := NewSet(names, models)

@@ -308,3 +308,44 @@ func TestReadModelFiles(t *testing.T) {
 		t.Error("ReadModelFiles of a missing file: no error")
 	}
 }
+
+// TestNilSet holds a nil *Set to an empty set's answers, as the errors of
+// its Scores treat it: no sources and no features, and Name, Model and
+// Subset out of range (their documented panic, not a nil dereference).
+func TestNilSet(t *testing.T) {
+	var s *Set
+	noPanic := func(name string, f func()) {
+		t.Helper()
+		defer func() {
+			if r := recover(); r != nil {
+				t.Errorf("%s of a nil Set: panic %v", name, r)
+			}
+		}()
+		f()
+	}
+	noPanic("Len", func() {
+		if n := s.Len(); n != 0 {
+			t.Errorf("Len %d, want 0", n)
+		}
+	})
+	noPanic("NumFeatures", func() {
+		if d := s.NumFeatures(); d != 0 {
+			t.Errorf("NumFeatures %d, want 0", d)
+		}
+	})
+	for name, f := range map[string]func(){
+		"Name":   func() { s.Name(0) },
+		"Model":  func() { s.Model(0) },
+		"Subset": func() { s.Subset([]int{0}) },
+	} {
+		func() {
+			defer func() {
+				r := recover()
+				if msg, ok := r.(string); !ok || !strings.Contains(msg, "out of range") {
+					t.Errorf("%s(0) of a nil Set: panic %v, want one saying the index is out of range", name, r)
+				}
+			}()
+			f()
+		}()
+	}
+}

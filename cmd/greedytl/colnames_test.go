@@ -90,12 +90,11 @@ type namedSample struct {
 	positive             string // fit's --positive ("": none, a fit of several classes)
 }
 
-// newNamedSample makes the named sample of the unnamed .npy features X
-// and Xt, with source scores H and Ht and labels y and yt, for fits with
-// --positive positive ("": none).
-func newNamedSample(t *testing.T, X, H, y, Xt, Ht, yt, positive string) namedSample {
+// swappedColumns returns the number of columns of the matrix file path and
+// their order with the first two swapped.
+func swappedColumns(t *testing.T, path string) (int, []int) {
 	t.Helper()
-	A, err := dataset.ReadMatrix(X)
+	A, err := dataset.ReadMatrix(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,6 +103,15 @@ func newNamedSample(t *testing.T, X, H, y, Xt, Ht, yt, positive string) namedSam
 	for j := 2; j < d; j++ {
 		perm = append(perm, j)
 	}
+	return d, perm
+}
+
+// newNamedSample makes the named sample of the unnamed .npy features X
+// and Xt, with source scores H and Ht and labels y and yt, for fits with
+// --positive positive ("": none).
+func newNamedSample(t *testing.T, X, H, y, Xt, Ht, yt, positive string) namedSample {
+	t.Helper()
+	d, perm := swappedColumns(t, X)
 	return namedSample{
 		X: X, H: H, y: y, Xt: Xt, Ht: Ht, yt: yt, d: d, positive: positive,
 		Xn:      namedCSV(t, X, "Xn.csv", nil, false),
@@ -182,20 +190,86 @@ func checkNamesRoundTrip(t *testing.T, s namedSample, name, dir string) {
 		"predict", "--model", named, "--features", s.Xtother, "--source-scores", s.Ht)
 }
 
-// TestFeatureNamesEveryMethod: fit records the names of named features in
-// the model file of every method, binary and of three classes, and predict
-// refuses features whose names are reordered or other (checkNamesRoundTrip).
+// TestFeatureNamesEveryMethod: fit records the names of named features,
+// and of named source scores, in the model file of every method, binary
+// and of three classes, and predict refuses features (source scores)
+// whose names are reordered or other (checkNamesRoundTrip,
+// checkSourceNamesRoundTrip).
 func TestFeatureNamesEveryMethod(t *testing.T) {
 	d := newToy(t)
 	bin := newNamedSample(t, d.X, d.H, d.ytext, d.Xtest, d.Htest, d.yte, "cat")
 	dir := t.TempDir()
 	x, h, y, xt, ht, yt := multiFiles(t, dir)
 	multi := newNamedSample(t, x, h, y, xt, ht, yt, "")
-	for _, name := range method.Names() {
-		t.Run(name, func(t *testing.T) { checkNamesRoundTrip(t, bin, name, t.TempDir()) })
+	for what, check := range map[string]func(*testing.T, namedSample, string, string){
+		"features": checkNamesRoundTrip, "source scores": checkSourceNamesRoundTrip,
+	} {
+		for _, name := range method.Names() {
+			t.Run(name+"/"+what, func(t *testing.T) { check(t, bin, name, t.TempDir()) })
+		}
+		for _, name := range method.MultiNames() {
+			t.Run(name+"/3/"+what, func(t *testing.T) { check(t, multi, name, t.TempDir()) })
+		}
 	}
-	for _, name := range method.MultiNames() {
-		t.Run(name+"/3", func(t *testing.T) { checkNamesRoundTrip(t, multi, name, t.TempDir()) })
+}
+
+// checkSourceNamesRoundTrip fits the method name on the sample with its
+// source scores under a header (f0, f1, …: the user's own sources) and
+// checks that the model file records their names ("source_names"), that
+// predict scores source scores named alike as their unnamed .npy (which it
+// warns of, in one line), refuses ones whose columns are reordered (not
+// reordering them by name) or renamed (exit status 2, naming the file and
+// the first differing column), and that an extra sample's reordered source
+// scores are refused likewise. Before, the header was skipped: a reorder
+// silently gave each source's weight to another's scores.
+func checkSourceNamesRoundTrip(t *testing.T, s namedSample, name, dir string) {
+	n, perm := swappedColumns(t, s.H)
+	Hn := namedCSV(t, s.H, "Hn.csv", nil, false)
+	Htn, Htswap, Htother := namedCSV(t, s.Ht, "Htn.csv", nil, false), namedCSV(t, s.Ht, "Htswap.csv", perm, false), namedCSV(t, s.Ht, "Htother.csv", nil, true)
+	fitArgs := func(extraH, out string) []string {
+		args := s.fitArgs(name, s.X, s.Xt, out)
+		for i, a := range args {
+			switch {
+			case a == s.H:
+				args[i] = Hn
+			case a == s.Ht:
+				args[i] = extraH
+			}
+		}
+		return args
+	}
+	named := filepath.Join(dir, "named.json")
+	args := fitArgs(Htn, named)
+	if code, _, stderr := cli(t, "", args...); code != 0 {
+		t.Fatalf("%q: exit %d: %s", args, code, stderr)
+	}
+	b, err := os.ReadFile(named)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Names []string `json:"source_names"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil || !slices.Equal(f.Names, fNames(n)) {
+		t.Fatalf("the model file records the source names %q (%v), want %q", f.Names, err, fNames(n))
+	}
+	predict := func(H string) (int, string, string) {
+		return cli(t, "", "predict", "--model", named, "--features", s.Xt, "--source-scores", H)
+	}
+	code, want, stderr := predict(Htn)
+	if code != 0 || stderr != "" {
+		t.Fatalf("predict, source scores named alike: exit %d: %s", code, stderr)
+	}
+	wantWarn := fmt.Sprintf("greedytl: warning: the source scores %s was fitted on name their columns (%q, %q, ", named, "f0", "f1")
+	if code, out, stderr := predict(s.Ht); code != 0 || !strings.HasPrefix(stderr, wantWarn) || strings.Count(stderr, "\n") != 1 || out != want {
+		t.Errorf("predict, unnamed source scores: exit %d, stderr %q (want one line starting %q), same scores %v", code, stderr, wantWarn, out == want)
+	}
+	wantInputError(t, fmt.Sprintf(`%s: column 1 is named "f1" where the source scores %s was fitted on have "f0": the same names in another order (reorder the columns as theirs: "f0", "f1", `, Htswap, named),
+		"predict", "--model", named, "--features", s.Xt, "--source-scores", Htswap)
+	wantInputError(t, fmt.Sprintf(`%s: column 1 is named "other" where the source scores %s was fitted on have "f0": other columns (theirs: "f0", "f1", `, Htother, named),
+		"predict", "--model", named, "--features", s.Xt, "--source-scores", Htother)
+	if args := fitArgs(Htswap, filepath.Join(dir, "extra.json")); slices.Contains(args, Htswap) {
+		wantInputError(t, fmt.Sprintf(`%s: column 1 is named "f1" where the training source scores, %s, have "f0": the same names in another order`, Htswap, Hn), args...)
 	}
 }
 
@@ -217,7 +291,8 @@ func TestFeatureNamesExtraSamples(t *testing.T) {
 // X alone (the source scores' columns are the sources', in their index's
 // order, and the sources' identity is checked apart), and predict --sources
 // refuses reordered features; names in a --source-scores header are not
-// recorded; features named on standard input are recorded too.
+// feature names (they are "source_names": TestFeatureNamesEveryMethod);
+// features named on standard input are recorded too.
 func TestFeatureNamesSources(t *testing.T) {
 	st := newSourcesToy(t)
 	Xn := namedCSV(t, st.X, "Xn.csv", nil, false)
@@ -251,5 +326,83 @@ func TestFeatureNamesSources(t *testing.T) {
 	}
 	if got := recordedNames(t, stdin); !slices.Equal(got, fNames(8)) {
 		t.Errorf("fit --features - records %q, want %q", got, fNames(8))
+	}
+}
+
+// TestInspectFeatureNames: inspect names the selected feature columns by
+// the names the model file records ("feature_names"), in its table and in
+// --json ("name"), for a greedy method, greedytl-auto (fit's default: its
+// members' tables and its combined model's) and a multi-class model; a
+// name holding a hidden character is escaped in the table (JSON holds the
+// name itself). Before, only source columns had names.
+func TestInspectFeatureNames(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{"sepal_length", "petal_width", "\x1b[31mred", "noise"}
+	const m = 40
+	var csv, lab, labMulti strings.Builder
+	csv.WriteString(strings.Join(names, ",") + "\n")
+	for i := range m {
+		y := []float64{-1, 1}[i%2]
+		row := []float64{float64(i%7) / 7, 3*y + float64(i%5)/10, 2*y + float64(i%3)/10, float64((i*7)%11) / 11}
+		for j, v := range row {
+			if j > 0 {
+				csv.WriteString(",")
+			}
+			csv.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		csv.WriteString("\n")
+		fmt.Fprintf(&lab, "%g\n", y)
+		fmt.Fprintf(&labMulti, "%s\n", []string{"a", "b", "c"}[i%3])
+	}
+	x := writeText(t, dir, "X.csv", csv.String())
+	y := writeText(t, dir, "y.txt", lab.String())
+	ym := writeText(t, dir, "ym.txt", labMulti.String())
+	for _, fit := range [][]string{
+		{"--method", "greedytl", "--labels", y},
+		{"--labels", y},
+		{"--method", "l1-logistic", "--labels", ym},
+	} {
+		model := filepath.Join(dir, "m.json")
+		args := append([]string{"fit", "--features", x, "--out", model}, fit...)
+		if code, _, stderr := cli(t, "", args...); code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, stderr)
+		}
+		code, out, stderr := cli(t, "", "inspect", "--json", model)
+		if code != 0 {
+			t.Fatalf("inspect --json: exit %d: %s", code, stderr)
+		}
+		var sum struct {
+			Selected []inspectColumn `json:"selected"`
+			PerClass []struct {
+				Selected []inspectColumn `json:"selected"`
+			} `json:"per_class"`
+		}
+		if err := json.Unmarshal([]byte(out), &sum); err != nil {
+			t.Fatal(err)
+		}
+		cols := sum.Selected
+		for _, c := range sum.PerClass {
+			cols = append(cols, c.Selected...)
+		}
+		if len(cols) == 0 {
+			t.Fatalf("%q: no columns selected:\n%s", fit, out)
+		}
+		for _, c := range cols {
+			if c.Kind == "feature" && c.Name != names[c.Index] {
+				t.Errorf("%q: inspect --json names feature %d %q, want %q", fit, c.Index, c.Name, names[c.Index])
+			}
+		}
+		code, text, stderr := cli(t, "", "inspect", "--top", "0", model)
+		if code != 0 {
+			t.Fatalf("inspect: exit %d: %s", code, stderr)
+		}
+		if strings.Contains(text, "\x1b") {
+			t.Errorf("%q: inspect prints a feature name's escape raw:\n%s", fit, text)
+		}
+		for _, c := range cols {
+			if want := dataset.ShowName(names[c.Index]); c.Kind == "feature" && !strings.Contains(text, want) {
+				t.Errorf("%q: inspect's table lacks feature %d's name %s:\n%s", fit, c.Index, want, text)
+			}
+		}
 	}
 }

@@ -125,7 +125,11 @@ and a directory that a sharded train-sources has not finished is refused.
 When --features is a text file with a header, the model file records its
 column names ("feature_names"), which predict checks; the extra samples
 (--unlabelled-features, --oracle-features) must not name their columns
-otherwise (unnamed ones draw the unnamed-features warning).
+otherwise (unnamed ones draw the unnamed-features warning). Likewise a
+--source-scores text file's header, the names of your own sources
+("source_names"; H computed from --sources has none): predict and the extra
+samples' --*-source-scores must not name them otherwise, nor in another
+order (unnamed ones draw the unnamed-source-scores warning).
 
 A fit that succeeds may warn about its model, on standard error
 ("greedytl: warning: ..."): constant-model, a binary model that keeps no
@@ -430,7 +434,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if err != nil {
 		return err
 	}
-	info := method.FileInfo{Sources: src, Labels: &modelfile.LabelNames{Positive: pos, Negative: neg}, FeatureNames: names}
+	info := method.FileInfo{Sources: src, Labels: &modelfile.LabelNames{Positive: pos, Negative: neg}, FeatureNames: names.features, SourceNames: names.sources}
 	write := func(w io.Writer) error { return method.Write(w, model, info) }
 	return o.writeModel(s, write, model.Method()+" model")
 }
@@ -484,8 +488,8 @@ func warnNotConverged(s *streams, model interface{ Method() string }) {
 // (needed: the method needs them); it returns nil without them, and an
 // input error when a method needs them and they are not given, they are
 // given to one that does not use them, or their columns are not those of
-// the training sample trainX, trainH, named trainNames (nil: unnamed).
-func (o *fitOptions) loadUnlabelled(s *streams, needed bool, trainX, trainH *mat.Dense, trainNames []string) (*method.Data, error) {
+// the training sample trainX, trainH, named trainNames.
+func (o *fitOptions) loadUnlabelled(s *streams, needed bool, trainX, trainH *mat.Dense, trainNames sampleNames) (*method.Data, error) {
 	given := o.unlabelled.given()
 	X, H, err := o.loadExtra(s, &o.unlabelled, needed, given, given, trainX, trainH, trainNames,
 		"--unlabelled-* inputs are for transductive methods (dam), not %s",
@@ -503,8 +507,8 @@ func (o *fitOptions) loadUnlabelled(s *streams, needed bool, trainX, trainH *mat
 // error — notFor or missing, formatted with --method — when it is given to
 // a method that does not use it or is needed and incomplete, and when its
 // columns are not those of the training sample trainX, trainH: other
-// counts, or names other than trainNames, the training features' (checkNames).
-func (o *fitOptions) loadExtra(s *streams, f *dataFlags, needed, given, complete bool, trainX, trainH *mat.Dense, trainNames []string, notFor, missing string) (X, H *mat.Dense, err error) {
+// counts, or names other than trainNames, the training sample's (checkNames).
+func (o *fitOptions) loadExtra(s *streams, f *dataFlags, needed, given, complete bool, trainX, trainH *mat.Dense, trainNames sampleNames, notFor, missing string) (X, H *mat.Dense, err error) {
 	switch {
 	case given && !needed:
 		return nil, nil, badInputf(notFor, o.method)
@@ -513,14 +517,14 @@ func (o *fitOptions) loadExtra(s *streams, f *dataFlags, needed, given, complete
 	case !given:
 		return nil, nil, nil
 	}
-	var names []string
+	var names sampleNames
 	if X, H, names, err = f.load(s); err != nil {
 		return nil, nil, err
 	}
 	if err := f.checkColumns(&o.data, X, H, trainX, trainH); err != nil {
 		return nil, nil, err
 	}
-	if err := f.checkNames(s, "the training features, "+displayName(o.data.features)+",", trainNames, names, cols(X)); err != nil {
+	if err := f.checkNames(s, "the training features, "+displayName(o.data.features)+",", "the training source scores, "+displayName(o.data.scores)+",", trainNames, names, X, H); err != nil {
 		return nil, nil, err
 	}
 	return X, H, nil
@@ -537,7 +541,7 @@ func (o *fitOptions) loadExtra(s *streams, f *dataFlags, needed, given, complete
 // classes, which maps each to the index of its class in cls.Names, as
 // method.MultiMethod's Extra.Oracle holds them: each class's oracle
 // scores the sources on that class against the rest.
-func (o *fitOptions) loadOracle(s *streams, needed bool, cls *dataset.Classes, pos string, trainX, trainH *mat.Dense, trainNames []string) (*method.Data, error) {
+func (o *fitOptions) loadOracle(s *streams, needed bool, cls *dataset.Classes, pos string, trainX, trainH *mat.Dense, trainNames sampleNames) (*method.Data, error) {
 	X, H, err := o.loadExtra(s, &o.oracle, needed, o.oracle.given() || o.oracle.labels != "", o.oracle.given() && o.oracle.labels != "", trainX, trainH, trainNames,
 		"--oracle-* inputs are for the oracle best-source, not %s",
 		"%s is an oracle: give held-out inputs and labels with --oracle-features/--oracle-source-scores/--oracle-labels")

@@ -298,55 +298,55 @@ func (f *dataFlags) given() bool { return f.features != "" || f.scores != "" }
 
 // load reads X and H (either may be absent: nil) and checks that they have
 // the same number of rows. With --sources, H is computed from X. It
-// returns X's column names too, those of a text header (nil: none; see
-// dataset.ReadMatrixNames): H's columns are the sources', not the user's.
-func (f *dataFlags) load(s *streams) (X, H *mat.Dense, names []string, err error) {
+// returns the column names of X and of an H given as a matrix too, those
+// of a text header (nil: none; see dataset.ReadMatrixNames).
+func (f *dataFlags) load(s *streams) (X, H *mat.Dense, names sampleNames, err error) {
 	p := "--" + f.prefix
 	srcDir := ""
 	if f.sources.given() {
 		srcDir = f.sources.dir
 	}
 	if f.features == "" && f.scores == "" {
-		return nil, nil, nil, badInputf("no input: give %sfeatures, %ssource-scores or both", p, p)
+		return nil, nil, names, badInputf("no input: give %sfeatures, %ssource-scores or both", p, p)
 	}
 	if f.scores != "" && srcDir != "" {
-		return nil, nil, nil, badInputf("give %ssource-scores or --sources, not both", p)
+		return nil, nil, names, badInputf("give %ssource-scores or --sources, not both", p)
 	}
 	if srcDir != "" && f.features == "" {
-		return nil, nil, nil, badInputf("--sources computes the source scores from the features: give %sfeatures too", p)
+		return nil, nil, names, badInputf("--sources computes the source scores from the features: give %sfeatures too", p)
 	}
 	if err := checkOneStdin(f.inputs()...); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, names, err
 	}
 	if f.features != "" {
-		if X, err = readMatrix(s, f.features, &names); err != nil {
-			return nil, nil, nil, badInput(err)
+		if X, err = readMatrix(s, f.features, &names.features); err != nil {
+			return nil, nil, names, badInput(err)
 		}
 	}
 	if f.scores != "" {
-		if H, err = readMatrix(s, f.scores, nil); err != nil {
-			return nil, nil, nil, badInput(err)
+		if H, err = readMatrix(s, f.scores, &names.sources); err != nil {
+			return nil, nil, names, badInput(err)
 		}
 	}
 	if srcDir != "" {
 		ix, set, err := f.sources.load()
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, names, err
 		}
 		// The models ignore columns beyond their features, as liblinear
 		// does; X with more columns than the sources' dataset is features
 		// of another dataset, whose scores would be meaningless.
 		if c := X.RawMatrix().Cols; ix.NumFeatures > 0 && c != ix.NumFeatures {
-			return nil, nil, nil, badInputf("%s has %s but the sources of %s were trained on %s (num_features of %s): --sources needs the features of their dataset (for X with other columns, give the sources' scores with --source-scores)",
+			return nil, nil, names, badInputf("%s has %s but the sources of %s were trained on %s (num_features of %s): --sources needs the features of their dataset (for X with other columns, give the sources' scores with --source-scores)",
 				displayName(f.features), plural.Count(c, "column", "columns"), srcDir, plural.Count(ix.NumFeatures, "feature", "features"), filepath.Join(srcDir, source.IndexFile))
 		}
 		if H, err = set.Scores(X); err != nil {
-			return nil, nil, nil, badInputf("%s: %w", f.features, err)
+			return nil, nil, names, badInputf("%s: %w", f.features, err)
 		}
 	}
 	if X != nil && H != nil {
 		if mx, mh := X.RawMatrix().Rows, H.RawMatrix().Rows; mx != mh {
-			return nil, nil, nil, badInputf("%s has %s but %s has %d: both need one row per example", displayName(f.features), plural.Count(mx, "row", "rows"), displayName(f.scores), mh)
+			return nil, nil, names, badInputf("%s has %s but %s has %d: both need one row per example", displayName(f.features), plural.Count(mx, "row", "rows"), displayName(f.scores), mh)
 		}
 	}
 	return X, H, names, nil
@@ -437,39 +437,62 @@ func (s *sourcesDir) load() (*source.Index, *source.Set, error) {
 	return ix, set, nil
 }
 
+// sampleNames are the column names of a sample's inputs, those of a text
+// file's header (nil: none): its features' (--features) and its source
+// scores' (--source-scores: the user's own sources; H computed from
+// --sources has none). A model file records the training sample's
+// ("feature_names", "source_names").
+type sampleNames struct {
+	features, sources []string
+}
+
 // loadData reads the sample's X and H as method.Data (the labels are read
 // apart: their meaning depends on the model) for the model file named
-// model, whose feature names rec (nil: none) X's must be when X has names
-// too (checkNames).
-func (f *dataFlags) loadData(s *streams, model string, rec []string) (*method.Data, error) {
+// model, whose column names rec (nil: none) X's and H's must be when they
+// have names too (checkNames).
+func (f *dataFlags) loadData(s *streams, model string, rec sampleNames) (*method.Data, error) {
 	X, H, names, err := f.load(s)
 	if err != nil {
 		return nil, err
 	}
-	if err := f.checkNames(s, "the features "+model+" was fitted on", rec, names, cols(X)); err != nil {
+	if err := f.checkNames(s, "the features "+model+" was fitted on", "the source scores "+model+" was fitted on", rec, names, X, H); err != nil {
 		return nil, err
 	}
 	return &method.Data{X: X, H: H}, nil
 }
 
-// checkNames compares the column names of the sample's --features file
-// (names; nil: none) with those the d columns must have (rec; nil: none):
-// the features a model was fitted on, or the training sample's, which of
-// describes in messages. When both have names of the same count and they
-// differ, it returns an input error naming the file and the first column
-// that differs, and saying whether the names are the same in another
-// order; when only rec has names, it warns (code "unnamed-features") and
-// goes on, as scikit-learn does, since a .npy file or a headerless CSV
-// names no column; names rec lacks (a model fitted on unnamed features,
-// or written before models recorded them) are not checked. Other column
-// counts are left to the callers' count checks.
-func (f *dataFlags) checkNames(s *streams, of string, rec, names []string, d int) error {
+// checkNames compares the column names of the sample's inputs (names) with
+// those its columns must have (rec): the columns of a model's training
+// sample, or of fit's training sample, which ofX and ofH describe in
+// messages. Each of --features and --source-scores is checked apart
+// (checkColumnNames).
+func (f *dataFlags) checkNames(s *streams, ofX, ofH string, rec, names sampleNames, X, H *mat.Dense) error {
+	if err := checkColumnNames(s, f.features, "unnamed-features", ofX, rec.features, names.features, cols(X)); err != nil {
+		return err
+	}
+	return checkColumnNames(s, f.scores, "unnamed-source-scores", ofH, rec.sources, names.sources, cols(H))
+}
+
+// checkColumnNames compares the column names of the input file path (the
+// features or the source scores; names: those of its header, nil: none)
+// with those its d columns must have (rec; nil: none), which of describes
+// in messages. When both have names of
+// the same count and they differ, it returns an input error naming the
+// file and the first column that differs, and saying whether the names
+// are the same in another order: the columns are not reordered by name,
+// as a reorder of the columns (pandas') would have given the model other
+// inputs; when only rec has names, it warns (code "unnamed-features" or
+// "unnamed-source-scores", unnamed) and goes on, as scikit-learn does, since a
+// .npy file or a headerless CSV names no column; names rec lacks (a model
+// fitted on unnamed columns, or written before models recorded them) are
+// not checked. Other column counts are left to the callers' count checks.
+func checkColumnNames(s *streams, path, unnamed, of string, rec, names []string, d int) error {
 	switch {
 	case rec == nil || len(rec) != d:
 		return nil
 	case names == nil:
-		s.warn(warning{Code: "unnamed-features", Message: fmt.Sprintf("%s name their columns (%s) but %s names none: its columns are taken to be in that order",
-			of, nameList(rec), displayName(f.features))})
+		s.warn(warning{Code: unnamed, Message: fmt.Sprintf("%s name their columns (%s) but %s names none: its columns are taken to be in that order",
+			of, nameList(rec), displayName(path))})
 		return nil
 	}
 	j := 0
@@ -479,15 +502,15 @@ func (f *dataFlags) checkNames(s *streams, of string, rec, names []string, d int
 	if j == d {
 		return nil
 	}
-	what := "other columns (theirs: %s)"
+	how := "other columns (theirs: %s)"
 	if slices.Equal(slices.Sorted(slices.Values(names)), slices.Sorted(slices.Values(rec))) {
-		what = "the same names in another order (reorder the columns as theirs: %s)"
+		how = "the same names in another order (reorder the columns as theirs: %s)"
 	}
-	return badInputf("%s: column %d is named %q where %s have %q: "+what,
-		displayName(f.features), j+1, names[j], of, rec[j], nameList(rec))
+	return badInputf("%s: column %d is named %q where %s have %q: "+how,
+		displayName(path), j+1, names[j], of, rec[j], nameList(rec))
 }
 
-// nameList lists the feature names of a model for a message: all of them
+// nameList lists the column names of a model for a message: all of them
 // up to 8, else the first 8 and how many more.
 func nameList(names []string) string {
 	const most = 8

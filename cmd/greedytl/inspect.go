@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/source"
@@ -41,19 +42,24 @@ its ridge member weights every column. With --json the record is the
 
 For the greedytl methods (and forward-reg) the columns are those selected, in
 selection order, with their kind (feature or source), 0-based index within X
-or H, weight, and the mean regularised and leave-one-out errors after each
-step. For linear baselines they are the columns with non-zero weight, largest
+or H, name (when the model file records one: a feature's from the header of
+the training --features, a source's below), weight, and the mean regularised
+and leave-one-out errors after each step. For linear baselines they are the columns with non-zero weight, largest
 |weight| first (--top limits the table). With --json it prints a JSON object
 whose "selected" array holds {"kind","index","weight"} objects in that order
 (with "reg_error" and "loo_error" after each step of a greedy method, and a
-source column's "name") and whose "sources" member, when present, is the
+named column's "name") and whose "sources" member, when present, is the
 recorded sources.
 
 A model fitted with --sources shows the sources directory it records (its
 path at fit time and the identity predict checks), and names each source
 column by its class, read from that directory ("name" in --json). When the
 directory is no longer there, or now holds other sources, a note says so and
-the source columns have their index alone.
+the source columns have their index alone. A model fitted from a
+--source-scores file with a header names them by that header ("source_names").
+A name holding a hidden character (a control, a bidi control, a zero-width
+one) is shown in the table quoted and escaped ("\u200bcat"); --json holds
+the name itself.
 
 For a multi-class model inspect shows, per class, the columns of non-zero
 weight by decreasing |weight| (--json: "per_class" of {"class", "selected"});
@@ -79,8 +85,10 @@ type inspectColumn struct {
 	Weight   float64  `json:"weight"`
 	RegError *float64 `json:"reg_error,omitempty"` // greedy methods: after this step
 	LOOError *float64 `json:"loo_error,omitempty"`
-	// Name is a source column's class name, read from the sources
-	// directory the model file records (see recordedSourceNames).
+	// Name is a feature column's name, which the model file records
+	// ("feature_names", from the header of the training features), or a
+	// source column's class name, read from the sources directory the
+	// model file records (see recordedSourceNames).
 	Name string `json:"name,omitempty"`
 }
 
@@ -153,7 +161,8 @@ func runInspect(s *streams, o *inspectOptions, path string) error {
 	}
 	sum := summarise(f.Model)
 	sum.Sources = f.Info.Sources
-	names, note := recordedSourceNames(f.Info.Sources)
+	srcNames, note := recordedSourceNames(f.Info.Sources)
+	names := inspectNames(f.Info, srcNames)
 	nameColumns(sum.Selected, names)
 	if o.json {
 		return printJSON(s.out, sum)
@@ -205,24 +214,51 @@ func recordedSourceNames(rec *source.ID) (names []string, note string) {
 	return names, ""
 }
 
-// sourceName returns the name of the column (kind, index) among the
-// sources' names ("" for a feature, or without names).
-func sourceName(kind string, index int, names []string) string {
-	if kind != greedytl.Source.String() || index < 0 || index >= len(names) {
+// inspectNames returns the names inspect gives the columns of the model
+// file info: its features' ("feature_names") and its sources', those of
+// the sources directory it records (srcNames, from recordedSourceNames)
+// or else those of the --source-scores header it was fitted on
+// ("source_names").
+func inspectNames(info method.FileInfo, srcNames []string) columnNames {
+	if srcNames == nil {
+		srcNames = info.SourceNames
+	}
+	return columnNames{features: info.FeatureNames, sources: srcNames}
+}
+
+// columnNames are the names of a model's columns that inspect shows: the
+// features' that its file records ("feature_names"; nil: none) and the
+// sources' (inspectNames; nil: none).
+type columnNames struct {
+	features, sources []string
+}
+
+// of returns the name of the column (kind, index), or "" when it has none.
+func (n columnNames) of(kind string, index int) string {
+	names := n.features
+	if kind == greedytl.Source.String() {
+		names = n.sources
+	}
+	if index < 0 || index >= len(names) {
 		return ""
 	}
 	return names[index]
 }
 
-// nameColumns sets the Name of the source columns of cols from names.
-func nameColumns(cols []inspectColumn, names []string) {
+// any reports whether some column has a name.
+func (n columnNames) any() bool { return n.features != nil || n.sources != nil }
+
+// nameColumns sets the Name of the columns of cols from names.
+func nameColumns(cols []inspectColumn, names columnNames) {
 	for i := range cols {
-		cols[i].Name = sourceName(cols[i].Kind, cols[i].Index, names)
+		cols[i].Name = names.of(cols[i].Kind, cols[i].Index)
 	}
 }
 
 // printColumns prints the table of cols: in selection order with the path's
-// errors when greedy, by rank otherwise; at most top rows (0: all).
+// errors when greedy, by rank otherwise; at most top rows (0: all). Names
+// are shown as dataset.ShowName shows them (escaped when one holds a
+// hidden character).
 func printColumns(w io.Writer, cols []inspectColumn, greedy bool, top int) error {
 	if len(cols) == 0 {
 		return nil
@@ -231,7 +267,7 @@ func printColumns(w io.Writer, cols []inspectColumn, greedy bool, top int) error
 	named := slices.ContainsFunc(cols, func(c inspectColumn) bool { return c.Name != "" })
 	nameHeader, name := "", func(inspectColumn) string { return "" }
 	if named {
-		nameHeader, name = "name\t", func(c inspectColumn) string { return c.Name + "\t" }
+		nameHeader, name = "name\t", func(c inspectColumn) string { return dataset.ShowName(c.Name) + "\t" }
 	}
 	if greedy {
 		fmt.Fprintf(tw, "step\tkind\tindex\t%sweight\treg. error\tLOO error\t\n", nameHeader)

@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 )
@@ -19,9 +20,8 @@ const autoTop = 20
 // whole sample (the GreedyTL members' selections and paths, the source
 // member, the ridge member), how often each column was chosen over the
 // fits, and the combined model's largest contributions (sum.Selected, by
-// decreasing |weight|). names are the sources' class names, or nil (see
-// recordedSourceNames).
-func inspectAuto(s *streams, o *inspectOptions, sum inspectSummary, names []string) error {
+// decreasing |weight|). names are the columns' names, if any.
+func inspectAuto(s *streams, o *inspectOptions, sum inspectSummary, names columnNames) error {
 	w := s.out
 	hp := sum.Hyperparameters
 	fits := 1
@@ -50,8 +50,8 @@ func inspectAuto(s *streams, o *inspectOptions, sum inspectSummary, names []stri
 
 // printCommittee prints the members of the committee record c of the
 // model summarised by sum and the tally of the columns chosen over the
-// fits, naming source columns by names when there are names.
-func printCommittee(w io.Writer, o *inspectOptions, sum inspectSummary, c *method.AutoCommittee, fits int, names []string) error {
+// fits, naming columns by names when there are names.
+func printCommittee(w io.Writer, o *inspectOptions, sum inspectSummary, c *method.AutoCommittee, fits int, names columnNames) error {
 	hp := sum.Hyperparameters
 	total := sum.NumFeatures + sum.NumSources
 	fmt.Fprint(w, "The members fitted on the whole sample (weights on the standardised columns, before the mean):\n")
@@ -69,8 +69,8 @@ func printCommittee(w io.Writer, o *inspectOptions, sum inspectSummary, c *metho
 	if src := c.Source; src != nil {
 		k++
 		label := fmt.Sprintf("source %d", src.Index)
-		if name := sourceName(greedytl.Source.String(), src.Index, names); name != "" {
-			label += fmt.Sprintf(" (%s)", name)
+		if name := names.of(greedytl.Source.String(), src.Index); name != "" {
+			label += fmt.Sprintf(" (%s)", dataset.ShowName(name))
 		}
 		fmt.Fprintf(w, "member %d: the source that orders the training examples best: %s, training AUC %.4g; %.6g·z %+.6g\n",
 			k, label, src.AUC, src.Slope, src.Intercept)
@@ -90,7 +90,7 @@ func printCommittee(w io.Writer, o *inspectOptions, sum inspectSummary, c *metho
 	fmt.Fprintf(w, "columns chosen over the %s (in how many fits each member chose the column):\n", plural.Count(fits, "fit", "fits"))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "kind\tindex\t")
-	if names != nil {
+	if names.any() {
 		fmt.Fprint(tw, "name\t")
 	}
 	for _, g := range c.Greedy {
@@ -106,8 +106,8 @@ func printCommittee(w io.Writer, o *inspectOptions, sum inspectSummary, c *metho
 			break
 		}
 		fmt.Fprintf(tw, "%s\t%d\t", t.Kind, t.Index)
-		if names != nil {
-			fmt.Fprintf(tw, "%s\t", sourceName(t.Kind.String(), t.Index, names))
+		if names.any() {
+			fmt.Fprintf(tw, "%s\t", dataset.ShowName(names.of(t.Kind.String(), t.Index)))
 		}
 		for _, n := range t.Greedy {
 			fmt.Fprintf(tw, "%d\t", n)

@@ -56,8 +56,8 @@ func (o *fitOptions) nativeMultiOnly(c *cobra.Command) bool {
 }
 
 // runFitMulti fits one model for every class of cls and writes it,
-// recording names, the training features' column names (nil: none).
-func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, names []string, cls *dataset.Classes) error {
+// recording names, the training sample's column names.
+func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, names sampleNames, cls *dataset.Classes) error {
 	d := method.Data{X: X, H: H}
 	if len(cls.Names) < 2 {
 		// The label file's own message, as a binary fit gives it.
@@ -91,7 +91,7 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 		return err
 	}
 	write := func(w io.Writer) error {
-		return method.WriteMulti(w, model, method.FileInfo{Sources: src, FeatureNames: names})
+		return method.WriteMulti(w, model, method.FileInfo{Sources: src, FeatureNames: names.features, SourceNames: names.sources})
 	}
 	return o.writeModel(s, write, fmt.Sprintf("%s model of %d classes", model.Method(), len(cls.Names)))
 }
@@ -103,15 +103,20 @@ type multiEvaluation struct {
 	Accuracy         float64  `json:"accuracy"`
 	BalancedAccuracy float64  `json:"balanced_accuracy"`
 	Classes          []string `json:"classes"`
-	// Confusion[t][p] counts the examples of true class t predicted p.
+	// Confusion[t][p] counts the examples of true class t predicted p
+	// (with --json only: it is K × K).
 	Confusion [][]int `json:"confusion"`
+	// present is the number of classes the labels hold: those the
+	// balanced accuracy averages over.
+	present int
 }
 
 // evaluateMulti compares the predicted classes pred (indices in the model's
 // classes) with the --labels of f. A label that is not one of the model's
 // classes is an error naming it; the balanced accuracy is the mean recall
-// over the classes present in the labels.
-func evaluateMulti(s *streams, f *dataFlags, classes []string, pred []int) (*multiEvaluation, error) {
+// over the classes present in the labels. The confusion matrix is
+// computed when confusion is set (predict --json, which prints it).
+func evaluateMulti(s *streams, f *dataFlags, classes []string, pred []int, confusion bool) (*multiEvaluation, error) {
 	cls, err := f.readClasses(s, len(pred))
 	if err != nil {
 		return nil, err
@@ -128,22 +133,15 @@ func evaluateMulti(s *streams, f *dataFlags, classes []string, pred []int) (*mul
 		y[i] = toModel[c]
 	}
 	e := &multiEvaluation{Examples: len(pred), Classes: classes}
-	if e.Accuracy, e.BalancedAccuracy, e.Confusion, err = metric.ClassAccuracy(pred, y, len(classes)); err != nil {
+	if e.Accuracy, e.BalancedAccuracy, e.present, err = metric.ClassAccuracy(pred, y, len(classes)); err != nil {
 		return nil, err
 	}
-	return e, nil
-}
-
-// present returns the number of classes that the labels hold: those the
-// balanced accuracy averages over.
-func (e *multiEvaluation) present() int {
-	n := 0
-	for _, row := range e.Confusion {
-		if slices.ContainsFunc(row, func(v int) bool { return v > 0 }) {
-			n++
+	if confusion {
+		if e.Confusion, err = metric.Confusion(pred, y, len(classes)); err != nil {
+			return nil, err
 		}
 	}
-	return n
+	return e, nil
 }
 
 // quoteAll quotes every name.
@@ -159,7 +157,7 @@ func quoteAll(names []string) []string {
 // a row, or with --scores a tab-separated matrix of per-class scores under
 // a header of class names; with --labels it reports the accuracy and the
 // balanced accuracy (--json: with the confusion matrix).
-func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec []string) error {
+func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec sampleNames) error {
 	if o.data.positive != "" {
 		return badInputf("--positive is for binary models; %s is a model of %d classes (%s)", o.modelName(), len(model.Classes()), strings.Join(quoteAll(model.Classes()), ", "))
 	}
@@ -181,7 +179,7 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec
 	classes := model.Classes()
 	var eval *multiEvaluation
 	if o.data.labels != "" {
-		if eval, err = evaluateMulti(s, &o.data, classes, pred); err != nil {
+		if eval, err = evaluateMulti(s, &o.data, classes, pred, o.json); err != nil {
 			return err
 		}
 	}
@@ -209,7 +207,7 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec
 			return printJSON(report, eval)
 		}
 		over := plural.Count(len(classes), "class", "classes")
-		if n := eval.present(); n < len(classes) { // the balanced accuracy's mean is over these
+		if n := eval.present; n < len(classes) { // the balanced accuracy's mean is over these
 			over = fmt.Sprintf("%d of the model's %d classes", n, len(classes))
 		}
 		return writeEvaluation(report, "accuracy: %.4f, balanced accuracy: %.4f (%s, %s)\n", eval.Accuracy, eval.BalancedAccuracy, plural.Count(eval.Examples, "example", "examples"), over)
@@ -289,12 +287,13 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 	if f.Info.Sources != nil {
 		sum.Sources = f.Info.Sources
 	}
-	names, note := recordedSourceNames(f.Info.Sources)
+	srcNames, note := recordedSourceNames(f.Info.Sources)
+	names := inspectNames(f.Info, srcNames)
 	if sel, ok := m.Selected(); ok {
 		for k, sl := range sel {
 			ic := inspectClass{Class: sum.Classes[k], Selected: []inspectColumn{}}
 			for _, c := range sl.Columns {
-				ic.Selected = append(ic.Selected, inspectColumn{Kind: c.Kind(), Index: c.Index, Weight: c.Weight, Name: sourceName(c.Kind(), c.Index, names)})
+				ic.Selected = append(ic.Selected, inspectColumn{Kind: c.Kind(), Index: c.Index, Weight: c.Weight, Name: names.of(c.Kind(), c.Index)})
 			}
 			sum.PerClass = append(sum.PerClass, ic)
 		}

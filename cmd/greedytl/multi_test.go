@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -778,5 +780,57 @@ func TestPredictMultiQuotedNames(t *testing.T) {
 	header, err := r.Read()
 	if code != 0 || err != nil || !slices.Equal(header, ev.Classes) {
 		t.Errorf("predict --scores: exit %d, header read back as %q (%v), want the classes %q: %s", code, header, err, ev.Classes, stderr)
+	}
+}
+
+// TestPredictShowsHiddenNamesEscaped: a model's class name holding a
+// hidden character (an escape, a bidi control, a zero-width space: one a
+// model written through the API or before the readers refused them may
+// hold) is printed by predict escaped, as messages quote it, in its lines
+// and in the --scores header, and by inspect; raw, the escape coloured
+// the terminal and the bidi control reordered the line.
+func TestPredictShowsHiddenNamesEscaped(t *testing.T) {
+	dir := t.TempDir()
+	x, h, y, xt, ht, _ := classFiles(t, dir, [3]string{"red", "green", "blue"})
+	model := filepath.Join(dir, "m.json")
+	if code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--source-scores", h, "--labels", y, "--out", model); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	hidden := map[string]string{"red": "\x1b[31mred", "green": "gr\u202eeen", "blue": "\u200bblue"}
+	b, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for plain, n := range hidden {
+		q, _ := json.Marshal(n)
+		b = bytes.Replace(b, []byte(`"`+plain+`"`), q, -1)
+	}
+	if err := os.WriteFile(model, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	common := []string{"predict", "--model", model, "--features", xt, "--source-scores", ht}
+	code, out, stderr := cli(t, "", common...)
+	if code != 0 {
+		t.Fatalf("predict: exit %d: %s", code, stderr)
+	}
+	code, scores, stderr := cli(t, "", append(common, "--scores")...)
+	if code != 0 {
+		t.Fatalf("predict --scores: exit %d: %s", code, stderr)
+	}
+	code, inspected, stderr := cli(t, "", "inspect", model)
+	if code != 0 {
+		t.Fatalf("inspect: exit %d: %s", code, stderr)
+	}
+	for what, text := range map[string]string{"predict": out, "predict --scores": scores, "inspect": inspected} {
+		for _, n := range hidden {
+			if strings.Contains(text, n) {
+				t.Errorf("%s prints %q raw:\n%s", what, n, text)
+			}
+		}
+	}
+	for _, n := range hidden {
+		if !strings.Contains(scores, strconv.Quote(n)) {
+			t.Errorf("predict --scores header lacks %s:\n%s", strconv.Quote(n), scores)
+		}
 	}
 }

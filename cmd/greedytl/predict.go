@@ -61,18 +61,26 @@ predict refuses --features whose header names them otherwise — reordered,
 as after a pandas column reorder, or other — (exit status 2, naming the
 file and the first column that differs); features without names (.npy, no
 header) are predicted with a one-line warning (unnamed-features) on
-standard error. Models fitted on unnamed features check no names.
+standard error. Models fitted on unnamed features check no names. The same
+holds for the source scores of a model fitted from a --source-scores file
+with a header (your own sources, named by it): --source-scores whose header
+names them otherwise or in another order is refused — its columns are not
+reordered by name, as a column is its source's only by its place —, and
+unnamed ones draw the unnamed-source-scores warning.
 
 A multi-class model prints one predicted class name per example, as a label
 file holds it, so that the output reads back as --labels: a name that a label
 file holds only quoted ("a, b", "Song # 1", one holding '"') is printed
 between double quotes, each '"' doubled (a name with white space at either
-end or a hidden character, which only a model file written through the API
-or before the readers refused them holds, is printed but reads back
-otherwise). --scores prints instead a
-tab-separated matrix of per-class scores under a header row of the class
-names (quoted likewise when one holds '"', starts with '#' or has white
-space at either end). With --labels it reports the accuracy and the balanced
+end, which only a model file written through the API holds, is printed but
+reads back otherwise; one holding a hidden character — a control, a bidi
+control, a zero-width one: only a model file written through the API or
+before the readers refused them holds one — is printed quoted and escaped
+as messages quote it, "\u200bcat", never raw, and reads back otherwise).
+--scores prints instead a tab-separated matrix of per-class scores under a
+header row of the class names (quoted likewise when one holds '"', starts
+with '#' or has white space at either end; escaped likewise when one holds
+a hidden character). With --labels it reports the accuracy and the balanced
 accuracy (the mean recall over the classes the labels hold, as scikit-learn's
 balanced_accuracy_score; the line says how many of the model's classes that
 is), and with --json these and the confusion matrix (rows: true classes,
@@ -172,14 +180,14 @@ func runPredict(s *streams, o *predictOptions) error {
 			return err
 		}
 		if f.Multi != nil {
-			return runPredictMulti(s, o, f.Multi, f.Info.FeatureNames)
+			return runPredictMulti(s, o, f.Multi, modelColumnNames(f.Info))
 		}
 		if o.scores || o.json {
 			return badInputf("--scores and --json are for multi-class models; %s is binary: predict prints its scores without them", o.modelName())
 		}
 		rec = f.Info.Labels
 		model := f.Model
-		d, err := o.data.loadData(s, o.modelName(), f.Info.FeatureNames)
+		d, err := o.data.loadData(s, o.modelName(), modelColumnNames(f.Info))
 		if err != nil {
 			return err
 		}
@@ -307,6 +315,13 @@ func (o *predictOptions) loadLabels(s *streams, rec *modelfile.LabelNames, m int
 		}
 	}
 	return y, nil
+}
+
+// modelColumnNames returns the column names the model file info records: its
+// features' and its source scores' (when they were given as a matrix with
+// a header).
+func modelColumnNames(info method.FileInfo) sampleNames {
+	return sampleNames{features: info.FeatureNames, sources: info.SourceNames}
 }
 
 // checkSources compares the sources a model file records (rec; nil: none)

@@ -264,12 +264,15 @@ def decode(doc):
         if isinstance(e, ModelFileError):
             raise
         raise ModelFileError("{} model: {}".format(method, _describe(e))) from None
-    # The names of X's columns, when the features had names (a CSV
-    # header): one per feature, as greedytl's method.Read checks.
-    names = header.get("feature_names")
-    if names is not None and len(names) != scorer.num_features:
-        raise ModelFileError('{}{} model: "feature_names" has {} names but the model has {} features'.format(
-            "multi-class " if head.get("classes") is not None else "", method, len(names), scorer.num_features))
+    # The names of X's and H's columns, when the features (the source
+    # scores given as a matrix) had names (a CSV header): one per feature
+    # (source), as greedytl's method.Read checks.
+    for key, of, count in (("feature_names", "features", scorer.num_features),
+                           ("source_names", "sources", scorer.num_sources)):
+        names = header.get(key)
+        if names is not None and len(names) != count:
+            raise ModelFileError('{}{} model: "{}" has {} names but the model has {} {}'.format(
+                "multi-class " if head.get("classes") is not None else "", method, key, len(names), count, of))
     return scorer
 
 
@@ -279,8 +282,9 @@ def _check_parsed(header, classes):
     sources, labels = header.get("sources"), header.get("labels")
     if sources is not None and not sources["sha256"]:
         raise ModelFileError('"sources" has no sha256 digest')
-    if header.get("feature_names") == []:
-        raise ModelFileError('"feature_names" names no column (a file without names has no "feature_names")')
+    for key in ("feature_names", "source_names"):
+        if header.get(key) == []:
+            raise ModelFileError('"{}" names no column (a file without names has no "{}")'.format(key, key))
     if labels is not None:
         _check_labels(labels["positive"], labels["negative"] or [])
     if labels is not None and classes:
@@ -298,7 +302,9 @@ def _parse_spec(spec):
     (_parse_setting), true or false (1, 0), or auto (key=auto is
     auto_key=1).  A ModelFileError with greedytl's message for an empty
     name or key, a missing "=", a key holding a colon or a blank, a value
-    not so read, a key set twice and a colon with no settings after it."""
+    not so read, a key set twice, a colon with no settings after it, and
+    a whole number given to max_k or sample not written as one
+    (_whole_text)."""
     q = _go_quote(spec)
     name, colon, rest = spec.partition(":")
     if name == "":
@@ -310,7 +316,7 @@ def _parse_spec(spec):
         return name, None
     if rest == "":
         raise ModelFileError("spec {}: no settings after the colon".format(q))
-    settings = {}
+    settings, texts = {}, {}
     for kv in rest.split(","):
         k, eq, v = kv.partition("=")
         if not eq:
@@ -331,8 +337,30 @@ def _parse_spec(spec):
                 raise ModelFileError("spec {}: {}: value {}".format(q, k, e)) from None
         if k in settings:
             raise ModelFileError("spec {}: {} is set twice".format(q, k))
-        settings[k] = x
+        settings[k], texts[k] = x, v
+    # A whole number given to a setting of whole numbers is written as
+    # greedytl's whole-number flags read one, or as its model files write
+    # one (method.parseSpec, modelfile.WholeText).
+    for k in sorted(texts):
+        x, v = settings[k], texts[k]
+        if k in _WHOLE_SETTINGS and x == math.trunc(x) and not _whole_text(v, x):
+            raise ModelFileError("spec {}: {}={}: want a whole number in decimal digits (as --{} reads one)".format(
+                q, k, v, k.replace("_", "-")))
     return name, settings
+
+
+# The GreedyTL settings of whole numbers (greedytl.WholeSetting).
+_WHOLE_SETTINGS = ("max_k", "sample")
+
+
+def _whole_text(v, x):
+    """Whether v, read as x, is written as a whole number (modelfile.WholeText):
+    decimal digits with an optional sign (C's atoi), or as greedytl writes
+    the number x in a spec (strconv.FormatFloat's shortest form: 1e+06)."""
+    digits = v.lstrip("+-")
+    if len(v) - len(digits) <= 1 and digits != "" and all(c in "0123456789" for c in digits):
+        return True
+    return _go_float(x) == v
 
 
 def _parse_setting(v):
@@ -761,22 +789,26 @@ class Scorer:
 
     def inspection(self, source_names=None):
         """What ``greedytl inspect --json`` prints of the model file, from
-        the file alone.  ``source_names`` names the source columns
-        (``"name"``) as inspect names them from the sources directory the
-        file records when that directory still holds those sources; None:
-        the columns are not named.  The method and hyperparameters are the
+        the file alone.  The feature columns are named (``"name"``) by
+        the file's ``feature_names``, when it has them; ``source_names``
+        names the source columns as inspect names them from the sources
+        directory the file records when that directory still holds those
+        sources; None: by the file's own ``source_names`` (the header of
+        the source scores it was fitted on), when it has them.  The method and hyperparameters are the
         file's: those of a version 1 GreedyTL file, which inspect gives
         their version 2 names (``greedytl:gamma=0.25``, ``gamma`` for
         ``feature_factor``), are as that older file names them."""
         doc = self.doc
+        names = {"feature": doc.get("feature_names"),
+                 "source": source_names if source_names is not None else doc.get("source_names")}
 
         def named(cols, keys):
             out = []
             for c in cols:
                 col = {k: c[k] for k in keys if k in c}
-                if source_names is not None and c["kind"] == "source" and 0 <= c["index"] < len(source_names) \
-                        and source_names[c["index"]]:
-                    col["name"] = source_names[c["index"]]
+                n = names.get(c["kind"])
+                if n is not None and 0 <= c["index"] < len(n) and n[c["index"]]:
+                    col["name"] = n[c["index"]]
                 out.append(col)
             return out
 

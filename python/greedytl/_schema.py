@@ -453,7 +453,8 @@ BUILD = Object(module=STRING, revision=OmitEmpty(STRING), modified=OmitEmpty(BOO
 SOURCES = Object(dir=STRING, sha256=STRING, count=INT, data_sha256=STRING, seed=UINT64)
 LABELS = Object(positive=STRING, negative=Slice(STRING))
 HEADER = Object(format=STRING, version=INT, method=STRING, hyperparameters=Map(NUMBER), build=Pointer(BUILD),
-                sources=Pointer(SOURCES), labels=Pointer(LABELS), feature_names=OmitEmpty(Slice(STRING)))
+                sources=Pointer(SOURCES), labels=Pointer(LABELS), feature_names=OmitEmpty(Slice(STRING)),
+                source_names=OmitEmpty(Slice(STRING)))
 # What modelfile.Parse reads of every file, whatever its type, before the
 # type is known: the header and "classes" (whose presence makes the file
 # a multi-class one).

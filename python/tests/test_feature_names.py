@@ -61,7 +61,8 @@ def _refused_alike(cli, path):
 def test_names_written_by_greedytl_read_alike(multiclass_cli, tmp_path):
     """greedytl fit on features under a CSV header records their names, in
     binary and multi-class files (a one-vs-rest file too); read_model reads
-    every such file and scores as greedytl predict does; edited to an empty
+    every such file and scores as greedytl predict does, and its
+    inspection names the feature columns as greedytl inspect does; edited to an empty
     list or one name too many, both readers refuse it alike."""
     cli = multiclass_cli
     rng = np.random.default_rng(5)
@@ -89,5 +90,44 @@ def test_names_written_by_greedytl_read_alike(multiclass_cli, tmp_path):
             want = np.array([float(v) for v in run(cli, *args).split()])
         got = scorer.scores(Xt, Ht)
         assert got.shape == want.shape and np.abs(got - want).max() <= 1e-12 * max(1, np.abs(want).max())
+        # The selected feature columns named as greedytl inspect names them.
+        inspected = json.loads(run(cli, "inspect", "--json", model))
+        assert scorer.inspection() == inspected
+        cols = inspected.get("selected", []) + [c for pc in inspected.get("per_class", []) for c in pc["selected"]]
+        if method != "nearest-mean":
+            assert [c["name"] for c in cols if c["kind"] == "feature"] == \
+                [names[c["index"]] for c in cols if c["kind"] == "feature"] != []
         for bad in ([], names + ["extra"]):
             _refused_alike(cli, _write(tmp_path / "bad.json", dict(doc, feature_names=bad)))
+
+
+def test_source_names_written_by_greedytl_read_alike(multiclass_cli, tmp_path):
+    """greedytl fit on source scores under a CSV header (the user's own
+    sources) records their names ("source_names") in binary and
+    multi-class files; read_model reads every such file, its inspection
+    names the source columns as greedytl inspect does, and both readers
+    refuse alike an empty list or one name too many."""
+    cli = multiclass_cli
+    rng = np.random.default_rng(6)
+    X, H = rng.normal(size=(30, 3)), rng.normal(size=(30, 2))
+    y = np.where(H[:, 0] + 0.3 * rng.normal(size=30) > 0, 1, -1)
+    names = ["cat", "dog"]
+    csv = tmp_path / "H.csv"
+    np.savetxt(csv, H, delimiter=",", header=",".join(names), comments="", fmt="%.17g")
+    for a, v in (("X.npy", X), ("y.npy", y), ("y3.npy", np.arange(30) % 3)):
+        np.save(tmp_path / a, v)
+    for method, labels in (("greedytl", "y.npy"), ("l1-logistic", "y.npy"), ("no-transfer", "y3.npy"),
+                           ("nearest-mean", "y3.npy")):
+        model = tmp_path / (method + labels + ".json")
+        run(cli, "fit", "--method", method, "--features", tmp_path / "X.npy", "--source-scores", csv,
+            "--labels", tmp_path / labels, "--out", model)
+        doc = json.loads(model.read_text())
+        assert doc["source_names"] == names and "feature_names" not in doc
+        inspected = json.loads(run(cli, "inspect", "--json", model))
+        assert greedytl.read_model(model).inspection() == inspected
+        cols = inspected.get("selected", []) + [c for pc in inspected.get("per_class", []) for c in pc["selected"]]
+        assert all(c["name"] == names[c["index"]] for c in cols if c["kind"] == "source")
+        if method == "greedytl":
+            assert any(c["kind"] == "source" for c in cols)
+        for bad in ([], names + ["extra"]):
+            _refused_alike(cli, _write(tmp_path / "bad.json", dict(doc, source_names=bad)))
