@@ -42,6 +42,21 @@ func (c *Classes) ErrorOf(k int, err error) error {
 	return c.src.errorAt(i+len(c.src.vals)-len(c.vals), err)
 }
 
+// InFileOrder returns the indices of Names in the order in which their
+// first example comes in the file (Y), so that a check of each class
+// reports the one on the earliest line first.
+func (c *Classes) InFileOrder() []int {
+	order := make([]int, 0, len(c.Names))
+	seen := make([]bool, len(c.Names))
+	for _, k := range c.Y {
+		if !seen[k] {
+			seen[k] = true
+			order = append(order, k)
+		}
+	}
+	return order
+}
+
 // Header returns the first value of the file when it was read as a header
 // (dropped: not a label), for messages about the labels' count.
 func (c *Classes) Header() (string, bool) {

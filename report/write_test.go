@@ -981,7 +981,9 @@ func dirContents(t *testing.T, dir string) map[string]string {
 // TestLegacyListOfDocsResults: the reports in docs/results, written before
 // reports listed their files, are greedytl's whole to legacyList — both
 // documents and every figure — so that docs/results/run.sh writes them
-// again.
+// again; the JSON summaries kept beside them (summary.json,
+// nway/natives-content-order.json: greedytl report --json's output, saved
+// by hand) are no report's file, and legacyList must not claim them.
 func TestLegacyListOfDocsResults(t *testing.T) {
 	dirs, err := filepath.Glob(filepath.Join("..", "docs", "results", "*", "report.html"))
 	if err != nil || len(dirs) == 0 {
@@ -1002,7 +1004,7 @@ func TestLegacyListOfDocsResults(t *testing.T) {
 			got = append(got, f.Name)
 		}
 		slices.Sort(got)
-		want := slices.DeleteFunc(dirFiles(t, dir), func(f string) bool { return f == "summary.json" })
+		want := slices.DeleteFunc(dirFiles(t, dir), func(f string) bool { return filepath.Ext(f) == ".json" })
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: legacyList lists %v, want %v", dir, got, want)
 		}

@@ -510,8 +510,9 @@ func checkColumnNames(s *streams, path, unnamed, of string, rec, names []string,
 		displayName(path), j+1, names[j], of, rec[j], nameList(rec))
 }
 
-// nameList lists the column names of a model for a message: all of them
-// up to 8, else the first 8 and how many more.
+// nameList lists names for a message (a model's column names, the classes
+// of a negative pool), quoted: all of them up to 8, else the first 8 and
+// how many more.
 func nameList(names []string) string {
 	const most = 8
 	q := quoteAll(names[:min(len(names), most)])

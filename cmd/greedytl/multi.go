@@ -123,7 +123,8 @@ func evaluateMulti(s *streams, f *dataFlags, classes []string, pred []int, confu
 	}
 	model := &dataset.Classes{Names: classes}
 	toModel := make([]int, len(cls.Names))
-	for k, n := range cls.Names {
+	for _, k := range cls.InFileOrder() {
+		n := cls.Names[k]
 		if toModel[k] = model.Lookup(n); toModel[k] < 0 {
 			return nil, badInput(cls.ErrorOf(k, fmt.Errorf("label %q is not one of the model's classes (%s)", n, strings.Join(quoteAll(classes), ", "))))
 		}

@@ -182,6 +182,24 @@ func TestPredictMultiBadLabels(t *testing.T) {
 	}
 }
 
+// TestUnknownLabelFirstInFile: of several labels that are not the model's
+// (or, for the oracle, the training) classes, the error names the one on
+// the earliest line — "yak" on line 1 — not the first in sorted order
+// ("emu", line 14), so that the line it names is the first to mend.
+func TestUnknownLabelFirstInFile(t *testing.T) {
+	dir, model, x, h, y, xt, ht, _ := nearestMeanFiles(t)
+	bad := writeText(t, dir, "bad.txt", "yak\n"+strings.Repeat("ant\nbee\ncow\n", 4)+"emu\nant\n")
+	bin := filepath.Join(dir, "b.json")
+	if code, _, stderr := cli(t, "", "fit", "--positive", "ant", "--features", x, "--source-scores", h, "--labels", y, "--out", bin); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	const want = `bad.txt:1: label "yak" is not one of the `
+	wantInputError(t, want+"model's classes", "predict", "--model", model, "--features", xt, "--source-scores", ht, "--labels", bad)
+	wantInputError(t, want+"labels", "predict", "--model", bin, "--features", xt, "--source-scores", ht, "--labels", bad)
+	wantInputError(t, want+"training labels", "fit", "--method", "best-source", "--features", x, "--source-scores", h, "--labels", y,
+		"--oracle-features", xt, "--oracle-source-scores", ht, "--oracle-labels", bad, "--out", filepath.Join(dir, "o.json"))
+}
+
 // TestLabelsHeader: a label file whose first class has one example above
 // two classes of two reads as a header above two classes by default
 // (auto), as three classes with --labels-header no, and as two with yes —

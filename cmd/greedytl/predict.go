@@ -285,8 +285,8 @@ func (o *predictOptions) loadLabels(s *streams, rec *modelfile.LabelNames, m int
 		return nil, err
 	}
 	known := &dataset.Classes{Names: append([]string{rec.Positive}, rec.Negative...)}
-	for k, n := range cls.Names {
-		if known.Lookup(n) < 0 {
+	for _, k := range cls.InFileOrder() {
+		if n := cls.Names[k]; known.Lookup(n) < 0 {
 			hint := "" // a header on the first line, the one place of its value, is no label
 			if k == cls.Y[0] && !slices.Contains(cls.Y[1:], k) {
 				hint = headerHint(cls, m)

@@ -425,7 +425,9 @@ func TestTrainBadInput(t *testing.T) {
 	}{
 		{"missing file", []string{"train", "nope.svm"}, "nope.svm"},
 		{"malformed line", []string{"train", "bad.svm"}, "bad.svm:2:"},
-		{"three classes", []string{"train", "three.svm"}, "more than two classes"},
+		{"three classes", []string{"train", "three.svm"}, `three.svm:3: label 3 is a third class (the first two: 1 and 2): train fits two classes`},
+		{"three classes, -v", []string{"train", "-v", "2", "three.svm"}, `three.svm:3: label 3 is a third class`},
+		{"three classes, -C", []string{"train", "-C", "three.svm"}, `three.svm:3: label 3 is a third class`},
 		{"one class", []string{"train", "one.svm"}, "need two classes"},
 		{"unknown solver", []string{"train", "-s", "9", heartScale}, "unknown solver"},
 		{"solver greedytl lacks (Crammer–Singer)", []string{"train", "-s", "4", heartScale}, "solver 4 is liblinear's MCSVM_CS, Crammer and Singer's multi-class SVM, which linear does not implement"},

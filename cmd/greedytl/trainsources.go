@@ -139,7 +139,9 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 	return nil
 }
 
-// summarizeSources prints the end-of-run summary line.
+// summarizeSources prints the end-of-run summary line: the sources, the
+// classes of the negative pool (which have none) and how they were chosen,
+// the mean CV score and the time taken.
 func summarizeSources(s *streams, res *source.Result, index string, wall time.Duration) {
 	ix := res.Index
 	var cv float64
@@ -151,6 +153,17 @@ func summarizeSources(s *streams, res *source.Result, index string, wall time.Du
 		line += fmt.Sprintf(", %s still missing", plural.Count(len(ix.Missing), "class", "classes"))
 	}
 	line += ")"
+	if neg := ix.Negatives; neg != nil && len(neg.Classes) > 0 {
+		names := make([]string, len(neg.Classes))
+		for i, c := range neg.Classes {
+			names[i] = ix.Classes[c]
+		}
+		how := "drawn at random"
+		if neg.Named {
+			how = "named"
+		}
+		line += fmt.Sprintf("; negative pool (no source): %s, %s", nameList(names), how)
+	}
 	if len(ix.Sources) > 0 {
 		line += "; mean CV balanced accuracy " + strconv.FormatFloat(cv/float64(len(ix.Sources)), 'f', 3, 64)
 	}

@@ -106,6 +106,39 @@ func TestTrainSources(t *testing.T) {
 	}
 }
 
+// TestTrainSourcesNamesTheNegativePool: the summary line names the classes
+// held out as the negative pool, which get no source (a dataset of 8
+// classes gives 6 sources), and how they were chosen, so that a user
+// need not read sources.json to learn which classes have none.
+func TestTrainSourcesNamesTheNegativePool(t *testing.T) {
+	data := blobDataset(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--negative-fraction", "0.25", "--seed", "3"}, "drawn at random"},
+		{[]string{"--negative-classes", "c5,c2"}, "named"},
+	} {
+		out := filepath.Join(t.TempDir(), "sources")
+		code, _, stderr := cli(t, "", append([]string{"train-sources", "--data", data, "--out", out}, tc.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, stderr)
+		}
+		ix, err := source.ReadIndex(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := make([]string, len(ix.Negatives.Classes))
+		for i, c := range ix.Negatives.Classes {
+			names[i] = ix.Classes[c]
+		}
+		want := fmt.Sprintf(" reused); negative pool (no source): %s, %s; mean CV", strings.Join(quoteAll(names), ", "), tc.want)
+		if len(names) != 2 || !strings.Contains(stderr, want) {
+			t.Errorf("%v: stderr %q: want %q", tc.args, stderr, want)
+		}
+	}
+}
+
 // TestTrainSourcesShardAuto runs the job as a two-task array job sharing
 // one directory, each task taking its shard from the environment: the
 // result equals a single run.
