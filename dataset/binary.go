@@ -86,16 +86,18 @@ func binaryFormat(head []byte) string {
 }
 
 // tarMember reports whether head, the first bytes of an input, is the
-// header of a tar archive's first member — POSIX ustar's or GNU tar's
-// magic, "ustar", at byte 257, in a header of NUL-padded fields (notUTF8:
-// text does not hold them) — and returns the member's name, its first
+// header of a tar archive's first member — POSIX ustar's magic and version
+// ("ustar" and a NUL) or GNU tar's ("ustar", two blanks and a NUL) at byte
+// 257: text holds no NUL, so a text file of another encoding with "ustar"
+// there is not taken for one — and returns the member's name, its first
 // field, or none when the header is one of extended attributes (PAX's,
 // which Python's tarfile writes first, or GNU's long name), which the
 // member's own header follows. A .tar.gz of a dataset, gunzipped by the
 // readers, is such input.
 func tarMember(head []byte) (name []byte, ok bool) {
 	const magicAt, typeAt = 257, 156
-	if len(head) < magicAt+len("ustar") || string(head[magicAt:magicAt+len("ustar")]) != "ustar" || !notUTF8(head) {
+	magic := head[min(magicAt, len(head)):]
+	if !bytes.HasPrefix(magic, []byte("ustar\x00")) && !bytes.HasPrefix(magic, []byte("ustar  \x00")) {
 		return nil, false
 	}
 	if bytes.IndexByte([]byte("xgLK"), head[typeAt]) >= 0 {

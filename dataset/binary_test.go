@@ -264,3 +264,49 @@ func TestBinaryFormatsPrintableMagic(t *testing.T) {
 		}
 	}
 }
+
+// TestTarMagicNeedsItsNUL: a text file of another encoding than UTF-8
+// (Windows-1252 here) with "ustar" at byte 257 — a header ending in
+// "custard" there — is not a tar archive: a CSV of numbers under it is
+// read, and a label file gets the advice of any file not in UTF-8, not
+// that of an archive. Only the magic with its NUL (POSIX's "ustar\0",
+// GNU's "ustar  \0") names a tar member.
+func TestTarMagicNeedsItsNUL(t *testing.T) {
+	line := "r\xe9sultat"
+	for len(line) < 250 {
+		line += ",cxxx"
+	}
+	line += "," + strings.Repeat("y", 256-len(line)-1) + "custard"
+	if line[257:262] != "ustar" {
+		t.Fatalf("ustar at %d", strings.Index(line, "ustar"))
+	}
+	n := strings.Count(line, ",") + 1
+	row := strings.TrimSuffix(strings.Repeat("1,", n), ",")
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "latin.csv")
+	if err := os.WriteFile(csv, []byte(line+"\n"+row+"\n"+row+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if X, err := ReadMatrix(csv); err != nil {
+		t.Errorf("ReadMatrix: %v", err)
+	} else if r, c := X.Dims(); r != 2 || c != n {
+		t.Errorf("ReadMatrix: %d × %d, want 2 × %d", r, c, n)
+	}
+	labels := filepath.Join(dir, "labels.txt")
+	body := strings.Repeat("z", 257-len("caf\xe9\n")) + "ustard\n"
+	if err := os.WriteFile(labels, []byte("caf\xe9\n"+body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadLabelValues(labels)
+	if err == nil || strings.Contains(err.Error(), "tar") || !strings.Contains(err.Error(), "UTF-8") {
+		t.Errorf("ReadLabelValues: %v, want the not-UTF-8 advice", err)
+	}
+	for _, magic := range []string{"ustar\x0000", "ustar  \x00"} {
+		head := make([]byte, 512)
+		copy(head, "data.csv")
+		copy(head[257:], magic)
+		if name, ok := tarMember(head); !ok || string(name) != "data.csv" {
+			t.Errorf("tarMember(%q header) = %q, %v; want data.csv, true", magic, name, ok)
+		}
+	}
+}
