@@ -295,7 +295,7 @@ func detectSep(line []byte) byte {
 // ',' or '\t' every separator delimits a field (so empty fields exist), blanks
 // around fields are trimmed and a field may be double-quoted ("" inside is a
 // quote; quoted fields are unescaped into *scratch and trimmed too). With sep 0, fields are
-// runs of non-blank bytes and a surrounding pair of quotes is dropped.
+// runs of non-blank bytes and a surrounding pair of quotes is dropped (unquote: "" inside is a quote).
 func splitFields(dst [][]byte, line []byte, sep byte, scratch *[]byte) ([][]byte, error) {
 	return splitQuoted(dst, line, sep, scratch, nil)
 }
@@ -399,11 +399,30 @@ func splitQuoted(dst [][]byte, line []byte, sep byte, scratch *[]byte, quoted *[
 
 func trimBlank(b []byte) []byte { return bytes.Trim(b, " \t") }
 
+// unquote returns the blank-delimited field b without the pair of double
+// quotes around it, if any, and with each '"' doubled inside such a pair
+// undoubled, as in a CSV field (`"""x"""` is `"x"`, what FormatLabel
+// writes for it); a quoted field with a lone '"' inside is returned
+// without its pair alone.
 func unquote(b []byte) []byte {
-	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
-		return b[1 : len(b)-1]
+	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
+		return b
 	}
-	return b
+	in := b[1 : len(b)-1]
+	if bytes.IndexByte(in, '"') < 0 {
+		return in
+	}
+	out := make([]byte, 0, len(in))
+	for i := 0; i < len(in); i++ {
+		if in[i] == '"' {
+			if i+1 == len(in) || in[i+1] != '"' {
+				return in // a lone quote: not a CSV field's doubling
+			}
+			i++
+		}
+		out = append(out, in[i])
+	}
+	return out
 }
 
 // isNumber reports whether b parses as a float64 (including NaN, ±Inf and

@@ -373,3 +373,22 @@ func TestShowName(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatLabelOneLineQuotes: a file of one label, a name holding a '"'
+// (predict's output for one row), reads back as the name: the line is
+// split at blanks, and its quoted field's doubled quotes are undoubled as
+// in a file of several lines (`"""x"""` was read as `""x""`). A field with
+// a lone quote inside its pair keeps it.
+func TestFormatLabelOneLineQuotes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "y.txt")
+	for _, name := range []string{`"x"`, `a"b`, `["a"`, `""`, `x""`, `"`} {
+		readBack(t, path, []string{name})
+		readBack(t, path, []string{name, name + "2"})
+	}
+	if err := os.WriteFile(path, []byte(`"a"b"`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadLabelValues(path); err != nil || len(got) != 1 || got[0] != `a"b` {
+		t.Errorf(`ReadLabelValues of "a"b": %q, %v; want a"b`, got, err)
+	}
+}
