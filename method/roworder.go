@@ -14,9 +14,10 @@ import (
 // may be absent) labelled labels by a key of their content alone: the
 // 64-bit FNV-1a hash of the bits of their features (x's row; −0 read as
 // +0), ties — rows of equal features, or no features at all — broken by
-// the values themselves (x's row, then h's, compared in column order) and
-// then by the label and the row index, which only orders rows equal in
-// every value, whose order changes nothing. Fitting on the rows in this
+// the values themselves (x's row, then h's, compared in column order), then
+// by their bits (−0 before +0 where the values are equal), and then by the
+// label and the row index, which only orders rows equal in every bit,
+// whose order changes nothing. Fitting on the rows in this
 // order makes the model a function of the set of rows: any permutation of
 // them gives the same model, bit for bit. greedytl-auto's Fit (±1 labels)
 // and every native multi-class fit (fitMultiScaled, class indices) read
@@ -67,9 +68,23 @@ func contentOrder[L cmp.Ordered](x, h mat.Matrix, labels []L) []int {
 		if c := slices.Compare(row(hd, a), row(hd, b)); c != 0 {
 			return c
 		}
+		if c := cmp.Or(compareBits(row(xd, a), row(xd, b)), compareBits(row(hd, a), row(hd, b))); c != 0 {
+			return c // equal values of other bits: −0 and +0
+		}
 		return cmp.Or(cmp.Compare(labels[a], labels[b]), cmp.Compare(a, b))
 	})
 	return order
+}
+
+// compareBits compares two rows of equal length by the bits of their
+// values, in column order.
+func compareBits(a, b []float64) int {
+	for i := range a {
+		if c := cmp.Compare(math.Float64bits(a[i]), math.Float64bits(b[i])); c != 0 {
+			return c
+		}
+	}
+	return 0
 }
 
 // inContentOrder returns a checked multi-class training sample's rows and
