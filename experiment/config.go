@@ -181,6 +181,10 @@ type Config struct {
 	// leaves out classes too small for an episode) instead of
 	// Log, which gets them as "warning: " lines.
 	Warn func(code, message string, classes []string)
+	// Note, if not nil, receives the run's notes (that a sources directory
+	// drew its negative pool and trained its sources with another seed than
+	// the run's) instead of Log, which gets them as "note: " lines.
+	Note func(message string)
 }
 
 // DefaultConfig returns the paper's grid: positives 2, 5 and 10, 10 splits,

@@ -151,7 +151,11 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, err
 	}
 	if n := seedNote(ix, cfg.Sources, cfg.Seed); n != "" {
-		logf("note: %s", n)
+		if cfg.Note != nil {
+			cfg.Note(n)
+		} else {
+			logf("note: %s", n)
+		}
 	}
 	warn := func(code, message string, classes []string) {
 		if cfg.Warn != nil {

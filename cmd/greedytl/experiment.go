@@ -308,9 +308,10 @@ func namesMethod(msg, m string) bool {
 	}
 }
 
-// runWithProgress runs the experiment cfg with its log and, on a terminal,
-// progress bars for the source training and the cells on s.err (none when
-// quiet), and its warnings, quiet or not, as the commands' (s.warn).
+// runWithProgress runs the experiment cfg with its log, its notes (s.note)
+// and, on a terminal, progress bars for the source training and the cells
+// on s.err (none when quiet), and its warnings, quiet or not, as the
+// commands' (s.warn).
 // Errors caused by the inputs are input errors (exit status 2).
 func runWithProgress(c *cobra.Command, s *streams, cfg experiment.Config, quiet bool) (*experiment.Summary, error) {
 	cfg.Warn = func(code, message string, classes []string) {
@@ -319,6 +320,7 @@ func runWithProgress(c *cobra.Command, s *streams, cfg experiment.Config, quiet 
 	var bars [2]*progressbar.ProgressBar
 	if !quiet {
 		cfg.Log = s.err
+		cfg.Note = func(message string) { s.note("%s", message) }
 		if isTerminal(s.err) {
 			cfg.SourceProgress = barProgress(s, &bars[0], "training sources")
 			cfg.Progress = barProgress(s, &bars[1], "cells")

@@ -819,3 +819,29 @@ func TestExperimentWarnsWhenQuiet(t *testing.T) {
 		}
 	}
 }
+
+// TestExperimentSeedNoteIsADiagnostic: the note that a sources directory's
+// negative pool and sources come from another seed than the run's is a
+// diagnostic line, "greedytl: note: …", as predict's notes and every
+// warning are (review28: it was a bare "note: " line).
+func TestExperimentSeedNoteIsADiagnostic(t *testing.T) {
+	data := experimentFolder(t)
+	src := filepath.Join(t.TempDir(), "src")
+	if code, _, stderr := cli(t, "", "train-sources", "--data", data, "--negative-classes", "n0,n1", "--seed", "1", "--out", src, "-q"); code != 0 {
+		t.Fatalf("train-sources: exit %d: %s", code, stderr)
+	}
+	run := filepath.Join(t.TempDir(), "run")
+	code, _, stderr := cli(t, "", "experiment", "--data", data, "--sources", src, "--seed", "7", "--methods", "no-transfer",
+		"--positives", "2", "--splits", "1", "--out", run)
+	if code != 0 {
+		t.Fatalf("experiment: exit %d: %s", code, stderr)
+	}
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.Contains(l, "note: the negative pool and the sources are those of") && !strings.HasPrefix(l, "greedytl: note: ") {
+			t.Errorf("the seed note is not a diagnostic line: %q", l)
+		}
+	}
+	if !strings.Contains(stderr, "greedytl: note: the negative pool and the sources are those of") {
+		t.Errorf("no seed note:\n%s", stderr)
+	}
+}
