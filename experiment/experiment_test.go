@@ -1361,6 +1361,56 @@ func TestRunSaysSourcesWereLeftOut(t *testing.T) {
 	}
 }
 
+// TestRunHintsSourcesOnlyWhenTheyHelp: the hint to give --sources (see
+// TestRunSaysSourcesWereLeftOut) is given only when it would resume the
+// run: not to a merged run or a copied run directory, which record a run's
+// own RUN/sources (the merge, a shard's; the copy, the old path), though
+// never given as --sources — resumed with another seed, or with another
+// negative pool at the same seed —, and not when the run did read --sources
+// but the refusal is of another setting too (the seed). Before, each was
+// told to give --sources RUN/sources.
+func TestRunHintsSourcesOnlyWhenTheyHelp(t *testing.T) {
+	f := testFolder(t)
+	run := filepath.Join(t.TempDir(), "R1")
+	cfg := testConfig(f, run, "", "no-transfer")
+	cfg.Seed = 1
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	merged, copied := filepath.Join(t.TempDir(), "M1"), filepath.Join(t.TempDir(), "C1")
+	if _, err := Merge([]string{run}, merged); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(copied, os.DirFS(run)); err != nil {
+		t.Fatal(err)
+	}
+	src := testSources(t, f) // plan and training seed 1
+	given := t.TempDir()
+	gcfg := testConfig(f, given, src, "no-transfer")
+	gcfg.Seed = 2
+	if _, err := Run(context.Background(), gcfg); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		what, out string
+		seed      uint64
+		negatives []string
+		refusal   string
+	}{
+		{"a merged run, another seed", merged, 2, testNegativeNames, "(seed: 1 vs 2)"},
+		{"a copied run, another seed", copied, 2, testNegativeNames, "(seed: 1 vs 2)"},
+		{"a copied run, another negative pool", copied, 1, testNegativeNames[:2], "(negative plan: "},
+		{"a run given --sources, another seed", given, 3, testNegativeNames, "(seed: 2 vs 3)"},
+	} {
+		c := testConfig(f, tc.out, "", "no-transfer")
+		c.Seed, c.NegativeClasses = tc.seed, tc.negatives
+		_, err := Run(context.Background(), c)
+		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.refusal) || strings.Contains(err.Error(), "--sources") {
+			t.Errorf("%s: %v, want ErrInput naming %q, without the --sources hint", tc.what, err, tc.refusal)
+		}
+	}
+}
+
 // TestRunNamesBothSources: a run resumed with other sources (--sources)
 // than it read is refused naming both directories, not only two digests.
 func TestRunNamesBothSources(t *testing.T) {
