@@ -1116,9 +1116,14 @@ func TestRunLocksTheDirectory(t *testing.T) {
 // cells of the grid, refuses runs of one dataset that differ (as Merge
 // does), and tolerates on request what a report can live with.
 // TestReadRunsOfARunTrainingItsSources: a run directory read while its run
-// trains its sources (RUN/sources, no run.json yet) is refused saying so,
-// strict (merge) and tolerant (report), where it was called not a run
-// directory without a word of why; one without a sources folder is not.
+// trains its sources (RUN/sources and the run's lock file, no run.json
+// yet) is refused saying so, strict (merge) and tolerant (report), where it
+// was called not a run directory without a word of why; one without a
+// sources folder is not, nor one with a sources folder but no lock file,
+// which no run made: the cluster layout's results directory (the sources
+// train-sources wrote, shard-i/ and merged/), given in place of
+// RESULTS/merged, is refused naming the subdirectories that hold runs,
+// merged/ first, where it was told a run was training its sources.
 func TestReadRunsOfARunTrainingItsSources(t *testing.T) {
 	dir := t.TempDir()
 	for _, opt := range []ReadOptions{{}, {Tolerant: true}} {
@@ -1130,11 +1135,70 @@ func TestReadRunsOfARunTrainingItsSources(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "sources"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	for _, opt := range []ReadOptions{{}, {Tolerant: true}} {
+		_, err := ReadRuns([]string{dir}, opt)
+		if !errors.Is(err, ErrInput) || !strings.HasSuffix(err.Error(), "not a run directory") {
+			t.Errorf("%+v, a sources folder and no lock file: %v, want ErrInput ending not a run directory", opt, err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, dirlock.LockFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	want := "not a run directory yet (" + filepath.Join(dir, "sources") + " is there: a run writes its run.json once it has trained its sources"
 	for _, opt := range []ReadOptions{{}, {Tolerant: true}} {
 		if _, err := ReadRuns([]string{dir}, opt); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%+v, a run training its sources: %v, want ErrInput saying %q", opt, err, want)
 		}
+	}
+
+	// The cluster layout: RESULTS/sources, shard-i/, merged/.
+	f := testFolder(t)
+	results := t.TempDir()
+	src := filepath.Join(results, "sources")
+	if err := os.CopyFS(src, os.DirFS(testSources(t, f))); err != nil {
+		t.Fatal(err)
+	}
+	var shards []string
+	for i := range 2 {
+		cfg := testConfig(f, filepath.Join(results, fmt.Sprintf("shard-%d", i)), src, "no-transfer")
+		cfg.Shard = shard.Shard{I: i, N: 2}
+		if _, err := Run(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, cfg.Out)
+	}
+	merged, away := filepath.Join(results, "merged"), filepath.Join(t.TempDir(), "away")
+	for _, tc := range []struct {
+		what string
+		want string
+	}{
+		{"one shard", " (its subdirectory " + shards[0] + " holds a run: did you mean it?)"},
+		{"two shards", " (its subdirectories hold runs: did you mean " + shards[0] + " or " + shards[1] + "?)"},
+		{"two shards and their merge", " (its subdirectories hold runs: did you mean " + merged + ", " + shards[0] + " or " + shards[1] + "?)"},
+	} {
+		switch tc.what {
+		case "one shard":
+			if err := os.Rename(shards[1], away); err != nil {
+				t.Fatal(err)
+			}
+		case "two shards":
+			if err := os.Rename(away, shards[1]); err != nil {
+				t.Fatal(err)
+			}
+		default:
+			if _, err := Merge(shards, merged); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, opt := range []ReadOptions{{}, {Tolerant: true}} {
+			_, err := ReadRuns([]string{results}, opt)
+			if !errors.Is(err, ErrInput) || !strings.HasSuffix(err.Error(), "not a run directory"+tc.want) {
+				t.Errorf("%+v, %s: %v, want ErrInput ending %q", opt, tc.what, err, tc.want)
+			}
+		}
+	}
+	if _, err := ReadRuns([]string{merged}, ReadOptions{}); err != nil {
+		t.Errorf("the merge named: %v", err)
 	}
 }
 
