@@ -215,7 +215,7 @@ func (o *fitOptions) spec(c *cobra.Command) (string, error) {
 	}
 	s, err := method.ParseSpec(name)
 	if err != nil {
-		return "", badInputf("--method: %w", err)
+		return "", badInput(err)
 	}
 	b := func(v bool) float64 {
 		if v {
@@ -309,7 +309,7 @@ func (f flagSetting) applies(base, spec string) error {
 			}
 			return badInputf("--%s applies to the greedytl methods; %s chooses its hyperparameters by leave-one-out", f.flag, spec)
 		}
-		return badInputf("--method: %w", err)
+		return badInput(err)
 	}
 	return nil
 }
@@ -346,7 +346,7 @@ func newOfSpec[M any](o *fitOptions, c *cobra.Command, newMethod func(spec strin
 				err = typedErr
 			}
 		}
-		return none, badInputf("--method: %w", err)
+		return none, badInput(err)
 	}
 	return m, nil
 }
