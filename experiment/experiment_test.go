@@ -1116,9 +1116,14 @@ func TestRunLocksTheDirectory(t *testing.T) {
 // cells of the grid, refuses runs of one dataset that differ (as Merge
 // does), and tolerates on request what a report can live with.
 // TestReadRunsOfARunTrainingItsSources: a run directory read while its run
-// trains its sources (RUN/sources, no run.json yet) is refused saying so,
-// strict (merge) and tolerant (report), where it was called not a run
-// directory without a word of why; one without a sources folder is not.
+// trains its sources (RUN/sources and the run's lock file, no run.json
+// yet) is refused saying so, strict (merge) and tolerant (report), where it
+// was called not a run directory without a word of why; one without a
+// sources folder is not, nor one with a sources folder but no lock file,
+// which no run made: the cluster layout's results directory (the sources
+// train-sources wrote, shard-i/ and merged/), given in place of
+// RESULTS/merged, is refused naming the subdirectories that hold runs,
+// merged/ first, where it was told a run was training its sources.
 func TestReadRunsOfARunTrainingItsSources(t *testing.T) {
 	dir := t.TempDir()
 	for _, opt := range []ReadOptions{{}, {Tolerant: true}} {
@@ -1130,11 +1135,70 @@ func TestReadRunsOfARunTrainingItsSources(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "sources"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	for _, opt := range []ReadOptions{{}, {Tolerant: true}} {
+		_, err := ReadRuns([]string{dir}, opt)
+		if !errors.Is(err, ErrInput) || !strings.HasSuffix(err.Error(), "not a run directory") {
+			t.Errorf("%+v, a sources folder and no lock file: %v, want ErrInput ending not a run directory", opt, err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, dirlock.LockFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	want := "not a run directory yet (" + filepath.Join(dir, "sources") + " is there: a run writes its run.json once it has trained its sources"
 	for _, opt := range []ReadOptions{{}, {Tolerant: true}} {
 		if _, err := ReadRuns([]string{dir}, opt); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%+v, a run training its sources: %v, want ErrInput saying %q", opt, err, want)
 		}
+	}
+
+	// The cluster layout: RESULTS/sources, shard-i/, merged/.
+	f := testFolder(t)
+	results := t.TempDir()
+	src := filepath.Join(results, "sources")
+	if err := os.CopyFS(src, os.DirFS(testSources(t, f))); err != nil {
+		t.Fatal(err)
+	}
+	var shards []string
+	for i := range 2 {
+		cfg := testConfig(f, filepath.Join(results, fmt.Sprintf("shard-%d", i)), src, "no-transfer")
+		cfg.Shard = shard.Shard{I: i, N: 2}
+		if _, err := Run(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, cfg.Out)
+	}
+	merged, away := filepath.Join(results, "merged"), filepath.Join(t.TempDir(), "away")
+	for _, tc := range []struct {
+		what string
+		want string
+	}{
+		{"one shard", " (its subdirectory " + shards[0] + " holds a run: did you mean it?)"},
+		{"two shards", " (its subdirectories hold runs: did you mean " + shards[0] + " or " + shards[1] + "?)"},
+		{"two shards and their merge", " (its subdirectories hold runs: did you mean " + merged + ", " + shards[0] + " or " + shards[1] + "?)"},
+	} {
+		switch tc.what {
+		case "one shard":
+			if err := os.Rename(shards[1], away); err != nil {
+				t.Fatal(err)
+			}
+		case "two shards":
+			if err := os.Rename(away, shards[1]); err != nil {
+				t.Fatal(err)
+			}
+		default:
+			if _, err := Merge(shards, merged); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, opt := range []ReadOptions{{}, {Tolerant: true}} {
+			_, err := ReadRuns([]string{results}, opt)
+			if !errors.Is(err, ErrInput) || !strings.HasSuffix(err.Error(), "not a run directory"+tc.want) {
+				t.Errorf("%+v, %s: %v, want ErrInput ending %q", opt, tc.what, err, tc.want)
+			}
+		}
+	}
+	if _, err := ReadRuns([]string{merged}, ReadOptions{}); err != nil {
+		t.Errorf("the merge named: %v", err)
 	}
 }
 
@@ -1358,6 +1422,56 @@ func TestRunSaysSourcesWereLeftOut(t *testing.T) {
 	cfg.Seed = 1 // the directory's: the same plan
 	if _, err := Run(context.Background(), cfg); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "(seed: 2 vs 1)") || strings.Contains(err.Error(), "--sources is not given") {
 		t.Errorf("resumed with another seed: %v, want a refusal naming the seed, without the --sources hint", err)
+	}
+}
+
+// TestRunHintsSourcesOnlyWhenTheyHelp: the hint to give --sources (see
+// TestRunSaysSourcesWereLeftOut) is given only when it would resume the
+// run: not to a merged run or a copied run directory, which record a run's
+// own RUN/sources (the merge, a shard's; the copy, the old path), though
+// never given as --sources — resumed with another seed, or with another
+// negative pool at the same seed —, and not when the run did read --sources
+// but the refusal is of another setting too (the seed). Before, each was
+// told to give --sources RUN/sources.
+func TestRunHintsSourcesOnlyWhenTheyHelp(t *testing.T) {
+	f := testFolder(t)
+	run := filepath.Join(t.TempDir(), "R1")
+	cfg := testConfig(f, run, "", "no-transfer")
+	cfg.Seed = 1
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	merged, copied := filepath.Join(t.TempDir(), "M1"), filepath.Join(t.TempDir(), "C1")
+	if _, err := Merge([]string{run}, merged); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(copied, os.DirFS(run)); err != nil {
+		t.Fatal(err)
+	}
+	src := testSources(t, f) // plan and training seed 1
+	given := t.TempDir()
+	gcfg := testConfig(f, given, src, "no-transfer")
+	gcfg.Seed = 2
+	if _, err := Run(context.Background(), gcfg); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		what, out string
+		seed      uint64
+		negatives []string
+		refusal   string
+	}{
+		{"a merged run, another seed", merged, 2, testNegativeNames, "(seed: 1 vs 2)"},
+		{"a copied run, another seed", copied, 2, testNegativeNames, "(seed: 1 vs 2)"},
+		{"a copied run, another negative pool", copied, 1, testNegativeNames[:2], "(negative plan: "},
+		{"a run given --sources, another seed", given, 3, testNegativeNames, "(seed: 2 vs 3)"},
+	} {
+		c := testConfig(f, tc.out, "", "no-transfer")
+		c.Seed, c.NegativeClasses = tc.seed, tc.negatives
+		_, err := Run(context.Background(), c)
+		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.refusal) || strings.Contains(err.Error(), "--sources") {
+			t.Errorf("%s: %v, want ErrInput naming %q, without the --sources hint", tc.what, err, tc.refusal)
+		}
 	}
 }
 

@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 
+	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/internal/fileerr"
 	"github.com/greedytl/greedytl/shard"
 )
@@ -256,7 +258,7 @@ func (res *Results) runOf(in string, opt ReadOptions) (*Manifest, []string, erro
 	case err != nil && !tolerated && !fi.IsDir():
 		return nil, nil, inputErrorf("%s: the run.json beside it: %w", in, fileerr.Reason(err))
 	case errors.Is(err, fs.ErrNotExist) && !tolerated:
-		return nil, nil, inputErrorf("%s: no %s: not a run directory%s", in, ManifestFile, trainingSources(in))
+		return nil, nil, inputErrorf("%s: no %s: not a run directory%s", in, ManifestFile, noRunHint(in))
 	case err != nil && !tolerated:
 		return nil, nil, inputError{err}
 	}
@@ -268,23 +270,54 @@ func (res *Results) runOf(in string, opt ReadOptions) (*Manifest, []string, erro
 	}
 	if man == nil {
 		if len(files) == 0 {
-			return nil, nil, inputErrorf("%s: no run.json and no results*.jsonl files: not a run directory%s", in, trainingSources(in))
+			return nil, nil, inputErrorf("%s: no run.json and no results*.jsonl files: not a run directory%s", in, noRunHint(in))
 		}
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: not found; the grid, and so the cells expected, are unknown", filepath.Join(dir, ManifestFile)))
 	}
 	return man, files, nil
 }
 
-// trainingSources returns, for the directory dir without run.json, a clause
-// saying why it may have none when it holds a sources folder: a run that
-// trains its sources writes its run.json only once they are trained (a run
-// just started, on a large dataset for a long while, or stopped while it
-// trained them); "" when it holds none.
-func trainingSources(dir string) string {
-	if st, err := os.Stat(filepath.Join(dir, "sources")); err != nil || !st.IsDir() {
+// noRunHint returns, for the directory dir without run.json, a clause
+// saying why it may have none or what was meant ("" when it can say
+// nothing): when it holds a sources folder and a run's lock file
+// (dirlock.LockFile, which a run creates before it trains its sources), a
+// run that trains its sources writes its run.json only once they are
+// trained (a run just started, on a large dataset for a long while, or
+// stopped while it trained them); otherwise, when subdirectories of it
+// hold a run.json (the cluster layout: RESULTS holds the sources that
+// train-sources wrote, shard-i/ and merged/), it names them, as the
+// directory meant.
+func noRunHint(dir string) string {
+	_, lerr := os.Stat(filepath.Join(dir, dirlock.LockFile))
+	if st, err := os.Stat(filepath.Join(dir, "sources")); err == nil && st.IsDir() && lerr == nil {
+		return fmt.Sprintf(" yet (%s is there: a run writes its %s once it has trained its sources; is one training them, or was it stopped while it did?)", filepath.Join(dir, "sources"), ManifestFile)
+	}
+	runs, _ := filepath.Glob(filepath.Join(dir, "*", ManifestFile))
+	if len(runs) == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" yet (%s is there: a run writes its %s once it has trained its sources; is one training them, or was it stopped while it did?)", filepath.Join(dir, "sources"), ManifestFile)
+	for i, r := range runs {
+		runs[i] = filepath.Dir(r)
+	}
+	// merged/, the shards' merge, first: the one a report wants.
+	slices.SortStableFunc(runs, func(a, b string) int {
+		am, bm := filepath.Base(a) == "merged", filepath.Base(b) == "merged"
+		switch {
+		case am && !bm:
+			return -1
+		case bm && !am:
+			return 1
+		}
+		return 0
+	})
+	const most = 3
+	switch names := runs[:min(len(runs), most)]; {
+	case len(runs) > most:
+		return fmt.Sprintf(" (its subdirectories hold runs: did you mean %s or one of %d more?)", strings.Join(names, ", "), len(runs)-most)
+	case len(runs) > 1:
+		return fmt.Sprintf(" (its subdirectories hold runs: did you mean %s or %s?)", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+	}
+	return fmt.Sprintf(" (its subdirectory %s holds a run: did you mean it?)", runs[0])
 }
 
 // firstRunID returns the runID function of readFile for the files of a

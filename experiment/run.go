@@ -304,13 +304,17 @@ func readElsewhere(cfg *Config, old *Manifest) string {
 
 // sourcesHint adds to err, sameRun's refusal of man's run in cfg.Out
 // (whose manifest is old), the directory the run read its sources from
-// when cfg gives no Config.Sources and the refusal is of the negative plan
-// — what a --sources left out of the command changes (the plan is then
-// drawn with the run's --seed, not the directory's): the refusal compared
-// two plans and did not say that --sources was missing.
+// when giving it as --sources would resume the run: cfg gives no
+// Config.Sources, the directory was given as --sources (it is not some
+// run's own RUN/sources, which a merged run or a copied run directory
+// records: runSources), and the refusal is of the negative plan alone —
+// what a --sources left out of the command changes (the plan is then
+// drawn with the run's --seed, not the directory's), the targets chosen
+// with it aside. Another seed, say, would be refused with --sources too,
+// and the refusal said it.
 func sourcesHint(err error, cfg *Config, old, man *Manifest) error {
 	d := readElsewhere(cfg, old)
-	if d == "" {
+	if d == "" || runSources(d) {
 		return err
 	}
 	a, _ := json.Marshal(old.Negatives)
@@ -318,7 +322,24 @@ func sourcesHint(err error, cfg *Config, old, man *Manifest) error {
 	if bytes.Equal(a, b) {
 		return err
 	}
+	with := *man
+	with.Negatives, with.Targets = old.Negatives, old.Targets
+	if old.differs(&with, false) != "" {
+		return err
+	}
 	return fmt.Errorf("%w; the run read its negative pool and sources from %s, and --sources is not given: give --sources %s to resume it", err, d, d)
+}
+
+// runSources reports whether the sources directory dir is a run's own,
+// RUN/sources beside RUN's manifest, where the run trained them: a run
+// that records it read them there (the run itself, a merge of its shards,
+// a copy of it) was not given them as --sources.
+func runSources(dir string) bool {
+	if filepath.Base(filepath.Clean(dir)) != "sources" {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(filepath.Dir(filepath.Clean(dir)), ManifestFile))
+	return err == nil
 }
 
 // sourcesElsewhere returns an input error when the run of old (nil: a new

@@ -12,6 +12,7 @@ import (
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/method"
+	"github.com/greedytl/greedytl/source"
 )
 
 // namedCSV writes the matrix of the .npy file npy as the CSV file name
@@ -20,6 +21,19 @@ import (
 // "f<j>" (so a reorder keeps each column's name, as pandas' df[cols]
 // does), or, with rename, column 0 named "other".
 func namedCSV(t *testing.T, npy, name string, perm []int, rename bool) string {
+	t.Helper()
+	return headedCSV(t, npy, name, perm, func(j int) string {
+		if rename && j == 0 {
+			return "other"
+		}
+		return fmt.Sprintf("f%d", j)
+	})
+}
+
+// headedCSV writes the matrix of the .npy file npy as the CSV file name
+// beside it, its columns perm in that order (nil: all, in order), under a
+// header naming column j names(j), and returns the path.
+func headedCSV(t *testing.T, npy, name string, perm []int, names func(j int) string) string {
 	t.Helper()
 	X, err := dataset.ReadMatrix(npy)
 	if err != nil {
@@ -33,11 +47,7 @@ func namedCSV(t *testing.T, npy, name string, perm []int, rename bool) string {
 	}
 	var b strings.Builder
 	for k, j := range perm {
-		n := fmt.Sprintf("f%d", j)
-		if rename && j == 0 {
-			n = "other"
-		}
-		b.WriteString(map[bool]string{true: ",", false: ""}[k > 0] + n)
+		b.WriteString(map[bool]string{true: ",", false: ""}[k > 0] + names(j))
 	}
 	b.WriteString("\n")
 	for i := range r {
@@ -402,6 +412,69 @@ func TestInspectFeatureNames(t *testing.T) {
 		for _, c := range cols {
 			if want := dataset.ShowName(names[c.Index]); c.Kind == "feature" && !strings.Contains(text, want) {
 				t.Errorf("%q: inspect's table lacks feature %d's name %s:\n%s", fit, c.Index, want, text)
+			}
+		}
+	}
+}
+
+// TestSourceNamesPredictedWithSources: a model fitted on --source-scores
+// whose header named its columns ("source_names"), predicted with --sources
+// (scores computed from a sources directory, which have no header), is
+// checked against the sources' class names, binary and multi-class: names
+// that are the sources' in their order pass silently, the same names in
+// another order are refused, and other names (the user's own) draw the
+// note that they cannot be checked. Before, each drew the
+// unnamed-source-scores warning naming an empty file ("… but  names none").
+func TestSourceNamesPredictedWithSources(t *testing.T) {
+	st := newSourcesToy(t)
+	b, err := os.ReadFile(filepath.Join(st.A, source.IndexFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ix source.Index
+	if err := json.Unmarshal(b, &ix); err != nil {
+		t.Fatal(err)
+	}
+	var classes []string
+	for _, e := range ix.Sources {
+		classes = append(classes, e.Name)
+	}
+	n := len(classes)
+	swap := []int{1, 0}
+	for j := 2; j < n; j++ {
+		swap = append(swap, j)
+	}
+	swapped := slices.Clone(classes)
+	swapped[0], swapped[1] = classes[1], classes[0]
+	// Three classes for the multi-class fit.
+	y3 := writeText(t, st.dir, "y3.txt", strings.Repeat("red\ngreen\nblue\n", 10))
+	for _, tc := range []struct {
+		what, header string
+		perm         []int
+		names        []string
+		code         int
+		stderr       string
+	}{
+		{"the sources' names", "classes.csv", nil, classes, 0, ""},
+		{"the sources' names in another order", "swapped.csv", swap, classes, exitInput,
+			"--sources " + st.A + ": the source scores MODEL was fitted on are its sources in another order (theirs: " + nameList(swapped) + "; the sources': " + nameList(classes) + ")"},
+		{"the user's names", "own.csv", nil, fNames(n), 0,
+			"greedytl: note: the source scores MODEL was fitted on name their columns (" + nameList(fNames(n)) + "); the scores --sources " + st.A + " computes (sources " + nameList(classes) + ") cannot be checked against them\n"},
+	} {
+		H := headedCSV(t, st.HA, tc.header, tc.perm, func(j int) string { return tc.names[j] })
+		for _, y := range []string{st.y, y3} {
+			model := filepath.Join(st.dir, filepath.Base(y)+"-"+tc.header+".json")
+			args := []string{"fit", "--method", "greedytl", "--features", st.X, "--source-scores", H, "--labels", y, "--out", model}
+			if y == st.y {
+				args = append(args, "--positive", "cat")
+			}
+			if code, _, stderr := cli(t, "", args...); code != 0 {
+				t.Fatalf("%s: fit: exit %d: %s", tc.what, code, stderr)
+			}
+			want := strings.ReplaceAll(tc.stderr, "MODEL", model)
+			code, _, stderr := cli(t, "", "predict", model, "--features", st.Xt, "--sources", st.A)
+			if code != tc.code || (tc.code == 0 && stderr != want) || !strings.Contains(stderr, want) || strings.Contains(stderr, "unnamed-source-scores") {
+				t.Errorf("%s, %s: predict --sources: exit %d, stderr %q; want exit %d, %q", tc.what, filepath.Base(y), code, stderr, tc.code, want)
 			}
 		}
 	}

@@ -123,14 +123,19 @@ func TestBadInputMessages(t *testing.T) {
 		// Numbers a user types mean the number written: λ = 10 and δ = 0
 		// were fitted before, and -e 1e-400 trained with the default.
 		{"a digit separator in a spec", fit("--method", "greedytl:lambda=1_0"),
-			`--method: method: spec "greedytl:lambda=1_0": lambda: value "1_0" is not a number`},
+			`method: spec "greedytl:lambda=1_0": lambda: value "1_0" is not a number`},
 		{"a spec value that rounds to 0", fit("--method", "greedytl:delta=1e-400"),
-			`--method: method: spec "greedytl:delta=1e-400": delta: value "1e-400" is not zero but rounds to 0 in float64 (the smallest is 5e-324)`},
+			`method: spec "greedytl:delta=1e-400": delta: value "1e-400" is not zero but rounds to 0 in float64 (the smallest is 5e-324)`},
 		{"a flag value that rounds to 0", fit("--delta", "1e-400"),
 			`invalid argument "1e-400" for "--delta" flag: "1e-400" is not zero but rounds to 0 in float64 (the smallest is 5e-324) (see 'greedytl fit --help')`},
 		{"a digit separator in a flag", []string{"train", "-c", "1_0", badSVM},
 			`invalid argument "1_0" for "-c, --cost" flag: want a number, got "1_0" (see 'greedytl train --help')`},
-		{"unknown method", fit("--method", "nope"), `--method: method: unknown method "nope" (known: ` + strings.Join(method.MultiNames(), ", ") + ")"},
+		// "--method: method: …" before: the method package's errors name
+		// the method or the spec, and are passed on as they are, as
+		// experiment --methods passes them.
+		{"unknown method", fit("--method", "nope"), `method: unknown method "nope" (known: ` + strings.Join(method.MultiNames(), ", ") + ")"},
+		{"unknown method with a GreedyTL flag", fit("--method", "nope", "--delta", "0.1"), `method: unknown method "nope" (known: ` + strings.Join(method.Names(), ", ") + ")"},
+		{"settings to a native multi-class method", fit("--method", "nearest-mean:x=1"), `method: nearest-mean takes no settings (spec "nearest-mean:x=1")`},
 		{"predict: feature count", []string{"predict", "--model", model, "--features", X3},
 			"model " + model + " on X = " + X3 + ": method: predict: X has 2 columns, the model was trained on 6 features"},
 		{"predict: a label the model does not know", []string{"predict", "--model", model, "--features", d.Xtest, "--labels", bird},

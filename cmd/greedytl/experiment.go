@@ -21,6 +21,7 @@ import (
 	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
+	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
 
@@ -196,8 +197,12 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 		return err
 	}
 	if !o.quiet {
-		fmt.Fprintf(s.err, "%s (shard %v): %d computed (%d failed), %d already present; results in %s; %s\n",
-			plural.Count(sum.Cells, "cell", "cells"), sh, sum.Finished, sum.Failed, sum.Present, sum.File, time.Since(start).Round(time.Millisecond))
+		part := "" // an unsharded run's cells are the whole grid's
+		if sh != (shard.Shard{}) {
+			part = fmt.Sprintf(" (shard %v)", sh)
+		}
+		fmt.Fprintf(s.err, "%s%s: %d computed (%d failed), %d already present; results in %s; %s\n",
+			plural.Count(sum.Cells, "cell", "cells"), part, sum.Finished, sum.Failed, sum.Present, sum.File, time.Since(start).Round(time.Millisecond))
 	}
 	return failedCellsError(sum)
 }

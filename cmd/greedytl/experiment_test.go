@@ -845,3 +845,25 @@ func TestExperimentSeedNoteIsADiagnostic(t *testing.T) {
 		t.Errorf("no seed note:\n%s", stderr)
 	}
 }
+
+// TestExperimentSummaryShard: experiment's summary line names the shard of
+// a sharded run ("6 cells (shard 0/2): …") and says nothing of shards for
+// an unsharded one ("12 cells: …"), which it called "(shard all)".
+func TestExperimentSummaryShard(t *testing.T) {
+	data := experimentFolder(t)
+	for _, tc := range []struct {
+		shard []string
+		want  string
+	}{
+		{nil, " cells: "},
+		{[]string{"--shard", "0/2"}, " cells (shard 0/2): "},
+	} {
+		args := slices.Concat([]string{"experiment", "--data", data, "--negative-classes", "n0,n1", "--positives", "2", "--splits", "1", "--methods", "no-transfer", "--out", t.TempDir()}, tc.shard)
+		code, _, stderr := cli(t, "", args...)
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		last := lines[len(lines)-1]
+		if code != 0 || !strings.Contains(last, tc.want) || (tc.shard == nil && strings.Contains(last, "shard")) {
+			t.Errorf("%v: exit %d, summary %q, want it to hold %q", tc.shard, code, last, tc.want)
+		}
+	}
+}

@@ -60,8 +60,9 @@ func newFitCmd(s *streams) *cobra.Command {
 
 The default method, greedytl-auto (the recommended one), is the mean of four
 least-squares fits: GreedyTL over all columns, GreedyTL preferring sources
-(feature factor 0.5), the single source that best orders the training
-examples (ties broken by LogME evidence) and ridge regression on every column,
+(feature factor 0.5), the single source of the highest training AUC (the
+share of (positive, negative) pairs it scores positive higher; ties broken
+by LogME evidence) and ridge regression on every column,
 averaged over the training examples and the subsamples without one example
 of the larger class (the negatives when the classes are of equal size; with
 more than 10 examples in it, 10 subsamples each without a tenth of them); its
@@ -215,7 +216,7 @@ func (o *fitOptions) spec(c *cobra.Command) (string, error) {
 	}
 	s, err := method.ParseSpec(name)
 	if err != nil {
-		return "", badInputf("--method: %w", err)
+		return "", badInput(err)
 	}
 	b := func(v bool) float64 {
 		if v {
@@ -309,7 +310,7 @@ func (f flagSetting) applies(base, spec string) error {
 			}
 			return badInputf("--%s applies to the greedytl methods; %s chooses its hyperparameters by leave-one-out", f.flag, spec)
 		}
-		return badInputf("--method: %w", err)
+		return badInput(err)
 	}
 	return nil
 }
@@ -346,7 +347,7 @@ func newOfSpec[M any](o *fitOptions, c *cobra.Command, newMethod func(spec strin
 				err = typedErr
 			}
 		}
-		return none, badInputf("--method: %w", err)
+		return none, badInput(err)
 	}
 	return m, nil
 }

@@ -465,12 +465,50 @@ func (f *dataFlags) loadData(s *streams, model string, rec sampleNames) (*method
 // those its columns must have (rec): the columns of a model's training
 // sample, or of fit's training sample, which ofX and ofH describe in
 // messages. Each of --features and --source-scores is checked apart
-// (checkColumnNames).
+// (checkColumnNames); source scores computed from --sources are checked
+// against the sources' names (checkSourcesNames).
 func (f *dataFlags) checkNames(s *streams, ofX, ofH string, rec, names sampleNames, X, H *mat.Dense) error {
 	if err := checkColumnNames(s, f.features, "unnamed-features", ofX, rec.features, names.features, cols(X)); err != nil {
 		return err
 	}
+	if f.scores == "" && f.sources.given() {
+		return f.checkSourcesNames(s, ofH, rec.sources, cols(H))
+	}
 	return checkColumnNames(s, f.scores, "unnamed-source-scores", ofH, rec.sources, names.sources, cols(H))
+}
+
+// checkSourcesNames compares the names rec (nil: none) of the n source
+// scores a model or fit's training sample had — a --source-scores file's
+// header, the user's own names — with the sources of --sources, whose
+// scores the sample's are. Names equal to the sources' class names in
+// their order agree; the same names in another order are an input error,
+// since the scores of --sources come in the sources' order; other names,
+// which need not be class names, cannot be checked, which a one-line note
+// on standard error says (as predict says of a model fitted with --sources
+// and given --source-scores). Other counts are left to the callers' count
+// checks.
+func (f *dataFlags) checkSourcesNames(s *streams, of string, rec []string, n int) error {
+	if rec == nil || len(rec) != n {
+		return nil
+	}
+	ix, _, err := f.sources.load()
+	if err != nil {
+		return err
+	}
+	names := make([]string, len(ix.Sources))
+	for k, e := range ix.Sources {
+		names[k] = e.Name
+	}
+	switch {
+	case slices.Equal(names, rec):
+		return nil
+	case slices.Equal(slices.Sorted(slices.Values(names)), slices.Sorted(slices.Values(rec))):
+		return badInputf("--sources %s: %s are its sources in another order (theirs: %s; the sources': %s): --sources computes the scores in the sources' order: give them in theirs with --source-scores",
+			f.sources.dir, of, nameList(rec), nameList(names))
+	}
+	s.note("%s name their columns (%s); the scores --sources %s computes (sources %s) cannot be checked against them",
+		of, nameList(rec), f.sources.dir, nameList(names))
+	return nil
 }
 
 // checkColumnNames compares the column names of the input file path (the

@@ -72,8 +72,16 @@ func printCommittee(w io.Writer, o *inspectOptions, sum inspectSummary, c *metho
 		if name := names.of(greedytl.Source.String(), src.Index); name != "" {
 			label += fmt.Sprintf(" (%s)", dataset.ShowName(name))
 		}
-		fmt.Fprintf(w, "member %d: the source that orders the training examples best: %s, training AUC %.4g; %.6g·z %+.6g\n",
-			k, label, src.AUC, src.Slope, src.Intercept)
+		// The rule is chooseSource's: the highest training AUC, the
+		// source's own direction (a source scoring the negatives higher
+		// has an AUC near 0, and is not preferred, though the line's
+		// slope may be negative).
+		auc := fmt.Sprintf("training AUC %.4g", src.AUC)
+		if src.AUC < 0.5 {
+			auc += " (below 0.5: every source scores the negatives higher more often than not)"
+		}
+		fmt.Fprintf(w, "member %d: the source with the highest training AUC (the share of (positive, negative) pairs it scores positive higher; ties: the highest LogME evidence): %s, %s; %.6g·z %+.6g\n",
+			k, label, auc, src.Slope, src.Intercept)
 	}
 	k++
 	how := "by leave-one-out"

@@ -65,7 +65,7 @@ func TestInspectAuto(t *testing.T) {
 	c := file.Committee
 	want := []string{
 		fmt.Sprintf("combined model: %d of the %d columns have non-zero weight (dense: the ridge member weights every column", nonzero, total),
-		fmt.Sprintf("member 3: the source that orders the training examples best: source %d, training AUC %.4g", c.Source.Index, c.Source.AUC),
+		fmt.Sprintf("member 3: the source with the highest training AUC (the share of (positive, negative) pairs it scores positive higher; ties: the highest LogME evidence): source %d, training AUC %.4g;", c.Source.Index, c.Source.AUC),
 		fmt.Sprintf("member 4: ridge on every column (%d), λ = %g by leave-one-out", total, c.Ridge.Lambda),
 		fmt.Sprintf("columns chosen over the %g fits", sum.Hyperparameters["fits"]),
 	}
@@ -96,11 +96,28 @@ func TestInspectAuto(t *testing.T) {
 		t.Errorf("with --top 0 the combined model's table has %d rows, want %d", rows, nonzero)
 	}
 
-	// A file written before the committee was recorded.
+	// The highest training AUC below 0.5 (every source orders the
+	// examples reversed more often than not) is said to be so: the member
+	// was called the source that orders them best.
 	var doc map[string]any
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatal(err)
 	}
+	doc["committee"].(map[string]any)["source"].(map[string]any)["auc"] = 0.25
+	low, _ := json.Marshal(doc)
+	lowPath := filepath.Join(d.dir, "low.json")
+	if err := os.WriteFile(lowPath, low, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	below := "training AUC 0.25 (below 0.5: every source scores the negatives higher more often than not);"
+	if code, out, stderr := cli(t, "", "inspect", lowPath); code != 0 || !strings.Contains(out, below) {
+		t.Errorf("inspect of a source member of training AUC 0.25: exit %d: %s\n%s", code, stderr, out)
+	}
+	if c.Source.AUC < 0.5 || strings.Contains(out, "below 0.5") {
+		t.Errorf("the toy's source member has training AUC %v; the test wants it at least 0.5, and inspect to say nothing of 0.5:\n%s", c.Source.AUC, out)
+	}
+
+	// A file written before the committee was recorded.
 	delete(doc, "committee")
 	old, _ := json.Marshal(doc)
 	oldPath := filepath.Join(d.dir, "old.json")

@@ -731,11 +731,11 @@ func TestFitSpecErrorQuotesTheSpec(t *testing.T) {
 		flags []string
 		want  string
 	}{
-		{"greedytl:gamma=auto", nil, `--method: method: spec "greedytl:gamma=auto": "auto_gamma" (gamma=auto)`},
-		{"l1-logistic:C=auto", nil, `--method: method: spec "l1-logistic:C=auto": unknown key "auto_C" (C=auto); l1-logistic takes`},
+		{"greedytl:gamma=auto", nil, `method: spec "greedytl:gamma=auto": "auto_gamma" (gamma=auto)`},
+		{"l1-logistic:C=auto", nil, `method: spec "l1-logistic:C=auto": unknown key "auto_C" (C=auto); l1-logistic takes`},
 		// With a GreedyTL flag joining its setting: still as typed.
-		{"greedytl:gamma=auto", []string{"--delta", "0.01"}, `--method: method: spec "greedytl:gamma=auto": "auto_gamma" (gamma=auto)`},
-		{"greedytl:C=auto", []string{"--delta", "0.1"}, `--method: method: spec "greedytl:C=auto": unknown key "auto_C" (C=auto); GreedyTL takes`},
+		{"greedytl:gamma=auto", []string{"--delta", "0.01"}, `method: spec "greedytl:gamma=auto": "auto_gamma" (gamma=auto)`},
+		{"greedytl:C=auto", []string{"--delta", "0.1"}, `method: spec "greedytl:C=auto": unknown key "auto_C" (C=auto); GreedyTL takes`},
 	} {
 		args := []string{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat",
 			"--out", filepath.Join(d.dir, "m.json"), "--method", tc.spec}

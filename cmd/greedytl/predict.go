@@ -66,7 +66,10 @@ holds for the source scores of a model fitted from a --source-scores file
 with a header (your own sources, named by it): --source-scores whose header
 names them otherwise or in another order is refused — its columns are not
 reordered by name, as a column is its source's only by its place —, and
-unnamed ones draw the unnamed-source-scores warning.
+unnamed ones draw the unnamed-source-scores warning. Such a model predicted
+with --sources is checked against the sources' class names: the same
+names in another order are refused, names that are not theirs (your own)
+cannot be checked, which a one-line note says.
 
 A multi-class model prints one predicted class name per example, as a label
 file holds it, so that the output reads back as --labels: a name that a label
