@@ -420,14 +420,7 @@ func TestOneVsRestScaleAnyMagnitude(t *testing.T) {
 	}
 	train, y, test, _ := multiProblem(5, 3, 6, 4, 6, 4)
 	scores := func(spec string) *mat.Dense {
-		mm, err := NewMulti(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		model, err := mm.FitMulti(context.Background(), train, y, Extra{Seed: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		model, _ := multiFile(t, spec, train, y)
 		S, err := model.Scores(test)
 		if err != nil {
 			t.Fatal(err)
