@@ -33,6 +33,21 @@ type engine interface {
 	global(s int) int
 	// stats returns the training statistics of slot s.
 	stats(s int) colStats
+	// beta returns the β of the path (see path): pathBeta of γ and
+	// whether a feature may be a candidate.
+	beta() float64
+}
+
+// pathBeta returns the β of a path (see path), the largest squared norm
+// per example of a candidate column: γ² for a feature when it exceeds a
+// source's 1 and features holds (a feature may be a candidate), else 1.
+// Without features γ does not matter: its square may overflow (γ > 1e154),
+// which as β would break the path down at its first step.
+func pathBeta(gamma float64, features bool) float64 {
+	if !features {
+		return 1
+	}
+	return max(1, gamma*gamma)
 }
 
 // run performs the greedy selection with engine e until the stopping rule
@@ -41,7 +56,7 @@ func run(ctx context.Context, e engine, y []float64, lambda float64, opts *Optio
 	if err := e.reset(lambda); err != nil {
 		return nil, err
 	}
-	p := newPathFor(y, lambda, max(1, opts.FeatureFactor*opts.FeatureFactor), opts.MaxK, opts.Sample)
+	p := newPathFor(y, lambda, e.beta(), opts.MaxK, opts.Sample)
 	m := float64(p.m)
 	for opts.MaxK == 0 || len(p.sel) < opts.MaxK {
 		if err := ctx.Err(); err != nil {

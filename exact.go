@@ -435,6 +435,10 @@ func (e *exactEngine) col(s int) []float64 {
 }
 
 func (e *exactEngine) global(s int) int { return int(e.glob[s]) }
+
+// beta returns pathBeta of γ and whether a feature is among the slots
+// (features come first; there is at least one slot).
+func (e *exactEngine) beta() float64 { return pathBeta(e.in.gamma, int(e.glob[0]) < e.in.d) }
 func (e *exactEngine) stats(s int) colStats {
 	return e.st[s]
 }

@@ -130,6 +130,61 @@ func TestFeatureFactor(t *testing.T) {
 	}
 }
 
+// TestFeatureFactorWithoutFeatures: γ scales the features only, so a fit
+// in which no feature can be selected — no X, X constant, or features whose
+// divisor std/γ underflows and which are so taken as constant — is the fit
+// of the sources alone, whatever γ: the path's β = max(1, γ²) (the squared
+// norm per example of a column, for the accuracy of the leave-one-out
+// error) is that of the columns there are. With γ = 1e300 and no feature
+// the exact search broke down at its first step (β = +Inf: "pivot NaN, …
+// λ = 1 is too small for these data") and the sampled one refused λ (its
+// bound took a feature's zᵀz = γ²m).
+func TestFeatureFactorWithoutFeatures(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	m := 20
+	y := randLabels(rng, m)
+	H := randDense(rng, m, 4)
+	constX := mat.NewDense(m, 3, nil)
+	for i := range m {
+		constX.SetRow(i, []float64{1, -2, 0.5})
+	}
+	tinyX := randDense(rng, m, 3)
+	tinyX.Scale(1e-300, tinyX)
+	for _, sample := range []int{0, 2} {
+		o := DefaultOptions()
+		o.Sample, o.Seed = sample, 3
+		want := fitT(t, nil, H, y, o)
+		for _, tc := range []struct {
+			name string
+			X    mat.Matrix
+		}{{"no X", nil}, {"constant X", constX}, {"X of 1e-300", tinyX}} {
+			for _, gamma := range []float64{4, 1e160, 1e300} {
+				if tc.name == "X of 1e-300" && gamma < 1e300 {
+					continue // the features are selectable
+				}
+				if tc.name != "no X" && sample > 0 {
+					continue // the sampled search assumes a feature may be drawn
+				}
+				o.FeatureFactor = gamma
+				got, err := Fit(context.Background(), tc.X, H, y, o)
+				if err != nil {
+					t.Errorf("sample %d, %s, γ = %g: %v", sample, tc.name, gamma, err)
+					continue
+				}
+				if !slices.Equal(got.Weights, want.Weights) || len(got.Selected) != len(want.Selected) {
+					t.Errorf("sample %d, %s, γ = %g: weights %v, want the sources' fit's %v", sample, tc.name, gamma, got.Weights, want.Weights)
+				}
+				for j, c := range got.Selected {
+					if c.Kind != Source || c != want.Selected[j] {
+						t.Errorf("sample %d, %s, γ = %g: selected %v, want %v", sample, tc.name, gamma, got.Selected, want.Selected)
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestPredictColumns checks that Predict reads only the selected columns:
 // NaN elsewhere is ignored, NaN in a selected column is an error naming it.
 func TestPredictColumns(t *testing.T) {

@@ -141,7 +141,7 @@ func (e *sampleEngine) release() {
 
 func (e *sampleEngine) reset(lambda float64) error {
 	// Every non-constant column has zᵀz = m (γ²m for features).
-	maxq := float64(e.m) * math.Max(1, e.in.gamma*e.in.gamma) / lambda
+	maxq := float64(e.m) * e.beta() / lambda
 	if !(maxq < 1e100) {
 		return errSmallLambda(lambda, e.in.gamma, maxq)
 	}
@@ -663,3 +663,7 @@ func (e *sampleEngine) col(s int) []float64 {
 
 func (e *sampleEngine) global(s int) int     { return int(e.slots[s].glob) }
 func (e *sampleEngine) stats(s int) colStats { return e.slots[s].st }
+
+// beta returns pathBeta of γ and whether X has a column the search may draw
+// (candidates from lo on: lo is d when γ = 0).
+func (e *sampleEngine) beta() float64 { return pathBeta(e.in.gamma, e.lo < e.in.d) }

@@ -100,9 +100,12 @@ func (l *Linear) Predict(d Data) ([]float64, error) {
 }
 
 // addScores adds Σ_j w_j·z_j to f[i] for every row i of A (named name),
-// z_j the standardised value of A_ij (0 for a constant column). A is absent
-// when s has no columns. It returns an error naming the row and the column
-// at which a score stops being finite.
+// z_j the standardised value of A_ij (0 for a constant column), over the
+// columns of non-zero weight: a column of weight 0 is not read, so that its
+// value, however far outside the training range, does not matter (its z_j
+// may be ±Inf, and 0·Inf is NaN). A is absent when s has no columns. It
+// returns an error naming the row and the column at which a score stops
+// being finite.
 func addScores(f []float64, name string, A *mat.Dense, s standardize.Scaler, w []float64) error {
 	if s.Len() == 0 {
 		return nil
@@ -111,6 +114,9 @@ func addScores(f []float64, name string, A *mat.Dense, s standardize.Scaler, w [
 		row := A.RawRowView(i)
 		var acc float64
 		for j, wj := range w {
+			if wj == 0 {
+				continue // adds ±0 to acc, which is never −0: its bits stay
+			}
 			acc += wj * s.Value(j, row[j])
 			if math.IsNaN(acc) || math.IsInf(acc, 0) {
 				return fmt.Errorf("method: predict: the score of row %d overflows at %s column %d = %v, too far outside the training range (mean %v, standard deviation %v)", i, name, j, row[j], s.Mean[j], s.Scale[j])

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,6 +47,34 @@ func TestLinearPredict(t *testing.T) {
 	l.Hyperparameters()["lambda"] = 99
 	if l.WH[0] != -1 || l.Hyper["lambda"] != 10 {
 		t.Error("SourceWeights or Hyperparameters alias the model")
+	}
+}
+
+// TestLinearPredictSkipsUnusedColumns: a linear model's score reads only
+// the columns of non-zero weight (those Selected lists): a value of a
+// column of weight 0 that standardises to ±Inf (far outside the training
+// range, or a training scale near 0) added 0·Inf = NaN, and Predict
+// failed, "the score of row 0 overflows at X column 0", for a column the
+// model does not use — best-source's and logme-source's features, the
+// columns an L1 model leaves out.
+func TestLinearPredictSkipsUnusedColumns(t *testing.T) {
+	l := smallLinear()
+	l.WX[0], l.WH[1] = 0, 0
+	l.X.Scale[0], l.H.Scale[1] = 0.5, 1e-300
+	d := Data{X: mat.NewDense(2, 1, []float64{3, 1}), H: mat.NewDense(2, 2, []float64{1, -1, 2, 0})}
+	want, err := l.Predict(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	far := Data{X: mat.NewDense(2, 1, []float64{math.MaxFloat64, -math.MaxFloat64}), H: mat.NewDense(2, 2, []float64{1, 1e10, 2, -1e300})}
+	got, err := l.Predict(far)
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("Predict with far values in the columns of weight 0 = %v, %v; want %v", got, err, want)
+	}
+	// A column of non-zero weight so far out is still refused.
+	l.WX[0] = 0.25
+	if _, err := l.Predict(far); err == nil || !strings.Contains(err.Error(), "overflows at X column 0") {
+		t.Errorf("Predict with X column 0 far out and its weight 0.25: error %v, want the overflow at X column 0", err)
 	}
 }
 

@@ -395,6 +395,47 @@ func TestOneVsRestScores(t *testing.T) {
 	}
 }
 
+// TestOneVsRestScaleAnyMagnitude: a class's one-vs-rest scale is the root
+// mean square of its training scores whatever their magnitude. Squared,
+// scores below 1e-154 underflowed and above 1e154 overflowed, and the scale
+// fell back to 1 (meant for scores all 0): greedytl:lambda=1e300,delta=0,
+// whose ridge scores are about 1e-300, left each class's scores unscaled,
+// so that a class of larger raw scores took rows from the others. Its
+// scaled scores are now those at λ = 1e150, where nothing underflows (the
+// scores are proportional to 1/λ at such λ), within 1e-12.
+func TestOneVsRestScaleAnyMagnitude(t *testing.T) {
+	for _, tc := range []struct {
+		f    []float64
+		want float64
+	}{
+		{[]float64{3e-300, -4e-300}, math.Sqrt(12.5) * 1e-300},
+		{[]float64{3e200, -4e200}, math.Sqrt(12.5) * 1e200},
+		{[]float64{5e-324, 0}, 5e-324},
+		{[]float64{0, 0}, 1},
+		{[]float64{3, -4}, math.Sqrt(12.5)},
+	} {
+		if got := rms(tc.f); math.Abs(got-tc.want) > 1e-15*tc.want {
+			t.Errorf("rms(%v) = %v, want %v", tc.f, got, tc.want)
+		}
+	}
+	train, y, test, _ := multiProblem(5, 3, 6, 4, 6, 4)
+	scores := func(spec string) *mat.Dense {
+		model, _ := multiFile(t, spec, train, y)
+		S, err := model.Scores(test)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return S
+	}
+	want := scores("greedytl:lambda=1e150,delta=0")
+	for _, lambda := range []string{"1e200", "1e300"} {
+		got := scores("greedytl:lambda=" + lambda + ",delta=0")
+		if !mat.EqualApprox(got, want, 1e-12) {
+			t.Errorf("λ = %s: scores %v, want those at λ = 1e150, %v", lambda, mat.Formatted(got.Slice(0, 1, 0, 3)), mat.Formatted(want.Slice(0, 1, 0, 3)))
+		}
+	}
+}
+
 // moderatedRows returns the rows [x, h] of d, each column centred on
 // train's mean and divided by its moderated scale (standardize.FitModerated
 // of train's X, resp. H, checked against its definition in its package; 0

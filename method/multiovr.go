@@ -176,12 +176,21 @@ func oneAgainstRest(y []int, k int) []float64 {
 }
 
 // rms returns the root mean square of f, or 1 when it is 0 or not finite.
+// Where the sum of squares may have underflowed or overflowed
+// (standardize.Rescaled: scores below about 1e-135 or above 1e154) it is
+// computed in units of the largest |f_i| (standardize.Std about 0), not
+// taken for 0 or +Inf.
 func rms(f []float64) float64 {
 	var s float64
 	for _, v := range f {
 		s += v * v
 	}
-	r := math.Sqrt(s / float64(len(f)))
+	var r float64
+	if standardize.Rescaled(s) {
+		r = standardize.Std(f, 0, s)
+	} else {
+		r = math.Sqrt(s / float64(len(f)))
+	}
 	if !standardize.PositiveFinite(r) {
 		return 1
 	}

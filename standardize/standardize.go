@@ -64,20 +64,24 @@ func SumSquares(v []float64, mean float64) float64 {
 // Mean returns the mean of v (n > 0 elements) given sum = Sum(v):
 // sum·(1/n), or, when the sum overflowed though every value is finite,
 // Σ v_i/n, so that the mean of large values does not depend on how many
-// there are. It returns NaN when v holds a NaN or ±Inf value.
+// there are, held between the least and the greatest value (each term
+// v_i/n is rounded, and near ±MaxFloat64 their sum may round past every
+// value, even to ±Inf). It returns NaN when v holds a NaN or ±Inf value.
 func Mean(v []float64, sum float64) float64 {
 	if !math.IsInf(sum, 0) {
 		return sum * (1 / float64(len(v))) // NaN stays NaN
 	}
 	n := float64(len(v))
 	sum = 0
+	lo, hi := v[0], v[0]
 	for _, x := range v {
 		if math.IsInf(x, 0) {
 			return math.NaN()
 		}
 		sum += x / n
+		lo, hi = min(lo, x), max(hi, x)
 	}
-	return sum
+	return min(max(sum, lo), hi) // NaN stays NaN
 }
 
 // Rescaled reports whether Std recomputes the standard deviation from the

@@ -221,6 +221,36 @@ func TestMoments(t *testing.T) {
 	}
 }
 
+// TestMeanNearMaxFloat64: the mean of finite values lies between the least
+// and the greatest of them, however near ±MaxFloat64 they are: the sum of
+// v_i/n that Mean falls back on when the plain sum overflows rounds each
+// term, and for n copies of MaxFloat64 (n = 9, 11, 12, …) it rounded past
+// MaxFloat64 to +Inf, so that a column holding one value was "not finite, or
+// so far apart that their deviations from the mean overflow" (Moments not
+// ok, Fit's NaN mark).
+func TestMeanNearMaxFloat64(t *testing.T) {
+	for _, x := range []float64{math.MaxFloat64, -math.MaxFloat64, math.Nextafter(math.MaxFloat64, 0)} {
+		for n := 1; n <= 64; n++ {
+			v := make([]float64, n)
+			for i := range v {
+				v[i] = x
+			}
+			if mean := Mean(v, Sum(v)); mean != x {
+				t.Errorf("Mean of %d copies of %v = %v", n, x, mean)
+			}
+			if mean, std, ok := Moments(v); !ok || mean != x || std != 0 || !Constant(mean, std) {
+				t.Errorf("Moments of %d copies of %v = %v, %v, %v; want %v, 0, true", n, x, mean, std, ok, x)
+			}
+		}
+	}
+	// Values near the top of the range but not all equal: the mean lies
+	// between them.
+	v := []float64{math.MaxFloat64, math.MaxFloat64, math.MaxFloat64, math.MaxFloat64, math.MaxFloat64, math.MaxFloat64, math.MaxFloat64, math.MaxFloat64, 0.9 * math.MaxFloat64}
+	if mean, _, ok := Moments(v); !ok || !(mean >= 0.9*math.MaxFloat64 && mean <= math.MaxFloat64) {
+		t.Errorf("Moments(%v) mean %v ok %v", v, mean, ok)
+	}
+}
+
 func TestScalerErrors(t *testing.T) {
 	empty := Fit(nil)
 	if empty.Len() != 0 {

@@ -136,8 +136,9 @@ A fit that succeeds may warn about its model, on standard error
 ("greedytl: warning: ..."): constant-model, a binary model that keeps no
 column (its score is one constant: it tells no example from another);
 constant-classes, per-class models of a fit one
-class against the rest that keep no column (their scores tie, so one class
-takes the rows no other class scores higher); not-converged, runs of an
+class against the rest that keep no column (their scores are constant, so
+one class, which the warning names, takes the rows no other class scores
+higher); not-converged, runs of an
 iterative solver (the logistic baselines' liblinear solvers, the L-BFGS of
 multinomial-logistic and greedytl-nway) that stopped at their iteration cap
 or could not progress before their stopping rule held: the warning names

@@ -84,7 +84,7 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 		}
 		return badInput(fmt.Errorf("fitting %s on %s with the %d classes of %s: %w", mm.Name(), o.data.describe(), len(cls.Names), displayName(o.data.labels), err))
 	}
-	warnConstantClasses(s, model)
+	warnConstantClasses(s, model, X, H)
 	warnNotConverged(s, model)
 	src, err := o.data.sourcesID()
 	if err != nil {
@@ -327,28 +327,51 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 
 // warnConstantClasses warns (code "constant-classes") when the per-class
 // models of model (one-vs-rest: Selected per class) include some that keep
-// no column. Such a class's score is one constant, and after the one-vs-rest
-// scaling every such class has the same one, so that the rows no other
-// class scores higher all go to the first of them: with a couple of
-// examples a class, a method that chooses its own regularisation (the
-// sparse baselines) may choose the empty model for most classes, and the
-// model then predicts one class for most rows.
-func warnConstantClasses(s *streams, model method.MultiModel) {
+// no column. Such a class's score is one constant, the same for every row:
+// with a couple of examples a class, a method that chooses its own
+// regularisation (the sparse baselines) may choose the empty model for most
+// classes, and the model then predicts one class for most rows. The
+// warning names that class, the one of those whose constant is the highest
+// (the first of them on a tie, as Predict breaks ties), read from the
+// model's scores of the first training row (X and H, either nil when
+// absent): after the one-vs-rest scaling a constant score is its sign, and
+// a class-balanced model's constant, an intercept 0 but for rounding, may
+// be of either sign, so that it need not be the first of them.
+func warnConstantClasses(s *streams, model method.MultiModel, X, H *mat.Dense) {
 	sel, ok := model.Selected()
 	if !ok {
 		return
 	}
 	names := model.Classes()
-	var empty []string
+	var empty []int
 	for k, sl := range sel {
 		if len(sl.Columns) == 0 && k < len(names) {
-			empty = append(empty, names[k])
+			empty = append(empty, k)
 		}
 	}
 	if len(empty) == 0 {
 		return
 	}
-	s.warn(warning{Code: "constant-classes", Classes: empty,
+	var first method.Data
+	if X != nil {
+		first.X = X.Slice(0, 1, 0, X.RawMatrix().Cols)
+	}
+	if H != nil {
+		first.H = H.Slice(0, 1, 0, H.RawMatrix().Cols)
+	}
+	takes := empty[0] // the class that takes the rows
+	if scores, err := model.Scores(first); err == nil {
+		for _, k := range empty {
+			if scores.At(0, k) > scores.At(0, takes) {
+				takes = k
+			}
+		}
+	}
+	emptyNames := make([]string, len(empty))
+	for i, k := range empty {
+		emptyNames[i] = names[k]
+	}
+	s.warn(warning{Code: "constant-classes", Classes: emptyNames,
 		Message: fmt.Sprintf("the %s models of %d of the %d classes (%s) keep no column: their scores are constant, so the rows no other class scores higher go to %q; with so few examples a class, try the default method, greedytl-nway",
-			model.Method(), len(empty), len(names), strings.Join(quoteAll(empty), ", "), empty[0])})
+			model.Method(), len(empty), len(names), strings.Join(quoteAll(emptyNames), ", "), names[takes])})
 }

@@ -647,6 +647,44 @@ func TestFitWarnsConstantClasses(t *testing.T) {
 	}
 }
 
+// TestConstantClassesWarningNamesTheClassThatTakesTheRows: the
+// constant-classes warning names the class the rows then go to, the one
+// predict gives them. After the one-vs-rest scaling a constant score is its
+// sign, and the constant of a class-balanced model (best-source or
+// logme-source on a constant source: an intercept that is 0 but for
+// rounding) may be of either sign: here "b"'s and "c"'s are +1 and "a"'s 0,
+// so every row is predicted "b", where the warning said they went to "a",
+// the first of the classes.
+func TestConstantClassesWarningNamesTheClassThatTakesTheRows(t *testing.T) {
+	dir := t.TempDir()
+	X := writeText(t, dir, "X.csv", "0\n1\n2\n3\n")
+	H := writeText(t, dir, "H.csv", "0.25\n0.25\n0.25\n0.25\n")
+	y := writeText(t, dir, "y.txt", "a\nb\nc\na\n")
+	for _, meth := range []string{"best-source", "logme-source"} {
+		out := filepath.Join(dir, meth+".json")
+		args := []string{"fit", "--method", meth, "--features", X, "--source-scores", H, "--labels", y, "--out", out}
+		if meth == "best-source" {
+			args = append(args, "--oracle-features", X, "--oracle-source-scores", H, "--oracle-labels", y)
+		}
+		code, _, stderr := cli(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", meth, code, stderr)
+		}
+		code, stdout, perr := cli(t, "", "predict", out, "--features", X, "--source-scores", H)
+		if code != 0 {
+			t.Fatalf("%s: predict: exit %d: %s", meth, code, perr)
+		}
+		pred := strings.Fields(stdout)
+		if len(pred) != 4 || len(slices.Compact(slices.Clone(pred))) != 1 {
+			t.Fatalf("%s: predicted %q, want one class for every row", meth, pred)
+		}
+		want := fmt.Sprintf("keep no column: their scores are constant, so the rows no other class scores higher go to %q;", pred[0])
+		if !strings.Contains(stderr, want) {
+			t.Errorf("%s: predict gives every row %q; the warning does not say so (want %q):\n%s", meth, pred[0], want, stderr)
+		}
+	}
+}
+
 // TestFitJSONNeedsOut: fit --json prints its report on standard output, so
 // the model must go to a file: without --out, or with --out -, it is a
 // usage error before anything is read.

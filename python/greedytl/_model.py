@@ -918,9 +918,12 @@ class LinearScorer(Scorer):
         for A, s, w in ((X, self.x, self.wx), (H, self.h, self.wh)):
             if len(s) == 0:
                 continue
-            # Linear.Predict's acc = 0, acc += w_j·z_j column by column.
+            # Linear.Predict's acc = 0, acc += w_j·z_j column by column,
+            # over the columns of non-zero weight: a column of weight 0 is
+            # not read (its z_j may be ±Inf, and 0·Inf is NaN); the 0.0
+            # added in its place leaves acc, never -0.0, as it was.
             acc = np.zeros(rows)
-            _add_columns(acc, len(s), lambda j, k: s.transform(A[:, j:k], j, k) * w[j:k])
+            _add_columns(acc, len(s), lambda j, k: np.where(w[j:k] == 0, 0.0, s.transform(A[:, j:k], j, k) * w[j:k]))
             f += acc
         return f
 

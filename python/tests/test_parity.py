@@ -291,6 +291,23 @@ def test_underflow_is_no_error():
         assert np.array_equal(g, w)
 
 
+def test_unused_columns_not_read():
+    """A linear file's score skips the columns of weight 0, as
+    Linear.Predict does: a value of such a column that standardises to ±Inf
+    (MaxFloat64 over a scale of 0.5) gives the score of an ordinary value,
+    not the overflow error; a column of non-zero weight so far out is still
+    one."""
+    big = np.finfo(np.float64).max
+    lin = _linear_doc([0.0, 0.0], [0.5, 1.0], [0.0, 2.0], 0.5)
+    scorer = greedytl._model.decode(lin)
+    want = scorer.scores(np.array([[1.0, 3.0], [-1.0, 1.0]]))
+    got = scorer.scores(np.array([[big, 3.0], [-big, 1.0]]))
+    assert np.array_equal(got, want) and np.array_equal(want, [6.5, 2.5])
+    lin["wx"][0] = 1.0
+    with pytest.raises(ValueError, match="the score of row 0 overflows"):
+        greedytl._model.decode(lin).scores(np.array([[big, 3.0], [-big, 1.0]]))
+
+
 def test_input_messages_count_one():
     """The column counts of read_model's input errors are Go's (internal/
     plural): "1 column", not "1 columns"."""
