@@ -62,20 +62,21 @@ func SumSquares(v []float64, mean float64) float64 {
 }
 
 // Mean returns the mean of v (n > 0 elements) given sum = Sum(v):
-// sum·(1/n), or, when the sum overflowed though every value is finite,
+// sum·(1/n), or, when the sum overflowed though every value is finite
+// (to ±Inf, or to NaN where Sum's partial sums overflowed to +Inf and −Inf),
 // Σ v_i/n, so that the mean of large values does not depend on how many
 // there are, held between the least and the greatest value (each term
 // v_i/n is rounded, and near ±MaxFloat64 their sum may round past every
 // value, even to ±Inf). It returns NaN when v holds a NaN or ±Inf value.
 func Mean(v []float64, sum float64) float64 {
-	if !math.IsInf(sum, 0) {
-		return sum * (1 / float64(len(v))) // NaN stays NaN
+	if !math.IsInf(sum, 0) && !math.IsNaN(sum) {
+		return sum * (1 / float64(len(v)))
 	}
 	n := float64(len(v))
 	sum = 0
 	lo, hi := v[0], v[0]
 	for _, x := range v {
-		if math.IsInf(x, 0) {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
 			return math.NaN()
 		}
 		sum += x / n

@@ -356,3 +356,31 @@ type noRows struct{ c int }
 func (z noRows) Dims() (r, c int)    { return 0, z.c }
 func (z noRows) At(i, j int) float64 { panic(mat.ErrIndexOutOfRange) }
 func (z noRows) T() mat.Matrix       { return mat.Transpose{Matrix: z} }
+
+// TestMeanOfPartialSumsOfBothSigns: Sum adds four partial sums, which may
+// overflow to +Inf and −Inf and add to NaN though every value is finite
+// (1e308, 1e308, −1e308, −1e308: (s0+s1) is +Inf, (s2+s3) −Inf); Mean then
+// takes its fallback as for an overflow to ±Inf, and so the mean of these
+// values is 0 in any order (review30: in this order it was NaN, and the
+// column "cannot be standardised"), while a NaN or ±Inf value still gives
+// NaN.
+func TestMeanOfPartialSumsOfBothSigns(t *testing.T) {
+	for _, v := range [][]float64{{1e308, 1e308, -1e308, -1e308}, {1e308, -1e308, 1e308, -1e308}, {1e308, 1e308, -1e308, -1e308, 4}} {
+		want := 0.0
+		if len(v) == 5 {
+			want = 4.0 / 5
+		}
+		if mean := Mean(v, Sum(v)); mean != want {
+			t.Errorf("Mean(%v) = %v, want %v", v, mean, want)
+		}
+		if mean, std, ok := Moments(v); !ok || mean != want || !(std > 8e307 && std <= 1e308) {
+			t.Errorf("Moments(%v) = %v, %v, %v; want %v, about 1e308, true", v, mean, std, ok, want)
+		}
+	}
+	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		v := []float64{1e308, 1e308, -1e308, -1e308, bad}
+		if mean := Mean(v, Sum(v)); !math.IsNaN(mean) {
+			t.Errorf("Mean(%v) = %v, want NaN", v, mean)
+		}
+	}
+}
