@@ -163,7 +163,7 @@ func TestFeatureFactorWithoutFeatures(t *testing.T) {
 					continue // the features are selectable
 				}
 				if tc.name != "no X" && sample > 0 {
-					continue // the sampled search assumes a feature may be drawn
+					continue // the draws are over X's columns too: TestSampledConstantFeatures
 				}
 				o.FeatureFactor = gamma
 				got, err := Fit(context.Background(), tc.X, H, y, o)
@@ -181,6 +181,36 @@ func TestFeatureFactorWithoutFeatures(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestSampledConstantFeatures: with every feature constant, the sampled
+// search's path takes β = 1 whatever γ, as the exact search's does, so
+// that its fit (the sources' alone) is the same at every γ: with β = γ²
+// it broke down from γ ≈ 1e8 ("Z_SᵀZ_S + λI is singular at step 4 …: λ = 1
+// is too small", review30), and refused λ for γ above about 1e50.
+func TestSampledConstantFeatures(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	m := 20
+	y := randLabels(rng, m)
+	H := randDense(rng, m, 4)
+	constX := mat.NewDense(m, 3, nil)
+	for i := range m {
+		constX.SetRow(i, []float64{1, -2, 0.5})
+	}
+	o := DefaultOptions()
+	o.Sample, o.Seed = 2, 3
+	want := fitT(t, constX, H, y, o)
+	for _, gamma := range []float64{4, 1e8, 1e40, 1e160, 1e300} {
+		o.FeatureFactor = gamma
+		got, err := Fit(context.Background(), constX, H, y, o)
+		if err != nil {
+			t.Errorf("γ = %g: %v", gamma, err)
+			continue
+		}
+		if !slices.Equal(got.Weights, want.Weights) || !slices.Equal(got.Selected, want.Selected) {
+			t.Errorf("γ = %g: selected %v weights %v, want those at γ = 1, %v %v", gamma, got.Selected, got.Weights, want.Selected, want.Weights)
 		}
 	}
 }

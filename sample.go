@@ -23,10 +23,14 @@ type sampleEngine struct {
 	in   *inputs
 	m, n int // n = N, the number of candidate columns
 	lo   int // first candidate that can be non-constant: d when γ = 0, else 0
-	r    int
-	seed uint64
-	pcg  *rand.PCG  // the draws' stream (draw)
-	rng  *rand.Rand // the same stream, for 32-bit platforms (draw)
+	// features reports whether a feature may be drawn as a non-constant
+	// column, for the path's β (beta): lo < d and, when γ > 1 (where β
+	// would be γ²), some feature column holds two different values.
+	features bool
+	r        int
+	seed     uint64
+	pcg      *rand.PCG  // the draws' stream (draw)
+	rng      *rand.Rand // the same stream, for 32-bit platforms (draw)
 
 	*sampleBuffers
 	// slotOf[j] (read with slot, written with setSlot) is 0 for a column
@@ -98,12 +102,13 @@ func newSample(in *inputs, r int, seed uint64) *sampleEngine {
 	}
 	N := in.numCand()
 	e := &sampleEngine{
-		in:   in,
-		lo:   lo,
-		m:    in.m,
-		n:    N,
-		r:    r,
-		seed: seed,
+		in:       in,
+		lo:       lo,
+		features: lo < in.d && (in.gamma <= 1 || featuresVary(in)),
+		m:        in.m,
+		n:        N,
+		r:        r,
+		seed:     seed,
 	}
 	e.sampleBuffers, _ = samplePool.Get().(*sampleBuffers)
 	if e.sampleBuffers == nil {
@@ -665,5 +670,26 @@ func (e *sampleEngine) global(s int) int     { return int(e.slots[s].glob) }
 func (e *sampleEngine) stats(s int) colStats { return e.slots[s].st }
 
 // beta returns pathBeta of γ and whether X has a column the search may draw
-// (candidates from lo on: lo is d when γ = 0).
-func (e *sampleEngine) beta() float64 { return pathBeta(e.in.gamma, e.lo < e.in.d) }
+// (features).
+func (e *sampleEngine) beta() float64 { return pathBeta(e.in.gamma, e.features) }
+
+// featuresVary reports whether some feature column of in holds two
+// different values (−0 and +0 are one value), reading the columns until it
+// finds one: where none does, every feature is constant and none can be
+// drawn, so that β is 1 whatever γ, as in the exact search (whose γ² with
+// γ > 1 made the path of a fit that can select sources only break down,
+// blaming λ, from γ ≈ 1e8). The search itself reads only the columns it
+// draws; this reads all of X only when every column but the last is
+// constant, and is called only when γ > 1.
+func featuresVary(in *inputs) bool {
+	col := make([]float64, in.m)
+	for j := range in.d {
+		in.x.column(j, col)
+		for _, v := range col[1:] {
+			if v != col[0] {
+				return true
+			}
+		}
+	}
+	return false
+}
