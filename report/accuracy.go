@@ -49,10 +49,11 @@ func (t methodThumb) Thumbnail(c *draw.Canvas) {
 	c.DrawGlyph(t.glyph, c.Center())
 }
 
-// methodLegend returns a legend naming methods in order.
-func methodLegend(names []string) *plot.Legend {
+// methodLegend returns a legend naming methods in order, styled as in the
+// figures of a dataset whose methods are all (methodStyles).
+func methodLegend(names, all []string) *plot.Legend {
 	l := newLegend()
-	lss, gss := methodStyles(names)
+	lss, gss := methodStyles(names, all)
 	for i, m := range names {
 		l.Add(methodLabel(m), methodThumb{lss[i], gss[i]})
 	}
@@ -71,10 +72,12 @@ func categories(vals []int) ([]int, plot.ConstantTicks) {
 }
 
 // accuracyPanel returns a plot of accuracy (%) against the category index
-// for each method of ms; at(m, i) returns the row at category i, if any.
+// for each method of ms, styled as in the figures of a dataset whose
+// methods are all (methodStyles); at(m, i) returns the row at category i,
+// if any.
 // Points of different methods are shifted apart a little so that their
 // error bars do not hide each other.
-func accuracyPanel(title, xlabel string, ticks plot.ConstantTicks, ms []string, at func(m string, i int) (Row, bool)) (*plot.Plot, error) {
+func accuracyPanel(title, xlabel string, ticks plot.ConstantTicks, ms, all []string, at func(m string, i int) (Row, bool)) (*plot.Plot, error) {
 	p := newPlot(title, xlabel, "balanced accuracy (%)")
 	p.X.Tick.Marker = ticks
 	p.X.Min, p.X.Max = -0.45, float64(len(ticks)-1)+0.45
@@ -84,7 +87,7 @@ func accuracyPanel(title, xlabel string, ticks plot.ConstantTicks, ms []string, 
 	p.Add(grid)
 	p.Y.Tick.Marker = niceTicks{}
 	width := math.Min(0.05, 0.3/float64(len(ms)))
-	lss, gss := methodStyles(ms)
+	lss, gss := methodStyles(ms, all)
 	for j, m := range ms {
 		ls, gs := lss[j], gss[j]
 		s := &series{}
@@ -233,13 +236,13 @@ func accuracyFigure(name, dataset string, d *datasetRows, noise, negatives int) 
 	if noise > 0 {
 		title += " (" + plural.Count(noise, "noise dimension", "noise dimensions") + ")"
 	}
-	p, err := accuracyPanel(title, positivesLabel(negatives), ticks, ms, func(m string, i int) (Row, bool) {
+	p, err := accuracyPanel(title, positivesLabel(negatives), ticks, ms, d.methods(-1), func(m string, i int) (Row, bool) {
 		return d.get(m, ps[i], noise)
 	})
 	if err != nil {
 		return nil, err
 	}
-	leg := methodLegend(ms)
+	leg := methodLegend(ms, d.methods(-1))
 	return &figure{
 		name: name,
 		caption: fmt.Sprintf("Balanced accuracy on %s, averaged over targets and splits, against the number of positive "+
@@ -292,7 +295,7 @@ func noiseFigure(name, dataset string, d *datasetRows, negatives int) (*figure, 
 		if negatives == 0 {
 			title = plural.Count(pos, "positive", "positives")
 		}
-		p, err := accuracyPanel(title, "noise dimensions", ticks, ms, func(m string, i int) (Row, bool) {
+		p, err := accuracyPanel(title, "noise dimensions", ticks, ms, d.methods(-1), func(m string, i int) (Row, bool) {
 			return d.get(m, pos, ns[i])
 		})
 		if err != nil {
@@ -304,7 +307,7 @@ func noiseFigure(name, dataset string, d *datasetRows, negatives int) (*figure, 
 	for _, p := range plots[1:] {
 		p.Y.Label.Text = ""
 	}
-	leg := methodLegend(ms)
+	leg := methodLegend(ms, d.methods(-1))
 	width := 3.6*vg.Inch*vg.Length(len(plots)) + 2.4*vg.Inch
 	return &figure{
 		name: name,
@@ -332,7 +335,7 @@ func approxFigure(name, dataset string, a approximation, d *datasetRows, res *Re
 	ms := []string{a.exact, a.approx}
 	ms = append(ms, strongest(d, noise, 3, ms)...)
 	slices.SortFunc(ms, compareMethods)
-	left, err := accuracyPanel("accuracy by training-set size", positivesLabel(negatives), ticks, ms, func(m string, i int) (Row, bool) {
+	left, err := accuracyPanel("accuracy by training-set size", positivesLabel(negatives), ticks, ms, d.methods(-1), func(m string, i int) (Row, bool) {
 		return d.get(m, ps[i], noise)
 	})
 	if err != nil {
@@ -342,7 +345,7 @@ func approxFigure(name, dataset string, a approximation, d *datasetRows, res *Re
 	grid := plotter.NewGrid()
 	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
 	right.Add(grid)
-	leg := methodLegend(ms)
+	leg := methodLegend(ms, d.methods(-1))
 	lo, hi := 100.0, 0.0
 	colors := []color.RGBA{rgb(0x1b, 0x9e, 0x77), rgb(0xd9, 0x5f, 0x02), rgb(0x75, 0x70, 0xb3), rgb(0xe7, 0x29, 0x8a), rgb(0x66, 0xa6, 0x1e)}
 	for i, pos := range ps {

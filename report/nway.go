@@ -151,7 +151,7 @@ func nwayFigure(name, dataset string, d *nwayRows, ms []string, ways, shots []in
 	_, ticks := categories(slices.Clone(shots))
 	var plots []*plot.Plot
 	for _, w := range ways {
-		p, err := accuracyPanel(fmt.Sprintf("%s, %d-way", dataset, w), "training examples per class (shots)", ticks, ms, func(m string, i int) (Row, bool) {
+		p, err := accuracyPanel(fmt.Sprintf("%s, %d-way", dataset, w), "training examples per class (shots)", ticks, ms, ms, func(m string, i int) (Row, bool) {
 			return d.get(m, w, shots[i])
 		})
 		if err != nil {
@@ -163,7 +163,7 @@ func nwayFigure(name, dataset string, d *nwayRows, ms []string, ways, shots []in
 	for _, p := range plots[1:] {
 		p.Y.Label.Text = ""
 	}
-	leg := methodLegend(ms)
+	leg := methodLegend(ms, ms)
 	return &figure{
 		name: name,
 		caption: fmt.Sprintf("Accuracy of N-way few-shot episodes on %s against the training examples per class, one panel per "+

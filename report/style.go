@@ -166,24 +166,33 @@ func weightMethods() []string {
 	return ms
 }
 
-// methodStyles returns the line and marker styles of the methods of a
-// figure: each its colour in the style table, or, for a method without a
-// style, one of extraColors in turn; a dash pattern and marker by its place
-// in the registry's order (the methods the registry does not know taking
-// the places after it in turn).
-func methodStyles(names []string) ([]draw.LineStyle, []draw.GlyphStyle) {
+// methodStyles returns the line and marker styles of the methods names of
+// a figure of a dataset whose methods are all: each its colour in the
+// style table, or, for a method without a style, one of extraColors by its
+// place among all's methods without one; a dash pattern and marker by its
+// place in the registry's order (the methods the registry does not know
+// taking the places after it, by their place among all's). A method is
+// thus drawn alike in every figure of its dataset, whichever other methods
+// a figure shows.
+func methodStyles(names, all []string) ([]draw.LineStyle, []draw.GlyphStyle) {
+	var unstyled, unranked []string // all's methods without a style, without a rank
+	for _, name := range append(slices.Clone(all), names...) {
+		if _, ok := styles[name]; !ok && !slices.Contains(unstyled, name) {
+			unstyled = append(unstyled, name)
+		}
+		if methodRank(name) == len(methodOrder) && !slices.Contains(unranked, name) {
+			unranked = append(unranked, name)
+		}
+	}
 	lss, gss := make([]draw.LineStyle, len(names)), make([]draw.GlyphStyle, len(names))
-	other, unknown := 0, 0
 	for j, name := range names {
 		i := methodRank(name)
 		if i == len(methodOrder) {
-			i += unknown
-			unknown++
+			i += slices.Index(unranked, name)
 		}
 		s, ok := styles[name]
 		if !ok {
-			s.color = extraColors[other%len(extraColors)]
-			other++
+			s.color = extraColors[slices.Index(unstyled, name)%len(extraColors)]
 		}
 		width := vg.Points(1.5)
 		if s.emphasis || name == method.RecommendedMulti {

@@ -2,9 +2,12 @@ package report
 
 import (
 	"image/color"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/method"
 )
 
@@ -63,7 +66,7 @@ func TestStyleTable(t *testing.T) {
 		}
 	}
 	unknown := []string{"zz-a", "greedytl", "zz-b"}
-	lss, gss := methodStyles(unknown)
+	lss, gss := methodStyles(unknown, unknown)
 	if lss[0].Color != extraColors[0] || lss[2].Color != extraColors[1] || gss[2].Color != extraColors[1] {
 		t.Errorf("fallback colours %v, %v, want %v, %v", lss[0].Color, lss[2].Color, extraColors[0], extraColors[1])
 	}
@@ -105,5 +108,63 @@ func TestApproximations(t *testing.T) {
 		if a := r.Approximates; a != "" && !slices.Contains(method.Names(), a) {
 			t.Errorf("%s approximates %q, not a registered binary method", n, a)
 		}
+	}
+}
+
+// legendStyles returns the style attributes of the legend thumbnail of
+// label in an SVG figure: its line's and its marker's.
+func legendStyles(t *testing.T, svg []byte, label string) []string {
+	t.Helper()
+	s := string(svg)
+	end := strings.Index(s, ">"+label+"</text>")
+	if end < 0 {
+		t.Fatalf("no legend entry %q", label)
+	}
+	start := strings.LastIndex(s[:end], "</text>") + 1
+	var out []string
+	for _, m := range regexp.MustCompile(`<path [^>]*style="([^"]*)"`).FindAllStringSubmatch(s[start:end], -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// TestUnknownMethodDrawnAlikeInEveryFigure: a method without a style (a
+// spec with settings) has the same colour, dashes and marker in each
+// figure of its dataset, whichever other such methods a figure shows. Its
+// colour was the next of extraColors within the figure, so a method drawn
+// in the noise study without another one drawn in Fig. 1 took that one's
+// colour there (greedytl:sample=59 had greedytl:auto_lambda=1's in Fig. 3).
+func TestUnknownMethodDrawnAlikeInEveryFigure(t *testing.T) {
+	var recs []experiment.Record
+	for split := range 2 {
+		for _, noise := range []int{0, 10} {
+			recs = append(recs, cell("greedytl", 0, 2, noise, split, 0.7, 1), cell("zz-b", 0, 2, noise, split, 0.8, 1))
+		}
+		recs = append(recs, cell("zz-a", 0, 2, 0, split, 0.6, 1)) // not in the noise study
+	}
+	d := newDatasetRows(Summarize(recs))
+	f1, err := accuracyFigure("fig1", "d", d, 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f2, err := noiseFigure("fig2", "d", d, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg1, err := f1.render("svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg2, err := f2.render("svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"zz-b", "GreedyTL"} {
+		if s1, s2 := legendStyles(t, svg1, m), legendStyles(t, svg2, m); len(s1) == 0 || !slices.Equal(s1, s2) {
+			t.Errorf("%s drawn as %q in Fig. 1 but %q in the noise study", m, s1, s2)
+		}
+	}
+	if a, b := legendStyles(t, svg1, "zz-a"), legendStyles(t, svg1, "zz-b"); slices.Equal(a, b) {
+		t.Errorf("zz-a and zz-b drawn alike in Fig. 1: %q", a)
 	}
 }
