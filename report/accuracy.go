@@ -247,7 +247,7 @@ func accuracyFigure(name, dataset string, d *datasetRows, noise, negatives int) 
 		name: name,
 		caption: fmt.Sprintf("Balanced accuracy on %s, averaged over targets and splits, against the number of positive "+
 			"training examples; error bars: ± one standard error over splits (leave-one-class-out; cf. the paper's Fig. 1).", dataset),
-		width: 9 * vg.Inch, height: 5.2 * vg.Inch,
+		width: 9 * vg.Inch, height: legendHeight(5.2*vg.Inch, leg, 0),
 		draw: func(c draw.Canvas) { drawPanels(c, []*plot.Plot{p}, leg) },
 	}, nil
 }
@@ -309,17 +309,20 @@ func noiseFigure(name, dataset string, d *datasetRows, negatives int) (*figure, 
 	}
 	leg := methodLegend(ms, d.methods(-1))
 	width := 3.6*vg.Inch*vg.Length(len(plots)) + 2.4*vg.Inch
+	sty := plots[0].Title.TextStyle
+	above := vg.Length(0) // a super-title above the panels
+	if len(plots) > 1 {
+		above = sty.Height(dataset) + vg.Points(8)
+	}
 	return &figure{
 		name: name,
 		caption: fmt.Sprintf("Robustness to noise on %s: balanced accuracy against the number of N(0,1) dimensions appended "+
 			"to the features, one panel per training-set size; error bars: ± one standard error over splits (cf. the paper's Fig. 2).", dataset),
-		width: width, height: 4.6 * vg.Inch,
+		width: width, height: legendHeight(4.6*vg.Inch, leg, above),
 		draw: func(c draw.Canvas) {
 			c2 := c
 			if len(plots) > 1 {
-				// A super-title above the panels.
-				sty := plots[0].Title.TextStyle
-				c2 = draw.Crop(c, 0, 0, 0, -sty.Height(dataset)-vg.Points(8))
+				c2 = draw.Crop(c, 0, 0, 0, -above)
 				c.FillText(sty, vg.Point{X: c.Center().X, Y: c.Max.Y - vg.Points(4)}, dataset+": balanced accuracy vs noise dimensions")
 			}
 			drawPanels(c2, plots, leg)
@@ -387,15 +390,16 @@ func approxFigure(name, dataset string, a approximation, d *datasetRows, res *Re
 	leg.Add("y = x", diag)
 	right.X.Min, right.X.Max, right.Y.Min, right.Y.Max = lo, hi, lo, hi
 	right.X.Tick.Marker, right.Y.Tick.Marker = niceTicks{}, niceTicks{}
+	sty := left.Title.TextStyle
+	above := sty.Height(dataset) + vg.Points(8) // the super-title
 	return &figure{
 		name: name,
 		caption: fmt.Sprintf("%s against %s on %s (cf. the paper's Fig. 3). "+
 			"Left: balanced accuracy with the strongest other methods (± one standard error over splits); right: each target's "+
 			"accuracy under both, points above the diagonal favour %s.", searchLabel(a.exact), searchLabel(a.approx), dataset, methodLabel(a.approx)),
-		width: 11 * vg.Inch, height: 5 * vg.Inch,
+		width: 11 * vg.Inch, height: legendHeight(5*vg.Inch, leg, above),
 		draw: func(c draw.Canvas) {
-			sty := left.Title.TextStyle
-			c2 := draw.Crop(c, 0, 0, 0, -sty.Height(dataset)-vg.Points(8))
+			c2 := draw.Crop(c, 0, 0, 0, -above)
 			c.FillText(sty, vg.Point{X: c.Center().X, Y: c.Max.Y - vg.Points(4)}, dataset+": "+a.title())
 			drawPanels(c2, []*plot.Plot{left, right}, leg)
 		},

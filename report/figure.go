@@ -54,12 +54,23 @@ func (f *figure) render(format string) (b []byte, err error) {
 	return buf.Bytes(), nil
 }
 
+// legendTop is the space drawPanels leaves above a legend.
+var legendTop = vg.Points(30)
+
+// legendHeight returns height, or the greater height a figure needs for
+// drawPanels, given a canvas that begins above below the figure's top, to
+// show every entry of legend: a legend taller than the figure was cut off
+// at its bottom, the methods drawn last missing from it.
+func legendHeight(height vg.Length, legend *plot.Legend, above vg.Length) vg.Length {
+	return max(height, above+legendTop+legend.Rectangle(draw.Canvas{}).Size().Y+vg.Points(8))
+}
+
 // drawPanels draws plots side by side, with their data areas aligned, and a
 // legend to their right (outside the data), when legend has entries.
 func drawPanels(c draw.Canvas, plots []*plot.Plot, legend *plot.Legend) {
 	if legend != nil {
 		w := legend.Rectangle(c).Size().X + vg.Points(16)
-		lc := draw.Crop(c, c.Size().X-w+vg.Points(8), 0, 0, -vg.Points(30))
+		lc := draw.Crop(c, c.Size().X-w+vg.Points(8), 0, 0, -legendTop)
 		legend.Draw(lc)
 		c = draw.Crop(c, 0, -w, 0, 0)
 	}

@@ -1,9 +1,11 @@
 package report
 
 import (
+	"fmt"
 	"image/color"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -166,5 +168,41 @@ func TestUnknownMethodDrawnAlikeInEveryFigure(t *testing.T) {
 	}
 	if a, b := legendStyles(t, svg1, "zz-a"), legendStyles(t, svg1, "zz-b"); slices.Equal(a, b) {
 		t.Errorf("zz-a and zz-b drawn alike in Fig. 1: %q", a)
+	}
+}
+
+// TestLegendShowsEveryMethod: a figure of more methods than its height
+// holds legend entries grows to show them all; the legend of 32 methods
+// (specs with settings) ran past the bottom of Fig. 1, its last four
+// entries cut off, their lines drawn without a name.
+func TestLegendShowsEveryMethod(t *testing.T) {
+	var recs []experiment.Record
+	for i := range 32 {
+		for split := range 2 {
+			recs = append(recs, cell(fmt.Sprintf("zz-%02d", i), 0, 2, 0, split, 0.5+0.01*float64(i+split), 1))
+		}
+	}
+	f, err := accuracyFigure("fig1", "d", newDatasetRows(Summarize(recs)), 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, err := f.render("svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The text's y is drawn flipped (scale(1, -1)): -y is the baseline's
+	// height above the figure's bottom.
+	entries := regexp.MustCompile(`<text x="[-0-9.]+" y="([-0-9.]+)"[^>]*>(zz-\d\d)</text>`).FindAllSubmatch(svg, -1)
+	if len(entries) != 32 {
+		t.Fatalf("%d legend entries, want 32", len(entries))
+	}
+	for _, e := range entries {
+		y, err := strconv.ParseFloat(string(e[1]), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if -y < 2 {
+			t.Errorf("legend entry %s at %.1f pt above the figure's bottom: cut off", e[2], -y)
+		}
 	}
 }
