@@ -243,11 +243,12 @@ func accuracyFigure(name, dataset string, d *datasetRows, noise, negatives int) 
 		return nil, err
 	}
 	leg := methodLegend(ms, d.methods(-1))
+	width, height := legendFit(9*vg.Inch, 5.2*vg.Inch, leg, 0)
 	return &figure{
 		name: name,
 		caption: fmt.Sprintf("Balanced accuracy on %s, averaged over targets and splits, against the number of positive "+
 			"training examples; error bars: ± one standard error over splits (leave-one-class-out; cf. the paper's Fig. 1).", dataset),
-		width: 9 * vg.Inch, height: legendHeight(5.2*vg.Inch, leg, 0),
+		width: width, height: height,
 		draw: func(c draw.Canvas) { drawPanels(c, []*plot.Plot{p}, leg) },
 	}, nil
 }
@@ -308,17 +309,17 @@ func noiseFigure(name, dataset string, d *datasetRows, negatives int) (*figure, 
 		p.Y.Label.Text = ""
 	}
 	leg := methodLegend(ms, d.methods(-1))
-	width := 3.6*vg.Inch*vg.Length(len(plots)) + 2.4*vg.Inch
 	sty := plots[0].Title.TextStyle
 	above := vg.Length(0) // a super-title above the panels
 	if len(plots) > 1 {
 		above = sty.Height(dataset) + vg.Points(8)
 	}
+	width, height := legendFit(3.6*vg.Inch*vg.Length(len(plots))+legendRoom, 4.6*vg.Inch, leg, above)
 	return &figure{
 		name: name,
 		caption: fmt.Sprintf("Robustness to noise on %s: balanced accuracy against the number of N(0,1) dimensions appended "+
 			"to the features, one panel per training-set size; error bars: ± one standard error over splits (cf. the paper's Fig. 2).", dataset),
-		width: width, height: legendHeight(4.6*vg.Inch, leg, above),
+		width: width, height: height,
 		draw: func(c draw.Canvas) {
 			c2 := c
 			if len(plots) > 1 {
@@ -392,12 +393,13 @@ func approxFigure(name, dataset string, a approximation, d *datasetRows, res *Re
 	right.X.Tick.Marker, right.Y.Tick.Marker = niceTicks{}, niceTicks{}
 	sty := left.Title.TextStyle
 	above := sty.Height(dataset) + vg.Points(8) // the super-title
+	width, height := legendFit(11*vg.Inch, 5*vg.Inch, leg, above)
 	return &figure{
 		name: name,
 		caption: fmt.Sprintf("%s against %s on %s (cf. the paper's Fig. 3). "+
 			"Left: balanced accuracy with the strongest other methods (± one standard error over splits); right: each target's "+
 			"accuracy under both, points above the diagonal favour %s.", searchLabel(a.exact), searchLabel(a.approx), dataset, methodLabel(a.approx)),
-		width: 11 * vg.Inch, height: legendHeight(5*vg.Inch, leg, above),
+		width: width, height: height,
 		draw: func(c draw.Canvas) {
 			c2 := draw.Crop(c, 0, 0, 0, -above)
 			c.FillText(sty, vg.Point{X: c.Center().X, Y: c.Max.Y - vg.Points(4)}, dataset+": "+a.title())

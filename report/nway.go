@@ -164,11 +164,12 @@ func nwayFigure(name, dataset string, d *nwayRows, ms []string, ways, shots []in
 		p.Y.Label.Text = ""
 	}
 	leg := methodLegend(ms, ms)
+	width, height := legendFit(4.2*vg.Inch*vg.Length(len(plots))+legendRoom, 4.8*vg.Inch, leg, 0)
 	return &figure{
 		name: name,
 		caption: fmt.Sprintf("Accuracy of N-way few-shot episodes on %s against the training examples per class, one panel per "+
 			"number of ways; error bars: ± one standard error over episodes.", dataset),
-		width: 4.2*vg.Inch*vg.Length(len(plots)) + 2.4*vg.Inch, height: legendHeight(4.8*vg.Inch, leg, 0),
+		width: width, height: height,
 		draw: func(c draw.Canvas) { drawPanels(c, plots, leg) },
 	}, nil
 }

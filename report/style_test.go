@@ -206,3 +206,45 @@ func TestLegendShowsEveryMethod(t *testing.T) {
 		}
 	}
 }
+
+// TestLegendLeavesPanelsTheirWidth: a legend wider than the room beside
+// the panels widens the figure; a method named in 150 characters took the
+// panel's whole width, and Fig. 1 showed neither its data nor its legend
+// (its text drawn outside the figure).
+func TestLegendLeavesPanelsTheirWidth(t *testing.T) {
+	long := "zz-" + strings.Repeat("x", 150)
+	var recs []experiment.Record
+	for split := range 2 {
+		recs = append(recs, cell("greedytl", 0, 2, 0, split, 0.6+0.1*float64(split), 1), cell(long, 0, 2, 0, split, 0.5, 1))
+	}
+	f, err := accuracyFigure("fig1", "d", newDatasetRows(Summarize(recs)), 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, err := f.render("svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`viewBox="0 0 ([0-9.]+) `).FindSubmatch(svg)
+	if m == nil {
+		t.Fatal("no viewBox")
+	}
+	width, _ := strconv.ParseFloat(string(m[1]), 64)
+	texts := regexp.MustCompile(`<text x="([-0-9.]+)"[^>]*>([^<]*)</text>`).FindAllSubmatch(svg, -1)
+	seen := map[string]bool{}
+	for _, e := range texts {
+		x, err := strconv.ParseFloat(string(e[1]), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[string(e[2])] = true
+		if x < 0 || x >= width {
+			t.Errorf("text %.20q at x = %.1f, outside the figure's width %.1f", e[2], x, width)
+		}
+	}
+	for _, want := range []string{"GreedyTL", long, "d: balanced accuracy vs training positives", "2"} {
+		if !seen[want] {
+			t.Errorf("no text %.20q", want)
+		}
+	}
+}
