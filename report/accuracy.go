@@ -16,10 +16,11 @@ import (
 )
 
 // series is one method's line in an accuracy panel: y ± e (in %) at
-// category positions x.
+// category positions x, of the categories cat.
 type series struct {
 	x    []float64
 	y, e []float64
+	cat  []int
 }
 
 func (s *series) Len() int                        { return len(s.x) }
@@ -33,6 +34,20 @@ func (s *series) withErrors() *series {
 		if s.e[i] > 0 {
 			out.x, out.y, out.e = append(out.x, s.x[i]), append(out.y, s.y[i]), append(out.e, s.e[i])
 		}
+	}
+	return out
+}
+
+// runs returns s cut where a category is missing: the points of
+// consecutive categories, to be joined by a line.
+func (s *series) runs() []*series {
+	var out []*series
+	for i := range s.x {
+		if i == 0 || s.cat[i] != s.cat[i-1]+1 {
+			out = append(out, &series{})
+		}
+		r := out[len(out)-1]
+		r.x, r.y, r.e, r.cat = append(r.x, s.x[i]), append(r.y, s.y[i]), append(r.e, s.e[i]), append(r.cat, s.cat[i])
 	}
 	return out
 }
@@ -100,21 +115,26 @@ func accuracyPanel(title, xlabel string, ticks plot.ConstantTicks, ms, all []str
 			s.x = append(s.x, float64(i)+shift)
 			s.y = append(s.y, 100*r.Mean)
 			s.e = append(s.e, 100*r.StdErr)
+			s.cat = append(s.cat, i)
 		}
 		if s.Len() == 0 {
 			continue
 		}
-		line, err := plotter.NewLine(s)
-		if err != nil {
-			return nil, err
-		}
-		line.LineStyle = ls
 		pts, err := plotter.NewScatter(s)
 		if err != nil {
 			return nil, err
 		}
 		pts.GlyphStyle = gs
-		p.Add(line)
+		// No line across a category whose every cell failed: it would
+		// read as a value there.
+		for _, run := range s.runs() {
+			line, err := plotter.NewLine(run)
+			if err != nil {
+				return nil, err
+			}
+			line.LineStyle = ls
+			p.Add(line)
+		}
 		if eb := s.withErrors(); eb.Len() > 0 { // one split: no error to draw
 			bars, err := plotter.NewYErrorBars(eb)
 			if err != nil {

@@ -248,3 +248,41 @@ func TestLegendLeavesPanelsTheirWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestNoLineAcrossAFailedSize: a method's line joins the sizes next to
+// each other only; it was drawn from 2 to 10 positives across 5, whose
+// every cell failed, where it read as a value. A method with every size
+// keeps its line through all three.
+func TestNoLineAcrossAFailedSize(t *testing.T) {
+	var recs []experiment.Record
+	for split := range 2 {
+		recs = append(recs,
+			cell("greedytl", 0, 2, 0, split, 0.6, 1), failed("greedytl", 0, 5, 0, split), cell("greedytl", 0, 10, 0, split, 0.8, 1),
+			cell("no-transfer", 0, 2, 0, split, 0.5, 1), cell("no-transfer", 0, 5, 0, split, 0.55, 1), cell("no-transfer", 0, 10, 0, split, 0.7, 1))
+	}
+	f, err := accuracyFigure("fig1", "d", newDatasetRows(Summarize(recs)), 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, err := f.render("svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The longest line of each colour, in points (the legend's thumbnails
+	// have two).
+	longest := map[string]int{}
+	for _, m := range regexp.MustCompile(`<path d="(M[-0-9.,L]+)" style="fill:none;stroke:(#[0-9A-F]+);stroke-width:2?\.?[0-9.]+`).FindAllStringSubmatch(string(svg), -1) {
+		longest[m[2]] = max(longest[m[2]], strings.Count(m[1], "L")+1)
+	}
+	gtl := fmt.Sprintf("#%02X%02X%02X", styles["greedytl"].color.R, styles["greedytl"].color.G, styles["greedytl"].color.B)
+	nt := fmt.Sprintf("#%02X%02X%02X", styles["no-transfer"].color.R, styles["no-transfer"].color.G, styles["no-transfer"].color.B)
+	if longest[gtl] > 2 || longest[nt] != 3 {
+		t.Fatalf("longest lines: GreedyTL %d points, No transfer %d; want at most 2 (the legend's), 3", longest[gtl], longest[nt])
+	}
+	// GreedyTL's only two-point line is its legend's: horizontal.
+	for _, m := range regexp.MustCompile(`<path d="M([-0-9.]+),([-0-9.]+)L([-0-9.]+),([-0-9.]+)" style="fill:none;stroke:`+gtl+`;stroke-width:2.5`).FindAllStringSubmatch(string(svg), -1) {
+		if m[2] != m[4] {
+			t.Errorf("GreedyTL's line from (%s, %s) to (%s, %s) crosses the failed size", m[1], m[2], m[3], m[4])
+		}
+	}
+}
