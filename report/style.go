@@ -171,9 +171,11 @@ func weightMethods() []string {
 // style table, or, for a method without a style, one of extraColors by its
 // place among all's methods without one; a dash pattern and marker by its
 // place in the registry's order (the methods the registry does not know
-// taking the places after it, by their place among all's). A method is
-// thus drawn alike in every figure of its dataset, whichever other methods
-// a figure shows.
+// taking the places after it, by their place among all's: the k-th the
+// dashes of place k and the marker of place k / len(extraColors), so that
+// no two of the first len(extraColors) × len(glyphs) look alike). A method
+// is thus drawn alike in every figure of its dataset, whichever other
+// methods a figure shows.
 func methodStyles(names, all []string) ([]draw.LineStyle, []draw.GlyphStyle) {
 	var unstyled, unranked []string // all's methods without a style, without a rank
 	for _, name := range append(slices.Clone(all), names...) {
@@ -187,8 +189,10 @@ func methodStyles(names, all []string) ([]draw.LineStyle, []draw.GlyphStyle) {
 	lss, gss := make([]draw.LineStyle, len(names)), make([]draw.GlyphStyle, len(names))
 	for j, name := range names {
 		i := methodRank(name)
+		g := i // the marker's place
 		if i == len(methodOrder) {
-			i += slices.Index(unranked, name)
+			k := slices.Index(unranked, name)
+			i, g = i+k, i+k/len(extraColors)
 		}
 		s, ok := styles[name]
 		if !ok {
@@ -199,7 +203,7 @@ func methodStyles(names, all []string) ([]draw.LineStyle, []draw.GlyphStyle) {
 			width = vg.Points(2.5) // the paper's method stands out
 		}
 		lss[j] = draw.LineStyle{Color: s.color, Width: width, Dashes: dashes[i%len(dashes)]}
-		gss[j] = draw.GlyphStyle{Color: s.color, Radius: vg.Points(3.5), Shape: glyphs[i%len(glyphs)]}
+		gss[j] = draw.GlyphStyle{Color: s.color, Radius: vg.Points(3.5), Shape: glyphs[g%len(glyphs)]}
 	}
 	return lss, gss
 }

@@ -286,3 +286,23 @@ func TestNoLineAcrossAFailedSize(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownMethodsLookApart: the first len(extraColors) × len(glyphs)
+// methods without a style differ in colour or marker; the k-th and the
+// (k+8)-th had the same colour, dashes and marker (zz-00 and zz-08 of a
+// run of 20 specs looked alike).
+func TestUnknownMethodsLookApart(t *testing.T) {
+	var names []string
+	for k := range len(extraColors) * len(glyphs) {
+		names = append(names, fmt.Sprintf("zz-%02d", k))
+	}
+	lss, gss := methodStyles(names, names)
+	seen := map[string]string{}
+	for j, n := range names {
+		key := fmt.Sprintf("%v %T", lss[j].Color, gss[j].Shape)
+		if other, dup := seen[key]; dup {
+			t.Errorf("%s and %s drawn alike: %s", other, n, key)
+		}
+		seen[key] = n
+	}
+}
