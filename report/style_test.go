@@ -113,6 +113,20 @@ func TestApproximations(t *testing.T) {
 	}
 }
 
+// fig1SVG returns the SVG of Fig. 1 (accuracyFigure) of recs at noise 0.
+func fig1SVG(t *testing.T, recs []experiment.Record) []byte {
+	t.Helper()
+	f, err := accuracyFigure("fig1", "d", newDatasetRows(Summarize(recs)), 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, err := f.render("svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svg
+}
+
 // legendStyles returns the style attributes of the legend thumbnail of
 // label in an SVG figure: its line's and its marker's.
 func legendStyles(t *testing.T, svg []byte, label string) []string {
@@ -144,16 +158,8 @@ func TestUnknownMethodDrawnAlikeInEveryFigure(t *testing.T) {
 		}
 		recs = append(recs, cell("zz-a", 0, 2, 0, split, 0.6, 1)) // not in the noise study
 	}
-	d := newDatasetRows(Summarize(recs))
-	f1, err := accuracyFigure("fig1", "d", d, 0, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f2, err := noiseFigure("fig2", "d", d, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svg1, err := f1.render("svg")
+	svg1 := fig1SVG(t, recs)
+	f2, err := noiseFigure("fig2", "d", newDatasetRows(Summarize(recs)), 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,14 +188,7 @@ func TestLegendShowsEveryMethod(t *testing.T) {
 			recs = append(recs, cell(fmt.Sprintf("zz-%02d", i), 0, 2, 0, split, 0.5+0.01*float64(i+split), 1))
 		}
 	}
-	f, err := accuracyFigure("fig1", "d", newDatasetRows(Summarize(recs)), 0, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svg, err := f.render("svg")
-	if err != nil {
-		t.Fatal(err)
-	}
+	svg := fig1SVG(t, recs)
 	// The text's y is drawn flipped (scale(1, -1)): -y is the baseline's
 	// height above the figure's bottom.
 	entries := regexp.MustCompile(`<text x="[-0-9.]+" y="([-0-9.]+)"[^>]*>(zz-\d\d)</text>`).FindAllSubmatch(svg, -1)
@@ -217,14 +216,7 @@ func TestLegendLeavesPanelsTheirWidth(t *testing.T) {
 	for split := range 2 {
 		recs = append(recs, cell("greedytl", 0, 2, 0, split, 0.6+0.1*float64(split), 1), cell(long, 0, 2, 0, split, 0.5, 1))
 	}
-	f, err := accuracyFigure("fig1", "d", newDatasetRows(Summarize(recs)), 0, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svg, err := f.render("svg")
-	if err != nil {
-		t.Fatal(err)
-	}
+	svg := fig1SVG(t, recs)
 	m := regexp.MustCompile(`viewBox="0 0 ([0-9.]+) `).FindSubmatch(svg)
 	if m == nil {
 		t.Fatal("no viewBox")
@@ -260,14 +252,7 @@ func TestNoLineAcrossAFailedSize(t *testing.T) {
 			cell("greedytl", 0, 2, 0, split, 0.6, 1), failed("greedytl", 0, 5, 0, split), cell("greedytl", 0, 10, 0, split, 0.8, 1),
 			cell("no-transfer", 0, 2, 0, split, 0.5, 1), cell("no-transfer", 0, 5, 0, split, 0.55, 1), cell("no-transfer", 0, 10, 0, split, 0.7, 1))
 	}
-	f, err := accuracyFigure("fig1", "d", newDatasetRows(Summarize(recs)), 0, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svg, err := f.render("svg")
-	if err != nil {
-		t.Fatal(err)
-	}
+	svg := fig1SVG(t, recs)
 	// The longest line of each colour, in points (the legend's thumbnails
 	// have two).
 	longest := map[string]int{}
