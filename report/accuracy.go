@@ -16,10 +16,11 @@ import (
 )
 
 // series is one method's line in an accuracy panel: y ± e (in %) at
-// category positions x.
+// category positions x, of the categories cat.
 type series struct {
 	x    []float64
 	y, e []float64
+	cat  []int
 }
 
 func (s *series) Len() int                        { return len(s.x) }
@@ -37,6 +38,20 @@ func (s *series) withErrors() *series {
 	return out
 }
 
+// runs returns s cut where a category is missing: the points of
+// consecutive categories, to be joined by a line.
+func (s *series) runs() []*series {
+	var out []*series
+	for i := range s.x {
+		if i == 0 || s.cat[i] != s.cat[i-1]+1 {
+			out = append(out, &series{})
+		}
+		r := out[len(out)-1]
+		r.x, r.y, r.e, r.cat = append(r.x, s.x[i]), append(r.y, s.y[i]), append(r.e, s.e[i]), append(r.cat, s.cat[i])
+	}
+	return out
+}
+
 // methodThumb draws a method's legend entry: its line with its marker.
 type methodThumb struct {
 	line  draw.LineStyle
@@ -49,10 +64,11 @@ func (t methodThumb) Thumbnail(c *draw.Canvas) {
 	c.DrawGlyph(t.glyph, c.Center())
 }
 
-// methodLegend returns a legend naming methods in order.
-func methodLegend(names []string) *plot.Legend {
+// methodLegend returns a legend naming methods in order, styled as in the
+// figures of a dataset whose methods are all (methodStyles).
+func methodLegend(names, all []string) *plot.Legend {
 	l := newLegend()
-	lss, gss := methodStyles(names)
+	lss, gss := methodStyles(names, all)
 	for i, m := range names {
 		l.Add(methodLabel(m), methodThumb{lss[i], gss[i]})
 	}
@@ -71,10 +87,12 @@ func categories(vals []int) ([]int, plot.ConstantTicks) {
 }
 
 // accuracyPanel returns a plot of accuracy (%) against the category index
-// for each method of ms; at(m, i) returns the row at category i, if any.
+// for each method of ms, styled as in the figures of a dataset whose
+// methods are all (methodStyles); at(m, i) returns the row at category i,
+// if any.
 // Points of different methods are shifted apart a little so that their
 // error bars do not hide each other.
-func accuracyPanel(title, xlabel string, ticks plot.ConstantTicks, ms []string, at func(m string, i int) (Row, bool)) (*plot.Plot, error) {
+func accuracyPanel(title, xlabel string, ticks plot.ConstantTicks, ms, all []string, at func(m string, i int) (Row, bool)) (*plot.Plot, error) {
 	p := newPlot(title, xlabel, "balanced accuracy (%)")
 	p.X.Tick.Marker = ticks
 	p.X.Min, p.X.Max = -0.45, float64(len(ticks)-1)+0.45
@@ -84,7 +102,7 @@ func accuracyPanel(title, xlabel string, ticks plot.ConstantTicks, ms []string, 
 	p.Add(grid)
 	p.Y.Tick.Marker = niceTicks{}
 	width := math.Min(0.05, 0.3/float64(len(ms)))
-	lss, gss := methodStyles(ms)
+	lss, gss := methodStyles(ms, all)
 	for j, m := range ms {
 		ls, gs := lss[j], gss[j]
 		s := &series{}
@@ -97,21 +115,26 @@ func accuracyPanel(title, xlabel string, ticks plot.ConstantTicks, ms []string, 
 			s.x = append(s.x, float64(i)+shift)
 			s.y = append(s.y, 100*r.Mean)
 			s.e = append(s.e, 100*r.StdErr)
+			s.cat = append(s.cat, i)
 		}
 		if s.Len() == 0 {
 			continue
 		}
-		line, err := plotter.NewLine(s)
-		if err != nil {
-			return nil, err
-		}
-		line.LineStyle = ls
 		pts, err := plotter.NewScatter(s)
 		if err != nil {
 			return nil, err
 		}
 		pts.GlyphStyle = gs
-		p.Add(line)
+		// No line across a category whose every cell failed: it would
+		// read as a value there.
+		for _, run := range s.runs() {
+			line, err := plotter.NewLine(run)
+			if err != nil {
+				return nil, err
+			}
+			line.LineStyle = ls
+			p.Add(line)
+		}
 		if eb := s.withErrors(); eb.Len() > 0 { // one split: no error to draw
 			bars, err := plotter.NewYErrorBars(eb)
 			if err != nil {
@@ -233,18 +256,19 @@ func accuracyFigure(name, dataset string, d *datasetRows, noise, negatives int) 
 	if noise > 0 {
 		title += " (" + plural.Count(noise, "noise dimension", "noise dimensions") + ")"
 	}
-	p, err := accuracyPanel(title, positivesLabel(negatives), ticks, ms, func(m string, i int) (Row, bool) {
+	p, err := accuracyPanel(title, positivesLabel(negatives), ticks, ms, d.methods(-1), func(m string, i int) (Row, bool) {
 		return d.get(m, ps[i], noise)
 	})
 	if err != nil {
 		return nil, err
 	}
-	leg := methodLegend(ms)
+	leg := methodLegend(ms, d.methods(-1))
+	width, height := legendFit(9*vg.Inch, 5.2*vg.Inch, leg, 0)
 	return &figure{
 		name: name,
 		caption: fmt.Sprintf("Balanced accuracy on %s, averaged over targets and splits, against the number of positive "+
 			"training examples; error bars: ± one standard error over splits (leave-one-class-out; cf. the paper's Fig. 1).", dataset),
-		width: 9 * vg.Inch, height: 5.2 * vg.Inch,
+		width: width, height: height,
 		draw: func(c draw.Canvas) { drawPanels(c, []*plot.Plot{p}, leg) },
 	}, nil
 }
@@ -292,7 +316,7 @@ func noiseFigure(name, dataset string, d *datasetRows, negatives int) (*figure, 
 		if negatives == 0 {
 			title = plural.Count(pos, "positive", "positives")
 		}
-		p, err := accuracyPanel(title, "noise dimensions", ticks, ms, func(m string, i int) (Row, bool) {
+		p, err := accuracyPanel(title, "noise dimensions", ticks, ms, d.methods(-1), func(m string, i int) (Row, bool) {
 			return d.get(m, pos, ns[i])
 		})
 		if err != nil {
@@ -304,19 +328,22 @@ func noiseFigure(name, dataset string, d *datasetRows, negatives int) (*figure, 
 	for _, p := range plots[1:] {
 		p.Y.Label.Text = ""
 	}
-	leg := methodLegend(ms)
-	width := 3.6*vg.Inch*vg.Length(len(plots)) + 2.4*vg.Inch
+	leg := methodLegend(ms, d.methods(-1))
+	sty := plots[0].Title.TextStyle
+	above := vg.Length(0) // a super-title above the panels
+	if len(plots) > 1 {
+		above = sty.Height(dataset) + vg.Points(8)
+	}
+	width, height := legendFit(3.6*vg.Inch*vg.Length(len(plots))+legendRoom, 4.6*vg.Inch, leg, above)
 	return &figure{
 		name: name,
 		caption: fmt.Sprintf("Robustness to noise on %s: balanced accuracy against the number of N(0,1) dimensions appended "+
 			"to the features, one panel per training-set size; error bars: ± one standard error over splits (cf. the paper's Fig. 2).", dataset),
-		width: width, height: 4.6 * vg.Inch,
+		width: width, height: height,
 		draw: func(c draw.Canvas) {
 			c2 := c
 			if len(plots) > 1 {
-				// A super-title above the panels.
-				sty := plots[0].Title.TextStyle
-				c2 = draw.Crop(c, 0, 0, 0, -sty.Height(dataset)-vg.Points(8))
+				c2 = draw.Crop(c, 0, 0, 0, -above)
 				c.FillText(sty, vg.Point{X: c.Center().X, Y: c.Max.Y - vg.Points(4)}, dataset+": balanced accuracy vs noise dimensions")
 			}
 			drawPanels(c2, plots, leg)
@@ -332,7 +359,7 @@ func approxFigure(name, dataset string, a approximation, d *datasetRows, res *Re
 	ms := []string{a.exact, a.approx}
 	ms = append(ms, strongest(d, noise, 3, ms)...)
 	slices.SortFunc(ms, compareMethods)
-	left, err := accuracyPanel("accuracy by training-set size", positivesLabel(negatives), ticks, ms, func(m string, i int) (Row, bool) {
+	left, err := accuracyPanel("accuracy by training-set size", positivesLabel(negatives), ticks, ms, d.methods(-1), func(m string, i int) (Row, bool) {
 		return d.get(m, ps[i], noise)
 	})
 	if err != nil {
@@ -342,7 +369,7 @@ func approxFigure(name, dataset string, a approximation, d *datasetRows, res *Re
 	grid := plotter.NewGrid()
 	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
 	right.Add(grid)
-	leg := methodLegend(ms)
+	leg := methodLegend(ms, d.methods(-1))
 	lo, hi := 100.0, 0.0
 	colors := []color.RGBA{rgb(0x1b, 0x9e, 0x77), rgb(0xd9, 0x5f, 0x02), rgb(0x75, 0x70, 0xb3), rgb(0xe7, 0x29, 0x8a), rgb(0x66, 0xa6, 0x1e)}
 	for i, pos := range ps {
@@ -384,15 +411,17 @@ func approxFigure(name, dataset string, a approximation, d *datasetRows, res *Re
 	leg.Add("y = x", diag)
 	right.X.Min, right.X.Max, right.Y.Min, right.Y.Max = lo, hi, lo, hi
 	right.X.Tick.Marker, right.Y.Tick.Marker = niceTicks{}, niceTicks{}
+	sty := left.Title.TextStyle
+	above := sty.Height(dataset) + vg.Points(8) // the super-title
+	width, height := legendFit(11*vg.Inch, 5*vg.Inch, leg, above)
 	return &figure{
 		name: name,
 		caption: fmt.Sprintf("%s against %s on %s (cf. the paper's Fig. 3). "+
 			"Left: balanced accuracy with the strongest other methods (± one standard error over splits); right: each target's "+
 			"accuracy under both, points above the diagonal favour %s.", searchLabel(a.exact), searchLabel(a.approx), dataset, methodLabel(a.approx)),
-		width: 11 * vg.Inch, height: 5 * vg.Inch,
+		width: width, height: height,
 		draw: func(c draw.Canvas) {
-			sty := left.Title.TextStyle
-			c2 := draw.Crop(c, 0, 0, 0, -sty.Height(dataset)-vg.Points(8))
+			c2 := draw.Crop(c, 0, 0, 0, -above)
 			c.FillText(sty, vg.Point{X: c.Center().X, Y: c.Max.Y - vg.Points(4)}, dataset+": "+a.title())
 			drawPanels(c2, []*plot.Plot{left, right}, leg)
 		},

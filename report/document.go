@@ -105,11 +105,13 @@ func (im picture) markdown(w io.Writer) {
 	fmt.Fprintf(w, "%s ([SVG](%s.svg))\n", escapeMD(f.caption), f.name)
 }
 
-// escapeMD escapes the characters that Markdown would read as markup.
+// escapeMD escapes the characters that Markdown would read as markup: &
+// too, which would begin an entity ("R&amp;D" shown as "R&D"), and ~, which
+// GitHub's Markdown reads as strikethrough.
 func escapeMD(s string) string {
 	var b strings.Builder
 	for _, r := range s {
-		if strings.ContainsRune("\\`*_[]<>|#", r) {
+		if strings.ContainsRune("\\`*_[]<>|#&~", r) {
 			b.WriteByte('\\')
 		}
 		b.WriteRune(r)

@@ -54,12 +54,30 @@ func (f *figure) render(format string) (b []byte, err error) {
 	return buf.Bytes(), nil
 }
 
+// legendTop is the space drawPanels leaves above a legend.
+var legendTop = vg.Points(30)
+
+// legendRoom is the width a figure leaves its legend beside its panels.
+var legendRoom = 2.4 * vg.Inch
+
+// legendFit returns a figure's width and height, or greater ones, so that
+// drawPanels, given a canvas that begins above below the figure's top,
+// shows every entry of legend and leaves its panels their width: a legend
+// taller than the figure was cut off at its bottom (the methods drawn last
+// missing from it), and one wider than legendRoom took the panels' width,
+// all of it for a method named in 150 characters (a figure with neither
+// data nor legend).
+func legendFit(width, height vg.Length, legend *plot.Legend, above vg.Length) (vg.Length, vg.Length) {
+	size := legend.Rectangle(draw.Canvas{}).Size()
+	return width + max(0, size.X+vg.Points(16)-legendRoom), max(height, above+legendTop+size.Y+vg.Points(8))
+}
+
 // drawPanels draws plots side by side, with their data areas aligned, and a
 // legend to their right (outside the data), when legend has entries.
 func drawPanels(c draw.Canvas, plots []*plot.Plot, legend *plot.Legend) {
 	if legend != nil {
 		w := legend.Rectangle(c).Size().X + vg.Points(16)
-		lc := draw.Crop(c, c.Size().X-w+vg.Points(8), 0, 0, -vg.Points(30))
+		lc := draw.Crop(c, c.Size().X-w+vg.Points(8), 0, 0, -legendTop)
 		legend.Draw(lc)
 		c = draw.Crop(c, 0, -w, 0, 0)
 	}

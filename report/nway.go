@@ -151,7 +151,7 @@ func nwayFigure(name, dataset string, d *nwayRows, ms []string, ways, shots []in
 	_, ticks := categories(slices.Clone(shots))
 	var plots []*plot.Plot
 	for _, w := range ways {
-		p, err := accuracyPanel(fmt.Sprintf("%s, %d-way", dataset, w), "training examples per class (shots)", ticks, ms, func(m string, i int) (Row, bool) {
+		p, err := accuracyPanel(fmt.Sprintf("%s, %d-way", dataset, w), "training examples per class (shots)", ticks, ms, ms, func(m string, i int) (Row, bool) {
 			return d.get(m, w, shots[i])
 		})
 		if err != nil {
@@ -163,12 +163,13 @@ func nwayFigure(name, dataset string, d *nwayRows, ms []string, ways, shots []in
 	for _, p := range plots[1:] {
 		p.Y.Label.Text = ""
 	}
-	leg := methodLegend(ms)
+	leg := methodLegend(ms, ms)
+	width, height := legendFit(4.2*vg.Inch*vg.Length(len(plots))+legendRoom, 4.8*vg.Inch, leg, 0)
 	return &figure{
 		name: name,
 		caption: fmt.Sprintf("Accuracy of N-way few-shot episodes on %s against the training examples per class, one panel per "+
 			"number of ways; error bars: ± one standard error over episodes.", dataset),
-		width: 4.2*vg.Inch*vg.Length(len(plots)) + 2.4*vg.Inch, height: 4.8 * vg.Inch,
+		width: width, height: height,
 		draw: func(c draw.Canvas) { drawPanels(c, plots, leg) },
 	}, nil
 }

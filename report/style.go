@@ -166,31 +166,44 @@ func weightMethods() []string {
 	return ms
 }
 
-// methodStyles returns the line and marker styles of the methods of a
-// figure: each its colour in the style table, or, for a method without a
-// style, one of extraColors in turn; a dash pattern and marker by its place
-// in the registry's order (the methods the registry does not know taking
-// the places after it in turn).
-func methodStyles(names []string) ([]draw.LineStyle, []draw.GlyphStyle) {
+// methodStyles returns the line and marker styles of the methods names of
+// a figure of a dataset whose methods are all: each its colour in the
+// style table, or, for a method without a style, one of extraColors by its
+// place among all's methods without one; a dash pattern and marker by its
+// place in the registry's order (the methods the registry does not know
+// taking the places after it, by their place among all's: the k-th the
+// dashes of place k and the marker of place k / len(extraColors), so that
+// no two of the first len(extraColors) × len(glyphs) look alike). A method
+// is thus drawn alike in every figure of its dataset, whichever other
+// methods a figure shows.
+func methodStyles(names, all []string) ([]draw.LineStyle, []draw.GlyphStyle) {
+	var unstyled, unranked []string // all's methods without a style, without a rank
+	for _, name := range append(slices.Clone(all), names...) {
+		if _, ok := styles[name]; !ok && !slices.Contains(unstyled, name) {
+			unstyled = append(unstyled, name)
+		}
+		if methodRank(name) == len(methodOrder) && !slices.Contains(unranked, name) {
+			unranked = append(unranked, name)
+		}
+	}
 	lss, gss := make([]draw.LineStyle, len(names)), make([]draw.GlyphStyle, len(names))
-	other, unknown := 0, 0
 	for j, name := range names {
 		i := methodRank(name)
+		g := i // the marker's place
 		if i == len(methodOrder) {
-			i += unknown
-			unknown++
+			k := slices.Index(unranked, name)
+			i, g = i+k, i+k/len(extraColors)
 		}
 		s, ok := styles[name]
 		if !ok {
-			s.color = extraColors[other%len(extraColors)]
-			other++
+			s.color = extraColors[slices.Index(unstyled, name)%len(extraColors)]
 		}
 		width := vg.Points(1.5)
 		if s.emphasis || name == method.RecommendedMulti {
 			width = vg.Points(2.5) // the paper's method stands out
 		}
 		lss[j] = draw.LineStyle{Color: s.color, Width: width, Dashes: dashes[i%len(dashes)]}
-		gss[j] = draw.GlyphStyle{Color: s.color, Radius: vg.Points(3.5), Shape: glyphs[i%len(glyphs)]}
+		gss[j] = draw.GlyphStyle{Color: s.color, Radius: vg.Points(3.5), Shape: glyphs[g%len(glyphs)]}
 	}
 	return lss, gss
 }

@@ -1,10 +1,15 @@
 package report
 
 import (
+	"fmt"
 	"image/color"
+	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/method"
 )
 
@@ -63,7 +68,7 @@ func TestStyleTable(t *testing.T) {
 		}
 	}
 	unknown := []string{"zz-a", "greedytl", "zz-b"}
-	lss, gss := methodStyles(unknown)
+	lss, gss := methodStyles(unknown, unknown)
 	if lss[0].Color != extraColors[0] || lss[2].Color != extraColors[1] || gss[2].Color != extraColors[1] {
 		t.Errorf("fallback colours %v, %v, want %v, %v", lss[0].Color, lss[2].Color, extraColors[0], extraColors[1])
 	}
@@ -105,5 +110,184 @@ func TestApproximations(t *testing.T) {
 		if a := r.Approximates; a != "" && !slices.Contains(method.Names(), a) {
 			t.Errorf("%s approximates %q, not a registered binary method", n, a)
 		}
+	}
+}
+
+// fig1SVG returns the SVG of Fig. 1 (accuracyFigure) of recs at noise 0.
+func fig1SVG(t *testing.T, recs []experiment.Record) []byte {
+	t.Helper()
+	f, err := accuracyFigure("fig1", "d", newDatasetRows(Summarize(recs)), 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, err := f.render("svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svg
+}
+
+// legendStyles returns the style attributes of the legend thumbnail of
+// label in an SVG figure: its line's and its marker's.
+func legendStyles(t *testing.T, svg []byte, label string) []string {
+	t.Helper()
+	s := string(svg)
+	end := strings.Index(s, ">"+label+"</text>")
+	if end < 0 {
+		t.Fatalf("no legend entry %q", label)
+	}
+	start := strings.LastIndex(s[:end], "</text>") + 1
+	var out []string
+	for _, m := range regexp.MustCompile(`<path [^>]*style="([^"]*)"`).FindAllStringSubmatch(s[start:end], -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// TestUnknownMethodDrawnAlikeInEveryFigure: a method without a style (a
+// spec with settings) has the same colour, dashes and marker in each
+// figure of its dataset, whichever other such methods a figure shows. Its
+// colour was the next of extraColors within the figure, so a method drawn
+// in the noise study without another one drawn in Fig. 1 took that one's
+// colour there (greedytl:sample=59 had greedytl:auto_lambda=1's in Fig. 3).
+func TestUnknownMethodDrawnAlikeInEveryFigure(t *testing.T) {
+	var recs []experiment.Record
+	for split := range 2 {
+		for _, noise := range []int{0, 10} {
+			recs = append(recs, cell("greedytl", 0, 2, noise, split, 0.7, 1), cell("zz-b", 0, 2, noise, split, 0.8, 1))
+		}
+		recs = append(recs, cell("zz-a", 0, 2, 0, split, 0.6, 1)) // not in the noise study
+	}
+	svg1 := fig1SVG(t, recs)
+	f2, err := noiseFigure("fig2", "d", newDatasetRows(Summarize(recs)), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg2, err := f2.render("svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"zz-b", "GreedyTL"} {
+		if s1, s2 := legendStyles(t, svg1, m), legendStyles(t, svg2, m); len(s1) == 0 || !slices.Equal(s1, s2) {
+			t.Errorf("%s drawn as %q in Fig. 1 but %q in the noise study", m, s1, s2)
+		}
+	}
+	if a, b := legendStyles(t, svg1, "zz-a"), legendStyles(t, svg1, "zz-b"); slices.Equal(a, b) {
+		t.Errorf("zz-a and zz-b drawn alike in Fig. 1: %q", a)
+	}
+}
+
+// TestLegendShowsEveryMethod: a figure of more methods than its height
+// holds legend entries grows to show them all; the legend of 32 methods
+// (specs with settings) ran past the bottom of Fig. 1, its last four
+// entries cut off, their lines drawn without a name.
+func TestLegendShowsEveryMethod(t *testing.T) {
+	var recs []experiment.Record
+	for i := range 32 {
+		for split := range 2 {
+			recs = append(recs, cell(fmt.Sprintf("zz-%02d", i), 0, 2, 0, split, 0.5+0.01*float64(i+split), 1))
+		}
+	}
+	svg := fig1SVG(t, recs)
+	// The text's y is drawn flipped (scale(1, -1)): -y is the baseline's
+	// height above the figure's bottom.
+	entries := regexp.MustCompile(`<text x="[-0-9.]+" y="([-0-9.]+)"[^>]*>(zz-\d\d)</text>`).FindAllSubmatch(svg, -1)
+	if len(entries) != 32 {
+		t.Fatalf("%d legend entries, want 32", len(entries))
+	}
+	for _, e := range entries {
+		y, err := strconv.ParseFloat(string(e[1]), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if -y < 2 {
+			t.Errorf("legend entry %s at %.1f pt above the figure's bottom: cut off", e[2], -y)
+		}
+	}
+}
+
+// TestLegendLeavesPanelsTheirWidth: a legend wider than the room beside
+// the panels widens the figure; a method named in 150 characters took the
+// panel's whole width, and Fig. 1 showed neither its data nor its legend
+// (its text drawn outside the figure).
+func TestLegendLeavesPanelsTheirWidth(t *testing.T) {
+	long := "zz-" + strings.Repeat("x", 150)
+	var recs []experiment.Record
+	for split := range 2 {
+		recs = append(recs, cell("greedytl", 0, 2, 0, split, 0.6+0.1*float64(split), 1), cell(long, 0, 2, 0, split, 0.5, 1))
+	}
+	svg := fig1SVG(t, recs)
+	m := regexp.MustCompile(`viewBox="0 0 ([0-9.]+) `).FindSubmatch(svg)
+	if m == nil {
+		t.Fatal("no viewBox")
+	}
+	width, _ := strconv.ParseFloat(string(m[1]), 64)
+	texts := regexp.MustCompile(`<text x="([-0-9.]+)"[^>]*>([^<]*)</text>`).FindAllSubmatch(svg, -1)
+	seen := map[string]bool{}
+	for _, e := range texts {
+		x, err := strconv.ParseFloat(string(e[1]), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[string(e[2])] = true
+		if x < 0 || x >= width {
+			t.Errorf("text %.20q at x = %.1f, outside the figure's width %.1f", e[2], x, width)
+		}
+	}
+	for _, want := range []string{"GreedyTL", long, "d: balanced accuracy vs training positives", "2"} {
+		if !seen[want] {
+			t.Errorf("no text %.20q", want)
+		}
+	}
+}
+
+// TestNoLineAcrossAFailedSize: a method's line joins the sizes next to
+// each other only; it was drawn from 2 to 10 positives across 5, whose
+// every cell failed, where it read as a value. A method with every size
+// keeps its line through all three.
+func TestNoLineAcrossAFailedSize(t *testing.T) {
+	var recs []experiment.Record
+	for split := range 2 {
+		recs = append(recs,
+			cell("greedytl", 0, 2, 0, split, 0.6, 1), failed("greedytl", 0, 5, 0, split), cell("greedytl", 0, 10, 0, split, 0.8, 1),
+			cell("no-transfer", 0, 2, 0, split, 0.5, 1), cell("no-transfer", 0, 5, 0, split, 0.55, 1), cell("no-transfer", 0, 10, 0, split, 0.7, 1))
+	}
+	svg := fig1SVG(t, recs)
+	// The longest line of each colour, in points (the legend's thumbnails
+	// have two).
+	longest := map[string]int{}
+	for _, m := range regexp.MustCompile(`<path d="(M[-0-9.,L]+)" style="fill:none;stroke:(#[0-9A-F]+);stroke-width:2?\.?[0-9.]+`).FindAllStringSubmatch(string(svg), -1) {
+		longest[m[2]] = max(longest[m[2]], strings.Count(m[1], "L")+1)
+	}
+	gtl := fmt.Sprintf("#%02X%02X%02X", styles["greedytl"].color.R, styles["greedytl"].color.G, styles["greedytl"].color.B)
+	nt := fmt.Sprintf("#%02X%02X%02X", styles["no-transfer"].color.R, styles["no-transfer"].color.G, styles["no-transfer"].color.B)
+	if longest[gtl] > 2 || longest[nt] != 3 {
+		t.Fatalf("longest lines: GreedyTL %d points, No transfer %d; want at most 2 (the legend's), 3", longest[gtl], longest[nt])
+	}
+	// GreedyTL's only two-point line is its legend's: horizontal.
+	for _, m := range regexp.MustCompile(`<path d="M([-0-9.]+),([-0-9.]+)L([-0-9.]+),([-0-9.]+)" style="fill:none;stroke:`+gtl+`;stroke-width:2.5`).FindAllStringSubmatch(string(svg), -1) {
+		if m[2] != m[4] {
+			t.Errorf("GreedyTL's line from (%s, %s) to (%s, %s) crosses the failed size", m[1], m[2], m[3], m[4])
+		}
+	}
+}
+
+// TestUnknownMethodsLookApart: the first len(extraColors) × len(glyphs)
+// methods without a style differ in colour or marker; the k-th and the
+// (k+8)-th had the same colour, dashes and marker (zz-00 and zz-08 of a
+// run of 20 specs looked alike).
+func TestUnknownMethodsLookApart(t *testing.T) {
+	var names []string
+	for k := range len(extraColors) * len(glyphs) {
+		names = append(names, fmt.Sprintf("zz-%02d", k))
+	}
+	lss, gss := methodStyles(names, names)
+	seen := map[string]string{}
+	for j, n := range names {
+		key := fmt.Sprintf("%v %T", lss[j].Color, gss[j].Shape)
+		if other, dup := seen[key]; dup {
+			t.Errorf("%s and %s drawn alike: %s", other, n, key)
+		}
+		seen[key] = n
 	}
 }

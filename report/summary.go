@@ -167,7 +167,7 @@ func compareRowKeys(a, b rowKey) int {
 // SelectionNotConverged).
 func Summarize(records []experiment.Record) []Row {
 	type acc struct {
-		fit                     float64
+		fits                    []float64
 		errs                    int
 		notConverged, selection int
 		split                   map[int][]float64 // split → its values
@@ -190,7 +190,7 @@ func Summarize(records []experiment.Record) []Row {
 			v = r.Accuracy
 		}
 		a.split[r.Split] = append(a.split[r.Split], v)
-		a.fit += r.FitSeconds
+		a.fits = append(a.fits, r.FitSeconds)
 		switch {
 		case slices.ContainsFunc(r.NotConverged, func(e method.NotConverged) bool { return e.Final }):
 			a.notConverged++
@@ -214,13 +214,7 @@ func Summarize(records []experiment.Record) []Row {
 			// Every sum in a fixed order, the values' sorted one: the same
 			// bits whatever the order of the records (workers, shards).
 			row.Mean = sortedMean(vals)
-			row.FitSecondsMean = overflowSafeMean(a.fit, n, func(yield func(float64) bool) {
-				for i := range records {
-					if r := &records[i]; r.Error == "" && keyOf(r) == k && !yield(r.FitSeconds) {
-						return
-					}
-				}
-			})
+			row.FitSecondsMean = sortedMean(a.fits)
 			means := make([]float64, 0, len(a.split))
 			for _, vs := range a.split {
 				means = append(means, sortedMean(vs))

@@ -267,7 +267,7 @@ func formerMean(xs []float64) float64 {
 // that fall back to Σ x/n when their sum overflows give the bits they
 // gave when each wrote the fallback out (formerMean), on values near the
 // float64 maximum (most sums overflow) and small ones, in the records'
-// order.
+// order (the fit time's in increasing order, as Summarize sums them).
 func TestOverflowSafeMeanKeepsTheBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 1))
 	overflowed := 0
@@ -300,7 +300,7 @@ func TestOverflowSafeMeanKeepsTheBits(t *testing.T) {
 			t.Errorf("trial %d: mean(%v) = %v, want %v", trial, xs, got, want)
 		}
 		rows := Summarize(recs)
-		if got, want := rows[0].FitSecondsMean, formerMean(abs); len(rows) != 1 || math.Float64bits(got) != math.Float64bits(want) {
+		if got, want := rows[0].FitSecondsMean, formerMean(slices.Sorted(slices.Values(abs))); len(rows) != 1 || math.Float64bits(got) != math.Float64bits(want) {
 			t.Errorf("trial %d: fit_seconds_mean of %v = %v, want %v", trial, abs, got, want)
 		}
 		w := meanAbsWeights(recs, rowKey{dataset: "d", method: "greedytl", positives: 2})
@@ -324,13 +324,15 @@ func formerSum(xs []float64) (s float64) {
 // TestSummarizeIgnoresRecordOrder checks that the summary of a run does not
 // depend on the order of its records — the order in which workers finished
 // them, or shards were given to report — down to the last bit of every mean
-// and standard error: report of the shards and of their merge (grid order)
+// and standard error, and of the mean fit time (which was summed in the
+// records' order): report of the shards and of their merge (grid order)
 // print the same numbers.
 func TestSummarizeIgnoresRecordOrder(t *testing.T) {
 	s := synth{dataset: "d", classes: 9, positives: []int{2, 5}, splits: 4, noise: []int{0}, methods: []string{"greedytl", "dam"}, failEvery: 11, seed: 3}
 	recs := s.records()
+	fits := rand.New(rand.NewPCG(7, 7))
 	for i := range recs {
-		recs[i].FitSeconds = 0 // timings are not reproducible anyway
+		recs[i].FitSeconds = fits.Float64() / 100
 	}
 	want := Summarize(recs)
 	rng := rand.New(rand.NewPCG(5, 5))
@@ -339,6 +341,10 @@ func TestSummarizeIgnoresRecordOrder(t *testing.T) {
 		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
 		got := Summarize(shuffled)
 		for k := range want {
+			if got[k].FitSecondsMean != want[k].FitSecondsMean {
+				t.Fatalf("trial %d, %s %d positives: fit time %v after shuffling the records, %v before",
+					trial, want[k].Method, want[k].Positives, got[k].FitSecondsMean, want[k].FitSecondsMean)
+			}
 			if got[k].Mean != want[k].Mean || got[k].StdErr != want[k].StdErr {
 				t.Fatalf("trial %d, %s %d positives: mean %v ± %v after shuffling the records, %v ± %v before",
 					trial, want[k].Method, want[k].Positives, got[k].Mean, got[k].StdErr, want[k].Mean, want[k].StdErr)

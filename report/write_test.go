@@ -384,6 +384,15 @@ func TestMarkdownEscapes(t *testing.T) {
 	if !strings.Contains(b.String(), `| a\|b |`) || !strings.Contains(b.String(), `| **x\_y\*z** |`) {
 		t.Errorf("markdown:\n%s", b.String())
 	}
+	// A dataset named as an entity, or with strikethrough's marks, is
+	// shown as named: "R&amp;D" was shown as "R&D".
+	b.Reset()
+	d = &document{title: "r"}
+	d.add(heading{2, "Dataset R&amp;D ~~x~~"})
+	d.writeMarkdown(&b)
+	if !strings.Contains(b.String(), `## Dataset R\&amp;D \~\~x\~\~`) {
+		t.Errorf("markdown:\n%s", b.String())
+	}
 	b.Reset()
 	d = &document{title: "<r>"}
 	d.add(paragraph{`a <b> & "c"`})
