@@ -1767,3 +1767,33 @@ func TestRunRefusesHugeNoise(t *testing.T) {
 		t.Errorf("memTotal() = %v, %v with /proc/meminfo present", mem, ok)
 	}
 }
+
+// TestNoRunHintNamesRunsInOrder: the hint for a directory whose
+// subdirectories hold runs names merged/ first and shards in their
+// numbers' order (shard-2 before shard-10), lists four runs whole rather
+// than "or one of 1 more", and is given for a directory whose name reads
+// as a glob pattern ("RES[2]"), which it missed (review30).
+func TestNoRunHintNamesRunsInOrder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "RES[2]")
+	mk := func(names ...string) {
+		for _, n := range names {
+			if err := os.MkdirAll(filepath.Join(dir, n), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, n, ManifestFile), []byte("{}"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	p := func(n string) string { return filepath.Join(dir, n) }
+	mk("shard-10", "shard-2", "merged", "shard-1")
+	want := " (its subdirectories hold runs: did you mean " + p("merged") + ", " + p("shard-1") + ", " + p("shard-2") + " or " + p("shard-10") + "?)"
+	if got := noRunHint(dir); got != want {
+		t.Errorf("four runs: %q, want %q", got, want)
+	}
+	mk("shard-0")
+	want = " (its subdirectories hold runs: did you mean " + p("merged") + ", " + p("shard-0") + ", " + p("shard-1") + " or one of 2 more?)"
+	if got := noRunHint(dir); got != want {
+		t.Errorf("five runs: %q, want %q", got, want)
+	}
+}

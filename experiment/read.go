@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -292,30 +293,38 @@ func noRunHint(dir string) string {
 	if st, err := os.Stat(filepath.Join(dir, "sources")); err == nil && st.IsDir() && lerr == nil {
 		return fmt.Sprintf(" yet (%s is there: a run writes its %s once it has trained its sources; is one training them, or was it stopped while it did?)", filepath.Join(dir, "sources"), ManifestFile)
 	}
-	runs, _ := filepath.Glob(filepath.Join(dir, "*", ManifestFile))
+	// The entries are read rather than globbed: dir is a name, not a
+	// pattern ("RES[2]").
+	entries, _ := os.ReadDir(dir)
+	var runs []string
+	for _, e := range entries {
+		if _, err := os.Stat(filepath.Join(dir, e.Name(), ManifestFile)); err == nil {
+			runs = append(runs, e.Name())
+		}
+	}
 	if len(runs) == 0 {
 		return ""
 	}
-	for i, r := range runs {
-		runs[i] = filepath.Dir(r)
-	}
-	// merged/, the shards' merge, first: the one a report wants.
-	slices.SortStableFunc(runs, func(a, b string) int {
-		am, bm := filepath.Base(a) == "merged", filepath.Base(b) == "merged"
-		switch {
-		case am && !bm:
-			return -1
-		case bm && !am:
+	// merged/, the shards' merge, first: the one a report wants; then
+	// shorter names first, so that shard-2 comes before shard-10.
+	slices.SortFunc(runs, func(a, b string) int {
+		if (a == "merged") != (b == "merged") {
+			if a == "merged" {
+				return -1
+			}
 			return 1
 		}
-		return 0
+		return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b))
 	})
+	for i, r := range runs {
+		runs[i] = filepath.Join(dir, r)
+	}
 	const most = 3
-	switch names := runs[:min(len(runs), most)]; {
-	case len(runs) > most:
-		return fmt.Sprintf(" (its subdirectories hold runs: did you mean %s or one of %d more?)", strings.Join(names, ", "), len(runs)-most)
+	switch {
+	case len(runs) > most+1:
+		return fmt.Sprintf(" (its subdirectories hold runs: did you mean %s or one of %d more?)", strings.Join(runs[:most], ", "), len(runs)-most)
 	case len(runs) > 1:
-		return fmt.Sprintf(" (its subdirectories hold runs: did you mean %s or %s?)", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+		return fmt.Sprintf(" (its subdirectories hold runs: did you mean %s or %s?)", strings.Join(runs[:len(runs)-1], ", "), runs[len(runs)-1])
 	}
 	return fmt.Sprintf(" (its subdirectory %s holds a run: did you mean it?)", runs[0])
 }

@@ -44,9 +44,9 @@ var autoGammas = []float64{1, 0.5}
 // standardised score, with a and b its ordinary least-squares line to the
 // ±1 labels; and f_ridge is ridge regression on every standardised column
 // with λ by leave-one-out (the method rls-srcfeat: GreedyTL with every
-// column selected). The source is the one that orders the sample best —
-// the highest training AUC, the share of (positive, negative) pairs it
-// scores higher — and among the sources tied on that (with 2 positives
+// column selected). The source is the one of the highest training AUC
+// (the share of (positive, negative) pairs it scores positive higher, a tie
+// counting one half), and among the sources tied on that (with 2 positives
 // and 10 negatives there are only 21 possible values) the one with the
 // highest LogME evidence (the criterion of the method logme-source). The
 // members span the two axes on which the data decide: how much to trust
@@ -652,10 +652,9 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data, st *standardized
 }
 
 // chooseSource returns the index of the source member: among the
-// standardised source columns of zh (m × n, n > 0) that order the training
-// examples best — the highest training AUC, the share of (positive,
-// negative) pairs the source scores higher, ties counting one half — the
-// one with the highest LogME evidence (the lowest index on ties). It
+// standardised source columns of zh (m × n, n > 0) of the highest training
+// AUC (the share of (positive, negative) pairs the source scores positive
+// higher, ties counting one half), the one with the highest LogME evidence (the lowest index on ties). It
 // returns the index and the column's training AUC.
 func chooseSource(ctx context.Context, zh *mat.Dense, y []float64) (int, float64, error) {
 	m, n := zh.Dims()

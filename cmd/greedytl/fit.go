@@ -61,8 +61,9 @@ func newFitCmd(s *streams) *cobra.Command {
 The default method, greedytl-auto (the recommended one), is the mean of four
 least-squares fits: GreedyTL over all columns, GreedyTL preferring sources
 (feature factor 0.5), the single source of the highest training AUC (the
-share of (positive, negative) pairs it scores positive higher; ties broken
-by LogME evidence) and ridge regression on every column,
+share of (positive, negative) pairs it scores positive higher, a tie
+counting half; equal AUCs broken by LogME evidence) and ridge regression on
+every column,
 averaged over the training examples and the subsamples without one example
 of the larger class (the negatives when the classes are of equal size; with
 more than 10 examples in it, 10 subsamples each without a tenth of them); its

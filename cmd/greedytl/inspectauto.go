@@ -80,7 +80,7 @@ func printCommittee(w io.Writer, o *inspectOptions, sum inspectSummary, c *metho
 		if src.AUC < 0.5 {
 			auc += " (below 0.5: every source scores the negatives higher more often than not)"
 		}
-		fmt.Fprintf(w, "member %d: the source with the highest training AUC (the share of (positive, negative) pairs it scores positive higher; ties: the highest LogME evidence): %s, %s; %.6g·z %+.6g\n",
+		fmt.Fprintf(w, "member %d: the source with the highest training AUC (the share of (positive, negative) pairs it scores positive higher, a tie counting half; equal AUCs: the highest LogME evidence): %s, %s; %.6g·z %+.6g\n",
 			k, label, auc, src.Slope, src.Intercept)
 	}
 	k++

@@ -65,7 +65,7 @@ func TestInspectAuto(t *testing.T) {
 	c := file.Committee
 	want := []string{
 		fmt.Sprintf("combined model: %d of the %d columns have non-zero weight (dense: the ridge member weights every column", nonzero, total),
-		fmt.Sprintf("member 3: the source with the highest training AUC (the share of (positive, negative) pairs it scores positive higher; ties: the highest LogME evidence): source %d, training AUC %.4g;", c.Source.Index, c.Source.AUC),
+		fmt.Sprintf("member 3: the source with the highest training AUC (the share of (positive, negative) pairs it scores positive higher, a tie counting half; equal AUCs: the highest LogME evidence): source %d, training AUC %.4g;", c.Source.Index, c.Source.AUC),
 		fmt.Sprintf("member 4: ridge on every column (%d), λ = %g by leave-one-out", total, c.Ridge.Lambda),
 		fmt.Sprintf("columns chosen over the %g fits", sum.Hyperparameters["fits"]),
 	}
