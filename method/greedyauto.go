@@ -654,8 +654,9 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data, st *standardized
 // chooseSource returns the index of the source member: among the
 // standardised source columns of zh (m × n, n > 0) of the highest training
 // AUC (the share of (positive, negative) pairs the source scores positive
-// higher, ties counting one half), the one with the highest LogME evidence (the lowest index on ties). It
-// returns the index and the column's training AUC.
+// higher, ties counting one half), the one with the highest LogME evidence
+// (the lowest index on ties). It returns the index and the column's
+// training AUC.
 func chooseSource(ctx context.Context, zh *mat.Dense, y []float64) (int, float64, error) {
 	m, n := zh.Dims()
 	pos, neg := classRows(y)
