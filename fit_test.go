@@ -199,18 +199,27 @@ func TestSampledConstantFeatures(t *testing.T) {
 	for i := range m {
 		constX.SetRow(i, []float64{1, -2, 0.5})
 	}
-	o := DefaultOptions()
-	o.Sample, o.Seed = 2, 3
-	want := fitT(t, constX, H, y, o)
-	for _, gamma := range []float64{4, 1e8, 1e40, 1e160, 1e300} {
-		o.FeatureFactor = gamma
-		got, err := Fit(context.Background(), constX, H, y, o)
-		if err != nil {
-			t.Errorf("γ = %g: %v", gamma, err)
-			continue
-		}
-		if !slices.Equal(got.Weights, want.Weights) || !slices.Equal(got.Selected, want.Selected) {
-			t.Errorf("γ = %g: selected %v weights %v, want those at γ = 1, %v %v", gamma, got.Selected, got.Weights, want.Selected, want.Weights)
+	// Columns that vary by 1e-8 around 1e6, which the search standardises
+	// as constant (standardize.Constant), are constant here too (review31).
+	nearX := mat.NewDense(m, 3, nil)
+	for i := range m {
+		d := float64(i%2) * 1e-8
+		nearX.SetRow(i, []float64{1e6 + d, -2e6 - d, 5e5 + d})
+	}
+	for _, X := range []*mat.Dense{constX, nearX} {
+		o := DefaultOptions()
+		o.Sample, o.Seed = 2, 3
+		want := fitT(t, X, H, y, o)
+		for _, gamma := range []float64{4, 1e8, 1e40, 1e160, 1e300} {
+			o.FeatureFactor = gamma
+			got, err := Fit(context.Background(), X, H, y, o)
+			if err != nil {
+				t.Errorf("X %v…, γ = %g: %v", X.RawRowView(1), gamma, err)
+				continue
+			}
+			if !slices.Equal(got.Weights, want.Weights) || !slices.Equal(got.Selected, want.Selected) {
+				t.Errorf("X %v…, γ = %g: selected %v weights %v, want those at γ = 1, %v %v", X.RawRowView(1), gamma, got.Selected, got.Weights, want.Selected, want.Weights)
+			}
 		}
 	}
 }

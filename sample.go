@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"sync"
 	"unsafe"
+
+	"github.com/greedytl/greedytl/standardize"
 )
 
 // sampleEngine is the randomised search of GreedyTL-59: each step draws r
@@ -673,22 +675,26 @@ func (e *sampleEngine) stats(s int) colStats { return e.slots[s].st }
 // (features).
 func (e *sampleEngine) beta() float64 { return pathBeta(e.in.gamma, e.features) }
 
-// featuresVary reports whether some feature column of in holds two
-// different values (−0 and +0 are one value), reading the columns until it
-// finds one: where none does, every feature is constant and none can be
-// drawn, so that β is 1 whatever γ, as in the exact search (whose γ² with
-// γ > 1 made the path of a fit that can select sources only break down,
-// blaming λ, from γ ≈ 1e8). The search itself reads only the columns it
-// draws; this reads all of X only when every column but the last is
-// constant, and is called only when γ > 1.
+// featuresVary reports whether some feature column of in is one the search
+// may draw as non-constant, by the rule of the columns it reads
+// (standardizeChunk: not standardize.Constant, and std/γ not 0; a column
+// whose statistics fail counts too, for the search to report), reading the
+// columns until it finds one: where none is, no feature can be drawn, so
+// that β is 1 whatever γ, as in the exact search (whose γ² with γ > 1 made
+// the path of a fit that can select sources only break down, blaming λ,
+// from γ ≈ 1e8). The search itself reads only the columns it draws; this
+// reads all of X only when every column but the last is constant, and is
+// called only when γ > 1.
 func featuresVary(in *inputs) bool {
 	col := make([]float64, in.m)
 	for j := range in.d {
 		in.x.column(j, col)
-		for _, v := range col[1:] {
-			if v != col[0] {
-				return true
-			}
+		mean, std, ok := standardize.Moments(col)
+		if !ok {
+			return true
+		}
+		if scale, _ := scaleFactor(std, in.gamma); !standardize.Constant(mean, std) && scale != 0 {
+			return true
 		}
 	}
 	return false

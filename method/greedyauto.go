@@ -47,7 +47,7 @@ var autoGammas = []float64{1, 0.5}
 // column selected). The source is the one of the highest training AUC
 // (the share of (positive, negative) pairs it scores positive higher, a tie
 // counting one half), and among the sources tied on that (with 2 positives
-// and 10 negatives there are only 21 possible values) the one with the
+// and 10 negatives there are only 41 possible values) the one with the
 // highest LogME evidence (the criterion of the method logme-source). The
 // members span the two axes on which the data decide: how much to trust
 // the features against the sources (γ = 1, γ = 0.5, one source) and how

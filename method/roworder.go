@@ -15,9 +15,11 @@ import (
 // 64-bit FNV-1a hash of the bits of their features (x's row; −0 read as
 // +0), ties — rows of equal features, or no features at all — broken by
 // the values themselves (x's row, then h's, compared in column order), then
-// by their bits (+0 before −0 where the values are equal), and then by the
-// label and the row index, which only orders rows equal in every bit,
-// whose order changes nothing. Fitting on the rows in this
+// by the bits of their features (+0 before −0 where the values are equal;
+// not the source scores', for the reason below), and then by the label and
+// the row index, which only orders rows equal in every value and every
+// feature's bits, whose order changes nothing but, at most, where a
+// model keeps its rows, the sign of a zero source score. Fitting on the rows in this
 // order makes the model a function of the set of rows: any permutation of
 // them gives the same model, bit for bit. greedytl-auto's Fit (±1 labels)
 // and every native multi-class fit (fitMultiScaled, class indices) read
@@ -68,8 +70,8 @@ func contentOrder[L cmp.Ordered](x, h mat.Matrix, labels []L) []int {
 		if c := slices.Compare(row(hd, a), row(hd, b)); c != 0 {
 			return c
 		}
-		if c := cmp.Or(compareBits(row(xd, a), row(xd, b)), compareBits(row(hd, a), row(hd, b))); c != 0 {
-			return c // equal values of other bits: +0 and −0
+		if c := compareBits(row(xd, a), row(xd, b)); c != 0 {
+			return c // equal features of other bits: +0 and −0
 		}
 		return cmp.Or(cmp.Compare(labels[a], labels[b]), cmp.Compare(a, b))
 	})
