@@ -140,14 +140,7 @@ func TestFeatureFactor(t *testing.T) {
 // λ = 1 is too small for these data") and the sampled one refused λ (its
 // bound took a feature's zᵀz = γ²m).
 func TestFeatureFactorWithoutFeatures(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 7))
-	m := 20
-	y := randLabels(rng, m)
-	H := randDense(rng, m, 4)
-	constX := mat.NewDense(m, 3, nil)
-	for i := range m {
-		constX.SetRow(i, []float64{1, -2, 0.5})
-	}
+	rng, m, y, H, constX := constantFeatures()
 	tinyX := randDense(rng, m, 3)
 	tinyX.Scale(1e-300, tinyX)
 	for _, sample := range []int{0, 2} {
@@ -185,20 +178,28 @@ func TestFeatureFactorWithoutFeatures(t *testing.T) {
 	}
 }
 
+// constantFeatures returns the problem of the tests of constant features:
+// m = 20 examples, labels y and 4 sources H drawn from rng (PCG(7, 7),
+// returned for further draws), and X of 3 constant columns.
+func constantFeatures() (rng *rand.Rand, m int, y []float64, H, constX *mat.Dense) {
+	rng = rand.New(rand.NewPCG(7, 7))
+	m = 20
+	y = randLabels(rng, m)
+	H = randDense(rng, m, 4)
+	constX = mat.NewDense(m, 3, nil)
+	for i := range m {
+		constX.SetRow(i, []float64{1, -2, 0.5})
+	}
+	return rng, m, y, H, constX
+}
+
 // TestSampledConstantFeatures: with every feature constant, the sampled
 // search's path takes β = 1 whatever γ, as the exact search's does, so
 // that its fit (the sources' alone) is the same at every γ: with β = γ²
 // it broke down from γ ≈ 1e8 ("Z_SᵀZ_S + λI is singular at step 4 …: λ = 1
 // is too small", review30), and refused λ for γ above about 1e50.
 func TestSampledConstantFeatures(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 7))
-	m := 20
-	y := randLabels(rng, m)
-	H := randDense(rng, m, 4)
-	constX := mat.NewDense(m, 3, nil)
-	for i := range m {
-		constX.SetRow(i, []float64{1, -2, 0.5})
-	}
+	_, m, y, H, constX := constantFeatures()
 	// Columns that vary by 1e-8 around 1e6, which the search standardises
 	// as constant (standardize.Constant), are constant here too (review31).
 	nearX := mat.NewDense(m, 3, nil)
