@@ -234,6 +234,8 @@ func TestBadInputExitsTwo(t *testing.T) {
 		// It said "fitting nearest-mean … with the 1 classes of one.txt: method: 1 class names: …".
 		{"one class, multi-class method", []string{"fit", "--method", "nearest-mean", "--features", d.X, "--labels", oneClass}, "one.txt: only one class (all labels are \"1\")"},
 		{"inspect --top -1", []string{"inspect", "--top", "-1", model}, "--top -1: want the number of columns to show, or 0 for all"},
+		// --json prints every column: --top was ignored silently.
+		{"inspect --top with --json", []string{"inspect", "--json", "--top", "3", model}, "--top 3 applies to the table; --json prints every column: leave --top out"},
 		{"row mismatch X/H", []string{"fit", "--features", X3, "--source-scores", d.H, "--labels", short}, "rows"},
 		// A CSV of fewer columns than a liblinear model's: the svmlight hint
 		// is a conditional, not a claim that the CSV came from svmlight.

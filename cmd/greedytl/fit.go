@@ -176,8 +176,10 @@ class-balanced leave-one-out on the training set):
 	intVarP(fl, &o.maxK, "max-k", "", 0, "select at most this many columns (0: no limit)")
 	numberVarP(c, &o.gamma, "gamma", "", def.FeatureFactor, "γ ≥ 0: scale of feature columns relative to source columns (greedytl-sp's default: 0.5)")
 	numberVarP(c, &o.gamma, "feature-factor", "", def.FeatureFactor, "the former name of --gamma")
+	// Hidden, and not cobra's MarkDeprecated, whose message goes to the
+	// command's output, standard output (where the model or --json's
+	// report is): runFit notes it on standard error.
 	_ = fl.MarkHidden("feature-factor")
-	_ = fl.MarkDeprecated("feature-factor", "use --gamma")
 	intVarP(fl, &o.sample, "sample", "", 0, "randomised search: score this many random candidates a step (59: GreedyTL-59; 0: exact)")
 	uint64Var(fl, &o.seed, "seed", 1, "seed of every random choice (GreedyTL-59's search, the baselines' refits)")
 	fl.BoolVar(&o.stopAtMinLOO, "stop-at-min-loo", false, "keep the prefix of the path with the lowest leave-one-out error")
@@ -360,6 +362,12 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 			return badInputf("--json prints a report on standard output, which --out %s is too: give the model file with --out FILE", o.out)
 		}
 		return badInputf("--json prints a report on standard output: give the model file with --out FILE")
+	}
+	if c.Flags().Changed("feature-factor") {
+		if c.Flags().Changed("gamma") {
+			return badInputf("--feature-factor is the former name of --gamma: give --gamma alone")
+		}
+		s.note("--feature-factor is the former name of --gamma: give --gamma")
 	}
 	var m method.Method
 	if !o.nativeMultiOnly(c) {

@@ -143,6 +143,10 @@ func runInspect(s *streams, o *inspectOptions, path string) error {
 	if o.top < 0 {
 		return badInputf("--top %d: want the number of columns to show, or 0 for all", o.top)
 	}
+	if o.json && o.topSet {
+		// --json prints every column: --top would be ignored silently.
+		return badInputf("--top %d applies to the table; --json prints every column: leave --top out", o.top)
+	}
 	r, closeModel, err := openModel(s, path)
 	if err != nil {
 		return err

@@ -742,3 +742,32 @@ func TestFitSpecErrorQuotesTheSpec(t *testing.T) {
 		wantInputError(t, tc.want, append(args, tc.flags...)...)
 	}
 }
+
+// TestFeatureFactorFormerName: --feature-factor, --gamma's former name,
+// is noted on standard error, never on standard output, where the model
+// (without --out) or --json's report is: cobra's deprecation message went
+// there, before the model's JSON, so that "fit … > model.json" wrote a file
+// predict could not read. Given with --gamma it is refused: one setting.
+func TestFeatureFactorFormerName(t *testing.T) {
+	d := newToy(t)
+	base := []string{"fit", "--method", "greedytl", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--feature-factor", "0.25"}
+	note := "greedytl: note: --feature-factor is the former name of --gamma: give --gamma\n"
+	code, out, stderr := cli(t, "", base...)
+	var model struct {
+		Method string `json:"method"`
+	}
+	if err := json.Unmarshal([]byte(out), &model); code != 0 || err != nil || model.Method != "greedytl:gamma=0.25" || !strings.HasPrefix(stderr, note) {
+		t.Errorf("model on standard output: exit %d, %v, method %q, stderr %q; want 0, a model of greedytl:gamma=0.25, the note", code, err, model.Method, stderr)
+	}
+	code, out, stderr = cli(t, "", append(slices.Clone(base), "--json", "--out", filepath.Join(d.dir, "ff.json"))...)
+	var rep struct {
+		Model string `json:"model"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil || rep.Model == "" || !strings.HasPrefix(stderr, note) {
+		t.Errorf("--json: exit %d, %v, report %q, stderr %q; want 0, the report, the note", code, err, out, stderr)
+	}
+	code, out, stderr = cli(t, "", append(slices.Clone(base), "--gamma", "0.5", "--out", filepath.Join(d.dir, "both.json"))...)
+	if want := "greedytl: --feature-factor is the former name of --gamma: give --gamma alone\n"; code != exitInput || out != "" || stderr != want {
+		t.Errorf("with --gamma: exit %d, stdout %q, stderr %q; want %d, nothing, %q", code, out, stderr, exitInput, want)
+	}
+}

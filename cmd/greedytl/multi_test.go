@@ -890,3 +890,53 @@ func TestPredictShowsHiddenNamesEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelsHeaderYesOnNPY: a .npy label array has no header line, so
+// --labels-header yes, which was ignored silently there, is refused (exit
+// 2, naming the flag and the file) by fit, for the oracle's labels and by
+// predict, the array read by name or from standard input; no and auto,
+// which an array satisfies, are accepted.
+func TestLabelsHeaderYesOnNPY(t *testing.T) {
+	d := newToy(t)
+	y := make([]float64, 24)
+	lab, err := os.ReadFile(d.ytext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Fields(string(lab)) {
+		y[i] = map[string]float64{"cat": 1, "dog": -1}[l]
+	}
+	ynpy := writeNPY(t, d.dir, "y.npy", mat.NewDense(24, 1, y))
+	headed := writeText(t, d.dir, "headed.txt", "label\n"+string(lab)) // yes holds for it
+	npyBytes, err := os.ReadFile(ynpy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(d.dir, "m.json")
+	fit := []string{"fit", "--method", "no-transfer", "--features", d.X, "--source-scores", d.H, "--out", model}
+	refused := func(name string) string {
+		return "greedytl: --labels-header yes: " + name + " is a .npy array, which has no header line: leave --labels-header out\n"
+	}
+	for _, tc := range []struct {
+		what, stdin string
+		args        []string
+		stderr      string // "" : accepted
+	}{
+		{"fit yes", "", append(slices.Clone(fit), "--labels", ynpy, "--labels-header", "yes"), refused(ynpy)},
+		{"fit yes, stdin", string(npyBytes), append(slices.Clone(fit), "--labels", "-", "--labels-header", "yes"), refused("<stdin>")},
+		{"fit no", "", append(slices.Clone(fit), "--labels", ynpy, "--labels-header", "no"), ""},
+		{"fit auto", "", append(slices.Clone(fit), "--labels", ynpy, "--labels-header", "auto"), ""},
+		{"oracle yes", "", []string{"fit", "--method", "best-source", "--features", d.X, "--source-scores", d.H, "--labels", headed, "--positive", "cat", "--labels-header", "yes",
+			"--oracle-features", d.X, "--oracle-source-scores", d.H, "--oracle-labels", ynpy, "--out", filepath.Join(d.dir, "o.json")}, refused(ynpy)},
+		{"predict yes", "", []string{"predict", "--model", model, "--features", d.X, "--source-scores", d.H, "--labels", ynpy, "--labels-header", "yes"}, refused(ynpy)},
+		{"predict no", "", []string{"predict", "--model", model, "--features", d.X, "--source-scores", d.H, "--labels", ynpy, "--labels-header", "no"}, ""},
+	} {
+		code, _, stderr := cli(t, tc.stdin, tc.args...)
+		if tc.stderr == "" && code != 0 {
+			t.Errorf("%s: exit %d (%s), want 0", tc.what, code, stderr)
+		}
+		if tc.stderr != "" && (code != 2 || stderr != tc.stderr) {
+			t.Errorf("%s: exit %d, stderr %q; want 2, %q", tc.what, code, stderr, tc.stderr)
+		}
+	}
+}
