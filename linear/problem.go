@@ -105,19 +105,6 @@ func (s Solver) DefaultMaxIter() int {
 	return 0
 }
 
-// Seeded reports whether the solver's fit depends on Params.Seed: the
-// dual coordinate-descent solvers (-s 1, 3, 7), L1R_L2LOSS_SVC and L1R_LR
-// visit coordinates in a random order; TRON (-s 0, 2) and ELASTICNET_LR
-// are deterministic. (Cross-validation's folds use the seed whatever the
-// solver.)
-func (s Solver) Seeded() bool {
-	switch s {
-	case L2RL2LossSVCDual, L2RL1LossSVCDual, L2RLRDual, L1RL2LossSVC, L1RLR:
-		return true
-	}
-	return false
-}
-
 // ParseSolver returns the solver whose liblinear name is name; the error
 // of one of liblinear's that linear lacks says so.
 func ParseSolver(name string) (Solver, error) {

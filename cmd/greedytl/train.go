@@ -255,7 +255,7 @@ zeros, and as much memory to train): re-index the features, or give
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "print nothing but results")
 	fl.Var(&o.weights, "weight", "multiply C for the class LABEL by WEIGHT (> 0); repeat for each class; liblinear's -wLABEL WEIGHT (as -w1 5 -w-1 2) is read as this")
 	addL1RatioFlag(c, &o.l1Ratio)
-	uint64Var(fl, &o.seed, "seed", 1, "seed of the coordinate order (-s 1, 3, 5, 6, 7) and of the cross-validation folds (-v, -C)")
+	uint64Var(fl, &o.seed, "seed", 1, "seed of the coordinate order and of the cross-validation folds")
 	fl.StringVarP(&o.out, "out", "o", "", "model file to write (default: FILE's base name + .model)")
 	intVarP(fl, &o.maxFeat, "max-features", "", 0, "the largest feature index accepted (0: refuse an index above 1,048,576 that exceeds 100 × the data's non-zero values)")
 	return c
@@ -319,9 +319,6 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	}
 	if c.Flags().Changed("out") && o.folds > 0 && !o.findC {
 		return badInputf("--out %s with -v: -v writes no model, it prints the cross-validation accuracy (-C with -v writes one): give one of them", o.out)
-	}
-	if c.Flags().Changed("seed") && !o.solver.s.Seeded() && o.folds == 0 && !o.findC {
-		return badInputf("--seed %d with -s %d: %s is deterministic, and without -v or -C there are no folds to draw: leave --seed out", o.seed, int(o.solver.s), o.solver.s)
 	}
 	l1Ratio, err := solverL1Ratio(c, o.solver.s, o.l1Ratio)
 	if err != nil {

@@ -446,35 +446,11 @@ func TestTrainBadInput(t *testing.T) {
 		{"cost with -C", []string{"train", "-C", "-c", "5", heartScale}, "-c 5 with -C: -C chooses C itself"},
 		{"l1-ratio without elastic-net", []string{"train", "-s", "6", "--l1-ratio", "0.3", heartScale}, "--l1-ratio applies to -s 100 (elastic-net), not -s 6"},
 		{"out with -v", []string{"train", "-v", "5", "--out", "cv.model", heartScale}, "--out cv.model with -v: -v writes no model"},
-		{"seed with TRON", []string{"train", "-s", "0", "--seed", "3", heartScale}, "--seed 3 with -s 0: L2R_LR is deterministic, and without -v or -C there are no folds to draw: leave --seed out"},
-		{"seed with TRON, by name", []string{"train", "-s", "l2r_l2loss_svc", "--seed", "3", heartScale}, "--seed 3 with -s 2: L2R_L2LOSS_SVC is deterministic"},
-		{"seed with elastic-net", []string{"train", "-s", "100", "--seed", "1", heartScale}, "--seed 1 with -s 100: ELASTICNET_LR is deterministic"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { wantInputError(t, tc.want, tc.args...) })
 	}
 	if matches, _ := filepath.Glob(filepath.Join(dir, "*.model")); len(matches) != 0 {
 		t.Errorf("failed runs left model files: %v", matches)
-	}
-}
-
-// TestTrainSeedWhereUsed: --seed is accepted where the run draws from it,
-// a solver that visits coordinates in a random order or the folds of -v
-// and -C, and gives other models or folds there (TestTrainBadInput: refused
-// where nothing would draw from it, which took it silently).
-func TestTrainSeedWhereUsed(t *testing.T) {
-	needHeartScale(t)
-	dir := t.TempDir()
-	t.Chdir(dir)
-	for _, args := range [][]string{
-		{"-s", "1", "--seed", "3", heartScale, "s1.model"},
-		{"-s", "6", "--seed", "3", heartScale, "s6.model"},
-		{"-s", "0", "--seed", "3", "-v", "2", heartScale},
-		{"-s", "100", "--seed", "3", "-v", "2", heartScale},
-		{"-s", "0", "--seed", "3", "-C", heartScale, "c.model"},
-	} {
-		if code, _, stderr := cli(t, "", append([]string{"train", "-q"}, args...)...); code != 0 {
-			t.Errorf("train %v: exit %d: %s", args, code, stderr)
-		}
 	}
 }
 
