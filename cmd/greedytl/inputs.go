@@ -763,9 +763,5 @@ func (f *dataFlags) readLabelFile(s *streams, path string) (*dataset.Classes, er
 	if err != nil {
 		return nil, badInput(err)
 	}
-	if h == dataset.HeaderYes && !cls.FromText() {
-		// A .npy array has no header line: yes would be ignored silently.
-		return nil, badInputf("--labels-header yes: %s is a .npy array, which has no header line: leave --labels-header out", displayName(path))
-	}
 	return cls, nil
 }
