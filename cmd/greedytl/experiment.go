@@ -404,20 +404,20 @@ func newBar(w io.Writer, total int, what string, opts ...progressbar.Option) *pr
 		progressbar.OptionShowCount(),
 		progressbar.OptionClearOnFinish(),
 	}
-	if !utf8Locale(os.Getenv) {
+	if !utf8Locale() {
 		all = append(all, progressbar.OptionSetTheme(progressbar.ThemeASCII))
 	}
 	return progressbar.NewOptions(total, append(all, opts...)...)
 }
 
-// utf8Locale reports whether the locale of the environment (getenv) leaves
+// utf8Locale reports whether the locale of the environment leaves
 // the terminal UTF-8: the first set of LC_ALL, LC_CTYPE and LANG, which
 // decides the character set as setlocale reads them, names UTF-8
 // ("en_US.UTF-8", "C.utf8"), or none is set (nothing says otherwise).
 // "C", "POSIX" or another character set ("de_DE.ISO-8859-1") is not.
-func utf8Locale(getenv func(string) string) bool {
+func utf8Locale() bool {
 	for _, name := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
-		if v := strings.ToLower(getenv(name)); v != "" {
+		if v := strings.ToLower(os.Getenv(name)); v != "" {
 			return strings.Contains(v, "utf-8") || strings.Contains(v, "utf8")
 		}
 	}

@@ -441,7 +441,8 @@ func (s *sourcesDir) load() (*source.Index, *source.Set, error) {
 // file's header (nil: none): its features' (--features) and its source
 // scores' (--source-scores: the user's own sources; H computed from
 // --sources has none). A model file records the training sample's
-// ("feature_names", "source_names").
+// ("feature_names", "source_names"), and inspect shows a model's
+// (inspectNames).
 type sampleNames struct {
 	features, sources []string
 }
@@ -495,20 +496,32 @@ func (f *dataFlags) checkSourcesNames(s *streams, of string, rec []string, n int
 	if err != nil {
 		return err
 	}
-	names := make([]string, len(ix.Sources))
-	for k, e := range ix.Sources {
-		names[k] = e.Name
-	}
+	names := indexSourceNames(ix)
 	switch {
 	case slices.Equal(names, rec):
 		return nil
-	case slices.Equal(slices.Sorted(slices.Values(names)), slices.Sorted(slices.Values(rec))):
+	case sameNames(names, rec):
 		return badInputf("--sources %s: %s are its sources in another order (theirs: %s; the sources': %s): --sources computes the scores in the sources' order: give them in theirs with --source-scores",
 			f.sources.dir, of, nameList(rec), nameList(names))
 	}
 	s.note("%s name their columns (%s); the scores --sources %s computes (sources %s) cannot be checked against them",
 		of, nameList(rec), f.sources.dir, nameList(names))
 	return nil
+}
+
+// indexSourceNames returns the class names of the sources of ix, in their
+// order (the order of the scores --sources computes).
+func indexSourceNames(ix *source.Index) []string {
+	names := make([]string, len(ix.Sources))
+	for j, e := range ix.Sources {
+		names[j] = e.Name
+	}
+	return names
+}
+
+// sameNames reports whether a and b hold the same names, in any order.
+func sameNames(a, b []string) bool {
+	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
 }
 
 // checkColumnNames compares the column names of the input file path (the
@@ -541,7 +554,7 @@ func checkColumnNames(s *streams, path, unnamed, of string, rec, names []string,
 		return nil
 	}
 	how := "other columns (theirs: %s)"
-	if slices.Equal(slices.Sorted(slices.Values(names)), slices.Sorted(slices.Values(rec))) {
+	if sameNames(names, rec) {
 		how = "the same names in another order (reorder the columns as theirs: %s)"
 	}
 	return badInputf("%s: column %d is named %q where %s have %q: "+how,

@@ -211,11 +211,7 @@ func recordedSourceNames(rec *source.ID) (names []string, note string) {
 	if ix.DataSHA256 != rec.DataSHA256 {
 		return nil, fmt.Sprintf("(sources named by index only: %s now holds sources trained on other data)", rec.Dir)
 	}
-	names = make([]string, len(ix.Sources))
-	for j, e := range ix.Sources {
-		names[j] = e.Name
-	}
-	return names, ""
+	return indexSourceNames(ix), ""
 }
 
 // inspectNames returns the names inspect gives the columns of the model
@@ -223,22 +219,16 @@ func recordedSourceNames(rec *source.ID) (names []string, note string) {
 // the sources directory it records (srcNames, from recordedSourceNames)
 // or else those of the --source-scores header it was fitted on
 // ("source_names").
-func inspectNames(info method.FileInfo, srcNames []string) columnNames {
-	if srcNames == nil {
-		srcNames = info.SourceNames
+func inspectNames(info method.FileInfo, srcNames []string) sampleNames {
+	names := modelColumnNames(info)
+	if srcNames != nil {
+		names.sources = srcNames
 	}
-	return columnNames{features: info.FeatureNames, sources: srcNames}
-}
-
-// columnNames are the names of a model's columns that inspect shows: the
-// features' that its file records ("feature_names"; nil: none) and the
-// sources' (inspectNames; nil: none).
-type columnNames struct {
-	features, sources []string
+	return names
 }
 
 // of returns the name of the column (kind, index), or "" when it has none.
-func (n columnNames) of(kind string, index int) string {
+func (n sampleNames) of(kind string, index int) string {
 	names := n.features
 	if kind == greedytl.Source.String() {
 		names = n.sources
@@ -250,10 +240,10 @@ func (n columnNames) of(kind string, index int) string {
 }
 
 // any reports whether some column has a name.
-func (n columnNames) any() bool { return n.features != nil || n.sources != nil }
+func (n sampleNames) any() bool { return n.features != nil || n.sources != nil }
 
 // nameColumns sets the Name of the columns of cols from names.
-func nameColumns(cols []inspectColumn, names columnNames) {
+func nameColumns(cols []inspectColumn, names sampleNames) {
 	for i := range cols {
 		cols[i].Name = names.of(cols[i].Kind, cols[i].Index)
 	}

@@ -21,7 +21,7 @@ const autoTop = 20
 // member, the ridge member), how often each column was chosen over the
 // fits, and the combined model's largest contributions (sum.Selected, by
 // decreasing |weight|). names are the columns' names, if any.
-func inspectAuto(s *streams, o *inspectOptions, sum inspectSummary, names columnNames) error {
+func inspectAuto(s *streams, o *inspectOptions, sum inspectSummary, names sampleNames) error {
 	w := s.out
 	hp := sum.Hyperparameters
 	fits := 1
@@ -51,7 +51,7 @@ func inspectAuto(s *streams, o *inspectOptions, sum inspectSummary, names column
 // printCommittee prints the members of the committee record c of the
 // model summarised by sum and the tally of the columns chosen over the
 // fits, naming columns by names when there are names.
-func printCommittee(w io.Writer, o *inspectOptions, sum inspectSummary, c *method.AutoCommittee, fits int, names columnNames) error {
+func printCommittee(w io.Writer, o *inspectOptions, sum inspectSummary, c *method.AutoCommittee, fits int, names sampleNames) error {
 	hp := sum.Hyperparameters
 	total := sum.NumFeatures + sum.NumSources
 	fmt.Fprint(w, "The members fitted on the whole sample (weights on the standardised columns, before the mean):\n")
