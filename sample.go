@@ -7,8 +7,6 @@ import (
 	"math/rand/v2"
 	"sync"
 	"unsafe"
-
-	"github.com/greedytl/greedytl/standardize"
 )
 
 // sampleEngine is the randomised search of GreedyTL-59: each step draws r
@@ -677,8 +675,8 @@ func (e *sampleEngine) beta() float64 { return pathBeta(e.in.gamma, e.features) 
 
 // featuresVary reports whether some feature column of in is one the search
 // may draw as non-constant, by the rule of the columns it reads
-// (standardizeChunk: not standardize.Constant, and std/γ not 0; a column
-// whose statistics fail counts too, for the search to report), reading the
+// (standardizeChunk, on a copy of the column: its scale std/γ is not 0; a
+// column whose statistics fail counts too, for the search to report), reading the
 // columns until it finds one: where none is, no feature can be drawn, so
 // that β is 1 whatever γ, as in the exact search (whose γ² with γ > 1 made
 // the path of a fit that can select sources only break down, blaming λ,
@@ -687,13 +685,11 @@ func (e *sampleEngine) beta() float64 { return pathBeta(e.in.gamma, e.features) 
 // called only when γ > 1.
 func featuresVary(in *inputs) bool {
 	col := make([]float64, in.m)
+	var st [1]colStats
+	var f [1]float64
 	for j := range in.d {
 		in.x.column(j, col)
-		mean, std, ok := standardize.Moments(col)
-		if !ok {
-			return true
-		}
-		if scale, _ := scaleFactor(std, in.gamma); !standardize.Constant(mean, std) && scale != 0 {
+		if standardizeChunk(col, in.m, 1, in.gamma, st[:], f[:]) >= 0 || st[0].scale != 0 {
 			return true
 		}
 	}

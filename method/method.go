@@ -55,6 +55,16 @@ func dense(a mat.Matrix) *mat.Dense {
 	return mat.DenseCopyOf(a)
 }
 
+// rows returns the labels of the rows idx of y, in that order (the class
+// names are y's), as selectRows takes the rows of a sample.
+func (y ClassLabels) rows(idx []int) ClassLabels {
+	labels := ClassLabels{Names: y.Names, Y: make([]int, len(idx))}
+	for i, r := range idx {
+		labels.Y[i] = y.Y[r]
+	}
+	return labels
+}
+
 // selectRows returns the rows of d listed in rows, labels included (a new
 // sample; an absent X or H stays absent).
 func selectRows(d Data, rows []int) Data {

@@ -67,11 +67,7 @@ func Write(w io.Writer, m Model, info FileInfo) error {
 	h.Labels = info.Labels
 	h.FeatureNames, h.SourceNames = info.FeatureNames, info.SourceNames
 	if fw, ok := m.(fileWriter); ok {
-		var err error
-		if info.FeatureNames != nil || info.SourceNames != nil {
-			sel, _ := m.Selected() // its NumFeatures and NumSources: the columns of X and H
-			err = checkNameCount(info.FeatureNames, info.SourceNames, sel.NumFeatures, sel.NumSources)
-		}
+		err := checkModelNames(m, info.FeatureNames, info.SourceNames)
 		if err == nil {
 			err = fw.writeFile(w, h)
 		}
@@ -85,11 +81,10 @@ func Write(w io.Writer, m Model, info FileInfo) error {
 		return fmt.Errorf("method: cannot write a %T model", m)
 	}
 	doc, err := enc.fileDocument(h)
-	if err == nil && (info.FeatureNames != nil || info.SourceNames != nil) {
-		// Selected after fileDocument's checks: it need not hold on a
-		// model they refuse.
-		sel, _ := m.Selected()
-		err = checkNameCount(info.FeatureNames, info.SourceNames, sel.NumFeatures, sel.NumSources)
+	if err == nil {
+		// After fileDocument's checks: Selected need not hold on a model
+		// they refuse.
+		err = checkModelNames(m, info.FeatureNames, info.SourceNames)
 	}
 	if err == nil {
 		err = modelfile.Write(w, doc)
@@ -167,10 +162,8 @@ func decodeFile(f modelfile.File) (File, error) {
 	if err != nil {
 		return File{}, fmt.Errorf("reading %s model: %w", f.Method, err)
 	}
-	if sel, _ := m.Selected(); f.FeatureNames != nil || f.SourceNames != nil {
-		if err := checkNameCount(f.FeatureNames, f.SourceNames, sel.NumFeatures, sel.NumSources); err != nil {
-			return File{}, fmt.Errorf("reading %s model: %w", f.Method, err)
-		}
+	if err := checkModelNames(m, f.FeatureNames, f.SourceNames); err != nil {
+		return File{}, fmt.Errorf("reading %s model: %w", f.Method, err)
 	}
 	return File{Model: m, Info: info}, nil
 }
@@ -181,6 +174,18 @@ func decodeFile(f modelfile.File) (File, error) {
 // uses for its file type.
 func decodeStrict(doc []byte, v any) error {
 	return jsonfile.DecodeComplete(doc, v, "model")
+}
+
+// checkModelNames checks the feature and source names (nil: none) a file
+// records for the binary model m against the columns of X and H it was
+// fitted on (its Selection's NumFeatures and NumSources, which it builds
+// only when there are names).
+func checkModelNames(m Model, features, sources []string) error {
+	if features == nil && sources == nil {
+		return nil
+	}
+	sel, _ := m.Selected()
+	return checkNameCount(features, sources, sel.NumFeatures, sel.NumSources)
 }
 
 // checkNameCount returns an error when features or sources, a file's

@@ -126,10 +126,7 @@ func fitMultinomialModel(ctx context.Context, name string, s blockScaler, Z *mat
 		if Fcv, _, err = reduceRows(ctx, rowsOf(sub, rows)); err != nil {
 			return nil, err
 		}
-		ycv = ClassLabels{Names: y.Names, Y: make([]int, len(rows))}
-		for t, i := range rows {
-			ycv.Y[t] = y.Y[i]
-		}
+		ycv = y.rows(rows)
 	}
 	runs := &solverRuns{solver: fmt.Sprintf("L-BFGS (to a gradient tolerance, at most %d iterations)", multinomialIters)}
 	c, err := chooseMultinomialC(ctx, Fcv, ycv, seed, runs)

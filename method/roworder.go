@@ -95,9 +95,5 @@ func compareBits(a, b []float64) int {
 // rows alone.
 func inContentOrder(train Data, y ClassLabels) (Data, ClassLabels) {
 	order := contentOrder(train.X, train.H, y.Y)
-	labels := ClassLabels{Names: y.Names, Y: make([]int, len(order))}
-	for i, r := range order {
-		labels.Y[i] = y.Y[r]
-	}
-	return selectRows(train, order), labels
+	return selectRows(train, order), y.rows(order)
 }
