@@ -137,18 +137,16 @@ func canonicalTwin(vals []string) (i, j int, ok bool) {
 		return 0, 0, false // the usual case: no map, no normalising
 	}
 	first := make(map[string]int) // NFC form → index of its first label
-	seen := make(map[string]bool) // labels as written
 	for j, v := range vals {
-		if seen[v] {
-			continue
-		}
-		seen[v] = true
 		key := v
 		if notASCII(v) {
 			key = norm.NFC.String(v)
 		}
 		if i, dup := first[key]; dup {
-			return i, j, true // vals[i] != v: v is new as written
+			if vals[i] != v {
+				return i, j, true
+			}
+			continue // the same label again
 		}
 		first[key] = j
 	}

@@ -271,8 +271,10 @@ func (lf *labelFile) checkLabels(skip int, byValue bool) error {
 	if missing >= 0 && quoted > 0 && bare == 0 {
 		return lf.errorAt(missing, fmt.Errorf("label %q, unquoted among quoted labels, is a missing value (as R's write.table and write.csv quote strings and write NA bare): give only the examples that have a label, or quote it if it is a class (\"NA\")", lf.vals[missing]))
 	}
-	if i, j, ok := canonicalTwin(lf.vals[skip:]); ok && !lf.npy {
-		return lf.errorAt(skip+j, twinError("label", lf.vals[skip+j], lf.vals[skip+i], lf.place(skip+i)))
+	if !lf.npy {
+		if i, j, ok := canonicalTwin(lf.vals[skip:]); ok {
+			return lf.errorAt(skip+j, twinError("label", lf.vals[skip+j], lf.vals[skip+i], lf.place(skip+i)))
+		}
 	}
 	if big >= 0 && allNumbers && byValue {
 		x, _ := bigInteger(lf.vals[big])
