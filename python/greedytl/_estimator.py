@@ -424,7 +424,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             elif prefix == "":
                 args += ["--sources", resolved.path]
             return args
-        H, names = source_scores(resolved, X, _frame(given, X), {"": "X"}.get(prefix, "X_" + tag))
+        H, names = source_scores(resolved, X, _frame(given, X), "X_" + tag if prefix else "X")
         if prefix == "":
             self._source_names = names
         args += ["--" + prefix + "source-scores", save(tag + "-H.npy", H)]

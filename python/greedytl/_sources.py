@@ -319,7 +319,7 @@ class SourcesDir:
                 raise ValueError("{}: source {}: file {} is source {}'s too: each source needs its own model "
                                  "file".format(ipath, _go_quote(name), _go_quote(file), _go_quote(files[cleaned])))
             files[cleaned] = name
-            mpath = os.path.join(self.path, *posixpath.normpath(file).split("/"))  # cleaned, as Go joins it
+            mpath = os.path.join(self.path, *cleaned.split("/"))  # cleaned, as Go joins it
             try:
                 if "\0" in mpath:  # Go's open fails with EINVAL, where Python's raises a bare ValueError
                     raise OSError(errno.EINVAL, os.strerror(errno.EINVAL), mpath)
