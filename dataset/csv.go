@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -318,7 +319,7 @@ func isRangeHeader(fields [][]byte) bool {
 // pandas writes every float ("2.0", "1e+20").
 func allDecimals(fields [][]byte) bool {
 	for _, f := range fields {
-		if !isNumber(f) || !strings.ContainsAny(string(f), ".eE") {
+		if !isNumber(f) || !bytes.ContainsAny(f, ".eE") {
 			return false
 		}
 	}

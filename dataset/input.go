@@ -94,7 +94,7 @@ func maybeGunzip(r io.Reader, name string) (*bufio.Reader, bool, error) {
 	if err != nil && err != io.EOF {
 		return nil, false, &Error{File: name, Err: err}
 	}
-	if len(magic) < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
+	if !isGzip(magic) {
 		return br, false, nil
 	}
 	gz, err := gzip.NewReader(br)
@@ -206,6 +206,9 @@ var errGzipTruncated = errors.New("unexpected end of compressed data")
 // neither another gzip member nor zeros.
 var errGzipTrailing = errors.New("gzip: bytes after the compressed data that are neither another gzip stream nor zero padding")
 
+// isGzip reports whether b begins with gzip's magic bytes, 1f 8b.
+func isGzip(b []byte) bool { return bytes.HasPrefix(b, []byte{0x1f, 0x8b}) }
+
 // gzipReader decompresses the gzip members of br one after the other, as
 // gzip -d and Python's gzip module (so NumPy, pandas and scikit-learn) read
 // them: concatenated members are one content, and zero bytes after a member
@@ -249,7 +252,7 @@ func (g *gzipReader) nextMember() error {
 			continue
 		}
 		g.br.UnreadByte()
-		if magic, _ := g.br.Peek(2); len(magic) < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
+		if magic, _ := g.br.Peek(2); !isGzip(magic) {
 			return errGzipTrailing
 		}
 		if err := g.zr.Reset(g.br); err != nil {
