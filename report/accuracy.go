@@ -251,18 +251,18 @@ func positivesLabel(negatives int) string {
 // per method, at one noise level.
 func accuracyFigure(name, dataset string, d *datasetRows, noise, negatives int) (*figure, error) {
 	ps, ticks := categories(d.positives(noise))
-	ms := d.methods(noise)
+	ms, all := d.methods(noise), d.methods(-1)
 	title := fmt.Sprintf("%s: balanced accuracy vs training positives", dataset)
 	if noise > 0 {
 		title += " (" + plural.Count(noise, "noise dimension", "noise dimensions") + ")"
 	}
-	p, err := accuracyPanel(title, positivesLabel(negatives), ticks, ms, d.methods(-1), func(m string, i int) (Row, bool) {
+	p, err := accuracyPanel(title, positivesLabel(negatives), ticks, ms, all, func(m string, i int) (Row, bool) {
 		return d.get(m, ps[i], noise)
 	})
 	if err != nil {
 		return nil, err
 	}
-	leg := methodLegend(ms, d.methods(-1))
+	leg := methodLegend(ms, all)
 	width, height := legendFit(9*vg.Inch, 5.2*vg.Inch, leg, 0)
 	return &figure{
 		name: name,
@@ -278,8 +278,9 @@ func accuracyFigure(name, dataset string, d *datasetRows, noise, negatives int) 
 // or more noise levels (the feature-selection methods of the paper first).
 func noiseFigure(name, dataset string, d *datasetRows, negatives int) (*figure, error) {
 	ns, ticks := categories(d.noises())
+	all := d.methods(-1)
 	var ms []string
-	for _, m := range d.methods(-1) {
+	for _, m := range all {
 		levels := 0
 		for _, n := range ns {
 			for _, p := range d.positives(n) {
@@ -316,7 +317,7 @@ func noiseFigure(name, dataset string, d *datasetRows, negatives int) (*figure, 
 		if negatives == 0 {
 			title = plural.Count(pos, "positive", "positives")
 		}
-		p, err := accuracyPanel(title, "noise dimensions", ticks, ms, d.methods(-1), func(m string, i int) (Row, bool) {
+		p, err := accuracyPanel(title, "noise dimensions", ticks, ms, all, func(m string, i int) (Row, bool) {
 			return d.get(m, pos, ns[i])
 		})
 		if err != nil {
@@ -328,7 +329,7 @@ func noiseFigure(name, dataset string, d *datasetRows, negatives int) (*figure, 
 	for _, p := range plots[1:] {
 		p.Y.Label.Text = ""
 	}
-	leg := methodLegend(ms, d.methods(-1))
+	leg := methodLegend(ms, all)
 	sty := plots[0].Title.TextStyle
 	above := vg.Length(0) // a super-title above the panels
 	if len(plots) > 1 {
@@ -359,7 +360,8 @@ func approxFigure(name, dataset string, a approximation, d *datasetRows, res *Re
 	ms := []string{a.exact, a.approx}
 	ms = append(ms, strongest(d, noise, 3, ms)...)
 	slices.SortFunc(ms, compareMethods)
-	left, err := accuracyPanel("accuracy by training-set size", positivesLabel(negatives), ticks, ms, d.methods(-1), func(m string, i int) (Row, bool) {
+	all := d.methods(-1)
+	left, err := accuracyPanel("accuracy by training-set size", positivesLabel(negatives), ticks, ms, all, func(m string, i int) (Row, bool) {
 		return d.get(m, ps[i], noise)
 	})
 	if err != nil {
@@ -369,7 +371,7 @@ func approxFigure(name, dataset string, a approximation, d *datasetRows, res *Re
 	grid := plotter.NewGrid()
 	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
 	right.Add(grid)
-	leg := methodLegend(ms, d.methods(-1))
+	leg := methodLegend(ms, all)
 	lo, hi := 100.0, 0.0
 	colors := []color.RGBA{rgb(0x1b, 0x9e, 0x77), rgb(0xd9, 0x5f, 0x02), rgb(0x75, 0x70, 0xb3), rgb(0xe7, 0x29, 0x8a), rgb(0x66, 0xa6, 0x1e)}
 	for i, pos := range ps {
