@@ -282,7 +282,7 @@ func (l *floatList) Type() string { return "floats" }
 // is parsed.
 type workersValue int
 
-func (w *workersValue) String() string { return strconv.Itoa(int(*w)) }
+func (w *workersValue) String() string { return (*intValue)(w).String() }
 
 func (w *workersValue) Set(s string) error {
 	n, err := parseWhole(s)
@@ -293,7 +293,7 @@ func (w *workersValue) Set(s string) error {
 	return nil
 }
 
-func (w *workersValue) Type() string { return "int" }
+func (w *workersValue) Type() string { return (*intValue)(w).Type() }
 
 // workersVar registers --workers on c, storing into p.
 func workersVar(c *cobra.Command, p *int, usage string) {
