@@ -220,7 +220,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         classes, yi = np.unique(y, return_inverse=True)
         if len(classes) < 2:
             raise ValueError("greedytl needs samples of at least 2 classes in the data, but the data "
-                             "contain only one class: {!r}".format(classes[0]))
+                             "contain only one class: {}".format(_shown(classes[0])))
         if self.sources is None and not self.use_features:
             raise ValueError("use_features=False needs sources: give sources, or use the features")
         Xu = None if X_unlabelled is None else self._validate_other(X_unlabelled, "X_unlabelled")
@@ -449,7 +449,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 return repr(c)
             i = given.index(c)
             v = self.classes_[i]
-            return "classes_[{}] = {!r}".format(i, _key(v))
+            return "classes_[{}] = {}".format(i, _shown(v))
         return name
 
     @staticmethod
@@ -680,8 +680,8 @@ def _positions(classes, yo, rows):
         try:
             pos[k] = index[v]
         except (KeyError, TypeError):  # TypeError: unhashable, no label
-            raise ValueError("{}: y_oracle[{}] is {!r}, not one of {!r}".format(
-                what, k, _key(yo[k]), [_key(c) for c in classes])) from None
+            raise ValueError("{}: y_oracle[{}] is {}, not one of [{}]".format(
+                what, k, _shown(yo[k]), ", ".join(_shown(c) for c in classes))) from None
     return pos
 
 
@@ -694,6 +694,26 @@ def _key(label):
     if isinstance(label, np.generic) and label.dtype.kind in "biufU":
         return label.item()
     return label
+
+
+def _shown(label):
+    """A label as a message shows it, as the user gave it and the same under
+    NumPy 1 and 2 (whose repr of a NumPy scalar names its type,
+    np.str_('a')): a NumPy string as the Python str it holds ('a'), a NumPy
+    bool or number as str() writes it (3, True, 0.1 for a float32 0.1, not
+    the float64 of .item()); a date or duration as NumPy 1 writes it
+    (numpy.datetime64('2020-01-01'), where NumPy 2 writes np.); anything
+    else (a Python label) by its repr."""
+    if isinstance(label, np.generic):
+        kind = label.dtype.kind
+        if kind in "US":
+            return repr(label.item())
+        if kind in "biufc":
+            return str(label)
+        if kind in "mM":
+            r = repr(label)
+            return "numpy." + r[len("np."):] if r.startswith("np.") else r
+    return repr(label)
 
 
 def _bytes(n):

@@ -1641,7 +1641,7 @@ def test_oracle_dates_in_another_unit(cli, zoo):
     they equal them in another unit (days in y, seconds in y_oracle), as ==
     tells: the dict lookup refused them (equal, they hash apart); a date
     between two classes is still refused, naming it as given."""
-    from greedytl._estimator import _positions
+    from greedytl._estimator import _positions, _shown
     X, y = _data()
     S = greedytl.Sources(zoo)
     days = np.where(y == y[0], np.datetime64("2020-01-01", "D"), np.datetime64("2021-06-30", "D"))
@@ -1710,6 +1710,55 @@ def test_unlabelled_and_oracle_inputs_named(tmp_path):
     with pytest.raises(greedytl.CommandNotFoundError):  # labels of y's classes in another type: the same labels
         TransferClassifier(method="best-source", greedytl_bin=absent).fit(
             X[:20], yi[:20], X_oracle=X[20:], y_oracle=yi[20:].astype(float))
+
+
+class _Np2Str(np.str_):
+    """A NumPy string that reprs as NumPy 2's do (np.str_('a')), so that
+    NumPy 1 shows what a message made with repr would print under NumPy 2."""
+
+    def __repr__(self):
+        return "np.str_({})".format(str.__repr__(self))
+
+
+class _Np2Int(np.int64):
+    """A NumPy int that reprs as NumPy 2's do (np.int64(3))."""
+
+    def __repr__(self):
+        return "np.int64({})".format(int(self))
+
+
+def test_labels_shown_as_given(tmp_path):
+    """A message that names a class label shows it as the user gave it
+    ('a', 3), the same under NumPy 1 and 2, whose repr of a NumPy scalar
+    names its type (np.str_('a'), np.int64(3)): the one class of y, a
+    y_oracle label that is not one of y's classes and the list of those,
+    and the class a fit warning names.  _Np2Str and _Np2Int repr as NumPy
+    2's scalars do, so this fails under NumPy 1 too where a message used
+    repr; dates are shown as NumPy 1 shows them."""
+    from greedytl._estimator import _positions, _shown
+    X, _ = _data()
+    absent = str(tmp_path / "no-greedytl")  # the refusals come before greedytl runs
+    for one in (np.array(["a"] * len(X)), np.array([_Np2Str("a")] * len(X), dtype=object)):
+        with pytest.raises(ValueError, match=r"contain only one class: 'a'$"):
+            TransferClassifier(greedytl_bin=absent).fit(X, one)
+    with pytest.raises(ValueError, match=r"contain only one class: 3$"):
+        TransferClassifier(greedytl_bin=absent).fit(X, np.full(len(X), 3, dtype=np.int64))
+    for classes, yo, want in (
+            (np.array([_Np2Str("a"), _Np2Str("b")], dtype=object), np.array([_Np2Str("z")], dtype=object),
+             "'z', not one of ['a', 'b']"),
+            (np.array([_Np2Int(1), _Np2Int(3)], dtype=object), np.array([_Np2Int(2)], dtype=object),
+             "2, not one of [1, 3]"),
+            (np.array(["a", "b"]), np.array(["z"]), "'z', not one of ['a', 'b']"),
+            (np.array([1, 3]), np.array([2]), "2, not one of [1, 3]")):
+        with pytest.raises(ValueError) as e:
+            _positions(classes, yo, 1)
+        assert str(e.value).endswith("y_oracle[0] is " + want), str(e.value)
+    clf = TransferClassifier()
+    clf.classes_ = np.array([_Np2Str("a"), _Np2Str("b"), _Np2Str("c")], dtype=object)
+    assert clf._class_namer(3)("2") == "classes_[2] = 'c'"
+    assert _shown(np.float32(0.1)) == "0.1" and _shown(np.True_) == "True" and _shown(None) == "None"
+    assert _shown(np.datetime64("2020-01-02")) == "numpy.datetime64('2020-01-02')"
+    assert _shown(np.timedelta64(3, "D")) == "numpy.timedelta64(3,'D')"
 
 
 def test_pipeline_gridsearch_cross_val(cli, zoo):
