@@ -537,7 +537,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         S = self._file_scores(X)
         if S.ndim == 1:
             return S
-        S = S[:, self._file_order()]
+        # take, not S[:, order]: a C-contiguous array, as scikit-learn's
+        # classifiers return theirs (fancy indexing of columns is not).
+        S = S.take(self._file_order(), axis=1)
         if len(self.classes_) == 2:
             return S[:, 1] - S[:, 0]
         return S

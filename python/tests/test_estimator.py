@@ -1990,6 +1990,16 @@ def test_multiclass(multiclass_cli, zoo, tmp_path):
     assert any(c["kind"] == "source" for c in clf.selected_["emu"])
     D = clf.decision_function(X[44:])
     assert D.shape == (22, len(names))
+    # As scikit-learn's classifiers return it: a C-contiguous float64 array
+    # (a column permutation of the file's scores was not), from a sparse X
+    # too, with the same values.
+    from scipy import sparse
+    lr = LogisticRegression(max_iter=1000).fit(X[:44], y[:44]).decision_function(X[44:])
+    assert lr.flags["C_CONTIGUOUS"] and lr.dtype == np.float64
+    for A in (X[44:], sparse.csr_matrix(X[44:])):
+        DA = clf.decision_function(A)
+        assert DA.flags["C_CONTIGUOUS"] and DA.dtype == lr.dtype and DA.shape == lr.shape
+        np.testing.assert_array_equal(DA, D)
     np.save(tmp_path / "X.npy", X[44:])
     np.save(tmp_path / "H.npy", _zoo_scores(zoo, X[44:]))
     (tmp_path / "m.json").write_text(json.dumps(clf.model_))
