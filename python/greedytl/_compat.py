@@ -67,12 +67,17 @@ if HAVE_SKLEARN:
         out = _validated(est, X, y, reset, kw)
         if get_config()["assume_finite"]:
             no_y = y is None or isinstance(y, str) and y == "no_validation"
-            name = type(est).__name__
-            with config_context(assume_finite=False):
-                for what, A in ([("X", out)] if no_y else zip(("X", "y"), out)):
-                    # Labels of object dtype too: a NaN among strings.
-                    assert_all_finite(A, allow_nan=False, estimator_name=name, input_name=what)
+            for what, A in ([("X", out)] if no_y else zip(("X", "y"), out)):
+                # Labels of object dtype too: a NaN among strings.
+                check_finite(est, A, what)
         return out
+
+    def check_finite(est, A, name):
+        """Refuse NaN or infinity in A, the input called name, with
+        scikit-learn's own message ("Input NAME contains NaN."), whatever
+        the configuration (see validate_data)."""
+        with config_context(assume_finite=False):
+            assert_all_finite(A, allow_nan=False, estimator_name=type(est).__name__, input_name=name)
 
 else:  # pragma: no cover
     class NotFittedError(ValueError, AttributeError):
@@ -149,6 +154,11 @@ else:  # pragma: no cover
             raise ValueError("Input contains NaN or infinity")
         return X
 
+    def check_finite(est, A, name):
+        A = np.asarray(A)
+        if A.dtype.kind in "fc" and not np.all(np.isfinite(A)):
+            raise ValueError("Input {} contains {}.".format(name, "NaN" if np.any(np.isnan(A)) else "infinity"))
+
     def validate_data(est, X, y="no_validation", reset=True, accept_sparse=False, **kw):
         X = _check_X(X, accept_sparse)
         if reset:
@@ -167,4 +177,4 @@ else:  # pragma: no cover
 
 __all__ = ["HAVE_SKLEARN", "BaseEstimator", "ClassifierMixin", "InvalidParameterError", "NotFittedError",
            "check_random_state",
-           "check_classification_targets", "check_is_fitted", "issparse", "validate_data"]
+           "check_classification_targets", "check_finite", "check_is_fitted", "issparse", "validate_data"]

@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _cli, _model
 from ._compat import (BaseEstimator, ClassifierMixin, InvalidParameterError, check_classification_targets,
-                      check_is_fitted, check_random_state, issparse, validate_data)
+                      check_finite, check_is_fitted, check_random_state, issparse, validate_data)
 from ._sources import Sources, SourcesDir, classifiers, source_scores
 
 __all__ = ["TransferClassifier"]
@@ -229,9 +229,12 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 raise ValueError("give both X_oracle and y_oracle")
             Xo = self._validate_other(X_oracle, "X_oracle")
             yo = np.asarray(y_oracle)
-            if yo.dtype.kind in "fc" and not np.all(np.isfinite(yo)):
-                raise ValueError("Input y_oracle contains {}: a label must be finite".format(
-                    "NaN" if np.any(np.isnan(yo)) else "infinity"))
+            if yo.dtype.kind in "fc":
+                # Numbers as scikit-learn checks y; other labels (a NaN
+                # among strings) are refused by _positions, which names
+                # the row, where scikit-learn's message would not name
+                # the input.
+                check_finite(self, yo, "y_oracle")
             pos = _positions(classes, yo, Xo.shape[0])
         resolved = None if self.sources is None else Sources(self.sources).resolve()
         if isinstance(resolved, SourcesDir):

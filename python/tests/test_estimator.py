@@ -1444,14 +1444,22 @@ def test_errors(cli, tmp_path):
     with pytest.raises(ValueError, match="class"):
         TransferClassifier().fit(X, np.zeros(len(X)))
     # A non-finite label is refused by name (y by scikit-learn's check; the
-    # held-out y_oracle said only that it was not one of y's classes).
+    # held-out y_oracle said only that it was not one of y's classes), the
+    # held-out y_oracle with scikit-learn's message for y, naming it,
+    # whatever the configuration (assume_finite skips scikit-learn's check).
     yf = np.where(y == "yes", 1.0, -1.0)
     for bad, word in ((np.nan, "NaN"), (np.inf, "infinity"), (-np.inf, "infinity")):
+        ybad = np.concatenate([yf[:-1], [bad]])
         with pytest.raises(ValueError, match="Input y contains " + word):
-            TransferClassifier().fit(X, np.concatenate([yf[:-1], [bad]]))
-        with pytest.raises(ValueError, match="Input y_oracle contains " + word):
-            TransferClassifier(method="best-source").fit(X[:20], yf[:20], X_oracle=X[20:],
-                                                          y_oracle=np.concatenate([yf[20:-1], [bad]]))
+            TransferClassifier().fit(X, ybad)
+        with pytest.raises(ValueError) as want:
+            LogisticRegression().fit(X, ybad)
+        for finite in (False, True):
+            with sklearn.config_context(assume_finite=finite):
+                with pytest.raises(ValueError) as got:
+                    TransferClassifier(method="best-source").fit(X[:20], yf[:20], X_oracle=X[20:],
+                                                                  y_oracle=ybad[20:])
+            assert str(got.value) == str(want.value).replace("Input y ", "Input y_oracle ", 1), finite
     clf = TransferClassifier(random_state=0).fit(X, y)
     with pytest.raises(ValueError, match="features"):
         clf.predict(X[:, :3])
