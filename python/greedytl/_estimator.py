@@ -4,6 +4,7 @@ import copy
 import math
 import numbers
 import os
+import warnings
 
 import numpy as np
 
@@ -347,11 +348,16 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
     def _validate_other(self, A, name):
         """A further sample of fit (X_unlabelled, X_oracle) validated as X is
         at predict; scikit-learn's messages, which call every input X, are
-        prefixed with its name."""
-        try:
-            A = validate_data(self, A, reset=False, dtype=np.float64, accept_sparse="csr")
-        except ValueError as e:
-            raise ValueError("{}: {}".format(name, e)) from e
+        prefixed with its name: its errors, and its warnings (an array
+        where fit's X had column names), warned again as the caller's."""
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                A = validate_data(self, A, reset=False, dtype=np.float64, accept_sparse="csr")
+            except ValueError as e:
+                raise ValueError("{}: {}".format(name, e)) from e
+        for w in caught:
+            warnings.warn(w.category("{}: {}".format(name, w.message)), stacklevel=3)
         self._check_dense(A, name)
         return A
 

@@ -1720,6 +1720,31 @@ def test_unlabelled_and_oracle_inputs_named(tmp_path):
             X[:20], yi[:20], X_oracle=X[20:], y_oracle=yi[20:].astype(float))
 
 
+def test_unlabelled_and_oracle_warnings_named(tmp_path):
+    """scikit-learn's warnings about X_unlabelled and X_oracle (an array
+    where fit's X had column names, or column names where it had none) name
+    the input, as fit's refusals of them do: they said X, as of any input."""
+    pd = pytest.importorskip("pandas")
+    X, y = _data()
+    cols = ["c{}".format(j) for j in range(X.shape[1])]
+    absent = str(tmp_path / "no-greedytl")  # the warnings come before greedytl runs
+    for Xfit, Xother in ((pd.DataFrame(X[:20], columns=cols), X[20:]), (X[:20], pd.DataFrame(X[20:], columns=cols))):
+        with warnings.catch_warnings(record=True) as want:
+            warnings.simplefilter("always")
+            LogisticRegression().fit(Xfit, y[:20]).predict(Xother)
+        assert len(want) == 1
+        for name, method, kw in (("X_unlabelled", "dam", dict(X_unlabelled=Xother)),
+                                 ("X_oracle", "best-source", dict(X_oracle=Xother, y_oracle=y[20:]))):
+            with warnings.catch_warnings(record=True) as got:
+                warnings.simplefilter("always")
+                with pytest.raises(greedytl.CommandNotFoundError):
+                    TransferClassifier(method=method, greedytl_bin=absent).fit(Xfit, y[:20], **kw)
+            assert [(w.category, str(w.message)) for w in got] == [
+                (want[0].category, name + ": " + str(want[0].message).replace("LogisticRegression",
+                                                                              "TransferClassifier"))]
+            assert got[0].filename == __file__  # warned as fit's caller's
+
+
 class _Np2Str(np.str_):
     """A NumPy string that reprs as NumPy 2's do (np.str_('a')), so that
     NumPy 1 shows what a message made with repr would print under NumPy 2."""
