@@ -606,7 +606,7 @@ def source_scores(resolved, X, frame=None, name="X"):
                 s = getattr(c, method)(X if frame is None or _fitted_on_arrays(c) else frame)
                 s = proba_scores(s) if method == "predict_proba" else np.asarray(s, dtype=np.float64)
             except ValueError as e:
-                raise ValueError("sources[{}] ({}) cannot score X: {}".format(i, type(c).__name__, e)) from e
+                raise ValueError("sources[{}] ({}) cannot score {}: {}".format(i, type(c).__name__, name, e)) from e
             if s.ndim == 1:
                 s = s[:, None]
                 names.append("{}:{}".format(i, type(c).__name__))
@@ -621,15 +621,20 @@ def source_scores(resolved, X, frame=None, name="X"):
         H = resolved(X if frame is None else frame)
         # A callable given sparse X may keep its scores sparse (a slice of
         # X); they are the dense scores, as decision_function's are.
-        H = np.asarray(H.toarray() if issparse(H) else H, dtype=np.float64)
+        try:
+            H = np.asarray(H.toarray() if issparse(H) else H, dtype=np.float64)
+        except (TypeError, ValueError) as e:
+            raise ValueError("the sources callable gives scores of {} that are not numbers: {}".format(name, e)) from e
         if H.ndim == 1:
             H = H[:, None]
         names = [str(j) for j in range(H.shape[1] if H.ndim == 2 else 0)]
         givers = ["the sources callable"] * len(names)
+    whose = "the sources'" if isinstance(resolved, list) else "the sources callable's"
     if H.ndim != 2 or H.shape[0] != np.shape(X)[0]:
-        raise ValueError("the sources' scores have shape {}, want ({}, n_sources)".format(H.shape, np.shape(X)[0]))
+        raise ValueError("{} scores of {} have shape {}, want ({}, n_sources): one row per row of {}".format(
+            whose, name, H.shape, np.shape(X)[0], name))
     if H.shape[1] == 0:
-        raise ValueError("the sources give no score columns")
+        raise ValueError("{} scores of {} have no column".format(whose, name))
     if not np.all(np.isfinite(H)):
         i, j = np.argwhere(~np.isfinite(H))[0]
         raise ValueError("{} gives {} as the score of row {} of {} (source score column {}, {!r}): source scores "

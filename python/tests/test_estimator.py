@@ -1076,6 +1076,52 @@ def test_source_error_names_the_source(cli, zoo):
     assert "expecting 8 features" in str(e.value.__cause__)
 
 
+def test_sources_errors_name_the_source_and_input(cli):
+    """Scores a sources callable gives that greedytl cannot take (not
+    numbers, not one row per row, no column) are refused naming the
+    callable and the input it scored (X at fit and predict, X_unlabelled),
+    as a non-finite score is; a source classifier that cannot score
+    X_unlabelled names it (they said "could not convert string to float:
+    'a'", "the sources' scores have shape (3, 2)" and "cannot score X" of
+    any input)."""
+    X, y = _data()
+    n = 15  # training rows; X_unlabelled and predict's X, the other m
+    m = X.shape[0] - n
+    cases = [
+        (lambda A: np.array([["a"]] * len(A)),
+         "the sources callable gives scores of {name} that are not numbers: could not convert string to float: 'a'"),
+        (lambda A: np.asarray(A)[:3, :2],
+         "the sources callable's scores of {name} have shape (3, 2), want ({m}, n_sources): one row per row of {name}"),
+        (lambda A: np.zeros((len(A), 0)), "the sources callable's scores of {name} have no column"),
+    ]
+    two = lambda A: np.asarray(A)[:, :2]  # noqa: E731
+    for fn, want in cases:
+        with pytest.raises(ValueError) as e:
+            TransferClassifier(sources=fn, random_state=0).fit(X[:n], y[:n])
+        assert str(e.value) == want.format(name="X", m=n)
+        fitted = TransferClassifier(sources=two, random_state=0).fit(X[:n], y[:n])
+        fitted.sources_ = fn
+        with pytest.raises(ValueError) as e:
+            fitted.predict(X[n:])
+        assert str(e.value) == want.format(name="X", m=m)
+        on_unlabelled = lambda A, fn=fn: fn(A) if len(A) == m else two(A)  # noqa: E731
+        with pytest.raises(ValueError) as e:
+            TransferClassifier(method="dam", sources=on_unlabelled, random_state=0).fit(
+                X[:n], y[:n], X_unlabelled=X[n:])
+        assert str(e.value) == want.format(name="X_unlabelled", m=m)
+
+    class TrainingRowsOnly(LogisticRegression):
+        def decision_function(self, A):
+            if len(A) != n:
+                raise ValueError("scores the training rows only")
+            return super().decision_function(A)
+
+    src = greedytl.Sources([TrainingRowsOnly().fit(X[:n], y[:n])])
+    want = r"^sources\[0\] \(TrainingRowsOnly\) cannot score X_unlabelled: scores the training rows only$"
+    with pytest.raises(ValueError, match=want):
+        TransferClassifier(method="dam", sources=src, random_state=0).fit(X[:n], y[:n], X_unlabelled=X[n:])
+
+
 def test_standardiser_pickled_before_its_divisor():
     """A Standardiser pickled before it kept _constant and _divisor (py10:
     an estimator pickled by an older package, whose l1-logistic or
