@@ -139,7 +139,10 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         or the sources' score columns), ``weight`` (of the standardised
         column), for the greedy methods in selection order with the errors
         after each step, else by decreasing |weight|; each with ``name``
-        (a source's name, or ``"x[i]"``). For a multi-class model (three or
+        (a source's name; a feature's, its column name in
+        ``feature_names_in_`` when X was a DataFrame of string column names,
+        as ``greedytl inspect`` names it from a CSV header; else ``"x[i]"``).
+        For a multi-class model (three or
         more classes, or a native multi-class method), a dict from each class
         of ``classes_`` (a Python int, float, bool or str for labels of those
         kinds) to its list (empty for the models without per-column weights:
@@ -483,8 +486,17 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 _model.count_of(n, "source score column", "source score columns")))
 
     def _column_name(self, c, names):
-        if c.get("kind") == "source" and 0 <= c.get("index", -1) < len(names):
-            return names[c["index"]]
+        """The name of a column of the model (an entry of inspect's
+        selection): a source's, from names; a feature's, X's column name
+        when X was a DataFrame of string column names (feature_names_in_),
+        as greedytl inspect names a feature from the header of a CSV X;
+        else x[i] (h[i])."""
+        i = c.get("index", -1)
+        if c.get("kind") == "source" and 0 <= i < len(names):
+            return names[i]
+        features = getattr(self, "feature_names_in_", ())
+        if c.get("kind") == "feature" and 0 <= i < len(features):
+            return str(features[i])
         return "{}[{}]".format("x" if c.get("kind") == "feature" else "h", c.get("index"))
 
     # -- predict ---------------------------------------------------------

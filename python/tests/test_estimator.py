@@ -2162,6 +2162,48 @@ def test_fit_inspects_the_model_file_itself(multiclass_cli, zoo, synth, tmp_path
     assert named_dir > 0  # inspect named some source columns from the directory
 
 
+def test_selected_names_dataframe_columns_as_inspect_names_a_header(multiclass_cli, zoo, tmp_path):
+    """Fitted on a DataFrame, selected_ names a feature column by its name
+    in feature_names_in_, as greedytl inspect names it when greedytl fit is
+    given the same X as a CSV file with that header (selected_ said x[i]),
+    binary and multi-class; sources keep their names, and an array X its
+    x[i]."""
+    pd = pytest.importorskip("pandas")
+    X, y = _data()
+    cols = ["age", "income", "height", "weight", "x 4", "score", "rank", "zip"]
+    y3 = np.array(["c", "a", "b"])[np.digitize(X[:, 0], [-0.4, 0.4])]
+    for labels, method, sources in ((y, "greedytl", None), (y, "greedytl", greedytl.Sources(zoo)),
+                                    (y3, "greedytl", None)):
+        clf = TransferClassifier(method=method, sources=sources, random_state=0).fit(
+            pd.DataFrame(X, columns=cols), labels)
+        classes, yi = np.unique(labels, return_inverse=True)
+        path = tmp_path / "X.csv"
+        path.write_text(",".join(cols) + "\n" + "".join(",".join(repr(v) for v in row) + "\n" for row in X))
+        np.save(tmp_path / "y.npy", np.where(yi == 1, 1.0, -1.0) if len(classes) == 2 else yi)
+        args = ["fit", "--method", method, "--seed", 0, "--features", path, "--labels", tmp_path / "y.npy",
+                "--out", tmp_path / "m.json"]
+        if sources is not None:
+            np.save(tmp_path / "H.npy", _zoo_scores(zoo, X))
+            args += ["--source-scores", tmp_path / "H.npy"]
+        run(multiclass_cli, *args)
+        want = json.loads(run(multiclass_cli, "inspect", "--json", tmp_path / "m.json"))
+        if len(classes) == 2:
+            got, want = [clf.selected_], [want["selected"]]
+        else:
+            got = [clf.selected_[classes[int(pc["class"])]] for pc in want["per_class"]]
+            want = [pc["selected"] for pc in want["per_class"]]
+        assert any(c["kind"] == "feature" for w in want for c in w)
+        for g, w in zip(got, want):
+            key = [(c["kind"], c["index"], c["weight"]) for c in w]
+            assert [(c["kind"], c["index"], c["weight"]) for c in g] == key
+            assert [c["name"] for c in g if c["kind"] == "feature"] == [c["name"] for c in w if c["kind"] == "feature"]
+            assert [c["name"] for c in g if c["kind"] == "source"] == [clf.source_names_[c["index"]] for c in g
+                                                                      if c["kind"] == "source"]
+        plain = TransferClassifier(method=method, sources=sources, random_state=0).fit(X, labels)
+        first = plain.selected_ if len(classes) == 2 else plain.selected_[classes[0]]
+        assert all(c["name"] == "x[{}]".format(c["index"]) for c in first if c["kind"] == "feature")
+
+
 def test_inspection_names_sources_of_an_index_without_data_digest(cli, synth, tmp_path):
     """A sources index without data_sha256 (train-sources given no data
     digest): greedytl reads the missing member as "" in the index and in
