@@ -37,7 +37,7 @@ if HAVE_SKLEARN:
     from sklearn.exceptions import ConvergenceWarning, NotFittedError
     from sklearn.utils import check_random_state
     from sklearn.utils.multiclass import check_classification_targets
-    from sklearn.utils.validation import check_is_fitted
+    from sklearn.utils.validation import check_is_fitted, column_or_1d
 
     try:  # scikit-learn ≥ 1.2: the error of its estimators' parameter validation
         from sklearn.utils._param_validation import InvalidParameterError
@@ -154,6 +154,14 @@ else:  # pragma: no cover
             raise ValueError("Input contains NaN or infinity")
         return X
 
+    def column_or_1d(y, warn=False):
+        y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:
+            return y.ravel()
+        if y.ndim != 1:
+            raise ValueError("y should be a 1d array, got an array of shape {} instead.".format(y.shape))
+        return y
+
     def check_finite(est, A, name):
         A = np.asarray(A)
         if A.dtype.kind in "fc" and not np.all(np.isfinite(A)):
@@ -177,4 +185,5 @@ else:  # pragma: no cover
 
 __all__ = ["HAVE_SKLEARN", "BaseEstimator", "ClassifierMixin", "InvalidParameterError", "NotFittedError",
            "check_random_state",
-           "check_classification_targets", "check_finite", "check_is_fitted", "issparse", "validate_data"]
+           "check_classification_targets", "check_finite", "check_is_fitted", "column_or_1d", "issparse",
+           "validate_data"]

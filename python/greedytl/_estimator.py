@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _cli, _model
 from ._compat import (BaseEstimator, ClassifierMixin, InvalidParameterError, check_classification_targets,
-                      check_finite, check_is_fitted, check_random_state, issparse, validate_data)
+                      check_finite, check_is_fitted, check_random_state, column_or_1d, issparse, validate_data)
 from ._sources import Sources, SourcesDir, classifiers, source_scores
 
 __all__ = ["TransferClassifier"]
@@ -232,7 +232,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             if X_oracle is None or y_oracle is None:
                 raise ValueError("give both X_oracle and y_oracle")
             Xo = self._validate_other(X_oracle, "X_oracle")
-            yo = np.asarray(y_oracle)
+            # A column vector is y_oracle's labels, as it is y's (with
+            # scikit-learn's DataConversionWarning).
+            yo = _as_input("y_oracle", lambda: column_or_1d(np.asarray(y_oracle), warn=True), stacklevel=2)
             if yo.dtype.kind in "fc":
                 # Numbers as scikit-learn checks y; other labels (a NaN
                 # among strings) are refused by _positions, which names
@@ -350,17 +352,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
 
     def _validate_other(self, A, name):
         """A further sample of fit (X_unlabelled, X_oracle) validated as X is
-        at predict; scikit-learn's messages, which call every input X, are
-        prefixed with its name: its errors, and its warnings (an array
-        where fit's X had column names), warned again as the caller's."""
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                A = validate_data(self, A, reset=False, dtype=np.float64, accept_sparse="csr")
-            except ValueError as e:
-                raise ValueError("{}: {}".format(name, e)) from e
-        for w in caught:
-            warnings.warn(w.category("{}: {}".format(name, w.message)), stacklevel=3)
+        at predict (see _as_input)."""
+        A = _as_input(name, lambda: validate_data(self, A, reset=False, dtype=np.float64, accept_sparse="csr"),
+                      stacklevel=3)
         self._check_dense(A, name)
         return A
 
@@ -639,6 +633,24 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         tags.target_tags.required = True
         tags.input_tags.sparse = True
         return tags
+
+
+def _as_input(name, validate, stacklevel):
+    """validate() by scikit-learn of a further input of fit (X_unlabelled,
+    X_oracle, y_oracle), whose messages call every input X or y: its
+    errors and its warnings (an array where fit's X had column names, a
+    column vector of labels) are prefixed with the input's name, the
+    warnings warned again with stacklevel as seen from _as_input's caller
+    (fit's caller's)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            out = validate()
+        except ValueError as e:
+            raise ValueError("{}: {}".format(name, e)) from e
+    for w in caught:
+        warnings.warn(w.category("{}: {}".format(name, w.message)), stacklevel=stacklevel + 1)
+    return out
 
 
 def _frame(given, X):

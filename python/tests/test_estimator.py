@@ -1791,6 +1791,34 @@ def test_unlabelled_and_oracle_warnings_named(tmp_path):
             assert got[0].filename == __file__  # warned as fit's caller's
 
 
+def test_y_oracle_column_vector_as_y(tmp_path):
+    """A column vector of y_oracle labels (a one-column DataFrame or array)
+    is taken as y's is, with scikit-learn's DataConversionWarning naming
+    y_oracle (it was refused: "y_oracle has shape (20, 1)"); another 2-D
+    y_oracle is refused with scikit-learn's message for y, naming it."""
+    from sklearn.exceptions import DataConversionWarning
+    X, y = _data()
+    absent = str(tmp_path / "no-greedytl")  # validation comes before greedytl runs
+    col = y[:, None]
+    with warnings.catch_warnings(record=True) as want:
+        warnings.simplefilter("always")
+        LogisticRegression().fit(X, col)
+    assert [w.category for w in want] == [DataConversionWarning]
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        with pytest.raises(greedytl.CommandNotFoundError):  # y_oracle passed validation
+            TransferClassifier(method="best-source", greedytl_bin=absent).fit(
+                X[:20], y[:20], X_oracle=X[20:], y_oracle=col[20:])
+    assert [(w.category, str(w.message)) for w in got] == [(DataConversionWarning, "y_oracle: " + str(want[0].message))]
+    assert got[0].filename == __file__
+    with pytest.raises(ValueError) as want:
+        LogisticRegression().fit(X, np.c_[y, y])
+    with pytest.raises(ValueError) as got:
+        TransferClassifier(method="best-source", greedytl_bin=absent).fit(
+            X[:20], y[:20], X_oracle=X[20:], y_oracle=np.c_[y, y][20:])
+    assert str(got.value) == "y_oracle: " + str(want.value).replace("(40, 2)", "(20, 2)")
+
+
 class _Np2Str(np.str_):
     """A NumPy string that reprs as NumPy 2's do (np.str_('a')), so that
     NumPy 1 shows what a message made with repr would print under NumPy 2."""
