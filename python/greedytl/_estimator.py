@@ -4,13 +4,13 @@ import copy
 import math
 import numbers
 import os
-import warnings
 
 import numpy as np
 
 from . import _cli, _model
 from ._compat import (BaseEstimator, ClassifierMixin, InvalidParameterError, check_classification_targets,
-                      check_finite, check_is_fitted, check_random_state, column_or_1d, issparse, validate_data)
+                      check_finite, check_is_fitted, check_random_state, issparse, labels_1d, validate_data,
+                      validate_other)
 from ._sources import Sources, SourcesDir, classifiers, source_scores
 
 __all__ = ["TransferClassifier"]
@@ -204,6 +204,14 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             ``UserWarning``; ``code`` names its kind), e.g. per-class models
             that keep no column, whose tied scores send most rows to one
             class.
+        UserWarning, DataConversionWarning
+            scikit-learn's warnings of X at predict and of y at fit, for
+            X_unlabelled and X_oracle (column names where fit's X had none,
+            or none where it had some) and y_oracle (a column vector): its
+            text, which a filter on it matches (``message="X does not have
+            valid feature names"``), then the input's name ("(X here is
+            X_unlabelled)"); they are warned by greedytl (a filter on
+            ``module="sklearn"`` does not match them).
 
         Raises
         ------
@@ -234,7 +242,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             Xo = self._validate_other(X_oracle, "X_oracle")
             # A column vector is y_oracle's labels, as it is y's (with
             # scikit-learn's DataConversionWarning).
-            yo = _as_input("y_oracle", lambda: column_or_1d(np.asarray(y_oracle), warn=True), stacklevel=2)
+            yo = labels_1d(y_oracle, "y_oracle", stacklevel=2)
             if yo.dtype.kind in "fc":
                 # Numbers as scikit-learn checks y; other labels (a NaN
                 # among strings) are refused by _positions, which names
@@ -352,9 +360,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
 
     def _validate_other(self, A, name):
         """A further sample of fit (X_unlabelled, X_oracle) validated as X is
-        at predict (see _as_input)."""
-        A = _as_input(name, lambda: validate_data(self, A, reset=False, dtype=np.float64, accept_sparse="csr"),
-                      stacklevel=3)
+        at predict, named (see validate_other)."""
+        A = validate_other(self, A, name, stacklevel=3)
         self._check_dense(A, name)
         return A
 
@@ -633,24 +640,6 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         tags.target_tags.required = True
         tags.input_tags.sparse = True
         return tags
-
-
-def _as_input(name, validate, stacklevel):
-    """validate() by scikit-learn of a further input of fit (X_unlabelled,
-    X_oracle, y_oracle), whose messages call every input X or y: its
-    errors and its warnings (an array where fit's X had column names, a
-    column vector of labels) are prefixed with the input's name, the
-    warnings warned again with stacklevel as seen from _as_input's caller
-    (fit's caller's)."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            out = validate()
-        except ValueError as e:
-            raise ValueError("{}: {}".format(name, e)) from e
-    for w in caught:
-        warnings.warn(w.category("{}: {}".format(name, w.message)), stacklevel=stacklevel + 1)
-    return out
 
 
 def _frame(given, X):

@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 import warnings
 
@@ -1769,7 +1770,9 @@ def test_unlabelled_and_oracle_inputs_named(tmp_path):
 def test_unlabelled_and_oracle_warnings_named(tmp_path):
     """scikit-learn's warnings about X_unlabelled and X_oracle (an array
     where fit's X had column names, or column names where it had none) name
-    the input, as fit's refusals of them do: they said X, as of any input."""
+    the input after scikit-learn's text (which a filter matches, see
+    test_validation_warnings_filtered_and_threads_alone), as fit's refusals
+    of them do: they said X, as of any input."""
     pd = pytest.importorskip("pandas")
     X, y = _data()
     cols = ["c{}".format(j) for j in range(X.shape[1])]
@@ -1786,15 +1789,15 @@ def test_unlabelled_and_oracle_warnings_named(tmp_path):
                 with pytest.raises(greedytl.CommandNotFoundError):
                     TransferClassifier(method=method, greedytl_bin=absent).fit(Xfit, y[:20], **kw)
             assert [(w.category, str(w.message)) for w in got] == [
-                (want[0].category, name + ": " + str(want[0].message).replace("LogisticRegression",
-                                                                              "TransferClassifier"))]
+                (want[0].category, str(want[0].message).replace("LogisticRegression", "TransferClassifier")
+                 + " (X here is {})".format(name))]
             assert got[0].filename == __file__  # warned as fit's caller's
 
 
 def test_y_oracle_column_vector_as_y(tmp_path):
     """A column vector of y_oracle labels (a one-column DataFrame or array)
-    is taken as y's is, with scikit-learn's DataConversionWarning naming
-    y_oracle (it was refused: "y_oracle has shape (20, 1)"); another 2-D
+    is taken as y's is, with scikit-learn's DataConversionWarning, y_oracle
+    named after its text (it was refused: "y_oracle has shape (20, 1)"); another 2-D
     y_oracle is refused with scikit-learn's message for y, naming it."""
     from sklearn.exceptions import DataConversionWarning
     X, y = _data()
@@ -1809,7 +1812,8 @@ def test_y_oracle_column_vector_as_y(tmp_path):
         with pytest.raises(greedytl.CommandNotFoundError):  # y_oracle passed validation
             TransferClassifier(method="best-source", greedytl_bin=absent).fit(
                 X[:20], y[:20], X_oracle=X[20:], y_oracle=col[20:])
-    assert [(w.category, str(w.message)) for w in got] == [(DataConversionWarning, "y_oracle: " + str(want[0].message))]
+    assert [(w.category, str(w.message)) for w in got] == [
+        (DataConversionWarning, str(want[0].message) + " (y here is y_oracle)")]
     assert got[0].filename == __file__
     with pytest.raises(ValueError) as want:
         LogisticRegression().fit(X, np.c_[y, y])
@@ -1817,6 +1821,92 @@ def test_y_oracle_column_vector_as_y(tmp_path):
         TransferClassifier(method="best-source", greedytl_bin=absent).fit(
             X[:20], y[:20], X_oracle=X[20:], y_oracle=np.c_[y, y][20:])
     assert str(got.value) == "y_oracle: " + str(want.value).replace("(40, 2)", "(20, 2)")
+
+
+class _Warns:
+    """An array-like input (X_unlabelled, X_oracle, y_oracle) whose
+    conversion to an array, which validation makes, warns as a library
+    would and has another thread warn meanwhile, and records the warning
+    state it sees (the functions that show warnings; not the filters, which
+    scikit-learn's check_array sets itself for the conversion: an error of
+    NumPy's ComplexWarning)."""
+
+    def __init__(self, a, seen):
+        self.a, self.seen = a, seen
+
+    def __len__(self):
+        return len(self.a)
+
+    def __array__(self, dtype=None):
+        self.seen.append((warnings.showwarning, getattr(warnings, "_showwarnmsg_impl", None)))
+        warnings.warn("a library's own warning", FutureWarning)
+        t = threading.Thread(target=warnings.warn, args=("another thread's warning",))
+        t.start()
+        t.join()
+        return np.asarray(self.a, dtype=dtype)
+
+
+def test_validation_warnings_filtered_and_threads_alone(tmp_path):
+    """Validating X_unlabelled, X_oracle and y_oracle leaves the process's
+    warning state alone (it caught scikit-learn's warnings to name the
+    input, with catch_warnings: another thread's warning came out as
+    "X_unlabelled: another thread's warning", and two fits at once could
+    leave the filters and showwarning replaced): a warning of a library or
+    of another thread during validation comes out as it was warned, and
+    fit's own warnings of the input, whose text starts with
+    scikit-learn's, are silenced by a filter on scikit-learn's text as
+    scikit-learn's were."""
+    pd = pytest.importorskip("pandas")
+    X, y = _data()
+    absent = str(tmp_path / "no-greedytl")  # validation comes before greedytl runs
+    seen = []
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        state = (warnings.showwarning, getattr(warnings, "_showwarnmsg_impl", None))
+        with pytest.raises(greedytl.CommandNotFoundError):
+            TransferClassifier(method="dam", greedytl_bin=absent).fit(
+                X[:20], y[:20], X_unlabelled=_Warns(X[20:], seen))
+        with pytest.raises(greedytl.CommandNotFoundError):
+            TransferClassifier(method="best-source", greedytl_bin=absent).fit(
+                X[:20], y[:20], X_oracle=_Warns(X[20:], seen), y_oracle=_Warns(y[20:], seen))
+    assert len(seen) >= 3 and all(s == state for s in seen)
+    assert {(w.category, str(w.message)) for w in got} == {
+        (FutureWarning, "a library's own warning"), (UserWarning, "another thread's warning")}
+    cols = ["c{}".format(j) for j in range(X.shape[1])]
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        warnings.filterwarnings("ignore", message="X does not have valid feature names")
+        warnings.filterwarnings("ignore", message="X has feature names")
+        warnings.filterwarnings("ignore", message="A column-vector y was passed")
+        for Xfit, Xother in ((pd.DataFrame(X[:20], columns=cols), X[20:]),
+                             (X[:20], pd.DataFrame(X[20:], columns=cols))):
+            with pytest.raises(greedytl.CommandNotFoundError):
+                TransferClassifier(method="dam", greedytl_bin=absent).fit(Xfit, y[:20], X_unlabelled=Xother)
+            with pytest.raises(greedytl.CommandNotFoundError):
+                TransferClassifier(method="best-source", greedytl_bin=absent).fit(
+                    Xfit, y[:20], X_oracle=Xother, y_oracle=y[20:, None])
+    assert [str(w.message) for w in got] == []
+
+
+def test_unlabelled_column_names_refused_named(tmp_path):
+    """X_unlabelled's column names that scikit-learn refuses (str and int
+    names together) or that are not fit's X's are refused naming the
+    input: the first was scikit-learn's TypeError, which does not."""
+    pd = pytest.importorskip("pandas")
+    X, y = _data()
+    absent = str(tmp_path / "no-greedytl")
+    D = pd.DataFrame(X[:20, :3], columns=["a", "b", "c"])
+    with pytest.raises(TypeError, match=r"^X_unlabelled: Feature names are only supported if all input features "
+                                        r"have string names, but your input has \['int', 'str'\]") as e:
+        TransferClassifier(method="dam", greedytl_bin=absent).fit(
+            D, y[:20], X_unlabelled=pd.DataFrame(X[20:, :3], columns=[0, "a", "b"]))
+    assert isinstance(e.value.__cause__, TypeError)
+    for cols, why in ((["a", "b", "d"], "unseen at fit time: ['d']; seen at fit time, yet now missing: ['c']"),
+                      (["c", "b", "a"], "they must be in the same order as they were in fit")):
+        with pytest.raises(ValueError) as e:
+            TransferClassifier(method="dam", greedytl_bin=absent).fit(
+                D, y[:20], X_unlabelled=pd.DataFrame(X[20:, :3], columns=cols))
+        assert str(e.value) == "X_unlabelled: The feature names should match those that were passed during fit: " + why
 
 
 class _Np2Str(np.str_):
@@ -2702,6 +2792,18 @@ _NO_SKLEARN = textwrap.dedent("""
         assert "features" in str(e)
     else:
         raise AssertionError("3 columns accepted")
+    try:
+        greedytl.TransferClassifier(method="dam").fit(X[:20], y[:20], X_unlabelled=X[20:, :3])
+    except ValueError as e:
+        assert str(e) == "X_unlabelled: X has 3 features, but TransferClassifier is expecting 4 features as input.", e
+    else:
+        raise AssertionError("X_unlabelled of 3 columns accepted")
+    import warnings
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        greedytl.TransferClassifier(method="best-source", sources=lambda A: A[:, :2]).fit(
+            X[:20], y[:20], X_oracle=X[20:], y_oracle=y[20:, None])
+    assert [str(w.message)[-20:] for w in got] == ["(y here is y_oracle)"], [str(w.message) for w in got]
     failed = greedytl.TransferClassifier(method="no-such-method")
     try:
         failed.fit(X, y)
