@@ -1696,7 +1696,7 @@ def test_oracle_dates_in_another_unit(cli, zoo):
     they equal them in another unit (days in y, seconds in y_oracle), as ==
     tells: the dict lookup refused them (equal, they hash apart); a date
     between two classes is still refused, naming it as given."""
-    from greedytl._estimator import _positions, _shown
+    from greedytl._estimator import _positions
     X, y = _data()
     S = greedytl.Sources(zoo)
     days = np.where(y == y[0], np.datetime64("2020-01-01", "D"), np.datetime64("2021-06-30", "D"))
@@ -1924,6 +1924,13 @@ class _Np2Int(np.int64):
         return "np.int64({})".format(int(self))
 
 
+class _Np2Bytes(np.bytes_):
+    """A NumPy bytes string that reprs as NumPy 2's do (np.bytes_(b'a'))."""
+
+    def __repr__(self):
+        return "np.bytes_({})".format(bytes.__repr__(self))
+
+
 def test_labels_shown_as_given(tmp_path):
     """A message that names a class label shows it as the user gave it
     ('a', 3), the same under NumPy 1 and 2, whose repr of a NumPy scalar
@@ -1946,13 +1953,22 @@ def test_labels_shown_as_given(tmp_path):
             (np.array([_Np2Int(1), _Np2Int(3)], dtype=object), np.array([_Np2Int(2)], dtype=object),
              "2, not one of [1, 3]"),
             (np.array(["a", "b"]), np.array(["z"]), "'z', not one of ['a', 'b']"),
-            (np.array([1, 3]), np.array([2]), "2, not one of [1, 3]")):
+            (np.array([1, 3]), np.array([2]), "2, not one of [1, 3]"),
+            # bytes as the Python bytes (not np.bytes_(b'z')); a float32 as
+            # str() writes it (not 0.10000000149011612, .item()'s float64)
+            (np.array([_Np2Bytes(b"a"), _Np2Bytes(b"b")], dtype=object), np.array([_Np2Bytes(b"z")], dtype=object),
+             "b'z', not one of [b'a', b'b']"),
+            (np.array([1, 3], dtype=np.float32), np.array([0.1], dtype=np.float32), "0.1, not one of [1.0, 3.0]")):
         with pytest.raises(ValueError) as e:
             _positions(classes, yo, 1)
         assert str(e.value).endswith("y_oracle[0] is " + want), str(e.value)
     clf = TransferClassifier()
     clf.classes_ = np.array([_Np2Str("a"), _Np2Str("b"), _Np2Str("c")], dtype=object)
     assert clf._class_namer(3)("2") == "classes_[2] = 'c'"
+    clf.classes_ = np.array([_Np2Bytes(b"a"), _Np2Bytes(b"b"), _Np2Bytes(b"c")], dtype=object)
+    assert clf._class_namer(3)("2") == "classes_[2] = b'c'"
+    clf.classes_ = np.array([0.1, 0.2, 0.3], dtype=np.float32)
+    assert clf._class_namer(3)("0") == "classes_[0] = 0.1"
     assert _shown(np.float32(0.1)) == "0.1" and _shown(np.True_) == "True" and _shown(None) == "None"
     assert _shown(np.datetime64("2020-01-02")) == "numpy.datetime64('2020-01-02')"
     assert _shown(np.timedelta64(3, "D")) == "numpy.timedelta64(3,'D')"
