@@ -238,10 +238,11 @@ else:  # pragma: no cover
 
 @contextlib.contextmanager
 def named(name):
-    """A context in which a ValueError or TypeError of a check made by
-    scikit-learn (or NumPy) is raised again, of the same kind and chained,
-    with the name of the input checked before its message: its checks call
-    every input X or y."""
+    """A context in which a ValueError or TypeError (of a check made by
+    scikit-learn or NumPy, of a source's scoring) is raised again, of the
+    same kind and chained, with name before its message: the input checked
+    (scikit-learn's checks call every input X or y), the source that could
+    not score an input."""
     try:
         yield
     except (ValueError, TypeError) as e:

@@ -1084,7 +1084,8 @@ def test_sources_errors_name_the_source_and_input(cli):
     as a non-finite score is; a source classifier that cannot score
     X_unlabelled names it (they said "could not convert string to float:
     'a'", "the sources' scores have shape (3, 2)" and "cannot score X" of
-    any input)."""
+    any input); so are a classifier's TypeError, a callable's own errors and
+    complex scores."""
     X, y = _data()
     n = 15  # training rows; X_unlabelled and predict's X, the other m
     m = X.shape[0] - n
@@ -1121,6 +1122,42 @@ def test_sources_errors_name_the_source_and_input(cli):
     want = r"^sources\[0\] \(TrainingRowsOnly\) cannot score X_unlabelled: scores the training rows only$"
     with pytest.raises(ValueError, match=want):
         TransferClassifier(method="dam", sources=src, random_state=0).fit(X[:n], y[:n], X_unlabelled=X[n:])
+
+    # A classifier's TypeError (GaussianNB given sparse X) and a callable's
+    # own errors are named alike, of their kind and chained (they came
+    # through bare); complex scores are refused (NumPy kept their real part,
+    # with a ComplexWarning).
+    from scipy import sparse
+    from sklearn.naive_bayes import GaussianNB
+    nb = greedytl.Sources([GaussianNB().fit(X[:n], y[:n])])
+    for Xfit, kw, name in ((sparse.csr_matrix(X[:n]), {}, "X"),
+                           (X[:n], dict(X_unlabelled=sparse.csr_matrix(X[n:])), "X_unlabelled")):
+        with pytest.raises(TypeError, match=r"^sources\[0\] \(GaussianNB\) cannot score {}: A sparse matrix was "
+                                            r"passed, but dense data is required".format(name)) as e:
+            TransferClassifier(method="dam" if kw else None, sources=nb, random_state=0).fit(Xfit, y[:n], **kw)
+        assert type(e.value.__cause__) is TypeError
+
+    for kind in (ValueError, TypeError):
+        def picky(A, kind=kind):
+            if len(A) != n:
+                raise kind("scores the training rows only")
+            return two(A)
+        with pytest.raises(kind) as e:
+            TransferClassifier(method="dam", sources=picky, random_state=0).fit(X[:n], y[:n], X_unlabelled=X[n:])
+        assert str(e.value) == "the sources callable cannot score X_unlabelled: scores the training rows only"
+        assert type(e.value.__cause__) is kind
+
+    class Complex(LogisticRegression):
+        def decision_function(self, A):
+            return super().decision_function(A) * 1j
+
+    for sources, giver in ((lambda A: two(A) * 1j, "the sources callable"),
+                           ([Complex().fit(X[:n], y[:n])], "sources[0] (Complex).decision_function")):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(ValueError) as e:
+                TransferClassifier(sources=sources, random_state=0).fit(X[:n], y[:n])
+        assert str(e.value) == giver + " gives complex scores of X (complex128): source scores must be real numbers"
 
 
 def test_standardiser_pickled_before_its_divisor():
