@@ -141,7 +141,12 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         after each step, else by decreasing |weight|; each with ``name``
         (a source's name; a feature's, its column name in
         ``feature_names_in_`` when X was a DataFrame of string column names,
-        as ``greedytl inspect`` names it from a CSV header; else ``"x[i]"``).
+        else ``"x[i]"``): the names ``greedytl inspect`` gives when
+        ``greedytl fit`` reads that X from a CSV file with that header,
+        which it records in the model file (``feature_names``). The model
+        file this fit writes records none (greedytl is given X as an
+        array): ``model_`` and ``inspection_``, and ``greedytl inspect`` of
+        ``model_`` saved to a file, give a feature no name.
         For a multi-class model (three or
         more classes, or a native multi-class method), a dict from each class
         of ``classes_`` (a Python int, float, bool or str for labels of those
@@ -490,8 +495,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         """The name of a column of the model (an entry of inspect's
         selection): a source's, from names; a feature's, X's column name
         when X was a DataFrame of string column names (feature_names_in_),
-        as greedytl inspect names a feature from the header of a CSV X;
-        else x[i] (h[i])."""
+        which the model file does not record; else x[i] (h[i])."""
         i = c.get("index", -1)
         if c.get("kind") == "source" and 0 <= i < len(names):
             return names[i]
