@@ -7,7 +7,9 @@ without it this module provides the few pieces the estimator uses, so that
 ``import greedytl`` and fitting with NumPy arrays still work.
 """
 
+import contextlib
 import inspect
+import warnings
 
 import numpy as np
 
@@ -34,10 +36,17 @@ class _InvalidParameterError(ValueError, TypeError):
 
 if HAVE_SKLEARN:
     from sklearn.base import BaseEstimator, ClassifierMixin
-    from sklearn.exceptions import ConvergenceWarning, NotFittedError
-    from sklearn.utils import check_random_state
+    from sklearn.exceptions import ConvergenceWarning, DataConversionWarning, NotFittedError
+    from sklearn.utils import check_array, check_random_state
     from sklearn.utils.multiclass import check_classification_targets
-    from sklearn.utils.validation import check_is_fitted
+    from sklearn.utils.validation import check_is_fitted, column_or_1d
+
+    try:  # scikit-learn ≥ 1.0: the names validate_data records and checks (its own, every version's)
+        from sklearn.utils.validation import _get_feature_names
+    except ImportError:  # pragma: no cover - a scikit-learn that moved it: a DataFrame's str column names
+        def _get_feature_names(X):
+            names = np.asarray(X.columns, dtype=object) if hasattr(X, "columns") else ()
+            return names if len(names) and all(isinstance(v, str) for v in names) else None
 
     try:  # scikit-learn ≥ 1.2: the error of its estimators' parameter validation
         from sklearn.utils._param_validation import InvalidParameterError
@@ -65,14 +74,54 @@ if HAVE_SKLEARN:
         fit would call NaN labels continuous); the check skipped is made
         here, with scikit-learn's own message."""
         out = _validated(est, X, y, reset, kw)
-        if get_config()["assume_finite"]:
-            no_y = y is None or isinstance(y, str) and y == "no_validation"
-            name = type(est).__name__
-            with config_context(assume_finite=False):
-                for what, A in ([("X", out)] if no_y else zip(("X", "y"), out)):
-                    # Labels of object dtype too: a NaN among strings.
-                    assert_all_finite(A, allow_nan=False, estimator_name=name, input_name=what)
+        no_y = y is None or isinstance(y, str) and y == "no_validation"
+        for what, A in ([("X", out)] if no_y else zip(("X", "y"), out)):
+            # Labels of object dtype too: a NaN among strings.
+            _finite_assumed(est, A, what)
         return out
+
+    def _finite_assumed(est, A, name):
+        """check_finite where the configuration makes scikit-learn's checks
+        skip it (assume_finite), which checked it already otherwise."""
+        if get_config()["assume_finite"]:
+            check_finite(est, A, name)
+
+    def check_finite(est, A, name):
+        """Refuse NaN or infinity in A, the input called name, with
+        scikit-learn's own message ("Input NAME contains NaN."), whatever
+        the configuration (see validate_data)."""
+        with config_context(assume_finite=False):
+            assert_all_finite(A, allow_nan=False, estimator_name=type(est).__name__, input_name=name)
+
+    def _check_array(est, A, accept_sparse):
+        """A's values checked as validate_data checks X's (see validate_other)."""
+        A = check_array(A, dtype=np.float64, accept_sparse=accept_sparse, estimator=est, input_name="X")
+        _finite_assumed(est, A, "X")
+        return A
+
+    def _check_names(est, A, name, stacklevel):
+        """The column names of A, the input called name, checked against
+        those of fit's X (feature_names_in_) as validate_data checks X's at
+        predict, its warnings and refusal naming the input (see
+        validate_other)."""
+        with named(name):
+            names = _get_feature_names(A)  # TypeError: str and other column names
+        fitted = getattr(est, "feature_names_in_", None)
+        here = " (X here is {})".format(name)
+        if names is not None and fitted is None:
+            warnings.warn("X has feature names, but {} was fitted without feature names{}".format(
+                type(est).__name__, here), UserWarning, stacklevel=stacklevel + 1)
+        elif names is None and fitted is not None:
+            warnings.warn("X does not have valid feature names, but {} was fitted with feature names{}".format(
+                type(est).__name__, here), UserWarning, stacklevel=stacklevel + 1)
+        elif names is not None and (len(names) != len(fitted) or np.any(names != fitted)):
+            unseen = sorted(set(names) - set(fitted))
+            missing = sorted(set(fitted) - set(names))
+            why = "; ".join(["{} {}".format(what, ns) for what, ns in (
+                ("unseen at fit time:", unseen), ("seen at fit time, yet now missing:", missing)) if ns]
+                            or ["they must be in the same order as they were in fit"])
+            raise ValueError("{}: The feature names should match those that were passed during fit: {}".format(
+                name, why))
 
 else:  # pragma: no cover
     class NotFittedError(ValueError, AttributeError):
@@ -149,13 +198,34 @@ else:  # pragma: no cover
             raise ValueError("Input contains NaN or infinity")
         return X
 
+    def column_or_1d(y, warn=False):
+        y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:
+            return y.ravel()
+        if y.ndim != 1:
+            raise ValueError("y should be a 1d array, got an array of shape {} instead.".format(y.shape))
+        return y
+
+    def check_finite(est, A, name):
+        A = np.asarray(A)
+        if A.dtype.kind in "fc" and not np.all(np.isfinite(A)):
+            raise ValueError("Input {} contains {}.".format(name, "NaN" if np.any(np.isnan(A)) else "infinity"))
+
+    class DataConversionWarning(UserWarning):
+        """Data converted to the form the estimator takes (a column of labels raveled)."""
+
+    def _check_array(est, A, accept_sparse):
+        return _check_X(A, accept_sparse)  # finite
+
+    def _check_names(est, A, name, stacklevel):
+        pass  # without scikit-learn, fit records no column names
+
     def validate_data(est, X, y="no_validation", reset=True, accept_sparse=False, **kw):
         X = _check_X(X, accept_sparse)
         if reset:
             est.n_features_in_ = X.shape[1]
-        elif X.shape[1] != est.n_features_in_:
-            raise ValueError("X has {} features, but {} is expecting {} features as input".format(
-                X.shape[1], type(est).__name__, est.n_features_in_))
+        else:
+            check_n_features(est, X)
         if isinstance(y, str) and y == "no_validation":
             return X
         y = np.asarray(y)
@@ -165,6 +235,64 @@ else:  # pragma: no cover
             raise ValueError("Found input variables with inconsistent numbers of samples")
         return X, y
 
+
+@contextlib.contextmanager
+def named(name):
+    """A context in which a ValueError or TypeError (of a check made by
+    scikit-learn or NumPy, of a source's scoring) is raised again, of the
+    same kind and chained, with name before its message: the input checked
+    (scikit-learn's checks call every input X or y), the source that could
+    not score an input."""
+    try:
+        yield
+    except (ValueError, TypeError) as e:
+        raise (ValueError if isinstance(e, ValueError) else TypeError)("{}: {}".format(name, e)) from e
+
+
+def check_n_features(est, X):
+    """Refuse X unless it has the columns of fit's X (n_features_in_), with
+    scikit-learn's message."""
+    if X.shape[1] != est.n_features_in_:
+        raise ValueError("X has {} features, but {} is expecting {} features as input.".format(
+            X.shape[1], type(est).__name__, est.n_features_in_))
+
+
+def validate_other(est, A, name, stacklevel):
+    """A further sample of est's fit (X_unlabelled, X_oracle: A, called
+    name) validated as validate_data validates X at predict, step by step:
+    its column names (those of fit's X, or none as fit's X had none), its
+    values (float64, finite; a sparse A as CSR) and its number of columns.
+    Errors name the input (scikit-learn's, which say X, prefixed with it);
+    a warning about column names is warned here (warnings.warn, stacklevel
+    as seen from the caller of validate_other), scikit-learn's text first,
+    so that a filter on it still matches, and the input named after it
+    ("… fitted with feature names (X here is X_unlabelled)"). Not by
+    catching scikit-learn's warnings to name them: catch_warnings changes
+    the process's warning state, which other threads (joblib's) share."""
+    _check_names(est, A, name, stacklevel + 1)
+    with named(name):
+        A = _check_array(est, A, "csr")  # finite whatever assume_finite says (see validate_data)
+        check_n_features(est, A)
+    return A
+
+
+def labels_1d(y, name, stacklevel):
+    """y, the labels called name (y_oracle), as a 1-D array: a column
+    vector is raveled with scikit-learn's DataConversionWarning (its text
+    first, as validate_data warns it of y, then the input's name; warned
+    here, see validate_other), another 2-D y refused with scikit-learn's
+    message, named."""
+    y = np.asarray(y)
+    with named(name):
+        out = column_or_1d(y)
+    if y.ndim == 2:
+        warnings.warn(DataConversionWarning(
+            "A column-vector y was passed when a 1d array was expected. Please change the shape of y to "
+            "(n_samples, ), for example using ravel(). (y here is {})".format(name)), stacklevel=stacklevel + 1)
+    return out
+
+
 __all__ = ["HAVE_SKLEARN", "BaseEstimator", "ClassifierMixin", "InvalidParameterError", "NotFittedError",
            "check_random_state",
-           "check_classification_targets", "check_is_fitted", "issparse", "validate_data"]
+           "check_classification_targets", "check_finite", "check_is_fitted", "check_n_features", "column_or_1d",
+           "issparse", "labels_1d", "named", "validate_data", "validate_other"]

@@ -9,7 +9,8 @@ import numpy as np
 
 from . import _cli, _model
 from ._compat import (BaseEstimator, ClassifierMixin, InvalidParameterError, check_classification_targets,
-                      check_is_fitted, check_random_state, issparse, validate_data)
+                      check_finite, check_is_fitted, check_random_state, issparse, labels_1d, validate_data,
+                      validate_other)
 from ._sources import Sources, SourcesDir, classifiers, source_scores
 
 __all__ = ["TransferClassifier"]
@@ -138,7 +139,15 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         or the sources' score columns), ``weight`` (of the standardised
         column), for the greedy methods in selection order with the errors
         after each step, else by decreasing |weight|; each with ``name``
-        (a source's name, or ``"x[i]"``). For a multi-class model (three or
+        (a source's name; a feature's, its column name in
+        ``feature_names_in_`` when X was a DataFrame of string column names,
+        else ``"x[i]"``): the names ``greedytl inspect`` gives when
+        ``greedytl fit`` reads that X from a CSV file with that header,
+        which it records in the model file (``feature_names``). The model
+        file this fit writes records none (greedytl is given X as an
+        array): ``model_`` and ``inspection_``, and ``greedytl inspect`` of
+        ``model_`` saved to a file, give a feature no name.
+        For a multi-class model (three or
         more classes, or a native multi-class method), a dict from each class
         of ``classes_`` (a Python int, float, bool or str for labels of those
         kinds) to its list (empty for the models without per-column weights:
@@ -200,6 +209,14 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             ``UserWarning``; ``code`` names its kind), e.g. per-class models
             that keep no column, whose tied scores send most rows to one
             class.
+        UserWarning, DataConversionWarning
+            scikit-learn's warnings of X at predict and of y at fit, for
+            X_unlabelled and X_oracle (column names where fit's X had none,
+            or none where it had some) and y_oracle (a column vector): its
+            text, which a filter on it matches (``message="X does not have
+            valid feature names"``), then the input's name ("(X here is
+            X_unlabelled)"); they are warned by greedytl (a filter on
+            ``module="sklearn"`` does not match them).
 
         Raises
         ------
@@ -220,7 +237,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         classes, yi = np.unique(y, return_inverse=True)
         if len(classes) < 2:
             raise ValueError("greedytl needs samples of at least 2 classes in the data, but the data "
-                             "contain only one class: {!r}".format(classes[0]))
+                             "contain only one class: {}".format(_shown(classes[0])))
         if self.sources is None and not self.use_features:
             raise ValueError("use_features=False needs sources: give sources, or use the features")
         Xu = None if X_unlabelled is None else self._validate_other(X_unlabelled, "X_unlabelled")
@@ -228,10 +245,15 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             if X_oracle is None or y_oracle is None:
                 raise ValueError("give both X_oracle and y_oracle")
             Xo = self._validate_other(X_oracle, "X_oracle")
-            yo = np.asarray(y_oracle)
-            if yo.dtype.kind in "fc" and not np.all(np.isfinite(yo)):
-                raise ValueError("Input y_oracle contains {}: a label must be finite".format(
-                    "NaN" if np.any(np.isnan(yo)) else "infinity"))
+            # A column vector is y_oracle's labels, as it is y's (with
+            # scikit-learn's DataConversionWarning).
+            yo = labels_1d(y_oracle, "y_oracle", stacklevel=2)
+            if yo.dtype.kind in "fc":
+                # Numbers as scikit-learn checks y; other labels (a NaN
+                # among strings) are refused by _positions, which names
+                # the row, where scikit-learn's message would not name
+                # the input.
+                check_finite(self, yo, "y_oracle")
             pos = _positions(classes, yo, Xo.shape[0])
         resolved = None if self.sources is None else Sources(self.sources).resolve()
         if isinstance(resolved, SourcesDir):
@@ -343,12 +365,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
 
     def _validate_other(self, A, name):
         """A further sample of fit (X_unlabelled, X_oracle) validated as X is
-        at predict; scikit-learn's messages, which call every input X, are
-        prefixed with its name."""
-        try:
-            A = validate_data(self, A, reset=False, dtype=np.float64, accept_sparse="csr")
-        except ValueError as e:
-            raise ValueError("{}: {}".format(name, e)) from e
+        at predict, named (see validate_other)."""
+        A = validate_other(self, A, name, stacklevel=3)
         self._check_dense(A, name)
         return A
 
@@ -449,7 +467,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 return repr(c)
             i = given.index(c)
             v = self.classes_[i]
-            return "classes_[{}] = {!r}".format(i, _key(v))
+            return "classes_[{}] = {}".format(i, _shown(v))
         return name
 
     @staticmethod
@@ -474,8 +492,16 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 _model.count_of(n, "source score column", "source score columns")))
 
     def _column_name(self, c, names):
-        if c.get("kind") == "source" and 0 <= c.get("index", -1) < len(names):
-            return names[c["index"]]
+        """The name of a column of the model (an entry of inspect's
+        selection): a source's, from names; a feature's, X's column name
+        when X was a DataFrame of string column names (feature_names_in_),
+        which the model file does not record; else x[i] (h[i])."""
+        i = c.get("index", -1)
+        if c.get("kind") == "source" and 0 <= i < len(names):
+            return names[i]
+        features = getattr(self, "feature_names_in_", ())
+        if c.get("kind") == "feature" and 0 <= i < len(features):
+            return str(features[i])
         return "{}[{}]".format("x" if c.get("kind") == "feature" else "h", c.get("index"))
 
     # -- predict ---------------------------------------------------------
@@ -537,7 +563,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         S = self._file_scores(X)
         if S.ndim == 1:
             return S
-        S = S[:, self._file_order()]
+        # take, not S[:, order]: a C-contiguous array, as scikit-learn's
+        # classifiers return theirs (fancy indexing of columns is not).
+        S = S.take(self._file_order(), axis=1)
         if len(self.classes_) == 2:
             return S[:, 1] - S[:, 0]
         return S
@@ -680,8 +708,8 @@ def _positions(classes, yo, rows):
         try:
             pos[k] = index[v]
         except (KeyError, TypeError):  # TypeError: unhashable, no label
-            raise ValueError("{}: y_oracle[{}] is {!r}, not one of {!r}".format(
-                what, k, _key(yo[k]), [_key(c) for c in classes])) from None
+            raise ValueError("{}: y_oracle[{}] is {}, not one of [{}]".format(
+                what, k, _shown(yo[k]), ", ".join(_shown(c) for c in classes))) from None
     return pos
 
 
@@ -694,6 +722,26 @@ def _key(label):
     if isinstance(label, np.generic) and label.dtype.kind in "biufU":
         return label.item()
     return label
+
+
+def _shown(label):
+    """A label as a message shows it, as the user gave it and the same under
+    NumPy 1 and 2 (whose repr of a NumPy scalar names its type,
+    np.str_('a')): a NumPy string as the Python str it holds ('a'), a NumPy
+    bool or number as str() writes it (3, True, 0.1 for a float32 0.1, not
+    the float64 of .item()); a date or duration as NumPy 1 writes it
+    (numpy.datetime64('2020-01-01'), where NumPy 2 writes np.); anything
+    else (a Python label) by its repr."""
+    if isinstance(label, np.generic):
+        kind = label.dtype.kind
+        if kind in "US":
+            return repr(label.item())
+        if kind in "biufc":
+            return str(label)
+        if kind in "mM":
+            r = repr(label)
+            return "numpy." + r[len("np."):] if r.startswith("np.") else r
+    return repr(label)
 
 
 def _bytes(n):

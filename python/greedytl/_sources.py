@@ -24,7 +24,7 @@ import re
 
 import numpy as np
 
-from ._compat import NotFittedError, check_is_fitted, issparse
+from ._compat import NotFittedError, check_is_fitted, issparse, named
 from . import _schema
 from ._model import _GO_SPACE, _go_quote, _parse_go_float, count_of, go_text, read_json
 
@@ -588,6 +588,23 @@ def _column_labels(c, method, width):
     return ["[{}]".format(j) for j in range(width)]
 
 
+def _as_scores(S, giver, name):
+    """The scores S that giver (a message's name for a source) gave of the
+    input called name as a float64 array; scores that are not numbers
+    (strings, None) and complex numbers, whose imaginary part NumPy's
+    conversion would drop with only a ComplexWarning, are refused naming
+    both.  A callable given sparse X may keep its scores sparse (a slice of
+    X): they are the dense scores, as decision_function's are."""
+    try:
+        S = np.asarray(S.toarray() if issparse(S) else S)
+        if S.dtype.kind != "c":
+            return S.astype(np.float64, copy=False)
+    except (TypeError, ValueError) as e:
+        raise ValueError("{} gives scores of {} that are not numbers: {}".format(giver, name, e)) from e
+    raise ValueError("{} gives complex scores of {} ({}): source scores must be real numbers".format(
+        giver, name, S.dtype))
+
+
 def source_scores(resolved, X, frame=None, name="X"):
     """The score matrix (rows × sources) of resolved sources on X, and the
     names of its columns.  frame, when not None, is X as a pandas DataFrame
@@ -602,11 +619,11 @@ def source_scores(resolved, X, frame=None, name="X"):
         cols, names, givers = [], [], []
         for i, c in enumerate(resolved):
             method = _scorer_method(c)
-            try:
+            with named("sources[{}] ({}) cannot score {}".format(i, type(c).__name__, name)):
                 s = getattr(c, method)(X if frame is None or _fitted_on_arrays(c) else frame)
-                s = proba_scores(s) if method == "predict_proba" else np.asarray(s, dtype=np.float64)
-            except ValueError as e:
-                raise ValueError("sources[{}] ({}) cannot score X: {}".format(i, type(c).__name__, e)) from e
+                if method == "predict_proba":
+                    s = proba_scores(s)
+            s = _as_scores(s, "sources[{}] ({}).{}".format(i, type(c).__name__, method), name)
             if s.ndim == 1:
                 s = s[:, None]
                 names.append("{}:{}".format(i, type(c).__name__))
@@ -618,18 +635,19 @@ def source_scores(resolved, X, frame=None, name="X"):
             givers += ["sources[{}] ({}).{}".format(i, type(c).__name__, method)] * s.shape[1]
         H = np.hstack(cols)
     else:
-        H = resolved(X if frame is None else frame)
-        # A callable given sparse X may keep its scores sparse (a slice of
-        # X); they are the dense scores, as decision_function's are.
-        H = np.asarray(H.toarray() if issparse(H) else H, dtype=np.float64)
+        with named("the sources callable cannot score {}".format(name)):
+            H = resolved(X if frame is None else frame)
+        H = _as_scores(H, "the sources callable", name)
         if H.ndim == 1:
             H = H[:, None]
         names = [str(j) for j in range(H.shape[1] if H.ndim == 2 else 0)]
         givers = ["the sources callable"] * len(names)
+    whose = "the sources'" if isinstance(resolved, list) else "the sources callable's"
     if H.ndim != 2 or H.shape[0] != np.shape(X)[0]:
-        raise ValueError("the sources' scores have shape {}, want ({}, n_sources)".format(H.shape, np.shape(X)[0]))
+        raise ValueError("{} scores of {} have shape {}, want ({}, n_sources): one row per row of {}".format(
+            whose, name, H.shape, np.shape(X)[0], name))
     if H.shape[1] == 0:
-        raise ValueError("the sources give no score columns")
+        raise ValueError("{} scores of {} have no column".format(whose, name))
     if not np.all(np.isfinite(H)):
         i, j = np.argwhere(~np.isfinite(H))[0]
         raise ValueError("{} gives {} as the score of row {} of {} (source score column {}, {!r}): source scores "

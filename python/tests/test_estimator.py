@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 import warnings
 
@@ -1076,6 +1077,89 @@ def test_source_error_names_the_source(cli, zoo):
     assert "expecting 8 features" in str(e.value.__cause__)
 
 
+def test_sources_errors_name_the_source_and_input(cli):
+    """Scores a sources callable gives that greedytl cannot take (not
+    numbers, not one row per row, no column) are refused naming the
+    callable and the input it scored (X at fit and predict, X_unlabelled),
+    as a non-finite score is; a source classifier that cannot score
+    X_unlabelled names it (they said "could not convert string to float:
+    'a'", "the sources' scores have shape (3, 2)" and "cannot score X" of
+    any input); so are a classifier's TypeError, a callable's own errors and
+    complex scores."""
+    X, y = _data()
+    n = 15  # training rows; X_unlabelled and predict's X, the other m
+    m = X.shape[0] - n
+    cases = [
+        (lambda A: np.array([["a"]] * len(A)),
+         "the sources callable gives scores of {name} that are not numbers: could not convert string to float: 'a'"),
+        (lambda A: np.asarray(A)[:3, :2],
+         "the sources callable's scores of {name} have shape (3, 2), want ({m}, n_sources): one row per row of {name}"),
+        (lambda A: np.zeros((len(A), 0)), "the sources callable's scores of {name} have no column"),
+    ]
+    two = lambda A: np.asarray(A)[:, :2]  # noqa: E731
+    for fn, want in cases:
+        with pytest.raises(ValueError) as e:
+            TransferClassifier(sources=fn, random_state=0).fit(X[:n], y[:n])
+        assert str(e.value) == want.format(name="X", m=n)
+        fitted = TransferClassifier(sources=two, random_state=0).fit(X[:n], y[:n])
+        fitted.sources_ = fn
+        with pytest.raises(ValueError) as e:
+            fitted.predict(X[n:])
+        assert str(e.value) == want.format(name="X", m=m)
+        on_unlabelled = lambda A, fn=fn: fn(A) if len(A) == m else two(A)  # noqa: E731
+        with pytest.raises(ValueError) as e:
+            TransferClassifier(method="dam", sources=on_unlabelled, random_state=0).fit(
+                X[:n], y[:n], X_unlabelled=X[n:])
+        assert str(e.value) == want.format(name="X_unlabelled", m=m)
+
+    class TrainingRowsOnly(LogisticRegression):
+        def decision_function(self, A):
+            if len(A) != n:
+                raise ValueError("scores the training rows only")
+            return super().decision_function(A)
+
+    src = greedytl.Sources([TrainingRowsOnly().fit(X[:n], y[:n])])
+    want = r"^sources\[0\] \(TrainingRowsOnly\) cannot score X_unlabelled: scores the training rows only$"
+    with pytest.raises(ValueError, match=want):
+        TransferClassifier(method="dam", sources=src, random_state=0).fit(X[:n], y[:n], X_unlabelled=X[n:])
+
+    # A classifier's TypeError (GaussianNB given sparse X) and a callable's
+    # own errors are named alike, of their kind and chained (they came
+    # through bare); complex scores are refused (NumPy kept their real part,
+    # with a ComplexWarning).
+    from scipy import sparse
+    from sklearn.naive_bayes import GaussianNB
+    nb = greedytl.Sources([GaussianNB().fit(X[:n], y[:n])])
+    for Xfit, kw, name in ((sparse.csr_matrix(X[:n]), {}, "X"),
+                           (X[:n], dict(X_unlabelled=sparse.csr_matrix(X[n:])), "X_unlabelled")):
+        with pytest.raises(TypeError, match=r"^sources\[0\] \(GaussianNB\) cannot score {}: A sparse matrix was "
+                                            r"passed, but dense data is required".format(name)) as e:
+            TransferClassifier(method="dam" if kw else None, sources=nb, random_state=0).fit(Xfit, y[:n], **kw)
+        assert type(e.value.__cause__) is TypeError
+
+    for kind in (ValueError, TypeError):
+        def picky(A, kind=kind):
+            if len(A) != n:
+                raise kind("scores the training rows only")
+            return two(A)
+        with pytest.raises(kind) as e:
+            TransferClassifier(method="dam", sources=picky, random_state=0).fit(X[:n], y[:n], X_unlabelled=X[n:])
+        assert str(e.value) == "the sources callable cannot score X_unlabelled: scores the training rows only"
+        assert type(e.value.__cause__) is kind
+
+    class Complex(LogisticRegression):
+        def decision_function(self, A):
+            return super().decision_function(A) * 1j
+
+    for sources, giver in ((lambda A: two(A) * 1j, "the sources callable"),
+                           ([Complex().fit(X[:n], y[:n])], "sources[0] (Complex).decision_function")):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(ValueError) as e:
+                TransferClassifier(sources=sources, random_state=0).fit(X[:n], y[:n])
+        assert str(e.value) == giver + " gives complex scores of X (complex128): source scores must be real numbers"
+
+
 def test_standardiser_pickled_before_its_divisor():
     """A Standardiser pickled before it kept _constant and _divisor (py10:
     an estimator pickled by an older package, whose l1-logistic or
@@ -1444,14 +1528,22 @@ def test_errors(cli, tmp_path):
     with pytest.raises(ValueError, match="class"):
         TransferClassifier().fit(X, np.zeros(len(X)))
     # A non-finite label is refused by name (y by scikit-learn's check; the
-    # held-out y_oracle said only that it was not one of y's classes).
+    # held-out y_oracle said only that it was not one of y's classes), the
+    # held-out y_oracle with scikit-learn's message for y, naming it,
+    # whatever the configuration (assume_finite skips scikit-learn's check).
     yf = np.where(y == "yes", 1.0, -1.0)
     for bad, word in ((np.nan, "NaN"), (np.inf, "infinity"), (-np.inf, "infinity")):
+        ybad = np.concatenate([yf[:-1], [bad]])
         with pytest.raises(ValueError, match="Input y contains " + word):
-            TransferClassifier().fit(X, np.concatenate([yf[:-1], [bad]]))
-        with pytest.raises(ValueError, match="Input y_oracle contains " + word):
-            TransferClassifier(method="best-source").fit(X[:20], yf[:20], X_oracle=X[20:],
-                                                          y_oracle=np.concatenate([yf[20:-1], [bad]]))
+            TransferClassifier().fit(X, ybad)
+        with pytest.raises(ValueError) as want:
+            LogisticRegression().fit(X, ybad)
+        for finite in (False, True):
+            with sklearn.config_context(assume_finite=finite):
+                with pytest.raises(ValueError) as got:
+                    TransferClassifier(method="best-source").fit(X[:20], yf[:20], X_oracle=X[20:],
+                                                                  y_oracle=ybad[20:])
+            assert str(got.value) == str(want.value).replace("Input y ", "Input y_oracle ", 1), finite
     clf = TransferClassifier(random_state=0).fit(X, y)
     with pytest.raises(ValueError, match="features"):
         clf.predict(X[:, :3])
@@ -1712,6 +1804,213 @@ def test_unlabelled_and_oracle_inputs_named(tmp_path):
             X[:20], yi[:20], X_oracle=X[20:], y_oracle=yi[20:].astype(float))
 
 
+def test_unlabelled_and_oracle_warnings_named(tmp_path):
+    """scikit-learn's warnings about X_unlabelled and X_oracle (an array
+    where fit's X had column names, or column names where it had none) name
+    the input after scikit-learn's text (which a filter matches, see
+    test_validation_warnings_filtered_and_threads_alone), as fit's refusals
+    of them do: they said X, as of any input."""
+    pd = pytest.importorskip("pandas")
+    X, y = _data()
+    cols = ["c{}".format(j) for j in range(X.shape[1])]
+    absent = str(tmp_path / "no-greedytl")  # the warnings come before greedytl runs
+    for Xfit, Xother in ((pd.DataFrame(X[:20], columns=cols), X[20:]), (X[:20], pd.DataFrame(X[20:], columns=cols))):
+        with warnings.catch_warnings(record=True) as want:
+            warnings.simplefilter("always")
+            LogisticRegression().fit(Xfit, y[:20]).predict(Xother)
+        assert len(want) == 1
+        for name, method, kw in (("X_unlabelled", "dam", dict(X_unlabelled=Xother)),
+                                 ("X_oracle", "best-source", dict(X_oracle=Xother, y_oracle=y[20:]))):
+            with warnings.catch_warnings(record=True) as got:
+                warnings.simplefilter("always")
+                with pytest.raises(greedytl.CommandNotFoundError):
+                    TransferClassifier(method=method, greedytl_bin=absent).fit(Xfit, y[:20], **kw)
+            assert [(w.category, str(w.message)) for w in got] == [
+                (want[0].category, str(want[0].message).replace("LogisticRegression", "TransferClassifier")
+                 + " (X here is {})".format(name))]
+            assert got[0].filename == __file__  # warned as fit's caller's
+
+
+def test_y_oracle_column_vector_as_y(tmp_path):
+    """A column vector of y_oracle labels (a one-column DataFrame or array)
+    is taken as y's is, with scikit-learn's DataConversionWarning, y_oracle
+    named after its text (it was refused: "y_oracle has shape (20, 1)"); another 2-D
+    y_oracle is refused with scikit-learn's message for y, naming it."""
+    from sklearn.exceptions import DataConversionWarning
+    X, y = _data()
+    absent = str(tmp_path / "no-greedytl")  # validation comes before greedytl runs
+    col = y[:, None]
+    with warnings.catch_warnings(record=True) as want:
+        warnings.simplefilter("always")
+        LogisticRegression().fit(X, col)
+    assert [w.category for w in want] == [DataConversionWarning]
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        with pytest.raises(greedytl.CommandNotFoundError):  # y_oracle passed validation
+            TransferClassifier(method="best-source", greedytl_bin=absent).fit(
+                X[:20], y[:20], X_oracle=X[20:], y_oracle=col[20:])
+    assert [(w.category, str(w.message)) for w in got] == [
+        (DataConversionWarning, str(want[0].message) + " (y here is y_oracle)")]
+    assert got[0].filename == __file__
+    with pytest.raises(ValueError) as want:
+        LogisticRegression().fit(X, np.c_[y, y])
+    with pytest.raises(ValueError) as got:
+        TransferClassifier(method="best-source", greedytl_bin=absent).fit(
+            X[:20], y[:20], X_oracle=X[20:], y_oracle=np.c_[y, y][20:])
+    assert str(got.value) == "y_oracle: " + str(want.value).replace("(40, 2)", "(20, 2)")
+
+
+class _Warns:
+    """An array-like input (X_unlabelled, X_oracle, y_oracle) whose
+    conversion to an array, which validation makes, warns as a library
+    would and has another thread warn meanwhile, and records the warning
+    state it sees (the functions that show warnings; not the filters, which
+    scikit-learn's check_array sets itself for the conversion: an error of
+    NumPy's ComplexWarning)."""
+
+    def __init__(self, a, seen):
+        self.a, self.seen = a, seen
+
+    def __len__(self):
+        return len(self.a)
+
+    def __array__(self, dtype=None):
+        self.seen.append((warnings.showwarning, getattr(warnings, "_showwarnmsg_impl", None)))
+        warnings.warn("a library's own warning", FutureWarning)
+        t = threading.Thread(target=warnings.warn, args=("another thread's warning",))
+        t.start()
+        t.join()
+        return np.asarray(self.a, dtype=dtype)
+
+
+def test_validation_warnings_filtered_and_threads_alone(tmp_path):
+    """Validating X_unlabelled, X_oracle and y_oracle leaves the process's
+    warning state alone (it caught scikit-learn's warnings to name the
+    input, with catch_warnings: another thread's warning came out as
+    "X_unlabelled: another thread's warning", and two fits at once could
+    leave the filters and showwarning replaced): a warning of a library or
+    of another thread during validation comes out as it was warned, and
+    fit's own warnings of the input, whose text starts with
+    scikit-learn's, are silenced by a filter on scikit-learn's text as
+    scikit-learn's were."""
+    pd = pytest.importorskip("pandas")
+    X, y = _data()
+    absent = str(tmp_path / "no-greedytl")  # validation comes before greedytl runs
+    seen = []
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        state = (warnings.showwarning, getattr(warnings, "_showwarnmsg_impl", None))
+        with pytest.raises(greedytl.CommandNotFoundError):
+            TransferClassifier(method="dam", greedytl_bin=absent).fit(
+                X[:20], y[:20], X_unlabelled=_Warns(X[20:], seen))
+        with pytest.raises(greedytl.CommandNotFoundError):
+            TransferClassifier(method="best-source", greedytl_bin=absent).fit(
+                X[:20], y[:20], X_oracle=_Warns(X[20:], seen), y_oracle=_Warns(y[20:], seen))
+    assert len(seen) >= 3 and all(s == state for s in seen)
+    assert {(w.category, str(w.message)) for w in got} == {
+        (FutureWarning, "a library's own warning"), (UserWarning, "another thread's warning")}
+    cols = ["c{}".format(j) for j in range(X.shape[1])]
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        warnings.filterwarnings("ignore", message="X does not have valid feature names")
+        warnings.filterwarnings("ignore", message="X has feature names")
+        warnings.filterwarnings("ignore", message="A column-vector y was passed")
+        for Xfit, Xother in ((pd.DataFrame(X[:20], columns=cols), X[20:]),
+                             (X[:20], pd.DataFrame(X[20:], columns=cols))):
+            with pytest.raises(greedytl.CommandNotFoundError):
+                TransferClassifier(method="dam", greedytl_bin=absent).fit(Xfit, y[:20], X_unlabelled=Xother)
+            with pytest.raises(greedytl.CommandNotFoundError):
+                TransferClassifier(method="best-source", greedytl_bin=absent).fit(
+                    Xfit, y[:20], X_oracle=Xother, y_oracle=y[20:, None])
+    assert [str(w.message) for w in got] == []
+
+
+def test_unlabelled_column_names_refused_named(tmp_path):
+    """X_unlabelled's column names that scikit-learn refuses (str and int
+    names together) or that are not fit's X's are refused naming the
+    input: the first was scikit-learn's TypeError, which does not."""
+    pd = pytest.importorskip("pandas")
+    X, y = _data()
+    absent = str(tmp_path / "no-greedytl")
+    D = pd.DataFrame(X[:20, :3], columns=["a", "b", "c"])
+    with pytest.raises(TypeError, match=r"^X_unlabelled: Feature names are only supported if all input features "
+                                        r"have string names, but your input has \['int', 'str'\]") as e:
+        TransferClassifier(method="dam", greedytl_bin=absent).fit(
+            D, y[:20], X_unlabelled=pd.DataFrame(X[20:, :3], columns=[0, "a", "b"]))
+    assert isinstance(e.value.__cause__, TypeError)
+    for cols, why in ((["a", "b", "d"], "unseen at fit time: ['d']; seen at fit time, yet now missing: ['c']"),
+                      (["c", "b", "a"], "they must be in the same order as they were in fit")):
+        with pytest.raises(ValueError) as e:
+            TransferClassifier(method="dam", greedytl_bin=absent).fit(
+                D, y[:20], X_unlabelled=pd.DataFrame(X[20:, :3], columns=cols))
+        assert str(e.value) == "X_unlabelled: The feature names should match those that were passed during fit: " + why
+
+
+class _Np2Str(np.str_):
+    """A NumPy string that reprs as NumPy 2's do (np.str_('a')), so that
+    NumPy 1 shows what a message made with repr would print under NumPy 2."""
+
+    def __repr__(self):
+        return "np.str_({})".format(str.__repr__(self))
+
+
+class _Np2Int(np.int64):
+    """A NumPy int that reprs as NumPy 2's do (np.int64(3))."""
+
+    def __repr__(self):
+        return "np.int64({})".format(int(self))
+
+
+class _Np2Bytes(np.bytes_):
+    """A NumPy bytes string that reprs as NumPy 2's do (np.bytes_(b'a'))."""
+
+    def __repr__(self):
+        return "np.bytes_({})".format(bytes.__repr__(self))
+
+
+def test_labels_shown_as_given(tmp_path):
+    """A message that names a class label shows it as the user gave it
+    ('a', 3), the same under NumPy 1 and 2, whose repr of a NumPy scalar
+    names its type (np.str_('a'), np.int64(3)): the one class of y, a
+    y_oracle label that is not one of y's classes and the list of those,
+    and the class a fit warning names.  _Np2Str and _Np2Int repr as NumPy
+    2's scalars do, so this fails under NumPy 1 too where a message used
+    repr; dates are shown as NumPy 1 shows them."""
+    from greedytl._estimator import _positions, _shown
+    X, _ = _data()
+    absent = str(tmp_path / "no-greedytl")  # the refusals come before greedytl runs
+    for one in (np.array(["a"] * len(X)), np.array([_Np2Str("a")] * len(X), dtype=object)):
+        with pytest.raises(ValueError, match=r"contain only one class: 'a'$"):
+            TransferClassifier(greedytl_bin=absent).fit(X, one)
+    with pytest.raises(ValueError, match=r"contain only one class: 3$"):
+        TransferClassifier(greedytl_bin=absent).fit(X, np.full(len(X), 3, dtype=np.int64))
+    for classes, yo, want in (
+            (np.array([_Np2Str("a"), _Np2Str("b")], dtype=object), np.array([_Np2Str("z")], dtype=object),
+             "'z', not one of ['a', 'b']"),
+            (np.array([_Np2Int(1), _Np2Int(3)], dtype=object), np.array([_Np2Int(2)], dtype=object),
+             "2, not one of [1, 3]"),
+            (np.array(["a", "b"]), np.array(["z"]), "'z', not one of ['a', 'b']"),
+            (np.array([1, 3]), np.array([2]), "2, not one of [1, 3]"),
+            # bytes as the Python bytes (not np.bytes_(b'z')); a float32 as
+            # str() writes it (not 0.10000000149011612, .item()'s float64)
+            (np.array([_Np2Bytes(b"a"), _Np2Bytes(b"b")], dtype=object), np.array([_Np2Bytes(b"z")], dtype=object),
+             "b'z', not one of [b'a', b'b']"),
+            (np.array([1, 3], dtype=np.float32), np.array([0.1], dtype=np.float32), "0.1, not one of [1.0, 3.0]")):
+        with pytest.raises(ValueError) as e:
+            _positions(classes, yo, 1)
+        assert str(e.value).endswith("y_oracle[0] is " + want), str(e.value)
+    clf = TransferClassifier()
+    clf.classes_ = np.array([_Np2Str("a"), _Np2Str("b"), _Np2Str("c")], dtype=object)
+    assert clf._class_namer(3)("2") == "classes_[2] = 'c'"
+    clf.classes_ = np.array([_Np2Bytes(b"a"), _Np2Bytes(b"b"), _Np2Bytes(b"c")], dtype=object)
+    assert clf._class_namer(3)("2") == "classes_[2] = b'c'"
+    clf.classes_ = np.array([0.1, 0.2, 0.3], dtype=np.float32)
+    assert clf._class_namer(3)("0") == "classes_[0] = 0.1"
+    assert _shown(np.float32(0.1)) == "0.1" and _shown(np.True_) == "True" and _shown(None) == "None"
+    assert _shown(np.datetime64("2020-01-02")) == "numpy.datetime64('2020-01-02')"
+    assert _shown(np.timedelta64(3, "D")) == "numpy.timedelta64(3,'D')"
+
+
 def test_pipeline_gridsearch_cross_val(cli, zoo):
     """In a Pipeline, GridSearchCV (over methods) and cross_val_score; a list
     of classifiers is cloned unfitted by scikit-learn, which fit says, and
@@ -1941,6 +2240,16 @@ def test_multiclass(multiclass_cli, zoo, tmp_path):
     assert any(c["kind"] == "source" for c in clf.selected_["emu"])
     D = clf.decision_function(X[44:])
     assert D.shape == (22, len(names))
+    # As scikit-learn's classifiers return it: a C-contiguous float64 array
+    # (a column permutation of the file's scores was not), from a sparse X
+    # too, with the same values.
+    from scipy import sparse
+    lr = LogisticRegression(max_iter=1000).fit(X[:44], y[:44]).decision_function(X[44:])
+    assert lr.flags["C_CONTIGUOUS"] and lr.dtype == np.float64
+    for A in (X[44:], sparse.csr_matrix(X[44:])):
+        DA = clf.decision_function(A)
+        assert DA.flags["C_CONTIGUOUS"] and DA.dtype == lr.dtype and DA.shape == lr.shape
+        np.testing.assert_array_equal(DA, D)
     np.save(tmp_path / "X.npy", X[44:])
     np.save(tmp_path / "H.npy", _zoo_scores(zoo, X[44:]))
     (tmp_path / "m.json").write_text(json.dumps(clf.model_))
@@ -2022,6 +2331,48 @@ def test_fit_inspects_the_model_file_itself(multiclass_cli, zoo, synth, tmp_path
             assert clf.selected_ == named(want["selected"])
         named_dir += any("name" in c for c in want.get("selected", []))
     assert named_dir > 0  # inspect named some source columns from the directory
+
+
+def test_selected_names_dataframe_columns_as_inspect_names_a_header(multiclass_cli, zoo, tmp_path):
+    """Fitted on a DataFrame, selected_ names a feature column by its name
+    in feature_names_in_, as greedytl inspect names it when greedytl fit is
+    given the same X as a CSV file with that header (selected_ said x[i]),
+    binary and multi-class; sources keep their names, and an array X its
+    x[i]."""
+    pd = pytest.importorskip("pandas")
+    X, y = _data()
+    cols = ["age", "income", "height", "weight", "x 4", "score", "rank", "zip"]
+    y3 = np.array(["c", "a", "b"])[np.digitize(X[:, 0], [-0.4, 0.4])]
+    for labels, method, sources in ((y, "greedytl", None), (y, "greedytl", greedytl.Sources(zoo)),
+                                    (y3, "greedytl", None)):
+        clf = TransferClassifier(method=method, sources=sources, random_state=0).fit(
+            pd.DataFrame(X, columns=cols), labels)
+        classes, yi = np.unique(labels, return_inverse=True)
+        path = tmp_path / "X.csv"
+        path.write_text(",".join(cols) + "\n" + "".join(",".join(repr(v) for v in row) + "\n" for row in X))
+        np.save(tmp_path / "y.npy", np.where(yi == 1, 1.0, -1.0) if len(classes) == 2 else yi)
+        args = ["fit", "--method", method, "--seed", 0, "--features", path, "--labels", tmp_path / "y.npy",
+                "--out", tmp_path / "m.json"]
+        if sources is not None:
+            np.save(tmp_path / "H.npy", _zoo_scores(zoo, X))
+            args += ["--source-scores", tmp_path / "H.npy"]
+        run(multiclass_cli, *args)
+        want = json.loads(run(multiclass_cli, "inspect", "--json", tmp_path / "m.json"))
+        if len(classes) == 2:
+            got, want = [clf.selected_], [want["selected"]]
+        else:
+            got = [clf.selected_[classes[int(pc["class"])]] for pc in want["per_class"]]
+            want = [pc["selected"] for pc in want["per_class"]]
+        assert any(c["kind"] == "feature" for w in want for c in w)
+        for g, w in zip(got, want):
+            key = [(c["kind"], c["index"], c["weight"]) for c in w]
+            assert [(c["kind"], c["index"], c["weight"]) for c in g] == key
+            assert [c["name"] for c in g if c["kind"] == "feature"] == [c["name"] for c in w if c["kind"] == "feature"]
+            assert [c["name"] for c in g if c["kind"] == "source"] == [clf.source_names_[c["index"]] for c in g
+                                                                      if c["kind"] == "source"]
+        plain = TransferClassifier(method=method, sources=sources, random_state=0).fit(X, labels)
+        first = plain.selected_ if len(classes) == 2 else plain.selected_[classes[0]]
+        assert all(c["name"] == "x[{}]".format(c["index"]) for c in first if c["kind"] == "feature")
 
 
 def test_inspection_names_sources_of_an_index_without_data_digest(cli, synth, tmp_path):
@@ -2494,6 +2845,18 @@ _NO_SKLEARN = textwrap.dedent("""
         assert "features" in str(e)
     else:
         raise AssertionError("3 columns accepted")
+    try:
+        greedytl.TransferClassifier(method="dam").fit(X[:20], y[:20], X_unlabelled=X[20:, :3])
+    except ValueError as e:
+        assert str(e) == "X_unlabelled: X has 3 features, but TransferClassifier is expecting 4 features as input.", e
+    else:
+        raise AssertionError("X_unlabelled of 3 columns accepted")
+    import warnings
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        greedytl.TransferClassifier(method="best-source", sources=lambda A: A[:, :2]).fit(
+            X[:20], y[:20], X_oracle=X[20:], y_oracle=y[20:, None])
+    assert [str(w.message)[-20:] for w in got] == ["(y here is y_oracle)"], [str(w.message) for w in got]
     failed = greedytl.TransferClassifier(method="no-such-method")
     try:
         failed.fit(X, y)
