@@ -339,3 +339,37 @@ func TestNWaySaysHowManyEpisodes(t *testing.T) {
 		t.Errorf("4 and 8 episodes: report.md has no \"4 to 8 episodes per ways and shots\":\n%s", md)
 	}
 }
+
+// TestNWayPanelsShareY: the panels of the N-way figure, one per number of
+// ways side by side, share a y range, as the noise figure's do (a reader
+// compares them at a glance, as with matplotlib's sharey); each had its
+// own, 20-way's well below 5-way's here, so that equal heights read as
+// equal accuracies where they differed by 30 points.
+func TestNWayPanelsShareY(t *testing.T) {
+	var recs []experiment.Record
+	for _, r := range nwayRecords() {
+		if r.Ways == 20 {
+			r.Accuracy -= 0.3 // 20-way far below 5-way
+			r.BalancedAccuracy = r.Accuracy
+		}
+		recs = append(recs, r)
+	}
+	d := newNWayRows(Summarize(recs))
+	plots, err := nwayPanels("toy", d, d.methods(), []int{5, 20}, []int{1, 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plots) != 2 {
+		t.Fatalf("%d panels, want 2", len(plots))
+	}
+	a, b := plots[0].Y, plots[1].Y
+	if a.Min != b.Min || a.Max != b.Max {
+		t.Errorf("5-way panel's y range [%v, %v], 20-way's [%v, %v]: not shared", a.Min, a.Max, b.Min, b.Max)
+	}
+	// The shared range shows every point of both.
+	for _, r := range d.rows {
+		if y := 100 * r.Mean; r.N > 0 && (y < a.Min || y > a.Max) {
+			t.Errorf("%s %d-way %d-shot at %.1f%% outside [%v, %v]", r.Method, r.Ways, r.Shots, y, a.Min, a.Max)
+		}
+	}
+}
