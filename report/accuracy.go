@@ -16,11 +16,12 @@ import (
 )
 
 // series is one method's line in an accuracy panel: y ± e (in %) at
-// category positions x, of the categories cat.
+// category positions x; cut[i] tells that the method failed at a category
+// between points i-1 and i (its every cell there failed).
 type series struct {
 	x    []float64
 	y, e []float64
-	cat  []int
+	cut  []bool
 }
 
 func (s *series) Len() int                        { return len(s.x) }
@@ -38,16 +39,17 @@ func (s *series) withErrors() *series {
 	return out
 }
 
-// runs returns s cut where a category is missing: the points of
-// consecutive categories, to be joined by a line.
+// runs returns s cut where the method failed (cut): the points to be
+// joined by a line. A category where the method has no row (not run
+// there) does not cut it.
 func (s *series) runs() []*series {
 	var out []*series
 	for i := range s.x {
-		if i == 0 || s.cat[i] != s.cat[i-1]+1 {
+		if i == 0 || s.cut[i] {
 			out = append(out, &series{})
 		}
 		r := out[len(out)-1]
-		r.x, r.y, r.e, r.cat = append(r.x, s.x[i]), append(r.y, s.y[i]), append(r.e, s.e[i]), append(r.cat, s.cat[i])
+		r.x, r.y, r.e, r.cut = append(r.x, s.x[i]), append(r.y, s.y[i]), append(r.e, s.e[i]), append(r.cut, s.cut[i])
 	}
 	return out
 }
@@ -89,7 +91,8 @@ func categories(vals []int) ([]int, plot.ConstantTicks) {
 // accuracyPanel returns a plot of accuracy (%) against the category index
 // for each method of ms, styled as in the figures of a dataset whose
 // methods are all (methodStyles); at(m, i) returns the row at category i,
-// if any.
+// if any. A method's line is cut where it failed (a row of no successful
+// cell), not where it has no row.
 // Points of different methods are shifted apart a little so that their
 // error bars do not hide each other.
 func accuracyPanel(title, xlabel string, ticks plot.ConstantTicks, ms, all []string, at func(m string, i int) (Row, bool)) (*plot.Plot, error) {
@@ -107,15 +110,21 @@ func accuracyPanel(title, xlabel string, ticks plot.ConstantTicks, ms, all []str
 		ls, gs := lss[j], gss[j]
 		s := &series{}
 		shift := (float64(j) - float64(len(ms)-1)/2) * width
+		failed := false // since the last point
 		for i := range ticks {
 			r, ok := at(m, i)
-			if !ok || r.N == 0 {
+			if !ok {
+				continue
+			}
+			if r.N == 0 {
+				failed = true
 				continue
 			}
 			s.x = append(s.x, float64(i)+shift)
 			s.y = append(s.y, 100*r.Mean)
 			s.e = append(s.e, 100*r.StdErr)
-			s.cat = append(s.cat, i)
+			s.cut = append(s.cut, failed)
+			failed = false
 		}
 		if s.Len() == 0 {
 			continue
@@ -125,8 +134,10 @@ func accuracyPanel(title, xlabel string, ticks plot.ConstantTicks, ms, all []str
 			return nil, err
 		}
 		pts.GlyphStyle = gs
-		// No line across a category whose every cell failed: it would
-		// read as a value there.
+		// No line across a category whose every cell of the method
+		// failed: it would read as a value there. A category where the
+		// method has no row (it was not run there: the categories are
+		// every method's) keeps its line, as in a figure of its own.
 		for _, run := range s.runs() {
 			line, err := plotter.NewLine(run)
 			if err != nil {

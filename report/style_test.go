@@ -291,3 +291,27 @@ func TestUnknownMethodsLookApart(t *testing.T) {
 		seen[key] = n
 	}
 }
+
+// TestLineAcrossASizeNotRun: a method's line is cut only where it failed,
+// not where it has no record — a method run at 2 and 10 positives beside
+// one run at 2, 5 and 10 (a run of its own, read with the run) joins its
+// two points, as it would in a figure of its own: the figure's sizes are
+// every method's, and a line cut there read as a failure that never
+// happened.
+func TestLineAcrossASizeNotRun(t *testing.T) {
+	var recs []experiment.Record
+	for split := range 2 {
+		recs = append(recs,
+			cell("greedytl", 0, 2, 0, split, 0.6, 1), cell("greedytl", 0, 10, 0, split, 0.8, 1),
+			cell("no-transfer", 0, 2, 0, split, 0.5, 1), cell("no-transfer", 0, 5, 0, split, 0.55, 1), cell("no-transfer", 0, 10, 0, split, 0.7, 1))
+	}
+	svg := fig1SVG(t, recs)
+	gtl := fmt.Sprintf("#%02X%02X%02X", styles["greedytl"].color.R, styles["greedytl"].color.G, styles["greedytl"].color.B)
+	joined := false
+	for _, m := range regexp.MustCompile(`<path d="M([-0-9.]+),([-0-9.]+)L([-0-9.]+),([-0-9.]+)" style="fill:none;stroke:`+gtl+`;stroke-width:2.5`).FindAllStringSubmatch(string(svg), -1) {
+		joined = joined || m[2] != m[4] // the legend's thumbnail is horizontal
+	}
+	if !joined {
+		t.Errorf("GreedyTL, run at 2 and 10 positives only, has no line from one to the other")
+	}
+}
