@@ -207,6 +207,10 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err != nil {
 		return nil, inputError{err}
 	}
+	if man.keepTargetsOrder(old) {
+		g = newGrid(man)
+		groups = g.groups(cfg.Shard)
+	}
 	if err := sameRun(cfg.Out, old, man, false); err != nil {
 		return nil, sourcesHint(err, &cfg, old, man)
 	}
@@ -431,7 +435,7 @@ func negativePlan(cfg *Config, digest string) (*source.Negatives, *source.Index,
 }
 
 // chooseTargets returns the names of the target classes (see
-// Config.Targets); counts are cfg.Data's class counts.
+// Config.Targets), in class order; counts are cfg.Data's class counts.
 func chooseTargets(cfg *Config, neg *source.Negatives, counts []int, logf func(string, ...any)) ([]string, error) {
 	f := cfg.Data
 	need := classNeeds(slices.Max(cfg.Positives), 1)
@@ -455,6 +459,7 @@ func chooseTargets(cfg *Config, neg *source.Negatives, counts []int, logf func(s
 			logf("skipping %s with fewer than %d examples: %v", plural.Count(len(skipped), "class", "classes"), need, skipped)
 		}
 	}
+	var named []int // in class order: the order given is not the run's
 	for _, name := range cfg.Targets {
 		c, err := targetClass(f, neg, name)
 		if err != nil {
@@ -463,7 +468,11 @@ func chooseTargets(cfg *Config, neg *source.Negatives, counts []int, logf func(s
 		if !hasNeeds(counts[c], need) {
 			return nil, inputErrorf("experiment: target %q has %s, want at least %d (the largest number of positives and a test positive)", name, plural.Count(counts[c], "example", "examples"), need)
 		}
-		targets = append(targets, name)
+		named = append(named, c)
+	}
+	slices.Sort(named)
+	for _, c := range named {
+		targets = append(targets, f.Classes[c])
 	}
 	if len(targets) == 0 {
 		return nil, inputErrorf("experiment: no class can be a target: each needs at least %d examples (the largest number of positives and a test positive), and the largest has %s", need, plural.Count(most, "example", "examples"))
