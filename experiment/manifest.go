@@ -430,6 +430,15 @@ func lockRun(dir string) (*dirlock.Lock, error) {
 	return dirlock.Acquire(dir)
 }
 
+// IsRunDir reports whether dir is a run directory: one that holds
+// ManifestFile, which Run and Merge write before anything else. It is no
+// place for another command's files: train-sources refuses one as its
+// output (a run trains its own sources into its sources subdirectory).
+func IsRunDir(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, ManifestFile))
+	return err == nil
+}
+
 // isSourcesDir returns an error naming dir when it is a sources directory
 // (it holds source.IndexFile, written by train-sources) and not a run
 // directory (no ManifestFile), which Run and Merge refuse as a run
@@ -439,10 +448,7 @@ func lockRun(dir string) (*dirlock.Lock, error) {
 // both (a run written into a sources directory before this check) is a
 // run's, and may be resumed.
 func isSourcesDir(dir string) error {
-	if _, err := os.Lstat(filepath.Join(dir, source.IndexFile)); err != nil {
-		return nil
-	}
-	if _, err := os.Lstat(filepath.Join(dir, ManifestFile)); err == nil {
+	if _, err := os.Lstat(filepath.Join(dir, source.IndexFile)); err != nil || IsRunDir(dir) {
 		return nil
 	}
 	return fmt.Errorf("%s is a sources directory (it holds %s, which train-sources writes), not a run directory", dir, source.IndexFile)

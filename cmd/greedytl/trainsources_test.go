@@ -420,3 +420,38 @@ func TestTrainSourcesElasticNetL1Ratio(t *testing.T) {
 		wantInputError(t, fmt.Sprintf("(L1 ratio there: %v; this job: 0.75)", want), append(slices.Clone(base), "--l1-ratio", "0.75")...)
 	}
 }
+
+// TestTrainSourcesRefusesARunDirectory: train-sources --out RUN, RUN a run
+// directory of experiment, is refused, naming RUN and what to give
+// instead, and writes nothing into it; it trained its sources into RUN,
+// among the run's files.
+func TestTrainSourcesRefusesARunDirectory(t *testing.T) {
+	data := experimentFolder(t)
+	run := filepath.Join(t.TempDir(), "run")
+	if code, _, stderr := cli(t, "", "experiment", "--data", data, "--negative-classes", "n0,n1", "--positives", "2", "--splits", "1",
+		"--methods", "no-transfer", "--targets", "c0", "--out", run, "--quiet"); code != exitOK {
+		t.Fatalf("experiment: exit %d: %s", code, stderr)
+	}
+	before := dirNames(t, run)
+	code, _, stderr := cli(t, "", "train-sources", "--data", data, "--negative-classes", "n0,n1", "--out", run, "--quiet")
+	if code != exitInput || !strings.Contains(stderr, run+" is a run directory") || !strings.Contains(stderr, "--sources") {
+		t.Errorf("train-sources --out RUN: exit %d, stderr %q; want exit %d naming %s and --sources", code, stderr, exitInput, run)
+	}
+	if after := dirNames(t, run); !slices.Equal(before, after) {
+		t.Errorf("RUN held %v, and %v after train-sources", before, after)
+	}
+}
+
+// dirNames returns the names in the directory dir, sorted.
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
