@@ -31,7 +31,9 @@ import (
 
 // Summary describes what a Run did.
 type Summary struct {
-	// File is the results file.
+	// File is the results file; "" when Run wrote none: for a shard that
+	// holds no cell of the grid and would have trained its own sources,
+	// Run neither trains them nor writes its run directory.
 	File string
 	// Cells counts the cells of the run's shard; Present those found in
 	// File when the run started; Finished those this run added, of which
@@ -112,6 +114,10 @@ func (c failureCounts) list() []Failure {
 // not retried by a rerun); the Summary's Failures count the failed cells
 // of the results file by method and message.
 //
+// A shard that holds no cell of the grid (Config.Shard), and would train
+// its own sources, trains none and writes nothing: its Summary has no
+// File.
+//
 // Run is resumable: it first writes cfg.Out/run.json (the Manifest) or,
 // when there is one, checks that it describes the same run (otherwise it
 // returns an error naming the setting that differs); it then reads the
@@ -182,6 +188,11 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	groups := g.groups(cfg.Shard)
 	if err := checkNoise(&cfg, g, groups, counts, neg); err != nil {
 		return nil, err
+	}
+	if len(groups) == 0 && ix == nil && !IsRunDir(cfg.Out) {
+		// A shard that holds no cell of the grid: it has no sources to
+		// train (which may take hours) and nothing to write.
+		return &Summary{}, nil
 	}
 	if err := isSourcesDir(cfg.Out); err != nil {
 		advice := "give it with --sources, and another directory as --out"

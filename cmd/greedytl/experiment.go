@@ -196,6 +196,12 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 		}
 		return err
 	}
+	if sum.File == "" { // a shard with no cell: nothing trained or written
+		if !o.quiet {
+			fmt.Fprintf(s.err, "shard %v holds no cell of the grid: nothing to run, no sources trained, nothing written to %s (merge the other shards)\n", sh, o.out)
+		}
+		return nil
+	}
 	if !o.quiet {
 		part := "" // an unsharded run's cells are the whole grid's
 		if sh != (shard.Shard{}) {
