@@ -259,9 +259,12 @@ func positivesLabel(negatives int) string {
 }
 
 // accuracyFigure is Fig. 1: accuracy against training positives, one line
-// per method, at one noise level.
+// per method, at one noise level. Its axis has every size run, as the
+// accuracy table's columns: one whose every cell failed has no point and
+// cuts the lines (accuracyPanel). So do the noise levels of noiseFigure
+// and the sizes of approxFigure.
 func accuracyFigure(name, dataset string, d *datasetRows, noise, negatives int) (*figure, error) {
-	ps, ticks := categories(d.positives(noise))
+	ps, ticks := categories(d.runPositives(noise))
 	ms, all := d.methods(noise), d.methods(-1)
 	title := fmt.Sprintf("%s: balanced accuracy vs training positives", dataset)
 	if noise > 0 {
@@ -288,7 +291,7 @@ func accuracyFigure(name, dataset string, d *datasetRows, noise, negatives int) 
 // dimensions, one panel per training-set size, for the methods run at two
 // or more noise levels (the feature-selection methods of the paper first).
 func noiseFigure(name, dataset string, d *datasetRows, negatives int) (*figure, error) {
-	ns, ticks := categories(d.noises())
+	ns, ticks := categories(d.runNoises())
 	all := d.methods(-1)
 	var ms []string
 	for _, m := range all {
@@ -367,7 +370,7 @@ func noiseFigure(name, dataset string, d *datasetRows, negatives int) (*figure, 
 // (GreedyTL-59) and the strongest baselines by training-set size, and the
 // per-target accuracies of the two against each other.
 func approxFigure(name, dataset string, a approximation, d *datasetRows, res *Results, noise, negatives int) (*figure, error) {
-	ps, ticks := categories(d.positives(noise))
+	ps, ticks := categories(d.runPositives(noise))
 	ms := []string{a.exact, a.approx}
 	ms = append(ms, strongest(d, noise, 3, ms)...)
 	slices.SortFunc(ms, compareMethods)

@@ -315,3 +315,28 @@ func TestLineAcrossASizeNotRun(t *testing.T) {
 		t.Errorf("GreedyTL, run at 2 and 10 positives only, has no line from one to the other")
 	}
 }
+
+// TestNoLineAcrossASizeEveryMethodFailed: a size at which every cell of
+// every method failed keeps its place on Fig. 1's axis, as its column in
+// the accuracy table, and cuts every line there; it was left off the axis,
+// and the lines joined 2 to 10 positives as if 5 had not been run.
+func TestNoLineAcrossASizeEveryMethodFailed(t *testing.T) {
+	var recs []experiment.Record
+	for split := range 2 {
+		recs = append(recs,
+			cell("greedytl", 0, 2, 0, split, 0.6, 1), failed("greedytl", 0, 5, 0, split), cell("greedytl", 0, 10, 0, split, 0.8, 1),
+			cell("no-transfer", 0, 2, 0, split, 0.5, 1), failed("no-transfer", 0, 5, 0, split), cell("no-transfer", 0, 10, 0, split, 0.7, 1))
+	}
+	svg := string(fig1SVG(t, recs))
+	if !strings.Contains(svg, ">5</text>") {
+		t.Errorf("Fig. 1 has no tick at 5 positives, where every cell failed")
+	}
+	for _, m := range []string{"greedytl", "no-transfer"} {
+		c := fmt.Sprintf("#%02X%02X%02X", styles[m].color.R, styles[m].color.G, styles[m].color.B)
+		for _, p := range regexp.MustCompile(`<path d="M([-0-9.]+),([-0-9.]+)L([-0-9.]+),([-0-9.]+)" style="fill:none;stroke:`+c+`;stroke-width:2.5`).FindAllStringSubmatch(svg, -1) {
+			if p[2] != p[4] { // the legend's thumbnail is horizontal
+				t.Errorf("%s's line from (%s, %s) to (%s, %s) crosses the size where every cell failed", m, p[1], p[2], p[3], p[4])
+			}
+		}
+	}
+}
