@@ -34,7 +34,10 @@
 // standard error over episodes (each episode its own "split"); Write
 // renders, for such a dataset, a method × shots table of accuracy per
 // number of ways and a figure of accuracy against shots, one panel per
-// number of ways.
+// number of ways, the panels sharing a y range. In every accuracy table,
+// bold marks the best entry of each column (the oracle excluded); an entry
+// of a single split or episode is not bold beside entries that average
+// more.
 //
 // Write renders, for each dataset, the paper's figures where the run holds
 // the data:
