@@ -250,17 +250,6 @@ type setting struct {
 	show func(*Manifest) string
 }
 
-// compared returns the value of s that differs compares for m: get's, but
-// for the targets, which Manifest.ID digests as listed (as the run.json
-// files written before Run put them in class order have them) and two runs
-// compare as targetSet gives them.
-func (s setting) compared(m *Manifest) any {
-	if s.name == "targets" {
-		return m.targetSet()
-	}
-	return s.get(m)
-}
-
 // settings lists the settings that define a run's results, by the name a
 // mismatch is reported under, in the order they are compared (a cause
 // before its consequences: the seed draws the negative plan). get returns
@@ -299,12 +288,13 @@ var settings = []setting{
 			}
 			return fmt.Sprintf("%s%s, sha256 %.12s…", plural.Count(m.Sources.Count, "source", "sources"), in, m.Sources.SHA256)
 		}},
-	// The targets of a binary run are a set: each cell's draws are its
-	// target's alone, and Run lists them in class order. An N-way run's
-	// pool is a list: an episode draws its classes by their place in it.
-	// A run.json written before the targets were put in class order has
-	// them as given, and its run_id digests that order.
-	{"targets", func(m *Manifest) any { return m.Targets }, nil}, // compared as a set (setting.compared)
+	// The targets as Run lists them: a binary run's in class order (each
+	// cell's draws are its target's alone, so the order given is not the
+	// run's), an N-way run's pool as given (an episode draws its classes
+	// by their place in it). A run.json listing them otherwise (written by
+	// a greedytl that kept the order given) is another run: its run_id,
+	// which its records carry, digests that order.
+	{"targets", func(m *Manifest) any { return m.Targets }, nil},
 	// The lists of sizes, noise levels and methods are sets: the order they
 	// were given in changes the order of the work, not the run.
 	{"positives", func(m *Manifest) any { return slices.Sorted(slices.Values(m.Positives)) }, nil},
@@ -336,8 +326,8 @@ func (m *Manifest) differs(o *Manifest, compareSources bool) string {
 		if !compareSources && s.name == "sources" {
 			continue
 		}
-		a, _ := json.Marshal(s.compared(m))
-		b, _ := json.Marshal(s.compared(o))
+		a, _ := json.Marshal(s.get(m))
+		b, _ := json.Marshal(s.get(o))
 		if bytes.Equal(a, b) {
 			continue
 		}
@@ -354,32 +344,6 @@ func (m *Manifest) differs(o *Manifest, compareSources bool) string {
 		return fmt.Sprintf("%s: %s vs %s", name, abbreviate(a), abbreviate(b))
 	}
 	return ""
-}
-
-// targetSet returns m's targets as a run's identity compares them: an
-// N-way run's pool as listed (its order draws the episodes), a binary
-// run's targets in class order (no record depends on their order).
-func (m *Manifest) targetSet() []string {
-	if m.Protocol == ProtocolNWay {
-		return m.Targets
-	}
-	return slices.SortedFunc(slices.Values(m.Targets), func(a, b string) int {
-		return cmp.Compare(classIndex(m.Classes, a), classIndex(m.Classes, b))
-	})
-}
-
-// keepTargetsOrder gives m, the manifest of a run that resumes the run of
-// old (nil: none), old's order of its targets where the two list the same
-// targets (targetSet) in other orders — old's run.json, written before
-// Run put the targets in class order, lists them as given, and its
-// run_id, which its records carry, digests that order — and reports
-// whether it changed m.
-func (m *Manifest) keepTargetsOrder(old *Manifest) bool {
-	if old == nil || slices.Equal(m.Targets, old.Targets) || !slices.Equal(m.targetSet(), old.targetSet()) {
-		return false
-	}
-	m.Targets = slices.Clone(old.Targets)
-	return true
 }
 
 // unidentifiedBuilds says, after two greedytl versions that differ of which

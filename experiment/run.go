@@ -218,10 +218,6 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err != nil {
 		return nil, inputError{err}
 	}
-	if man.keepTargetsOrder(old) {
-		g = newGrid(man)
-		groups = g.groups(cfg.Shard)
-	}
 	if err := sameRun(cfg.Out, old, man, false); err != nil {
 		return nil, sourcesHint(err, &cfg, old, man)
 	}

@@ -2,11 +2,15 @@ package experiment
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
+
+	"github.com/greedytl/greedytl/shard"
 )
 
 // TestTargetsOrderIsNotTheRunsIdentity: the order of Config.Targets, on
@@ -44,21 +48,31 @@ func TestTargetsOrderIsNotTheRunsIdentity(t *testing.T) {
 	sameRecords(t, readRecords(t, filepath.Join(a, "results.jsonl")), readRecords(t, filepath.Join(b, "results.jsonl")))
 }
 
-// TestLegacyTargetsOrderResumes: a run directory written before the
-// targets were put in class order — run.json lists them as given (c5,c2)
-// and its run_id, which every record carries, digests that order — is
-// still read, and resumed given the targets in either order: it keeps its
-// identity and its records, and runs no cell again.
-func TestLegacyTargetsOrderResumes(t *testing.T) {
+// TestMergeRefusesTargetsListedOtherwise: two shards whose run.json list
+// the targets in different orders — as a greedytl that kept the order given
+// wrote them, its run_id digesting that order — are two runs, whose
+// records carry two identities: merge refuses them, naming the targets (it
+// merged them, and wrote a run.json whose run_id half the records did not
+// carry, which the report then refused), and so does a merge into the
+// directory of the other.
+func TestMergeRefusesTargetsListedOtherwise(t *testing.T) {
 	f := testFolder(t)
 	src := testSources(t, f)
-	out := filepath.Join(t.TempDir(), "run")
-	cfg := testConfig(f, out, src, "no-transfer")
-	cfg.Targets = []string{"c2", "c5"}
-	if _, err := Run(context.Background(), cfg); err != nil {
-		t.Fatal(err)
+	dir := t.TempDir()
+	var shards []string
+	for i := range 2 {
+		out := filepath.Join(dir, fmt.Sprintf("shard-%d", i))
+		cfg := testConfig(f, out, src, "no-transfer")
+		cfg.Targets = []string{"c2", "c5"}
+		cfg.Shard = shard.Shard{I: i, N: 2}
+		if _, err := Run(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, out)
 	}
-	// Rewrite the directory as the greedytl before wrote it, given c5,c2.
+	// Rewrite shard 1 as a greedytl keeping the order given wrote it,
+	// given c5,c2.
+	out := shards[1]
 	man, err := ReadManifest(out)
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +86,7 @@ func TestLegacyTargetsOrderResumes(t *testing.T) {
 	if err := man.write(out); err != nil {
 		t.Fatal(err)
 	}
-	results := filepath.Join(out, "results.jsonl")
+	results := filepath.Join(out, resultsName(*man.Shard))
 	b, err := os.ReadFile(results)
 	if err != nil {
 		t.Fatal(err)
@@ -80,43 +94,29 @@ func TestLegacyTargetsOrderResumes(t *testing.T) {
 	if err := os.WriteFile(results, []byte(strings.ReplaceAll(string(b), `"run_id":"`+oldID+`"`, `"run_id":"`+man.RunID+`"`)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	legacy := readRecords(t, results)
-	if _, err := ReadRuns([]string{out}, ReadOptions{}); err != nil {
-		t.Fatalf("reading the run written before: %v", err)
+	merged := filepath.Join(dir, "merged")
+	if _, err := Merge(shards, merged); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "targets: ") {
+		t.Errorf("merging shards whose targets are listed c2,c5 and c5,c2: %v; want a refusal naming the targets", err)
 	}
-	for _, targets := range [][]string{{"c2", "c5"}, {"c5", "c2"}} {
-		cfg.Targets = targets
-		sum, err := Run(context.Background(), cfg)
-		if err != nil {
-			t.Fatalf("resuming given %v: %v", targets, err)
-		}
-		if sum.Finished != 0 || sum.Present != sum.Cells {
-			t.Errorf("resuming given %v: %+v; want every cell present", targets, sum)
-		}
-		again, err := ReadManifest(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if again.RunID != man.RunID || !slices.Equal(again.Targets, man.Targets) {
-			t.Errorf("resuming given %v: run %s, targets %v; want %s, %v", targets, again.RunID, again.Targets, man.RunID, man.Targets)
-		}
+	if _, err := os.Stat(merged); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the refused merge left %s (%v)", merged, err)
 	}
-	sameRecords(t, legacy, readRecords(t, results))
+	into := filepath.Join(out, "merged.jsonl")
+	if _, err := Merge(shards[:1], into); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "targets: ") {
+		t.Errorf("merging shard 0 (c2,c5) into %s, beside a run.json listing c5,c2: %v; want a refusal naming the targets", into, err)
+	}
 }
 
-// TestNWayPoolOrderIsTheRunsIdentity: an N-way run's pool is a list — an
-// episode draws its classes by their place in it — so a pool given in
-// another order is another run, where a binary run's targets compare as a
-// set.
-func TestNWayPoolOrderIsTheRunsIdentity(t *testing.T) {
-	for _, tc := range []struct {
-		protocol string
-		want     string
-	}{{ProtocolStandard, ""}, {ProtocolNWay, "targets: "}} {
-		a := &Manifest{Protocol: tc.protocol, Classes: []string{"x", "y", "z"}, Targets: []string{"z", "x"}}
-		b := &Manifest{Protocol: tc.protocol, Classes: a.Classes, Targets: []string{"x", "z"}}
-		if d := a.differs(b, true); (tc.want == "") != (d == "") || !strings.HasPrefix(d, tc.want) {
-			t.Errorf("%s: targets z,x against x,z differ by %q, want %q", tc.protocol, d, tc.want)
+// TestPoolOrderIsTheRunsIdentity: a run.json lists the targets as the run
+// ordered them — an N-way pool as given (an episode draws its classes by
+// their place in it), a binary run's targets in class order (Run puts
+// them so) — so two that list them in other orders are other runs.
+func TestPoolOrderIsTheRunsIdentity(t *testing.T) {
+	for _, protocol := range []string{ProtocolStandard, ProtocolNWay} {
+		a := &Manifest{Protocol: protocol, Classes: []string{"x", "y", "z"}, Targets: []string{"z", "x"}}
+		b := &Manifest{Protocol: protocol, Classes: a.Classes, Targets: []string{"x", "z"}}
+		if d := a.differs(b, true); !strings.HasPrefix(d, "targets: ") {
+			t.Errorf("%s: targets z,x against x,z differ by %q, want the targets", protocol, d)
 		}
 	}
 }
