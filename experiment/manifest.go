@@ -395,12 +395,31 @@ func lockRun(dir string) (*dirlock.Lock, error) {
 }
 
 // IsRunDir reports whether dir is a run directory: one that holds
-// ManifestFile, which Run and Merge write before anything else. It is no
-// place for another command's files: train-sources refuses one as its
-// output (a run trains its own sources into its sources subdirectory).
+// ManifestFile (hasManifest), or a run's lock file and sources
+// subdirectory without it yet (startedRun): a run that trains its own
+// sources locks dir and trains them into dir/sources before it writes its
+// ManifestFile, which may take hours, and a run stopped meanwhile leaves
+// them so. It is no place for another command's files: train-sources
+// refuses one as its output (a run trains its own sources into its
+// sources subdirectory), and Run resumes it.
 func IsRunDir(dir string) bool {
+	return hasManifest(dir) || startedRun(dir)
+}
+
+// hasManifest reports whether dir holds ManifestFile.
+func hasManifest(dir string) bool {
 	_, err := os.Lstat(filepath.Join(dir, ManifestFile))
 	return err == nil
+}
+
+// startedRun reports whether dir holds a run's lock file
+// (dirlock.LockFile, which Run creates before it trains its sources) and a
+// sources subdirectory: a run that has not written its ManifestFile yet,
+// as it does once its sources are trained (see IsRunDir).
+func startedRun(dir string) bool {
+	_, lerr := os.Lstat(filepath.Join(dir, dirlock.LockFile))
+	st, err := os.Stat(filepath.Join(dir, "sources"))
+	return lerr == nil && err == nil && st.IsDir()
 }
 
 // isSourcesDir returns an error naming dir when it is a sources directory
@@ -441,7 +460,7 @@ func existingManifest(dir string) (*Manifest, error) {
 // record, is refused before run.json is written beside it. The message
 // names the command: experiment with resume, merge without.
 func checkNoOrphanResults(dir, results string, resume bool) error {
-	if _, err := os.Lstat(filepath.Join(dir, ManifestFile)); err == nil {
+	if hasManifest(dir) {
 		return nil // a run directory: its manifest is checked under its lock
 	}
 	path := filepath.Join(dir, results)

@@ -342,15 +342,12 @@ func sourcesHint(err error, cfg *Config, old, man *Manifest) error {
 }
 
 // runSources reports whether the sources directory dir is a run's own,
-// RUN/sources beside RUN's manifest, where the run trained them: a run
+// RUN/sources of a run directory RUN (IsRunDir), where the run trained
+// them: a run
 // that records it read them there (the run itself, a merge of its shards,
 // a copy of it) was not given them as --sources.
 func runSources(dir string) bool {
-	if filepath.Base(filepath.Clean(dir)) != "sources" {
-		return false
-	}
-	_, err := os.Stat(filepath.Join(filepath.Dir(filepath.Clean(dir)), ManifestFile))
-	return err == nil
+	return filepath.Base(filepath.Clean(dir)) == "sources" && IsRunDir(filepath.Dir(filepath.Clean(dir)))
 }
 
 // sourcesElsewhere returns an input error when the run of old (nil: a new

@@ -48,8 +48,8 @@ the class index and name, e.g. models/1-obj2.model), a sidecar
 record per model, and the index sources.json (the negative plan with its
 target-negative rows, the settings, and per source its C, CV score and
 number of positives). SOURCES must not be a run directory of experiment
-(one holding run.json), as experiment's --out must not be a sources
-directory: a run trains its own sources into RUN/sources, or reads those
+(one holding run.json, or, before a run writes it, the run's lock file and
+sources/), as experiment's --out must not be a sources directory: a run trains its own sources into RUN/sources, or reads those
 of train-sources with --sources. A class with a single example still gets
 a source, trained on it, but cross-validation cannot score it (its one example is
 tested only by a fit trained on negatives alone): its C and CV score mean
@@ -96,7 +96,7 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 		return err
 	}
 	if experiment.IsRunDir(o.out) {
-		return badInputf("train-sources: %s is a run directory of greedytl experiment (it holds %s), not a sources directory: the sources would be mixed with the run's files; give another directory as --out, and it to experiment as --sources (a run without --sources trains its own into %s)",
+		return badInputf("train-sources: %s is a run directory of greedytl experiment (it holds %s, or, before a run writes it, the run's lock file and %s), not a sources directory: the sources would be mixed with the run's files; give another directory as --out, and it to experiment as --sources (a run without --sources trains its own into %[3]s)",
 			o.out, experiment.ManifestFile, filepath.Join(o.out, "sources"))
 	}
 	l1Ratio, err := solverL1Ratio(c, o.solver.s, o.l1Ratio)
