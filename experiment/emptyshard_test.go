@@ -2,11 +2,14 @@ package experiment
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/greedytl/greedytl/shard"
+	"github.com/greedytl/greedytl/source"
 )
 
 // TestEmptyShardTrainsNothing: a shard that holds no cell of the grid (one
@@ -42,5 +45,36 @@ func TestEmptyShardTrainsNothing(t *testing.T) {
 	}
 	if empty != 3 || full != 1 {
 		t.Fatalf("%d empty shards and %d with the group, want 3 and 1", empty, full)
+	}
+}
+
+// TestEmptyShardChecksOut: a shard that holds no cell of the grid, and
+// would train its own sources, still refuses an --out that no run may
+// use — a sources directory, a directory holding a results file that no
+// run wrote — as the shard holding the group does; it returned before
+// these checks, and so accepted, silently, what the other shards refuse.
+func TestEmptyShardChecksOut(t *testing.T) {
+	f := testFolder(t)
+	for _, tc := range []struct {
+		name string
+		file func(shard.Shard) string // the file that makes --out unusable
+		want string
+	}{
+		{"a sources directory", func(shard.Shard) string { return source.IndexFile }, "is a sources directory"},
+		{"an orphan results file", resultsName, "but no " + ManifestFile},
+	} {
+		for i := range 4 {
+			sh := shard.Shard{I: i, N: 4}
+			out := t.TempDir()
+			if err := os.WriteFile(filepath.Join(out, tc.file(sh)), []byte("not a record\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cfg := testConfig(f, out, "", "no-transfer")
+			cfg.Targets, cfg.Positives, cfg.Splits, cfg.Noise = []string{"c2"}, []int{2}, 1, []int{0}
+			cfg.Shard = sh
+			if _, err := Run(context.Background(), cfg); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("shard %v, --out %s: %v; want an input error (%q)", sh, tc.name, err, tc.want)
+			}
+		}
 	}
 }

@@ -424,7 +424,7 @@ func startedRun(dir string) bool {
 
 // isSourcesDir returns an error naming dir when it is a sources directory
 // (it holds source.IndexFile, written by train-sources) and not a run
-// directory (no ManifestFile), which Run and Merge refuse as a run
+// directory (IsRunDir), which Run and Merge refuse as a run
 // directory: the run's files and its own sources would be mixed into the
 // directory, and a run given it as --out in place of --sources (an easy
 // slip) would train sources of its own, silently. A directory holding

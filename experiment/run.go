@@ -116,7 +116,8 @@ func (c failureCounts) list() []Failure {
 //
 // A shard that holds no cell of the grid (Config.Shard), and would train
 // its own sources, trains none and writes nothing: its Summary has no
-// File.
+// File. Its Config.Out is checked first, as any run's (a sources
+// directory, or a results file without run.json, is refused).
 //
 // Run is resumable: it first writes cfg.Out/run.json (the Manifest) or,
 // when there is one, checks that it describes the same run (otherwise it
@@ -189,11 +190,6 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err := checkNoise(&cfg, g, groups, counts, neg); err != nil {
 		return nil, err
 	}
-	if len(groups) == 0 && ix == nil && !IsRunDir(cfg.Out) {
-		// A shard that holds no cell of the grid: it has no sources to
-		// train (which may take hours) and nothing to write.
-		return &Summary{}, nil
-	}
 	if err := isSourcesDir(cfg.Out); err != nil {
 		advice := "give it with --sources, and another directory as --out"
 		if cfg.Sources != "" {
@@ -203,6 +199,13 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	}
 	if err := checkNoOrphanResults(cfg.Out, resultsName(cfg.Shard), true); err != nil {
 		return nil, err
+	}
+	if len(groups) == 0 && ix == nil && !hasManifest(cfg.Out) {
+		// A shard that holds no cell of the grid, its --out checked as
+		// the others' are: it has no sources to train (which may take
+		// hours) and nothing to write, nor a run.json to check (a run
+		// that has not written one yet is no run of this shard's).
+		return &Summary{}, nil
 	}
 	lock, err := lockRun(cfg.Out)
 	if errors.Is(err, dirlock.ErrLocked) && cfg.Shard.N > 1 {
