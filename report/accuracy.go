@@ -17,7 +17,8 @@ import (
 
 // series is one method's line in an accuracy panel: y ± e (in %) at
 // category positions x; cut[i] tells that the method failed at a category
-// between points i-1 and i (its every cell there failed).
+// between points i-1 and i, or has no record there of a cell its grid
+// holds.
 type series struct {
 	x    []float64
 	y, e []float64
@@ -39,9 +40,9 @@ func (s *series) withErrors() *series {
 	return out
 }
 
-// runs returns s cut where the method failed (cut): the points to be
-// joined by a line. A category where the method has no row (not run
-// there) does not cut it.
+// runs returns s cut where the method failed or its cells are missing
+// (cut): the points to be joined by a line. A category where the method
+// was not run (not in its grid) does not cut it.
 func (s *series) runs() []*series {
 	var out []*series
 	for i := range s.x {
@@ -91,8 +92,9 @@ func categories(vals []int) ([]int, plot.ConstantTicks) {
 // accuracyPanel returns a plot of accuracy (%) against the category index
 // for each method of ms, styled as in the figures of a dataset whose
 // methods are all (methodStyles); at(m, i) returns the row at category i,
-// if any. A method's line is cut where it failed (a row of no successful
-// cell), not where it has no row.
+// ok false where the method was not run. A method's line is cut where its
+// row has no successful cell (N 0: its cells failed, or are missing from a
+// partial run: datasetRows.point), not where it was not run.
 // Points of different methods are shifted apart a little so that their
 // error bars do not hide each other.
 func accuracyPanel(title, xlabel string, ticks plot.ConstantTicks, ms, all []string, at func(m string, i int) (Row, bool)) (*plot.Plot, error) {
@@ -134,10 +136,11 @@ func accuracyPanel(title, xlabel string, ticks plot.ConstantTicks, ms, all []str
 			return nil, err
 		}
 		pts.GlyphStyle = gs
-		// No line across a category whose every cell of the method
-		// failed: it would read as a value there. A category where the
-		// method has no row (it was not run there: the categories are
-		// every method's) keeps its line, as in a figure of its own.
+		// No line across a category where the method has no successful
+		// cell (they failed, or are missing): it would read as a value
+		// there. A category where the method was not run (the
+		// categories are every method's) keeps its line, as in a figure
+		// of its own.
 		for _, run := range s.runs() {
 			line, err := plotter.NewLine(run)
 			if err != nil {
@@ -184,6 +187,11 @@ func sharedY(plots []*plot.Plot) {
 type datasetRows struct {
 	rows  []Row
 	index map[rowKey]Row
+	// inGrid reports whether the grids of the dataset's runs hold a
+	// method's cells at a number of positives and a noise level
+	// (Results.inGrid); nil when no run.json was read, and the grid is
+	// unknown.
+	inGrid func(method string, positives, noise int) bool
 }
 
 func newDatasetRows(rows []Row) *datasetRows {
@@ -200,6 +208,22 @@ func (d *datasetRows) get(method string, positives, noise int) (Row, bool) {
 	}
 	r, ok := d.index[rowKey{dataset: d.rows[0].Dataset, method: method, positives: positives, noise: noise}]
 	return r, ok
+}
+
+// point returns the row of method at positives and noise as a figure's
+// line takes it: ok false where the method was not run (its grid does not
+// hold the row: the line joins across it), and a row without a successful
+// cell (N 0: the line is cut there) where its cells failed or, held by its
+// grid, have no record (a partial run) — or the grid is unknown (no
+// run.json), where a missing row is not known not to have been run.
+func (d *datasetRows) point(method string, positives, noise int) (Row, bool) {
+	if r, ok := d.get(method, positives, noise); ok {
+		return r, true
+	}
+	if d.inGrid != nil && !d.inGrid(method, positives, noise) {
+		return Row{}, false
+	}
+	return Row{}, true
 }
 
 // methods returns the methods with a successful cell at noise (all noise
@@ -271,7 +295,7 @@ func accuracyFigure(name, dataset string, d *datasetRows, noise, negatives int) 
 		title += " (" + plural.Count(noise, "noise dimension", "noise dimensions") + ")"
 	}
 	p, err := accuracyPanel(title, positivesLabel(negatives), ticks, ms, all, func(m string, i int) (Row, bool) {
-		return d.get(m, ps[i], noise)
+		return d.point(m, ps[i], noise)
 	})
 	if err != nil {
 		return nil, err
@@ -332,7 +356,7 @@ func noiseFigure(name, dataset string, d *datasetRows, negatives int) (*figure, 
 			title = plural.Count(pos, "positive", "positives")
 		}
 		p, err := accuracyPanel(title, "noise dimensions", ticks, ms, all, func(m string, i int) (Row, bool) {
-			return d.get(m, pos, ns[i])
+			return d.point(m, pos, ns[i])
 		})
 		if err != nil {
 			return nil, err
@@ -376,7 +400,7 @@ func approxFigure(name, dataset string, a approximation, d *datasetRows, res *Re
 	slices.SortFunc(ms, compareMethods)
 	all := d.methods(-1)
 	left, err := accuracyPanel("accuracy by training-set size", positivesLabel(negatives), ticks, ms, all, func(m string, i int) (Row, bool) {
-		return d.get(m, ps[i], noise)
+		return d.point(m, ps[i], noise)
 	})
 	if err != nil {
 		return nil, err

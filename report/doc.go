@@ -43,7 +43,10 @@
 // the data:
 //
 //   - Fig. 1: accuracy against training positives, one line per method,
-//     error bars ± one standard error;
+//     error bars ± one standard error; a method's line is cut where it
+//     has no successful cell of its grid (failed, or missing from a partial
+//     run; anywhere it has no record when no run.json gives the grid), and
+//     joins across a size its grid does not hold (so do Figs. 2 and 3);
 //   - Fig. 2: the noise study, accuracy against appended noise dimensions,
 //     one panel per training-set size;
 //   - Fig. 3 and Table 1: GreedyTL against GreedyTL-59 (accuracy, a

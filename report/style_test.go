@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"image/color"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -113,10 +115,17 @@ func TestApproximations(t *testing.T) {
 	}
 }
 
-// fig1SVG returns the SVG of Fig. 1 (accuracyFigure) of recs at noise 0.
+// fig1SVG returns the SVG of Fig. 1 (accuracyFigure) of recs at noise 0,
+// of a dataset whose grid is unknown (no run.json).
 func fig1SVG(t *testing.T, recs []experiment.Record) []byte {
 	t.Helper()
-	f, err := accuracyFigure("fig1", "d", newDatasetRows(Summarize(recs)), 0, 10)
+	return fig1SVGOf(t, newDatasetRows(Summarize(recs)))
+}
+
+// fig1SVGOf returns the SVG of Fig. 1 (accuracyFigure) of d at noise 0.
+func fig1SVGOf(t *testing.T, d *datasetRows) []byte {
+	t.Helper()
+	f, err := accuracyFigure("fig1", "d", d, 0, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,12 +301,37 @@ func TestUnknownMethodsLookApart(t *testing.T) {
 	}
 }
 
-// TestLineAcrossASizeNotRun: a method's line is cut only where it failed,
-// not where it has no record — a method run at 2 and 10 positives beside
-// one run at 2, 5 and 10 (a run of its own, read with the run) joins its
-// two points, as it would in a figure of its own: the figure's sizes are
-// every method's, and a line cut there read as a failure that never
-// happened.
+// colorOf returns the SVG colour of method m's lines.
+func colorOf(m string) string {
+	c := styles[m].color
+	return fmt.Sprintf("#%02X%02X%02X", c.R, c.G, c.B)
+}
+
+// joins reports whether the SVG svg has a line of method m's colour from a
+// point to another at another height: not the legend's thumbnail (a
+// horizontal line), an error bar (vertical) nor its caps (m's points must
+// differ in accuracy).
+func joins(svg []byte, m string) bool {
+	for _, p := range regexp.MustCompile(`<path d="M([-0-9.,L]+)" style="fill:none;stroke:`+colorOf(m)+`;`).FindAllStringSubmatch(string(svg), -1) {
+		pts := strings.Split(p[1], "L")
+		for i := 1; i < len(pts); i++ {
+			a, b := strings.Split(pts[i-1], ","), strings.Split(pts[i], ",")
+			if a[0] != b[0] && a[1] != b[1] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestLineAcrossASizeNotRun: a method's line is cut where it has no record
+// only if its grid holds the cells there: GreedyTL run at 2 and 10
+// positives beside a method run at 2, 5 and 10 joins its two points, as it
+// would in a figure of its own (the figure's sizes are every method's, and
+// a line cut there read as a failure that never happened); with 5 in its
+// grid, its cells there are missing (a partial run), and so is its line —
+// it was drawn across 5 — as it is where the grid is unknown (no
+// run.json), where the gap is not known not to be one.
 func TestLineAcrossASizeNotRun(t *testing.T) {
 	var recs []experiment.Record
 	for split := range 2 {
@@ -305,14 +339,74 @@ func TestLineAcrossASizeNotRun(t *testing.T) {
 			cell("greedytl", 0, 2, 0, split, 0.6, 1), cell("greedytl", 0, 10, 0, split, 0.8, 1),
 			cell("no-transfer", 0, 2, 0, split, 0.5, 1), cell("no-transfer", 0, 5, 0, split, 0.55, 1), cell("no-transfer", 0, 10, 0, split, 0.7, 1))
 	}
-	svg := fig1SVG(t, recs)
-	gtl := fmt.Sprintf("#%02X%02X%02X", styles["greedytl"].color.R, styles["greedytl"].color.G, styles["greedytl"].color.B)
-	joined := false
-	for _, m := range regexp.MustCompile(`<path d="M([-0-9.]+),([-0-9.]+)L([-0-9.]+),([-0-9.]+)" style="fill:none;stroke:`+gtl+`;stroke-width:2.5`).FindAllStringSubmatch(string(svg), -1) {
-		joined = joined || m[2] != m[4] // the legend's thumbnail is horizontal
+	for _, tc := range []struct {
+		grid string
+		in   func(m string, positives, noise int) bool
+		join bool
+	}{
+		{"GreedyTL's grid without 5", func(m string, p, _ int) bool { return m != "greedytl" || p != 5 }, true},
+		{"GreedyTL's grid with 5", func(string, int, int) bool { return true }, false},
+		{"no grid", nil, false},
+	} {
+		d := newDatasetRows(Summarize(recs))
+		d.inGrid = tc.in
+		if got := joins(fig1SVGOf(t, d), "greedytl"); got != tc.join {
+			t.Errorf("%s: GreedyTL, with records at 2 and 10 positives only, has a line from one to the other: %v, want %v", tc.grid, got, tc.join)
+		}
 	}
-	if !joined {
-		t.Errorf("GreedyTL, run at 2 and 10 positives only, has no line from one to the other")
+}
+
+// TestFiguresCutAtMissingCells: a report of run directories cuts a
+// method's line where its run's grid holds cells that have no record (the
+// records of GreedyTL at 5 positives removed from results.jsonl: Fig. 1
+// and Fig. 3 drew its line across 5), and joins it across a noise level
+// its grid does not hold (L1-logistic, run at noise 0 and 100 beside a
+// noise study of GreedyTL at 10: Fig. 2).
+func TestFiguresCutAtMissingCells(t *testing.T) {
+	partial := synth{dataset: "one", classes: 5, positives: []int{2, 5, 10}, splits: 2, noise: []int{0},
+		methods: []string{"greedytl", "greedytl-59", "no-transfer"}, seed: 1}
+	dir := partial.write(t, 1)
+	results := filepath.Join(dir, "results.jsonl")
+	b, err := os.ReadFile(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, line := range strings.SplitAfter(string(b), "\n") {
+		if !strings.Contains(line, `"method":"greedytl"`) || !strings.Contains(line, `"positives":5,`) {
+			kept = append(kept, line)
+		}
+	}
+	writeFile(t, results, strings.Join(kept, ""))
+	main := synth{dataset: "two", classes: 5, positives: []int{2, 5}, splits: 2, noise: []int{0, 100},
+		methods: []string{"greedytl", "l1-logistic"}, seed: 1}
+	study := main
+	study.noise, study.methods = []int{10}, []string{"greedytl"}
+	res, err := Load(dir, main.write(t, 1), study.write(t, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if _, err := Write(out, res, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	svg := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join(out, name+".svg"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for _, fig := range []string{"fig1-accuracy-one", "fig3-greedytl59-one"} {
+		if joins(svg(fig), "greedytl") {
+			t.Errorf("%s: GreedyTL's line crosses 5 positives, where its cells are missing", fig)
+		}
+		if !joins(svg(fig), "greedytl-59") {
+			t.Errorf("%s: GreedyTL-59 has no line", fig)
+		}
+	}
+	if !joins(svg("fig2-noise-two"), "l1-logistic") {
+		t.Errorf("Fig. 2: L1-logistic's line is cut at 10 noise dimensions, which its run did not hold")
 	}
 }
 

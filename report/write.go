@@ -572,7 +572,9 @@ func build(res *Results) (*document, []*figure, error) {
 			figs = append(figs, f...)
 			continue
 		}
-		f, err := datasetSection(doc, res, ds, slug, newDatasetRows(byDataset[ds]))
+		d := newDatasetRows(byDataset[ds])
+		d.inGrid = res.inGrid(ds)
+		f, err := datasetSection(doc, res, ds, slug, d)
 		if err != nil {
 			return nil, nil, err
 		}
