@@ -434,3 +434,53 @@ func TestNoLineAcrossASizeEveryMethodFailed(t *testing.T) {
 		}
 	}
 }
+
+// TestNoLineAcrossALevelEveryMethodFailed: as Fig. 1's sizes, the noise
+// levels of Fig. 2 and the sizes of Fig. 3 keep, on their axis, a level or
+// size at which every cell of every method failed, and every line is cut
+// there: with the levels and sizes that have a successful cell
+// (datasetRows.noises, positives) it was left off the axis, and the lines
+// joined across it as if it had not been run.
+func TestNoLineAcrossALevelEveryMethodFailed(t *testing.T) {
+	render := func(f *figure, err error) string {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		svg, err := f.render("svg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(svg)
+	}
+	var noise []experiment.Record
+	for split := range 2 {
+		for _, m := range []string{"greedytl", "l1-logistic"} {
+			noise = append(noise, cell(m, 0, 2, 0, split, 0.7, 1), failed(m, 0, 2, 10, split), cell(m, 0, 2, 100, split, 0.6, 1))
+		}
+	}
+	svg2 := render(noiseFigure("fig2", "d", newDatasetRows(Summarize(noise)), 10))
+	var sizes []experiment.Record
+	for split := range 2 {
+		for _, m := range []string{"greedytl", "greedytl-59"} {
+			sizes = append(sizes, cell(m, 0, 2, 0, split, 0.6, 1), failed(m, 0, 5, 0, split), cell(m, 0, 10, 0, split, 0.8, 1))
+		}
+	}
+	svg3 := render(approxFigure("fig3", "d", greedy59, newDatasetRows(Summarize(sizes)), &Results{Records: sizes}, 0, 10))
+	for _, tc := range []struct {
+		fig, svg, tick string
+		methods        []string
+	}{
+		{"Fig. 2", svg2, "10", []string{"greedytl", "l1-logistic"}},
+		{"Fig. 3", svg3, "5", []string{"greedytl", "greedytl-59"}},
+	} {
+		if !strings.Contains(tc.svg, ">"+tc.tick+"</text>") {
+			t.Errorf("%s has no tick at %s, where every cell failed", tc.fig, tc.tick)
+		}
+		for _, m := range tc.methods {
+			if joins([]byte(tc.svg), m) {
+				t.Errorf("%s: %s's line crosses %s, where every cell failed", tc.fig, m, tc.tick)
+			}
+		}
+	}
+}
