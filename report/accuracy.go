@@ -189,8 +189,8 @@ type datasetRows struct {
 	index map[rowKey]Row
 	// inGrid reports whether the grids of the dataset's runs hold a
 	// method's cells at a number of positives and a noise level
-	// (Results.inGrid); nil when no run.json was read, and the grid is
-	// unknown.
+	// (experiment.Results.Expected); nil when no run.json was read, and
+	// the grid is unknown.
 	inGrid func(method string, positives, noise int) bool
 }
 
@@ -217,13 +217,8 @@ func (d *datasetRows) get(method string, positives, noise int) (Row, bool) {
 // grid, have no record (a partial run) — or the grid is unknown (no
 // run.json), where a missing row is not known not to have been run.
 func (d *datasetRows) point(method string, positives, noise int) (Row, bool) {
-	if r, ok := d.get(method, positives, noise); ok {
-		return r, true
-	}
-	if d.inGrid != nil && !d.inGrid(method, positives, noise) {
-		return Row{}, false
-	}
-	return Row{}, true
+	r, ok := d.get(method, positives, noise)
+	return r, ok || d.inGrid == nil || d.inGrid(method, positives, noise)
 }
 
 // methods returns the methods with a successful cell at noise (all noise

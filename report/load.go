@@ -175,16 +175,10 @@ func (res *Results) Rows() []Row {
 	return rows
 }
 
-// inGrid returns whether the grids of the runs of dataset hold a method's
-// cells at a number of positives and a noise level (their Expected), or nil
-// when no run.json of dataset was read (the grid is unknown).
-func (res *Results) inGrid(dataset string) func(method string, positives, noise int) bool {
-	if res.runs == nil || len(res.runs.Manifests[dataset]) == 0 {
-		return nil
-	}
-	return func(method string, positives, noise int) bool {
-		return res.runs.Expected(dataset, method, positives, noise) >= 0
-	}
+// hasGrid reports whether a run.json of dataset was read: whether its
+// grid, and so which cells are expected, is known.
+func (res *Results) hasGrid(dataset string) bool {
+	return res.runs != nil && len(res.runs.Manifests[dataset]) > 0
 }
 
 // completeClasses checks the records against the run.json class names, and

@@ -22,6 +22,11 @@ func isNWay(rows []Row) bool { return len(rows) > 0 && rows[0].Ways > 0 }
 type nwayRows struct {
 	rows  []Row
 	index map[[3]any]Row
+	// inGrid reports whether the grids of the dataset's runs hold a
+	// method's episodes at a number of ways and of shots
+	// (experiment.Results.ExpectedEpisodes); nil when no run.json was
+	// read, and the grid is unknown.
+	inGrid func(method string, ways, shots int) bool
 }
 
 func newNWayRows(rows []Row) *nwayRows {
@@ -35,6 +40,16 @@ func newNWayRows(rows []Row) *nwayRows {
 func (d *nwayRows) get(method string, ways, shots int) (Row, bool) {
 	r, ok := d.index[[3]any{method, ways, shots}]
 	return r, ok
+}
+
+// point returns the row of method at ways and shots as a figure's line
+// takes it, as datasetRows.point does: ok false where the method was not
+// run (its grid does not hold the row), and a row without a successful
+// episode (N 0: the line is cut) where its episodes failed or have no
+// record, or the grid is unknown.
+func (d *nwayRows) point(method string, ways, shots int) (Row, bool) {
+	r, ok := d.get(method, ways, shots)
+	return r, ok || d.inGrid == nil || d.inGrid(method, ways, shots)
 }
 
 // values returns the sorted distinct values of f over the rows.
@@ -167,7 +182,7 @@ func nwayPanels(dataset string, d *nwayRows, ms []string, ways, shots []int) ([]
 	var plots []*plot.Plot
 	for _, w := range ways {
 		p, err := accuracyPanel(fmt.Sprintf("%s, %d-way", dataset, w), "training examples per class (shots)", ticks, ms, ms, func(m string, i int) (Row, bool) {
-			return d.get(m, w, shots[i])
+			return d.point(m, w, shots[i])
 		})
 		if err != nil {
 			return nil, err

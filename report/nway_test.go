@@ -373,3 +373,48 @@ func TestNWayPanelsShareY(t *testing.T) {
 		}
 	}
 }
+
+// TestNWayLineCutWhereEpisodesAreMissing: as in the binary figures, a
+// method's line in an N-way panel is cut at a number of shots its grid
+// holds but where it has no episode recorded (a partial run) or when the
+// grid is unknown, and joins across one its grid does not hold; 2ab044a
+// joined it wherever the method had no row.
+func TestNWayLineCutWhereEpisodesAreMissing(t *testing.T) {
+	var recs []experiment.Record
+	for _, r := range nwayRecords() {
+		if r.Ways == 5 {
+			recs = append(recs, r)
+			if r.Method == "simpleshot" && r.Positives == 5 { // simpleshot's 2 shots: 5's, less accurate
+				r.Positives = 2
+				r.Accuracy -= 0.05
+				recs = append(recs, r)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		grid string
+		in   func(m string, ways, shots int) bool
+		join bool
+	}{
+		{"GreedyTL N-way's grid without 2 shots", func(m string, _, s int) bool { return m != "greedytl-nway" || s != 2 }, true},
+		{"GreedyTL N-way's grid with 2 shots", func(string, int, int) bool { return true }, false},
+		{"no grid", nil, false},
+	} {
+		d := newNWayRows(Summarize(recs))
+		d.inGrid = tc.in
+		f, err := nwayFigure("nway", "toy", d, d.methods(), []int{5}, []int{1, 2, 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		svg, err := f.render("svg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := joins(svg, "greedytl-nway"); got != tc.join {
+			t.Errorf("%s: GreedyTL N-way, with episodes at 1 and 5 shots only, has a line from one to the other: %v, want %v", tc.grid, got, tc.join)
+		}
+		if !joins(svg, "simpleshot") {
+			t.Errorf("%s: SimpleShot, with every shot, has no line", tc.grid)
+		}
+	}
+}

@@ -565,7 +565,11 @@ func build(res *Results) (*document, []*figure, error) {
 	for _, ds := range slices.Sorted(maps.Keys(byDataset)) {
 		slug := uniqueSlug(ds, slugs)
 		if isNWay(byDataset[ds]) {
-			f, err := nwaySection(doc, res.recordsOf(ds), ds, slug, newNWayRows(byDataset[ds]))
+			d := newNWayRows(byDataset[ds])
+			if res.hasGrid(ds) {
+				d.inGrid = func(m string, ways, shots int) bool { return res.runs.ExpectedEpisodes(ds, m, ways, shots) >= 0 }
+			}
+			f, err := nwaySection(doc, res.recordsOf(ds), ds, slug, d)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -573,7 +577,9 @@ func build(res *Results) (*document, []*figure, error) {
 			continue
 		}
 		d := newDatasetRows(byDataset[ds])
-		d.inGrid = res.inGrid(ds)
+		if res.hasGrid(ds) {
+			d.inGrid = func(m string, positives, noise int) bool { return res.runs.Expected(ds, m, positives, noise) >= 0 }
+		}
 		f, err := datasetSection(doc, res, ds, slug, d)
 		if err != nil {
 			return nil, nil, err
