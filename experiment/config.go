@@ -120,6 +120,10 @@ type Config struct {
 	// enough examples (see TestPerClass); when empty, every class that
 	// has a source (those not in the negative pool) and enough examples —
 	// the others are left out with a warning (WarnSmallClasses).
+	// The pool's order is the run's (an episode draws its classes by
+	// their place in it); for the other protocols it is not (a cell's
+	// draws are its target's alone): Run lists the targets in class
+	// order, and a run given them in one order resumes given another.
 	Targets []string
 	// Protocol is how the training and test sets are drawn:
 	// ProtocolStandard (also when empty) or ProtocolSkewed.

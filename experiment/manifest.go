@@ -288,6 +288,12 @@ var settings = []setting{
 			}
 			return fmt.Sprintf("%s%s, sha256 %.12s…", plural.Count(m.Sources.Count, "source", "sources"), in, m.Sources.SHA256)
 		}},
+	// The targets as Run lists them: a binary run's in class order (each
+	// cell's draws are its target's alone, so the order given is not the
+	// run's), an N-way run's pool as given (an episode draws its classes
+	// by their place in it). A run.json listing them otherwise (written by
+	// a greedytl that kept the order given) is another run: its run_id,
+	// which its records carry, digests that order.
 	{"targets", func(m *Manifest) any { return m.Targets }, nil},
 	// The lists of sizes, noise levels and methods are sets: the order they
 	// were given in changes the order of the work, not the run.
@@ -388,19 +394,44 @@ func lockRun(dir string) (*dirlock.Lock, error) {
 	return dirlock.Acquire(dir)
 }
 
+// IsRunDir reports whether dir is a run directory: one that holds
+// ManifestFile (hasManifest), or a run's lock file and sources
+// subdirectory without it yet (startedRun): a run that trains its own
+// sources locks dir and trains them into dir/sources before it writes its
+// ManifestFile, which may take hours, and a run stopped meanwhile leaves
+// them so. It is no place for another command's files: train-sources
+// refuses one as its output (a run trains its own sources into its
+// sources subdirectory), and Run resumes it.
+func IsRunDir(dir string) bool {
+	return hasManifest(dir) || startedRun(dir)
+}
+
+// hasManifest reports whether dir holds ManifestFile.
+func hasManifest(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, ManifestFile))
+	return err == nil
+}
+
+// startedRun reports whether dir holds a run's lock file
+// (dirlock.LockFile, which Run creates before it trains its sources) and a
+// sources subdirectory: a run that has not written its ManifestFile yet,
+// as it does once its sources are trained (see IsRunDir).
+func startedRun(dir string) bool {
+	_, lerr := os.Lstat(filepath.Join(dir, dirlock.LockFile))
+	st, err := os.Stat(filepath.Join(dir, "sources"))
+	return lerr == nil && err == nil && st.IsDir()
+}
+
 // isSourcesDir returns an error naming dir when it is a sources directory
 // (it holds source.IndexFile, written by train-sources) and not a run
-// directory (no ManifestFile), which Run and Merge refuse as a run
+// directory (IsRunDir), which Run and Merge refuse as a run
 // directory: the run's files and its own sources would be mixed into the
 // directory, and a run given it as --out in place of --sources (an easy
 // slip) would train sources of its own, silently. A directory holding
 // both (a run written into a sources directory before this check) is a
 // run's, and may be resumed.
 func isSourcesDir(dir string) error {
-	if _, err := os.Lstat(filepath.Join(dir, source.IndexFile)); err != nil {
-		return nil
-	}
-	if _, err := os.Lstat(filepath.Join(dir, ManifestFile)); err == nil {
+	if _, err := os.Lstat(filepath.Join(dir, source.IndexFile)); err != nil || IsRunDir(dir) {
 		return nil
 	}
 	return fmt.Errorf("%s is a sources directory (it holds %s, which train-sources writes), not a run directory", dir, source.IndexFile)
@@ -429,7 +460,7 @@ func existingManifest(dir string) (*Manifest, error) {
 // record, is refused before run.json is written beside it. The message
 // names the command: experiment with resume, merge without.
 func checkNoOrphanResults(dir, results string, resume bool) error {
-	if _, err := os.Lstat(filepath.Join(dir, ManifestFile)); err == nil {
+	if hasManifest(dir) {
 		return nil // a run directory: its manifest is checked under its lock
 	}
 	path := filepath.Join(dir, results)

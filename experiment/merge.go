@@ -271,7 +271,7 @@ func writeMerged(out string, man *Manifest, res *Results) error {
 		// both check what it holds and the last one drop the first's.
 		var lock *dirlock.Lock
 		var err error
-		if _, serr := os.Stat(filepath.Join(filepath.Dir(out), ManifestFile)); serr == nil {
+		if IsRunDir(filepath.Dir(out)) {
 			lock, err = dirlock.Acquire(filepath.Dir(out))
 		} else {
 			// A file system without locks (Lustre without flock): the

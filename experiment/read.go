@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/internal/fileerr"
 	"github.com/greedytl/greedytl/shard"
 )
@@ -281,7 +280,7 @@ func (res *Results) runOf(in string, opt ReadOptions) (*Manifest, []string, erro
 // noRunHint returns, for the directory dir without run.json, a clause
 // saying why it may have none or what was meant ("" when it can say
 // nothing): when it holds a sources folder and a run's lock file
-// (dirlock.LockFile, which a run creates before it trains its sources), a
+// (startedRun), a
 // run that trains its sources writes its run.json only once they are
 // trained (a run just started, on a large dataset for a long while, or
 // stopped while it trained them); otherwise, when subdirectories of it
@@ -289,8 +288,7 @@ func (res *Results) runOf(in string, opt ReadOptions) (*Manifest, []string, erro
 // train-sources wrote, shard-i/ and merged/), it names them, as the
 // directory meant.
 func noRunHint(dir string) string {
-	_, lerr := os.Stat(filepath.Join(dir, dirlock.LockFile))
-	if st, err := os.Stat(filepath.Join(dir, "sources")); err == nil && st.IsDir() && lerr == nil {
+	if startedRun(dir) {
 		return fmt.Sprintf(" yet (%s is there: a run writes its %s once it has trained its sources; is one training them, or was it stopped while it did?)", filepath.Join(dir, "sources"), ManifestFile)
 	}
 	// The entries are read rather than globbed: dir is a name, not a
@@ -298,7 +296,7 @@ func noRunHint(dir string) string {
 	entries, _ := os.ReadDir(dir)
 	var runs []string
 	for _, e := range entries {
-		if _, err := os.Stat(filepath.Join(dir, e.Name(), ManifestFile)); err == nil {
+		if hasManifest(filepath.Join(dir, e.Name())) {
 			runs = append(runs, e.Name())
 		}
 	}

@@ -31,7 +31,9 @@ import (
 
 // Summary describes what a Run did.
 type Summary struct {
-	// File is the results file.
+	// File is the results file; "" when Run wrote none: for a shard that
+	// holds no cell of the grid and would have trained its own sources,
+	// Run neither trains them nor writes its run directory.
 	File string
 	// Cells counts the cells of the run's shard; Present those found in
 	// File when the run started; Finished those this run added, of which
@@ -111,6 +113,11 @@ func (c failureCounts) list() []Failure {
 // fails, or yields a non-finite value, is recorded with its Error set (and
 // not retried by a rerun); the Summary's Failures count the failed cells
 // of the results file by method and message.
+//
+// A shard that holds no cell of the grid (Config.Shard), and would train
+// its own sources, trains none and writes nothing: its Summary has no
+// File. Its Config.Out is checked first, as any run's (a sources
+// directory, or a results file without run.json, is refused).
 //
 // Run is resumable: it first writes cfg.Out/run.json (the Manifest) or,
 // when there is one, checks that it describes the same run (otherwise it
@@ -192,6 +199,13 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	}
 	if err := checkNoOrphanResults(cfg.Out, resultsName(cfg.Shard), true); err != nil {
 		return nil, err
+	}
+	if len(groups) == 0 && ix == nil && !hasManifest(cfg.Out) {
+		// A shard that holds no cell of the grid, its --out checked as
+		// the others' are: it has no sources to train (which may take
+		// hours) and nothing to write, nor a run.json to check (a run
+		// that has not written one yet is no run of this shard's).
+		return &Summary{}, nil
 	}
 	lock, err := lockRun(cfg.Out)
 	if errors.Is(err, dirlock.ErrLocked) && cfg.Shard.N > 1 {
@@ -331,15 +345,12 @@ func sourcesHint(err error, cfg *Config, old, man *Manifest) error {
 }
 
 // runSources reports whether the sources directory dir is a run's own,
-// RUN/sources beside RUN's manifest, where the run trained them: a run
+// RUN/sources of a run directory RUN (IsRunDir), where the run trained
+// them: a run
 // that records it read them there (the run itself, a merge of its shards,
 // a copy of it) was not given them as --sources.
 func runSources(dir string) bool {
-	if filepath.Base(filepath.Clean(dir)) != "sources" {
-		return false
-	}
-	_, err := os.Stat(filepath.Join(filepath.Dir(filepath.Clean(dir)), ManifestFile))
-	return err == nil
+	return filepath.Base(filepath.Clean(dir)) == "sources" && IsRunDir(filepath.Dir(filepath.Clean(dir)))
 }
 
 // sourcesElsewhere returns an input error when the run of old (nil: a new
@@ -431,7 +442,7 @@ func negativePlan(cfg *Config, digest string) (*source.Negatives, *source.Index,
 }
 
 // chooseTargets returns the names of the target classes (see
-// Config.Targets); counts are cfg.Data's class counts.
+// Config.Targets), in class order; counts are cfg.Data's class counts.
 func chooseTargets(cfg *Config, neg *source.Negatives, counts []int, logf func(string, ...any)) ([]string, error) {
 	f := cfg.Data
 	need := classNeeds(slices.Max(cfg.Positives), 1)
@@ -455,6 +466,7 @@ func chooseTargets(cfg *Config, neg *source.Negatives, counts []int, logf func(s
 			logf("skipping %s with fewer than %d examples: %v", plural.Count(len(skipped), "class", "classes"), need, skipped)
 		}
 	}
+	var named []int // in class order: the order given is not the run's
 	for _, name := range cfg.Targets {
 		c, err := targetClass(f, neg, name)
 		if err != nil {
@@ -463,7 +475,11 @@ func chooseTargets(cfg *Config, neg *source.Negatives, counts []int, logf func(s
 		if !hasNeeds(counts[c], need) {
 			return nil, inputErrorf("experiment: target %q has %s, want at least %d (the largest number of positives and a test positive)", name, plural.Count(counts[c], "example", "examples"), need)
 		}
-		targets = append(targets, name)
+		named = append(named, c)
+	}
+	slices.Sort(named)
+	for _, c := range named {
+		targets = append(targets, f.Classes[c])
 	}
 	if len(targets) == 0 {
 		return nil, inputErrorf("experiment: no class can be a target: each needs at least %d examples (the largest number of positives and a test positive), and the largest has %s", need, plural.Count(most, "example", "examples"))

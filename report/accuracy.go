@@ -16,11 +16,13 @@ import (
 )
 
 // series is one method's line in an accuracy panel: y ± e (in %) at
-// category positions x, of the categories cat.
+// category positions x; cut[i] tells that the method failed at a category
+// between points i-1 and i, or has no record there of a cell its grid
+// holds.
 type series struct {
 	x    []float64
 	y, e []float64
-	cat  []int
+	cut  []bool
 }
 
 func (s *series) Len() int                        { return len(s.x) }
@@ -38,16 +40,17 @@ func (s *series) withErrors() *series {
 	return out
 }
 
-// runs returns s cut where a category is missing: the points of
-// consecutive categories, to be joined by a line.
+// runs returns s cut where the method failed or its cells are missing
+// (cut): the points to be joined by a line. A category where the method
+// was not run (not in its grid) does not cut it.
 func (s *series) runs() []*series {
 	var out []*series
 	for i := range s.x {
-		if i == 0 || s.cat[i] != s.cat[i-1]+1 {
+		if i == 0 || s.cut[i] {
 			out = append(out, &series{})
 		}
 		r := out[len(out)-1]
-		r.x, r.y, r.e, r.cat = append(r.x, s.x[i]), append(r.y, s.y[i]), append(r.e, s.e[i]), append(r.cat, s.cat[i])
+		r.x, r.y, r.e, r.cut = append(r.x, s.x[i]), append(r.y, s.y[i]), append(r.e, s.e[i]), append(r.cut, s.cut[i])
 	}
 	return out
 }
@@ -89,7 +92,9 @@ func categories(vals []int) ([]int, plot.ConstantTicks) {
 // accuracyPanel returns a plot of accuracy (%) against the category index
 // for each method of ms, styled as in the figures of a dataset whose
 // methods are all (methodStyles); at(m, i) returns the row at category i,
-// if any.
+// ok false where the method was not run. A method's line is cut where its
+// row has no successful cell (N 0: its cells failed, or are missing from a
+// partial run: datasetRows.point), not where it was not run.
 // Points of different methods are shifted apart a little so that their
 // error bars do not hide each other.
 func accuracyPanel(title, xlabel string, ticks plot.ConstantTicks, ms, all []string, at func(m string, i int) (Row, bool)) (*plot.Plot, error) {
@@ -107,15 +112,21 @@ func accuracyPanel(title, xlabel string, ticks plot.ConstantTicks, ms, all []str
 		ls, gs := lss[j], gss[j]
 		s := &series{}
 		shift := (float64(j) - float64(len(ms)-1)/2) * width
+		failed := false // since the last point
 		for i := range ticks {
 			r, ok := at(m, i)
-			if !ok || r.N == 0 {
+			if !ok {
+				continue
+			}
+			if r.N == 0 {
+				failed = true
 				continue
 			}
 			s.x = append(s.x, float64(i)+shift)
 			s.y = append(s.y, 100*r.Mean)
 			s.e = append(s.e, 100*r.StdErr)
-			s.cat = append(s.cat, i)
+			s.cut = append(s.cut, failed)
+			failed = false
 		}
 		if s.Len() == 0 {
 			continue
@@ -125,8 +136,11 @@ func accuracyPanel(title, xlabel string, ticks plot.ConstantTicks, ms, all []str
 			return nil, err
 		}
 		pts.GlyphStyle = gs
-		// No line across a category whose every cell failed: it would
-		// read as a value there.
+		// No line across a category where the method has no successful
+		// cell (they failed, or are missing): it would read as a value
+		// there. A category where the method was not run (the
+		// categories are every method's) keeps its line, as in a figure
+		// of its own.
 		for _, run := range s.runs() {
 			line, err := plotter.NewLine(run)
 			if err != nil {
@@ -173,6 +187,11 @@ func sharedY(plots []*plot.Plot) {
 type datasetRows struct {
 	rows  []Row
 	index map[rowKey]Row
+	// inGrid reports whether the grids of the dataset's runs hold a
+	// method's cells at a number of positives and a noise level
+	// (experiment.Results.Expected); nil when no run.json was read, and
+	// the grid is unknown.
+	inGrid func(method string, positives, noise int) bool
 }
 
 func newDatasetRows(rows []Row) *datasetRows {
@@ -189,6 +208,17 @@ func (d *datasetRows) get(method string, positives, noise int) (Row, bool) {
 	}
 	r, ok := d.index[rowKey{dataset: d.rows[0].Dataset, method: method, positives: positives, noise: noise}]
 	return r, ok
+}
+
+// point returns the row of method at positives and noise as a figure's
+// line takes it: ok false where the method was not run (its grid does not
+// hold the row: the line joins across it), and a row without a successful
+// cell (N 0: the line is cut there) where its cells failed or, held by its
+// grid, have no record (a partial run) — or the grid is unknown (no
+// run.json), where a missing row is not known not to have been run.
+func (d *datasetRows) point(method string, positives, noise int) (Row, bool) {
+	r, ok := d.get(method, positives, noise)
+	return r, ok || d.inGrid == nil || d.inGrid(method, positives, noise)
 }
 
 // methods returns the methods with a successful cell at noise (all noise
@@ -248,16 +278,19 @@ func positivesLabel(negatives int) string {
 }
 
 // accuracyFigure is Fig. 1: accuracy against training positives, one line
-// per method, at one noise level.
+// per method, at one noise level. Its axis has every size run, as the
+// accuracy table's columns: one whose every cell failed has no point and
+// cuts the lines (accuracyPanel). So do the noise levels of noiseFigure
+// and the sizes of approxFigure.
 func accuracyFigure(name, dataset string, d *datasetRows, noise, negatives int) (*figure, error) {
-	ps, ticks := categories(d.positives(noise))
+	ps, ticks := categories(d.runPositives(noise))
 	ms, all := d.methods(noise), d.methods(-1)
 	title := fmt.Sprintf("%s: balanced accuracy vs training positives", dataset)
 	if noise > 0 {
 		title += " (" + plural.Count(noise, "noise dimension", "noise dimensions") + ")"
 	}
 	p, err := accuracyPanel(title, positivesLabel(negatives), ticks, ms, all, func(m string, i int) (Row, bool) {
-		return d.get(m, ps[i], noise)
+		return d.point(m, ps[i], noise)
 	})
 	if err != nil {
 		return nil, err
@@ -277,7 +310,7 @@ func accuracyFigure(name, dataset string, d *datasetRows, noise, negatives int) 
 // dimensions, one panel per training-set size, for the methods run at two
 // or more noise levels (the feature-selection methods of the paper first).
 func noiseFigure(name, dataset string, d *datasetRows, negatives int) (*figure, error) {
-	ns, ticks := categories(d.noises())
+	ns, ticks := categories(d.runNoises())
 	all := d.methods(-1)
 	var ms []string
 	for _, m := range all {
@@ -318,7 +351,7 @@ func noiseFigure(name, dataset string, d *datasetRows, negatives int) (*figure, 
 			title = plural.Count(pos, "positive", "positives")
 		}
 		p, err := accuracyPanel(title, "noise dimensions", ticks, ms, all, func(m string, i int) (Row, bool) {
-			return d.get(m, pos, ns[i])
+			return d.point(m, pos, ns[i])
 		})
 		if err != nil {
 			return nil, err
@@ -356,13 +389,13 @@ func noiseFigure(name, dataset string, d *datasetRows, negatives int) (*figure, 
 // (GreedyTL-59) and the strongest baselines by training-set size, and the
 // per-target accuracies of the two against each other.
 func approxFigure(name, dataset string, a approximation, d *datasetRows, res *Results, noise, negatives int) (*figure, error) {
-	ps, ticks := categories(d.positives(noise))
+	ps, ticks := categories(d.runPositives(noise))
 	ms := []string{a.exact, a.approx}
 	ms = append(ms, strongest(d, noise, 3, ms)...)
 	slices.SortFunc(ms, compareMethods)
 	all := d.methods(-1)
 	left, err := accuracyPanel("accuracy by training-set size", positivesLabel(negatives), ticks, ms, all, func(m string, i int) (Row, bool) {
-		return d.get(m, ps[i], noise)
+		return d.point(m, ps[i], noise)
 	})
 	if err != nil {
 		return nil, err

@@ -34,13 +34,19 @@
 // standard error over episodes (each episode its own "split"); Write
 // renders, for such a dataset, a method × shots table of accuracy per
 // number of ways and a figure of accuracy against shots, one panel per
-// number of ways.
+// number of ways, the panels sharing a y range. In every accuracy table,
+// bold marks the best entry of each column (the oracle excluded); an entry
+// of a single split or episode is not bold beside entries that average
+// more.
 //
 // Write renders, for each dataset, the paper's figures where the run holds
 // the data:
 //
 //   - Fig. 1: accuracy against training positives, one line per method,
-//     error bars ± one standard error;
+//     error bars ± one standard error; a method's line is cut where it
+//     has no successful cell of its grid (failed, or missing from a partial
+//     run; anywhere it has no record when no run.json gives the grid), and
+//     joins across a size its grid does not hold (so do Figs. 2 and 3);
 //   - Fig. 2: the noise study, accuracy against appended noise dimensions,
 //     one panel per training-set size;
 //   - Fig. 3 and Table 1: GreedyTL against GreedyTL-59 (accuracy, a

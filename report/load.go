@@ -175,6 +175,12 @@ func (res *Results) Rows() []Row {
 	return rows
 }
 
+// hasGrid reports whether a run.json of dataset was read: whether its
+// grid, and so which cells are expected, is known.
+func (res *Results) hasGrid(dataset string) bool {
+	return res.runs != nil && len(res.runs.Manifests[dataset]) > 0
+}
+
 // completeClasses checks the records against the run.json class names, and
 // names the classes of datasets without a run.json from the records.
 func (res *Results) completeClasses() error {

@@ -22,6 +22,11 @@ func isNWay(rows []Row) bool { return len(rows) > 0 && rows[0].Ways > 0 }
 type nwayRows struct {
 	rows  []Row
 	index map[[3]any]Row
+	// inGrid reports whether the grids of the dataset's runs hold a
+	// method's episodes at a number of ways and of shots
+	// (experiment.Results.ExpectedEpisodes); nil when no run.json was
+	// read, and the grid is unknown.
+	inGrid func(method string, ways, shots int) bool
 }
 
 func newNWayRows(rows []Row) *nwayRows {
@@ -35,6 +40,16 @@ func newNWayRows(rows []Row) *nwayRows {
 func (d *nwayRows) get(method string, ways, shots int) (Row, bool) {
 	r, ok := d.index[[3]any{method, ways, shots}]
 	return r, ok
+}
+
+// point returns the row of method at ways and shots as a figure's line
+// takes it, as datasetRows.point does: ok false where the method was not
+// run (its grid does not hold the row), and a row without a successful
+// episode (N 0: the line is cut) where its episodes failed or have no
+// record, or the grid is unknown.
+func (d *nwayRows) point(method string, ways, shots int) (Row, bool) {
+	r, ok := d.get(method, ways, shots)
+	return r, ok || d.inGrid == nil || d.inGrid(method, ways, shots)
 }
 
 // values returns the sorted distinct values of f over the rows.
@@ -62,8 +77,8 @@ func (d *nwayRows) methods() []string {
 }
 
 // nwaySection adds the table and the figure of one N-way dataset: for each
-// number of ways, a method × shots table of accuracy, the best non-oracle
-// mean of each column in bold; and a figure of accuracy against shots,
+// number of ways, a method × shots table of accuracy, the best
+// of each column in bold (bestEntries); and a figure of accuracy against shots,
 // one panel per number of ways.
 func nwaySection(doc *document, recs []experiment.Record, dataset, slug string, d *nwayRows) ([]*figure, error) {
 	name := datasetTitle(dataset)
@@ -113,55 +128,40 @@ func nwaySection(doc *document, recs []experiment.Record, dataset, slug string, 
 // nwayTable is a method × shots table of accuracy at w ways.
 func nwayTable(d *nwayRows, ms []string, w int, shots []int) []element {
 	t := table{header: []string{"method"}, right: []bool{false}}
-	best := make([]float64, len(shots))
-	for i, s := range shots {
+	for _, s := range shots {
 		t.header = append(t.header, fmt.Sprintf("%d-shot", s))
 		t.right = append(t.right, true)
-		best[i] = math.Inf(-1)
-		for _, m := range ms {
-			if r, ok := d.get(m, w, s); ok && r.N > 0 && !isOracle(m) {
-				best[i] = math.Max(best[i], r.Mean)
-			}
-		}
 	}
+	bold, passed := boldColumns(ms, len(shots), func(m string, i int) Row {
+		r, _ := d.get(m, w, shots[i])
+		return r
+	})
 	failed, oneEpisode := false, false
-	for _, m := range ms {
-		cells, bold := []string{methodLabel(m)}, []bool{false}
-		for i, s := range shots {
+	for j, m := range ms {
+		cells := []string{methodLabel(m)}
+		for _, s := range shots {
 			r, ok := d.get(m, w, s)
 			if !ok {
-				cells, bold = append(cells, ""), append(bold, false)
+				cells = append(cells, "")
 				continue
 			}
 			cells = append(cells, r.Accuracy())
-			bold = append(bold, r.N > 0 && !isOracle(m) && r.Mean == best[i])
 			failed = failed || r.N == 0
 			oneEpisode = oneEpisode || (r.N > 0 && !r.HasStdErr())
 		}
-		t.rows, t.bold = append(t.rows, cells), append(t.bold, bold)
+		t.rows, t.bold = append(t.rows, cells), append(t.bold, append([]bool{false}, bold[j]...))
 	}
 	note := "Accuracy: mean over episodes ± standard error over episodes; bold: the best method of each column (the oracle Best source excluded). A binary method is fitted one against the rest."
-	note += entryNotes(failed, "episode", oneEpisode, "episode")
+	note += entryNotes(failed, "episode", oneEpisode, "episode", passed)
 	return []element{t, paragraph{note}}
 }
 
 // nwayFigure plots accuracy against shots, one panel per number of ways,
 // one line per method.
 func nwayFigure(name, dataset string, d *nwayRows, ms []string, ways, shots []int) (*figure, error) {
-	_, ticks := categories(slices.Clone(shots))
-	var plots []*plot.Plot
-	for _, w := range ways {
-		p, err := accuracyPanel(fmt.Sprintf("%s, %d-way", dataset, w), "training examples per class (shots)", ticks, ms, ms, func(m string, i int) (Row, bool) {
-			return d.get(m, w, shots[i])
-		})
-		if err != nil {
-			return nil, err
-		}
-		p.Y.Label.Text = "accuracy (%)"
-		plots = append(plots, p)
-	}
-	for _, p := range plots[1:] {
-		p.Y.Label.Text = ""
+	plots, err := nwayPanels(dataset, d, ms, ways, shots)
+	if err != nil {
+		return nil, err
 	}
 	leg := methodLegend(ms, ms)
 	width, height := legendFit(4.2*vg.Inch*vg.Length(len(plots))+legendRoom, 4.8*vg.Inch, leg, 0)
@@ -172,6 +172,29 @@ func nwayFigure(name, dataset string, d *nwayRows, ms []string, ways, shots []in
 		width: width, height: height,
 		draw: func(c draw.Canvas) { drawPanels(c, plots, leg) },
 	}, nil
+}
+
+// nwayPanels returns the panels of nwayFigure, one per number of ways,
+// side by side: they share a y range (sharedY), so that they compare at a
+// glance, and only the first labels its y axis.
+func nwayPanels(dataset string, d *nwayRows, ms []string, ways, shots []int) ([]*plot.Plot, error) {
+	_, ticks := categories(slices.Clone(shots))
+	var plots []*plot.Plot
+	for _, w := range ways {
+		p, err := accuracyPanel(fmt.Sprintf("%s, %d-way", dataset, w), "training examples per class (shots)", ticks, ms, ms, func(m string, i int) (Row, bool) {
+			return d.point(m, w, shots[i])
+		})
+		if err != nil {
+			return nil, err
+		}
+		p.Y.Label.Text = "accuracy (%)"
+		plots = append(plots, p)
+	}
+	sharedY(plots)
+	for _, p := range plots[1:] {
+		p.Y.Label.Text = ""
+	}
+	return plots, nil
 }
 
 // failedEpisodes lists the failed episodes of a dataset by method, ways and

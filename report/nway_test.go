@@ -339,3 +339,82 @@ func TestNWaySaysHowManyEpisodes(t *testing.T) {
 		t.Errorf("4 and 8 episodes: report.md has no \"4 to 8 episodes per ways and shots\":\n%s", md)
 	}
 }
+
+// TestNWayPanelsShareY: the panels of the N-way figure, one per number of
+// ways side by side, share a y range, as the noise figure's do (a reader
+// compares them at a glance, as with matplotlib's sharey); each had its
+// own, 20-way's well below 5-way's here, so that equal heights read as
+// equal accuracies where they differed by 30 points.
+func TestNWayPanelsShareY(t *testing.T) {
+	var recs []experiment.Record
+	for _, r := range nwayRecords() {
+		if r.Ways == 20 {
+			r.Accuracy -= 0.3 // 20-way far below 5-way
+			r.BalancedAccuracy = r.Accuracy
+		}
+		recs = append(recs, r)
+	}
+	d := newNWayRows(Summarize(recs))
+	plots, err := nwayPanels("toy", d, d.methods(), []int{5, 20}, []int{1, 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plots) != 2 {
+		t.Fatalf("%d panels, want 2", len(plots))
+	}
+	a, b := plots[0].Y, plots[1].Y
+	if a.Min != b.Min || a.Max != b.Max {
+		t.Errorf("5-way panel's y range [%v, %v], 20-way's [%v, %v]: not shared", a.Min, a.Max, b.Min, b.Max)
+	}
+	// The shared range shows every point of both.
+	for _, r := range d.rows {
+		if y := 100 * r.Mean; r.N > 0 && (y < a.Min || y > a.Max) {
+			t.Errorf("%s %d-way %d-shot at %.1f%% outside [%v, %v]", r.Method, r.Ways, r.Shots, y, a.Min, a.Max)
+		}
+	}
+}
+
+// TestNWayLineCutWhereEpisodesAreMissing: as in the binary figures, a
+// method's line in an N-way panel is cut at a number of shots its grid
+// holds but where it has no episode recorded (a partial run) or when the
+// grid is unknown, and joins across one its grid does not hold; 2ab044a
+// joined it wherever the method had no row.
+func TestNWayLineCutWhereEpisodesAreMissing(t *testing.T) {
+	var recs []experiment.Record
+	for _, r := range nwayRecords() {
+		if r.Ways == 5 {
+			recs = append(recs, r)
+			if r.Method == "simpleshot" && r.Positives == 5 { // simpleshot's 2 shots: 5's, less accurate
+				r.Positives = 2
+				r.Accuracy -= 0.05
+				recs = append(recs, r)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		grid string
+		in   func(m string, ways, shots int) bool
+		join bool
+	}{
+		{"GreedyTL N-way's grid without 2 shots", func(m string, _, s int) bool { return m != "greedytl-nway" || s != 2 }, true},
+		{"GreedyTL N-way's grid with 2 shots", func(string, int, int) bool { return true }, false},
+		{"no grid", nil, false},
+	} {
+		d := newNWayRows(Summarize(recs))
+		d.inGrid = tc.in
+		f, err := nwayFigure("nway", "toy", d, d.methods(), []int{5}, []int{1, 2, 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		svg, err := f.render("svg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := joins(svg, "greedytl-nway"); got != tc.join {
+			t.Errorf("%s: GreedyTL N-way, with episodes at 1 and 5 shots only, has a line from one to the other: %v, want %v", tc.grid, got, tc.join)
+		}
+		if !joins(svg, "simpleshot") {
+			t.Errorf("%s: SimpleShot, with every shot, has no line", tc.grid)
+		}
+	}
+}

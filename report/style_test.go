@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"image/color"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -113,10 +115,17 @@ func TestApproximations(t *testing.T) {
 	}
 }
 
-// fig1SVG returns the SVG of Fig. 1 (accuracyFigure) of recs at noise 0.
+// fig1SVG returns the SVG of Fig. 1 (accuracyFigure) of recs at noise 0,
+// of a dataset whose grid is unknown (no run.json).
 func fig1SVG(t *testing.T, recs []experiment.Record) []byte {
 	t.Helper()
-	f, err := accuracyFigure("fig1", "d", newDatasetRows(Summarize(recs)), 0, 10)
+	return fig1SVGOf(t, newDatasetRows(Summarize(recs)))
+}
+
+// fig1SVGOf returns the SVG of Fig. 1 (accuracyFigure) of d at noise 0.
+func fig1SVGOf(t *testing.T, d *datasetRows) []byte {
+	t.Helper()
+	f, err := accuracyFigure("fig1", "d", d, 0, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,5 +298,189 @@ func TestUnknownMethodsLookApart(t *testing.T) {
 			t.Errorf("%s and %s drawn alike: %s", other, n, key)
 		}
 		seen[key] = n
+	}
+}
+
+// colorOf returns the SVG colour of method m's lines.
+func colorOf(m string) string {
+	c := styles[m].color
+	return fmt.Sprintf("#%02X%02X%02X", c.R, c.G, c.B)
+}
+
+// joins reports whether the SVG svg has a line of method m's colour from a
+// point to another at another height: not the legend's thumbnail (a
+// horizontal line), an error bar (vertical) nor its caps (m's points must
+// differ in accuracy).
+func joins(svg []byte, m string) bool {
+	for _, p := range regexp.MustCompile(`<path d="M([-0-9.,L]+)" style="fill:none;stroke:`+colorOf(m)+`;`).FindAllStringSubmatch(string(svg), -1) {
+		pts := strings.Split(p[1], "L")
+		for i := 1; i < len(pts); i++ {
+			a, b := strings.Split(pts[i-1], ","), strings.Split(pts[i], ",")
+			if a[0] != b[0] && a[1] != b[1] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestLineAcrossASizeNotRun: a method's line is cut where it has no record
+// only if its grid holds the cells there: GreedyTL run at 2 and 10
+// positives beside a method run at 2, 5 and 10 joins its two points, as it
+// would in a figure of its own (the figure's sizes are every method's, and
+// a line cut there read as a failure that never happened); with 5 in its
+// grid, its cells there are missing (a partial run), and so is its line —
+// it was drawn across 5 — as it is where the grid is unknown (no
+// run.json), where the gap is not known not to be one.
+func TestLineAcrossASizeNotRun(t *testing.T) {
+	var recs []experiment.Record
+	for split := range 2 {
+		recs = append(recs,
+			cell("greedytl", 0, 2, 0, split, 0.6, 1), cell("greedytl", 0, 10, 0, split, 0.8, 1),
+			cell("no-transfer", 0, 2, 0, split, 0.5, 1), cell("no-transfer", 0, 5, 0, split, 0.55, 1), cell("no-transfer", 0, 10, 0, split, 0.7, 1))
+	}
+	for _, tc := range []struct {
+		grid string
+		in   func(m string, positives, noise int) bool
+		join bool
+	}{
+		{"GreedyTL's grid without 5", func(m string, p, _ int) bool { return m != "greedytl" || p != 5 }, true},
+		{"GreedyTL's grid with 5", func(string, int, int) bool { return true }, false},
+		{"no grid", nil, false},
+	} {
+		d := newDatasetRows(Summarize(recs))
+		d.inGrid = tc.in
+		if got := joins(fig1SVGOf(t, d), "greedytl"); got != tc.join {
+			t.Errorf("%s: GreedyTL, with records at 2 and 10 positives only, has a line from one to the other: %v, want %v", tc.grid, got, tc.join)
+		}
+	}
+}
+
+// TestFiguresCutAtMissingCells: a report of run directories cuts a
+// method's line where its run's grid holds cells that have no record (the
+// records of GreedyTL at 5 positives removed from results.jsonl: Fig. 1
+// and Fig. 3 drew its line across 5), and joins it across a noise level
+// its grid does not hold (L1-logistic, run at noise 0 and 100 beside a
+// noise study of GreedyTL at 10: Fig. 2).
+func TestFiguresCutAtMissingCells(t *testing.T) {
+	partial := synth{dataset: "one", classes: 5, positives: []int{2, 5, 10}, splits: 2, noise: []int{0},
+		methods: []string{"greedytl", "greedytl-59", "no-transfer"}, seed: 1}
+	dir := partial.write(t, 1)
+	results := filepath.Join(dir, "results.jsonl")
+	b, err := os.ReadFile(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, line := range strings.SplitAfter(string(b), "\n") {
+		if !strings.Contains(line, `"method":"greedytl"`) || !strings.Contains(line, `"positives":5,`) {
+			kept = append(kept, line)
+		}
+	}
+	writeFile(t, results, strings.Join(kept, ""))
+	main := synth{dataset: "two", classes: 5, positives: []int{2, 5}, splits: 2, noise: []int{0, 100},
+		methods: []string{"greedytl", "l1-logistic"}, seed: 1}
+	study := main
+	study.noise, study.methods = []int{10}, []string{"greedytl"}
+	res, err := Load(dir, main.write(t, 1), study.write(t, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if _, err := Write(out, res, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	svg := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join(out, name+".svg"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for _, fig := range []string{"fig1-accuracy-one", "fig3-greedytl59-one"} {
+		if joins(svg(fig), "greedytl") {
+			t.Errorf("%s: GreedyTL's line crosses 5 positives, where its cells are missing", fig)
+		}
+		if !joins(svg(fig), "greedytl-59") {
+			t.Errorf("%s: GreedyTL-59 has no line", fig)
+		}
+	}
+	if !joins(svg("fig2-noise-two"), "l1-logistic") {
+		t.Errorf("Fig. 2: L1-logistic's line is cut at 10 noise dimensions, which its run did not hold")
+	}
+}
+
+// TestNoLineAcrossASizeEveryMethodFailed: a size at which every cell of
+// every method failed keeps its place on Fig. 1's axis, as its column in
+// the accuracy table, and cuts every line there; it was left off the axis,
+// and the lines joined 2 to 10 positives as if 5 had not been run.
+func TestNoLineAcrossASizeEveryMethodFailed(t *testing.T) {
+	var recs []experiment.Record
+	for split := range 2 {
+		recs = append(recs,
+			cell("greedytl", 0, 2, 0, split, 0.6, 1), failed("greedytl", 0, 5, 0, split), cell("greedytl", 0, 10, 0, split, 0.8, 1),
+			cell("no-transfer", 0, 2, 0, split, 0.5, 1), failed("no-transfer", 0, 5, 0, split), cell("no-transfer", 0, 10, 0, split, 0.7, 1))
+	}
+	svg := string(fig1SVG(t, recs))
+	if !strings.Contains(svg, ">5</text>") {
+		t.Errorf("Fig. 1 has no tick at 5 positives, where every cell failed")
+	}
+	for _, m := range []string{"greedytl", "no-transfer"} {
+		c := fmt.Sprintf("#%02X%02X%02X", styles[m].color.R, styles[m].color.G, styles[m].color.B)
+		for _, p := range regexp.MustCompile(`<path d="M([-0-9.]+),([-0-9.]+)L([-0-9.]+),([-0-9.]+)" style="fill:none;stroke:`+c+`;stroke-width:2.5`).FindAllStringSubmatch(svg, -1) {
+			if p[2] != p[4] { // the legend's thumbnail is horizontal
+				t.Errorf("%s's line from (%s, %s) to (%s, %s) crosses the size where every cell failed", m, p[1], p[2], p[3], p[4])
+			}
+		}
+	}
+}
+
+// TestNoLineAcrossALevelEveryMethodFailed: as Fig. 1's sizes, the noise
+// levels of Fig. 2 and the sizes of Fig. 3 keep, on their axis, a level or
+// size at which every cell of every method failed, and every line is cut
+// there: with the levels and sizes that have a successful cell
+// (datasetRows.noises, positives) it was left off the axis, and the lines
+// joined across it as if it had not been run.
+func TestNoLineAcrossALevelEveryMethodFailed(t *testing.T) {
+	render := func(f *figure, err error) string {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		svg, err := f.render("svg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(svg)
+	}
+	var noise []experiment.Record
+	for split := range 2 {
+		for _, m := range []string{"greedytl", "l1-logistic"} {
+			noise = append(noise, cell(m, 0, 2, 0, split, 0.7, 1), failed(m, 0, 2, 10, split), cell(m, 0, 2, 100, split, 0.6, 1))
+		}
+	}
+	svg2 := render(noiseFigure("fig2", "d", newDatasetRows(Summarize(noise)), 10))
+	var sizes []experiment.Record
+	for split := range 2 {
+		for _, m := range []string{"greedytl", "greedytl-59"} {
+			sizes = append(sizes, cell(m, 0, 2, 0, split, 0.6, 1), failed(m, 0, 5, 0, split), cell(m, 0, 10, 0, split, 0.8, 1))
+		}
+	}
+	svg3 := render(approxFigure("fig3", "d", greedy59, newDatasetRows(Summarize(sizes)), &Results{Records: sizes}, 0, 10))
+	for _, tc := range []struct {
+		fig, svg, tick string
+		methods        []string
+	}{
+		{"Fig. 2", svg2, "10", []string{"greedytl", "l1-logistic"}},
+		{"Fig. 3", svg3, "5", []string{"greedytl", "greedytl-59"}},
+	} {
+		if !strings.Contains(tc.svg, ">"+tc.tick+"</text>") {
+			t.Errorf("%s has no tick at %s, where every cell failed", tc.fig, tc.tick)
+		}
+		for _, m := range tc.methods {
+			if joins([]byte(tc.svg), m) {
+				t.Errorf("%s: %s's line crosses %s, where every cell failed", tc.fig, m, tc.tick)
+			}
+		}
 	}
 }

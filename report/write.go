@@ -565,14 +565,22 @@ func build(res *Results) (*document, []*figure, error) {
 	for _, ds := range slices.Sorted(maps.Keys(byDataset)) {
 		slug := uniqueSlug(ds, slugs)
 		if isNWay(byDataset[ds]) {
-			f, err := nwaySection(doc, res.recordsOf(ds), ds, slug, newNWayRows(byDataset[ds]))
+			d := newNWayRows(byDataset[ds])
+			if res.hasGrid(ds) {
+				d.inGrid = func(m string, ways, shots int) bool { return res.runs.ExpectedEpisodes(ds, m, ways, shots) >= 0 }
+			}
+			f, err := nwaySection(doc, res.recordsOf(ds), ds, slug, d)
 			if err != nil {
 				return nil, nil, err
 			}
 			figs = append(figs, f...)
 			continue
 		}
-		f, err := datasetSection(doc, res, ds, slug, newDatasetRows(byDataset[ds]))
+		d := newDatasetRows(byDataset[ds])
+		if res.hasGrid(ds) {
+			d.inGrid = func(m string, positives, noise int) bool { return res.runs.Expected(ds, m, positives, noise) >= 0 }
+		}
+		f, err := datasetSection(doc, res, ds, slug, d)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -763,7 +771,7 @@ func convergenceNotes(doc *document, rows []Row) {
 }
 
 // accuracyTable is a method × training-set size table at one noise level,
-// with the best non-oracle mean of each column in bold; a size whose every
+// with the best of each column in bold (bestEntries); a size whose every
 // cell failed has its column of "—".
 func accuracyTable(d *datasetRows, noise, negatives int) []element {
 	ps := d.runPositives(noise)
@@ -779,30 +787,22 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 		t.header = append(t.header, sizeLabel(p, negatives))
 		t.right = append(t.right, true)
 	}
-	best := make([]float64, len(ps))
-	for i, p := range ps {
-		best[i] = math.Inf(-1)
-		for _, m := range ms {
-			if r, ok := d.get(m, p, noise); ok && r.N > 0 && !isOracle(m) {
-				best[i] = math.Max(best[i], r.Mean)
-			}
-		}
-	}
+	bold, passed := boldColumns(ms, len(ps), func(m string, i int) Row {
+		r, _ := d.get(m, ps[i], noise)
+		return r
+	})
 	// nmin and nmax: the fewest and most cells an entry with a value
 	// averages; failedEntries: the entries of "—", whose every cell failed.
 	nmin, nmax, failedEntries, oneSplit := math.MaxInt, 0, 0, false
-	for _, m := range ms {
+	for j, m := range ms {
 		cells := []string{methodLabel(m)}
-		bold := []bool{false}
-		for i, p := range ps {
+		for _, p := range ps {
 			r, ok := d.get(m, p, noise)
 			if !ok {
 				cells = append(cells, "")
-				bold = append(bold, false)
 				continue
 			}
 			cells = append(cells, r.Accuracy())
-			bold = append(bold, r.N > 0 && !isOracle(m) && r.Mean == best[i])
 			if r.N > 0 {
 				nmin, nmax = min(nmin, r.N), max(nmax, r.N)
 			} else {
@@ -811,7 +811,7 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 			oneSplit = oneSplit || (r.N > 0 && !r.HasStdErr())
 		}
 		t.rows = append(t.rows, cells)
-		t.bold = append(t.bold, bold)
+		t.bold = append(t.bold, append([]bool{false}, bold[j]...))
 	}
 	note := "Mean over targets and splits ± standard error over splits; bold: the best method of each column (the oracle Best source excluded)."
 	switch {
@@ -822,23 +822,78 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 	default:
 		note += fmt.Sprintf(" Entries average %d to %d cells (see the failed cells and All summary rows).", nmin, nmax)
 	}
-	note += entryNotes(nmax > 0 && failedEntries > 0, "cell", oneSplit, "split")
+	note += entryNotes(nmax > 0 && failedEntries > 0, "cell", oneSplit, "split", passed)
 	return []element{t, paragraph{note}}
 }
 
 // entryNotes is what a table's note says of its entries marked as
 // Row.Accuracy marks them: "—" where failed (every unit of an entry failed:
 // "cell", "episode"), singleMark(one) where single (an entry of one split
-// or episode, without a standard error).
-func entryNotes(failed bool, unit string, single bool, one string) string {
+// or episode, without a standard error), and, where passed, that such an
+// entry was left out of its column's best (bestEntries).
+func entryNotes(failed bool, unit string, single bool, one string, passed bool) string {
 	var s string
 	if failed {
 		s += fmt.Sprintf(" An entry of — averages none: its every %s failed (see the failed %ss).", unit, unit)
 	}
 	if single {
-		s += fmt.Sprintf(" Entries marked %s come from a single %s: there is no standard error to show.", singleMark(one), one)
+		s += fmt.Sprintf(" Entries marked %s come from a single %s: there is no standard error to show", singleMark(one), one)
+		if passed {
+			s += fmt.Sprintf(", and they are not bold where their column has entries of more %ss", one)
+		}
+		s += "."
 	}
 	return s
+}
+
+// boldColumns applies bestEntries to each of the n columns of a method ×
+// size table of methods ms, at(m, i) giving method m's entry in column i
+// (the zero Row where it has none): bold[j][i] tells whether ms[j]'s entry
+// in column i is bold, passed whether an entry of one split or episode was
+// left out of its column's best.
+func boldColumns(ms []string, n int, at func(m string, i int) Row) (bold [][]bool, passed bool) {
+	bold = make([][]bool, len(ms))
+	for j := range ms {
+		bold[j] = make([]bool, n)
+	}
+	for i := range n {
+		col := make([]Row, len(ms))
+		for j, m := range ms {
+			col[j] = at(m, i)
+		}
+		best, left := bestEntries(col)
+		passed = passed || left
+		for j := range ms {
+			bold[j][i] = best[j]
+		}
+	}
+	return bold, passed
+}
+
+// bestEntries returns which entries of a column of an accuracy table are
+// bold — the one rule of the binary and the N-way tables — and whether an
+// entry of a single split or episode was left out: the entries with a
+// value (N > 0) whose mean is the greatest of the column's, the oracle
+// Best source excluded (it picks its source by test accuracy), and, in a
+// column with an entry of more splits, the entries of one split too (no
+// standard error, Row.HasStdErr): one draw is not shown as the best of
+// averages. A column of single splits alone compares them. A missing
+// entry is the zero Row.
+func bestEntries(col []Row) (bold []bool, passed bool) {
+	averaged := slices.ContainsFunc(col, func(r Row) bool { return r.HasStdErr() && !isOracle(r.Method) })
+	compete := func(r Row) bool { return r.N > 0 && !isOracle(r.Method) && (r.HasStdErr() || !averaged) }
+	best := math.Inf(-1)
+	for _, r := range col {
+		if compete(r) {
+			best = math.Max(best, r.Mean)
+		}
+	}
+	bold = make([]bool, len(col))
+	for i, r := range col {
+		bold[i] = compete(r) && r.Mean == best
+		passed = passed || (r.N > 0 && !isOracle(r.Method) && !compete(r))
+	}
+	return bold, passed
 }
 
 // singleMark is the mark of a table's entry that comes from a single

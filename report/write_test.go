@@ -1047,3 +1047,55 @@ func TestLegacyPageFrame(t *testing.T) {
 		}
 	}
 }
+
+// TestBestNotFromASingleSplit: the entry of a single split (no standard
+// error) is not bold beside entries that average several splits, though
+// its mean is the column's greatest — one draw is not shown as the best of
+// averages — and the note says so; in a column of single splits alone the
+// greatest is bold, as before. The N-way table follows the same rule
+// (episodes for splits): an entry of one episode was bold over means of
+// four.
+func TestBestNotFromASingleSplit(t *testing.T) {
+	recs := []experiment.Record{
+		cell("greedytl", 0, 2, 0, 0, 0.8, 1), cell("greedytl", 0, 2, 0, 1, 0.6, 1),
+		cell("dam", 0, 2, 0, 0, 0.9, 1),                                        // one split, the greatest mean
+		cell("greedytl", 0, 5, 0, 0, 0.7, 1), cell("dam", 0, 5, 0, 0, 0.75, 1), // a column of single splits
+	}
+	blocks := accuracyTable(newDatasetRows(Summarize(recs)), 0, 10)
+	tab := blocks[0].(table)
+	want := map[string][]bool{"GreedyTL": {false, true, false}, "DAM": {false, false, true}}
+	for i, row := range tab.rows {
+		if w := want[row[0]]; !slices.Equal(tab.bold[i], w) {
+			t.Errorf("%s: bold %v, want %v (row %q)", row[0], tab.bold[i], w, row)
+		}
+	}
+	if note := blocks[1].(paragraph).text; !strings.Contains(note, "not bold") {
+		t.Errorf("note %q does not say why the single split is not bold", note)
+	}
+
+	var nrecs []experiment.Record
+	for _, r := range nwayRecords() {
+		if r.Method == "simpleshot" && r.Ways == 5 && r.Positives == 1 {
+			if r.Split > 0 {
+				continue
+			}
+			r.Accuracy = 1 // one episode, above every mean of four
+		}
+		nrecs = append(nrecs, r)
+	}
+	d := newNWayRows(Summarize(nrecs))
+	ms := d.methods()
+	nblocks := nwayTable(d, ms, 5, []int{1, 5})
+	ntab := nblocks[0].(table)
+	for i, row := range ntab.rows {
+		if row[0] == methodLabel("simpleshot") && ntab.bold[i][1] {
+			t.Errorf("5-way 1-shot: SimpleShot's one episode %q is bold beside means of four", row[1])
+		}
+		if row[0] == methodLabel("greedytl-nway") && !ntab.bold[i][1] {
+			t.Errorf("5-way 1-shot: GreedyTL's mean of four episodes %q is not bold", row[1])
+		}
+	}
+	if note := nblocks[1].(paragraph).text; !strings.Contains(note, "not bold") {
+		t.Errorf("N-way note %q does not say why the single episode is not bold", note)
+	}
+}

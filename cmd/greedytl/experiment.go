@@ -100,7 +100,11 @@ on stderr says so (run.json records both, the pool's seed under negatives). --sh
 group of cells) and writes results-shard-i-of-n.jsonl; --shard auto/n takes i
 from JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID
 (Slurm, with --array=0-(n-1)). Give each shard its own RUN, then combine them
-with "greedytl merge". docs/cluster has Kubernetes and Slurm recipes.
+with "greedytl merge", as merge RESULTS/shard-*: a shard that holds no cell
+of the grid (more shards than groups of cells) and would train its own
+sources (no --sources) says so, exits 0 and writes nothing, not even its
+RUN (with --sources it writes its run.json and an empty results file).
+docs/cluster has Kubernetes and Slurm recipes.
 
 A cell whose method fails is recorded with its error and not retried. Exit
 status: 0 when every cell of the run (or shard) succeeded; 1 when cells
@@ -195,6 +199,12 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 			fmt.Fprintf(s.err, "stopped while training the sources; the finished ones are kept in %s; rerun the same command to resume\n", filepath.Join(o.out, "sources"))
 		}
 		return err
+	}
+	if sum.File == "" { // a shard with no cell: nothing trained or written
+		if !o.quiet {
+			fmt.Fprintf(s.err, "shard %v holds no cell of the grid: nothing to run, no sources trained, nothing written to %s (merge the other shards)\n", sh, o.out)
+		}
+		return nil
 	}
 	if !o.quiet {
 		part := "" // an unsharded run's cells are the whole grid's

@@ -867,3 +867,32 @@ func TestExperimentSummaryShard(t *testing.T) {
 		}
 	}
 }
+
+// TestExperimentEmptyShard: experiment --shard i/n for a shard that holds
+// no cell of the grid (one group, 4 shards) says so, and neither trains
+// sources nor creates --out; it trained every source for no cell.
+func TestExperimentEmptyShard(t *testing.T) {
+	data := experimentFolder(t)
+	root := t.TempDir()
+	empty := 0
+	for i := range 4 {
+		out := filepath.Join(root, fmt.Sprintf("shard-%d", i))
+		code, _, stderr := cli(t, "", "experiment", "--data", data, "--negative-classes", "n0,n1", "--positives", "2", "--splits", "1",
+			"--methods", "no-transfer", "--targets", "c0", "--out", out, "--shard", fmt.Sprintf("%d/4", i))
+		if code != exitOK {
+			t.Fatalf("shard %d/4: exit %d: %s", i, code, stderr)
+		}
+		_, err := os.Stat(out)
+		if strings.Contains(stderr, fmt.Sprintf("shard %d/4 holds no cell of the grid", i)) {
+			empty++
+			if err == nil {
+				t.Errorf("shard %d/4 holds no cell, yet %s was written: %v", i, out, dirNames(t, out))
+			}
+		} else if err != nil {
+			t.Errorf("shard %d/4: no %s; stderr %q", i, out, stderr)
+		}
+	}
+	if empty != 3 {
+		t.Errorf("%d shards said they hold no cell, want 3", empty)
+	}
+}

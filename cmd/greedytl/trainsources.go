@@ -11,6 +11,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/source"
 )
@@ -46,8 +47,11 @@ SOURCES receives models/<class>-<name>.model (liblinear model files named by
 the class index and name, e.g. models/1-obj2.model), a sidecar
 record per model, and the index sources.json (the negative plan with its
 target-negative rows, the settings, and per source its C, CV score and
-number of positives). A class with a single example still gets a source,
-trained on it, but cross-validation cannot score it (its one example is
+number of positives). SOURCES must not be a run directory of experiment
+(one holding run.json, or, before a run writes it, the run's lock file and
+sources/), as experiment's --out must not be a sources directory: a run trains its own sources into RUN/sources, or reads those
+of train-sources with --sources. A class with a single example still gets
+a source, trained on it, but cross-validation cannot score it (its one example is
 tested only by a fit trained on negatives alone): its C and CV score mean
 nothing, and train-sources and experiment warn of such classes, naming them.
 Everything is seeded by --seed: the same command gives the same model files
@@ -90,6 +94,10 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 	sh, err := o.check(c, "SOURCES")
 	if err != nil {
 		return err
+	}
+	if experiment.IsRunDir(o.out) {
+		return badInputf("train-sources: %s is a run directory of greedytl experiment (it holds %s, or, before a run writes it, the run's lock file and %s), not a sources directory: the sources would be mixed with the run's files; give another directory as --out, and it to experiment as --sources (a run without --sources trains its own into %[3]s)",
+			o.out, experiment.ManifestFile, filepath.Join(o.out, "sources"))
 	}
 	l1Ratio, err := solverL1Ratio(c, o.solver.s, o.l1Ratio)
 	if err != nil {

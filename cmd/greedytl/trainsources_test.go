@@ -13,6 +13,7 @@ import (
 
 	"github.com/greedytl/greedytl/clinc150"
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/internal/datasettest"
 	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/shard"
@@ -419,4 +420,57 @@ func TestTrainSourcesElasticNetL1Ratio(t *testing.T) {
 		}
 		wantInputError(t, fmt.Sprintf("(L1 ratio there: %v; this job: 0.75)", want), append(slices.Clone(base), "--l1-ratio", "0.75")...)
 	}
+}
+
+// TestTrainSourcesRefusesARunDirectory: train-sources --out RUN, RUN a run
+// directory of experiment, is refused, naming RUN and what to give
+// instead, and writes nothing into it; it trained its sources into RUN,
+// among the run's files. So is a run directory without run.json yet, of a
+// run stopped while it trained its sources (its lock file and sources/,
+// the rest removed): train-sources wrote into it, and the run could no
+// longer be resumed ("RUN is a sources directory"); it is resumed.
+func TestTrainSourcesRefusesARunDirectory(t *testing.T) {
+	data := experimentFolder(t)
+	experimentArgs := func(run string) []string {
+		return []string{"experiment", "--data", data, "--negative-classes", "n0,n1", "--positives", "2", "--splits", "1",
+			"--methods", "no-transfer", "--targets", "c0", "--out", run, "--quiet"}
+	}
+	run := filepath.Join(t.TempDir(), "run")
+	if code, _, stderr := cli(t, "", experimentArgs(run)...); code != exitOK {
+		t.Fatalf("experiment: exit %d: %s", code, stderr)
+	}
+	for _, stopped := range []bool{false, true} {
+		if stopped {
+			for _, name := range []string{experiment.ManifestFile, "results.jsonl"} {
+				if err := os.Remove(filepath.Join(run, name)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		before := dirNames(t, run)
+		code, _, stderr := cli(t, "", "train-sources", "--data", data, "--negative-classes", "n0,n1", "--out", run, "--quiet")
+		if code != exitInput || !strings.Contains(stderr, run+" is a run directory") || !strings.Contains(stderr, "--sources") {
+			t.Errorf("train-sources --out RUN (holding %v): exit %d, stderr %q; want exit %d naming %s and --sources", before, code, stderr, exitInput, run)
+		}
+		if after := dirNames(t, run); !slices.Equal(before, after) {
+			t.Errorf("RUN held %v, and %v after train-sources", before, after)
+		}
+	}
+	if code, _, stderr := cli(t, "", experimentArgs(run)...); code != exitOK {
+		t.Errorf("resuming the run stopped while it trained its sources: exit %d: %s", code, stderr)
+	}
+}
+
+// dirNames returns the names in the directory dir, sorted.
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
 }
