@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/greedytl/greedytl/internal/bom"
 	"github.com/greedytl/greedytl/internal/fileerr"
@@ -294,6 +295,33 @@ func detectSep(line []byte) byte {
 	return 0
 }
 
+// directiveSeps are the separators Excel's directive line may name
+// (sepDirective) that the delimited-text readers split fields at.
+const directiveSeps = ",;\t|"
+
+// sepDirective reports whether line, the lr's line just returned, is
+// Excel's separator directive: "sep=" and one character (sep=, sep=;
+// or sep= and a tab), which Excel writes on a CSV file's first line to
+// name its field separator and reads as that, not as a row. Only the
+// first line of the input (after a byte-order mark) is one. The
+// separator is returned for the caller to split the fields at, in place
+// of detectSep's guess, and the line to be skipped. A directive naming a
+// separator the readers do not split at (directiveSeps) is an error
+// naming the file and the line; a letter, a digit or a quote after
+// "sep=" is no directive (a header name "sep=a").
+func (lr *lineReader) sepDirective(line []byte) (sep byte, ok bool, err error) {
+	if lr.line != 1 || len(line) != len("sep=")+1 || !bytes.EqualFold(line[:4], []byte("sep=")) {
+		return 0, false, nil
+	}
+	switch c := line[4]; {
+	case strings.IndexByte(directiveSeps, c) >= 0:
+		return c, true, nil
+	case c == '"' || c == '\'' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= utf8.RuneSelf:
+		return 0, false, nil
+	}
+	return 0, false, errorf(lr.name, lr.line, "%q, Excel's separator directive, names %q as the field separator: greedytl splits fields at commas, semicolons, tabs or '|'; write the file with one of them", line, line[4:])
+}
+
 // splitFields appends the fields of line to dst[:0] and returns it. With sep
 // ',' or '\t' every separator delimits a field (so empty fields exist), blanks
 // around fields are trimmed and a field may be double-quoted ("" inside is a
@@ -454,9 +482,10 @@ func isSVMLightPair(b []byte) bool {
 	return isNumber(b[k+1:])
 }
 
-// parseValue parses a finite float64 from a text field; col is the 1-based
-// column used in the error message.
-func parseValue(b []byte, col int) (float64, error) {
+// parseValue parses a finite float64 from a text field of a line split at
+// sep (splitFields's); col is the 1-based column used in the error
+// message.
+func parseValue(b []byte, col int, sep byte) (float64, error) {
 	v, err := parseNumber(b)
 	if err != nil {
 		if errors.Is(err, strconv.ErrRange) {
@@ -470,6 +499,17 @@ func parseValue(b []byte, col int) (float64, error) {
 		}
 		if bytes.IndexByte(b, ';') >= 0 {
 			return 0, fmt.Errorf("column %d: cannot parse %s as a number: fields separated by ';', as Excel and R's write.csv2 write CSV where the decimal separator is a comma, are not read: separate them by commas or tabs, with '.' decimal points (pandas: read_csv(path, sep=';', decimal=','), then to_csv(path, index=False))", col, quoteField(b))
+		}
+		if k := bytes.IndexAny(b, " \t"); sep == ',' && k >= 0 {
+			// "1,5\t2,25" split at its commas: "1", "5\t2", "25".
+			what, by := "tabs", byte('\t')
+			if b[k] == ' ' {
+				what, by = "blanks", 0
+			}
+			return 0, fmt.Errorf("column %d: cannot parse %s as a number: the line holds %s and commas, and the commas were read as the separator: values separated by %s with decimal commas (1,5), as Excel writes them where the decimal separator is a comma? greedytl reads '.' decimal points: write them so (pandas: read_csv(path, sep=%s, decimal=','), then to_csv(path, index=False))", col, quoteField(b), what, what, pythonSep(by))
+		}
+		if decimalComma(b) {
+			return 0, fmt.Errorf("column %d: cannot parse %s as a number: a decimal comma, as Excel writes numbers where the decimal separator is a comma? greedytl reads '.' decimal points: write them so (pandas: read_csv(path, sep=%s, decimal=','), then to_csv(path, index=False))", col, quoteField(b), pythonSep(sep))
 		}
 		if nanText(string(b)) {
 			return 0, fmt.Errorf("column %d is NaN (%s)", col, quoteField(b))
@@ -489,6 +529,31 @@ func parseValue(b []byte, col int) (float64, error) {
 		return 0, fmt.Errorf("column %d is %v", col, v)
 	}
 	return v, nil
+}
+
+// decimalComma reports whether the field b, not a number, is one with a
+// decimal comma where the point goes ("1,5", "-0,25"): one comma, no
+// point, and a number with a point in its place.
+func decimalComma(b []byte) bool {
+	k := bytes.IndexByte(b, ',')
+	if k < 0 || bytes.IndexByte(b[k+1:], ',') >= 0 || bytes.IndexByte(b, '.') >= 0 {
+		return false
+	}
+	p := bytes.Clone(b)
+	p[k] = '.'
+	return isNumber(p)
+}
+
+// pythonSep spells the separator sep (splitFields's) as pandas' read_csv
+// takes it, for a message: a Python string.
+func pythonSep(sep byte) string {
+	switch sep {
+	case 0:
+		return `r'\s+'`
+	case '\t':
+		return `'\t'`
+	}
+	return "'" + string(sep) + "'"
 }
 
 // nanText reports whether s spells NaN, in any case and with or without a
