@@ -90,7 +90,7 @@ and expected.`,
 	fl := c.Flags()
 	fl.StringVarP(&o.out, "out", "o", "", "write the report (figures, report.md, report.html) into this directory")
 	fl.BoolVar(&o.json, "json", false, "print the summary as a JSON array")
-	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no message when the report is written (warnings are still printed)")
+	fl.BoolVarP(&o.quiet, "quiet", "q", false, "with --out, no message that the report is written or that an earlier report's file is removed (warnings are still printed); the summary table or --json is printed all the same")
 	fl.StringSliceVar(&o.format, "format", []string{"md", "html"}, "documents to write with --out: md, html (figures are always written)")
 	return c
 }
