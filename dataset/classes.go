@@ -109,17 +109,21 @@ const (
 	HeaderNo
 )
 
+// labelHeaderNames are the names of the LabelHeader values, by value.
+var labelHeaderNames = [...]string{HeaderAuto: "auto", HeaderYes: "yes", HeaderNo: "no"}
+
+// LabelHeaderNames returns the names ParseLabelHeader reads, in the order
+// of their values ("auto", the default, first): the values a flag that
+// sets a LabelHeader takes (its shell completion lists them).
+func LabelHeaderNames() []string { return slices.Clone(labelHeaderNames[:]) }
+
 // ParseLabelHeader returns the LabelHeader named "auto", "yes" or "no".
 func ParseLabelHeader(s string) (LabelHeader, error) {
-	switch s {
-	case "auto":
-		return HeaderAuto, nil
-	case "yes":
-		return HeaderYes, nil
-	case "no":
-		return HeaderNo, nil
+	if h := slices.Index(labelHeaderNames[:], s); h >= 0 {
+		return LabelHeader(h), nil
 	}
-	return 0, fmt.Errorf("label header %q: want auto, yes or no", s)
+	n := labelHeaderNames
+	return 0, fmt.Errorf("label header %q: want %s, %s or %s", s, n[0], n[1], n[2])
 }
 
 // ReadClasses reads the labels of path, of any number of classes, from the

@@ -187,6 +187,7 @@ class-balanced leave-one-out on the training set):
 	fl.StringVarP(&o.out, "out", "o", "", "write the model here (default: standard output)")
 	fl.BoolVar(&o.json, "json", false, "with --out FILE: print a JSON report on standard output, the model file and the warnings ({\"model\", \"warnings\": [{\"code\", \"message\", \"classes\"}]})")
 	_ = c.MarkFlagRequired("labels")
+	fileFlags(fl, "oracle-labels", "out")
 	return c
 }
 

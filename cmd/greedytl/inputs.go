@@ -97,6 +97,8 @@ func (f *dataFlags) register(c *cobra.Command, labelsHelp string) {
 	f.labelSettings = &labelSettings{files: []*string{&f.labels}}
 	fl.StringVar(&f.header, "labels-header", "auto", "whether the first line of a text --labels file is a header: yes, no, or auto (a first value that can only be a header: a name above numbers, or a value seen once above two classes seen at least twice each)")
 	fl.StringVar(&f.positive, "positive", "", "the label value of the positive class, when labels are not {-1,+1} or {0,1}")
+	fileFlags(fl, "features", "source-scores", "labels")
+	dirFlags(fl, "sources")
 }
 
 // registerUnlabelled adds --PREFIXfeatures and --PREFIXsource-scores for an
@@ -107,6 +109,7 @@ func (f *dataFlags) registerUnlabelled(c *cobra.Command, prefix, help string) {
 	fl := c.Flags()
 	fl.StringVar(&f.features, prefix+"features", "", help+": features (- for stdin)")
 	fl.StringVar(&f.scores, prefix+"source-scores", "", help+": source scores (- for stdin)")
+	fileFlags(fl, prefix+"features", prefix+"source-scores")
 }
 
 // files returns the files the flags name (some may be empty or "-"), and

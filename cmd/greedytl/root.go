@@ -333,6 +333,9 @@ func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 	if found && c.Name() == "train" {
 		args = liblinearWeightArgs(args, c.Flags())
 	}
+	if isCompletionRequest(args) {
+		registerCompletions(root)
+	}
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -457,6 +460,11 @@ started greedytl; elsewhere the value is checked and otherwise ignored).`,
 	root.SetOut(s.out)
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
+		if c.Args == nil && c.ValidArgsFunction == nil {
+			// No argument (wrapArgs): a shell completes none, where it
+			// offered the files of the directory.
+			c.ValidArgsFunction = cobra.NoFileCompletions
+		}
 		c.Args = wrapArgs(c.Args)
 		for _, sub := range c.Commands() {
 			sub.Args = wrapArgs(sub.Args)

@@ -257,6 +257,7 @@ zeros, and as much memory to train): re-index the features, or give
 	addL1RatioFlag(c, &o.l1Ratio)
 	uint64Var(fl, &o.seed, "seed", 1, "seed of the coordinate order and of the cross-validation folds")
 	fl.StringVarP(&o.out, "out", "o", "", "model file to write (default: FILE's base name + .model)")
+	fileFlags(fl, "data", "out")
 	intVarP(fl, &o.maxFeat, "max-features", "", 0, "the largest feature index accepted (0: refuse an index above 1,048,576 that exceeds 100 × the data's non-zero values)")
 	return c
 }
