@@ -345,14 +345,12 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 		gaps      labelGaps // between content lines
 		pending   labelGaps // since the last content line
 		split     labelSplitter
-		dsep      byte // the separator Excel's directive line names (sepDirective); 0: none
+		dsep      byte // the separator Excel's directive line names (sepDirective); 0: none, or blanks, detected as without one
 	)
 	// sepOf is the separator of a line: the directive's, else its own.
 	sepOf := func(line []byte) byte { return cmp.Or(dsep, detectSep(line)) }
 	for line, ok := lr.next(); ok; line, ok = lr.next() {
-		if sep, ok, err := lr.sepDirective(line); err != nil {
-			return nil, nil, labelGaps{}, err
-		} else if ok {
+		if sep, ok := lr.sepDirective(line); ok {
 			dsep = sep
 			continue
 		}
