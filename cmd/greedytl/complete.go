@@ -144,7 +144,11 @@ func fixed(comps []cobra.Completion) cobra.CompletionFunc {
 // from items, but for those the list already holds: the items typed
 // before it are kept, and no space follows, for a comma and another item.
 // A method spec's settings ("greedytl:delta=0.01", and a setting after a
-// comma, "lambda=10") complete nothing.
+// comma, "lambda=10") complete nothing. After a comma the values carry no
+// description: bash's script of cobra, given descriptions, quotes each
+// value with printf %q, which bash 5.2 writes "greedytl\,no-transfer",
+// a value that does not start with the "greedytl,no-" typed, so bash
+// offered nothing; without descriptions it takes the values as they are.
 func completeList(items func(c *cobra.Command) []cobra.Completion) cobra.CompletionFunc {
 	return func(c *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		k := strings.LastIndexByte(toComplete, ',') + 1
@@ -156,6 +160,11 @@ func completeList(items func(c *cobra.Command) []cobra.Completion) cobra.Complet
 			value, _, _ := strings.Cut(it, "\t")
 			return slices.Contains(given, value)
 		})
+		if k > 0 {
+			for i, it := range left {
+				left[i], _, _ = strings.Cut(it, "\t")
+			}
+		}
 		return matching(left, toComplete[:k], toComplete[k:]), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 	}
 }

@@ -76,6 +76,39 @@ func TestCompleteValues(t *testing.T) {
 	}
 }
 
+// TestCompleteListNoDescriptions: a list flag's values after a comma carry
+// no description ("\t" and the text), where the first item's do. Bash's
+// script of cobra, given descriptions, quotes each value with printf %q,
+// which bash 5.2 writes "greedytl\,no-transfer", no longer starting with
+// the "greedytl,no-" typed: bash offered nothing after a comma.
+func TestCompleteListNoDescriptions(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		desc bool // the values carry descriptions
+	}{
+		{[]string{"experiment", "--methods", ""}, true},
+		{[]string{"experiment", "--methods", "greedytl-"}, true},
+		{[]string{"experiment", "--methods", "greedytl,"}, false},
+		{[]string{"experiment", "--methods", "greedytl,no-"}, false},
+		{[]string{"experiment", "--protocol", "nway", "--methods", "greedytl-nway,"}, false},
+	} {
+		code, out, stderr := cli(t, "", append([]string{cobra.ShellCompRequestCmd}, tc.args...)...)
+		if code != 0 {
+			t.Fatalf("__complete %q: exit %d: %s", tc.args, code, stderr)
+		}
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		lines = lines[:len(lines)-1] // the directive
+		if len(lines) == 0 {
+			t.Errorf("%q: no values", tc.args)
+		}
+		for _, l := range lines {
+			if strings.Contains(l, "\t") != tc.desc {
+				t.Errorf("%q: %q: a description %v, want %v", tc.args, l, !tc.desc, tc.desc)
+			}
+		}
+	}
+}
+
 // TestCompletePaths: a flag that names a file completes paths (cobra's
 // default directive), one that names a directory directories only, and
 // every other flag that takes a value completes nothing — no file of the
