@@ -64,6 +64,10 @@ func TestCompleteValues(t *testing.T) {
 		{[]string{"report", "--format", "md,"}, []string{"md,html"}, true},
 		{[]string{"train", "-s", ""}, []string{"0", "1", "2", "3", "5", "6", "7", "100", "elastic-net", "elasticnet"}, false},
 		{[]string{"train-sources", "--solver", "1"}, []string{"1", "100"}, false},
+		// liblinear's weights before the flag (rewritten for a completion
+		// request too), and --weight, which cobra parses twice.
+		{[]string{"train", "-w1", "2", "-w-1", "3", "-s", "1"}, []string{"1", "100"}, false},
+		{[]string{"train", "--weight", "1:2", "-s", "1"}, []string{"1", "100"}, false},
 	} {
 		got, d := complete(t, tc.args...)
 		want := cobra.ShellCompDirectiveNoFileComp

@@ -326,15 +326,20 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 // "greedytl: " and the error's message, and chooses the status by the
 // error's type (exitCode) or the signal that stopped it.
 func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c, _, err := root.Find(args)
+	// The command line whose liblinear-style weights (-w1 2) are
+	// rewritten: for a completion request, the words after __complete but
+	// the last, the word being completed, left as typed.
+	start, line := 0, args
+	if isCompletionRequest(args) {
+		registerCompletions(root)
+		start, line = 1, args[1:max(1, len(args)-1)]
+	}
+	c, _, err := root.Find(line)
 	found := err == nil && c != root
 	ctx, stop := signalContext(stderr) // until the command heeds it (heedSignals)
 	defer stop()
 	if found && c.Name() == "train" {
-		args = liblinearWeightArgs(args, c.Flags())
-	}
-	if isCompletionRequest(args) {
-		registerCompletions(root)
+		args = slices.Concat(args[:start], liblinearWeightArgs(line, c.Flags()), args[start+len(line):])
 	}
 	root.SetArgs(args)
 	root.SetIn(stdin)

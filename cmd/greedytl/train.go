@@ -61,12 +61,19 @@ func (v *solverValue) Set(arg string) error {
 // classWeights is train's --weight flag, liblinear-train's -wLABEL WEIGHT
 // (liblinearWeightArgs rewrites that spelling into this one): the factor
 // of C for each class label given.
-type classWeights map[int]float64
+type classWeights struct {
+	byClass map[int]float64
+	// twice are the classes given a weight again, which check refuses
+	// when the command runs, not Set: cobra parses a completion
+	// request's flags twice, where Set refused every weight as given
+	// twice and the completion failed.
+	twice []int
+}
 
 func (w *classWeights) String() string {
 	var parts []string
-	for _, l := range slices.Sorted(maps.Keys(*w)) {
-		parts = append(parts, fmt.Sprintf("%d:%g", l, (*w)[l]))
+	for _, l := range slices.Sorted(maps.Keys(w.byClass)) {
+		parts = append(parts, fmt.Sprintf("%d:%g", l, w.byClass[l]))
 	}
 	return strings.Join(parts, ",")
 }
@@ -86,13 +93,23 @@ func (w *classWeights) Set(arg string) error {
 	if err != nil {
 		return fmt.Errorf("weight of class %d: %w", l, err)
 	}
-	if _, dup := (*w)[l]; dup {
-		return fmt.Errorf("class %d given a weight twice", l)
+	if _, dup := w.byClass[l]; dup {
+		w.twice = append(w.twice, l)
+		return nil
 	}
-	if *w == nil {
-		*w = classWeights{}
+	if w.byClass == nil {
+		w.byClass = map[int]float64{}
 	}
-	(*w)[l] = v
+	w.byClass[l] = v
+	return nil
+}
+
+// check refuses a class given a weight twice.
+func (w *classWeights) check() error {
+	if len(w.twice) > 0 {
+		l := w.twice[0]
+		return fmt.Errorf("--weight: class %d given a weight twice (-w%d or --weight %d:WEIGHT): give each class one weight", l, l, l)
+	}
 	return nil
 }
 
@@ -301,6 +318,9 @@ func (o *trainOptions) paths(args []string) (data, model string, err error) {
 }
 
 func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) error {
+	if err := o.weights.check(); err != nil { // a flag's error, as Set's were
+		return usage(c, err)
+	}
 	data, modelPath, err := o.paths(args)
 	if err != nil {
 		return err
@@ -337,8 +357,8 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	if err := checkModelSize(data, x, o.maxFeat); err != nil {
 		return err
 	}
-	if len(o.weights) > 0 {
-		if p, err = p.WithLabelWeights(y, o.weights); err != nil {
+	if len(o.weights.byClass) > 0 {
+		if p, err = p.WithLabelWeights(y, o.weights.byClass); err != nil {
 			return badInputf("%s: %w", data, err)
 		}
 	}
