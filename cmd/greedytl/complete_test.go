@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"io"
 	"slices"
 	"strconv"
@@ -180,19 +179,33 @@ func TestCompletePaths(t *testing.T) {
 
 // TestCompleteOnlyOnRequest: the completion functions are registered for
 // a completion request only, so that a command line run in the process
-// (the tests) leaves none in cobra's map behind.
+// (the tests) leaves none in cobra's map behind: a command line run
+// through execute (cli) registers none, a completion request does.
 func TestCompleteOnlyOnRequest(t *testing.T) {
-	var out bytes.Buffer
-	root := newRootCmd(&streams{in: strings.NewReader(""), out: &out, err: io.Discard})
-	fit, _, err := root.Find([]string{"fit"})
-	if err != nil {
-		t.Fatal(err)
+	defer func(f func(*streams) *cobra.Command) { newRoot = f }(newRoot)
+	var root *cobra.Command
+	newRoot = func(s *streams) *cobra.Command {
+		root = newRootCmd(s)
+		return root
 	}
-	if _, ok := fit.GetFlagCompletionFunc("method"); ok {
-		t.Error("a command tree holds completion functions before a completion request")
+	registered := func(args ...string) bool {
+		t.Helper()
+		if code, _, stderr := cli(t, "", args...); code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, stderr)
+		}
+		fit, _, err := root.Find([]string{"fit"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, ok := fit.GetFlagCompletionFunc("method")
+		return ok
 	}
-	registerCompletions(root)
-	if _, ok := fit.GetFlagCompletionFunc("method"); !ok {
-		t.Error("registerCompletions registered no completion of fit --method")
+	for _, args := range [][]string{{"version"}, {"fit", "--help"}, {"completion", "bash"}} {
+		if registered(args...) {
+			t.Errorf("%q registered completion functions", args)
+		}
+	}
+	if !registered(cobra.ShellCompRequestCmd, "fit", "--method", "") {
+		t.Error("a completion request registered no completion of fit --method")
 	}
 }
