@@ -117,13 +117,14 @@ var labelHeaderNames = [...]string{HeaderAuto: "auto", HeaderYes: "yes", HeaderN
 // sets a LabelHeader takes (its shell completion lists them).
 func LabelHeaderNames() []string { return slices.Clone(labelHeaderNames[:]) }
 
-// ParseLabelHeader returns the LabelHeader named "auto", "yes" or "no".
+// ParseLabelHeader returns the LabelHeader named s, one of
+// LabelHeaderNames.
 func ParseLabelHeader(s string) (LabelHeader, error) {
-	if h := slices.Index(labelHeaderNames[:], s); h >= 0 {
+	n := labelHeaderNames[:]
+	if h := slices.Index(n, s); h >= 0 {
 		return LabelHeader(h), nil
 	}
-	n := labelHeaderNames
-	return 0, fmt.Errorf("label header %q: want %s, %s or %s", s, n[0], n[1], n[2])
+	return 0, fmt.Errorf("label header %q: want %s or %s", s, strings.Join(n[:len(n)-1], ", "), n[len(n)-1])
 }
 
 // ReadClasses reads the labels of path, of any number of classes, from the

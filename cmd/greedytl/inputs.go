@@ -43,7 +43,7 @@ type dataFlags struct {
 // They also count the label files read, so that --labels-header yes is
 // refused where it would be ignored silently (checkHeaderApplies).
 type labelSettings struct {
-	header   string // --labels-header: auto, yes or no
+	header   string // --labels-header: one of dataset.LabelHeaderNames
 	positive string // --positive: the label value that means +1
 
 	files  []*string // the label flags of the command (--labels, fit's --oracle-labels)
@@ -95,7 +95,7 @@ func (f *dataFlags) register(c *cobra.Command, labelsHelp string) {
 	fl.StringVar(&f.sources.dir, "sources", "", "directory of linear source models (train-sources): H is computed from X")
 	fl.StringVar(&f.labels, "labels", "", labelsHelp)
 	f.labelSettings = &labelSettings{files: []*string{&f.labels}}
-	fl.StringVar(&f.header, "labels-header", "auto", "whether the first line of a text --labels file is a header: yes, no, or auto (a first value that can only be a header: a name above numbers, or a value seen once above two classes seen at least twice each)")
+	fl.StringVar(&f.header, "labels-header", "auto", "whether the first line of a text --labels file is a header: "+strings.Join(dataset.LabelHeaderNames(), ", ")+" (auto: when the first value can only be a header: a name above numbers, or a value seen once above two classes seen at least twice each)")
 	fl.StringVar(&f.positive, "positive", "", "the label value of the positive class, when labels are not {-1,+1} or {0,1}")
 	fileFlags(fl, "features", "source-scores", "labels")
 	dirFlags(fl, "sources")

@@ -102,7 +102,7 @@ and expected.`,
 
 func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) error {
 	// --format "" gave no item: the figures were written and no document.
-	if err := emptyList(c, "format", o.format, "document", strings.Join(reportFormats, " or "), "for both"); err != nil {
+	if err := emptyList(c, "format", o.format, "document", strings.Join(reportFormats, " or "), "for "+strings.Join(reportFormats, " and ")); err != nil {
 		return err
 	}
 	var opts report.Options

@@ -195,11 +195,55 @@ func solverL1Ratio(c *cobra.Command, solver linear.Solver, l1Ratio float64) (flo
 	return 0, nil
 }
 
-// solverHelp lists the solvers for the help texts.
-const solverHelp = `solver: 0 L2R_LR (logistic), 1 L2R_L2LOSS_SVC_DUAL (squared hinge, dual),
-2 L2R_L2LOSS_SVC (squared hinge, primal), 3 L2R_L1LOSS_SVC_DUAL (hinge, dual),
-5 L1R_L2LOSS_SVC (L1 squared hinge), 6 L1R_LR (L1 logistic), 7 L2R_LR_DUAL (logistic, dual),
-100 or elastic-net (ELASTICNET_LR, greedytl's own: liblinear-predict cannot read its model)`
+// solverGloss says in words what a solver fits, for the help texts.
+var solverGloss = map[linear.Solver]string{
+	linear.L2RLR:            "logistic",
+	linear.L2RL2LossSVCDual: "squared hinge, dual",
+	linear.L2RL2LossSVC:     "squared hinge, primal",
+	linear.L2RL1LossSVCDual: "hinge, dual",
+	linear.L1RL2LossSVC:     "L1 squared hinge",
+	linear.L1RLR:            "L1 logistic",
+	linear.L2RLRDual:        "logistic, dual",
+}
+
+// solverHelp lists the solvers for the help texts: linear.Solvers, each
+// with its number, liblinear's name, its short names (solverAliases) and
+// what it fits (solverGloss); one with a short name is greedytl's own,
+// whose model liblinear-predict cannot read.
+func solverHelp() string {
+	var lines []string
+	line := "solver:"
+	for i, s := range linear.Solvers() {
+		item := strconv.Itoa(int(s)) + " " + s.String()
+		var aliases, about []string
+		for _, a := range slices.Sorted(maps.Keys(solverAliases)) {
+			if solverAliases[a] == s {
+				aliases = append(aliases, a)
+			}
+		}
+		if len(aliases) > 0 {
+			item += " or " + strings.Join(aliases, ", ")
+		}
+		if g := solverGloss[s]; g != "" {
+			about = append(about, g)
+		}
+		if len(aliases) > 0 {
+			about = append(about, "greedytl's own: liblinear-predict cannot read its model")
+		}
+		if len(about) > 0 {
+			item += " (" + strings.Join(about, ", ") + ")"
+		}
+		if i+1 < len(linear.Solvers()) {
+			item += ","
+		}
+		if len(line)+1+len(item) > 100 {
+			lines, line = append(lines, line), item
+		} else {
+			line += " " + item
+		}
+	}
+	return strings.Join(append(lines, line), "\n")
+}
 
 type trainOptions struct {
 	data    string
@@ -263,7 +307,7 @@ zeros, and as much memory to train): re-index the features, or give
 	}
 	fl := c.Flags()
 	fl.StringVar(&o.data, "data", "", "training data, LIBSVM/svmlight format (optionally gzip-compressed; - for stdin)")
-	fl.VarP(&o.solver, "solver", "s", solverHelp)
+	fl.VarP(&o.solver, "solver", "s", solverHelp())
 	numberVarP(c, &o.cost, "cost", "c", 1, "the cost C of the loss term (> 0)")
 	numberVarP(c, &o.bias, "bias", "B", -1, "if ≥ 0, append a constant feature of this value to every example, as liblinear (0: a feature of zeros, weight 0; < 0: none)")
 	numberVarP(c, &o.eps, "eps", "e", 0, "stopping tolerance (0: liblinear's default for the solver)")

@@ -74,7 +74,7 @@ of one n run side by side; a run without --shard, or a shard of another n
 	fl.StringSliceVar(&o.negClasses, "negative-classes", nil, "names of the classes pooled as negatives (comma-separated)")
 	numberVarP(c, &o.negFraction, "negative-fraction", "", source.DefaultNegativeFraction, "fraction of the classes drawn at random as negatives (without --negative-classes)")
 	uint64Var(fl, &o.seed, "seed", def.Seed, "seed of the negative pool, the folds and the solver")
-	fl.VarP(&o.solver, "solver", "s", solverHelp)
+	fl.VarP(&o.solver, "solver", "s", solverHelp())
 	numberVarP(c, &o.bias, "bias", "B", def.Bias, "if > 0, append a constant feature of this value (liblinear -B); ≤ 0, 0 included: no bias feature, the models say \"bias -1\" (unlike train -B 0 and liblinear-train -B 0, which append a feature of zeros)")
 	numberVarP(c, &o.eps, "eps", "e", def.Eps, "stopping tolerance (0: liblinear's default for the solver)")
 	o.grid = def.Grid
