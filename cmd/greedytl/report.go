@@ -95,7 +95,7 @@ and expected.`,
 	fl.StringVarP(&o.out, "out", "o", "", "write the report (figures, report.md, report.html) into this directory")
 	dirFlags(fl, "out")
 	fl.BoolVar(&o.json, "json", false, "print the summary as a JSON array")
-	fl.BoolVarP(&o.quiet, "quiet", "q", false, "with --out, no message that the report is written or that an earlier report's file is removed (warnings are still printed); the summary table or --json is printed all the same")
+	fl.BoolVarP(&o.quiet, "quiet", "q", false, "with --out, no message that the report is written or that an earlier report's file is removed (warnings are still printed); the summary (the table without --out, --json's array with or without it) is printed all the same")
 	fl.StringSliceVar(&o.format, "format", slices.Clone(reportFormats), "documents to write with --out: "+strings.Join(reportFormats, ", ")+" (figures are always written)")
 	return c
 }
