@@ -109,17 +109,22 @@ const (
 	HeaderNo
 )
 
-// ParseLabelHeader returns the LabelHeader named "auto", "yes" or "no".
+// labelHeaderNames are the names of the LabelHeader values, by value.
+var labelHeaderNames = [...]string{HeaderAuto: "auto", HeaderYes: "yes", HeaderNo: "no"}
+
+// LabelHeaderNames returns the names ParseLabelHeader reads, in the order
+// of their values ("auto", the default, first): the values a flag that
+// sets a LabelHeader takes (its shell completion lists them).
+func LabelHeaderNames() []string { return slices.Clone(labelHeaderNames[:]) }
+
+// ParseLabelHeader returns the LabelHeader named s, one of
+// LabelHeaderNames.
 func ParseLabelHeader(s string) (LabelHeader, error) {
-	switch s {
-	case "auto":
-		return HeaderAuto, nil
-	case "yes":
-		return HeaderYes, nil
-	case "no":
-		return HeaderNo, nil
+	n := labelHeaderNames[:]
+	if h := slices.Index(n, s); h >= 0 {
+		return LabelHeader(h), nil
 	}
-	return 0, fmt.Errorf("label header %q: want auto, yes or no", s)
+	return 0, fmt.Errorf("label header %q: want %s or %s", s, strings.Join(n[:len(n)-1], ", "), n[len(n)-1])
 }
 
 // ReadClasses reads the labels of path, of any number of classes, from the

@@ -83,7 +83,9 @@ func (src *source) matrix(name string, names *[]string) (*mat.Dense, error) {
 //
 // The separator is detected once per input from its first content line: a
 // comma if that line has one, else a tab if it has one, else runs of spaces
-// and tabs. Blank lines and lines whose first non-blank character is '#'
+// and tabs. A first line that is Excel's separator directive ("sep=,",
+// "sep=;", "sep=" and a tab, "sep=|", or "sep= " for runs of blanks) names
+// it instead, and is skipped, as Excel reads it. Blank lines and lines whose first non-blank character is '#'
 // are skipped. Fields may be double-quoted, and blanks around them are
 // ignored.
 //
@@ -148,9 +150,15 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 		err         error
 		dataLine    [2]int // the lines of the first two rows
 	)
+	var split fieldSplit // how the lines are split, for parseValue's messages
 	for line, ok := lr.content(); ok; line, ok = lr.content() {
-		if !started {
+		if !started && !split.directive {
+			if sep, split.directive = lr.sepDirective(line); split.directive {
+				split.sep = sep
+				continue
+			}
 			sep = detectSep(line)
+			split.sep = sep
 		}
 		fields, err = splitFields(fields, line, sep, &scratch)
 		if err != nil {
@@ -158,6 +166,7 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 		}
 		if !started {
 			started = true
+			split.firstRow(fields)
 			if isIndexHeader(fields) {
 				return nil, indexHeaderError(name, lr.line)
 			}
@@ -191,7 +200,7 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 			return nil, errorf(name, lr.line, "a row of %d empty fields (Excel writes them below the data where cells were formatted or cleared): delete the rows below the data", len(fields))
 		}
 		for j, f := range fields {
-			v, err := parseValue(f, j+1)
+			v, err := parseValue(f, j+1, split)
 			if err != nil {
 				return nil, &Error{File: name, Line: lr.line, Err: err}
 			}

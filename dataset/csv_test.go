@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -398,6 +399,87 @@ func TestDecodeCSVCountingColumn(t *testing.T) {
 	} {
 		if _, err := DecodeCSV(strings.NewReader(in), "x.csv"); err != nil {
 			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestDecodeCSVSepDirective: a first line that is Excel's separator
+// directive ("sep=,", "sep=;", "sep=" and a tab, "sep=|") names the
+// separator and is skipped, where it was read as a header of the names
+// "sep=" and "" (or refused: "1.5;2" cannot be parsed); "sep= " names
+// blanks, and "sep=" and a character the reader splits no field at (a
+// letter, '?', '_', ':') is a header name, not a directive, as it was. A
+// decimal comma's pandas advice skips the directive line, which pandas
+// reads as a row.
+func TestDecodeCSVSepDirective(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		r, c     int
+		want     []float64
+		names    []string
+	}{
+		{"comma", "sep=,\n1.5,2\n3,4\n", 2, 2, []float64{1.5, 2, 3, 4}, nil},
+		{"comma, three columns", "sep=,\n1,2,3\n4,5,6\n", 2, 3, []float64{1, 2, 3, 4, 5, 6}, nil},
+		{"semicolon", "sep=;\n1.5;2\n3;4\n", 2, 2, []float64{1.5, 2, 3, 4}, nil},
+		{"tab, header", "sep=\t\na\tb\n1\t2\n", 1, 2, []float64{1, 2}, []string{"a", "b"}},
+		{"semicolon, header with commas", "sep=;\n\"a,b\";c\n1;2\n", 1, 2, []float64{1, 2}, []string{"a,b", "c"}},
+		{"bar, BOM, CRLF", "\ufeffsep=|\r\n1|2\r\n", 1, 2, []float64{1, 2}, nil},
+		{"upper case", "SEP=;\n1;2\n", 1, 2, []float64{1, 2}, nil},
+		{"a letter: a header", "sep=a\n1\n2\n", 2, 1, []float64{1, 2}, []string{"sep=a"}},
+		{"a space: blanks", "sep= \n1  2\t3\n4 5 6\n", 2, 3, []float64{1, 2, 3, 4, 5, 6}, nil},
+		{"a space, header", "sep= \na b\n1 2\n", 1, 2, []float64{1, 2}, []string{"a", "b"}},
+		// Punctuation the reader splits no field at: a header, as it was.
+		{"a question mark: a header", "sep=?\n1\n2\n", 2, 1, []float64{1, 2}, []string{"sep=?"}},
+		{"an underscore: a header", "sep=_\n1\n", 1, 1, []float64{1}, []string{"sep=_"}},
+		{"a colon: a header", "sep=:\n1\n", 1, 1, []float64{1}, []string{"sep=:"}},
+	} {
+		var names []string
+		m, err := DecodeMatrixNames(strings.NewReader(tc.in), "x.csv", &names)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if r, c := m.Dims(); r != tc.r || c != tc.c || !slices.Equal(m.RawMatrix().Data, tc.want) || !slices.Equal(names, tc.names) {
+			t.Errorf("%s: %d×%d %v, names %q; want %d×%d %v, names %q", tc.name, r, c, m.RawMatrix().Data, names, tc.r, tc.c, tc.want, tc.names)
+		}
+	}
+	for _, tc := range []struct{ name, in, want string }{
+		{"not on line 1", "1,2\nsep=,\n", `x.csv:2: column 1: cannot parse "sep=" as a number`},
+		{"semicolons, decimal commas", "sep=;\n1,5;2\n", `x.csv:2: column 1: cannot parse "1,5" as a number: a decimal comma, as Excel writes numbers where the decimal separator is a comma? greedytl reads '.' decimal points: write them so (pandas: read_csv(path, sep=';', decimal=',', skiprows=1), then to_csv(path, index=False))`},
+		{"blanks named, decimal commas", "sep= \n1,5 2\n", `x.csv:2: column 1: cannot parse "1,5" as a number: a decimal comma, as Excel writes numbers where the decimal separator is a comma? greedytl reads '.' decimal points: write them so (pandas: read_csv(path, sep=r'\s+', decimal=',', skiprows=1), then to_csv(path, index=False))`},
+		// Commas named: "1,5 2,25" split at them is a comma missing, not decimal commas.
+		{"commas named, blanks", "sep=,\n1,5 2,25\n", `x.csv:2: column 2: cannot parse "5 2" as a number`},
+	} {
+		_, err := DecodeMatrix(strings.NewReader(tc.in), "x.csv")
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s: error %v, want %s", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestDecodeCSVDecimalCommas: numbers with decimal commas separated by
+// tabs or blanks, whose commas the separator detection takes for the
+// separator ("1,5\t2,25": "1", "5\t2", "25"), and a decimal comma in a
+// tab-separated file under a header, are refused naming the line and the
+// likely cause, where the message said only "cannot parse"; a field of
+// blanks in a comma-separated file whose first line has none, or of other
+// than numbers, is a comma missing and gets the plain message.
+func TestDecodeCSVDecimalCommas(t *testing.T) {
+	const points = " as Excel writes them where the decimal separator is a comma? greedytl reads '.' decimal points: write them so (pandas: read_csv(path, sep="
+	for _, tc := range []struct{ name, in, want string }{
+		{"tabs", "1,5\t2,25\n3,0\t4,5\n", `x.csv:1: column 2: cannot parse "5\t2" as a number: the line holds tabs and commas, and the commas were read as the separator: values separated by tabs with decimal commas (1,5),` + points + `'\t', decimal=','), then to_csv(path, index=False))`},
+		{"blanks", "1,5 2,25\n3,0 4,5\n", `x.csv:1: column 2: cannot parse "5 2" as a number: the line holds blanks and commas, and the commas were read as the separator: values separated by blanks with decimal commas (1,5),` + points + `r'\s+', decimal=','), then to_csv(path, index=False))`},
+		{"tabs, header", "a\tb\n1\t-2,25\n", `x.csv:2: column 2: cannot parse "-2,25" as a number: a decimal comma, as Excel writes numbers where the decimal separator is a comma? greedytl reads '.' decimal points: write them so (pandas: read_csv(path, sep='\t', decimal=','), then to_csv(path, index=False))`},
+		// A comma missing in a comma-separated file: the plain message.
+		{"comma missing", "a,b,c\n1,2 3,4\n", `x.csv:2: column 2: cannot parse "2 3" as a number`},
+		{"comma missing, no header", "1,2,3\n4,5 6,7\n", `x.csv:2: column 2: cannot parse "5 6" as a number`},
+		{"blanks in a name", "a b,c d\n1,2 3\n", `x.csv:2: column 2: cannot parse "2 3" as a number`},
+		{"words", "1,5 x,2\n", `x.csv:1: column 2: cannot parse "5 x" as a number`},
+		{"tabs, negative", "-1,5\t-2,25\n", `x.csv:1: column 2: cannot parse "5\t-2" as a number: the line holds tabs and commas, and the commas were read as the separator: values separated by tabs with decimal commas (1,5),` + points + `'\t', decimal=','), then to_csv(path, index=False))`},
+	} {
+		_, err := DecodeMatrix(strings.NewReader(tc.in), "x.csv")
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s: error %v,\nwant %s", tc.name, err, tc.want)
 		}
 	}
 }

@@ -294,6 +294,65 @@ func detectSep(line []byte) byte {
 	return 0
 }
 
+// directiveSeps are the separators Excel's directive line may name
+// (sepDirective) that the delimited-text readers split fields at: a
+// space is the runs of blanks that detectSep picks where a line has no
+// comma or tab.
+const directiveSeps = ",;\t| "
+
+// sepDirective reports whether line, the lr's line just returned, is
+// Excel's separator directive: "sep=" and one character (sep=, sep=;
+// or sep= and a tab), which Excel writes on a CSV file's first line to
+// name its field separator and reads as that, not as a row. Only the
+// first line of the input (after a byte-order mark) is one, and only
+// for a separator the readers split fields at (directiveSeps; a space:
+// sep 0, runs of blanks): "sep=" and another character is a line as
+// any other (a header name "sep=a" or "sep=_"). The separator is
+// returned for the caller to split the fields at, in place of
+// detectSep's guess, and the line to be skipped.
+func (lr *lineReader) sepDirective(line []byte) (sep byte, ok bool) {
+	if lr.line != 1 || len(line) != len("sep=")+1 || !bytes.EqualFold(line[:4], []byte("sep=")) || strings.IndexByte(directiveSeps, line[4]) < 0 {
+		return 0, false
+	}
+	if line[4] == ' ' {
+		return 0, true
+	}
+	return line[4], true
+}
+
+// fieldSplit is how the lines of a delimited-text input were split into
+// fields, for parseValue's messages on a field that is no number.
+type fieldSplit struct {
+	sep       byte // splitFields's separator
+	directive bool // Excel's directive line named sep (sepDirective): pandas reads it as a row
+	// splitBlanks are the blanks (" ", "\t") of the first row's fields
+	// that are blankIntegers ("5\t2" of "1,5\t2,25") where a comma
+	// separator was detected from it: numbers with decimal commas
+	// separated by blanks.
+	splitBlanks string
+}
+
+// firstRow notes the fields of the input's first content line, which sep
+// was detected from (splitBlanks).
+func (s *fieldSplit) firstRow(fields [][]byte) {
+	if s.sep != ',' || s.directive {
+		return
+	}
+	for _, f := range fields {
+		if k := bytes.IndexAny(f, " \t"); blankIntegers(f) && strings.IndexByte(s.splitBlanks, f[k]) < 0 {
+			s.splitBlanks += string(f[k])
+		}
+	}
+}
+
+// blankIntegers reports whether b is two integers, the second maybe
+// negative, separated by blanks: what a comma separator makes of numbers
+// with decimal commas separated by blanks ("1,5 -2,25": "1", "5 -2", "25").
+func blankIntegers(b []byte) bool {
+	f := bytes.Fields(b)
+	return len(f) == 2 && digitsOnly(f[0]) && digitsOnly(bytes.TrimPrefix(f[1], []byte("-")))
+}
+
 // splitFields appends the fields of line to dst[:0] and returns it. With sep
 // ',' or '\t' every separator delimits a field (so empty fields exist), blanks
 // around fields are trimmed and a field may be double-quoted ("" inside is a
@@ -446,17 +505,12 @@ func isSVMLightPair(b []byte) bool {
 	if string(b[:k]) == "qid" {
 		return true
 	}
-	for _, c := range b[:k] {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return isNumber(b[k+1:])
+	return digitsOnly(b[:k]) && isNumber(b[k+1:])
 }
 
-// parseValue parses a finite float64 from a text field; col is the 1-based
-// column used in the error message.
-func parseValue(b []byte, col int) (float64, error) {
+// parseValue parses a finite float64 from a text field of a line split
+// as split says; col is the 1-based column used in the error message.
+func parseValue(b []byte, col int, split fieldSplit) (float64, error) {
 	v, err := parseNumber(b)
 	if err != nil {
 		if errors.Is(err, strconv.ErrRange) {
@@ -469,7 +523,18 @@ func parseValue(b []byte, col int) (float64, error) {
 			return 0, fmt.Errorf("column %d: %s is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's load_svmlight_file(path, zero_based=False), then np.save)", col, quoteField(b))
 		}
 		if bytes.IndexByte(b, ';') >= 0 {
-			return 0, fmt.Errorf("column %d: cannot parse %s as a number: fields separated by ';', as Excel and R's write.csv2 write CSV where the decimal separator is a comma, are not read: separate them by commas or tabs, with '.' decimal points (pandas: read_csv(path, sep=';', decimal=','), then to_csv(path, index=False))", col, quoteField(b))
+			return 0, fmt.Errorf("column %d: cannot parse %s as a number: fields separated by ';', as Excel and R's write.csv2 write CSV where the decimal separator is a comma, are not read: separate them by commas or tabs, with '.' decimal points (pandas: %s, then to_csv(path, index=False))", col, quoteField(b), pandasDecimalComma(';', split.directive))
+		}
+		if k := bytes.IndexAny(b, " \t"); k >= 0 && splitDecimalCommas(b, split) {
+			// "1,5\t2,25" split at its commas: "1", "5\t2", "25".
+			what, by := "tabs", byte('\t')
+			if b[k] == ' ' {
+				what, by = "blanks", 0
+			}
+			return 0, fmt.Errorf("column %d: cannot parse %s as a number: the line holds %s and commas, and the commas were read as the separator: values separated by %s with decimal commas (1,5), as Excel writes them where the decimal separator is a comma? greedytl reads '.' decimal points: write them so (pandas: %s, then to_csv(path, index=False))", col, quoteField(b), what, what, pandasDecimalComma(by, false))
+		}
+		if decimalComma(b) {
+			return 0, fmt.Errorf("column %d: cannot parse %s as a number: a decimal comma, as Excel writes numbers where the decimal separator is a comma? greedytl reads '.' decimal points: write them so (pandas: %s, then to_csv(path, index=False))", col, quoteField(b), pandasDecimalComma(split.sep, split.directive))
 		}
 		if nanText(string(b)) {
 			return 0, fmt.Errorf("column %d is NaN (%s)", col, quoteField(b))
@@ -489,6 +554,61 @@ func parseValue(b []byte, col int) (float64, error) {
 		return 0, fmt.Errorf("column %d is %v", col, v)
 	}
 	return v, nil
+}
+
+// decimalComma reports whether the field b, not a number, is one with a
+// decimal comma where the point goes ("1,5", "-0,25"): one comma, no
+// point, and a number with a point in its place.
+func decimalComma(b []byte) bool {
+	k := bytes.IndexByte(b, ',')
+	if k < 0 || bytes.IndexByte(b[k+1:], ',') >= 0 || bytes.IndexByte(b, '.') >= 0 {
+		return false
+	}
+	p := bytes.Clone(b)
+	p[k] = '.'
+	return isNumber(p)
+}
+
+// splitDecimalCommas reports whether the field b, not a number, is one of
+// numbers with decimal commas separated by blanks that were split at their
+// commas ("1,5\t2,25": "1", "5\t2", "25"): blankIntegers, in a file whose
+// first row, which the comma separator was detected from, holds such
+// fields split at the same blanks. A comma named by Excel's directive, or
+// a first row of none (a header "a,b,c" above "1,2 3,4", a comma missing)
+// is no such evidence.
+func splitDecimalCommas(b []byte, split fieldSplit) bool {
+	k := bytes.IndexAny(b, " \t")
+	return k >= 0 && blankIntegers(b) && strings.IndexByte(split.splitBlanks, b[k]) >= 0
+}
+
+// digitsOnly reports whether b is one or more decimal digits.
+func digitsOnly(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
+// pandasDecimalComma spells the pandas call that reads a file whose
+// fields are separated by sep (splitFields's) and whose numbers have
+// decimal commas, for a message: with skiprows=1 where the file's first
+// line is Excel's separator directive (sepDirective), which pandas reads
+// as a row.
+func pandasDecimalComma(sep byte, directive bool) string {
+	py := "'" + string(sep) + "'"
+	switch sep {
+	case 0:
+		py = `r'\s+'`
+	case '\t':
+		py = `'\t'`
+	}
+	skip := ""
+	if directive {
+		skip = ", skiprows=1"
+	}
+	return "read_csv(path, sep=" + py + ", decimal=','" + skip + ")"
 }
 
 // nanText reports whether s spells NaN, in any case and with or without a

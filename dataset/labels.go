@@ -345,8 +345,15 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 		gaps      labelGaps // between content lines
 		pending   labelGaps // since the last content line
 		split     labelSplitter
+		dsep      byte // the separator Excel's directive line names (sepDirective); 0: none, or blanks, detected as without one
 	)
+	// sepOf is the separator of a line: the directive's, else its own.
+	sepOf := func(line []byte) byte { return cmp.Or(dsep, detectSep(line)) }
 	for line, ok := lr.next(); ok; line, ok = lr.next() {
+		if sep, ok := lr.sepDirective(line); ok {
+			dsep = sep
+			continue
+		}
 		if isSkippable(line) {
 			switch {
 			case lines == 0:
@@ -362,16 +369,16 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 		pending = labelGaps{}
 		if lines++; lines == 1 {
 			firstNum, firstLine = lr.line, bytes.Clone(line)
-			firstOne = oneField(firstLine)
+			firstOne = oneField(firstLine, sepOf(firstLine))
 			continue
 		}
 		// The line is split once: a quoted label holding a separator
 		// ("a, b") is one field, and that field is the label.
-		fields, err := split.split(line, labelSep(line))
+		fields, err := split.split(line, cmp.Or(dsep, labelSep(line)))
 		one := err == nil && len(fields) == 1 || err != nil && !bytes.ContainsAny(line, ",\t") // a bad quote: its own error, below
 		if !firstOne || !one {
 			var scratch []byte
-			if f, err := splitFields(nil, firstLine, detectSep(firstLine), &scratch); err == nil && isIndexHeader(f) {
+			if f, err := splitFields(nil, firstLine, sepOf(firstLine), &scratch); err == nil && isIndexHeader(f) {
 				return nil, nil, labelGaps{}, indexHeaderError(name, firstNum) // pandas' Series.to_csv(path): ",y" above "0,1"
 			}
 			if lines == 2 && secondRowNumbered(firstLine, line) {
@@ -399,9 +406,9 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 	}
 	// A single content line holds all the labels; otherwise it is the
 	// first of one label per line and has no separator.
-	sep := byte(',')
+	sep := cmp.Or(dsep, ',')
 	if lines == 1 {
-		sep = detectSep(firstLine)
+		sep = sepOf(firstLine)
 	}
 	first, firstAt, err := split.appendLabels(nil, make([]labelPos, 0, len(at)+1), firstLine, sep, name, firstNum, true)
 	if err != nil {
@@ -510,15 +517,16 @@ func listItems(s string) bool {
 	return len(f) > 0
 }
 
-// oneField reports whether a content line holds a single field: no comma or
-// tab, or one only inside a quoted label ("a, b", as R and pandas quote a
-// label holding the separator).
-func oneField(line []byte) bool {
-	if !bytes.ContainsAny(line, ",\t") {
+// oneField reports whether a content line, whose separator is sep
+// (detectSep's, or Excel's directive's), holds a single field: no
+// separator (sep 0: no comma or tab), or one only inside a quoted label
+// ("a, b", as R and pandas quote a label holding the separator).
+func oneField(line []byte, sep byte) bool {
+	if sep == 0 {
 		return true
 	}
 	var scratch []byte
-	f, err := splitFields(nil, line, detectSep(line), &scratch)
+	f, err := splitFields(nil, line, sep, &scratch)
 	return err == nil && len(f) == 1
 }
 

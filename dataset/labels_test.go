@@ -859,3 +859,43 @@ func TestCheckLabelNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelsSepDirective: a label file whose first line is Excel's
+// separator directive reads without it, its labels split at the separator
+// it names, where "sep=," above the labels was refused ("expected one
+// label per line or all labels on line 1") and "sep=;" could be read as a
+// label or a header; "sep= " names blanks, and "sep=" and a character
+// the reader splits no field at is a header, as it was.
+func TestLabelsSepDirective(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		h        LabelHeader
+		want     []string // the labels in file order
+	}{
+		{"comma, one a line", "sep=,\n1\n-1\n1\n", HeaderAuto, []string{"1", "-1", "1"}},
+		{"comma, header", "sep=,\nlabel\ncat\ndog\ncat\n", HeaderYes, []string{"cat", "dog", "cat"}},
+		{"semicolon, a comma in a label", "sep=;\na,b\nc\na,b\nc\n", HeaderNo, []string{"a,b", "c", "a,b", "c"}},
+		{"semicolon, one line", "sep=;\ncat;dog;cat\n", HeaderNo, []string{"cat", "dog", "cat"}},
+		{"tab, one line", "sep=\t\ncat\tdog\tdog\n", HeaderNo, []string{"cat", "dog", "dog"}},
+		// A space: blanks, as detected without the directive (one label
+		// a line is the whole line).
+		{"space, one line", "sep= \ncat dog  cat\n", HeaderNo, []string{"cat", "dog", "cat"}},
+		{"space, one a line", "sep= \nclass a\nclass b\n", HeaderNo, []string{"class a", "class b"}},
+		// Another character: no directive, the line a header as any other.
+		{"underscore: a header", "sep=_\ncat\ndog\ncat\n", HeaderYes, []string{"cat", "dog", "cat"}},
+		{"question mark: a header", "sep=?\ncat\ndog\n", HeaderYes, []string{"cat", "dog"}},
+	} {
+		cls, err := DecodeClassesHeader(strings.NewReader(tc.in), "y.csv", tc.h)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		got := make([]string, len(cls.Y))
+		for i, k := range cls.Y {
+			got[i] = cls.Names[k]
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: labels %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

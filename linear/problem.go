@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/greedytl/greedytl/sparse"
 )
@@ -73,6 +75,12 @@ func unsupported(s Solver) error {
 		return nil
 	}
 	return notImplemented{s}
+}
+
+// Solvers returns the solvers Train fits, by number: liblinear's that
+// linear implements, then its own (from 100).
+func Solvers() []Solver {
+	return slices.Sorted(maps.Keys(solverNames))
 }
 
 // String returns liblinear's name for s (the solver_type of a model file).

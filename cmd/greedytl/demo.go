@@ -64,6 +64,7 @@ how many and why.`,
 	}
 	fl := c.Flags()
 	fl.StringVarP(&o.out, "out", "o", "greedytl-demo", "directory for the run and the report")
+	dirFlags(fl, "out")
 	fl.BoolVar(&o.full, "full", false, "every intent as a target and the paper's 10 splits")
 	intVarP(fl, &o.perDom, "targets-per-domain", "", demoTargetsPerDomain, "target intents per domain (without --full)")
 	intVarP(fl, &o.splits, "splits", "", demoSplits, "random splits per target and number of positives (--full: 10)")

@@ -128,6 +128,7 @@ by SIGINT, SIGTERM or SIGHUP (the finished cells are kept).`,
 	fl.StringVar(&o.name, "name", "", "the dataset's name in the results (default: the folder's base name)")
 	fl.StringVar(&o.out, "out", "", "run directory (required; created if absent, resumed if present)")
 	fl.StringVar(&o.sources, "sources", "", "sources directory from train-sources (default: train into RUN/sources)")
+	dirFlags(fl, "data", "out", "sources")
 	fl.StringSliceVar(&o.negClasses, "negative-classes", nil, "names of the classes pooled as negatives (comma-separated)")
 	numberVarP(c, &o.negFraction, "negative-fraction", "", source.DefaultNegativeFraction, "fraction of the classes drawn at random as negatives (without --negative-classes)")
 	fl.StringSliceVar(&o.targets, "targets", nil, "target classes (default: every class that is not a negative and has enough examples)")

@@ -750,7 +750,7 @@ func TestEmptyListFlags(t *testing.T) {
 		{ts, "c-grid", "", "1", ""},
 		{[]string{"demo", "--out", out, "-q"}, "methods", "--methods names no method", "no-transfer", "method specs"},
 		// It wrote the figures and no document.
-		{[]string{"report", "--out", out, "-q", data}, "format", "--format names no document: give md or html, or leave the flag out for both", "md", "md or html"},
+		{[]string{"report", "--out", out, "-q", data}, "format", "--format names no document: give md or html, or leave the flag out for md and html", "md", "md or html"},
 	} {
 		pflagWant := "for \"--" + tc.flag + "\" flag"
 		for _, v := range []string{"", " ", ",", " , ,"} {

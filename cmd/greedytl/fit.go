@@ -168,6 +168,7 @@ class-balanced leave-one-out on the training set):
 	o.oracle.registerUnlabelled(c, "oracle-", "held-out labelled inputs for the oracle best-source")
 	o.unlabelled.sources, o.oracle.sources = o.data.sources, o.data.sources
 	o.unlabelled.labelSettings, o.oracle.labelSettings = o.data.labelSettings, o.data.labelSettings
+	o.data.also(&o.oracle.labels) // --labels-header applies to both label files
 	c.Flags().StringVar(&o.oracle.labels, "oracle-labels", "", "held-out labels for the oracle best-source, of the training classes (with three or more classes, each class's oracle chooses its source on them, that class against the rest; - for stdin)")
 	fl := c.Flags()
 	fl.StringVar(&o.method, "method", "greedytl-auto", "the method (default: the recommended greedytl-auto, and greedytl-nway for three or more classes; greedytl is the paper's): "+strings.Join(method.Names(), ", ")+"; for three or more classes also "+strings.Join(nativeMultiNames(), ", "))
@@ -186,6 +187,7 @@ class-balanced leave-one-out on the training set):
 	fl.StringVarP(&o.out, "out", "o", "", "write the model here (default: standard output)")
 	fl.BoolVar(&o.json, "json", false, "with --out FILE: print a JSON report on standard output, the model file and the warnings ({\"model\", \"warnings\": [{\"code\", \"message\", \"classes\"}]})")
 	_ = c.MarkFlagRequired("labels")
+	fileFlags(fl, "oracle-labels", "out")
 	return c
 }
 

@@ -40,9 +40,49 @@ type dataFlags struct {
 
 // labelSettings are the flags that say how a command reads its label
 // files; the samples of a command share them, as they share --sources.
+// They also count the label files read, so that --labels-header yes is
+// refused where it would be ignored silently (checkHeaderApplies).
 type labelSettings struct {
-	header   string // --labels-header: auto, yes or no
+	header   string // --labels-header: one of dataset.LabelHeaderNames
 	positive string // --positive: the label value that means +1
+
+	files  []*string // the label flags of the command (--labels, fit's --oracle-labels)
+	read   int       // the label files read so far
+	text   bool      // whether one of them was text, to which --labels-header applies
+	arrays []string  // those that were .npy arrays (displayName), which have no header line
+}
+
+// also adds the label flag labels (fit's --oracle-labels) to those whose
+// files the settings read.
+func (l *labelSettings) also(labels *string) { l.files = append(l.files, labels) }
+
+// checkHeaderApplies records that the label file named name was read as
+// cls with the header rule h (--labels-header's), and returns an input error naming the flag and the arrays when
+// --labels-header yes was given and the last of the command's label files
+// (those its label flags name) has been read, none of them text: every
+// one is a .npy array, which has no header line, and yes would be ignored
+// silently. Where one of them is text, yes applies to it; a command that
+// fails before reading all of them says why itself.
+func (l *labelSettings) checkHeaderApplies(h dataset.LabelHeader, name string, cls *dataset.Classes) error {
+	l.read++
+	if cls.FromText() {
+		l.text = true
+	} else {
+		l.arrays = append(l.arrays, name)
+	}
+	named := 0
+	for _, f := range l.files {
+		if *f != "" {
+			named++
+		}
+	}
+	if h != dataset.HeaderYes || l.text || l.read < named {
+		return nil
+	}
+	if len(l.arrays) == 1 {
+		return badInputf("--labels-header yes: %s is a .npy array, which has no header line: leave --labels-header out", l.arrays[0])
+	}
+	return badInputf("--labels-header yes: %s are .npy arrays, which have no header line: leave --labels-header out", strings.Join(l.arrays, " and "))
 }
 
 // register adds --features, --source-scores, --sources, --labels and
@@ -54,9 +94,11 @@ func (f *dataFlags) register(c *cobra.Command, labelsHelp string) {
 	f.sources = new(sourcesDir)
 	fl.StringVar(&f.sources.dir, "sources", "", "directory of linear source models (train-sources): H is computed from X")
 	fl.StringVar(&f.labels, "labels", "", labelsHelp)
-	f.labelSettings = new(labelSettings)
-	fl.StringVar(&f.header, "labels-header", "auto", "whether the first line of a text --labels file is a header: yes, no, or auto (a first value that can only be a header: a name above numbers, or a value seen once above two classes seen at least twice each)")
+	f.labelSettings = &labelSettings{files: []*string{&f.labels}}
+	fl.StringVar(&f.header, "labels-header", "auto", "whether the first line of a text --labels file is a header: "+strings.Join(dataset.LabelHeaderNames(), ", ")+" (auto: when the first value can only be a header: a name above numbers, or a value seen once above two classes seen at least twice each)")
 	fl.StringVar(&f.positive, "positive", "", "the label value of the positive class, when labels are not {-1,+1} or {0,1}")
+	fileFlags(fl, "features", "source-scores", "labels")
+	dirFlags(fl, "sources")
 }
 
 // registerUnlabelled adds --PREFIXfeatures and --PREFIXsource-scores for an
@@ -67,6 +109,7 @@ func (f *dataFlags) registerUnlabelled(c *cobra.Command, prefix, help string) {
 	fl := c.Flags()
 	fl.StringVar(&f.features, prefix+"features", "", help+": features (- for stdin)")
 	fl.StringVar(&f.scores, prefix+"source-scores", "", help+": source scores (- for stdin)")
+	fileFlags(fl, prefix+"features", prefix+"source-scores")
 }
 
 // files returns the files the flags name (some may be empty or "-"), and
@@ -775,6 +818,9 @@ func (f *dataFlags) readLabelFile(s *streams, path string) (*dataset.Classes, er
 	}
 	if err != nil {
 		return nil, badInput(err)
+	}
+	if err := f.checkHeaderApplies(h, displayName(path), cls); err != nil {
+		return nil, err
 	}
 	return cls, nil
 }

@@ -59,6 +59,7 @@ among the inputs or in another run's directory.`,
 		RunE: func(c *cobra.Command, args []string) error { return runMerge(s, o, args) },
 	}
 	c.Flags().StringVarP(&o.out, "out", "o", "", "write the merged results to this run directory, or to this file if it ends in .jsonl")
+	fileFlags(c.Flags(), "out") // a directory, or a .jsonl file
 	return c
 }
 

@@ -110,6 +110,7 @@ records its label names) give that class's rate.`,
 	o.data.register(c, "true labels (.npy or text/CSV; - for stdin); prints the class-balanced accuracy")
 	c.Flags().StringVarP(&o.model, "model", "m", "", "model file: greedytl fit's JSON or a liblinear model; - reads it from standard input (or give it as the argument)")
 	c.Flags().StringVarP(&o.out, "out", "o", "", "write the scores here (default: standard output)")
+	fileFlags(c.Flags(), "model", "out")
 	c.Flags().BoolVar(&o.scores, "scores", false, "multi-class models: print a tab-separated matrix of per-class scores (header: the class names) instead of class names")
 	c.Flags().BoolVar(&o.json, "json", false, "multi-class models with --labels: report accuracy, balanced accuracy and the confusion matrix as JSON (on standard output with --out, else on standard error)")
 	return c

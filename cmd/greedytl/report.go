@@ -14,6 +14,10 @@ import (
 	"github.com/greedytl/greedytl/report"
 )
 
+// reportFormats are the documents --format names (runReport reads
+// "markdown" as md too), for its help, its errors and its completion.
+var reportFormats = []string{"md", "html"}
+
 type reportOptions struct {
 	out    string
 	json   bool
@@ -89,15 +93,16 @@ and expected.`,
 	}
 	fl := c.Flags()
 	fl.StringVarP(&o.out, "out", "o", "", "write the report (figures, report.md, report.html) into this directory")
+	dirFlags(fl, "out")
 	fl.BoolVar(&o.json, "json", false, "print the summary as a JSON array")
-	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no message when the report is written (warnings are still printed)")
-	fl.StringSliceVar(&o.format, "format", []string{"md", "html"}, "documents to write with --out: md, html (figures are always written)")
+	fl.BoolVarP(&o.quiet, "quiet", "q", false, "with --out, no message that the report is written or that an earlier report's file is removed (warnings are still printed); the summary (the table without --out, --json's array with or without it) is printed all the same")
+	fl.StringSliceVar(&o.format, "format", slices.Clone(reportFormats), "documents to write with --out: "+strings.Join(reportFormats, ", ")+" (figures are always written)")
 	return c
 }
 
 func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) error {
 	// --format "" gave no item: the figures were written and no document.
-	if err := emptyList(c, "format", o.format, "document", "md or html", "for both"); err != nil {
+	if err := emptyList(c, "format", o.format, "document", strings.Join(reportFormats, " or "), "for "+strings.Join(reportFormats, " and ")); err != nil {
 		return err
 	}
 	var opts report.Options
@@ -108,7 +113,7 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 		case "html":
 			opts.HTML = true
 		default:
-			return badInputf("--format %q: want md or html (comma-separated)", f)
+			return badInputf("--format %q: want %s (comma-separated)", f, strings.Join(reportFormats, " or "))
 		}
 	}
 	if err := checkOutDir(o.out); err != nil {

@@ -286,10 +286,14 @@ func barFits(w io.Writer, what string, total int) bool {
 	return line < width
 }
 
+// newRoot makes the command tree run executes a command line on:
+// newRootCmd, which a test wraps to look at the tree afterwards.
+var newRoot = newRootCmd
+
 // run executes the command line args and returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := &checkedWriter{w: stdout}
-	code := execute(newRootCmd(&streams{in: stdin, out: out, err: stderr}), args, stdin, out, stderr)
+	code := execute(newRoot(&streams{in: stdin, out: out, err: stderr}), args, stdin, out, stderr)
 	if code == exitOK && out.err != nil {
 		diagf(stderr, "writing standard output: %v", out.err)
 		return exitFailure
@@ -326,12 +330,20 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 // "greedytl: " and the error's message, and chooses the status by the
 // error's type (exitCode) or the signal that stopped it.
 func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c, _, err := root.Find(args)
+	// The command line whose liblinear-style weights (-w1 2) are
+	// rewritten: for a completion request, the words after __complete but
+	// the last, the word being completed, left as typed.
+	start, line := 0, args
+	if isCompletionRequest(args) {
+		registerCompletions(root)
+		start, line = 1, args[1:max(1, len(args)-1)]
+	}
+	c, _, err := root.Find(line)
 	found := err == nil && c != root
 	ctx, stop := signalContext(stderr) // until the command heeds it (heedSignals)
 	defer stop()
 	if found && c.Name() == "train" {
-		args = liblinearWeightArgs(args, c.Flags())
+		args = slices.Concat(args[:start], liblinearWeightArgs(line, c.Flags()), args[start+len(line):])
 	}
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -457,6 +469,11 @@ started greedytl; elsewhere the value is checked and otherwise ignored).`,
 	root.SetOut(s.out)
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
+		if c.Args == nil && c.ValidArgsFunction == nil {
+			// No argument (wrapArgs): a shell completes none, where it
+			// offered the files of the directory.
+			c.ValidArgsFunction = cobra.NoFileCompletions
+		}
 		c.Args = wrapArgs(c.Args)
 		for _, sub := range c.Commands() {
 			sub.Args = wrapArgs(sub.Args)

@@ -64,6 +64,7 @@ overwrite an existing dataset folder.`,
 	}
 	fl := c.Flags()
 	fl.StringVarP(&o.out, "out", "o", "", "dataset folder to write (required; created if absent)")
+	dirFlags(fl, "out")
 	intVarP(fl, &o.cfg.Classes, "classes", "", o.cfg.Classes, "number of classes")
 	intVarP(fl, &o.cfg.PerClass, "per-class", "", o.cfg.PerClass, "examples per class")
 	intVarP(fl, &o.cfg.Dims, "dims", "", o.cfg.Dims, "feature dimensions")

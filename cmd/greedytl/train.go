@@ -61,12 +61,19 @@ func (v *solverValue) Set(arg string) error {
 // classWeights is train's --weight flag, liblinear-train's -wLABEL WEIGHT
 // (liblinearWeightArgs rewrites that spelling into this one): the factor
 // of C for each class label given.
-type classWeights map[int]float64
+type classWeights struct {
+	byClass map[int]float64
+	// twice are the classes given a weight again, which check refuses
+	// when the command runs, not Set: cobra parses a completion
+	// request's flags twice, where Set refused every weight as given
+	// twice and the completion failed.
+	twice []int
+}
 
 func (w *classWeights) String() string {
 	var parts []string
-	for _, l := range slices.Sorted(maps.Keys(*w)) {
-		parts = append(parts, fmt.Sprintf("%d:%g", l, (*w)[l]))
+	for _, l := range slices.Sorted(maps.Keys(w.byClass)) {
+		parts = append(parts, fmt.Sprintf("%d:%g", l, w.byClass[l]))
 	}
 	return strings.Join(parts, ",")
 }
@@ -86,13 +93,23 @@ func (w *classWeights) Set(arg string) error {
 	if err != nil {
 		return fmt.Errorf("weight of class %d: %w", l, err)
 	}
-	if _, dup := (*w)[l]; dup {
-		return fmt.Errorf("class %d given a weight twice", l)
+	if _, dup := w.byClass[l]; dup {
+		w.twice = append(w.twice, l)
+		return nil
 	}
-	if *w == nil {
-		*w = classWeights{}
+	if w.byClass == nil {
+		w.byClass = map[int]float64{}
 	}
-	(*w)[l] = v
+	w.byClass[l] = v
+	return nil
+}
+
+// check refuses a class given a weight twice.
+func (w *classWeights) check() error {
+	if len(w.twice) > 0 {
+		l := w.twice[0]
+		return fmt.Errorf("--weight: class %d given a weight twice (-w%d or --weight %d:WEIGHT): give each class one weight", l, l, l)
+	}
 	return nil
 }
 
@@ -178,11 +195,55 @@ func solverL1Ratio(c *cobra.Command, solver linear.Solver, l1Ratio float64) (flo
 	return 0, nil
 }
 
-// solverHelp lists the solvers for the help texts.
-const solverHelp = `solver: 0 L2R_LR (logistic), 1 L2R_L2LOSS_SVC_DUAL (squared hinge, dual),
-2 L2R_L2LOSS_SVC (squared hinge, primal), 3 L2R_L1LOSS_SVC_DUAL (hinge, dual),
-5 L1R_L2LOSS_SVC (L1 squared hinge), 6 L1R_LR (L1 logistic), 7 L2R_LR_DUAL (logistic, dual),
-100 or elastic-net (ELASTICNET_LR, greedytl's own: liblinear-predict cannot read its model)`
+// solverGloss says in words what a solver fits, for the help texts.
+var solverGloss = map[linear.Solver]string{
+	linear.L2RLR:            "logistic",
+	linear.L2RL2LossSVCDual: "squared hinge, dual",
+	linear.L2RL2LossSVC:     "squared hinge, primal",
+	linear.L2RL1LossSVCDual: "hinge, dual",
+	linear.L1RL2LossSVC:     "L1 squared hinge",
+	linear.L1RLR:            "L1 logistic",
+	linear.L2RLRDual:        "logistic, dual",
+}
+
+// solverHelp lists the solvers for the help texts: linear.Solvers, each
+// with its number, liblinear's name, its short names (solverAliases) and
+// what it fits (solverGloss); one with a short name is greedytl's own,
+// whose model liblinear-predict cannot read.
+func solverHelp() string {
+	var lines []string
+	line := "solver:"
+	for i, s := range linear.Solvers() {
+		item := strconv.Itoa(int(s)) + " " + s.String()
+		var aliases, about []string
+		for _, a := range slices.Sorted(maps.Keys(solverAliases)) {
+			if solverAliases[a] == s {
+				aliases = append(aliases, a)
+			}
+		}
+		if len(aliases) > 0 {
+			item += " or " + strings.Join(aliases, ", ")
+		}
+		if g := solverGloss[s]; g != "" {
+			about = append(about, g)
+		}
+		if len(aliases) > 0 {
+			about = append(about, "greedytl's own: liblinear-predict cannot read its model")
+		}
+		if len(about) > 0 {
+			item += " (" + strings.Join(about, ", ") + ")"
+		}
+		if i+1 < len(linear.Solvers()) {
+			item += ","
+		}
+		if len(line)+1+len(item) > 100 {
+			lines, line = append(lines, line), item
+		} else {
+			line += " " + item
+		}
+	}
+	return strings.Join(append(lines, line), "\n")
+}
 
 type trainOptions struct {
 	data    string
@@ -246,7 +307,7 @@ zeros, and as much memory to train): re-index the features, or give
 	}
 	fl := c.Flags()
 	fl.StringVar(&o.data, "data", "", "training data, LIBSVM/svmlight format (optionally gzip-compressed; - for stdin)")
-	fl.VarP(&o.solver, "solver", "s", solverHelp)
+	fl.VarP(&o.solver, "solver", "s", solverHelp())
 	numberVarP(c, &o.cost, "cost", "c", 1, "the cost C of the loss term (> 0)")
 	numberVarP(c, &o.bias, "bias", "B", -1, "if ≥ 0, append a constant feature of this value to every example, as liblinear (0: a feature of zeros, weight 0; < 0: none)")
 	numberVarP(c, &o.eps, "eps", "e", 0, "stopping tolerance (0: liblinear's default for the solver)")
@@ -257,6 +318,7 @@ zeros, and as much memory to train): re-index the features, or give
 	addL1RatioFlag(c, &o.l1Ratio)
 	uint64Var(fl, &o.seed, "seed", 1, "seed of the coordinate order and of the cross-validation folds")
 	fl.StringVarP(&o.out, "out", "o", "", "model file to write (default: FILE's base name + .model)")
+	fileFlags(fl, "data", "out")
 	intVarP(fl, &o.maxFeat, "max-features", "", 0, "the largest feature index accepted (0: refuse an index above 1,048,576 that exceeds 100 × the data's non-zero values)")
 	return c
 }
@@ -300,6 +362,9 @@ func (o *trainOptions) paths(args []string) (data, model string, err error) {
 }
 
 func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) error {
+	if err := o.weights.check(); err != nil { // a flag's error, as Set's were
+		return usage(c, err)
+	}
 	data, modelPath, err := o.paths(args)
 	if err != nil {
 		return err
@@ -336,8 +401,8 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	if err := checkModelSize(data, x, o.maxFeat); err != nil {
 		return err
 	}
-	if len(o.weights) > 0 {
-		if p, err = p.WithLabelWeights(y, o.weights); err != nil {
+	if len(o.weights.byClass) > 0 {
+		if p, err = p.WithLabelWeights(y, o.weights.byClass); err != nil {
 			return badInputf("%s: %w", data, err)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl/internal/peertest"
+	"github.com/greedytl/greedytl/linear"
 )
 
 // heartScale is liblinear's example data set (270 rows, 13 features, ±1).
@@ -522,15 +523,16 @@ func TestTrainHelpSaysWhichModelsLiblinearReads(t *testing.T) {
 	needHeartScale(t)
 	predict := liblinear(t, "liblinear-predict")
 	dir := t.TempDir()
-	for _, solver := range []string{"0", "1", "2", "3", "5", "6", "7", "100"} {
+	for _, s := range linear.Solvers() {
+		solver := strconv.Itoa(int(s))
 		model := filepath.Join(dir, solver+".model")
 		if code, _, stderr := cli(t, "", "train", "-q", "-s", solver, "--data", heartScale, "--out", model); code != 0 {
 			t.Fatalf("-s %s: exit %d: %s", solver, code, stderr)
 		}
 		reads := exec.Command(predict, heartScale, model, filepath.Join(dir, "pred")).Run() == nil
-		entry := regexp.MustCompile(`(?:^|[\s,])` + solver + ` [^\n]*?\)`).FindString(solverHelp)
+		entry := regexp.MustCompile(`(?:^|[\s,])` + solver + ` [^\n]*?\)`).FindString(solverHelp())
 		if entry == "" {
-			t.Fatalf("-s %s is not in the solvers' help:\n%s", solver, solverHelp)
+			t.Fatalf("-s %s is not in the solvers' help:\n%s", solver, solverHelp())
 		}
 		if says := strings.Contains(entry, "liblinear-predict cannot read"); says == reads {
 			t.Errorf("-s %s: liblinear-predict reads its model: %v, but its help entry is %q", solver, reads, entry)
@@ -654,5 +656,27 @@ func TestTrainUnknownSolverNameSeesHelpOnce(t *testing.T) {
 	}
 	if n := strings.Count(stderr, "(see "); n != 1 {
 		t.Errorf("the message points to the help %d times, want once: %s", n, stderr)
+	}
+}
+
+// TestTrainSolverHelp: -s's help, of train and train-sources, names every
+// solver linear fits, by number and liblinear name, and its short names,
+// read from their owners (linear.Solvers, solverAliases).
+func TestTrainSolverHelp(t *testing.T) {
+	for _, cmd := range []string{"train", "train-sources"} {
+		code, out, stderr := cli(t, "", cmd, "--help")
+		if code != 0 {
+			t.Fatalf("%s --help: exit %d: %s", cmd, code, stderr)
+		}
+		for _, s := range linear.Solvers() {
+			if want := strconv.Itoa(int(s)) + " " + s.String(); !strings.Contains(out, want) {
+				t.Errorf("%s --help lacks %q", cmd, want)
+			}
+		}
+		for a := range solverAliases {
+			if !strings.Contains(out, a) {
+				t.Errorf("%s --help lacks %q", cmd, a)
+			}
+		}
 	}
 }

@@ -74,10 +74,11 @@ of one n run side by side; a run without --shard, or a shard of another n
 	fl := c.Flags()
 	fl.StringVar(&o.data, "data", "", "dataset folder (features.npy, labels.npy, classes.txt), or clinc150 for the embedded CLINC150 (required)")
 	fl.StringVar(&o.out, "out", "", "sources directory to write (required; created if absent)")
+	dirFlags(fl, "data", "out")
 	fl.StringSliceVar(&o.negClasses, "negative-classes", nil, "names of the classes pooled as negatives (comma-separated)")
 	numberVarP(c, &o.negFraction, "negative-fraction", "", source.DefaultNegativeFraction, "fraction of the classes drawn at random as negatives (without --negative-classes)")
 	uint64Var(fl, &o.seed, "seed", def.Seed, "seed of the negative pool, the folds and the solver")
-	fl.VarP(&o.solver, "solver", "s", solverHelp)
+	fl.VarP(&o.solver, "solver", "s", solverHelp())
 	numberVarP(c, &o.bias, "bias", "B", def.Bias, "if > 0, append a constant feature of this value (liblinear -B); ≤ 0, 0 included: no bias feature, the models say \"bias -1\" (unlike train -B 0 and liblinear-train -B 0, which append a feature of zeros)")
 	numberVarP(c, &o.eps, "eps", "e", def.Eps, "stopping tolerance (0: liblinear's default for the solver)")
 	o.grid = def.Grid
