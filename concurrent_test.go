@@ -33,20 +33,7 @@ func TestConcurrentFitsAndPredicts(t *testing.T) {
 	for k, shape := range []struct{ m, d, n, sample int }{
 		{12, 30, 6, 0}, {40, 8, 3, 0}, {25, 60, 10, 5}, {60, 20, 0, 0}, {18, 0, 12, 4}, {50, 90, 9, 0},
 	} {
-		X, H := mat.NewDense(shape.m, max(shape.d, 1), nil), (*mat.Dense)(nil)
-		for i := range shape.m {
-			for j := range max(shape.d, 1) {
-				X.Set(i, j, rng.NormFloat64())
-			}
-		}
-		if shape.n > 0 {
-			H = mat.NewDense(shape.m, shape.n, nil)
-			for i := range shape.m {
-				for j := range shape.n {
-					H.Set(i, j, rng.NormFloat64())
-				}
-			}
-		}
+		X, H := randDense(rng, shape.m, max(shape.d, 1)), randDense(rng, shape.m, shape.n)
 		y := make([]float64, shape.m)
 		for i := range y {
 			y[i] = -1

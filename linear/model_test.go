@@ -372,14 +372,8 @@ func TestInconsistentModel(t *testing.T) {
 // that its methods only read it).
 func TestModelConcurrentUse(t *testing.T) {
 	const goroutines = 8
-	rng := rand.New(rand.NewPCG(8, 8))
-	X := mat.NewDense(30, 7, nil)
-	for i := range 30 {
-		for j := range 7 {
-			X.Set(i, j, rng.NormFloat64())
-		}
-	}
-	csr := sparse.FromDense(X)
+	csr := lrRandomProblem(8, 30, 7, 0.7, 1).X
+	X := csr.Dense()
 	for _, classes := range []int{2, 3} {
 		m := randomModel(uint64(classes), classes, 7, 1)
 		dec, labels := m.Predict(csr)
