@@ -12,13 +12,13 @@ import (
 	"github.com/greedytl/greedytl/method"
 )
 
-// blockingMethod's Fit tells blockingEntered that it started, then waits
-// for its context to be done and returns its error, wrapped: a fit in
-// progress when a run is cancelled.
+// blockingMethod's Fit tells blockingEntered that it started (or gives up
+// telling when its context is done first), then waits for its context to
+// be done and returns its error, wrapped: a fit in progress when a run is
+// cancelled.
 const blockingMethod = "test-blocking"
 
-// blockingEntered receives a value each time a blockingMethod fit starts
-// (when nothing waits for it, the fit goes on without sending).
+// blockingEntered receives a value each time a blockingMethod fit starts.
 var blockingEntered = make(chan struct{})
 
 // blocking is blockingMethod's Method.
@@ -29,7 +29,7 @@ func (blocking) Needs() method.Needs { return method.Needs{} }
 func (blocking) Fit(ctx context.Context, _ method.Data, _ method.Extra) (method.Model, error) {
 	select {
 	case blockingEntered <- struct{}{}:
-	default:
+	case <-ctx.Done():
 	}
 	<-ctx.Done()
 	return nil, fmt.Errorf("%s: fit interrupted: %w", blockingMethod, ctx.Err())
@@ -116,6 +116,9 @@ func TestRunCancelledMidFit(t *testing.T) {
 		case <-blockingEntered:
 		case res := <-done:
 			t.Fatalf("the run ended before its fits blocked: %+v, %v", res.sum, res.err)
+		case <-time.After(time.Minute):
+			cancel()
+			t.Fatal("no fit of the blocking method started within a minute")
 		}
 	}
 	cancel()
