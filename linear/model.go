@@ -23,6 +23,9 @@ import (
 // (read from a liblinear file: Train fits binary models only) has NrW = k,
 // one one-vs-rest decision function per label, and predicts the label of
 // the largest decision value.
+//
+// Its methods only read it: any number of goroutines may call them on one
+// model at once, as long as none modifies its fields.
 type Model struct {
 	// Solver is the learner that produced the weights.
 	Solver Solver

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/greedytl/greedytl/sparse"
@@ -362,5 +363,43 @@ func TestInconsistentModel(t *testing.T) {
 	var nilModel *Model
 	if err := nilModel.Check(); err == nil {
 		t.Error("nil model: Check: no error")
+	}
+}
+
+// TestModelConcurrentUse: a model (binary, and of 3 classes) shared by 8
+// goroutines answers Predict, Scores and Decision for each as for one, as
+// Model's documentation promises (run with -race, the race detector checks
+// that its methods only read it).
+func TestModelConcurrentUse(t *testing.T) {
+	const goroutines = 8
+	csr := lrRandomProblem(8, 30, 7, 0.7, 1).X
+	X := csr.Dense()
+	for _, classes := range []int{2, 3} {
+		m := randomModel(uint64(classes), classes, 7, 1)
+		dec, labels := m.Predict(csr)
+		var scores []float64
+		if classes == 2 {
+			scores = m.Scores(X)
+		}
+		var wg sync.WaitGroup
+		for g := range goroutines {
+			wg.Go(func() {
+				d, l := m.Predict(csr)
+				if !slices.Equal(d, dec) || !slices.Equal(l, labels) {
+					t.Errorf("%d classes, goroutine %d: concurrent Predict differs", classes, g)
+				}
+				if classes != 2 {
+					return
+				}
+				if s := m.Scores(X); !slices.Equal(s, scores) {
+					t.Errorf("goroutine %d: concurrent Scores differ", g)
+				}
+				ind, val := csr.Row(g)
+				if v := m.Decision(ind, val); v != dec[g] {
+					t.Errorf("goroutine %d: concurrent Decision %v, Predict's %v", g, v, dec[g])
+				}
+			})
+		}
+		wg.Wait()
 	}
 }

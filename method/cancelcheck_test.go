@@ -3,6 +3,7 @@ package method
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
+	"github.com/greedytl/greedytl/internal/goroutinetest"
 )
 
 // checkPoints returns the checks, of total, at which a fit is cancelled:
@@ -72,7 +74,9 @@ func checkCancelledError(t *testing.T, name string, at, total int64, err error, 
 // method (as docs/conventions.md's "Errors" asks of the layers that pass a
 // solver's error on) with one package prefix (not "method: greedytl: …"
 // for the method greedytl), the same at every check, and comes without a
-// model. A GreedyTL under a base name no registration has (a library
+// model and with no goroutine of the fit's left running (the pools of
+// greedytl-auto's committees and of the logistic methods' leave-one-out
+// folds). A GreedyTL under a base name no registration has (a library
 // user's) is checked too: its start and end checks said "method: NAME"
 // where its checks inside greedytl.Fit said "NAME: greedytl.Fit".
 func TestFitCancelledAtEachCheck(t *testing.T) {
@@ -90,8 +94,10 @@ func TestFitCancelledAtEachCheck(t *testing.T) {
 			total := count.Calls()
 			head := ""
 			for _, at := range checkPoints(total) {
+				before := goroutinetest.Count()
 				model, err := meth.Fit(fitctxtest.NewCountdown(at-1), base.train, base.extra)
 				checkCancelledError(t, meth.Name(), at, total, err, model != nil, &head)
+				goroutinetest.NoneLeft(t, before, fmt.Sprintf("a fit cancelled at check %d of %d", at, total))
 			}
 		})
 	}
@@ -103,8 +109,10 @@ func TestFitCancelledAtEachCheck(t *testing.T) {
 		total := count.Calls()
 		head := ""
 		for _, at := range checkPoints(total) {
+			before := goroutinetest.Count()
 			model, err := mm.FitMulti(fitctxtest.NewCountdown(at-1), train, y, extra)
 			checkCancelledError(t, mm.Name(), at, total, err, model != nil, &head)
+			goroutinetest.NoneLeft(t, before, fmt.Sprintf("a fit cancelled at check %d of %d", at, total))
 		}
 	})
 }

@@ -20,7 +20,7 @@ import (
 // race detector check the second half). Fits of one method value run
 // concurrently too (Method is stateless).
 func TestConcurrentModels(t *testing.T) {
-	const goroutines = 4
+	const goroutines = 8
 	run := func(work func()) {
 		var wg sync.WaitGroup
 		for range goroutines {

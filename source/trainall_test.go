@@ -23,6 +23,7 @@ import (
 	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/internal/filedigest"
+	"github.com/greedytl/greedytl/internal/goroutinetest"
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/shard"
@@ -242,15 +243,31 @@ func TestTrainAllIndex(t *testing.T) {
 
 // TestTrainAllResume cancels a run after two models and resumes it: the
 // two are kept and reused, and the final directory equals that of an
-// uninterrupted run.
+// uninterrupted run. A run on 3 workers cancelled after its first model
+// returns the context's error and leaves no worker running.
 func TestTrainAllResume(t *testing.T) {
 	j := newJob(t)
 	ref := snapshot(t, j.reference(t))
 
-	out := t.TempDir()
+	// On several workers, cancelled after the first model: the context's
+	// error, and no worker left running.
+	before := goroutinetest.Count()
 	ctx, cancel := context.WithCancel(context.Background())
+	_, err := j.run(t, ctx, t.TempDir(), RunOptions{Workers: 3, Progress: func(done, _ int) {
+		if done == 1 {
+			cancel()
+		}
+	}})
+	cancel()
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("run on 3 workers cancelled after a model returned %v, want context.Canceled", err)
+	}
+	goroutinetest.NoneLeft(t, before, "a cancelled TrainAll on 3 workers")
+
+	out := t.TempDir()
+	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
-	_, err := j.run(t, ctx, out, RunOptions{Workers: 1, Progress: func(done, _ int) {
+	_, err = j.run(t, ctx, out, RunOptions{Workers: 1, Progress: func(done, _ int) {
 		if done == 2 {
 			cancel()
 		}

@@ -14,7 +14,9 @@ import (
 // z = (v − Mean[j]) / Scale[j], where Mean[j] is the training mean of
 // column j and Scale[j] its population standard deviation, or 0 for a
 // constant column, which standardises to 0 (see the package documentation).
-// The zero Scaler (no columns) standardises absent matrices.
+// The zero Scaler (no columns) standardises absent matrices. Its methods
+// only read it: any number of goroutines may use one Scaler at once, as
+// long as none modifies its fields.
 type Scaler struct {
 	Mean  []float64 `json:"mean"`
 	Scale []float64 `json:"scale"`

@@ -3,9 +3,12 @@ package parallel
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/greedytl/greedytl/internal/goroutinetest"
 )
 
 func TestForVisitsEachItemOnce(t *testing.T) {
@@ -93,5 +96,34 @@ func TestWorkers(t *testing.T) {
 		if got := Workers(tc.values, tc.workers); got != tc.want {
 			t.Errorf("Workers(%d, %d) = %d, want %d", tc.values, tc.workers, got, tc.want)
 		}
+	}
+}
+
+// TestForReturnsTheFirstError: the siblings of a call that fails see
+// their context cancelled and fail in turn, with errors of their own (as
+// a fit does, wrapping its context's error, or a write cut short); For
+// returns the first failure's error, not one of theirs, whatever the
+// number of workers, and leaves no worker running.
+func TestForReturnsTheFirstError(t *testing.T) {
+	first := errors.New("first")
+	for _, workers := range []int{2, 4, 8} {
+		before := goroutinetest.Count()
+		var started sync.WaitGroup
+		started.Add(workers - 1)
+		err := For(context.Background(), 100, workers, func(ctx context.Context, i int) error {
+			if i == workers-1 {
+				started.Wait() // every sibling is in progress
+				return first
+			}
+			if i < workers-1 {
+				started.Done()
+			}
+			<-ctx.Done()
+			return fmt.Errorf("item %d: later: %w", i, ctx.Err())
+		})
+		if !errors.Is(err, first) || err.Error() != "first" {
+			t.Errorf("%d workers: error %v, want %v", workers, err, first)
+		}
+		goroutinetest.NoneLeft(t, before, fmt.Sprintf("For on %d workers", workers))
 	}
 }
