@@ -432,12 +432,12 @@ func (nn *nearestNeighbourModel) Scores(d Data) (*mat.Dense, error) {
 			best[k] = math.Inf(1)
 		}
 		for t, k := range nn.class {
-			if d2 := sqDist(z, nn.rows.RawRowView(t)); d2 < best[k] {
-				best[k] = d2
+			if e := distance(z, nn.rows.RawRowView(t)); e < best[k] {
+				best[k] = e
 			}
 		}
 		for k := range best {
-			best[k] = -math.Sqrt(best[k])
+			best[k] = -best[k]
 		}
 	})
 }
@@ -460,14 +460,35 @@ func (b blockScaler) rowScores(d Data, K int, score func(z, row []float64)) (*ma
 	return out, checkFiniteScores(out)
 }
 
-// sqDist returns the squared Euclidean distance between a and b.
-func sqDist(a, b []float64) float64 {
+// distance returns the Euclidean distance between a and b: √Σ(a_j − b_j)²,
+// the squares summed in order; where that sum overflows or falls below the
+// normal range (rows far outside the training range, or nearly equal), the
+// distance is computed in units of the largest |a_j − b_j|, so that it is
+// finite and exact to rounding whenever the differences are finite, and
+// the nearest row is the same at any scale of the rows. It is +Inf only
+// where a difference overflows.
+func distance(a, b []float64) float64 {
 	var s float64
 	for j, v := range a {
 		e := v - b[j]
 		s += e * e
 	}
-	return s
+	if !math.IsInf(s, 1) && s >= 0x1p-1022 {
+		return math.Sqrt(s)
+	}
+	var u float64
+	for j, v := range a {
+		u = max(u, math.Abs(v-b[j]))
+	}
+	if u == 0 || math.IsInf(u, 1) {
+		return u
+	}
+	s = 0
+	for j, v := range a {
+		e := (v - b[j]) / u
+		s += e * e
+	}
+	return u * math.Sqrt(s)
 }
 
 // Predict returns the class of the nearest training row.
@@ -556,7 +577,7 @@ func (c *centroidCosineModel) Scores(d Data) (*mat.Dense, error) {
 	return c.s.rowScores(d, len(c.classes), func(u, row []float64) {
 		normaliseRow(u)
 		for k := range row {
-			row[k] = -math.Sqrt(sqDist(u, c.centroids.RawRowView(k)))
+			row[k] = -distance(u, c.centroids.RawRowView(k))
 		}
 	})
 }

@@ -227,7 +227,7 @@ def test_linear_scores_sequential(monkeypatch):
 def test_row_sums_sequential(monkeypatch):
     """The sums of the multi-class forms that compare whole rows — a row's
     sum of squares (method.normaliseRow) and the squared distance of two
-    rows (method.sqDist) — are the Go loops' sums, column by column, bit
+    rows (method.distance) — are the Go loops' sums, column by column, bit
     for bit (the distances in one block of rows or many; both in one
     block of columns or many, whichever order of work _add_columns takes).  (Their speed is measured by
     python/benchmarks/score_wide.py.)"""
@@ -249,7 +249,7 @@ def test_row_sums_sequential(monkeypatch):
 
 def test_overflow_reported_without_warning(monkeypatch):
     """A score that overflows — a sum to ±Inf, or +Inf from the features
-    and -Inf from the sources (NaN), or a squared distance to +Inf — is the
+    and -Inf from the sources (NaN), or a distance to +Inf — is the
     ValueError naming its row, with no NumPy RuntimeWarning ("overflow
     encountered in accumulate") before it, whichever order of work the sums
     take."""
@@ -263,14 +263,42 @@ def test_overflow_reported_without_warning(monkeypatch):
           "rows": [[0.0, 0.0], [1.0, 1.0]], "row_classes": [0, 1]}
     cases = ((lin, [[1, 2], [big, big]], [[0, 0], [0, 0]], 1),
              (lin, [[1, 2], [3, 4], [big, big]], [[0, 0], [0, 0], [-big, -big]], 2),
-             (nn, [[1, 2], [big, 0]], None, 1))
+             (nn, [[1, 2], [big, 0]], None, None),
+             (nn, [[1, 2], [1.5e308, 1.5e308]], None, 1))
     for tall in (0, 10 ** 9):
         monkeypatch.setattr(greedytl._model, "_TALL", tall)
         for doc, X, H, row in cases:
             with warnings.catch_warnings():
                 warnings.simplefilter("error")
+                if row is None:  # a squared distance overflows, the distance does not
+                    assert np.all(np.isfinite(greedytl._model.decode(doc).scores(np.array(X, float))))
+                    continue
                 with pytest.raises(ValueError, match="the score of row {} overflows".format(row)):
                     greedytl._model.decode(doc).scores(np.array(X, float), None if H is None else np.array(H, float))
+
+
+def test_nearest_neighbour_any_scale():
+    """A nearest-neighbour file's rows and queries times c score c times
+    the unscaled scores, for c whose squared distances overflow or
+    underflow (method.distance; Go's TestNearestNeighbourAnyScale): the
+    same nearest rows, where summing squares gave +Inf (an error) or 0."""
+    rng = np.random.default_rng(19)
+    R, Q = rng.normal(size=(12, 5)) * 2, rng.normal(size=(9, 5)) * 2
+    classes = np.arange(12) % 3
+
+    def scores(c):
+        doc = {"format": "greedytl-model", "version": 2, "method": "nearest-neighbour", "hyperparameters": {},
+               "classes": ["a", "b", "c"], "num_features": 5, "num_sources": 0, "form": "nearest-neighbour",
+               "x": {"mean": [0.0] * 5, "scale": [1.0] * 5}, "h": _NO_SCALER,
+               "rows": (R * c).tolist(), "row_classes": classes.tolist()}
+        return greedytl._model.decode(doc).scores(Q * c)
+
+    want = scores(1.0)
+    assert len(set(np.argmax(want, axis=1))) > 1
+    for c in (1e-200, 1e200, 1e300):
+        got = scores(c) / c
+        assert np.array_equal(np.argmax(got, axis=1), np.argmax(want, axis=1)), c
+        assert np.allclose(got, want, rtol=1e-14, atol=0), c
 
 
 def test_underflow_is_no_error():

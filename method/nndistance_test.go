@@ -1,0 +1,91 @@
+package method
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/greedytl/greedytl/standardize"
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestNearestNeighbourAnyScale: the nearest training row, and so the
+// class and the distance, do not depend on the scale of the standardised
+// rows. A nearest-neighbour model whose stored rows and queries are those
+// of an ordinary problem times c (its scaler the identity, so the queries
+// are the standardised rows) predicts the classes the brute-force
+// definition gives on the unscaled rows, with scores c times theirs, for c
+// whose squared distances overflow (1e200, 1e300) or underflow (1e-200)
+// — where summing squares gave +Inf distances (an error) or 0 for every
+// row (the first class).
+func TestNearestNeighbourAnyScale(t *testing.T) {
+	const m, q, p, K = 12, 9, 5, 3
+	rng := rand.New(rand.NewPCG(19, 0x6e6e))
+	R, Q := mat.NewDense(m, p, nil), mat.NewDense(q, p, nil)
+	for _, A := range []*mat.Dense{R, Q} {
+		r, c := A.Dims()
+		for i := range r {
+			for j := range c {
+				A.Set(i, j, 2*rng.NormFloat64())
+			}
+		}
+	}
+	class := make([]int, m)
+	for i := range class {
+		class[i] = i % K
+	}
+	// The definition on the unscaled rows: the class of the nearest row,
+	// and per class minus the least distance.
+	wantClass := make([]int, q)
+	wantScore := mat.NewDense(q, K, nil)
+	for i := range q {
+		best := []float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+		nearest, nd := -1, math.Inf(1)
+		for r := range m {
+			var s float64
+			for j := range p {
+				e := Q.At(i, j) - R.At(r, j)
+				s += e * e
+			}
+			best[class[r]] = min(best[class[r]], s)
+			if s < nd {
+				nearest, nd = r, s
+			}
+		}
+		wantClass[i] = class[nearest]
+		for k := range K {
+			wantScore.Set(i, k, -math.Sqrt(best[k]))
+		}
+	}
+	identity := standardize.Scaler{Mean: make([]float64, p), Scale: slices.Repeat([]float64{1}, p)}
+	if len(slices.Compact(slices.Clone(wantClass))) < 2 {
+		t.Fatalf("the queries' nearest rows are all of one class: the check is too weak")
+	}
+	for _, c := range []float64{1, 1e-200, 1e200, 1e300} {
+		var Rc, Qc mat.Dense
+		Rc.Scale(c, R)
+		Qc.Scale(c, Q)
+		nn := &nearestNeighbourModel{multiBase: multiBase{"nearest-neighbour", []string{"a", "b", "c"}, map[string]float64{}},
+			s: blockScaler{X: identity}, rows: &Rc, class: class}
+		pred, err := nn.Predict(Data{X: &Qc})
+		if err != nil {
+			t.Errorf("scale %g: %v", c, err)
+			continue
+		}
+		if !slices.Equal(pred, wantClass) {
+			t.Errorf("scale %g: classes %v, the definition gives %v", c, pred, wantClass)
+		}
+		S, err := nn.Scores(Data{X: &Qc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range q {
+			for k := range K {
+				if got, want := S.At(i, k)/c, wantScore.At(i, k); math.Abs(got-want) > 1e-14*math.Abs(want) {
+					t.Errorf("scale %g: row %d class %d: score %v / scale = %v, want %v", c, i, k, S.At(i, k), got, want)
+				}
+			}
+		}
+	}
+}
