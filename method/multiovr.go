@@ -251,6 +251,39 @@ func (o *ovrModel) Selected() ([]Selection, bool) {
 	return out, all
 }
 
+// ConstantClasses returns the classes of model whose models keep no
+// column of their own, and ok = whether model has per-column weights
+// (Selected) at all. Such a class is one whose Selection keeps no column
+// (its score is one constant) or, fitted one class against the rest by
+// average-kt, one whose model has no feature of non-zero weight: its
+// source weights, 1/n each, are average-kt's fixed prior (the average of
+// the sources), which every class's model shares, so that its score is
+// that average plus its intercept, scaled — nothing of the class's own
+// (prior then reports such a class). With a few examples a class such
+// classes take the rows by their intercepts and scales alone.
+func ConstantClasses(model MultiModel) (classes []int, prior, ok bool) {
+	sel, ok := model.Selected()
+	if !ok {
+		return nil, false, false
+	}
+	var models []Model
+	if o, isOVR := model.(*ovrModel); isOVR {
+		models = o.models
+	}
+	for k, s := range sel {
+		if k >= len(model.Classes()) {
+			break
+		}
+		switch {
+		case len(s.Columns) == 0:
+			classes = append(classes, k)
+		case k < len(models) && models[k].Method() == (averageKT{}).Name() && s.Features() == 0:
+			classes, prior = append(classes, k), true
+		}
+	}
+	return classes, prior, true
+}
+
 // ovrFile is the "one-vs-rest" form.
 type ovrFile struct {
 	multiHeader
