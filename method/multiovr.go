@@ -104,41 +104,31 @@ func (o OneVsRest) fit(ctx context.Context, train Data, y ClassLabels, extra Ext
 		// prefix.
 		m, err := o.Binary.Fit(ctx, d, ex)
 		if err != nil {
-			return nil, &ClassError{o.Binary.Name(), y.Names[k], err}
+			return nil, classError(o.Binary.Name(), y.Names[k], err)
 		}
 		f, err := m.Predict(Data{X: shared.X, H: shared.H})
 		if err != nil {
-			return nil, &ClassError{o.Binary.Name(), y.Names[k], err}
+			return nil, classError(o.Binary.Name(), y.Names[k], err)
 		}
 		models[k], scale[k] = m, rms(f)
 	}
 	return &ovrModel{multiBase: multiBase{o.Binary.Name(), slices.Clone(y.Names), map[string]float64{}}, models: models, scale: scale}, nil
 }
 
-// ClassError is the error of a binary method fitted to one class against
-// the rest (OneVsRest): the binary method's error, with the method and the
-// class as context.
-type ClassError struct {
-	// Method is the binary method's name, Class the class's.
-	Method, Class string
-	// Err is the binary method's error.
-	Err error
-}
-
-// classContext is the text a ClassError puts between its method's name
+// classContext is the text a classError puts between its method's name
 // and its cause, with the quoted class name in %s.
 const classContext = ", class %s against the rest: "
 
-// Error returns "METHOD, class "CLASS" against the rest: " and the cause.
-func (e *ClassError) Error() string {
-	return e.Method + fmt.Sprintf(classContext, strconv.Quote(e.Class)) + e.Err.Error()
+// classError returns the error err of the binary method fitted to class
+// against the rest (OneVsRest), with the method and the class as context:
+// "METHOD, class "CLASS" against the rest: " and err's message; it
+// unwraps to err.
+func classError(method, class string, err error) error {
+	return fmt.Errorf("%s"+classContext+"%w", method, strconv.Quote(class), err)
 }
 
-// Unwrap returns the binary method's error.
-func (e *ClassError) Unwrap() error { return e.Err }
-
 // WithoutClass returns an error message, as a results record keeps it,
-// with the class of each ClassError in it left out ("METHOD, class "C"
+// with the class of each classError in it left out ("METHOD, class "C"
 // against the rest: CAUSE" becomes "METHOD: CAUSE"), so that the messages
 // of an N-way fit whose classes failed alike are one message. Other
 // messages are returned as they are.
