@@ -1,6 +1,7 @@
 package method
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -493,6 +494,35 @@ func distance(a, b []float64) float64 {
 
 // Predict returns the class of the nearest training row.
 func (nn *nearestNeighbourModel) Predict(d Data) ([]int, error) { return predictByScores(nn, d) }
+
+// trainingClasses returns the classes Predict gives the training rows, in
+// the order of nn.rows, in one pass over them where Predict compares each
+// with every other (O(m²)): a training row's nearest rows are those at
+// distance 0, the rows equal to it (distance is 0 only where every
+// difference is), of which the lowest class wins the tie (argmaxRows).
+func (nn *nearestNeighbourModel) trainingClasses() []int {
+	lowest := map[string]int{}
+	keys := make([]string, len(nn.class))
+	var b []byte
+	for t, k := range nn.class {
+		b = b[:0]
+		for _, v := range nn.rows.RawRowView(t) {
+			if v == 0 {
+				v = 0 // −0 equals +0
+			}
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+		}
+		keys[t] = string(b)
+		if c, ok := lowest[keys[t]]; !ok || k < c {
+			lowest[keys[t]] = k
+		}
+	}
+	out := make([]int, len(keys))
+	for t, key := range keys {
+		out[t] = lowest[key]
+	}
+	return out
+}
 
 // Selected reports that the model has no per-column weights.
 func (nn *nearestNeighbourModel) Selected() ([]Selection, bool) { return nil, false }

@@ -1,6 +1,7 @@
 package method
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -86,6 +87,46 @@ func TestNearestNeighbourAnyScale(t *testing.T) {
 					t.Errorf("scale %g: row %d class %d: score %v / scale = %v, want %v", c, i, k, S.At(i, k), got, want)
 				}
 			}
+		}
+	}
+}
+
+// TestOneClassNearestNeighbour: OneClass finds a nearest-neighbour model's
+// predictions of its training rows in one pass (rows equal to a row are its
+// nearest, the lowest class of them wins) and they are Predict's: on rows
+// that each coincide with a row of class "a" (r1 of "a" and "b", r2 of "a"
+// and "c") every row is "a"; on distinct rows each row is its own class.
+// The other models are asked Predict.
+func TestOneClassNearestNeighbour(t *testing.T) {
+	for _, tc := range []struct {
+		X     []float64
+		y     []int
+		one   bool
+		class int
+	}{
+		{[]float64{1, 2, 1, 2, 3, -1, 3, -1, -0.0, 0}, []int{1, 0, 2, 0, 0}, true, 0},
+		{[]float64{1, 2, 1, 2, 3, -1, 3, -1}, []int{1, 0, 2, 2}, false, 0},
+		{[]float64{1, 2, 5, 2, 3, -1, 3, 4}, []int{1, 0, 2, 0}, false, 0},
+	} {
+		m := len(tc.y)
+		train := Data{X: mat.NewDense(m, 2, tc.X)}
+		y := ClassLabels{Names: []string{"a", "b", "c"}, Y: tc.y}
+		mm, _ := NewMulti("nearest-neighbour")
+		model, err := mm.FitMulti(context.Background(), train, y, Extra{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pred, err := model.Predict(train)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := model.(*nearestNeighbourModel).trainingClasses()
+		if !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(pred))) {
+			t.Errorf("%v: training classes %v, Predict %v", tc.y, got, pred)
+		}
+		k, one, err := OneClass(model, train)
+		if err != nil || one != tc.one || k != tc.class {
+			t.Errorf("%v: OneClass %d %v %v, want %d %v (Predict %v)", tc.y, k, one, err, tc.class, tc.one, pred)
 		}
 	}
 }

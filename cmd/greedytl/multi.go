@@ -381,34 +381,34 @@ func warnConstantClasses(s *streams, model method.MultiModel, X, H *mat.Dense) b
 
 // warnOneClass warns (code "one-class") when model, fitted on d with the
 // labels cls of several classes, predicts one class for every training
-// row: a very unbalanced sample (28, 1 and 1 examples) may give the
-// majority class every row, which the fit would otherwise write without a
-// word. An error is predict's on the training rows (which the fit has
-// read, so that it is not expected).
+// row (method.OneClass): a very unbalanced sample (28, 1 and 1 examples)
+// may give the majority class every row, which the fit would otherwise
+// write without a word. An error is predict's on the training rows (which
+// the fit has read, so that it is not expected).
 func warnOneClass(s *streams, model method.MultiModel, d method.Data, cls *dataset.Classes) error {
-	pred, err := model.Predict(d)
+	k, one, err := method.OneClass(model, d)
 	if err != nil {
 		return fmt.Errorf("predicting the training rows with the %s model: %w", model.Method(), err)
 	}
-	if len(pred) == 0 || slices.ContainsFunc(pred, func(k int) bool { return k != pred[0] }) {
+	if !one {
 		return nil
 	}
 	names := model.Classes()
 	counts := make([]int, len(cls.Names))
-	for _, k := range cls.Y {
-		counts[k]++
+	for _, c := range cls.Y {
+		counts[c]++
 	}
 	var others []string
-	for k, c := range counts {
-		if c > 0 && k != pred[0] {
-			others = append(others, fmt.Sprintf("%q: %d", cls.Names[k], c))
+	for c, n := range counts {
+		if n > 0 && c != k {
+			others = append(others, fmt.Sprintf("%q: %d", cls.Names[c], n))
 		}
 	}
 	if len(others) == 0 {
 		return nil
 	}
-	s.warn(warning{Code: "one-class", Classes: []string{names[pred[0]]},
+	s.warn(warning{Code: "one-class", Classes: []string{names[k]},
 		Message: fmt.Sprintf("the %s model predicts %q for every one of the %d training examples: it tells none of the other classes' examples (%s) from that class, so it will seldom if ever predict them; with so few examples of them, more would help",
-			model.Method(), names[pred[0]], len(pred), strings.Join(others, ", "))})
+			model.Method(), names[k], len(cls.Y), strings.Join(others, ", "))})
 	return nil
 }
