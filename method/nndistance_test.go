@@ -1,7 +1,6 @@
 package method
 
 import (
-	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -111,11 +110,7 @@ func TestOneClassNearestNeighbour(t *testing.T) {
 		m := len(tc.y)
 		train := Data{X: mat.NewDense(m, 2, tc.X)}
 		y := ClassLabels{Names: []string{"a", "b", "c"}, Y: tc.y}
-		mm, _ := NewMulti("nearest-neighbour")
-		model, err := mm.FitMulti(context.Background(), train, y, Extra{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		model, _ := multiFile(t, "nearest-neighbour", train, y)
 		pred, err := model.Predict(train)
 		if err != nil {
 			t.Fatal(err)
