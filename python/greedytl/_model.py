@@ -1274,17 +1274,25 @@ def _dist(Z, R):
     squared distance overflows or falls below the normal range, the distance
     in units of the largest |difference| of the two rows (squares summed in
     order), so that the nearest row does not depend on the scale of the
-    rows; +Inf only where a difference overflows."""
+    rows; +Inf only where a difference overflows.  Those pairs (every pair
+    of equal rows among them) are recomputed _BLOCK // p pairs at a time,
+    so that their differences take at most _BLOCK floats."""
     d2 = _sq_dist(Z, R)
     out = np.sqrt(d2)
-    i, r = np.nonzero(~(d2 < np.inf) | (d2 < _MIN_NORMAL))
-    if len(i):
-        E = Z[i] - R[r]
-        u = np.abs(E).max(axis=1) if E.shape[1] else np.zeros(len(i))
+    I, Rr = np.nonzero(~(d2 < np.inf) | (d2 < _MIN_NORMAL))
+    step = max(1, _BLOCK // max(1, Z.shape[1]))
+    for a in range(0, len(I), step):
+        i, r = I[a:a + step], Rr[a:a + step]
+        E = Z[i]
+        E -= R[r]
+        # |E| in place: the squares below are the same bits
+        u = np.abs(E, out=E).max(axis=1) if E.shape[1] else np.zeros(len(i))
         out[i, r] = u
         ok = (u > 0) & (u < np.inf)
         if ok.any():
-            E = _square(E[ok] / u[ok, None])
+            if not ok.all():
+                E = E[ok]
+            E = _square(np.divide(E, u[ok, None], out=E))
             np.add.accumulate(E, axis=1, out=E)
             out[i[ok], r[ok]] = u[ok] * np.sqrt(E[:, -1])
     return out
