@@ -16,9 +16,11 @@ import (
 // of an ordinary problem times c (its scaler the identity, so the queries
 // are the standardised rows) predicts the classes the brute-force
 // definition gives on the unscaled rows, with scores c times theirs, for c
-// whose squared distances overflow (1e200, 1e300) or underflow (1e-200)
-// — where summing squares gave +Inf distances (an error) or 0 for every
-// row (the first class).
+// whose squared distances overflow (1e200, 1e300), underflow (1e-200) or
+// fall below the normal range (1e-160: sums of about 1e-319, whose square
+// roots keep only a few digits) — where summing squares gave +Inf
+// distances (an error), 0 for every row (the first class) or scores off
+// in the fifth digit.
 func TestNearestNeighbourAnyScale(t *testing.T) {
 	const m, q, p, K = 12, 9, 5, 3
 	rng := rand.New(rand.NewPCG(19, 0x6e6e))
@@ -62,7 +64,7 @@ func TestNearestNeighbourAnyScale(t *testing.T) {
 	if len(slices.Compact(slices.Clone(wantClass))) < 2 {
 		t.Fatalf("the queries' nearest rows are all of one class: the check is too weak")
 	}
-	for _, c := range []float64{1, 1e-200, 1e200, 1e300} {
+	for _, c := range []float64{1, 1e-200, 1e-160, 1e200, 1e300} {
 		var Rc, Qc mat.Dense
 		Rc.Scale(c, R)
 		Qc.Scale(c, Q)
@@ -95,8 +97,12 @@ func TestNearestNeighbourAnyScale(t *testing.T) {
 // nearest, the lowest class of them wins) and they are Predict's: on rows
 // that each coincide with a row of class "a" (r1 of "a" and "b", r2 of "a"
 // and "c") every row is "a"; on distinct rows each row is its own class.
+// A row of "b" equal to one of "a" and one of "c" but for a −0 where they
+// have +0 (column 0's mean is +0, so the standardised rows keep the signs)
+// is "a" too: distance counts −0 equal to +0, and so must OneClass.
 // The other models are asked Predict.
 func TestOneClassNearestNeighbour(t *testing.T) {
+	negZero := math.Copysign(0, -1)
 	for _, tc := range []struct {
 		X     []float64
 		y     []int
@@ -106,6 +112,7 @@ func TestOneClassNearestNeighbour(t *testing.T) {
 		{[]float64{1, 2, 1, 2, 3, -1, 3, -1, -0.0, 0}, []int{1, 0, 2, 0, 0}, true, 0},
 		{[]float64{1, 2, 1, 2, 3, -1, 3, -1}, []int{1, 0, 2, 2}, false, 0},
 		{[]float64{1, 2, 5, 2, 3, -1, 3, 4}, []int{1, 0, 2, 0}, false, 0},
+		{[]float64{negZero, 2, 0, 2, 1, -1, -1, 3, 0, 2}, []int{1, 0, 0, 0, 2}, true, 0},
 	} {
 		m := len(tc.y)
 		train := Data{X: mat.NewDense(m, 2, tc.X)}

@@ -311,9 +311,12 @@ def test_nearest_neighbour_duplicates_memory_bounded(monkeypatch):
 
 def test_nearest_neighbour_any_scale():
     """A nearest-neighbour file's rows and queries times c score c times
-    the unscaled scores, for c whose squared distances overflow or
-    underflow (method.distance; Go's TestNearestNeighbourAnyScale): the
-    same nearest rows, where summing squares gave +Inf (an error) or 0."""
+    the unscaled scores (to 1e-14 relative), for c whose squared distances
+    overflow, underflow or fall below the normal range (1e-160: sums of
+    about 1e-319, whose square roots keep a few digits) (method.distance;
+    Go's TestNearestNeighbourAnyScale): the same nearest rows, where
+    summing squares gave +Inf (an error), 0 or scores off in the fifth
+    digit."""
     rng = np.random.default_rng(19)
     R, Q = rng.normal(size=(12, 5)) * 2, rng.normal(size=(9, 5)) * 2
     classes = np.arange(12) % 3
@@ -327,9 +330,10 @@ def test_nearest_neighbour_any_scale():
 
     want = scores(1.0)
     assert len(set(np.argmax(want, axis=1))) > 1
-    for c in (1e-200, 1e200, 1e300):
+    for c in (1e-200, 1e-160, 1e200, 1e300):
         got = scores(c) / c
         assert np.array_equal(np.argmax(got, axis=1), np.argmax(want, axis=1)), c
+        assert np.all(np.abs(got - want) <= 1e-14 * np.abs(want)), (c, np.max(np.abs(got / want - 1)))
         assert np.allclose(got, want, rtol=1e-14, atol=0), c
 
 
