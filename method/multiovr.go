@@ -247,10 +247,12 @@ func (o *ovrModel) Selected() ([]Selection, bool) {
 // (its score is one constant) or, fitted one class against the rest by
 // average-kt, one whose model has no feature of non-zero weight: its
 // source weights, 1/n each, are average-kt's fixed prior (the average of
-// the sources), which every class's model shares, so that its score is
-// that average plus its intercept, scaled — nothing of the class's own
-// (prior then reports such a class). With a few examples a class such
-// classes take the rows by their intercepts and scales alone.
+// the sources), which every class's model shares, and its intercept is 0,
+// so that its score is that average over its root mean square on the
+// training rows, the same for every such class — nothing of the class's
+// own (prior then reports such a class). With a few examples a class such
+// classes take the rows by a constant (the first kind) or by a score they
+// share (the second) alone.
 func ConstantClasses(model MultiModel) (classes []int, prior, ok bool) {
 	sel, ok := model.Selected()
 	if !ok {

@@ -371,7 +371,7 @@ func warnConstantClasses(s *streams, model method.MultiModel, X, H *mat.Dense) b
 	}
 	what := "keep no column: their scores are constant"
 	if prior {
-		what = "keep no column of their own (no feature, only the sources' average, which every class's model shares): their scores are that average, shifted and scaled"
+		what = "keep no column of their own (no feature and no intercept, only the sources' average, which every class's model shares): their scores are identical, that average over its root mean square on the training examples"
 	}
 	s.warn(warning{Code: "constant-classes", Classes: emptyNames,
 		Message: fmt.Sprintf("the %s models of %d of the %d classes (%s) %s, so the rows no other class scores higher go to %q; with so few examples a class, try the default method, greedytl-nway",
@@ -408,7 +408,7 @@ func warnOneClass(s *streams, model method.MultiModel, d method.Data, cls *datas
 		return nil
 	}
 	s.warn(warning{Code: "one-class", Classes: []string{names[k]},
-		Message: fmt.Sprintf("the %s model predicts %q for every one of the %d training examples: it tells none of the other classes' examples (%s) from that class, so it will seldom if ever predict them; with so few examples of them, more would help",
+		Message: fmt.Sprintf("the %s model predicts %q for every one of the %d training examples: it tells none of the other classes' examples (%s) from that class, so it will seldom if ever predict them: they have too few examples, or examples identical to examples of that class (rows labelled with several classes)",
 			model.Method(), names[k], len(cls.Y), strings.Join(others, ", "))})
 	return nil
 }

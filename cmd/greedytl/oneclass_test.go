@@ -108,7 +108,7 @@ func TestAverageKTConstantFeaturesWarns(t *testing.T) {
 	if len(slices.Compact(slices.Clone(pred))) != 1 {
 		t.Fatalf("predict gives the training rows %q, not one class: the check is too weak", pred)
 	}
-	want := fmt.Sprintf(`the average-kt models of 3 of the 3 classes ("a", "b", "c") keep no column of their own (no feature, only the sources' average, which every class's model shares): their scores are that average, shifted and scaled, so the rows no other class scores higher go to %q;`, pred[0])
+	want := fmt.Sprintf(`the average-kt models of 3 of the 3 classes ("a", "b", "c") keep no column of their own (no feature and no intercept, only the sources' average, which every class's model shares): their scores are identical, that average over its root mean square on the training examples, so the rows no other class scores higher go to %q;`, pred[0])
 	if len(rep.Warnings) != 1 || rep.Warnings[0].Code != "constant-classes" || !strings.Contains(rep.Warnings[0].Message, want) ||
 		strings.Count(stderr, "greedytl: warning: ") != 1 {
 		t.Errorf("warnings %+v, stderr:\n%s\nwant one constant-classes warning with %q", rep.Warnings, stderr, want)
