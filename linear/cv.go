@@ -26,8 +26,7 @@ type warmStart struct {
 
 // warmFunc trains one binary (±1) problem continuing from prev (nil: cold
 // start). p has its defaults applied. It records why the solver stopped
-// (warmStart.why), which CrossValidateStops reports fold by fold and
-// SelectCByStops fold by fold at each C.
+// (warmStart.why), which CrossValidateStops reports fold by fold.
 type warmFunc func(prob *Problem, p Params, prev *warmStart) *warmStart
 
 // warmSolvers holds the solvers with a warm start better than the primal
@@ -391,41 +390,23 @@ func SelectC(ctx context.Context, prob *Problem, p Params, grid []float64, folds
 // class weight overflows (Params.Check's rule), and when the metric fails. It panics when ctx is nil.
 func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, folds int, seed uint64, metric Metric) (best float64, scores []float64, err error) {
 	fitctx.Require(ctx, "linear: SelectCBy")
-	best, scores, _, err = selectC(ctx, prob, p, grid, folds, seed, metric)
-	return best, scores, err
-}
-
-// SelectCByStops is SelectCBy that also says how each fold's solver
-// stopped at each C (stops[g][k] is fold k's at grid[g]), for a caller
-// that warns of a search whose folds stopped short of their stopping rule
-// (liblinear-train -C prints nothing of its search's folds). A fold's
-// solver at a C warm-starts from its solution at the C before in
-// ascending order, so its stop may differ from CrossValidateStops' at the
-// same C. The choice and scores are SelectCBy's.
-func SelectCByStops(ctx context.Context, prob *Problem, p Params, grid []float64, folds int, seed uint64, metric Metric) (best float64, scores []float64, stops [][]FoldStop, err error) {
-	fitctx.Require(ctx, "linear: SelectCByStops")
-	return selectC(ctx, prob, p, grid, folds, seed, metric)
-}
-
-// selectC is SelectCByStops for a non-nil ctx.
-func selectC(ctx context.Context, prob *Problem, p Params, grid []float64, folds int, seed uint64, metric Metric) (best float64, scores []float64, stops [][]FoldStop, err error) {
 	if len(grid) == 0 {
-		return 0, nil, nil, errors.New("linear: empty C grid")
+		return 0, nil, errors.New("linear: empty C grid")
 	}
 	for _, c := range grid {
 		if !standardize.PositiveFinite(c) {
-			return 0, nil, nil, fmt.Errorf("linear: C = %v in the grid, want finite values > 0", c)
+			return 0, nil, fmt.Errorf("linear: C = %v in the grid, want finite values > 0", c)
 		}
 		if err := p.checkCosts(c); err != nil {
-			return 0, nil, nil, fmt.Errorf("%w (a C of the grid)", err)
+			return 0, nil, fmt.Errorf("%w (a C of the grid)", err)
 		}
 	}
 	if metric == nil {
-		return 0, nil, nil, errors.New("linear: nil metric")
+		return 0, nil, errors.New("linear: nil metric")
 	}
 	s, err := newCVSetup(ctx, prob, p, folds, seed)
 	if err != nil {
-		return 0, nil, nil, err
+		return 0, nil, err
 	}
 	order := make([]int, len(grid))
 	for i := range order {
@@ -435,10 +416,8 @@ func selectC(ctx context.Context, prob *Problem, p Params, grid []float64, folds
 
 	d := newDesign(s.prob)
 	dec := make([][]float64, len(grid)) // dec[g][i]: decision of row i for grid[g]
-	stops = make([][]FoldStop, len(grid))
 	for g := range dec {
 		dec[g] = make([]float64, len(s.fold))
-		stops[g] = make([]FoldStop, folds)
 	}
 	err = parallel.For(ctx, folds, parallel.Workers(s.values(), 0), func(ctx context.Context, k int) error {
 		train, test := s.split(k)
@@ -447,7 +426,6 @@ func selectC(ctx context.Context, prob *Problem, p Params, grid []float64, folds
 				for _, i := range test {
 					dec[g][i] = v
 				}
-				stops[g][k].Converged = true
 			}
 			return nil
 		}
@@ -465,20 +443,19 @@ func selectC(ctx context.Context, prob *Problem, p Params, grid []float64, folds
 			for _, i := range test {
 				dec[g][i] = s.sign * d.dot(i, ws.w)
 			}
-			stops[g][k].Converged, stops[g][k].Stuck, stops[g][k].Precision = ws.why.flags()
 		}
 		return nil
 	})
 	if err != nil {
-		return 0, nil, nil, err
+		return 0, nil, err
 	}
 	scores = make([]float64, len(grid))
 	for g := range grid {
 		if scores[g], err = metric(dec[g], s.target); err != nil {
-			return 0, nil, nil, err
+			return 0, nil, err
 		}
 		if math.IsNaN(scores[g]) {
-			return 0, nil, nil, fmt.Errorf("linear: metric returned NaN for C = %v", grid[g])
+			return 0, nil, fmt.Errorf("linear: metric returned NaN for C = %v", grid[g])
 		}
 	}
 	bestG := order[0]
@@ -487,5 +464,5 @@ func selectC(ctx context.Context, prob *Problem, p Params, grid []float64, folds
 			bestG = g
 		}
 	}
-	return grid[bestG], scores, stops, nil
+	return grid[bestG], scores, nil
 }

@@ -597,60 +597,6 @@ func TestCrossValidateOneClassFold(t *testing.T) {
 	}
 }
 
-// TestSelectCByStops checks that SelectCByStops chooses and scores as
-// SelectCBy, that at the smallest C (a cold start) each fold's stop is
-// that of Train on the other folds, and that it reports folds stopped at
-// the iteration cap, which SelectCBy kept to itself.
-func TestSelectCByStops(t *testing.T) {
-	prob := randomProblem(51, 90, 8, 0.6, 1)
-	const folds = 3
-	fold := stratifiedFolds(prob.Y, folds, 4)
-	grid := []float64{10, 0.01, 1}
-	short := 0
-	for _, s := range classifiers {
-		for _, maxIter := range []int{0, 2} {
-			p := Params{Solver: s, Eps: 1e-6, Seed: 9, MaxIter: maxIter}
-			best, scores, stops, err := SelectCByStops(context.Background(), prob, p, grid, folds, 4, Accuracy)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wantBest, wantScores, err := SelectCBy(context.Background(), prob, p, grid, folds, 4, Accuracy)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if best != wantBest || !slices.Equal(scores, wantScores) || len(stops) != len(grid) {
-				t.Fatalf("%v MaxIter %d: SelectCByStops %v %v with %d stops, SelectCBy %v %v", s, maxIter, best, scores, len(stops), wantBest, wantScores)
-			}
-			for g := range grid {
-				if len(stops[g]) != folds {
-					t.Fatalf("%v MaxIter %d C %v: %d stops for %d folds", s, maxIter, grid[g], len(stops[g]), folds)
-				}
-				for k := range folds {
-					if !stops[g][k].Converged {
-						short++
-					}
-				}
-			}
-			q := p
-			q.C = 0.01 // grid[1], the smallest: each fold starts cold
-			for k := range folds {
-				train, _ := FoldRows(fold, k)
-				x, y := subset(prob.X, prob.Y, train)
-				m, err := Train(context.Background(), &Problem{X: x, Y: y, Bias: prob.Bias}, q)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got := (FoldStop{Converged: m.Converged, Stuck: m.Stuck, Precision: m.Precision}); stops[1][k] != got {
-					t.Errorf("%v MaxIter %d fold %d at C %v: stop %+v, Train on the other folds %+v", s, maxIter, k, q.C, stops[1][k], got)
-				}
-			}
-		}
-	}
-	if short == 0 {
-		t.Error("no fold stopped short: the test checks nothing")
-	}
-}
-
 // TestSelectCCostOverflow: a grid C whose product with a class weight
 // overflows is refused, naming it, as Check refuses such a C: a row's
 // cost would be +Inf.

@@ -101,8 +101,7 @@
 // one-example-per-fold form. SelectC picks the C of a grid with the best
 // cross-validation accuracy (SelectCBy takes another Metric, such as
 // metric.BalancedAccuracy for imbalanced classes), warm-starting each fold
-// along the ascending grid; ties go to the smaller C; SelectCByStops also
-// says how each fold's solver stopped at each C. A fold whose training
+// along the ascending grid; ties go to the smaller C. A fold whose training
 // rows hold one class predicts that class, as liblinear does. The paper selects the
 // source SVMs' C by 5-fold cross-validation over {1e-4, 1e-3, …, 1e4}:
 //

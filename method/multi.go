@@ -233,6 +233,25 @@ func argmaxRows(s *mat.Dense) []int {
 	return out
 }
 
+// OneClass reports whether model predicts one class, k, for every row of
+// train, the rows it was fitted on (a very unbalanced sample may give the
+// majority class every row). It predicts them as Predict does, but for a
+// nearest-neighbour model, whose predictions of its own training rows it
+// finds in one pass over them (nearestNeighbourModel.trainingClasses), not
+// Predict's O(m²); its error is Predict's.
+func OneClass(model MultiModel, train Data) (k int, one bool, err error) {
+	var pred []int
+	if nn, ok := model.(*nearestNeighbourModel); ok {
+		pred = nn.trainingClasses()
+	} else if pred, err = model.Predict(train); err != nil {
+		return 0, false, err
+	}
+	if len(pred) == 0 || slices.ContainsFunc(pred, func(c int) bool { return c != pred[0] }) {
+		return 0, false, nil
+	}
+	return pred[0], true, nil
+}
+
 // blockScaler standardises the columns [X, H] of a multi-class model: the
 // one owner of its "x", "h", "num_features" and "num_sources" members.
 type blockScaler struct {

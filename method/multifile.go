@@ -1,6 +1,7 @@
 package method
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -432,12 +433,12 @@ func (nn *nearestNeighbourModel) Scores(d Data) (*mat.Dense, error) {
 			best[k] = math.Inf(1)
 		}
 		for t, k := range nn.class {
-			if d2 := sqDist(z, nn.rows.RawRowView(t)); d2 < best[k] {
-				best[k] = d2
+			if e := distance(z, nn.rows.RawRowView(t)); e < best[k] {
+				best[k] = e
 			}
 		}
 		for k := range best {
-			best[k] = -math.Sqrt(best[k])
+			best[k] = -best[k]
 		}
 	})
 }
@@ -460,18 +461,68 @@ func (b blockScaler) rowScores(d Data, K int, score func(z, row []float64)) (*ma
 	return out, checkFiniteScores(out)
 }
 
-// sqDist returns the squared Euclidean distance between a and b.
-func sqDist(a, b []float64) float64 {
+// distance returns the Euclidean distance between a and b: √Σ(a_j − b_j)²,
+// the squares summed in order; where that sum overflows or falls below the
+// normal range (rows far outside the training range, or nearly equal), the
+// distance is computed in units of the largest |a_j − b_j|, so that it is
+// finite and exact to rounding whenever the differences are finite, and
+// the nearest row is the same at any scale of the rows. It is +Inf only
+// where a difference overflows.
+func distance(a, b []float64) float64 {
 	var s float64
 	for j, v := range a {
 		e := v - b[j]
 		s += e * e
 	}
-	return s
+	if !math.IsInf(s, 1) && s >= 0x1p-1022 {
+		return math.Sqrt(s)
+	}
+	var u float64
+	for j, v := range a {
+		u = max(u, math.Abs(v-b[j]))
+	}
+	if u == 0 || math.IsInf(u, 1) {
+		return u
+	}
+	s = 0
+	for j, v := range a {
+		e := (v - b[j]) / u
+		s += e * e
+	}
+	return u * math.Sqrt(s)
 }
 
 // Predict returns the class of the nearest training row.
 func (nn *nearestNeighbourModel) Predict(d Data) ([]int, error) { return predictByScores(nn, d) }
+
+// trainingClasses returns the classes Predict gives the training rows, in
+// the order of nn.rows, in one pass over them where Predict compares each
+// with every other (O(m²)): a training row's nearest rows are those at
+// distance 0, the rows equal to it (distance is 0 only where every
+// difference is), of which the lowest class wins the tie (argmaxRows).
+func (nn *nearestNeighbourModel) trainingClasses() []int {
+	lowest := map[string]int{}
+	keys := make([]string, len(nn.class))
+	var b []byte
+	for t, k := range nn.class {
+		b = b[:0]
+		for _, v := range nn.rows.RawRowView(t) {
+			if v == 0 {
+				v = 0 // −0 equals +0
+			}
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+		}
+		keys[t] = string(b)
+		if c, ok := lowest[keys[t]]; !ok || k < c {
+			lowest[keys[t]] = k
+		}
+	}
+	out := make([]int, len(keys))
+	for t, key := range keys {
+		out[t] = lowest[key]
+	}
+	return out
+}
 
 // Selected reports that the model has no per-column weights.
 func (nn *nearestNeighbourModel) Selected() ([]Selection, bool) { return nil, false }
@@ -556,7 +607,7 @@ func (c *centroidCosineModel) Scores(d Data) (*mat.Dense, error) {
 	return c.s.rowScores(d, len(c.classes), func(u, row []float64) {
 		normaliseRow(u)
 		for k := range row {
-			row[k] = -math.Sqrt(sqDist(u, c.centroids.RawRowView(k)))
+			row[k] = -distance(u, c.centroids.RawRowView(k))
 		}
 	})
 }

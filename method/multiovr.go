@@ -104,41 +104,31 @@ func (o OneVsRest) fit(ctx context.Context, train Data, y ClassLabels, extra Ext
 		// prefix.
 		m, err := o.Binary.Fit(ctx, d, ex)
 		if err != nil {
-			return nil, &ClassError{o.Binary.Name(), y.Names[k], err}
+			return nil, classError(o.Binary.Name(), y.Names[k], err)
 		}
 		f, err := m.Predict(Data{X: shared.X, H: shared.H})
 		if err != nil {
-			return nil, &ClassError{o.Binary.Name(), y.Names[k], err}
+			return nil, classError(o.Binary.Name(), y.Names[k], err)
 		}
 		models[k], scale[k] = m, rms(f)
 	}
 	return &ovrModel{multiBase: multiBase{o.Binary.Name(), slices.Clone(y.Names), map[string]float64{}}, models: models, scale: scale}, nil
 }
 
-// ClassError is the error of a binary method fitted to one class against
-// the rest (OneVsRest): the binary method's error, with the method and the
-// class as context.
-type ClassError struct {
-	// Method is the binary method's name, Class the class's.
-	Method, Class string
-	// Err is the binary method's error.
-	Err error
-}
-
-// classContext is the text a ClassError puts between its method's name
+// classContext is the text a classError puts between its method's name
 // and its cause, with the quoted class name in %s.
 const classContext = ", class %s against the rest: "
 
-// Error returns "METHOD, class "CLASS" against the rest: " and the cause.
-func (e *ClassError) Error() string {
-	return e.Method + fmt.Sprintf(classContext, strconv.Quote(e.Class)) + e.Err.Error()
+// classError returns the error err of the binary method fitted to class
+// against the rest (OneVsRest), with the method and the class as context:
+// "METHOD, class "CLASS" against the rest: " and err's message; it
+// unwraps to err.
+func classError(method, class string, err error) error {
+	return fmt.Errorf("%s"+classContext+"%w", method, strconv.Quote(class), err)
 }
 
-// Unwrap returns the binary method's error.
-func (e *ClassError) Unwrap() error { return e.Err }
-
 // WithoutClass returns an error message, as a results record keeps it,
-// with the class of each ClassError in it left out ("METHOD, class "C"
+// with the class of each classError in it left out ("METHOD, class "C"
 // against the rest: CAUSE" becomes "METHOD: CAUSE"), so that the messages
 // of an N-way fit whose classes failed alike are one message. Other
 // messages are returned as they are.
@@ -249,6 +239,41 @@ func (o *ovrModel) Selected() ([]Selection, bool) {
 		all = all && ok
 	}
 	return out, all
+}
+
+// ConstantClasses returns the classes of model whose models keep no
+// column of their own, and ok = whether model has per-column weights
+// (Selected) at all. Such a class is one whose Selection keeps no column
+// (its score is one constant) or, fitted one class against the rest by
+// average-kt, one whose model has no feature of non-zero weight: its
+// source weights, 1/n each, are average-kt's fixed prior (the average of
+// the sources), which every class's model shares, and its intercept is 0,
+// so that its score is that average over its root mean square on the
+// training rows, the same for every such class — nothing of the class's
+// own (prior then reports such a class). With a few examples a class such
+// classes take the rows by a constant (the first kind) or by a score they
+// share (the second) alone.
+func ConstantClasses(model MultiModel) (classes []int, prior, ok bool) {
+	sel, ok := model.Selected()
+	if !ok {
+		return nil, false, false
+	}
+	var models []Model
+	if o, isOVR := model.(*ovrModel); isOVR {
+		models = o.models
+	}
+	for k, s := range sel {
+		if k >= len(model.Classes()) {
+			break
+		}
+		switch {
+		case len(s.Columns) == 0:
+			classes = append(classes, k)
+		case k < len(models) && models[k].Method() == (averageKT{}).Name() && s.Features() == 0:
+			classes, prior = append(classes, k), true
+		}
+	}
+	return classes, prior, true
 }
 
 // ovrFile is the "one-vs-rest" form.

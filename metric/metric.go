@@ -49,17 +49,20 @@ func BalancedAccuracy(scores, y []float64) (float64, error) {
 // counts). It returns an error when K < 1, the lengths differ, y is empty
 // or an index is out of range.
 func ClassAccuracy(pred, y []int, K int) (acc, balanced float64, present int, err error) {
-	if err := checkClasses(pred, y, K); err != nil {
-		return 0, 0, 0, err
+	if K < 1 {
+		return 0, 0, 0, errClasses(K)
 	}
 	total, hits := make([]int, K), make([]int, K) // per true class
 	correct := 0
-	for i, t := range y {
+	err = tally(pred, y, K, func(t, p int) {
 		total[t]++
-		if pred[i] == t {
+		if p == t {
 			hits[t]++
 			correct++
 		}
+	})
+	if err != nil {
+		return 0, 0, 0, err
 	}
 	for t, n := range total {
 		if n > 0 {
@@ -75,25 +78,32 @@ func ClassAccuracy(pred, y []int, K int) (acc, balanced float64, present int, er
 // examples of true class t predicted p. It is K × K, for a caller that
 // reports it; its errors are ClassAccuracy's.
 func Confusion(pred, y []int, K int) ([][]int, error) {
-	if err := checkClasses(pred, y, K); err != nil {
-		return nil, err
+	if K < 1 {
+		return nil, errClasses(K)
 	}
 	conf := make([][]int, K)
 	for k := range conf {
 		conf[k] = make([]int, K)
 	}
-	for i, t := range y {
-		conf[t][pred[i]]++
+	if err := tally(pred, y, K, func(t, p int) { conf[t][p]++ }); err != nil {
+		return nil, err
 	}
 	return conf, nil
 }
 
-// checkClasses returns ClassAccuracy's error for its arguments, or nil: K
-// < 1, lengths that differ, no examples, an index out of range.
-func checkClasses(pred, y []int, K int) error {
-	if K < 1 {
-		return fmt.Errorf("metric: %d classes, want at least one", K)
-	}
+// errClasses is ClassAccuracy's error for K < 1 classes, which its callers
+// check before they allocate their K counts.
+func errClasses(K int) error {
+	return fmt.Errorf("metric: %d classes, want at least one", K)
+}
+
+// tally calls count(t, p) for each example's true class t and predicted
+// class p, in order, in the one pass that checks them: it returns
+// ClassAccuracy's error for its arguments (lengths that differ, no
+// examples, the first index out of range, found before count sees that
+// example), after which the counts are partial. K ≥ 1: its callers check
+// K (errClasses) before they allocate their counts.
+func tally(pred, y []int, K int, count func(t, p int)) error {
 	if len(pred) != len(y) {
 		return fmt.Errorf("metric: %d predictions for %d labels", len(pred), len(y))
 	}
@@ -101,9 +111,11 @@ func checkClasses(pred, y []int, K int) error {
 		return fmt.Errorf("metric: no examples")
 	}
 	for i, t := range y {
-		if p := pred[i]; t < 0 || t >= K || p < 0 || p >= K {
+		p := pred[i]
+		if t < 0 || t >= K || p < 0 || p >= K {
 			return fmt.Errorf("metric: example %d: class %d predicted %d, want classes 0 … %d", i, t, p, K-1)
 		}
+		count(t, p)
 	}
 	return nil
 }

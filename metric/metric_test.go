@@ -1,7 +1,10 @@
 package metric
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -94,5 +97,66 @@ func TestClassAccuracyMemory(t *testing.T) {
 	})
 	if allocs > 2 {
 		t.Errorf("ClassAccuracy of %d classes: %v allocations, want at most 2 (counts per class)", K, allocs)
+	}
+}
+
+// TestClassAccuracyOnePass: ClassAccuracy and Confusion, which check the
+// classes in the pass that counts them, give the two-pass definition's
+// numbers bit for bit (check every index, then count; the balanced
+// accuracy summed over the classes in index order), and for an index out
+// of range the first bad example's error, wherever it lies.
+func TestClassAccuracyOnePass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 200 {
+		K, m := 1+rng.IntN(7), 1+rng.IntN(60)
+		pred, y := make([]int, m), make([]int, m)
+		for i := range m {
+			pred[i], y[i] = rng.IntN(K), rng.IntN(K)
+		}
+		total, hits := make([]int, K), make([]int, K)
+		conf := make([][]int, K)
+		for k := range conf {
+			conf[k] = make([]int, K)
+		}
+		correct := 0
+		for i, c := range y {
+			total[c]++
+			conf[c][pred[i]]++
+			if pred[i] == c {
+				hits[c]++
+				correct++
+			}
+		}
+		var bal float64
+		present := 0
+		for c, n := range total {
+			if n > 0 {
+				bal += float64(hits[c]) / float64(n)
+				present++
+			}
+		}
+		acc, gotBal, gotPresent, err := ClassAccuracy(pred, y, K)
+		gotConf, cerr := Confusion(pred, y, K)
+		if err != nil || cerr != nil || acc != float64(correct)/float64(m) || gotBal != bal/float64(present) || gotPresent != present {
+			t.Fatalf("trial %d: %v %v %d %v %v; want %v %v %d", trial, acc, gotBal, gotPresent, err, cerr, float64(correct)/float64(m), bal/float64(present), present)
+		}
+		for c := range conf {
+			if !slices.Equal(gotConf[c], conf[c]) {
+				t.Fatalf("trial %d: confusion %v, want %v", trial, gotConf, conf)
+			}
+		}
+		bad := rng.IntN(m)
+		second := rng.IntN(m)
+		if second > bad {
+			y[second] = -1 // a later bad example: not the one named
+		}
+		pred[bad] = K
+		want := fmt.Sprintf("metric: example %d: class %d predicted %d, want classes 0 … %d", bad, y[bad], K, K-1)
+		if _, _, _, err := ClassAccuracy(pred, y, K); err == nil || err.Error() != want {
+			t.Errorf("trial %d: ClassAccuracy error %v, want %q", trial, err, want)
+		}
+		if _, err := Confusion(pred, y, K); err == nil || err.Error() != want {
+			t.Errorf("trial %d: Confusion error %v, want %q", trial, err, want)
+		}
 	}
 }

@@ -139,7 +139,12 @@ column (its score is one constant: it tells no example from another);
 constant-classes, per-class models of a fit one
 class against the rest that keep no column (their scores are constant, so
 one class, which the warning names, takes the rows no other class scores
-higher); not-converged, runs of an
+higher), or, average-kt's, no feature (their scores are identical: the
+sources' average, which every class shares, over its root mean square on
+the training examples); one-class, a
+multi-class model that predicts one class for every training example
+though the labels hold several (a very unbalanced sample, or examples
+identical across classes); not-converged, runs of an
 iterative solver (the logistic baselines' liblinear solvers, the L-BFGS of
 multinomial-logistic and greedytl-nway) that stopped at their iteration cap
 or could not progress before their stopping rule held: the warning names

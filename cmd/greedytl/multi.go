@@ -84,7 +84,11 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 		}
 		return badInput(fmt.Errorf("fitting %s on %s with the %d classes of %s: %w", mm.Name(), o.data.describe(), len(cls.Names), displayName(o.data.labels), err))
 	}
-	warnConstantClasses(s, model, X, H)
+	if !warnConstantClasses(s, model, X, H) {
+		if err := warnOneClass(s, model, d, cls); err != nil {
+			return err
+		}
+	}
 	warnNotConverged(s, model)
 	src, err := o.data.sourcesID()
 	if err != nil {
@@ -327,31 +331,25 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 
 // warnConstantClasses warns (code "constant-classes") when the per-class
 // models of model (one-vs-rest: Selected per class) include some that keep
-// no column. Such a class's score is one constant, the same for every row:
-// with a couple of examples a class, a method that chooses its own
-// regularisation (the sparse baselines) may choose the empty model for most
-// classes, and the model then predicts one class for most rows. The
-// warning names that class, the one of those whose constant is the highest
-// (the first of them on a tie, as Predict breaks ties), read from the
-// model's scores of the first training row (X and H, either nil when
-// absent): after the one-vs-rest scaling a constant score is its sign, and
-// a class-balanced model's constant, an intercept 0 but for rounding, may
-// be of either sign, so that it need not be the first of them.
-func warnConstantClasses(s *streams, model method.MultiModel, X, H *mat.Dense) {
-	sel, ok := model.Selected()
-	if !ok {
-		return
+// no column of their own (method.ConstantClasses), and reports whether it
+// warned. Such a class's score is one constant, the same for every row
+// (or, average-kt's, the average of the sources that every class's model
+// shares, plus the class's intercept): with a couple of examples a class,
+// a method that chooses its own regularisation (the sparse baselines) may
+// choose the empty model for most classes, and the model then predicts one
+// class for most rows. The warning names that class, the one of those
+// whose score is the highest on the first training row (the first of them
+// on a tie, as Predict breaks ties), read from the model's scores of that
+// row (X and H, either nil when absent): after the one-vs-rest scaling a
+// constant score is its sign, and a class-balanced model's constant, an
+// intercept 0 but for rounding, may be of either sign, so that it need not
+// be the first of them.
+func warnConstantClasses(s *streams, model method.MultiModel, X, H *mat.Dense) bool {
+	empty, prior, ok := method.ConstantClasses(model)
+	if !ok || len(empty) == 0 {
+		return false
 	}
 	names := model.Classes()
-	var empty []int
-	for k, sl := range sel {
-		if len(sl.Columns) == 0 && k < len(names) {
-			empty = append(empty, k)
-		}
-	}
-	if len(empty) == 0 {
-		return
-	}
 	var first method.Data
 	if X != nil {
 		first.X = X.Slice(0, 1, 0, X.RawMatrix().Cols)
@@ -371,7 +369,46 @@ func warnConstantClasses(s *streams, model method.MultiModel, X, H *mat.Dense) {
 	for i, k := range empty {
 		emptyNames[i] = names[k]
 	}
+	what := "keep no column: their scores are constant"
+	if prior {
+		what = "keep no column of their own (no feature and no intercept, only the sources' average, which every class's model shares): their scores are identical, that average over its root mean square on the training examples"
+	}
 	s.warn(warning{Code: "constant-classes", Classes: emptyNames,
-		Message: fmt.Sprintf("the %s models of %d of the %d classes (%s) keep no column: their scores are constant, so the rows no other class scores higher go to %q; with so few examples a class, try the default method, greedytl-nway",
-			model.Method(), len(empty), len(names), strings.Join(quoteAll(emptyNames), ", "), names[takes])})
+		Message: fmt.Sprintf("the %s models of %d of the %d classes (%s) %s, so the rows no other class scores higher go to %q; with so few examples a class, try the default method, greedytl-nway",
+			model.Method(), len(empty), len(names), strings.Join(quoteAll(emptyNames), ", "), what, names[takes])})
+	return true
+}
+
+// warnOneClass warns (code "one-class") when model, fitted on d with the
+// labels cls of several classes, predicts one class for every training
+// row (method.OneClass): a very unbalanced sample (28, 1 and 1 examples)
+// may give the majority class every row, which the fit would otherwise
+// write without a word. An error is predict's on the training rows (which
+// the fit has read, so that it is not expected).
+func warnOneClass(s *streams, model method.MultiModel, d method.Data, cls *dataset.Classes) error {
+	k, one, err := method.OneClass(model, d)
+	if err != nil {
+		return fmt.Errorf("predicting the training rows with the %s model: %w", model.Method(), err)
+	}
+	if !one {
+		return nil
+	}
+	names := model.Classes()
+	counts := make([]int, len(cls.Names))
+	for _, c := range cls.Y {
+		counts[c]++
+	}
+	var others []string
+	for c, n := range counts {
+		if n > 0 && c != k {
+			others = append(others, fmt.Sprintf("%q: %d", cls.Names[c], n))
+		}
+	}
+	if len(others) == 0 {
+		return nil
+	}
+	s.warn(warning{Code: "one-class", Classes: []string{names[k]},
+		Message: fmt.Sprintf("the %s model predicts %q for every one of the %d training examples: it tells none of the other classes' examples (%s) from that class, so it will seldom if ever predict them: they have too few examples, or examples identical to examples of that class (rows labelled with several classes)",
+			model.Method(), names[k], len(cls.Y), strings.Join(others, ", "))})
+	return nil
 }

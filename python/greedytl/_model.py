@@ -65,8 +65,9 @@ __all__ = ["ModelFileError", "read_model", "parse_model", "Scorer"]
 FORMAT = "greedytl-model"
 VERSIONS = (1, 2)
 
-# The least positive normal float64 (method.normaliseRow's 0x1p-1022): a
-# sum of squares below it is recomputed in units of the row's largest value.
+# The least positive normal float64 (method.normaliseRow's and
+# method.distance's 0x1p-1022): a sum of squares below it is recomputed in
+# units of the row's (or the difference's) largest value.
 _MIN_NORMAL = 2.0 ** -1022
 # The most floats the terms of a score's sums take at once (32 MiB), but
 # for one column of terms: _add_columns asks for blocks of columns of at
@@ -1256,7 +1257,7 @@ def _add_columns(acc, cols, terms):
 
 def _sq_dist(Z, R):
     """Squared Euclidean distances between the rows of Z and of R (rows × |R|),
-    accumulated column by column as method.sqDist, in blocks of rows of Z
+    accumulated column by column as method.distance sums them, in blocks of rows of Z
     whose |R| sums take at most _BLOCK floats (and their differences, too, a
     block of columns at a time)."""
     out = np.zeros((Z.shape[0], R.shape[0]))
@@ -1264,6 +1265,36 @@ def _sq_dist(Z, R):
     for a in range(0, Z.shape[0], step):
         Zb = Z[a:a + step]
         _add_columns(out[a:a + step], Z.shape[1], lambda j, k: _square(Zb[:, None, j:k] - R[None, :, j:k]))
+    return out
+
+
+def _dist(Z, R):
+    """Euclidean distances between the rows of Z and of R (rows × |R|), as
+    method.distance computes them: the square roots of _sq_dist, but where a
+    squared distance overflows or falls below the normal range, the distance
+    in units of the largest |difference| of the two rows (squares summed in
+    order), so that the nearest row does not depend on the scale of the
+    rows; +Inf only where a difference overflows.  Those pairs (every pair
+    of equal rows among them) are recomputed _BLOCK // p pairs at a time,
+    so that their differences take at most _BLOCK floats."""
+    d2 = _sq_dist(Z, R)
+    out = np.sqrt(d2)
+    I, Rr = np.nonzero(~(d2 < np.inf) | (d2 < _MIN_NORMAL))
+    step = max(1, _BLOCK // max(1, Z.shape[1]))
+    for a in range(0, len(I), step):
+        i, r = I[a:a + step], Rr[a:a + step]
+        E = Z[i]
+        E -= R[r]
+        # |E| in place: the squares below are the same bits
+        u = np.abs(E, out=E).max(axis=1) if E.shape[1] else np.zeros(len(i))
+        out[i, r] = u
+        ok = (u > 0) & (u < np.inf)
+        if ok.any():
+            if not ok.all():
+                E = E[ok]
+            E = _square(np.divide(E, u[ok, None], out=E))
+            np.add.accumulate(E, axis=1, out=E)
+            out[i[ok], r[ok]] = u[ok] * np.sqrt(E[:, -1])
     return out
 
 
@@ -1423,13 +1454,13 @@ class MultiScorer(Scorer):
                 S = S + zh @ self.wh.T
             return S
         if self.form == "nearest-neighbour":
-            d2 = _sq_dist(self._z(X, H, rows), self.rows)
+            dist = _dist(self._z(X, H, rows), self.rows)
             S = np.empty((rows, K))
             for k in range(K):
-                S[:, k] = -np.sqrt(d2[:, self.row_classes == k].min(axis=1))
+                S[:, k] = -dist[:, self.row_classes == k].min(axis=1)
             return S
         if self.form == "centroid-cosine":
-            return -np.sqrt(_sq_dist(_unit_rows(self._z(X, H, rows)), self.centroids))
+            return -_dist(_unit_rows(self._z(X, H, rows)), self.centroids)
         if self.form == "one-vs-rest":
             return np.column_stack([m._finite_scores(X, H, rows) / self.score_scale[k]
                                     for k, m in enumerate(self.models)])

@@ -227,7 +227,7 @@ def test_linear_scores_sequential(monkeypatch):
 def test_row_sums_sequential(monkeypatch):
     """The sums of the multi-class forms that compare whole rows — a row's
     sum of squares (method.normaliseRow) and the squared distance of two
-    rows (method.sqDist) — are the Go loops' sums, column by column, bit
+    rows (method.distance) — are the Go loops' sums, column by column, bit
     for bit (the distances in one block of rows or many; both in one
     block of columns or many, whichever order of work _add_columns takes).  (Their speed is measured by
     python/benchmarks/score_wide.py.)"""
@@ -249,7 +249,7 @@ def test_row_sums_sequential(monkeypatch):
 
 def test_overflow_reported_without_warning(monkeypatch):
     """A score that overflows — a sum to ±Inf, or +Inf from the features
-    and -Inf from the sources (NaN), or a squared distance to +Inf — is the
+    and -Inf from the sources (NaN), or a distance to +Inf — is the
     ValueError naming its row, with no NumPy RuntimeWarning ("overflow
     encountered in accumulate") before it, whichever order of work the sums
     take."""
@@ -263,14 +263,78 @@ def test_overflow_reported_without_warning(monkeypatch):
           "rows": [[0.0, 0.0], [1.0, 1.0]], "row_classes": [0, 1]}
     cases = ((lin, [[1, 2], [big, big]], [[0, 0], [0, 0]], 1),
              (lin, [[1, 2], [3, 4], [big, big]], [[0, 0], [0, 0], [-big, -big]], 2),
-             (nn, [[1, 2], [big, 0]], None, 1))
+             (nn, [[1, 2], [big, 0]], None, None),
+             (nn, [[1, 2], [1.5e308, 1.5e308]], None, 1))
     for tall in (0, 10 ** 9):
         monkeypatch.setattr(greedytl._model, "_TALL", tall)
         for doc, X, H, row in cases:
             with warnings.catch_warnings():
                 warnings.simplefilter("error")
+                if row is None:  # a squared distance overflows, the distance does not
+                    assert np.all(np.isfinite(greedytl._model.decode(doc).scores(np.array(X, float))))
+                    continue
                 with pytest.raises(ValueError, match="the score of row {} overflows".format(row)):
                     greedytl._model.decode(doc).scores(np.array(X, float), None if H is None else np.array(H, float))
+
+
+def test_nearest_neighbour_duplicates_memory_bounded(monkeypatch):
+    """Pairs of rows recomputed in units of their largest difference (every
+    pair of equal rows among them: a query equal to a training row) take
+    _BLOCK // p pairs at a time, not all at once: tracemalloc's peak while
+    scoring 150 queries equal to 150 training rows of 100 features stays
+    under 4 MiB with _BLOCK at 2**14 floats, where the 22,500 pairs'
+    differences alone take 17 MiB; the scores are the same bits as in one
+    block."""
+    import tracemalloc
+    p, m = 100, 150
+    R = np.zeros((m, p))
+    R[m // 2:, 0] = 1.0  # two distinct rows, each repeated
+    R[m // 2:m // 2 + 5, 1] = 1e-170  # and pairs whose squares underflow
+    doc = {"format": "greedytl-model", "version": 2, "method": "nearest-neighbour", "hyperparameters": {},
+           "classes": ["a", "b"], "num_features": p, "num_sources": 0, "form": "nearest-neighbour",
+           "x": {"mean": [0.0] * p, "scale": [1.0] * p}, "h": _NO_SCALER,
+           "rows": R.tolist(), "row_classes": [0] * (m // 2) + [1] * (m // 2)}
+    scorer = greedytl._model.decode(doc)
+    Q = R[::-1].copy()
+    want = scorer.scores(Q)
+    monkeypatch.setattr(greedytl._model, "_BLOCK", 2 ** 14)
+    tracemalloc.start()
+    try:
+        got = scorer.scores(Q)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * 2 ** 20, peak
+    assert np.array_equal(got, want) and np.array_equal(np.signbit(got), np.signbit(want))
+    assert np.array_equal(np.argmax(got, axis=1), [1] * (m // 2) + [0] * (m // 2))
+
+
+def test_nearest_neighbour_any_scale():
+    """A nearest-neighbour file's rows and queries times c score c times
+    the unscaled scores (to 1e-14 relative), for c whose squared distances
+    overflow, underflow or fall below the normal range (1e-160: sums of
+    about 1e-319, whose square roots keep a few digits) (method.distance;
+    Go's TestNearestNeighbourAnyScale): the same nearest rows, where
+    summing squares gave +Inf (an error), 0 or scores off in the fifth
+    digit."""
+    rng = np.random.default_rng(19)
+    R, Q = rng.normal(size=(12, 5)) * 2, rng.normal(size=(9, 5)) * 2
+    classes = np.arange(12) % 3
+
+    def scores(c):
+        doc = {"format": "greedytl-model", "version": 2, "method": "nearest-neighbour", "hyperparameters": {},
+               "classes": ["a", "b", "c"], "num_features": 5, "num_sources": 0, "form": "nearest-neighbour",
+               "x": {"mean": [0.0] * 5, "scale": [1.0] * 5}, "h": _NO_SCALER,
+               "rows": (R * c).tolist(), "row_classes": classes.tolist()}
+        return greedytl._model.decode(doc).scores(Q * c)
+
+    want = scores(1.0)
+    assert len(set(np.argmax(want, axis=1))) > 1
+    for c in (1e-200, 1e-160, 1e200, 1e300):
+        got = scores(c) / c
+        assert np.array_equal(np.argmax(got, axis=1), np.argmax(want, axis=1)), c
+        assert np.all(np.abs(got - want) <= 1e-14 * np.abs(want)), (c, np.max(np.abs(got / want - 1)))
+        assert np.allclose(got, want, rtol=1e-14, atol=0), c
 
 
 def test_underflow_is_no_error():

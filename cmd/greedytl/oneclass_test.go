@@ -1,0 +1,116 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// fitAndPredict fits method on x, h and y (h "" for none) with --json,
+// and returns the report, fit's standard error and the classes predict
+// gives the training rows.
+func fitAndPredict(t *testing.T, dir, meth, x, h, y string) (fitReport, string, []string) {
+	t.Helper()
+	out := filepath.Join(dir, meth+".json")
+	args := []string{"fit", "--method", meth, "--features", x, "--labels", y, "--out", out, "--json"}
+	pargs := []string{"predict", out, "--features", x}
+	if h != "" {
+		args = append(args, "--source-scores", h)
+		pargs = append(pargs, "--source-scores", h)
+	}
+	code, stdout, stderr := cli(t, "", args...)
+	if code != 0 {
+		t.Fatalf("%s: exit %d: %s", meth, code, stderr)
+	}
+	var rep fitReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%s: fit --json printed %q: %v", meth, stdout, err)
+	}
+	code, stdout, perr := cli(t, "", pargs...)
+	if code != 0 {
+		t.Fatalf("%s: predict: exit %d: %s", meth, code, perr)
+	}
+	return rep, stderr, strings.Fields(stdout)
+}
+
+// randomCSV writes rows × cols standard normal values (seed) as a CSV file.
+func randomCSV(t *testing.T, dir, name string, rows, cols int, seed uint64) string {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	var b strings.Builder
+	for range rows {
+		for j := range cols {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "%.6g", rng.NormFloat64())
+		}
+		b.WriteByte('\n')
+	}
+	return writeText(t, dir, name, b.String())
+}
+
+// TestFitWarnsOneClass: a multi-class fit on a very unbalanced sample (28,
+// 1 and 1 examples of three classes, on noise) that predicts the majority
+// class for every training row warns so (code "one-class", naming that
+// class), on standard error and in fit --json's report; a fit that
+// predicts several classes for its training rows (nearest-neighbour,
+// which predicts each training row's own class) does not. greedytl-nway
+// and multinomial-logistic gave every row the majority class without a
+// word.
+func TestFitWarnsOneClass(t *testing.T) {
+	dir := t.TempDir()
+	x := randomCSV(t, dir, "X.csv", 30, 2, 1)
+	h := randomCSV(t, dir, "H.csv", 30, 1, 2)
+	y := writeText(t, dir, "y.txt", strings.Repeat("a\n", 28)+"b\nc\n")
+	for _, tc := range []struct {
+		method string
+		warn   bool
+	}{{"greedytl-nway", true}, {"multinomial-logistic", true}, {"nearest-neighbour", false}} {
+		rep, stderr, pred := fitAndPredict(t, dir, tc.method, x, h, y)
+		one := len(slices.Compact(slices.Clone(pred))) == 1
+		if one != tc.warn {
+			t.Fatalf("%s: predict gives the training rows %q: the check needs one class iff a warning is expected (%v)", tc.method, pred, tc.warn)
+		}
+		var got []string
+		for _, w := range rep.Warnings {
+			got = append(got, w.Code)
+			if w.Code != "one-class" {
+				continue
+			}
+			want := fmt.Sprintf("model predicts %q for every one of the 30 training examples", pred[0])
+			if !strings.Contains(w.Message, want) || !strings.Contains(w.Message, `("b": 1, "c": 1)`) || !slices.Equal(w.Classes, pred[:1]) ||
+				!strings.Contains(stderr, "greedytl: warning: "+w.Message+"\n") {
+				t.Errorf("%s: warning %+v, want a message with %q and the other classes, the class %q, and the same on stderr:\n%s", tc.method, w, want, pred[0], stderr)
+			}
+		}
+		if slices.Contains(got, "one-class") != tc.warn {
+			t.Errorf("%s: warnings %q; a one-class warning expected: %v\n%s", tc.method, got, tc.warn, stderr)
+		}
+	}
+}
+
+// TestAverageKTConstantFeaturesWarns: average-kt on constant features (and
+// informative-free source scores) fits every class's model on the sources'
+// average alone, which every class shares, and gives every row one class:
+// it warns constant-classes as the methods whose models keep no column do
+// (it said nothing), naming the class predict gives the rows, and once
+// (not also one-class).
+func TestAverageKTConstantFeaturesWarns(t *testing.T) {
+	dir := t.TempDir()
+	x := writeText(t, dir, "X.csv", strings.Repeat("1,2,3\n", 30))
+	h := randomCSV(t, dir, "H.csv", 30, 3, 3)
+	y := writeText(t, dir, "y.txt", strings.Repeat("a\nb\nc\n", 10))
+	rep, stderr, pred := fitAndPredict(t, dir, "average-kt", x, h, y)
+	if len(slices.Compact(slices.Clone(pred))) != 1 {
+		t.Fatalf("predict gives the training rows %q, not one class: the check is too weak", pred)
+	}
+	want := fmt.Sprintf(`the average-kt models of 3 of the 3 classes ("a", "b", "c") keep no column of their own (no feature and no intercept, only the sources' average, which every class's model shares): their scores are identical, that average over its root mean square on the training examples, so the rows no other class scores higher go to %q;`, pred[0])
+	if len(rep.Warnings) != 1 || rep.Warnings[0].Code != "constant-classes" || !strings.Contains(rep.Warnings[0].Message, want) ||
+		strings.Count(stderr, "greedytl: warning: ") != 1 {
+		t.Errorf("warnings %+v, stderr:\n%s\nwant one constant-classes warning with %q", rep.Warnings, stderr, want)
+	}
+}

@@ -1,0 +1,134 @@
+package method
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/greedytl/greedytl/standardize"
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestNearestNeighbourAnyScale: the nearest training row, and so the
+// class and the distance, do not depend on the scale of the standardised
+// rows. A nearest-neighbour model whose stored rows and queries are those
+// of an ordinary problem times c (its scaler the identity, so the queries
+// are the standardised rows) predicts the classes the brute-force
+// definition gives on the unscaled rows, with scores c times theirs, for c
+// whose squared distances overflow (1e200, 1e300), underflow (1e-200) or
+// fall below the normal range (1e-160: sums of about 1e-319, whose square
+// roots keep only a few digits) — where summing squares gave +Inf
+// distances (an error), 0 for every row (the first class) or scores off
+// in the fifth digit.
+func TestNearestNeighbourAnyScale(t *testing.T) {
+	const m, q, p, K = 12, 9, 5, 3
+	rng := rand.New(rand.NewPCG(19, 0x6e6e))
+	R, Q := mat.NewDense(m, p, nil), mat.NewDense(q, p, nil)
+	for _, A := range []*mat.Dense{R, Q} {
+		r, c := A.Dims()
+		for i := range r {
+			for j := range c {
+				A.Set(i, j, 2*rng.NormFloat64())
+			}
+		}
+	}
+	class := make([]int, m)
+	for i := range class {
+		class[i] = i % K
+	}
+	// The definition on the unscaled rows: the class of the nearest row,
+	// and per class minus the least distance.
+	wantClass := make([]int, q)
+	wantScore := mat.NewDense(q, K, nil)
+	for i := range q {
+		best := []float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+		nearest, nd := -1, math.Inf(1)
+		for r := range m {
+			var s float64
+			for j := range p {
+				e := Q.At(i, j) - R.At(r, j)
+				s += e * e
+			}
+			best[class[r]] = min(best[class[r]], s)
+			if s < nd {
+				nearest, nd = r, s
+			}
+		}
+		wantClass[i] = class[nearest]
+		for k := range K {
+			wantScore.Set(i, k, -math.Sqrt(best[k]))
+		}
+	}
+	identity := standardize.Scaler{Mean: make([]float64, p), Scale: slices.Repeat([]float64{1}, p)}
+	if len(slices.Compact(slices.Clone(wantClass))) < 2 {
+		t.Fatalf("the queries' nearest rows are all of one class: the check is too weak")
+	}
+	for _, c := range []float64{1, 1e-200, 1e-160, 1e200, 1e300} {
+		var Rc, Qc mat.Dense
+		Rc.Scale(c, R)
+		Qc.Scale(c, Q)
+		nn := &nearestNeighbourModel{multiBase: multiBase{"nearest-neighbour", []string{"a", "b", "c"}, map[string]float64{}},
+			s: blockScaler{X: identity}, rows: &Rc, class: class}
+		pred, err := nn.Predict(Data{X: &Qc})
+		if err != nil {
+			t.Errorf("scale %g: %v", c, err)
+			continue
+		}
+		if !slices.Equal(pred, wantClass) {
+			t.Errorf("scale %g: classes %v, the definition gives %v", c, pred, wantClass)
+		}
+		S, err := nn.Scores(Data{X: &Qc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range q {
+			for k := range K {
+				if got, want := S.At(i, k)/c, wantScore.At(i, k); math.Abs(got-want) > 1e-14*math.Abs(want) {
+					t.Errorf("scale %g: row %d class %d: score %v / scale = %v, want %v", c, i, k, S.At(i, k), got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestOneClassNearestNeighbour: OneClass finds a nearest-neighbour model's
+// predictions of its training rows in one pass (rows equal to a row are its
+// nearest, the lowest class of them wins) and they are Predict's: on rows
+// that each coincide with a row of class "a" (r1 of "a" and "b", r2 of "a"
+// and "c") every row is "a"; on distinct rows each row is its own class.
+// A row of "b" equal to one of "a" and one of "c" but for a −0 where they
+// have +0 (column 0's mean is +0, so the standardised rows keep the signs)
+// is "a" too: distance counts −0 equal to +0, and so must OneClass.
+// The other models are asked Predict.
+func TestOneClassNearestNeighbour(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	for _, tc := range []struct {
+		X     []float64
+		y     []int
+		one   bool
+		class int
+	}{
+		{[]float64{1, 2, 1, 2, 3, -1, 3, -1, -0.0, 0}, []int{1, 0, 2, 0, 0}, true, 0},
+		{[]float64{1, 2, 1, 2, 3, -1, 3, -1}, []int{1, 0, 2, 2}, false, 0},
+		{[]float64{1, 2, 5, 2, 3, -1, 3, 4}, []int{1, 0, 2, 0}, false, 0},
+		{[]float64{negZero, 2, 0, 2, 1, -1, -1, 3, 0, 2}, []int{1, 0, 0, 0, 2}, true, 0},
+	} {
+		m := len(tc.y)
+		train := Data{X: mat.NewDense(m, 2, tc.X)}
+		y := ClassLabels{Names: []string{"a", "b", "c"}, Y: tc.y}
+		model, _ := multiFile(t, "nearest-neighbour", train, y)
+		pred, err := model.Predict(train)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := model.(*nearestNeighbourModel).trainingClasses()
+		if !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(pred))) {
+			t.Errorf("%v: training classes %v, Predict %v", tc.y, got, pred)
+		}
+		k, one, err := OneClass(model, train)
+		if err != nil || one != tc.one || k != tc.class {
+			t.Errorf("%v: OneClass %d %v %v, want %d %v (Predict %v)", tc.y, k, one, err, tc.class, tc.one, pred)
+		}
+	}
+}
