@@ -121,6 +121,7 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"text after quote", "\"1\"x,2\n", "x.csv:1: column 1: unexpected 'x' after quoted field"},
 		{"CR line ends count lines", "1,2\r3,4\r5,x\r", "x.csv:3: column 2: cannot parse \"x\" as a number"},
 		{"svmlight (liblinear-predict's test file)", "+1 1:0.708333 2:1\n-1 1:0.5\n", "x.csv:1: column 2: \"1:0.708333\" is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's load_svmlight_file(path, zero_based=False), then np.save)"},
+		{"svmlight from 0 (dump_svmlight_file's default)", "0 0:14.23 1:1.71\n", "x.csv:1: column 2: \"0:14.23\" is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's load_svmlight_file(path, zero_based=True: its indices start at 0), then np.save)"},
 		{"svmlight qid", "1 qid:3 1:2\n", "x.csv:1: column 2: \"qid:3\" is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's load_svmlight_file(path, zero_based=False), then np.save)"},
 		{"colon in text", "1,a:b\n", "x.csv:1: column 2: cannot parse \"a:b\" as a number"},
 		{"long cell", "1," + strings.Repeat("z", 100) + "\n", "x.csv:1: column 2: cannot parse \"" + strings.Repeat("z", 40) + "\"... as a number"},

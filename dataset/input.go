@@ -466,7 +466,14 @@ func parseValue(b []byte, col int) (float64, error) {
 			return 0, fmt.Errorf("column %d: empty value", col)
 		}
 		if isSVMLightPair(b) {
-			return 0, fmt.Errorf("column %d: %s is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's load_svmlight_file(path, zero_based=False), then np.save)", col, quoteField(b))
+			// Index 0 exists only in a file counted from 0, as
+			// scikit-learn's dump_svmlight_file writes by default, which
+			// load_svmlight_file refuses with zero_based=False.
+			zeroBased := "False"
+			if bytes.HasPrefix(b, []byte("0:")) {
+				zeroBased = "True: its indices start at 0"
+			}
+			return 0, fmt.Errorf("column %d: %s is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's load_svmlight_file(path, zero_based=%s), then np.save)", col, quoteField(b), zeroBased)
 		}
 		if bytes.IndexByte(b, ';') >= 0 {
 			return 0, fmt.Errorf("column %d: cannot parse %s as a number: fields separated by ';', as Excel and R's write.csv2 write CSV where the decimal separator is a comma, are not read: separate them by commas or tabs, with '.' decimal points (pandas: read_csv(path, sep=';', decimal=','), then to_csv(path, index=False))", col, quoteField(b))
