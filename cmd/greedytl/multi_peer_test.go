@@ -19,9 +19,10 @@ import (
 // load_digits: offline): argv[3] training rows of each class drawn with
 // NumPy's default_rng(argv[5]), every other row a test row; the features
 // as CSV (Xtr.csv, Xte.csv) and the labels, the data set's target_names,
-// one a line (ytr.txt, yte.txt). With argv[4] = 1 it also writes three
-// source scores of every row as .npy (Htr.npy, Hte.npy): tanh of random
-// projections of the features, a user's own sources.
+// one a line (ytr.txt, yte.txt), and the test rows of the data set's last
+// two classes alone (Xsub.csv, ysub.txt). With argv[4] = 1 it also writes
+// three source scores of every row as .npy (Htr.npy, Hte.npy, Hsub.npy):
+// tanh of random projections of the features, a user's own sources.
 const sklearnDataScript = `
 import sys, numpy as np
 from sklearn import datasets
@@ -31,7 +32,8 @@ X, y, names = d.data, d.target, np.asarray(d.target_names).astype(str)
 rng = np.random.default_rng(seed)
 tr = np.concatenate([rng.permutation(np.flatnonzero(y == k))[:shots] for k in np.unique(y)])
 te = np.setdiff1d(np.arange(len(y)), tr)
-for part, rows in (("tr", tr), ("te", te)):
+sub = te[y[te] >= np.unique(y)[-2]]
+for part, rows in (("tr", tr), ("te", te), ("sub", sub)):
     np.savetxt(f"{out}/X{part}.csv", X[rows], delimiter=",", fmt="%.17g")
     with open(f"{out}/y{part}.txt", "w") as f:
         f.write("".join(names[k] + "\n" for k in y[rows]))
@@ -39,6 +41,7 @@ if with_h:
     H = np.tanh((X - X.mean(0)) / (X.std(0) + 1) @ rng.standard_normal((X.shape[1], 3)))
     np.save(f"{out}/Htr.npy", H[tr])
     np.save(f"{out}/Hte.npy", H[te])
+    np.save(f"{out}/Hsub.npy", H[sub])
 `
 
 // sklearnMultiCLIScript computes scikit-learn's side of
@@ -67,7 +70,9 @@ if with_h:
 //     "dv" (scikit-learn's decision values, centred) and "row" (‖[z, 1]‖);
 //   - "metrics": accuracy_score, balanced_accuracy_score and
 //     confusion_matrix (labels: the model's classes) of each
-//     pred-<method>.txt against yte.txt.
+//     pred-<method>.txt against yte.txt, and "metrics-sub" those of each
+//     sub-<method>.txt against ysub.txt (labels of two classes: the
+//     balanced accuracy is the mean recall over those two).
 const sklearnMultiCLIScript = `
 import json, sys, warnings
 import numpy as np
@@ -131,10 +136,13 @@ out["dist"] = float(np.linalg.norm(np.hstack([W - Wr, (b - br)[:, None]])))
 dv = lr.decision_function(S)
 out["dv"] = (dv - dv.mean(axis=1, keepdims=True)).tolist()
 out["row"] = np.sqrt((S ** 2).sum(axis=1) + 1).tolist()
+ysub = np.array(open(f"{d}/ysub.txt").read().split("\n")[:-1])
+out["metrics-sub"] = {}
 for meth in out["pred"]:
-    p = np.array(open(f"{d}/pred-{meth}.txt").read().split("\n")[:-1])
-    out["metrics"][meth] = {"accuracy": accuracy_score(yte, p), "balanced_accuracy": balanced_accuracy_score(yte, p),
-        "confusion": confusion_matrix(yte, p, labels=cls).tolist()}
+    for key, prefix, truth in (("metrics", "pred", yte), ("metrics-sub", "sub", ysub)):
+        p = np.array(open(f"{d}/{prefix}-{meth}.txt").read().split("\n")[:-1])
+        out[key][meth] = {"accuracy": accuracy_score(truth, p), "balanced_accuracy": balanced_accuracy_score(truth, p),
+            "confusion": confusion_matrix(truth, p, labels=cls).tolist()}
 print(json.dumps(out))
 `
 
@@ -165,7 +173,9 @@ print(json.dumps(out))
 //     and the documented rule leaves them 0.02 from the minimiser's;
 //   - predict --labels --json's accuracy, balanced accuracy and confusion
 //     matrix equal accuracy_score's, balanced_accuracy_score's and
-//     confusion_matrix's of its predictions.
+//     confusion_matrix's of its predictions, on the test rows of every
+//     class and on those of two classes alone (predictions of the others
+//     included).
 //
 // method/multi_peer_test.go compares the methods themselves on generated
 // data; this test compares what a user of the command line gets.
@@ -190,9 +200,11 @@ func TestMultiClassCLIAgainstScikitLearn(t *testing.T) {
 			path := func(name string) string { return filepath.Join(dir, name) }
 			train := []string{"--features", path("Xtr.csv")}
 			test := []string{"--features", path("Xte.csv")}
+			sub := []string{"--features", path("Xsub.csv")}
 			if tc.withH {
 				train = append(train, "--source-scores", path("Htr.npy"))
 				test = append(test, "--source-scores", path("Hte.npy"))
+				sub = append(sub, "--source-scores", path("Hsub.npy"))
 			}
 			yte := strings.Split(strings.TrimSuffix(readFile(t, path("yte.txt")), "\n"), "\n")
 			methods := []string{"nearest-mean", "nearest-neighbour", "multinomial-logistic"}
@@ -205,7 +217,7 @@ func TestMultiClassCLIAgainstScikitLearn(t *testing.T) {
 			}
 			pred := map[string][]string{}
 			scores := map[string][][]float64{}
-			evals := map[string]evaluation{}
+			evals, evalsSub := map[string]evaluation{}, map[string]evaluation{}
 			for _, meth := range methods {
 				model := path(meth + ".json")
 				if code, _, stderr := cli(t, "", append([]string{"fit", "--labels", path("ytr.txt"), "--method", meth, "--out", model}, train...)...); code != 0 {
@@ -248,6 +260,15 @@ func TestMultiClassCLIAgainstScikitLearn(t *testing.T) {
 					t.Fatalf("%s: predict --json's classes %q, %d examples; --scores' header %q, %d test rows", meth, ev.Classes, ev.Examples, header, len(yte))
 				}
 				evals[meth] = ev
+				code, out, stderr = cli(t, "", append([]string{"predict", model, "--labels", path("ysub.txt"), "--json", "--out", path("sub-" + meth + ".txt")}, sub...)...)
+				if code != 0 {
+					t.Fatalf("predict --labels ysub.txt --json: exit %d: %s", code, stderr)
+				}
+				ev = evaluation{}
+				if err := json.Unmarshal([]byte(out), &ev); err != nil {
+					t.Fatalf("predict --json: %v\n%s", err, out)
+				}
+				evalsSub[meth] = ev
 			}
 
 			out, err := exec.Command(py, "-c", sklearnMultiCLIScript, dir).Output()
@@ -264,6 +285,7 @@ func TestMultiClassCLIAgainstScikitLearn(t *testing.T) {
 				DV       [][]float64
 				Row      []float64
 				Metrics  map[string]evaluation
+				Sub      map[string]evaluation `json:"metrics-sub"`
 			}
 			if err := json.Unmarshal(out, &want); err != nil {
 				t.Fatalf("scikit-learn's output: %v\n%s", err, out)
@@ -274,10 +296,14 @@ func TestMultiClassCLIAgainstScikitLearn(t *testing.T) {
 						t.Errorf("%s: test row %d predicted %q, scikit-learn %q", meth, i, pred[meth][i], w)
 					}
 				}
-				got, w := evals[meth], want.Metrics[meth]
-				if got.Accuracy != w.Accuracy || math.Abs(got.BalancedAccuracy-w.BalancedAccuracy) > 1e-12 || !slices.EqualFunc(got.Confusion, w.Confusion, slices.Equal) {
-					t.Errorf("%s: predict --json: accuracy %v, balanced accuracy %v, confusion %v; scikit-learn's %v, %v, %v",
-						meth, got.Accuracy, got.BalancedAccuracy, got.Confusion, w.Accuracy, w.BalancedAccuracy, w.Confusion)
+				for _, c := range []struct {
+					labels    string
+					got, want evaluation
+				}{{"yte.txt", evals[meth], want.Metrics[meth]}, {"ysub.txt", evalsSub[meth], want.Sub[meth]}} {
+					if c.got.Accuracy != c.want.Accuracy || math.Abs(c.got.BalancedAccuracy-c.want.BalancedAccuracy) > 1e-12 || !slices.EqualFunc(c.got.Confusion, c.want.Confusion, slices.Equal) {
+						t.Errorf("%s: predict --labels %s --json: accuracy %v, balanced accuracy %v, confusion %v; scikit-learn's %v, %v, %v",
+							meth, c.labels, c.got.Accuracy, c.got.BalancedAccuracy, c.got.Confusion, c.want.Accuracy, c.want.BalancedAccuracy, c.want.Confusion)
+					}
 				}
 			}
 			var worstNN float64
