@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os/exec"
@@ -53,8 +54,9 @@ if with_h:
 //
 //   - "pred": the test rows' classes by NearestCentroid (nearest-mean),
 //     KNeighborsClassifier(n_neighbors=1) (nearest-neighbour) and
-//     LogisticRegression(multi_class="multinomial", solver="newton-cg") at
-//     the model file's C, to a gradient of 1e-10 (multinomial-logistic);
+//     LogisticRegression(solver="newton-cg"), multinomial (given so before
+//     scikit-learn 1.5, the default from then on), at the model file's C,
+//     to a gradient of 1e-10 (multinomial-logistic);
 //   - "nn": nearest-neighbour's scores by their definition in NumPy, minus
 //     the Euclidean distance to the class's nearest training row, a column
 //     constant on the training rows standardised to 0 as the package
@@ -103,7 +105,12 @@ model = json.load(open(f"{d}/multinomial-logistic.json"))
 C, cls = model["hyperparameters"]["C"], model["classes"]
 m, p = Z.shape
 K = len(cls)
-lr = LogisticRegression(multi_class="multinomial", solver="newton-cg", C=C, tol=1e-10, max_iter=100).fit(Z, y)
+# multi_class="multinomial", removed in scikit-learn 1.7, is the default for
+# three classes or more from 1.5 on (and "auto" chose it before that).
+import re, sklearn
+old = tuple(map(int, re.match(r"(\d+)\.(\d+)", sklearn.__version__).groups())) < (1, 5)
+assert K > 2 or old, "scikit-learn >= 1.5 fits two classes as one binary model, not a multinomial one"
+lr = LogisticRegression(solver="newton-cg", C=C, tol=1e-10, max_iter=100, **({"multi_class": "multinomial"} if old else {})).fit(Z, y)
 assert list(lr.classes_) == cls, (lr.classes_, cls)
 out["pred"]["multinomial-logistic"] = lr.predict(S).tolist()
 Y = (y[:, None] == np.array(cls)[None, :]).astype(float)
@@ -273,7 +280,11 @@ func TestMultiClassCLIAgainstScikitLearn(t *testing.T) {
 
 			out, err := exec.Command(py, "-c", sklearnMultiCLIScript, dir).Output()
 			if err != nil {
-				t.Fatalf("scikit-learn: %v", err)
+				var stderr []byte // Python's traceback
+				if ee, ok := errors.AsType[*exec.ExitError](err); ok {
+					stderr = ee.Stderr
+				}
+				t.Fatalf("scikit-learn: %v\n%s", err, stderr)
 			}
 			var want struct {
 				Pred     map[string][]string
