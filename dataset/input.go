@@ -520,7 +520,16 @@ func parseValue(b []byte, col int, split fieldSplit) (float64, error) {
 			return 0, fmt.Errorf("column %d: empty value", col)
 		}
 		if isSVMLightPair(b) {
-			return 0, fmt.Errorf("column %d: %s is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's load_svmlight_file(path, zero_based=False), then np.save)", col, quoteField(b))
+			// Index 0 exists only in a file counted from 0, as
+			// scikit-learn's dump_svmlight_file writes by default, which
+			// load_svmlight_file refuses with zero_based=False. Any
+			// other index does not tell: dump_svmlight_file omits
+			// zeros, so a file counted from 0 may start 1:… too.
+			how := "zero_based=False, n_features=<columns>) if its indices start at 1, as LIBSVM/liblinear's do, or zero_based=True if they start at 0, as scikit-learn's dump_svmlight_file writes by default (one field does not tell which)"
+			if bytes.HasPrefix(b, []byte("0:")) {
+				how = "zero_based=True, n_features=<columns>): its indices start at 0"
+			}
+			return 0, fmt.Errorf("column %d: %s is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's X, y = load_svmlight_file(path, %s; n_features keeps trailing columns of zeros; then np.save(out, X.toarray()))", col, quoteField(b), how)
 		}
 		if bytes.IndexByte(b, ';') >= 0 {
 			return 0, fmt.Errorf("column %d: cannot parse %s as a number: fields separated by ';', as Excel and R's write.csv2 write CSV where the decimal separator is a comma, are not read: separate them by commas or tabs, with '.' decimal points (pandas: %s, then to_csv(path, index=False))", col, quoteField(b), pandasDecimalComma(';', split.directive))

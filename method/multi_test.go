@@ -769,3 +769,34 @@ func TestReadMultiMethodErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestNearestNeighbourTieTakesTheFirstClass: a test row as near to an
+// example of class "b" as to one of class "a" (duplicated training rows)
+// is predicted "a", the first of the two classes in the model's order, in
+// whichever order the training rows come — as the method documents;
+// scikit-learn's KNeighborsClassifier takes the first such row instead
+// ("b" when it comes first).
+func TestNearestNeighbourTieTakesTheFirstClass(t *testing.T) {
+	nn, err := NewMulti("nearest-neighbour")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"a", "b", "c"}
+	test := Data{X: mat.NewDense(2, 1, []float64{0, 3}), H: mat.NewDense(2, 1, []float64{0, 0})}
+	for _, order := range [][]int{{1, 0, 2, 2, 1, 0}, {0, 1, 2, 2, 0, 1}} {
+		train := Data{X: mat.NewDense(6, 1, []float64{0, 0, 1, 2, 3, 3}), H: mat.NewDense(6, 1, nil)}
+		model, err := nn.FitMulti(context.Background(), train, ClassLabels{Names: names, Y: order}, Extra{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pred, err := model.Predict(test)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, k := range pred {
+			if names[k] != "a" {
+				t.Errorf("rows of classes %v: test row %d predicted %q, want \"a\" (a tie between a and b)", order, i, names[k])
+			}
+		}
+	}
+}

@@ -37,7 +37,7 @@ func init() {
 	})
 	Register(Registration{
 		Name:        "nearest-neighbour",
-		Description: "the class of the nearest training example (Euclidean on the standardised [X, H])",
+		Description: "the class of the nearest training example (Euclidean on the standardised [X, H]; examples of several classes equally near: the first of those classes in the model's order, whatever the rows' order, where scikit-learn's KNeighborsClassifier takes the first such row)",
 		NewMulti:    func() MultiMethod { return nearestNeighbour{} },
 		DecodeMulti: decodeNamed("nearest-neighbour", decodeNearestNeighbour),
 	})
