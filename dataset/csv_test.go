@@ -477,6 +477,13 @@ func TestDecodeCSVDecimalCommas(t *testing.T) {
 		{"comma missing, no header", "1,2,3\n4,5 6,7\n", `x.csv:2: column 2: cannot parse "5 6" as a number`},
 		{"blanks in a name", "a b,c d\n1,2 3\n", `x.csv:2: column 2: cannot parse "2 3" as a number`},
 		{"words", "1,5 x,2\n", `x.csv:1: column 2: cannot parse "5 x" as a number`},
+		// Whole numbers among decimals: a field of three integers.
+		{"tabs, a whole number between", "1,5\t2\t3,25\n", `x.csv:1: column 2: cannot parse "5\t2\t3" as a number: the line holds tabs and commas, and the commas were read as the separator: values separated by tabs with decimal commas (1,5),` + points + `'\t', decimal=','), then to_csv(path, index=False))`},
+		{"tabs, whole numbers first", "1\t2\t3,5\n", `x.csv:1: column 1: cannot parse "1\t2\t3" as a number: the line holds tabs and commas, and the commas were read as the separator: values separated by tabs with decimal commas (1,5),` + points + `'\t', decimal=','), then to_csv(path, index=False))`},
+		{"blanks, a whole number between", "1,5 2 3,25\n", `x.csv:1: column 2: cannot parse "5 2 3" as a number: the line holds blanks and commas, and the commas were read as the separator: values separated by blanks with decimal commas (1,5),` + points + `r'\s+', decimal=','), then to_csv(path, index=False))`},
+		{"blanks, whole numbers first", "-1 2 3,5\n", `x.csv:1: column 1: cannot parse "-1 2 3" as a number: the line holds blanks and commas, and the commas were read as the separator: values separated by blanks with decimal commas (1,5),` + points + `r'\s+', decimal=','), then to_csv(path, index=False))`},
+		{"commas missing", "a,b,c\n1,2 3 4,5\n", `x.csv:2: column 2: cannot parse "2 3 4" as a number`},
+		{"commas missing, no header", "1,2,3\n4,5 6 7,8\n", `x.csv:2: column 2: cannot parse "5 6 7" as a number`},
 		{"tabs, negative", "-1,5\t-2,25\n", `x.csv:1: column 2: cannot parse "5\t-2" as a number: the line holds tabs and commas, and the commas were read as the separator: values separated by tabs with decimal commas (1,5),` + points + `'\t', decimal=','), then to_csv(path, index=False))`},
 	} {
 		_, err := DecodeMatrix(strings.NewReader(tc.in), "x.csv")

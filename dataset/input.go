@@ -345,12 +345,19 @@ func (s *fieldSplit) firstRow(fields [][]byte) {
 	}
 }
 
-// blankIntegers reports whether b is two integers, the second maybe
+// blankIntegers reports whether b is two or more integers, maybe
 // negative, separated by blanks: what a comma separator makes of numbers
-// with decimal commas separated by blanks ("1,5 -2,25": "1", "5 -2", "25").
+// with decimal commas separated by blanks ("1,5 -2,25": "1", "5 -2",
+// "25"), whole numbers among them too ("1,5\t2\t3,25": "1", "5\t2\t3",
+// "25"; "1\t2\t3,5": "1\t2\t3", "5").
 func blankIntegers(b []byte) bool {
 	f := bytes.Fields(b)
-	return len(f) == 2 && digitsOnly(f[0]) && digitsOnly(bytes.TrimPrefix(f[1], []byte("-")))
+	for _, x := range f {
+		if !digitsOnly(bytes.TrimPrefix(x, []byte("-"))) {
+			return false
+		}
+	}
+	return len(f) >= 2
 }
 
 // splitFields appends the fields of line to dst[:0] and returns it. With sep

@@ -403,7 +403,20 @@ func lockRun(dir string) (*dirlock.Lock, error) {
 // refuses one as its output (a run trains its own sources into its
 // sources subdirectory), and Run resumes it.
 func IsRunDir(dir string) bool {
-	return hasManifest(dir) || startedRun(dir)
+	return RunDirHolds(dir) != ""
+}
+
+// RunDirHolds returns, for a message, what makes dir a run directory
+// (IsRunDir): its ManifestFile, or the lock file and sources subdirectory
+// of a run that has not written it yet; "" when dir is none.
+func RunDirHolds(dir string) string {
+	switch {
+	case hasManifest(dir):
+		return ManifestFile
+	case startedRun(dir):
+		return fmt.Sprintf("%s and %s, but no %s: a run that has not written it yet: one training its sources, or stopped while it did", dirlock.LockFile, "sources"+string(filepath.Separator), ManifestFile)
+	}
+	return ""
 }
 
 // hasManifest reports whether dir holds ManifestFile.

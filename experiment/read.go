@@ -72,6 +72,9 @@ type Results struct {
 	lines [][]byte       // the line of each record, as read (keepLines only)
 	index map[Key]int    // the position of each cell in Records
 	where map[Key]string // file:line of each kept record
+	// gridless holds the dataset and method of every record read from a
+	// run without run.json (Tolerant), duplicates included: GridKnown.
+	gridless map[[2]string]bool
 }
 
 // ReadRuns reads the results of the runs at paths: run directories (every
@@ -217,6 +220,15 @@ func (res *Results) ExpectedEpisodes(dataset, method string, ways, shots int) in
 	return n
 }
 
+// GridKnown reports whether the grid of a method of a dataset is known:
+// a run.json of the dataset was read, and no record of the method came
+// from a run without one (Tolerant), whose grid may hold cells that no
+// run.json names. Where it is not known, Expected's -1 (no grid holds a
+// row) does not tell that the row was not run.
+func (res *Results) GridKnown(dataset, method string) bool {
+	return len(res.Manifests[dataset]) > 0 && !res.gridless[[2]string{dataset, method}]
+}
+
 // gridCells calls cell for every cell of the grids of dataset d's runs,
 // once each when grids overlap.
 func (res *Results) gridCells(d string, cell func(k Key)) {
@@ -351,6 +363,11 @@ func (res *Results) readFile(file string, g *grid, runID func(*Record) string, o
 			if _, ok := g.order(k); !ok {
 				return inputErrorf("%s:%d: cell %v is not in the run's grid", file, lineno, k)
 			}
+		} else {
+			if res.gridless == nil {
+				res.gridless = map[[2]string]bool{}
+			}
+			res.gridless[[2]string{rec.Dataset, rec.Method}] = true
 		}
 		if err := checkRunID(rec, runID(rec)); err != nil {
 			return inputErrorf("%s:%d: %v", file, lineno, err)

@@ -192,6 +192,11 @@ type datasetRows struct {
 	// (experiment.Results.Expected); nil when no run.json was read, and
 	// the grid is unknown.
 	inGrid func(method string, positives, noise int) bool
+	// grid holds, by noise level, the numbers of positives of the grids
+	// of the dataset's runs (run.json's, nil when none was read): cells
+	// the figures' axes and the tables' columns have even where no method
+	// has a record (a partial run).
+	grid map[int][]int
 }
 
 func newDatasetRows(rows []Row) *datasetRows {
@@ -240,9 +245,11 @@ func (d *datasetRows) positives(noise int) []int {
 }
 
 // runPositives returns the training-set sizes run at noise: those whose
-// every cell failed too.
+// every cell failed too, and those of the runs' grids that have no record
+// yet (a partial run).
 func (d *datasetRows) runPositives(noise int) []int {
-	return d.distinct(func(r Row) bool { return r.Noise == noise }, func(r Row) int { return r.Positives })
+	ps := d.distinct(func(r Row) bool { return r.Noise == noise }, func(r Row) int { return r.Positives })
+	return sortedUnion(ps, d.grid[noise])
 }
 
 // noises returns the noise levels with a successful cell.
@@ -251,9 +258,22 @@ func (d *datasetRows) noises() []int {
 }
 
 // runNoises returns the noise levels run: those whose every cell failed
-// too.
+// too, and those of the runs' grids that have no record yet.
 func (d *datasetRows) runNoises() []int {
+	return sortedUnion(d.recordedNoises(), sortedInts(d.grid))
+}
+
+// recordedNoises returns the noise levels that have a row: a record,
+// successful or failed.
+func (d *datasetRows) recordedNoises() []int {
 	return d.distinct(func(Row) bool { return true }, func(r Row) int { return r.Noise })
+}
+
+// sortedUnion returns the sorted distinct values of a and b.
+func sortedUnion(a, b []int) []int {
+	vs := append(slices.Clone(a), b...)
+	slices.Sort(vs)
+	return slices.Compact(vs)
 }
 
 // distinct returns the sorted distinct values of f over the rows that keep

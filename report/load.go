@@ -175,10 +175,21 @@ func (res *Results) Rows() []Row {
 	return rows
 }
 
-// hasGrid reports whether a run.json of dataset was read: whether its
-// grid, and so which cells are expected, is known.
-func (res *Results) hasGrid(dataset string) bool {
-	return res.runs != nil && len(res.runs.Manifests[dataset]) > 0
+// gridKnown reports whether the grid of method in dataset, and so which
+// of its cells are expected, is known: a run.json of dataset was read and
+// no record of the method came from a results file without one
+// (experiment.Results.GridKnown).
+func (res *Results) gridKnown(dataset, method string) bool {
+	return res.runs != nil && res.runs.GridKnown(dataset, method)
+}
+
+// grids returns the run.json of each of dataset's runs read (none when
+// there is none).
+func (res *Results) grids(dataset string) []*experiment.Manifest {
+	if res.runs == nil {
+		return nil
+	}
+	return res.runs.Manifests[dataset]
 }
 
 // completeClasses checks the records against the run.json class names, and

@@ -27,6 +27,11 @@ type nwayRows struct {
 	// (experiment.Results.ExpectedEpisodes); nil when no run.json was
 	// read, and the grid is unknown.
 	inGrid func(method string, ways, shots int) bool
+	// gridWays and gridShots hold the numbers of ways and of shots of the
+	// grids of the dataset's runs (run.json's): the tables and the figure
+	// have them even where no method has an episode recorded (a partial
+	// run).
+	gridWays, gridShots []int
 }
 
 func newNWayRows(rows []Row) *nwayRows {
@@ -106,8 +111,8 @@ func nwaySection(doc *document, recs []experiment.Record, dataset, slug string, 
 		count = fmt.Sprintf("%d to %d episodes", fewest, most)
 	}
 	ms := d.methods()
-	ways := d.values(func(r Row) int { return r.Ways })
-	shots := d.values(func(r Row) int { return r.Shots })
+	ways := sortedUnion(d.values(func(r Row) int { return r.Ways }), d.gridWays)
+	shots := sortedUnion(d.values(func(r Row) int { return r.Shots }), d.gridShots)
 	doc.add(heading{2, "Dataset " + name + " (N-way)"}, paragraph{fmt.Sprintf(
 		"N-way few-shot episodes: %s ways, %s shots, %s per ways and shots, %s per class; %d classes appear in the episodes; %s.",
 		joinInts(ways), joinInts(shots), count, plural.Count(test, "test example", "test examples"), len(classes), plural.Count(len(ms), "method", "methods"))})

@@ -566,8 +566,13 @@ func build(res *Results) (*document, []*figure, error) {
 		slug := uniqueSlug(ds, slugs)
 		if isNWay(byDataset[ds]) {
 			d := newNWayRows(byDataset[ds])
-			if res.hasGrid(ds) {
-				d.inGrid = func(m string, ways, shots int) bool { return res.runs.ExpectedEpisodes(ds, m, ways, shots) >= 0 }
+			if mans := res.grids(ds); len(mans) > 0 {
+				d.inGrid = func(m string, ways, shots int) bool {
+					return !res.gridKnown(ds, m) || res.runs.ExpectedEpisodes(ds, m, ways, shots) >= 0
+				}
+				for _, man := range mans {
+					d.gridWays, d.gridShots = append(d.gridWays, man.Ways...), append(d.gridShots, man.Positives...)
+				}
 			}
 			f, err := nwaySection(doc, res.recordsOf(ds), ds, slug, d)
 			if err != nil {
@@ -577,8 +582,16 @@ func build(res *Results) (*document, []*figure, error) {
 			continue
 		}
 		d := newDatasetRows(byDataset[ds])
-		if res.hasGrid(ds) {
-			d.inGrid = func(m string, positives, noise int) bool { return res.runs.Expected(ds, m, positives, noise) >= 0 }
+		if mans := res.grids(ds); len(mans) > 0 {
+			d.inGrid = func(m string, positives, noise int) bool {
+				return !res.gridKnown(ds, m) || res.runs.Expected(ds, m, positives, noise) >= 0
+			}
+			d.grid = map[int][]int{}
+			for _, man := range mans {
+				for _, n := range man.Noise {
+					d.grid[n] = append(d.grid[n], man.Positives...)
+				}
+			}
 		}
 		f, err := datasetSection(doc, res, ds, slug, d)
 		if err != nil {
@@ -627,7 +640,11 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 		failedTable(doc, recs)
 		return nil, nil
 	}
-	for _, n := range d.runNoises() { // a level whose every cell failed too: its table says so
+	// A level whose every cell failed too: its table says so. A level of
+	// the grid without a record has no table (no method has a row there:
+	// the partial note above says what is missing), but its place on
+	// Fig. 2's axis.
+	for _, n := range d.recordedNoises() {
 		title := "Balanced accuracy (%)"
 		if n > 0 {
 			title += ", " + plural.Count(n, "noise dimension", "noise dimensions")
@@ -772,7 +789,9 @@ func convergenceNotes(doc *document, rows []Row) {
 
 // accuracyTable is a method × training-set size table at one noise level,
 // with the best of each column in bold (bestEntries); a size whose every
-// cell failed has its column of "—".
+// cell failed has its column of "—", and a size of the run's grid of which
+// no cell has a record (a partial run) its column of blanks, as Fig. 1 has
+// its tick without points (datasetRows.runPositives).
 func accuracyTable(d *datasetRows, noise, negatives int) []element {
 	ps := d.runPositives(noise)
 	ms := d.methods(noise)
@@ -823,6 +842,15 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 		note += fmt.Sprintf(" Entries average %d to %d cells (see the failed cells and All summary rows).", nmin, nmax)
 	}
 	note += entryNotes(nmax > 0 && failedEntries > 0, "cell", oneSplit, "split", passed)
+	var missing []string // sizes of the grid without a record
+	for _, p := range ps {
+		if !slices.ContainsFunc(d.rows, func(r Row) bool { return r.Noise == noise && r.Positives == p }) {
+			missing = append(missing, sizeLabel(p, negatives))
+		}
+	}
+	if len(missing) > 0 {
+		note += fmt.Sprintf(" No cell of %s has a record: the run's grid holds it, but the run has not written it (a partial run).", strings.Join(missing, ", "))
+	}
 	return []element{t, paragraph{note}}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"io"
 	"slices"
 	"strconv"
@@ -180,18 +181,15 @@ func TestCompletePaths(t *testing.T) {
 // TestCompleteOnlyOnRequest: the completion functions are registered for
 // a completion request only, so that a command line run in the process
 // (the tests) leaves none in cobra's map behind: a command line run
-// through execute (cli) registers none, a completion request does.
+// through execute, as run does, on a tree the test builds (newRootCmd),
+// registers none, a completion request does.
 func TestCompleteOnlyOnRequest(t *testing.T) {
-	defer func(f func(*streams) *cobra.Command) { newRoot = f }(newRoot)
-	var root *cobra.Command
-	newRoot = func(s *streams) *cobra.Command {
-		root = newRootCmd(s)
-		return root
-	}
 	registered := func(args ...string) bool {
 		t.Helper()
-		if code, _, stderr := cli(t, "", args...); code != 0 {
-			t.Fatalf("%q: exit %d: %s", args, code, stderr)
+		var stdout, stderr bytes.Buffer
+		root := newRootCmd(&streams{in: strings.NewReader(""), out: &stdout, err: &stderr})
+		if code := execute(root, args, strings.NewReader(""), &stdout, &stderr); code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, stderr.String())
 		}
 		fit, _, err := root.Find([]string{"fit"})
 		if err != nil {

@@ -286,14 +286,10 @@ func barFits(w io.Writer, what string, total int) bool {
 	return line < width
 }
 
-// newRoot makes the command tree run executes a command line on:
-// newRootCmd, which a test wraps to look at the tree afterwards.
-var newRoot = newRootCmd
-
 // run executes the command line args and returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := &checkedWriter{w: stdout}
-	code := execute(newRoot(&streams{in: stdin, out: out, err: stderr}), args, stdin, out, stderr)
+	code := execute(newRootCmd(&streams{in: stdin, out: out, err: stderr}), args, stdin, out, stderr)
 	if code == exitOK && out.err != nil {
 		diagf(stderr, "writing standard output: %v", out.err)
 		return exitFailure

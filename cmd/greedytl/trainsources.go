@@ -96,9 +96,9 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 	if err != nil {
 		return err
 	}
-	if experiment.IsRunDir(o.out) {
-		return badInputf("train-sources: %s is a run directory of greedytl experiment (it holds %s, or, before a run writes it, the run's lock file and %s), not a sources directory: the sources would be mixed with the run's files; give another directory as --out, and it to experiment as --sources (a run without --sources trains its own into %[3]s)",
-			o.out, experiment.ManifestFile, filepath.Join(o.out, "sources"))
+	if holds := experiment.RunDirHolds(o.out); holds != "" {
+		return badInputf("train-sources: %s is a run directory of greedytl experiment (it holds %s), not a sources directory: the sources would be mixed with the run's files; give another directory as --out, and it to experiment as --sources (a run without --sources trains its own into %s)",
+			o.out, holds, filepath.Join(o.out, "sources"))
 	}
 	l1Ratio, err := solverL1Ratio(c, o.solver.s, o.l1Ratio)
 	if err != nil {

@@ -452,6 +452,14 @@ func TestTrainSourcesRefusesARunDirectory(t *testing.T) {
 		if code != exitInput || !strings.Contains(stderr, run+" is a run directory") || !strings.Contains(stderr, "--sources") {
 			t.Errorf("train-sources --out RUN (holding %v): exit %d, stderr %q; want exit %d naming %s and --sources", before, code, stderr, exitInput, run)
 		}
+		// It says which of the two states it found.
+		holds := "(it holds run.json)"
+		if stopped {
+			holds = "(it holds .lock and sources" + string(filepath.Separator) + ", but no run.json: a run that has not written it yet: one training its sources, or stopped while it did)"
+		}
+		if !strings.Contains(stderr, holds) {
+			t.Errorf("train-sources --out RUN (holding %v): stderr %q does not say %s", before, stderr, holds)
+		}
 		if after := dirNames(t, run); !slices.Equal(before, after) {
 			t.Errorf("RUN held %v, and %v after train-sources", before, after)
 		}
