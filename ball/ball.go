@@ -100,9 +100,11 @@ func ProjectL2(dst, v []float64, tau float64) {
 // soft-thresholding x_i = sign(v_i)·max(|v_i| − θ, 0) whose threshold θ > 0
 // makes ||x||₁ = tau (Duchi, Shalev-Shwartz, Singer and Chandra, "Efficient
 // projections onto the l1-ball for learning in high dimensions", ICML 2008).
-// θ is found by Condat's algorithm (see L1Projector). dst may be v. It
-// panics when the lengths differ or tau is negative or NaN (programmer
-// errors); v must be finite (for τ > 0 finite, a NaN or ±Inf component
+// θ is found by Condat's algorithm (see L1Projector), and the components
+// are computed relative to max_j |v_j| (see shiftedThreshold), accurate to
+// a few rounding errors of tau however large v is against it. dst may be
+// v. It panics when the lengths differ or tau is negative or NaN
+// (programmer errors); v must be finite (for τ > 0 finite, a NaN or ±Inf component
 // gives NaN components; τ = 0 gives zeros: see the package's doc).
 func ProjectL1(dst, v []float64, tau float64) {
 	var p L1Projector
@@ -135,7 +137,70 @@ func (p *L1Projector) Project(dst, v []float64, tau float64) {
 		clear(dst)
 		return
 	}
-	SoftThreshold(dst, v, p.Threshold(v, tau))
+	theta := p.Threshold(v, tau)
+	if q := maxAbs(v); math.IsInf(q, 0) || math.IsNaN(q) {
+		SoftThreshold(dst, v, theta) // NaN components, as the package's doc says
+	} else if rel, ok := shiftedThreshold(v, tau, q, theta-q); ok {
+		softThresholdShifted(dst, v, q, rel)
+	} else {
+		SoftThreshold(dst, v, theta)
+	}
+}
+
+// maxAbs returns max_j |v_j| (NaN when a component is NaN).
+func maxAbs(v []float64) float64 {
+	var q float64
+	for _, x := range v {
+		if a := math.Abs(x); a > q || a != a {
+			q = a
+		}
+	}
+	return q
+}
+
+// shiftedThreshold returns θ − q, for the threshold θ of the projection of
+// v onto the L1 ball of radius tau (||v||₁ > tau > 0) and q = max_j |v_j|,
+// by thresholdFrom's Newton steps from guess on the shifted values
+// u_j = |v_j| − q ≤ 0. The projection's components are u_j − (θ − q): the
+// kept u_j and θ − q all lie within tau of 0, so they are accurate to
+// rounding errors of tau, where |v_j| − θ cancels to nothing once θ dwarfs
+// tau ((1, 1, −1) onto the ball of radius 1e-16 gave 0), and the sums of
+// the u_j cannot overflow. ok is false if the steps have not settled.
+func shiftedThreshold(v []float64, tau, q, guess float64) (rel float64, ok bool) {
+	rel = guess
+	for range len(v) + 2 {
+		var sum float64
+		var count int
+		for _, x := range v {
+			if u := math.Abs(x) - q; u > rel {
+				sum += u
+				count++
+			}
+		}
+		if count == 0 { // the guess is at or above every u_j: start from θ = 0
+			rel = -q
+			continue
+		}
+		next := (sum - tau) / float64(count)
+		if next == rel {
+			return math.Max(rel, -q), true
+		}
+		rel = next
+	}
+	return 0, false
+}
+
+// softThresholdShifted writes into dst the soft-thresholding of v at
+// θ = q + rel, as (|v_i| − q) − rel (see shiftedThreshold).
+func softThresholdShifted(dst, v []float64, q, rel float64) {
+	for i, x := range v {
+		a := (math.Abs(x) - q) - rel
+		if a <= 0 {
+			dst[i] = 0
+			continue
+		}
+		dst[i] = math.Copysign(a, x)
+	}
 }
 
 // SoftThreshold writes into dst the soft-thresholding of v at θ ≥ 0:

@@ -68,7 +68,11 @@ func ReadLabels(path, positive string) ([]float64, error) {
 
 // SignedLabels returns the labels, in ReadLabels's form, of pos positive
 // examples followed by neg negative ones: pos times +1, then neg times −1.
+// It panics when a count is negative (a caller's bug, as for make).
 func SignedLabels(pos, neg int) []float64 {
+	if pos < 0 || neg < 0 {
+		panic(fmt.Sprintf("dataset: SignedLabels(%d, %d): negative count", pos, neg))
+	}
 	y := make([]float64, pos+neg)
 	for i := range y {
 		y[i] = -1

@@ -605,6 +605,20 @@ func TestSignedLabels(t *testing.T) {
 			t.Errorf("SignedLabels(%d, %d) = %v, want %v", tc.pos, tc.neg, got, tc.want)
 		}
 	}
+	// A negative count is a caller's bug, as for make: it panics naming
+	// both counts. SignedLabels(-1, 3) returned two −1 labels.
+	for _, tc := range []struct{ pos, neg int }{{-1, 3}, {2, -1}, {-5, 2}} {
+		func() {
+			want := fmt.Sprintf("dataset: SignedLabels(%d, %d): negative count", tc.pos, tc.neg)
+			defer func() {
+				if r := recover(); r != want {
+					t.Errorf("SignedLabels(%d, %d): panic %v, want %q", tc.pos, tc.neg, r, want)
+				}
+			}()
+			got := SignedLabels(tc.pos, tc.neg)
+			t.Errorf("SignedLabels(%d, %d) = %v, want a panic", tc.pos, tc.neg, got)
+		}()
+	}
 }
 
 func TestDropBinaryHeader(t *testing.T) {

@@ -2,6 +2,7 @@ package hinge
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -161,8 +162,9 @@ func (l *Loss) stepScale(tau float64) float64 {
 // Without sources (G nil) β is empty and L is constant: Minimise returns
 // an empty β and L(0). It returns an error when beta0 does not have one
 // value per column of G or holds a NaN or ±Inf value, when tau is
-// negative or NaN, and when New's arguments disagree in length (one
-// label, weight and offset per row of G) or hold a NaN or ±Inf value
+// negative or NaN, when steps is negative, and when New's arguments are
+// empty (no examples), disagree in length (one label, weight and offset
+// per row of G) or hold a NaN or ±Inf value
 // (checked at the first call only: New's arguments do not change, and
 // later calls return the first call's verdict); ctx's error, checked
 // before every step, when ctx is done; and it panics when ctx is nil.
@@ -185,6 +187,8 @@ func (l *Loss) Minimise(ctx context.Context, beta0 []float64, tau float64, l1 bo
 		return nil, 0, nil, fmt.Errorf("hinge: %d start weights for %d sources", len(beta0), n)
 	case !(tau >= 0):
 		return nil, 0, nil, fmt.Errorf("hinge: radius τ = %v: want τ ≥ 0", tau)
+	case steps < 0: // would never meet the descents' stop t == steps
+		return nil, 0, nil, fmt.Errorf("hinge: %d steps: want steps ≥ 0", steps)
 	}
 	if err := standardize.CheckFiniteValues("start weight", beta0); err != nil { // a weight per source, not per row
 		return nil, 0, nil, fmt.Errorf("hinge: %w", err)
@@ -213,6 +217,9 @@ func (l *Loss) Minimise(ctx context.Context, beta0 []float64, tau float64, l1 bo
 // ±Inf value, from which Minimise would return a NaN β, or panic.
 func (l *Loss) check() error {
 	m := len(l.c)
+	if m == 0 { // L, a mean over the examples, would be 0/0
+		return errors.New("hinge: no examples (no offsets c)")
+	}
 	if len(l.y) != m || len(l.zeta) != m {
 		return fmt.Errorf("hinge: %d labels and %d weights for %d offsets c", len(l.y), len(l.zeta), m)
 	}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/greedytl/greedytl/ball"
 	"github.com/greedytl/greedytl/grid"
@@ -343,9 +344,10 @@ func TestMinimiseStopsWhenDone(t *testing.T) {
 }
 
 // TestMinimiseArguments: without sources (G nil, as New allows) Minimise
-// returns an empty β and the constant L(0); a start of the wrong length or
-// holding NaN, and a negative or NaN radius, are errors, not a panic (in
-// package ball) or a NaN β reported with objective 0.
+// returns an empty β and the constant L(0); without examples, a start of
+// the wrong length or holding NaN, a negative or NaN radius and a negative
+// number of steps are errors, not a panic (in package ball), a NaN β or L
+// reported without one, or a descent that never stops.
 func TestMinimiseArguments(t *testing.T) {
 	ctx := context.Background()
 	y, zeta, c := []float64{1, -1, 1, -1}, []float64{1, 1, 1, 1}, []float64{0.5, -0.2, -0.1, 0.3}
@@ -360,6 +362,13 @@ func TestMinimiseArguments(t *testing.T) {
 			t.Errorf("no sources, l1 %v: β %v, L %v, trace %v, err %v; want β empty, L %v", l1, best, val, trace, err, want)
 		}
 	}
+	// No examples either: L = 0/0 was returned as NaN with no error.
+	for _, l1 := range []bool{true, false} {
+		const want = "hinge: no examples (no offsets c)"
+		if best, val, _, err := New(nil, nil, nil, nil).Minimise(ctx, nil, 1, l1, 10); err == nil || err.Error() != want {
+			t.Errorf("no examples, l1 %v: β %v, L %v, err %v; want the error %q", l1, best, val, err, want)
+		}
+	}
 	g := mat.NewDense(4, 2, []float64{1, 0, 0, 1, 1, 1, -1, 0})
 	for _, tc := range []struct {
 		name  string
@@ -372,9 +381,19 @@ func TestMinimiseArguments(t *testing.T) {
 		{"Inf start", []float64{0, math.Inf(-1)}, 1, "hinge: start weight 1 is -Inf"},
 		{"negative radius", []float64{0, 0}, -1, "hinge: radius τ = -1: want τ ≥ 0"},
 		{"NaN radius", []float64{0, 0}, math.NaN(), "hinge: radius τ = NaN: want τ ≥ 0"},
+		// steps < 0 never met the stopping test t == steps: the descent
+		// ran, and its trace grew, until L = 0 or ctx was done (here the
+		// deadline below, which keeps that from exhausting memory).
+		{"negative steps", []float64{0, 0}, 1, "hinge: -1 steps: want steps ≥ 0"},
 	} {
+		steps := 10
+		if tc.name == "negative steps" {
+			steps = -1
+		}
 		for _, l1 := range []bool{true, false} {
-			best, val, _, err := New(y, zeta, c, g).Minimise(ctx, tc.beta0, tc.tau, l1, 10)
+			ctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+			best, val, _, err := New(y, zeta, c, g).Minimise(ctx, tc.beta0, tc.tau, l1, steps)
+			cancel()
 			if err == nil || err.Error() != tc.want {
 				t.Errorf("%s, l1 %v: β %v, L %v, err %v; want the error %q", tc.name, l1, best, val, err, tc.want)
 			}

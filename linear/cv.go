@@ -171,10 +171,14 @@ func newCVSetup(ctx context.Context, prob *Problem, p Params, folds int, seed ui
 	return s, nil
 }
 
-// StratifiedFolds returns stratifiedFolds(y, k, seed): the fold (0 … k−1)
-// of each example, each class spread over the folds as evenly as possible.
-// CrossValidate uses these folds; callers that cross-validate a procedure
-// of their own (standardisation included) use them to fold alike.
+// StratifiedFolds returns the fold (0 … k−1) of each example of the binary
+// labels y, each class spread over the folds as evenly as possible: the
+// examples labelled as y[0] and then the others, each class in a random
+// order drawn from PCG(seed, seed), dealt to the folds in turn (DealFolds).
+// The folds depend only on which examples share a label, not on the label
+// values. CrossValidate uses these folds; callers that cross-validate a
+// procedure of their own (standardisation included) use them to fold
+// alike. It panics when k < 1, as DealFolds does.
 func StratifiedFolds(y []float64, k int, seed uint64) []int { return stratifiedFolds(y, k, seed) }
 
 // stratifiedFolds assigns each example to one of k folds so that each class

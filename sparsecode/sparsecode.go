@@ -122,14 +122,23 @@ func Gram(dict *mat.Dense) *mat.SymDense {
 }
 
 // Codes returns the OMP codes (rows) of the signals (rows) on dict. It
-// returns an error when the signals' length differs from the atoms' and
-// when a signal holds a NaN or ±Inf value (standardize.NonFiniteError:
+// returns an error when dict or signals is absent (nil or empty), when
+// sparsity is negative, when the signals' length differs from the atoms'
+// and when a signal holds a NaN or ±Inf value (standardize.NonFiniteError:
 // OMP would code it as 0), or an atom does (OMP would never choose it),
 // and ctx's error, checked before each signal,
 // when ctx is done; it panics when ctx is nil.
 func Codes(ctx context.Context, dict, signals *mat.Dense, sparsity int) (*mat.Dense, error) {
 	if err := fitctx.Start(ctx, caller); err != nil {
 		return nil, err
+	}
+	switch {
+	case standardize.Absent(dict):
+		return nil, fmt.Errorf("%s: no dictionary", caller)
+	case standardize.Absent(signals):
+		return nil, fmt.Errorf("%s: no signals", caller)
+	case sparsity < 0:
+		return nil, fmt.Errorf("%s: sparsity %d: want sparsity ≥ 0", caller, sparsity)
 	}
 	_, p := dict.Dims()
 	_, q := signals.Dims()
@@ -196,21 +205,43 @@ type KSVDStep struct{ Before, After float64 }
 // coefficients by the best rank-one approximation of the error without it
 // on the signals that use it, which cannot increase the error; an unused
 // atom becomes the normalised residual of the worst-represented signal.
-// KSVD returns an error when atoms is not between 1 and the number of
-// signals, when a signal holds a NaN or ±Inf value
-// (standardize.NonFiniteError: "signals row 3 column 7 is NaN"), and ctx's
+// KSVD returns an error when signals is absent (nil or empty), when atoms
+// is not between 1 and the number of signals, when sparsity or iters is
+// negative or rng nil, when a signal holds a NaN or ±Inf value
+// (standardize.NonFiniteError: "signals row 3 column 7 is NaN"), when the
+// signals' squared norm ||T||²_F, a bound on the errors of the trace,
+// overflows float64 (the errors would be +Inf), and ctx's
 // error, checked before each signal's code, each atom's update and each
 // error evaluation, when ctx is done; it panics when ctx is nil.
 func KSVD(ctx context.Context, signals *mat.Dense, atoms, sparsity, iters int, rng *rand.Rand) (*mat.Dense, []KSVDStep, error) {
 	if err := fitctx.Start(ctx, caller); err != nil {
 		return nil, nil, err
 	}
+	if standardize.Absent(signals) {
+		return nil, nil, fmt.Errorf("%s: KSVD: no signals", caller)
+	}
 	N, p := signals.Dims()
-	if atoms < 1 || atoms > N {
+	switch {
+	case atoms < 1 || atoms > N:
 		return nil, nil, fmt.Errorf("%s: KSVD of %d atoms for %d signals: want 1 to %[3]d atoms", caller, atoms, N)
+	case sparsity < 0:
+		return nil, nil, fmt.Errorf("%s: KSVD: sparsity %d: want sparsity ≥ 0", caller, sparsity)
+	case iters < 0:
+		return nil, nil, fmt.Errorf("%s: KSVD: %d iterations: want iterations ≥ 0", caller, iters)
+	case rng == nil:
+		return nil, nil, fmt.Errorf("%s: KSVD: nil rng", caller)
 	}
 	if err := standardize.CheckFinite("signals", signals); err != nil {
 		return nil, nil, fmt.Errorf("%s: KSVD: %w", caller, err)
+	}
+	// The errors of the trace are at most ||T||²_F (a code never
+	// represents a signal worse than the zero code): finite when it is.
+	var ss float64
+	for i := range N {
+		row := signals.RawRowView(i)
+		if ss += floats.Dot(row, row); math.IsInf(ss, 0) {
+			return nil, nil, fmt.Errorf("%s: KSVD: the signals' squared norm overflows float64 (at row %d): rescale them", caller, i)
+		}
 	}
 	dict := mat.NewDense(atoms, p, nil)
 	for k, i := range rng.Perm(N)[:atoms] {

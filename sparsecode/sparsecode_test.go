@@ -384,6 +384,8 @@ func TestKSVDRejectsBadInput(t *testing.T) {
 	nan.Set(1, 2, math.NaN())
 	inf := mat.DenseCopyOf(signals)
 	inf.Set(2, 0, math.Inf(1))
+	huge := mat.DenseCopyOf(signals)
+	huge.Scale(1e300, huge)
 	for _, tc := range []struct {
 		name    string
 		signals *mat.Dense
@@ -394,11 +396,36 @@ func TestKSVDRejectsBadInput(t *testing.T) {
 		{"no atoms", signals, 0, "sparsecode: KSVD of 0 atoms for 3 signals: want 1 to 3 atoms"},
 		{"NaN", nan, 2, "sparsecode: KSVD: signals row 1 column 2 is NaN"},
 		{"Inf", inf, 2, "sparsecode: KSVD: signals row 2 column 0 is +Inf"},
+		// These panicked (nil pointer; a nil rng too), or gave a trace
+		// of +Inf errors without an error (squares beyond float64's
+		// range), or ran no iteration without saying so.
+		{"nil signals", nil, 1, "sparsecode: KSVD: no signals"},
+		{"empty signals", &mat.Dense{}, 1, "sparsecode: KSVD: no signals"},
+		{"squares overflow", huge, 2, "sparsecode: KSVD: the signals' squared norm overflows float64 (at row 0): rescale them"},
+		{"negative sparsity", signals, 2, "sparsecode: KSVD: sparsity -1: want sparsity ≥ 0"},
+		{"negative iterations", signals, 2, "sparsecode: KSVD: -1 iterations: want iterations ≥ 0"},
+		{"nil rng", signals, 2, "sparsecode: KSVD: nil rng"},
 	} {
-		_, trace, err := KSVD(context.Background(), tc.signals, tc.atoms, 1, 2, rand.New(rand.NewPCG(1, 1)))
-		if err == nil || err.Error() != tc.want {
-			t.Errorf("%s: KSVD returned trace %v, error %v; want the error %q", tc.name, trace, err, tc.want)
+		sparsity, iters, rng := 1, 2, rand.New(rand.NewPCG(1, 1))
+		switch tc.name {
+		case "negative sparsity":
+			sparsity = -1
+		case "negative iterations":
+			iters = -1
+		case "nil rng":
+			rng = nil
 		}
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s: KSVD panicked: %v", tc.name, r)
+				}
+			}()
+			_, trace, err := KSVD(context.Background(), tc.signals, tc.atoms, sparsity, iters, rng)
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("%s: KSVD returned trace %v, error %v; want the error %q", tc.name, trace, err, tc.want)
+			}
+		}()
 	}
 }
 
@@ -419,10 +446,27 @@ func TestCodesRejectsBadSignals(t *testing.T) {
 		{"Inf", dict, mat.NewDense(1, 2, []float64{math.Inf(-1), 0}), "sparsecode: signals row 0 column 0 is -Inf"},
 		{"NaN atom", mat.NewDense(2, 2, []float64{1, 0, 0, math.NaN()}), good, "sparsecode: dictionary row 1 column 1 is NaN"},
 		{"Inf atom", mat.NewDense(2, 2, []float64{1, 0, math.Inf(1), 0}), good, "sparsecode: dictionary row 1 column 0 is +Inf"},
+		// These panicked: a nil pointer, mat's zero length, makeslice.
+		{"nil dictionary", nil, good, "sparsecode: no dictionary"},
+		{"empty dictionary", &mat.Dense{}, good, "sparsecode: no dictionary"},
+		{"nil signals", dict, nil, "sparsecode: no signals"},
+		{"empty signals", dict, &mat.Dense{}, "sparsecode: no signals"},
+		{"negative sparsity", dict, good, "sparsecode: sparsity -1: want sparsity ≥ 0"},
 	} {
-		codes, err := Codes(context.Background(), tc.dict, tc.signals, 1)
-		if err == nil || err.Error() != tc.want {
-			t.Errorf("%s: codes %v, error %v; want the error %q", tc.name, codes, err, tc.want)
+		sparsity := 1
+		if tc.name == "negative sparsity" {
+			sparsity = -1
 		}
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s: Codes panicked: %v", tc.name, r)
+				}
+			}()
+			codes, err := Codes(context.Background(), tc.dict, tc.signals, sparsity)
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("%s: codes %v, error %v; want the error %q", tc.name, codes, err, tc.want)
+			}
+		}()
 	}
 }
