@@ -530,7 +530,8 @@ func hasTick(svg []byte, label string) bool {
 // run) keeps its place on the axes, and every line is cut there; the axes
 // were built from the rows alone, so it was left off and every line
 // joined across it. The accuracy table has its column too (as the axis,
-// b98ebc2), of blanks, and its note says that the run has not written it.
+// b98ebc2), of blanks, and its note says that the run has not written it;
+// the level has no table, but a note saying so (it had none).
 func TestAxesHoldTheGridsSizes(t *testing.T) {
 	run := synth{dataset: "one", classes: 5, positives: []int{2, 5, 10}, splits: 2, noise: []int{0, 10, 100},
 		methods: []string{"greedytl", "greedytl-59", "no-transfer"}, seed: 1}
@@ -566,6 +567,9 @@ func TestAxesHoldTheGridsSizes(t *testing.T) {
 	}
 	if strings.Contains(md, "### Balanced accuracy (%), 10 noise dimensions") {
 		t.Errorf("a table of 10 noise dimensions, where no method has a record")
+	}
+	if !strings.Contains(md, "No cell of 10 noise dimensions has a record: the run's grid holds it, but the run has not written it (a partial run).") {
+		t.Errorf("no note that 10 noise dimensions has no record:\n%s", md)
 	}
 }
 
@@ -661,5 +665,118 @@ func TestNWayFigureAsksTheGrid(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// writeNWayRun writes a run directory of an N-way run of nwayRecords'
+// dataset whose grid holds ways, shots and methods, with the records recs
+// (given the run's run_id), and returns it.
+func writeNWayRun(t *testing.T, recs []experiment.Record, ways, shots []int, methods []string) string {
+	t.Helper()
+	var classes []string
+	for k := range 30 {
+		classes = append(classes, "c"+string(rune('A'+k)))
+	}
+	m := experiment.Manifest{
+		Dataset: experiment.DatasetInfo{Name: "toy", Features: 100}, Classes: classes, Targets: classes,
+		Protocol: experiment.ProtocolNWay, Ways: ways, Positives: shots, TestPerClass: 3,
+		Splits: 4, Noise: []int{0}, Methods: methods, Seed: 1,
+	}
+	b := runJSON(t, m, true)
+	id := runID(t, b)
+	var kept []experiment.Record
+	for _, r := range recs {
+		r.RunID = id
+		kept = append(kept, r)
+	}
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "run.json"), string(b))
+	writeFile(t, filepath.Join(dir, "results.jsonl"), jsonl(t, kept))
+	return dir
+}
+
+// TestNWayTablesSayWhatIsUnwritten: an N-way partial run's tables say, as
+// the binary accuracy table does (unwrittenNote), which numbers of shots
+// of the grid have no record (their columns are blank), and a number of
+// ways of the grid without any record has no table, as a noise level of
+// the binary protocol, but a note saying the run has not written it (and
+// its panel). The tables had blank columns, or a table of blanks, with no
+// note; a grid whose ways were not read (Write's gridWays) left 20 ways
+// out.
+func TestNWayTablesSayWhatIsUnwritten(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		ways20  bool // whether the 20-way episodes are kept
+		panels  int  // the figure's panels
+		heading bool // whether 20 ways has a table
+	}{
+		{"2 shots unwritten", true, 2, true},
+		{"2 shots and 20 ways unwritten", false, 2, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var recs []experiment.Record
+			for _, r := range nwayRecords() {
+				if tc.ways20 || r.Ways != 20 {
+					recs = append(recs, r)
+				}
+			}
+			dir := writeNWayRun(t, recs, []int{5, 20}, []int{1, 2, 5}, []string{"simpleshot", "greedytl-nway"})
+			md, _ := writeSVGs(t, dir)
+			tables := strings.Count(md, "| method | 1-shot | 2-shot | 5-shot |")
+			notes := strings.Count(md, "No cell of 2 shots has a record: the run's grid holds it, but the run has not written it (a partial run).")
+			want := 1
+			if tc.heading {
+				want = 2
+			}
+			if tables != want || notes != want {
+				t.Errorf("%d tables with a 2-shot column and %d notes that 2 shots has no record, want %d of each:\n%s", tables, notes, want, md)
+			}
+			if got := strings.Contains(md, "### 20-way accuracy (%)"); got != tc.heading {
+				t.Errorf("a table of 20 ways: %v, want %v", got, tc.heading)
+			}
+			if got := strings.Contains(md, "No cell of 20 ways has a record: the run's grid holds it, but the run has not written it (a partial run)."); got == tc.heading {
+				t.Errorf("a note that 20 ways has no record: %v, want %v", got, !tc.heading)
+			}
+		})
+	}
+}
+
+// TestGridlessNWayMethodCutAtAnyGap: an N-way method whose episodes come
+// from a results file without run.json, read beside a run of the same
+// dataset that has one, has an unknown grid, so its line is cut at any
+// gap, as TestGridlessMethodCutAtAnyGap for the binary protocol; without
+// Write's gridKnown in the N-way inGrid, the run.json made it read as a
+// method not run at 2 shots, and its line joined across.
+func TestGridlessNWayMethodCutAtAnyGap(t *testing.T) {
+	var mine, other []experiment.Record
+	for _, r := range nwayRecords() {
+		if r.Ways != 5 {
+			continue
+		}
+		if r.Method != "simpleshot" {
+			other = append(other, r)
+			continue
+		}
+		mine = append(mine, r)
+		if r.Positives == 5 {
+			r.Positives = 2 // SimpleShot's run has 2 shots too: the axis holds them
+			mine = append(mine, r)
+		}
+	}
+	dir := writeNWayRun(t, mine, []int{5}, []int{1, 2, 5}, []string{"simpleshot"})
+	bare := filepath.Join(t.TempDir(), "results.jsonl")
+	odir := writeNWayRun(t, other, []int{5}, []int{1, 2, 5}, []string{"greedytl-nway"})
+	data, err := os.ReadFile(filepath.Join(odir, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, bare, string(data))
+	_, svg := writeSVGs(t, dir, bare)
+	fig := svg("nway-accuracy-toy")
+	if !joins(fig, "simpleshot") {
+		t.Errorf("SimpleShot, complete in its run, has no line")
+	}
+	if joins(fig, "greedytl-nway") {
+		t.Errorf("GreedyTL N-way, read from a file without run.json, has its line across 2 shots, where its grid may hold episodes")
 	}
 }

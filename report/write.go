@@ -641,10 +641,20 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 		return nil, nil
 	}
 	// A level whose every cell failed too: its table says so. A level of
-	// the grid without a record has no table (no method has a row there:
-	// the partial note above says what is missing), but its place on
-	// Fig. 2's axis.
-	for _, n := range d.recordedNoises() {
+	// the grid without a record has no table (no method has a row there),
+	// but its place on Fig. 2's axis and a note saying the run has not
+	// written it, as the N-way section does for a number of ways.
+	recorded := d.recordedNoises()
+	var unwritten []string
+	for _, n := range d.runNoises() {
+		if !slices.Contains(recorded, n) {
+			unwritten = append(unwritten, plural.Count(n, "noise dimension", "noise dimensions"))
+		}
+	}
+	if len(unwritten) > 0 {
+		doc.add(paragraph{strings.TrimSpace(unwrittenNote(unwritten))})
+	}
+	for _, n := range recorded {
 		title := "Balanced accuracy (%)"
 		if n > 0 {
 			title += ", " + plural.Count(n, "noise dimension", "noise dimensions")
@@ -848,10 +858,19 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 			missing = append(missing, sizeLabel(p, negatives))
 		}
 	}
-	if len(missing) > 0 {
-		note += fmt.Sprintf(" No cell of %s has a record: the run's grid holds it, but the run has not written it (a partial run).", strings.Join(missing, ", "))
-	}
+	note += unwrittenNote(missing)
 	return []element{t, paragraph{note}}
+}
+
+// unwrittenNote is the report's note on the values of the runs' grids
+// (training-set sizes, noise levels, shots, ways) of which no cell has a
+// record, labelled as missing lists them: a partial run has not written
+// them. It starts with a blank, to follow a note; "" when none is missing.
+func unwrittenNote(missing []string) string {
+	if len(missing) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" No cell of %s has a record: the run's grid holds it, but the run has not written it (a partial run).", strings.Join(missing, ", "))
 }
 
 // entryNotes is what a table's note says of its entries marked as
