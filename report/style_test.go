@@ -531,7 +531,9 @@ func hasTick(svg []byte, label string) bool {
 // were built from the rows alone, so it was left off and every line
 // joined across it. The accuracy table has its column too (as the axis,
 // b98ebc2), of blanks, and its note says that the run has not written it;
-// the level has no table, but a note saying so (it had none).
+// the level has no table, but a note saying so (it had none). The
+// dataset's overview and Table 1 have them too (they had the records'
+// sizes alone).
 func TestAxesHoldTheGridsSizes(t *testing.T) {
 	run := synth{dataset: "one", classes: 5, positives: []int{2, 5, 10}, splits: 2, noise: []int{0, 10, 100},
 		methods: []string{"greedytl", "greedytl-59", "no-transfer"}, seed: 1}
@@ -570,6 +572,15 @@ func TestAxesHoldTheGridsSizes(t *testing.T) {
 	}
 	if !strings.Contains(md, "No cell of 10 noise dimensions has a record: the run's grid holds it, but the run has not written it (a partial run).") {
 		t.Errorf("no note that 10 noise dimensions has no record:\n%s", md)
+	}
+	if !strings.Contains(md, "training positives 2, 5, 10; noise dimensions 0, 10, 100;") {
+		t.Errorf("the dataset's overview does not list the grid's sizes and levels, as the tables and figures have them:\n%s", md)
+	}
+	if !regexp.MustCompile(`\| method \| candidates \(features \+ sources\) \| 2\+10 \| 5\+10 \| 10\+10 \|\n.*\n\| GreedyTL \| \d+ \| [^|]+ \|  \| [^|]+ \|`).MatchString(md) {
+		t.Errorf("Table 1 has no blank column of 5 positives, as Fig. 3 its tick:\n%s", md)
+	}
+	if !regexp.MustCompile(`\| speed-up \|  \| [^|]+ \|  \| [^|]+ \|\n\nNo cell of 5\+10 has a record`).MatchString(md) {
+		t.Errorf("Table 1 has no note that 5 positives has no record:\n%s", md)
 	}
 }
 

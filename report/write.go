@@ -686,7 +686,7 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 		}
 		figs = append(figs, f3)
 		doc.add(heading{3, a.title()}, picture{fig: f3})
-		doc.add(timingTable(res, recs, dataset, a, base, negatives)...)
+		doc.add(timingTable(res, recs, d, dataset, a, base, negatives)...)
 	}
 	mf, err := weightSection(doc, recs, dataset, name, slug, ci, d, base, negatives)
 	if err != nil {
@@ -697,7 +697,8 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 	return figs, nil
 }
 
-// datasetOverview describes the grid of one dataset.
+// datasetOverview describes the grid of one dataset: the sizes and noise
+// levels of its records and of its runs' grids (datasetRows.grid).
 func datasetOverview(recs []experiment.Record, ci ClassInfo, d *datasetRows) string {
 	targets, splits := map[int]bool{}, map[int]bool{}
 	for _, r := range recs {
@@ -707,9 +708,12 @@ func datasetOverview(recs []experiment.Record, ci ClassInfo, d *datasetRows) str
 	for _, m := range d.methods(-1) {
 		ms = append(ms, methodLabel(m))
 	}
-	var pos, noise []int
+	var pos, noise []int // the tables' and figures' sizes and levels: the grids' too
 	for _, r := range d.rows {
 		pos, noise = append(pos, r.Positives), append(noise, r.Noise)
+	}
+	for n, ps := range d.grid {
+		pos, noise = append(pos, ps...), append(noise, n)
 	}
 	s := fmt.Sprintf("%s, %s, %s; training positives %s; noise dimensions %s; methods: %s.",
 		plural.Count(len(ci.Names), "class", "classes"), plural.Count(len(targets), "target", "targets"), plural.Count(len(splits), "split", "splits"),
@@ -952,17 +956,25 @@ func singleMark(one string) string { return "(1 " + one + ")" }
 // timingTable is the paper's Table 1: the fit time of a method (GreedyTL)
 // and its approximation (GreedyTL-59) by training-set size, mean ± standard
 // deviation over the successful cells: the time alone for one cell, "—"
-// for none (and no speed-up against it).
-func timingTable(res *Results, recs []experiment.Record, dataset string, a approximation, noise, negatives int) []element {
+// for none (and no speed-up against it). A size the pair's grids hold
+// without a record of either (a partial run) has a column of blanks and
+// the accuracy table's note (unwrittenNote), as Fig. 3 its tick.
+func timingTable(res *Results, recs []experiment.Record, d *datasetRows, dataset string, a approximation, noise, negatives int) []element {
 	pair := []string{a.exact, a.approx}
-	var ps []int
+	var ps, unwritten []int
 	for _, r := range recs { // a size whose every fit failed too: a column of "—"
 		if r.Noise == noise && slices.Contains(pair, r.Method) {
 			ps = append(ps, r.Positives)
 		}
 	}
-	slices.Sort(ps)
-	ps = slices.Compact(ps)
+	for _, p := range d.grid[noise] {
+		if !slices.Contains(ps, p) && !slices.Contains(unwritten, p) && slices.ContainsFunc(pair, func(m string) bool {
+			return res.gridKnown(dataset, m) && res.runs.Expected(dataset, m, p, noise) >= 0
+		}) {
+			unwritten = append(unwritten, p)
+		}
+	}
+	ps = sortedUnion(ps, unwritten)
 	times := map[string][][]float64{} // by method and size: the successful fits' times
 	hi := 0.0
 	for _, m := range pair {
@@ -996,12 +1008,14 @@ func timingTable(res *Results, recs []experiment.Record, dataset string, a appro
 		if cand != "" {
 			cells = append(cells, cand)
 		}
-		for _, ts := range times[m] {
+		for i, ts := range times[m] {
 			// No fit succeeded: no time (mean gives 0); one: no spread.
-			switch len(ts) {
-			case 0:
+			switch {
+			case slices.Contains(unwritten, ps[i]):
+				cells = append(cells, "")
+			case len(ts) == 0:
 				cells = append(cells, "—")
-			case 1:
+			case len(ts) == 1:
 				cells = append(cells, fmt.Sprintf("%.3f", scale*ts[0]))
 			default:
 				cells = append(cells, fmt.Sprintf("%.3f ± %.3f", scale*mean(ts), scale*stdDev(ts)))
@@ -1015,17 +1029,28 @@ func timingTable(res *Results, recs []experiment.Record, dataset string, a appro
 	}
 	for i := range ps {
 		exact, approx := times[a.exact][i], times[a.approx][i]
-		if len(exact) > 0 && len(approx) > 0 && mean(approx) > 0 {
+		switch {
+		case slices.Contains(unwritten, ps[i]):
+			speed = append(speed, "")
+		case len(exact) > 0 && len(approx) > 0 && mean(approx) > 0:
 			speed = append(speed, fmt.Sprintf("×%.1f", mean(exact)/mean(approx)))
-		} else {
+		default:
 			speed = append(speed, "—")
 		}
 	}
 	t.rows = append(t.rows, speed)
-	return []element{
+	els := []element{
 		paragraph{fmt.Sprintf("Table 1. Training time in %s for transferring to a single target class: mean ± standard deviation over targets and splits (cf. the paper's Table 1).", unit)},
 		t,
 	}
+	var missing []string
+	for _, p := range unwritten {
+		missing = append(missing, sizeLabel(p, negatives))
+	}
+	if len(missing) > 0 {
+		els = append(els, paragraph{strings.TrimSpace(unwrittenNote(missing))})
+	}
+	return els
 }
 
 // candidateRange describes the number of candidate columns the records of
