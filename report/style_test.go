@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"image/color"
 	"math"
@@ -584,35 +585,6 @@ func TestAxesHoldTheGridsSizes(t *testing.T) {
 	}
 }
 
-// TestGridlessMethodCutAtAnyGap: a method whose records come from a
-// results file without run.json, read beside a run of the same dataset
-// that has one, has an unknown grid (experiment.Results.GridKnown), so
-// its line is cut at any gap, as where no run.json was read at all: the
-// dataset's run.json made it read as a method that was not run there,
-// and its line joined across the gap.
-func TestGridlessMethodCutAtAnyGap(t *testing.T) {
-	a := synth{dataset: "one", classes: 5, positives: []int{2, 5, 10}, splits: 2, noise: []int{0},
-		methods: []string{"greedytl"}, seed: 1}
-	b := a
-	b.methods = []string{"no-transfer"}
-	bdir := b.write(t, 1)
-	bare := filepath.Join(t.TempDir(), "results.jsonl")
-	data, err := os.ReadFile(filepath.Join(bdir, "results.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, bare, string(data))
-	dropLines(t, bare, func(line string) bool { return strings.Contains(line, `"positives":5,`) })
-	_, svg := writeSVGs(t, a.write(t, 1), bare)
-	fig := svg("fig1-accuracy-one")
-	if joins(fig, "no-transfer") {
-		t.Errorf("No transfer, read from a file without run.json, has its line across 5 positives, where it has no record")
-	}
-	if !joins(fig, "greedytl") {
-		t.Errorf("GreedyTL has no line")
-	}
-}
-
 // TestNWayFigureAsksTheGrid: the N-way figure, through Load and Write
 // with a run.json (as TestFiguresCutAtMissingCells for the binary
 // figures), cuts a method's line at a number of shots its grid holds but
@@ -752,42 +724,48 @@ func TestNWayTablesSayWhatIsUnwritten(t *testing.T) {
 	}
 }
 
-// TestGridlessNWayMethodCutAtAnyGap: an N-way method whose episodes come
-// from a results file without run.json, read beside a run of the same
-// dataset that has one, has an unknown grid, so its line is cut at any
-// gap, as TestGridlessMethodCutAtAnyGap for the binary protocol; without
-// Write's gridKnown in the N-way inGrid, the run.json made it read as a
-// method not run at 2 shots, and its line joined across.
-func TestGridlessNWayMethodCutAtAnyGap(t *testing.T) {
+// TestAnotherRunsCopyRefused: another run's results copied without its
+// run.json, read beside a run of the same dataset with its run.json, are
+// refused, binary and N-way: its cells of the run's grid joined the run's
+// tables and figures, counted against the run's grid ("12 of 8 cells"),
+// and those it shares with the run were dropped as duplicates; its
+// method, with an unknown grid, was cut at any gap. Beside the other
+// run's directory it is read.
+func TestAnotherRunsCopyRefused(t *testing.T) {
+	bare := func(dir string) string {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join(dir, "results.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := filepath.Join(t.TempDir(), "results.jsonl")
+		writeFile(t, f, string(data))
+		return f
+	}
+	a := synth{dataset: "one", classes: 5, positives: []int{2, 5, 10}, splits: 2, noise: []int{0},
+		methods: []string{"greedytl"}, seed: 1}
+	b := a
+	b.methods = []string{"no-transfer"}
 	var mine, other []experiment.Record
 	for _, r := range nwayRecords() {
-		if r.Ways != 5 {
-			continue
-		}
-		if r.Method != "simpleshot" {
-			other = append(other, r)
-			continue
-		}
-		mine = append(mine, r)
-		if r.Positives == 5 {
-			r.Positives = 2 // SimpleShot's run has 2 shots too: the axis holds them
+		if r.Method == "simpleshot" {
 			mine = append(mine, r)
+		} else {
+			other = append(other, r)
 		}
 	}
-	dir := writeNWayRun(t, mine, []int{5}, []int{1, 2, 5}, []string{"simpleshot"})
-	bare := filepath.Join(t.TempDir(), "results.jsonl")
-	odir := writeNWayRun(t, other, []int{5}, []int{1, 2, 5}, []string{"greedytl-nway"})
-	data, err := os.ReadFile(filepath.Join(odir, "results.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, bare, string(data))
-	_, svg := writeSVGs(t, dir, bare)
-	fig := svg("nway-accuracy-toy")
-	if !joins(fig, "simpleshot") {
-		t.Errorf("SimpleShot, complete in its run, has no line")
-	}
-	if joins(fig, "greedytl-nway") {
-		t.Errorf("GreedyTL N-way, read from a file without run.json, has its line across 2 shots, where its grid may hold episodes")
+	for _, tc := range []struct{ name, run, other string }{
+		{"binary", a.write(t, 1), b.write(t, 1)},
+		{"N-way", writeNWayRun(t, mine, []int{5, 20}, []int{1, 5}, []string{"simpleshot"}),
+			writeNWayRun(t, other, []int{5, 20}, []int{1, 5}, []string{"greedytl-nway"})},
+	} {
+		copied := bare(tc.other)
+		_, err := Load(tc.run, copied)
+		if !errors.Is(err, experiment.ErrInput) || !strings.Contains(err.Error(), copied+":1: cell") || !strings.Contains(err.Error(), "holds another run's records") {
+			t.Errorf("%s: another run's results without its run.json beside a run: %v, want an input error naming %s:1", tc.name, err, copied)
+		}
+		if _, err := Load(tc.run, tc.other, copied); err != nil {
+			t.Errorf("%s: the copy beside its run's directory: %v", tc.name, err)
+		}
 	}
 }
