@@ -72,9 +72,6 @@ type Results struct {
 	lines [][]byte       // the line of each record, as read (keepLines only)
 	index map[Key]int    // the position of each cell in Records
 	where map[Key]string // file:line of each kept record
-	// gridless holds the dataset and method of every record read from a
-	// run without run.json (Tolerant), duplicates included: GridKnown.
-	gridless map[[2]string]bool
 	// read holds, by dataset, the runs read with their run.json, and bare
 	// the cells read from files without one (Tolerant), duplicates
 	// included: checkBare.
@@ -285,15 +282,6 @@ func (res *Results) ExpectedEpisodes(dataset, method string, ways, shots int) in
 	return n
 }
 
-// GridKnown reports whether the grid of a method of a dataset is known:
-// a run.json of the dataset was read, and no record of the method came
-// from a run without one (Tolerant), whose grid may hold cells that no
-// run.json names. Where it is not known, Expected's -1 (no grid holds a
-// row) does not tell that the row was not run.
-func (res *Results) GridKnown(dataset, method string) bool {
-	return len(res.Manifests[dataset]) > 0 && !res.gridless[[2]string{dataset, method}]
-}
-
 // gridCells calls cell for every cell of the grids of dataset d's runs,
 // once each when grids overlap.
 func (res *Results) gridCells(d string, cell func(k Key)) {
@@ -429,10 +417,6 @@ func (res *Results) readFile(file string, g *grid, runID func(*Record) string, o
 				return inputErrorf("%s:%d: cell %v is not in the run's grid", file, lineno, k)
 			}
 		} else {
-			if res.gridless == nil {
-				res.gridless = map[[2]string]bool{}
-			}
-			res.gridless[[2]string{rec.Dataset, rec.Method}] = true
 			res.bare = append(res.bare, bareCell{k, rec.RunID, fmt.Sprintf("%s:%d", file, lineno)})
 		}
 		if err := checkRunID(rec, runID(rec)); err != nil {

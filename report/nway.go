@@ -26,9 +26,9 @@ type nwayRows struct {
 	// inGrid reports whether the grids of the dataset's runs hold a
 	// method's episodes at a number of ways and of shots
 	// (experiment.Results.ExpectedEpisodes); nil when no run.json was
-	// read, and the grid is unknown. It is true everywhere for a method
-	// whose grid is unknown beside a run.json (a record of it came from a
-	// results file without one: experiment.Results.GridKnown).
+	// read, and the grid is unknown. With a run.json every method's grid
+	// is known: a record of a results file without one beside it is a
+	// cell of a grid read (experiment.ReadRuns refuses others).
 	inGrid func(method string, ways, shots int) bool
 	// gridWays and gridShots hold the numbers of ways and of shots of the
 	// grids of the dataset's runs (run.json's): the tables and the figure

@@ -568,7 +568,7 @@ func build(res *Results) (*document, []*figure, error) {
 			d := newNWayRows(byDataset[ds])
 			if mans := res.grids(ds); len(mans) > 0 {
 				d.inGrid = func(m string, ways, shots int) bool {
-					return !res.gridKnown(ds, m) || res.runs.ExpectedEpisodes(ds, m, ways, shots) >= 0
+					return res.runs.ExpectedEpisodes(ds, m, ways, shots) >= 0
 				}
 				for _, man := range mans {
 					d.gridWays, d.gridShots = append(d.gridWays, man.Ways...), append(d.gridShots, man.Positives...)
@@ -584,7 +584,7 @@ func build(res *Results) (*document, []*figure, error) {
 		d := newDatasetRows(byDataset[ds])
 		if mans := res.grids(ds); len(mans) > 0 {
 			d.inGrid = func(m string, positives, noise int) bool {
-				return !res.gridKnown(ds, m) || res.runs.Expected(ds, m, positives, noise) >= 0
+				return res.runs.Expected(ds, m, positives, noise) >= 0
 			}
 			d.grid = map[int][]int{}
 			for _, man := range mans {
@@ -969,7 +969,7 @@ func timingTable(res *Results, recs []experiment.Record, d *datasetRows, dataset
 	}
 	for _, p := range d.grid[noise] {
 		if !slices.Contains(ps, p) && !slices.Contains(unwritten, p) && slices.ContainsFunc(pair, func(m string) bool {
-			return res.gridKnown(dataset, m) && res.runs.Expected(dataset, m, p, noise) >= 0
+			return res.runs.Expected(dataset, m, p, noise) >= 0
 		}) {
 			unwritten = append(unwritten, p)
 		}
