@@ -147,6 +147,7 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 		data        []float64
 		fields      [][]byte
 		scratch     []byte
+		quoted      []bool
 		err         error
 		dataLine    [2]int // the lines of the first two rows
 	)
@@ -160,13 +161,17 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 			sep = detectSep(line)
 			split.sep = sep
 		}
-		fields, err = splitFields(fields, line, sep, &scratch)
+		q := &quoted // which of the first row's fields were quoted (firstRow)
+		if started {
+			q = nil
+		}
+		fields, err = splitQuoted(fields, line, sep, &scratch, q)
 		if err != nil {
 			return nil, &Error{File: name, Line: lr.line, Err: err}
 		}
 		if !started {
 			started = true
-			split.firstRow(fields)
+			split.firstRow(fields, quoted)
 			if isIndexHeader(fields) {
 				return nil, indexHeaderError(name, lr.line)
 			}

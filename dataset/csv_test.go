@@ -484,6 +484,11 @@ func TestDecodeCSVDecimalCommas(t *testing.T) {
 		{"blanks, whole numbers first", "-1 2 3,5\n", `x.csv:1: column 1: cannot parse "-1 2 3" as a number: the line holds blanks and commas, and the commas were read as the separator: values separated by blanks with decimal commas (1,5),` + points + `r'\s+', decimal=','), then to_csv(path, index=False))`},
 		{"commas missing", "a,b,c\n1,2 3 4,5\n", `x.csv:2: column 2: cannot parse "2 3 4" as a number`},
 		{"commas missing, no header", "1,2,3\n4,5 6 7,8\n", `x.csv:2: column 2: cannot parse "5 6 7" as a number`},
+		// A fraction part (after a comma) is never negative, and a quoted
+		// field is no split at decimal commas: no evidence.
+		{"a negative fraction part", "1,-2 3,5\n", `x.csv:1: column 2: cannot parse "-2 3" as a number`},
+		{"a negative fraction part beside evidence", "1,-3 4,5 6,7\n", `x.csv:1: column 2: cannot parse "-3 4" as a number`},
+		{"quoted", "1,\"2 3 4\",5\n", `x.csv:1: column 2: cannot parse "2 3 4" as a number`},
 		{"tabs, negative", "-1,5\t-2,25\n", `x.csv:1: column 2: cannot parse "5\t-2" as a number: the line holds tabs and commas, and the commas were read as the separator: values separated by tabs with decimal commas (1,5),` + points + `'\t', decimal=','), then to_csv(path, index=False))`},
 	} {
 		_, err := DecodeMatrix(strings.NewReader(tc.in), "x.csv")

@@ -333,27 +333,36 @@ type fieldSplit struct {
 }
 
 // firstRow notes the fields of the input's first content line, which sep
-// was detected from (splitBlanks).
-func (s *fieldSplit) firstRow(fields [][]byte) {
+// was detected from (splitBlanks); quoted tells which of them were quoted
+// (splitQuoted), which no split at decimal commas makes.
+func (s *fieldSplit) firstRow(fields [][]byte, quoted []bool) {
 	if s.sep != ',' || s.directive {
 		return
 	}
-	for _, f := range fields {
-		if k := bytes.IndexAny(f, " \t"); blankIntegers(f) && strings.IndexByte(s.splitBlanks, f[k]) < 0 {
+	for j, f := range fields {
+		if quoted[j] {
+			continue
+		}
+		if k := bytes.IndexAny(f, " \t"); blankIntegers(f, j == 0) && strings.IndexByte(s.splitBlanks, f[k]) < 0 {
 			s.splitBlanks += string(f[k])
 		}
 	}
 }
 
-// blankIntegers reports whether b is two or more integers, maybe
-// negative, separated by blanks: what a comma separator makes of numbers
-// with decimal commas separated by blanks ("1,5 -2,25": "1", "5 -2",
-// "25"), whole numbers among them too ("1,5\t2\t3,25": "1", "5\t2\t3",
-// "25"; "1\t2\t3,5": "1\t2\t3", "5").
-func blankIntegers(b []byte) bool {
+// blankIntegers reports whether b is two or more integers separated by
+// blanks: what a comma separator makes of numbers with decimal commas
+// separated by blanks ("1,5 -2,25": "1", "5 -2", "25"), whole numbers
+// among them too ("1,5\t2\t3,25": "1", "5\t2\t3", "25"; "1\t2\t3,5":
+// "1\t2\t3", "5"). Every integer but the first may be negative; the first
+// only in the line's first field (first): in any other it follows a
+// decimal comma, a fraction part ("1,-2 3,5" is no such line).
+func blankIntegers(b []byte, first bool) bool {
 	f := bytes.Fields(b)
-	for _, x := range f {
-		if !digitsOnly(bytes.TrimPrefix(x, []byte("-"))) {
+	for i, x := range f {
+		if i > 0 || first {
+			x = bytes.TrimPrefix(x, []byte("-"))
+		}
+		if !digitsOnly(x) {
 			return false
 		}
 	}
@@ -541,7 +550,7 @@ func parseValue(b []byte, col int, split fieldSplit) (float64, error) {
 		if bytes.IndexByte(b, ';') >= 0 {
 			return 0, fmt.Errorf("column %d: cannot parse %s as a number: fields separated by ';', as Excel and R's write.csv2 write CSV where the decimal separator is a comma, are not read: separate them by commas or tabs, with '.' decimal points (pandas: %s, then to_csv(path, index=False))", col, quoteField(b), pandasDecimalComma(';', split.directive))
 		}
-		if k := bytes.IndexAny(b, " \t"); k >= 0 && splitDecimalCommas(b, split) {
+		if k := bytes.IndexAny(b, " \t"); k >= 0 && splitDecimalCommas(b, col, split) {
 			// "1,5\t2,25" split at its commas: "1", "5\t2", "25".
 			what, by := "tabs", byte('\t')
 			if b[k] == ' ' {
@@ -589,12 +598,13 @@ func decimalComma(b []byte) bool {
 // numbers with decimal commas separated by blanks that were split at their
 // commas ("1,5\t2,25": "1", "5\t2", "25"): blankIntegers, in a file whose
 // first row, which the comma separator was detected from, holds such
-// fields split at the same blanks. A comma named by Excel's directive, or
-// a first row of none (a header "a,b,c" above "1,2 3,4", a comma missing)
-// is no such evidence.
-func splitDecimalCommas(b []byte, split fieldSplit) bool {
+// fields split at the same blanks; col is b's 1-based column (only the
+// first may begin with a minus sign: blankIntegers). A comma named by
+// Excel's directive, or a first row of none (a header "a,b,c" above
+// "1,2 3,4", a comma missing, a quoted field) is no such evidence.
+func splitDecimalCommas(b []byte, col int, split fieldSplit) bool {
 	k := bytes.IndexAny(b, " \t")
-	return k >= 0 && blankIntegers(b) && strings.IndexByte(split.splitBlanks, b[k]) >= 0
+	return k >= 0 && blankIntegers(b, col == 1) && strings.IndexByte(split.splitBlanks, b[k]) >= 0
 }
 
 // digitsOnly reports whether b is one or more decimal digits.

@@ -72,9 +72,25 @@ type Results struct {
 	lines [][]byte       // the line of each record, as read (keepLines only)
 	index map[Key]int    // the position of each cell in Records
 	where map[Key]string // file:line of each kept record
-	// gridless holds the dataset and method of every record read from a
-	// run without run.json (Tolerant), duplicates included: GridKnown.
-	gridless map[[2]string]bool
+	// read holds, by dataset, the runs read with their run.json, and bare
+	// the cells read from files without one (Tolerant), duplicates
+	// included: checkBare.
+	read map[string][]readRun
+	bare []bareCell
+}
+
+// readRun is a run read with its run.json: its identity, its grid and
+// the path it was read from.
+type readRun struct {
+	id, path string
+	g        *grid
+}
+
+// bareCell is a cell read from a results file without run.json: the run
+// of its record and where it was read.
+type bareCell struct {
+	k            Key
+	runID, where string
 }
 
 // ReadRuns reads the results of the runs at paths: run directories (every
@@ -89,7 +105,10 @@ type Results struct {
 // A run made before records carried their run has no run_id in its
 // run.json, nor in its records, and is read as it is (a record with an
 // identity is refused in it); the files of a run without run.json
-// (Tolerant) must hold the records of one run. Runs of one dataset must
+// (Tolerant) must hold the records of one run, and, beside a run of their
+// dataset read with its run.json, records of such a run in its grid
+// (checkBare: another run's copied records are refused). Runs of one
+// dataset must
 // be the same run but for the shard and the paths (as Run and Merge
 // require: another seed, grid or set of sources is an error naming the
 // setting), and, with CombineRuns, for the methods, noise levels, splits
@@ -133,6 +152,10 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 				res.Manifests[name], firstOf[name] = []*Manifest{man}, in
 			}
 			g = newGrid(man)
+			if res.read == nil {
+				res.read = map[string][]readRun{}
+			}
+			res.read[name] = append(res.read[name], readRun{man.RunID, in, g})
 		}
 		runID := firstRunID()
 		if man != nil {
@@ -153,7 +176,46 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 			}
 		}
 	}
+	if err := res.checkBare(); err != nil {
+		return nil, err
+	}
 	return res, nil
+}
+
+// checkBare refuses a cell read from a results file without run.json
+// (Tolerant) beside a run of its dataset read with its run.json, unless
+// it is a record of such a run (its run_id) and in that run's grid — a
+// copy of the run's own records. Another run's records would join the
+// run's tables as cells of its grid (or, where they repeat its cells, be
+// dropped as duplicates), and the run's grid would count them: a report
+// of numbers no run made together. A file of records without any run.json
+// of their dataset is read as it is.
+func (res *Results) checkBare() error {
+	for _, c := range res.bare {
+		runs := res.read[c.k.Dataset]
+		if len(runs) == 0 {
+			continue
+		}
+		var same *readRun
+		for i := range runs {
+			if runs[i].id != c.runID {
+				continue
+			}
+			same = &runs[i]
+			if _, ok := runs[i].g.order(c.k); ok {
+				same = nil
+				break
+			}
+		}
+		switch {
+		case same != nil:
+			return inputErrorf("%s: cell %v is not in the grid of run %s (%s), whose record it is: a results file without run.json must hold records of the runs read with theirs", c.where, c.k, same.id, same.path)
+		case !slices.ContainsFunc(runs, func(r readRun) bool { return r.id == c.runID }):
+			return inputErrorf("%s: cell %v is a record of run %s, but %s, read with its %s, is run %s of dataset %q: the file, without a %s, holds another run's records (copied from it?); give that run's directory, with its %s, to read the two together, or leave the file out",
+				c.where, c.k, c.runID, runs[0].path, ManifestFile, runs[0].id, c.k.Dataset, ManifestFile, ManifestFile)
+		}
+	}
+	return nil
 }
 
 // combineRuns returns the manifests of a dataset's runs with b added when
@@ -218,15 +280,6 @@ func (res *Results) ExpectedEpisodes(dataset, method string, ways, shots int) in
 		}
 	}
 	return n
-}
-
-// GridKnown reports whether the grid of a method of a dataset is known:
-// a run.json of the dataset was read, and no record of the method came
-// from a run without one (Tolerant), whose grid may hold cells that no
-// run.json names. Where it is not known, Expected's -1 (no grid holds a
-// row) does not tell that the row was not run.
-func (res *Results) GridKnown(dataset, method string) bool {
-	return len(res.Manifests[dataset]) > 0 && !res.gridless[[2]string{dataset, method}]
 }
 
 // gridCells calls cell for every cell of the grids of dataset d's runs,
@@ -364,10 +417,7 @@ func (res *Results) readFile(file string, g *grid, runID func(*Record) string, o
 				return inputErrorf("%s:%d: cell %v is not in the run's grid", file, lineno, k)
 			}
 		} else {
-			if res.gridless == nil {
-				res.gridless = map[[2]string]bool{}
-			}
-			res.gridless[[2]string{rec.Dataset, rec.Method}] = true
+			res.bare = append(res.bare, bareCell{k, rec.RunID, fmt.Sprintf("%s:%d", file, lineno)})
 		}
 		if err := checkRunID(rec, runID(rec)); err != nil {
 			return inputErrorf("%s:%d: %v", file, lineno, err)

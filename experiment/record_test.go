@@ -143,6 +143,37 @@ func TestRecordsCarryTheirRun(t *testing.T) {
 	_, err = ReadRuns([]string{bare}, ReadOptions{Tolerant: true})
 	check("no run.json", err, "results.jsonl:3: cell")
 
+	// Another run's results copied without its run.json, beside a run of
+	// the same dataset read with its run.json, in either order: refused
+	// (its cells joined the run's tables, or were dropped as duplicates of
+	// the run's). The run's own records copied so are read, as is the copy
+	// alone; a record of the run outside its grid is refused.
+	copied := filepath.Join(t.TempDir(), "copy.jsonl")
+	writeText(t, copied, readText(t, other.File))
+	firstOther := strings.SplitN(readText(t, other.File), "\n", 2)[0]
+	var otherRec Record
+	if err := json.Unmarshal([]byte(firstOther), &otherRec); err != nil {
+		t.Fatal(err)
+	}
+	wantCopy := fmt.Sprintf("copy.jsonl:1: cell %v is a record of run %s, but %s, read with its run.json, is run %s", otherRec.Key(), otherMan.RunID, runDir, man.RunID)
+	for _, paths := range [][]string{{runDir, copied}, {copied, runDir}} {
+		_, err = ReadRuns(paths, ReadOptions{Tolerant: true, CombineRuns: true})
+		check(fmt.Sprintf("another run's copy, %v", paths), err, wantCopy)
+	}
+	if _, err := ReadRuns([]string{copied}, ReadOptions{Tolerant: true, CombineRuns: true}); err != nil {
+		t.Errorf("another run's copy alone: %v", err)
+	}
+	own := filepath.Join(t.TempDir(), "own.jsonl")
+	writeText(t, own, readText(t, sum.File))
+	if res, err := ReadRuns([]string{runDir, own}, ReadOptions{Tolerant: true, CombineRuns: true}); err != nil || len(res.Records) != len(lines) || len(res.Duplicates) != len(lines) {
+		t.Errorf("the run's own copy: %v", err)
+	}
+	outside := filepath.Join(t.TempDir(), "outside.jsonl")
+	writeText(t, outside, strings.Replace(lines[0], `"split":`, `"split":9`, 1))
+	_, err = ReadRuns([]string{runDir, outside}, ReadOptions{Tolerant: true, CombineRuns: true})
+	check("a record of the run outside its grid", err, "outside.jsonl:1: cell")
+	check("a record of the run outside its grid", err, "is not in the grid of run "+man.RunID)
+
 	// A run made before records carried their run: no run_id in run.json
 	// or in the records. Read as before, merged as it is, not resumed; a
 	// record that carries an identity is not one of its records.

@@ -190,7 +190,9 @@ type datasetRows struct {
 	// inGrid reports whether the grids of the dataset's runs hold a
 	// method's cells at a number of positives and a noise level
 	// (experiment.Results.Expected); nil when no run.json was read, and
-	// the grid is unknown.
+	// the grid is unknown. With a run.json every method's grid is known:
+	// a record of a results file without one beside it is a cell of a
+	// grid read (experiment.ReadRuns refuses others).
 	inGrid func(method string, positives, noise int) bool
 	// grid holds, by noise level, the numbers of positives of the grids
 	// of the dataset's runs (run.json's, nil when none was read): cells

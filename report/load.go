@@ -175,16 +175,10 @@ func (res *Results) Rows() []Row {
 	return rows
 }
 
-// gridKnown reports whether the grid of method in dataset, and so which
-// of its cells are expected, is known: a run.json of dataset was read and
-// no record of the method came from a results file without one
-// (experiment.Results.GridKnown).
-func (res *Results) gridKnown(dataset, method string) bool {
-	return res.runs != nil && res.runs.GridKnown(dataset, method)
-}
-
 // grids returns the run.json of each of dataset's runs read (none when
-// there is none).
+// there is none). When there is one, the grid of every method of the
+// dataset is known: a record read from a results file without run.json
+// beside it is a cell of a grid read (experiment.ReadRuns refuses others).
 func (res *Results) grids(dataset string) []*experiment.Manifest {
 	if res.runs == nil {
 		return nil

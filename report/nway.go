@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -25,7 +26,9 @@ type nwayRows struct {
 	// inGrid reports whether the grids of the dataset's runs hold a
 	// method's episodes at a number of ways and of shots
 	// (experiment.Results.ExpectedEpisodes); nil when no run.json was
-	// read, and the grid is unknown.
+	// read, and the grid is unknown. With a run.json every method's grid
+	// is known: a record of a results file without one beside it is a
+	// cell of a grid read (experiment.ReadRuns refuses others).
 	inGrid func(method string, ways, shots int) bool
 	// gridWays and gridShots hold the numbers of ways and of shots of the
 	// grids of the dataset's runs (run.json's): the tables and the figure
@@ -116,7 +119,20 @@ func nwaySection(doc *document, recs []experiment.Record, dataset, slug string, 
 	doc.add(heading{2, "Dataset " + name + " (N-way)"}, paragraph{fmt.Sprintf(
 		"N-way few-shot episodes: %s ways, %s shots, %s per ways and shots, %s per class; %d classes appear in the episodes; %s.",
 		joinInts(ways), joinInts(shots), count, plural.Count(test, "test example", "test examples"), len(classes), plural.Count(len(ms), "method", "methods"))})
+	// A number of ways of the grid without a record has no table (every
+	// entry would be blank), but its panel in the figure and a note saying
+	// the run has not written it, as a noise level of the binary protocol.
+	recorded := d.values(func(r Row) int { return r.Ways })
+	var unwritten []string
 	for _, w := range ways {
+		if !slices.Contains(recorded, w) {
+			unwritten = append(unwritten, plural.Count(w, "way", "ways"))
+		}
+	}
+	if len(unwritten) > 0 {
+		doc.add(paragraph{strings.TrimSpace(unwrittenNote(unwritten))})
+	}
+	for _, w := range recorded {
 		doc.add(heading{3, fmt.Sprintf("%d-way accuracy (%%)", w)})
 		doc.add(nwayTable(d, ms, w, shots)...)
 	}
@@ -158,6 +174,13 @@ func nwayTable(d *nwayRows, ms []string, w int, shots []int) []element {
 	}
 	note := "Accuracy: mean over episodes ± standard error over episodes; bold: the best method of each column (the oracle Best source excluded). A binary method is fitted one against the rest."
 	note += entryNotes(failed, "episode", oneEpisode, "episode", passed)
+	var missing []string // numbers of shots of the grid without a record at w ways
+	for _, s := range shots {
+		if !slices.ContainsFunc(d.rows, func(r Row) bool { return r.Ways == w && r.Shots == s }) {
+			missing = append(missing, plural.Count(s, "shot", "shots"))
+		}
+	}
+	note += unwrittenNote(missing)
 	return []element{t, paragraph{note}}
 }
 

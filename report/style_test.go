@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"image/color"
 	"math"
@@ -530,7 +531,10 @@ func hasTick(svg []byte, label string) bool {
 // run) keeps its place on the axes, and every line is cut there; the axes
 // were built from the rows alone, so it was left off and every line
 // joined across it. The accuracy table has its column too (as the axis,
-// b98ebc2), of blanks, and its note says that the run has not written it.
+// b98ebc2), of blanks, and its note says that the run has not written it;
+// the level has no table, but a note saying so (it had none). The
+// dataset's overview and Table 1 have them too (they had the records'
+// sizes alone).
 func TestAxesHoldTheGridsSizes(t *testing.T) {
 	run := synth{dataset: "one", classes: 5, positives: []int{2, 5, 10}, splits: 2, noise: []int{0, 10, 100},
 		methods: []string{"greedytl", "greedytl-59", "no-transfer"}, seed: 1}
@@ -567,34 +571,17 @@ func TestAxesHoldTheGridsSizes(t *testing.T) {
 	if strings.Contains(md, "### Balanced accuracy (%), 10 noise dimensions") {
 		t.Errorf("a table of 10 noise dimensions, where no method has a record")
 	}
-}
-
-// TestGridlessMethodCutAtAnyGap: a method whose records come from a
-// results file without run.json, read beside a run of the same dataset
-// that has one, has an unknown grid (experiment.Results.GridKnown), so
-// its line is cut at any gap, as where no run.json was read at all: the
-// dataset's run.json made it read as a method that was not run there,
-// and its line joined across the gap.
-func TestGridlessMethodCutAtAnyGap(t *testing.T) {
-	a := synth{dataset: "one", classes: 5, positives: []int{2, 5, 10}, splits: 2, noise: []int{0},
-		methods: []string{"greedytl"}, seed: 1}
-	b := a
-	b.methods = []string{"no-transfer"}
-	bdir := b.write(t, 1)
-	bare := filepath.Join(t.TempDir(), "results.jsonl")
-	data, err := os.ReadFile(filepath.Join(bdir, "results.jsonl"))
-	if err != nil {
-		t.Fatal(err)
+	if !strings.Contains(md, "No cell of 10 noise dimensions has a record: the run's grid holds it, but the run has not written it (a partial run).") {
+		t.Errorf("no note that 10 noise dimensions has no record:\n%s", md)
 	}
-	writeFile(t, bare, string(data))
-	dropLines(t, bare, func(line string) bool { return strings.Contains(line, `"positives":5,`) })
-	_, svg := writeSVGs(t, a.write(t, 1), bare)
-	fig := svg("fig1-accuracy-one")
-	if joins(fig, "no-transfer") {
-		t.Errorf("No transfer, read from a file without run.json, has its line across 5 positives, where it has no record")
+	if !strings.Contains(md, "training positives 2, 5, 10; noise dimensions 0, 10, 100;") {
+		t.Errorf("the dataset's overview does not list the grid's sizes and levels, as the tables and figures have them:\n%s", md)
 	}
-	if !joins(fig, "greedytl") {
-		t.Errorf("GreedyTL has no line")
+	if !regexp.MustCompile(`\| method \| candidates \(features \+ sources\) \| 2\+10 \| 5\+10 \| 10\+10 \|\n.*\n\| GreedyTL \| \d+ \| [^|]+ \|  \| [^|]+ \|`).MatchString(md) {
+		t.Errorf("Table 1 has no blank column of 5 positives, as Fig. 3 its tick:\n%s", md)
+	}
+	if !regexp.MustCompile(`\| speed-up \|  \| [^|]+ \|  \| [^|]+ \|\n\nNo cell of 5\+10 has a record`).MatchString(md) {
+		t.Errorf("Table 1 has no note that 5 positives has no record:\n%s", md)
 	}
 }
 
@@ -661,5 +648,148 @@ func TestNWayFigureAsksTheGrid(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// writeNWayRun writes a run directory of an N-way run of nwayRecords'
+// dataset whose grid holds ways, shots and methods, with the records recs
+// (given the run's run_id), and returns it.
+func writeNWayRun(t *testing.T, recs []experiment.Record, ways, shots []int, methods []string) string {
+	t.Helper()
+	var classes []string
+	for k := range 30 {
+		classes = append(classes, "c"+string(rune('A'+k)))
+	}
+	m := experiment.Manifest{
+		Dataset: experiment.DatasetInfo{Name: "toy", Features: 100}, Classes: classes, Targets: classes,
+		Protocol: experiment.ProtocolNWay, Ways: ways, Positives: shots, TestPerClass: 3,
+		Splits: 4, Noise: []int{0}, Methods: methods, Seed: 1,
+	}
+	b := runJSON(t, m, true)
+	id := runID(t, b)
+	var kept []experiment.Record
+	for _, r := range recs {
+		r.RunID = id
+		kept = append(kept, r)
+	}
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "run.json"), string(b))
+	writeFile(t, filepath.Join(dir, "results.jsonl"), jsonl(t, kept))
+	return dir
+}
+
+// TestNWayTablesSayWhatIsUnwritten: an N-way partial run's tables say, as
+// the binary accuracy table does (unwrittenNote), which numbers of shots
+// of the grid have no record (their columns are blank), and a number of
+// ways of the grid without any record has no table, as a noise level of
+// the binary protocol, but a note saying the run has not written it (and
+// its panel). The tables had blank columns, or a table of blanks, with no
+// note; a grid whose ways were not read (Write's gridWays) left 20 ways
+// out.
+func TestNWayTablesSayWhatIsUnwritten(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		ways20  bool // whether the 20-way episodes are kept
+		panels  int  // the figure's panels
+		heading bool // whether 20 ways has a table
+	}{
+		{"2 shots unwritten", true, 2, true},
+		{"2 shots and 20 ways unwritten", false, 2, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var recs []experiment.Record
+			for _, r := range nwayRecords() {
+				if tc.ways20 || r.Ways != 20 {
+					recs = append(recs, r)
+				}
+			}
+			dir := writeNWayRun(t, recs, []int{5, 20}, []int{1, 2, 5}, []string{"simpleshot", "greedytl-nway"})
+			md, _ := writeSVGs(t, dir)
+			tables := strings.Count(md, "| method | 1-shot | 2-shot | 5-shot |")
+			notes := strings.Count(md, "No cell of 2 shots has a record: the run's grid holds it, but the run has not written it (a partial run).")
+			want := 1
+			if tc.heading {
+				want = 2
+			}
+			if tables != want || notes != want {
+				t.Errorf("%d tables with a 2-shot column and %d notes that 2 shots has no record, want %d of each:\n%s", tables, notes, want, md)
+			}
+			if got := strings.Contains(md, "### 20-way accuracy (%)"); got != tc.heading {
+				t.Errorf("a table of 20 ways: %v, want %v", got, tc.heading)
+			}
+			if got := strings.Contains(md, "No cell of 20 ways has a record: the run's grid holds it, but the run has not written it (a partial run)."); got == tc.heading {
+				t.Errorf("a note that 20 ways has no record: %v, want %v", got, !tc.heading)
+			}
+		})
+	}
+}
+
+// TestAnotherRunsCopyRefused: another run's results copied without its
+// run.json, read beside a run of the same dataset with its run.json, are
+// refused, binary and N-way: its cells of the run's grid joined the run's
+// tables and figures, counted against the run's grid ("12 of 8 cells"),
+// and those it shares with the run were dropped as duplicates; its
+// method, with an unknown grid, was cut at any gap. Beside the other
+// run's directory it is read.
+func TestAnotherRunsCopyRefused(t *testing.T) {
+	bare := func(dir string) string {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join(dir, "results.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := filepath.Join(t.TempDir(), "results.jsonl")
+		writeFile(t, f, string(data))
+		return f
+	}
+	a := synth{dataset: "one", classes: 5, positives: []int{2, 5, 10}, splits: 2, noise: []int{0},
+		methods: []string{"greedytl"}, seed: 1}
+	b := a
+	b.methods = []string{"no-transfer"}
+	var mine, other []experiment.Record
+	for _, r := range nwayRecords() {
+		if r.Method == "simpleshot" {
+			mine = append(mine, r)
+		} else {
+			other = append(other, r)
+		}
+	}
+	for _, tc := range []struct{ name, run, other string }{
+		{"binary", a.write(t, 1), b.write(t, 1)},
+		{"N-way", writeNWayRun(t, mine, []int{5, 20}, []int{1, 5}, []string{"simpleshot"}),
+			writeNWayRun(t, other, []int{5, 20}, []int{1, 5}, []string{"greedytl-nway"})},
+	} {
+		copied := bare(tc.other)
+		_, err := Load(tc.run, copied)
+		if !errors.Is(err, experiment.ErrInput) || !strings.Contains(err.Error(), copied+":1: cell") || !strings.Contains(err.Error(), "holds another run's records") {
+			t.Errorf("%s: another run's results without its run.json beside a run: %v, want an input error naming %s:1", tc.name, err, copied)
+		}
+		if _, err := Load(tc.run, tc.other, copied); err != nil {
+			t.Errorf("%s: the copy beside its run's directory: %v", tc.name, err)
+		}
+	}
+}
+
+// TestOwnCopyKeepsTheGrid: a copy of a run's own results without its
+// run.json, read beside the run (its records are duplicates, of the run's
+// grid: experiment's checkBare), leaves the grid known: L1-logistic, run
+// at noise 0 and 100 beside a noise study of GreedyTL at 10, joins across
+// 10 on Fig. 2, as without the copy; the copy made its grid unknown, and
+// its line was cut there.
+func TestOwnCopyKeepsTheGrid(t *testing.T) {
+	main := synth{dataset: "two", classes: 5, positives: []int{2, 5}, splits: 2, noise: []int{0, 100},
+		methods: []string{"greedytl", "l1-logistic"}, seed: 1}
+	study := main
+	study.noise, study.methods = []int{10}, []string{"greedytl"}
+	dir := main.write(t, 1)
+	data, err := os.ReadFile(filepath.Join(dir, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := filepath.Join(t.TempDir(), "results.jsonl")
+	writeFile(t, copied, string(data))
+	_, svg := writeSVGs(t, dir, study.write(t, 1), copied)
+	if !joins(svg("fig2-noise-two"), "l1-logistic") {
+		t.Errorf("Fig. 2: L1-logistic's line is cut at 10 noise dimensions, which its run did not hold")
 	}
 }

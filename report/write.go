@@ -568,7 +568,7 @@ func build(res *Results) (*document, []*figure, error) {
 			d := newNWayRows(byDataset[ds])
 			if mans := res.grids(ds); len(mans) > 0 {
 				d.inGrid = func(m string, ways, shots int) bool {
-					return !res.gridKnown(ds, m) || res.runs.ExpectedEpisodes(ds, m, ways, shots) >= 0
+					return res.runs.ExpectedEpisodes(ds, m, ways, shots) >= 0
 				}
 				for _, man := range mans {
 					d.gridWays, d.gridShots = append(d.gridWays, man.Ways...), append(d.gridShots, man.Positives...)
@@ -584,7 +584,7 @@ func build(res *Results) (*document, []*figure, error) {
 		d := newDatasetRows(byDataset[ds])
 		if mans := res.grids(ds); len(mans) > 0 {
 			d.inGrid = func(m string, positives, noise int) bool {
-				return !res.gridKnown(ds, m) || res.runs.Expected(ds, m, positives, noise) >= 0
+				return res.runs.Expected(ds, m, positives, noise) >= 0
 			}
 			d.grid = map[int][]int{}
 			for _, man := range mans {
@@ -641,10 +641,20 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 		return nil, nil
 	}
 	// A level whose every cell failed too: its table says so. A level of
-	// the grid without a record has no table (no method has a row there:
-	// the partial note above says what is missing), but its place on
-	// Fig. 2's axis.
-	for _, n := range d.recordedNoises() {
+	// the grid without a record has no table (no method has a row there),
+	// but its place on Fig. 2's axis and a note saying the run has not
+	// written it, as the N-way section does for a number of ways.
+	recorded := d.recordedNoises()
+	var unwritten []string
+	for _, n := range d.runNoises() {
+		if !slices.Contains(recorded, n) {
+			unwritten = append(unwritten, plural.Count(n, "noise dimension", "noise dimensions"))
+		}
+	}
+	if len(unwritten) > 0 {
+		doc.add(paragraph{strings.TrimSpace(unwrittenNote(unwritten))})
+	}
+	for _, n := range recorded {
 		title := "Balanced accuracy (%)"
 		if n > 0 {
 			title += ", " + plural.Count(n, "noise dimension", "noise dimensions")
@@ -676,7 +686,7 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 		}
 		figs = append(figs, f3)
 		doc.add(heading{3, a.title()}, picture{fig: f3})
-		doc.add(timingTable(res, recs, dataset, a, base, negatives)...)
+		doc.add(timingTable(res, recs, d, dataset, a, base, negatives)...)
 	}
 	mf, err := weightSection(doc, recs, dataset, name, slug, ci, d, base, negatives)
 	if err != nil {
@@ -687,7 +697,8 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 	return figs, nil
 }
 
-// datasetOverview describes the grid of one dataset.
+// datasetOverview describes the grid of one dataset: the sizes and noise
+// levels of its records and of its runs' grids (datasetRows.grid).
 func datasetOverview(recs []experiment.Record, ci ClassInfo, d *datasetRows) string {
 	targets, splits := map[int]bool{}, map[int]bool{}
 	for _, r := range recs {
@@ -697,9 +708,12 @@ func datasetOverview(recs []experiment.Record, ci ClassInfo, d *datasetRows) str
 	for _, m := range d.methods(-1) {
 		ms = append(ms, methodLabel(m))
 	}
-	var pos, noise []int
+	var pos, noise []int // the tables' and figures' sizes and levels: the grids' too
 	for _, r := range d.rows {
 		pos, noise = append(pos, r.Positives), append(noise, r.Noise)
+	}
+	for n, ps := range d.grid {
+		pos, noise = append(pos, ps...), append(noise, n)
 	}
 	s := fmt.Sprintf("%s, %s, %s; training positives %s; noise dimensions %s; methods: %s.",
 		plural.Count(len(ci.Names), "class", "classes"), plural.Count(len(targets), "target", "targets"), plural.Count(len(splits), "split", "splits"),
@@ -848,10 +862,19 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 			missing = append(missing, sizeLabel(p, negatives))
 		}
 	}
-	if len(missing) > 0 {
-		note += fmt.Sprintf(" No cell of %s has a record: the run's grid holds it, but the run has not written it (a partial run).", strings.Join(missing, ", "))
-	}
+	note += unwrittenNote(missing)
 	return []element{t, paragraph{note}}
+}
+
+// unwrittenNote is the report's note on the values of the runs' grids
+// (training-set sizes, noise levels, shots, ways) of which no cell has a
+// record, labelled as missing lists them: a partial run has not written
+// them. It starts with a blank, to follow a note; "" when none is missing.
+func unwrittenNote(missing []string) string {
+	if len(missing) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" No cell of %s has a record: the run's grid holds it, but the run has not written it (a partial run).", strings.Join(missing, ", "))
 }
 
 // entryNotes is what a table's note says of its entries marked as
@@ -933,17 +956,25 @@ func singleMark(one string) string { return "(1 " + one + ")" }
 // timingTable is the paper's Table 1: the fit time of a method (GreedyTL)
 // and its approximation (GreedyTL-59) by training-set size, mean ± standard
 // deviation over the successful cells: the time alone for one cell, "—"
-// for none (and no speed-up against it).
-func timingTable(res *Results, recs []experiment.Record, dataset string, a approximation, noise, negatives int) []element {
+// for none (and no speed-up against it). A size the pair's grids hold
+// without a record of either (a partial run) has a column of blanks and
+// the accuracy table's note (unwrittenNote), as Fig. 3 its tick.
+func timingTable(res *Results, recs []experiment.Record, d *datasetRows, dataset string, a approximation, noise, negatives int) []element {
 	pair := []string{a.exact, a.approx}
-	var ps []int
+	var ps, unwritten []int
 	for _, r := range recs { // a size whose every fit failed too: a column of "—"
 		if r.Noise == noise && slices.Contains(pair, r.Method) {
 			ps = append(ps, r.Positives)
 		}
 	}
-	slices.Sort(ps)
-	ps = slices.Compact(ps)
+	for _, p := range d.grid[noise] {
+		if !slices.Contains(ps, p) && !slices.Contains(unwritten, p) && slices.ContainsFunc(pair, func(m string) bool {
+			return res.runs.Expected(dataset, m, p, noise) >= 0
+		}) {
+			unwritten = append(unwritten, p)
+		}
+	}
+	ps = sortedUnion(ps, unwritten)
 	times := map[string][][]float64{} // by method and size: the successful fits' times
 	hi := 0.0
 	for _, m := range pair {
@@ -977,12 +1008,14 @@ func timingTable(res *Results, recs []experiment.Record, dataset string, a appro
 		if cand != "" {
 			cells = append(cells, cand)
 		}
-		for _, ts := range times[m] {
+		for i, ts := range times[m] {
 			// No fit succeeded: no time (mean gives 0); one: no spread.
-			switch len(ts) {
-			case 0:
+			switch {
+			case slices.Contains(unwritten, ps[i]):
+				cells = append(cells, "")
+			case len(ts) == 0:
 				cells = append(cells, "—")
-			case 1:
+			case len(ts) == 1:
 				cells = append(cells, fmt.Sprintf("%.3f", scale*ts[0]))
 			default:
 				cells = append(cells, fmt.Sprintf("%.3f ± %.3f", scale*mean(ts), scale*stdDev(ts)))
@@ -996,17 +1029,28 @@ func timingTable(res *Results, recs []experiment.Record, dataset string, a appro
 	}
 	for i := range ps {
 		exact, approx := times[a.exact][i], times[a.approx][i]
-		if len(exact) > 0 && len(approx) > 0 && mean(approx) > 0 {
+		switch {
+		case slices.Contains(unwritten, ps[i]):
+			speed = append(speed, "")
+		case len(exact) > 0 && len(approx) > 0 && mean(approx) > 0:
 			speed = append(speed, fmt.Sprintf("×%.1f", mean(exact)/mean(approx)))
-		} else {
+		default:
 			speed = append(speed, "—")
 		}
 	}
 	t.rows = append(t.rows, speed)
-	return []element{
+	els := []element{
 		paragraph{fmt.Sprintf("Table 1. Training time in %s for transferring to a single target class: mean ± standard deviation over targets and splits (cf. the paper's Table 1).", unit)},
 		t,
 	}
+	var missing []string
+	for _, p := range unwritten {
+		missing = append(missing, sizeLabel(p, negatives))
+	}
+	if len(missing) > 0 {
+		els = append(els, paragraph{strings.TrimSpace(unwrittenNote(missing))})
+	}
+	return els
 }
 
 // candidateRange describes the number of candidate columns the records of

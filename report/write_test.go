@@ -231,7 +231,7 @@ func TestTimingTable(t *testing.T) {
 	}
 	recs = append(recs, failed("greedytl", 3, 2, 0, 0)) // its 99 s must not count
 	res := &Results{Records: recs, shapes: map[string]shape{"d": {features: 50, sources: 11}}}
-	blocks := timingTable(res, recs, "d", greedy59, 0, 10)
+	blocks := timingTable(res, recs, &datasetRows{}, "d", greedy59, 0, 10)
 	tab := blocks[1].(table)
 	want := [][]string{
 		{"GreedyTL", "60", "2.000 ± 1.000"},
@@ -254,7 +254,7 @@ func TestTimingTable(t *testing.T) {
 		recs[i].FitSeconds /= 1000
 	}
 	res.shapes = nil
-	blocks = timingTable(res, recs, "d", greedy59, 0, 10)
+	blocks = timingTable(res, recs, &datasetRows{}, "d", greedy59, 0, 10)
 	if tab := blocks[1].(table); !slices.Equal(tab.rows[0], []string{"GreedyTL", "2.000 ± 1.000"}) {
 		t.Errorf("row %q", tab.rows[0])
 	}
@@ -279,7 +279,7 @@ func TestTimingTableNoTimes(t *testing.T) {
 		cell("greedytl-59", 0, 10, 0, 0, 0.5, 1), cell("greedytl-59", 1, 10, 0, 0, 0.5, 2),
 		failed("greedytl", 0, 20, 0, 0), failed("greedytl-59", 0, 20, 0, 0), // no time at all: a column of —, as in the accuracy tables
 	}
-	tab := timingTable(&Results{Records: recs}, recs, "d", greedy59, 0, 10)[1].(table)
+	tab := timingTable(&Results{Records: recs}, recs, &datasetRows{}, "d", greedy59, 0, 10)[1].(table)
 	want := [][]string{
 		{"GreedyTL", "3.000 ± 1.414", "3.000", "—", "—"},
 		{"GreedyTL-59", "—", "1.000", "1.500 ± 0.707", "—"},
@@ -418,7 +418,7 @@ func TestCandidatesFromRecords(t *testing.T) {
 		{[]experiment.Record{cell("greedytl", 0, 2, 0, 0, 0.5, 1)}, "2"}, // from run.json: 1 + 0 + 2 − 1
 	}
 	for _, tc := range tests {
-		tab := timingTable(res, tc.recs, "d", greedy59, 0, 10)[1].(table)
+		tab := timingTable(res, tc.recs, &datasetRows{}, "d", greedy59, 0, 10)[1].(table)
 		if tab.rows[0][1] != tc.want {
 			t.Errorf("candidates %q, want %q", tab.rows[0][1], tc.want)
 		}
