@@ -143,7 +143,7 @@ by SIGINT, SIGTERM or SIGHUP (the finished cells are kept).`,
 	uint64Var(fl, &o.seed, "seed", def.Seed, "seed of the splits, the noise, the methods and, without --sources, the negative pool and the sources")
 	workersVar(c, &o.workers, "groups of cells worked on at once (0: one per CPU)")
 	fl.StringVar(&o.shard, "shard", "", "run only shard i of n: i/n, or auto/n to read i from the environment")
-	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar, messages or summary")
+	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar, messages or summary (warnings and errors are still printed)")
 	return c
 }
 
