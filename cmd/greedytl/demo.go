@@ -75,7 +75,7 @@ how many and why.`,
 	intVarP(fl, &o.splits, "splits", "", demoSplits, fmt.Sprintf("random splits per target and number of positives (--full: %d)", fullSplits))
 	methodsVar(c, &o.methods, "methods to run, comma-separated specs (default: all)")
 	uint64Var(fl, &o.seed, "seed", 1, "seed of the negative split, the splits and the methods")
-	workersVar(c, &o.workers, "cells worked on at once (0: one per core)")
+	workersVar(c, &o.workers, "groups of cells worked on at once")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 	return c
 }
