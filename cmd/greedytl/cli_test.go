@@ -853,3 +853,61 @@ func TestFloat32OldLabelNames(t *testing.T) {
 	wantInputError(t, `label "0.3" is not one of the labels `+oldModel+" was fitted on", "predict", "--model", oldModel,
 		"--features", d.Xtest, "--source-scores", d.Htest, "--labels", f32("other32.npy", other))
 }
+
+// TestInspectDictionary checks what inspect says of a dictionary model,
+// which classifies sparse codes and has no per-column weights: the column
+// counts it was trained on (6 features, 20 sources), not "0 features and
+// 0 sources; 0 of the 0 columns", and that it has no per-column weights.
+func TestInspectDictionary(t *testing.T) {
+	d := newToy(t)
+	model := d.fitModel(t, "dict.json", "--method", "dictionary")
+	code, out, stderr := cli(t, "", "inspect", model)
+	if code != 0 {
+		t.Fatalf("inspect: exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"trained on 6 features and 20 sources;", "no per-column weights"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("inspect of a dictionary model: no %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "0 of the") {
+		t.Errorf("inspect of a dictionary model counts columns of non-zero weight it does not have:\n%s", out)
+	}
+	code, out, stderr = cli(t, "", "inspect", "--json", model)
+	if code != 0 {
+		t.Fatalf("inspect --json: exit %d: %s", code, stderr)
+	}
+	var sum struct {
+		NumFeatures int   `json:"num_features"`
+		NumSources  int   `json:"num_sources"`
+		Selected    []any `json:"selected"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("inspect --json: %v\n%s", err, out)
+	}
+	if sum.NumFeatures != 6 || sum.NumSources != 20 || sum.Selected == nil || len(sum.Selected) != 0 {
+		t.Errorf("inspect --json of a dictionary model: %+v, want 6 features, 20 sources and an empty selected array", sum)
+	}
+}
+
+// TestInspectDictionaryMulti checks inspect's note for dictionary fitted
+// one class against the rest: its class models classify sparse codes, so
+// it has no per-column weights, but it does not compare whole rows, as
+// nearest-neighbour and simpleshot do (and as inspect said of it).
+func TestInspectDictionaryMulti(t *testing.T) {
+	dir := t.TempDir()
+	x, h, y, _, _, _ := multiFiles(t, dir)
+	for _, tc := range []struct{ method, want, not string }{
+		{"dictionary", "sparse codes", "whole rows"},
+		{"simpleshot", "whole rows", "sparse codes"},
+	} {
+		model := filepath.Join(dir, tc.method+".json")
+		if code, _, stderr := cli(t, "", "fit", "--method", tc.method, "--features", x, "--source-scores", h, "--labels", y, "--out", model); code != 0 {
+			t.Fatalf("fit --method %s: exit %d: %s", tc.method, code, stderr)
+		}
+		code, out, stderr := cli(t, "", "inspect", model)
+		if code != 0 || !strings.Contains(out, tc.want) || !strings.Contains(out, "no per-column weights") || strings.Contains(out, tc.not) {
+			t.Errorf("inspect of a %s model of 3 classes: exit %d (%s), want %q and no %q in\n%s", tc.method, code, stderr, tc.want, tc.not, out)
+		}
+	}
+}

@@ -25,6 +25,10 @@ const (
 	demoTargetsPerDomain = 3
 	demoSplits           = 3
 	fullSplits           = 10
+	// The embedded CLINC150's intents and domains (15 intents each),
+	// which the help's ratio of --full's cells to the default's counts.
+	clincIntents = 150
+	clincDomains = 10
 )
 
 type demoOptions struct {
@@ -51,9 +55,10 @@ target intent fits GreedyTL, GreedyTL-59 and every baseline on 2, 5 and 10
 positives (and 10 negatives), prints the class-balanced accuracies and
 writes a report (Markdown, HTML and figures) to DIR/report.
 
-By default it uses 3 intents of each domain as targets and 3 random splits,
+` + fmt.Sprintf(`By default it uses %d intents of each domain as targets and %d random splits,
 which needs 80–95 s of CPU time (under a minute on two idle cores);
---full runs every intent and the paper's 10 splits (17 times as many cells).
+--full runs every intent and the paper's %d splits (%.0f times as many cells).`,
+			demoTargetsPerDomain, demoSplits, fullSplits, float64(clincIntents*fullSplits)/float64(clincDomains*demoTargetsPerDomain*demoSplits)) + `
 The run is resumable: rerunning the same command reuses every finished cell
 in DIR/run. As for "greedytl experiment", the exit status is 1 when cells
 failed (the table and the report are still written), with a line that says
@@ -67,10 +72,10 @@ how many and why.`,
 	dirFlags(fl, "out")
 	fl.BoolVar(&o.full, "full", false, "every intent as a target and the paper's 10 splits")
 	intVarP(fl, &o.perDom, "targets-per-domain", "", demoTargetsPerDomain, "target intents per domain (without --full)")
-	intVarP(fl, &o.splits, "splits", "", demoSplits, "random splits per target and number of positives (--full: 10)")
+	intVarP(fl, &o.splits, "splits", "", demoSplits, fmt.Sprintf("random splits per target and number of positives (--full: %d)", fullSplits))
 	methodsVar(c, &o.methods, "methods to run, comma-separated specs (default: all)")
 	uint64Var(fl, &o.seed, "seed", 1, "seed of the negative split, the splits and the methods")
-	workersVar(c, &o.workers, "cells worked on at once (0: one per core)")
+	workersVar(c, &o.workers, "groups of cells worked on at once")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 	return c
 }

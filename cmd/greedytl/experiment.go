@@ -141,9 +141,9 @@ by SIGINT, SIGTERM or SIGHUP (the finished cells are kept).`,
 	intsVar(fl, &o.noise, "noise", def.Noise, "numbers of N(0,1) noise dimensions appended to the features (e.g. 0,10,100,1000)")
 	methodsVar(c, &o.methods, "methods to run, comma-separated specs (default: all: "+strings.Join(method.Names(), ",")+"; with --protocol nway the multi-class ones too)")
 	uint64Var(fl, &o.seed, "seed", def.Seed, "seed of the splits, the noise, the methods and, without --sources, the negative pool and the sources")
-	workersVar(c, &o.workers, "groups of cells worked on at once (0: one per CPU)")
+	workersVar(c, &o.workers, "groups of cells worked on at once")
 	fl.StringVar(&o.shard, "shard", "", "run only shard i of n: i/n, or auto/n to read i from the environment")
-	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar, messages or summary")
+	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar, messages or summary (warnings and errors are still printed)")
 	return c
 }
 

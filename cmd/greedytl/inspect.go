@@ -45,7 +45,10 @@ selection order, with their kind (feature or source), 0-based index within X
 or H, name (when the model file records one: a feature's from the header of
 the training --features, a source's below), weight, and the mean regularised
 and leave-one-out errors after each step. For linear baselines they are the columns with non-zero weight, largest
-|weight| first (--top limits the table). With --json it prints a JSON object
+|weight| first (--top limits the table). A dictionary model classifies
+sparse codes of its inputs and has no per-column weights: inspect gives
+the numbers of features and sources it was trained on ("num_features",
+"num_sources" in --json) and an empty "selected". With --json it prints a JSON object
 whose "selected" array holds {"kind","index","weight"} objects in that order
 (with "reg_error" and "loo_error" after each step of a greedy method, and a
 named column's "name") and whose "sources" member, when present, is the
@@ -63,7 +66,8 @@ the name itself.
 
 For a multi-class model inspect shows, per class, the columns of non-zero
 weight by decreasing |weight| (--json: "per_class" of {"class", "selected"});
-nearest-neighbour and simpleshot models compare whole rows and have none.`,
+nearest-neighbour and simpleshot models compare whole rows and have none,
+nor have dictionary's class models (one class against the rest).`,
 		Example: `  greedytl inspect model.json
   greedytl inspect --json model.json | jq '.selected[] | select(.kind == "source")'
   greedytl fit --features X.npy --labels y.txt | greedytl inspect -`,
@@ -100,8 +104,11 @@ type inspectSummary struct {
 	NumSources      int                `json:"num_sources,omitempty"`
 	// Greedy reports whether Selected is in selection order (greedy
 	// methods) or by decreasing |weight| (linear baselines).
-	Greedy   bool            `json:"greedy"`
-	Selected []inspectColumn `json:"selected"`
+	Greedy bool `json:"greedy"`
+	// noWeights is set for a model without per-column weights (the
+	// dictionary method), whose Selected is empty.
+	noWeights bool
+	Selected  []inspectColumn `json:"selected"`
 	// Sources is the sources directory the file records (fit --sources).
 	Sources *source.ID `json:"sources,omitempty"`
 	// Committee is greedytl-auto's record of its members.
@@ -110,18 +117,25 @@ type inspectSummary struct {
 	auto bool
 }
 
+// sparseCodesNote says why a binary model without per-column weights has
+// none: the dictionary method's, the one such binary method, classifies
+// sparse codes of its inputs.
+const sparseCodesNote = "classifies sparse codes of its inputs: no per-column weights"
+
 // summarise describes m; models that expose no per-column weights (the
-// dictionary method) have an empty Selected list.
+// dictionary method) have their column counts and an empty Selected list.
 func summarise(m method.Model) inspectSummary {
 	sum := inspectSummary{Method: m.Method(), Hyperparameters: m.Hyperparameters(), Selected: []inspectColumn{}}
 	if auto, ok := m.(*method.AutoModel); ok {
 		sum.auto, sum.Committee = true, auto.Committee
 	}
 	sel, ok := m.Selected()
+	sum.NumFeatures, sum.NumSources = sel.NumFeatures, sel.NumSources
 	if !ok {
+		sum.noWeights = true
 		return sum
 	}
-	sum.Greedy, sum.NumFeatures, sum.NumSources = sel.Greedy, sel.NumFeatures, sel.NumSources
+	sum.Greedy = sel.Greedy
 	sum.Selected = inspectColumns(sel)
 	return sum
 }
@@ -175,7 +189,12 @@ func runInspect(s *streams, o *inspectOptions, path string) error {
 	for _, k := range slices.Sorted(maps.Keys(sum.Hyperparameters)) {
 		fmt.Fprintf(s.out, "  %s = %g\n", k, sum.Hyperparameters[k])
 	}
-	fmt.Fprintf(s.out, "trained on %s and %s; %d of the %s with non-zero weight\n", plural.Count(sum.NumFeatures, "feature", "features"), plural.Count(sum.NumSources, "source", "sources"), len(sum.Selected), plural.Count(sum.NumFeatures+sum.NumSources, "column", "columns"))
+	trained := fmt.Sprintf("trained on %s and %s", plural.Count(sum.NumFeatures, "feature", "features"), plural.Count(sum.NumSources, "source", "sources"))
+	if sum.noWeights {
+		fmt.Fprintf(s.out, "%s; the model %s\n", trained, sparseCodesNote)
+	} else {
+		fmt.Fprintf(s.out, "%s; %d of the %s with non-zero weight\n", trained, len(sum.Selected), plural.Count(sum.NumFeatures+sum.NumSources, "column", "columns"))
+	}
 	if src := sum.Sources; src != nil {
 		fmt.Fprintf(s.out, "sources: %s (%s, identity %s, data %s, seed %d)\n", src.Dir, plural.Count(src.Count, "source", "sources"), src.SHA256, src.DataSHA256, src.Seed)
 	}

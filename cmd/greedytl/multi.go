@@ -317,7 +317,14 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 		fmt.Fprintln(s.out, note)
 	}
 	if len(sum.PerClass) == 0 {
-		fmt.Fprintf(s.out, "classes: %s\n(the model compares whole rows: no per-column weights)\n", strings.Join(quoteAll(sum.Classes), ", "))
+		// A native multi-class model without weights compares whole
+		// rows (nearest-neighbour, simpleshot); a binary method's, fitted
+		// one class against the rest, is the dictionary method's.
+		why := "the model compares whole rows: no per-column weights"
+		if r, err := method.Lookup(sum.Method); err == nil && !r.Capabilities().NativeMultiClass {
+			why = "each class's model, one against the rest, " + sparseCodesNote
+		}
+		fmt.Fprintf(s.out, "classes: %s\n(%s)\n", strings.Join(quoteAll(sum.Classes), ", "), why)
 		return nil
 	}
 	for _, ic := range sum.PerClass {

@@ -295,7 +295,9 @@ func (w *workersValue) Set(s string) error {
 
 func (w *workersValue) Type() string { return (*intValue)(w).Type() }
 
-// workersVar registers --workers on c, storing into p.
+// workersVar registers --workers on c, storing into p; usage says what
+// works at once, and the flag's help adds what 0, its default, stands for
+// (parallel.Count: GOMAXPROCS, as greedytl's help says).
 func workersVar(c *cobra.Command, p *int, usage string) {
-	c.Flags().Var((*workersValue)(p), "workers", usage)
+	c.Flags().Var((*workersValue)(p), "workers", usage+" (0: GOMAXPROCS, by default one per CPU)")
 }

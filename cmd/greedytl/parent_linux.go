@@ -25,7 +25,7 @@ func followParent(v string) (int, error) {
 		return exitFailure, fmt.Errorf("asking for a signal when the parent process ends (%s): %v", parentEnv, err)
 	}
 	if ppid := os.Getppid(); ppid != pid {
-		return exitSignal + int(syscall.SIGTERM), fmt.Errorf("%s=%d: greedytl's parent is process %d, not that one (the process that started greedytl has ended): stopping", parentEnv, pid, ppid)
+		return exitSignal + int(syscall.SIGTERM), fmt.Errorf("%s=%d: greedytl's parent is process %d, not that one (the process that started greedytl has ended, or PID never was its parent): stopping", parentEnv, pid, ppid)
 	}
 	return 0, nil
 }

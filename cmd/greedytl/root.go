@@ -409,7 +409,9 @@ default the CPUs it may run on: its CPU affinity and, in a container, its
 CPU limit); --workers defaults to it. GREEDYTL_PARENT_PID=PID, which the
 Python package sets, stops greedytl as SIGTERM does when its parent PID
 ends, however it ends (Linux, where it is the end of the thread of PID that
-started greedytl; elsewhere the value is checked and otherwise ignored).`,
+started greedytl, and a PID that is not greedytl's parent stops it at once,
+as the parent's end would; elsewhere the value is checked and otherwise
+ignored).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

@@ -85,7 +85,7 @@ of one n run side by side; a run without --shard, or a shard of another n
 	fl.Var((*floatList)(&o.grid), "c-grid", "candidate values of C, comma-separated")
 	intVarP(fl, &o.folds, "folds", "", def.Folds, "cross-validation folds that choose C")
 	addL1RatioFlag(c, &o.l1Ratio)
-	workersVar(c, &o.workers, "classes trained at once (0: one per CPU)")
+	workersVar(c, &o.workers, "classes trained at once")
 	fl.StringVar(&o.shard, "shard", "", "train only shard i of n: i/n, or auto/n to read i from the environment")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar or summary")
 	return c
