@@ -13,7 +13,7 @@ import (
 func init() {
 	Register(Registration{
 		Name:        "greedytl-nway",
-		Description: "recommended for three or more classes: the mean class probabilities of two multinomial logistic regressions with moderated column scales (standardize.FitModerated: per-column scaling only as far as the few examples support it), one on the features alone with each row L2-normalised, one on [X, H] with its features and its source scores L2-normalised separately (an equal say for the two blocks)",
+		Description: "recommended for three or more classes: the mean class probabilities of two multinomial logistic regressions with moderated column scales (each column scaled only as far as the few examples support it), one on the features alone with each row L2-normalised, one on [X, H] with its features and its source scores L2-normalised separately (an equal say for the two blocks)",
 		NewMulti:    func() MultiMethod { return greedyNWay{} },
 		DecodeMulti: decodeNamed("greedytl-nway", decodeEnsemble),
 	})

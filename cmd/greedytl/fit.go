@@ -319,7 +319,7 @@ func (f flagSetting) applies(base, spec string) error {
 			if !r.Capabilities().Binary {
 				return badInputf("--%s applies to the greedytl methods; %s takes no settings", f.flag, spec)
 			}
-			return badInputf("--%s applies to the greedytl methods; %s chooses its hyperparameters by leave-one-out", f.flag, spec)
+			return badInputf("--%s applies to the greedytl methods; %s sets its own hyperparameters (see 'greedytl help fit')", f.flag, spec)
 		}
 		return badInput(err)
 	}

@@ -381,8 +381,13 @@ func TestMultiIgnoredFlags(t *testing.T) {
 			"--unlabelled-* inputs are for transductive methods (dam), not nearest-mean"},
 		{[]string{"fit", "--method", "dam", "--features", x, "--source-scores", h, "--labels", y, "--out", out},
 			"dam is transductive: give the unlabelled target inputs with --unlabelled-features/--unlabelled-source-scores"},
-		// Not "chooses its hyperparameters by leave-one-out", as the binary
-		// baselines do: greedytl-nway's C is cross-validated, nearest-mean has none.
+		// A binary method (here one against the rest) sets its own
+		// hyperparameters: greedytl-auto's GreedyTL members keep λ = 1, only
+		// its ridge member's λ is chosen by leave-one-out, so the message
+		// does not say how. A native method takes none: greedytl-nway's C is
+		// cross-validated, nearest-mean has none.
+		{[]string{"fit", "--method", "greedytl-auto", "--lambda", "2", "--features", x, "--source-scores", h, "--labels", y, "--out", out},
+			"--lambda applies to the greedytl methods; greedytl-auto sets its own hyperparameters (see 'greedytl help fit')"},
 		{[]string{"fit", "--method", "greedytl-nway", "--lambda", "2", "--features", x, "--source-scores", h, "--labels", y, "--out", out},
 			"--lambda applies to the greedytl methods; greedytl-nway takes no settings"},
 		{[]string{"fit", "--method", "nearest-mean", "--max-k", "2", "--features", x, "--source-scores", h, "--labels", y, "--out", out},

@@ -39,7 +39,7 @@ type numberKind struct{ one, many string }
 var (
 	aWholeNumber = numberKind{"a whole number", "whole numbers"}
 	aNumber      = numberKind{"a number", "numbers"}
-	aWorkerCount = numberKind{"a whole number ≥ 0 (0: one per CPU)", ""} // --workers
+	aWorkerCount = numberKind{"a whole number ≥ 0 (" + workersZero + ")", ""} // --workers
 )
 
 // wholeRange is a whole number from lo to hi.
@@ -295,9 +295,13 @@ func (w *workersValue) Set(s string) error {
 
 func (w *workersValue) Type() string { return (*intValue)(w).Type() }
 
+// workersZero says what --workers 0, its default, stands for
+// (parallel.Count), in the flag's help and in its parse error alike.
+const workersZero = "0: GOMAXPROCS, by default one per CPU"
+
 // workersVar registers --workers on c, storing into p; usage says what
 // works at once, and the flag's help adds what 0, its default, stands for
 // (parallel.Count: GOMAXPROCS, as greedytl's help says).
 func workersVar(c *cobra.Command, p *int, usage string) {
-	c.Flags().Var((*workersValue)(p), "workers", usage+" (0: GOMAXPROCS, by default one per CPU)")
+	c.Flags().Var((*workersValue)(p), "workers", usage+" ("+workersZero+")")
 }

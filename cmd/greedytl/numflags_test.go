@@ -99,7 +99,7 @@ var numericMessages = map[string][][2]string{
 		{"-1", `want a whole number from 0 to 18446744073709551615, got "-1"`},
 	},
 	"workers": {
-		{"x", `want a whole number ≥ 0 (0: one per CPU), got "x"`},
+		{"x", `want a whole number ≥ 0 (0: GOMAXPROCS, by default one per CPU), got "x"`},
 	},
 	"lambda": {
 		{"x", `want a positive number or auto, got "x"`},
