@@ -309,6 +309,37 @@ def test_nearest_neighbour_duplicates_memory_bounded(monkeypatch):
     assert np.array_equal(np.argmax(got, axis=1), [1] * (m // 2) + [0] * (m // 2))
 
 
+def test_dist_flagged_pairs_memory_bounded(monkeypatch):
+    """_dist finds and recomputes the pairs in units of their largest
+    difference a tile at a time, as its docstring says: beyond _sq_dist's
+    peak and the distances themselves (rows × |R| floats), 360,000 pairs of
+    equal rows of 2 features take at most _BLOCK floats of differences and
+    _BLOCK // p indices (plus 64 KiB) with _BLOCK at 2**14 floats, where
+    np.nonzero over all the pairs at once took 16 bytes a pair (5.5 MiB);
+    the distances are the same bits as in one block."""
+    import tracemalloc
+    from greedytl._model import _dist, _sq_dist
+    p, m = 2, 600
+    Z = np.zeros((m, p))
+    Z[::2, 1] = 1e-170  # squares below the normal range, and equal rows
+    want = _dist(Z, Z)
+    block = 2 ** 14
+    monkeypatch.setattr(greedytl._model, "_BLOCK", block)
+    tracemalloc.start()
+    try:
+        _sq_dist(Z, Z)
+        base = tracemalloc.get_traced_memory()[1]
+        tracemalloc.reset_peak()
+        got = _dist(Z, Z)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    bound = base + 8 * m * m + 8 * block + 8 * (block // p) + 64 * 2 ** 10
+    assert peak <= bound, (peak, bound)
+    assert np.array_equal(got, want)
+    assert np.array_equal(got[0, :4], [0.0, 1e-170, 0.0, 1e-170])
+
+
 def test_nearest_neighbour_any_scale():
     """A nearest-neighbour file's rows and queries times c score c times
     the unscaled scores (to 1e-14 relative), for c whose squared distances
