@@ -20,7 +20,12 @@ import (
 // fall below the normal range (1e-160: sums of about 1e-319, whose square
 // roots keep only a few digits) — where summing squares gave +Inf
 // distances (an error), 0 for every row (the first class) or scores off
-// in the fifth digit.
+// in the fifth digit. Where the sums of squares are normal, however small
+// (c = 1e-150: sums of about 1e-299, below 2^-900; c = 1e-154 to 5e-155:
+// sums within a few binades of 2^-1022), the scores are the plain sums'
+// square roots bit for bit: rescaling by the largest difference is for
+// sums below 2^-1022 only (a threshold of 2^-900, 2^-1000 or even 2^-1021
+// changed the bits of some scores; 2^-900 passed before).
 func TestNearestNeighbourAnyScale(t *testing.T) {
 	const m, q, p, K = 12, 9, 5, 3
 	rng := rand.New(rand.NewPCG(19, 0x6e6e))
@@ -89,6 +94,45 @@ func TestNearestNeighbourAnyScale(t *testing.T) {
 				}
 			}
 		}
+	}
+	// Small normal sums: −√(Σ_j (q_j − r_j)²), summed in order on the
+	// scaled rows, exactly.
+	checked := 0
+	for _, c := range []float64{1e-150, 1e-145, 1e-154, 7e-155, 5e-155} {
+		var Rc, Qc mat.Dense
+		Rc.Scale(c, R)
+		Qc.Scale(c, Q)
+		nn := &nearestNeighbourModel{multiBase: multiBase{"nearest-neighbour", []string{"a", "b", "c"}, map[string]float64{}},
+			s: blockScaler{X: identity}, rows: &Rc, class: class}
+		S, err := nn.Scores(Data{X: &Qc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range q {
+			best := []float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+			for r := range m {
+				var s float64
+				for j := range p {
+					e := Qc.At(i, j) - Rc.At(r, j)
+					s += e * e
+				}
+				best[class[r]] = min(best[class[r]], s)
+			}
+			for k := range K {
+				if best[k] < 0x1p-1022 {
+					continue // rescaled: checked above, to 1e-14
+				}
+				if got, want := S.At(i, k), -math.Sqrt(best[k]); got != want {
+					t.Errorf("scale %g: row %d class %d: score %v, want %v (bit for bit)", c, i, k, got, want)
+				}
+				if best[k] < 0x1p-1016 {
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 5 {
+		t.Errorf("%d scores from sums of squares in [2^-1022, 2^-1016): the check is too weak", checked)
 	}
 }
 
