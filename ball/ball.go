@@ -3,6 +3,7 @@ package ball
 import (
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/greedytl/greedytl/standardize"
 )
@@ -101,9 +102,11 @@ func ProjectL2(dst, v []float64, tau float64) {
 // makes ||x||₁ = tau (Duchi, Shalev-Shwartz, Singer and Chandra, "Efficient
 // projections onto the l1-ball for learning in high dimensions", ICML 2008).
 // θ is found by Condat's algorithm (see L1Projector), and the components
-// are computed relative to max_j |v_j| (see shiftedThreshold), accurate to
-// a few rounding errors of tau however large v is against it. dst may be
-// v. It panics when the lengths differ or tau is negative or NaN
+// are computed relative to max_j |v_j| (see shiftedThreshold), each within
+// 4·n rounding errors of tau (4·n·2⁻⁵²·tau) of the exact projection's
+// however large v is against tau, components near MaxFloat64 whose sums
+// overflow included (TestProjectL1Accurate checks this against exact rational
+// arithmetic). dst may be v. It panics when the lengths differ or tau is negative or NaN
 // (programmer errors); v must be finite (for τ > 0 finite, a NaN or ±Inf component
 // gives NaN components; τ = 0 gives zeros: see the package's doc).
 func ProjectL1(dst, v []float64, tau float64) {
@@ -162,28 +165,46 @@ func maxAbs(v []float64) float64 {
 // v onto the L1 ball of radius tau (||v||₁ > tau > 0) and q = max_j |v_j|,
 // by thresholdFrom's Newton steps from guess on the shifted values
 // u_j = |v_j| − q ≤ 0. The projection's components are u_j − (θ − q): the
-// kept u_j and θ − q all lie within tau of 0, so they are accurate to
-// rounding errors of tau, where |v_j| − θ cancels to nothing once θ dwarfs
-// tau ((1, 1, −1) onto the ball of radius 1e-16 gave 0), and the sums of
-// the u_j cannot overflow. ok is false if the steps have not settled.
+// kept u_j and θ − q all lie within tau of 0 (θ ≥ q − tau), so they are
+// accurate to rounding errors of tau, where |v_j| − θ cancels to nothing
+// once θ dwarfs tau ((1, 1, −1) onto the ball of radius 1e-16 gave 0).
+// The steps start at or above −tau (guess, or θ = q − tau in its place
+// when it lies below, or above every u_j), never drop below −2·tau, and
+// so sum only u_j in (−2·tau, 0]; should n·min(q, 2·tau) + tau overflow,
+// they run on the u_j and tau scaled by a power of two (exactly, but for
+// u_j of magnitude below 2^-1022·n, negligible against a tau so large),
+// else on the values themselves. ok is false if the steps have not settled
+// (or, which the scaling rules out, reached ±Inf or NaN).
 func shiftedThreshold(v []float64, tau, q, guess float64) (rel float64, ok bool) {
-	rel = guess
+	start := math.Max(-q, -tau) // ≤ θ − q, as θ ≥ max(0, q − tau)
+	s := 0
+	if b := float64(len(v))*math.Min(q, 2*tau) + tau; b > math.MaxFloat64 {
+		s = bits.Len(uint(len(v))+1) + 1 // 2^s ≥ 2(n+1)
+	}
+	tauS := math.Ldexp(tau, -s)
+	rel = math.Ldexp(start, -s)
+	if guess >= start { // a NaN guess too starts at start
+		rel = math.Ldexp(guess, -s)
+	}
 	for range len(v) + 2 {
 		var sum float64
 		var count int
 		for _, x := range v {
-			if u := math.Abs(x) - q; u > rel {
+			if u := math.Ldexp(math.Abs(x)-q, -s); u > rel {
 				sum += u
 				count++
 			}
 		}
-		if count == 0 { // the guess is at or above every u_j: start from θ = 0
-			rel = -q
+		if count == 0 { // rel is at or above every u_j: start from below
+			rel = math.Ldexp(start, -s)
 			continue
 		}
-		next := (sum - tau) / float64(count)
+		next := (sum - tauS) / float64(count)
+		if math.IsInf(next, 0) || math.IsNaN(next) {
+			return 0, false
+		}
 		if next == rel {
-			return math.Max(rel, -q), true
+			return math.Max(math.Ldexp(rel, s), -q), true
 		}
 		rel = next
 	}

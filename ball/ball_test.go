@@ -361,8 +361,15 @@ func exactProjectL1(v []float64, tau float64) []float64 {
 // everything once θ ≈ ||v||∞ dwarfed τ: (1, 1, −1) onto the ball of
 // radius 1e-16 gave 0, not ±τ/3; (1e308, 1e308, −1e308), whose L1 norm
 // overflows, onto the unit ball gave 0, not ±1/3; (1e308, 1e308, −1e308)
-// onto radius 1e293 gave ±2.0e292, not ±3.3e292.
+// onto radius 1e293 gave ±2.0e292, not ±3.3e292. Near MaxFloat64 the
+// shifted sums overflowed, the search settled on −Inf and θ = 0 (a point
+// outside the ball): (M, M/2, M/2, M/2), M = MaxFloat64, onto the unit
+// ball gave 1.797e308 for 1; (M, M/2 ×10) onto radius 1.5e308 gave M for
+// 9.53e307. A random probe with entries near the top of the range checks
+// the same bound.
 func TestProjectL1Accurate(t *testing.T) {
+	const M = math.MaxFloat64
+	halves := slices.Repeat([]float64{M / 2}, 10)
 	rng := rand.New(rand.NewPCG(5, 5))
 	random := make([]float64, 30)
 	for i := range random {
@@ -382,18 +389,62 @@ func TestProjectL1Accurate(t *testing.T) {
 		{random, 1},
 		{random, 1e-14},
 		{random, 10},
+		{[]float64{M, M / 2, M / 2, M / 2}, 1},
+		{append([]float64{M}, halves...), 1.5e308},
+		{[]float64{M, M / 2, M / 2, M / 2}, 1.5e308},
+		{[]float64{M, -M, M, -M}, M},
+		{[]float64{M, -M, M, -M}, M / 2},
 	} {
-		want := exactProjectL1(tc.v, tc.tau)
-		got := make([]float64, len(tc.v))
-		ProjectL1(got, tc.v, tc.tau)
-		bound := 4 * float64(len(tc.v)) * 0x1p-52 * tc.tau
-		for i := range got {
-			if math.Abs(got[i]-want[i]) > bound {
-				t.Errorf("ProjectL1(%v, %g): component %d is %v, want %v", tc.v, tc.tau, i, got[i], want[i])
-				break
+		checkProjectL1Accurate(t, tc.v, tc.tau)
+	}
+	for range 2000 {
+		v := make([]float64, 2+rng.IntN(15))
+		for i := range v {
+			v[i] = M * (0.25 + 0.75*rng.Float64())
+			if rng.IntN(2) == 0 {
+				v[i] = -v[i]
 			}
 		}
+		var tau float64
+		switch rng.IntN(4) {
+		case 0:
+			tau = M * rng.Float64()
+		case 1:
+			tau = math.Abs(v[rng.IntN(len(v))])
+		case 2:
+			tau = math.Pow(10, float64(rng.IntN(600)-300))
+		case 3:
+			tau = M
+		}
+		if !checkProjectL1Accurate(t, v, tau) {
+			break
+		}
 	}
+}
+
+// checkProjectL1Accurate reports whether ProjectL1(v, tau) is within
+// 4·n·2⁻⁵²·τ of the exact projection in each component (v outside the
+// ball, exactly).
+func checkProjectL1Accurate(t *testing.T, v []float64, tau float64) bool {
+	t.Helper()
+	l1 := new(big.Rat)
+	for _, x := range v {
+		l1.Add(l1, new(big.Rat).SetFloat64(math.Abs(x)))
+	}
+	if l1.Cmp(new(big.Rat).SetFloat64(tau)) <= 0 {
+		return true // inside: v itself, TestProjectL1Ball's concern
+	}
+	want := exactProjectL1(v, tau)
+	got := make([]float64, len(v))
+	ProjectL1(got, v, tau)
+	bound := 4 * float64(len(v)) * 0x1p-52 * tau
+	for i := range got {
+		if !(math.Abs(got[i]-want[i]) <= bound) {
+			t.Errorf("ProjectL1(%v, %g): component %d is %v, want %v", v, tau, i, got[i], want[i])
+			return false
+		}
+	}
+	return true
 }
 
 // TestProjectL2ScaledKeepsSmallComponents: on the scaled route (v's sum

@@ -66,8 +66,22 @@ func (l *Loss) Predict(dst, beta []float64) []float64 {
 	return dst
 }
 
-// Value returns L at the LOO predictions pred.
-func (l *Loss) Value(pred []float64) float64 {
+// Value returns L at the LOO predictions pred (as Predict gives them: one
+// per example). It returns an error, as Minimise does, when the loss has
+// no examples (L, a mean over them, would be 0/0 = NaN) or pred does not
+// have one value per example.
+func (l *Loss) Value(pred []float64) (float64, error) {
+	switch m := len(l.c); {
+	case m == 0:
+		return 0, errors.New("hinge: no examples (no offsets c)")
+	case len(pred) != m || len(l.y) != m || len(l.zeta) != m:
+		return 0, fmt.Errorf("hinge: %d predictions, %d labels and %d weights for %d offsets c", len(pred), len(l.y), len(l.zeta), m)
+	}
+	return l.value(pred), nil
+}
+
+// value is Value for pred and a loss that Minimise's check has passed.
+func (l *Loss) value(pred []float64) float64 {
 	var s float64
 	for i, f := range pred {
 		if h := 1 - l.y[i]*f; h > 0 {
@@ -194,7 +208,7 @@ func (l *Loss) Minimise(ctx context.Context, beta0 []float64, tau float64, l1 bo
 		return nil, 0, nil, fmt.Errorf("hinge: %w", err)
 	}
 	if n == 0 {
-		v := l.Value(l.Predict(nil, nil))
+		v := l.value(l.Predict(nil, nil))
 		return []float64{}, v, []float64{v}, nil
 	}
 	if best, val, ok := l.linearMinimum(tau, l1); ok {
@@ -204,7 +218,7 @@ func (l *Loss) Minimise(ctx context.Context, beta0 []float64, tau float64, l1 bo
 		} else {
 			ball.ProjectL2(start, beta0, tau)
 		}
-		return best, val, []float64{l.Value(l.Predict(nil, start)), val}, nil
+		return best, val, []float64{l.value(l.Predict(nil, start)), val}, nil
 	}
 	if l1 {
 		return l.minimiseL1(ctx, beta0, tau, steps)
@@ -300,7 +314,7 @@ func (l *Loss) linearMinimum(tau float64, l1 bool) (best []float64, val float64,
 			best[j] = -tau * x / norm
 		}
 	}
-	return best, l.Value(l.Predict(nil, best)), true
+	return best, l.value(l.Predict(nil, best)), true
 }
 
 // minimiseL1 is minimise over the L1 ball. A step costs O(m + nnz(β) +
@@ -351,7 +365,7 @@ func (l *Loss) minimiseL1(ctx context.Context, beta0 []float64, tau float64, ste
 		} else {
 			l.Predict(pred, beta)
 		}
-		val := l.Value(pred)
+		val := l.value(pred)
 		trace = append(trace, val)
 		if val < bestVal {
 			bestVal = val
@@ -549,7 +563,7 @@ func (l *Loss) minimiseL2(ctx context.Context, beta0 []float64, tau float64, ste
 		for i := range pred {
 			pred[i] = l.c[i] + alpha*g0[i] + ka[i]
 		}
-		val := l.Value(pred)
+		val := l.value(pred)
 		trace = append(trace, val)
 		if val < bestVal {
 			bestVal = val

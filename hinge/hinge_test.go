@@ -3,6 +3,7 @@ package hinge
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -139,15 +140,15 @@ func TestDescentL1(t *testing.T) {
 	} {
 		l := setup(t, tc.seed, tc.m, tc.pos, tc.d, tc.n, tc.c)
 		beta := make([]float64, tc.n)
-		l0 := l.Value(l.Predict(nil, beta))
+		l0 := l.value(l.Predict(nil, beta))
 		for _, tau := range grid.Tau() {
-			start := l.Value(l.Predict(nil, beta))
+			start := l.value(l.Predict(nil, beta))
 			best, val, trace, err := l.Minimise(context.Background(), beta, tau, true, steps)
 			if err != nil {
 				t.Fatal(err)
 			}
 			want, opt := lpL1Optimum(t, l, tau)
-			if got := l.Value(l.Predict(nil, best)); math.Abs(got-val) > 1e-12*(1+val) {
+			if got := l.value(l.Predict(nil, best)); math.Abs(got-val) > 1e-12*(1+val) {
 				t.Errorf("%s τ=%g: reported best %g, recomputed %g", tc.name, tau, val, got)
 			}
 			if norm1(best) > tau*(1+1e-12) {
@@ -200,7 +201,7 @@ func TestDescentL2(t *testing.T) {
 			rho := tau * float64(a) / rings
 			for b := range rays {
 				phi := 2 * math.Pi * float64(b) / rays
-				v := l.Value(l.Predict(pred, []float64{rho * math.Cos(phi), rho * math.Sin(phi)}))
+				v := l.value(l.Predict(pred, []float64{rho * math.Cos(phi), rho * math.Sin(phi)}))
 				want = math.Min(want, v)
 			}
 		}
@@ -234,7 +235,7 @@ func minimiseReference(l *Loss, beta0 []float64, tau float64, l1 bool, maxSteps 
 	r := l.stepScale(tau)
 	bestVal = math.Inf(1)
 	for t := 0; ; t++ {
-		val := l.Value(l.Predict(pred, beta))
+		val := l.value(l.Predict(pred, beta))
 		trace = append(trace, val)
 		if val < bestVal {
 			bestVal, best = val, append([]float64(nil), beta...)
@@ -301,7 +302,7 @@ func TestDescentForms(t *testing.T) {
 					if _, exact, ok := l.linearMinimum(tau, l1); ok && exact > val+1e-12 {
 						t.Errorf("%s l1=%v τ=%g: exact minimum on a linear piece %g above the descent's %g", tc.name, l1, tau, exact, val)
 					}
-					if got := l.Value(l.Predict(nil, best)); math.Abs(got-val) > 1e-12*(1+val) {
+					if got := l.value(l.Predict(nil, best)); math.Abs(got-val) > 1e-12*(1+val) {
 						t.Errorf("%s l1=%v τ=%g: reported best %g, recomputed %g", tc.name, l1, tau, val, got)
 					}
 					norm := norm2
@@ -492,5 +493,33 @@ func TestMinimiseView(t *testing.T) {
 				t.Errorf("l1 %v, τ = %v: on a view β = %v (L = %v), on a copy β = %v (L = %v)", l1, tau, got, gotVal, want, wantVal)
 			}
 		}
+	}
+}
+
+// TestValueRefusesBadInput: Value returns an error, as Minimise does, for
+// a loss of no examples (it returned 0/0 = NaN) and for predictions not
+// one per example (fewer were averaged as if the loss had that many
+// examples; more panicked), and L itself otherwise.
+func TestValueRefusesBadInput(t *testing.T) {
+	if v, err := New(nil, nil, nil, nil).Value(nil); err == nil || err.Error() != "hinge: no examples (no offsets c)" {
+		t.Errorf("Value of no examples: %v, %v; want the error", v, err)
+	}
+	l := New([]float64{1, -1}, []float64{1, 3}, []float64{0, 0}, nil)
+	for _, pred := range [][]float64{{0}, {0, 0, 0}} {
+		want := fmt.Sprintf("hinge: %d predictions, 2 labels and 2 weights for 2 offsets c", len(pred))
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("Value(%v) panicked: %v", pred, r)
+				}
+			}()
+			if v, err := l.Value(pred); err == nil || err.Error() != want {
+				t.Errorf("Value(%v): %v, %v; want the error %q", pred, v, err, want)
+			}
+		}()
+	}
+	// L = (1·max(0, 1 − 0.5) + 3·max(0, 1 − 2))/2 = 0.25
+	if v, err := l.Value([]float64{0.5, -2}); err != nil || v != 0.25 {
+		t.Errorf("Value((0.5, −2)) = %v, %v; want 0.25", v, err)
 	}
 }

@@ -20,7 +20,12 @@ import (
 // fall below the normal range (1e-160: sums of about 1e-319, whose square
 // roots keep only a few digits) — where summing squares gave +Inf
 // distances (an error), 0 for every row (the first class) or scores off
-// in the fifth digit.
+// in the fifth digit. Where the sums of squares are normal, however small
+// (c = 1e-150: sums of about 1e-299, below 2^-900; c = 1e-154 to 5e-155:
+// sums within a few binades of 2^-1022), the scores are the plain sums'
+// square roots bit for bit: rescaling by the largest difference is for
+// sums below 2^-1022 only (a threshold of 2^-900, 2^-1000 or even 2^-1021
+// changed the bits of some scores; 2^-900 passed before).
 func TestNearestNeighbourAnyScale(t *testing.T) {
 	const m, q, p, K = 12, 9, 5, 3
 	rng := rand.New(rand.NewPCG(19, 0x6e6e))
@@ -37,17 +42,15 @@ func TestNearestNeighbourAnyScale(t *testing.T) {
 	for i := range class {
 		class[i] = i % K
 	}
-	// The definition on the unscaled rows: the class of the nearest row,
-	// and per class minus the least distance.
-	wantClass := make([]int, q)
-	wantScore := mat.NewDense(q, K, nil)
-	for i := range q {
-		best := []float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+	// leastSums returns, per class, the least squared distance (summed in
+	// order) of query row i of Qs from the rows of Rs, and the nearest row.
+	leastSums := func(Qs, Rs *mat.Dense, i int) (best []float64, nearest int) {
+		best = []float64{math.Inf(1), math.Inf(1), math.Inf(1)}
 		nearest, nd := -1, math.Inf(1)
 		for r := range m {
 			var s float64
 			for j := range p {
-				e := Q.At(i, j) - R.At(r, j)
+				e := Qs.At(i, j) - Rs.At(r, j)
 				s += e * e
 			}
 			best[class[r]] = min(best[class[r]], s)
@@ -55,6 +58,14 @@ func TestNearestNeighbourAnyScale(t *testing.T) {
 				nearest, nd = r, s
 			}
 		}
+		return best, nearest
+	}
+	// The definition on the unscaled rows: the class of the nearest row,
+	// and per class minus the least distance.
+	wantClass := make([]int, q)
+	wantScore := mat.NewDense(q, K, nil)
+	for i := range q {
+		best, nearest := leastSums(Q, R, i)
 		wantClass[i] = class[nearest]
 		for k := range K {
 			wantScore.Set(i, k, -math.Sqrt(best[k]))
@@ -64,13 +75,17 @@ func TestNearestNeighbourAnyScale(t *testing.T) {
 	if len(slices.Compact(slices.Clone(wantClass))) < 2 {
 		t.Fatalf("the queries' nearest rows are all of one class: the check is too weak")
 	}
-	for _, c := range []float64{1, 1e-200, 1e-160, 1e200, 1e300} {
+	// scaled returns the model of R times c and the queries Q times c.
+	scaled := func(c float64) (*nearestNeighbourModel, *mat.Dense) {
 		var Rc, Qc mat.Dense
 		Rc.Scale(c, R)
 		Qc.Scale(c, Q)
-		nn := &nearestNeighbourModel{multiBase: multiBase{"nearest-neighbour", []string{"a", "b", "c"}, map[string]float64{}},
-			s: blockScaler{X: identity}, rows: &Rc, class: class}
-		pred, err := nn.Predict(Data{X: &Qc})
+		return &nearestNeighbourModel{multiBase: multiBase{"nearest-neighbour", []string{"a", "b", "c"}, map[string]float64{}},
+			s: blockScaler{X: identity}, rows: &Rc, class: class}, &Qc
+	}
+	for _, c := range []float64{1, 1e-200, 1e-160, 1e200, 1e300} {
+		nn, Qc := scaled(c)
+		pred, err := nn.Predict(Data{X: Qc})
 		if err != nil {
 			t.Errorf("scale %g: %v", c, err)
 			continue
@@ -78,7 +93,7 @@ func TestNearestNeighbourAnyScale(t *testing.T) {
 		if !slices.Equal(pred, wantClass) {
 			t.Errorf("scale %g: classes %v, the definition gives %v", c, pred, wantClass)
 		}
-		S, err := nn.Scores(Data{X: &Qc})
+		S, err := nn.Scores(Data{X: Qc})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,6 +104,33 @@ func TestNearestNeighbourAnyScale(t *testing.T) {
 				}
 			}
 		}
+	}
+	// Small normal sums: −√(Σ_j (q_j − r_j)²), summed in order on the
+	// scaled rows, exactly.
+	checked := 0
+	for _, c := range []float64{1e-150, 1e-145, 1e-154, 7e-155, 5e-155} {
+		nn, Qc := scaled(c)
+		S, err := nn.Scores(Data{X: Qc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range q {
+			best, _ := leastSums(Qc, nn.rows, i)
+			for k := range K {
+				if best[k] < 0x1p-1022 {
+					continue // rescaled: checked above, to 1e-14
+				}
+				if got, want := S.At(i, k), -math.Sqrt(best[k]); got != want {
+					t.Errorf("scale %g: row %d class %d: score %v, want %v (bit for bit)", c, i, k, got, want)
+				}
+				if best[k] < 0x1p-1016 {
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 5 {
+		t.Errorf("%d scores from sums of squares in [2^-1022, 2^-1016): the check is too weak", checked)
 	}
 }
 

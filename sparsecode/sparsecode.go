@@ -208,9 +208,8 @@ type KSVDStep struct{ Before, After float64 }
 // KSVD returns an error when signals is absent (nil or empty), when atoms
 // is not between 1 and the number of signals, when sparsity or iters is
 // negative or rng nil, when a signal holds a NaN or ±Inf value
-// (standardize.NonFiniteError: "signals row 3 column 7 is NaN"), when the
-// signals' squared norm ||T||²_F, a bound on the errors of the trace,
-// overflows float64 (the errors would be +Inf), and ctx's
+// (standardize.NonFiniteError: "signals row 3 column 7 is NaN"), when a
+// signal's squared norm or an error of the trace overflows float64, and ctx's
 // error, checked before each signal's code, each atom's update and each
 // error evaluation, when ctx is done; it panics when ctx is nil.
 func KSVD(ctx context.Context, signals *mat.Dense, atoms, sparsity, iters int, rng *rand.Rand) (*mat.Dense, []KSVDStep, error) {
@@ -234,13 +233,11 @@ func KSVD(ctx context.Context, signals *mat.Dense, atoms, sparsity, iters int, r
 	if err := standardize.CheckFinite("signals", signals); err != nil {
 		return nil, nil, fmt.Errorf("%s: KSVD: %w", caller, err)
 	}
-	// The errors of the trace are at most ||T||²_F (a code never
-	// represents a signal worse than the zero code): finite when it is.
-	var ss float64
+	// OMP needs each signal's squared norm; ||T||²_F is only a bound on
+	// the errors of the trace, which are checked themselves (ksvdError).
 	for i := range N {
-		row := signals.RawRowView(i)
-		if ss += floats.Dot(row, row); math.IsInf(ss, 0) {
-			return nil, nil, fmt.Errorf("%s: KSVD: the signals' squared norm overflows float64 (at row %d): rescale them", caller, i)
+		if row := signals.RawRowView(i); math.IsInf(floats.Dot(row, row), 0) {
+			return nil, nil, fmt.Errorf("%s: KSVD: the squared norm of signals row %d overflows float64: rescale the signals", caller, i)
 		}
 	}
 	dict := mat.NewDense(atoms, p, nil)
@@ -265,6 +262,9 @@ func KSVD(ctx context.Context, signals *mat.Dense, atoms, sparsity, iters int, r
 			return nil, nil, err
 		}
 		step := KSVDStep{Before: ResidualNorm2(signals, codes, dict, &res)}
+		if err := ksvdError(len(trace), "before", step.Before); err != nil {
+			return nil, nil, err
+		}
 		for k := range atoms {
 			if err := fitctx.Err(ctx, caller); err != nil {
 				return nil, nil, err
@@ -305,9 +305,22 @@ func KSVD(ctx context.Context, signals *mat.Dense, atoms, sparsity, iters int, r
 			return nil, nil, err
 		}
 		step.After = ResidualNorm2(signals, codes, dict, nil)
+		if err := ksvdError(len(trace), "after", step.After); err != nil {
+			return nil, nil, err
+		}
 		trace = append(trace, step)
 	}
 	return dict, trace, nil
+}
+
+// ksvdError returns an error when KSVD's squared error of iteration it
+// (counted from 0) at the given stage, before or after the dictionary
+// update, is not finite: the errors overflow float64.
+func ksvdError(it int, stage string, e float64) error {
+	if math.IsInf(e, 0) || math.IsNaN(e) {
+		return fmt.Errorf("%s: KSVD: the squared error of iteration %d %s the dictionary update is %v (beyond float64's range): rescale the signals", caller, it+1, stage, e)
+	}
+	return nil
 }
 
 // topSingular writes into right the right singular vector of e's largest

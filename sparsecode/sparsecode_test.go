@@ -386,6 +386,9 @@ func TestKSVDRejectsBadInput(t *testing.T) {
 	inf.Set(2, 0, math.Inf(1))
 	huge := mat.DenseCopyOf(signals)
 	huge.Scale(1e300, huge)
+	// Each row's squared norm is finite, their sum (the error of zero
+	// codes) is not.
+	large := largeOrthogonalSignals()
 	for _, tc := range []struct {
 		name    string
 		signals *mat.Dense
@@ -401,7 +404,8 @@ func TestKSVDRejectsBadInput(t *testing.T) {
 		// range), or ran no iteration without saying so.
 		{"nil signals", nil, 1, "sparsecode: KSVD: no signals"},
 		{"empty signals", &mat.Dense{}, 1, "sparsecode: KSVD: no signals"},
-		{"squares overflow", huge, 2, "sparsecode: KSVD: the signals' squared norm overflows float64 (at row 0): rescale them"},
+		{"squares overflow", huge, 2, "sparsecode: KSVD: the squared norm of signals row 0 overflows float64: rescale the signals"},
+		{"errors overflow", large, 1, "sparsecode: KSVD: the squared error of iteration 1 before the dictionary update is +Inf (beyond float64's range): rescale the signals"},
 		{"negative sparsity", signals, 2, "sparsecode: KSVD: sparsity -1: want sparsity ≥ 0"},
 		{"negative iterations", signals, 2, "sparsecode: KSVD: -1 iterations: want iterations ≥ 0"},
 		{"nil rng", signals, 2, "sparsecode: KSVD: nil rng"},
@@ -410,6 +414,8 @@ func TestKSVDRejectsBadInput(t *testing.T) {
 		switch tc.name {
 		case "negative sparsity":
 			sparsity = -1
+		case "errors overflow":
+			sparsity = 0
 		case "negative iterations":
 			iters = -1
 		case "nil rng":
@@ -468,5 +474,31 @@ func TestCodesRejectsBadSignals(t *testing.T) {
 				t.Errorf("%s: codes %v, error %v; want the error %q", tc.name, codes, err, tc.want)
 			}
 		}()
+	}
+}
+
+// largeOrthogonalSignals returns 4 orthogonal signals, each of squared
+// norm 0.3·MaxFloat64: ||T||²_F overflows float64, no row's does.
+func largeOrthogonalSignals() *mat.Dense {
+	c := math.Sqrt(0.3 * math.MaxFloat64)
+	return mat.NewDense(4, 4, []float64{c, 0, 0, 0, 0, c, 0, 0, 0, 0, c, 0, 0, 0, 0, c})
+}
+
+// TestKSVDLargeSignals: KSVD learns 4 atoms of sparsity 1 for 4
+// orthogonal signals of squared norm 0.3·MaxFloat64 each, exactly (every
+// error 0), though ||T||²_F overflows: checking ||T||²_F, only a bound on
+// the errors, refused them.
+func TestKSVDLargeSignals(t *testing.T) {
+	_, trace, err := KSVD(context.Background(), largeOrthogonalSignals(), 4, 1, 2, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatalf("KSVD: %v", err)
+	}
+	if len(trace) != 2 {
+		t.Fatalf("KSVD: %d steps in the trace, want 2", len(trace))
+	}
+	for i, st := range trace {
+		if st.Before != 0 || st.After != 0 {
+			t.Errorf("KSVD: step %d is %+v, want zero errors", i, st)
+		}
 	}
 }

@@ -105,8 +105,9 @@ model = json.load(open(f"{d}/multinomial-logistic.json"))
 C, cls = model["hyperparameters"]["C"], model["classes"]
 m, p = Z.shape
 K = len(cls)
-# multi_class="multinomial", removed in scikit-learn 1.7, is the default for
-# three classes or more from 1.5 on (and "auto" chose it before that).
+# multi_class="multinomial" is the default for three classes or more from
+# scikit-learn 1.5 on, where multi_class is deprecated, to be removed (and
+# "auto" chose it before that).
 import re, sklearn
 old = tuple(map(int, re.match(r"(\d+)\.(\d+)", sklearn.__version__).groups())) < (1, 5)
 assert K > 2 or old, "scikit-learn >= 1.5 fits two classes as one binary model, not a multinomial one"

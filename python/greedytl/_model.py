@@ -1275,27 +1275,40 @@ def _dist(Z, R):
     in units of the largest |difference| of the two rows (squares summed in
     order), so that the nearest row does not depend on the scale of the
     rows; +Inf only where a difference overflows.  Those pairs (every pair
-    of equal rows among them) are recomputed _BLOCK // p pairs at a time,
-    so that their differences take at most _BLOCK floats."""
+    of equal rows among them) are found and recomputed a tile of at most
+    _BLOCK // (2p) pairs at a time, so that beyond the rows × |R| results
+    their indices take at most _BLOCK // p integers, and their differences,
+    with the rows of R subtracted, at most _BLOCK floats."""
     d2 = _sq_dist(Z, R)
     out = np.sqrt(d2)
-    I, Rr = np.nonzero(~(d2 < np.inf) | (d2 < _MIN_NORMAL))
-    step = max(1, _BLOCK // max(1, Z.shape[1]))
-    for a in range(0, len(I), step):
-        i, r = I[a:a + step], Rr[a:a + step]
-        E = Z[i]
-        E -= R[r]
-        # |E| in place: the squares below are the same bits
-        u = np.abs(E, out=E).max(axis=1) if E.shape[1] else np.zeros(len(i))
-        out[i, r] = u
-        ok = (u > 0) & (u < np.inf)
-        if ok.any():
-            if not ok.all():
-                E = E[ok]
-            E = _square(np.divide(E, u[ok, None], out=E))
-            np.add.accumulate(E, axis=1, out=E)
-            out[i[ok], r[ok]] = u[ok] * np.sqrt(E[:, -1])
+    p = Z.shape[1]
+    step = max(1, _BLOCK // (2 * max(1, p)))
+    cols = max(1, min(R.shape[0], step))
+    rows = max(1, step // cols)
+    for a in range(0, Z.shape[0], rows):
+        for c in range(0, R.shape[0], cols):
+            t = d2[a:a + rows, c:c + cols]
+            I, Rr = np.nonzero(~(t < np.inf) | (t < _MIN_NORMAL))
+            if len(I):
+                _dist_scaled(out, Z, R, I + a, Rr + c)
     return out
+
+
+def _dist_scaled(out, Z, R, i, r):
+    """Writes into out[i, r] the distances between the rows i of Z and r of
+    R in units of the largest |difference| of each pair (see _dist)."""
+    E = Z[i]
+    E -= R[r]
+    # |E| in place: the squares below are the same bits
+    u = np.abs(E, out=E).max(axis=1) if E.shape[1] else np.zeros(len(i))
+    out[i, r] = u
+    ok = (u > 0) & (u < np.inf)
+    if ok.any():
+        if not ok.all():
+            E = E[ok]
+        E = _square(np.divide(E, u[ok, None], out=E))
+        np.add.accumulate(E, axis=1, out=E)
+        out[i[ok], r[ok]] = u[ok] * np.sqrt(E[:, -1])
 
 
 def _square(E):

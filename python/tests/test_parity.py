@@ -6,6 +6,7 @@ import concurrent.futures
 import copy
 import itertools
 import json
+import math
 import re
 import subprocess
 
@@ -309,6 +310,37 @@ def test_nearest_neighbour_duplicates_memory_bounded(monkeypatch):
     assert np.array_equal(np.argmax(got, axis=1), [1] * (m // 2) + [0] * (m // 2))
 
 
+def test_dist_flagged_pairs_memory_bounded(monkeypatch):
+    """_dist finds and recomputes the pairs in units of their largest
+    difference a tile at a time, as its docstring says: beyond _sq_dist's
+    peak and the distances themselves (rows × |R| floats), 360,000 pairs of
+    equal rows of 2 features take at most _BLOCK floats of differences and
+    _BLOCK // p indices (plus 64 KiB) with _BLOCK at 2**14 floats, where
+    np.nonzero over all the pairs at once took 16 bytes a pair (5.5 MiB);
+    the distances are the same bits as in one block."""
+    import tracemalloc
+    from greedytl._model import _dist, _sq_dist
+    p, m = 2, 600
+    Z = np.zeros((m, p))
+    Z[::2, 1] = 1e-170  # squares below the normal range, and equal rows
+    want = _dist(Z, Z)
+    block = 2 ** 14
+    monkeypatch.setattr(greedytl._model, "_BLOCK", block)
+    tracemalloc.start()
+    try:
+        _sq_dist(Z, Z)
+        base = tracemalloc.get_traced_memory()[1]
+        tracemalloc.reset_peak()
+        got = _dist(Z, Z)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    bound = base + 8 * m * m + 8 * block + 8 * (block // p) + 64 * 2 ** 10
+    assert peak <= bound, (peak, bound)
+    assert np.array_equal(got, want)
+    assert np.array_equal(got[0, :4], [0.0, 1e-170, 0.0, 1e-170])
+
+
 def test_nearest_neighbour_any_scale():
     """A nearest-neighbour file's rows and queries times c score c times
     the unscaled scores (to 1e-14 relative), for c whose squared distances
@@ -316,7 +348,10 @@ def test_nearest_neighbour_any_scale():
     about 1e-319, whose square roots keep a few digits) (method.distance;
     Go's TestNearestNeighbourAnyScale): the same nearest rows, where
     summing squares gave +Inf (an error), 0 or scores off in the fifth
-    digit."""
+    digit.  Where the sums are normal, however small (c = 1e-150, and
+    1e-154 to 5e-155: within a few binades of 2**-1022), the scores are
+    the plain sums' square roots bit for bit (a threshold of 2**-900 or
+    even 2**-1021 changed some: 2**-900 passed before)."""
     rng = np.random.default_rng(19)
     R, Q = rng.normal(size=(12, 5)) * 2, rng.normal(size=(9, 5)) * 2
     classes = np.arange(12) % 3
@@ -334,7 +369,22 @@ def test_nearest_neighbour_any_scale():
         got = scores(c) / c
         assert np.array_equal(np.argmax(got, axis=1), np.argmax(want, axis=1)), c
         assert np.all(np.abs(got - want) <= 1e-14 * np.abs(want)), (c, np.max(np.abs(got / want - 1)))
-        assert np.allclose(got, want, rtol=1e-14, atol=0), c
+    # Normal sums of squares, however small, are the plain sums' square
+    # roots bit for bit: rescaling is for sums below 2**-1022 only.
+    checked = 0
+    for c in (1e-150, 1e-145, 1e-154, 7e-155, 5e-155):
+        Rc, Qc = (R * c).tolist(), (Q * c).tolist()
+        got = scores(c)
+        for i, q in enumerate(Qc):
+            best = [math.inf] * 3
+            for r, row in enumerate(Rc):
+                best[classes[r]] = min(best[classes[r]], _sum_ordered((a - b) * (a - b) for a, b in zip(q, row)))
+            for k in range(3):
+                if best[k] < 2.0 ** -1022:
+                    continue  # rescaled: checked above, to 1e-14
+                assert got[i, k] == -math.sqrt(best[k]), (c, i, k, got[i, k], -math.sqrt(best[k]))
+                checked += best[k] < 2.0 ** -1016
+    assert checked >= 5, checked
 
 
 def test_underflow_is_no_error():
