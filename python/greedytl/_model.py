@@ -823,10 +823,11 @@ class Scorer:
                 {"class": c, "selected": named(cols, ("kind", "index", "weight"))}
                 for c, cols in zip(self.classes, sel)]
         else:
-            if sel is not None:
-                for k in ("num_features", "num_sources"):
-                    if getattr(self, k):
-                        out[k] = getattr(self, k)
+            # The column counts, as inspect gives them for every binary
+            # model, a dictionary model's (no per-column weights) included.
+            for k in ("num_features", "num_sources"):
+                if getattr(self, k, 0):
+                    out[k] = getattr(self, k)
             out["greedy"] = sel is not None and self.greedy
             out["selected"] = named(sel or [], ("kind", "index", "weight", "reg_error", "loo_error"))
         for k in ("sources", "committee"):
