@@ -105,7 +105,8 @@ func trainWarm(ctx context.Context, prob *Problem, p Params, prev *warmStart) (*
 type Metric func(scores, y []float64) (float64, error)
 
 // Accuracy is the Metric of the fraction of examples whose score has the
-// sign of the label; a score of exactly 0 predicts −1. It returns an error
+// sign of the label; a score of exactly 0 predicts −1, and so does a NaN
+// score (it is not > 0), as metric.BalancedAccuracy counts it. It returns an error
 // when the lengths differ or there are no examples.
 func Accuracy(scores, y []float64) (float64, error) {
 	if len(scores) != len(y) {

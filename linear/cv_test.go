@@ -468,6 +468,13 @@ func TestAccuracy(t *testing.T) {
 	if _, err := Accuracy(nil, nil); err == nil {
 		t.Error("empty input accepted")
 	}
+	// A NaN score predicts −1, as the doc says (and as
+	// metric.BalancedAccuracy counts it): right for the −1 label, wrong
+	// for the +1 one.
+	nan := math.NaN()
+	if got, err := Accuracy([]float64{nan, nan, 1}, []float64{-1, 1, 1}); err != nil || got != 2.0/3 {
+		t.Errorf("Accuracy with NaN scores = %v, %v; want 2/3", got, err)
+	}
 }
 
 // TestCrossValidateStops: CrossValidateStops's values are CrossValidate's,
