@@ -412,17 +412,17 @@ func (res *Results) readFile(file string, g *grid, runID func(*Record) string, o
 	res.Files = append(res.Files, file)
 	_, partial, err := scanResults(file, func(line []byte, rec *Record, lineno int) error {
 		k := rec.Key()
+		here := fmt.Sprintf("%s:%d", file, lineno)
 		if g != nil {
 			if _, ok := g.order(k); !ok {
-				return inputErrorf("%s:%d: cell %v is not in the run's grid", file, lineno, k)
+				return inputErrorf("%s: cell %v is not in the run's grid", here, k)
 			}
 		} else {
-			res.bare = append(res.bare, bareCell{k, rec.RunID, fmt.Sprintf("%s:%d", file, lineno)})
+			res.bare = append(res.bare, bareCell{k, rec.RunID, here})
 		}
 		if err := checkRunID(rec, runID(rec)); err != nil {
-			return inputErrorf("%s:%d: %v", file, lineno, err)
+			return inputErrorf("%s: %v", here, err)
 		}
-		here := fmt.Sprintf("%s:%d", file, lineno)
 		i, dup := res.index[k]
 		if !dup {
 			res.index[k], res.where[k] = len(res.Records), here

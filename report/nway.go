@@ -114,7 +114,8 @@ func nwaySection(doc *document, recs []experiment.Record, dataset, slug string, 
 		count = fmt.Sprintf("%d to %d episodes", fewest, most)
 	}
 	ms := d.methods()
-	ways := sortedUnion(d.values(func(r Row) int { return r.Ways }), d.gridWays)
+	recorded := d.values(func(r Row) int { return r.Ways })
+	ways := sortedUnion(recorded, d.gridWays)
 	shots := sortedUnion(d.values(func(r Row) int { return r.Shots }), d.gridShots)
 	doc.add(heading{2, "Dataset " + name + " (N-way)"}, paragraph{fmt.Sprintf(
 		"N-way few-shot episodes: %s ways, %s shots, %s per ways and shots, %s per class; %d classes appear in the episodes; %s.",
@@ -122,7 +123,6 @@ func nwaySection(doc *document, recs []experiment.Record, dataset, slug string, 
 	// A number of ways of the grid without a record has no table (every
 	// entry would be blank), but its panel in the figure and a note saying
 	// the run has not written it, as a noise level of the binary protocol.
-	recorded := d.values(func(r Row) int { return r.Ways })
 	var unwritten []string
 	for _, w := range ways {
 		if !slices.Contains(recorded, w) {

@@ -589,7 +589,7 @@ func build(res *Results) (*document, []*figure, error) {
 			d.grid = map[int][]int{}
 			for _, man := range mans {
 				for _, n := range man.Noise {
-					d.grid[n] = append(d.grid[n], man.Positives...)
+					d.grid[n] = sortedUnion(d.grid[n], man.Positives)
 				}
 			}
 		}
@@ -967,9 +967,9 @@ func timingTable(res *Results, recs []experiment.Record, d *datasetRows, dataset
 			ps = append(ps, r.Positives)
 		}
 	}
-	for _, p := range d.grid[noise] {
-		if !slices.Contains(ps, p) && !slices.Contains(unwritten, p) && slices.ContainsFunc(pair, func(m string) bool {
-			return res.runs.Expected(dataset, m, p, noise) >= 0
+	for _, p := range d.grid[noise] { // d.inGrid is set with d.grid
+		if !slices.Contains(ps, p) && slices.ContainsFunc(pair, func(m string) bool {
+			return d.inGrid(m, p, noise)
 		}) {
 			unwritten = append(unwritten, p)
 		}
