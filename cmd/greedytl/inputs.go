@@ -47,8 +47,7 @@ type labelSettings struct {
 	positive string // --positive: the label value that means +1
 
 	files  []*string // the label flags of the command (--labels, fit's --oracle-labels)
-	read   int       // the label files read so far
-	text   bool      // whether one of them was text, to which --labels-header applies
+	read   int       // the label files read so far (text, to which --labels-header applies, unless all are in arrays)
 	arrays []string  // those that were .npy arrays (displayName), which have no header line
 }
 
@@ -65,9 +64,7 @@ func (l *labelSettings) also(labels *string) { l.files = append(l.files, labels)
 // fails before reading all of them says why itself.
 func (l *labelSettings) checkHeaderApplies(h dataset.LabelHeader, name string, cls *dataset.Classes) error {
 	l.read++
-	if cls.FromText() {
-		l.text = true
-	} else {
+	if !cls.FromText() {
 		l.arrays = append(l.arrays, name)
 	}
 	named := 0
@@ -76,7 +73,7 @@ func (l *labelSettings) checkHeaderApplies(h dataset.LabelHeader, name string, c
 			named++
 		}
 	}
-	if h != dataset.HeaderYes || l.text || l.read < named {
+	if h != dataset.HeaderYes || l.read > len(l.arrays) || l.read < named { // one was text, or more are to come
 		return nil
 	}
 	if len(l.arrays) == 1 {

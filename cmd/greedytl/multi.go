@@ -401,18 +401,11 @@ func warnOneClass(s *streams, model method.MultiModel, d method.Data, cls *datas
 		return nil
 	}
 	names := model.Classes()
-	counts := make([]int, len(cls.Names))
-	for _, c := range cls.Y {
-		counts[c]++
-	}
-	var others []string
-	for c, n := range counts {
+	var others []string // never empty: fit refuses fewer than two classes
+	for c, n := range (method.ClassLabels{Names: cls.Names, Y: cls.Y}).Counts() {
 		if n > 0 && c != k {
 			others = append(others, fmt.Sprintf("%q: %d", cls.Names[c], n))
 		}
-	}
-	if len(others) == 0 {
-		return nil
 	}
 	s.warn(warning{Code: "one-class", Classes: []string{names[k]},
 		Message: fmt.Sprintf("the %s model predicts %q for every one of the %d training examples: it tells none of the other classes' examples (%s) from that class, so it will seldom if ever predict them: they have too few examples, or examples identical to examples of that class (rows labelled with several classes)",

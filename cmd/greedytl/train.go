@@ -213,27 +213,26 @@ var solverGloss = map[linear.Solver]string{
 func solverHelp() string {
 	var lines []string
 	line := "solver:"
-	for i, s := range linear.Solvers() {
+	solvers, short := linear.Solvers(), slices.Sorted(maps.Keys(solverAliases))
+	for i, s := range solvers {
 		item := strconv.Itoa(int(s)) + " " + s.String()
 		var aliases, about []string
-		for _, a := range slices.Sorted(maps.Keys(solverAliases)) {
+		for _, a := range short {
 			if solverAliases[a] == s {
 				aliases = append(aliases, a)
 			}
-		}
-		if len(aliases) > 0 {
-			item += " or " + strings.Join(aliases, ", ")
 		}
 		if g := solverGloss[s]; g != "" {
 			about = append(about, g)
 		}
 		if len(aliases) > 0 {
+			item += " or " + strings.Join(aliases, ", ")
 			about = append(about, "greedytl's own: liblinear-predict cannot read its model")
 		}
 		if len(about) > 0 {
 			item += " (" + strings.Join(about, ", ") + ")"
 		}
-		if i+1 < len(linear.Solvers()) {
+		if i+1 < len(solvers) {
 			item += ","
 		}
 		if len(line)+1+len(item) > 100 {
