@@ -395,7 +395,11 @@ func (l *Loss) minimiseL1(ctx context.Context, beta0 []float64, tau float64, ste
 // found in a list of the coordinates with |g_j| > γ, built for the current
 // g with γ = l1ListCut·θ₀/step, and rebuilt when g changes or θ₀/step falls
 // below γ. When θ₀ lies above θ, or the ball does not constrain, the step
-// visits every coordinate. The result is that of ball.L1Projector.project.
+// visits every coordinate. The result is the Euclidean projection onto the
+// ball, found by the projector's threshold (Threshold) and soft
+// thresholding (ball.SoftThreshold), not by L1Projector.Project's shifted
+// route for thresholds that dwarf the radius: that cancellation is left
+// here, as mending it would move MultiKT-L1's numbers.
 type l1Step struct {
 	proj  *ball.L1Projector
 	beta  []float64

@@ -1,7 +1,6 @@
 package method
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -505,13 +504,7 @@ func (nn *nearestNeighbourModel) trainingClasses() []int {
 	keys := make([]string, len(nn.class))
 	var b []byte
 	for t, k := range nn.class {
-		b = b[:0]
-		for _, v := range nn.rows.RawRowView(t) {
-			if v == 0 {
-				v = 0 // −0 equals +0
-			}
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
-		}
+		b = appendRowKey(b[:0], nn.rows.RawRowView(t))
 		keys[t] = string(b)
 		if c, ok := lowest[keys[t]]; !ok || k < c {
 			lowest[keys[t]] = k

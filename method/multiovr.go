@@ -262,8 +262,9 @@ func ConstantClasses(model MultiModel) (classes []int, prior, ok bool) {
 	if o, isOVR := model.(*ovrModel); isOVR {
 		models = o.models
 	}
+	K := len(model.Classes())
 	for k, s := range sel {
-		if k >= len(model.Classes()) {
+		if k >= K {
 			break
 		}
 		switch {

@@ -45,13 +45,7 @@ func contentOrder[L cmp.Ordered](x, h mat.Matrix, labels []L) []int {
 	keys := make([]uint64, len(labels))
 	var buf []byte
 	for r := range keys {
-		buf = buf[:0]
-		for _, v := range row(xd, r) {
-			if v == 0 {
-				v = 0 // −0 hashes as +0: the tie-break below compares them equal too
-			}
-			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
-		}
+		buf = appendRowKey(buf[:0], row(xd, r)) // −0 hashes as +0: the tie-break below compares them equal too
 		hash := fnv.New64a()
 		hash.Write(buf)
 		keys[r] = hash.Sum64()
@@ -96,4 +90,18 @@ func compareBits(a, b []float64) int {
 func inContentOrder(train Data, y ClassLabels) (Data, ClassLabels) {
 	order := contentOrder(train.X, train.H, y.Y)
 	return selectRows(train, order), y.rows(order)
+}
+
+// appendRowKey appends to buf the bytes of row's values, each as its
+// float64 bits little-endian, −0 written as +0: a key equal for two rows
+// exactly when their values are (NaN aside), which contentOrder hashes and
+// nearestNeighbourModel.trainingClasses compares.
+func appendRowKey(buf []byte, row []float64) []byte {
+	for _, v := range row {
+		if v == 0 {
+			v = 0 // −0 as +0
+		}
+		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
+	}
+	return buf
 }
