@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -130,7 +129,7 @@ func nwaySection(doc *document, recs []experiment.Record, dataset, slug string, 
 		}
 	}
 	if len(unwritten) > 0 {
-		doc.add(paragraph{strings.TrimSpace(unwrittenNote(unwritten))})
+		doc.add(paragraph{unwrittenNote(unwritten)})
 	}
 	for _, w := range recorded {
 		doc.add(heading{3, fmt.Sprintf("%d-way accuracy (%%)", w)})
@@ -180,7 +179,9 @@ func nwayTable(d *nwayRows, ms []string, w int, shots []int) []element {
 			missing = append(missing, plural.Count(s, "shot", "shots"))
 		}
 	}
-	note += unwrittenNote(missing)
+	if len(missing) > 0 {
+		note += " " + unwrittenNote(missing)
+	}
 	return []element{t, paragraph{note}}
 }
 

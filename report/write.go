@@ -652,7 +652,7 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 		}
 	}
 	if len(unwritten) > 0 {
-		doc.add(paragraph{strings.TrimSpace(unwrittenNote(unwritten))})
+		doc.add(paragraph{unwrittenNote(unwritten)})
 	}
 	for _, n := range recorded {
 		title := "Balanced accuracy (%)"
@@ -862,19 +862,19 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 			missing = append(missing, sizeLabel(p, negatives))
 		}
 	}
-	note += unwrittenNote(missing)
+	if len(missing) > 0 {
+		note += " " + unwrittenNote(missing)
+	}
 	return []element{t, paragraph{note}}
 }
 
 // unwrittenNote is the report's note on the values of the runs' grids
 // (training-set sizes, noise levels, shots, ways) of which no cell has a
-// record, labelled as missing lists them: a partial run has not written
-// them. It starts with a blank, to follow a note; "" when none is missing.
+// record, labelled as missing lists them (at least one): a partial run
+// has not written them. A table's note appends it after a blank, the
+// sections add it as a paragraph of its own.
 func unwrittenNote(missing []string) string {
-	if len(missing) == 0 {
-		return ""
-	}
-	return fmt.Sprintf(" No cell of %s has a record: the run's grid holds it, but the run has not written it (a partial run).", strings.Join(missing, ", "))
+	return fmt.Sprintf("No cell of %s has a record: the run's grid holds it, but the run has not written it (a partial run).", strings.Join(missing, ", "))
 }
 
 // entryNotes is what a table's note says of its entries marked as
@@ -1048,7 +1048,7 @@ func timingTable(res *Results, recs []experiment.Record, d *datasetRows, dataset
 		missing = append(missing, sizeLabel(p, negatives))
 	}
 	if len(missing) > 0 {
-		els = append(els, paragraph{strings.TrimSpace(unwrittenNote(missing))})
+		els = append(els, paragraph{unwrittenNote(missing)})
 	}
 	return els
 }
