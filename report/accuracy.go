@@ -250,8 +250,13 @@ func (d *datasetRows) positives(noise int) []int {
 // every cell failed too, and those of the runs' grids that have no record
 // yet (a partial run).
 func (d *datasetRows) runPositives(noise int) []int {
-	ps := d.distinct(func(r Row) bool { return r.Noise == noise }, func(r Row) int { return r.Positives })
-	return sortedUnion(ps, d.grid[noise])
+	return sortedUnion(d.recordedPositives(noise), d.grid[noise])
+}
+
+// recordedPositives returns the training-set sizes that have a row at
+// noise: a record, successful or failed.
+func (d *datasetRows) recordedPositives(noise int) []int {
+	return d.distinct(func(r Row) bool { return r.Noise == noise }, func(r Row) int { return r.Positives })
 }
 
 // noises returns the noise levels with a successful cell.

@@ -173,9 +173,15 @@ func nwayTable(d *nwayRows, ms []string, w int, shots []int) []element {
 	}
 	note := "Accuracy: mean over episodes ± standard error over episodes; bold: the best method of each column (the oracle Best source excluded). A binary method is fitted one against the rest."
 	note += entryNotes(failed, "episode", oneEpisode, "episode", passed)
+	var recorded []int // the numbers of shots with a row at w ways
+	for _, r := range d.rows {
+		if r.Ways == w {
+			recorded = append(recorded, r.Shots)
+		}
+	}
 	var missing []string // numbers of shots of the grid without a record at w ways
 	for _, s := range shots {
-		if !slices.ContainsFunc(d.rows, func(r Row) bool { return r.Ways == w && r.Shots == s }) {
+		if !slices.Contains(recorded, s) {
 			missing = append(missing, plural.Count(s, "shot", "shots"))
 		}
 	}

@@ -807,7 +807,8 @@ func convergenceNotes(doc *document, rows []Row) {
 // no cell has a record (a partial run) its column of blanks, as Fig. 1 has
 // its tick without points (datasetRows.runPositives).
 func accuracyTable(d *datasetRows, noise, negatives int) []element {
-	ps := d.runPositives(noise)
+	recorded := d.recordedPositives(noise)
+	ps := sortedUnion(recorded, d.grid[noise]) // d.runPositives(noise)
 	ms := d.methods(noise)
 	for _, r := range d.rows { // methods whose every cell failed, too
 		if r.Noise == noise && !slices.Contains(ms, r.Method) {
@@ -858,7 +859,7 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 	note += entryNotes(nmax > 0 && failedEntries > 0, "cell", oneSplit, "split", passed)
 	var missing []string // sizes of the grid without a record
 	for _, p := range ps {
-		if !slices.ContainsFunc(d.rows, func(r Row) bool { return r.Noise == noise && r.Positives == p }) {
+		if !slices.Contains(recorded, p) {
 			missing = append(missing, sizeLabel(p, negatives))
 		}
 	}
