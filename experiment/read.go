@@ -196,23 +196,19 @@ func (res *Results) checkBare() error {
 		if len(runs) == 0 {
 			continue
 		}
-		var same *readRun
-		for i := range runs {
-			if runs[i].id != c.runID {
-				continue
-			}
-			same = &runs[i]
-			if _, ok := runs[i].g.order(c.k); ok {
-				same = nil
-				break
-			}
-		}
+		// The first run read of the record's (shards of a run share its
+		// identity), and whether one of them holds the cell.
+		i := slices.IndexFunc(runs, func(r readRun) bool { return r.id == c.runID })
+		held := slices.ContainsFunc(runs, func(r readRun) bool {
+			_, ok := r.g.order(c.k)
+			return ok && r.id == c.runID
+		})
 		switch {
-		case same != nil:
-			return inputErrorf("%s: cell %v is not in the grid of run %s (%s), whose record it is: a results file without run.json must hold records of the runs read with theirs", c.where, c.k, same.id, same.path)
-		case !slices.ContainsFunc(runs, func(r readRun) bool { return r.id == c.runID }):
+		case i < 0:
 			return inputErrorf("%s: cell %v is a record of run %s, but %s, read with its %s, is run %s of dataset %q: the file, without a %s, holds another run's records (copied from it?); give that run's directory, with its %s, to read the two together, or leave the file out",
 				c.where, c.k, c.runID, runs[0].path, ManifestFile, runs[0].id, c.k.Dataset, ManifestFile, ManifestFile)
+		case !held:
+			return inputErrorf("%s: cell %v is not in the grid of run %s (%s), whose record it is: a results file without run.json must hold records of the runs read with theirs", c.where, c.k, runs[i].id, runs[i].path)
 		}
 	}
 	return nil
