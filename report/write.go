@@ -564,36 +564,14 @@ func build(res *Results) (*document, []*figure, error) {
 	slugs := map[string]bool{}
 	for _, ds := range slices.Sorted(maps.Keys(byDataset)) {
 		slug := uniqueSlug(ds, slugs)
-		if isNWay(byDataset[ds]) {
-			d := newNWayRows(byDataset[ds])
-			if mans := res.grids(ds); len(mans) > 0 {
-				d.inGrid = func(m string, ways, shots int) bool {
-					return res.runs.ExpectedEpisodes(ds, m, ways, shots) >= 0
-				}
-				for _, man := range mans {
-					d.gridWays, d.gridShots = append(d.gridWays, man.Ways...), append(d.gridShots, man.Positives...)
-				}
-			}
-			f, err := nwaySection(doc, res.recordsOf(ds), ds, slug, d)
-			if err != nil {
-				return nil, nil, err
-			}
-			figs = append(figs, f...)
-			continue
+		g := res.gridRows(byDataset[ds])
+		var f []*figure
+		var err error
+		if isNWay(g.rows) {
+			f, err = nwaySection(doc, res.recordsOf(ds), ds, slug, &nwayRows{g})
+		} else {
+			f, err = datasetSection(doc, res, ds, slug, &datasetRows{g})
 		}
-		d := newDatasetRows(byDataset[ds])
-		if mans := res.grids(ds); len(mans) > 0 {
-			d.inGrid = func(m string, positives, noise int) bool {
-				return res.runs.Expected(ds, m, positives, noise) >= 0
-			}
-			d.grid = map[int][]int{}
-			for _, man := range mans {
-				for _, n := range man.Noise {
-					d.grid[n] = sortedUnion(d.grid[n], man.Positives)
-				}
-			}
-		}
-		f, err := datasetSection(doc, res, ds, slug, d)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -698,7 +676,7 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 }
 
 // datasetOverview describes the grid of one dataset: the sizes and noise
-// levels of its records and of its runs' grids (datasetRows.grid).
+// levels of its records and of its runs' grids (gridRows.grid).
 func datasetOverview(recs []experiment.Record, ci ClassInfo, d *datasetRows) string {
 	targets, splits := map[int]bool{}, map[int]bool{}
 	for _, r := range recs {
@@ -822,7 +800,7 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 		t.right = append(t.right, true)
 	}
 	bold, passed := boldColumns(ms, len(ps), func(m string, i int) Row {
-		r, _ := d.get(m, ps[i], noise)
+		r, _ := d.get(d.key(m, ps[i], noise))
 		return r
 	})
 	// nmin and nmax: the fewest and most cells an entry with a value
@@ -831,7 +809,7 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 	for j, m := range ms {
 		cells := []string{methodLabel(m)}
 		for _, p := range ps {
-			r, ok := d.get(m, p, noise)
+			r, ok := d.get(d.key(m, p, noise))
 			if !ok {
 				cells = append(cells, "")
 				continue
@@ -970,7 +948,7 @@ func timingTable(res *Results, recs []experiment.Record, d *datasetRows, dataset
 	}
 	for _, p := range d.grid[noise] { // d.inGrid is set with d.grid
 		if !slices.Contains(ps, p) && slices.ContainsFunc(pair, func(m string) bool {
-			return d.inGrid(m, p, noise)
+			return d.inGrid(d.key(m, p, noise))
 		}) {
 			unwritten = append(unwritten, p)
 		}
