@@ -1296,6 +1296,65 @@ func TestReadRuns(t *testing.T) {
 	}
 }
 
+// TestOwnCopyBesideItsRunWarnsNot: a copy of a run's own results file,
+// without run.json, read beside the run (checkBare lets it through: its
+// cells are of the run's grid) is read without the warning that its
+// run.json is not found — its grid is the run's, known — whichever is
+// read first; it was warned of though the report's expectations were the
+// run's. Read alone, a dataset's grid unknown, it is still warned of, and
+// so is a file of such a copy's and a cell of no run read (another
+// dataset's).
+func TestOwnCopyBesideItsRunWarnsNot(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	run := t.TempDir()
+	sum, err := Run(context.Background(), testConfig(f, run, src, allNegMethod))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(sum.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := filepath.Join(t.TempDir(), "copy.jsonl")
+	if err := os.WriteFile(copied, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notFound := func(res *Results) bool {
+		return slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, ManifestFile+": not found") })
+	}
+	for _, paths := range [][]string{{run, copied}, {copied, run}, {sum.File, copied}} {
+		res, err := ReadRuns(paths, ReadOptions{Tolerant: true, CombineRuns: true})
+		if err != nil {
+			t.Fatalf("%q: %v", paths, err)
+		}
+		if notFound(res) {
+			t.Errorf("%q: the copy of the run's own results is warned of: %q", paths, res.Warnings)
+		}
+		if len(res.Duplicates) != sum.Cells {
+			t.Errorf("%q: %d duplicates, want the copy's %d cells", paths, len(res.Duplicates), sum.Cells)
+		}
+	}
+	res, err := ReadRuns([]string{copied}, ReadOptions{Tolerant: true})
+	if err != nil || !notFound(res) {
+		t.Errorf("the copy alone: %v, warnings %q; want the warning that its run.json is not found", err, res.Warnings)
+	}
+	// A line of another dataset's run (a run of no run.json read) in the
+	// copy: its grid is unknown, and the file is warned of.
+	var rec Record
+	if err := json.Unmarshal(data[:bytes.IndexByte(data, '\n')], &rec); err != nil {
+		t.Fatal(err)
+	}
+	rec.Dataset = "other"
+	line, _ := json.Marshal(rec)
+	if err := os.WriteFile(copied, append(append(slices.Clone(data), line...), '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := ReadRuns([]string{run, copied}, ReadOptions{Tolerant: true}); err != nil || !notFound(res) {
+		t.Errorf("the copy with a cell of another dataset: %v, warnings %q; want the warning that its run.json is not found", err, res.Warnings)
+	}
+}
+
 // TestRunSaysItReusesItsSources: a Run that trains its own sources says
 // so; rerun, it said "training the sources into RUN/sources" though it
 // only reused them. It now says that it reuses them, and how many it

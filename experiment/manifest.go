@@ -435,16 +435,18 @@ func startedRun(dir string) bool {
 	return lerr == nil && err == nil && st.IsDir()
 }
 
-// isSourcesDir returns an error naming dir when it is a sources directory
-// (it holds source.IndexFile, written by train-sources) and not a run
-// directory (IsRunDir), which Run and Merge refuse as a run
-// directory: the run's files and its own sources would be mixed into the
-// directory, and a run given it as --out in place of --sources (an easy
-// slip) would train sources of its own, silently. A directory holding
-// both (a run written into a sources directory before this check) is a
-// run's, and may be resumed.
+// isSourcesDir returns an error naming dir, a directory without
+// ManifestFile, when it is a sources directory (it holds source.IndexFile,
+// written by train-sources) and not a run directory all the same (a run
+// that has not written its ManifestFile yet: startedRun), which Run and
+// Merge refuse as a run directory: the run's files and its own sources
+// would be mixed into the directory, and a run given it as --out in place
+// of --sources (an easy slip) would train sources of its own, silently.
+// A directory holding both (a run written into a sources directory before
+// this check) is a run's, and may be resumed: Run and Merge call it only
+// for a directory without ManifestFile.
 func isSourcesDir(dir string) error {
-	if _, err := os.Lstat(filepath.Join(dir, source.IndexFile)); err != nil || IsRunDir(dir) {
+	if _, err := os.Lstat(filepath.Join(dir, source.IndexFile)); err != nil || startedRun(dir) {
 		return nil
 	}
 	return fmt.Errorf("%s is a sources directory (it holds %s, which train-sources writes), not a run directory", dir, source.IndexFile)
@@ -460,12 +462,12 @@ func existingManifest(dir string) (*Manifest, error) {
 	return m, err
 }
 
-// checkNoOrphanResults returns an input error when dir has no manifest and
-// holds the results file results (a name in dir) that a run or a merge
-// would write, as such a file is not one they wrote (both write run.json
-// first): a merge would replace it. Run and Merge call it before they lock
-// dir, so that a directory they refuse is left as it was (no lock file
-// made in it). With resume (a run), a file
+// checkNoOrphanResults returns an input error when dir, a directory
+// without manifest, holds the results file results (a name in dir) that a
+// run or a merge would write, as such a file is not one they wrote (both
+// write run.json first): a merge would replace it. Run and Merge call it
+// before they lock dir, so that a directory they refuse is left as it was
+// (no lock file made in it). With resume (a run), a file
 // whose first line is a record is let through, to be resumed as the records
 // of a run whose run.json was lost — the resume checks that every record is
 // of this run — while one with no complete record line, which the resume
@@ -473,9 +475,6 @@ func existingManifest(dir string) (*Manifest, error) {
 // record, is refused before run.json is written beside it. The message
 // names the command: experiment with resume, merge without.
 func checkNoOrphanResults(dir, results string, resume bool) error {
-	if hasManifest(dir) {
-		return nil // a run directory: its manifest is checked under its lock
-	}
 	path := filepath.Join(dir, results)
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil

@@ -290,11 +290,13 @@ func writeMerged(out string, man *Manifest, res *Results) error {
 		}
 		return write(out)
 	}
-	if err := isSourcesDir(out); err != nil {
-		return inputErrorf("merge: %w: merge into another directory", err)
-	}
-	if err := checkNoOrphanResults(out, resultsName(shard.Shard{}), false); err != nil {
-		return err
+	if !hasManifest(out) { // a run directory's is read and checked under its lock
+		if err := isSourcesDir(out); err != nil {
+			return inputErrorf("merge: %w: merge into another directory", err)
+		}
+		if err := checkNoOrphanResults(out, resultsName(shard.Shard{}), false); err != nil {
+			return err
+		}
 	}
 	lock, err := lockRun(out)
 	if err != nil {

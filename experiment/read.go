@@ -20,8 +20,10 @@ import (
 type ReadOptions struct {
 	// Tolerant accepts, with a warning, a run directory or results file
 	// without a run.json (its grid, and so its expected cells, are then
-	// unknown), and a cell recorded twice, once failed and once
-	// successful, by keeping the success (the conflict is still listed).
+	// unknown; without a warning when its records are copies of a run
+	// read with its run.json, whose grid they have: checkBare), and a
+	// cell recorded twice, once failed and once successful, by keeping
+	// the success (the conflict is still listed).
 	// Two different successful (or two different failed) records of a cell
 	// are refused as by Merge. A report can live with what it tolerates;
 	// Merge cannot.
@@ -87,10 +89,12 @@ type readRun struct {
 }
 
 // bareCell is a cell read from a results file without run.json: the run
-// of its record and where it was read.
+// of its record, where it was read, and the index in Results.Warnings of
+// the warning that the file's run.json is not found (runOf's).
 type bareCell struct {
 	k            Key
 	runID, where string
+	warning      int
 }
 
 // ReadRuns reads the results of the runs at paths: run directories (every
@@ -129,6 +133,7 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 			return nil, err
 		}
 		var g *grid
+		warning := len(res.Warnings) - 1 // without run.json, runOf's last
 		if man != nil {
 			name := man.Dataset.Name
 			if prevs, ok := res.Manifests[name]; ok {
@@ -171,7 +176,7 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 				continue
 			}
 			seen[abs] = true
-			if err := res.readFile(f, g, runID, opt); err != nil {
+			if err := res.readFile(f, g, warning, runID, opt); err != nil {
 				return nil, err
 			}
 		}
@@ -189,32 +194,40 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 // run's tables as cells of its grid (or, where they repeat its cells, be
 // dropped as duplicates), and the run's grid would count them: a report
 // of numbers no run made together. A file of records without any run.json
-// of their dataset is read as it is.
+// of their dataset is read as it is. A file whose every record is such a
+// copy has the grid of its run, known: the warning that its run.json is
+// not found is withdrawn.
 func (res *Results) checkBare() error {
+	copies := map[int]bool{} // by warning, whether every cell read with it is a copy
 	for _, c := range res.bare {
 		runs := res.read[c.k.Dataset]
+		all, seen := copies[c.warning]
+		copies[c.warning] = (all || !seen) && len(runs) > 0
 		if len(runs) == 0 {
 			continue
 		}
-		var same *readRun
-		for i := range runs {
-			if runs[i].id != c.runID {
-				continue
-			}
-			same = &runs[i]
-			if _, ok := runs[i].g.order(c.k); ok {
-				same = nil
-				break
-			}
-		}
+		// The first run read of the record's (shards of a run share its
+		// identity), and whether one of them holds the cell.
+		i := slices.IndexFunc(runs, func(r readRun) bool { return r.id == c.runID })
+		held := slices.ContainsFunc(runs, func(r readRun) bool {
+			_, ok := r.g.order(c.k)
+			return ok && r.id == c.runID
+		})
 		switch {
-		case same != nil:
-			return inputErrorf("%s: cell %v is not in the grid of run %s (%s), whose record it is: a results file without run.json must hold records of the runs read with theirs", c.where, c.k, same.id, same.path)
-		case !slices.ContainsFunc(runs, func(r readRun) bool { return r.id == c.runID }):
+		case i < 0:
 			return inputErrorf("%s: cell %v is a record of run %s, but %s, read with its %s, is run %s of dataset %q: the file, without a %s, holds another run's records (copied from it?); give that run's directory, with its %s, to read the two together, or leave the file out",
 				c.where, c.k, c.runID, runs[0].path, ManifestFile, runs[0].id, c.k.Dataset, ManifestFile, ManifestFile)
+		case !held:
+			return inputErrorf("%s: cell %v is not in the grid of run %s (%s), whose record it is: a results file without run.json must hold records of the runs read with theirs", c.where, c.k, runs[i].id, runs[i].path)
 		}
 	}
+	kept := res.Warnings[:0]
+	for i, w := range res.Warnings {
+		if !copies[i] {
+			kept = append(kept, w)
+		}
+	}
+	res.Warnings = kept
 	return nil
 }
 
@@ -406,9 +419,10 @@ func firstRunID() func(*Record) string {
 }
 
 // readFile reads one results file into res; g, if not nil, is its run's
-// grid; runID returns the identity that a record read must carry, its
-// run's (Manifest.RunID).
-func (res *Results) readFile(file string, g *grid, runID func(*Record) string, opt ReadOptions) error {
+// grid, else warning is the index in res.Warnings of the warning that its
+// run.json is not found (bareCell); runID returns the identity that a
+// record read must carry, its run's (Manifest.RunID).
+func (res *Results) readFile(file string, g *grid, warning int, runID func(*Record) string, opt ReadOptions) error {
 	res.Files = append(res.Files, file)
 	_, partial, err := scanResults(file, func(line []byte, rec *Record, lineno int) error {
 		k := rec.Key()
@@ -418,7 +432,7 @@ func (res *Results) readFile(file string, g *grid, runID func(*Record) string, o
 				return inputErrorf("%s: cell %v is not in the run's grid", here, k)
 			}
 		} else {
-			res.bare = append(res.bare, bareCell{k, rec.RunID, here})
+			res.bare = append(res.bare, bareCell{k, rec.RunID, here, warning})
 		}
 		if err := checkRunID(rec, runID(rec)); err != nil {
 			return inputErrorf("%s: %v", here, err)

@@ -183,49 +183,77 @@ func sharedY(plots []*plot.Plot) {
 	}
 }
 
-// datasetRows indexes the summary rows of one dataset.
-type datasetRows struct {
-	rows  []Row
-	index map[rowKey]Row
-	// inGrid reports whether the grids of the dataset's runs hold a
-	// method's cells at a number of positives and a noise level
-	// (experiment.Results.Expected); nil when no run.json was read, and
-	// the grid is unknown. With a run.json every method's grid is known:
-	// a record of a results file without one beside it is a cell of a
-	// grid read (experiment.ReadRuns refuses others).
-	inGrid func(method string, positives, noise int) bool
-	// grid holds, by noise level, the numbers of positives of the grids
-	// of the dataset's runs (run.json's, nil when none was read): cells
-	// the figures' axes and the tables' columns have even where no method
-	// has a record (a partial run).
+// gridRows indexes the summary rows of one dataset, of either protocol,
+// with what the grids of the dataset's runs hold (Results.gridRows): what
+// datasetRows (the binary protocols') and nwayRows (N-way's) share.
+type gridRows struct {
+	dataset string
+	rows    []Row
+	index   map[rowKey]Row
+	// inGrid reports whether the grids of the dataset's runs hold the
+	// cells of a row (Results.expected); nil when no run.json was read,
+	// and the grid is unknown. With a run.json every method's grid is
+	// known: a record of a results file without one beside it is a cell
+	// of a grid read (experiment.ReadRuns refuses others).
+	inGrid func(rowKey) bool
+	// grid holds the values of the grids of the dataset's runs (run.json's,
+	// nil when none was read): by noise level the numbers of positives, or,
+	// N-way, by number of ways the numbers of shots — values the figures'
+	// axes and the tables' columns have even where no method has a record
+	// (a partial run).
 	grid map[int][]int
 }
 
-func newDatasetRows(rows []Row) *datasetRows {
-	d := &datasetRows{rows: rows, index: map[rowKey]Row{}}
+// newGridRows indexes rows, the summary rows of one dataset, without a
+// grid.
+func newGridRows(rows []Row) gridRows {
+	g := gridRows{rows: rows, index: map[rowKey]Row{}}
 	for _, r := range rows {
-		d.index[rowKeyOf(r)] = r
+		g.dataset = r.Dataset
+		g.index[rowKeyOf(r)] = r
 	}
-	return d
+	return g
 }
 
-func (d *datasetRows) get(method string, positives, noise int) (Row, bool) {
-	if len(d.rows) == 0 {
-		return Row{}, false
-	}
-	r, ok := d.index[rowKey{dataset: d.rows[0].Dataset, method: method, positives: positives, noise: noise}]
+// get returns the row of key k, if there is one.
+func (g *gridRows) get(k rowKey) (Row, bool) {
+	r, ok := g.index[k]
 	return r, ok
 }
 
-// point returns the row of method at positives and noise as a figure's
-// line takes it: ok false where the method was not run (its grid does not
-// hold the row: the line joins across it), and a row without a successful
-// cell (N 0: the line is cut there) where its cells failed or, held by its
-// grid, have no record (a partial run) — or the grid is unknown (no
-// run.json), where a missing row is not known not to have been run.
-func (d *datasetRows) point(method string, positives, noise int) (Row, bool) {
-	r, ok := d.get(method, positives, noise)
-	return r, ok || d.inGrid == nil || d.inGrid(method, positives, noise)
+// point returns the row of key k as a figure's line takes it: ok false
+// where the method was not run (its grid does not hold the row: the line
+// joins across it), and a row without a successful cell (N 0: the line is
+// cut there) where its cells failed or, held by its grid, have no record
+// (a partial run) — or the grid is unknown (no run.json), where a missing
+// row is not known not to have been run.
+func (g *gridRows) point(k rowKey) (Row, bool) {
+	r, ok := g.index[k]
+	return r, ok || g.inGrid == nil || g.inGrid(k)
+}
+
+// distinct returns the sorted distinct values of f over the rows that keep
+// keeps.
+func (g *gridRows) distinct(keep func(Row) bool, f func(Row) int) []int {
+	var vs []int
+	for _, r := range g.rows {
+		if keep(r) {
+			vs = append(vs, f(r))
+		}
+	}
+	slices.Sort(vs)
+	return slices.Compact(vs)
+}
+
+// datasetRows indexes the summary rows of a dataset of the binary
+// protocols by method, positives and noise level.
+type datasetRows struct{ gridRows }
+
+func newDatasetRows(rows []Row) *datasetRows { return &datasetRows{newGridRows(rows)} }
+
+// key returns the key of the row of method at positives and noise.
+func (d *datasetRows) key(method string, positives, noise int) rowKey {
+	return rowKey{dataset: d.dataset, method: method, positives: positives, noise: noise}
 }
 
 // methods returns the methods with a successful cell at noise (all noise
@@ -250,8 +278,13 @@ func (d *datasetRows) positives(noise int) []int {
 // every cell failed too, and those of the runs' grids that have no record
 // yet (a partial run).
 func (d *datasetRows) runPositives(noise int) []int {
-	ps := d.distinct(func(r Row) bool { return r.Noise == noise }, func(r Row) int { return r.Positives })
-	return sortedUnion(ps, d.grid[noise])
+	return sortedUnion(d.recordedPositives(noise), d.grid[noise])
+}
+
+// recordedPositives returns the training-set sizes that have a row at
+// noise: a record, successful or failed.
+func (d *datasetRows) recordedPositives(noise int) []int {
+	return d.distinct(func(r Row) bool { return r.Noise == noise }, func(r Row) int { return r.Positives })
 }
 
 // noises returns the noise levels with a successful cell.
@@ -278,19 +311,6 @@ func sortedUnion(a, b []int) []int {
 	return slices.Compact(vs)
 }
 
-// distinct returns the sorted distinct values of f over the rows that keep
-// keeps.
-func (d *datasetRows) distinct(keep func(Row) bool, f func(Row) int) []int {
-	var vs []int
-	for _, r := range d.rows {
-		if keep(r) {
-			vs = append(vs, f(r))
-		}
-	}
-	slices.Sort(vs)
-	return slices.Compact(vs)
-}
-
 // positivesLabel is the x-axis label for training-set sizes.
 func positivesLabel(negatives int) string {
 	if negatives > 0 {
@@ -312,7 +332,7 @@ func accuracyFigure(name, dataset string, d *datasetRows, noise, negatives int) 
 		title += " (" + plural.Count(noise, "noise dimension", "noise dimensions") + ")"
 	}
 	p, err := accuracyPanel(title, positivesLabel(negatives), ticks, ms, all, func(m string, i int) (Row, bool) {
-		return d.point(m, ps[i], noise)
+		return d.point(d.key(m, ps[i], noise))
 	})
 	if err != nil {
 		return nil, err
@@ -339,7 +359,7 @@ func noiseFigure(name, dataset string, d *datasetRows, negatives int) (*figure, 
 		levels := 0
 		for _, n := range ns {
 			for _, p := range d.positives(n) {
-				if r, ok := d.get(m, p, n); ok && r.N > 0 {
+				if r, ok := d.get(d.key(m, p, n)); ok && r.N > 0 {
 					levels++
 					break
 				}
@@ -373,7 +393,7 @@ func noiseFigure(name, dataset string, d *datasetRows, negatives int) (*figure, 
 			title = plural.Count(pos, "positive", "positives")
 		}
 		p, err := accuracyPanel(title, "noise dimensions", ticks, ms, all, func(m string, i int) (Row, bool) {
-			return d.point(m, pos, ns[i])
+			return d.point(d.key(m, pos, ns[i]))
 		})
 		if err != nil {
 			return nil, err
@@ -417,7 +437,7 @@ func approxFigure(name, dataset string, a approximation, d *datasetRows, res *Re
 	slices.SortFunc(ms, compareMethods)
 	all := d.methods(-1)
 	left, err := accuracyPanel("accuracy by training-set size", positivesLabel(negatives), ticks, ms, all, func(m string, i int) (Row, bool) {
-		return d.point(m, ps[i], noise)
+		return d.point(d.key(m, ps[i], noise))
 	})
 	if err != nil {
 		return nil, err
@@ -499,7 +519,7 @@ func strongest(d *datasetRows, noise, k int, skip []string) []string {
 		}
 		var accs []float64
 		for _, p := range d.positives(noise) {
-			if r, ok := d.get(m, p, noise); ok && r.N > 0 {
+			if r, ok := d.get(d.key(m, p, noise)); ok && r.N > 0 {
 				accs = append(accs, r.Mean)
 			}
 		}

@@ -163,16 +163,45 @@ func (res *Results) PartialNote() string {
 func (res *Results) Rows() []Row {
 	rows := Summarize(res.Records)
 	for i := range rows {
-		r := &rows[i]
-		n := res.runs.Expected(r.Dataset, r.Method, r.Positives, r.Noise)
-		if r.Ways > 0 {
-			n = res.runs.ExpectedEpisodes(r.Dataset, r.Method, r.Ways, r.Shots)
-		}
-		if n >= 0 {
-			r.Expected = n
+		if n := res.expected(rowKeyOf(rows[i])); n >= 0 {
+			rows[i].Expected = n
 		}
 	}
 	return rows
+}
+
+// expected returns the number of cells of the row of key k in the grids
+// of its dataset's runs (experiment.Results.Expected; ExpectedEpisodes for
+// an N-way row), or -1 when no grid holds it.
+func (res *Results) expected(k rowKey) int {
+	if k.ways > 0 {
+		return res.runs.ExpectedEpisodes(k.dataset, k.method, k.ways, k.positives)
+	}
+	return res.runs.Expected(k.dataset, k.method, k.positives, k.noise)
+}
+
+// gridRows indexes rows, the summary rows of one dataset, with the grids
+// of the dataset's runs (none when no run.json was read): the binary
+// protocols' numbers of positives by noise level, N-way's numbers of shots
+// by number of ways.
+func (res *Results) gridRows(rows []Row) gridRows {
+	g := newGridRows(rows)
+	mans := res.grids(g.dataset)
+	if len(mans) == 0 {
+		return g
+	}
+	g.inGrid = func(k rowKey) bool { return res.expected(k) >= 0 }
+	g.grid = map[int][]int{}
+	for _, man := range mans {
+		across := man.Noise
+		if man.Ways != nil {
+			across = man.Ways
+		}
+		for _, n := range across {
+			g.grid[n] = sortedUnion(g.grid[n], man.Positives)
+		}
+	}
+	return g
 }
 
 // grids returns the run.json of each of dataset's runs read (none when

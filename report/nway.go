@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -19,55 +18,14 @@ import (
 func isNWay(rows []Row) bool { return len(rows) > 0 && rows[0].Ways > 0 }
 
 // nwayRows indexes the summary rows of one N-way dataset by method, ways
-// and shots.
-type nwayRows struct {
-	rows  []Row
-	index map[[3]any]Row
-	// inGrid reports whether the grids of the dataset's runs hold a
-	// method's episodes at a number of ways and of shots
-	// (experiment.Results.ExpectedEpisodes); nil when no run.json was
-	// read, and the grid is unknown. With a run.json every method's grid
-	// is known: a record of a results file without one beside it is a
-	// cell of a grid read (experiment.ReadRuns refuses others).
-	inGrid func(method string, ways, shots int) bool
-	// gridWays and gridShots hold the numbers of ways and of shots of the
-	// grids of the dataset's runs (run.json's): the tables and the figure
-	// have them even where no method has an episode recorded (a partial
-	// run).
-	gridWays, gridShots []int
-}
+// and shots (an N-way row's key has its shots as positives).
+type nwayRows struct{ gridRows }
 
-func newNWayRows(rows []Row) *nwayRows {
-	d := &nwayRows{rows: rows, index: map[[3]any]Row{}}
-	for _, r := range rows {
-		d.index[[3]any{r.Method, r.Ways, r.Shots}] = r
-	}
-	return d
-}
+func newNWayRows(rows []Row) *nwayRows { return &nwayRows{newGridRows(rows)} }
 
-func (d *nwayRows) get(method string, ways, shots int) (Row, bool) {
-	r, ok := d.index[[3]any{method, ways, shots}]
-	return r, ok
-}
-
-// point returns the row of method at ways and shots as a figure's line
-// takes it, as datasetRows.point does: ok false where the method was not
-// run (its grid does not hold the row), and a row without a successful
-// episode (N 0: the line is cut) where its episodes failed or have no
-// record, or the grid is unknown.
-func (d *nwayRows) point(method string, ways, shots int) (Row, bool) {
-	r, ok := d.get(method, ways, shots)
-	return r, ok || d.inGrid == nil || d.inGrid(method, ways, shots)
-}
-
-// values returns the sorted distinct values of f over the rows.
-func (d *nwayRows) values(f func(Row) int) []int {
-	var vs []int
-	for _, r := range d.rows {
-		vs = append(vs, f(r))
-	}
-	slices.Sort(vs)
-	return slices.Compact(vs)
+// key returns the key of the row of method at ways and shots.
+func (d *nwayRows) key(method string, ways, shots int) rowKey {
+	return rowKey{dataset: d.dataset, method: method, positives: shots, ways: ways}
 }
 
 // methods returns the methods of the rows, in the paper's order (the
@@ -114,9 +72,13 @@ func nwaySection(doc *document, recs []experiment.Record, dataset, slug string, 
 		count = fmt.Sprintf("%d to %d episodes", fewest, most)
 	}
 	ms := d.methods()
-	recorded := d.values(func(r Row) int { return r.Ways })
-	ways := sortedUnion(recorded, d.gridWays)
-	shots := sortedUnion(d.values(func(r Row) int { return r.Shots }), d.gridShots)
+	all := func(Row) bool { return true }
+	recorded := d.distinct(all, func(r Row) int { return r.Ways })
+	ways := sortedUnion(recorded, sortedInts(d.grid))
+	shots := d.distinct(all, func(r Row) int { return r.Shots })
+	for _, s := range d.grid {
+		shots = sortedUnion(shots, s)
+	}
 	doc.add(heading{2, "Dataset " + name + " (N-way)"}, paragraph{fmt.Sprintf(
 		"N-way few-shot episodes: %s ways, %s shots, %s per ways and shots, %s per class; %d classes appear in the episodes; %s.",
 		joinInts(ways), joinInts(shots), count, plural.Count(test, "test example", "test examples"), len(classes), plural.Count(len(ms), "method", "methods"))})
@@ -130,7 +92,7 @@ func nwaySection(doc *document, recs []experiment.Record, dataset, slug string, 
 		}
 	}
 	if len(unwritten) > 0 {
-		doc.add(paragraph{strings.TrimSpace(unwrittenNote(unwritten))})
+		doc.add(paragraph{unwrittenNote(unwritten)})
 	}
 	for _, w := range recorded {
 		doc.add(heading{3, fmt.Sprintf("%d-way accuracy (%%)", w)})
@@ -154,14 +116,14 @@ func nwayTable(d *nwayRows, ms []string, w int, shots []int) []element {
 		t.right = append(t.right, true)
 	}
 	bold, passed := boldColumns(ms, len(shots), func(m string, i int) Row {
-		r, _ := d.get(m, w, shots[i])
+		r, _ := d.get(d.key(m, w, shots[i]))
 		return r
 	})
 	failed, oneEpisode := false, false
 	for j, m := range ms {
 		cells := []string{methodLabel(m)}
 		for _, s := range shots {
-			r, ok := d.get(m, w, s)
+			r, ok := d.get(d.key(m, w, s))
 			if !ok {
 				cells = append(cells, "")
 				continue
@@ -174,13 +136,16 @@ func nwayTable(d *nwayRows, ms []string, w int, shots []int) []element {
 	}
 	note := "Accuracy: mean over episodes ± standard error over episodes; bold: the best method of each column (the oracle Best source excluded). A binary method is fitted one against the rest."
 	note += entryNotes(failed, "episode", oneEpisode, "episode", passed)
+	recorded := d.distinct(func(r Row) bool { return r.Ways == w }, func(r Row) int { return r.Shots })
 	var missing []string // numbers of shots of the grid without a record at w ways
 	for _, s := range shots {
-		if !slices.ContainsFunc(d.rows, func(r Row) bool { return r.Ways == w && r.Shots == s }) {
+		if !slices.Contains(recorded, s) {
 			missing = append(missing, plural.Count(s, "shot", "shots"))
 		}
 	}
-	note += unwrittenNote(missing)
+	if len(missing) > 0 {
+		note += " " + unwrittenNote(missing)
+	}
 	return []element{t, paragraph{note}}
 }
 
@@ -210,7 +175,7 @@ func nwayPanels(dataset string, d *nwayRows, ms []string, ways, shots []int) ([]
 	var plots []*plot.Plot
 	for _, w := range ways {
 		p, err := accuracyPanel(fmt.Sprintf("%s, %d-way", dataset, w), "training examples per class (shots)", ticks, ms, ms, func(m string, i int) (Row, bool) {
-			return d.point(m, w, shots[i])
+			return d.point(d.key(m, w, shots[i]))
 		})
 		if err != nil {
 			return nil, err

@@ -393,11 +393,11 @@ func TestNWayLineCutWhereEpisodesAreMissing(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		grid string
-		in   func(m string, ways, shots int) bool
+		in   func(rowKey) bool // an N-way row's shots are its key's positives
 		join bool
 	}{
-		{"GreedyTL N-way's grid without 2 shots", func(m string, _, s int) bool { return m != "greedytl-nway" || s != 2 }, true},
-		{"GreedyTL N-way's grid with 2 shots", func(string, int, int) bool { return true }, false},
+		{"GreedyTL N-way's grid without 2 shots", func(k rowKey) bool { return k.method != "greedytl-nway" || k.positives != 2 }, true},
+		{"GreedyTL N-way's grid with 2 shots", func(rowKey) bool { return true }, false},
 		{"no grid", nil, false},
 	} {
 		d := newNWayRows(Summarize(recs))

@@ -343,11 +343,11 @@ func TestLineAcrossASizeNotRun(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		grid string
-		in   func(m string, positives, noise int) bool
+		in   func(rowKey) bool
 		join bool
 	}{
-		{"GreedyTL's grid without 5", func(m string, p, _ int) bool { return m != "greedytl" || p != 5 }, true},
-		{"GreedyTL's grid with 5", func(string, int, int) bool { return true }, false},
+		{"GreedyTL's grid without 5", func(k rowKey) bool { return k.method != "greedytl" || k.positives != 5 }, true},
+		{"GreedyTL's grid with 5", func(rowKey) bool { return true }, false},
 		{"no grid", nil, false},
 	} {
 		d := newDatasetRows(Summarize(recs))
@@ -684,7 +684,7 @@ func writeNWayRun(t *testing.T, recs []experiment.Record, ways, shots []int, met
 // ways of the grid without any record has no table, as a noise level of
 // the binary protocol, but a note saying the run has not written it (and
 // its panel). The tables had blank columns, or a table of blanks, with no
-// note; a grid whose ways were not read (Write's gridWays) left 20 ways
+// note; a grid whose ways were not read (gridRows.grid) left 20 ways
 // out.
 func TestNWayTablesSayWhatIsUnwritten(t *testing.T) {
 	for _, tc := range []struct {

@@ -564,36 +564,14 @@ func build(res *Results) (*document, []*figure, error) {
 	slugs := map[string]bool{}
 	for _, ds := range slices.Sorted(maps.Keys(byDataset)) {
 		slug := uniqueSlug(ds, slugs)
-		if isNWay(byDataset[ds]) {
-			d := newNWayRows(byDataset[ds])
-			if mans := res.grids(ds); len(mans) > 0 {
-				d.inGrid = func(m string, ways, shots int) bool {
-					return res.runs.ExpectedEpisodes(ds, m, ways, shots) >= 0
-				}
-				for _, man := range mans {
-					d.gridWays, d.gridShots = append(d.gridWays, man.Ways...), append(d.gridShots, man.Positives...)
-				}
-			}
-			f, err := nwaySection(doc, res.recordsOf(ds), ds, slug, d)
-			if err != nil {
-				return nil, nil, err
-			}
-			figs = append(figs, f...)
-			continue
+		g := res.gridRows(byDataset[ds])
+		var f []*figure
+		var err error
+		if isNWay(g.rows) {
+			f, err = nwaySection(doc, res.recordsOf(ds), ds, slug, &nwayRows{g})
+		} else {
+			f, err = datasetSection(doc, res, ds, slug, &datasetRows{g})
 		}
-		d := newDatasetRows(byDataset[ds])
-		if mans := res.grids(ds); len(mans) > 0 {
-			d.inGrid = func(m string, positives, noise int) bool {
-				return res.runs.Expected(ds, m, positives, noise) >= 0
-			}
-			d.grid = map[int][]int{}
-			for _, man := range mans {
-				for _, n := range man.Noise {
-					d.grid[n] = sortedUnion(d.grid[n], man.Positives)
-				}
-			}
-		}
-		f, err := datasetSection(doc, res, ds, slug, d)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -652,7 +630,7 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 		}
 	}
 	if len(unwritten) > 0 {
-		doc.add(paragraph{strings.TrimSpace(unwrittenNote(unwritten))})
+		doc.add(paragraph{unwrittenNote(unwritten)})
 	}
 	for _, n := range recorded {
 		title := "Balanced accuracy (%)"
@@ -698,7 +676,7 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 }
 
 // datasetOverview describes the grid of one dataset: the sizes and noise
-// levels of its records and of its runs' grids (datasetRows.grid).
+// levels of its records and of its runs' grids (gridRows.grid).
 func datasetOverview(recs []experiment.Record, ci ClassInfo, d *datasetRows) string {
 	targets, splits := map[int]bool{}, map[int]bool{}
 	for _, r := range recs {
@@ -807,7 +785,8 @@ func convergenceNotes(doc *document, rows []Row) {
 // no cell has a record (a partial run) its column of blanks, as Fig. 1 has
 // its tick without points (datasetRows.runPositives).
 func accuracyTable(d *datasetRows, noise, negatives int) []element {
-	ps := d.runPositives(noise)
+	recorded := d.recordedPositives(noise)
+	ps := sortedUnion(recorded, d.grid[noise]) // d.runPositives(noise)
 	ms := d.methods(noise)
 	for _, r := range d.rows { // methods whose every cell failed, too
 		if r.Noise == noise && !slices.Contains(ms, r.Method) {
@@ -821,7 +800,7 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 		t.right = append(t.right, true)
 	}
 	bold, passed := boldColumns(ms, len(ps), func(m string, i int) Row {
-		r, _ := d.get(m, ps[i], noise)
+		r, _ := d.get(d.key(m, ps[i], noise))
 		return r
 	})
 	// nmin and nmax: the fewest and most cells an entry with a value
@@ -830,7 +809,7 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 	for j, m := range ms {
 		cells := []string{methodLabel(m)}
 		for _, p := range ps {
-			r, ok := d.get(m, p, noise)
+			r, ok := d.get(d.key(m, p, noise))
 			if !ok {
 				cells = append(cells, "")
 				continue
@@ -858,23 +837,23 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 	note += entryNotes(nmax > 0 && failedEntries > 0, "cell", oneSplit, "split", passed)
 	var missing []string // sizes of the grid without a record
 	for _, p := range ps {
-		if !slices.ContainsFunc(d.rows, func(r Row) bool { return r.Noise == noise && r.Positives == p }) {
+		if !slices.Contains(recorded, p) {
 			missing = append(missing, sizeLabel(p, negatives))
 		}
 	}
-	note += unwrittenNote(missing)
+	if len(missing) > 0 {
+		note += " " + unwrittenNote(missing)
+	}
 	return []element{t, paragraph{note}}
 }
 
 // unwrittenNote is the report's note on the values of the runs' grids
 // (training-set sizes, noise levels, shots, ways) of which no cell has a
-// record, labelled as missing lists them: a partial run has not written
-// them. It starts with a blank, to follow a note; "" when none is missing.
+// record, labelled as missing lists them (at least one): a partial run
+// has not written them. A table's note appends it after a blank, the
+// sections add it as a paragraph of its own.
 func unwrittenNote(missing []string) string {
-	if len(missing) == 0 {
-		return ""
-	}
-	return fmt.Sprintf(" No cell of %s has a record: the run's grid holds it, but the run has not written it (a partial run).", strings.Join(missing, ", "))
+	return fmt.Sprintf("No cell of %s has a record: the run's grid holds it, but the run has not written it (a partial run).", strings.Join(missing, ", "))
 }
 
 // entryNotes is what a table's note says of its entries marked as
@@ -969,7 +948,7 @@ func timingTable(res *Results, recs []experiment.Record, d *datasetRows, dataset
 	}
 	for _, p := range d.grid[noise] { // d.inGrid is set with d.grid
 		if !slices.Contains(ps, p) && slices.ContainsFunc(pair, func(m string) bool {
-			return d.inGrid(m, p, noise)
+			return d.inGrid(d.key(m, p, noise))
 		}) {
 			unwritten = append(unwritten, p)
 		}
@@ -1048,7 +1027,7 @@ func timingTable(res *Results, recs []experiment.Record, d *datasetRows, dataset
 		missing = append(missing, sizeLabel(p, negatives))
 	}
 	if len(missing) > 0 {
-		els = append(els, paragraph{strings.TrimSpace(unwrittenNote(missing))})
+		els = append(els, paragraph{unwrittenNote(missing)})
 	}
 	return els
 }
