@@ -1278,18 +1278,22 @@ def _dist(Z, R):
     rows; +Inf only where a difference overflows.  Those pairs (every pair
     of equal rows among them) are found and recomputed a tile of at most
     _BLOCK // (2p) pairs at a time, so that beyond the rows × |R| results
-    their indices take at most _BLOCK // p integers, and their differences,
-    with the rows of R subtracted, at most _BLOCK floats."""
-    d2 = _sq_dist(Z, R)
-    out = np.sqrt(d2)
+    (_sq_dist's, whose squares become their roots in place, a tile at a
+    time) their indices take at most _BLOCK // p integers, and their
+    differences, with the rows of R subtracted, at most _BLOCK floats."""
+    out = _sq_dist(Z, R)
     p = Z.shape[1]
     step = max(1, _BLOCK // (2 * max(1, p)))
     cols = max(1, min(R.shape[0], step))
     rows = max(1, step // cols)
     for a in range(0, Z.shape[0], rows):
         for c in range(0, R.shape[0], cols):
-            t = d2[a:a + rows, c:c + cols]
+            # The tile's squared distances become their roots in place,
+            # once its flagged pairs are found; the pairs are then
+            # recomputed into it.
+            t = out[a:a + rows, c:c + cols]
             I, Rr = np.nonzero(~(t < np.inf) | (t < _MIN_NORMAL))
+            np.sqrt(t, out=t)
             if len(I):
                 _dist_scaled(out, Z, R, I + a, Rr + c)
     return out
