@@ -1123,6 +1123,22 @@ def test_sources_errors_name_the_source_and_input(cli):
     with pytest.raises(ValueError, match=want):
         TransferClassifier(method="dam", sources=src, random_state=0).fit(X[:n], y[:n], X_unlabelled=X[n:])
 
+    # Scores of a classifier of neither one nor two dimensions name it and
+    # the input, as a callable's wrong shape does (they said
+    # "sources[0].decision_function returned shape (15, 1, 1)").
+    class Cube(LogisticRegression):
+        def decision_function(self, A):  # (rows, 1, 1) of the inputs of cube_rows rows
+            s = super().decision_function(A)
+            return s[:, None, None] if len(A) == self.cube_rows else s
+
+    for kw, name, rows in (({}, "X", n), (dict(X_unlabelled=X[n:]), "X_unlabelled", m)):
+        cube = Cube().fit(X[:n], y[:n])
+        cube.cube_rows = rows
+        with pytest.raises(ValueError) as e:
+            TransferClassifier(method="dam" if kw else None, sources=[cube], random_state=0).fit(X[:n], y[:n], **kw)
+        assert str(e.value) == "sources[0] (Cube).decision_function gives scores of {} of shape ({}, 1, 1), want " \
+            "(n_samples,) or (n_samples, n_columns)".format(name, rows)
+
     # A classifier's TypeError (GaussianNB given sparse X) and a callable's
     # own errors are named alike, of their kind and chained (they came
     # through bare); complex scores are refused (NumPy kept their real part,
