@@ -317,7 +317,7 @@ def _parse_spec(spec):
         return name, None
     if rest == "":
         raise ModelFileError("spec {}: no settings after the colon".format(q))
-    settings, texts = {}, {}
+    settings, unwhole = {}, []
     for kv in rest.split(","):
         k, eq, v = kv.partition("=")
         if not eq:
@@ -338,15 +338,17 @@ def _parse_spec(spec):
                 raise ModelFileError("spec {}: {}: value {}".format(q, k, e)) from None
         if k in settings:
             raise ModelFileError("spec {}: {} is set twice".format(q, k))
-        settings[k], texts[k] = x, v
-    # A whole number given to a setting of whole numbers is written as
-    # greedytl's whole-number flags read one, or as its model files write
-    # one (method.parseSpec, modelfile.WholeText).
-    for k in sorted(texts):
-        x, v = settings[k], texts[k]
+        settings[k] = x
+        # A whole number given to a setting of whole numbers is written as
+        # greedytl's whole-number flags read one, or as its model files
+        # write one (method.parseSpec, modelfile.WholeText): refused once
+        # every setting has been read, the first key in sorted order.
         if k in _WHOLE_SETTINGS and x == math.trunc(x) and not _whole_text(v, x):
-            raise ModelFileError("spec {}: {}={}: want a whole number in decimal digits (as --{} reads one)".format(
-                q, k, v, k.replace("_", "-")))
+            unwhole.append((k, v))
+    if unwhole:
+        k, v = min(unwhole)
+        raise ModelFileError("spec {}: {}={}: want a whole number in decimal digits (as --{} reads one)".format(
+            q, k, v, k.replace("_", "-")))
     return name, settings
 
 

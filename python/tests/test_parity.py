@@ -1165,6 +1165,7 @@ def test_method_specs_checked_as_greedytl_checks_them(multiclass_cli, tmp_path):
                      "greedytl:lambda=auto,auto_lambda=1", "greedytl:auto_lambda=AUTO", "greedytl:auto_delta=1",
                      "greedytl:auto_auto_lambda=1", "greedytl:max_k=1.5", "greedytl:sample=3e9",
                      "greedytl:sample=0x1p1", "greedytl:max_k=2.0", "greedytl:sample=1e1", "greedytl:max_k=true",
+                     "greedytl:sample=0x1p1,max_k=2.0", "greedytl:max_k=2.0,lambda=x", "greedytl:max_k=2.0,max_k=2",
                      "greedytl:stop_at_min_loo=2", "greedytl:lambda=2,auto_lambda=true", "greedytl:delta=-1e-7",
                      ":lambda=1", "greedytl=1", "greedytl:lambda=1,", "greedytl:\tx=1"],
         "greedytl-auto": ["greedytl-auto:single_fit=2", "greedytl-auto:exact=1", "greedytl-auto:single_fit=0.5"],
