@@ -1962,6 +1962,86 @@ def test_unlabelled_column_names_refused_named(tmp_path):
         assert str(e.value) == "X_unlabelled: The feature names should match those that were passed during fit: " + why
 
 
+class _Str(str):
+    """A str of a subclass: scikit-learn counts only str itself a name."""
+
+
+def _outcome(f):
+    """What f() does about feature names: its warnings (category, text)
+    and its TypeError's text (None without one)."""
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        try:
+            f()
+            err = None
+        except TypeError as e:
+            err = str(e)
+        except greedytl.CommandNotFoundError:  # validation passed
+            err = None
+    return [(w.category, str(w.message)) for w in got], err
+
+
+def test_feature_names_as_scikit_learn(tmp_path):
+    """The column names read from X_unlabelled and X_oracle (feature_names,
+    scikit-learn's rule written in the package where it imported
+    scikit-learn's private _get_feature_names) are those
+    LogisticRegression records as feature_names_in_ from the same
+    DataFrame: str names only when every one is a str itself (not ints,
+    NumPy strings, str subclasses, tuples of a MultiIndex, dates), none
+    for an array; str names beside other types refused with its TypeError
+    (None, NaN, ints, NumPy strings or a str subclass among strs).
+    fit's X is read alike (scikit-learn's validation, feature_names_in_),
+    and X_unlabelled draws the warnings and refusals LogisticRegression's
+    predict draws on the same inputs, fitted on named columns and on an
+    array, named."""
+    pd = pytest.importorskip("pandas")
+    from greedytl._compat import feature_names
+    X, y = _data(d=3)
+    absent = str(tmp_path / "no-greedytl")  # validation comes before greedytl runs
+    cases = [["a", "b", "c"], [0, 1, 2], [np.str_("a"), np.str_("b"), np.str_("c")], [0, "a", "b"],
+             ["a", np.nan, "c"], [None, "a", "b"], [b"a", b"b", b"c"], [True, False, True], [0, 1.5, 2],
+             [_Str("a"), _Str("b"), _Str("c")], ["a", _Str("b"), "c"], ["a", np.str_("b"), "c"],
+             pd.MultiIndex.from_tuples([("a", "x"), ("b", "y"), ("c", "z")]), pd.CategoricalIndex(["a", "b", "c"]),
+             pd.date_range("2020-01-01", periods=3), pd.RangeIndex(3)]
+    frames = [pd.DataFrame(X, columns=c) for c in cases] + [X]
+    named = 0
+    for D in frames:
+        try:
+            want = getattr(LogisticRegression().fit(D, y), "feature_names_in_", None)
+        except TypeError as e:
+            with pytest.raises(TypeError) as got:
+                feature_names(D)
+            assert str(got.value) == str(e)
+            with pytest.raises(TypeError) as got:
+                TransferClassifier(greedytl_bin=absent).fit(D, y)
+            assert str(got.value) == str(e)
+            continue
+        got = feature_names(D)
+        assert (got is None) == (want is None), D.columns
+        if want is not None:
+            named += 1
+            assert got.dtype == want.dtype and np.array_equal(got, want)
+        est = TransferClassifier(greedytl_bin=absent)
+        with pytest.raises(greedytl.CommandNotFoundError):
+            est.fit(D, y)
+        assert np.array_equal(getattr(est, "feature_names_in_", None), want)
+    assert named == 2  # the str names and the categorical ones
+    # X_unlabelled checked as LogisticRegression's predict checks X.
+    kinds = set()
+    for fitted in (frames[0], X):
+        lr = LogisticRegression().fit(fitted, y)
+        for D in frames:
+            want_warned, want_err = _outcome(lambda: lr.predict(D))
+            got_warned, got_err = _outcome(lambda: TransferClassifier(method="dam", greedytl_bin=absent).fit(
+                fitted, y, X_unlabelled=D))
+            assert got_warned == [(c, t.replace("LogisticRegression", "TransferClassifier") + " (X here is "
+                                   "X_unlabelled)") for c, t in want_warned], getattr(D, "columns", None)
+            assert got_err == (None if want_err is None else "X_unlabelled: " + want_err)
+            kinds.add((fitted is X, len(want_warned), want_err is not None))
+    # Fitted on names and on none: passed, warned and refused each.
+    assert kinds == {(f, w, e) for f in (False, True) for w, e in ((0, False), (1, False), (0, True))}
+
+
 class _Np2Str(np.str_):
     """A NumPy string that reprs as NumPy 2's do (np.str_('a')), so that
     NumPy 1 shows what a message made with repr would print under NumPy 2."""
