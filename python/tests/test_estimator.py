@@ -154,6 +154,44 @@ def test_inputs_refused_as_scikit_learn(cli):
     assert np.mean(cal.classes_[P.argmax(axis=1)] == y3) > 0.6
 
 
+def test_fits_as_a_notebook_user_does(multiclass_cli, zoo):
+    """What a notebook user tries besides the above, as LogisticRegression
+    behaves: a fit on one example per class (two and three classes, with
+    and without sources) predicts those classes, decision_function of shape
+    (n,) and (n, 3); a refit on other data (a DataFrame of 8 named columns,
+    then an array of 3 columns and three classes) is a fresh fit's model
+    (the same decision values, no feature_names_in_ left); X of another
+    width at predict and decision_function (dense or sparse, also for a
+    model of the sources' scores only) is refused with scikit-learn's
+    message.  (A guard: nothing here failed.)"""
+    pd = pytest.importorskip("pandas")
+    from scipy import sparse
+    X, y = _data()
+    y3 = np.array(["c", "a", "b"])[np.digitize(X[:, 0], [-0.4, 0.4])]
+    for labels in (["no", "yes"], ["a", "b", "c"]):
+        rows = [int(np.flatnonzero((y if len(labels) == 2 else y3) == c)[0]) for c in labels]
+        for sources in (None, greedytl.Sources(zoo)):
+            clf = TransferClassifier(sources=sources, random_state=0).fit(X[rows], np.array(labels))
+            assert list(clf.classes_) == labels and set(clf.predict(X)) <= set(labels)
+            assert clf.decision_function(X).shape == ((len(X),) if len(labels) == 2 else (len(X), 3))
+    clf = TransferClassifier(random_state=0).fit(pd.DataFrame(X, columns=["c{}".format(j) for j in range(8)]), y)
+    assert clf.fit(X[:, :3], y3) is clf
+    fresh = TransferClassifier(random_state=0).fit(X[:, :3], y3)
+    assert not hasattr(clf, "feature_names_in_") and clf.n_features_in_ == 3 and list(clf.classes_) == ["a", "b", "c"]
+    assert np.array_equal(clf.decision_function(X[:, :3]), fresh.decision_function(X[:, :3]))
+    lr = LogisticRegression().fit(X[:, :3], y3)
+    only_sources = TransferClassifier(sources=lambda A: _zoo_scores(zoo, np.c_[A, A, A][:, :8]), use_features=False,
+                                      random_state=0).fit(X[:, :3], y3)
+    for est in (clf, only_sources):
+        for wide in (X, sparse.csr_matrix(X[:, :2])):
+            for call in ("predict", "decision_function"):
+                with pytest.raises(ValueError) as want:
+                    getattr(lr, call)(wide)
+                with pytest.raises(ValueError) as got:
+                    getattr(est, call)(wide)
+                assert str(got.value) == str(want.value).replace("LogisticRegression", "TransferClassifier")
+
+
 def test_nan_refused_under_assume_finite(cli, zoo):
     """scikit-learn's set_config(assume_finite=True) skips its check of NaN
     and infinity, which greedytl cannot take: X and y are still refused
