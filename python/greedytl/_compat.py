@@ -33,10 +33,11 @@ def feature_names(X):
     """X's column names as scikit-learn's validation reads them, the names
     fit records as feature_names_in_ and predict compares with them: for
     an X with columns (a pandas DataFrame), its column names as an object
-    array when every one is a str; None when X has no columns or none of
-    its names is a str (ints, a MultiIndex's tuples, and NumPy's str_,
-    which is not str itself); a TypeError, with scikit-learn's message,
-    when str names and names of other types are mixed.  (scikit-learn's
+    array when every one is of the type str itself; None when X has no
+    columns or none of its names is (ints, a MultiIndex's tuples, NumPy's
+    str_ and other subclasses of str); a TypeError, with scikit-learn's
+    message, when names of the type str and of other types are mixed
+    (a str_ or None among them too).  (scikit-learn's
     rule, that of its private sklearn.utils.validation._get_feature_names
     in 1.2, written here: a private name may move in any release.)"""
     if not hasattr(X, "columns"):
