@@ -29,6 +29,33 @@ def issparse(X):
     return _issparse(X)
 
 
+def feature_names(X):
+    """X's column names as scikit-learn's validation reads them, the names
+    fit records as feature_names_in_ and predict compares with them: for
+    an X with columns (a pandas DataFrame), its column names as an object
+    array when every one is of the type str itself; None when X has no
+    columns or none of its names is (ints, a MultiIndex's tuples, NumPy's
+    str_ and other subclasses of str); a TypeError, with scikit-learn's
+    message, when names of the type str and of other types are mixed
+    (a str_ or None among them too).  (scikit-learn's
+    rule, that of its private sklearn.utils.validation._get_feature_names
+    in 1.2, written here: a private name may move in any release.)"""
+    if not hasattr(X, "columns"):
+        return None
+    names = np.asarray(X.columns, dtype=object)
+    if len(names) == 0:
+        return None
+    types = sorted(t.__qualname__ for t in set(type(v) for v in names))
+    if len(types) > 1 and "str" in types:
+        raise TypeError(
+            "Feature names are only supported if all input features have string names, but your input has {} as "
+            "feature name / column name types. If you want feature names to be stored and validated, you must "
+            "convert them all to strings, by using X.columns = X.columns.astype(str) for example. Otherwise you "
+            "can remove feature / column names from your input data, or convert them all to a non-string data "
+            "type.".format(types))
+    return names if types == ["str"] else None
+
+
 class _InvalidParameterError(ValueError, TypeError):
     """A parameter of the wrong type or out of range (scikit-learn's
     InvalidParameterError where it has none)."""
@@ -40,13 +67,6 @@ if HAVE_SKLEARN:
     from sklearn.utils import check_array, check_random_state
     from sklearn.utils.multiclass import check_classification_targets
     from sklearn.utils.validation import check_is_fitted, column_or_1d
-
-    try:  # scikit-learn ≥ 1.0: the names validate_data records and checks (its own, every version's)
-        from sklearn.utils.validation import _get_feature_names
-    except ImportError:  # pragma: no cover - a scikit-learn that moved it: a DataFrame's str column names
-        def _get_feature_names(X):
-            names = np.asarray(X.columns, dtype=object) if hasattr(X, "columns") else ()
-            return names if len(names) and all(isinstance(v, str) for v in names) else None
 
     try:  # scikit-learn ≥ 1.2: the error of its estimators' parameter validation
         from sklearn.utils._param_validation import InvalidParameterError
@@ -105,7 +125,7 @@ if HAVE_SKLEARN:
         predict, its warnings and refusal naming the input (see
         validate_other)."""
         with named(name):
-            names = _get_feature_names(A)  # TypeError: str and other column names
+            names = feature_names(A)  # TypeError: str and other column names
         fitted = getattr(est, "feature_names_in_", None)
         here = " (X here is {})".format(name)
         if names is not None and fitted is None:
@@ -293,6 +313,6 @@ def labels_1d(y, name, stacklevel):
 
 
 __all__ = ["HAVE_SKLEARN", "BaseEstimator", "ClassifierMixin", "InvalidParameterError", "NotFittedError",
-           "check_random_state",
-           "check_classification_targets", "check_finite", "check_is_fitted", "check_n_features", "column_or_1d",
-           "issparse", "labels_1d", "named", "validate_data", "validate_other"]
+           "check_random_state", "check_classification_targets", "check_finite", "check_is_fitted",
+           "check_n_features", "column_or_1d", "feature_names", "issparse", "labels_1d", "named", "validate_data",
+           "validate_other"]

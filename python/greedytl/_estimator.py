@@ -128,7 +128,10 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
     n_features_in_ : int
         The number of columns of X.
     feature_names_in_ : ndarray of str
-        X's column names, when X was a DataFrame with string column names.
+        X's column names, when X was a DataFrame whose column names are all
+        str, as scikit-learn records them (fit refuses str names mixed with
+        names of other types, with scikit-learn's TypeError; X_unlabelled
+        and X_oracle, whose names are checked against these, alike).
     method_ : str
         The method the model file records (a canonical spec).
     hyperparameters_ : dict

@@ -317,7 +317,7 @@ def _parse_spec(spec):
         return name, None
     if rest == "":
         raise ModelFileError("spec {}: no settings after the colon".format(q))
-    settings, texts = {}, {}
+    settings, unwhole = {}, []
     for kv in rest.split(","):
         k, eq, v = kv.partition("=")
         if not eq:
@@ -338,15 +338,17 @@ def _parse_spec(spec):
                 raise ModelFileError("spec {}: {}: value {}".format(q, k, e)) from None
         if k in settings:
             raise ModelFileError("spec {}: {} is set twice".format(q, k))
-        settings[k], texts[k] = x, v
-    # A whole number given to a setting of whole numbers is written as
-    # greedytl's whole-number flags read one, or as its model files write
-    # one (method.parseSpec, modelfile.WholeText).
-    for k in sorted(texts):
-        x, v = settings[k], texts[k]
+        settings[k] = x
+        # A whole number given to a setting of whole numbers is written as
+        # greedytl's whole-number flags read one, or as its model files
+        # write one (method.parseSpec, modelfile.WholeText): refused once
+        # every setting has been read, the first key in sorted order.
         if k in _WHOLE_SETTINGS and x == math.trunc(x) and not _whole_text(v, x):
-            raise ModelFileError("spec {}: {}={}: want a whole number in decimal digits (as --{} reads one)".format(
-                q, k, v, k.replace("_", "-")))
+            unwhole.append((k, v))
+    if unwhole:
+        k, v = min(unwhole)
+        raise ModelFileError("spec {}: {}={}: want a whole number in decimal digits (as --{} reads one)".format(
+            q, k, v, k.replace("_", "-")))
     return name, settings
 
 
@@ -1278,18 +1280,22 @@ def _dist(Z, R):
     rows; +Inf only where a difference overflows.  Those pairs (every pair
     of equal rows among them) are found and recomputed a tile of at most
     _BLOCK // (2p) pairs at a time, so that beyond the rows × |R| results
-    their indices take at most _BLOCK // p integers, and their differences,
-    with the rows of R subtracted, at most _BLOCK floats."""
-    d2 = _sq_dist(Z, R)
-    out = np.sqrt(d2)
+    (_sq_dist's, whose squares become their roots in place, a tile at a
+    time) their indices take at most _BLOCK // p integers, and their
+    differences, with the rows of R subtracted, at most _BLOCK floats."""
+    out = _sq_dist(Z, R)
     p = Z.shape[1]
     step = max(1, _BLOCK // (2 * max(1, p)))
     cols = max(1, min(R.shape[0], step))
     rows = max(1, step // cols)
     for a in range(0, Z.shape[0], rows):
         for c in range(0, R.shape[0], cols):
-            t = d2[a:a + rows, c:c + cols]
+            # The tile's squared distances become their roots in place,
+            # once its flagged pairs are found; the pairs are then
+            # recomputed into it.
+            t = out[a:a + rows, c:c + cols]
             I, Rr = np.nonzero(~(t < np.inf) | (t < _MIN_NORMAL))
+            np.sqrt(t, out=t)
             if len(I):
                 _dist_scaled(out, Z, R, I + a, Rr + c)
     return out

@@ -619,20 +619,23 @@ def source_scores(resolved, X, frame=None, name="X"):
         cols, names, givers = [], [], []
         for i, c in enumerate(resolved):
             method = _scorer_method(c)
-            with named("sources[{}] ({}) cannot score {}".format(i, type(c).__name__, name)):
+            source = "sources[{}] ({})".format(i, type(c).__name__)  # how messages name it
+            with named("{} cannot score {}".format(source, name)):
                 s = getattr(c, method)(X if frame is None or _fitted_on_arrays(c) else frame)
                 if method == "predict_proba":
                     s = proba_scores(s)
-            s = _as_scores(s, "sources[{}] ({}).{}".format(i, type(c).__name__, method), name)
+            giver = "{}.{}".format(source, method)
+            s = _as_scores(s, giver, name)
             if s.ndim == 1:
                 s = s[:, None]
                 names.append("{}:{}".format(i, type(c).__name__))
             elif s.ndim == 2:
                 names.extend("{}:{}{}".format(i, type(c).__name__, k) for k in _column_labels(c, method, s.shape[1]))
             else:
-                raise ValueError("sources[{}].{} returned shape {}".format(i, method, s.shape))
+                raise ValueError("{} gives scores of {} of shape {}, want (n_samples,) or (n_samples, "
+                                 "n_columns)".format(giver, name, s.shape))
             cols.append(s)
-            givers += ["sources[{}] ({}).{}".format(i, type(c).__name__, method)] * s.shape[1]
+            givers += [giver] * s.shape[1]
         H = np.hstack(cols)
     else:
         with named("the sources callable cannot score {}".format(name)):

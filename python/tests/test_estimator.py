@@ -154,6 +154,44 @@ def test_inputs_refused_as_scikit_learn(cli):
     assert np.mean(cal.classes_[P.argmax(axis=1)] == y3) > 0.6
 
 
+def test_fits_as_a_notebook_user_does(multiclass_cli, zoo):
+    """What a notebook user tries besides the above, as LogisticRegression
+    behaves: a fit on one example per class (two and three classes, with
+    and without sources) predicts those classes, decision_function of shape
+    (n,) and (n, 3); a refit on other data (a DataFrame of 8 named columns,
+    then an array of 3 columns and three classes) is a fresh fit's model
+    (the same decision values, no feature_names_in_ left); X of another
+    width at predict and decision_function (dense or sparse, also for a
+    model of the sources' scores only) is refused with scikit-learn's
+    message.  (A guard: nothing here failed.)"""
+    pd = pytest.importorskip("pandas")
+    from scipy import sparse
+    X, y = _data()
+    y3 = np.array(["c", "a", "b"])[np.digitize(X[:, 0], [-0.4, 0.4])]
+    for labels in (["no", "yes"], ["a", "b", "c"]):
+        rows = [int(np.flatnonzero((y if len(labels) == 2 else y3) == c)[0]) for c in labels]
+        for sources in (None, greedytl.Sources(zoo)):
+            clf = TransferClassifier(sources=sources, random_state=0).fit(X[rows], np.array(labels))
+            assert list(clf.classes_) == labels and set(clf.predict(X)) <= set(labels)
+            assert clf.decision_function(X).shape == ((len(X),) if len(labels) == 2 else (len(X), 3))
+    clf = TransferClassifier(random_state=0).fit(pd.DataFrame(X, columns=["c{}".format(j) for j in range(8)]), y)
+    assert clf.fit(X[:, :3], y3) is clf
+    fresh = TransferClassifier(random_state=0).fit(X[:, :3], y3)
+    assert not hasattr(clf, "feature_names_in_") and clf.n_features_in_ == 3 and list(clf.classes_) == ["a", "b", "c"]
+    assert np.array_equal(clf.decision_function(X[:, :3]), fresh.decision_function(X[:, :3]))
+    lr = LogisticRegression().fit(X[:, :3], y3)
+    only_sources = TransferClassifier(sources=lambda A: _zoo_scores(zoo, np.c_[A, A, A][:, :8]), use_features=False,
+                                      random_state=0).fit(X[:, :3], y3)
+    for est in (clf, only_sources):
+        for wide in (X, sparse.csr_matrix(X[:, :2])):
+            for call in ("predict", "decision_function"):
+                with pytest.raises(ValueError) as want:
+                    getattr(lr, call)(wide)
+                with pytest.raises(ValueError) as got:
+                    getattr(est, call)(wide)
+                assert str(got.value) == str(want.value).replace("LogisticRegression", "TransferClassifier")
+
+
 def test_nan_refused_under_assume_finite(cli, zoo):
     """scikit-learn's set_config(assume_finite=True) skips its check of NaN
     and infinity, which greedytl cannot take: X and y are still refused
@@ -1123,6 +1161,22 @@ def test_sources_errors_name_the_source_and_input(cli):
     with pytest.raises(ValueError, match=want):
         TransferClassifier(method="dam", sources=src, random_state=0).fit(X[:n], y[:n], X_unlabelled=X[n:])
 
+    # Scores of a classifier of neither one nor two dimensions name it and
+    # the input, as a callable's wrong shape does (they said
+    # "sources[0].decision_function returned shape (15, 1, 1)").
+    class Cube(LogisticRegression):
+        def decision_function(self, A):  # (rows, 1, 1) of the inputs of cube_rows rows
+            s = super().decision_function(A)
+            return s[:, None, None] if len(A) == self.cube_rows else s
+
+    for kw, name, rows in (({}, "X", n), (dict(X_unlabelled=X[n:]), "X_unlabelled", m)):
+        cube = Cube().fit(X[:n], y[:n])
+        cube.cube_rows = rows
+        with pytest.raises(ValueError) as e:
+            TransferClassifier(method="dam" if kw else None, sources=[cube], random_state=0).fit(X[:n], y[:n], **kw)
+        assert str(e.value) == "sources[0] (Cube).decision_function gives scores of {} of shape ({}, 1, 1), want " \
+            "(n_samples,) or (n_samples, n_columns)".format(name, rows)
+
     # A classifier's TypeError (GaussianNB given sparse X) and a callable's
     # own errors are named alike, of their kind and chained (they came
     # through bare); complex scores are refused (NumPy kept their real part,
@@ -1944,6 +1998,86 @@ def test_unlabelled_column_names_refused_named(tmp_path):
             TransferClassifier(method="dam", greedytl_bin=absent).fit(
                 D, y[:20], X_unlabelled=pd.DataFrame(X[20:, :3], columns=cols))
         assert str(e.value) == "X_unlabelled: The feature names should match those that were passed during fit: " + why
+
+
+class _Str(str):
+    """A str of a subclass: scikit-learn counts only str itself a name."""
+
+
+def _outcome(f):
+    """What f() does about feature names: its warnings (category, text)
+    and its TypeError's text (None without one)."""
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        try:
+            f()
+            err = None
+        except TypeError as e:
+            err = str(e)
+        except greedytl.CommandNotFoundError:  # validation passed
+            err = None
+    return [(w.category, str(w.message)) for w in got], err
+
+
+def test_feature_names_as_scikit_learn(tmp_path):
+    """The column names read from X_unlabelled and X_oracle (feature_names,
+    scikit-learn's rule written in the package where it imported
+    scikit-learn's private _get_feature_names) are those
+    LogisticRegression records as feature_names_in_ from the same
+    DataFrame: str names only when every one is a str itself (not ints,
+    NumPy strings, str subclasses, tuples of a MultiIndex, dates), none
+    for an array; str names beside other types refused with its TypeError
+    (None, NaN, ints, NumPy strings or a str subclass among strs).
+    fit's X is read alike (scikit-learn's validation, feature_names_in_),
+    and X_unlabelled draws the warnings and refusals LogisticRegression's
+    predict draws on the same inputs, fitted on named columns and on an
+    array, named."""
+    pd = pytest.importorskip("pandas")
+    from greedytl._compat import feature_names
+    X, y = _data(d=3)
+    absent = str(tmp_path / "no-greedytl")  # validation comes before greedytl runs
+    cases = [["a", "b", "c"], [0, 1, 2], [np.str_("a"), np.str_("b"), np.str_("c")], [0, "a", "b"],
+             ["a", np.nan, "c"], [None, "a", "b"], [b"a", b"b", b"c"], [True, False, True], [0, 1.5, 2],
+             [_Str("a"), _Str("b"), _Str("c")], ["a", _Str("b"), "c"], ["a", np.str_("b"), "c"],
+             pd.MultiIndex.from_tuples([("a", "x"), ("b", "y"), ("c", "z")]), pd.CategoricalIndex(["a", "b", "c"]),
+             pd.date_range("2020-01-01", periods=3), pd.RangeIndex(3)]
+    frames = [pd.DataFrame(X, columns=c) for c in cases] + [X]
+    named = 0
+    for D in frames:
+        try:
+            want = getattr(LogisticRegression().fit(D, y), "feature_names_in_", None)
+        except TypeError as e:
+            with pytest.raises(TypeError) as got:
+                feature_names(D)
+            assert str(got.value) == str(e)
+            with pytest.raises(TypeError) as got:
+                TransferClassifier(greedytl_bin=absent).fit(D, y)
+            assert str(got.value) == str(e)
+            continue
+        got = feature_names(D)
+        assert (got is None) == (want is None), D.columns
+        if want is not None:
+            named += 1
+            assert got.dtype == want.dtype and np.array_equal(got, want)
+        est = TransferClassifier(greedytl_bin=absent)
+        with pytest.raises(greedytl.CommandNotFoundError):
+            est.fit(D, y)
+        assert np.array_equal(getattr(est, "feature_names_in_", None), want)
+    assert named == 2  # the str names and the categorical ones
+    # X_unlabelled checked as LogisticRegression's predict checks X.
+    kinds = set()
+    for fitted in (frames[0], X):
+        lr = LogisticRegression().fit(fitted, y)
+        for D in frames:
+            want_warned, want_err = _outcome(lambda: lr.predict(D))
+            got_warned, got_err = _outcome(lambda: TransferClassifier(method="dam", greedytl_bin=absent).fit(
+                fitted, y, X_unlabelled=D))
+            assert got_warned == [(c, t.replace("LogisticRegression", "TransferClassifier") + " (X here is "
+                                   "X_unlabelled)") for c, t in want_warned], getattr(D, "columns", None)
+            assert got_err == (None if want_err is None else "X_unlabelled: " + want_err)
+            kinds.add((fitted is X, len(want_warned), want_err is not None))
+    # Fitted on names and on none: passed, warned and refused each.
+    assert kinds == {(f, w, e) for f in (False, True) for w, e in ((0, False), (1, False), (0, True))}
 
 
 class _Np2Str(np.str_):

@@ -248,6 +248,47 @@ def test_row_sums_sequential(monkeypatch):
             assert np.array_equal(_squares(Z), np.array(want_ss)), (block, tall)
 
 
+def _go_distance(a, b):
+    """method.distance of two rows (Python floats), as the Go loop computes
+    it: the squares summed in order; where that sum overflows or falls
+    below the normal range, in units of the largest |difference|."""
+    s = _sum_ordered((u - v) * (u - v) for u, v in zip(a, b))
+    if s != math.inf and s >= 2.0 ** -1022:
+        return math.sqrt(s)
+    u = max([abs(x - y) for x, y in zip(a, b)], default=0.0)
+    if u == 0 or u == math.inf:
+        return u
+    return u * math.sqrt(_sum_ordered(((x - y) / u) * ((x - y) / u) for x, y in zip(a, b)))
+
+
+def test_dist_is_go_distance(monkeypatch):
+    """_dist is method.distance, pair by pair, bit for bit: rows whose
+    squared distances are normal (their roots), overflow (1e160) or fall
+    below the normal range (1e-170, equal rows), and differences that
+    overflow (+Inf), in one tile or many (tiles of 1 pair to a few, their
+    roots taken in place a tile at a time, the last tiles partial),
+    whichever order of work _add_columns takes."""
+    rng = np.random.default_rng(11)
+    p = 7
+    Z = np.vstack([rng.normal(size=(3, p)), rng.normal(size=(3, p)) * 1e160, rng.normal(size=(3, p)) * 1e-157,
+                   rng.normal(size=(2, p)) * 1e-170, np.zeros((1, p)), np.full((1, p), 1.5e308)])
+    R = np.vstack([Z[::2], -Z[-1:], rng.normal(size=(2, p)) * 1e-157, np.zeros((1, p))])
+    want = np.array([[_go_distance(z, r) for r in R.tolist()] for z in Z.tolist()])
+    # Sums of squares of every kind: normal, overflowing, subnormal (not
+    # 0: their roots are not the distances), 0 (of unequal rows too).
+    sums = np.array([[_sum_ordered((u - v) * (u - v) for u, v in zip(z, r)) for r in R.tolist()] for z in Z.tolist()])
+    assert np.isinf(want).any() and (want == 0).any() and np.isinf(sums[np.isfinite(want)]).any()
+    sub = (sums > 0) & (sums < 2.0 ** -1022)
+    assert sub.any() and not np.array_equal(np.sqrt(sums[sub]), want[sub])
+    assert ((sums == 0) & (want > 0)).any()
+    for block, tall in itertools.product((greedytl._model._BLOCK, 2 * p, 5 * p, 24 * p), (0, 10 ** 9)):
+        monkeypatch.setattr(greedytl._model, "_BLOCK", block)
+        monkeypatch.setattr(greedytl._model, "_TALL", tall)
+        with np.errstate(over="ignore"):
+            got = greedytl._model._dist(Z, R)
+        assert np.array_equal(got, want), (block, tall)
+
+
 def test_overflow_reported_without_warning(monkeypatch):
     """A score that overflows — a sum to ±Inf, or +Inf from the features
     and -Inf from the sources (NaN), or a distance to +Inf — is the
@@ -313,11 +354,13 @@ def test_nearest_neighbour_duplicates_memory_bounded(monkeypatch):
 def test_dist_flagged_pairs_memory_bounded(monkeypatch):
     """_dist finds and recomputes the pairs in units of their largest
     difference a tile at a time, as its docstring says: beyond _sq_dist's
-    peak and the distances themselves (rows × |R| floats), 360,000 pairs of
-    equal rows of 2 features take at most _BLOCK floats of differences and
-    _BLOCK // p indices (plus 64 KiB) with _BLOCK at 2**14 floats, where
-    np.nonzero over all the pairs at once took 16 bytes a pair (5.5 MiB);
-    the distances are the same bits as in one block."""
+    peak, which holds the distances themselves (rows × |R| floats: its
+    squares, whose roots are taken in place), 360,000 pairs of equal rows
+    of 2 features take at most _BLOCK floats of differences and _BLOCK // p
+    indices (plus 64 KiB) with _BLOCK at 2**14 floats, where np.nonzero
+    over all the pairs at once took 16 bytes a pair (5.5 MiB), and the
+    roots in an array of their own another rows × |R| floats (2.7 MiB); the
+    distances are the same bits as in one block."""
     import tracemalloc
     from greedytl._model import _dist, _sq_dist
     p, m = 2, 600
@@ -335,7 +378,7 @@ def test_dist_flagged_pairs_memory_bounded(monkeypatch):
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    bound = base + 8 * m * m + 8 * block + 8 * (block // p) + 64 * 2 ** 10
+    bound = base + 8 * block + 8 * (block // p) + 64 * 2 ** 10
     assert peak <= bound, (peak, bound)
     assert np.array_equal(got, want)
     assert np.array_equal(got[0, :4], [0.0, 1e-170, 0.0, 1e-170])
@@ -1122,6 +1165,7 @@ def test_method_specs_checked_as_greedytl_checks_them(multiclass_cli, tmp_path):
                      "greedytl:lambda=auto,auto_lambda=1", "greedytl:auto_lambda=AUTO", "greedytl:auto_delta=1",
                      "greedytl:auto_auto_lambda=1", "greedytl:max_k=1.5", "greedytl:sample=3e9",
                      "greedytl:sample=0x1p1", "greedytl:max_k=2.0", "greedytl:sample=1e1", "greedytl:max_k=true",
+                     "greedytl:sample=0x1p1,max_k=2.0", "greedytl:max_k=2.0,lambda=x", "greedytl:max_k=2.0,max_k=2",
                      "greedytl:stop_at_min_loo=2", "greedytl:lambda=2,auto_lambda=true", "greedytl:delta=-1e-7",
                      ":lambda=1", "greedytl=1", "greedytl:lambda=1,", "greedytl:\tx=1"],
         "greedytl-auto": ["greedytl-auto:single_fit=2", "greedytl-auto:exact=1", "greedytl-auto:single_fit=0.5"],
