@@ -182,8 +182,10 @@ func TestGreedyAutoChoosesTheBestOrderingSource(t *testing.T) {
 // example of the larger class — the negatives when there are fewer
 // positives or as many, the positives when there are more — or, when that
 // class has more than 10 examples, without each of 10 interleaved folds of
-// it, taken in the order of the FNV-1a hashes of the rows' values. A
-// subsample's committee is SingleFit's on the subsample but for its ridge
+// it, taken in the order of the FNV-1a hashes of the rows' values; with
+// fewer than 4 examples in that class there is no subsample (one would
+// keep fewer than 3 of them: 1 positive against 2 or 3 negatives is fitted
+// once, as SingleFit). A subsample's committee is SingleFit's on the subsample but for its ridge
 // member (rls-srcfeat's there), which is sharedRidge: ridge at the whole
 // sample's λ on the whole sample's standardised columns.
 func TestGreedyAutoAveragesOverSubsamples(t *testing.T) {
@@ -204,6 +206,11 @@ func TestGreedyAutoAveragesOverSubsamples(t *testing.T) {
 		{"no sources", newConformanceCase(44, 10, 3, 12, 5).withoutSources()},
 		{"more than 10 negatives: 10 folds", newConformanceCase(45, 26, 3, 10, 8)},
 		{"one example of each class: no subsample", newConformanceCase(46, 2, 1, 6, 4)},
+		{"one positive, two negatives: no subsample", newConformanceCase(49, 3, 1, 6, 4)},
+		{"one positive, three negatives: no subsample", newConformanceCase(50, 4, 1, 6, 4)},
+		{"two of each class: no subsample", newConformanceCase(51, 4, 2, 6, 4)},
+		{"one positive, four negatives: four subsamples", newConformanceCase(52, 5, 1, 6, 4)},
+		{"more positives than negatives, three of them: no subsample", flip(newConformanceCase(53, 5, 2, 6, 4))},
 		{"committees fitted in parallel (m·N ≥ parallel.MinWork)", newConformanceCase(48, 40, 5, 2400, 200)},
 	} {
 		t.Run(tc.what, func(t *testing.T) {
@@ -223,8 +230,10 @@ func TestGreedyAutoAveragesOverSubsamples(t *testing.T) {
 			want := make([]float64, len(got))
 			samples := [][]int{nil} // nil: the whole sample
 			k := min(len(left), 10)
-			if len(left) < 2 {
-				k = 0 // a subsample would lack a class
+			if len(left) < 4 {
+				// A subsample would keep fewer than 3 examples of the
+				// class (with one of each class it would lack a class).
+				k = 0
 			}
 			if len(left) > 10 {
 				left = hashOrder(tc.c.train, left)
