@@ -66,7 +66,8 @@ counting half; equal AUCs broken by LogME evidence) and ridge regression on
 every column,
 averaged over the training examples and the subsamples without one example
 of the larger class (the negatives when the classes are of equal size; with
-more than 10 examples in it, 10 subsamples each without a tenth of them); its
+more than 10 examples in it, 10 subsamples each without a tenth of them;
+with 3 or fewer, none: the committee alone); its
 one setting, --method greedytl-auto:single_fit=1, fits the
 committee once, for speed with very many sources or examples. Its cost, for
 m examples and N = d + n columns: at most 11 committees (the whole sample and
