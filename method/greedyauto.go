@@ -191,11 +191,11 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	}
 	// Every fit reads the rows in content order, so that the model depends
 	// on the set of training rows, not on their order (see contentOrder).
-	order := contentOrder(train.X, train.H, train.Y)
+	var order []int
+	train, order = inContentOrder(train, train.Y)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	train = selectRows(train, order)
 	// samples[0] is the whole sample (nil), then the subsamples' folds.
 	samples := [][]int{nil}
 	if !a.SingleFit {

@@ -714,7 +714,7 @@ func TestRidgeUnbagged(t *testing.T) {
 	} {
 		m, d, n := shape.m, shape.d, shape.n
 		train := clusteredProblem(rand.New(rand.NewPCG(16, uint64(m))), m, d, n)
-		train = selectRows(train, contentOrder(train.X, train.H, train.Y)) // the order Fit reads
+		train, _ = inContentOrder(train, train.Y) // the order Fit reads
 		if !unbaggedRidge(m, d+n) || ridgeLambdaSample(train.Y, ridgeLambdaRows) == nil {
 			t.Fatalf("m %d, N %d: the sizes do not reach the unbagged member's λ sample: the test checks nothing", m, d+n)
 		}

@@ -66,13 +66,7 @@ func (o OneVsRest) fit(ctx context.Context, train Data, y ClassLabels, extra Ext
 	if _, _, _, err := checkMultiTrain(train, y); err != nil {
 		return nil, err
 	}
-	shared := Data{}
-	if a := dense(train.X); a != nil {
-		shared.X = a
-	}
-	if a := dense(train.H); a != nil {
-		shared.H = a
-	}
+	shared := denseData(train) // train.Y is nil (checkMultiTrain)
 	var oracleY []int
 	if extra.Oracle != nil {
 		oracleY = make([]int, len(extra.Oracle.Y))
