@@ -100,6 +100,12 @@ const statBlock = 1024
 // in stretches of about this size, not in one pass of m·N values.
 const setupCheck = 1 << 20
 
+// setupDue reports whether item i of a setup loop over items of size
+// values each (columns, or rows) is one before which the loop checks its
+// context: every max(1, setupCheck/size) items from the first, about
+// setupCheck values apart. Fit's setup and Gram.Fit's gathering check so.
+func setupDue(i, size int) bool { return i%max(1, setupCheck/size) == 0 }
+
 // setupInterrupted returns ctx's error, wrapped as Fit's setup reports it,
 // when ctx is done.
 func setupInterrupted(ctx context.Context) error {
@@ -225,9 +231,8 @@ func (e *exactEngine) columnStatsByColumn(ctx context.Context, b *inputMatrix, g
 	var sts [1]colStats
 	var tmp [1]float64
 	sqNorm := float64(m) * gamma * gamma
-	every := max(1, setupCheck/m) // columns between two checks
 	for j := range st {
-		if j%every == 0 {
+		if setupDue(j, m) {
 			if err := setupInterrupted(ctx); err != nil {
 				return err
 			}
@@ -267,17 +272,15 @@ func (e *exactEngine) blockStats(b *inputMatrix, j0 int, gamma float64, st []col
 func writeBlock[T float32 | float64](ctx context.Context, e *exactEngine, z []T, b *inputMatrix, off, w0, w1 int) error {
 	m, n := e.m, e.n
 	st, f, glob := e.st[w0:w1], e.f[w0:w1], e.glob[w0:w1]
-	every := max(1, setupCheck/m) // columns between two checks
 	if b.hasRaw && !b.trans {
 		mean := e.means[:0]
 		for k := range st {
 			mean = append(mean, st[k].mean)
 		}
 		e.means = mean
-		all := w1-w0 == b.cols             // no constant column: no gather needed
-		rows := max(1, setupCheck/(w1-w0)) // rows between two checks
+		all := w1-w0 == b.cols // no constant column: no gather needed
 		for i := 0; i < m; i++ {
-			if i%rows == 0 {
+			if setupDue(i, w1-w0) { // rows of w1−w0 values
 				if err := setupInterrupted(ctx); err != nil {
 					return err
 				}
@@ -306,7 +309,7 @@ func writeBlock[T float32 | float64](ctx context.Context, e *exactEngine, z []T,
 		return nil
 	}
 	for k, j := range glob {
-		if k%every == 0 {
+		if setupDue(k, m) { // columns of m values
 			if err := setupInterrupted(ctx); err != nil {
 				return err
 			}

@@ -626,9 +626,8 @@ func (g *Gram) fit(ctx context.Context, opts Options, loo bool) (*Model, bool, e
 	}
 	s := &gramSearch{n: n, m: m, lambda: lambda, gamma: gamma, cg: make([]float64, n*n), b: make([]float64, n), sq: make([]float64, n)}
 	N := len(g.glob)
-	every := max(1, setupCheck/n) // rows between two checks: the block is O(n²)
 	for a, ia := range idx {
-		if a%every == 0 {
+		if setupDue(a, n) { // rows of n values: the block is O(n²)
 			if err := ctx.Err(); err != nil {
 				return nil, false, fmt.Errorf("greedytl.Fit: fit interrupted while gathering the candidates' cross-products: %w", err)
 			}

@@ -61,25 +61,32 @@ type settingRule struct {
 	name  string // the key as Set's error names it
 	rule  string // what the value must be
 	ok    func(v float64) bool
+	whole bool // a count (wholeRule): WholeSetting
 }
 
 var settingRules = map[string]settingRule{
-	KeyLambda:       {"Lambda", "lambda", "positive", func(v float64) bool { return v > 0 }},
-	KeyDelta:        {"Delta", "delta", "≥ 0", func(v float64) bool { return v >= 0 }},
-	KeyGamma:        {"FeatureFactor", "gamma (the feature factor)", "≥ 0", func(v float64) bool { return v >= 0 }},
-	KeyMaxK:         {"MaxK", "max_k", "a whole number ≥ 0", isWhole},
-	KeySample:       {"Sample", "sample", "a whole number ≥ 0", isWhole},
-	KeyAutoLambda:   {"AutoLambda", "auto_lambda", "true or false (1 or 0)", isBool},
-	KeyStopAtMinLOO: {"StopAtMinLOO", "stop_at_min_loo", "true or false (1 or 0)", isBool},
+	KeyLambda:       {field: "Lambda", name: "lambda", rule: "positive", ok: func(v float64) bool { return v > 0 }},
+	KeyDelta:        {field: "Delta", name: "delta", rule: "≥ 0", ok: func(v float64) bool { return v >= 0 }},
+	KeyGamma:        {field: "FeatureFactor", name: "gamma (the feature factor)", rule: "≥ 0", ok: func(v float64) bool { return v >= 0 }},
+	KeyMaxK:         wholeRule("MaxK", "max_k"),
+	KeySample:       wholeRule("Sample", "sample"),
+	KeyAutoLambda:   {field: "AutoLambda", name: "auto_lambda", rule: "true or false (1 or 0)", ok: isBool},
+	KeyStopAtMinLOO: {field: "StopAtMinLOO", name: "stop_at_min_loo", rule: "true or false (1 or 0)", ok: isBool},
 }
 
-func isWhole(v float64) bool { return v >= 0 && v == math.Trunc(v) }
-func isBool(v float64) bool  { return v == 0 || v == 1 }
+// wholeRule returns the rule of a count: a whole number ≥ 0.
+func wholeRule(field, name string) settingRule {
+	return settingRule{field: field, name: name, rule: "a whole number ≥ 0", whole: true,
+		ok: func(v float64) bool { return v >= 0 && v == math.Trunc(v) }}
+}
+
+func isBool(v float64) bool { return v == 0 || v == 1 }
 
 // WholeSetting reports whether the setting key takes whole numbers
-// (max_k, sample), which a spec writes as the CLI's whole-number flags
-// read them (modelfile.WholeText: "sample=0x1p1" is not 2).
-func WholeSetting(key string) bool { return key == KeyMaxK || key == KeySample }
+// (max_k, sample: the counts of settingRules), which a spec writes as the
+// CLI's whole-number flags read them (modelfile.WholeText: "sample=0x1p1"
+// is not 2).
+func WholeSetting(key string) bool { return settingRules[key].whole }
 
 // Set sets the option that key names to v, checking its range as Fit
 // would: lambda > 0, delta ≥ 0, gamma ≥ 0 (all finite), max_k and sample
@@ -97,7 +104,7 @@ func (o *Options) Set(key string, v float64) error {
 		return fmt.Errorf("%s must be finite, got %v", key, v)
 	case !r.ok(v):
 		return fmt.Errorf("%s must be %s, got %v", r.name, r.rule, v)
-	case WholeSetting(key) && v > math.MaxInt32:
+	case r.whole && v > math.MaxInt32:
 		return fmt.Errorf("%s must be at most %d, got %v", key, math.MaxInt32, v)
 	}
 	if v == 0 {

@@ -2,6 +2,7 @@ package greedytl
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -57,6 +58,29 @@ func TestSetCountsCap(t *testing.T) {
 		}
 		if err := o.Set(key, math.MaxInt32+1); err == nil {
 			t.Errorf("Set(%s, 2³¹): no error", key)
+		}
+	}
+}
+
+// TestWholeSetting: WholeSetting names the settings that Set takes as
+// whole numbers — 2 but not 2.5 — and no other key.
+func TestWholeSetting(t *testing.T) {
+	var whole []string
+	for _, key := range SettingKeys {
+		var o Options
+		if o.Set(key, 2) == nil && o.Set(key, 2.5) != nil {
+			whole = append(whole, key)
+		}
+		if got := WholeSetting(key); got != slices.Contains(whole, key) {
+			t.Errorf("WholeSetting(%s) = %v; Set takes 2 and refuses 2.5: %v", key, got, !got)
+		}
+	}
+	if len(whole) != 2 {
+		t.Errorf("the whole-number settings are %v; want max_k and sample", whole)
+	}
+	for _, key := range []string{"", "seed", KeyAutoLambda + "x"} {
+		if WholeSetting(key) {
+			t.Errorf("WholeSetting(%q) = true for a key that is not a setting", key)
 		}
 	}
 }

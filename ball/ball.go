@@ -128,9 +128,13 @@ type L1Projector struct {
 // Project is ProjectL1, with p's buffers and warm start.
 func (p *L1Projector) Project(dst, v []float64, tau float64) {
 	checkProjectArgs("ProjectL1", dst, v, tau)
-	var l1 float64
+	var l1, q float64 // ||v||₁ and max_j |v_j| (NaN when a component is NaN)
 	for _, x := range v {
-		l1 += math.Abs(x)
+		a := math.Abs(x)
+		l1 += a
+		if a > q || a != a {
+			q = a
+		}
 	}
 	switch {
 	case l1 <= tau:
@@ -140,25 +144,18 @@ func (p *L1Projector) Project(dst, v []float64, tau float64) {
 		clear(dst)
 		return
 	}
+	// The shifted search starts from θ: found first on |v_j| (from the
+	// last threshold, warm), so that its fixed point, which can depend on
+	// the start where a |v_j| ties with θ to rounding, and LastThreshold
+	// are those of Threshold.
 	theta := p.Threshold(v, tau)
-	if q := maxAbs(v); math.IsInf(q, 0) || math.IsNaN(q) {
+	if math.IsInf(q, 0) || math.IsNaN(q) {
 		SoftThreshold(dst, v, theta) // NaN components, as the package's doc says
 	} else if rel, ok := shiftedThreshold(v, tau, q, theta-q); ok {
 		softThresholdShifted(dst, v, q, rel)
 	} else {
 		SoftThreshold(dst, v, theta)
 	}
-}
-
-// maxAbs returns max_j |v_j| (NaN when a component is NaN).
-func maxAbs(v []float64) float64 {
-	var q float64
-	for _, x := range v {
-		if a := math.Abs(x); a > q || a != a {
-			q = a
-		}
-	}
-	return q
 }
 
 // shiftedThreshold returns θ − q, for the threshold θ of the projection of

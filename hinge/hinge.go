@@ -67,15 +67,17 @@ func (l *Loss) Predict(dst, beta []float64) []float64 {
 }
 
 // Value returns L at the LOO predictions pred (as Predict gives them: one
-// per example). It returns an error, as Minimise does, when the loss has
-// no examples (L, a mean over them, would be 0/0 = NaN) or pred does not
-// have one value per example.
+// per example). It returns an error, as Minimise does (checkShapes), when
+// the loss has no examples (L, a mean over them, would be 0/0 = NaN) or its
+// labels and weights are not one per offset, and when pred does not have
+// one value per example.
 func (l *Loss) Value(pred []float64) (float64, error) {
-	switch m := len(l.c); {
-	case m == 0:
-		return 0, errors.New("hinge: no examples (no offsets c)")
-	case len(pred) != m || len(l.y) != m || len(l.zeta) != m:
-		return 0, fmt.Errorf("hinge: %d predictions, %d labels and %d weights for %d offsets c", len(pred), len(l.y), len(l.zeta), m)
+	m, err := l.checkShapes()
+	if err != nil {
+		return 0, err
+	}
+	if len(pred) != m {
+		return 0, fmt.Errorf("hinge: %d predictions for %d examples", len(pred), m)
 	}
 	return l.value(pred), nil
 }
@@ -230,12 +232,9 @@ func (l *Loss) Minimise(ctx context.Context, beta0 []float64, tau float64, l1 bo
 // length — one label, weight and offset per row of G — or hold a NaN or
 // ±Inf value, from which Minimise would return a NaN β, or panic.
 func (l *Loss) check() error {
-	m := len(l.c)
-	if m == 0 { // L, a mean over the examples, would be 0/0
-		return errors.New("hinge: no examples (no offsets c)")
-	}
-	if len(l.y) != m || len(l.zeta) != m {
-		return fmt.Errorf("hinge: %d labels and %d weights for %d offsets c", len(l.y), len(l.zeta), m)
+	m, err := l.checkShapes()
+	if err != nil {
+		return err
 	}
 	if l.g != nil {
 		if r, _ := l.g.Dims(); r != m {
@@ -254,6 +253,21 @@ func (l *Loss) check() error {
 		return fmt.Errorf("hinge: %w", err)
 	}
 	return nil
+}
+
+// checkShapes returns the number of examples m, the length of c, and an
+// error when there are none (L, a mean over the examples, would be 0/0) or
+// the labels and weights are not one per offset: check's tests of the
+// vectors' lengths, which Value shares.
+func (l *Loss) checkShapes() (m int, err error) {
+	m = len(l.c)
+	if m == 0 {
+		return 0, errors.New("hinge: no examples (no offsets c)")
+	}
+	if len(l.y) != m || len(l.zeta) != m {
+		return 0, fmt.Errorf("hinge: %d labels and %d weights for %d offsets c", len(l.y), len(l.zeta), m)
+	}
+	return m, nil
 }
 
 // linearMinimum returns the exact minimiser of L over the ball of radius

@@ -497,16 +497,20 @@ func TestMinimiseView(t *testing.T) {
 }
 
 // TestValueRefusesBadInput: Value returns an error, as Minimise does, for
-// a loss of no examples (it returned 0/0 = NaN) and for predictions not
+// a loss of no examples (it returned 0/0 = NaN) or of labels or weights
+// not one per offset (Minimise's messages), and for predictions not
 // one per example (fewer were averaged as if the loss had that many
 // examples; more panicked), and L itself otherwise.
 func TestValueRefusesBadInput(t *testing.T) {
 	if v, err := New(nil, nil, nil, nil).Value(nil); err == nil || err.Error() != "hinge: no examples (no offsets c)" {
 		t.Errorf("Value of no examples: %v, %v; want the error", v, err)
 	}
+	if v, err := New([]float64{1}, []float64{1, 3}, []float64{0, 0}, nil).Value([]float64{0, 0}); err == nil || err.Error() != "hinge: 1 labels and 2 weights for 2 offsets c" {
+		t.Errorf("Value with one label for two offsets: %v, %v; want the error", v, err)
+	}
 	l := New([]float64{1, -1}, []float64{1, 3}, []float64{0, 0}, nil)
 	for _, pred := range [][]float64{{0}, {0, 0, 0}} {
-		want := fmt.Sprintf("hinge: %d predictions, 2 labels and 2 weights for 2 offsets c", len(pred))
+		want := fmt.Sprintf("hinge: %d predictions for 2 examples", len(pred))
 		func() {
 			defer func() {
 				if r := recover(); r != nil {

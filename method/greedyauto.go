@@ -191,11 +191,11 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	}
 	// Every fit reads the rows in content order, so that the model depends
 	// on the set of training rows, not on their order (see contentOrder).
-	order := contentOrder(train.X, train.H, train.Y)
+	var order []int
+	train, order = inContentOrder(train, train.Y)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	train = selectRows(train, order)
 	// samples[0] is the whole sample (nil), then the subsamples' folds.
 	samples := [][]int{nil}
 	if !a.SingleFit {
@@ -214,11 +214,21 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	// The GreedyTL members' cross-products, shared by every committee when
 	// they cost less than the columns (see sharedGram): computed by the
 	// first committee that needs them, while another core may fit the ridge
-	// member.
+	// member, with that item's context — the pool's (parallel.For's), which
+	// every item is given and the first that fails cancels — so that a
+	// failing sibling stops the computation as Fit's ctx does.
 	shared := sharedGram(m, d+n)
-	gramOnce := sync.OnceValues(func() (*greedytl.Gram, error) {
-		return greedytl.NewGram(ctx, matrixOrNil(train.X), matrixOrNil(train.H), train.Y)
-	})
+	var (
+		gramOnce     sync.Once
+		wholeGram    *greedytl.Gram
+		wholeGramErr error
+	)
+	gramOf := func(ctx context.Context) (*greedytl.Gram, error) {
+		gramOnce.Do(func() {
+			wholeGram, wholeGramErr = newGram(ctx, matrixOrNil(train.X), matrixOrNil(train.H), train.Y)
+		})
+		return wholeGram, wholeGramErr
+	}
 	var (
 		ridge       *linear.RidgeLOO
 		ridgeLambda float64
@@ -240,7 +250,7 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 			if unbaggedRidge(m, d+n) {
 				var gram func() (*greedytl.Gram, error)
 				if shared {
-					gram = gramOnce
+					gram = func() (*greedytl.Gram, error) { return gramOf(ctx) }
 				}
 				var err error
 				ridgeW[0], ridgeLambda, lambdaRows, err = ridgeUnbagged(ctx, Z, train.Y, gram)
@@ -267,7 +277,7 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 		sample, sst := train, &st
 		var sub *greedytl.Gram
 		if shared {
-			gram, err := gramOnce()
+			gram, err := gramOf(ctx)
 			if err != nil {
 				return fmt.Errorf("greedytl-auto: %w", err)
 			}
@@ -478,6 +488,10 @@ func ridgeLambdaSample(y []float64, limit int) []int {
 	slices.Sort(rows)
 	return rows
 }
+
+// newGram computes greedytl-auto's shared cross-products: greedytl.NewGram,
+// which tests replace to see the context it is given.
+var newGram = greedytl.NewGram
 
 // gramRoute says where greedytl-auto fits its GreedyTL members: gramAuto
 // by sharedGram's rule, gramAlways on shared cross-products, gramNever

@@ -78,7 +78,7 @@ func TestGreedyAutoRecordsItsMembers(t *testing.T) {
 				t.Fatal(err)
 			}
 			// The members see the rows in content order (contentOrder).
-			train = selectRows(train, contentOrder(train.X, train.H, train.Y))
+			train, _ = inContentOrder(train, train.Y)
 			rec := autoCommittee(t, model)
 			want := map[greedytl.Column][]int{} // tally, the source's count last
 			count := func(c greedytl.Column, slot, slots int) {
@@ -186,7 +186,7 @@ func TestGreedyAutoTalliesEveryFit(t *testing.T) {
 	rec := autoCommittee(t, model)
 	// The subsamples leave out folds of the rows in content order (see
 	// contentOrder).
-	train := selectRows(c.train, contentOrder(c.train.X, c.train.H, c.train.Y))
+	train, _ := inContentOrder(c.train, c.train.Y)
 	samples := []Data{train}
 	for _, fold := range majorityFolds(train.Y) {
 		var keep []int

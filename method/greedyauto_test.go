@@ -723,7 +723,7 @@ func TestRidgeUnbagged(t *testing.T) {
 	} {
 		m, d, n := shape.m, shape.d, shape.n
 		train := clusteredProblem(rand.New(rand.NewPCG(16, uint64(m))), m, d, n)
-		train = selectRows(train, contentOrder(train.X, train.H, train.Y)) // the order Fit reads
+		train, _ = inContentOrder(train, train.Y) // the order Fit reads
 		if !unbaggedRidge(m, d+n) || ridgeLambdaSample(train.Y, ridgeLambdaRows) == nil {
 			t.Fatalf("m %d, N %d: the sizes do not reach the unbagged member's λ sample: the test checks nothing", m, d+n)
 		}
@@ -814,5 +814,36 @@ func TestRidgeAtOrAbove(t *testing.T) {
 	cancel()
 	if _, _, err := ridgeAtOrAbove(cancelled, 1e-4, products(A)); err == nil {
 		t.Error("cancelled: no error")
+	}
+}
+
+// TestGreedyAutoGramStopsWithThePool: greedytl-auto's shared cross-products
+// are computed with the context of the pool that fits the committees
+// (parallel.For's, which the first item that fails cancels, stopping the
+// others: internal/parallel's TestForStopsAtFirstError), not with Fit's
+// own, which a failing sibling leaves running: the context NewGram is
+// given is done once Fit has returned, while Fit's is not. Before, it was
+// Fit's context, and the computation ran on after a sibling failed.
+func TestGreedyAutoGramStopsWithThePool(t *testing.T) {
+	defer func(r int, f func(context.Context, mat.Matrix, mat.Matrix, []float64) (*greedytl.Gram, error)) {
+		gramRoute, newGram = r, f
+	}(gramRoute, newGram)
+	gramRoute = gramAlways
+	var given []context.Context
+	newGram = func(ctx context.Context, X, H mat.Matrix, y []float64) (*greedytl.Gram, error) {
+		given = append(given, ctx) // once: gramOf's sync.Once
+		return greedytl.NewGram(ctx, X, H, y)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	train := clusteredProblem(rand.New(rand.NewPCG(3, 30)), 40, 8, 4)
+	if _, err := newGreedyAuto().Fit(ctx, train, Extra{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(given) != 1 {
+		t.Fatalf("NewGram called %d times, want once", len(given))
+	}
+	if given[0].Err() == nil || ctx.Err() != nil {
+		t.Errorf("NewGram's context: %v once Fit has returned, Fit's %v: want the pool's, done, and Fit's not", given[0].Err(), ctx.Err())
 	}
 }

@@ -4,10 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
-	"sync"
 
+	"github.com/greedytl/greedytl/internal/parallel"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/sparse"
 	"github.com/greedytl/greedytl/standardize"
@@ -223,40 +222,19 @@ func (l logistic) Fit(ctx context.Context, train Data, extra Extra) (result Mode
 // own statistics, fits them along the grid (with full[g], the whole
 // sample's weights, as a working-set hint) and scores example i. The value
 // is 0 when the other examples hold one class only. The folds run in
-// parallel on GOMAXPROCS workers; runs counts their solves.
+// parallel on GOMAXPROCS workers (parallel.For: the first fold that fails
+// stops the others); runs counts their solves.
 func (l logistic) leaveOneOut(ctx context.Context, raw *mat.Dense, y []float64, full [][]float64, runs *solverRuns) ([][]float64, error) {
 	m := len(y)
 	pred := make([][]float64, len(cGrid))
 	for g := range pred {
 		pred[g] = make([]float64, m)
 	}
-	work := make(chan int)
-	errs := make([]error, m)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), m) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				errs[i] = l.looFold(ctx, raw, y, i, full, pred, runs)
-			}
-		}()
-	}
-	for i := range m {
-		if ctx.Err() != nil {
-			break
-		}
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	err := parallel.For(ctx, m, 0, func(ctx context.Context, i int) error {
+		return l.looFold(ctx, raw, y, i, full, pred, runs)
+	})
+	if err != nil {
 		return nil, err
-	}
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
 	}
 	return pred, nil
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/greedytl/greedytl/internal/kerneltest"
@@ -461,6 +463,39 @@ func TestL1LogisticSpec(t *testing.T) {
 		l := meth.(logistic)
 		if l.Name() != tc.name || l.standard != tc.standard {
 			t.Errorf("%s: name %q standard %v, want %q %v", tc.spec, l.Name(), l.standard, tc.name, tc.standard)
+		}
+	}
+}
+
+// TestLogisticLOOStopsAtFailingFold: the first leave-one-out fold that
+// fails stops the others. Example 0's feature is 1e300 where the others'
+// are 1 apart by 1e-10: without it the column's standard deviation is
+// about 3e-10, so example 0 standardises to about 3e309 and its fold
+// fails; every other fold keeps it and standardises. On one worker, fold 0
+// runs first and no other fold solves (before, the 11 others ran: 99
+// solves, 9 C each).
+func TestLogisticLOOStopsAtFailingFold(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	const m = 12
+	raw := mat.NewDense(m, 2, nil)
+	y := make([]float64, m)
+	for i := range m {
+		raw.Set(i, 0, 1+float64(i)*1e-10)
+		raw.Set(i, 1, math.Sin(float64(i)))
+		y[i] = float64(1 - 2*(i%2))
+	}
+	raw.Set(0, 0, 1e300)
+	for _, name := range []string{"l1-logistic", "elastic-net"} {
+		meth, err := New(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var runs solverRuns
+		if _, err := meth.(logistic).leaveOneOut(context.Background(), raw, y, nil, &runs); err == nil || !strings.Contains(err.Error(), "too large to standardise") {
+			t.Fatalf("%s: error %v; want fold 0's error (too large to standardise)", name, err)
+		}
+		if n := runs.runs.Load(); n != 0 {
+			t.Errorf("%s: %d solves after fold 0 failed; want 0", name, n)
 		}
 	}
 }

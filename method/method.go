@@ -65,15 +65,29 @@ func (y ClassLabels) rows(idx []int) ClassLabels {
 	return labels
 }
 
+// denseData returns d with X and H as *mat.Dense (dense: themselves when
+// they are, copies otherwise; an absent one stays absent) and its labels.
+func denseData(d Data) Data {
+	out := Data{Y: d.Y}
+	if a := dense(d.X); a != nil {
+		out.X = a
+	}
+	if a := dense(d.H); a != nil {
+		out.H = a
+	}
+	return out
+}
+
 // selectRows returns the rows of d listed in rows, labels included (a new
 // sample; an absent X or H stays absent).
 func selectRows(d Data, rows []int) Data {
 	var out Data
-	if a := dense(d.X); a != nil {
-		out.X = rowsOf(a, rows)
+	d = denseData(d)
+	if d.X != nil {
+		out.X = rowsOf(d.X.(*mat.Dense), rows)
 	}
-	if a := dense(d.H); a != nil {
-		out.H = rowsOf(a, rows)
+	if d.H != nil {
+		out.H = rowsOf(d.H.(*mat.Dense), rows)
 	}
 	if d.Y != nil {
 		out.Y = make([]float64, len(rows))
@@ -226,7 +240,8 @@ func fitMultiScaled(ctx context.Context, name string, train Data, y ClassLabels,
 		if _, _, _, err := checkMultiTrain(train, y); err != nil {
 			return nil, err
 		}
-		train, y := inContentOrder(train, y)
+		train, order := inContentOrder(train, y.Y)
+		y = y.rows(order)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

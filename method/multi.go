@@ -235,21 +235,34 @@ func argmaxRows(s *mat.Dense) []int {
 
 // OneClass reports whether model predicts one class, k, for every row of
 // train, the rows it was fitted on (a very unbalanced sample may give the
-// majority class every row). It predicts them as Predict does, but for a
-// nearest-neighbour model, whose predictions of its own training rows it
-// finds in one pass over them (nearestNeighbourModel.trainingClasses), not
-// Predict's O(m²); its error is Predict's.
+// majority class every row). It predicts them as Predict does, but a model
+// that knows its predictions of its own training rows (trainingPredictor:
+// a fitted one-vs-rest model, which scored them in its fit, and a
+// nearest-neighbour model, which finds them in one pass over its rows, not
+// Predict's O(m²)) is not asked again; its error is Predict's.
 func OneClass(model MultiModel, train Data) (k int, one bool, err error) {
 	var pred []int
-	if nn, ok := model.(*nearestNeighbourModel); ok {
-		pred = nn.trainingClasses()
-	} else if pred, err = model.Predict(train); err != nil {
-		return 0, false, err
+	if tp, ok := model.(trainingPredictor); ok {
+		pred = tp.trainingClasses()
+	}
+	if pred == nil {
+		if pred, err = model.Predict(train); err != nil {
+			return 0, false, err
+		}
 	}
 	if len(pred) == 0 || slices.ContainsFunc(pred, func(c int) bool { return c != pred[0] }) {
 		return 0, false, nil
 	}
 	return pred[0], true, nil
+}
+
+// trainingPredictor is a MultiModel that knows the classes Predict gives
+// the rows it was fitted on (in some order of the rows), without
+// predicting them: OneClass asks it rather than Predict. trainingClasses
+// returns nil when the model does not know them (a model read from a
+// file).
+type trainingPredictor interface {
+	trainingClasses() []int
 }
 
 // blockScaler standardises the columns [X, H] of a multi-class model: the

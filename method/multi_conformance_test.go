@@ -134,21 +134,27 @@ func TestMultiConformance(t *testing.T) {
 			if !mat.EqualApprox(s1, s3, 1e-12) {
 				t.Error("the model read back scores differently")
 			}
-			// Views into larger matrices of NaN (Stride > Cols) fit and
-			// score as the same values in a *mat.Dense of their own.
-			view := func(d Data) Data {
-				w := func(a mat.Matrix) mat.Matrix {
-					if standardize.Absent(a) {
-						return a
+			// Views into larger matrices of NaN (Stride > Cols), and
+			// matrices that are not *mat.Dense, fit and score as the
+			// same values in a *mat.Dense of their own.
+			for what, wrap := range map[string]func(mat.Matrix) mat.Matrix{
+				"views":                            func(a mat.Matrix) mat.Matrix { return nanView(a) },
+				"matrices that are not *mat.Dense": func(a mat.Matrix) mat.Matrix { return opaqueMatrix{a} },
+			} {
+				view := func(d Data) Data {
+					w := func(a mat.Matrix) mat.Matrix {
+						if standardize.Absent(a) {
+							return a
+						}
+						return wrap(a)
 					}
-					return nanView(a)
+					return Data{X: w(d.X), H: w(d.H)}
 				}
-				return Data{X: w(d.X), H: w(d.H)}
-			}
-			if mv, err := mm.FitMulti(ctx, view(train), y, extra); err != nil {
-				t.Errorf("FitMulti on views: %v", err)
-			} else if sv, err := mv.Scores(view(test)); err != nil || !mat.Equal(sv, s1) {
-				t.Errorf("FitMulti and Scores on views: %v (scores equal: %v)", err, err == nil && mat.Equal(sv, s1))
+				if mv, err := mm.FitMulti(ctx, view(train), y, extra); err != nil {
+					t.Errorf("FitMulti on %s: %v", what, err)
+				} else if sv, err := mv.Scores(view(test)); err != nil || !mat.Equal(sv, s1) {
+					t.Errorf("FitMulti and Scores on %s: %v (scores equal: %v)", what, err, err == nil && mat.Equal(sv, s1))
+				}
 			}
 			// Bad input.
 			for _, bc := range []struct {

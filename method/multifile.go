@@ -498,7 +498,8 @@ func (nn *nearestNeighbourModel) Predict(d Data) ([]int, error) { return predict
 // the order of nn.rows, in one pass over them where Predict compares each
 // with every other (O(m²)): a training row's nearest rows are those at
 // distance 0, the rows equal to it (distance is 0 only where every
-// difference is), of which the lowest class wins the tie (argmaxRows).
+// difference is), of which the lowest class wins the tie (argmaxRows)
+// (trainingPredictor).
 func (nn *nearestNeighbourModel) trainingClasses() []int {
 	lowest := map[string]int{}
 	keys := make([]string, len(nn.class))

@@ -65,7 +65,8 @@ func TestMultinomialCVSubsample(t *testing.T) {
 	for _, d := range []int{6, 90} {
 		train, y, _, _ := multiProblem(5, 3, 30, 1, d, 3)
 		full, _ := multiFile(t, "multinomial-logistic", train, y)
-		train, y = inContentOrder(train, y) // the order FitMulti reads
+		train, order := inContentOrder(train, y.Y) // the order FitMulti reads
+		y = y.rows(order)
 		rows := cvSubsample(y, 1)
 		if rows == nil {
 			t.Fatal("no subsample for 30 examples a class")

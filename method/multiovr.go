@@ -66,13 +66,7 @@ func (o OneVsRest) fit(ctx context.Context, train Data, y ClassLabels, extra Ext
 	if _, _, _, err := checkMultiTrain(train, y); err != nil {
 		return nil, err
 	}
-	shared := Data{}
-	if a := dense(train.X); a != nil {
-		shared.X = a
-	}
-	if a := dense(train.H); a != nil {
-		shared.H = a
-	}
+	shared := denseData(train) // train.Y is nil (checkMultiTrain)
 	var oracleY []int
 	if extra.Oracle != nil {
 		oracleY = make([]int, len(extra.Oracle.Y))
@@ -87,6 +81,7 @@ func (o OneVsRest) fit(ctx context.Context, train Data, y ClassLabels, extra Ext
 	K := len(y.Names)
 	models := make([]Model, K)
 	scale := make([]float64, K)
+	trainScores := mat.NewDense(len(y.Y), K, nil)
 	for k := range K {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -111,8 +106,12 @@ func (o OneVsRest) fit(ctx context.Context, train Data, y ClassLabels, extra Ext
 			return nil, classError(o.Binary.Name(), y.Names[k], err)
 		}
 		models[k], scale[k] = m, rms(f)
+		for i, v := range f {
+			trainScores.Set(i, k, v/scale[k]) // as Scores computes them
+		}
 	}
-	return &ovrModel{multiBase: multiBase{o.Binary.Name(), slices.Clone(y.Names), map[string]float64{}}, models: models, scale: scale}, nil
+	return &ovrModel{multiBase: multiBase{o.Binary.Name(), slices.Clone(y.Names), map[string]float64{}}, models: models, scale: scale,
+		train: argmaxRows(trainScores)}, nil
 }
 
 // classContext is the text a classError puts between its method's name
@@ -193,7 +192,15 @@ type ovrModel struct {
 	multiBase
 	models []Model
 	scale  []float64
+	// train holds the classes Predict gives the training rows, which the
+	// fit scored to find scale; nil for a model read from a file.
+	train []int
 }
+
+// trainingClasses returns the classes Predict gives the training rows, as
+// the fit found them (trainingPredictor), or nil for a model read from a
+// file.
+func (o *ovrModel) trainingClasses() []int { return o.train }
 
 // NotConverged returns the binary models' reports as one, each entry naming
 // the classes whose fits it concerns (ConvergenceReporter).

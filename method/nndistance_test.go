@@ -142,7 +142,7 @@ func TestNearestNeighbourAnyScale(t *testing.T) {
 // A row of "b" equal to one of "a" and one of "c" but for a −0 where they
 // have +0 (column 0's mean is +0, so the standardised rows keep the signs)
 // is "a" too: distance counts −0 equal to +0, and so must OneClass.
-// The other models are asked Predict.
+// (A fitted one-vs-rest model knows its own: TestOneClassOneVsRestPredictsOnce.)
 func TestOneClassNearestNeighbour(t *testing.T) {
 	negZero := math.Copysign(0, -1)
 	for _, tc := range []struct {

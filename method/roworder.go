@@ -23,7 +23,7 @@ import (
 // order makes the model a function of the set of rows: any permutation of
 // them gives the same model, bit for bit. greedytl-auto's Fit (±1 labels)
 // and every native multi-class fit (fitMultiScaled, class indices) read
-// their rows in it, so that the folds they deal by position — greedytl-auto's
+// their rows in it (inContentOrder), so that the folds they deal by position — greedytl-auto's
 // subsamples, the stratified folds of multinomial-logistic's and
 // greedytl-nway's choice of C — and every sum over the rows are the same
 // for any order of the same rows. The key is a hash rather than the
@@ -32,10 +32,9 @@ import (
 // greedytl from a sources directory, by the user's own code, by another
 // BLAS) and may differ in their last bits between two routes to the same
 // scores: a hash of them would move every row for such a difference, and
-// the model with it, where the values' order moves none. x, h and labels
-// must have one row per label (a checked sample).
-func contentOrder[L cmp.Ordered](x, h mat.Matrix, labels []L) []int {
-	xd, hd := dense(x), dense(h)
+// the model with it, where the values' order moves none. x, h (nil when
+// absent) and labels must have one row per label (a checked sample).
+func contentOrder[L cmp.Ordered](x, h *mat.Dense, labels []L) []int {
 	row := func(a *mat.Dense, r int) []float64 {
 		if a == nil {
 			return nil
@@ -45,7 +44,7 @@ func contentOrder[L cmp.Ordered](x, h mat.Matrix, labels []L) []int {
 	keys := make([]uint64, len(labels))
 	var buf []byte
 	for r := range keys {
-		buf = appendRowKey(buf[:0], row(xd, r)) // −0 hashes as +0: the tie-break below compares them equal too
+		buf = appendRowKey(buf[:0], row(x, r)) // −0 hashes as +0: the tie-break below compares them equal too
 		hash := fnv.New64a()
 		hash.Write(buf)
 		keys[r] = hash.Sum64()
@@ -58,13 +57,13 @@ func contentOrder[L cmp.Ordered](x, h mat.Matrix, labels []L) []int {
 		if c := cmp.Compare(keys[a], keys[b]); c != 0 {
 			return c
 		}
-		if c := slices.Compare(row(xd, a), row(xd, b)); c != 0 {
+		if c := slices.Compare(row(x, a), row(x, b)); c != 0 {
 			return c
 		}
-		if c := slices.Compare(row(hd, a), row(hd, b)); c != 0 {
+		if c := slices.Compare(row(h, a), row(h, b)); c != 0 {
 			return c
 		}
-		if c := compareBits(row(xd, a), row(xd, b)); c != 0 {
+		if c := compareBits(row(x, a), row(x, b)); c != 0 {
 			return c // equal features of other bits: +0 and −0
 		}
 		return cmp.Or(cmp.Compare(labels[a], labels[b]), cmp.Compare(a, b))
@@ -83,13 +82,18 @@ func compareBits(a, b []float64) int {
 	return 0
 }
 
-// inContentOrder returns a checked multi-class training sample's rows and
-// their labels in content order (contentOrder): new matrices and labels
-// (the class names are y's), so that a fit on them depends on the set of
-// rows alone.
-func inContentOrder(train Data, y ClassLabels) (Data, ClassLabels) {
-	order := contentOrder(train.X, train.H, y.Y)
-	return selectRows(train, order), y.rows(order)
+// inContentOrder returns the rows of a checked training sample labelled
+// labels (train.Y's for a binary sample, class indices for a multi-class
+// one) in content order (contentOrder), train.Y included when set, and
+// that order: new matrices, so that a fit on them depends on the set of
+// rows alone. X and H are made dense once (denseData), for the order and
+// the selection.
+func inContentOrder[L cmp.Ordered](train Data, labels []L) (Data, []int) {
+	train = denseData(train)
+	x, _ := train.X.(*mat.Dense)
+	h, _ := train.H.(*mat.Dense)
+	order := contentOrder(x, h, labels)
+	return selectRows(train, order), order
 }
 
 // appendRowKey appends to buf the bytes of row's values, each as its
