@@ -308,8 +308,7 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 	if f.Info.Sources != nil {
 		sum.Sources = f.Info.Sources
 	}
-	srcNames, note := recordedSourceNames(f.Info.Sources)
-	names := inspectNames(f.Info, srcNames)
+	names, note := inspectNames(f.Info)
 	if sel, ok := m.Selected(); ok {
 		for k, sl := range sel {
 			ic := inspectClass{Class: sum.Classes[k], Selected: []inspectColumn{}}
