@@ -228,6 +228,8 @@ func TestTrainClassWeights(t *testing.T) {
 		{[]string{"-w1", "0", heartScale}, "weight 0 for class 1, want a finite weight > 0"},
 		{[]string{"-w1", "-2", heartScale}, "weight -2 for class 1, want a finite weight > 0"},
 		{[]string{"-w1", "2", "-w1", "3", heartScale}, "class 1 given a weight twice"},
+		// The first class given a weight again, not the first weighted.
+		{[]string{"-w-1", "2", "-w1", "2", "-w1", "3", "-w-1", "4", heartScale}, "class 1 given a weight twice"},
 		// numflags.go's words, as every numeric flag's: they said ""x" is
 		// not a number" and "class label "x" is not an integer".
 		{[]string{"-w1", "x", heartScale}, `weight of class 1: want a number, got "x"`},
