@@ -200,7 +200,7 @@ class-balanced leave-one-out on the training set):
 func methodList() string {
 	var b strings.Builder
 	for _, n := range method.Names() {
-		r, _ := method.Lookup(n)
+		r, _ := method.Registered(n)
 		fmt.Fprintf(&b, "  %-13s %s\n", n, r.Description)
 	}
 	b.WriteString("\nMulti-class methods (three or more classes; every method above fits them\none class against the rest):\n")
