@@ -126,8 +126,12 @@ var liblinearWeight = regexp.MustCompile(`^-w([+-]?[0-9]+)$`)
 // 1 and the weight as an argument. Arguments after "--" are left alone, and
 // so is the value of a flag of fl that takes one (--out -w1 names a file);
 // a -wLABEL without a weight after it becomes --weight=LABEL, which
-// classWeights refuses saying so.
-func liblinearWeightArgs(args []string, fl *pflag.FlagSet) []string {
+// classWeights refuses saying so — or, when completing (args are a
+// completion request's words before the one being completed), --weight,
+// whose value is the word completed: a weight, of which the shell is
+// offered none, where cobra, refusing --weight=LABEL, offered the
+// directory's files.
+func liblinearWeightArgs(args []string, fl *pflag.FlagSet, completing bool) []string {
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -141,6 +145,8 @@ func liblinearWeightArgs(args []string, fl *pflag.FlagSet) []string {
 			i++
 		case m == nil:
 			out = append(out, a)
+		case i+1 == len(args) && completing:
+			out = append(out, "--weight")
 		case i+1 == len(args):
 			out = append(out, "--weight="+m[1])
 		default:
