@@ -68,6 +68,10 @@ func TestCompleteValues(t *testing.T) {
 		// request too), and --weight, which cobra parses twice.
 		{[]string{"train", "-w1", "2", "-w-1", "3", "-s", "1"}, []string{"1", "100"}, false},
 		{[]string{"train", "--weight", "1:2", "-s", "1"}, []string{"1", "100"}, false},
+		// The weight after liblinear's -wLABEL: none, and no file (cobra
+		// refused the --weight=1 it was rewritten as and offered files).
+		{[]string{"train", "-w1", ""}, nil, false},
+		{[]string{"train", "-w-1", "2", "-w1", "0."}, nil, false},
 	} {
 		got, d := complete(t, tc.args...)
 		want := cobra.ShellCompDirectiveNoFileComp

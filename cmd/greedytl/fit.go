@@ -201,7 +201,7 @@ class-balanced leave-one-out on the training set):
 func methodList() string {
 	var b strings.Builder
 	for _, n := range method.Names() {
-		r, _ := method.Lookup(n)
+		r, _ := method.Registered(n)
 		fmt.Fprintf(&b, "  %-13s %s\n", n, r.Description)
 	}
 	b.WriteString("\nMulti-class methods (three or more classes; every method above fits them\none class against the rest):\n")
@@ -573,18 +573,16 @@ func (o *fitOptions) loadOracle(s *streams, needed bool, cls *dataset.Classes, p
 	}
 	d := &method.Data{X: X, H: H}
 	name, trainName := displayName(o.oracle.labels), displayName(o.data.labels)
-	toTrain := make([]int, len(held.Names))
-	for _, k := range held.InFileOrder() {
-		n := held.Names[k]
-		if toTrain[k] = cls.Lookup(n); toTrain[k] < 0 {
-			return nil, badInput(held.ErrorOf(k, fmt.Errorf("label %q is not one of the training labels of %s (%s): the held-out labels must be of the same classes",
-				n, trainName, strings.Join(quoteAll(cls.Names), ", "))))
-		}
+	ks, err := classIndices(held, cls, func(_ int, n string) error {
+		return fmt.Errorf("label %q is not one of the training labels of %s (%s): the held-out labels must be of the same classes",
+			n, trainName, strings.Join(quoteAll(cls.Names), ", "))
+	})
+	if err != nil {
+		return nil, err
 	}
-	d.Y = make([]float64, len(held.Y))
+	d.Y = make([]float64, len(ks))
 	count := make([]int, len(cls.Names))
-	for i, c := range held.Y {
-		k := toTrain[c]
+	for i, k := range ks {
 		count[k]++
 		switch {
 		case pos == "":

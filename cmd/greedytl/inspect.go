@@ -179,8 +179,7 @@ func runInspect(s *streams, o *inspectOptions, path string) error {
 	}
 	sum := summarise(f.Model)
 	sum.Sources = f.Info.Sources
-	srcNames, note := recordedSourceNames(f.Info.Sources)
-	names := inspectNames(f.Info, srcNames)
+	names, note := inspectNames(f.Info)
 	nameColumns(sum.Selected, names)
 	if o.json {
 		return printJSON(s.out, sum)
@@ -235,15 +234,16 @@ func recordedSourceNames(rec *source.ID) (names []string, note string) {
 
 // inspectNames returns the names inspect gives the columns of the model
 // file info: its features' ("feature_names") and its sources', those of
-// the sources directory it records (srcNames, from recordedSourceNames)
-// or else those of the --source-scores header it was fitted on
-// ("source_names").
-func inspectNames(info method.FileInfo, srcNames []string) sampleNames {
-	names := modelColumnNames(info)
+// the sources directory it records (recordedSourceNames) or else those of
+// the --source-scores header it was fitted on ("source_names"); and
+// recordedSourceNames' note when the directory's could not be read.
+func inspectNames(info method.FileInfo) (names sampleNames, note string) {
+	names = modelColumnNames(info)
+	srcNames, note := recordedSourceNames(info.Sources)
 	if srcNames != nil {
 		names.sources = srcNames
 	}
-	return names
+	return names, note
 }
 
 // of returns the name of the column (kind, index), or "" when it has none.

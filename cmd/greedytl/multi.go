@@ -30,6 +30,28 @@ func (f *dataFlags) readClasses(s *streams, m int) (*dataset.Classes, error) {
 	return cls, nil
 }
 
+// classIndices returns the class of each label of cls, in file order, as
+// its index in known.Names (as known.Lookup finds it: numbers compared as
+// numbers). A class of cls that known lacks is an input error at the line
+// of its first label — the earliest such line first — saying what
+// unknown(k, name) says of the class k of cls named name. It is the one
+// way a label file is read against classes given beforehand: a model's
+// (predict), the training labels' (fit's held-out oracle labels).
+func classIndices(cls, known *dataset.Classes, unknown func(k int, name string) error) ([]int, error) {
+	to := make([]int, len(cls.Names))
+	for _, k := range cls.InFileOrder() {
+		n := cls.Names[k]
+		if to[k] = known.Lookup(n); to[k] < 0 {
+			return nil, badInput(cls.ErrorOf(k, unknown(k, n)))
+		}
+	}
+	y := make([]int, len(cls.Y))
+	for i, c := range cls.Y {
+		y[i] = to[c]
+	}
+	return y, nil
+}
+
 // multiMethod returns the multi-class learner fit uses for labels of three
 // or more classes (or a native multi-class --method): method.NewMulti of the
 // flags' spec (a binary method is fitted one against the rest), else, with
@@ -125,17 +147,11 @@ func evaluateMulti(s *streams, f *dataFlags, classes []string, pred []int, confu
 	if err != nil {
 		return nil, err
 	}
-	model := &dataset.Classes{Names: classes}
-	toModel := make([]int, len(cls.Names))
-	for _, k := range cls.InFileOrder() {
-		n := cls.Names[k]
-		if toModel[k] = model.Lookup(n); toModel[k] < 0 {
-			return nil, badInput(cls.ErrorOf(k, fmt.Errorf("label %q is not one of the model's classes (%s)", n, strings.Join(quoteAll(classes), ", "))))
-		}
-	}
-	y := make([]int, len(cls.Y))
-	for i, c := range cls.Y {
-		y[i] = toModel[c]
+	y, err := classIndices(cls, &dataset.Classes{Names: classes}, func(_ int, n string) error {
+		return fmt.Errorf("label %q is not one of the model's classes (%s)", n, strings.Join(quoteAll(classes), ", "))
+	})
+	if err != nil {
+		return nil, err
 	}
 	e := &multiEvaluation{Examples: len(pred), Classes: classes}
 	if e.Accuracy, e.BalancedAccuracy, e.present, err = metric.ClassAccuracy(pred, y, len(classes)); err != nil {
@@ -292,8 +308,7 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 	if f.Info.Sources != nil {
 		sum.Sources = f.Info.Sources
 	}
-	srcNames, note := recordedSourceNames(f.Info.Sources)
-	names := inspectNames(f.Info, srcNames)
+	names, note := inspectNames(f.Info)
 	if sel, ok := m.Selected(); ok {
 		for k, sl := range sel {
 			ic := inspectClass{Class: sum.Classes[k], Selected: []inspectColumn{}}

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -743,6 +744,27 @@ func TestFitMethodFlagNamesEveryMethod(t *testing.T) {
 	}
 	if !strings.Contains(usage, method.RecommendedMulti+" for three or more classes") {
 		t.Errorf("fit --method's help does not give the default for three or more classes, %s: %q", method.RecommendedMulti, usage)
+	}
+}
+
+// TestFitHelpDescribesEveryMethod: greedytl help fit lists every method,
+// the binary ones and the native multi-class ones, each on a line of its
+// own with its registry description (methodList).
+func TestFitHelpDescribesEveryMethod(t *testing.T) {
+	var fit *cobra.Command
+	for _, c := range newRootCmd(&streams{}).Commands() {
+		if c.Name() == "fit" {
+			fit = c
+		}
+	}
+	for _, n := range method.MultiNames() {
+		r, ok := method.Registered(n)
+		if !ok || r.Description == "" {
+			t.Fatalf("%s: registered %v, description %q", n, ok, r.Description)
+		}
+		if line := regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(n) + ` +` + regexp.QuoteMeta(r.Description) + `$`); !line.MatchString(fit.Long) {
+			t.Errorf("greedytl help fit has no line for %s with its description %q", n, r.Description)
+		}
 	}
 }
 

@@ -289,15 +289,16 @@ func (o *predictOptions) loadLabels(s *streams, rec *modelfile.LabelNames, m int
 		return nil, err
 	}
 	known := &dataset.Classes{Names: append([]string{rec.Positive}, rec.Negative...)}
-	for _, k := range cls.InFileOrder() {
-		if n := cls.Names[k]; known.Lookup(n) < 0 {
-			hint := "" // a header on the first line, the one place of its value, is no label
-			if k == cls.Y[0] && !slices.Contains(cls.Y[1:], k) {
-				hint = headerHint(cls, m)
-			}
-			return nil, badInput(cls.ErrorOf(k, fmt.Errorf("label %q is not one of the labels %s was fitted on (positive %q, negative %s)%s",
-				n, o.modelName(), rec.Positive, strings.Join(quoteAll(rec.Negative), ", "), hint)))
+	ks, err := classIndices(cls, known, func(k int, n string) error {
+		hint := "" // a header on the first line, the one place of its value, is no label
+		if k == cls.Y[0] && !slices.Contains(cls.Y[1:], k) {
+			hint = headerHint(cls, m)
 		}
+		return fmt.Errorf("label %q is not one of the labels %s was fitted on (positive %q, negative %s)%s",
+			n, o.modelName(), rec.Positive, strings.Join(quoteAll(rec.Negative), ", "), hint)
+	})
+	if err != nil {
+		return nil, err
 	}
 	positive := o.data.positive
 	if positive == "" {
@@ -311,10 +312,10 @@ func (o *predictOptions) loadLabels(s *streams, rec *modelfile.LabelNames, m int
 	// The model's names say which label is positive, so labels of one
 	// class (a test set of positives only) are scored too: the balanced
 	// accuracy is then that class's rate (metric.BalancedAccuracy).
-	y := make([]float64, len(cls.Y))
-	for i, c := range cls.Y {
+	y := make([]float64, len(ks))
+	for i, k := range ks {
 		y[i] = -1
-		if known.Lookup(cls.Names[c]) == 0 {
+		if k == 0 { // the recorded positive label
 			y[i] = 1
 		}
 	}

@@ -339,7 +339,7 @@ func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 	ctx, stop := signalContext(stderr) // until the command heeds it (heedSignals)
 	defer stop()
 	if found && c.Name() == "train" {
-		args = slices.Concat(args[:start], liblinearWeightArgs(line, c.Flags()), args[start+len(line):])
+		args = slices.Concat(args[:start], liblinearWeightArgs(line, c.Flags(), start > 0), args[start+len(line):])
 	}
 	root.SetArgs(args)
 	root.SetIn(stdin)

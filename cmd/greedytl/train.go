@@ -63,11 +63,11 @@ func (v *solverValue) Set(arg string) error {
 // of C for each class label given.
 type classWeights struct {
 	byClass map[int]float64
-	// twice are the classes given a weight again, which check refuses
-	// when the command runs, not Set: cobra parses a completion
-	// request's flags twice, where Set refused every weight as given
-	// twice and the completion failed.
-	twice []int
+	// twice is the first class given a weight again (nil: none), which
+	// check refuses when the command runs, not Set: cobra parses a
+	// completion request's flags twice, where Set refused every weight
+	// as given twice and the completion failed.
+	twice *int
 }
 
 func (w *classWeights) String() string {
@@ -94,7 +94,9 @@ func (w *classWeights) Set(arg string) error {
 		return fmt.Errorf("weight of class %d: %w", l, err)
 	}
 	if _, dup := w.byClass[l]; dup {
-		w.twice = append(w.twice, l)
+		if w.twice == nil {
+			w.twice = &l
+		}
 		return nil
 	}
 	if w.byClass == nil {
@@ -106,8 +108,8 @@ func (w *classWeights) Set(arg string) error {
 
 // check refuses a class given a weight twice.
 func (w *classWeights) check() error {
-	if len(w.twice) > 0 {
-		l := w.twice[0]
+	if w.twice != nil {
+		l := *w.twice
 		return fmt.Errorf("--weight: class %d given a weight twice (-w%d or --weight %d:WEIGHT): give each class one weight", l, l, l)
 	}
 	return nil
@@ -124,8 +126,12 @@ var liblinearWeight = regexp.MustCompile(`^-w([+-]?[0-9]+)$`)
 // 1 and the weight as an argument. Arguments after "--" are left alone, and
 // so is the value of a flag of fl that takes one (--out -w1 names a file);
 // a -wLABEL without a weight after it becomes --weight=LABEL, which
-// classWeights refuses saying so.
-func liblinearWeightArgs(args []string, fl *pflag.FlagSet) []string {
+// classWeights refuses saying so — or, when completing (args are a
+// completion request's words before the one being completed), --weight,
+// whose value is the word completed: a weight, of which the shell is
+// offered none, where cobra, refusing --weight=LABEL, offered the
+// directory's files.
+func liblinearWeightArgs(args []string, fl *pflag.FlagSet, completing bool) []string {
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -139,6 +145,8 @@ func liblinearWeightArgs(args []string, fl *pflag.FlagSet) []string {
 			i++
 		case m == nil:
 			out = append(out, a)
+		case i+1 == len(args) && completing:
+			out = append(out, "--weight")
 		case i+1 == len(args):
 			out = append(out, "--weight="+m[1])
 		default:

@@ -228,6 +228,8 @@ func TestTrainClassWeights(t *testing.T) {
 		{[]string{"-w1", "0", heartScale}, "weight 0 for class 1, want a finite weight > 0"},
 		{[]string{"-w1", "-2", heartScale}, "weight -2 for class 1, want a finite weight > 0"},
 		{[]string{"-w1", "2", "-w1", "3", heartScale}, "class 1 given a weight twice"},
+		// The first class given a weight again, not the first weighted.
+		{[]string{"-w-1", "2", "-w1", "2", "-w1", "3", "-w-1", "4", heartScale}, "class 1 given a weight twice"},
 		// numflags.go's words, as every numeric flag's: they said ""x" is
 		// not a number" and "class label "x" is not an integer".
 		{[]string{"-w1", "x", heartScale}, `weight of class 1: want a number, got "x"`},
@@ -272,8 +274,19 @@ func TestLiblinearWeightArgs(t *testing.T) {
 		{[]string{"train", "-qom", "-w1", "5", "data"}, []string{"train", "-qom", "--weight=1:5", "data"}},
 		{[]string{"train", "-q=true", "-w1", "5", "data"}, []string{"train", "-q=true", "--weight=1:5", "data"}},
 	} {
-		if got := liblinearWeightArgs(tc.args, fl); fmt.Sprintf("%q", got) != fmt.Sprintf("%q", tc.want) {
+		if got := liblinearWeightArgs(tc.args, fl, false); fmt.Sprintf("%q", got) != fmt.Sprintf("%q", tc.want) {
 			t.Errorf("%q: got %q, want %q", tc.args, got, tc.want)
+		}
+	}
+	// A completion request's words before the one completed: a -wLABEL
+	// last is --weight, whose value, a weight, is being completed.
+	for _, tc := range []struct{ args, want []string }{
+		{[]string{"train", "-w1"}, []string{"train", "--weight"}},
+		{[]string{"train", "-w1", "5"}, []string{"train", "--weight=1:5"}},
+		{[]string{"train", "--out", "-w1"}, []string{"train", "--out", "-w1"}},
+	} {
+		if got := liblinearWeightArgs(tc.args, fl, true); fmt.Sprintf("%q", got) != fmt.Sprintf("%q", tc.want) {
+			t.Errorf("completing %q: got %q, want %q", tc.args, got, tc.want)
 		}
 	}
 }
