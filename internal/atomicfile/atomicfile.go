@@ -110,6 +110,25 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	return nil
 }
 
+// replaceable returns the file at target (resolve's: a regular file or
+// none) that Write is to replace, nil when there is none yet, or an error
+// when this process may not write it (mayWrite). A rename needs only the
+// directory's permission; refusing here keeps a read-only file, or
+// another user's, as cp and the shell's "> file" would.
+func replaceable(target string) (fs.FileInfo, error) {
+	fi, err := os.Lstat(target)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fileerr.Reason(err)
+	}
+	if err := mayWrite(target, fi); err != nil {
+		return nil, err
+	}
+	return fi, nil
+}
+
 // fsync syncs f to its storage: (*os.File).Sync, replaced by tests to fail
 // or to record the order of the syncs.
 var fsync = (*os.File).Sync

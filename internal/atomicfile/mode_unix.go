@@ -3,34 +3,19 @@
 package atomicfile
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"syscall"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/greedytl/greedytl/internal/fileerr"
 )
 
-// replaceable returns the file at target (resolve's: a regular file or
-// none) that Write is to replace, nil when there is none yet, or an error
-// when this process may not write it (access(2): its mode bits, ACLs, a
-// read-only file system). A rename needs only the directory's permission;
-// refusing here keeps a read-only file, or another user's, as cp and the
-// shell's "> file" would.
-func replaceable(target string) (fs.FileInfo, error) {
-	fi, err := os.Lstat(target)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fileerr.Reason(err)
-	}
-	if err := unix.Access(target, unix.W_OK); err != nil {
-		return nil, err
-	}
-	return fi, nil
+// mayWrite returns an error when this process may not write the file
+// target, whose information fi is: access(2)'s answer, which weighs the
+// mode bits, ACLs and a read-only file system as an open for writing
+// would ("permission denied", "read-only file system").
+func mayWrite(target string, _ fs.FileInfo) error {
+	return unix.Access(target, unix.W_OK)
 }
 
 // fchown changes f's owner and group: (*os.File).Chown, replaced by tests
