@@ -3,16 +3,16 @@
 package atomicfile
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/greedytl/greedytl/internal/otherusertest"
 )
 
 // writeNew writes "new" at path.
@@ -156,30 +156,12 @@ func TestWriteRefusesUnwritable(t *testing.T) {
 		os.Exit(0)
 	}
 	asRoot := os.Geteuid() == 0
-	dir, err := os.MkdirTemp("", "atomicfile-shared")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o777); err != nil {
-		t.Fatal(err)
-	}
+	dir := otherusertest.SharedDir(t, "atomicfile-shared")
 	write := func(path string) string {
 		if !asRoot {
 			return fmt.Sprint(writeNew(path))
 		}
-		cmd := exec.Command("/proc/self/exe", "-test.run=^TestWriteRefusesUnwritable$")
-		cmd.Dir = "/"
-		cmd.Env = append(os.Environ(), "ATOMICFILE_WRITE="+path)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-		got, err := cmd.Output()
-		if errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EACCES) || errors.Is(err, fs.ErrNotExist) {
-			t.Skipf("running this test binary as uid 65534: %v", err)
-		}
-		if err != nil {
-			t.Fatalf("this test binary as uid 65534: %v: %s", err, got)
-		}
-		return string(got)
+		return otherusertest.Output(t, dir, "TestWriteRefusesUnwritable", "ATOMICFILE_WRITE="+path)
 	}
 	for _, c := range []struct {
 		name    string
