@@ -74,7 +74,7 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 		forget(tmp)
 	}()
 	if old != nil {
-		// Before any content is written: an existing 0o600 file's
+		// Before any content is written, so that a 0o600 file's new
 		// content is never readable under the umask's wider mode.
 		if err = keepMode(f, old); err != nil {
 			return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
