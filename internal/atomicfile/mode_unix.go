@@ -1,0 +1,45 @@
+//go:build unix
+
+package atomicfile
+
+import (
+	"io/fs"
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// mayWrite returns an error when this process may not write the file
+// target, whose information fi is: access(2)'s answer, which weighs the
+// mode bits, ACLs and a read-only file system as an open for writing
+// would ("permission denied", "read-only file system").
+func mayWrite(target string, _ fs.FileInfo) error {
+	return unix.Access(target, unix.W_OK)
+}
+
+// fchown changes f's owner and group: (*os.File).Chown, replaced by tests
+// to fail as for a group this process's user is not in.
+var fchown = (*os.File).Chown
+
+// keepMode gives f, the temporary file that is to replace old, old's
+// group and permission bits. When the group cannot be given (this user is
+// not in it), f keeps its own and the group bits become the others' bits,
+// so that no one may do more with the new file than with the old.
+func keepMode(f *os.File, old fs.FileInfo) error {
+	perm := old.Mode().Perm()
+	was, ok := old.Sys().(*syscall.Stat_t)
+	if !ok {
+		return f.Chmod(perm)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if now, ok := fi.Sys().(*syscall.Stat_t); ok && now.Gid != was.Gid {
+		if fchown(f, -1, int(was.Gid)) != nil {
+			perm = perm&^0o070 | (perm&0o007)<<3
+		}
+	}
+	return f.Chmod(perm)
+}

@@ -1,0 +1,207 @@
+//go:build unix
+
+package atomicfile
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/greedytl/greedytl/internal/otherusertest"
+)
+
+// writeNew writes "new" at path.
+func writeNew(path string) error {
+	return Write(path, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err })
+}
+
+// makeFile writes "old" at path with exactly the mode perm, whatever the
+// umask.
+func makeFile(t *testing.T, path string, perm fs.FileMode) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte("old"), perm); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, perm); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWriteMode: a new file's mode is 0o666 less the umask, as the shell's
+// "> file" and cp make it; a file replaced, or a link's target, keeps its
+// permission bits whatever the umask. Every file was made 0o644 (a umask
+// of 077 gave files everyone could read; a 0o600 file became 0o644).
+// The umask is the process's, which every goroutine shares: no test of
+// this package may call t.Parallel, lest its files be made under these.
+func TestWriteMode(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		umask int
+		old   fs.FileMode // the existing file's mode; 0: none
+		link  bool        // path is a link to the file
+		want  fs.FileMode
+	}{
+		{"new, umask 022", 0o022, 0, false, 0o644},
+		{"new, umask 077", 0o077, 0, false, 0o600},
+		{"new, umask 002", 0o002, 0, false, 0o664},
+		{"existing 0600", 0o022, 0o600, false, 0o600},
+		{"existing 0664 under umask 077", 0o077, 0o664, false, 0o664},
+		{"existing 0640 under umask 000", 0, 0o640, false, 0o640},
+		{"a link to a 0600 file", 0o022, 0o600, true, 0o600},
+		{"a dangling link, umask 077", 0o077, 0, true, 0o600},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			target, path := filepath.Join(dir, "model.json"), filepath.Join(dir, "model.json")
+			if c.link {
+				path = filepath.Join(dir, "link.json")
+				if err := os.Symlink("model.json", path); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if c.old != 0 {
+				makeFile(t, target, c.old)
+			}
+			defer syscall.Umask(syscall.Umask(c.umask))
+			if err := writeNew(path); err != nil {
+				t.Fatal(err)
+			}
+			fi, err := os.Stat(target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fi.Mode().Perm(); got != c.want {
+				t.Errorf("mode %#o; want %#o", got, c.want)
+			}
+			if b, _ := os.ReadFile(target); string(b) != "new" {
+				t.Errorf("holds %q, want new", b)
+			}
+			if fi, err := os.Lstat(path); c.link && (err != nil || fi.Mode()&fs.ModeSymlink == 0) {
+				t.Errorf("the link was replaced (%v)", err)
+			}
+		})
+	}
+}
+
+// TestWriteKeepsGroup: a file replaced keeps its group when this user may
+// give it (it took this user's group); when it may not, the group bits
+// become the others' bits, so that the new group may do no more than
+// anyone (a 0o640 file of a group this user is not in must not become
+// readable by this user's group).
+func TestWriteKeepsGroup(t *testing.T) {
+	gid := -1
+	if os.Geteuid() == 0 {
+		gid = 12345
+	} else if groups, err := os.Getgroups(); err == nil {
+		for _, g := range groups {
+			if g != os.Getegid() {
+				gid = g
+				break
+			}
+		}
+	}
+	if gid < 0 {
+		t.Skip("no group other than this process's to give a file")
+	}
+	for _, c := range []struct {
+		name      string
+		old, want fs.FileMode
+		chownFail bool
+	}{
+		{"kept", 0o640, 0o640, false},
+		{"not given, 0640", 0o640, 0o600, true},
+		{"not given, 0664", 0o664, 0o644, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "model.json")
+			makeFile(t, path, c.old)
+			if err := os.Chown(path, -1, gid); err != nil {
+				t.Fatal(err)
+			}
+			wantGid := uint32(gid)
+			if c.chownFail {
+				fchown = func(*os.File, int, int) error { return syscall.EPERM }
+				t.Cleanup(func() { fchown = (*os.File).Chown })
+				wantGid = uint32(os.Getegid())
+			}
+			if err := writeNew(path); err != nil {
+				t.Fatal(err)
+			}
+			fi, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fi.Sys().(*syscall.Stat_t).Gid; got != wantGid || fi.Mode().Perm() != c.want {
+				t.Errorf("group %d, mode %#o; want %d, %#o", got, fi.Mode().Perm(), wantGid, c.want)
+			}
+		})
+	}
+}
+
+// TestWriteRefusesUnwritable: an existing file this user may not write
+// (0o444; another user's 0o644) is refused with "permission denied"
+// naming it, and left as it was; the rename the directory allows replaced
+// it (a root-owned 0o444 file in a shared directory became another
+// user's). A file this user may write (another user's 0o666) is
+// replaced, keeping its mode. As root (CI), the writer is this test
+// binary run as uid 65534, in a directory everyone may write.
+func TestWriteRefusesUnwritable(t *testing.T) {
+	if path := os.Getenv("ATOMICFILE_WRITE"); path != "" {
+		fmt.Print(writeNew(path))
+		os.Exit(0)
+	}
+	asRoot := os.Geteuid() == 0
+	dir := otherusertest.SharedDir(t, "atomicfile-shared")
+	write := func(path string) string {
+		if !asRoot {
+			return fmt.Sprint(writeNew(path))
+		}
+		return otherusertest.Output(t, dir, "TestWriteRefusesUnwritable", "ATOMICFILE_WRITE="+path)
+	}
+	for _, c := range []struct {
+		name    string
+		mode    fs.FileMode
+		refused bool
+		root    bool // only as root: another user's file
+	}{
+		{"read-only", 0o444, true, false},
+		{"another user's 0644", 0o644, true, true},
+		{"another user's 0666", 0o666, false, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.root && !asRoot {
+				t.Skip("another user's file needs root to make")
+			}
+			path := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+".json")
+			makeFile(t, path, c.mode)
+			before, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := write(path)
+			after, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := os.ReadFile(path)
+			switch {
+			case c.refused && (got != path+": permission denied" || string(b) != "old" || !os.SameFile(before, after) || after.Mode() != before.Mode()):
+				t.Errorf("writing a %#o file: %s; the file holds %q, mode %v, same %v; want %q, the file untouched",
+					c.mode, got, b, after.Mode(), os.SameFile(before, after), path+": permission denied")
+			case !c.refused && (got != "<nil>" || string(b) != "new" || after.Mode() != before.Mode()):
+				t.Errorf("writing a %#o file this user may write: %s; the file holds %q, mode %v; want it replaced, mode kept", c.mode, got, b, after.Mode())
+			}
+		})
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("left %s", e.Name())
+		}
+	}
+}
