@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/standardize"
@@ -587,9 +588,16 @@ func (d *design) addSquares(i int, h float64, m []float64) {
 // with C_i = C·WeightPos for y_i = +1 and C·WeightNeg otherwise, r =
 // L1Ratio, and x_i extended by the bias feature when prob.Bias > 0 (its
 // weight, the last, is regularised). Comparing it across solvers and tools
-// is how the parity tests judge solutions. It panics when len(w) is not
-// prob.X.C (+1 with a bias) or the solver is not a classifier.
+// is how the parity tests judge solutions. It has no error result: like
+// Model.Scores it panics, with a message naming it, on a caller's mistake —
+// when prob is nil or fails Train's checks of a problem (no rows, labels
+// that do not match the rows, a NaN or ±Inf value, a malformed matrix),
+// when len(w) is not prob.X.C (+1 with a bias) or when the solver is not a
+// classifier.
 func PrimalObjective(prob *Problem, p Params, w []float64) float64 {
+	if _, err := checkProblem(prob); err != nil {
+		panic("linear: PrimalObjective: " + strings.TrimPrefix(err.Error(), "linear: "))
+	}
 	if len(w) != weightLen(prob) {
 		panic(fmt.Sprintf("linear: PrimalObjective: %d weights for %d features", len(w), weightLen(prob)))
 	}

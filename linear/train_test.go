@@ -343,23 +343,42 @@ func TestPrimalObjective(t *testing.T) {
 	}
 }
 
+// TestPrimalObjectivePanics: PrimalObjective, which has no error result,
+// panics as its doc comment says — with a message naming it, never a
+// runtime error (a nil dereference, an index out of range) — on a nil or
+// malformed problem, a w of the wrong length and a solver that is not a
+// classifier.
 func TestPrimalObjectivePanics(t *testing.T) {
 	prob := randomProblem(1, 5, 3, 1, 1)
+	shortY := *prob
+	shortY.Y = prob.Y[:4]
+	nan := *prob
+	nan.X = sparse.FromDense(mat.NewDense(1, 3, []float64{1, math.NaN(), 0}))
+	nan.Y = []float64{1}
 	for _, c := range []struct {
 		name string
+		prob *Problem
 		p    Params
 		w    []float64
+		want string
 	}{
-		{"short w", Params{Solver: L2RLR}, make([]float64, 3)},
-		{"unknown solver", Params{Solver: 101}, make([]float64, 4)},
+		{"short w", prob, Params{Solver: L2RLR}, make([]float64, 3), "3 weights for 4 features"},
+		{"unknown solver", prob, Params{Solver: 101}, make([]float64, 4), "not a classifier"},
+		{"nil problem", nil, Params{Solver: L2RLR}, make([]float64, 4), "nil problem"},
+		{"no matrix", &Problem{Y: []float64{1}}, Params{Solver: L2RLR}, make([]float64, 4), "nil problem"},
+		{"no rows", &Problem{X: &sparse.CSR{C: 3, Ptr: []int{0}}}, Params{Solver: L2RLR}, make([]float64, 3), "no rows"},
+		{"short y", &shortY, Params{Solver: L2RLR}, make([]float64, 4), "4 labels for 5 rows"},
+		{"NaN value", &nan, Params{Solver: L2RLR}, make([]float64, 4), "NaN"},
 	} {
 		func() {
 			defer func() {
-				if recover() == nil {
-					t.Errorf("%s: no panic", c.name)
+				r := recover()
+				msg, ok := r.(string)
+				if !ok || !strings.HasPrefix(msg, "linear: PrimalObjective") || !strings.Contains(msg, c.want) {
+					t.Errorf("%s: panic %v (%T), want a message naming PrimalObjective and %q", c.name, r, r, c.want)
 				}
 			}()
-			PrimalObjective(prob, c.p, c.w)
+			PrimalObjective(c.prob, c.p, c.w)
 		}()
 	}
 }
