@@ -550,10 +550,10 @@ func parseValue(b []byte, col int, split fieldSplit) (float64, error) {
 		if bytes.IndexByte(b, ';') >= 0 {
 			return 0, fmt.Errorf("column %d: cannot parse %s as a number: fields separated by ';', as Excel and R's write.csv2 write CSV where the decimal separator is a comma, are not read: separate them by commas or tabs, with '.' decimal points (pandas: %s, then to_csv(path, index=False))", col, quoteField(b), pandasDecimalComma(';', split.directive))
 		}
-		if k := bytes.IndexAny(b, " \t"); k >= 0 && splitDecimalCommas(b, col, split) {
+		if blank, ok := splitDecimalCommas(b, col, split); ok {
 			// "1,5\t2,25" split at its commas: "1", "5\t2", "25".
 			what, by := "tabs", byte('\t')
-			if b[k] == ' ' {
+			if blank == ' ' {
 				what, by = "blanks", 0
 			}
 			return 0, fmt.Errorf("column %d: cannot parse %s as a number: the line holds %s and commas, and the commas were read as the separator: values separated by %s with decimal commas (1,5), as Excel writes them where the decimal separator is a comma? greedytl reads '.' decimal points: write them so (pandas: %s, then to_csv(path, index=False))", col, quoteField(b), what, what, pandasDecimalComma(by, false))
@@ -601,10 +601,14 @@ func decimalComma(b []byte) bool {
 // fields split at the same blanks; col is b's 1-based column (only the
 // first may begin with a minus sign: blankIntegers). A comma named by
 // Excel's directive, or a first row of none (a header "a,b,c" above
-// "1,2 3,4", a comma missing, a quoted field) is no such evidence.
-func splitDecimalCommas(b []byte, col int, split fieldSplit) bool {
+// "1,2 3,4", a comma missing, a quoted field) is no such evidence. When it
+// is one, blank is its first blank (' ' or '\t').
+func splitDecimalCommas(b []byte, col int, split fieldSplit) (blank byte, ok bool) {
 	k := bytes.IndexAny(b, " \t")
-	return k >= 0 && blankIntegers(b, col == 1) && strings.IndexByte(split.splitBlanks, b[k]) >= 0
+	if k < 0 || !blankIntegers(b, col == 1) || strings.IndexByte(split.splitBlanks, b[k]) < 0 {
+		return 0, false
+	}
+	return b[k], true
 }
 
 // digitsOnly reports whether b is one or more decimal digits.
