@@ -326,9 +326,9 @@ type fieldSplit struct {
 	sep       byte // splitFields's separator
 	directive bool // Excel's directive line named sep (sepDirective): pandas reads it as a row
 	// splitBlanks are the blanks (" ", "\t") of the first row's fields
-	// that are blankIntegers ("5\t2" of "1,5\t2,25") where a comma
-	// separator was detected from it: numbers with decimal commas
-	// separated by blanks.
+	// with blanks ("5\t2" of "1,5\t2,25") where a comma separator was
+	// detected from it and the row is decimalCommaSplit: numbers with
+	// decimal commas separated by blanks.
 	splitBlanks string
 }
 
@@ -336,17 +336,50 @@ type fieldSplit struct {
 // was detected from (splitBlanks); quoted tells which of them were quoted
 // (splitQuoted), which no split at decimal commas makes.
 func (s *fieldSplit) firstRow(fields [][]byte, quoted []bool) {
-	if s.sep != ',' || s.directive {
+	if s.sep != ',' || s.directive || !decimalCommaSplit(fields, quoted) {
 		return
 	}
-	for j, f := range fields {
-		if quoted[j] {
-			continue
-		}
-		if k := bytes.IndexAny(f, " \t"); blankIntegers(f, j == 0) && strings.IndexByte(s.splitBlanks, f[k]) < 0 {
+	for _, f := range fields {
+		if k := bytes.IndexAny(f, " \t"); k >= 0 && strings.IndexByte(s.splitBlanks, f[k]) < 0 {
 			s.splitBlanks += string(f[k])
 		}
 	}
+}
+
+// decimalCommaSplit reports whether fields, a line split at commas, can be
+// numbers with decimal commas separated by blanks split at their commas
+// ("1,5 2,25": "1", "5 2", "25"), at least one field holding a blank.
+// Every comma is then inside a number, between an integer part, which
+// ends a field, and a fraction part, which begins the next: no field is
+// quoted, and every field between two commas holds two numbers or more
+// (blankIntegers). A decimal point, or a single number between two
+// commas, is no such line: "2024 11 27,1.5,2.5" and "2024 11 27,3,4" are
+// a date (or three numbers) in a comma-separated file.
+func decimalCommaSplit(fields [][]byte, quoted []bool) bool {
+	last, blank := len(fields)-1, false
+	for j, f := range fields {
+		if quoted[j] {
+			return false
+		}
+		switch n := len(bytes.Fields(f)); {
+		case n >= 2:
+			if !blankIntegers(f, j == 0) {
+				return false
+			}
+			blank = true
+		case n == 1 && j == 0:
+			if !digitsOnly(bytes.TrimPrefix(f, []byte("-"))) {
+				return false
+			}
+		case n == 1 && j == last:
+			if !fractionPart(f) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return blank
 }
 
 // blankIntegers reports whether b is two or more integers separated by
@@ -355,18 +388,36 @@ func (s *fieldSplit) firstRow(fields [][]byte, quoted []bool) {
 // among them too ("1,5\t2\t3,25": "1", "5\t2\t3", "25"; "1\t2\t3,5":
 // "1\t2\t3", "5"). Every integer but the first may be negative; the first
 // only in the line's first field (first): in any other it follows a
-// decimal comma, a fraction part ("1,-2 3,5" is no such line).
+// decimal comma, a fraction part ("1,-2 3,5" is no such line), which may
+// carry an exponent ("1,5e-02 2,5e-01": "1", "5e-02 2", "5e-01").
 func blankIntegers(b []byte, first bool) bool {
 	f := bytes.Fields(b)
 	for i, x := range f {
-		if i > 0 || first {
-			x = bytes.TrimPrefix(x, []byte("-"))
+		if i == 0 && !first {
+			if !fractionPart(x) {
+				return false
+			}
+			continue
 		}
-		if !digitsOnly(x) {
+		if !digitsOnly(bytes.TrimPrefix(x, []byte("-"))) {
 			return false
 		}
 	}
 	return len(f) >= 2
+}
+
+// fractionPart reports whether b is what follows a decimal comma: digits,
+// and an exponent (5e-02 of 1,5e-02) or none.
+func fractionPart(b []byte) bool {
+	k := bytes.IndexAny(b, "eE")
+	if k < 0 {
+		return digitsOnly(b)
+	}
+	exp := b[k+1:]
+	if len(exp) > 0 && (exp[0] == '+' || exp[0] == '-') {
+		exp = exp[1:]
+	}
+	return digitsOnly(b[:k]) && digitsOnly(exp)
 }
 
 // splitFields appends the fields of line to dst[:0] and returns it. With sep
