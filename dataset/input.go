@@ -13,6 +13,7 @@ import (
 
 	"github.com/greedytl/greedytl/internal/bom"
 	"github.com/greedytl/greedytl/internal/fileerr"
+	"github.com/greedytl/greedytl/internal/typednil"
 )
 
 const bufSize = 1 << 16
@@ -86,7 +87,7 @@ func (s *source) close() {
 // it starts with the gzip magic bytes 1f 8b, and whether it was.
 // A nil r is an error.
 func maybeGunzip(r io.Reader, name string) (*bufio.Reader, bool, error) {
-	if r == nil {
+	if typednil.Is(r) {
 		return nil, false, &Error{File: name, Err: errNoReader}
 	}
 	br := bufio.NewReaderSize(r, bufSize)
