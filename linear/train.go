@@ -332,7 +332,10 @@ func binaryLabels(y []float64) (labels []int, signed []float64, err error) {
 			return nil, nil, fmt.Errorf("linear: more than two classes (labels %d, %d and %d); train one binary problem per class", labels[0], labels[1], l)
 		}
 	}
-	if len(labels) != 2 {
+	switch len(labels) {
+	case 0:
+		return nil, nil, errors.New("linear: no labels; need two classes")
+	case 1:
 		return nil, nil, fmt.Errorf("linear: all %d labels are %d; need two classes", len(y), labels[0])
 	}
 	if labels[0] == -1 && labels[1] == 1 {

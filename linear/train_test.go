@@ -215,10 +215,20 @@ func TestWithLabelWeights(t *testing.T) {
 		{[]float64{1, -1}, map[int]float64{1: 0}, "weight 0 for class 1"},
 		{[]float64{1, -1}, map[int]float64{-1: math.Inf(1)}, "weight +Inf for class -1"},
 		{[]float64{1, 1}, map[int]float64{1: 2}, "need two classes"},
+		// No labels: an error, where labels[0] was out of range.
+		{nil, map[int]float64{1: 2}, "no labels; need two classes"},
+		{[]float64{}, nil, "no labels; need two classes"},
 	} {
-		if _, err := (Params{}).WithLabelWeights(c.y, c.weights); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("labels %v, weights %v: %v, want an error containing %q", c.y, c.weights, err, c.want)
-		}
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("labels %v, weights %v: panic %v", c.y, c.weights, r)
+				}
+			}()
+			if _, err := (Params{}).WithLabelWeights(c.y, c.weights); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("labels %v, weights %v: %v, want an error containing %q", c.y, c.weights, err, c.want)
+			}
+		}()
 	}
 }
 
