@@ -2,9 +2,9 @@ package dataset
 
 import (
 	"bytes"
-	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/sparse"
 	"gonum.org/v1/gonum/mat"
 )
@@ -40,16 +40,7 @@ func TestNilArguments(t *testing.T) {
 		{"Folder.ReadRows, nil", "nil *Folder", func() error { _, err := f.ReadRows([]int{0}); return err }},
 		{"Folder.ReadRows, zero", "row 0 out of range [0, 0)", func() error { _, err := (&Folder{}).ReadRows([]int{0}); return err }},
 	} {
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					t.Errorf("%s: panic %v", c.name, r)
-				}
-			}()
-			if err := c.f(); err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Errorf("%s: error %v, want one with %q", c.name, err, c.want)
-			}
-		}()
+		errtest.Refuses(t, c.name, c.want, c.f)
 	}
 	func() {
 		defer func() {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"fmt"
+	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
 	"github.com/greedytl/greedytl/sparse"
 	"gonum.org/v1/gonum/floats"
@@ -380,16 +381,7 @@ func TestPrimalObjectivePanics(t *testing.T) {
 		{"short y", &shortY, Params{Solver: L2RLR}, make([]float64, 4), "4 labels for 5 rows"},
 		{"NaN value", &nan, Params{Solver: L2RLR}, make([]float64, 4), "NaN"},
 	} {
-		func() {
-			defer func() {
-				r := recover()
-				msg, ok := r.(string)
-				if !ok || !strings.HasPrefix(msg, "linear: PrimalObjective") || !strings.Contains(msg, c.want) {
-					t.Errorf("%s: panic %v (%T), want a message naming PrimalObjective and %q", c.name, r, r, c.want)
-				}
-			}()
-			PrimalObjective(c.prob, c.p, c.w)
-		}()
+		errtest.Panics(t, c.name, "linear: PrimalObjective", c.want, func() { PrimalObjective(c.prob, c.p, c.w) })
 	}
 }
 

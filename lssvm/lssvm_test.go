@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/internal/kerneltest"
 	"gonum.org/v1/gonum/mat"
 )
@@ -411,13 +412,6 @@ func TestNilReceivers(t *testing.T) {
 		"Primal, nil z":              {func() { wr.Primal(nil, 1) }, "lssvm: WeightedRidge.Primal of a nil z"},
 		"Primal, λ = 0 (unchanged)":  {func() { wr.Primal(mat.NewDense(3, 2, nil), 0) }, "lssvm: WeightedRidge.Primal at λ = 0: want a positive, finite λ"},
 	} {
-		func() {
-			defer func() {
-				if r, ok := recover().(string); !ok || r != c.want {
-					t.Errorf("%s: panic %v, want %q", name, r, c.want)
-				}
-			}()
-			c.f()
-		}()
+		errtest.Panics(t, name, c.want, c.want, c.f)
 	}
 }

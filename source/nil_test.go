@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/greedytl/greedytl/internal/errtest"
 )
 
 // TestNilArguments: the functions and methods with an error result return
@@ -38,16 +40,7 @@ func TestNilArguments(t *testing.T) {
 		{"Index.CheckDigest, nil", "nil *Index", func() error { return ix.CheckDigest(f, "") }},
 		{"Index.Load, nil", "nil *Index", func() error { _, err := ix.Load(t.TempDir()); return err }},
 	} {
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					t.Errorf("%s: panic %v", c.name, r)
-				}
-			}()
-			if err := c.f(); err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Errorf("%s: error %v, want one with %q", c.name, err, c.want)
-			}
-		}()
+		errtest.Refuses(t, c.name, c.want, c.f)
 	}
 	defer func() {
 		if r := recover(); r != nil {

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
 )
 
@@ -534,16 +534,7 @@ func TestKernelPanics(t *testing.T) {
 		{"ResidualNorm2, codes of other atoms", "ResidualNorm2: 2 × 2 codes of 2 × 4 signals on 3 × 4 atoms", func() { ResidualNorm2(signals, mat.NewDense(2, 2, nil), dict, nil) }},
 		{"ResidualNorm2, signals of other length", "ResidualNorm2: 2 × 3 codes of 2 × 5 signals on 3 × 4 atoms", func() { ResidualNorm2(mat.NewDense(2, 5, nil), codes, dict, nil) }},
 	} {
-		func() {
-			defer func() {
-				r := recover()
-				msg, ok := r.(string)
-				if !ok || !strings.HasPrefix(msg, "sparsecode: ") || !strings.Contains(msg, c.want) {
-					t.Errorf("%s: panic %v (%T), want a message with %q", c.name, r, r, c.want)
-				}
-			}()
-			c.f()
-		}()
+		errtest.Panics(t, c.name, "sparsecode: ", c.want, c.f)
 	}
 	for _, v := range [][]float64{nil, {}} {
 		if Normalise(v) {
