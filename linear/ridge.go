@@ -164,7 +164,10 @@ func RidgeFromProducts(ctx context.Context, A mat.Symmetric, b []float64, lambda
 		return nil, err
 	}
 	out := w.RawVector().Data
-	return out, finiteRidge(out)
+	if err := finiteRidge(out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // Predict returns wᵀx + b for every row x of X. It returns an error when X
@@ -395,7 +398,7 @@ func fitRidge(ctx context.Context, X mat.Matrix, y []float64, lambda float64, in
 func (r *ridgeData) fit(lambda float64, form ridgeForm) (*RidgeModel, error) {
 	model, err := r.fitOnce(lambda, form)
 	if err != errRidgeNonFinite {
-		return model, err
+		return model, err // fitOnce's other errors come with no model
 	}
 	e := ridgeExponent(r.yRaw)
 	model, err = r.scaled(-e).fitOnce(lambda, form)
@@ -408,10 +411,10 @@ func (r *ridgeData) fit(lambda float64, form ridgeForm) (*RidgeModel, error) {
 			v[i] = math.Ldexp(v[i], e)
 		}
 	}
-	if r.weightsOnly {
-		return model, finiteRidge(model.W, []float64{model.B})
+	if err := finiteRidge(model.W, model.LOO, []float64{model.B}); err != nil {
+		return nil, err // the results are beyond float64's range
 	}
-	return model, finiteRidge(model.W, model.LOO, []float64{model.B})
+	return model, nil
 }
 
 // ridgeExponent returns the binary exponent e of the largest |y_i|

@@ -988,4 +988,10 @@ func TestRidgeZeroXHugeY(t *testing.T) {
 	if _, err := RidgeLOOPath(ctx, mat.NewDense(3, 3, nil), y, []float64{1}, true); err == nil || !strings.Contains(err.Error(), "non-finite") {
 		t.Errorf("LOO residuals beyond float64: %v, want the non-finite error", err)
 	}
+	// Refused with no model (a non-nil model came with the error).
+	for _, form := range []ridgeForm{ridgePrimal, ridgeDual} {
+		if m, err := fitRidge(ctx, mat.NewDense(3, 2, nil), y, 1, true, form); m != nil || err == nil || !strings.Contains(err.Error(), "non-finite") {
+			t.Errorf("form %d: FitRidge of LOO residuals beyond float64: %v, %v, want no model and the non-finite error", form, m, err)
+		}
+	}
 }

@@ -360,7 +360,10 @@ func (rl *RidgeLOO) subsetDirect(ctx context.Context, rows []int, lambda float64
 	if r.intercept {
 		b -= floats.Dot(r.xMean, w)
 	}
-	return w, b, finiteRidge(w, []float64{b})
+	if err := finiteRidge(w, []float64{b}); err != nil {
+		return nil, 0, err
+	}
+	return w, b, nil
 }
 
 // subsetDual solves the dual system of the rows rows, (G_s + λI)α = y_s,
