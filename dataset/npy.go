@@ -13,6 +13,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl/internal/typednil"
 	"github.com/greedytl/greedytl/standardize"
 )
 
@@ -69,7 +70,7 @@ type npyType struct {
 //
 // A nil r is an error.
 func DecodeNPY(r io.Reader, name string) (*NPYArray, error) {
-	if r == nil {
+	if typednil.Is(r) {
 		return nil, &Error{File: name, Err: errNoReader}
 	}
 	return decodeNPY(r, name, -1)
@@ -917,7 +918,7 @@ func WriteNPYHeader(w io.Writer, descr string, shape []int) error {
 // returns an error, writing nothing, when w is nil or a dimension is
 // negative.
 func writeNPYHeader(w io.Writer, descr string, shape []int) error {
-	if w == nil {
+	if typednil.Is(w) {
 		return errors.New("dataset: no writer (nil)")
 	}
 	if slices.ContainsFunc(shape, func(d int) bool { return d < 0 }) {

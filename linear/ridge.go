@@ -87,7 +87,9 @@ const (
 // m, when X is empty, when lambda is not a finite positive number, when
 // intercept is true and m < 2 (no LOO fit is possible), and when the
 // regularised system is too ill-conditioned to solve accurately (λ tiny
-// relative to a singular XᵀX or XXᵀ), and ctx's error when ctx is done
+// relative to a singular XᵀX or XXᵀ) or a result (a weight, fitted value or
+// leave-one-out residual) is beyond float64's range — results of the order
+// of y are computed however large y/λ, and ctx's error when ctx is done
 // before it has finished (it is checked between the phases of the fit and
 // once more at its end, so that it never returns a model after ctx is
 // done); it panics when ctx is nil. X and y are not modified.
@@ -162,7 +164,10 @@ func RidgeFromProducts(ctx context.Context, A mat.Symmetric, b []float64, lambda
 		return nil, err
 	}
 	out := w.RawVector().Data
-	return out, finiteRidge(out)
+	if err := finiteRidge(out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // Predict returns wᵀx + b for every row x of X. It returns an error when X
@@ -260,19 +265,41 @@ func newRidgeData(X mat.Matrix, y []float64, intercept bool) (*ridgeData, error)
 	if err := standardize.CheckFiniteVector("y", y); err != nil {
 		return nil, fmt.Errorf("linear: ridge: %w", err)
 	}
-	r.y = append([]float64(nil), y...)
 	if intercept {
 		for i := range m {
 			floats.Add(r.xMean, r.x.RawRowView(i))
 		}
 		floats.Scale(1/float64(m), r.xMean)
-		r.yMean = floats.Sum(y) / float64(m)
 		for i := range m {
 			floats.Sub(r.x.RawRowView(i), r.xMean)
+		}
+	}
+	r.centreY()
+	return r, nil
+}
+
+// centreY sets r.y to r.yRaw, centred (and r.yMean to its mean) when r has
+// an intercept.
+func (r *ridgeData) centreY() {
+	r.y = append([]float64(nil), r.yRaw...)
+	if r.intercept {
+		r.yMean = floats.Sum(r.yRaw) / float64(r.m)
+		for i := range r.y {
 			r.y[i] -= r.yMean
 		}
 	}
-	return r, nil
+}
+
+// scaled returns a copy of r, sharing its X, whose targets are r.yRaw·2^e
+// (centred anew: r.y may hold the overflows the scaling avoids).
+func (r *ridgeData) scaled(e int) *ridgeData {
+	s := *r
+	s.yRaw = make([]float64, r.m)
+	for i, v := range r.yRaw {
+		s.yRaw[i] = math.Ldexp(v, e)
+	}
+	s.centreY()
+	return &s
 }
 
 // interrupted returns the context's error once it is done.
@@ -363,8 +390,50 @@ func fitRidge(ctx context.Context, X mat.Matrix, y []float64, lambda float64, in
 }
 
 // fit fits the model at lambda (checked) in the form chosen by form; with
-// r.weightsOnly, only W and B.
+// r.weightsOnly, only W and B. A fit whose result is not finite is fitted
+// again with y scaled (ridgeExponent): the dual form's (K + λI)⁻¹y is of
+// the order of y/λ along K's null space, which overflows for a large y at
+// a tiny λ (y = 1e300, λ = 1e-300) although the weights, fitted values and
+// residuals are of the order of y.
 func (r *ridgeData) fit(lambda float64, form ridgeForm) (*RidgeModel, error) {
+	model, err := r.fitOnce(lambda, form)
+	if err != errRidgeNonFinite {
+		return model, err // fitOnce's other errors come with no model
+	}
+	e := ridgeExponent(r.yRaw)
+	model, err = r.scaled(-e).fitOnce(lambda, form)
+	if err != nil {
+		return nil, err
+	}
+	model.B = math.Ldexp(model.B, e)
+	for _, v := range [][]float64{model.W, model.Fitted, model.LOO} {
+		for i := range v {
+			v[i] = math.Ldexp(v[i], e)
+		}
+	}
+	if err := finiteRidge(model.W, model.LOO, []float64{model.B}); err != nil {
+		return nil, err // the results are beyond float64's range
+	}
+	return model, nil
+}
+
+// ridgeExponent returns the binary exponent e of the largest |y_i|
+// (math.Frexp's: 2^(e−1) ≤ max|y_i| < 2^e), 0 when y is all zeros. Every
+// ridge result is linear in y, and y·2^−e, whose entries are below 1 in
+// magnitude, is exact (unless an entry is below 2^(e−1074)), as is scaling
+// a result back by 2^e (unless it overflows): a retry with y·2^−e
+// computes y's results without their intermediate overflows.
+func ridgeExponent(y []float64) int {
+	var top float64
+	for _, v := range y {
+		top = max(top, math.Abs(v))
+	}
+	_, e := math.Frexp(top)
+	return e
+}
+
+// fitOnce is fit without its retry.
+func (r *ridgeData) fitOnce(lambda float64, form ridgeForm) (*RidgeModel, error) {
 	intercept := r.intercept
 	var err error
 	model := &RidgeModel{Lambda: lambda, Intercept: intercept, W: make([]float64, r.d), Fitted: make([]float64, r.m), LOO: make([]float64, r.m)}
@@ -389,12 +458,15 @@ func (r *ridgeData) fit(lambda float64, form ridgeForm) (*RidgeModel, error) {
 	return model, finiteRidge(model.W, model.LOO, []float64{model.B})
 }
 
-// finiteRidge returns an error if any value is NaN or ±Inf.
+// errRidgeNonFinite is finiteRidge's error.
+var errRidgeNonFinite = errors.New("linear: ridge: non-finite result; the problem is too ill-conditioned")
+
+// finiteRidge returns errRidgeNonFinite if any value is NaN or ±Inf.
 func finiteRidge(vs ...[]float64) error {
 	for _, v := range vs {
 		for _, x := range v {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return errors.New("linear: ridge: non-finite result; the problem is too ill-conditioned")
+				return errRidgeNonFinite
 			}
 		}
 	}

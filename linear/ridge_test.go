@@ -913,3 +913,85 @@ func TestRidgeFromProducts(t *testing.T) {
 		}
 	}
 }
+
+// TestRidgeZeroXHugeY: with X = 0 the ridge fit is the intercept-only
+// model (no intercept: the zero model) at every λ, whose leave-one-out
+// residuals are y_i − mean of the others (y_i): finite for y = ±1e300 at
+// λ = 1e-300, in both forms, although the dual form's (K + λI)⁻¹y =
+// y/λ overflows (FitRidge and RidgeLOOPath refused them as "non-finite").
+// RidgeLOO's Weights and SubsetWeights (rows 0 and 1, of mean 0) give
+// that model too. ±1.7e308 with an intercept is refused: y_i − ȳ₋ᵢ
+// overflows float64.
+func TestRidgeZeroXHugeY(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct{ m, d int }{{1, 3}, {3, 3}, {4, 20}, {12, 5}} {
+		for _, intercept := range []bool{false, true} {
+			if intercept && c.m < 2 {
+				continue
+			}
+			y := make([]float64, c.m)
+			var sum float64
+			for i := range y {
+				y[i] = 1e300
+				if i%3 == 1 {
+					y[i] = -1e300
+				}
+				sum += y[i] / float64(c.m)
+			}
+			want, b := slices.Clone(y), 0.0
+			if intercept {
+				b = sum
+				for i := range want {
+					want[i] = (y[i] - sum) * float64(c.m) / float64(c.m-1)
+				}
+			}
+			x := mat.NewDense(c.m, c.d, nil)
+			for _, form := range []ridgeForm{ridgeAuto, ridgePrimal, ridgeDual} {
+				name := fmt.Sprintf("m%d d%d intercept %v form %d", c.m, c.d, intercept, form)
+				path, err := ridgeLOOPath(ctx, x, y, []float64{1e-300, 1}, intercept, form)
+				if err != nil {
+					t.Errorf("%s: RidgeLOOPath: %v", name, err)
+					continue
+				}
+				for _, pt := range path {
+					if e, ok := relClose(pt.LOO, want, 1e-14); !ok {
+						t.Errorf("%s λ=%g: LOO %v, want %v (%.3g)", name, pt.Lambda, pt.LOO, want, e)
+					}
+				}
+				model, err := fitRidge(ctx, x, y, 1e-300, intercept, form)
+				if err != nil {
+					t.Errorf("%s: FitRidge: %v", name, err)
+					continue
+				}
+				if e, ok := relClose(model.LOO, want, 1e-14); !ok || math.Abs(model.B-b) > 1e-14*math.Abs(b) || slices.ContainsFunc(model.W, func(w float64) bool { return w != 0 }) {
+					t.Errorf("%s: FitRidge W %v B %v LOO %v, want 0, %v, %v (%.3g)", name, model.W, model.B, model.LOO, b, want, e)
+				}
+				rl, err := newRidgeLOO(ctx, x, y, intercept, form)
+				if err != nil {
+					t.Fatalf("%s: NewRidgeLOO: %v", name, err)
+				}
+				w, wb, err := rl.Weights(ctx, 1e-300)
+				if err != nil || math.Abs(wb-b) > 1e-14*math.Abs(b) || slices.ContainsFunc(w, func(w float64) bool { return w != 0 }) {
+					t.Errorf("%s: Weights %v, %v, %v, want 0, %v", name, w, wb, err, b)
+				}
+				if c.m > 2 {
+					rows := []int{0, 1}
+					w, wb, err := rl.SubsetWeights(ctx, rows, 1e-300)
+					if err != nil || math.Abs(wb) > 1e-14*1e300 || slices.ContainsFunc(w, func(w float64) bool { return w != 0 }) {
+						t.Errorf("%s: SubsetWeights %v, %v, %v, want 0, 0", name, w, wb, err)
+					}
+				}
+			}
+		}
+	}
+	y := []float64{1.7e308, -1.7e308, 1.7e308}
+	if _, err := RidgeLOOPath(ctx, mat.NewDense(3, 3, nil), y, []float64{1}, true); err == nil || !strings.Contains(err.Error(), "non-finite") {
+		t.Errorf("LOO residuals beyond float64: %v, want the non-finite error", err)
+	}
+	// Refused with no model (a non-nil model came with the error).
+	for _, form := range []ridgeForm{ridgePrimal, ridgeDual} {
+		if m, err := fitRidge(ctx, mat.NewDense(3, 2, nil), y, 1, true, form); m != nil || err == nil || !strings.Contains(err.Error(), "non-finite") {
+			t.Errorf("form %d: FitRidge of LOO residuals beyond float64: %v, %v, want no model and the non-finite error", form, m, err)
+		}
+	}
+}
