@@ -1588,7 +1588,9 @@ func TestRunNamesBothSources(t *testing.T) {
 // TestRunRefusesASourcesDirectory: Run and Merge refuse to write a run into
 // a sources directory (train-sources' sources.json there) — Run given it as
 // --out in place of --sources trained sources of its own into it and wrote
-// its run there — and write nothing into it.
+// its run there — and write nothing into it. A run an earlier greedytl
+// wrote there, with its run.json or started (stopped while it trained its
+// sources), is resumed.
 func TestRunRefusesASourcesDirectory(t *testing.T) {
 	f := testFolder(t)
 	src := testSources(t, f)
@@ -1630,6 +1632,18 @@ func TestRunRefusesASourcesDirectory(t *testing.T) {
 	cfg.Out = src
 	if sum, err := Run(context.Background(), cfg); err != nil || sum.Present != sum.Cells {
 		t.Errorf("resuming a run in a sources directory: %v (%+v), want it resumed, every cell present", err, sum)
+	}
+	// So is one stopped while it trained its sources, before it wrote its
+	// run.json: its lock file and sources/ say it is a run's (startedRun).
+	started := t.TempDir()
+	writeText(t, filepath.Join(started, source.IndexFile), readText(t, filepath.Join(src, source.IndexFile)))
+	writeText(t, filepath.Join(started, dirlock.LockFile), "")
+	if err := os.Mkdir(filepath.Join(started, "sources"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Out = started
+	if sum, err := Run(context.Background(), cfg); err != nil || sum.Finished != sum.Cells {
+		t.Errorf("resuming a run started in a sources directory: %v (%+v), want it resumed, every cell run", err, sum)
 	}
 }
 
