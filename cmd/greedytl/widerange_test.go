@@ -37,37 +37,30 @@ func TestFitWarnsWideRange(t *testing.T) {
 		}
 		return writeText(t, dir, name, b.String())
 	}
-	for _, tc := range []struct {
-		x    string
-		warn bool
-	}{
-		{features("outlier.csv", 1e30), true},
-		{features("plain.csv", 5.5), false},
-	} {
-		out := filepath.Join(dir, "m.json")
-		code, stdout, stderr := cli(t, "", "fit", "--features", tc.x, "--labels", y, "--positive", "dog", "--out", out, "--json")
+	out := filepath.Join(dir, "m.json")
+	fit := func(x string) ([]warning, string) {
+		code, stdout, stderr := cli(t, "", "fit", "--features", x, "--labels", y, "--positive", "dog", "--out", out, "--json")
 		if code != 0 {
-			t.Fatalf("%s: exit %d: %s", tc.x, code, stderr)
+			t.Fatalf("%s: exit %d: %s", x, code, stderr)
 		}
-		rep, found := fitWarnings(t, stdout, "wide-range")
-		if !tc.warn {
-			if len(found) != 0 {
-				t.Errorf("%s: warns %+v", tc.x, found)
-			}
-			continue
-		}
-		if len(found) != 1 {
-			t.Fatalf("%s: %d wide-range warnings in %+v, want 1; stderr:\n%s", tc.x, len(found), rep.Warnings, stderr)
-		}
-		msg := found[0].Message
-		if !strings.HasPrefix(msg, `greedytl-auto: the values of feature 1 ("big") span a huge range`) || !strings.Contains(msg, "1 of the 5 subsample committees") ||
-			!strings.Contains(msg, "averages the other 5 committees") || !strings.Contains(stderr, "greedytl: warning: "+msg+"\n") {
-			t.Errorf("%s: warning %q: want the column, its name and the committees, on stderr:\n%s", tc.x, msg, stderr)
-		}
-		if _, err := os.Stat(out); err != nil {
-			t.Errorf("%s: the model was not written: %v", tc.x, err)
-		}
-		os.Remove(out)
+		_, found := fitWarnings(t, stdout, "wide-range")
+		return found, stderr
+	}
+	if found, _ := fit(features("plain.csv", 5.5)); len(found) != 0 {
+		t.Errorf("without the outlier: warns %+v", found)
+	}
+	os.Remove(out)
+	found, stderr := fit(features("outlier.csv", 1e30))
+	if len(found) != 1 {
+		t.Fatalf("%d wide-range warnings %+v, want 1; stderr:\n%s", len(found), found, stderr)
+	}
+	msg := found[0].Message
+	if !strings.HasPrefix(msg, `greedytl-auto: the values of feature 1 ("big") span a huge range`) || !strings.Contains(msg, "1 of the 5 subsample committees") ||
+		!strings.Contains(msg, "averages the other 5 committees") || !strings.Contains(stderr, "greedytl: warning: "+msg+"\n") {
+		t.Errorf("warning %q: want the column, its name and the committees, on stderr:\n%s", msg, stderr)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Errorf("the model was not written: %v", err)
 	}
 }
 
