@@ -2019,12 +2019,12 @@ def _outcome(f):
     return [(w.category, str(w.message)) for w in got], err
 
 
-class _Columns:
-    """An array container with column names (.columns) that is no pandas
-    DataFrame: scikit-learn 1.2 reads its names, later releases do not."""
+class _Container:
+    """An array container that is no pandas DataFrame (check_array reads
+    its values by __array__)."""
 
-    def __init__(self, a, columns):
-        self.a, self.columns = a, columns
+    def __init__(self, a):
+        self.a = a
 
     def __len__(self):
         return len(self.a)
@@ -2037,23 +2037,23 @@ class _Columns:
         return np.asarray(self.a, dtype=dtype)
 
 
-class _Interchange:
+class _Columns(_Container):
+    """An array container with column names (.columns) that is no pandas
+    DataFrame: scikit-learn 1.2 reads its names, later releases do not."""
+
+    def __init__(self, a, columns):
+        super().__init__(a)
+        self.columns = columns
+
+
+class _Interchange(_Container):
     """An array container whose column names only the dataframe
     interchange protocol gives (``__dataframe__().column_names()``):
     scikit-learn 1.2 reads none, later releases read them."""
 
     def __init__(self, a, columns):
-        self.a, self.names = a, columns
-
-    def __len__(self):
-        return len(self.a)
-
-    @property
-    def shape(self):
-        return self.a.shape
-
-    def __array__(self, dtype=None):
-        return np.asarray(self.a, dtype=dtype)
+        super().__init__(a)
+        self.names = columns
 
     def __dataframe__(self, nan_as_null=False, allow_copy=True):
         names = self.names
