@@ -205,3 +205,86 @@ func TestWriteRefusesUnwritable(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteTemporaryNeverWider: the temporary file that replaces an
+// existing one grants, from its creation, nothing the old file does not,
+// and has the old file's mode before any content is written. It was
+// created 0o666 less the umask and narrowed afterwards: another user who
+// opened it in between (an inotify watcher) kept a handle that read the
+// new content of a 0o600 file.
+func TestWriteTemporaryNeverWider(t *testing.T) {
+	for _, old := range []fs.FileMode{0o600, 0o640, 0o604} {
+		t.Run(fmt.Sprintf("%#o", old), func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "model.json")
+			makeFile(t, path, old)
+			defer syscall.Umask(syscall.Umask(0))
+			var created []fs.FileMode
+			openFile = func(name string, flag int, perm fs.FileMode) (*os.File, error) {
+				f, err := os.OpenFile(name, flag, perm)
+				if err == nil {
+					if fi, err := f.Stat(); err == nil {
+						created = append(created, fi.Mode().Perm())
+					}
+				}
+				return f, err
+			}
+			t.Cleanup(func() { openFile = os.OpenFile })
+			var before []fs.FileMode // the temporary file's mode when the content is written
+			err := Write(path, func(w io.Writer) error {
+				matches, _ := filepath.Glob(filepath.Join(dir, ".model.json.tmp-*"))
+				for _, m := range matches {
+					if fi, err := os.Stat(m); err == nil {
+						before = append(before, fi.Mode().Perm())
+					}
+				}
+				_, err := io.WriteString(w, "new")
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(created) != 1 || created[0]&0o077&^old != 0 {
+				t.Errorf("the temporary file was created with mode %#o; want none of the group's and others' bits that %#o lacks", created, old)
+			}
+			if len(before) != 1 || before[0] != old {
+				t.Errorf("the temporary file had mode %#o when its content was written; want %#o", before, old)
+			}
+		})
+	}
+}
+
+// TestWriteDoesNotFollowAPlantedLink: a symbolic link planted at the
+// temporary file's name (by another user of the directory) is not
+// followed: the temporary file is created anew (O_EXCL), under another
+// name, and the link's target is left as it was.
+func TestWriteDoesNotFollowAPlantedLink(t *testing.T) {
+	dir := t.TempDir()
+	path, victim := filepath.Join(dir, "model.json"), filepath.Join(dir, "victim")
+	makeFile(t, path, 0o644)
+	if err := os.WriteFile(victim, []byte("secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	planted := ""
+	openFile = func(name string, flag int, perm fs.FileMode) (*os.File, error) {
+		if planted == "" {
+			planted = name
+			if err := os.Symlink(victim, name); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return os.OpenFile(name, flag, perm)
+	}
+	t.Cleanup(func() { openFile = os.OpenFile })
+	if err := writeNew(path); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(victim)
+	fi, err := os.Lstat(path)
+	if string(b) != "secret" || err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("with a link planted at %s: the link's target holds %q (want secret); %s is %v, %v (want a regular file)", planted, b, path, fi.Mode(), err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "new" {
+		t.Errorf("%s holds %q, want new", path, b)
+	}
+}
