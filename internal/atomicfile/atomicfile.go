@@ -38,8 +38,9 @@ import (
 // error is returned. An error syncing the directory is returned too: path
 // has the new content but might lose it in a crash. A new file's mode is
 // 0o666 less the umask; a file replaced keeps its permission bits and,
-// where this process may give it, its group (the owner becomes this
-// process's user, as for any rename). An existing file this process may
+// where this process may give them, its group and its owner (root may:
+// a user's file root rewrites stays the user's; other users' writes make
+// it theirs, as for any rename). An existing file this process may
 // not write (mode 0o444, another user's 0o644) is refused, "permission
 // denied" as cp says, and left as it was, although the directory would
 // let a rename replace it. When path is, or links to, a device,

@@ -23,9 +23,12 @@ func mayWrite(target string, _ fs.FileInfo) error {
 var fchown = (*os.File).Chown
 
 // keepMode gives f, the temporary file that is to replace old, old's
-// group and permission bits. When the group cannot be given (this user is
-// not in it), f keeps its own and the group bits become the others' bits,
-// so that no one may do more with the new file than with the old.
+// owner where this process may give it (root: a file root rewrites stays
+// its user's, who may rewrite it again), old's group where it may give
+// that (this user is in it), and old's permission bits, in that order (a
+// change of owner clears the setuid and setgid bits). When the group
+// cannot be given, f keeps its own and the group bits become the others'
+// bits, so that no one may do more with the new file than with the old.
 func keepMode(f *os.File, old fs.FileInfo) error {
 	perm := old.Mode().Perm()
 	was, ok := old.Sys().(*syscall.Stat_t)
@@ -36,8 +39,8 @@ func keepMode(f *os.File, old fs.FileInfo) error {
 	if err != nil {
 		return err
 	}
-	if now, ok := fi.Sys().(*syscall.Stat_t); ok && now.Gid != was.Gid {
-		if fchown(f, -1, int(was.Gid)) != nil {
+	if now, ok := fi.Sys().(*syscall.Stat_t); ok && (now.Uid != was.Uid || now.Gid != was.Gid) {
+		if fchown(f, int(was.Uid), int(was.Gid)) != nil && now.Gid != was.Gid && fchown(f, -1, int(was.Gid)) != nil {
 			perm = perm&^0o070 | (perm&0o007)<<3
 		}
 	}

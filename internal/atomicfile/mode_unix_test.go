@@ -288,3 +288,32 @@ func TestWriteDoesNotFollowAPlantedLink(t *testing.T) {
 		t.Errorf("%s holds %q, want new", path, b)
 	}
 }
+
+// TestWriteAsRootKeepsTheOwner: a file root replaces keeps its owner and
+// group, so that its user may still replace it. It became root's, and the
+// user's next write was refused ("permission denied"). The user's write is
+// TestWriteRefusesUnwritable's, run as uid 65534.
+func TestWriteAsRootKeepsTheOwner(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("giving a file to another user needs root")
+	}
+	dir := otherusertest.SharedDir(t, "atomicfile-owner")
+	path := filepath.Join(dir, "model.json")
+	makeFile(t, path, 0o644)
+	if err := os.Chown(path, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeNew(path); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := fi.Sys().(*syscall.Stat_t); st.Uid != 65534 || st.Gid != 65534 || fi.Mode().Perm() != 0o644 {
+		t.Errorf("replaced by root: owner %d, group %d, mode %#o; want 65534, 65534, 0644", st.Uid, st.Gid, fi.Mode().Perm())
+	}
+	if got := otherusertest.Output(t, dir, "TestWriteRefusesUnwritable", "ATOMICFILE_WRITE="+path); got != "<nil>" {
+		t.Errorf("the file's user, writing it after root: %s; want it written", got)
+	}
+}
