@@ -27,8 +27,9 @@ var fchown = (*os.File).Chown
 // its user's, who may rewrite it again), old's group where it may give
 // that (this user is in it), and old's permission bits, in that order (a
 // change of owner clears the setuid and setgid bits). When the group
-// cannot be given, f keeps its own and the group bits become the others'
-// bits, so that no one may do more with the new file than with the old.
+// cannot be given, f keeps its own, and its group and others may do what
+// both old's group and others may (0o646 becomes 0o644, 0o640 0o600), so
+// that no one may do more with the new file than with the old.
 func keepMode(f *os.File, old fs.FileInfo) error {
 	perm := old.Mode().Perm()
 	was, ok := old.Sys().(*syscall.Stat_t)
@@ -41,7 +42,8 @@ func keepMode(f *os.File, old fs.FileInfo) error {
 	}
 	if now, ok := fi.Sys().(*syscall.Stat_t); ok && (now.Uid != was.Uid || now.Gid != was.Gid) {
 		if fchown(f, int(was.Uid), int(was.Gid)) != nil && now.Gid != was.Gid && fchown(f, -1, int(was.Gid)) != nil {
-			perm = perm&^0o070 | (perm&0o007)<<3
+			g := perm >> 3 & perm & 0o7 // what both the group and others may do
+			perm = perm&^0o077 | g<<3 | g
 		}
 	}
 	return f.Chmod(perm)

@@ -89,10 +89,11 @@ func TestWriteMode(t *testing.T) {
 }
 
 // TestWriteKeepsGroup: a file replaced keeps its group when this user may
-// give it (it took this user's group); when it may not, the group bits
-// become the others' bits, so that the new group may do no more than
-// anyone (a 0o640 file of a group this user is not in must not become
-// readable by this user's group).
+// give it (it took this user's group); when it may not, the group's and
+// the others' bits both become what both old ones allow, so that the new
+// group may do no more than anyone and no more than the old group (a
+// 0o640 file of a group this user is not in must not become readable by
+// this user's group; a 0o646 one not writable by it).
 func TestWriteKeepsGroup(t *testing.T) {
 	gid := -1
 	if os.Geteuid() == 0 {
@@ -116,6 +117,7 @@ func TestWriteKeepsGroup(t *testing.T) {
 		{"kept", 0o640, 0o640, false},
 		{"not given, 0640", 0o640, 0o600, true},
 		{"not given, 0664", 0o664, 0o644, true},
+		{"not given, 0646", 0o646, 0o644, true}, // not 0o666: the new group's members were others, who could not write
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "model.json")
