@@ -11,11 +11,15 @@ import (
 )
 
 // mayWrite returns an error when this process may not write the file
-// target, whose information fi is: access(2)'s answer, which weighs the
-// mode bits, ACLs and a read-only file system as an open for writing
-// would ("permission denied", "read-only file system").
+// target, whose information fi is: faccessat(2)'s answer for the
+// effective user and groups (AT_EACCESS), which weighs the mode bits, ACLs
+// and a read-only file system as an open for writing would ("permission
+// denied", "read-only file system"). access(2) asked for the real user's:
+// a process whose effective user differs (set-user-ID, or root that
+// changed it) was answered for the wrong one. Where the kernel lacks
+// faccessat2 (Linux before 5.8), x/sys answers from the mode bits alone.
 func mayWrite(target string, _ fs.FileInfo) error {
-	return unix.Access(target, unix.W_OK)
+	return unix.Faccessat(unix.AT_FDCWD, target, unix.W_OK, unix.AT_EACCESS)
 }
 
 // fchown changes f's owner and group: (*os.File).Chown, replaced by tests
