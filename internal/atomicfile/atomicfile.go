@@ -43,7 +43,9 @@ import (
 // it theirs, as for any rename). An existing file this process may
 // not write (mode 0o444, another user's 0o644) is refused, "permission
 // denied" as cp says, and left as it was, although the directory would
-// let a rename replace it. When path is, or links to, a device,
+// let a rename replace it; so is, saying why, another user's file in a
+// sticky directory (/tmp) not this user's, which no rename may replace
+// (unix). When path is, or links to, a device,
 // a FIFO, a socket or an open descriptor, fill writes to it directly. A
 // directory is refused.
 func Write(path string, fill func(w io.Writer) error) (err error) {

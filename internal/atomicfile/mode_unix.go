@@ -3,8 +3,10 @@
 package atomicfile
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -18,8 +20,32 @@ import (
 // a process whose effective user differs (set-user-ID, or root that
 // changed it) was answered for the wrong one. Where the kernel lacks
 // faccessat2 (Linux before 5.8), x/sys answers from the mode bits alone.
-func mayWrite(target string, _ fs.FileInfo) error {
-	return unix.Faccessat(unix.AT_FDCWD, target, unix.W_OK, unix.AT_EACCESS)
+func mayWrite(target string, fi fs.FileInfo) error {
+	if err := unix.Faccessat(unix.AT_FDCWD, target, unix.W_OK, unix.AT_EACCESS); err != nil {
+		return err
+	}
+	return stickyOther(target, fi)
+}
+
+// stickyOther returns an error, saying why, when target, whose information
+// fi is, is another user's file in a sticky directory (/tmp) that is not
+// this user's either: there only the file's owner, the directory's or root
+// may replace it (rename(2) answers "operation not permitted"), whatever
+// the file's mode lets this user write.
+func stickyOther(target string, fi fs.FileInfo) error {
+	euid := os.Geteuid()
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if euid == 0 || !ok || int(st.Uid) == euid {
+		return nil
+	}
+	di, err := os.Stat(filepath.Dir(target))
+	if err != nil || di.Mode()&fs.ModeSticky == 0 {
+		return nil // a directory that cannot be seen: the rename will say
+	}
+	if ds, ok := di.Sys().(*syscall.Stat_t); ok && int(ds.Uid) == euid {
+		return nil
+	}
+	return fmt.Errorf("%w: it belongs to another user in a sticky directory", fs.ErrPermission)
 }
 
 // fchown changes f's owner and group: (*os.File).Chown, replaced by tests

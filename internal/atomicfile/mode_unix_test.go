@@ -319,3 +319,64 @@ func TestWriteAsRootKeepsTheOwner(t *testing.T) {
 		t.Errorf("the file's user, writing it after root: %s; want it written", got)
 	}
 }
+
+// TestWriteRefusesInAStickyDirectory: in a sticky directory (/tmp) that is
+// not this user's, another user's file is refused before anything is
+// written, saying why, though its mode lets this user write it: only its
+// owner may replace it there. The rename failed ("replacing it: operation
+// not permitted"). This user's own file there is replaced, and so is
+// another user's in a sticky directory of this user's. As root, the
+// writer is uid 65534 (TestWriteRefusesUnwritable's).
+func TestWriteRefusesInAStickyDirectory(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("another user's file needs root to make")
+	}
+	dir := otherusertest.SharedDir(t, "atomicfile-sticky")
+	if err := os.Chmod(dir, 0o777|fs.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	// A sticky directory of uid 65534's, in which it may replace any file.
+	its := filepath.Join(dir, "its")
+	if err := os.Mkdir(its, 0o777|fs.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(its, 0o777|fs.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(its, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		dir   string
+		owner int
+		want  string // "": written
+	}{
+		{"another user's 0666", dir, 0, ": permission denied: it belongs to another user in a sticky directory"},
+		{"the user's own 0666", dir, 65534, ""},
+		{"another user's 0666 in the user's directory", its, 0, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(c.dir, strings.ReplaceAll(c.name, " ", "-")+".json")
+			makeFile(t, path, 0o666)
+			if c.owner != 0 {
+				if err := os.Chown(path, c.owner, c.owner); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := otherusertest.Output(t, dir, "TestWriteRefusesUnwritable", "ATOMICFILE_WRITE="+path)
+			want, content := "<nil>", "new"
+			if c.want != "" {
+				want, content = path+c.want, "old"
+			}
+			if b, _ := os.ReadFile(path); got != want || string(b) != content {
+				t.Errorf("uid 65534 writing %s: %s, the file holds %q; want %s, %q", path, got, b, want, content)
+			}
+		})
+	}
+	for _, d := range []string{dir, its} {
+		if matches, _ := filepath.Glob(filepath.Join(d, ".*.tmp-*")); len(matches) != 0 {
+			t.Errorf("left %v", matches)
+		}
+	}
+}
