@@ -411,7 +411,7 @@ func (r *ridgeData) fit(lambda float64, form ridgeForm) (*RidgeModel, error) {
 			v[i] = math.Ldexp(v[i], e)
 		}
 	}
-	if err := finiteRidge(model.W, model.LOO, []float64{model.B}); err != nil {
+	if err := finiteRidge(model.W, model.Fitted, model.LOO, []float64{model.B}); err != nil {
 		return nil, err // the results are beyond float64's range
 	}
 	return model, nil
@@ -455,7 +455,7 @@ func (r *ridgeData) fitOnce(lambda float64, form ridgeForm) (*RidgeModel, error)
 	for i := range r.m {
 		model.LOO[i] = (r.yRaw[i] - model.Fitted[i]) / oneMinusH[i]
 	}
-	return model, finiteRidge(model.W, model.LOO, []float64{model.B})
+	return model, finiteRidge(model.W, model.Fitted, model.LOO, []float64{model.B})
 }
 
 // errRidgeNonFinite is finiteRidge's error.

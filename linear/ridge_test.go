@@ -995,3 +995,30 @@ func TestRidgeZeroXHugeY(t *testing.T) {
 		}
 	}
 }
+
+// TestFitRidgeFittedBeyondRange: a fit whose fitted values are beyond
+// float64's range is refused, with no model, as FitRidge's doc says — here
+// the weights, intercept and leave-one-out residuals are finite (the
+// first pass overflows and the fit is retried with y scaled): x_i = i −
+// 9.5, y = +1.3e308 on the first half and −1.3e308 on the second, whose
+// least-squares line reaches ±1.86e308 at the ends. (The retry's scaled
+// fitted values, scaled back, came out as ±Inf with no error.)
+func TestFitRidgeFittedBeyondRange(t *testing.T) {
+	ctx := context.Background()
+	const n = 20
+	x := mat.NewDense(n, 1, nil)
+	y := make([]float64, n)
+	for i := range n {
+		x.Set(i, 0, float64(i)-float64(n-1)/2)
+		y[i] = 1.3e308
+		if i >= n/2 {
+			y[i] = -1.3e308
+		}
+	}
+	for _, form := range []ridgeForm{ridgeAuto, ridgePrimal, ridgeDual} {
+		m, err := fitRidge(ctx, x, y, 1e-6, true, form)
+		if m != nil || err == nil || !strings.Contains(err.Error(), "non-finite") {
+			t.Errorf("form %d: %+v, %v; want no model and the non-finite error", form, m, err)
+		}
+	}
+}
