@@ -1022,3 +1022,57 @@ func TestFitRidgeFittedBeyondRange(t *testing.T) {
 		}
 	}
 }
+
+// TestFitRidgeDualLOOAtTinyLambda: the dual form's leave-one-out residuals
+// are the brute-force refits' (ridgeBruteLOO) to rounding at a tiny λ,
+// where the residuals y − ŷ = λQα are tiny against y: computed as
+// y − Fitted they lost about ε·|y|/λ (a relative error of 1e-3 at
+// λ = 1e-12 on N(0, 1) data), and with X ~ 1e10 and y ~ 1e300 at λ = 1e-3
+// all of it (LOO = 0, against ~1e300). The brute force of the second
+// problem is that of X·2^−33, y·2^−1000 and λ·2^−66 scaled back by 2^1000
+// (the same fits: ridge with X/c and λ/c² has weights c·w).
+func TestFitRidgeDualLOOAtTinyLambda(t *testing.T) {
+	ctx := context.Background()
+	x, y := ridgeRandom(11, 6, 40, 0)
+	big, bigY := ridgeRandom(12, 4, 10, 0)
+	big.Scale(math.Ldexp(1, 33), big)
+	for i := range bigY {
+		bigY[i] = math.Ldexp(bigY[i], 1000)
+	}
+	for _, intercept := range []bool{false, true} {
+		for _, lambda := range []float64{1e-8, 1e-12} {
+			model, err := FitRidge(ctx, x, y, lambda, intercept)
+			if err != nil {
+				t.Fatalf("intercept %v λ %g: %v", intercept, lambda, err)
+			}
+			want := ridgeBruteLOO(t, x, y, lambda, intercept)
+			if e, ok := relClose(model.LOO, want, 1e-12); !ok {
+				t.Errorf("intercept %v λ %g: LOO %v, want %v (%.3g)", intercept, lambda, model.LOO, want, e)
+			}
+		}
+		model, err := FitRidge(ctx, big, bigY, 1e-3, intercept)
+		if err != nil {
+			t.Fatalf("X ~ 1e10, intercept %v: %v", intercept, err)
+		}
+		small := mat.DenseCopyOf(big)
+		small.Scale(math.Ldexp(1, -33), big)
+		smallY := slices.Clone(bigY)
+		for i := range smallY {
+			smallY[i] = math.Ldexp(smallY[i], -1000)
+		}
+		want := ridgeBruteLOO(t, small, smallY, math.Ldexp(1e-3, -66), intercept)
+		for i := range want {
+			want[i] = math.Ldexp(want[i], 1000)
+		}
+		var top float64
+		for _, v := range want {
+			top = max(top, math.Abs(v))
+		}
+		for i := range want {
+			if math.Abs(model.LOO[i]-want[i]) > 1e-12*top {
+				t.Errorf("X ~ 1e10, intercept %v: LOO %v, want %v", intercept, model.LOO, want)
+				break
+			}
+		}
+	}
+}
