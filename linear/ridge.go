@@ -132,7 +132,9 @@ func FitRidgeWeights(ctx context.Context, X mat.Matrix, y []float64, lambda floa
 // whatever the number of rows. It returns an error when A and b disagree in
 // size or hold NaN or ±Inf, when lambda is not a finite positive number,
 // when A + λI is not positive definite or too ill-conditioned to solve
-// accurately (FitRidge's bound), and ctx's. A and b are not modified.
+// accurately (FitRidge's bound), when a weight is beyond float64's range
+// (the products are solved as given: no rescaling as in FitRidge), and
+// ctx's. A and b are not modified.
 func RidgeFromProducts(ctx context.Context, A mat.Symmetric, b []float64, lambda float64) ([]float64, error) {
 	if err := fitctx.Start(ctx, ridgeCaller); err != nil {
 		return nil, err
@@ -420,9 +422,11 @@ func (r *ridgeData) fit(lambda float64, form ridgeForm) (*RidgeModel, error) {
 // ridgeExponent returns the binary exponent e of the largest |y_i|
 // (math.Frexp's: 2^(e−1) ≤ max|y_i| < 2^e), 0 when y is all zeros. Every
 // ridge result is linear in y, and y·2^−e, whose entries are below 1 in
-// magnitude, is exact (unless an entry is below 2^(e−1074)), as is scaling
-// a result back by 2^e (unless it overflows): a retry with y·2^−e
-// computes y's results without their intermediate overflows.
+// magnitude, is exact — except an entry below 2^(e−1022) in magnitude,
+// which becomes subnormal and keeps only the bits above 2^−1074 (at or
+// below about 2^(e−1075) it becomes 0) — as is scaling a result back by
+// 2^e (unless it overflows): a retry with y·2^−e computes y's results
+// without their intermediate overflows.
 func ridgeExponent(y []float64) int {
 	var top float64
 	for _, v := range y {
@@ -454,8 +458,13 @@ func (r *ridgeData) fitOnce(lambda float64, form ridgeForm) (*RidgeModel, error)
 	return model, finiteRidge(model.W, model.Fitted, model.LOO, []float64{model.B})
 }
 
-// errRidgeNonFinite is finiteRidge's error.
-var errRidgeNonFinite = errors.New("linear: ridge: non-finite result; the problem is too ill-conditioned")
+// errRidgeNonFinite is finiteRidge's error. The fits from the rows reach
+// it for results that are themselves beyond float64's range: they retry
+// an intermediate overflow with y scaled (fit, RidgeLOO.Path), and refuse
+// an ill-conditioned system before solving it (ridgeFactorize,
+// ridgeCheckCond). RidgeFromProducts, which does not rescale, may also
+// reach it by an overflow of its Cholesky solve's intermediate values.
+var errRidgeNonFinite = errors.New("linear: ridge: non-finite result: a weight, the intercept, a fitted value or a leave-one-out residual is beyond float64's range (about ±1.8e308)")
 
 // finiteRidge returns errRidgeNonFinite if any value is NaN or ±Inf.
 func finiteRidge(vs ...[]float64) error {
