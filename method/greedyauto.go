@@ -305,7 +305,7 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 		}
 		return nil
 	})
-	if err != nil {
+	if err = poolError(ctx, err); err != nil {
 		return nil, err
 	}
 	// The ridge member of each subsample: at the whole sample's λ, on the
@@ -329,7 +329,7 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 		ridgeW[k], ridgeB[k] = w, b-ybar/float64(len(keeps[k]))
 		return nil
 	})
-	if err != nil {
+	if err = poolError(ctx, err); err != nil {
 		return nil, err
 	}
 	// Summed (and tallied) in the order of the samples, whatever the order
@@ -498,6 +498,18 @@ func ridgeLambdaSample(y []float64, limit int) []int {
 	}
 	slices.Sort(rows)
 	return rows
+}
+
+// poolError returns err, the error of parallel.For over a fit's items, or
+// ctx.Err() once ctx is done: For returns ctx's cause then, which a
+// caller's context.WithCancelCause makes any error (not naming the method,
+// perhaps not context.Canceled), where a fit returns ctx.Err() wrapped
+// (Method.Fit's rule, as every other method's checks do).
+func poolError(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
 }
 
 // newGram computes greedytl-auto's shared cross-products: greedytl.NewGram,

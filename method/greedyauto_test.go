@@ -5,11 +5,13 @@ import (
 	"cmp"
 	"context"
 	"encoding/binary"
+	"errors"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/greedytl/greedytl"
@@ -845,5 +847,30 @@ func TestGreedyAutoGramStopsWithThePool(t *testing.T) {
 	}
 	if given[0].Err() == nil || ctx.Err() != nil {
 		t.Errorf("NewGram's context: %v once Fit has returned, Fit's %v: want the pool's, done, and Fit's not", given[0].Err(), ctx.Err())
+	}
+}
+
+// TestGreedyAutoCancelledWithACause: a caller's context cancelled with a
+// cause of its own while the committees' pool runs (here as the shared
+// cross-products are computed) gives Fit's error for any cancellation:
+// context.Canceled wrapped, naming the method, as every other method's
+// checks give it. Before, the pool's error, ctx's cause, was returned as
+// it was ("custom cause", not context.Canceled).
+func TestGreedyAutoCancelledWithACause(t *testing.T) {
+	defer func(r int, f func(context.Context, mat.Matrix, mat.Matrix, []float64) (*greedytl.Gram, error)) {
+		gramRoute, newGram = r, f
+	}(gramRoute, newGram)
+	gramRoute = gramAlways
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cause := errors.New("custom cause")
+	newGram = func(gctx context.Context, X, H mat.Matrix, y []float64) (*greedytl.Gram, error) {
+		cancel(cause)
+		<-gctx.Done()
+		return greedytl.NewGram(gctx, X, H, y)
+	}
+	train := clusteredProblem(rand.New(rand.NewPCG(3, 30)), 40, 8, 4)
+	model, err := newGreedyAuto().Fit(ctx, train, Extra{})
+	if model != nil || !errors.Is(err, context.Canceled) || errors.Is(err, cause) || !strings.Contains(err.Error(), "greedytl-auto") {
+		t.Errorf("error %v (model %v): want context.Canceled, naming greedytl-auto, not the cause", err, model != nil)
 	}
 }
