@@ -58,7 +58,12 @@ var autoGammas = []float64{1, 0.5}
 // larger class (the negatives when the classes are of equal size): 1 + m₋
 // committees with fewer positives than negatives — the delete-one
 // jackknife of bagging, over the plentiful class only: leaving out one of
-// 2 positives would halve the target's evidence. With more than 10
+// 2 positives would halve the target's evidence. With at most 3 examples
+// in the larger class (minSubsampleKept) there is no subsample and the
+// model is the whole sample's committee alone: a subsample would keep too
+// few examples of that class to tell columns apart (measured at 1 positive
+// against 2 and 3 negatives; 2 against 3, 3 against 3 and 3 against 2
+// follow the rule unmeasured). With more than 10
 // examples in that class, each of 10 subsamples leaves out a tenth of it
 // (interleaved folds of its rows sorted by a hash of their values), so a
 // fit costs at most 11 committees. Every fit reads the rows in that
