@@ -266,7 +266,7 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 				return nil
 			}
 			var err error
-			ridge, ridgeLambda, _, err = ridgeLambdaByLOO(ctx, Z, train.Y, nil)
+			ridge, ridgeLambda, _, err = ridgeMemberLOO(ctx, Z, train.Y, nil)
 			if err == nil {
 				// Z is centred: the weights of ridge with an intercept
 				// are those of ridge without one (rls-srcfeat's).
@@ -504,6 +504,11 @@ func ridgeLambdaSample(y []float64, limit int) []int {
 	slices.Sort(rows)
 	return rows
 }
+
+// ridgeMemberLOO chooses the λ of greedytl-auto's ridge member, bagged
+// (one fit per committee): ridgeLambdaByLOO, a variable tests replace to
+// make the member fail beside a committee in progress.
+var ridgeMemberLOO = ridgeLambdaByLOO
 
 // poolError returns err, the error of parallel.For over a fit's items, or
 // ctx.Err() once ctx is done: For returns ctx's cause then, which a

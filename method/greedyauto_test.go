@@ -10,9 +10,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/parallel"
@@ -823,30 +825,62 @@ func TestRidgeAtOrAbove(t *testing.T) {
 // are computed with the context of the pool that fits the committees
 // (parallel.For's, which the first item that fails cancels, stopping the
 // others: internal/parallel's TestForStopsAtFirstError), not with Fit's
-// own, which a failing sibling leaves running: the context NewGram is
-// given is done once Fit has returned, while Fit's is not. Before, it was
-// Fit's context, and the computation ran on after a sibling failed.
+// own, which a failing sibling leaves running. On two workers (a problem
+// of m·N = MinWork values), NewGram waits for its context while the ridge
+// member, item 0 beside it, fails: the context must be cancelled then,
+// with that failure as its cause, and Fit return the failure; Fit's own
+// context stays live. Before, it was Fit's context: NewGram waited to its
+// timeout (as it does with Fit's context wrapped in a WithCancel of Fit's
+// own, cancelled as Fit returns, a mutant that passed when this test only
+// asked for a context done once Fit had returned).
 func TestGreedyAutoGramStopsWithThePool(t *testing.T) {
-	defer func(r int, f func(context.Context, mat.Matrix, mat.Matrix, []float64) (*greedytl.Gram, error)) {
-		gramRoute, newGram = r, f
-	}(gramRoute, newGram)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	defer func(r int, f func(context.Context, mat.Matrix, mat.Matrix, []float64) (*greedytl.Gram, error), l func(context.Context, *mat.Dense, []float64, []float64) (*linear.RidgeLOO, float64, []float64, error)) {
+		gramRoute, newGram, ridgeMemberLOO = r, f, l
+	}(gramRoute, newGram, ridgeMemberLOO)
 	gramRoute = gramAlways
-	var given []context.Context
+	sibling := errors.New("the ridge member failed")
+	waiting := make(chan struct{})
+	var (
+		calls    int
+		timedOut bool
+		cause    error
+	)
 	newGram = func(ctx context.Context, X, H mat.Matrix, y []float64) (*greedytl.Gram, error) {
-		given = append(given, ctx) // once: gramOf's sync.Once
+		calls++ // once: gramOf's sync.Once
+		close(waiting)
+		select {
+		case <-ctx.Done():
+			cause = context.Cause(ctx)
+		case <-time.After(10 * time.Second):
+			timedOut = true
+		}
 		return greedytl.NewGram(ctx, X, H, y)
+	}
+	ridgeMemberLOO = func(context.Context, *mat.Dense, []float64, []float64) (*linear.RidgeLOO, float64, []float64, error) {
+		select {
+		case <-waiting:
+		case <-time.After(10 * time.Second):
+			return nil, 0, nil, errors.New("NewGram was not called beside the ridge member")
+		}
+		return nil, 0, nil, sibling
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	train := clusteredProblem(rand.New(rand.NewPCG(3, 30)), 40, 8, 4)
-	if _, err := newGreedyAuto().Fit(ctx, train, Extra{}); err != nil {
-		t.Fatal(err)
+	const m, d, n = 40, 2000, 500
+	if parallel.Workers(m*(d+n), 0) != 0 || unbaggedRidge(m, d+n) {
+		t.Fatal("the problem should run on GOMAXPROCS workers with a ridge member per committee")
 	}
-	if len(given) != 1 {
-		t.Fatalf("NewGram called %d times, want once", len(given))
+	train := clusteredProblem(rand.New(rand.NewPCG(3, 30)), m, d, n)
+	_, err := newGreedyAuto().Fit(ctx, train, Extra{})
+	if !errors.Is(err, sibling) {
+		t.Errorf("Fit's error %v, want the ridge member's", err)
 	}
-	if given[0].Err() == nil || ctx.Err() != nil {
-		t.Errorf("NewGram's context: %v once Fit has returned, Fit's %v: want the pool's, done, and Fit's not", given[0].Err(), ctx.Err())
+	if calls != 1 {
+		t.Fatalf("NewGram called %d times, want once", calls)
+	}
+	if timedOut || !errors.Is(cause, sibling) || ctx.Err() != nil {
+		t.Errorf("NewGram's context: timed out %v, cause %v; Fit's %v: want the pool's, cancelled by the ridge member's failure, and Fit's live", timedOut, cause, ctx.Err())
 	}
 }
 
