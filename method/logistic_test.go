@@ -468,6 +468,28 @@ func TestL1LogisticSpec(t *testing.T) {
 	}
 }
 
+// looFailingFolds returns 12 examples, labels alternating ±1, whose
+// leave-one-out folds 0, …, k−1 fail standardising: column j < k holds
+// j+1 plus i·1e-10 in example i, but 1e300 in example j, which, left out,
+// standardises to about 3e309 with the others' statistics (every other
+// fold keeps it and standardises); a last column holds sin(i).
+func looFailingFolds(k int) (*mat.Dense, []float64) {
+	const m = 12
+	raw := mat.NewDense(m, k+1, nil)
+	y := make([]float64, m)
+	for i := range m {
+		for j := range k {
+			raw.Set(i, j, float64(j+1)+float64(i)*1e-10)
+		}
+		raw.Set(i, k, math.Sin(float64(i)))
+		y[i] = float64(1 - 2*(i%2))
+	}
+	for j := range k {
+		raw.Set(j, j, 1e300)
+	}
+	return raw, y
+}
+
 // TestLogisticLOOStopsAtFailingFold: the first leave-one-out fold that
 // fails stops the others. Example 0's feature is 1e300 where the others'
 // are 1 apart by 1e-10: without it the column's standard deviation is
@@ -477,15 +499,7 @@ func TestL1LogisticSpec(t *testing.T) {
 // solves, 9 C each).
 func TestLogisticLOOStopsAtFailingFold(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	const m = 12
-	raw := mat.NewDense(m, 2, nil)
-	y := make([]float64, m)
-	for i := range m {
-		raw.Set(i, 0, 1+float64(i)*1e-10)
-		raw.Set(i, 1, math.Sin(float64(i)))
-		y[i] = float64(1 - 2*(i%2))
-	}
-	raw.Set(0, 0, 1e300)
+	raw, y := looFailingFolds(1)
 	for _, name := range []string{"l1-logistic", "elastic-net"} {
 		meth, err := New(name)
 		if err != nil {
@@ -509,17 +523,7 @@ func TestLogisticLOOStopsAtFailingFold(t *testing.T) {
 // their timing (before, parallel.For gave fold 1's, the first in time).
 func TestLogisticLOOErrorIsTheLowestFold(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	const m = 12
-	raw := mat.NewDense(m, 3, nil)
-	y := make([]float64, m)
-	for i := range m {
-		raw.Set(i, 0, 1+float64(i)*1e-10)
-		raw.Set(i, 1, 2+float64(i)*1e-10)
-		raw.Set(i, 2, math.Sin(float64(i)))
-		y[i] = float64(1 - 2*(i%2))
-	}
-	raw.Set(0, 0, 1e300)
-	raw.Set(1, 1, 1e300)
+	raw, y := looFailingFolds(2)
 	real := looFold
 	defer func() { looFold = real }()
 	var failed1 chan struct{}

@@ -28,18 +28,7 @@ func For(ctx context.Context, n, workers int, work func(ctx context.Context, i i
 			}
 		})
 	}
-feed:
-	for i := range n {
-		if ctx.Err() != nil {
-			break
-		}
-		select {
-		case items <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(items)
+	feed(ctx, n, items, nil)
 	wg.Wait()
 	return context.Cause(ctx)
 }
@@ -95,25 +84,30 @@ func ForLowest(ctx context.Context, n, workers int, work func(ctx context.Contex
 			}
 		})
 	}
-feed:
-	for i := range n {
-		if ctx.Err() != nil {
-			break
-		}
-		select {
-		case items <- i:
-		case <-ctx.Done():
-			break feed
-		case <-failed:
-			break feed
-		}
-	}
-	close(items)
+	feed(ctx, n, items, failed)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	return lowErr
+}
+
+// feed hands the items 0, …, n−1 out on items, in order, until ctx is
+// done or stop is closed (a nil stop: never), then closes items.
+func feed(ctx context.Context, n int, items chan<- int, stop <-chan struct{}) {
+	defer close(items)
+	for i := range n {
+		if ctx.Err() != nil {
+			return
+		}
+		select {
+		case items <- i:
+		case <-ctx.Done():
+			return
+		case <-stop:
+			return
+		}
+	}
 }
 
 // MinWork is the size of a job's input, in values (rows × columns), below
