@@ -284,15 +284,42 @@ func isSkippable(line []byte) bool {
 
 // detectSep picks a file's field separator from its first content line:
 // ',' if the line has a comma, else '\t' if it has a tab, else 0 (runs of
-// blanks).
+// blanks); but '\t' where every comma is inside a quoted field between
+// tabs (tabQuotedCommas): a tab-separated header of names holding commas,
+// quoted, as FormatHeaderCell writes predict --scores's class names.
+// Python's csv.Sniffer, which pandas' read_csv(sep=None) asks, tells the
+// separator of such a line the same way, from the characters next to its
+// quoted fields.
 func detectSep(line []byte) byte {
+	comma, tab := bytes.IndexByte(line, ',') >= 0, bytes.IndexByte(line, '\t') >= 0
 	switch {
-	case bytes.IndexByte(line, ',') >= 0:
+	case comma && tab && tabQuotedCommas(line):
+		return '\t'
+	case comma:
 		return ','
-	case bytes.IndexByte(line, '\t') >= 0:
+	case tab:
 		return '\t'
 	}
 	return 0
+}
+
+// tabQuotedCommas reports whether line, split at tabs, is fields whose
+// commas are all inside quotes ("a,b"): no unquoted field holds one, and
+// the line splits (no unterminated quote, nothing but blanks between a
+// closing quote and the next tab).
+func tabQuotedCommas(line []byte) bool {
+	var scratch []byte
+	var quoted []bool
+	fields, err := splitQuoted(nil, line, '\t', &scratch, &quoted)
+	if err != nil {
+		return false
+	}
+	for j, f := range fields {
+		if !quoted[j] && bytes.IndexByte(f, ',') >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // directiveSeps are the separators Excel's directive line may name

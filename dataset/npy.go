@@ -852,10 +852,16 @@ func (a *NPYArray) vector(name string) ([]float64, error) {
 // WriteNPY writes m to w in .npy format version 1.0: dtype '<f8', C order,
 // shape (r, c), the header padded to a multiple of 64 bytes as NumPy pads it.
 // It returns an error, writing nothing, when w or m is nil, m is a nil
-// pointer or an empty matrix (the zero mat.Dense), and when w fails.
+// pointer or an empty matrix (the zero mat.Dense), or m holds a NaN or an
+// infinity (a *standardize.NonFiniteError naming its row and column, as
+// NPYRowWriter refuses one: the readers here refuse it too), and when w
+// fails.
 func WriteNPY(w io.Writer, m mat.Matrix) error {
 	if standardize.Absent(m) {
 		return errors.New("dataset: WriteNPY: no matrix (nil or empty)")
+	}
+	if err := standardize.CheckFinite("", m); err != nil {
+		return fmt.Errorf("dataset: WriteNPY: %w", err)
 	}
 	r, c := m.Dims()
 	if err := writeNPYHeader(w, "<f8", []int{r, c}); err != nil {
