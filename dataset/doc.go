@@ -53,7 +53,8 @@
 // one, such as a nil *bytes.Buffer) or matrix, labels that do
 // not match the rows, a negative shape, a dtype the readers do not read, a
 // nil *Folder or *NPYRowWriter given a method with an error result; only a
-// method called on a nil *Classes, and Folder.Rows, panic.
+// method called on a nil *Classes, Folder.Rows, and FeatureRows.RowTo and
+// FeatureRows.Bytes called on a nil *FeatureRows (whose Len is 0), panic.
 //
 // # Design notes
 //

@@ -132,7 +132,9 @@ func FitRidgeWeights(ctx context.Context, X mat.Matrix, y []float64, lambda floa
 // whatever the number of rows. It returns an error when A and b disagree in
 // size or hold NaN or ±Inf, when lambda is not a finite positive number,
 // when A + λI is not positive definite or too ill-conditioned to solve
-// accurately (FitRidge's bound), and ctx's. A and b are not modified.
+// accurately (FitRidge's bound), when a weight is beyond float64's range
+// (the products are solved as given: no rescaling as in FitRidge), and
+// ctx's. A and b are not modified.
 func RidgeFromProducts(ctx context.Context, A mat.Symmetric, b []float64, lambda float64) ([]float64, error) {
 	if err := fitctx.Start(ctx, ridgeCaller); err != nil {
 		return nil, err
@@ -411,7 +413,7 @@ func (r *ridgeData) fit(lambda float64, form ridgeForm) (*RidgeModel, error) {
 			v[i] = math.Ldexp(v[i], e)
 		}
 	}
-	if err := finiteRidge(model.W, model.LOO, []float64{model.B}); err != nil {
+	if err := finiteRidge(model.W, model.Fitted, model.LOO, []float64{model.B}); err != nil {
 		return nil, err // the results are beyond float64's range
 	}
 	return model, nil
@@ -420,9 +422,11 @@ func (r *ridgeData) fit(lambda float64, form ridgeForm) (*RidgeModel, error) {
 // ridgeExponent returns the binary exponent e of the largest |y_i|
 // (math.Frexp's: 2^(e−1) ≤ max|y_i| < 2^e), 0 when y is all zeros. Every
 // ridge result is linear in y, and y·2^−e, whose entries are below 1 in
-// magnitude, is exact (unless an entry is below 2^(e−1074)), as is scaling
-// a result back by 2^e (unless it overflows): a retry with y·2^−e
-// computes y's results without their intermediate overflows.
+// magnitude, is exact — except an entry below 2^(e−1022) in magnitude,
+// which becomes subnormal and keeps only the bits above 2^−1074 (at or
+// below about 2^(e−1075) it becomes 0) — as is scaling a result back by
+// 2^e (unless it overflows): a retry with y·2^−e computes y's results
+// without their intermediate overflows.
 func ridgeExponent(y []float64) int {
 	var top float64
 	for _, v := range y {
@@ -437,11 +441,10 @@ func (r *ridgeData) fitOnce(lambda float64, form ridgeForm) (*RidgeModel, error)
 	intercept := r.intercept
 	var err error
 	model := &RidgeModel{Lambda: lambda, Intercept: intercept, W: make([]float64, r.d), Fitted: make([]float64, r.m), LOO: make([]float64, r.m)}
-	var oneMinusH []float64
 	if r.primal(form) {
-		oneMinusH, err = r.fitPrimal(lambda, model)
+		err = r.fitPrimal(lambda, model)
 	} else {
-		oneMinusH, err = r.fitDual(lambda, model)
+		err = r.fitDual(lambda, model)
 	}
 	if err != nil {
 		return nil, err
@@ -452,14 +455,16 @@ func (r *ridgeData) fitOnce(lambda float64, form ridgeForm) (*RidgeModel, error)
 	if r.weightsOnly {
 		return model, finiteRidge(model.W, []float64{model.B})
 	}
-	for i := range r.m {
-		model.LOO[i] = (r.yRaw[i] - model.Fitted[i]) / oneMinusH[i]
-	}
-	return model, finiteRidge(model.W, model.LOO, []float64{model.B})
+	return model, finiteRidge(model.W, model.Fitted, model.LOO, []float64{model.B})
 }
 
-// errRidgeNonFinite is finiteRidge's error.
-var errRidgeNonFinite = errors.New("linear: ridge: non-finite result; the problem is too ill-conditioned")
+// errRidgeNonFinite is finiteRidge's error. The fits from the rows reach
+// it for results that are themselves beyond float64's range: they retry
+// an intermediate overflow with y scaled (fit, RidgeLOO.Path), and refuse
+// an ill-conditioned system before solving it (ridgeFactorize,
+// ridgeCheckCond). RidgeFromProducts, which does not rescale, may also
+// reach it by an overflow of its Cholesky solve's intermediate values.
+var errRidgeNonFinite = errors.New("linear: ridge: non-finite result: a weight, the intercept, a fitted value or a leave-one-out residual is beyond float64's range (about ±1.8e308)")
 
 // finiteRidge returns errRidgeNonFinite if any value is NaN or ±Inf.
 func finiteRidge(vs ...[]float64) error {
@@ -503,25 +508,26 @@ func (r *ridgeData) factorize(g *mat.SymDense, lambda float64) (*mat.Cholesky, e
 	return chol, nil
 }
 
-// fitPrimal solves (X_cᵀX_c + λI)w = X_cᵀy_c, sets W and Fitted and returns
-// 1 − H_ii, H_ii = [1/m] + x_ciᵀ(X_cᵀX_c + λI)⁻¹x_ci.
-func (r *ridgeData) fitPrimal(lambda float64, model *RidgeModel) ([]float64, error) {
+// fitPrimal solves (X_cᵀX_c + λI)w = X_cᵀy_c and sets W and, unless
+// r.weightsOnly, Fitted and LOO = (y − Fitted)/(1 − H_ii),
+// H_ii = [1/m] + x_ciᵀ(X_cᵀX_c + λI)⁻¹x_ci.
+func (r *ridgeData) fitPrimal(lambda float64, model *RidgeModel) error {
 	g, err := r.gram(r.x, true)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	chol, err := r.factorize(g, lambda)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var rhs, w mat.VecDense
 	rhs.MulVec(r.x.T(), mat.NewVecDense(r.m, r.y))
 	if err := chol.SolveVecTo(&w, &rhs); err != nil {
-		return nil, fmt.Errorf("linear: ridge: %w", err)
+		return fmt.Errorf("linear: ridge: %w", err)
 	}
 	copy(model.W, w.RawVector().Data)
 	if r.weightsOnly {
-		return nil, nil
+		return nil
 	}
 	fitted := mat.NewVecDense(r.m, model.Fitted)
 	fitted.MulVec(r.x, &w)
@@ -530,12 +536,11 @@ func (r *ridgeData) fitPrimal(lambda float64, model *RidgeModel) ([]float64, err
 	chol.UTo(&u)
 	var t mat.Dense
 	if err := u.SolveTo(&t, true, r.x.T()); err != nil {
-		return nil, fmt.Errorf("linear: ridge: %w", err)
+		return fmt.Errorf("linear: ridge: %w", err)
 	}
 	if err := r.interrupted(); err != nil {
-		return nil, err
+		return err
 	}
-	oneMinusH := make([]float64, r.m)
 	for i := range r.m {
 		model.Fitted[i] += r.yMean
 		var s float64
@@ -545,17 +550,23 @@ func (r *ridgeData) fitPrimal(lambda float64, model *RidgeModel) ([]float64, err
 		if r.intercept {
 			s += 1 / float64(r.m)
 		}
-		oneMinusH[i] = 1 - s
-		if oneMinusH[i] < ridgeMinOneMinusH {
-			return nil, fmt.Errorf("linear: ridge: row %d has leverage %.17g ≈ 1 (λ = %g too small for d < m); its leave-one-out residual is undefined", i, s, lambda)
+		oneMinusH := 1 - s
+		if oneMinusH < ridgeMinOneMinusH {
+			return fmt.Errorf("linear: ridge: row %d has leverage %.17g ≈ 1 (λ = %g too small for d < m); its leave-one-out residual is undefined", i, s, lambda)
 		}
+		model.LOO[i] = (r.yRaw[i] - model.Fitted[i]) / oneMinusH
 	}
-	return oneMinusH, nil
+	return nil
 }
 
-// fitDual solves (ZZᵀ + λI)α = Qᵀy with Z = QᵀX (Q from basis), sets
-// W = Zᵀα and Fitted = y − λQα and returns 1 − H_ii = λ·(Q(ZZᵀ+λI)⁻¹Qᵀ)_ii.
-func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) ([]float64, error) {
+// fitDual solves (ZZᵀ + λI)α = Qᵀy with Z = QᵀX (Q from basis) and sets
+// W = Zᵀα and, unless r.weightsOnly, Fitted = y − λQα and
+// LOO_i = (λQα)_i/(1 − H_ii) = (Qα)_i/s_i, where 1 − H_ii = λs_i and
+// s_i = (Q(ZZᵀ+λI)⁻¹Qᵀ)_ii. The LOO residuals come from Qα itself, not
+// through Fitted: y − Fitted would cancel y's digits, an error of about
+// ε·|y|/(λs_i) (relative 1e-3 at λ = 1e-12 on N(0, 1) data, all of them
+// when λQα is below half an ulp of y).
+func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) error {
 	qt := r.basis()
 	k, _ := qt.Dims()
 	z := r.reduced()
@@ -563,20 +574,20 @@ func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) ([]float64, error
 	yt.MulVec(qt, mat.NewVecDense(r.m, r.y))
 	g, err := r.gram(z, false)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	chol, err := r.factorize(g, lambda)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var alpha mat.VecDense
 	if err := chol.SolveVecTo(&alpha, yt); err != nil {
-		return nil, fmt.Errorf("linear: ridge: %w", err)
+		return fmt.Errorf("linear: ridge: %w", err)
 	}
 	w := mat.NewVecDense(r.d, model.W)
 	w.MulVec(z.T(), &alpha)
 	if r.weightsOnly {
-		return nil, nil
+		return nil
 	}
 	qa := mat.NewVecDense(r.m, nil)
 	qa.MulVec(qt.T(), &alpha) // Qα: the residuals are λQα
@@ -584,25 +595,23 @@ func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) ([]float64, error
 	chol.UTo(&u)
 	var t mat.Dense
 	if err := u.SolveTo(&t, true, qt); err != nil {
-		return nil, fmt.Errorf("linear: ridge: %w", err)
+		return fmt.Errorf("linear: ridge: %w", err)
 	}
 	if err := r.interrupted(); err != nil {
-		return nil, err
+		return err
 	}
-	oneMinusH := make([]float64, r.m)
 	for i := range r.m {
 		var s float64
 		for a := range k {
 			s += t.At(a, i) * t.At(a, i)
 		}
-		res := lambda * qa.AtVec(i)
-		model.Fitted[i] = r.yRaw[i] - res
-		oneMinusH[i] = lambda * s
-		if !(oneMinusH[i] > 0) {
-			return nil, fmt.Errorf("linear: ridge: row %d has leverage 1; its leave-one-out residual is undefined", i)
+		model.Fitted[i] = r.yRaw[i] - lambda*qa.AtVec(i)
+		if !(lambda*s > 0) {
+			return fmt.Errorf("linear: ridge: row %d has leverage 1; its leave-one-out residual is undefined", i)
 		}
+		model.LOO[i] = qa.AtVec(i) / s
 	}
-	return oneMinusH, nil
+	return nil
 }
 
 // ridgeLOOPath is RidgeLOOPath with a choice of form.

@@ -172,6 +172,12 @@ func (rl *RidgeLOO) Path(ctx context.Context, lambdas []float64) ([]RidgePathPoi
 	if err != nil {
 		return nil, err
 	}
+	// The scaled problem of the retries, made at the first.
+	var (
+		e  int
+		rs *ridgeData
+		c  []float64
+	)
 	for _, p := range path {
 		if finiteRidge(p.LOO) == nil {
 			continue
@@ -181,11 +187,14 @@ func (rl *RidgeLOO) Path(ctx context.Context, lambdas []float64) ([]RidgePathPoi
 		// (T+λI)⁻¹c is of the order of y/λ along the Gram matrix's null
 		// space, which overflows for a large y at a tiny λ although the
 		// residuals are of the order of y.
-		e := ridgeExponent(r.yRaw)
-		rs := r.scaled(-e)
-		var c mat.VecDense
-		c.MulVec(rl.p.T(), mat.NewVecDense(r.m, rs.y))
-		again, err := ridgeSweep(ctx, rl.p, c.RawVector().Data, rl.diag, rl.off, []float64{p.Lambda}, rl.loo(rs.y))
+		if rs == nil {
+			e = ridgeExponent(r.yRaw)
+			rs = r.scaled(-e)
+			var cv mat.VecDense
+			cv.MulVec(rl.p.T(), mat.NewVecDense(r.m, rs.y))
+			c = cv.RawVector().Data
+		}
+		again, err := ridgeSweep(ctx, rl.p, c, rl.diag, rl.off, []float64{p.Lambda}, rl.loo(rs.y))
 		if err != nil {
 			return nil, err
 		}
@@ -227,8 +236,9 @@ func (rl *RidgeLOO) loo(y []float64) func(i int, l, num, den float64) (float64, 
 
 // Weights returns the weights and intercept of FitRidgeWeights(X, y,
 // lambda, intercept) — the same numbers up to rounding — from the
-// tridiagonal form, in O(d·min(m, d) + m·d). Its errors are
-// FitRidgeWeights's that depend on λ, and ctx's.
+// tridiagonal form, in O(d·min(m, d) + m·d); when that solve overflows (a
+// large y at a tiny λ: see Path) it calls FitRidgeWeights itself, at its
+// cost. Its errors are FitRidgeWeights's that depend on λ, and ctx's.
 func (rl *RidgeLOO) Weights(ctx context.Context, lambda float64) (w []float64, b float64, err error) {
 	if err := rl.start(ctx, lambda); err != nil {
 		return nil, 0, err

@@ -58,7 +58,12 @@ var autoGammas = []float64{1, 0.5}
 // larger class (the negatives when the classes are of equal size): 1 + m₋
 // committees with fewer positives than negatives — the delete-one
 // jackknife of bagging, over the plentiful class only: leaving out one of
-// 2 positives would halve the target's evidence. With more than 10
+// 2 positives would halve the target's evidence. With at most 3 examples
+// in the larger class (minSubsampleKept) there is no subsample and the
+// model is the whole sample's committee alone: a subsample would keep too
+// few examples of that class to tell columns apart (measured at 1 positive
+// against 2 and 3 negatives; 2 against 3, 3 against 3 and 3 against 2
+// follow the rule unmeasured). With more than 10
 // examples in that class, each of 10 subsamples leaves out a tenth of it
 // (interleaved folds of its rows sorted by a hash of their values), so a
 // fit costs at most 11 committees. Every fit reads the rows in that
@@ -261,7 +266,7 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 				return nil
 			}
 			var err error
-			ridge, ridgeLambda, _, err = ridgeLambdaByLOO(ctx, Z, train.Y, nil)
+			ridge, ridgeLambda, _, err = ridgeMemberLOO(ctx, Z, train.Y, nil)
 			if err == nil {
 				// Z is centred: the weights of ridge with an intercept
 				// are those of ridge without one (rls-srcfeat's).
@@ -305,7 +310,7 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 		}
 		return nil
 	})
-	if err != nil {
+	if err = poolError(ctx, err); err != nil {
 		return nil, err
 	}
 	// The ridge member of each subsample: at the whole sample's λ, on the
@@ -329,7 +334,7 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 		ridgeW[k], ridgeB[k] = w, b-ybar/float64(len(keeps[k]))
 		return nil
 	})
-	if err != nil {
+	if err = poolError(ctx, err); err != nil {
 		return nil, err
 	}
 	// Summed (and tallied) in the order of the samples, whatever the order
@@ -498,6 +503,23 @@ func ridgeLambdaSample(y []float64, limit int) []int {
 	}
 	slices.Sort(rows)
 	return rows
+}
+
+// ridgeMemberLOO chooses the λ of greedytl-auto's ridge member, bagged
+// (one fit per committee): ridgeLambdaByLOO, a variable tests replace to
+// make the member fail beside a committee in progress.
+var ridgeMemberLOO = ridgeLambdaByLOO
+
+// poolError returns err, the error of parallel.For over a fit's items, or
+// ctx.Err() once ctx is done: For returns ctx's cause then, which a
+// caller's context.WithCancelCause makes any error (not naming the method,
+// perhaps not context.Canceled), where a fit returns ctx.Err() wrapped
+// (Method.Fit's rule, as every other method's checks do).
+func poolError(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
 }
 
 // newGram computes greedytl-auto's shared cross-products: greedytl.NewGram,

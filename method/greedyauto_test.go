@@ -5,12 +5,16 @@ import (
 	"cmp"
 	"context"
 	"encoding/binary"
+	"errors"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/parallel"
@@ -821,29 +825,86 @@ func TestRidgeAtOrAbove(t *testing.T) {
 // are computed with the context of the pool that fits the committees
 // (parallel.For's, which the first item that fails cancels, stopping the
 // others: internal/parallel's TestForStopsAtFirstError), not with Fit's
-// own, which a failing sibling leaves running: the context NewGram is
-// given is done once Fit has returned, while Fit's is not. Before, it was
-// Fit's context, and the computation ran on after a sibling failed.
+// own, which a failing sibling leaves running. On two workers (a problem
+// of m·N = MinWork values), NewGram waits for its context while the ridge
+// member, item 0 beside it, fails: the context must be cancelled then,
+// with that failure as its cause, and Fit return the failure; Fit's own
+// context stays live. Before, it was Fit's context: NewGram waited to its
+// timeout (as it does with Fit's context wrapped in a WithCancel of Fit's
+// own, cancelled as Fit returns, a mutant that passed when this test only
+// asked for a context done once Fit had returned).
 func TestGreedyAutoGramStopsWithThePool(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	defer func(r int, f func(context.Context, mat.Matrix, mat.Matrix, []float64) (*greedytl.Gram, error), l func(context.Context, *mat.Dense, []float64, []float64) (*linear.RidgeLOO, float64, []float64, error)) {
+		gramRoute, newGram, ridgeMemberLOO = r, f, l
+	}(gramRoute, newGram, ridgeMemberLOO)
+	gramRoute = gramAlways
+	sibling := errors.New("the ridge member failed")
+	waiting := make(chan struct{})
+	var (
+		calls    int
+		timedOut bool
+		cause    error
+	)
+	newGram = func(ctx context.Context, X, H mat.Matrix, y []float64) (*greedytl.Gram, error) {
+		calls++ // once: gramOf's sync.Once
+		close(waiting)
+		select {
+		case <-ctx.Done():
+			cause = context.Cause(ctx)
+		case <-time.After(10 * time.Second):
+			timedOut = true
+		}
+		return greedytl.NewGram(ctx, X, H, y)
+	}
+	ridgeMemberLOO = func(context.Context, *mat.Dense, []float64, []float64) (*linear.RidgeLOO, float64, []float64, error) {
+		select {
+		case <-waiting:
+		case <-time.After(10 * time.Second):
+			return nil, 0, nil, errors.New("NewGram was not called beside the ridge member")
+		}
+		return nil, 0, nil, sibling
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const m, d, n = 40, 2000, 500
+	if parallel.Workers(m*(d+n), 0) != 0 || unbaggedRidge(m, d+n) {
+		t.Fatal("the problem should run on GOMAXPROCS workers with a ridge member per committee")
+	}
+	train := clusteredProblem(rand.New(rand.NewPCG(3, 30)), m, d, n)
+	_, err := newGreedyAuto().Fit(ctx, train, Extra{})
+	if !errors.Is(err, sibling) {
+		t.Errorf("Fit's error %v, want the ridge member's", err)
+	}
+	if calls != 1 {
+		t.Fatalf("NewGram called %d times, want once", calls)
+	}
+	if timedOut || !errors.Is(cause, sibling) || ctx.Err() != nil {
+		t.Errorf("NewGram's context: timed out %v, cause %v; Fit's %v: want the pool's, cancelled by the ridge member's failure, and Fit's live", timedOut, cause, ctx.Err())
+	}
+}
+
+// TestGreedyAutoCancelledWithACause: a caller's context cancelled with a
+// cause of its own while the committees' pool runs (here as the shared
+// cross-products are computed) gives Fit's error for any cancellation:
+// context.Canceled wrapped, naming the method, as every other method's
+// checks give it. Before, the pool's error, ctx's cause, was returned as
+// it was ("custom cause", not context.Canceled).
+func TestGreedyAutoCancelledWithACause(t *testing.T) {
 	defer func(r int, f func(context.Context, mat.Matrix, mat.Matrix, []float64) (*greedytl.Gram, error)) {
 		gramRoute, newGram = r, f
 	}(gramRoute, newGram)
 	gramRoute = gramAlways
-	var given []context.Context
-	newGram = func(ctx context.Context, X, H mat.Matrix, y []float64) (*greedytl.Gram, error) {
-		given = append(given, ctx) // once: gramOf's sync.Once
-		return greedytl.NewGram(ctx, X, H, y)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cause := errors.New("custom cause")
+	newGram = func(gctx context.Context, X, H mat.Matrix, y []float64) (*greedytl.Gram, error) {
+		cancel(cause)
+		<-gctx.Done()
+		return greedytl.NewGram(gctx, X, H, y)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	train := clusteredProblem(rand.New(rand.NewPCG(3, 30)), 40, 8, 4)
-	if _, err := newGreedyAuto().Fit(ctx, train, Extra{}); err != nil {
-		t.Fatal(err)
-	}
-	if len(given) != 1 {
-		t.Fatalf("NewGram called %d times, want once", len(given))
-	}
-	if given[0].Err() == nil || ctx.Err() != nil {
-		t.Errorf("NewGram's context: %v once Fit has returned, Fit's %v: want the pool's, done, and Fit's not", given[0].Err(), ctx.Err())
+	model, err := newGreedyAuto().Fit(ctx, train, Extra{})
+	if model != nil || !errors.Is(err, context.Canceled) || errors.Is(err, cause) || !strings.Contains(err.Error(), "greedytl-auto") {
+		t.Errorf("error %v (model %v): want context.Canceled, naming greedytl-auto, not the cause", err, model != nil)
 	}
 }

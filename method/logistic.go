@@ -222,22 +222,28 @@ func (l logistic) Fit(ctx context.Context, train Data, extra Extra) (result Mode
 // own statistics, fits them along the grid (with full[g], the whole
 // sample's weights, as a working-set hint) and scores example i. The value
 // is 0 when the other examples hold one class only. The folds run in
-// parallel on GOMAXPROCS workers (parallel.For: the first fold that fails
-// stops the others); runs counts their solves.
+// parallel on GOMAXPROCS workers (parallel.ForLowest): the error is the
+// lowest failing fold's, whichever fails first in time (Fit is
+// deterministic, its error included), or ctx.Err() once ctx is done, and
+// a failure stops the folds above it; runs counts their solves.
 func (l logistic) leaveOneOut(ctx context.Context, raw *mat.Dense, y []float64, full [][]float64, runs *solverRuns) ([][]float64, error) {
 	m := len(y)
 	pred := make([][]float64, len(cGrid))
 	for g := range pred {
 		pred[g] = make([]float64, m)
 	}
-	err := parallel.For(ctx, m, 0, func(ctx context.Context, i int) error {
-		return l.looFold(ctx, raw, y, i, full, pred, runs)
+	err := parallel.ForLowest(ctx, m, 0, func(ctx context.Context, i int) error {
+		return looFold(l, ctx, raw, y, i, full, pred, runs)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return pred, nil
 }
+
+// looFold is logistic.looFold, a variable that tests replace to order the
+// folds' failures in time.
+var looFold = logistic.looFold
 
 // looFold fits the procedure without example i — standardisation included
 // — at every C of the grid and stores the decision values of example i in

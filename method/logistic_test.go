@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/greedytl/greedytl/internal/kerneltest"
 	"github.com/greedytl/greedytl/linear"
@@ -467,6 +468,28 @@ func TestL1LogisticSpec(t *testing.T) {
 	}
 }
 
+// looFailingFolds returns 12 examples, labels alternating ±1, whose
+// leave-one-out folds 0, …, k−1 fail standardising: column j < k holds
+// j+1 plus i·1e-10 in example i, but 1e300 in example j, which, left out,
+// standardises to about 3e309 with the others' statistics (every other
+// fold keeps it and standardises); a last column holds sin(i).
+func looFailingFolds(k int) (*mat.Dense, []float64) {
+	const m = 12
+	raw := mat.NewDense(m, k+1, nil)
+	y := make([]float64, m)
+	for i := range m {
+		for j := range k {
+			raw.Set(i, j, float64(j+1)+float64(i)*1e-10)
+		}
+		raw.Set(i, k, math.Sin(float64(i)))
+		y[i] = float64(1 - 2*(i%2))
+	}
+	for j := range k {
+		raw.Set(j, j, 1e300)
+	}
+	return raw, y
+}
+
 // TestLogisticLOOStopsAtFailingFold: the first leave-one-out fold that
 // fails stops the others. Example 0's feature is 1e300 where the others'
 // are 1 apart by 1e-10: without it the column's standard deviation is
@@ -476,15 +499,7 @@ func TestL1LogisticSpec(t *testing.T) {
 // solves, 9 C each).
 func TestLogisticLOOStopsAtFailingFold(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	const m = 12
-	raw := mat.NewDense(m, 2, nil)
-	y := make([]float64, m)
-	for i := range m {
-		raw.Set(i, 0, 1+float64(i)*1e-10)
-		raw.Set(i, 1, math.Sin(float64(i)))
-		y[i] = float64(1 - 2*(i%2))
-	}
-	raw.Set(0, 0, 1e300)
+	raw, y := looFailingFolds(1)
 	for _, name := range []string{"l1-logistic", "elastic-net"} {
 		meth, err := New(name)
 		if err != nil {
@@ -496,6 +511,46 @@ func TestLogisticLOOStopsAtFailingFold(t *testing.T) {
 		}
 		if n := runs.runs.Load(); n != 0 {
 			t.Errorf("%s: %d solves after fold 0 failed; want 0", name, n)
+		}
+	}
+}
+
+// TestLogisticLOOErrorIsTheLowestFold: folds 0 and 1 both fail (examples
+// 0 and 1 are too large for the others' statistics, in columns 0 and 1),
+// on two workers, and fold 0 fails after fold 1 in time (it waits for
+// fold 1 to have failed, then a little, or until its context is done);
+// Fit's error is fold 0's every time, as the folds' order decides, not
+// their timing (before, parallel.For gave fold 1's, the first in time).
+func TestLogisticLOOErrorIsTheLowestFold(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	raw, y := looFailingFolds(2)
+	real := looFold
+	defer func() { looFold = real }()
+	var failed1 chan struct{}
+	looFold = func(l logistic, ctx context.Context, raw *mat.Dense, y []float64, i int, full, pred [][]float64, runs *solverRuns) error {
+		switch i {
+		case 0:
+			<-failed1
+			select {
+			case <-ctx.Done():
+			case <-time.After(2 * time.Millisecond):
+			}
+		case 1:
+			defer close(failed1)
+		}
+		return real(l, ctx, raw, y, i, full, pred, runs)
+	}
+	for _, name := range []string{"l1-logistic", "elastic-net"} {
+		meth, err := New(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for run := range 200 {
+			failed1 = make(chan struct{})
+			_, err := meth.Fit(context.Background(), Data{X: raw, Y: y}, Extra{})
+			if err == nil || !strings.Contains(err.Error(), "row 0 column 0 = 1e+300 is too large") {
+				t.Fatalf("%s, run %d: error %v; want fold 0's (its example, row 0 of the held-out row, too large in column 0; fold 1's is column 1)", name, run, err)
+			}
 		}
 	}
 }

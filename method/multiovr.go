@@ -110,8 +110,11 @@ func (o OneVsRest) fit(ctx context.Context, train Data, y ClassLabels, extra Ext
 			trainScores.Set(i, k, v/scale[k]) // as Scores computes them
 		}
 	}
-	return &ovrModel{multiBase: multiBase{o.Binary.Name(), slices.Clone(y.Names), map[string]float64{}}, models: models, scale: scale,
-		train: argmaxRows(trainScores)}, nil
+	model := &ovrModel{multiBase: multiBase{o.Binary.Name(), slices.Clone(y.Names), map[string]float64{}}, models: models, scale: scale}
+	if checkFiniteScores(trainScores) == nil { // else Predict's error, not a class
+		model.train = argmaxRows(trainScores)
+	}
+	return model, nil
 }
 
 // classContext is the text a classError puts between its method's name
@@ -193,13 +196,14 @@ type ovrModel struct {
 	models []Model
 	scale  []float64
 	// train holds the classes Predict gives the training rows, which the
-	// fit scored to find scale; nil for a model read from a file.
+	// fit scored to find scale; nil for a model read from a file, and when
+	// a score was not finite (Predict refuses the rows then).
 	train []int
 }
 
 // trainingClasses returns the classes Predict gives the training rows, as
 // the fit found them (trainingPredictor), or nil for a model read from a
-// file.
+// file or one whose training scores were not all finite.
 func (o *ovrModel) trainingClasses() []int { return o.train }
 
 // NotConverged returns the binary models' reports as one, each entry naming

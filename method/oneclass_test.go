@@ -3,6 +3,8 @@ package method
 import (
 	"bytes"
 	"context"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -92,6 +94,100 @@ func TestOneClassOneVsRestPredictsOnce(t *testing.T) {
 		k2, one2, err := OneClass(f.Multi, train)
 		if err != nil || k2 != k || one2 != one {
 			t.Errorf("%v: the file's model: OneClass %d %v %v, the fitted one's %d %v", tc.method, k2, one2, err, k, one)
+		}
+	}
+}
+
+// infMethod is a binary method whose models' Predict puts +Inf on row 0.
+type infMethod struct{ Method }
+
+func (c infMethod) Fit(ctx context.Context, d Data, extra Extra) (Model, error) {
+	m, err := c.Method.Fit(ctx, d, extra)
+	if err != nil {
+		return nil, err
+	}
+	return infModel{m}, nil
+}
+
+// infModel puts +Inf on row 0 of its model's predictions.
+type infModel struct{ Model }
+
+func (c infModel) Predict(d Data) ([]float64, error) {
+	f, err := c.Model.Predict(d)
+	if err == nil && len(f) > 0 {
+		f[0] = math.Inf(1)
+	}
+	return f, err
+}
+
+// TestOneClassNonFiniteTrainingScores: a fitted one-vs-rest model whose
+// training scores are not all finite gives OneClass Predict's error, as a
+// model read from a file does, not the argmax of those scores (before:
+// class 0 for every row, nil error, where Predict refuses row 0).
+func TestOneClassNonFiniteTrainingScores(t *testing.T) {
+	train := Data{X: mat.NewDense(6, 1, []float64{0, 0.1, 5, 5.1, 10, 10.1}), H: mat.NewDense(6, 1, []float64{1, 0, 1, 0, 1, 0})}
+	y := ClassLabels{Names: []string{"a", "b", "c"}, Y: []int{0, 0, 1, 1, 2, 2}}
+	inner, err := New("no-transfer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := OneVsRest{Binary: infMethod{inner}}.FitMulti(context.Background(), train, y, Extra{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, perr := model.Predict(train)
+	if perr == nil {
+		t.Fatal("Predict accepted a non-finite score")
+	}
+	k, one, err := OneClass(model, train)
+	if err == nil || err.Error() != perr.Error() {
+		t.Errorf("OneClass: %d %v %v; want Predict's error %q", k, one, err, perr)
+	}
+}
+
+// TestOneVsRestTrainingClassesArePredict: the classes a fitted one-vs-rest
+// model keeps for its training rows are those Predict gives them, for
+// several binary methods on random samples of unbalanced classes (whose
+// scores' scales differ from class to class: the argmax of the unscaled
+// scores differs).
+func TestOneVsRestTrainingClassesArePredict(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 3))
+	for _, name := range []string{"no-transfer", "rls-srcfeat", "average-kt", "greedytl", "l1-logistic"} {
+		inner, err := New(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for trial := range 4 {
+			sizes := []int{2 + rng.IntN(3), 6 + rng.IntN(10), 3 + rng.IntN(5)}
+			var y ClassLabels
+			y.Names = []string{"a", "b", "c"}
+			for k, s := range sizes {
+				for range s {
+					y.Y = append(y.Y, k)
+				}
+			}
+			m := len(y.Y)
+			x, h := make([]float64, m*3), make([]float64, m*2)
+			for i, k := range y.Y {
+				for j := range 3 {
+					x[i*3+j] = rng.NormFloat64() + float64(k*(j+1))*0.7
+				}
+				for j := range 2 {
+					h[i*2+j] = rng.NormFloat64() * float64(1+k*j)
+				}
+			}
+			train := Data{X: mat.NewDense(m, 3, x), H: mat.NewDense(m, 2, h)}
+			model, err := OneVsRest{Binary: inner}.FitMulti(context.Background(), train, y, Extra{})
+			if err != nil {
+				t.Fatalf("%s, trial %d: %v", name, trial, err)
+			}
+			pred, err := model.Predict(train)
+			if err != nil {
+				t.Fatalf("%s, trial %d: %v", name, trial, err)
+			}
+			if got := model.(trainingPredictor).trainingClasses(); !slices.Equal(got, pred) {
+				t.Errorf("%s, trial %d (sizes %v): training classes %v, Predict %v", name, trial, sizes, got, pred)
+			}
 		}
 	}
 }

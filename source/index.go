@@ -37,8 +37,9 @@ const (
 // Index is the content of a sources directory's index file, sources.json:
 // what was trained, from what, and how. It records no timings, so the
 // same job always writes the same bytes. Its methods with an error result
-// return one for a nil *Index; ID, Identity, Differences and Warnings,
-// which have none, panic on it, as on any nil pointer.
+// return one for a nil *Index; ID, Identity, Warnings and Differences
+// given a record, which have none, panic on it, as on any nil pointer
+// (Differences(nil) does not: it reports the missing record).
 type Index struct {
 	// Version is IndexVersion.
 	Version int `json:"version"`

@@ -348,7 +348,8 @@ func (v Vectorizer) MarshalJSON() ([]byte, error) {
 // error for unknown fields and for a state Fit cannot have produced: Dim out
 // of range, an IDF length that does not match Dim or the vocabulary, a
 // vocabulary that is not strictly increasing, or an IDF weight outside
-// [1, ln(1+docs)+1], and when v is nil. JSON null leaves v unchanged.
+// [1, ln(1+docs)+1], and when v is nil (JSON null included). JSON null
+// leaves a non-nil v unchanged.
 func (v *Vectorizer) UnmarshalJSON(data []byte) error {
 	if v == nil {
 		return errors.New("text: UnmarshalJSON into a nil *Vectorizer")

@@ -38,11 +38,14 @@ import (
 // error is returned. An error syncing the directory is returned too: path
 // has the new content but might lose it in a crash. A new file's mode is
 // 0o666 less the umask; a file replaced keeps its permission bits and,
-// where this process may give it, its group (the owner becomes this
-// process's user, as for any rename). An existing file this process may
+// where this process may give them, its group and its owner (root may:
+// a user's file root rewrites stays the user's; other users' writes make
+// it theirs, as for any rename). An existing file this process may
 // not write (mode 0o444, another user's 0o644) is refused, "permission
 // denied" as cp says, and left as it was, although the directory would
-// let a rename replace it. When path is, or links to, a device,
+// let a rename replace it; so is, saying why, another user's file in a
+// sticky directory (/tmp) not this user's, which no rename may replace
+// (unix). When path is, or links to, a device,
 // a FIFO, a socket or an open descriptor, fill writes to it directly. A
 // directory is refused.
 func Write(path string, fill func(w io.Writer) error) (err error) {
@@ -60,7 +63,15 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	dir := filepath.Dir(target)
-	f, err := createTemp(dir, "."+filepath.Base(target)+".tmp-")
+	// A file replaced: the temporary file is made 0o600, then given the
+	// old file's group and mode (keepMode) before any content, so that no
+	// one else may open it meanwhile (a handle opened while it had the
+	// umask's wider mode would read a 0o600 file's new content).
+	perm := fs.FileMode(0o666)
+	if old != nil {
+		perm = 0o600
+	}
+	f, err := createTemp(dir, "."+filepath.Base(target)+".tmp-", perm)
 	if err != nil {
 		// Name path, not the temporary file the user never asked for.
 		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
@@ -74,8 +85,7 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 		forget(tmp)
 	}()
 	if old != nil {
-		// Before any content is written, so that a 0o600 file's new
-		// content is never readable under the umask's wider mode.
+		// Before any content is written (see perm above).
 		if err = keepMode(f, old); err != nil {
 			return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 		}
@@ -184,13 +194,14 @@ var temps struct {
 // errStopped is Write's error once RemoveTemporary has been called.
 var errStopped = errors.New("the process is ending: no file is written")
 
-// createTemp creates a new file in dir, named prefix and a random number,
-// for writing, and records it, unless RemoveTemporary has been called.
-// Its mode is 0o666 less the umask, applied by the system as for the
-// shell's "> file" or cp's new file (os.CreateTemp's 0o600, which Write
-// widened to 0o644, ignored the umask: a umask of 077 still made files
-// everyone could read).
-func createTemp(dir, prefix string) (*os.File, error) {
+// createTemp creates a new file in dir (O_EXCL: never one planted at its
+// name, nor a link's target), named prefix and a random number, for
+// writing, and records it, unless RemoveTemporary has been called. Its
+// mode is perm less the umask, applied by the system: 0o666 for a new
+// file, as for the shell's "> file" or cp's new file (os.CreateTemp's
+// 0o600, which Write widened to 0o644, ignored the umask: a umask of 077
+// still made files everyone could read), 0o600 for one that replaces a file.
+func createTemp(dir, prefix string, perm fs.FileMode) (*os.File, error) {
 	temps.Lock()
 	defer temps.Unlock()
 	if temps.stopped {
@@ -200,7 +211,7 @@ func createTemp(dir, prefix string) (*os.File, error) {
 	var err error
 	for try := 0; ; try++ {
 		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10))
-		f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		f, err = openFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 		if !errors.Is(err, fs.ErrExist) || try == 10000 {
 			break
 		}
@@ -214,6 +225,10 @@ func createTemp(dir, prefix string) (*os.File, error) {
 	temps.files[f.Name()] = true
 	return f, nil
 }
+
+// openFile opens a file: os.OpenFile, replaced by tests to see the
+// temporary file's mode as created, or to plant a file at its name.
+var openFile = os.OpenFile
 
 // MkdirTemp creates a temporary directory in dir as os.MkdirTemp does, for
 // outputs that must appear together (a dataset folder's files): write

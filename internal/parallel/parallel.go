@@ -28,20 +28,86 @@ func For(ctx context.Context, n, workers int, work func(ctx context.Context, i i
 			}
 		})
 	}
-feed:
+	feed(ctx, n, items, nil)
+	wg.Wait()
+	return context.Cause(ctx)
+}
+
+// ForLowest is For for a job whose error is part of its result: it returns
+// the error of the lowest item that fails, whatever the order in which the
+// workers finish (For returns the first in time, which may differ from run
+// to run), or ctx's error (ctx.Err(), not its cause) when ctx is done. It
+// still stops early: at the first failure it hands out no further item (the
+// items are handed out in order, so every one left is above the failed
+// one), and when item i fails it cancels, with i's error as the cause, the
+// context of each item in progress above i — only those: an item below i
+// runs to its end, since its error, if any, is the one to return. Each
+// item's context is its own, derived from ctx.
+func ForLowest(ctx context.Context, n, workers int, work func(ctx context.Context, i int) error) error {
+	workers = Count(workers)
+	var (
+		mu      sync.Mutex
+		lowest  = n // the lowest item that failed; n while none has
+		lowErr  error
+		running = make(map[int]context.CancelCauseFunc)
+		failed  = make(chan struct{}) // closed at the first failure
+	)
+	items := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, n) {
+		wg.Go(func() {
+			for i := range items {
+				mu.Lock()
+				if i > lowest { // handed out as an item below failed
+					mu.Unlock()
+					continue
+				}
+				ictx, cancel := context.WithCancelCause(ctx)
+				running[i] = cancel
+				mu.Unlock()
+				err := work(ictx, i)
+				mu.Lock()
+				delete(running, i)
+				cancel(nil)
+				if err != nil && i < lowest {
+					if lowest == n {
+						close(failed)
+					}
+					lowest, lowErr = i, err
+					for j, c := range running {
+						if j > i {
+							c(err)
+						}
+					}
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	feed(ctx, n, items, failed)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return lowErr
+}
+
+// feed hands the items 0, …, n−1 out on items, in order, until ctx is
+// done or stop is closed (a nil stop: never), then closes items.
+func feed(ctx context.Context, n int, items chan<- int, stop <-chan struct{}) {
+	defer close(items)
 	for i := range n {
 		if ctx.Err() != nil {
-			break
+			return
 		}
 		select {
 		case items <- i:
 		case <-ctx.Done():
-			break feed
+			return
+		case <-stop:
+			return
 		}
 	}
-	close(items)
-	wg.Wait()
-	return context.Cause(ctx)
 }
 
 // MinWork is the size of a job's input, in values (rows × columns), below

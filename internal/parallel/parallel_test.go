@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/greedytl/greedytl/internal/goroutinetest"
 )
@@ -125,5 +126,83 @@ func TestForReturnsTheFirstError(t *testing.T) {
 			t.Errorf("%d workers: error %v, want %v", workers, err, first)
 		}
 		goroutinetest.NoneLeft(t, before, fmt.Sprintf("For on %d workers", workers))
+	}
+}
+
+// TestForLowestReturnsTheLowestError: item 1 fails first in time, item 0
+// later; ForLowest returns item 0's error every time (For would return
+// item 1's), lets item 0 run to its end uncancelled, cancels item 2 (in
+// progress, above the failure) with item 1's error as the cause, calls no
+// item handed out after the failure, and leaves no worker running.
+func TestForLowestReturnsTheLowestError(t *testing.T) {
+	for run := range 20 {
+		before := goroutinetest.Count()
+		err0, err1 := errors.New("item 0"), errors.New("item 1")
+		started2, failed1 := make(chan struct{}), make(chan struct{})
+		var ctx0Err, cause2 error
+		var later atomic.Int32
+		err := ForLowest(context.Background(), 100, 3, func(ctx context.Context, i int) error {
+			switch i {
+			case 0:
+				<-failed1
+				select { // For would cancel it here, with item 1's error
+				case <-ctx.Done():
+				case <-time.After(50 * time.Millisecond):
+				}
+				ctx0Err = ctx.Err()
+				return err0
+			case 1:
+				<-started2
+				close(failed1)
+				return err1
+			case 2:
+				close(started2)
+				select {
+				case <-ctx.Done():
+					cause2 = context.Cause(ctx)
+				case <-time.After(10 * time.Second):
+				}
+				return fmt.Errorf("item 2: %w", ctx.Err())
+			}
+			later.Add(1)
+			return nil
+		})
+		if err != err0 {
+			t.Fatalf("run %d: error %v, want item 0's", run, err)
+		}
+		if ctx0Err != nil {
+			t.Errorf("run %d: item 0, below the failure, saw its context done: %v", run, ctx0Err)
+		}
+		if cause2 != err1 {
+			t.Errorf("run %d: item 2, in progress above the failure, was cancelled with cause %v, want item 1's error", run, cause2)
+		}
+		if c := later.Load(); c != 0 {
+			t.Errorf("run %d: %d items above the failure were called", run, c)
+		}
+		goroutinetest.NoneLeft(t, before, "ForLowest")
+	}
+}
+
+// TestForLowestCancelled: once its context is cancelled, whatever the
+// cause, ForLowest returns the context's error (context.Canceled, as the
+// fits' checks do), not the cause nor an item's error.
+func TestForLowestCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cause := errors.New("the caller's cause")
+	var calls atomic.Int32
+	err := ForLowest(ctx, 1000, 2, func(ctx context.Context, i int) error {
+		if calls.Add(1) == 10 {
+			cancel(cause)
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("item %d: %w", i, context.Cause(ctx))
+		}
+		return nil
+	})
+	if err != context.Canceled {
+		t.Errorf("error %v, want context.Canceled", err)
+	}
+	if c := calls.Load(); c >= 1000 {
+		t.Errorf("%d calls after cancelling at the 10th", c)
 	}
 }
