@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -375,39 +376,42 @@ func (s *fieldSplit) firstRow(fields [][]byte, quoted []bool) {
 }
 
 // decimalCommaSplit reports whether fields, a line split at commas, can be
-// numbers with decimal commas separated by blanks split at their commas
-// ("1,5 2,25": "1", "5 2", "25"), at least one field holding a blank.
-// Every comma is then inside a number, between an integer part, which
-// ends a field, and a fraction part, which begins the next: no field is
-// quoted, and every field between two commas holds two numbers or more
-// (blankIntegers). A decimal point, or a single number between two
-// commas, is no such line: "2024 11 27,1.5,2.5" and "2024 11 27,3,4" are
-// a date (or three numbers) in a comma-separated file.
+// values separated by blanks, numbers with decimal commas, split at their
+// commas ("1,5 2,25": "1", "5 2", "25"). Each such comma is inside a
+// value, between its integer part, which ends a field, and its fraction
+// part, which begins the next. So no field is quoted, and the first field
+// is integers (blankIntegers: "1 234" of "1 234,5 2 345,6") or one, the
+// first of them signed or not ("+1,5 2,5"). The fields from the second on
+// that are a fraction part, blanks and integers (blankIntegers: "5 2")
+// show the split; the line's rest, from the first field that is none or
+// the last, need only begin with a fraction part: what follows it a
+// European file's last columns may hold, a label, NA or a number with a
+// decimal point ("1,5 2,5 NA": "5 NA"), which the hint does not judge.
+// After a field that showed the split (rest > 1) a digit suffices, and
+// more commas may follow ("1,5 2,5,3,5": "5", "3", "5"; "1,5 2,5e"; a
+// trailing comma, "1,5 2,"). Where none did (rest == 1) the rest is the
+// last field and begins with a fraction part ("1 2 3,5"; "1,5 2 x"): a
+// decimal point, or a single number between two commas, is no such line,
+// as "2024 11 27,1.5,2.5", "2024 11 27,3,4" and "2024 11 27,1.5" are a
+// date before numbers in a comma-separated file (one such line is taken
+// for the split: "2024 11 27,3 x").
 func decimalCommaSplit(fields [][]byte, quoted []bool) bool {
-	last, blank := len(fields)-1, false
-	for j, f := range fields {
-		if quoted[j] {
-			return false
-		}
-		switch n := len(bytes.Fields(f)); {
-		case n >= 2:
-			if !blankIntegers(f, j == 0) {
-				return false
-			}
-			blank = true
-		case n == 1 && j == 0:
-			if !digitsOnly(bytes.TrimPrefix(f, []byte("-"))) {
-				return false
-			}
-		case n == 1 && j == last:
-			if !fractionPart(f) {
-				return false
-			}
-		default:
-			return false
-		}
+	if len(fields) < 2 || slices.Contains(quoted, true) {
+		return false
 	}
-	return blank
+	if !blankIntegers(fields[0], true) && !digitsOnly(trimSign(fields[0])) {
+		return false
+	}
+	rest := 1
+	for rest < len(fields)-1 && blankIntegers(fields[rest], false) {
+		rest++
+	}
+	f := fields[rest]
+	if rest > 1 {
+		return len(f) > 0 && '0' <= f[0] && f[0] <= '9' || len(f) == 0 && rest == len(fields)-1
+	}
+	first := bytes.Fields(f)
+	return rest == len(fields)-1 && len(first) > 0 && fractionPart(first[0])
 }
 
 // blankIntegers reports whether b is two or more integers separated by
@@ -415,23 +419,36 @@ func decimalCommaSplit(fields [][]byte, quoted []bool) bool {
 // separated by blanks ("1,5 -2,25": "1", "5 -2", "25"), whole numbers
 // among them too ("1,5\t2\t3,25": "1", "5\t2\t3", "25"; "1\t2\t3,5":
 // "1\t2\t3", "5"). Every integer but the first may be negative; the first
-// only in the line's first field (first): in any other it follows a
-// decimal comma, a fraction part ("1,-2 3,5" is no such line), which may
-// carry an exponent ("1,5e-02 2,5e-01": "1", "5e-02 2", "5e-01").
+// only in the line's first field (first), where it may carry a plus sign
+// too ("+1 2 3,5"): in any other it follows a decimal comma, a fraction
+// part ("1,-2 3,5" is no such line), which may carry an exponent
+// ("1,5e-02 2,5e-01": "1", "5e-02 2", "5e-01").
 func blankIntegers(b []byte, first bool) bool {
 	f := bytes.Fields(b)
 	for i, x := range f {
-		if i == 0 && !first {
-			if !fractionPart(x) {
-				return false
-			}
+		switch {
+		case i > 0: // an integer part or a whole number
+			x = bytes.TrimPrefix(x, []byte("-"))
+		case first: // the line's first number
+			x = trimSign(x)
+		case !fractionPart(x): // what follows a decimal comma
+			return false
+		default:
 			continue
 		}
-		if !digitsOnly(bytes.TrimPrefix(x, []byte("-"))) {
+		if !digitsOnly(x) {
 			return false
 		}
 	}
 	return len(f) >= 2
+}
+
+// trimSign returns b without a leading sign, '+' or '-'.
+func trimSign(b []byte) []byte {
+	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+		return b[1:]
+	}
+	return b
 }
 
 // fractionPart reports whether b is what follows a decimal comma: digits,
@@ -441,11 +458,7 @@ func fractionPart(b []byte) bool {
 	if k < 0 {
 		return digitsOnly(b)
 	}
-	exp := b[k+1:]
-	if len(exp) > 0 && (exp[0] == '+' || exp[0] == '-') {
-		exp = exp[1:]
-	}
-	return digitsOnly(b[:k]) && digitsOnly(exp)
+	return digitsOnly(b[:k]) && digitsOnly(trimSign(b[k+1:]))
 }
 
 // splitFields appends the fields of line to dst[:0] and returns it. With sep
