@@ -304,15 +304,16 @@ func detectSep(line []byte) byte {
 	return 0
 }
 
-// tabQuotedCommas reports whether line, split at tabs, is fields whose
-// commas are all inside quotes ("a,b"): no unquoted field holds one, and
-// the line splits (no unterminated quote, nothing but blanks between a
-// closing quote and the next tab).
+// tabQuotedCommas reports whether line, split at tabs, is two or more
+// fields whose commas are all inside quotes ("a,b"): no unquoted field
+// holds one, and the line splits (no unterminated quote, nothing but
+// blanks between a closing quote and the next tab). One quoted field
+// holding a tab and a comma is a one-column CSV's header, not a TSV's.
 func tabQuotedCommas(line []byte) bool {
 	var scratch []byte
 	var quoted []bool
 	fields, err := splitQuoted(nil, line, '\t', &scratch, &quoted)
-	if err != nil {
+	if err != nil || len(fields) < 2 {
 		return false
 	}
 	for j, f := range fields {

@@ -413,6 +413,7 @@ func TestDetectSep(t *testing.T) {
 		"\"a,b\"":                   ',',
 		"\"a,b\tc":                  ',', // unterminated
 		"\"a,b\"x\tc":               ',', // text after the quote
+		"\"x\ty,z\"":                ',', // one field: a one-column CSV's header
 	} {
 		if got := detectSep([]byte(line)); got != want {
 			t.Errorf("detectSep(%q) = %q, want %q", line, got, want)
