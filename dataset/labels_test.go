@@ -672,6 +672,8 @@ func TestBlankLine(t *testing.T) {
 		"#a\n1\n#b\n-1\n#c\n":   {{}, {3, BetweenLabels}},
 		"1\n\n  # c\n# d\n-1\n": {{2, BetweenLabels}, {3, BetweenLabels}},
 		"1\n-1\n\"#tag\"\n":     {{}, {}},
+		"a\nb\n\t\n":            {{3, AfterLabels}, {}},
+		"\t\na\nb\n":            {{1, BeforeLabels}, {}},
 	} {
 		c, err := ReadClasses(writeFile(t, "y.txt", []byte(text)))
 		if err != nil {
