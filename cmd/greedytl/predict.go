@@ -186,8 +186,8 @@ func runPredict(s *streams, o *predictOptions) error {
 		if f.Multi != nil {
 			return runPredictMulti(s, o, f.Multi, modelColumnNames(f.Info))
 		}
-		if o.scores || o.json {
-			return badInputf("--scores and --json are for multi-class models; %s is binary: predict prints its scores without them", o.modelName())
+		if err := o.binaryFlags(); err != nil {
+			return err
 		}
 		rec = f.Info.Labels
 		model := f.Model
@@ -233,6 +233,16 @@ func runPredict(s *streams, o *predictOptions) error {
 			return badInput(err)
 		}
 		return writeEvaluation(report, "balanced accuracy: %.4f (%s%s)\n", acc, plural.Count(len(y), "example", "examples"), oneClassNote(y))
+	}
+	return nil
+}
+
+// binaryFlags refuses the flags of multi-class models for a binary model,
+// greedytl's or liblinear's, once the model is known to be binary: a
+// liblinear model ignored them (plain scores, exit 0).
+func (o *predictOptions) binaryFlags() error {
+	if o.scores || o.json {
+		return badInputf("--scores and --json are for multi-class models; %s is binary: predict prints its scores without them", o.modelName())
 	}
 	return nil
 }
@@ -374,12 +384,15 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model
 	if err != nil {
 		return nil, nil, nil, badInput(err)
 	}
+	if len(m.Labels) != 2 {
+		return nil, nil, nil, badInputf("%s: a model of %d classes; predict scores binary models only", o.modelName(), len(m.Labels))
+	}
+	if err := o.binaryFlags(); err != nil {
+		return nil, nil, nil, err
+	}
 	X, err := readMatrix(s, o.data.features, nil)
 	if err != nil {
 		return nil, nil, nil, badInput(err)
-	}
-	if len(m.Labels) != 2 {
-		return nil, nil, nil, badInputf("%s: a model of %d classes; predict scores binary models only", o.modelName(), len(m.Labels))
 	}
 	switch _, d := X.Dims(); {
 	case d < m.NrFeature:
