@@ -397,7 +397,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if err != nil {
 		return err
 	}
-	cls, err := o.data.readClasses(s, rows(X, H))
+	cls, err := o.data.readClasses(s, o.data.rowsOf(X, H))
 	if err != nil {
 		return err
 	}
@@ -567,7 +567,7 @@ func (o *fitOptions) loadOracle(s *streams, needed bool, cls *dataset.Classes, p
 	if err != nil || X == nil && H == nil {
 		return nil, err
 	}
-	held, err := o.oracle.readClasses(s, rows(X, H))
+	held, err := o.oracle.readClasses(s, o.oracle.rowsOf(X, H))
 	if err != nil {
 		return nil, err
 	}

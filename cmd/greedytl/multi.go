@@ -18,14 +18,14 @@ import (
 )
 
 // readClasses reads the --labels file's classes (any number) and checks
-// their count against m rows.
-func (f *dataFlags) readClasses(s *streams, m int) (*dataset.Classes, error) {
+// their count against the inputs' rows.
+func (f *dataFlags) readClasses(s *streams, rows inputRows) (*dataset.Classes, error) {
 	cls, err := f.readLabelFile(s, f.labels)
 	if err != nil {
 		return nil, err
 	}
-	if len(cls.Y) != m {
-		return nil, labelCountError(f.labels, cls, m)
+	if len(cls.Y) != rows.m {
+		return nil, labelCountError(f.labels, cls, rows)
 	}
 	return cls, nil
 }
@@ -143,7 +143,7 @@ type multiEvaluation struct {
 // over the classes present in the labels. The confusion matrix is
 // computed when confusion is set (predict --json, which prints it).
 func evaluateMulti(s *streams, f *dataFlags, classes []string, pred []int, confusion bool) (*multiEvaluation, error) {
-	cls, err := f.readClasses(s, len(pred))
+	cls, err := f.readClasses(s, inputRows{m: len(pred)})
 	if err != nil {
 		return nil, err
 	}

@@ -292,7 +292,7 @@ func oneClassNote(y []float64) string {
 // may then be of one class.
 func (o *predictOptions) loadLabels(s *streams, rec *modelfile.LabelNames, m int) ([]float64, error) {
 	if rec == nil {
-		return o.data.loadLabels(s, m)
+		return o.data.loadLabels(s, inputRows{m: m})
 	}
 	cls, err := o.data.readLabelFile(s, o.data.labels)
 	if err != nil {
@@ -317,7 +317,7 @@ func (o *predictOptions) loadLabels(s *streams, rec *modelfile.LabelNames, m int
 		return nil, badInputf("--positive %s: %s was fitted with %q as the positive label", positive, o.modelName(), rec.Positive)
 	}
 	if len(cls.Y) != m {
-		return nil, labelCountError(o.data.labels, cls, m)
+		return nil, labelCountError(o.data.labels, cls, inputRows{m: m})
 	}
 	// The model's names say which label is positive, so labels of one
 	// class (a test set of positives only) are scored too: the balanced
