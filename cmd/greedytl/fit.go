@@ -152,7 +152,9 @@ or could not progress before their stopping rule held: the warning names
 the solver, how many of the fit's runs stopped, whether the final fit's did
 (else only runs that chose a hyperparameter) and, one class against the
 rest, the classes concerned; the model is written all the same, as the
-solver left it (as train's "WARNING: reaching max number of iterations"). With --json (and --out FILE)
+solver left it (as train's "WARNING: reaching max number of iterations");
+seed-unused, --seed given to a method that draws nothing at random (every
+seed fits the same model). With --json (and --out FILE)
 fit prints a JSON report on standard output, for programs that drive it:
 {"model": FILE, "warnings": [{"code", "message", "classes"}, ...]}, the
 warnings as printed (without the prefix) with the classes they concern
@@ -433,6 +435,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	}
 	extra := method.Extra{Seed: o.seed}
 	needs := m.Needs()
+	warnSeedUnused(c, s, m.Name(), needs)
 	if extra.Unlabelled, err = o.loadUnlabelled(s, needs.Unlabelled, X, H, names); err != nil {
 		return err
 	}
@@ -456,6 +459,16 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	info := method.FileInfo{Sources: src, Labels: &modelfile.LabelNames{Positive: pos, Negative: neg}, FeatureNames: names.features, SourceNames: names.sources}
 	write := func(w io.Writer) error { return method.Write(w, model, info) }
 	return o.writeModel(s, write, model.Method()+" model")
+}
+
+// warnSeedUnused warns (code "seed-unused") when --seed was given and the
+// method name, by its needs, draws nothing at random: its model is the
+// same for every seed (greedytl's model file records the seed all the
+// same).
+func warnSeedUnused(c *cobra.Command, s *streams, name string, needs method.Needs) {
+	if c.Flags().Changed("seed") && !needs.Seed {
+		s.warn(warning{Code: "seed-unused", Message: fmt.Sprintf("--seed has no effect: %s draws nothing at random", name)})
+	}
 }
 
 // warnConstantModel warns (code "constant-model") when the binary model

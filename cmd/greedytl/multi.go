@@ -91,6 +91,7 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 		return err
 	}
 	extra := method.Extra{Seed: o.seed}
+	warnSeedUnused(c, s, mm.Name(), mm.Needs())
 	ovr, isOVR := mm.(method.OneVsRest)
 	if extra.Unlabelled, err = o.loadUnlabelled(s, isOVR && ovr.Binary.Needs().Unlabelled, X, H, names); err != nil {
 		return err
