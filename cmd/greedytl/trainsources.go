@@ -163,10 +163,7 @@ func summarizeSources(s *streams, res *source.Result, index string, wall time.Du
 	}
 	line += ")"
 	if neg := ix.Negatives; neg != nil && len(neg.Classes) > 0 {
-		names := make([]string, len(neg.Classes))
-		for i, c := range neg.Classes {
-			names[i] = ix.Classes[c]
-		}
+		names := neg.Names(ix.Classes)
 		how := "drawn at random"
 		if neg.Named {
 			how = "named"
