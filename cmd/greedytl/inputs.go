@@ -649,6 +649,13 @@ func (f *dataFlags) rowsOf(X, H *mat.Dense) inputRows {
 	return r
 }
 
+// dataRows is rowsOf for the sample d that loadData read.
+func (f *dataFlags) dataRows(d *method.Data) inputRows {
+	X, _ := d.X.(*mat.Dense)
+	H, _ := d.H.(*mat.Dense)
+	return f.rowsOf(X, H)
+}
+
 // headerHint returns, when the inputs have one row more than the n labels
 // and that row came from a text file, the note that its first line may be
 // a header of numbers, read as an example, and how to drop it.

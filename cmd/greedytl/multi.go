@@ -143,8 +143,8 @@ type multiEvaluation struct {
 // classes is an error naming it; the balanced accuracy is the mean recall
 // over the classes present in the labels. The confusion matrix is
 // computed when confusion is set (predict --json, which prints it).
-func evaluateMulti(s *streams, f *dataFlags, classes []string, pred []int, confusion bool) (*multiEvaluation, error) {
-	cls, err := f.readClasses(s, inputRows{m: len(pred)})
+func evaluateMulti(s *streams, f *dataFlags, rows inputRows, classes []string, pred []int, confusion bool) (*multiEvaluation, error) {
+	cls, err := f.readClasses(s, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +201,7 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec
 	classes := model.Classes()
 	var eval *multiEvaluation
 	if o.data.labels != "" {
-		if eval, err = evaluateMulti(s, &o.data, classes, pred, o.json); err != nil {
+		if eval, err = evaluateMulti(s, &o.data, o.data.dataRows(d), classes, pred, o.json); err != nil {
 			return err
 		}
 	}

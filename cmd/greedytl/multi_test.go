@@ -940,4 +940,19 @@ func TestFeaturesNumericHeaderHint(t *testing.T) {
 	checkStderr(t, y+" has 4 labels but the inputs have 5 rows"+hint(H, "0.5,1.5"), "fit", "--method", "best-source", "--source-scores", H, "--labels", y, "--out", out)
 	checkStderr(t, y+" has 4 labels but the inputs have 5 rows", "fit", "--method", "nearest-mean", "--features", Xnpy, "--labels", y, "--out", out)
 	checkStderr(t, y3+" has 3 labels but the inputs have 5 rows", "fit", "--method", "nearest-mean", "--features", X, "--labels", y3, "--out", out)
+	// predict, of a binary and of a multi-class model fitted without the
+	// header.
+	clean := writeText(t, dir, "clean.csv", "5,1,2,3\n1,0,3,2\n2,2,0,1\n3,1,1,0\n")
+	binary, multi := filepath.Join(dir, "b.json"), filepath.Join(dir, "n.json")
+	for _, fit := range [][]string{
+		{"fit", "--method", "no-transfer", "--features", clean, "--labels", y, "--positive", "cat", "--out", binary},
+		{"fit", "--method", "nearest-mean", "--features", clean, "--labels", y, "--out", multi},
+	} {
+		if code, _, stderr := cli(t, "", fit...); code != 0 {
+			t.Fatalf("%q: exit %d: %s", fit, code, stderr)
+		}
+	}
+	for _, model := range []string{binary, multi} {
+		checkStderr(t, y+" has 4 labels but the inputs have 5 rows"+hint(X, "400,410,420,…"), "predict", model, "--features", X, "--labels", y)
+	}
 }

@@ -160,6 +160,7 @@ func runPredict(s *streams, o *predictOptions) error {
 	}
 	defer closeModel()
 	var scores []float64
+	var rows inputRows            // the inputs' rows, which the labels must match
 	var rec *modelfile.LabelNames // the label names a binary model records
 	// positive says which scores the evaluation counts as positive
 	// predictions: those > 0, but for a liblinear model liblinear's
@@ -175,6 +176,7 @@ func runPredict(s *streams, o *predictOptions) error {
 			return err
 		}
 		positive = func(i int) bool { return m.PredictsGreater(scores[i]) }
+		rows = inputRows{m: len(scores)}
 	} else {
 		f, err := readAnyModel(o.modelName(), r, head)
 		if err != nil {
@@ -198,10 +200,11 @@ func runPredict(s *streams, o *predictOptions) error {
 		if scores, err = model.Predict(*d); err != nil {
 			return o.predictError(err)
 		}
+		rows = o.data.dataRows(d)
 	}
 	var y []float64
 	if o.data.labels != "" {
-		if y, err = o.loadLabels(s, rec, len(scores)); err != nil {
+		if y, err = o.loadLabels(s, rec, rows); err != nil {
 			return err
 		}
 	}
@@ -286,13 +289,14 @@ func oneClassNote(y []float64) string {
 }
 
 // loadLabels reads the --labels of a binary model and checks their count
-// against m. When the model records its label names (rec not nil) every
-// label must be its positive label or a negative one, and without
-// --positive the recorded positive label is the positive class; the labels
-// may then be of one class.
-func (o *predictOptions) loadLabels(s *streams, rec *modelfile.LabelNames, m int) ([]float64, error) {
+// against the inputs' rows. When the model records its label names (rec
+// not nil) every label must be its positive label or a negative one, and
+// without --positive the recorded positive label is the positive class;
+// the labels may then be of one class.
+func (o *predictOptions) loadLabels(s *streams, rec *modelfile.LabelNames, rows inputRows) ([]float64, error) {
+	m := rows.m
 	if rec == nil {
-		return o.data.loadLabels(s, inputRows{m: m})
+		return o.data.loadLabels(s, rows)
 	}
 	cls, err := o.data.readLabelFile(s, o.data.labels)
 	if err != nil {
@@ -317,7 +321,7 @@ func (o *predictOptions) loadLabels(s *streams, rec *modelfile.LabelNames, m int
 		return nil, badInputf("--positive %s: %s was fitted with %q as the positive label", positive, o.modelName(), rec.Positive)
 	}
 	if len(cls.Y) != m {
-		return nil, labelCountError(o.data.labels, cls, inputRows{m: m})
+		return nil, labelCountError(o.data.labels, cls, rows)
 	}
 	// The model's names say which label is positive, so labels of one
 	// class (a test set of positives only) are scored too: the balanced
